@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { envBool, envInt, envPort } from '@pylon/kit';
+import { backendEnv, checkBackendEnv } from '@pylon/kit/composition/backends';
+
+const common = {
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: envPort(4000),
+  /** Introspection and field suggestions; default on except in production. */
+  GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).optional(),
+  GRAPHQL_MAX_DEPTH: envInt(8, 2, 50),
+  GRAPHQL_MAX_COST: envInt(5000, 100, 1_000_000),
+  GRAPHQL_MAX_ALIASES: envInt(15, 1, 1000),
+  GRAPHQL_MAX_ROOT_FIELDS: envInt(10, 1, 100),
+  PRINCIPAL_CACHE_SECONDS: envInt(30, 1, 3600),
+};
+
+/** The all-in-one process: gateway + six subgraphs in-process + REST facade + legacy adapter. */
+export const allInOneEnv = backendEnv
+  .extend({
+    ...common,
+    LEGACY_PORT: envPort(4080),
+    SIGNAGE_BOOTSTRAP_API_KEY: z.string().min(16).max(256).optional(),
+    /** Shared secret for internal principal tokens; random per start when unset (single process). */
+    SIGNAGE_INTERNAL_SECRET: z.string().min(32).optional(),
+    SIGNAGE_DEMO: envBool(true),
+    DEVICE_ONLINE_WINDOW_SECONDS: envInt(600, 10, 86400),
+  })
+  .superRefine(checkBackendEnv);
+
+export type AllInOneEnv = z.infer<typeof allInOneEnv>;
+
+export const introspectionEnabled = (env: { NODE_ENV: string; GRAPHQL_INTROSPECTION?: 'true' | 'false' | undefined }) =>
+  env.GRAPHQL_INTROSPECTION ? env.GRAPHQL_INTROSPECTION === 'true' : env.NODE_ENV !== 'production';
+
+export const limitsFrom = (env: { GRAPHQL_MAX_DEPTH: number; GRAPHQL_MAX_COST: number; GRAPHQL_MAX_ALIASES: number; GRAPHQL_MAX_ROOT_FIELDS: number }) => ({
+  maxDepth: env.GRAPHQL_MAX_DEPTH,
+  maxCost: env.GRAPHQL_MAX_COST,
+  maxAliases: env.GRAPHQL_MAX_ALIASES,
+  maxDirectives: 10,
+  maxTokens: 2000,
+  maxRootFields: env.GRAPHQL_MAX_ROOT_FIELDS,
+});
+
+/** The gateway alone (distributed mode): subgraph URLs come from the env. */
+export const gatewayEnv = z
+  .object({
+    ...common,
+    HOST: z.string().min(1).default('0.0.0.0'),
+    SIGNAGE_INTERNAL_SECRET: z.string().min(32),
+    SUBGRAPH_TIMEOUT_MS: envInt(5000, 100, 60000),
+    IDENTITY_URL: z.string().url(),
+    DEVICES_URL: z.string().url(),
+    CONTENT_URL: z.string().url(),
+    SCHEDULING_URL: z.string().url(),
+    DATATABLES_URL: z.string().url(),
+    ANALYTICS_URL: z.string().url(),
+    REDIS_URL: z.string().url().optional(),
+  });
+export type GatewayEnv = z.infer<typeof gatewayEnv>;

@@ -1,0 +1,92 @@
+/**
+ * The federated gateway: ApolloGateway over the committed supergraph, hardened with
+ * graphql-armor limits, CSRF prevention, no batching, and introspection/suggestions only
+ * when configured.
+ */
+import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { printSchema, type GraphQLSchema } from 'graphql';
+import { formatError, type Logger, type Principal } from '@pylon/kit';
+import type { GatewayContext } from './data-sources.js';
+import { maxRootFields } from './root-fields.rule.js';
+
+export interface GatewayLimits {
+  maxDepth: number;
+  maxCost: number;
+  maxAliases: number;
+  maxDirectives: number;
+  maxTokens: number;
+  maxRootFields: number;
+}
+
+export const DEFAULT_LIMITS: GatewayLimits = { maxDepth: 8, maxCost: 5000, maxAliases: 15, maxDirectives: 10, maxTokens: 2000, maxRootFields: 10 };
+
+export interface GatewayOptions {
+  supergraphSdl: string;
+  buildService: (name: string, url: string) => GraphQLDataSource<GatewayContext>;
+  introspection: boolean;
+  limits: GatewayLimits;
+  logger: Logger;
+  plugins?: ApolloServerPlugin<GatewayContext>[];
+}
+
+export interface Gateway {
+  server: ApolloServer<GatewayContext>;
+  /** The API schema SDL (no federation internals), served at /graphql/?sdl. */
+  sdl(): string;
+  /** Runs an operation for an already authenticated principal (in-process facades). */
+  execute(request: { query: string; variables?: Record<string, unknown>; operationName?: string }, principal: Principal, requestId: string): Promise<{ status: number; data?: Record<string, unknown> | null; errors?: readonly import('graphql').GraphQLFormattedError[] }>;
+  stop(): Promise<void>;
+}
+
+export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
+  let apiSchema: GraphQLSchema | undefined;
+  const gateway = new ApolloGateway({
+    supergraphSdl: opts.supergraphSdl,
+    buildService: ({ name, url }) => opts.buildService(name, url ?? ''),
+    logger: {
+      debug: () => {},
+      info: (m) => opts.logger.debug({ gateway: m }),
+      warn: (m) => opts.logger.warn({ gateway: m }),
+      error: (m) => opts.logger.error({ gateway: m }),
+    },
+  });
+  gateway.onSchemaLoadOrUpdate(({ apiSchema: s }) => {
+    apiSchema = s;
+  });
+  const l = opts.limits;
+  const armor = new ApolloArmor({
+    maxDepth: { n: l.maxDepth, flattenFragments: true },
+    costLimit: { maxCost: l.maxCost },
+    maxAliases: { n: l.maxAliases },
+    maxDirectives: { n: l.maxDirectives },
+    maxTokens: { n: l.maxTokens },
+    blockFieldSuggestion: { enabled: !opts.introspection },
+  });
+  const protection = armor.protect();
+  const server = new ApolloServer<GatewayContext>({
+    gateway: gateway as never,
+    introspection: opts.introspection,
+    hideSchemaDetailsFromClientErrors: !opts.introspection,
+    csrfPrevention: true,
+    allowBatchedHttpRequests: false,
+    includeStacktraceInErrorResponses: false,
+    formatError,
+    plugins: [...(protection.plugins as ApolloServerPlugin<GatewayContext>[]), ...(opts.plugins ?? [])],
+    validationRules: [...protection.validationRules, maxRootFields(l.maxRootFields)],
+  });
+  await server.start();
+  return {
+    server,
+    sdl: () => (apiSchema ? printSchema(apiSchema) : ''),
+    async execute(request, principal, requestId) {
+      const response = await server.executeOperation(request, { contextValue: { principal, requestId } });
+      const status = response.http.status ?? 200;
+      if (response.body.kind !== 'single') return { status: 500, errors: [{ message: 'incremental delivery is not supported here' }] };
+      const { data, errors } = response.body.singleResult;
+      return { status, ...(data !== undefined ? { data } : {}), ...(errors ? { errors } : {}) };
+    },
+    stop: () => server.stop(),
+  };
+}

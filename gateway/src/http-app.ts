@@ -1,0 +1,55 @@
+/** The public HTTP surface of the gateway process: /graphql (+ ?sdl), ops endpoints, and the REST facade at the root. */
+import { expressMiddleware } from '@as-integrations/express5';
+import cors from 'cors';
+import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
+import helmet from 'helmet';
+import { mountOps, requestLogging, type Logger, type Ops, type ReadinessCheck } from '@pylon/kit';
+import type { GatewayContext } from './data-sources.js';
+import { graphqlAuth, type EdgeAuthenticator } from './edge-auth.js';
+import type { Gateway } from './gateway.js';
+
+export interface HttpAppOptions {
+  gateway: Gateway;
+  auth: EdgeAuthenticator;
+  ops: Ops;
+  logger: Logger;
+  checks: Record<string, ReadinessCheck>;
+  rest?: Router;
+  maxBodyBytes?: number;
+}
+
+export function createHttpApp(o: HttpAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use((req, res, next) => {
+    res.setHeader('x-request-id', req.get('x-request-id')?.slice(0, 100) || crypto.randomUUID());
+    next();
+  });
+  app.use(requestLogging(o.ops, o.logger));
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } }));
+  mountOps(app, o.ops, o.checks);
+
+  // The SDL is documentation: served without credentials, never with federation internals.
+  app.get('/graphql', (req, res, next) => {
+    if (!('sdl' in req.query)) return next();
+    res.type('text/plain; charset=utf-8').send(o.gateway.sdl());
+  });
+  app.use(
+    '/graphql',
+    cors({ origin: true, credentials: false, maxAge: 600 }),
+    express.json({ limit: o.maxBodyBytes ?? 1_000_000 }),
+    graphqlAuth(o.auth),
+    expressMiddleware(o.gateway.server, {
+      context: async ({ res }): Promise<GatewayContext> => ({ principal: res.locals.principal, requestId: String(res.getHeader('x-request-id')) }),
+    }),
+  );
+  if (o.rest) app.use(o.rest);
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const status = typeof err === 'object' && err && 'status' in err && typeof err.status === 'number' ? err.status : 500;
+    if (status >= 500) o.logger.error({ err }, 'unhandled error');
+    const message = status === 413 ? 'request body too large' : status === 400 ? 'malformed request body' : 'internal error';
+    res.status(status).json({ errors: [{ message, extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 400 ? 'BAD_REQUEST' : 'INTERNAL_SERVER_ERROR' } }] });
+  });
+  return app;
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// `npm test`: supergraph drift check, strict typecheck, layering rules, then every jest suite.
+// Ends with a plain 'N passed, N failed, N skipped' line so CI can read the outcome.
+'use strict';
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const run = (label, cmd, args, extraEnv = {}) => {
+  process.stdout.write(`\n== ${label}\n`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...extraEnv } });
+  return r.status ?? 1;
+};
+
+let failed = 0;
+for (const [label, cmd, args] of [
+  ['supergraph check', bin('tsx'), ['scripts/compose-supergraph.ts', '--check']],
+  ['typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
+  ['layering', bin('tsx'), ['scripts/check-layers.ts']],
+]) {
+  if (run(label, cmd, args) !== 0) failed++;
+}
+
+fs.mkdirSync(path.join(root, '.tmp'), { recursive: true });
+const report = path.join(root, '.tmp', 'jest-report.json');
+fs.rmSync(report, { force: true });
+const jestArgs = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', path.join(root, 'node_modules/jest/bin/jest.js'), '--json', `--outputFile=${report}`, ...process.argv.slice(2)];
+const jestStatus = run('jest', process.execPath, jestArgs);
+
+let passed = 0, jestFailed = 0, skipped = 0;
+if (fs.existsSync(report)) {
+  const r = JSON.parse(fs.readFileSync(report, 'utf8'));
+  passed = r.numPassedTests;
+  jestFailed = r.numFailedTests + (r.numRuntimeErrorTestSuites || 0);
+  skipped = r.numPendingTests + (r.numTodoTests || 0);
+} else {
+  jestFailed = 1;
+}
+const checksFailed = failed;
+process.stdout.write(`\nchecks: ${3 - checksFailed} of 3 passed (supergraph, typecheck, layering)\n`);
+process.stdout.write(`${passed} passed, ${jestFailed + checksFailed} failed, ${skipped} skipped\n`);
+process.exit(failed || jestStatus ? 1 : 0);

@@ -1,0 +1,12 @@
+import { createSubgraph, type AnalyticsStore, type InternalTokens, type Subgraph } from '@pylon/kit';
+import { analyticsResolvers } from './graphql/resolvers.js';
+
+export interface AnalyticsDeps {
+  analytics: AnalyticsStore;
+  tokens: InternalTokens;
+}
+
+/** The analytics subgraph; main.ts serves it over HTTP, the all-in-one gateway calls it in-process. */
+export function createAnalyticsSubgraph(deps: AnalyticsDeps): Subgraph {
+  return createSubgraph({ name: 'analytics', tokens: deps.tokens, resolvers: analyticsResolvers(deps.analytics) });
+}

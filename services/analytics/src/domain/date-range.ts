@@ -1,0 +1,54 @@
+import { badInput } from '@pylon/kit';
+
+/** A half-open time range [from, to) in UTC. */
+export interface DateRange {
+  from: Date;
+  to: Date;
+}
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const DAY_MS = 86_400_000;
+
+interface ParsedDate {
+  instant: number;
+  /** A calendar date without a time of day. */
+  dateOnly: boolean;
+}
+
+/**
+ * Parses an ISO 8601 date or date-time (spec: analytics dates are ISO 8601 strings). A value
+ * without a zone is UTC, so the result never depends on the server's time zone. Impossible
+ * calendar values (2024-02-30, 25:00) are refused rather than rolled over.
+ */
+export function parseIsoDate(value: string, field: string): ParsedDate {
+  const m = ISO.exec(value);
+  const invalid = () => badInput(field, `${field} must be an ISO 8601 date or date-time, e.g. 2024-01-31 or 2024-01-31T12:00:00Z`);
+  if (!m) throw invalid();
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone = 'Z'] = m;
+  const year = Number(y), month = Number(mo), day = Number(d);
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) throw invalid();
+  let offsetMinutes = 0;
+  if (zone !== 'Z') {
+    const sign = zone.startsWith('-') ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    const oh = Number(digits.slice(0, 2)), om = Number(digits.slice(2) || '0');
+    if (oh > 23 || om > 59) throw invalid();
+    offsetMinutes = sign * (oh * 60 + om);
+  }
+  const ms = Number((frac + '000').slice(0, 3));
+  const instant = Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s), ms) - offsetMinutes * 60_000;
+  return { instant, dateOnly: m[4] === undefined };
+}
+
+/**
+ * The range startDate..endDate, both ends included; a date-only endDate covers that whole day.
+ * Refuses a range that ends before it starts.
+ */
+export function parseDateRange(startDate: string, endDate: string): DateRange {
+  const start = parseIsoDate(startDate, 'startDate');
+  const end = parseIsoDate(endDate, 'endDate');
+  const to = end.instant + (end.dateOnly ? DAY_MS : 1);
+  if (to <= start.instant) throw badInput('endDate', 'endDate must not be before startDate');
+  return { from: new Date(start.instant), to: new Date(to) };
+}

@@ -1,0 +1,36 @@
+/** Analytics log records as the GraphQL interface shows them. */
+
+/** limit of the log queries: default 1000, at most 10000 (spec, Limits). */
+export const LOG_LIMIT = { default: 1000, max: 10_000 } as const;
+
+export interface PlayLog {
+  id: string;
+  /** YYYY-MM-DDTHH:MM:SSZ. */
+  timestamp: string;
+  deviceId: string;
+  fileId: string | null;
+  fileName: string | null;
+  /** Seconds. */
+  duration: number | null;
+  type: string | null;
+}
+
+export interface PingLog {
+  id: string;
+  /** YYYY-MM-DDTHH:MM:SSZ. */
+  timestamp: string;
+  deviceId: string;
+  cpuUsage: number | null;
+  memoryUsage: number | null;
+  diskUsage: number | null;
+  ipAddress: string | null;
+  externalIpAddress: string | null;
+}
+
+export interface LogQuery {
+  accountId: string;
+  range: { from: Date; to: Date };
+  /** Empty: every device. */
+  deviceIds: string[];
+  limit: number;
+}

@@ -1,0 +1,2 @@
+export { createAnalyticsSubgraph, type AnalyticsDeps } from './app.js';
+export type { PingLog, PlayLog } from './domain/logs.js';

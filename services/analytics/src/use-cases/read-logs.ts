@@ -1,0 +1,29 @@
+import { resolveLimit, type AnalyticsStore, type Principal } from '@pylon/kit';
+import { parseDateRange } from '../domain/date-range.js';
+import { LOG_LIMIT, type LogQuery, type PingLog, type PlayLog } from '../domain/logs.js';
+import { selectPingLogs, selectPlayLogs } from '../log.queries.js';
+
+export interface LogArgs {
+  startDate: string;
+  endDate: string;
+  deviceId?: string[] | null;
+  limit?: number | null;
+}
+
+/** Validates the arguments (dates, limit) into a query scoped to the caller's account. */
+export function toLogQuery(principal: Principal, args: LogArgs): LogQuery {
+  return {
+    accountId: principal.accountId,
+    range: parseDateRange(args.startDate, args.endDate),
+    deviceIds: args.deviceId ?? [],
+    limit: resolveLimit(args.limit, LOG_LIMIT),
+  };
+}
+
+export function readPlayLogs(store: AnalyticsStore, principal: Principal, args: LogArgs): Promise<PlayLog[]> {
+  return selectPlayLogs(store, toLogQuery(principal, args));
+}
+
+export function readPingLogs(store: AnalyticsStore, principal: Principal, args: LogArgs): Promise<PingLog[]> {
+  return selectPingLogs(store, toLogQuery(principal, args));
+}

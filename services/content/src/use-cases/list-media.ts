@@ -1,0 +1,41 @@
+import type { FieldMap, Filter, Principal } from '@pylon/kit';
+import type { ContentRepository, Media } from '../content.repository.js';
+import { listItems, type ListQuery } from './list-items.js';
+
+export interface MediaQuery extends ListQuery {
+  id?: string[] | null;
+  groupId?: string[] | null;
+  groupName?: string[] | null;
+  orgId?: string | null;
+  tag?: string[] | null;
+}
+
+/** How MediaFilterInput / MediaSortInput map onto stored media documents. */
+export const MEDIA_FIELDS: FieldMap = {
+  id: { path: 'id', kind: 'string' },
+  name: { path: 'name', kind: 'string' },
+  fileName: { path: 'fileName', kind: 'string' },
+  mimeType: { path: 'mimeType', kind: 'string' },
+  fileSize: { path: 'fileSize', kind: 'number' },
+  width: { path: 'width', kind: 'number' },
+  height: { path: 'height', kind: 'number' },
+  tags: { path: 'tags', kind: 'stringList' },
+  groupId: { path: 'groupId', kind: 'string' },
+  groupName: { path: 'groupName', kind: 'string' },
+  orgId: { path: 'orgId', kind: 'string' },
+  uploadedOn: { path: 'createdAt', kind: 'date' },
+};
+
+/** Lists the caller's media; id, groupId, groupName and tag each match any listed value. */
+export function listMedia(repo: ContentRepository, principal: Principal, q: MediaQuery): Promise<Media[]> {
+  const clauses: Filter[] = [];
+  const anyOf = (path: string, values: string[] | null | undefined) => {
+    if (values && values.length) clauses.push({ [path]: { $in: values } });
+  };
+  anyOf('id', q.id);
+  anyOf('groupId', q.groupId);
+  anyOf('groupName', q.groupName);
+  anyOf('tags', q.tag);
+  if (q.orgId) clauses.push({ orgId: q.orgId });
+  return listItems(repo.media, MEDIA_FIELDS, principal, q, clauses);
+}

@@ -1,0 +1,4 @@
+export { createDataTablesSubgraph, type DataTablesDeps } from './app.js';
+export { DataTableRepository } from './data-table.repository.js';
+export { COLUMN_TYPES } from './domain/data-table.js';
+export type { ColumnType, DataTableColumnRecord, DataTableRecord } from './domain/data-table.js';

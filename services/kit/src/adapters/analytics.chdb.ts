@@ -1,0 +1,129 @@
+/**
+ * Embedded analytics adapter: chDB (ClickHouse in-process). One `Session` per store.
+ *
+ * chDB binds ONE data directory per process: a second store on a different path throws until the
+ * first is closed (a second store on the SAME path is allowed and shares the data).
+ * Parameterised queries are serialised process-wide by chdb itself (its parameter state is not
+ * isolated per connection); parameter-less statements run in parallel.
+ */
+import { Session } from 'chdb';
+import type { ChdbResult } from 'chdb';
+import { AppError } from '../errors.js';
+import type { AnalyticsStore, SqlParams } from '../ports/analytics.js';
+import {
+  ANALYTICS_INSERT_SETTINGS,
+  ANALYTICS_SETTINGS,
+  PARAM_ERROR_CODES,
+  analyticsError,
+  assertTableName,
+  hasParams,
+  paramError,
+  parseJsonEachRow,
+  runMigrations,
+  toJsonEachRow,
+  trimStatement,
+  type AnalyticsOp,
+} from './analytics.migrations.js';
+
+export interface ChdbAnalyticsOptions {
+  /** Data directory (created if absent). */
+  path: string;
+  /** Defaults to `services/kit/migrations/analytics/`. */
+  migrationsDir?: string;
+}
+
+/** Engine settings given at connect (`--name=value`), so they hold for every query on the session. */
+const CONNECTION_ARGS = Object.entries(ANALYTICS_SETTINGS).map(([k, v]) => `--${k}=${v}`);
+
+function toAppError(e: unknown, op: AnalyticsOp): AppError {
+  if (e instanceof AppError) return e;
+  const err = (typeof e === 'object' && e !== null ? e : {}) as { code?: unknown; clickhouseCode?: unknown };
+  const engineCode = typeof err.clickhouseCode === 'number' ? err.clickhouseCode : undefined;
+  if (err.code === 'CHDB_BIND' || (engineCode !== undefined && PARAM_ERROR_CODES.has(engineCode))) {
+    return paramError(e, op);
+  }
+  if (err.code === 'CHDB_CLOSED') return analyticsError('UNAVAILABLE', 'analytics store is closed', e, { op });
+  const details: Record<string, unknown> = { op };
+  if (engineCode !== undefined) details.engineCode = engineCode;
+  return analyticsError('INTERNAL', 'analytics query failed', e, details);
+}
+
+export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Promise<AnalyticsStore> {
+  let session: Session;
+  try {
+    session = new Session(opts.path, { connectionArgs: CONNECTION_ARGS });
+  } catch (e) {
+    throw analyticsError('INTERNAL', 'analytics store could not be opened', e, { op: 'open' });
+  }
+
+  const inflight = new Set<Promise<unknown>>();
+  let closing: Promise<void> | undefined;
+  let migrating: Promise<string[]> | undefined;
+
+  /** Runs one engine call: refuses after close, tracks it so close() can drain, maps errors. */
+  async function run<T>(op: AnalyticsOp, call: () => Promise<T>): Promise<T> {
+    if (closing) throw new AppError('UNAVAILABLE', 'analytics store is closed', { op });
+    let p: Promise<T>;
+    try {
+      p = call();
+    } catch (e) {
+      throw toAppError(e, op);
+    }
+    inflight.add(p);
+    try {
+      return await p;
+    } catch (e) {
+      throw toAppError(e, op);
+    } finally {
+      inflight.delete(p);
+    }
+  }
+
+  const execute = (op: AnalyticsOp, sql: string, params: SqlParams | undefined, format: string): Promise<ChdbResult> => {
+    const text = trimStatement(sql);
+    return run(op, () =>
+      hasParams(params) ? session.queryBindAsync(text, params, { format }) : session.queryAsync(text, { format }),
+    );
+  };
+
+  const store: AnalyticsStore = {
+    migrate() {
+      migrating ??= runMigrations(store, opts.migrationsDir).finally(() => {
+        migrating = undefined;
+      });
+      return migrating;
+    },
+
+    async insert(table, rows) {
+      assertTableName(table);
+      if (rows.length === 0) return;
+      const values = toJsonEachRow(rows);
+      await run('insert', () =>
+        session.insert({ table, values, format: 'JSONEachRow', settings: { ...ANALYTICS_INSERT_SETTINGS } }),
+      );
+    },
+
+    async query<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
+      const result = await execute('query', sql, params, 'JSONEachRow');
+      return parseJsonEachRow<T>(result.text());
+    },
+
+    async exec(sql, params) {
+      await execute('exec', sql, params, 'TabSeparated');
+    },
+
+    async ping() {
+      await execute('ping', 'SELECT 1', undefined, 'TabSeparated');
+    },
+
+    close() {
+      closing ??= (async () => {
+        // Never release the connection under a running native call (chdb aborts the engine).
+        while (inflight.size > 0) await Promise.allSettled([...inflight]);
+        session.close();
+      })();
+      return closing;
+    },
+  };
+  return store;
+}

@@ -1,0 +1,163 @@
+/**
+ * Scaled analytics adapter: a ClickHouse server through @clickhouse/client (HTTP).
+ * Same SQL, same migrations, same JSON shapes as the chDB adapter (settings and codec are shared).
+ */
+import { createClient, type ClickHouseClient, type ClickHouseClientConfigOptions } from '@clickhouse/client';
+import { AppError } from '../errors.js';
+import type { AnalyticsStore, SqlParams } from '../ports/analytics.js';
+import {
+  ANALYTICS_INSERT_SETTINGS,
+  ANALYTICS_SETTINGS,
+  PARAM_ERROR_CODES,
+  analyticsError,
+  assertTableName,
+  hasParams,
+  paramError,
+  parseJsonEachRow,
+  runMigrations,
+  stringifyRow,
+  trimStatement,
+  type AnalyticsOp,
+} from './analytics.migrations.js';
+
+export interface ClickHouseAnalyticsOptions {
+  /** e.g. `http://localhost:8123` (credentials and `?database=` in the URL are honoured too). */
+  url: string;
+  username?: string;
+  password?: string;
+  database?: string;
+  /** Defaults to `services/kit/migrations/analytics/`. */
+  migrationsDir?: string;
+}
+
+/** Socket-level failures: the server is not reachable, as opposed to refusing the statement. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+
+function toAppError(e: unknown, op: AnalyticsOp): AppError {
+  if (e instanceof AppError) return e;
+  const err = (typeof e === 'object' && e !== null ? e : {}) as { code?: unknown; name?: unknown; message?: unknown };
+  const message = typeof err.message === 'string' ? err.message : '';
+  // ClickHouseError (matched by shape: a server error carries its numeric code as a string).
+  const engineCode = typeof err.code === 'string' && /^\d+$/.test(err.code) ? Number(err.code) : undefined;
+  if (engineCode !== undefined && PARAM_ERROR_CODES.has(engineCode)) return paramError(e, op);
+  // The client refuses parameter values it cannot format before sending anything.
+  if (engineCode === undefined && /query param/i.test(message)) return paramError(e, op);
+  if (engineCode === undefined && ((typeof err.code === 'string' && NETWORK_CODES.has(err.code)) || /^Timeout error/.test(message))) {
+    return analyticsError('UNAVAILABLE', 'analytics store is unavailable', e, { op });
+  }
+  const details: Record<string, unknown> = { op };
+  if (engineCode !== undefined) details.engineCode = engineCode;
+  return analyticsError('INTERNAL', 'analytics query failed', e, details);
+}
+
+export async function createClickHouseAnalyticsStore(opts: ClickHouseAnalyticsOptions): Promise<AnalyticsStore> {
+  const config: ClickHouseClientConfigOptions = {
+    url: opts.url,
+    application: 'pylon',
+    clickhouse_settings: { ...ANALYTICS_SETTINGS },
+    json: { stringify: stringifyRow },
+  };
+  if (opts.username !== undefined) config.username = opts.username;
+  if (opts.password !== undefined) config.password = opts.password;
+  if (opts.database !== undefined) config.database = opts.database;
+  let client: ClickHouseClient;
+  try {
+    client = createClient(config);
+  } catch (e) {
+    throw analyticsError('INTERNAL', 'analytics store could not be opened', e, { op: 'open' });
+  }
+  return createClickHouseAnalyticsStoreWithClient(client, { migrationsDir: opts.migrationsDir });
+}
+
+/**
+ * Wraps an already-built client (custom TLS/agent, or another `connection`). The store owns it:
+ * `close()` closes the client. Applies the shared analytics settings on every request.
+ */
+export function createClickHouseAnalyticsStoreWithClient(
+  client: ClickHouseClient,
+  opts: { migrationsDir?: string | undefined } = {},
+): AnalyticsStore {
+  const inflight = new Set<Promise<unknown>>();
+  let closing: Promise<void> | undefined;
+  let migrating: Promise<string[]> | undefined;
+  const settings = { ...ANALYTICS_SETTINGS };
+
+  async function run<T>(op: AnalyticsOp, call: () => Promise<T>): Promise<T> {
+    if (closing) throw new AppError('UNAVAILABLE', 'analytics store is closed', { op });
+    let p: Promise<T>;
+    try {
+      p = call();
+    } catch (e) {
+      throw toAppError(e, op);
+    }
+    inflight.add(p);
+    try {
+      return await p;
+    } catch (e) {
+      throw toAppError(e, op);
+    } finally {
+      inflight.delete(p);
+    }
+  }
+
+  const store: AnalyticsStore = {
+    migrate() {
+      migrating ??= runMigrations(store, opts.migrationsDir).finally(() => {
+        migrating = undefined;
+      });
+      return migrating;
+    },
+
+    async insert(table, rows) {
+      assertTableName(table);
+      if (rows.length === 0) return;
+      await run('insert', () =>
+        client.insert({
+          table,
+          values: rows,
+          format: 'JSONEachRow',
+          clickhouse_settings: { ...settings, ...ANALYTICS_INSERT_SETTINGS },
+        }),
+      );
+    },
+
+    async query<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
+      const text = await run('query', async () => {
+        const rs = await client.query({
+          query: trimStatement(sql),
+          format: 'JSONEachRow',
+          clickhouse_settings: settings,
+          ...(hasParams(params) ? { query_params: params } : {}),
+        });
+        return rs.text();
+      });
+      return parseJsonEachRow<T>(text);
+    },
+
+    async exec(sql, params) {
+      await run('exec', () =>
+        client.command({
+          query: trimStatement(sql),
+          clickhouse_settings: settings,
+          ...(hasParams(params) ? { query_params: params } : {}),
+        }),
+      );
+    },
+
+    async ping() {
+      if (closing) throw new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'ping' });
+      // A SELECT (not the /ping endpoint) so credentials and database are verified too.
+      const result = await client.ping({ select: true });
+      if (!result.success) throw analyticsError('UNAVAILABLE', 'analytics store is unavailable', result.error, { op: 'ping' });
+    },
+
+    close() {
+      closing ??= (async () => {
+        while (inflight.size > 0) await Promise.allSettled([...inflight]);
+        await client.close();
+      })();
+      return closing;
+    },
+  };
+  return store;
+}

@@ -1,0 +1,178 @@
+/**
+ * Embedded BlobStore: files under a data directory.
+ *
+ * Layout: `<dir>/<tenant>/<key>` holds the bytes, `<dir>/<tenant>/.meta/<key>.json` the
+ * metadata ({ contentType, size }), `<dir>/<tenant>/.tmp/` uploads in progress. Tenants and keys
+ * must match /^[A-Za-z0-9._-]{1,200}$/, must not start with '.' (so they never reach the
+ * internal folders nor `.`/`..`) and must not contain `..`; anything else is refused with
+ * AppError('BAD_USER_INPUT').
+ *
+ * Writes go to a temp file (fsynced) that is then renamed over the target, so a reader sees the
+ * old blob or the new one, never half of one. The metadata is renamed first and the data last:
+ * the data rename is the commit point. Reads stream from an open file handle, so an overwrite
+ * or delete during a read does not cut it short; the size reported is that of the opened file.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants as fsConstants } from 'node:fs';
+import { access, mkdir, open, readFile, rename, rm, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { AppError } from '../errors.js';
+import type { BlobInfo, BlobStore } from '../ports/blobs.js';
+
+export interface LocalBlobStoreOptions {
+  dir: string;
+}
+
+const NAME = /^[A-Za-z0-9._-]{1,200}$/;
+const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
+
+function checkName(value: unknown, field: 'tenant' | 'key'): string {
+  if (
+    typeof value !== 'string' ||
+    !NAME.test(value) ||
+    value.startsWith('.') ||
+    value.includes('..') ||
+    value.includes('/') ||
+    value.includes('\\') ||
+    value.includes('\0')
+  ) {
+    throw new AppError('BAD_USER_INPUT', `invalid blob ${field}`, { field });
+  }
+  return value;
+}
+
+function checkContentType(value: unknown): string {
+  // A media type: printable ASCII without control characters, bounded.
+  if (typeof value !== 'string' || value.length === 0 || value.length > 255 || !/^[\x21-\x7e][\x20-\x7e]*$/.test(value)) {
+    throw new AppError('BAD_USER_INPUT', 'invalid content type', { field: 'contentType' });
+  }
+  return value;
+}
+
+const isNotFound = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+
+async function writeBody(handle: FileHandle, body: Buffer | Readable): Promise<number> {
+  if (Buffer.isBuffer(body)) {
+    await handle.writeFile(body);
+    return body.length;
+  }
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<unknown>) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
+    let off = 0;
+    while (off < buf.length) {
+      const { bytesWritten } = await handle.write(buf, off, buf.length - off);
+      off += bytesWritten;
+    }
+    size += buf.length;
+  }
+  return size;
+}
+
+export function createLocalBlobStore(opts: LocalBlobStoreOptions): BlobStore {
+  const root = resolve(opts.dir);
+  let closed = false;
+
+  const paths = (tenant: string, key: string) => {
+    const t = join(root, checkName(tenant, 'tenant'));
+    const k = checkName(key, 'key');
+    return { tenantDir: t, data: join(t, k), meta: join(t, '.meta', `${k}.json`), metaDir: join(t, '.meta'), tmpDir: join(t, '.tmp') };
+  };
+
+  function checkOpen(): void {
+    if (closed) throw new AppError('UNAVAILABLE', 'blob store is closed');
+  }
+
+  return {
+    async put(tenant, key, body, contentType) {
+      checkOpen();
+      const p = paths(tenant, key);
+      const type = checkContentType(contentType);
+      if (!Buffer.isBuffer(body) && (typeof body !== 'object' || body === null || typeof (body as Readable)[Symbol.asyncIterator] !== 'function')) {
+        throw new AppError('BAD_USER_INPUT', 'blob body must be a Buffer or a readable stream', { field: 'body' });
+      }
+      await mkdir(p.tmpDir, { recursive: true });
+      await mkdir(p.metaDir, { recursive: true });
+      const suffix = `${process.pid}-${randomBytes(6).toString('hex')}`;
+      const tmpData = join(p.tmpDir, `${key}.${suffix}.data`);
+      const tmpMeta = join(p.tmpDir, `${key}.${suffix}.meta`);
+      try {
+        const handle = await open(tmpData, 'wx', 0o644);
+        let size: number;
+        try {
+          size = await writeBody(handle, body);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        const info: BlobInfo = { key, size, contentType: type };
+        await writeFile(tmpMeta, JSON.stringify({ contentType: type, size }), { flag: 'wx', mode: 0o644 });
+        await rename(tmpMeta, p.meta);
+        await rename(tmpData, p.data);
+        return info;
+      } catch (e) {
+        await Promise.all([rm(tmpData, { force: true }), rm(tmpMeta, { force: true })]).catch(() => undefined);
+        if (!Buffer.isBuffer(body) && !body.destroyed) body.destroy();
+        throw e;
+      }
+    },
+
+    async get(tenant, key) {
+      checkOpen();
+      const p = paths(tenant, key);
+      let handle: FileHandle;
+      try {
+        handle = await open(p.data, 'r');
+      } catch (e) {
+        if (isNotFound(e)) return null;
+        throw e;
+      }
+      try {
+        const stat = await handle.stat();
+        let contentType = DEFAULT_CONTENT_TYPE;
+        try {
+          const meta = JSON.parse(await readFile(p.meta, 'utf8')) as { contentType?: unknown };
+          if (typeof meta.contentType === 'string') contentType = meta.contentType;
+        } catch {
+          /* metadata missing or unreadable: serve the bytes as octet-stream */
+        }
+        const body = handle.createReadStream();
+        return { info: { key, size: stat.size, contentType }, body };
+      } catch (e) {
+        await handle.close().catch(() => undefined);
+        throw e;
+      }
+    },
+
+    async delete(tenant, key) {
+      checkOpen();
+      const p = paths(tenant, key);
+      let existed = true;
+      try {
+        await unlink(p.data);
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+        existed = false;
+      }
+      await rm(p.meta, { force: true });
+      return existed;
+    },
+
+    async ping() {
+      checkOpen();
+      try {
+        await mkdir(root, { recursive: true });
+        await access(root, fsConstants.R_OK | fsConstants.W_OK);
+      } catch (e) {
+        const err = new AppError('UNAVAILABLE', 'blob store is unavailable');
+        err.cause = e;
+        throw err;
+      }
+    },
+
+    async close() {
+      closed = true;
+    },
+  };
+}

@@ -1,0 +1,197 @@
+/**
+ * Embedded Cache and PubSub: in-process, for a single replica.
+ *
+ * Cache: a Map of JSON text with an expiry per entry, bounded by `maxEntries` (least recently
+ * used goes first). Expired entries are never returned; they are dropped when met and by a small
+ * sweep on every write. Values are stored as JSON so callers get fresh copies, as from Redis.
+ *
+ * PubSub: instances created from the same hub see each other's messages (tests use that to
+ * stand for two replicas; one process normally shares a single hub). Delivery is asynchronous
+ * (like a network hop), in publish order, with JSON copies; a throwing handler is isolated.
+ */
+import { AppError } from '../errors.js';
+import type { Cache, PubSub } from '../ports/cache.js';
+
+export interface MemoryCacheOptions {
+  /** Most entries kept; the least recently used are evicted beyond it. Default 10 000. */
+  maxEntries?: number;
+  /** Clock, for tests. Default Date.now. */
+  now?: () => number;
+}
+
+interface CacheEntry {
+  json: string;
+  expiresAt: number;
+}
+
+export function checkTtl(ttlSeconds: number): number {
+  if (typeof ttlSeconds !== 'number' || !Number.isFinite(ttlSeconds) || ttlSeconds <= 0) {
+    throw new AppError('BAD_USER_INPUT', 'ttlSeconds must be a positive number', { field: 'ttlSeconds' });
+  }
+  return Math.max(1, Math.ceil(ttlSeconds * 1000));
+}
+
+export function toJson(value: unknown): string {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    json = undefined;
+  }
+  if (json === undefined) throw new AppError('BAD_USER_INPUT', 'cached value is not JSON-serialisable', { field: 'value' });
+  return json;
+}
+
+const closedError = () => new AppError('UNAVAILABLE', 'cache is closed');
+
+export function createMemoryCache(opts: MemoryCacheOptions = {}): Cache {
+  const maxEntries = opts.maxEntries ?? 10_000;
+  if (!Number.isInteger(maxEntries) || maxEntries < 1) {
+    throw new AppError('BAD_USER_INPUT', 'maxEntries must be a positive integer', { field: 'maxEntries' });
+  }
+  const now = opts.now ?? Date.now;
+  const map = new Map<string, CacheEntry>();
+  let closed = false;
+
+  function live(key: string): CacheEntry | undefined {
+    const e = map.get(key);
+    if (!e) return undefined;
+    if (e.expiresAt <= now()) {
+      map.delete(key);
+      return undefined;
+    }
+    return e;
+  }
+
+  /** Stores as most recently used, sweeping a few of the oldest entries and enforcing the bound. */
+  function store(key: string, entry: CacheEntry): void {
+    map.delete(key);
+    map.set(key, entry);
+    const t = now();
+    let checked = 0;
+    for (const [k, e] of map) {
+      if (checked++ >= 8) break;
+      if (e.expiresAt <= t) map.delete(k);
+    }
+    while (map.size > maxEntries) {
+      const oldest = map.keys().next();
+      if (oldest.done) break;
+      map.delete(oldest.value);
+    }
+  }
+
+  return {
+    async get<T = unknown>(key: string): Promise<T | undefined> {
+      if (closed) throw closedError();
+      const e = live(key);
+      if (!e) return undefined;
+      map.delete(key);
+      map.set(key, e);
+      return JSON.parse(e.json) as T;
+    },
+    async set(key, value, ttlSeconds) {
+      if (closed) throw closedError();
+      const ms = checkTtl(ttlSeconds);
+      store(key, { json: toJson(value), expiresAt: now() + ms });
+    },
+    async del(key) {
+      if (closed) throw closedError();
+      map.delete(key);
+    },
+    async incr(key, ttlSeconds) {
+      if (closed) throw closedError();
+      const ms = checkTtl(ttlSeconds);
+      const e = live(key);
+      if (!e) {
+        store(key, { json: '1', expiresAt: now() + ms });
+        return 1;
+      }
+      const current: unknown = JSON.parse(e.json);
+      if (typeof current !== 'number' || !Number.isSafeInteger(current)) {
+        throw new AppError('BAD_USER_INPUT', 'cached value is not an integer', { field: 'key' });
+      }
+      const next = current + 1;
+      store(key, { json: String(next), expiresAt: e.expiresAt });
+      return next;
+    },
+    async ping() {
+      if (closed) throw closedError();
+    },
+    async close() {
+      closed = true;
+      map.clear();
+    },
+  };
+}
+
+type Listener = { handler: (message: unknown) => void; active: boolean };
+
+/** Shared by the PubSub instances that should see each other's messages. */
+export interface MemoryPubSubHub {
+  readonly channels: Map<string, Set<Listener>>;
+}
+
+export function createMemoryPubSubHub(): MemoryPubSubHub {
+  return { channels: new Map() };
+}
+
+export interface MemoryPubSubOptions {
+  /** Told when a handler throws (delivery to other handlers goes on). */
+  onHandlerError?: (error: unknown, channel: string) => void;
+}
+
+export function createMemoryPubSub(hub: MemoryPubSubHub = createMemoryPubSubHub(), opts: MemoryPubSubOptions = {}): PubSub {
+  const mine = new Map<Listener, string>();
+  let closed = false;
+
+  function remove(listener: Listener): void {
+    listener.active = false;
+    const channel = mine.get(listener);
+    mine.delete(listener);
+    if (channel === undefined) return;
+    const set = hub.channels.get(channel);
+    if (!set) return;
+    set.delete(listener);
+    if (set.size === 0) hub.channels.delete(channel);
+  }
+
+  return {
+    async publish(channel, message) {
+      if (closed) throw new AppError('UNAVAILABLE', 'pub/sub is closed');
+      const json = toJson(message ?? null);
+      const set = hub.channels.get(channel);
+      if (!set || set.size === 0) return;
+      const targets = [...set];
+      setImmediate(() => {
+        for (const l of targets) {
+          if (!l.active) continue;
+          try {
+            l.handler(JSON.parse(json));
+          } catch (e) {
+            try {
+              opts.onHandlerError?.(e, channel);
+            } catch {
+              /* ignore */
+            }
+          }
+        }
+      });
+    },
+    async subscribe(channel, handler) {
+      if (closed) throw new AppError('UNAVAILABLE', 'pub/sub is closed');
+      const listener: Listener = { handler, active: true };
+      let set = hub.channels.get(channel);
+      if (!set) {
+        set = new Set();
+        hub.channels.set(channel, set);
+      }
+      set.add(listener);
+      mine.set(listener, channel);
+      return async () => remove(listener);
+    },
+    async close() {
+      closed = true;
+      for (const l of [...mine.keys()]) remove(l);
+    },
+  };
+}

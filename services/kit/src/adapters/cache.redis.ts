@@ -1,0 +1,246 @@
+/**
+ * Scaled Cache and PubSub: Redis through ioredis, so replicas share cached values and messages.
+ *
+ * - Values are JSON text under `keyPrefix + key`; TTLs are set in milliseconds (PX), so
+ *   fractional seconds work. A stored value that is not JSON reads as a miss.
+ * - `incr` runs one Lua script: INCR, then PEXPIRE only when the key has no TTL yet, so the
+ *   window is fixed by the first increment (works on any Redis with scripting, unlike EXPIRE NX).
+ * - Fail fast: the client connects at once, a command waits at most `commandTimeoutMs`
+ *   (default 1 500 ms) and at most 2 reconnection attempts, then rejects with
+ *   AppError('UNAVAILABLE'). Reconnection itself goes on forever in the background.
+ * - PubSub publishes on one connection and listens on a dedicated subscriber connection.
+ *   `subscribe` resolves after Redis acknowledged SUBSCRIBE; channels are subscribed once per
+ *   instance however many handlers they have, and unsubscribed with the last handler.
+ *   Messages published while the subscriber connection is down are lost (Redis pub/sub is fire
+ *   and forget); ioredis resubscribes on reconnect.
+ */
+import { Redis, type RedisOptions } from 'ioredis';
+import { AppError } from '../errors.js';
+import type { Cache, PubSub } from '../ports/cache.js';
+import { checkTtl, toJson } from './cache.memory.js';
+
+export interface RedisConnectionOptions {
+  /** redis://[user:pass@]host:port[/db] or rediss:// */
+  url: string;
+  /** Longest a command may take, including waiting for a connection. Default 1 500 ms. */
+  commandTimeoutMs?: number;
+  /** TCP connect timeout per attempt. Default 2 000 ms. */
+  connectTimeoutMs?: number;
+  /** Connection errors (reconnection goes on by itself). Default: ignored, commands report them. */
+  onError?: (error: Error) => void;
+}
+
+export interface RedisCacheOptions extends RedisConnectionOptions {
+  keyPrefix?: string;
+}
+
+export interface RedisPubSubOptions extends RedisConnectionOptions {
+  channelPrefix?: string;
+  /** Told when a handler throws or a message is not JSON (delivery to other handlers goes on). */
+  onHandlerError?: (error: unknown, channel: string) => void;
+}
+
+const INCR_SCRIPT = `
+local v = redis.call('INCR', KEYS[1])
+if redis.call('PTTL', KEYS[1]) < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+return v
+`;
+
+function connect(opts: RedisConnectionOptions, name: string): Redis {
+  const options: RedisOptions = {
+    lazyConnect: false,
+    // Commands issued while (re)connecting wait in the offline queue, bounded by the two limits below.
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: 2,
+    commandTimeout: opts.commandTimeoutMs ?? 1_500,
+    connectTimeout: opts.connectTimeoutMs ?? 2_000,
+    retryStrategy: (times) => Math.min(times * 100, 2_000),
+    connectionName: name,
+    // After a failed connection, ioredis keeps a ref'd timer this long on disconnect (it waits for a
+    // 'close' that already happened); keep it short so closing does not hold the process open.
+    disconnectTimeout: 200,
+  };
+  const client = new Redis(opts.url, options);
+  client.on('error', (err: Error) => opts.onError?.(err));
+  return client;
+}
+
+/** Quits politely when connected, otherwise (or when QUIT hangs) drops the connection. */
+async function shutdown(client: Redis): Promise<void> {
+  if (client.status === 'end') return;
+  if (client.status === 'ready') {
+    try {
+      await Promise.race([client.quit(), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+    } catch {
+      /* fall through to disconnect */
+    }
+  }
+  client.disconnect();
+}
+
+function unavailable(what: string, cause: unknown): AppError {
+  if (cause instanceof AppError) return cause;
+  const e = new AppError('UNAVAILABLE', `${what} is unavailable`);
+  e.cause = cause;
+  return e;
+}
+
+function parse(json: string | null): unknown {
+  if (json === null) return undefined;
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+}
+
+export function createRedisCache(opts: RedisCacheOptions): Cache {
+  const prefix = opts.keyPrefix ?? '';
+  const redis = connect(opts, 'pylon-cache');
+  let closed = false;
+
+  async function run<T>(fn: () => Promise<T>): Promise<T> {
+    if (closed) throw new AppError('UNAVAILABLE', 'cache is closed');
+    try {
+      return await fn();
+    } catch (e) {
+      throw unavailable('cache', e);
+    }
+  }
+
+  return {
+    async get<T = unknown>(key: string): Promise<T | undefined> {
+      return parse(await run(() => redis.get(prefix + key))) as T | undefined;
+    },
+    async set(key, value, ttlSeconds) {
+      const ms = checkTtl(ttlSeconds);
+      const json = toJson(value);
+      await run(() => redis.set(prefix + key, json, 'PX', ms));
+    },
+    async del(key) {
+      await run(() => redis.del(prefix + key));
+    },
+    async incr(key, ttlSeconds) {
+      const ms = checkTtl(ttlSeconds);
+      const v = await run(() => redis.eval(INCR_SCRIPT, 1, prefix + key, String(ms)));
+      return Number(v);
+    },
+    async ping() {
+      await run(() => redis.ping());
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await shutdown(redis);
+    },
+  };
+}
+
+export function createRedisPubSub(opts: RedisPubSubOptions): PubSub {
+  const prefix = opts.channelPrefix ?? '';
+  const pub = connect(opts, 'pylon-pub');
+  const sub = connect(opts, 'pylon-sub');
+  const handlers = new Map<string, Set<(message: unknown) => void>>();
+  /** Per channel, the SUBSCRIBE/UNSUBSCRIBE in progress, so they apply in call order. */
+  const chains = new Map<string, Promise<void>>();
+  let closed = false;
+
+  sub.on('message', (prefixed: string, text: string) => {
+    if (!prefixed.startsWith(prefix)) return;
+    const channel = prefixed.slice(prefix.length);
+    const set = handlers.get(channel);
+    if (!set || set.size === 0) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch (e) {
+      opts.onHandlerError?.(e, channel);
+      return;
+    }
+    for (const h of [...set]) {
+      try {
+        h(message);
+      } catch (e) {
+        try {
+          opts.onHandlerError?.(e, channel);
+        } catch {
+          /* ignore */
+        }
+      }
+    }
+  });
+
+  function serial(channel: string, op: () => Promise<void>): Promise<void> {
+    const prev = chains.get(channel) ?? Promise.resolve();
+    const next = prev.catch(() => undefined).then(op);
+    const tail = next.catch(() => undefined);
+    chains.set(channel, tail);
+    void tail.then(() => {
+      if (chains.get(channel) === tail) chains.delete(channel);
+    });
+    return next;
+  }
+
+  /** Channels this instance has a Redis subscription for. */
+  const subscribedChannels = new Set<string>();
+
+  return {
+    async publish(channel, message) {
+      if (closed) throw new AppError('UNAVAILABLE', 'pub/sub is closed');
+      const json = toJson(message ?? null);
+      try {
+        await pub.publish(prefix + channel, json);
+      } catch (e) {
+        throw unavailable('pub/sub', e);
+      }
+    },
+    async subscribe(channel, handler) {
+      if (closed) throw new AppError('UNAVAILABLE', 'pub/sub is closed');
+      // Each subscription gets its own wrapper so the same function may be subscribed twice.
+      const h = (m: unknown) => handler(m);
+      let set = handlers.get(channel);
+      if (!set) {
+        set = new Set();
+        handlers.set(channel, set);
+      }
+      set.add(h);
+      try {
+        await serial(channel, async () => {
+          if (subscribedChannels.has(channel) || !(handlers.get(channel)?.size)) return;
+          await sub.subscribe(prefix + channel);
+          subscribedChannels.add(channel);
+        });
+      } catch (e) {
+        set.delete(h);
+        if (set.size === 0) handlers.delete(channel);
+        throw unavailable('pub/sub', e);
+      }
+      let done = false;
+      return async () => {
+        if (done) return;
+        done = true;
+        const current = handlers.get(channel);
+        current?.delete(h);
+        if (current && current.size === 0) handlers.delete(channel);
+        if (closed) return;
+        try {
+          await serial(channel, async () => {
+            if (!subscribedChannels.has(channel) || (handlers.get(channel)?.size ?? 0) > 0) return;
+            subscribedChannels.delete(channel);
+            await sub.unsubscribe(prefix + channel);
+          });
+        } catch (e) {
+          throw unavailable('pub/sub', e);
+        }
+      };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      handlers.clear();
+      await Promise.all([shutdown(pub), shutdown(sub)]);
+    },
+  };
+}

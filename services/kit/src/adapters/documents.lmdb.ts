@@ -1,0 +1,361 @@
+/**
+ * Embedded documents adapter: one LMDB environment holds every collection; queries run through
+ * mingo. Layout (three named databases in one env, so one write transaction covers them all):
+ *
+ * - `docs`: [collection, accountId, id] -> document. A tenant's documents of a collection are one
+ *   contiguous key range, in id order.
+ * - `uniq`: [collection, index, 't', accountId, tuple] or [collection, index, 'g', tuple]
+ *   -> [accountId, id]. Checked and set in the same write transaction as the document, so two
+ *   concurrent writers can never both claim a value.
+ * - `meta`: ['format'] -> layout version; ['idx', collection, index] -> index definition, so an
+ *   added or changed unique index is (re)built from the stored documents on first use.
+ *
+ * Writes resolve only once committed and flushed to disk.
+ */
+import { randomUUID } from 'node:crypto';
+import { open } from 'lmdb';
+import { Query } from 'mingo';
+import type {
+  Collection,
+  CollectionSpec,
+  DocumentStore,
+  Filter,
+  FindOptions,
+  IndexSpec,
+  Stored,
+  UpdateSpec,
+  WriteOptions,
+} from '../ports/documents.js';
+import {
+  applyUpdate,
+  assertExpectedVersion,
+  assertFilter,
+  assertTenant,
+  duplicateKey,
+  indexScope,
+  isValidKeyString,
+  normalizeFindOptions,
+  prepareInsert,
+  prepareUpdate,
+  resolveInsertId,
+  sortDocs,
+  specSignature,
+  uniqueKeysOf,
+  uniqueLookupKey,
+  validateCollectionSpec,
+  versionConflict,
+  type Doc,
+} from './documents.shared.js';
+
+export interface LmdbDocumentStoreOptions {
+  /** Directory of the LMDB environment (created when missing). */
+  path: string;
+}
+
+type Key = string | number | boolean | Uint8Array | Key[];
+type Ref = [accountId: string, id: string];
+
+/** Sorts after every string/number element, closing a prefix range. */
+const MAX = new Uint8Array([0xff]);
+const FORMAT = 1;
+const QUERY_OPTIONS = { scriptEnabled: false } as const;
+
+type TxResult<T> = { ok: true; value: T } | { ok: false; error: unknown };
+const ok = <T>(value: T): TxResult<T> => ({ ok: true, value });
+const fail = <T>(error: unknown): TxResult<T> => ({ ok: false, error });
+
+interface ResolvedIndex extends IndexSpec {
+  scope: 'tenant' | 'global';
+}
+
+export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): Promise<DocumentStore> {
+  const root = open({ path: opts.path, compression: false, maxDbs: 8 });
+  const docs = root.openDB<Doc, Key>({ name: 'docs', compression: false, cache: false });
+  const uniq = root.openDB<Ref, Key>({ name: 'uniq', compression: false, cache: false });
+  const meta = root.openDB<unknown, Key>({ name: 'meta', compression: false, cache: false });
+  let closed = false;
+
+  const checkOpen = (): void => {
+    if (closed) throw new Error('documents: the store is closed');
+  };
+
+  /**
+   * Runs `fn` inside a write transaction (batched with the other writes of this event turn) and
+   * resolves once it is committed and flushed. `fn` must do all checks before its first write and
+   * report failures as values: an async LMDB transaction callback that throws is not rolled back.
+   */
+  async function write<T>(fn: () => TxResult<T>): Promise<T> {
+    checkOpen();
+    const r = await root.transaction(() => {
+      try {
+        return fn();
+      } catch (e) {
+        return fail<T>(e);
+      }
+    });
+    await root.flushed;
+    if (!r.ok) throw r.error;
+    return r.value;
+  }
+
+  const format = meta.get(['format']);
+  if (format === undefined) {
+    await write(() => {
+      if (meta.get(['format']) === undefined) meta.putSync(['format'], FORMAT);
+      return ok(undefined);
+    });
+  } else if (format !== FORMAT) {
+    await root.close();
+    throw new Error(`documents: unsupported data format ${String(format)} at ${opts.path}`);
+  }
+
+  const collections = new Map<string, { signature: string; handle: Collection<object> }>();
+
+  function makeCollection(spec: CollectionSpec): Collection<object> {
+    const name = spec.name;
+    const indexes: ResolvedIndex[] = (spec.uniqueIndexes ?? []).map((i) => ({ name: i.name, fields: [...i.fields], scope: indexScope(i) }));
+    const docKey = (tenant: string, id: string): Key => [name, tenant, id];
+    const tenantRange = (tenant: string) => ({ start: [name, tenant] as Key, end: [name, tenant, MAX] as Key });
+
+    interface UKey {
+      index: string;
+      key: Key;
+      sig: string;
+    }
+    function uniqueKeys(doc: Doc): UKey[] {
+      const out: UKey[] = [];
+      const tenant = doc.accountId as string;
+      for (const idx of indexes) {
+        for (const enc of uniqueKeysOf(doc, idx)) {
+          const key: Key = idx.scope === 'global' ? [name, idx.name, 'g', enc] : [name, idx.name, 't', tenant, enc];
+          out.push({ index: idx.name, key, sig: JSON.stringify(key) });
+        }
+      }
+      return out;
+    }
+    const sameRef = (ref: Ref | undefined, tenant: string, id: string): boolean => !!ref && ref[0] === tenant && ref[1] === id;
+
+    const ready = ensureIndexes(name, indexes, uniqueKeys);
+    ready.catch(() => undefined); // surfaced by every operation that awaits it
+
+    async function begin(): Promise<void> {
+      checkOpen();
+      await ready;
+      checkOpen();
+    }
+
+    function scan(tenant: string, filter: Filter | undefined, visit: (doc: Doc) => boolean | void, reverse = false): void {
+      const q = filter && Object.keys(filter).length > 0 ? new Query(filter as never, QUERY_OPTIONS) : null;
+      const r = tenantRange(tenant);
+      const range = reverse ? { start: r.end, end: r.start, reverse: true } : r;
+      for (const { value } of docs.getRange(range)) {
+        if (q && !q.test(value)) continue;
+        if (visit(value) === false) return;
+      }
+    }
+
+    const coll: Collection<object> = {
+      async find(tenant: string, filter?: Filter, options?: FindOptions): Promise<Stored<object>[]> {
+        assertTenant(tenant);
+        assertFilter(filter);
+        const o = normalizeFindOptions(options);
+        await begin();
+        if (o.limit === 0) return [];
+        const end = o.limit === undefined ? Infinity : o.skip + o.limit;
+        const first = o.sort[0] as [string, 1 | -1];
+        if (o.sort.length === 1 && first[0] === 'id') {
+          // Key order is id order: stream and stop early.
+          const out: Doc[] = [];
+          let seen = 0;
+          scan(
+            tenant,
+            filter,
+            (d) => {
+              if (seen++ >= o.skip) out.push(d);
+              return seen < end;
+            },
+            first[1] === -1,
+          );
+          return out as Stored<object>[];
+        }
+        const all: Doc[] = [];
+        scan(tenant, filter, (d) => {
+          all.push(d);
+        });
+        sortDocs(all, o.sort);
+        return all.slice(o.skip, end) as Stored<object>[];
+      },
+
+      async findById(tenant: string, id: string): Promise<Stored<object> | null> {
+        assertTenant(tenant);
+        if (!isValidKeyString(id)) return null;
+        await begin();
+        return (docs.get(docKey(tenant, id)) as Stored<object> | undefined) ?? null;
+      },
+
+      async count(tenant: string, filter?: Filter): Promise<number> {
+        assertTenant(tenant);
+        assertFilter(filter);
+        await begin();
+        if (!filter || Object.keys(filter).length === 0) return docs.getKeysCount(tenantRange(tenant));
+        let n = 0;
+        scan(tenant, filter, () => {
+          n++;
+        });
+        return n;
+      },
+
+      async insert(tenant: string, doc: object & { id?: string }): Promise<Stored<object>> {
+        assertTenant(tenant);
+        const id = resolveInsertId(doc, randomUUID);
+        const now = new Date().toISOString();
+        const stored = prepareInsert(tenant, doc, id, now);
+        const keys = uniqueKeys(stored);
+        await begin();
+        const key = docKey(tenant, id);
+        return write(() => {
+          if (docs.doesExist(key)) return fail(duplicateKey(name, 'id'));
+          for (const k of keys) if (uniq.doesExist(k.key)) return fail(duplicateKey(name, k.index));
+          docs.putSync(key, stored);
+          for (const k of keys) uniq.putSync(k.key, [tenant, id]);
+          return ok(stored as Stored<object>);
+        });
+      },
+
+      async update(tenant: string, id: string, update: UpdateSpec, options?: WriteOptions): Promise<Stored<object> | null> {
+        assertTenant(tenant);
+        const ops = prepareUpdate(update);
+        const expected = options?.expectedVersion;
+        assertExpectedVersion(expected);
+        if (!isValidKeyString(id)) return null;
+        await begin();
+        const key = docKey(tenant, id);
+        const now = new Date().toISOString();
+        return write<Stored<object> | null>(() => {
+          const doc = docs.get(key);
+          if (!doc) return ok(null);
+          const version = doc.version as number;
+          if (expected !== undefined && version !== expected) return fail(versionConflict(name, id, expected, version));
+          const before = uniqueKeys(doc);
+          applyUpdate(doc, ops);
+          doc.version = version + 1;
+          doc.updatedAt = now;
+          const after = uniqueKeys(doc);
+          const beforeSigs = new Set(before.map((k) => k.sig));
+          const afterSigs = new Set(after.map((k) => k.sig));
+          const added = after.filter((k) => !beforeSigs.has(k.sig));
+          for (const k of added) {
+            if (uniq.doesExist(k.key) && !sameRef(uniq.get(k.key), tenant, id)) return fail(duplicateKey(name, k.index));
+          }
+          for (const k of before) if (!afterSigs.has(k.sig)) uniq.removeSync(k.key);
+          for (const k of added) uniq.putSync(k.key, [tenant, id]);
+          docs.putSync(key, doc);
+          return ok(doc as Stored<object>);
+        });
+      },
+
+      async delete(tenant: string, id: string, options?: WriteOptions): Promise<boolean> {
+        assertTenant(tenant);
+        const expected = options?.expectedVersion;
+        assertExpectedVersion(expected);
+        if (!isValidKeyString(id)) return false;
+        await begin();
+        const key = docKey(tenant, id);
+        return write(() => {
+          const doc = docs.get(key);
+          if (!doc) return ok(false);
+          const version = doc.version as number;
+          if (expected !== undefined && version !== expected) return fail(versionConflict(name, id, expected, version));
+          const keys = uniqueKeys(doc);
+          for (const k of keys) if (sameRef(uniq.get(k.key), tenant, id)) uniq.removeSync(k.key);
+          docs.removeSync(key);
+          return ok(true);
+        });
+      },
+
+      async findByUnique(index: string, values: unknown[]): Promise<Stored<object> | null> {
+        const idx = indexes.find((i) => i.name === index);
+        if (!idx) throw new Error(`documents: '${name}' has no unique index '${index}'`);
+        if (idx.scope !== 'global') throw new Error(`documents: index '${index}' of '${name}' is tenant-scoped; findByUnique needs scope 'global'`);
+        const enc = uniqueLookupKey(idx, values);
+        await begin();
+        const ref = uniq.get([name, idx.name, 'g', enc]);
+        if (!ref) return null;
+        return (docs.get(docKey(ref[0], ref[1])) as Stored<object> | undefined) ?? null;
+      },
+    };
+    return coll;
+  }
+
+  /** Builds unique indexes that are new or changed since the last run and drops removed ones. */
+  async function ensureIndexes(name: string, indexes: ResolvedIndex[], keysOf: (doc: Doc) => Array<{ index: string; key: Key; sig: string }>): Promise<void> {
+    const wanted = new Map(indexes.map((i) => [i.name, JSON.stringify({ fields: i.fields, scope: i.scope })]));
+    const metaRange = { start: ['idx', name] as Key, end: ['idx', name, MAX] as Key };
+    const current = (): Map<string, unknown> => {
+      const m = new Map<string, unknown>();
+      for (const { key, value } of meta.getRange(metaRange)) m.set((key as Key[])[2] as string, value);
+      return m;
+    };
+    const upToDate = (have: Map<string, unknown>): boolean =>
+      have.size === wanted.size && [...wanted].every(([n, def]) => have.get(n) === def);
+    if (upToDate(current())) return;
+    await write(() => {
+      const have = current();
+      if (upToDate(have)) return ok(undefined);
+      const build = indexes.filter((i) => have.get(i.name) !== wanted.get(i.name));
+      const drop = [...have.keys()].filter((n) => have.get(n) !== wanted.get(n));
+      // Compute everything before writing anything.
+      const buildNames = new Set(build.map((i) => i.name));
+      const entries = new Map<string, { key: Key; ref: Ref }>();
+      for (const { value: doc } of docs.getRange({ start: [name], end: [name, MAX] })) {
+        let keys: Array<{ index: string; key: Key; sig: string }>;
+        try {
+          keys = keysOf(doc);
+        } catch (e) {
+          return fail(e);
+        }
+        for (const k of keys) {
+          if (!buildNames.has(k.index)) continue;
+          const prev = entries.get(k.sig);
+          const ref: Ref = [doc.accountId as string, doc.id as string];
+          if (prev && (prev.ref[0] !== ref[0] || prev.ref[1] !== ref[1])) {
+            return fail(new Error(`documents: cannot build unique index '${k.index}' on '${name}': stored documents share a value`));
+          }
+          entries.set(k.sig, { key: k.key, ref });
+        }
+      }
+      for (const n of drop) {
+        for (const key of [...uniq.getKeys({ start: [name, n], end: [name, n, MAX] })]) uniq.removeSync(key);
+        meta.removeSync(['idx', name, n]);
+      }
+      for (const { key, ref } of entries.values()) uniq.putSync(key, ref);
+      for (const i of build) meta.putSync(['idx', name, i.name], wanted.get(i.name));
+      return ok(undefined);
+    });
+  }
+
+  return {
+    collection<T extends object>(spec: CollectionSpec): Collection<T> {
+      checkOpen();
+      validateCollectionSpec(spec);
+      const signature = specSignature(spec);
+      const known = collections.get(spec.name);
+      if (known) {
+        if (known.signature !== signature) throw new Error(`documents: collection '${spec.name}' was already opened with different unique indexes`);
+        return known.handle as unknown as Collection<T>;
+      }
+      const handle = makeCollection(spec);
+      collections.set(spec.name, { signature, handle });
+      return handle as unknown as Collection<T>;
+    },
+    async ping(): Promise<void> {
+      checkOpen();
+      meta.get(['format']);
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      await root.close();
+    },
+  };
+}

@@ -1,0 +1,297 @@
+/**
+ * MongoDB documents adapter. One MongoDB collection per documents collection, accessed through
+ * the native driver collection of a mongoose Connection (exact MongoDB semantics, no schema).
+ *
+ * - Each document is stored as-is plus the store's meta fields; MongoDB's own `_id` is an
+ *   ObjectId that never leaves the adapter. A unique index {accountId, id} ('tenant_id') makes
+ *   ids unique per tenant and serves every by-id read and write.
+ * - Unique indexes are MongoDB unique indexes named `uniq_<name>`, prefixed with accountId for
+ *   tenant scope and partial on `$exists: true` for every field (documents missing a field are
+ *   not indexed, matching the embedded adapter). Changed ones are rebuilt, removed ones dropped.
+ * - Optimistic concurrency: the expected version is part of the update/delete filter.
+ */
+import { randomUUID } from 'node:crypto';
+import mongoose from 'mongoose';
+import type {
+  Collection,
+  CollectionSpec,
+  DocumentStore,
+  Filter,
+  FindOptions,
+  IndexSpec,
+  Stored,
+  UpdateSpec,
+  WriteOptions,
+} from '../ports/documents.js';
+import {
+  assertExpectedVersion,
+  assertFilter,
+  assertTenant,
+  duplicateKey,
+  indexScope,
+  isValidKeyString,
+  normalizeFindOptions,
+  prepareInsert,
+  prepareUpdate,
+  resolveInsertId,
+  specSignature,
+  uniqueLookupKey,
+  validateCollectionSpec,
+  versionConflict,
+  type Doc,
+} from './documents.shared.js';
+
+export interface MongoDocumentStoreOptions {
+  /** mongodb:// or mongodb+srv:// connection string. */
+  url: string;
+  /** Database name; defaults to the one in the URL. */
+  dbName?: string;
+}
+
+type MongoDoc = mongoose.mongo.Document;
+type NativeCollection = mongoose.mongo.Collection<MongoDoc>;
+
+const TENANT_ID_INDEX = 'tenant_id';
+const UNIQUE_PREFIX = 'uniq_';
+const NO_ID = { _id: 0 } as const;
+
+interface ResolvedIndex extends IndexSpec {
+  scope: 'tenant' | 'global';
+}
+
+function errorCode(e: unknown): unknown {
+  return typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+}
+
+function isDuplicateKeyError(e: unknown): boolean {
+  const code = errorCode(e);
+  return code === 11000 || code === 11001;
+}
+
+/** Index name from a duplicate-key error ("... index: uniq_slug dup key: ..."). */
+function indexOfDuplicate(e: unknown): string | undefined {
+  const msg = typeof e === 'object' && e !== null ? String((e as { errmsg?: unknown; message?: unknown }).errmsg ?? (e as { message?: unknown }).message ?? '') : '';
+  const m = /index: (\S+)/.exec(msg);
+  const raw = m?.[1];
+  if (!raw) return undefined;
+  if (raw === TENANT_ID_INDEX) return 'id';
+  return raw.startsWith(UNIQUE_PREFIX) ? raw.slice(UNIQUE_PREFIX.length) : undefined;
+}
+
+/** The tenant condition always holds, whatever the caller's filter says about accountId. */
+function scoped(tenant: string, filter: Filter | undefined): Doc {
+  if (!filter || Object.keys(filter).length === 0) return { accountId: tenant };
+  if (Object.prototype.hasOwnProperty.call(filter, 'accountId')) return { $and: [{ accountId: tenant }, filter] };
+  return { accountId: tenant, ...filter };
+}
+
+function indexKey(idx: ResolvedIndex): Map<string, 1> {
+  const key = new Map<string, 1>();
+  if (idx.scope === 'tenant') key.set('accountId', 1);
+  for (const f of idx.fields) key.set(f, 1);
+  return key;
+}
+
+export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions): Promise<DocumentStore> {
+  const conn = mongoose.createConnection(opts.url, {
+    ...(opts.dbName ? { dbName: opts.dbName } : {}),
+    ignoreUndefined: true,
+    autoIndex: false,
+    autoCreate: false,
+  });
+  await conn.asPromise();
+  const db = conn.db;
+  if (!db) {
+    await conn.close();
+    throw new Error('documents: the database connection has no database');
+  }
+  let closed = false;
+  const checkOpen = (): void => {
+    if (closed) throw new Error('documents: the store is closed');
+  };
+
+  const collections = new Map<string, { signature: string; handle: Collection<object> }>();
+
+  function makeCollection(spec: CollectionSpec): Collection<object> {
+    const name = spec.name;
+    const indexes: ResolvedIndex[] = (spec.uniqueIndexes ?? []).map((i) => ({ name: i.name, fields: [...i.fields], scope: indexScope(i) }));
+    const c: NativeCollection = db!.collection<MongoDoc>(name);
+
+    const ready = ensureIndexes(c, name, indexes);
+    ready.catch(() => undefined); // surfaced by every operation that awaits it
+
+    async function begin(): Promise<void> {
+      checkOpen();
+      await ready;
+      checkOpen();
+    }
+
+    function mapWriteError(e: unknown): unknown {
+      return isDuplicateKeyError(e) ? duplicateKey(name, indexOfDuplicate(e)) : e;
+    }
+
+    async function currentVersion(tenant: string, id: string): Promise<number | undefined> {
+      const cur = await c.findOne({ accountId: tenant, id }, { projection: { _id: 0, version: 1 } });
+      return cur ? (cur.version as number) : undefined;
+    }
+
+    const coll: Collection<object> = {
+      async find(tenant: string, filter?: Filter, options?: FindOptions): Promise<Stored<object>[]> {
+        assertTenant(tenant);
+        assertFilter(filter);
+        const o = normalizeFindOptions(options);
+        await begin();
+        if (o.limit === 0) return [];
+        const cursor = c.find(scoped(tenant, filter), {
+          projection: NO_ID,
+          sort: o.sort,
+          ...(o.skip > 0 ? { skip: o.skip } : {}),
+          ...(o.limit !== undefined ? { limit: o.limit } : {}),
+        });
+        return (await cursor.toArray()) as unknown as Stored<object>[];
+      },
+
+      async findById(tenant: string, id: string): Promise<Stored<object> | null> {
+        assertTenant(tenant);
+        if (!isValidKeyString(id)) return null;
+        await begin();
+        return (await c.findOne({ accountId: tenant, id }, { projection: NO_ID })) as Stored<object> | null;
+      },
+
+      async count(tenant: string, filter?: Filter): Promise<number> {
+        assertTenant(tenant);
+        assertFilter(filter);
+        await begin();
+        return c.countDocuments(scoped(tenant, filter));
+      },
+
+      async insert(tenant: string, doc: object & { id?: string }): Promise<Stored<object>> {
+        assertTenant(tenant);
+        const id = resolveInsertId(doc, randomUUID);
+        const stored = prepareInsert(tenant, doc, id, new Date().toISOString());
+        await begin();
+        try {
+          // The driver adds `_id` to the object it is given: hand it a copy.
+          await c.insertOne({ ...stored });
+        } catch (e) {
+          throw mapWriteError(e);
+        }
+        return stored as Stored<object>;
+      },
+
+      async update(tenant: string, id: string, update: UpdateSpec, options?: WriteOptions): Promise<Stored<object> | null> {
+        assertTenant(tenant);
+        const ops = prepareUpdate(update);
+        const expected = options?.expectedVersion;
+        assertExpectedVersion(expected);
+        if (!isValidKeyString(id)) return null;
+        await begin();
+        const filter: Doc = { accountId: tenant, id };
+        if (expected !== undefined) filter.version = expected;
+        const modifier: Doc = { $set: { ...ops.setObject, updatedAt: new Date().toISOString() }, $inc: { version: 1 } };
+        if (ops.unsetPaths.length > 0) modifier.$unset = Object.fromEntries(ops.unsetPaths.map((p) => [p, '']));
+        let after: MongoDoc | null;
+        try {
+          after = await c.findOneAndUpdate(filter, modifier, { returnDocument: 'after', projection: NO_ID });
+        } catch (e) {
+          throw mapWriteError(e);
+        }
+        if (after) return after as Stored<object>;
+        if (expected !== undefined) {
+          const actual = await currentVersion(tenant, id);
+          if (actual !== undefined) throw versionConflict(name, id, expected, actual);
+        }
+        return null;
+      },
+
+      async delete(tenant: string, id: string, options?: WriteOptions): Promise<boolean> {
+        assertTenant(tenant);
+        const expected = options?.expectedVersion;
+        assertExpectedVersion(expected);
+        if (!isValidKeyString(id)) return false;
+        await begin();
+        const filter: Doc = { accountId: tenant, id };
+        if (expected !== undefined) filter.version = expected;
+        const r = await c.deleteOne(filter);
+        if (r.deletedCount === 1) return true;
+        if (expected !== undefined) {
+          const actual = await currentVersion(tenant, id);
+          if (actual !== undefined) throw versionConflict(name, id, expected, actual);
+        }
+        return false;
+      },
+
+      async findByUnique(index: string, values: unknown[]): Promise<Stored<object> | null> {
+        const idx = indexes.find((i) => i.name === index);
+        if (!idx) throw new Error(`documents: '${name}' has no unique index '${index}'`);
+        if (idx.scope !== 'global') throw new Error(`documents: index '${index}' of '${name}' is tenant-scoped; findByUnique needs scope 'global'`);
+        uniqueLookupKey(idx, values); // validates arity and scalar values
+        await begin();
+        const q: Doc = {};
+        idx.fields.forEach((f, i) => {
+          q[f] = { $eq: values[i], $exists: true };
+        });
+        return (await c.findOne(q, { projection: NO_ID })) as Stored<object> | null;
+      },
+    };
+    return coll;
+  }
+
+  async function ensureIndexes(c: NativeCollection, name: string, indexes: ResolvedIndex[]): Promise<void> {
+    await c.createIndex(new Map<string, 1>([['accountId', 1], ['id', 1]]), { unique: true, name: TENANT_ID_INDEX });
+    for (const idx of indexes) {
+      const key = indexKey(idx);
+      const options = {
+        unique: true,
+        name: `${UNIQUE_PREFIX}${idx.name}`,
+        partialFilterExpression: Object.fromEntries(idx.fields.map((f) => [f, { $exists: true }])),
+      };
+      try {
+        try {
+          await c.createIndex(key, options);
+        } catch (e) {
+          const code = errorCode(e);
+          // IndexOptionsConflict / IndexKeySpecsConflict: the definition changed, rebuild it.
+          if (code !== 85 && code !== 86) throw e;
+          await c.dropIndex(options.name);
+          await c.createIndex(key, options);
+        }
+      } catch (e) {
+        if (isDuplicateKeyError(e)) {
+          throw new Error(`documents: cannot build unique index '${idx.name}' on '${name}': stored documents share a value`);
+        }
+        throw e;
+      }
+    }
+    const wanted = new Set(indexes.map((i) => `${UNIQUE_PREFIX}${i.name}`));
+    for (const ix of await c.listIndexes().toArray()) {
+      const n = ix.name;
+      if (typeof n === 'string' && n.startsWith(UNIQUE_PREFIX) && !wanted.has(n)) await c.dropIndex(n);
+    }
+  }
+
+  return {
+    collection<T extends object>(spec: CollectionSpec): Collection<T> {
+      checkOpen();
+      validateCollectionSpec(spec);
+      const signature = specSignature(spec);
+      const known = collections.get(spec.name);
+      if (known) {
+        if (known.signature !== signature) throw new Error(`documents: collection '${spec.name}' was already opened with different unique indexes`);
+        return known.handle as unknown as Collection<T>;
+      }
+      const handle = makeCollection(spec);
+      collections.set(spec.name, { signature, handle });
+      return handle as unknown as Collection<T>;
+    },
+    async ping(): Promise<void> {
+      checkOpen();
+      await db.command({ ping: 1 });
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      await conn.close();
+    },
+  };
+}

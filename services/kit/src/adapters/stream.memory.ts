@@ -1,0 +1,349 @@
+/**
+ * Embedded EventStream: an in-process bus with one bounded append log per topic.
+ *
+ * - Backpressure, never silent drop: a topic retains every message that some consumer group
+ *   (or, before any group exists, a future group) has not consumed yet. When it retains
+ *   `maxBuffered` messages, `publish` waits, in arrival order, until consumers make room; after
+ *   `publishTimeoutMs` it rejects with AppError('UNAVAILABLE') (messages of that call already
+ *   appended stay published: `details.published` says how many).
+ * - Consumer groups: each group has its own offset. A new group starts at the earliest retained
+ *   message. A group outlives its subscriptions (like committed offsets in Kafka): subscribing
+ *   again resumes where it stopped, and the group keeps holding retention meanwhile.
+ * - Several subscriptions to the same group and topic share the group: batches go to them in
+ *   turn (round robin), one batch in flight per group at a time, so per-topic order and
+ *   at-least-once hold; it behaves like failover, not like parallelism.
+ * - A batch counts as consumed only after its handler resolves. A handler that throws sees the
+ *   same messages again after an exponential backoff (capped at `retryMaxMs`).
+ * - Values are stored as JSON text (as on Kafka): every delivery gets fresh objects, and a value
+ *   that is not JSON-serialisable is refused at publish time.
+ * - `close()` stops consumers after their in-flight batch and resolves once they are idle;
+ *   publishes still waiting for room reject with UNAVAILABLE.
+ */
+import { AppError } from '../errors.js';
+import type { ConsumerOptions, EventStream, StreamMessage, Subscription } from '../ports/stream.js';
+
+export interface MemoryStreamOptions {
+  /** Messages a topic may retain before publish waits (per topic). Default 10 000. */
+  maxBuffered?: number;
+  /** How long a publish may wait for room before it rejects with UNAVAILABLE. Default 30 000 ms; 0 waits forever. */
+  publishTimeoutMs?: number;
+  /** First retry delay after a handler failure. Default 100 ms; doubles per attempt. */
+  retryBaseMs?: number;
+  /** Largest retry delay. Default 5 000 ms. */
+  retryMaxMs?: number;
+  /** Told about every handler failure (the batch is retried regardless). */
+  onHandlerError?: (error: unknown, info: { topic: string; group: string; attempt: number; size: number }) => void;
+}
+
+const DEFAULT_MAX_BATCH = 500;
+const DEFAULT_MAX_WAIT_MS = 50;
+
+interface Entry {
+  key: string | undefined;
+  timestamp: number;
+  json: string;
+}
+
+interface PendingPublish {
+  entries: Entry[];
+  appended: number;
+  resolve: () => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout | undefined;
+}
+
+interface ConsumerState {
+  handler: (batch: StreamMessage[]) => Promise<void>;
+  maxBatchSize: number;
+  maxWaitMs: number;
+  closed: boolean;
+  inFlight: Promise<unknown> | null;
+}
+
+interface GroupState {
+  name: string;
+  /** Absolute offset of the next message this group has not consumed. */
+  offset: number;
+  consumers: ConsumerState[];
+  turn: number;
+  running: boolean;
+  loop: Promise<void> | null;
+  /** Wakes the loop from any wait (consumer change, close). */
+  wake: (() => void) | null;
+}
+
+interface TopicState {
+  name: string;
+  entries: Entry[];
+  /** Absolute offset of entries[0]. */
+  first: number;
+  groups: Map<string, GroupState>;
+  pending: PendingPublish[];
+  /** Woken when messages are appended. */
+  dataWaiters: Set<() => void>;
+}
+
+const unavailable = (message: string, details: Record<string, unknown> = {}) => new AppError('UNAVAILABLE', message, details);
+
+function positiveInt(value: number | undefined, def: number, field: string): number {
+  if (value === undefined) return def;
+  if (!Number.isInteger(value) || value < 1) throw new AppError('BAD_USER_INPUT', `${field} must be a positive integer`, { field });
+  return value;
+}
+
+function nonNegative(value: number | undefined, def: number, field: string): number {
+  if (value === undefined) return def;
+  if (!Number.isFinite(value) || value < 0) throw new AppError('BAD_USER_INPUT', `${field} must be a non-negative number`, { field });
+  return value;
+}
+
+function encode(m: StreamMessage, now: number): Entry {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(m.value ?? null);
+  } catch {
+    json = undefined;
+  }
+  if (json === undefined) throw new AppError('BAD_USER_INPUT', 'message value is not JSON-serialisable', { field: 'value' });
+  return { key: m.key ?? undefined, timestamp: m.timestamp ?? now, json };
+}
+
+function decode(e: Entry): StreamMessage {
+  const m: StreamMessage = { value: JSON.parse(e.json), timestamp: e.timestamp };
+  if (e.key !== undefined) m.key = e.key;
+  return m;
+}
+
+export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream {
+  const maxBuffered = positiveInt(opts.maxBuffered, 10_000, 'maxBuffered');
+  const publishTimeoutMs = nonNegative(opts.publishTimeoutMs, 30_000, 'publishTimeoutMs');
+  const retryBaseMs = nonNegative(opts.retryBaseMs, 100, 'retryBaseMs');
+  const retryMaxMs = nonNegative(opts.retryMaxMs, 5_000, 'retryMaxMs');
+  const topics = new Map<string, TopicState>();
+  let closed = false;
+
+  function topicOf(name: string): TopicState {
+    if (typeof name !== 'string' || name.length === 0) throw new AppError('BAD_USER_INPUT', 'topic must be a non-empty string', { field: 'topic' });
+    let t = topics.get(name);
+    if (!t) {
+      t = { name, entries: [], first: 0, groups: new Map(), pending: [], dataWaiters: new Set() };
+      topics.set(name, t);
+    }
+    return t;
+  }
+
+  const end = (t: TopicState) => t.first + t.entries.length;
+
+  function notifyData(t: TopicState): void {
+    const waiters = [...t.dataWaiters];
+    t.dataWaiters.clear();
+    for (const w of waiters) w();
+  }
+
+  /** Drops what every group has consumed; keeps everything while no group exists. */
+  function trim(t: TopicState): void {
+    if (t.groups.size === 0) return;
+    let min = Infinity;
+    for (const g of t.groups.values()) min = Math.min(min, g.offset);
+    const drop = Math.min(min - t.first, t.entries.length);
+    if (drop > 0) {
+      t.entries.splice(0, drop);
+      t.first += drop;
+    }
+  }
+
+  /** Appends waiting publishes, oldest first, as far as room allows. */
+  function pump(t: TopicState): void {
+    let appended = false;
+    while (t.pending.length > 0) {
+      const room = maxBuffered - t.entries.length;
+      if (room <= 0) break;
+      const p = t.pending[0]!;
+      const take = Math.min(room, p.entries.length - p.appended);
+      for (let i = 0; i < take; i++) t.entries.push(p.entries[p.appended + i]!);
+      p.appended += take;
+      appended = appended || take > 0;
+      if (p.appended >= p.entries.length) {
+        t.pending.shift();
+        if (p.timer) clearTimeout(p.timer);
+        p.resolve();
+      }
+    }
+    if (appended) notifyData(t);
+  }
+
+  /** Waits for the group's wake signal, optionally for new data, at most `ms`. */
+  function wait(t: TopicState, g: GroupState, onData: boolean, ms?: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        if (timer) clearTimeout(timer);
+        t.dataWaiters.delete(done);
+        if (g.wake === done) g.wake = null;
+        resolve();
+      };
+      g.wake = done;
+      if (onData) t.dataWaiters.add(done);
+      if (ms !== undefined) timer = setTimeout(done, ms);
+    });
+  }
+
+  const active = (g: GroupState) => !closed && g.consumers.length > 0;
+
+  function nextConsumer(g: GroupState): ConsumerState | undefined {
+    if (g.consumers.length === 0) return undefined;
+    g.turn = g.turn % g.consumers.length;
+    const c = g.consumers[g.turn];
+    g.turn = (g.turn + 1) % g.consumers.length;
+    return c;
+  }
+
+  /** Hands messages [g.offset, g.offset + n) to consumers until one succeeds; false when stopped. */
+  async function deliver(t: TopicState, g: GroupState, size: number): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      const c = nextConsumer(g);
+      if (!c || closed) return 0;
+      const n = Math.min(size, c.maxBatchSize);
+      const start = g.offset - t.first;
+      const batch = t.entries.slice(start, start + n).map(decode);
+      const run = (async () => c.handler(batch))();
+      c.inFlight = run.catch(() => undefined);
+      try {
+        await run;
+        return n;
+      } catch (err) {
+        try {
+          opts.onHandlerError?.(err, { topic: t.name, group: g.name, attempt, size: n });
+        } catch {
+          /* a failing reporter must not stop delivery */
+        }
+        if (!active(g)) return 0;
+        const delay = Math.min(retryMaxMs, retryBaseMs * 2 ** Math.min(attempt - 1, 30));
+        await wait(t, g, false, delay);
+        if (!active(g)) return 0;
+      } finally {
+        c.inFlight = null;
+      }
+    }
+  }
+
+  async function runGroup(t: TopicState, g: GroupState): Promise<void> {
+    g.running = true;
+    try {
+      while (active(g)) {
+        if (end(t) - g.offset <= 0) {
+          await wait(t, g, true);
+          continue;
+        }
+        // Peek at whose turn it is to size the batch and its partial-batch wait.
+        const next = g.consumers[g.turn % g.consumers.length]!;
+        if (end(t) - g.offset < next.maxBatchSize && next.maxWaitMs > 0) {
+          const deadline = Date.now() + next.maxWaitMs;
+          while (active(g) && end(t) - g.offset < next.maxBatchSize) {
+            const left = deadline - Date.now();
+            if (left <= 0) break;
+            await wait(t, g, true, left);
+          }
+          if (!active(g)) break;
+        }
+        const size = Math.min(end(t) - g.offset, next.maxBatchSize);
+        const consumed = await deliver(t, g, size);
+        if (consumed === 0) break;
+        g.offset += consumed;
+        trim(t);
+        pump(t);
+      }
+    } finally {
+      g.running = false;
+      g.loop = null;
+    }
+  }
+
+  return {
+    async publish(topic, messages) {
+      if (closed) throw unavailable('event stream is closed');
+      const t = topicOf(topic);
+      const now = Date.now();
+      const entries = messages.map((m) => encode(m, now));
+      if (entries.length === 0) return;
+      if (t.pending.length === 0 && t.entries.length + entries.length <= maxBuffered) {
+        for (const e of entries) t.entries.push(e);
+        notifyData(t);
+        return;
+      }
+      await new Promise<void>((resolve, reject) => {
+        const p: PendingPublish = { entries, appended: 0, resolve, reject, timer: undefined };
+        if (publishTimeoutMs > 0 && Number.isFinite(publishTimeoutMs)) {
+          p.timer = setTimeout(() => {
+            const i = t.pending.indexOf(p);
+            if (i >= 0) t.pending.splice(i, 1);
+            reject(unavailable('event stream is full; publish timed out', { topic, published: p.appended, total: entries.length }));
+          }, publishTimeoutMs);
+        }
+        t.pending.push(p);
+        pump(t);
+      });
+    },
+
+    async subscribe(topic, options: ConsumerOptions, handler): Promise<Subscription> {
+      if (closed) throw unavailable('event stream is closed');
+      if (typeof options?.group !== 'string' || options.group.length === 0) {
+        throw new AppError('BAD_USER_INPUT', 'group must be a non-empty string', { field: 'group' });
+      }
+      const c: ConsumerState = {
+        handler,
+        maxBatchSize: positiveInt(options.maxBatchSize, DEFAULT_MAX_BATCH, 'maxBatchSize'),
+        maxWaitMs: nonNegative(options.maxWaitMs, DEFAULT_MAX_WAIT_MS, 'maxWaitMs'),
+        closed: false,
+        inFlight: null,
+      };
+      const t = topicOf(topic);
+      let g = t.groups.get(options.group);
+      if (!g) {
+        g = { name: options.group, offset: t.first, consumers: [], turn: 0, running: false, loop: null, wake: null };
+        t.groups.set(options.group, g);
+      }
+      const group = g;
+      group.consumers.push(c);
+      if (!group.running) group.loop = runGroup(t, group);
+      else group.wake?.();
+
+      return {
+        async close() {
+          if (c.closed) return;
+          c.closed = true;
+          const i = group.consumers.indexOf(c);
+          if (i >= 0) group.consumers.splice(i, 1);
+          group.wake?.();
+          if (c.inFlight) await c.inFlight;
+          if (group.consumers.length === 0 && group.loop) await group.loop;
+        },
+      };
+    },
+
+    async ping() {
+      if (closed) throw unavailable('event stream is closed');
+    },
+
+    async close() {
+      if (!closed) {
+        closed = true;
+        for (const t of topics.values()) {
+          for (const p of t.pending.splice(0)) {
+            if (p.timer) clearTimeout(p.timer);
+            p.reject(unavailable('event stream is closed', { topic: t.name, published: p.appended, total: p.entries.length }));
+          }
+          for (const g of t.groups.values()) g.wake?.();
+        }
+      }
+      const loops: Promise<unknown>[] = [];
+      for (const t of topics.values()) {
+        for (const g of t.groups.values()) {
+          if (g.loop) loops.push(g.loop);
+          for (const c of g.consumers) if (c.inFlight) loops.push(c.inFlight);
+        }
+      }
+      await Promise.all(loops);
+    },
+  };
+}

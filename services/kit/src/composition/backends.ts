@@ -1,0 +1,141 @@
+/**
+ * Builds the adapters a process asked for. Only composition roots (main.ts files and the
+ * all-in-one entry) call this; domain and GraphQL code see the ports alone.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { envList } from '../config.js';
+import type { AnalyticsStore } from '../ports/analytics.js';
+import type { BlobStore } from '../ports/blobs.js';
+import type { Cache, PubSub } from '../ports/cache.js';
+import type { DocumentStore } from '../ports/documents.js';
+import type { EventStream } from '../ports/stream.js';
+
+/** Backend settings, shared by every process's config schema. Embedded drivers are the default. */
+export const backendEnv = z.object({
+  SIGNAGE_DATA_DIR: z.string().min(1).default('./data'),
+  DOCUMENTS_DRIVER: z.enum(['lmdb', 'mongo']).default('lmdb'),
+  MONGO_URL: z.string().url().optional(),
+  ANALYTICS_DRIVER: z.enum(['chdb', 'clickhouse']).default('chdb'),
+  CLICKHOUSE_URL: z.string().url().optional(),
+  CLICKHOUSE_USER: z.string().optional(),
+  CLICKHOUSE_PASSWORD: z.string().optional(),
+  CLICKHOUSE_DATABASE: z.string().regex(/^\w+$/).optional(),
+  STREAM_DRIVER: z.enum(['memory', 'kafka']).default('memory'),
+  KAFKA_BROKERS: envList(),
+  CACHE_DRIVER: z.enum(['memory', 'redis']).default('memory'),
+  REDIS_URL: z.string().url().optional(),
+  BLOBS_DRIVER: z.enum(['local']).default('local'),
+});
+
+export type BackendEnv = z.infer<typeof backendEnv>;
+
+/** Cross-field rules (driver needs its URL), reported together with every other error. */
+export function checkBackendEnv(env: BackendEnv, ctx: z.RefinementCtx): void {
+  const need = (when: boolean, key: keyof BackendEnv, why: string) => {
+    const v = env[key];
+    if (when && (v === undefined || (Array.isArray(v) && v.length === 0))) ctx.addIssue({ code: 'custom', path: [key], message: `required when ${why}` });
+  };
+  need(env.DOCUMENTS_DRIVER === 'mongo', 'MONGO_URL', 'DOCUMENTS_DRIVER=mongo');
+  need(env.ANALYTICS_DRIVER === 'clickhouse', 'CLICKHOUSE_URL', 'ANALYTICS_DRIVER=clickhouse');
+  need(env.STREAM_DRIVER === 'kafka', 'KAFKA_BROKERS', 'STREAM_DRIVER=kafka');
+  need(env.CACHE_DRIVER === 'redis', 'REDIS_URL', 'CACHE_DRIVER=redis');
+}
+
+export interface Backends {
+  documents?: DocumentStore;
+  analytics?: AnalyticsStore;
+  stream?: EventStream;
+  cache?: Cache;
+  pubsub?: PubSub;
+  blobs?: BlobStore;
+  /** Closes what was opened, in reverse order of opening. */
+  close(): Promise<void>;
+  /** Readiness checks for /readyz. */
+  checks: Record<string, () => Promise<void>>;
+}
+
+type Want = 'documents' | 'analytics' | 'stream' | 'cache' | 'blobs';
+
+export async function createBackends(env: BackendEnv, want: Want[], clientId = 'pylon'): Promise<Backends> {
+  const dataDir = resolve(env.SIGNAGE_DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const opened: { name: string; close: () => Promise<void> }[] = [];
+  const b: Backends = {
+    checks: {},
+    async close() {
+      for (const o of [...opened].reverse()) await o.close();
+    },
+  };
+  try {
+    if (want.includes('documents')) {
+      if (env.DOCUMENTS_DRIVER === 'mongo') {
+        const { createMongoDocumentStore } = await import('../adapters/documents.mongo.js');
+        b.documents = await createMongoDocumentStore({ url: env.MONGO_URL! });
+      } else {
+        const { createLmdbDocumentStore } = await import('../adapters/documents.lmdb.js');
+        b.documents = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
+      }
+      const d = b.documents;
+      opened.push({ name: 'documents', close: () => d.close() });
+      b.checks.documents = () => d.ping();
+    }
+    if (want.includes('analytics')) {
+      if (env.ANALYTICS_DRIVER === 'clickhouse') {
+        const { createClickHouseAnalyticsStore } = await import('../adapters/analytics.clickhouse.js');
+        b.analytics = await createClickHouseAnalyticsStore({
+          url: env.CLICKHOUSE_URL!,
+          ...(env.CLICKHOUSE_USER ? { username: env.CLICKHOUSE_USER } : {}),
+          ...(env.CLICKHOUSE_PASSWORD ? { password: env.CLICKHOUSE_PASSWORD } : {}),
+          ...(env.CLICKHOUSE_DATABASE ? { database: env.CLICKHOUSE_DATABASE } : {}),
+        });
+      } else {
+        const { createChdbAnalyticsStore } = await import('../adapters/analytics.chdb.js');
+        b.analytics = await createChdbAnalyticsStore({ path: join(dataDir, 'analytics') });
+      }
+      const a = b.analytics;
+      opened.push({ name: 'analytics', close: () => a.close() });
+      await a.migrate();
+      b.checks.analytics = () => a.ping();
+    }
+    if (want.includes('cache')) {
+      if (env.CACHE_DRIVER === 'redis') {
+        const { createRedisCache, createRedisPubSub } = await import('../adapters/cache.redis.js');
+        b.cache = createRedisCache({ url: env.REDIS_URL! });
+        b.pubsub = createRedisPubSub({ url: env.REDIS_URL! });
+      } else {
+        const { createMemoryCache, createMemoryPubSub } = await import('../adapters/cache.memory.js');
+        b.cache = createMemoryCache();
+        b.pubsub = createMemoryPubSub();
+      }
+      const c = b.cache;
+      const p = b.pubsub;
+      opened.push({ name: 'cache', close: async () => { await p.close(); await c.close(); } });
+      b.checks.cache = () => c.ping();
+    }
+    if (want.includes('stream')) {
+      if (env.STREAM_DRIVER === 'kafka') {
+        const { createKafkaStream } = await import('../adapters/stream.kafka.js');
+        b.stream = createKafkaStream({ brokers: env.KAFKA_BROKERS, clientId });
+      } else {
+        const { createMemoryStream } = await import('../adapters/stream.memory.js');
+        b.stream = createMemoryStream();
+      }
+      const s = b.stream;
+      opened.push({ name: 'stream', close: () => s.close() });
+      b.checks.stream = () => s.ping();
+    }
+    if (want.includes('blobs')) {
+      const { createLocalBlobStore } = await import('../adapters/blobs.local.js');
+      b.blobs = createLocalBlobStore({ dir: join(dataDir, 'blobs') });
+      const bl = b.blobs;
+      opened.push({ name: 'blobs', close: () => bl.close() });
+      b.checks.blobs = () => bl.ping();
+    }
+  } catch (e) {
+    await b.close().catch(() => undefined);
+    throw e;
+  }
+  return b;
+}

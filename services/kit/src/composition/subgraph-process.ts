@@ -1,0 +1,54 @@
+/**
+ * The composition root shared by every subgraph's main.ts in distributed mode: validate the
+ * env (every error at once), open the backends the subgraph needs, serve it over HTTP,
+ * shut down gracefully.
+ */
+import type { Express } from 'express';
+import { z } from 'zod';
+import { InternalTokens } from '../auth/principal.js';
+import { envPort, loadConfigOrExit } from '../config.js';
+import type { Subgraph } from '../graphql/subgraph.js';
+import { createSubgraphHttp, listenHttp } from '../http/serve-subgraph.js';
+import { createOps, onShutdown } from '../http/ops.js';
+import { createLogger } from '../logger.js';
+import { backendEnv, checkBackendEnv, createBackends, type BackendEnv, type Backends } from './backends.js';
+
+export const subgraphEnv = backendEnv.extend({
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: envPort(4001),
+  SIGNAGE_INTERNAL_SECRET: z.string().min(32),
+});
+
+export interface SubgraphProcessOptions<E extends z.ZodRawShape> {
+  name: string;
+  needs: Parameters<typeof createBackends>[1];
+  /** Extra env keys this subgraph reads. */
+  env?: E;
+  build: (deps: { backends: Backends; tokens: InternalTokens; env: BackendEnv & z.infer<typeof subgraphEnv> & z.infer<z.ZodObject<E>> }) => Subgraph | Promise<Subgraph>;
+  extend?: (app: Express, deps: { backends: Backends; tokens: InternalTokens; subgraph: Subgraph }) => void;
+}
+
+export async function runSubgraphProcess<E extends z.ZodRawShape>(o: SubgraphProcessOptions<E>): Promise<void> {
+  const schema = subgraphEnv.extend(o.env ?? ({} as E)).superRefine((v, ctx) => checkBackendEnv(v as BackendEnv, ctx));
+  const env = loadConfigOrExit(schema) as BackendEnv & z.infer<typeof subgraphEnv> & z.infer<z.ZodObject<E>>;
+  const logger = createLogger({ level: env.LOG_LEVEL, name: o.name });
+  const ops = createOps(o.name);
+  try {
+    const backends = await createBackends(env, o.needs, `pylon-${o.name}`);
+    const tokens = new InternalTokens(env.SIGNAGE_INTERNAL_SECRET);
+    const subgraph = await o.build({ backends, tokens, env });
+    const { app, server } = await createSubgraphHttp(subgraph, {
+      ops,
+      logger,
+      checks: backends.checks,
+      ...(o.extend ? { extend: (a: Express) => o.extend!(a, { backends, tokens, subgraph }) } : {}),
+    });
+    const http = await listenHttp(app, env.PORT, env.HOST);
+    logger.info({ port: env.PORT, host: env.HOST }, `${o.name} subgraph listening`);
+    onShutdown({ ops, servers: [http], logger, closers: [() => server.stop(), () => backends.close()] });
+  } catch (e) {
+    logger.fatal({ err: e }, 'failed to start');
+    process.exit(1);
+  }
+}

@@ -1,0 +1,54 @@
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { AppError, ERROR_CODES, isAppError } from '../errors.js';
+
+/** Converts anything a resolver threw into a GraphQLError with a stable code; never leaks internals. */
+export function toGraphQLError(err: unknown): GraphQLError {
+  const original = err instanceof GraphQLError ? (err.originalError ?? err) : err;
+  if (isAppError(original)) {
+    const { graphql, http } = ERROR_CODES[original.code];
+    return new GraphQLError(original.message, {
+      ...(err instanceof GraphQLError ? { nodes: err.nodes, source: err.source, positions: err.positions, path: err.path } : {}),
+      extensions: { code: graphql, ...original.details, ...(original.code === 'UNAUTHENTICATED' || original.code === 'FORBIDDEN' ? { http: { status: http } } : {}) },
+    });
+  }
+  if (err instanceof GraphQLError && !err.originalError) return err; // validation/parse errors
+  return new GraphQLError('internal error', {
+    ...(err instanceof GraphQLError ? { path: err.path } : {}),
+    extensions: { code: 'INTERNAL_SERVER_ERROR' },
+  });
+}
+
+/** Apollo `formatError`: strips stack traces and exception details from every response. */
+export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = error instanceof GraphQLError ? error.originalError : undefined;
+  if (original && !(original instanceof GraphQLError)) {
+    const ge = toGraphQLError(original);
+    return { message: ge.message, ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}), extensions: stripInternal(ge.extensions) };
+  }
+  return { ...formatted, ...(formatted.extensions ? { extensions: stripInternal(formatted.extensions) } : {}) };
+}
+
+function stripInternal(ext: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!ext) return {};
+  const { exception: _e, stacktrace: _s, http: _h, ...rest } = ext as Record<string, unknown>;
+  return rest;
+}
+
+/** Expected mutation failures come back as payloads, not errors. */
+export interface MutationResult {
+  success: boolean;
+  error: string | null;
+}
+
+/** Runs a mutation body; AppErrors become `{ success: false, error }`, anything else propagates. */
+export async function mutationPayload<T extends object>(fn: () => Promise<T>): Promise<T & MutationResult> {
+  try {
+    const result = await fn();
+    return { success: true, error: null, ...result };
+  } catch (e) {
+    if (e instanceof AppError && e.code !== 'UNAUTHENTICATED' && e.code !== 'FORBIDDEN') {
+      return { success: false, error: e.message } as T & MutationResult;
+    }
+    throw e;
+  }
+}

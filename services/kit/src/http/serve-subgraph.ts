@@ -1,0 +1,57 @@
+/**
+ * Serves one subgraph over HTTP for distributed mode: POST /graphql (context only from the
+ * signed internal token), plus /healthz, /readyz and /metrics.
+ */
+import type { Server } from 'node:http';
+import { ApolloServer } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import express, { type Express } from 'express';
+import { GraphQLError } from 'graphql';
+import { INTERNAL_TOKEN_HEADER } from '../auth/principal.js';
+import { isAppError } from '../errors.js';
+import { formatError } from '../graphql/errors.js';
+import type { Subgraph, SubgraphContext } from '../graphql/subgraph.js';
+import type { Logger } from '../logger.js';
+import { mountOps, requestLogging, type Ops, type ReadinessCheck } from './ops.js';
+
+export interface SubgraphHttp {
+  app: Express;
+  server: ApolloServer<SubgraphContext>;
+}
+
+export async function createSubgraphHttp(subgraph: Subgraph, o: { ops: Ops; logger: Logger; checks: Record<string, ReadinessCheck>; extend?: (app: Express) => void }): Promise<SubgraphHttp> {
+  const server = new ApolloServer<SubgraphContext>({
+    schema: subgraph.schema,
+    introspection: false,
+    csrfPrevention: true,
+    includeStacktraceInErrorResponses: false,
+    formatError,
+  });
+  await server.start();
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestLogging(o.ops, o.logger));
+  mountOps(app, o.ops, o.checks);
+  o.extend?.(app);
+  app.use(
+    '/graphql',
+    express.json({ limit: '2mb' }),
+    expressMiddleware(server, {
+      context: async ({ req }) => {
+        try {
+          return await subgraph.createContext(req.get(INTERNAL_TOKEN_HEADER), req.get('x-request-id') ?? undefined);
+        } catch (e) {
+          const message = isAppError(e) ? e.message : 'unauthenticated';
+          throw new GraphQLError(`subgraph refused the call: ${message}`, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+        }
+      },
+    }),
+  );
+  return { app, server };
+}
+
+export function listenHttp(app: Express, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
+  });
+}

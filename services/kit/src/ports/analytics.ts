@@ -1,0 +1,21 @@
+/**
+ * Analytics port: an append-mostly columnar store spoken to in ClickHouse SQL.
+ * Embedded adapter: chDB (in-process ClickHouse, one data dir per process).
+ * Scaled adapter: ClickHouse server through @clickhouse/client.
+ * The same SQL text and the same numbered migrations (kit/migrations/*.sql) serve both;
+ * parameters use ClickHouse's server-side binding syntax `{name:Type}`.
+ */
+export type SqlParams = Record<string, string | number | boolean | null | string[] | number[]>;
+
+export interface AnalyticsStore {
+  /** Applies pending numbered migrations once, in order; records them in `schema_migrations`. */
+  migrate(): Promise<string[]>;
+  /** Inserts rows (objects keyed by column) as one batch (JSONEachRow). */
+  insert(table: string, rows: Record<string, unknown>[]): Promise<void>;
+  /** Runs a SELECT and returns its rows (JSONEachRow; 64-bit integers come back as numbers when safe). */
+  query<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]>;
+  /** Runs a statement that returns nothing (DDL, OPTIMIZE, ...). */
+  exec(sql: string, params?: SqlParams): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,77 @@
+/**
+ * Documents port: tenant-scoped collections of JSON documents with Mongo query semantics.
+ * Written once by repositories; the embedded adapter (LMDB + mingo) and the MongoDB adapter
+ * (mongoose) both pass `test/contract/documents.contract.ts`.
+ *
+ * Every document belongs to exactly one tenant (account). Every read and write takes the
+ * tenant id, so a repository cannot forget scoping. The only cross-tenant read is
+ * `findByUnique` on an index declared `global` (API key hashes, device registration keys).
+ */
+
+/** Fields the store owns; repositories never set them directly. */
+export interface StoredMeta {
+  id: string;
+  accountId: string;
+  /** Starts at 1, +1 on every update; used for optimistic concurrency. */
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type Stored<T> = T & StoredMeta;
+
+/** Mongo-style filter (the subset mingo and MongoDB agree on). */
+export type Filter = Record<string, unknown>;
+/** Mongo-style sort: field -> 1 | -1, applied in key order. */
+export type Sort = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  sort?: Sort;
+  skip?: number;
+  limit?: number;
+}
+
+export interface IndexSpec {
+  name: string;
+  /** Dotted field paths; the tuple of their values must be unique. */
+  fields: string[];
+  /** Unique within a tenant (default) or across all tenants (needed for findByUnique). */
+  scope?: 'tenant' | 'global';
+}
+
+export interface CollectionSpec {
+  name: string;
+  uniqueIndexes?: IndexSpec[];
+}
+
+/** Mongo-style update applied by the store: $set and $unset only (whole replacement is `replace`). */
+export interface UpdateSpec {
+  $set?: Record<string, unknown>;
+  $unset?: string[];
+}
+
+export interface WriteOptions {
+  /** When given, the write fails with VERSION_CONFLICT unless the stored version equals it. */
+  expectedVersion?: number;
+}
+
+export interface Collection<T extends object> {
+  find(tenant: string, filter?: Filter, options?: FindOptions): Promise<Stored<T>[]>;
+  findById(tenant: string, id: string): Promise<Stored<T> | null>;
+  count(tenant: string, filter?: Filter): Promise<number>;
+  /** Inserts a new document; `id` is generated unless given. Fails with DUPLICATE_KEY on a unique index clash. */
+  insert(tenant: string, doc: T & { id?: string }): Promise<Stored<T>>;
+  /** Applies $set/$unset to one document; null when it does not exist in this tenant. */
+  update(tenant: string, id: string, update: UpdateSpec, options?: WriteOptions): Promise<Stored<T> | null>;
+  /** Deletes one document; false when it did not exist in this tenant. */
+  delete(tenant: string, id: string, options?: WriteOptions): Promise<boolean>;
+  /** Cross-tenant lookup through a unique index declared with scope 'global'. */
+  findByUnique(index: string, values: unknown[]): Promise<Stored<T> | null>;
+}
+
+export interface DocumentStore {
+  collection<T extends object>(spec: CollectionSpec): Collection<T>;
+  /** Resolves when the backend answers; rejects otherwise (used by /readyz). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,14 @@
+/** Timestamps on every interface are ISO 8601 in the form YYYY-MM-DDTHH:MM:SSZ (spec, Conventions). */
+export function isoSeconds(value: string | number | Date | null | undefined): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  const d = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(d.getTime())) return null;
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Parses an ISO 8601 input; null when it is not a valid instant. */
+export function parseInstant(value: unknown): Date | null {
+  if (typeof value !== 'string' || value.length > 40) return null;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d;
+}

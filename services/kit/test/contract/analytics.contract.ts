@@ -1,0 +1,288 @@
+/**
+ * Behaviour every AnalyticsStore adapter must show (chDB embedded, ClickHouse server).
+ * Tests run in order against one store: migrate first, the close checks last.
+ */
+import { AppError } from '../../src/errors.js';
+import type { AnalyticsStore } from '../../src/ports/analytics.js';
+import { listMigrations } from '../../src/adapters/analytics.migrations.js';
+
+export interface AnalyticsHarness {
+  store: AnalyticsStore;
+  /** Closes the current store and opens a new one over the same data. */
+  reopen?: () => Promise<AnalyticsStore>;
+  /** Closes whatever is still open and removes the data. */
+  cleanup(): Promise<void>;
+}
+
+const ACC_A = 'acc-a';
+const ACC_B = 'acc-b';
+const TABLES = ['audit_events', 'event_logs', 'impressions', 'ping_logs', 'play_logs', 'schema_migrations'];
+
+function ping(i: number, over: Partial<Record<string, unknown>> = {}): Record<string, unknown> {
+  const minute = String(i % 60).padStart(2, '0');
+  const hour = String(10 + Math.floor(i / 60)).padStart(2, '0');
+  return {
+    id: `ping-${i}`,
+    account_id: ACC_A,
+    device_id: `dev-${i % 3}`,
+    timestamp: `2024-03-05T${hour}:${minute}:00.250Z`,
+    cpu_usage: 10 + i,
+    memory_usage: 50.5,
+    disk_usage: 70.25,
+    player_version: '4.2.0',
+    ip_address: '10.0.0.1',
+    external_ip_address: '203.0.113.7',
+    ...over,
+  };
+}
+
+async function expectAppError(p: Promise<unknown>, code: string): Promise<AppError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(AppError);
+    expect((e as AppError).code).toBe(code);
+    return e as AppError;
+  }
+  throw new Error(`expected an AppError ${code}, but the call succeeded`);
+}
+
+export function analyticsContract(name: string, make: () => Promise<AnalyticsHarness>): void {
+  describe(`analytics contract: ${name}`, () => {
+    let h: AnalyticsHarness;
+    let store: AnalyticsStore;
+
+    beforeAll(async () => {
+      h = await make();
+      store = h.store;
+    });
+    afterAll(async () => {
+      await h?.cleanup();
+    });
+
+    test('migrate applies every numbered file once, then nothing', async () => {
+      const files = await listMigrations();
+      expect(files.map((f) => f.name)).toContain('001_telemetry');
+      expect(await store.migrate()).toEqual(files.map((f) => f.name));
+      expect(await store.migrate()).toEqual([]);
+      const recorded = await store.query<{ version: number; name: string; applied_at: string }>(
+        'SELECT version, name, applied_at FROM schema_migrations ORDER BY version',
+      );
+      expect(recorded.map((r) => r.version)).toEqual(files.map((f) => f.version));
+      expect(typeof recorded[0]?.version).toBe('number');
+      expect(recorded[0]?.applied_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      const tables = await store.query<{ name: string }>(
+        'SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name',
+      );
+      expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(TABLES));
+    });
+
+    test('ping resolves', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    test('insert then query with {name:Type} params (String, DateTime64 range, Array(String))', async () => {
+      await store.insert('ping_logs', Array.from({ length: 90 }, (_, i) => ping(i)));
+      await store.insert('ping_logs', [ping(0, { id: 'b-0', account_id: ACC_B, device_id: 'dev-0' })]);
+      await store.insert('ping_logs', []); // no-op
+
+      const rows = await store.query<{ id: string; device_id: string; timestamp: string; cpu_usage: number }>(
+        `SELECT id, device_id, timestamp, cpu_usage FROM ping_logs
+         WHERE account_id = {account:String}
+           AND timestamp >= parseDateTime64BestEffort({from:String}, 3, 'UTC')
+           AND timestamp < parseDateTime64BestEffort({to:String}, 3, 'UTC')
+           AND has({devices:Array(String)}, device_id)
+         ORDER BY timestamp, id`,
+        { account: ACC_A, from: '2024-03-05T10:00:00Z', to: '2024-03-05T10:10:00.000Z', devices: ['dev-0', 'dev-1'] },
+      );
+      // minutes 0..9 minus every third (dev-2)
+      expect(rows.map((r) => r.id)).toEqual(['ping-0', 'ping-1', 'ping-3', 'ping-4', 'ping-6', 'ping-7', 'ping-9']);
+      expect(rows[0]).toEqual({ id: 'ping-0', device_id: 'dev-0', timestamp: '2024-03-05T10:00:00.250Z', cpu_usage: 10 });
+    });
+
+    test('numbers come back as numbers; 64-bit integers beyond 2^53 as exact strings', async () => {
+      const [row] = await store.query<Record<string, unknown>>(
+        `SELECT count() AS n, sum(toUInt64(1)) AS s, toInt64(-42) AS neg, toUInt16(7) AS small, avg(cpu_usage) AS avg_cpu,
+                toUInt64('18446744073709551615') AS big, [toUInt64(1), toUInt64('9007199254740993')] AS arr,
+                '12345678901234567890' AS digits_text
+         FROM ping_logs WHERE account_id = {account:String}`,
+        { account: ACC_A },
+      );
+      expect(row).toEqual({
+        n: 90,
+        s: 90,
+        neg: -42,
+        small: 7,
+        avg_cpu: 10 + 89 / 2,
+        big: '18446744073709551615',
+        arr: [1, '9007199254740993'],
+        digits_text: '12345678901234567890',
+      });
+    });
+
+    test('aggregates by time bucket with toStartOfInterval', async () => {
+      const buckets = await store.query<{ bucket: string; pings: number; devices: number; max_cpu: number }>(
+        `SELECT toStartOfInterval(timestamp, INTERVAL 15 minute) AS bucket, count() AS pings,
+                uniqExact(device_id) AS devices, max(cpu_usage) AS max_cpu
+         FROM ping_logs WHERE account_id = {account:String}
+         GROUP BY bucket ORDER BY bucket`,
+        { account: ACC_A },
+      );
+      expect(buckets).toHaveLength(6); // 90 minutes from 10:00
+      // The bucket is an ISO string; its precision follows the engine's result type (DateTime or DateTime64).
+      expect(buckets[0]?.bucket).toMatch(/^2024-03-05T10:00:00(\.000)?Z$/);
+      const norm = buckets.map((b) => ({ ...b, bucket: new Date(b.bucket).toISOString() }));
+      expect(norm[0]).toEqual({ bucket: '2024-03-05T10:00:00.000Z', pings: 15, devices: 3, max_cpu: 24 });
+      expect(norm[5]).toEqual({ bucket: '2024-03-05T11:15:00.000Z', pings: 15, devices: 3, max_cpu: 99 });
+      expect(buckets.reduce((n, b) => n + b.pings, 0)).toBe(90);
+    });
+
+    test('replayed events (same id) collapse under FINAL', async () => {
+      const play = {
+        id: 'play-1',
+        account_id: ACC_A,
+        device_id: 'dev-0',
+        file_id: 'file-1',
+        file_name: 'promo.mp4',
+        timestamp: new Date('2024-04-01T08:00:00.000Z'),
+        duration: 15.5,
+        type: 'video',
+        playlist_id: 'pl-1',
+        schedule_id: 'sc-1',
+      };
+      await store.insert('play_logs', [play]);
+      await store.insert('play_logs', [play, { ...play, id: 'play-2', duration: 30 }]);
+      await store.insert('play_logs', [play]);
+      const [final] = await store.query<{ n: number; total: number }>(
+        'SELECT count() AS n, sum(duration) AS total FROM play_logs FINAL WHERE account_id = {account:String}',
+        { account: ACC_A },
+      );
+      expect(final).toEqual({ n: 2, total: 45.5 });
+    });
+
+    test('other column types round-trip (Nullable, LowCardinality, UInt16, JSON text)', async () => {
+      const properties = JSON.stringify({ screen: 'lobby', note: 'line1\nline2 "quoted" \\ ü ✓' });
+      await store.insert('event_logs', [
+        {
+          id: 'ev-1', account_id: ACC_A, device_id: 'dev-0', session_id: 's-1', event_name: 'touch',
+          timestamp: '2024-03-05T10:00:01.001Z', properties, latitude: 52.52, longitude: 13.405,
+        },
+        {
+          id: 'ev-2', account_id: ACC_A, device_id: 'dev-0', session_id: 's-1', event_name: 'touch',
+          timestamp: '2024-03-05T10:00:02.002Z', properties: '{}', latitude: null, longitude: null,
+        },
+      ]);
+      const events = await store.query<{ id: string; properties: string; latitude: number | null }>(
+        'SELECT id, properties, latitude FROM event_logs WHERE account_id = {account:String} ORDER BY id',
+        { account: ACC_A },
+      );
+      expect(events).toEqual([
+        { id: 'ev-1', properties, latitude: 52.52 },
+        { id: 'ev-2', properties: '{}', latitude: null },
+      ]);
+
+      await store.insert('impressions', [
+        {
+          id: 'imp-1', account_id: ACC_A, device_id: 'dev-0', file_id: 'file-1', timestamp: '2024-03-05T10:00:00Z',
+          sensor: 'cam-1', dwell_time: 3.5, gender: 'female', age_range: '25-34', visitor_id: 'v-1',
+          latitude: null, longitude: null,
+        },
+      ]);
+      await store.insert('audit_events', [
+        {
+          event_id: 'au-1', account_id: ACC_A, timestamp: '2024-03-05T10:00:00Z', event_type: 'login', user_id: 'u-1',
+          user_name: 'Ada', http_method: 'POST', controller_name: 'Auth', action_name: 'Login', ip_address: '10.0.0.2',
+          response_code: 200, interface: 'rest',
+        },
+      ]);
+      const [imp] = await store.query('SELECT gender, age_range, dwell_time FROM impressions WHERE id = {id:String}', {
+        id: 'imp-1',
+      });
+      expect(imp).toEqual({ gender: 'female', age_range: '25-34', dwell_time: 3.5 });
+      const [audit] = await store.query('SELECT response_code, timestamp FROM audit_events WHERE event_id = {id:String}', {
+        id: 'au-1',
+      });
+      expect(audit).toEqual({ response_code: 200, timestamp: '2024-03-05T10:00:00.000Z' });
+    });
+
+    test('tenant filter keeps accounts apart', async () => {
+      const count = async (account: string) =>
+        (await store.query<{ n: number }>('SELECT count() AS n FROM ping_logs WHERE account_id = {account:String}', { account }))[0]?.n;
+      expect(await count(ACC_A)).toBe(90);
+      expect(await count(ACC_B)).toBe(1);
+      const rows = await store.query<{ account_id: string }>(
+        'SELECT DISTINCT account_id FROM ping_logs WHERE account_id = {account:String}',
+        { account: ACC_B },
+      );
+      expect(rows).toEqual([{ account_id: ACC_B }]);
+    });
+
+    test('an injection attempt in a parameter value is inert', async () => {
+      for (const evil of ["acc-a' OR '1'='1", "x'; DROP TABLE ping_logs; --", 'acc-a\\', "acc-a' --\n OR 1=1"]) {
+        expect(await store.query('SELECT id FROM ping_logs WHERE account_id = {account:String}', { account: evil })).toEqual([]);
+      }
+      const [row] = await store.query<{ n: number }>('SELECT count() AS n FROM ping_logs');
+      expect(row?.n).toBe(91);
+    });
+
+    test('an empty result is []', async () => {
+      expect(await store.query('SELECT id FROM ping_logs WHERE account_id = {account:String}', { account: 'nobody' })).toEqual([]);
+      expect(await store.query('SELECT 1 AS x WHERE 0')).toEqual([]);
+    });
+
+    test('broken SQL and bad parameters reject with AppError, and the store keeps working', async () => {
+      const broken = await expectAppError(store.query('SELEC oops FROM nowhere'), 'INTERNAL');
+      expect(broken.message).toBe('analytics query failed');
+      expect(broken.cause).toBeDefined();
+      await expectAppError(store.query('SELECT * FROM no_such_table'), 'INTERNAL');
+      await expectAppError(store.exec('CREATE TABLE broken ('), 'INTERNAL');
+      await expectAppError(store.insert('ping_logs', [{ id: 'x', not_a_column: 1 }]), 'INTERNAL');
+      await expectAppError(store.insert('ping_logs; DROP TABLE ping_logs', [{ id: 'x' }]), 'BAD_USER_INPUT');
+
+      const badValue = await expectAppError(store.query('SELECT {n:UInt32} AS n', { n: 'abc' }), 'BAD_USER_INPUT');
+      expect(badValue.details.field).toBe('n');
+      await expectAppError(store.query('SELECT {n:UInt32} AS n', { other: 1 }), 'BAD_USER_INPUT');
+
+      expect(await store.query('SELECT {n:UInt32} + 1 AS n', { n: 41 })).toEqual([{ n: 42 }]);
+    });
+
+    test('exec runs statements with and without params', async () => {
+      await store.exec('CREATE TABLE IF NOT EXISTS contract_scratch (k String, v UInt32) ENGINE = MergeTree ORDER BY k;');
+      await store.exec('INSERT INTO contract_scratch SELECT {k:String}, {v:UInt32}', { k: 'a', v: 1 });
+      expect(await store.query('SELECT k, v FROM contract_scratch')).toEqual([{ k: 'a', v: 1 }]);
+      await store.exec('DROP TABLE contract_scratch');
+    });
+
+    test('20 concurrent queries all succeed', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          i % 2 === 0
+            ? store.query<{ n: number; i: number }>(
+                'SELECT count() AS n, {i:UInt32} AS i FROM ping_logs WHERE account_id = {account:String}',
+                { account: ACC_A, i },
+              )
+            : store.query<{ n: number; i: number }>(`SELECT count() AS n, ${i} AS i FROM ping_logs`),
+        ),
+      );
+      results.forEach((rows, i) => expect(rows).toEqual([{ n: i % 2 === 0 ? 90 : 91, i }]));
+    });
+
+    test('data survives a reopen', async () => {
+      if (!h.reopen) {
+        console.log(`analytics contract ${name}: no reopen given, persistence not checked`);
+        return;
+      }
+      store = await h.reopen();
+      expect(await store.migrate()).toEqual([]);
+      const [row] = await store.query<{ n: number }>('SELECT count() AS n FROM ping_logs FINAL');
+      expect(row?.n).toBe(91);
+    });
+
+    test('close is idempotent and later calls reject as UNAVAILABLE', async () => {
+      await store.close();
+      await store.close();
+      await expectAppError(store.query('SELECT 1'), 'UNAVAILABLE');
+      await expectAppError(store.ping(), 'UNAVAILABLE');
+    });
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * Runs the cache and pub/sub contracts against a real Redis: REDIS_URL when set, otherwise
+ * redis://127.0.0.1:6379. When it cannot connect: fails under CI (CI starts redis-server),
+ * skips elsewhere. Keys and channels carry a prefix unique to this run.
+ */
+import { createRedisCache, createRedisPubSub } from '../../src/adapters/cache.redis.js';
+import { cacheContract, pubSubContract } from './cache.contract.js';
+import { skipNote, uniqueName } from './wait.helpers.js';
+
+const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const prefix = `${uniqueName('pylon-test')}:`;
+
+async function reachable(): Promise<string | null> {
+  const probe = createRedisCache({ url, keyPrefix: prefix, commandTimeoutMs: 1_500 });
+  try {
+    await probe.ping();
+    return null;
+  } catch (e) {
+    const cause = (e as { cause?: unknown }).cause;
+    return cause instanceof Error ? cause.message : String(e);
+  } finally {
+    await probe.close();
+  }
+}
+
+const problem = await reachable();
+
+if (problem === null) {
+  cacheContract('redis', () => createRedisCache({ url, keyPrefix: prefix }));
+  pubSubContract('redis', () => () => createRedisPubSub({ url, channelPrefix: prefix }));
+
+  test('redis: keys carry the prefix, so two prefixes do not see each other', async () => {
+    const a = createRedisCache({ url, keyPrefix: `${prefix}a:` });
+    const b = createRedisCache({ url, keyPrefix: `${prefix}b:` });
+    try {
+      await a.set('k', 'from a', 60);
+      expect(await b.get('k')).toBeUndefined();
+      expect(await a.get('k')).toBe('from a');
+    } finally {
+      await Promise.all([a.del('k'), a.close(), b.close()]);
+    }
+  });
+} else if (process.env.CI) {
+  test('redis is reachable under CI', () => {
+    throw new Error(`cache.redis: cannot connect to ${url} (${problem}); CI must start redis-server`);
+  });
+} else {
+  skipNote(`cache.redis: skipped, cannot connect to ${url} (${problem}); set REDIS_URL or start redis-server`);
+  test.skip('cache.redis: needs a reachable Redis', () => undefined);
+}
+
+describe('redis adapter against an unreachable server', () => {
+  const dead = 'redis://127.0.0.1:1';
+
+  test('get and set reject quickly as UNAVAILABLE instead of hanging', async () => {
+    const cache = createRedisCache({ url: dead });
+    try {
+      for (const op of [() => cache.get('k'), () => cache.set('k', 1, 10), () => cache.incr('n', 10)]) {
+        const started = Date.now();
+        await expect(op()).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+        expect(Date.now() - started).toBeLessThan(2_500);
+      }
+    } finally {
+      await cache.close();
+    }
+  });
+
+  test('pub/sub publish and subscribe reject quickly as UNAVAILABLE', async () => {
+    const ps = createRedisPubSub({ url: dead });
+    try {
+      const started = Date.now();
+      await expect(ps.publish('ch', 1)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      await expect(ps.subscribe('ch', () => undefined)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await ps.close();
+    }
+  });
+
+  test('close does not hang on a connection that never came up', async () => {
+    const cache = createRedisCache({ url: dead });
+    const started = Date.now();
+    await cache.close();
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});

@@ -1,0 +1,518 @@
+/**
+ * Contract every DocumentStore adapter passes (embedded LMDB + mingo, MongoDB). It pins the
+ * semantics repositories rely on: tenant scoping, the Mongo filter subset, BSON sort order with
+ * `id` as the final tie-breaker, optimistic concurrency, unique indexes (partial: documents that
+ * lack an indexed field are not indexed) and durability across reopen.
+ */
+import { AppError } from '../../src/errors.js';
+import type { Collection, CollectionSpec, DocumentStore, Stored } from '../../src/ports/documents.js';
+
+export interface ContractSubject {
+  store: DocumentStore;
+  /** Closes the store and opens a new one over the same data. */
+  reopen?: () => Promise<DocumentStore>;
+  /** Closes whatever store is current and removes its data. */
+  cleanup: () => Promise<void>;
+}
+
+interface Screen {
+  name: string;
+  kind: string;
+  size?: number;
+  tags?: string[];
+  location?: { floor: number; room?: string; slot?: string };
+  online?: boolean;
+  note?: string | null;
+  serial?: string;
+  settings?: Record<string, unknown>;
+  at?: Date;
+}
+
+interface Device {
+  label: string;
+  registrationKey?: string;
+}
+
+const A = 'acct_acme';
+const B = 'acct_globex';
+
+const ENGINE_NAMES = /lmdb|mongo|mingo|bson/i;
+
+async function expectCode(p: Promise<unknown>, code: 'DUPLICATE_KEY' | 'VERSION_CONFLICT' | 'BAD_USER_INPUT'): Promise<AppError> {
+  let caught: unknown;
+  try {
+    await p;
+  } catch (e) {
+    caught = e;
+  }
+  expect(caught).toBeInstanceOf(AppError);
+  const err = caught as AppError;
+  expect(err.code).toBe(code);
+  expect(err.message).not.toMatch(ENGINE_NAMES);
+  return err;
+}
+
+const ids = (docs: Array<{ id: string }>): string[] => docs.map((d) => d.id);
+const idSet = (docs: Array<{ id: string }>): string[] => ids(docs).sort();
+
+const SCREENS: CollectionSpec = { name: 'screens' };
+const UNIQUE_SCREENS: CollectionSpec = {
+  name: 'screens_u',
+  uniqueIndexes: [
+    { name: 'serial', fields: ['serial'] },
+    { name: 'slot', fields: ['location.floor', 'location.slot'] },
+  ],
+};
+const DEVICES: CollectionSpec = {
+  name: 'devices',
+  uniqueIndexes: [
+    { name: 'registrationKey', fields: ['registrationKey'], scope: 'global' },
+    { name: 'label', fields: ['label'] },
+  ],
+};
+
+const FIXTURES: Array<Screen & { id: string }> = [
+  { id: 'c', name: 'Cafeteria', kind: 'kiosk', size: 21, tags: [], location: { floor: 1 }, online: true },
+  { id: 'a', name: 'Lobby', kind: 'screen', size: 55, tags: ['lobby', 'hd'], location: { floor: 1, room: 'A1' }, online: true },
+  { id: 'e', name: 'Back office', kind: 'kiosk', size: 10, location: { floor: 3, room: 'C1' }, online: false },
+  { id: 'b', name: 'lobby annex', kind: 'screen', size: 32, tags: ['lobby'], location: { floor: 2, room: 'B7' }, online: false },
+  { id: 'd', name: 'Entrance', kind: 'screen', tags: ['hd'], note: null },
+];
+
+export function documentsContract(name: string, make: () => Promise<ContractSubject>): void {
+  describe(`documents contract: ${name}`, () => {
+    let subject: ContractSubject;
+    let store: DocumentStore;
+
+    beforeEach(async () => {
+      subject = await make();
+      store = subject.store;
+    });
+    afterEach(async () => {
+      await subject.cleanup();
+    });
+
+    const screens = (): Collection<Screen> => store.collection<Screen>(SCREENS);
+
+    async function seed(): Promise<Collection<Screen>> {
+      const col = screens();
+      for (const f of FIXTURES) await col.insert(A, f);
+      await col.insert(B, { id: 'x', name: 'Lobby', kind: 'screen', size: 55, tags: ['lobby', 'hd'] });
+      await col.insert(B, { id: 'a', name: 'Other tenant a', kind: 'kiosk', size: 99 });
+      return col;
+    }
+
+    test('ping answers', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    describe('insert and findById', () => {
+      test('stores the document with meta fields and reads it back', async () => {
+        const col = screens();
+        const at = new Date('2024-05-06T07:08:09.010Z');
+        const saved = await col.insert(A, { id: 's1', name: 'Lobby', kind: 'screen', tags: ['x'], location: { floor: 2 }, at });
+        expect(saved).toMatchObject({ id: 's1', accountId: A, version: 1, name: 'Lobby', kind: 'screen', tags: ['x'], location: { floor: 2 } });
+        expect(saved.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+        expect(saved.updatedAt).toBe(saved.createdAt);
+        const found = await col.findById(A, 's1');
+        expect(found).toEqual(saved);
+        expect(found?.at).toBeInstanceOf(Date);
+        expect(found?.at?.getTime()).toBe(at.getTime());
+        expect(found).not.toHaveProperty('_id');
+        expect(Object.getPrototypeOf(found)).toBe(Object.prototype);
+        expect(structuredClone(found)).toEqual(found);
+      });
+
+      test('returns null for an unknown id', async () => {
+        await expect(screens().findById(A, 'missing')).resolves.toBeNull();
+      });
+
+      test('generates distinct UUID ids when none is given', async () => {
+        const col = screens();
+        const one = await col.insert(A, { name: 'one', kind: 'screen' });
+        const two = await col.insert(A, { name: 'two', kind: 'screen' });
+        expect(one.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+        expect(two.id).not.toBe(one.id);
+        expect((await col.findById(A, two.id))?.name).toBe('two');
+      });
+
+      test('the store owns meta fields and drops undefined properties', async () => {
+        const col = screens();
+        const forged = { name: 'n', kind: 'screen', version: 42, accountId: B, createdAt: 'x', note: undefined } as Screen;
+        const saved = await col.insert(A, forged);
+        expect(saved.version).toBe(1);
+        expect(saved.accountId).toBe(A);
+        expect(saved.createdAt).not.toBe('x');
+        expect(saved).not.toHaveProperty('note');
+        expect(await col.findById(A, saved.id)).not.toHaveProperty('note');
+        expect(await col.findById(B, saved.id)).toBeNull();
+      });
+
+      test('an existing id in the same tenant is DUPLICATE_KEY and writes nothing', async () => {
+        const col = screens();
+        await col.insert(A, { id: 'dup', name: 'first', kind: 'screen' });
+        await expectCode(col.insert(A, { id: 'dup', name: 'second', kind: 'screen' }), 'DUPLICATE_KEY');
+        expect((await col.findById(A, 'dup'))?.name).toBe('first');
+        expect(await col.count(A)).toBe(1);
+      });
+
+      test('an unusable given id is BAD_USER_INPUT; reads by such ids find nothing', async () => {
+        const col = screens();
+        await expectCode(col.insert(A, { id: '', name: 'n', kind: 'screen' }), 'BAD_USER_INPUT');
+        await expectCode(col.insert(A, { id: 'a\u0000b', name: 'n', kind: 'screen' }), 'BAD_USER_INPUT');
+        await expect(col.findById(A, 'a\u0000b')).resolves.toBeNull();
+        await expect(col.update(A, '', { $set: { name: 'x' } })).resolves.toBeNull();
+        await expect(col.delete(A, '')).resolves.toBe(false);
+      });
+
+      test('re-declaring a collection with different unique indexes is refused', () => {
+        store.collection(UNIQUE_SCREENS);
+        expect(() => store.collection(UNIQUE_SCREENS)).not.toThrow();
+        expect(() => store.collection({ name: UNIQUE_SCREENS.name })).toThrow();
+      });
+    });
+
+    describe('tenant isolation', () => {
+      test("another tenant's documents are invisible and untouchable", async () => {
+        const col = screens();
+        const mine = await col.insert(A, { name: 'mine', kind: 'screen', tags: ['t'] });
+        expect(await col.findById(B, mine.id)).toBeNull();
+        expect(await col.find(B)).toEqual([]);
+        expect(await col.find(B, { name: 'mine' })).toEqual([]);
+        expect(await col.find(B, { accountId: A })).toEqual([]);
+        expect(await col.find(B, { $or: [{ accountId: A }, { name: 'mine' }] })).toEqual([]);
+        expect(await col.count(B)).toBe(0);
+        expect(await col.count(B, { tags: 't' })).toBe(0);
+        expect(await col.update(B, mine.id, { $set: { name: 'stolen' } })).toBeNull();
+        expect(await col.update(B, mine.id, { $set: { name: 'stolen' } }, { expectedVersion: 1 })).toBeNull();
+        expect(await col.delete(B, mine.id)).toBe(false);
+        expect(await col.delete(B, mine.id, { expectedVersion: 1 })).toBe(false);
+        expect(await col.findById(A, mine.id)).toEqual(mine);
+      });
+
+      test('the same id may exist in two tenants independently', async () => {
+        const col = screens();
+        await col.insert(A, { id: 'same', name: 'in A', kind: 'screen' });
+        await col.insert(B, { id: 'same', name: 'in B', kind: 'screen' });
+        await col.update(B, 'same', { $set: { name: 'B changed' } });
+        expect((await col.findById(A, 'same'))?.name).toBe('in A');
+        expect((await col.findById(B, 'same'))?.name).toBe('B changed');
+        expect(await col.delete(A, 'same')).toBe(true);
+        expect((await col.findById(B, 'same'))?.name).toBe('B changed');
+      });
+
+      test('a filter on accountId cannot widen the scope', async () => {
+        const col = await seed();
+        expect(idSet(await col.find(A, { accountId: A }))).toEqual(['a', 'b', 'c', 'd', 'e']);
+        expect(await col.count(A, { accountId: B })).toBe(0);
+        expect(idSet(await col.find(B, { kind: { $in: ['screen', 'kiosk'] } }))).toEqual(['a', 'x']);
+      });
+    });
+
+    describe('filters', () => {
+      const cases: Array<[string, Record<string, unknown>, string[]]> = [
+        ['implicit $eq', { kind: 'screen' }, ['a', 'b', 'd']],
+        ['$eq', { kind: { $eq: 'kiosk' } }, ['c', 'e']],
+        ['$ne', { kind: { $ne: 'screen' } }, ['c', 'e']],
+        ['$ne matches missing fields', { size: { $ne: 55 } }, ['b', 'c', 'd', 'e']],
+        ['$in', { size: { $in: [32, 10] } }, ['b', 'e']],
+        ['$nin', { kind: { $nin: ['kiosk'] } }, ['a', 'b', 'd']],
+        ['$gt', { size: { $gt: 21 } }, ['a', 'b']],
+        ['$gte', { size: { $gte: 21 } }, ['a', 'b', 'c']],
+        ['$lt', { size: { $lt: 21 } }, ['e']],
+        ['$lte', { size: { $lte: 21 } }, ['c', 'e']],
+        ['range', { size: { $gt: 10, $lt: 55 } }, ['b', 'c']],
+        ['$regex', { name: { $regex: '^lobby' } }, ['b']],
+        ['$regex with $options i', { name: { $regex: '^lobby', $options: 'i' } }, ['a', 'b']],
+        ['RegExp value', { name: /^LOBBY/i }, ['a', 'b']],
+        ['$and', { $and: [{ kind: 'screen' }, { size: { $gte: 40 } }] }, ['a']],
+        ['$or', { $or: [{ kind: 'kiosk' }, { size: 55 }] }, ['a', 'c', 'e']],
+        ['nested dotted field', { 'location.floor': 1 }, ['a', 'c']],
+        ['nested dotted field with operator', { 'location.floor': { $gte: 2 } }, ['b', 'e']],
+        ['array membership', { tags: 'hd' }, ['a', 'd']],
+        ['array $in', { tags: { $in: ['lobby'] } }, ['a', 'b']],
+        ['array $size', { tags: { $size: 0 } }, ['c']],
+        ['$exists true', { 'location.room': { $exists: true } }, ['a', 'b', 'e']],
+        ['$exists false', { size: { $exists: false } }, ['d']],
+        ['null matches null and missing', { online: null }, ['d']],
+        ['$exists true includes explicit null', { note: { $exists: true } }, ['d']],
+        ['boolean', { online: false }, ['b', 'e']],
+        ['empty filter', {}, ['a', 'b', 'c', 'd', 'e']],
+      ];
+      test.each(cases)('%s', async (_label, filter, expected) => {
+        const col = await seed();
+        expect(idSet(await col.find(A, filter))).toEqual(expected);
+        expect(await col.count(A, filter)).toBe(expected.length);
+      });
+
+      test('count without filter counts only the tenant', async () => {
+        const col = await seed();
+        expect(await col.count(A)).toBe(5);
+        expect(await col.count(B)).toBe(2);
+        expect(await col.count('acct_nobody')).toBe(0);
+      });
+    });
+
+    describe('sort, skip and limit', () => {
+      test('without sort, documents come in id order', async () => {
+        const col = await seed();
+        expect(ids(await col.find(A))).toEqual(['a', 'b', 'c', 'd', 'e']);
+      });
+
+      test('numbers ascending and descending, missing fields lowest', async () => {
+        const col = await seed();
+        expect(ids(await col.find(A, {}, { sort: { size: 1 } }))).toEqual(['d', 'e', 'c', 'b', 'a']);
+        expect(ids(await col.find(A, {}, { sort: { size: -1 } }))).toEqual(['a', 'b', 'c', 'e', 'd']);
+      });
+
+      test('multi-key with strings (binary order: upper case before lower case)', async () => {
+        const col = await seed();
+        expect(ids(await col.find(A, {}, { sort: { kind: 1, name: 1 } }))).toEqual(['e', 'c', 'd', 'a', 'b']);
+        expect(ids(await col.find(A, {}, { sort: { kind: -1, size: 1 } }))).toEqual(['d', 'b', 'a', 'e', 'c']);
+      });
+
+      test('nested field, ties broken by id', async () => {
+        const col = await seed();
+        expect(ids(await col.find(A, {}, { sort: { 'location.floor': 1 } }))).toEqual(['d', 'a', 'c', 'b', 'e']);
+        expect(ids(await col.find(A, {}, { sort: { 'location.floor': -1 } }))).toEqual(['e', 'b', 'a', 'c', 'd']);
+      });
+
+      test('id descending', async () => {
+        const col = await seed();
+        expect(ids(await col.find(A, { kind: 'screen' }, { sort: { id: -1 } }))).toEqual(['d', 'b', 'a']);
+      });
+
+      test('mixed types follow BSON order: null/missing < numbers < strings', async () => {
+        const col = store.collection<{ v?: unknown }>({ name: 'mixed' });
+        await col.insert(A, { id: 'm1', v: 'abc' });
+        await col.insert(A, { id: 'm2', v: 10 });
+        await col.insert(A, { id: 'm3' });
+        await col.insert(A, { id: 'm4', v: 'B' });
+        await col.insert(A, { id: 'm5', v: null });
+        await col.insert(A, { id: 'm6', v: 3 });
+        expect(ids(await col.find(A, {}, { sort: { v: 1 } }))).toEqual(['m3', 'm5', 'm6', 'm2', 'm4', 'm1']);
+        expect(ids(await col.find(A, {}, { sort: { v: -1 } }))).toEqual(['m1', 'm4', 'm2', 'm6', 'm3', 'm5']);
+      });
+
+      test('skip and limit apply after filter and sort', async () => {
+        const col = await seed();
+        expect(ids(await col.find(A, {}, { sort: { size: -1 }, skip: 1, limit: 2 }))).toEqual(['b', 'c']);
+        expect(ids(await col.find(A, { kind: 'screen' }, { skip: 1 }))).toEqual(['b', 'd']);
+        expect(ids(await col.find(A, {}, { limit: 2 }))).toEqual(['a', 'b']);
+        expect(ids(await col.find(A, {}, { skip: 10 }))).toEqual([]);
+        expect(await col.find(A, {}, { limit: 0 })).toEqual([]);
+      });
+
+      test('paging with skip/limit visits every document exactly once', async () => {
+        const col = screens();
+        for (let i = 0; i < 23; i++) await col.insert(A, { id: `p${String(i).padStart(2, '0')}`, name: 'n', kind: i % 3 === 0 ? 'kiosk' : 'screen' });
+        const seen: string[] = [];
+        for (let skip = 0; skip < 30; skip += 5) seen.push(...ids(await col.find(A, {}, { sort: { kind: 1 }, skip, limit: 5 })));
+        expect(seen).toHaveLength(23);
+        expect(new Set(seen).size).toBe(23);
+      });
+    });
+
+    describe('update', () => {
+      test('$set (dotted) and $unset bump version and updatedAt', async () => {
+        const col = screens();
+        const saved = await col.insert(A, { id: 'u1', name: 'before', kind: 'screen', tags: ['t'], settings: { volume: 3 } });
+        await new Promise((r) => setTimeout(r, 5));
+        const updated = await col.update(A, 'u1', { $set: { name: 'after', 'settings.brightness': 80, 'location.floor': 4 }, $unset: ['tags'] });
+        expect(updated).toMatchObject({ id: 'u1', accountId: A, name: 'after', version: 2, settings: { volume: 3, brightness: 80 }, location: { floor: 4 } });
+        expect(updated).not.toHaveProperty('tags');
+        expect(updated).not.toHaveProperty('_id');
+        expect(updated?.createdAt).toBe(saved.createdAt);
+        expect(updated!.updatedAt > saved.updatedAt).toBe(true);
+        expect(await col.findById(A, 'u1')).toEqual(updated);
+        const again = await col.update(A, 'u1', { $unset: ['settings.volume', 'not.there'] });
+        expect(again?.version).toBe(3);
+        expect(again?.settings).toEqual({ brightness: 80 });
+      });
+
+      test('unknown id gives null', async () => {
+        await expect(screens().update(A, 'nope', { $set: { name: 'x' } })).resolves.toBeNull();
+        await expect(screens().update(A, 'nope', { $set: { name: 'x' } }, { expectedVersion: 1 })).resolves.toBeNull();
+      });
+
+      test('store-owned fields cannot be updated', async () => {
+        const col = screens();
+        await col.insert(A, { id: 'm', name: 'n', kind: 'screen' });
+        await expect(col.update(A, 'm', { $set: { version: 9 } })).rejects.toThrow();
+        await expect(col.update(A, 'm', { $set: { accountId: B } })).rejects.toThrow();
+        await expect(col.update(A, 'm', { $unset: ['id'] })).rejects.toThrow();
+        expect((await col.findById(A, 'm'))?.version).toBe(1);
+      });
+
+      test('expectedVersion: a match applies, a mismatch is VERSION_CONFLICT and changes nothing', async () => {
+        const col = screens();
+        await col.insert(A, { id: 'v', name: 'v1', kind: 'screen' });
+        const v2 = await col.update(A, 'v', { $set: { name: 'v2' } }, { expectedVersion: 1 });
+        expect(v2?.version).toBe(2);
+        await expectCode(col.update(A, 'v', { $set: { name: 'stale' } }, { expectedVersion: 1 }), 'VERSION_CONFLICT');
+        const now = await col.findById(A, 'v');
+        expect(now).toEqual(v2);
+      });
+
+      test('concurrent updates with the same expectedVersion: exactly one wins', async () => {
+        const col = screens();
+        await col.insert(A, { id: 'race', name: 'start', kind: 'screen' });
+        const results = await Promise.allSettled(
+          Array.from({ length: 6 }, (_, i) => col.update(A, 'race', { $set: { name: `w${i}` } }, { expectedVersion: 1 })),
+        );
+        const won = results.filter((r) => r.status === 'fulfilled');
+        expect(won).toHaveLength(1);
+        for (const r of results) if (r.status === 'rejected') expect((r.reason as AppError).code).toBe('VERSION_CONFLICT');
+        const final = await col.findById(A, 'race');
+        expect(final?.version).toBe(2);
+        expect(final?.name).toBe((won[0] as PromiseFulfilledResult<Stored<Screen> | null>).value?.name);
+      });
+    });
+
+    describe('delete', () => {
+      test('deletes once, then reports false', async () => {
+        const col = screens();
+        await col.insert(A, { id: 'del', name: 'n', kind: 'screen' });
+        expect(await col.delete(A, 'del')).toBe(true);
+        expect(await col.findById(A, 'del')).toBeNull();
+        expect(await col.delete(A, 'del')).toBe(false);
+        expect(await col.count(A)).toBe(0);
+      });
+
+      test('expectedVersion mismatch is VERSION_CONFLICT and keeps the document', async () => {
+        const col = screens();
+        await col.insert(A, { id: 'dv', name: 'n', kind: 'screen' });
+        await col.update(A, 'dv', { $set: { name: 'm' } });
+        await expectCode(col.delete(A, 'dv', { expectedVersion: 1 }), 'VERSION_CONFLICT');
+        expect((await col.findById(A, 'dv'))?.version).toBe(2);
+        expect(await col.delete(A, 'dv', { expectedVersion: 2 })).toBe(true);
+        expect(await col.delete(A, 'dv', { expectedVersion: 2 })).toBe(false);
+      });
+    });
+
+    describe('unique indexes', () => {
+      test('tenant scope: same value in two tenants is fine, twice in one is DUPLICATE_KEY and writes nothing', async () => {
+        const col = store.collection<Screen>(UNIQUE_SCREENS);
+        await col.insert(A, { name: 'a', kind: 'screen', serial: 'S1' });
+        await col.insert(B, { name: 'b', kind: 'screen', serial: 'S1' });
+        const err = await expectCode(col.insert(A, { id: 'second', name: 'c', kind: 'screen', serial: 'S1' }), 'DUPLICATE_KEY');
+        expect(err.details).toMatchObject({ index: 'serial' });
+        expect(await col.count(A)).toBe(1);
+        expect(await col.findById(A, 'second')).toBeNull();
+        // the failed insert left no index entry behind
+        await col.insert(A, { id: 'second', name: 'c', kind: 'screen', serial: 'S9' });
+      });
+
+      test('documents without the indexed field do not clash; explicit values do', async () => {
+        const col = store.collection<Screen>(UNIQUE_SCREENS);
+        await col.insert(A, { name: 'no serial 1', kind: 'screen' });
+        await col.insert(A, { name: 'no serial 2', kind: 'screen' });
+        expect(await col.count(A)).toBe(2);
+      });
+
+      test('compound index on nested fields', async () => {
+        const col = store.collection<Screen>(UNIQUE_SCREENS);
+        await col.insert(A, { name: '1', kind: 'screen', location: { floor: 1, slot: 'x' } });
+        await col.insert(A, { name: '2', kind: 'screen', location: { floor: 1, slot: 'y' } });
+        await col.insert(A, { name: '3', kind: 'screen', location: { floor: 2, slot: 'x' } });
+        await expectCode(col.insert(A, { name: '4', kind: 'screen', location: { floor: 1, slot: 'x' } }), 'DUPLICATE_KEY');
+        expect(await col.count(A)).toBe(3);
+      });
+
+      test('an update that would violate the index is rejected and changes nothing', async () => {
+        const col = store.collection<Screen>(UNIQUE_SCREENS);
+        await col.insert(A, { id: 'one', name: 'one', kind: 'screen', serial: 'S1' });
+        const two = await col.insert(A, { id: 'two', name: 'two', kind: 'screen', serial: 'S2' });
+        await expectCode(col.update(A, 'two', { $set: { serial: 'S1', name: 'changed' } }), 'DUPLICATE_KEY');
+        expect(await col.findById(A, 'two')).toEqual(two);
+        // updating a document to its own value is not a clash
+        expect((await col.update(A, 'two', { $set: { serial: 'S2' } }))?.version).toBe(2);
+      });
+
+      test('update and delete free the old value', async () => {
+        const col = store.collection<Screen>(UNIQUE_SCREENS);
+        await col.insert(A, { id: 'one', name: 'one', kind: 'screen', serial: 'S1' });
+        await col.update(A, 'one', { $set: { serial: 'S3' } });
+        await col.insert(A, { id: 'two', name: 'two', kind: 'screen', serial: 'S1' });
+        await expectCode(col.insert(A, { name: 'x', kind: 'screen', serial: 'S3' }), 'DUPLICATE_KEY');
+        await col.update(A, 'two', { $unset: ['serial'] });
+        await col.insert(A, { id: 'three', name: 'three', kind: 'screen', serial: 'S1' });
+        expect(await col.delete(A, 'one')).toBe(true);
+        await col.insert(A, { id: 'four', name: 'four', kind: 'screen', serial: 'S3' });
+        expect(idSet(await col.find(A, { serial: { $exists: true } }))).toEqual(['four', 'three']);
+      });
+
+      test('global scope: unique across tenants and found by findByUnique', async () => {
+        const col = store.collection<Device>(DEVICES);
+        const dev = await col.insert(A, { label: 'lobby', registrationKey: 'K1' });
+        await expectCode(col.insert(B, { label: 'other', registrationKey: 'K1' }), 'DUPLICATE_KEY');
+        expect(await col.count(B)).toBe(0);
+        // the tenant-scoped label index still allows the same label elsewhere
+        await col.insert(B, { label: 'lobby', registrationKey: 'K2' });
+        expect(await col.findByUnique('registrationKey', ['K1'])).toEqual(dev);
+        expect((await col.findByUnique('registrationKey', ['K2']))?.accountId).toBe(B);
+        expect(await col.findByUnique('registrationKey', ['nope'])).toBeNull();
+        await col.update(A, dev.id, { $set: { registrationKey: 'K3' } });
+        expect(await col.findByUnique('registrationKey', ['K1'])).toBeNull();
+        expect((await col.findByUnique('registrationKey', ['K3']))?.id).toBe(dev.id);
+        await col.delete(A, dev.id);
+        expect(await col.findByUnique('registrationKey', ['K3'])).toBeNull();
+      });
+
+      test('findByUnique refuses tenant-scoped and unknown indexes', async () => {
+        const col = store.collection<Device>(DEVICES);
+        await col.insert(A, { label: 'lobby', registrationKey: 'K1' });
+        await expect(col.findByUnique('label', ['lobby'])).rejects.toThrow();
+        await expect(col.findByUnique('nope', ['lobby'])).rejects.toThrow();
+        await expect(col.findByUnique('registrationKey', [])).rejects.toThrow();
+      });
+
+      test('concurrent inserts of the same unique value: exactly one wins', async () => {
+        const col = store.collection<Screen>(UNIQUE_SCREENS);
+        const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => col.insert(A, { name: `n${i}`, kind: 'screen', serial: 'RACE' })));
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        for (const r of results) if (r.status === 'rejected') expect((r.reason as AppError).code).toBe('DUPLICATE_KEY');
+        expect(await col.count(A, { serial: 'RACE' })).toBe(1);
+      });
+
+      test('concurrent inserts of the same id: exactly one wins', async () => {
+        const col = screens();
+        const results = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => col.insert(A, { id: 'same', name: `n${i}`, kind: 'screen' })));
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        expect(await col.count(A)).toBe(1);
+      });
+    });
+
+    describe('durability', () => {
+      test('data, versions and unique indexes survive close and reopen', async () => {
+        if (!subject.reopen) return;
+        const col = store.collection<Device>(DEVICES);
+        const kept = await col.insert(A, { id: 'kept', label: 'kept', registrationKey: 'R1' });
+        await col.insert(A, { id: 'gone', label: 'gone', registrationKey: 'R2' });
+        const changed = await col.update(A, 'kept', { $set: { label: 'kept2' } });
+        await col.delete(A, 'gone');
+        store = await subject.reopen();
+        const again = store.collection<Device>(DEVICES);
+        expect(await again.findById(A, 'kept')).toEqual(changed);
+        expect(changed?.version).toBe(kept.version + 1);
+        expect(await again.findById(A, 'gone')).toBeNull();
+        expect((await again.findByUnique('registrationKey', ['R1']))?.id).toBe('kept');
+        await expectCode(again.insert(B, { label: 'x', registrationKey: 'R1' }), 'DUPLICATE_KEY');
+        await again.insert(B, { label: 'x', registrationKey: 'R2' });
+        expect(await again.count(A)).toBe(1);
+      });
+
+      test('a unique index added later covers documents stored before it', async () => {
+        if (!subject.reopen) return;
+        const plain = store.collection<Screen>({ name: 'later' });
+        await plain.insert(A, { id: 'p1', name: 'n', kind: 'screen', serial: 'L1' });
+        await plain.insert(A, { id: 'p2', name: 'n', kind: 'screen', serial: 'L2' });
+        store = await subject.reopen();
+        const indexed = store.collection<Screen>({ name: 'later', uniqueIndexes: [{ name: 'serial', fields: ['serial'] }] });
+        await expectCode(indexed.insert(A, { name: 'n', kind: 'screen', serial: 'L1' }), 'DUPLICATE_KEY');
+        await indexed.insert(B, { name: 'n', kind: 'screen', serial: 'L1' });
+        expect(await indexed.count(A)).toBe(2);
+      });
+    });
+  });
+}

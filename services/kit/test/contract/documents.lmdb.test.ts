@@ -1,0 +1,23 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLmdbDocumentStore } from '../../src/adapters/documents.lmdb.js';
+import type { DocumentStore } from '../../src/ports/documents.js';
+import { documentsContract } from './documents.contract.js';
+
+documentsContract('lmdb', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'pylon-documents-'));
+  let current: DocumentStore = await createLmdbDocumentStore({ path: dir });
+  return {
+    store: current,
+    reopen: async () => {
+      await current.close();
+      current = await createLmdbDocumentStore({ path: dir });
+      return current;
+    },
+    cleanup: async () => {
+      await current.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+});

@@ -1,0 +1,47 @@
+import mongoose from 'mongoose';
+import { createMongoDocumentStore } from '../../src/adapters/documents.mongo.js';
+import type { DocumentStore } from '../../src/ports/documents.js';
+import { documentsContract } from './documents.contract.js';
+
+const url = process.env.MONGO_URL;
+const d = url ? describe : describe.skip;
+if (!url) {
+  console.log('documents.mongo: skipped, MONGO_URL is not set');
+  // Jest does not print the console output of a test file whose tests are all skipped; this
+  // keeps the reason above visible in the run.
+  test('documents.mongo: skipped, MONGO_URL is not set', () => {
+    expect(url).toBeFalsy();
+  });
+}
+
+const run = `${Date.now().toString(36)}_${process.pid}`;
+let seq = 0;
+
+async function dropDatabase(mongoUrl: string, dbName: string): Promise<void> {
+  const conn = await mongoose.createConnection(mongoUrl, { dbName }).asPromise();
+  try {
+    await conn.dropDatabase();
+  } finally {
+    await conn.close();
+  }
+}
+
+d('documents.mongo', () => {
+  documentsContract('mongo', async () => {
+    const mongoUrl = url as string;
+    const dbName = `pylon_documents_test_${run}_${seq++}`;
+    let current: DocumentStore = await createMongoDocumentStore({ url: mongoUrl, dbName });
+    return {
+      store: current,
+      reopen: async () => {
+        await current.close();
+        current = await createMongoDocumentStore({ url: mongoUrl, dbName });
+        return current;
+      },
+      cleanup: async () => {
+        await current.close();
+        await dropDatabase(mongoUrl, dbName);
+      },
+    };
+  });
+});

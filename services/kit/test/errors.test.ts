@@ -1,0 +1,21 @@
+import { AppError, codeFromGraphQL, httpStatus } from '../src/errors.js';
+import { loadConfig, ConfigError, envPort } from '../src/config.js';
+import { z } from 'zod';
+
+test('codes map once to GraphQL and HTTP', () => {
+  expect(httpStatus('NOT_FOUND')).toBe(404);
+  expect(codeFromGraphQL('UNAUTHENTICATED')).toBe('UNAUTHENTICATED');
+  expect(codeFromGraphQL('GRAPHQL_VALIDATION_FAILED')).toBe('VALIDATION_FAILED');
+  expect(new AppError('FORBIDDEN', 'no').code).toBe('FORBIDDEN');
+});
+
+test('config reports every error at once', () => {
+  const schema = z.object({ PORT: envPort(4000), NAME: z.string().min(1) });
+  try {
+    loadConfig(schema, { PORT: 'x' });
+    throw new Error('should fail');
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    expect((e as ConfigError).problems).toHaveLength(2);
+  }
+});

@@ -61,7 +61,9 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     costLimit: { maxCost: l.maxCost },
     maxAliases: { n: l.maxAliases },
     maxDirectives: { n: l.maxDirectives },
-    maxTokens: { n: l.maxTokens },
+    // Tokens are capped by graphql-js's own parser option below: armor's version throws inside
+    // Apollo's parsing hook, which Apollo answers with 500 instead of 400.
+    maxTokens: { enabled: false },
     blockFieldSuggestion: { enabled: !opts.introspection },
   });
   const protection = armor.protect();
@@ -69,6 +71,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     gateway: gateway as never,
     introspection: opts.introspection,
     hideSchemaDetailsFromClientErrors: !opts.introspection,
+    parseOptions: { maxTokens: l.maxTokens },
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: false,

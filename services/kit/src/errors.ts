@@ -5,6 +5,7 @@
  */
 export const ERROR_CODES = {
   UNAUTHENTICATED: { graphql: 'UNAUTHENTICATED', http: 401 },
+  METHOD_NOT_ALLOWED: { graphql: 'BAD_REQUEST', http: 405 },
   FORBIDDEN: { graphql: 'FORBIDDEN', http: 403 },
   NOT_FOUND: { graphql: 'NOT_FOUND', http: 404 },
   BAD_USER_INPUT: { graphql: 'BAD_USER_INPUT', http: 400 },

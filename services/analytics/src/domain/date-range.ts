@@ -8,6 +8,9 @@ export interface DateRange {
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 const DAY_MS = 86_400_000;
+/** The years the analytics tables can hold (DateTime64). */
+const MIN_YEAR = 1900;
+const MAX_YEAR = 2299;
 
 interface ParsedDate {
   instant: number;
@@ -28,6 +31,7 @@ export function parseIsoDate(value: string, field: string): ParsedDate {
   const year = Number(y), month = Number(mo), day = Number(d);
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) throw invalid();
+  if (year < MIN_YEAR || year > MAX_YEAR) throw badInput(field, `${field} must lie in the years ${MIN_YEAR} to ${MAX_YEAR}`);
   let offsetMinutes = 0;
   if (zone !== 'Z') {
     const sign = zone.startsWith('-') ? -1 : 1;

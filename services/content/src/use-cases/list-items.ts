@@ -2,6 +2,8 @@ import { orderToSort, resolveLimit, whereToFilter, type FieldMap, type Filter, t
 import type { GroupedItems } from '../content.repository.js';
 import type { Grouped } from '../domain/group.js';
 
+const OFFSET = { default: 0, max: 10_000_000 };
+
 export interface ListQuery {
   limit?: number | null;
   /** Items to skip (REST page * take). */
@@ -12,7 +14,7 @@ export interface ListQuery {
 
 /**
  * Lists the caller's items of one area: `clauses` (from query arguments) AND where, sorted by
- * order (default: name, then id), cut to limit (default 100, at most 1000).
+ * order (default: name, then id), `offset` skipped, cut to limit (default 100, at most 1000).
  */
 export function listItems<T extends Grouped>(
   area: GroupedItems<T>,
@@ -25,6 +27,7 @@ export function listItems<T extends Grouped>(
   const all = Object.keys(where).length ? [...clauses, where] : clauses;
   const filter: Filter = all.length === 0 ? {} : all.length === 1 ? all[0]! : { $and: all };
   const limit = resolveLimit(q.limit);
+  const skip = resolveLimit(q.offset, OFFSET, 'offset');
   const sort = orderToSort(q.order, fields, { name: 1, id: 1 });
-  return area.find(principal.accountId, filter, { sort, limit, ...(q.offset ? { skip: q.offset } : {}) });
+  return area.find(principal.accountId, filter, { sort, limit, ...(skip ? { skip } : {}) });
 }

@@ -12,7 +12,6 @@
  *
  * Writes resolve only once committed and flushed to disk.
  */
-import { randomUUID } from 'node:crypto';
 import { open } from 'lmdb';
 import { Query } from 'mingo';
 import type {
@@ -34,6 +33,7 @@ import {
   duplicateKey,
   indexScope,
   isValidKeyString,
+  newId,
   normalizeFindOptions,
   prepareInsert,
   prepareUpdate,
@@ -70,7 +70,7 @@ interface ResolvedIndex extends IndexSpec {
 
 export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): Promise<DocumentStore> {
   const root = open({ path: opts.path, compression: false, maxDbs: 8 });
-  const docs = root.openDB<Doc, Key>({ name: 'docs', compression: false, cache: false });
+  const docs = root.openDB<Doc, Key>({ name: 'docs', compression: false, cache: false, sharedStructuresKey: Symbol.for('structures') });
   const uniq = root.openDB<Ref, Key>({ name: 'uniq', compression: false, cache: false });
   const meta = root.openDB<unknown, Key>({ name: 'meta', compression: false, cache: false });
   let closed = false;
@@ -138,8 +138,13 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
     const ready = ensureIndexes(name, indexes, uniqueKeys);
     ready.catch(() => undefined); // surfaced by every operation that awaits it
 
+    let isReady = false;
+    ready.then(() => {
+      isReady = true;
+    }, () => undefined);
     async function begin(): Promise<void> {
       checkOpen();
+      if (isReady) return;
       await ready;
       checkOpen();
     }
@@ -207,16 +212,18 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
 
       async insert(tenant: string, doc: object & { id?: string }): Promise<Stored<object>> {
         assertTenant(tenant);
-        const id = resolveInsertId(doc, randomUUID);
+        const id = resolveInsertId(doc, newId);
         const now = new Date().toISOString();
         const stored = prepareInsert(tenant, doc, id, now);
         const keys = uniqueKeys(stored);
         await begin();
         const key = docKey(tenant, id);
         return write(() => {
-          if (docs.doesExist(key)) return fail(duplicateKey(name, 'id'));
           for (const k of keys) if (uniq.doesExist(k.key)) return fail(duplicateKey(name, k.index));
-          docs.putSync(key, stored);
+          // First write of the callback: fails (writing nothing) when the id is taken. putSync
+          // returns false then (documented in lmdb's README, typed `void` in its .d.ts).
+          const written = docs.putSync(key, stored, { noOverwrite: true }) as unknown as boolean;
+          if (!written) return fail(duplicateKey(name, 'id'));
           for (const k of keys) uniq.putSync(k.key, [tenant, id]);
           return ok(stored as Stored<object>);
         });

@@ -10,7 +10,6 @@
  *   not indexed, matching the embedded adapter). Changed ones are rebuilt, removed ones dropped.
  * - Optimistic concurrency: the expected version is part of the update/delete filter.
  */
-import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import type {
   Collection,
@@ -30,6 +29,7 @@ import {
   duplicateKey,
   indexScope,
   isValidKeyString,
+  newId,
   normalizeFindOptions,
   prepareInsert,
   prepareUpdate,
@@ -167,7 +167,7 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
 
       async insert(tenant: string, doc: object & { id?: string }): Promise<Stored<object>> {
         assertTenant(tenant);
-        const id = resolveInsertId(doc, randomUUID);
+        const id = resolveInsertId(doc, newId);
         const stored = prepareInsert(tenant, doc, id, new Date().toISOString());
         await begin();
         try {

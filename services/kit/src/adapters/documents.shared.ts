@@ -14,7 +14,7 @@
  * - A unique index only covers documents in which every indexed field is present (explicit null
  *   counts as present), like a MongoDB partial index with `$exists: true`.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { CollectionSpec, FindOptions, IndexSpec, Sort, UpdateSpec } from '../ports/documents.js';
 
@@ -155,7 +155,9 @@ export function assertFilter(filter: unknown): asserts filter is Doc | undefined
 export function isPlainObject(v: unknown): v is Doc {
   if (typeof v !== 'object' || v === null) return false;
   const p = Object.getPrototypeOf(v);
-  return p === Object.prototype || p === null;
+  // Realm-independent: a decoder may build objects with another realm's Object.prototype
+  // (jest test files, vm contexts), whose own prototype is still null.
+  return p === null || p === Object.prototype || (Object.getPrototypeOf(p) === null && Object.prototype.toString.call(v) === '[object Object]');
 }
 
 /** Deep copy into the supported value space; `undefined` means "absent". */
@@ -209,6 +211,58 @@ export function prepareInsert(tenant: string, doc: unknown, id: string, now: str
     if (x !== undefined) body[k] = x;
   }
   return { id, accountId: tenant, ...body, version: 1, createdAt: now, updatedAt: now };
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const idRandom = Buffer.alloc(4096);
+let idRandomPos = idRandom.length;
+let idLastMs = 0;
+let idSeq = 0;
+let idPrefix = '';
+
+/**
+ * A new document id: a UUIDv7 (RFC 9562) string. Time-ordered with a per-process monotonic
+ * counter, so ids generated later sort after earlier ones: new documents append to the end of a
+ * tenant's key range / index instead of landing on random pages (random v4 UUIDs made bulk
+ * inserts ~3x slower in LMDB), and "no sort" lists come out in creation order. 62 random bits.
+ */
+export function newId(): string {
+  const now = Date.now();
+  if (now > idLastMs) {
+    idLastMs = now;
+    idSeq = Math.floor(Math.random() * 0x400);
+    idPrefix = '';
+  } else if (++idSeq > 0xfff) {
+    idLastMs++;
+    idSeq = 0;
+    idPrefix = '';
+  }
+  if (idPrefix === '') {
+    const t = idLastMs.toString(16).padStart(12, '0');
+    idPrefix = `${t.slice(0, 8)}-${t.slice(8, 12)}-7`;
+  }
+  if (idRandomPos + 8 > idRandom.length) {
+    randomFillSync(idRandom);
+    idRandomPos = 0;
+  }
+  const r = idRandom;
+  const p = idRandomPos;
+  idRandomPos += 8;
+  return (
+    idPrefix +
+    (HEX[idSeq >> 8] as string).slice(1) +
+    HEX[idSeq & 0xff] +
+    '-' +
+    HEX[0x80 | ((r[p] as number) & 0x3f)] +
+    HEX[r[p + 1] as number] +
+    '-' +
+    HEX[r[p + 2] as number] +
+    HEX[r[p + 3] as number] +
+    HEX[r[p + 4] as number] +
+    HEX[r[p + 5] as number] +
+    HEX[r[p + 6] as number] +
+    HEX[r[p + 7] as number]
+  );
 }
 
 /** The id of a new document: the given one (validated) or a fresh UUID. */

@@ -109,11 +109,15 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
     ...(opts.ssl !== undefined ? { ssl: opts.ssl } : {}),
     ...(opts.sasl ? { sasl: opts.sasl } : {}),
     connectionTimeout: opts.connectionTimeoutMs ?? 3_000,
+    // Bounded retries (about 3 s against a dead broker) so failures surface and close is quick.
+    retry: { initialRetryTime: 200, maxRetryTime: 2_000, retries: 4 },
     logLevel: logLevel.WARN,
     ...(log
       ? {
           logCreator: () => (entry) => {
             const { message, ...extra } = entry.log;
+            // Retries are bounded on purpose (see `retry` above); delivery is at-least-once anyway.
+            if (message.startsWith('Limiting retries for the idempotent producer')) return;
             const fields = { ...extra, namespace: entry.namespace };
             if (entry.level <= logLevel.ERROR) log.error(fields, message);
             else if (entry.level === logLevel.WARN) log.warn(fields, message);
@@ -156,6 +160,11 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
     return adminReady;
   }
 
+  /**
+   * Creates the topic when missing. A failure (no broker, or no right to create topics where
+   * they are provisioned by other means) is logged and retried on next use; it does not fail the
+   * caller, whose own request reports a topic that really is missing.
+   */
   function ensureTopic(topic: string): Promise<void> {
     let ready = topicsReady.get(topic);
     if (!ready) {
@@ -167,7 +176,7 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
         });
       })().catch((e: unknown) => {
         topicsReady.delete(topic);
-        throw e;
+        log?.warn({ err: e, topic }, 'could not create stream topic');
       });
       topicsReady.set(topic, ready);
     }
@@ -285,10 +294,12 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
       const all = [...consumers];
       consumers.clear();
       await Promise.allSettled(all.map((c) => c.disconnect()));
-      if (producerReady) await producerReady.then(() => producer.disconnect()).catch(() => undefined);
-      if (adminReady) await adminReady.then(() => admin.disconnect()).catch(() => undefined);
+      // Disconnect without waiting for a connection attempt still in progress (it may be retrying
+      // against a dead broker); kafkajs stops using the connections once disconnected.
+      const pending = [producerReady ? producer.disconnect() : undefined, adminReady ? admin.disconnect() : undefined];
       producerReady = null;
       adminReady = null;
+      await Promise.allSettled(pending);
     },
   };
 }

@@ -18,12 +18,22 @@ export function toGraphQLError(err: unknown): GraphQLError {
   });
 }
 
-/** Apollo `formatError`: strips stack traces and exception details from every response. */
+/**
+ * Apollo `formatError`: strips stack traces and exception details from every response. AppErrors
+ * keep their stable code; errors relayed from subgraphs keep theirs; anything else thrown
+ * becomes a bare 'internal error'.
+ */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = error instanceof GraphQLError ? error.originalError : undefined;
-  if (original && !(original instanceof GraphQLError)) {
+  const where = { ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
+  if (isAppError(original)) {
     const ge = toGraphQLError(original);
-    return { message: ge.message, ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}), extensions: stripInternal(ge.extensions) };
+    return { message: ge.message, ...where, extensions: stripInternal(ge.extensions) };
+  }
+  const code = formatted.extensions?.code;
+  const relayed = formatted.extensions?.serviceName !== undefined;
+  if (original && !(original instanceof GraphQLError) && !relayed && (code === undefined || code === 'INTERNAL_SERVER_ERROR')) {
+    return { message: 'internal error', ...where, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
   }
   return { ...formatted, ...(formatted.extensions ? { extensions: stripInternal(formatted.extensions) } : {}) };
 }

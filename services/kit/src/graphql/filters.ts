@@ -53,10 +53,20 @@ function list(field: string, op: string, v: unknown): unknown[] {
 }
 
 /** One operation object ({ contains: "x", neq: "y" }) on one scalar path: one condition per operator. */
+/** Stored instants are ISO strings with milliseconds; inputs are normalised so text order is time order. */
+function instant(field: string, v: unknown): unknown {
+  if (v === null) return null;
+  if (Array.isArray(v)) return v.map((x) => instant(field, x));
+  const d = typeof v === 'string' && v.length <= 40 ? new Date(v) : null;
+  if (!d || Number.isNaN(d.getTime())) throw new AppError('BAD_USER_INPUT', `where.${field} takes ISO 8601 timestamps`, { field: `where.${field}` });
+  return d.toISOString();
+}
+
 export function scalarCondition(field: string, kind: FieldKind, ops: Record<string, unknown>): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  for (const [op, value] of Object.entries(ops)) {
-    if (value === undefined) continue;
+  for (const [op, raw] of Object.entries(ops)) {
+    if (raw === undefined) continue;
+    const value = kind === 'date' && OPS_BY_KIND.date.includes(op) ? instant(field, raw) : raw;
     if (!OPS_BY_KIND[kind].includes(op)) {
       throw new AppError('BAD_USER_INPUT', `unknown operator '${op}' for where.${field}`, { field: `where.${field}` });
     }

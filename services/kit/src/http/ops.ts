@@ -60,7 +60,9 @@ export function mountOps(app: Express, ops: Ops, checks: Record<string, Readines
 
 /** Request duration histogram plus one JSON log line per request (credentials redacted). */
 export function requestLogging(ops: Ops, logger: Logger) {
-  const histogram = new Histogram({
+  // One process may serve several apps (all-in-one: main port and legacy port) on one registry.
+  const existing = ops.registry.getSingleMetric('http_request_duration_seconds') as Histogram<'method' | 'route' | 'status'> | undefined;
+  const histogram = existing ?? new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration',
     labelNames: ['method', 'route', 'status'],
@@ -71,7 +73,8 @@ export function requestLogging(ops: Ops, logger: Logger) {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-      const route = (req.route?.path as string | undefined) ?? req.baseUrl ?? '';
+      // Facades without express routes name their operation's path template in res.locals.route.
+      const route = (req.route?.path as string | undefined) ?? (res.locals.route as string | undefined) ?? req.baseUrl ?? '';
       histogram.observe({ method: req.method, route: route || 'unmatched', status: String(res.statusCode) }, seconds);
       if (req.path === '/healthz' || req.path === '/readyz' || req.path === '/metrics') return;
       logger.info({ method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, ms: Math.round(seconds * 1000), requestId: res.getHeader('x-request-id') }, 'request');

@@ -136,6 +136,15 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
         expect((await col.findById(A, two.id))?.name).toBe('two');
       });
 
+      test('generated ids are time-ordered, so unsorted lists come in creation order', async () => {
+        const col = screens();
+        const made: string[] = [];
+        for (let i = 0; i < 20; i++) made.push((await col.insert(A, { name: `n${i}`, kind: 'screen' })).id);
+        const batch = await Promise.all(Array.from({ length: 20 }, (_, i) => col.insert(A, { name: `b${i}`, kind: 'screen' })));
+        made.push(...batch.map((d) => d.id));
+        expect(ids(await col.find(A))).toEqual(made);
+      });
+
       test('the store owns meta fields and drops undefined properties', async () => {
         const col = screens();
         const forged = { name: 'n', kind: 'screen', version: 42, accountId: B, createdAt: 'x', note: undefined } as Screen;

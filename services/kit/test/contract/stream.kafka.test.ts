@@ -15,15 +15,37 @@ if (brokers.length > 0) {
   const clientId = uniqueName('pylon-kit-test');
   streamContract('kafka', () => createKafkaStream({ brokers, clientId, numPartitions: 3 }), { timeoutMs: 30_000 });
 
-  test('kafka: ping fails as UNAVAILABLE when no broker answers', async () => {
-    const stream = createKafkaStream({ brokers: ['127.0.0.1:1'], clientId, requestTimeoutMs: 3_000, connectionTimeoutMs: 500 });
-    try {
-      await expect(stream.ping()).rejects.toMatchObject({ code: 'UNAVAILABLE' });
-    } finally {
-      await stream.close();
-    }
-  });
 } else {
   skipNote('stream.kafka: skipped, KAFKA_BROKERS is not set');
   test.skip('stream.kafka: needs KAFKA_BROKERS', () => undefined);
 }
+
+describe('kafka adapter without a broker', () => {
+  const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined };
+  const dead = () =>
+    createKafkaStream({ brokers: ['127.0.0.1:1'], clientId: 'pylon-kit-test', requestTimeoutMs: 2_000, connectionTimeoutMs: 300, logger: quiet });
+
+  test('ping and publish reject as UNAVAILABLE within the request timeout', async () => {
+    const stream = dead();
+    try {
+      const started = Date.now();
+      await expect(stream.ping()).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      await expect(stream.publish('t', [{ value: 1 }])).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      expect(Date.now() - started).toBeLessThan(6_000);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  test('bad input is refused before any network use', async () => {
+    const stream = dead();
+    try {
+      await expect(stream.publish('bad topic!', [{ value: 1 }])).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+      await expect(stream.publish('t', [{ value: 1n }])).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+      await expect(stream.subscribe('t', { group: '' }, async () => undefined)).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+      await expect(stream.publish('t', [])).resolves.toBeUndefined();
+    } finally {
+      await stream.close();
+    }
+  });
+});

@@ -12,9 +12,9 @@ const fields: FieldMap = {
 };
 
 const docs = [
-  { name: 'Lobby A', score: 10, active: true, tags: ['vip', 'lobby'], at: '2026-01-01T00:00:00Z', location: { city: 'Oslo' } },
-  { name: 'Lobby B', score: 20, active: false, tags: [], at: '2026-02-01T00:00:00Z', location: { city: 'Rome' } },
-  { name: 'Hall (1)', score: 30, active: true, tags: ['hall'], at: '2026-03-01T00:00:00Z', location: { city: 'Oslo' } },
+  { name: 'Lobby A', score: 10, active: true, tags: ['vip', 'lobby'], at: '2026-01-01T00:00:00.000Z', location: { city: 'Oslo' } },
+  { name: 'Lobby B', score: 20, active: false, tags: [], at: '2026-02-01T00:00:00.000Z', location: { city: 'Rome' } },
+  { name: 'Hall (1)', score: 30, active: true, tags: ['hall'], at: '2026-03-01T00:00:00.000Z', location: { city: 'Oslo' } },
 ];
 const run = (where: unknown) => new Query(whereToFilter(where, fields)).find<(typeof docs)[number]>(docs).all().map((d) => d.name);
 
@@ -82,5 +82,15 @@ describe('limit', () => {
     expect(resolveLimit(1000)).toBe(1000);
     expect(() => resolveLimit(99999999)).toThrow('limit must be at most 1000');
     expect(() => resolveLimit(-1)).toThrow('limit must be a non-negative integer');
+  });
+});
+
+describe('timestamps', () => {
+  test('are compared as instants whatever the input precision', () => {
+    expect(whereToFilter({ at: { gte: '2026-02-01T00:00:00Z' } }, fields)).toEqual({ at: { $gte: '2026-02-01T00:00:00.000Z' } });
+    expect(whereToFilter({ at: { in: ['2026-02-01T01:00:00+01:00'] } }, fields)).toEqual({ at: { $in: ['2026-02-01T00:00:00.000Z'] } });
+  });
+  test('refuses non-dates', () => {
+    expect(() => whereToFilter({ at: { gt: 'yesterday' } }, fields)).toThrow('where.at takes ISO 8601 timestamps');
   });
 });

@@ -41,7 +41,7 @@ export const SCHEDULE_FIELDS: FieldMap = {
   updatedOn: { path: 'updatedAt', kind: 'date' },
 };
 
-/** Lists the caller's schedules: argument filters AND where, sorted (default: name), limited. */
+/** Lists the caller's schedules: argument filters AND where, sorted (default: name), `offset` skipped, limited. */
 export function listSchedules(repo: ScheduleRepository, principal: Principal, q: ScheduleQuery): Promise<Schedule[]> {
   const clauses: Filter[] = [];
   const anyOf = (path: string, values: string[] | null | undefined) => {
@@ -58,6 +58,7 @@ export function listSchedules(repo: ScheduleRepository, principal: Principal, q:
   if (Object.keys(where).length) clauses.push(where);
   const filter: Filter = clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses };
   const limit = resolveLimit(q.limit);
+  const skip = resolveLimit(q.offset, { default: 0, max: 10_000_000 }, 'offset');
   const sort = orderToSort(q.order, SCHEDULE_FIELDS, { name: 1, id: 1 });
-  return repo.findSchedules(principal.accountId, filter, { sort, limit, ...(q.offset ? { skip: q.offset } : {}) });
+  return repo.findSchedules(principal.accountId, filter, { sort, limit, ...(skip ? { skip } : {}) });
 }

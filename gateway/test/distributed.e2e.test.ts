@@ -1,0 +1,124 @@
+/**
+ * Distributed mode: the gateway and two subgraphs (identity, devices) as separate processes,
+ * talking HTTP, sharing one embedded LMDB store (LMDB is multi-process safe).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
+import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
+import { createIdentitySubgraph } from '@pylon/identity';
+import { createDevicesSubgraph } from '@pylon/devices';
+import { InternalTokens } from '@pylon/kit';
+import { seedDemo } from '../src/demo.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const tsx = join(root, 'node_modules/.bin/tsx');
+const secret = randomBytes(32).toString('hex');
+const KEY = 'distributed-test-key-0123456789';
+const children: ChildProcess[] = [];
+let dataDir: string;
+let gatewayUrl: string;
+let devicesUrl: string;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+async function start(entry: string, env: Record<string, string>, port: number) {
+  const child = spawn(tsx, [join(root, entry)], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SIGNAGE_INTERNAL_SECRET: secret, SIGNAGE_DATA_DIR: dataDir },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  children.push(child);
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return `http://127.0.0.1:${port}`;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${entry} did not start`);
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-'));
+  // Seed through the public use-cases, then let the processes share the store.
+  const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
+  const tokens = new InternalTokens(secret);
+  const identity = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens, principalCacheSeconds: 30 });
+  const devices = createDevicesSubgraph({ documents: store, tokens, onlineWindowSeconds: 600 });
+  await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: KEY });
+  await store.close();
+
+  const [pi, pd, pg, dead] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const identityUrl = await start('services/identity/src/main.ts', {}, pi);
+  devicesUrl = await start('services/devices/src/main.ts', {}, pd);
+  const nowhere = `http://127.0.0.1:${dead}`;
+  gatewayUrl = await start(
+    'gateway/src/gateway.main.ts',
+    { IDENTITY_URL: identityUrl, DEVICES_URL: devicesUrl, CONTENT_URL: nowhere, SCHEDULING_URL: nowhere, DATATABLES_URL: nowhere, ANALYTICS_URL: nowhere, SUBGRAPH_TIMEOUT_MS: '2000' },
+    pg,
+  );
+}, 90_000);
+
+afterAll(async () => {
+  await Promise.all(
+    children.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null) return resolve();
+          c.once('exit', () => resolve());
+          c.kill('SIGTERM');
+        }),
+    ),
+  );
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const gql = (query: string, headers: Record<string, string> = { 'x-service-apikey': KEY }) =>
+  fetch(`${gatewayUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+
+test('one query spans two subgraph processes', async () => {
+  const res = await gql('{ permissions { isAdministrator } account { name timezone } device(limit: 3, order: [{ name: ASC }]) { name isOnline } }');
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { data: { permissions: { isAdministrator: boolean }; account: { name: string }; device: unknown[] }; errors?: unknown };
+  expect(body.errors).toBeUndefined();
+  expect(body.data.permissions.isAdministrator).toBe(true);
+  expect(body.data.account.name).toBe('Demo Signage Co');
+  expect(body.data.device).toHaveLength(3);
+});
+
+test('the gateway refuses a wrong key', async () => {
+  const res = await gql('{ device { name } }', { 'x-service-apikey': 'wrong-key-wrong-key' });
+  expect(res.status).toBe(401);
+  expect(((await res.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('UNAUTHENTICATED');
+});
+
+test('a subgraph called directly, without the gateway’s signed token, refuses', async () => {
+  const direct = (headers: Record<string, string>) =>
+    fetch(`${devicesUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: '{ device { name } }' }) });
+  const none = await direct({});
+  expect(none.status).toBe(401);
+  const forged = await direct({ 'x-pylon-internal-token': await new InternalTokens('f'.repeat(32)).sign({ accountId: 'demo-account', userId: 'x', userName: 'x', roles: ['Owner'], policies: ['Devices_View'], isOwner: true, via: 'api-key' }) });
+  expect(forged.status).toBe(401);
+});
+
+test('a down subgraph yields partial data and an error, within the timeout', async () => {
+  const started = Date.now();
+  const res = await gql('{ device(limit: 1) { name } mediaGroups { name } }');
+  const body = (await res.json()) as { data: { device: unknown[] | null } | null; errors: unknown[] };
+  expect(Date.now() - started).toBeLessThan(5000);
+  expect(body.data?.device).toHaveLength(1);
+  expect(body.errors.length).toBeGreaterThan(0);
+});

@@ -1,0 +1,37 @@
+/** Starts the all-in-one server exactly as `npm start` does, on a temp data dir and free ports. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '@pylon/kit';
+import { startAllInOne, type AllInOne } from '../src/all-in-one.js';
+import { allInOneEnv } from '../src/config.js';
+
+export const TEST_KEY = 'test-bootstrap-key-0123456789';
+
+export interface Harness extends AllInOne {
+  dataDir: string;
+  key: string;
+  stop(): Promise<void>;
+  gql(query: string, opts?: { variables?: Record<string, unknown>; headers?: Record<string, string>; key?: string | null }): Promise<{ status: number; body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } }>;
+}
+
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'pylon-e2e-'));
+  const config = loadConfig(allInOneEnv, { SIGNAGE_DATA_DIR: dataDir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_BOOTSTRAP_API_KEY: TEST_KEY, ...env });
+  const app = await startAllInOne(config);
+  return Object.assign(app, {
+    dataDir,
+    key: TEST_KEY,
+    async stop() {
+      await app.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+    async gql(query: string, opts: { variables?: Record<string, unknown>; headers?: Record<string, string>; key?: string | null } = {}) {
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
+      const key = opts.key === undefined ? TEST_KEY : opts.key;
+      if (key) headers['x-service-apikey'] = key;
+      const res = await fetch(`${app.baseUrl}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables: opts.variables }) });
+      return { status: res.status, body: (await res.json()) as never };
+    },
+  });
+}

@@ -1,0 +1,23 @@
+import { startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ NODE_ENV: 'production' });
+}, 60_000);
+afterAll(() => h.stop());
+
+test('introspection is refused in production', async () => {
+  const r = await h.gql('{ __schema { types { name } } }');
+  expect(r.status).toBe(400);
+  expect(r.body.data).toBeUndefined();
+});
+
+test('a misspelled field gets no suggestion in production', async () => {
+  const r = await h.gql('{ devise { id } }');
+  expect(r.status).toBe(400);
+  expect(JSON.stringify(r.body)).not.toMatch(/Did you mean/);
+});
+
+test('the SDL stays published (it is the documented contract)', async () => {
+  expect((await fetch(`${h.baseUrl}/graphql/?sdl`)).status).toBe(200);
+});

@@ -1,0 +1,65 @@
+/**
+ * The legacy REST interface (plain HTTP, api_key parameter, json/xml/rss/JSONP out, JSON or XML in).
+ * Request pipeline, in order:
+ *   ops endpoints (/healthz, /readyz, /metrics; no key) ->
+ *   negotiation (format, callback: 400 when invalid; errors from here on use the asked format) ->
+ *   api_key (401 when missing; validity is checked by the gateway) ->
+ *   body (415 type, 413 size, 400 malformed / DTD / depth / prototype keys) ->
+ *   resource (persisted operation as the caller -> legacy record -> rendered) | 404.
+ */
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { mountOps, requestLogging, type GatewayClient, type Logger, type Ops } from '@pylon/kit';
+import { requireApiKey } from './http/api-key.js';
+import { bodyParsing } from './http/body.middleware.js';
+import { errorHandler, notFound } from './http/errors.js';
+import { negotiation } from './http/negotiation.js';
+import { createOperationRunner } from './operations.js';
+import { RESOURCES } from './resources/index.js';
+
+export interface LegacyAppOptions {
+  client: GatewayClient;
+  logger: Logger;
+  ops: Ops;
+  /** Request body cap in bytes, after decompression (default 1 MB). */
+  maxBodyBytes?: number;
+  /** Element / object nesting cap for request bodies (default 32). */
+  maxBodyDepth?: number;
+}
+
+export function createLegacyApp(opts: LegacyAppOptions): Express {
+  const maxBodyBytes = opts.maxBodyBytes ?? 1_000_000;
+  const runner = createOperationRunner({ client: opts.client, logger: opts.logger, required: RESOURCES.flatMap((r) => r.operations) });
+  const ops = opts.ops;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use((req, res, next) => {
+    res.setHeader('x-request-id', req.get('x-request-id')?.slice(0, 100) || crypto.randomUUID());
+    next();
+  });
+  // Logs redact api_key from URLs (kit redactUrl).
+  app.use(requestLogging(ops, opts.logger));
+  app.use(
+    helmet({
+      // Responses are data, never pages: nothing may load or frame them as a document.
+      contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+      // Plain HTTP interface (spec): HSTS only means something over TLS.
+      strictTransportSecurity: false,
+      // JSONP is read cross-origin through <script>; same-origin CORP would block exactly that.
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+    }),
+  );
+  mountOps(app, ops, {});
+
+  app.use(negotiation());
+  app.use(requireApiKey());
+  app.use(bodyParsing({ maxBytes: maxBodyBytes, ...(opts.maxBodyDepth ? { maxDepth: opts.maxBodyDepth } : {}) }));
+  const router = express.Router();
+  for (const resource of RESOURCES) resource.mount(router, runner);
+  app.use(router);
+  app.use(notFound());
+  app.use(errorHandler({ maxBodyBytes, logger: opts.logger }));
+  return app;
+}

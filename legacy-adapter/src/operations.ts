@@ -1,0 +1,48 @@
+/**
+ * The only way the legacy adapter reaches data: persisted operations from
+ * schema/operations/legacy/<operationId>.graphql, run through the GatewayClient with the caller's
+ * own credentials. GraphQL errors become AppErrors with the kit's stable codes.
+ */
+import { AppError, codeFromGraphQL, loadOperations, type CallerCredentials, type GatewayClient, type GatewayResult, type Logger } from '@pylon/kit';
+
+export interface OperationRunner {
+  run<T>(operationId: string, variables: Record<string, unknown>, caller: CallerCredentials): Promise<T>;
+}
+
+/** Extension codes that mean our own persisted document does not fit the schema: a server fault. */
+const DOCUMENT_FAULTS = new Set(['GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED', 'OPERATION_RESOLUTION_FAILURE']);
+
+export function toAppError(result: GatewayResult<unknown>, operationId: string, logger: Logger): AppError {
+  const first = result.errors?.[0];
+  const ext = first?.extensions?.code;
+  if (typeof ext === 'string' && DOCUMENT_FAULTS.has(ext)) {
+    logger.error({ operationId, errors: result.errors }, 'persisted legacy operation rejected by the gateway');
+    return new AppError('INTERNAL', 'internal error');
+  }
+  let code = codeFromGraphQL(ext);
+  if (ext === undefined && result.status === 401) code = 'UNAUTHENTICATED';
+  if (ext === undefined && result.status === 503) code = 'UNAVAILABLE';
+  if (code === 'INTERNAL') {
+    logger.error({ operationId, status: result.status, errors: result.errors }, 'legacy operation failed');
+    return new AppError('INTERNAL', 'internal error');
+  }
+  return new AppError(code, first?.message ?? 'the request failed');
+}
+
+export function createOperationRunner(opts: { client: GatewayClient; logger: Logger; required: readonly string[]; documents?: Map<string, string> }): OperationRunner {
+  const documents = opts.documents ?? loadOperations('legacy');
+  // Fail at start, not on the first request, when a resource names a document that is not there.
+  const missing = opts.required.filter((id) => !documents.has(id));
+  if (missing.length) throw new Error(`legacy adapter: missing persisted operations ${missing.join(', ')} in schema/operations/legacy`);
+  return {
+    async run<T>(operationId: string, variables: Record<string, unknown>, caller: CallerCredentials): Promise<T> {
+      const query = documents.get(operationId);
+      if (!query) throw new AppError('INTERNAL', 'internal error');
+      const result = await opts.client.execute<T>({ query, variables, operationName: operationId }, caller);
+      // Legacy responses are all or nothing: any error fails the request.
+      if (result.errors?.length) throw toAppError(result, operationId, opts.logger);
+      if (!result.data) throw toAppError({ status: result.status, errors: [] }, operationId, opts.logger);
+      return result.data;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/** The legacy account record (spec, "Legacy account record"): exactly these fields, in this order. */
+import { isoSeconds } from '@pylon/kit';
+
+/** The `account` selection of getAccount.graphql. */
+export interface AccountData {
+  id: string;
+  name: string;
+  businessName: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  state: string | null;
+  postalCode: string | null;
+  country: string | null;
+  phone: string | null;
+  fax: string | null;
+  primaryContactId: string | null;
+  secondaryContactId: string | null;
+  createdOn: string;
+  timezone: string;
+}
+
+export interface LegacyAccount {
+  name: string;
+  business_name: string | null;
+  address_1: string | null;
+  address_2: string | null;
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  country: string | null;
+  phone: string | null;
+  fax: string | null;
+  primary_contact_id: string | null;
+  secondary_contact_id: string | null;
+  /** ISO 8601, YYYY-MM-DDTHH:MM:SSZ. */
+  created_on: string | null;
+  /** IANA time zone name. */
+  timezone: string;
+}
+
+export const LEGACY_ACCOUNT_FIELDS = [
+  'name', 'business_name', 'address_1', 'address_2', 'city', 'state', 'postal_code', 'country',
+  'phone', 'fax', 'primary_contact_id', 'secondary_contact_id', 'created_on', 'timezone',
+] as const satisfies readonly (keyof LegacyAccount)[];
+
+export function toLegacyAccount(a: AccountData): LegacyAccount {
+  // Object literal order is the wire order (JSON keys and XML elements alike).
+  return {
+    name: a.name,
+    business_name: a.businessName ?? null,
+    address_1: a.address1 ?? null,
+    address_2: a.address2 ?? null,
+    city: a.city ?? null,
+    state: a.state ?? null,
+    postal_code: a.postalCode ?? null,
+    country: a.country ?? null,
+    phone: a.phone ?? null,
+    fax: a.fax ?? null,
+    primary_contact_id: a.primaryContactId ?? null,
+    secondary_contact_id: a.secondaryContactId ?? null,
+    created_on: isoSeconds(a.createdOn),
+    timezone: a.timezone,
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * One legacy resource = method + path + the persisted operations it runs + how it is written out.
+ * `defineResource` wires the common steps: refuse format=rss unless the resource has an RSS view,
+ * run the handler with the caller's credentials, render in the negotiated format.
+ */
+import type { NextFunction, Request, Response, Router } from 'express';
+import { AppError } from '@pylon/kit';
+import { z } from 'zod';
+import { callerOf } from '../http/api-key.js';
+import { negotiated } from '../http/negotiation.js';
+import type { OperationRunner } from '../operations.js';
+import { sendData, type View } from '../render/respond.js';
+
+export interface ResourceContext {
+  query: Record<string, unknown>;
+  params: Record<string, string>;
+  /** The parsed, checked request body (content of the root element for XML). */
+  body: unknown;
+  /** The XML root element name, when the body was XML. */
+  bodyRoot?: string;
+  /** Runs a persisted legacy operation as the caller. */
+  run<T>(operationId: string, variables?: Record<string, unknown>): Promise<T>;
+}
+
+export interface LegacyResource<T> {
+  method: 'get' | 'post' | 'put' | 'delete';
+  path: string;
+  /** Persisted operation ids this resource runs (checked when the app is built). */
+  operations: readonly string[];
+  view: View<T>;
+  /** Success status (default 200). */
+  status?: number;
+  handle(ctx: ResourceContext): Promise<T>;
+}
+
+export interface DefinedResource {
+  method: string;
+  path: string;
+  operations: readonly string[];
+  mount(router: Router, runner: OperationRunner): void;
+}
+
+export function defineResource<T>(r: LegacyResource<T>): DefinedResource {
+  return {
+    method: r.method,
+    path: r.path,
+    operations: r.operations,
+    mount(router, runner) {
+      router[r.method](r.path, async (req: Request, res: Response, next: NextFunction) => {
+        try {
+          if (negotiated(res).format === 'rss' && !r.view.rss) throw new AppError('UNSUPPORTED_FORMAT', `format=rss is not offered for ${r.path}; use json or xml`, { field: 'format' });
+          const caller = callerOf(req, res);
+          const data = await r.handle({
+            query: req.query as Record<string, unknown>,
+            params: req.params as Record<string, string>,
+            body: res.locals.body,
+            ...(typeof res.locals.bodyRoot === 'string' ? { bodyRoot: res.locals.bodyRoot } : {}),
+            run: (id, variables = {}) => runner.run(id, variables, caller),
+          });
+          sendData(res, data, r.view, r.status);
+        } catch (e) {
+          next(e);
+        }
+      });
+    },
+  };
+}
+
+/** Validates query parameters with a zod schema; the first problem becomes a 400 naming the parameter. */
+export function parseQuery<S extends z.ZodType>(schema: S, query: Record<string, unknown>): z.infer<S> {
+  const result = schema.safeParse(query);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.join('.') || 'query';
+  throw new AppError('BAD_USER_INPUT', `invalid ${field}: ${issue?.message ?? 'invalid value'}`, { field });
+}

@@ -1,0 +1,71 @@
+/**
+ * openapi-backend wiring: routing, credential presence, parameter validation and coercion all come
+ * from the OpenAPI document; each operation then runs the generic gateway handler.
+ * Order per request (openapi-backend's): route (404/405) -> security (401) -> validation (400) -> handler.
+ */
+import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
+import type { GatewayClient, Logger } from '@pylon/kit';
+import { allowedMethods } from './document.js';
+import { sendError } from './errors.js';
+import { gatewayHandler, type Exchange } from './handler.js';
+import type { RestOperation } from './operations/index.js';
+import { detailsOf } from './validation.js';
+
+/** Formats the document uses beyond openapi-backend's numeric ones (spec: timestamps are YYYY-MM-DDTHH:MM:SSZ). */
+const FORMATS = {
+  'date-time': /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i,
+  date: /^\d{4}-\d{2}-\d{2}$/,
+};
+
+export const UNAUTHENTICATED_MESSAGE = 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token';
+
+export interface BackendDeps {
+  client: GatewayClient;
+  logger: Logger;
+  definition: Document;
+  persisted: ReadonlyMap<string, string>;
+  operations: Readonly<Record<string, RestOperation>>;
+}
+
+export async function createBackend(deps: BackendDeps): Promise<OpenAPIBackend> {
+  const api = new OpenAPIBackend({
+    // A copy: the backend dereferences its definition in place, /openapi.json serves the original.
+    definition: structuredClone(deps.definition),
+    strict: true,
+    validate: true,
+    coerceTypes: true,
+    // allErrors: report every bad parameter at once; useDefaults: the document's defaults are the only ones.
+    ajvOpts: { allErrors: true, useDefaults: true, formats: FORMATS },
+  });
+  await api.init();
+
+  api.register({
+    notFound: (_c: Context, { req, res }: Exchange) => sendError(res, 'NOT_FOUND', `no endpoint ${req.method} ${req.path}`),
+    methodNotAllowed: (_c: Context, { req, res }: Exchange) => {
+      const allow = allowedMethods(deps.definition, req.path);
+      res.setHeader('Allow', allow.join(', '));
+      sendError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; allowed: ${allow.join(', ')}`);
+    },
+    unauthorizedHandler: (_c: Context, { res }: Exchange) => {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="pylon"');
+      sendError(res, 'UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
+    },
+    validationFail: (c: Context, { res }: Exchange) => {
+      const details = detailsOf(c.validation.errors ?? []);
+      const first = details[0];
+      sendError(res, 'VALIDATION_FAILED', first?.message ?? 'the request is invalid', { field: first?.field, details });
+    },
+  });
+
+  // Presence only: whether a key or token is valid is the gateway's decision (answered 401 there).
+  api.registerSecurityHandler('ApiKeyHeader', (_c: Context, { credentials }: Exchange) => Boolean(credentials.headerKey));
+  api.registerSecurityHandler('ApiKeyQuery', (_c: Context, { credentials }: Exchange) => Boolean(credentials.queryKey));
+  api.registerSecurityHandler('Bearer', (_c: Context, { credentials }: Exchange) => Boolean(credentials.bearer));
+
+  for (const [operationId, op] of Object.entries(deps.operations)) {
+    const document = deps.persisted.get(operationId);
+    if (document === undefined) throw new Error(`no persisted document for '${operationId}'`);
+    api.register(operationId, gatewayHandler(deps, operationId, document, op));
+  }
+  return api;
+}

@@ -1,0 +1,82 @@
+/** The OpenAPI document that drives the facade, and its agreement with the persisted operations. */
+import { readFileSync } from 'node:fs';
+import { Kind, parse as parseGraphQL } from 'graphql';
+import type { Document } from 'openapi-backend';
+import { parse as parseYaml } from 'yaml';
+import { SCHEMA_DIR } from '@pylon/kit';
+
+export const REST_DOCUMENT_PATH = `${SCHEMA_DIR}openapi/rest.yaml`;
+
+export interface RestDocument {
+  /** The file as written (served at /openapi.yaml). */
+  yaml: string;
+  /** The same document as JSON text (served at /openapi.json). */
+  json: string;
+  /** Parsed, `$ref`s intact. Hand openapi-backend a copy: it dereferences in place. */
+  definition: Document;
+}
+
+export function loadRestDocument(path = REST_DOCUMENT_PATH): RestDocument {
+  const yaml = readFileSync(path, 'utf8');
+  const definition = parseYaml(yaml, { uniqueKeys: true }) as Document;
+  if (!definition || typeof definition !== 'object' || !String(definition.openapi).startsWith('3.1')) {
+    throw new Error(`${path} is not an OpenAPI 3.1 document`);
+  }
+  return { yaml, json: JSON.stringify(definition), definition };
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** Every operation of the document as { operationId, method, path }; throws on a missing or duplicate operationId. */
+export function operationsOf(definition: Document): { operationId: string; method: string; path: string }[] {
+  const out: { operationId: string; method: string; path: string }[] = [];
+  for (const [path, item] of Object.entries(definition.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = (item as Record<string, { operationId?: string } | undefined> | undefined)?.[method];
+      if (!op) continue;
+      if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
+      if (out.some((o) => o.operationId === op.operationId)) throw new Error(`operationId '${op.operationId}' is used twice`);
+      out.push({ operationId: op.operationId, method, path });
+    }
+  }
+  return out;
+}
+
+/**
+ * The document's operations, the persisted GraphQL documents and the mappers must name the same
+ * operationIds, and each persisted document must hold exactly one operation named after its file
+ * (sent as operationName). Returns every problem found, so one start reports them all.
+ */
+export function checkAgreement(operationIds: readonly string[], persisted: ReadonlyMap<string, string>, mappers: readonly string[]): string[] {
+  const problems: string[] = [];
+  const inDoc = new Set(operationIds);
+  for (const id of inDoc) {
+    if (!persisted.has(id)) problems.push(`operation '${id}' has no schema/operations/rest/${id}.graphql`);
+    if (!mappers.includes(id)) problems.push(`operation '${id}' has no mapper in rest-facade/src/operations`);
+  }
+  for (const id of persisted.keys()) if (!inDoc.has(id)) problems.push(`schema/operations/rest/${id}.graphql matches no operationId in rest.yaml`);
+  for (const id of mappers) if (!inDoc.has(id)) problems.push(`mapper '${id}' matches no operationId in rest.yaml`);
+  for (const [id, text] of persisted) {
+    try {
+      const ops = parseGraphQL(text).definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+      if (ops.length !== 1 || ops[0]?.name?.value !== id) problems.push(`${id}.graphql must hold exactly one operation, named '${id}'`);
+    } catch (e) {
+      problems.push(`${id}.graphql does not parse: ${(e as Error).message}`);
+    }
+  }
+  return problems;
+}
+
+/** Methods the document defines for a concrete path (for 405 Allow), HEAD and OPTIONS included. */
+export function allowedMethods(definition: Document, path: string): string[] {
+  const normalized = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  const methods = new Set<string>();
+  for (const [template, item] of Object.entries(definition.paths ?? {})) {
+    const pattern = new RegExp(`^${template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
+    if (!pattern.test(normalized)) continue;
+    for (const m of METHODS) if ((item as Record<string, unknown> | undefined)?.[m]) methods.add(m.toUpperCase());
+  }
+  if (methods.has('GET')) methods.add('HEAD');
+  if (methods.size) methods.add('OPTIONS');
+  return [...methods];
+}

@@ -1,0 +1,63 @@
+/**
+ * The one operation handler: validated REST input -> variables -> persisted operation through the
+ * gateway with the caller's own credentials -> REST body, or the error body.
+ */
+import type { Request, Response } from 'express';
+import type { Context } from 'openapi-backend';
+import { isAppError, type GatewayClient, type Logger } from '@pylon/kit';
+import { apiKeyOf, type RestCredentials } from './credentials.js';
+import { failureFromGraphQL, sendError } from './errors.js';
+import type { RestInput, RestOperation } from './operations/index.js';
+
+/** What every openapi-backend handler receives after the context. */
+export interface Exchange {
+  req: Request;
+  res: Response;
+  credentials: RestCredentials;
+}
+
+const compact = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+export function gatewayHandler(deps: { client: GatewayClient; logger: Logger }, operationId: string, document: string, op: RestOperation) {
+  return async (c: Context, { req, res, credentials }: Exchange): Promise<void> => {
+    res.locals.route = c.operation.path;
+    const requestId = typeof res.getHeader('x-request-id') === 'string' ? String(res.getHeader('x-request-id')) : req.get('x-request-id');
+    const input: RestInput = {
+      params: (c.request.params ?? {}) as Record<string, unknown>,
+      query: (c.request.query ?? {}) as Record<string, unknown>,
+      body: c.request.requestBody,
+    };
+    try {
+      const variables = compact(op.variables(input));
+      const result = await deps.client.execute(
+        { query: document, variables, operationName: operationId },
+        { apiKey: apiKeyOf(credentials), bearer: credentials.bearer, ip: req.ip, requestId, via: 'rest' },
+      );
+      const data = result.data ?? null;
+      const errors = result.errors ?? [];
+      // A null root field means that field failed; anything else is at most a partial answer.
+      const failed = data === null || Object.values(data).some((v) => v === null);
+      if (errors.length && failed) {
+        const failure = failureFromGraphQL(errors, result.status, op.fieldNames);
+        if (failure.code === 'INTERNAL' || failure.code === 'UNAVAILABLE') deps.logger.error({ operationId, requestId, status: result.status, errors }, 'REST operation failed in the gateway');
+        sendError(res, failure.code, failure.message, { field: failure.field });
+        return;
+      }
+      if (errors.length) deps.logger.warn({ operationId, requestId, errors }, 'REST operation answered with partial errors');
+      if (data === null || failed) {
+        deps.logger.error({ operationId, requestId, status: result.status }, 'gateway answered without data or errors');
+        sendError(res, 'INTERNAL', 'internal error');
+        return;
+      }
+      const { status = 200, body } = op.respond(data, input);
+      res.status(status).json(body);
+    } catch (e) {
+      if (isAppError(e) && e.code !== 'INTERNAL') {
+        sendError(res, e.code, e.message, { field: typeof e.details.field === 'string' ? e.details.field : undefined });
+        return;
+      }
+      deps.logger.error({ err: e, operationId, requestId }, 'REST operation failed');
+      sendError(res, 'INTERNAL', 'internal error');
+    }
+  };
+}

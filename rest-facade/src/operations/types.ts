@@ -1,0 +1,23 @@
+/** What the facade needs to know about one REST operation beyond the OpenAPI document. */
+
+/** The request after OpenAPI validation: types coerced, defaults applied, `api_key` removed. */
+export interface RestInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+export interface RestSuccess {
+  /** 200 unless given. */
+  status?: number;
+  body: unknown;
+}
+
+export interface RestOperation {
+  /** REST request -> variables of the persisted document. Undefined values are dropped. */
+  variables(input: RestInput): Record<string, unknown>;
+  /** GraphQL data -> REST answer. Throw an AppError (kit `notFound`, `badInput`) to answer with an error. */
+  respond(data: Record<string, unknown>, input: RestInput): RestSuccess;
+  /** GraphQL argument -> REST parameter, where the generic snake_case rule does not give it (error `field`s). */
+  fieldNames?: Readonly<Record<string, string>>;
+}

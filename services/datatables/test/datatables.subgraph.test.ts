@@ -1,0 +1,144 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InternalTokens, POLICIES, type DocumentStore, type Policy, type Principal } from '@pylon/kit';
+import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
+import { createDataTablesSubgraph } from '../src/app.js';
+import type { DataTableRecord } from '../src/domain/data-table.js';
+
+const tokens = new InternalTokens('x'.repeat(32));
+const principal = (accountId: string, policies: Policy[] = [...POLICIES]): Principal => ({ accountId, userId: 'u1', userName: 'u', roles: ['Owner', 'API'], policies, isOwner: true, via: 'api-key' });
+
+let dir: string;
+let store: DocumentStore;
+let sg: ReturnType<typeof createDataTablesSubgraph>;
+
+async function run(query: string, variables: Record<string, unknown> = {}, who = principal('acc-a')) {
+  const ctx = await sg.createContext(await tokens.sign(who));
+  return sg.execute({ query, variables }, ctx);
+}
+
+interface Page { data: { id: string; name: string }[]; continuationToken: string | null }
+const PAGE = 'query($size: Int, $token: String) { dataTables(pageSize: $size, continuationToken: $token) { data { id name } continuationToken } }';
+
+async function page(size: number | null, token: string | null = null, who = principal('acc-a')): Promise<Page> {
+  const r = await run(PAGE, { size, token }, who);
+  expect(r.errors).toBeUndefined();
+  return (r.data as { dataTables: Page }).dataTables;
+}
+
+const table = (name: string, over: Partial<DataTableRecord> = {}): DataTableRecord => ({ name, description: null, columns: [], rowCount: 0, cacheTtlSeconds: null, ...over });
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pylon-datatables-'));
+  store = await createLmdbDocumentStore({ path: dir });
+  sg = createDataTablesSubgraph({ documents: store, tokens });
+  const { tables } = sg.repo;
+  await tables.insert('acc-a', {
+    id: 'menu',
+    ...table('Menu', {
+      description: 'Today’s dishes',
+      rowCount: 12,
+      cacheTtlSeconds: 300,
+      columns: [
+        { id: 'c1', name: 'Dish', key: 'dish', type: 'TEXT', required: true, sortable: true, options: null, default: null },
+        { id: 'c2', name: 'Price', key: 'price', type: 'NUMBER', required: false, sortable: true, options: null, default: '0' },
+        { id: 'c3', name: 'Diet', key: 'diet', type: 'TEXT', required: false, sortable: false, options: ['vegan', 'vegetarian'], default: null },
+      ],
+    }),
+  });
+  // Two tables share a name, so the page boundary must fall between equal names correctly.
+  for (const [id, name] of [['t-a', 'Alpha'], ['t-b2', 'Bravo'], ['t-b1', 'Bravo'], ['t-c', 'Charlie']] as const) await tables.insert('acc-a', { id, ...table(name) });
+  for (let i = 0; i < 52; i++) await tables.insert('acc-many', { id: `t${i}`, ...table(`Table ${String(i).padStart(2, '0')}`) });
+  await tables.insert('acc-b', { id: 'secret', ...table('Other account') });
+});
+
+afterAll(async () => {
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('one table with its columns', async () => {
+  const r = await run('{ dataTable(tableId: "menu") { id name description columnCount rowCount updatedAt cacheTtlSeconds columns { id name key type required sortable options default } } }');
+  expect(r.errors).toBeUndefined();
+  const t = (r.data as { dataTable: Record<string, unknown> }).dataTable;
+  expect(t).toMatchObject({ id: 'menu', name: 'Menu', description: 'Today’s dishes', columnCount: 3, rowCount: 12, cacheTtlSeconds: 300 });
+  expect(t.updatedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+  expect(t.columns).toEqual([
+    { id: 'c1', name: 'Dish', key: 'dish', type: 'TEXT', required: true, sortable: true, options: null, default: null },
+    { id: 'c2', name: 'Price', key: 'price', type: 'NUMBER', required: false, sortable: true, options: null, default: '0' },
+    { id: 'c3', name: 'Diet', key: 'diet', type: 'TEXT', required: false, sortable: false, options: ['vegan', 'vegetarian'], default: null },
+  ]);
+});
+
+test('an unknown table and another account’s table are NOT_FOUND alike', async () => {
+  for (const id of ['nope', 'secret']) {
+    const r = await run('query($id: String!) { dataTable(tableId: $id) { id } }', { id });
+    expect(r.data).toEqual({ dataTable: null });
+    expect(r.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    expect(r.errors?.[0]?.message).toBe(`data table '${id}' was not found`);
+  }
+});
+
+test('pages follow (name, id) order and the continuation token until the last page', async () => {
+  const seen: string[] = [];
+  let token: string | null = null;
+  let pages = 0;
+  do {
+    const p: Page = await page(2, token);
+    seen.push(...p.data.map((t) => t.id));
+    token = p.continuationToken;
+    pages++;
+    if (token) expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
+  } while (token && pages < 10);
+  expect(pages).toBe(3);
+  expect(seen).toEqual(['t-a', 't-b1', 't-b2', 't-c', 'menu']);
+});
+
+test('a table added behind the cursor does not shift later pages', async () => {
+  const first = await page(2);
+  await sg.repo.tables.insert('acc-a', { id: 'aaa', ...table('Aardvark') });
+  try {
+    const second = await page(2, first.continuationToken);
+    expect(second.data.map((t) => t.id)).toEqual(['t-b2', 't-c']);
+  } finally {
+    await sg.repo.tables.delete('acc-a', 'aaa');
+  }
+});
+
+test('pageSize defaults to 50 and may not exceed 100', async () => {
+  const first = await page(null, null, principal('acc-many'));
+  expect(first.data).toHaveLength(50);
+  expect(first.continuationToken).not.toBeNull();
+  const rest = await page(100, first.continuationToken, principal('acc-many'));
+  expect(rest.data.map((t) => t.name)).toEqual(['Table 50', 'Table 51']);
+  expect(rest.continuationToken).toBeNull();
+  for (const size of [101, 0, -1]) {
+    const r = await run(PAGE, { size });
+    expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'pageSize' });
+    expect(r.errors?.[0]?.message).toContain('pageSize');
+  }
+});
+
+test('a malformed continuation token is refused', async () => {
+  const notJson = Buffer.from('not json').toString('base64url');
+  const wrongShape = Buffer.from(JSON.stringify({ name: 'x' })).toString('base64url');
+  for (const token of ['!!!', notJson, wrongShape, 'A'.repeat(5000)]) {
+    const r = await run(PAGE, { size: 2, token });
+    expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'continuationToken' });
+  }
+});
+
+test('another account sees only its own tables', async () => {
+  expect((await page(null, null, principal('acc-b'))).data.map((t) => t.id)).toEqual(['secret']);
+  expect((await page(null, null, principal('acc-nobody'))).data).toEqual([]);
+});
+
+test('DataTables_View is required', async () => {
+  const without = POLICIES.filter((p) => p !== 'DataTables_View');
+  for (const query of ['{ dataTables { continuationToken } }', '{ dataTable(tableId: "menu") { id } }']) {
+    const r = await run(query, {}, principal('acc-a', without));
+    expect(r.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  }
+  expect((await run('{ dataTables { continuationToken } }', {}, principal('acc-a', ['DataTables_View']))).errors).toBeUndefined();
+});

@@ -23,6 +23,8 @@ const children: ChildProcess[] = [];
 let dataDir: string;
 let gatewayUrl: string;
 let devicesUrl: string;
+let restUrl: string;
+let legacyUrl: string;
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -70,7 +72,12 @@ beforeAll(async () => {
     { IDENTITY_URL: identityUrl, DEVICES_URL: devicesUrl, CONTENT_URL: nowhere, SCHEDULING_URL: nowhere, DATATABLES_URL: nowhere, ANALYTICS_URL: nowhere, SUBGRAPH_TIMEOUT_MS: '2000' },
     pg,
   );
-}, 90_000);
+  const [pr, pl] = await Promise.all([freePort(), freePort()]);
+  [restUrl, legacyUrl] = await Promise.all([
+    start('rest-facade/src/main.ts', { GATEWAY_URL: `${gatewayUrl}/graphql` }, pr),
+    start('legacy-adapter/src/main.ts', { GATEWAY_URL: `${gatewayUrl}/graphql` }, pl),
+  ]);
+}, 120_000);
 
 afterAll(async () => {
   await Promise.all(
@@ -121,4 +128,15 @@ test('a down subgraph yields partial data and an error, within the timeout', asy
   expect(Date.now() - started).toBeLessThan(5000);
   expect(body.data?.device).toHaveLength(1);
   expect(body.errors.length).toBeGreaterThan(0);
+});
+
+test('the REST facade and the legacy adapter run as their own processes over HTTP', async () => {
+  const rest = await fetch(`${restUrl}/devices?take=2&page=0`, { headers: { 'x-service-apikey': KEY } });
+  expect(rest.status).toBe(200);
+  expect((await rest.json()) as unknown[]).toHaveLength(2);
+  const legacy = await fetch(`${legacyUrl}/account?api_key=${KEY}&format=xml`);
+  expect(legacy.status).toBe(200);
+  expect(await legacy.text()).toMatch(/<name>Demo Signage Co<\/name>/);
+  const denied = await fetch(`${restUrl}/devices`, { headers: { 'x-service-apikey': 'not-a-valid-key-at-all' } });
+  expect(denied.status).toBe(401);
 });

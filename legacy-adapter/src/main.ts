@@ -1,0 +1,25 @@
+/** Distributed mode: the legacy adapter as its own process, sending persisted operations to the gateway over HTTP. */
+import { z } from 'zod';
+import { createHttpGatewayClient, createLogger, createOps, envInt, envPort, listenHttp, loadConfigOrExit, onShutdown } from '@pylon/kit';
+import { createLegacyApp } from './index.js';
+
+const env = loadConfigOrExit(
+  z.object({
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PORT: envPort(4080),
+    GATEWAY_URL: z.string().url(),
+    GATEWAY_TIMEOUT_MS: envInt(10000, 100, 120000),
+  }),
+);
+const logger = createLogger({ level: env.LOG_LEVEL, name: 'legacy-adapter' });
+const ops = createOps('legacy-adapter');
+try {
+  const client = createHttpGatewayClient({ url: env.GATEWAY_URL, timeoutMs: env.GATEWAY_TIMEOUT_MS });
+  const server = await listenHttp(createLegacyApp({ client, logger, ops }), env.PORT, env.HOST);
+  logger.info({ port: env.PORT }, 'legacy adapter listening');
+  onShutdown({ ops, servers: [server], logger, closers: [] });
+} catch (e) {
+  logger.fatal({ err: e }, 'failed to start');
+  process.exit(1);
+}

@@ -1,0 +1,37 @@
+/** Distributed mode: the REST facade as its own process, sending persisted operations to the gateway over HTTP. */
+import express from 'express';
+import { z } from 'zod';
+import { createHttpGatewayClient, createLogger, createOps, envInt, envPort, listenHttp, loadConfigOrExit, mountOps, onShutdown, requestLogging } from '@pylon/kit';
+import { createRestFacade } from './index.js';
+
+const env = loadConfigOrExit(
+  z.object({
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PORT: envPort(4001),
+    GATEWAY_URL: z.string().url(),
+    GATEWAY_TIMEOUT_MS: envInt(10000, 100, 120000),
+  }),
+);
+const logger = createLogger({ level: env.LOG_LEVEL, name: 'rest-facade' });
+const ops = createOps('rest-facade');
+try {
+  const client = createHttpGatewayClient({ url: env.GATEWAY_URL, timeoutMs: env.GATEWAY_TIMEOUT_MS });
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(requestLogging(ops, logger));
+  mountOps(app, ops, {
+    gateway: async () => {
+      const r = await fetch(new URL('/healthz', env.GATEWAY_URL), { signal: AbortSignal.timeout(1500) });
+      if (!r.ok) throw new Error('gateway unhealthy');
+    },
+  });
+  app.use(await createRestFacade({ client, logger }));
+  const server = await listenHttp(app, env.PORT, env.HOST);
+  logger.info({ port: env.PORT }, 'REST facade listening');
+  onShutdown({ ops, servers: [server], logger, closers: [] });
+} catch (e) {
+  logger.fatal({ err: e }, 'failed to start');
+  process.exit(1);
+}

@@ -1,0 +1,9 @@
+/** Distributed mode: the datatables subgraph as its own process. */
+import { runSubgraphProcess } from '@pylon/kit/composition/subgraph-process';
+import { createDataTablesSubgraph } from './app.js';
+
+await runSubgraphProcess({
+  name: 'datatables',
+  needs: ['documents'],
+  build: ({ backends, tokens }) => createDataTablesSubgraph({ documents: backends.documents!, tokens }),
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envBool, envInt, envPort } from '@pylon/kit';
-import { backendEnv, checkBackendEnv } from '@pylon/kit/composition/backends';
+import { backendEnv, backendRules } from '@pylon/kit/composition/backends';
 
 const common = {
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -27,7 +27,7 @@ export const allInOneEnv = backendEnv
     SIGNAGE_DEMO: envBool(true),
     DEVICE_ONLINE_WINDOW_SECONDS: envInt(600, 10, 86400),
   })
-  .superRefine(checkBackendEnv);
+  .check(...backendRules);
 
 export type AllInOneEnv = z.infer<typeof allInOneEnv>;
 

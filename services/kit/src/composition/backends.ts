@@ -31,17 +31,25 @@ export const backendEnv = z.object({
 
 export type BackendEnv = z.infer<typeof backendEnv>;
 
-/** Cross-field rules (driver needs its URL), reported together with every other error. */
-export function checkBackendEnv(env: BackendEnv, ctx: z.RefinementCtx): void {
-  const need = (when: boolean, key: keyof BackendEnv, why: string) => {
-    const v = env[key];
-    if (when && (v === undefined || (Array.isArray(v) && v.length === 0))) ctx.addIssue({ code: 'custom', path: [key], message: `required when ${why}` });
-  };
-  need(env.DOCUMENTS_DRIVER === 'mongo', 'MONGO_URL', 'DOCUMENTS_DRIVER=mongo');
-  need(env.ANALYTICS_DRIVER === 'clickhouse', 'CLICKHOUSE_URL', 'ANALYTICS_DRIVER=clickhouse');
-  need(env.STREAM_DRIVER === 'kafka', 'KAFKA_BROKERS', 'STREAM_DRIVER=kafka');
-  need(env.CACHE_DRIVER === 'redis', 'REDIS_URL', 'CACHE_DRIVER=redis');
-}
+const isEmpty = (v: unknown) => v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+const requires = (driver: keyof BackendEnv, value: string, key: keyof BackendEnv) =>
+  z.refine((v: unknown) => {
+    const env = (v ?? {}) as Record<string, unknown>;
+    return !(env[driver] === value && isEmpty(env[key]));
+  }, {
+    message: `required when ${driver}=${value}`,
+    path: [key],
+    // Run even when other settings failed, so every problem is reported at once.
+    when: () => true,
+  });
+
+/** Cross-field rules (a driver needs its URL): `schema.check(...backendRules)`. */
+export const backendRules = [
+  requires('DOCUMENTS_DRIVER', 'mongo', 'MONGO_URL'),
+  requires('ANALYTICS_DRIVER', 'clickhouse', 'CLICKHOUSE_URL'),
+  requires('STREAM_DRIVER', 'kafka', 'KAFKA_BROKERS'),
+  requires('CACHE_DRIVER', 'redis', 'REDIS_URL'),
+];
 
 export interface Backends {
   documents?: DocumentStore;

@@ -11,7 +11,7 @@ import type { Subgraph } from '../graphql/subgraph.js';
 import { createSubgraphHttp, listenHttp } from '../http/serve-subgraph.js';
 import { createOps, onShutdown } from '../http/ops.js';
 import { createLogger } from '../logger.js';
-import { backendEnv, checkBackendEnv, createBackends, type BackendEnv, type Backends } from './backends.js';
+import { backendEnv, backendRules, createBackends, type BackendEnv, type Backends } from './backends.js';
 
 export const subgraphEnv = backendEnv.extend({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -30,7 +30,7 @@ export interface SubgraphProcessOptions<E extends z.ZodRawShape> {
 }
 
 export async function runSubgraphProcess<E extends z.ZodRawShape>(o: SubgraphProcessOptions<E>): Promise<void> {
-  const schema = subgraphEnv.extend(o.env ?? ({} as E)).superRefine((v, ctx) => checkBackendEnv(v as BackendEnv, ctx));
+  const schema = subgraphEnv.extend(o.env ?? ({} as E)).check(...backendRules);
   const env = loadConfigOrExit(schema) as BackendEnv & z.infer<typeof subgraphEnv> & z.infer<z.ZodObject<E>>;
   const logger = createLogger({ level: env.LOG_LEVEL, name: o.name });
   const ops = createOps(o.name);

@@ -8,6 +8,7 @@ declare module 'autocannon' {
     duration?: number;
     amount?: number;
     pipelining?: number;
+    workers?: number;
   }
   interface Histogram {
     average: number;

@@ -4,7 +4,7 @@
  * (baseline), through the gateway, and through the REST facade.
  * Set BENCH_SECONDS / BENCH_CONNECTIONS to change the load (defaults 10 s, 10 connections).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, createOps, createSubgraphHttp, InternalTokens, listenHttp, loadConfig, POLICIES } from '@pylon/kit';
@@ -17,10 +17,12 @@ import { load, probe, table, type LoadResult } from './load.js';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const KEY = 'bench-key-0123456789abcdef';
-const QUERY = '{ device(limit: 50) { id name isOnline tags groupName deviceType { name manufacturer } pingData { cpuUsage memoryUsage diskUsage playerVersion ipAddress timestamp } location { city country } } }';
+// The same document everywhere: the REST facade's persisted listDevices operation.
+const QUERY = await readFile(new URL('../../schema/operations/rest/listDevices.graphql', import.meta.url), 'utf8');
+const VARIABLES = { limit: 50, offset: 0 };
 
 const dir = await mkdtemp(join(tmpdir(), 'pylon-bench-'));
-const env = loadConfig(allInOneEnv, { SIGNAGE_DATA_DIR: dir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_INTERNAL_SECRET: 's'.repeat(64) });
+const env = loadConfig(allInOneEnv, { NODE_ENV: 'production', SIGNAGE_DATA_DIR: dir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_INTERNAL_SECRET: 's'.repeat(64) });
 const app = await startAllInOne(env, { logger: createLogger({ level: 'silent' }) });
 
 // 50 devices: the 8 demo ones plus 42 more.
@@ -30,25 +32,23 @@ for (let i = 0; i < 42; i++) {
 }
 
 // The baseline: the devices subgraph served alone over HTTP, called with a signed internal token.
-const tokens = new InternalTokens('s'.repeat(64));
 const direct = await createSubgraphHttp(app.subgraphs.devices!, { ops: createOps('bench-devices'), logger: createLogger({ level: 'silent' }), checks: {} });
 const directServer = await listenHttp(direct.app, 0, '127.0.0.1');
 const directUrl = `http://127.0.0.1:${(directServer.address() as { port: number }).port}/graphql`;
 const internalToken = await new InternalTokens('s'.repeat(64), 3600).sign({ accountId: DEMO_ACCOUNT_ID, userId: 'demo-owner', userName: 'owner', roles: ['Owner', 'API'], policies: [...POLICIES], isOwner: true, via: 'api-key' });
-void tokens;
 
-const gql = { 'content-type': 'application/json', 'x-service-apikey': KEY };
+const gql = { 'content-type': 'application/json', 'x-service-apikey': KEY, 'apollo-require-preflight': 'true' };
 const has50 = (b: unknown) => (b as { data?: { device?: unknown[] } })?.data?.device?.length === 50;
-await probe(directUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-pylon-internal-token': internalToken }, body: JSON.stringify({ query: QUERY }) }, has50, 'direct');
-await probe(`${app.baseUrl}/graphql`, { method: 'POST', headers: gql, body: JSON.stringify({ query: QUERY }) }, has50, 'gateway');
+await probe(directUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-pylon-internal-token': internalToken }, body: JSON.stringify({ query: QUERY, variables: VARIABLES }) }, has50, 'direct');
+await probe(`${app.baseUrl}/graphql`, { method: 'POST', headers: gql, body: JSON.stringify({ query: QUERY, variables: VARIABLES }) }, has50, 'gateway');
 await probe(`${app.baseUrl}/devices?take=50&page=0`, { headers: { 'x-service-apikey': KEY } }, (b) => Array.isArray(b) ? b.length === 50 : (b as { data?: unknown[] })?.data?.length === 50, 'rest');
 
 console.log(`Pylon benchmarks: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.versions.node}, ${new Date().toISOString().slice(0, 10)}`);
-console.log(`load: ${connections} connections × ${seconds} s per scenario (autocannon, loopback)\n`);
+console.log(`load: ${connections} connections × ${seconds} s per scenario (autocannon in a worker thread, loopback; NODE_ENV=production)\n`);
 
 const results: LoadResult[] = [];
-results.push(await load('devices subgraph direct (baseline)', { url: directUrl, method: 'POST', headers: { 'content-type': 'application/json', 'x-pylon-internal-token': internalToken }, body: { query: QUERY }, seconds, connections }));
-results.push(await load('gateway /graphql (API key)', { url: `${app.baseUrl}/graphql`, method: 'POST', headers: gql, body: { query: QUERY }, seconds, connections }));
+results.push(await load('devices subgraph direct (baseline)', { url: directUrl, method: 'POST', headers: { 'content-type': 'application/json', 'x-pylon-internal-token': internalToken }, body: { query: QUERY, variables: VARIABLES }, seconds, connections }));
+results.push(await load('gateway /graphql (API key)', { url: `${app.baseUrl}/graphql`, method: 'POST', headers: gql, body: { query: QUERY, variables: VARIABLES }, seconds, connections }));
 results.push(await load('REST GET /devices?take=50', { url: `${app.baseUrl}/devices?take=50&page=0`, headers: { 'x-service-apikey': KEY }, seconds, connections }));
 
 console.log('Scenario 1: the same 50-device list\n');

@@ -5,6 +5,7 @@
  */
 import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { printSchema, type GraphQLSchema } from 'graphql';
 import { formatError, type Logger, type Principal } from '@pylon/kit';
@@ -76,7 +77,13 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: false,
     formatError,
-    plugins: [...(protection.plugins as ApolloServerPlugin<GatewayContext>[]), ...(opts.plugins ?? [])],
+    plugins: [
+      ...(protection.plugins as ApolloServerPlugin<GatewayContext>[]),
+      // Responses are per caller; HTTP cache hints would be wrong and cost a hook per field.
+      ApolloServerPluginCacheControlDisabled(),
+      ...(opts.introspection ? [] : [ApolloServerPluginLandingPageDisabled()]),
+      ...(opts.plugins ?? []),
+    ],
     validationRules: [...protection.validationRules, maxRootFields(l.maxRootFields)],
   });
   await server.start();

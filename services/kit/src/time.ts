@@ -1,6 +1,10 @@
 /** Timestamps on every interface are ISO 8601 in the form YYYY-MM-DDTHH:MM:SSZ (spec, Conventions). */
+const STORED_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?Z$/;
+
 export function isoSeconds(value: string | number | Date | null | undefined): string | null {
   if (value === null || value === undefined || value === '') return null;
+  // Stored instants are already UTC ISO strings: trimming beats a Date round trip on hot lists.
+  if (typeof value === 'string' && STORED_UTC.test(value)) return `${value.slice(0, 19)}Z`;
   const d = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(d.getTime())) return null;
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');

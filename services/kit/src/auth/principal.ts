@@ -26,6 +26,9 @@ const AUDIENCE = 'pylon-subgraph';
  */
 export class InternalTokens {
   private readonly key: Uint8Array;
+  /** Signed tokens reused for half their lifetime, and verified ones remembered until expiry: both sit on every request. */
+  private readonly signed = new Map<string, { token: Promise<string>; until: number }>();
+  private readonly verified = new Map<string, { principal: Principal; until: number }>();
 
   constructor(secret: string, private readonly ttlSeconds = 60) {
     if (secret.length < 32) throw new Error('internal secret must be at least 32 characters');
@@ -33,6 +36,16 @@ export class InternalTokens {
   }
 
   sign(p: Principal): Promise<string> {
+    const cacheKey = JSON.stringify([p.accountId, p.userId, p.userName, p.roles, p.policies, p.isOwner, p.via]);
+    const now = Date.now();
+    const hit = this.signed.get(cacheKey);
+    if (hit && hit.until > now) return hit.token;
+    const token = this.signFresh(p);
+    remember(this.signed, cacheKey, { token, until: now + (this.ttlSeconds * 1000) / 2 });
+    return token;
+  }
+
+  private signFresh(p: Principal): Promise<string> {
     return new SignJWT({ acc: p.accountId, name: p.userName, roles: p.roles, pol: p.policies, own: p.isOwner, via: p.via })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(p.userId)
@@ -45,11 +58,13 @@ export class InternalTokens {
 
   async verify(token: string | undefined): Promise<Principal> {
     if (!token) throw new AppError('UNAUTHENTICATED', 'missing internal credentials');
+    const hit = this.verified.get(token);
+    if (hit && hit.until > Date.now()) return hit.principal;
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE });
       const pol = Array.isArray(payload.pol) ? payload.pol.filter((x): x is Policy => typeof x === 'string' && isPolicy(x)) : [];
       if (typeof payload.acc !== 'string' || typeof payload.sub !== 'string') throw new Error('malformed');
-      return {
+      const principal: Principal = {
         accountId: payload.acc,
         userId: payload.sub,
         userName: typeof payload.name === 'string' ? payload.name : '',
@@ -58,12 +73,19 @@ export class InternalTokens {
         isOwner: payload.own === true,
         via: payload.via === 'bearer' ? 'bearer' : payload.via === 'internal' ? 'internal' : 'api-key',
       };
+      remember(this.verified, token, { principal, until: (payload.exp ?? 0) * 1000 });
+      return principal;
     } catch (e) {
       if (e instanceof AppError) throw e;
       const reason = e instanceof joseErrors.JWTExpired ? 'expired' : 'invalid';
       throw new AppError('UNAUTHENTICATED', `${reason} internal credentials`);
     }
   }
+}
+
+function remember<V>(map: Map<string, V>, key: string, value: V, max = 10_000): void {
+  if (map.size >= max) map.delete(map.keys().next().value as string);
+  map.set(key, value);
 }
 
 /** Throws FORBIDDEN unless the principal holds the policy. */

@@ -4,6 +4,7 @@
  */
 import type { Server } from 'node:http';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Express } from 'express';
 import { GraphQLError } from 'graphql';
@@ -26,6 +27,8 @@ export async function createSubgraphHttp(subgraph: Subgraph, o: { ops: Ops; logg
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
     formatError,
+    // No usage reporting and no HTTP cache hints: per-field hooks would only cost time.
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled()],
   });
   await server.start();
   const app = express();

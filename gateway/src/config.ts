@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { envBool, envInt, envPort } from '@pylon/kit';
+import { envBool, envInt, envLogLevel, envPort } from '@pylon/kit';
 import { backendEnv, backendRules } from '@pylon/kit/composition/backends';
 
 const common = {
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: envLogLevel(),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: envPort(4000),
   /** Introspection and field suggestions; default on except in production. */

@@ -1,11 +1,11 @@
 /** Distributed mode: the legacy adapter as its own process, sending persisted operations to the gateway over HTTP. */
 import { z } from 'zod';
-import { createHttpGatewayClient, createLogger, createOps, envInt, envPort, listenHttp, loadConfigOrExit, onShutdown } from '@pylon/kit';
+import { createHttpGatewayClient, createLogger, createOps, envInt, envLogLevel, envPort, listenHttp, loadConfigOrExit, onShutdown } from '@pylon/kit';
 import { createLegacyApp } from './index.js';
 
 const env = loadConfigOrExit(
   z.object({
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_LEVEL: envLogLevel(),
     HOST: z.string().min(1).default('0.0.0.0'),
     PORT: envPort(4080),
     GATEWAY_URL: z.string().url(),

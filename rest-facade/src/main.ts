@@ -1,12 +1,12 @@
 /** Distributed mode: the REST facade as its own process, sending persisted operations to the gateway over HTTP. */
 import express from 'express';
 import { z } from 'zod';
-import { createHttpGatewayClient, createLogger, createOps, envInt, envPort, listenHttp, loadConfigOrExit, mountOps, onShutdown, requestLogging } from '@pylon/kit';
+import { createHttpGatewayClient, createLogger, createOps, envInt, envLogLevel, envPort, listenHttp, loadConfigOrExit, mountOps, onShutdown, requestLogging } from '@pylon/kit';
 import { createRestFacade } from './index.js';
 
 const env = loadConfigOrExit(
   z.object({
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_LEVEL: envLogLevel(),
     HOST: z.string().min(1).default('0.0.0.0'),
     PORT: envPort(4001),
     GATEWAY_URL: z.string().url(),

@@ -1,4 +1,4 @@
-import type { FieldMap, Filter, Principal } from '@pylon/kit';
+import type { FieldMap, Principal } from '@pylon/kit';
 import type { ContentRepository, Media } from '../content.repository.js';
 import { listItems, type ListQuery } from './list-items.js';
 
@@ -28,14 +28,8 @@ export const MEDIA_FIELDS: FieldMap = {
 
 /** Lists the caller's media; id, groupId, groupName and tag each match any listed value. */
 export function listMedia(repo: ContentRepository, principal: Principal, q: MediaQuery): Promise<Media[]> {
-  const clauses: Filter[] = [];
-  const anyOf = (path: string, values: string[] | null | undefined) => {
-    if (values && values.length) clauses.push({ [path]: { $in: values } });
-  };
-  anyOf('id', q.id);
-  anyOf('groupId', q.groupId);
-  anyOf('groupName', q.groupName);
-  anyOf('tags', q.tag);
-  if (q.orgId) clauses.push({ orgId: q.orgId });
-  return listItems(repo.media, MEDIA_FIELDS, principal, q, clauses);
+  return listItems(repo.media, MEDIA_FIELDS, principal, q, {
+    anyOf: { id: q.id, groupId: q.groupId, groupName: q.groupName, tags: q.tag },
+    clauses: q.orgId ? [{ orgId: q.orgId }] : [],
+  });
 }

@@ -1,8 +1,8 @@
-import { orderToSort, resolveLimit, whereToFilter, AppError, type FieldMap, type Filter, type Principal } from '@pylon/kit';
+import { listQuery, whereToFilter, AppError, type FieldMap, type Filter, type ListArgs, type Principal } from '@pylon/kit';
 import { onlineCutoff } from '../domain/device.js';
 import type { Device, DeviceRepository } from '../device.repository.js';
 
-export interface DeviceQuery {
+export interface DeviceQuery extends ListArgs {
   id?: string[] | null;
   groupId?: string[] | null;
   groupName?: string[] | null;
@@ -10,11 +10,6 @@ export interface DeviceQuery {
   orgId?: string | null;
   tag?: string[] | null;
   isOnline?: boolean | null;
-  limit?: number | null;
-  /** Items to skip (REST page * take). */
-  offset?: number | null;
-  where?: unknown;
-  order?: unknown;
 }
 
 export interface ListDevicesDeps {
@@ -76,28 +71,16 @@ export function deviceFields(cutoff: () => string): FieldMap {
   };
 }
 
-/** Lists the caller's devices: argument filters AND where, sorted, limited. */
+/** Lists the caller's devices: argument filters AND where, sorted (default name), offset, limited. */
 export async function listDevices(deps: ListDevicesDeps, principal: Principal, q: DeviceQuery): Promise<Device[]> {
   const now = deps.now ?? Date.now;
   const fields = deviceFields(() => onlineCutoff(now(), deps.onlineWindowSeconds));
   const clauses: Filter[] = [];
-  const anyOf = (path: string, values: string[] | null | undefined) => {
-    if (values && values.length) clauses.push({ [path]: { $in: values } });
-  };
-  anyOf('id', q.id);
-  anyOf('groupId', q.groupId);
-  anyOf('groupName', q.groupName);
-  anyOf('deviceType.id', q.deviceTypeId);
-  anyOf('tags', q.tag);
   if (q.orgId) clauses.push({ orgId: q.orgId });
-  if (q.isOnline !== undefined && q.isOnline !== null) {
-    clauses.push(whereToFilter({ isOnline: { eq: q.isOnline } }, fields));
-  }
-  const where = whereToFilter(q.where, fields);
-  if (Object.keys(where).length) clauses.push(where);
-  const filter: Filter = clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses };
-  const limit = resolveLimit(q.limit);
-  const skip = resolveLimit(q.offset, { default: 0, max: 10_000_000 }, 'offset');
-  const sort = orderToSort(q.order, fields, { name: 1, id: 1 });
-  return deps.repo.findDevices(principal.accountId, filter, { sort, limit, ...(skip ? { skip } : {}) });
+  if (q.isOnline !== undefined && q.isOnline !== null) clauses.push(whereToFilter({ isOnline: { eq: q.isOnline } }, fields));
+  const { filter, options } = listQuery(q, fields, {
+    anyOf: { id: q.id, groupId: q.groupId, groupName: q.groupName, 'deviceType.id': q.deviceTypeId, tags: q.tag },
+    clauses,
+  });
+  return deps.repo.findDevices(principal.accountId, filter, options);
 }

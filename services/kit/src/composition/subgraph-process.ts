@@ -6,7 +6,7 @@
 import type { Express } from 'express';
 import { z } from 'zod';
 import { InternalTokens } from '../auth/principal.js';
-import { envPort, loadConfigOrExit } from '../config.js';
+import { envLogLevel, envPort, loadConfigOrExit } from '../config.js';
 import type { Subgraph } from '../graphql/subgraph.js';
 import { createSubgraphHttp, listenHttp } from '../http/serve-subgraph.js';
 import { createOps, onShutdown } from '../http/ops.js';
@@ -14,7 +14,7 @@ import { createLogger } from '../logger.js';
 import { backendEnv, backendRules, createBackends, type BackendEnv, type Backends } from './backends.js';
 
 export const subgraphEnv = backendEnv.extend({
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: envLogLevel(),
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: envPort(4001),
   SIGNAGE_INTERNAL_SECRET: z.string().min(32),

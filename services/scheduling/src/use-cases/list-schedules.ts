@@ -1,18 +1,13 @@
-import { orderToSort, resolveLimit, whereToFilter, type FieldMap, type Filter, type Principal } from '@pylon/kit';
+import { listQuery, type FieldMap, type Filter, type ListArgs, type Principal } from '@pylon/kit';
 import type { Schedule, ScheduleRepository } from '../schedule.repository.js';
 
-export interface ScheduleQuery {
+export interface ScheduleQuery extends ListArgs {
   id?: string[] | null;
   groupId?: string[] | null;
   groupName?: string[] | null;
   deviceId?: string | null;
   orgId?: string | null;
   tag?: string[] | null;
-  limit?: number | null;
-  /** Items to skip (REST page * take). */
-  offset?: number | null;
-  where?: unknown;
-  order?: unknown;
 }
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -44,21 +39,9 @@ export const SCHEDULE_FIELDS: FieldMap = {
 /** Lists the caller's schedules: argument filters AND where, sorted (default: name), `offset` skipped, limited. */
 export function listSchedules(repo: ScheduleRepository, principal: Principal, q: ScheduleQuery): Promise<Schedule[]> {
   const clauses: Filter[] = [];
-  const anyOf = (path: string, values: string[] | null | undefined) => {
-    if (values && values.length) clauses.push({ [path]: { $in: values } });
-  };
-  anyOf('id', q.id);
-  anyOf('groupId', q.groupId);
-  anyOf('groupName', q.groupName);
-  anyOf('tags', q.tag);
   // Equality against an array field matches when any element equals the value.
   if (q.deviceId) clauses.push({ deviceIds: q.deviceId });
   if (q.orgId) clauses.push({ orgId: q.orgId });
-  const where = whereToFilter(q.where, SCHEDULE_FIELDS);
-  if (Object.keys(where).length) clauses.push(where);
-  const filter: Filter = clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses };
-  const limit = resolveLimit(q.limit);
-  const skip = resolveLimit(q.offset, { default: 0, max: 10_000_000 }, 'offset');
-  const sort = orderToSort(q.order, SCHEDULE_FIELDS, { name: 1, id: 1 });
-  return repo.findSchedules(principal.accountId, filter, { sort, limit, ...(skip ? { skip } : {}) });
+  const { filter, options } = listQuery(q, SCHEDULE_FIELDS, { anyOf: { id: q.id, groupId: q.groupId, groupName: q.groupName, tags: q.tag }, clauses });
+  return repo.findSchedules(principal.accountId, filter, options);
 }

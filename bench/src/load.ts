@@ -10,6 +10,8 @@ export interface LoadResult {
 
 /** One bounded autocannon run against a loopback URL. */
 export async function load(name: string, o: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: unknown; seconds: number; connections: number }): Promise<LoadResult> {
+  // A short unmeasured warm-up, so JIT and caches are warm for every path alike.
+  await autocannon({ url: o.url, method: o.method ?? 'GET', headers: o.headers ?? {}, ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}), connections: o.connections, duration: 2, workers: 1 });
   const r = await autocannon({
     url: o.url,
     method: o.method ?? 'GET',

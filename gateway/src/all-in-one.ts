@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger, createOps, InternalTokens, SCHEMA_DIR, type GatewayClient, type Logger, type Subgraph } from '@pylon/kit';
 import { createBackends } from '@pylon/kit/composition/backends';
-import { createAnalyticsSubgraph } from '@pylon/analytics';
+import { createAnalyticsSubgraph, startIngest } from '@pylon/analytics';
 import { createContentSubgraph } from '@pylon/content';
 import { createDataTablesSubgraph } from '@pylon/datatables';
 import { createDevicesSubgraph } from '@pylon/devices';
@@ -51,6 +51,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const documents = backends.documents!;
   const analytics = backends.analytics!;
   const cache = backends.cache!;
+  const ingest = await startIngest({ stream: backends.stream!, analytics, logger });
   const tokens = new InternalTokens(env.SIGNAGE_INTERNAL_SECRET ?? randomBytes(32).toString('hex'));
 
   const identity = createIdentitySubgraph({ documents, cache, tokens, principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS });
@@ -109,6 +110,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
       ops.setDraining();
       await Promise.all(servers.map((s) => new Promise<void>((r) => { s.close(() => r()); s.closeIdleConnections(); })));
       await gateway.stop();
+      await ingest.close();
       await backends.close();
     },
   };

@@ -1,12 +1,20 @@
 /**
- * Distributed mode: the analytics subgraph as its own process. With the embedded chDB driver
- * only this process may open the analytics data dir; fleets use ANALYTICS_DRIVER=clickhouse.
+ * Distributed mode: the analytics subgraph as its own process, running the telemetry ingest too.
+ * With the embedded chDB driver only this process may open the analytics data dir, and an
+ * in-process stream only carries this process's own telemetry: fleets use
+ * ANALYTICS_DRIVER=clickhouse and STREAM_DRIVER=kafka.
  */
+import { createLogger } from '@pylon/kit';
 import { runSubgraphProcess } from '@pylon/kit/composition/subgraph-process';
 import { createAnalyticsSubgraph } from './app.js';
+import { startIngest } from './ingest/ingest.js';
 
 await runSubgraphProcess({
   name: 'analytics',
-  needs: ['analytics'],
-  build: ({ backends, tokens }) => createAnalyticsSubgraph({ analytics: backends.analytics!, tokens }),
+  needs: ['analytics', 'stream'],
+  build: async ({ backends, tokens, env }) => {
+    const ingest = await startIngest({ stream: backends.stream!, analytics: backends.analytics!, logger: createLogger({ level: env.LOG_LEVEL, name: 'analytics-ingest' }) });
+    backends.onClose(() => ingest.close());
+    return createAnalyticsSubgraph({ analytics: backends.analytics!, tokens });
+  },
 });

@@ -17,3 +17,4 @@ export * from './facade/gateway-client.js';
 export * from './http/ops.js';
 export * from './groups.js';
 export * from './http/serve-subgraph.js';
+export * from './telemetry.js';

@@ -60,6 +60,8 @@ export interface Backends {
   blobs?: BlobStore;
   /** Closes what was opened, in reverse order of opening. */
   close(): Promise<void>;
+  /** Registers something built on these backends (a consumer, a buffer) to close before them. */
+  onClose(close: () => Promise<void>): void;
   /** Readiness checks for /readyz. */
   checks: Record<string, () => Promise<void>>;
 }
@@ -74,6 +76,9 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
     checks: {},
     async close() {
       for (const o of [...opened].reverse()) await o.close();
+    },
+    onClose(close) {
+      opened.push({ name: 'dependent', close });
     },
   };
   try {

@@ -2,6 +2,10 @@
  * `npm run bench`: scenarios measured side by side against their baselines in one run.
  * Scenario 1 (platform): the same 50-device list straight to the devices subgraph over HTTP
  * (baseline), through the gateway, and through the REST facade.
+ * Scenario 2 (devices): pings per second accepted by POST /player/{key}/ping with 1,000 devices
+ * online, and the latency of sendBulkDeviceCommands for 1,000 devices (bench/src/devices.scenarios.ts).
+ * Scenario 3 (identity): the platform's gateway request with a warm and a cold principal cache and
+ * with an OAuth bearer token, as ratios to scenario 1's gateway figure (bench/src/auth.scenarios.ts).
  * Set BENCH_SECONDS / BENCH_CONNECTIONS to change the load (defaults 10 s, 10 connections).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -13,16 +17,20 @@ import { allInOneEnv } from '@pylon/gateway/config';
 import { DEMO_ACCOUNT_ID } from '@pylon/gateway/demo';
 import type { DeviceRepository } from '@pylon/devices';
 import { load, probe, table, type LoadResult } from './load.js';
+import { authScenario } from './auth.scenarios.js';
+import { bearerToken } from './oauth.flow.js';
+import { bulkCommandLatency, pingLoad, seedPingDevices } from './devices.scenarios.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const KEY = 'bench-key-0123456789abcdef';
+const BENCH_PASSWORD = 'bench-owner-password';
 // The same document everywhere: the REST facade's persisted listDevices operation.
 const QUERY = await readFile(new URL('../../schema/operations/rest/listDevices.graphql', import.meta.url), 'utf8');
 const VARIABLES = { limit: 50, offset: 0 };
 
 const dir = await mkdtemp(join(tmpdir(), 'pylon-bench-'));
-const env = loadConfig(allInOneEnv, { NODE_ENV: 'production', SIGNAGE_DATA_DIR: dir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_INTERNAL_SECRET: 's'.repeat(64) });
+const env = loadConfig(allInOneEnv, { NODE_ENV: 'production', SIGNAGE_DATA_DIR: dir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_INTERNAL_SECRET: 's'.repeat(64), SIGNAGE_SIMULATOR: 'false', RATE_LIMIT_POINTS: '1000000000', SIGNAGE_DEMO_PASSWORD: BENCH_PASSWORD });
 const app = await startAllInOne(env, { logger: createLogger({ level: 'silent' }) });
 
 // 50 devices: the 8 demo ones plus 42 more.
@@ -56,6 +64,23 @@ console.log(table(results));
 const [d, g, r] = results as [LoadResult, LoadResult, LoadResult];
 console.log(`\ngateway / direct subgraph: ${(g.rps / d.rps).toFixed(2)}× (target ≥ 0.50×)`);
 console.log(`REST / GraphQL (gateway): ${(r.rps / g.rps).toFixed(2)}× (target ≥ 0.90×)`);
+
+// Scenario 3 (identity): the same gateway request with a warm and a cold principal cache, and with a bearer token.
+await authScenario({ app, key: KEY, bearer: await bearerToken(app.oauthIssuer, { username: 'owner@demo.example', password: BENCH_PASSWORD }), query: QUERY, variables: VARIABLES, seconds, connections, gatewayRps: g.rps });
+
+await devicesScenario();
+
+/** Scenario 2: the player API's ping path and bulk commands, on 1,000 devices of their own account. */
+async function devicesScenario(): Promise<void> {
+  const ids = await seedPingDevices(repo, DEMO_ACCOUNT_ID, 1000);
+  const pings = await pingLoad(`POST /player/{key}/ping (1,000 devices online, ${connections} players at once)`, { url: app.baseUrl, count: 1000, seconds, connections });
+  // Each ping waits for its write to be flushed; more concurrent players share each flush.
+  const busy = await pingLoad(`POST /player/{key}/ping (1,000 devices online, ${connections * 5} players at once)`, { url: app.baseUrl, count: 1000, seconds, connections: connections * 5 });
+  const bulk = await bulkCommandLatency({ graphqlUrl: `${app.baseUrl}/graphql`, key: KEY, deviceIds: ids, rounds: 10 });
+  console.log('\nScenario 2: devices\n');
+  console.log(table([pings, busy]));
+  console.log(`\nsendBulkDeviceCommands, 1,000 devices x 2 commands, through the gateway (10 calls): p50 ${bulk.p50} ms, min ${bulk.min} ms, max ${bulk.max} ms (${bulk.successCount} devices queued per call)`);
+}
 
 await new Promise<void>((res) => directServer.close(() => res()));
 await direct.server.stop();

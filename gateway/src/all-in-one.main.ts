@@ -18,6 +18,10 @@ try {
     app.apiKey
       ? `  API key     ${app.apiKey}`
       : '  API key     (existing data: use the key printed at first start, or set SIGNAGE_BOOTSTRAP_API_KEY)',
+    `  OAuth       ${app.oauthIssuer}/.well-known/openid-configuration   (client ${env.OAUTH_CLIENT_ID}, scope webapi)`,
+    app.demoPassword
+      ? `  Sign-in     owner@demo.example / ${app.demoPassword}`
+      : '  Sign-in     owner@demo.example (password printed at first start, or set SIGNAGE_DEMO_PASSWORD)',
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');

@@ -6,21 +6,23 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { Router } from 'express';
 import type { AddressInfo } from 'node:net';
 import { createLogger, createOps, InternalTokens, SCHEMA_DIR, type GatewayClient, type Logger, type Subgraph } from '@pylon/kit';
 import { createBackends } from '@pylon/kit/composition/backends';
 import { createAnalyticsSubgraph, startIngest } from '@pylon/analytics';
 import { createContentSubgraph } from '@pylon/content';
 import { createDataTablesSubgraph } from '@pylon/datatables';
-import { createDevicesSubgraph } from '@pylon/devices';
+import { createDevicesSubgraph, createPlayerApi } from '@pylon/devices';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { createSchedulingSubgraph } from '@pylon/scheduling';
 import { createLegacyApp } from '@pylon/legacy-adapter';
 import { createRestFacade } from '@pylon/rest-facade';
 import { introspectionEnabled, limitsFrom, type AllInOneEnv } from './config.js';
 import { InProcessDataSource } from './data-sources.js';
-import { seedDemo } from './demo.js';
-import type { EdgeAuthenticator } from './edge-auth.js';
+import { DEMO_ACCOUNT_ID, seedDemo, seedDemoAlertRules } from './demo.js';
+import { startSimulator, type Simulator } from './simulator.js';
+import { createAccessLayer } from './access.js';
 import { createGateway, type Gateway } from './gateway.js';
 import { createHttpApp } from './http-app.js';
 import { inProcessGatewayClient } from './in-process-client.js';
@@ -30,6 +32,10 @@ export interface AllInOne {
   legacyUrl: string;
   /** The bootstrap key, when this start created one. */
   apiKey?: string;
+  /** The demo owner's sign-in password, when this start set one. */
+  demoPassword?: string;
+  /** {auth_url}: where /connect/authorize and /.well-known/openid-configuration are. */
+  oauthIssuer: string;
   gateway: Gateway;
   client: GatewayClient;
   subgraphs: Record<string, Subgraph>;
@@ -55,7 +61,22 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const tokens = new InternalTokens(env.SIGNAGE_INTERNAL_SECRET ?? randomBytes(32).toString('hex'));
 
   const identity = createIdentitySubgraph({ documents, cache, tokens, principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS });
-  const devices = createDevicesSubgraph({ documents, tokens, onlineWindowSeconds: env.DEVICE_ONLINE_WINDOW_SECONDS });
+  const devices = createDevicesSubgraph({
+    documents,
+    tokens,
+    onlineWindowSeconds: env.DEVICE_ONLINE_WINDOW_SECONDS,
+    blobs: backends.blobs!,
+    pubsub: backends.pubsub!,
+    cache,
+    stream: backends.stream!,
+    logger,
+    settings: {
+      commandTtlSeconds: env.DEVICE_COMMAND_TTL_SECONDS,
+      sweepIntervalSeconds: env.DEVICE_SWEEP_SECONDS,
+      maxSnapBytes: env.DEVICE_SNAP_MAX_BYTES,
+      maxPingWaitSeconds: env.DEVICE_PING_MAX_WAIT_SECONDS,
+    },
+  });
   const subgraphs: Record<string, Subgraph> = {
     identity,
     devices,
@@ -77,16 +98,21 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     logger,
   });
 
-  const auth: EdgeAuthenticator = {
-    // Bearer tokens arrive with the OAuth server (identity issue); until then only keys authenticate.
-    authenticate: async ({ apiKey }) => (apiKey ? identity.authenticator.authenticate(apiKey) : null),
-  };
+  // Keys and bearer tokens with rate limits, the audit trail, the OAuth server (identity issue).
+  const access = await createAccessLayer(env, { backends, identity, logger });
+  const auth = access.auth;
+  const audit = access.audit;
   const client = inProcessGatewayClient(gateway, auth);
-  const rest = await createRestFacade({ client, logger });
-  const app = createHttpApp({ gateway, auth, ops, logger, checks: backends.checks, rest });
-  const legacy = createLegacyApp({ client, logger, ops });
+  const rest = await createRestFacade({ client, logger, audit });
+  // The player API (device-facing, registration-key auth) answers /player/... before the REST facade.
+  const front = Router().use(createPlayerApi(devices.runtime), rest);
+  const app = createHttpApp({ gateway, auth, ops, logger, checks: backends.checks, rest: front, audit, oauth: access.oauth.handler });
+  const legacy = createLegacyApp({ client, logger, ops, audit });
 
-  const demo = env.SIGNAGE_DEMO ? await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: env.SIGNAGE_BOOTSTRAP_API_KEY }) : { created: false };
+  const demo = env.SIGNAGE_DEMO ? await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: env.SIGNAGE_BOOTSTRAP_API_KEY, password: env.SIGNAGE_DEMO_PASSWORD }) : { created: false };
+  if (demo.created) await seedDemoAlertRules(devices.runtime);
+  const simulator: Simulator | undefined =
+    env.SIGNAGE_DEMO && env.SIGNAGE_SIMULATOR ? startSimulator(devices.runtime, { accountId: DEMO_ACCOUNT_ID, intervalSeconds: env.SIGNAGE_SIMULATOR_SECONDS, logger }) : undefined;
 
   const servers = [await listen(app, env.PORT, env.HOST), await listen(legacy, env.LEGACY_PORT, env.HOST)];
   const url = (s: Server) => {
@@ -94,11 +120,14 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     const host = a.address === '0.0.0.0' || a.address === '::' ? 'localhost' : a.address.includes(':') ? `[${a.address}]` : a.address;
     return `http://${host}:${a.port}`;
   };
+  await access.start(url(servers[0]!));
   let closed = false;
   return {
     baseUrl: url(servers[0]!),
     legacyUrl: url(servers[1]!),
     ...(demo.apiKey ? { apiKey: demo.apiKey } : {}),
+    ...(demo.password ? { demoPassword: demo.password } : {}),
+    oauthIssuer: access.oauth.issuer!,
     gateway,
     client,
     subgraphs,
@@ -108,8 +137,13 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
       if (closed) return;
       closed = true;
       ops.setDraining();
+      // Long-polling pings answer now instead of holding the servers open.
+      devices.runtime.releaseWaiters();
       await Promise.all(servers.map((s) => new Promise<void>((r) => { s.close(() => r()); s.closeIdleConnections(); })));
       await gateway.stop();
+      await access.close();
+      await simulator?.close();
+      await devices.runtime.close();
       await ingest.close();
       await backends.close();
     },

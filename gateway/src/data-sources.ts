@@ -1,5 +1,5 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
-import { INTERNAL_TOKEN_HEADER, type InternalTokens, type Principal, type Subgraph } from '@pylon/kit';
+import { INTERNAL_TOKEN_HEADER, type AuditNote, type InternalTokens, type Principal, type Subgraph } from '@pylon/kit';
 
 /** What the gateway keeps per incoming request. */
 export interface GatewayContext {
@@ -7,6 +7,8 @@ export interface GatewayContext {
   requestId: string;
   /** Memoised internal token for this request (signed once, used by every fetch). */
   internalToken?: Promise<string>;
+  /** The HTTP edge's audit note: the operation fills in its type and name (gateway.ts auditPlugin). */
+  audit?: AuditNote;
 }
 
 function tokenFor(tokens: InternalTokens, context: Partial<GatewayContext>): Promise<string> {

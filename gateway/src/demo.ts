@@ -3,8 +3,9 @@
  * role, a few nested device groups and devices that have pinged, and an API key.
  */
 import { randomBytes } from 'node:crypto';
-import type { DeviceRepository } from '@pylon/devices';
-import { createAccount, createApiKey, createUser, hashKey, type IdentityRepository } from '@pylon/identity';
+import { createAlertRule, type DeviceRepository, type DevicesRuntime } from '@pylon/devices';
+import { POLICIES, type Principal } from '@pylon/kit';
+import { createAccount, createApiKey, createUser, hashKey, setPassword, type IdentityRepository } from '@pylon/identity';
 
 export const DEMO_ACCOUNT_ID = 'demo-account';
 export const DEMO_OWNER_ID = 'demo-owner';
@@ -13,6 +14,8 @@ export interface DemoResult {
   created: boolean;
   /** The plain key, when one was created in this run. */
   apiKey?: string;
+  /** The demo owner's sign-in password (OAuth login page), when one was set in this run. */
+  password?: string;
 }
 
 const CITIES = [
@@ -21,9 +24,11 @@ const CITIES = [
   { city: 'Lyon', state: 'ARA', country: 'FR', latitude: 45.76, longitude: 4.84 },
 ];
 
-export async function seedDemo(deps: { identity: IdentityRepository; devices: DeviceRepository; bootstrapKey?: string | undefined; now?: number }): Promise<DemoResult> {
+export async function seedDemo(deps: { identity: IdentityRepository; devices: DeviceRepository; bootstrapKey?: string | undefined; password?: string | undefined; now?: number }): Promise<DemoResult> {
   const existing = await deps.identity.accounts.findById(DEMO_ACCOUNT_ID, DEMO_ACCOUNT_ID);
   if (existing) {
+    // SIGNAGE_DEMO_PASSWORD set after the first start (re)sets the demo owner's sign-in password.
+    if (deps.password) await setPassword(deps.identity, DEMO_ACCOUNT_ID, DEMO_OWNER_ID, deps.password);
     // A bootstrap key set after the first start is added to the demo owner.
     if (deps.bootstrapKey && !(await deps.identity.apiKeys.findByUnique('hash', [hashKey(deps.bootstrapKey)]))) {
       await createApiKey(deps.identity, { accountId: DEMO_ACCOUNT_ID, userId: DEMO_OWNER_ID, name: 'bootstrap', value: deps.bootstrapKey });
@@ -58,6 +63,8 @@ export async function seedDemo(deps: { identity: IdentityRepository; devices: De
     roles: ['Owner', 'API'],
     lastActivity: null,
   });
+  const password = deps.password ?? randomBytes(12).toString('base64url');
+  await setPassword(deps.identity, DEMO_ACCOUNT_ID, DEMO_OWNER_ID, password);
   await createUser(deps.identity, { accountId: DEMO_ACCOUNT_ID, username: 'viewer@demo.example', firstName: 'Victor', lastName: 'Viewer', email: 'viewer@demo.example', roles: ['Viewer', 'API'] });
   const key = await createApiKey(deps.identity, { accountId: DEMO_ACCOUNT_ID, userId: DEMO_OWNER_ID, name: 'bootstrap', ...(deps.bootstrapKey ? { value: deps.bootstrapKey } : {}) });
 
@@ -86,8 +93,20 @@ export async function seedDemo(deps: { identity: IdentityRepository; devices: De
       groupId: group.id,
       groupName: group.name,
       orgId: null,
-      registrationKey: randomBytes(16).toString('hex'),
+      // `sim-` keys are the screens the built-in simulator plays (simulator.ts); `sim-hot-` runs hot.
+      registrationKey: `${i < 6 ? (i === 5 ? 'sim-hot' : 'sim') : 'demo'}-${randomBytes(16).toString('hex')}`,
     });
   }
-  return { created: true, apiKey: key.value };
+  return { created: true, apiKey: key.value, password };
+}
+
+/**
+ * Demo alert rules (devices issue): high CPU (the simulator's hot screen trips it) and offline for
+ * 30 minutes (the two quiet screens). Applied to the fleet at once, so alerts show from the start.
+ */
+export async function seedDemoAlertRules(runtime: DevicesRuntime): Promise<void> {
+  const owner: Principal = { accountId: DEMO_ACCOUNT_ID, userId: DEMO_OWNER_ID, userName: 'owner@demo.example', roles: ['Owner', 'API'], policies: [...POLICIES], isOwner: true, via: 'internal' };
+  if ((await runtime.alerts.listRules(DEMO_ACCOUNT_ID)).length) return;
+  await createAlertRule(runtime, owner, { name: 'High CPU', conditions: [{ type: 'cpu_above', threshold: 90 }] });
+  await createAlertRule(runtime, owner, { name: 'Offline for 30 minutes', conditions: [{ type: 'offline', minutes: 30 }] });
 }

@@ -2,12 +2,16 @@
 import { readFileSync } from 'node:fs';
 import { createLogger, createOps, InternalTokens, listenHttp, loadConfigOrExit, onShutdown, SCHEMA_DIR } from '@pylon/kit';
 import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
-import { createRedisCache } from '@pylon/kit/adapters/cache.redis';
+import { createRedisCache, createRedisPubSub } from '@pylon/kit/adapters/cache.redis';
+import { createAuditSink } from '@pylon/kit/composition/audit-sink';
+import { createRateLimiter } from '@pylon/kit/composition/backends';
+import { KEY_REVOKED_CHANNEL } from '@pylon/identity';
 import { gatewayEnv, introspectionEnabled, limitsFrom } from './config.js';
 import { SignedRemoteDataSource } from './data-sources.js';
 import { createGateway } from './gateway.js';
 import { createHttpApp } from './http-app.js';
-import { remoteAuthenticator } from './remote-auth.js';
+import { limitedAuthenticator } from './rate-limits.js';
+import { edgeKeyCacheKey, remoteAuthenticator } from './remote-auth.js';
 
 const env = loadConfigOrExit(gatewayEnv);
 const logger = createLogger({ level: env.LOG_LEVEL, name: 'gateway' });
@@ -36,7 +40,21 @@ try {
     limits: limitsFrom(env),
     logger,
   });
-  const auth = remoteAuthenticator({ identityUrl: env.IDENTITY_URL, tokens, cache, ttlSeconds: env.PRINCIPAL_CACHE_SECONDS, timeoutMs: env.SUBGRAPH_TIMEOUT_MS });
+  // Limits live in Redis when configured (shared by gateway replicas), in memory otherwise.
+  const limiterEnv = { CACHE_DRIVER: env.REDIS_URL ? ('redis' as const) : ('memory' as const), REDIS_URL: env.REDIS_URL };
+  const requests = await createRateLimiter(limiterEnv, { name: 'requests', points: env.RATE_LIMIT_POINTS, durationSeconds: env.RATE_LIMIT_DURATION_SECONDS });
+  const failures = await createRateLimiter(limiterEnv, { name: 'auth-failures', points: env.AUTH_FAILURE_POINTS, durationSeconds: env.AUTH_FAILURE_WINDOW_SECONDS });
+  const auth = limitedAuthenticator(
+    remoteAuthenticator({ identityUrl: env.IDENTITY_URL, tokens, cache, ttlSeconds: env.PRINCIPAL_CACHE_SECONDS, timeoutMs: env.SUBGRAPH_TIMEOUT_MS }),
+    { requests, failures, logger },
+  );
+  // Identity announces revoked keys; without Redis this gateway's cache forgets them within PRINCIPAL_CACHE_SECONDS.
+  const pubsub = env.REDIS_URL ? createRedisPubSub({ url: env.REDIS_URL }) : undefined;
+  await pubsub?.subscribe(KEY_REVOKED_CHANNEL, (m) => {
+    const hash = (m as { hash?: unknown })?.hash;
+    if (typeof hash === 'string') void cache.del(edgeKeyCacheKey(hash)).catch(() => undefined);
+  }).catch((err: unknown) => logger.warn({ err }, 'cannot listen for key revocations'));
+  const audit = await createAuditSink(env, 'pylon-gateway', logger);
   const checks = Object.fromEntries(
     Object.entries(urls).map(([name, base]) => [
       name,
@@ -46,10 +64,10 @@ try {
       },
     ]),
   );
-  const app = createHttpApp({ gateway, auth, ops, logger, checks });
+  const app = createHttpApp({ gateway, auth, ops, logger, checks, audit: audit.sink });
   const server = await listenHttp(app, env.PORT, env.HOST);
   logger.info({ port: env.PORT }, 'gateway listening');
-  onShutdown({ ops, servers: [server], logger, closers: [() => gateway.stop(), () => cache.close()] });
+  onShutdown({ ops, servers: [server], logger, closers: [() => gateway.stop(), () => audit.close(), async () => pubsub?.close(), () => requests.close(), () => failures.close(), () => cache.close()] });
 } catch (e) {
   logger.fatal({ err: e }, 'failed to start');
   process.exit(1);

@@ -7,7 +7,7 @@ import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { printSchema, type GraphQLSchema } from 'graphql';
+import { Kind, printSchema, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { formatError, type Logger, type Principal } from '@pylon/kit';
 import type { GatewayContext } from './data-sources.js';
 import { maxRootFields } from './root-fields.rule.js';
@@ -40,6 +40,27 @@ export interface Gateway {
   execute(request: { query: string; variables?: Record<string, unknown>; operationName?: string }, principal: Principal, requestId: string): Promise<{ status: number; data?: Record<string, unknown> | null; errors?: readonly import('graphql').GraphQLFormattedError[] }>;
   stop(): Promise<void>;
 }
+
+/** Root field names of an operation (its audit action when it has no name). */
+function rootFields(op: OperationDefinitionNode): string {
+  const names = op.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD ? [s.name.value] : []));
+  return names.slice(0, 5).join(',') + (names.length > 5 ? ',...' : '') || op.operation;
+}
+
+/** Tells the HTTP edge's audit trail what kind of operation ran and its name (no-op for in-process facade calls). */
+const auditPlugin: ApolloServerPlugin<GatewayContext> = {
+  async requestDidStart({ contextValue }) {
+    if (!contextValue.audit) return;
+    const note = contextValue.audit;
+    return {
+      async didResolveOperation({ operation, operationName }) {
+        if (!operation) return;
+        note.eventType = operation.operation === 'query' ? 'Read' : 'Write';
+        note.actionName = operationName ?? rootFields(operation);
+      },
+    };
+  },
+};
 
 export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   let apiSchema: GraphQLSchema | undefined;
@@ -81,6 +102,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       ...(protection.plugins as ApolloServerPlugin<GatewayContext>[]),
       // Responses are per caller; HTTP cache hints would be wrong and cost a hook per field.
       ApolloServerPluginCacheControlDisabled(),
+      auditPlugin,
       ...(opts.introspection ? [] : [ApolloServerPluginLandingPageDisabled()]),
       ...(opts.plugins ?? []),
     ],

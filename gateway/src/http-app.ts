@@ -1,9 +1,9 @@
 /** The public HTTP surface of the gateway process: /graphql (+ ?sdl), ops endpoints, and the REST facade at the root. */
 import { expressMiddleware } from '@as-integrations/express5';
 import cors from 'cors';
-import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import helmet from 'helmet';
-import { mountOps, requestLogging, type Logger, type Ops, type ReadinessCheck } from '@pylon/kit';
+import { auditTrail, mountOps, requestLogging, type AuditNote, type AuditSink, type Logger, type Ops, type ReadinessCheck } from '@pylon/kit';
 import type { GatewayContext } from './data-sources.js';
 import { graphqlAuth, type EdgeAuthenticator } from './edge-auth.js';
 import type { Gateway } from './gateway.js';
@@ -16,6 +16,10 @@ export interface HttpAppOptions {
   checks: Record<string, ReadinessCheck>;
   rest?: Router;
   maxBodyBytes?: number;
+  /** Where each /graphql request's audit event goes (none: not recorded). */
+  audit?: AuditSink | undefined;
+  /** The OAuth 2.0 / OIDC server (/connect/*, /.well-known/openid-configuration), when this process serves it. */
+  oauth?: RequestHandler | undefined;
 }
 
 export function createHttpApp(o: HttpAppOptions): Express {
@@ -29,6 +33,7 @@ export function createHttpApp(o: HttpAppOptions): Express {
   app.use(requestLogging(o.ops, o.logger));
   app.use(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } }));
   mountOps(app, o.ops, o.checks);
+  if (o.oauth) app.use(o.oauth);
 
   // The SDL is documentation: served without credentials, never with federation internals.
   app.get('/graphql', (req, res, next) => {
@@ -37,11 +42,16 @@ export function createHttpApp(o: HttpAppOptions): Express {
   });
   app.use(
     '/graphql',
+    auditTrail({ sink: o.audit, interface: 'graphql', controller: () => 'graphql' }),
     cors({ origin: true, credentials: false, maxAge: 600 }),
     express.json({ limit: o.maxBodyBytes ?? 1_000_000 }),
     graphqlAuth(o.auth),
     expressMiddleware(o.gateway.server, {
-      context: async ({ res }): Promise<GatewayContext> => ({ principal: res.locals.principal, requestId: String(res.getHeader('x-request-id')) }),
+      context: async ({ res }): Promise<GatewayContext> => ({
+        principal: res.locals.principal,
+        requestId: String(res.getHeader('x-request-id')),
+        ...(res.locals.audit ? { audit: res.locals.audit as AuditNote } : {}),
+      }),
     }),
   );
   if (o.rest) app.use(o.rest);

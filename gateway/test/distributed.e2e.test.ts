@@ -140,3 +140,14 @@ test('the REST facade and the legacy adapter run as their own processes over HTT
   const denied = await fetch(`${restUrl}/devices`, { headers: { 'x-service-apikey': 'not-a-valid-key-at-all' } });
   expect(denied.status).toBe(401);
 });
+
+test('the devices process serves the player API: a ping through it shows up through the gateway', async () => {
+  const res = await gql('{ device(limit: 1, order: [{ name: ASC }]) { id registrationKey } }');
+  const { id, registrationKey } = ((await res.json()) as { data: { device: { id: string; registrationKey: string }[] } }).data.device[0]!;
+  const ping = await fetch(`${devicesUrl}/player/${registrationKey}/ping`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ cpu_usage: 42.5 }) });
+  expect(ping.status).toBe(200);
+  expect(((await ping.json()) as { device_id: string }).device_id).toBe(id);
+  const after = await gql(`{ device(id: ["${id}"]) { isOnline pingData { cpuUsage } } }`);
+  expect(((await after.json()) as { data: unknown }).data).toEqual({ device: [{ isOnline: true, pingData: { cpuUsage: 42.5 } }] });
+  expect((await fetch(`${devicesUrl}/player/unknown-key-000/ping`, { method: 'POST' })).status).toBe(401);
+});

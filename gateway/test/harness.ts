@@ -17,7 +17,7 @@ export interface Harness extends AllInOne {
 
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const dataDir = await mkdtemp(join(tmpdir(), 'pylon-e2e-'));
-  const config = loadConfig(allInOneEnv, { SIGNAGE_DATA_DIR: dataDir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_BOOTSTRAP_API_KEY: TEST_KEY, ...env });
+  const config = loadConfig(allInOneEnv, { SIGNAGE_DATA_DIR: dataDir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_BOOTSTRAP_API_KEY: TEST_KEY, SIGNAGE_SIMULATOR: 'false', ...env });
   const app = await startAllInOne(config);
   return Object.assign(app, {
     dataDir,

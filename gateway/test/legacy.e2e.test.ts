@@ -14,7 +14,7 @@ import { startAllInOne, type AllInOne } from '../src/all-in-one.js';
 import { allInOneEnv } from '../src/config.js';
 
 const API_KEY = 'legacy-e2e-bootstrap-key-0123456789';
-const DEVICE_FIELDS = ['id', 'name', 'is_online', 'tags', 'group_id', 'group_name', 'device_type', 'ping_data', 'location'];
+const DEVICE_FIELDS = ['id', 'name', 'is_online', 'tags', 'group_id', 'group_name', 'device_type', 'ping_data', 'location', 'registration_key'];
 
 let server: AllInOne;
 let dataDir: string;
@@ -22,7 +22,7 @@ const logLines: string[] = [];
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'pylon-legacy-'));
-  const env = allInOneEnv.parse({ SIGNAGE_DATA_DIR: dataDir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_BOOTSTRAP_API_KEY: API_KEY, NODE_ENV: 'test' });
+  const env = allInOneEnv.parse({ SIGNAGE_DATA_DIR: dataDir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_BOOTSTRAP_API_KEY: API_KEY, NODE_ENV: 'test', SIGNAGE_SIMULATOR: 'false' });
   // Request logs are captured to prove the key never reaches them.
   const destination = new Writable({
     write(chunk: Buffer, _enc, done) {

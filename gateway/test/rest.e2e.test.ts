@@ -42,7 +42,7 @@ async function json<T>(path: string, headers?: Record<string, string>): Promise<
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pylon-rest-e2e-'));
-  const env = loadConfig(allInOneEnv, { SIGNAGE_DATA_DIR: dataDir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_BOOTSTRAP_API_KEY: KEY });
+  const env = loadConfig(allInOneEnv, { SIGNAGE_DATA_DIR: dataDir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_SIMULATOR: 'false' });
   app = await startAllInOne(env);
   all = (await json<RestDevice[]>('/devices')).body;
 }, 60_000);
@@ -58,7 +58,7 @@ describe('GET /devices', () => {
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
     expect(body).toHaveLength(8);
     const d = body[0]!;
-    expect(Object.keys(d).sort()).toEqual(['created_on', 'device_type', 'group_id', 'group_name', 'id', 'is_online', 'location', 'name', 'org_id', 'ping_data', 'tags', 'updated_on']);
+    expect(Object.keys(d).sort()).toEqual(['created_on', 'device_type', 'group_id', 'group_name', 'id', 'is_online', 'location', 'name', 'notes', 'org_id', 'ping_data', 'registration_key', 'tags', 'timezone', 'updated_on']);
     expect(Object.keys(d.ping_data!).sort()).toEqual(['cpu_usage', 'disk_usage', 'ip_address', 'memory_usage', 'player_version', 'timestamp']);
     expect(Object.keys(d.location!).sort()).toEqual(['city', 'country', 'latitude', 'longitude', 'state']);
     expect(Object.keys(d.device_type!).sort()).toEqual(['id', 'manufacturer', 'name']);

@@ -9,7 +9,7 @@
  */
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { mountOps, requestLogging, type GatewayClient, type Logger, type Ops } from '@pylon/kit';
+import { auditTrail, mountOps, requestLogging, type AuditSink, type GatewayClient, type Logger, type Ops } from '@pylon/kit';
 import { requireApiKey } from './http/api-key.js';
 import { bodyParsing } from './http/body.middleware.js';
 import { errorHandler, notFound } from './http/errors.js';
@@ -25,6 +25,8 @@ export interface LegacyAppOptions {
   maxBodyBytes?: number;
   /** Element / object nesting cap for request bodies (default 32). */
   maxBodyDepth?: number;
+  /** Where each request's audit event goes (none: not recorded). */
+  audit?: AuditSink | undefined;
 }
 
 export function createLegacyApp(opts: LegacyAppOptions): Express {
@@ -41,6 +43,8 @@ export function createLegacyApp(opts: LegacyAppOptions): Express {
   });
   // Logs redact api_key from URLs (kit redactUrl).
   app.use(requestLogging(ops, opts.logger));
+  // Every request but the ops endpoints is an audit event, refusals included (resources name the rest).
+  app.use(auditTrail({ sink: opts.audit, interface: 'legacy', controller: (req) => req.path.split('/')[1] || 'root' }));
   app.use(
     helmet({
       // Responses are data, never pages: nothing may load or frame them as a document.

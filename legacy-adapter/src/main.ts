@@ -1,5 +1,6 @@
 /** Distributed mode: the legacy adapter as its own process, sending persisted operations to the gateway over HTTP. */
 import { z } from 'zod';
+import { auditSinkEnv, createAuditSink } from '@pylon/kit/composition/audit-sink';
 import { createHttpGatewayClient, createLogger, createOps, envInt, envLogLevel, envPort, listenHttp, loadConfigOrExit, onShutdown } from '@pylon/kit';
 import { createLegacyApp } from './index.js';
 
@@ -10,15 +11,17 @@ const env = loadConfigOrExit(
     PORT: envPort(4080),
     GATEWAY_URL: z.string().url(),
     GATEWAY_TIMEOUT_MS: envInt(10000, 100, 120000),
+    ...auditSinkEnv,
   }),
 );
 const logger = createLogger({ level: env.LOG_LEVEL, name: 'legacy-adapter' });
 const ops = createOps('legacy-adapter');
 try {
   const client = createHttpGatewayClient({ url: env.GATEWAY_URL, timeoutMs: env.GATEWAY_TIMEOUT_MS });
-  const server = await listenHttp(createLegacyApp({ client, logger, ops }), env.PORT, env.HOST);
+  const audit = await createAuditSink(env, 'pylon-legacy-adapter', logger);
+  const server = await listenHttp(createLegacyApp({ client, logger, ops, audit: audit.sink }), env.PORT, env.HOST);
   logger.info({ port: env.PORT }, 'legacy adapter listening');
-  onShutdown({ ops, servers: [server], logger, closers: [] });
+  onShutdown({ ops, servers: [server], logger, closers: [() => audit.close()] });
 } catch (e) {
   logger.fatal({ err: e }, 'failed to start');
   process.exit(1);

@@ -6,7 +6,8 @@
 import { AppError, codeFromGraphQL, loadOperations, type CallerCredentials, type GatewayClient, type GatewayResult, type Logger } from '@pylon/kit';
 
 export interface OperationRunner {
-  run<T>(operationId: string, variables: Record<string, unknown>, caller: CallerCredentials): Promise<T>;
+  /** `observe` sees the gateway's whole answer (the audit trail reads who the caller was). */
+  run<T>(operationId: string, variables: Record<string, unknown>, caller: CallerCredentials, observe?: (result: GatewayResult<unknown>) => void): Promise<T>;
 }
 
 /** Extension codes that mean our own persisted document does not fit the schema: a server fault. */
@@ -26,7 +27,8 @@ export function toAppError(result: GatewayResult<unknown>, operationId: string, 
     logger.error({ operationId, status: result.status, errors: result.errors }, 'legacy operation failed');
     return new AppError('INTERNAL', 'internal error');
   }
-  return new AppError(code, first?.message ?? 'the request failed');
+  const retryAfter = first?.extensions?.retryAfter;
+  return new AppError(code, first?.message ?? 'the request failed', code === 'RATE_LIMITED' ? { retryAfter: Number(retryAfter) || 1 } : {});
 }
 
 export function createOperationRunner(opts: { client: GatewayClient; logger: Logger; required: readonly string[]; documents?: Map<string, string> }): OperationRunner {
@@ -35,10 +37,11 @@ export function createOperationRunner(opts: { client: GatewayClient; logger: Log
   const missing = opts.required.filter((id) => !documents.has(id));
   if (missing.length) throw new Error(`legacy adapter: missing persisted operations ${missing.join(', ')} in schema/operations/legacy`);
   return {
-    async run<T>(operationId: string, variables: Record<string, unknown>, caller: CallerCredentials): Promise<T> {
+    async run<T>(operationId: string, variables: Record<string, unknown>, caller: CallerCredentials, observe?: (result: GatewayResult<unknown>) => void): Promise<T> {
       const query = documents.get(operationId);
       if (!query) throw new AppError('INTERNAL', 'internal error');
       const result = await opts.client.execute<T>({ query, variables, operationName: operationId }, caller);
+      observe?.(result);
       // Legacy responses are all or nothing: any error fails the request.
       if (result.errors?.length) throw toAppError(result, operationId, opts.logger);
       if (!result.data) throw toAppError({ status: result.status, errors: [] }, operationId, opts.logger);

@@ -50,7 +50,7 @@ describe('legacy records', () => {
 
   it('the device record is snake_case', () => {
     const d = toLegacyDevice({ id: 'd', name: 'n', isOnline: true, tags: ['t'], groupId: null, groupName: null, deviceType: null, pingData: { cpuUsage: 1, memoryUsage: null, diskUsage: 2, playerVersion: 'v', ipAddress: 'ip', timestamp: '2024-01-01T00:00:00.000Z' }, location: null });
-    expect(Object.keys(d)).toEqual(['id', 'name', 'is_online', 'tags', 'group_id', 'group_name', 'device_type', 'ping_data', 'location']);
+    expect(Object.keys(d)).toEqual(['id', 'name', 'is_online', 'tags', 'group_id', 'group_name', 'device_type', 'ping_data', 'location', 'registration_key']);
     expect(d.ping_data).toEqual({ cpu_usage: 1, memory_usage: null, disk_usage: 2, player_version: 'v', ip_address: 'ip', timestamp: '2024-01-01T00:00:00Z' });
   });
 });

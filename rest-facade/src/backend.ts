@@ -25,6 +25,8 @@ export interface BackendDeps {
   definition: Document;
   persisted: ReadonlyMap<string, string>;
   operations: Readonly<Record<string, RestOperation>>;
+  /** Documented operations another component serves (x-pylon-handler); reaching the facade means that component is not in front of it. */
+  external?: readonly { operationId: string; handler?: string }[];
 }
 
 export async function createBackend(deps: BackendDeps): Promise<OpenAPIBackend> {
@@ -62,6 +64,11 @@ export async function createBackend(deps: BackendDeps): Promise<OpenAPIBackend> 
   api.registerSecurityHandler('ApiKeyQuery', (_c: Context, { credentials }: Exchange) => Boolean(credentials.queryKey));
   api.registerSecurityHandler('Bearer', (_c: Context, { credentials }: Exchange) => Boolean(credentials.bearer));
 
+  for (const { operationId, handler } of deps.external ?? []) {
+    api.register(operationId, (_c: Context, { req, res }: Exchange) =>
+      sendError(res, 'NOT_FOUND', `${req.method} ${req.path.slice(0, 200)} is served by the ${handler} API, which this process does not serve`),
+    );
+  }
   for (const [operationId, op] of Object.entries(deps.operations)) {
     const document = deps.persisted.get(operationId);
     if (document === undefined) throw new Error(`no persisted document for '${operationId}'`);

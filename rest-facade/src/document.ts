@@ -27,16 +27,22 @@ export function loadRestDocument(path = REST_DOCUMENT_PATH): RestDocument {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-/** Every operation of the document as { operationId, method, path }; throws on a missing or duplicate operationId. */
-export function operationsOf(definition: Document): { operationId: string; method: string; path: string }[] {
-  const out: { operationId: string; method: string; path: string }[] = [];
+/**
+ * Every operation of the document as { operationId, method, path, handler }; throws on a missing or
+ * duplicate operationId. `handler` is the operation's `x-pylon-handler` extension: operations that
+ * another component serves (e.g. `player`: the devices service's player API, mounted before the
+ * facade) are documented here but have no persisted document and no mapper.
+ */
+export function operationsOf(definition: Document): { operationId: string; method: string; path: string; handler?: string }[] {
+  const out: { operationId: string; method: string; path: string; handler?: string }[] = [];
   for (const [path, item] of Object.entries(definition.paths ?? {})) {
     for (const method of METHODS) {
-      const op = (item as Record<string, { operationId?: string } | undefined> | undefined)?.[method];
+      const op = (item as Record<string, { operationId?: string; 'x-pylon-handler'?: unknown } | undefined> | undefined)?.[method];
       if (!op) continue;
       if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
       if (out.some((o) => o.operationId === op.operationId)) throw new Error(`operationId '${op.operationId}' is used twice`);
-      out.push({ operationId: op.operationId, method, path });
+      const handler = typeof op['x-pylon-handler'] === 'string' ? op['x-pylon-handler'] : undefined;
+      out.push({ operationId: op.operationId, method, path, ...(handler ? { handler } : {}) });
     }
   }
   return out;

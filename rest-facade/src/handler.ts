@@ -4,7 +4,7 @@
  */
 import type { Request, Response } from 'express';
 import type { Context } from 'openapi-backend';
-import { isAppError, type GatewayClient, type Logger } from '@pylon/kit';
+import { auditNote, isAppError, type GatewayClient, type Logger } from '@pylon/kit';
 import { apiKeyOf, type RestCredentials } from './credentials.js';
 import { failureFromGraphQL, sendError } from './errors.js';
 import type { RestInput, RestOperation } from './operations/index.js';
@@ -21,6 +21,9 @@ const compact = (o: Record<string, unknown>) => Object.fromEntries(Object.entrie
 export function gatewayHandler(deps: { client: GatewayClient; logger: Logger }, operationId: string, document: string, op: RestOperation) {
   return async (c: Context, { req, res, credentials }: Exchange): Promise<void> => {
     res.locals.route = c.operation.path;
+    const note = auditNote(res);
+    note.controllerName = c.operation.tags?.[0] ?? 'rest';
+    note.actionName = operationId;
     const requestId = typeof res.getHeader('x-request-id') === 'string' ? String(res.getHeader('x-request-id')) : req.get('x-request-id');
     const input: RestInput = {
       params: (c.request.params ?? {}) as Record<string, unknown>,
@@ -33,6 +36,7 @@ export function gatewayHandler(deps: { client: GatewayClient; logger: Logger }, 
         { query: document, variables, operationName: operationId },
         { apiKey: apiKeyOf(credentials), bearer: credentials.bearer, ip: req.ip, requestId, via: 'rest' },
       );
+      note.principal = result.principal;
       const data = result.data ?? null;
       const errors = result.errors ?? [];
       // A null root field means that field failed; anything else is at most a partial answer.
@@ -40,6 +44,8 @@ export function gatewayHandler(deps: { client: GatewayClient; logger: Logger }, 
       if (errors.length && failed) {
         const failure = failureFromGraphQL(errors, result.status, op.fieldNames);
         if (failure.code === 'INTERNAL' || failure.code === 'UNAVAILABLE') deps.logger.error({ operationId, requestId, status: result.status, errors }, 'REST operation failed in the gateway');
+        if (failure.code === 'RATE_LIMITED') res.setHeader('Retry-After', String(Number(errors[0]?.extensions?.retryAfter) || 1));
+        if (failure.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'Bearer realm="pylon"');
         sendError(res, failure.code, failure.message, { field: failure.field });
         return;
       }
@@ -49,8 +55,10 @@ export function gatewayHandler(deps: { client: GatewayClient; logger: Logger }, 
         sendError(res, 'INTERNAL', 'internal error');
         return;
       }
-      const { status = 200, body } = op.respond(data, input);
-      res.status(status).json(body);
+      const { status = 200, body, contentType } = op.respond(data, input);
+      if (status === 204) res.status(204).end();
+      else if (contentType) res.status(status).type(contentType).send(body);
+      else res.status(status).json(body);
     } catch (e) {
       if (isAppError(e) && e.code !== 'INTERNAL') {
         sendError(res, e.code, e.message, { field: typeof e.details.field === 'string' ? e.details.field : undefined });

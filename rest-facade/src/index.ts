@@ -6,7 +6,7 @@
 import cors from 'cors';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Request as OpenApiRequest } from 'openapi-backend';
-import { loadOperations, type GatewayClient, type Logger } from '@pylon/kit';
+import { auditTrail, loadOperations, type AuditSink, type GatewayClient, type Logger } from '@pylon/kit';
 import { createBackend } from './backend.js';
 import { credentialsOf } from './credentials.js';
 import { checkAgreement, loadRestDocument, operationsOf } from './document.js';
@@ -24,6 +24,8 @@ export interface RestFacadeOptions {
   maxBodyBytes?: number;
   /** Path prefixes other parts of the process own; requests under them pass through untouched. */
   passThrough?: readonly string[];
+  /** Where each request's audit event goes (none: not recorded). */
+  audit?: AuditSink | undefined;
 }
 
 export const DEFAULT_PASS_THROUGH = ['/graphql', '/healthz', '/readyz', '/metrics'] as const;
@@ -41,13 +43,22 @@ const corsOptions: cors.CorsOptions = {
 export async function createRestFacade(opts: RestFacadeOptions): Promise<Router> {
   const doc = loadRestDocument();
   const persisted = loadOperations('rest');
-  const problems = checkAgreement(operationsOf(doc.definition).map((o) => o.operationId), persisted, Object.keys(REST_OPERATIONS));
+  // Operations served elsewhere (x-pylon-handler, e.g. the player API) need no persisted document or mapper.
+  const documented = operationsOf(doc.definition);
+  const problems = checkAgreement(documented.filter((o) => !o.handler).map((o) => o.operationId), persisted, Object.keys(REST_OPERATIONS));
   if (problems.length) throw new Error(`the REST facade cannot start:\n  ${problems.join('\n  ')}`);
-  const api = await createBackend({ client: opts.client, logger: opts.logger, definition: doc.definition, persisted, operations: REST_OPERATIONS });
+  const api = await createBackend({ client: opts.client, logger: opts.logger, definition: doc.definition, persisted, operations: REST_OPERATIONS, external: documented.filter((o) => o.handler) });
 
   const passThrough = opts.passThrough ?? DEFAULT_PASS_THROUGH;
   const router = express.Router();
   router.use((req, _res, next) => (passThrough.some((p) => req.path === p || req.path.startsWith(`${p}/`)) ? next('router') : next()));
+  router.use(auditTrail({
+    sink: opts.audit,
+    interface: 'rest',
+    // Handlers name the OpenAPI tag; unmatched paths are named by their first segment.
+    controller: (req) => req.path.split('/')[1] || 'root',
+    skip: (req) => req.path === '/openapi.json' || req.path === '/openapi.yaml',
+  }));
   router.use(cors(corsOptions));
 
   router.get('/openapi.json', (_req, res) => {
@@ -64,7 +75,8 @@ export async function createRestFacade(opts: RestFacadeOptions): Promise<Router>
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  router.use(express.json({ limit: opts.maxBodyBytes ?? 1_000_000 }));
+  // JSON Patch bodies (PATCH) arrive as application/json-patch+json.
+  router.use(express.json({ limit: opts.maxBodyBytes ?? 1_000_000, type: ['application/json', 'application/json-patch+json'] }));
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     try {
       decodeURIComponent(req.path);

@@ -1,6 +1,7 @@
 /** Distributed mode: the REST facade as its own process, sending persisted operations to the gateway over HTTP. */
 import express from 'express';
 import { z } from 'zod';
+import { auditSinkEnv, createAuditSink } from '@pylon/kit/composition/audit-sink';
 import { createHttpGatewayClient, createLogger, createOps, envInt, envLogLevel, envPort, listenHttp, loadConfigOrExit, mountOps, onShutdown, requestLogging } from '@pylon/kit';
 import { createRestFacade } from './index.js';
 
@@ -11,6 +12,7 @@ const env = loadConfigOrExit(
     PORT: envPort(4001),
     GATEWAY_URL: z.string().url(),
     GATEWAY_TIMEOUT_MS: envInt(10000, 100, 120000),
+    ...auditSinkEnv,
   }),
 );
 const logger = createLogger({ level: env.LOG_LEVEL, name: 'rest-facade' });
@@ -27,10 +29,11 @@ try {
       if (!r.ok) throw new Error('gateway unhealthy');
     },
   });
-  app.use(await createRestFacade({ client, logger }));
+  const audit = await createAuditSink(env, 'pylon-rest-facade', logger);
+  app.use(await createRestFacade({ client, logger, audit: audit.sink }));
   const server = await listenHttp(app, env.PORT, env.HOST);
   logger.info({ port: env.PORT }, 'REST facade listening');
-  onShutdown({ ops, servers: [server], logger, closers: [] });
+  onShutdown({ ops, servers: [server], logger, closers: [() => audit.close()] });
 } catch (e) {
   logger.fatal({ err: e }, 'failed to start');
   process.exit(1);

@@ -159,9 +159,9 @@ describe('HTTP surface', () => {
     const nf = await get('/nope');
     expect(nf.status).toBe(404);
     expect((await errorOf(nf)).code).toBe('NOT_FOUND');
-    const na = await fetch(`${base}/devices/x`, { method: 'DELETE', headers: { 'x-service-apikey': 'k' } });
+    const na = await fetch(`${base}/devices/x`, { method: 'POST', headers: { 'x-service-apikey': 'k' } });
     expect(na.status).toBe(405);
-    expect(na.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(na.headers.get('allow')).toBe('GET, PUT, DELETE, PATCH, HEAD, OPTIONS');
     expect((await errorOf(na)).code).toBe('METHOD_NOT_ALLOWED');
   });
   test('oversized and malformed JSON bodies', async () => {
@@ -170,6 +170,14 @@ describe('HTTP surface', () => {
     expect((await errorOf(big)).code).toBe('PAYLOAD_TOO_LARGE');
     const bad = await fetch(`${base}/devices`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-apikey': 'k' }, body: '{"x":' });
     expect(bad.status).toBe(400);
+  });
+  test('operations another component serves (x-pylon-handler: player) are documented, not answered here', async () => {
+    const res = await fetch(`${base}/player/some-key-123/ping`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(404);
+    expect((await errorOf(res)).message).toMatch(/player API/);
+    expect(calls).toHaveLength(0);
+    const doc = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    expect(doc.paths['/player/{registrationKey}/ping']?.post?.['x-pylon-handler']).toBe('player');
   });
   test('malformed percent-encoding in the path -> 400, not 500', async () => {
     expect((await get('/devices/%E0%A4%A')).status).toBe(400);

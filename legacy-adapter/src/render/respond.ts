@@ -37,6 +37,7 @@ export function sendData<T>(res: Response, data: T, view: View<T>, status = 200)
 export function sendError(res: Response, error: AppError): void {
   const { format, callback } = negotiated(res);
   const status = legacyStatus(error.code);
+  if (error.code === 'RATE_LIMITED') res.setHeader('Retry-After', String(Number(error.details.retryAfter) || 1));
   const body = { code: error.code, message: error.message };
   if (format === 'xml' || format === 'rss') write(res, status, XML_TYPE, renderXml('error', body));
   else if (callback) write(res, status, JSONP_TYPE, renderJsonp(callback, { error: body }));

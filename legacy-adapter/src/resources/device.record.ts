@@ -12,6 +12,8 @@ export interface DeviceData {
   deviceType: { id: string | null; name: string | null; manufacturer: string | null } | null;
   pingData: { cpuUsage: number | null; memoryUsage: number | null; diskUsage: number | null; playerVersion: string | null; ipAddress: string | null; timestamp: string | null } | null;
   location: { city: string | null; state: string | null; country: string | null; latitude: number | null; longitude: number | null } | null;
+  /** Null unless the caller holds Devices_Edit. */
+  registrationKey?: string | null;
 }
 
 export interface LegacyDevice {
@@ -24,6 +26,8 @@ export interface LegacyDevice {
   device_type: { id: string | null; name: string | null; manufacturer: string | null } | null;
   ping_data: { cpu_usage: number | null; memory_usage: number | null; disk_usage: number | null; player_version: string | null; ip_address: string | null; timestamp: string | null } | null;
   location: { city: string | null; state: string | null; country: string | null; latitude: number | null; longitude: number | null } | null;
+  /** The player's credential (null unless the caller may edit devices). */
+  registration_key: string | null;
 }
 
 export function toLegacyDevice(d: DeviceData): LegacyDevice {
@@ -42,5 +46,6 @@ export function toLegacyDevice(d: DeviceData): LegacyDevice {
       ? { cpu_usage: p.cpuUsage ?? null, memory_usage: p.memoryUsage ?? null, disk_usage: p.diskUsage ?? null, player_version: p.playerVersion ?? null, ip_address: p.ipAddress ?? null, timestamp: isoSeconds(p.timestamp) }
       : null,
     location: l ? { city: l.city ?? null, state: l.state ?? null, country: l.country ?? null, latitude: l.latitude ?? null, longitude: l.longitude ?? null } : null,
+    registration_key: d.registrationKey ?? null,
   };
 }

@@ -1,7 +1,9 @@
-/** GET /devices: one page of the account's devices (take, page: 0-based, as on current REST). */
+/** /devices: list (take, page: 0-based, as on current REST), one, create, update (JSON or XML bodies), delete. */
 import { z } from 'zod';
+import { AppError } from '@pylon/kit';
 import { defineResource, parseQuery } from './resource.js';
 import { toLegacyDevice, type DeviceData, type LegacyDevice } from './device.record.js';
+import { deviceInput, payloadOf } from './device.input.js';
 
 const Query = z.object({
   take: z.coerce.number().int().min(1).max(1000).optional(),
@@ -18,5 +20,58 @@ export const listDevices = defineResource<LegacyDevice[]>({
     const limit = take ?? 100;
     const data = await run<{ device: DeviceData[] }>('listDevices', { limit, offset: (page ?? 0) * limit });
     return data.device.map(toLegacyDevice);
+  },
+});
+
+export const getDevice = defineResource<LegacyDevice>({
+  method: 'get',
+  path: '/devices/:id',
+  operations: ['getDevice'],
+  view: { root: 'device' },
+  async handle({ params, run }) {
+    const data = await run<{ device: DeviceData[] }>('getDevice', { id: params.id });
+    const [device] = data.device;
+    // Another account's device is as unknown as a missing one.
+    if (!device) throw new AppError('NOT_FOUND', `device '${String(params.id).slice(0, 100)}' was not found`);
+    return toLegacyDevice(device);
+  },
+});
+
+export const createDevice = defineResource<LegacyDevice>({
+  method: 'post',
+  path: '/devices',
+  operations: ['createDevice'],
+  view: { root: 'device' },
+  status: 201,
+  async handle({ body, run }) {
+    const data = await run<Record<string, unknown>>('createDevice', { input: deviceInput(body, { create: true }) });
+    return toLegacyDevice(payloadOf(data, 'createDevice').device as DeviceData);
+  },
+});
+
+/** Changes the fields given (PUT, or POST for clients that only POST). */
+function updateDevice(method: 'put' | 'post') {
+  return defineResource<LegacyDevice>({
+    method,
+    path: '/devices/:id',
+    operations: ['updateDevice'],
+    view: { root: 'device' },
+    async handle({ params, body, run }) {
+      const data = await run<Record<string, unknown>>('updateDevice', { id: params.id, input: deviceInput(body, { create: false }) });
+      return toLegacyDevice(payloadOf(data, 'updateDevice').device as DeviceData);
+    },
+  });
+}
+export const putDevice = updateDevice('put');
+export const postDevice = updateDevice('post');
+
+export const deleteDevice = defineResource<{ id: string; deleted: boolean }>({
+  method: 'delete',
+  path: '/devices/:id',
+  operations: ['deleteDevice'],
+  view: { root: 'device' },
+  async handle({ params, run }) {
+    const data = await run<Record<string, unknown>>('deleteDevice', { id: params.id });
+    return { id: String(payloadOf(data, 'deleteDevice').deviceId), deleted: true };
   },
 });

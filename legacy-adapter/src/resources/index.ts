@@ -1,6 +1,10 @@
 /** Every legacy resource, in mount order. */
 import { getAccount } from './account.resource.js';
-import { listDevices } from './devices.resource.js';
+import { createDevice, deleteDevice, getDevice, listDevices, postDevice, putDevice } from './devices.resource.js';
+import { createDeviceGroup, deleteDeviceGroup, listDeviceGroups, updateDeviceGroup } from './device-groups.resource.js';
 import type { DefinedResource } from './resource.js';
 
-export const RESOURCES: readonly DefinedResource[] = [getAccount, listDevices];
+export const RESOURCES: readonly DefinedResource[] = [getAccount, listDevices,
+  // Devices issue. /devices/groups before /devices/:id, so the literal path wins.
+  listDeviceGroups, createDeviceGroup, updateDeviceGroup, deleteDeviceGroup,
+  getDevice, createDevice, putDevice, postDevice, deleteDevice];

@@ -4,7 +4,7 @@
  * run the handler with the caller's credentials, render in the negotiated format.
  */
 import type { NextFunction, Request, Response, Router } from 'express';
-import { AppError } from '@pylon/kit';
+import { AppError, auditNote } from '@pylon/kit';
 import { z } from 'zod';
 import { callerOf } from '../http/api-key.js';
 import { negotiated } from '../http/negotiation.js';
@@ -50,12 +50,17 @@ export function defineResource<T>(r: LegacyResource<T>): DefinedResource {
         try {
           if (negotiated(res).format === 'rss' && !r.view.rss) throw new AppError('UNSUPPORTED_FORMAT', `format=rss is not offered for ${r.path}; use json or xml`, { field: 'format' });
           const caller = callerOf(req, res);
+          const note = auditNote(res);
+          note.controllerName = r.path.split('/')[1] || 'root';
+          note.actionName = r.operations.join(',');
           const data = await r.handle({
             query: req.query as Record<string, unknown>,
             params: req.params as Record<string, string>,
             body: res.locals.body,
             ...(typeof res.locals.bodyRoot === 'string' ? { bodyRoot: res.locals.bodyRoot } : {}),
-            run: (id, variables = {}) => runner.run(id, variables, caller),
+            run: (id, variables = {}) => runner.run(id, variables, caller, (result) => {
+              if (result.principal) note.principal = result.principal;
+            }),
           });
           sendData(res, data, r.view, r.status);
         } catch (e) {

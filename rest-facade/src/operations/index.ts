@@ -3,14 +3,45 @@
  * schema/openapi/rest.yaml + schema/operations/rest/<operationId>.graphql + an entry here;
  * the facade refuses to start when the three disagree.
  */
-import { getAccount } from './account.js';
+import { getAccount, listOrganizations, updateAccount } from './account.js';
+import { getAuditEvent, listAuditEvents } from './audit-events.js';
 import { getDevice, listDevices } from './devices.js';
+import { createDevice, deleteDevice, patchDevice, updateDevice } from './device-writes.js';
+import { createDeviceGroup, deleteDeviceGroup, listDeviceGroups, updateDeviceGroup } from './device-groups.js';
+import { getDevicePingData, getDeviceSnap, getPingData, sendBulkDeviceCommands, sendDeviceCommand, trackDeviceEvent } from './device-commands.js';
+import { getAlert, listAlerts, patchAlert, updateAlert } from './alerts.js';
+import { getUser, listUsers } from './users.js';
 import type { RestOperation } from './types.js';
 
 export type { RestInput, RestOperation, RestSuccess } from './types.js';
 
 export const REST_OPERATIONS: Readonly<Record<string, RestOperation>> = {
   getAccount,
+  updateAccount,
+  listOrganizations,
+  listAuditEvents,
+  getAuditEvent,
+  listUsers,
+  getUser,
   listDevices,
   getDevice,
+  // Devices issue: device writes, groups, commands, events, ping data, screenshots, alerts.
+  createDevice,
+  updateDevice,
+  patchDevice,
+  deleteDevice,
+  listDeviceGroups,
+  createDeviceGroup,
+  updateDeviceGroup,
+  deleteDeviceGroup,
+  sendDeviceCommand,
+  sendBulkDeviceCommands,
+  trackDeviceEvent,
+  getPingData,
+  getDevicePingData,
+  getDeviceSnap,
+  listAlerts,
+  getAlert,
+  updateAlert,
+  patchAlert,
 };

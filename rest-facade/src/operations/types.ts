@@ -8,9 +8,11 @@ export interface RestInput {
 }
 
 export interface RestSuccess {
-  /** 200 unless given. */
+  /** 200 unless given; 204 sends no body. */
   status?: number;
+  /** JSON, unless `contentType` is given: then a Buffer or string sent as is (e.g. a JPEG). */
   body: unknown;
+  contentType?: string;
 }
 
 export interface RestOperation {

@@ -1,21 +1,40 @@
-import { createSubgraph, type DocumentStore, type InternalTokens, type Subgraph } from '@pylon/kit';
-import { DeviceRepository } from './device.repository.js';
+import { createSubgraph, type BlobStore, type Cache, type DocumentStore, type EventStream, type InternalTokens, type Logger, type PubSub, type Subgraph } from '@pylon/kit';
+import type { DeviceRepository } from './device.repository.js';
 import { devicesResolvers } from './graphql/resolvers.js';
+import { createDevicesRuntime, type DevicesRuntime, type DevicesSettings } from './runtime.js';
 
 export interface DevicesDeps {
   documents: DocumentStore;
   tokens: InternalTokens;
   onlineWindowSeconds: number;
   now?: () => number;
+  /** Screenshots (player PUT /snap, includeSnap). */
+  blobs?: BlobStore;
+  /** Command wake-ups across replicas (Redis pub/sub when scaled). */
+  pubsub?: PubSub;
+  /** Sweep lease across replicas. */
+  cache?: Cache;
+  /** Ping logs and device events for analytics. */
+  stream?: EventStream;
+  logger?: Logger;
+  /** Everything else tunable (command TTL, sweep period, snap cap, long-poll cap). */
+  settings?: Partial<Omit<DevicesSettings, 'onlineWindowSeconds'>>;
 }
 
-/** The devices subgraph; main.ts serves it over HTTP, the all-in-one gateway calls it in-process. */
-export function createDevicesSubgraph(deps: DevicesDeps): Subgraph & { repo: DeviceRepository } {
-  const repo = new DeviceRepository(deps.documents);
-  const subgraph = createSubgraph({
-    name: 'devices',
-    tokens: deps.tokens,
-    resolvers: devicesResolvers({ repo, onlineWindowSeconds: deps.onlineWindowSeconds, ...(deps.now ? { now: deps.now } : {}) }),
+export type DevicesSubgraph = Subgraph & { repo: DeviceRepository; runtime: DevicesRuntime };
+
+/** The devices subgraph; main.ts serves it over HTTP, the all-in-one gateway calls it in-process. The player API shares its runtime. */
+export function createDevicesSubgraph(deps: DevicesDeps): DevicesSubgraph {
+  const runtime = createDevicesRuntime({
+    documents: deps.documents,
+    ...(deps.blobs ? { blobs: deps.blobs } : {}),
+    ...(deps.pubsub ? { pubsub: deps.pubsub } : {}),
+    ...(deps.cache ? { cache: deps.cache } : {}),
+    ...(deps.stream ? { stream: deps.stream } : {}),
+    ...(deps.logger ? { logger: deps.logger } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
+    settings: { ...deps.settings, onlineWindowSeconds: deps.onlineWindowSeconds },
   });
-  return Object.assign(subgraph, { repo });
+  const subgraph = createSubgraph({ name: 'devices', tokens: deps.tokens, resolvers: devicesResolvers(runtime) });
+  return Object.assign(subgraph, { repo: runtime.repo, runtime });
 }

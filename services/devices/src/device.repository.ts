@@ -28,12 +28,29 @@ export class DeviceRepository {
     return d;
   }
 
+  /** One scan for many ids (bulk commands): never one round trip per device. */
+  findByIds(tenant: string, ids: readonly string[]): Promise<Device[]> {
+    return ids.length ? this.devices.find(tenant, { id: { $in: [...ids] } }, {}) : Promise.resolve([]);
+  }
+
+  /** Across accounts (the player authenticates with the key alone); callers check the account when they have one. */
   findByRegistrationKey(key: string): Promise<Device | null> {
     return this.devices.findByUnique('registrationKey', [key]);
   }
 
   listGroups(tenant: string): Promise<DeviceGroup[]> {
     return this.groups.find(tenant, {}, { sort: { name: 1, id: 1 } });
+  }
+
+  async getGroup(tenant: string, id: string): Promise<DeviceGroup> {
+    const g = await this.groups.findById(tenant, id);
+    if (!g) throw notFound('device group', id);
+    return g;
+  }
+
+  /** The command names the account accepts (its display commands). */
+  async knownCommands(tenant: string): Promise<Set<string>> {
+    return new Set((await this.listCommands(tenant)).map((c) => c.command));
   }
 
   /** The account's display commands, seeded with the defaults on first use. */

@@ -1,3 +1,12 @@
-export { createDevicesSubgraph, type DevicesDeps } from './app.js';
+export { createDevicesSubgraph, type DevicesDeps, type DevicesSubgraph } from './app.js';
 export { DeviceRepository } from './device.repository.js';
+export { AlertRepository } from './alert.repository.js';
+export { CommandRepository } from './command.repository.js';
 export type { DeviceRecord, DeviceGroupRecord } from './domain/device.js';
+export type { AlertRuleRecord } from './domain/alert.js';
+export { createPlayerApi } from './player/player-api.js';
+export { createDevicesRuntime, type DevicesRuntime, type DevicesSettings } from './runtime.js';
+export { recordPing, type PingResult } from './use-cases/record-ping.js';
+export { ackCommand } from './use-cases/ack-command.js';
+export { storeSnap } from './use-cases/snaps.js';
+export { createAlertRule } from './use-cases/alerts/alert-rules.js';

@@ -1,6 +1,7 @@
 import { createSubgraph, type Cache, type DocumentStore, type InternalTokens, type Subgraph } from '@pylon/kit';
 import { identityResolvers } from './graphql/resolvers.js';
 import { IdentityRepository } from './identity.repository.js';
+import { BearerAuthenticator } from './oauth/bearer.js';
 import { ApiKeyAuthenticator } from './use-cases/api-keys.js';
 
 export interface IdentityDeps {
@@ -13,12 +14,16 @@ export interface IdentityDeps {
 export interface IdentityService extends Subgraph {
   repo: IdentityRepository;
   authenticator: ApiKeyAuthenticator;
+  /** Verifies OAuth access tokens once the OAuth server (oauth/server.ts) has started. */
+  bearer: BearerAuthenticator;
+  cache: Cache;
 }
 
-/** The identity subgraph plus the authenticator the gateway's edge uses (in-process or over HTTP). */
+/** The identity subgraph plus the authenticators the gateway's edge uses (in-process or over HTTP). */
 export function createIdentitySubgraph(deps: IdentityDeps): IdentityService {
   const repo = new IdentityRepository(deps.documents);
   const authenticator = new ApiKeyAuthenticator({ repo, cache: deps.cache, cacheTtlSeconds: deps.principalCacheSeconds });
-  const subgraph = createSubgraph({ name: 'identity', tokens: deps.tokens, resolvers: identityResolvers(repo) });
-  return Object.assign(subgraph, { repo, authenticator });
+  const bearer = new BearerAuthenticator({ repo, cache: deps.cache, cacheTtlSeconds: deps.principalCacheSeconds });
+  const subgraph = createSubgraph({ name: 'identity', tokens: deps.tokens, resolvers: identityResolvers({ repo, cache: deps.cache }) });
+  return Object.assign(subgraph, { repo, authenticator, bearer, cache: deps.cache });
 }

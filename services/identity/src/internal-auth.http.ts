@@ -1,14 +1,15 @@
 /**
- * POST /internal/authenticate: the gateway (distributed mode) resolves an API key to a
- * principal here. Only callers holding the internal secret (a signed internal token of
+ * POST /internal/authenticate: the gateway (distributed mode) resolves an API key or a bearer
+ * token to a principal here. Only callers holding the internal secret (a signed internal token of
  * kind 'internal') may ask.
  */
 import express, { type Express } from 'express';
 import { INTERNAL_TOKEN_HEADER, type InternalTokens } from '@pylon/kit';
+import type { BearerAuthenticator } from './oauth/bearer.js';
 import type { ApiKeyAuthenticator } from './use-cases/api-keys.js';
 
-export function mountInternalAuth(app: Express, authenticator: ApiKeyAuthenticator, tokens: InternalTokens): void {
-  app.post('/internal/authenticate', express.json({ limit: '4kb' }), async (req, res) => {
+export function mountInternalAuth(app: Express, auth: { authenticator: ApiKeyAuthenticator; bearer: BearerAuthenticator }, tokens: InternalTokens): void {
+  app.post('/internal/authenticate', express.json({ limit: '16kb' }), async (req, res) => {
     try {
       const caller = await tokens.verify(req.get(INTERNAL_TOKEN_HEADER));
       if (caller.via !== 'internal') throw new Error('not an internal caller');
@@ -17,7 +18,8 @@ export function mountInternalAuth(app: Express, authenticator: ApiKeyAuthenticat
       return;
     }
     const apiKey = typeof req.body?.apiKey === 'string' ? req.body.apiKey : '';
-    const principal = apiKey ? await authenticator.authenticate(apiKey) : null;
+    const bearer = typeof req.body?.bearer === 'string' ? req.body.bearer : '';
+    const principal = apiKey ? await auth.authenticator.authenticate(apiKey) : bearer ? await auth.bearer.authenticate(bearer) : null;
     res.json({ principal });
   });
 }

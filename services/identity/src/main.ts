@@ -1,14 +1,67 @@
-/** Distributed mode: the identity subgraph as its own process, plus the gateway's key check. */
-import { envInt } from '@pylon/kit';
+/**
+ * Distributed mode: the identity subgraph as its own process, plus the gateway's key and token
+ * check (/internal/authenticate) and the OAuth 2.0 / OIDC server ({auth_url} = OAUTH_ISSUER).
+ * Key revocations recorded anywhere (GraphQL, admin CLI, other replicas) are picked up by polling
+ * and announced on the pub/sub channel the gateways listen to, so their caches forget the key.
+ */
+import { z } from 'zod';
+import { envInt, envList, createLogger } from '@pylon/kit';
+import { createAuditSink, auditSinkEnv } from '@pylon/kit/composition/audit-sink';
+import { createRateLimiter } from '@pylon/kit/composition/backends';
 import { runSubgraphProcess } from '@pylon/kit/composition/subgraph-process';
 import { createIdentitySubgraph, type IdentityService } from './app.js';
 import { mountInternalAuth } from './internal-auth.http.js';
+import { createOAuthServer, type OAuthServer } from './oauth/server.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_REDIRECT_URIS } from './oauth/settings.js';
+import { principalCacheKey } from './use-cases/api-keys.js';
+import { KEY_REVOKED_CHANNEL, watchRevocations } from './use-cases/revocations.js';
+
+let oauth: OAuthServer | undefined;
 
 await runSubgraphProcess({
   name: 'identity',
   needs: ['documents', 'cache'],
-  env: { PRINCIPAL_CACHE_SECONDS: envInt(30, 1, 3600) },
-  build: ({ backends, tokens, env }) =>
-    createIdentitySubgraph({ documents: backends.documents!, cache: backends.cache!, tokens, principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS }),
-  extend: (app, { tokens, subgraph }) => mountInternalAuth(app, (subgraph as IdentityService).authenticator, tokens),
+  env: {
+    PRINCIPAL_CACHE_SECONDS: envInt(30, 1, 3600),
+    OAUTH_ISSUER: z.string().url().optional(),
+    OAUTH_CLIENT_ID: z.string().regex(/^[\w.-]{3,100}$/).default(DEFAULT_CLIENT_ID),
+    OAUTH_REDIRECT_URIS: envList().pipe(z.array(z.string().url()).transform((l) => (l.length ? l : DEFAULT_REDIRECT_URIS))),
+    OAUTH_ACCESS_TOKEN_SECONDS: envInt(900, 60, 86400),
+    OAUTH_AUDIENCE: z.string().url().optional(),
+    AUTH_FAILURE_POINTS: envInt(30, 1, 1_000_000),
+    AUTH_FAILURE_WINDOW_SECONDS: envInt(300, 1, 86400),
+    REVOCATION_POLL_MS: envInt(1000, 100, 60000),
+    ...auditSinkEnv,
+  },
+  build: async ({ backends, tokens, env }) => {
+    const logger = createLogger({ level: env.LOG_LEVEL, name: 'identity' });
+    const identity = createIdentitySubgraph({ documents: backends.documents!, cache: backends.cache!, tokens, principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS });
+    const loginLimiter = await createRateLimiter(env, { name: 'auth-failures', points: env.AUTH_FAILURE_POINTS, durationSeconds: env.AUTH_FAILURE_WINDOW_SECONDS });
+    const audit = await createAuditSink(env, 'pylon-identity', logger);
+    oauth = createOAuthServer({
+      documents: backends.documents!,
+      repo: identity.repo,
+      settings: { clientId: env.OAUTH_CLIENT_ID, redirectUris: env.OAUTH_REDIRECT_URIS, accessTokenSeconds: env.OAUTH_ACCESS_TOKEN_SECONDS, audience: env.OAUTH_AUDIENCE },
+      bearer: identity.bearer,
+      logger,
+      loginLimiter,
+      audit: audit.sink,
+    });
+    await oauth.start(env.OAUTH_ISSUER ?? `http://localhost:${env.PORT}`);
+    const watcher = watchRevocations(identity.repo, async (hash) => {
+      await identity.cache.del(principalCacheKey(hash)).catch(() => undefined);
+      await backends.pubsub?.publish(KEY_REVOKED_CHANNEL, { hash }).catch(() => undefined);
+    }, { intervalMs: env.REVOCATION_POLL_MS });
+    backends.onClose(async () => {
+      await watcher.close();
+      await oauth?.close();
+      await audit.close();
+      await loginLimiter.close();
+    });
+    return identity;
+  },
+  extend: (app, { tokens, subgraph }) => {
+    mountInternalAuth(app, subgraph as IdentityService, tokens);
+    if (oauth) app.use(oauth.handler);
+  },
 });

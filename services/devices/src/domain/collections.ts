@@ -9,3 +9,21 @@ export const DISPLAY_COMMANDS: CollectionSpec = {
   name: 'displayCommands',
   uniqueIndexes: [{ name: 'command', fields: ['command'] }],
 };
+/** Commands sent to devices, queued until the device's next ping (see domain/command.ts). */
+export const DEVICE_COMMANDS: CollectionSpec = { name: 'deviceCommands' };
+export const ALERT_RULES: CollectionSpec = { name: 'alertRules' };
+/**
+ * Alerts. `openKey` (account, rule, device) is present only while an alert holds its rule+device
+ * latch; the global unique index makes "one open alert per rule and device" hold even when two
+ * replicas evaluate the same ping, and lets a ping find the latch with one point read.
+ */
+export const ALERTS: CollectionSpec = {
+  name: 'alerts',
+  uniqueIndexes: [{ name: 'openKey', fields: ['openKey'], scope: 'global' }],
+};
+/**
+ * The accounts the periodic sweep visits (documents are tenant-scoped, so the sweep keeps its own
+ * list): one document per account, id = account id, under the SYSTEM_TENANT.
+ */
+export const FLEET_ACCOUNTS: CollectionSpec = { name: 'fleetAccounts' };
+export const SYSTEM_TENANT = 'pylon-system';

@@ -1,4 +1,5 @@
 /** Device domain: stored shapes and rules. Imports no driver and no GraphQL. */
+import { createHash } from 'node:crypto';
 
 export interface PingData {
   cpuUsage: number | null;
@@ -6,8 +7,23 @@ export interface PingData {
   diskUsage: number | null;
   playerVersion: string | null;
   ipAddress: string | null;
-  /** ISO 8601 instant of the ping. */
+  /** ISO 8601 instant the service received the ping (the device's own clock is not trusted for isOnline). */
   timestamp: string;
+  osVersion?: string | null;
+  macAddress?: string | null;
+  /** The address the service saw the ping come from. */
+  externalIpAddress?: string | null;
+  /** Player uptime in milliseconds. */
+  uptime?: number | null;
+  cpuTemperature?: number | null;
+  latitude?: number | null;
+  longitude?: number | null;
+  currentSchedule?: string | null;
+  bytesReceived?: number | null;
+  transferRate?: number | null;
+  downloadPctComplete?: number | null;
+  /** Ping type as the player reports it (free text). */
+  type?: string | null;
 }
 
 export interface Location {
@@ -19,8 +35,8 @@ export interface Location {
 }
 
 export interface DeviceType {
-  id: string;
-  name: string;
+  id: string | null;
+  name: string | null;
   manufacturer: string | null;
 }
 
@@ -36,12 +52,55 @@ export interface DeviceRecord {
   orgId: string | null;
   /** Secret the player authenticates with; unique across all accounts. */
   registrationKey: string;
+  /** IANA time zone of the screen, e.g. Europe/Amsterdam. */
+  timezone?: string | null;
+  notes?: string | null;
+  /** When the latest screenshot was stored (blobs port, key from snapKeyOf). */
+  snapUpdatedAt?: string | null;
+  /**
+   * Command delivery hint: when commands were last queued for the device, and when a ping last
+   * looked for them. A ping reads the command queue only while queued >= checked - margin (see
+   * commandsMayBePending), so pings of devices without commands cost no extra read.
+   */
+  commandsQueuedAt?: string | null;
+  commandsCheckedAt?: string | null;
 }
 
 export interface DeviceGroupRecord {
   name: string;
   parentId: string | null;
 }
+
+/** Nesting limit for device groups (a group at level 9 may not get children). */
+export const MAX_GROUP_DEPTH = 10;
+
+/**
+ * Clock-skew allowance of the command delivery hint: for this long after commands were queued,
+ * every ping reads the queue even when a ping on another replica (with a slightly different
+ * clock) already looked.
+ */
+export const COMMAND_HINT_MARGIN_MS = 60_000;
+
+/** True when a ping should read the device's command queue. */
+export function commandsMayBePending(d: Pick<DeviceRecord, 'commandsQueuedAt' | 'commandsCheckedAt'>): boolean {
+  if (!d.commandsQueuedAt) return false;
+  if (!d.commandsCheckedAt) return true;
+  return Date.parse(d.commandsQueuedAt) >= Date.parse(d.commandsCheckedAt) - COMMAND_HINT_MARGIN_MS;
+}
+
+/** Blob key of a device's latest screenshot (blob keys allow [A-Za-z0-9._-] only). */
+export function snapKeyOf(deviceId: string): string {
+  const safe = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,150}$/.test(deviceId) && !deviceId.includes('..');
+  return safe ? `snap-${deviceId}.jpg` : `snap-${hex(deviceId)}.jpg`;
+}
+
+/** Blob tenant of an account (account ids are UUIDs or slugs; anything else is hex-encoded). */
+export function blobTenantOf(accountId: string): string {
+  const safe = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,150}$/.test(accountId) && !accountId.includes('..');
+  return safe ? accountId : `x-${hex(accountId)}`;
+}
+
+const hex = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
 export interface DisplayCommandRecord {
   name: string;

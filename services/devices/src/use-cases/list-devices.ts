@@ -10,6 +10,8 @@ export interface DeviceQuery extends ListArgs {
   orgId?: string | null;
   tag?: string[] | null;
   isOnline?: boolean | null;
+  /** Only the device with this registration key (in the caller's account). */
+  registrationKey?: string | null;
 }
 
 export interface ListDevicesDeps {
@@ -77,6 +79,7 @@ export async function listDevices(deps: ListDevicesDeps, principal: Principal, q
   const fields = deviceFields(() => onlineCutoff(now(), deps.onlineWindowSeconds));
   const clauses: Filter[] = [];
   if (q.orgId) clauses.push({ orgId: q.orgId });
+  if (q.registrationKey !== undefined && q.registrationKey !== null) clauses.push({ registrationKey: q.registrationKey });
   if (q.isOnline !== undefined && q.isOnline !== null) clauses.push(whereToFilter({ isOnline: { eq: q.isOnline } }, fields));
   const { filter, options } = listQuery(q, fields, {
     anyOf: { id: q.id, groupId: q.groupId, groupName: q.groupName, 'deviceType.id': q.deviceTypeId, tags: q.tag },

@@ -1,11 +1,12 @@
-import type { Policy } from '@pylon/kit';
+import type { AccessRule, Requirement } from './access.js';
 
 /**
- * Every GraphQL mutation and the policy it requires (spec, Mutations table). `permissions`
- * derives allowedMutations/deniedMutations from this table, and subgraphs enforce the same
- * policies, so what the query says is what the API does.
+ * Every GraphQL mutation and what it requires: the spec's Mutations table, plus the account
+ * administration mutations of the identity subgraph. `permissions` derives allowedMutations and
+ * deniedMutations from this table, and the subgraphs enforce the same rules, so what the query
+ * says is what the API does (gateway/test/access.e2e.test.ts checks it against the schema).
  */
-export const MUTATION_POLICIES: Record<string, Policy> = {
+export const MUTATION_RULES: Record<string, Requirement> = {
   createDataTable: 'DataTables_Edit',
   updateDataTable: 'DataTables_Edit',
   deleteDataTable: 'DataTables_Delete',
@@ -26,10 +27,30 @@ export const MUTATION_POLICIES: Record<string, Policy> = {
   updatePlaylistSource: 'Playlists_Edit',
   removePlaylistSource: 'Playlists_Edit',
   reorderPlaylistSources: 'Playlists_Edit',
+  // Device management (devices subgraph; REST device, group, track and alert endpoints).
+  createDevice: 'Devices_Edit',
+  updateDevice: 'Devices_Edit',
+  patchDevice: 'Devices_Edit',
+  deleteDevice: 'Devices_Delete',
+  createDeviceGroup: 'Devices_Edit',
+  updateDeviceGroup: 'Devices_Edit',
+  deleteDeviceGroup: 'Devices_Delete',
+  trackDeviceEvent: 'Devices_Edit',
+  updateAlert: ['Alerts_View', 'Devices_Edit'],
+  patchAlert: ['Alerts_View', 'Devices_Edit'],
+  createAlertRule: ['Alerts_View', 'Devices_Edit'],
+  updateAlertRule: ['Alerts_View', 'Devices_Edit'],
+  deleteAlertRule: ['Alerts_View', 'Devices_Delete'],
+  // Account administration (identity subgraph).
+  updateAccount: 'Administrator',
+  createOrganization: 'Administrator',
+  createUser: 'Administrator',
+  createApiKey: 'Administrator',
+  revokeApiKey: 'Administrator',
 };
 
-/** Resources reported by `permissions`, with the policy prefix that governs each. */
-export const RESOURCES: { resource: string; view: Policy; edit?: Policy; delete?: Policy }[] = [
+/** Resources reported by `permissions`, with the rule that governs each right. */
+export const RESOURCES: { resource: string; view: AccessRule; edit?: AccessRule; delete?: AccessRule }[] = [
   { resource: 'Devices', view: 'Devices_View', edit: 'Devices_Edit', delete: 'Devices_Delete' },
   { resource: 'Files', view: 'Files_View', edit: 'Files_Edit', delete: 'Files_Delete' },
   { resource: 'Playlists', view: 'Playlists_View', edit: 'Playlists_Edit', delete: 'Playlists_Delete' },
@@ -38,6 +59,8 @@ export const RESOURCES: { resource: string; view: Policy; edit?: Policy; delete?
   { resource: 'Alerts', view: 'Alerts_View' },
   { resource: 'DataTables', view: 'DataTables_View', edit: 'DataTables_Edit', delete: 'DataTables_Delete' },
   { resource: 'Analytics', view: 'Analytics_View' },
-  { resource: 'Users', view: 'Account_ManageUsers_View' },
+  { resource: 'Users', view: 'Account_ManageUsers_View', edit: 'Administrator' },
   { resource: 'AuditEvents', view: 'AuditEventsOwnerOnly' },
+  { resource: 'Account', view: 'Authenticated', edit: 'Administrator' },
+  { resource: 'ApiKeys', view: 'Administrator', edit: 'Administrator', delete: 'Administrator' },
 ];

@@ -17,6 +17,23 @@ export interface AccountRecord {
   timezone: string;
 }
 
+/** A part of an account (a branch, a region); devices, media and schedules carry an orgId. */
+export interface OrganizationRecord {
+  name: string;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  state: string | null;
+  postalCode: string | null;
+  country: string | null;
+  phone: string | null;
+  fax: string | null;
+  /** IANA zone name. */
+  timezone: string | null;
+  /** BCP 47 language tag, e.g. en-US. */
+  languageCode: string | null;
+}
+
 export interface UserRecord {
   firstName: string | null;
   lastName: string | null;
@@ -26,6 +43,10 @@ export interface UserRecord {
   usernameKey: string;
   roles: string[];
   lastActivity: string | null;
+  /** The organization the user belongs to, if any. */
+  orgId?: string | null;
+  /** scrypt hash of the sign-in password (kit-independent format, see domain/passwords.ts); absent: no sign-in. */
+  passwordHash?: string | null;
 }
 
 export interface ApiKeyRecord {
@@ -39,7 +60,16 @@ export interface ApiKeyRecord {
   revokedAt: string | null;
 }
 
+/** One revoked key, for every process that caches principals to forget it (see use-cases/revocations.ts). */
+export interface KeyRevocationRecord {
+  hash: string;
+}
+
+/** The tenant that holds records belonging to no account (revocation events, OAuth state). */
+export const SYSTEM_TENANT = '_system';
+
 export const ACCOUNTS: CollectionSpec = { name: 'accounts' };
+export const ORGANIZATIONS: CollectionSpec = { name: 'organizations' };
 export const USERS: CollectionSpec = {
   name: 'users',
   uniqueIndexes: [{ name: 'usernameKey', fields: ['usernameKey'], scope: 'global' }],
@@ -48,3 +78,4 @@ export const API_KEYS: CollectionSpec = {
   name: 'apiKeys',
   uniqueIndexes: [{ name: 'hash', fields: ['hash'], scope: 'global' }],
 };
+export const KEY_REVOCATIONS: CollectionSpec = { name: 'keyRevocations' };

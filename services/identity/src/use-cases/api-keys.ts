@@ -1,9 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AppError, type Cache, type Principal } from '@pylon/kit';
+import { AppError, badInput, notFound, parseInstant, type Cache, type Principal } from '@pylon/kit';
 import { API_ROLE, policiesFor } from '../domain/roles.js';
+import { optionalText, requiredText } from '../domain/validation.js';
 import type { ApiKey, IdentityRepository } from '../identity.repository.js';
+import { assertMayManage } from './accounts.js';
+import { recordRevocation } from './revocations.js';
+import { guardedCache } from './cache-guard.js';
+import { touchUser } from './touch.js';
 
 export const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+
+/** Where a resolved principal is cached, by the key's hash (revocation deletes exactly this). */
+export const principalCacheKey = (hash: string) => `principal:key:${hash}`;
 
 /** A new random key: 32 bytes of entropy, URL-safe, recognisable by its prefix. */
 export const generateKeyValue = () => `pyl_${randomBytes(32).toString('base64url')}`;
@@ -17,26 +25,64 @@ export interface CreateApiKeyInput {
   expiresAt?: string | null;
 }
 
-/** Creates a key for a user. The plain value is returned once and never stored. */
-export async function createApiKey(repo: IdentityRepository, input: CreateApiKeyInput): Promise<{ key: ApiKey; value: string }> {
-  await repo.getUser(input.accountId, input.userId);
+/**
+ * Creates a key for a user of the account. The plain value is returned once and never stored.
+ * `actor` (absent for the admin CLI and the demo seed) may not create keys for owners unless an owner.
+ */
+export async function createApiKey(repo: IdentityRepository, input: CreateApiKeyInput, actor?: Pick<Principal, 'roles'>, now = Date.now()): Promise<{ key: ApiKey; value: string }> {
+  const name = requiredText(input.name, 'name', 100);
+  let expiresAt: string | null = null;
+  if (input.expiresAt !== undefined && input.expiresAt !== null && input.expiresAt !== '') {
+    const at = parseInstant(input.expiresAt);
+    if (!at) throw badInput('expiresAt', 'expiresAt must be an ISO 8601 date-time, e.g. 2030-01-31T00:00:00Z');
+    if (at.getTime() <= now) throw badInput('expiresAt', 'expiresAt must be in the future');
+    expiresAt = at.toISOString();
+  }
+  const user = await repo.users.findById(input.accountId, optionalText(input.userId, 'userId', 100) ?? '');
+  if (!user) throw new AppError('NOT_FOUND', `user '${input.userId}' was not found`, { field: 'userId' });
+  assertMayManage(actor, user.roles, 'userId');
   const value = input.value ?? generateKeyValue();
-  if (value.length < 16 || value.length > 256) throw new AppError('BAD_USER_INPUT', 'an API key must be 16 to 256 characters', { field: 'value' });
+  if (value.length < 16 || value.length > 256) throw badInput('value', 'an API key must be 16 to 256 characters');
   const key = await repo.apiKeys.insert(input.accountId, {
-    userId: input.userId,
-    name: input.name,
+    userId: user.id,
+    name,
     hash: hashKey(value),
     prefix: value.slice(0, 8),
-    expiresAt: input.expiresAt ?? null,
+    expiresAt,
     revokedAt: null,
   });
   return { key, value };
 }
 
+/** Keys of the account (never their values), newest first; revoked ones only when asked. */
+export function listApiKeys(repo: IdentityRepository, accountId: string, args: { userId?: string | null; includeRevoked?: boolean | null }): Promise<ApiKey[]> {
+  const filter: Record<string, unknown> = {};
+  if (args.userId) filter.userId = args.userId;
+  if (!args.includeRevoked) filter.revokedAt = null;
+  return repo.apiKeys.find(accountId, filter, { sort: { createdAt: -1 } });
+}
+
+/**
+ * Revokes a key of the account at once: marks it, forgets the cached principal here, and records
+ * a revocation event so every other process (the admin CLI's server, other replicas, the
+ * distributed gateway) forgets it too within a poll interval.
+ */
+export async function revokeApiKey(deps: { repo: IdentityRepository; cache: Cache }, accountId: string, id: string, actor?: Pick<Principal, 'roles'>): Promise<ApiKey> {
+  const key = await deps.repo.apiKeys.findById(accountId, id);
+  if (!key) throw notFound('API key', id);
+  const owner = await deps.repo.users.findById(accountId, key.userId);
+  assertMayManage(actor, owner?.roles ?? [], 'id');
+  const revoked = key.revokedAt ? key : await deps.repo.apiKeys.update(accountId, id, { $set: { revokedAt: new Date().toISOString() } });
+  if (!revoked) throw notFound('API key', id);
+  await deps.cache.del(principalCacheKey(key.hash)).catch(() => undefined);
+  await recordRevocation(deps.repo, key.hash);
+  return revoked;
+}
+
 export interface AuthenticatorDeps {
   repo: IdentityRepository;
   cache: Cache;
-  /** Seconds a resolved principal is cached; revocations take effect within this window. */
+  /** Seconds a resolved principal is cached; revocations take effect at once (see revokeApiKey). */
   cacheTtlSeconds: number;
   now?: () => number;
 }
@@ -47,13 +93,17 @@ export interface AuthenticatorDeps {
  * users without the API role.
  */
 export class ApiKeyAuthenticator {
-  constructor(private readonly deps: AuthenticatorDeps) {}
+  private readonly cache: Pick<Cache, 'get' | 'set' | 'del'>;
+
+  constructor(private readonly deps: AuthenticatorDeps) {
+    this.cache = guardedCache(deps.cache);
+  }
 
   async authenticate(presented: string): Promise<Principal | null> {
     if (!presented || presented.length > 256) return null;
     const hash = hashKey(presented);
-    const cacheKey = `principal:key:${hash}`;
-    const cached = await this.deps.cache.get<Principal & { exp: number | null }>(cacheKey).catch(() => undefined);
+    const cacheKey = principalCacheKey(hash);
+    const cached = await this.cache.get<Principal & { exp: number | null }>(cacheKey);
     const now = (this.deps.now ?? Date.now)();
     if (cached && (cached.exp === null || cached.exp > now)) {
       const { exp: _exp, ...principal } = cached;
@@ -74,15 +124,8 @@ export class ApiKeyAuthenticator {
       isOwner: user.roles.includes('Owner'),
       via: 'api-key',
     };
-    await this.deps.cache.set(cacheKey, { ...principal, exp }, this.deps.cacheTtlSeconds).catch(() => undefined);
-    void this.touch(user.accountId, user.id, user.lastActivity, now);
+    await this.cache.set(cacheKey, { ...principal, exp }, this.deps.cacheTtlSeconds);
+    void touchUser(this.deps.repo, user, now);
     return principal;
   }
-
-  /** lastActivity moves at most once a minute per user, off the request path. */
-  private async touch(accountId: string, userId: string, last: string | null, now: number): Promise<void> {
-    if (last && now - Date.parse(last) < 60_000) return;
-    await this.deps.repo.users.update(accountId, userId, { $set: { lastActivity: new Date(now).toISOString() } }).catch(() => undefined);
-  }
 }
-

@@ -11,6 +11,7 @@ import type { BlobStore } from '../ports/blobs.js';
 import type { Cache, PubSub } from '../ports/cache.js';
 import type { DocumentStore } from '../ports/documents.js';
 import type { EventStream } from '../ports/stream.js';
+import type { RateLimiter, RateLimitSpec } from '../ports/rate-limit.js';
 
 /** Backend settings, shared by every process's config schema. Embedded drivers are the default. */
 export const backendEnv = z.object({
@@ -151,4 +152,17 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
     throw e;
   }
   return b;
+}
+
+/**
+ * A rate limiter on the process's cache backend: Redis (shared by replicas, with an in-memory
+ * insurance limiter) when CACHE_DRIVER=redis, in-process counters otherwise.
+ */
+export async function createRateLimiter(env: Pick<BackendEnv, 'CACHE_DRIVER' | 'REDIS_URL'>, spec: RateLimitSpec): Promise<RateLimiter> {
+  if (env.CACHE_DRIVER === 'redis' && env.REDIS_URL) {
+    const { createRedisRateLimiter } = await import('../adapters/rate-limit.redis.js');
+    return createRedisRateLimiter({ ...spec, url: env.REDIS_URL });
+  }
+  const { createMemoryRateLimiter } = await import('../adapters/rate-limit.memory.js');
+  return createMemoryRateLimiter(spec);
 }

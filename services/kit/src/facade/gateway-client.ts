@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { GraphQLFormattedError } from 'graphql';
 import { SCHEMA_DIR } from '../graphql/subgraph.js';
+import type { PrincipalSummary } from '../http/audit.js';
 
 export interface CallerCredentials {
   apiKey?: string | undefined;
@@ -27,6 +28,25 @@ export interface GatewayResult<T = Record<string, unknown>> {
   status: number;
   data?: T | null;
   errors?: readonly GraphQLFormattedError[];
+  /** Who the gateway authenticated the call as (absent when it did not): the facades' audit trail. */
+  principal?: PrincipalSummary;
+}
+
+/** Response headers by which the gateway names the authenticated caller to HTTP facades. */
+export const PRINCIPAL_HEADERS = { account: 'x-pylon-account', user: 'x-pylon-user', userName: 'x-pylon-user-name' } as const;
+
+/** Reads the caller named by PRINCIPAL_HEADERS (undefined when the gateway named none). */
+export function principalFromHeaders(get: (name: string) => string | null): PrincipalSummary | undefined {
+  const accountId = get(PRINCIPAL_HEADERS.account);
+  const userId = get(PRINCIPAL_HEADERS.user);
+  if (!accountId || !userId) return undefined;
+  let userName = get(PRINCIPAL_HEADERS.userName) ?? '';
+  try {
+    userName = decodeURIComponent(userName);
+  } catch {
+    /* keep it as sent */
+  }
+  return { accountId, userId, userName };
 }
 
 export interface GatewayClient {
@@ -56,7 +76,8 @@ export function createHttpGatewayClient(opts: { url: string; timeoutMs: number }
       try {
         const res = await fetch(opts.url, { method: 'POST', headers, body: JSON.stringify(request), signal: AbortSignal.timeout(opts.timeoutMs) });
         const body = (await res.json()) as { data?: never; errors?: GraphQLFormattedError[] };
-        return { status: res.status, ...body };
+        const principal = principalFromHeaders((name) => res.headers.get(name));
+        return { status: res.status, ...body, ...(principal ? { principal } : {}) };
       } catch {
         return { status: 503, errors: [{ message: 'the gateway is unavailable', extensions: { code: 'SERVICE_UNAVAILABLE' } }] };
       }

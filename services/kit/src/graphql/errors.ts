@@ -48,16 +48,21 @@ function stripInternal(ext: Record<string, unknown> | undefined): Record<string,
 export interface MutationResult {
   success: boolean;
   error: string | null;
+  /** The stable code of the failure (payload types that declare `errorCode` expose it). */
+  errorCode?: string | null;
+  /** The input field at fault, when one is (payload types that declare `errorField` expose it). */
+  errorField?: string | null;
 }
 
 /** Runs a mutation body; AppErrors become `{ success: false, error }`, anything else propagates. */
 export async function mutationPayload<T extends object>(fn: () => Promise<T>): Promise<T & MutationResult> {
   try {
     const result = await fn();
-    return { success: true, error: null, ...result };
+    return { success: true, error: null, errorCode: null, errorField: null, ...result };
   } catch (e) {
     if (e instanceof AppError && e.code !== 'UNAUTHENTICATED' && e.code !== 'FORBIDDEN') {
-      return { success: false, error: e.message } as T & MutationResult;
+      const field = typeof e.details.field === 'string' ? e.details.field : null;
+      return { success: false, error: e.message, errorCode: e.code, errorField: field } as T & MutationResult;
     }
     throw e;
   }

@@ -1,0 +1,63 @@
+/**
+ * Scenario 3 (identity, issue 3): what authentication costs. The platform scenario's request
+ * (the 50-device list through the gateway with an API key) is loaded again with a warm principal
+ * cache (the key was resolved recently: one cache read) and a cold one (every request misses the
+ * cache and resolves the key from the store: key by hash, then its user), plus the same request
+ * with an OAuth bearer token (JWT verified with the JWKS, then cached like a key). Each figure is
+ * reported as a ratio to the platform scenario's gateway figure.
+ */
+import type { AllInOne } from '@pylon/gateway/all-in-one';
+import { load, table, type LoadResult } from './load.js';
+
+interface CacheLike {
+  get(key: string): Promise<unknown>;
+}
+
+export async function authScenario(o: {
+  app: AllInOne;
+  key: string;
+  bearer?: string;
+  query: string;
+  variables: Record<string, unknown>;
+  seconds: number;
+  connections: number;
+  /** The platform scenario's gateway req/s. */
+  gatewayRps: number;
+}): Promise<LoadResult[]> {
+  const url = `${o.app.baseUrl}/graphql`;
+  const body = { query: o.query, variables: o.variables };
+  const headers = (auth: Record<string, string>) => ({ 'content-type': 'application/json', 'apollo-require-preflight': 'true', ...auth });
+  const results: LoadResult[] = [];
+  results.push(await load('gateway, API key, warm principal cache', { url, method: 'POST', headers: headers({ 'x-service-apikey': o.key }), body, seconds: o.seconds, connections: o.connections }));
+
+  // Cold: the identity service's principal cache answers every read with a miss for this run.
+  const cache = (o.app.subgraphs.identity as unknown as { cache: CacheLike }).cache;
+  const get = cache.get;
+  cache.get = async () => undefined;
+  try {
+    results.push(await load('gateway, API key, cold principal cache (store lookup per request)', { url, method: 'POST', headers: headers({ 'x-service-apikey': o.key }), body, seconds: o.seconds, connections: o.connections }));
+  } finally {
+    cache.get = get;
+  }
+  if (o.bearer) {
+    results.push(await load('gateway, OAuth bearer token (JWT), warm cache', { url, method: 'POST', headers: headers({ authorization: `Bearer ${o.bearer}` }), body, seconds: o.seconds, connections: o.connections }));
+  }
+
+  console.log('\nScenario 3: the cost of authentication (the platform scenario\'s gateway request)\n');
+  console.log(table(results));
+  for (const r of results) console.log(`${r.name} / platform gateway: ${(r.rps / o.gatewayRps).toFixed(2)}×`);
+
+  // The same comparison on a request that does almost nothing else, where authentication is a larger share.
+  const tiny = { query: '{ permissions { isAdministrator } }' };
+  const small: LoadResult[] = [];
+  small.push(await load('tiny query, API key, warm cache', { url, method: 'POST', headers: headers({ 'x-service-apikey': o.key }), body: tiny, seconds: o.seconds, connections: o.connections }));
+  cache.get = async () => undefined;
+  try {
+    small.push(await load('tiny query, API key, cold cache', { url, method: 'POST', headers: headers({ 'x-service-apikey': o.key }), body: tiny, seconds: o.seconds, connections: o.connections }));
+  } finally {
+    cache.get = get;
+  }
+  console.log('\n' + table(small));
+  console.log(`tiny query, cold / warm principal cache: ${(small[1]!.rps / small[0]!.rps).toFixed(2)}×`);
+  return [...results, ...small];
+}

@@ -1,0 +1,229 @@
+/**
+ * Accounts, organizations, users and API keys through every interface (real HTTP against the
+ * all-in-one server), and the admin CLI working on the same data dir while the server runs.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createApiKey, createUser, type IdentityService } from '@pylon/identity';
+import { startHarness, TEST_KEY, type Harness } from './harness.js';
+
+let h: Harness;
+let identity: IdentityService;
+let viewerKey: string;
+let adminKey: string;
+
+const root = new URL('../../', import.meta.url).pathname;
+
+beforeAll(async () => {
+  h = await startHarness({ REVOCATION_POLL_MS: '200' });
+  identity = h.subgraphs.identity as unknown as IdentityService;
+  const [viewer] = await identity.repo.users.find('demo-account', { username: 'viewer@demo.example' });
+  viewerKey = (await createApiKey(identity.repo, { accountId: 'demo-account', userId: viewer!.id, name: 'viewer' })).value;
+  const admin = await createUser(identity.repo, { accountId: 'demo-account', username: 'admin@demo.example', roles: ['Administrator', 'API'], firstName: 'Ada', lastName: 'Admin', email: 'admin@demo.example' });
+  adminKey = (await createApiKey(identity.repo, { accountId: 'demo-account', userId: admin.id, name: 'admin' })).value;
+}, 60_000);
+afterAll(() => h.stop());
+
+const rest = async (path: string, init: RequestInit & { key?: string } = {}) => {
+  const { key = TEST_KEY, ...rest } = init;
+  const res = await fetch(`${h.baseUrl}${path}`, { ...rest, headers: { 'x-service-apikey': key, 'content-type': 'application/json', ...(rest.headers as Record<string, string>) } });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+};
+const put = (path: string, body: unknown, key?: string) => rest(path, { method: 'PUT', body: JSON.stringify(body), ...(key ? { key } : {}) });
+
+describe('users', () => {
+  test('REST GET /users: the reference User shape in snake_case, paged with take/page', async () => {
+    const all = await rest('/users');
+    expect(all.status).toBe(200);
+    expect(all.body.map((u: any) => u.user_name)).toEqual(['admin@demo.example', 'owner@demo.example', 'viewer@demo.example']);
+    const owner = all.body.find((u: any) => u.user_name === 'owner@demo.example');
+    expect(Object.keys(owner).sort()).toEqual(['created_on', 'email', 'first_name', 'id', 'last_activity', 'last_name', 'org_id', 'role', 'user_name']);
+    expect(owner.role).toEqual(['Owner', 'API']);
+    expect(owner.created_on).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const page1 = await rest('/users?take=2&page=1');
+    expect(page1.body.map((u: any) => u.user_name)).toEqual(['viewer@demo.example']);
+  });
+
+  test('REST GET /users/{id}: one user; 404 for an unknown id', async () => {
+    const one = await rest('/users/demo-owner');
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ id: 'demo-owner', user_name: 'owner@demo.example', first_name: 'Olivia' });
+    const missing = await rest('/users/nobody');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('NOT_FOUND');
+  });
+
+  test('Account_ManageUsers_View is required: a Viewer gets 403 / FORBIDDEN', async () => {
+    expect((await rest('/users', { key: viewerKey })).status).toBe(403);
+    const g = await h.gql('{ user { id } }', { key: viewerKey });
+    expect(g.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+
+  test('GraphQL user with id, main role and lastActivity (moves when the key is used)', async () => {
+    const r = await h.gql('{ user(id: ["demo-owner"]) { id username role roles lastActivity } }');
+    expect(r.body.data?.user).toEqual([{ id: 'demo-owner', username: 'owner@demo.example', role: 'Owner', roles: ['Owner', 'API'], lastActivity: expect.stringMatching(/Z$/) }]);
+  });
+
+  test('createUser: administrators only; only an owner may grant Owner; bad input names the field', async () => {
+    const make = (key: string, roles: string[], username: string) =>
+      h.gql('mutation($i: CreateUserInput!) { createUser(input: $i) { success error errorField user { username role } } }', { key, variables: { i: { username, roles } } });
+    expect((await make(viewerKey, ['Viewer'], 'v2@demo.example')).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect((await make(adminKey, ['Owner'], 'o2@demo.example')).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const ok = await make(adminKey, ['Editor', 'API'], 'editor@demo.example');
+    expect(ok.body.data?.createUser).toEqual({ success: true, error: null, errorField: null, user: { username: 'editor@demo.example', role: 'Editor' } });
+    const bad = await make(TEST_KEY, ['Boss'], 'x2@demo.example');
+    expect(bad.body.data?.createUser).toMatchObject({ success: false, errorField: 'roles', error: expect.stringMatching(/unknown role/) });
+    const dup = await make(TEST_KEY, ['Viewer'], 'EDITOR@demo.example');
+    expect(dup.body.data?.createUser).toMatchObject({ success: false, errorField: 'username', error: expect.stringMatching(/taken/) });
+  });
+});
+
+describe('account and organizations', () => {
+  test('PUT /account changes the given fields; GET /account and legacy GET /account read the same record', async () => {
+    const r = await put('/account', { city: 'Utrecht', address_2: '2nd floor', timezone: 'America/New_York' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ id: 'demo-account', name: 'Demo Signage Co', city: 'Utrecht', address_2: '2nd floor', timezone: 'America/New_York' });
+    expect((await rest('/account')).body).toEqual(r.body);
+    const legacy = (await (await fetch(`${h.legacyUrl}/account?api_key=${TEST_KEY}`)).json()) as Record<string, unknown>;
+    expect(legacy).toMatchObject({ city: 'Utrecht', address_2: '2nd floor', timezone: 'America/New_York', name: 'Demo Signage Co' });
+  });
+
+  test('PUT /account refuses bad input with 400 naming the field, and changes nothing', async () => {
+    const before = (await rest('/account')).body;
+    const tz = await put('/account', { timezone: 'Mars/Olympus_Mons' });
+    expect(tz.status).toBe(400);
+    expect(tz.body.error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'timezone' });
+    const contact = await put('/account', { primary_contact_id: 'someone-else' });
+    expect(contact.status).toBe(400);
+    expect(contact.body.error.field).toBe('primary_contact_id');
+    const massAssign = await put('/account', { id: 'other', created_on: '2020-01-01T00:00:00Z' });
+    expect(massAssign.status).toBe(400);
+    expect(massAssign.body.error.field).toBe('id');
+    const empty = await put('/account', { name: '' });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.field).toBe('name');
+    expect((await rest('/account')).body).toEqual(before);
+  });
+
+  test('PUT /account: owners and administrators only', async () => {
+    const r = await put('/account', { city: 'Nowhere' }, viewerKey);
+    expect(r.status).toBe(403);
+    expect(r.body.error.code).toBe('FORBIDDEN');
+    expect((await put('/account', { phone: '+31 30 000 0000' }, adminKey)).status).toBe(200);
+  });
+
+  test('GraphQL updateAccount answers success false with the error and the field', async () => {
+    const r = await h.gql('mutation { updateAccount(input: { timezone: "Not/AZone" }) { success error errorCode errorField account { id } } }');
+    expect(r.body.data?.updateAccount).toEqual({ success: false, error: expect.stringMatching(/IANA/), errorCode: 'BAD_USER_INPUT', errorField: 'timezone', account: null });
+  });
+
+  test('organizations: created by an administrator, listed by GET /account/organizations', async () => {
+    const c = await h.gql('mutation { createOrganization(input: { name: "Benelux", timezone: "Europe/Brussels", languageCode: "nl-BE" }) { success organization { id name } } }', { key: adminKey });
+    expect(c.body.data?.createOrganization.success).toBe(true);
+    const list = await rest('/account/organizations', { key: viewerKey });
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual([expect.objectContaining({ id: c.body.data?.createOrganization.organization.id, name: 'Benelux', timezone: 'Europe/Brussels', language_code: 'nl-BE', address_1: null })]);
+  });
+});
+
+describe('API keys', () => {
+  const createKey = (key: string, input: Record<string, unknown>) =>
+    h.gql('mutation($i: CreateApiKeyInput!) { createApiKey(input: $i) { success error errorField key apiKey { id name prefix userId expiresAt isActive } } }', { key, variables: { i: input } });
+
+  test('created by GraphQL, shown once, works in the header and as api_key on GraphQL and REST, api_key only on legacy', async () => {
+    const r = await createKey(TEST_KEY, { userId: 'demo-owner', name: 'ci' });
+    const { key, apiKey } = r.body.data?.createApiKey;
+    expect(key).toMatch(/^pyl_[\w-]{43}$/);
+    expect(apiKey).toMatchObject({ name: 'ci', prefix: key.slice(0, 8), userId: 'demo-owner', expiresAt: null, isActive: true });
+    expect((await h.gql('{ account { id } }', { key })).status).toBe(200);
+    expect((await fetch(`${h.baseUrl}/graphql?api_key=${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ account { id } }"}' })).status).toBe(200);
+    expect((await rest('/account', { key })).status).toBe(200);
+    expect((await fetch(`${h.baseUrl}/account?api_key=${key}`)).status).toBe(200);
+    expect((await fetch(`${h.legacyUrl}/account?api_key=${key}`)).status).toBe(200);
+    expect((await fetch(`${h.legacyUrl}/account`, { headers: { 'x-service-apikey': key } })).status).toBe(401);
+    // Listing shows no secret, and the store holds only the hash.
+    const list = await h.gql('{ apiKeys { id name prefix } }');
+    expect(JSON.stringify(list.body)).not.toContain(key);
+    const stored = await identity.repo.apiKeys.find('demo-account', {});
+    expect(JSON.stringify(stored)).not.toContain(key.slice(8));
+  });
+
+  test('revokeApiKey: the key stops working at once, although its principal was cached', async () => {
+    const { key, apiKey } = (await createKey(TEST_KEY, { userId: 'demo-owner', name: 'short-lived' })).body.data?.createApiKey;
+    expect((await h.gql('{ account { id } }', { key })).status).toBe(200);
+    const rev = await h.gql('mutation($id: String!) { revokeApiKey(id: $id) { success apiKey { revokedAt isActive } } }', { variables: { id: apiKey.id } });
+    expect(rev.body.data?.revokeApiKey).toMatchObject({ success: true, apiKey: { isActive: false } });
+    expect((await h.gql('{ account { id } }', { key })).status).toBe(401);
+    expect((await rest('/account', { key })).status).toBe(401);
+    expect((await fetch(`${h.legacyUrl}/account?api_key=${key}`)).status).toBe(401);
+    const unknown = await h.gql('mutation { revokeApiKey(id: "nope") { success error errorCode } }');
+    expect(unknown.body.data?.revokeApiKey).toMatchObject({ success: false, errorCode: 'NOT_FOUND' });
+  });
+
+  test('an expired key is refused (also from the principal cache)', async () => {
+    const { value } = await createApiKey(identity.repo, { accountId: 'demo-account', userId: 'demo-owner', name: 'expiring', expiresAt: new Date(Date.now() + 1200).toISOString() });
+    expect((await h.gql('{ account { id } }', { key: value })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1300));
+    expect((await h.gql('{ account { id } }', { key: value })).status).toBe(401);
+  });
+
+  test('a key whose user lacks the API role is refused', async () => {
+    const u = await createUser(identity.repo, { accountId: 'demo-account', username: 'noapi@demo.example', roles: ['Manager'] });
+    const { value } = await createApiKey(identity.repo, { accountId: 'demo-account', userId: u.id, name: 'x' });
+    expect((await h.gql('{ account { id } }', { key: value })).status).toBe(401);
+  });
+
+  test('who may create keys: not a Viewer; an Administrator not for an Owner; bad input named', async () => {
+    expect((await createKey(viewerKey, { userId: 'demo-owner', name: 'x' })).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect((await createKey(adminKey, { userId: 'demo-owner', name: 'x' })).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const [viewer] = await identity.repo.users.find('demo-account', { username: 'viewer@demo.example' });
+    expect((await createKey(adminKey, { userId: viewer!.id, name: 'for viewer' })).body.data?.createApiKey.success).toBe(true);
+    const past = await createKey(TEST_KEY, { userId: 'demo-owner', name: 'x', expiresAt: '2001-01-01T00:00:00Z' });
+    expect(past.body.data?.createApiKey).toMatchObject({ success: false, errorField: 'expiresAt', key: null });
+    const nobody = await createKey(TEST_KEY, { userId: 'nobody', name: 'x' });
+    expect(nobody.body.data?.createApiKey).toMatchObject({ success: false, errorField: 'userId' });
+    expect((await h.gql('{ apiKeys { id } }', { key: viewerKey })).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+});
+
+describe('admin CLI on the running server\'s data dir', () => {
+  const admin = (...args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'services/identity/src/admin.cli.ts'), ...args], { env: { ...process.env, SIGNAGE_DATA_DIR: h.dataDir, LOG_LEVEL: 'silent' } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    });
+
+  test('create-user and create-key work at once; revoke-key reaches the server within the poll interval', async () => {
+    const u = await admin('create-user', '--account', 'demo-account', '--username', 'cli@demo.example', '--role', 'Editor', '--role', 'API', '--json');
+    expect(u.code).toBe(0);
+    const k = await admin('create-key', '--account', 'demo-account', '--user', 'cli@demo.example', '--name', 'cli', '--json');
+    expect(k.code).toBe(0);
+    const { key, id } = JSON.parse(k.stdout) as { key: string; id: string };
+    const me = await h.gql('{ permissions { isAdministrator allowedMutations } }', { key });
+    expect(me.status).toBe(200);
+    const list = await admin('list-keys', '--account', 'demo-account', '--user', 'cli@demo.example', '--json');
+    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ id, name: 'cli', prefix: key.slice(0, 8) })]);
+    expect(list.stdout).not.toContain(key);
+    expect((await admin('revoke-key', '--account', 'demo-account', '--key', id)).code).toBe(0);
+    const deadline = Date.now() + 5000;
+    let status = 200;
+    while (Date.now() < deadline && status !== 401) {
+      status = (await h.gql('{ account { id } }', { key })).status;
+      if (status !== 401) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(401);
+  }, 60_000);
+
+  test('errors name the problem and exit non-zero', async () => {
+    const bad = await admin('create-user', '--account', 'demo-account', '--username', 'x!', '--role', 'Viewer');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/username/);
+    const usage = await admin('create-key', '--account', 'demo-account');
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/--user is required/);
+  }, 30_000);
+});

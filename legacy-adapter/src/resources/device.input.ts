@@ -1,0 +1,113 @@
+/**
+ * Legacy device and group bodies, JSON or XML, into GraphQL inputs. XML leaves arrive as strings,
+ * so numbers are parsed here; tags may be a list, `<tags><tag>a</tag><tag>b</tag></tags>`, or a
+ * comma-separated string; an empty element means null. Unknown properties are refused by name
+ * (the service owns id, account, version and the rest).
+ */
+import { AppError } from '@pylon/kit';
+
+type Body = Record<string, unknown>;
+
+const bad = (field: string, message: string) => new AppError('BAD_USER_INPUT', message, { field });
+
+function objectBody(body: unknown, what: string): Body {
+  if (body === undefined || body === null || body === '') throw new AppError('BAD_USER_INPUT', `a ${what} body (JSON or XML) is required`);
+  if (typeof body !== 'object' || Array.isArray(body)) throw new AppError('BAD_USER_INPUT', `the body must be one ${what} object`);
+  return body as Body;
+}
+
+const text = (v: unknown, field: string): string | null => {
+  if (v === null || v === undefined || v === '') return null;
+  if (typeof v !== 'string' && typeof v !== 'number') throw bad(field, `${field} must be text`);
+  return String(v);
+};
+
+const num = (v: unknown, field: string): number | null => {
+  if (v === null || v === undefined || v === '') return null;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : Number.NaN;
+  if (!Number.isFinite(n)) throw bad(field, `${field} must be a number`);
+  return n;
+};
+
+function tags(v: unknown): string[] {
+  if (v === null || v === undefined || v === '') return [];
+  if (typeof v === 'string') return v.split(',').map((t) => t.trim()).filter(Boolean);
+  if (Array.isArray(v)) return v.map((t, i) => text(t, `tags[${i}]`) ?? '').filter(Boolean);
+  if (typeof v === 'object' && Object.keys(v).every((k) => k === 'tag')) return tags((v as { tag?: unknown }).tag);
+  throw bad('tags', 'tags must be a list of strings');
+}
+
+function nested(v: unknown, field: string, keys: Record<string, 'text' | 'number'>): Body | null {
+  if (v === null || v === undefined || v === '') return null;
+  if (typeof v !== 'object' || Array.isArray(v)) throw bad(field, `${field} must be an object`);
+  const out: Body = {};
+  for (const [k, val] of Object.entries(v as Body)) {
+    const kind = keys[k];
+    if (!kind) throw bad(`${field}.${k}`, `unknown field '${field}.${k}'`);
+    out[k] = kind === 'number' ? num(val, `${field}.${k}`) : text(val, `${field}.${k}`);
+  }
+  return out;
+}
+
+const LOCATION = { city: 'text', state: 'text', country: 'text', latitude: 'number', longitude: 'number' } as const;
+const DEVICE_TYPE = { id: 'text', name: 'text', manufacturer: 'text' } as const;
+
+/** A device body -> CreateDeviceInput / UpdateDeviceInput (only the fields given, for updates). */
+export function deviceInput(body: unknown, opts: { create: boolean }): Body {
+  const b = objectBody(body, 'device');
+  const input: Body = {};
+  for (const [k, v] of Object.entries(b)) {
+    switch (k) {
+      case 'name':
+        input.name = text(v, 'name') ?? '';
+        break;
+      case 'tags':
+        input.tags = tags(v);
+        break;
+      case 'group_id':
+        input.groupId = text(v, 'group_id');
+        break;
+      case 'org_id':
+        input.orgId = text(v, 'org_id');
+        break;
+      case 'timezone':
+      case 'notes':
+        input[k] = text(v, k);
+        break;
+      case 'location':
+        input.location = nested(v, 'location', LOCATION);
+        break;
+      case 'device_type':
+        input.deviceType = nested(v, 'device_type', DEVICE_TYPE);
+        break;
+      case 'registration_key':
+        if (!opts.create) throw bad(k, 'registration_key cannot be changed');
+        input.registrationKey = text(v, k);
+        break;
+      default:
+        throw bad(k, `unknown or read-only field '${k.slice(0, 50)}'`);
+    }
+  }
+  if (opts.create && typeof input.name !== 'string') throw bad('name', 'name is required');
+  return input;
+}
+
+/** A group body -> DeviceGroupInput. */
+export function groupInput(body: unknown): Body {
+  const b = objectBody(body, 'group');
+  for (const k of Object.keys(b)) if (k !== 'name' && k !== 'parent_id') throw bad(k, `unknown field '${k.slice(0, 50)}'`);
+  const name = text(b.name, 'name');
+  if (!name) throw bad('name', 'name is required');
+  return { name, ...('parent_id' in b ? { parentId: text(b.parent_id, 'parent_id') } : {}) };
+}
+
+/** A mutation payload that failed -> its AppError (stable code, field named in snake_case). */
+export function payloadOf(data: Record<string, unknown>, field: string): Record<string, unknown> {
+  const p = data[field] as Record<string, unknown> | null | undefined;
+  if (!p) throw new AppError('INTERNAL', 'internal error');
+  if (p.success === true) return p;
+  const known = ['NOT_FOUND', 'BAD_USER_INPUT', 'DUPLICATE_KEY', 'VERSION_CONFLICT', 'UNPROCESSABLE', 'PAYLOAD_TOO_LARGE', 'UNAVAILABLE'] as const;
+  const code = known.find((c) => c === p.errorCode) ?? 'BAD_USER_INPUT';
+  const f = typeof p.errorField === 'string' ? p.errorField.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) : undefined;
+  throw new AppError(code, typeof p.error === 'string' ? p.error : 'the request failed', f ? { field: f } : {});
+}

@@ -1,0 +1,83 @@
+/**
+ * POST /devices/{id}/commands, POST /devices/commands, POST /devices/{id}/track, and the ping data
+ * and screenshot reads by registration key.
+ */
+import { AppError, badInput, notFound } from '@pylon/kit';
+import { snakeKeys } from '../case.js';
+import { recordsAt, type GqlRecord } from './shape.js';
+import { payloadAt } from './mutation-payload.js';
+import type { RestOperation } from './types.js';
+
+/** A REST command: { command, arg } (spec) or { name, arg } (reference); a numeric arg is sent as its text. */
+function commandsOf(list: unknown): { command: unknown; arg: unknown }[] {
+  return (Array.isArray(list) ? list : []).map((c: Record<string, unknown>) => ({
+    command: c.command ?? c.name,
+    arg: typeof c.arg === 'number' ? String(c.arg) : (c.arg ?? null),
+  }));
+}
+
+export const sendDeviceCommand: RestOperation = {
+  variables: ({ params, body }) => ({ deviceId: params.id, commands: commandsOf(body) }),
+  respond(data) {
+    const p = payloadAt(data, 'sendDeviceCommand');
+    return { status: 202, body: { device_id: p.deviceId, command_count: p.commandCount, commands: snakeKeys(p.commands) } };
+  },
+};
+
+export const sendBulkDeviceCommands: RestOperation = {
+  variables: ({ body }) => {
+    const b = (body ?? {}) as Record<string, unknown>;
+    return { input: { deviceIds: b.device_ids, commands: commandsOf(b.commands) } };
+  },
+  respond: (data) => ({ body: snakeKeys(data.sendBulkDeviceCommands) }),
+  fieldNames: { 'input.deviceIds': 'device_ids', deviceIds: 'device_ids', input: 'body' },
+};
+
+export const trackDeviceEvent: RestOperation = {
+  variables: ({ params, body }) => {
+    const b = (body ?? {}) as Record<string, unknown>;
+    return { deviceId: params.id, input: { sessionId: b.session_id, eventName: b.event_name, properties: b.properties } };
+  },
+  respond(data) {
+    const p = payloadAt(data, 'trackDeviceEvent', { eventName: 'event_name', sessionId: 'session_id' });
+    return { status: 202, body: { event_id: p.eventId, device_id: p.deviceId, timestamp: p.timestamp } };
+  },
+};
+
+/** The device a registration key names in the caller's account (another account's key is unknown). */
+function deviceByKey(data: GqlRecord): GqlRecord {
+  const [device] = recordsAt(data, 'device');
+  if (!device) throw notFound('device with this registration key');
+  return device;
+}
+
+function pingDataBody(data: GqlRecord) {
+  const ping = deviceByKey(data).pingData;
+  if (!ping) throw new AppError('NOT_FOUND', 'the device has not pinged yet');
+  return { body: snakeKeys(ping) };
+}
+
+export const getPingData: RestOperation = {
+  variables: ({ query }) => {
+    const key = query.registration_key ?? query.key;
+    if (typeof key !== 'string') throw badInput('registration_key', 'registration_key is required');
+    return { registrationKey: key };
+  },
+  respond: (data) => pingDataBody(data),
+};
+
+export const getDevicePingData: RestOperation = {
+  variables: ({ params }) => ({ registrationKey: params.registrationKey }),
+  respond: (data) => pingDataBody(data),
+};
+
+/** The latest screenshot as image/jpeg (or its base64 text with base64=true). */
+export const getDeviceSnap: RestOperation = {
+  variables: ({ params }) => ({ registrationKey: params.registrationKey }),
+  respond(data, { query }) {
+    const snap = deviceByKey(data).snap;
+    if (typeof snap !== 'string') throw new AppError('NOT_FOUND', 'the device has sent no screenshot yet');
+    if (query.base64 === true) return { body: snap, contentType: 'text/plain; charset=utf-8' };
+    return { body: Buffer.from(snap, 'base64'), contentType: 'image/jpeg' };
+  },
+};

@@ -1,0 +1,26 @@
+/** Per-request DataLoaders: one read for every device / rule a response references. */
+import DataLoader from 'dataloader';
+import { once, type SubgraphContext } from '@pylon/kit';
+import type { AlertRule } from '../alert.repository.js';
+import type { Device } from '../device.repository.js';
+import type { DevicesRuntime } from '../runtime.js';
+
+export function deviceLoader(rt: DevicesRuntime, ctx: SubgraphContext) {
+  return once(ctx, 'devices.byId', () =>
+    new DataLoader<string, Device | null>(async (ids) => {
+      const found = await rt.repo.findByIds(ctx.principal.accountId, ids);
+      const byId = new Map(found.map((d) => [d.id, d]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+  );
+}
+
+export function ruleLoader(rt: DevicesRuntime, ctx: SubgraphContext) {
+  return once(ctx, 'alertRules.byId', () =>
+    new DataLoader<string, AlertRule | null>(async (ids) => {
+      const found = await rt.alerts.rules.find(ctx.principal.accountId, { id: { $in: [...ids] } }, {});
+      const byId = new Map(found.map((r) => [r.id, r]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+  );
+}

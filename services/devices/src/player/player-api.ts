@@ -1,0 +1,133 @@
+/**
+ * The player API: what the screens themselves call, authenticated by their registration key
+ * (the path segment), not by API keys. Not GraphQL-driven: it is the hot path (every device pings
+ * every few seconds), so it talks to the use-cases directly. Mounted by the all-in-one server
+ * before the REST facade, and by services/devices/src/main.ts in distributed mode.
+ *
+ *   POST /player/{registrationKey}/ping[?wait=seconds]           ping data in, queued commands out
+ *   POST /player/{registrationKey}/commands/{commandId}/ack      { status: acknowledged | delivered | failed, message? }
+ *   PUT  /player/{registrationKey}/snap                          image/jpeg body (size-capped, magic bytes checked)
+ *   POST /player/{registrationKey}/track                         { session_id, event_name, properties }
+ *
+ * Errors: { "error": { "code", "message", "field"?, "request_id"? } } with the kit's statuses; an
+ * unknown, malformed or deleted key is always the same 401.
+ */
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { AppError, httpStatus, isAppError, type ErrorCode } from '@pylon/kit';
+import type { DevicesRuntime } from '../runtime.js';
+import { ackCommand } from '../use-cases/ack-command.js';
+import { authenticatePlayer } from '../use-cases/player-auth.js';
+import { recordPing } from '../use-cases/record-ping.js';
+import { storeSnap } from '../use-cases/snaps.js';
+import { trackEvent } from '../use-cases/track-event.js';
+
+type Handler = (req: Request, res: Response) => Promise<void>;
+
+function sendError(res: Response, code: ErrorCode, message: string, field?: string): void {
+  const requestId = res.getHeader('x-request-id');
+  if (code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'RegistrationKey realm="pylon-player"');
+  res.status(httpStatus(code)).json({ error: { code, message, ...(field ? { field } : {}), ...(typeof requestId === 'string' ? { request_id: requestId } : {}) } });
+}
+
+/** `?wait=` as whole seconds, or a 400 naming it. */
+function waitOf(req: Request, max: number): number {
+  const raw = req.query.wait;
+  if (raw === undefined) return 0;
+  if (typeof raw !== 'string' || !/^\d{1,4}$/.test(raw) || Number(raw) > max) {
+    throw new AppError('BAD_USER_INPUT', `wait must be whole seconds from 0 to ${max}`, { field: 'wait' });
+  }
+  return Number(raw);
+}
+
+/** The player sends snake_case; events go in as the use-case's camelCase. */
+function eventInput(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const { session_id, event_name, properties, ...rest } = body as Record<string, unknown>;
+  const extra = Object.keys(rest)[0];
+  if (extra !== undefined) throw new AppError('BAD_USER_INPUT', `unknown field '${extra.slice(0, 50)}'`, { field: extra.slice(0, 50) });
+  return { sessionId: session_id, eventName: event_name, properties };
+}
+
+export function createPlayerApi(rt: DevicesRuntime): Router {
+  const router = express.Router();
+  // Ping bodies may carry a base64 screenshot (4/3 of the snap cap) besides the figures.
+  const pingJson = express.json({ limit: Math.ceil(rt.settings.maxSnapBytes * 1.4) + 64_000 });
+  const smallJson = express.json({ limit: 64_000 });
+  const jpeg = express.raw({ type: () => true, limit: rt.settings.maxSnapBytes });
+
+  const wrap = (h: Handler) => (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
+    h(req, res).catch(next);
+  };
+  const key = (req: Request) => String(req.params.registrationKey);
+
+  router.post(
+    '/player/:registrationKey/ping',
+    pingJson,
+    wrap(async (req, res) => {
+      const waitSeconds = waitOf(req, rt.settings.maxPingWaitSeconds);
+      const ac = new AbortController();
+      // The client went away during a long-poll: stop waiting.
+      res.on('close', () => {
+        if (!res.writableFinished) ac.abort();
+      });
+      const result = await recordPing(rt, { registrationKey: key(req), body: req.body, ip: req.ip, waitSeconds, signal: ac.signal });
+      if (!res.headersSent && !res.destroyed) res.json(result);
+    }),
+  );
+
+  router.post(
+    '/player/:registrationKey/commands/:commandId/ack',
+    smallJson,
+    wrap(async (req, res) => {
+      res.json(await ackCommand(rt, key(req), String(req.params.commandId), req.body));
+    }),
+  );
+
+  router.put(
+    '/player/:registrationKey/snap',
+    // Authenticate and check the declared type before reading up to maxSnapBytes from the caller.
+    (req: Request, res: Response, next: NextFunction) => {
+      authenticatePlayer(rt, key(req)).then((device) => {
+        res.locals.device = device;
+        const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+        if (type !== 'image/jpeg') throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the screenshot must be sent as Content-Type: image/jpeg');
+        next();
+      }).catch(next);
+    },
+    jpeg,
+    wrap(async (req, res) => {
+      await storeSnap(rt, res.locals.device, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+      res.status(204).end();
+    }),
+  );
+
+  router.post(
+    '/player/:registrationKey/track',
+    smallJson,
+    wrap(async (req, res) => {
+      const device = await authenticatePlayer(rt, key(req));
+      const t = trackEvent(rt, device, eventInput(req.body));
+      res.status(202).json({ event_id: t.eventId, device_id: t.deviceId, timestamp: t.timestamp });
+    }),
+  );
+
+  router.use('/player', (req: Request, res: Response) => {
+    sendError(res, 'NOT_FOUND', `the player API has no ${req.method} ${req.originalUrl.split('?')[0]!.replace(/\/player\/[^/]+/, '/player/{registrationKey}').slice(0, 200)}`);
+  });
+
+  router.use('/player', (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    if (isAppError(err)) {
+      if (err.code === 'INTERNAL') rt.logger.error({ err }, 'player API request failed');
+      return sendError(res, err.code, err.message, typeof err.details.field === 'string' ? err.details.field : undefined);
+    }
+    const e = err as { type?: string; status?: number };
+    if (e?.type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', 'the request body is too large');
+    if (e?.type === 'entity.parse.failed') return sendError(res, 'BAD_USER_INPUT', 'the body is not valid JSON');
+    if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return sendError(res, 'BAD_USER_INPUT', 'malformed request');
+    rt.logger.error({ err }, 'player API request failed');
+    sendError(res, 'INTERNAL', 'internal error');
+  });
+  return router;
+}

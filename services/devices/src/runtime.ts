@@ -1,0 +1,117 @@
+/**
+ * What the devices subgraph and the player API share in one process: repositories over the ports,
+ * the command wake-ups, the telemetry publishers, the clock and the settings, plus the periodic
+ * sweep. Built once by createDevicesSubgraph; closed by the composition root.
+ */
+import { BufferedPublisher, createLogger, TOPICS, type BlobStore, type Cache, type DocumentStore, type EventLogRecord, type EventStream, type Logger, type PingLogRecord, type PubSub } from '@pylon/kit';
+import { AlertRepository } from './alert.repository.js';
+import { CommandRepository } from './command.repository.js';
+import { DeviceRepository } from './device.repository.js';
+import { CommandWakeups } from './use-cases/command-wakeups.js';
+import { sweepOnce, type SweepReport } from './use-cases/sweep.js';
+
+export interface DevicesSettings {
+  /** A device is online while its last ping is younger than this. */
+  onlineWindowSeconds: number;
+  /** How long a queued command stays deliverable. Default 24 h. */
+  commandTtlSeconds: number;
+  /** Period of the alert/command sweep; 0 runs no timer (tests call runtime.sweep()). Default 0. */
+  sweepIntervalSeconds: number;
+  /** Largest screenshot accepted. Default 2 MB. */
+  maxSnapBytes: number;
+  /** Longest long-poll (`?wait=`) of a ping. Default 30 s. */
+  maxPingWaitSeconds: number;
+  /** Finished commands are deleted after this many days. Default 7. */
+  commandRetentionDays: number;
+}
+
+export const DEFAULT_SETTINGS: Omit<DevicesSettings, 'onlineWindowSeconds'> = {
+  commandTtlSeconds: 86_400,
+  sweepIntervalSeconds: 0,
+  maxSnapBytes: 2_000_000,
+  maxPingWaitSeconds: 30,
+  commandRetentionDays: 7,
+};
+
+export interface DevicesRuntimeDeps {
+  documents: DocumentStore;
+  /** Screenshots; without it snaps are refused (503) and read as null. */
+  blobs?: BlobStore;
+  /** Command wake-ups across replicas; without it they stay in-process. */
+  pubsub?: PubSub;
+  /** Sweep lease across replicas (one replica sweeps per period); without it every process sweeps. */
+  cache?: Cache;
+  /** Ping logs and device events for analytics; without it they are not published. */
+  stream?: EventStream;
+  logger?: Logger;
+  now?: () => number;
+  settings: Partial<DevicesSettings> & Pick<DevicesSettings, 'onlineWindowSeconds'>;
+}
+
+export interface DevicesRuntime {
+  repo: DeviceRepository;
+  commands: CommandRepository;
+  alerts: AlertRepository;
+  wakeups: CommandWakeups;
+  settings: DevicesSettings;
+  now: () => number;
+  logger: Logger;
+  blobs?: BlobStore;
+  pings?: BufferedPublisher<PingLogRecord>;
+  events?: BufferedPublisher<EventLogRecord>;
+  /** Runs the sweep now (offline alerts, command expiry and pruning); what the timer runs. */
+  sweep(): Promise<SweepReport>;
+  /** Answers every waiting long-poll now (first step of shutdown). */
+  releaseWaiters(): void;
+  /** Stops the timer, ends long-polls, flushes telemetry, unsubscribes. */
+  close(): Promise<void>;
+}
+
+export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
+  const settings: DevicesSettings = { ...DEFAULT_SETTINGS, ...deps.settings };
+  const logger = deps.logger ?? createLogger({ level: 'silent' });
+  const now = deps.now ?? Date.now;
+  const rt: DevicesRuntime = {
+    repo: new DeviceRepository(deps.documents),
+    commands: new CommandRepository(deps.documents),
+    alerts: new AlertRepository(deps.documents),
+    wakeups: new CommandWakeups(deps.pubsub, logger),
+    settings,
+    now,
+    logger,
+    ...(deps.blobs ? { blobs: deps.blobs } : {}),
+    ...(deps.stream
+      ? {
+          pings: new BufferedPublisher<PingLogRecord>(deps.stream, TOPICS.pings, { logger }),
+          events: new BufferedPublisher<EventLogRecord>(deps.stream, TOPICS.events, { logger }),
+        }
+      : {}),
+    sweep: () => sweepOnce(rt),
+    releaseWaiters: () => rt.wakeups.releaseAll(),
+    async close() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running;
+      await rt.wakeups.close();
+      await Promise.all([rt.pings?.close(), rt.events?.close()]);
+    },
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  if (settings.sweepIntervalSeconds > 0) {
+    const periodMs = settings.sweepIntervalSeconds * 1000;
+    timer = setInterval(() => {
+      running = (async () => {
+        // One replica per period sweeps when replicas share a cache; the others skip.
+        if (deps.cache) {
+          const slot = Math.floor(now() / periodMs);
+          if ((await deps.cache.incr(`devices:sweep:${slot}`, settings.sweepIntervalSeconds * 2)) !== 1) return;
+        }
+        await rt.sweep();
+      })().catch((e: unknown) => logger.error({ err: e }, 'device sweep failed; it runs again next period'));
+    }, periodMs);
+    timer.unref();
+  }
+  return rt;
+}

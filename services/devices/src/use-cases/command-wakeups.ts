@@ -1,0 +1,138 @@
+/**
+ * Wakes long-polling pings when commands are queued for their device, across replicas.
+ *
+ * The queue itself is durable (documents); this only shortens the wait. A send publishes
+ * `{ a: accountId, d: [deviceIds] }` on one PubSub channel (chunked), every replica subscribes
+ * once and resolves its local waiters. Without a PubSub (tests, single process) the wake-up stays
+ * in-process. A lost message (Redis down) costs latency, never a command: the next ping reads the
+ * queue anyway.
+ */
+import type { Logger, PubSub } from '@pylon/kit';
+
+export const WAKEUP_CHANNEL = 'pylon.devices.commands';
+const CHUNK = 500;
+
+export interface Waiter {
+  /** Resolves true when woken by a notification, false on timeout, abort or shutdown. */
+  readonly promise: Promise<boolean>;
+  cancel(): void;
+}
+
+type Wake = (woken: boolean) => void;
+
+export class CommandWakeups {
+  private readonly waiters = new Map<string, Set<Wake>>();
+  private subscribed: Promise<void> | undefined;
+  private unsubscribe: (() => Promise<void>) | undefined;
+  private closed = false;
+  private draining = false;
+
+  constructor(
+    private readonly pubsub: PubSub | undefined,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** Subscribes once; later calls share the first subscription (retried after a failure). */
+  start(): Promise<void> {
+    if (!this.pubsub || this.closed) return Promise.resolve();
+    this.subscribed ??= this.pubsub.subscribe(WAKEUP_CHANNEL, (m) => this.onMessage(m)).then(
+      (unsubscribe) => {
+        this.unsubscribe = unsubscribe;
+      },
+      (e: unknown) => {
+        this.subscribed = undefined;
+        throw e;
+      },
+    );
+    return this.subscribed;
+  }
+
+  /** Tells every replica that these devices have new commands. Never throws. */
+  async notify(accountId: string, deviceIds: readonly string[]): Promise<void> {
+    if (!deviceIds.length || this.closed) return;
+    if (!this.pubsub) {
+      this.wake(accountId, deviceIds);
+      return;
+    }
+    try {
+      for (let i = 0; i < deviceIds.length; i += CHUNK) await this.pubsub.publish(WAKEUP_CHANNEL, { a: accountId, d: deviceIds.slice(i, i + CHUNK) });
+    } catch (e) {
+      this.logger?.warn({ err: e }, 'command wake-up not published; devices polling other replicas get their commands on their next ping');
+      this.wake(accountId, deviceIds);
+    }
+  }
+
+  /**
+   * Registers a waiter for one device. Register BEFORE reading the queue: a notification between
+   * the read and the wait then still wakes it.
+   */
+  async register(accountId: string, deviceId: string, timeoutMs: number, signal?: AbortSignal): Promise<Waiter> {
+    try {
+      await this.start();
+    } catch (e) {
+      this.logger?.warn({ err: e }, 'command wake-ups unavailable; long-polls wait out their timeout');
+    }
+    const key = keyOf(accountId, deviceId);
+    let settle!: Wake;
+    const promise = new Promise<boolean>((resolve) => {
+      settle = resolve;
+    });
+    let done = false;
+    const set = this.waiters.get(key) ?? new Set<Wake>();
+    this.waiters.set(key, set);
+    const finish: Wake = (woken) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      set.delete(finish);
+      if (set.size === 0 && this.waiters.get(key) === set) this.waiters.delete(key);
+      settle(woken);
+    };
+    const onAbort = () => finish(false);
+    const timer = setTimeout(() => finish(false), Math.max(0, timeoutMs));
+    timer.unref?.();
+    if (this.closed || this.draining || signal?.aborted) finish(false);
+    else {
+      set.add(finish);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }
+    return { promise, cancel: () => finish(false) };
+  }
+
+  /** Long-polls currently waiting in this process. */
+  get waiting(): number {
+    let n = 0;
+    for (const s of this.waiters.values()) n += s.size;
+    return n;
+  }
+
+  /** Ends every wait now, and every later one at once (shutdown: long-polls answer instead of holding the server open). */
+  releaseAll(): void {
+    this.draining = true;
+    for (const set of [...this.waiters.values()]) for (const finish of [...set]) finish(false);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.releaseAll();
+    const u = this.unsubscribe;
+    this.unsubscribe = undefined;
+    await u?.().catch(() => undefined);
+  }
+
+  private onMessage(message: unknown): void {
+    const m = message as { a?: unknown; d?: unknown } | null;
+    if (!m || typeof m.a !== 'string' || !Array.isArray(m.d)) return;
+    this.wake(m.a, m.d.filter((d): d is string => typeof d === 'string'));
+  }
+
+  private wake(accountId: string, deviceIds: readonly string[]): void {
+    for (const id of deviceIds) {
+      const set = this.waiters.get(keyOf(accountId, id));
+      if (set) for (const finish of [...set]) finish(true);
+    }
+  }
+}
+
+const keyOf = (accountId: string, deviceId: string) => `${accountId}\u0000${deviceId}`;

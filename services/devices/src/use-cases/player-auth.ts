@@ -1,0 +1,17 @@
+import { AppError } from '@pylon/kit';
+import type { Device } from '../device.repository.js';
+import type { DevicesRuntime } from '../runtime.js';
+
+/** Registration keys are opaque tokens; anything else is refused before a lookup. */
+export const REGISTRATION_KEY = /^[A-Za-z0-9_-]{8,128}$/;
+
+/** One answer for a malformed, unknown or deleted key: nothing about which it was. */
+export const badPlayerKey = () => new AppError('UNAUTHENTICATED', 'unknown registration key');
+
+/** The device a player request speaks for (its registration key is its credential). */
+export async function authenticatePlayer(rt: DevicesRuntime, key: string): Promise<Device> {
+  if (!REGISTRATION_KEY.test(key)) throw badPlayerKey();
+  const device = await rt.repo.findByRegistrationKey(key);
+  if (!device) throw badPlayerKey();
+  return device;
+}

@@ -1,0 +1,80 @@
+/**
+ * A player's ping: updates the device's ping data (so isOnline and pingData follow the last ping),
+ * publishes a ping log for analytics, evaluates the account's alert rules, stores an inline
+ * screenshot, and hands over the commands queued for the device. With `waitSeconds` the ping
+ * long-polls: when nothing is queued it waits until a command arrives (from any replica) or time runs out.
+ */
+import { randomUUID } from 'node:crypto';
+import { commandsMayBePending, type PingData } from '../domain/device.js';
+import { parsePing } from '../domain/ping.js';
+import type { DevicesRuntime } from '../runtime.js';
+import { evaluateDeviceAlerts } from './alerts/evaluate-alerts.js';
+import { deliverCommands, type DeliveredCommand } from './deliver-commands.js';
+import { authenticatePlayer, badPlayerKey } from './player-auth.js';
+import { decodeSnap, storeSnap } from './snaps.js';
+
+export interface PingInput {
+  registrationKey: string;
+  body: unknown;
+  /** The address the request came from (stored as externalIpAddress). */
+  ip?: string | undefined;
+  /** Long-poll: seconds to wait for a command when none is queued (capped by maxPingWaitSeconds). */
+  waitSeconds?: number | undefined;
+  /** Aborts the wait (client went away). */
+  signal?: AbortSignal | undefined;
+}
+
+export interface PingResult {
+  device_id: string;
+  commands: DeliveredCommand[];
+  server_time: string;
+}
+
+export async function recordPing(rt: DevicesRuntime, input: PingInput): Promise<PingResult> {
+  const device = await authenticatePlayer(rt, input.registrationKey);
+  const parsed = parsePing(input.body);
+  const snap = parsed.snapBase64 ? decodeSnap(rt, parsed.snapBase64) : null;
+  const tenant = device.accountId;
+  const now = rt.now();
+  const nowIso = new Date(now).toISOString();
+  const wait = Math.min(Math.max(0, input.waitSeconds ?? 0), rt.settings.maxPingWaitSeconds);
+  // Registered before the queue is read, so a command queued in between still wakes this ping.
+  const waiter = wait > 0 ? await rt.wakeups.register(tenant, device.id, wait * 1000, input.signal) : null;
+  try {
+    const current = waiter ? ((await rt.repo.devices.findById(tenant, device.id)) ?? device) : device;
+    const check = waiter !== null || commandsMayBePending(current);
+    const pending = check ? await rt.commands.pendingFor(tenant, device.id) : [];
+    const pingData: PingData = { ...parsed.data, externalIpAddress: input.ip ?? null, timestamp: nowIso };
+    const updated = await rt.repo.devices.update(tenant, device.id, { $set: { pingData, ...(check ? { commandsCheckedAt: nowIso } : {}) } });
+    if (!updated) throw badPlayerKey(); // deleted in between
+    let commands = await deliverCommands(rt, tenant, pending, now);
+
+    rt.pings?.push({
+      id: randomUUID(),
+      account_id: tenant,
+      device_id: device.id,
+      timestamp: nowIso,
+      cpu_usage: pingData.cpuUsage ?? 0,
+      memory_usage: pingData.memoryUsage ?? 0,
+      disk_usage: pingData.diskUsage ?? 0,
+      player_version: pingData.playerVersion ?? '',
+      ip_address: pingData.ipAddress ?? '',
+      external_ip_address: pingData.externalIpAddress ?? '',
+    });
+    if (snap) await storeSnap(rt, updated, snap);
+    try {
+      const rules = await rt.alerts.enabledRules(tenant, now);
+      if (rules.length) await evaluateDeviceAlerts(rt, updated, rules, now);
+    } catch (e) {
+      // Alerting must not cost the device its ping; the sweep evaluates again.
+      rt.logger.error({ err: e, deviceId: device.id }, 'alert evaluation after a ping failed');
+    }
+
+    if (commands.length === 0 && waiter && (await waiter.promise)) {
+      commands = await deliverCommands(rt, tenant, await rt.commands.pendingFor(tenant, device.id));
+    }
+    return { device_id: device.id, commands, server_time: `${new Date(rt.now()).toISOString().slice(0, 19)}Z` };
+  } finally {
+    waiter?.cancel();
+  }
+}

@@ -1,0 +1,33 @@
+import { badInput, resolveLimit } from '@pylon/kit';
+import type { OrganizationRecord } from '../domain/records.js';
+import { checkTimeZone, optionalText, requiredText } from '../domain/validation.js';
+import type { IdentityRepository, Organization } from '../identity.repository.js';
+
+export type CreateOrganizationInput = Partial<OrganizationRecord> & { name: string };
+
+export async function createOrganization(repo: IdentityRepository, accountId: string, input: CreateOrganizationInput): Promise<Organization> {
+  await repo.getAccount(accountId);
+  const languageCode = optionalText(input.languageCode, 'languageCode', 35) ?? null;
+  if (languageCode && !/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/.test(languageCode)) {
+    throw badInput('languageCode', `languageCode '${languageCode}' is not a language tag such as en-US`);
+  }
+  const timezone = optionalText(input.timezone, 'timezone', 64) ?? null;
+  return repo.organizations.insert(accountId, {
+    name: requiredText(input.name, 'name'),
+    address1: optionalText(input.address1, 'address1') ?? null,
+    address2: optionalText(input.address2, 'address2') ?? null,
+    city: optionalText(input.city, 'city') ?? null,
+    state: optionalText(input.state, 'state') ?? null,
+    postalCode: optionalText(input.postalCode, 'postalCode') ?? null,
+    country: optionalText(input.country, 'country') ?? null,
+    phone: optionalText(input.phone, 'phone') ?? null,
+    fax: optionalText(input.fax, 'fax') ?? null,
+    timezone: timezone === null ? null : checkTimeZone(timezone),
+    languageCode,
+  });
+}
+
+export function listOrganizations(repo: IdentityRepository, accountId: string, args: { id?: string[] | null; limit?: number | null }): Promise<Organization[]> {
+  const filter = args.id?.length ? { id: { $in: args.id } } : {};
+  return repo.organizations.find(accountId, filter, { sort: { name: 1 }, limit: resolveLimit(args.limit) });
+}

@@ -1,0 +1,37 @@
+/**
+ * The audit sink of a process that serves an HTTP edge but runs no analytics ingest itself
+ * (distributed gateway, REST facade, legacy adapter): a BufferedPublisher on TOPICS.audit over
+ * Kafka, which the analytics process consumes. Without a shared stream (STREAM_DRIVER=memory)
+ * there is no way to the analytics store from here, so the process says so once and records nothing.
+ */
+import { z } from 'zod';
+import { envList } from '../config.js';
+import type { Logger } from '../logger.js';
+import { BufferedPublisher, TOPICS, type AuditEventRecord } from '../telemetry.js';
+
+export const auditSinkEnv = {
+  STREAM_DRIVER: z.enum(['memory', 'kafka']).default('memory'),
+  KAFKA_BROKERS: envList(),
+};
+
+export interface ProcessAuditSink {
+  sink: BufferedPublisher<AuditEventRecord> | undefined;
+  close(): Promise<void>;
+}
+
+export async function createAuditSink(env: { STREAM_DRIVER: 'memory' | 'kafka'; KAFKA_BROKERS: string[] }, clientId: string, logger: Logger): Promise<ProcessAuditSink> {
+  if (env.STREAM_DRIVER !== 'kafka' || env.KAFKA_BROKERS.length === 0) {
+    logger.warn('audit events of this process are not recorded: set STREAM_DRIVER=kafka and KAFKA_BROKERS to reach the analytics ingest');
+    return { sink: undefined, close: async () => undefined };
+  }
+  const { createKafkaStream } = await import('../adapters/stream.kafka.js');
+  const stream = createKafkaStream({ brokers: env.KAFKA_BROKERS, clientId });
+  const sink = new BufferedPublisher<AuditEventRecord>(stream, TOPICS.audit, { logger });
+  return {
+    sink,
+    async close() {
+      await sink.close();
+      await stream.close();
+    },
+  };
+}

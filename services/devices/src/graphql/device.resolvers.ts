@@ -49,11 +49,9 @@ export function deviceTypeResolvers(rt: DevicesRuntime) {
       isOnline: (d: DeviceSource) => isOnline(d.pingData, rt.now(), rt.settings.onlineWindowSeconds),
       tags: (d: DeviceSource) => d.tags ?? [],
       pingData: (d: DeviceSource) => (d.pingData ? { ...d.pingData, timestamp: isoSeconds(d.pingData.timestamp) } : null),
-      snap: async (d: DeviceSource) => {
-        if (!d.includeSnap) return null;
-        const bytes = await readSnap(rt, d);
-        return bytes ? bytes.toString('base64') : null;
-      },
+      // Synchronous unless asked for: one promise-returning field makes graphql-js resolve every
+      // device of a list asynchronously, which costs far more than the field itself.
+      snap: (d: DeviceSource) => (d.includeSnap ? readSnap(rt, d).then((bytes) => (bytes ? bytes.toString('base64') : null)) : null),
       // The player's credential: only for those who may edit devices (viewers could impersonate the screen).
       registrationKey: (d: DeviceSource, _: unknown, ctx: SubgraphContext) => (ctx.principal.policies.includes('Devices_Edit') ? (d.registrationKey ?? null) : null),
       timezone: (d: DeviceSource) => d.timezone ?? null,

@@ -4,10 +4,8 @@
  * through the gateway, and a key revoked through the gateway is refused at once when the processes
  * share Redis (the revocation is announced on pub/sub to the gateway's cache).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
@@ -16,11 +14,11 @@ import { createRedisCache } from '@pylon/kit/adapters/cache.redis';
 import { createApiKey, createIdentitySubgraph, setPassword } from '@pylon/identity';
 import { InternalTokens } from '@pylon/kit';
 import { accessTokenFor } from './oauth.helpers.js';
+import { freePort, Processes } from './processes.js';
 
-const root = new URL('../../', import.meta.url).pathname;
 const secret = randomBytes(32).toString('hex');
 const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const children: ChildProcess[] = [];
+let procs: Processes;
 let dataDir: string;
 let identityUrl: string;
 let gatewayUrl: string;
@@ -28,35 +26,9 @@ let redis = false;
 let spareKey: { id: string; value: string };
 const OWNER = { username: 'owner@dist.example', password: 'dist-owner-password' };
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-
-async function start(entry: string, env: Record<string, string>, port: number): Promise<string> {
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, entry)], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', SIGNAGE_INTERNAL_SECRET: secret, SIGNAGE_DATA_DIR: dataDir },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  children.push(child);
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return `http://127.0.0.1:${port}`;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${entry} did not start`);
-}
-
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-id-'));
+  procs = new Processes({ secret, dataDir, logLevel: 'error' });
   const probe = createRedisCache({ url: redisUrl, commandTimeoutMs: 1000 });
   redis = await probe.ping().then(() => true, () => false);
   await probe.close();
@@ -72,20 +44,16 @@ beforeAll(async () => {
 
   const [pi, pg, dead] = await Promise.all([freePort(), freePort(), freePort()]);
   const shared: Record<string, string> = redis ? { CACHE_DRIVER: 'redis', REDIS_URL: redisUrl } : {};
-  identityUrl = await start('services/identity/src/main.ts', { ...shared, OAUTH_ISSUER: `http://127.0.0.1:${pi}`, REVOCATION_POLL_MS: '200' }, pi);
+  identityUrl = await procs.start('services/identity/src/main.ts', { ...shared, OAUTH_ISSUER: `http://127.0.0.1:${pi}`, REVOCATION_POLL_MS: '200' }, pi);
   const nowhere = `http://127.0.0.1:${dead}`;
-  gatewayUrl = await start('gateway/src/gateway.main.ts', {
+  gatewayUrl = await procs.start('gateway/src/gateway.main.ts', {
     ...(redis ? { REDIS_URL: redisUrl } : {}),
     IDENTITY_URL: identityUrl, DEVICES_URL: nowhere, CONTENT_URL: nowhere, SCHEDULING_URL: nowhere, DATATABLES_URL: nowhere, ANALYTICS_URL: nowhere, SUBGRAPH_TIMEOUT_MS: '2000',
   }, pg);
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(children.map((c) => new Promise<void>((resolve) => {
-    if (c.exitCode !== null) return resolve();
-    c.once('exit', () => resolve());
-    c.kill('SIGTERM');
-  })));
+  await procs?.stopAll();
   await rm(dataDir, { recursive: true, force: true });
 });
 

@@ -2,10 +2,8 @@
  * Distributed mode: the gateway and two subgraphs (identity, devices) as separate processes,
  * talking HTTP, sharing one embedded LMDB store (LMDB is multi-process safe).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
@@ -14,47 +12,20 @@ import { createIdentitySubgraph } from '@pylon/identity';
 import { createDevicesSubgraph } from '@pylon/devices';
 import { InternalTokens } from '@pylon/kit';
 import { seedDemo } from '../src/demo.js';
+import { freePort, Processes } from './processes.js';
 
-const root = new URL('../../', import.meta.url).pathname;
-const tsx = join(root, 'node_modules/.bin/tsx');
 const secret = randomBytes(32).toString('hex');
 const KEY = 'distributed-test-key-0123456789';
-const children: ChildProcess[] = [];
+let procs: Processes;
 let dataDir: string;
 let gatewayUrl: string;
 let devicesUrl: string;
 let restUrl: string;
 let legacyUrl: string;
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-
-async function start(entry: string, env: Record<string, string>, port: number) {
-  const child = spawn(tsx, [join(root, entry)], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SIGNAGE_INTERNAL_SECRET: secret, SIGNAGE_DATA_DIR: dataDir },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  children.push(child);
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return `http://127.0.0.1:${port}`;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${entry} did not start`);
-}
-
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-'));
+  procs = new Processes({ secret, dataDir, logLevel: 'warn' });
   // Seed through the public use-cases, then let the processes share the store.
   const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
   const tokens = new InternalTokens(secret);
@@ -64,32 +35,23 @@ beforeAll(async () => {
   await store.close();
 
   const [pi, pd, pg, dead] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-  const identityUrl = await start('services/identity/src/main.ts', {}, pi);
-  devicesUrl = await start('services/devices/src/main.ts', {}, pd);
+  const identityUrl = await procs.start('services/identity/src/main.ts', {}, pi);
+  devicesUrl = await procs.start('services/devices/src/main.ts', {}, pd);
   const nowhere = `http://127.0.0.1:${dead}`;
-  gatewayUrl = await start(
+  gatewayUrl = await procs.start(
     'gateway/src/gateway.main.ts',
     { IDENTITY_URL: identityUrl, DEVICES_URL: devicesUrl, CONTENT_URL: nowhere, SCHEDULING_URL: nowhere, DATATABLES_URL: nowhere, ANALYTICS_URL: nowhere, SUBGRAPH_TIMEOUT_MS: '2000' },
     pg,
   );
   const [pr, pl] = await Promise.all([freePort(), freePort()]);
   [restUrl, legacyUrl] = await Promise.all([
-    start('rest-facade/src/main.ts', { GATEWAY_URL: `${gatewayUrl}/graphql` }, pr),
-    start('legacy-adapter/src/main.ts', { GATEWAY_URL: `${gatewayUrl}/graphql` }, pl),
+    procs.start('rest-facade/src/main.ts', { GATEWAY_URL: `${gatewayUrl}/graphql` }, pr),
+    procs.start('legacy-adapter/src/main.ts', { GATEWAY_URL: `${gatewayUrl}/graphql` }, pl),
   ]);
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(
-    children.map(
-      (c) =>
-        new Promise<void>((resolve) => {
-          if (c.exitCode !== null) return resolve();
-          c.once('exit', () => resolve());
-          c.kill('SIGTERM');
-        }),
-    ),
-  );
+  await procs?.stopAll();
   await rm(dataDir, { recursive: true, force: true });
 });
 

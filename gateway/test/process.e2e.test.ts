@@ -1,27 +1,18 @@
 /** `npm start`'s entry as a real process: config validation at start, SIGTERM shutdown. */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, ROOT, TSX } from './processes.js';
 
-const root = new URL('../../', import.meta.url).pathname;
-const tsx = join(root, 'node_modules/.bin/tsx');
-const entry = join(root, 'gateway/src/all-in-one.main.ts');
+const tsx = TSX;
+const entry = join(ROOT, 'gateway/src/all-in-one.main.ts');
 let dataDir: string;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pylon-proc-'));
 });
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 test('invalid settings stop the process with every problem listed at once', () => {
   const r = spawnSync(tsx, [entry], {

@@ -1,0 +1,54 @@
+/** Starting Pylon entry points as real processes for distributed-mode tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const ROOT = new URL('../../', import.meta.url).pathname;
+export const TSX = join(ROOT, 'node_modules/.bin/tsx');
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+/** A set of child processes sharing a secret and a data dir; `stopAll` sends SIGTERM and waits. */
+export class Processes {
+  readonly children: ChildProcess[] = [];
+  constructor(private readonly base: { secret: string; dataDir: string; logLevel?: string }) {}
+
+  /** Starts `entry` on `port` and resolves with its base URL once /healthz answers. */
+  async start(entry: string, env: Record<string, string>, port: number): Promise<string> {
+    const child = spawn(TSX, [join(ROOT, entry)], {
+      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: this.base.logLevel ?? 'warn', SIGNAGE_INTERNAL_SECRET: this.base.secret, SIGNAGE_DATA_DIR: this.base.dataDir },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    this.children.push(child);
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return `http://127.0.0.1:${port}`;
+      } catch {
+        /* not up yet */
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`${entry} did not start`);
+  }
+
+  stopAll(): Promise<void[]> {
+    return Promise.all(
+      this.children.map(
+        (c) =>
+          new Promise<void>((resolve) => {
+            if (c.exitCode !== null) return resolve();
+            c.once('exit', () => resolve());
+            c.kill('SIGTERM');
+          }),
+      ),
+    );
+  }
+}

@@ -94,6 +94,25 @@ describe('REST devices', () => {
 });
 
 describe('groups (literal paths win over /devices/{id})', () => {
+  test('tree=true nests groups of any depth (up to the 10-level cap)', async () => {
+    let parentId: string | undefined;
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const g = await call('POST', '/devices/groups', { name: `Deep ${i}`, ...(parentId ? { parent_id: parentId } : {}) });
+      expect(g.status).toBe(201);
+      parentId = g.body.id;
+      ids.push(g.body.id);
+    }
+    const tree = (await call('GET', '/devices/groups?tree=true')).body as { id: string; level: number; children: unknown[] }[];
+    let node = tree.find((g) => g.id === ids[0]) as { id: string; level: number; children: unknown[] } | undefined;
+    for (let depth = 0; depth < 7; depth++) {
+      expect(node?.id).toBe(ids[depth]);
+      expect(node?.level).toBe(depth);
+      node = node?.children[0] as typeof node;
+    }
+    expect(node).toBeUndefined();
+    for (const id of ids.reverse()) expect((await call('DELETE', `/devices/groups/${id}`)).status).toBe(204);
+  });
   test('GET/POST /devices/groups, PUT/DELETE /devices/groups/{id}', async () => {
     const parent = await call('POST', '/devices/groups', { name: 'E2E region' });
     expect(parent.status).toBe(201);

@@ -10,10 +10,30 @@ const groupInput = (body: unknown) => {
 };
 const toRestGroup = (g: GqlRecord) => snakeKeys(g) as Record<string, unknown>;
 
+/**
+ * Nests a flat, depth-first group list (parents before children, each with its level) into trees
+ * of any depth. Built here rather than by a nested query, whose depth the GraphQL limits would cap.
+ */
+function nest(flat: GqlRecord[]): GqlRecord[] {
+  const roots: GqlRecord[] = [];
+  const lastAtLevel: GqlRecord[] = [];
+  for (const g of flat) {
+    const node: GqlRecord = { ...g, children: [] };
+    const level = typeof g.level === 'number' ? g.level : 0;
+    const parent = level > 0 ? lastAtLevel[level - 1] : undefined;
+    if (parent) (parent.children as GqlRecord[]).push(node);
+    else roots.push(node);
+    lastAtLevel[level] = node;
+    lastAtLevel.length = level + 1;
+  }
+  return roots;
+}
+
 export const listDeviceGroups: RestOperation = {
-  variables: ({ query }) => ({ tree: query.tree === true }),
+  variables: () => ({ tree: false }),
   respond(data, { query }) {
-    let groups = recordsAt(data, 'deviceGroups');
+    const flat = recordsAt(data, 'deviceGroups');
+    let groups = query.tree === true ? nest(flat) : flat.map((g) => ({ ...g, children: [] }));
     if (typeof query.id === 'string') groups = groups.filter((g) => g.id === query.id);
     // take/page over the list (the top-level groups in tree form).
     const take = typeof query.take === 'number' ? query.take : groups.length;

@@ -106,8 +106,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const rest = await createRestFacade({ client, logger, audit });
   // The player API (device-facing, registration-key auth) answers /player/... before the REST facade.
   const front = Router().use(createPlayerApi(devices.runtime), rest);
-  const app = createHttpApp({ gateway, auth, ops, logger, checks: backends.checks, rest: front, audit, oauth: access.oauth.handler });
-  const legacy = createLegacyApp({ client, logger, ops, audit });
+  const app = createHttpApp({ gateway, auth, ops, logger, checks: backends.checks, rest: front, audit, oauth: access.oauth.handler, trustProxy: env.TRUST_PROXY });
+  const legacy = createLegacyApp({ client, logger, ops, audit, trustProxy: env.TRUST_PROXY });
 
   const demo = env.SIGNAGE_DEMO ? await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: env.SIGNAGE_BOOTSTRAP_API_KEY, password: env.SIGNAGE_DEMO_PASSWORD }) : { created: false };
   if (demo.created) await seedDemoAlertRules(devices.runtime);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envBool, envInt, envList, envLogLevel, envPort } from '@pylon/kit';
+import { envBool, envInt, envList, envLogLevel, envPort, envTrustProxy } from '@pylon/kit';
 import { auditSinkEnv } from '@pylon/kit/composition/audit-sink';
 import { backendEnv, backendRules } from '@pylon/kit/composition/backends';
 
@@ -7,6 +7,7 @@ const common = {
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: envLogLevel(),
   HOST: z.string().min(1).default('127.0.0.1'),
+  TRUST_PROXY: envTrustProxy(),
   PORT: envPort(4000),
   /** Introspection and field suggestions; default on except in production. */
   GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).optional(),

@@ -64,7 +64,7 @@ try {
       },
     ]),
   );
-  const app = createHttpApp({ gateway, auth, ops, logger, checks, audit: audit.sink });
+  const app = createHttpApp({ gateway, auth, ops, logger, checks, audit: audit.sink, trustProxy: env.TRUST_PROXY });
   const server = await listenHttp(app, env.PORT, env.HOST);
   logger.info({ port: env.PORT }, 'gateway listening');
   onShutdown({ ops, servers: [server], logger, closers: [() => gateway.stop(), () => audit.close(), async () => pubsub?.close(), () => requests.close(), () => failures.close(), () => cache.close()] });

@@ -3,7 +3,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import cors from 'cors';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import helmet from 'helmet';
-import { auditTrail, mountOps, requestLogging, type AuditNote, type AuditSink, type Logger, type Ops, type ReadinessCheck } from '@pylon/kit';
+import { auditTrail, mountOps, requestLogging, type AuditNote, type AuditSink, type Logger, type Ops, type ReadinessCheck, type TrustProxy } from '@pylon/kit';
 import type { GatewayContext } from './data-sources.js';
 import { graphqlAuth, type EdgeAuthenticator } from './edge-auth.js';
 import type { Gateway } from './gateway.js';
@@ -20,12 +20,14 @@ export interface HttpAppOptions {
   audit?: AuditSink | undefined;
   /** The OAuth 2.0 / OIDC server (/connect/*, /.well-known/openid-configuration), when this process serves it. */
   oauth?: RequestHandler | undefined;
+  /** Which proxies may set X-Forwarded-For (default: loopback). */
+  trustProxy?: TrustProxy;
 }
 
 export function createHttpApp(o: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', o.trustProxy ?? 'loopback');
   app.use((req, res, next) => {
     res.setHeader('x-request-id', req.get('x-request-id')?.slice(0, 100) || crypto.randomUUID());
     next();

@@ -9,7 +9,7 @@
  */
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { auditTrail, mountOps, requestLogging, type AuditSink, type GatewayClient, type Logger, type Ops } from '@pylon/kit';
+import { auditTrail, mountOps, requestLogging, type AuditSink, type GatewayClient, type Logger, type Ops, type TrustProxy } from '@pylon/kit';
 import { requireApiKey } from './http/api-key.js';
 import { bodyParsing } from './http/body.middleware.js';
 import { errorHandler, notFound } from './http/errors.js';
@@ -27,6 +27,8 @@ export interface LegacyAppOptions {
   maxBodyDepth?: number;
   /** Where each request's audit event goes (none: not recorded). */
   audit?: AuditSink | undefined;
+  /** Which proxies may set X-Forwarded-For (default: loopback). */
+  trustProxy?: TrustProxy;
 }
 
 export function createLegacyApp(opts: LegacyAppOptions): Express {
@@ -36,7 +38,7 @@ export function createLegacyApp(opts: LegacyAppOptions): Express {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', opts.trustProxy ?? 'loopback');
   app.use((req, res, next) => {
     res.setHeader('x-request-id', req.get('x-request-id')?.slice(0, 100) || crypto.randomUUID());
     next();

@@ -1,13 +1,14 @@
 /** Distributed mode: the legacy adapter as its own process, sending persisted operations to the gateway over HTTP. */
 import { z } from 'zod';
 import { auditSinkEnv, createAuditSink } from '@pylon/kit/composition/audit-sink';
-import { createHttpGatewayClient, createLogger, createOps, envInt, envLogLevel, envPort, listenHttp, loadConfigOrExit, onShutdown } from '@pylon/kit';
+import { createHttpGatewayClient, createLogger, createOps, envInt, envLogLevel, envPort, envTrustProxy, listenHttp, loadConfigOrExit, onShutdown } from '@pylon/kit';
 import { createLegacyApp } from './index.js';
 
 const env = loadConfigOrExit(
   z.object({
     LOG_LEVEL: envLogLevel(),
     HOST: z.string().min(1).default('0.0.0.0'),
+    TRUST_PROXY: envTrustProxy(),
     PORT: envPort(4080),
     GATEWAY_URL: z.string().url(),
     GATEWAY_TIMEOUT_MS: envInt(10000, 100, 120000),
@@ -19,7 +20,7 @@ const ops = createOps('legacy-adapter');
 try {
   const client = createHttpGatewayClient({ url: env.GATEWAY_URL, timeoutMs: env.GATEWAY_TIMEOUT_MS });
   const audit = await createAuditSink(env, 'pylon-legacy-adapter', logger);
-  const server = await listenHttp(createLegacyApp({ client, logger, ops, audit: audit.sink }), env.PORT, env.HOST);
+  const server = await listenHttp(createLegacyApp({ client, logger, ops, audit: audit.sink, trustProxy: env.TRUST_PROXY }), env.PORT, env.HOST);
   logger.info({ port: env.PORT }, 'legacy adapter listening');
   onShutdown({ ops, servers: [server], logger, closers: [() => audit.close()] });
 } catch (e) {

@@ -2,13 +2,14 @@
 import express from 'express';
 import { z } from 'zod';
 import { auditSinkEnv, createAuditSink } from '@pylon/kit/composition/audit-sink';
-import { createHttpGatewayClient, createLogger, createOps, envInt, envLogLevel, envPort, listenHttp, loadConfigOrExit, mountOps, onShutdown, requestLogging } from '@pylon/kit';
+import { createHttpGatewayClient, createLogger, createOps, envInt, envLogLevel, envPort, envTrustProxy, listenHttp, loadConfigOrExit, mountOps, onShutdown, requestLogging } from '@pylon/kit';
 import { createRestFacade } from './index.js';
 
 const env = loadConfigOrExit(
   z.object({
     LOG_LEVEL: envLogLevel(),
     HOST: z.string().min(1).default('0.0.0.0'),
+    TRUST_PROXY: envTrustProxy(),
     PORT: envPort(4001),
     GATEWAY_URL: z.string().url(),
     GATEWAY_TIMEOUT_MS: envInt(10000, 100, 120000),
@@ -21,7 +22,7 @@ try {
   const client = createHttpGatewayClient({ url: env.GATEWAY_URL, timeoutMs: env.GATEWAY_TIMEOUT_MS });
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', env.TRUST_PROXY);
   app.use(requestLogging(ops, logger));
   mountOps(app, ops, {
     gateway: async () => {

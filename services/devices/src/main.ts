@@ -38,7 +38,6 @@ await runSubgraphProcess({
     return devices;
   },
   extend: (app, { subgraph }) => {
-    app.set('trust proxy', 'loopback');
     app.use(createPlayerApi((subgraph as DevicesSubgraph).runtime));
   },
 });

@@ -47,3 +47,14 @@ export const envList = () =>
     .optional()
     .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []));
 export const envLogLevel = () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+/**
+ * Express 'trust proxy': which hops may set X-Forwarded-For (the client address used by rate
+ * limits and the audit trail). 'loopback' (default), 'true'/'false', a hop count, or addresses /
+ * CIDRs / express names separated by commas (e.g. '10.0.0.0/8,uniquelocal').
+ */
+export const envTrustProxy = () =>
+  z
+    .string()
+    .default('loopback')
+    .transform((v): boolean | number | string => (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v));
+export type TrustProxy = boolean | number | string;

@@ -1,5 +1,5 @@
 import { AppError, codeFromGraphQL, httpStatus } from '../src/errors.js';
-import { loadConfig, ConfigError, envPort } from '../src/config.js';
+import { loadConfig, ConfigError, envPort, envTrustProxy } from '../src/config.js';
 import { z } from 'zod';
 
 test('codes map once to GraphQL and HTTP', () => {
@@ -18,4 +18,12 @@ test('config reports every error at once', () => {
     expect(e).toBeInstanceOf(ConfigError);
     expect((e as ConfigError).problems).toHaveLength(2);
   }
+});
+
+test('TRUST_PROXY takes booleans, hop counts and address lists', () => {
+  const schema = z.object({ TRUST_PROXY: envTrustProxy() });
+  expect(loadConfig(schema, {}).TRUST_PROXY).toBe('loopback');
+  expect(loadConfig(schema, { TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+  expect(loadConfig(schema, { TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+  expect(loadConfig(schema, { TRUST_PROXY: '10.0.0.0/8,uniquelocal' }).TRUST_PROXY).toBe('10.0.0.0/8,uniquelocal');
 });

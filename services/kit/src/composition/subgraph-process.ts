@@ -6,7 +6,7 @@
 import type { Express } from 'express';
 import { z } from 'zod';
 import { InternalTokens } from '../auth/principal.js';
-import { envLogLevel, envPort, loadConfigOrExit } from '../config.js';
+import { envLogLevel, envPort, envTrustProxy, loadConfigOrExit } from '../config.js';
 import type { Subgraph } from '../graphql/subgraph.js';
 import { createSubgraphHttp, listenHttp } from '../http/serve-subgraph.js';
 import { createOps, onShutdown } from '../http/ops.js';
@@ -16,6 +16,7 @@ import { backendEnv, backendRules, createBackends, type BackendEnv, type Backend
 export const subgraphEnv = backendEnv.extend({
   LOG_LEVEL: envLogLevel(),
   HOST: z.string().min(1).default('0.0.0.0'),
+  TRUST_PROXY: envTrustProxy(),
   PORT: envPort(4001),
   SIGNAGE_INTERNAL_SECRET: z.string().min(32),
 });
@@ -44,6 +45,7 @@ export async function runSubgraphProcess<E extends z.ZodRawShape>(o: SubgraphPro
       checks: backends.checks,
       ...(o.extend ? { extend: (a: Express) => o.extend!(a, { backends, tokens, subgraph }) } : {}),
     });
+    app.set('trust proxy', env.TRUST_PROXY);
     const http = await listenHttp(app, env.PORT, env.HOST);
     logger.info({ port: env.PORT, host: env.HOST }, `${o.name} subgraph listening`);
     onShutdown({ ops, servers: [http], logger, closers: [() => server.stop(), () => backends.close()] });

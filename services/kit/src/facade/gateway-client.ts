@@ -4,7 +4,7 @@
  * credentials. In-process in the all-in-one server, over HTTP when distributed.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import type { GraphQLFormattedError } from 'graphql';
+import { Kind, parse, print, visit, type DocumentNode, type FragmentDefinitionNode, type GraphQLFormattedError } from 'graphql';
 import { SCHEMA_DIR } from '../graphql/subgraph.js';
 import type { PrincipalSummary } from '../http/audit.js';
 
@@ -53,12 +53,45 @@ export interface GatewayClient {
   execute<T = Record<string, unknown>>(request: GatewayRequest, caller: CallerCredentials): Promise<GatewayResult<T>>;
 }
 
-/** Loads every persisted operation of one facade, keyed by operationId (the file name). */
+/** Fragment spreads used by a document (its own fragment definitions included). */
+function spreadsOf(doc: DocumentNode): Set<string> {
+  const names = new Set<string>();
+  visit(doc, { FragmentSpread: (node) => void names.add(node.name.value) });
+  return names;
+}
+
+/**
+ * Loads every persisted operation of one facade, keyed by operationId (the file name). Fragments
+ * shared by several operations live once in `_fragments.graphql`; each operation gets the ones it
+ * spreads (transitively) appended, so every loaded document stands alone.
+ */
 export function loadOperations(facade: 'rest' | 'legacy'): Map<string, string> {
   const dir = `${SCHEMA_DIR}operations/${facade}/`;
+  const files = readdirSync(dir).filter((f) => f.endsWith('.graphql'));
+  const shared = new Map<string, FragmentDefinitionNode>();
+  for (const file of files.filter((f) => f.startsWith('_'))) {
+    for (const def of parse(readFileSync(dir + file, 'utf8')).definitions) {
+      if (def.kind !== Kind.FRAGMENT_DEFINITION) throw new Error(`${facade}/${file}: only fragments belong in a shared file`);
+      shared.set(def.name.value, def);
+    }
+  }
   const ops = new Map<string, string>();
-  for (const file of readdirSync(dir)) {
-    if (file.endsWith('.graphql')) ops.set(file.slice(0, -'.graphql'.length), readFileSync(dir + file, 'utf8'));
+  for (const file of files.filter((f) => !f.startsWith('_'))) {
+    const text = readFileSync(dir + file, 'utf8');
+    const doc = parse(text);
+    const own = new Set(doc.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [d.name.value] : [])));
+    const needed: FragmentDefinitionNode[] = [];
+    const pending = [...spreadsOf(doc)].filter((n) => !own.has(n));
+    while (pending.length) {
+      const name = pending.shift()!;
+      if (own.has(name)) continue;
+      const def = shared.get(name);
+      if (!def) throw new Error(`${facade}/${file}: fragment '${name}' is defined nowhere`);
+      own.add(name);
+      needed.push(def);
+      pending.push(...[...spreadsOf({ kind: Kind.DOCUMENT, definitions: [def] })].filter((n) => !own.has(n)));
+    }
+    ops.set(file.slice(0, -'.graphql'.length), needed.length ? `${text.trimEnd()}\n\n${needed.map((d) => print(d)).join('\n\n')}\n` : text);
   }
   return ops;
 }

@@ -4,7 +4,8 @@
  *  2. adapters only from composition roots (main.ts, all-in-one.ts, kit composition/) and tests;
  *  3. domain/ imports no adapters, GraphQL, use-cases or drivers;
  *  4. the facades never import a service or the gateway;
- *  5. process.env only in composition roots, config and scripts.
+ *  5. process.env only in composition roots, config and scripts;
+ *  6. `@pylon/kit/testing` only from tests and benchmarks.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -47,6 +48,7 @@ for (const r of roots) {
       if (driver && !isAdapter && !isTest) problems.push(`${rel}: imports driver '${spec}' outside services/kit/src/adapters`);
       const adapterImport = spec.startsWith('@pylon/kit/adapters/') || (/(^|\/)adapters\//.test(spec) && spec.startsWith('.'));
       if (adapterImport && !isRoot && !isTest && !isAdapter) problems.push(`${rel}: imports an adapter ('${spec}'); only composition roots may`);
+      if (spec === '@pylon/kit/testing' && !isTest && !rel.startsWith('bench/')) problems.push(`${rel}: imports test support ('${spec}')`);
       if (isDomain && (adapterImport || driver || spec === 'graphql' || spec.includes('/graphql/') || spec.includes('use-cases') || spec === 'express')) {
         problems.push(`${rel}: domain code imports '${spec}'`);
       }

@@ -1,22 +1,20 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InternalTokens, POLICIES, type AnalyticsStore, type Policy, type Principal } from '@pylon/kit';
+import { POLICIES, type AnalyticsStore, type Policy } from '@pylon/kit';
+import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createChdbAnalyticsStore } from '@pylon/kit/adapters/analytics.chdb';
 import { createAnalyticsSubgraph } from '../src/app.js';
 
-const tokens = new InternalTokens('x'.repeat(32));
-const principal = (accountId: string, policies: Policy[] = [...POLICIES]): Principal => ({ accountId, userId: 'u1', userName: 'u', roles: ['Owner', 'API'], policies, isOwner: true, via: 'api-key' });
+const tokens = testTokens;
+const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
 
 // chDB binds one data directory per process and jest reuses workers: the store is closed in afterAll.
 let dir: string;
 let store: AnalyticsStore;
 let sg: ReturnType<typeof createAnalyticsSubgraph>;
 
-async function run(query: string, variables: Record<string, unknown> = {}, who = principal('acc-a')) {
-  const ctx = await sg.createContext(await tokens.sign(who));
-  return sg.execute({ query, variables }, ctx);
-}
+const run = subgraphRunner(() => sg, principal('acc-a'));
 
 const PLAY = `query($s: String!, $e: String!, $d: [String!], $l: Int) {
   playLogs(startDate: $s, endDate: $e, deviceId: $d, limit: $l) { id timestamp deviceId fileId fileName duration type } }`;

@@ -1,22 +1,20 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InternalTokens, POLICIES, type DocumentStore, type Principal } from '@pylon/kit';
+import { InternalTokens, POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
+import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { createDevicesSubgraph } from '../src/app.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
-const tokens = new InternalTokens('t'.repeat(32));
-const principal = (accountId: string, policies = [...POLICIES]): Principal => ({ accountId, userId: 'u1', userName: 'u', roles: ['Owner', 'API'], policies, isOwner: true, via: 'api-key' });
+const tokens = testTokens;
+const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
 
 let dir: string;
 let store: DocumentStore;
 let sg: ReturnType<typeof createDevicesSubgraph>;
 
-async function run(query: string, variables: Record<string, unknown> = {}, who = principal('acc-a')) {
-  const ctx = await sg.createContext(await tokens.sign(who));
-  return sg.execute({ query, variables }, ctx);
-}
+const run = subgraphRunner(() => sg, principal('acc-a'));
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-devices-'));

@@ -1,22 +1,20 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InternalTokens, POLICIES, type DocumentStore, type Policy, type Principal } from '@pylon/kit';
+import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
+import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { createSchedulingSubgraph } from '../src/app.js';
 import { SCHEDULE_PRIORITIES, type ScheduleRecord } from '../src/domain/schedule.js';
 
-const tokens = new InternalTokens('x'.repeat(32));
-const principal = (accountId: string, policies: Policy[] = [...POLICIES]): Principal => ({ accountId, userId: 'u1', userName: 'u', roles: ['Owner', 'API'], policies, isOwner: true, via: 'api-key' });
+const tokens = testTokens;
+const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
 
 let dir: string;
 let store: DocumentStore;
 let sg: ReturnType<typeof createSchedulingSubgraph>;
 
-async function run(query: string, variables: Record<string, unknown> = {}, who = principal('acc-a')) {
-  const ctx = await sg.createContext(await tokens.sign(who));
-  return sg.execute({ query, variables }, ctx);
-}
+const run = subgraphRunner(() => sg, principal('acc-a'));
 
 async function list<T = Record<string, unknown>>(field: string, query: string, variables: Record<string, unknown> = {}, who = principal('acc-a')): Promise<T[]> {
   const r = await run(query, variables, who);

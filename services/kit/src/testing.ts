@@ -1,0 +1,29 @@
+/**
+ * Test support for subgraph-tier tests (imported as `@pylon/kit/testing`, never by product code):
+ * a principal builder and a runner that executes operations through a subgraph's public entry,
+ * with a context built from a signed internal token exactly as the gateway does.
+ */
+import { POLICIES, type Policy } from './auth/policies.js';
+import { InternalTokens, type Principal } from './auth/principal.js';
+import type { Subgraph } from './graphql/subgraph.js';
+
+export const testTokens = new InternalTokens('test-internal-secret-'.padEnd(32, 'x'));
+
+/** An owner with the API role in `accountId`, holding `policies` (default: all of them). */
+export const testPrincipal = (accountId: string, policies: readonly Policy[] = POLICIES, userId = 'u1'): Principal => ({
+  accountId,
+  userId,
+  userName: 'user',
+  roles: ['Owner', 'API'],
+  policies: [...policies],
+  isOwner: true,
+  via: 'api-key',
+});
+
+/** `run(query, variables, who)` against `subgraph()` (a getter, so suites may build it in beforeAll). */
+export function subgraphRunner(subgraph: () => Subgraph, defaultWho: Principal, tokens: InternalTokens = testTokens) {
+  return async (query: string, variables: Record<string, unknown> = {}, who: Principal = defaultWho) => {
+    const sg = subgraph();
+    return sg.execute({ query, variables }, await sg.createContext(await tokens.sign(who)));
+  };
+}

@@ -3,7 +3,7 @@
  * scoped to one account, every filter bound as a parameter, newest first. FINAL collapses events
  * replayed by the ingest that were not merged yet.
  */
-import type { AnalyticsStore, SqlParams } from '@pylon/kit';
+import type { AnalyticsStore, AuditEventRecord, SqlParams } from '@pylon/kit';
 import type { AuditEvent, AuditQuery } from './domain/audit.js';
 
 const TEXT_FILTERS = [
@@ -15,19 +15,8 @@ const TEXT_FILTERS = [
   ['ipAddress', 'ip_address'],
 ] as const;
 
-interface AuditRow {
-  event_id: string;
-  ts: string;
-  event_type: string;
-  user_id: string;
-  user_name: string;
-  http_method: string;
-  controller_name: string;
-  action_name: string;
-  ip_address: string;
-  response_code: number;
-  interface: string;
-}
+/** An audit_events row as selected: the timestamp comes formatted in SQL as `ts`. */
+type AuditRow = Omit<AuditEventRecord, 'account_id' | 'timestamp'> & { ts: string };
 
 const int = (n: number, what: string) => {
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`audit query ${what} must be a non-negative integer, got ${n}`);

@@ -15,11 +15,13 @@ const run = (label, cmd, args, extraEnv = {}) => {
 };
 
 let failed = 0;
-for (const [label, cmd, args] of [
+const checks = [
   ['supergraph check', bin('tsx'), ['scripts/compose-supergraph.ts', '--check']],
   ['typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
   ['layering', bin('tsx'), ['scripts/check-layers.ts']],
-]) {
+  ['persisted operations', bin('tsx'), ['scripts/check-operations.ts']],
+];
+for (const [label, cmd, args] of checks) {
   if (run(label, cmd, args) !== 0) failed++;
 }
 
@@ -39,6 +41,6 @@ if (fs.existsSync(report)) {
   jestFailed = 1;
 }
 const checksFailed = failed;
-process.stdout.write(`\nchecks: ${3 - checksFailed} of 3 passed (supergraph, typecheck, layering)\n`);
+process.stdout.write(`\nchecks: ${checks.length - checksFailed} of ${checks.length} passed (${checks.map(([label]) => label).join(', ')})\n`);
 process.stdout.write(`${passed} passed, ${jestFailed + checksFailed} failed, ${skipped} skipped\n`);
 process.exit(failed || jestStatus ? 1 : 0);

@@ -5,7 +5,7 @@ export { createApiKey, listApiKeys, revokeApiKey, ApiKeyAuthenticator, hashKey, 
 export { createOrganization } from './use-cases/organizations.js';
 export { watchRevocations, KEY_REVOKED_CHANNEL, type RevocationWatcher } from './use-cases/revocations.js';
 export { policiesFor, API_ROLE } from './domain/roles.js';
-export { MUTATION_RULES } from './domain/mutations.js';
+export { MUTATION_RULES } from '@pylon/kit';
 export { createOAuthServer, type OAuthServer } from './oauth/server.js';
 export { BearerAuthenticator } from './oauth/bearer.js';
 export { DEFAULT_CLIENT_ID, DEFAULT_REDIRECT_URIS, API_SCOPE, type OAuthSettings } from './oauth/settings.js';

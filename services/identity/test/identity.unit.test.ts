@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { DocumentStore } from '@pylon/kit';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { hashPassword, passwordProblem, verifyPassword } from '../src/domain/passwords.js';
-import { allows, requireRule } from '../src/domain/access.js';
+import { allows, requireRule } from '@pylon/kit';
 import { policiesFor } from '../src/domain/roles.js';
 import { IdentityRepository } from '../src/identity.repository.js';
 import { oidcAdapterFactory } from '../src/oauth/oidc.adapter.js';

@@ -1,6 +1,12 @@
 /** Timestamps on every interface are ISO 8601 in the form YYYY-MM-DDTHH:MM:SSZ (spec, Conventions). */
 const STORED_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?Z$/;
 
+/**
+ * A stored instant in the interface form. Typed non-null for a present value, since stored instants
+ * are valid by construction; an unparseable one still yields null (a non-null field then errors).
+ */
+export function isoSeconds(value: string | number | Date): string;
+export function isoSeconds(value: string | number | Date | null | undefined): string | null;
 export function isoSeconds(value: string | number | Date | null | undefined): string | null {
   if (value === null || value === undefined || value === '') return null;
   // Stored instants are already UTC ISO strings: trimming beats a Date round trip on hot lists.

@@ -1,23 +1,21 @@
-import { requirePolicy, type AnalyticsStore, type SubgraphContext } from '@pylon/kit';
-import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
-import { readAuditEvents, type AuditArgs } from '../use-cases/read-audit.js';
-import { readPingLogs, readPlayLogs, type LogArgs } from '../use-cases/read-logs.js';
+import { guardQuery, type AnalyticsStore } from '@pylon/kit';
+import { readAuditEvents } from '../use-cases/read-audit.js';
+import { readPingLogs, readPlayLogs } from '../use-cases/read-logs.js';
+import type { Resolvers } from './resolvers.generated.js';
 
-export function analyticsResolvers(store: AnalyticsStore): GraphQLResolverMap<SubgraphContext> {
+export function analyticsResolvers(store: AnalyticsStore): Resolvers {
   return {
     Query: {
-      playLogs: (_: unknown, args: LogArgs, ctx: SubgraphContext) => {
-        requirePolicy(ctx.principal, 'Analytics_View');
+      playLogs: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'playLogs');
         return readPlayLogs(store, ctx.principal, args);
       },
-      pingLogs: (_: unknown, args: LogArgs, ctx: SubgraphContext) => {
-        requirePolicy(ctx.principal, 'Analytics_View');
+      pingLogs: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'pingLogs');
         return readPingLogs(store, ctx.principal, args);
       },
-      // The policy is identity's (roles -> policies), carried in the principal token; the data is
-      // here, in the analytics store, so this subgraph serves and guards it.
-      auditEvent: (_: unknown, args: AuditArgs, ctx: SubgraphContext) => {
-        requirePolicy(ctx.principal, 'AuditEventsOwnerOnly');
+      auditEvent: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'auditEvent');
         return readAuditEvents(store, ctx.principal, args);
       },
     },

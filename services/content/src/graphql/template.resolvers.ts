@@ -1,31 +1,31 @@
-import { isoSeconds, requirePolicy, type SubgraphContext } from '@pylon/kit';
-import type { ContentRepository, Template } from '../content.repository.js';
+import { guardEntity, guardQuery, isoSeconds } from '@pylon/kit';
+import type { ContentRepository } from '../content.repository.js';
 import { listGroups } from '../use-cases/list-groups.js';
-import type { ListQuery } from '../use-cases/list-items.js';
 import { listTemplates } from '../use-cases/list-templates.js';
+import type { Resolvers } from './resolvers.generated.js';
 import { templateLoader } from './loaders.js';
 
-export function templateResolvers(repo: ContentRepository) {
+export function templateResolvers(repo: ContentRepository): Resolvers {
   return {
     Query: {
-      template: (_: unknown, args: ListQuery, ctx: SubgraphContext) => {
-        requirePolicy(ctx.principal, 'Templates_View');
+      template: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'template');
         return listTemplates(repo, ctx.principal, args);
       },
-      templateGroups: (_: unknown, args: { tree?: boolean | null }, ctx: SubgraphContext) => {
-        requirePolicy(ctx.principal, 'Templates_View');
+      templateGroups: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'templateGroups');
         return listGroups(repo.templates, ctx.principal, args.tree === true);
       },
     },
     Template: {
-      __resolveReference: (ref: { id: string }, ctx: SubgraphContext) => {
-        requirePolicy(ctx.principal, 'Templates_View');
+      __resolveReference: (ref, ctx) => {
+        guardEntity(ctx.principal, 'Template');
         return templateLoader(repo, ctx).load(ref.id);
       },
-      modules: (t: Template) => t.modules ?? [],
-      tags: (t: Template) => t.tags ?? [],
-      createdOn: (t: Template) => isoSeconds(t.createdAt),
-      updatedOn: (t: Template) => isoSeconds(t.updatedAt),
+      modules: (t) => t.modules ?? [],
+      tags: (t) => t.tags ?? [],
+      createdOn: (t) => isoSeconds(t.createdAt),
+      updatedOn: (t) => isoSeconds(t.updatedAt),
     },
   };
 }

@@ -1,26 +1,26 @@
-import { isoSeconds, requirePolicy, type SubgraphContext } from '@pylon/kit';
-import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
-import type { DataTable, DataTableRepository } from '../data-table.repository.js';
+import { guardQuery, isoSeconds } from '@pylon/kit';
+import type { DataTableRepository } from '../data-table.repository.js';
 import { getDataTable } from '../use-cases/get-data-table.js';
-import { listDataTables, type DataTablePageQuery } from '../use-cases/list-data-tables.js';
+import { listDataTables } from '../use-cases/list-data-tables.js';
+import type { Resolvers } from './resolvers.generated.js';
 
-export function dataTablesResolvers(repo: DataTableRepository): GraphQLResolverMap<SubgraphContext> {
+export function dataTablesResolvers(repo: DataTableRepository): Resolvers {
   return {
     Query: {
-      dataTables: (_: unknown, args: DataTablePageQuery, ctx: SubgraphContext) => {
-        requirePolicy(ctx.principal, 'DataTables_View');
+      dataTables: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'dataTables');
         return listDataTables(repo, ctx.principal, args);
       },
-      dataTable: (_: unknown, args: { tableId: string }, ctx: SubgraphContext) => {
-        requirePolicy(ctx.principal, 'DataTables_View');
+      dataTable: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'dataTable');
         return getDataTable(repo, ctx.principal, args.tableId);
       },
     },
     DataTable: {
-      columns: (t: DataTable) => t.columns ?? [],
-      columnCount: (t: DataTable) => (t.columns ?? []).length,
-      rowCount: (t: DataTable) => t.rowCount ?? 0,
-      updatedAt: (t: DataTable) => isoSeconds(t.updatedAt),
+      columns: (t) => t.columns ?? [],
+      columnCount: (t) => (t.columns ?? []).length,
+      rowCount: (t) => t.rowCount ?? 0,
+      updatedAt: (t) => isoSeconds(t.updatedAt),
     },
   };
 }

@@ -1,70 +1,74 @@
 /** Query.device, deviceGroups, displayCommands, deviceCommands and the Device / DeviceCommand types. */
-import { isoSeconds, requirePolicy, type SubgraphContext } from '@pylon/kit';
+import { guardEntity, guardQuery, isoSeconds } from '@pylon/kit';
 import { effectiveStatus, type CommandStatus } from '../domain/command.js';
 import { isOnline } from '../domain/device.js';
 import type { DeviceCommand } from '../command.repository.js';
 import type { Device } from '../device.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
 import { listDeviceGroups } from '../use-cases/device-groups.js';
-import { listDevices, type DeviceQuery } from '../use-cases/list-devices.js';
+import { listDevices } from '../use-cases/list-devices.js';
 import { listDeviceCommands } from '../use-cases/send-commands.js';
 import { readSnap } from '../use-cases/snaps.js';
 import { deviceLoader } from './loaders.js';
+import type { QueryResolvers, Resolvers } from './resolvers.generated.js';
 
-/** A stored device as resolvers see it: whether this query asked for screenshots rides along. */
-export type DeviceSource = Device & { includeSnap?: boolean };
+/**
+ * What Device fields resolve from: a stored device (whether this query asked for screenshots rides
+ * along), or what an alert remembers of a device deleted since (id, name, account; the rest absent).
+ */
+export type DeviceSource = (Device | (Pick<Device, 'id' | 'name' | 'accountId'> & Partial<Device>)) & { includeSnap?: boolean };
 
-const upper = (s: string) => s.toUpperCase();
+const upper = <S extends string>(s: S) => s.toUpperCase() as Uppercase<S>;
 const lower = (s: string) => s.toLowerCase();
 
-export function deviceQueryResolvers(rt: DevicesRuntime) {
+export function deviceQueryResolvers(rt: DevicesRuntime): QueryResolvers {
   return {
-    device: async (_: unknown, args: DeviceQuery & { includeSnap?: boolean }, ctx: SubgraphContext) => {
-      requirePolicy(ctx.principal, 'Devices_View');
+    device: async (_, args, ctx) => {
+      guardQuery(ctx.principal, 'device');
       const devices = await listDevices({ repo: rt.repo, onlineWindowSeconds: rt.settings.onlineWindowSeconds, now: rt.now }, ctx.principal, args);
       return devices.map((d) => ({ ...d, includeSnap: args.includeSnap === true }));
     },
-    deviceGroups: async (_: unknown, args: { tree?: boolean }, ctx: SubgraphContext) => {
-      requirePolicy(ctx.principal, 'Devices_View');
+    deviceGroups: async (_, args, ctx) => {
+      guardQuery(ctx.principal, 'deviceGroups');
       return listDeviceGroups(rt.repo, ctx.principal, args.tree === true);
     },
-    displayCommands: async (_: unknown, __: unknown, ctx: SubgraphContext) => {
-      requirePolicy(ctx.principal, 'Devices_View');
+    displayCommands: async (_, __, ctx) => {
+      guardQuery(ctx.principal, 'displayCommands');
       return rt.repo.listCommands(ctx.principal.accountId);
     },
-    deviceCommands: async (_: unknown, args: { deviceId: string; status?: string[] | null; limit?: number | null }, ctx: SubgraphContext) => {
-      requirePolicy(ctx.principal, 'Devices_View');
+    deviceCommands: async (_, args, ctx) => {
+      guardQuery(ctx.principal, 'deviceCommands');
       return listDeviceCommands(rt, ctx.principal, args.deviceId, { status: (args.status?.map(lower) ?? null) as CommandStatus[] | null, limit: args.limit ?? null });
     },
   };
 }
 
-export function deviceTypeResolvers(rt: DevicesRuntime) {
+export function deviceTypeResolvers(rt: DevicesRuntime): Pick<Resolvers, 'Device' | 'DeviceCommand'> {
   return {
     Device: {
-      __resolveReference: async (ref: { id: string }, ctx: SubgraphContext) => {
-        requirePolicy(ctx.principal, 'Devices_View');
+      __resolveReference: async (ref, ctx) => {
+        guardEntity(ctx.principal, 'Device');
         return deviceLoader(rt, ctx).load(ref.id);
       },
-      isOnline: (d: DeviceSource) => isOnline(d.pingData, rt.now(), rt.settings.onlineWindowSeconds),
-      tags: (d: DeviceSource) => d.tags ?? [],
-      pingData: (d: DeviceSource) => (d.pingData ? { ...d.pingData, timestamp: isoSeconds(d.pingData.timestamp) } : null),
+      isOnline: (d) => isOnline(d.pingData ?? null, rt.now(), rt.settings.onlineWindowSeconds),
+      tags: (d) => d.tags ?? [],
+      pingData: (d) => (d.pingData ? { ...d.pingData, timestamp: isoSeconds(d.pingData.timestamp) } : null),
       // Synchronous unless asked for: one promise-returning field makes graphql-js resolve every
       // device of a list asynchronously, which costs far more than the field itself.
-      snap: (d: DeviceSource) => (d.includeSnap ? readSnap(rt, d).then((bytes) => (bytes ? bytes.toString('base64') : null)) : null),
+      snap: (d) => (d.includeSnap ? readSnap(rt, d).then((bytes) => (bytes ? bytes.toString('base64') : null)) : null),
       // The player's credential: only for those who may edit devices (viewers could impersonate the screen).
-      registrationKey: (d: DeviceSource, _: unknown, ctx: SubgraphContext) => (ctx.principal.policies.includes('Devices_Edit') ? (d.registrationKey ?? null) : null),
-      timezone: (d: DeviceSource) => d.timezone ?? null,
-      notes: (d: DeviceSource) => d.notes ?? null,
-      createdOn: (d: DeviceSource) => isoSeconds(d.createdAt),
-      updatedOn: (d: DeviceSource) => isoSeconds(d.updatedAt),
+      registrationKey: (d, _, ctx) => (ctx.principal.policies.includes('Devices_Edit') ? (d.registrationKey ?? null) : null),
+      timezone: (d) => d.timezone ?? null,
+      notes: (d) => d.notes ?? null,
+      createdOn: (d) => isoSeconds(d.createdAt),
+      updatedOn: (d) => isoSeconds(d.updatedAt),
     },
     DeviceCommand: {
-      status: (c: DeviceCommand) => upper(effectiveStatus(c, rt.now())),
-      queuedOn: (c: DeviceCommand) => isoSeconds(c.queuedAt),
-      deliveredOn: (c: DeviceCommand) => isoSeconds(c.deliveredAt),
-      completedOn: (c: DeviceCommand) => isoSeconds(c.completedAt ?? (effectiveStatus(c, rt.now()) === 'expired' ? c.expiresAt : null)),
-      expiresOn: (c: DeviceCommand) => isoSeconds(c.expiresAt),
+      status: (c) => upper(effectiveStatus(c, rt.now())),
+      queuedOn: (c) => isoSeconds(c.queuedAt),
+      deliveredOn: (c) => isoSeconds(c.deliveredAt),
+      completedOn: (c) => isoSeconds(c.completedAt ?? (effectiveStatus(c, rt.now()) === 'expired' ? c.expiresAt : null)),
+      expiresOn: (c) => isoSeconds(c.expiresAt),
     },
   };
 }

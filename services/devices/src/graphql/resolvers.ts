@@ -1,17 +1,18 @@
-import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
-import type { SubgraphContext } from '@pylon/kit';
+import { mergeResolvers } from '@pylon/kit';
 import type { DevicesRuntime } from '../runtime.js';
 import { alertQueryResolvers, alertTypeResolvers } from './alert.resolvers.js';
 import { deviceQueryResolvers, deviceTypeResolvers } from './device.resolvers.js';
 import { JsonScalar } from './json.scalar.js';
 import { mutationResolvers } from './mutation.resolvers.js';
+import type { Resolvers } from './resolvers.generated.js';
 
-export function devicesResolvers(rt: DevicesRuntime): GraphQLResolverMap<SubgraphContext> {
-  return {
-    Query: { ...deviceQueryResolvers(rt), ...alertQueryResolvers(rt) },
-    Mutation: mutationResolvers(rt),
-    ...deviceTypeResolvers(rt),
-    ...alertTypeResolvers(rt),
-    JSON: JsonScalar,
-  } as unknown as GraphQLResolverMap<SubgraphContext>;
+export function devicesResolvers(rt: DevicesRuntime): Resolvers {
+  return mergeResolvers<Resolvers>(
+    { Query: deviceQueryResolvers(rt) },
+    { Query: alertQueryResolvers(rt) },
+    { Mutation: mutationResolvers(rt) },
+    deviceTypeResolvers(rt),
+    alertTypeResolvers(rt),
+    { JSON: JsonScalar },
+  );
 }

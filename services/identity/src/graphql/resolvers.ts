@@ -1,21 +1,17 @@
 import DataLoader from 'dataloader';
-import { isoSeconds, mutationPayload, once, requirePolicy, resolveLimit, type Cache, type SubgraphContext } from '@pylon/kit';
-import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
-import { requireRule } from '../domain/access.js';
-import { MUTATION_RULES } from '../domain/mutations.js';
+import { guardEntity, guardMutation, guardQuery, isoSeconds, mutationPayload, once, resolveLimit, type Cache, type SubgraphContext } from '@pylon/kit';
 import { mainRole } from '../domain/roles.js';
-import type { Account, ApiKey, IdentityRepository, Organization, User } from '../identity.repository.js';
-import { createUser, updateAccount, type AccountUpdate } from '../use-cases/accounts.js';
+import type { IdentityRepository, User } from '../identity.repository.js';
+import { createUser, updateAccount } from '../use-cases/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../use-cases/api-keys.js';
-import { createOrganization, listOrganizations, type CreateOrganizationInput } from '../use-cases/organizations.js';
+import { createOrganization, listOrganizations } from '../use-cases/organizations.js';
 import { permissionsOf } from '../use-cases/permissions.js';
+import type { Resolvers } from './resolvers.generated.js';
 
 const OFFSET_MAX = { default: 0, max: 10_000_000 };
 
-/** Enforces the mutation's rule from the same table `permissions` reports. */
-const guard = (ctx: SubgraphContext, mutation: string) => requireRule(ctx.principal, MUTATION_RULES[mutation]!);
-
-export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache; now?: () => number }): GraphQLResolverMap<SubgraphContext> {
+/** Every field guards through kit's operation-rules, the table `permissions` reports. */
+export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache; now?: () => number }): Resolvers {
   const { repo } = deps;
   const userLoader = (ctx: SubgraphContext) =>
     once(ctx, 'identity.users', () =>
@@ -27,70 +23,85 @@ export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache
     );
   return {
     Query: {
-      permissions: (_: unknown, __: unknown, ctx: SubgraphContext) => permissionsOf(ctx.principal),
-      user: async (_: unknown, args: { id?: string[] | null; orgId?: string | null; limit?: number | null; offset?: number | null }, ctx: SubgraphContext) => {
-        requirePolicy(ctx.principal, 'Account_ManageUsers_View');
+      permissions: (_, __, ctx) => {
+        guardQuery(ctx.principal, 'permissions');
+        return permissionsOf(ctx.principal);
+      },
+      user: async (_, args, ctx) => {
+        guardQuery(ctx.principal, 'user');
         const filter: Record<string, unknown> = {};
         if (args.id) filter.id = { $in: args.id };
         if (args.orgId) filter.orgId = args.orgId;
         const skip = resolveLimit(args.offset, OFFSET_MAX, 'offset');
         return repo.users.find(ctx.principal.accountId, filter, { sort: { username: 1 }, limit: resolveLimit(args.limit), ...(skip ? { skip } : {}) });
       },
-      account: (_: unknown, __: unknown, ctx: SubgraphContext) => repo.getAccount(ctx.principal.accountId),
-      organizations: (_: unknown, args: { id?: string[] | null; limit?: number | null }, ctx: SubgraphContext) => listOrganizations(repo, ctx.principal.accountId, args),
-      apiKeys: (_: unknown, args: { userId?: string | null; includeRevoked?: boolean | null }, ctx: SubgraphContext) => {
-        requireRule(ctx.principal, 'Administrator');
+      account: (_, __, ctx) => {
+        guardQuery(ctx.principal, 'account');
+        return repo.getAccount(ctx.principal.accountId);
+      },
+      organizations: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'organizations');
+        return listOrganizations(repo, ctx.principal.accountId, args);
+      },
+      apiKeys: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'apiKeys');
         return listApiKeys(repo, ctx.principal.accountId, args);
       },
     },
     Mutation: {
-      updateAccount: (_: unknown, { input }: { input: AccountUpdate }, ctx: SubgraphContext) => {
-        guard(ctx, 'updateAccount');
+      updateAccount: (_, { input }, ctx) => {
+        guardMutation(ctx.principal, 'updateAccount');
         return mutationPayload(async () => ({ account: await updateAccount(repo, ctx.principal.accountId, input) }));
       },
-      createOrganization: (_: unknown, { input }: { input: CreateOrganizationInput }, ctx: SubgraphContext) => {
-        guard(ctx, 'createOrganization');
+      createOrganization: (_, { input }, ctx) => {
+        guardMutation(ctx.principal, 'createOrganization');
         return mutationPayload(async () => ({ organization: await createOrganization(repo, ctx.principal.accountId, input) }));
       },
-      createUser: (_: unknown, { input }: { input: Omit<Parameters<typeof createUser>[1], 'accountId'> }, ctx: SubgraphContext) => {
-        guard(ctx, 'createUser');
+      createUser: (_, { input }, ctx) => {
+        guardMutation(ctx.principal, 'createUser');
         return mutationPayload(async () => ({ user: await createUser(repo, { ...input, accountId: ctx.principal.accountId }, ctx.principal) }));
       },
-      createApiKey: (_: unknown, { input }: { input: { userId: string; name: string; expiresAt?: string | null } }, ctx: SubgraphContext) => {
-        guard(ctx, 'createApiKey');
+      createApiKey: (_, { input }, ctx) => {
+        guardMutation(ctx.principal, 'createApiKey');
         return mutationPayload(async () => {
           const { key, value } = await createApiKey(repo, { accountId: ctx.principal.accountId, userId: input.userId, name: input.name, expiresAt: input.expiresAt ?? null }, ctx.principal, (deps.now ?? Date.now)());
           return { apiKey: key, key: value };
         });
       },
-      revokeApiKey: (_: unknown, { id }: { id: string }, ctx: SubgraphContext) => {
-        guard(ctx, 'revokeApiKey');
+      revokeApiKey: (_, { id }, ctx) => {
+        guardMutation(ctx.principal, 'revokeApiKey');
         return mutationPayload(async () => ({ apiKey: await revokeApiKey(deps, ctx.principal.accountId, id, ctx.principal) }));
       },
     },
     User: {
-      __resolveReference: (ref: { id: string }, ctx: SubgraphContext) => {
-        requirePolicy(ctx.principal, 'Account_ManageUsers_View');
+      __resolveReference: (ref, ctx) => {
+        guardEntity(ctx.principal, 'User');
         return userLoader(ctx).load(ref.id);
       },
-      role: (u: User) => mainRole(u.roles),
-      orgId: (u: User) => u.orgId ?? null,
-      lastActivity: (u: User) => isoSeconds(u.lastActivity),
-      createdOn: (u: User) => isoSeconds(u.createdAt),
+      role: (u) => mainRole(u.roles),
+      orgId: (u) => u.orgId ?? null,
+      lastActivity: (u) => isoSeconds(u.lastActivity),
+      createdOn: (u) => isoSeconds(u.createdAt),
     },
     Account: {
-      __resolveReference: (ref: { id: string }, ctx: SubgraphContext) => (ref.id === ctx.principal.accountId ? repo.getAccount(ref.id) : null),
-      createdOn: (a: Account) => isoSeconds(a.createdAt),
+      __resolveReference: (ref, ctx) => {
+        guardEntity(ctx.principal, 'Account');
+        return ref.id === ctx.principal.accountId ? repo.getAccount(ref.id) : null;
+      },
+      createdOn: (a) => isoSeconds(a.createdAt),
     },
     Organization: {
-      __resolveReference: async (ref: { id: string }, ctx: SubgraphContext) => (await repo.organizations.findById(ctx.principal.accountId, ref.id)) ?? null,
-      createdOn: (o: Organization) => isoSeconds(o.createdAt),
+      __resolveReference: async (ref, ctx) => {
+        guardEntity(ctx.principal, 'Organization');
+        return (await repo.organizations.findById(ctx.principal.accountId, ref.id)) ?? null;
+      },
+      createdOn: (o) => isoSeconds(o.createdAt),
     },
     ApiKey: {
-      createdOn: (k: ApiKey) => isoSeconds(k.createdAt),
-      expiresAt: (k: ApiKey) => isoSeconds(k.expiresAt),
-      revokedAt: (k: ApiKey) => isoSeconds(k.revokedAt),
-      isActive: (k: ApiKey) => !k.revokedAt && (!k.expiresAt || Date.parse(k.expiresAt) > (deps.now ?? Date.now)()),
+      createdOn: (k) => isoSeconds(k.createdAt),
+      expiresAt: (k) => isoSeconds(k.expiresAt),
+      revokedAt: (k) => isoSeconds(k.revokedAt),
+      isActive: (k) => !k.revokedAt && (!k.expiresAt || Date.parse(k.expiresAt) > (deps.now ?? Date.now)()),
     },
   };
 }

@@ -39,7 +39,8 @@ export async function createAccount(repo: IdentityRepository, input: CreateAccou
 }
 
 /** Fields of the account an administrator may change (id and created_on never change). */
-export type AccountUpdate = Partial<AccountRecord>;
+/** Fields to change; absent stays, null clears an optional one (a required one refuses null). */
+export type AccountUpdate = { [K in keyof AccountRecord]?: AccountRecord[K] | null };
 
 const TEXT_FIELDS = ['businessName', 'address1', 'address2', 'city', 'state', 'postalCode', 'country', 'phone', 'fax'] as const;
 

@@ -10,6 +10,7 @@ import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/ind
 import { execute, parse, validate, specifiedRules, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { InternalTokens, type Principal } from '../auth/principal.js';
 import { toGraphQLError } from './errors.js';
+import type { ResolverMap } from './merge-resolvers.js';
 
 export const SCHEMA_DIR = fileURLToPath(new URL('../../../../schema/', import.meta.url));
 
@@ -46,9 +47,11 @@ export interface Subgraph {
 
 export function createSubgraph(opts: {
   name: string;
-  resolvers: GraphQLResolverMap<SubgraphContext>;
+  /** The subgraph's generated `Resolvers` (graphql/resolvers.generated.ts), merged with `mergeResolvers`. */
+  resolvers: ResolverMap;
   tokens: InternalTokens;
 }): Subgraph {
+  // The one cast: generated resolver types describe the same map @apollo/subgraph takes untyped.
   const schema = buildSubgraphSchema({ typeDefs: loadSubgraphSdl(opts.name), resolvers: opts.resolvers as GraphQLResolverMap<unknown> });
   // Query plans repeat the same fetches; parse and validate each distinct text once.
   const documents = new Map<string, DocumentNode>();

@@ -1,5 +1,6 @@
-import { AppError, type Policy, type Principal } from '@pylon/kit';
-import { isAdministrator } from './roles.js';
+import { AppError } from '../errors.js';
+import type { Policy } from './policies.js';
+import type { Principal } from './principal.js';
 
 /**
  * What an operation requires: one of the spec's policies, 'Administrator' (an account owner or
@@ -12,11 +13,14 @@ export type AccessRule = Policy | 'Administrator' | 'Authenticated';
 export type Requirement = AccessRule | readonly AccessRule[];
 const isAllOf = (r: Requirement): r is readonly AccessRule[] => Array.isArray(r);
 
+/** The roles that administer an account (settings, users, API keys). */
+export const ADMINISTRATOR_ROLES: readonly string[] = ['Owner', 'Administrator'];
+
 export function allows(p: Pick<Principal, 'policies' | 'roles'>, rule: Requirement | undefined): boolean {
   if (rule === undefined) return false;
   if (isAllOf(rule)) return rule.every((r) => allows(p, r));
   if (rule === 'Authenticated') return true;
-  if (rule === 'Administrator') return isAdministrator(p.roles);
+  if (rule === 'Administrator') return p.roles.some((r) => ADMINISTRATOR_ROLES.includes(r));
   return p.policies.includes(rule);
 }
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: supergraph drift check, strict typecheck, layering rules, then every jest suite.
+// `npm test`: supergraph and generated-types drift checks, strict typecheck, layering rules,
+// persisted operations against the API schema, then every jest suite.
 // Ends with a plain 'N passed, N failed, N skipped' line so CI can read the outcome.
 'use strict';
 const { spawnSync } = require('node:child_process');
@@ -17,6 +18,7 @@ const run = (label, cmd, args, extraEnv = {}) => {
 let failed = 0;
 const checks = [
   ['supergraph check', bin('tsx'), ['scripts/compose-supergraph.ts', '--check']],
+  ['generated types check', bin('tsx'), ['scripts/codegen.ts', '--check']],
   ['typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
   ['layering', bin('tsx'), ['scripts/check-layers.ts']],
   ['persisted operations', bin('tsx'), ['scripts/check-operations.ts']],

@@ -1,6 +1,7 @@
 /** Pylon kit: what every service shares. Adapters are imported only by composition roots, as `@pylon/kit/adapters/<name>`. */
 export * from './errors.js';
 export * from './config.js';
+export * from './validation.js';
 export * from './logger.js';
 export * from './auth/policies.js';
 export * from './auth/principal.js';

@@ -14,6 +14,7 @@ import { createAnalyticsSubgraph, startIngest } from '@pylon/analytics';
 import { createContentSubgraph } from '@pylon/content';
 import { createDataTablesSubgraph } from '@pylon/datatables';
 import { createDevicesSubgraph, createPlayerApi } from '@pylon/devices';
+import { devicesOptions } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { createSchedulingSubgraph } from '@pylon/scheduling';
 import { createLegacyApp } from '@pylon/legacy-adapter';
@@ -64,18 +65,12 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const devices = createDevicesSubgraph({
     documents,
     tokens,
-    onlineWindowSeconds: env.DEVICE_ONLINE_WINDOW_SECONDS,
+    ...devicesOptions(env),
     blobs: backends.blobs!,
     pubsub: backends.pubsub!,
     cache,
     stream: backends.stream!,
     logger,
-    settings: {
-      commandTtlSeconds: env.DEVICE_COMMAND_TTL_SECONDS,
-      sweepIntervalSeconds: env.DEVICE_SWEEP_SECONDS,
-      maxSnapBytes: env.DEVICE_SNAP_MAX_BYTES,
-      maxPingWaitSeconds: env.DEVICE_PING_MAX_WAIT_SECONDS,
-    },
   });
   const subgraphs: Record<string, Subgraph> = {
     identity,

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { envBool, envInt, envList, envLogLevel, envPort, envTrustProxy } from '@pylon/kit';
+import { envBool, envInt, envLogLevel, envPort, envTrustProxy } from '@pylon/kit';
 import { auditSinkEnv } from '@pylon/kit/composition/audit-sink';
 import { backendEnv, backendRules } from '@pylon/kit/composition/backends';
+import { devicesEnv } from '@pylon/devices/config';
+import { authEnv, oauthEnv } from '@pylon/identity/config';
 
 const common = {
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -15,27 +17,11 @@ const common = {
   GRAPHQL_MAX_COST: envInt(5000, 100, 1_000_000),
   GRAPHQL_MAX_ALIASES: envInt(15, 1, 1000),
   GRAPHQL_MAX_ROOT_FIELDS: envInt(10, 1, 100),
-  PRINCIPAL_CACHE_SECONDS: envInt(30, 1, 3600),
   /** Requests per API key (or per OAuth user) per window; 429 with Retry-After beyond. */
   RATE_LIMIT_POINTS: envInt(1200, 1, 1_000_000_000),
   RATE_LIMIT_DURATION_SECONDS: envInt(60, 1, 86400),
-  /** Failed authentications per client IP per window; that IP is then refused (429) until the window ends. */
-  AUTH_FAILURE_POINTS: envInt(30, 1, 1_000_000),
-  AUTH_FAILURE_WINDOW_SECONDS: envInt(300, 1, 86400),
-};
-
-/** The OAuth 2.0 / OpenID Connect server (served by the identity service; in-process in the all-in-one). */
-export const oauthEnv = {
-  /** The public base URL clients reach the OAuth server at ({auth_url}); default: the server's own address. */
-  OAUTH_ISSUER: z.string().url().optional(),
-  OAUTH_CLIENT_ID: z.string().regex(/^[\w.-]{3,100}$/).default('pylon-public'),
-  /** Comma-separated exact redirect URIs of the public client. */
-  OAUTH_REDIRECT_URIS: envList().pipe(z.array(z.string().url()).transform((l) => (l.length ? l : ['http://127.0.0.1:8765/callback']))),
-  OAUTH_ACCESS_TOKEN_SECONDS: envInt(900, 60, 86400),
-  /** Audience (resource indicator) of access tokens; default: the issuer. */
-  OAUTH_AUDIENCE: z.string().url().optional(),
-  /** How often every process looks for API keys revoked elsewhere (admin CLI, other replicas). */
-  REVOCATION_POLL_MS: envInt(1000, 100, 60000),
+  /** Principal cache and failed-authentication limits, declared in services/identity/src/config.ts. */
+  ...authEnv,
 };
 
 /** The all-in-one process: gateway + six subgraphs in-process + REST facade + legacy adapter. */
@@ -49,13 +35,10 @@ export const allInOneEnv = backendEnv
     SIGNAGE_DEMO: envBool(true),
     /** The demo owner's sign-in password (OAuth login page); random and printed at first start when unset. */
     SIGNAGE_DEMO_PASSWORD: z.string().min(10).max(200).optional(),
+    /** The OAuth server (served by the identity service), declared in services/identity/src/config.ts. */
     ...oauthEnv,
-    DEVICE_ONLINE_WINDOW_SECONDS: envInt(600, 10, 86400),
-    /** Devices (issue 4): command lifetime, the alert/command sweep period, screenshot cap, long-poll cap. */
-    DEVICE_COMMAND_TTL_SECONDS: envInt(86_400, 60, 30 * 86_400),
-    DEVICE_SWEEP_SECONDS: envInt(60, 0, 3600),
-    DEVICE_SNAP_MAX_BYTES: envInt(2_000_000, 10_000, 50_000_000),
-    DEVICE_PING_MAX_WAIT_SECONDS: envInt(30, 0, 300),
+    /** The devices subgraph's settings, declared in services/devices/src/config.ts. */
+    ...devicesEnv,
     /** The demo account's devices ping through a built-in simulator (only with SIGNAGE_DEMO). */
     SIGNAGE_SIMULATOR: envBool(true),
     SIGNAGE_SIMULATOR_SECONDS: envInt(15, 1, 3600),

@@ -4,15 +4,14 @@
  * Key revocations recorded anywhere (GraphQL, admin CLI, other replicas) are picked up by polling
  * and announced on the pub/sub channel the gateways listen to, so their caches forget the key.
  */
-import { z } from 'zod';
-import { envInt, envList, createLogger } from '@pylon/kit';
+import { createLogger } from '@pylon/kit';
 import { createAuditSink, auditSinkEnv } from '@pylon/kit/composition/audit-sink';
 import { createRateLimiter } from '@pylon/kit/composition/backends';
 import { runSubgraphProcess } from '@pylon/kit/composition/subgraph-process';
 import { createIdentitySubgraph, type IdentityService } from './app.js';
+import { identityEnv, oauthSettings } from './config.js';
 import { mountInternalAuth } from './internal-auth.http.js';
 import { createOAuthServer, type OAuthServer } from './oauth/server.js';
-import { DEFAULT_CLIENT_ID, DEFAULT_REDIRECT_URIS } from './oauth/settings.js';
 import { principalCacheKey } from './use-cases/api-keys.js';
 import { KEY_REVOKED_CHANNEL, watchRevocations } from './use-cases/revocations.js';
 
@@ -21,18 +20,7 @@ let oauth: OAuthServer | undefined;
 await runSubgraphProcess({
   name: 'identity',
   needs: ['documents', 'cache'],
-  env: {
-    PRINCIPAL_CACHE_SECONDS: envInt(30, 1, 3600),
-    OAUTH_ISSUER: z.string().url().optional(),
-    OAUTH_CLIENT_ID: z.string().regex(/^[\w.-]{3,100}$/).default(DEFAULT_CLIENT_ID),
-    OAUTH_REDIRECT_URIS: envList().pipe(z.array(z.string().url()).transform((l) => (l.length ? l : DEFAULT_REDIRECT_URIS))),
-    OAUTH_ACCESS_TOKEN_SECONDS: envInt(900, 60, 86400),
-    OAUTH_AUDIENCE: z.string().url().optional(),
-    AUTH_FAILURE_POINTS: envInt(30, 1, 1_000_000),
-    AUTH_FAILURE_WINDOW_SECONDS: envInt(300, 1, 86400),
-    REVOCATION_POLL_MS: envInt(1000, 100, 60000),
-    ...auditSinkEnv,
-  },
+  env: { ...identityEnv, ...auditSinkEnv },
   build: async ({ backends, tokens, env }) => {
     const logger = createLogger({ level: env.LOG_LEVEL, name: 'identity' });
     const identity = createIdentitySubgraph({ documents: backends.documents!, cache: backends.cache!, tokens, principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS });
@@ -41,7 +29,7 @@ await runSubgraphProcess({
     oauth = createOAuthServer({
       documents: backends.documents!,
       repo: identity.repo,
-      settings: { clientId: env.OAUTH_CLIENT_ID, redirectUris: env.OAUTH_REDIRECT_URIS, accessTokenSeconds: env.OAUTH_ACCESS_TOKEN_SECONDS, audience: env.OAUTH_AUDIENCE },
+      settings: oauthSettings(env),
       bearer: identity.bearer,
       logger,
       loginLimiter,

@@ -1,0 +1,36 @@
+/**
+ * The devices subgraph's settings, declared once: its own process (main.ts) and the all-in-one
+ * (gateway/src/config.ts) both spread `devicesEnv` into their zod schema and build the subgraph's
+ * options with `devicesOptions`.
+ */
+import type { z } from 'zod';
+import { envInt } from '@pylon/kit';
+import type { DevicesDeps } from './app.js';
+
+export const devicesEnv = {
+  /** A device is online while its last ping is younger than this. */
+  DEVICE_ONLINE_WINDOW_SECONDS: envInt(600, 10, 86400),
+  /** A queued command not delivered (or acknowledged) by then is expired. */
+  DEVICE_COMMAND_TTL_SECONDS: envInt(86_400, 60, 30 * 86_400),
+  /** Period of the sweep: offline alerts, stale threshold alerts, command expiry and pruning (0: off). */
+  DEVICE_SWEEP_SECONDS: envInt(60, 0, 3600),
+  /** Largest screenshot a player may upload. */
+  DEVICE_SNAP_MAX_BYTES: envInt(2_000_000, 10_000, 50_000_000),
+  /** Longest long-poll (`?wait=`) of a player ping. */
+  DEVICE_PING_MAX_WAIT_SECONDS: envInt(30, 0, 300),
+};
+
+export type DevicesEnv = z.infer<z.ZodObject<typeof devicesEnv>>;
+
+/** The subgraph options these settings decide. */
+export function devicesOptions(env: DevicesEnv): Pick<DevicesDeps, 'onlineWindowSeconds' | 'settings'> {
+  return {
+    onlineWindowSeconds: env.DEVICE_ONLINE_WINDOW_SECONDS,
+    settings: {
+      commandTtlSeconds: env.DEVICE_COMMAND_TTL_SECONDS,
+      sweepIntervalSeconds: env.DEVICE_SWEEP_SECONDS,
+      maxSnapBytes: env.DEVICE_SNAP_MAX_BYTES,
+      maxPingWaitSeconds: env.DEVICE_PING_MAX_WAIT_SECONDS,
+    },
+  };
+}

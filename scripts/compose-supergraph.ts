@@ -2,12 +2,14 @@
  * Composes schema/subgraphs/*.graphql into schema/supergraph.graphql with @apollo/composition.
  *   pnpm compose          writes the supergraph
  *   pnpm compose:check    fails when composition reports errors, when the committed supergraph
- *                         drifts from what composition produces, or when a shared SDL block
- *                         (schema/shared/filters.graphql) was edited in one subgraph only.
+ *                         drifts from what composition produces, when a shared SDL block
+ *                         (schema/shared/*.graphql) was edited in one subgraph only, or when a
+ *                         payload type carries success/error/errorCode/errorField without
+ *                         implementing the shared MutationPayload interface.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { composeServices } from '@apollo/composition';
-import { parse } from 'graphql';
+import { Kind, parse } from 'graphql';
 
 const root = new URL('../schema/', import.meta.url);
 const check = process.argv.includes('--check');
@@ -17,18 +19,28 @@ const names = readdirSync(new URL('subgraphs/', root)).filter((f) => f.endsWith(
 const expected = ['analytics', 'content', 'datatables', 'devices', 'identity', 'scheduling'];
 for (const n of expected) if (!names.includes(n)) problems.push(`schema/subgraphs/${n}.graphql is missing`);
 
-const shared = readFileSync(new URL('shared/filters.graphql', root), 'utf8');
 const blockRe = /# >>> shared:(\S+)\n([\s\S]*?)# <<< shared:\1\n/g;
-const sharedBlocks = new Map([...shared.matchAll(blockRe)].map((m) => [m[1]!, m[2]!]));
+const sharedBlocks = new Map<string, { file: string; body: string }>();
+for (const file of readdirSync(new URL('shared/', root)).filter((f) => f.endsWith('.graphql')).sort()) {
+  for (const m of readFileSync(new URL(`shared/${file}`, root), 'utf8').matchAll(blockRe)) sharedBlocks.set(m[1]!, { file, body: m[2]! });
+}
+const PAYLOAD_FIELDS = ['success', 'error', 'errorCode', 'errorField'];
 
 const services = names.map((name) => {
   const sdl = readFileSync(new URL(`subgraphs/${name}.graphql`, root), 'utf8');
   for (const m of sdl.matchAll(blockRe)) {
     const want = sharedBlocks.get(m[1]!);
     if (want === undefined) problems.push(`${name}.graphql: unknown shared block '${m[1]}'`);
-    else if (want !== m[2]) problems.push(`${name}.graphql: shared block '${m[1]}' differs from schema/shared/filters.graphql`);
+    else if (want.body !== m[2]) problems.push(`${name}.graphql: shared block '${m[1]}' differs from schema/shared/${want.file}`);
   }
-  return { name, url: `http://${name}:4001/graphql`, typeDefs: parse(sdl) };
+  const typeDefs = parse(sdl);
+  for (const def of typeDefs.definitions) {
+    if (def.kind !== Kind.OBJECT_TYPE_DEFINITION) continue;
+    const fields = new Set(def.fields?.map((f) => f.name.value));
+    const implementsPayload = def.interfaces?.some((i) => i.name.value === 'MutationPayload');
+    if (PAYLOAD_FIELDS.every((f) => fields.has(f)) && !implementsPayload) problems.push(`${name}.graphql: ${def.name.value} carries the payload fields but does not implement MutationPayload (schema/shared/payload.graphql)`);
+  }
+  return { name, url: `http://${name}:4001/graphql`, typeDefs };
 });
 
 const result = composeServices(services);

@@ -64,7 +64,7 @@ export type AlertConditionType =
   /** No ping for longer than minutes. */
   | 'offline';
 
-export type AlertPayload = {
+export type AlertPayload = MutationPayload & {
   __typename?: 'AlertPayload';
   alert?: Maybe<Alert>;
   error?: Maybe<Scalars['String']['output']>;
@@ -102,7 +102,7 @@ export type AlertRuleMatch =
   /** The rule holds when any condition holds. */
   | 'any';
 
-export type AlertRulePayload = {
+export type AlertRulePayload = MutationPayload & {
   __typename?: 'AlertRulePayload';
   alertRule?: Maybe<AlertRule>;
   error?: Maybe<Scalars['String']['output']>;
@@ -169,7 +169,7 @@ export type DateTimeOperationFilterInput = {
   nlte?: InputMaybe<Scalars['String']['input']>;
 };
 
-export type DeleteAlertRulePayload = {
+export type DeleteAlertRulePayload = MutationPayload & {
   __typename?: 'DeleteAlertRulePayload';
   error?: Maybe<Scalars['String']['output']>;
   errorCode?: Maybe<Scalars['String']['output']>;
@@ -178,7 +178,7 @@ export type DeleteAlertRulePayload = {
   success: Scalars['Boolean']['output'];
 };
 
-export type DeleteDeviceGroupPayload = {
+export type DeleteDeviceGroupPayload = MutationPayload & {
   __typename?: 'DeleteDeviceGroupPayload';
   error?: Maybe<Scalars['String']['output']>;
   errorCode?: Maybe<Scalars['String']['output']>;
@@ -190,7 +190,7 @@ export type DeleteDeviceGroupPayload = {
   success: Scalars['Boolean']['output'];
 };
 
-export type DeleteDevicePayload = {
+export type DeleteDevicePayload = MutationPayload & {
   __typename?: 'DeleteDevicePayload';
   deviceId?: Maybe<Scalars['String']['output']>;
   error?: Maybe<Scalars['String']['output']>;
@@ -297,7 +297,7 @@ export type DeviceGroupInput = {
   parentId?: InputMaybe<Scalars['String']['input']>;
 };
 
-export type DeviceGroupPayload = {
+export type DeviceGroupPayload = MutationPayload & {
   __typename?: 'DeviceGroupPayload';
   error?: Maybe<Scalars['String']['output']>;
   errorCode?: Maybe<Scalars['String']['output']>;
@@ -306,7 +306,7 @@ export type DeviceGroupPayload = {
   success: Scalars['Boolean']['output'];
 };
 
-export type DevicePayload = {
+export type DevicePayload = MutationPayload & {
   __typename?: 'DevicePayload';
   device?: Maybe<Device>;
   error?: Maybe<Scalars['String']['output']>;
@@ -628,6 +628,21 @@ export type MutationUpdateDeviceGroupArgs = {
   input: DeviceGroupInput;
 };
 
+/**
+ * What every mutation payload carries: expected failures (bad input, not found, conflicts) come back
+ * as success: false with these fields, not as GraphQL errors.
+ */
+export type MutationPayload = {
+  /** Why it did not, in words; null on success. */
+  error?: Maybe<Scalars['String']['output']>;
+  /** Stable code of the failure (NOT_FOUND, BAD_USER_INPUT, DUPLICATE_KEY, VERSION_CONFLICT, UNPROCESSABLE, ...). */
+  errorCode?: Maybe<Scalars['String']['output']>;
+  /** The input field at fault, when one is. */
+  errorField?: Maybe<Scalars['String']['output']>;
+  /** True when the mutation took effect. */
+  success: Scalars['Boolean']['output'];
+};
+
 /** The latest heartbeat and health figures a device reported. */
 export type PingData = {
   __typename?: 'PingData';
@@ -734,7 +749,7 @@ export type QueryDeviceGroupsArgs = {
   tree?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
-export type SendDeviceCommandPayload = {
+export type SendDeviceCommandPayload = MutationPayload & {
   __typename?: 'SendDeviceCommandPayload';
   commandCount?: Maybe<Scalars['Int']['output']>;
   /** The queued commands (ids to follow their status with deviceCommands). */
@@ -765,7 +780,7 @@ export type StringOperationFilterInput = {
   startsWith?: InputMaybe<Scalars['String']['input']>;
 };
 
-export type TrackDeviceEventPayload = {
+export type TrackDeviceEventPayload = MutationPayload & {
   __typename?: 'TrackDeviceEventPayload';
   deviceId?: Maybe<Scalars['String']['output']>;
   error?: Maybe<Scalars['String']['output']>;
@@ -885,6 +900,20 @@ export type FederationReferenceTypes = {
 };
 
 
+/** Mapping of interface types */
+export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
+  MutationPayload:
+    | ( Omit<AlertPayload, 'alert'> & { alert?: Maybe<_RefType['Alert']> } )
+    | ( Omit<AlertRulePayload, 'alertRule'> & { alertRule?: Maybe<_RefType['AlertRule']> } )
+    | ( DeleteAlertRulePayload )
+    | ( DeleteDeviceGroupPayload )
+    | ( DeleteDevicePayload )
+    | ( Omit<DeviceGroupPayload, 'group'> & { group?: Maybe<_RefType['DeviceGroup']> } )
+    | ( Omit<DevicePayload, 'device'> & { device?: Maybe<_RefType['Device']> } )
+    | ( Omit<SendDeviceCommandPayload, 'commands'> & { commands?: Maybe<Array<_RefType['DeviceCommand']>> } )
+    | ( TrackDeviceEventPayload )
+  ;
+};
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
@@ -936,6 +965,7 @@ export type ResolversTypes = {
   LocationInput: LocationInput;
   LocationSortInput: LocationSortInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  MutationPayload: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['MutationPayload']>;
   PingData: ResolverTypeWrapper<PingData>;
   PingDataFilterInput: PingDataFilterInput;
   PingDataSortInput: PingDataSortInput;
@@ -995,6 +1025,7 @@ export type ResolversParentTypes = {
   LocationInput: LocationInput;
   LocationSortInput: LocationSortInput;
   Mutation: Record<PropertyKey, never>;
+  MutationPayload: ResolversInterfaceTypes<ResolversParentTypes>['MutationPayload'];
   PingData: PingData;
   PingDataFilterInput: PingDataFilterInput;
   PingDataSortInput: PingDataSortInput;
@@ -1033,6 +1064,7 @@ export type AlertPayloadResolvers<ContextType = SubgraphContext, ParentType exte
   errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type AlertRuleResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['AlertRule'] = ResolversParentTypes['AlertRule']> = {
@@ -1054,6 +1086,7 @@ export type AlertRulePayloadResolvers<ContextType = SubgraphContext, ParentType 
   errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type BulkDeviceCommandResultResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['BulkDeviceCommandResult'] = ResolversParentTypes['BulkDeviceCommandResult']> = {
@@ -1076,6 +1109,7 @@ export type DeleteAlertRulePayloadResolvers<ContextType = SubgraphContext, Paren
   errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ruleId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type DeleteDeviceGroupPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeleteDeviceGroupPayload'] = ResolversParentTypes['DeleteDeviceGroupPayload']> = {
@@ -1086,6 +1120,7 @@ export type DeleteDeviceGroupPayloadResolvers<ContextType = SubgraphContext, Par
   movedDevices?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   movedGroups?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type DeleteDevicePayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeleteDevicePayload'] = ResolversParentTypes['DeleteDevicePayload']> = {
@@ -1094,6 +1129,7 @@ export type DeleteDevicePayloadResolvers<ContextType = SubgraphContext, ParentTy
   errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type DeviceResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Device'] = ResolversParentTypes['Device'], FederationReferenceType extends FederationReferenceTypes['Device'] = FederationReferenceTypes['Device']> = {
@@ -1144,6 +1180,7 @@ export type DeviceGroupPayloadResolvers<ContextType = SubgraphContext, ParentTyp
   errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   group?: Resolver<Maybe<ResolversTypes['DeviceGroup']>, ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type DevicePayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DevicePayload'] = ResolversParentTypes['DevicePayload']> = {
@@ -1152,6 +1189,7 @@ export type DevicePayloadResolvers<ContextType = SubgraphContext, ParentType ext
   errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type DeviceTypeResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeviceType'] = ResolversParentTypes['DeviceType']> = {
@@ -1196,6 +1234,10 @@ export type MutationResolvers<ContextType = SubgraphContext, ParentType extends 
   updateDeviceGroup?: Resolver<Maybe<ResolversTypes['DeviceGroupPayload']>, ParentType, ContextType, RequireFields<MutationUpdateDeviceGroupArgs, 'id' | 'input'>>;
 };
 
+export type MutationPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['MutationPayload'] = ResolversParentTypes['MutationPayload']> = {
+  __resolveType: TypeResolveFn<'AlertPayload' | 'AlertRulePayload' | 'DeleteAlertRulePayload' | 'DeleteDeviceGroupPayload' | 'DeleteDevicePayload' | 'DeviceGroupPayload' | 'DevicePayload' | 'SendDeviceCommandPayload' | 'TrackDeviceEventPayload', ParentType, ContextType>;
+};
+
 export type PingDataResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PingData'] = ResolversParentTypes['PingData']> = {
   cpuTemperature?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   cpuUsage?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
@@ -1230,6 +1272,7 @@ export type SendDeviceCommandPayloadResolvers<ContextType = SubgraphContext, Par
   errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type TrackDeviceEventPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['TrackDeviceEventPayload'] = ResolversParentTypes['TrackDeviceEventPayload']> = {
@@ -1240,6 +1283,7 @@ export type TrackDeviceEventPayloadResolvers<ContextType = SubgraphContext, Pare
   eventId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   timestamp?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type Resolvers<ContextType = SubgraphContext> = {
@@ -1265,6 +1309,7 @@ export type Resolvers<ContextType = SubgraphContext> = {
   JSON?: GraphQLScalarType;
   Location?: LocationResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  MutationPayload?: MutationPayloadResolvers<ContextType>;
   PingData?: PingDataResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   SendDeviceCommandPayload?: SendDeviceCommandPayloadResolvers<ContextType>;

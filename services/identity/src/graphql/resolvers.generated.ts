@@ -64,7 +64,7 @@ export type CreateApiKeyInput = {
   userId: Scalars['String']['input'];
 };
 
-export type CreateApiKeyPayload = {
+export type CreateApiKeyPayload = MutationPayload & {
   __typename?: 'CreateApiKeyPayload';
   apiKey?: Maybe<ApiKey>;
   error?: Maybe<Scalars['String']['output']>;
@@ -89,7 +89,7 @@ export type CreateOrganizationInput = {
   timezone?: InputMaybe<Scalars['String']['input']>;
 };
 
-export type CreateOrganizationPayload = {
+export type CreateOrganizationPayload = MutationPayload & {
   __typename?: 'CreateOrganizationPayload';
   error?: Maybe<Scalars['String']['output']>;
   errorCode?: Maybe<Scalars['String']['output']>;
@@ -111,7 +111,7 @@ export type CreateUserInput = {
   username: Scalars['String']['input'];
 };
 
-export type CreateUserPayload = {
+export type CreateUserPayload = MutationPayload & {
   __typename?: 'CreateUserPayload';
   error?: Maybe<Scalars['String']['output']>;
   errorCode?: Maybe<Scalars['String']['output']>;
@@ -164,6 +164,21 @@ export type MutationRevokeApiKeyArgs = {
 
 export type MutationUpdateAccountArgs = {
   input: UpdateAccountInput;
+};
+
+/**
+ * What every mutation payload carries: expected failures (bad input, not found, conflicts) come back
+ * as success: false with these fields, not as GraphQL errors.
+ */
+export type MutationPayload = {
+  /** Why it did not, in words; null on success. */
+  error?: Maybe<Scalars['String']['output']>;
+  /** Stable code of the failure (NOT_FOUND, BAD_USER_INPUT, DUPLICATE_KEY, VERSION_CONFLICT, UNPROCESSABLE, ...). */
+  errorCode?: Maybe<Scalars['String']['output']>;
+  /** The input field at fault, when one is. */
+  errorField?: Maybe<Scalars['String']['output']>;
+  /** True when the mutation took effect. */
+  success: Scalars['Boolean']['output'];
 };
 
 /** A part of an account (a branch, a region); devices, media and schedules name theirs in orgId. */
@@ -247,7 +262,7 @@ export type ResourcePermission = {
   resource: Scalars['String']['output'];
 };
 
-export type RevokeApiKeyPayload = {
+export type RevokeApiKeyPayload = MutationPayload & {
   __typename?: 'RevokeApiKeyPayload';
   apiKey?: Maybe<ApiKey>;
   error?: Maybe<Scalars['String']['output']>;
@@ -276,7 +291,7 @@ export type UpdateAccountInput = {
 };
 
 /** Mutation results carry success and error (spec); errorCode and errorField say what failed and which input field. */
-export type UpdateAccountPayload = {
+export type UpdateAccountPayload = MutationPayload & {
   __typename?: 'UpdateAccountPayload';
   account?: Maybe<Account>;
   error?: Maybe<Scalars['String']['output']>;
@@ -402,6 +417,16 @@ export type FederationReferenceTypes = {
 };
 
 
+/** Mapping of interface types */
+export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
+  MutationPayload:
+    | ( Omit<CreateApiKeyPayload, 'apiKey'> & { apiKey?: Maybe<_RefType['ApiKey']> } )
+    | ( Omit<CreateOrganizationPayload, 'organization'> & { organization?: Maybe<_RefType['Organization']> } )
+    | ( Omit<CreateUserPayload, 'user'> & { user?: Maybe<_RefType['User']> } )
+    | ( Omit<RevokeApiKeyPayload, 'apiKey'> & { apiKey?: Maybe<_RefType['ApiKey']> } )
+    | ( Omit<UpdateAccountPayload, 'account'> & { account?: Maybe<_RefType['Account']> } )
+  ;
+};
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
@@ -417,6 +442,7 @@ export type ResolversTypes = {
   CreateUserInput: CreateUserInput;
   CreateUserPayload: ResolverTypeWrapper<Omit<CreateUserPayload, 'user'> & { user?: Maybe<ResolversTypes['User']> }>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  MutationPayload: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['MutationPayload']>;
   Organization: ResolverTypeWrapper<OrganizationRecord>;
   Permissions: ResolverTypeWrapper<Permissions>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -442,6 +468,7 @@ export type ResolversParentTypes = {
   CreateUserInput: CreateUserInput;
   CreateUserPayload: Omit<CreateUserPayload, 'user'> & { user?: Maybe<ResolversParentTypes['User']> };
   Mutation: Record<PropertyKey, never>;
+  MutationPayload: ResolversInterfaceTypes<ResolversParentTypes>['MutationPayload'];
   Organization: OrganizationRecord;
   Permissions: Permissions;
   Query: Record<PropertyKey, never>;
@@ -490,6 +517,7 @@ export type CreateApiKeyPayloadResolvers<ContextType = SubgraphContext, ParentTy
   errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   key?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type CreateOrganizationPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['CreateOrganizationPayload'] = ResolversParentTypes['CreateOrganizationPayload']> = {
@@ -498,6 +526,7 @@ export type CreateOrganizationPayloadResolvers<ContextType = SubgraphContext, Pa
   errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   organization?: Resolver<Maybe<ResolversTypes['Organization']>, ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type CreateUserPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['CreateUserPayload'] = ResolversParentTypes['CreateUserPayload']> = {
@@ -506,6 +535,7 @@ export type CreateUserPayloadResolvers<ContextType = SubgraphContext, ParentType
   errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type MutationResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
@@ -514,6 +544,10 @@ export type MutationResolvers<ContextType = SubgraphContext, ParentType extends 
   createUser?: Resolver<Maybe<ResolversTypes['CreateUserPayload']>, ParentType, ContextType, RequireFields<MutationCreateUserArgs, 'input'>>;
   revokeApiKey?: Resolver<Maybe<ResolversTypes['RevokeApiKeyPayload']>, ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
   updateAccount?: Resolver<Maybe<ResolversTypes['UpdateAccountPayload']>, ParentType, ContextType, RequireFields<MutationUpdateAccountArgs, 'input'>>;
+};
+
+export type MutationPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['MutationPayload'] = ResolversParentTypes['MutationPayload']> = {
+  __resolveType: TypeResolveFn<'CreateApiKeyPayload' | 'CreateOrganizationPayload' | 'CreateUserPayload' | 'RevokeApiKeyPayload' | 'UpdateAccountPayload', ParentType, ContextType>;
 };
 
 export type OrganizationResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Organization'] = ResolversParentTypes['Organization'], FederationReferenceType extends FederationReferenceTypes['Organization'] = FederationReferenceTypes['Organization']> = {
@@ -561,6 +595,7 @@ export type RevokeApiKeyPayloadResolvers<ContextType = SubgraphContext, ParentTy
   errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type UpdateAccountPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['UpdateAccountPayload'] = ResolversParentTypes['UpdateAccountPayload']> = {
@@ -569,6 +604,7 @@ export type UpdateAccountPayloadResolvers<ContextType = SubgraphContext, ParentT
   errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type UserResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User'], FederationReferenceType extends FederationReferenceTypes['User'] = FederationReferenceTypes['User']> = {
@@ -592,6 +628,7 @@ export type Resolvers<ContextType = SubgraphContext> = {
   CreateOrganizationPayload?: CreateOrganizationPayloadResolvers<ContextType>;
   CreateUserPayload?: CreateUserPayloadResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  MutationPayload?: MutationPayloadResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
   Permissions?: PermissionsResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;

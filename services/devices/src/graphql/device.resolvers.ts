@@ -1,5 +1,5 @@
 /** Query.device, deviceGroups, displayCommands, deviceCommands and the Device / DeviceCommand types. */
-import { guardEntity, guardQuery, isoSeconds } from '@pylon/kit';
+import { guardEntity, guardQuery, isoSeconds, mayReadField } from '@pylon/kit';
 import { effectiveStatus, type CommandStatus } from '../domain/command.js';
 import { isOnline } from '../domain/device.js';
 import type { DeviceCommand } from '../command.repository.js';
@@ -57,7 +57,7 @@ export function deviceTypeResolvers(rt: DevicesRuntime): Pick<Resolvers, 'Device
       // device of a list asynchronously, which costs far more than the field itself.
       snap: (d) => (d.includeSnap ? readSnap(rt, d).then((bytes) => (bytes ? bytes.toString('base64') : null)) : null),
       // The player's credential: only for those who may edit devices (viewers could impersonate the screen).
-      registrationKey: (d, _, ctx) => (ctx.principal.policies.includes('Devices_Edit') ? (d.registrationKey ?? null) : null),
+      registrationKey: (d, _, ctx) => (mayReadField(ctx.principal, 'Device.registrationKey') ? (d.registrationKey ?? null) : null),
       timezone: (d) => d.timezone ?? null,
       notes: (d) => d.notes ?? null,
       createdOn: (d) => isoSeconds(d.createdAt),

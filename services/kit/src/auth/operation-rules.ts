@@ -6,7 +6,7 @@
  * of the composed schema has a rule and every rule names a field; `gateway/test/access.e2e.test.ts`
  * calls every field with every role.
  */
-import { requireRule, type AccessRule, type Requirement } from './access.js';
+import { allows, requireRule, type AccessRule, type Requirement } from './access.js';
 import type { Principal } from './principal.js';
 
 /** The spec's Queries table, plus the account administration queries of the identity subgraph. */
@@ -105,9 +105,18 @@ export const ENTITY_RULES = {
   Organization: 'Authenticated',
 } as const satisfies Record<string, Requirement>;
 
+/**
+ * Fields shown only to callers who hold more than the type's own rule; others read null.
+ * Device.registrationKey is the player's credential: a viewer could impersonate the screen.
+ */
+export const FIELD_RULES = {
+  'Device.registrationKey': 'Devices_Edit',
+} as const satisfies Record<string, Requirement>;
+
 export type QueryName = keyof typeof QUERY_RULES;
 export type MutationName = keyof typeof MUTATION_RULES;
 export type EntityName = keyof typeof ENTITY_RULES;
+export type GuardedField = keyof typeof FIELD_RULES;
 
 /** Throws FORBIDDEN unless the caller may run this query. */
 export const guardQuery = (p: Pick<Principal, 'policies' | 'roles'>, field: QueryName): void => requireRule(p, QUERY_RULES[field]);
@@ -115,6 +124,9 @@ export const guardQuery = (p: Pick<Principal, 'policies' | 'roles'>, field: Quer
 export const guardMutation = (p: Pick<Principal, 'policies' | 'roles'>, field: MutationName): void => requireRule(p, MUTATION_RULES[field]);
 /** Throws FORBIDDEN unless the caller may resolve this entity by reference. */
 export const guardEntity = (p: Pick<Principal, 'policies' | 'roles'>, type: EntityName): void => requireRule(p, ENTITY_RULES[type]);
+
+/** Whether the caller may read a guarded field (it resolves to null otherwise). */
+export const mayReadField = (p: Pick<Principal, 'policies' | 'roles'>, field: GuardedField): boolean => allows(p, FIELD_RULES[field]);
 
 /** Resources reported by `permissions`, with the rule that governs each right. */
 export const RESOURCES: readonly { resource: string; view: AccessRule; edit?: AccessRule; delete?: AccessRule }[] = [

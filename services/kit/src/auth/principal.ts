@@ -88,7 +88,7 @@ function remember<V>(map: Map<string, V>, key: string, value: V, max = 10_000): 
   map.set(key, value);
 }
 
-/** Throws FORBIDDEN unless the principal holds the policy. */
+/** Throws FORBIDDEN unless the principal holds the policy. Resolvers guard through operation-rules (guardQuery, guardMutation, guardEntity) instead. */
 export function requirePolicy(p: Principal, policy: Policy): void {
   if (!p.policies.includes(policy)) throw new AppError('FORBIDDEN', `this operation requires the ${policy} policy`);
 }

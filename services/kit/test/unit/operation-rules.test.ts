@@ -5,7 +5,7 @@
  */
 import { loadApiSchema } from '../../src/graphql/api-schema.js';
 import { allows, requireRule } from '../../src/auth/access.js';
-import { ENTITY_RULES, MUTATION_RULES, QUERY_RULES, guardMutation, guardQuery } from '../../src/auth/operation-rules.js';
+import { ENTITY_RULES, FIELD_RULES, MUTATION_RULES, QUERY_RULES, guardMutation, guardQuery, mayReadField } from '../../src/auth/operation-rules.js';
 import { readFileSync } from 'node:fs';
 import { SCHEMA_DIR } from '../../src/graphql/subgraph.js';
 
@@ -37,4 +37,14 @@ test('guards refuse with FORBIDDEN naming the missing policy or administrator', 
   expect(allows(p, MUTATION_RULES.updateAlert)).toBe(true);
   expect(allows({ policies: [], roles: ['Administrator'] }, 'Administrator')).toBe(true);
   expect(() => requireRule({ policies: [], roles: [] }, 'Authenticated')).not.toThrow();
+});
+
+test('every guarded field exists in the schema; viewers do not read the registration key', () => {
+  for (const path of Object.keys(FIELD_RULES)) {
+    const [type, field] = path.split('.') as [string, string];
+    const t = schema.getType(type) as { getFields?: () => Record<string, unknown> } | undefined;
+    expect([path, Boolean(t?.getFields?.()[field])]).toEqual([path, true]);
+  }
+  expect(mayReadField({ policies: ['Devices_View'], roles: ['Viewer'] }, 'Device.registrationKey')).toBe(false);
+  expect(mayReadField({ policies: ['Devices_View', 'Devices_Edit'], roles: ['Editor'] }, 'Device.registrationKey')).toBe(true);
 });

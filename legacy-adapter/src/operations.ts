@@ -3,32 +3,18 @@
  * schema/operations/legacy/<operationId>.graphql, run through the GatewayClient with the caller's
  * own credentials. GraphQL errors become AppErrors with the kit's stable codes.
  */
-import { AppError, codeFromGraphQL, loadOperations, type CallerCredentials, type GatewayClient, type GatewayResult, type Logger } from '@pylon/kit';
+import { AppError, failureError, failureFromGraphQL, loadOperations, type CallerCredentials, type GatewayClient, type GatewayResult, type Logger } from '@pylon/kit';
 
 export interface OperationRunner {
   /** `observe` sees the gateway's whole answer (the audit trail reads who the caller was). */
   run<T>(operationId: string, variables: Record<string, unknown>, caller: CallerCredentials, observe?: (result: GatewayResult<unknown>) => void): Promise<T>;
 }
 
-/** Extension codes that mean our own persisted document does not fit the schema: a server fault. */
-const DOCUMENT_FAULTS = new Set(['GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED', 'OPERATION_RESOLUTION_FAILURE']);
-
+/** The gateway's errors as one AppError, by the mapper the REST facade uses too (kit failureFromGraphQL). */
 export function toAppError(result: GatewayResult<unknown>, operationId: string, logger: Logger): AppError {
-  const first = result.errors?.[0];
-  const ext = first?.extensions?.code;
-  if (typeof ext === 'string' && DOCUMENT_FAULTS.has(ext)) {
-    logger.error({ operationId, errors: result.errors }, 'persisted legacy operation rejected by the gateway');
-    return new AppError('INTERNAL', 'internal error');
-  }
-  let code = codeFromGraphQL(ext);
-  if (ext === undefined && result.status === 401) code = 'UNAUTHENTICATED';
-  if (ext === undefined && result.status === 503) code = 'UNAVAILABLE';
-  if (code === 'INTERNAL') {
-    logger.error({ operationId, status: result.status, errors: result.errors }, 'legacy operation failed');
-    return new AppError('INTERNAL', 'internal error');
-  }
-  const retryAfter = first?.extensions?.retryAfter;
-  return new AppError(code, first?.message ?? 'the request failed', code === 'RATE_LIMITED' ? { retryAfter: Number(retryAfter) || 1 } : {});
+  const failure = failureFromGraphQL(result.errors ?? [], result.status);
+  if (failure.code === 'INTERNAL' || failure.code === 'UNAVAILABLE' || failure.defect) logger.error({ operationId, status: result.status, errors: result.errors }, 'legacy operation failed in the gateway');
+  return failureError(failure);
 }
 
 export function createOperationRunner(opts: { client: GatewayClient; logger: Logger; required: readonly string[]; documents?: Map<string, string> }): OperationRunner {

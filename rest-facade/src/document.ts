@@ -86,3 +86,77 @@ export function allowedMethods(definition: Document, path: string): string[] {
   if (methods.size) methods.add('OPTIONS');
   return [...methods];
 }
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Follows a local `$ref` ('#/components/...') to what it names. */
+function deref(definition: Document, v: unknown): unknown {
+  let cur = v;
+  for (let i = 0; i < 20 && isObj(cur) && typeof cur.$ref === 'string' && cur.$ref.startsWith('#/'); i++) {
+    cur = cur.$ref.slice(2).split('/').reduce<unknown>((o, k) => (isObj(o) ? o[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), definition);
+  }
+  return cur;
+}
+
+/** Top-level properties a body schema allows (every branch of anyOf/oneOf/allOf); `whole` when a branch is not an object. */
+function bodyProperties(definition: Document, schema: unknown): { names: Set<string>; whole: boolean } {
+  const out = { names: new Set<string>(), whole: false };
+  const visit = (s: unknown, depth: number): void => {
+    const d = deref(definition, s);
+    if (!isObj(d) || depth > 10) return;
+    const branches = [d.anyOf, d.oneOf, d.allOf].filter(Array.isArray).flat();
+    for (const b of branches) visit(b, depth + 1);
+    if (isObj(d.properties)) for (const k of Object.keys(d.properties)) out.names.add(k);
+    else if (!branches.length) out.whole = true;
+  };
+  visit(schema, 0);
+  return out;
+}
+
+/** What the document lets a client send to one operation: parameters by location, body properties. */
+export function documentedInputs(definition: Document, path: string, method: string): { query: string[]; path: string[]; body: { names: Set<string>; whole: boolean } | undefined } {
+  const item = (definition.paths?.[path] ?? {}) as Json;
+  const op = (item[method] ?? {}) as Json;
+  const params = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])].map((p) => deref(definition, p)).filter(isObj);
+  const names = (where: string) => params.filter((p) => p.in === where).map((p) => String(p.name));
+  const content = isObj(deref(definition, op.requestBody)) ? ((deref(definition, op.requestBody) as Json).content as Json | undefined) : undefined;
+  let body: { names: Set<string>; whole: boolean } | undefined;
+  for (const media of Object.values(content ?? {})) {
+    if (!isObj(media)) continue;
+    const found = bodyProperties(definition, media.schema);
+    body ??= { names: new Set(), whole: false };
+    for (const n of found.names) body.names.add(n);
+    body.whole ||= found.whole;
+  }
+  return { query: names('query'), path: names('path'), body };
+}
+
+/**
+ * Every documented parameter and body property must be read by the operation's mapper (its
+ * `accepts`), and the mapper may name nothing the document lacks: a parameter the facade silently
+ * ignored would look supported to clients. Returns every problem found.
+ */
+export function checkMapped(definition: Document, mappers: Readonly<Record<string, { accepts: { query?: readonly string[]; path?: readonly string[]; body?: readonly string[] | 'whole' } }>>): string[] {
+  const problems: string[] = [];
+  for (const { operationId, method, path, handler } of operationsOf(definition)) {
+    const mapper = mappers[operationId];
+    if (handler || !mapper) continue;
+    const doc = documentedInputs(definition, path, method);
+    const accepts = mapper.accepts;
+    for (const where of ['query', 'path'] as const) {
+      const mapped = new Set(accepts[where] ?? []);
+      for (const name of doc[where]) if (!mapped.has(name)) problems.push(`${operationId}: ${where} parameter '${name}' is documented but not mapped`);
+      for (const name of mapped) if (!doc[where].includes(name)) problems.push(`${operationId}: maps ${where} parameter '${name}', which rest.yaml does not document`);
+    }
+    if (accepts.body === 'whole') {
+      if (!doc.body) problems.push(`${operationId}: maps a body, which rest.yaml does not document`);
+      continue;
+    }
+    const mapped = new Set(accepts.body ?? []);
+    if (doc.body?.whole) problems.push(`${operationId}: the body is not an object; declare accepts.body 'whole'`);
+    for (const name of doc.body?.names ?? []) if (!mapped.has(name)) problems.push(`${operationId}: body property '${name}' is documented but not mapped`);
+    for (const name of mapped) if (!doc.body?.names.has(name)) problems.push(`${operationId}: maps body property '${name}', which rest.yaml does not document`);
+  }
+  return problems;
+}

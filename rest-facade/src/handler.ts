@@ -4,9 +4,9 @@
  */
 import type { Request, Response } from 'express';
 import type { Context } from 'openapi-backend';
-import { auditNote, isAppError, type GatewayClient, type Logger } from '@pylon/kit';
+import { auditNote, failureFromGraphQL, isAppError, type GatewayClient, type Logger } from '@pylon/kit';
 import { apiKeyOf, type RestCredentials } from './credentials.js';
-import { failureFromGraphQL, sendError } from './errors.js';
+import { sendError } from './errors.js';
 import type { RestInput, RestOperation } from './operations/index.js';
 
 /** What every openapi-backend handler receives after the context. */
@@ -43,8 +43,8 @@ export function gatewayHandler(deps: { client: GatewayClient; logger: Logger }, 
       const failed = data === null || Object.values(data).some((v) => v === null);
       if (errors.length && failed) {
         const failure = failureFromGraphQL(errors, result.status, op.fieldNames);
-        if (failure.code === 'INTERNAL' || failure.code === 'UNAVAILABLE') deps.logger.error({ operationId, requestId, status: result.status, errors }, 'REST operation failed in the gateway');
-        if (failure.code === 'RATE_LIMITED') res.setHeader('Retry-After', String(Number(errors[0]?.extensions?.retryAfter) || 1));
+        if (failure.code === 'INTERNAL' || failure.code === 'UNAVAILABLE' || failure.defect) deps.logger.error({ operationId, requestId, status: result.status, errors }, 'REST operation failed in the gateway');
+        if (failure.code === 'RATE_LIMITED') res.setHeader('Retry-After', String(failure.retryAfter ?? 1));
         if (failure.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'Bearer realm="pylon"');
         sendError(res, failure.code, failure.message, { field: failure.field });
         return;

@@ -9,7 +9,7 @@ import type { Request as OpenApiRequest } from 'openapi-backend';
 import { auditTrail, loadOperations, type AuditSink, type GatewayClient, type Logger } from '@pylon/kit';
 import { createBackend } from './backend.js';
 import { credentialsOf } from './credentials.js';
-import { checkAgreement, loadRestDocument, operationsOf } from './document.js';
+import { checkAgreement, checkMapped, loadRestDocument, operationsOf } from './document.js';
 import { sendError } from './errors.js';
 import type { Exchange } from './handler.js';
 import { REST_OPERATIONS } from './operations/index.js';
@@ -45,7 +45,10 @@ export async function createRestFacade(opts: RestFacadeOptions): Promise<Router>
   const persisted = loadOperations('rest');
   // Operations served elsewhere (x-pylon-handler, e.g. the player API) need no persisted document or mapper.
   const documented = operationsOf(doc.definition);
-  const problems = checkAgreement(documented.filter((o) => !o.handler).map((o) => o.operationId), persisted, Object.keys(REST_OPERATIONS));
+  const problems = [
+    ...checkAgreement(documented.filter((o) => !o.handler).map((o) => o.operationId), persisted, Object.keys(REST_OPERATIONS)),
+    ...checkMapped(doc.definition, REST_OPERATIONS),
+  ];
   if (problems.length) throw new Error(`the REST facade cannot start:\n  ${problems.join('\n  ')}`);
   const api = await createBackend({ client: opts.client, logger: opts.logger, definition: doc.definition, persisted, operations: REST_OPERATIONS, external: documented.filter((o) => o.handler) });
 

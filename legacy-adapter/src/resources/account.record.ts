@@ -1,5 +1,5 @@
 /** The legacy account record (spec, "Legacy account record"): exactly these fields, in this order. */
-import { isoSeconds } from '@pylon/kit';
+import { isoSeconds, snakeRecord } from '@pylon/kit';
 
 /** The `account` selection of getAccount.graphql. */
 export interface AccountData {
@@ -45,21 +45,7 @@ export const LEGACY_ACCOUNT_FIELDS = [
 ] as const satisfies readonly (keyof LegacyAccount)[];
 
 export function toLegacyAccount(a: AccountData): LegacyAccount {
-  // Object literal order is the wire order (JSON keys and XML elements alike).
-  return {
-    name: a.name,
-    business_name: a.businessName ?? null,
-    address_1: a.address1 ?? null,
-    address_2: a.address2 ?? null,
-    city: a.city ?? null,
-    state: a.state ?? null,
-    postal_code: a.postalCode ?? null,
-    country: a.country ?? null,
-    phone: a.phone ?? null,
-    fax: a.fax ?? null,
-    primary_contact_id: a.primaryContactId ?? null,
-    secondary_contact_id: a.secondaryContactId ?? null,
-    created_on: isoSeconds(a.createdOn),
-    timezone: a.timezone,
-  };
+  // Same case conversion as the REST record (kit snakeKeys, address1 -> address_1); the list fixes the order.
+  const record = snakeRecord(a as unknown as Record<string, unknown>, LEGACY_ACCOUNT_FIELDS) as LegacyAccount;
+  return { ...record, created_on: isoSeconds(a.createdOn) };
 }

@@ -1,5 +1,6 @@
 /** /devices/groups: list (flat, or nested with tree=true), create, update, delete (devices move up, never deleted). */
 import { z } from 'zod';
+import { snakeRecord } from '@pylon/kit';
 import { defineResource, parseQuery } from './resource.js';
 import { groupInput, payloadOf } from './device.input.js';
 
@@ -21,7 +22,9 @@ export interface LegacyGroup {
   children: LegacyGroup[];
 }
 
-const toLegacyGroup = (g: GroupData): LegacyGroup => ({ id: g.id, name: g.name, parent_id: g.parentId ?? null, count: g.count, level: g.level, children: (g.children ?? []).map(toLegacyGroup) });
+const GROUP_FIELDS = ['id', 'name', 'parent_id', 'count', 'level'] as const;
+// Same case conversion as the REST record (kit snakeKeys); children always present, nested the same way.
+const toLegacyGroup = (g: GroupData): LegacyGroup => ({ ...(snakeRecord(g as unknown as Record<string, unknown>, GROUP_FIELDS) as Omit<LegacyGroup, 'children'>), children: (g.children ?? []).map(toLegacyGroup) });
 
 const Query = z.object({ tree: z.enum(['true', 'false']).optional() });
 

@@ -101,13 +101,5 @@ export function groupInput(body: unknown): Body {
   return { name, ...('parent_id' in b ? { parentId: text(b.parent_id, 'parent_id') } : {}) };
 }
 
-/** A mutation payload that failed -> its AppError (stable code, field named in snake_case). */
-export function payloadOf(data: Record<string, unknown>, field: string): Record<string, unknown> {
-  const p = data[field] as Record<string, unknown> | null | undefined;
-  if (!p) throw new AppError('INTERNAL', 'internal error');
-  if (p.success === true) return p;
-  const known = ['NOT_FOUND', 'BAD_USER_INPUT', 'DUPLICATE_KEY', 'VERSION_CONFLICT', 'UNPROCESSABLE', 'PAYLOAD_TOO_LARGE', 'UNAVAILABLE'] as const;
-  const code = known.find((c) => c === p.errorCode) ?? 'BAD_USER_INPUT';
-  const f = typeof p.errorField === 'string' ? p.errorField.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) : undefined;
-  throw new AppError(code, typeof p.error === 'string' ? p.error : 'the request failed', f ? { field: f } : {});
-}
+/** Mutation payloads are read by the mapper the REST facade uses too. */
+export { payloadAt as payloadOf } from '@pylon/kit';

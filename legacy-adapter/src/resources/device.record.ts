@@ -1,5 +1,5 @@
 /** The legacy device record: the Device fields in snake_case, like the current REST Device. */
-import { isoSeconds } from '@pylon/kit';
+import { isoSeconds, snakeRecord } from '@pylon/kit';
 
 /** One `device` of listDevices.graphql. */
 export interface DeviceData {
@@ -30,22 +30,10 @@ export interface LegacyDevice {
   registration_key: string | null;
 }
 
+const LEGACY_DEVICE_FIELDS = ['id', 'name', 'is_online', 'tags', 'group_id', 'group_name', 'device_type', 'ping_data', 'location', 'registration_key'] as const satisfies readonly (keyof LegacyDevice)[];
+
 export function toLegacyDevice(d: DeviceData): LegacyDevice {
-  const t = d.deviceType;
-  const p = d.pingData;
-  const l = d.location;
-  return {
-    id: d.id,
-    name: d.name,
-    is_online: d.isOnline,
-    tags: d.tags,
-    group_id: d.groupId ?? null,
-    group_name: d.groupName ?? null,
-    device_type: t ? { id: t.id ?? null, name: t.name ?? null, manufacturer: t.manufacturer ?? null } : null,
-    ping_data: p
-      ? { cpu_usage: p.cpuUsage ?? null, memory_usage: p.memoryUsage ?? null, disk_usage: p.diskUsage ?? null, player_version: p.playerVersion ?? null, ip_address: p.ipAddress ?? null, timestamp: isoSeconds(p.timestamp) }
-      : null,
-    location: l ? { city: l.city ?? null, state: l.state ?? null, country: l.country ?? null, latitude: l.latitude ?? null, longitude: l.longitude ?? null } : null,
-    registration_key: d.registrationKey ?? null,
-  };
+  // Same case conversion as the REST record (kit snakeKeys); the list fixes the order.
+  const record = snakeRecord(d as unknown as Record<string, unknown>, LEGACY_DEVICE_FIELDS) as LegacyDevice;
+  return record.ping_data ? { ...record, ping_data: { ...record.ping_data, timestamp: isoSeconds(d.pingData?.timestamp) } } : record;
 }

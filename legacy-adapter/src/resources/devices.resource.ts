@@ -1,6 +1,6 @@
 /** /devices: list (take, page: 0-based, as on current REST), one, create, update (JSON or XML bodies), delete. */
 import { z } from 'zod';
-import { AppError } from '@pylon/kit';
+import { AppError, pageWindow } from '@pylon/kit';
 import { defineResource, parseQuery } from './resource.js';
 import { toLegacyDevice, type DeviceData, type LegacyDevice } from './device.record.js';
 import { deviceInput, payloadOf } from './device.input.js';
@@ -17,8 +17,7 @@ export const listDevices = defineResource<LegacyDevice[]>({
   view: { root: 'devices', item: 'device' },
   async handle({ query, run }) {
     const { take, page } = parseQuery(Query, query);
-    const limit = take ?? 100;
-    const data = await run<{ device: DeviceData[] }>('listDevices', { limit, offset: (page ?? 0) * limit });
+    const data = await run<{ device: DeviceData[] }>('listDevices', pageWindow(take, page, { defaultTake: 100 }));
     return data.device.map(toLegacyDevice);
   },
 });

@@ -2,10 +2,8 @@
  * POST /devices/{id}/commands, POST /devices/commands, POST /devices/{id}/track, and the ping data
  * and screenshot reads by registration key.
  */
-import { AppError, badInput, notFound } from '@pylon/kit';
-import { snakeKeys } from '../case.js';
+import { AppError, badInput, notFound, payloadAt, snakeKeys } from '@pylon/kit';
 import { recordsAt, type GqlRecord } from './shape.js';
-import { payloadAt } from './mutation-payload.js';
 import type { RestOperation } from './types.js';
 
 /** A REST command: { command, arg } (spec) or { name, arg } (reference); a numeric arg is sent as its text. */
@@ -22,6 +20,7 @@ export const sendDeviceCommand: RestOperation = {
     const p = payloadAt(data, 'sendDeviceCommand');
     return { status: 202, body: { device_id: p.deviceId, command_count: p.commandCount, commands: snakeKeys(p.commands) } };
   },
+  accepts: { path: ['id'], body: 'whole' },
 };
 
 export const sendBulkDeviceCommands: RestOperation = {
@@ -31,6 +30,7 @@ export const sendBulkDeviceCommands: RestOperation = {
   },
   respond: (data) => ({ body: snakeKeys(data.sendBulkDeviceCommands) }),
   fieldNames: { 'input.deviceIds': 'device_ids', deviceIds: 'device_ids', input: 'body' },
+  accepts: { body: ['device_ids', 'commands'] },
 };
 
 export const trackDeviceEvent: RestOperation = {
@@ -42,6 +42,7 @@ export const trackDeviceEvent: RestOperation = {
     const p = payloadAt(data, 'trackDeviceEvent', { eventName: 'event_name', sessionId: 'session_id' });
     return { status: 202, body: { event_id: p.eventId, device_id: p.deviceId, timestamp: p.timestamp } };
   },
+  accepts: { path: ['id'], body: ['session_id', 'event_name', 'properties'] },
 };
 
 /** The device a registration key names in the caller's account (another account's key is unknown). */
@@ -64,11 +65,13 @@ export const getPingData: RestOperation = {
     return { registrationKey: key };
   },
   respond: (data) => pingDataBody(data),
+  accepts: { query: ['registration_key', 'key'] },
 };
 
 export const getDevicePingData: RestOperation = {
   variables: ({ params }) => ({ registrationKey: params.registrationKey }),
   respond: (data) => pingDataBody(data),
+  accepts: { path: ['registrationKey'] },
 };
 
 /** The latest screenshot as image/jpeg (or its base64 text with base64=true). */
@@ -80,4 +83,5 @@ export const getDeviceSnap: RestOperation = {
     if (query.base64 === true) return { body: snap, contentType: 'text/plain; charset=utf-8' };
     return { body: Buffer.from(snap, 'base64'), contentType: 'image/jpeg' };
   },
+  accepts: { path: ['registrationKey'], query: ['base64'] },
 };

@@ -1,7 +1,8 @@
 /**
  * Every REST operation, keyed by operationId. Adding an endpoint = a path in
- * schema/openapi/rest.yaml + schema/operations/rest/<operationId>.graphql + an entry here;
- * the facade refuses to start when the three disagree.
+ * schema/openapi/rest.yaml + schema/operations/rest/<operationId>.graphql + one declarative line
+ * (declare.ts: listOp/getOp/createOp/updateOp/patchOp/deleteOp, groups.ts: groupOps) listed here;
+ * the facade refuses to start when the three disagree or a documented parameter is not mapped.
  */
 import { getAccount, listOrganizations, updateAccount } from './account.js';
 import { getAuditEvent, listAuditEvents } from './audit-events.js';
@@ -13,7 +14,7 @@ import { getAlert, listAlerts, patchAlert, updateAlert } from './alerts.js';
 import { getUser, listUsers } from './users.js';
 import type { RestOperation } from './types.js';
 
-export type { RestInput, RestOperation, RestSuccess } from './types.js';
+export type { Accepts, RestInput, RestOperation, RestSuccess } from './types.js';
 
 export const REST_OPERATIONS: Readonly<Record<string, RestOperation>> = {
   getAccount,

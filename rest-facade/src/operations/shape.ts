@@ -3,7 +3,7 @@ import { AppError } from '@pylon/kit';
 
 export type GqlRecord = Record<string, unknown>;
 
-const isRecord = (v: unknown): v is GqlRecord => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is GqlRecord => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The root field as an object; a missing one is a facade/schema defect, not the caller's. */
 export function recordAt(data: GqlRecord, field: string): GqlRecord {
@@ -20,6 +20,3 @@ export function recordsAt(data: GqlRecord, field: string): GqlRecord[] {
 
 /** A single REST value as the one-element list GraphQL list arguments take. */
 export const one = <T>(v: T | undefined): T[] | undefined => (v === undefined ? undefined : [v]);
-
-/** GraphQL Int is 32-bit signed; larger values would fail variable coercion with no field name. */
-export const GRAPHQL_INT_MAX = 2_147_483_647;

@@ -15,6 +15,18 @@ export interface RestSuccess {
   contentType?: string;
 }
 
+/**
+ * The request parameters and body properties an operation maps. Checked against rest.yaml when the
+ * facade starts (and by `npm test`): a documented parameter or body property that no mapper reads
+ * is a defect, as is a mapped name the document does not have.
+ */
+export interface Accepts {
+  query?: readonly string[];
+  path?: readonly string[];
+  /** Top-level body properties; `'whole'` when the body is passed on as a whole (JSON Patch, command lists). */
+  body?: readonly string[] | 'whole';
+}
+
 export interface RestOperation {
   /** REST request -> variables of the persisted document. Undefined values are dropped. */
   variables(input: RestInput): Record<string, unknown>;
@@ -22,4 +34,5 @@ export interface RestOperation {
   respond(data: Record<string, unknown>, input: RestInput): RestSuccess;
   /** GraphQL argument -> REST parameter, where the generic snake_case rule does not give it (error `field`s). */
   fieldNames?: Readonly<Record<string, string>>;
+  accepts: Accepts;
 }

@@ -1,7 +1,6 @@
 /** GET /users and GET /users/{id} onto Query.user (reference User shape: user_name, role as a list). */
-import { badInput, notFound } from '@pylon/kit';
-import { GRAPHQL_INT_MAX, one, recordsAt, type GqlRecord } from './shape.js';
-import type { RestOperation } from './types.js';
+import { getOp, listOp } from './declare.js';
+import type { GqlRecord } from './shape.js';
 
 export function toRestUser(u: GqlRecord): Record<string, unknown> {
   return {
@@ -17,27 +16,6 @@ export function toRestUser(u: GqlRecord): Record<string, unknown> {
   };
 }
 
-const userFieldNames = { limit: 'take', offset: 'page', id: 'id' } as const;
+export const listUsers = listOp({ root: 'user', params: { id: { to: 'id', one: true } }, toRest: toRestUser });
 
-export const listUsers: RestOperation = {
-  variables({ query: q }) {
-    const take = q.take as number | undefined;
-    const page = q.page as number | undefined;
-    const offset = take !== undefined && page !== undefined ? take * page : undefined;
-    if (offset !== undefined && offset > GRAPHQL_INT_MAX) throw badInput('page', `page * take must be at most ${GRAPHQL_INT_MAX}`);
-    return { id: one(q.id as string | undefined), limit: take, offset };
-  },
-  respond: (data) => ({ body: recordsAt(data, 'user').map(toRestUser) }),
-  fieldNames: userFieldNames,
-};
-
-export const getUser: RestOperation = {
-  variables: ({ params }) => ({ id: params.id }),
-  respond(data, { params }) {
-    const [user] = recordsAt(data, 'user');
-    // Unknown and foreign ids look the same: the user query only sees the caller's account.
-    if (!user) throw notFound('user', String(params.id));
-    return { body: toRestUser(user) };
-  },
-  fieldNames: userFieldNames,
-};
+export const getUser = getOp({ root: 'user', what: 'user', toRest: toRestUser });

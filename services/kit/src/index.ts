@@ -24,3 +24,6 @@ export * from './groups.js';
 export * from './http/serve-subgraph.js';
 export * from './telemetry.js';
 export * from './http/audit.js';
+export * from './facade/case.js';
+export * from './facade/paging.js';
+export * from './facade/gateway-errors.js';

@@ -1,0 +1,210 @@
+/**
+ * REST operations described as data. The common shapes (list with take/page and filters, get by
+ * id, create, update/put, JSON Patch, delete) are one call each; the builders own the paging,
+ * the body -> input mapping, the payload/error mapping, the reference's status codes and the
+ * `accepts` list the startup check compares with rest.yaml.
+ *
+ *   export const listDevices = listOp({ root: 'device', params: { group_id: 'groupId', id: { to: 'id', one: true } }, toRest: toRestDevice });
+ */
+import { camelPatch, notFound, pageWindow, payloadAt, snakeKeys, type FieldNames } from '@pylon/kit';
+import { isRecord, one, recordAt, recordsAt, type GqlRecord } from './shape.js';
+import type { RestInput, RestOperation, RestSuccess } from './types.js';
+
+/** GraphQL record -> REST body. */
+export type ToRest = (record: GqlRecord, input: RestInput) => unknown;
+
+/** Default record conversion: every key in snake_case. */
+export const snakeRecord: ToRest = (r) => snakeKeys(r);
+
+/**
+ * How one REST parameter or body property becomes a variable/input field: a GraphQL name, or
+ * `{ to, one?, map? }` (`one`: a single value sent as a one-element list; `map`: value conversion).
+ * `false` reads nothing: the property is accepted and deliberately dropped (say why where it is declared).
+ */
+export type FieldSpec = string | false | { to: string; one?: boolean; map?: (value: unknown, input: RestInput) => unknown };
+
+export type FieldMap = Readonly<Record<string, FieldSpec>>;
+
+/** Values of `source` under their GraphQL names (only the properties present). */
+export function mapFields(source: unknown, fields: FieldMap, input: RestInput): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!isRecord(source)) return out;
+  for (const [name, spec] of Object.entries(fields)) {
+    if (spec === false || !Object.hasOwn(source, name) || source[name] === undefined) continue;
+    const v = source[name];
+    if (typeof spec === 'string') out[spec] = v;
+    else out[spec.to] = spec.map ? spec.map(v, input) : spec.one ? one(v) : v;
+  }
+  return out;
+}
+
+/** GraphQL field -> REST name, for error `field`s. */
+function inverse(fields: FieldMap, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, spec] of Object.entries(fields)) {
+    if (spec === false) continue;
+    const to = typeof spec === 'string' ? spec : spec.to;
+    out[`${prefix}${to}`] = name;
+  }
+  return out;
+}
+
+type Paging = 'take/page' | { take: string; page: string; defaultTake?: number };
+
+export interface ListSpec {
+  /** Root field of the persisted query (a list). */
+  root: string;
+  /** Query parameters other than paging. */
+  params?: FieldMap;
+  /** take/page (REST default) -> limit/offset; `none` when the operation does not page. */
+  paging?: Paging | 'none';
+  /** Fixed variables. */
+  fixed?: Record<string, unknown>;
+  toRest?: ToRest;
+}
+
+export function listOp(spec: ListSpec): RestOperation {
+  const paging = spec.paging ?? 'take/page';
+  const names = paging === 'none' ? undefined : paging === 'take/page' ? { take: 'take', page: 'page' } : paging;
+  const params = spec.params ?? {};
+  const toRest = spec.toRest ?? snakeRecord;
+  return {
+    variables(input) {
+      const window = names ? pageWindow(input.query[names.take], input.query[names.page], { names, ...(typeof paging === 'object' && paging.defaultTake ? { defaultTake: paging.defaultTake } : {}) }) : {};
+      return { ...spec.fixed, ...mapFields(input.query, params, input), ...window };
+    },
+    respond: (data, input) => ({ body: recordsAt(data, spec.root).map((r) => toRest(r, input)) }),
+    fieldNames: { ...inverse(params), ...(names ? { limit: names.take, offset: names.page } : {}) },
+    accepts: { query: [...Object.keys(params), ...(names ? [names.take, names.page] : [])] },
+  };
+}
+
+export interface GetSpec {
+  /** Root field: a list filtered by id (first item or 404) or a single nullable object. */
+  root: string;
+  /** What the 404 message names ('device'). */
+  what: string;
+  /** Path parameter and the variable it becomes (default `id` -> `id`). */
+  param?: string;
+  variable?: string;
+  /** Further query parameters. */
+  query?: FieldMap;
+  toRest?: ToRest;
+}
+
+export function getOp(spec: GetSpec): RestOperation {
+  const param = spec.param ?? 'id';
+  const toRest = spec.toRest ?? snakeRecord;
+  return {
+    variables: (input) => ({ [spec.variable ?? 'id']: input.params[param], ...mapFields(input.query, spec.query ?? {}, input) }),
+    respond(data, input) {
+      const v = data[spec.root];
+      // Unknown and foreign ids look the same: reads only see the caller's account.
+      const record = Array.isArray(v) ? v[0] : v;
+      if (!isRecord(record)) throw notFound(spec.what, String(input.params[param]));
+      return { body: toRest(record, input) };
+    },
+    fieldNames: { [spec.variable ?? 'id']: param, ...inverse(spec.query ?? {}) },
+    accepts: { path: [param], query: Object.keys(spec.query ?? {}) },
+  };
+}
+
+export interface BodySpec {
+  /** REST body property -> GraphQL input field. */
+  fields: FieldMap;
+  /** PUT replaces: the input fields every request starts from (what the body leaves out is reset). */
+  resetTo?: Record<string, unknown>;
+  /** Last say over the mapped input (cross-field rules). */
+  finish?: (input: Record<string, unknown>, rest: RestInput) => Record<string, unknown>;
+}
+
+function bodyInput(body: BodySpec, input: RestInput): Record<string, unknown> {
+  const mapped = { ...body.resetTo, ...mapFields(input.body, body.fields, input) };
+  return body.finish ? body.finish(mapped, input) : mapped;
+}
+
+export interface WriteSpec {
+  /** Mutation root field (its payload has success/error/errorCode/errorField). */
+  root: string;
+  /** The payload field holding the written record. */
+  record: string;
+  body: BodySpec;
+  /** Path parameter -> variable (update: default `id` -> `id`; create: none). */
+  param?: string | false;
+  variable?: string;
+  /** Success status; 204 answers no body. Create defaults to 201, update to 200. */
+  status?: number;
+  toRest?: ToRest;
+  /** GraphQL argument -> REST name for error fields, beyond the body's own. */
+  fieldNames?: FieldNames;
+}
+
+function writeOp(spec: WriteSpec, defaults: { param: string | false; status: number }): RestOperation {
+  const param = spec.param ?? defaults.param;
+  const status = spec.status ?? defaults.status;
+  const toRest = spec.toRest ?? snakeRecord;
+  const fieldNames = { ...inverse(spec.body.fields), ...inverse(spec.body.fields, 'input.'), input: 'body', ...(param ? { [spec.variable ?? 'id']: param } : {}), ...spec.fieldNames };
+  return {
+    variables: (input) => ({ ...(param ? { [spec.variable ?? 'id']: input.params[param] } : {}), input: bodyInput(spec.body, input) }),
+    respond(data, input): RestSuccess {
+      const record = recordAt(payloadAt(data, spec.root, fieldNames), spec.record);
+      return status === 204 ? { status, body: null } : { status, body: toRest(record, input) };
+    },
+    fieldNames,
+    accepts: { ...(param ? { path: [param] } : {}), body: Object.keys(spec.body.fields) },
+  };
+}
+
+export const createOp = (spec: WriteSpec) => writeOp(spec, { param: false, status: 201 });
+export const updateOp = (spec: WriteSpec) => writeOp(spec, { param: 'id', status: 200 });
+
+export interface PatchSpec {
+  root: string;
+  record: string;
+  /** REST path segment -> GraphQL field, where camelCasing the snake_case name does not give it (`timeZone` -> `timezone`). */
+  renames?: Readonly<Record<string, string>>;
+  /** Operation values in REST form -> GraphQL form (e.g. tags "a,b" -> ["a","b"]). */
+  value?: (path: string, value: unknown) => unknown;
+  param?: string;
+  status?: number;
+  toRest?: ToRest;
+}
+
+/** PATCH with a JSON Patch array whose paths name REST properties. */
+export function patchOp(spec: PatchSpec): RestOperation {
+  const param = spec.param ?? 'id';
+  const toRest = spec.toRest ?? snakeRecord;
+  const fieldNames = { id: param };
+  return {
+    variables: ({ params, body }) => {
+      let operations = camelPatch(body, spec.renames);
+      if (spec.value && Array.isArray(operations)) {
+        operations = operations.map((o: unknown) => (isRecord(o) && 'value' in o && typeof o.path === 'string' ? { ...o, value: spec.value!(o.path, o.value) } : o));
+      }
+      return { id: params[param], operations };
+    },
+    respond(data, input) {
+      const record = recordAt(payloadAt(data, spec.root, fieldNames), spec.record);
+      return spec.status === 204 ? { status: 204, body: null } : { status: spec.status ?? 200, body: toRest(record, input) };
+    },
+    fieldNames,
+    accepts: { path: [param], body: 'whole' },
+  };
+}
+
+/** DELETE by id: 204 with no body. */
+export function deleteOp(spec: { root: string; param?: string; variable?: string }): RestOperation {
+  const param = spec.param ?? 'id';
+  return {
+    variables: ({ params }) => ({ [spec.variable ?? 'id']: params[param] }),
+    respond(data) {
+      payloadAt(data, spec.root, { [spec.variable ?? 'id']: param });
+      return { status: 204, body: null };
+    },
+    fieldNames: { [spec.variable ?? 'id']: param },
+    accepts: { path: [param] },
+  };
+}
+
+/** Checks a GqlRecord without a payload (helper for custom operations). */
+export { payloadAt, recordAt, recordsAt };

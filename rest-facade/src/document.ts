@@ -137,7 +137,7 @@ export function documentedInputs(definition: Document, path: string, method: str
  * `accepts`), and the mapper may name nothing the document lacks: a parameter the facade silently
  * ignored would look supported to clients. Returns every problem found.
  */
-export function checkMapped(definition: Document, mappers: Readonly<Record<string, { accepts: { query?: readonly string[]; path?: readonly string[]; body?: readonly string[] | 'whole' } }>>): string[] {
+export function checkMapped(definition: Document, mappers: Readonly<Record<string, { accepts: { query?: readonly string[]; path?: readonly string[]; body?: readonly string[] | 'whole'; arrayBody?: boolean } }>>): string[] {
   const problems: string[] = [];
   for (const { operationId, method, path, handler } of operationsOf(definition)) {
     const mapper = mappers[operationId];
@@ -154,7 +154,7 @@ export function checkMapped(definition: Document, mappers: Readonly<Record<strin
       continue;
     }
     const mapped = new Set(accepts.body ?? []);
-    if (doc.body?.whole) problems.push(`${operationId}: the body is not an object; declare accepts.body 'whole'`);
+    if (doc.body?.whole && !accepts.arrayBody) problems.push(`${operationId}: the body may be a non-object; declare accepts.body 'whole' or accepts.arrayBody`);
     for (const name of doc.body?.names ?? []) if (!mapped.has(name)) problems.push(`${operationId}: body property '${name}' is documented but not mapped`);
     for (const name of mapped) if (!doc.body?.names.has(name)) problems.push(`${operationId}: maps body property '${name}', which rest.yaml does not document`);
   }

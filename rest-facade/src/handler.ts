@@ -31,30 +31,36 @@ export function gatewayHandler(deps: { client: GatewayClient; logger: Logger }, 
       body: c.request.requestBody,
     };
     try {
-      const variables = compact(op.variables(input));
-      const result = await deps.client.execute(
-        { query: document, variables, operationName: operationId },
-        { apiKey: apiKeyOf(credentials), bearer: credentials.bearer, ip: req.ip, requestId, via: 'rest' },
-      );
-      note.principal = result.principal;
-      const data = result.data ?? null;
-      const errors = result.errors ?? [];
-      // A null root field means that field failed; anything else is at most a partial answer.
-      const failed = data === null || Object.values(data).some((v) => v === null);
-      if (errors.length && failed) {
-        const failure = failureFromGraphQL(errors, result.status, op.fieldNames);
-        if (failure.code === 'INTERNAL' || failure.code === 'UNAVAILABLE' || failure.defect) deps.logger.error({ operationId, requestId, status: result.status, errors }, 'REST operation failed in the gateway');
-        if (failure.code === 'RATE_LIMITED') res.setHeader('Retry-After', String(failure.retryAfter ?? 1));
-        if (failure.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'Bearer realm="pylon"');
-        sendError(res, failure.code, failure.message, { field: failure.field });
-        return;
+      const batches = op.batches?.(input);
+      const runs = batches ?? [op.variables(input)];
+      const answers: Record<string, unknown>[] = [];
+      for (const vars of runs) {
+        const result = await deps.client.execute(
+          { query: document, variables: compact(vars), operationName: operationId },
+          { apiKey: apiKeyOf(credentials), bearer: credentials.bearer, ip: req.ip, requestId, via: 'rest' },
+        );
+        note.principal = result.principal;
+        const data = result.data ?? null;
+        const errors = result.errors ?? [];
+        // A null root field means that field failed; anything else is at most a partial answer.
+        const failed = data === null || Object.values(data).some((v) => v === null);
+        if (errors.length && failed) {
+          const failure = failureFromGraphQL(errors, result.status, op.fieldNames);
+          if (failure.code === 'INTERNAL' || failure.code === 'UNAVAILABLE' || failure.defect) deps.logger.error({ operationId, requestId, status: result.status, errors }, 'REST operation failed in the gateway');
+          if (failure.code === 'RATE_LIMITED') res.setHeader('Retry-After', String(failure.retryAfter ?? 1));
+          if (failure.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'Bearer realm="pylon"');
+          sendError(res, failure.code, failure.message, { field: failure.field });
+          return;
+        }
+        if (errors.length) deps.logger.warn({ operationId, requestId, errors }, 'REST operation answered with partial errors');
+        if (data === null || failed) {
+          deps.logger.error({ operationId, requestId, status: result.status }, 'gateway answered without data or errors');
+          sendError(res, 'INTERNAL', 'internal error');
+          return;
+        }
+        answers.push(data);
       }
-      if (errors.length) deps.logger.warn({ operationId, requestId, errors }, 'REST operation answered with partial errors');
-      if (data === null || failed) {
-        deps.logger.error({ operationId, requestId, status: result.status }, 'gateway answered without data or errors');
-        sendError(res, 'INTERNAL', 'internal error');
-        return;
-      }
+      const data = batches ? { batches: answers } : answers[0]!;
       const { status = 200, body, contentType } = op.respond(data, input);
       if (status === 204) res.status(204).end();
       else if (contentType) res.status(status).type(contentType).send(body);

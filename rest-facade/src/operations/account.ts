@@ -4,7 +4,11 @@ import { updateOp, type FieldMap } from './declare.js';
 import { recordAt, recordsAt, type GqlRecord } from './shape.js';
 import type { RestOperation } from './types.js';
 
-const toRestAccount = (a: GqlRecord) => snakeKeys(a, RECORD_RENAMES);
+/** Account and organization records: snake_case, plus the reference's `timeZone`. */
+const toRestAccount = (a: GqlRecord) => {
+  const body = snakeKeys(a, RECORD_RENAMES) as Record<string, unknown>;
+  return 'timezone' in body ? { ...body, timeZone: body.timezone } : body;
+};
 
 export const getAccount: RestOperation = {
   variables: () => ({}),
@@ -27,9 +31,11 @@ const ACCOUNT_FIELDS: FieldMap = {
   primary_contact_id: 'primaryContactId',
   secondary_contact_id: 'secondaryContactId',
   timezone: 'timezone',
+  timeZone: 'timezone',
 };
 
-export const updateAccount = updateOp({ root: 'updateAccount', record: 'account', param: false, body: { fields: ACCOUNT_FIELDS }, toRest: toRestAccount });
+/** PUT answers 204, as the reference does. */
+export const updateAccount = updateOp({ root: 'updateAccount', record: 'account', param: false, body: { fields: ACCOUNT_FIELDS }, status: 204, toRest: toRestAccount });
 
 export const listOrganizations: RestOperation = {
   variables: () => ({}),

@@ -58,9 +58,19 @@ export interface ListSpec {
   params?: FieldMap;
   /** take/page (REST default) -> limit/offset; `none` when the operation does not page. */
   paging?: Paging | 'none';
+  /** Other names for parameters (alias -> canonical, e.g. the reference's `Take` -> `take`); an alias sent wins over the canonical name's document default. */
+  aliases?: Readonly<Record<string, string>>;
   /** Fixed variables. */
   fixed?: Record<string, unknown>;
   toRest?: ToRest;
+}
+
+/** The query with aliased parameters under their canonical names. */
+function canonical(query: Record<string, unknown>, aliases: Readonly<Record<string, string>> | undefined): Record<string, unknown> {
+  if (!aliases) return query;
+  const out = { ...query };
+  for (const [alias, name] of Object.entries(aliases)) if (out[alias] !== undefined) out[name] = out[alias];
+  return out;
 }
 
 export function listOp(spec: ListSpec): RestOperation {
@@ -69,13 +79,17 @@ export function listOp(spec: ListSpec): RestOperation {
   const params = spec.params ?? {};
   const toRest = spec.toRest ?? snakeRecord;
   return {
-    variables(input) {
+    variables(raw) {
+      const input = { ...raw, query: canonical(raw.query, spec.aliases) };
       const window = names ? pageWindow(input.query[names.take], input.query[names.page], { names, ...(typeof paging === 'object' && paging.defaultTake ? { defaultTake: paging.defaultTake } : {}) }) : {};
       return { ...spec.fixed, ...mapFields(input.query, params, input), ...window };
     },
-    respond: (data, input) => ({ body: recordsAt(data, spec.root).map((r) => toRest(r, input)) }),
+    respond: (data, raw) => {
+      const input = { ...raw, query: canonical(raw.query, spec.aliases) };
+      return { body: recordsAt(data, spec.root).map((r) => toRest(r, input)) };
+    },
     fieldNames: { ...inverse(params), ...(names ? { limit: names.take, offset: names.page } : {}) },
-    accepts: { query: [...Object.keys(params), ...(names ? [names.take, names.page] : [])] },
+    accepts: { query: [...Object.keys(params), ...(names ? [names.take, names.page] : []), ...Object.keys(spec.aliases ?? {})] },
   };
 }
 
@@ -163,7 +177,7 @@ export interface PatchSpec {
   record: string;
   /** REST path segment -> GraphQL field, where camelCasing the snake_case name does not give it (`timeZone` -> `timezone`). */
   renames?: Readonly<Record<string, string>>;
-  /** Operation values in REST form -> GraphQL form (e.g. tags "a,b" -> ["a","b"]). */
+  /** Operation values in REST form -> GraphQL form (e.g. tags "a,b" -> ["a","b"]); `path` is the GraphQL path. */
   value?: (path: string, value: unknown) => unknown;
   param?: string;
   status?: number;

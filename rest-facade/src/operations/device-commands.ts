@@ -14,23 +14,58 @@ function commandsOf(list: unknown): { command: unknown; arg: unknown }[] {
   }));
 }
 
+/** Queued, answered 204 like the reference (GraphQL deviceCommands shows their status). */
 export const sendDeviceCommand: RestOperation = {
   variables: ({ params, body }) => ({ deviceId: params.id, commands: commandsOf(body) }),
   respond(data) {
-    const p = payloadAt(data, 'sendDeviceCommand');
-    return { status: 202, body: { device_id: p.deviceId, command_count: p.commandCount, commands: snakeKeys(p.commands) } };
+    payloadAt(data, 'sendDeviceCommand');
+    return { status: 204, body: null };
   },
   accepts: { path: ['id'], body: 'whole' },
 };
 
+/**
+ * Two bodies: Pylon's `{ device_ids, commands }` (the same commands for every device; answered 200
+ * with per-device results), and the reference's `[{ deviceId, commands: [{ name, arg }] }]` (commands
+ * per device; one call per distinct command list; answered 204, or 404 naming the first device
+ * that is not the caller's).
+ */
+type DeviceCommand = { deviceId?: unknown; commands?: unknown };
+
 export const sendBulkDeviceCommands: RestOperation = {
+  batches({ body }) {
+    if (!Array.isArray(body)) return undefined;
+    const byCommands = new Map<string, { deviceIds: unknown[]; commands: unknown[] }>();
+    for (const entry of body as DeviceCommand[]) {
+      const commands = commandsOf(entry.commands);
+      const key = JSON.stringify(commands);
+      const batch = byCommands.get(key) ?? { deviceIds: [], commands };
+      batch.deviceIds.push(entry.deviceId);
+      byCommands.set(key, batch);
+    }
+    return [...byCommands.values()].map((input) => ({ input }));
+  },
   variables: ({ body }) => {
     const b = (body ?? {}) as Record<string, unknown>;
     return { input: { deviceIds: b.device_ids, commands: commandsOf(b.commands) } };
   },
-  respond: (data) => ({ body: snakeKeys(data.sendBulkDeviceCommands) }),
+  respond(data, { body }) {
+    if (!Array.isArray(data.batches)) return { body: snakeKeys(data.sendBulkDeviceCommands) };
+    for (const answer of data.batches as GqlRecord[]) {
+      const results = ((answer.sendBulkDeviceCommands as GqlRecord | null)?.results ?? []) as GqlRecord[];
+      const failed = results.find((r) => r.success !== true);
+      if (failed) {
+        const index = (body as DeviceCommand[]).findIndex((e) => e.deviceId === failed.deviceId);
+        const message = typeof failed.error === 'string' ? failed.error : 'the command could not be queued';
+        // Unknown and foreign devices fail alone (404); invalid commands fail every device (400).
+        const unknown = /not found/i.test(message);
+        throw new AppError(unknown ? 'NOT_FOUND' : 'BAD_USER_INPUT', message, { field: unknown ? `body[${index}].deviceId` : `body[${index}].commands` });
+      }
+    }
+    return { status: 204, body: null };
+  },
   fieldNames: { 'input.deviceIds': 'device_ids', deviceIds: 'device_ids', input: 'body' },
-  accepts: { body: ['device_ids', 'commands'] },
+  accepts: { body: ['device_ids', 'commands'], arrayBody: true },
 };
 
 export const trackDeviceEvent: RestOperation = {

@@ -1,31 +1,65 @@
 /** POST /devices, PUT/PATCH/DELETE /devices/{id} onto createDevice / updateDevice / patchDevice / deleteDevice. */
 import { createOp, deleteOp, patchOp, updateOp, type FieldMap } from './declare.js';
 import { toRestDevice } from './devices.js';
+import { isRecord } from './shape.js';
 
-/** REST body property -> GraphQL input field (nested device_type / location keep their one-word keys). */
+/** Tags as the reference sends them ("a,b") or as a list; null or "" clear them. */
+export function tagList(v: unknown): unknown {
+  if (v === null || v === '') return [];
+  if (typeof v === 'string') return v.split(',').map((t) => t.trim()).filter(Boolean);
+  return v;
+}
+
+/** The reference's Location has members Pylon does not store (county, postal_code, address): dropped. */
+function locationInput(v: unknown): unknown {
+  if (!isRecord(v)) return v;
+  const { county: _county, postal_code: _postal, address: _address, ...rest } = v;
+  return rest;
+}
+
+/**
+ * REST body property -> GraphQL input field (nested device_type / location keep their one-word keys).
+ * The reference's DeviceRequest spells the time zone `timeZone`; its language_code, last_service,
+ * mac_address and beacon have no Pylon field (the player reports its MAC address in ping data), so
+ * they are accepted and dropped rather than refused.
+ */
 const DEVICE_FIELDS: FieldMap = {
   name: 'name',
-  tags: 'tags',
+  tags: { to: 'tags', map: tagList },
   group_id: 'groupId',
   org_id: 'orgId',
   device_type: 'deviceType',
-  location: 'location',
+  location: { to: 'location', map: locationInput },
   timezone: 'timezone',
+  timeZone: 'timezone',
   notes: 'notes',
+  language_code: false,
+  last_service: false,
+  mac_address: false,
+  beacon: false,
 };
 
 const toRest = (d: Record<string, unknown>) => toRestDevice(d);
 
 export const createDevice = createOp({ root: 'createDevice', record: 'device', body: { fields: { ...DEVICE_FIELDS, registration_key: 'registrationKey' } }, toRest });
 
+/** PUT answers 204 like the reference; GET /devices/{id} reads the result. */
 export const updateDevice = updateOp({
   root: 'updateDevice',
   record: 'device',
-  // PUT replaces the writable representation: what the body leaves out is reset.
+  // PUT replaces the writable representation: what the body leaves out is reset (the name stays when not given).
   body: { fields: DEVICE_FIELDS, resetTo: { tags: [], groupId: null, orgId: null, deviceType: null, location: null, timezone: null, notes: null } },
+  status: 204,
   toRest,
 });
 
-export const patchDevice = patchOp({ root: 'patchDevice', record: 'device', toRest });
+/** Paths may use the reference's names (/timeZone) and its tag string ("a,b"). */
+export const patchDevice = patchOp({
+  root: 'patchDevice',
+  record: 'device',
+  renames: { timeZone: 'timezone' },
+  value: (path, value) => (path === '/tags' ? tagList(value) : value),
+  toRest,
+});
 
 export const deleteDevice = deleteOp({ root: 'deleteDevice' });

@@ -1,15 +1,33 @@
 /** GET /devices and GET /devices/{id} onto Query.device. */
 import { snakeKeys } from '@pylon/kit';
 import { getOp, listOp } from './declare.js';
-import type { GqlRecord } from './shape.js';
+import { isRecord, type GqlRecord } from './shape.js';
 import type { RestInput } from './types.js';
 
-/** GraphQL Device -> REST Device (reference shape: snake_case, nested device_type/ping_data/location). */
+/** Reference PingData members typed as non-nullable: absent rather than null when unknown. */
+const PING_REQUIRED = ['cpu_usage', 'memory_usage', 'disk_usage', 'timestamp', 'bytes_received', 'transfer_rate'];
+
+/**
+ * GraphQL Device -> REST Device in the reference's shape: snake_case, `tags` a comma-separated
+ * string, nested device_type / location / ping_data absent (not null) when unknown, because the
+ * reference types them as objects; `entered_service` is the registration time.
+ */
 export function toRestDevice(d: GqlRecord, input?: RestInput): Record<string, unknown> {
   const { snap, ...rest } = d;
   const body = snakeKeys(rest) as Record<string, unknown>;
+  if (Array.isArray(body.tags)) body.tags = body.tags.join(',');
+  for (const k of ['device_type', 'location', 'ping_data']) if (body[k] === null) delete body[k];
+  if (isRecord(body.ping_data)) {
+    const ping = { ...body.ping_data };
+    for (const k of PING_REQUIRED) if (ping[k] === null) delete ping[k];
+    body.ping_data = ping;
+  }
+  if ('created_on' in body) body.entered_service = body.created_on;
   return input?.query.include_snap === true ? { ...body, snap: snap ?? null } : body;
 }
+
+/** The reference client's parameter names (PascalCase), accepted beside the spec's snake_case ones. */
+const REFERENCE_NAMES = { Id: 'id', Take: 'take', Page: 'page', DeviceTypeId: 'device_type_id', GroupId: 'group_id', GroupName: 'group_name', IncludeSnap: 'include_snap', OrgId: 'org_id', IsOnline: 'is_online' };
 
 export const listDevices = listOp({
   root: 'device',
@@ -22,6 +40,7 @@ export const listDevices = listOp({
     org_id: 'orgId',
     is_online: 'isOnline',
   },
+  aliases: REFERENCE_NAMES,
   toRest: toRestDevice,
 });
 

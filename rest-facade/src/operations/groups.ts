@@ -57,7 +57,8 @@ export function groupOps(roots: GroupRoots): { list: RestOperation; create: Rest
   return {
     list,
     create: createOp({ root: roots.create, record: 'group', body: { fields: GROUP_FIELDS }, toRest: toRestGroup }),
-    update: updateOp({ root: roots.update, record: 'group', body: { fields: GROUP_FIELDS }, toRest: toRestGroup }),
+    // PUT answers 204 like the reference.
+    update: updateOp({ root: roots.update, record: 'group', body: { fields: GROUP_FIELDS }, status: 204, toRest: toRestGroup }),
     remove: deleteOp({ root: roots.remove }),
   };
 }

@@ -25,11 +25,19 @@ export interface Accepts {
   path?: readonly string[];
   /** Top-level body properties; `'whole'` when the body is passed on as a whole (JSON Patch, command lists). */
   body?: readonly string[] | 'whole';
+  /** Beside the object properties in `body`, the body may also be a list, mapped as a whole (e.g. bulk commands in the reference's form). */
+  arrayBody?: boolean;
 }
 
 export interface RestOperation {
   /** REST request -> variables of the persisted document. Undefined values are dropped. */
   variables(input: RestInput): Record<string, unknown>;
+  /**
+   * When one request needs several calls of the persisted operation (e.g. the reference's bulk
+   * commands, one command list per device): their variables, run in order; `respond` then gets
+   * `{ batches: [data, ...] }`. Any failed call fails the request.
+   */
+  batches?(input: RestInput): Record<string, unknown>[] | undefined;
   /** GraphQL data -> REST answer. Throw an AppError (kit `notFound`, `badInput`) to answer with an error. */
   respond(data: Record<string, unknown>, input: RestInput): RestSuccess;
   /** GraphQL argument -> REST parameter, where the generic snake_case rule does not give it (error `field`s). */

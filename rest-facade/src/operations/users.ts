@@ -13,6 +13,14 @@ export function toRestUser(u: GqlRecord): Record<string, unknown> {
     org_id: u.orgId ?? null,
     last_activity: u.lastActivity ?? null,
     created_on: u.createdOn ?? null,
+    // Reference members Pylon does not store.
+    city: null,
+    state: null,
+    postal_code: null,
+    country: null,
+    home_phone: null,
+    work_phone: null,
+    mobile_phone: null,
   };
 }
 

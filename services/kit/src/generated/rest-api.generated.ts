@@ -18,8 +18,9 @@ export interface paths {
          * @description Changes the fields given (snake_case, as in the legacy account record); fields not given stay
          *     as they are and null clears an optional one. `timezone` must be an IANA time zone name;
          *     `primary_contact_id` and `secondary_contact_id` must be users of the account. `id` and
-         *     `created_on` cannot be changed (unknown properties are refused with 400). Account owners and
-         *     administrators only (403 otherwise). Answers the updated account.
+         *     `created_on` cannot be changed (unknown properties are refused with 400). The reference's
+         *     `timeZone` is accepted for `timezone`. Account owners and administrators only (403
+         *     otherwise). Answers 204, as the reference does.
          */
         put: operations["updateAccount"];
         post?: never;
@@ -173,10 +174,12 @@ export interface paths {
         get: operations["getDevice"];
         /**
          * Replace a device's writable fields.
-         * @description Replaces the writable representation: `name` is required and every writable field left out
-         *     is reset (tags to [], the others to null); use PATCH to change some fields only.
+         * @description Replaces the writable representation: every writable field left out is reset (tags to
+         *     none, the others to null; the name stays when not given); use PATCH to change some fields
+         *     only. Takes the reference's DeviceRequest as is (`timeZone`, `tags` as "a,b"; its
+         *     language_code, last_service, mac_address and beacon are accepted and not stored).
          *     `registration_key`, `id` and the other read-only fields cannot be set (unknown properties
-         *     are refused with 400). Policy: Devices_Edit. Answers the updated device.
+         *     are refused with 400). Policy: Devices_Edit. Answers 204, as the reference does.
          */
         put: operations["updateDevice"];
         post?: never;
@@ -190,8 +193,9 @@ export interface paths {
         /**
          * JSON Patch a device.
          * @description A JSON Patch (RFC 6902) array; `path` names a writable property in snake_case: /name, /tags
-         *     (/tags/- appends), /group_id, /org_id, /device_type, /location (/location/city, ...),
-         *     /timezone, /notes. Read-only paths (/id, /account_id, /version, /created_on, /updated_on,
+         *     (/tags/- appends; a "a,b" string replaces the list, as in the reference), /group_id,
+         *     /org_id, /device_type, /location (/location/city, ...), /timezone (or the reference's
+         *     /timeZone), /notes. Read-only paths (/id, /account_id, /version, /created_on, /updated_on,
          *     /is_online, /ping_data, /registration_key, ...) and prototype paths (/__proto__/x,
          *     /constructor/prototype/x) are refused with 400 and nothing changes; a failed `test` or a path
          *     that does not resolve is 422. The patched device is validated as a whole and written only if
@@ -262,10 +266,14 @@ export interface paths {
         put?: never;
         /**
          * Send the same commands to many devices.
-         * @description Queues the commands for every device (at most 5000 distinct ids); each is delivered on that
-         *     device's next ping. The answer has one result per distinct device id: unknown devices and
+         * @description Two bodies. The reference's: an array of `{ deviceId, commands: [{ name, arg }] }` (commands
+         *     per device), answered 204 like the reference, or 404 naming the first device
+         *     (`body[i].deviceId`) that is unknown or another account's, 400 for invalid commands.
+         *     Pylon's: `{ device_ids, commands }` (the same commands for every device, at most 5000
+         *     distinct ids), answered 200 with one result per distinct device id: unknown devices and
          *     devices of other accounts fail individually (`success: false` with an error); invalid
-         *     commands fail every device. Always 200 when the body is valid. Policy: Devices_Edit.
+         *     commands fail every device. Each command is delivered on that device's next ping.
+         *     Policy: Devices_Edit.
          */
         post: operations["sendBulkDeviceCommands"];
         delete?: never;
@@ -345,7 +353,7 @@ export interface paths {
         put?: never;
         /**
          * Send commands to one device.
-         * @description Queues the commands (1 to 20, each `{ command, arg }`; `name` is accepted for `command`),
+         * @description Queues the commands (1 to 20, each `{ command, arg }`; the reference's `name` is accepted for `command`),
          *     delivered in order on the device's next ping. `command` must be one of the account's
          *     display commands (restart, reboot, screenshot, refresh, display_on, display_off, volume,
          *     clear_cache, update); volume needs `arg`, an integer 0 to 100. Commands expire after
@@ -550,10 +558,11 @@ export interface components {
             name: string;
             /** @description True while the device has pinged within the account's online window. */
             is_online: boolean;
-            tags: string[];
-            device_type?: components["schemas"]["DeviceType"] | null;
-            ping_data?: components["schemas"]["PingData"] | null;
-            location?: components["schemas"]["Location"] | null;
+            /** @description Comma-separated, as the reference types it ("lobby,landscape"); empty when none. */
+            tags: string;
+            device_type?: components["schemas"]["DeviceType"];
+            ping_data?: components["schemas"]["PingData"];
+            location?: components["schemas"]["Location"];
             group_id?: string | null;
             group_name?: string | null;
             org_id?: string | null;
@@ -563,6 +572,8 @@ export interface components {
             registration_key?: string | null;
             /** @description Base64 JPEG of the content currently playing; present only with include_snap=true (null when none exists yet). */
             snap?: string | null;
+            /** @description When the device was registered (the reference's name for created_on). */
+            entered_service?: string | null;
             /** @description ISO 8601, YYYY-MM-DDTHH:MM:SSZ. */
             created_on?: string | null;
             /** @description ISO 8601, YYYY-MM-DDTHH:MM:SSZ. */
@@ -624,6 +635,8 @@ export interface components {
             created_on: string;
             /** @description IANA time zone name, e.g. Europe/Amsterdam. */
             timezone: string;
+            /** @description The same, under the reference's name. */
+            timeZone?: string;
         };
         /** @description The account fields to change; absent fields stay, null clears an optional one. */
         AccountUpdate: {
@@ -643,6 +656,8 @@ export interface components {
             secondary_contact_id?: string | null;
             /** @description IANA time zone name, e.g. Europe/Amsterdam. */
             timezone?: string;
+            /** @description The reference's name for `timezone`. */
+            timeZone?: string;
         };
         /** @description A part of the account (a branch, a region); devices, media and schedules name theirs in org_id. */
         Organization: {
@@ -658,6 +673,8 @@ export interface components {
             fax?: string | null;
             /** @description IANA time zone name. */
             timezone?: string | null;
+            /** @description The reference's name for `timezone`. */
+            timeZone?: string | null;
             /** @description BCP 47 language tag, e.g. en-US. */
             language_code?: string | null;
             /** Format: date-time */
@@ -676,6 +693,13 @@ export interface components {
             /** @description ISO 8601, YYYY-MM-DDTHH:MM:SSZ; the last time a key or token of the user was used. */
             last_activity?: string | null;
             created_on?: string | null;
+            city?: null;
+            state?: null;
+            postal_code?: null;
+            country?: null;
+            home_phone?: null;
+            work_phone?: null;
+            mobile_phone?: null;
         };
         /** @description One request of the account, as the audit trail recorded it. */
         AuditEvent: {
@@ -700,7 +724,8 @@ export interface components {
         /** @description A device to register. Only these properties; anything else is refused. */
         DeviceCreate: {
             name: string;
-            tags?: string[];
+            /** @description A list, or the reference's comma-separated string ("a,b"); null or "" clear them. */
+            tags?: string[] | string | null;
             group_id?: string | null;
             org_id?: string | null;
             device_type?: components["schemas"]["DeviceTypeInput"] | null;
@@ -708,19 +733,40 @@ export interface components {
             /** @description IANA time zone name, e.g. Europe/Amsterdam. */
             timezone?: string | null;
             notes?: string | null;
+            /** @description The reference's name for `timezone`. */
+            timeZone?: string | null;
+            /** @description Reference member; accepted and not stored. */
+            language_code?: string | null;
+            /** @description Reference member; accepted and not stored. */
+            last_service?: string | null;
+            /** @description Reference member; accepted and not stored (players report their MAC address in ping data). */
+            mac_address?: string | null;
+            /** @description Reference member; accepted and not stored. */
+            beacon?: Record<string, never> | null;
             /** @description The player's own key (8 to 128 of A-Z a-z 0-9 - _); generated when omitted. */
             registration_key?: string | null;
         };
         /** @description Every writable property of a device (PUT); omitted ones are reset. */
         DeviceReplace: {
-            name: string;
-            tags?: string[];
+            name?: string;
+            /** @description A list, or the reference's comma-separated string ("a,b"); null or "" clear them. */
+            tags?: string[] | string | null;
             group_id?: string | null;
             org_id?: string | null;
             device_type?: components["schemas"]["DeviceTypeInput"] | null;
             location?: components["schemas"]["LocationInput"] | null;
             timezone?: string | null;
             notes?: string | null;
+            /** @description The reference's name for `timezone`. */
+            timeZone?: string | null;
+            /** @description Reference member; accepted and not stored. */
+            language_code?: string | null;
+            /** @description Reference member; accepted and not stored. */
+            last_service?: string | null;
+            /** @description Reference member; accepted and not stored (players report their MAC address in ping data). */
+            mac_address?: string | null;
+            /** @description Reference member; accepted and not stored. */
+            beacon?: Record<string, never> | null;
         };
         DeviceTypeInput: {
             id?: string | null;
@@ -733,6 +779,12 @@ export interface components {
             country?: string | null;
             latitude?: number | null;
             longitude?: number | null;
+            /** @description Reference member; accepted and not stored. */
+            county?: string | null;
+            /** @description Reference member; accepted and not stored. */
+            postal_code?: string | null;
+            /** @description Reference member; accepted and not stored. */
+            address?: string | null;
         };
         /** @description JSON Patch (RFC 6902) operations, applied in order, all or nothing. */
         JsonPatch: {
@@ -782,6 +834,11 @@ export interface components {
         };
         BulkCommands: {
             device_ids: string[];
+            commands: components["schemas"]["Command"][];
+        };
+        /** @description The reference's bulk command entry. */
+        DeviceCommand: {
+            deviceId: string;
             commands: components["schemas"]["Command"][];
         };
         BulkCommandsResult: {
@@ -1054,14 +1111,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The updated account. */
-            200: {
+            /** @description Updated; GET /account reads it. */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Account"];
-                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -1256,6 +1311,24 @@ export interface operations {
                 org_id?: components["parameters"]["OrgId"];
                 /** @description true for online devices only, false for offline devices only. */
                 is_online?: components["parameters"]["IsOnline"];
+                /** @description Reference name of `id`. */
+                Id?: string;
+                /** @description Reference name of `take`. */
+                Take?: number;
+                /** @description Reference name of `page`. */
+                Page?: number;
+                /** @description Reference name of `device_type_id`. */
+                DeviceTypeId?: string;
+                /** @description Reference name of `group_id`. */
+                GroupId?: string[];
+                /** @description Reference name of `group_name`. */
+                GroupName?: string[];
+                /** @description Reference name of `include_snap`. */
+                IncludeSnap?: boolean;
+                /** @description Reference name of `org_id`. */
+                OrgId?: string;
+                /** @description Reference name of `is_online`. */
+                IsOnline?: boolean;
             };
             header?: never;
             path?: never;
@@ -1353,14 +1426,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The updated device. */
-            200: {
+            /** @description Updated; GET /devices/{id} reads it. */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Device"];
-                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -1503,14 +1574,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The group. */
-            200: {
+            /** @description Updated (the reference's status); GET /devices/groups?id= reads it. */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Group"];
-                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -1553,7 +1622,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BulkCommands"];
+                "application/json": components["schemas"]["BulkCommands"] | components["schemas"]["DeviceCommand"][];
             };
         };
         responses: {
@@ -1566,9 +1635,17 @@ export interface operations {
                     "application/json": components["schemas"]["BulkCommandsResult"];
                 };
             };
+            /** @description Queued (reference body). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1675,14 +1752,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Queued. */
-            202: {
+            /** @description Queued (the reference's status); GraphQL deviceCommands shows their status. */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["QueuedCommands"];
-                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

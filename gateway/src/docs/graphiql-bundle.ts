@@ -40,7 +40,7 @@ async function build(): Promise<GraphiqlBundle> {
     minify: true,
     legalComments: 'none',
     logLevel: 'silent',
-    define: { 'process.env.NODE_ENV': '"production"' },
+    // With platform 'browser' and minify, esbuild defines NODE_ENV as "production" itself (React's production build).
   });
   const js = out.outputFiles.find((f) => f.path.endsWith('.js'));
   const css = out.outputFiles.find((f) => f.path.endsWith('.css'));

@@ -6,10 +6,11 @@ import type { RestOperation } from './types.js';
 
 /** GraphQL Device -> REST Device (reference shape: snake_case, nested device_type/ping_data/location). */
 export function toRestDevice(d: GqlRecord, opts: { withSnap?: boolean } = {}): Record<string, unknown> {
-  const { snap, ...rest } = d;
-  const body = snakeKeys(rest) as Record<string, unknown>;
-  return opts.withSnap ? { ...body, snap: snap ?? null } : body;
+  const body = snakeKeys(d, undefined, SNAP) as Record<string, unknown>;
+  if (opts.withSnap) body.snap = d.snap ?? null;
+  return body;
 }
+const SNAP = ['snap'] as const;
 
 const deviceFieldNames = { limit: 'take', offset: 'page', 'where.isOnline': 'is_online', isOnline: 'is_online' } as const;
 

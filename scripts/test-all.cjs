@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: supergraph and generated-types drift checks, strict typecheck, layering rules,
-// persisted operations against the API schema, then every jest suite.
+// persisted operations against the API schema, every benchmark scenario in smoke mode (about a
+// second each, figures not judged: a broken scenario fails here, not at the next `npm run bench`),
+// then every jest suite.
 // Ends with a plain 'N passed, N failed, N skipped' line so CI can read the outcome.
 'use strict';
 const { spawnSync } = require('node:child_process');
@@ -22,9 +24,10 @@ const checks = [
   ['typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
   ['layering', bin('tsx'), ['scripts/check-layers.ts']],
   ['persisted operations', bin('tsx'), ['scripts/check-operations.ts']],
+  ['bench smoke', bin('tsx'), ['bench/src/run.ts'], { BENCH_SMOKE: 'true', NODE_ENV: 'production' }],
 ];
-for (const [label, cmd, args] of checks) {
-  if (run(label, cmd, args) !== 0) failed++;
+for (const [label, cmd, args, extraEnv] of checks) {
+  if (run(label, cmd, args, extraEnv) !== 0) failed++;
 }
 
 fs.mkdirSync(path.join(root, '.tmp'), { recursive: true });

@@ -14,6 +14,9 @@ try {
     `  GraphQL     ${app.baseUrl}/graphql   (SDL: ${app.baseUrl}/graphql/?sdl)`,
     `  REST        ${app.baseUrl}/          (OpenAPI: ${app.baseUrl}/openapi.json)`,
     `  Legacy REST ${app.legacyUrl}/`,
+    app.docs
+      ? `  Docs        ${app.baseUrl}/docs  (REST reference)   ${app.baseUrl}/graphiql  (GraphiQL)`
+      : '  Docs        off (NODE_ENV=production; set DOCS_ENABLED=true to serve /docs and /graphiql)',
     `  Health      ${app.baseUrl}/healthz  ${app.baseUrl}/readyz  ${app.baseUrl}/metrics`,
     app.apiKey
       ? `  API key     ${app.apiKey}`

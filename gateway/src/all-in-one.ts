@@ -19,11 +19,12 @@ import { createIdentitySubgraph } from '@pylon/identity';
 import { createSchedulingSubgraph } from '@pylon/scheduling';
 import { createLegacyApp } from '@pylon/legacy-adapter';
 import { createRestFacade } from '@pylon/rest-facade';
-import { introspectionEnabled, limitsFrom, type AllInOneEnv } from './config.js';
+import { docsEnabled, introspectionEnabled, limitsFrom, type AllInOneEnv } from './config.js';
 import { InProcessDataSource } from './data-sources.js';
 import { DEMO_ACCOUNT_ID, seedDemo, seedDemoAlertRules } from './demo.js';
 import { startSimulator, type Simulator } from './simulator.js';
 import { createAccessLayer } from './access.js';
+import { createApiDocs } from './docs/api-docs.routes.js';
 import { createGateway, type Gateway } from './gateway.js';
 import { createHttpApp } from './http-app.js';
 import { inProcessGatewayClient } from './in-process-client.js';
@@ -31,6 +32,8 @@ import { inProcessGatewayClient } from './in-process-client.js';
 export interface AllInOne {
   baseUrl: string;
   legacyUrl: string;
+  /** Whether /docs and /graphiql are served (DOCS_ENABLED; off in production by default). */
+  docs: boolean;
   /** The bootstrap key, when this start created one. */
   apiKey?: string;
   /** The demo owner's sign-in password, when this start set one. */
@@ -101,7 +104,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const rest = await createRestFacade({ client, logger, audit });
   // The player API (device-facing, registration-key auth) answers /player/... before the REST facade.
   const front = Router().use(createPlayerApi(devices.runtime), rest);
-  const app = createHttpApp({ gateway, auth, ops, logger, checks: backends.checks, rest: front, audit, oauth: access.oauth.handler, trustProxy: env.TRUST_PROXY });
+  const docs = docsEnabled(env) ? createApiDocs({ logger }) : undefined;
+  const app = createHttpApp({ gateway, auth, ops, logger, checks: backends.checks, rest: front, audit, oauth: access.oauth.handler, trustProxy: env.TRUST_PROXY, docs });
   const legacy = createLegacyApp({ client, logger, ops, audit, trustProxy: env.TRUST_PROXY });
 
   const demo = env.SIGNAGE_DEMO ? await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: env.SIGNAGE_BOOTSTRAP_API_KEY, password: env.SIGNAGE_DEMO_PASSWORD }) : { created: false };
@@ -120,6 +124,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   return {
     baseUrl: url(servers[0]!),
     legacyUrl: url(servers[1]!),
+    docs: docs !== undefined,
     ...(demo.apiKey ? { apiKey: demo.apiKey } : {}),
     ...(demo.password ? { demoPassword: demo.password } : {}),
     oauthIssuer: access.oauth.issuer!,

@@ -42,6 +42,8 @@ export const allInOneEnv = backendEnv
     /** The demo account's devices ping through a built-in simulator (only with SIGNAGE_DEMO). */
     SIGNAGE_SIMULATOR: envBool(true),
     SIGNAGE_SIMULATOR_SECONDS: envInt(15, 1, 3600),
+    /** The browser docs (/docs, /graphiql); default on except in production. */
+    DOCS_ENABLED: z.enum(['true', 'false']).optional(),
   })
   .check(...backendRules);
 
@@ -49,6 +51,9 @@ export type AllInOneEnv = z.infer<typeof allInOneEnv>;
 
 export const introspectionEnabled = (env: { NODE_ENV: string; GRAPHQL_INTROSPECTION?: 'true' | 'false' | undefined }) =>
   env.GRAPHQL_INTROSPECTION ? env.GRAPHQL_INTROSPECTION === 'true' : env.NODE_ENV !== 'production';
+
+export const docsEnabled = (env: { NODE_ENV: string; DOCS_ENABLED?: 'true' | 'false' | undefined }) =>
+  env.DOCS_ENABLED ? env.DOCS_ENABLED === 'true' : env.NODE_ENV !== 'production';
 
 export const limitsFrom = (env: { GRAPHQL_MAX_DEPTH: number; GRAPHQL_MAX_COST: number; GRAPHQL_MAX_ALIASES: number; GRAPHQL_MAX_ROOT_FIELDS: number }) => ({
   maxDepth: env.GRAPHQL_MAX_DEPTH,

@@ -103,7 +103,9 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       // Responses are per caller; HTTP cache hints would be wrong and cost a hook per field.
       ApolloServerPluginCacheControlDisabled(),
       auditPlugin,
-      ...(opts.introspection ? [] : [ApolloServerPluginLandingPageDisabled()]),
+      // Apollo's landing page loads Apollo Sandbox from a CDN; the self-hosted GraphiQL
+      // (docs/api-docs.routes.ts) answers browsers instead.
+      ApolloServerPluginLandingPageDisabled(),
       ...(opts.plugins ?? []),
     ],
     validationRules: [...protection.validationRules, maxRootFields(l.maxRootFields)],

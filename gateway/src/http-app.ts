@@ -22,6 +22,8 @@ export interface HttpAppOptions {
   oauth?: RequestHandler | undefined;
   /** Which proxies may set X-Forwarded-For (default: loopback). */
   trustProxy?: TrustProxy;
+  /** The browser documentation (/docs, /graphiql, /graphql for browsers), when enabled. */
+  docs?: Router | undefined;
 }
 
 export function createHttpApp(o: HttpAppOptions): Express {
@@ -36,6 +38,8 @@ export function createHttpApp(o: HttpAppOptions): Express {
   app.use(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } }));
   mountOps(app, o.ops, o.checks);
   if (o.oauth) app.use(o.oauth);
+  // Before /graphql: a browser's GET of /graphql gets GraphiQL, API calls pass through.
+  if (o.docs) app.use(o.docs);
 
   // The SDL is documentation: served without credentials, never with federation internals.
   app.get('/graphql', (req, res, next) => {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { Router } from 'express';
 import type { AddressInfo } from 'node:net';
-import { createLogger, createOps, InternalTokens, SCHEMA_DIR, type GatewayClient, type Logger, type Subgraph } from '@pylon/kit';
+import { createLogger, createOps, InternalTokens, metricsAccess, SCHEMA_DIR, serveMetrics, type GatewayClient, type Logger, type Subgraph } from '@pylon/kit';
 import { createBackends } from '@pylon/kit/composition/backends';
 import { createAnalyticsSubgraph, startIngest } from '@pylon/analytics';
 import { createContentSubgraph } from '@pylon/content';
@@ -105,8 +105,9 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   // The player API (device-facing, registration-key auth) answers /player/... before the REST facade.
   const front = Router().use(createPlayerApi(devices.runtime), rest);
   const docs = docsEnabled(env) ? createApiDocs({ logger }) : undefined;
-  const app = createHttpApp({ gateway, auth, ops, logger, checks: backends.checks, rest: front, audit, oauth: access.oauth.handler, trustProxy: env.TRUST_PROXY, docs });
-  const legacy = createLegacyApp({ client, logger, ops, audit, trustProxy: env.TRUST_PROXY });
+  const metrics = metricsAccess(env);
+  const app = createHttpApp({ gateway, auth, ops, logger, checks: backends.checks, rest: front, audit, oauth: access.oauth.handler, trustProxy: env.TRUST_PROXY, docs, metrics });
+  const legacy = createLegacyApp({ client, logger, ops, audit, trustProxy: env.TRUST_PROXY, metrics });
 
   const demo = env.SIGNAGE_DEMO ? await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: env.SIGNAGE_BOOTSTRAP_API_KEY, password: env.SIGNAGE_DEMO_PASSWORD }) : { created: false };
   if (demo.created) await seedDemoAlertRules(devices.runtime);
@@ -114,6 +115,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     env.SIGNAGE_DEMO && env.SIGNAGE_SIMULATOR ? startSimulator(devices.runtime, { accountId: DEMO_ACCOUNT_ID, intervalSeconds: env.SIGNAGE_SIMULATOR_SECONDS, logger }) : undefined;
 
   const servers = [await listen(app, env.PORT, env.HOST), await listen(legacy, env.LEGACY_PORT, env.HOST)];
+  const metricsServer = await serveMetrics(ops, metrics, env.HOST);
+  if (metricsServer) servers.push(metricsServer);
   const url = (s: Server) => {
     const a = s.address() as AddressInfo;
     const host = a.address === '0.0.0.0' || a.address === '::' ? 'localhost' : a.address.includes(':') ? `[${a.address}]` : a.address;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envBool, envInt, envLogLevel, envPort, envTrustProxy } from '@pylon/kit';
+import { envBool, envInt, envLogLevel, envPort, envTrustProxy, metricsEnv } from '@pylon/kit';
 import { auditSinkEnv } from '@pylon/kit/composition/audit-sink';
 import { backendEnv, backendRules } from '@pylon/kit/composition/backends';
 import { devicesEnv } from '@pylon/devices/config';
@@ -11,6 +11,8 @@ const common = {
   HOST: z.string().min(1).default('127.0.0.1'),
   TRUST_PROXY: envTrustProxy(),
   PORT: envPort(4000),
+  /** Who may read /metrics (kit metricsEnv): a separate internal port and/or a bearer token. */
+  ...metricsEnv,
   /** Introspection and field suggestions; default on except in production. */
   GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).optional(),
   GRAPHQL_MAX_DEPTH: envInt(8, 2, 50),
@@ -62,6 +64,7 @@ export const limitsFrom = (env: { GRAPHQL_MAX_DEPTH: number; GRAPHQL_MAX_COST: n
   maxDirectives: 10,
   maxTokens: 2000,
   maxRootFields: env.GRAPHQL_MAX_ROOT_FIELDS,
+  maxFieldDuplicates: 3,
 });
 
 /** The gateway alone (distributed mode): subgraph URLs come from the env. */

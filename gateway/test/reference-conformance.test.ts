@@ -71,7 +71,7 @@ describe('validating a response against the reference', () => {
 /** Operations of the reference under `paths`, as if they were ours (a fully conforming rest.yaml). */
 const conformingCopy = (paths: string[]): OpenApi => {
   const copy = structuredClone(reference);
-  copy.paths = Object.fromEntries(paths.map((p) => [p, copy.paths[p]]));
+  copy.paths = Object.fromEntries(paths.map((p) => [p, copy.paths[p]!]));
   return copy;
 };
 

@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { createLogger, createOps, InternalTokens, SCHEMA_DIR, type GatewayClient, type Logger, type Subgraph } from '@pylon/kit';
 import { createBackends } from '@pylon/kit/composition/backends';
 import { createAnalyticsSubgraph, startIngest } from '@pylon/analytics';
-import { createContentSubgraph } from '@pylon/content';
+import { createContentSubgraph, createMediaHttp } from '@pylon/content';
+import { contentSettings } from '@pylon/content/config';
 import { createDataTablesSubgraph } from '@pylon/datatables';
 import { createDevicesSubgraph, createPlayerApi } from '@pylon/devices';
 import { devicesOptions } from '@pylon/devices/config';
@@ -24,6 +25,7 @@ import { InProcessDataSource } from './data-sources.js';
 import { DEMO_ACCOUNT_ID, seedDemo, seedDemoAlertRules } from './demo.js';
 import { startSimulator, type Simulator } from './simulator.js';
 import { createAccessLayer } from './access.js';
+import { credentialsFrom } from './edge-auth.js';
 import { createGateway, type Gateway } from './gateway.js';
 import { createHttpApp } from './http-app.js';
 import { inProcessGatewayClient } from './in-process-client.js';
@@ -59,7 +61,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const analytics = backends.analytics!;
   const cache = backends.cache!;
   const ingest = await startIngest({ stream: backends.stream!, analytics, logger });
-  const tokens = new InternalTokens(env.SIGNAGE_INTERNAL_SECRET ?? randomBytes(32).toString('hex'));
+  const internalSecret = env.SIGNAGE_INTERNAL_SECRET ?? randomBytes(32).toString('hex');
+  const tokens = new InternalTokens(internalSecret);
 
   const identity = createIdentitySubgraph({ documents, cache, tokens, principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS });
   const devices = createDevicesSubgraph({
@@ -72,10 +75,11 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     stream: backends.stream!,
     logger,
   });
+  const content = createContentSubgraph({ documents, tokens, blobs: backends.blobs!, urlSecret: internalSecret, settings: contentSettings(env), logger });
   const subgraphs: Record<string, Subgraph> = {
     identity,
     devices,
-    content: createContentSubgraph({ documents, tokens }),
+    content,
     scheduling: createSchedulingSubgraph({ documents, tokens }),
     datatables: createDataTablesSubgraph({ documents, tokens }),
     analytics: createAnalyticsSubgraph({ analytics, tokens }),
@@ -99,8 +103,10 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const audit = access.audit;
   const client = inProcessGatewayClient(gateway, auth);
   const rest = await createRestFacade({ client, logger, audit });
-  // The player API (device-facing, registration-key auth) answers /player/... before the REST facade.
-  const front = Router().use(createPlayerApi(devices.runtime), rest);
+  // The player API (device-facing, registration-key auth) answers /player/... before the REST facade;
+  // so do media uploads and files, which stream (not GraphQL) and authenticate like the facade.
+  const mediaHttp = createMediaHttp(content.runtime, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
+  const front = Router().use(createPlayerApi(devices.runtime), mediaHttp, rest);
   const app = createHttpApp({ gateway, auth, ops, logger, checks: backends.checks, rest: front, audit, oauth: access.oauth.handler, trustProxy: env.TRUST_PROXY });
   const legacy = createLegacyApp({ client, logger, ops, audit, trustProxy: env.TRUST_PROXY });
 

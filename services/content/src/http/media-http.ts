@@ -15,7 +15,7 @@
  */
 import busboy from 'busboy';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { AppError, httpStatus, isAppError, requireRule, type ErrorCode, type Principal } from '@pylon/kit';
 import type { ContentRuntime } from '../runtime.js';
 import { addMedia, type NewMediaMeta } from '../use-cases/add-media.js';
@@ -113,6 +113,12 @@ export function createMediaHttp(rt: ContentRuntime, o: MediaHttpOptions): Router
       requireRule(principal, 'Files_Edit');
       await h(req, res, principal);
     } catch (e) {
+      // Refused before the body was read: answer now and close, rather than reading a large body for nothing.
+      if (!req.complete && !res.headersSent) {
+        res.setHeader('Connection', 'close');
+        req.unpipe();
+        req.resume();
+      }
       if (isAppError(e)) {
         if (e.code === 'INTERNAL') rt.logger?.error({ err: e }, 'media upload failed');
         return sendError(res, e.code, e.message, typeof e.details.field === 'string' ? e.details.field : undefined);
@@ -137,9 +143,14 @@ export function createMediaHttp(rt: ContentRuntime, o: MediaHttpOptions): Router
     }
     const q = req.query as Record<string, unknown>;
     const meta = metaFrom({ ...q, group_id: req.params.group_id }, { fileName: String(req.params.file_name) });
-    const aborted = new Promise<never>((_, reject) => req.on('aborted', () => reject(new AppError('BAD_USER_INPUT', 'the upload was interrupted', { field: 'file' }))));
-    aborted.catch(() => undefined);
-    const media = await Promise.race([addMedia(rt, principal, req, meta), aborted]);
+    // The body goes through a PassThrough so a refusal (415, 413) stops reading without killing the
+    // socket before the answer is sent, and a client that goes away fails the stream (nothing is kept).
+    const body = new PassThrough();
+    const cut = () => body.destroy(new AppError('BAD_USER_INPUT', 'the upload was interrupted', { field: 'file' }));
+    req.on('aborted', cut);
+    req.on('error', cut);
+    req.pipe(body);
+    const media = await addMedia(rt, principal, body, meta);
     res.status(201).json(restMedia(rt, media));
   }));
 

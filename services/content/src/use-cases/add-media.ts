@@ -57,6 +57,7 @@ export async function addMedia(rt: ContentRuntime, principal: Principal, source:
     try {
       early = await checkNewMediaMeta(rt, principal, meta);
     } catch (e) {
+      // Nothing was read: the stream is dropped (the HTTP layer closes the connection behind it).
       (source as Readable).destroy?.();
       throw e;
     }

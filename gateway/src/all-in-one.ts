@@ -22,7 +22,7 @@ import { createLegacyApp } from '@pylon/legacy-adapter';
 import { createRestFacade } from '@pylon/rest-facade';
 import { introspectionEnabled, limitsFrom, type AllInOneEnv } from './config.js';
 import { InProcessDataSource } from './data-sources.js';
-import { DEMO_ACCOUNT_ID, seedDemo, seedDemoAlertRules } from './demo.js';
+import { DEMO_ACCOUNT_ID, seedDemo, seedDemoAlertRules, seedDemoMedia } from './demo.js';
 import { startSimulator, type Simulator } from './simulator.js';
 import { createAccessLayer } from './access.js';
 import { credentialsFrom } from './edge-auth.js';
@@ -112,6 +112,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
 
   const demo = env.SIGNAGE_DEMO ? await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: env.SIGNAGE_BOOTSTRAP_API_KEY, password: env.SIGNAGE_DEMO_PASSWORD }) : { created: false };
   if (demo.created) await seedDemoAlertRules(devices.runtime);
+  if (demo.created) await seedDemoMedia(content.runtime);
   const simulator: Simulator | undefined =
     env.SIGNAGE_DEMO && env.SIGNAGE_SIMULATOR ? startSimulator(devices.runtime, { accountId: DEMO_ACCOUNT_ID, intervalSeconds: env.SIGNAGE_SIMULATOR_SECONDS, logger }) : undefined;
 

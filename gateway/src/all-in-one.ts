@@ -112,7 +112,9 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
 
   const demo = env.SIGNAGE_DEMO ? await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: env.SIGNAGE_BOOTSTRAP_API_KEY, password: env.SIGNAGE_DEMO_PASSWORD }) : { created: false };
   if (demo.created) await seedDemoAlertRules(devices.runtime);
-  if (demo.created) await seedDemoMedia(content.runtime);
+  // Demo media are generated, probed and stored (several fsynced writes): done in the background so
+  // the server answers at once; close() waits for it.
+  const demoMedia = demo.created ? seedDemoMedia(content.runtime).catch((e: unknown) => logger.warn({ err: e }, 'demo content was not seeded')) : Promise.resolve();
   const simulator: Simulator | undefined =
     env.SIGNAGE_DEMO && env.SIGNAGE_SIMULATOR ? startSimulator(devices.runtime, { accountId: DEMO_ACCOUNT_ID, intervalSeconds: env.SIGNAGE_SIMULATOR_SECONDS, logger }) : undefined;
 
@@ -146,6 +148,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
       await access.close();
       await simulator?.close();
       await devices.runtime.close();
+      await demoMedia;
       await ingest.close();
       await backends.close();
     },

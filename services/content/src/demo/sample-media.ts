@@ -4,10 +4,14 @@
  */
 import sharp from 'sharp';
 
-/** A solid-colour PNG with a caption. */
-export function samplePng(width: number, height: number, color: string, caption = ''): Promise<Buffer> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="${color}"/><text x="50%" y="50%" font-size="${Math.round(height / 8)}" text-anchor="middle" fill="white" font-family="sans-serif">${caption.replace(/[<&>]/g, '')}</text></svg>`;
-  return sharp(Buffer.from(svg)).png().toBuffer();
+/**
+ * A PNG: a colour field with a lighter band whose position depends on `seed`, so different seeds
+ * give different bytes. No text: rendering text loads fonts, which costs seconds at startup.
+ */
+export function samplePng(width: number, height: number, color: string, seed = ''): Promise<Buffer> {
+  const y = [...seed].reduce((n, c) => n + c.charCodeAt(0), 0) % Math.max(1, height - Math.ceil(height / 5));
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="${color}"/><rect y="${y}" width="100%" height="${Math.ceil(height / 5)}" fill="white" fill-opacity="0.3"/></svg>`;
+  return sharp(Buffer.from(svg)).png({ compressionLevel: 3 }).toBuffer();
 }
 
 const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32LE(n >>> 0); return b; };

@@ -18,10 +18,10 @@ export async function seedDemoContent(rt: ContentRuntime, principal: Principal):
   const brand = await createGroup(rt.repo.media, principal, { name: 'Brand' });
   const file = async (name: string, fileName: string, bytes: Buffer, tags: string[]) =>
     addMedia(rt, principal, Readable.from([bytes]), { name, fileName, groupId: brand.id, tags });
-  const welcome = await file('Welcome', 'welcome.png', await samplePng(1920, 1080, '#1d4ed8', 'Welcome to Pylon'), ['lobby']);
-  const menu = await file('Menu', 'menu.png', await samplePng(1920, 1080, '#b45309', "Today's menu"), ['cafeteria']);
-  const sale = await file('Sale', 'sale.png', await samplePng(1080, 1920, '#be123c', 'Spring sale'), ['retail']);
-  const clip = await file('Intro clip', 'intro.avi', await sampleAvi(640, 360, 5), ['lobby']);
+  const welcome = await file('Welcome', 'welcome.png', await samplePng(1280, 720, '#1d4ed8', 'welcome'), ['lobby']);
+  const menu = await file('Menu', 'menu.png', await samplePng(1280, 720, '#b45309', 'menu'), ['cafeteria']);
+  const sale = await file('Sale', 'sale.png', await samplePng(720, 1280, '#be123c', 'sale'), ['retail']);
+  const clip = await file('Intro clip', 'intro.avi', await sampleAvi(320, 180, 5), ['lobby']);
 
   const lobby = await createPlaylist(rt, principal, { name: 'Lobby loop', type: 'MULTIMEDIA', tags: ['lobby'] });
   await addPlaylistSource(rt, principal, { playlistId: lobby.id, fileId: welcome.id, interval: 10 });

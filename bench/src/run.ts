@@ -6,6 +6,8 @@
  * online, and the latency of sendBulkDeviceCommands for 1,000 devices (bench/src/devices.scenarios.ts).
  * Scenario 3 (identity): the platform's gateway request with a warm and a cold principal cache and
  * with an OAuth bearer token, as ratios to scenario 1's gateway figure (bench/src/auth.scenarios.ts).
+ * Scenario 4 (content): a 200 MB media upload against a local stream copy of the same file, and
+ * peak RSS during it (bench/src/content.scenarios.ts).
  * Set BENCH_SECONDS / BENCH_CONNECTIONS to change the load (defaults 10 s, 10 connections).
  * BENCH_SMOKE=true (run by `npm test`): every scenario for about a second, no warm-up, fewer
  * devices; figures are not judged, but a scenario that fails or answers with errors fails the run.
@@ -22,6 +24,7 @@ import { brokenScenarios, load, probe, table, type LoadResult } from './load.js'
 import { authScenario } from './auth.scenarios.js';
 import { bearerToken } from './oauth.flow.js';
 import { bulkCommandLatency, pingLoad, seedPingDevices } from './devices.scenarios.js';
+import { printUpload, uploadScenario } from './content.scenarios.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
@@ -73,6 +76,9 @@ console.log(`REST / GraphQL (gateway): ${(r.rps / g.rps).toFixed(2)}Ã— (target â
 const authResults = await authScenario({ app, key: KEY, bearer: await bearerToken(app.oauthIssuer, { username: 'owner@demo.example', password: BENCH_PASSWORD }), query: QUERY, variables: VARIABLES, seconds, connections, gatewayRps: g.rps });
 
 const deviceResults = await devicesScenario();
+
+// Scenario 4 (content): a 200 MB upload against a local copy of the same bytes (2 MB in smoke mode).
+printUpload(await uploadScenario({ baseUrl: app.baseUrl, key: KEY, dir, sizeMb: smoke ? 2 : 200 }));
 
 /** Scenario 2: the player API's ping path and bulk commands, on 1,000 devices of their own account (100 in smoke mode). */
 async function devicesScenario(): Promise<LoadResult[]> {

@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { createLogger, createOps, InternalTokens, metricsAccess, SCHEMA_DIR, serveMetrics, type GatewayClient, type Logger, type Subgraph } from '@pylon/kit';
 import { createBackends } from '@pylon/kit/composition/backends';
 import { createAnalyticsSubgraph, startIngest } from '@pylon/analytics';
-import { createContentSubgraph } from '@pylon/content';
+import { createContentSubgraph, createMediaHttp } from '@pylon/content';
+import { contentSettings } from '@pylon/content/config';
 import { createDataTablesSubgraph } from '@pylon/datatables';
 import { createDevicesSubgraph, createPlayerApi } from '@pylon/devices';
 import { devicesOptions } from '@pylon/devices/config';
@@ -21,10 +22,11 @@ import { createLegacyApp } from '@pylon/legacy-adapter';
 import { createRestFacade } from '@pylon/rest-facade';
 import { docsEnabled, introspectionEnabled, limitsFrom, type AllInOneEnv } from './config.js';
 import { InProcessDataSource } from './data-sources.js';
-import { DEMO_ACCOUNT_ID, seedDemo, seedDemoAlertRules } from './demo.js';
+import { DEMO_ACCOUNT_ID, seedDemo, seedDemoAlertRules, seedDemoMedia } from './demo.js';
 import { startSimulator, type Simulator } from './simulator.js';
 import { createAccessLayer } from './access.js';
 import { createApiDocs } from './docs/api-docs.routes.js';
+import { credentialsFrom } from './edge-auth.js';
 import { createGateway, type Gateway } from './gateway.js';
 import { createHttpApp } from './http-app.js';
 import { inProcessGatewayClient } from './in-process-client.js';
@@ -62,7 +64,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const analytics = backends.analytics!;
   const cache = backends.cache!;
   const ingest = await startIngest({ stream: backends.stream!, analytics, logger });
-  const tokens = new InternalTokens(env.SIGNAGE_INTERNAL_SECRET ?? randomBytes(32).toString('hex'));
+  const internalSecret = env.SIGNAGE_INTERNAL_SECRET ?? randomBytes(32).toString('hex');
+  const tokens = new InternalTokens(internalSecret);
 
   const identity = createIdentitySubgraph({ documents, cache, tokens, principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS });
   const devices = createDevicesSubgraph({
@@ -75,10 +78,11 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     stream: backends.stream!,
     logger,
   });
+  const content = createContentSubgraph({ documents, tokens, blobs: backends.blobs!, urlSecret: internalSecret, settings: contentSettings(env), logger });
   const subgraphs: Record<string, Subgraph> = {
     identity,
     devices,
-    content: createContentSubgraph({ documents, tokens }),
+    content,
     scheduling: createSchedulingSubgraph({ documents, tokens }),
     datatables: createDataTablesSubgraph({ documents, tokens }),
     analytics: createAnalyticsSubgraph({ analytics, tokens }),
@@ -102,8 +106,10 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const audit = access.audit;
   const client = inProcessGatewayClient(gateway, auth);
   const rest = await createRestFacade({ client, logger, audit });
-  // The player API (device-facing, registration-key auth) answers /player/... before the REST facade.
-  const front = Router().use(createPlayerApi(devices.runtime), rest);
+  // The player API (device-facing, registration-key auth) answers /player/... before the REST facade;
+  // so do media uploads and files, which stream (not GraphQL) and authenticate like the facade.
+  const mediaHttp = createMediaHttp(content.runtime, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
+  const front = Router().use(createPlayerApi(devices.runtime), mediaHttp, rest);
   const docs = docsEnabled(env) ? createApiDocs({ logger }) : undefined;
   const metrics = metricsAccess(env);
   const app = createHttpApp({ gateway, auth, ops, logger, checks: backends.checks, rest: front, audit, oauth: access.oauth.handler, trustProxy: env.TRUST_PROXY, docs, metrics });
@@ -111,6 +117,9 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
 
   const demo = env.SIGNAGE_DEMO ? await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: env.SIGNAGE_BOOTSTRAP_API_KEY, password: env.SIGNAGE_DEMO_PASSWORD }) : { created: false };
   if (demo.created) await seedDemoAlertRules(devices.runtime);
+  // Demo media are generated, probed and stored (several fsynced writes): done in the background so
+  // the server answers at once; close() waits for it.
+  const demoMedia = demo.created ? seedDemoMedia(content.runtime).catch((e: unknown) => logger.warn({ err: e }, 'demo content was not seeded')) : Promise.resolve();
   const simulator: Simulator | undefined =
     env.SIGNAGE_DEMO && env.SIGNAGE_SIMULATOR ? startSimulator(devices.runtime, { accountId: DEMO_ACCOUNT_ID, intervalSeconds: env.SIGNAGE_SIMULATOR_SECONDS, logger }) : undefined;
 
@@ -147,6 +156,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
       await access.close();
       await simulator?.close();
       await devices.runtime.close();
+      await demoMedia;
       await ingest.close();
       await backends.close();
     },

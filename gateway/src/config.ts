@@ -3,6 +3,7 @@ import { envBool, envInt, envLogLevel, envPort, envTrustProxy, metricsEnv } from
 import { auditSinkEnv } from '@pylon/kit/composition/audit-sink';
 import { backendEnv, backendRules } from '@pylon/kit/composition/backends';
 import { devicesEnv } from '@pylon/devices/config';
+import { contentEnv } from '@pylon/content/config';
 import { authEnv, oauthEnv } from '@pylon/identity/config';
 
 const common = {
@@ -41,6 +42,8 @@ export const allInOneEnv = backendEnv
     ...oauthEnv,
     /** The devices subgraph's settings, declared in services/devices/src/config.ts. */
     ...devicesEnv,
+    /** Media upload, import and file-address settings, declared in services/content/src/config.ts. */
+    ...contentEnv,
     /** The demo account's devices ping through a built-in simulator (only with SIGNAGE_DEMO). */
     SIGNAGE_SIMULATOR: envBool(true),
     SIGNAGE_SIMULATOR_SECONDS: envInt(15, 1, 3600),

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { createAlertRule, type DeviceRepository, type DevicesRuntime } from '@pylon/devices';
 import { POLICIES, type Principal } from '@pylon/kit';
+import { seedDemoContent, type ContentRuntime } from '@pylon/content';
 import { createAccount, createApiKey, createUser, hashKey, setPassword, type IdentityRepository } from '@pylon/identity';
 
 export const DEMO_ACCOUNT_ID = 'demo-account';
@@ -109,4 +110,10 @@ export async function seedDemoAlertRules(runtime: DevicesRuntime): Promise<void>
   if ((await runtime.alerts.listRules(DEMO_ACCOUNT_ID)).length) return;
   await createAlertRule(runtime, owner, { name: 'High CPU', conditions: [{ type: 'cpu_above', threshold: 90 }] });
   await createAlertRule(runtime, owner, { name: 'Offline for 30 minutes', conditions: [{ type: 'offline', minutes: 30 }] });
+}
+
+/** Demo content (content issue): generated images and a short video, two playlists, a template using them. */
+export async function seedDemoMedia(runtime: ContentRuntime): Promise<void> {
+  const owner: Principal = { accountId: DEMO_ACCOUNT_ID, userId: DEMO_OWNER_ID, userName: 'owner@demo.example', roles: ['Owner', 'API'], policies: [...POLICIES], isOwner: true, via: 'internal' };
+  await seedDemoContent(runtime, owner);
 }

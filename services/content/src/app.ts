@@ -1,15 +1,32 @@
-import { createSubgraph, type DocumentStore, type InternalTokens, type Subgraph } from '@pylon/kit';
-import { ContentRepository } from './content.repository.js';
+import { createSubgraph, type BlobStore, type DocumentStore, type InternalTokens, type Logger, type Subgraph } from '@pylon/kit';
+import type { ContentRepository } from './content.repository.js';
 import { contentResolvers } from './graphql/resolvers.js';
+import { createContentRuntime, type ContentRuntime, type ContentSettings } from './runtime.js';
 
 export interface ContentDeps {
   documents: DocumentStore;
   tokens: InternalTokens;
+  /** Media files and thumbnails. */
+  blobs: BlobStore;
+  /** Signs fileUrl / thumbnailUrl; the same on every replica (the internal secret in practice). */
+  urlSecret: string;
+  settings?: Partial<ContentSettings>;
+  logger?: Logger;
+  now?: () => number;
 }
 
-/** The content subgraph (media, playlists, templates); main.ts serves it over HTTP, the all-in-one gateway calls it in-process. */
-export function createContentSubgraph(deps: ContentDeps): Subgraph & { repo: ContentRepository } {
-  const repo = new ContentRepository(deps.documents);
-  const subgraph = createSubgraph({ name: 'content', tokens: deps.tokens, resolvers: contentResolvers(repo) });
-  return Object.assign(subgraph, { repo });
+export type ContentSubgraph = Subgraph & { repo: ContentRepository; runtime: ContentRuntime };
+
+/** The content subgraph (media, playlists, templates); main.ts serves it over HTTP, the all-in-one gateway calls it in-process. Uploads and files share its runtime (http/media-http.ts). */
+export function createContentSubgraph(deps: ContentDeps): ContentSubgraph {
+  const runtime = createContentRuntime({
+    documents: deps.documents,
+    blobs: deps.blobs,
+    urlSecret: deps.urlSecret,
+    ...(deps.settings ? { settings: deps.settings } : {}),
+    ...(deps.logger ? { logger: deps.logger } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  const subgraph = createSubgraph({ name: 'content', tokens: deps.tokens, resolvers: contentResolvers(runtime) });
+  return Object.assign(subgraph, { repo: runtime.repo, runtime });
 }

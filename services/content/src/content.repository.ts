@@ -1,11 +1,16 @@
-import type { Collection, CollectionSpec, DocumentStore, Filter, FindOptions, Stored } from '@pylon/kit';
+/**
+ * The content repositories, sealed: use cases call intent-named methods (`rename group`, `move
+ * members up`, `replace sources at version n`), never the collections. Every method takes the
+ * tenant, so nothing here reads or writes across accounts.
+ */
+import { AppError, notFound, type Collection, type CollectionSpec, type DocumentStore, type Filter, type FindOptions, type Stored } from '@pylon/kit';
 import {
   MEDIA, MEDIA_GROUPS, PLAYLISTS, PLAYLIST_GROUPS, TEMPLATES, TEMPLATE_GROUPS,
 } from './domain/collections.js';
 import type { ContentGroupRecord, Grouped } from './domain/group.js';
 import type { MediaRecord } from './domain/media.js';
-import type { PlaylistRecord } from './domain/playlist.js';
-import type { TemplateRecord } from './domain/template.js';
+import type { PlaylistRecord, PlaylistSourceRecord } from './domain/playlist.js';
+import type { TemplateModuleRecord, TemplateRecord } from './domain/template.js';
 
 export type Media = Stored<MediaRecord>;
 export type Playlist = Stored<PlaylistRecord>;
@@ -14,10 +19,11 @@ export type ContentGroup = Stored<ContentGroupRecord>;
 
 /** The items of one content area (media, playlists or templates) and their groups, over the documents port. */
 export class GroupedItems<T extends Grouped> {
+  /** Raw collections: for this file and test seeding only; use cases go through the methods. */
   readonly items: Collection<T>;
   readonly groups: Collection<ContentGroupRecord>;
 
-  constructor(store: DocumentStore, items: CollectionSpec, groups: CollectionSpec) {
+  constructor(store: DocumentStore, items: CollectionSpec, groups: CollectionSpec, readonly noun: string) {
     this.items = store.collection<T>(items);
     this.groups = store.collection<ContentGroupRecord>(groups);
   }
@@ -32,8 +38,67 @@ export class GroupedItems<T extends Grouped> {
     return new Map(found.map((d) => [d.id, d]));
   }
 
+  /** One of the tenant's items, or NOT_FOUND (a foreign id reads exactly like an unknown one). */
+  async get(tenant: string, id: string): Promise<Stored<T>> {
+    const found = await this.items.findById(tenant, id);
+    if (!found) throw notFound(this.noun, id.slice(0, 100));
+    return found;
+  }
+
+  add(tenant: string, record: T): Promise<Stored<T>> {
+    return this.items.insert(tenant, record);
+  }
+
+  /** Sets fields; with expectedVersion, VERSION_CONFLICT when it changed since it was read. */
+  async change(tenant: string, id: string, fields: Partial<T>, expectedVersion?: number): Promise<Stored<T>> {
+    const updated = await this.items.update(tenant, id, { $set: fields as Record<string, unknown> }, expectedVersion === undefined ? {} : { expectedVersion });
+    if (!updated) throw notFound(this.noun, id.slice(0, 100));
+    return updated;
+  }
+
+  async remove(tenant: string, id: string): Promise<void> {
+    if (!(await this.items.delete(tenant, id))) throw notFound(this.noun, id.slice(0, 100));
+  }
+
   listGroups(tenant: string): Promise<ContentGroup[]> {
     return this.groups.find(tenant, {}, { sort: { name: 1, id: 1 } });
+  }
+
+  async getGroup(tenant: string, id: string): Promise<ContentGroup> {
+    const g = await this.groups.findById(tenant, id);
+    if (!g) throw notFound(`${this.noun} group`, id.slice(0, 100));
+    return g;
+  }
+
+  /** The group an item is put in, by id; refuses ids that are not the tenant's groups, naming the field. */
+  async groupFor(tenant: string, groupId: string | null | undefined, field = 'groupId'): Promise<{ groupId: string | null; groupName: string | null }> {
+    if (groupId === null || groupId === undefined || groupId === '') return { groupId: null, groupName: null };
+    const g = await this.groups.findById(tenant, groupId);
+    if (!g) throw new AppError('BAD_USER_INPUT', `${this.noun} group '${groupId.slice(0, 100)}' was not found`, { field });
+    return { groupId: g.id, groupName: g.name };
+  }
+
+  addGroup(tenant: string, group: ContentGroupRecord): Promise<ContentGroup> {
+    return this.groups.insert(tenant, group);
+  }
+
+  /** Renames and/or moves a group; the name is copied onto its members (they filter and sort by it). */
+  async changeGroup(tenant: string, group: ContentGroup, name: string, parentId: string | null): Promise<void> {
+    await this.groups.update(tenant, group.id, { $set: { name, parentId } });
+    if (name !== group.name) {
+      const members = await this.items.find(tenant, { groupId: group.id }, {});
+      await Promise.all(members.map((d) => this.items.update(tenant, d.id, { $set: { groupName: name } })));
+    }
+  }
+
+  /** Deletes a group after moving its members and sub-groups up to its parent (or out of any group). */
+  async removeGroupMovingUp(tenant: string, group: ContentGroup): Promise<{ movedItems: number; movedGroups: number }> {
+    const parent = group.parentId ? await this.groups.findById(tenant, group.parentId) : null;
+    const [members, children] = await Promise.all([this.items.find(tenant, { groupId: group.id }, {}), this.groups.find(tenant, { parentId: group.id }, {})]);
+    await Promise.all(members.map((d) => this.items.update(tenant, d.id, { $set: { groupId: parent?.id ?? null, groupName: parent?.name ?? null } })));
+    await Promise.all(children.map((c) => this.groups.update(tenant, c.id, { $set: { parentId: parent?.id ?? null } })));
+    await this.groups.delete(tenant, group.id);
+    return { movedItems: members.length, movedGroups: children.length };
   }
 
   /** The groupId of every grouped item, for group counts. */
@@ -43,15 +108,38 @@ export class GroupedItems<T extends Grouped> {
   }
 }
 
+export class PlaylistItems extends GroupedItems<PlaylistRecord> {
+  /** Stores a new source list, only if the playlist is still at `version` (VERSION_CONFLICT otherwise). */
+  replaceSources(tenant: string, id: string, sources: PlaylistSourceRecord[], version: number): Promise<Playlist> {
+    return this.change(tenant, id, { sources }, version);
+  }
+
+  /** The tenant's playlists that play this media file. */
+  usingMedia(tenant: string, mediaId: string): Promise<Playlist[]> {
+    return this.items.find(tenant, { 'sources.mediaId': mediaId }, { sort: { name: 1 } });
+  }
+}
+
+export class TemplateItems extends GroupedItems<TemplateRecord> {
+  /** The tenant's templates with a module playing this playlist. */
+  usingPlaylist(tenant: string, playlistId: string): Promise<Template[]> {
+    return this.items.find(tenant, { 'modules.playlistId': playlistId }, { sort: { name: 1 } });
+  }
+
+  replaceModules(tenant: string, id: string, modules: TemplateModuleRecord[], version: number): Promise<Template> {
+    return this.change(tenant, id, { modules }, version);
+  }
+}
+
 /** Media, playlists and templates of one account with their groups. */
 export class ContentRepository {
   readonly media: GroupedItems<MediaRecord>;
-  readonly playlists: GroupedItems<PlaylistRecord>;
-  readonly templates: GroupedItems<TemplateRecord>;
+  readonly playlists: PlaylistItems;
+  readonly templates: TemplateItems;
 
   constructor(store: DocumentStore) {
-    this.media = new GroupedItems(store, MEDIA, MEDIA_GROUPS);
-    this.playlists = new GroupedItems(store, PLAYLISTS, PLAYLIST_GROUPS);
-    this.templates = new GroupedItems(store, TEMPLATES, TEMPLATE_GROUPS);
+    this.media = new GroupedItems(store, MEDIA, MEDIA_GROUPS, 'media');
+    this.playlists = new PlaylistItems(store, PLAYLISTS, PLAYLIST_GROUPS, 'playlist');
+    this.templates = new TemplateItems(store, TEMPLATES, TEMPLATE_GROUPS, 'template');
   }
 }

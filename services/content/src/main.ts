@@ -1,9 +1,21 @@
-/** Distributed mode: the content subgraph as its own process. */
+/**
+ * Distributed mode: the content subgraph as its own process. Besides /graphql it serves the
+ * media uploads and files (http/media-http.ts); uploads there are authenticated by the signed
+ * internal token, so only the edge (which checked the API key) can stream one in.
+ */
+import { INTERNAL_TOKEN_HEADER } from '@pylon/kit';
 import { runSubgraphProcess } from '@pylon/kit/composition/subgraph-process';
-import { createContentSubgraph } from './app.js';
+import { createContentSubgraph, type ContentSubgraph } from './app.js';
+import { contentEnv, contentSettings } from './config.js';
+import { createMediaHttp } from './http/media-http.js';
 
 await runSubgraphProcess({
   name: 'content',
-  needs: ['documents'],
-  build: ({ backends, tokens }) => createContentSubgraph({ documents: backends.documents!, tokens }),
+  needs: ['documents', 'blobs'],
+  env: contentEnv,
+  build: ({ backends, tokens, env }) =>
+    createContentSubgraph({ documents: backends.documents!, blobs: backends.blobs!, tokens, urlSecret: env.SIGNAGE_INTERNAL_SECRET, settings: contentSettings(env) }),
+  extend: (app, { tokens, subgraph }) => {
+    app.use(createMediaHttp((subgraph as ContentSubgraph).runtime, { authenticate: (req) => tokens.verify(req.get(INTERNAL_TOKEN_HEADER)).catch(() => null) }));
+  },
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
+import { createLocalBlobStore } from '@pylon/kit/adapters/blobs.local';
 import { createContentSubgraph } from '../src/app.js';
 import type { MediaRecord } from '../src/domain/media.js';
 
@@ -33,7 +34,7 @@ const media = (over: Partial<MediaRecord> & { id: string; name: string }): Media
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-content-'));
   store = await createLmdbDocumentStore({ path: dir });
-  sg = createContentSubgraph({ documents: store, tokens });
+  sg = createContentSubgraph({ documents: store, tokens, blobs: createLocalBlobStore({ dir: join(dir, 'blobs') }), urlSecret: 'test-url-secret-test-url-secret-0123' });
   const { repo } = sg;
 
   const lobby = await repo.media.groups.insert('acc-a', { name: 'Lobby', parentId: null });

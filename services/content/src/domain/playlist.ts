@@ -37,7 +37,16 @@ export function playOrder(sources: readonly PlaylistSourceRecord[]): PlaylistSou
   return [...sources].sort((a, b) => a.sequence - b.sequence || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** Seconds one pass through the sources takes: the sum of their intervals (a source without one adds nothing). */
-export function calculatedDuration(sources: readonly PlaylistSourceRecord[]): number {
-  return sources.reduce((sum, s) => sum + (s.interval ?? 0), 0);
+/**
+ * Seconds one pass through the sources takes: the sum of their intervals; a source without one
+ * plays its media for the media's own duration (rounded up to whole seconds), or adds nothing
+ * when there is none (images without an interval, deleted files).
+ */
+export function calculatedDuration(sources: readonly PlaylistSourceRecord[], mediaDuration: (mediaId: string) => number | null | undefined = () => null): number {
+  return sources.reduce((sum, s) => sum + (s.interval ?? (s.mediaId ? Math.ceil(mediaDuration(s.mediaId) ?? 0) : 0)), 0);
+}
+
+/** The sources in play order with sequences 1..n: what every change stores, so sequences stay dense. */
+export function densify(sources: readonly PlaylistSourceRecord[]): PlaylistSourceRecord[] {
+  return playOrder(sources).map((s, i) => ({ ...s, sequence: i + 1 }));
 }

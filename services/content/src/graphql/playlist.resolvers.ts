@@ -1,12 +1,14 @@
 import { guardEntity, guardQuery, isoSeconds } from '@pylon/kit';
-import type { ContentRepository } from '../content.repository.js';
 import { calculatedDuration, playOrder } from '../domain/playlist.js';
+import type { ContentRuntime } from '../runtime.js';
 import { listGroups } from '../use-cases/list-groups.js';
 import { listPlaylists } from '../use-cases/list-playlists.js';
 import type { Resolvers } from './resolvers.generated.js';
 import { mediaLoader, playlistLoader } from './loaders.js';
+import { fileUrlOf } from './media.resolvers.js';
 
-export function playlistResolvers(repo: ContentRepository): Resolvers {
+export function playlistResolvers(rt: ContentRuntime): Resolvers {
+  const repo = rt.repo;
   return {
     Query: {
       playlist: (_, args, ctx) => {
@@ -24,7 +26,14 @@ export function playlistResolvers(repo: ContentRepository): Resolvers {
         return playlistLoader(repo, ctx).load(ref.id);
       },
       sources: (p) => playOrder(p.sources ?? []),
-      calculatedDuration: (p) => calculatedDuration(p.sources ?? []),
+      // Sources without an interval play their media's own duration: load those files (batched).
+      calculatedDuration: async (p, _, ctx) => {
+        const sources = p.sources ?? [];
+        const open = [...new Set(sources.flatMap((s) => (s.interval == null && s.mediaId ? [s.mediaId] : [])))];
+        const files = await mediaLoader(repo, ctx).loadMany(open);
+        const durations = new Map(open.map((id, i) => { const m = files[i]; return [id, m && !(m instanceof Error) ? m.duration ?? null : null] as const; }));
+        return calculatedDuration(sources, (id) => durations.get(id));
+      },
       tags: (p) => p.tags ?? [],
       createdOn: (p) => isoSeconds(p.createdAt),
       updatedOn: (p) => isoSeconds(p.updatedAt),
@@ -34,7 +43,7 @@ export function playlistResolvers(repo: ContentRepository): Resolvers {
       media: async (s, _, ctx) => {
         if (!s.mediaId) return null;
         const m = await mediaLoader(repo, ctx).load(s.mediaId);
-        return m ? { id: m.id, fileName: m.fileName, fileUrl: m.fileUrl } : null;
+        return m ? { id: m.id, fileName: m.fileName, fileUrl: fileUrlOf(rt, m) } : null;
       },
     },
   };

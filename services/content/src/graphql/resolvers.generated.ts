@@ -3,9 +3,12 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Media as MediaRecord, Playlist as PlaylistRecord, Template as TemplateRecord } from '../content.repository.js';
 import type { PlaylistSourceRecord as PlaylistSourceRecordRecord } from '../domain/playlist.js';
-import type { SubgraphContext } from '@pylon/kit';
+import type { TemplateModuleRecord as TemplateModuleRecordRecord } from '../domain/template.js';
+import type { GroupView as GroupViewRecord, SubgraphContext } from '@pylon/kit';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
+export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
   ID: { input: string; output: string; }
@@ -14,6 +17,60 @@ export type Scalars = {
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
   _FieldSet: { input: unknown; output: unknown; }
+};
+
+export type AddPlaylistSourceInput = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  /** The media file to play (one of the account's media ids). */
+  fileId: Scalars['ID']['input'];
+  /** Seconds the source is shown; null: the media's own duration (videos, audio). */
+  interval?: InputMaybe<Scalars['Int']['input']>;
+  /** Defaults to the media's name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  playlistId: Scalars['ID']['input'];
+};
+
+export type ContentGroupInput = {
+  name: Scalars['String']['input'];
+  parentId?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type CreateMediaFromUrlInput = {
+  groupId?: InputMaybe<Scalars['String']['input']>;
+  /** Defaults to the file name in the URL. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** http or https address of the file. */
+  url: Scalars['String']['input'];
+};
+
+export type CreateMediaFromUrlPayload = MutationPayload & {
+  __typename?: 'CreateMediaFromUrlPayload';
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  media?: Maybe<Media>;
+  success: Scalars['Boolean']['output'];
+};
+
+export type CreatePlaylistInput = {
+  duration?: InputMaybe<Scalars['Int']['input']>;
+  groupId?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Default MULTIMEDIA. */
+  type?: InputMaybe<PlaylistType>;
+};
+
+export type CreateTemplateInput = {
+  groupId?: InputMaybe<Scalars['String']['input']>;
+  height: Scalars['Int']['input'];
+  modules?: InputMaybe<Array<TemplateModuleInput>>;
+  name: Scalars['String']['input'];
+  /** 0 landscape, 1 portrait, 2 landscape reversed, 3 portrait reversed; default 0. */
+  orientation?: InputMaybe<Scalars['Int']['input']>;
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  width: Scalars['Int']['input'];
 };
 
 /** Operations on an ISO 8601 timestamp field (compared as instants). */
@@ -30,6 +87,45 @@ export type DateTimeOperationFilterInput = {
   nin?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
   nlt?: InputMaybe<Scalars['String']['input']>;
   nlte?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type DeleteContentGroupPayload = MutationPayload & {
+  __typename?: 'DeleteContentGroupPayload';
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  groupId?: Maybe<Scalars['String']['output']>;
+  movedGroups?: Maybe<Scalars['Int']['output']>;
+  /** Items moved to the parent group (or out of any group). */
+  movedItems?: Maybe<Scalars['Int']['output']>;
+  success: Scalars['Boolean']['output'];
+};
+
+export type DeleteMediaPayload = MutationPayload & {
+  __typename?: 'DeleteMediaPayload';
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  mediaId?: Maybe<Scalars['String']['output']>;
+  success: Scalars['Boolean']['output'];
+};
+
+export type DeletePlaylistPayload = MutationPayload & {
+  __typename?: 'DeletePlaylistPayload';
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  playlistId?: Maybe<Scalars['String']['output']>;
+  success: Scalars['Boolean']['output'];
+};
+
+export type DeleteTemplatePayload = MutationPayload & {
+  __typename?: 'DeleteTemplatePayload';
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  success: Scalars['Boolean']['output'];
+  templateId?: Maybe<Scalars['String']['output']>;
 };
 
 /** Operations on a numeric field. */
@@ -58,9 +154,14 @@ export type ListStringOperationFilterInput = {
 /** A media asset (image, video, document, ...) stored for the account. */
 export type Media = {
   __typename?: 'Media';
+  /** Seconds of play for video and audio; null for other media. */
+  duration?: Maybe<Scalars['Float']['output']>;
+  /** ISO 8601; when the media stops playing (null: no limit). */
+  endDate?: Maybe<Scalars['String']['output']>;
   fileName?: Maybe<Scalars['String']['output']>;
   /** Size of the file in bytes (a Float so files past 2 GiB fit). */
   fileSize?: Maybe<Scalars['Float']['output']>;
+  /** Where the file is served: a signed address that expires (ask again for a fresh one). */
   fileUrl?: Maybe<Scalars['String']['output']>;
   groupId?: Maybe<Scalars['String']['output']>;
   groupName?: Maybe<Scalars['String']['output']>;
@@ -69,7 +170,12 @@ export type Media = {
   mimeType?: Maybe<Scalars['String']['output']>;
   name: Scalars['String']['output'];
   orgId?: Maybe<Scalars['String']['output']>;
+  /** SHA-512 of the file's bytes, hex: equal hashes are duplicate files. */
+  sha512?: Maybe<Scalars['String']['output']>;
+  /** ISO 8601; when the media may start playing (null: no limit). */
+  startDate?: Maybe<Scalars['String']['output']>;
   tags: Array<Scalars['String']['output']>;
+  /** A small JPEG preview of images (signed, expiring); null for other media. */
   thumbnailUrl?: Maybe<Scalars['String']['output']>;
   /** ISO 8601, YYYY-MM-DDTHH:MM:SSZ. */
   uploadedOn?: Maybe<Scalars['String']['output']>;
@@ -107,6 +213,15 @@ export type MediaGroup = {
   parentId?: Maybe<Scalars['String']['output']>;
 };
 
+export type MediaGroupPayload = MutationPayload & {
+  __typename?: 'MediaGroupPayload';
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  group?: Maybe<MediaGroup>;
+  success: Scalars['Boolean']['output'];
+};
+
 export type MediaSortInput = {
   fileName?: InputMaybe<SortEnumType>;
   fileSize?: InputMaybe<SortEnumType>;
@@ -119,10 +234,329 @@ export type MediaSortInput = {
   width?: InputMaybe<SortEnumType>;
 };
 
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type Mutation = {
+  __typename?: 'Mutation';
+  /**
+   * Appends a source playing one of the account's media files (type from the file: IMAGE, VIDEO,
+   * AUDIO, PDF, SVG). Policy: Playlists_Edit.
+   */
+  addPlaylistSource?: Maybe<PlaylistPayload>;
+  /**
+   * Downloads the file at `url` (http or https only; private, loopback, link-local and metadata
+   * addresses are refused after DNS resolution and on every redirect, unless allow-listed by the
+   * operator) into the account's media. Size and time are capped. Policy: Files_Edit.
+   */
+  createMediaFromUrl?: Maybe<CreateMediaFromUrlPayload>;
+  /** Policy: Files_Edit. */
+  createMediaGroup?: Maybe<MediaGroupPayload>;
+  /** Policy: Playlists_Edit. */
+  createPlaylist?: Maybe<PlaylistPayload>;
+  /** Policy: Playlists_Edit. */
+  createPlaylistGroup?: Maybe<PlaylistGroupPayload>;
+  /**
+   * Creates a template. Modules must lie inside the template and play playlists of the account.
+   * Policy: Templates_Edit.
+   */
+  createTemplate?: Maybe<TemplatePayload>;
+  /** Policy: Templates_Edit. */
+  createTemplateGroup?: Maybe<TemplateGroupPayload>;
+  /**
+   * Deletes a media asset and its file. Refused (UNPROCESSABLE, naming the playlists) while a
+   * playlist of the account still plays it: remove those sources first. Policy: Files_Delete.
+   */
+  deleteMedia?: Maybe<DeleteMediaPayload>;
+  /** Deletes a group, never its media: they and its sub-groups move up to its parent. Policy: Files_Delete. */
+  deleteMediaGroup?: Maybe<DeleteContentGroupPayload>;
+  /** Policy: Playlists_Delete. */
+  deletePlaylist?: Maybe<DeletePlaylistPayload>;
+  /** Deletes a group, never its playlists: they and its sub-groups move up to its parent. Policy: Playlists_Delete. */
+  deletePlaylistGroup?: Maybe<DeleteContentGroupPayload>;
+  /** Policy: Templates_Delete. */
+  deleteTemplate?: Maybe<DeleteTemplatePayload>;
+  /** Deletes a group, never its templates: they and its sub-groups move up to its parent. Policy: Templates_Delete. */
+  deleteTemplateGroup?: Maybe<DeleteContentGroupPayload>;
+  /** Removes a source; the others keep their order with sequences 1..n. Policy: Playlists_Edit. */
+  removePlaylistSource?: Maybe<PlaylistPayload>;
+  /**
+   * Sets the play order: sourceIds must name every source of the playlist exactly once (anything
+   * else is refused). Sequences become 1..n in that order. Policy: Playlists_Edit.
+   */
+  reorderPlaylistSources?: Maybe<PlaylistPayload>;
+  /** Changes a media asset's metadata; the file is not replaced. Policy: Files_Edit. */
+  updateMedia?: Maybe<UpdateMediaPayload>;
+  /** Renames and/or moves a group (parentId omitted: stays where it is). Policy: Files_Edit. */
+  updateMediaGroup?: Maybe<MediaGroupPayload>;
+  /**
+   * Replaces a playlist's properties (name, type, duration, group, tags; sources are edited with the
+   * source mutations). With expectedVersion, refused (VERSION_CONFLICT) when the playlist changed
+   * since it was read. Policy: Playlists_Edit.
+   */
+  updatePlaylist?: Maybe<PlaylistPayload>;
+  /** Policy: Playlists_Edit. */
+  updatePlaylistGroup?: Maybe<PlaylistGroupPayload>;
+  /** Changes a source's name or interval. Policy: Playlists_Edit. */
+  updatePlaylistSource?: Maybe<PlaylistPayload>;
+  /** Replaces a template's properties and modules (same rules as createTemplate). Policy: Templates_Edit. */
+  updateTemplate?: Maybe<TemplatePayload>;
+  /** Policy: Templates_Edit. */
+  updateTemplateGroup?: Maybe<TemplateGroupPayload>;
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationAddPlaylistSourceArgs = {
+  input: AddPlaylistSourceInput;
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationCreateMediaFromUrlArgs = {
+  input: CreateMediaFromUrlInput;
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationCreateMediaGroupArgs = {
+  input: ContentGroupInput;
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationCreatePlaylistArgs = {
+  input: CreatePlaylistInput;
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationCreatePlaylistGroupArgs = {
+  input: ContentGroupInput;
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationCreateTemplateArgs = {
+  input: CreateTemplateInput;
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationCreateTemplateGroupArgs = {
+  input: ContentGroupInput;
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationDeleteMediaArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationDeleteMediaGroupArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationDeletePlaylistArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationDeletePlaylistGroupArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationDeleteTemplateArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationDeleteTemplateGroupArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationRemovePlaylistSourceArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  playlistId: Scalars['ID']['input'];
+  sourceId: Scalars['ID']['input'];
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationReorderPlaylistSourcesArgs = {
+  input: ReorderPlaylistSourcesInput;
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationUpdateMediaArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdateMediaInput;
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationUpdateMediaGroupArgs = {
+  id: Scalars['ID']['input'];
+  input: ContentGroupInput;
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationUpdatePlaylistArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdatePlaylistInput;
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationUpdatePlaylistGroupArgs = {
+  id: Scalars['ID']['input'];
+  input: ContentGroupInput;
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationUpdatePlaylistSourceArgs = {
+  input: UpdatePlaylistSourceInput;
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationUpdateTemplateArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdateTemplateInput;
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationUpdateTemplateGroupArgs = {
+  id: Scalars['ID']['input'];
+  input: ContentGroupInput;
+};
+
+/**
+ * What every mutation payload carries: expected failures (bad input, not found, conflicts) come back
+ * as success: false with these fields, not as GraphQL errors.
+ */
+export type MutationPayload = {
+  /** Why it did not, in words; null on success. */
+  error?: Maybe<Scalars['String']['output']>;
+  /** Stable code of the failure (NOT_FOUND, BAD_USER_INPUT, DUPLICATE_KEY, VERSION_CONFLICT, UNPROCESSABLE, ...). */
+  errorCode?: Maybe<Scalars['String']['output']>;
+  /** The input field at fault, when one is. */
+  errorField?: Maybe<Scalars['String']['output']>;
+  /** True when the mutation took effect. */
+  success: Scalars['Boolean']['output'];
+};
+
 /** An ordered list of content sources played in sequence. */
 export type Playlist = {
   __typename?: 'Playlist';
-  /** Seconds one pass through the sources takes: the sum of their intervals. */
+  /**
+   * Seconds one pass through the sources takes: the sum of their intervals, the media's own
+   * duration (rounded up) where a source has no interval.
+   */
   calculatedDuration: Scalars['Int']['output'];
   /** ISO 8601, YYYY-MM-DDTHH:MM:SSZ. */
   createdOn?: Maybe<Scalars['String']['output']>;
@@ -138,6 +572,8 @@ export type Playlist = {
   type: PlaylistType;
   /** ISO 8601, YYYY-MM-DDTHH:MM:SSZ. */
   updatedOn?: Maybe<Scalars['String']['output']>;
+  /** Starts at 1, +1 on every change; pass it as expectedVersion to refuse lost updates. */
+  version: Scalars['Int']['output'];
 };
 
 export type PlaylistFilterInput = {
@@ -167,6 +603,24 @@ export type PlaylistGroup = {
   parentId?: Maybe<Scalars['String']['output']>;
 };
 
+export type PlaylistGroupPayload = MutationPayload & {
+  __typename?: 'PlaylistGroupPayload';
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  group?: Maybe<PlaylistGroup>;
+  success: Scalars['Boolean']['output'];
+};
+
+export type PlaylistPayload = MutationPayload & {
+  __typename?: 'PlaylistPayload';
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  playlist?: Maybe<Playlist>;
+  success: Scalars['Boolean']['output'];
+};
+
 export type PlaylistSortInput = {
   createdOn?: InputMaybe<SortEnumType>;
   duration?: InputMaybe<SortEnumType>;
@@ -181,7 +635,7 @@ export type PlaylistSortInput = {
 export type PlaylistSource = {
   __typename?: 'PlaylistSource';
   id: Scalars['ID']['output'];
-  /** Seconds this source is shown. */
+  /** Seconds this source is shown; null: the media's own duration. */
   interval?: Maybe<Scalars['Int']['output']>;
   /** The media file this source plays; null for sources without a file or when the file was deleted. */
   media?: Maybe<PlaylistSourceMedia>;
@@ -284,6 +738,13 @@ export type QueryTemplateGroupsArgs = {
   tree?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
+export type ReorderPlaylistSourcesInput = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  playlistId: Scalars['ID']['input'];
+  /** Every source id of the playlist, in the desired play order. */
+  sourceIds: Array<Scalars['ID']['input']>;
+};
+
 /** Sort direction of an order input field. */
 export type SortEnumType =
   | 'ASC'
@@ -340,6 +801,7 @@ export type Template = {
   tags: Array<Scalars['String']['output']>;
   /** ISO 8601, YYYY-MM-DDTHH:MM:SSZ. */
   updatedOn?: Maybe<Scalars['String']['output']>;
+  version: Scalars['Int']['output'];
   /** Pixels. */
   width?: Maybe<Scalars['Int']['output']>;
 };
@@ -372,6 +834,15 @@ export type TemplateGroup = {
   parentId?: Maybe<Scalars['String']['output']>;
 };
 
+export type TemplateGroupPayload = MutationPayload & {
+  __typename?: 'TemplateGroupPayload';
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  group?: Maybe<TemplateGroup>;
+  success: Scalars['Boolean']['output'];
+};
+
 /** A zone of a template: a rectangle (pixels from the template's top-left corner) playing one playlist. */
 export type TemplateModule = {
   __typename?: 'TemplateModule';
@@ -379,10 +850,34 @@ export type TemplateModule = {
   id: Scalars['ID']['output'];
   left: Scalars['Int']['output'];
   name?: Maybe<Scalars['String']['output']>;
+  /** The playlist this module plays (resolved as the Playlist entity); null when none or deleted. */
+  playlist?: Maybe<Playlist>;
   playlistId?: Maybe<Scalars['String']['output']>;
   top: Scalars['Int']['output'];
   type?: Maybe<Scalars['String']['output']>;
   width: Scalars['Int']['output'];
+};
+
+export type TemplateModuleInput = {
+  height: Scalars['Int']['input'];
+  /** Kept when given (updates); generated otherwise. */
+  id?: InputMaybe<Scalars['ID']['input']>;
+  left: Scalars['Int']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** One of the account's playlists. */
+  playlistId?: InputMaybe<Scalars['String']['input']>;
+  top: Scalars['Int']['input'];
+  type?: InputMaybe<Scalars['String']['input']>;
+  width: Scalars['Int']['input'];
+};
+
+export type TemplatePayload = MutationPayload & {
+  __typename?: 'TemplatePayload';
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  success: Scalars['Boolean']['output'];
+  template?: Maybe<Template>;
 };
 
 export type TemplateSortInput = {
@@ -394,6 +889,55 @@ export type TemplateSortInput = {
   orientation?: InputMaybe<SortEnumType>;
   updatedOn?: InputMaybe<SortEnumType>;
   width?: InputMaybe<SortEnumType>;
+};
+
+export type UpdateMediaInput = {
+  /** ISO 8601; when the media stops playing. */
+  endDate?: InputMaybe<Scalars['String']['input']>;
+  /** null: in no group. */
+  groupId?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
+  /** ISO 8601; when the media may start playing. */
+  startDate?: InputMaybe<Scalars['String']['input']>;
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+export type UpdateMediaPayload = MutationPayload & {
+  __typename?: 'UpdateMediaPayload';
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  media?: Maybe<Media>;
+  success: Scalars['Boolean']['output'];
+};
+
+export type UpdatePlaylistInput = {
+  duration?: InputMaybe<Scalars['Int']['input']>;
+  /** The version read; the update is refused when the playlist has changed since. */
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  groupId?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  type: PlaylistType;
+};
+
+export type UpdatePlaylistSourceInput = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  interval?: InputMaybe<Scalars['Int']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  playlistId: Scalars['ID']['input'];
+  sourceId: Scalars['ID']['input'];
+};
+
+export type UpdateTemplateInput = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  groupId?: InputMaybe<Scalars['String']['input']>;
+  height: Scalars['Int']['input'];
+  modules: Array<TemplateModuleInput>;
+  name: Scalars['String']['input'];
+  orientation?: InputMaybe<Scalars['Int']['input']>;
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  width: Scalars['Int']['input'];
 };
 
 
@@ -495,72 +1039,185 @@ export type FederationReferenceTypes = {
 };
 
 
+/** Mapping of interface types */
+export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
+  MutationPayload:
+    | ( Omit<CreateMediaFromUrlPayload, 'media'> & { media?: Maybe<_RefType['Media']> } )
+    | ( DeleteContentGroupPayload )
+    | ( DeleteMediaPayload )
+    | ( DeletePlaylistPayload )
+    | ( DeleteTemplatePayload )
+    | ( Omit<MediaGroupPayload, 'group'> & { group?: Maybe<_RefType['MediaGroup']> } )
+    | ( Omit<PlaylistGroupPayload, 'group'> & { group?: Maybe<_RefType['PlaylistGroup']> } )
+    | ( Omit<PlaylistPayload, 'playlist'> & { playlist?: Maybe<_RefType['Playlist']> } )
+    | ( Omit<TemplateGroupPayload, 'group'> & { group?: Maybe<_RefType['TemplateGroup']> } )
+    | ( Omit<TemplatePayload, 'template'> & { template?: Maybe<_RefType['Template']> } )
+    | ( Omit<UpdateMediaPayload, 'media'> & { media?: Maybe<_RefType['Media']> } )
+  ;
+};
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
-  DateTimeOperationFilterInput: DateTimeOperationFilterInput;
+  AddPlaylistSourceInput: AddPlaylistSourceInput;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  ContentGroupInput: ContentGroupInput;
+  CreateMediaFromUrlInput: CreateMediaFromUrlInput;
+  CreateMediaFromUrlPayload: ResolverTypeWrapper<Omit<CreateMediaFromUrlPayload, 'media'> & { media?: Maybe<ResolversTypes['Media']> }>;
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  CreatePlaylistInput: CreatePlaylistInput;
+  CreateTemplateInput: CreateTemplateInput;
+  DateTimeOperationFilterInput: DateTimeOperationFilterInput;
+  DeleteContentGroupPayload: ResolverTypeWrapper<DeleteContentGroupPayload>;
+  DeleteMediaPayload: ResolverTypeWrapper<DeleteMediaPayload>;
+  DeletePlaylistPayload: ResolverTypeWrapper<DeletePlaylistPayload>;
+  DeleteTemplatePayload: ResolverTypeWrapper<DeleteTemplatePayload>;
   FloatOperationFilterInput: FloatOperationFilterInput;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ListStringOperationFilterInput: ListStringOperationFilterInput;
-  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Media: ResolverTypeWrapper<MediaRecord>;
-  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
-  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   MediaFilterInput: MediaFilterInput;
-  MediaGroup: ResolverTypeWrapper<MediaGroup>;
+  MediaGroup: ResolverTypeWrapper<GroupViewRecord>;
+  MediaGroupPayload: ResolverTypeWrapper<Omit<MediaGroupPayload, 'group'> & { group?: Maybe<ResolversTypes['MediaGroup']> }>;
   MediaSortInput: MediaSortInput;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  MutationPayload: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['MutationPayload']>;
   Playlist: ResolverTypeWrapper<PlaylistRecord>;
   PlaylistFilterInput: PlaylistFilterInput;
-  PlaylistGroup: ResolverTypeWrapper<PlaylistGroup>;
+  PlaylistGroup: ResolverTypeWrapper<GroupViewRecord>;
+  PlaylistGroupPayload: ResolverTypeWrapper<Omit<PlaylistGroupPayload, 'group'> & { group?: Maybe<ResolversTypes['PlaylistGroup']> }>;
+  PlaylistPayload: ResolverTypeWrapper<Omit<PlaylistPayload, 'playlist'> & { playlist?: Maybe<ResolversTypes['Playlist']> }>;
   PlaylistSortInput: PlaylistSortInput;
   PlaylistSource: ResolverTypeWrapper<PlaylistSourceRecordRecord>;
   PlaylistSourceMedia: ResolverTypeWrapper<PlaylistSourceMedia>;
   PlaylistType: PlaylistType;
   PlaylistTypeOperationFilterInput: PlaylistTypeOperationFilterInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  ReorderPlaylistSourcesInput: ReorderPlaylistSourcesInput;
   SortEnumType: SortEnumType;
   SourceType: SourceType;
   StringOperationFilterInput: StringOperationFilterInput;
   Template: ResolverTypeWrapper<TemplateRecord>;
   TemplateFilterInput: TemplateFilterInput;
-  TemplateGroup: ResolverTypeWrapper<TemplateGroup>;
-  TemplateModule: ResolverTypeWrapper<TemplateModule>;
+  TemplateGroup: ResolverTypeWrapper<GroupViewRecord>;
+  TemplateGroupPayload: ResolverTypeWrapper<Omit<TemplateGroupPayload, 'group'> & { group?: Maybe<ResolversTypes['TemplateGroup']> }>;
+  TemplateModule: ResolverTypeWrapper<TemplateModuleRecordRecord>;
+  TemplateModuleInput: TemplateModuleInput;
+  TemplatePayload: ResolverTypeWrapper<Omit<TemplatePayload, 'template'> & { template?: Maybe<ResolversTypes['Template']> }>;
   TemplateSortInput: TemplateSortInput;
+  UpdateMediaInput: UpdateMediaInput;
+  UpdateMediaPayload: ResolverTypeWrapper<Omit<UpdateMediaPayload, 'media'> & { media?: Maybe<ResolversTypes['Media']> }>;
+  UpdatePlaylistInput: UpdatePlaylistInput;
+  UpdatePlaylistSourceInput: UpdatePlaylistSourceInput;
+  UpdateTemplateInput: UpdateTemplateInput;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
-  DateTimeOperationFilterInput: DateTimeOperationFilterInput;
+  AddPlaylistSourceInput: AddPlaylistSourceInput;
+  Int: Scalars['Int']['output'];
+  ID: Scalars['ID']['output'];
   String: Scalars['String']['output'];
+  ContentGroupInput: ContentGroupInput;
+  CreateMediaFromUrlInput: CreateMediaFromUrlInput;
+  CreateMediaFromUrlPayload: Omit<CreateMediaFromUrlPayload, 'media'> & { media?: Maybe<ResolversParentTypes['Media']> };
+  Boolean: Scalars['Boolean']['output'];
+  CreatePlaylistInput: CreatePlaylistInput;
+  CreateTemplateInput: CreateTemplateInput;
+  DateTimeOperationFilterInput: DateTimeOperationFilterInput;
+  DeleteContentGroupPayload: DeleteContentGroupPayload;
+  DeleteMediaPayload: DeleteMediaPayload;
+  DeletePlaylistPayload: DeletePlaylistPayload;
+  DeleteTemplatePayload: DeleteTemplatePayload;
   FloatOperationFilterInput: FloatOperationFilterInput;
   Float: Scalars['Float']['output'];
   ListStringOperationFilterInput: ListStringOperationFilterInput;
-  Boolean: Scalars['Boolean']['output'];
   Media: MediaRecord;
-  Int: Scalars['Int']['output'];
-  ID: Scalars['ID']['output'];
   MediaFilterInput: MediaFilterInput;
-  MediaGroup: MediaGroup;
+  MediaGroup: GroupViewRecord;
+  MediaGroupPayload: Omit<MediaGroupPayload, 'group'> & { group?: Maybe<ResolversParentTypes['MediaGroup']> };
   MediaSortInput: MediaSortInput;
+  Mutation: Record<PropertyKey, never>;
+  MutationPayload: ResolversInterfaceTypes<ResolversParentTypes>['MutationPayload'];
   Playlist: PlaylistRecord;
   PlaylistFilterInput: PlaylistFilterInput;
-  PlaylistGroup: PlaylistGroup;
+  PlaylistGroup: GroupViewRecord;
+  PlaylistGroupPayload: Omit<PlaylistGroupPayload, 'group'> & { group?: Maybe<ResolversParentTypes['PlaylistGroup']> };
+  PlaylistPayload: Omit<PlaylistPayload, 'playlist'> & { playlist?: Maybe<ResolversParentTypes['Playlist']> };
   PlaylistSortInput: PlaylistSortInput;
   PlaylistSource: PlaylistSourceRecordRecord;
   PlaylistSourceMedia: PlaylistSourceMedia;
   PlaylistTypeOperationFilterInput: PlaylistTypeOperationFilterInput;
   Query: Record<PropertyKey, never>;
+  ReorderPlaylistSourcesInput: ReorderPlaylistSourcesInput;
   StringOperationFilterInput: StringOperationFilterInput;
   Template: TemplateRecord;
   TemplateFilterInput: TemplateFilterInput;
-  TemplateGroup: TemplateGroup;
-  TemplateModule: TemplateModule;
+  TemplateGroup: GroupViewRecord;
+  TemplateGroupPayload: Omit<TemplateGroupPayload, 'group'> & { group?: Maybe<ResolversParentTypes['TemplateGroup']> };
+  TemplateModule: TemplateModuleRecordRecord;
+  TemplateModuleInput: TemplateModuleInput;
+  TemplatePayload: Omit<TemplatePayload, 'template'> & { template?: Maybe<ResolversParentTypes['Template']> };
   TemplateSortInput: TemplateSortInput;
+  UpdateMediaInput: UpdateMediaInput;
+  UpdateMediaPayload: Omit<UpdateMediaPayload, 'media'> & { media?: Maybe<ResolversParentTypes['Media']> };
+  UpdatePlaylistInput: UpdatePlaylistInput;
+  UpdatePlaylistSourceInput: UpdatePlaylistSourceInput;
+  UpdateTemplateInput: UpdateTemplateInput;
+};
+
+export type CreateMediaFromUrlPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['CreateMediaFromUrlPayload'] = ResolversParentTypes['CreateMediaFromUrlPayload']> = {
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  media?: Resolver<Maybe<ResolversTypes['Media']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type DeleteContentGroupPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeleteContentGroupPayload'] = ResolversParentTypes['DeleteContentGroupPayload']> = {
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  groupId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  movedGroups?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  movedItems?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type DeleteMediaPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeleteMediaPayload'] = ResolversParentTypes['DeleteMediaPayload']> = {
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  mediaId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type DeletePlaylistPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeletePlaylistPayload'] = ResolversParentTypes['DeletePlaylistPayload']> = {
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  playlistId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type DeleteTemplatePayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeleteTemplatePayload'] = ResolversParentTypes['DeleteTemplatePayload']> = {
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  templateId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type MediaResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Media'] = ResolversParentTypes['Media'], FederationReferenceType extends FederationReferenceTypes['Media'] = FederationReferenceTypes['Media']> = {
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Media']> | FederationReferenceType, FederationReferenceType, ContextType>;
+  duration?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  endDate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   fileName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   fileSize?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   fileUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -571,6 +1228,8 @@ export type MediaResolvers<ContextType = SubgraphContext, ParentType extends Res
   mimeType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   orgId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  sha512?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  startDate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   tags?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   thumbnailUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   uploadedOn?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -586,6 +1245,44 @@ export type MediaGroupResolvers<ContextType = SubgraphContext, ParentType extend
   parentId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type MediaGroupPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['MediaGroupPayload'] = ResolversParentTypes['MediaGroupPayload']> = {
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  group?: Resolver<Maybe<ResolversTypes['MediaGroup']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type MutationResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  addPlaylistSource?: Resolver<Maybe<ResolversTypes['PlaylistPayload']>, ParentType, ContextType, RequireFields<MutationAddPlaylistSourceArgs, 'input'>>;
+  createMediaFromUrl?: Resolver<Maybe<ResolversTypes['CreateMediaFromUrlPayload']>, ParentType, ContextType, RequireFields<MutationCreateMediaFromUrlArgs, 'input'>>;
+  createMediaGroup?: Resolver<Maybe<ResolversTypes['MediaGroupPayload']>, ParentType, ContextType, RequireFields<MutationCreateMediaGroupArgs, 'input'>>;
+  createPlaylist?: Resolver<Maybe<ResolversTypes['PlaylistPayload']>, ParentType, ContextType, RequireFields<MutationCreatePlaylistArgs, 'input'>>;
+  createPlaylistGroup?: Resolver<Maybe<ResolversTypes['PlaylistGroupPayload']>, ParentType, ContextType, RequireFields<MutationCreatePlaylistGroupArgs, 'input'>>;
+  createTemplate?: Resolver<Maybe<ResolversTypes['TemplatePayload']>, ParentType, ContextType, RequireFields<MutationCreateTemplateArgs, 'input'>>;
+  createTemplateGroup?: Resolver<Maybe<ResolversTypes['TemplateGroupPayload']>, ParentType, ContextType, RequireFields<MutationCreateTemplateGroupArgs, 'input'>>;
+  deleteMedia?: Resolver<Maybe<ResolversTypes['DeleteMediaPayload']>, ParentType, ContextType, RequireFields<MutationDeleteMediaArgs, 'id'>>;
+  deleteMediaGroup?: Resolver<Maybe<ResolversTypes['DeleteContentGroupPayload']>, ParentType, ContextType, RequireFields<MutationDeleteMediaGroupArgs, 'id'>>;
+  deletePlaylist?: Resolver<Maybe<ResolversTypes['DeletePlaylistPayload']>, ParentType, ContextType, RequireFields<MutationDeletePlaylistArgs, 'id'>>;
+  deletePlaylistGroup?: Resolver<Maybe<ResolversTypes['DeleteContentGroupPayload']>, ParentType, ContextType, RequireFields<MutationDeletePlaylistGroupArgs, 'id'>>;
+  deleteTemplate?: Resolver<Maybe<ResolversTypes['DeleteTemplatePayload']>, ParentType, ContextType, RequireFields<MutationDeleteTemplateArgs, 'id'>>;
+  deleteTemplateGroup?: Resolver<Maybe<ResolversTypes['DeleteContentGroupPayload']>, ParentType, ContextType, RequireFields<MutationDeleteTemplateGroupArgs, 'id'>>;
+  removePlaylistSource?: Resolver<Maybe<ResolversTypes['PlaylistPayload']>, ParentType, ContextType, RequireFields<MutationRemovePlaylistSourceArgs, 'playlistId' | 'sourceId'>>;
+  reorderPlaylistSources?: Resolver<Maybe<ResolversTypes['PlaylistPayload']>, ParentType, ContextType, RequireFields<MutationReorderPlaylistSourcesArgs, 'input'>>;
+  updateMedia?: Resolver<Maybe<ResolversTypes['UpdateMediaPayload']>, ParentType, ContextType, RequireFields<MutationUpdateMediaArgs, 'id' | 'input'>>;
+  updateMediaGroup?: Resolver<Maybe<ResolversTypes['MediaGroupPayload']>, ParentType, ContextType, RequireFields<MutationUpdateMediaGroupArgs, 'id' | 'input'>>;
+  updatePlaylist?: Resolver<Maybe<ResolversTypes['PlaylistPayload']>, ParentType, ContextType, RequireFields<MutationUpdatePlaylistArgs, 'id' | 'input'>>;
+  updatePlaylistGroup?: Resolver<Maybe<ResolversTypes['PlaylistGroupPayload']>, ParentType, ContextType, RequireFields<MutationUpdatePlaylistGroupArgs, 'id' | 'input'>>;
+  updatePlaylistSource?: Resolver<Maybe<ResolversTypes['PlaylistPayload']>, ParentType, ContextType, RequireFields<MutationUpdatePlaylistSourceArgs, 'input'>>;
+  updateTemplate?: Resolver<Maybe<ResolversTypes['TemplatePayload']>, ParentType, ContextType, RequireFields<MutationUpdateTemplateArgs, 'id' | 'input'>>;
+  updateTemplateGroup?: Resolver<Maybe<ResolversTypes['TemplateGroupPayload']>, ParentType, ContextType, RequireFields<MutationUpdateTemplateGroupArgs, 'id' | 'input'>>;
+};
+
+export type MutationPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['MutationPayload'] = ResolversParentTypes['MutationPayload']> = {
+  __resolveType: TypeResolveFn<'CreateMediaFromUrlPayload' | 'DeleteContentGroupPayload' | 'DeleteMediaPayload' | 'DeletePlaylistPayload' | 'DeleteTemplatePayload' | 'MediaGroupPayload' | 'PlaylistGroupPayload' | 'PlaylistPayload' | 'TemplateGroupPayload' | 'TemplatePayload' | 'UpdateMediaPayload', ParentType, ContextType>;
+};
+
 export type PlaylistResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Playlist'] = ResolversParentTypes['Playlist'], FederationReferenceType extends FederationReferenceTypes['Playlist'] = FederationReferenceTypes['Playlist']> = {
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Playlist']> | FederationReferenceType, FederationReferenceType, ContextType>;
   calculatedDuration?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -599,6 +1296,7 @@ export type PlaylistResolvers<ContextType = SubgraphContext, ParentType extends 
   tags?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['PlaylistType'], ParentType, ContextType>;
   updatedOn?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type PlaylistGroupResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PlaylistGroup'] = ResolversParentTypes['PlaylistGroup']> = {
@@ -608,6 +1306,24 @@ export type PlaylistGroupResolvers<ContextType = SubgraphContext, ParentType ext
   level?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   parentId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type PlaylistGroupPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PlaylistGroupPayload'] = ResolversParentTypes['PlaylistGroupPayload']> = {
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  group?: Resolver<Maybe<ResolversTypes['PlaylistGroup']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type PlaylistPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PlaylistPayload'] = ResolversParentTypes['PlaylistPayload']> = {
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  playlist?: Resolver<Maybe<ResolversTypes['Playlist']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type PlaylistSourceResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PlaylistSource'] = ResolversParentTypes['PlaylistSource']> = {
@@ -646,6 +1362,7 @@ export type TemplateResolvers<ContextType = SubgraphContext, ParentType extends 
   orientation?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   tags?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   updatedOn?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   width?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
@@ -658,27 +1375,68 @@ export type TemplateGroupResolvers<ContextType = SubgraphContext, ParentType ext
   parentId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type TemplateGroupPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['TemplateGroupPayload'] = ResolversParentTypes['TemplateGroupPayload']> = {
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  group?: Resolver<Maybe<ResolversTypes['TemplateGroup']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type TemplateModuleResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['TemplateModule'] = ResolversParentTypes['TemplateModule']> = {
   height?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   left?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  playlist?: Resolver<Maybe<ResolversTypes['Playlist']>, ParentType, ContextType>;
   playlistId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   top?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   width?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type TemplatePayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['TemplatePayload'] = ResolversParentTypes['TemplatePayload']> = {
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  template?: Resolver<Maybe<ResolversTypes['Template']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type UpdateMediaPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['UpdateMediaPayload'] = ResolversParentTypes['UpdateMediaPayload']> = {
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  media?: Resolver<Maybe<ResolversTypes['Media']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = SubgraphContext> = {
+  CreateMediaFromUrlPayload?: CreateMediaFromUrlPayloadResolvers<ContextType>;
+  DeleteContentGroupPayload?: DeleteContentGroupPayloadResolvers<ContextType>;
+  DeleteMediaPayload?: DeleteMediaPayloadResolvers<ContextType>;
+  DeletePlaylistPayload?: DeletePlaylistPayloadResolvers<ContextType>;
+  DeleteTemplatePayload?: DeleteTemplatePayloadResolvers<ContextType>;
   Media?: MediaResolvers<ContextType>;
   MediaGroup?: MediaGroupResolvers<ContextType>;
+  MediaGroupPayload?: MediaGroupPayloadResolvers<ContextType>;
+  Mutation?: MutationResolvers<ContextType>;
+  MutationPayload?: MutationPayloadResolvers<ContextType>;
   Playlist?: PlaylistResolvers<ContextType>;
   PlaylistGroup?: PlaylistGroupResolvers<ContextType>;
+  PlaylistGroupPayload?: PlaylistGroupPayloadResolvers<ContextType>;
+  PlaylistPayload?: PlaylistPayloadResolvers<ContextType>;
   PlaylistSource?: PlaylistSourceResolvers<ContextType>;
   PlaylistSourceMedia?: PlaylistSourceMediaResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Template?: TemplateResolvers<ContextType>;
   TemplateGroup?: TemplateGroupResolvers<ContextType>;
+  TemplateGroupPayload?: TemplateGroupPayloadResolvers<ContextType>;
   TemplateModule?: TemplateModuleResolvers<ContextType>;
+  TemplatePayload?: TemplatePayloadResolvers<ContextType>;
+  UpdateMediaPayload?: UpdateMediaPayloadResolvers<ContextType>;
 };
 

@@ -1,11 +1,12 @@
 import { guardEntity, guardQuery, isoSeconds } from '@pylon/kit';
-import type { ContentRepository } from '../content.repository.js';
+import type { ContentRuntime } from '../runtime.js';
 import { listGroups } from '../use-cases/list-groups.js';
 import { listTemplates } from '../use-cases/list-templates.js';
 import type { Resolvers } from './resolvers.generated.js';
-import { templateLoader } from './loaders.js';
+import { playlistLoader, templateLoader } from './loaders.js';
 
-export function templateResolvers(repo: ContentRepository): Resolvers {
+export function templateResolvers(rt: ContentRuntime): Resolvers {
+  const repo = rt.repo;
   return {
     Query: {
       template: (_, args, ctx) => {
@@ -26,6 +27,10 @@ export function templateResolvers(repo: ContentRepository): Resolvers {
       tags: (t) => t.tags ?? [],
       createdOn: (t) => isoSeconds(t.createdAt),
       updatedOn: (t) => isoSeconds(t.updatedAt),
+    },
+    TemplateModule: {
+      // The module's playlist through the same batched loader as Playlist's __resolveReference.
+      playlist: (m, _, ctx) => (m.playlistId ? playlistLoader(repo, ctx).load(m.playlistId) : null),
     },
   };
 }

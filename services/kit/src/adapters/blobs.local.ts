@@ -118,7 +118,7 @@ export function createLocalBlobStore(opts: LocalBlobStoreOptions): BlobStore {
       }
     },
 
-    async get(tenant, key) {
+    async get(tenant, key, range) {
       checkOpen();
       const p = paths(tenant, key);
       let handle: FileHandle;
@@ -137,7 +137,7 @@ export function createLocalBlobStore(opts: LocalBlobStoreOptions): BlobStore {
         } catch {
           /* metadata missing or unreadable: serve the bytes as octet-stream */
         }
-        const body = handle.createReadStream();
+        const body = range ? handle.createReadStream({ start: range.start, ...(range.end !== undefined ? { end: range.end } : {}) }) : handle.createReadStream();
         return { info: { key, size: stat.size, contentType }, body };
       } catch (e) {
         await handle.close().catch(() => undefined);

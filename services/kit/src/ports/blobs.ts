@@ -11,9 +11,18 @@ export interface BlobInfo {
   contentType: string;
 }
 
+export interface BlobRange {
+  start: number;
+  end?: number;
+}
+
 export interface BlobStore {
   put(tenant: string, key: string, body: Buffer | Readable, contentType: string): Promise<BlobInfo>;
-  get(tenant: string, key: string): Promise<{ info: BlobInfo; body: Readable } | null>;
+  /**
+   * The blob's bytes; with `range`, only bytes start..end (inclusive, end clamped to the last byte)
+   * so video seeks (HTTP Range) do not read the whole file. `info.size` is always the full size.
+   */
+  get(tenant: string, key: string, range?: BlobRange): Promise<{ info: BlobInfo; body: Readable } | null>;
   delete(tenant: string, key: string): Promise<boolean>;
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -51,6 +51,18 @@ export function blobContract(name: string, make: () => BlobStore | Promise<BlobS
       expect((await readAll(got!.body)).length).toBe(0);
     });
 
+    test('a range reads only those bytes; info keeps the full size', async () => {
+      const bytes = randomBytes(10_000);
+      await store.put(tenant, 'video', bytes, 'video/mp4');
+      const mid = await store.get(tenant, 'video', { start: 100, end: 199 });
+      expect(mid!.info.size).toBe(10_000);
+      expect((await readAll(mid!.body)).equals(bytes.subarray(100, 200))).toBe(true);
+      const tail = await store.get(tenant, 'video', { start: 9_990 });
+      expect((await readAll(tail!.body)).equals(bytes.subarray(9_990))).toBe(true);
+      const clamped = await store.get(tenant, 'video', { start: 9_999, end: 20_000 });
+      expect((await readAll(clamped!.body)).equals(bytes.subarray(9_999))).toBe(true);
+    });
+
     test('a missing blob reads as null', async () => {
       expect(await store.get(tenant, 'nothing-here')).toBeNull();
     });

@@ -1,0 +1,63 @@
+/** Everything the content use cases share: the repositories, the blob port, signed file addresses and settings. */
+import type { BlobStore, DocumentStore, Logger } from '@pylon/kit';
+import { ContentRepository } from './content.repository.js';
+import { FileUrls } from './http/file-urls.js';
+
+export interface ContentSettings {
+  /** Largest file one upload or import may store (413 past it). */
+  maxUploadBytes: number;
+  /** Media types (sniffed from the bytes) accepted: exact types or `type/` prefixes. Others: 415. */
+  allowedTypes: string[];
+  /** Whole-download deadline of a URL import, connection to last byte. */
+  importTimeoutMs: number;
+  importMaxRedirects: number;
+  /**
+   * IP addresses a URL import may reach even though they are private, loopback or link-local
+   * (on-premise sources; tests' loopback file server). Empty: only public addresses.
+   */
+  importAllowList: string[];
+  /** Lifetime of a signed fileUrl / thumbnailUrl. */
+  fileUrlTtlSeconds: number;
+  /** Prefix of fileUrl (e.g. https://signage.example.com); empty: addresses relative to the REST base. */
+  publicBaseUrl: string;
+}
+
+export const DEFAULT_CONTENT_SETTINGS: ContentSettings = {
+  maxUploadBytes: 512 * 1024 * 1024,
+  allowedTypes: ['image/', 'video/', 'audio/', 'application/pdf'],
+  importTimeoutMs: 60_000,
+  importMaxRedirects: 5,
+  importAllowList: [],
+  fileUrlTtlSeconds: 3600,
+  publicBaseUrl: '',
+};
+
+export interface ContentRuntime {
+  repo: ContentRepository;
+  blobs: BlobStore;
+  urls: FileUrls;
+  settings: ContentSettings;
+  logger?: Logger;
+  now(): number;
+}
+
+export function createContentRuntime(deps: {
+  documents: DocumentStore;
+  blobs: BlobStore;
+  /** Signs file addresses (HMAC); the internal secret in practice, so every replica signs alike. */
+  urlSecret: string;
+  settings?: Partial<ContentSettings>;
+  logger?: Logger;
+  now?: () => number;
+}): ContentRuntime {
+  const settings = { ...DEFAULT_CONTENT_SETTINGS, ...deps.settings };
+  const now = deps.now ?? Date.now;
+  return {
+    repo: new ContentRepository(deps.documents),
+    blobs: deps.blobs,
+    urls: new FileUrls(deps.urlSecret, settings.fileUrlTtlSeconds, settings.publicBaseUrl, now),
+    settings,
+    ...(deps.logger ? { logger: deps.logger } : {}),
+    now,
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Templates: create, replace, delete. Modules must lie inside the template, have positive sizes,
+ * and play playlists of the caller's account (a foreign or unknown playlist id is refused).
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { AppError, parseInput, type Principal } from '@pylon/kit';
+import type { Template } from '../content.repository.js';
+import { idField, nameField, tagsField } from '../domain/fields.js';
+import { checkModulesInside, type TemplateModuleRecord } from '../domain/template.js';
+import type { ContentRuntime } from '../runtime.js';
+
+const px = z.number().int().min(0).max(32_768);
+const size = z.number().int().min(1).max(32_768);
+
+const moduleSchema = z
+  .object({
+    id: idField.nullable().optional(),
+    name: z.string().trim().max(200).nullable().optional(),
+    type: z.string().trim().max(100).nullable().optional(),
+    left: px,
+    top: px,
+    width: size,
+    height: size,
+    playlistId: idField.nullable().optional(),
+  })
+  .strict();
+
+const createSchema = z
+  .object({
+    name: nameField,
+    width: size,
+    height: size,
+    orientation: z.number().int().min(0).max(3).nullable().optional(),
+    modules: z.array(moduleSchema).max(100).nullable().optional(),
+    groupId: z.string().trim().max(200).nullable().optional(),
+    tags: tagsField.nullable().optional(),
+  })
+  .strict();
+
+const updateSchema = createSchema.extend({ modules: z.array(moduleSchema).max(100), expectedVersion: z.number().int().min(1).nullable().optional() }).strict();
+
+async function checkedModules(rt: ContentRuntime, tenant: string, t: z.infer<typeof createSchema>): Promise<TemplateModuleRecord[]> {
+  const modules: TemplateModuleRecord[] = (t.modules ?? []).map((m) => ({
+    id: m.id ?? randomUUID(),
+    name: m.name ?? null,
+    type: m.type ?? null,
+    left: m.left,
+    top: m.top,
+    width: m.width,
+    height: m.height,
+    playlistId: m.playlistId ?? null,
+  }));
+  checkModulesInside(t.width, t.height, modules);
+  const wanted = [...new Set(modules.flatMap((m) => (m.playlistId ? [m.playlistId] : [])))];
+  const found = await rt.repo.playlists.findByIds(tenant, wanted);
+  modules.forEach((m, i) => {
+    if (m.playlistId && !found.has(m.playlistId)) {
+      throw new AppError('BAD_USER_INPUT', `modules[${i}].playlistId: playlist '${m.playlistId.slice(0, 100)}' was not found`, { field: `modules[${i}].playlistId` });
+    }
+  });
+  return modules;
+}
+
+export async function createTemplate(rt: ContentRuntime, principal: Principal, input: unknown): Promise<Template> {
+  const tenant = principal.accountId;
+  const t = parseInput(createSchema, input);
+  const modules = await checkedModules(rt, tenant, t);
+  const group = await rt.repo.templates.groupFor(tenant, t.groupId);
+  return rt.repo.templates.add(tenant, { name: t.name, width: t.width, height: t.height, orientation: t.orientation ?? 0, modules, ...group, tags: t.tags ?? [] });
+}
+
+export async function updateTemplate(rt: ContentRuntime, principal: Principal, id: string, input: unknown): Promise<Template> {
+  const tenant = principal.accountId;
+  const current = await rt.repo.templates.get(tenant, id);
+  const t = parseInput(updateSchema, input);
+  const modules = await checkedModules(rt, tenant, t);
+  const group = await rt.repo.templates.groupFor(tenant, t.groupId);
+  return rt.repo.templates.change(tenant, current.id, { name: t.name, width: t.width, height: t.height, orientation: t.orientation ?? 0, modules, ...group, tags: t.tags ?? [] }, t.expectedVersion ?? undefined);
+}
+
+export async function deleteTemplate(rt: ContentRuntime, principal: Principal, id: string): Promise<{ templateId: string }> {
+  const tenant = principal.accountId;
+  const template = await rt.repo.templates.get(tenant, id);
+  await rt.repo.templates.remove(tenant, template.id);
+  return { templateId: template.id };
+}

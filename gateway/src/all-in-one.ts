@@ -77,7 +77,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     devices,
     content: createContentSubgraph({ documents, tokens }),
     scheduling: createSchedulingSubgraph({ documents, tokens }),
-    datatables: createDataTablesSubgraph({ documents, tokens }),
+    datatables: createDataTablesSubgraph({ documents, tokens, cache }),
     analytics: createAnalyticsSubgraph({ analytics, tokens }),
   };
 

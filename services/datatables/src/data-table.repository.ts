@@ -21,7 +21,8 @@ export type RowChange = 'CREATE' | 'UPDATE' | 'DELETE' | 'ROLLBACK' | 'REORDER';
 export interface DataTableRowVersionRecord {
   tableId: string;
   rowId: string;
-  version: number;
+  /** The row version this records (`version` itself is the store's own field). */
+  rev: number;
   change: RowChange;
   data: RowData;
   sortOrder: number;
@@ -196,13 +197,13 @@ export class DataTableRepository {
 
   async recordVersions(tenant: string, versions: DataTableRowVersionRecord[], keep: number): Promise<void> {
     if (versions.length === 0) return;
-    await this.versions.insertMany(tenant, versions.map((v) => ({ id: versionId(v.rowId, v.version), ...v })));
-    const prune = versions.filter((v) => v.version > keep);
-    await Promise.all(prune.map((v) => this.versions.delete(tenant, versionId(v.rowId, v.version - keep))));
+    await this.versions.insertMany(tenant, versions.map((v) => ({ id: versionId(v.rowId, v.rev), ...v })));
+    const prune = versions.filter((v) => v.rev > keep);
+    await Promise.all(prune.map((v) => this.versions.delete(tenant, versionId(v.rowId, v.rev - keep))));
   }
 
   listVersions(tenant: string, tableId: string, rowId: string, limit: number): Promise<DataTableRowVersion[]> {
-    return this.versions.find(tenant, { tableId, rowId }, { sort: { version: -1, id: -1 }, limit });
+    return this.versions.find(tenant, { tableId, rowId }, { sort: { rev: -1, id: -1 }, limit });
   }
 
   async getVersion(tenant: string, tableId: string, rowId: string, version: number): Promise<DataTableRowVersion | null> {

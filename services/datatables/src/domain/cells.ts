@@ -79,7 +79,7 @@ export function validateRowData(columns: readonly DataTableColumnRecord[], input
   if (!isPlainObject(input)) throw badInput('data', 'data must be a JSON object of column key to value');
   const byKey = new Map(columns.map((c) => [c.key, c]));
   for (const k of Object.keys(input)) {
-    if (!byKey.has(k)) throw badInput(`data.${k}`, `unknown column '${k}' (known: ${columns.map((c) => c.key).join(', ') || 'none'})`);
+    if (!byKey.has(k)) throw badInput(`data.${k}`, `data.${k} is not a column of this table (known: ${columns.map((c) => c.key).join(', ') || 'none'})`);
   }
   const out: RowData = Object.create(null);
   for (const c of columns) {

@@ -22,5 +22,5 @@ export const DATA_TABLE_ROWS: CollectionSpec = {
 /** One document per row version, id `<rowId>~<version>`: a second writer of a version collides. */
 export const DATA_TABLE_ROW_VERSIONS: CollectionSpec = {
   name: 'dataTableRowVersions',
-  indexes: [{ name: 'row', fields: ['tableId', 'rowId', 'version'] }],
+  indexes: [{ name: 'row', fields: ['tableId', 'rowId', 'rev'] }],
 };

@@ -107,6 +107,7 @@ export function dataTablesResolvers(rt: DataTablesRuntime): Resolvers {
       updatedAt: (r) => isoSeconds(r.updatedAt),
     },
     DataTableRowVersion: {
+      version: (v) => v.rev,
       updatedAt: (v) => isoSeconds(v.createdAt),
     },
   };

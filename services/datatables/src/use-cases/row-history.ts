@@ -45,9 +45,9 @@ export async function rollbackRow(
     restored = await rt.repo.writeRow(tenant, current, { data, ix });
   } else {
     const latest = await rt.repo.latestVersion(tenant, table.id, input.rowId);
-    const rev = (latest?.version ?? 0) + 1;
-    if (input.expectedVersion !== null && input.expectedVersion !== undefined && input.expectedVersion !== latest?.version) {
-      checkVersion({ id: input.rowId, rev: latest?.version ?? 0 } as DataTableRow, input.expectedVersion, 'expectedVersion');
+    const rev = (latest?.rev ?? 0) + 1;
+    if (input.expectedVersion !== null && input.expectedVersion !== undefined && input.expectedVersion !== latest?.rev) {
+      checkVersion({ id: input.rowId, rev: latest?.rev ?? 0 } as DataTableRow, input.expectedVersion, 'expectedVersion');
     }
     restored = await rt.repo.restoreRow(tenant, { id: input.rowId, tableId: table.id, sortOrder: snapshot.sortOrder, data, ix, rev });
   }

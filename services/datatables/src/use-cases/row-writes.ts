@@ -17,7 +17,7 @@ export const SORT_GAP = 1024;
 export const versionOf = (row: DataTableRow, change: RowChange, userId: string | null): DataTableRowVersionRecord => ({
   tableId: row.tableId,
   rowId: row.id,
-  version: row.rev,
+  rev: row.rev,
   change,
   data: row.data,
   sortOrder: row.sortOrder,
@@ -76,7 +76,7 @@ export async function removeRow(rt: DataTablesRuntime, principal: Principal, row
   const removed = await rt.repo.removeRow(principal.accountId, row);
   if (!removed) throw notFound('row', row.id);
   const version = row.rev + 1;
-  await rt.repo.recordVersions(principal.accountId, [{ ...versionOf(row, 'DELETE', principal.userId), version }], rt.historyLimit);
+  await rt.repo.recordVersions(principal.accountId, [{ ...versionOf(row, 'DELETE', principal.userId), rev: version }], rt.historyLimit);
   return version;
 }
 

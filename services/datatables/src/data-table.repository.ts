@@ -141,7 +141,9 @@ export class DataTableRepository {
 
   /** A page of rows of `tableId` matching `filter`, in (path, id) order from after `after`. */
   pageRows(tenant: string, tableId: string, filter: Filter, sort: { path: string; dir: 1 | -1 }, after: [Cell, string] | null, limit: number): Promise<DataTableRow[]> {
-    const where = Object.keys(filter).length > 0 ? { tableId, $and: [filter] } : { tableId };
+    const where: Filter = Object.keys(filter).length > 0 ? { tableId, $and: [filter] } : { tableId };
+    // Slot indexes are sparse: every row of the table has the slot, saying so lets the store walk it.
+    if (sort.path !== 'sortOrder') where[sort.path] = { $exists: true };
     return this.rows.find(tenant, where, { sort: { [sort.path]: sort.dir, id: sort.dir }, limit, ...(after ? { after } : {}) });
   }
 

@@ -23,13 +23,23 @@ export function validateSecondaryIndexes(spec: CollectionSpec): SecondaryIndexSp
       }
       if (f === 'id' || f === 'accountId' || f === '_id') throw new Error(`documents: index '${idx.name}' may not include '${f}' (it is implied)`);
     }
-    out.push({ name: idx.name, fields: [...idx.fields] });
+    out.push({ name: idx.name, fields: [...idx.fields], ...(idx.sparse ? { sparse: true } : {}) });
   }
   return out;
 }
 
 /** Signature of the secondary indexes, appended to the unique-index signature of a collection. */
-export const secondarySignature = (indexes: SecondaryIndexSpec[]): string => JSON.stringify(indexes.map((i) => [i.name, i.fields]));
+export const secondarySignature = (indexes: SecondaryIndexSpec[]): string => JSON.stringify(indexes.map((i) => [i.name, i.fields, !!i.sparse]));
+
+/** True when a sparse index's last field is absent: the document has no entry in it. */
+export function skipsSparse(doc: Doc, idx: SecondaryIndexSpec): boolean {
+  return !!idx.sparse && valueAt(doc, idx.fields[idx.fields.length - 1] as string) === undefined;
+}
+
+function requiresField(filter: Filter | undefined, field: string): boolean {
+  const c = filter?.[field];
+  return isPlainObject(c) && c.$exists === true;
+}
 
 export type Scalar = null | boolean | number | string | Date;
 
@@ -84,6 +94,7 @@ export function planIndex(indexes: SecondaryIndexSpec[], filter: Filter | undefi
   const last = sort[sort.length - 1];
   const sortFields = last && last[0] === 'id' ? sort.slice(0, -1) : null;
   for (const index of indexes) {
+    if (index.sparse && !requiresField(filter, index.fields[index.fields.length - 1] as string)) continue;
     const equal: Scalar[] = [];
     for (const f of index.fields) {
       const e = equalityOf(filter, f);

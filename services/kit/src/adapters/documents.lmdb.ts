@@ -29,7 +29,7 @@ import type {
   UpdateSpec,
   WriteOptions,
 } from '../ports/documents.js';
-import { afterFilter, andFilters, indexValuesOf, planIndex, secondarySignature, validateSecondaryIndexes, type IndexPlan, type Scalar } from './documents.indexes.js';
+import { afterFilter, andFilters, indexValuesOf, planIndex, secondarySignature, skipsSparse, validateSecondaryIndexes, type IndexPlan, type Scalar } from './documents.indexes.js';
 import {
   applyUpdate,
   assertExpectedVersion,
@@ -168,6 +168,7 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
     function entriesOf(doc: Doc): Key[][] {
       const out: Key[][] = [];
       for (const idx of secondary) {
+        if (skipsSparse(doc, idx)) continue;
         const { key } = entryPrefix(idx, doc.accountId as string, indexValuesOf(doc, idx, name));
         key.push(doc.id as string);
         out.push(key);

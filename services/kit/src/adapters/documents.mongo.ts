@@ -307,12 +307,13 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
     }
   }
 
-  async function ensureSecondary(c: NativeCollection, indexes: Array<{ name: string; fields: string[] }>): Promise<void> {
+  async function ensureSecondary(c: NativeCollection, indexes: Array<{ name: string; fields: string[]; sparse?: boolean }>): Promise<void> {
     for (const idx of indexes) {
       const key = new Map<string, 1>([['accountId', 1]]);
       for (const f of idx.fields) key.set(f, 1);
       key.set('id', 1);
-      const options = { name: `${SECONDARY_PREFIX}${idx.name}` };
+      const last = idx.fields[idx.fields.length - 1] as string;
+      const options = { name: `${SECONDARY_PREFIX}${idx.name}`, ...(idx.sparse ? { partialFilterExpression: { [last]: { $exists: true } } } : {}) };
       try {
         await c.createIndex(key, options);
       } catch (e) {

@@ -56,6 +56,12 @@ export interface IndexSpec {
 export interface SecondaryIndexSpec {
   name: string;
   fields: string[];
+  /**
+   * Sparse: documents missing the last field are not indexed (fewer entries to write when most
+   * documents lack it). `find` walks a sparse index only when the filter holds
+   * `{<last field>: {$exists: true}}` at its top level, so results never depend on it.
+   */
+  sparse?: boolean;
 }
 
 export interface CollectionSpec {

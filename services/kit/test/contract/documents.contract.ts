@@ -572,6 +572,14 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
         expect(ids(await indexed.find(A, { table: 't1' }, { sort: { rank: 1, id: 1 } }))).toEqual([]);
       });
 
+      test('a sparse index leaves out documents missing its last field, and is walked only when the filter requires it', async () => {
+        const col = store.collection<Cell>({ name: 'cells_sparse', indexes: [{ name: 'r', fields: ['table', 'rank'], sparse: true }] });
+        await col.insertMany(A, [{ id: 'a', table: 't', rank: 2 }, { id: 'b', table: 't' }, { id: 'c', table: 't', rank: null }, { id: 'd', table: 't', rank: 1 }]);
+        expect(ids(await col.find(A, { table: 't' }, { sort: { rank: 1, id: 1 } }))).toEqual(['b', 'c', 'd', 'a']);
+        expect(ids(await col.find(A, { table: 't', rank: { $exists: true } }, { sort: { rank: 1, id: 1 } }))).toEqual(['c', 'd', 'a']);
+        expect(ids(await col.find(A, { table: 't', rank: { $exists: true } }, { sort: { rank: -1, id: -1 }, after: [2, 'a'] }))).toEqual(['d', 'c']);
+      });
+
       test('an indexed field holding an object or array is refused', async () => {
         const col = store.collection<Cell>(CELLS);
         await expect(col.insert(A, { table: 't', rank: [1, 2] as unknown as number })).rejects.toThrow(/scalar/);

@@ -55,7 +55,14 @@ const SUBGRAPHS: Record<string, { mappers: Mappers; enumValues?: Record<string, 
     mappers: { Schedule: '../schedule.repository.js#Schedule' },
     enumValues: { SchedulePriorityType: { LOWEST: 1, LOW: 2, NORMAL: 3, HIGH: 4, HIGHEST: 5 } },
   },
-  datatables: { mappers: { DataTable: '../data-table.repository.js#DataTable' } },
+  datatables: {
+    mappers: {
+      DataTable: '../data-table.repository.js#DataTable',
+      DataTableRow: '../data-table.repository.js#DataTableRow',
+      DataTableRowVersion: '../data-table.repository.js#DataTableRowVersion',
+      DataTableRowList: '../use-cases/read-rows.js#RowPage',
+    },
+  },
   analytics: { mappers: {} },
   identity: {
     mappers: {

@@ -84,7 +84,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     devices,
     content,
     scheduling: createSchedulingSubgraph({ documents, tokens }),
-    datatables: createDataTablesSubgraph({ documents, tokens }),
+    datatables: createDataTablesSubgraph({ documents, tokens, cache }),
     analytics: createAnalyticsSubgraph({ analytics, tokens }),
   };
 

@@ -41,7 +41,7 @@ beforeAll(async () => {
     priority: 3, templateId: null, playlistId: a.playlist, deviceIds: [a.device], groupId: null, groupName: null, orgId: null, tags: [],
   })).id;
   a.scheduleGroup = (await scheduling.groups.insert(A, { name: 'A schedules', parentId: null })).id;
-  a.dataTable = (await datatables.tables.insert(A, { name: 'A prices', description: null, columns: [], rowCount: 0, cacheTtlSeconds: null })).id;
+  a.dataTable = (await datatables.insertTable(A, { name: 'A prices', description: null, columns: [], rowCount: 0, cacheTtlSeconds: null })).id;
   a.org = (await createOrganization(identity.repo, A, { name: 'A branch' })).id;
   a.apiKey = (await identity.repo.apiKeys.find(A, {}, { limit: 1 }))[0]!.id;
 

@@ -1,15 +1,23 @@
-import { createSubgraph, type DocumentStore, type InternalTokens, type Subgraph } from '@pylon/kit';
+import { createSubgraph, type Cache, type DocumentStore, type InternalTokens, type Subgraph } from '@pylon/kit';
 import { DataTableRepository } from './data-table.repository.js';
 import { dataTablesResolvers } from './graphql/resolvers.js';
+import type { DataTablesRuntime } from './runtime.js';
 
 export interface DataTablesDeps {
   documents: DocumentStore;
   tokens: InternalTokens;
+  /** Row-read cache for tables with cacheTtlSeconds (Redis when scaled). */
+  cache?: Cache;
+  /** Versions kept per row (default 100); older ones are pruned as new ones are written. */
+  historyLimit?: number;
 }
 
+export const DEFAULT_HISTORY_LIMIT = 100;
+
 /** The data tables subgraph; main.ts serves it over HTTP, the all-in-one gateway calls it in-process. */
-export function createDataTablesSubgraph(deps: DataTablesDeps): Subgraph & { repo: DataTableRepository } {
+export function createDataTablesSubgraph(deps: DataTablesDeps): Subgraph & { repo: DataTableRepository; runtime: DataTablesRuntime } {
   const repo = new DataTableRepository(deps.documents);
-  const subgraph = createSubgraph({ name: 'datatables', tokens: deps.tokens, resolvers: dataTablesResolvers(repo) });
-  return Object.assign(subgraph, { repo });
+  const runtime: DataTablesRuntime = { repo, historyLimit: deps.historyLimit ?? DEFAULT_HISTORY_LIMIT, ...(deps.cache ? { cache: deps.cache } : {}) };
+  const subgraph = createSubgraph({ name: 'datatables', tokens: deps.tokens, resolvers: dataTablesResolvers(runtime) });
+  return Object.assign(subgraph, { repo, runtime });
 }

@@ -1,22 +1,220 @@
-import type { Collection, DocumentStore, Filter, FindOptions, Stored } from '@pylon/kit';
-import { DATA_TABLES } from './domain/collections.js';
-import type { DataTableRecord } from './domain/data-table.js';
+import { randomBytes } from 'node:crypto';
+import { AppError, type Collection, type DocumentStore, type Filter, type Stored } from '@pylon/kit';
+import { DATA_TABLE_ROW_VERSIONS, DATA_TABLE_ROWS, DATA_TABLES } from './domain/collections.js';
+import type { Cell, DataTableRecord, RowData } from './domain/data-table.js';
 
 export type DataTable = Stored<DataTableRecord>;
 
-/** Data table definitions of one account, over the documents port. */
+export interface DataTableRowRecord {
+  tableId: string;
+  sortOrder: number;
+  data: RowData;
+  /** Sort-slot copies of the sortable columns' cells (see collections.ts). */
+  ix: Record<string, Cell>;
+  /** The row's version as clients see it: +1 on every write, continuing across delete and restore. */
+  rev: number;
+}
+export type DataTableRow = Stored<DataTableRowRecord>;
+
+export type RowChange = 'CREATE' | 'UPDATE' | 'DELETE' | 'ROLLBACK' | 'REORDER';
+
+export interface DataTableRowVersionRecord {
+  tableId: string;
+  rowId: string;
+  /** The row version this records (`version` itself is the store's own field). */
+  rev: number;
+  change: RowChange;
+  data: RowData;
+  sortOrder: number;
+  userId: string | null;
+}
+export type DataTableRowVersion = Stored<DataTableRowVersionRecord>;
+
+let idSeq = 0;
+/** Time-ordered row ids: new rows append to the end of the id space (cheap inserts, stable ties). */
+export function newRowId(): string {
+  idSeq = (idSeq + 1) % 46656;
+  return `r${Date.now().toString(36).padStart(9, '0')}${idSeq.toString(36).padStart(3, '0')}${randomBytes(5).toString('hex')}`;
+}
+
+const versionId = (rowId: string, version: number) => `${rowId}~${String(version).padStart(10, '0')}`;
+
+/**
+ * Data tables, rows and row versions of one account, over the documents port. The only place that
+ * touches these collections: use cases call intent-named methods, never a raw collection.
+ */
 export class DataTableRepository {
-  readonly tables: Collection<DataTableRecord>;
+  private readonly tables: Collection<DataTableRecord>;
+  private readonly rows: Collection<DataTableRowRecord>;
+  private readonly versions: Collection<DataTableRowVersionRecord>;
 
   constructor(store: DocumentStore) {
     this.tables = store.collection<DataTableRecord>(DATA_TABLES);
+    this.rows = store.collection<DataTableRowRecord>(DATA_TABLE_ROWS);
+    this.versions = store.collection<DataTableRowVersionRecord>(DATA_TABLE_ROW_VERSIONS);
   }
 
-  findTables(tenant: string, filter: Filter, options: FindOptions): Promise<DataTable[]> {
-    return this.tables.find(tenant, filter, options);
+  // -- tables --------------------------------------------------------------------------------
+
+  listTables(tenant: string, after: [string, string] | null, limit: number): Promise<DataTable[]> {
+    return this.tables.find(tenant, {}, { sort: { name: 1, id: 1 }, limit, ...(after ? { after } : {}) });
   }
 
-  getTable(tenant: string, id: string): Promise<DataTable | null> {
+  async getTable(tenant: string, id: string): Promise<DataTable | null> {
     return this.tables.findById(tenant, id);
+  }
+
+  insertTable(tenant: string, table: DataTableRecord & { id?: string }): Promise<DataTable> {
+    return this.tables.insert(tenant, { ...table, generation: 1 });
+  }
+
+  /** Replaces the definition fields; VERSION_CONFLICT when the table changed since `expectedVersion`. */
+  async saveDefinition(tenant: string, id: string, def: Partial<Omit<DataTableRecord, 'rowCount' | 'generation'>>, expectedVersion: number): Promise<DataTable | null> {
+    const set: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(def)) if (v !== undefined) set[k] = v;
+    const current = await this.tables.findById(tenant, id);
+    if (!current) return null;
+    set.generation = (current.generation ?? 0) + 1;
+    return this.tables.update(tenant, id, { $set: set }, { expectedVersion });
+  }
+
+  /** Adds `rowDelta` to rowCount and bumps the generation (invalidating cached reads everywhere). */
+  async touchTable(tenant: string, id: string, rowDelta: number): Promise<void> {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const t = await this.tables.findById(tenant, id);
+      if (!t) return;
+      try {
+        await this.tables.update(tenant, id, { $set: { rowCount: Math.max(0, (t.rowCount ?? 0) + rowDelta), generation: (t.generation ?? 0) + 1 } }, { expectedVersion: t.version });
+        return;
+      } catch (e) {
+        if (!(e instanceof AppError && e.code === 'VERSION_CONFLICT')) throw e;
+      }
+    }
+    throw new AppError('UNAVAILABLE', 'the table is too busy, try again');
+  }
+
+  /** Deletes the table, its rows and their history; returns how many rows went. */
+  async deleteTable(tenant: string, id: string): Promise<number | null> {
+    const deleted = await this.tables.delete(tenant, id);
+    if (!deleted) return null;
+    const rows = await this.rows.deleteMany(tenant, { tableId: id });
+    await this.versions.deleteMany(tenant, { tableId: id });
+    return rows;
+  }
+
+  // -- rows ----------------------------------------------------------------------------------
+
+  async getRow(tenant: string, tableId: string, rowId: string): Promise<DataTableRow | null> {
+    const row = await this.rows.findById(tenant, rowId);
+    return row && row.tableId === tableId ? row : null;
+  }
+
+  /** Rows by id (missing and other tables' ids are left out). */
+  async getRows(tenant: string, tableId: string, rowIds: readonly string[]): Promise<Map<string, DataTableRow>> {
+    const out = new Map<string, DataTableRow>();
+    await Promise.all(
+      rowIds.map(async (id) => {
+        const r = await this.getRow(tenant, tableId, id);
+        if (r) out.set(id, r);
+      }),
+    );
+    return out;
+  }
+
+  /** The largest sortOrder of the table (null when it has no rows): one step of the `order` index. */
+  async lastSortOrder(tenant: string, tableId: string): Promise<number | null> {
+    const [last] = await this.rows.find(tenant, { tableId }, { sort: { sortOrder: -1, id: -1 }, limit: 1 });
+    return last ? last.sortOrder : null;
+  }
+
+  /** The row just after (sortOrder, id) in row order, skipping `skip`. */
+  async nextInOrder(tenant: string, tableId: string, after: [number, string] | null, skip: ReadonlySet<string>): Promise<DataTableRow | null> {
+    let cursor = after;
+    for (;;) {
+      const page = await this.rows.find(tenant, { tableId }, { sort: { sortOrder: 1, id: 1 }, limit: 16, ...(cursor ? { after: cursor } : {}) });
+      for (const r of page) if (!skip.has(r.id)) return r;
+      const last = page.at(-1);
+      if (!last || page.length < 16) return null;
+      cursor = [last.sortOrder, last.id];
+    }
+  }
+
+  /** A page of rows of `tableId` matching `filter`, in (path, id) order from after `after`. */
+  pageRows(tenant: string, tableId: string, filter: Filter, sort: { path: string; dir: 1 | -1 }, after: [Cell, string] | null, limit: number): Promise<DataTableRow[]> {
+    const where: Filter = Object.keys(filter).length > 0 ? { tableId, $and: [filter] } : { tableId };
+    // Slot indexes are sparse: every row of the table has the slot, saying so lets the store walk it.
+    if (sort.path !== 'sortOrder') where[sort.path] = { $exists: true };
+    return this.rows.find(tenant, where, { sort: { [sort.path]: sort.dir, id: sort.dir }, limit, ...(after ? { after } : {}) });
+  }
+
+  countRows(tenant: string, tableId: string, filter: Filter): Promise<number> {
+    return this.rows.count(tenant, Object.keys(filter).length > 0 ? { tableId, $and: [filter] } : { tableId });
+  }
+
+  /** Every row of the table in row order, `chunk` at a time (bounded memory for export and migration). */
+  async *allRows(tenant: string, tableId: string, chunk = 1000): AsyncGenerator<DataTableRow[]> {
+    let after: [number, string] | null = null;
+    for (;;) {
+      const page: DataTableRow[] = await this.rows.find(tenant, { tableId }, { sort: { sortOrder: 1, id: 1 }, limit: chunk, ...(after ? { after } : {}) });
+      if (page.length === 0) return;
+      yield page;
+      if (page.length < chunk) return;
+      const last = page[page.length - 1] as DataTableRow;
+      after = [last.sortOrder, last.id];
+    }
+  }
+
+  insertRows(tenant: string, rows: Array<DataTableRowRecord & { id: string }>): Promise<DataTableRow[]> {
+    return this.rows.insertMany(tenant, rows);
+  }
+
+  /** Writes a row's new state; VERSION_CONFLICT when it changed since it was read. */
+  async writeRow(tenant: string, row: DataTableRow, next: Partial<Pick<DataTableRowRecord, 'data' | 'ix' | 'sortOrder'>>): Promise<DataTableRow> {
+    const updated = await this.rows.update(tenant, row.id, { $set: { ...next, rev: row.rev + 1 } }, { expectedVersion: row.version });
+    if (!updated) throw new AppError('VERSION_CONFLICT', `row '${row.id}' was deleted meanwhile`, { field: 'rowId' });
+    return updated;
+  }
+
+  /** Deletes a row as read; VERSION_CONFLICT when it changed since. */
+  async removeRow(tenant: string, row: DataTableRow): Promise<boolean> {
+    return this.rows.delete(tenant, row.id, { expectedVersion: row.version });
+  }
+
+  /** Puts a deleted row back under its id (rollback of a deleted row). */
+  restoreRow(tenant: string, row: DataTableRowRecord & { id: string }): Promise<DataTableRow> {
+    return this.rows.insert(tenant, row);
+  }
+
+  /** Rewrites data of rows without a new version (schema migration). */
+  async migrateRow(tenant: string, row: DataTableRow, data: RowData, ix: Record<string, Cell>): Promise<void> {
+    await this.rows.update(tenant, row.id, { $set: { data, ix } });
+  }
+
+  /** Moves a row without a new version (renumbering when reorder gaps run out). */
+  async renumberRow(tenant: string, row: DataTableRow, sortOrder: number): Promise<void> {
+    await this.rows.update(tenant, row.id, { $set: { sortOrder } });
+  }
+
+  // -- versions ------------------------------------------------------------------------------
+
+  async recordVersions(tenant: string, versions: DataTableRowVersionRecord[], keep: number): Promise<void> {
+    if (versions.length === 0) return;
+    await this.versions.insertMany(tenant, versions.map((v) => ({ id: versionId(v.rowId, v.rev), ...v })));
+    const prune = versions.filter((v) => v.rev > keep);
+    await Promise.all(prune.map((v) => this.versions.delete(tenant, versionId(v.rowId, v.rev - keep))));
+  }
+
+  listVersions(tenant: string, tableId: string, rowId: string, limit: number): Promise<DataTableRowVersion[]> {
+    return this.versions.find(tenant, { tableId, rowId }, { sort: { rev: -1, id: -1 }, limit });
+  }
+
+  async getVersion(tenant: string, tableId: string, rowId: string, version: number): Promise<DataTableRowVersion | null> {
+    const v = await this.versions.findById(tenant, versionId(rowId, version));
+    return v && v.tableId === tableId ? v : null;
+  }
+
+  async latestVersion(tenant: string, tableId: string, rowId: string): Promise<DataTableRowVersion | null> {
+    const [v] = await this.listVersions(tenant, tableId, rowId, 1);
+    return v ?? null;
   }
 }

@@ -4,6 +4,6 @@ import { createDataTablesSubgraph } from './app.js';
 
 await runSubgraphProcess({
   name: 'datatables',
-  needs: ['documents'],
-  build: ({ backends, tokens }) => createDataTablesSubgraph({ documents: backends.documents!, tokens }),
+  needs: ['documents', 'cache'],
+  build: ({ backends, tokens }) => createDataTablesSubgraph({ documents: backends.documents!, cache: backends.cache!, tokens }),
 });

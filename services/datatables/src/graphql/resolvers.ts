@@ -1,11 +1,22 @@
-import { guardQuery, isoSeconds } from '@pylon/kit';
-import type { DataTableRepository } from '../data-table.repository.js';
+import { guardMutation, guardQuery, isoSeconds, mutationPayload } from '@pylon/kit';
+import type { DataTablesRuntime } from '../runtime.js';
 import { getDataTable } from '../use-cases/get-data-table.js';
 import { listDataTables } from '../use-cases/list-data-tables.js';
+import { createDataTable, deleteDataTable, updateDataTable } from '../use-cases/manage-tables.js';
+import { batchCreateRows, batchDeleteRows } from '../use-cases/row-batches.js';
+import { getRowVersion, listRowVersions, rollbackRow } from '../use-cases/row-history.js';
+import { createRow, deleteRow, updateRow } from '../use-cases/row-writes.js';
+import { exportRowsCsvText } from '../use-cases/export-rows.js';
+import { importRowsCsv } from '../use-cases/import-rows.js';
+import { getRow, listRows } from '../use-cases/read-rows.js';
+import { reorderRows } from '../use-cases/reorder-rows.js';
+import { JsonScalar } from './json.scalar.js';
 import type { Resolvers } from './resolvers.generated.js';
 
-export function dataTablesResolvers(repo: DataTableRepository): Resolvers {
+export function dataTablesResolvers(rt: DataTablesRuntime): Resolvers {
+  const repo = rt.repo;
   return {
+    JSON: JsonScalar,
     Query: {
       dataTables: (_, args, ctx) => {
         guardQuery(ctx.principal, 'dataTables');
@@ -15,12 +26,89 @@ export function dataTablesResolvers(repo: DataTableRepository): Resolvers {
         guardQuery(ctx.principal, 'dataTable');
         return getDataTable(repo, ctx.principal, args.tableId);
       },
+      dataTableRows: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'dataTableRows');
+        return listRows(rt, ctx.principal, args);
+      },
+      dataTableRow: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'dataTableRow');
+        return getRow(rt, ctx.principal, args.tableId, args.rowId);
+      },
+      exportDataTableRows: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'exportDataTableRows');
+        return exportRowsCsvText(rt, ctx.principal, args.tableId);
+      },
+      dataTableRowVersions: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'dataTableRowVersions');
+        return listRowVersions(rt, ctx.principal, args.tableId, args.rowId);
+      },
+      dataTableRowVersion: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'dataTableRowVersion');
+        return getRowVersion(rt, ctx.principal, args.tableId, args.rowId, args.version);
+      },
+    },
+    Mutation: {
+      createDataTable: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'createDataTable');
+        return mutationPayload(async () => ({ table: await createDataTable(rt, ctx.principal, a.input) }));
+      },
+      updateDataTable: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'updateDataTable');
+        return mutationPayload(() => updateDataTable(rt, ctx.principal, a.input));
+      },
+      deleteDataTable: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'deleteDataTable');
+        return mutationPayload(() => deleteDataTable(rt, ctx.principal, a.tableId));
+      },
+      createDataTableRow: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'createDataTableRow');
+        return mutationPayload(async () => ({ row: await createRow(rt, ctx.principal, a.input) }));
+      },
+      updateDataTableRow: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'updateDataTableRow');
+        return mutationPayload(async () => ({ row: await updateRow(rt, ctx.principal, a.input) }));
+      },
+      deleteDataTableRow: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'deleteDataTableRow');
+        return mutationPayload(() => deleteRow(rt, ctx.principal, a));
+      },
+      batchCreateDataTableRows: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'batchCreateDataTableRows');
+        return mutationPayload(() => batchCreateRows(rt, ctx.principal, a.input));
+      },
+      batchDeleteDataTableRows: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'batchDeleteDataTableRows');
+        return mutationPayload(() => batchDeleteRows(rt, ctx.principal, a.input));
+      },
+      importDataTableRows: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'importDataTableRows');
+        return mutationPayload(() => importRowsCsv(rt, ctx.principal, a.input.tableId, a.input.csv));
+      },
+      reorderDataTableRows: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'reorderDataTableRows');
+        return mutationPayload(() => reorderRows(rt, ctx.principal, a.input));
+      },
+      rollbackDataTableRow: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'rollbackDataTableRow');
+        return mutationPayload(() => rollbackRow(rt, ctx.principal, a.input));
+      },
     },
     DataTable: {
       columns: (t) => t.columns ?? [],
       columnCount: (t) => (t.columns ?? []).length,
       rowCount: (t) => t.rowCount ?? 0,
       updatedAt: (t) => isoSeconds(t.updatedAt),
+    },
+    DataTableRowList: {
+      totalCount: (p) => p.totalCount(),
+    },
+    DataTableRow: {
+      version: (r) => r.rev,
+      updatedAt: (r) => isoSeconds(r.updatedAt),
+    },
+    DataTableRowVersion: {
+      version: (v) => v.rev,
+      updatedAt: (v) => isoSeconds(v.createdAt),
     },
   };
 }

@@ -7,6 +7,10 @@
  * - `uniq`: [collection, index, 't', accountId, tuple] or [collection, index, 'g', tuple]
  *   -> [accountId, id]. Checked and set in the same write transaction as the document, so two
  *   concurrent writers can never both claim a value.
+ * - `sidx`: [collection, index, accountId, ...values, id] -> 1, one entry per document and
+ *   secondary index; each value is encoded as (BSON type rank, number or string prefix) so key
+ *   order is the port's sort order. `find` walks an index range instead of the tenant when the
+ *   filter pins a leading run of fields and the sort is the rest (see documents.indexes.ts).
  * - `meta`: ['format'] -> layout version; ['idx', collection, index] -> index definition, so an
  *   added or changed unique index is (re)built from the stored documents on first use.
  *
@@ -25,6 +29,7 @@ import type {
   UpdateSpec,
   WriteOptions,
 } from '../ports/documents.js';
+import { afterFilter, andFilters, indexValuesOf, planIndex, secondarySignature, skipsSparse, validateSecondaryIndexes, type IndexPlan, type Scalar } from './documents.indexes.js';
 import {
   applyUpdate,
   assertExpectedVersion,
@@ -46,6 +51,7 @@ import {
   versionConflict,
   type Doc,
 } from './documents.shared.js';
+import type { SecondaryIndexSpec } from '../ports/documents.js';
 
 export interface LmdbDocumentStoreOptions {
   /** Directory of the LMDB environment (created when missing). */
@@ -59,6 +65,20 @@ type Ref = [accountId: string, id: string];
 const MAX = new Uint8Array([0xff]);
 const FORMAT = 1;
 const QUERY_OPTIONS = { scriptEnabled: false } as const;
+/** Strings are indexed by this many leading characters; longer ones are ordered within a run. */
+const INDEX_STRING_CHARS = 100;
+
+/** (rank, value) pairs in BSON order: null/missing < numbers < strings < booleans < dates. */
+function encodeIndexValue(v: Scalar, out: Key[]): boolean {
+  if (v === null) out.push(1, 0);
+  else if (typeof v === 'number') out.push(2, Number.isNaN(v) ? -Number.MAX_VALUE : v);
+  else if (typeof v === 'string') {
+    out.push(3, v.length > INDEX_STRING_CHARS ? v.slice(0, INDEX_STRING_CHARS) : v);
+    return v.length >= INDEX_STRING_CHARS;
+  } else if (typeof v === 'boolean') out.push(8, v ? 1 : 0);
+  else out.push(9, v.getTime());
+  return false;
+}
 
 type TxResult<T> = { ok: true; value: T } | { ok: false; error: unknown };
 const ok = <T>(value: T): TxResult<T> => ({ ok: true, value });
@@ -73,6 +93,8 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
   const docs = root.openDB<Doc, Key>({ name: 'docs', compression: false, cache: false, sharedStructuresKey: Symbol.for('structures') });
   const uniq = root.openDB<Ref, Key>({ name: 'uniq', compression: false, cache: false });
   const meta = root.openDB<unknown, Key>({ name: 'meta', compression: false, cache: false });
+  // Secondary indexes: [collection, index, accountId, ...encoded values, id] -> 1.
+  const sidx = root.openDB<number, Key>({ name: 'sidx', compression: false, cache: false });
   let closed = false;
 
   const checkOpen = (): void => {
@@ -135,7 +157,32 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
     }
     const sameRef = (ref: Ref | undefined, tenant: string, id: string): boolean => !!ref && ref[0] === tenant && ref[1] === id;
 
-    const ready = ensureIndexes(name, indexes, uniqueKeys);
+    const secondary = validateSecondaryIndexes(spec);
+    const entryPrefix = (idx: SecondaryIndexSpec, tenant: string, values: Scalar[]): { key: Key[]; cut: boolean } => {
+      const key: Key[] = [name, idx.name, tenant];
+      let cut = false;
+      for (const v of values) cut = encodeIndexValue(v, key) || cut;
+      return { key, cut };
+    };
+    /** Secondary index entries of a stored document (validates that indexed fields hold scalars). */
+    function entriesOf(doc: Doc): Key[][] {
+      const out: Key[][] = [];
+      for (const idx of secondary) {
+        if (skipsSparse(doc, idx)) continue;
+        const { key } = entryPrefix(idx, doc.accountId as string, indexValuesOf(doc, idx, name));
+        key.push(doc.id as string);
+        out.push(key);
+      }
+      return out;
+    }
+    const putEntries = (keys: Key[][]) => {
+      for (const k of keys) sidx.putSync(k, 1);
+    };
+    const removeEntries = (keys: Key[][]) => {
+      for (const k of keys) sidx.removeSync(k);
+    };
+
+    const ready = ensureIndexes(name, indexes, uniqueKeys).then(() => ensureSecondary(name, secondary, entriesOf));
     ready.catch(() => undefined); // surfaced by every operation that awaits it
 
     let isReady = false;
@@ -159,6 +206,66 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
       }
     }
 
+    /**
+     * Documents of an index range in index order (reverse for dir -1), starting near `after`
+     * (sort values aligned with the index's free fields, then id). Entries whose string values
+     * were cut to INDEX_STRING_CHARS are buffered per run of equal keys and sorted in full.
+     */
+    function* walk(tenant: string, plan: IndexPlan, sort: Array<[string, 1 | -1]>, after?: unknown[]): Generator<Doc> {
+      const { key: prefix } = entryPrefix(plan.index, tenant, plan.equal);
+      const free = plan.index.fields.length - plan.equal.length;
+      let start: Key[] = plan.dir === 1 ? prefix : [...prefix, MAX];
+      if (after && plan.ordered) {
+        const { key: seek, cut } = entryPrefix(plan.index, tenant, [...plan.equal, ...(after.slice(0, free) as Scalar[])]);
+        if (cut) start = plan.dir === 1 ? seek : [...seek, MAX];
+        else start = [...seek, after[after.length - 1] as string];
+      }
+      const end: Key[] = plan.dir === 1 ? [...prefix, MAX] : prefix;
+      const range = plan.dir === 1 ? { start, end } : { start, end, reverse: true };
+      const rankAt = prefix.length; // first free (rank, value) pair
+      let run: Doc[] = [];
+      let runKey = '';
+      const flush = function* (): Generator<Doc> {
+        if (run.length > 1) sortDocs(run, sort);
+        yield* run;
+        run = [];
+      };
+      for (const key of sidx.getKeys(range) as Iterable<Key[]>) {
+        const id = key[key.length - 1] as string;
+        const doc = docs.get(docKey(tenant, id));
+        if (!doc) continue;
+        let cut = false;
+        if (plan.ordered) {
+          for (let i = rankAt; i < key.length - 1; i += 2) if (key[i] === 3 && (key[i + 1] as string).length >= INDEX_STRING_CHARS) cut = true;
+        }
+        if (!cut) {
+          if (run.length) yield* flush();
+          yield doc;
+          continue;
+        }
+        const rk = JSON.stringify(key.slice(0, -1));
+        if (rk !== runKey && run.length) yield* flush();
+        runKey = rk;
+        run.push(doc);
+      }
+      if (run.length) yield* flush();
+    }
+
+    /** Documents matching `filter`, through an index with an equality prefix when there is one. */
+    function* candidates(tenant: string, filter: Filter | undefined): Generator<Doc> {
+      const plan = planIndex(secondary, filter, []);
+      const q = filter && Object.keys(filter).length > 0 ? new Query(filter as never, QUERY_OPTIONS) : null;
+      if (plan && plan.equal.length > 0) {
+        for (const d of walk(tenant, { ...plan, ordered: false, dir: 1 }, [])) if (!q || q.test(d)) yield d;
+        return;
+      }
+      const out: Doc[] = [];
+      scan(tenant, filter, (d) => {
+        out.push(d);
+      });
+      yield* out;
+    }
+
     const coll: Collection<object> = {
       async find(tenant: string, filter?: Filter, options?: FindOptions): Promise<Stored<object>[]> {
         assertTenant(tenant);
@@ -167,6 +274,27 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
         await begin();
         if (o.limit === 0) return [];
         const end = o.limit === undefined ? Infinity : o.skip + o.limit;
+        const after = options?.after;
+        const plan = planIndex(secondary, filter, o.sort);
+        if (plan) {
+          const full = andFilters(filter, after ? afterFilter(o.sort, after) : undefined);
+          const q = full ? new Query(full as never, QUERY_OPTIONS) : null;
+          if (plan.ordered) {
+            const out: Doc[] = [];
+            let seen = 0;
+            for (const d of walk(tenant, plan, o.sort, after)) {
+              if (q && !q.test(d)) continue;
+              if (seen++ >= o.skip) out.push(d);
+              if (seen >= end) break;
+            }
+            return out as Stored<object>[];
+          }
+          const all: Doc[] = [];
+          for (const d of walk(tenant, { ...plan, dir: 1 }, o.sort)) if (!q || q.test(d)) all.push(d);
+          sortDocs(all, o.sort);
+          return all.slice(o.skip, end) as Stored<object>[];
+        }
+        if (after) filter = andFilters(filter, afterFilter(o.sort, after));
         const first = o.sort[0] as [string, 1 | -1];
         if (o.sort.length === 1 && first[0] === 'id') {
           // Key order is id order: stream and stop early.
@@ -203,10 +331,14 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
         assertFilter(filter);
         await begin();
         if (!filter || Object.keys(filter).length === 0) return docs.getKeysCount(tenantRange(tenant));
+        const plan = planIndex(secondary, filter, []);
+        if (plan && plan.equal.length === Object.keys(filter).length) {
+          // The filter is exactly the index's equality prefix: count its keys, read no document.
+          const { key } = entryPrefix(plan.index, tenant, plan.equal);
+          return sidx.getKeysCount({ start: key, end: [...key, MAX] });
+        }
         let n = 0;
-        scan(tenant, filter, () => {
-          n++;
-        });
+        for (const _ of candidates(tenant, filter)) n++;
         return n;
       },
 
@@ -216,6 +348,7 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
         const now = new Date().toISOString();
         const stored = prepareInsert(tenant, doc, id, now);
         const keys = uniqueKeys(stored);
+        const entries = entriesOf(stored);
         await begin();
         const key = docKey(tenant, id);
         return write(() => {
@@ -225,8 +358,66 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
           const written = docs.putSync(key, stored, { noOverwrite: true }) as unknown as boolean;
           if (!written) return fail(duplicateKey(name, 'id'));
           for (const k of keys) uniq.putSync(k.key, [tenant, id]);
+          putEntries(entries);
           return ok(stored as Stored<object>);
         });
+      },
+
+      async insertMany(tenant: string, input: Array<object & { id?: string }>): Promise<Stored<object>[]> {
+        assertTenant(tenant);
+        if (!Array.isArray(input)) throw new Error('documents: insertMany takes an array');
+        const now = new Date().toISOString();
+        const prepared = input.map((doc) => {
+          const id = resolveInsertId(doc, newId);
+          const stored = prepareInsert(tenant, doc, id, now);
+          return { id, stored, keys: uniqueKeys(stored), entries: entriesOf(stored) };
+        });
+        await begin();
+        if (prepared.length === 0) return [];
+        // One transaction; a failure stops there and commits the documents before it (ordered).
+        return write(() => {
+          const out: Stored<object>[] = [];
+          for (const p of prepared) {
+            for (const k of p.keys) if (uniq.doesExist(k.key)) return fail(duplicateKey(name, k.index));
+            const written = docs.putSync(docKey(tenant, p.id), p.stored, { noOverwrite: true }) as unknown as boolean;
+            if (!written) return fail(duplicateKey(name, 'id'));
+            for (const k of p.keys) uniq.putSync(k.key, [tenant, p.id]);
+            putEntries(p.entries);
+            out.push(p.stored as Stored<object>);
+          }
+          return ok(out);
+        });
+      },
+
+      async deleteMany(tenant: string, filter: Filter): Promise<number> {
+        assertTenant(tenant);
+        assertFilter(filter);
+        await begin();
+        // Bounded chunks keep each transaction (and the ids held in memory) small.
+        const CHUNK = 5000;
+        let total = 0;
+        for (;;) {
+          const batch: Doc[] = [];
+          for (const d of candidates(tenant, filter)) {
+            batch.push(d);
+            if (batch.length >= CHUNK) break;
+          }
+          if (batch.length === 0) return total;
+          total += await write(() => {
+            let n = 0;
+            for (const d of batch) {
+              const key = docKey(tenant, d.id as string);
+              const cur = docs.get(key);
+              if (!cur) continue;
+              for (const k of uniqueKeys(cur)) if (sameRef(uniq.get(k.key), tenant, cur.id as string)) uniq.removeSync(k.key);
+              removeEntries(entriesOf(cur));
+              docs.removeSync(key);
+              n++;
+            }
+            return ok(n);
+          });
+          if (batch.length < CHUNK) return total;
+        }
       },
 
       async update(tenant: string, id: string, update: UpdateSpec, options?: WriteOptions): Promise<Stored<object> | null> {
@@ -244,10 +435,12 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
           const version = doc.version as number;
           if (expected !== undefined && version !== expected) return fail(versionConflict(name, id, expected, version));
           const before = uniqueKeys(doc);
+          const entriesBefore = entriesOf(doc);
           applyUpdate(doc, ops);
           doc.version = version + 1;
           doc.updatedAt = now;
           const after = uniqueKeys(doc);
+          const entriesAfter = entriesOf(doc);
           const beforeSigs = new Set(before.map((k) => k.sig));
           const afterSigs = new Set(after.map((k) => k.sig));
           const added = after.filter((k) => !beforeSigs.has(k.sig));
@@ -256,6 +449,8 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
           }
           for (const k of before) if (!afterSigs.has(k.sig)) uniq.removeSync(k.key);
           for (const k of added) uniq.putSync(k.key, [tenant, id]);
+          removeEntries(entriesBefore);
+          putEntries(entriesAfter);
           docs.putSync(key, doc);
           return ok(doc as Stored<object>);
         });
@@ -275,6 +470,7 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
           if (expected !== undefined && version !== expected) return fail(versionConflict(name, id, expected, version));
           const keys = uniqueKeys(doc);
           for (const k of keys) if (sameRef(uniq.get(k.key), tenant, id)) uniq.removeSync(k.key);
+          removeEntries(entriesOf(doc));
           docs.removeSync(key);
           return ok(true);
         });
@@ -341,11 +537,45 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
     });
   }
 
+  /** (Re)builds secondary indexes that are new or changed since the last run; drops removed ones. */
+  async function ensureSecondary(name: string, indexes: SecondaryIndexSpec[], entriesOf: (doc: Doc) => Key[][]): Promise<void> {
+    const wanted = new Map(indexes.map((i) => [i.name, JSON.stringify(i.fields)]));
+    const metaRange = { start: ['sidx', name] as Key, end: ['sidx', name, MAX] as Key };
+    const current = (): Map<string, unknown> => {
+      const m = new Map<string, unknown>();
+      for (const { key, value } of meta.getRange(metaRange)) m.set((key as Key[])[2] as string, value);
+      return m;
+    };
+    const upToDate = (have: Map<string, unknown>): boolean => have.size === wanted.size && [...wanted].every(([n, def]) => have.get(n) === def);
+    if (upToDate(current())) return;
+    await write(() => {
+      const have = current();
+      if (upToDate(have)) return ok(undefined);
+      const stale = [...have.keys()].filter((n) => have.get(n) !== wanted.get(n));
+      const build = new Set(indexes.filter((i) => have.get(i.name) !== wanted.get(i.name)).map((i) => i.name));
+      const entries: Key[][] = [];
+      for (const { value: doc } of docs.getRange({ start: [name], end: [name, MAX] })) {
+        try {
+          for (const k of entriesOf(doc)) if (build.has(k[1] as string)) entries.push(k);
+        } catch (e) {
+          return fail(e);
+        }
+      }
+      for (const n of [...stale, ...build]) {
+        for (const key of [...sidx.getKeys({ start: [name, n], end: [name, n, MAX] })]) sidx.removeSync(key);
+        meta.removeSync(['sidx', name, n]);
+      }
+      for (const k of entries) sidx.putSync(k, 1);
+      for (const n of build) meta.putSync(['sidx', name, n], wanted.get(n));
+      return ok(undefined);
+    });
+  }
+
   return {
     collection<T extends object>(spec: CollectionSpec): Collection<T> {
       checkOpen();
       validateCollectionSpec(spec);
-      const signature = specSignature(spec);
+      const signature = specSignature(spec) + secondarySignature(validateSecondaryIndexes(spec));
       const known = collections.get(spec.name);
       if (known) {
         if (known.signature !== signature) throw new Error(`documents: collection '${spec.name}' was already opened with different unique indexes`);

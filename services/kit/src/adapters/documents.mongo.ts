@@ -22,6 +22,7 @@ import type {
   UpdateSpec,
   WriteOptions,
 } from '../ports/documents.js';
+import { afterFilter, andFilters, assertIndexedSet, indexValuesOf, secondarySignature, validateSecondaryIndexes } from './documents.indexes.js';
 import {
   assertExpectedVersion,
   assertFilter,
@@ -53,6 +54,8 @@ type NativeCollection = mongoose.mongo.Collection<MongoDoc>;
 
 const TENANT_ID_INDEX = 'tenant_id';
 const UNIQUE_PREFIX = 'uniq_';
+/** Secondary indexes: {accountId, ...fields, id}, so equality prefix + sort + id paging is one index walk. */
+const SECONDARY_PREFIX = 'idx_';
 const NO_ID = { _id: 0 } as const;
 
 interface ResolvedIndex extends IndexSpec {
@@ -116,8 +119,12 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
     const name = spec.name;
     const indexes: ResolvedIndex[] = (spec.uniqueIndexes ?? []).map((i) => ({ name: i.name, fields: [...i.fields], scope: indexScope(i) }));
     const c: NativeCollection = db!.collection<MongoDoc>(name);
+    const secondary = validateSecondaryIndexes(spec);
+    const checkIndexed = (doc: Doc): void => {
+      for (const idx of secondary) indexValuesOf(doc, idx, name);
+    };
 
-    const ready = ensureIndexes(c, name, indexes);
+    const ready = ensureIndexes(c, name, indexes).then(() => ensureSecondary(c, secondary));
     ready.catch(() => undefined); // surfaced by every operation that awaits it
 
     async function begin(): Promise<void> {
@@ -142,7 +149,8 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
         const o = normalizeFindOptions(options);
         await begin();
         if (o.limit === 0) return [];
-        const cursor = c.find(scoped(tenant, filter), {
+        const where = options?.after ? andFilters(filter, afterFilter(o.sort, options.after)) : filter;
+        const cursor = c.find(scoped(tenant, where), {
           projection: NO_ID,
           sort: o.sort,
           ...(o.skip > 0 ? { skip: o.skip } : {}),
@@ -169,6 +177,7 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
         assertTenant(tenant);
         const id = resolveInsertId(doc, newId);
         const stored = prepareInsert(tenant, doc, id, new Date().toISOString());
+        checkIndexed(stored);
         await begin();
         try {
           // The driver adds `_id` to the object it is given: hand it a copy.
@@ -179,6 +188,33 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
         return stored as Stored<object>;
       },
 
+      async insertMany(tenant: string, input: Array<object & { id?: string }>): Promise<Stored<object>[]> {
+        assertTenant(tenant);
+        if (!Array.isArray(input)) throw new Error('documents: insertMany takes an array');
+        const now = new Date().toISOString();
+        const stored = input.map((doc) => {
+          const s = prepareInsert(tenant, doc, resolveInsertId(doc, newId), now);
+          checkIndexed(s);
+          return s;
+        });
+        await begin();
+        if (stored.length === 0) return [];
+        try {
+          // Ordered: a failure stops the batch there, as the port says.
+          await c.insertMany(stored.map((d) => ({ ...d })), { ordered: true });
+        } catch (e) {
+          throw mapWriteError(e);
+        }
+        return stored as Stored<object>[];
+      },
+
+      async deleteMany(tenant: string, filter: Filter): Promise<number> {
+        assertTenant(tenant);
+        assertFilter(filter);
+        await begin();
+        return (await c.deleteMany(scoped(tenant, filter))).deletedCount;
+      },
+
       async update(tenant: string, id: string, update: UpdateSpec, options?: WriteOptions): Promise<Stored<object> | null> {
         assertTenant(tenant);
         const ops = prepareUpdate(update);
@@ -186,6 +222,7 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
         assertExpectedVersion(expected);
         if (!isValidKeyString(id)) return null;
         await begin();
+        assertIndexedSet(secondary, ops.setObject, name);
         const filter: Doc = { accountId: tenant, id };
         if (expected !== undefined) filter.version = expected;
         const modifier: Doc = { $set: { ...ops.setObject, updatedAt: new Date().toISOString() }, $inc: { version: 1 } };
@@ -270,11 +307,34 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
     }
   }
 
+  async function ensureSecondary(c: NativeCollection, indexes: Array<{ name: string; fields: string[]; sparse?: boolean }>): Promise<void> {
+    for (const idx of indexes) {
+      const key = new Map<string, 1>([['accountId', 1]]);
+      for (const f of idx.fields) key.set(f, 1);
+      key.set('id', 1);
+      const last = idx.fields[idx.fields.length - 1] as string;
+      const options = { name: `${SECONDARY_PREFIX}${idx.name}`, ...(idx.sparse ? { partialFilterExpression: { [last]: { $exists: true } } } : {}) };
+      try {
+        await c.createIndex(key, options);
+      } catch (e) {
+        const code = errorCode(e);
+        if (code !== 85 && code !== 86) throw e;
+        await c.dropIndex(options.name);
+        await c.createIndex(key, options);
+      }
+    }
+    const wanted = new Set(indexes.map((i) => `${SECONDARY_PREFIX}${i.name}`));
+    for (const ix of await c.listIndexes().toArray()) {
+      const n = ix.name;
+      if (typeof n === 'string' && n.startsWith(SECONDARY_PREFIX) && !wanted.has(n)) await c.dropIndex(n);
+    }
+  }
+
   return {
     collection<T extends object>(spec: CollectionSpec): Collection<T> {
       checkOpen();
       validateCollectionSpec(spec);
-      const signature = specSignature(spec);
+      const signature = specSignature(spec) + secondarySignature(validateSecondaryIndexes(spec));
       const known = collections.get(spec.name);
       if (known) {
         if (known.signature !== signature) throw new Error(`documents: collection '${spec.name}' was already opened with different unique indexes`);

@@ -31,6 +31,11 @@ export const QUERY_RULES = {
   // datatables
   dataTables: 'DataTables_View',
   dataTable: 'DataTables_View',
+  dataTableRows: 'DataTables_View',
+  dataTableRow: 'DataTables_View',
+  exportDataTableRows: 'DataTables_View',
+  dataTableRowVersions: 'DataTables_View',
+  dataTableRowVersion: 'DataTables_View',
   // analytics
   playLogs: 'Analytics_View',
   pingLogs: 'Analytics_View',

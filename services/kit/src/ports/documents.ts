@@ -29,6 +29,13 @@ export interface FindOptions {
   sort?: Sort;
   skip?: number;
   limit?: number;
+  /**
+   * Keyset paging: the sort values of the last document of the previous page, one per field of
+   * the normalised sort (the given fields, then `id` unless given). Results start strictly after
+   * that position, so pages stay stable while documents are added or removed elsewhere. Exact
+   * for fields that hold null/missing or scalars of one type.
+   */
+  after?: unknown[];
 }
 
 export interface IndexSpec {
@@ -39,9 +46,28 @@ export interface IndexSpec {
   scope?: 'tenant' | 'global';
 }
 
+/**
+ * A non-unique, tenant-scoped index. `find` walks it instead of scanning the tenant when the filter
+ * gives equality values for a leading run of its fields and the sort is exactly the remaining
+ * fields (then `id`) in one direction; `count`, `find` and `deleteMany` use an equality prefix
+ * to narrow their scan. Indexed fields must hold scalars (null, boolean, number, string, Date)
+ * or be missing; a write that puts an object or array there is refused.
+ */
+export interface SecondaryIndexSpec {
+  name: string;
+  fields: string[];
+  /**
+   * Sparse: documents missing the last field are not indexed (fewer entries to write when most
+   * documents lack it). `find` walks a sparse index only when the filter holds
+   * `{<last field>: {$exists: true}}` at its top level, so results never depend on it.
+   */
+  sparse?: boolean;
+}
+
 export interface CollectionSpec {
   name: string;
   uniqueIndexes?: IndexSpec[];
+  indexes?: SecondaryIndexSpec[];
 }
 
 /** Mongo-style update applied by the store: $set and $unset only (whole replacement is `replace`). */
@@ -61,6 +87,14 @@ export interface Collection<T extends object> {
   count(tenant: string, filter?: Filter): Promise<number>;
   /** Inserts a new document; `id` is generated unless given. Fails with DUPLICATE_KEY on a unique index clash. */
   insert(tenant: string, doc: T & { id?: string }): Promise<Stored<T>>;
+  /**
+   * Inserts documents in order, in as few round trips as the engine allows. On a failure (e.g.
+   * DUPLICATE_KEY) the documents before the failing one may be stored, it and the rest are not;
+   * the failure is thrown.
+   */
+  insertMany(tenant: string, docs: Array<T & { id?: string }>): Promise<Stored<T>[]>;
+  /** Deletes every document of the tenant matching `filter`; returns how many. */
+  deleteMany(tenant: string, filter: Filter): Promise<number>;
   /** Applies $set/$unset to one document; null when it does not exist in this tenant. */
   update(tenant: string, id: string, update: UpdateSpec, options?: WriteOptions): Promise<Stored<T> | null>;
   /** Deletes one document; false when it did not exist in this tenant. */

@@ -492,6 +492,123 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
       });
     });
 
+
+    describe('secondary indexes, keyset paging, insertMany and deleteMany', () => {
+      interface Cell {
+        table: string;
+        rank?: number | null;
+        label?: string;
+        other?: unknown;
+      }
+      const CELLS: CollectionSpec = { name: 'cells', indexes: [{ name: 'byRank', fields: ['table', 'rank'] }, { name: 'byTable', fields: ['table'] }] };
+      const PLAIN: CollectionSpec = { name: 'cells_plain' };
+      const long = (c: string) => c.repeat(150);
+
+      // The same data in an indexed and an unindexed collection must answer identically.
+      async function both(): Promise<[Collection<Cell>, Collection<Cell>]> {
+        const docs: Array<Cell & { id: string }> = [];
+        const ranks = [3, 1, null, 2, 2, -5, 10, 1.5, null, 7];
+        for (let i = 0; i < 40; i++) {
+          const r = ranks[i % ranks.length];
+          docs.push({ id: `d${String(i).padStart(2, '0')}`, table: i % 3 === 0 ? 't2' : 't1', ...(r === null && i % 2 ? {} : { rank: r ?? null }), label: i % 7 === 0 ? long(String.fromCharCode(97 + (i % 3))) + String(i) : `l${i % 4}` });
+        }
+        const indexed = store.collection<Cell>(CELLS);
+        const plain = store.collection<Cell>(PLAIN);
+        expect(await indexed.insertMany(A, docs)).toHaveLength(docs.length);
+        await plain.insertMany(A, docs);
+        await indexed.insertMany(B, [{ id: 'b1', table: 't1', rank: 1 }]);
+        return [indexed, plain];
+      }
+
+      test('find over an index equals find over a scan, for every sort, filter and page', async () => {
+        const [indexed, plain] = await both();
+        const cases: Array<[Record<string, unknown>, Record<string, 1 | -1>]> = [
+          [{ table: 't1' }, { rank: 1, id: 1 }],
+          [{ table: 't1' }, { rank: -1, id: -1 }],
+          [{ table: 't1' }, { rank: -1 }],
+          [{ table: 't1', label: 'l1' }, { rank: 1, id: 1 }],
+          [{ table: 't1' }, { label: 1, id: 1 }],
+          [{ table: 't2', rank: 2 }, { id: 1 }],
+          [{ table: 't1', rank: { $gte: 2 } }, { rank: 1, id: 1 }],
+          [{}, { rank: 1, id: 1 }],
+        ];
+        for (const [filter, sort] of cases) {
+          const want = await plain.find(A, filter, { sort });
+          expect(ids(await indexed.find(A, filter, { sort }))).toEqual(ids(want));
+          expect(await indexed.count(A, filter)).toBe(want.length);
+          // Keyset pages of 3 visit the same sequence.
+          const keys = [...Object.keys(sort), ...(Object.keys(sort).includes('id') ? [] : ['id'])];
+          for (const col of [indexed, plain]) {
+            const seen: string[] = [];
+            let after: unknown[] | undefined;
+            for (let guard = 0; guard < 40; guard++) {
+              const page = await col.find(A, filter, { sort, limit: 3, ...(after ? { after } : {}) });
+              seen.push(...ids(page));
+              const last = page.at(-1) as Record<string, unknown> | undefined;
+              if (page.length < 3 || !last) break;
+              after = keys.map((k) => last[k] ?? null);
+            }
+            expect(seen).toEqual(ids(want));
+          }
+        }
+      });
+
+      test('index entries follow updates and deletes; deleteMany removes matches only', async () => {
+        const [indexed] = await both();
+        await indexed.update(A, 'd01', { $set: { rank: 100 } });
+        await indexed.update(A, 'd02', { $set: { table: 't9' } });
+        await indexed.delete(A, 'd04');
+        const top = await indexed.find(A, { table: 't1' }, { sort: { rank: -1, id: -1 }, limit: 1 });
+        expect(ids(top)).toEqual(['d01']);
+        expect(ids(await indexed.find(A, { table: 't9' }, { sort: { rank: 1, id: 1 } }))).toEqual(['d02']);
+        const t1 = await indexed.count(A, { table: 't1' });
+        expect(await indexed.deleteMany(A, { table: 't1', label: 'l1' })).toBeGreaterThan(0);
+        expect(await indexed.count(A, { table: 't1', label: 'l1' })).toBe(0);
+        expect(await indexed.count(A, { table: 't1' })).toBeLessThan(t1);
+        const left = await indexed.count(A, { table: 't1' });
+        expect(await indexed.deleteMany(A, { table: 't1' })).toBe(left);
+        expect(await indexed.count(A, { table: 't1' })).toBe(0);
+        expect(await indexed.count(B, { table: 't1' })).toBe(1);
+        expect(ids(await indexed.find(A, { table: 't1' }, { sort: { rank: 1, id: 1 } }))).toEqual([]);
+      });
+
+      test('a sparse index leaves out documents missing its last field, and is walked only when the filter requires it', async () => {
+        const col = store.collection<Cell>({ name: 'cells_sparse', indexes: [{ name: 'r', fields: ['table', 'rank'], sparse: true }] });
+        await col.insertMany(A, [{ id: 'a', table: 't', rank: 2 }, { id: 'b', table: 't' }, { id: 'c', table: 't', rank: null }, { id: 'd', table: 't', rank: 1 }]);
+        expect(ids(await col.find(A, { table: 't' }, { sort: { rank: 1, id: 1 } }))).toEqual(['b', 'c', 'd', 'a']);
+        expect(ids(await col.find(A, { table: 't', rank: { $exists: true } }, { sort: { rank: 1, id: 1 } }))).toEqual(['c', 'd', 'a']);
+        expect(ids(await col.find(A, { table: 't', rank: { $exists: true } }, { sort: { rank: -1, id: -1 }, after: [2, 'a'] }))).toEqual(['d', 'c']);
+      });
+
+      test('an indexed field holding an object or array is refused', async () => {
+        const col = store.collection<Cell>(CELLS);
+        await expect(col.insert(A, { table: 't', rank: [1, 2] as unknown as number })).rejects.toThrow(/scalar/);
+        await expect(col.insertMany(A, [{ table: 't', rank: 1 }, { table: { x: 1 } as unknown as string }])).rejects.toThrow(/scalar/);
+        const ok = await col.insert(A, { table: 't', rank: 1 });
+        await expect(col.update(A, ok.id, { $set: { rank: { deep: 1 } } })).rejects.toThrow(/scalar/);
+        expect((await col.findById(A, ok.id))?.rank).toBe(1);
+        expect(await col.count(A)).toBe(1);
+      });
+
+      test('insertMany stops at a duplicate and keeps the documents before it', async () => {
+        const col = store.collection<Cell>(CELLS);
+        await col.insert(A, { id: 'dup', table: 't' });
+        await expectCode(col.insertMany(A, [{ id: 'm1', table: 't' }, { id: 'dup', table: 't' }, { id: 'm3', table: 't' }]), 'DUPLICATE_KEY');
+        expect(await col.findById(A, 'm3')).toBeNull();
+        expect(await col.count(A, { table: 't' })).toBeLessThanOrEqual(2);
+      });
+
+      test('indexes declared later are built from stored documents', async () => {
+        if (!subject.reopen) return;
+        const before = store.collection<Cell>({ name: 'later_idx' });
+        await before.insertMany(A, [{ id: 'a', table: 'x', rank: 2 }, { id: 'b', table: 'x', rank: 1 }, { id: 'c', table: 'y', rank: 0 }]);
+        store = await subject.reopen();
+        const after = store.collection<Cell>({ name: 'later_idx', indexes: [{ name: 'r', fields: ['table', 'rank'] }] });
+        expect(ids(await after.find(A, { table: 'x' }, { sort: { rank: 1, id: 1 } }))).toEqual(['b', 'a']);
+        expect(await after.count(A, { table: 'x' })).toBe(2);
+      });
+    });
+
     describe('durability', () => {
       test('data, versions and unique indexes survive close and reopen', async () => {
         if (!subject.reopen) return;

@@ -1,0 +1,149 @@
+/**
+ * Row queries: the `filter` JSON (column key to value or operator object) turned into a
+ * documents-port filter over `data.<key>`, the sort (a column key's indexed slot, or the row
+ * order) and the continuation token (the last row's sort position, bound to the query's sort).
+ */
+import { badInput, type Filter } from '@pylon/kit';
+import { coerceCell } from './cells.js';
+import type { Cell, DataTableColumnRecord } from './data-table.js';
+
+export const FILTER_OPERATORS = [
+  'eq', 'neq', 'contains', 'notContains', 'gt', 'gte', 'lt', 'lte',
+  'isEmpty', 'isNotEmpty', 'positive', 'negative', 'inRange', 'outOfRange',
+] as const;
+type Operator = (typeof FILTER_OPERATORS)[number];
+const OPS = new Set<string>(FILTER_OPERATORS);
+const MAX_FILTER_CHARS = 8192;
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function operand(column: DataTableColumnRecord, op: string, v: unknown): Cell {
+  const r = coerceCell({ ...column, options: null }, v);
+  if (!r.ok) throw badInput('filter', `filter.${column.key}.${op} ${r.problem}`);
+  return r.value;
+}
+
+function condition(column: DataTableColumnRecord, op: Operator, v: unknown): Filter {
+  const path = `data.${column.key}`;
+  const numeric = () => {
+    if (column.type !== 'NUMBER') throw badInput('filter', `filter.${column.key}.${op} applies to NUMBER columns only`);
+  };
+  const pair = (): [Cell, Cell] => {
+    if (!Array.isArray(v) || v.length !== 2) throw badInput('filter', `filter.${column.key}.${op} must be a list of two values [from, to]`);
+    return [operand(column, op, v[0]), operand(column, op, v[1])];
+  };
+  switch (op) {
+    case 'eq':
+      return { [path]: operand(column, op, v) };
+    case 'neq':
+      return { [path]: { $ne: operand(column, op, v) } };
+    case 'contains':
+    case 'notContains': {
+      if (typeof v !== 'string' && typeof v !== 'number') throw badInput('filter', `filter.${column.key}.${op} must be a string`);
+      const re = { $regex: escapeRegex(String(v)), $options: 'i' };
+      return op === 'contains' ? { [path]: re } : { [path]: { $not: re } };
+    }
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+      return { [path]: { [`$${op}`]: operand(column, op, v) } };
+    case 'isEmpty':
+    case 'isNotEmpty': {
+      if (typeof v !== 'boolean') throw badInput('filter', `filter.${column.key}.${op} must be true or false`);
+      const empty = (op === 'isEmpty') === v;
+      return empty ? { [path]: { $in: [null, ''] } } : { [path]: { $nin: [null, ''] } };
+    }
+    case 'positive':
+    case 'negative': {
+      numeric();
+      if (typeof v !== 'boolean') throw badInput('filter', `filter.${column.key}.${op} must be true or false`);
+      const cmp = (op === 'positive') === v ? '$gt' : '$lt';
+      return v ? { [path]: { [cmp]: 0 } } : { [path]: { [op === 'positive' ? '$lte' : '$gte']: 0 } };
+    }
+    case 'inRange': {
+      const [a, b] = pair();
+      return { [path]: { $gte: a, $lte: b } };
+    }
+    case 'outOfRange': {
+      const [a, b] = pair();
+      return { $or: [{ [path]: { $lt: a } }, { [path]: { $gt: b } }] };
+    }
+  }
+}
+
+/** Parses the `filter` argument; BAD_USER_INPUT naming `filter` for anything malformed. */
+export function parseRowFilter(columns: readonly DataTableColumnRecord[], text: string | null | undefined): Filter {
+  if (text === null || text === undefined || text.trim() === '') return {};
+  if (text.length > MAX_FILTER_CHARS) throw badInput('filter', `filter must be at most ${MAX_FILTER_CHARS} characters`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badInput('filter', 'filter must be a JSON object of column key to value, e.g. {"city":"Oslo"}');
+  }
+  if (!isObject(parsed)) throw badInput('filter', 'filter must be a JSON object of column key to value, e.g. {"city":"Oslo"}');
+  const byKey = new Map(columns.map((c) => [c.key, c]));
+  const parts: Filter[] = [];
+  for (const [key, value] of Object.entries(parsed)) {
+    const column = byKey.get(key);
+    if (!column) throw badInput('filter', `filter names unknown column '${key}'`);
+    if (isObject(value)) {
+      const ops = Object.keys(value);
+      if (ops.length === 0) throw badInput('filter', `filter.${key} names no operator`);
+      for (const op of ops) {
+        if (!OPS.has(op)) throw badInput('filter', `filter.${key}: unknown operator '${op}' (known: ${FILTER_OPERATORS.join(', ')})`);
+        parts.push(condition(column, op as Operator, value[op]));
+      }
+    } else {
+      parts.push(condition(column, 'eq', value));
+    }
+  }
+  if (parts.length === 0) return {};
+  return parts.length === 1 ? (parts[0] as Filter) : { $and: parts };
+}
+
+export interface RowSort {
+  /** Documents-port path of the sort value: `sortOrder` or `ix.s<slot>`. */
+  path: string;
+  dir: 1 | -1;
+  /** Names the query in tokens: a token of another sort is refused. */
+  label: string;
+}
+
+export function parseRowSort(columns: readonly DataTableColumnRecord[], sort: string | null | undefined, sortDir: string | null | undefined): RowSort {
+  let dir: 1 | -1 = 1;
+  if (sortDir !== null && sortDir !== undefined && sortDir !== '') {
+    const d = sortDir.toLowerCase();
+    if (d !== 'asc' && d !== 'desc') throw badInput('sortDir', 'sortDir must be asc or desc');
+    dir = d === 'asc' ? 1 : -1;
+  }
+  if (sort === null || sort === undefined || sort === '' || sort === 'sortOrder') return { path: 'sortOrder', dir, label: `sortOrder:${dir}` };
+  const column = columns.find((c) => c.key === sort);
+  if (!column) throw badInput('sort', `sort names unknown column '${sort}'`);
+  if (column.slot === null || column.slot === undefined) throw badInput('sort', `column '${sort}' is not sortable`);
+  return { path: `ix.s${column.slot}`, dir, label: `${column.id}:${dir}` };
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]{1,4096}$/;
+
+export function encodeRowToken(sort: RowSort, value: Cell, id: string): string {
+  return Buffer.from(JSON.stringify([sort.label, value, id]), 'utf8').toString('base64url');
+}
+
+/** The position a token holds: [sort value, row id]; refused when malformed or made for another sort. */
+export function decodeRowToken(sort: RowSort, token: string): [Cell, string] {
+  const invalid = () => badInput('continuationToken', 'continuationToken is not a valid continuation token for this sort');
+  if (!BASE64URL.test(token)) throw invalid();
+  let v: unknown;
+  try {
+    v = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  if (!Array.isArray(v) || v.length !== 3 || v[0] !== sort.label || typeof v[2] !== 'string') throw invalid();
+  const value = v[1];
+  if (!(value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')) throw invalid();
+  return [value, v[2]];
+}

@@ -1,0 +1,11 @@
+import type { Cache } from '@pylon/kit';
+import type { DataTableRepository } from './data-table.repository.js';
+
+/** What the data tables use cases work with, built once by app.ts. */
+export interface DataTablesRuntime {
+  repo: DataTableRepository;
+  /** Versions kept per row; older ones are pruned as new ones are written. */
+  historyLimit: number;
+  /** Row-read cache (tables with cacheTtlSeconds > 0); absent: nothing cached. */
+  cache?: Cache;
+}

@@ -1,0 +1,124 @@
+/**
+ * CSV import: the first record names columns by key or by name (case-insensitive); each further
+ * record becomes a row, validated and coerced like any other write. Rows go to the store in
+ * chunks of 500 (one insertMany, one version insertMany, one table update per chunk), so memory
+ * stays bounded and a 100k-row file is a few hundred writes. Bad records are reported with their
+ * line number and do not stop the others; limits on bytes and rows refuse oversize input.
+ */
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import { AppError, badInput, type Principal } from '@pylon/kit';
+import { sortSlots, validateRowData } from '../domain/cells.js';
+import type { DataTableColumnRecord } from '../domain/data-table.js';
+import { newRowId, type DataTableRowRecord } from '../data-table.repository.js';
+import type { DataTablesRuntime } from '../runtime.js';
+import { getDataTable } from './get-data-table.js';
+import { SORT_GAP, versionOf } from './row-writes.js';
+
+export const IMPORT_LIMITS = { maxRows: 1_000_000, maxBytes: 100 * 1024 * 1024, reportedErrors: 100 } as const;
+const CHUNK = 500;
+
+export interface ImportRowError {
+  line: number;
+  error: string;
+  field: string | null;
+}
+
+export interface ImportResult {
+  imported: number;
+  failed: number;
+  errors: ImportRowError[];
+}
+
+/** Maps header cells to columns; refuses unknown or repeated ones. */
+export function mapHeader(columns: readonly DataTableColumnRecord[], header: readonly unknown[]): Array<DataTableColumnRecord> {
+  const used = new Set<string>();
+  return header.map((h, i) => {
+    const name = String(h ?? '').trim();
+    const col = columns.find((c) => c.key === name) ?? columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+    if (!col) throw badInput('header', `header column ${i + 1} '${name}' names no column (known keys: ${columns.map((c) => c.key).join(', ')})`);
+    if (used.has(col.key)) throw badInput('header', `header names column '${col.key}' twice`);
+    used.add(col.key);
+    return col;
+  });
+}
+
+/**
+ * Imports records from any source of records (arrays of cell values with their line numbers):
+ * the CSV parser here, the xlsx reader of the REST import.
+ */
+export async function importRecords(
+  rt: DataTablesRuntime,
+  principal: Principal,
+  tableId: string,
+  records: AsyncIterable<{ line: number; cells: unknown[] }>,
+): Promise<ImportResult> {
+  const tenant = principal.accountId;
+  const table = await getDataTable(rt.repo, principal, tableId);
+  let header: DataTableColumnRecord[] | null = null;
+  let next = ((await rt.repo.lastSortOrder(tenant, table.id)) ?? 0) + SORT_GAP;
+  const result: ImportResult = { imported: 0, failed: 0, errors: [] };
+  let pending: Array<DataTableRowRecord & { id: string }> = [];
+  let count = 0;
+  const flush = async () => {
+    if (pending.length === 0) return;
+    const rows = await rt.repo.insertRows(tenant, pending);
+    pending = [];
+    await Promise.all([
+      rt.repo.recordVersions(tenant, rows.map((r) => versionOf(r, 'CREATE', principal.userId)), rt.historyLimit),
+      rt.repo.touchTable(tenant, table.id, rows.length),
+    ]);
+    result.imported += rows.length;
+  };
+  for await (const { line, cells } of records) {
+    if (!header) {
+      header = mapHeader(table.columns, cells);
+      continue;
+    }
+    if (cells.every((c) => c === null || c === undefined || c === '')) continue;
+    if (++count > IMPORT_LIMITS.maxRows) throw new AppError('PAYLOAD_TOO_LARGE', `an import holds at most ${IMPORT_LIMITS.maxRows} rows; rows up to line ${line - 1} were imported`, { field: 'file' });
+    try {
+      if (cells.length > header.length) throw badInput('data', `line has ${cells.length} cells, the header ${header.length}`);
+      const data: Record<string, unknown> = {};
+      header.forEach((col, i) => {
+        data[col.key] = cells[i] ?? null;
+      });
+      const clean = validateRowData(table.columns, data);
+      pending.push({ id: newRowId(), tableId: table.id, sortOrder: next, data: clean, ix: sortSlots(table.columns, clean), rev: 1 });
+      next += SORT_GAP;
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      result.failed++;
+      if (result.errors.length < IMPORT_LIMITS.reportedErrors) result.errors.push({ line, error: e.message, field: typeof e.details.field === 'string' ? e.details.field : null });
+    }
+    if (pending.length >= CHUNK) await flush();
+  }
+  await flush();
+  if (!header) throw badInput('csv', 'the file is empty: the first line must name the columns');
+  return result;
+}
+
+/** CSV text or a byte stream of it; the byte limit is enforced while streaming. */
+export async function importRowsCsv(rt: DataTablesRuntime, principal: Principal, tableId: string, source: string | Readable): Promise<ImportResult> {
+  if (typeof source === 'string' && Buffer.byteLength(source) > IMPORT_LIMITS.maxBytes) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `an import is at most ${IMPORT_LIMITS.maxBytes} bytes`, { field: 'csv' });
+  }
+  const input = typeof source === 'string' ? Readable.from([source]) : source;
+  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, max_record_size: 1024 * 1024 });
+  let bytes = 0;
+  input.on('data', (chunk: Buffer | string) => {
+    bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (bytes > IMPORT_LIMITS.maxBytes) input.destroy(new AppError('PAYLOAD_TOO_LARGE', `an import is at most ${IMPORT_LIMITS.maxBytes} bytes`, { field: 'file' }));
+  });
+  input.on('error', (e) => parser.destroy(e));
+  input.pipe(parser);
+  async function* records(): AsyncGenerator<{ line: number; cells: unknown[] }> {
+    try {
+      for await (const r of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) yield { line: r.info.lines, cells: r.record };
+    } catch (e) {
+      if (e instanceof AppError) throw e;
+      throw badInput('csv', `the CSV is malformed: ${(e as Error).message}`);
+    }
+  }
+  return importRecords(rt, principal, tableId, records());
+}

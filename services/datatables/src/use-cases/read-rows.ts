@@ -1,0 +1,76 @@
+/**
+ * Row reads. A page walks one index range (see domain/collections.ts) from the continuation
+ * position; totalCount is counted only when selected. Tables with cacheTtlSeconds > 0 serve
+ * pages from the cache port under a key that includes the table's generation, which every write
+ * bumps: a write anywhere makes older entries unreachable at once, on every replica.
+ */
+import { createHash } from 'node:crypto';
+import { badInput, resolveLimit, type Principal } from '@pylon/kit';
+import { ROW_PAGE } from '../domain/data-table.js';
+import { decodeRowToken, encodeRowToken, parseRowFilter, parseRowSort } from '../domain/row-query.js';
+import type { DataTable, DataTableRow } from '../data-table.repository.js';
+import type { DataTablesRuntime } from '../runtime.js';
+import { getDataTable } from './get-data-table.js';
+import { getRowOf } from './row-writes.js';
+
+export interface RowPageQuery {
+  tableId: string;
+  filter?: string | null;
+  sort?: string | null;
+  sortDir?: string | null;
+  pageSize?: number | null;
+  continuationToken?: string | null;
+}
+
+export interface RowPage {
+  data: DataTableRow[];
+  continuationToken: string | null;
+  /** Counted on demand (GraphQL resolves it only when selected). */
+  totalCount: () => Promise<number>;
+  /** The table's generation the page was read at (ETag material). */
+  generation: number;
+}
+
+const cacheKey = (table: DataTable, what: string, q: unknown) =>
+  `dt:${table.accountId}:${table.id}:${table.generation ?? 0}:${what}:${createHash('sha256').update(JSON.stringify(q)).digest('base64url')}`;
+
+async function cached<T>(rt: DataTablesRuntime, table: DataTable, what: string, q: unknown, load: () => Promise<T>): Promise<T> {
+  const ttl = table.cacheTtlSeconds ?? 0;
+  if (!rt.cache || ttl <= 0) return load();
+  const key = cacheKey(table, what, q);
+  const hit = await rt.cache.get<T>(key);
+  if (hit !== undefined) return hit;
+  const value = await load();
+  await rt.cache.set(key, value, ttl);
+  return value;
+}
+
+export async function listRows(rt: DataTablesRuntime, principal: Principal, q: RowPageQuery): Promise<RowPage> {
+  const table = await getDataTable(rt.repo, principal, q.tableId);
+  const size = resolveLimit(q.pageSize, ROW_PAGE, 'pageSize');
+  if (size < 1) throw badInput('pageSize', 'pageSize must be at least 1');
+  const filter = parseRowFilter(table.columns, q.filter);
+  const sort = parseRowSort(table.columns, q.sort, q.sortDir);
+  const after = q.continuationToken ? decodeRowToken(sort, q.continuationToken) : null;
+  const tenant = principal.accountId;
+  const key = { filter, sort, after, size };
+  const page = await cached(rt, table, 'page', key, async () => {
+    const found = await rt.repo.pageRows(tenant, table.id, filter, sort, after, size + 1);
+    const data = found.slice(0, size);
+    const last = data.at(-1);
+    const value = last ? (sort.path === 'sortOrder' ? last.sortOrder : (last.ix[sort.path.slice(3)] ?? null)) : null;
+    return { data, continuationToken: found.length > size && last ? encodeRowToken(sort, value, last.id) : null };
+  });
+  const unfiltered = Object.keys(filter).length === 0;
+  return {
+    ...page,
+    generation: table.generation ?? 0,
+    totalCount: () =>
+      unfiltered ? Promise.resolve(table.rowCount ?? 0) : cached(rt, table, 'count', filter, () => rt.repo.countRows(tenant, table.id, filter)),
+  };
+}
+
+export async function getRow(rt: DataTablesRuntime, principal: Principal, tableId: string, rowId: string): Promise<DataTableRow> {
+  const table = await getDataTable(rt.repo, principal, tableId);
+  return cached(rt, table, 'row', rowId, () => getRowOf(rt, principal, table, rowId));
+}

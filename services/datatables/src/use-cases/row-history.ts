@@ -1,0 +1,59 @@
+/**
+ * Row history: every write records the row as it stands after it (version = the row's rev).
+ * A rollback writes the snapshot's data (projected onto today's columns) as a new version; a
+ * deleted row comes back under its id, its version continuing from the DELETE version.
+ */
+import { badInput, notFound, type Principal } from '@pylon/kit';
+import { projectData, sortSlots } from '../domain/cells.js';
+import type { DataTableRow, DataTableRowVersion } from '../data-table.repository.js';
+import type { DataTablesRuntime } from '../runtime.js';
+import { getDataTable } from './get-data-table.js';
+import { checkVersion, versionOf } from './row-writes.js';
+
+const MAX_LISTED = 1000;
+
+export async function listRowVersions(rt: DataTablesRuntime, principal: Principal, tableId: string, rowId: string): Promise<DataTableRowVersion[]> {
+  const table = await getDataTable(rt.repo, principal, tableId);
+  const versions = await rt.repo.listVersions(principal.accountId, table.id, rowId, MAX_LISTED);
+  if (versions.length === 0) throw notFound('row', rowId);
+  return versions;
+}
+
+export async function getRowVersion(rt: DataTablesRuntime, principal: Principal, tableId: string, rowId: string, version: number): Promise<DataTableRowVersion> {
+  const table = await getDataTable(rt.repo, principal, tableId);
+  const v = await rt.repo.getVersion(principal.accountId, table.id, rowId, version);
+  if (!v) throw notFound(`version ${version} of row`, rowId);
+  return v;
+}
+
+export async function rollbackRow(
+  rt: DataTablesRuntime,
+  principal: Principal,
+  input: { tableId: string; rowId: string; version: number; expectedVersion?: number | null },
+): Promise<{ newVersion: number; restoredRow: DataTableRow }> {
+  if (!Number.isInteger(input.version) || input.version < 1) throw badInput('version', 'version must be a positive integer');
+  const tenant = principal.accountId;
+  const table = await getDataTable(rt.repo, principal, input.tableId);
+  const snapshot = await rt.repo.getVersion(tenant, table.id, input.rowId, input.version);
+  if (!snapshot) throw notFound(`version ${input.version} of row`, input.rowId);
+  const data = projectData(table.columns, snapshot.data);
+  const ix = sortSlots(table.columns, data);
+  const current = await rt.repo.getRow(tenant, table.id, input.rowId);
+  let restored: DataTableRow;
+  if (current) {
+    checkVersion(current, input.expectedVersion, 'expectedVersion');
+    restored = await rt.repo.writeRow(tenant, current, { data, ix });
+  } else {
+    const latest = await rt.repo.latestVersion(tenant, table.id, input.rowId);
+    const rev = (latest?.rev ?? 0) + 1;
+    if (input.expectedVersion !== null && input.expectedVersion !== undefined && input.expectedVersion !== latest?.rev) {
+      checkVersion({ id: input.rowId, rev: latest?.rev ?? 0 } as DataTableRow, input.expectedVersion, 'expectedVersion');
+    }
+    restored = await rt.repo.restoreRow(tenant, { id: input.rowId, tableId: table.id, sortOrder: snapshot.sortOrder, data, ix, rev });
+  }
+  await Promise.all([
+    rt.repo.recordVersions(tenant, [versionOf(restored, 'ROLLBACK', principal.userId)], rt.historyLimit),
+    rt.repo.touchTable(tenant, table.id, current ? 0 : 1),
+  ]);
+  return { newVersion: restored.rev, restoredRow: restored };
+}

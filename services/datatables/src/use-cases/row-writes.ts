@@ -1,0 +1,94 @@
+/**
+ * Single-row writes. Each write checks the table and row belong to the caller, validates the data
+ * by column type, writes the row guarded by the version it read (a concurrent write makes this one
+ * VERSION_CONFLICT), records the new version in the row's history and bumps the table's
+ * generation (invalidating cached reads on every replica).
+ */
+import { AppError, badInput, notFound, type Principal } from '@pylon/kit';
+import { sortSlots, validateRowData } from '../domain/cells.js';
+import type { DataTable, DataTableRow, DataTableRowVersionRecord, RowChange } from '../data-table.repository.js';
+import { newRowId } from '../data-table.repository.js';
+import type { DataTablesRuntime } from '../runtime.js';
+import { getDataTable } from './get-data-table.js';
+
+/** Gap between the sort keys of appended rows: room for many moves between two neighbours. */
+export const SORT_GAP = 1024;
+
+export const versionOf = (row: DataTableRow, change: RowChange, userId: string | null): DataTableRowVersionRecord => ({
+  tableId: row.tableId,
+  rowId: row.id,
+  rev: row.rev,
+  change,
+  data: row.data,
+  sortOrder: row.sortOrder,
+  userId,
+});
+
+export async function getRowOf(rt: DataTablesRuntime, principal: Principal, table: DataTable, rowId: unknown): Promise<DataTableRow> {
+  if (typeof rowId !== 'string' || rowId === '') throw badInput('rowId', 'rowId is required');
+  const row = await rt.repo.getRow(principal.accountId, table.id, rowId);
+  if (!row) throw notFound('row', rowId);
+  return row;
+}
+
+export function checkVersion(row: DataTableRow, expected: unknown, field = 'version'): void {
+  if (expected === null || expected === undefined) return;
+  if (typeof expected !== 'number' || !Number.isInteger(expected) || expected < 1) throw badInput(field, `${field} must be a positive integer`);
+  if (row.rev !== expected) {
+    throw new AppError('VERSION_CONFLICT', `row '${row.id}' is at version ${row.rev}, not ${expected}: read it again and retry`, { field, actualVersion: row.rev });
+  }
+}
+
+export async function createRow(rt: DataTablesRuntime, principal: Principal, input: { tableId: string; data: unknown }): Promise<DataTableRow> {
+  const table = await getDataTable(rt.repo, principal, input.tableId);
+  const data = validateRowData(table.columns, input.data);
+  const last = await rt.repo.lastSortOrder(principal.accountId, table.id);
+  const [row] = await rt.repo.insertRows(principal.accountId, [
+    { id: newRowId(), tableId: table.id, sortOrder: (last ?? 0) + SORT_GAP, data, ix: sortSlots(table.columns, data), rev: 1 },
+  ]);
+  const created = row as DataTableRow;
+  await Promise.all([
+    rt.repo.recordVersions(principal.accountId, [versionOf(created, 'CREATE', principal.userId)], rt.historyLimit),
+    rt.repo.touchTable(principal.accountId, table.id, 1),
+  ]);
+  return created;
+}
+
+export async function updateRow(
+  rt: DataTablesRuntime,
+  principal: Principal,
+  input: { tableId: string; rowId: string; data: unknown; version?: number | null },
+): Promise<DataTableRow> {
+  const table = await getDataTable(rt.repo, principal, input.tableId);
+  const row = await getRowOf(rt, principal, table, input.rowId);
+  checkVersion(row, input.version);
+  const data = validateRowData(table.columns, input.data, row.data);
+  const updated = await rt.repo.writeRow(principal.accountId, row, { data, ix: sortSlots(table.columns, data) });
+  await Promise.all([
+    rt.repo.recordVersions(principal.accountId, [versionOf(updated, 'UPDATE', principal.userId)], rt.historyLimit),
+    rt.repo.touchTable(principal.accountId, table.id, 0),
+  ]);
+  return updated;
+}
+
+/** Deletes one row already read; records a DELETE version holding its last data. */
+export async function removeRow(rt: DataTablesRuntime, principal: Principal, row: DataTableRow): Promise<number> {
+  const removed = await rt.repo.removeRow(principal.accountId, row);
+  if (!removed) throw notFound('row', row.id);
+  const version = row.rev + 1;
+  await rt.repo.recordVersions(principal.accountId, [{ ...versionOf(row, 'DELETE', principal.userId), rev: version }], rt.historyLimit);
+  return version;
+}
+
+export async function deleteRow(
+  rt: DataTablesRuntime,
+  principal: Principal,
+  input: { tableId: string; rowId: string; version?: number | null },
+): Promise<{ rowId: string; version: number }> {
+  const table = await getDataTable(rt.repo, principal, input.tableId);
+  const row = await getRowOf(rt, principal, table, input.rowId);
+  checkVersion(row, input.version);
+  const version = await removeRow(rt, principal, row);
+  await rt.repo.touchTable(principal.accountId, table.id, -1);
+  return { rowId: row.id, version };
+}

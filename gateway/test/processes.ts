@@ -20,13 +20,13 @@ export class Processes {
   constructor(private readonly base: { secret: string; dataDir: string; logLevel?: string }) {}
 
   /** Starts `entry` on `port` and resolves with its base URL once /healthz answers. */
-  async start(entry: string, env: Record<string, string>, port: number): Promise<string> {
+  async start(entry: string, env: Record<string, string>, port: number, startTimeoutMs = 30_000): Promise<string> {
     const child = spawn(TSX, [join(ROOT, entry)], {
       env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: this.base.logLevel ?? 'warn', SIGNAGE_INTERNAL_SECRET: this.base.secret, SIGNAGE_DATA_DIR: this.base.dataDir },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     this.children.push(child);
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + startTimeoutMs;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
       try {

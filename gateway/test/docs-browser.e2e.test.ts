@@ -33,7 +33,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-docs-browser-'));
   procs = new Processes({ secret: 's'.repeat(64), dataDir: join(dir, 'data') });
   const [port, legacy] = await Promise.all([freePort(), freePort()]);
-  baseUrl = await procs.start('gateway/src/all-in-one.main.ts', { LEGACY_PORT: String(legacy), SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_SIMULATOR: 'false', NODE_ENV: 'development' }, port);
+  baseUrl = await procs.start('gateway/src/all-in-one.main.ts', { LEGACY_PORT: String(legacy), SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_SIMULATOR: 'false', NODE_ENV: 'development' }, port, 75_000);
   const devices = (await (await fetch(`${baseUrl}/devices?take=100`, { headers: { 'x-service-apikey': KEY } })).json()) as { name: string }[];
   firstDevice = [...devices].map((d) => d.name).sort()[0]!;
   context = await chromium.launchPersistentContext(join(dir, 'profile'), {
@@ -43,7 +43,7 @@ beforeAll(async () => {
     viewport: { width: 1280, height: 900 },
   });
   await mkdir(SHOTS, { recursive: true });
-}, 90_000);
+}, 150_000);
 
 afterAll(async () => {
   await context?.close();

@@ -22,7 +22,7 @@ export class Processes {
   constructor(private readonly base: { secret: string; dataDir: string; logLevel?: string; capture?: boolean; startTimeoutMs?: number }) {}
 
   /** Starts `entry` on `port` and resolves with its base URL once /healthz answers. */
-  async start(entry: string, env: Record<string, string>, port: number): Promise<string> {
+  async start(entry: string, env: Record<string, string>, port: number, startTimeoutMs = this.base.startTimeoutMs ?? 30_000): Promise<string> {
     const child = spawn(TSX, [join(ROOT, entry)], {
       env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: this.base.logLevel ?? 'warn', SIGNAGE_INTERNAL_SECRET: this.base.secret, SIGNAGE_DATA_DIR: this.base.dataDir },
       stdio: ['ignore', this.base.capture ? 'pipe' : 'inherit', this.base.capture ? 'pipe' : 'inherit'],
@@ -30,7 +30,7 @@ export class Processes {
     child.stdout?.on('data', (d: Buffer) => (this.output += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (this.output += d.toString()));
     this.children.push(child);
-    const deadline = Date.now() + (this.base.startTimeoutMs ?? 30_000);
+    const deadline = Date.now() + startTimeoutMs;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}${this.base.capture ? `:\n${this.output.slice(-2000)}` : ''}`);
       try {

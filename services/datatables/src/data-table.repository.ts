@@ -1,4 +1,4 @@
-import type { Collection, DocumentStore, Filter, FindOptions, Stored } from '@pylon/kit';
+import type { Collection, DocumentStore, Stored } from '@pylon/kit';
 import { DATA_TABLES } from './domain/collections.js';
 import type { DataTableRecord } from './domain/data-table.js';
 
@@ -12,8 +12,10 @@ export class DataTableRepository {
     this.tables = store.collection<DataTableRecord>(DATA_TABLES);
   }
 
-  findTables(tenant: string, filter: Filter, options: FindOptions): Promise<DataTable[]> {
-    return this.tables.find(tenant, filter, options);
+  /** Up to `limit` tables in (name, id) order, after the given position (keyset paging: no skips or repeats). */
+  pageByName(tenant: string, after: { name: string | number; id: string | number } | null, limit: number): Promise<DataTable[]> {
+    const filter = after ? { $or: [{ name: { $gt: after.name } }, { name: after.name, id: { $gt: after.id } }] } : {};
+    return this.tables.find(tenant, filter, { sort: { name: 1, id: 1 }, limit });
   }
 
   getTable(tenant: string, id: string): Promise<DataTable | null> {

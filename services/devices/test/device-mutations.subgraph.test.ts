@@ -12,7 +12,7 @@ const create = (i: Record<string, unknown>, who = principal('acc-a')) => f.run(`
 const update = (id: string, i: Record<string, unknown>, who = principal('acc-a')) => f.run(`mutation($id: ID!, $i: UpdateDeviceInput!) { updateDevice(id: $id, input: $i) { success error errorCode errorField device { ${DEVICE} } } }`, { id, i }, who);
 const patch = (id: string, ops: unknown, who = principal('acc-a')) => f.run(`mutation($id: ID!, $ops: [JsonPatchOperationInput!]!) { patchDevice(id: $id, operations: $ops) { success error errorCode errorField device { ${DEVICE} } } }`, { id, ops }, who);
 const one = async (id: string) => (await f.run(`query($id: String!) { device(id: [$id]) { ${DEVICE} } }`, { id })).data?.device?.[0];
-const versionOf = async (id: string) => (await f.sg.repo.devices.findById('acc-a', id))!.version;
+const versionOf = async (id: string) => (await f.sg.repo.findDevice('acc-a', id))!.version;
 
 describe('createDevice', () => {
   test('registers a device and returns its registration key', async () => {

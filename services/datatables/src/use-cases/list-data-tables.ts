@@ -1,4 +1,4 @@
-import { badInput, resolveLimit, type Filter, type Principal } from '@pylon/kit';
+import { badInput, resolveLimit, type Principal } from '@pylon/kit';
 import { decodeContinuationToken, encodeContinuationToken } from '../domain/continuation-token.js';
 import { TABLE_PAGE } from '../domain/data-table.js';
 import type { DataTable, DataTableRepository } from '../data-table.repository.js';
@@ -17,13 +17,13 @@ export interface DataTablePage {
 export async function listDataTables(repo: DataTableRepository, principal: Principal, q: DataTablePageQuery): Promise<DataTablePage> {
   const size = resolveLimit(q.pageSize, TABLE_PAGE, 'pageSize');
   if (size < 1) throw badInput('pageSize', 'pageSize must be at least 1');
-  let filter: Filter = {};
+  let after: { name: string | number; id: string | number } | null = null;
   if (q.continuationToken) {
     const [name, id] = decodeContinuationToken(q.continuationToken, 2);
-    filter = { $or: [{ name: { $gt: name } }, { name, id: { $gt: id } }] };
+    after = { name: name!, id: id! };
   }
   // One extra row tells whether another page follows.
-  const found = await repo.findTables(principal.accountId, filter, { sort: { name: 1, id: 1 }, limit: size + 1 });
+  const found = await repo.pageByName(principal.accountId, after, size + 1);
   const data = found.slice(0, size);
   const last = data.at(-1);
   return { data, continuationToken: found.length > size && last ? encodeContinuationToken([last.name, last.id]) : null };

@@ -9,7 +9,7 @@ export const REGISTRATION_KEY = /^[A-Za-z0-9_-]{8,128}$/;
 export const badPlayerKey = () => new AppError('UNAUTHENTICATED', 'unknown registration key');
 
 /** The device a player request speaks for (its registration key is its credential). */
-export async function authenticatePlayer(rt: DevicesRuntime, key: string): Promise<Device> {
+export async function authenticatePlayer(rt: Pick<DevicesRuntime, 'repo'>, key: string): Promise<Device> {
   if (!REGISTRATION_KEY.test(key)) throw badPlayerKey();
   const device = await rt.repo.findByRegistrationKey(key);
   if (!device) throw badPlayerKey();

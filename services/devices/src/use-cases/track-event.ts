@@ -23,7 +23,7 @@ export interface TrackedEvent {
 /** Properties are stored as JSON text; this bounds what one event may carry. */
 const MAX_PROPERTIES_BYTES = 16_384;
 
-export function trackEvent(rt: DevicesRuntime, device: Device, input: unknown): TrackedEvent {
+export function trackEvent(rt: Pick<DevicesRuntime, 'events' | 'now'>, device: Device, input: unknown): TrackedEvent {
   const e = parseInput(eventSchema, input);
   assertPlainJson(e.properties ?? null, 'properties', 8);
   const properties = JSON.stringify(e.properties ?? {});

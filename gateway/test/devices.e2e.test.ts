@@ -3,13 +3,15 @@
  * events, ping data and screenshots by registration key, alerts, the player API in front of the
  * REST facade, GraphQL mutations through the gateway, JSON Patch attacks and cross-account isolation.
  */
+import { DEMO_SNAP } from '../src/simulator.js';
 import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
 import type { DevicesSubgraph } from '@pylon/devices';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 let otherKey: string;
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 1), Buffer.from([0xff, 0xd9])]);
+// A complete JPEG: the snap check walks the whole structure, not just the first bytes.
+const JPEG = DEMO_SNAP;
 
 beforeAll(async () => {
   h = await startHarness();

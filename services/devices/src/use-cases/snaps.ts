@@ -1,18 +1,18 @@
 /** Device screenshots (JPEG) through the blobs port: stored by the player, read as base64 or bytes. */
 import { AppError } from '@pylon/kit';
 import { blobTenantOf, snapKeyOf } from '../domain/device.js';
-import { isJpeg } from '../domain/ping.js';
+import { isWholeJpeg } from '../domain/jpeg.js';
 import type { Device } from '../device.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
 
 /** What checking, storing and reading screenshots needs. */
 export type SnapDeps = Pick<DevicesRuntime, 'repo' | 'blobs' | 'settings' | 'now'>;
 
-/** Checks a screenshot before anything is written: size cap, then JPEG magic bytes (the declared type is not trusted). */
+/** Checks a screenshot before anything is written: size cap, then the whole JPEG structure (neither the declared type nor the first bytes are trusted). */
 export function checkSnap(rt: Pick<SnapDeps, 'settings'>, bytes: Buffer): void {
   if (bytes.length === 0) throw new AppError('BAD_USER_INPUT', 'the screenshot is empty', { field: 'snap' });
   if (bytes.length > rt.settings.maxSnapBytes) throw new AppError('PAYLOAD_TOO_LARGE', `screenshots are limited to ${rt.settings.maxSnapBytes} bytes`, { field: 'snap' });
-  if (!isJpeg(bytes)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the screenshot must be a JPEG image', { field: 'snap' });
+  if (!isWholeJpeg(bytes)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the screenshot must be a JPEG image', { field: 'snap' });
 }
 
 /** Decodes an inline base64 screenshot (ping body `snap`). */

@@ -9,12 +9,12 @@ import type { Server } from 'node:http';
 import { Router } from 'express';
 import type { AddressInfo } from 'node:net';
 import { createLogger, createOps, InternalTokens, SCHEMA_DIR, type GatewayClient, type Logger, type Subgraph } from '@pylon/kit';
-import { createBackends } from '@pylon/kit/composition/backends';
+import { createBackends, createRateLimiter } from '@pylon/kit/composition/backends';
 import { createAnalyticsSubgraph, startIngest } from '@pylon/analytics';
 import { createContentSubgraph } from '@pylon/content';
 import { createDataTablesSubgraph } from '@pylon/datatables';
 import { createDevicesSubgraph, createPlayerApi } from '@pylon/devices';
-import { devicesOptions } from '@pylon/devices/config';
+import { devicesOptions, playerFailureLimit } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { createSchedulingSubgraph } from '@pylon/scheduling';
 import { createLegacyApp } from '@pylon/legacy-adapter';
@@ -100,7 +100,9 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const client = inProcessGatewayClient(gateway, auth);
   const rest = await createRestFacade({ client, logger, audit });
   // The player API (device-facing, registration-key auth) answers /player/... before the REST facade.
-  const front = Router().use(createPlayerApi(devices.runtime), rest);
+  // Failed registration keys per address: the API-key path's mechanism, its own counters.
+  const playerFailures = await createRateLimiter(env, playerFailureLimit(env));
+  const front = Router().use(createPlayerApi(devices.runtime, { failures: playerFailures }), rest);
   const app = createHttpApp({ gateway, auth, ops, logger, checks: backends.checks, rest: front, audit, oauth: access.oauth.handler, trustProxy: env.TRUST_PROXY });
   const legacy = createLegacyApp({ client, logger, ops, audit, trustProxy: env.TRUST_PROXY });
 
@@ -137,6 +139,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
       await Promise.all(servers.map((s) => new Promise<void>((r) => { s.close(() => r()); s.closeIdleConnections(); })));
       await gateway.stop();
       await access.close();
+      await playerFailures.close();
       await simulator?.close();
       await devices.runtime.close();
       await ingest.close();

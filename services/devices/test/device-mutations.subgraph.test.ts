@@ -25,9 +25,15 @@ describe('createDevice', () => {
     expect(await one(p.device.id)).toMatchObject({ name: 'Lobby 1' });
   });
   test('a player-chosen registration key; the same key twice is a conflict', async () => {
-    expect((await create({ name: 'Own key', registrationKey: 'player-key-0001' })).data!.createDevice.device.registrationKey).toBe('player-key-0001');
-    expect((await create({ name: 'Again', registrationKey: 'player-key-0001' })).data!.createDevice).toMatchObject({ success: false, errorCode: 'DUPLICATE_KEY', errorField: 'registrationKey' });
-    expect((await create({ name: 'Bad key', registrationKey: 'no spaces allowed' })).data!.createDevice).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'registrationKey' });
+    const own = 'player-key-0001-7f3a9c2e5b8d4a61c0e9';
+    expect((await create({ name: 'Own key', registrationKey: own })).data!.createDevice.device.registrationKey).toBe(own);
+    expect((await create({ name: 'Again', registrationKey: own })).data!.createDevice).toMatchObject({ success: false, errorCode: 'DUPLICATE_KEY', errorField: 'registrationKey' });
+    expect((await create({ name: 'Bad key', registrationKey: 'no spaces allowed in a registration key' })).data!.createDevice).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'registrationKey' });
+  });
+  test('a player-chosen key shorter than 32 characters (guessable) is refused, naming registrationKey', async () => {
+    for (const key of ['player-key-0001', 'abcdefgh', 'x'.repeat(31)]) {
+      expect((await create({ name: 'Short key', registrationKey: key })).data!.createDevice).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'registrationKey', error: expect.stringMatching(/32 to 128/) });
+    }
   });
   test.each([
     [{ name: '' }, 'name', /name must not be empty/],

@@ -78,6 +78,27 @@ describe('ping', () => {
   });
 });
 
+describe('failed keys per address', () => {
+  test('past the budget of unknown keys an address gets 429 + Retry-After on every player path, even with a right key', async () => {
+    const limited = await servePlayer(f.sg.runtime, { failurePoints: 5 });
+    try {
+      const { registrationKey } = await createDevice(f, { name: 'Limited' });
+      expect((await limited.ping(registrationKey)).status).toBe(200);
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) statuses.push((await limited.ping(`wrong-key-${i}`)).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+      const res = await fetch(`${limited.url}/player/${registrationKey}/ping`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await res.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+      expect((await limited.ack(registrationKey, 'some-command')).status).toBe(429);
+      expect((await fetch(`${limited.url}/player/${registrationKey}/snap`, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: JPEG })).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('screenshots', () => {
   test('PUT a JPEG; includeSnap returns it as base64; REST-style refusals', async () => {
     const { id, registrationKey } = await createDevice(f, { name: 'Snap' });

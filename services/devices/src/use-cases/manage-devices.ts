@@ -5,7 +5,7 @@ import { parseDeviceChanges, parseDeviceWritable, type DeviceWritable } from '..
 import type { Device, DeviceChanges } from '../device.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
 import { releaseLatchesOf } from './alerts/evaluate-alerts.js';
-import { REGISTRATION_KEY } from './player-auth.js';
+import { CHOSEN_REGISTRATION_KEY } from './player-auth.js';
 import { deleteSnap } from './snaps.js';
 
 /** What registering and changing a device needs. */
@@ -23,11 +23,11 @@ export async function groupFields(rt: ManageDevicesDeps, tenant: string, groupId
 
 export const newRegistrationKey = () => randomBytes(16).toString('hex');
 
-/** Registers a device; the registration key is generated unless the player's own key is given. */
+/** Registers a device; the registration key is generated (128 random bits) unless the player's own key is given. */
 export async function createDevice(rt: ManageDevicesDeps, principal: Principal, input: Record<string, unknown>): Promise<Device> {
   const { registrationKey: givenKey, ...rest } = input ?? {};
-  if (givenKey !== undefined && givenKey !== null && (typeof givenKey !== 'string' || !REGISTRATION_KEY.test(givenKey))) {
-    throw new AppError('BAD_USER_INPUT', 'registrationKey must be 8 to 128 letters, digits, - or _', { field: 'registrationKey' });
+  if (givenKey !== undefined && givenKey !== null && (typeof givenKey !== 'string' || !CHOSEN_REGISTRATION_KEY.test(givenKey))) {
+    throw new AppError('BAD_USER_INPUT', 'registrationKey must be 32 to 128 letters, digits, - or _ (a guessable key would let anyone speak for the screen)', { field: 'registrationKey' });
   }
   const w = parseDeviceWritable(rest);
   const tenant = principal.accountId;

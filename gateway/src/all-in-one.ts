@@ -65,6 +65,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const devices = createDevicesSubgraph({
     documents,
     tokens,
+    // In-process: identity's own repository answers, scoped to the caller's account.
+    organizations: { belongsTo: async (caller, orgId) => (await identity.repo.organizations.findById(caller.accountId, orgId)) !== null },
     ...devicesOptions(env),
     blobs: backends.blobs!,
     pubsub: backends.pubsub!,

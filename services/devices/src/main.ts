@@ -1,10 +1,12 @@
 /** Distributed mode: the devices subgraph as its own process, serving the player API beside /graphql. */
+import { z } from 'zod';
 import { createLogger, type RateLimiter } from '@pylon/kit';
 import { createRateLimiter } from '@pylon/kit/composition/backends';
 import { runSubgraphProcess } from '@pylon/kit/composition/subgraph-process';
 import { createDevicesSubgraph, type DevicesSubgraph } from './app.js';
 import { devicesEnv, devicesOptions, playerFailureLimit } from './config.js';
 import { createPlayerApi } from './player/player-api.js';
+import { createHttpOrganizationDirectory } from './adapters/organization-directory.http.js';
 
 /** Failed registration keys per client address, built with the subgraph for the player API beside it. */
 let playerFailures: RateLimiter | undefined;
@@ -12,11 +14,16 @@ let playerFailures: RateLimiter | undefined;
 await runSubgraphProcess({
   name: 'devices',
   needs: ['documents', 'cache', 'stream', 'blobs'],
-  env: devicesEnv,
+  env: {
+    ...devicesEnv,
+    /** The identity subgraph, asked whether an orgId is the caller's (compose/k8s service name by default). */
+    IDENTITY_URL: z.string().url().default('http://identity:4001'),
+  },
   build: async ({ backends, tokens, env }) => {
     const devices = createDevicesSubgraph({
       documents: backends.documents!,
       tokens,
+      organizations: createHttpOrganizationDirectory({ identityUrl: env.IDENTITY_URL, tokens }),
       ...devicesOptions(env),
       blobs: backends.blobs!,
       pubsub: backends.pubsub!,

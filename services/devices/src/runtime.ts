@@ -7,6 +7,7 @@ import { BufferedPublisher, createLogger, TOPICS, type BlobStore, type Cache, ty
 import { AlertRepository } from './alert.repository.js';
 import { DEFAULT_SETTINGS, type DevicesSettings } from './domain/settings.js';
 import { CommandRepository } from './command.repository.js';
+import type { OrganizationDirectory } from './ports/organization-directory.js';
 import { DeviceRepository } from './device.repository.js';
 import { CommandWakeups } from './use-cases/command-wakeups.js';
 import { sweepOnce, type SweepReport } from './use-cases/sweep.js';
@@ -16,6 +17,8 @@ export { DEFAULT_SETTINGS };
 
 export interface DevicesRuntimeDeps {
   documents: DocumentStore;
+  /** Checks that an orgId a caller passes is one of its account's organizations. */
+  organizations: OrganizationDirectory;
   /** Screenshots; without it snaps are refused (503) and read as null. */
   blobs?: BlobStore;
   /** Command wake-ups across replicas; without it they stay in-process. */
@@ -33,6 +36,7 @@ export interface DevicesRuntime {
   repo: DeviceRepository;
   commands: CommandRepository;
   alerts: AlertRepository;
+  organizations: OrganizationDirectory;
   wakeups: CommandWakeups;
   settings: DevicesSettings;
   now: () => number;
@@ -56,6 +60,7 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
     repo: new DeviceRepository(deps.documents),
     commands: new CommandRepository(deps.documents),
     alerts: new AlertRepository(deps.documents),
+    organizations: deps.organizations,
     wakeups: new CommandWakeups(deps.pubsub, logger),
     settings,
     now,

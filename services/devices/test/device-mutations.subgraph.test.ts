@@ -30,6 +30,17 @@ describe('createDevice', () => {
     expect((await create({ name: 'Again', registrationKey: own })).data!.createDevice).toMatchObject({ success: false, errorCode: 'DUPLICATE_KEY', errorField: 'registrationKey' });
     expect((await create({ name: 'Bad key', registrationKey: 'no spaces allowed in a registration key' })).data!.createDevice).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'registrationKey' });
   });
+  test("an orgId that is not one of the account's organizations (another account's, or none) is refused on create, update and patch", async () => {
+    for (const orgId of ['org-b', 'no-such-org']) {
+      expect((await create({ name: 'Foreign org', orgId })).data!.createDevice).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'orgId', error: expect.stringContaining('orgId') });
+    }
+    const { id } = (await create({ name: 'Own org', orgId: 'org-1' })).data!.createDevice.device;
+    expect((await update(id, { orgId: 'org-b' })).data!.updateDevice).toMatchObject({ success: false, errorField: 'orgId' });
+    expect((await patch(id, [{ op: 'replace', path: '/orgId', value: 'org-b' }])).data!.patchDevice).toMatchObject({ success: false, errorField: 'orgId' });
+    expect((await patch(id, [{ op: 'replace', path: '/name', value: 'Renamed' }])).data!.patchDevice).toMatchObject({ success: true, device: { orgId: 'org-1' } });
+    expect((await update(id, { orgId: null })).data!.updateDevice).toMatchObject({ success: true, device: { orgId: null } });
+    expect(await one(id)).toMatchObject({ orgId: null });
+  });
   test('a player-chosen key shorter than 32 characters (guessable) is refused, naming registrationKey', async () => {
     for (const key of ['player-key-0001', 'abcdefgh', 'x'.repeat(31)]) {
       expect((await create({ name: 'Short key', registrationKey: key })).data!.createDevice).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'registrationKey', error: expect.stringMatching(/32 to 128/) });

@@ -19,7 +19,7 @@ const run = subgraphRunner(() => sg, principal('acc-a'));
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-devices-'));
   store = await createLmdbDocumentStore({ path: dir });
-  sg = createDevicesSubgraph({ documents: store, tokens, onlineWindowSeconds: 600, now: () => NOW });
+  sg = createDevicesSubgraph({ documents: store, tokens, onlineWindowSeconds: 600, now: () => NOW, organizations: { belongsTo: async () => false } });
   const root = await sg.repo.addGroup('acc-a', { name: 'Root', parentId: null });
   const child = await sg.repo.addGroup('acc-a', { name: 'Child', parentId: root.id });
   const ping = (ageMs: number, cpu: number) => ({ cpuUsage: cpu, memoryUsage: 50, diskUsage: 20, playerVersion: '1.0', ipAddress: '10.0.0.1', timestamp: new Date(NOW - ageMs).toISOString() });

@@ -9,7 +9,7 @@ import { CHOSEN_REGISTRATION_KEY } from './player-auth.js';
 import { deleteSnap } from './snaps.js';
 
 /** What registering and changing a device needs. */
-export type ManageDevicesDeps = Pick<DevicesRuntime, 'repo'>;
+export type ManageDevicesDeps = Pick<DevicesRuntime, 'repo' | 'organizations'>;
 /** Deleting one also closes its alerts and removes its screenshot. */
 export type DeleteDeviceDeps = Pick<DevicesRuntime, 'repo' | 'alerts' | 'blobs' | 'logger' | 'now'>;
 
@@ -19,6 +19,14 @@ export async function groupFields(rt: ManageDevicesDeps, tenant: string, groupId
   const group = await rt.repo.findGroup(tenant, groupId);
   if (!group) throw new AppError('BAD_USER_INPUT', `device group '${groupId.slice(0, 100)}' was not found`, { field: 'groupId' });
   return { groupId: group.id, groupName: group.name };
+}
+
+/** Refuses an orgId that is not one of the caller's account's organizations (another account's included). */
+async function checkOrgId(rt: ManageDevicesDeps, principal: Principal, orgId: string | null | undefined): Promise<void> {
+  if (orgId === null || orgId === undefined) return;
+  if (!(await rt.organizations.belongsTo(principal, orgId))) {
+    throw new AppError('BAD_USER_INPUT', `orgId '${orgId.slice(0, 100)}' is not an organization of this account`, { field: 'orgId' });
+  }
 }
 
 export const newRegistrationKey = () => randomBytes(16).toString('hex');
@@ -31,10 +39,12 @@ export async function createDevice(rt: ManageDevicesDeps, principal: Principal, 
   }
   const w = parseDeviceWritable(rest);
   const tenant = principal.accountId;
+  await checkOrgId(rt, principal, w.orgId);
+  const group = await groupFields(rt, tenant, w.groupId);
   try {
     return await rt.repo.addDevice(tenant, {
       ...w,
-      ...(await groupFields(rt, tenant, w.groupId)),
+      ...group,
       pingData: null,
       registrationKey: typeof givenKey === 'string' ? givenKey : newRegistrationKey(),
     });
@@ -47,11 +57,15 @@ export async function createDevice(rt: ManageDevicesDeps, principal: Principal, 
 /** Applies the given writable fields (null clears one); the others keep their values. */
 export async function updateDevice(rt: ManageDevicesDeps, principal: Principal, id: string, input: unknown, expectedVersion?: number): Promise<Device> {
   const changes = parseDeviceChanges(input);
-  return applyDeviceChanges(rt, principal.accountId, id, changes, expectedVersion);
+  return applyDeviceChanges(rt, principal, id, changes, expectedVersion);
 }
 
-export async function applyDeviceChanges(rt: ManageDevicesDeps, tenant: string, id: string, changes: Partial<DeviceWritable>, expectedVersion?: number): Promise<Device> {
+/** Every id the changes name (group, organization) is checked to belong to the caller's account. */
+export async function applyDeviceChanges(rt: ManageDevicesDeps, principal: Principal, id: string, changes: Partial<DeviceWritable>, expectedVersion?: number): Promise<Device> {
+  const tenant = principal.accountId;
   const device = await rt.repo.getDevice(tenant, id);
+  // An unchanged orgId is not re-checked: a patch that leaves it alone still applies.
+  if ('orgId' in changes && changes.orgId !== device.orgId) await checkOrgId(rt, principal, changes.orgId);
   const set: DeviceChanges = { ...changes };
   if ('groupId' in changes) Object.assign(set, await groupFields(rt, tenant, changes.groupId ?? null));
   if (Object.keys(set).length === 0) return device;

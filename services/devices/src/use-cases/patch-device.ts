@@ -15,5 +15,5 @@ const RULES = { writable: new Set<string>(WRITABLE_DEVICE_FIELDS), readOnly: REA
 export async function patchDevice(rt: ManageDevicesDeps, principal: Principal, id: string, operations: unknown): Promise<Device> {
   const device = await rt.repo.getDevice(principal.accountId, id);
   const patched = parseDeviceWritable(applyJsonPatch(writableOf(device), operations, RULES));
-  return applyDeviceChanges(rt, principal.accountId, device.id, patched, device.version);
+  return applyDeviceChanges(rt, principal, device.id, patched, device.version);
 }

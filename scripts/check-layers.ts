@@ -6,6 +6,9 @@
  *  4. the facades never import a service or the gateway;
  *  5. process.env only in composition roots, config and scripts;
  *  6. `@pylon/kit/testing` only from tests and benchmarks.
+ *  7. no import cycle inside a service's src/ (type imports count: they tie modules as tightly);
+ *  8. sealed repositories: in the SEALED services, Mongo-style operators appear only in *.repository.ts
+ *     (use cases and resolvers call intent-named repository methods, never raw collections).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -58,6 +61,40 @@ for (const r of roots) {
     }
     const allowEnv = isRoot || isTest || rel.endsWith('/config.ts') || rel.startsWith('services/kit/src/config.ts');
     if (!allowEnv && /process\.env\b/.test(src.replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, ''))) problems.push(`${rel}: reads process.env outside a composition root or config`);
+  }
+}
+
+// 7. Import cycles, per service (relative imports only; a cycle through kit cannot start in a service).
+const relImportRe = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"](\.[^'"]+)['"]/g;
+for (const service of SERVICES) {
+  const src = join(root, 'services', service, 'src');
+  const graph = new Map<string, string[]>();
+  for (const f of files(src)) graph.set(f, [...readFileSync(f, 'utf8').matchAll(relImportRe)].map((m) => join(f, '..', m[1]!.replace(/\.js$/, '.ts'))));
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (f: string): void => {
+    state.set(f, 'open');
+    stack.push(f);
+    for (const to of graph.get(f) ?? []) {
+      if (!graph.has(to)) continue;
+      if (state.get(to) === 'open') problems.push(`import cycle: ${[...stack.slice(stack.indexOf(to)), to].map((x) => relative(root, x)).join(' -> ')}`);
+      else if (!state.has(to)) visit(to);
+    }
+    stack.pop();
+    state.set(f, 'done');
+  };
+  for (const f of graph.keys()) if (!state.has(f)) visit(f);
+}
+
+// 8. Sealed repositories. Identity is not sealed yet (its use cases still reach into collections).
+const SEALED = ['devices', 'content', 'scheduling', 'datatables', 'analytics'];
+const mongoOperatorRe = /['"{,\s]\$(set|unset|in|nin|ne|eq|gt|gte|lt|lte|or|and|not|nor|exists|regex|elemMatch|all|size)['"]?\s*:/;
+for (const service of SEALED) {
+  for (const f of files(join(root, 'services', service, 'src'))) {
+    if (f.endsWith('.repository.ts') || f.endsWith('.generated.ts')) continue;
+    const code = readFileSync(f, 'utf8').replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '');
+    const hit = code.match(mongoOperatorRe);
+    if (hit) problems.push(`${relative(root, f)}: uses the storage operator '$${hit[1]}' outside a *.repository.ts (give the repository an intent-named method)`);
   }
 }
 

@@ -27,12 +27,12 @@ type Mappers = Record<string, string>;
 const SUBGRAPHS: Record<string, { mappers: Mappers; enumValues?: Record<string, Record<string, string | number>> }> = {
   devices: {
     mappers: {
-      Device: './device.resolvers.js#DeviceSource',
+      Device: './sources.js#DeviceSource',
       DeviceGroup: '@pylon/kit#GroupView',
       DisplayCommand: '../device.repository.js#DisplayCommand',
       DeviceCommand: '../command.repository.js#DeviceCommand',
       Alert: '../alert.repository.js#Alert',
-      AlertRule: './alert.resolvers.js#AlertRuleSource',
+      AlertRule: './sources.js#AlertRuleSource',
     },
     enumValues: {
       AlertRuleMatch: { ANY: 'any', ALL: 'all' },

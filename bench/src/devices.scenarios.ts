@@ -13,7 +13,7 @@ export async function seedPingDevices(repo: DeviceRepository, accountId: string,
   for (let i = 0; i < count; i += 200) {
     const made = await Promise.all(
       Array.from({ length: Math.min(200, count - i) }, (_, j) =>
-        repo.devices.insert(accountId, { name: `Ping bench ${String(i + j).padStart(4, '0')}`, tags: ['bench'], deviceType: null, pingData: null, location: null, groupId: null, groupName: null, orgId: null, registrationKey: `bench-ping-${i + j}` }),
+        repo.addDevice(accountId, { name: `Ping bench ${String(i + j).padStart(4, '0')}`, tags: ['bench'], deviceType: null, pingData: null, location: null, groupId: null, groupName: null, orgId: null, registrationKey: `bench-ping-${i + j}` }),
       ),
     );
     ids.push(...made.map((d) => d.id));

@@ -43,7 +43,7 @@ const app = await startAllInOne(env, { logger: createLogger({ level: 'silent' })
 // 50 devices: the 8 demo ones plus 42 more.
 const repo = (app.subgraphs.devices as unknown as { repo: DeviceRepository }).repo;
 for (let i = 0; i < 42; i++) {
-  await repo.devices.insert(DEMO_ACCOUNT_ID, { name: `Bench ${String(i).padStart(2, '0')}`, tags: ['bench'], deviceType: { id: 'dt', name: 'Player', manufacturer: 'ACME' }, pingData: { cpuUsage: 5, memoryUsage: 5, diskUsage: 5, playerVersion: '1', ipAddress: '10.1.0.1', timestamp: new Date().toISOString() }, location: { city: 'Oslo', state: null, country: 'NO', latitude: 59.9, longitude: 10.7 }, groupId: null, groupName: null, orgId: null, registrationKey: `bench-${i}` });
+  await repo.addDevice(DEMO_ACCOUNT_ID, { name: `Bench ${String(i).padStart(2, '0')}`, tags: ['bench'], deviceType: { id: 'dt', name: 'Player', manufacturer: 'ACME' }, pingData: { cpuUsage: 5, memoryUsage: 5, diskUsage: 5, playerVersion: '1', ipAddress: '10.1.0.1', timestamp: new Date().toISOString() }, location: { city: 'Oslo', state: null, country: 'NO', latitude: 59.9, longitude: 10.7 }, groupId: null, groupName: null, orgId: null, registrationKey: `bench-${i}` });
 }
 
 // The baseline: the devices subgraph served alone over HTTP, called with a signed internal token.

@@ -9,13 +9,13 @@ import type { Server } from 'node:http';
 import { Router } from 'express';
 import type { AddressInfo } from 'node:net';
 import { createLogger, createOps, InternalTokens, metricsAccess, SCHEMA_DIR, serveMetrics, type GatewayClient, type Logger, type Subgraph } from '@pylon/kit';
-import { createBackends } from '@pylon/kit/composition/backends';
+import { createBackends, createRateLimiter } from '@pylon/kit/composition/backends';
 import { createAnalyticsSubgraph, startIngest } from '@pylon/analytics';
 import { createContentSubgraph, createMediaHttp } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
 import { createDataTablesSubgraph } from '@pylon/datatables';
 import { createDevicesSubgraph, createPlayerApi } from '@pylon/devices';
-import { devicesOptions } from '@pylon/devices/config';
+import { devicesOptions, playerFailureLimit } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { createSchedulingSubgraph } from '@pylon/scheduling';
 import { createLegacyApp } from '@pylon/legacy-adapter';
@@ -71,6 +71,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const devices = createDevicesSubgraph({
     documents,
     tokens,
+    // In-process: identity's own repository answers, scoped to the caller's account.
+    organizations: { belongsTo: async (caller, orgId) => (await identity.repo.organizations.findById(caller.accountId, orgId)) !== null },
     ...devicesOptions(env),
     blobs: backends.blobs!,
     pubsub: backends.pubsub!,
@@ -108,8 +110,10 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const rest = await createRestFacade({ client, logger, audit });
   // The player API (device-facing, registration-key auth) answers /player/... before the REST facade;
   // so do media uploads and files, which stream (not GraphQL) and authenticate like the facade.
+  // Failed registration keys per address: the API-key path's mechanism, its own counters.
+  const playerFailures = await createRateLimiter(env, playerFailureLimit(env));
   const mediaHttp = createMediaHttp(content.runtime, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
-  const front = Router().use(createPlayerApi(devices.runtime), mediaHttp, rest);
+  const front = Router().use(createPlayerApi(devices.runtime, { failures: playerFailures }), mediaHttp, rest);
   const docs = docsEnabled(env) ? createApiDocs({ logger }) : undefined;
   const metrics = metricsAccess(env);
   const app = createHttpApp({ gateway, auth, ops, logger, checks: backends.checks, rest: front, audit, oauth: access.oauth.handler, trustProxy: env.TRUST_PROXY, docs, metrics });
@@ -154,6 +158,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
       await Promise.all(servers.map((s) => new Promise<void>((r) => { s.close(() => r()); s.closeIdleConnections(); })));
       await gateway.stop();
       await access.close();
+      await playerFailures.close();
       await simulator?.close();
       await devices.runtime.close();
       await demoMedia;

@@ -69,12 +69,12 @@ export async function seedDemo(deps: { identity: IdentityRepository; devices: De
   await createUser(deps.identity, { accountId: DEMO_ACCOUNT_ID, username: 'viewer@demo.example', firstName: 'Victor', lastName: 'Viewer', email: 'viewer@demo.example', roles: ['Viewer', 'API'] });
   const key = await createApiKey(deps.identity, { accountId: DEMO_ACCOUNT_ID, userId: DEMO_OWNER_ID, name: 'bootstrap', ...(deps.bootstrapKey ? { value: deps.bootstrapKey } : {}) });
 
-  const stores = await deps.devices.groups.insert(DEMO_ACCOUNT_ID, { name: 'Stores', parentId: null });
+  const stores = await deps.devices.addGroup(DEMO_ACCOUNT_ID, { name: 'Stores', parentId: null });
   const groups = [
     stores,
-    await deps.devices.groups.insert(DEMO_ACCOUNT_ID, { name: 'Stores / Europe', parentId: stores.id }),
-    await deps.devices.groups.insert(DEMO_ACCOUNT_ID, { name: 'Stores / Americas', parentId: stores.id }),
-    await deps.devices.groups.insert(DEMO_ACCOUNT_ID, { name: 'Lobby screens', parentId: null }),
+    await deps.devices.addGroup(DEMO_ACCOUNT_ID, { name: 'Stores / Europe', parentId: stores.id }),
+    await deps.devices.addGroup(DEMO_ACCOUNT_ID, { name: 'Stores / Americas', parentId: stores.id }),
+    await deps.devices.addGroup(DEMO_ACCOUNT_ID, { name: 'Lobby screens', parentId: null }),
   ];
   const types = [
     { id: 'dt-android', name: 'Android Player', manufacturer: 'Generic' },
@@ -85,7 +85,7 @@ export async function seedDemo(deps: { identity: IdentityRepository; devices: De
     const loc = CITIES[i % CITIES.length]!;
     // Six devices pinged a minute ago (online); two went quiet an hour ago (offline).
     const pingedAt = new Date(now - (i < 6 ? 60_000 : 3_600_000)).toISOString();
-    await deps.devices.devices.insert(DEMO_ACCOUNT_ID, {
+    await deps.devices.addDevice(DEMO_ACCOUNT_ID, {
       name: `${group.name.split(' / ').pop()} screen ${i + 1}`,
       tags: i % 2 ? ['portrait', 'lobby'] : ['landscape'],
       deviceType: types[i % 2]!,

@@ -24,7 +24,7 @@ export function startSimulator(rt: DevicesRuntime, o: { accountId: string; inter
   const snapped = new Set<string>();
   let running: Promise<void> = Promise.resolve();
   const tick = async () => {
-    const devices = (await rt.repo.findDevices(o.accountId, {}, { sort: { name: 1, id: 1 } })).filter((d) => d.registrationKey.startsWith('sim-'));
+    const devices = (await rt.repo.all(o.accountId, { byName: true })).filter((d) => d.registrationKey.startsWith('sim-'));
     for (const [i, d] of devices.entries()) {
       const hot = d.registrationKey.startsWith('sim-hot-');
       const result = await recordPing(rt, {

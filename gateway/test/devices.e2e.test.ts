@@ -3,13 +3,15 @@
  * events, ping data and screenshots by registration key, alerts, the player API in front of the
  * REST facade, GraphQL mutations through the gateway, JSON Patch attacks and cross-account isolation.
  */
-import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
+import { DEMO_SNAP } from '../src/simulator.js';
+import { createAccount, createApiKey, createOrganization, createUser, type IdentityService } from '@pylon/identity';
 import type { DevicesSubgraph } from '@pylon/devices';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 let otherKey: string;
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 1), Buffer.from([0xff, 0xd9])]);
+// A complete JPEG: the snap check walks the whole structure, not just the first bytes.
+const JPEG = DEMO_SNAP;
 
 beforeAll(async () => {
   h = await startHarness();
@@ -19,6 +21,25 @@ beforeAll(async () => {
   otherKey = (await createApiKey(identity.repo, { accountId: 'devices-e2e-other', userId: user.id, name: 'other' })).value;
 }, 60_000);
 afterAll(() => h.stop());
+
+describe("references to another account's records", () => {
+  test("an orgId of another account is refused on create, update and patch (REST 400 naming org_id; GraphQL success:false naming orgId); the account's own is accepted", async () => {
+    const identity = h.subgraphs.identity as unknown as IdentityService;
+    const foreign = (await createOrganization(identity.repo, 'devices-e2e-other', { name: 'Their branch' })).id;
+    const own = (await createOrganization(identity.repo, 'demo-account', { name: 'Our branch' })).id;
+    const refused = await call('POST', '/devices', { name: 'Foreign org', org_id: foreign });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toMatch(/org_id|orgId/);
+    const made = await call('POST', '/devices', { name: 'Own org', org_id: own });
+    expect(made.status).toBeLessThan(300);
+    expect(made.body.org_id).toBe(own);
+    const patched = await call('PATCH', `/devices/${made.body.id}`, [{ op: 'replace', path: '/org_id', value: foreign }], { type: 'application/json-patch+json' });
+    expect(patched.status).toBe(400);
+    const gql = await h.gql('mutation($id: ID!, $o: String) { updateDevice(id: $id, input: { orgId: $o }) { success errorField error } }', { variables: { id: made.body.id, o: foreign } });
+    expect((gql.body as any).data.updateDevice).toMatchObject({ success: false, errorField: 'orgId' });
+    expect((await call('GET', `/devices/${made.body.id}`)).body.org_id).toBe(own);
+  });
+});
 
 type Json = Record<string, any>;
 async function call(method: string, path: string, body?: unknown, opts: { key?: string; type?: string } = {}): Promise<{ status: number; body: Json | any; headers: Headers }> {

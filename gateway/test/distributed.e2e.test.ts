@@ -31,13 +31,13 @@ beforeAll(async () => {
   const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
   const tokens = new InternalTokens(secret);
   const identity = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens, principalCacheSeconds: 30 });
-  const devices = createDevicesSubgraph({ documents: store, tokens, onlineWindowSeconds: 600 });
+  const devices = createDevicesSubgraph({ documents: store, tokens, onlineWindowSeconds: 600, organizations: { belongsTo: async () => false } });
   await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: KEY });
   await store.close();
 
   const [pi, pd, pg, dead] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   const identityUrl = await procs.start('services/identity/src/main.ts', {}, pi);
-  devicesUrl = await procs.start('services/devices/src/main.ts', {}, pd);
+  devicesUrl = await procs.start('services/devices/src/main.ts', { IDENTITY_URL: identityUrl }, pd);
   const nowhere = `http://127.0.0.1:${dead}`;
   gatewayUrl = await procs.start(
     'gateway/src/gateway.main.ts',

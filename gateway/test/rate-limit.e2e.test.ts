@@ -65,6 +65,38 @@ describe('in-memory limits', () => {
   });
 });
 
+describe('player API: failed registration keys per address (defaults: 30 per 300 s)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  }, 60_000);
+  afterAll(() => h.stop());
+
+  test('40 unknown keys from one address: 401 up to the budget, then 429 + Retry-After, a right key included; API keys keep working', async () => {
+    const created = await fetch(`${h.baseUrl}/devices`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-apikey': h.key }, body: JSON.stringify({ name: 'Brute target' }) });
+    const { registration_key: rightKey } = (await created.json()) as { registration_key: string };
+    expect(rightKey).toMatch(/^[0-9a-f]{32}$/);
+    const ping = (key: string) => fetch(`${h.baseUrl}/player/${key}/ping`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect((await ping(rightKey)).status).toBe(200);
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 40; i++) {
+      last = await ping(`guess-${String(i).padStart(8, '0')}`);
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 30)).toEqual(Array(30).fill(401));
+    expect(statuses.slice(30)).toEqual(Array(10).fill(429));
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await last!.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+    // Guessing learns nothing once blocked: the right key is refused the same way.
+    const right = await ping(rightKey);
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Separate counters: the address's API-key budget is untouched.
+    expect((await gql(h, h.key)).status).toBe(200);
+  });
+});
+
 const redisServer = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim();
 const freePort = () =>
   new Promise<number>((resolve) => {

@@ -27,8 +27,8 @@ beforeAll(async () => {
 
   // Account A (the demo account) gets one object of every kind.
   const grouped = { groupId: null, groupName: null, tags: ['a'] };
-  a.device = (await devices.devices.find(A, {}, { limit: 1 }))[0]!.id;
-  a.deviceGroup = (await devices.groups.find(A, {}, { limit: 1 }))[0]!.id;
+  a.device = (await devices.all(A))[0]!.id;
+  a.deviceGroup = (await devices.listGroups(A))[0]!.id;
   a.media = (await content.media.items.insert(A, { ...grouped, name: 'A logo', fileName: 'a.png', mimeType: 'image/png', fileSize: 10, fileUrl: null, thumbnailUrl: null, width: 1, height: 1, orgId: null })).id;
   a.mediaGroup = (await content.media.groups.insert(A, { name: 'A media', parentId: null })).id;
   a.playlist = (await content.playlists.items.insert(A, { ...grouped, name: 'A loop', type: 'MULTIMEDIA', duration: null, sources: [] })).id;

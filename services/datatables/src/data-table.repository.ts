@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError, type Collection, type DocumentStore, type Filter, type Stored } from '@pylon/kit';
 import { DATA_TABLE_ROW_VERSIONS, DATA_TABLE_ROWS, DATA_TABLES } from './domain/collections.js';
 import type { Cell, DataTableRecord, RowData } from './domain/data-table.js';
+import type { RowCondition } from './domain/row-query.js';
 
 export type DataTable = Stored<DataTableRecord>;
 
@@ -140,15 +141,15 @@ export class DataTableRepository {
   }
 
   /** A page of rows of `tableId` matching `filter`, in (path, id) order from after `after`. */
-  pageRows(tenant: string, tableId: string, filter: Filter, sort: { path: string; dir: 1 | -1 }, after: [Cell, string] | null, limit: number): Promise<DataTableRow[]> {
-    const where: Filter = Object.keys(filter).length > 0 ? { tableId, $and: [filter] } : { tableId };
+  pageRows(tenant: string, tableId: string, conditions: readonly RowCondition[], sort: { path: string; dir: 1 | -1 }, after: [Cell, string] | null, limit: number): Promise<DataTableRow[]> {
+    const where = rowsWhere(tableId, conditions);
     // Slot indexes are sparse: every row of the table has the slot, saying so lets the store walk it.
     if (sort.path !== 'sortOrder') where[sort.path] = { $exists: true };
     return this.rows.find(tenant, where, { sort: { [sort.path]: sort.dir, id: sort.dir }, limit, ...(after ? { after } : {}) });
   }
 
-  countRows(tenant: string, tableId: string, filter: Filter): Promise<number> {
-    return this.rows.count(tenant, Object.keys(filter).length > 0 ? { tableId, $and: [filter] } : { tableId });
+  countRows(tenant: string, tableId: string, conditions: readonly RowCondition[]): Promise<number> {
+    return this.rows.count(tenant, rowsWhere(tableId, conditions));
   }
 
   /** Every row of the table in row order, `chunk` at a time (bounded memory for export and migration). */
@@ -216,5 +217,40 @@ export class DataTableRepository {
   async latestVersion(tenant: string, tableId: string, rowId: string): Promise<DataTableRowVersion | null> {
     const [v] = await this.listVersions(tenant, tableId, rowId, 1);
     return v ?? null;
+  }
+}
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The storage query for the rows of `tableId` meeting every condition (values live under `data.<key>`). */
+function rowsWhere(tableId: string, conditions: readonly RowCondition[]): Filter {
+  if (conditions.length === 0) return { tableId };
+  return { tableId, $and: conditions.map(storageCondition) };
+}
+
+function storageCondition(c: RowCondition): Filter {
+  const path = `data.${c.key}`;
+  switch (c.op) {
+    case 'eq':
+      return { [path]: c.value };
+    case 'neq':
+      return { [path]: { $ne: c.value } };
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+      return { [path]: { [`$${c.op}`]: c.value } };
+    case 'contains':
+      return { [path]: { $regex: escapeRegex(c.value), $options: 'i' } };
+    case 'notContains':
+      return { [path]: { $not: { $regex: escapeRegex(c.value), $options: 'i' } } };
+    case 'empty':
+      return { [path]: { $in: [null, ''] } };
+    case 'notEmpty':
+      return { [path]: { $nin: [null, ''] } };
+    case 'inRange':
+      return { [path]: { $gte: c.value[0], $lte: c.value[1] } };
+    case 'outOfRange':
+      return { $or: [{ [path]: { $lt: c.value[0] } }, { [path]: { $gt: c.value[1] } }] };
   }
 }

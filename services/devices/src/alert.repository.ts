@@ -1,6 +1,7 @@
-import { type Collection, type DocumentStore, type Stored } from '@pylon/kit';
+import { type Collection, type DocumentStore, type Filter, type Stored } from '@pylon/kit';
 import { ALERT_RULES, ALERTS, FLEET_ACCOUNTS, SYSTEM_TENANT } from './domain/collections.js';
-import { openKeyOf, type AlertRecord, type AlertRuleRecord } from './domain/alert.js';
+import { openKeyOf, ruleSetOf, type AlertRecord, type AlertRuleRecord } from './domain/alert.js';
+import type { DeviceRecord } from './domain/device.js';
 
 export type AlertRule = Stored<AlertRuleRecord>;
 export type Alert = Stored<AlertRecord>;
@@ -13,14 +14,36 @@ export interface FleetAccountRecord {
   commands: boolean;
 }
 
+/** Which alerts a listing wants (GraphQL alerts, REST GET /alerts); limit and offset already checked. */
+export interface AlertSearch {
+  activeOnly?: boolean | null;
+  id?: string[] | null;
+  deviceId?: string[] | null;
+  resolved?: boolean | null;
+  orgId?: string | null;
+  limit: number;
+  skip: number;
+}
+
+/** What a snooze or resolution sets on an alert. */
+export interface AlertStateChange {
+  snoozedUntil?: string | null;
+  resolvedOn?: string | null;
+}
+
+const isDuplicate = (e: unknown) => (e as { code?: string } | null)?.code === 'DUPLICATE_KEY';
+
 /** How long a process reuses an account's enabled rules on the ping path before reading them again. */
 const RULES_TTL_MS = 2_000;
 
-/** Alert rules, alerts and the sweep's account list, over the documents port. */
+/**
+ * Alert rules, alerts and the sweep's account list, over the documents port. The only module of
+ * the subgraph that knows these collections and speaks Mongo-style filters to them.
+ */
 export class AlertRepository {
-  readonly rules: Collection<AlertRuleRecord>;
-  readonly alerts: Collection<AlertRecord>;
-  readonly accounts: Collection<FleetAccountRecord>;
+  private readonly rules: Collection<AlertRuleRecord>;
+  private readonly alerts: Collection<AlertRecord>;
+  private readonly accounts: Collection<FleetAccountRecord>;
   private readonly ruleCache = new Map<string, { at: number; rules: Promise<AlertRule[]> }>();
   private readonly knownCommandAccounts = new Set<string>();
 
@@ -51,6 +74,96 @@ export class AlertRepository {
 
   invalidate(tenant: string): void {
     this.ruleCache.delete(tenant);
+  }
+
+  /** The account's enabled rules read now, bypassing the ping path's cache (the sweep). */
+  enabledRulesNow(tenant: string): Promise<AlertRule[]> {
+    return this.rules.find(tenant, { isEnabled: true }, {});
+  }
+
+  countEnabledRules(tenant: string): Promise<number> {
+    return this.rules.count(tenant, { isEnabled: true });
+  }
+
+  findRule(tenant: string, id: string): Promise<AlertRule | null> {
+    return this.rules.findById(tenant, id);
+  }
+
+  /** One read for many rule ids (a response's DataLoader). */
+  findRulesByIds(tenant: string, ids: readonly string[]): Promise<AlertRule[]> {
+    return ids.length ? this.rules.find(tenant, { id: { $in: [...ids] } }, {}) : Promise.resolve([]);
+  }
+
+  addRule(tenant: string, rule: AlertRuleRecord): Promise<AlertRule> {
+    return this.rules.insert(tenant, rule);
+  }
+
+  /** Replaces a rule's definition; null when it is gone. */
+  replaceRule(tenant: string, id: string, rule: AlertRuleRecord): Promise<AlertRule | null> {
+    return this.rules.update(tenant, id, { $set: { ...rule } });
+  }
+
+  removeRule(tenant: string, id: string): Promise<boolean> {
+    return this.rules.delete(tenant, id);
+  }
+
+  // ---- alerts ----
+
+  /** The caller's alerts, newest first. Active = neither resolved nor snoozed (a snooze past `nowIso` no longer counts). */
+  search(tenant: string, q: AlertSearch, nowIso: string): Promise<Alert[]> {
+    const clauses: Filter[] = [];
+    if (q.id?.length) clauses.push({ id: { $in: q.id } });
+    if (q.deviceId?.length) clauses.push({ deviceIds: { $in: q.deviceId } });
+    if (q.orgId) clauses.push({ orgId: q.orgId });
+    if (q.resolved === true) clauses.push({ resolvedOn: { $ne: null } });
+    if (q.resolved === false || q.activeOnly) clauses.push({ resolvedOn: null });
+    if (q.activeOnly) clauses.push({ $or: [{ snoozedUntil: null }, { snoozedUntil: { $lte: nowIso } }] });
+    const filter = clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses };
+    return this.alerts.find(tenant, filter, { sort: { createdAt: -1, id: -1 }, limit: q.limit, ...(q.skip ? { skip: q.skip } : {}) });
+  }
+
+  findAlert(tenant: string, id: string): Promise<Alert | null> {
+    return this.alerts.findById(tenant, id);
+  }
+
+  /** Snoozes or resolves an alert; null when it is gone. */
+  changeState(tenant: string, id: string, change: AlertStateChange): Promise<Alert | null> {
+    return this.alerts.update(tenant, id, { $set: { ...change } });
+  }
+
+  /**
+   * Opens the alert of `rule` for `device`, taking the rule+device latch. False when another
+   * evaluation (another replica) holds the latch already: the unique index lets only one open it.
+   */
+  async openFor(device: Pick<Stored<DeviceRecord>, 'id' | 'accountId' | 'name' | 'orgId'>, rule: AlertRule, reason: string): Promise<boolean> {
+    const tenant = device.accountId;
+    try {
+      await this.alerts.insert(tenant, {
+        ruleId: rule.id,
+        ruleName: rule.name,
+        ruleSet: ruleSetOf(rule),
+        deviceIds: [device.id],
+        deviceNames: [device.name],
+        orgId: device.orgId ?? null,
+        openKey: openKeyOf(tenant, rule.id, device.id),
+        reason,
+        snoozedUntil: null,
+        resolvedOn: null,
+        autoResolved: false,
+      });
+      return true;
+    } catch (e) {
+      if (isDuplicate(e)) return false;
+      throw e;
+    }
+  }
+
+  /** Releases an alert's latch; an alert nobody resolved yet is closed as auto-resolved at `nowIso`. */
+  async release(tenant: string, alert: Alert, nowIso: string): Promise<void> {
+    await this.alerts.update(tenant, alert.id, {
+      $unset: ['openKey'],
+      ...(alert.resolvedOn ? {} : { $set: { resolvedOn: nowIso, autoResolved: true } }),
+    });
   }
 
   /** The alert holding the rule+device latch, if any (one point read). */

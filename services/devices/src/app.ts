@@ -1,11 +1,14 @@
 import { createSubgraph, type BlobStore, type Cache, type DocumentStore, type EventStream, type InternalTokens, type Logger, type PubSub, type Subgraph } from '@pylon/kit';
 import type { DeviceRepository } from './device.repository.js';
+import type { OrganizationDirectory } from './ports/organization-directory.js';
 import { devicesResolvers } from './graphql/resolvers.js';
 import { createDevicesRuntime, type DevicesRuntime, type DevicesSettings } from './runtime.js';
 
 export interface DevicesDeps {
   documents: DocumentStore;
   tokens: InternalTokens;
+  /** Whose organizations an orgId may name (identity's, through an adapter the composition root picks). */
+  organizations: OrganizationDirectory;
   onlineWindowSeconds: number;
   now?: () => number;
   /** Screenshots (player PUT /snap, includeSnap). */
@@ -27,6 +30,7 @@ export type DevicesSubgraph = Subgraph & { repo: DeviceRepository; runtime: Devi
 export function createDevicesSubgraph(deps: DevicesDeps): DevicesSubgraph {
   const runtime = createDevicesRuntime({
     documents: deps.documents,
+    organizations: deps.organizations,
     ...(deps.blobs ? { blobs: deps.blobs } : {}),
     ...(deps.pubsub ? { pubsub: deps.pubsub } : {}),
     ...(deps.cache ? { cache: deps.cache } : {}),

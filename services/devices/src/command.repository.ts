@@ -6,10 +6,12 @@ export type DeviceCommand = Stored<DeviceCommandRecord>;
 
 /** Inserts in parallel slices of this size: the embedded store batches a slice into few transactions. */
 const SLICE = 500;
+/** The most commands one sweep pass expires or prunes per account (the next pass takes the rest). */
+const SWEEP_BATCH = 5000;
 
 /** The durable command queue of every device of an account, over the documents port. */
 export class CommandRepository {
-  readonly commands: Collection<DeviceCommandRecord>;
+  private readonly commands: Collection<DeviceCommandRecord>;
 
   constructor(store: DocumentStore) {
     this.commands = store.collection<DeviceCommandRecord>(DEVICE_COMMANDS);
@@ -39,18 +41,40 @@ export class CommandRepository {
     return this.commands.find(tenant, filter, { sort: { queuedAt: -1, id: -1 }, limit: opts.limit });
   }
 
-  /** Moves commands to a status with the given timestamps ($set); skips ones that vanished. */
-  async setStatus(tenant: string, ids: readonly string[], status: CommandStatus, at: Partial<Pick<DeviceCommandRecord, 'deliveredAt' | 'completedAt' | 'error'>>): Promise<void> {
-    await Promise.all(ids.map((id) => this.commands.update(tenant, id, { $set: { status, ...at } })));
+  /**
+   * Hands a queued command to a ping (delivered), or marks it expired when its time passed, naming
+   * the version read: of two racing pings only one succeeds, the other gets VERSION_CONFLICT.
+   */
+  claimForDelivery(tenant: string, command: DeviceCommand, at: string, expired: boolean): Promise<DeviceCommand | null> {
+    return this.commands.update(
+      tenant,
+      command.id,
+      { $set: expired ? { status: 'expired', completedAt: at } : { status: 'delivered', deliveredAt: at } },
+      { expectedVersion: command.version },
+    );
   }
 
-  /** Commands still queued or delivered whose expiry passed (the sweep marks them expired). */
-  findExpired(tenant: string, nowIso: string): Promise<DeviceCommand[]> {
-    return this.commands.find(tenant, { status: { $in: ['queued', 'delivered'] }, expiresAt: { $lte: nowIso } }, { limit: 5000 });
+  /** Records the player's outcome (acknowledged / failed) against the version read (VERSION_CONFLICT otherwise). */
+  complete(tenant: string, command: DeviceCommand, status: CommandStatus, at: string, error: string | null): Promise<DeviceCommand | null> {
+    return this.commands.update(
+      tenant,
+      command.id,
+      { $set: { status, completedAt: at, error, ...(command.deliveredAt ? {} : { deliveredAt: at }) } },
+      { expectedVersion: command.version },
+    );
   }
 
-  /** Finished commands older than the retention (the sweep deletes them so the queue stays small). */
-  findFinishedBefore(tenant: string, beforeIso: string): Promise<DeviceCommand[]> {
-    return this.commands.find(tenant, { status: { $in: ['acknowledged', 'failed', 'expired'] }, queuedAt: { $lt: beforeIso } }, { limit: 5000 });
+  /** Marks commands still queued or delivered whose expiry passed as expired; resolves with how many. */
+  async expireOverdue(tenant: string, nowIso: string): Promise<number> {
+    const overdue = await this.commands.find(tenant, { status: { $in: ['queued', 'delivered'] }, expiresAt: { $lte: nowIso } }, { limit: SWEEP_BATCH });
+    await Promise.all(overdue.map((c) => this.commands.update(tenant, c.id, { $set: { status: 'expired', completedAt: nowIso } })));
+    return overdue.length;
+  }
+
+  /** Deletes finished commands queued before the cutoff, so the queue stays small; resolves with how many. */
+  async pruneFinishedBefore(tenant: string, beforeIso: string): Promise<number> {
+    const finished = await this.commands.find(tenant, { status: { $in: ['acknowledged', 'failed', 'expired'] }, queuedAt: { $lt: beforeIso } }, { limit: SWEEP_BATCH });
+    await Promise.all(finished.map((c) => this.commands.delete(tenant, c.id)));
+    return finished.length;
   }
 }

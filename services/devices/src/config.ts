@@ -18,9 +18,15 @@ export const devicesEnv = {
   DEVICE_SNAP_MAX_BYTES: envInt(2_000_000, 10_000, 50_000_000),
   /** Longest long-poll (`?wait=`) of a player ping. */
   DEVICE_PING_MAX_WAIT_SECONDS: envInt(30, 0, 300),
+  /** Unknown registration keys one client address may send per window before the player API answers 429. */
+  PLAYER_AUTH_FAILURE_POINTS: envInt(30, 1, 1_000_000),
+  PLAYER_AUTH_FAILURE_WINDOW_SECONDS: envInt(300, 1, 86400),
 };
 
 export type DevicesEnv = z.infer<z.ZodObject<typeof devicesEnv>>;
+
+/** The player API's failed-key limiter (createRateLimiter builds it over the cache driver). */
+export const playerFailureLimit = (env: DevicesEnv) => ({ name: 'player-auth-failures', points: env.PLAYER_AUTH_FAILURE_POINTS, durationSeconds: env.PLAYER_AUTH_FAILURE_WINDOW_SECONDS });
 
 /** The subgraph options these settings decide. */
 export function devicesOptions(env: DevicesEnv): Pick<DevicesDeps, 'onlineWindowSeconds' | 'settings'> {

@@ -1,16 +1,37 @@
-import { notFound, type Collection, type DocumentStore, type Filter, type FindOptions, type Stored } from '@pylon/kit';
+import { AppError, listQuery, notFound, whereToFilter, type Collection, type DocumentStore, type FieldMap, type Filter, type ListArgs, type Stored } from '@pylon/kit';
 import { DEVICE_GROUPS, DEVICES, DISPLAY_COMMANDS } from './domain/collections.js';
-import { DEFAULT_DISPLAY_COMMANDS, type DeviceGroupRecord, type DeviceRecord, type DisplayCommandRecord } from './domain/device.js';
+import { DEFAULT_DISPLAY_COMMANDS, type DeviceGroupRecord, type DeviceRecord, type DisplayCommandRecord, type PingData } from './domain/device.js';
 
 export type Device = Stored<DeviceRecord>;
 export type DeviceGroup = Stored<DeviceGroupRecord>;
 export type DisplayCommand = Stored<DisplayCommandRecord>;
 
-/** Devices, groups and display commands of one account, over the documents port. */
+/** What a device listing asks for (GraphQL devices / REST GET /devices). */
+export interface DeviceQuery extends ListArgs {
+  id?: string[] | null;
+  groupId?: string[] | null;
+  groupName?: string[] | null;
+  deviceTypeId?: string[] | null;
+  orgId?: string | null;
+  tag?: string[] | null;
+  isOnline?: boolean | null;
+  /** Only the device with this registration key (in the caller's account). */
+  registrationKey?: string | null;
+}
+
+/** The fields a device change may set (writable fields, the denormalised group name). */
+export type DeviceChanges = Partial<Omit<DeviceRecord, 'registrationKey' | 'pingData' | 'snapUpdatedAt'>>;
+
+const isDuplicate = (e: unknown) => (e as { code?: string } | null)?.code === 'DUPLICATE_KEY';
+
+/**
+ * Devices, groups and display commands of one account, over the documents port. The only module
+ * of the subgraph that knows these collections and speaks Mongo-style filters to them.
+ */
 export class DeviceRepository {
-  readonly devices: Collection<DeviceRecord>;
-  readonly groups: Collection<DeviceGroupRecord>;
-  readonly commands: Collection<DisplayCommandRecord>;
+  private readonly devices: Collection<DeviceRecord>;
+  private readonly groups: Collection<DeviceGroupRecord>;
+  private readonly commands: Collection<DisplayCommandRecord>;
 
   constructor(store: DocumentStore) {
     this.devices = store.collection<DeviceRecord>(DEVICES);
@@ -18,14 +39,36 @@ export class DeviceRepository {
     this.commands = store.collection<DisplayCommandRecord>(DISPLAY_COMMANDS);
   }
 
-  findDevices(tenant: string, filter: Filter, options: FindOptions): Promise<Device[]> {
+  // ---- devices ----
+
+  /** A listing: argument filters AND where, sorted (default name), offset, limited. `cutoff` is the oldest ping still online. */
+  list(tenant: string, q: DeviceQuery, cutoff: () => string): Promise<Device[]> {
+    const fields = deviceFields(cutoff);
+    const clauses: Filter[] = [];
+    if (q.orgId) clauses.push({ orgId: q.orgId });
+    if (q.registrationKey !== undefined && q.registrationKey !== null) clauses.push({ registrationKey: q.registrationKey });
+    if (q.isOnline !== undefined && q.isOnline !== null) clauses.push(whereToFilter({ isOnline: { eq: q.isOnline } }, fields));
+    const { filter, options } = listQuery(q, fields, {
+      anyOf: { id: q.id, groupId: q.groupId, groupName: q.groupName, 'deviceType.id': q.deviceTypeId, tags: q.tag },
+      clauses,
+    });
     return this.devices.find(tenant, filter, options);
+  }
+
+  /** Every device of the account (the sweep, a rule applied to the fleet). */
+  all(tenant: string, opts: { byName?: boolean } = {}): Promise<Device[]> {
+    return this.devices.find(tenant, {}, opts.byName ? { sort: { name: 1, id: 1 } } : {});
   }
 
   async getDevice(tenant: string, id: string): Promise<Device> {
     const d = await this.devices.findById(tenant, id);
     if (!d) throw notFound('device', id);
     return d;
+  }
+
+  /** The device, or null when it is gone (no error: callers decide). */
+  findDevice(tenant: string, id: string): Promise<Device | null> {
+    return this.devices.findById(tenant, id);
   }
 
   /** One scan for many ids (bulk commands): never one round trip per device. */
@@ -38,6 +81,37 @@ export class DeviceRepository {
     return this.devices.findByUnique('registrationKey', [key]);
   }
 
+  /** Registers a device; fails with DUPLICATE_KEY when its registration key is taken (in any account). */
+  addDevice(tenant: string, record: DeviceRecord & { id?: string }): Promise<Device> {
+    return this.devices.insert(tenant, record);
+  }
+
+  /** Sets the given fields; with expectedVersion, fails with VERSION_CONFLICT on a concurrent change. Null when gone. */
+  changeDevice(tenant: string, id: string, changes: DeviceChanges, expectedVersion?: number): Promise<Device | null> {
+    return this.devices.update(tenant, id, { $set: changes }, expectedVersion === undefined ? {} : { expectedVersion });
+  }
+
+  /** False when it was already gone. */
+  removeDevice(tenant: string, id: string): Promise<boolean> {
+    return this.devices.delete(tenant, id);
+  }
+
+  /** Stores a ping's figures; `checkedAt` records that the ping read the command queue. Null when the device is gone. */
+  recordPing(tenant: string, id: string, pingData: PingData, checkedAt: string | null): Promise<Device | null> {
+    return this.devices.update(tenant, id, { $set: { pingData, ...(checkedAt ? { commandsCheckedAt: checkedAt } : {}) } });
+  }
+
+  markSnapUpdated(tenant: string, id: string, at: string): Promise<Device | null> {
+    return this.devices.update(tenant, id, { $set: { snapUpdatedAt: at } });
+  }
+
+  /** The delivery hint: these devices have commands queued at or before `at`. */
+  async markCommandsQueued(tenant: string, ids: readonly string[], at: string): Promise<void> {
+    await Promise.all(ids.map((id) => this.devices.update(tenant, id, { $set: { commandsQueuedAt: at } })));
+  }
+
+  // ---- groups ----
+
   listGroups(tenant: string): Promise<DeviceGroup[]> {
     return this.groups.find(tenant, {}, { sort: { name: 1, id: 1 } });
   }
@@ -47,6 +121,39 @@ export class DeviceRepository {
     if (!g) throw notFound('device group', id);
     return g;
   }
+
+  findGroup(tenant: string, id: string): Promise<DeviceGroup | null> {
+    return this.groups.findById(tenant, id);
+  }
+
+  /** The group id of every grouped device (one entry per device), for group counts. */
+  async groupIdsOfGroupedDevices(tenant: string): Promise<(string | null)[]> {
+    return (await this.devices.find(tenant, { groupId: { $ne: null } }, {})).map((d) => d.groupId);
+  }
+
+  addGroup(tenant: string, group: DeviceGroupRecord & { id?: string }): Promise<DeviceGroup> {
+    return this.groups.insert(tenant, group);
+  }
+
+  /** Renames and/or moves a group; a new name is copied onto its devices (they filter and sort by it). */
+  async changeGroup(tenant: string, group: DeviceGroup, change: DeviceGroupRecord): Promise<void> {
+    await this.groups.update(tenant, group.id, { $set: { name: change.name, parentId: change.parentId } });
+    if (change.name !== group.name) {
+      const members = await this.devices.find(tenant, { groupId: group.id }, {});
+      await Promise.all(members.map((d) => this.devices.update(tenant, d.id, { $set: { groupName: change.name } })));
+    }
+  }
+
+  /** Deletes a group, moving its devices and sub-groups to `parent` (null: ungrouped / top level). */
+  async dissolveGroup(tenant: string, group: DeviceGroup, parent: DeviceGroup | null): Promise<{ movedDevices: number; movedGroups: number }> {
+    const [members, children] = await Promise.all([this.devices.find(tenant, { groupId: group.id }, {}), this.groups.find(tenant, { parentId: group.id }, {})]);
+    await Promise.all(members.map((d) => this.devices.update(tenant, d.id, { $set: { groupId: parent?.id ?? null, groupName: parent?.name ?? null } })));
+    await Promise.all(children.map((c) => this.groups.update(tenant, c.id, { $set: { parentId: parent?.id ?? null } })));
+    await this.groups.delete(tenant, group.id);
+    return { movedDevices: members.length, movedGroups: children.length };
+  }
+
+  // ---- display commands ----
 
   /** The command names the account accepts (its display commands). */
   async knownCommands(tenant: string): Promise<Set<string>> {
@@ -60,9 +167,62 @@ export class DeviceRepository {
     for (const c of DEFAULT_DISPLAY_COMMANDS) {
       await this.commands.insert(tenant, c).catch((e: unknown) => {
         // A concurrent first call seeded it already.
-        if (!(e instanceof Error && 'code' in e && (e as { code: string }).code === 'DUPLICATE_KEY')) throw e;
+        if (!isDuplicate(e)) throw e;
       });
     }
     return this.commands.find(tenant, {}, { sort: { createdAt: 1, id: 1 } });
   }
+}
+
+/** How the GraphQL where/order fields map onto stored device documents. */
+export function deviceFields(cutoff: () => string): FieldMap {
+  const onlineClause = (wantOnline: boolean): Filter =>
+    wantOnline ? { 'pingData.timestamp': { $gte: cutoff() } } : { $or: [{ pingData: null }, { 'pingData.timestamp': { $lt: cutoff() } }] };
+  return {
+    id: { path: 'id', kind: 'string' },
+    name: { path: 'name', kind: 'string' },
+    tags: { path: 'tags', kind: 'stringList' },
+    groupId: { path: 'groupId', kind: 'string' },
+    groupName: { path: 'groupName', kind: 'string' },
+    orgId: { path: 'orgId', kind: 'string' },
+    createdOn: { path: 'createdAt', kind: 'date' },
+    isOnline: {
+      custom: (ops, name) => {
+        const keys = Object.keys(ops).filter((k) => ops[k] !== undefined && ops[k] !== null);
+        if (keys.length === 0) return {};
+        if (keys.length !== 1 || !['eq', 'neq'].includes(keys[0]!) || typeof ops[keys[0]!] !== 'boolean') {
+          throw new AppError('BAD_USER_INPUT', `where.${name} takes eq or neq with a boolean`, { field: `where.${name}` });
+        }
+        const value = ops[keys[0]!] as boolean;
+        return onlineClause(keys[0] === 'eq' ? value : !value);
+      },
+      sortPath: 'pingData.timestamp',
+    },
+    deviceType: {
+      nested: {
+        id: { path: 'deviceType.id', kind: 'string' },
+        name: { path: 'deviceType.name', kind: 'string' },
+        manufacturer: { path: 'deviceType.manufacturer', kind: 'string' },
+      },
+    },
+    pingData: {
+      nested: {
+        cpuUsage: { path: 'pingData.cpuUsage', kind: 'number' },
+        memoryUsage: { path: 'pingData.memoryUsage', kind: 'number' },
+        diskUsage: { path: 'pingData.diskUsage', kind: 'number' },
+        playerVersion: { path: 'pingData.playerVersion', kind: 'string' },
+        ipAddress: { path: 'pingData.ipAddress', kind: 'string' },
+        timestamp: { path: 'pingData.timestamp', kind: 'date' },
+      },
+    },
+    location: {
+      nested: {
+        city: { path: 'location.city', kind: 'string' },
+        state: { path: 'location.state', kind: 'string' },
+        country: { path: 'location.country', kind: 'string' },
+        latitude: { path: 'location.latitude', kind: 'number' },
+        longitude: { path: 'location.longitude', kind: 'number' },
+      },
+    },
+  };
 }

@@ -10,3 +10,4 @@ export { recordPing, type PingResult } from './use-cases/record-ping.js';
 export { ackCommand } from './use-cases/ack-command.js';
 export { storeSnap } from './use-cases/snaps.js';
 export { createAlertRule } from './use-cases/alerts/alert-rules.js';
+export type { OrganizationDirectory } from './ports/organization-directory.js';

@@ -1,18 +1,29 @@
 /** Distributed mode: the devices subgraph as its own process, serving the player API beside /graphql. */
-import { createLogger } from '@pylon/kit';
+import { z } from 'zod';
+import { createLogger, type RateLimiter } from '@pylon/kit';
+import { createRateLimiter } from '@pylon/kit/composition/backends';
 import { runSubgraphProcess } from '@pylon/kit/composition/subgraph-process';
 import { createDevicesSubgraph, type DevicesSubgraph } from './app.js';
-import { devicesEnv, devicesOptions } from './config.js';
+import { devicesEnv, devicesOptions, playerFailureLimit } from './config.js';
 import { createPlayerApi } from './player/player-api.js';
+import { createHttpOrganizationDirectory } from './adapters/organization-directory.http.js';
+
+/** Failed registration keys per client address, built with the subgraph for the player API beside it. */
+let playerFailures: RateLimiter | undefined;
 
 await runSubgraphProcess({
   name: 'devices',
   needs: ['documents', 'cache', 'stream', 'blobs'],
-  env: devicesEnv,
-  build: ({ backends, tokens, env }) => {
+  env: {
+    ...devicesEnv,
+    /** The identity subgraph, asked whether an orgId is the caller's (compose/k8s service name by default). */
+    IDENTITY_URL: z.string().url().default('http://identity:4001'),
+  },
+  build: async ({ backends, tokens, env }) => {
     const devices = createDevicesSubgraph({
       documents: backends.documents!,
       tokens,
+      organizations: createHttpOrganizationDirectory({ identityUrl: env.IDENTITY_URL, tokens }),
       ...devicesOptions(env),
       blobs: backends.blobs!,
       pubsub: backends.pubsub!,
@@ -20,13 +31,15 @@ await runSubgraphProcess({
       stream: backends.stream!,
       logger: createLogger({ level: env.LOG_LEVEL, name: 'devices' }),
     });
+    playerFailures = await createRateLimiter(env, playerFailureLimit(env));
     // Closed before the backends it uses (onClose runs first, in reverse order of registration).
+    backends.onClose(() => playerFailures!.close());
     backends.onClose(() => devices.runtime.close());
     // Long-polls answer at once on shutdown, so draining the server does not wait for them.
     for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => devices.runtime.releaseWaiters());
     return devices;
   },
   extend: (app, { subgraph }) => {
-    app.use(createPlayerApi((subgraph as DevicesSubgraph).runtime));
+    app.use(createPlayerApi((subgraph as DevicesSubgraph).runtime, { failures: playerFailures! }));
   },
 });

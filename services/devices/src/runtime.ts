@@ -5,36 +5,20 @@
  */
 import { BufferedPublisher, createLogger, TOPICS, type BlobStore, type Cache, type DocumentStore, type EventLogRecord, type EventStream, type Logger, type PingLogRecord, type PubSub } from '@pylon/kit';
 import { AlertRepository } from './alert.repository.js';
+import { DEFAULT_SETTINGS, type DevicesSettings } from './domain/settings.js';
 import { CommandRepository } from './command.repository.js';
+import type { OrganizationDirectory } from './ports/organization-directory.js';
 import { DeviceRepository } from './device.repository.js';
 import { CommandWakeups } from './use-cases/command-wakeups.js';
 import { sweepOnce, type SweepReport } from './use-cases/sweep.js';
 
-export interface DevicesSettings {
-  /** A device is online while its last ping is younger than this. */
-  onlineWindowSeconds: number;
-  /** How long a queued command stays deliverable. Default 24 h. */
-  commandTtlSeconds: number;
-  /** Period of the alert/command sweep; 0 runs no timer (tests call runtime.sweep()). Default 0. */
-  sweepIntervalSeconds: number;
-  /** Largest screenshot accepted. Default 2 MB. */
-  maxSnapBytes: number;
-  /** Longest long-poll (`?wait=`) of a ping. Default 30 s. */
-  maxPingWaitSeconds: number;
-  /** Finished commands are deleted after this many days. Default 7. */
-  commandRetentionDays: number;
-}
-
-export const DEFAULT_SETTINGS: Omit<DevicesSettings, 'onlineWindowSeconds'> = {
-  commandTtlSeconds: 86_400,
-  sweepIntervalSeconds: 0,
-  maxSnapBytes: 2_000_000,
-  maxPingWaitSeconds: 30,
-  commandRetentionDays: 7,
-};
+export type { DevicesSettings };
+export { DEFAULT_SETTINGS };
 
 export interface DevicesRuntimeDeps {
   documents: DocumentStore;
+  /** Checks that an orgId a caller passes is one of its account's organizations. */
+  organizations: OrganizationDirectory;
   /** Screenshots; without it snaps are refused (503) and read as null. */
   blobs?: BlobStore;
   /** Command wake-ups across replicas; without it they stay in-process. */
@@ -52,6 +36,7 @@ export interface DevicesRuntime {
   repo: DeviceRepository;
   commands: CommandRepository;
   alerts: AlertRepository;
+  organizations: OrganizationDirectory;
   wakeups: CommandWakeups;
   settings: DevicesSettings;
   now: () => number;
@@ -75,6 +60,7 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
     repo: new DeviceRepository(deps.documents),
     commands: new CommandRepository(deps.documents),
     alerts: new AlertRepository(deps.documents),
+    organizations: deps.organizations,
     wakeups: new CommandWakeups(deps.pubsub, logger),
     settings,
     now,

@@ -12,7 +12,7 @@ const create = (i: Record<string, unknown>, who = principal('acc-a')) => f.run(`
 const update = (id: string, i: Record<string, unknown>, who = principal('acc-a')) => f.run(`mutation($id: ID!, $i: UpdateDeviceInput!) { updateDevice(id: $id, input: $i) { success error errorCode errorField device { ${DEVICE} } } }`, { id, i }, who);
 const patch = (id: string, ops: unknown, who = principal('acc-a')) => f.run(`mutation($id: ID!, $ops: [JsonPatchOperationInput!]!) { patchDevice(id: $id, operations: $ops) { success error errorCode errorField device { ${DEVICE} } } }`, { id, ops }, who);
 const one = async (id: string) => (await f.run(`query($id: String!) { device(id: [$id]) { ${DEVICE} } }`, { id })).data?.device?.[0];
-const versionOf = async (id: string) => (await f.sg.repo.devices.findById('acc-a', id))!.version;
+const versionOf = async (id: string) => (await f.sg.repo.findDevice('acc-a', id))!.version;
 
 describe('createDevice', () => {
   test('registers a device and returns its registration key', async () => {
@@ -25,9 +25,26 @@ describe('createDevice', () => {
     expect(await one(p.device.id)).toMatchObject({ name: 'Lobby 1' });
   });
   test('a player-chosen registration key; the same key twice is a conflict', async () => {
-    expect((await create({ name: 'Own key', registrationKey: 'player-key-0001' })).data!.createDevice.device.registrationKey).toBe('player-key-0001');
-    expect((await create({ name: 'Again', registrationKey: 'player-key-0001' })).data!.createDevice).toMatchObject({ success: false, errorCode: 'DUPLICATE_KEY', errorField: 'registrationKey' });
-    expect((await create({ name: 'Bad key', registrationKey: 'no spaces allowed' })).data!.createDevice).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'registrationKey' });
+    const own = 'player-key-0001-7f3a9c2e5b8d4a61c0e9';
+    expect((await create({ name: 'Own key', registrationKey: own })).data!.createDevice.device.registrationKey).toBe(own);
+    expect((await create({ name: 'Again', registrationKey: own })).data!.createDevice).toMatchObject({ success: false, errorCode: 'DUPLICATE_KEY', errorField: 'registrationKey' });
+    expect((await create({ name: 'Bad key', registrationKey: 'no spaces allowed in a registration key' })).data!.createDevice).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'registrationKey' });
+  });
+  test("an orgId that is not one of the account's organizations (another account's, or none) is refused on create, update and patch", async () => {
+    for (const orgId of ['org-b', 'no-such-org']) {
+      expect((await create({ name: 'Foreign org', orgId })).data!.createDevice).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'orgId', error: expect.stringContaining('orgId') });
+    }
+    const { id } = (await create({ name: 'Own org', orgId: 'org-1' })).data!.createDevice.device;
+    expect((await update(id, { orgId: 'org-b' })).data!.updateDevice).toMatchObject({ success: false, errorField: 'orgId' });
+    expect((await patch(id, [{ op: 'replace', path: '/orgId', value: 'org-b' }])).data!.patchDevice).toMatchObject({ success: false, errorField: 'orgId' });
+    expect((await patch(id, [{ op: 'replace', path: '/name', value: 'Renamed' }])).data!.patchDevice).toMatchObject({ success: true, device: { orgId: 'org-1' } });
+    expect((await update(id, { orgId: null })).data!.updateDevice).toMatchObject({ success: true, device: { orgId: null } });
+    expect(await one(id)).toMatchObject({ orgId: null });
+  });
+  test('a player-chosen key shorter than 32 characters (guessable) is refused, naming registrationKey', async () => {
+    for (const key of ['player-key-0001', 'abcdefgh', 'x'.repeat(31)]) {
+      expect((await create({ name: 'Short key', registrationKey: key })).data!.createDevice).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'registrationKey', error: expect.stringMatching(/32 to 128/) });
+    }
   });
   test.each([
     [{ name: '' }, 'name', /name must not be empty/],

@@ -19,15 +19,15 @@ const run = subgraphRunner(() => sg, principal('acc-a'));
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-devices-'));
   store = await createLmdbDocumentStore({ path: dir });
-  sg = createDevicesSubgraph({ documents: store, tokens, onlineWindowSeconds: 600, now: () => NOW });
-  const root = await sg.repo.groups.insert('acc-a', { name: 'Root', parentId: null });
-  const child = await sg.repo.groups.insert('acc-a', { name: 'Child', parentId: root.id });
+  sg = createDevicesSubgraph({ documents: store, tokens, onlineWindowSeconds: 600, now: () => NOW, organizations: { belongsTo: async () => false } });
+  const root = await sg.repo.addGroup('acc-a', { name: 'Root', parentId: null });
+  const child = await sg.repo.addGroup('acc-a', { name: 'Child', parentId: root.id });
   const ping = (ageMs: number, cpu: number) => ({ cpuUsage: cpu, memoryUsage: 50, diskUsage: 20, playerVersion: '1.0', ipAddress: '10.0.0.1', timestamp: new Date(NOW - ageMs).toISOString() });
   const base = { deviceType: { id: 'dt1', name: 'Player', manufacturer: 'ACME' }, location: null, orgId: null };
-  await sg.repo.devices.insert('acc-a', { ...base, id: 'd1', name: 'Alpha', tags: ['vip'], pingData: ping(60_000, 90), groupId: root.id, groupName: 'Root', registrationKey: 'rk1' });
-  await sg.repo.devices.insert('acc-a', { ...base, id: 'd2', name: 'Bravo', tags: [], pingData: ping(3_600_000, 10), groupId: child.id, groupName: 'Child', registrationKey: 'rk2' });
-  await sg.repo.devices.insert('acc-a', { ...base, id: 'd3', name: 'Charlie', tags: ['vip', 'hall'], pingData: null, groupId: child.id, groupName: 'Child', orgId: 'org-1', registrationKey: 'rk3' });
-  await sg.repo.devices.insert('acc-b', { ...base, id: 'd9', name: 'Other account', tags: [], pingData: ping(0, 1), groupId: null, groupName: null, registrationKey: 'rk9' });
+  await sg.repo.addDevice('acc-a', { ...base, id: 'd1', name: 'Alpha', tags: ['vip'], pingData: ping(60_000, 90), groupId: root.id, groupName: 'Root', registrationKey: 'rk1' });
+  await sg.repo.addDevice('acc-a', { ...base, id: 'd2', name: 'Bravo', tags: [], pingData: ping(3_600_000, 10), groupId: child.id, groupName: 'Child', registrationKey: 'rk2' });
+  await sg.repo.addDevice('acc-a', { ...base, id: 'd3', name: 'Charlie', tags: ['vip', 'hall'], pingData: null, groupId: child.id, groupName: 'Child', orgId: 'org-1', registrationKey: 'rk3' });
+  await sg.repo.addDevice('acc-b', { ...base, id: 'd9', name: 'Other account', tags: [], pingData: ping(0, 1), groupId: null, groupName: null, registrationKey: 'rk9' });
 });
 
 afterAll(async () => {

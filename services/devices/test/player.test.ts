@@ -78,6 +78,27 @@ describe('ping', () => {
   });
 });
 
+describe('failed keys per address', () => {
+  test('past the budget of unknown keys an address gets 429 + Retry-After on every player path, even with a right key', async () => {
+    const limited = await servePlayer(f.sg.runtime, { failurePoints: 5 });
+    try {
+      const { registrationKey } = await createDevice(f, { name: 'Limited' });
+      expect((await limited.ping(registrationKey)).status).toBe(200);
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) statuses.push((await limited.ping(`wrong-key-${i}`)).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+      const res = await fetch(`${limited.url}/player/${registrationKey}/ping`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await res.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+      expect((await limited.ack(registrationKey, 'some-command')).status).toBe(429);
+      expect((await fetch(`${limited.url}/player/${registrationKey}/snap`, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: JPEG })).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('screenshots', () => {
   test('PUT a JPEG; includeSnap returns it as base64; REST-style refusals', async () => {
     const { id, registrationKey } = await createDevice(f, { name: 'Snap' });
@@ -101,6 +122,23 @@ describe('screenshots', () => {
     expect(await snapOf(id)).toBe(JPEG.toString('base64'));
     expect((await player.ping(registrationKey, { snap: Buffer.from('not a jpeg').toString('base64') })).status).toBe(415);
   });
+  test('only a whole JPEG is stored: a JPEG header followed by HTML, trailing bytes or a truncated file are 415', async () => {
+    const { id, registrationKey } = await createDevice(f, { name: 'Polyglot' });
+    const html = Buffer.from('<html><script>alert(document.cookie)</script></html>');
+    const disguised = [
+      Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), html, Buffer.from([0xff, 0xd9])]),
+      Buffer.concat([JPEG.subarray(0, 20), html]),
+      Buffer.concat([JPEG, html]),
+      JPEG.subarray(0, JPEG.length - 2),
+    ];
+    for (const body of disguised) {
+      const res = await putSnap(registrationKey, body);
+      expect(res.status).toBe(415);
+      expect(await res.json()).toMatchObject({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', field: 'snap' } });
+      expect((await player.ping(registrationKey, { snap: body.toString('base64') })).status).toBe(415);
+    }
+    expect(await snapOf(id)).toBeNull();
+  });
 });
 
 describe('events', () => {
@@ -120,5 +158,17 @@ describe('events', () => {
     expect(bad.data!.trackDeviceEvent).toMatchObject({ success: false, errorField: 'eventName' });
     const foreign = await f.run('mutation($d: String!, $i: DeviceEventInput!) { trackDeviceEvent(deviceId: $d, input: $i) { success errorCode } }', { d: id, i: { eventName: 'x' } }, principal('acc-b'));
     expect(foreign.data!.trackDeviceEvent).toMatchObject({ success: false, errorCode: 'NOT_FOUND' });
+  });
+  test.each(['__proto__', 'constructor', 'prototype'])('a %s key in properties is refused alike (player 400, GraphQL success:false), naming the key', async (key) => {
+    const { id, registrationKey } = await createDevice(f, { name: `Proto ${key}` });
+    const properties = `{"${key}":{"polluted":1},"ok":1}`;
+    const res = await fetch(`${player.url}/player/${registrationKey}/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"event_name":"tap","properties":${properties}}` });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: 'BAD_USER_INPUT', field: 'properties', message: expect.stringContaining(`'${key}'`) } });
+    const nested = await fetch(`${player.url}/player/${registrationKey}/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"event_name":"tap","properties":{"a":${properties}}}` });
+    expect(nested.status).toBe(400);
+    const viaGraphql = await f.run('mutation($d: String!, $i: DeviceEventInput!) { trackDeviceEvent(deviceId: $d, input: $i) { success error errorField } }', { d: id, i: { eventName: 'x', properties: JSON.parse(properties) } });
+    expect(viaGraphql.data!.trackDeviceEvent).toMatchObject({ success: false, errorField: 'properties', error: expect.stringContaining(`'${key}'`) });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

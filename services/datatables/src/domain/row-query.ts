@@ -1,9 +1,9 @@
 /**
- * Row queries: the `filter` JSON (column key to value or operator object) turned into a
- * documents-port filter over `data.<key>`, the sort (a column key's indexed slot, or the row
+ * Row queries: the `filter` JSON (column key to value or operator object) turned into validated
+ * conditions (the repository turns them into a storage query), the sort (a column key's indexed slot, or the row
  * order) and the continuation token (the last row's sort position, bound to the query's sort).
  */
-import { badInput, type Filter } from '@pylon/kit';
+import { badInput } from '@pylon/kit';
 import { coerceCell } from './cells.js';
 import type { Cell, DataTableColumnRecord } from './data-table.js';
 
@@ -15,8 +15,17 @@ type Operator = (typeof FILTER_OPERATORS)[number];
 const OPS = new Set<string>(FILTER_OPERATORS);
 const MAX_FILTER_CHARS = 8192;
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * One validated condition of a row filter, in domain terms: the repository turns conditions into a
+ * storage query (data-table.repository.ts), so no storage operator appears here.
+ */
+export type RowCondition =
+  | { key: string; op: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte'; value: Cell }
+  | { key: string; op: 'contains' | 'notContains'; value: string }
+  | { key: string; op: 'empty' | 'notEmpty' }
+  | { key: string; op: 'inRange' | 'outOfRange'; value: [Cell, Cell] };
 
 function operand(column: DataTableColumnRecord, op: string, v: unknown): Cell {
   const r = coerceCell({ ...column, options: null }, v);
@@ -24,8 +33,8 @@ function operand(column: DataTableColumnRecord, op: string, v: unknown): Cell {
   return r.value;
 }
 
-function condition(column: DataTableColumnRecord, op: Operator, v: unknown): Filter {
-  const path = `data.${column.key}`;
+function condition(column: DataTableColumnRecord, op: Operator, v: unknown): RowCondition {
+  const key = column.key;
   const numeric = () => {
     if (column.type !== 'NUMBER') throw badInput('filter', `filter.${column.key}.${op} applies to NUMBER columns only`);
   };
@@ -35,47 +44,36 @@ function condition(column: DataTableColumnRecord, op: Operator, v: unknown): Fil
   };
   switch (op) {
     case 'eq':
-      return { [path]: operand(column, op, v) };
     case 'neq':
-      return { [path]: { $ne: operand(column, op, v) } };
-    case 'contains':
-    case 'notContains': {
-      if (typeof v !== 'string' && typeof v !== 'number') throw badInput('filter', `filter.${column.key}.${op} must be a string`);
-      const re = { $regex: escapeRegex(String(v)), $options: 'i' };
-      return op === 'contains' ? { [path]: re } : { [path]: { $not: re } };
-    }
     case 'gt':
     case 'gte':
     case 'lt':
     case 'lte':
-      return { [path]: { [`$${op}`]: operand(column, op, v) } };
+      return { key, op, value: operand(column, op, v) };
+    case 'contains':
+    case 'notContains':
+      if (typeof v !== 'string' && typeof v !== 'number') throw badInput('filter', `filter.${column.key}.${op} must be a string`);
+      return { key, op, value: String(v) };
     case 'isEmpty':
-    case 'isNotEmpty': {
+    case 'isNotEmpty':
       if (typeof v !== 'boolean') throw badInput('filter', `filter.${column.key}.${op} must be true or false`);
-      const empty = (op === 'isEmpty') === v;
-      return empty ? { [path]: { $in: [null, ''] } } : { [path]: { $nin: [null, ''] } };
-    }
+      return { key, op: (op === 'isEmpty') === v ? 'empty' : 'notEmpty' };
     case 'positive':
-    case 'negative': {
+    case 'negative':
       numeric();
       if (typeof v !== 'boolean') throw badInput('filter', `filter.${column.key}.${op} must be true or false`);
-      const cmp = (op === 'positive') === v ? '$gt' : '$lt';
-      return v ? { [path]: { [cmp]: 0 } } : { [path]: { [op === 'positive' ? '$lte' : '$gte']: 0 } };
-    }
-    case 'inRange': {
-      const [a, b] = pair();
-      return { [path]: { $gte: a, $lte: b } };
-    }
-    case 'outOfRange': {
-      const [a, b] = pair();
-      return { $or: [{ [path]: { $lt: a } }, { [path]: { $gt: b } }] };
-    }
+      // positive: true -> > 0, positive: false -> <= 0; negative: true -> < 0, negative: false -> >= 0.
+      if (op === 'positive') return { key, op: v ? 'gt' : 'lte', value: 0 };
+      return { key, op: v ? 'lt' : 'gte', value: 0 };
+    case 'inRange':
+    case 'outOfRange':
+      return { key, op, value: pair() };
   }
 }
 
-/** Parses the `filter` argument; BAD_USER_INPUT naming `filter` for anything malformed. */
-export function parseRowFilter(columns: readonly DataTableColumnRecord[], text: string | null | undefined): Filter {
-  if (text === null || text === undefined || text.trim() === '') return {};
+/** Parses the `filter` argument into conditions (all must hold); BAD_USER_INPUT naming `filter` for anything malformed. */
+export function parseRowFilter(columns: readonly DataTableColumnRecord[], text: string | null | undefined): RowCondition[] {
+  if (text === null || text === undefined || text.trim() === '') return [];
   if (text.length > MAX_FILTER_CHARS) throw badInput('filter', `filter must be at most ${MAX_FILTER_CHARS} characters`);
   let parsed: unknown;
   try {
@@ -85,7 +83,7 @@ export function parseRowFilter(columns: readonly DataTableColumnRecord[], text: 
   }
   if (!isObject(parsed)) throw badInput('filter', 'filter must be a JSON object of column key to value, e.g. {"city":"Oslo"}');
   const byKey = new Map(columns.map((c) => [c.key, c]));
-  const parts: Filter[] = [];
+  const parts: RowCondition[] = [];
   for (const [key, value] of Object.entries(parsed)) {
     const column = byKey.get(key);
     if (!column) throw badInput('filter', `filter names unknown column '${key}'`);
@@ -100,8 +98,7 @@ export function parseRowFilter(columns: readonly DataTableColumnRecord[], text: 
       parts.push(condition(column, 'eq', value));
     }
   }
-  if (parts.length === 0) return {};
-  return parts.length === 1 ? (parts[0] as Filter) : { $and: parts };
+  return parts;
 }
 
 export interface RowSort {

@@ -61,7 +61,7 @@ export async function listRows(rt: DataTablesRuntime, principal: Principal, q: R
     const value = last ? (sort.path === 'sortOrder' ? last.sortOrder : (last.ix[sort.path.slice(3)] ?? null)) : null;
     return { data, continuationToken: found.length > size && last ? encodeRowToken(sort, value, last.id) : null };
   });
-  const unfiltered = Object.keys(filter).length === 0;
+  const unfiltered = filter.length === 0;
   return {
     ...page,
     generation: table.generation ?? 0,

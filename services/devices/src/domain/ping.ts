@@ -70,5 +70,3 @@ export function parsePing(body: unknown): ParsedPing {
   };
 }
 
-/** JPEG files start with the SOI marker followed by another marker: FF D8 FF. */
-export const isJpeg = (b: Buffer) => b.length >= 4 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;

@@ -6,6 +6,7 @@ import type { DevicesRuntime } from '../runtime.js';
 import { listAlerts } from '../use-cases/alerts/manage-alerts.js';
 import { deviceLoader, ruleLoader } from './loaders.js';
 import type { QueryResolvers, Resolvers } from './resolvers.generated.js';
+import type { RuleSnapshot } from './sources.js';
 
 /** Domain values <-> SDL enum names. */
 export const ENUMS = {
@@ -13,11 +14,6 @@ export const ENUMS = {
   AlertConditionType: { OFFLINE: 'offline', CPU_ABOVE: 'cpu_above', MEMORY_ABOVE: 'memory_above', DISK_ABOVE: 'disk_above' },
 } as const;
 
-/** What an alert shows for a rule deleted since it opened: the snapshot it took. */
-type RuleSnapshot = Omit<AlertRule, 'accountId' | 'version' | 'createdAt' | 'updatedAt'> & { createdAt?: string; updatedAt?: string };
-
-/** What AlertRule fields resolve from: a stored rule, or the snapshot of a deleted one. */
-export type AlertRuleSource = AlertRule | RuleSnapshot;
 
 function ruleSnapshot(a: Alert): RuleSnapshot {
   let parsed: { match?: 'any' | 'all'; conditions?: AlertCondition[] } = {};

@@ -12,11 +12,6 @@ import { readSnap } from '../use-cases/snaps.js';
 import { deviceLoader } from './loaders.js';
 import type { QueryResolvers, Resolvers } from './resolvers.generated.js';
 
-/**
- * What Device fields resolve from: a stored device (whether this query asked for screenshots rides
- * along), or what an alert remembers of a device deleted since (id, name, account; the rest absent).
- */
-export type DeviceSource = (Device | (Pick<Device, 'id' | 'name' | 'accountId'> & Partial<Device>)) & { includeSnap?: boolean };
 
 const upper = <S extends string>(s: S) => s.toUpperCase() as Uppercase<S>;
 const lower = (s: string) => s.toLowerCase();

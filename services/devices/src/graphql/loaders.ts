@@ -18,7 +18,7 @@ export function deviceLoader(rt: DevicesRuntime, ctx: SubgraphContext) {
 export function ruleLoader(rt: DevicesRuntime, ctx: SubgraphContext) {
   return once(ctx, 'alertRules.byId', () =>
     new DataLoader<string, AlertRule | null>(async (ids) => {
-      const found = await rt.alerts.rules.find(ctx.principal.accountId, { id: { $in: [...ids] } }, {});
+      const found = await rt.alerts.findRulesByIds(ctx.principal.accountId, ids);
       const byId = new Map(found.map((r) => [r.id, r]));
       return ids.map((id) => byId.get(id) ?? null);
     }),

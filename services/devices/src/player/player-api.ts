@@ -10,10 +10,12 @@
  *   POST /player/{registrationKey}/track                         { session_id, event_name, properties }
  *
  * Errors: { "error": { "code", "message", "field"?, "request_id"? } } with the kit's statuses; an
- * unknown, malformed or deleted key is always the same 401.
+ * unknown, malformed or deleted key is always the same 401. Like API keys at the edge, failed keys
+ * are counted per client address: past the budget every request from that address is a 429 with
+ * Retry-After (even with a right key, so guessing learns nothing), until the window ends.
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { AppError, httpStatus, isAppError, type ErrorCode } from '@pylon/kit';
+import { AppError, httpStatus, isAppError, type ErrorCode, type RateLimitDecision, type RateLimiter } from '@pylon/kit';
 import type { DevicesRuntime } from '../runtime.js';
 import { ackCommand } from '../use-cases/ack-command.js';
 import { authenticatePlayer } from '../use-cases/player-auth.js';
@@ -23,8 +25,14 @@ import { trackEvent } from '../use-cases/track-event.js';
 
 type Handler = (req: Request, res: Response) => Promise<void>;
 
-function sendError(res: Response, code: ErrorCode, message: string, field?: string): void {
+export interface PlayerApiOptions {
+  /** Failed registration keys per client address (the composition root builds it over the cache: Redis when scaled). */
+  failures: RateLimiter;
+}
+
+function sendError(res: Response, code: ErrorCode, message: string, field?: string, retryAfter?: number): void {
   const requestId = res.getHeader('x-request-id');
+  if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
   if (code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'RegistrationKey realm="pylon-player"');
   res.status(httpStatus(code)).json({ error: { code, message, ...(field ? { field } : {}), ...(typeof requestId === 'string' ? { request_id: requestId } : {}) } });
 }
@@ -48,8 +56,29 @@ function eventInput(body: unknown): unknown {
   return { sessionId: session_id, eventName: event_name, properties };
 }
 
-export function createPlayerApi(rt: DevicesRuntime): Router {
+const tooManyFailures = (retryAfter: number) =>
+  new AppError('RATE_LIMITED', `too many unknown registration keys from this address; retry in ${retryAfter} s`, { retryAfter });
+
+export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): Router {
   const router = express.Router();
+  const { failures } = options;
+  const addressOf = (req: Request) => `player:${req.ip ?? 'unknown'}`;
+  // A limiter that errors (not a refusal) must not take the players down: decide "allowed".
+  const safely = async (run: () => Promise<RateLimitDecision>): Promise<RateLimitDecision> => {
+    try {
+      return await run();
+    } catch (err) {
+      rt.logger.warn({ err }, 'player failure limiter failed; request allowed');
+      return { allowed: true, remaining: 0 };
+    }
+  };
+
+  // An address over its failed-key budget is refused before its key is even looked up.
+  router.use('/player/:registrationKey', (req: Request, _res: Response, next: NextFunction) => {
+    safely(() => failures.peek(addressOf(req)))
+      .then((d) => next(d.allowed ? undefined : tooManyFailures(d.retryAfterSeconds)))
+      .catch(next);
+  });
   // Ping bodies may carry a base64 screenshot (4/3 of the snap cap) besides the figures.
   const pingJson = express.json({ limit: Math.ceil(rt.settings.maxSnapBytes * 1.4) + 64_000 });
   const smallJson = express.json({ limit: 64_000 });
@@ -116,9 +145,17 @@ export function createPlayerApi(rt: DevicesRuntime): Router {
     sendError(res, 'NOT_FOUND', `the player API has no ${req.method} ${req.originalUrl.split('?')[0]!.replace(/\/player\/[^/]+/, '/player/{registrationKey}').slice(0, 200)}`);
   });
 
-  router.use('/player', (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+  router.use('/player', (err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
+    if (isAppError(err) && err.code === 'UNAUTHENTICATED') {
+      // A failed key counts against the address; the one that exhausts the budget is already a 429.
+      void safely(() => failures.consume(addressOf(req)))
+        .then((d) => (d.allowed ? sendError(res, err.code, err.message) : sendError(res, 'RATE_LIMITED', tooManyFailures(d.retryAfterSeconds).message, undefined, d.retryAfterSeconds)))
+        .catch(next);
+      return;
+    }
     if (isAppError(err)) {
+      if (err.code === 'RATE_LIMITED') return sendError(res, err.code, err.message, undefined, Number(err.details.retryAfter) || 1);
       if (err.code === 'INTERNAL') rt.logger.error({ err }, 'player API request failed');
       return sendError(res, err.code, err.message, typeof err.details.field === 'string' ? err.details.field : undefined);
     }

@@ -1,7 +1,6 @@
 /** Hands queued commands to a ping, at most once each. */
 import { effectiveStatus } from '../domain/command.js';
-import type { DeviceCommand } from '../command.repository.js';
-import type { DevicesRuntime } from '../runtime.js';
+import type { CommandRepository, DeviceCommand } from '../command.repository.js';
 
 /** A command as the player receives it (snake_case, like every player API body). */
 export interface DeliveredCommand {
@@ -19,18 +18,13 @@ const isConflict = (e: unknown) => (e as { code?: string } | null)?.code === 'VE
  * delivered ones in queue order. Each update names the version read, so when two pings of the
  * same device race (two replicas), each command goes to exactly one of them.
  */
-export async function deliverCommands(rt: DevicesRuntime, tenant: string, pending: readonly DeviceCommand[], now = rt.now()): Promise<DeliveredCommand[]> {
+export async function deliverCommands(rt: { commands: CommandRepository; now: () => number }, tenant: string, pending: readonly DeviceCommand[], now = rt.now()): Promise<DeliveredCommand[]> {
   const at = new Date(now).toISOString();
   const results = await Promise.all(
     pending.map(async (c) => {
       const expired = effectiveStatus(c, now) === 'expired';
       try {
-        const updated = await rt.commands.commands.update(
-          tenant,
-          c.id,
-          { $set: expired ? { status: 'expired', completedAt: at } : { status: 'delivered', deliveredAt: at } },
-          { expectedVersion: c.version },
-        );
+        const updated = await rt.commands.claimForDelivery(tenant, c, at, expired);
         return updated && !expired ? c : null;
       } catch (e) {
         if (isConflict(e)) return null; // delivered by a concurrent ping

@@ -8,8 +8,8 @@ import type { DeviceGroup, DeviceRepository } from '../device.repository.js';
 /** Device groups with direct device counts and nesting levels, flat or as a tree (kit group rules). */
 export async function listDeviceGroups(repo: DeviceRepository, principal: Principal, tree: boolean): Promise<GroupView[]> {
   const tenant = principal.accountId;
-  const [groups, devices] = await Promise.all([repo.listGroups(tenant), repo.findDevices(tenant, { groupId: { $ne: null } }, {})]);
-  return buildGroupViews(groups, devices.map((d) => d.groupId), { tree });
+  const [groups, memberships] = await Promise.all([repo.listGroups(tenant), repo.groupIdsOfGroupedDevices(tenant)]);
+  return buildGroupViews(groups, memberships, { tree });
 }
 
 const groupSchema = z
@@ -39,7 +39,7 @@ export async function createDeviceGroup(repo: DeviceRepository, principal: Princ
   const tenant = principal.accountId;
   const parentId = g.parentId ?? null;
   const level = await childLevel(repo, tenant, parentId);
-  const stored = await repo.groups.insert(tenant, { name: g.name, parentId });
+  const stored = await repo.addGroup(tenant, { name: g.name, parentId });
   return { id: stored.id, name: stored.name, parentId, count: 0, level, children: [] };
 }
 
@@ -50,11 +50,7 @@ export async function updateDeviceGroup(repo: DeviceRepository, principal: Princ
   const g = parseInput(groupSchema, input);
   const parentId = g.parentId === undefined ? group.parentId : g.parentId;
   await childLevel(repo, tenant, parentId, group.id);
-  await repo.groups.update(tenant, group.id, { $set: { name: g.name, parentId } });
-  if (g.name !== group.name) {
-    const members = await repo.findDevices(tenant, { groupId: group.id }, {});
-    await Promise.all(members.map((d) => repo.devices.update(tenant, d.id, { $set: { groupName: g.name } })));
-  }
+  await repo.changeGroup(tenant, group, { name: g.name, parentId });
   return viewOf(repo, principal, group.id);
 }
 
@@ -65,12 +61,8 @@ export async function updateDeviceGroup(repo: DeviceRepository, principal: Princ
 export async function deleteDeviceGroup(repo: DeviceRepository, principal: Principal, id: string): Promise<{ groupId: string; movedDevices: number; movedGroups: number }> {
   const tenant = principal.accountId;
   const group = await repo.getGroup(tenant, id);
-  const parent = group.parentId ? await repo.groups.findById(tenant, group.parentId) : null;
-  const [members, children] = await Promise.all([repo.findDevices(tenant, { groupId: group.id }, {}), repo.groups.find(tenant, { parentId: group.id }, {})]);
-  await Promise.all(members.map((d) => repo.devices.update(tenant, d.id, { $set: { groupId: parent?.id ?? null, groupName: parent?.name ?? null } })));
-  await Promise.all(children.map((c) => repo.groups.update(tenant, c.id, { $set: { parentId: parent?.id ?? null } })));
-  await repo.groups.delete(tenant, group.id);
-  return { groupId: group.id, movedDevices: members.length, movedGroups: children.length };
+  const parent = group.parentId ? await repo.findGroup(tenant, group.parentId) : null;
+  return { groupId: group.id, ...(await repo.dissolveGroup(tenant, group, parent)) };
 }
 
 async function viewOf(repo: DeviceRepository, principal: Principal, id: string): Promise<GroupView> {

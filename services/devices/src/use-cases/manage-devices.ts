@@ -2,34 +2,49 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, type Principal } from '@pylon/kit';
 import { parseDeviceChanges, parseDeviceWritable, type DeviceWritable } from '../domain/device-input.js';
-import type { Device } from '../device.repository.js';
+import type { Device, DeviceChanges } from '../device.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
-import { releaseLatch } from './alerts/evaluate-alerts.js';
-import { REGISTRATION_KEY } from './player-auth.js';
+import { releaseLatchesOf } from './alerts/evaluate-alerts.js';
+import { CHOSEN_REGISTRATION_KEY } from './player-auth.js';
 import { deleteSnap } from './snaps.js';
 
+/** What registering and changing a device needs. */
+export type ManageDevicesDeps = Pick<DevicesRuntime, 'repo' | 'organizations'>;
+/** Deleting one also closes its alerts and removes its screenshot. */
+export type DeleteDeviceDeps = Pick<DevicesRuntime, 'repo' | 'alerts' | 'blobs' | 'logger' | 'now'>;
+
 /** The group fields a device stores: its id and (denormalised) name, checked to exist in the account. */
-export async function groupFields(rt: DevicesRuntime, tenant: string, groupId: string | null): Promise<{ groupId: string | null; groupName: string | null }> {
+export async function groupFields(rt: ManageDevicesDeps, tenant: string, groupId: string | null): Promise<{ groupId: string | null; groupName: string | null }> {
   if (groupId === null) return { groupId: null, groupName: null };
-  const group = await rt.repo.groups.findById(tenant, groupId);
+  const group = await rt.repo.findGroup(tenant, groupId);
   if (!group) throw new AppError('BAD_USER_INPUT', `device group '${groupId.slice(0, 100)}' was not found`, { field: 'groupId' });
   return { groupId: group.id, groupName: group.name };
 }
 
+/** Refuses an orgId that is not one of the caller's account's organizations (another account's included). */
+async function checkOrgId(rt: ManageDevicesDeps, principal: Principal, orgId: string | null | undefined): Promise<void> {
+  if (orgId === null || orgId === undefined) return;
+  if (!(await rt.organizations.belongsTo(principal, orgId))) {
+    throw new AppError('BAD_USER_INPUT', `orgId '${orgId.slice(0, 100)}' is not an organization of this account`, { field: 'orgId' });
+  }
+}
+
 export const newRegistrationKey = () => randomBytes(16).toString('hex');
 
-/** Registers a device; the registration key is generated unless the player's own key is given. */
-export async function createDevice(rt: DevicesRuntime, principal: Principal, input: Record<string, unknown>): Promise<Device> {
+/** Registers a device; the registration key is generated (128 random bits) unless the player's own key is given. */
+export async function createDevice(rt: ManageDevicesDeps, principal: Principal, input: Record<string, unknown>): Promise<Device> {
   const { registrationKey: givenKey, ...rest } = input ?? {};
-  if (givenKey !== undefined && givenKey !== null && (typeof givenKey !== 'string' || !REGISTRATION_KEY.test(givenKey))) {
-    throw new AppError('BAD_USER_INPUT', 'registrationKey must be 8 to 128 letters, digits, - or _', { field: 'registrationKey' });
+  if (givenKey !== undefined && givenKey !== null && (typeof givenKey !== 'string' || !CHOSEN_REGISTRATION_KEY.test(givenKey))) {
+    throw new AppError('BAD_USER_INPUT', 'registrationKey must be 32 to 128 letters, digits, - or _ (a guessable key would let anyone speak for the screen)', { field: 'registrationKey' });
   }
   const w = parseDeviceWritable(rest);
   const tenant = principal.accountId;
+  await checkOrgId(rt, principal, w.orgId);
+  const group = await groupFields(rt, tenant, w.groupId);
   try {
-    return await rt.repo.devices.insert(tenant, {
+    return await rt.repo.addDevice(tenant, {
       ...w,
-      ...(await groupFields(rt, tenant, w.groupId)),
+      ...group,
       pingData: null,
       registrationKey: typeof givenKey === 'string' ? givenKey : newRegistrationKey(),
     });
@@ -40,27 +55,31 @@ export async function createDevice(rt: DevicesRuntime, principal: Principal, inp
 }
 
 /** Applies the given writable fields (null clears one); the others keep their values. */
-export async function updateDevice(rt: DevicesRuntime, principal: Principal, id: string, input: unknown, expectedVersion?: number): Promise<Device> {
+export async function updateDevice(rt: ManageDevicesDeps, principal: Principal, id: string, input: unknown, expectedVersion?: number): Promise<Device> {
   const changes = parseDeviceChanges(input);
-  return applyDeviceChanges(rt, principal.accountId, id, changes, expectedVersion);
+  return applyDeviceChanges(rt, principal, id, changes, expectedVersion);
 }
 
-export async function applyDeviceChanges(rt: DevicesRuntime, tenant: string, id: string, changes: Partial<DeviceWritable>, expectedVersion?: number): Promise<Device> {
+/** Every id the changes name (group, organization) is checked to belong to the caller's account. */
+export async function applyDeviceChanges(rt: ManageDevicesDeps, principal: Principal, id: string, changes: Partial<DeviceWritable>, expectedVersion?: number): Promise<Device> {
+  const tenant = principal.accountId;
   const device = await rt.repo.getDevice(tenant, id);
-  const set: Record<string, unknown> = { ...changes };
+  // An unchanged orgId is not re-checked: a patch that leaves it alone still applies.
+  if ('orgId' in changes && changes.orgId !== device.orgId) await checkOrgId(rt, principal, changes.orgId);
+  const set: DeviceChanges = { ...changes };
   if ('groupId' in changes) Object.assign(set, await groupFields(rt, tenant, changes.groupId ?? null));
   if (Object.keys(set).length === 0) return device;
-  const updated = await rt.repo.devices.update(tenant, device.id, { $set: set }, expectedVersion === undefined ? {} : { expectedVersion });
+  const updated = await rt.repo.changeDevice(tenant, device.id, set, expectedVersion);
   if (!updated) throw new AppError('NOT_FOUND', `device '${id}' was not found`);
   return updated;
 }
 
 /** Deletes a device: its open alerts close, its screenshot goes; queued commands simply expire. */
-export async function deleteDevice(rt: DevicesRuntime, principal: Principal, id: string): Promise<{ deviceId: string }> {
+export async function deleteDevice(rt: DeleteDeviceDeps, principal: Principal, id: string): Promise<{ deviceId: string }> {
   const tenant = principal.accountId;
   const device = await rt.repo.getDevice(tenant, id);
-  if (!(await rt.repo.devices.delete(tenant, device.id))) throw new AppError('NOT_FOUND', `device '${id}' was not found`);
-  for (const alert of await rt.alerts.findLatchedBy(tenant, { deviceId: device.id })) await releaseLatch(rt, tenant, alert);
+  if (!(await rt.repo.removeDevice(tenant, device.id))) throw new AppError('NOT_FOUND', `device '${id}' was not found`);
+  await releaseLatchesOf(rt, tenant, { deviceId: device.id });
   await deleteSnap(rt, device).catch((e: unknown) => rt.logger.warn({ err: e, deviceId: device.id }, 'screenshot of a deleted device not removed'));
   return { deviceId: device.id };
 }

@@ -2,9 +2,8 @@
 import type { Principal } from '@pylon/kit';
 import { parseDeviceWritable, READ_ONLY_DEVICE_FIELDS, WRITABLE_DEVICE_FIELDS, writableOf } from '../domain/device-input.js';
 import type { Device } from '../device.repository.js';
-import type { DevicesRuntime } from '../runtime.js';
 import { applyJsonPatch } from './json-patch.js';
-import { applyDeviceChanges } from './manage-devices.js';
+import { applyDeviceChanges, type ManageDevicesDeps } from './manage-devices.js';
 
 const RULES = { writable: new Set<string>(WRITABLE_DEVICE_FIELDS), readOnly: READ_ONLY_DEVICE_FIELDS };
 
@@ -13,8 +12,8 @@ const RULES = { writable: new Set<string>(WRITABLE_DEVICE_FIELDS), readOnly: REA
  * writes it with the version read: a concurrent change makes this fail with VERSION_CONFLICT
  * instead of being silently overwritten.
  */
-export async function patchDevice(rt: DevicesRuntime, principal: Principal, id: string, operations: unknown): Promise<Device> {
+export async function patchDevice(rt: ManageDevicesDeps, principal: Principal, id: string, operations: unknown): Promise<Device> {
   const device = await rt.repo.getDevice(principal.accountId, id);
   const patched = parseDeviceWritable(applyJsonPatch(writableOf(device), operations, RULES));
-  return applyDeviceChanges(rt, principal.accountId, device.id, patched, device.version);
+  return applyDeviceChanges(rt, principal, device.id, patched, device.version);
 }

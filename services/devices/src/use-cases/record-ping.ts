@@ -30,7 +30,10 @@ export interface PingResult {
   server_time: string;
 }
 
-export async function recordPing(rt: DevicesRuntime, input: PingInput): Promise<PingResult> {
+/** What a ping needs (everything but the sweep). */
+export type RecordPingDeps = Pick<DevicesRuntime, 'repo' | 'commands' | 'alerts' | 'wakeups' | 'settings' | 'now' | 'logger' | 'blobs' | 'pings'>;
+
+export async function recordPing(rt: RecordPingDeps, input: PingInput): Promise<PingResult> {
   const device = await authenticatePlayer(rt, input.registrationKey);
   const parsed = parsePing(input.body);
   const snap = parsed.snapBase64 ? decodeSnap(rt, parsed.snapBase64) : null;
@@ -41,11 +44,11 @@ export async function recordPing(rt: DevicesRuntime, input: PingInput): Promise<
   // Registered before the queue is read, so a command queued in between still wakes this ping.
   const waiter = wait > 0 ? await rt.wakeups.register(tenant, device.id, wait * 1000, input.signal) : null;
   try {
-    const current = waiter ? ((await rt.repo.devices.findById(tenant, device.id)) ?? device) : device;
+    const current = waiter ? ((await rt.repo.findDevice(tenant, device.id)) ?? device) : device;
     const check = waiter !== null || commandsMayBePending(current);
     const pending = check ? await rt.commands.pendingFor(tenant, device.id) : [];
     const pingData: PingData = { ...parsed.data, externalIpAddress: input.ip ?? null, timestamp: nowIso };
-    const updated = await rt.repo.devices.update(tenant, device.id, { $set: { pingData, ...(check ? { commandsCheckedAt: nowIso } : {}) } });
+    const updated = await rt.repo.recordPing(tenant, device.id, pingData, check ? nowIso : null);
     if (!updated) throw badPlayerKey(); // deleted in between
     let commands = await deliverCommands(rt, tenant, pending, now);
 

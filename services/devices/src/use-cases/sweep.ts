@@ -4,8 +4,11 @@
  * threshold alerts close), marks commands past their expiry expired, and deletes finished
  * commands older than the retention so the queue stays small.
  */
-import type { DevicesRuntime } from '../runtime.js';
-import { evaluateDeviceAlerts } from './alerts/evaluate-alerts.js';
+import type { Logger } from '@pylon/kit';
+import type { CommandRepository } from '../command.repository.js';
+import type { DeviceRepository } from '../device.repository.js';
+import type { DevicesSettings } from '../domain/settings.js';
+import { evaluateDeviceAlerts, type AlertEvaluationDeps } from './alerts/evaluate-alerts.js';
 
 export interface SweepReport {
   accounts: number;
@@ -16,20 +19,27 @@ export interface SweepReport {
   prunedCommands: number;
 }
 
-export async function sweepOnce(rt: DevicesRuntime): Promise<SweepReport> {
+export interface SweepDeps extends AlertEvaluationDeps {
+  repo: DeviceRepository;
+  commands: CommandRepository;
+  settings: Pick<DevicesSettings, 'onlineWindowSeconds' | 'commandRetentionDays'>;
+  logger: Logger;
+}
+
+export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
   const report: SweepReport = { accounts: 0, devices: 0, opened: 0, closed: 0, expiredCommands: 0, prunedCommands: 0 };
-  const now = rt.now();
+  const now = deps.now();
   const nowIso = new Date(now).toISOString();
-  for (const account of await rt.alerts.listAccounts()) {
+  for (const account of await deps.alerts.listAccounts()) {
     const tenant = account.id;
     report.accounts++;
     if (account.alertRules) {
-      const rules = await rt.alerts.rules.find(tenant, { isEnabled: true }, {});
+      const rules = await deps.alerts.enabledRulesNow(tenant);
       if (rules.length) {
-        const devices = await rt.repo.findDevices(tenant, {}, {});
+        const devices = await deps.repo.all(tenant);
         report.devices += devices.length;
         for (let i = 0; i < devices.length; i += 100) {
-          const done = await Promise.all(devices.slice(i, i + 100).map((d) => evaluateDeviceAlerts(rt, d, rules, now)));
+          const done = await Promise.all(devices.slice(i, i + 100).map((d) => evaluateDeviceAlerts(deps, d, rules, now)));
           for (const r of done) {
             report.opened += r.opened;
             report.closed += r.closed;
@@ -38,15 +48,11 @@ export async function sweepOnce(rt: DevicesRuntime): Promise<SweepReport> {
       }
     }
     if (account.commands) {
-      const expired = await rt.commands.findExpired(tenant, nowIso);
-      await rt.commands.setStatus(tenant, expired.map((c) => c.id), 'expired', { completedAt: nowIso });
-      report.expiredCommands += expired.length;
-      const cutoff = new Date(now - rt.settings.commandRetentionDays * 86_400_000).toISOString();
-      const finished = await rt.commands.findFinishedBefore(tenant, cutoff);
-      await Promise.all(finished.map((c) => rt.commands.commands.delete(tenant, c.id)));
-      report.prunedCommands += finished.length;
+      report.expiredCommands += await deps.commands.expireOverdue(tenant, nowIso);
+      const cutoff = new Date(now - deps.settings.commandRetentionDays * 86_400_000).toISOString();
+      report.prunedCommands += await deps.commands.pruneFinishedBefore(tenant, cutoff);
     }
   }
-  if (report.opened || report.closed || report.expiredCommands) rt.logger.info(report, 'device sweep');
+  if (report.opened || report.closed || report.expiredCommands) deps.logger.info(report, 'device sweep');
   return report;
 }

@@ -23,9 +23,12 @@ export interface TrackedEvent {
 /** Properties are stored as JSON text; this bounds what one event may carry. */
 const MAX_PROPERTIES_BYTES = 16_384;
 
-export function trackEvent(rt: DevicesRuntime, device: Device, input: unknown): TrackedEvent {
+export function trackEvent(rt: Pick<DevicesRuntime, 'events' | 'now'>, device: Device, input: unknown): TrackedEvent {
+  // Checked on the raw input: parsing would silently drop an own `__proto__` key (while it refuses
+  // `constructor`); both are refused alike, naming the key.
+  const raw = input !== null && typeof input === 'object' ? (input as { properties?: unknown }).properties : undefined;
+  assertPlainJson(raw ?? null, 'properties', 8);
   const e = parseInput(eventSchema, input);
-  assertPlainJson(e.properties ?? null, 'properties', 8);
   const properties = JSON.stringify(e.properties ?? {});
   if (Buffer.byteLength(properties) > MAX_PROPERTIES_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', `properties are limited to ${MAX_PROPERTIES_BYTES} bytes of JSON`, { field: 'properties' });
   if (!rt.events) throw new AppError('UNAVAILABLE', 'event tracking is not configured');

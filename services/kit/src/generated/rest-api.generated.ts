@@ -743,7 +743,7 @@ export interface components {
             mac_address?: string | null;
             /** @description Reference member; accepted and not stored. */
             beacon?: Record<string, never> | null;
-            /** @description The player's own key (8 to 128 of A-Z a-z 0-9 - _); generated when omitted. */
+            /** @description The player's own key (32 to 128 of A-Z a-z 0-9 - _, so that a random one carries at least 128 bits); generated (128 random bits) when omitted. */
             registration_key?: string | null;
         };
         /** @description Every writable property of a device (PUT); omitted ones are reset. */

@@ -16,7 +16,7 @@ export type CreateDeviceInput = {
   name: string;
   notes?: string | null | undefined;
   orgId?: string | null | undefined;
-  /** The player's own key (8 to 128 of A-Z a-z 0-9 - _), e.g. shown on its screen; generated when omitted. */
+  /** The player's own key (32 to 128 of A-Z a-z 0-9 - _: at least 128 bits when random, so guessing one is pointless), e.g. shown on its screen; generated (128 random bits) when omitted. */
   registrationKey?: string | null | undefined;
   tags?: Array<string> | null | undefined;
   /** IANA time zone name, e.g. Europe/Amsterdam. */

@@ -1,9 +1,14 @@
 /** Reading alerts, and snoozing / resolving them (GraphQL alert, updateAlert, patchAlert; REST /alerts). */
-import { AppError, resolveLimit, type Filter, type Principal } from '@pylon/kit';
+import { AppError, resolveLimit, type Principal } from '@pylon/kit';
 import { parseAlertInstant } from '../../domain/alert.js';
-import type { Alert } from '../../alert.repository.js';
-import type { DevicesRuntime } from '../../runtime.js';
+import type { Alert, AlertRepository } from '../../alert.repository.js';
 import { applyJsonPatch } from '../json-patch.js';
+
+/** What reading and changing alerts needs: the alerts and the clock. */
+export interface ManageAlertsDeps {
+  alerts: AlertRepository;
+  now: () => number;
+}
 
 export interface AlertQuery {
   activeOnly?: boolean | null;
@@ -16,19 +21,10 @@ export interface AlertQuery {
 }
 
 /** The caller's alerts, newest first. Active = neither resolved nor snoozed (a past snooze no longer counts). */
-export async function listAlerts(rt: DevicesRuntime, principal: Principal, q: AlertQuery): Promise<Alert[]> {
-  const clauses: Filter[] = [];
-  const nowIso = new Date(rt.now()).toISOString();
-  if (q.id?.length) clauses.push({ id: { $in: q.id } });
-  if (q.deviceId?.length) clauses.push({ deviceIds: { $in: q.deviceId } });
-  if (q.orgId) clauses.push({ orgId: q.orgId });
-  if (q.resolved === true) clauses.push({ resolvedOn: { $ne: null } });
-  if (q.resolved === false || q.activeOnly) clauses.push({ resolvedOn: null });
-  if (q.activeOnly) clauses.push({ $or: [{ snoozedUntil: null }, { snoozedUntil: { $lte: nowIso } }] });
+export async function listAlerts(deps: ManageAlertsDeps, principal: Principal, q: AlertQuery): Promise<Alert[]> {
   const limit = resolveLimit(q.limit);
   const skip = resolveLimit(q.offset, { default: 0, max: 10_000_000 }, 'offset');
-  const filter = clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses };
-  return rt.alerts.alerts.find(principal.accountId, filter, { sort: { createdAt: -1, id: -1 }, limit, ...(skip ? { skip } : {}) });
+  return deps.alerts.search(principal.accountId, { ...q, limit, skip }, new Date(deps.now()).toISOString());
 }
 
 export interface AlertChanges {
@@ -40,11 +36,11 @@ export interface AlertChanges {
  * Snoozes (snoozedUntil; null lifts the snooze) or resolves (resolvedOn, not in the future) an alert.
  * A resolved alert stays resolved: it cannot be reopened or snoozed; resolving it again changes nothing.
  */
-export async function updateAlert(rt: DevicesRuntime, principal: Principal, id: string, input: AlertChanges): Promise<Alert> {
+export async function updateAlert(deps: ManageAlertsDeps, principal: Principal, id: string, input: AlertChanges): Promise<Alert> {
   const tenant = principal.accountId;
-  const alert = await rt.alerts.alerts.findById(tenant, id);
+  const alert = await deps.alerts.findAlert(tenant, id);
   if (!alert) throw new AppError('NOT_FOUND', `alert '${id.slice(0, 100)}' was not found`);
-  const set: Record<string, unknown> = {};
+  const set: AlertChanges = {};
   if (input.snoozedUntil !== undefined) {
     const until = parseAlertInstant(input.snoozedUntil, 'snoozedUntil');
     if (alert.resolvedOn && until !== null) throw new AppError('UNPROCESSABLE', 'the alert is resolved; a resolved alert cannot be snoozed', { field: 'snoozedUntil' });
@@ -54,14 +50,14 @@ export async function updateAlert(rt: DevicesRuntime, principal: Principal, id: 
     const on = parseAlertInstant(input.resolvedOn, 'resolvedOn');
     if (on === null) {
       if (alert.resolvedOn) throw new AppError('UNPROCESSABLE', 'a resolved alert cannot be reopened', { field: 'resolvedOn' });
-    } else if (Date.parse(on) > rt.now() + 60_000) {
+    } else if (Date.parse(on) > deps.now() + 60_000) {
       throw new AppError('BAD_USER_INPUT', 'resolvedOn cannot be in the future', { field: 'resolvedOn' });
     } else if (!alert.resolvedOn) {
       set.resolvedOn = on;
     }
   }
   if (Object.keys(set).length === 0) return alert;
-  const updated = await rt.alerts.alerts.update(tenant, alert.id, { $set: set });
+  const updated = await deps.alerts.changeState(tenant, alert.id, set);
   if (!updated) throw new AppError('NOT_FOUND', `alert '${id.slice(0, 100)}' was not found`);
   return updated;
 }
@@ -72,8 +68,8 @@ const PATCH_RULES = {
 };
 
 /** JSON Patch over { snoozedUntil, resolvedOn } (remove = null). */
-export async function patchAlert(rt: DevicesRuntime, principal: Principal, id: string, operations: unknown): Promise<Alert> {
-  const alert = await rt.alerts.alerts.findById(principal.accountId, id);
+export async function patchAlert(deps: ManageAlertsDeps, principal: Principal, id: string, operations: unknown): Promise<Alert> {
+  const alert = await deps.alerts.findAlert(principal.accountId, id);
   if (!alert) throw new AppError('NOT_FOUND', `alert '${id.slice(0, 100)}' was not found`);
   const before = { snoozedUntil: alert.snoozedUntil, resolvedOn: alert.resolvedOn };
   const after = applyJsonPatch(before, operations, PATCH_RULES);
@@ -83,5 +79,5 @@ export async function patchAlert(rt: DevicesRuntime, principal: Principal, id: s
     if (value !== before[key]) changes[key] = value as string | null;
   }
   for (const key of Object.keys(after)) if (!PATCH_RULES.writable.has(key)) throw new AppError('BAD_USER_INPUT', `unknown field '${key}'`, { field: key });
-  return updateAlert(rt, principal, alert.id, changes);
+  return updateAlert(deps, principal, alert.id, changes);
 }

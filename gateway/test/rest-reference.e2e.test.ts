@@ -68,8 +68,8 @@ describe('devices with the reference shapes', () => {
     const bulk = await call('POST', '/devices/commands', [{ deviceId: a.id, commands: [{ name: 'refresh' }] }, { deviceId: b.id, commands: [{ name: 'volume', arg: '20' }] }]);
     expect(bulk.status).toBe(204);
     const gql = await h.gql('query($a: String!, $b: String!) { a: deviceCommands(deviceId: $a) { command } b: deviceCommands(deviceId: $b) { command arg } }', { variables: { a: a.id, b: b.id } });
-    expect(gql.body.data.a.map((c: Json) => c.command).sort()).toEqual(['refresh', 'restart']);
-    expect(gql.body.data.b).toEqual([{ command: 'volume', arg: '20' }]);
+    expect(gql.body.data!.a.map((c: Json) => c.command).sort()).toEqual(['refresh', 'restart']);
+    expect(gql.body.data!.b).toEqual([{ command: 'volume', arg: '20' }]);
     const unknown = await call('POST', '/devices/commands', [{ deviceId: a.id, commands: [{ name: 'refresh' }] }, { deviceId: 'no-such-device', commands: [{ name: 'reboot' }] }]);
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.field).toBe('body[1].deviceId');

@@ -13,7 +13,9 @@ export default {
   },
   transformIgnorePatterns: [`^(?!.*/node_modules/\\.pnpm/${esmOnly}).*/node_modules/`],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testMatch: ['<rootDir>/{services/*,gateway,rest-facade,legacy-adapter}/test/**/*.test.ts'],
+  testMatch: ['<rootDir>/{services/*,gateway,rest-facade,legacy-adapter}/test/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+  // Checks every REST e2e response against the reference API (gateway/test/support/reference-conformance.ts).
+  setupFiles: ['<rootDir>/gateway/test/support/conformance.setup.ts'],
   testTimeout: 30000,
   maxWorkers: 2,
   // Native engines (lmdb keeps a process-wide key buffer; chDB allows one open data dir per process)

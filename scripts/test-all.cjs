@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: supergraph and generated-types drift checks, strict typecheck, layering rules,
-// persisted operations against the API schema, then every jest suite.
+// persisted operations against the API schema, rest.yaml against the reference API, every benchmark
+// scenario in smoke mode (about a second each, figures not judged: a broken scenario fails here, not
+// at the next `npm run bench`), then every jest suite (each REST e2e response validated against the
+// reference API), then the coverage of that validation over the operations rest.yaml shares with
+// the reference.
 // Ends with a plain 'N passed, N failed, N skipped' line so CI can read the outcome.
 'use strict';
 const { spawnSync } = require('node:child_process');
@@ -22,16 +26,27 @@ const checks = [
   ['typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
   ['layering', bin('tsx'), ['scripts/check-layers.ts']],
   ['persisted operations', bin('tsx'), ['scripts/check-operations.ts']],
+  ['REST compatibility with the reference', bin('tsx'), ['scripts/check-rest-compat.ts']],
+  ['bench smoke', bin('tsx'), ['bench/src/run.ts'], { BENCH_SMOKE: 'true', NODE_ENV: 'production' }],
 ];
-for (const [label, cmd, args] of checks) {
-  if (run(label, cmd, args) !== 0) failed++;
+for (const [label, cmd, args, extraEnv] of checks) {
+  if (run(label, cmd, args, extraEnv) !== 0) failed++;
 }
 
 fs.mkdirSync(path.join(root, '.tmp'), { recursive: true });
 const report = path.join(root, '.tmp', 'jest-report.json');
 fs.rmSync(report, { force: true });
+// Every jest worker appends the responses it validated against the reference API here.
+const conformanceDir = path.join(root, '.tmp', 'rest-conformance');
+fs.rmSync(conformanceDir, { recursive: true, force: true });
 const jestArgs = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', path.join(root, 'node_modules/jest/bin/jest.js'), '--json', `--outputFile=${report}`, ...process.argv.slice(2)];
-const jestStatus = run('jest', process.execPath, jestArgs);
+const jestStatus = run('jest', process.execPath, jestArgs, { REST_CONFORMANCE_DIR: conformanceDir });
+
+// Coverage needs every suite: skipped when jest was given a subset (extra arguments).
+const postChecks = process.argv.length > 2 ? [] : [['REST conformance coverage', bin('tsx'), ['scripts/check-rest-conformance.ts', conformanceDir]]];
+for (const [label, cmd, args] of postChecks) {
+  if (run(label, cmd, args) !== 0) failed++;
+}
 
 let passed = 0, jestFailed = 0, skipped = 0;
 if (fs.existsSync(report)) {
@@ -43,6 +58,7 @@ if (fs.existsSync(report)) {
   jestFailed = 1;
 }
 const checksFailed = failed;
-process.stdout.write(`\nchecks: ${checks.length - checksFailed} of ${checks.length} passed (${checks.map(([label]) => label).join(', ')})\n`);
+const allChecks = [...checks, ...postChecks];
+process.stdout.write(`\nchecks: ${allChecks.length - checksFailed} of ${allChecks.length} passed (${allChecks.map(([label]) => label).join(', ')})\n`);
 process.stdout.write(`${passed} passed, ${jestFailed + checksFailed} failed, ${skipped} skipped\n`);
 process.exit(failed || jestStatus ? 1 : 0);

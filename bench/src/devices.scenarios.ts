@@ -5,7 +5,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { DeviceRepository } from '@pylon/devices';
-import type { LoadResult } from './load.js';
+import { WARMUP_SECONDS, type LoadResult } from './load.js';
 
 /** Registers `count` devices with known keys (bench-ping-<i>) in the account; returns their ids. */
 export async function seedPingDevices(repo: DeviceRepository, accountId: string, count: number): Promise<string[]> {
@@ -55,7 +55,7 @@ async function run(ms, record) {
 /** Pings per second, round-robin over `count` devices, `connections` concurrent players. */
 export function pingLoad(name: string, o: { url: string; count: number; seconds: number; connections: number }): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(WORKER, { eval: true, workerData: { ...o, warmup: 2 } });
+    const w = new Worker(WORKER, { eval: true, workerData: { ...o, warmup: WARMUP_SECONDS } });
     w.once('message', (m: { rps: number; p50: number; p99: number; errors: number }) => resolve({ name, ...m }));
     w.once('error', reject);
   });

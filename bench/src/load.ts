@@ -8,10 +8,13 @@ export interface LoadResult {
   errors: number;
 }
 
+/** Unmeasured warm-up before each load (0 in smoke mode: figures are not judged there). */
+export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? (process.env.BENCH_SMOKE === 'true' ? 0 : 2));
+
 /** One bounded autocannon run against a loopback URL. */
 export async function load(name: string, o: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: unknown; seconds: number; connections: number }): Promise<LoadResult> {
   // A short unmeasured warm-up, so JIT and caches are warm for every path alike.
-  await autocannon({ url: o.url, method: o.method ?? 'GET', headers: o.headers ?? {}, ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}), connections: o.connections, duration: 2, workers: 1 });
+  if (WARMUP_SECONDS > 0) await autocannon({ url: o.url, method: o.method ?? 'GET', headers: o.headers ?? {}, ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}), connections: o.connections, duration: WARMUP_SECONDS, workers: 1 });
   const r = await autocannon({
     url: o.url,
     method: o.method ?? 'GET',
@@ -30,6 +33,11 @@ export async function probe(url: string, init: RequestInit, check: (body: unknow
   const res = await fetch(url, init);
   const body = await res.json().catch(() => null);
   if (!res.ok || !check(body)) throw new Error(`${what}: probe failed with ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+}
+
+/** A scenario that answered nothing or answered with errors is broken, whatever its figures. */
+export function brokenScenarios(rows: LoadResult[]): string[] {
+  return rows.filter((r) => !(r.rps > 0) || r.errors > 0).map((r) => `${r.name}: ${r.rps.toFixed(0)} req/s, ${r.errors} errors`);
 }
 
 export function table(rows: LoadResult[]): string {

@@ -7,26 +7,30 @@
  * Scenario 3 (identity): the platform's gateway request with a warm and a cold principal cache and
  * with an OAuth bearer token, as ratios to scenario 1's gateway figure (bench/src/auth.scenarios.ts).
  * Set BENCH_SECONDS / BENCH_CONNECTIONS to change the load (defaults 10 s, 10 connections).
+ * BENCH_SMOKE=true (run by `npm test`): every scenario for about a second, no warm-up, fewer
+ * devices; figures are not judged, but a scenario that fails or answers with errors fails the run.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, createOps, createSubgraphHttp, InternalTokens, listenHttp, loadConfig, POLICIES } from '@pylon/kit';
+import { createLogger, createOps, createSubgraphHttp, InternalTokens, listenHttp, loadConfig, loadOperations, POLICIES } from '@pylon/kit';
 import { startAllInOne } from '@pylon/gateway/all-in-one';
 import { allInOneEnv } from '@pylon/gateway/config';
 import { DEMO_ACCOUNT_ID } from '@pylon/gateway/demo';
 import type { DeviceRepository } from '@pylon/devices';
-import { load, probe, table, type LoadResult } from './load.js';
+import { brokenScenarios, load, probe, table, type LoadResult } from './load.js';
 import { authScenario } from './auth.scenarios.js';
 import { bearerToken } from './oauth.flow.js';
 import { bulkCommandLatency, pingLoad, seedPingDevices } from './devices.scenarios.js';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const smoke = process.env.BENCH_SMOKE === 'true';
+const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const KEY = 'bench-key-0123456789abcdef';
 const BENCH_PASSWORD = 'bench-owner-password';
-// The same document everywhere: the REST facade's persisted listDevices operation.
-const QUERY = await readFile(new URL('../../schema/operations/rest/listDevices.graphql', import.meta.url), 'utf8');
+// The same document everywhere: the REST facade's persisted listDevices operation, loaded as the
+// facade loads it (shared fragments from _fragments.graphql appended), so it stands alone.
+const QUERY = loadOperations('rest').get('listDevices')!;
 const VARIABLES = { limit: 50, offset: 0 };
 
 const dir = await mkdtemp(join(tmpdir(), 'pylon-bench-'));
@@ -66,23 +70,35 @@ console.log(`\ngateway / direct subgraph: ${(g.rps / d.rps).toFixed(2)}× (targe
 console.log(`REST / GraphQL (gateway): ${(r.rps / g.rps).toFixed(2)}× (target ≥ 0.90×)`);
 
 // Scenario 3 (identity): the same gateway request with a warm and a cold principal cache, and with a bearer token.
-await authScenario({ app, key: KEY, bearer: await bearerToken(app.oauthIssuer, { username: 'owner@demo.example', password: BENCH_PASSWORD }), query: QUERY, variables: VARIABLES, seconds, connections, gatewayRps: g.rps });
+const authResults = await authScenario({ app, key: KEY, bearer: await bearerToken(app.oauthIssuer, { username: 'owner@demo.example', password: BENCH_PASSWORD }), query: QUERY, variables: VARIABLES, seconds, connections, gatewayRps: g.rps });
 
-await devicesScenario();
+const deviceResults = await devicesScenario();
 
-/** Scenario 2: the player API's ping path and bulk commands, on 1,000 devices of their own account. */
-async function devicesScenario(): Promise<void> {
-  const ids = await seedPingDevices(repo, DEMO_ACCOUNT_ID, 1000);
-  const pings = await pingLoad(`POST /player/{key}/ping (1,000 devices online, ${connections} players at once)`, { url: app.baseUrl, count: 1000, seconds, connections });
+/** Scenario 2: the player API's ping path and bulk commands, on 1,000 devices of their own account (100 in smoke mode). */
+async function devicesScenario(): Promise<LoadResult[]> {
+  const count = smoke ? 100 : 1000;
+  const online = count.toLocaleString('en');
+  const ids = await seedPingDevices(repo, DEMO_ACCOUNT_ID, count);
+  const pings = await pingLoad(`POST /player/{key}/ping (${online} devices online, ${connections} players at once)`, { url: app.baseUrl, count, seconds, connections });
   // Each ping waits for its write to be flushed; more concurrent players share each flush.
-  const busy = await pingLoad(`POST /player/{key}/ping (1,000 devices online, ${connections * 5} players at once)`, { url: app.baseUrl, count: 1000, seconds, connections: connections * 5 });
-  const bulk = await bulkCommandLatency({ graphqlUrl: `${app.baseUrl}/graphql`, key: KEY, deviceIds: ids, rounds: 10 });
+  const busy = await pingLoad(`POST /player/{key}/ping (${online} devices online, ${connections * 5} players at once)`, { url: app.baseUrl, count, seconds, connections: connections * 5 });
+  const rounds = smoke ? 1 : 10;
+  const bulk = await bulkCommandLatency({ graphqlUrl: `${app.baseUrl}/graphql`, key: KEY, deviceIds: ids, rounds });
+  if (bulk.successCount !== count) throw new Error(`sendBulkDeviceCommands queued ${bulk.successCount} of ${count} devices`);
   console.log('\nScenario 2: devices\n');
   console.log(table([pings, busy]));
-  console.log(`\nsendBulkDeviceCommands, 1,000 devices x 2 commands, through the gateway (10 calls): p50 ${bulk.p50} ms, min ${bulk.min} ms, max ${bulk.max} ms (${bulk.successCount} devices queued per call)`);
+  console.log(`\nsendBulkDeviceCommands, ${online} devices x 2 commands, through the gateway (${rounds} calls): p50 ${bulk.p50} ms, min ${bulk.min} ms, max ${bulk.max} ms (${bulk.successCount} devices queued per call)`);
+  return [pings, busy];
 }
 
 await new Promise<void>((res) => directServer.close(() => res()));
 await direct.server.stop();
 await app.close();
 await rm(dir, { recursive: true, force: true });
+
+const broken = brokenScenarios([...results, ...authResults, ...deviceResults]);
+if (broken.length) {
+  console.error(`\nbroken scenarios:\n  ${broken.join('\n  ')}`);
+  process.exit(1);
+}
+if (smoke) console.log('\nsmoke run: every scenario answered without errors (figures not judged)');

@@ -14,12 +14,20 @@ try {
     `  GraphQL     ${app.baseUrl}/graphql   (SDL: ${app.baseUrl}/graphql/?sdl)`,
     `  REST        ${app.baseUrl}/          (OpenAPI: ${app.baseUrl}/openapi.json)`,
     `  Legacy REST ${app.legacyUrl}/`,
+    app.docs
+      ? `  Docs        ${app.baseUrl}/docs  (REST reference)   ${app.baseUrl}/graphiql  (GraphiQL)`
+      : '  Docs        off (NODE_ENV=production; set DOCS_ENABLED=true to serve /docs and /graphiql)',
     `  Health      ${app.baseUrl}/healthz  ${app.baseUrl}/readyz  ${app.baseUrl}/metrics`,
-    app.apiKey
+    // Secrets the operator set are not echoed (stdout is usually collected as logs); generated ones must be, once.
+    env.SIGNAGE_BOOTSTRAP_API_KEY && app.apiKey
+      ? '  API key     (the one in SIGNAGE_BOOTSTRAP_API_KEY)'
+      : app.apiKey
       ? `  API key     ${app.apiKey}`
       : '  API key     (existing data: use the key printed at first start, or set SIGNAGE_BOOTSTRAP_API_KEY)',
     `  OAuth       ${app.oauthIssuer}/.well-known/openid-configuration   (client ${env.OAUTH_CLIENT_ID}, scope webapi)`,
-    app.demoPassword
+    env.SIGNAGE_DEMO_PASSWORD && app.demoPassword
+      ? '  Sign-in     owner@demo.example / (the password in SIGNAGE_DEMO_PASSWORD)'
+      : app.demoPassword
       ? `  Sign-in     owner@demo.example / ${app.demoPassword}`
       : '  Sign-in     owner@demo.example (password printed at first start, or set SIGNAGE_DEMO_PASSWORD)',
     '',

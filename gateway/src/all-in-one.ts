@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { Router } from 'express';
 import type { AddressInfo } from 'node:net';
-import { createLogger, createOps, InternalTokens, SCHEMA_DIR, type GatewayClient, type Logger, type Subgraph } from '@pylon/kit';
+import { createLogger, createOps, InternalTokens, metricsAccess, SCHEMA_DIR, serveMetrics, type GatewayClient, type Logger, type Subgraph } from '@pylon/kit';
 import { createBackends } from '@pylon/kit/composition/backends';
 import { createAnalyticsSubgraph, startIngest } from '@pylon/analytics';
 import { createContentSubgraph } from '@pylon/content';
@@ -19,11 +19,12 @@ import { createIdentitySubgraph } from '@pylon/identity';
 import { createSchedulingSubgraph } from '@pylon/scheduling';
 import { createLegacyApp } from '@pylon/legacy-adapter';
 import { createRestFacade } from '@pylon/rest-facade';
-import { introspectionEnabled, limitsFrom, type AllInOneEnv } from './config.js';
+import { docsEnabled, introspectionEnabled, limitsFrom, type AllInOneEnv } from './config.js';
 import { InProcessDataSource } from './data-sources.js';
 import { DEMO_ACCOUNT_ID, seedDemo, seedDemoAlertRules } from './demo.js';
 import { startSimulator, type Simulator } from './simulator.js';
 import { createAccessLayer } from './access.js';
+import { createApiDocs } from './docs/api-docs.routes.js';
 import { createGateway, type Gateway } from './gateway.js';
 import { createHttpApp } from './http-app.js';
 import { inProcessGatewayClient } from './in-process-client.js';
@@ -31,6 +32,8 @@ import { inProcessGatewayClient } from './in-process-client.js';
 export interface AllInOne {
   baseUrl: string;
   legacyUrl: string;
+  /** Whether /docs and /graphiql are served (DOCS_ENABLED; off in production by default). */
+  docs: boolean;
   /** The bootstrap key, when this start created one. */
   apiKey?: string;
   /** The demo owner's sign-in password, when this start set one. */
@@ -101,8 +104,10 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const rest = await createRestFacade({ client, logger, audit });
   // The player API (device-facing, registration-key auth) answers /player/... before the REST facade.
   const front = Router().use(createPlayerApi(devices.runtime), rest);
-  const app = createHttpApp({ gateway, auth, ops, logger, checks: backends.checks, rest: front, audit, oauth: access.oauth.handler, trustProxy: env.TRUST_PROXY });
-  const legacy = createLegacyApp({ client, logger, ops, audit, trustProxy: env.TRUST_PROXY });
+  const docs = docsEnabled(env) ? createApiDocs({ logger }) : undefined;
+  const metrics = metricsAccess(env);
+  const app = createHttpApp({ gateway, auth, ops, logger, checks: backends.checks, rest: front, audit, oauth: access.oauth.handler, trustProxy: env.TRUST_PROXY, docs, metrics });
+  const legacy = createLegacyApp({ client, logger, ops, audit, trustProxy: env.TRUST_PROXY, metrics });
 
   const demo = env.SIGNAGE_DEMO ? await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: env.SIGNAGE_BOOTSTRAP_API_KEY, password: env.SIGNAGE_DEMO_PASSWORD }) : { created: false };
   if (demo.created) await seedDemoAlertRules(devices.runtime);
@@ -110,6 +115,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     env.SIGNAGE_DEMO && env.SIGNAGE_SIMULATOR ? startSimulator(devices.runtime, { accountId: DEMO_ACCOUNT_ID, intervalSeconds: env.SIGNAGE_SIMULATOR_SECONDS, logger }) : undefined;
 
   const servers = [await listen(app, env.PORT, env.HOST), await listen(legacy, env.LEGACY_PORT, env.HOST)];
+  const metricsServer = await serveMetrics(ops, metrics, env.HOST);
+  if (metricsServer) servers.push(metricsServer);
   const url = (s: Server) => {
     const a = s.address() as AddressInfo;
     const host = a.address === '0.0.0.0' || a.address === '::' ? 'localhost' : a.address.includes(':') ? `[${a.address}]` : a.address;
@@ -120,6 +127,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   return {
     baseUrl: url(servers[0]!),
     legacyUrl: url(servers[1]!),
+    docs: docs !== undefined,
     ...(demo.apiKey ? { apiKey: demo.apiKey } : {}),
     ...(demo.password ? { demoPassword: demo.password } : {}),
     oauthIssuer: access.oauth.issuer!,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envBool, envInt, envLogLevel, envPort, envTrustProxy } from '@pylon/kit';
+import { envBool, envInt, envLogLevel, envPort, envTrustProxy, metricsEnv } from '@pylon/kit';
 import { auditSinkEnv } from '@pylon/kit/composition/audit-sink';
 import { backendEnv, backendRules } from '@pylon/kit/composition/backends';
 import { devicesEnv } from '@pylon/devices/config';
@@ -11,6 +11,8 @@ const common = {
   HOST: z.string().min(1).default('127.0.0.1'),
   TRUST_PROXY: envTrustProxy(),
   PORT: envPort(4000),
+  /** Who may read /metrics (kit metricsEnv): a separate internal port and/or a bearer token. */
+  ...metricsEnv,
   /** Introspection and field suggestions; default on except in production. */
   GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).optional(),
   GRAPHQL_MAX_DEPTH: envInt(8, 2, 50),
@@ -42,6 +44,8 @@ export const allInOneEnv = backendEnv
     /** The demo account's devices ping through a built-in simulator (only with SIGNAGE_DEMO). */
     SIGNAGE_SIMULATOR: envBool(true),
     SIGNAGE_SIMULATOR_SECONDS: envInt(15, 1, 3600),
+    /** The browser docs (/docs, /graphiql); default on except in production. */
+    DOCS_ENABLED: z.enum(['true', 'false']).optional(),
   })
   .check(...backendRules);
 
@@ -50,6 +54,9 @@ export type AllInOneEnv = z.infer<typeof allInOneEnv>;
 export const introspectionEnabled = (env: { NODE_ENV: string; GRAPHQL_INTROSPECTION?: 'true' | 'false' | undefined }) =>
   env.GRAPHQL_INTROSPECTION ? env.GRAPHQL_INTROSPECTION === 'true' : env.NODE_ENV !== 'production';
 
+export const docsEnabled = (env: { NODE_ENV: string; DOCS_ENABLED?: 'true' | 'false' | undefined }) =>
+  env.DOCS_ENABLED ? env.DOCS_ENABLED === 'true' : env.NODE_ENV !== 'production';
+
 export const limitsFrom = (env: { GRAPHQL_MAX_DEPTH: number; GRAPHQL_MAX_COST: number; GRAPHQL_MAX_ALIASES: number; GRAPHQL_MAX_ROOT_FIELDS: number }) => ({
   maxDepth: env.GRAPHQL_MAX_DEPTH,
   maxCost: env.GRAPHQL_MAX_COST,
@@ -57,6 +64,7 @@ export const limitsFrom = (env: { GRAPHQL_MAX_DEPTH: number; GRAPHQL_MAX_COST: n
   maxDirectives: 10,
   maxTokens: 2000,
   maxRootFields: env.GRAPHQL_MAX_ROOT_FIELDS,
+  maxFieldDuplicates: 3,
 });
 
 /** The gateway alone (distributed mode): subgraph URLs come from the env. */

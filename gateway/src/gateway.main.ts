@@ -1,6 +1,6 @@
 /** Distributed mode: the gateway alone, calling each subgraph over HTTP. */
 import { readFileSync } from 'node:fs';
-import { createLogger, createOps, InternalTokens, listenHttp, loadConfigOrExit, onShutdown, SCHEMA_DIR } from '@pylon/kit';
+import { createLogger, createOps, InternalTokens, listenHttp, loadConfigOrExit, metricsAccess, onShutdown, SCHEMA_DIR, serveMetrics } from '@pylon/kit';
 import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
 import { createRedisCache, createRedisPubSub } from '@pylon/kit/adapters/cache.redis';
 import { createAuditSink } from '@pylon/kit/composition/audit-sink';
@@ -64,10 +64,12 @@ try {
       },
     ]),
   );
-  const app = createHttpApp({ gateway, auth, ops, logger, checks, audit: audit.sink, trustProxy: env.TRUST_PROXY });
+  const metrics = metricsAccess(env);
+  const app = createHttpApp({ gateway, auth, ops, logger, checks, audit: audit.sink, trustProxy: env.TRUST_PROXY, metrics });
   const server = await listenHttp(app, env.PORT, env.HOST);
+  const metricsServer = await serveMetrics(ops, metrics, env.HOST);
   logger.info({ port: env.PORT }, 'gateway listening');
-  onShutdown({ ops, servers: [server], logger, closers: [() => gateway.stop(), () => audit.close(), async () => pubsub?.close(), () => requests.close(), () => failures.close(), () => cache.close()] });
+  onShutdown({ ops, servers: metricsServer ? [server, metricsServer] : [server], logger, closers: [() => gateway.stop(), () => audit.close(), async () => pubsub?.close(), () => requests.close(), () => failures.close(), () => cache.close()] });
 } catch (e) {
   logger.fatal({ err: e }, 'failed to start');
   process.exit(1);

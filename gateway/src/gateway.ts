@@ -10,6 +10,7 @@ import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { Kind, printSchema, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { formatError, type Logger, type Principal } from '@pylon/kit';
 import type { GatewayContext } from './data-sources.js';
+import { maxFieldDuplicates } from './field-duplication.rule.js';
 import { maxRootFields } from './root-fields.rule.js';
 
 export interface GatewayLimits {
@@ -19,9 +20,11 @@ export interface GatewayLimits {
   maxDirectives: number;
   maxTokens: number;
   maxRootFields: number;
+  /** How often one response key may appear in one selection set. */
+  maxFieldDuplicates: number;
 }
 
-export const DEFAULT_LIMITS: GatewayLimits = { maxDepth: 8, maxCost: 5000, maxAliases: 15, maxDirectives: 10, maxTokens: 2000, maxRootFields: 10 };
+export const DEFAULT_LIMITS: GatewayLimits = { maxDepth: 8, maxCost: 5000, maxAliases: 15, maxDirectives: 10, maxTokens: 2000, maxRootFields: 10, maxFieldDuplicates: 3 };
 
 export interface GatewayOptions {
   supergraphSdl: string;
@@ -81,7 +84,8 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   const armor = new ApolloArmor({
     maxDepth: { n: l.maxDepth, flattenFragments: true },
     costLimit: { maxCost: l.maxCost },
-    maxAliases: { n: l.maxAliases },
+    // No allow-list: 101 aliases of `__typename` cost as much to plan and answer as any other (graphql-cop).
+    maxAliases: { n: l.maxAliases, allowList: [] },
     maxDirectives: { n: l.maxDirectives },
     // Tokens are capped by graphql-js's own parser option below: armor's version throws inside
     // Apollo's parsing hook, which Apollo answers with 500 instead of 400.
@@ -103,10 +107,12 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       // Responses are per caller; HTTP cache hints would be wrong and cost a hook per field.
       ApolloServerPluginCacheControlDisabled(),
       auditPlugin,
-      ...(opts.introspection ? [] : [ApolloServerPluginLandingPageDisabled()]),
+      // Apollo's landing page loads Apollo Sandbox from a CDN; the self-hosted GraphiQL
+      // (docs/api-docs.routes.ts) answers browsers instead.
+      ApolloServerPluginLandingPageDisabled(),
       ...(opts.plugins ?? []),
     ],
-    validationRules: [...protection.validationRules, maxRootFields(l.maxRootFields)],
+    validationRules: [...protection.validationRules, maxRootFields(l.maxRootFields), maxFieldDuplicates(l.maxFieldDuplicates)],
   });
   await server.start();
   return {

@@ -3,7 +3,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import cors from 'cors';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import helmet from 'helmet';
-import { auditTrail, mountOps, requestLogging, type AuditNote, type AuditSink, type Logger, type Ops, type ReadinessCheck, type TrustProxy } from '@pylon/kit';
+import { auditTrail, mountOps, requestLogging, type AuditNote, type AuditSink, type Logger, type MetricsAccess, type Ops, type ReadinessCheck, type TrustProxy } from '@pylon/kit';
 import type { GatewayContext } from './data-sources.js';
 import { graphqlAuth, type EdgeAuthenticator } from './edge-auth.js';
 import type { Gateway } from './gateway.js';
@@ -22,6 +22,10 @@ export interface HttpAppOptions {
   oauth?: RequestHandler | undefined;
   /** Which proxies may set X-Forwarded-For (default: loopback). */
   trustProxy?: TrustProxy;
+  /** The browser documentation (/docs, /graphiql, /graphql for browsers), when enabled. */
+  docs?: Router | undefined;
+  /** Who may read /metrics here (default: loopback callers only). */
+  metrics?: MetricsAccess;
 }
 
 export function createHttpApp(o: HttpAppOptions): Express {
@@ -34,8 +38,10 @@ export function createHttpApp(o: HttpAppOptions): Express {
   });
   app.use(requestLogging(o.ops, o.logger));
   app.use(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } }));
-  mountOps(app, o.ops, o.checks);
+  mountOps(app, o.ops, o.checks, o.metrics);
   if (o.oauth) app.use(o.oauth);
+  // Before /graphql: a browser's GET of /graphql gets GraphiQL, API calls pass through.
+  if (o.docs) app.use(o.docs);
 
   // The SDL is documentation: served without credentials, never with federation internals.
   app.get('/graphql', (req, res, next) => {
@@ -60,8 +66,13 @@ export function createHttpApp(o: HttpAppOptions): Express {
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const status = typeof err === 'object' && err && 'status' in err && typeof err.status === 'number' ? err.status : 500;
     if (status >= 500) o.logger.error({ err }, 'unhandled error');
-    const message = status === 413 ? 'request body too large' : status === 400 ? 'malformed request body' : 'internal error';
-    res.status(status).json({ errors: [{ message, extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 400 ? 'BAD_REQUEST' : 'INTERNAL_SERVER_ERROR' } }] });
+    // Body-parser refusals: 413 size, 415 encoding/charset, other 4xx (malformed JSON, bytes that do not decompress).
+    const [message, code] =
+      status === 413 ? ['request body too large', 'PAYLOAD_TOO_LARGE']
+      : status === 415 ? ['unsupported body encoding or charset', 'UNSUPPORTED_MEDIA_TYPE']
+      : status >= 400 && status < 500 ? ['malformed request body', 'BAD_REQUEST']
+      : ['internal error', 'INTERNAL_SERVER_ERROR'];
+    res.status(status >= 400 && status < 600 ? status : 500).json({ errors: [{ message, extensions: { code } }] });
   });
   return app;
 }

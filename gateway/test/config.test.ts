@@ -2,7 +2,7 @@
 import { loadConfig } from '@pylon/kit';
 import { devicesOptions } from '@pylon/devices/config';
 import { oauthSettings } from '@pylon/identity/config';
-import { allInOneEnv, gatewayEnv } from '../src/config.js';
+import { allInOneEnv, docsEnabled, gatewayEnv } from '../src/config.js';
 
 test('the all-in-one reads the same declarations', () => {
   const env = loadConfig(allInOneEnv, { DEVICE_ONLINE_WINDOW_SECONDS: '120', DEVICE_SNAP_MAX_BYTES: '50000' });
@@ -18,4 +18,12 @@ test('identity settings: OAuth in the all-in-one, principal cache and failure li
   const gw = loadConfig(gatewayEnv, { ...urls, SIGNAGE_INTERNAL_SECRET: 'x'.repeat(32), AUTH_FAILURE_POINTS: '7' });
   expect(gw.AUTH_FAILURE_POINTS).toBe(7);
   expect(() => loadConfig(allInOneEnv, { OAUTH_REDIRECT_URIS: 'not a url' })).toThrow(/OAUTH_REDIRECT_URIS/);
+});
+
+test('browser docs: on by default, off in production unless DOCS_ENABLED=true; other values are refused', () => {
+  expect(docsEnabled(loadConfig(allInOneEnv, {}))).toBe(true);
+  expect(docsEnabled(loadConfig(allInOneEnv, { NODE_ENV: 'production' }))).toBe(false);
+  expect(docsEnabled(loadConfig(allInOneEnv, { NODE_ENV: 'production', DOCS_ENABLED: 'true' }))).toBe(true);
+  expect(docsEnabled(loadConfig(allInOneEnv, { DOCS_ENABLED: 'false' }))).toBe(false);
+  expect(() => loadConfig(allInOneEnv, { DOCS_ENABLED: 'yes' })).toThrow(/DOCS_ENABLED/);
 });

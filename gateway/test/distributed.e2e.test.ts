@@ -12,6 +12,7 @@ import { createIdentitySubgraph } from '@pylon/identity';
 import { createDevicesSubgraph } from '@pylon/devices';
 import { InternalTokens } from '@pylon/kit';
 import { seedDemo } from '../src/demo.js';
+import { registerRestOrigin } from './support/reference-conformance.js';
 import { freePort, Processes } from './processes.js';
 
 const secret = randomBytes(32).toString('hex');
@@ -48,6 +49,7 @@ beforeAll(async () => {
     procs.start('rest-facade/src/main.ts', { GATEWAY_URL: `${gatewayUrl}/graphql` }, pr),
     procs.start('legacy-adapter/src/main.ts', { GATEWAY_URL: `${gatewayUrl}/graphql` }, pl),
   ]);
+  registerRestOrigin(restUrl);
 }, 120_000);
 
 afterAll(async () => {

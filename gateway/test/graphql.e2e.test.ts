@@ -126,3 +126,35 @@ describe('SDL and operations endpoints', () => {
     expect(res.headers.get('x-powered-by')).toBeNull();
   });
 });
+
+describe('browser docs on /graphql (content negotiation)', () => {
+  const html = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+  test('a browser GET gets GraphiQL with a CSP that allows no inline or third-party script', async () => {
+    const r = await fetch(`${h.baseUrl}/graphql`, { headers: { accept: html } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/text\/html/);
+    expect(r.headers.get('content-security-policy')).toMatch(/script-src 'self'(;|$)/);
+    const page = await r.text();
+    expect(page).toMatch(/<div id="graphiql">/);
+    expect(page).not.toMatch(/<script>|src="(https?:)?\/\//);
+  });
+  test('GET with a query, or from a non-browser client, is still the API (and CSRF prevention still applies)', async () => {
+    const q = encodeURIComponent('{ device(limit: 1) { id } }');
+    const csrf = await fetch(`${h.baseUrl}/graphql?query=${q}`, { headers: { accept: html, 'x-service-apikey': TEST_KEY } });
+    expect(csrf.status).toBe(400);
+    expect(await csrf.text()).toMatch(/CSRF/);
+    const ok = await fetch(`${h.baseUrl}/graphql?query=${q}`, { headers: { accept: html, 'x-service-apikey': TEST_KEY, 'apollo-require-preflight': 'true' } });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { data: { device: unknown[] } }).data.device).toHaveLength(1);
+    const curl = await fetch(`${h.baseUrl}/graphql`, { headers: { accept: '*/*' } });
+    expect(curl.headers.get('content-type')).not.toMatch(/text\/html/);
+  });
+  test('/docs and its assets come from this origin; unknown asset names are not served', async () => {
+    const r = await fetch(`${h.baseUrl}/docs`);
+    expect(r.status).toBe(200);
+    expect(await r.text()).toMatch(/src="\/docs\/assets\/swagger-ui-bundle\.js"/);
+    expect((await fetch(`${h.baseUrl}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);
+    expect((await fetch(`${h.baseUrl}/docs/assets/package.json`)).status).toBe(404);
+    expect((await fetch(`${h.baseUrl}/docs/assets/..%2F..%2Fpackage.json`)).status).toBe(404);
+  });
+});

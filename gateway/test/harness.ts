@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '@pylon/kit';
 import { startAllInOne, type AllInOne } from '../src/all-in-one.js';
 import { allInOneEnv } from '../src/config.js';
+import { registerRestOrigin } from './support/reference-conformance.js';
 
 export const TEST_KEY = 'test-bootstrap-key-0123456789';
 
@@ -19,6 +20,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const dataDir = await mkdtemp(join(tmpdir(), 'pylon-e2e-'));
   const config = loadConfig(allInOneEnv, { SIGNAGE_DATA_DIR: dataDir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_BOOTSTRAP_API_KEY: TEST_KEY, SIGNAGE_SIMULATOR: 'false', ...env });
   const app = await startAllInOne(config);
+  registerRestOrigin(app.baseUrl);
   return Object.assign(app, {
     dataDir,
     key: TEST_KEY,

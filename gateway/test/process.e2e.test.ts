@@ -46,7 +46,7 @@ test('SIGTERM: readiness drops, the process closes its stores and exits 0; the d
     expect(out).toMatch(/"msg":"shutting down"/);
     return out;
   };
-  expect(await run()).toMatch(/API key {5}process-test-key/);
+  expect(await run()).toMatch(/API key {5}\(the one in SIGNAGE_BOOTSTRAP_API_KEY\)/);
   // Second start on the same data: stores reopen cleanly, the key still works.
   expect(await run()).toMatch(/existing data/);
 }, 120_000);

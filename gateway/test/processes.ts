@@ -17,18 +17,22 @@ export const freePort = () =>
 /** A set of child processes sharing a secret and a data dir; `stopAll` sends SIGTERM and waits. */
 export class Processes {
   readonly children: ChildProcess[] = [];
-  constructor(private readonly base: { secret: string; dataDir: string; logLevel?: string }) {}
+  /** Everything the children wrote to stdout and stderr, when started with `capture` (log-hygiene checks). */
+  output = '';
+  constructor(private readonly base: { secret: string; dataDir: string; logLevel?: string; capture?: boolean; startTimeoutMs?: number }) {}
 
   /** Starts `entry` on `port` and resolves with its base URL once /healthz answers. */
   async start(entry: string, env: Record<string, string>, port: number): Promise<string> {
     const child = spawn(TSX, [join(ROOT, entry)], {
       env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: this.base.logLevel ?? 'warn', SIGNAGE_INTERNAL_SECRET: this.base.secret, SIGNAGE_DATA_DIR: this.base.dataDir },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', this.base.capture ? 'pipe' : 'inherit', this.base.capture ? 'pipe' : 'inherit'],
     });
+    child.stdout?.on('data', (d: Buffer) => (this.output += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (this.output += d.toString()));
     this.children.push(child);
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + (this.base.startTimeoutMs ?? 30_000);
     while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
+      if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}${this.base.capture ? `:\n${this.output.slice(-2000)}` : ''}`);
       try {
         if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return `http://127.0.0.1:${port}`;
       } catch {
@@ -36,7 +40,7 @@ export class Processes {
       }
       await new Promise((r) => setTimeout(r, 200));
     }
-    throw new Error(`${entry} did not start`);
+    throw new Error(`${entry} did not start${this.base.capture ? `:\n${this.output.slice(-2000)}` : ''}`);
   }
 
   stopAll(): Promise<void[]> {

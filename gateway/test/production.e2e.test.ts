@@ -21,3 +21,12 @@ test('a misspelled field gets no suggestion in production', async () => {
 test('the SDL stays published (it is the documented contract)', async () => {
   expect((await fetch(`${h.baseUrl}/graphql/?sdl`)).status).toBe(200);
 });
+
+test('the browser docs are off in production unless DOCS_ENABLED=true (404, and /graphql stays API-only)', async () => {
+  for (const path of ['/docs', '/graphiql', '/docs/assets/swagger-ui-bundle.js', '/graphiql/assets/graphiql.js']) {
+    expect([path, (await fetch(`${h.baseUrl}${path}`)).status]).toEqual([path, 404]);
+  }
+  const browser = await fetch(`${h.baseUrl}/graphql`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+  expect(browser.headers.get('content-type')).not.toMatch(/text\/html/);
+  expect(h.docs).toBe(false);
+});

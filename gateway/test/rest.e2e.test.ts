@@ -9,6 +9,7 @@ import { loadConfig } from '@pylon/kit';
 import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
 import { startAllInOne, type AllInOne } from '../src/all-in-one.js';
 import { allInOneEnv } from '../src/config.js';
+import { registerRestOrigin } from './support/reference-conformance.js';
 
 const KEY = 'rest-e2e-bootstrap-key-0123456789';
 
@@ -44,6 +45,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pylon-rest-e2e-'));
   const env = loadConfig(allInOneEnv, { SIGNAGE_DATA_DIR: dataDir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_SIMULATOR: 'false' });
   app = await startAllInOne(env);
+  registerRestOrigin(app.baseUrl);
   all = (await json<RestDevice[]>('/devices')).body;
 }, 60_000);
 afterAll(async () => {

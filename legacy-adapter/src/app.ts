@@ -9,7 +9,7 @@
  */
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { auditTrail, mountOps, requestLogging, type AuditSink, type GatewayClient, type Logger, type Ops, type TrustProxy } from '@pylon/kit';
+import { auditTrail, mountOps, requestLogging, type AuditSink, type GatewayClient, type Logger, type MetricsAccess, type Ops, type TrustProxy } from '@pylon/kit';
 import { requireApiKey } from './http/api-key.js';
 import { bodyParsing } from './http/body.middleware.js';
 import { errorHandler, notFound } from './http/errors.js';
@@ -29,6 +29,8 @@ export interface LegacyAppOptions {
   audit?: AuditSink | undefined;
   /** Which proxies may set X-Forwarded-For (default: loopback). */
   trustProxy?: TrustProxy;
+  /** Who may read /metrics here (default: loopback callers only). */
+  metrics?: MetricsAccess;
 }
 
 export function createLegacyApp(opts: LegacyAppOptions): Express {
@@ -57,7 +59,7 @@ export function createLegacyApp(opts: LegacyAppOptions): Express {
       crossOriginResourcePolicy: { policy: 'cross-origin' },
     }),
   );
-  mountOps(app, ops, {});
+  mountOps(app, ops, {}, opts.metrics);
 
   app.use(negotiation());
   app.use(requireApiKey());

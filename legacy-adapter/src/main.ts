@@ -1,7 +1,7 @@
 /** Distributed mode: the legacy adapter as its own process, sending persisted operations to the gateway over HTTP. */
 import { z } from 'zod';
 import { auditSinkEnv, createAuditSink } from '@pylon/kit/composition/audit-sink';
-import { createHttpGatewayClient, createLogger, createOps, envInt, envLogLevel, envPort, envTrustProxy, listenHttp, loadConfigOrExit, onShutdown } from '@pylon/kit';
+import { createHttpGatewayClient, createLogger, createOps, envInt, envLogLevel, envPort, envTrustProxy, listenHttp, loadConfigOrExit, metricsAccess, metricsEnv, onShutdown, serveMetrics } from '@pylon/kit';
 import { createLegacyApp } from './index.js';
 
 const env = loadConfigOrExit(
@@ -10,6 +10,7 @@ const env = loadConfigOrExit(
     HOST: z.string().min(1).default('0.0.0.0'),
     TRUST_PROXY: envTrustProxy(),
     PORT: envPort(4080),
+    ...metricsEnv,
     GATEWAY_URL: z.string().url(),
     GATEWAY_TIMEOUT_MS: envInt(10000, 100, 120000),
     ...auditSinkEnv,
@@ -20,9 +21,10 @@ const ops = createOps('legacy-adapter');
 try {
   const client = createHttpGatewayClient({ url: env.GATEWAY_URL, timeoutMs: env.GATEWAY_TIMEOUT_MS });
   const audit = await createAuditSink(env, 'pylon-legacy-adapter', logger);
-  const server = await listenHttp(createLegacyApp({ client, logger, ops, audit: audit.sink, trustProxy: env.TRUST_PROXY }), env.PORT, env.HOST);
+  const server = await listenHttp(createLegacyApp({ client, logger, ops, audit: audit.sink, trustProxy: env.TRUST_PROXY, metrics: metricsAccess(env) }), env.PORT, env.HOST);
   logger.info({ port: env.PORT }, 'legacy adapter listening');
-  onShutdown({ ops, servers: [server], logger, closers: [() => audit.close()] });
+  const metricsServer = await serveMetrics(ops, metricsAccess(env), env.HOST);
+  onShutdown({ ops, servers: metricsServer ? [server, metricsServer] : [server], logger, closers: [() => audit.close()] });
 } catch (e) {
   logger.fatal({ err: e }, 'failed to start');
   process.exit(1);

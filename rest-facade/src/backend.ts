@@ -40,6 +40,12 @@ export async function createBackend(deps: BackendDeps): Promise<OpenAPIBackend> 
     ajvOpts: { allErrors: true, useDefaults: true, formats: FORMATS },
   });
   await api.init();
+  // openapi-backend rebuilds its flattened operation list (a copy of every operation, through lodash)
+  // on each call, and calls it two to four times per request (routing, validation, lookups by id): a
+  // quarter of the facade's own CPU time per request in a profile. The definition never changes after
+  // init, so the list is built once.
+  const operations = api.router.getOperations();
+  api.router.getOperations = () => operations;
 
   api.register({
     notFound: (_c: Context, { req, res }: Exchange) => sendError(res, 'NOT_FOUND', `no endpoint ${req.method} ${req.path}`),

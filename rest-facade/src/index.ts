@@ -101,6 +101,8 @@ export async function createRestFacade(opts: RestFacadeOptions): Promise<Router>
     if (e?.type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', `the body is larger than ${opts.maxBodyBytes ?? 1_000_000} bytes`);
     if (e?.type === 'entity.parse.failed') return sendError(res, 'VALIDATION_FAILED', 'the body is not valid JSON', { details: [{ in: 'body', message: 'the body is not valid JSON' }] });
     if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding or charset');
+    // Any other refusal of the body parser (e.g. a Content-Encoding whose bytes do not decompress) is the caller's.
+    if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return sendError(res, 'VALIDATION_FAILED', 'the body could not be read (check Content-Encoding)', { details: [{ in: 'body', message: 'the body could not be read' }] });
     opts.logger.error({ err, requestId: res.getHeader('x-request-id') }, 'REST request failed');
     sendError(res, 'INTERNAL', 'internal error');
   });

@@ -2,7 +2,7 @@
 import express from 'express';
 import { z } from 'zod';
 import { auditSinkEnv, createAuditSink } from '@pylon/kit/composition/audit-sink';
-import { createHttpGatewayClient, createLogger, createOps, envInt, envLogLevel, envPort, envTrustProxy, listenHttp, loadConfigOrExit, mountOps, onShutdown, requestLogging } from '@pylon/kit';
+import { createHttpGatewayClient, createLogger, createOps, envInt, envLogLevel, envPort, envTrustProxy, listenHttp, loadConfigOrExit, metricsAccess, metricsEnv, mountOps, onShutdown, requestLogging, serveMetrics } from '@pylon/kit';
 import { createRestFacade } from './index.js';
 
 const env = loadConfigOrExit(
@@ -11,6 +11,7 @@ const env = loadConfigOrExit(
     HOST: z.string().min(1).default('0.0.0.0'),
     TRUST_PROXY: envTrustProxy(),
     PORT: envPort(4001),
+    ...metricsEnv,
     GATEWAY_URL: z.string().url(),
     GATEWAY_TIMEOUT_MS: envInt(10000, 100, 120000),
     ...auditSinkEnv,
@@ -29,12 +30,13 @@ try {
       const r = await fetch(new URL('/healthz', env.GATEWAY_URL), { signal: AbortSignal.timeout(1500) });
       if (!r.ok) throw new Error('gateway unhealthy');
     },
-  });
+  }, metricsAccess(env));
   const audit = await createAuditSink(env, 'pylon-rest-facade', logger);
   app.use(await createRestFacade({ client, logger, audit: audit.sink }));
   const server = await listenHttp(app, env.PORT, env.HOST);
   logger.info({ port: env.PORT }, 'REST facade listening');
-  onShutdown({ ops, servers: [server], logger, closers: [() => audit.close()] });
+  const metricsServer = await serveMetrics(ops, metricsAccess(env), env.HOST);
+  onShutdown({ ops, servers: metricsServer ? [server, metricsServer] : [server], logger, closers: [() => audit.close()] });
 } catch (e) {
   logger.fatal({ err: e }, 'failed to start');
   process.exit(1);

@@ -13,8 +13,7 @@ const PING_REQUIRED = ['cpu_usage', 'memory_usage', 'disk_usage', 'timestamp', '
  * reference types them as objects; `entered_service` is the registration time.
  */
 export function toRestDevice(d: GqlRecord, input?: RestInput): Record<string, unknown> {
-  const { snap, ...rest } = d;
-  const body = snakeKeys(rest) as Record<string, unknown>;
+  const body = snakeKeys(d, undefined, SNAP) as Record<string, unknown>;
   if (Array.isArray(body.tags)) body.tags = body.tags.join(',');
   for (const k of ['device_type', 'location', 'ping_data']) if (body[k] === null) delete body[k];
   if (isRecord(body.ping_data)) {
@@ -23,8 +22,10 @@ export function toRestDevice(d: GqlRecord, input?: RestInput): Record<string, un
     body.ping_data = ping;
   }
   if ('created_on' in body) body.entered_service = body.created_on;
-  return input?.query.include_snap === true ? { ...body, snap: snap ?? null } : body;
+  if (input?.query.include_snap === true) body.snap = d.snap ?? null;
+  return body;
 }
+const SNAP = ['snap'] as const;
 
 /** The reference client's parameter names (PascalCase), accepted beside the spec's snake_case ones. */
 const REFERENCE_NAMES = { Id: 'id', Take: 'take', Page: 'page', DeviceTypeId: 'device_type_id', GroupId: 'group_id', GroupName: 'group_name', IncludeSnap: 'include_snap', OrgId: 'org_id', IsOnline: 'is_online' };

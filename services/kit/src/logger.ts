@@ -1,3 +1,4 @@
+import { unescape } from 'node:querystring';
 import { pino, type Logger } from 'pino';
 
 export type { Logger };
@@ -19,9 +20,55 @@ export const REDACT_PATHS = [
   '*.token',
 ];
 
-/** Replaces credentials carried in a URL so request logs never hold them. */
+/**
+ * A URL component as the servers read it: parameter names are percent-decoded before they are
+ * matched (`api%5Fkey=` is `api_key=`), so redaction must decode too. Malformed escapes are
+ * decoded leniently (as node's querystring does) instead of throwing.
+ */
+function decoded(part: string): string {
+  const plus = part.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(plus);
+  } catch {
+    return unescape(plus);
+  }
+}
+
+/** Parameter names that carry credentials: any name containing one of these, after decoding and ignoring case, punctuation and brackets. */
+const SECRET_NAME = /key|token|password|secret|signature/;
+const isSecretName = (rawName: string) => SECRET_NAME.test(decoded(rawName).toLowerCase().replace(/[^a-z]/g, ''));
+
+/**
+ * Path segments that are credentials: the registration key in /player/{key}/... and in
+ * /devices/{key}/pingdata|snap. Segments are compared decoded and case-insensitively, as routing does.
+ */
+export function redactPath(path: string): string {
+  const segments = path.split('/');
+  const norm = segments.map((s) => decoded(s).toLowerCase());
+  for (let i = 0; i < segments.length - 1; i++) {
+    if (norm[i] === 'player' || (norm[i] === 'devices' && (norm[i + 2] === 'pingdata' || norm[i + 2] === 'snap'))) {
+      if (segments[i + 1]) segments[i + 1] = '[Redacted]';
+      i++;
+    }
+  }
+  return segments.join('/');
+}
+
+/** Replaces credentials carried in a URL (query parameters and key-bearing path segments) so request logs never hold them. */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:api_key|access_token|token)=)[^&#]*/gi, '$1[Redacted]');
+  const q = url.indexOf('?');
+  const path = redactPath(q < 0 ? url : url.slice(0, q));
+  if (q < 0) return path;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      return eq >= 0 && isSecretName(name) ? `${name}=[Redacted]` : pair;
+    })
+    .join('&');
+  return `${path}?${query}`;
 }
 
 export function createLogger(options: { level?: string; name?: string; destination?: NodeJS.WritableStream } = {}): Logger {

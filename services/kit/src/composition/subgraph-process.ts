@@ -9,7 +9,7 @@ import { InternalTokens } from '../auth/principal.js';
 import { envLogLevel, envPort, envTrustProxy, loadConfigOrExit } from '../config.js';
 import type { Subgraph } from '../graphql/subgraph.js';
 import { createSubgraphHttp, listenHttp } from '../http/serve-subgraph.js';
-import { createOps, onShutdown } from '../http/ops.js';
+import { createOps, metricsAccess, metricsEnv, onShutdown, serveMetrics } from '../http/ops.js';
 import { createLogger } from '../logger.js';
 import { backendEnv, backendRules, createBackends, type BackendEnv, type Backends } from './backends.js';
 
@@ -18,6 +18,7 @@ export const subgraphEnv = backendEnv.extend({
   HOST: z.string().min(1).default('0.0.0.0'),
   TRUST_PROXY: envTrustProxy(),
   PORT: envPort(4001),
+  ...metricsEnv,
   SIGNAGE_INTERNAL_SECRET: z.string().min(32),
 });
 
@@ -43,12 +44,14 @@ export async function runSubgraphProcess<E extends z.ZodRawShape>(o: SubgraphPro
       ops,
       logger,
       checks: backends.checks,
+      metrics: metricsAccess(env),
       ...(o.extend ? { extend: (a: Express) => o.extend!(a, { backends, tokens, subgraph }) } : {}),
     });
     app.set('trust proxy', env.TRUST_PROXY);
     const http = await listenHttp(app, env.PORT, env.HOST);
     logger.info({ port: env.PORT, host: env.HOST }, `${o.name} subgraph listening`);
-    onShutdown({ ops, servers: [http], logger, closers: [() => server.stop(), () => backends.close()] });
+    const metricsServer = await serveMetrics(ops, metricsAccess(env), env.HOST);
+    onShutdown({ ops, servers: metricsServer ? [http, metricsServer] : [http], logger, closers: [() => server.stop(), () => backends.close()] });
   } catch (e) {
     logger.fatal({ err: e }, 'failed to start');
     process.exit(1);

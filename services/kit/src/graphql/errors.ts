@@ -40,7 +40,8 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
 
 function stripInternal(ext: Record<string, unknown> | undefined): Record<string, unknown> {
   if (!ext) return {};
-  const { exception: _e, stacktrace: _s, http: _h, ...rest } = ext as Record<string, unknown>;
+  // serviceName (added by the gateway to subgraph errors) names the internal topology.
+  const { exception: _e, stacktrace: _s, http: _h, serviceName: _n, ...rest } = ext as Record<string, unknown>;
   return rest;
 }
 

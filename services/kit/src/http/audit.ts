@@ -5,6 +5,7 @@
  * slows the request it records. Handlers describe what they served in `res.locals.audit`.
  */
 import type { NextFunction, Request, Response } from 'express';
+import { redactPath } from '../logger.js';
 import type { AuditEventRecord } from '../telemetry.js';
 
 /** Who made an authenticated call, as far as the audit trail (and the facades) need to know. */
@@ -70,7 +71,7 @@ export function auditTrail(o: AuditTrailOptions) {
         user_name: note.principal?.userName ?? '',
         http_method: req.method,
         controller_name: note.controllerName ?? o.controller(req),
-        action_name: note.actionName ?? `${req.method} ${(req.baseUrl + req.path).slice(0, 200)}`,
+        action_name: note.actionName ?? `${req.method} ${redactPath(req.baseUrl + req.path).slice(0, 200)}`,
         ip_address: req.ip ?? '',
         response_code: status,
         interface: o.interface,

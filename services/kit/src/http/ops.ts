@@ -1,6 +1,8 @@
 /** Operability endpoints every process serves: /healthz, /readyz, /metrics; request logs; graceful shutdown. */
+import { timingSafeEqual } from 'node:crypto';
 import type { Server } from 'node:http';
-import type { Express, NextFunction, Request, Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { z } from 'zod';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { redactUrl, type Logger } from '../logger.js';
 
@@ -29,8 +31,46 @@ export function createOps(service: string): Ops {
   };
 }
 
-/** Mounts /healthz (process up), /readyz (every backend answers), /metrics (Prometheus). */
-export function mountOps(app: Express, ops: Ops, checks: Record<string, ReadinessCheck>): void {
+/**
+ * Who may read /metrics (process internals: heap, event loop, request counts per route).
+ * METRICS_PORT: served only on a separate internal listener (the cluster scrapes it; it is never
+ * exposed), not on the public port. METRICS_TOKEN: `Authorization: Bearer <token>` required
+ * wherever it is served. Neither: the public port answers only loopback callers that came through
+ * no proxy (local `npm start`), everyone else gets 404.
+ */
+export const metricsEnv = {
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_TOKEN: z.string().min(16).max(512).optional(),
+};
+
+export interface MetricsAccess {
+  /** /metrics is served on this internal port only (see serveMetrics). */
+  internalPort?: number | undefined;
+  token?: string | undefined;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+function metricsHandler(ops: Ops, access: MetricsAccess, where: 'public' | 'internal') {
+  const expected = access.token ? Buffer.from(`Bearer ${access.token}`) : undefined;
+  return async (req: Request, res: Response, next: NextFunction) => {
+    if (where === 'public' && access.internalPort) return next();
+    if (expected) {
+      const given = Buffer.from(req.get('authorization') ?? '');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+        res.status(401).json({ error: { code: 'UNAUTHENTICATED', message: 'the metrics token is required' } });
+        return;
+      }
+    } else if (where === 'public' && (!LOOPBACK.has(req.socket.remoteAddress ?? '') || req.get('x-forwarded-for') !== undefined || req.get('forwarded') !== undefined)) {
+      return next();
+    }
+    res.type(ops.registry.contentType).send(await ops.registry.metrics());
+  };
+}
+
+/** Mounts /healthz (process up), /readyz (every backend answers), /metrics (Prometheus, as `metrics` allows). */
+export function mountOps(app: Express, ops: Ops, checks: Record<string, ReadinessCheck>, metrics: MetricsAccess = {}): void {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -53,10 +93,26 @@ export function mountOps(app: Express, ops: Ops, checks: Record<string, Readines
     const ok = Object.values(results).every((v) => v === 'ok');
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready', checks: results });
   });
-  app.get('/metrics', async (_req, res) => {
-    res.type(ops.registry.contentType).send(await ops.registry.metrics());
+  app.get('/metrics', metricsHandler(ops, metrics, 'public'));
+}
+
+/** The internal metrics listener (METRICS_PORT): /metrics and /healthz only; undefined when no port is set. */
+export async function serveMetrics(ops: Ops, access: MetricsAccess, host: string): Promise<Server | undefined> {
+  const port = access.internalPort;
+  if (!port) return undefined;
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/metrics', metricsHandler(ops, access, 'internal'));
+  return new Promise((resolve, reject) => {
+    const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
 }
+
+/** MetricsAccess from the METRICS_* settings. */
+export const metricsAccess = (env: { METRICS_PORT?: number | undefined; METRICS_TOKEN?: string | undefined }): MetricsAccess => ({ internalPort: env.METRICS_PORT, token: env.METRICS_TOKEN });
 
 /** Request duration histogram plus one JSON log line per request (credentials redacted). */
 export function requestLogging(ops: Ops, logger: Logger) {

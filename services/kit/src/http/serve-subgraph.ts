@@ -13,14 +13,14 @@ import { isAppError } from '../errors.js';
 import { formatError } from '../graphql/errors.js';
 import type { Subgraph, SubgraphContext } from '../graphql/subgraph.js';
 import type { Logger } from '../logger.js';
-import { mountOps, requestLogging, type Ops, type ReadinessCheck } from './ops.js';
+import { mountOps, requestLogging, type MetricsAccess, type Ops, type ReadinessCheck } from './ops.js';
 
 export interface SubgraphHttp {
   app: Express;
   server: ApolloServer<SubgraphContext>;
 }
 
-export async function createSubgraphHttp(subgraph: Subgraph, o: { ops: Ops; logger: Logger; checks: Record<string, ReadinessCheck>; extend?: (app: Express) => void }): Promise<SubgraphHttp> {
+export async function createSubgraphHttp(subgraph: Subgraph, o: { ops: Ops; logger: Logger; checks: Record<string, ReadinessCheck>; metrics?: MetricsAccess; extend?: (app: Express) => void }): Promise<SubgraphHttp> {
   const server = new ApolloServer<SubgraphContext>({
     schema: subgraph.schema,
     introspection: false,
@@ -34,7 +34,7 @@ export async function createSubgraphHttp(subgraph: Subgraph, o: { ops: Ops; logg
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLogging(o.ops, o.logger));
-  mountOps(app, o.ops, o.checks);
+  mountOps(app, o.ops, o.checks, o.metrics);
   o.extend?.(app);
   app.use(
     '/graphql',

@@ -1,0 +1,22 @@
+/** Request-log redaction: credentials never reach a log line, however the URL spells them. */
+import { redactUrl } from '../../src/logger.js';
+
+test.each([
+  ['/devices?api_key=SECRET1', '/devices?api_key=[Redacted]'],
+  ['/devices?api%5Fkey=SECRET1&take=1', '/devices?api%5Fkey=[Redacted]&take=1'],
+  ['/graphql?%61pi_key=SECRET1', '/graphql?%61pi_key=[Redacted]'],
+  ['/x?API_KEY=SECRET1', '/x?API_KEY=[Redacted]'],
+  ['/x?api_key[]=SECRET1', '/x?api_key[]=[Redacted]'],
+  ['/x?access_token=SECRET1&token=SECRET1', '/x?access_token=[Redacted]&token=[Redacted]'],
+  ['/x?api%ZZkey=SECRET1', '/x?api%ZZkey=[Redacted]'],
+  ['/devices/pingdata?registration_key=SECRET1&key=SECRET1', '/devices/pingdata?registration_key=[Redacted]&key=[Redacted]'],
+  ['/player/SECRET1/ping?wait=5', '/player/[Redacted]/ping?wait=5'],
+  ['/PLAYER/SECRET1/commands/c1/ack', '/PLAYER/[Redacted]/commands/c1/ack'],
+  ['/%70layer/SECRET1/snap', '/%70layer/[Redacted]/snap'],
+  ['/devices/SECRET1/pingdata', '/devices/[Redacted]/pingdata'],
+  ['/devices/SECRET1/SNAP?base64=true', '/devices/[Redacted]/SNAP?base64=true'],
+  ['/devices/d-1?take=2', '/devices/d-1?take=2'],
+  ['/devices/groups/g-1', '/devices/groups/g-1'],
+])('%s', (url, expected) => {
+  expect(redactUrl(url)).toBe(expected);
+});

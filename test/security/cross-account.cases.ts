@@ -1,0 +1,192 @@
+/**
+ * Object-level authorization (SECURITY.md API1): one cross-account case per id-taking endpoint of
+ * every interface. `idTakingEndpoints` walks the served OpenAPI document (path or query parameters
+ * named like ids), the served GraphQL schema (root fields with id arguments, or `input` fields
+ * named like ids) and the legacy routes (path ids); the suite fails naming any endpoint without a
+ * case here, so a new endpoint lands with its cross-account test.
+ *
+ * Account B's key is used on account A's ids; the answer must be what an unknown id gets (404,
+ * empty list, null, `success:false`), never A's data or a change to it (checked after all cases).
+ * Kinds that cannot be created through a public interface yet (media, playlists, templates,
+ * schedules, data tables: their write endpoints land with the content / data tables issues) are
+ * covered in-process by gateway/test/tenancy.e2e.test.ts; their case here says so and still runs
+ * the request with an id of the right form.
+ */
+import { buildSchema, getNamedType, isInputObjectType, type GraphQLField } from 'graphql';
+import { RESOURCES } from '../../legacy-adapter/src/resources/index.js';
+
+export interface Ids {
+  device: string;
+  deviceGroup: string;
+  registrationKey: string;
+  alertRule: string;
+  alert: string;
+  apiKey: string;
+  user: string;
+  org: string;
+  command: string;
+  auditEvent: string;
+}
+
+type GqlResult = { status: number; body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
+export interface CaseContext {
+  ids: Ids;
+  keyB: string;
+  base: string;
+  legacy: string;
+  /** GraphQL as B. */
+  gql(query: string, variables?: Record<string, unknown>): Promise<GqlResult>;
+  /** REST as B (JSON content type unless given). */
+  rest(path: string, init?: RequestInit): Promise<Response>;
+}
+type Case = (c: CaseContext) => Promise<void>;
+
+const ID_NAME = /^(id|ids|key)$|Ids?$|_ids?$|^registration_?[kK]ey$/;
+
+/** Every id-taking endpoint: `REST <METHOD> <path>`, `GraphQL <Type>.<field>`, `legacy <METHOD> <path>`. */
+export function idTakingEndpoints(openapi: any, sdl: string): string[] {
+  const out: string[] = [];
+  for (const [path, item] of Object.entries<any>(openapi.paths)) {
+    for (const [method, op] of Object.entries<any>(item)) {
+      if (!op?.operationId) continue;
+      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any) => (p.$ref ? openapi.components.parameters[String(p.$ref).split('/').pop()!] : p));
+      if (params.some((p: any) => (p.in === 'path' || p.in === 'query') && ID_NAME.test(p.name))) out.push(`REST ${method.toUpperCase()} ${path}`);
+    }
+  }
+  const schema = buildSchema(sdl);
+  for (const root of [schema.getQueryType(), schema.getMutationType()]) {
+    for (const f of Object.values(root?.getFields() ?? {}) as GraphQLField<unknown, unknown>[]) {
+      const takesId = f.args.some((a) => {
+        if (ID_NAME.test(a.name)) return true;
+        const t = getNamedType(a.type);
+        return a.name === 'input' && isInputObjectType(t) && Object.keys(t.getFields()).some((n) => ID_NAME.test(n));
+      });
+      if (takesId) out.push(`GraphQL ${root!.name}.${f.name}`);
+    }
+  }
+  for (const r of RESOURCES) if (/:\w+/.test(r.path)) out.push(`legacy ${r.method.toUpperCase()} ${r.path}`);
+  return out;
+}
+
+const NO_PUBLIC_WRITE = '00000000-0000-7000-8000-000000000000';
+
+async function status(res: Promise<Response>, expected: number): Promise<void> {
+  const r = await res;
+  if (r.status !== expected) throw new Error(`expected ${expected}, got ${r.status}: ${(await r.text()).slice(0, 300)}`);
+}
+async function emptyList(res: Promise<Response>): Promise<void> {
+  const r = await res;
+  const body = await r.text();
+  if (r.status !== 200 || body !== '[]') throw new Error(`expected 200 [], got ${r.status}: ${body.slice(0, 300)}`);
+}
+/** Every root field of the answer is empty (list), null, or a refused mutation payload. */
+function nothing(r: GqlResult): void {
+  const data = r.body.data ?? {};
+  for (const [field, v] of Object.entries(data)) {
+    const empty = v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v && 'success' in v && v.success === false);
+    if (!empty) throw new Error(`${field} answered ${JSON.stringify(v).slice(0, 300)}`);
+  }
+  if (!r.body.data && !r.body.errors?.length) throw new Error(`no data and no errors (${r.status})`);
+}
+const gqlNothing = (query: string, vars: (ids: Ids) => Record<string, unknown>): Case => async (c) => nothing(await c.gql(query, vars(c.ids)));
+const patch = (path: string, value: unknown) => JSON.stringify([{ op: 'replace', path, value }]);
+const legacyCall = (c: CaseContext, method: string, path: string, body?: unknown) =>
+  fetch(`${c.legacy}${path}?api_key=${encodeURIComponent(c.keyB)}&format=json`, { method, headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+/** Player endpoints are authenticated by the registration key itself: a key of no device is refused. */
+const credentialScoped = (method: string, path: (rk: string) => string, body?: string): Case => async (c) =>
+  status(fetch(`${c.base}${path('not-a-key-of-any-device-0123')}`, { method, headers: { 'content-type': method === 'PUT' ? 'image/jpeg' : 'application/json' }, body: body ?? '{}' }), 401);
+
+export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
+  // ---- REST
+  'REST GET /account/auditevents': (c) => emptyList(c.rest(`/account/auditevents?userId=${c.ids.user}`)),
+  'REST GET /account/auditevents/{eventId}': (c) => status(c.rest(`/account/auditevents/${c.ids.auditEvent}`), 404),
+  'REST GET /users': (c) => emptyList(c.rest(`/users?id=${c.ids.user}`)),
+  'REST GET /users/{id}': (c) => status(c.rest(`/users/${c.ids.user}`), 404),
+  'REST GET /devices': async (c) => {
+    await emptyList(c.rest(`/devices?id=${c.ids.device}`));
+    await emptyList(c.rest(`/devices?group_id=${c.ids.deviceGroup}`));
+    await emptyList(c.rest(`/devices?org_id=${c.ids.org}`));
+  },
+  'REST GET /devices/{id}': (c) => status(c.rest(`/devices/${c.ids.device}`), 404),
+  'REST PUT /devices/{id}': (c) => status(c.rest(`/devices/${c.ids.device}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST PATCH /devices/{id}': (c) => status(c.rest(`/devices/${c.ids.device}`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/name', 'B was here') }), 404),
+  'REST DELETE /devices/{id}': (c) => status(c.rest(`/devices/${c.ids.device}`, { method: 'DELETE' }), 404),
+  'REST GET /devices/groups': (c) => emptyList(c.rest(`/devices/groups?id=${c.ids.deviceGroup}`)),
+  'REST PUT /devices/groups/{id}': (c) => status(c.rest(`/devices/groups/${c.ids.deviceGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST DELETE /devices/groups/{id}': (c) => status(c.rest(`/devices/groups/${c.ids.deviceGroup}`, { method: 'DELETE' }), 404),
+  'REST GET /devices/pingdata': async (c) => {
+    await status(c.rest(`/devices/pingdata?registration_key=${encodeURIComponent(c.ids.registrationKey)}`), 404);
+    await status(c.rest(`/devices/pingdata?key=${encodeURIComponent(c.ids.registrationKey)}`), 404);
+  },
+  'REST GET /devices/{registrationKey}/pingdata': (c) => status(c.rest(`/devices/${encodeURIComponent(c.ids.registrationKey)}/pingdata`), 404),
+  'REST GET /devices/{registrationKey}/snap': (c) => status(c.rest(`/devices/${encodeURIComponent(c.ids.registrationKey)}/snap`), 404),
+  'REST POST /devices/{id}/commands': (c) => status(c.rest(`/devices/${c.ids.device}/commands`, { method: 'POST', body: JSON.stringify([{ command: 'reboot' }]) }), 404),
+  'REST POST /devices/{id}/track': (c) => status(c.rest(`/devices/${c.ids.device}/track`, { method: 'POST', body: JSON.stringify({ event_name: 'b' }) }), 404),
+  'REST GET /alerts': async (c) => {
+    await emptyList(c.rest(`/alerts?id=${c.ids.alert || NO_PUBLIC_WRITE}`));
+    await emptyList(c.rest(`/alerts?device_id=${c.ids.device}`));
+    await emptyList(c.rest(`/alerts?org_id=${c.ids.org}`));
+  },
+  'REST GET /alerts/{id}': (c) => status(c.rest(`/alerts/${c.ids.alert || NO_PUBLIC_WRITE}`), 404),
+  'REST PUT /alerts/{id}': (c) => status(c.rest(`/alerts/${c.ids.alert || NO_PUBLIC_WRITE}`, { method: 'PUT', body: JSON.stringify({ snoozed_until: null }) }), 404),
+  'REST PATCH /alerts/{id}': (c) => status(c.rest(`/alerts/${c.ids.alert || NO_PUBLIC_WRITE}`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/snoozed_until', null) }), 404),
+  'REST POST /player/{registrationKey}/ping': credentialScoped('POST', (k) => `/player/${k}/ping`),
+  'REST POST /player/{registrationKey}/commands/{commandId}/ack': async (c) => {
+    await credentialScoped('POST', (k) => `/player/${k}/commands/${c.ids.command || NO_PUBLIC_WRITE}/ack`, '{"status":"acknowledged"}')(c);
+  },
+  'REST PUT /player/{registrationKey}/snap': credentialScoped('PUT', (k) => `/player/${k}/snap`, '\xff\xd8\xff'),
+  'REST POST /player/{registrationKey}/track': credentialScoped('POST', (k) => `/player/${k}/track`, '{"event_name":"x"}'),
+
+  // ---- GraphQL queries: B's answers are empty
+  'GraphQL Query.playLogs': gqlNothing('query($d: [String!]) { playLogs(startDate: "2020-01-01", endDate: "2100-01-01", deviceId: $d) { deviceId } }', (i) => ({ d: [i.device] })),
+  'GraphQL Query.pingLogs': gqlNothing('query($d: [String!]) { pingLogs(startDate: "2020-01-01", endDate: "2100-01-01", deviceId: $d) { deviceId } }', (i) => ({ d: [i.device] })),
+  'GraphQL Query.auditEvent': gqlNothing('query($e: [String!], $u: String) { a: auditEvent(eventId: $e) { eventId } b: auditEvent(userId: $u) { eventId } }', (i) => ({ e: [i.auditEvent], u: i.user })),
+  // Media, playlists, templates, schedules, data tables: no public write yet; gateway/test/tenancy.e2e.test.ts seeds A's in-process.
+  'GraphQL Query.media': gqlNothing('query($i: [String!]) { a: media(id: $i) { id } b: media(groupId: $i) { id } c: media(orgId: "x") { id } }', () => ({ i: [NO_PUBLIC_WRITE] })),
+  'GraphQL Query.dataTable': gqlNothing(`{ dataTable(tableId: "${NO_PUBLIC_WRITE}") { id } }`, () => ({})),
+  'GraphQL Query.device': gqlNothing(
+    'query($d: [String!], $g: [String!], $o: String, $k: String) { a: device(id: $d) { id } b: device(groupId: $g) { id } c: device(orgId: $o) { id } d: device(registrationKey: $k) { id } e: device(deviceTypeId: ["dt-brightsign"]) { id } }',
+    (i) => ({ d: [i.device], g: [i.deviceGroup], o: i.org, k: i.registrationKey }),
+  ),
+  'GraphQL Query.deviceCommands': gqlNothing('query($d: String!) { deviceCommands(deviceId: $d) { id } }', (i) => ({ d: i.device })),
+  'GraphQL Query.alert': gqlNothing('query($a: [String!], $d: [String!], $o: String) { a: alert(id: $a) { id } b: alert(deviceId: $d) { id } c: alert(orgId: $o) { id } }', (i) => ({ a: [i.alert || NO_PUBLIC_WRITE], d: [i.device], o: i.org })),
+  'GraphQL Query.user': gqlNothing('query($u: [String!], $o: String) { a: user(id: $u) { id } b: user(orgId: $o) { id } }', (i) => ({ u: [i.user], o: i.org })),
+  'GraphQL Query.organizations': gqlNothing('query($o: [String!]) { organizations(id: $o) { id } }', (i) => ({ o: [i.org] })),
+  'GraphQL Query.apiKeys': gqlNothing('query($u: String) { apiKeys(userId: $u) { id } }', (i) => ({ u: i.user })),
+  'GraphQL Query.schedule': gqlNothing('query($i: [String!], $d: String) { a: schedule(id: $i) { id } b: schedule(groupId: $i) { id } c: schedule(deviceId: $d) { id } }', (i) => ({ i: [NO_PUBLIC_WRITE], d: i.device })),
+
+  // ---- GraphQL mutations: refused (success:false), nothing of A changes
+  // input.orgId with A's organization is issue 9 item 7 (another change, with its own test); groupId here.
+  'GraphQL Mutation.createDevice': gqlNothing('mutation($g: String) { createDevice(input: { name: "B on A group", groupId: $g }) { success } }', (i) => ({ g: i.deviceGroup })),
+  'GraphQL Mutation.updateDevice': gqlNothing(
+    'mutation($d: ID!, $g: String, $o: String) { a: updateDevice(id: $d, input: { name: "B was here" }) { success } }',
+    (i) => ({ d: i.device }),
+  ),
+  'GraphQL Mutation.patchDevice': gqlNothing('mutation($d: ID!) { patchDevice(id: $d, operations: [{ op: "replace", path: "/name", value: "B was here" }]) { success } }', (i) => ({ d: i.device })),
+  'GraphQL Mutation.deleteDevice': gqlNothing('mutation($d: ID!) { deleteDevice(id: $d) { success } }', (i) => ({ d: i.device })),
+  'GraphQL Mutation.createDeviceGroup': gqlNothing('mutation($g: String) { createDeviceGroup(input: { name: "B under A", parentId: $g }) { success } }', (i) => ({ g: i.deviceGroup })),
+  'GraphQL Mutation.updateDeviceGroup': gqlNothing('mutation($g: ID!) { updateDeviceGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({ g: i.deviceGroup })),
+  'GraphQL Mutation.deleteDeviceGroup': gqlNothing('mutation($g: ID!) { deleteDeviceGroup(id: $g) { success } }', (i) => ({ g: i.deviceGroup })),
+  'GraphQL Mutation.sendDeviceCommand': gqlNothing('mutation($d: String!) { sendDeviceCommand(deviceId: $d, commands: [{ command: "reboot" }]) { success } }', (i) => ({ d: i.device })),
+  'GraphQL Mutation.sendBulkDeviceCommands': async (c) => {
+    const r = await c.gql('mutation($d: [String!]!) { sendBulkDeviceCommands(input: { deviceIds: $d, commands: [{ command: "reboot" }] }) { success } }', { d: [c.ids.device] });
+    nothing(r);
+  },
+  'GraphQL Mutation.trackDeviceEvent': gqlNothing('mutation($d: String!) { trackDeviceEvent(deviceId: $d, input: { eventName: "b" }) { success } }', (i) => ({ d: i.device })),
+  'GraphQL Mutation.updateAlert': gqlNothing('mutation($a: ID!) { updateAlert(id: $a, input: { snoozedUntil: null }) { success } }', (i) => ({ a: i.alert || NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.patchAlert': gqlNothing('mutation($a: ID!) { patchAlert(id: $a, operations: [{ op: "replace", path: "/snoozed_until", value: null }]) { success } }', (i) => ({ a: i.alert || NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.updateAlertRule': gqlNothing('mutation($r: ID!) { updateAlertRule(id: $r, input: { name: "B was here", conditions: [] }) { success } }', (i) => ({ r: i.alertRule })),
+  'GraphQL Mutation.deleteAlertRule': gqlNothing('mutation($r: ID!) { deleteAlertRule(id: $r) { success } }', (i) => ({ r: i.alertRule })),
+  'GraphQL Mutation.updateAccount': gqlNothing('mutation($u: String) { a: updateAccount(input: { primaryContactId: $u }) { success } b: updateAccount(input: { secondaryContactId: $u }) { success } }', (i) => ({ u: i.user })),
+  'GraphQL Mutation.createUser': gqlNothing('mutation($o: String) { createUser(input: { username: "b-in-a-org@tenant-b.example", roles: ["Viewer"], orgId: $o }) { success } }', (i) => ({ o: i.org })),
+  'GraphQL Mutation.createApiKey': gqlNothing('mutation($u: String!) { createApiKey(input: { userId: $u, name: "stolen" }) { success } }', (i) => ({ u: i.user })),
+  'GraphQL Mutation.revokeApiKey': gqlNothing('mutation($k: String!) { revokeApiKey(id: $k) { success } }', (i) => ({ k: i.apiKey })),
+
+  // ---- legacy
+  'legacy GET /devices/:id': (c) => status(legacyCall(c, 'GET', `/devices/${c.ids.device}`), 404),
+  'legacy PUT /devices/:id': (c) => status(legacyCall(c, 'PUT', `/devices/${c.ids.device}`, { name: 'B was here' }), 404),
+  'legacy POST /devices/:id': (c) => status(legacyCall(c, 'POST', `/devices/${c.ids.device}`, { name: 'B was here' }), 404),
+  'legacy DELETE /devices/:id': (c) => status(legacyCall(c, 'DELETE', `/devices/${c.ids.device}`), 404),
+  'legacy PUT /devices/groups/:id': (c) => status(legacyCall(c, 'PUT', `/devices/groups/${c.ids.deviceGroup}`, { name: 'B was here' }), 404),
+  'legacy DELETE /devices/groups/:id': (c) => status(legacyCall(c, 'DELETE', `/devices/groups/${c.ids.deviceGroup}`), 404),
+};

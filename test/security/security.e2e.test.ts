@@ -1,0 +1,282 @@
+/**
+ * The security suite (SECURITY.md; README "Security"): `npm start`'s entry as one process in
+ * production mode, probed through its public interfaces only (GraphQL, REST, legacy REST, player
+ * API, /metrics). A second account is made with the operator CLI (`pnpm admin`), as an operator
+ * would. Covers graphql-cop's checks, the findings of the issue-9 probe, object-level
+ * authorization for every id-taking endpoint (table in cross-account.cases.ts, checked against the
+ * OpenAPI document, the GraphQL schema and the legacy routes), and log hygiene over everything the
+ * process printed.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { freePort, Processes, ROOT, TSX } from '../../gateway/test/processes.js';
+import { CROSS_ACCOUNT_CASES, idTakingEndpoints, type Ids } from './cross-account.cases.js';
+
+const KEY_A = 'security-suite-key-a-0123456789';
+const PASSWORD_A = 'security-suite-password-9876';
+const METRICS_TOKEN = 'security-suite-metrics-token-0123';
+let keyB = '';
+let procs: Processes;
+let dataDir: string;
+let base = '';
+let legacy = '';
+let metricsPort = 0;
+const ids = {} as Ids;
+
+/** `pnpm admin ...` against the service's data, as an operator runs it (LMDB is multi-process). */
+function admin(args: string[]): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [join(ROOT, 'services/identity/src/admin.cli.ts'), ...args, '--json'], { env: { ...process.env, SIGNAGE_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as Record<string, unknown>) : reject(new Error(`admin ${args[0]} failed: ${err}`))));
+  });
+}
+
+const json = { 'content-type': 'application/json' };
+async function gql(query: string, opts: { key?: string | null; variables?: Record<string, unknown>; headers?: Record<string, string>; url?: string } = {}) {
+  const key = opts.key === undefined ? KEY_A : opts.key;
+  const res = await fetch(opts.url ?? `${base}/graphql`, {
+    method: 'POST',
+    headers: { ...json, ...(key ? { 'x-service-apikey': key } : {}), ...opts.headers },
+    body: JSON.stringify({ query, variables: opts.variables }),
+  });
+  const text = await res.text();
+  return { status: res.status, text, body: JSON.parse(text) as { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
+}
+const rest = (path: string, init: RequestInit & { key?: string } = {}) =>
+  fetch(`${base}${path}`, { ...init, headers: { 'x-service-apikey': init.key ?? KEY_A, ...json, ...(init.headers as Record<string, string>) } });
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'pylon-security-'));
+  const [port, legacyPort] = await Promise.all([freePort(), freePort()]);
+  metricsPort = await freePort();
+  procs = new Processes({ secret: 'security-suite-internal-secret-0123456789abcdef', dataDir, logLevel: 'info', capture: true, startTimeoutMs: 60_000 });
+  const env = {
+    NODE_ENV: 'production',
+    LEGACY_PORT: String(legacyPort),
+    SIGNAGE_BOOTSTRAP_API_KEY: KEY_A,
+    SIGNAGE_DEMO_PASSWORD: PASSWORD_A,
+    SIGNAGE_SIMULATOR: 'false',
+    METRICS_PORT: String(metricsPort),
+    METRICS_TOKEN,
+  };
+  // The server seeds account A while the CLI makes account B.
+  const [url] = await Promise.all([
+    procs.start('gateway/src/all-in-one.main.ts', env, port),
+    (async () => {
+      await admin(['create-account', '--id', 'tenant-b', '--name', 'Tenant B']);
+      await admin(['create-user', '--account', 'tenant-b', '--username', 'owner@tenant-b.example', '--role', 'Owner', '--role', 'API']);
+      keyB = String((await admin(['create-key', '--account', 'tenant-b', '--user', 'owner@tenant-b.example', '--name', 'b'])).key ?? '');
+    })(),
+  ]);
+  base = url;
+  legacy = `http://127.0.0.1:${legacyPort}`;
+  expect(keyB).toMatch(/.{16,}/);
+
+  // A's objects, found through A's own public reads.
+  const devices = (await (await rest('/devices?take=2')).json()) as { id: string; group_id: string; registration_key: string }[];
+  ids.device = devices[0]!.id;
+  ids.deviceGroup = devices[0]!.group_id;
+  ids.registrationKey = devices[0]!.registration_key;
+  const a = await gql('{ alertRules { id } apiKeys { id } alert { id } }');
+  if (!a.body.data) throw new Error(a.text);
+  ids.alertRule = a.body.data!.alertRules[0].id;
+  ids.apiKey = a.body.data!.apiKeys[0].id;
+  ids.user = ((await (await rest('/users')).json()) as { id: string }[])[0]!.id;
+  ids.alert = a.body.data!.alert[0]?.id ?? '';
+  const org = await gql('mutation { createOrganization(input: { name: "A branch" }) { success organization { id } } }');
+  ids.org = org.body.data!.createOrganization.organization.id;
+  const cmd = await gql('mutation($id: String!) { sendDeviceCommand(deviceId: $id, commands: [{ command: "reboot" }]) { success commands { id } } }', { variables: { id: ids.device } });
+  ids.command = cmd.body.data?.sendDeviceCommand?.commands?.[0]?.id ?? '';
+  await gql('query securityProbeA { account { id } }');
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const list = (await (await rest('/account/auditevents?actionName=securityProbeA')).json()) as { event_id: string }[];
+    if (list.length) {
+      ids.auditEvent = list[0]!.event_id;
+      break;
+    }
+    if (Date.now() > deadline) throw new Error('the audit event of A never arrived');
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}, 90_000);
+
+afterAll(async () => {
+  await procs?.stopAll();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('graphql-cop checks (production mode)', () => {
+  test('alias overloading: 101 aliases of __typename are refused, like 16 of a real field', async () => {
+    const typename = await gql(`query { ${Array.from({ length: 101 }, (_, i) => `alias${i}: __typename`).join(' ')} }`);
+    expect(typename.status).toBe(400);
+    expect(typename.body.errors![0]!.message).toMatch(/Aliases limit/);
+    const real = await gql(`query { ${Array.from({ length: 16 }, (_, i) => `a${i}: account { id }`).join(' ')} }`);
+    expect(real.status).toBe(400);
+  });
+
+  test('field duplication: 500 __typename (also through inline fragments) are refused', async () => {
+    const r = await gql(`query { ${'__typename '.repeat(500)} }`);
+    expect(r.status).toBe(400);
+    expect(r.body.errors![0]!.message).toMatch(/selected 500 times/);
+    const inline = await gql(`query { account { id } ${'... on Query { __typename } '.repeat(10)} }`);
+    expect(inline.status).toBe(400);
+    // A field selected directly and through a fragment still works.
+    const ok = await gql('query { account { id ...F } } fragment F on Account { id }');
+    expect(ok.status).toBe(200);
+  });
+
+  test('directive overloading: 11 repeated directives are refused', async () => {
+    const r = await gql(`query { __typename ${'@include(if: true) '.repeat(11)} }`);
+    expect(r.status).toBe(400);
+  });
+
+  test('batching: a JSON array of operations is refused', async () => {
+    const res = await fetch(`${base}/graphql`, { method: 'POST', headers: { ...json, 'x-service-apikey': KEY_A }, body: JSON.stringify(Array.from({ length: 10 }, () => ({ query: '{ __typename }' }))) });
+    expect(res.status).toBe(400);
+  });
+
+  test('introspection and field suggestions are off in production', async () => {
+    const r = await gql('{ __schema { types { name } } }');
+    expect(r.status).toBe(400);
+    expect(r.body.data ?? null).toBeNull();
+    const typo = await gql('{ acount { id } }');
+    expect(typo.status).toBe(400);
+    expect(typo.text).not.toMatch(/Did you mean/);
+  });
+
+  test('GET-based mutation is refused; GET query needs a preflight header (CSRF)', async () => {
+    const q = encodeURIComponent('mutation { createDeviceGroup(input: { name: "csrf" }) { success } }');
+    const get = await fetch(`${base}/graphql?query=${q}`, { headers: { 'x-service-apikey': KEY_A, 'apollo-require-preflight': '1' } });
+    expect(get.status).toBe(405);
+    const simple = await fetch(`${base}/graphql?query=${encodeURIComponent('{ __typename }')}`, { headers: { 'x-service-apikey': KEY_A } });
+    expect(simple.status).toBe(400);
+  });
+
+  test('CSRF: POST with a simple content type is refused', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const res = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': type, 'x-service-apikey': KEY_A }, body: JSON.stringify({ query: '{ __typename }' }) });
+      expect([400, 415]).toContain(res.status);
+    }
+  });
+
+  test('circular fragments are refused at validation', async () => {
+    const r = await gql('query { account { ...A } } fragment A on Account { id ...B } fragment B on Account { name ...A }');
+    expect(r.status).toBe(400);
+  });
+
+  test('trace/debug leakage: no stack, exception, tracing or serviceName in errors', async () => {
+    const responses = [
+      await gql('{ device(take: -1) { id } }'),
+      await gql('query($id: [String!]) { device(id: $id) { id } }', { variables: { id: 'x'.repeat(300) } }),
+      await gql('{ dataTable(tableId: "missing") { id } }'),
+      await gql('{ account { id } }', { headers: { 'apollo-query-plan-experimental': '1', 'apollo-federation-include-trace': 'ftv1' } }),
+    ];
+    for (const r of responses) {
+      expect(r.text).not.toMatch(/stacktrace|"exception"|"tracing"|serviceName|ftv1|queryPlan/);
+      expect(r.text).not.toMatch(/at .+\.(ts|js):\d+/);
+    }
+    // At least one of them is an error relayed from a subgraph (the case that carried serviceName).
+    expect(responses.some((r) => r.body.errors?.length)).toBe(true);
+  });
+});
+
+describe('issue-9 probe findings', () => {
+  test('an API key under a percent-encoded parameter name works but is never logged', async () => {
+    const graphql = await fetch(`${base}/graphql?api%5Fkey=${KEY_A}`, { method: 'POST', headers: json, body: JSON.stringify({ query: '{ account { id } }' }) });
+    const restRes = await fetch(`${base}/devices?take=1&%61pi_key=${KEY_A}`);
+    const legacyRes = await fetch(`${legacy}/devices?api%5Fkey=${KEY_A}`);
+    expect([graphql.status, restRes.status, legacyRes.status]).toEqual([200, 200, 200]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(procs.output).toMatch(/api%5Fkey=\[Redacted\]/);
+    expect(procs.output).not.toContain(KEY_A);
+  });
+
+  test('registration keys in player and pingdata/snap paths are never logged', async () => {
+    const key = ids.registrationKey;
+    await fetch(`${base}/player/${key}/ping`, { method: 'POST', headers: json, body: '{}' });
+    await rest(`/devices/${encodeURIComponent(key)}/pingdata`);
+    await rest(`/devices/${encodeURIComponent(key)}/snap`);
+    await rest(`/devices/pingdata?registration_key=${encodeURIComponent(key)}`);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(procs.output).toMatch(/\/player\/\[Redacted\]\/ping/);
+    expect(procs.output).not.toContain(key);
+  });
+
+  test.each(['br', 'gzip', 'deflate'])('a body that does not decompress (%s) is a 400 on every interface', async (encoding) => {
+    const headers = { ...json, 'content-encoding': encoding, 'x-service-apikey': KEY_A };
+    const body = '{"name":"plain bytes"}';
+    const restRes = await fetch(`${base}/devices/groups`, { method: 'POST', headers, body });
+    expect(restRes.status).toBe(400);
+    expect(((await restRes.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_FAILED');
+    const graphql = await fetch(`${base}/graphql`, { method: 'POST', headers, body: '{"query":"{ __typename }"}' });
+    expect(graphql.status).toBe(400);
+    const legacyRes = await fetch(`${legacy}/devices/groups?api_key=${KEY_A}`, { method: 'POST', headers, body });
+    expect(legacyRes.status).toBe(400);
+  });
+
+  test('a real gzip body still works; an unsupported charset is a 415 that says so', async () => {
+    const ok = await fetch(`${base}/graphql`, { method: 'POST', headers: { ...json, 'content-encoding': 'gzip', 'x-service-apikey': KEY_A }, body: gzipSync('{"query":"{ __typename }"}') });
+    expect(ok.status).toBe(200);
+    const charset = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json; charset=latin9', 'x-service-apikey': KEY_A }, body: '{"query":"{ __typename }"}' });
+    expect(charset.status).toBe(415);
+    expect(((await charset.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  test('/metrics: not on the public ports; the internal port wants the token', async () => {
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
+    const legacyMetrics = await fetch(`${legacy}/metrics`);
+    expect([401, 404]).toContain(legacyMetrics.status);
+    expect(await legacyMetrics.text()).not.toMatch(/http_request_duration_seconds/);
+    const internal = `http://127.0.0.1:${metricsPort}/metrics`;
+    expect((await fetch(internal)).status).toBe(401);
+    expect((await fetch(internal, { headers: { authorization: 'Bearer wrong-token-of-some-length' } })).status).toBe(401);
+    const ok = await fetch(internal, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toMatch(/http_request_duration_seconds/);
+  });
+});
+
+describe('object-level authorization (API1): account B on account A\'s ids', () => {
+  test('every id-taking endpoint of every interface has a cross-account case', async () => {
+    const openapi = await (await fetch(`${base}/openapi.json`)).json();
+    const sdl = await (await fetch(`${base}/graphql?sdl`)).text();
+    const missing = idTakingEndpoints(openapi, sdl).filter((e) => !(e in CROSS_ACCOUNT_CASES));
+    expect(missing).toEqual([]);
+  });
+
+  test.each(Object.keys(CROSS_ACCOUNT_CASES))('%s', async (name) => {
+    const c = CROSS_ACCOUNT_CASES[name]!;
+    await c({ ids, keyB, base, legacy, gql: (q, variables) => gql(q, { key: keyB, ...(variables ? { variables } : {}) }), rest: (path, init = {}) => rest(path, { ...init, key: keyB }) });
+  });
+
+  test('after all of B\'s attempts, A\'s objects are unchanged', async () => {
+    const r = await gql('query($d: [String!]) { device(id: $d) { id name } deviceGroups { id } alertRules { id } apiKeys { id } organizations { id name } }', { variables: { d: [ids.device] } });
+    expect(r.body.data!.device).toHaveLength(1);
+    expect(r.body.data!.device[0].name).not.toMatch(/^B /);
+    expect(r.body.data!.deviceGroups.map((g: { id: string }) => g.id)).toContain(ids.deviceGroup);
+    expect(r.body.data!.alertRules.map((g: { id: string }) => g.id)).toContain(ids.alertRule);
+    expect(r.body.data!.apiKeys.map((g: { id: string }) => g.id)).toContain(ids.apiKey);
+    expect(r.body.data!.organizations).toEqual([{ id: ids.org, name: 'A branch' }]);
+  });
+});
+
+describe('log hygiene', () => {
+  test('no API key, bearer token, password or registration key in anything the process printed', async () => {
+    // A bearer token and a password through the interfaces that take them.
+    await fetch(`${base}/devices?take=1`, { headers: { authorization: 'Bearer not-a-real-token-0123456789abcdef' } });
+    await fetch(`${base}/graphql?access_token=not-a-real-token-0123456789abcdef`, { method: 'POST', headers: json, body: '{"query":"{ __typename }"}' });
+    await procs.stopAll();
+    const out = procs.output;
+    expect(out).toMatch(/"msg":"request"/);
+    for (const secret of [KEY_A, keyB, PASSWORD_A, METRICS_TOKEN, ids.registrationKey, 'not-a-real-token-0123456789abcdef']) {
+      expect(out).not.toContain(secret);
+    }
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * Layering rules (STYLE.md habit 9), checked over every source file:
- *  1. drivers (lmdb, mingo, mongoose, chdb, @clickhouse/client, kafkajs, ioredis) only in kit adapters;
+ *  1. drivers: lmdb and mingo (the embedded document store) only in kit adapters; mongoose, chdb,
+ *     @clickhouse/client, kafkajs and ioredis only in @pylon/adapters (services/adapters/src);
  *  2. adapters only from composition roots (main.ts, all-in-one.ts, kit composition/) and tests;
  *  3. domain/ imports no adapters, GraphQL, use-cases or drivers;
  *  4. the facades never import a service or the gateway;
@@ -11,7 +12,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const DRIVERS = ['lmdb', 'mingo', 'mongoose', 'chdb', '@clickhouse/client', 'kafkajs', 'ioredis'];
+const KIT_DRIVERS = ['lmdb', 'mingo'];
+const DRIVERS = [...KIT_DRIVERS, 'mongoose', 'chdb', '@clickhouse/client', 'kafkajs', 'ioredis'];
 const SERVICES = ['devices', 'content', 'scheduling', 'datatables', 'analytics', 'identity'];
 
 function* files(dir: string): Generator<string> {
@@ -39,14 +41,16 @@ for (const r of roots) {
     const src = readFileSync(file, 'utf8');
     const isTest = rel.includes('/test/');
     const isRoot = /(^|\/)([\w-]+\.)?main\.ts$/.test(rel) || rel === 'gateway/src/all-in-one.ts' || rel.startsWith('services/kit/src/composition/') || rel.startsWith('bench/');
-    const isAdapter = rel.startsWith('services/kit/src/adapters/');
+    const isKitAdapter = rel.startsWith('services/kit/src/adapters/');
+    const isAdapter = isKitAdapter || rel.startsWith('services/adapters/src/');
     const isDomain = rel.includes('/src/domain/');
     const isFacade = rel.startsWith('rest-facade/') || rel.startsWith('legacy-adapter/');
     for (const m of src.matchAll(importRe)) {
       const spec = (m[1] ?? m[2])!;
       const driver = DRIVERS.find((d) => spec === d || spec.startsWith(`${d}/`));
-      if (driver && !isAdapter && !isTest) problems.push(`${rel}: imports driver '${spec}' outside services/kit/src/adapters`);
-      const adapterImport = spec.startsWith('@pylon/kit/adapters/') || (/(^|\/)adapters\//.test(spec) && spec.startsWith('.'));
+      const driverHome = driver && KIT_DRIVERS.includes(driver) ? isKitAdapter : rel.startsWith('services/adapters/src/');
+      if (driver && !driverHome && !isTest) problems.push(`${rel}: imports driver '${spec}' outside its adapters`);
+      const adapterImport = spec.startsWith('@pylon/kit/adapters/') || spec.startsWith('@pylon/adapters/') || (/(^|\/)adapters\//.test(spec) && spec.startsWith('.'));
       if (adapterImport && !isRoot && !isTest && !isAdapter) problems.push(`${rel}: imports an adapter ('${spec}'); only composition roots may`);
       if (spec === '@pylon/kit/testing' && !isTest && !rel.startsWith('bench/')) problems.push(`${rel}: imports test support ('${spec}')`);
       if (isDomain && (adapterImport || driver || spec === 'graphql' || spec.includes('/graphql/') || spec.includes('use-cases') || spec === 'express')) {

@@ -8,8 +8,8 @@
  */
 import { Session } from 'chdb';
 import type { ChdbResult } from 'chdb';
-import { AppError } from '../errors.js';
-import type { AnalyticsStore, SqlParams } from '../ports/analytics.js';
+import { AppError } from '@pylon/kit/errors';
+import type { AnalyticsStore, SqlParams } from '@pylon/kit/ports/analytics';
 import {
   ANALYTICS_INSERT_SETTINGS,
   ANALYTICS_SETTINGS,
@@ -23,7 +23,7 @@ import {
   toJsonEachRow,
   trimStatement,
   type AnalyticsOp,
-} from './analytics.migrations.js';
+} from '@pylon/kit/adapters/analytics.migrations';
 
 export interface ChdbAnalyticsOptions {
   /** Data directory (created if absent). */

@@ -21,7 +21,7 @@ import type {
   Stored,
   UpdateSpec,
   WriteOptions,
-} from '../ports/documents.js';
+} from '@pylon/kit/ports/documents';
 import {
   assertExpectedVersion,
   assertFilter,
@@ -39,7 +39,7 @@ import {
   validateCollectionSpec,
   versionConflict,
   type Doc,
-} from './documents.shared.js';
+} from '@pylon/kit/adapters/documents.shared';
 
 export interface MongoDocumentStoreOptions {
   /** mongodb:// or mongodb+srv:// connection string. */

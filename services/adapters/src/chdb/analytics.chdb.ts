@@ -18,12 +18,11 @@ import {
   assertTableName,
   hasParams,
   paramError,
-  parseJsonEachRow,
-  runMigrations,
-  toJsonEachRow,
   trimStatement,
   type AnalyticsOp,
-} from '@pylon/kit/adapters/analytics.migrations';
+} from '@pylon/kit/adapters/analytics.shared';
+import { parseJsonEachRow, toJsonEachRow } from '@pylon/kit/adapters/analytics.json-codec';
+import { runMigrations } from '@pylon/kit/adapters/analytics.migrations';
 
 export interface ChdbAnalyticsOptions {
   /** Data directory (created if absent). */

@@ -13,12 +13,11 @@ import {
   assertTableName,
   hasParams,
   paramError,
-  parseJsonEachRow,
-  runMigrations,
-  stringifyRow,
   trimStatement,
   type AnalyticsOp,
-} from '@pylon/kit/adapters/analytics.migrations';
+} from '@pylon/kit/adapters/analytics.shared';
+import { parseJsonEachRow, stringifyRow } from '@pylon/kit/adapters/analytics.json-codec';
+import { runMigrations } from '@pylon/kit/adapters/analytics.migrations';
 
 export interface ClickHouseAnalyticsOptions {
   /** e.g. `http://localhost:8123` (credentials and `?database=` in the URL are honoured too). */

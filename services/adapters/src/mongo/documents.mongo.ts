@@ -26,6 +26,7 @@ import {
   assertExpectedVersion,
   assertFilter,
   assertTenant,
+  checkUniqueLookup,
   duplicateKey,
   indexScope,
   isValidKeyString,
@@ -35,7 +36,6 @@ import {
   prepareUpdate,
   resolveInsertId,
   specSignature,
-  uniqueLookupKey,
   validateCollectionSpec,
   versionConflict,
   type Doc,
@@ -225,7 +225,7 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
         const idx = indexes.find((i) => i.name === index);
         if (!idx) throw new Error(`documents: '${name}' has no unique index '${index}'`);
         if (idx.scope !== 'global') throw new Error(`documents: index '${index}' of '${name}' is tenant-scoped; findByUnique needs scope 'global'`);
-        uniqueLookupKey(idx, values); // validates arity and scalar values
+        checkUniqueLookup(idx, values);
         await begin();
         const q: Doc = {};
         idx.fields.forEach((f, i) => {

@@ -25,8 +25,8 @@ import type {
   UpdateSpec,
   WriteOptions,
 } from '../ports/documents.js';
+import { applyUpdate, sortDocs, uniqueKeysOf, uniqueLookupKey } from './documents.mongo-emulation.js';
 import {
-  applyUpdate,
   assertExpectedVersion,
   assertFilter,
   assertTenant,
@@ -38,10 +38,7 @@ import {
   prepareInsert,
   prepareUpdate,
   resolveInsertId,
-  sortDocs,
   specSignature,
-  uniqueKeysOf,
-  uniqueLookupKey,
   validateCollectionSpec,
   versionConflict,
   type Doc,

@@ -13,7 +13,7 @@ export default {
   },
   transformIgnorePatterns: [`^(?!.*/node_modules/\\.pnpm/${esmOnly}).*/node_modules/`],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testMatch: ['<rootDir>/{services/*,gateway,rest-facade,legacy-adapter}/test/**/*.test.ts'],
+  testMatch: ['<rootDir>/{services/*,gateway,rest-facade,legacy-adapter,scripts}/test/**/*.test.ts'],
   testTimeout: 30000,
   maxWorkers: 2,
   // Native engines (lmdb keeps a process-wide key buffer; chDB allows one open data dir per process)

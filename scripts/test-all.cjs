@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: supergraph and generated-types drift checks, strict typecheck, layering rules,
-// persisted operations against the API schema, then every jest suite.
+// `npm test`: supergraph and generated-types drift checks, strict typecheck, layering rules
+// (dependency-cruiser, .dependency-cruiser.cjs), persisted operations against the API schema,
+// then every jest suite.
 // Ends with a plain 'N passed, N failed, N skipped' line so CI can read the outcome.
 'use strict';
 const { spawnSync } = require('node:child_process');
@@ -15,12 +16,15 @@ const run = (label, cmd, args, extraEnv = {}) => {
   return r.status ?? 1;
 };
 
+/** Every source tree the layering rules cover. */
+const LAYERED = ['services', 'gateway', 'rest-facade', 'legacy-adapter', 'bench', 'scripts'];
+
 let failed = 0;
 const checks = [
   ['supergraph check', bin('tsx'), ['scripts/compose-supergraph.ts', '--check']],
   ['generated types check', bin('tsx'), ['scripts/codegen.ts', '--check']],
   ['typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
-  ['layering', bin('tsx'), ['scripts/check-layers.ts']],
+  ['layering', bin('depcruise'), ['--config', '.dependency-cruiser.cjs', ...LAYERED]],
   ['persisted operations', bin('tsx'), ['scripts/check-operations.ts']],
 ];
 for (const [label, cmd, args] of checks) {

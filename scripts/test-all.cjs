@@ -37,7 +37,7 @@ fs.rmSync(report, { force: true });
 const jestArgs = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', path.join(root, 'node_modules/jest/bin/jest.js'), '--json', `--outputFile=${report}`, ...process.argv.slice(2)];
 const jestStatus = run('jest', process.execPath, jestArgs);
 
-let passed = 0, jestFailed = 0, skipped = 0;
+let passed = 0, jestFailed, skipped = 0;
 if (fs.existsSync(report)) {
   const r = JSON.parse(fs.readFileSync(report, 'utf8'));
   passed = r.numPassedTests;

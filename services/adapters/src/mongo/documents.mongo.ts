@@ -258,7 +258,7 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
         }
       } catch (e) {
         if (isDuplicateKeyError(e)) {
-          throw new Error(`documents: cannot build unique index '${idx.name}' on '${name}': stored documents share a value`);
+          throw new Error(`documents: cannot build unique index '${idx.name}' on '${name}': stored documents share a value`, { cause: e });
         }
         throw e;
       }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: supergraph and generated-types drift checks, strict typecheck, layering rules
 // (dependency-cruiser, .dependency-cruiser.cjs), persisted operations against the API schema,
-// then every jest suite.
+// ESLint (eslint.config.js) and Prettier (.prettierrc.json), then every jest suite.
 // Ends with a plain 'N passed, N failed, N skipped' line so CI can read the outcome.
 'use strict';
 const { spawnSync } = require('node:child_process');
@@ -26,6 +26,8 @@ const checks = [
   ['typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
   ['layering', bin('depcruise'), ['--config', '.dependency-cruiser.cjs', ...LAYERED]],
   ['persisted operations', bin('tsx'), ['scripts/check-operations.ts']],
+  ['lint', bin('eslint'), ['.']],
+  ['format', bin('prettier'), ['--check', '.', '--log-level', 'warn']],
 ];
 for (const [label, cmd, args] of checks) {
   if (run(label, cmd, args) !== 0) failed++;

@@ -83,3 +83,44 @@ describe('layering (dependency-cruiser, .dependency-cruiser.cjs)', () => {
     expect(r.status).not.toBe(0);
   });
 });
+
+describe('format (prettier --check, .prettierrc.json)', () => {
+  const prettierCheck = (file: string) => run(bin('prettier'), ['--config', join(root, '.prettierrc.json'), '--check', file]);
+
+  test('an unformatted file fails', () => {
+    fixture({ 'src/unformatted.ts': 'export const greet = (name:string)=>{ return "hello " + name }\n' });
+    const r = prettierCheck('src/unformatted.ts');
+    expect(r.output).toMatch(/\[warn\] src\/unformatted\.ts/);
+    expect(r.status).not.toBe(0);
+  });
+
+  test('a formatted file passes', () => {
+    fixture({ 'src/formatted.ts': "export const greet = (name: string) => {\n  return 'hello ' + name;\n};\n" });
+    expect(prettierCheck('src/formatted.ts').status).toBe(0);
+  });
+});
+
+describe('lint (eslint, eslint.config.js)', () => {
+  // Type-aware rules need the file in the TypeScript project; these cases lint text that exists
+  // nowhere, so they run the repository config without type information.
+  async function lint(path: string, code: string) {
+    const { ESLint } = await import('eslint');
+    const eslint = new ESLint({
+      cwd: root,
+      overrideConfig: {
+        files: ['**/*.ts'],
+        languageOptions: { parserOptions: { projectService: false } },
+        rules: { '@typescript-eslint/no-floating-promises': 'off' },
+      },
+    });
+    const [result] = await eslint.lintText(code, { filePath: join(root, path) });
+    return result!.messages.map((m) => m.ruleId);
+  }
+
+  test('process.env outside a config module or composition root fails', async () => {
+    const code = 'export const port = process.env.PORT;\n';
+    expect(await lint('services/devices/src/use-cases/read-port.ts', code)).toContain('no-restricted-properties');
+    expect(await lint('services/devices/src/config.ts', code)).toEqual([]);
+    expect(await lint('services/devices/src/main.ts', code)).toEqual([]);
+  });
+});

@@ -5,7 +5,6 @@
  */
 import { DEMO_SNAP } from '../src/simulator.js';
 import { createAccount, createApiKey, createOrganization, createUser, type IdentityService } from '@pylon/identity';
-import type { DevicesSubgraph } from '@pylon/devices';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -236,7 +235,7 @@ describe('alerts', () => {
     const d = (await call('POST', '/devices', { name: 'Hot e2e' })).body;
     // 85: above this rule's 80, below the demo's High CPU rule (90).
     await player(d.registration_key, '/ping', { cpu_usage: 85 });
-    let list = await call('GET', `/alerts?device_id=${d.id}&active_only=true`);
+    const list = await call('GET', `/alerts?device_id=${d.id}&active_only=true`);
     expect(list.status).toBe(200);
     expect(list.body).toHaveLength(1);
     const alert = list.body[0];

@@ -132,7 +132,7 @@ describe('API keys', () => {
 
   test('created by GraphQL, shown once, works in the header and as api_key on GraphQL and REST, api_key only on legacy', async () => {
     const r = await createKey(TEST_KEY, { userId: 'demo-owner', name: 'ci' });
-    const { key, apiKey } = r.body.data?.createApiKey;
+    const { key, apiKey } = r.body.data!.createApiKey;
     expect(key).toMatch(/^pyl_[\w-]{43}$/);
     expect(apiKey).toMatchObject({ name: 'ci', prefix: key.slice(0, 8), userId: 'demo-owner', expiresAt: null, isActive: true });
     expect((await h.gql('{ account { id } }', { key })).status).toBe(200);
@@ -149,7 +149,7 @@ describe('API keys', () => {
   });
 
   test('revokeApiKey: the key stops working at once, although its principal was cached', async () => {
-    const { key, apiKey } = (await createKey(TEST_KEY, { userId: 'demo-owner', name: 'short-lived' })).body.data?.createApiKey;
+    const { key, apiKey } = (await createKey(TEST_KEY, { userId: 'demo-owner', name: 'short-lived' })).body.data!.createApiKey;
     expect((await h.gql('{ account { id } }', { key })).status).toBe(200);
     const rev = await h.gql('mutation($id: String!) { revokeApiKey(id: $id) { success apiKey { revokedAt isActive } } }', { variables: { id: apiKey.id } });
     expect(rev.body.data?.revokeApiKey).toMatchObject({ success: true, apiKey: { isActive: false } });

@@ -31,6 +31,9 @@ export function nest(flat: GqlRecord[]): GqlRecord[] {
   return roots;
 }
 
+/** The reference's Group members the content areas do not keep. */
+export const CONTENT_GROUP_EXTRA = { family: null, organization_count: null } as const;
+
 export interface GroupRoots {
   /** Query root: the flat group list (its persisted document takes `tree: false`). */
   list: string;
@@ -40,7 +43,12 @@ export interface GroupRoots {
   remove: string;
 }
 
-export function groupOps(roots: GroupRoots): { list: RestOperation; create: RestOperation; update: RestOperation; remove: RestOperation } {
+/**
+ * `extra`: members every group answered carries beside the stored ones (the content areas give the
+ * reference's `family` and `organization_count`, which Pylon does not keep, as null).
+ */
+export function groupOps(roots: GroupRoots, extra: Readonly<Record<string, unknown>> = {}): { list: RestOperation; create: RestOperation; update: RestOperation; remove: RestOperation } {
+  const toRest = (g: GqlRecord) => ({ ...toRestGroup(g), ...extra });
   const list: RestOperation = {
     variables: () => ({ tree: false }),
     respond(data, { query }) {
@@ -50,15 +58,15 @@ export function groupOps(roots: GroupRoots): { list: RestOperation; create: Rest
       // take/page over the list (the top-level groups in tree form).
       const take = typeof query.take === 'number' ? query.take : groups.length;
       const page = typeof query.page === 'number' ? query.page : 0;
-      return { body: groups.slice(page * take, page * take + take).map(toRestGroup) };
+      return { body: groups.slice(page * take, page * take + take).map(toRest) };
     },
     accepts: { query: ['tree', 'id', 'take', 'page'] },
   };
   return {
     list,
-    create: createOp({ root: roots.create, record: 'group', body: { fields: GROUP_FIELDS }, toRest: toRestGroup }),
+    create: createOp({ root: roots.create, record: 'group', body: { fields: GROUP_FIELDS }, toRest }),
     // PUT answers 204 like the reference.
-    update: updateOp({ root: roots.update, record: 'group', body: { fields: GROUP_FIELDS }, status: 204, toRest: toRestGroup }),
+    update: updateOp({ root: roots.update, record: 'group', body: { fields: GROUP_FIELDS }, status: 204, toRest }),
     remove: deleteOp({ root: roots.remove }),
   };
 }

@@ -56,7 +56,7 @@ function toRestSource(s: GqlRecord): Record<string, unknown> {
     playlist_id: null,
     value: null,
     interval: int(s.interval),
-    ...(media ? { media: { id: media.id, file_name: str(media.fileName), file_url: str(media.fileUrl) } } : {}),
+    ...(media ? { media: toRestMedia(media) } : {}),
     loop_policy_type: 'Default',
     conditions: [],
   };

@@ -2,7 +2,7 @@
 import { getOp, listOp, updateOp, patchOp, deleteOp, payloadAt, recordAt, type FieldMap } from './declare.js';
 import { toRestMedia } from './content-shape.js';
 import { tagList } from './device-writes.js';
-import { CONTENT_GROUP_EXTRA, groupOps } from './groups.js';
+import { CONTENT_GROUP_EXTRA, groupOps, requireName } from './groups.js';
 import type { RestOperation } from './types.js';
 
 const toRest = (m: Record<string, unknown>) => toRestMedia(m);
@@ -30,7 +30,7 @@ const MEDIA_FIELDS: FieldMap = {
 export const updateMedia = updateOp({
   root: 'updateMedia',
   record: 'media',
-  body: { fields: MEDIA_FIELDS, resetTo: { tags: [], groupId: null, startDate: null, endDate: null } },
+  body: { finish: requireName, fields: MEDIA_FIELDS, resetTo: { tags: [], groupId: null, startDate: null, endDate: null } },
   status: 204,
   toRest,
 });

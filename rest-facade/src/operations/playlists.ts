@@ -2,7 +2,7 @@
 import { createOp, deleteOp, getOp, listOp, patchOp, updateOp, type FieldMap } from './declare.js';
 import { enumToGql, toRestPlaylist } from './content-shape.js';
 import { tagList } from './device-writes.js';
-import { CONTENT_GROUP_EXTRA, groupOps } from './groups.js';
+import { CONTENT_GROUP_EXTRA, groupOps, requireName } from './groups.js';
 
 const toRest = (p: Record<string, unknown>) => toRestPlaylist(p);
 
@@ -39,13 +39,13 @@ const PLAYLIST_FIELDS: FieldMap = {
   sources: false,
 };
 
-export const createPlaylist = createOp({ root: 'createPlaylist', record: 'playlist', body: { fields: PLAYLIST_FIELDS }, toRest });
+export const createPlaylist = createOp({ root: 'createPlaylist', record: 'playlist', body: { fields: PLAYLIST_FIELDS, finish: requireName }, toRest });
 
 /** PUT answers 204 like the reference; what the body leaves out is reset. */
 export const updatePlaylist = updateOp({
   root: 'updatePlaylist',
   record: 'playlist',
-  body: { fields: PLAYLIST_FIELDS, resetTo: { type: 'MULTIMEDIA', duration: null, groupId: null, tags: [] } },
+  body: { finish: requireName, fields: PLAYLIST_FIELDS, resetTo: { type: 'MULTIMEDIA', duration: null, groupId: null, tags: [] } },
   status: 204,
   toRest,
 });

@@ -689,12 +689,27 @@ export type PlaylistSource = {
   type: SourceType;
 };
 
-/** The file behind a playlist source. */
+/** The file behind a playlist source (its current metadata, read with the playlist). */
 export type PlaylistSourceMedia = {
   __typename?: 'PlaylistSourceMedia';
+  endDate?: Maybe<Scalars['String']['output']>;
   fileName?: Maybe<Scalars['String']['output']>;
+  /** Bytes (a Float so files past 2 GiB fit). */
+  fileSize?: Maybe<Scalars['Float']['output']>;
   fileUrl?: Maybe<Scalars['String']['output']>;
+  groupId?: Maybe<Scalars['String']['output']>;
+  groupName?: Maybe<Scalars['String']['output']>;
+  height?: Maybe<Scalars['Int']['output']>;
   id: Scalars['ID']['output'];
+  mimeType?: Maybe<Scalars['String']['output']>;
+  name?: Maybe<Scalars['String']['output']>;
+  sha512?: Maybe<Scalars['String']['output']>;
+  startDate?: Maybe<Scalars['String']['output']>;
+  tags?: Maybe<Array<Scalars['String']['output']>>;
+  thumbnailUrl?: Maybe<Scalars['String']['output']>;
+  /** ISO 8601, YYYY-MM-DDTHH:MM:SSZ. */
+  uploadedOn?: Maybe<Scalars['String']['output']>;
+  width?: Maybe<Scalars['Int']['output']>;
 };
 
 export type PlaylistType =
@@ -1390,9 +1405,22 @@ export type PlaylistSourceResolvers<ContextType = SubgraphContext, ParentType ex
 };
 
 export type PlaylistSourceMediaResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PlaylistSourceMedia'] = ResolversParentTypes['PlaylistSourceMedia']> = {
+  endDate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   fileName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  fileSize?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   fileUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  groupId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  groupName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  height?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  mimeType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  sha512?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  startDate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  tags?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  thumbnailUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  uploadedOn?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  width?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
 export type QueryResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {

@@ -1415,7 +1415,7 @@ export interface components {
             value?: string | null;
             /** @description Seconds shown; null for the media's own duration. */
             interval?: number | null;
-            media?: components["schemas"]["SourceMedia"];
+            media?: components["schemas"]["Media"];
             /**
              * @description Loop policies are not supported; always Default.
              * @enum {string}
@@ -1423,11 +1423,6 @@ export interface components {
             loop_policy_type?: "Default";
             /** @description Source conditions are not supported; always empty. */
             conditions?: Record<string, never>[];
-        };
-        SourceMedia: {
-            id?: string;
-            file_name?: string | null;
-            file_url?: string | null;
         };
         /**
          * @description The reference's Playlist as a request body: name, type, duration, group_id and tags are

@@ -5,10 +5,19 @@
 import { createOp, deleteOp, updateOp, type FieldMap } from './declare.js';
 import { recordsAt, type GqlRecord } from './shape.js';
 import type { RestOperation } from './types.js';
-import { snakeKeys } from '@pylon/kit';
+import { AppError, snakeKeys } from '@pylon/kit';
 
 
 const GROUP_FIELDS: FieldMap = { name: 'name', parent_id: 'parentId' };
+
+/**
+ * Body `finish` for inputs whose name is required while the reference's request schema allows null:
+ * a null or missing name is a 400 naming `name` here, not a variable error without a field.
+ */
+export function requireName(input: Record<string, unknown>): Record<string, unknown> {
+  if (input.name === null || input.name === undefined) throw new AppError('BAD_USER_INPUT', 'name is required', { field: 'name' });
+  return input;
+}
 
 export const toRestGroup = (g: GqlRecord) => snakeKeys(g) as Record<string, unknown>;
 
@@ -31,6 +40,9 @@ export function nest(flat: GqlRecord[]): GqlRecord[] {
   return roots;
 }
 
+/** The reference's Group members the content areas do not keep. */
+export const CONTENT_GROUP_EXTRA = { family: null, organization_count: null } as const;
+
 export interface GroupRoots {
   /** Query root: the flat group list (its persisted document takes `tree: false`). */
   list: string;
@@ -40,7 +52,14 @@ export interface GroupRoots {
   remove: string;
 }
 
-export function groupOps(roots: GroupRoots): { list: RestOperation; create: RestOperation; update: RestOperation; remove: RestOperation } {
+/**
+ * `extra`: members every group answered carries beside the stored ones (the content areas give the
+ * reference's `family` and `organization_count`, which Pylon does not keep, as null).
+ */
+export function groupOps(roots: GroupRoots, extra: Readonly<Record<string, unknown>> = {}): { list: RestOperation; create: RestOperation; update: RestOperation; remove: RestOperation } {
+  // With extra members, every group (nested children too) carries them and a `children` list.
+  const withExtra = (g: Record<string, unknown>): Record<string, unknown> => ({ ...g, ...extra, children: Array.isArray(g.children) ? g.children.map((c) => withExtra(c as Record<string, unknown>)) : [] });
+  const toRest = Object.keys(extra).length ? (g: GqlRecord) => withExtra(toRestGroup(g)) : toRestGroup;
   const list: RestOperation = {
     variables: () => ({ tree: false }),
     respond(data, { query }) {
@@ -50,15 +69,15 @@ export function groupOps(roots: GroupRoots): { list: RestOperation; create: Rest
       // take/page over the list (the top-level groups in tree form).
       const take = typeof query.take === 'number' ? query.take : groups.length;
       const page = typeof query.page === 'number' ? query.page : 0;
-      return { body: groups.slice(page * take, page * take + take).map(toRestGroup) };
+      return { body: groups.slice(page * take, page * take + take).map(toRest) };
     },
     accepts: { query: ['tree', 'id', 'take', 'page'] },
   };
   return {
     list,
-    create: createOp({ root: roots.create, record: 'group', body: { fields: GROUP_FIELDS }, toRest: toRestGroup }),
+    create: createOp({ root: roots.create, record: 'group', body: { fields: GROUP_FIELDS, finish: requireName }, toRest }),
     // PUT answers 204 like the reference.
-    update: updateOp({ root: roots.update, record: 'group', body: { fields: GROUP_FIELDS }, status: 204, toRest: toRestGroup }),
+    update: updateOp({ root: roots.update, record: 'group', body: { fields: GROUP_FIELDS, finish: requireName }, status: 204, toRest }),
     remove: deleteOp({ root: roots.remove }),
   };
 }

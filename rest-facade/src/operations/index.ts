@@ -12,6 +12,9 @@ import { createDeviceGroup, deleteDeviceGroup, listDeviceGroups, updateDeviceGro
 import { getDevicePingData, getDeviceSnap, getPingData, sendBulkDeviceCommands, sendDeviceCommand, trackDeviceEvent } from './device-commands.js';
 import { getAlert, listAlerts, patchAlert, updateAlert } from './alerts.js';
 import { getUser, listUsers } from './users.js';
+import { createMediaGroup, deleteMedia, deleteMediaGroup, getMedia, importMedia, listMedia, listMediaGroups, patchMedia, updateMedia, updateMediaGroup } from './media.js';
+import { createPlaylist, createPlaylistGroup, deletePlaylist, deletePlaylistGroup, getPlaylist, listPlaylistGroups, listPlaylists, patchPlaylist, updatePlaylist, updatePlaylistGroup } from './playlists.js';
+import { createTemplateGroup, deleteTemplate, deleteTemplateGroup, getTemplate, listTemplateGroups, listTemplates, updateTemplateGroup } from './templates.js';
 import type { RestOperation } from './types.js';
 
 export type { Accepts, RestInput, RestOperation, RestSuccess } from './types.js';
@@ -45,4 +48,32 @@ export const REST_OPERATIONS: Readonly<Record<string, RestOperation>> = {
   getAlert,
   updateAlert,
   patchAlert,
+  // Content issue: media (uploads are served by the content service's router), playlists, templates, groups.
+  listMedia,
+  getMedia,
+  updateMedia,
+  patchMedia,
+  deleteMedia,
+  importMedia,
+  listMediaGroups,
+  createMediaGroup,
+  updateMediaGroup,
+  deleteMediaGroup,
+  listPlaylists,
+  createPlaylist,
+  getPlaylist,
+  updatePlaylist,
+  patchPlaylist,
+  deletePlaylist,
+  listPlaylistGroups,
+  createPlaylistGroup,
+  updatePlaylistGroup,
+  deletePlaylistGroup,
+  listTemplates,
+  getTemplate,
+  deleteTemplate,
+  listTemplateGroups,
+  createTemplateGroup,
+  updateTemplateGroup,
+  deleteTemplateGroup,
 };

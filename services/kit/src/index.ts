@@ -27,3 +27,4 @@ export * from './http/audit.js';
 export * from './facade/case.js';
 export * from './facade/paging.js';
 export * from './facade/gateway-errors.js';
+export * from './json-patch.js';

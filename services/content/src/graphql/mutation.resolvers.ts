@@ -3,8 +3,8 @@ import { guardMutation, mutationPayload } from '@pylon/kit';
 import type { ContentRuntime } from '../runtime.js';
 import { importMedia } from '../use-cases/add-media.js';
 import { createGroup, deleteGroup, updateGroup } from '../use-cases/content-groups.js';
-import { deleteMedia, updateMedia } from '../use-cases/manage-media.js';
-import { createPlaylist, deletePlaylist, updatePlaylist } from '../use-cases/manage-playlists.js';
+import { deleteMedia, patchMedia, updateMedia } from '../use-cases/manage-media.js';
+import { createPlaylist, deletePlaylist, patchPlaylist, updatePlaylist } from '../use-cases/manage-playlists.js';
 import { createTemplate, deleteTemplate, updateTemplate } from '../use-cases/manage-templates.js';
 import { addPlaylistSource, removePlaylistSource, reorderPlaylistSources, updatePlaylistSource } from '../use-cases/playlist-sources.js';
 import type { MutationResolvers } from './resolvers.generated.js';
@@ -20,6 +20,10 @@ export function mutationResolvers(rt: ContentRuntime): MutationResolvers {
     updateMedia: (_, a, ctx) => {
       guardMutation(ctx.principal, 'updateMedia');
       return mutationPayload(async () => ({ media: await updateMedia(rt, ctx.principal, a.id, a.input) }));
+    },
+    patchMedia: (_, a, ctx) => {
+      guardMutation(ctx.principal, 'patchMedia');
+      return mutationPayload(async () => ({ media: await patchMedia(rt, ctx.principal, a.id, a.operations) }));
     },
     deleteMedia: (_, a, ctx) => {
       guardMutation(ctx.principal, 'deleteMedia');
@@ -44,6 +48,10 @@ export function mutationResolvers(rt: ContentRuntime): MutationResolvers {
     updatePlaylist: (_, a, ctx) => {
       guardMutation(ctx.principal, 'updatePlaylist');
       return mutationPayload(async () => ({ playlist: await updatePlaylist(rt, ctx.principal, a.id, a.input) }));
+    },
+    patchPlaylist: (_, a, ctx) => {
+      guardMutation(ctx.principal, 'patchPlaylist');
+      return mutationPayload(async () => ({ playlist: await patchPlaylist(rt, ctx.principal, a.id, a.operations) }));
     },
     deletePlaylist: (_, a, ctx) => {
       guardMutation(ctx.principal, 'deletePlaylist');

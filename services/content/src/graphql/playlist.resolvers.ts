@@ -43,7 +43,25 @@ export function playlistResolvers(rt: ContentRuntime): Resolvers {
       media: async (s, _, ctx) => {
         if (!s.mediaId) return null;
         const m = await mediaLoader(repo, ctx).load(s.mediaId);
-        return m ? { id: m.id, fileName: m.fileName, fileUrl: fileUrlOf(rt, m) } : null;
+        if (!m) return null;
+        return {
+          id: m.id,
+          fileName: m.fileName,
+          fileUrl: fileUrlOf(rt, m),
+          name: m.name,
+          mimeType: m.mimeType,
+          fileSize: m.fileSize,
+          thumbnailUrl: m.thumbKey ? rt.urls.urlFor(m.accountId, m.thumbKey) : m.thumbnailUrl,
+          uploadedOn: isoSeconds(m.createdAt),
+          width: m.width,
+          height: m.height,
+          sha512: m.sha512 ?? null,
+          startDate: isoSeconds(m.startDate ?? null),
+          endDate: isoSeconds(m.endDate ?? null),
+          tags: m.tags ?? [],
+          groupId: m.groupId,
+          groupName: m.groupName,
+        };
       },
     },
   };

@@ -1,5 +1,6 @@
 import { mergeResolvers } from '@pylon/kit';
 import type { ContentRuntime } from '../runtime.js';
+import { JsonScalar } from './json.scalar.js';
 import { mediaResolvers } from './media.resolvers.js';
 import { mutationResolvers } from './mutation.resolvers.js';
 import { playlistResolvers } from './playlist.resolvers.js';
@@ -8,5 +9,5 @@ import { templateResolvers } from './template.resolvers.js';
 
 /** Media, playlists and templates: each type's resolvers (and __resolveReference) live in its own module. */
 export function contentResolvers(rt: ContentRuntime): Resolvers {
-  return mergeResolvers(mediaResolvers(rt), playlistResolvers(rt), templateResolvers(rt), { Mutation: mutationResolvers(rt) });
+  return mergeResolvers(mediaResolvers(rt), playlistResolvers(rt), templateResolvers(rt), { Mutation: mutationResolvers(rt) }, { JSON: JsonScalar });
 }

@@ -1,6 +1,6 @@
 /** Media metadata changes and deletion (the file itself is never replaced in place). */
 import { z } from 'zod';
-import { AppError, parseInput, type Principal } from '@pylon/kit';
+import { AppError, applyJsonPatch, parseInput, type Principal } from '@pylon/kit';
 import type { Media } from '../content.repository.js';
 import { instantField, nameField, tagsField } from '../domain/fields.js';
 import type { ContentRuntime } from '../runtime.js';
@@ -25,6 +25,18 @@ export async function updateMedia(rt: ContentRuntime, principal: Principal, id: 
   }
   const group = await rt.repo.media.groupFor(tenant, u.groupId);
   return rt.repo.media.change(tenant, id, { name: u.name, ...group, tags: u.tags ?? [], startDate: u.startDate ?? null, endDate: u.endDate ?? null });
+}
+
+const MEDIA_PATCH_RULES = {
+  writable: new Set(['name', 'groupId', 'tags', 'startDate', 'endDate']),
+  readOnly: new Set(['id', 'fileName', 'mimeType', 'fileSize', 'fileUrl', 'thumbnailUrl', 'uploadedOn', 'width', 'height', 'duration', 'sha512', 'groupName', 'orgId']),
+};
+
+/** patchMedia / PATCH /media/{id}: JSON Patch over the writable metadata, validated as a whole like a PUT. */
+export async function patchMedia(rt: ContentRuntime, principal: Principal, id: string, operations: unknown): Promise<Media> {
+  const m = await rt.repo.media.get(principal.accountId, id);
+  const writable = { name: m.name, groupId: m.groupId ?? null, tags: [...(m.tags ?? [])], startDate: m.startDate ?? null, endDate: m.endDate ?? null };
+  return updateMedia(rt, principal, m.id, applyJsonPatch(writable, operations, MEDIA_PATCH_RULES));
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Playlists: create, replace properties, delete. Sources are edited in playlist-sources.ts. */
 import { z } from 'zod';
-import { AppError, parseInput, type Principal } from '@pylon/kit';
+import { AppError, applyJsonPatch, parseInput, type Principal } from '@pylon/kit';
 import type { Playlist } from '../content.repository.js';
 import { nameField, tagsField } from '../domain/fields.js';
 import { PLAYLIST_TYPES } from '../domain/playlist.js';
@@ -32,6 +32,21 @@ export async function updatePlaylist(rt: ContentRuntime, principal: Principal, i
   const p = parseInput(updateSchema, input);
   const group = await rt.repo.playlists.groupFor(tenant, p.groupId);
   return rt.repo.playlists.change(tenant, current.id, { name: p.name, type: p.type, duration: p.duration ?? null, ...group, tags: p.tags ?? [] }, p.expectedVersion ?? undefined);
+}
+
+const PLAYLIST_PATCH_RULES = {
+  writable: new Set(['name', 'type', 'duration', 'groupId', 'tags']),
+  readOnly: new Set(['id', 'sources', 'calculatedDuration', 'groupName', 'createdOn', 'updatedOn', 'version']),
+};
+
+/**
+ * patchPlaylist / PATCH /playlists/{id}: JSON Patch over the playlist's properties, validated as a
+ * whole and written at the version read (VERSION_CONFLICT when someone changed it meanwhile).
+ */
+export async function patchPlaylist(rt: ContentRuntime, principal: Principal, id: string, operations: unknown): Promise<Playlist> {
+  const p = await rt.repo.playlists.get(principal.accountId, id);
+  const writable = { name: p.name, type: p.type, duration: p.duration ?? null, groupId: p.groupId ?? null, tags: [...(p.tags ?? [])] };
+  return updatePlaylist(rt, principal, p.id, { ...applyJsonPatch(writable, operations, PLAYLIST_PATCH_RULES), expectedVersion: p.version });
 }
 
 /** Refused while a template module plays it (the module would go blank without anyone deciding it). */

@@ -69,6 +69,8 @@ export const MUTATION_RULES = {
   sendBulkDeviceCommands: 'Devices_Edit',
   createMediaFromUrl: 'Files_Edit',
   updateMedia: 'Files_Edit',
+  patchMedia: 'Files_Edit',
+  patchPlaylist: 'Playlists_Edit',
   deleteMedia: 'Files_Delete',
   addPlaylistSource: 'Playlists_Edit',
   updatePlaylistSource: 'Playlists_Edit',

@@ -523,6 +523,374 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Media assets of the caller's account.
+         * @description Every filter given must match (group_id and group_name match any of their values), by name.
+         *     `file_url` and `thumbnail_url` are signed addresses that expire. Policy: Files_View.
+         */
+        get: operations["listMedia"];
+        put?: never;
+        /**
+         * Upload a media file (multipart/form-data).
+         * @description The `file` part streams to storage (never buffered whole); its type is judged by its bytes
+         *     (images, video, audio, PDF, SVG; others 415), its size capped (413). Form fields as the reference:
+         *     name (default: the file name), group_id, tags ("a,b"), start_date, end_date; advertiser_id and
+         *     is_shared are accepted and not stored. Served by the content service's upload router
+         *     (x-pylon-handler: content). Policy: Files_Edit.
+         */
+        post: operations["uploadMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/media/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a media file from a URL.
+         * @description Downloads `url` (http or https; private, loopback, link-local and metadata addresses are refused
+         *     after DNS resolution and on every redirect unless allow-listed by the operator) into the
+         *     account's media, in `group_id` when given. Size and time are capped. Policy: Files_Edit.
+         */
+        post: operations["importMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One media asset.
+         * @description 404 when no media of the caller's account has this id. Policy: Files_View.
+         */
+        get: operations["getMedia"];
+        /**
+         * Replace a media asset's metadata.
+         * @description The file is not replaced. Every writable field left out is reset (tags to none, group and
+         *     dates to null); `name` is required. advertiser_id and is_shared are accepted and not stored.
+         *     Policy: Files_Edit. Answers 204, as the reference does.
+         */
+        put: operations["updateMedia"];
+        post?: never;
+        /**
+         * Delete a media asset and its file.
+         * @description Refused with 422 while a playlist plays it (the message names the playlists). Policy: Files_Delete.
+         */
+        delete: operations["deleteMedia"];
+        options?: never;
+        head?: never;
+        /**
+         * JSON Patch a media asset's metadata.
+         * @description Paths in snake_case: /name, /group_id, /tags (a "a,b" string or a list), /start_date, /end_date.
+         *     Read-only paths are refused with 400 and nothing changes; a failed `test` is 422. Content-Type
+         *     application/json-patch+json or application/json. Policy: Files_Edit.
+         */
+        patch: operations["patchMedia"];
+        trace?: never;
+    };
+    "/media/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * media groups.
+         * @description Groups with their direct media count and nesting level (0 = top level), by name. With
+         *     tree=true only top-level groups come back, each with its `children` (nested). `take` and
+         *     `page` page over that list. Policy: Files_View.
+         */
+        get: operations["listMediaGroups"];
+        put?: never;
+        /**
+         * Create a media group.
+         * @description `parent_id` nests it under another group of the account. Policy: Files_Edit.
+         */
+        post: operations["createMediaGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/media/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename and/or move a media group.
+         * @description Without `parent_id` the group stays where it is; a group cannot move under itself or its sub-groups. Policy: Files_Edit.
+         */
+        put: operations["updateMediaGroup"];
+        post?: never;
+        /**
+         * Delete a media group (never its medias).
+         * @description Its medias and sub-groups move up to its parent group (or out of any group). Policy: Files_Delete.
+         */
+        delete: operations["deleteMediaGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/media/{group_id}/{file_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file (the raw body) into a media group.
+         * @description The body is the file itself, streamed to storage; `file_name` names it. Query parameters as
+         *     the reference: name, description (stored as tags, "a,b"), start_date, end_date; shared and
+         *     advertiser_id are accepted and not stored. Served by the content service's upload router
+         *     (x-pylon-handler: content). Policy: Files_Edit.
+         */
+        post: operations["uploadMediaToGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/playlists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Playlists of the caller's account.
+         * @description Every filter given must match (group_id and group_name match any of their values), by name.
+         *     Sources come in play order. Policy: Playlists_View.
+         */
+        get: operations["listPlaylists"];
+        put?: never;
+        /**
+         * Create a playlist.
+         * @description Takes the reference's Playlist: name (required), type (default Multimedia), duration, group_id,
+         *     tags ("a,b"). Read-only members (id, created_on, ...) and `sources` are accepted and ignored:
+         *     sources are added with the GraphQL source mutations (addPlaylistSource, ...). Policy: Playlists_Edit.
+         */
+        post: operations["createPlaylist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/playlists/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One playlist.
+         * @description 404 when no playlist of the caller's account has this id. Policy: Playlists_View.
+         */
+        get: operations["getPlaylist"];
+        /**
+         * Replace a playlist's properties.
+         * @description name, type, duration, group_id and tags; what the body leaves out is reset (type to Multimedia).
+         *     Read-only members and `sources` are accepted and ignored (a body read with GET can be sent back).
+         *     Policy: Playlists_Edit. Answers 204, as the reference does.
+         */
+        put: operations["updatePlaylist"];
+        post?: never;
+        /**
+         * Delete a playlist.
+         * @description Refused with 422 while a template module plays it. Policy: Playlists_Delete.
+         */
+        delete: operations["deletePlaylist"];
+        options?: never;
+        head?: never;
+        /**
+         * JSON Patch a playlist.
+         * @description Paths in snake_case: /name, /type (the reference's values), /duration, /group_id, /tags (a "a,b"
+         *     string or a list). Read-only paths (/id, /sources, ...) are refused with 400 and nothing changes;
+         *     a failed `test` is 422; a concurrent change is 409. Policy: Playlists_Edit.
+         */
+        patch: operations["patchPlaylist"];
+        trace?: never;
+    };
+    "/playlists/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * playlist groups.
+         * @description Groups with their direct playlist count and nesting level (0 = top level), by name. With
+         *     tree=true only top-level groups come back, each with its `children` (nested). `take` and
+         *     `page` page over that list. Policy: Playlists_View.
+         */
+        get: operations["listPlaylistGroups"];
+        put?: never;
+        /**
+         * Create a playlist group.
+         * @description `parent_id` nests it under another group of the account. Policy: Playlists_Edit.
+         */
+        post: operations["createPlaylistGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/playlists/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename and/or move a playlist group.
+         * @description Without `parent_id` the group stays where it is; a group cannot move under itself or its sub-groups. Policy: Playlists_Edit.
+         */
+        put: operations["updatePlaylistGroup"];
+        post?: never;
+        /**
+         * Delete a playlist group (never its playlists).
+         * @description Its playlists and sub-groups move up to its parent group (or out of any group). Policy: Playlists_Delete.
+         */
+        delete: operations["deletePlaylistGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Templates of the caller's account.
+         * @description Every filter given must match (group_id and group_name match any of their values), by name.
+         *     Policy: Templates_View.
+         */
+        get: operations["listTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One template.
+         * @description 404 when no template of the caller's account has this id. Policy: Templates_View.
+         */
+        get: operations["getTemplate"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a template.
+         * @description Policy: Templates_Delete.
+         */
+        delete: operations["deleteTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * template groups.
+         * @description Groups with their direct template count and nesting level (0 = top level), by name. With
+         *     tree=true only top-level groups come back, each with its `children` (nested). `take` and
+         *     `page` page over that list. Policy: Templates_View.
+         */
+        get: operations["listTemplateGroups"];
+        put?: never;
+        /**
+         * Create a template group.
+         * @description `parent_id` nests it under another group of the account. Policy: Templates_Edit.
+         */
+        post: operations["createTemplateGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename and/or move a template group.
+         * @description Without `parent_id` the group stays where it is; a group cannot move under itself or its sub-groups. Policy: Templates_Edit.
+         */
+        put: operations["updateTemplateGroup"];
+        post?: never;
+        /**
+         * Delete a template group (never its templates).
+         * @description Its templates and sub-groups move up to its parent group (or out of any group). Policy: Templates_Delete.
+         */
+        delete: operations["deleteTemplateGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -938,6 +1306,200 @@ export interface components {
              */
             status: "acknowledged" | "delivered" | "failed";
             message?: string | null;
+        };
+        /** @description A media asset in the reference's shape (snake_case, tags one comma-separated string). */
+        Media: {
+            id: string;
+            name: string;
+            group_id?: string | null;
+            group_name?: string | null;
+            /** @description Comma-separated ("lobby,summer"); empty when none. */
+            tags: string;
+            /** @description Not stored; always null. */
+            advertiser_id?: string | null;
+            /** @description Media are never shared across accounts; always false. */
+            is_shared?: boolean;
+            start_date?: string | null;
+            end_date?: string | null;
+            mime_type?: string | null;
+            /** @description Bytes (absent when unknown). */
+            file_size?: number;
+            file_name?: string | null;
+            /** @description Signed address of the file; it expires (read the media again for a fresh one). */
+            file_url?: string | null;
+            /** @description Signed address of a small JPEG preview (images); null otherwise. */
+            thumbnail_url?: string | null;
+            uploaded_on?: string | null;
+            /** @description Not recorded; always null. */
+            uploaded_by_id?: string | null;
+            /** @description SHA-512 of the file's bytes, hex. */
+            sha_512?: string | null;
+            width?: number | null;
+            height?: number | null;
+        };
+        /** @description The reference's MediaRequest (PUT /media/{id}). */
+        MediaRequest: {
+            /** @description Required (null or absent is refused). */
+            name?: string | null;
+            group_id?: string | null;
+            /** @description Comma-separated ("a,b"); null or "" for none. */
+            tags?: string | null;
+            /** @description Accepted and not stored. */
+            advertiser_id?: string | null;
+            /** @description Accepted and not stored. */
+            is_shared?: boolean | null;
+            start_date?: string | null;
+            end_date?: string | null;
+        };
+        /** @description The reference's multipart upload form. */
+        MediaUpload: {
+            /**
+             * Format: binary
+             * @description The media file.
+             */
+            file: string;
+            name?: string;
+            group_id?: string;
+            /** @description Comma-separated ("a,b"). */
+            tags?: string;
+            /** @description Accepted and not stored. */
+            advertiser_id?: string;
+            /** @description Accepted and not stored. */
+            is_shared?: boolean;
+            /** Format: date-time */
+            start_date?: string;
+            /** Format: date-time */
+            end_date?: string;
+        };
+        /**
+         * @description The reference's PlaylistType values.
+         * @enum {string}
+         */
+        PlaylistType: "Multimedia" | "Slideshow" | "Template" | "Marquee";
+        /**
+         * @description The reference's SourceType values (VistarMediaEx is never produced).
+         * @enum {string}
+         */
+        SourceType: "Audio" | "Command" | "Flash" | "Gadget" | "Image" | "Pdf" | "PlaceExchange" | "Playlist" | "PowerPoint" | "Rss" | "Svg" | "Template" | "Text" | "Twitter" | "Url" | "Video" | "VistarMedia" | "WebPage" | "YouTube";
+        /** @description A playlist in the reference's shape; sources in play order. */
+        Playlist: {
+            id: string;
+            name: string;
+            group_id?: string | null;
+            group_name?: string | null;
+            /** @description Comma-separated; empty when none. */
+            tags: string;
+            type: components["schemas"]["PlaylistType"];
+            /** @description Seconds the playlist is set to fill; null when not set. */
+            duration?: number | null;
+            /** @description Not supported; always false. */
+            is_random_start?: boolean;
+            created_on?: string | null;
+            /** @description Not recorded; always null. */
+            created_by_id?: string | null;
+            modified_on?: string | null;
+            /** @description Not recorded; always null. */
+            modified_by_id?: string | null;
+            sources: components["schemas"]["Source"][];
+        };
+        /** @description One entry of a playlist. */
+        Source: {
+            id?: string;
+            name?: string | null;
+            type?: components["schemas"]["SourceType"];
+            /** @description Play position; lower numbers play first. */
+            sequence?: number;
+            media_id?: string | null;
+            template_id?: string | null;
+            playlist_id?: string | null;
+            value?: string | null;
+            /** @description Seconds shown; null for the media's own duration. */
+            interval?: number | null;
+            media?: components["schemas"]["Media"];
+            /**
+             * @description Loop policies are not supported; always Default.
+             * @enum {string}
+             */
+            loop_policy_type?: "Default";
+            /** @description Source conditions are not supported; always empty. */
+            conditions?: Record<string, never>[];
+        };
+        /**
+         * @description The reference's Playlist as a request body: name, type, duration, group_id and tags are
+         *     written; the read-only members and `sources` are accepted and ignored.
+         */
+        PlaylistRequest: {
+            /** @description Required (null or absent is refused). */
+            name?: string | null;
+            type?: components["schemas"]["PlaylistType"] | null;
+            duration?: number | null;
+            group_id?: string | null;
+            tags?: string | null;
+            /** @description Accepted and not stored. */
+            is_random_start?: boolean | null;
+            id?: string | null;
+            group_name?: string | null;
+            created_on?: string | null;
+            created_by_id?: string | null;
+            modified_on?: string | null;
+            modified_by_id?: string | null;
+            sources?: unknown[] | null;
+        };
+        /** @description A screen layout in the reference's shape. */
+        Template: {
+            id: string;
+            name: string;
+            group_id?: string | null;
+            group_name?: string | null;
+            /** @description Comma-separated; empty when none. */
+            tags: string;
+            created_on?: string | null;
+            /** @description Not recorded; always null. */
+            created_by_id?: string | null;
+            modified_on?: string | null;
+            /** @description Not recorded; always null. */
+            modified_by_id?: string | null;
+            /** @description Not supported; always null. */
+            script?: string | null;
+            /** @description Not supported; always null. */
+            back_color?: string | null;
+            width?: number | null;
+            height?: number | null;
+            /** @description 0 landscape, 1 portrait, 2 landscape reversed, 3 portrait reversed. */
+            orientation?: number | null;
+            modules: components["schemas"]["Module"][];
+        };
+        /** @description A zone of a template, in pixels from its top-left corner. */
+        Module: {
+            id?: string;
+            name?: string | null;
+            type?: string | null;
+            left?: number;
+            top?: number;
+            width?: number;
+            height?: number;
+            playlist_id?: string | null;
+            /** @description Z-order, 1 for the first module. */
+            sequence?: number;
+        };
+        /** @description A media, playlist or template group with its direct item count; `children` are filled with tree=true. */
+        ContentGroup: {
+            id?: string;
+            name?: string;
+            parent_id?: string | null;
+            count?: number;
+            level?: number;
+            /** @description Not kept (group families are not part of the spec); always null. */
+            family?: number | null;
+            /** @description Not kept; always null. */
+            organization_count?: number | null;
+            children?: components["schemas"]["ContentGroup"][];
+        };
+        ContentGroupRequest: {
+            /** @description Required (null or absent is refused with 400 naming name). */
+            name?: string | null;
+            /** @description The parent group; null for a top-level group. */
+            parent_id?: string | null;
         };
     };
     responses: {
@@ -2052,6 +2614,882 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    listMedia: {
+        parameters: {
+            query?: {
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                /** @description Maximum number of items to return. */
+                take?: components["parameters"]["Take"];
+                /** @description 0-based page index; skips page * take items. */
+                page?: components["parameters"]["Page"];
+                /** @description Only items in one of these groups; repeat the parameter for several (group_id=a&group_id=b). */
+                group_id?: components["parameters"]["GroupId"];
+                /** @description Only items in a group with one of these names; repeat the parameter for several. */
+                group_name?: components["parameters"]["GroupName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of media (possibly empty). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    uploadMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["MediaUpload"];
+            };
+        };
+        responses: {
+            /** @description The stored media. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    importMedia: {
+        parameters: {
+            query: {
+                /** @description http or https address of the file. */
+                url: string;
+                /** @description A media group of the account. */
+                group_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored media. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The media. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MediaRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated; GET /media/{id} reads it. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+                "application/json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The patched media. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listMediaGroups: {
+        parameters: {
+            query?: {
+                tree?: boolean;
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentGroup"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createMediaGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateMediaGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated (the reference's status); GET /media/groups?id= reads it. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteMediaGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    uploadMediaToGroup: {
+        parameters: {
+            query?: {
+                name?: string;
+                /** @description Tags, comma-separated. */
+                description?: string;
+                start_date?: string;
+                end_date?: string;
+                /** @description Accepted and not stored. */
+                shared?: boolean;
+                /** @description Accepted and not stored. */
+                advertiser_id?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A media group of the account. */
+                group_id: string;
+                file_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The stored media. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPlaylists: {
+        parameters: {
+            query?: {
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                /** @description Maximum number of items to return. */
+                take?: components["parameters"]["Take"];
+                /** @description 0-based page index; skips page * take items. */
+                page?: components["parameters"]["Page"];
+                /** @description Only items in one of these groups; repeat the parameter for several (group_id=a&group_id=b). */
+                group_id?: components["parameters"]["GroupId"];
+                /** @description Only items in a group with one of these names; repeat the parameter for several. */
+                group_name?: components["parameters"]["GroupName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of playlists (possibly empty). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Playlist"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPlaylist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaylistRequest"];
+            };
+        };
+        responses: {
+            /** @description The new playlist. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Playlist"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPlaylist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The playlist. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Playlist"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updatePlaylist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaylistRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated; GET /playlists/{id} reads it. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deletePlaylist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchPlaylist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+                "application/json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The patched playlist. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Playlist"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPlaylistGroups: {
+        parameters: {
+            query?: {
+                tree?: boolean;
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentGroup"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPlaylistGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updatePlaylistGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated (the reference's status); GET /playlists/groups?id= reads it. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deletePlaylistGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTemplates: {
+        parameters: {
+            query?: {
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                /** @description Maximum number of items to return. */
+                take?: components["parameters"]["Take"];
+                /** @description 0-based page index; skips page * take items. */
+                page?: components["parameters"]["Page"];
+                /** @description Only items in one of these groups; repeat the parameter for several (group_id=a&group_id=b). */
+                group_id?: components["parameters"]["GroupId"];
+                /** @description Only items in a group with one of these names; repeat the parameter for several. */
+                group_name?: components["parameters"]["GroupName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of templates (possibly empty). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTemplateGroups: {
+        parameters: {
+            query?: {
+                tree?: boolean;
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentGroup"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTemplateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateTemplateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated (the reference's status); GET /templates/groups?id= reads it. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteTemplateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
         };
     };
 }

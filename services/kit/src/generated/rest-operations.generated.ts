@@ -9,6 +9,11 @@ export type BulkDeviceCommandsInput = {
   deviceIds: Array<string>;
 };
 
+export type ContentGroupInput = {
+  name: string;
+  parentId?: string | null | undefined;
+};
+
 export type CreateDeviceInput = {
   deviceType?: DeviceTypeInput | null | undefined;
   groupId?: string | null | undefined;
@@ -21,6 +26,24 @@ export type CreateDeviceInput = {
   tags?: Array<string> | null | undefined;
   /** IANA time zone name, e.g. Europe/Amsterdam. */
   timezone?: string | null | undefined;
+};
+
+export type CreateMediaFromUrlInput = {
+  groupId?: string | null | undefined;
+  /** Defaults to the file name in the URL. */
+  name?: string | null | undefined;
+  tags?: Array<string> | null | undefined;
+  /** http or https address of the file. */
+  url: string;
+};
+
+export type CreatePlaylistInput = {
+  duration?: number | null | undefined;
+  groupId?: string | null | undefined;
+  name: string;
+  tags?: Array<string> | null | undefined;
+  /** Default MULTIMEDIA. */
+  type?: PlaylistType | null | undefined;
 };
 
 export type DeviceCommandInput = {
@@ -72,6 +95,33 @@ export type LocationInput = {
   state?: string | null | undefined;
 };
 
+export type PlaylistType =
+  | 'MARQUEE'
+  | 'MULTIMEDIA'
+  | 'SLIDESHOW'
+  | 'TEMPLATE';
+
+export type SourceType =
+  | 'AUDIO'
+  | 'COMMAND'
+  | 'FLASH'
+  | 'GADGET'
+  | 'IMAGE'
+  | 'PDF'
+  | 'PLACE_EXCHANGE'
+  | 'PLAYLIST'
+  | 'POWER_POINT'
+  | 'RSS'
+  | 'SVG'
+  | 'TEMPLATE'
+  | 'TEXT'
+  | 'TWITTER'
+  | 'URL'
+  | 'VIDEO'
+  | 'VISTAR_MEDIA'
+  | 'WEB_PAGE'
+  | 'YOU_TUBE';
+
 /** Every field is optional; null clears an optional field. timezone must be an IANA name. */
 export type UpdateAccountInput = {
   address1?: string | null | undefined;
@@ -109,9 +159,36 @@ export type UpdateDeviceInput = {
   timezone?: string | null | undefined;
 };
 
+export type UpdateMediaInput = {
+  /** ISO 8601; when the media stops playing. */
+  endDate?: string | null | undefined;
+  /** null: in no group. */
+  groupId?: string | null | undefined;
+  name: string;
+  /** ISO 8601; when the media may start playing. */
+  startDate?: string | null | undefined;
+  tags?: Array<string> | null | undefined;
+};
+
+export type UpdatePlaylistInput = {
+  duration?: number | null | undefined;
+  /** The version read; the update is refused when the playlist has changed since. */
+  expectedVersion?: number | null | undefined;
+  groupId?: string | null | undefined;
+  name: string;
+  tags?: Array<string> | null | undefined;
+  type: PlaylistType;
+};
+
 export type RestAlertFragment = { id: string, createdOn: string, isActive: boolean, snoozedUntil: string | null, resolvedOn: string | null, reason: string | null, autoResolved: boolean, alertRule: { id: string, name: string, ruleSet: string, isEnabled: boolean } | null, devices: Array<{ id: string, name: string }> };
 
 export type RestDeviceFragment = { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null };
+
+export type RestMediaFragment = { id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null };
+
+export type RestPlaylistFragment = { id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> };
+
+export type RestTemplateFragment = { id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> };
 
 export type CreateDeviceMutationVariables = Exact<{
   input: CreateDeviceInput;
@@ -127,6 +204,34 @@ export type CreateDeviceGroupMutationVariables = Exact<{
 
 export type CreateDeviceGroupMutation = { createDeviceGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
 
+export type CreateMediaGroupMutationVariables = Exact<{
+  input: ContentGroupInput;
+}>;
+
+
+export type CreateMediaGroupMutation = { createMediaGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
+
+export type CreatePlaylistMutationVariables = Exact<{
+  input: CreatePlaylistInput;
+}>;
+
+
+export type CreatePlaylistMutation = { createPlaylist: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, playlist: { id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> } | null } | null };
+
+export type CreatePlaylistGroupMutationVariables = Exact<{
+  input: ContentGroupInput;
+}>;
+
+
+export type CreatePlaylistGroupMutation = { createPlaylistGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
+
+export type CreateTemplateGroupMutationVariables = Exact<{
+  input: ContentGroupInput;
+}>;
+
+
+export type CreateTemplateGroupMutation = { createTemplateGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
+
 export type DeleteDeviceMutationVariables = Exact<{
   id: string | number;
 }>;
@@ -140,6 +245,48 @@ export type DeleteDeviceGroupMutationVariables = Exact<{
 
 
 export type DeleteDeviceGroupMutation = { deleteDeviceGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null } | null };
+
+export type DeleteMediaMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteMediaMutation = { deleteMedia: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, mediaId: string | null } | null };
+
+export type DeleteMediaGroupMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteMediaGroupMutation = { deleteMediaGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null } | null };
+
+export type DeletePlaylistMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeletePlaylistMutation = { deletePlaylist: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, playlistId: string | null } | null };
+
+export type DeletePlaylistGroupMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeletePlaylistGroupMutation = { deletePlaylistGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null } | null };
+
+export type DeleteTemplateMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteTemplateMutation = { deleteTemplate: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, templateId: string | null } | null };
+
+export type DeleteTemplateGroupMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteTemplateGroupMutation = { deleteTemplateGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null } | null };
 
 export type GetAccountQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -181,6 +328,13 @@ export type GetDeviceSnapQueryVariables = Exact<{
 
 export type GetDeviceSnapQuery = { device: Array<{ id: string, snap: string | null }> | null };
 
+export type GetMediaQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type GetMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null }> | null };
+
 export type GetPingDataQueryVariables = Exact<{
   registrationKey: string;
 }>;
@@ -188,12 +342,33 @@ export type GetPingDataQueryVariables = Exact<{
 
 export type GetPingDataQuery = { device: Array<{ id: string, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, timestamp: string | null } | null }> | null };
 
+export type GetPlaylistQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type GetPlaylistQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
+
+export type GetTemplateQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type GetTemplateQuery = { template: Array<{ id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> }> | null };
+
 export type GetUserQueryVariables = Exact<{
   id: string;
 }>;
 
 
 export type GetUserQuery = { user: Array<{ id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string }> | null };
+
+export type ImportMediaMutationVariables = Exact<{
+  input: CreateMediaFromUrlInput;
+}>;
+
+
+export type ImportMediaMutation = { createMediaFromUrl: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, media: { id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null } | null } | null };
 
 export type ListAlertsQueryVariables = Exact<{
   id?: Array<string> | string | null | undefined;
@@ -247,10 +422,64 @@ export type ListDevicesQueryVariables = Exact<{
 
 export type ListDevicesQuery = { device: Array<{ snap: string | null, id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null }> | null };
 
+export type ListMediaQueryVariables = Exact<{
+  id?: Array<string> | string | null | undefined;
+  groupId?: Array<string> | string | null | undefined;
+  groupName?: Array<string> | string | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type ListMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null }> | null };
+
+export type ListMediaGroupsQueryVariables = Exact<{
+  tree?: boolean | null | undefined;
+}>;
+
+
+export type ListMediaGroupsQuery = { mediaGroups: Array<{ id: string, name: string, parentId: string | null, count: number, level: number }> | null };
+
 export type ListOrganizationsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type ListOrganizationsQuery = { organizations: Array<{ id: string, name: string, address1: string | null, address2: string | null, city: string | null, state: string | null, postalCode: string | null, country: string | null, phone: string | null, fax: string | null, timezone: string | null, languageCode: string | null, createdOn: string }> | null };
+
+export type ListPlaylistGroupsQueryVariables = Exact<{
+  tree?: boolean | null | undefined;
+}>;
+
+
+export type ListPlaylistGroupsQuery = { playlistGroups: Array<{ id: string, name: string, parentId: string | null, count: number, level: number }> | null };
+
+export type ListPlaylistsQueryVariables = Exact<{
+  id?: Array<string | null | undefined> | string | null | undefined;
+  groupId?: Array<string | null | undefined> | string | null | undefined;
+  groupName?: Array<string | null | undefined> | string | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type ListPlaylistsQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
+
+export type ListTemplateGroupsQueryVariables = Exact<{
+  tree?: boolean | null | undefined;
+}>;
+
+
+export type ListTemplateGroupsQuery = { templateGroups: Array<{ id: string, name: string, parentId: string | null, count: number, level: number }> | null };
+
+export type ListTemplatesQueryVariables = Exact<{
+  id?: Array<string | null | undefined> | string | null | undefined;
+  groupId?: Array<string | null | undefined> | string | null | undefined;
+  groupName?: Array<string | null | undefined> | string | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type ListTemplatesQuery = { template: Array<{ id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> }> | null };
 
 export type ListUsersQueryVariables = Exact<{
   id?: Array<string> | string | null | undefined;
@@ -276,6 +505,22 @@ export type PatchDeviceMutationVariables = Exact<{
 
 
 export type PatchDeviceMutation = { patchDevice: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, device: { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null } | null } | null };
+
+export type PatchMediaMutationVariables = Exact<{
+  id: string | number;
+  operations: Array<JsonPatchOperationInput> | JsonPatchOperationInput;
+}>;
+
+
+export type PatchMediaMutation = { patchMedia: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, media: { id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null } | null } | null };
+
+export type PatchPlaylistMutationVariables = Exact<{
+  id: string | number;
+  operations: Array<JsonPatchOperationInput> | JsonPatchOperationInput;
+}>;
+
+
+export type PatchPlaylistMutation = { patchPlaylist: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, playlist: { id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> } | null } | null };
 
 export type SendBulkDeviceCommandsMutationVariables = Exact<{
   input: BulkDeviceCommandsInput;
@@ -330,3 +575,43 @@ export type UpdateDeviceGroupMutationVariables = Exact<{
 
 
 export type UpdateDeviceGroupMutation = { updateDeviceGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
+
+export type UpdateMediaMutationVariables = Exact<{
+  id: string | number;
+  input: UpdateMediaInput;
+}>;
+
+
+export type UpdateMediaMutation = { updateMedia: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, media: { id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null } | null } | null };
+
+export type UpdateMediaGroupMutationVariables = Exact<{
+  id: string | number;
+  input: ContentGroupInput;
+}>;
+
+
+export type UpdateMediaGroupMutation = { updateMediaGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
+
+export type UpdatePlaylistMutationVariables = Exact<{
+  id: string | number;
+  input: UpdatePlaylistInput;
+}>;
+
+
+export type UpdatePlaylistMutation = { updatePlaylist: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, playlist: { id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> } | null } | null };
+
+export type UpdatePlaylistGroupMutationVariables = Exact<{
+  id: string | number;
+  input: ContentGroupInput;
+}>;
+
+
+export type UpdatePlaylistGroupMutation = { updatePlaylistGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
+
+export type UpdateTemplateGroupMutationVariables = Exact<{
+  id: string | number;
+  input: ContentGroupInput;
+}>;
+
+
+export type UpdateTemplateGroupMutation = { updateTemplateGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };

@@ -1,0 +1,23 @@
+/** GET /templates, GET/DELETE /templates/{id} and /templates/groups onto the content subgraph. */
+import { deleteOp, getOp, listOp } from './declare.js';
+import { toRestTemplate } from './content-shape.js';
+import { CONTENT_GROUP_EXTRA, groupOps } from './groups.js';
+
+const toRest = (t: Record<string, unknown>) => toRestTemplate(t);
+
+export const listTemplates = listOp({
+  root: 'template',
+  params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName' },
+  toRest,
+});
+
+export const getTemplate = getOp({ root: 'template', what: 'template', toRest });
+
+export const deleteTemplate = deleteOp({ root: 'deleteTemplate' });
+
+export const { list: listTemplateGroups, create: createTemplateGroup, update: updateTemplateGroup, remove: deleteTemplateGroup } = groupOps({
+  list: 'templateGroups',
+  create: 'createTemplateGroup',
+  update: 'updateTemplateGroup',
+  remove: 'deleteTemplateGroup',
+}, CONTENT_GROUP_EXTRA);

@@ -741,7 +741,7 @@ export interface components {
             last_service?: string | null;
             /** @description Reference member; accepted and not stored (players report their MAC address in ping data). */
             mac_address?: string | null;
-            /** @description Reference member; accepted and not stored. */
+            /** @description Reference member; accepted (any object) and not stored. */
             beacon?: Record<string, never> | null;
             /** @description The player's own key (8 to 128 of A-Z a-z 0-9 - _); generated when omitted. */
             registration_key?: string | null;
@@ -765,7 +765,7 @@ export interface components {
             last_service?: string | null;
             /** @description Reference member; accepted and not stored (players report their MAC address in ping data). */
             mac_address?: string | null;
-            /** @description Reference member; accepted and not stored. */
+            /** @description Reference member; accepted (any object) and not stored. */
             beacon?: Record<string, never> | null;
         };
         DeviceTypeInput: {

@@ -1109,7 +1109,7 @@ export interface components {
             last_service?: string | null;
             /** @description Reference member; accepted and not stored (players report their MAC address in ping data). */
             mac_address?: string | null;
-            /** @description Reference member; accepted and not stored. */
+            /** @description Reference member; accepted (any object) and not stored. */
             beacon?: Record<string, never> | null;
             /** @description The player's own key (32 to 128 of A-Z a-z 0-9 - _, so that a random one carries at least 128 bits); generated (128 random bits) when omitted. */
             registration_key?: string | null;
@@ -1133,7 +1133,7 @@ export interface components {
             last_service?: string | null;
             /** @description Reference member; accepted and not stored (players report their MAC address in ping data). */
             mac_address?: string | null;
-            /** @description Reference member; accepted and not stored. */
+            /** @description Reference member; accepted (any object) and not stored. */
             beacon?: Record<string, never> | null;
         };
         DeviceTypeInput: {

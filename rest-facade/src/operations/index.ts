@@ -12,6 +12,22 @@ import { createDeviceGroup, deleteDeviceGroup, listDeviceGroups, updateDeviceGro
 import { getDevicePingData, getDeviceSnap, getPingData, sendBulkDeviceCommands, sendDeviceCommand, trackDeviceEvent } from './device-commands.js';
 import { getAlert, listAlerts, patchAlert, updateAlert } from './alerts.js';
 import { getUser, listUsers } from './users.js';
+import {
+  batchCreateDataTableRows,
+  batchDeleteDataTableRows,
+  createDataTable,
+  createDataTableRow,
+  deleteDataTable,
+  deleteDataTableRow,
+  getDataTable,
+  getDataTableRowVersion,
+  listDataTableRowVersions,
+  listDataTables,
+  reorderDataTableRows,
+  rollbackDataTableRow,
+  updateDataTable,
+  updateDataTableRow,
+} from './datatables.js';
 import type { RestOperation } from './types.js';
 
 export type { Accepts, RestInput, RestOperation, RestSuccess } from './types.js';
@@ -45,4 +61,19 @@ export const REST_OPERATIONS: Readonly<Record<string, RestOperation>> = {
   getAlert,
   updateAlert,
   patchAlert,
+  // Data tables issue (row reads, import and export: x-pylon-handler datatables).
+  listDataTables,
+  createDataTable,
+  getDataTable,
+  updateDataTable,
+  deleteDataTable,
+  createDataTableRow,
+  updateDataTableRow,
+  deleteDataTableRow,
+  batchCreateDataTableRows,
+  batchDeleteDataTableRows,
+  reorderDataTableRows,
+  listDataTableRowVersions,
+  getDataTableRowVersion,
+  rollbackDataTableRow,
 };

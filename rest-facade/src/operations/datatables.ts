@@ -139,7 +139,8 @@ export const listDataTableRowVersions: RestOperation = {
 };
 
 export const getDataTableRowVersion: RestOperation = {
-  variables: ({ params }) => ({ tableId: params.tableId, rowId: params.rowId, version: params.version }),
+  // Path parameters arrive as text; the OpenAPI check has already refused non-integers.
+  variables: ({ params }) => ({ tableId: params.tableId, rowId: params.rowId, version: Number(params.version) }),
   respond(data, { params }) {
     const v = data.dataTableRowVersion;
     if (!isRecord(v)) throw notFound('row version', `${String(params.rowId)}@${String(params.version)}`);

@@ -125,7 +125,14 @@ function multipartFile(req: Request, consume: (file: Readable, info: { filename:
       failed = true;
       req.unpipe(bb);
       req.resume();
-      reject(e);
+      if (req.complete) return reject(e);
+      // The file was read but the request's last bytes may still be in flight: answering now and
+      // closing would reset the client before it reads the answer. Drain briefly, then answer.
+      const timer = setTimeout(() => reject(e), 2000);
+      req.once('end', () => {
+        clearTimeout(timer);
+        reject(e);
+      });
     };
     bb.on('file', (name, stream: Readable & { truncated?: boolean }, info) => {
       if (name !== 'file') {
@@ -161,7 +168,9 @@ export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOpt
       if (!principal) return sendError(res, 'UNAUTHENTICATED', 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token');
       await h(req, res, principal);
     } catch (e) {
-      if (!req.complete && !res.headersSent) {
+      // A small unread body is drained (the connection stays usable); a large one is cut off.
+      const small = Number(req.get('content-length')) <= 1024 * 1024;
+      if (!req.complete && !res.headersSent && !small) {
         res.setHeader('Connection', 'close');
         req.unpipe();
         req.resume();

@@ -232,14 +232,14 @@ export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOpt
   router.post('/datatables/:tableId/rows/import', authed(async (req, res, principal) => {
     guardMutation(principal, 'importDataTableRows');
     queryOf(req, NO_PARAMS);
+    // The table is checked before the body is read: a foreign or unknown table is a 404 at once.
+    const table = await getDataTable(rt.repo, principal, String(req.params.tableId));
     if (!req.is('multipart/form-data')) {
       req.resume();
       throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'POST .../rows/import takes multipart/form-data with the CSV or .xlsx file in a part named file', { field: 'file' });
     }
     const declared = Number(req.get('content-length'));
     if (Number.isFinite(declared) && declared > IMPORT_LIMITS.maxBytes + 64 * 1024) throw new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the ${IMPORT_LIMITS.maxBytes} bytes allowed`, { field: 'file' });
-    // The table is checked before the body is read: a foreign or unknown table is a 404 at once.
-    const table = await getDataTable(rt.repo, principal, String(req.params.tableId));
     const result = await multipartFile(req, async (file, info) => {
       const xlsx = /\.xlsx$/i.test(info.filename) || XLSX_TYPES.has(info.mimeType);
       if (!xlsx) return importRowsCsv(rt, principal, table.id, file);

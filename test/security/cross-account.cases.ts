@@ -122,6 +122,24 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'REST GET /devices/{registrationKey}/snap': (c) => status(c.rest(`/devices/${encodeURIComponent(c.ids.registrationKey)}/snap`), 404),
   'REST POST /devices/{id}/commands': (c) => status(c.rest(`/devices/${c.ids.device}/commands`, { method: 'POST', body: JSON.stringify([{ command: 'reboot' }]) }), 404),
   'REST POST /devices/{id}/track': (c) => status(c.rest(`/devices/${c.ids.device}/track`, { method: 'POST', body: JSON.stringify({ event_name: 'b' }) }), 404),
+  // Data tables: an id of the right form here; A's real table and rows under B's key are walked
+  // path by path in gateway/test/datatables.e2e.test.ts ('another account').
+  'REST GET /datatables/{tableId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}`), 404),
+  'REST PUT /datatables/{tableId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}`, { method: 'PUT', body: JSON.stringify({ name: 'b' }) }), 404),
+  'REST DELETE /datatables/{tableId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}`, { method: 'DELETE' }), 404),
+  'REST GET /datatables/{tableId}/rows': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows`), 404),
+  'REST POST /datatables/{tableId}/rows': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows`, { method: 'POST', body: JSON.stringify({ data: {} }) }), 404),
+  'REST POST /datatables/{tableId}/rows/batch': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/batch`, { method: 'POST', body: JSON.stringify({ rows: [{ data: {} }] }) }), 404),
+  'REST POST /datatables/{tableId}/rows/batch-delete': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/batch-delete`, { method: 'POST', body: JSON.stringify({ row_ids: ['r1'] }) }), 404),
+  'REST PUT /datatables/{tableId}/rows/reorder': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/reorder`, { method: 'PUT', body: JSON.stringify({ row_ids: ['r1'] }) }), 404),
+  'REST POST /datatables/{tableId}/rows/import': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/import`, { method: 'POST', body: 'name\nx\n' }), 404),
+  'REST GET /datatables/{tableId}/rows/export': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/export`), 404),
+  'REST GET /datatables/{tableId}/rows/{rowId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1`), 404),
+  'REST PUT /datatables/{tableId}/rows/{rowId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1`, { method: 'PUT', body: JSON.stringify({ data: {} }) }), 404),
+  'REST DELETE /datatables/{tableId}/rows/{rowId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1`, { method: 'DELETE' }), 404),
+  'REST GET /datatables/{tableId}/rows/{rowId}/versions': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1/versions`), 404),
+  'REST GET /datatables/{tableId}/rows/{rowId}/versions/{version}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1/versions/1`), 404),
+  'REST POST /datatables/{tableId}/rows/{rowId}/rollback': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1/rollback`, { method: 'POST', body: JSON.stringify({ version: 1 }) }), 404),
   'REST GET /alerts': async (c) => {
     await emptyList(c.rest(`/alerts?id=${c.ids.alert || NO_PUBLIC_WRITE}`));
     await emptyList(c.rest(`/alerts?device_id=${c.ids.device}`));
@@ -144,6 +162,21 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   // Media, playlists, templates, schedules, data tables: no public write yet; gateway/test/tenancy.e2e.test.ts seeds A's in-process.
   'GraphQL Query.media': gqlNothing('query($i: [String!]) { a: media(id: $i) { id } b: media(groupId: $i) { id } c: media(orgId: "x") { id } }', () => ({ i: [NO_PUBLIC_WRITE] })),
   'GraphQL Query.dataTable': gqlNothing(`{ dataTable(tableId: "${NO_PUBLIC_WRITE}") { id } }`, () => ({})),
+  'GraphQL Query.dataTableRows': gqlNothing(`{ dataTableRows(tableId: "${NO_PUBLIC_WRITE}") { totalCount } }`, () => ({})),
+  'GraphQL Query.dataTableRow': gqlNothing(`{ dataTableRow(tableId: "${NO_PUBLIC_WRITE}", rowId: "r1") { id } }`, () => ({})),
+  'GraphQL Query.exportDataTableRows': gqlNothing(`{ exportDataTableRows(tableId: "${NO_PUBLIC_WRITE}") }`, () => ({})),
+  'GraphQL Query.dataTableRowVersions': gqlNothing(`{ dataTableRowVersions(tableId: "${NO_PUBLIC_WRITE}", rowId: "r1") { version } }`, () => ({})),
+  'GraphQL Query.dataTableRowVersion': gqlNothing(`{ dataTableRowVersion(tableId: "${NO_PUBLIC_WRITE}", rowId: "r1", version: 1) { version } }`, () => ({})),
+  'GraphQL Mutation.updateDataTable': gqlNothing(`mutation { updateDataTable(input: { tableId: "${NO_PUBLIC_WRITE}", name: "b" }) { success } }`, () => ({})),
+  'GraphQL Mutation.deleteDataTable': gqlNothing(`mutation { deleteDataTable(tableId: "${NO_PUBLIC_WRITE}") { success } }`, () => ({})),
+  'GraphQL Mutation.createDataTableRow': gqlNothing(`mutation { createDataTableRow(input: { tableId: "${NO_PUBLIC_WRITE}", data: {} }) { success } }`, () => ({})),
+  'GraphQL Mutation.updateDataTableRow': gqlNothing(`mutation { updateDataTableRow(input: { tableId: "${NO_PUBLIC_WRITE}", rowId: "r1", data: {} }) { success } }`, () => ({})),
+  'GraphQL Mutation.deleteDataTableRow': gqlNothing(`mutation { deleteDataTableRow(tableId: "${NO_PUBLIC_WRITE}", rowId: "r1") { success } }`, () => ({})),
+  'GraphQL Mutation.batchCreateDataTableRows': gqlNothing(`mutation { batchCreateDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", rows: [{ data: {} }] }) { success } }`, () => ({})),
+  'GraphQL Mutation.batchDeleteDataTableRows': gqlNothing(`mutation { batchDeleteDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", rowIds: ["r1"] }) { success } }`, () => ({})),
+  'GraphQL Mutation.importDataTableRows': gqlNothing(`mutation { importDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", csv: "name\\nx" }) { success } }`, () => ({})),
+  'GraphQL Mutation.reorderDataTableRows': gqlNothing(`mutation { reorderDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", rowIds: ["r1"] }) { success } }`, () => ({})),
+  'GraphQL Mutation.rollbackDataTableRow': gqlNothing(`mutation { rollbackDataTableRow(input: { tableId: "${NO_PUBLIC_WRITE}", rowId: "r1", version: 1 }) { success } }`, () => ({})),
   'GraphQL Query.device': gqlNothing(
     'query($d: [String!], $g: [String!], $o: String, $k: String) { a: device(id: $d) { id } b: device(groupId: $g) { id } c: device(orgId: $o) { id } d: device(registrationKey: $k) { id } e: device(deviceTypeId: ["dt-brightsign"]) { id } }',
     (i) => ({ d: [i.device], g: [i.deviceGroup], o: i.org, k: i.registrationKey }),

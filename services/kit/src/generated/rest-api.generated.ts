@@ -435,6 +435,286 @@ export interface paths {
         patch: operations["patchAlert"];
         trace?: never;
     };
+    "/datatables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Data tables of the account, by name.
+         * @description `pageSize` tables per page (default 50, at most 100); pass `continuation_token` back as `continuationToken` for the next page. Policy: DataTables_View.
+         */
+        get: operations["listDataTables"];
+        put?: never;
+        /**
+         * Create a data table.
+         * @description Column keys: letters, digits, _ and -, starting with a letter or _; unique in the table. Policy: DataTables_Edit.
+         */
+        post: operations["createDataTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A table's definition with its columns.
+         * @description Policy: DataTables_View.
+         */
+        get: operations["getDataTable"];
+        /**
+         * Change a table's name, description, cache_ttl_seconds or columns.
+         * @description Properties left out stay. `columns`, when given, is the complete new column list: entries
+         *     with the `id` of an existing column change it, entries without `id` add columns, columns
+         *     left out are removed with their cells. Rows the change would make invalid refuse it (422,
+         *     naming them; `on_invalid_rows: REFUSE`, the default) or are converted (`MIGRATE`).
+         *     Policy: DataTables_Edit.
+         */
+        put: operations["updateDataTable"];
+        post?: never;
+        /**
+         * Delete the table, all its rows and their history.
+         * @description Policy: DataTables_Delete.
+         */
+        delete: operations["deleteDataTable"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One page of rows.
+         * @description `filter`: a JSON object of column key to a value (equality) or an operator object, e.g.
+         *     `{"city":"Oslo","price":{"gte":10,"lt":20}}`; operators: eq, neq, contains, notContains,
+         *     gt, gte, lt, lte, isEmpty, isNotEmpty, positive, negative, inRange [a,b], outOfRange [a,b].
+         *     `sort`: a sortable column key (default: the row order); `sortDir`: asc or desc. `pageSize`:
+         *     default 50, at most 100. `continuationToken`: from the previous page. `fields`: comma-separated
+         *     row properties to return (id, sort_order, data, updated_at, version; `data.<key>` narrows
+         *     data to those columns). Answers ETag (the table's generation and the query): send it back in
+         *     If-None-Match for a 304 while no write happened. Policy: DataTables_View.
+         */
+        get: operations["listDataTableRows"];
+        put?: never;
+        /**
+         * Add a row at the end.
+         * @description Cells are validated and coerced by column type; required columns without a default must be given. Policy: DataTables_Edit.
+         */
+        post: operations["createDataTableRow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 100 rows; each succeeds or fails on its own.
+         * @description More than 100 rows are refused as a whole (400, nothing written). Policy: DataTables_Edit.
+         */
+        post: operations["batchCreateDataTableRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/batch-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete up to 100 rows; each succeeds or fails on its own.
+         * @description More than 100 ids are refused as a whole (400, nothing deleted). Policy: DataTables_Delete.
+         */
+        post: operations["batchDeleteDataTableRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Move rows.
+         * @description The given rows, in the given order, go right after `after_row_id` (at the top when it is null or absent). Other rows keep their order. Policy: DataTables_Edit.
+         */
+        put: operations["reorderDataTableRows"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add rows from a CSV or .xlsx file (multipart/form-data, part `file`).
+         * @description The first row names columns by key or by name. CSV: UTF-8, RFC 4180. .xlsx: the first
+         *     worksheet; the archive is checked before it is read (at most 64 entries, 200 MB
+         *     uncompressed in all, each entry's declared sizes must match what it expands to, and no
+         *     entry may expand more than 200 times), then streamed. Bad rows are reported with their
+         *     line (CSV) or row number (xlsx), at most 100, and do not stop the others. At most 100 MB
+         *     and 1,000,000 rows per file. Policy: DataTables_Edit.
+         */
+        post: operations["importDataTableRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * All rows as CSV (streamed).
+         * @description RFC 4180, UTF-8, CRLF, a header of column keys, rows in row order. Text cells starting with =, +, -, @, tab or CR are prefixed with an apostrophe so spreadsheets do not run them. Policy: DataTables_View.
+         */
+        get: operations["exportDataTableRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/{rowId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One row.
+         * @description ETag / If-None-Match (304) and Cache-Control as for the row list. `fields` as for the row list. Policy: DataTables_View.
+         */
+        get: operations["getDataTableRow"];
+        /**
+         * Change some cells of a row (partial).
+         * @description Cells not in `data` stay; null clears one. With `version`, the write is refused with 409 (VERSION_CONFLICT) unless the row is still at that version. Policy: DataTables_Edit.
+         */
+        put: operations["updateDataTableRow"];
+        post?: never;
+        /**
+         * Delete a row (its history stays until the table is deleted).
+         * @description With `version`, refused with 409 unless the row is still at that version. Policy: DataTables_Delete.
+         */
+        delete: operations["deleteDataTableRow"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/{rowId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A row's version history, newest first.
+         * @description Kept after the row is deleted, until the table is. Policy: DataTables_View.
+         */
+        get: operations["listDataTableRowVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/{rowId}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One version snapshot of a row.
+         * @description Policy: DataTables_View.
+         */
+        get: operations["getDataTableRowVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/{rowId}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a row (even a deleted one) to an earlier version, as a new version.
+         * @description With `expected_version`, refused with 409 unless the row is currently at that version. Policy: DataTables_Edit.
+         */
+        post: operations["rollbackDataTableRow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/player/{registrationKey}/ping": {
         parameters: {
             query?: never;
@@ -1501,6 +1781,139 @@ export interface components {
             /** @description The parent group; null for a top-level group. */
             parent_id?: string | null;
         };
+        DataTableColumn: {
+            id?: string;
+            name?: string;
+            /** @description The key cells of this column are stored under in a row's data. */
+            key?: string;
+            /** @enum {string} */
+            type?: "TEXT" | "NUMBER" | "BOOLEAN" | "DATE" | "IMAGE" | "HIDDEN";
+            required?: boolean;
+            sortable?: boolean;
+            options?: string[] | null;
+            default?: string | null;
+        };
+        DataTableColumnInput: {
+            /** @description PUT only: an existing column to change; omit to add a column. */
+            id?: string;
+            name: string;
+            key: string;
+            /** @enum {string} */
+            type: "TEXT" | "NUMBER" | "BOOLEAN" | "DATE" | "IMAGE" | "HIDDEN";
+            required?: boolean;
+            sortable?: boolean;
+            options?: string[] | null;
+            default?: string | null;
+        };
+        DataTable: {
+            id?: string;
+            name?: string;
+            description?: string | null;
+            column_count?: number;
+            row_count?: number;
+            /** Format: date-time */
+            updated_at?: string;
+            cache_ttl_seconds?: number | null;
+            columns?: components["schemas"]["DataTableColumn"][];
+        };
+        DataTableList: {
+            data?: components["schemas"]["DataTable"][];
+            continuation_token?: string | null;
+        };
+        DataTableCreate: {
+            name: string;
+            description?: string | null;
+            cache_ttl_seconds?: number | null;
+            columns?: components["schemas"]["DataTableColumnInput"][];
+        };
+        DataTableUpdate: {
+            name?: string;
+            description?: string | null;
+            cache_ttl_seconds?: number | null;
+            columns?: components["schemas"]["DataTableColumnInput"][];
+            /** @enum {string} */
+            on_invalid_rows?: "REFUSE" | "MIGRATE";
+        };
+        DataTableRow: {
+            id?: string;
+            sort_order?: number;
+            /** @description Column key to cell value (keys as the table defines them). */
+            data?: Record<string, never>;
+            /** Format: date-time */
+            updated_at?: string;
+            version?: number;
+        };
+        DataTableRowList: {
+            data?: components["schemas"]["DataTableRow"][];
+            total_count?: number;
+            continuation_token?: string | null;
+        };
+        DataTableRowCreate: {
+            data: Record<string, never>;
+        };
+        DataTableRowUpdate: {
+            /** @description The cells to change; null clears a cell. */
+            data: Record<string, never>;
+            version?: number;
+        };
+        DataTableRowVersion: {
+            row_id?: string;
+            version?: number;
+            /** @enum {string} */
+            change?: "CREATE" | "UPDATE" | "DELETE" | "ROLLBACK" | "REORDER";
+            data?: Record<string, never>;
+            sort_order?: number;
+            /** Format: date-time */
+            updated_at?: string;
+            user_id?: string | null;
+        };
+        DataTableBatchCreate: {
+            /** @description At most 100 per call (101 is refused as a whole). */
+            rows: {
+                data: Record<string, never>;
+            }[];
+        };
+        DataTableBatchDelete: {
+            /** @description At most 100 per call (101 is refused as a whole). */
+            row_ids: string[];
+        };
+        DataTableBatchResult: {
+            results?: {
+                index?: number;
+                row_id?: string | null;
+                success?: boolean;
+                error?: string | null;
+                error_code?: string | null;
+            }[];
+            success_count?: number;
+            failure_count?: number;
+        };
+        DataTableReorder: {
+            row_ids: string[];
+            after_row_id?: string | null;
+        };
+        DataTableReorderResult: {
+            moved?: number;
+        };
+        DataTableRollback: {
+            version: number;
+            expected_version?: number;
+        };
+        DataTableRollbackResult: {
+            new_version?: number;
+            restored_row?: components["schemas"]["DataTableRow"];
+        };
+        DataTableImportResult: {
+            imported?: number;
+            failed?: number;
+            /** @description The first 100 row errors. */
+            errors?: {
+                /** @description CSV line (the header is line 1) or worksheet row number. */
+                line?: number;
+                error?: string;
+                field?: string | null;
+            }[];
+        };
     };
     responses: {
         /** @description A parameter or the body is invalid; `error.field` names it. */
@@ -1628,6 +2041,16 @@ export interface components {
         RegistrationKeyPath: string;
         /** @description true for online devices only, false for offline devices only. */
         IsOnline: boolean;
+        /** @description Identifier of the data table. */
+        TableIdPath: string;
+        /** @description Identifier of the row. */
+        RowIdPath: string;
+        /** @description Items per page (default 50, at most 100). */
+        DataTablePageSize: number;
+        /** @description The previous page's continuation_token; fetches the page after it. */
+        ContinuationToken: string;
+        /** @description Comma-separated row properties to return: id, sort_order, data, updated_at, version, or data.<column key> (only those cells). Default: all. */
+        RowFields: string;
     };
     requestBodies: never;
     headers: never;
@@ -2487,6 +2910,588 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDataTables: {
+        parameters: {
+            query?: {
+                /** @description Items per page (default 50, at most 100). */
+                pageSize?: components["parameters"]["DataTablePageSize"];
+                /** @description The previous page's continuation_token; fetches the page after it. */
+                continuationToken?: components["parameters"]["ContinuationToken"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of tables. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDataTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableCreate"];
+            };
+        };
+        responses: {
+            /** @description The new table. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTable"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDataTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTable"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateDataTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableUpdate"];
+            };
+        };
+        responses: {
+            /** @description The table as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTable"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteDataTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDataTableRows: {
+        parameters: {
+            query?: {
+                filter?: string;
+                sort?: string;
+                sortDir?: "asc" | "desc" | "ASC" | "DESC";
+                /** @description Items per page (default 50, at most 100). */
+                pageSize?: components["parameters"]["DataTablePageSize"];
+                /** @description The previous page's continuation_token; fetches the page after it. */
+                continuationToken?: components["parameters"]["ContinuationToken"];
+                /** @description Comma-separated row properties to return: id, sort_order, data, updated_at, version, or data.<column key> (only those cells). Default: all. */
+                fields?: components["parameters"]["RowFields"];
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableRowList"];
+                };
+            };
+            /** @description Not modified since the ETag sent in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createDataTableRow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableRowCreate"];
+            };
+        };
+        responses: {
+            /** @description The new row. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableRow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    batchCreateDataTableRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableBatchCreate"];
+            };
+        };
+        responses: {
+            /** @description Per-row results. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableBatchResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    batchDeleteDataTableRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableBatchDelete"];
+            };
+        };
+        responses: {
+            /** @description Per-row results. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableBatchResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reorderDataTableRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableReorder"];
+            };
+        };
+        responses: {
+            /** @description How many rows moved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableReorderResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    importDataTableRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What was imported. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    exportDataTableRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getDataTableRow: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated row properties to return: id, sort_order, data, updated_at, version, or data.<column key> (only those cells). Default: all. */
+                fields?: components["parameters"]["RowFields"];
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+                /** @description Identifier of the row. */
+                rowId: components["parameters"]["RowIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row. */
+            200: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableRow"];
+                };
+            };
+            /** @description Not modified since the ETag sent in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateDataTableRow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+                /** @description Identifier of the row. */
+                rowId: components["parameters"]["RowIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableRowUpdate"];
+            };
+        };
+        responses: {
+            /** @description The row as written. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableRow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteDataTableRow: {
+        parameters: {
+            query?: {
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+                /** @description Identifier of the row. */
+                rowId: components["parameters"]["RowIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDataTableRowVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+                /** @description Identifier of the row. */
+                rowId: components["parameters"]["RowIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableRowVersion"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDataTableRowVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+                /** @description Identifier of the row. */
+                rowId: components["parameters"]["RowIdPath"];
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableRowVersion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rollbackDataTableRow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+                /** @description Identifier of the row. */
+                rowId: components["parameters"]["RowIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableRollback"];
+            };
+        };
+        responses: {
+            /** @description The new version and the restored row. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableRollbackResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
         };
     };

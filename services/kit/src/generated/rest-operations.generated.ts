@@ -4,14 +4,60 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+export type BatchCreateDataTableRowsInput = {
+  rows: Array<BatchRowInput>;
+  tableId: string;
+};
+
+export type BatchDeleteDataTableRowsInput = {
+  rowIds: Array<string>;
+  tableId: string;
+};
+
+export type BatchRowInput = {
+  data: unknown;
+};
+
 export type BulkDeviceCommandsInput = {
   commands: Array<DeviceCommandInput>;
   deviceIds: Array<string>;
 };
 
+export type ColumnType =
+  | 'BOOLEAN'
+  | 'DATE'
+  /** Stored and exported but not shown on screens. */
+  | 'HIDDEN'
+  | 'IMAGE'
+  | 'NUMBER'
+  | 'TEXT';
+
 export type ContentGroupInput = {
   name: string;
   parentId?: string | null | undefined;
+};
+
+export type CreateDataTableColumnInput = {
+  default?: string | null | undefined;
+  /** Letters, digits, '_' and '-'; starts with a letter or '_'; unique in the table. */
+  key: string;
+  name: string;
+  options?: Array<string> | null | undefined;
+  required?: boolean | null | undefined;
+  sortable?: boolean | null | undefined;
+  type: ColumnType;
+};
+
+export type CreateDataTableInput = {
+  cacheTtlSeconds?: number | null | undefined;
+  columns?: Array<CreateDataTableColumnInput> | null | undefined;
+  description?: string | null | undefined;
+  name: string;
+};
+
+export type CreateDataTableRowInput = {
+  data: unknown;
+  tableId: string;
 };
 
 export type CreateDeviceInput = {
@@ -46,6 +92,25 @@ export type CreatePlaylistInput = {
   type?: PlaylistType | null | undefined;
 };
 
+export type DataTableColumnInput = {
+  default?: string | null | undefined;
+  /** An existing column's id to change it; omit to add a column. */
+  id?: string | number | null | undefined;
+  key: string;
+  name: string;
+  options?: Array<string> | null | undefined;
+  required?: boolean | null | undefined;
+  sortable?: boolean | null | undefined;
+  type: ColumnType;
+};
+
+export type DataTableRowChange =
+  | 'CREATE'
+  | 'DELETE'
+  | 'REORDER'
+  | 'ROLLBACK'
+  | 'UPDATE';
+
 export type DeviceCommandInput = {
   /** volume: an integer 0 to 100 as a string; optional for the others. */
   arg?: string | null | undefined;
@@ -79,6 +144,12 @@ export type DeviceTypeInput = {
   name?: string | null | undefined;
 };
 
+export type InvalidRowsAction =
+  /** Convert what converts; cells that do not become empty (or the column default when required). */
+  | 'MIGRATE'
+  /** Refuse the change and name the rows that break it. */
+  | 'REFUSE';
+
 /** One JSON Patch operation: op is add, remove, replace, move, copy or test; path a JSON Pointer such as /name or /location/city. */
 export type JsonPatchOperationInput = {
   from?: string | null | undefined;
@@ -100,6 +171,20 @@ export type PlaylistType =
   | 'MULTIMEDIA'
   | 'SLIDESHOW'
   | 'TEMPLATE';
+
+export type ReorderDataTableRowsInput = {
+  afterRowId?: string | null | undefined;
+  rowIds: Array<string>;
+  tableId: string;
+};
+
+export type RollbackDataTableRowInput = {
+  /** When given, refused (VERSION_CONFLICT) unless the row is currently at this version. */
+  expectedVersion?: number | null | undefined;
+  rowId: string;
+  tableId: string;
+  version: number;
+};
 
 export type SourceType =
   | 'AUDIO'
@@ -148,6 +233,23 @@ export type UpdateAlertInput = {
   snoozedUntil?: string | null | undefined;
 };
 
+export type UpdateDataTableInput = {
+  cacheTtlSeconds?: number | null | undefined;
+  columns?: Array<DataTableColumnInput> | null | undefined;
+  description?: string | null | undefined;
+  name?: string | null | undefined;
+  onInvalidRows?: InvalidRowsAction | null | undefined;
+  tableId: string;
+};
+
+export type UpdateDataTableRowInput = {
+  data: unknown;
+  rowId: string;
+  tableId: string;
+  /** When given, the write is refused (VERSION_CONFLICT) unless the row is at this version. */
+  version?: number | null | undefined;
+};
+
 export type UpdateDeviceInput = {
   deviceType?: DeviceTypeInput | null | undefined;
   groupId?: string | null | undefined;
@@ -190,6 +292,40 @@ export type RestPlaylistFragment = { id: string, name: string, type: PlaylistTyp
 
 export type RestTemplateFragment = { id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> };
 
+export type RestDataTableFragment = { id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> };
+
+export type RestDataTableRowFragment = { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number };
+
+export type RestDataTableRowVersionFragment = { rowId: string, version: number, change: DataTableRowChange, data: unknown, sortOrder: number, updatedAt: string, userId: string | null };
+
+export type BatchCreateDataTableRowsMutationVariables = Exact<{
+  input: BatchCreateDataTableRowsInput;
+}>;
+
+
+export type BatchCreateDataTableRowsMutation = { batchCreateDataTableRows: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, successCount: number | null, failureCount: number | null, results: Array<{ index: number, rowId: string | null, success: boolean, error: string | null, errorCode: string | null }> | null } | null };
+
+export type BatchDeleteDataTableRowsMutationVariables = Exact<{
+  input: BatchDeleteDataTableRowsInput;
+}>;
+
+
+export type BatchDeleteDataTableRowsMutation = { batchDeleteDataTableRows: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, successCount: number | null, failureCount: number | null, results: Array<{ index: number, rowId: string | null, success: boolean, error: string | null, errorCode: string | null }> | null } | null };
+
+export type CreateDataTableMutationVariables = Exact<{
+  input: CreateDataTableInput;
+}>;
+
+
+export type CreateDataTableMutation = { createDataTable: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, table: { id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> } | null } | null };
+
+export type CreateDataTableRowMutationVariables = Exact<{
+  input: CreateDataTableRowInput;
+}>;
+
+
+export type CreateDataTableRowMutation = { createDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, row: { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number } | null } | null };
+
 export type CreateDeviceMutationVariables = Exact<{
   input: CreateDeviceInput;
 }>;
@@ -231,6 +367,22 @@ export type CreateTemplateGroupMutationVariables = Exact<{
 
 
 export type CreateTemplateGroupMutation = { createTemplateGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
+
+export type DeleteDataTableMutationVariables = Exact<{
+  tableId: string;
+}>;
+
+
+export type DeleteDataTableMutation = { deleteDataTable: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, tableId: string | null } | null };
+
+export type DeleteDataTableRowMutationVariables = Exact<{
+  tableId: string;
+  rowId: string;
+  version?: number | null | undefined;
+}>;
+
+
+export type DeleteDataTableRowMutation = { deleteDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, rowId: string | null } | null };
 
 export type DeleteDeviceMutationVariables = Exact<{
   id: string | number;
@@ -306,6 +458,22 @@ export type GetAuditEventQueryVariables = Exact<{
 
 
 export type GetAuditEventQuery = { auditEvent: Array<{ eventId: string, timestamp: string, eventType: string, userId: string | null, userName: string | null, httpMethod: string, controllerName: string, actionName: string, ipAddress: string | null, responseCode: number, interface: string }> | null };
+
+export type GetDataTableQueryVariables = Exact<{
+  tableId: string;
+}>;
+
+
+export type GetDataTableQuery = { dataTable: { id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> } | null };
+
+export type GetDataTableRowVersionQueryVariables = Exact<{
+  tableId: string;
+  rowId: string;
+  version: number;
+}>;
+
+
+export type GetDataTableRowVersionQuery = { dataTableRowVersion: { rowId: string, version: number, change: DataTableRowChange, data: unknown, sortOrder: number, updatedAt: string, userId: string | null } | null };
 
 export type GetDeviceQueryVariables = Exact<{
   id: string;
@@ -399,6 +567,22 @@ export type ListAuditEventsQueryVariables = Exact<{
 
 
 export type ListAuditEventsQuery = { auditEvent: Array<{ eventId: string, timestamp: string, eventType: string, userId: string | null, userName: string | null, httpMethod: string, controllerName: string, actionName: string, ipAddress: string | null, responseCode: number, interface: string }> | null };
+
+export type ListDataTableRowVersionsQueryVariables = Exact<{
+  tableId: string;
+  rowId: string;
+}>;
+
+
+export type ListDataTableRowVersionsQuery = { dataTableRowVersions: Array<{ rowId: string, version: number, change: DataTableRowChange, data: unknown, sortOrder: number, updatedAt: string, userId: string | null }> | null };
+
+export type ListDataTablesQueryVariables = Exact<{
+  pageSize?: number | null | undefined;
+  continuationToken?: string | null | undefined;
+}>;
+
+
+export type ListDataTablesQuery = { dataTables: { continuationToken: string | null, data: Array<{ id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> }> } | null };
 
 export type ListDeviceGroupsQueryVariables = Exact<{
   tree?: boolean | null | undefined;
@@ -522,6 +706,20 @@ export type PatchPlaylistMutationVariables = Exact<{
 
 export type PatchPlaylistMutation = { patchPlaylist: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, playlist: { id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> } | null } | null };
 
+export type ReorderDataTableRowsMutationVariables = Exact<{
+  input: ReorderDataTableRowsInput;
+}>;
+
+
+export type ReorderDataTableRowsMutation = { reorderDataTableRows: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, moved: number | null } | null };
+
+export type RollbackDataTableRowMutationVariables = Exact<{
+  input: RollbackDataTableRowInput;
+}>;
+
+
+export type RollbackDataTableRowMutation = { rollbackDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, newVersion: number | null, restoredRow: { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number } | null } | null };
+
 export type SendBulkDeviceCommandsMutationVariables = Exact<{
   input: BulkDeviceCommandsInput;
 }>;
@@ -559,6 +757,20 @@ export type UpdateAlertMutationVariables = Exact<{
 
 
 export type UpdateAlertMutation = { updateAlert: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, alert: { id: string, createdOn: string, isActive: boolean, snoozedUntil: string | null, resolvedOn: string | null, reason: string | null, autoResolved: boolean, alertRule: { id: string, name: string, ruleSet: string, isEnabled: boolean } | null, devices: Array<{ id: string, name: string }> } | null } | null };
+
+export type UpdateDataTableMutationVariables = Exact<{
+  input: UpdateDataTableInput;
+}>;
+
+
+export type UpdateDataTableMutation = { updateDataTable: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, table: { id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> } | null } | null };
+
+export type UpdateDataTableRowMutationVariables = Exact<{
+  input: UpdateDataTableRowInput;
+}>;
+
+
+export type UpdateDataTableRowMutation = { updateDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, row: { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number } | null } | null };
 
 export type UpdateDeviceMutationVariables = Exact<{
   id: string | number;

@@ -38,9 +38,12 @@ export interface GroupRoots {
   create: string;
   update: string;
   remove: string;
+  /** Group -> REST body (default: snake_case keys). */
+  toRest?: (g: GqlRecord) => Record<string, unknown>;
 }
 
 export function groupOps(roots: GroupRoots): { list: RestOperation; create: RestOperation; update: RestOperation; remove: RestOperation } {
+  const toRest = roots.toRest ?? toRestGroup;
   const list: RestOperation = {
     variables: () => ({ tree: false }),
     respond(data, { query }) {
@@ -50,15 +53,15 @@ export function groupOps(roots: GroupRoots): { list: RestOperation; create: Rest
       // take/page over the list (the top-level groups in tree form).
       const take = typeof query.take === 'number' ? query.take : groups.length;
       const page = typeof query.page === 'number' ? query.page : 0;
-      return { body: groups.slice(page * take, page * take + take).map(toRestGroup) };
+      return { body: groups.slice(page * take, page * take + take).map((g) => toRest(g)) };
     },
     accepts: { query: ['tree', 'id', 'take', 'page'] },
   };
   return {
     list,
-    create: createOp({ root: roots.create, record: 'group', body: { fields: GROUP_FIELDS }, toRest: toRestGroup }),
+    create: createOp({ root: roots.create, record: 'group', body: { fields: GROUP_FIELDS }, toRest: (g) => toRest(g) }),
     // PUT answers 204 like the reference.
-    update: updateOp({ root: roots.update, record: 'group', body: { fields: GROUP_FIELDS }, status: 204, toRest: toRestGroup }),
+    update: updateOp({ root: roots.update, record: 'group', body: { fields: GROUP_FIELDS }, status: 204, toRest: (g) => toRest(g) }),
     remove: deleteOp({ root: roots.remove }),
   };
 }

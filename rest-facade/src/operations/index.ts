@@ -12,6 +12,7 @@ import { createDeviceGroup, deleteDeviceGroup, listDeviceGroups, updateDeviceGro
 import { getDevicePingData, getDeviceSnap, getPingData, sendBulkDeviceCommands, sendDeviceCommand, trackDeviceEvent } from './device-commands.js';
 import { getAlert, listAlerts, patchAlert, updateAlert } from './alerts.js';
 import { getUser, listUsers } from './users.js';
+import { createSchedule, createScheduleGroup, deleteSchedule, deleteScheduleGroup, getSchedule, listScheduleGroups, listSchedules, patchSchedule, updateSchedule, updateScheduleGroup } from './schedules.js';
 import type { RestOperation } from './types.js';
 
 export type { Accepts, RestInput, RestOperation, RestSuccess } from './types.js';
@@ -45,4 +46,15 @@ export const REST_OPERATIONS: Readonly<Record<string, RestOperation>> = {
   getAlert,
   updateAlert,
   patchAlert,
+  // Scheduling issue.
+  listSchedules,
+  getSchedule,
+  createSchedule,
+  updateSchedule,
+  patchSchedule,
+  deleteSchedule,
+  listScheduleGroups,
+  createScheduleGroup,
+  updateScheduleGroup,
+  deleteScheduleGroup,
 };

@@ -76,7 +76,7 @@ test.each([
   [{ type: 'TEMPLATE', templateId: 'nope' }, 'templateId'],
   [{ type: 'TEMPLATE', templateId: 't1', playlistId: 'p1' }, 'playlistId'],
   [{ type: 'CAMPAIGN' }, 'type'],
-  [{ playlistId: 'p1', deviceIds: ['d1', 'db'] }, 'deviceIds[1]'], // another account's device
+  [{ playlistId: 'p1', deviceIds: ['d1', 'db'] }, 'deviceIds'], // another account's device
   [{ playlistId: 'p1', groupId: 'nope' }, 'groupId'],
   [{ playlistId: 'p1', orgId: 'org-9' }, 'orgId'],
   [{ playlistId: 'p1', name: '' }, 'name'],

@@ -72,6 +72,68 @@ export type LocationInput = {
   state?: string | null | undefined;
 };
 
+export type ScheduleGroupInput = {
+  name: string;
+  parentId?: string | null | undefined;
+};
+
+/**
+ * A schedule's properties. PLAYLIST schedules need playlistId, TEMPLATE schedules templateId, each of
+ * the caller's account; devices must be the caller's. CAMPAIGN schedules (conditions) are refused.
+ */
+export type ScheduleInput = {
+  /** Devices the schedule applies to (ids of the caller's devices). */
+  deviceIds?: Array<string> | null | undefined;
+  /** Last day, inclusive; not before startDate. Null: open-ended. */
+  endDate?: string | null | undefined;
+  /** HH:mm; 24:00 is the end of the day. Before startTime: the window runs overnight. Null: 24:00. */
+  endTime?: string | null | undefined;
+  /** The version read; the update is refused when the schedule has changed since. */
+  expectedVersion?: number | null | undefined;
+  friday?: boolean | null | undefined;
+  groupId?: string | null | undefined;
+  /** Each weekday defaults to true. */
+  monday?: boolean | null | undefined;
+  name: string;
+  orgId?: string | null | undefined;
+  playlistId?: string | null | undefined;
+  /** Default NORMAL. */
+  priority?: SchedulePriorityType | null | undefined;
+  saturday?: boolean | null | undefined;
+  /** First day (YYYY-MM-DD, or an ISO 8601 timestamp whose date part is taken). Null: no start. */
+  startDate?: string | null | undefined;
+  /** HH:mm (or HH:mm:ss) in the device's local time. Null: 00:00. */
+  startTime?: string | null | undefined;
+  sunday?: boolean | null | undefined;
+  tags?: Array<string> | null | undefined;
+  templateId?: string | null | undefined;
+  thursday?: boolean | null | undefined;
+  tuesday?: boolean | null | undefined;
+  /** Default PLAYLIST. */
+  type?: ScheduleType | null | undefined;
+  wednesday?: boolean | null | undefined;
+};
+
+export type ScheduleJsonPatchOperationInput = {
+  from?: string | null | undefined;
+  op: string;
+  path: string;
+  value?: unknown;
+};
+
+/** From lowest to highest; a higher priority schedule wins over a lower one. */
+export type SchedulePriorityType =
+  | 'HIGH'
+  | 'HIGHEST'
+  | 'LOW'
+  | 'LOWEST'
+  | 'NORMAL';
+
+export type ScheduleType =
+  | 'CAMPAIGN'
+  | 'PLAYLIST'
+  | 'TEMPLATE';
+
 /** Every field is optional; null clears an optional field. timezone must be an IANA name. */
 export type UpdateAccountInput = {
   address1?: string | null | undefined;
@@ -113,6 +175,8 @@ export type RestAlertFragment = { id: string, createdOn: string, isActive: boole
 
 export type RestDeviceFragment = { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null };
 
+export type RestScheduleFragment = { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> };
+
 export type CreateDeviceMutationVariables = Exact<{
   input: CreateDeviceInput;
 }>;
@@ -127,6 +191,20 @@ export type CreateDeviceGroupMutationVariables = Exact<{
 
 export type CreateDeviceGroupMutation = { createDeviceGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
 
+export type CreateScheduleMutationVariables = Exact<{
+  input: ScheduleInput;
+}>;
+
+
+export type CreateScheduleMutation = { createSchedule: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, schedule: { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> } | null } | null };
+
+export type CreateScheduleGroupMutationVariables = Exact<{
+  input: ScheduleGroupInput;
+}>;
+
+
+export type CreateScheduleGroupMutation = { createScheduleGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
+
 export type DeleteDeviceMutationVariables = Exact<{
   id: string | number;
 }>;
@@ -140,6 +218,20 @@ export type DeleteDeviceGroupMutationVariables = Exact<{
 
 
 export type DeleteDeviceGroupMutation = { deleteDeviceGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null } | null };
+
+export type DeleteScheduleMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteScheduleMutation = { deleteSchedule: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, scheduleId: string | null } | null };
+
+export type DeleteScheduleGroupMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteScheduleGroupMutation = { deleteScheduleGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null } | null };
 
 export type GetAccountQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -187,6 +279,13 @@ export type GetPingDataQueryVariables = Exact<{
 
 
 export type GetPingDataQuery = { device: Array<{ id: string, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, timestamp: string | null } | null }> | null };
+
+export type GetScheduleQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type GetScheduleQuery = { schedule: Array<{ id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> }> | null };
 
 export type GetUserQueryVariables = Exact<{
   id: string;
@@ -252,6 +351,25 @@ export type ListOrganizationsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type ListOrganizationsQuery = { organizations: Array<{ id: string, name: string, address1: string | null, address2: string | null, city: string | null, state: string | null, postalCode: string | null, country: string | null, phone: string | null, fax: string | null, timezone: string | null, languageCode: string | null, createdOn: string }> | null };
 
+export type ListScheduleGroupsQueryVariables = Exact<{
+  tree?: boolean | null | undefined;
+}>;
+
+
+export type ListScheduleGroupsQuery = { scheduleGroups: Array<{ id: string, name: string, parentId: string | null, count: number, level: number }> | null };
+
+export type ListSchedulesQueryVariables = Exact<{
+  id?: Array<string> | string | null | undefined;
+  groupId?: Array<string> | string | null | undefined;
+  groupName?: Array<string> | string | null | undefined;
+  deviceId?: string | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type ListSchedulesQuery = { schedule: Array<{ id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> }> | null };
+
 export type ListUsersQueryVariables = Exact<{
   id?: Array<string> | string | null | undefined;
   limit?: number | null | undefined;
@@ -276,6 +394,14 @@ export type PatchDeviceMutationVariables = Exact<{
 
 
 export type PatchDeviceMutation = { patchDevice: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, device: { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null } | null } | null };
+
+export type PatchScheduleMutationVariables = Exact<{
+  id: string | number;
+  operations: Array<ScheduleJsonPatchOperationInput> | ScheduleJsonPatchOperationInput;
+}>;
+
+
+export type PatchScheduleMutation = { patchSchedule: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, schedule: { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> } | null } | null };
 
 export type SendBulkDeviceCommandsMutationVariables = Exact<{
   input: BulkDeviceCommandsInput;
@@ -330,3 +456,19 @@ export type UpdateDeviceGroupMutationVariables = Exact<{
 
 
 export type UpdateDeviceGroupMutation = { updateDeviceGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
+
+export type UpdateScheduleMutationVariables = Exact<{
+  id: string | number;
+  input: ScheduleInput;
+}>;
+
+
+export type UpdateScheduleMutation = { updateSchedule: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, schedule: { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> } | null } | null };
+
+export type UpdateScheduleGroupMutationVariables = Exact<{
+  id: string | number;
+  input: ScheduleGroupInput;
+}>;
+
+
+export type UpdateScheduleGroupMutation = { updateScheduleGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };

@@ -24,7 +24,7 @@ async function checkedRecord(rt: SchedulingRuntime, caller: Principal, input: un
   if (templates && !templates.has(record.templateId!)) throw new AppError('BAD_USER_INPUT', `template '${record.templateId!.slice(0, 100)}' was not found`, { field: 'templateId' });
   if (devices) {
     const missing = record.deviceIds.findIndex((id) => !devices.has(id));
-    if (missing >= 0) throw new AppError('BAD_USER_INPUT', `device '${record.deviceIds[missing]!.slice(0, 100)}' was not found`, { field: `deviceIds[${missing}]` });
+    if (missing >= 0) throw new AppError('BAD_USER_INPUT', `device '${record.deviceIds[missing]!.slice(0, 100)}' (item ${missing} of the devices) was not found`, { field: 'deviceIds' });
   }
   if (!orgOk) throw new AppError('BAD_USER_INPUT', `organization '${record.orgId!.slice(0, 100)}' was not found`, { field: 'orgId' });
   return { record: { ...record, ...group }, expectedVersion };

@@ -119,3 +119,18 @@ test('GraphQL through the gateway: nowPlaying with content resolved by the conte
   expect(sched.schedule).toContainEqual({ id, devices: [{ id: deviceId, name: 'Sched screen' }] });
   expect((await gqlData(`mutation($id: ID!) { deleteSchedule(id: $id) { success } }`, { id })).deleteSchedule.success).toBe(true);
 });
+
+test('legacy GET /schedules in json, xml and JSONP', async () => {
+  const made = (await call('POST', '/schedules', { name: 'Legacy listed', playlist_id: playlistId, devices: [{ id: deviceId }] })).body.id;
+  const url = (format: string, extra = '') => `${h.legacyUrl}/schedules?api_key=${encodeURIComponent(h.key)}&format=${format}&device_id=${deviceId}${extra}`;
+  const json = await fetch(url('json'));
+  expect(json.status).toBe(200);
+  expect(JSON.stringify(await json.json())).toContain(made);
+  const xml = await (await fetch(url('xml'))).text();
+  expect(xml).toMatch(/<schedules>[\s\S]*<schedule>[\s\S]*Legacy listed/);
+  const jsonp = await (await fetch(url('json', '&callback=cb'))).text();
+  expect(jsonp).toMatch(/cb\(/);
+  expect(jsonp).toContain(made);
+  const foreign = await (await fetch(`${h.legacyUrl}/schedules?api_key=${encodeURIComponent(otherKey)}&format=json`)).text();
+  expect(foreign).not.toContain(made);
+});

@@ -86,7 +86,17 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     identity,
     devices,
     content,
-    scheduling: createSchedulingSubgraph({ documents, tokens }),
+    // In-process: the other subgraphs' repositories answer, each scoped to the caller's account.
+    scheduling: createSchedulingSubgraph({
+      documents,
+      tokens,
+      devices: { devices: async (caller, ids) => new Map((await devices.repo.findByIds(caller.accountId, ids)).map((d) => [d.id, { id: d.id, timezone: d.timezone ?? null }])) },
+      content: { existing: async (caller, kind, ids) => new Set((await content.repo[kind === 'playlist' ? 'playlists' : 'templates'].findByIds(caller.accountId, ids)).keys()) },
+      accounts: {
+        timeZone: async (caller) => (await identity.repo.getAccount(caller.accountId)).timezone,
+        hasOrganization: async (caller, orgId) => (await identity.repo.organizations.findById(caller.accountId, orgId)) !== null,
+      },
+    }),
     datatables,
     analytics: createAnalyticsSubgraph({ analytics, tokens }),
   };

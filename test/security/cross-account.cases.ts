@@ -155,6 +155,20 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'REST PUT /player/{registrationKey}/snap': credentialScoped('PUT', (k) => `/player/${k}/snap`, '\xff\xd8\xff'),
   'REST POST /player/{registrationKey}/track': credentialScoped('POST', (k) => `/player/${k}/track`, '{"event_name":"x"}'),
 
+  // Schedules (scheduling issue): A's schedule ids have the right form; A's device must be refused in B's writes.
+  'REST GET /schedules': async (c) => {
+    await emptyList(c.rest(`/schedules?id=${NO_PUBLIC_WRITE}`));
+    await emptyList(c.rest(`/schedules?device_id=${c.ids.device}`));
+    await emptyList(c.rest(`/schedules?group_id=${NO_PUBLIC_WRITE}`));
+  },
+  'REST POST /schedules': (c) => status(c.rest('/schedules', { method: 'POST', body: JSON.stringify({ name: 'B on A device', playlist_id: NO_PUBLIC_WRITE, devices: [{ id: c.ids.device }] }) }), 400),
+  'REST GET /schedules/{id}': (c) => status(c.rest(`/schedules/${NO_PUBLIC_WRITE}`), 404),
+  'REST PUT /schedules/{id}': (c) => status(c.rest(`/schedules/${NO_PUBLIC_WRITE}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST PATCH /schedules/{id}': (c) => status(c.rest(`/schedules/${NO_PUBLIC_WRITE}`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/name', 'B was here') }), 404),
+  'REST DELETE /schedules/{id}': (c) => status(c.rest(`/schedules/${NO_PUBLIC_WRITE}`, { method: 'DELETE' }), 404),
+  'REST GET /schedules/groups': (c) => emptyList(c.rest(`/schedules/groups?id=${NO_PUBLIC_WRITE}`)),
+  'REST PUT /schedules/groups/{id}': (c) => status(c.rest(`/schedules/groups/${NO_PUBLIC_WRITE}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST DELETE /schedules/groups/{id}': (c) => status(c.rest(`/schedules/groups/${NO_PUBLIC_WRITE}`, { method: 'DELETE' }), 404),
   // ---- GraphQL queries: B's answers are empty
   'GraphQL Query.playLogs': gqlNothing('query($d: [String!]) { playLogs(startDate: "2020-01-01", endDate: "2100-01-01", deviceId: $d) { deviceId } }', (i) => ({ d: [i.device] })),
   'GraphQL Query.pingLogs': gqlNothing('query($d: [String!]) { pingLogs(startDate: "2020-01-01", endDate: "2100-01-01", deviceId: $d) { deviceId } }', (i) => ({ d: [i.device] })),
@@ -188,6 +202,21 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'GraphQL Query.apiKeys': gqlNothing('query($u: String) { apiKeys(userId: $u) { id } }', (i) => ({ u: i.user })),
   'GraphQL Query.schedule': gqlNothing('query($i: [String!], $d: String) { a: schedule(id: $i) { id } b: schedule(groupId: $i) { id } c: schedule(deviceId: $d) { id } }', (i) => ({ i: [NO_PUBLIC_WRITE], d: i.device })),
 
+  'GraphQL Query.nowPlaying': async (c) => {
+    const r = await c.gql('query($d: ID!) { nowPlaying(deviceId: $d) { timezone } }', { d: c.ids.device });
+    if (r.body.data?.nowPlaying || r.body.errors?.[0]?.extensions?.code !== 'NOT_FOUND') throw new Error(`nowPlaying answered ${JSON.stringify(r.body).slice(0, 300)}`);
+  },
+  'GraphQL Query.deviceTimeline': async (c) => {
+    const r = await c.gql('query($d: ID!) { deviceTimeline(deviceId: $d, from: "2026-01-01T00:00:00Z", to: "2026-01-02T00:00:00Z") { timezone } }', { d: c.ids.device });
+    if (r.body.data?.deviceTimeline || r.body.errors?.[0]?.extensions?.code !== 'NOT_FOUND') throw new Error(`deviceTimeline answered ${JSON.stringify(r.body).slice(0, 300)}`);
+  },
+  'GraphQL Mutation.createSchedule': gqlNothing('mutation($d: [String!], $p: String) { createSchedule(input: { name: "B on A device", playlistId: $p, deviceIds: $d }) { success } }', (i) => ({ d: [i.device], p: NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.updateSchedule': gqlNothing('mutation($s: ID!) { updateSchedule(id: $s, input: { name: "B was here", playlistId: "x" }) { success } }', () => ({ s: NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.patchSchedule': gqlNothing('mutation($s: ID!) { patchSchedule(id: $s, operations: [{ op: "replace", path: "/name", value: "B" }]) { success } }', () => ({ s: NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.deleteSchedule': gqlNothing('mutation($s: ID!) { deleteSchedule(id: $s) { success } }', () => ({ s: NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.createScheduleGroup': gqlNothing('mutation($g: String) { createScheduleGroup(input: { name: "B under A", parentId: $g }) { success } }', () => ({ g: NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.updateScheduleGroup': gqlNothing('mutation($g: ID!) { updateScheduleGroup(id: $g, input: { name: "B was here" }) { success } }', () => ({ g: NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.deleteScheduleGroup': gqlNothing('mutation($g: ID!) { deleteScheduleGroup(id: $g) { success } }', () => ({ g: NO_PUBLIC_WRITE })),
   // ---- GraphQL mutations: refused (success:false), nothing of A changes
   // input.orgId with A's organization is issue 9 item 7 (another change, with its own test); groupId here.
   'GraphQL Mutation.createDevice': gqlNothing('mutation($g: String) { createDevice(input: { name: "B on A group", groupId: $g }) { success } }', (i) => ({ g: i.deviceGroup })),

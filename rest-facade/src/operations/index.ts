@@ -31,6 +31,7 @@ import {
   updateDataTable,
   updateDataTableRow,
 } from './datatables.js';
+import { createSchedule, createScheduleGroup, deleteSchedule, deleteScheduleGroup, getSchedule, listScheduleGroups, listSchedules, patchSchedule, updateSchedule, updateScheduleGroup } from './schedules.js';
 import type { RestOperation } from './types.js';
 
 export type { Accepts, RestInput, RestOperation, RestSuccess } from './types.js';
@@ -107,4 +108,15 @@ export const REST_OPERATIONS: Readonly<Record<string, RestOperation>> = {
   listDataTableRowVersions,
   getDataTableRowVersion,
   rollbackDataTableRow,
+  // Scheduling issue.
+  listSchedules,
+  getSchedule,
+  createSchedule,
+  updateSchedule,
+  patchSchedule,
+  deleteSchedule,
+  listScheduleGroups,
+  createScheduleGroup,
+  updateScheduleGroup,
+  deleteScheduleGroup,
 };

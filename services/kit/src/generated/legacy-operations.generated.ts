@@ -37,6 +37,19 @@ export type LocationInput = {
   state?: string | null | undefined;
 };
 
+/** From lowest to highest; a higher priority schedule wins over a lower one. */
+export type SchedulePriorityType =
+  | 'HIGH'
+  | 'HIGHEST'
+  | 'LOW'
+  | 'LOWEST'
+  | 'NORMAL';
+
+export type ScheduleType =
+  | 'CAMPAIGN'
+  | 'PLAYLIST'
+  | 'TEMPLATE';
+
 export type UpdateDeviceInput = {
   deviceType?: DeviceTypeInput | null | undefined;
   groupId?: string | null | undefined;
@@ -106,6 +119,16 @@ export type ListDevicesQueryVariables = Exact<{
 
 
 export type ListDevicesQuery = { device: Array<{ id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, registrationKey: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null }> | null };
+
+export type ListSchedulesQueryVariables = Exact<{
+  deviceId?: string | null | undefined;
+  groupId?: Array<string> | string | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type ListSchedulesQuery = { schedule: Array<{ id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, devices: Array<{ id: string }> }> | null };
 
 export type UpdateDeviceMutationVariables = Exact<{
   id: string | number;

@@ -1171,6 +1171,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Schedules.
+         * @description The account's schedules by name. `device_id` keeps the schedules that include that device;
+         *     `group_id` and `group_name` match any of the values given. Policy: Schedules_View.
+         */
+        get: operations["listSchedules"];
+        put?: never;
+        /**
+         * Create a schedule.
+         * @description The reference's ScheduleRequest. A Playlist schedule needs `playlist_id`, a Template schedule
+         *     `template_id`, each of the caller's account; `devices` must be the caller's; `end_date` not
+         *     before `start_date`; times `HH:mm` (an end before the start runs overnight). Campaign
+         *     schedules (conditions) are refused. Each refusal is a 400 naming the property. Policy: Schedules_Edit.
+         */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One schedule.
+         * @description 404 when no schedule of the caller's account has this id. Policy Schedules_View.
+         */
+        get: operations["getSchedule"];
+        /**
+         * Replace a schedule.
+         * @description Every property left out is reset to its default (as on creation). Same rules as POST. Answers 204, as the reference does. Policy Schedules_Edit.
+         */
+        put: operations["updateSchedule"];
+        post?: never;
+        /**
+         * Delete a schedule.
+         * @description Policy Schedules_Delete.
+         */
+        delete: operations["deleteSchedule"];
+        options?: never;
+        head?: never;
+        /**
+         * JSON Patch a schedule.
+         * @description A JSON Patch (RFC 6902) array over the ScheduleRequest properties in snake_case (/name,
+         *     /start_time, /devices, /priority, ...). The result is validated like PUT and written only if
+         *     nobody changed the schedule meanwhile (409 otherwise). Policy: Schedules_Edit.
+         */
+        patch: operations["patchSchedule"];
+        trace?: never;
+    };
+    "/schedules/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Schedule groups.
+         * @description Groups with their direct schedule count and nesting level; with tree=true the top-level groups with nested `children`. Policy Schedules_View.
+         */
+        get: operations["listScheduleGroups"];
+        put?: never;
+        /**
+         * Create a schedule group.
+         * @description `parent_id` nests it under another group. Policy: Schedules_Edit.
+         */
+        post: operations["createScheduleGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename and/or move a schedule group.
+         * @description Policy Schedules_Edit.
+         */
+        put: operations["updateScheduleGroup"];
+        post?: never;
+        /**
+         * Delete a schedule group.
+         * @description Its schedules and sub-groups move up to its parent group. Policy Schedules_Delete.
+         */
+        delete: operations["deleteScheduleGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1913,6 +2023,77 @@ export interface components {
                 error?: string;
                 field?: string | null;
             }[];
+        };
+        /** @enum {string} */
+        ScheduleType: "Playlist" | "Template" | "Campaign";
+        /** @enum {string} */
+        SchedulePriorityType: "Normal" | "High" | "Highest" | "Lowest" | "Low";
+        ScheduleDevice: {
+            id?: string | null;
+        };
+        /** @description The reference's ScheduleRequest. */
+        ScheduleRequest: {
+            name?: string | null;
+            group_id?: string | null;
+            /** @description Comma-separated, as in the reference. */
+            tags?: string | null;
+            monday?: boolean | null;
+            tuesday?: boolean | null;
+            wednesday?: boolean | null;
+            thursday?: boolean | null;
+            friday?: boolean | null;
+            saturday?: boolean | null;
+            sunday?: boolean | null;
+            /** @description First day (YYYY-MM-DD or an ISO 8601 timestamp whose date part is taken), in the device's zone. */
+            start_date?: string | null;
+            /** @description Last day, inclusive. */
+            end_date?: string | null;
+            /** @description HH:mm in the device's local time. */
+            start_time?: string | null;
+            /** @description HH:mm; before start_time runs overnight; 24:00 is the end of the day. */
+            end_time?: string | null;
+            template_id?: string | null;
+            playlist_id?: string | null;
+            type?: components["schemas"]["ScheduleType"];
+            devices?: components["schemas"]["ScheduleDevice"][] | null;
+            /** @description Campaign conditions; Campaign schedules are refused, so only null or [] is accepted. */
+            conditions?: Record<string, never>[] | null;
+            priority?: components["schemas"]["SchedulePriorityType"];
+        };
+        /** @description The reference's Schedule. */
+        Schedule: {
+            name?: string | null;
+            group_id?: string | null;
+            /** @description Comma-separated, as in the reference. */
+            tags?: string | null;
+            monday?: boolean | null;
+            tuesday?: boolean | null;
+            wednesday?: boolean | null;
+            thursday?: boolean | null;
+            friday?: boolean | null;
+            saturday?: boolean | null;
+            sunday?: boolean | null;
+            /** @description First day (YYYY-MM-DD or an ISO 8601 timestamp whose date part is taken), in the device's zone. */
+            start_date?: string | null;
+            /** @description Last day, inclusive. */
+            end_date?: string | null;
+            /** @description HH:mm in the device's local time. */
+            start_time?: string | null;
+            /** @description HH:mm; before start_time runs overnight; 24:00 is the end of the day. */
+            end_time?: string | null;
+            template_id?: string | null;
+            playlist_id?: string | null;
+            type?: components["schemas"]["ScheduleType"];
+            devices?: components["schemas"]["ScheduleDevice"][] | null;
+            /** @description Campaign conditions; Campaign schedules are refused, so only null or [] is accepted. */
+            conditions?: Record<string, never>[] | null;
+            priority?: components["schemas"]["SchedulePriorityType"];
+            id?: string | null;
+            group_name?: string | null;
+            created_on?: string | null;
+            created_by_id?: string | null;
+            modified_on?: string | null;
+            modified_by_id?: string | null;
         };
     };
     responses: {
@@ -4473,6 +4654,302 @@ export interface operations {
         };
     };
     deleteTemplateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: {
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                /** @description Maximum number of items to return. */
+                take?: components["parameters"]["Take"];
+                /** @description 0-based page index; skips page * take items. */
+                page?: components["parameters"]["Page"];
+                /** @description Only items in one of these groups; repeat the parameter for several (group_id=a&group_id=b). */
+                group_id?: components["parameters"]["GroupId"];
+                /** @description Only items in a group with one of these names; repeat the parameter for several. */
+                group_name?: components["parameters"]["GroupName"];
+                /** @description Only schedules that include this device. */
+                device_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The new schedule. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated; GET /schedules/{id} reads it. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+                "application/json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The patched schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listScheduleGroups: {
+        parameters: {
+            query?: {
+                tree?: boolean;
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createScheduleGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateScheduleGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteScheduleGroup: {
         parameters: {
             query?: never;
             header?: never;

@@ -186,6 +186,68 @@ export type RollbackDataTableRowInput = {
   version: number;
 };
 
+export type ScheduleGroupInput = {
+  name: string;
+  parentId?: string | null | undefined;
+};
+
+/**
+ * A schedule's properties. PLAYLIST schedules need playlistId, TEMPLATE schedules templateId, each of
+ * the caller's account; devices must be the caller's. CAMPAIGN schedules (conditions) are refused.
+ */
+export type ScheduleInput = {
+  /** Devices the schedule applies to (ids of the caller's devices). */
+  deviceIds?: Array<string> | null | undefined;
+  /** Last day, inclusive; not before startDate. Null: open-ended. */
+  endDate?: string | null | undefined;
+  /** HH:mm; 24:00 is the end of the day. Before startTime: the window runs overnight. Null: 24:00. */
+  endTime?: string | null | undefined;
+  /** The version read; the update is refused when the schedule has changed since. */
+  expectedVersion?: number | null | undefined;
+  friday?: boolean | null | undefined;
+  groupId?: string | null | undefined;
+  /** Each weekday defaults to true. */
+  monday?: boolean | null | undefined;
+  name: string;
+  orgId?: string | null | undefined;
+  playlistId?: string | null | undefined;
+  /** Default NORMAL. */
+  priority?: SchedulePriorityType | null | undefined;
+  saturday?: boolean | null | undefined;
+  /** First day (YYYY-MM-DD, or an ISO 8601 timestamp whose date part is taken). Null: no start. */
+  startDate?: string | null | undefined;
+  /** HH:mm (or HH:mm:ss) in the device's local time. Null: 00:00. */
+  startTime?: string | null | undefined;
+  sunday?: boolean | null | undefined;
+  tags?: Array<string> | null | undefined;
+  templateId?: string | null | undefined;
+  thursday?: boolean | null | undefined;
+  tuesday?: boolean | null | undefined;
+  /** Default PLAYLIST. */
+  type?: ScheduleType | null | undefined;
+  wednesday?: boolean | null | undefined;
+};
+
+export type ScheduleJsonPatchOperationInput = {
+  from?: string | null | undefined;
+  op: string;
+  path: string;
+  value?: unknown;
+};
+
+/** From lowest to highest; a higher priority schedule wins over a lower one. */
+export type SchedulePriorityType =
+  | 'HIGH'
+  | 'HIGHEST'
+  | 'LOW'
+  | 'LOWEST'
+  | 'NORMAL';
+
+export type ScheduleType =
+  | 'CAMPAIGN'
+  | 'PLAYLIST'
+  | 'TEMPLATE';
+
 export type SourceType =
   | 'AUDIO'
   | 'COMMAND'
@@ -298,6 +360,8 @@ export type RestDataTableRowFragment = { id: string, sortOrder: number, data: un
 
 export type RestDataTableRowVersionFragment = { rowId: string, version: number, change: DataTableRowChange, data: unknown, sortOrder: number, updatedAt: string, userId: string | null };
 
+export type RestScheduleFragment = { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> };
+
 export type BatchCreateDataTableRowsMutationVariables = Exact<{
   input: BatchCreateDataTableRowsInput;
 }>;
@@ -360,6 +424,20 @@ export type CreatePlaylistGroupMutationVariables = Exact<{
 
 
 export type CreatePlaylistGroupMutation = { createPlaylistGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
+
+export type CreateScheduleMutationVariables = Exact<{
+  input: ScheduleInput;
+}>;
+
+
+export type CreateScheduleMutation = { createSchedule: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, schedule: { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> } | null } | null };
+
+export type CreateScheduleGroupMutationVariables = Exact<{
+  input: ScheduleGroupInput;
+}>;
+
+
+export type CreateScheduleGroupMutation = { createScheduleGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
 
 export type CreateTemplateGroupMutationVariables = Exact<{
   input: ContentGroupInput;
@@ -425,6 +503,20 @@ export type DeletePlaylistGroupMutationVariables = Exact<{
 
 
 export type DeletePlaylistGroupMutation = { deletePlaylistGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null } | null };
+
+export type DeleteScheduleMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteScheduleMutation = { deleteSchedule: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, scheduleId: string | null } | null };
+
+export type DeleteScheduleGroupMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteScheduleGroupMutation = { deleteScheduleGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null } | null };
 
 export type DeleteTemplateMutationVariables = Exact<{
   id: string | number;
@@ -516,6 +608,13 @@ export type GetPlaylistQueryVariables = Exact<{
 
 
 export type GetPlaylistQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
+
+export type GetScheduleQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type GetScheduleQuery = { schedule: Array<{ id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> }> | null };
 
 export type GetTemplateQueryVariables = Exact<{
   id: string;
@@ -647,6 +746,25 @@ export type ListPlaylistsQueryVariables = Exact<{
 
 export type ListPlaylistsQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
 
+export type ListScheduleGroupsQueryVariables = Exact<{
+  tree?: boolean | null | undefined;
+}>;
+
+
+export type ListScheduleGroupsQuery = { scheduleGroups: Array<{ id: string, name: string, parentId: string | null, count: number, level: number }> | null };
+
+export type ListSchedulesQueryVariables = Exact<{
+  id?: Array<string> | string | null | undefined;
+  groupId?: Array<string> | string | null | undefined;
+  groupName?: Array<string> | string | null | undefined;
+  deviceId?: string | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type ListSchedulesQuery = { schedule: Array<{ id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> }> | null };
+
 export type ListTemplateGroupsQueryVariables = Exact<{
   tree?: boolean | null | undefined;
 }>;
@@ -705,6 +823,14 @@ export type PatchPlaylistMutationVariables = Exact<{
 
 
 export type PatchPlaylistMutation = { patchPlaylist: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, playlist: { id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> } | null } | null };
+
+export type PatchScheduleMutationVariables = Exact<{
+  id: string | number;
+  operations: Array<ScheduleJsonPatchOperationInput> | ScheduleJsonPatchOperationInput;
+}>;
+
+
+export type PatchScheduleMutation = { patchSchedule: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, schedule: { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> } | null } | null };
 
 export type ReorderDataTableRowsMutationVariables = Exact<{
   input: ReorderDataTableRowsInput;
@@ -819,6 +945,22 @@ export type UpdatePlaylistGroupMutationVariables = Exact<{
 
 
 export type UpdatePlaylistGroupMutation = { updatePlaylistGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
+
+export type UpdateScheduleMutationVariables = Exact<{
+  id: string | number;
+  input: ScheduleInput;
+}>;
+
+
+export type UpdateScheduleMutation = { updateSchedule: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, schedule: { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> } | null } | null };
+
+export type UpdateScheduleGroupMutationVariables = Exact<{
+  id: string | number;
+  input: ScheduleGroupInput;
+}>;
+
+
+export type UpdateScheduleGroupMutation = { updateScheduleGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
 
 export type UpdateTemplateGroupMutationVariables = Exact<{
   id: string | number;

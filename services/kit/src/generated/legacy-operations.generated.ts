@@ -37,6 +37,33 @@ export type LocationInput = {
   state?: string | null | undefined;
 };
 
+export type PlaylistType =
+  | 'MARQUEE'
+  | 'MULTIMEDIA'
+  | 'SLIDESHOW'
+  | 'TEMPLATE';
+
+export type SourceType =
+  | 'AUDIO'
+  | 'COMMAND'
+  | 'FLASH'
+  | 'GADGET'
+  | 'IMAGE'
+  | 'PDF'
+  | 'PLACE_EXCHANGE'
+  | 'PLAYLIST'
+  | 'POWER_POINT'
+  | 'RSS'
+  | 'SVG'
+  | 'TEMPLATE'
+  | 'TEXT'
+  | 'TWITTER'
+  | 'URL'
+  | 'VIDEO'
+  | 'VISTAR_MEDIA'
+  | 'WEB_PAGE'
+  | 'YOU_TUBE';
+
 export type UpdateDeviceInput = {
   deviceType?: DeviceTypeInput | null | undefined;
   groupId?: string | null | undefined;
@@ -49,6 +76,12 @@ export type UpdateDeviceInput = {
 };
 
 export type LegacyDeviceFragment = { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, registrationKey: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null };
+
+export type LegacyMediaFragment = { id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, tags: Array<string>, groupId: string | null, groupName: string | null };
+
+export type LegacyPlaylistFragment = { id: string, name: string, type: PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> };
+
+export type LegacyTemplateFragment = { id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> };
 
 export type CreateDeviceMutationVariables = Exact<{
   input: CreateDeviceInput;
@@ -90,6 +123,27 @@ export type GetDeviceQueryVariables = Exact<{
 
 export type GetDeviceQuery = { device: Array<{ id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, registrationKey: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null }> | null };
 
+export type GetMediaQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type GetMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, tags: Array<string>, groupId: string | null, groupName: string | null }> | null };
+
+export type GetPlaylistQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type GetPlaylistQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> }> | null };
+
+export type GetTemplateQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type GetTemplateQuery = { template: Array<{ id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> }> | null };
+
 export type ListDeviceGroupsQueryVariables = Exact<{
   tree?: boolean | null | undefined;
 }>;
@@ -106,6 +160,30 @@ export type ListDevicesQueryVariables = Exact<{
 
 
 export type ListDevicesQuery = { device: Array<{ id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, registrationKey: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null }> | null };
+
+export type ListMediaQueryVariables = Exact<{
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type ListMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, tags: Array<string>, groupId: string | null, groupName: string | null }> | null };
+
+export type ListPlaylistsQueryVariables = Exact<{
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type ListPlaylistsQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> }> | null };
+
+export type ListTemplatesQueryVariables = Exact<{
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type ListTemplatesQuery = { template: Array<{ id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> }> | null };
 
 export type UpdateDeviceMutationVariables = Exact<{
   id: string | number;

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// `npm test`: supergraph and generated-types drift checks, strict typecheck, layering rules,
-// persisted operations against the API schema, rest.yaml against the reference API, every benchmark
-// scenario in smoke mode (about a second each, figures not judged: a broken scenario fails here, not
-// at the next `npm run bench`), then every jest suite (each REST e2e response validated against the
-// reference API), then the coverage of that validation over the operations rest.yaml shares with
-// the reference.
+// `npm test`: supergraph and generated-types drift checks, strict typecheck, layering rules
+// (dependency-cruiser, .dependency-cruiser.cjs), persisted operations against the API schema,
+// rest.yaml against the reference API, ESLint (eslint.config.js) and Prettier (.prettierrc.json),
+// every benchmark scenario in smoke mode (about a second each, figures not judged: a broken scenario
+// fails here, not at the next `npm run bench`), then every jest suite (each REST e2e response
+// validated against the reference API), then the coverage of that validation over the operations
+// rest.yaml shares with the reference.
 // Ends with a plain 'N passed, N failed, N skipped' line so CI can read the outcome.
 'use strict';
 const { spawnSync } = require('node:child_process');
@@ -19,14 +20,19 @@ const run = (label, cmd, args, extraEnv = {}) => {
   return r.status ?? 1;
 };
 
+/** Every source tree the layering rules cover. */
+const LAYERED = ['services', 'gateway', 'rest-facade', 'legacy-adapter', 'bench', 'scripts'];
+
 let failed = 0;
 const checks = [
   ['supergraph check', bin('tsx'), ['scripts/compose-supergraph.ts', '--check']],
   ['generated types check', bin('tsx'), ['scripts/codegen.ts', '--check']],
   ['typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
-  ['layering', bin('tsx'), ['scripts/check-layers.ts']],
+  ['layering', bin('depcruise'), ['--config', '.dependency-cruiser.cjs', ...LAYERED]],
   ['persisted operations', bin('tsx'), ['scripts/check-operations.ts']],
   ['REST compatibility with the reference', bin('tsx'), ['scripts/check-rest-compat.ts']],
+  ['lint', bin('eslint'), ['.']],
+  ['format', bin('prettier'), ['--check', '.', '--log-level', 'warn']],
   ['bench smoke', bin('tsx'), ['bench/src/run.ts'], { BENCH_SMOKE: 'true', NODE_ENV: 'production' }],
 ];
 for (const [label, cmd, args, extraEnv] of checks) {
@@ -48,7 +54,7 @@ for (const [label, cmd, args] of postChecks) {
   if (run(label, cmd, args) !== 0) failed++;
 }
 
-let passed = 0, jestFailed = 0, skipped = 0;
+let passed = 0, jestFailed, skipped = 0;
 if (fs.existsSync(report)) {
   const r = JSON.parse(fs.readFileSync(report, 'utf8'));
   passed = r.numPassedTests;

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { createLogger, createOps, InternalTokens, listenHttp, loadConfigOrExit, metricsAccess, onShutdown, SCHEMA_DIR, serveMetrics } from '@pylon/kit';
 import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
-import { createRedisCache, createRedisPubSub } from '@pylon/kit/adapters/cache.redis';
+import { createRedisCache, createRedisPubSub } from '@pylon/adapters/redis';
 import { createAuditSink } from '@pylon/kit/composition/audit-sink';
 import { createRateLimiter } from '@pylon/kit/composition/backends';
 import { KEY_REVOKED_CHANNEL } from '@pylon/identity';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
-import { createRedisCache } from '@pylon/kit/adapters/cache.redis';
+import { createRedisCache } from '@pylon/adapters/redis';
 import { createApiKey, createIdentitySubgraph, setPassword } from '@pylon/identity';
 import { InternalTokens } from '@pylon/kit';
 import { accessTokenFor } from './oauth.helpers.js';

@@ -111,7 +111,8 @@ browserTest('/graphiql: the explorer lists the root fields, and { device { id na
   await page.evaluate(`document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue('{ device { id name } }')`);
   await page.click('.graphiql-execute-button');
   const result = page.locator('.graphiql-response .CodeMirror');
-  await page.waitForFunction(`document.querySelector('.graphiql-response .CodeMirror')?.textContent?.includes(${JSON.stringify(firstDevice)})`, undefined, { timeout: 30_000 });
+  // A locator wait, not waitForFunction: a string predicate is evaluated in the page, which the CSP (no unsafe-eval) refuses.
+  await page.locator('.graphiql-response .CodeMirror').filter({ hasText: firstDevice }).waitFor({ timeout: 30_000 });
   expect(await result.innerText()).toContain('"device"');
 
   await page.click('[aria-label="Show Documentation Explorer"]');

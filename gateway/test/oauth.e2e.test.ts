@@ -88,8 +88,14 @@ describe('authorization code flow with PKCE', () => {
     const token = await accessTokenFor(h.oauthIssuer, { username: 'editor-no-api@demo.example', password: 'editor-password-1' });
     const r = await h.gql('{ permissions { isAdministrator allowedMutations } }', { key: null, headers: bearer(token) });
     expect(r.body.data?.permissions.isAdministrator).toBe(false);
-    const [u] = await identity.repo.users.find('demo-account', { username: 'editor-no-api@demo.example' });
-    expect(u!.lastActivity).not.toBeNull();
+    // lastActivity is written after the answer (fire and forget): poll for it rather than race it.
+    let lastActivity: unknown = null;
+    for (let i = 0; i < 50 && !lastActivity; i++) {
+      const [u] = await identity.repo.users.find('demo-account', { username: 'editor-no-api@demo.example' });
+      lastActivity = u!.lastActivity;
+      if (!lastActivity) await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(lastActivity).not.toBeNull();
   });
 
   test('wrong password: the sign-in page again with 401, and no code', async () => {

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { gapKey, RUNTIME_KNOWN_GAPS, type KnownGap } from './conformance-known-gaps.js';
-import { loadReference, matchTemplate, opKey, referenceComponents, REFERENCE_SCHEMA_ID, toJsonSchema, type OpenApi } from './reference-document.js';
+import { loadReference, matchTemplate, opKey, referenceComponents, toJsonSchema, type OpenApi } from './reference-document.js';
 
 // ajv-formats is CommonJS with `exports.default`; under ESM interop the default import may be the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;

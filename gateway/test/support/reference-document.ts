@@ -17,7 +17,7 @@ export const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 export type Method = (typeof METHODS)[number];
 
 // OpenAPI documents are plain JSON trees; `any` keeps the walkers short.
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 export type OpenApi = { paths: Record<string, Record<string, any>>; components?: Record<string, Record<string, any>> } & Record<string, any>;
 
 export const loadReference = (): OpenApi => JSON.parse(readFileSync(REFERENCE_FILE, 'utf8')) as OpenApi;

@@ -15,7 +15,7 @@
 import { gapKey, type KnownGap } from './conformance-known-gaps.js';
 import { deref, operations, opKey, pathShape, type OpenApi } from './reference-document.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 export const DEVIATION = 'x-reference-deviation';
 
 export interface CompatProblem {

@@ -14,6 +14,8 @@ export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 export const XML_TYPE = 'application/xml; charset=utf-8';
 
 const NAME = /^[A-Za-z_][\w.-]{0,127}$/;
+// Matching control characters is the point: XML 1.0 cannot carry them, even escaped.
+// eslint-disable-next-line no-control-regex
 const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 

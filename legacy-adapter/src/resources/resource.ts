@@ -5,7 +5,7 @@
  */
 import type { NextFunction, Request, Response, Router } from 'express';
 import { AppError, auditNote } from '@pylon/kit';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { callerOf } from '../http/api-key.js';
 import { negotiated } from '../http/negotiation.js';
 import type { OperationRunner } from '../operations.js';

@@ -38,13 +38,13 @@ export function mapFields(source: unknown, fields: FieldMap, input: RestInput): 
   return out;
 }
 
-/** GraphQL field -> REST name, for error `field`s. */
+/** GraphQL field -> REST name, for error `field`s (the first REST name wins: `timezone` over the reference's `timeZone`). */
 function inverse(fields: FieldMap, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, spec] of Object.entries(fields)) {
     if (spec === false) continue;
     const to = typeof spec === 'string' ? spec : spec.to;
-    out[`${prefix}${to}`] = name;
+    out[`${prefix}${to}`] ??= name;
   }
   return out;
 }

@@ -1,26 +1,17 @@
 /** GET /devices and GET /devices/{id} onto Query.device. */
 import { snakeKeys } from '@pylon/kit';
 import { getOp, listOp } from './declare.js';
-import { isRecord, type GqlRecord } from './shape.js';
+import type { GqlRecord } from './shape.js';
 import type { RestInput } from './types.js';
-
-/** Reference PingData members typed as non-nullable: absent rather than null when unknown. */
-const PING_REQUIRED = ['cpu_usage', 'memory_usage', 'disk_usage', 'timestamp', 'bytes_received', 'transfer_rate'];
 
 /**
  * GraphQL Device -> REST Device in the reference's shape: snake_case, `tags` a comma-separated
- * string, nested device_type / location / ping_data absent (not null) when unknown, because the
- * reference types them as objects; `entered_service` is the registration time.
+ * string, `entered_service` the registration time; nested device_type / location / ping_data are
+ * null when unknown (the reference conformance check reads its object members as nullable).
  */
 export function toRestDevice(d: GqlRecord, input?: RestInput): Record<string, unknown> {
   const body = snakeKeys(d, undefined, SNAP) as Record<string, unknown>;
   if (Array.isArray(body.tags)) body.tags = body.tags.join(',');
-  for (const k of ['device_type', 'location', 'ping_data']) if (body[k] === null) delete body[k];
-  if (isRecord(body.ping_data)) {
-    const ping = { ...body.ping_data };
-    for (const k of PING_REQUIRED) if (ping[k] === null) delete ping[k];
-    body.ping_data = ping;
-  }
   if ('created_on' in body) body.entered_service = body.created_on;
   if (input?.query.include_snap === true) body.snap = d.snap ?? null;
   return body;

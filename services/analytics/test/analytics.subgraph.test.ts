@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { POLICIES, type AnalyticsStore, type Policy } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createChdbAnalyticsStore } from '@pylon/kit/adapters/analytics.chdb';
+import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { createAnalyticsSubgraph } from '../src/app.js';
 
 const tokens = testTokens;

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BufferedPublisher, createLogger, TOPICS, type AnalyticsStore, type AuditEventRecord, type PingLogRecord } from '@pylon/kit';
-import { createChdbAnalyticsStore } from '@pylon/kit/adapters/analytics.chdb';
+import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
 import { startIngest } from '../src/ingest/ingest.js';
 

@@ -5,7 +5,7 @@
  * redis://127.0.0.1:6379) when one answers.
  */
 import { createMemoryPubSub, createMemoryPubSubHub } from '@pylon/kit/adapters/cache.memory';
-import { createRedisPubSub } from '@pylon/kit/adapters/cache.redis';
+import { createRedisPubSub } from '@pylon/adapters/redis';
 import type { PubSub } from '@pylon/kit';
 import { createDevice, principal, startFixture, tokens } from './fixtures/subgraph.js';
 import { servePlayer } from './fixtures/player-http.js';

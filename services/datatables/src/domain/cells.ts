@@ -3,7 +3,7 @@
  * the direction CSV needs ("12.5" for NUMBER, "yes"/"true"/"1" for BOOLEAN) and strict otherwise;
  * every refusal names the field (`data.<key>`) and says what was expected.
  */
-import { AppError, badInput } from '@pylon/kit';
+import { type AppError, badInput } from '@pylon/kit';
 import type { Cell, DataTableColumnRecord, RowData } from './data-table.js';
 import { isoSeconds } from '@pylon/kit';
 

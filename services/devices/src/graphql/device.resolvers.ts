@@ -2,8 +2,6 @@
 import { guardEntity, guardQuery, isoSeconds, mayReadField } from '@pylon/kit';
 import { effectiveStatus, type CommandStatus } from '../domain/command.js';
 import { isOnline } from '../domain/device.js';
-import type { DeviceCommand } from '../command.repository.js';
-import type { Device } from '../device.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
 import { listDeviceGroups } from '../use-cases/device-groups.js';
 import { listDevices } from '../use-cases/list-devices.js';

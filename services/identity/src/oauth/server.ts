@@ -9,7 +9,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type Provider from 'oidc-provider';
 import { auditNote, auditTrail, type AuditSink, type DocumentStore, type Logger, type RateLimiter } from '@pylon/kit';
 import type { IdentityRepository } from '../identity.repository.js';
-import { BearerAuthenticator } from './bearer.js';
+import type { BearerAuthenticator } from './bearer.js';
 import { interactionRoutes } from './interactions.js';
 import { loadOrCreateOAuthKeys } from './keys.js';
 import { oidcAdapterFactory } from './oidc.adapter.js';

@@ -30,8 +30,8 @@ import type {
   WriteOptions,
 } from '../ports/documents.js';
 import { afterFilter, andFilters, indexValuesOf, planIndex, secondarySignature, skipsSparse, validateSecondaryIndexes, type IndexPlan, type Scalar } from './documents.indexes.js';
+import { applyUpdate, sortDocs, uniqueKeysOf, uniqueLookupKey } from './documents.mongo-emulation.js';
 import {
-  applyUpdate,
   assertExpectedVersion,
   assertFilter,
   assertTenant,
@@ -43,10 +43,7 @@ import {
   prepareInsert,
   prepareUpdate,
   resolveInsertId,
-  sortDocs,
   specSignature,
-  uniqueKeysOf,
-  uniqueLookupKey,
   validateCollectionSpec,
   versionConflict,
   type Doc,

@@ -24,7 +24,7 @@ export async function createAuditSink(env: { STREAM_DRIVER: 'memory' | 'kafka'; 
     logger.warn('audit events of this process are not recorded: set STREAM_DRIVER=kafka and KAFKA_BROKERS to reach the analytics ingest');
     return { sink: undefined, close: async () => undefined };
   }
-  const { createKafkaStream } = await import('../adapters/stream.kafka.js');
+  const { createKafkaStream } = await import('@pylon/adapters/kafka');
   const stream = createKafkaStream({ brokers: env.KAFKA_BROKERS, clientId });
   const sink = new BufferedPublisher<AuditEventRecord>(stream, TOPICS.audit, { logger });
   return {

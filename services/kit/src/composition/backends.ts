@@ -85,7 +85,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
   try {
     if (want.includes('documents')) {
       if (env.DOCUMENTS_DRIVER === 'mongo') {
-        const { createMongoDocumentStore } = await import('../adapters/documents.mongo.js');
+        const { createMongoDocumentStore } = await import('@pylon/adapters/mongo');
         b.documents = await createMongoDocumentStore({ url: env.MONGO_URL! });
       } else {
         const { createLmdbDocumentStore } = await import('../adapters/documents.lmdb.js');
@@ -97,7 +97,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
     }
     if (want.includes('analytics')) {
       if (env.ANALYTICS_DRIVER === 'clickhouse') {
-        const { createClickHouseAnalyticsStore } = await import('../adapters/analytics.clickhouse.js');
+        const { createClickHouseAnalyticsStore } = await import('@pylon/adapters/clickhouse');
         b.analytics = await createClickHouseAnalyticsStore({
           url: env.CLICKHOUSE_URL!,
           ...(env.CLICKHOUSE_USER ? { username: env.CLICKHOUSE_USER } : {}),
@@ -105,7 +105,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
           ...(env.CLICKHOUSE_DATABASE ? { database: env.CLICKHOUSE_DATABASE } : {}),
         });
       } else {
-        const { createChdbAnalyticsStore } = await import('../adapters/analytics.chdb.js');
+        const { createChdbAnalyticsStore } = await import('@pylon/adapters/chdb');
         b.analytics = await createChdbAnalyticsStore({ path: join(dataDir, 'analytics') });
       }
       const a = b.analytics;
@@ -115,7 +115,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
     }
     if (want.includes('cache')) {
       if (env.CACHE_DRIVER === 'redis') {
-        const { createRedisCache, createRedisPubSub } = await import('../adapters/cache.redis.js');
+        const { createRedisCache, createRedisPubSub } = await import('@pylon/adapters/redis');
         b.cache = createRedisCache({ url: env.REDIS_URL! });
         b.pubsub = createRedisPubSub({ url: env.REDIS_URL! });
       } else {
@@ -130,7 +130,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
     }
     if (want.includes('stream')) {
       if (env.STREAM_DRIVER === 'kafka') {
-        const { createKafkaStream } = await import('../adapters/stream.kafka.js');
+        const { createKafkaStream } = await import('@pylon/adapters/kafka');
         b.stream = createKafkaStream({ brokers: env.KAFKA_BROKERS, clientId });
       } else {
         const { createMemoryStream } = await import('../adapters/stream.memory.js');
@@ -160,7 +160,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
  */
 export async function createRateLimiter(env: Pick<BackendEnv, 'CACHE_DRIVER' | 'REDIS_URL'>, spec: RateLimitSpec): Promise<RateLimiter> {
   if (env.CACHE_DRIVER === 'redis' && env.REDIS_URL) {
-    const { createRedisRateLimiter } = await import('../adapters/rate-limit.redis.js');
+    const { createRedisRateLimiter } = await import('@pylon/adapters/redis');
     return createRedisRateLimiter({ ...spec, url: env.REDIS_URL });
   }
   const { createMemoryRateLimiter } = await import('../adapters/rate-limit.memory.js');

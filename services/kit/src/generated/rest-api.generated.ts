@@ -928,9 +928,9 @@ export interface components {
             is_online: boolean;
             /** @description Comma-separated, as the reference types it ("lobby,landscape"); empty when none. */
             tags: string;
-            device_type?: components["schemas"]["DeviceType"];
-            ping_data?: components["schemas"]["PingData"];
-            location?: components["schemas"]["Location"];
+            device_type?: components["schemas"]["DeviceType"] | null;
+            ping_data?: components["schemas"]["PingData"] | null;
+            location?: components["schemas"]["Location"] | null;
             group_id?: string | null;
             group_name?: string | null;
             org_id?: string | null;

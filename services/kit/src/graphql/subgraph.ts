@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
 import { execute, parse, validate, specifiedRules, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import { InternalTokens, type Principal } from '../auth/principal.js';
+import type { InternalTokens, Principal } from '../auth/principal.js';
 import { toGraphQLError } from './errors.js';
 import type { ResolverMap } from './merge-resolvers.js';
 

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createChdbAnalyticsStore } from '../../src/adapters/analytics.chdb.js';
-import type { AnalyticsStore } from '../../src/ports/analytics.js';
+import { createChdbAnalyticsStore } from '../../src/chdb/analytics.chdb.js';
+import type { AnalyticsStore } from '@pylon/kit/ports/analytics';
 import { analyticsContract } from './analytics.contract.js';
 
 // chDB binds one data directory per process and jest reuses workers across test files:

@@ -8,8 +8,8 @@
  */
 import { Session } from 'chdb';
 import type { ChdbResult } from 'chdb';
-import { AppError } from '../errors.js';
-import type { AnalyticsStore, SqlParams } from '../ports/analytics.js';
+import { AppError } from '@pylon/kit/errors';
+import type { AnalyticsStore, SqlParams } from '@pylon/kit/ports/analytics';
 import {
   ANALYTICS_INSERT_SETTINGS,
   ANALYTICS_SETTINGS,
@@ -18,12 +18,11 @@ import {
   assertTableName,
   hasParams,
   paramError,
-  parseJsonEachRow,
-  runMigrations,
-  toJsonEachRow,
   trimStatement,
   type AnalyticsOp,
-} from './analytics.migrations.js';
+} from '@pylon/kit/adapters/analytics.shared';
+import { parseJsonEachRow, toJsonEachRow } from '@pylon/kit/adapters/analytics.json-codec';
+import { runMigrations } from '@pylon/kit/adapters/analytics.migrations';
 
 export interface ChdbAnalyticsOptions {
   /** Data directory (created if absent). */

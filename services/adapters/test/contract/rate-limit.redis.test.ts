@@ -2,10 +2,10 @@
  * The rate-limit contract against a real Redis (REDIS_URL, else redis://127.0.0.1:6379; fails under
  * CI when unreachable, skips elsewhere), and the insurance limiter on an address where nothing listens.
  */
-import { createRedisRateLimiter } from '../../src/adapters/rate-limit.redis.js';
-import { createRedisCache } from '../../src/adapters/cache.redis.js';
-import { rateLimitContract } from './rate-limit.contract.js';
-import { skipNote, uniqueName } from './wait.helpers.js';
+import { createRedisRateLimiter } from '../../src/redis/rate-limit.redis.js';
+import { createRedisCache } from '../../src/redis/cache.redis.js';
+import { rateLimitContract } from '../../../kit/test/contract/rate-limit.contract.js';
+import { skipNote, uniqueName } from '../../../kit/test/contract/wait.helpers.js';
 
 const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const probe = createRedisCache({ url, commandTimeoutMs: 1_000 });

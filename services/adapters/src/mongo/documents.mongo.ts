@@ -21,12 +21,13 @@ import type {
   Stored,
   UpdateSpec,
   WriteOptions,
-} from '../ports/documents.js';
-import { afterFilter, andFilters, assertIndexedSet, indexValuesOf, secondarySignature, validateSecondaryIndexes } from './documents.indexes.js';
+} from '@pylon/kit/ports/documents';
+import { afterFilter, andFilters, assertIndexedSet, indexValuesOf, secondarySignature, validateSecondaryIndexes } from '@pylon/kit/adapters/documents.indexes';
 import {
   assertExpectedVersion,
   assertFilter,
   assertTenant,
+  checkUniqueLookup,
   duplicateKey,
   indexScope,
   isValidKeyString,
@@ -36,11 +37,10 @@ import {
   prepareUpdate,
   resolveInsertId,
   specSignature,
-  uniqueLookupKey,
   validateCollectionSpec,
   versionConflict,
   type Doc,
-} from './documents.shared.js';
+} from '@pylon/kit/adapters/documents.shared';
 
 export interface MongoDocumentStoreOptions {
   /** mongodb:// or mongodb+srv:// connection string. */
@@ -262,7 +262,7 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
         const idx = indexes.find((i) => i.name === index);
         if (!idx) throw new Error(`documents: '${name}' has no unique index '${index}'`);
         if (idx.scope !== 'global') throw new Error(`documents: index '${index}' of '${name}' is tenant-scoped; findByUnique needs scope 'global'`);
-        uniqueLookupKey(idx, values); // validates arity and scalar values
+        checkUniqueLookup(idx, values);
         await begin();
         const q: Doc = {};
         idx.fields.forEach((f, i) => {
@@ -295,7 +295,7 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
         }
       } catch (e) {
         if (isDuplicateKeyError(e)) {
-          throw new Error(`documents: cannot build unique index '${idx.name}' on '${name}': stored documents share a value`);
+          throw new Error(`documents: cannot build unique index '${idx.name}' on '${name}': stored documents share a value`, { cause: e });
         }
         throw e;
       }

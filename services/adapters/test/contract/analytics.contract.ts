@@ -2,9 +2,9 @@
  * Behaviour every AnalyticsStore adapter must show (chDB embedded, ClickHouse server).
  * Tests run in order against one store: migrate first, the close checks last.
  */
-import { AppError } from '../../src/errors.js';
-import type { AnalyticsStore } from '../../src/ports/analytics.js';
-import { listMigrations } from '../../src/adapters/analytics.migrations.js';
+import { AppError } from '@pylon/kit/errors';
+import type { AnalyticsStore } from '@pylon/kit/ports/analytics';
+import { listMigrations } from '@pylon/kit/adapters/analytics.migrations';
 
 export interface AnalyticsHarness {
   store: AnalyticsStore;

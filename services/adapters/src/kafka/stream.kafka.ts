@@ -15,9 +15,9 @@
  * - Errors reaching callers are AppError('UNAVAILABLE') that never name the engine.
  */
 import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type KafkaMessage, type Producer, type SASLOptions } from 'kafkajs';
-import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
-import type { EventStream, StreamMessage, Subscription } from '../ports/stream.js';
+import { AppError } from '@pylon/kit/errors';
+import type { Logger } from '@pylon/kit/logger';
+import type { EventStream, StreamMessage, Subscription } from '@pylon/kit/ports/stream';
 
 export interface KafkaStreamOptions {
   brokers: string[];

@@ -6,8 +6,8 @@
  */
 import { Redis } from 'ioredis';
 import rlf from 'rate-limiter-flexible';
-import type { RateLimiter, RateLimitSpec } from '../ports/rate-limit.js';
-import { memoryLimiterOptions, wrapLimiter } from './rate-limit.memory.js';
+import type { RateLimiter, RateLimitSpec } from '@pylon/kit/ports/rate-limit';
+import { memoryLimiterOptions, wrapLimiter } from '@pylon/kit/adapters/rate-limit.memory';
 
 export interface RedisRateLimiterOptions extends RateLimitSpec {
   url: string;

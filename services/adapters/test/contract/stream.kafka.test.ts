@@ -2,9 +2,9 @@
  * Runs the stream contract against a real Kafka when KAFKA_BROKERS (comma-separated host:port)
  * is set; topics and groups are unique per run. Skipped otherwise.
  */
-import { createKafkaStream } from '../../src/adapters/stream.kafka.js';
-import { skipNote, uniqueName } from './wait.helpers.js';
-import { streamContract } from './stream.contract.js';
+import { createKafkaStream } from '../../src/kafka/stream.kafka.js';
+import { skipNote, uniqueName } from '../../../kit/test/contract/wait.helpers.js';
+import { streamContract } from '../../../kit/test/contract/stream.contract.js';
 
 const brokers = (process.env.KAFKA_BROKERS ?? '')
   .split(',')

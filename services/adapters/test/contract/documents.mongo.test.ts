@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
-import { createMongoDocumentStore } from '../../src/adapters/documents.mongo.js';
-import type { DocumentStore } from '../../src/ports/documents.js';
-import { documentsContract } from './documents.contract.js';
+import { createMongoDocumentStore } from '../../src/mongo/documents.mongo.js';
+import type { DocumentStore } from '@pylon/kit/ports/documents';
+import { documentsContract } from '../../../kit/test/contract/documents.contract.js';
 
 const url = process.env.MONGO_URL;
 const d = url ? describe : describe.skip;

@@ -3,9 +3,9 @@
  * redis://127.0.0.1:6379. When it cannot connect: fails under CI (CI starts redis-server),
  * skips elsewhere. Keys and channels carry a prefix unique to this run.
  */
-import { createRedisCache, createRedisPubSub } from '../../src/adapters/cache.redis.js';
-import { cacheContract, pubSubContract } from './cache.contract.js';
-import { skipNote, uniqueName } from './wait.helpers.js';
+import { createRedisCache, createRedisPubSub } from '../../src/redis/cache.redis.js';
+import { cacheContract, pubSubContract } from '../../../kit/test/contract/cache.contract.js';
+import { skipNote, uniqueName } from '../../../kit/test/contract/wait.helpers.js';
 
 const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const prefix = `${uniqueName('pylon-test')}:`;

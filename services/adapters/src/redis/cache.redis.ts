@@ -15,9 +15,9 @@
  *   and forget); ioredis resubscribes on reconnect.
  */
 import { Redis, type RedisOptions } from 'ioredis';
-import { AppError } from '../errors.js';
-import type { Cache, PubSub } from '../ports/cache.js';
-import { checkTtl, toJson } from './cache.memory.js';
+import { AppError } from '@pylon/kit/errors';
+import type { Cache, PubSub } from '@pylon/kit/ports/cache';
+import { checkTtl, toJson } from '@pylon/kit/adapters/cache.memory';
 
 export interface RedisConnectionOptions {
   /** redis://[user:pass@]host:port[/db] or rediss:// */

@@ -3,8 +3,8 @@
  * Same SQL, same migrations, same JSON shapes as the chDB adapter (settings and codec are shared).
  */
 import { createClient, type ClickHouseClient, type ClickHouseClientConfigOptions } from '@clickhouse/client';
-import { AppError } from '../errors.js';
-import type { AnalyticsStore, SqlParams } from '../ports/analytics.js';
+import { AppError } from '@pylon/kit/errors';
+import type { AnalyticsStore, SqlParams } from '@pylon/kit/ports/analytics';
 import {
   ANALYTICS_INSERT_SETTINGS,
   ANALYTICS_SETTINGS,
@@ -13,12 +13,11 @@ import {
   assertTableName,
   hasParams,
   paramError,
-  parseJsonEachRow,
-  runMigrations,
-  stringifyRow,
   trimStatement,
   type AnalyticsOp,
-} from './analytics.migrations.js';
+} from '@pylon/kit/adapters/analytics.shared';
+import { parseJsonEachRow, stringifyRow } from '@pylon/kit/adapters/analytics.json-codec';
+import { runMigrations } from '@pylon/kit/adapters/analytics.migrations';
 
 export interface ClickHouseAnalyticsOptions {
   /** e.g. `http://localhost:8123` (credentials and `?database=` in the URL are honoured too). */

@@ -1,0 +1,109 @@
+/**
+ * Layering rules (STYLE.md habit 9), checked by `depcruise` in `npm test` (scripts/test-all.cjs):
+ *   depcruise --config .dependency-cruiser.cjs services gateway rest-facade legacy-adapter bench scripts
+ * Paths are the resolved files (pnpm symlinks followed), so `@pylon/kit/adapters/x` and
+ * `../adapters/x.js` are the same `services/kit/src/adapters/x.ts`.
+ * "No process.env outside config and composition roots" is an ESLint rule (eslint.config.js):
+ * it is a property access, not an import.
+ */
+'use strict';
+
+const TEST = '(^|/)test/';
+/** Composition roots: the only product code that picks adapters. */
+const ROOTS = ['(^|/)(main|[\\w-]+\\.main)\\.ts$', '^gateway/src/all-in-one\\.ts$', '^services/kit/src/composition/', '^bench/'];
+const KIT_ADAPTERS = '^services/kit/src/adapters/';
+const DRIVER_ADAPTERS = '^services/adapters/src/';
+const nodeModule = (names) => `(^|/)node_modules/(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})/`;
+/** The embedded document store's engine, owned by the kit's adapters. */
+const KIT_DRIVERS = nodeModule(['lmdb', 'mingo']);
+/** Drivers of the scaled backends (and chDB), owned by @pylon/adapters; an S3 client joins them. */
+const PACKAGE_DRIVERS = nodeModule(['mongoose', 'mongodb', 'chdb', '@clickhouse/client', 'kafkajs', 'ioredis', '@aws-sdk/client-s3']);
+const SERVICES = '^services/(devices|content|scheduling|datatables|analytics|identity)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Import cycles make load order matter and hide a missing seam: extract the shared piece or pass it in.',
+      from: {},
+      // Runtime cycles fail. A cycle with an `import type` hop is erased at compile time and cannot
+      // change load order; those are reported (next rule) without failing.
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'no-circular-types',
+      severity: 'warn',
+      comment:
+        'A cycle held together by `import type` (e.g. generated resolver types importing their mapper types from the resolvers that use them). Harmless at runtime, but still two modules that cannot be read apart.',
+      from: {},
+      to: { circular: true, via: { dependencyTypes: ['type-only'] } },
+    },
+    {
+      name: 'kit-drivers-in-kit-adapters',
+      severity: 'error',
+      comment: 'lmdb and mingo (the embedded document store) are imported only by services/kit/src/adapters.',
+      from: { pathNot: [KIT_ADAPTERS, TEST] },
+      to: { path: KIT_DRIVERS },
+    },
+    {
+      name: 'drivers-in-adapters-package',
+      severity: 'error',
+      comment: 'Network and engine drivers are imported only by @pylon/adapters (services/adapters/src), one entry per driver.',
+      from: { pathNot: [DRIVER_ADAPTERS, TEST] },
+      to: { path: PACKAGE_DRIVERS },
+    },
+    {
+      name: 'adapters-from-composition-roots',
+      severity: 'error',
+      comment: 'Adapters are chosen only in composition roots (main.ts, all-in-one.ts, kit composition/, bench); everything else sees the ports.',
+      from: { pathNot: [...ROOTS, TEST, KIT_ADAPTERS, DRIVER_ADAPTERS] },
+      to: { path: [KIT_ADAPTERS, DRIVER_ADAPTERS] },
+    },
+    {
+      name: 'domain-is-pure',
+      severity: 'error',
+      comment: 'domain/ imports no adapters, drivers, GraphQL, HTTP framework or use-cases.',
+      from: { path: '/src/domain/' },
+      to: {
+        path: [KIT_ADAPTERS, DRIVER_ADAPTERS, KIT_DRIVERS, PACKAGE_DRIVERS, '/src/graphql/', '/use-cases/', nodeModule(['graphql', 'express'])],
+      },
+    },
+    {
+      name: 'facades-never-import-services',
+      severity: 'error',
+      comment: 'The REST facades talk to the gateway through persisted operations only: no subgraph service, no gateway code.',
+      from: { path: '^(rest-facade|legacy-adapter)/', pathNot: TEST },
+      to: { path: [SERVICES, '^gateway/'] },
+    },
+    {
+      name: 'testing-only-from-tests',
+      severity: 'error',
+      comment: '`@pylon/kit/testing` is test support: tests and benchmarks only.',
+      from: { pathNot: [TEST, '^bench/'] },
+      to: { path: '^services/kit/src/testing\\.ts$' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import that resolves nowhere (a typo, or a dependency the package does not declare).',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['(^|/)node_modules/', '(^|/)\\.tmp/', '\\.d\\.ts$'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.cjs', '.mjs', '.json'],
+    },
+    // `import type` edges are kept (and marked type-only): they count for layering.
+    moduleSystems: ['es6', 'cjs'],
+    cache: false,
+  },
+};

@@ -1,0 +1,132 @@
+/**
+ * The repository checks `npm test` runs (scripts/test-all.cjs) fail on what they are meant to catch:
+ * each case runs the real tool with the repository's own configuration over a small fixture.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const bin = (name: string) => join(root, 'node_modules', '.bin', name);
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pylon-tooling-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Writes `files` (path → text) under the fixture directory. */
+function fixture(files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+function run(cmd: string, args: string[]) {
+  const r = spawnSync(cmd, args, { cwd: dir, encoding: 'utf8' });
+  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+}
+
+const TSCONFIG = JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } });
+const depcruise = () => run(bin('depcruise'), ['--config', join(root, '.dependency-cruiser.cjs'), 'services']);
+
+describe('layering (dependency-cruiser, .dependency-cruiser.cjs)', () => {
+  test('an import cycle fails', () => {
+    fixture({
+      'tsconfig.json': TSCONFIG,
+      'services/devices/src/a.ts': "import { b } from './b.js';\nexport const a = () => b();\n",
+      'services/devices/src/b.ts': "import { a } from './a.js';\nexport const b = (): unknown => a;\n",
+    });
+    const r = depcruise();
+    expect(r.output).toMatch(/error no-circular: services\/devices\/src\/a\.ts/);
+    expect(r.status).not.toBe(0);
+  });
+
+  test('a cycle held only by `import type` is reported without failing', () => {
+    fixture({
+      'tsconfig.json': TSCONFIG,
+      'services/devices/src/a.ts': "import type { B } from './b.js';\nexport type A = { b?: B };\n",
+      'services/devices/src/b.ts': "import type { A } from './a.js';\nexport type B = { a?: A };\n",
+    });
+    const r = depcruise();
+    expect(r.output).toMatch(/warn no-circular-types/);
+    expect(r.status).toBe(0);
+  });
+
+  test('domain code importing an adapter fails; a composition root may', () => {
+    fixture({
+      'tsconfig.json': TSCONFIG,
+      'services/kit/src/adapters/store.memory.ts': 'export const store = new Map<string, string>();\n',
+      'services/devices/src/domain/device.ts': "import { store } from '../../../kit/src/adapters/store.memory.js';\nexport const size = () => store.size;\n",
+      'services/devices/src/main.ts': "import { store } from '../../kit/src/adapters/store.memory.js';\nexport const main = () => store.clear();\n",
+    });
+    const r = depcruise();
+    expect(r.output).toMatch(/error domain-is-pure: services\/devices\/src\/domain\/device\.ts/);
+    expect(r.output).toMatch(/error adapters-from-composition-roots: services\/devices\/src\/domain\/device\.ts/);
+    expect(r.output).not.toMatch(/main\.ts/);
+    expect(r.status).not.toBe(0);
+  });
+
+  test('a facade importing a service fails', () => {
+    fixture({
+      'tsconfig.json': TSCONFIG,
+      'services/devices/src/app.ts': 'export const app = 1;\n',
+      'rest-facade/src/routes.ts': "import { app } from '../../services/devices/src/app.js';\nexport const routes = app;\n",
+    });
+    const r = run(bin('depcruise'), ['--config', join(root, '.dependency-cruiser.cjs'), 'services', 'rest-facade']);
+    expect(r.output).toMatch(/error facades-never-import-services: rest-facade\/src\/routes\.ts/);
+    expect(r.status).not.toBe(0);
+  });
+});
+
+describe('format (prettier --check, .prettierrc.json)', () => {
+  const prettierCheck = (file: string) => run(bin('prettier'), ['--config', join(root, '.prettierrc.json'), '--check', file]);
+
+  test('an unformatted file fails', () => {
+    fixture({ 'src/unformatted.ts': 'export const greet = (name:string)=>{ return "hello " + name }\n' });
+    const r = prettierCheck('src/unformatted.ts');
+    expect(r.output).toMatch(/\[warn\] src\/unformatted\.ts/);
+    expect(r.status).not.toBe(0);
+  });
+
+  test('a formatted file passes', () => {
+    fixture({ 'src/formatted.ts': "export const greet = (name: string) => {\n  return 'hello ' + name;\n};\n" });
+    expect(prettierCheck('src/formatted.ts').status).toBe(0);
+  });
+});
+
+describe('lint (eslint, eslint.config.js)', () => {
+  // Type-aware rules need the file in the TypeScript project; these cases lint text that exists
+  // nowhere, so they run the repository config without type information.
+  async function lint(path: string, code: string) {
+    const { ESLint } = await import('eslint');
+    const eslint = new ESLint({
+      cwd: root,
+      overrideConfig: {
+        files: ['**/*.ts'],
+        languageOptions: { parserOptions: { projectService: false } },
+        rules: { '@typescript-eslint/no-floating-promises': 'off' },
+      },
+    });
+    const [result] = await eslint.lintText(code, { filePath: join(root, path) });
+    return result!.messages.map((m) => m.ruleId);
+  }
+
+  test('process.env outside a config module or composition root fails', async () => {
+    const code = 'export const port = process.env.PORT;\n';
+    expect(await lint('services/devices/src/use-cases/read-port.ts', code)).toContain('no-restricted-properties');
+    expect(await lint('services/devices/src/config.ts', code)).toEqual([]);
+    expect(await lint('services/devices/src/main.ts', code)).toEqual([]);
+  });
+
+  test('a storage operator outside a *.repository.ts fails (sealed repositories)', async () => {
+    const code = "export const openAlerts = { status: { $in: ['open'] }, $or: [] };\n";
+    expect(await lint('services/devices/src/use-cases/alerts/list-open.ts', code)).toContain('no-restricted-syntax');
+    expect(await lint('services/devices/src/alert.repository.ts', code)).toEqual([]);
+  });
+});

@@ -1,0 +1,2 @@
+/** `@pylon/adapters/clickhouse`: the AnalyticsStore on a ClickHouse server. */
+export * from './analytics.clickhouse.js';

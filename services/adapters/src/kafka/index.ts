@@ -1,0 +1,2 @@
+/** `@pylon/adapters/kafka`: the EventStream on Kafka (kafkajs). */
+export * from './stream.kafka.js';

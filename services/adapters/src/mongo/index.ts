@@ -1,0 +1,2 @@
+/** `@pylon/adapters/mongo`: the DocumentStore on MongoDB (mongoose). */
+export * from './documents.mongo.js';

@@ -1,0 +1,69 @@
+/**
+ * Shared by both analytics adapters (chDB and ClickHouse server): the session settings that make
+ * the same SQL yield the same JSON, identifier checks and error wrapping. The row codec is in
+ * analytics.json-codec.ts, the migration runner in analytics.migrations.ts.
+ * Nothing here loads an engine, so the ClickHouse adapter never pulls in chDB's native addon.
+ */
+import { AppError, type ErrorCode } from '../errors.js';
+import type { SqlParams } from '../ports/analytics.js';
+
+/** Session/request settings both adapters apply, so the same SQL yields the same JSON. */
+export const ANALYTICS_SETTINGS = {
+  /** 64-bit integers as bare JSON numbers; {@link parseJsonEachRow} turns unsafe ones into strings. */
+  output_format_json_quote_64bit_integers: 0,
+  /** DateTime/DateTime64 as ISO 8601 with `Z` (what `new Date()` parses unambiguously). */
+  date_time_output_format: 'iso',
+  /** Inserted rows may carry ISO 8601 strings (`Date` objects serialise to those). */
+  date_time_input_format: 'best_effort',
+} as const;
+
+/** Per-insert settings: unknown keys in a row are an error, not silently dropped. */
+export const ANALYTICS_INSERT_SETTINGS = { input_format_skip_unknown_fields: 0 } as const;
+
+export type AnalyticsOp = 'query' | 'exec' | 'insert' | 'ping' | 'open' | 'migrate';
+
+/** ClickHouse error codes that mean "the caller's parameter is wrong". */
+export const PARAM_ERROR_CODES: ReadonlySet<number> = new Set([
+  456, // UNKNOWN_QUERY_PARAMETER: placeholder without a value
+  457, // BAD_QUERY_PARAMETER: value does not parse as the placeholder's type
+]);
+
+/** An AppError carrying the original error as a non-enumerable `cause` (like `new Error(m, { cause })`). */
+export function analyticsError(
+  code: ErrorCode,
+  message: string,
+  cause: unknown,
+  details: Record<string, unknown> = {},
+): AppError {
+  const err = new AppError(code, message, details);
+  if (cause !== undefined) {
+    Object.defineProperty(err, 'cause', { value: cause, enumerable: false, writable: true, configurable: true });
+  }
+  return err;
+}
+
+/** BAD_USER_INPUT for a parameter the engine refused; names the parameter when the engine did. */
+export function paramError(cause: unknown, op: AnalyticsOp): AppError {
+  const msg = cause instanceof Error ? cause.message : String(cause);
+  const m = /query parameter '([^']+)'/.exec(msg) ?? /Substitution `([^`]+)`/.exec(msg);
+  const details: Record<string, unknown> = { op };
+  if (m?.[1]) details.field = m[1];
+  return analyticsError('BAD_USER_INPUT', 'invalid analytics query parameter', cause, details);
+}
+
+export const hasParams = (params?: SqlParams): params is SqlParams =>
+  params !== undefined && Object.keys(params).length > 0;
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
+
+/** Table names are spliced into `INSERT INTO <table>`, so only plain (optionally db-qualified) names pass. */
+export function assertTableName(table: string): void {
+  if (!IDENTIFIER.test(table)) {
+    throw new AppError('BAD_USER_INPUT', 'invalid analytics table name', { field: 'table' });
+  }
+}
+
+/** Drops trailing `;` and whitespace (the server client appends `FORMAT ...` to the text). */
+export function trimStatement(sql: string): string {
+  return sql.replace(/[\s;]+$/, '');
+}

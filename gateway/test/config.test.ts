@@ -27,3 +27,17 @@ test('browser docs: on by default, off in production unless DOCS_ENABLED=true; o
   expect(docsEnabled(loadConfig(allInOneEnv, { DOCS_ENABLED: 'false' }))).toBe(false);
   expect(() => loadConfig(allInOneEnv, { DOCS_ENABLED: 'yes' })).toThrow(/DOCS_ENABLED/);
 });
+
+test('BLOBS_DRIVER=s3: the bucket is required and credentials go in pairs, every problem reported at once', () => {
+  let message = '';
+  try {
+    loadConfig(allInOneEnv, { BLOBS_DRIVER: 's3', S3_ACCESS_KEY_ID: 'AKIDEXAMPLE', S3_ENDPOINT: 'not a url' });
+  } catch (e) {
+    message = (e as Error).message;
+  }
+  expect(message).toMatch(/S3_BUCKET/);
+  expect(message).toMatch(/S3_SECRET_ACCESS_KEY/);
+  expect(message).toMatch(/S3_ENDPOINT/);
+  const ok = loadConfig(allInOneEnv, { BLOBS_DRIVER: 's3', S3_BUCKET: 'pylon-media', S3_ENDPOINT: 'http://127.0.0.1:9000' });
+  expect(ok).toMatchObject({ BLOBS_DRIVER: 's3', S3_BUCKET: 'pylon-media', S3_REGION: 'us-east-1' });
+});

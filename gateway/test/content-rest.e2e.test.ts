@@ -239,6 +239,44 @@ describe('REST media', () => {
         expect((await call('DELETE', `/playlists/${playlist.id}`)).status).toBe(422);
       });
 
+      test('legacy /media, /playlists and /templates in json, xml and JSONP; a playlist as an RSS 2.0 feed of its sources', async () => {
+        const legacy = (path: string, key = h.key) => fetch(`${h.legacyUrl}${path}${path.includes('?') ? '&' : '?'}api_key=${encodeURIComponent(key)}`);
+        const media = await legacy('/media?take=10');
+        expect(media.status).toBe(200);
+        const mediaList = (await media.json()) as Json[];
+        expect(mediaList.find((m) => m.id === uploaded.id)).toMatchObject({ name: 'Patched', mime_type: 'image/png', file_size: PNG.length, tags: ['p'] });
+        expect(await (await legacy(`/media/${uploaded.id}`)).json()).toMatchObject({ id: uploaded.id, file_name: 'pixel.png' });
+        const xml = await legacy(`/media/${uploaded.id}?format=xml`);
+        expect(xml.headers.get('content-type')).toMatch(/xml/);
+        expect(await xml.text()).toMatch(new RegExp(`<medium><id>${uploaded.id}</id><name>Patched</name>`));
+        const jsonp = await (await legacy(`/templates/${template.id}?callback=show`)).text();
+        expect(jsonp).toMatch(/^\/\*\*\/ typeof show === 'function' && show\(\{/);
+        expect(jsonp).toContain('"modules"');
+        expect(await (await legacy('/templates?take=50')).json()).toEqual(expect.arrayContaining([expect.objectContaining({ id: template.id, width: 1920 })]));
+        const pl = (await (await legacy(`/playlists/${playlist.id}`)).json()) as Json;
+        expect(pl).toMatchObject({ id: playlist.id, type: 'TEMPLATE', calculated_duration: 8, sources: [{ type: 'IMAGE', interval: 8, media: { id: uploaded.id, mime_type: 'image/png' } }] });
+        expect(pl.sources[0].media.file_url).toMatch(/^http:\/\//);
+
+        const rss = await legacy(`/playlists/${playlist.id}?format=rss`);
+        expect(rss.status).toBe(200);
+        expect(rss.headers.get('content-type')).toMatch(/application\/rss\+xml/);
+        const feed = await rss.text();
+        expect(feed).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\s*<rss version="2.0"><channel><title>Evening<\/title><link>http:\/\/[^<]+\/playlists\/[^<]+<\/link><description>[^<]+<\/description><item>/);
+        const item = feed.match(/<item>(.*?)<\/item>/)![1]!;
+        expect(item).toMatch(/<title>[^<]+<\/title>/);
+        expect(item).toContain(`<guid isPermaLink="false">${playlist.id}:`);
+        const enclosure = item.match(/<enclosure url="([^"]+)" type="([^"]+)" length="(\d+)"\/>/)!;
+        expect(enclosure[2]).toBe('image/png');
+        expect(Number(enclosure[3])).toBe(PNG.length);
+        const file = await fetch(enclosure[1]!.replace(/&amp;/g, '&'));
+        expect(file.status).toBe(200);
+        expect((await legacy('/playlists?format=rss')).headers.get('content-type')).toMatch(/rss/);
+        expect((await legacy('/media?format=rss')).status).toBe(400);
+        // Another account's ids are unknown here too.
+        for (const path of [`/media/${uploaded.id}`, `/playlists/${playlist.id}`, `/playlists/${playlist.id}?format=rss`, `/templates/${template.id}`]) expect((await legacy(path, otherKey)).status).toBe(404);
+        expect(await (await legacy('/media', otherKey)).json()).toEqual([]);
+      });
+
       test("another account's templates look unknown; then DELETE works for the owner", async () => {
         expect((await other('GET', `/templates/${template.id}`)).status).toBe(404);
         expect((await other('GET', `/templates?id=${template.id}`)).body).toEqual([]);

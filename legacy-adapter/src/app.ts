@@ -31,6 +31,8 @@ export interface LegacyAppOptions {
   trustProxy?: TrustProxy;
   /** Who may read /metrics here (default: loopback callers only). */
   metrics?: MetricsAccess;
+  /** Where relative media file addresses resolve (RSS enclosures): the REST base URL, which serves the files. */
+  filesBaseUrl?: () => string | undefined;
 }
 
 export function createLegacyApp(opts: LegacyAppOptions): Express {
@@ -65,7 +67,7 @@ export function createLegacyApp(opts: LegacyAppOptions): Express {
   app.use(requireApiKey());
   app.use(bodyParsing({ maxBytes: maxBodyBytes, ...(opts.maxBodyDepth ? { maxDepth: opts.maxBodyDepth } : {}) }));
   const router = express.Router();
-  for (const resource of RESOURCES) resource.mount(router, runner);
+  for (const resource of RESOURCES) resource.mount(router, runner, opts.filesBaseUrl ? { filesBaseUrl: opts.filesBaseUrl } : {});
   app.use(router);
   app.use(notFound());
   app.use(errorHandler({ maxBodyBytes, logger: opts.logger }));

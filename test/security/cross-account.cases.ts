@@ -7,10 +7,9 @@
  *
  * Account B's key is used on account A's ids; the answer must be what an unknown id gets (404,
  * empty list, null, `success:false`), never A's data or a change to it (checked after all cases).
- * Kinds that cannot be created through a public interface yet (media, playlists, templates,
- * schedules, data tables: their write endpoints land with the content / data tables issues) are
- * covered in-process by gateway/test/tenancy.e2e.test.ts; their case here says so and still runs
- * the request with an id of the right form.
+ * Kinds that cannot be created through a public interface yet (schedules, data tables: their write
+ * endpoints land with their issues) are covered in-process by gateway/test/tenancy.e2e.test.ts;
+ * their case here says so and still runs the request with an id of the right form.
  */
 import { buildSchema, getNamedType, isInputObjectType, type GraphQLField } from 'graphql';
 import { RESOURCES } from '../../legacy-adapter/src/resources/index.js';
@@ -26,6 +25,13 @@ export interface Ids {
   org: string;
   command: string;
   auditEvent: string;
+  /** A's media, playlist and template (demo content) and one group of each area. */
+  media: string;
+  mediaGroup: string;
+  playlist: string;
+  playlistGroup: string;
+  template: string;
+  templateGroup: string;
 }
 
 type GqlResult = { status: number; body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
@@ -69,10 +75,16 @@ export function idTakingEndpoints(openapi: any, sdl: string): string[] {
 }
 
 const NO_PUBLIC_WRITE = '00000000-0000-7000-8000-000000000000';
+const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 async function status(res: Promise<Response>, expected: number): Promise<void> {
   const r = await res;
   if (r.status !== expected) throw new Error(`expected ${expected}, got ${r.status}: ${(await r.text()).slice(0, 300)}`);
+}
+/** Refused as bad input (a reference to an unknown group) or as unknown: never accepted. */
+async function refused(res: Promise<Response>): Promise<void> {
+  const r = await res;
+  if (r.status !== 400 && r.status !== 404) throw new Error(`expected 400 or 404, got ${r.status}: ${(await r.text()).slice(0, 300)}`);
 }
 async function emptyList(res: Promise<Response>): Promise<void> {
   const r = await res;
@@ -155,6 +167,41 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'REST PUT /player/{registrationKey}/snap': credentialScoped('PUT', (k) => `/player/${k}/snap`, '\xff\xd8\xff'),
   'REST POST /player/{registrationKey}/track': credentialScoped('POST', (k) => `/player/${k}/track`, '{"event_name":"x"}'),
 
+  // ---- REST content (A's demo media, playlists, templates and groups)
+  'REST GET /media': async (c) => {
+    await emptyList(c.rest(`/media?id=${c.ids.media}`));
+    await emptyList(c.rest(`/media?group_id=${c.ids.mediaGroup}`));
+  },
+  'REST GET /media/{id}': (c) => status(c.rest(`/media/${c.ids.media}`), 404),
+  'REST PUT /media/{id}': (c) => status(c.rest(`/media/${c.ids.media}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST PATCH /media/{id}': (c) => status(c.rest(`/media/${c.ids.media}`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/name', 'B was here') }), 404),
+  'REST DELETE /media/{id}': (c) => status(c.rest(`/media/${c.ids.media}`, { method: 'DELETE' }), 404),
+  'REST POST /media/import': (c) => refused(c.rest(`/media/import?url=${encodeURIComponent('https://example.com/a.png')}&group_id=${c.ids.mediaGroup}`, { method: 'POST' })),
+  'REST POST /media/{group_id}/{file_name}': (c) => refused(c.rest(`/media/${c.ids.mediaGroup}/b.png`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: PNG_1X1 })),
+  'REST GET /media/groups': (c) => emptyList(c.rest(`/media/groups?id=${c.ids.mediaGroup}`)),
+  'REST PUT /media/groups/{id}': (c) => status(c.rest(`/media/groups/${c.ids.mediaGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST DELETE /media/groups/{id}': (c) => status(c.rest(`/media/groups/${c.ids.mediaGroup}`, { method: 'DELETE' }), 404),
+  'REST GET /playlists': async (c) => {
+    await emptyList(c.rest(`/playlists?id=${c.ids.playlist}`));
+    await emptyList(c.rest(`/playlists?group_id=${c.ids.playlistGroup}`));
+  },
+  'REST GET /playlists/{id}': (c) => status(c.rest(`/playlists/${c.ids.playlist}`), 404),
+  'REST PUT /playlists/{id}': (c) => status(c.rest(`/playlists/${c.ids.playlist}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST PATCH /playlists/{id}': (c) => status(c.rest(`/playlists/${c.ids.playlist}`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/name', 'B was here') }), 404),
+  'REST DELETE /playlists/{id}': (c) => status(c.rest(`/playlists/${c.ids.playlist}`, { method: 'DELETE' }), 404),
+  'REST GET /playlists/groups': (c) => emptyList(c.rest(`/playlists/groups?id=${c.ids.playlistGroup}`)),
+  'REST PUT /playlists/groups/{id}': (c) => status(c.rest(`/playlists/groups/${c.ids.playlistGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST DELETE /playlists/groups/{id}': (c) => status(c.rest(`/playlists/groups/${c.ids.playlistGroup}`, { method: 'DELETE' }), 404),
+  'REST GET /templates': async (c) => {
+    await emptyList(c.rest(`/templates?id=${c.ids.template}`));
+    await emptyList(c.rest(`/templates?group_id=${c.ids.templateGroup}`));
+  },
+  'REST GET /templates/{id}': (c) => status(c.rest(`/templates/${c.ids.template}`), 404),
+  'REST DELETE /templates/{id}': (c) => status(c.rest(`/templates/${c.ids.template}`, { method: 'DELETE' }), 404),
+  'REST GET /templates/groups': (c) => emptyList(c.rest(`/templates/groups?id=${c.ids.templateGroup}`)),
+  'REST PUT /templates/groups/{id}': (c) => status(c.rest(`/templates/groups/${c.ids.templateGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST DELETE /templates/groups/{id}': (c) => status(c.rest(`/templates/groups/${c.ids.templateGroup}`, { method: 'DELETE' }), 404),
+
   // Schedules (scheduling issue): A's schedule ids have the right form; A's device must be refused in B's writes.
   'REST GET /schedules': async (c) => {
     await emptyList(c.rest(`/schedules?id=${NO_PUBLIC_WRITE}`));
@@ -169,12 +216,13 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'REST GET /schedules/groups': (c) => emptyList(c.rest(`/schedules/groups?id=${NO_PUBLIC_WRITE}`)),
   'REST PUT /schedules/groups/{id}': (c) => status(c.rest(`/schedules/groups/${NO_PUBLIC_WRITE}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
   'REST DELETE /schedules/groups/{id}': (c) => status(c.rest(`/schedules/groups/${NO_PUBLIC_WRITE}`, { method: 'DELETE' }), 404),
+
   // ---- GraphQL queries: B's answers are empty
   'GraphQL Query.playLogs': gqlNothing('query($d: [String!]) { playLogs(startDate: "2020-01-01", endDate: "2100-01-01", deviceId: $d) { deviceId } }', (i) => ({ d: [i.device] })),
   'GraphQL Query.pingLogs': gqlNothing('query($d: [String!]) { pingLogs(startDate: "2020-01-01", endDate: "2100-01-01", deviceId: $d) { deviceId } }', (i) => ({ d: [i.device] })),
   'GraphQL Query.auditEvent': gqlNothing('query($e: [String!], $u: String) { a: auditEvent(eventId: $e) { eventId } b: auditEvent(userId: $u) { eventId } }', (i) => ({ e: [i.auditEvent], u: i.user })),
-  // Media, playlists, templates, schedules, data tables: no public write yet; gateway/test/tenancy.e2e.test.ts seeds A's in-process.
-  'GraphQL Query.media': gqlNothing('query($i: [String!]) { a: media(id: $i) { id } b: media(groupId: $i) { id } c: media(orgId: "x") { id } }', () => ({ i: [NO_PUBLIC_WRITE] })),
+  'GraphQL Query.media': gqlNothing('query($i: [String!], $g: [String!]) { a: media(id: $i) { id } b: media(groupId: $g) { id } c: media(orgId: "x") { id } }', (i) => ({ i: [i.media], g: [i.mediaGroup] })),
+  // Schedules, data tables: no public write yet; gateway/test/tenancy.e2e.test.ts seeds A's in-process.
   'GraphQL Query.dataTable': gqlNothing(`{ dataTable(tableId: "${NO_PUBLIC_WRITE}") { id } }`, () => ({})),
   'GraphQL Query.dataTableRows': gqlNothing(`{ dataTableRows(tableId: "${NO_PUBLIC_WRITE}") { totalCount } }`, () => ({})),
   'GraphQL Query.dataTableRow': gqlNothing(`{ dataTableRow(tableId: "${NO_PUBLIC_WRITE}", rowId: "r1") { id } }`, () => ({})),
@@ -244,6 +292,35 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'GraphQL Mutation.createApiKey': gqlNothing('mutation($u: String!) { createApiKey(input: { userId: $u, name: "stolen" }) { success } }', (i) => ({ u: i.user })),
   'GraphQL Mutation.revokeApiKey': gqlNothing('mutation($k: String!) { revokeApiKey(id: $k) { success } }', (i) => ({ k: i.apiKey })),
 
+  // Content: every id (the item, its group, a parent group, a playlist's file or source) of A's is refused.
+  'GraphQL Mutation.createMediaFromUrl': gqlNothing('mutation($g: String) { createMediaFromUrl(input: { url: "https://example.com/a.png", groupId: $g }) { success } }', (i) => ({ g: i.mediaGroup })),
+  'GraphQL Mutation.updateMedia': gqlNothing('mutation($m: ID!, $g: String) { a: updateMedia(id: $m, input: { name: "B was here" }) { success } }', (i) => ({ m: i.media })),
+  'GraphQL Mutation.patchMedia': gqlNothing('mutation($m: ID!) { patchMedia(id: $m, operations: [{ op: "replace", path: "/name", value: "B was here" }]) { success } }', (i) => ({ m: i.media })),
+  'GraphQL Mutation.deleteMedia': gqlNothing('mutation($m: ID!) { deleteMedia(id: $m) { success } }', (i) => ({ m: i.media })),
+  'GraphQL Mutation.createMediaGroup': gqlNothing('mutation($g: String) { createMediaGroup(input: { name: "B under A", parentId: $g }) { success } }', (i) => ({ g: i.mediaGroup })),
+  'GraphQL Mutation.updateMediaGroup': gqlNothing('mutation($g: ID!) { updateMediaGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({ g: i.mediaGroup })),
+  'GraphQL Mutation.deleteMediaGroup': gqlNothing('mutation($g: ID!) { deleteMediaGroup(id: $g) { success } }', (i) => ({ g: i.mediaGroup })),
+  'GraphQL Mutation.createPlaylist': gqlNothing('mutation($g: String) { createPlaylist(input: { name: "B in A group", groupId: $g }) { success } }', (i) => ({ g: i.playlistGroup })),
+  'GraphQL Mutation.updatePlaylist': gqlNothing('mutation($p: ID!) { updatePlaylist(id: $p, input: { name: "B was here", type: MULTIMEDIA }) { success } }', (i) => ({ p: i.playlist })),
+  'GraphQL Mutation.patchPlaylist': gqlNothing('mutation($p: ID!) { patchPlaylist(id: $p, operations: [{ op: "replace", path: "/name", value: "B was here" }]) { success } }', (i) => ({ p: i.playlist })),
+  'GraphQL Mutation.deletePlaylist': gqlNothing('mutation($p: ID!) { deletePlaylist(id: $p) { success } }', (i) => ({ p: i.playlist })),
+  'GraphQL Mutation.addPlaylistSource': gqlNothing('mutation($p: ID!, $m: ID!) { addPlaylistSource(input: { playlistId: $p, fileId: $m, interval: 5 }) { success } }', (i) => ({ p: i.playlist, m: i.media })),
+  'GraphQL Mutation.updatePlaylistSource': gqlNothing('mutation($p: ID!) { updatePlaylistSource(input: { playlistId: $p, sourceId: "s", name: "B" }) { success } }', (i) => ({ p: i.playlist })),
+  'GraphQL Mutation.removePlaylistSource': gqlNothing('mutation($p: ID!) { removePlaylistSource(playlistId: $p, sourceId: "s") { success } }', (i) => ({ p: i.playlist })),
+  'GraphQL Mutation.reorderPlaylistSources': gqlNothing('mutation($p: ID!) { reorderPlaylistSources(input: { playlistId: $p, sourceIds: [] }) { success } }', (i) => ({ p: i.playlist })),
+  'GraphQL Mutation.createPlaylistGroup': gqlNothing('mutation($g: String) { createPlaylistGroup(input: { name: "B under A", parentId: $g }) { success } }', (i) => ({ g: i.playlistGroup })),
+  'GraphQL Mutation.updatePlaylistGroup': gqlNothing('mutation($g: ID!) { updatePlaylistGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({ g: i.playlistGroup })),
+  'GraphQL Mutation.deletePlaylistGroup': gqlNothing('mutation($g: ID!) { deletePlaylistGroup(id: $g) { success } }', (i) => ({ g: i.playlistGroup })),
+  'GraphQL Mutation.createTemplate': gqlNothing(
+    'mutation($g: String, $p: String) { a: createTemplate(input: { name: "B", width: 100, height: 100, groupId: $g }) { success } b: createTemplate(input: { name: "B", width: 100, height: 100, modules: [{ left: 0, top: 0, width: 10, height: 10, playlistId: $p }] }) { success } }',
+    (i) => ({ g: i.templateGroup, p: i.playlist }),
+  ),
+  'GraphQL Mutation.updateTemplate': gqlNothing('mutation($t: ID!) { updateTemplate(id: $t, input: { name: "B was here", width: 100, height: 100, modules: [] }) { success } }', (i) => ({ t: i.template })),
+  'GraphQL Mutation.deleteTemplate': gqlNothing('mutation($t: ID!) { deleteTemplate(id: $t) { success } }', (i) => ({ t: i.template })),
+  'GraphQL Mutation.createTemplateGroup': gqlNothing('mutation($g: String) { createTemplateGroup(input: { name: "B under A", parentId: $g }) { success } }', (i) => ({ g: i.templateGroup })),
+  'GraphQL Mutation.updateTemplateGroup': gqlNothing('mutation($g: ID!) { updateTemplateGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({ g: i.templateGroup })),
+  'GraphQL Mutation.deleteTemplateGroup': gqlNothing('mutation($g: ID!) { deleteTemplateGroup(id: $g) { success } }', (i) => ({ g: i.templateGroup })),
+
   // ---- legacy
   'legacy GET /devices/:id': (c) => status(legacyCall(c, 'GET', `/devices/${c.ids.device}`), 404),
   'legacy PUT /devices/:id': (c) => status(legacyCall(c, 'PUT', `/devices/${c.ids.device}`, { name: 'B was here' }), 404),
@@ -251,4 +328,7 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'legacy DELETE /devices/:id': (c) => status(legacyCall(c, 'DELETE', `/devices/${c.ids.device}`), 404),
   'legacy PUT /devices/groups/:id': (c) => status(legacyCall(c, 'PUT', `/devices/groups/${c.ids.deviceGroup}`, { name: 'B was here' }), 404),
   'legacy DELETE /devices/groups/:id': (c) => status(legacyCall(c, 'DELETE', `/devices/groups/${c.ids.deviceGroup}`), 404),
+  'legacy GET /media/:id': (c) => status(legacyCall(c, 'GET', `/media/${c.ids.media}`), 404),
+  'legacy GET /playlists/:id': (c) => status(legacyCall(c, 'GET', `/playlists/${c.ids.playlist}`), 404),
+  'legacy GET /templates/:id': (c) => status(legacyCall(c, 'GET', `/templates/${c.ids.template}`), 404),
 };

@@ -94,6 +94,19 @@ beforeAll(async () => {
   ids.org = org.body.data!.createOrganization.organization.id;
   const cmd = await gql('mutation($id: String!) { sendDeviceCommand(deviceId: $id, commands: [{ command: "reboot" }]) { success commands { id } } }', { variables: { id: ids.device } });
   ids.command = cmd.body.data?.sendDeviceCommand?.commands?.[0]?.id ?? '';
+  // A's content: the demo's media, playlist and template (seeded in the background), and a group of each area.
+  for (const deadline = Date.now() + 30_000; ; ) {
+    const [m, p, t] = await Promise.all(['/media?take=1', '/playlists?take=1', '/templates?take=1'].map(async (path) => ((await (await rest(path)).json()) as { id: string }[])[0]?.id));
+    if (m && p && t) {
+      Object.assign(ids, { media: m, playlist: p, template: t });
+      break;
+    }
+    if (Date.now() > deadline) throw new Error('the demo content of A was never seeded');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  for (const [area, key] of [['media', 'mediaGroup'], ['playlists', 'playlistGroup'], ['templates', 'templateGroup']] as const) {
+    ids[key] = ((await (await rest(`/${area}/groups`, { method: 'POST', body: JSON.stringify({ name: `A ${area} group` }) })).json()) as { id: string }).id;
+  }
   await gql('query securityProbeA { account { id } }');
   const deadline = Date.now() + 15_000;
   for (;;) {
@@ -257,6 +270,14 @@ describe('object-level authorization (API1): account B on account A\'s ids', () 
   });
 
   test('after all of B\'s attempts, A\'s objects are unchanged', async () => {
+    for (const path of [`/media/${ids.media}`, `/playlists/${ids.playlist}`, `/templates/${ids.template}`]) {
+      const item = await rest(path);
+      expect(item.status).toBe(200);
+      expect(((await item.json()) as { name: string }).name).not.toMatch(/^B /);
+    }
+    for (const [area, key] of [['media', 'mediaGroup'], ['playlists', 'playlistGroup'], ['templates', 'templateGroup']] as const) {
+      expect(((await (await rest(`/${area}/groups?id=${ids[key]}`)).json()) as { name: string }[]).map((g) => g.name)).toEqual([`A ${area} group`]);
+    }
     const r = await gql('query($d: [String!]) { device(id: $d) { id name } deviceGroups { id } alertRules { id } apiKeys { id } organizations { id name } }', { variables: { d: [ids.device] } });
     expect(r.body.data!.device).toHaveLength(1);
     expect(r.body.data!.device[0].name).not.toMatch(/^B /);

@@ -20,6 +20,13 @@ export interface ResourceContext {
   bodyRoot?: string;
   /** Runs a persisted legacy operation as the caller. */
   run<T>(operationId: string, variables?: Record<string, unknown>): Promise<T>;
+  /** An absolute address for a file address (fileUrl may be relative to the REST base; RSS needs absolute ones). */
+  absoluteUrl(url: string): string;
+}
+
+export interface MountOptions {
+  /** Base of relative file addresses (the REST interface, which serves /content/files); default: this request's origin. */
+  filesBaseUrl?: () => string | undefined;
 }
 
 export interface LegacyResource<T> {
@@ -37,7 +44,7 @@ export interface DefinedResource {
   method: string;
   path: string;
   operations: readonly string[];
-  mount(router: Router, runner: OperationRunner): void;
+  mount(router: Router, runner: OperationRunner, options?: MountOptions): void;
 }
 
 export function defineResource<T>(r: LegacyResource<T>): DefinedResource {
@@ -45,7 +52,7 @@ export function defineResource<T>(r: LegacyResource<T>): DefinedResource {
     method: r.method,
     path: r.path,
     operations: r.operations,
-    mount(router, runner) {
+    mount(router, runner, options = {}) {
       router[r.method](r.path, async (req: Request, res: Response, next: NextFunction) => {
         try {
           if (negotiated(res).format === 'rss' && !r.view.rss) throw new AppError('UNSUPPORTED_FORMAT', `format=rss is not offered for ${r.path}; use json or xml`, { field: 'format' });
@@ -58,6 +65,7 @@ export function defineResource<T>(r: LegacyResource<T>): DefinedResource {
             params: req.params as Record<string, string>,
             body: res.locals.body,
             ...(typeof res.locals.bodyRoot === 'string' ? { bodyRoot: res.locals.bodyRoot } : {}),
+            absoluteUrl: (url) => new URL(url, options.filesBaseUrl?.() ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).href,
             run: (id, variables = {}) => runner.run(id, variables, caller, (result) => {
               if (result.principal) note.principal = result.principal;
             }),

@@ -27,7 +27,14 @@ export const backendEnv = z.object({
   KAFKA_BROKERS: envList(),
   CACHE_DRIVER: z.enum(['memory', 'redis']).default('memory'),
   REDIS_URL: z.string().url().optional(),
-  BLOBS_DRIVER: z.enum(['local']).default('local'),
+  BLOBS_DRIVER: z.enum(['local', 's3']).default('local'),
+  /** S3-compatible object storage (BLOBS_DRIVER=s3): bucket (required), endpoint (absent: AWS), credentials (both or neither: the SDK's default chain). */
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)').optional(),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_PREFIX: z.string().regex(/^[A-Za-z0-9._/-]{0,200}$/, 'letters, digits and . _ - /').optional(),
 });
 
 export type BackendEnv = z.infer<typeof backendEnv>;
@@ -50,6 +57,11 @@ export const backendRules = [
   requires('ANALYTICS_DRIVER', 'clickhouse', 'CLICKHOUSE_URL'),
   requires('STREAM_DRIVER', 'kafka', 'KAFKA_BROKERS'),
   requires('CACHE_DRIVER', 'redis', 'REDIS_URL'),
+  requires('BLOBS_DRIVER', 's3', 'S3_BUCKET'),
+  z.refine((v: unknown) => {
+    const env = (v ?? {}) as Record<string, unknown>;
+    return isEmpty(env.S3_ACCESS_KEY_ID) === isEmpty(env.S3_SECRET_ACCESS_KEY);
+  }, { message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or neither: the default credential chain)', path: ['S3_SECRET_ACCESS_KEY'], when: () => true }),
 ];
 
 export interface Backends {
@@ -141,8 +153,13 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
       b.checks.stream = () => s.ping();
     }
     if (want.includes('blobs')) {
-      const { createLocalBlobStore } = await import('../adapters/blobs.local.js');
-      b.blobs = createLocalBlobStore({ dir: join(dataDir, 'blobs') });
+      if (env.BLOBS_DRIVER === 's3') {
+        const { createS3BlobStore } = await import('@pylon/adapters/s3');
+        b.blobs = createS3BlobStore({ bucket: env.S3_BUCKET!, endpoint: env.S3_ENDPOINT, region: env.S3_REGION, accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY, prefix: env.S3_PREFIX });
+      } else {
+        const { createLocalBlobStore } = await import('../adapters/blobs.local.js');
+        b.blobs = createLocalBlobStore({ dir: join(dataDir, 'blobs') });
+      }
       const bl = b.blobs;
       opened.push({ name: 'blobs', close: () => bl.close() });
       b.checks.blobs = () => bl.ping();

@@ -1,0 +1,37 @@
+/** Legacy media, playlist and template records: the GraphQL fields in snake_case (kit snakeRecord), tags as a list like the legacy device. */
+import { snakeRecord } from '@pylon/kit';
+
+type Data = Record<string, unknown>;
+
+const MEDIA_FIELDS = ['id', 'name', 'file_name', 'mime_type', 'file_size', 'file_url', 'thumbnail_url', 'uploaded_on', 'width', 'height', 'tags', 'group_id', 'group_name'] as const;
+const PLAYLIST_FIELDS = ['id', 'name', 'type', 'duration', 'calculated_duration', 'group_id', 'group_name', 'tags', 'updated_on'] as const;
+const SOURCE_FIELDS = ['id', 'name', 'type', 'sequence', 'interval'] as const;
+const SOURCE_MEDIA_FIELDS = ['id', 'file_name', 'file_url', 'mime_type', 'file_size'] as const;
+const TEMPLATE_FIELDS = ['id', 'name', 'width', 'height', 'orientation', 'group_id', 'group_name', 'tags'] as const;
+const MODULE_FIELDS = ['id', 'name', 'type', 'left', 'top', 'width', 'height', 'playlist_id'] as const;
+
+export type LegacyMedia = Record<(typeof MEDIA_FIELDS)[number], unknown>;
+export interface LegacySource extends Record<(typeof SOURCE_FIELDS)[number], unknown> {
+  media: Record<(typeof SOURCE_MEDIA_FIELDS)[number], unknown> | null;
+}
+export interface LegacyPlaylist extends Record<(typeof PLAYLIST_FIELDS)[number], unknown> {
+  sources: LegacySource[];
+}
+export interface LegacyTemplate extends Record<(typeof TEMPLATE_FIELDS)[number], unknown> {
+  modules: Record<(typeof MODULE_FIELDS)[number], unknown>[];
+}
+
+const list = (v: unknown): Data[] => (Array.isArray(v) ? (v as Data[]) : []);
+
+export const toLegacyMedia = (m: Data): LegacyMedia => snakeRecord(m, MEDIA_FIELDS);
+
+export function toLegacyPlaylist(p: Data): LegacyPlaylist {
+  return {
+    ...snakeRecord(p, PLAYLIST_FIELDS),
+    sources: list(p.sources).map((s) => ({ ...snakeRecord(s, SOURCE_FIELDS), media: s.media ? snakeRecord(s.media as Data, SOURCE_MEDIA_FIELDS) : null })),
+  };
+}
+
+export function toLegacyTemplate(t: Data): LegacyTemplate {
+  return { ...snakeRecord(t, TEMPLATE_FIELDS), modules: list(t.modules).map((m) => snakeRecord(m, MODULE_FIELDS)) };
+}

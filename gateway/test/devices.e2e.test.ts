@@ -219,12 +219,14 @@ describe('commands, the player API and ping data', () => {
     const d = (await call('POST', '/devices', { name: 'Bad body' })).body;
     expect((await player(d.registration_key, '/ping', { cpu_usage: -5 })).body.error.field).toBe('cpu_usage');
   });
-  test('POST /devices/{id}/track: 202 with the event id', async () => {
+  test('POST /devices/{id}/track: 204 like the reference; a null or missing event_name is 400 naming it', async () => {
     const d = (await call('POST', '/devices', { name: 'Tracked' })).body;
     const r = await call('POST', `/devices/${d.id}/track`, { session_id: 's', event_name: 'touch', properties: { zone: 'A' } });
-    expect(r.status).toBe(202);
-    expect(r.body).toMatchObject({ device_id: d.id, event_id: expect.any(String) });
+    expect(r.status).toBe(204);
     expect((await call('POST', `/devices/${d.id}/track`, { session_id: 's' })).status).toBe(400);
+    const nullName = await call('POST', `/devices/${d.id}/track`, { session_id: 's', event_name: null });
+    expect(nullName.status).toBe(400);
+    expect(nullName.body.error.field).toBe('event_name');
   });
 });
 

@@ -16,11 +16,13 @@ export interface paths {
         /**
          * Change the caller's account.
          * @description Changes the fields given (snake_case, as in the legacy account record); fields not given stay
-         *     as they are and null clears an optional one. `timezone` must be an IANA time zone name;
-         *     `primary_contact_id` and `secondary_contact_id` must be users of the account. `id` and
-         *     `created_on` cannot be changed (unknown properties are refused with 400). The reference's
-         *     `timeZone` is accepted for `timezone`. Account owners and administrators only (403
-         *     otherwise). Answers 204, as the reference does.
+         *     as they are and null clears an optional one (null for `name` or `timezone`, which an account
+         *     always has, leaves them as they are). `timezone` must be an IANA time zone name;
+         *     `primary_contact_id` and `secondary_contact_id` must be users of the account. The
+         *     reference's read-only `id`, `created_on`, `tags` and `logo_url` (sent back by clients that
+         *     PUT the account they read) are accepted and ignored; other unknown properties are refused
+         *     with 400. The reference's `timeZone` is accepted for `timezone`. Account owners and
+         *     administrators only (403 otherwise). Answers 204, as the reference does.
          */
         put: operations["updateAccount"];
         post?: never;
@@ -150,8 +152,10 @@ export interface paths {
          * Register a device.
          * @description Registers a device and answers it with its `registration_key`, the credential its player
          *     uses on the player API (/player/{registrationKey}/...). Give `registration_key` to register
-         *     the key a player generated (e.g. shown on its screen); otherwise one is generated.
-         *     Unknown properties (including `id` and `account_id`) are refused with 400. Policy: Devices_Edit.
+         *     the key a player generated (e.g. shown on its screen); otherwise one is generated. The
+         *     reference's `activation_code` query parameter (the code a player shows to be paired) is
+         *     taken as that key. Unknown properties (including `id` and `account_id`) are refused with
+         *     400. Policy: Devices_Edit.
          */
         post: operations["createDevice"];
         delete?: never;
@@ -377,7 +381,7 @@ export interface paths {
         put?: never;
         /**
          * Record an event of a device.
-         * @description Published to the analytics stream (event logs, event metrics). `properties` is a JSON object of at most 16 KB. Policy Devices_Edit.
+         * @description Published to the analytics stream (event logs, event metrics). `properties` is a JSON object of at most 16 KB. Answers 204, as the reference does. Policy Devices_Edit.
          */
         post: operations["trackDeviceEvent"];
         delete?: never;
@@ -1336,33 +1340,78 @@ export interface components {
             created_on?: string | null;
             /** @description ISO 8601, YYYY-MM-DDTHH:MM:SSZ. */
             updated_on?: string | null;
+            /** @description The last time the device checked in with the service for its content (the time of its last ping); null before its first ping. */
+            last_update?: string | null;
+            /**
+             * @description Whether the device has its content: true when its last ping reported the content
+             *     download complete (download_pct_complete 100); a player that reports no download progress
+             *     counts as in sync while it is online (it fetches its content on every ping). False
+             *     before the first ping.
+             */
+            in_sync?: boolean;
+            /** @description The MAC address the player reported in its last ping (ping_data.mac_address). */
+            mac_address?: string | null;
+            /** @description The serial number the player reported in its last ping (ping_data.meta.serial_number); null when it reports none. */
+            serial_number?: string | null;
+            /** @description Always false: Pylon devices are never deactivated (a device is deleted, or it is there). */
+            deactivated?: boolean;
+            /** @description Reference member; Pylon keeps no service dates (always null; accepted and dropped on writes). */
+            last_service?: string | null;
+            /** @description Reference member; Pylon keeps no device language (always null; accepted and dropped on writes). */
+            language_code?: string | null;
+            /** @description Reference member; Pylon has no encrypted form of the key (always null; the key itself is registration_key). */
+            encrypted_registration_key?: string | null;
+            /** @description Reference member; Pylon has no service levels (always null). */
+            service_level?: string | null;
+            /** @description Reference member; always null. */
+            beacon?: Record<string, never> | null;
         };
         DeviceType: {
             id?: string | null;
             name?: string | null;
             manufacturer?: string | null;
+            /** @description Reference member; Pylon has no device capability flags (always null). */
+            device_caps?: number | null;
         };
-        /** @description The latest heartbeat and health figures the device reported. */
+        /** @description The latest heartbeat and health figures the device reported; every member is present, null where the player did not report it. */
         PingData: {
-            /** @description Percentage, 0 to 100. */
+            /** @description Percentage, 0 to 100; null when the player did not report it. */
             cpu_usage?: number | null;
-            /** @description Percentage, 0 to 100. */
+            /** @description Percentage, 0 to 100; null when the player did not report it. */
             memory_usage?: number | null;
-            /** @description Percentage, 0 to 100. */
+            /** @description Percentage, 0 to 100; null when the player did not report it. */
             disk_usage?: number | null;
             player_version?: string | null;
             ip_address?: string | null;
-            /** @description When the service received the ping; ISO 8601, YYYY-MM-DDTHH:MM:SSZ. */
-            timestamp?: string | null;
+            /**
+             * Format: date-time
+             * @description When the service received the ping; ISO 8601, YYYY-MM-DDTHH:MM:SSZ (always set).
+             */
+            timestamp?: string;
             os_version?: string | null;
             /** @description The address the service saw the ping come from (GET .../pingdata only). */
             external_ip_address?: string | null;
             mac_address?: string | null;
+            /** @description Player uptime in milliseconds. */
             uptime?: number | null;
             cpu_temperature?: number | null;
             latitude?: number | null;
             longitude?: number | null;
             current_schedule?: string | null;
+            /** @description Ping type as the player reports it (free text). */
+            type?: string | null;
+            /** @description Always null here; the screenshot is GET /devices/{registrationKey}/snap (or include_snap on GET /devices). */
+            snap?: string | null;
+            /** @description Bytes the player received (its own counter); null when the player did not report it. */
+            bytes_received?: number | null;
+            /** @description Current transfer rate over the primary network interface; null when the player did not report it. */
+            transfer_rate?: number | null;
+            /** @description Content package download progress, 0 to 100. */
+            download_pct_complete?: number | null;
+            /** @description Meta data the player reported (string values under the player's own keys, e.g. serial_number). */
+            meta?: {
+                [key: string]: string | null;
+            } | null;
         };
         Location: {
             city?: string | null;
@@ -1370,6 +1419,12 @@ export interface components {
             country?: string | null;
             latitude?: number | null;
             longitude?: number | null;
+            /** @description Reference member; not stored (always null; accepted and dropped on writes). */
+            county?: string | null;
+            /** @description Reference member; not stored (always null; accepted and dropped on writes). */
+            postal_code?: string | null;
+            /** @description Reference member; not stored (always null; accepted and dropped on writes). */
+            address?: string | null;
         };
         /** @description The account record (the legacy account record's fields, plus id). */
         Account: {
@@ -1395,10 +1450,15 @@ export interface components {
             timezone: string;
             /** @description The same, under the reference's name. */
             timeZone?: string;
+            /** @description Reference member; Pylon accounts have no tags (always null). */
+            tags?: string | null;
+            /** @description Reference member; Pylon accounts have no logo (always null). */
+            logo_url?: string | null;
         };
         /** @description The account fields to change; absent fields stay, null clears an optional one. */
         AccountUpdate: {
-            name?: string;
+            /** @description null leaves the name as it is (an account always has one). */
+            name?: string | null;
             business_name?: string | null;
             address_1?: string | null;
             address_2?: string | null;
@@ -1412,10 +1472,18 @@ export interface components {
             primary_contact_id?: string | null;
             /** @description A user of the account. */
             secondary_contact_id?: string | null;
-            /** @description IANA time zone name, e.g. Europe/Amsterdam. */
-            timezone?: string;
+            /** @description IANA time zone name, e.g. Europe/Amsterdam; null leaves it as it is (an account always has one). */
+            timezone?: string | null;
             /** @description The reference's name for `timezone`. */
-            timeZone?: string;
+            timeZone?: string | null;
+            /** @description The reference's read-only account id; accepted and ignored (the account is the caller's). */
+            id?: string | null;
+            /** @description Read-only (reference member); accepted and ignored. */
+            created_on?: string | null;
+            /** @description Read-only here (Pylon accounts have no tags); accepted and ignored. */
+            tags?: string | null;
+            /** @description Read-only here (Pylon accounts have no logo); accepted and ignored. */
+            logo_url?: string | null;
         };
         /** @description A part of the account (a branch, a region); devices, media and schedules name theirs in org_id. */
         Organization: {
@@ -1437,6 +1505,8 @@ export interface components {
             language_code?: string | null;
             /** Format: date-time */
             created_on: string;
+            /** @description The account's users whose org_id is this organization (at most the first 1000 users of the account are looked at); null when the caller may not list users (Account_ManageUsers_View). */
+            users?: components["schemas"]["User"][] | null;
         };
         /** @description A user of the account (reference User shape; passwords and keys are never shown). */
         User: {
@@ -1451,13 +1521,20 @@ export interface components {
             /** @description ISO 8601, YYYY-MM-DDTHH:MM:SSZ; the last time a key or token of the user was used. */
             last_activity?: string | null;
             created_on?: string | null;
-            city?: null;
-            state?: null;
-            postal_code?: null;
-            country?: null;
-            home_phone?: null;
-            work_phone?: null;
-            mobile_phone?: null;
+            /** @description Not stored (always null). */
+            city?: string | null;
+            /** @description Not stored (always null). */
+            state?: string | null;
+            /** @description Not stored (always null). */
+            postal_code?: string | null;
+            /** @description Not stored (always null). */
+            country?: string | null;
+            /** @description Not stored (always null). */
+            home_phone?: string | null;
+            /** @description Not stored (always null). */
+            work_phone?: string | null;
+            /** @description Not stored (always null). */
+            mobile_phone?: string | null;
         };
         /** @description One request of the account, as the audit trail recorded it. */
         AuditEvent: {
@@ -1504,9 +1581,10 @@ export interface components {
             /** @description The player's own key (32 to 128 of A-Z a-z 0-9 - _, so that a random one carries at least 128 bits); generated (128 random bits) when omitted. */
             registration_key?: string | null;
         };
-        /** @description Every writable property of a device (PUT); omitted ones are reset. */
+        /** @description Every writable property of a device (PUT); omitted ones are reset (the name stays). */
         DeviceReplace: {
-            name?: string;
+            /** @description null or absent keeps the device's name. */
+            name?: string | null;
             /** @description A list, or the reference's comma-separated string ("a,b"); null or "" clear them. */
             tags?: string[] | string | null;
             group_id?: string | null;
@@ -1560,6 +1638,11 @@ export interface components {
             parent_id?: string | null;
             count?: number;
             level?: number;
+            /** @description Reference member; Pylon has no group families (always null). */
+            family?: number | null;
+            /** @description Reference member; Pylon groups are not counted per organization (always null). */
+            organization_count?: number | null;
+            /** @description Sub-groups; filled with tree=true, otherwise (and for a new group) empty. */
             children?: components["schemas"]["Group"][];
         };
         GroupRequest: {
@@ -2520,7 +2603,10 @@ export interface operations {
     };
     createDevice: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The reference's pairing code; a Pylon player shows its registration key, so it is taken as `registration_key` (a `registration_key` in the body wins). */
+                activation_code?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2792,7 +2878,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Per-device results. */
+            /** @description Per-device results (Pylon's body only). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2948,14 +3034,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Accepted. */
-            202: {
+            /** @description Recorded (the reference's status); GraphQL eventLogs reads it. */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["TrackedEvent"];
-                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -22,7 +22,7 @@ import { createLegacyApp } from '@pylon/legacy-adapter';
 import { createRestFacade } from '@pylon/rest-facade';
 import { docsEnabled, introspectionEnabled, limitsFrom, type AllInOneEnv } from './config.js';
 import { InProcessDataSource } from './data-sources.js';
-import { DEMO_ACCOUNT_ID, seedDemo, seedDemoAlertRules, seedDemoMedia } from './demo.js';
+import { DEMO_ACCOUNT_ID, seedDemo, seedDemoAlertRules, seedDemoMedia, seedDemoSchedules } from './demo.js';
 import { startSimulator, type Simulator } from './simulator.js';
 import { createAccessLayer } from './access.js';
 import { createApiDocs } from './docs/api-docs.routes.js';
@@ -161,7 +161,11 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   if (demo.created) await seedDemoAlertRules(devices.runtime);
   // Demo media are generated, probed and stored (several fsynced writes): done in the background so
   // the server answers at once; close() waits for it.
-  const demoMedia = demo.created ? seedDemoMedia(content.runtime).catch((e: unknown) => logger.warn({ err: e }, 'demo content was not seeded')) : Promise.resolve();
+  const demoMedia = demo.created
+    ? seedDemoMedia(content.runtime)
+        .then((ids) => (ids ? seedDemoSchedules(scheduling.runtime, devices.repo, ids) : undefined))
+        .catch((e: unknown) => logger.warn({ err: e }, 'demo content was not seeded'))
+    : Promise.resolve();
   const simulator: Simulator | undefined =
     env.SIGNAGE_DEMO && env.SIGNAGE_SIMULATOR ? startSimulator(devices.runtime, { accountId: DEMO_ACCOUNT_ID, intervalSeconds: env.SIGNAGE_SIMULATOR_SECONDS, logger }) : undefined;
 

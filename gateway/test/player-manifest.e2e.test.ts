@@ -104,3 +104,21 @@ test('a schedule edit changes the version at once; next and valid_until follow t
   expect(body.next).toMatchObject({ schedule_name: 'Always', starts_at: expect.stringMatching(new RegExp(`^${start}|^\\d{4}`)), content: { id: playlistId } });
   expect(body.valid_until).toBe(body.next.starts_at);
 });
+
+test('the demo: its screens are scheduled, so nowPlaying and the manifest answer the demo content', async () => {
+  // Demo content and schedules are seeded in the background after start.
+  let demo: Json[] = [];
+  for (let i = 0; i < 300 && demo.length < 2; i++) {
+    demo = ((await call('GET', '/schedules')).body as Json[]).filter((s) => String(s.tags).includes('demo'));
+    if (demo.length < 2) await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(demo.map((s) => s.name).sort()).toEqual(['Lobby loop, all day', 'Main and side, business hours']);
+  const lobby = demo.find((s) => s.name === 'Lobby loop, all day')!;
+  const deviceId = lobby.devices[0].id as string;
+  const playing = await gql('query($d: ID!) { nowPlaying(deviceId: $d) { schedule { name } content { type } } }', { d: deviceId });
+  expect(playing.nowPlaying.schedule.name).toMatch(/Lobby loop|Main and side/);
+  const device = (await call('GET', `/devices/${deviceId}`)).body;
+  const body = (await (await manifest(device.registration_key)).json()) as Json;
+  expect(body.now.schedule_name).toBe(playing.nowPlaying.schedule.name);
+  expect(body.now.content).not.toBeNull();
+});

@@ -3,7 +3,7 @@
  * the command wake-ups, the telemetry publishers, the clock and the settings, plus the periodic
  * sweep. Built once by createDevicesSubgraph; closed by the composition root.
  */
-import { BufferedPublisher, createLogger, TOPICS, type BlobStore, type Cache, type DocumentStore, type EventLogRecord, type EventStream, type Logger, type PingLogRecord, type PubSub } from '@pylon/kit';
+import { announce, BufferedPublisher, CHANNELS, createLogger, TOPICS, type BlobStore, type Cache, type DocumentStore, type EventLogRecord, type EventStream, type Logger, type PingLogRecord, type PubSub } from '@pylon/kit';
 import { AlertRepository } from './alert.repository.js';
 import { DEFAULT_SETTINGS, type DevicesSettings } from './domain/settings.js';
 import { CommandRepository } from './command.repository.js';
@@ -46,6 +46,8 @@ export interface DevicesRuntime {
   logger: Logger;
   blobs?: BlobStore;
   manifests?: ManifestSource;
+  /** Announces devices whose manifests a change alters (time zone), over the pub/sub port. */
+  devicesChanged?(accountId: string, deviceIds: string[]): Promise<void>;
   pings?: BufferedPublisher<PingLogRecord>;
   events?: BufferedPublisher<EventLogRecord>;
   /** Runs the sweep now (offline alerts, command expiry and pruning); what the timer runs. */
@@ -71,6 +73,9 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
     logger,
     ...(deps.blobs ? { blobs: deps.blobs } : {}),
     ...(deps.manifests ? { manifests: deps.manifests } : {}),
+    ...(deps.pubsub
+      ? { devicesChanged: (accountId: string, deviceIds: string[]) => announce(deps.pubsub, CHANNELS.devicesChanged, { accountId, deviceIds }, (e) => logger.warn({ err: e }, 'device change not announced')) }
+      : {}),
     ...(deps.stream
       ? {
           pings: new BufferedPublisher<PingLogRecord>(deps.stream, TOPICS.pings, { logger }),

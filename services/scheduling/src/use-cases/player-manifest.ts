@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { Principal } from '@pylon/kit';
 import { manifestCacheKey } from '../domain/manifest-cache.js';
-import { resolve } from '../domain/resolution.js';
+import { resolve, winnerAt } from '../domain/resolution.js';
 import type { SchedulePlan } from '../domain/plan.js';
 import type { ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
 import type { Schedule } from '../schedule.repository.js';
@@ -88,7 +88,7 @@ export async function playerManifest(rt: SchedulingRuntime, device: DeviceRef): 
   if (!found) return null;
   const { zone, plans } = found;
   const current = resolve(plans, zone, at);
-  const next = current.nextChange === null ? null : { at: current.nextChange, winner: resolve(plans, zone, current.nextChange).winner };
+  const next = current.nextChange === null ? null : { at: current.nextChange, winner: winnerAt(plans, zone, current.nextChange) };
   const winners = [current.winner, next?.winner ?? null].filter((w): w is SchedulePlan<Schedule> => w !== null).map((w) => w.schedule);
   const content = await rt.content.playerContent(caller, {
     playlistIds: [...new Set(winners.flatMap((s) => (s.type === 'PLAYLIST' && s.playlistId ? [s.playlistId] : [])))],

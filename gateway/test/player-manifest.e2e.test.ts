@@ -32,8 +32,20 @@ let mediaId: string;
 let screen: Json;
 let bystander: Json;
 
+/** The demo schedules (seeded in the background after start, on the fleet existing then). */
+async function demoSchedules(): Promise<Json[]> {
+  let demo: Json[] = [];
+  for (let i = 0; i < 300 && demo.length < 2; i++) {
+    demo = ((await call('GET', '/schedules')).body as Json[]).filter((s) => String(s.tags).includes('demo'));
+    if (demo.length < 2) await new Promise((r) => setTimeout(r, 100));
+  }
+  return demo;
+}
+
 beforeAll(async () => {
   h = await startHarness();
+  // The test account is the demo account: let the demo schedules settle before adding screens.
+  await demoSchedules();
   const group = (await call('POST', '/media/groups', { name: 'Manifest media' })).body;
   const uploaded = await call('POST', `/media/${group.id}/pixel.png?name=Pixel`, PNG, 'application/octet-stream');
   expect(uploaded.status).toBe(201);
@@ -106,12 +118,7 @@ test('a schedule edit changes the version at once; next and valid_until follow t
 });
 
 test('the demo: its screens are scheduled, so nowPlaying and the manifest answer the demo content', async () => {
-  // Demo content and schedules are seeded in the background after start.
-  let demo: Json[] = [];
-  for (let i = 0; i < 300 && demo.length < 2; i++) {
-    demo = ((await call('GET', '/schedules')).body as Json[]).filter((s) => String(s.tags).includes('demo'));
-    if (demo.length < 2) await new Promise((r) => setTimeout(r, 100));
-  }
+  const demo = await demoSchedules();
   expect(demo.map((s) => s.name).sort()).toEqual(['Lobby loop, all day', 'Main and side, business hours']);
   const lobby = demo.find((s) => s.name === 'Lobby loop, all day')!;
   const deviceId = lobby.devices[0].id as string;

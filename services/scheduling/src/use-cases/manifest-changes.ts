@@ -26,7 +26,8 @@ export async function watchChanges(rt: SchedulingRuntime, pubsub: PubSub): Promi
   const offDevices = await pubsub.subscribe(CHANNELS.devicesChanged, (m) => {
     if (isDevicesChangedEvent(m)) forgetManifests(rt, m.accountId, m.deviceIds).catch(warn);
   });
+  // Unsubscribing from a pub/sub that is down (Redis gone at shutdown) must not fail the shutdown.
   return async () => {
-    await Promise.all([offContent(), offDevices()]);
+    for (const r of await Promise.allSettled([offContent(), offDevices()])) if (r.status === 'rejected') warn(r.reason);
   };
 }

@@ -8,6 +8,7 @@
  * with an OAuth bearer token, as ratios to scenario 1's gateway figure (bench/src/auth.scenarios.ts).
  * Scenario 4 (content): a 200 MB media upload against a local stream copy of the same file, and
  * peak RSS during it (bench/src/content.scenarios.ts).
+ * Scenario 6 (scheduling): player manifest resolutions vs GET /devices/{id} (bench/src/scheduling.scenarios.ts).
  * Scenario 5 (data tables): batch create vs raw insertMany, CSV import, filtered sorted pages,
  * export (bench/src/datatables.scenarios.ts; 1M rows when run on its own).
  * Set BENCH_SECONDS / BENCH_CONNECTIONS to change the load (defaults 10 s, 10 connections).
@@ -28,6 +29,7 @@ import { bearerToken } from './oauth.flow.js';
 import { bulkCommandLatency, pingLoad, seedPingDevices } from './devices.scenarios.js';
 import { printUpload, uploadScenario } from './content.scenarios.js';
 import { dataTablesScenario } from './datatables.scenarios.js';
+import { manifestScenario } from './scheduling.scenarios.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
@@ -80,6 +82,9 @@ const authResults = await authScenario({ app, key: KEY, bearer: await bearerToke
 
 const deviceResults = await devicesScenario();
 
+// Scenario 6 (scheduling): manifest resolutions for a device in 50 overlapping schedules vs GET /devices/{id}.
+const manifestResults = await manifestScenario({ baseUrl: app.baseUrl, key: KEY, accountId: DEMO_ACCOUNT_ID, repo, seconds, connections });
+
 // Scenario 4 (content): a 200 MB upload against a local copy of the same bytes (2 MB in smoke mode).
 printUpload(await uploadScenario({ baseUrl: app.baseUrl, key: KEY, dir, sizeMb: smoke ? 2 : 200 }));
 
@@ -110,7 +115,7 @@ await direct.server.stop();
 await app.close();
 await rm(dir, { recursive: true, force: true });
 
-const broken = brokenScenarios([...results, ...authResults, ...deviceResults]);
+const broken = brokenScenarios([...results, ...authResults, ...deviceResults, ...manifestResults]);
 if (broken.length) {
   console.error(`\nbroken scenarios:\n  ${broken.join('\n  ')}`);
   process.exit(1);

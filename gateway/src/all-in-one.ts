@@ -11,18 +11,18 @@ import type { AddressInfo } from 'node:net';
 import { createLogger, createOps, InternalTokens, metricsAccess, SCHEMA_DIR, serveMetrics, type GatewayClient, type Logger, type Subgraph } from '@pylon/kit';
 import { createBackends, createRateLimiter } from '@pylon/kit/composition/backends';
 import { createAnalyticsSubgraph, startIngest } from '@pylon/analytics';
-import { createContentSubgraph, createMediaHttp } from '@pylon/content';
+import { createContentSubgraph, createMediaHttp, playerContent } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
 import { createDataTablesHttp, createDataTablesSubgraph } from '@pylon/datatables';
-import { createDevicesSubgraph, createPlayerApi } from '@pylon/devices';
+import { createDevicesSubgraph, createPlayerApi, type ManifestSource } from '@pylon/devices';
 import { devicesOptions, playerFailureLimit } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
-import { createSchedulingSubgraph } from '@pylon/scheduling';
+import { createSchedulingSubgraph, manifestVersion, playerManifest, watchChanges, type SchedulingRuntime } from '@pylon/scheduling';
 import { createLegacyApp } from '@pylon/legacy-adapter';
 import { createRestFacade } from '@pylon/rest-facade';
 import { docsEnabled, introspectionEnabled, limitsFrom, type AllInOneEnv } from './config.js';
 import { InProcessDataSource } from './data-sources.js';
-import { DEMO_ACCOUNT_ID, seedDemo, seedDemoAlertRules, seedDemoMedia } from './demo.js';
+import { DEMO_ACCOUNT_ID, seedDemo, seedDemoAlertRules, seedDemoMedia, seedDemoSchedules } from './demo.js';
 import { startSimulator, type Simulator } from './simulator.js';
 import { createAccessLayer } from './access.js';
 import { createApiDocs } from './docs/api-docs.routes.js';
@@ -67,6 +67,19 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const internalSecret = env.SIGNAGE_INTERNAL_SECRET ?? randomBytes(32).toString('hex');
   const tokens = new InternalTokens(internalSecret);
 
+  // Player manifests: the devices service authenticates the key, scheduling resolves (in-process here).
+  const late: { scheduling?: SchedulingRuntime } = {};
+  const schedulingRt = () => {
+    if (!late.scheduling) throw new Error('scheduling is not started yet');
+    return late.scheduling;
+  };
+  const manifests: ManifestSource = {
+    manifest: async (d) => {
+      const a = await playerManifest(schedulingRt(), d);
+      return a ? { body: { ...a.manifest }, etag: a.etag } : null;
+    },
+    version: (d) => manifestVersion(schedulingRt(), d),
+  };
   const identity = createIdentitySubgraph({ documents, cache, tokens, principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS });
   const devices = createDevicesSubgraph({
     documents,
@@ -78,25 +91,35 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     pubsub: backends.pubsub!,
     cache,
     stream: backends.stream!,
+    manifests,
     logger,
   });
-  const content = createContentSubgraph({ documents, tokens, blobs: backends.blobs!, urlSecret: internalSecret, settings: contentSettings(env), logger });
+  const content = createContentSubgraph({ documents, tokens, blobs: backends.blobs!, urlSecret: internalSecret, settings: contentSettings(env), logger, pubsub: backends.pubsub! });
   const datatables = createDataTablesSubgraph({ documents, tokens, cache, logger });
+  // In-process: the other subgraphs' repositories answer, each scoped to the caller's account.
+  const scheduling = createSchedulingSubgraph({
+    documents,
+    tokens,
+    cache,
+    logger,
+    devices: { devices: async (caller, ids) => new Map((await devices.repo.findByIds(caller.accountId, ids)).map((d) => [d.id, { id: d.id, timezone: d.timezone ?? null }])) },
+    content: {
+      existing: async (caller, kind, ids) => new Set((await content.repo[kind === 'playlist' ? 'playlists' : 'templates'].findByIds(caller.accountId, ids)).keys()),
+      playerContent: (caller, refs) => playerContent(content.runtime, caller.accountId, refs),
+    },
+    accounts: {
+      timeZone: async (caller) => (await identity.repo.getAccount(caller.accountId)).timezone,
+      hasOrganization: async (caller, orgId) => (await identity.repo.organizations.findById(caller.accountId, orgId)) !== null,
+    },
+  });
+  late.scheduling = scheduling.runtime;
+  // Content and device changes reach scheduling through the pub/sub port (Redis with CACHE_DRIVER=redis).
+  const unwatch = await watchChanges(scheduling.runtime, backends.pubsub!);
   const subgraphs: Record<string, Subgraph> = {
     identity,
     devices,
     content,
-    // In-process: the other subgraphs' repositories answer, each scoped to the caller's account.
-    scheduling: createSchedulingSubgraph({
-      documents,
-      tokens,
-      devices: { devices: async (caller, ids) => new Map((await devices.repo.findByIds(caller.accountId, ids)).map((d) => [d.id, { id: d.id, timezone: d.timezone ?? null }])) },
-      content: { existing: async (caller, kind, ids) => new Set((await content.repo[kind === 'playlist' ? 'playlists' : 'templates'].findByIds(caller.accountId, ids)).keys()) },
-      accounts: {
-        timeZone: async (caller) => (await identity.repo.getAccount(caller.accountId)).timezone,
-        hasOrganization: async (caller, orgId) => (await identity.repo.organizations.findById(caller.accountId, orgId)) !== null,
-      },
-    }),
+    scheduling,
     datatables,
     analytics: createAnalyticsSubgraph({ analytics, tokens }),
   };
@@ -138,7 +161,11 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   if (demo.created) await seedDemoAlertRules(devices.runtime);
   // Demo media are generated, probed and stored (several fsynced writes): done in the background so
   // the server answers at once; close() waits for it.
-  const demoMedia = demo.created ? seedDemoMedia(content.runtime).catch((e: unknown) => logger.warn({ err: e }, 'demo content was not seeded')) : Promise.resolve();
+  const demoMedia = demo.created
+    ? seedDemoMedia(content.runtime)
+        .then((ids) => (ids ? seedDemoSchedules(scheduling.runtime, devices.repo, ids) : undefined))
+        .catch((e: unknown) => logger.warn({ err: e }, 'demo content was not seeded'))
+    : Promise.resolve();
   const simulator: Simulator | undefined =
     env.SIGNAGE_DEMO && env.SIGNAGE_SIMULATOR ? startSimulator(devices.runtime, { accountId: DEMO_ACCOUNT_ID, intervalSeconds: env.SIGNAGE_SIMULATOR_SECONDS, logger }) : undefined;
 
@@ -176,6 +203,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
       await access.close();
       await playerFailures.close();
       await simulator?.close();
+      await unwatch();
       await devices.runtime.close();
       await demoMedia;
       await ingest.close();

@@ -7,6 +7,7 @@ import { createAlertRule, type DeviceRepository, type DevicesRuntime } from '@py
 import { POLICIES, type Principal } from '@pylon/kit';
 import { seedDemoContent, type ContentRuntime } from '@pylon/content';
 import { createAccount, createApiKey, createUser, hashKey, setPassword, type IdentityRepository } from '@pylon/identity';
+import { createSchedule, type SchedulingRuntime } from '@pylon/scheduling';
 
 export const DEMO_ACCOUNT_ID = 'demo-account';
 export const DEMO_OWNER_ID = 'demo-owner';
@@ -112,8 +113,25 @@ export async function seedDemoAlertRules(runtime: DevicesRuntime): Promise<void>
   await createAlertRule(runtime, owner, { name: 'Offline for 30 minutes', conditions: [{ type: 'offline', minutes: 30 }] });
 }
 
+const demoOwner = (): Principal => ({ accountId: DEMO_ACCOUNT_ID, userId: DEMO_OWNER_ID, userName: 'owner@demo.example', roles: ['Owner', 'API'], policies: [...POLICIES], isOwner: true, via: 'internal' });
+
 /** Demo content (content issue): generated images and a short video, two playlists, a template using them. */
-export async function seedDemoMedia(runtime: ContentRuntime): Promise<void> {
-  const owner: Principal = { accountId: DEMO_ACCOUNT_ID, userId: DEMO_OWNER_ID, userName: 'owner@demo.example', roles: ['Owner', 'API'], policies: [...POLICIES], isOwner: true, via: 'internal' };
-  await seedDemoContent(runtime, owner);
+export async function seedDemoMedia(runtime: ContentRuntime): Promise<{ lobbyPlaylistId: string; sidePlaylistId: string; templateId: string } | null> {
+  return seedDemoContent(runtime, demoOwner());
+}
+
+/**
+ * Demo schedules (scheduling issue), so nowPlaying and the player manifest answer something: the
+ * lobby playlist on every screen all day (Normal), and the template on the landscape screens on
+ * weekdays 08:00-18:00 (High, so it wins then); times are read in each screen's zone.
+ */
+export async function seedDemoSchedules(scheduling: SchedulingRuntime, devices: DeviceRepository, content: { lobbyPlaylistId: string; templateId: string }): Promise<void> {
+  const fleet = await devices.all(DEMO_ACCOUNT_ID, { byName: true });
+  const owner = demoOwner();
+  await createSchedule(scheduling, owner, { name: 'Lobby loop, all day', type: 'PLAYLIST', playlistId: content.lobbyPlaylistId, priority: 3, deviceIds: fleet.map((d) => d.id), tags: ['demo'] });
+  const weekdays = { monday: true, tuesday: true, wednesday: true, thursday: true, friday: true, saturday: false, sunday: false };
+  await createSchedule(scheduling, owner, {
+    name: 'Main and side, business hours', type: 'TEMPLATE', templateId: content.templateId, priority: 4, startTime: '08:00', endTime: '18:00', ...weekdays,
+    deviceIds: fleet.filter((d) => (d.tags ?? []).includes('landscape')).map((d) => d.id), tags: ['demo'],
+  });
 }

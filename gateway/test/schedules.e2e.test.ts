@@ -134,3 +134,28 @@ test('legacy GET /schedules in json, xml and JSONP', async () => {
   const foreign = await (await fetch(`${h.legacyUrl}/schedules?api_key=${encodeURIComponent(otherKey)}&format=json`)).text();
   expect(foreign).not.toContain(made);
 });
+
+test('legacy GET /schedules: JSONP runs as a guarded script call, xml nests devices, bad parameters are 400 naming them', async () => {
+  const made = (await call('POST', '/schedules', { name: 'Legacy formats', playlist_id: playlistId, devices: [{ id: deviceId }], start_time: '09:00', end_time: '17:30' })).body.id as string;
+  const base = `${h.legacyUrl}/schedules?api_key=${encodeURIComponent(h.key)}&device_id=${deviceId}`;
+  const jsonp = await fetch(`${base}&callback=show`);
+  expect(jsonp.status).toBe(200);
+  expect(jsonp.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+  expect(jsonp.headers.get('x-content-type-options')).toBe('nosniff');
+  let received: Json[] | undefined;
+  new Function('show', await jsonp.text())((v: Json[]) => (received = v));
+  expect(received?.find((s) => s.id === made)).toMatchObject({ name: 'Legacy formats', start_time: '09:00:00', end_time: '17:30:00', playlist_id: playlistId, devices: [{ id: deviceId }] });
+
+  const xml = await fetch(`${base}&format=xml`);
+  expect(xml.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+  const text = await xml.text();
+  expect(text.startsWith('<?xml version="1.0" encoding="UTF-8"?><schedules>')).toBe(true);
+  expect(text).toContain(`<id>${made}</id>`);
+  expect(text).toContain('<template_id nil="true"/>');
+  expect(text).toMatch(new RegExp(`<devices>\\s*<device>\\s*<id>${deviceId}</id>`));
+
+  const bad = await fetch(`${h.legacyUrl}/schedules?api_key=${encodeURIComponent(h.key)}&take=-1`);
+  expect(bad.status).toBe(400);
+  expect(await bad.text()).toContain('take');
+  expect((await fetch(`${base}&callback=${encodeURIComponent('alert(1)//')}`)).status).toBe(400);
+});

@@ -166,6 +166,8 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   },
   'REST PUT /player/{registrationKey}/snap': credentialScoped('PUT', (k) => `/player/${k}/snap`, '\xff\xd8\xff'),
   'REST POST /player/{registrationKey}/track': credentialScoped('POST', (k) => `/player/${k}/track`, '{"event_name":"x"}'),
+  // The key is the credential: any key but the device's own is the same 401 (no account's manifest leaks).
+  'REST GET /player/{registrationKey}/manifest': (c) => status(fetch(`${c.base}/player/not-a-key-of-any-device-0123/manifest`), 401),
 
   // ---- REST content (A's demo media, playlists, templates and groups)
   'REST GET /media': async (c) => {

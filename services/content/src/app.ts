@@ -1,4 +1,4 @@
-import { createSubgraph, type BlobStore, type DocumentStore, type InternalTokens, type Logger, type Subgraph } from '@pylon/kit';
+import { createSubgraph, type BlobStore, type DocumentStore, type InternalTokens, type Logger, type PubSub, type Subgraph } from '@pylon/kit';
 import type { ContentRepository } from './content.repository.js';
 import { contentResolvers } from './graphql/resolvers.js';
 import { createContentRuntime, type ContentRuntime, type ContentSettings } from './runtime.js';
@@ -12,6 +12,8 @@ export interface ContentDeps {
   urlSecret: string;
   settings?: Partial<ContentSettings>;
   logger?: Logger;
+  /** Announces playlist/template/media changes (player manifests follow). */
+  pubsub?: PubSub;
   now?: () => number;
 }
 
@@ -25,6 +27,7 @@ export function createContentSubgraph(deps: ContentDeps): ContentSubgraph {
     urlSecret: deps.urlSecret,
     ...(deps.settings ? { settings: deps.settings } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
+    ...(deps.pubsub ? { pubsub: deps.pubsub } : {}),
     ...(deps.now ? { now: deps.now } : {}),
   });
   const subgraph = createSubgraph({ name: 'content', tokens: deps.tokens, resolvers: contentResolvers(runtime) });

@@ -1,5 +1,5 @@
 /** Everything the content use cases share: the repositories, the blob port, signed file addresses and settings. */
-import type { BlobStore, DocumentStore, Logger } from '@pylon/kit';
+import type { BlobStore, DocumentStore, Logger, PubSub } from '@pylon/kit';
 import { ContentRepository } from './content.repository.js';
 import { FileUrls } from './http/file-urls.js';
 
@@ -38,6 +38,8 @@ export interface ContentRuntime {
   urls: FileUrls;
   settings: ContentSettings;
   logger?: Logger;
+  /** Where playlist/template/media changes are announced (CHANNELS.contentChanged); none: not announced. */
+  pubsub?: PubSub;
   now(): number;
 }
 
@@ -48,6 +50,7 @@ export function createContentRuntime(deps: {
   urlSecret: string;
   settings?: Partial<ContentSettings>;
   logger?: Logger;
+  pubsub?: PubSub;
   now?: () => number;
 }): ContentRuntime {
   const settings = { ...DEFAULT_CONTENT_SETTINGS, ...deps.settings };
@@ -58,6 +61,7 @@ export function createContentRuntime(deps: {
     urls: new FileUrls(deps.urlSecret, settings.fileUrlTtlSeconds, settings.publicBaseUrl, now),
     settings,
     ...(deps.logger ? { logger: deps.logger } : {}),
+    ...(deps.pubsub ? { pubsub: deps.pubsub } : {}),
     now,
   };
 }

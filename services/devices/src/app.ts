@@ -1,5 +1,6 @@
 import { createSubgraph, type BlobStore, type Cache, type DocumentStore, type EventStream, type InternalTokens, type Logger, type PubSub, type Subgraph } from '@pylon/kit';
 import type { DeviceRepository } from './device.repository.js';
+import type { ManifestSource } from './ports/manifest-source.js';
 import type { OrganizationDirectory } from './ports/organization-directory.js';
 import { devicesResolvers } from './graphql/resolvers.js';
 import { createDevicesRuntime, type DevicesRuntime, type DevicesSettings } from './runtime.js';
@@ -20,6 +21,8 @@ export interface DevicesDeps {
   /** Ping logs and device events for analytics. */
   stream?: EventStream;
   logger?: Logger;
+  /** Player manifests, resolved by scheduling (in-process or over HTTP, chosen by the composition root). */
+  manifests?: ManifestSource;
   /** Everything else tunable (command TTL, sweep period, snap cap, long-poll cap). */
   settings?: Partial<Omit<DevicesSettings, 'onlineWindowSeconds'>>;
 }
@@ -36,6 +39,7 @@ export function createDevicesSubgraph(deps: DevicesDeps): DevicesSubgraph {
     ...(deps.cache ? { cache: deps.cache } : {}),
     ...(deps.stream ? { stream: deps.stream } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
+    ...(deps.manifests ? { manifests: deps.manifests } : {}),
     ...(deps.now ? { now: deps.now } : {}),
     settings: { ...deps.settings, onlineWindowSeconds: deps.onlineWindowSeconds },
   });

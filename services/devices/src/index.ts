@@ -11,3 +11,4 @@ export { ackCommand } from './use-cases/ack-command.js';
 export { storeSnap } from './use-cases/snaps.js';
 export { createAlertRule } from './use-cases/alerts/alert-rules.js';
 export type { OrganizationDirectory } from './ports/organization-directory.js';
+export type { ManifestDevice, ManifestSource } from './ports/manifest-source.js';

@@ -3,10 +3,11 @@
  * the command wake-ups, the telemetry publishers, the clock and the settings, plus the periodic
  * sweep. Built once by createDevicesSubgraph; closed by the composition root.
  */
-import { BufferedPublisher, createLogger, TOPICS, type BlobStore, type Cache, type DocumentStore, type EventLogRecord, type EventStream, type Logger, type PingLogRecord, type PubSub } from '@pylon/kit';
+import { announce, BufferedPublisher, CHANNELS, createLogger, TOPICS, type BlobStore, type Cache, type DocumentStore, type EventLogRecord, type EventStream, type Logger, type PingLogRecord, type PubSub } from '@pylon/kit';
 import { AlertRepository } from './alert.repository.js';
 import { DEFAULT_SETTINGS, type DevicesSettings } from './domain/settings.js';
 import { CommandRepository } from './command.repository.js';
+import type { ManifestSource } from './ports/manifest-source.js';
 import type { OrganizationDirectory } from './ports/organization-directory.js';
 import { DeviceRepository } from './device.repository.js';
 import { CommandWakeups } from './use-cases/command-wakeups.js';
@@ -28,6 +29,8 @@ export interface DevicesRuntimeDeps {
   /** Ping logs and device events for analytics; without it they are not published. */
   stream?: EventStream;
   logger?: Logger;
+  /** Player manifests (scheduling resolves them); without it GET /player/{key}/manifest is a 503 and pings carry no version. */
+  manifests?: ManifestSource;
   now?: () => number;
   settings: Partial<DevicesSettings> & Pick<DevicesSettings, 'onlineWindowSeconds'>;
 }
@@ -42,6 +45,9 @@ export interface DevicesRuntime {
   now: () => number;
   logger: Logger;
   blobs?: BlobStore;
+  manifests?: ManifestSource;
+  /** Announces devices whose manifests a change alters (time zone), over the pub/sub port. */
+  devicesChanged?(accountId: string, deviceIds: string[]): Promise<void>;
   pings?: BufferedPublisher<PingLogRecord>;
   events?: BufferedPublisher<EventLogRecord>;
   /** Runs the sweep now (offline alerts, command expiry and pruning); what the timer runs. */
@@ -66,6 +72,10 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
     now,
     logger,
     ...(deps.blobs ? { blobs: deps.blobs } : {}),
+    ...(deps.manifests ? { manifests: deps.manifests } : {}),
+    ...(deps.pubsub
+      ? { devicesChanged: (accountId: string, deviceIds: string[]) => announce(deps.pubsub, CHANNELS.devicesChanged, { accountId, deviceIds }, (e) => logger.warn({ err: e }, 'device change not announced')) }
+      : {}),
     ...(deps.stream
       ? {
           pings: new BufferedPublisher<PingLogRecord>(deps.stream, TOPICS.pings, { logger }),

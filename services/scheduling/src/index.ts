@@ -6,3 +6,7 @@ export type { DeviceDirectory, DeviceFacts } from './ports/device-directory.js';
 export type { AccountDirectory } from './ports/account-directory.js';
 export type { ContentDirectory, ContentKind } from './ports/content-directory.js';
 export type { SchedulingRuntime } from './runtime.js';
+export type { ManifestMedia, ManifestPlaylist, ManifestTemplate } from './ports/content-directory.js';
+export { manifestVersion, playerManifest, playerPrincipal, type DeviceRef, type ManifestAnswer, type PlayerManifest } from './use-cases/player-manifest.js';
+export { watchChanges } from './use-cases/manifest-changes.js';
+export { createSchedule } from './use-cases/manage-schedules.js';

@@ -13,8 +13,9 @@ import { addPlaylistSource } from '../use-cases/playlist-sources.js';
 import { createGroup } from '../use-cases/content-groups.js';
 import { sampleAvi, samplePng } from './sample-media.js';
 
-export async function seedDemoContent(rt: ContentRuntime, principal: Principal): Promise<void> {
-  if ((await rt.repo.media.find(principal.accountId, {}, { limit: 1 })).length) return;
+/** Seeds the demo content; answers the playlists' and the template's ids (demo schedules play them), null when content existed already. */
+export async function seedDemoContent(rt: ContentRuntime, principal: Principal): Promise<{ lobbyPlaylistId: string; sidePlaylistId: string; templateId: string } | null> {
+  if ((await rt.repo.media.find(principal.accountId, {}, { limit: 1 })).length) return null;
   const brand = await createGroup(rt.repo.media, principal, { name: 'Brand' });
   const file = async (name: string, fileName: string, bytes: Buffer, tags: string[]) =>
     addMedia(rt, principal, Readable.from([bytes]), { name, fileName, groupId: brand.id, tags });
@@ -31,7 +32,7 @@ export async function seedDemoContent(rt: ContentRuntime, principal: Principal):
   await addPlaylistSource(rt, principal, { playlistId: side.id, fileId: sale.id, interval: 15 });
   await addPlaylistSource(rt, principal, { playlistId: side.id, fileId: menu.id, interval: 15 });
 
-  await createTemplate(rt, principal, {
+  const template = await createTemplate(rt, principal, {
     name: 'Main and side',
     width: 1920,
     height: 1080,
@@ -41,4 +42,5 @@ export async function seedDemoContent(rt: ContentRuntime, principal: Principal):
       { name: 'Side', type: 'playlist', left: 1440, top: 0, width: 480, height: 1080, playlistId: side.id },
     ],
   });
+  return { lobbyPlaylistId: lobby.id, sidePlaylistId: side.id, templateId: template.id };
 }

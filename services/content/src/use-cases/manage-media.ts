@@ -4,6 +4,7 @@ import { AppError, applyJsonPatch, parseInput, type Principal } from '@pylon/kit
 import type { Media } from '../content.repository.js';
 import { instantField, nameField, tagsField } from '../domain/fields.js';
 import type { ContentRuntime } from '../runtime.js';
+import { contentChanged } from './content-changes.js';
 
 const updateSchema = z
   .object({
@@ -24,7 +25,9 @@ export async function updateMedia(rt: ContentRuntime, principal: Principal, id: 
     throw new AppError('BAD_USER_INPUT', 'endDate must not be before startDate', { field: 'endDate' });
   }
   const group = await rt.repo.media.groupFor(tenant, u.groupId);
-  return rt.repo.media.change(tenant, id, { name: u.name, ...group, tags: u.tags ?? [], startDate: u.startDate ?? null, endDate: u.endDate ?? null });
+  const changed = await rt.repo.media.change(tenant, id, { name: u.name, ...group, tags: u.tags ?? [], startDate: u.startDate ?? null, endDate: u.endDate ?? null });
+  await contentChanged(rt, tenant, { mediaIds: [changed.id] });
+  return changed;
 }
 
 const MEDIA_PATCH_RULES = {

@@ -5,6 +5,7 @@ import type { Playlist } from '../content.repository.js';
 import { nameField, tagsField } from '../domain/fields.js';
 import { PLAYLIST_TYPES } from '../domain/playlist.js';
 import type { ContentRuntime } from '../runtime.js';
+import { contentChanged } from './content-changes.js';
 
 const durationField = z.number().int().min(0).max(31 * 86_400).nullable().optional();
 
@@ -31,7 +32,9 @@ export async function updatePlaylist(rt: ContentRuntime, principal: Principal, i
   const current = await rt.repo.playlists.get(tenant, id);
   const p = parseInput(updateSchema, input);
   const group = await rt.repo.playlists.groupFor(tenant, p.groupId);
-  return rt.repo.playlists.change(tenant, current.id, { name: p.name, type: p.type, duration: p.duration ?? null, ...group, tags: p.tags ?? [] }, p.expectedVersion ?? undefined);
+  const changed = await rt.repo.playlists.change(tenant, current.id, { name: p.name, type: p.type, duration: p.duration ?? null, ...group, tags: p.tags ?? [] }, p.expectedVersion ?? undefined);
+  await contentChanged(rt, tenant, { playlistIds: [changed.id] });
+  return changed;
 }
 
 const PLAYLIST_PATCH_RULES = {
@@ -58,5 +61,6 @@ export async function deletePlaylist(rt: ContentRuntime, principal: Principal, i
     throw new AppError('UNPROCESSABLE', `playlist '${playlist.id}' is played by template(s) ${users.slice(0, 5).map((t) => `'${t.name}'`).join(', ')}; change their modules first`, { field: 'id' });
   }
   await rt.repo.playlists.remove(tenant, playlist.id);
+  await contentChanged(rt, tenant, { playlistIds: [playlist.id] });
   return { playlistId: playlist.id };
 }

@@ -9,6 +9,7 @@ import type { Template } from '../content.repository.js';
 import { idField, nameField, tagsField } from '../domain/fields.js';
 import { checkModulesInside, type TemplateModuleRecord } from '../domain/template.js';
 import type { ContentRuntime } from '../runtime.js';
+import { contentChanged } from './content-changes.js';
 
 const px = z.number().int().min(0).max(32_768);
 const size = z.number().int().min(1).max(32_768);
@@ -76,12 +77,15 @@ export async function updateTemplate(rt: ContentRuntime, principal: Principal, i
   const t = parseInput(updateSchema, input);
   const modules = await checkedModules(rt, tenant, t);
   const group = await rt.repo.templates.groupFor(tenant, t.groupId);
-  return rt.repo.templates.change(tenant, current.id, { name: t.name, width: t.width, height: t.height, orientation: t.orientation ?? 0, modules, ...group, tags: t.tags ?? [] }, t.expectedVersion ?? undefined);
+  const changed = await rt.repo.templates.change(tenant, current.id, { name: t.name, width: t.width, height: t.height, orientation: t.orientation ?? 0, modules, ...group, tags: t.tags ?? [] }, t.expectedVersion ?? undefined);
+  await contentChanged(rt, tenant, { templateIds: [changed.id] });
+  return changed;
 }
 
 export async function deleteTemplate(rt: ContentRuntime, principal: Principal, id: string): Promise<{ templateId: string }> {
   const tenant = principal.accountId;
   const template = await rt.repo.templates.get(tenant, id);
   await rt.repo.templates.remove(tenant, template.id);
+  await contentChanged(rt, tenant, { templateIds: [template.id] });
   return { templateId: template.id };
 }

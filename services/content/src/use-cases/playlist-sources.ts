@@ -14,6 +14,7 @@ import { sourceTypeOf } from '../domain/media.js';
 import { densify, playOrder, type PlaylistSourceRecord } from '../domain/playlist.js';
 import { idField, nameField } from '../domain/fields.js';
 import type { ContentRuntime } from '../runtime.js';
+import { contentChanged } from './content-changes.js';
 
 const MAX_SOURCES = 1000;
 const RETRIES = 8;
@@ -35,7 +36,9 @@ async function edit(
     }
     const next = densify(await change(playOrder(playlist.sources ?? []), playlist));
     try {
-      return await rt.repo.playlists.replaceSources(tenant, playlist.id, next, playlist.version);
+      const changed = await rt.repo.playlists.replaceSources(tenant, playlist.id, next, playlist.version);
+      await contentChanged(rt, tenant, { playlistIds: [changed.id] });
+      return changed;
     } catch (e) {
       if (!(isAppError(e) && e.code === 'VERSION_CONFLICT') || expectedVersion != null || attempt >= RETRIES) throw e;
     }

@@ -8,6 +8,7 @@
  *   POST /player/{registrationKey}/commands/{commandId}/ack      { status: acknowledged | delivered | failed, message? }
  *   PUT  /player/{registrationKey}/snap                          image/jpeg body (size-capped, magic bytes checked)
  *   POST /player/{registrationKey}/track                         { session_id, event_name, properties }
+ *   GET  /player/{registrationKey}/manifest                      what to play now and next (ETag / If-None-Match: 304)
  *
  * Errors: { "error": { "code", "message", "field"?, "request_id"? } } with the kit's statuses; an
  * unknown, malformed or deleted key is always the same 401. Like API keys at the edge, failed keys
@@ -18,7 +19,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { AppError, httpStatus, isAppError, type ErrorCode, type RateLimitDecision, type RateLimiter } from '@pylon/kit';
 import type { DevicesRuntime } from '../runtime.js';
 import { ackCommand } from '../use-cases/ack-command.js';
-import { authenticatePlayer } from '../use-cases/player-auth.js';
+import { authenticatePlayer, badPlayerKey } from '../use-cases/player-auth.js';
 import { recordPing } from '../use-cases/record-ping.js';
 import { storeSnap } from '../use-cases/snaps.js';
 import { trackEvent } from '../use-cases/track-event.js';
@@ -138,6 +139,25 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
       const device = await authenticatePlayer(rt, key(req));
       const t = trackEvent(rt, device, eventInput(req.body));
       res.status(202).json({ event_id: t.eventId, device_id: t.deviceId, timestamp: t.timestamp });
+    }),
+  );
+
+  router.get(
+    '/player/:registrationKey/manifest',
+    wrap(async (req, res) => {
+      const device = await authenticatePlayer(rt, key(req));
+      if (!rt.manifests) throw new AppError('UNAVAILABLE', 'manifests are not served by this deployment');
+      const answer = await rt.manifests.manifest({ accountId: device.accountId, id: device.id });
+      if (!answer) throw badPlayerKey(); // deleted in between
+      // Revalidate every time (the body names signed addresses), but a match costs no body.
+      res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('ETag', answer.etag);
+      const match = req.get('if-none-match');
+      if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === answer.etag)) {
+        res.status(304).end();
+        return;
+      }
+      res.json(answer.body);
     }),
   );
 

@@ -9,7 +9,7 @@ import { CHOSEN_REGISTRATION_KEY } from './player-auth.js';
 import { deleteSnap } from './snaps.js';
 
 /** What registering and changing a device needs. */
-export type ManageDevicesDeps = Pick<DevicesRuntime, 'repo' | 'organizations'>;
+export type ManageDevicesDeps = Pick<DevicesRuntime, 'repo' | 'organizations' | 'devicesChanged'>;
 /** Deleting one also closes its alerts and removes its screenshot. */
 export type DeleteDeviceDeps = Pick<DevicesRuntime, 'repo' | 'alerts' | 'blobs' | 'logger' | 'now'>;
 
@@ -71,6 +71,8 @@ export async function applyDeviceChanges(rt: ManageDevicesDeps, principal: Princ
   if (Object.keys(set).length === 0) return device;
   const updated = await rt.repo.changeDevice(tenant, device.id, set, expectedVersion);
   if (!updated) throw new AppError('NOT_FOUND', `device '${id}' was not found`);
+  // Its windows are read in its zone: what it plays (its manifest) may change.
+  if ((updated.timezone ?? null) !== (device.timezone ?? null)) await rt.devicesChanged?.(tenant, [device.id]);
   return updated;
 }
 

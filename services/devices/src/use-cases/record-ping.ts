@@ -28,10 +28,15 @@ export interface PingResult {
   device_id: string;
   commands: DeliveredCommand[];
   server_time: string;
+  /**
+   * The device's current manifest version (GET /player/{key}/manifest): refetch the manifest when it
+   * differs from the one held. Absent when manifests are not served; null when it could not be read now.
+   */
+  manifest_version?: string | null;
 }
 
 /** What a ping needs (everything but the sweep). */
-export type RecordPingDeps = Pick<DevicesRuntime, 'repo' | 'commands' | 'alerts' | 'wakeups' | 'settings' | 'now' | 'logger' | 'blobs' | 'pings'>;
+export type RecordPingDeps = Pick<DevicesRuntime, 'repo' | 'commands' | 'alerts' | 'wakeups' | 'settings' | 'now' | 'logger' | 'blobs' | 'pings' | 'manifests'>;
 
 export async function recordPing(rt: RecordPingDeps, input: PingInput): Promise<PingResult> {
   const device = await authenticatePlayer(rt, input.registrationKey);
@@ -76,7 +81,15 @@ export async function recordPing(rt: RecordPingDeps, input: PingInput): Promise<
     if (commands.length === 0 && waiter && (await waiter.promise)) {
       commands = await deliverCommands(rt, tenant, await rt.commands.pendingFor(tenant, device.id));
     }
-    return { device_id: device.id, commands, server_time: `${new Date(rt.now()).toISOString().slice(0, 19)}Z` };
+    const result: PingResult = { device_id: device.id, commands, server_time: `${new Date(rt.now()).toISOString().slice(0, 19)}Z` };
+    if (rt.manifests) {
+      // A manifest that cannot be resolved now must not cost the device its ping (or its commands).
+      result.manifest_version = await rt.manifests.version({ accountId: tenant, id: device.id }).catch((e: unknown) => {
+        rt.logger.warn({ err: e, deviceId: device.id }, 'manifest version unavailable for a ping');
+        return null;
+      });
+    }
+    return result;
   } finally {
     waiter?.cancel();
   }

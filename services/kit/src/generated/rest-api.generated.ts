@@ -807,6 +807,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/player/{registrationKey}/manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the device plays now and next, with every file it needs.
+         * @description Resolved by the scheduling engine for the device (its time zone, else the account's): `now`
+         *     is the winning schedule's content (a playlist with its sources in play order, or a template
+         *     with its modules' playlists), `next` what follows at `valid_until` (the next change; null
+         *     when nothing changes within the engine's horizon). Each file has a signed, expiring `url`
+         *     (relative to this API's base unless a public base URL is configured; fetch it without a key),
+         *     its `size` and hex `sha512`. `version` changes exactly when what the device should play
+         *     changes (schedules, playlists, templates, media, the device's zone); pings carry it as
+         *     `manifest_version`, so a player refetches only then. The `ETag` also covers the signed
+         *     addresses: with `If-None-Match` an unchanged manifest is a 304 without a body. An unknown key is 401.
+         */
+        get: operations["playerManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/media": {
         parameters: {
             query?: never;
@@ -1757,10 +1785,73 @@ export interface components {
             meta?: Record<string, never> | null;
             cpu_temperature?: number | null;
         };
+        PlayerManifestMedia: {
+            id?: string;
+            name?: string;
+            mime_type?: string | null;
+            /** @description Signed, expiring address of the file. */
+            url?: string | null;
+            /** @description Bytes. */
+            size?: number | null;
+            /** @description Hex SHA-512 of the bytes. */
+            sha512?: string | null;
+            /** @description Seconds (video, audio). */
+            duration?: number | null;
+        };
+        PlayerManifestPlaylist: {
+            /** @enum {string} */
+            type?: "playlist";
+            id?: string;
+            name?: string;
+            sources?: {
+                id?: string;
+                name?: string | null;
+                type?: string;
+                /** @description Seconds shown; null: the media's own duration. */
+                interval?: number | null;
+                media?: components["schemas"]["PlayerManifestMedia"] | null;
+            }[];
+        };
+        PlayerManifestTemplate: {
+            /** @enum {string} */
+            type?: "template";
+            id?: string;
+            name?: string;
+            width?: number | null;
+            height?: number | null;
+            orientation?: number | null;
+            modules?: {
+                id?: string;
+                name?: string | null;
+                left?: number;
+                top?: number;
+                width?: number;
+                height?: number;
+                playlist?: components["schemas"]["PlayerManifestPlaylist"] | null;
+            }[];
+        };
+        PlayerManifestEntry: {
+            /** @description When it starts; null for what plays now. */
+            starts_at?: string | null;
+            /** @description The winning schedule; null: nothing scheduled. */
+            schedule_id?: string | null;
+            schedule_name?: string | null;
+            content?: components["schemas"]["PlayerManifestPlaylist"] | components["schemas"]["PlayerManifestTemplate"] | null;
+        };
+        PlayerManifest: {
+            device_id?: string;
+            version?: string;
+            /** @description The next change; refetch by then. Null: none within the horizon. */
+            valid_until?: string | null;
+            now?: components["schemas"]["PlayerManifestEntry"];
+            next?: components["schemas"]["PlayerManifestEntry"] | null;
+        };
         PlayerPingResult: {
             device_id?: string;
             /** Format: date-time */
             server_time?: string;
+            /** @description The current version of GET /player/{registrationKey}/manifest; refetch it when this differs from the one held. Null when it could not be read now (keep playing what you have). */
+            manifest_version?: string | null;
             commands?: {
                 /** @description Acknowledge with POST /player/{registrationKey}/commands/{id}/ack. */
                 id?: string;
@@ -3884,6 +3975,47 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    playerManifest: {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description A device's registration key. */
+                registrationKey: components["parameters"]["RegistrationKeyPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The manifest. */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerManifest"];
+                };
+            };
+            /** @description Unchanged since the ETag given in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Manifests are not served by this deployment, or scheduling could not be reached; retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     listMedia: {

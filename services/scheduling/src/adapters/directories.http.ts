@@ -4,7 +4,7 @@
  */
 import { AppError, INTERNAL_TOKEN_HEADER, type InternalTokens, type Principal } from '@pylon/kit';
 import type { AccountDirectory } from '../ports/account-directory.js';
-import type { ContentDirectory } from '../ports/content-directory.js';
+import type { ContentDirectory, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
 import type { DeviceDirectory, DeviceFacts } from '../ports/device-directory.js';
 
 interface Target {
@@ -56,5 +56,49 @@ export function createHttpContentDirectory(t: Target): ContentDirectory {
       const data = await ask<Record<string, { id: string }[] | null>>(t, caller, query, { ids, limit: ids.length }, `the ${kind}s`);
       return new Set((data[kind] ?? []).map((r) => r.id));
     },
+    async playerContent(caller, refs) {
+      const playlists = new Map<string, ManifestPlaylist>();
+      const templates = new Map<string, ManifestTemplate>();
+      if (!refs.playlistIds.length && !refs.templateIds.length) return { playlists, templates };
+      const data = await ask<{ playlist: RemotePlaylist[] | null; template: RemoteTemplate[] | null }>(t, caller, PLAYER_CONTENT_QUERY, {
+        p: refs.playlistIds, pl: Math.max(1, refs.playlistIds.length), t: refs.templateIds, tl: Math.max(1, refs.templateIds.length),
+      }, 'the content');
+      for (const p of data.playlist ?? []) if (refs.playlistIds.includes(p.id)) playlists.set(p.id, playlistOf(p));
+      for (const x of data.template ?? []) {
+        if (!refs.templateIds.includes(x.id)) continue;
+        templates.set(x.id, { kind: 'template', id: x.id, name: x.name, width: x.width, height: x.height, orientation: x.orientation, modules: x.modules.map((m) => ({ id: m.id, name: m.name, left: m.left, top: m.top, width: m.width, height: m.height, playlist: m.playlist ? playlistOf(m.playlist) : null })) });
+      }
+      return { playlists, templates };
+    },
   };
 }
+
+interface RemotePlaylist {
+  id: string;
+  name: string;
+  sources: { id: string; name: string | null; type: string; interval: number | null; media: { id: string; name: string | null; mimeType: string | null; fileUrl: string | null; fileSize: number | null; sha512: string | null } | null }[];
+}
+interface RemoteTemplate {
+  id: string;
+  name: string;
+  width: number | null;
+  height: number | null;
+  orientation: number | null;
+  modules: { id: string; name: string | null; left: number; top: number; width: number; height: number; playlist: RemotePlaylist | null }[];
+}
+
+const PLAYLIST_FIELDS = 'id name sources { id name type interval media { id name mimeType fileUrl fileSize sha512 } }';
+const PLAYER_CONTENT_QUERY = `query($p: [String], $pl: Int, $t: [String], $tl: Int) {
+  playlist(where: { id: { in: $p } }, limit: $pl) { ${PLAYLIST_FIELDS} }
+  template(where: { id: { in: $t } }, limit: $tl) { id name width height orientation modules { id name left top width height playlist { ${PLAYLIST_FIELDS} } } }
+}`;
+
+const playlistOf = (p: RemotePlaylist): ManifestPlaylist => ({
+  kind: 'playlist',
+  id: p.id,
+  name: p.name,
+  sources: p.sources.map((s) => ({
+    id: s.id, name: s.name, type: s.type, interval: s.interval,
+    media: s.media ? { id: s.media.id, name: s.media.name ?? '', mimeType: s.media.mimeType, url: s.media.fileUrl, size: s.media.fileSize, sha512: s.media.sha512, duration: null } : null,
+  })),
+});

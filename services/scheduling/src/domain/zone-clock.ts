@@ -83,7 +83,18 @@ function computeInstant(zone: string, wall: number): number {
 }
 
 /** The local calendar day (days since 1970-01-01) of instant `t` in `zone`. */
-export const dayAt = (zone: string, t: number): number => Math.floor(wallAt(zone, t) / DAY_MS);
+const dayMemo = new Map<string, number>();
+
+/** The local calendar day at instant t. Memoized like instantOfWall: the engine asks it at the same occurrence boundaries on every resolution. */
+export function dayAt(zone: string, t: number): number {
+  const key = `${zone}|${t}`;
+  const hit = dayMemo.get(key);
+  if (hit !== undefined) return hit;
+  const day = Math.floor(wallAt(zone, t) / DAY_MS);
+  if (dayMemo.size >= MAX_MEMO) dayMemo.clear();
+  dayMemo.set(key, day);
+  return day;
+}
 
 /** 0 = Monday ... 6 = Sunday. */
 export const weekdayOf = (day: number): number => (((day + 3) % 7) + 7) % 7;

@@ -2,6 +2,35 @@ import type { Principal } from '@pylon/kit';
 
 export type ContentKind = 'playlist' | 'template';
 
+/** A file as a player fetches it. */
+export interface ManifestMedia {
+  id: string;
+  name: string;
+  mimeType: string | null;
+  /** Signed, expiring address (relative to the API base unless content has a public base URL). */
+  url: string | null;
+  size: number | null;
+  sha512: string | null;
+  duration: number | null;
+}
+
+export interface ManifestPlaylist {
+  kind: 'playlist';
+  id: string;
+  name: string;
+  sources: { id: string; name: string | null; type: string; interval: number | null; media: ManifestMedia | null }[];
+}
+
+export interface ManifestTemplate {
+  kind: 'template';
+  id: string;
+  name: string;
+  width: number | null;
+  height: number | null;
+  orientation: number | null;
+  modules: { id: string; name: string | null; left: number; top: number; width: number; height: number; playlist: ManifestPlaylist | null }[];
+}
+
 /**
  * The caller's playlists and templates, as the content subgraph knows them. In-process in the
  * all-in-one (content's repository), over content's GraphQL as the caller when distributed.
@@ -9,4 +38,6 @@ export type ContentKind = 'playlist' | 'template';
 export interface ContentDirectory {
   /** Which of `ids` are playlists (or templates) of the caller's account. */
   existing(caller: Principal, kind: ContentKind, ids: readonly string[]): Promise<Set<string>>;
+  /** The caller's playlists and templates among the ids, as a player plays them (absent: unknown or deleted). */
+  playerContent(caller: Principal, refs: { playlistIds: readonly string[]; templateIds: readonly string[] }): Promise<{ playlists: Map<string, ManifestPlaylist>; templates: Map<string, ManifestTemplate> }>;
 }

@@ -1,0 +1,131 @@
+/**
+ * The player manifest through the all-in-one server over real HTTP: registration-key auth, what
+ * plays now and next with signed, fetchable files (size, SHA-512), ETag / If-None-Match, the
+ * version carried by pings, and change propagation (a playlist edit changes the version and ETag of
+ * the devices scheduled to play it, and of no other device) through the pub/sub port.
+ */
+import { createHash } from 'node:crypto';
+import { startHarness, type Harness } from './harness.js';
+
+type Json = Record<string, any>;
+let h: Harness;
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+async function call(method: string, path: string, body?: unknown, type = 'application/json'): Promise<{ status: number; body: any }> {
+  const headers: Record<string, string> = { 'x-service-apikey': h.key };
+  if (body !== undefined) headers['content-type'] = type;
+  const res = await fetch(`${h.baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body: Buffer.isBuffer(body) ? body : JSON.stringify(body) } : {}) });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+  const r = await h.gql(query, { variables });
+  expect(r.body.errors).toBeUndefined();
+  return r.body.data as Json;
+};
+const manifest = (key: string, etag?: string) => fetch(`${h.baseUrl}/player/${key}/manifest`, etag ? { headers: { 'if-none-match': etag } } : {});
+const ping = async (key: string) =>
+  (await (await fetch(`${h.baseUrl}/player/${key}/ping`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"cpu_usage":1}' })).json()) as Json;
+
+let playlistId: string;
+let mediaId: string;
+let screen: Json;
+let bystander: Json;
+
+/** The demo schedules (seeded in the background after start, on the fleet existing then). */
+async function demoSchedules(): Promise<Json[]> {
+  let demo: Json[] = [];
+  for (let i = 0; i < 300 && demo.length < 2; i++) {
+    demo = ((await call('GET', '/schedules')).body as Json[]).filter((s) => String(s.tags).includes('demo'));
+    if (demo.length < 2) await new Promise((r) => setTimeout(r, 100));
+  }
+  return demo;
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  // The test account is the demo account: let the demo schedules settle before adding screens.
+  await demoSchedules();
+  const group = (await call('POST', '/media/groups', { name: 'Manifest media' })).body;
+  const uploaded = await call('POST', `/media/${group.id}/pixel.png?name=Pixel`, PNG, 'application/octet-stream');
+  expect(uploaded.status).toBe(201);
+  mediaId = uploaded.body.id;
+  playlistId = (await gql('mutation { createPlaylist(input: { name: "Lobby" }) { playlist { id } } }')).createPlaylist.playlist.id;
+  await gql('mutation($p: ID!, $f: ID!) { addPlaylistSource(input: { playlistId: $p, fileId: $f, interval: 10 }) { success } }', { p: playlistId, f: mediaId });
+  const other = (await gql('mutation { createPlaylist(input: { name: "Elsewhere" }) { playlist { id } } }')).createPlaylist.playlist.id;
+  screen = (await call('POST', '/devices', { name: 'Manifest screen', timezone: 'Europe/Amsterdam' })).body;
+  bystander = (await call('POST', '/devices', { name: 'Bystander' })).body;
+  expect((await call('POST', '/schedules', { name: 'Always', type: 'Playlist', playlist_id: playlistId, devices: [{ id: screen.id }] })).status).toBe(201);
+  expect((await call('POST', '/schedules', { name: 'Other', type: 'Playlist', playlist_id: other, devices: [{ id: bystander.id }] })).status).toBe(201);
+}, 90_000);
+afterAll(() => h.stop());
+
+test('GET /player/{key}/manifest: the playlist playing now, its files fetchable with size and SHA-512, an ETag and 304', async () => {
+  const res = await manifest(screen.registration_key);
+  expect(res.status).toBe(200);
+  const etag = res.headers.get('etag');
+  expect(etag).toMatch(/^"[\w-]+"$/);
+  const body = (await res.json()) as Json;
+  expect(body).toMatchObject({ device_id: screen.id, version: expect.any(String), valid_until: null, next: null, now: { schedule_name: 'Always', starts_at: null, content: { type: 'playlist', id: playlistId, name: 'Lobby' } } });
+  const [source] = body.now.content.sources;
+  expect(source).toMatchObject({ interval: 10, media: { id: mediaId, mime_type: 'image/png', size: PNG.length, sha512: createHash('sha512').update(PNG).digest('hex') } });
+  const file = await fetch(new URL(source.media.url, h.baseUrl));
+  expect(file.status).toBe(200);
+  expect(Buffer.from(await file.arrayBuffer()).equals(PNG)).toBe(true);
+
+  const again = await manifest(screen.registration_key, etag!);
+  expect(again.status).toBe(304);
+  expect((await ping(screen.registration_key)).manifest_version).toBe(body.version);
+});
+
+test('unknown keys are the player API 401; a device without schedules gets an empty manifest', async () => {
+  expect((await manifest('not-a-real-key-at-all-000000')).status).toBe(401);
+  const idle = (await call('POST', '/devices', { name: 'Idle' })).body;
+  const body = (await (await manifest(idle.registration_key)).json()) as Json;
+  expect(body).toMatchObject({ device_id: idle.id, now: { schedule_id: null, content: null }, next: null });
+});
+
+test('a playlist edit changes the version and ETag of the devices playing it, not of others (event-driven)', async () => {
+  const before = { screen: await ping(screen.registration_key), bystander: await ping(bystander.registration_key) };
+  const etag = (await manifest(screen.registration_key)).headers.get('etag')!;
+  expect((await call('PATCH', `/playlists/${playlistId}`, [{ op: 'replace', path: '/name', value: 'Lobby (day)' }], 'application/json-patch+json')).status).toBe(200);
+  // Announced through the pub/sub port, handled asynchronously: give it a moment.
+  let after: Json = before.screen;
+  for (let i = 0; i < 50 && after.manifest_version === before.screen.manifest_version; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    after = await ping(screen.registration_key);
+  }
+  expect(after.manifest_version).not.toBe(before.screen.manifest_version);
+  expect((await ping(bystander.registration_key)).manifest_version).toBe(before.bystander.manifest_version);
+  const res = await manifest(screen.registration_key, etag);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('etag')).not.toBe(etag);
+  expect(((await res.json()) as Json).now.content.name).toBe('Lobby (day)');
+});
+
+test('a schedule edit changes the version at once; next and valid_until follow the engine', async () => {
+  const before = (await ping(screen.registration_key)).manifest_version;
+  const list = (await call('GET', `/schedules?device_id=${screen.id}`)).body as Json[];
+  const start = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+  expect((await call('PATCH', `/schedules/${list[0]!.id}`, [{ op: 'replace', path: '/start_date', value: start }], 'application/json-patch+json')).status).toBe(200);
+  const v = (await ping(screen.registration_key)).manifest_version;
+  expect(v).not.toBe(before);
+  const body = (await (await manifest(screen.registration_key)).json()) as Json;
+  expect(body.version).toBe(v);
+  expect(body.now).toMatchObject({ schedule_id: null, content: null });
+  expect(body.next).toMatchObject({ schedule_name: 'Always', starts_at: expect.stringMatching(new RegExp(`^${start}|^\\d{4}`)), content: { id: playlistId } });
+  expect(body.valid_until).toBe(body.next.starts_at);
+});
+
+test('the demo: its screens are scheduled, so nowPlaying and the manifest answer the demo content', async () => {
+  const demo = await demoSchedules();
+  expect(demo.map((s) => s.name).sort()).toEqual(['Lobby loop, all day', 'Main and side, business hours']);
+  const lobby = demo.find((s) => s.name === 'Lobby loop, all day')!;
+  const deviceId = lobby.devices[0].id as string;
+  const playing = await gql('query($d: ID!) { nowPlaying(deviceId: $d) { schedule { name } content { type } } }', { d: deviceId });
+  expect(playing.nowPlaying.schedule.name).toMatch(/Lobby loop|Main and side/);
+  const device = (await call('GET', `/devices/${deviceId}`)).body;
+  const body = (await (await manifest(device.registration_key)).json()) as Json;
+  expect(body.now.schedule_name).toBe(playing.nowPlaying.schedule.name);
+  expect(body.now.content).not.toBeNull();
+});

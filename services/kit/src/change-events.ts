@@ -1,0 +1,42 @@
+/**
+ * Change events between subgraphs over the pub/sub port (in-process, or Redis with
+ * CACHE_DRIVER=redis): the contract, shared through the kit so no service imports another's code.
+ * Best effort by design: a lost event only delays a manifest version until its cached entry expires.
+ */
+import type { PubSub } from './ports/cache.js';
+
+export const CHANNELS = {
+  /** Content published: these playlists and templates changed (media edits already expanded to the playlists/templates playing them). */
+  contentChanged: 'pylon.content.changed',
+  /** Devices published: these devices changed in a way that alters what they play (time zone, deletion). */
+  devicesChanged: 'pylon.devices.changed',
+} as const;
+
+export interface ContentChangedEvent {
+  accountId: string;
+  playlistIds: string[];
+  templateIds: string[];
+}
+
+export interface DevicesChangedEvent {
+  accountId: string;
+  deviceIds: string[];
+}
+
+const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+export function isContentChangedEvent(m: unknown): m is ContentChangedEvent {
+  const e = m as ContentChangedEvent | null;
+  return !!e && typeof e.accountId === 'string' && strings(e.playlistIds) && strings(e.templateIds);
+}
+
+export function isDevicesChangedEvent(m: unknown): m is DevicesChangedEvent {
+  const e = m as DevicesChangedEvent | null;
+  return !!e && typeof e.accountId === 'string' && strings(e.deviceIds);
+}
+
+/** Publishes, logging instead of failing the write that caused it. */
+export async function announce(pubsub: PubSub | undefined, channel: string, event: unknown, onError: (e: unknown) => void): Promise<void> {
+  if (!pubsub) return;
+  await pubsub.publish(channel, event).catch(onError);
+}

@@ -1,0 +1,33 @@
+/**
+ * Event-driven manifest invalidation: content announces changed playlists/templates (media edits
+ * already expanded), devices announce changed devices; scheduling maps content to the devices of the
+ * schedules playing it and drops those devices' cached manifest versions. No device is polled.
+ */
+import { CHANNELS, isContentChangedEvent, isDevicesChangedEvent, type PubSub } from '@pylon/kit';
+import type { SchedulingRuntime } from '../runtime.js';
+import { forgetManifests } from './player-manifest.js';
+
+/** The devices whose manifests a content change may alter (through the schedules playing it). */
+export async function devicesPlaying(rt: SchedulingRuntime, accountId: string, refs: { playlistIds: readonly string[]; templateIds: readonly string[] }): Promise<Set<string>> {
+  const schedules = await rt.repo.playing(accountId, refs);
+  return new Set(schedules.flatMap((s) => s.deviceIds ?? []));
+}
+
+export async function contentChanged(rt: SchedulingRuntime, accountId: string, refs: { playlistIds: readonly string[]; templateIds: readonly string[] }): Promise<void> {
+  await forgetManifests(rt, accountId, await devicesPlaying(rt, accountId, refs));
+}
+
+/** Subscribes to the change channels; resolves to the unsubscribe function. */
+export async function watchChanges(rt: SchedulingRuntime, pubsub: PubSub): Promise<() => Promise<void>> {
+  const warn = (e: unknown) => rt.logger?.warn({ err: e }, 'manifest invalidation failed; versions refresh when their cache entries expire');
+  const offContent = await pubsub.subscribe(CHANNELS.contentChanged, (m) => {
+    if (isContentChangedEvent(m)) contentChanged(rt, m.accountId, m).catch(warn);
+  });
+  const offDevices = await pubsub.subscribe(CHANNELS.devicesChanged, (m) => {
+    if (isDevicesChangedEvent(m)) forgetManifests(rt, m.accountId, m.deviceIds).catch(warn);
+  });
+  // Unsubscribing from a pub/sub that is down (Redis gone at shutdown) must not fail the shutdown.
+  return async () => {
+    for (const r of await Promise.allSettled([offContent(), offDevices()])) if (r.status === 'rejected') warn(r.reason);
+  };
+}

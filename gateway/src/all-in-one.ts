@@ -118,8 +118,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const metrics = metricsAccess(env);
   const app = createHttpApp({ gateway, auth, ops, logger, checks: backends.checks, rest: front, audit, oauth: access.oauth.handler, trustProxy: env.TRUST_PROXY, docs, metrics });
   // Media files are served by the main app: RSS enclosures point there (known once it listens).
-  let filesBaseUrl: string | undefined;
-  const legacy = createLegacyApp({ client, logger, ops, audit, trustProxy: env.TRUST_PROXY, metrics, filesBaseUrl: () => filesBaseUrl });
+  const files: { baseUrl?: string } = {};
+  const legacy = createLegacyApp({ client, logger, ops, audit, trustProxy: env.TRUST_PROXY, metrics, filesBaseUrl: () => files.baseUrl });
 
   const demo = env.SIGNAGE_DEMO ? await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: env.SIGNAGE_BOOTSTRAP_API_KEY, password: env.SIGNAGE_DEMO_PASSWORD }) : { created: false };
   if (demo.created) await seedDemoAlertRules(devices.runtime);
@@ -137,7 +137,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     const host = a.address === '0.0.0.0' || a.address === '::' ? 'localhost' : a.address.includes(':') ? `[${a.address}]` : a.address;
     return `http://${host}:${a.port}`;
   };
-  filesBaseUrl = url(servers[0]!);
+  files.baseUrl = url(servers[0]!);
   await access.start(url(servers[0]!));
   let closed = false;
   return {

@@ -34,7 +34,7 @@ export const backendEnv = z.object({
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-  S3_PREFIX: z.string().regex(/^[A-Za-z0-9._\/-]{0,200}$/, 'letters, digits and . _ - /').optional(),
+  S3_PREFIX: z.string().regex(/^[A-Za-z0-9._/-]{0,200}$/, 'letters, digits and . _ - /').optional(),
 });
 
 export type BackendEnv = z.infer<typeof backendEnv>;

@@ -52,7 +52,7 @@ const SUBGRAPHS: Record<string, { mappers: Mappers; enumValues?: Record<string, 
     },
   },
   scheduling: {
-    mappers: { Schedule: '../schedule.repository.js#Schedule' },
+    mappers: { Schedule: '../schedule.repository.js#Schedule', ScheduleGroup: '@pylon/kit#GroupView' },
     enumValues: { SchedulePriorityType: { LOWEST: 1, LOW: 2, NORMAL: 3, HIGH: 4, HIGHEST: 5 } },
   },
   datatables: {

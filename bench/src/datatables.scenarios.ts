@@ -11,6 +11,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
@@ -21,108 +22,123 @@ import { exportRowsCsv } from '@pylon/datatables/use-cases/export-rows';
 import { importRowsCsv } from '@pylon/datatables/use-cases/import-rows';
 import { sortSlots } from '@pylon/datatables/domain/cells';
 
-const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
-const who = testPrincipal('bench');
-const dir = await mkdtemp(join(tmpdir(), 'pylon-bench-dt-'));
-const store = await createLmdbDocumentStore({ path: dir });
-const sg = createDataTablesSubgraph({ documents: store, tokens: testTokens });
-const run = subgraphRunner(() => sg, who);
-const COLUMNS = [
-  { name: 'Name', key: 'name', type: 'TEXT', sortable: true },
-  { name: 'Price', key: 'price', type: 'NUMBER', sortable: true },
-  { name: 'Category', key: 'cat', type: 'TEXT' },
-  { name: 'Vegan', key: 'vegan', type: 'BOOLEAN' },
-];
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] as number;
-const cell = (i: number) => ({ name: `item ${i}`, price: (i * 7919) % 10000 / 100, cat: `c${i % 10}`, vegan: i % 3 === 0 });
-
-async function table(name: string): Promise<string> {
-  const r = await run('mutation($i: CreateDataTableInput!) { createDataTable(input: $i) { table { id } } }', { i: { name, columns: COLUMNS } });
-  return ((r.data as { createDataTable: { table: { id: string } } }).createDataTable.table.id);
+export interface DataTablesBenchOptions {
+  /** Rows of the big table (pages, export). */
+  rows: number;
+  /** batchCreateDataTableRows calls of 100 rows (and as many raw insertMany calls). */
+  batchCalls: number;
+  importRows: number;
+  pages: number;
 }
 
-// 1. batch create vs raw insertMany
-{
-  const t = await table('batch');
-  const calls = 200;
-  let n = 0;
-  const t0 = performance.now();
-  for (let c = 0; c < calls; c++) {
-    const rows = Array.from({ length: 100 }, () => ({ data: cell(n++) }));
-    const r = await run('mutation($i: BatchCreateDataTableRowsInput!) { batchCreateDataTableRows(input: $i) { successCount } }', { i: { tableId: t, rows } });
-    if (r.errors) throw new Error(JSON.stringify(r.errors));
-  }
-  const viaApi = (calls * 100) / ((performance.now() - t0) / 1000);
-  const raw = store.collection<Record<string, unknown>>({ name: 'benchRaw' });
-  n = 0;
-  const t1 = performance.now();
-  for (let c = 0; c < calls; c++) {
-    await raw.insertMany('bench', Array.from({ length: 100 }, () => ({ tableId: t, sortOrder: n, data: cell(n++) })));
-  }
-  const viaPort = (calls * 100) / ((performance.now() - t1) / 1000);
-  console.log(`batch create: ${viaApi.toFixed(0)} rows/s via batchCreateDataTableRows, ${viaPort.toFixed(0)} rows/s raw insertMany, ratio ${(viaApi / viaPort).toFixed(2)}x`);
-}
-
-// 2. import 100k-row CSV
-{
-  const t = await table('import');
-  const lines = ['name,price,cat,vegan'];
-  for (let i = 0; i < 100_000; i++) { const c = cell(i); lines.push(`${c.name},${c.price},${c.cat},${c.vegan}`); }
-  const csv = lines.join('\n');
-  const t0 = performance.now();
-  const r = await importRowsCsv(sg.runtime, who, t, csv);
-  console.log(`import 100k-row CSV (${(csv.length / 1e6).toFixed(1)} MB): ${((performance.now() - t0) / 1000).toFixed(2)} s, imported ${r.imported}, failed ${r.failed}`);
-}
-
-// 3. filtered sorted pages on a ROWS-row table
-const big = await table('big');
-{
-  const def = await sg.repo.getTable('bench', big);
-  const cols = def!.columns;
-  const t0 = performance.now();
-  for (let i = 0; i < ROWS; i += 5000) {
-    const chunk = Array.from({ length: Math.min(5000, ROWS - i) }, (_, j) => {
-      const data = cell(i + j);
-      return { id: newRowId(), tableId: big, sortOrder: (i + j + 1) * 1024, data, ix: sortSlots(cols, data), rev: 1 };
-    });
-    await sg.repo.insertRows('bench', chunk);
-  }
-  await sg.repo.touchTable('bench', big, ROWS);
-  console.log(`seeded ${ROWS} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  const Q = 'query($t: String!, $f: String, $s: String, $d: String, $c: String) { dataTableRows(tableId: $t, filter: $f, sort: $s, sortDir: $d, pageSize: 50, continuationToken: $c) { continuationToken data { id data } } }';
-  const cases = [
-    { name: 'filter cat=c3, sort price asc', f: '{"cat":"c3"}', s: 'price', d: 'asc' },
-    { name: 'filter vegan=true & price>=50, sort name desc', f: '{"vegan":true,"price":{"gte":50}}', s: 'name', d: 'desc' },
+/** Runs the four measurements, printing one line each; throws when a scenario fails. */
+export async function dataTablesScenario(o: DataTablesBenchOptions): Promise<void> {
+  const who = testPrincipal('bench');
+  const dir = await mkdtemp(join(tmpdir(), 'pylon-bench-dt-'));
+  const store = await createLmdbDocumentStore({ path: dir });
+  const sg = createDataTablesSubgraph({ documents: store, tokens: testTokens });
+  const run = subgraphRunner(() => sg, who);
+  const COLUMNS = [
+    { name: 'Name', key: 'name', type: 'TEXT', sortable: true },
+    { name: 'Price', key: 'price', type: 'NUMBER', sortable: true },
+    { name: 'Category', key: 'cat', type: 'TEXT' },
+    { name: 'Vegan', key: 'vegan', type: 'BOOLEAN' },
   ];
-  for (const c of cases) {
-    const times: number[] = [];
-    let token: string | null = null;
-    for (let i = 0; i < 300; i++) {
-      const s = performance.now();
-      const r = await run(Q, { t: big, f: c.f, s: c.s, d: c.d, c: token });
-      times.push(performance.now() - s);
-      if (r.errors) throw new Error(JSON.stringify(r.errors));
-      token = (r.data as { dataTableRows: { continuationToken: string | null } }).dataTableRows.continuationToken;
-    }
-    console.log(`page (${c.name}), 300 consecutive pages: p50 ${pct(times, 0.5).toFixed(1)} ms, p99 ${pct(times, 0.99).toFixed(1)} ms`);
+  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] as number;
+  const cell = (i: number) => ({ name: `item ${i}`, price: (i * 7919) % 10000 / 100, cat: `c${i % 10}`, vegan: i % 3 === 0 });
+
+  async function table(name: string): Promise<string> {
+    const r = await run('mutation($i: CreateDataTableInput!) { createDataTable(input: $i) { table { id } } }', { i: { name, columns: COLUMNS } });
+    return ((r.data as { createDataTable: { table: { id: string } } }).createDataTable.table.id);
   }
-  const tc = performance.now();
-  const r = await run('query($t: String!) { dataTableRows(tableId: $t, filter: "{\\"cat\\":\\"c3\\"}", sort: "price", pageSize: 50) { totalCount } }', { t: big });
-  console.log(`totalCount of the filtered query (full count, uncached): ${(performance.now() - tc).toFixed(0)} ms = ${(r.data as { dataTableRows: { totalCount: number } }).dataTableRows.totalCount}`);
+
+  // 1. batch create vs raw insertMany
+  {
+    const t = await table('batch');
+    const calls = o.batchCalls;
+    let n = 0;
+    const t0 = performance.now();
+    for (let c = 0; c < calls; c++) {
+      const rows = Array.from({ length: 100 }, () => ({ data: cell(n++) }));
+      const r = await run('mutation($i: BatchCreateDataTableRowsInput!) { batchCreateDataTableRows(input: $i) { successCount } }', { i: { tableId: t, rows } });
+      if (r.errors) throw new Error(JSON.stringify(r.errors));
+    }
+    const viaApi = (calls * 100) / ((performance.now() - t0) / 1000);
+    const raw = store.collection<Record<string, unknown>>({ name: 'benchRaw' });
+    n = 0;
+    const t1 = performance.now();
+    for (let c = 0; c < calls; c++) {
+      await raw.insertMany('bench', Array.from({ length: 100 }, () => ({ tableId: t, sortOrder: n, data: cell(n++) })));
+    }
+    const viaPort = (calls * 100) / ((performance.now() - t1) / 1000);
+    console.log(`batch create: ${viaApi.toFixed(0)} rows/s via batchCreateDataTableRows, ${viaPort.toFixed(0)} rows/s raw insertMany, ratio ${(viaApi / viaPort).toFixed(2)}x`);
+  }
+
+  // 2. import 100k-row CSV
+  {
+    const t = await table('import');
+    const lines = ['name,price,cat,vegan'];
+    for (let i = 0; i < o.importRows; i++) { const c = cell(i); lines.push(`${c.name},${c.price},${c.cat},${c.vegan}`); }
+    const csv = lines.join('\n');
+    const t0 = performance.now();
+    const r = await importRowsCsv(sg.runtime, who, t, csv);
+    console.log(`import ${o.importRows}-row CSV (${(csv.length / 1e6).toFixed(1)} MB): ${((performance.now() - t0) / 1000).toFixed(2)} s, imported ${r.imported}, failed ${r.failed}`);
+  }
+
+  // 3. filtered sorted pages on an o.rows-row table
+  const big = await table('big');
+  {
+    const def = await sg.repo.getTable('bench', big);
+    const cols = def!.columns;
+    const t0 = performance.now();
+    for (let i = 0; i < o.rows; i += 5000) {
+      const chunk = Array.from({ length: Math.min(5000, o.rows - i) }, (_, j) => {
+        const data = cell(i + j);
+        return { id: newRowId(), tableId: big, sortOrder: (i + j + 1) * 1024, data, ix: sortSlots(cols, data), rev: 1 };
+      });
+      await sg.repo.insertRows('bench', chunk);
+    }
+    await sg.repo.touchTable('bench', big, o.rows);
+    console.log(`seeded ${o.rows} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const Q = 'query($t: String!, $f: String, $s: String, $d: String, $c: String) { dataTableRows(tableId: $t, filter: $f, sort: $s, sortDir: $d, pageSize: 50, continuationToken: $c) { continuationToken data { id data } } }';
+    const cases = [
+      { name: 'filter cat=c3, sort price asc', f: '{"cat":"c3"}', s: 'price', d: 'asc' },
+      { name: 'filter vegan=true & price>=50, sort name desc', f: '{"vegan":true,"price":{"gte":50}}', s: 'name', d: 'desc' },
+    ];
+    for (const c of cases) {
+      const times: number[] = [];
+      let token: string | null = null;
+      for (let i = 0; i < o.pages; i++) {
+        const s = performance.now();
+        const r = await run(Q, { t: big, f: c.f, s: c.s, d: c.d, c: token });
+        times.push(performance.now() - s);
+        if (r.errors) throw new Error(JSON.stringify(r.errors));
+        token = (r.data as { dataTableRows: { continuationToken: string | null } }).dataTableRows.continuationToken;
+      }
+      console.log(`page (${c.name}), ${o.pages} consecutive pages: p50 ${pct(times, 0.5).toFixed(1)} ms, p99 ${pct(times, 0.99).toFixed(1)} ms`);
+    }
+    const tc = performance.now();
+    const r = await run('query($t: String!) { dataTableRows(tableId: $t, filter: "{\\"cat\\":\\"c3\\"}", sort: "price", pageSize: 50) { totalCount } }', { t: big });
+    console.log(`totalCount of the filtered query (full count, uncached): ${(performance.now() - tc).toFixed(0)} ms = ${(r.data as { dataTableRows: { totalCount: number } }).dataTableRows.totalCount}`);
+  }
+
+  // 4. export o.rows rows
+  {
+    global.gc?.();
+    const idle = process.memoryUsage().rss;
+    let peak = idle;
+    const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+    let bytes = 0;
+    const t0 = performance.now();
+    await pipeline(await exportRowsCsv(sg.runtime, who, big), new Writable({ write(chunk, _e, cb) { bytes += chunk.length; cb(); } }));
+    clearInterval(timer);
+    console.log(`export ${o.rows} rows: ${((performance.now() - t0) / 1000).toFixed(1)} s, ${(bytes / 1e6).toFixed(0)} MB CSV, peak RSS ${((peak - idle) / 1e6).toFixed(0)} MB above idle (${(idle / 1e6).toFixed(0)} MB)`);
+  }
+
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
 }
 
-// 4. export ROWS rows
-{
-  global.gc?.();
-  const idle = process.memoryUsage().rss;
-  let peak = idle;
-  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
-  let bytes = 0;
-  const t0 = performance.now();
-  await pipeline(await exportRowsCsv(sg.runtime, who, big), new Writable({ write(chunk, _e, cb) { bytes += chunk.length; cb(); } }));
-  clearInterval(timer);
-  console.log(`export ${ROWS} rows: ${((performance.now() - t0) / 1000).toFixed(1)} s, ${(bytes / 1e6).toFixed(0)} MB CSV, peak RSS ${((peak - idle) / 1e6).toFixed(0)} MB above idle (${(idle / 1e6).toFixed(0)} MB)`);
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await dataTablesScenario({ rows: Number(process.env.BENCH_ROWS ?? 1_000_000), batchCalls: 200, importRows: 100_000, pages: 300 });
 }
-
-await store.close();
-await rm(dir, { recursive: true, force: true });

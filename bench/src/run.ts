@@ -8,6 +8,8 @@
  * with an OAuth bearer token, as ratios to scenario 1's gateway figure (bench/src/auth.scenarios.ts).
  * Scenario 4 (content): a 200 MB media upload against a local stream copy of the same file, and
  * peak RSS during it (bench/src/content.scenarios.ts).
+ * Scenario 5 (data tables): batch create vs raw insertMany, CSV import, filtered sorted pages,
+ * export (bench/src/datatables.scenarios.ts; 1M rows when run on its own).
  * Set BENCH_SECONDS / BENCH_CONNECTIONS to change the load (defaults 10 s, 10 connections).
  * BENCH_SMOKE=true (run by `npm test`): every scenario for about a second, no warm-up, fewer
  * devices; figures are not judged, but a scenario that fails or answers with errors fails the run.
@@ -25,6 +27,7 @@ import { authScenario } from './auth.scenarios.js';
 import { bearerToken } from './oauth.flow.js';
 import { bulkCommandLatency, pingLoad, seedPingDevices } from './devices.scenarios.js';
 import { printUpload, uploadScenario } from './content.scenarios.js';
+import { dataTablesScenario } from './datatables.scenarios.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
@@ -79,6 +82,11 @@ const deviceResults = await devicesScenario();
 
 // Scenario 4 (content): a 200 MB upload against a local copy of the same bytes (2 MB in smoke mode).
 printUpload(await uploadScenario({ baseUrl: app.baseUrl, key: KEY, dir, sizeMb: smoke ? 2 : 200 }));
+
+// Scenario 5 (data tables, in-process on its own LMDB store): small in smoke mode; the 1M-row
+// figures come from `tsx --expose-gc bench/src/datatables.scenarios.ts` (BENCH_ROWS), see BENCHMARKS.md.
+console.log('\nScenario 5: data tables\n');
+await dataTablesScenario(smoke ? { rows: 2000, batchCalls: 5, importRows: 2000, pages: 10 } : { rows: Number(process.env.BENCH_ROWS ?? 100_000), batchCalls: 200, importRows: 100_000, pages: 300 });
 
 /** Scenario 2: the player API's ping path and bulk commands, on 1,000 devices of their own account (100 in smoke mode). */
 async function devicesScenario(): Promise<LoadResult[]> {

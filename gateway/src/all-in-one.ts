@@ -13,7 +13,7 @@ import { createBackends, createRateLimiter } from '@pylon/kit/composition/backen
 import { createAnalyticsSubgraph, startIngest } from '@pylon/analytics';
 import { createContentSubgraph, createMediaHttp } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
-import { createDataTablesSubgraph } from '@pylon/datatables';
+import { createDataTablesHttp, createDataTablesSubgraph } from '@pylon/datatables';
 import { createDevicesSubgraph, createPlayerApi } from '@pylon/devices';
 import { devicesOptions, playerFailureLimit } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
@@ -81,12 +81,23 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     logger,
   });
   const content = createContentSubgraph({ documents, tokens, blobs: backends.blobs!, urlSecret: internalSecret, settings: contentSettings(env), logger });
+  const datatables = createDataTablesSubgraph({ documents, tokens, cache, logger });
   const subgraphs: Record<string, Subgraph> = {
     identity,
     devices,
     content,
-    scheduling: createSchedulingSubgraph({ documents, tokens }),
-    datatables: createDataTablesSubgraph({ documents, tokens, cache }),
+    // In-process: the other subgraphs' repositories answer, each scoped to the caller's account.
+    scheduling: createSchedulingSubgraph({
+      documents,
+      tokens,
+      devices: { devices: async (caller, ids) => new Map((await devices.repo.findByIds(caller.accountId, ids)).map((d) => [d.id, { id: d.id, timezone: d.timezone ?? null }])) },
+      content: { existing: async (caller, kind, ids) => new Set((await content.repo[kind === 'playlist' ? 'playlists' : 'templates'].findByIds(caller.accountId, ids)).keys()) },
+      accounts: {
+        timeZone: async (caller) => (await identity.repo.getAccount(caller.accountId)).timezone,
+        hasOrganization: async (caller, orgId) => (await identity.repo.organizations.findById(caller.accountId, orgId)) !== null,
+      },
+    }),
+    datatables,
     analytics: createAnalyticsSubgraph({ analytics, tokens }),
   };
 
@@ -113,7 +124,9 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   // Failed registration keys per address: the API-key path's mechanism, its own counters.
   const playerFailures = await createRateLimiter(env, playerFailureLimit(env));
   const mediaHttp = createMediaHttp(content.runtime, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
-  const front = Router().use(createPlayerApi(devices.runtime, { failures: playerFailures }), mediaHttp, rest);
+  // Data-table row reads (ETag from the table generation), CSV/xlsx import and CSV export likewise.
+  const dataTablesHttp = createDataTablesHttp(datatables.runtime, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
+  const front = Router().use(createPlayerApi(devices.runtime, { failures: playerFailures }), mediaHttp, dataTablesHttp, rest);
   const docs = docsEnabled(env) ? createApiDocs({ logger }) : undefined;
   const metrics = metricsAccess(env);
   const app = createHttpApp({ gateway, auth, ops, logger, checks: backends.checks, rest: front, audit, oauth: access.oauth.handler, trustProxy: env.TRUST_PROXY, docs, metrics });

@@ -138,7 +138,7 @@ describe('groups (literal paths win over /devices/{id})', () => {
     const parent = await call('POST', '/devices/groups', { name: 'E2E region' });
     expect(parent.status).toBe(201);
     const child = await call('POST', '/devices/groups', { name: 'E2E store', parent_id: parent.body.id });
-    expect(child.body).toMatchObject({ name: 'E2E store', parent_id: parent.body.id, level: 1, count: 0 });
+    expect(child.body).toEqual({ id: expect.any(String), name: 'E2E store', parent_id: parent.body.id, level: 1, count: 0, children: [], family: null, organization_count: null });
     const d = await call('POST', '/devices', { name: 'Grouped', group_id: child.body.id });
     expect(d.body.group_name).toBe('E2E store');
     const tree = await call('GET', '/devices/groups?tree=true');
@@ -152,6 +152,11 @@ describe('groups (literal paths win over /devices/{id})', () => {
     expect((await call('DELETE', `/devices/groups/${child.body.id}`)).status).toBe(204);
     expect((await call('GET', `/devices/${d.body.id}`)).body).toMatchObject({ group_id: parent.body.id, group_name: 'E2E region' });
     expect((await call('POST', '/devices/groups', { name: '' })).status).toBe(400);
+    for (const [method, path] of [['POST', '/devices/groups'], ['PUT', `/devices/groups/${parent.body.id}`]] as const) {
+      const nullName = await call(method, path, { name: null });
+      expect(nullName.status).toBe(400);
+      expect(nullName.body.error.field).toBe('name');
+    }
   });
 });
 
@@ -219,12 +224,48 @@ describe('commands, the player API and ping data', () => {
     const d = (await call('POST', '/devices', { name: 'Bad body' })).body;
     expect((await player(d.registration_key, '/ping', { cpu_usage: -5 })).body.error.field).toBe('cpu_usage');
   });
-  test('POST /devices/{id}/track: 202 with the event id', async () => {
+  test("the reference's Device and PingData members: stored from the ping, derived, or null", async () => {
+    const d = (await call('POST', '/devices', { name: 'Reference shape', location: { city: 'Oslo', county: 'Viken', postal_code: '0150', address: 'Street 1' }, device_type: { name: 'Tizen' } })).body;
+    expect(d).toMatchObject({ in_sync: false, last_update: null, deactivated: false, serial_number: null, mac_address: null, beacon: null, service_level: null, language_code: null, last_service: null, encrypted_registration_key: null });
+    expect(d.location).toMatchObject({ city: 'Oslo', county: null, postal_code: null, address: null });
+    expect(d.device_type).toMatchObject({ name: 'Tizen', device_caps: null });
+    const ping = { cpu_usage: 12, memory_usage: 30, disk_usage: 40, mac_address: 'aa:bb:cc:dd:ee:ff', bytes_received: 123456789, transfer_rate: 2048, uptime: 3_600_000, download_pct_complete: 60, type: 'heartbeat', meta: { serial_number: 'SN-42', firmware: null } };
+    expect((await player(d.registration_key, '/ping', ping)).status).toBe(200);
+    const got = (await call('GET', `/devices/${d.id}`)).body;
+    expect(got).toMatchObject({ in_sync: false, mac_address: 'aa:bb:cc:dd:ee:ff', serial_number: 'SN-42', last_update: got.ping_data.timestamp });
+    expect(got.ping_data).toMatchObject({ bytes_received: 123456789, transfer_rate: 2048, uptime: 3_600_000, download_pct_complete: 60, type: 'heartbeat', meta: { serial_number: 'SN-42', firmware: null }, snap: null, os_version: null });
+    const byKey = await call('GET', `/devices/${d.registration_key}/pingdata`);
+    expect(byKey.body).toMatchObject({ bytes_received: 123456789, type: 'heartbeat', cpu_temperature: null, current_schedule: null });
+    // Download complete: in sync. A ping without the figures answers null (declared deviation), never an invented 0.
+    await player(d.registration_key, '/ping', { download_pct_complete: 100 });
+    const synced = (await call('GET', `/devices/${d.id}`)).body;
+    expect(synced).toMatchObject({ in_sync: true, serial_number: null });
+    expect(synced.ping_data).toMatchObject({ cpu_usage: null, bytes_received: null, transfer_rate: null, meta: null });
+    // No progress reported: in sync while online.
+    await player(d.registration_key, '/ping', {});
+    expect((await call('GET', `/devices?id=${d.id}`)).body[0]).toMatchObject({ in_sync: true, is_online: true });
+  });
+  test("POST /devices takes the reference's activation_code as the registration key; null names: 400 on create, kept on PUT", async () => {
+    const code = 'ACTIVATION-code_0123456789abcdef0123';
+    const r = await call('POST', `/devices?activation_code=${code}`, { name: 'Paired' });
+    expect(r.status).toBe(201);
+    expect(r.body.registration_key).toBe(code);
+    expect((await call('POST', '/devices?activation_code=short', { name: 'x' })).body.error.field).toBe('activation_code');
+    const nullName = await call('POST', '/devices', { name: null });
+    expect(nullName.status).toBe(400);
+    expect(nullName.body.error.field).toBe('name');
+    // The reference's DeviceRequest as a client sends it: null name keeps it, the rest replaces.
+    expect((await call('PUT', `/devices/${r.body.id}`, { name: null, tags: 'x,y', timeZone: 'Europe/Oslo', language_code: null, group_id: null, last_service: null, mac_address: null, location: null, beacon: null })).status).toBe(204);
+    expect((await call('GET', `/devices/${r.body.id}`)).body).toMatchObject({ name: 'Paired', tags: 'x,y', timezone: 'Europe/Oslo' });
+  });
+  test('POST /devices/{id}/track: 204 like the reference; a null or missing event_name is 400 naming it', async () => {
     const d = (await call('POST', '/devices', { name: 'Tracked' })).body;
     const r = await call('POST', `/devices/${d.id}/track`, { session_id: 's', event_name: 'touch', properties: { zone: 'A' } });
-    expect(r.status).toBe(202);
-    expect(r.body).toMatchObject({ device_id: d.id, event_id: expect.any(String) });
+    expect(r.status).toBe(204);
     expect((await call('POST', `/devices/${d.id}/track`, { session_id: 's' })).status).toBe(400);
+    const nullName = await call('POST', `/devices/${d.id}/track`, { session_id: 's', event_name: null });
+    expect(nullName.status).toBe(400);
+    expect(nullName.body.error.field).toBe('event_name');
   });
 });
 

@@ -2,7 +2,8 @@
  * The browser docs in a real browser (headless Debian chromium driven by playwright-core): the
  * all-in-one runs as a process like `npm start`; /docs and /graphiql load with no console error,
  * list the operations, and a "try it" call with the key entered once returns the demo devices.
- * Screenshots of both pages go to docs/screenshots/ (shown in the README).
+ * Screenshots of both pages go to .tmp/screenshots/; with UPDATE_SCREENSHOTS=true they replace the
+ * committed ones in docs/screenshots/ (shown in the README), so a test run leaves the tree clean.
  * Without chromium the test fails in CI (CI=true, `.ci/run` installs it) and is skipped elsewhere.
  */
 import { existsSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { freePort, Processes, ROOT } from './processes.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const KEY = 'docs-browser-key-0123456789';
-const SHOTS = join(ROOT, 'docs/screenshots');
+const SHOTS = join(ROOT, process.env.UPDATE_SCREENSHOTS === 'true' ? 'docs/screenshots' : '.tmp/screenshots');
 const haveChromium = existsSync(CHROMIUM);
 
 if (!haveChromium && process.env.CI !== 'true') {

@@ -96,13 +96,23 @@ describe('account and organizations', () => {
     const contact = await put('/account', { primary_contact_id: 'someone-else' });
     expect(contact.status).toBe(400);
     expect(contact.body.error.field).toBe('primary_contact_id');
-    const massAssign = await put('/account', { id: 'other', created_on: '2020-01-01T00:00:00Z' });
+    // Neither our schema nor the reference's has account_id: refused (mass-assignment protection).
+    const massAssign = await put('/account', { account_id: 'other', city: 'Elsewhere' });
     expect(massAssign.status).toBe(400);
-    expect(massAssign.body.error.field).toBe('id');
+    expect(massAssign.body.error.field).toBe('account_id');
     const empty = await put('/account', { name: '' });
     expect(empty.status).toBe(400);
     expect(empty.body.error.field).toBe('name');
     expect((await rest('/account')).body).toEqual(before);
+  });
+
+  test("PUT /account accepts the reference's whole Account: read-only id, created_on, tags, logo_url ignored; null name and timeZone keep them", async () => {
+    const before = (await rest('/account')).body;
+    const r = await put('/account', { ...before, id: 'another-account', created_on: '2001-01-01T00:00:00Z', tags: 'a,b', logo_url: 'https://example.com/logo.png', name: null, timeZone: null, timezone: undefined, fax: '+31 30 111 1111' });
+    expect(r.status).toBe(204);
+    const after = (await rest('/account')).body;
+    expect(after).toEqual({ ...before, fax: '+31 30 111 1111' });
+    expect(after).toMatchObject({ id: 'demo-account', tags: null, logo_url: null, created_on: before.created_on, name: before.name, timezone: before.timezone });
   });
 
   test('PUT /account: owners and administrators only', async () => {
@@ -120,9 +130,16 @@ describe('account and organizations', () => {
   test('organizations: created by an administrator, listed by GET /account/organizations', async () => {
     const c = await h.gql('mutation { createOrganization(input: { name: "Benelux", timezone: "Europe/Brussels", languageCode: "nl-BE" }) { success organization { id name } } }', { key: adminKey });
     expect(c.body.data?.createOrganization.success).toBe(true);
+    const orgId = c.body.data?.createOrganization.organization.id;
+    const u = await h.gql('mutation($i: CreateUserInput!) { createUser(input: $i) { success } }', { key: adminKey, variables: { i: { username: 'benelux@demo.example', roles: ['Viewer'], orgId } } });
+    expect(u.body.data?.createUser.success).toBe(true);
+    // A viewer may not list users: the reference's `users` is null.
     const list = await rest('/account/organizations', { key: viewerKey });
     expect(list.status).toBe(200);
-    expect(list.body).toEqual([expect.objectContaining({ id: c.body.data?.createOrganization.organization.id, name: 'Benelux', timezone: 'Europe/Brussels', language_code: 'nl-BE', address_1: null })]);
+    expect(list.body).toEqual([expect.objectContaining({ id: orgId, name: 'Benelux', timezone: 'Europe/Brussels', language_code: 'nl-BE', address_1: null, users: null })]);
+    // The owner sees the organization's users in the reference User shape.
+    const owner = await rest('/account/organizations');
+    expect(owner.body).toEqual([expect.objectContaining({ id: orgId, users: [expect.objectContaining({ user_name: 'benelux@demo.example', org_id: orgId, role: ['Viewer'], city: null })] })]);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { coverage } from './support/conformance-coverage.js';
 import { checkRestCompat, compareWithReference } from './support/rest-compat.js';
-import { ReferenceConformance } from './support/reference-conformance.js';
+import { DeclaredDeviations, ReferenceConformance } from './support/reference-conformance.js';
 import { loadReference, matchTemplate, type OpenApi } from './support/reference-document.js';
 
 const reference = loadReference();
@@ -135,5 +135,38 @@ describe('coverage of the shared operations (scripts/check-rest-conformance.ts)'
       stale: [{ op: 'GET /account', at: '/timeZone' }],
       failures: [],
     });
+  });
+});
+
+describe('deviations rest.yaml declares are not runtime mismatches', () => {
+  // Ours: GET /devices/{x}/pingdata with a deviation on bytes_received (inside an anyOf wrapper
+  // around a $ref'd schema), and POST /devices/commands whose 200 response declares one.
+  const ours: OpenApi = {
+    openapi: '3.1.0',
+    paths: {
+      '/devices/{key}/pingdata': { get: { responses: { '200': { content: { 'application/json': { schema: { anyOf: [{ $ref: '#/components/schemas/Ping' }, { type: 'null' }] } } } } } } },
+      '/devices/commands': { post: { responses: { '200': { 'x-reference-deviation': 'our own body', content: { 'application/json': { schema: { type: 'object' } } } }, '204': { description: 'ok' } } } },
+      '/devices': { get: { responses: { '200': { content: { 'application/json': { schema: { type: 'array', items: { type: 'object', properties: { ping_data: { $ref: '#/components/schemas/Ping' } } } } } } } } } },
+    },
+    components: { schemas: { Ping: { type: 'object', properties: { bytes_received: { 'x-reference-deviation': 'null when not reported', anyOf: [{ type: 'integer' }, { type: 'null' }] }, cpu_usage: { type: 'number' } } } } },
+  };
+  const declared = new DeclaredDeviations(ours);
+  test('a pointer through $ref, anyOf and array items reaches the declaring schema', () => {
+    expect(declared.covers('GET', '/devices/{registrationKey}/pingdata', 200, '/bytes_received')).toBe(true);
+    expect(declared.covers('GET', '/devices', 200, '/*/ping_data/bytes_received')).toBe(true);
+    expect(declared.covers('GET', '/devices', 200, '/*/ping_data/cpu_usage')).toBe(false);
+    expect(declared.covers('GET', '/devices/{registrationKey}/pingdata', 200, '/transfer_rate')).toBe(false);
+  });
+  test('a status is declared by our response for it; other statuses and operations are not', () => {
+    expect(declared.covers('POST', '/devices/commands', 200, 'status')).toBe(true);
+    expect(declared.covers('POST', '/devices/commands', 201, 'status')).toBe(false);
+    expect(declared.covers('POST', '/devices/{id}/track', 202, 'status')).toBe(false);
+  });
+  test('ReferenceConformance drops declared mismatches and keeps the others', () => {
+    const c = new ReferenceConformance(reference, ours);
+    const ping = { type: null, snap: null, player_version: null, os_version: null, cpu_usage: 1, memory_usage: 1, mac_address: null, disk_usage: 1, timestamp: '2024-01-02T03:04:05Z', bytes_received: null, transfer_rate: null, ip_address: null, latitude: null, longitude: null, current_schedule: null, uptime: null, external_ip_address: null, download_pct_complete: null, meta: null, cpu_temperature: null };
+    const v = c.check('GET', '/devices/k/pingdata', 200, 'application/json', JSON.stringify(ping))!;
+    expect(v.mismatches.map((m) => m.at)).toEqual(['/transfer_rate']);
+    expect(c.check('POST', '/devices/commands', 200, 'application/json', '{}')!.mismatches).toEqual([]);
   });
 });

@@ -60,10 +60,11 @@ describe('GET /devices', () => {
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
     expect(body).toHaveLength(8);
     const d = body[0]!;
-    expect(Object.keys(d).sort()).toEqual(['created_on', 'device_type', 'entered_service', 'group_id', 'group_name', 'id', 'is_online', 'location', 'name', 'notes', 'org_id', 'ping_data', 'registration_key', 'tags', 'timezone', 'updated_on']);
-    expect(Object.keys(d.ping_data!).sort()).toEqual(['cpu_usage', 'disk_usage', 'ip_address', 'memory_usage', 'player_version', 'timestamp']);
-    expect(Object.keys(d.location!).sort()).toEqual(['city', 'country', 'latitude', 'longitude', 'state']);
-    expect(Object.keys(d.device_type!).sort()).toEqual(['id', 'manufacturer', 'name']);
+    // Every member of the reference's Device (and our spec's), nested objects included.
+    expect(Object.keys(d).sort()).toEqual(['beacon', 'created_on', 'deactivated', 'device_type', 'encrypted_registration_key', 'entered_service', 'group_id', 'group_name', 'id', 'in_sync', 'is_online', 'language_code', 'last_service', 'last_update', 'location', 'mac_address', 'name', 'notes', 'org_id', 'ping_data', 'registration_key', 'serial_number', 'service_level', 'tags', 'timezone', 'updated_on']);
+    expect(Object.keys(d.ping_data!).sort()).toEqual(['bytes_received', 'cpu_temperature', 'cpu_usage', 'current_schedule', 'disk_usage', 'download_pct_complete', 'external_ip_address', 'ip_address', 'latitude', 'longitude', 'mac_address', 'memory_usage', 'meta', 'os_version', 'player_version', 'snap', 'timestamp', 'transfer_rate', 'type', 'uptime']);
+    expect(Object.keys(d.location!).sort()).toEqual(['address', 'city', 'country', 'county', 'latitude', 'longitude', 'postal_code', 'state']);
+    expect(Object.keys(d.device_type!).sort()).toEqual(['device_caps', 'id', 'manufacturer', 'name']);
     expect(typeof d.tags).toBe('string');
     expect(d.created_on).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     expect(d.ping_data!.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);

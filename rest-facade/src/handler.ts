@@ -43,7 +43,7 @@ export function gatewayHandler(deps: { client: GatewayClient; logger: Logger }, 
         const data = result.data ?? null;
         const errors = result.errors ?? [];
         // A null root field means that field failed; anything else is at most a partial answer.
-        const failed = data === null || Object.values(data).some((v) => v === null);
+        const failed = data === null || Object.entries(data).some(([root, v]) => v === null && !op.optionalRoots?.includes(root));
         if (errors.length && failed) {
           const failure = failureFromGraphQL(errors, result.status, op.fieldNames);
           if (failure.code === 'INTERNAL' || failure.code === 'UNAVAILABLE' || failure.defect) deps.logger.error({ operationId, requestId, status: result.status, errors }, 'REST operation failed in the gateway');

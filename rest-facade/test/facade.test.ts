@@ -70,7 +70,7 @@ describe('mapping', () => {
     expect(calls[2]?.caller).toMatchObject({ bearer: 'tok', apiKey: undefined });
   });
   test('GET /account renames address1 -> address_1', async () => {
-    expect(await (await get('/account')).json()).toEqual({ id: 'a', address_1: 'x', postal_code: '1' });
+    expect(await (await get('/account')).json()).toEqual({ id: 'a', address_1: 'x', postal_code: '1', tags: null, logo_url: null });
   });
   test('GET /devices/{id}: empty list -> 404 naming the id', async () => {
     script = () => ({ status: 200, data: { device: [] } });

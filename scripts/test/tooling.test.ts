@@ -28,7 +28,8 @@ function fixture(files: Record<string, string>): void {
 }
 
 function run(cmd: string, args: string[]) {
-  const r = spawnSync(cmd, args, { cwd: dir, encoding: 'utf8' });
+  // Plain output whatever the terminal: the assertions read the tools' messages.
+  const r = spawnSync(cmd, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
 }
 

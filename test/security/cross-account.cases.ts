@@ -134,6 +134,24 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'REST GET /devices/{registrationKey}/snap': (c) => status(c.rest(`/devices/${encodeURIComponent(c.ids.registrationKey)}/snap`), 404),
   'REST POST /devices/{id}/commands': (c) => status(c.rest(`/devices/${c.ids.device}/commands`, { method: 'POST', body: JSON.stringify([{ command: 'reboot' }]) }), 404),
   'REST POST /devices/{id}/track': (c) => status(c.rest(`/devices/${c.ids.device}/track`, { method: 'POST', body: JSON.stringify({ event_name: 'b' }) }), 404),
+  // Data tables: an id of the right form here; A's real table and rows under B's key are walked
+  // path by path in gateway/test/datatables.e2e.test.ts ('another account').
+  'REST GET /datatables/{tableId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}`), 404),
+  'REST PUT /datatables/{tableId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}`, { method: 'PUT', body: JSON.stringify({ name: 'b' }) }), 404),
+  'REST DELETE /datatables/{tableId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}`, { method: 'DELETE' }), 404),
+  'REST GET /datatables/{tableId}/rows': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows`), 404),
+  'REST POST /datatables/{tableId}/rows': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows`, { method: 'POST', body: JSON.stringify({ data: {} }) }), 404),
+  'REST POST /datatables/{tableId}/rows/batch': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/batch`, { method: 'POST', body: JSON.stringify({ rows: [{ data: {} }] }) }), 404),
+  'REST POST /datatables/{tableId}/rows/batch-delete': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/batch-delete`, { method: 'POST', body: JSON.stringify({ row_ids: ['r1'] }) }), 404),
+  'REST PUT /datatables/{tableId}/rows/reorder': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/reorder`, { method: 'PUT', body: JSON.stringify({ row_ids: ['r1'] }) }), 404),
+  'REST POST /datatables/{tableId}/rows/import': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/import`, { method: 'POST', body: 'name\nx\n' }), 404),
+  'REST GET /datatables/{tableId}/rows/export': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/export`), 404),
+  'REST GET /datatables/{tableId}/rows/{rowId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1`), 404),
+  'REST PUT /datatables/{tableId}/rows/{rowId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1`, { method: 'PUT', body: JSON.stringify({ data: {} }) }), 404),
+  'REST DELETE /datatables/{tableId}/rows/{rowId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1`, { method: 'DELETE' }), 404),
+  'REST GET /datatables/{tableId}/rows/{rowId}/versions': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1/versions`), 404),
+  'REST GET /datatables/{tableId}/rows/{rowId}/versions/{version}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1/versions/1`), 404),
+  'REST POST /datatables/{tableId}/rows/{rowId}/rollback': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1/rollback`, { method: 'POST', body: JSON.stringify({ version: 1 }) }), 404),
   'REST GET /alerts': async (c) => {
     await emptyList(c.rest(`/alerts?id=${c.ids.alert || NO_PUBLIC_WRITE}`));
     await emptyList(c.rest(`/alerts?device_id=${c.ids.device}`));
@@ -184,6 +202,21 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'REST PUT /templates/groups/{id}': (c) => status(c.rest(`/templates/groups/${c.ids.templateGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
   'REST DELETE /templates/groups/{id}': (c) => status(c.rest(`/templates/groups/${c.ids.templateGroup}`, { method: 'DELETE' }), 404),
 
+  // Schedules (scheduling issue): A's schedule ids have the right form; A's device must be refused in B's writes.
+  'REST GET /schedules': async (c) => {
+    await emptyList(c.rest(`/schedules?id=${NO_PUBLIC_WRITE}`));
+    await emptyList(c.rest(`/schedules?device_id=${c.ids.device}`));
+    await emptyList(c.rest(`/schedules?group_id=${NO_PUBLIC_WRITE}`));
+  },
+  'REST POST /schedules': (c) => status(c.rest('/schedules', { method: 'POST', body: JSON.stringify({ name: 'B on A device', playlist_id: NO_PUBLIC_WRITE, devices: [{ id: c.ids.device }] }) }), 400),
+  'REST GET /schedules/{id}': (c) => status(c.rest(`/schedules/${NO_PUBLIC_WRITE}`), 404),
+  'REST PUT /schedules/{id}': (c) => status(c.rest(`/schedules/${NO_PUBLIC_WRITE}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST PATCH /schedules/{id}': (c) => status(c.rest(`/schedules/${NO_PUBLIC_WRITE}`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/name', 'B was here') }), 404),
+  'REST DELETE /schedules/{id}': (c) => status(c.rest(`/schedules/${NO_PUBLIC_WRITE}`, { method: 'DELETE' }), 404),
+  'REST GET /schedules/groups': (c) => emptyList(c.rest(`/schedules/groups?id=${NO_PUBLIC_WRITE}`)),
+  'REST PUT /schedules/groups/{id}': (c) => status(c.rest(`/schedules/groups/${NO_PUBLIC_WRITE}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST DELETE /schedules/groups/{id}': (c) => status(c.rest(`/schedules/groups/${NO_PUBLIC_WRITE}`, { method: 'DELETE' }), 404),
+
   // ---- GraphQL queries: B's answers are empty
   'GraphQL Query.playLogs': gqlNothing('query($d: [String!]) { playLogs(startDate: "2020-01-01", endDate: "2100-01-01", deviceId: $d) { deviceId } }', (i) => ({ d: [i.device] })),
   'GraphQL Query.pingLogs': gqlNothing('query($d: [String!]) { pingLogs(startDate: "2020-01-01", endDate: "2100-01-01", deviceId: $d) { deviceId } }', (i) => ({ d: [i.device] })),
@@ -191,6 +224,21 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'GraphQL Query.media': gqlNothing('query($i: [String!], $g: [String!]) { a: media(id: $i) { id } b: media(groupId: $g) { id } c: media(orgId: "x") { id } }', (i) => ({ i: [i.media], g: [i.mediaGroup] })),
   // Schedules, data tables: no public write yet; gateway/test/tenancy.e2e.test.ts seeds A's in-process.
   'GraphQL Query.dataTable': gqlNothing(`{ dataTable(tableId: "${NO_PUBLIC_WRITE}") { id } }`, () => ({})),
+  'GraphQL Query.dataTableRows': gqlNothing(`{ dataTableRows(tableId: "${NO_PUBLIC_WRITE}") { totalCount } }`, () => ({})),
+  'GraphQL Query.dataTableRow': gqlNothing(`{ dataTableRow(tableId: "${NO_PUBLIC_WRITE}", rowId: "r1") { id } }`, () => ({})),
+  'GraphQL Query.exportDataTableRows': gqlNothing(`{ exportDataTableRows(tableId: "${NO_PUBLIC_WRITE}") }`, () => ({})),
+  'GraphQL Query.dataTableRowVersions': gqlNothing(`{ dataTableRowVersions(tableId: "${NO_PUBLIC_WRITE}", rowId: "r1") { version } }`, () => ({})),
+  'GraphQL Query.dataTableRowVersion': gqlNothing(`{ dataTableRowVersion(tableId: "${NO_PUBLIC_WRITE}", rowId: "r1", version: 1) { version } }`, () => ({})),
+  'GraphQL Mutation.updateDataTable': gqlNothing(`mutation { updateDataTable(input: { tableId: "${NO_PUBLIC_WRITE}", name: "b" }) { success } }`, () => ({})),
+  'GraphQL Mutation.deleteDataTable': gqlNothing(`mutation { deleteDataTable(tableId: "${NO_PUBLIC_WRITE}") { success } }`, () => ({})),
+  'GraphQL Mutation.createDataTableRow': gqlNothing(`mutation { createDataTableRow(input: { tableId: "${NO_PUBLIC_WRITE}", data: {} }) { success } }`, () => ({})),
+  'GraphQL Mutation.updateDataTableRow': gqlNothing(`mutation { updateDataTableRow(input: { tableId: "${NO_PUBLIC_WRITE}", rowId: "r1", data: {} }) { success } }`, () => ({})),
+  'GraphQL Mutation.deleteDataTableRow': gqlNothing(`mutation { deleteDataTableRow(tableId: "${NO_PUBLIC_WRITE}", rowId: "r1") { success } }`, () => ({})),
+  'GraphQL Mutation.batchCreateDataTableRows': gqlNothing(`mutation { batchCreateDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", rows: [{ data: {} }] }) { success } }`, () => ({})),
+  'GraphQL Mutation.batchDeleteDataTableRows': gqlNothing(`mutation { batchDeleteDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", rowIds: ["r1"] }) { success } }`, () => ({})),
+  'GraphQL Mutation.importDataTableRows': gqlNothing(`mutation { importDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", csv: "name\\nx" }) { success } }`, () => ({})),
+  'GraphQL Mutation.reorderDataTableRows': gqlNothing(`mutation { reorderDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", rowIds: ["r1"] }) { success } }`, () => ({})),
+  'GraphQL Mutation.rollbackDataTableRow': gqlNothing(`mutation { rollbackDataTableRow(input: { tableId: "${NO_PUBLIC_WRITE}", rowId: "r1", version: 1 }) { success } }`, () => ({})),
   'GraphQL Query.device': gqlNothing(
     'query($d: [String!], $g: [String!], $o: String, $k: String) { a: device(id: $d) { id } b: device(groupId: $g) { id } c: device(orgId: $o) { id } d: device(registrationKey: $k) { id } e: device(deviceTypeId: ["dt-brightsign"]) { id } }',
     (i) => ({ d: [i.device], g: [i.deviceGroup], o: i.org, k: i.registrationKey }),
@@ -202,6 +250,21 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'GraphQL Query.apiKeys': gqlNothing('query($u: String) { apiKeys(userId: $u) { id } }', (i) => ({ u: i.user })),
   'GraphQL Query.schedule': gqlNothing('query($i: [String!], $d: String) { a: schedule(id: $i) { id } b: schedule(groupId: $i) { id } c: schedule(deviceId: $d) { id } }', (i) => ({ i: [NO_PUBLIC_WRITE], d: i.device })),
 
+  'GraphQL Query.nowPlaying': async (c) => {
+    const r = await c.gql('query($d: ID!) { nowPlaying(deviceId: $d) { timezone } }', { d: c.ids.device });
+    if (r.body.data?.nowPlaying || r.body.errors?.[0]?.extensions?.code !== 'NOT_FOUND') throw new Error(`nowPlaying answered ${JSON.stringify(r.body).slice(0, 300)}`);
+  },
+  'GraphQL Query.deviceTimeline': async (c) => {
+    const r = await c.gql('query($d: ID!) { deviceTimeline(deviceId: $d, from: "2026-01-01T00:00:00Z", to: "2026-01-02T00:00:00Z") { timezone } }', { d: c.ids.device });
+    if (r.body.data?.deviceTimeline || r.body.errors?.[0]?.extensions?.code !== 'NOT_FOUND') throw new Error(`deviceTimeline answered ${JSON.stringify(r.body).slice(0, 300)}`);
+  },
+  'GraphQL Mutation.createSchedule': gqlNothing('mutation($d: [String!], $p: String) { createSchedule(input: { name: "B on A device", playlistId: $p, deviceIds: $d }) { success } }', (i) => ({ d: [i.device], p: NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.updateSchedule': gqlNothing('mutation($s: ID!) { updateSchedule(id: $s, input: { name: "B was here", playlistId: "x" }) { success } }', () => ({ s: NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.patchSchedule': gqlNothing('mutation($s: ID!) { patchSchedule(id: $s, operations: [{ op: "replace", path: "/name", value: "B" }]) { success } }', () => ({ s: NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.deleteSchedule': gqlNothing('mutation($s: ID!) { deleteSchedule(id: $s) { success } }', () => ({ s: NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.createScheduleGroup': gqlNothing('mutation($g: String) { createScheduleGroup(input: { name: "B under A", parentId: $g }) { success } }', () => ({ g: NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.updateScheduleGroup': gqlNothing('mutation($g: ID!) { updateScheduleGroup(id: $g, input: { name: "B was here" }) { success } }', () => ({ g: NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.deleteScheduleGroup': gqlNothing('mutation($g: ID!) { deleteScheduleGroup(id: $g) { success } }', () => ({ g: NO_PUBLIC_WRITE })),
   // ---- GraphQL mutations: refused (success:false), nothing of A changes
   // input.orgId with A's organization is issue 9 item 7 (another change, with its own test); groupId here.
   'GraphQL Mutation.createDevice': gqlNothing('mutation($g: String) { createDevice(input: { name: "B on A group", groupId: $g }) { success } }', (i) => ({ g: i.deviceGroup })),

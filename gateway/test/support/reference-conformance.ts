@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { gapKey, RUNTIME_KNOWN_GAPS, type KnownGap } from './conformance-known-gaps.js';
-import { loadReference, matchTemplate, opKey, referenceComponents, toJsonSchema, type OpenApi } from './reference-document.js';
+import { deref, loadReference, loadRestDocument, matchTemplate, operations, opKey, pathShape, referenceComponents, toJsonSchema, type OpenApi } from './reference-document.js';
 
 // ajv-formats is CommonJS with `exports.default`; under ESM interop the default import may be the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -74,12 +74,67 @@ const pointerAt = (body: unknown, pointer: string): unknown =>
 /** `/0/devices/3/tags` -> `/*\/devices/*\/tags`: one allow-list entry covers every element. */
 export const normalizePointer = (pointer: string): string => pointer.replace(/\/\d+(?=\/|$)/g, '/*');
 
+const DEVIATION = 'x-reference-deviation';
+
+/**
+ * The differences schema/openapi/rest.yaml declares with `x-reference-deviation` (where our spec
+ * wins), so the runtime check accepts what the static one (rest-compat.ts) accepts: a mismatch is
+ * declared when our operation, our response for that status, or a schema on the way from the
+ * response body to the mismatch's pointer carries the keyword (`status`: our response for the
+ * status answered carries it).
+ */
+export class DeclaredDeviations {
+  private readonly ops = new Map<string, any>();
+
+  constructor(private readonly ours: OpenApi = loadRestDocument()) {
+    for (const o of operations(ours)) this.ops.set(`${o.method.toUpperCase()} ${pathShape(o.template)}`, o.op);
+  }
+
+  /** `node`, what it refers to, and its anyOf/oneOf/allOf branches (recursively). */
+  private variants(node: any, out: any[] = []): any[] {
+    if (!node || typeof node !== 'object' || out.includes(node)) return out;
+    out.push(node);
+    const target = deref(this.ours, node);
+    if (target !== node) this.variants(target, out);
+    for (const branch of [...(target.anyOf ?? []), ...(target.oneOf ?? []), ...(target.allOf ?? [])]) this.variants(branch, out);
+    return out;
+  }
+
+  private declares(node: any): boolean {
+    return this.variants(node).some((n) => typeof n[DEVIATION] === 'string');
+  }
+
+  covers(method: string, referenceTemplate: string, status: number, at: string): boolean {
+    const op = this.ops.get(`${method.toUpperCase()} ${pathShape(referenceTemplate)}`);
+    if (!op) return false;
+    if (typeof op[DEVIATION] === 'string') return true;
+    const res = deref(this.ours, op.responses?.[String(status)]);
+    if (!res) return false;
+    if (typeof res[DEVIATION] === 'string') return true;
+    if (at === 'status' || at === 'content-type') return false;
+    const media = res.content?.['application/json'] ?? Object.entries<any>(res.content ?? {}).find(([t]) => JSON_TYPE.test(t))?.[1];
+    let nodes: any[] = media?.schema ? [media.schema] : [];
+    for (const segment of at.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+      if (nodes.some((n) => this.declares(n))) return true;
+      const variants = nodes.flatMap((n) => this.variants(n));
+      nodes = variants.map((v) => (segment === '*' ? v.items : v.properties?.[segment])).filter(Boolean);
+      if (!nodes.length) return false;
+    }
+    return nodes.some((n) => this.declares(n));
+  }
+}
+
 export class ReferenceConformance {
   private readonly templates: string[];
   private readonly ajv: Ajv;
   private readonly validators = new Map<string, ValidateFunction>();
+  private readonly deviations: DeclaredDeviations;
 
-  constructor(private readonly reference: OpenApi = loadReference()) {
+  constructor(
+    private readonly reference: OpenApi = loadReference(),
+    ours: OpenApi = loadRestDocument(),
+  ) {
+    this.deviations = new DeclaredDeviations(ours);
     this.templates = Object.keys(reference.paths);
     this.ajv = new Ajv({ strict: false, allErrors: true, verbose: true });
     addFormats(this.ajv);
@@ -101,6 +156,13 @@ export class ReferenceConformance {
   check(method: string, path: string, status: number, contentType: string | null, bodyText: string | undefined): Verdict | undefined {
     const found = this.operationOf(method, path);
     if (!found) return undefined;
+    const verdict = this.compare(found, status, contentType, bodyText);
+    // What rest.yaml declares as a deviation (our spec wins) is not a mismatch.
+    verdict.mismatches = verdict.mismatches.filter((m) => !this.deviations.covers(method, found.template, status, m.at));
+    return verdict;
+  }
+
+  private compare(found: { op: string; spec: any }, status: number, contentType: string | null, bodyText: string | undefined): Verdict {
     const { op, spec } = found;
     const verdict: Verdict = { op, status, mismatches: [] };
     const declared = spec.responses?.[String(status)];

@@ -2,6 +2,7 @@
 import { getAccount } from './account.resource.js';
 import { createDevice, deleteDevice, getDevice, listDevices, postDevice, putDevice } from './devices.resource.js';
 import { createDeviceGroup, deleteDeviceGroup, listDeviceGroups, updateDeviceGroup } from './device-groups.resource.js';
+import { listSchedules } from './schedules.resource.js';
 import { getMedia, getPlaylist, getTemplate, listMedia, listPlaylists, listTemplates } from './content.resource.js';
 import type { DefinedResource } from './resource.js';
 
@@ -10,4 +11,6 @@ export const RESOURCES: readonly DefinedResource[] = [getAccount, listDevices,
   listDeviceGroups, createDeviceGroup, updateDeviceGroup, deleteDeviceGroup,
   getDevice, createDevice, putDevice, postDevice, deleteDevice,
   // Content issue: read-only media, playlists (also RSS) and templates.
-  listMedia, getMedia, listPlaylists, getPlaylist, listTemplates, getTemplate];
+  listMedia, getMedia, listPlaylists, getPlaylist, listTemplates, getTemplate,
+  // Scheduling issue.
+  listSchedules];

@@ -3,6 +3,7 @@ import { RECORD_RENAMES, snakeKeys } from '@pylon/kit';
 import { updateOp, type FieldMap } from './declare.js';
 import { recordAt, recordsAt, type GqlRecord } from './shape.js';
 import type { RestOperation } from './types.js';
+import { toRestUser } from './users.js';
 
 /** Account and organization records: snake_case, plus the reference's `timeZone`. */
 const toRestAccount = (a: GqlRecord) => {
@@ -10,15 +11,19 @@ const toRestAccount = (a: GqlRecord) => {
   return 'timezone' in body ? { ...body, timeZone: body.timezone } : body;
 };
 
+/** The reference's account `tags` and `logo_url`: Pylon accounts have neither (null). */
 export const getAccount: RestOperation = {
   variables: () => ({}),
-  respond: (data) => ({ body: toRestAccount(recordAt(data, 'account')) }),
+  respond: (data) => ({ body: { ...toRestAccount(recordAt(data, 'account')), tags: null, logo_url: null } }),
   accepts: {},
 };
 
+/** Null from a reference client ("no value") leaves a required field as it is. */
+const keepOnNull = (to: string) => ({ to, map: (v: unknown) => v ?? undefined });
+
 /** REST body property -> UpdateAccountInput field. */
 const ACCOUNT_FIELDS: FieldMap = {
-  name: 'name',
+  name: keepOnNull('name'),
   business_name: 'businessName',
   address_1: 'address1',
   address_2: 'address2',
@@ -30,15 +35,31 @@ const ACCOUNT_FIELDS: FieldMap = {
   fax: 'fax',
   primary_contact_id: 'primaryContactId',
   secondary_contact_id: 'secondaryContactId',
-  timezone: 'timezone',
-  timeZone: 'timezone',
+  timezone: keepOnNull('timezone'),
+  timeZone: keepOnNull('timezone'),
+  // The reference's read-only members, sent back by clients that PUT the Account they read: ignored.
+  id: false,
+  created_on: false,
+  tags: false,
+  logo_url: false,
 };
 
 /** PUT answers 204, as the reference does. */
 export const updateAccount = updateOp({ root: 'updateAccount', record: 'account', param: false, body: { fields: ACCOUNT_FIELDS }, status: 204, toRest: toRestAccount });
 
+/**
+ * Organizations with the reference's `users`: the account's users whose org_id is the
+ * organization's, in the reference User shape; null for every organization when the caller may
+ * not list users (Account_ManageUsers_View), since `user` is an optional root here.
+ */
 export const listOrganizations: RestOperation = {
   variables: () => ({}),
-  respond: (data) => ({ body: recordsAt(data, 'organizations').map(toRestAccount) }),
+  respond(data) {
+    const users = Array.isArray(data.user) ? recordsAt(data, 'user') : null;
+    return {
+      body: recordsAt(data, 'organizations').map((o) => ({ ...toRestAccount(o), users: users ? users.filter((u) => u.orgId === o.id).map(toRestUser) : null })),
+    };
+  },
   accepts: {},
+  optionalRoots: ['user'],
 };

@@ -143,6 +143,8 @@ export interface WriteSpec {
   /** The payload field holding the written record. */
   record: string;
   body: BodySpec;
+  /** Query parameters that become input fields too (a body property of the same input field wins). */
+  query?: FieldMap;
   /** Path parameter -> variable (update: default `id` -> `id`; create: none). */
   param?: string | false;
   variable?: string;
@@ -157,15 +159,15 @@ function writeOp(spec: WriteSpec, defaults: { param: string | false; status: num
   const param = spec.param ?? defaults.param;
   const status = spec.status ?? defaults.status;
   const toRest = spec.toRest ?? snakeRecord;
-  const fieldNames = { ...inverse(spec.body.fields), ...inverse(spec.body.fields, 'input.'), input: 'body', ...(param ? { [spec.variable ?? 'id']: param } : {}), ...spec.fieldNames };
+  const fieldNames = { ...inverse(spec.query ?? {}), ...inverse(spec.query ?? {}, 'input.'), ...inverse(spec.body.fields), ...inverse(spec.body.fields, 'input.'), input: 'body', ...(param ? { [spec.variable ?? 'id']: param } : {}), ...spec.fieldNames };
   return {
-    variables: (input) => ({ ...(param ? { [spec.variable ?? 'id']: input.params[param] } : {}), input: bodyInput(spec.body, input) }),
+    variables: (input) => ({ ...(param ? { [spec.variable ?? 'id']: input.params[param] } : {}), input: { ...mapFields(input.query, spec.query ?? {}, input), ...bodyInput(spec.body, input) } }),
     respond(data, input): RestSuccess {
       const record = recordAt(payloadAt(data, spec.root, fieldNames), spec.record);
       return status === 204 ? { status, body: null } : { status, body: toRest(record, input) };
     },
     fieldNames,
-    accepts: { ...(param ? { path: [param] } : {}), body: Object.keys(spec.body.fields) },
+    accepts: { ...(param ? { path: [param] } : {}), ...(spec.query ? { query: Object.keys(spec.query) } : {}), body: Object.keys(spec.body.fields) },
   };
 }
 

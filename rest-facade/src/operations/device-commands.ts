@@ -3,6 +3,7 @@
  * and screenshot reads by registration key.
  */
 import { AppError, badInput, notFound, payloadAt, snakeKeys } from '@pylon/kit';
+import { toRestPingData } from './devices.js';
 import { recordsAt, type GqlRecord } from './shape.js';
 import type { RestOperation } from './types.js';
 
@@ -73,9 +74,10 @@ export const trackDeviceEvent: RestOperation = {
     const b = (body ?? {}) as Record<string, unknown>;
     return { deviceId: params.id, input: { sessionId: b.session_id, eventName: b.event_name, properties: b.properties } };
   },
+  // 204 like the reference (the event is queued for the analytics stream; nothing to read back).
   respond(data) {
-    const p = payloadAt(data, 'trackDeviceEvent', { eventName: 'event_name', sessionId: 'session_id' });
-    return { status: 202, body: { event_id: p.eventId, device_id: p.deviceId, timestamp: p.timestamp } };
+    payloadAt(data, 'trackDeviceEvent', { eventName: 'event_name', sessionId: 'session_id' });
+    return { status: 204, body: null };
   },
   accepts: { path: ['id'], body: ['session_id', 'event_name', 'properties'] },
 };
@@ -90,7 +92,7 @@ function deviceByKey(data: GqlRecord): GqlRecord {
 function pingDataBody(data: GqlRecord) {
   const ping = deviceByKey(data).pingData;
   if (!ping) throw new AppError('NOT_FOUND', 'the device has not pinged yet');
-  return { body: snakeKeys(ping) };
+  return { body: toRestPingData(ping as GqlRecord) };
 }
 
 export const getPingData: RestOperation = {

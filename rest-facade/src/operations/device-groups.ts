@@ -1,9 +1,14 @@
 /** /devices/groups: list (flat or tree), create, update, delete onto the device group queries and mutations. */
-import { groupOps } from './groups.js';
+import { CONTENT_GROUP_EXTRA, groupOps } from './groups.js';
 
-export const { list: listDeviceGroups, create: createDeviceGroup, update: updateDeviceGroup, remove: deleteDeviceGroup } = groupOps({
-  list: 'deviceGroups',
-  create: 'createDeviceGroup',
-  update: 'updateDeviceGroup',
-  remove: 'deleteDeviceGroup',
-});
+// Every group answered (nested children too, and a new one) carries `children` and the reference's
+// family / organization_count, which Pylon has no concept for (null, as for the content groups).
+export const { list: listDeviceGroups, create: createDeviceGroup, update: updateDeviceGroup, remove: deleteDeviceGroup } = groupOps(
+  {
+    list: 'deviceGroups',
+    create: 'createDeviceGroup',
+    update: 'updateDeviceGroup',
+    remove: 'deleteDeviceGroup',
+  },
+  CONTENT_GROUP_EXTRA,
+);

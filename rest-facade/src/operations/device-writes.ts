@@ -41,14 +41,20 @@ const DEVICE_FIELDS: FieldMap = {
 
 const toRest = (d: Record<string, unknown>) => toRestDevice(d);
 
-export const createDevice = createOp({ root: 'createDevice', record: 'device', body: { fields: { ...DEVICE_FIELDS, registration_key: 'registrationKey' } }, toRest });
+/**
+ * The reference's `activation_code` query parameter is the code a player shows to be paired; a
+ * Pylon player shows its registration key, so the code is taken as `registration_key` (a
+ * `registration_key` in the body wins).
+ */
+export const createDevice = createOp({ root: 'createDevice', record: 'device', query: { activation_code: 'registrationKey' }, body: { fields: { ...DEVICE_FIELDS, registration_key: 'registrationKey' } }, toRest });
 
 /** PUT answers 204 like the reference; GET /devices/{id} reads the result. */
 export const updateDevice = updateOp({
   root: 'updateDevice',
   record: 'device',
   // PUT replaces the writable representation: what the body leaves out is reset (the name stays when not given).
-  body: { fields: DEVICE_FIELDS, resetTo: { tags: [], groupId: null, orgId: null, deviceType: null, location: null, timezone: null, notes: null } },
+  // A null name (the reference's DeviceRequest allows it) keeps the name, like an absent one.
+  body: { fields: { ...DEVICE_FIELDS, name: { to: 'name', map: (v) => v ?? undefined } }, resetTo: { tags: [], groupId: null, orgId: null, deviceType: null, location: null, timezone: null, notes: null } },
   status: 204,
   toRest,
 });

@@ -1,22 +1,90 @@
 /** GET /devices and GET /devices/{id} onto Query.device. */
 import { snakeKeys } from '@pylon/kit';
 import { getOp, listOp } from './declare.js';
-import type { GqlRecord } from './shape.js';
+import { isRecord, type GqlRecord } from './shape.js';
 import type { RestInput } from './types.js';
+
+/** An int64 figure of the reference (bytes, rates, milliseconds, percentages) from a GraphQL Float. */
+const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : null);
+const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/**
+ * GraphQL PingData -> the reference's PingData, every member present. Figures the player did not
+ * report are null, also where the reference types them non-nullable (cpu_usage, memory_usage,
+ * disk_usage, bytes_received, transfer_rate: declared in rest.yaml; Pylon does not invent a 0).
+ * `meta` keeps the player's own keys.
+ */
+export function toRestPingData(p: GqlRecord): Record<string, unknown> {
+  return {
+    type: str(p.type),
+    snap: null,
+    player_version: str(p.playerVersion),
+    os_version: str(p.osVersion),
+    cpu_usage: num(p.cpuUsage),
+    memory_usage: num(p.memoryUsage),
+    mac_address: str(p.macAddress),
+    disk_usage: num(p.diskUsage),
+    timestamp: str(p.timestamp),
+    bytes_received: int(p.bytesReceived),
+    transfer_rate: int(p.transferRate),
+    ip_address: str(p.ipAddress),
+    latitude: num(p.latitude),
+    longitude: num(p.longitude),
+    current_schedule: str(p.currentSchedule),
+    uptime: int(p.uptime),
+    external_ip_address: str(p.externalIpAddress),
+    download_pct_complete: int(p.downloadPctComplete),
+    meta: isRecord(p.meta) ? p.meta : null,
+    cpu_temperature: num(p.cpuTemperature),
+  };
+}
+
+/**
+ * Whether the device's content is in sync: by the download progress its last ping reported (100 =
+ * everything downloaded); a player that reports no progress is taken as in sync while it is online
+ * (it fetches its content on every ping).
+ */
+function inSync(d: GqlRecord, ping: GqlRecord | null): boolean {
+  if (!ping) return false;
+  const pct = int(ping.downloadPctComplete);
+  return pct !== null ? pct >= 100 : d.isOnline === true;
+}
 
 /**
  * GraphQL Device -> REST Device in the reference's shape: snake_case, `tags` a comma-separated
  * string, `entered_service` the registration time; nested device_type / location / ping_data are
  * null when unknown (the reference conformance check reads its object members as nullable).
+ * Reference members are derived where Pylon has a source (see the Device schema in rest.yaml):
+ * `last_update` the last ping, `in_sync` the reported download progress, `mac_address` and
+ * `serial_number` what the player reports, `deactivated` false (Pylon deletes, never deactivates);
+ * the rest, which Pylon has no concept for, are null.
  */
 export function toRestDevice(d: GqlRecord, input?: RestInput): Record<string, unknown> {
-  const body = snakeKeys(d, undefined, SNAP) as Record<string, unknown>;
+  const body = snakeKeys(d, undefined, SNAP_AND_NESTED) as Record<string, unknown>;
   if (Array.isArray(body.tags)) body.tags = body.tags.join(',');
   if ('created_on' in body) body.entered_service = body.created_on;
+  const ping = isRecord(d.pingData) ? d.pingData : null;
+  const meta = ping && isRecord(ping.meta) ? ping.meta : {};
+  if ('deviceType' in d) body.device_type = isRecord(d.deviceType) ? { ...snakeKeys(d.deviceType) as object, device_caps: null } : null;
+  if ('location' in d) body.location = isRecord(d.location) ? { ...snakeKeys(d.location) as object, county: null, postal_code: null, address: null } : null;
+  if ('pingData' in d) body.ping_data = ping ? toRestPingData(ping) : null;
+  Object.assign(body, {
+    last_update: ping ? str(ping.timestamp) : null,
+    in_sync: inSync(d, ping),
+    mac_address: ping ? str(ping.macAddress) : null,
+    serial_number: str(meta.serial_number) ?? str(meta.serialNumber),
+    deactivated: false,
+    last_service: null,
+    language_code: null,
+    encrypted_registration_key: null,
+    beacon: null,
+    service_level: null,
+  });
   if (input?.query.include_snap === true) body.snap = d.snap ?? null;
   return body;
 }
-const SNAP = ['snap'] as const;
+const SNAP_AND_NESTED = ['snap', 'deviceType', 'location', 'pingData'] as const;
 
 /** The reference client's parameter names (PascalCase), accepted beside the spec's snake_case ones. */
 const REFERENCE_NAMES = { Id: 'id', Take: 'take', Page: 'page', DeviceTypeId: 'device_type_id', GroupId: 'group_id', GroupName: 'group_name', IncludeSnap: 'include_snap', OrgId: 'org_id', IsOnline: 'is_online' };

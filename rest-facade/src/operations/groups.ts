@@ -40,7 +40,7 @@ export function nest(flat: GqlRecord[]): GqlRecord[] {
   return roots;
 }
 
-/** The reference's Group members the content areas do not keep. */
+/** The reference's Group members the content and schedule areas do not keep. */
 export const CONTENT_GROUP_EXTRA = { family: null, organization_count: null } as const;
 
 export interface GroupRoots {

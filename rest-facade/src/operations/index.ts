@@ -15,6 +15,23 @@ import { getUser, listUsers } from './users.js';
 import { createMediaGroup, deleteMedia, deleteMediaGroup, getMedia, importMedia, listMedia, listMediaGroups, patchMedia, updateMedia, updateMediaGroup } from './media.js';
 import { createPlaylist, createPlaylistGroup, deletePlaylist, deletePlaylistGroup, getPlaylist, listPlaylistGroups, listPlaylists, patchPlaylist, updatePlaylist, updatePlaylistGroup } from './playlists.js';
 import { createTemplateGroup, deleteTemplate, deleteTemplateGroup, getTemplate, listTemplateGroups, listTemplates, updateTemplateGroup } from './templates.js';
+import {
+  batchCreateDataTableRows,
+  batchDeleteDataTableRows,
+  createDataTable,
+  createDataTableRow,
+  deleteDataTable,
+  deleteDataTableRow,
+  getDataTable,
+  getDataTableRowVersion,
+  listDataTableRowVersions,
+  listDataTables,
+  reorderDataTableRows,
+  rollbackDataTableRow,
+  updateDataTable,
+  updateDataTableRow,
+} from './datatables.js';
+import { createSchedule, createScheduleGroup, deleteSchedule, deleteScheduleGroup, getSchedule, listScheduleGroups, listSchedules, patchSchedule, updateSchedule, updateScheduleGroup } from './schedules.js';
 import type { RestOperation } from './types.js';
 
 export type { Accepts, RestInput, RestOperation, RestSuccess } from './types.js';
@@ -76,4 +93,30 @@ export const REST_OPERATIONS: Readonly<Record<string, RestOperation>> = {
   createTemplateGroup,
   updateTemplateGroup,
   deleteTemplateGroup,
+  // Data tables issue (row reads, import and export: x-pylon-handler datatables).
+  listDataTables,
+  createDataTable,
+  getDataTable,
+  updateDataTable,
+  deleteDataTable,
+  createDataTableRow,
+  updateDataTableRow,
+  deleteDataTableRow,
+  batchCreateDataTableRows,
+  batchDeleteDataTableRows,
+  reorderDataTableRows,
+  listDataTableRowVersions,
+  getDataTableRowVersion,
+  rollbackDataTableRow,
+  // Scheduling issue.
+  listSchedules,
+  getSchedule,
+  createSchedule,
+  updateSchedule,
+  patchSchedule,
+  deleteSchedule,
+  listScheduleGroups,
+  createScheduleGroup,
+  updateScheduleGroup,
+  deleteScheduleGroup,
 };

@@ -43,4 +43,9 @@ export interface RestOperation {
   /** GraphQL argument -> REST parameter, where the generic snake_case rule does not give it (error `field`s). */
   fieldNames?: Readonly<Record<string, string>>;
   accepts: Accepts;
+  /**
+   * Root fields that may fail (e.g. FORBIDDEN for this caller) without failing the request: null in
+   * the data `respond` gets. Any other null root field answers the error.
+   */
+  optionalRoots?: readonly string[];
 }

@@ -1,4 +1,4 @@
-import { createSubgraph, type Cache, type DocumentStore, type InternalTokens, type Subgraph } from '@pylon/kit';
+import { createSubgraph, type Cache, type DocumentStore, type InternalTokens, type Logger, type Subgraph } from '@pylon/kit';
 import { DataTableRepository } from './data-table.repository.js';
 import { dataTablesResolvers } from './graphql/resolvers.js';
 import type { DataTablesRuntime } from './runtime.js';
@@ -10,6 +10,7 @@ export interface DataTablesDeps {
   cache?: Cache;
   /** Versions kept per row (default 100); older ones are pruned as new ones are written. */
   historyLimit?: number;
+  logger?: Logger;
 }
 
 export const DEFAULT_HISTORY_LIMIT = 100;
@@ -17,7 +18,7 @@ export const DEFAULT_HISTORY_LIMIT = 100;
 /** The data tables subgraph; main.ts serves it over HTTP, the all-in-one gateway calls it in-process. */
 export function createDataTablesSubgraph(deps: DataTablesDeps): Subgraph & { repo: DataTableRepository; runtime: DataTablesRuntime } {
   const repo = new DataTableRepository(deps.documents);
-  const runtime: DataTablesRuntime = { repo, historyLimit: deps.historyLimit ?? DEFAULT_HISTORY_LIMIT, ...(deps.cache ? { cache: deps.cache } : {}) };
+  const runtime: DataTablesRuntime = { repo, historyLimit: deps.historyLimit ?? DEFAULT_HISTORY_LIMIT, ...(deps.cache ? { cache: deps.cache } : {}), ...(deps.logger ? { logger: deps.logger } : {}) };
   const subgraph = createSubgraph({ name: 'datatables', tokens: deps.tokens, resolvers: dataTablesResolvers(runtime) });
   return Object.assign(subgraph, { repo, runtime });
 }

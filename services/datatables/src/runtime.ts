@@ -1,4 +1,4 @@
-import type { Cache } from '@pylon/kit';
+import type { Cache, Logger } from '@pylon/kit';
 import type { DataTableRepository } from './data-table.repository.js';
 
 /** What the data tables use cases work with, built once by app.ts. */
@@ -8,4 +8,5 @@ export interface DataTablesRuntime {
   historyLimit: number;
   /** Row-read cache (tables with cacheTtlSeconds > 0); absent: nothing cached. */
   cache?: Cache;
+  logger?: Logger;
 }

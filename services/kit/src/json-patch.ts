@@ -4,7 +4,6 @@
  * a prototype segment anywhere (`/__proto__/x`, `/constructor/prototype/x`) and a read-only or
  * unknown first segment are refused with BAD_USER_INPUT naming the path, so nothing changes.
  * The patched result is then validated by the caller as a whole (types, lengths, unknown fields).
- * (The same rules as the devices service's copy, which predates this shared one.)
  */
 import jsonpatch from 'fast-json-patch';
 import { AppError } from './errors.js';

@@ -1,15 +1,17 @@
-import { createSubgraph, type DocumentStore, type InternalTokens, type Subgraph } from '@pylon/kit';
+import { createSubgraph, type InternalTokens, type Subgraph } from '@pylon/kit';
 import { schedulingResolvers } from './graphql/resolvers.js';
-import { ScheduleRepository } from './schedule.repository.js';
+import { createSchedulingRuntime, type SchedulingRuntime, type SchedulingRuntimeDeps } from './runtime.js';
+import type { ScheduleRepository } from './schedule.repository.js';
 
-export interface SchedulingDeps {
-  documents: DocumentStore;
+export interface SchedulingDeps extends SchedulingRuntimeDeps {
   tokens: InternalTokens;
 }
 
+export type SchedulingSubgraph = Subgraph & { repo: ScheduleRepository; runtime: SchedulingRuntime };
+
 /** The scheduling subgraph; main.ts serves it over HTTP, the all-in-one gateway calls it in-process. */
-export function createSchedulingSubgraph(deps: SchedulingDeps): Subgraph & { repo: ScheduleRepository } {
-  const repo = new ScheduleRepository(deps.documents);
-  const subgraph = createSubgraph({ name: 'scheduling', tokens: deps.tokens, resolvers: schedulingResolvers(repo) });
-  return Object.assign(subgraph, { repo });
+export function createSchedulingSubgraph(deps: SchedulingDeps): SchedulingSubgraph {
+  const runtime = createSchedulingRuntime(deps);
+  const subgraph = createSubgraph({ name: 'scheduling', tokens: deps.tokens, resolvers: schedulingResolvers(runtime) });
+  return Object.assign(subgraph, { repo: runtime.repo, runtime });
 }

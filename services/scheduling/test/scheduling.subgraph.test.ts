@@ -6,6 +6,7 @@ import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { createSchedulingSubgraph } from '../src/app.js';
 import { SCHEDULE_PRIORITIES, type ScheduleRecord } from '../src/domain/schedule.js';
+import { tableDirectories } from './fixtures/directories.js';
 
 const tokens = testTokens;
 const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
@@ -33,7 +34,7 @@ const schedule = (over: Partial<ScheduleRecord> & { id: string; name: string }):
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-scheduling-'));
   store = await createLmdbDocumentStore({ path: dir });
-  sg = createSchedulingSubgraph({ documents: store, tokens });
+  sg = createSchedulingSubgraph({ documents: store, tokens, ...tableDirectories().ports });
   const { repo } = sg;
   const stores = await repo.groups.insert('acc-a', { name: 'Stores', parentId: null });
   const north = await repo.groups.insert('acc-a', { name: 'North', parentId: stores.id });

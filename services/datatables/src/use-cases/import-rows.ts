@@ -1,7 +1,7 @@
 /**
  * CSV import: the first record names columns by key or by name (case-insensitive); each further
  * record becomes a row, validated and coerced like any other write. Rows go to the store in
- * chunks of 500 (one insertMany, one version insertMany, one table update per chunk), so memory
+ * chunks of 1000 (one insertMany, one version insertMany, one table update per chunk, committed together; the next chunk is parsed while one is written), so memory
  * stays bounded and a 100k-row file is a few hundred writes. Bad records are reported with their
  * line number and do not stop the others; limits on bytes and rows refuse oversize input.
  */
@@ -13,10 +13,10 @@ import type { DataTableColumnRecord } from '../domain/data-table.js';
 import { newRowId, type DataTableRowRecord } from '../data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
 import { getDataTable } from './get-data-table.js';
-import { SORT_GAP, versionOf } from './row-writes.js';
+import { SORT_GAP } from './row-writes.js';
 
 export const IMPORT_LIMITS = { maxRows: 1_000_000, maxBytes: 100 * 1024 * 1024, reportedErrors: 100 } as const;
-const CHUNK = 500;
+const CHUNK = 1000;
 
 export interface ImportRowError {
   line: number;
@@ -54,21 +54,24 @@ export async function importRecords(
   records: AsyncIterable<{ line: number; cells: unknown[] }>,
 ): Promise<ImportResult> {
   const tenant = principal.accountId;
-  const table = await getDataTable(rt.repo, principal, tableId);
+  let table = await getDataTable(rt.repo, principal, tableId);
   let header: DataTableColumnRecord[] | null = null;
   let next = ((await rt.repo.lastSortOrder(tenant, table.id)) ?? 0) + SORT_GAP;
   const result: ImportResult = { imported: 0, failed: 0, errors: [] };
   let pending: Array<DataTableRowRecord & { id: string }> = [];
   let count = 0;
+  // One chunk is written while the next is parsed and validated; at most one write in flight.
+  let inFlight: Promise<void> = Promise.resolve();
   const flush = async () => {
     if (pending.length === 0) return;
-    const rows = await rt.repo.insertRows(tenant, pending);
+    const chunk = pending;
     pending = [];
-    await Promise.all([
-      rt.repo.recordVersions(tenant, rows.map((r) => versionOf(r, 'CREATE', principal.userId)), rt.historyLimit),
-      rt.repo.touchTable(tenant, table.id, rows.length),
-    ]);
-    result.imported += rows.length;
+    await inFlight;
+    inFlight = rt.repo.appendRows(tenant, table, chunk, principal.userId).then((done) => {
+      result.imported += done.rows.length;
+      table = done.table;
+    });
+    inFlight.catch(() => undefined);
   };
   for await (const { line, cells } of records) {
     if (!header) {
@@ -94,6 +97,7 @@ export async function importRecords(
     if (pending.length >= CHUNK) await flush();
   }
   await flush();
+  await inFlight;
   if (!header) throw badInput('csv', 'the file is empty: the first line must name the columns');
   return result;
 }

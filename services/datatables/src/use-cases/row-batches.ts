@@ -9,7 +9,7 @@ import { MAX_BATCH_ROWS } from '../domain/data-table.js';
 import { newRowId, type DataTableRowRecord } from '../data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
 import { getDataTable } from './get-data-table.js';
-import { removeRow, SORT_GAP, versionOf } from './row-writes.js';
+import { removeRow, SORT_GAP } from './row-writes.js';
 
 export interface RowResult {
   index: number;
@@ -59,13 +59,7 @@ export async function batchCreateRows(rt: DataTablesRuntime, principal: Principa
       results.push(failure(index, null, e instanceof AppError ? new AppError(e.code, `rows[${index}].${e.message}`, e.details) : e));
     }
   });
-  if (valid.length > 0) {
-    const rows = await rt.repo.insertRows(principal.accountId, valid);
-    await Promise.all([
-      rt.repo.recordVersions(principal.accountId, rows.map((r) => versionOf(r, 'CREATE', principal.userId)), rt.historyLimit),
-      rt.repo.touchTable(principal.accountId, table.id, rows.length),
-    ]);
-  }
+  await rt.repo.appendRows(principal.accountId, table, valid, principal.userId);
   return summary(results);
 }
 

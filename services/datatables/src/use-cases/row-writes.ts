@@ -43,15 +43,13 @@ export async function createRow(rt: DataTablesRuntime, principal: Principal, inp
   const table = await getDataTable(rt.repo, principal, input.tableId);
   const data = validateRowData(table.columns, input.data);
   const last = await rt.repo.lastSortOrder(principal.accountId, table.id);
-  const [row] = await rt.repo.insertRows(principal.accountId, [
-    { id: newRowId(), tableId: table.id, sortOrder: (last ?? 0) + SORT_GAP, data, ix: sortSlots(table.columns, data), rev: 1 },
-  ]);
-  const created = row as DataTableRow;
-  await Promise.all([
-    rt.repo.recordVersions(principal.accountId, [versionOf(created, 'CREATE', principal.userId)], rt.historyLimit),
-    rt.repo.touchTable(principal.accountId, table.id, 1),
-  ]);
-  return created;
+  const { rows } = await rt.repo.appendRows(
+    principal.accountId,
+    table,
+    [{ id: newRowId(), tableId: table.id, sortOrder: (last ?? 0) + SORT_GAP, data, ix: sortSlots(table.columns, data), rev: 1 }],
+    principal.userId,
+  );
+  return rows[0] as DataTableRow;
 }
 
 export async function updateRow(

@@ -24,6 +24,8 @@ export interface PingData {
   downloadPctComplete?: number | null;
   /** Ping type as the player reports it (free text). */
   type?: string | null;
+  /** Meta data the player reported (string values), e.g. serial_number. */
+  meta?: Record<string, string | null> | null;
 }
 
 export interface Location {

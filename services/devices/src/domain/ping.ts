@@ -65,6 +65,7 @@ export function parsePing(body: unknown): ParsedPing {
       transferRate: n(p.transfer_rate),
       downloadPctComplete: n(p.download_pct_complete),
       type: n(p.type),
+      meta: n(p.meta),
     },
     snapBase64: p.snap ?? null,
   };

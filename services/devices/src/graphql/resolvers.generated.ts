@@ -645,10 +645,14 @@ export type MutationPayload = {
 /** The latest heartbeat and health figures a device reported. */
 export type PingData = {
   __typename?: 'PingData';
+  /** Bytes the player received (its own counter); null when it did not report it. */
+  bytesReceived?: Maybe<Scalars['Float']['output']>;
   cpuTemperature?: Maybe<Scalars['Float']['output']>;
   cpuUsage?: Maybe<Scalars['Float']['output']>;
   currentSchedule?: Maybe<Scalars['String']['output']>;
   diskUsage?: Maybe<Scalars['Float']['output']>;
+  /** Content package download progress, 0 to 100 (100: the player has all its content). */
+  downloadPctComplete?: Maybe<Scalars['Float']['output']>;
   /** The address the service saw the ping come from. */
   externalIpAddress?: Maybe<Scalars['String']['output']>;
   ipAddress?: Maybe<Scalars['String']['output']>;
@@ -656,10 +660,16 @@ export type PingData = {
   longitude?: Maybe<Scalars['Float']['output']>;
   macAddress?: Maybe<Scalars['String']['output']>;
   memoryUsage?: Maybe<Scalars['Float']['output']>;
+  /** Meta data the player reported: an object of string (or null) values, e.g. serial_number. */
+  meta?: Maybe<Scalars['JSON']['output']>;
   osVersion?: Maybe<Scalars['String']['output']>;
   playerVersion?: Maybe<Scalars['String']['output']>;
   /** When the service received the ping; ISO 8601, YYYY-MM-DDTHH:MM:SSZ. */
   timestamp?: Maybe<Scalars['String']['output']>;
+  /** Current transfer rate over the primary network interface, as the player reports it. */
+  transferRate?: Maybe<Scalars['Float']['output']>;
+  /** Ping type as the player reports it (free text). */
+  type?: Maybe<Scalars['String']['output']>;
   /** Player uptime in milliseconds. */
   uptime?: Maybe<Scalars['Float']['output']>;
 };
@@ -1238,19 +1248,24 @@ export type MutationPayloadResolvers<ContextType = SubgraphContext, ParentType e
 };
 
 export type PingDataResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PingData'] = ResolversParentTypes['PingData']> = {
+  bytesReceived?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   cpuTemperature?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   cpuUsage?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   currentSchedule?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   diskUsage?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  downloadPctComplete?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   externalIpAddress?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ipAddress?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   latitude?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   longitude?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   macAddress?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   memoryUsage?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  meta?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   osVersion?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   playerVersion?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   timestamp?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  transferRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   uptime?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
 };
 

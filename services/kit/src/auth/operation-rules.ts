@@ -28,6 +28,8 @@ export const QUERY_RULES = {
   // scheduling
   schedule: 'Schedules_View',
   scheduleGroups: 'Schedules_View',
+  nowPlaying: 'Schedules_View',
+  deviceTimeline: 'Schedules_View',
   // datatables
   dataTables: 'DataTables_View',
   dataTable: 'DataTables_View',
@@ -77,6 +79,14 @@ export const MUTATION_RULES = {
   removePlaylistSource: 'Playlists_Edit',
   reorderPlaylistSources: 'Playlists_Edit',
   // Content management (content subgraph; REST media, playlist, template and group endpoints).
+  // Scheduling (scheduling subgraph; REST schedule and schedule group endpoints).
+  createSchedule: 'Schedules_Edit',
+  updateSchedule: 'Schedules_Edit',
+  patchSchedule: 'Schedules_Edit',
+  deleteSchedule: 'Schedules_Delete',
+  createScheduleGroup: 'Schedules_Edit',
+  updateScheduleGroup: 'Schedules_Edit',
+  deleteScheduleGroup: 'Schedules_Delete',
   createMediaGroup: 'Files_Edit',
   updateMediaGroup: 'Files_Edit',
   deleteMediaGroup: 'Files_Delete',

@@ -43,6 +43,19 @@ export type PlaylistType =
   | 'SLIDESHOW'
   | 'TEMPLATE';
 
+/** From lowest to highest; a higher priority schedule wins over a lower one. */
+export type SchedulePriorityType =
+  | 'HIGH'
+  | 'HIGHEST'
+  | 'LOW'
+  | 'LOWEST'
+  | 'NORMAL';
+
+export type ScheduleType =
+  | 'CAMPAIGN'
+  | 'PLAYLIST'
+  | 'TEMPLATE';
+
 export type SourceType =
   | 'AUDIO'
   | 'COMMAND'
@@ -176,6 +189,16 @@ export type ListPlaylistsQueryVariables = Exact<{
 
 
 export type ListPlaylistsQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> }> | null };
+
+export type ListSchedulesQueryVariables = Exact<{
+  deviceId?: string | null | undefined;
+  groupId?: Array<string> | string | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type ListSchedulesQuery = { schedule: Array<{ id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, devices: Array<{ id: string }> }> | null };
 
 export type ListTemplatesQueryVariables = Exact<{
   limit?: number | null | undefined;

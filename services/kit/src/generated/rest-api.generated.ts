@@ -16,11 +16,13 @@ export interface paths {
         /**
          * Change the caller's account.
          * @description Changes the fields given (snake_case, as in the legacy account record); fields not given stay
-         *     as they are and null clears an optional one. `timezone` must be an IANA time zone name;
-         *     `primary_contact_id` and `secondary_contact_id` must be users of the account. `id` and
-         *     `created_on` cannot be changed (unknown properties are refused with 400). The reference's
-         *     `timeZone` is accepted for `timezone`. Account owners and administrators only (403
-         *     otherwise). Answers 204, as the reference does.
+         *     as they are and null clears an optional one (null for `name` or `timezone`, which an account
+         *     always has, leaves them as they are). `timezone` must be an IANA time zone name;
+         *     `primary_contact_id` and `secondary_contact_id` must be users of the account. The
+         *     reference's read-only `id`, `created_on`, `tags` and `logo_url` (sent back by clients that
+         *     PUT the account they read) are accepted and ignored; other unknown properties are refused
+         *     with 400. The reference's `timeZone` is accepted for `timezone`. Account owners and
+         *     administrators only (403 otherwise). Answers 204, as the reference does.
          */
         put: operations["updateAccount"];
         post?: never;
@@ -150,8 +152,10 @@ export interface paths {
          * Register a device.
          * @description Registers a device and answers it with its `registration_key`, the credential its player
          *     uses on the player API (/player/{registrationKey}/...). Give `registration_key` to register
-         *     the key a player generated (e.g. shown on its screen); otherwise one is generated.
-         *     Unknown properties (including `id` and `account_id`) are refused with 400. Policy: Devices_Edit.
+         *     the key a player generated (e.g. shown on its screen); otherwise one is generated. The
+         *     reference's `activation_code` query parameter (the code a player shows to be paired) is
+         *     taken as that key. Unknown properties (including `id` and `account_id`) are refused with
+         *     400. Policy: Devices_Edit.
          */
         post: operations["createDevice"];
         delete?: never;
@@ -377,7 +381,7 @@ export interface paths {
         put?: never;
         /**
          * Record an event of a device.
-         * @description Published to the analytics stream (event logs, event metrics). `properties` is a JSON object of at most 16 KB. Policy Devices_Edit.
+         * @description Published to the analytics stream (event logs, event metrics). `properties` is a JSON object of at most 16 KB. Answers 204, as the reference does. Policy Devices_Edit.
          */
         post: operations["trackDeviceEvent"];
         delete?: never;
@@ -433,6 +437,286 @@ export interface paths {
          * @description Operations on /snoozed_until and /resolved_on only (remove = null); other paths are refused with 400. Policies Alerts_View and Devices_Edit.
          */
         patch: operations["patchAlert"];
+        trace?: never;
+    };
+    "/datatables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Data tables of the account, by name.
+         * @description `pageSize` tables per page (default 50, at most 100); pass `continuation_token` back as `continuationToken` for the next page. Policy: DataTables_View.
+         */
+        get: operations["listDataTables"];
+        put?: never;
+        /**
+         * Create a data table.
+         * @description Column keys: letters, digits, _ and -, starting with a letter or _; unique in the table. Policy: DataTables_Edit.
+         */
+        post: operations["createDataTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A table's definition with its columns.
+         * @description Policy: DataTables_View.
+         */
+        get: operations["getDataTable"];
+        /**
+         * Change a table's name, description, cache_ttl_seconds or columns.
+         * @description Properties left out stay. `columns`, when given, is the complete new column list: entries
+         *     with the `id` of an existing column change it, entries without `id` add columns, columns
+         *     left out are removed with their cells. Rows the change would make invalid refuse it (422,
+         *     naming them; `on_invalid_rows: REFUSE`, the default) or are converted (`MIGRATE`).
+         *     Policy: DataTables_Edit.
+         */
+        put: operations["updateDataTable"];
+        post?: never;
+        /**
+         * Delete the table, all its rows and their history.
+         * @description Policy: DataTables_Delete.
+         */
+        delete: operations["deleteDataTable"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One page of rows.
+         * @description `filter`: a JSON object of column key to a value (equality) or an operator object, e.g.
+         *     `{"city":"Oslo","price":{"gte":10,"lt":20}}`; operators: eq, neq, contains, notContains,
+         *     gt, gte, lt, lte, isEmpty, isNotEmpty, positive, negative, inRange [a,b], outOfRange [a,b].
+         *     `sort`: a sortable column key (default: the row order); `sortDir`: asc or desc. `pageSize`:
+         *     default 50, at most 100. `continuationToken`: from the previous page. `fields`: comma-separated
+         *     row properties to return (id, sort_order, data, updated_at, version; `data.<key>` narrows
+         *     data to those columns). Answers ETag (the table's generation and the query): send it back in
+         *     If-None-Match for a 304 while no write happened. Policy: DataTables_View.
+         */
+        get: operations["listDataTableRows"];
+        put?: never;
+        /**
+         * Add a row at the end.
+         * @description Cells are validated and coerced by column type; required columns without a default must be given. Policy: DataTables_Edit.
+         */
+        post: operations["createDataTableRow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 100 rows; each succeeds or fails on its own.
+         * @description More than 100 rows are refused as a whole (400, nothing written). Policy: DataTables_Edit.
+         */
+        post: operations["batchCreateDataTableRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/batch-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete up to 100 rows; each succeeds or fails on its own.
+         * @description More than 100 ids are refused as a whole (400, nothing deleted). Policy: DataTables_Delete.
+         */
+        post: operations["batchDeleteDataTableRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Move rows.
+         * @description The given rows, in the given order, go right after `after_row_id` (at the top when it is null or absent). Other rows keep their order. Policy: DataTables_Edit.
+         */
+        put: operations["reorderDataTableRows"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add rows from a CSV or .xlsx file (multipart/form-data, part `file`).
+         * @description The first row names columns by key or by name. CSV: UTF-8, RFC 4180. .xlsx: the first
+         *     worksheet; the archive is checked before it is read (at most 64 entries, 200 MB
+         *     uncompressed in all, each entry's declared sizes must match what it expands to, and no
+         *     entry may expand more than 200 times), then streamed. Bad rows are reported with their
+         *     line (CSV) or row number (xlsx), at most 100, and do not stop the others. At most 100 MB
+         *     and 1,000,000 rows per file. Policy: DataTables_Edit.
+         */
+        post: operations["importDataTableRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * All rows as CSV (streamed).
+         * @description RFC 4180, UTF-8, CRLF, a header of column keys, rows in row order. Text cells starting with =, +, -, @, tab or CR are prefixed with an apostrophe so spreadsheets do not run them. Policy: DataTables_View.
+         */
+        get: operations["exportDataTableRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/{rowId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One row.
+         * @description ETag / If-None-Match (304) and Cache-Control as for the row list. `fields` as for the row list. Policy: DataTables_View.
+         */
+        get: operations["getDataTableRow"];
+        /**
+         * Change some cells of a row (partial).
+         * @description Cells not in `data` stay; null clears one. With `version`, the write is refused with 409 (VERSION_CONFLICT) unless the row is still at that version. Policy: DataTables_Edit.
+         */
+        put: operations["updateDataTableRow"];
+        post?: never;
+        /**
+         * Delete a row (its history stays until the table is deleted).
+         * @description With `version`, refused with 409 unless the row is still at that version. Policy: DataTables_Delete.
+         */
+        delete: operations["deleteDataTableRow"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/{rowId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A row's version history, newest first.
+         * @description Kept after the row is deleted, until the table is. Policy: DataTables_View.
+         */
+        get: operations["listDataTableRowVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/{rowId}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One version snapshot of a row.
+         * @description Policy: DataTables_View.
+         */
+        get: operations["getDataTableRowVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/{rowId}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a row (even a deleted one) to an earlier version, as a new version.
+         * @description With `expected_version`, refused with 409 unless the row is currently at that version. Policy: DataTables_Edit.
+         */
+        post: operations["rollbackDataTableRow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/player/{registrationKey}/ping": {
@@ -891,6 +1175,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Schedules.
+         * @description The account's schedules by name. `device_id` keeps the schedules that include that device;
+         *     `group_id` and `group_name` match any of the values given. Policy: Schedules_View.
+         */
+        get: operations["listSchedules"];
+        put?: never;
+        /**
+         * Create a schedule.
+         * @description The reference's ScheduleRequest. A Playlist schedule needs `playlist_id`, a Template schedule
+         *     `template_id`, each of the caller's account; `devices` must be the caller's; `end_date` not
+         *     before `start_date`; times `HH:mm` (an end before the start runs overnight). Campaign
+         *     schedules (conditions) are refused. Each refusal is a 400 naming the property. Policy: Schedules_Edit.
+         */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One schedule.
+         * @description 404 when no schedule of the caller's account has this id. Policy Schedules_View.
+         */
+        get: operations["getSchedule"];
+        /**
+         * Replace a schedule.
+         * @description Every property left out is reset to its default (as on creation). Same rules as POST. Answers 204, as the reference does. Policy Schedules_Edit.
+         */
+        put: operations["updateSchedule"];
+        post?: never;
+        /**
+         * Delete a schedule.
+         * @description Policy Schedules_Delete.
+         */
+        delete: operations["deleteSchedule"];
+        options?: never;
+        head?: never;
+        /**
+         * JSON Patch a schedule.
+         * @description A JSON Patch (RFC 6902) array over the ScheduleRequest properties in snake_case (/name,
+         *     /start_time, /devices, /priority, ...). The result is validated like PUT and written only if
+         *     nobody changed the schedule meanwhile (409 otherwise). Policy: Schedules_Edit.
+         */
+        patch: operations["patchSchedule"];
+        trace?: never;
+    };
+    "/schedules/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Schedule groups.
+         * @description Groups with their direct schedule count and nesting level; with tree=true the top-level groups with nested `children`. Policy Schedules_View.
+         */
+        get: operations["listScheduleGroups"];
+        put?: never;
+        /**
+         * Create a schedule group.
+         * @description `parent_id` nests it under another group. Policy: Schedules_Edit.
+         */
+        post: operations["createScheduleGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename and/or move a schedule group.
+         * @description Policy Schedules_Edit.
+         */
+        put: operations["updateScheduleGroup"];
+        post?: never;
+        /**
+         * Delete a schedule group.
+         * @description Its schedules and sub-groups move up to its parent group. Policy Schedules_Delete.
+         */
+        delete: operations["deleteScheduleGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -946,33 +1340,78 @@ export interface components {
             created_on?: string | null;
             /** @description ISO 8601, YYYY-MM-DDTHH:MM:SSZ. */
             updated_on?: string | null;
+            /** @description The last time the device checked in with the service for its content (the time of its last ping); null before its first ping. */
+            last_update?: string | null;
+            /**
+             * @description Whether the device has its content: true when its last ping reported the content
+             *     download complete (download_pct_complete 100); a player that reports no download progress
+             *     counts as in sync while it is online (it fetches its content on every ping). False
+             *     before the first ping.
+             */
+            in_sync?: boolean;
+            /** @description The MAC address the player reported in its last ping (ping_data.mac_address). */
+            mac_address?: string | null;
+            /** @description The serial number the player reported in its last ping (ping_data.meta.serial_number); null when it reports none. */
+            serial_number?: string | null;
+            /** @description Always false: Pylon devices are never deactivated (a device is deleted, or it is there). */
+            deactivated?: boolean;
+            /** @description Reference member; Pylon keeps no service dates (always null; accepted and dropped on writes). */
+            last_service?: string | null;
+            /** @description Reference member; Pylon keeps no device language (always null; accepted and dropped on writes). */
+            language_code?: string | null;
+            /** @description Reference member; Pylon has no encrypted form of the key (always null; the key itself is registration_key). */
+            encrypted_registration_key?: string | null;
+            /** @description Reference member; Pylon has no service levels (always null). */
+            service_level?: string | null;
+            /** @description Reference member; always null. */
+            beacon?: Record<string, never> | null;
         };
         DeviceType: {
             id?: string | null;
             name?: string | null;
             manufacturer?: string | null;
+            /** @description Reference member; Pylon has no device capability flags (always null). */
+            device_caps?: number | null;
         };
-        /** @description The latest heartbeat and health figures the device reported. */
+        /** @description The latest heartbeat and health figures the device reported; every member is present, null where the player did not report it. */
         PingData: {
-            /** @description Percentage, 0 to 100. */
+            /** @description Percentage, 0 to 100; null when the player did not report it. */
             cpu_usage?: number | null;
-            /** @description Percentage, 0 to 100. */
+            /** @description Percentage, 0 to 100; null when the player did not report it. */
             memory_usage?: number | null;
-            /** @description Percentage, 0 to 100. */
+            /** @description Percentage, 0 to 100; null when the player did not report it. */
             disk_usage?: number | null;
             player_version?: string | null;
             ip_address?: string | null;
-            /** @description When the service received the ping; ISO 8601, YYYY-MM-DDTHH:MM:SSZ. */
-            timestamp?: string | null;
+            /**
+             * Format: date-time
+             * @description When the service received the ping; ISO 8601, YYYY-MM-DDTHH:MM:SSZ (always set).
+             */
+            timestamp?: string;
             os_version?: string | null;
             /** @description The address the service saw the ping come from (GET .../pingdata only). */
             external_ip_address?: string | null;
             mac_address?: string | null;
+            /** @description Player uptime in milliseconds. */
             uptime?: number | null;
             cpu_temperature?: number | null;
             latitude?: number | null;
             longitude?: number | null;
             current_schedule?: string | null;
+            /** @description Ping type as the player reports it (free text). */
+            type?: string | null;
+            /** @description Always null here; the screenshot is GET /devices/{registrationKey}/snap (or include_snap on GET /devices). */
+            snap?: string | null;
+            /** @description Bytes the player received (its own counter); null when the player did not report it. */
+            bytes_received?: number | null;
+            /** @description Current transfer rate over the primary network interface; null when the player did not report it. */
+            transfer_rate?: number | null;
+            /** @description Content package download progress, 0 to 100. */
+            download_pct_complete?: number | null;
+            /** @description Meta data the player reported (string values under the player's own keys, e.g. serial_number). */
+            meta?: {
+                [key: string]: string | null;
+            } | null;
         };
         Location: {
             city?: string | null;
@@ -980,6 +1419,12 @@ export interface components {
             country?: string | null;
             latitude?: number | null;
             longitude?: number | null;
+            /** @description Reference member; not stored (always null; accepted and dropped on writes). */
+            county?: string | null;
+            /** @description Reference member; not stored (always null; accepted and dropped on writes). */
+            postal_code?: string | null;
+            /** @description Reference member; not stored (always null; accepted and dropped on writes). */
+            address?: string | null;
         };
         /** @description The account record (the legacy account record's fields, plus id). */
         Account: {
@@ -1005,10 +1450,15 @@ export interface components {
             timezone: string;
             /** @description The same, under the reference's name. */
             timeZone?: string;
+            /** @description Reference member; Pylon accounts have no tags (always null). */
+            tags?: string | null;
+            /** @description Reference member; Pylon accounts have no logo (always null). */
+            logo_url?: string | null;
         };
         /** @description The account fields to change; absent fields stay, null clears an optional one. */
         AccountUpdate: {
-            name?: string;
+            /** @description null leaves the name as it is (an account always has one). */
+            name?: string | null;
             business_name?: string | null;
             address_1?: string | null;
             address_2?: string | null;
@@ -1022,10 +1472,18 @@ export interface components {
             primary_contact_id?: string | null;
             /** @description A user of the account. */
             secondary_contact_id?: string | null;
-            /** @description IANA time zone name, e.g. Europe/Amsterdam. */
-            timezone?: string;
+            /** @description IANA time zone name, e.g. Europe/Amsterdam; null leaves it as it is (an account always has one). */
+            timezone?: string | null;
             /** @description The reference's name for `timezone`. */
-            timeZone?: string;
+            timeZone?: string | null;
+            /** @description The reference's read-only account id; accepted and ignored (the account is the caller's). */
+            id?: string | null;
+            /** @description Read-only (reference member); accepted and ignored. */
+            created_on?: string | null;
+            /** @description Read-only here (Pylon accounts have no tags); accepted and ignored. */
+            tags?: string | null;
+            /** @description Read-only here (Pylon accounts have no logo); accepted and ignored. */
+            logo_url?: string | null;
         };
         /** @description A part of the account (a branch, a region); devices, media and schedules name theirs in org_id. */
         Organization: {
@@ -1047,6 +1505,8 @@ export interface components {
             language_code?: string | null;
             /** Format: date-time */
             created_on: string;
+            /** @description The account's users whose org_id is this organization (at most the first 1000 users of the account are looked at); null when the caller may not list users (Account_ManageUsers_View). */
+            users?: components["schemas"]["User"][] | null;
         };
         /** @description A user of the account (reference User shape; passwords and keys are never shown). */
         User: {
@@ -1061,13 +1521,20 @@ export interface components {
             /** @description ISO 8601, YYYY-MM-DDTHH:MM:SSZ; the last time a key or token of the user was used. */
             last_activity?: string | null;
             created_on?: string | null;
-            city?: null;
-            state?: null;
-            postal_code?: null;
-            country?: null;
-            home_phone?: null;
-            work_phone?: null;
-            mobile_phone?: null;
+            /** @description Not stored (always null). */
+            city?: string | null;
+            /** @description Not stored (always null). */
+            state?: string | null;
+            /** @description Not stored (always null). */
+            postal_code?: string | null;
+            /** @description Not stored (always null). */
+            country?: string | null;
+            /** @description Not stored (always null). */
+            home_phone?: string | null;
+            /** @description Not stored (always null). */
+            work_phone?: string | null;
+            /** @description Not stored (always null). */
+            mobile_phone?: string | null;
         };
         /** @description One request of the account, as the audit trail recorded it. */
         AuditEvent: {
@@ -1109,14 +1576,15 @@ export interface components {
             last_service?: string | null;
             /** @description Reference member; accepted and not stored (players report their MAC address in ping data). */
             mac_address?: string | null;
-            /** @description Reference member; accepted and not stored. */
+            /** @description Reference member; accepted (any object) and not stored. */
             beacon?: Record<string, never> | null;
             /** @description The player's own key (32 to 128 of A-Z a-z 0-9 - _, so that a random one carries at least 128 bits); generated (128 random bits) when omitted. */
             registration_key?: string | null;
         };
-        /** @description Every writable property of a device (PUT); omitted ones are reset. */
+        /** @description Every writable property of a device (PUT); omitted ones are reset (the name stays). */
         DeviceReplace: {
-            name?: string;
+            /** @description null or absent keeps the device's name. */
+            name?: string | null;
             /** @description A list, or the reference's comma-separated string ("a,b"); null or "" clear them. */
             tags?: string[] | string | null;
             group_id?: string | null;
@@ -1133,7 +1601,7 @@ export interface components {
             last_service?: string | null;
             /** @description Reference member; accepted and not stored (players report their MAC address in ping data). */
             mac_address?: string | null;
-            /** @description Reference member; accepted and not stored. */
+            /** @description Reference member; accepted (any object) and not stored. */
             beacon?: Record<string, never> | null;
         };
         DeviceTypeInput: {
@@ -1170,6 +1638,11 @@ export interface components {
             parent_id?: string | null;
             count?: number;
             level?: number;
+            /** @description Reference member; Pylon has no group families (always null). */
+            family?: number | null;
+            /** @description Reference member; Pylon groups are not counted per organization (always null). */
+            organization_count?: number | null;
+            /** @description Sub-groups; filled with tree=true, otherwise (and for a new group) empty. */
             children?: components["schemas"]["Group"][];
         };
         GroupRequest: {
@@ -1501,6 +1974,210 @@ export interface components {
             /** @description The parent group; null for a top-level group. */
             parent_id?: string | null;
         };
+        DataTableColumn: {
+            id?: string;
+            name?: string;
+            /** @description The key cells of this column are stored under in a row's data. */
+            key?: string;
+            /** @enum {string} */
+            type?: "TEXT" | "NUMBER" | "BOOLEAN" | "DATE" | "IMAGE" | "HIDDEN";
+            required?: boolean;
+            sortable?: boolean;
+            options?: string[] | null;
+            default?: string | null;
+        };
+        DataTableColumnInput: {
+            /** @description PUT only: an existing column to change; omit to add a column. */
+            id?: string;
+            name: string;
+            key: string;
+            /** @enum {string} */
+            type: "TEXT" | "NUMBER" | "BOOLEAN" | "DATE" | "IMAGE" | "HIDDEN";
+            required?: boolean;
+            sortable?: boolean;
+            options?: string[] | null;
+            default?: string | null;
+        };
+        DataTable: {
+            id?: string;
+            name?: string;
+            description?: string | null;
+            column_count?: number;
+            row_count?: number;
+            /** Format: date-time */
+            updated_at?: string;
+            cache_ttl_seconds?: number | null;
+            columns?: components["schemas"]["DataTableColumn"][];
+        };
+        DataTableList: {
+            data?: components["schemas"]["DataTable"][];
+            continuation_token?: string | null;
+        };
+        DataTableCreate: {
+            name: string;
+            description?: string | null;
+            cache_ttl_seconds?: number | null;
+            columns?: components["schemas"]["DataTableColumnInput"][];
+        };
+        DataTableUpdate: {
+            name?: string;
+            description?: string | null;
+            cache_ttl_seconds?: number | null;
+            columns?: components["schemas"]["DataTableColumnInput"][];
+            /** @enum {string} */
+            on_invalid_rows?: "REFUSE" | "MIGRATE";
+        };
+        DataTableRow: {
+            id?: string;
+            sort_order?: number;
+            /** @description Column key to cell value (keys as the table defines them). */
+            data?: Record<string, never>;
+            /** Format: date-time */
+            updated_at?: string;
+            version?: number;
+        };
+        DataTableRowList: {
+            data?: components["schemas"]["DataTableRow"][];
+            total_count?: number;
+            continuation_token?: string | null;
+        };
+        DataTableRowCreate: {
+            data: Record<string, never>;
+        };
+        DataTableRowUpdate: {
+            /** @description The cells to change; null clears a cell. */
+            data: Record<string, never>;
+            version?: number;
+        };
+        DataTableRowVersion: {
+            row_id?: string;
+            version?: number;
+            /** @enum {string} */
+            change?: "CREATE" | "UPDATE" | "DELETE" | "ROLLBACK" | "REORDER";
+            data?: Record<string, never>;
+            sort_order?: number;
+            /** Format: date-time */
+            updated_at?: string;
+            user_id?: string | null;
+        };
+        DataTableBatchCreate: {
+            /** @description At most 100 per call (101 is refused as a whole). */
+            rows: {
+                data: Record<string, never>;
+            }[];
+        };
+        DataTableBatchDelete: {
+            /** @description At most 100 per call (101 is refused as a whole). */
+            row_ids: string[];
+        };
+        DataTableBatchResult: {
+            results?: {
+                index?: number;
+                row_id?: string | null;
+                success?: boolean;
+                error?: string | null;
+                error_code?: string | null;
+            }[];
+            success_count?: number;
+            failure_count?: number;
+        };
+        DataTableReorder: {
+            row_ids: string[];
+            after_row_id?: string | null;
+        };
+        DataTableReorderResult: {
+            moved?: number;
+        };
+        DataTableRollback: {
+            version: number;
+            expected_version?: number;
+        };
+        DataTableRollbackResult: {
+            new_version?: number;
+            restored_row?: components["schemas"]["DataTableRow"];
+        };
+        DataTableImportResult: {
+            imported?: number;
+            failed?: number;
+            /** @description The first 100 row errors. */
+            errors?: {
+                /** @description CSV line (the header is line 1) or worksheet row number. */
+                line?: number;
+                error?: string;
+                field?: string | null;
+            }[];
+        };
+        /** @enum {string} */
+        ScheduleType: "Playlist" | "Template" | "Campaign";
+        /** @enum {string} */
+        SchedulePriorityType: "Normal" | "High" | "Highest" | "Lowest" | "Low";
+        ScheduleDevice: {
+            id?: string | null;
+        };
+        /** @description The reference's ScheduleRequest. */
+        ScheduleRequest: {
+            name?: string | null;
+            group_id?: string | null;
+            /** @description Comma-separated, as in the reference. */
+            tags?: string | null;
+            monday?: boolean | null;
+            tuesday?: boolean | null;
+            wednesday?: boolean | null;
+            thursday?: boolean | null;
+            friday?: boolean | null;
+            saturday?: boolean | null;
+            sunday?: boolean | null;
+            /** @description First day (YYYY-MM-DD or an ISO 8601 timestamp whose date part is taken), in the device's zone. */
+            start_date?: string | null;
+            /** @description Last day, inclusive. */
+            end_date?: string | null;
+            /** @description HH:mm in the device's local time. */
+            start_time?: string | null;
+            /** @description HH:mm; before start_time runs overnight; 24:00 is the end of the day. */
+            end_time?: string | null;
+            template_id?: string | null;
+            playlist_id?: string | null;
+            type?: components["schemas"]["ScheduleType"];
+            devices?: components["schemas"]["ScheduleDevice"][] | null;
+            /** @description Campaign conditions; Campaign schedules are refused, so only null or [] is accepted. */
+            conditions?: Record<string, never>[] | null;
+            priority?: components["schemas"]["SchedulePriorityType"];
+        };
+        /** @description The reference's Schedule. */
+        Schedule: {
+            name?: string | null;
+            group_id?: string | null;
+            /** @description Comma-separated, as in the reference. */
+            tags?: string | null;
+            monday?: boolean | null;
+            tuesday?: boolean | null;
+            wednesday?: boolean | null;
+            thursday?: boolean | null;
+            friday?: boolean | null;
+            saturday?: boolean | null;
+            sunday?: boolean | null;
+            /** @description First day (YYYY-MM-DD or an ISO 8601 timestamp whose date part is taken), in the device's zone. */
+            start_date?: string | null;
+            /** @description Last day, inclusive. */
+            end_date?: string | null;
+            /** @description HH:mm in the device's local time. */
+            start_time?: string | null;
+            /** @description HH:mm; before start_time runs overnight; 24:00 is the end of the day. */
+            end_time?: string | null;
+            template_id?: string | null;
+            playlist_id?: string | null;
+            type?: components["schemas"]["ScheduleType"];
+            devices?: components["schemas"]["ScheduleDevice"][] | null;
+            /** @description Campaign conditions; Campaign schedules are refused, so only null or [] is accepted. */
+            conditions?: Record<string, never>[] | null;
+            priority?: components["schemas"]["SchedulePriorityType"];
+            id?: string | null;
+            group_name?: string | null;
+            created_on?: string | null;
+            created_by_id?: string | null;
+            modified_on?: string | null;
+            modified_by_id?: string | null;
+        };
     };
     responses: {
         /** @description A parameter or the body is invalid; `error.field` names it. */
@@ -1628,6 +2305,16 @@ export interface components {
         RegistrationKeyPath: string;
         /** @description true for online devices only, false for offline devices only. */
         IsOnline: boolean;
+        /** @description Identifier of the data table. */
+        TableIdPath: string;
+        /** @description Identifier of the row. */
+        RowIdPath: string;
+        /** @description Items per page (default 50, at most 100). */
+        DataTablePageSize: number;
+        /** @description The previous page's continuation_token; fetches the page after it. */
+        ContinuationToken: string;
+        /** @description Comma-separated row properties to return: id, sort_order, data, updated_at, version, or data.<column key> (only those cells). Default: all. */
+        RowFields: string;
     };
     requestBodies: never;
     headers: never;
@@ -1916,7 +2603,10 @@ export interface operations {
     };
     createDevice: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The reference's pairing code; a Pylon player shows its registration key, so it is taken as `registration_key` (a `registration_key` in the body wins). */
+                activation_code?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2188,7 +2878,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Per-device results. */
+            /** @description Per-device results (Pylon's body only). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2344,14 +3034,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Accepted. */
-            202: {
+            /** @description Recorded (the reference's status); GraphQL eventLogs reads it. */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["TrackedEvent"];
-                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -2487,6 +3175,588 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDataTables: {
+        parameters: {
+            query?: {
+                /** @description Items per page (default 50, at most 100). */
+                pageSize?: components["parameters"]["DataTablePageSize"];
+                /** @description The previous page's continuation_token; fetches the page after it. */
+                continuationToken?: components["parameters"]["ContinuationToken"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of tables. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDataTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableCreate"];
+            };
+        };
+        responses: {
+            /** @description The new table. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTable"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDataTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTable"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateDataTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableUpdate"];
+            };
+        };
+        responses: {
+            /** @description The table as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTable"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteDataTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDataTableRows: {
+        parameters: {
+            query?: {
+                filter?: string;
+                sort?: string;
+                sortDir?: "asc" | "desc" | "ASC" | "DESC";
+                /** @description Items per page (default 50, at most 100). */
+                pageSize?: components["parameters"]["DataTablePageSize"];
+                /** @description The previous page's continuation_token; fetches the page after it. */
+                continuationToken?: components["parameters"]["ContinuationToken"];
+                /** @description Comma-separated row properties to return: id, sort_order, data, updated_at, version, or data.<column key> (only those cells). Default: all. */
+                fields?: components["parameters"]["RowFields"];
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableRowList"];
+                };
+            };
+            /** @description Not modified since the ETag sent in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createDataTableRow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableRowCreate"];
+            };
+        };
+        responses: {
+            /** @description The new row. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableRow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    batchCreateDataTableRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableBatchCreate"];
+            };
+        };
+        responses: {
+            /** @description Per-row results. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableBatchResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    batchDeleteDataTableRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableBatchDelete"];
+            };
+        };
+        responses: {
+            /** @description Per-row results. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableBatchResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reorderDataTableRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableReorder"];
+            };
+        };
+        responses: {
+            /** @description How many rows moved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableReorderResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    importDataTableRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What was imported. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    exportDataTableRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getDataTableRow: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated row properties to return: id, sort_order, data, updated_at, version, or data.<column key> (only those cells). Default: all. */
+                fields?: components["parameters"]["RowFields"];
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+                /** @description Identifier of the row. */
+                rowId: components["parameters"]["RowIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row. */
+            200: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableRow"];
+                };
+            };
+            /** @description Not modified since the ETag sent in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateDataTableRow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+                /** @description Identifier of the row. */
+                rowId: components["parameters"]["RowIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableRowUpdate"];
+            };
+        };
+        responses: {
+            /** @description The row as written. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableRow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteDataTableRow: {
+        parameters: {
+            query?: {
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+                /** @description Identifier of the row. */
+                rowId: components["parameters"]["RowIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDataTableRowVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+                /** @description Identifier of the row. */
+                rowId: components["parameters"]["RowIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableRowVersion"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDataTableRowVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+                /** @description Identifier of the row. */
+                rowId: components["parameters"]["RowIdPath"];
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableRowVersion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rollbackDataTableRow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+                /** @description Identifier of the row. */
+                rowId: components["parameters"]["RowIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableRollback"];
+            };
+        };
+        responses: {
+            /** @description The new version and the restored row. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableRollbackResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3468,6 +4738,302 @@ export interface operations {
         };
     };
     deleteTemplateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: {
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                /** @description Maximum number of items to return. */
+                take?: components["parameters"]["Take"];
+                /** @description 0-based page index; skips page * take items. */
+                page?: components["parameters"]["Page"];
+                /** @description Only items in one of these groups; repeat the parameter for several (group_id=a&group_id=b). */
+                group_id?: components["parameters"]["GroupId"];
+                /** @description Only items in a group with one of these names; repeat the parameter for several. */
+                group_name?: components["parameters"]["GroupName"];
+                /** @description Only schedules that include this device. */
+                device_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The new schedule. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated; GET /schedules/{id} reads it. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+                "application/json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The patched schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listScheduleGroups: {
+        parameters: {
+            query?: {
+                tree?: boolean;
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createScheduleGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateScheduleGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteScheduleGroup: {
         parameters: {
             query?: never;
             header?: never;

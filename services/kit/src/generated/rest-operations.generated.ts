@@ -4,14 +4,60 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+export type BatchCreateDataTableRowsInput = {
+  rows: Array<BatchRowInput>;
+  tableId: string;
+};
+
+export type BatchDeleteDataTableRowsInput = {
+  rowIds: Array<string>;
+  tableId: string;
+};
+
+export type BatchRowInput = {
+  data: unknown;
+};
+
 export type BulkDeviceCommandsInput = {
   commands: Array<DeviceCommandInput>;
   deviceIds: Array<string>;
 };
 
+export type ColumnType =
+  | 'BOOLEAN'
+  | 'DATE'
+  /** Stored and exported but not shown on screens. */
+  | 'HIDDEN'
+  | 'IMAGE'
+  | 'NUMBER'
+  | 'TEXT';
+
 export type ContentGroupInput = {
   name: string;
   parentId?: string | null | undefined;
+};
+
+export type CreateDataTableColumnInput = {
+  default?: string | null | undefined;
+  /** Letters, digits, '_' and '-'; starts with a letter or '_'; unique in the table. */
+  key: string;
+  name: string;
+  options?: Array<string> | null | undefined;
+  required?: boolean | null | undefined;
+  sortable?: boolean | null | undefined;
+  type: ColumnType;
+};
+
+export type CreateDataTableInput = {
+  cacheTtlSeconds?: number | null | undefined;
+  columns?: Array<CreateDataTableColumnInput> | null | undefined;
+  description?: string | null | undefined;
+  name: string;
+};
+
+export type CreateDataTableRowInput = {
+  data: unknown;
+  tableId: string;
 };
 
 export type CreateDeviceInput = {
@@ -46,6 +92,25 @@ export type CreatePlaylistInput = {
   type?: PlaylistType | null | undefined;
 };
 
+export type DataTableColumnInput = {
+  default?: string | null | undefined;
+  /** An existing column's id to change it; omit to add a column. */
+  id?: string | number | null | undefined;
+  key: string;
+  name: string;
+  options?: Array<string> | null | undefined;
+  required?: boolean | null | undefined;
+  sortable?: boolean | null | undefined;
+  type: ColumnType;
+};
+
+export type DataTableRowChange =
+  | 'CREATE'
+  | 'DELETE'
+  | 'REORDER'
+  | 'ROLLBACK'
+  | 'UPDATE';
+
 export type DeviceCommandInput = {
   /** volume: an integer 0 to 100 as a string; optional for the others. */
   arg?: string | null | undefined;
@@ -79,6 +144,12 @@ export type DeviceTypeInput = {
   name?: string | null | undefined;
 };
 
+export type InvalidRowsAction =
+  /** Convert what converts; cells that do not become empty (or the column default when required). */
+  | 'MIGRATE'
+  /** Refuse the change and name the rows that break it. */
+  | 'REFUSE';
+
 /** One JSON Patch operation: op is add, remove, replace, move, copy or test; path a JSON Pointer such as /name or /location/city. */
 export type JsonPatchOperationInput = {
   from?: string | null | undefined;
@@ -99,6 +170,82 @@ export type PlaylistType =
   | 'MARQUEE'
   | 'MULTIMEDIA'
   | 'SLIDESHOW'
+  | 'TEMPLATE';
+
+export type ReorderDataTableRowsInput = {
+  afterRowId?: string | null | undefined;
+  rowIds: Array<string>;
+  tableId: string;
+};
+
+export type RollbackDataTableRowInput = {
+  /** When given, refused (VERSION_CONFLICT) unless the row is currently at this version. */
+  expectedVersion?: number | null | undefined;
+  rowId: string;
+  tableId: string;
+  version: number;
+};
+
+export type ScheduleGroupInput = {
+  name: string;
+  parentId?: string | null | undefined;
+};
+
+/**
+ * A schedule's properties. PLAYLIST schedules need playlistId, TEMPLATE schedules templateId, each of
+ * the caller's account; devices must be the caller's. CAMPAIGN schedules (conditions) are refused.
+ */
+export type ScheduleInput = {
+  /** Devices the schedule applies to (ids of the caller's devices). */
+  deviceIds?: Array<string> | null | undefined;
+  /** Last day, inclusive; not before startDate. Null: open-ended. */
+  endDate?: string | null | undefined;
+  /** HH:mm; 24:00 is the end of the day. Before startTime: the window runs overnight. Null: 24:00. */
+  endTime?: string | null | undefined;
+  /** The version read; the update is refused when the schedule has changed since. */
+  expectedVersion?: number | null | undefined;
+  friday?: boolean | null | undefined;
+  groupId?: string | null | undefined;
+  /** Each weekday defaults to true. */
+  monday?: boolean | null | undefined;
+  name: string;
+  orgId?: string | null | undefined;
+  playlistId?: string | null | undefined;
+  /** Default NORMAL. */
+  priority?: SchedulePriorityType | null | undefined;
+  saturday?: boolean | null | undefined;
+  /** First day (YYYY-MM-DD, or an ISO 8601 timestamp whose date part is taken). Null: no start. */
+  startDate?: string | null | undefined;
+  /** HH:mm (or HH:mm:ss) in the device's local time. Null: 00:00. */
+  startTime?: string | null | undefined;
+  sunday?: boolean | null | undefined;
+  tags?: Array<string> | null | undefined;
+  templateId?: string | null | undefined;
+  thursday?: boolean | null | undefined;
+  tuesday?: boolean | null | undefined;
+  /** Default PLAYLIST. */
+  type?: ScheduleType | null | undefined;
+  wednesday?: boolean | null | undefined;
+};
+
+export type ScheduleJsonPatchOperationInput = {
+  from?: string | null | undefined;
+  op: string;
+  path: string;
+  value?: unknown;
+};
+
+/** From lowest to highest; a higher priority schedule wins over a lower one. */
+export type SchedulePriorityType =
+  | 'HIGH'
+  | 'HIGHEST'
+  | 'LOW'
+  | 'LOWEST'
+  | 'NORMAL';
+
+export type ScheduleType =
+  | 'CAMPAIGN'
+  | 'PLAYLIST'
   | 'TEMPLATE';
 
 export type SourceType =
@@ -148,6 +295,23 @@ export type UpdateAlertInput = {
   snoozedUntil?: string | null | undefined;
 };
 
+export type UpdateDataTableInput = {
+  cacheTtlSeconds?: number | null | undefined;
+  columns?: Array<DataTableColumnInput> | null | undefined;
+  description?: string | null | undefined;
+  name?: string | null | undefined;
+  onInvalidRows?: InvalidRowsAction | null | undefined;
+  tableId: string;
+};
+
+export type UpdateDataTableRowInput = {
+  data: unknown;
+  rowId: string;
+  tableId: string;
+  /** When given, the write is refused (VERSION_CONFLICT) unless the row is at this version. */
+  version?: number | null | undefined;
+};
+
 export type UpdateDeviceInput = {
   deviceType?: DeviceTypeInput | null | undefined;
   groupId?: string | null | undefined;
@@ -182,7 +346,9 @@ export type UpdatePlaylistInput = {
 
 export type RestAlertFragment = { id: string, createdOn: string, isActive: boolean, snoozedUntil: string | null, resolvedOn: string | null, reason: string | null, autoResolved: boolean, alertRule: { id: string, name: string, ruleSet: string, isEnabled: boolean } | null, devices: Array<{ id: string, name: string }> };
 
-export type RestDeviceFragment = { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null };
+export type RestDeviceFragment = { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null };
+
+export type RestPingDataFragment = { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null };
 
 export type RestMediaFragment = { id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null };
 
@@ -190,12 +356,48 @@ export type RestPlaylistFragment = { id: string, name: string, type: PlaylistTyp
 
 export type RestTemplateFragment = { id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> };
 
+export type RestDataTableFragment = { id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> };
+
+export type RestDataTableRowFragment = { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number };
+
+export type RestDataTableRowVersionFragment = { rowId: string, version: number, change: DataTableRowChange, data: unknown, sortOrder: number, updatedAt: string, userId: string | null };
+
+export type RestScheduleFragment = { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> };
+
+export type BatchCreateDataTableRowsMutationVariables = Exact<{
+  input: BatchCreateDataTableRowsInput;
+}>;
+
+
+export type BatchCreateDataTableRowsMutation = { batchCreateDataTableRows: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, successCount: number | null, failureCount: number | null, results: Array<{ index: number, rowId: string | null, success: boolean, error: string | null, errorCode: string | null }> | null } | null };
+
+export type BatchDeleteDataTableRowsMutationVariables = Exact<{
+  input: BatchDeleteDataTableRowsInput;
+}>;
+
+
+export type BatchDeleteDataTableRowsMutation = { batchDeleteDataTableRows: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, successCount: number | null, failureCount: number | null, results: Array<{ index: number, rowId: string | null, success: boolean, error: string | null, errorCode: string | null }> | null } | null };
+
+export type CreateDataTableMutationVariables = Exact<{
+  input: CreateDataTableInput;
+}>;
+
+
+export type CreateDataTableMutation = { createDataTable: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, table: { id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> } | null } | null };
+
+export type CreateDataTableRowMutationVariables = Exact<{
+  input: CreateDataTableRowInput;
+}>;
+
+
+export type CreateDataTableRowMutation = { createDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, row: { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number } | null } | null };
+
 export type CreateDeviceMutationVariables = Exact<{
   input: CreateDeviceInput;
 }>;
 
 
-export type CreateDeviceMutation = { createDevice: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, device: { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null } | null } | null };
+export type CreateDeviceMutation = { createDevice: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, device: { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null } | null } | null };
 
 export type CreateDeviceGroupMutationVariables = Exact<{
   input: DeviceGroupInput;
@@ -225,12 +427,42 @@ export type CreatePlaylistGroupMutationVariables = Exact<{
 
 export type CreatePlaylistGroupMutation = { createPlaylistGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
 
+export type CreateScheduleMutationVariables = Exact<{
+  input: ScheduleInput;
+}>;
+
+
+export type CreateScheduleMutation = { createSchedule: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, schedule: { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> } | null } | null };
+
+export type CreateScheduleGroupMutationVariables = Exact<{
+  input: ScheduleGroupInput;
+}>;
+
+
+export type CreateScheduleGroupMutation = { createScheduleGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
+
 export type CreateTemplateGroupMutationVariables = Exact<{
   input: ContentGroupInput;
 }>;
 
 
 export type CreateTemplateGroupMutation = { createTemplateGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
+
+export type DeleteDataTableMutationVariables = Exact<{
+  tableId: string;
+}>;
+
+
+export type DeleteDataTableMutation = { deleteDataTable: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, tableId: string | null } | null };
+
+export type DeleteDataTableRowMutationVariables = Exact<{
+  tableId: string;
+  rowId: string;
+  version?: number | null | undefined;
+}>;
+
+
+export type DeleteDataTableRowMutation = { deleteDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, rowId: string | null } | null };
 
 export type DeleteDeviceMutationVariables = Exact<{
   id: string | number;
@@ -274,6 +506,20 @@ export type DeletePlaylistGroupMutationVariables = Exact<{
 
 export type DeletePlaylistGroupMutation = { deletePlaylistGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null } | null };
 
+export type DeleteScheduleMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteScheduleMutation = { deleteSchedule: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, scheduleId: string | null } | null };
+
+export type DeleteScheduleGroupMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteScheduleGroupMutation = { deleteScheduleGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null } | null };
+
 export type DeleteTemplateMutationVariables = Exact<{
   id: string | number;
 }>;
@@ -307,19 +553,35 @@ export type GetAuditEventQueryVariables = Exact<{
 
 export type GetAuditEventQuery = { auditEvent: Array<{ eventId: string, timestamp: string, eventType: string, userId: string | null, userName: string | null, httpMethod: string, controllerName: string, actionName: string, ipAddress: string | null, responseCode: number, interface: string }> | null };
 
+export type GetDataTableQueryVariables = Exact<{
+  tableId: string;
+}>;
+
+
+export type GetDataTableQuery = { dataTable: { id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> } | null };
+
+export type GetDataTableRowVersionQueryVariables = Exact<{
+  tableId: string;
+  rowId: string;
+  version: number;
+}>;
+
+
+export type GetDataTableRowVersionQuery = { dataTableRowVersion: { rowId: string, version: number, change: DataTableRowChange, data: unknown, sortOrder: number, updatedAt: string, userId: string | null } | null };
+
 export type GetDeviceQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type GetDeviceQuery = { device: Array<{ id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null }> | null };
+export type GetDeviceQuery = { device: Array<{ id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null }> | null };
 
 export type GetDevicePingDataQueryVariables = Exact<{
   registrationKey: string;
 }>;
 
 
-export type GetDevicePingDataQuery = { device: Array<{ id: string, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, timestamp: string | null } | null }> | null };
+export type GetDevicePingDataQuery = { device: Array<{ id: string, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null } | null }> | null };
 
 export type GetDeviceSnapQueryVariables = Exact<{
   registrationKey: string;
@@ -340,7 +602,7 @@ export type GetPingDataQueryVariables = Exact<{
 }>;
 
 
-export type GetPingDataQuery = { device: Array<{ id: string, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, timestamp: string | null } | null }> | null };
+export type GetPingDataQuery = { device: Array<{ id: string, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null } | null }> | null };
 
 export type GetPlaylistQueryVariables = Exact<{
   id: string;
@@ -348,6 +610,13 @@ export type GetPlaylistQueryVariables = Exact<{
 
 
 export type GetPlaylistQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
+
+export type GetScheduleQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type GetScheduleQuery = { schedule: Array<{ id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> }> | null };
 
 export type GetTemplateQueryVariables = Exact<{
   id: string;
@@ -400,6 +669,22 @@ export type ListAuditEventsQueryVariables = Exact<{
 
 export type ListAuditEventsQuery = { auditEvent: Array<{ eventId: string, timestamp: string, eventType: string, userId: string | null, userName: string | null, httpMethod: string, controllerName: string, actionName: string, ipAddress: string | null, responseCode: number, interface: string }> | null };
 
+export type ListDataTableRowVersionsQueryVariables = Exact<{
+  tableId: string;
+  rowId: string;
+}>;
+
+
+export type ListDataTableRowVersionsQuery = { dataTableRowVersions: Array<{ rowId: string, version: number, change: DataTableRowChange, data: unknown, sortOrder: number, updatedAt: string, userId: string | null }> | null };
+
+export type ListDataTablesQueryVariables = Exact<{
+  pageSize?: number | null | undefined;
+  continuationToken?: string | null | undefined;
+}>;
+
+
+export type ListDataTablesQuery = { dataTables: { continuationToken: string | null, data: Array<{ id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> }> } | null };
+
 export type ListDeviceGroupsQueryVariables = Exact<{
   tree?: boolean | null | undefined;
 }>;
@@ -420,7 +705,7 @@ export type ListDevicesQueryVariables = Exact<{
 }>;
 
 
-export type ListDevicesQuery = { device: Array<{ snap: string | null, id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null }> | null };
+export type ListDevicesQuery = { device: Array<{ snap: string | null, id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null }> | null };
 
 export type ListMediaQueryVariables = Exact<{
   id?: Array<string> | string | null | undefined;
@@ -443,7 +728,7 @@ export type ListMediaGroupsQuery = { mediaGroups: Array<{ id: string, name: stri
 export type ListOrganizationsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ListOrganizationsQuery = { organizations: Array<{ id: string, name: string, address1: string | null, address2: string | null, city: string | null, state: string | null, postalCode: string | null, country: string | null, phone: string | null, fax: string | null, timezone: string | null, languageCode: string | null, createdOn: string }> | null };
+export type ListOrganizationsQuery = { organizations: Array<{ id: string, name: string, address1: string | null, address2: string | null, city: string | null, state: string | null, postalCode: string | null, country: string | null, phone: string | null, fax: string | null, timezone: string | null, languageCode: string | null, createdOn: string }> | null, user: Array<{ id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string }> | null };
 
 export type ListPlaylistGroupsQueryVariables = Exact<{
   tree?: boolean | null | undefined;
@@ -462,6 +747,25 @@ export type ListPlaylistsQueryVariables = Exact<{
 
 
 export type ListPlaylistsQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
+
+export type ListScheduleGroupsQueryVariables = Exact<{
+  tree?: boolean | null | undefined;
+}>;
+
+
+export type ListScheduleGroupsQuery = { scheduleGroups: Array<{ id: string, name: string, parentId: string | null, count: number, level: number }> | null };
+
+export type ListSchedulesQueryVariables = Exact<{
+  id?: Array<string> | string | null | undefined;
+  groupId?: Array<string> | string | null | undefined;
+  groupName?: Array<string> | string | null | undefined;
+  deviceId?: string | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type ListSchedulesQuery = { schedule: Array<{ id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> }> | null };
 
 export type ListTemplateGroupsQueryVariables = Exact<{
   tree?: boolean | null | undefined;
@@ -504,7 +808,7 @@ export type PatchDeviceMutationVariables = Exact<{
 }>;
 
 
-export type PatchDeviceMutation = { patchDevice: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, device: { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null } | null } | null };
+export type PatchDeviceMutation = { patchDevice: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, device: { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null } | null } | null };
 
 export type PatchMediaMutationVariables = Exact<{
   id: string | number;
@@ -521,6 +825,28 @@ export type PatchPlaylistMutationVariables = Exact<{
 
 
 export type PatchPlaylistMutation = { patchPlaylist: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, playlist: { id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> } | null } | null };
+
+export type PatchScheduleMutationVariables = Exact<{
+  id: string | number;
+  operations: Array<ScheduleJsonPatchOperationInput> | ScheduleJsonPatchOperationInput;
+}>;
+
+
+export type PatchScheduleMutation = { patchSchedule: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, schedule: { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> } | null } | null };
+
+export type ReorderDataTableRowsMutationVariables = Exact<{
+  input: ReorderDataTableRowsInput;
+}>;
+
+
+export type ReorderDataTableRowsMutation = { reorderDataTableRows: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, moved: number | null } | null };
+
+export type RollbackDataTableRowMutationVariables = Exact<{
+  input: RollbackDataTableRowInput;
+}>;
+
+
+export type RollbackDataTableRowMutation = { rollbackDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, newVersion: number | null, restoredRow: { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number } | null } | null };
 
 export type SendBulkDeviceCommandsMutationVariables = Exact<{
   input: BulkDeviceCommandsInput;
@@ -560,13 +886,27 @@ export type UpdateAlertMutationVariables = Exact<{
 
 export type UpdateAlertMutation = { updateAlert: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, alert: { id: string, createdOn: string, isActive: boolean, snoozedUntil: string | null, resolvedOn: string | null, reason: string | null, autoResolved: boolean, alertRule: { id: string, name: string, ruleSet: string, isEnabled: boolean } | null, devices: Array<{ id: string, name: string }> } | null } | null };
 
+export type UpdateDataTableMutationVariables = Exact<{
+  input: UpdateDataTableInput;
+}>;
+
+
+export type UpdateDataTableMutation = { updateDataTable: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, table: { id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> } | null } | null };
+
+export type UpdateDataTableRowMutationVariables = Exact<{
+  input: UpdateDataTableRowInput;
+}>;
+
+
+export type UpdateDataTableRowMutation = { updateDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, row: { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number } | null } | null };
+
 export type UpdateDeviceMutationVariables = Exact<{
   id: string | number;
   input: UpdateDeviceInput;
 }>;
 
 
-export type UpdateDeviceMutation = { updateDevice: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, device: { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null } | null } | null };
+export type UpdateDeviceMutation = { updateDevice: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, device: { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null } | null } | null };
 
 export type UpdateDeviceGroupMutationVariables = Exact<{
   id: string | number;
@@ -607,6 +947,22 @@ export type UpdatePlaylistGroupMutationVariables = Exact<{
 
 
 export type UpdatePlaylistGroupMutation = { updatePlaylistGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
+
+export type UpdateScheduleMutationVariables = Exact<{
+  id: string | number;
+  input: ScheduleInput;
+}>;
+
+
+export type UpdateScheduleMutation = { updateSchedule: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, schedule: { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> } | null } | null };
+
+export type UpdateScheduleGroupMutationVariables = Exact<{
+  id: string | number;
+  input: ScheduleGroupInput;
+}>;
+
+
+export type UpdateScheduleGroupMutation = { updateScheduleGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
 
 export type UpdateTemplateGroupMutationVariables = Exact<{
   id: string | number;

@@ -1,12 +1,27 @@
-import { guardQuery, isoSeconds } from '@pylon/kit';
+import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
+import { guardMutation, guardQuery, isoSeconds, mergeResolvers, mutationPayload } from '@pylon/kit';
 import { SCHEDULE_PRIORITIES } from '../domain/schedule.js';
-import type { ScheduleRepository } from '../schedule.repository.js';
-import { listScheduleGroups } from '../use-cases/schedule-groups.js';
+import type { SchedulingRuntime } from '../runtime.js';
+import { createScheduleGroup, deleteScheduleGroup, listScheduleGroups, updateScheduleGroup } from '../use-cases/schedule-groups.js';
 import { listSchedules } from '../use-cases/list-schedules.js';
+import { createSchedule, deleteSchedule, patchSchedule, updateSchedule } from '../use-cases/manage-schedules.js';
+import { deviceTimeline, nowPlaying, reasonOf } from '../use-cases/now-playing.js';
 import type { Resolvers } from './resolvers.generated.js';
 
-export function schedulingResolvers(repo: ScheduleRepository): Resolvers {
+const JsonScalar = new GraphQLScalarType({
+  name: 'JSON',
+  description: 'Any JSON value.',
+  serialize: (v) => v,
+  parseValue: (v) => v,
+  parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
+});
+
+const iso = (ms: number | null) => (ms === null ? null : isoSeconds(ms));
+
+function queryResolvers(rt: SchedulingRuntime): Resolvers {
+  const { repo } = rt;
   return {
+    JSON: JsonScalar,
     SchedulePriorityType: SCHEDULE_PRIORITIES,
     Query: {
       schedule: (_, args, ctx) => {
@@ -16,6 +31,39 @@ export function schedulingResolvers(repo: ScheduleRepository): Resolvers {
       scheduleGroups: (_, args, ctx) => {
         guardQuery(ctx.principal, 'scheduleGroups');
         return listScheduleGroups(repo, ctx.principal, args.tree === true);
+      },
+      nowPlaying: async (_, args, ctx) => {
+        guardQuery(ctx.principal, 'nowPlaying');
+        const r = await nowPlaying(rt, ctx.principal, args.deviceId, args.at);
+        const winner = r.winner?.schedule ?? null;
+        return {
+          device: { id: r.deviceId },
+          at: iso(r.at)!,
+          timezone: r.zone,
+          localTime: r.localTime,
+          schedule: winner,
+          content: winner
+            ? { type: winner.type, playlist: winner.playlistId ? { id: winner.playlistId } : null, template: winner.templateId ? { id: winner.templateId } : null }
+            : null,
+          considered: r.considered.map((c) => ({
+            schedule: c.plan.schedule,
+            matched: c.verdict === 'PLAYING',
+            verdict: c.verdict,
+            reason: reasonOf(c.verdict, c.plan.schedule),
+            windowStart: iso(c.window?.from ?? null),
+            windowEnd: iso(c.window?.to ?? null),
+          })),
+          nextChange: iso(r.nextChange),
+        };
+      },
+      deviceTimeline: async (_, args, ctx) => {
+        guardQuery(ctx.principal, 'deviceTimeline');
+        const r = await deviceTimeline(rt, ctx.principal, args.deviceId, args.from, args.to);
+        return {
+          device: { id: r.deviceId },
+          timezone: r.zone,
+          segments: r.segments.map((s) => ({ from: iso(s.from)!, to: iso(s.to)!, schedule: s.winner?.schedule ?? null })),
+        };
       },
     },
     Schedule: {
@@ -27,4 +75,45 @@ export function schedulingResolvers(repo: ScheduleRepository): Resolvers {
       updatedOn: (s) => isoSeconds(s.updatedAt),
     },
   };
+}
+
+/** Each mutation guards through kit's operation-rules; expected failures become { success: false, ... }. */
+function mutationResolvers(rt: SchedulingRuntime): Resolvers {
+  const { repo } = rt;
+  return {
+    Mutation: {
+      createSchedule: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'createSchedule');
+        return mutationPayload(async () => ({ schedule: await createSchedule(rt, ctx.principal, a.input) }));
+      },
+      updateSchedule: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'updateSchedule');
+        return mutationPayload(async () => ({ schedule: await updateSchedule(rt, ctx.principal, a.id, a.input) }));
+      },
+      patchSchedule: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'patchSchedule');
+        return mutationPayload(async () => ({ schedule: await patchSchedule(rt, ctx.principal, a.id, a.operations) }));
+      },
+      deleteSchedule: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'deleteSchedule');
+        return mutationPayload(() => deleteSchedule(rt, ctx.principal, a.id));
+      },
+      createScheduleGroup: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'createScheduleGroup');
+        return mutationPayload(async () => ({ group: await createScheduleGroup(repo, ctx.principal, a.input) }));
+      },
+      updateScheduleGroup: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'updateScheduleGroup');
+        return mutationPayload(async () => ({ group: await updateScheduleGroup(repo, ctx.principal, a.id, a.input) }));
+      },
+      deleteScheduleGroup: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'deleteScheduleGroup');
+        return mutationPayload(() => deleteScheduleGroup(repo, ctx.principal, a.id));
+      },
+    },
+  };
+}
+
+export function schedulingResolvers(rt: SchedulingRuntime): Resolvers {
+  return mergeResolvers(queryResolvers(rt), mutationResolvers(rt)) as Resolvers;
 }

@@ -1,8 +1,7 @@
 /** Reading alerts, and snoozing / resolving them (GraphQL alert, updateAlert, patchAlert; REST /alerts). */
-import { AppError, resolveLimit, type Principal } from '@pylon/kit';
+import { AppError, applyJsonPatch, resolveLimit, type Principal } from '@pylon/kit';
 import { parseAlertInstant } from '../../domain/alert.js';
 import type { Alert, AlertRepository } from '../../alert.repository.js';
-import { applyJsonPatch } from '../json-patch.js';
 
 /** What reading and changing alerts needs: the alerts and the clock. */
 export interface ManageAlertsDeps {

@@ -1,0 +1,272 @@
+/**
+ * Data tables over the current REST interface, through real HTTP against the all-in-one server:
+ * tables, rows (ETag/304), writes with stale-version 409, history, rollback, batches, reorder,
+ * CSV and .xlsx import (zip bomb and lying-header archives refused), CSV export, and
+ * another account's key getting 404 everywhere.
+ */
+import { deflateRawSync } from 'node:zlib';
+import ExcelJS from 'exceljs';
+import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
+import { startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+let keyB: string;
+let tableId: string;
+
+type Json = Record<string, any>;
+async function call(path: string, init: RequestInit & { key?: string; json?: unknown } = {}): Promise<{ status: number; body: Json; res: Response }> {
+  const headers: Record<string, string> = { 'X-Service-ApiKey': init.key ?? h.key, ...(init.headers as Record<string, string>) };
+  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${h.baseUrl}${path}`, { ...init, headers, ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}) });
+  const text = await res.text();
+  let body: Json;
+  try {
+    body = text ? JSON.parse(text) : {};
+  } catch {
+    body = { text };
+  }
+  return { status: res.status, body, res };
+}
+
+function upload(path: string, bytes: Buffer, filename: string, key = h.key) {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), filename);
+  return fetch(`${h.baseUrl}${path}`, { method: 'POST', headers: { 'X-Service-ApiKey': key }, body: form });
+}
+
+/** A zip written by hand, so a test can make its headers say anything. */
+function zip(entries: Array<{ name: string; data: Buffer; declaredSize?: number }>): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc32 = (b: Buffer) => {
+    let c = 0xffffffff;
+    for (const x of b) c = crcTable[(c ^ x) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = Buffer.from(e.name);
+    const comp = deflateRawSync(e.data);
+    const size = e.declaredSize ?? e.data.length;
+    const crc = crc32(e.data);
+    const lh = Buffer.alloc(30);
+    lh.writeUInt32LE(0x04034b50, 0); lh.writeUInt16LE(20, 4); lh.writeUInt16LE(0, 6); lh.writeUInt16LE(8, 8);
+    lh.writeUInt32LE(crc, 14); lh.writeUInt32LE(comp.length, 18); lh.writeUInt32LE(size, 22); lh.writeUInt16LE(name.length, 26);
+    const ch = Buffer.alloc(46);
+    ch.writeUInt32LE(0x02014b50, 0); ch.writeUInt16LE(20, 4); ch.writeUInt16LE(20, 6); ch.writeUInt16LE(8, 10);
+    ch.writeUInt32LE(crc, 16); ch.writeUInt32LE(comp.length, 20); ch.writeUInt32LE(size, 24); ch.writeUInt16LE(name.length, 28); ch.writeUInt32LE(offset, 42);
+    locals.push(lh, name, comp);
+    centrals.push(ch, name);
+    offset += lh.length + name.length + comp.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(entries.length, 8); end.writeUInt16LE(entries.length, 10); end.writeUInt32LE(cd.length, 12); end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  const identity = h.subgraphs.identity as unknown as IdentityService;
+  await createAccount(identity.repo, { id: 'dt-other', name: 'Other Co' });
+  const user = await createUser(identity.repo, { accountId: 'dt-other', username: 'dt@other.example', roles: ['Owner', 'API'] });
+  keyB = (await createApiKey(identity.repo, { accountId: 'dt-other', userId: user.id, name: 'other' })).value;
+  const created = await call('/datatables', {
+    method: 'POST',
+    json: { name: 'Menu', cache_ttl_seconds: 30, columns: [{ name: 'Name', key: 'name', type: 'TEXT', required: true, sortable: true }, { name: 'Price', key: 'price', type: 'NUMBER', sortable: true }, { name: 'Vegan', key: 'vegan', type: 'BOOLEAN' }] },
+  });
+  expect(created.status).toBe(201);
+  tableId = created.body.id;
+}, 90_000);
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe('tables', () => {
+  test('create, list, get, update; bad input names the field', async () => {
+    const got = await call(`/datatables/${tableId}`);
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({ id: tableId, name: 'Menu', column_count: 3, cache_ttl_seconds: 30 });
+    expect(got.body.columns.map((c: Json) => c.key)).toEqual(['name', 'price', 'vegan']);
+    const list = await call('/datatables?pageSize=10');
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((t: Json) => t.id)).toContain(tableId);
+    const put = await call(`/datatables/${tableId}`, { method: 'PUT', json: { description: 'Lunch' } });
+    expect(put.status).toBe(200);
+    expect(put.body.description).toBe('Lunch');
+    const bad = await call('/datatables', { method: 'POST', json: { name: 'x', columns: [{ name: 'A', key: '1bad', type: 'TEXT' }] } });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body.error)).toMatch(/key/);
+    const big = await call('/datatables?pageSize=101');
+    expect(big.status).toBe(400);
+    expect(big.body.error.field).toBe('pageSize');
+    const tmp = await call('/datatables', { method: 'POST', json: { name: 'Temp' } });
+    expect((await call(`/datatables/${tmp.body.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await call(`/datatables/${tmp.body.id}`)).status).toBe(404);
+  });
+});
+
+describe('rows', () => {
+  test('create, list with filter/sort/fields, ETag 304 until a write, partial PUT, 409 on a stale version, delete', async () => {
+    const a = await call(`/datatables/${tableId}/rows`, { method: 'POST', json: { data: { name: 'Soup', price: '4.5', vegan: 'true' } } });
+    expect(a.status).toBe(201);
+    expect(a.body).toMatchObject({ data: { name: 'Soup', price: 4.5, vegan: true }, version: 1 });
+    await call(`/datatables/${tableId}/rows`, { method: 'POST', json: { data: { name: 'Steak', price: 20 } } });
+    const missing = await call(`/datatables/${tableId}/rows`, { method: 'POST', json: { data: { price: 'abc' } } });
+    expect(missing.status).toBe(400);
+
+    const q = `/datatables/${tableId}/rows?filter=${encodeURIComponent('{"price":{"gte":4}}')}&sort=price&sortDir=desc&pageSize=1&fields=id,data.name`;
+    const p1 = await call(q);
+    expect(p1.status).toBe(200);
+    expect(p1.body.total_count).toBe(2);
+    expect(p1.body.data).toEqual([{ id: expect.any(String), data: { name: 'Steak' } }]);
+    const etag = p1.res.headers.get('etag')!;
+    expect(p1.res.headers.get('cache-control')).toBe('private, max-age=30');
+    const p2 = await call(`${q}&continuationToken=${encodeURIComponent(p1.body.continuation_token)}`);
+    expect(p2.body.data[0].data.name).toBe('Soup');
+    expect((await call(q, { headers: { 'If-None-Match': etag } })).status).toBe(304);
+
+    const rowUrl = `/datatables/${tableId}/rows/${a.body.id}`;
+    const one = await call(rowUrl);
+    expect(one.status).toBe(200);
+    const rowTag = one.res.headers.get('etag')!;
+    expect((await call(rowUrl, { headers: { 'If-None-Match': rowTag } })).status).toBe(304);
+
+    const upd = await call(rowUrl, { method: 'PUT', json: { data: { price: 5 }, version: 1 } });
+    expect(upd.status).toBe(200);
+    expect(upd.body).toMatchObject({ version: 2, data: { name: 'Soup', price: 5, vegan: true } });
+    expect((await call(rowUrl, { headers: { 'If-None-Match': rowTag } })).status).toBe(200);
+    expect((await call(q, { headers: { 'If-None-Match': etag } })).status).toBe(200);
+    const stale = await call(rowUrl, { method: 'PUT', json: { data: { price: 6 }, version: 1 } });
+    expect(stale.status).toBe(409);
+
+    const versions = await call(`${rowUrl}/versions`);
+    expect(versions.body.map((v: Json) => [v.version, v.change])).toEqual([[2, 'UPDATE'], [1, 'CREATE']]);
+    const v1 = await call(`${rowUrl}/versions/1`);
+    expect(v1.body).toMatchObject({ row_id: a.body.id, version: 1, data: { price: 4.5 } });
+    expect((await call(`${rowUrl}/versions/99`)).status).toBe(404);
+    const rb = await call(`${rowUrl}/rollback`, { method: 'POST', json: { version: 1 } });
+    expect(rb.status).toBe(200);
+    expect(rb.body).toMatchObject({ new_version: 3, restored_row: { data: { price: 4.5 } } });
+
+    expect((await call(`${rowUrl}?version=1`, { method: 'DELETE' })).status).toBe(409);
+    expect((await call(rowUrl, { method: 'DELETE' })).status).toBe(204);
+    expect((await call(rowUrl)).status).toBe(404);
+    expect((await call(`/datatables/${tableId}/rows?bogus=1`)).body.error.field).toBe('bogus');
+  });
+
+  test('batch create (per-row results, 101 refused as a whole), reorder, batch delete', async () => {
+    const rows = [{ data: { name: 'A', price: 1 } }, { data: { price: 2 } }, { data: { name: 'C', price: 3 } }];
+    const b = await call(`/datatables/${tableId}/rows/batch`, { method: 'POST', json: { rows } });
+    expect(b.status).toBe(200);
+    expect(b.body).toMatchObject({ success_count: 2, failure_count: 1 });
+    expect(b.body.results[1]).toMatchObject({ index: 1, success: false, row_id: null });
+    const tooMany = await call(`/datatables/${tableId}/rows/batch`, { method: 'POST', json: { rows: Array.from({ length: 101 }, () => ({ data: { name: 'x' } })) } });
+    expect(tooMany.status).toBe(400);
+    const [idA, , idC] = b.body.results.map((r: Json) => r.row_id);
+    const moved = await call(`/datatables/${tableId}/rows/reorder`, { method: 'PUT', json: { row_ids: [idC] } });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toEqual({ moved: 1 });
+    const first = await call(`/datatables/${tableId}/rows?pageSize=1`);
+    expect(first.body.data[0].id).toBe(idC);
+    const del = await call(`/datatables/${tableId}/rows/batch-delete`, { method: 'POST', json: { row_ids: [idA, 'nope'] } });
+    expect(del.body).toMatchObject({ success_count: 1, failure_count: 1 });
+    const del101 = await call(`/datatables/${tableId}/rows/batch-delete`, { method: 'POST', json: { row_ids: Array.from({ length: 101 }, (_, i) => `r${i}`) } });
+    expect(del101.status).toBe(400);
+  });
+});
+
+describe('hostile archives', () => {
+  test('a zip bomb is refused quickly, without expanding it', async () => {
+    const t0 = Date.now();
+    // ~250 KB compressed expanding to 256 MB: over the ratio cap and the total cap.
+    const bomb = zip([{ name: 'xl/worksheets/sheet1.xml', data: Buffer.alloc(256 * 1024 * 1024) }]);
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    // Known, unexplained: after other requests on the same keep-alive pool this upload is sometimes
+    // reset (ECONNRESET) before the 413 arrives; alone it always gets the 413. One retry; see the report.
+    const res = await upload(`/datatables/${tableId}/rows/import`, bomb, 'bomb.xlsx').catch(() => upload(`/datatables/${tableId}/rows/import`, bomb, 'bomb.xlsx'));
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as Json).error.field).toBe('file');
+    expect(Date.now() - t0).toBeLessThan(20_000);
+  }, 30_000);
+
+  test('an archive whose headers lie about the size is refused', async () => {
+    // Declares 100 bytes; inflates to 10 MB.
+    const liar = zip([{ name: '[Content_Types].xml', data: Buffer.alloc(10 * 1024 * 1024, 0x41), declaredSize: 100 }]);
+    const res = await upload(`/datatables/${tableId}/rows/import`, liar, 'liar.xlsx');
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as Json).error.message).toMatch(/declared size|corrupt|too many bytes/i);
+  });
+});
+
+describe('import and export', () => {
+  test('CSV import reports bad lines; export is RFC 4180 with formula escaping', async () => {
+    const t = await call('/datatables', { method: 'POST', json: { name: 'Import', columns: [{ name: 'Name', key: 'name', type: 'TEXT' }, { name: 'Price', key: 'price', type: 'NUMBER' }] } });
+    const csv = 'Name,price\n"=HYPERLINK(""x"")",1\nok,abc\n"a, ""b""",2.5\n';
+    const res = await upload(`/datatables/${t.body.id}/rows/import`, Buffer.from(csv), 'menu.csv');
+    const body = (await res.json()) as Json;
+    expect(res.status).toBe(200);
+    expect(body).toMatchObject({ imported: 2, failed: 1 });
+    expect(body.errors[0]).toMatchObject({ line: 3 });
+    const out = await fetch(`${h.baseUrl}/datatables/${t.body.id}/rows/export`, { headers: { 'X-Service-ApiKey': h.key } });
+    expect(out.status).toBe(200);
+    expect(out.headers.get('content-type')).toMatch(/text\/csv/);
+    expect(await out.text()).toBe('name,price\r\n"\'=HYPERLINK(""x"")",1\r\n"a, ""b""",2.5\r\n');
+    const notMultipart = await call(`/datatables/${t.body.id}/rows/import`, { method: 'POST', json: { csv } });
+    expect(notMultipart.status).toBe(415);
+  });
+
+  test('.xlsx import through exceljs', async () => {
+    const t = await call('/datatables', { method: 'POST', json: { name: 'Xlsx', columns: [{ name: 'Name', key: 'name', type: 'TEXT' }, { name: 'Price', key: 'price', type: 'NUMBER' }] } });
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Sheet1');
+    ws.addRow(['name', 'price']);
+    ws.addRow(['Tea', 2]);
+    ws.addRow(['Cake', 'lots']);
+    ws.addRow(['Pie', 3.5]);
+    const bytes = Buffer.from(await wb.xlsx.writeBuffer());
+    const res = await upload(`/datatables/${t.body.id}/rows/import`, bytes, 'menu.xlsx');
+    const body = (await res.json()) as Json;
+    expect(res.status).toBe(200);
+    expect(body).toMatchObject({ imported: 2, failed: 1, errors: [{ line: 3 }] });
+  });
+
+});
+
+describe('another account', () => {
+  test("gets 404 for every table and row path of this account's table", async () => {
+    const row = await call(`/datatables/${tableId}/rows`, { method: 'POST', json: { data: { name: 'Mine' } } });
+    const r = `/datatables/${tableId}/rows/${row.body.id}`;
+    const cases: Array<[string, RequestInit & { json?: unknown }]> = [
+      [`/datatables/${tableId}`, {}],
+      [`/datatables/${tableId}`, { method: 'PUT', json: { name: 'stolen' } }],
+      [`/datatables/${tableId}`, { method: 'DELETE' }],
+      [`/datatables/${tableId}/rows`, {}],
+      [`/datatables/${tableId}/rows`, { method: 'POST', json: { data: { name: 'x' } } }],
+      [r, {}],
+      [r, { method: 'PUT', json: { data: { name: 'x' } } }],
+      [r, { method: 'DELETE' }],
+      [`${r}/versions`, {}],
+      [`${r}/versions/1`, {}],
+      [`${r}/rollback`, { method: 'POST', json: { version: 1 } }],
+      [`/datatables/${tableId}/rows/batch`, { method: 'POST', json: { rows: [{ data: { name: 'x' } }] } }],
+      [`/datatables/${tableId}/rows/batch-delete`, { method: 'POST', json: { row_ids: [row.body.id] } }],
+      [`/datatables/${tableId}/rows/reorder`, { method: 'PUT', json: { row_ids: [row.body.id] } }],
+      [`/datatables/${tableId}/rows/export`, {}],
+    ];
+    for (const [path, init] of cases) {
+      const res = await call(path, { ...init, key: keyB });
+      expect([path, init.method ?? 'GET', res.status]).toEqual([path, init.method ?? 'GET', 404]);
+    }
+    const imp = await upload(`/datatables/${tableId}/rows/import`, Buffer.from('name\nx\n'), 'x.csv', keyB);
+    expect(imp.status).toBe(404);
+    const mine = await call(r);
+    expect(mine.body.data.name).toBe('Mine');
+    expect((await call('/datatables', { key: keyB })).body.data).toEqual([]);
+  });
+});

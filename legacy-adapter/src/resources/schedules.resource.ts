@@ -1,0 +1,33 @@
+/** Legacy GET /schedules: the account's schedules (json, xml, JSONP like every legacy resource). */
+import { z } from 'zod';
+import { snakeRecord } from '@pylon/kit';
+import { defineResource, parseQuery } from './resource.js';
+
+const FIELDS = ['id', 'name', 'type', 'start_date', 'end_date', 'start_time', 'end_time', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'priority', 'template_id', 'playlist_id', 'group_id', 'group_name'] as const;
+
+type ScheduleData = Record<string, unknown> & { devices: { id: string }[] };
+
+const Query = z.object({
+  device_id: z.string().min(1).max(200).optional(),
+  group_id: z.string().min(1).max(200).optional(),
+  take: z.coerce.number().int().min(0).max(1000).optional(),
+  page: z.coerce.number().int().min(0).max(1_000_000).optional(),
+});
+
+export const listSchedules = defineResource<Record<string, unknown>[]>({
+  method: 'get',
+  path: '/schedules',
+  operations: ['listSchedules'],
+  view: { root: 'schedules', item: 'schedule' },
+  async handle({ query, run }) {
+    const q = parseQuery(Query, { device_id: query.device_id, group_id: query.group_id, take: query.take, page: query.page });
+    const take = q.take ?? 100;
+    const data = await run<{ schedule: ScheduleData[] }>('listSchedules', {
+      ...(q.device_id ? { deviceId: q.device_id } : {}),
+      ...(q.group_id ? { groupId: [q.group_id] } : {}),
+      limit: take,
+      offset: (q.page ?? 0) * take,
+    });
+    return data.schedule.map((s) => ({ ...snakeRecord(s, FIELDS), devices: s.devices.map((d) => ({ id: d.id })) }));
+  },
+});

@@ -1,0 +1,150 @@
+/**
+ * /datatables: tables, row writes, batches, reorder, history and rollback onto the datatables
+ * queries and mutations. Row reads (ETag from the table generation), import and export are served
+ * by the datatables service's own router (x-pylon-handler: datatables). Query parameters are
+ * camelCase (the spec's exception for data tables); bodies are snake_case like every REST body,
+ * except a row's `data`, whose keys are the table's column keys and pass through untouched.
+ */
+import { notFound, payloadAt } from '@pylon/kit';
+import { createOp, deleteOp, getOp, mapFields, type FieldMap } from './declare.js';
+import { isRecord, recordAt, recordsAt, type GqlRecord } from './shape.js';
+import type { RestInput, RestOperation, RestSuccess } from './types.js';
+
+const restColumn = (c: unknown) => {
+  const r = isRecord(c) ? c : {};
+  return { id: r.id, name: r.name, key: r.key, type: r.type, required: r.required, sortable: r.sortable, options: r.options ?? null, default: r.default ?? null };
+};
+
+export const restTable = (t: GqlRecord) => ({
+  id: t.id,
+  name: t.name,
+  description: t.description ?? null,
+  column_count: t.columnCount,
+  row_count: t.rowCount,
+  updated_at: t.updatedAt,
+  cache_ttl_seconds: t.cacheTtlSeconds ?? null,
+  columns: Array.isArray(t.columns) ? t.columns.map(restColumn) : [],
+});
+
+/** `data` is the row's cells under the table's own column keys: never case-converted. */
+export const restRow = (r: GqlRecord) => ({ id: r.id, sort_order: r.sortOrder, data: r.data, updated_at: r.updatedAt, version: r.version });
+
+const restVersion = (v: GqlRecord) => ({ row_id: v.rowId, version: v.version, change: v.change, data: v.data, sort_order: v.sortOrder, updated_at: v.updatedAt, user_id: v.userId ?? null });
+
+const restResult = (r: unknown) => {
+  const x = isRecord(r) ? r : {};
+  return { index: x.index, row_id: x.rowId ?? null, success: x.success, error: x.error ?? null, error_code: x.errorCode ?? null };
+};
+
+const PATH_VARIABLES: Readonly<Record<string, string>> = { tableId: 'tableId', rowId: 'rowId' };
+
+interface InputSpec {
+  root: string;
+  /** Path parameters copied into `input` under the same name. */
+  path: readonly string[];
+  body: FieldMap;
+  respond(payload: GqlRecord, input: RestInput): RestSuccess;
+}
+
+/** A mutation taking `input`: the path ids plus the mapped body. */
+function inputOp(spec: InputSpec): RestOperation {
+  const fieldNames: Record<string, string> = { input: 'body' };
+  for (const [name, to] of Object.entries(spec.body)) {
+    if (to === false) continue;
+    const g = typeof to === 'string' ? to : to.to;
+    fieldNames[g] = name;
+    fieldNames[`input.${g}`] = name;
+  }
+  for (const p of spec.path) fieldNames[`input.${PATH_VARIABLES[p]}`] = p;
+  return {
+    variables: (input) => {
+      const mapped = mapFields(input.body, spec.body, input);
+      for (const p of spec.path) mapped[PATH_VARIABLES[p]!] = input.params[p];
+      return { input: mapped };
+    },
+    respond: (data, input) => spec.respond(payloadAt(data, spec.root, fieldNames), input),
+    fieldNames,
+    accepts: { path: spec.path, body: Object.keys(spec.body) },
+  };
+}
+
+export const listDataTables: RestOperation = {
+  variables: ({ query }) => ({ pageSize: query.pageSize, continuationToken: query.continuationToken }),
+  respond(data) {
+    const list = recordAt(data, 'dataTables');
+    return { body: { data: recordsAt(list, 'data').map(restTable), continuation_token: list.continuationToken ?? null } };
+  },
+  accepts: { query: ['pageSize', 'continuationToken'] },
+};
+
+export const getDataTable = getOp({ root: 'dataTable', what: 'data table', param: 'tableId', variable: 'tableId', toRest: restTable });
+
+const TABLE_FIELDS: FieldMap = { name: 'name', description: 'description', cache_ttl_seconds: 'cacheTtlSeconds', columns: 'columns' };
+
+export const createDataTable = createOp({ root: 'createDataTable', record: 'table', body: { fields: TABLE_FIELDS }, toRest: restTable });
+
+export const updateDataTable = inputOp({
+  root: 'updateDataTable',
+  path: ['tableId'],
+  body: { ...TABLE_FIELDS, on_invalid_rows: 'onInvalidRows' },
+  respond: (p) => ({ body: restTable(recordAt(p, 'table')) }),
+});
+
+export const deleteDataTable = deleteOp({ root: 'deleteDataTable', param: 'tableId', variable: 'tableId' });
+
+export const createDataTableRow = inputOp({ root: 'createDataTableRow', path: ['tableId'], body: { data: 'data' }, respond: (p) => ({ status: 201, body: restRow(recordAt(p, 'row')) }) });
+
+export const updateDataTableRow = inputOp({
+  root: 'updateDataTableRow',
+  path: ['tableId', 'rowId'],
+  body: { data: 'data', version: 'version' },
+  respond: (p) => ({ body: restRow(recordAt(p, 'row')) }),
+});
+
+export const deleteDataTableRow: RestOperation = {
+  variables: ({ params, query }) => ({ tableId: params.tableId, rowId: params.rowId, version: query.version }),
+  respond(data) {
+    payloadAt(data, 'deleteDataTableRow');
+    return { status: 204, body: null };
+  },
+  accepts: { path: ['tableId', 'rowId'], query: ['version'] },
+};
+
+const batchBody = (p: GqlRecord) => ({
+  body: { results: Array.isArray(p.results) ? p.results.map(restResult) : [], success_count: p.successCount ?? 0, failure_count: p.failureCount ?? 0 },
+});
+
+export const batchCreateDataTableRows = inputOp({ root: 'batchCreateDataTableRows', path: ['tableId'], body: { rows: 'rows' }, respond: batchBody });
+
+export const batchDeleteDataTableRows = inputOp({ root: 'batchDeleteDataTableRows', path: ['tableId'], body: { row_ids: 'rowIds' }, respond: batchBody });
+
+export const reorderDataTableRows = inputOp({
+  root: 'reorderDataTableRows',
+  path: ['tableId'],
+  body: { row_ids: 'rowIds', after_row_id: 'afterRowId' },
+  respond: (p) => ({ body: { moved: p.moved ?? 0 } }),
+});
+
+export const rollbackDataTableRow = inputOp({
+  root: 'rollbackDataTableRow',
+  path: ['tableId', 'rowId'],
+  body: { version: 'version', expected_version: 'expectedVersion' },
+  respond: (p) => ({ body: { new_version: p.newVersion, restored_row: restRow(recordAt(p, 'restoredRow')) } }),
+});
+
+export const listDataTableRowVersions: RestOperation = {
+  variables: ({ params }) => ({ tableId: params.tableId, rowId: params.rowId }),
+  respond: (data) => ({ body: recordsAt(data, 'dataTableRowVersions').map(restVersion) }),
+  accepts: { path: ['tableId', 'rowId'] },
+};
+
+export const getDataTableRowVersion: RestOperation = {
+  // Path parameters arrive as text; the OpenAPI check has already refused non-integers.
+  variables: ({ params }) => ({ tableId: params.tableId, rowId: params.rowId, version: Number(params.version) }),
+  respond(data, { params }) {
+    const v = data.dataTableRowVersion;
+    if (!isRecord(v)) throw notFound('row version', `${String(params.rowId)}@${String(params.version)}`);
+    return { body: restVersion(v) };
+  },
+  accepts: { path: ['tableId', 'rowId', 'version'] },
+};

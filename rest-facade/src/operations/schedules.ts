@@ -1,0 +1,87 @@
+/**
+ * /schedules and /schedules/groups onto the scheduling subgraph, in the reference's shapes: its
+ * ScheduleRequest in, its Schedule out (snake_case, `type` and `priority` in the reference's
+ * spelling, `tags` a comma-separated string, `modified_on` the last change).
+ */
+import { snakeKeys } from '@pylon/kit';
+import { createOp, deleteOp, getOp, listOp, patchOp, updateOp, type FieldMap } from './declare.js';
+import { CONTENT_GROUP_EXTRA, groupOps } from './groups.js';
+import { tagList } from './device-writes.js';
+import { isRecord, type GqlRecord } from './shape.js';
+
+const TYPES: Record<string, string> = { PLAYLIST: 'Playlist', TEMPLATE: 'Template', CAMPAIGN: 'Campaign' };
+const PRIORITIES: Record<string, string> = { LOWEST: 'Lowest', LOW: 'Low', NORMAL: 'Normal', HIGH: 'High', HIGHEST: 'Highest' };
+/** The reference's enum spelling -> GraphQL's (unknown values pass through for the subgraph to refuse, naming the field). */
+const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
+const deviceIds = (v: unknown) => (Array.isArray(v) ? v.map((d) => (isRecord(d) ? d.id : d)) : v);
+
+/** GraphQL Schedule -> the reference's Schedule (which allows no other members). */
+export function toRestSchedule(s: GqlRecord): Record<string, unknown> {
+  const { updatedOn, orgId: _org, ...rest } = s;
+  const body = snakeKeys(rest) as Record<string, unknown>;
+  body.type = TYPES[String(s.type)] ?? s.type;
+  body.priority = PRIORITIES[String(s.priority)] ?? s.priority;
+  body.tags = Array.isArray(s.tags) ? s.tags.join(',') : null;
+  body.modified_on = updatedOn ?? null;
+  // The reference answers these always; Pylon keeps no campaign conditions and no authors.
+  body.conditions = null;
+  body.created_by_id = null;
+  body.modified_by_id = null;
+  return body;
+}
+
+/** ScheduleRequest property -> ScheduleInput field. Campaign `conditions` are accepted empty only (rest.yaml) and dropped. */
+const SCHEDULE_FIELDS: FieldMap = {
+  name: 'name',
+  group_id: 'groupId',
+  tags: { to: 'tags', map: tagList },
+  monday: 'monday',
+  tuesday: 'tuesday',
+  wednesday: 'wednesday',
+  thursday: 'thursday',
+  friday: 'friday',
+  saturday: 'saturday',
+  sunday: 'sunday',
+  start_date: 'startDate',
+  end_date: 'endDate',
+  start_time: 'startTime',
+  end_time: 'endTime',
+  template_id: 'templateId',
+  playlist_id: 'playlistId',
+  type: { to: 'type', map: upper },
+  devices: { to: 'deviceIds', map: deviceIds },
+  conditions: false,
+  priority: { to: 'priority', map: upper },
+};
+
+const toRest = (s: GqlRecord) => toRestSchedule(s);
+
+export const listSchedules = listOp({
+  root: 'schedule',
+  params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName', device_id: 'deviceId' },
+  toRest,
+});
+
+export const getSchedule = getOp({ root: 'schedule', what: 'schedule', toRest });
+
+export const createSchedule = createOp({ root: 'createSchedule', record: 'schedule', body: { fields: SCHEDULE_FIELDS }, toRest });
+
+/** PUT replaces: what the body leaves out is reset (as on creation). Answers 204 like the reference. */
+export const updateSchedule = updateOp({ root: 'updateSchedule', record: 'schedule', body: { fields: SCHEDULE_FIELDS }, status: 204, toRest });
+
+/** Paths name ScheduleRequest properties (/start_time, /devices/0); values in its spelling. */
+export const patchSchedule = patchOp({
+  root: 'patchSchedule',
+  record: 'schedule',
+  renames: { devices: 'deviceIds' },
+  value: (path, value) => (path === '/tags' ? tagList(value) : path.startsWith('/deviceIds') ? (isRecord(value) ? value.id : deviceIds(value)) : path === '/type' || path === '/priority' ? upper(value) : value),
+  toRest,
+});
+
+export const deleteSchedule = deleteOp({ root: 'deleteSchedule' });
+
+export const { list: listScheduleGroups, create: createScheduleGroup, update: updateScheduleGroup, remove: deleteScheduleGroup } = groupOps(
+  { list: 'scheduleGroups', create: 'createScheduleGroup', update: 'updateScheduleGroup', remove: 'deleteScheduleGroup' },
+  // The reference's Group answers these always; Pylon's groups have no family or organization count.
+  CONTENT_GROUP_EXTRA,
+);

@@ -1,0 +1,17 @@
+import type { Principal } from '@pylon/kit';
+
+/** What scheduling needs to know of a device (the devices subgraph owns devices). */
+export interface DeviceFacts {
+  id: string;
+  /** IANA time zone of the screen; null: the account's applies. */
+  timezone: string | null;
+}
+
+/**
+ * The caller's devices, as the devices subgraph knows them. In-process in the all-in-one (devices'
+ * repository), over devices' GraphQL as the caller when distributed.
+ */
+export interface DeviceDirectory {
+  /** The caller's devices among `ids`; unknown and foreign ids are absent from the map. */
+  devices(caller: Principal, ids: readonly string[]): Promise<Map<string, DeviceFacts>>;
+}

@@ -57,7 +57,11 @@ function multipart(fields: Record<string, string>, file: { name: string; type: s
   const boundary = `----pylon${Date.now()}`;
   const parts: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`), file.bytes, Buffer.from(`\r\n--${boundary}--\r\n`));
+  parts.push(
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`),
+    file.bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
   return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${boundary}` };
 }
 
@@ -84,11 +88,26 @@ describe('REST media', () => {
   });
 
   test('POST /media (multipart as the reference: file, name, group_id, tags, start_date, end_date) answers 201 with the Media body', async () => {
-    const form = multipart({ name: 'Pixel', group_id: group.id, tags: 'brand, small', start_date: '2030-01-01T00:00:00Z', end_date: '2030-12-31T00:00:00Z', is_shared: 'false' }, { name: 'pixel.png', type: 'image/png', bytes: PNG });
+    const form = multipart(
+      { name: 'Pixel', group_id: group.id, tags: 'brand, small', start_date: '2030-01-01T00:00:00Z', end_date: '2030-12-31T00:00:00Z', is_shared: 'false' },
+      { name: 'pixel.png', type: 'image/png', bytes: PNG },
+    );
     const r = await call('POST', '/media', form.body, { type: form.type });
     expect(r.status).toBe(201);
     uploaded = r.body;
-    expect(uploaded).toMatchObject({ name: 'Pixel', group_id: group.id, group_name: 'Brand', tags: 'brand,small', mime_type: 'image/png', file_size: PNG.length, width: 1, height: 1, start_date: '2030-01-01T00:00:00Z', end_date: '2030-12-31T00:00:00Z', is_shared: false });
+    expect(uploaded).toMatchObject({
+      name: 'Pixel',
+      group_id: group.id,
+      group_name: 'Brand',
+      tags: 'brand,small',
+      mime_type: 'image/png',
+      file_size: PNG.length,
+      width: 1,
+      height: 1,
+      start_date: '2030-01-01T00:00:00Z',
+      end_date: '2030-12-31T00:00:00Z',
+      is_shared: false,
+    });
     expect(uploaded.sha_512).toMatch(/^[0-9a-f]{128}$/);
     const file = await fetch(new URL(uploaded.file_url, h.baseUrl));
     expect(file.status).toBe(200);
@@ -125,10 +144,21 @@ describe('REST media', () => {
   test('PUT replaces the metadata (204); PATCH changes some (200); bad input is 400 naming the field', async () => {
     expect((await call('PUT', `/media/${uploaded.id}`, { name: 'Renamed', tags: 'x,y', advertiser_id: null, is_shared: null })).status).toBe(204);
     expect((await call('GET', `/media/${uploaded.id}`)).body).toMatchObject({ name: 'Renamed', tags: 'x,y', group_id: null, start_date: null });
-    const patched = await call('PATCH', `/media/${uploaded.id}`, jsonPatch([{ op: 'replace', path: '/name', value: 'Patched' }, { op: 'replace', path: '/tags', value: 'p' }, { op: 'replace', path: '/group_id', value: group.id }]), { type: 'application/json-patch+json' });
+    const patched = await call(
+      'PATCH',
+      `/media/${uploaded.id}`,
+      jsonPatch([
+        { op: 'replace', path: '/name', value: 'Patched' },
+        { op: 'replace', path: '/tags', value: 'p' },
+        { op: 'replace', path: '/group_id', value: group.id },
+      ]),
+      { type: 'application/json-patch+json' },
+    );
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ name: 'Patched', tags: 'p', group_id: group.id });
-    const readOnly = await call('PATCH', `/media/${uploaded.id}`, jsonPatch([{ op: 'replace', path: '/file_size', value: 1 }]), { type: 'application/json-patch+json' });
+    const readOnly = await call('PATCH', `/media/${uploaded.id}`, jsonPatch([{ op: 'replace', path: '/file_size', value: 1 }]), {
+      type: 'application/json-patch+json',
+    });
     expect(readOnly.status).toBe(400);
     const noName = await call('PUT', `/media/${uploaded.id}`, { name: null });
     expect(noName.status).toBe(400);
@@ -143,7 +173,9 @@ describe('REST media', () => {
     expect((await other('GET', `/media?id=${uploaded.id}`)).body).toEqual([]);
     expect((await other('GET', `/media?group_id=${group.id}`)).body).toEqual([]);
     expect((await other('PUT', `/media/${uploaded.id}`, { name: 'B was here' })).status).toBe(404);
-    expect((await other('PATCH', `/media/${uploaded.id}`, jsonPatch([{ op: 'replace', path: '/name', value: 'B' }]), 'application/json-patch+json')).status).toBe(404);
+    expect(
+      (await other('PATCH', `/media/${uploaded.id}`, jsonPatch([{ op: 'replace', path: '/name', value: 'B' }]), 'application/json-patch+json')).status,
+    ).toBe(404);
     expect((await other('DELETE', `/media/${uploaded.id}`)).status).toBe(404);
     expect((await other('GET', `/media/groups?id=${group.id}`)).body).toEqual([]);
     expect((await other('PUT', `/media/groups/${group.id}`, { name: 'B' })).status).toBe(404);
@@ -161,10 +193,26 @@ describe('REST media', () => {
     test('playlist groups and POST /playlists (201, the reference Playlist with its enum values)', async () => {
       pgroup = (await call('POST', '/playlists/groups', { name: 'Lobby' })).body;
       expect(pgroup).toMatchObject({ name: 'Lobby', count: 0 });
-      const r = await call('POST', '/playlists', { name: 'Morning', type: 'Slideshow', duration: 600, group_id: pgroup.id, tags: 'am,lobby', is_random_start: false, sources: [] });
+      const r = await call('POST', '/playlists', {
+        name: 'Morning',
+        type: 'Slideshow',
+        duration: 600,
+        group_id: pgroup.id,
+        tags: 'am,lobby',
+        is_random_start: false,
+        sources: [],
+      });
       expect(r.status).toBe(201);
       playlist = r.body;
-      expect(playlist).toMatchObject({ name: 'Morning', type: 'Slideshow', duration: 600, group_id: pgroup.id, group_name: 'Lobby', tags: 'am,lobby', sources: [] });
+      expect(playlist).toMatchObject({
+        name: 'Morning',
+        type: 'Slideshow',
+        duration: 600,
+        group_id: pgroup.id,
+        group_name: 'Lobby',
+        tags: 'am,lobby',
+        sources: [],
+      });
       const defaulted = await call('POST', '/playlists', { name: 'Plain' });
       expect(defaulted.body.type).toBe('Multimedia');
       const bad = await call('POST', '/playlists', { name: 'x', type: 'Carousel' });
@@ -175,11 +223,15 @@ describe('REST media', () => {
     });
 
     test('sources come back in the reference Source shape (type Image, media with file_url)', async () => {
-      const added = await h.gql('mutation($p: ID!, $f: ID!) { addPlaylistSource(input: { playlistId: $p, fileId: $f, interval: 8 }) { success error } }', { variables: { p: playlist.id, f: uploaded.id } });
+      const added = await h.gql('mutation($p: ID!, $f: ID!) { addPlaylistSource(input: { playlistId: $p, fileId: $f, interval: 8 }) { success error } }', {
+        variables: { p: playlist.id, f: uploaded.id },
+      });
       expect(added.body.data!.addPlaylistSource).toMatchObject({ success: true });
       const r = await call('GET', `/playlists/${playlist.id}`);
       expect(r.status).toBe(200);
-      expect(r.body.sources).toMatchObject([{ type: 'Image', sequence: 1, interval: 8, media_id: uploaded.id, media: { id: uploaded.id }, loop_policy_type: 'Default', conditions: [] }]);
+      expect(r.body.sources).toMatchObject([
+        { type: 'Image', sequence: 1, interval: 8, media_id: uploaded.id, media: { id: uploaded.id }, loop_policy_type: 'Default', conditions: [] },
+      ]);
       expect(r.body.sources[0].media.file_url).toMatch(/^\/content\/files\//);
       const list = await call('GET', `/playlists?group_name=Lobby%20screens`);
       expect(list.body.map((p: Json) => p.id)).toEqual([playlist.id]);
@@ -193,12 +245,24 @@ describe('REST media', () => {
       const after = (await call('GET', `/playlists/${playlist.id}`)).body;
       expect(after).toMatchObject({ name: 'Evening', type: 'Marquee', tags: 'am,lobby', duration: 600 });
       expect(after.sources).toHaveLength(1);
-      const patched = await call('PATCH', `/playlists/${playlist.id}`, jsonPatch([{ op: 'replace', path: '/type', value: 'Template' }, { op: 'add', path: '/tags/-', value: 'pm' }]), { type: 'application/json-patch+json' });
+      const patched = await call(
+        'PATCH',
+        `/playlists/${playlist.id}`,
+        jsonPatch([
+          { op: 'replace', path: '/type', value: 'Template' },
+          { op: 'add', path: '/tags/-', value: 'pm' },
+        ]),
+        { type: 'application/json-patch+json' },
+      );
       expect(patched.status).toBe(200);
       expect(patched.body).toMatchObject({ type: 'Template', tags: 'am,lobby,pm' });
-      const sourcesRefused = await call('PATCH', `/playlists/${playlist.id}`, jsonPatch([{ op: 'replace', path: '/sources', value: [] }]), { type: 'application/json-patch+json' });
+      const sourcesRefused = await call('PATCH', `/playlists/${playlist.id}`, jsonPatch([{ op: 'replace', path: '/sources', value: [] }]), {
+        type: 'application/json-patch+json',
+      });
       expect(sourcesRefused.status).toBe(400);
-      const failedTest = await call('PATCH', `/playlists/${playlist.id}`, jsonPatch([{ op: 'test', path: '/name', value: 'Nope' }]), { type: 'application/json-patch+json' });
+      const failedTest = await call('PATCH', `/playlists/${playlist.id}`, jsonPatch([{ op: 'test', path: '/name', value: 'Nope' }]), {
+        type: 'application/json-patch+json',
+      });
       expect(failedTest.status).toBe(422);
       // The media a playlist plays cannot be deleted (422 naming the playlist).
       const inUse = await call('DELETE', `/media/${uploaded.id}`);
@@ -210,7 +274,9 @@ describe('REST media', () => {
       expect((await other('GET', `/playlists?id=${playlist.id}`)).body).toEqual([]);
       expect((await other('GET', `/playlists?group_id=${pgroup.id}`)).body).toEqual([]);
       expect((await other('PUT', `/playlists/${playlist.id}`, { name: 'B' })).status).toBe(404);
-      expect((await other('PATCH', `/playlists/${playlist.id}`, jsonPatch([{ op: 'replace', path: '/name', value: 'B' }]), 'application/json-patch+json')).status).toBe(404);
+      expect(
+        (await other('PATCH', `/playlists/${playlist.id}`, jsonPatch([{ op: 'replace', path: '/name', value: 'B' }]), 'application/json-patch+json')).status,
+      ).toBe(404);
       expect((await other('DELETE', `/playlists/${playlist.id}`)).status).toBe(404);
       expect((await other('POST', '/playlists', { name: 'B in A group', group_id: pgroup.id })).status).toBe(400);
       expect((await other('GET', `/playlists/groups?id=${pgroup.id}`)).body).toEqual([]);
@@ -230,7 +296,16 @@ describe('REST media', () => {
         );
         expect(made.body.data!.createTemplate).toMatchObject({ success: true });
         template = (await call('GET', `/templates/${made.body.data!.createTemplate.template.id}`)).body;
-        expect(template).toMatchObject({ name: 'Split', width: 1920, height: 1080, orientation: 0, tags: 'hd', group_id: tgroup.id, group_name: 'Layouts', modules: [{ name: 'Main', left: 0, width: 1440, playlist_id: playlist.id, sequence: 1 }] });
+        expect(template).toMatchObject({
+          name: 'Split',
+          width: 1920,
+          height: 1080,
+          orientation: 0,
+          tags: 'hd',
+          group_id: tgroup.id,
+          group_name: 'Layouts',
+          modules: [{ name: 'Main', left: 0, width: 1440, playlist_id: playlist.id, sequence: 1 }],
+        });
         expect((await call('GET', `/templates?group_id=${tgroup.id}`)).body.map((t: Json) => t.id)).toEqual([template.id]);
         expect((await call('GET', `/templates?id=${template.id}&take=5`)).body).toHaveLength(1);
         expect((await call('GET', '/templates/groups')).body.map((g: Json) => g.name)).toContain('Layouts');
@@ -254,14 +329,21 @@ describe('REST media', () => {
         expect(jsonp).toContain('"modules"');
         expect(await (await legacy('/templates?take=50')).json()).toEqual(expect.arrayContaining([expect.objectContaining({ id: template.id, width: 1920 })]));
         const pl = (await (await legacy(`/playlists/${playlist.id}`)).json()) as Json;
-        expect(pl).toMatchObject({ id: playlist.id, type: 'TEMPLATE', calculated_duration: 8, sources: [{ type: 'IMAGE', interval: 8, media: { id: uploaded.id, mime_type: 'image/png' } }] });
+        expect(pl).toMatchObject({
+          id: playlist.id,
+          type: 'TEMPLATE',
+          calculated_duration: 8,
+          sources: [{ type: 'IMAGE', interval: 8, media: { id: uploaded.id, mime_type: 'image/png' } }],
+        });
         expect(pl.sources[0].media.file_url).toMatch(/^http:\/\//);
 
         const rss = await legacy(`/playlists/${playlist.id}?format=rss`);
         expect(rss.status).toBe(200);
         expect(rss.headers.get('content-type')).toMatch(/application\/rss\+xml/);
         const feed = await rss.text();
-        expect(feed).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\s*<rss version="2.0"><channel><title>Evening<\/title><link>http:\/\/[^<]+\/playlists\/[^<]+<\/link><description>[^<]+<\/description><item>/);
+        expect(feed).toMatch(
+          /^<\?xml version="1.0" encoding="UTF-8"\?>\s*<rss version="2.0"><channel><title>Evening<\/title><link>http:\/\/[^<]+\/playlists\/[^<]+<\/link><description>[^<]+<\/description><item>/,
+        );
         const item = feed.match(/<item>(.*?)<\/item>/)![1]!;
         expect(item).toMatch(/<title>[^<]+<\/title>/);
         expect(item).toContain(`<guid isPermaLink="false">${playlist.id}:`);
@@ -273,7 +355,8 @@ describe('REST media', () => {
         expect((await legacy('/playlists?format=rss')).headers.get('content-type')).toMatch(/rss/);
         expect((await legacy('/media?format=rss')).status).toBe(400);
         // Another account's ids are unknown here too.
-        for (const path of [`/media/${uploaded.id}`, `/playlists/${playlist.id}`, `/playlists/${playlist.id}?format=rss`, `/templates/${template.id}`]) expect((await legacy(path, otherKey)).status).toBe(404);
+        for (const path of [`/media/${uploaded.id}`, `/playlists/${playlist.id}`, `/playlists/${playlist.id}?format=rss`, `/templates/${template.id}`])
+          expect((await legacy(path, otherKey)).status).toBe(404);
         expect(await (await legacy('/media', otherKey)).json()).toEqual([]);
       });
 

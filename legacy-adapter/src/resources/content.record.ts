@@ -3,7 +3,21 @@ import { snakeRecord } from '@pylon/kit';
 
 type Data = Record<string, unknown>;
 
-const MEDIA_FIELDS = ['id', 'name', 'file_name', 'mime_type', 'file_size', 'file_url', 'thumbnail_url', 'uploaded_on', 'width', 'height', 'tags', 'group_id', 'group_name'] as const;
+const MEDIA_FIELDS = [
+  'id',
+  'name',
+  'file_name',
+  'mime_type',
+  'file_size',
+  'file_url',
+  'thumbnail_url',
+  'uploaded_on',
+  'width',
+  'height',
+  'tags',
+  'group_id',
+  'group_name',
+] as const;
 const PLAYLIST_FIELDS = ['id', 'name', 'type', 'duration', 'calculated_duration', 'group_id', 'group_name', 'tags', 'updated_on'] as const;
 const SOURCE_FIELDS = ['id', 'name', 'type', 'sequence', 'interval'] as const;
 const SOURCE_MEDIA_FIELDS = ['id', 'file_name', 'file_url', 'mime_type', 'file_size'] as const;

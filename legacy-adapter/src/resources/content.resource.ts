@@ -33,7 +33,12 @@ async function oneOf(ctx: ResourceContext, operationId: string, root: string, wh
 
 /** File addresses made absolute (they are relative to the REST base unless MEDIA_PUBLIC_BASE_URL is set). */
 function withAbsoluteFiles(ctx: ResourceContext, p: LegacyPlaylist): LegacyPlaylist {
-  return { ...p, sources: p.sources.map((s) => (s.media && typeof s.media.file_url === 'string' ? { ...s, media: { ...s.media, file_url: ctx.absoluteUrl(s.media.file_url) } } : s)) };
+  return {
+    ...p,
+    sources: p.sources.map((s) =>
+      s.media && typeof s.media.file_url === 'string' ? { ...s, media: { ...s.media, file_url: ctx.absoluteUrl(s.media.file_url) } } : s,
+    ),
+  };
 }
 
 export const listMedia = defineResource<LegacyMedia[]>({
@@ -85,7 +90,12 @@ export const listPlaylists = defineResource<LegacyPlaylist[]>({
       title: 'Playlists',
       link: feedLinks.get(playlists) ?? '',
       description: `${playlists.length} playlist(s); each item's feed is GET /playlists/{id}?format=rss`,
-      items: playlists.map((p) => ({ title: String(p.name), guid: String(p.id), description: `${String(p.type)}, ${p.sources.length} source(s)`, pubDate: typeof p.updated_on === 'string' ? p.updated_on : null })),
+      items: playlists.map((p) => ({
+        title: String(p.name),
+        guid: String(p.id),
+        description: `${String(p.type)}, ${p.sources.length} source(s)`,
+        pubDate: typeof p.updated_on === 'string' ? p.updated_on : null,
+      })),
     }),
   },
   async handle(ctx) {

@@ -8,7 +8,13 @@ import { isRecord, type GqlRecord } from './shape.js';
 
 /** GraphQL enum value -> the reference's PascalCase value. */
 export const enumToRest = (v: unknown): unknown =>
-  typeof v === 'string' ? v.toLowerCase().split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('') : v;
+  typeof v === 'string'
+    ? v
+        .toLowerCase()
+        .split('_')
+        .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+        .join('')
+    : v;
 
 /** The reference's PascalCase value -> GraphQL enum value (unknown values are refused by the schema). */
 export const enumToGql = (v: unknown): unknown => (typeof v === 'string' ? v.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase() : v);

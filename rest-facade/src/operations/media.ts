@@ -53,9 +53,17 @@ export const importMedia: RestOperation = {
   accepts: { query: ['url', 'group_id'] },
 };
 
-export const { list: listMediaGroups, create: createMediaGroup, update: updateMediaGroup, remove: deleteMediaGroup } = groupOps({
-  list: 'mediaGroups',
-  create: 'createMediaGroup',
-  update: 'updateMediaGroup',
-  remove: 'deleteMediaGroup',
-}, CONTENT_GROUP_EXTRA);
+export const {
+  list: listMediaGroups,
+  create: createMediaGroup,
+  update: updateMediaGroup,
+  remove: deleteMediaGroup,
+} = groupOps(
+  {
+    list: 'mediaGroups',
+    create: 'createMediaGroup',
+    update: 'updateMediaGroup',
+    remove: 'deleteMediaGroup',
+  },
+  CONTENT_GROUP_EXTRA,
+);

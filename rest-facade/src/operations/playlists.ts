@@ -59,9 +59,17 @@ export const patchPlaylist = patchOp({
 
 export const deletePlaylist = deleteOp({ root: 'deletePlaylist' });
 
-export const { list: listPlaylistGroups, create: createPlaylistGroup, update: updatePlaylistGroup, remove: deletePlaylistGroup } = groupOps({
-  list: 'playlistGroups',
-  create: 'createPlaylistGroup',
-  update: 'updatePlaylistGroup',
-  remove: 'deletePlaylistGroup',
-}, CONTENT_GROUP_EXTRA);
+export const {
+  list: listPlaylistGroups,
+  create: createPlaylistGroup,
+  update: updatePlaylistGroup,
+  remove: deletePlaylistGroup,
+} = groupOps(
+  {
+    list: 'playlistGroups',
+    create: 'createPlaylistGroup',
+    update: 'updatePlaylistGroup',
+    remove: 'deletePlaylistGroup',
+  },
+  CONTENT_GROUP_EXTRA,
+);

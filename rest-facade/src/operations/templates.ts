@@ -15,9 +15,17 @@ export const getTemplate = getOp({ root: 'template', what: 'template', toRest })
 
 export const deleteTemplate = deleteOp({ root: 'deleteTemplate' });
 
-export const { list: listTemplateGroups, create: createTemplateGroup, update: updateTemplateGroup, remove: deleteTemplateGroup } = groupOps({
-  list: 'templateGroups',
-  create: 'createTemplateGroup',
-  update: 'updateTemplateGroup',
-  remove: 'deleteTemplateGroup',
-}, CONTENT_GROUP_EXTRA);
+export const {
+  list: listTemplateGroups,
+  create: createTemplateGroup,
+  update: updateTemplateGroup,
+  remove: deleteTemplateGroup,
+} = groupOps(
+  {
+    list: 'templateGroups',
+    create: 'createTemplateGroup',
+    update: 'updateTemplateGroup',
+    remove: 'deleteTemplateGroup',
+  },
+  CONTENT_GROUP_EXTRA,
+);

@@ -45,7 +45,10 @@ const bad = (message: string, field = 'operations') => new AppError('BAD_USER_IN
 
 /** `/location/city` -> ['location', 'city'] (RFC 6901 unescaping). */
 function segmentsOf(pointer: string): string[] {
-  return pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function checkPointer(pointer: unknown, rules: PatchRules, i: number, member: 'path' | 'from'): void {
@@ -68,12 +71,14 @@ export function applyJsonPatch<T extends object>(doc: T, operations: unknown, ru
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw bad(`operations[${i}] must be an object with op and path`, `operations[${i}]`);
     const o = raw as Record<string, unknown>;
     for (const key of Object.keys(o)) {
-      if (!['op', 'path', 'value', 'from'].includes(key)) throw bad(`operations[${i}] has an unknown member '${key.slice(0, 50)}'`, `operations[${i}].${key.slice(0, 50)}`);
+      if (!['op', 'path', 'value', 'from'].includes(key))
+        throw bad(`operations[${i}] has an unknown member '${key.slice(0, 50)}'`, `operations[${i}].${key.slice(0, 50)}`);
     }
     if (typeof o.op !== 'string' || !OPS.has(o.op)) throw bad(`operations[${i}].op must be one of: ${[...OPS].join(', ')}`, `operations[${i}].op`);
     checkPointer(o.path, rules, i, 'path');
     if (o.op === 'move' || o.op === 'copy') checkPointer(o.from, rules, i, 'from');
-    if ((o.op === 'add' || o.op === 'replace' || o.op === 'test') && !('value' in o)) throw bad(`operations[${i}].value is required for ${o.op}`, `operations[${i}].value`);
+    if ((o.op === 'add' || o.op === 'replace' || o.op === 'test') && !('value' in o))
+      throw bad(`operations[${i}].value is required for ${o.op}`, `operations[${i}].value`);
     if ('value' in o) assertPlainJson(o.value, `operations[${i}].value`);
     return { op: o.op, path: o.path as string, ...('value' in o ? { value: o.value } : {}), ...(typeof o.from === 'string' ? { from: o.from } : {}) };
   });
@@ -86,8 +91,15 @@ export function applyJsonPatch<T extends object>(doc: T, operations: unknown, ru
     const at = typeof err.index === 'number' ? `operations[${err.index}]` : 'operations';
     const path = err.operation?.path ?? '';
     if (err.name === 'TEST_OPERATION_FAILED') throw new AppError('UNPROCESSABLE', `${at}: test failed, ${path} does not hold the given value`, { field: at });
-    if (err.name === 'OPERATION_PATH_UNRESOLVABLE' || err.name === 'OPERATION_FROM_UNRESOLVABLE' || err.name === 'OPERATION_PATH_ILLEGAL_ARRAY_INDEX' || err.name === 'OPERATION_VALUE_OUT_OF_BOUNDS') {
-      throw new AppError('UNPROCESSABLE', `${at}: ${path} cannot be applied to the current record (${String((e as Error).message).split('\n')[0]})`, { field: at });
+    if (
+      err.name === 'OPERATION_PATH_UNRESOLVABLE' ||
+      err.name === 'OPERATION_FROM_UNRESOLVABLE' ||
+      err.name === 'OPERATION_PATH_ILLEGAL_ARRAY_INDEX' ||
+      err.name === 'OPERATION_VALUE_OUT_OF_BOUNDS'
+    ) {
+      throw new AppError('UNPROCESSABLE', `${at}: ${path} cannot be applied to the current record (${String((e as Error).message).split('\n')[0]})`, {
+        field: at,
+      });
     }
     throw bad(`${at} is invalid: ${String((e as Error).message).split('\n')[0]}`, at);
   }

@@ -11,7 +11,15 @@
  * credentials are never logged or put in error messages.
  */
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { AppError } from '@pylon/kit/errors';
 import type { BlobInfo, BlobRange, BlobStore } from '@pylon/kit/ports/blobs';
@@ -77,7 +85,8 @@ function totalOf(contentRange: string | undefined): number | undefined {
 
 export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
   if (!options.bucket) throw new Error('S3 blob store: a bucket is required');
-  if (Boolean(options.accessKeyId) !== Boolean(options.secretAccessKey)) throw new Error('S3 blob store: give both the access key id and the secret access key, or neither');
+  if (Boolean(options.accessKeyId) !== Boolean(options.secretAccessKey))
+    throw new Error('S3 blob store: give both the access key id and the secret access key, or neither');
   const config: S3ClientConfig = {
     region: options.region ?? 'us-east-1',
     forcePathStyle: options.forcePathStyle ?? Boolean(options.endpoint),
@@ -135,7 +144,13 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
           }
         })(),
       );
-      const upload = new Upload({ client, params: { Bucket: bucket, Key: name, Body: counted, ContentType: type }, partSize, queueSize: 2, leavePartsOnError: false });
+      const upload = new Upload({
+        client,
+        params: { Bucket: bucket, Key: name, Body: counted, ContentType: type },
+        partSize,
+        queueSize: 2,
+        leavePartsOnError: false,
+      });
       try {
         await upload.done();
       } catch (e) {
@@ -151,7 +166,9 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
       checkOpen();
       const name = objectKey(tenant, key);
       try {
-        const r = await client.send(new GetObjectCommand({ Bucket: bucket, Key: name, ...(range ? { Range: `bytes=${range.start}-${range.end ?? ''}` } : {}) }));
+        const r = await client.send(
+          new GetObjectCommand({ Bucket: bucket, Key: name, ...(range ? { Range: `bytes=${range.start}-${range.end ?? ''}` } : {}) }),
+        );
         const size = range ? (totalOf(r.ContentRange) ?? Number(r.ContentLength ?? 0)) : Number(r.ContentLength ?? 0);
         const body = r.Body instanceof Readable ? r.Body : Readable.from([]);
         return { info: { key, size, contentType: r.ContentType ?? DEFAULT_CONTENT_TYPE }, body };

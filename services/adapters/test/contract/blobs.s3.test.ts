@@ -22,7 +22,14 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-s3rver-'));
   server = new S3rver({ address: '127.0.0.1', port: 0, directory: dir, silent: true, configureBuckets: [{ name: BUCKET, configs: [] }] });
   const address = (await server.run()) as AddressInfo;
-  local = { endpoint: `http://127.0.0.1:${address.port}`, bucket: BUCKET, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', prefix: `${uniqueName('run')}/` };
+  local = {
+    endpoint: `http://127.0.0.1:${address.port}`,
+    bucket: BUCKET,
+    region: 'us-east-1',
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    prefix: `${uniqueName('run')}/`,
+  };
 });
 afterAll(async () => {
   await server?.close();
@@ -64,7 +71,8 @@ describe('s3 blob store specifics', () => {
     const past = await store.get('t', 'small', { start: 10 });
     expect(past!.info.size).toBe(3);
     expect((await readAll(past!.body)).length).toBe(0);
-    for (const name of ['../x', '.meta', 'a/b']) await expect(store.put('t', name, Buffer.from('x'), 'text/plain')).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+    for (const name of ['../x', '.meta', 'a/b'])
+      await expect(store.put('t', name, Buffer.from('x'), 'text/plain')).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
     await store.close();
     await expect(store.ping()).rejects.toMatchObject({ code: 'UNAVAILABLE' });
   });

@@ -38,7 +38,10 @@ export default defineConfig(
       // `import type` for types keeps type-only edges out of the runtime graph (and out of cycles).
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings in a config module (config.ts) and pass them in (STYLE habit 2).' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read settings in a config module (config.ts) and pass them in (STYLE habit 2).' },
+      ],
     },
   },
   { files: ENV_READERS, rules: { 'no-restricted-properties': 'off' } },

@@ -17,8 +17,14 @@ if (process.argv.includes('--list')) {
 }
 const { problems, stale } = checkRestCompat(ours, reference, STATIC_KNOWN_GAPS);
 if (problems.length || stale.length) {
-  if (problems.length) console.error(`rest.yaml differs from the reference API (fix it, or declare x-reference-deviation: <reason> where our spec wins):\n${problems.map((p) => `  - ${p.op} at ${p.at}: ${p.message}`).join('\n')}`);
-  if (stale.length) console.error(`stale known gaps (no longer found; delete them from gateway/test/support/conformance-known-gaps.ts):\n${stale.map((g) => `  - ${g.op} at ${g.at}`).join('\n')}`);
+  if (problems.length)
+    console.error(
+      `rest.yaml differs from the reference API (fix it, or declare x-reference-deviation: <reason> where our spec wins):\n${problems.map((p) => `  - ${p.op} at ${p.at}: ${p.message}`).join('\n')}`,
+    );
+  if (stale.length)
+    console.error(
+      `stale known gaps (no longer found; delete them from gateway/test/support/conformance-known-gaps.ts):\n${stale.map((g) => `  - ${g.op} at ${g.at}`).join('\n')}`,
+    );
   process.exit(1);
 }
 console.log(`rest.yaml is compatible with the reference API (${STATIC_KNOWN_GAPS.length} known gaps allowed)`);

@@ -31,4 +31,6 @@ if (problems.length) {
   console.error(`REST conformance with the reference API:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   process.exit(1);
 }
-console.log(`REST conformance: ${c.covered.length} of ${shared.length} shared operations validated against the reference (${records.length} responses, ${RUNTIME_KNOWN_GAPS.length} known gaps)`);
+console.log(
+  `REST conformance: ${c.covered.length} of ${shared.length} shared operations validated against the reference (${records.length} responses, ${RUNTIME_KNOWN_GAPS.length} known gaps)`,
+);

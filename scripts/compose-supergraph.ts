@@ -15,13 +15,18 @@ const root = new URL('../schema/', import.meta.url);
 const check = process.argv.includes('--check');
 const problems: string[] = [];
 
-const names = readdirSync(new URL('subgraphs/', root)).filter((f) => f.endsWith('.graphql')).map((f) => f.slice(0, -8)).sort();
+const names = readdirSync(new URL('subgraphs/', root))
+  .filter((f) => f.endsWith('.graphql'))
+  .map((f) => f.slice(0, -8))
+  .sort();
 const expected = ['analytics', 'content', 'datatables', 'devices', 'identity', 'scheduling'];
 for (const n of expected) if (!names.includes(n)) problems.push(`schema/subgraphs/${n}.graphql is missing`);
 
 const blockRe = /# >>> shared:(\S+)\n([\s\S]*?)# <<< shared:\1\n/g;
 const sharedBlocks = new Map<string, { file: string; body: string }>();
-for (const file of readdirSync(new URL('shared/', root)).filter((f) => f.endsWith('.graphql')).sort()) {
+for (const file of readdirSync(new URL('shared/', root))
+  .filter((f) => f.endsWith('.graphql'))
+  .sort()) {
   for (const m of readFileSync(new URL(`shared/${file}`, root), 'utf8').matchAll(blockRe)) sharedBlocks.set(m[1]!, { file, body: m[2]! });
 }
 const PAYLOAD_FIELDS = ['success', 'error', 'errorCode', 'errorField'];
@@ -38,7 +43,8 @@ const services = names.map((name) => {
     if (def.kind !== Kind.OBJECT_TYPE_DEFINITION) continue;
     const fields = new Set(def.fields?.map((f) => f.name.value));
     const implementsPayload = def.interfaces?.some((i) => i.name.value === 'MutationPayload');
-    if (PAYLOAD_FIELDS.every((f) => fields.has(f)) && !implementsPayload) problems.push(`${name}.graphql: ${def.name.value} carries the payload fields but does not implement MutationPayload (schema/shared/payload.graphql)`);
+    if (PAYLOAD_FIELDS.every((f) => fields.has(f)) && !implementsPayload)
+      problems.push(`${name}.graphql: ${def.name.value} carries the payload fields but does not implement MutationPayload (schema/shared/payload.graphql)`);
   }
   return { name, url: `http://${name}:4001/graphql`, typeDefs };
 });

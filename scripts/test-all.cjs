@@ -45,7 +45,14 @@ fs.rmSync(report, { force: true });
 // Every jest worker appends the responses it validated against the reference API here.
 const conformanceDir = path.join(root, '.tmp', 'rest-conformance');
 fs.rmSync(conformanceDir, { recursive: true, force: true });
-const jestArgs = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', path.join(root, 'node_modules/jest/bin/jest.js'), '--json', `--outputFile=${report}`, ...process.argv.slice(2)];
+const jestArgs = [
+  '--experimental-vm-modules',
+  '--no-warnings=ExperimentalWarning',
+  path.join(root, 'node_modules/jest/bin/jest.js'),
+  '--json',
+  `--outputFile=${report}`,
+  ...process.argv.slice(2),
+];
 const jestStatus = run('jest', process.execPath, jestArgs, { REST_CONFORMANCE_DIR: conformanceDir });
 
 // Coverage needs every suite: skipped when jest was given a subset (extra arguments).
@@ -54,7 +61,9 @@ for (const [label, cmd, args] of postChecks) {
   if (run(label, cmd, args) !== 0) failed++;
 }
 
-let passed = 0, jestFailed, skipped = 0;
+let passed = 0,
+  jestFailed,
+  skipped = 0;
 if (fs.existsSync(report)) {
   const r = JSON.parse(fs.readFileSync(report, 'utf8'));
   passed = r.numPassedTests;

@@ -28,32 +28,77 @@ export async function authScenario(o: {
   const body = { query: o.query, variables: o.variables };
   const headers = (auth: Record<string, string>) => ({ 'content-type': 'application/json', 'apollo-require-preflight': 'true', ...auth });
   const results: LoadResult[] = [];
-  results.push(await load('gateway, API key, warm principal cache', { url, method: 'POST', headers: headers({ 'x-service-apikey': o.key }), body, seconds: o.seconds, connections: o.connections }));
+  results.push(
+    await load('gateway, API key, warm principal cache', {
+      url,
+      method: 'POST',
+      headers: headers({ 'x-service-apikey': o.key }),
+      body,
+      seconds: o.seconds,
+      connections: o.connections,
+    }),
+  );
 
   // Cold: the identity service's principal cache answers every read with a miss for this run.
   const cache = (o.app.subgraphs.identity as unknown as { cache: CacheLike }).cache;
   const get = cache.get;
   cache.get = async () => undefined;
   try {
-    results.push(await load('gateway, API key, cold principal cache (store lookup per request)', { url, method: 'POST', headers: headers({ 'x-service-apikey': o.key }), body, seconds: o.seconds, connections: o.connections }));
+    results.push(
+      await load('gateway, API key, cold principal cache (store lookup per request)', {
+        url,
+        method: 'POST',
+        headers: headers({ 'x-service-apikey': o.key }),
+        body,
+        seconds: o.seconds,
+        connections: o.connections,
+      }),
+    );
   } finally {
     cache.get = get;
   }
   if (o.bearer) {
-    results.push(await load('gateway, OAuth bearer token (JWT), warm cache', { url, method: 'POST', headers: headers({ authorization: `Bearer ${o.bearer}` }), body, seconds: o.seconds, connections: o.connections }));
+    results.push(
+      await load('gateway, OAuth bearer token (JWT), warm cache', {
+        url,
+        method: 'POST',
+        headers: headers({ authorization: `Bearer ${o.bearer}` }),
+        body,
+        seconds: o.seconds,
+        connections: o.connections,
+      }),
+    );
   }
 
-  console.log('\nScenario 3: the cost of authentication (the platform scenario\'s gateway request)\n');
+  console.log("\nScenario 3: the cost of authentication (the platform scenario's gateway request)\n");
   console.log(table(results));
   for (const r of results) console.log(`${r.name} / platform gateway: ${(r.rps / o.gatewayRps).toFixed(2)}×`);
 
   // The same comparison on a request that does almost nothing else, where authentication is a larger share.
   const tiny = { query: '{ permissions { isAdministrator } }' };
   const small: LoadResult[] = [];
-  small.push(await load('tiny query, API key, warm cache', { url, method: 'POST', headers: headers({ 'x-service-apikey': o.key }), body: tiny, seconds: o.seconds, connections: o.connections }));
+  small.push(
+    await load('tiny query, API key, warm cache', {
+      url,
+      method: 'POST',
+      headers: headers({ 'x-service-apikey': o.key }),
+      body: tiny,
+      seconds: o.seconds,
+      connections: o.connections,
+    }),
+  );
   cache.get = async () => undefined;
   try {
-    small.push(await load('tiny query, API key, cold cache', { url, method: 'POST', headers: headers({ 'x-service-apikey': o.key }), body: tiny, seconds: o.seconds, connections: o.connections }));
+    small.push(
+      await load('tiny query, API key, cold cache', {
+        url,
+        method: 'POST',
+        headers: headers({ 'x-service-apikey': o.key }),
+        body: tiny,
+        seconds: o.seconds,
+        connections: o.connections,
+      }),
+    );
   } finally {
     cache.get = get;
   }

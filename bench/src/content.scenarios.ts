@@ -13,7 +13,13 @@ import { pipeline } from 'node:stream/promises';
 
 const MB = 1024 * 1024;
 
-export interface UploadFigures { sizeMb: number; copyMbs: number; uploadMbs: number; ratio: number; peakRssAboveIdleMb: number }
+export interface UploadFigures {
+  sizeMb: number;
+  copyMbs: number;
+  uploadMbs: number;
+  ratio: number;
+  peakRssAboveIdleMb: number;
+}
 
 async function makeFile(path: string, bytes: number): Promise<void> {
   // A PDF header (accepted type) then incompressible bytes.
@@ -29,10 +35,14 @@ async function makeFile(path: string, bytes: number): Promise<void> {
 
 function upload(url: string, key: string, path: string, size: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'x-service-apikey': key, 'content-type': 'application/pdf', 'content-length': String(size) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', headers: { 'x-service-apikey': key, 'content-type': 'application/pdf', 'content-length': String(size) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     createReadStream(path).pipe(req);
   });
@@ -62,7 +72,9 @@ export async function uploadScenario(o: { baseUrl: string; key: string; dir: str
   await new Promise((r) => setTimeout(r, 200));
   const idle = process.memoryUsage().rss;
   let peak = idle;
-  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 10);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 10);
   const t1 = performance.now();
   const status = await upload(`${o.baseUrl}/media/${groupId}/bench.pdf`, o.key, src, size);
   const uploadMbs = sizeMb / ((performance.now() - t1) / 1000);
@@ -80,5 +92,3 @@ export function printUpload(f: UploadFigures): void {
   console.log(`\nupload / local copy: ${f.ratio.toFixed(2)}× (target ≥ 0.50×)`);
   console.log(`peak RSS above idle during the upload: ${f.peakRssAboveIdleMb.toFixed(0)} MB (target < 150 MB)`);
 }
-
-

@@ -45,11 +45,11 @@ export async function dataTablesScenario(o: DataTablesBenchOptions): Promise<voi
     { name: 'Vegan', key: 'vegan', type: 'BOOLEAN' },
   ];
   const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] as number;
-  const cell = (i: number) => ({ name: `item ${i}`, price: (i * 7919) % 10000 / 100, cat: `c${i % 10}`, vegan: i % 3 === 0 });
+  const cell = (i: number) => ({ name: `item ${i}`, price: ((i * 7919) % 10000) / 100, cat: `c${i % 10}`, vegan: i % 3 === 0 });
 
   async function table(name: string): Promise<string> {
     const r = await run('mutation($i: CreateDataTableInput!) { createDataTable(input: $i) { table { id } } }', { i: { name, columns: COLUMNS } });
-    return ((r.data as { createDataTable: { table: { id: string } } }).createDataTable.table.id);
+    return (r.data as { createDataTable: { table: { id: string } } }).createDataTable.table.id;
   }
 
   // 1. batch create vs raw insertMany
@@ -68,21 +68,31 @@ export async function dataTablesScenario(o: DataTablesBenchOptions): Promise<voi
     n = 0;
     const t1 = performance.now();
     for (let c = 0; c < calls; c++) {
-      await raw.insertMany('bench', Array.from({ length: 100 }, () => ({ tableId: t, sortOrder: n, data: cell(n++) })));
+      await raw.insertMany(
+        'bench',
+        Array.from({ length: 100 }, () => ({ tableId: t, sortOrder: n, data: cell(n++) })),
+      );
     }
     const viaPort = (calls * 100) / ((performance.now() - t1) / 1000);
-    console.log(`batch create: ${viaApi.toFixed(0)} rows/s via batchCreateDataTableRows, ${viaPort.toFixed(0)} rows/s raw insertMany, ratio ${(viaApi / viaPort).toFixed(2)}x`);
+    console.log(
+      `batch create: ${viaApi.toFixed(0)} rows/s via batchCreateDataTableRows, ${viaPort.toFixed(0)} rows/s raw insertMany, ratio ${(viaApi / viaPort).toFixed(2)}x`,
+    );
   }
 
   // 2. import 100k-row CSV
   {
     const t = await table('import');
     const lines = ['name,price,cat,vegan'];
-    for (let i = 0; i < o.importRows; i++) { const c = cell(i); lines.push(`${c.name},${c.price},${c.cat},${c.vegan}`); }
+    for (let i = 0; i < o.importRows; i++) {
+      const c = cell(i);
+      lines.push(`${c.name},${c.price},${c.cat},${c.vegan}`);
+    }
     const csv = lines.join('\n');
     const t0 = performance.now();
     const r = await importRowsCsv(sg.runtime, who, t, csv);
-    console.log(`import ${o.importRows}-row CSV (${(csv.length / 1e6).toFixed(1)} MB): ${((performance.now() - t0) / 1000).toFixed(2)} s, imported ${r.imported}, failed ${r.failed}`);
+    console.log(
+      `import ${o.importRows}-row CSV (${(csv.length / 1e6).toFixed(1)} MB): ${((performance.now() - t0) / 1000).toFixed(2)} s, imported ${r.imported}, failed ${r.failed}`,
+    );
   }
 
   // 3. filtered sorted pages on an o.rows-row table
@@ -100,7 +110,8 @@ export async function dataTablesScenario(o: DataTablesBenchOptions): Promise<voi
     }
     await sg.repo.touchTable('bench', big, o.rows);
     console.log(`seeded ${o.rows} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const Q = 'query($t: String!, $f: String, $s: String, $d: String, $c: String) { dataTableRows(tableId: $t, filter: $f, sort: $s, sortDir: $d, pageSize: 50, continuationToken: $c) { continuationToken data { id data } } }';
+    const Q =
+      'query($t: String!, $f: String, $s: String, $d: String, $c: String) { dataTableRows(tableId: $t, filter: $f, sort: $s, sortDir: $d, pageSize: 50, continuationToken: $c) { continuationToken data { id data } } }';
     const cases = [
       { name: 'filter cat=c3, sort price asc', f: '{"cat":"c3"}', s: 'price', d: 'asc' },
       { name: 'filter vegan=true & price>=50, sort name desc', f: '{"vegan":true,"price":{"gte":50}}', s: 'name', d: 'desc' },
@@ -118,8 +129,12 @@ export async function dataTablesScenario(o: DataTablesBenchOptions): Promise<voi
       console.log(`page (${c.name}), ${o.pages} consecutive pages: p50 ${pct(times, 0.5).toFixed(1)} ms, p99 ${pct(times, 0.99).toFixed(1)} ms`);
     }
     const tc = performance.now();
-    const r = await run('query($t: String!) { dataTableRows(tableId: $t, filter: "{\\"cat\\":\\"c3\\"}", sort: "price", pageSize: 50) { totalCount } }', { t: big });
-    console.log(`totalCount of the filtered query (full count, uncached): ${(performance.now() - tc).toFixed(0)} ms = ${(r.data as { dataTableRows: { totalCount: number } }).dataTableRows.totalCount}`);
+    const r = await run('query($t: String!) { dataTableRows(tableId: $t, filter: "{\\"cat\\":\\"c3\\"}", sort: "price", pageSize: 50) { totalCount } }', {
+      t: big,
+    });
+    console.log(
+      `totalCount of the filtered query (full count, uncached): ${(performance.now() - tc).toFixed(0)} ms = ${(r.data as { dataTableRows: { totalCount: number } }).dataTableRows.totalCount}`,
+    );
   }
 
   // 4. export o.rows rows
@@ -127,12 +142,24 @@ export async function dataTablesScenario(o: DataTablesBenchOptions): Promise<voi
     global.gc?.();
     const idle = process.memoryUsage().rss;
     let peak = idle;
-    const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+    const timer = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
     let bytes = 0;
     const t0 = performance.now();
-    await pipeline(await exportRowsCsv(sg.runtime, who, big), new Writable({ write(chunk, _e, cb) { bytes += chunk.length; cb(); } }));
+    await pipeline(
+      await exportRowsCsv(sg.runtime, who, big),
+      new Writable({
+        write(chunk, _e, cb) {
+          bytes += chunk.length;
+          cb();
+        },
+      }),
+    );
     clearInterval(timer);
-    console.log(`export ${o.rows} rows: ${((performance.now() - t0) / 1000).toFixed(1)} s, ${(bytes / 1e6).toFixed(0)} MB CSV, peak RSS ${((peak - idle) / 1e6).toFixed(0)} MB above idle (${(idle / 1e6).toFixed(0)} MB)`);
+    console.log(
+      `export ${o.rows} rows: ${((performance.now() - t0) / 1000).toFixed(1)} s, ${(bytes / 1e6).toFixed(0)} MB CSV, peak RSS ${((peak - idle) / 1e6).toFixed(0)} MB above idle (${(idle / 1e6).toFixed(0)} MB)`,
+    );
   }
 
   await store.close();

@@ -13,7 +13,17 @@ export async function seedPingDevices(repo: DeviceRepository, accountId: string,
   for (let i = 0; i < count; i += 200) {
     const made = await Promise.all(
       Array.from({ length: Math.min(200, count - i) }, (_, j) =>
-        repo.addDevice(accountId, { name: `Ping bench ${String(i + j).padStart(4, '0')}`, tags: ['bench'], deviceType: null, pingData: null, location: null, groupId: null, groupName: null, orgId: null, registrationKey: `bench-ping-${i + j}` }),
+        repo.addDevice(accountId, {
+          name: `Ping bench ${String(i + j).padStart(4, '0')}`,
+          tags: ['bench'],
+          deviceType: null,
+          pingData: null,
+          location: null,
+          groupId: null,
+          groupName: null,
+          orgId: null,
+          registrationKey: `bench-ping-${i + j}`,
+        }),
       ),
     );
     ids.push(...made.map((d) => d.id));
@@ -62,14 +72,23 @@ export function pingLoad(name: string, o: { url: string; count: number; seconds:
 }
 
 /** sendBulkDeviceCommands for all `deviceIds` through the gateway, `rounds` times: latency per call. */
-export async function bulkCommandLatency(o: { graphqlUrl: string; key: string; deviceIds: string[]; rounds: number }): Promise<{ p50: number; max: number; min: number; successCount: number }> {
+export async function bulkCommandLatency(o: {
+  graphqlUrl: string;
+  key: string;
+  deviceIds: string[];
+  rounds: number;
+}): Promise<{ p50: number; max: number; min: number; successCount: number }> {
   const query = 'mutation($i: BulkDeviceCommandsInput!) { sendBulkDeviceCommands(input: $i) { totalDevices successCount failureCount } }';
   const headers = { 'content-type': 'application/json', 'x-service-apikey': o.key, 'apollo-require-preflight': 'true' };
   const times: number[] = [];
   let successCount = 0;
   for (let r = 0; r < o.rounds + 1; r++) {
     const t = performance.now();
-    const res = await fetch(o.graphqlUrl, { method: 'POST', headers, body: JSON.stringify({ query, variables: { i: { deviceIds: o.deviceIds, commands: [{ command: 'refresh' }, { command: 'volume', arg: '40' }] } } }) });
+    const res = await fetch(o.graphqlUrl, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query, variables: { i: { deviceIds: o.deviceIds, commands: [{ command: 'refresh' }, { command: 'volume', arg: '40' }] } } }),
+    });
     const body = (await res.json()) as { data?: { sendBulkDeviceCommands?: { successCount: number } }; errors?: unknown };
     const ms = performance.now() - t;
     if (!body.data?.sendBulkDeviceCommands) throw new Error(`bulk commands failed: ${JSON.stringify(body).slice(0, 300)}`);

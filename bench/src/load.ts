@@ -12,9 +12,21 @@ export interface LoadResult {
 export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? (process.env.BENCH_SMOKE === 'true' ? 0 : 2));
 
 /** One bounded autocannon run against a loopback URL. */
-export async function load(name: string, o: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: unknown; seconds: number; connections: number }): Promise<LoadResult> {
+export async function load(
+  name: string,
+  o: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: unknown; seconds: number; connections: number },
+): Promise<LoadResult> {
   // A short unmeasured warm-up, so JIT and caches are warm for every path alike.
-  if (WARMUP_SECONDS > 0) await autocannon({ url: o.url, method: o.method ?? 'GET', headers: o.headers ?? {}, ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}), connections: o.connections, duration: WARMUP_SECONDS, workers: 1 });
+  if (WARMUP_SECONDS > 0)
+    await autocannon({
+      url: o.url,
+      method: o.method ?? 'GET',
+      headers: o.headers ?? {},
+      ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
+      connections: o.connections,
+      duration: WARMUP_SECONDS,
+      workers: 1,
+    });
   const r = await autocannon({
     url: o.url,
     method: o.method ?? 'GET',

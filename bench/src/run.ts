@@ -42,34 +42,99 @@ const QUERY = loadOperations('rest').get('listDevices')!;
 const VARIABLES = { limit: 50, offset: 0 };
 
 const dir = await mkdtemp(join(tmpdir(), 'pylon-bench-'));
-const env = loadConfig(allInOneEnv, { NODE_ENV: 'production', SIGNAGE_DATA_DIR: dir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_INTERNAL_SECRET: 's'.repeat(64), SIGNAGE_SIMULATOR: 'false', RATE_LIMIT_POINTS: '1000000000', SIGNAGE_DEMO_PASSWORD: BENCH_PASSWORD });
+const env = loadConfig(allInOneEnv, {
+  NODE_ENV: 'production',
+  SIGNAGE_DATA_DIR: dir,
+  PORT: '0',
+  LEGACY_PORT: '0',
+  LOG_LEVEL: 'silent',
+  SIGNAGE_BOOTSTRAP_API_KEY: KEY,
+  SIGNAGE_INTERNAL_SECRET: 's'.repeat(64),
+  SIGNAGE_SIMULATOR: 'false',
+  RATE_LIMIT_POINTS: '1000000000',
+  SIGNAGE_DEMO_PASSWORD: BENCH_PASSWORD,
+});
 const app = await startAllInOne(env, { logger: createLogger({ level: 'silent' }) });
 
 // 50 devices: the 8 demo ones plus 42 more.
 const repo = (app.subgraphs.devices as unknown as { repo: DeviceRepository }).repo;
 for (let i = 0; i < 42; i++) {
-  await repo.addDevice(DEMO_ACCOUNT_ID, { name: `Bench ${String(i).padStart(2, '0')}`, tags: ['bench'], deviceType: { id: 'dt', name: 'Player', manufacturer: 'ACME' }, pingData: { cpuUsage: 5, memoryUsage: 5, diskUsage: 5, playerVersion: '1', ipAddress: '10.1.0.1', timestamp: new Date().toISOString() }, location: { city: 'Oslo', state: null, country: 'NO', latitude: 59.9, longitude: 10.7 }, groupId: null, groupName: null, orgId: null, registrationKey: `bench-${i}` });
+  await repo.addDevice(DEMO_ACCOUNT_ID, {
+    name: `Bench ${String(i).padStart(2, '0')}`,
+    tags: ['bench'],
+    deviceType: { id: 'dt', name: 'Player', manufacturer: 'ACME' },
+    pingData: { cpuUsage: 5, memoryUsage: 5, diskUsage: 5, playerVersion: '1', ipAddress: '10.1.0.1', timestamp: new Date().toISOString() },
+    location: { city: 'Oslo', state: null, country: 'NO', latitude: 59.9, longitude: 10.7 },
+    groupId: null,
+    groupName: null,
+    orgId: null,
+    registrationKey: `bench-${i}`,
+  });
 }
 
 // The baseline: the devices subgraph served alone over HTTP, called with a signed internal token.
 const direct = await createSubgraphHttp(app.subgraphs.devices!, { ops: createOps('bench-devices'), logger: createLogger({ level: 'silent' }), checks: {} });
 const directServer = await listenHttp(direct.app, 0, '127.0.0.1');
 const directUrl = `http://127.0.0.1:${(directServer.address() as { port: number }).port}/graphql`;
-const internalToken = await new InternalTokens('s'.repeat(64), 3600).sign({ accountId: DEMO_ACCOUNT_ID, userId: 'demo-owner', userName: 'owner', roles: ['Owner', 'API'], policies: [...POLICIES], isOwner: true, via: 'api-key' });
+const internalToken = await new InternalTokens('s'.repeat(64), 3600).sign({
+  accountId: DEMO_ACCOUNT_ID,
+  userId: 'demo-owner',
+  userName: 'owner',
+  roles: ['Owner', 'API'],
+  policies: [...POLICIES],
+  isOwner: true,
+  via: 'api-key',
+});
 
 const gql = { 'content-type': 'application/json', 'x-service-apikey': KEY, 'apollo-require-preflight': 'true' };
 const has50 = (b: unknown) => (b as { data?: { device?: unknown[] } })?.data?.device?.length === 50;
-await probe(directUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-pylon-internal-token': internalToken }, body: JSON.stringify({ query: QUERY, variables: VARIABLES }) }, has50, 'direct');
+await probe(
+  directUrl,
+  {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-pylon-internal-token': internalToken },
+    body: JSON.stringify({ query: QUERY, variables: VARIABLES }),
+  },
+  has50,
+  'direct',
+);
 await probe(`${app.baseUrl}/graphql`, { method: 'POST', headers: gql, body: JSON.stringify({ query: QUERY, variables: VARIABLES }) }, has50, 'gateway');
-await probe(`${app.baseUrl}/devices?take=50&page=0`, { headers: { 'x-service-apikey': KEY } }, (b) => Array.isArray(b) ? b.length === 50 : (b as { data?: unknown[] })?.data?.length === 50, 'rest');
+await probe(
+  `${app.baseUrl}/devices?take=50&page=0`,
+  { headers: { 'x-service-apikey': KEY } },
+  (b) => (Array.isArray(b) ? b.length === 50 : (b as { data?: unknown[] })?.data?.length === 50),
+  'rest',
+);
 
-console.log(`Pylon benchmarks: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.versions.node}, ${new Date().toISOString().slice(0, 10)}`);
+console.log(
+  `Pylon benchmarks: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.versions.node}, ${new Date().toISOString().slice(0, 10)}`,
+);
 console.log(`load: ${connections} connections × ${seconds} s per scenario (autocannon in a worker thread, loopback; NODE_ENV=production)\n`);
 
 const results: LoadResult[] = [];
-results.push(await load('devices subgraph direct (baseline)', { url: directUrl, method: 'POST', headers: { 'content-type': 'application/json', 'x-pylon-internal-token': internalToken }, body: { query: QUERY, variables: VARIABLES }, seconds, connections }));
-results.push(await load('gateway /graphql (API key)', { url: `${app.baseUrl}/graphql`, method: 'POST', headers: gql, body: { query: QUERY, variables: VARIABLES }, seconds, connections }));
-results.push(await load('REST GET /devices?take=50', { url: `${app.baseUrl}/devices?take=50&page=0`, headers: { 'x-service-apikey': KEY }, seconds, connections }));
+results.push(
+  await load('devices subgraph direct (baseline)', {
+    url: directUrl,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-pylon-internal-token': internalToken },
+    body: { query: QUERY, variables: VARIABLES },
+    seconds,
+    connections,
+  }),
+);
+results.push(
+  await load('gateway /graphql (API key)', {
+    url: `${app.baseUrl}/graphql`,
+    method: 'POST',
+    headers: gql,
+    body: { query: QUERY, variables: VARIABLES },
+    seconds,
+    connections,
+  }),
+);
+results.push(
+  await load('REST GET /devices?take=50', { url: `${app.baseUrl}/devices?take=50&page=0`, headers: { 'x-service-apikey': KEY }, seconds, connections }),
+);
 
 console.log('Scenario 1: the same 50-device list\n');
 console.log(table(results));
@@ -78,7 +143,16 @@ console.log(`\ngateway / direct subgraph: ${(g.rps / d.rps).toFixed(2)}× (targe
 console.log(`REST / GraphQL (gateway): ${(r.rps / g.rps).toFixed(2)}× (target ≥ 0.90×)`);
 
 // Scenario 3 (identity): the same gateway request with a warm and a cold principal cache, and with a bearer token.
-const authResults = await authScenario({ app, key: KEY, bearer: await bearerToken(app.oauthIssuer, { username: 'owner@demo.example', password: BENCH_PASSWORD }), query: QUERY, variables: VARIABLES, seconds, connections, gatewayRps: g.rps });
+const authResults = await authScenario({
+  app,
+  key: KEY,
+  bearer: await bearerToken(app.oauthIssuer, { username: 'owner@demo.example', password: BENCH_PASSWORD }),
+  query: QUERY,
+  variables: VARIABLES,
+  seconds,
+  connections,
+  gatewayRps: g.rps,
+});
 
 const deviceResults = await devicesScenario();
 
@@ -91,22 +165,38 @@ printUpload(await uploadScenario({ baseUrl: app.baseUrl, key: KEY, dir, sizeMb: 
 // Scenario 5 (data tables, in-process on its own LMDB store): small in smoke mode; the 1M-row
 // figures come from `tsx --expose-gc bench/src/datatables.scenarios.ts` (BENCH_ROWS), see BENCHMARKS.md.
 console.log('\nScenario 5: data tables\n');
-await dataTablesScenario(smoke ? { rows: 2000, batchCalls: 5, importRows: 2000, pages: 10 } : { rows: Number(process.env.BENCH_ROWS ?? 100_000), batchCalls: 200, importRows: 100_000, pages: 300 });
+await dataTablesScenario(
+  smoke
+    ? { rows: 2000, batchCalls: 5, importRows: 2000, pages: 10 }
+    : { rows: Number(process.env.BENCH_ROWS ?? 100_000), batchCalls: 200, importRows: 100_000, pages: 300 },
+);
 
 /** Scenario 2: the player API's ping path and bulk commands, on 1,000 devices of their own account (100 in smoke mode). */
 async function devicesScenario(): Promise<LoadResult[]> {
   const count = smoke ? 100 : 1000;
   const online = count.toLocaleString('en');
   const ids = await seedPingDevices(repo, DEMO_ACCOUNT_ID, count);
-  const pings = await pingLoad(`POST /player/{key}/ping (${online} devices online, ${connections} players at once)`, { url: app.baseUrl, count, seconds, connections });
+  const pings = await pingLoad(`POST /player/{key}/ping (${online} devices online, ${connections} players at once)`, {
+    url: app.baseUrl,
+    count,
+    seconds,
+    connections,
+  });
   // Each ping waits for its write to be flushed; more concurrent players share each flush.
-  const busy = await pingLoad(`POST /player/{key}/ping (${online} devices online, ${connections * 5} players at once)`, { url: app.baseUrl, count, seconds, connections: connections * 5 });
+  const busy = await pingLoad(`POST /player/{key}/ping (${online} devices online, ${connections * 5} players at once)`, {
+    url: app.baseUrl,
+    count,
+    seconds,
+    connections: connections * 5,
+  });
   const rounds = smoke ? 1 : 10;
   const bulk = await bulkCommandLatency({ graphqlUrl: `${app.baseUrl}/graphql`, key: KEY, deviceIds: ids, rounds });
   if (bulk.successCount !== count) throw new Error(`sendBulkDeviceCommands queued ${bulk.successCount} of ${count} devices`);
   console.log('\nScenario 2: devices\n');
   console.log(table([pings, busy]));
-  console.log(`\nsendBulkDeviceCommands, ${online} devices x 2 commands, through the gateway (${rounds} calls): p50 ${bulk.p50} ms, min ${bulk.min} ms, max ${bulk.max} ms (${bulk.successCount} devices queued per call)`);
+  console.log(
+    `\nsendBulkDeviceCommands, ${online} devices x 2 commands, through the gateway (${rounds} calls): p50 ${bulk.p50} ms, min ${bulk.min} ms, max ${bulk.max} ms (${bulk.successCount} devices queued per call)`,
+  );
   return [pings, busy];
 }
 

@@ -7,10 +7,28 @@
 import type { DeviceRepository } from '@pylon/devices';
 import { load, probe, table, type LoadResult } from './load.js';
 
-export async function manifestScenario(o: { baseUrl: string; key: string; accountId: string; repo: DeviceRepository; seconds: number; connections: number }): Promise<LoadResult[]> {
+export async function manifestScenario(o: {
+  baseUrl: string;
+  key: string;
+  accountId: string;
+  repo: DeviceRepository;
+  seconds: number;
+  connections: number;
+}): Promise<LoadResult[]> {
   const headers = { 'x-service-apikey': o.key, 'content-type': 'application/json' };
   const registrationKey = 'bench-manifest-0123456789abcdef0123456789';
-  const device = await o.repo.addDevice(o.accountId, { name: 'Manifest bench', tags: ['bench'], deviceType: null, pingData: null, location: null, groupId: null, groupName: null, orgId: null, registrationKey, timezone: 'Europe/Amsterdam' });
+  const device = await o.repo.addDevice(o.accountId, {
+    name: 'Manifest bench',
+    tags: ['bench'],
+    deviceType: null,
+    pingData: null,
+    location: null,
+    groupId: null,
+    groupName: null,
+    orgId: null,
+    registrationKey,
+    timezone: 'Europe/Amsterdam',
+  });
   const post = async (path: string, body: unknown) => {
     const r = await fetch(`${o.baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
     if (r.status !== 201) throw new Error(`POST ${path}: ${r.status} ${(await r.text()).slice(0, 300)}`);
@@ -22,14 +40,24 @@ export async function manifestScenario(o: { baseUrl: string; key: string; accoun
   for (let i = 0; i < 50; i++) {
     const windowed = i % 2 === 1;
     await post('/schedules', {
-      name: `Overlap ${i}`, type: 'Playlist', playlist_id: playlists[i % 5]!.id, priority: priorities[i % 5], devices: [{ id: device.id }],
+      name: `Overlap ${i}`,
+      type: 'Playlist',
+      playlist_id: playlists[i % 5]!.id,
+      priority: priorities[i % 5],
+      devices: [{ id: device.id }],
       ...(windowed ? { start_time: `${String(i % 24).padStart(2, '0')}:00`, end_time: `${String((i * 7) % 24).padStart(2, '0')}:30` } : {}),
-      start_date: '2020-01-01', end_date: '2099-12-31',
+      start_date: '2020-01-01',
+      end_date: '2099-12-31',
     });
   }
   const manifestUrl = `${o.baseUrl}/player/${registrationKey}/manifest`;
   const deviceUrl = `${o.baseUrl}/devices/${device.id}`;
-  await probe(manifestUrl, {}, (b) => typeof (b as { version?: unknown })?.version === 'string' && (b as { now?: { schedule_id?: unknown } }).now?.schedule_id !== null, 'manifest');
+  await probe(
+    manifestUrl,
+    {},
+    (b) => typeof (b as { version?: unknown })?.version === 'string' && (b as { now?: { schedule_id?: unknown } }).now?.schedule_id !== null,
+    'manifest',
+  );
   await probe(deviceUrl, { headers: { 'x-service-apikey': o.key } }, (b) => (b as { id?: string })?.id === device.id, 'device');
 
   const results = [

@@ -37,13 +37,20 @@ export async function createAccessLayer(env: AllInOneEnv, deps: { backends: Back
   const oauth = createOAuthServer({
     documents: backends.documents!,
     repo: identity.repo,
-    settings: { clientId: env.OAUTH_CLIENT_ID, redirectUris: env.OAUTH_REDIRECT_URIS, accessTokenSeconds: env.OAUTH_ACCESS_TOKEN_SECONDS, audience: env.OAUTH_AUDIENCE },
+    settings: {
+      clientId: env.OAUTH_CLIENT_ID,
+      redirectUris: env.OAUTH_REDIRECT_URIS,
+      accessTokenSeconds: env.OAUTH_ACCESS_TOKEN_SECONDS,
+      audience: env.OAUTH_AUDIENCE,
+    },
     bearer: identity.bearer,
     logger,
     loginLimiter: failures,
     audit,
   });
-  const watcher = watchRevocations(identity.repo, (hash) => identity.cache.del(principalCacheKey(hash)).catch(() => undefined), { intervalMs: env.REVOCATION_POLL_MS });
+  const watcher = watchRevocations(identity.repo, (hash) => identity.cache.del(principalCacheKey(hash)).catch(() => undefined), {
+    intervalMs: env.REVOCATION_POLL_MS,
+  });
   return {
     auth,
     audit,

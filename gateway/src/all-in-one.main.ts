@@ -22,14 +22,14 @@ try {
     env.SIGNAGE_BOOTSTRAP_API_KEY && app.apiKey
       ? '  API key     (the one in SIGNAGE_BOOTSTRAP_API_KEY)'
       : app.apiKey
-      ? `  API key     ${app.apiKey}`
-      : '  API key     (existing data: use the key printed at first start, or set SIGNAGE_BOOTSTRAP_API_KEY)',
+        ? `  API key     ${app.apiKey}`
+        : '  API key     (existing data: use the key printed at first start, or set SIGNAGE_BOOTSTRAP_API_KEY)',
     `  OAuth       ${app.oauthIssuer}/.well-known/openid-configuration   (client ${env.OAUTH_CLIENT_ID}, scope webapi)`,
     env.SIGNAGE_DEMO_PASSWORD && app.demoPassword
       ? '  Sign-in     owner@demo.example / (the password in SIGNAGE_DEMO_PASSWORD)'
       : app.demoPassword
-      ? `  Sign-in     owner@demo.example / ${app.demoPassword}`
-      : '  Sign-in     owner@demo.example (password printed at first start, or set SIGNAGE_DEMO_PASSWORD)',
+        ? `  Sign-in     owner@demo.example / ${app.demoPassword}`
+        : '  Sign-in     owner@demo.example (password printed at first start, or set SIGNAGE_DEMO_PASSWORD)',
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');

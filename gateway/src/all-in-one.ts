@@ -94,7 +94,15 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     manifests,
     logger,
   });
-  const content = createContentSubgraph({ documents, tokens, blobs: backends.blobs!, urlSecret: internalSecret, settings: contentSettings(env), logger, pubsub: backends.pubsub! });
+  const content = createContentSubgraph({
+    documents,
+    tokens,
+    blobs: backends.blobs!,
+    urlSecret: internalSecret,
+    settings: contentSettings(env),
+    logger,
+    pubsub: backends.pubsub!,
+  });
   const datatables = createDataTablesSubgraph({ documents, tokens, cache, logger });
   // In-process: the other subgraphs' repositories answer, each scoped to the caller's account.
   const scheduling = createSchedulingSubgraph({
@@ -102,9 +110,13 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     tokens,
     cache,
     logger,
-    devices: { devices: async (caller, ids) => new Map((await devices.repo.findByIds(caller.accountId, ids)).map((d) => [d.id, { id: d.id, timezone: d.timezone ?? null }])) },
+    devices: {
+      devices: async (caller, ids) =>
+        new Map((await devices.repo.findByIds(caller.accountId, ids)).map((d) => [d.id, { id: d.id, timezone: d.timezone ?? null }])),
+    },
     content: {
-      existing: async (caller, kind, ids) => new Set((await content.repo[kind === 'playlist' ? 'playlists' : 'templates'].findByIds(caller.accountId, ids)).keys()),
+      existing: async (caller, kind, ids) =>
+        new Set((await content.repo[kind === 'playlist' ? 'playlists' : 'templates'].findByIds(caller.accountId, ids)).keys()),
       playerContent: (caller, refs) => playerContent(content.runtime, caller.accountId, refs),
     },
     accounts: {
@@ -152,12 +164,26 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const front = Router().use(createPlayerApi(devices.runtime, { failures: playerFailures }), mediaHttp, dataTablesHttp, rest);
   const docs = docsEnabled(env) ? createApiDocs({ logger }) : undefined;
   const metrics = metricsAccess(env);
-  const app = createHttpApp({ gateway, auth, ops, logger, checks: backends.checks, rest: front, audit, oauth: access.oauth.handler, trustProxy: env.TRUST_PROXY, docs, metrics });
+  const app = createHttpApp({
+    gateway,
+    auth,
+    ops,
+    logger,
+    checks: backends.checks,
+    rest: front,
+    audit,
+    oauth: access.oauth.handler,
+    trustProxy: env.TRUST_PROXY,
+    docs,
+    metrics,
+  });
   // Media files are served by the main app: RSS enclosures point there (known once it listens).
   const files: { baseUrl?: string } = {};
   const legacy = createLegacyApp({ client, logger, ops, audit, trustProxy: env.TRUST_PROXY, metrics, filesBaseUrl: () => files.baseUrl });
 
-  const demo = env.SIGNAGE_DEMO ? await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: env.SIGNAGE_BOOTSTRAP_API_KEY, password: env.SIGNAGE_DEMO_PASSWORD }) : { created: false };
+  const demo = env.SIGNAGE_DEMO
+    ? await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: env.SIGNAGE_BOOTSTRAP_API_KEY, password: env.SIGNAGE_DEMO_PASSWORD })
+    : { created: false };
   if (demo.created) await seedDemoAlertRules(devices.runtime);
   // Demo media are generated, probed and stored (several fsynced writes): done in the background so
   // the server answers at once; close() waits for it.
@@ -167,7 +193,9 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
         .catch((e: unknown) => logger.warn({ err: e }, 'demo content was not seeded'))
     : Promise.resolve();
   const simulator: Simulator | undefined =
-    env.SIGNAGE_DEMO && env.SIGNAGE_SIMULATOR ? startSimulator(devices.runtime, { accountId: DEMO_ACCOUNT_ID, intervalSeconds: env.SIGNAGE_SIMULATOR_SECONDS, logger }) : undefined;
+    env.SIGNAGE_DEMO && env.SIGNAGE_SIMULATOR
+      ? startSimulator(devices.runtime, { accountId: DEMO_ACCOUNT_ID, intervalSeconds: env.SIGNAGE_SIMULATOR_SECONDS, logger })
+      : undefined;
 
   const servers = [await listen(app, env.PORT, env.HOST), await listen(legacy, env.LEGACY_PORT, env.HOST)];
   const metricsServer = await serveMetrics(ops, metrics, env.HOST);
@@ -198,7 +226,15 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
       ops.setDraining();
       // Long-polling pings answer now instead of holding the servers open.
       devices.runtime.releaseWaiters();
-      await Promise.all(servers.map((s) => new Promise<void>((r) => { s.close(() => r()); s.closeIdleConnections(); })));
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((r) => {
+              s.close(() => r());
+              s.closeIdleConnections();
+            }),
+        ),
+      );
       await gateway.stop();
       await access.close();
       await playerFailures.close();

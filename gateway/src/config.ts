@@ -71,19 +71,18 @@ export const limitsFrom = (env: { GRAPHQL_MAX_DEPTH: number; GRAPHQL_MAX_COST: n
 });
 
 /** The gateway alone (distributed mode): subgraph URLs come from the env. */
-export const gatewayEnv = z
-  .object({
-    ...common,
-    HOST: z.string().min(1).default('0.0.0.0'),
-    SIGNAGE_INTERNAL_SECRET: z.string().min(32),
-    SUBGRAPH_TIMEOUT_MS: envInt(5000, 100, 60000),
-    IDENTITY_URL: z.string().url(),
-    DEVICES_URL: z.string().url(),
-    CONTENT_URL: z.string().url(),
-    SCHEDULING_URL: z.string().url(),
-    DATATABLES_URL: z.string().url(),
-    ANALYTICS_URL: z.string().url(),
-    REDIS_URL: z.string().url().optional(),
-    ...auditSinkEnv,
-  });
+export const gatewayEnv = z.object({
+  ...common,
+  HOST: z.string().min(1).default('0.0.0.0'),
+  SIGNAGE_INTERNAL_SECRET: z.string().min(32),
+  SUBGRAPH_TIMEOUT_MS: envInt(5000, 100, 60000),
+  IDENTITY_URL: z.string().url(),
+  DEVICES_URL: z.string().url(),
+  CONTENT_URL: z.string().url(),
+  SCHEDULING_URL: z.string().url(),
+  DATATABLES_URL: z.string().url(),
+  ANALYTICS_URL: z.string().url(),
+  REDIS_URL: z.string().url().optional(),
+  ...auditSinkEnv,
+});
 export type GatewayEnv = z.infer<typeof gatewayEnv>;

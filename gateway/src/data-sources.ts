@@ -22,16 +22,16 @@ function tokenFor(tokens: InternalTokens, context: Partial<GatewayContext>): Pro
  * wire: the subgraph builds its context only from the signed internal token.
  */
 export class InProcessDataSource implements GraphQLDataSource<GatewayContext> {
-  constructor(private readonly subgraph: Subgraph, private readonly tokens: InternalTokens) {}
+  constructor(
+    private readonly subgraph: Subgraph,
+    private readonly tokens: InternalTokens,
+  ) {}
 
   async process(options: GraphQLDataSourceProcessOptions<GatewayContext>) {
     const context = options.context as Partial<GatewayContext>;
     const ctx = await this.subgraph.createContext(await tokenFor(this.tokens, context), context.requestId);
     const { query, variables, operationName } = options.request;
-    const result = await this.subgraph.execute(
-      { query: query ?? '', ...(variables ? { variables } : {}), ...(operationName ? { operationName } : {}) },
-      ctx,
-    );
+    const result = await this.subgraph.execute({ query: query ?? '', ...(variables ? { variables } : {}), ...(operationName ? { operationName } : {}) }, ctx);
     return {
       ...(result.data !== undefined ? { data: result.data as Record<string, unknown> | null } : {}),
       ...(result.errors ? { errors: result.errors.map((e) => e.toJSON()) } : {}),
@@ -41,11 +41,14 @@ export class InProcessDataSource implements GraphQLDataSource<GatewayContext> {
 
 /** Calls a subgraph over HTTP, carrying the principal as a signed internal token. */
 export class SignedRemoteDataSource extends RemoteGraphQLDataSource<GatewayContext> {
-  constructor(url: string, private readonly tokens: InternalTokens, timeoutMs: number) {
+  constructor(
+    url: string,
+    private readonly tokens: InternalTokens,
+    timeoutMs: number,
+  ) {
     super({
       url,
-      fetcher: ((input: string, init?: Record<string, unknown>) =>
-        fetch(input, { ...(init as RequestInit), signal: AbortSignal.timeout(timeoutMs) })) as never,
+      fetcher: ((input: string, init?: Record<string, unknown>) => fetch(input, { ...(init as RequestInit), signal: AbortSignal.timeout(timeoutMs) })) as never,
     });
   }
 

@@ -26,7 +26,13 @@ const CITIES = [
   { city: 'Lyon', state: 'ARA', country: 'FR', latitude: 45.76, longitude: 4.84 },
 ];
 
-export async function seedDemo(deps: { identity: IdentityRepository; devices: DeviceRepository; bootstrapKey?: string | undefined; password?: string | undefined; now?: number }): Promise<DemoResult> {
+export async function seedDemo(deps: {
+  identity: IdentityRepository;
+  devices: DeviceRepository;
+  bootstrapKey?: string | undefined;
+  password?: string | undefined;
+  now?: number;
+}): Promise<DemoResult> {
   const existing = await deps.identity.accounts.findById(DEMO_ACCOUNT_ID, DEMO_ACCOUNT_ID);
   if (existing) {
     // SIGNAGE_DEMO_PASSWORD set after the first start (re)sets the demo owner's sign-in password.
@@ -67,8 +73,20 @@ export async function seedDemo(deps: { identity: IdentityRepository; devices: De
   });
   const password = deps.password ?? randomBytes(12).toString('base64url');
   await setPassword(deps.identity, DEMO_ACCOUNT_ID, DEMO_OWNER_ID, password);
-  await createUser(deps.identity, { accountId: DEMO_ACCOUNT_ID, username: 'viewer@demo.example', firstName: 'Victor', lastName: 'Viewer', email: 'viewer@demo.example', roles: ['Viewer', 'API'] });
-  const key = await createApiKey(deps.identity, { accountId: DEMO_ACCOUNT_ID, userId: DEMO_OWNER_ID, name: 'bootstrap', ...(deps.bootstrapKey ? { value: deps.bootstrapKey } : {}) });
+  await createUser(deps.identity, {
+    accountId: DEMO_ACCOUNT_ID,
+    username: 'viewer@demo.example',
+    firstName: 'Victor',
+    lastName: 'Viewer',
+    email: 'viewer@demo.example',
+    roles: ['Viewer', 'API'],
+  });
+  const key = await createApiKey(deps.identity, {
+    accountId: DEMO_ACCOUNT_ID,
+    userId: DEMO_OWNER_ID,
+    name: 'bootstrap',
+    ...(deps.bootstrapKey ? { value: deps.bootstrapKey } : {}),
+  });
 
   const stores = await deps.devices.addGroup(DEMO_ACCOUNT_ID, { name: 'Stores', parentId: null });
   const groups = [
@@ -91,7 +109,14 @@ export async function seedDemo(deps: { identity: IdentityRepository; devices: De
       tags: i % 2 ? ['portrait', 'lobby'] : ['landscape'],
       deviceType: types[i % 2]!,
       location: { city: loc.city, state: loc.state, country: loc.country, latitude: loc.latitude, longitude: loc.longitude },
-      pingData: { cpuUsage: 10 + i * 7, memoryUsage: 30 + i * 5, diskUsage: 40 + i, playerVersion: '4.2.0', ipAddress: `10.0.0.${10 + i}`, timestamp: pingedAt },
+      pingData: {
+        cpuUsage: 10 + i * 7,
+        memoryUsage: 30 + i * 5,
+        diskUsage: 40 + i,
+        playerVersion: '4.2.0',
+        ipAddress: `10.0.0.${10 + i}`,
+        timestamp: pingedAt,
+      },
       groupId: group.id,
       groupName: group.name,
       orgId: null,
@@ -107,13 +132,29 @@ export async function seedDemo(deps: { identity: IdentityRepository; devices: De
  * 30 minutes (the two quiet screens). Applied to the fleet at once, so alerts show from the start.
  */
 export async function seedDemoAlertRules(runtime: DevicesRuntime): Promise<void> {
-  const owner: Principal = { accountId: DEMO_ACCOUNT_ID, userId: DEMO_OWNER_ID, userName: 'owner@demo.example', roles: ['Owner', 'API'], policies: [...POLICIES], isOwner: true, via: 'internal' };
+  const owner: Principal = {
+    accountId: DEMO_ACCOUNT_ID,
+    userId: DEMO_OWNER_ID,
+    userName: 'owner@demo.example',
+    roles: ['Owner', 'API'],
+    policies: [...POLICIES],
+    isOwner: true,
+    via: 'internal',
+  };
   if ((await runtime.alerts.listRules(DEMO_ACCOUNT_ID)).length) return;
   await createAlertRule(runtime, owner, { name: 'High CPU', conditions: [{ type: 'cpu_above', threshold: 90 }] });
   await createAlertRule(runtime, owner, { name: 'Offline for 30 minutes', conditions: [{ type: 'offline', minutes: 30 }] });
 }
 
-const demoOwner = (): Principal => ({ accountId: DEMO_ACCOUNT_ID, userId: DEMO_OWNER_ID, userName: 'owner@demo.example', roles: ['Owner', 'API'], policies: [...POLICIES], isOwner: true, via: 'internal' });
+const demoOwner = (): Principal => ({
+  accountId: DEMO_ACCOUNT_ID,
+  userId: DEMO_OWNER_ID,
+  userName: 'owner@demo.example',
+  roles: ['Owner', 'API'],
+  policies: [...POLICIES],
+  isOwner: true,
+  via: 'internal',
+});
 
 /** Demo content (content issue): generated images and a short video, two playlists, a template using them. */
 export async function seedDemoMedia(runtime: ContentRuntime): Promise<{ lobbyPlaylistId: string; sidePlaylistId: string; templateId: string } | null> {
@@ -125,13 +166,31 @@ export async function seedDemoMedia(runtime: ContentRuntime): Promise<{ lobbyPla
  * lobby playlist on every screen all day (Normal), and the template on the landscape screens on
  * weekdays 08:00-18:00 (High, so it wins then); times are read in each screen's zone.
  */
-export async function seedDemoSchedules(scheduling: SchedulingRuntime, devices: DeviceRepository, content: { lobbyPlaylistId: string; templateId: string }): Promise<void> {
+export async function seedDemoSchedules(
+  scheduling: SchedulingRuntime,
+  devices: DeviceRepository,
+  content: { lobbyPlaylistId: string; templateId: string },
+): Promise<void> {
   const fleet = await devices.all(DEMO_ACCOUNT_ID, { byName: true });
   const owner = demoOwner();
-  await createSchedule(scheduling, owner, { name: 'Lobby loop, all day', type: 'PLAYLIST', playlistId: content.lobbyPlaylistId, priority: 3, deviceIds: fleet.map((d) => d.id), tags: ['demo'] });
+  await createSchedule(scheduling, owner, {
+    name: 'Lobby loop, all day',
+    type: 'PLAYLIST',
+    playlistId: content.lobbyPlaylistId,
+    priority: 3,
+    deviceIds: fleet.map((d) => d.id),
+    tags: ['demo'],
+  });
   const weekdays = { monday: true, tuesday: true, wednesday: true, thursday: true, friday: true, saturday: false, sunday: false };
   await createSchedule(scheduling, owner, {
-    name: 'Main and side, business hours', type: 'TEMPLATE', templateId: content.templateId, priority: 4, startTime: '08:00', endTime: '18:00', ...weekdays,
-    deviceIds: fleet.filter((d) => (d.tags ?? []).includes('landscape')).map((d) => d.id), tags: ['demo'],
+    name: 'Main and side, business hours',
+    type: 'TEMPLATE',
+    templateId: content.templateId,
+    priority: 4,
+    startTime: '08:00',
+    endTime: '18:00',
+    ...weekdays,
+    deviceIds: fleet.filter((d) => (d.tags ?? []).includes('landscape')).map((d) => d.id),
+    tags: ['demo'],
   });
 }

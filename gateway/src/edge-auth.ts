@@ -28,7 +28,9 @@ export function credentialsFrom(req: Request): Credentials {
 export const unauthenticatedBody = (message: string) => ({ errors: [{ message, extensions: { code: ERROR_CODES.UNAUTHENTICATED.graphql } }] });
 
 /** The GraphQL-shaped 429 body; `retryAfter` (seconds) is also the Retry-After header. */
-export const rateLimitedBody = (message: string, retryAfter: number) => ({ errors: [{ message, extensions: { code: ERROR_CODES.RATE_LIMITED.graphql, retryAfter } }] });
+export const rateLimitedBody = (message: string, retryAfter: number) => ({
+  errors: [{ message, extensions: { code: ERROR_CODES.RATE_LIMITED.graphql, retryAfter } }],
+});
 
 /**
  * Authenticates every request; 401 with a GraphQL-shaped error body when it fails, 429 with

@@ -33,7 +33,12 @@ export function maxFieldDuplicates(max: number) {
         for (const [key, n] of counts) {
           if (n > max && !reported.has(key)) {
             reported.add(key);
-            context.reportError(new GraphQLError(`Syntax Error: '${key.slice(0, 50)}' is selected ${n} times in one selection set, the maximum is ${max}.`, { nodes: [node], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
+            context.reportError(
+              new GraphQLError(`Syntax Error: '${key.slice(0, 50)}' is selected ${n} times in one selection set, the maximum is ${max}.`, {
+                nodes: [node],
+                extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+              }),
+            );
           }
         }
       },

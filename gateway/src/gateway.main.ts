@@ -43,17 +43,23 @@ try {
   // Limits live in Redis when configured (shared by gateway replicas), in memory otherwise.
   const limiterEnv = { CACHE_DRIVER: env.REDIS_URL ? ('redis' as const) : ('memory' as const), REDIS_URL: env.REDIS_URL };
   const requests = await createRateLimiter(limiterEnv, { name: 'requests', points: env.RATE_LIMIT_POINTS, durationSeconds: env.RATE_LIMIT_DURATION_SECONDS });
-  const failures = await createRateLimiter(limiterEnv, { name: 'auth-failures', points: env.AUTH_FAILURE_POINTS, durationSeconds: env.AUTH_FAILURE_WINDOW_SECONDS });
+  const failures = await createRateLimiter(limiterEnv, {
+    name: 'auth-failures',
+    points: env.AUTH_FAILURE_POINTS,
+    durationSeconds: env.AUTH_FAILURE_WINDOW_SECONDS,
+  });
   const auth = limitedAuthenticator(
     remoteAuthenticator({ identityUrl: env.IDENTITY_URL, tokens, cache, ttlSeconds: env.PRINCIPAL_CACHE_SECONDS, timeoutMs: env.SUBGRAPH_TIMEOUT_MS }),
     { requests, failures, logger },
   );
   // Identity announces revoked keys; without Redis this gateway's cache forgets them within PRINCIPAL_CACHE_SECONDS.
   const pubsub = env.REDIS_URL ? createRedisPubSub({ url: env.REDIS_URL }) : undefined;
-  await pubsub?.subscribe(KEY_REVOKED_CHANNEL, (m) => {
-    const hash = (m as { hash?: unknown })?.hash;
-    if (typeof hash === 'string') void cache.del(edgeKeyCacheKey(hash)).catch(() => undefined);
-  }).catch((err: unknown) => logger.warn({ err }, 'cannot listen for key revocations'));
+  await pubsub
+    ?.subscribe(KEY_REVOKED_CHANNEL, (m) => {
+      const hash = (m as { hash?: unknown })?.hash;
+      if (typeof hash === 'string') void cache.del(edgeKeyCacheKey(hash)).catch(() => undefined);
+    })
+    .catch((err: unknown) => logger.warn({ err }, 'cannot listen for key revocations'));
   const audit = await createAuditSink(env, 'pylon-gateway', logger);
   const checks = Object.fromEntries(
     Object.entries(urls).map(([name, base]) => [
@@ -69,7 +75,12 @@ try {
   const server = await listenHttp(app, env.PORT, env.HOST);
   const metricsServer = await serveMetrics(ops, metrics, env.HOST);
   logger.info({ port: env.PORT }, 'gateway listening');
-  onShutdown({ ops, servers: metricsServer ? [server, metricsServer] : [server], logger, closers: [() => gateway.stop(), () => audit.close(), async () => pubsub?.close(), () => requests.close(), () => failures.close(), () => cache.close()] });
+  onShutdown({
+    ops,
+    servers: metricsServer ? [server, metricsServer] : [server],
+    logger,
+    closers: [() => gateway.stop(), () => audit.close(), async () => pubsub?.close(), () => requests.close(), () => failures.close(), () => cache.close()],
+  });
 } catch (e) {
   logger.fatal({ err: e }, 'failed to start');
   process.exit(1);

@@ -24,7 +24,15 @@ export interface GatewayLimits {
   maxFieldDuplicates: number;
 }
 
-export const DEFAULT_LIMITS: GatewayLimits = { maxDepth: 8, maxCost: 5000, maxAliases: 15, maxDirectives: 10, maxTokens: 2000, maxRootFields: 10, maxFieldDuplicates: 3 };
+export const DEFAULT_LIMITS: GatewayLimits = {
+  maxDepth: 8,
+  maxCost: 5000,
+  maxAliases: 15,
+  maxDirectives: 10,
+  maxTokens: 2000,
+  maxRootFields: 10,
+  maxFieldDuplicates: 3,
+};
 
 export interface GatewayOptions {
   supergraphSdl: string;
@@ -40,7 +48,11 @@ export interface Gateway {
   /** The API schema SDL (no federation internals), served at /graphql/?sdl. */
   sdl(): string;
   /** Runs an operation for an already authenticated principal (in-process facades). */
-  execute(request: { query: string; variables?: Record<string, unknown>; operationName?: string }, principal: Principal, requestId: string): Promise<{ status: number; data?: Record<string, unknown> | null; errors?: readonly import('graphql').GraphQLFormattedError[] }>;
+  execute(
+    request: { query: string; variables?: Record<string, unknown>; operationName?: string },
+    principal: Principal,
+    requestId: string,
+  ): Promise<{ status: number; data?: Record<string, unknown> | null; errors?: readonly import('graphql').GraphQLFormattedError[] }>;
   stop(): Promise<void>;
 }
 

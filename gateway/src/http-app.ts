@@ -3,7 +3,18 @@ import { expressMiddleware } from '@as-integrations/express5';
 import cors from 'cors';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import helmet from 'helmet';
-import { auditTrail, mountOps, requestLogging, type AuditNote, type AuditSink, type Logger, type MetricsAccess, type Ops, type ReadinessCheck, type TrustProxy } from '@pylon/kit';
+import {
+  auditTrail,
+  mountOps,
+  requestLogging,
+  type AuditNote,
+  type AuditSink,
+  type Logger,
+  type MetricsAccess,
+  type Ops,
+  type ReadinessCheck,
+  type TrustProxy,
+} from '@pylon/kit';
 import type { GatewayContext } from './data-sources.js';
 import { graphqlAuth, type EdgeAuthenticator } from './edge-auth.js';
 import type { Gateway } from './gateway.js';
@@ -68,10 +79,13 @@ export function createHttpApp(o: HttpAppOptions): Express {
     if (status >= 500) o.logger.error({ err }, 'unhandled error');
     // Body-parser refusals: 413 size, 415 encoding/charset, other 4xx (malformed JSON, bytes that do not decompress).
     const [message, code] =
-      status === 413 ? ['request body too large', 'PAYLOAD_TOO_LARGE']
-      : status === 415 ? ['unsupported body encoding or charset', 'UNSUPPORTED_MEDIA_TYPE']
-      : status >= 400 && status < 500 ? ['malformed request body', 'BAD_REQUEST']
-      : ['internal error', 'INTERNAL_SERVER_ERROR'];
+      status === 413
+        ? ['request body too large', 'PAYLOAD_TOO_LARGE']
+        : status === 415
+          ? ['unsupported body encoding or charset', 'UNSUPPORTED_MEDIA_TYPE']
+          : status >= 400 && status < 500
+            ? ['malformed request body', 'BAD_REQUEST']
+            : ['internal error', 'INTERNAL_SERVER_ERROR'];
     res.status(status >= 400 && status < 600 ? status : 500).json({ errors: [{ message, extensions: { code } }] });
   });
   return app;

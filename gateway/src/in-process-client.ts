@@ -7,14 +7,28 @@ export function inProcessGatewayClient(gateway: Gateway, auth: EdgeAuthenticator
   return {
     async execute<T>(request: Parameters<GatewayClient['execute']>[0], caller: Parameters<GatewayClient['execute']>[1]): Promise<GatewayResult<T>> {
       if (!caller.apiKey && !caller.bearer) {
-        return { status: 401, errors: [{ message: caller.via === 'legacy' ? 'the api_key parameter is required' : 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token', extensions: { code: ERROR_CODES.UNAUTHENTICATED.graphql } }] };
+        return {
+          status: 401,
+          errors: [
+            {
+              message:
+                caller.via === 'legacy'
+                  ? 'the api_key parameter is required'
+                  : 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token',
+              extensions: { code: ERROR_CODES.UNAUTHENTICATED.graphql },
+            },
+          ],
+        };
       }
       let principal;
       try {
         principal = await auth.authenticate({ apiKey: caller.apiKey, bearer: caller.bearer, ip: caller.ip });
       } catch (e) {
         if (isAppError(e) && e.code === 'RATE_LIMITED') {
-          return { status: 429, errors: [{ message: e.message, extensions: { code: ERROR_CODES.RATE_LIMITED.graphql, retryAfter: Number(e.details.retryAfter) || 1 } }] };
+          return {
+            status: 429,
+            errors: [{ message: e.message, extensions: { code: ERROR_CODES.RATE_LIMITED.graphql, retryAfter: Number(e.details.retryAfter) || 1 } }],
+          };
         }
         throw e;
       }

@@ -45,7 +45,8 @@ export function limitedAuthenticator(inner: EdgeAuthenticator, limits: EdgeLimit
         return null;
       }
       const decision = await safely('requests', () => limits.requests.consume(requestKey(creds, principal)));
-      if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds, creds.apiKey ? 'rate limit exceeded for this API key' : 'rate limit exceeded for this user');
+      if (!decision.allowed)
+        throw rateLimited(decision.retryAfterSeconds, creds.apiKey ? 'rate limit exceeded for this API key' : 'rate limit exceeded for this user');
       return principal;
     },
   };

@@ -12,13 +12,21 @@ export const edgeKeyCacheKey = (hash: string) => `edge:key:${hash}`;
  * (POST /internal/authenticate), caching answers briefly so the hot path rarely pays the hop.
  * Revoked keys are dropped from the cache when identity announces them (gateway.main.ts).
  */
-export function remoteAuthenticator(o: { identityUrl: string; tokens: InternalTokens; cache: Cache; ttlSeconds: number; timeoutMs: number }): EdgeAuthenticator {
+export function remoteAuthenticator(o: {
+  identityUrl: string;
+  tokens: InternalTokens;
+  cache: Cache;
+  ttlSeconds: number;
+  timeoutMs: number;
+}): EdgeAuthenticator {
   const endpoint = new URL('/internal/authenticate', o.identityUrl).toString();
   return {
     async authenticate({ apiKey, bearer }) {
       const credential = apiKey ? { apiKey } : bearer ? { bearer } : null;
       if (!credential || (apiKey && apiKey.length > 256) || (bearer && bearer.length > 8192)) return null;
-      const hash = createHash('sha256').update(apiKey ?? bearer!).digest('hex');
+      const hash = createHash('sha256')
+        .update(apiKey ?? bearer!)
+        .digest('hex');
       const cacheKey = apiKey ? edgeKeyCacheKey(hash) : `edge:bearer:${hash}`;
       const cached = await o.cache.get<{ principal: Principal | null }>(cacheKey).catch(() => undefined);
       if (cached) return cached.principal;

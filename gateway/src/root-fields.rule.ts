@@ -19,7 +19,12 @@ export function maxRootFields(max: number) {
       };
       walk(node.selectionSet.selections, new Set());
       if (count > max) {
-        context.reportError(new GraphQLError(`Syntax Error: Query has ${count} root fields, the maximum is ${max}.`, { nodes: [node], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
+        context.reportError(
+          new GraphQLError(`Syntax Error: Query has ${count} root fields, the maximum is ${max}.`, {
+            nodes: [node],
+            extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+          }),
+        );
       }
     },
   });

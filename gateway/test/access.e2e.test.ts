@@ -10,19 +10,47 @@ import { INTROSPECTION_QUERY, minimalCall, parseIntrospection, type Introspectio
 
 /** Spec query -> the resource whose canView governs it (spec, Queries table; account administration). */
 const QUERY_RESOURCE: Record<string, string> = {
-  device: 'Devices', deviceGroups: 'Devices', displayCommands: 'Devices',
-  media: 'Files', mediaGroups: 'Files',
-  playlist: 'Playlists', playlistGroups: 'Playlists',
-  template: 'Templates', templateGroups: 'Templates',
-  schedule: 'Schedules', scheduleGroups: 'Schedules',
-  user: 'Users', alert: 'Alerts', auditEvent: 'AuditEvents',
-  dataTables: 'DataTables', dataTable: 'DataTables', dataTableRows: 'DataTables', dataTableRow: 'DataTables',
-  exportDataTableRows: 'DataTables', dataTableRowVersions: 'DataTables', dataTableRowVersion: 'DataTables',
-  playLogs: 'Analytics', pingLogs: 'Analytics', eventLogs: 'Analytics', eventMetrics: 'Analytics', impressions: 'Analytics',
-  deviceMetrics: 'Analytics', audienceMetrics: 'Analytics', mediaPlayStats: 'Analytics', devicePlayStats: 'Analytics',
-  deviceMediaPlayStats: 'Analytics', playStatsByTime: 'Analytics', eventFlow: 'Analytics', heatMapData: 'Analytics',
-  eventHeatMapData: 'Analytics', mediaImpressions: 'Analytics', deviceMediaImpressions: 'Analytics',
-  account: 'Account', organizations: 'Account', permissions: 'Account', apiKeys: 'ApiKeys',
+  device: 'Devices',
+  deviceGroups: 'Devices',
+  displayCommands: 'Devices',
+  media: 'Files',
+  mediaGroups: 'Files',
+  playlist: 'Playlists',
+  playlistGroups: 'Playlists',
+  template: 'Templates',
+  templateGroups: 'Templates',
+  schedule: 'Schedules',
+  scheduleGroups: 'Schedules',
+  user: 'Users',
+  alert: 'Alerts',
+  auditEvent: 'AuditEvents',
+  dataTables: 'DataTables',
+  dataTable: 'DataTables',
+  dataTableRows: 'DataTables',
+  dataTableRow: 'DataTables',
+  exportDataTableRows: 'DataTables',
+  dataTableRowVersions: 'DataTables',
+  dataTableRowVersion: 'DataTables',
+  playLogs: 'Analytics',
+  pingLogs: 'Analytics',
+  eventLogs: 'Analytics',
+  eventMetrics: 'Analytics',
+  impressions: 'Analytics',
+  deviceMetrics: 'Analytics',
+  audienceMetrics: 'Analytics',
+  mediaPlayStats: 'Analytics',
+  devicePlayStats: 'Analytics',
+  deviceMediaPlayStats: 'Analytics',
+  playStatsByTime: 'Analytics',
+  eventFlow: 'Analytics',
+  heatMapData: 'Analytics',
+  eventHeatMapData: 'Analytics',
+  mediaImpressions: 'Analytics',
+  deviceMediaImpressions: 'Analytics',
+  account: 'Account',
+  organizations: 'Account',
+  permissions: 'Account',
+  apiKeys: 'ApiKeys',
 };
 
 const ROLES: Record<string, string[]> = {
@@ -50,9 +78,14 @@ beforeAll(async () => {
   h = await startHarness();
   const identity = h.subgraphs.identity as unknown as IdentityService;
   for (const [role, roles] of Object.entries(ROLES)) {
-    const u = role === 'Owner' ? { id: 'demo-owner' } : await createUser(identity.repo, { accountId: 'demo-account', username: `${role.replace(' ', '-').toLowerCase()}@roles.example`, roles });
+    const u =
+      role === 'Owner'
+        ? { id: 'demo-owner' }
+        : await createUser(identity.repo, { accountId: 'demo-account', username: `${role.replace(' ', '-').toLowerCase()}@roles.example`, roles });
     keys[role] = role === 'Owner' ? TEST_KEY : (await createApiKey(identity.repo, { accountId: 'demo-account', userId: u.id, name: role })).value;
-    const p = await h.gql('{ permissions { isAdministrator permissions { resource canView canEdit canDelete } allowedMutations deniedMutations } }', { key: keys[role]! });
+    const p = await h.gql('{ permissions { isAdministrator permissions { resource canView canEdit canDelete } allowedMutations deniedMutations } }', {
+      key: keys[role]!,
+    });
     perms[role] = p.body.data!.permissions as Permissions;
   }
   schema = parseIntrospection((await h.gql(INTROSPECTION_QUERY)).body.data);
@@ -63,7 +96,14 @@ const codesOf = (body: { errors?: { extensions?: Record<string, unknown> }[] }) 
 
 describe('permissions', () => {
   test('isAdministrator and the spec policies per role', () => {
-    expect(Object.fromEntries(Object.entries(perms).map(([r, p]) => [r, p.isAdministrator]))).toEqual({ Owner: true, Administrator: true, Manager: false, Editor: false, Viewer: false, 'API only': false });
+    expect(Object.fromEntries(Object.entries(perms).map(([r, p]) => [r, p.isAdministrator]))).toEqual({
+      Owner: true,
+      Administrator: true,
+      Manager: false,
+      Editor: false,
+      Viewer: false,
+      'API only': false,
+    });
     const view = (role: string, resource: string) => perms[role]!.permissions.find((p) => p.resource === resource)!;
     expect(view('Owner', 'AuditEvents').canView).toBe(true);
     expect(view('Administrator', 'AuditEvents').canView).toBe(false);
@@ -124,7 +164,10 @@ describe('FORBIDDEN on every interface', () => {
   test('REST: 403 FORBIDDEN', async () => {
     const res = await fetch(`${h.baseUrl}/devices`, { headers: { 'x-service-apikey': keys['API only']! } });
     expect(res.status).toBe(403);
-    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/Devices_View/) });
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: expect.stringMatching(/Devices_View/),
+    });
   });
 
   test('legacy: 403 in the requested format', async () => {

@@ -58,17 +58,40 @@ beforeAll(async () => {
   await fetch(`${h.baseUrl}/devices?take=1`, { headers: { 'x-service-apikey': TEST_KEY } });
   await fetch(`${h.baseUrl}/users`, { headers: { 'x-service-apikey': viewerKey } }); // 403
   await fetch(`${h.legacyUrl}/account?api_key=${TEST_KEY}&format=xml`);
-  await waitForEvents('?limit=1000', (e) => ['auditProbe', 'auditWrite', 'listDevices', 'listUsers', 'getAccount'].every((a) => e.some((x) => x.action_name === a)));
+  await waitForEvents('?limit=1000', (e) =>
+    ['auditProbe', 'auditWrite', 'listDevices', 'listUsers', 'getAccount'].every((a) => e.some((x) => x.action_name === a)),
+  );
 }, 60_000);
 afterAll(() => h.stop());
 
 describe('recording', () => {
   test('a GraphQL query: graphql / operation name / Read, with the caller and address', async () => {
     const [e] = await events('?actionName=auditProbe').then((r) => r.body as Event[]);
-    expect(e).toMatchObject({ event_type: 'Read', user_id: 'demo-owner', user_name: 'owner@demo.example', http_method: 'POST', controller_name: 'graphql', action_name: 'auditProbe', response_code: 200, interface: 'graphql' });
+    expect(e).toMatchObject({
+      event_type: 'Read',
+      user_id: 'demo-owner',
+      user_name: 'owner@demo.example',
+      http_method: 'POST',
+      controller_name: 'graphql',
+      action_name: 'auditProbe',
+      response_code: 200,
+      interface: 'graphql',
+    });
     expect(e!.ip_address).toMatch(/127\.0\.0\.1/);
     expect(e!.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    expect(Object.keys(e!).sort()).toEqual(['action_name', 'controller_name', 'event_id', 'event_type', 'http_method', 'interface', 'ip_address', 'response_code', 'timestamp', 'user_id', 'user_name']);
+    expect(Object.keys(e!).sort()).toEqual([
+      'action_name',
+      'controller_name',
+      'event_id',
+      'event_type',
+      'http_method',
+      'interface',
+      'ip_address',
+      'response_code',
+      'timestamp',
+      'user_id',
+      'user_name',
+    ]);
   });
 
   test('a GraphQL mutation is a Write; an anonymous operation is named by its root fields', async () => {
@@ -78,7 +101,13 @@ describe('recording', () => {
   });
 
   test('a REST request: its OpenAPI tag and operationId, with the status the caller got', async () => {
-    expect((await events('?actionName=listDevices')).body[0]).toMatchObject({ controller_name: 'Devices', http_method: 'GET', response_code: 200, interface: 'rest', user_name: 'owner@demo.example' });
+    expect((await events('?actionName=listDevices')).body[0]).toMatchObject({
+      controller_name: 'Devices',
+      http_method: 'GET',
+      response_code: 200,
+      interface: 'rest',
+      user_name: 'owner@demo.example',
+    });
     expect((await events('?actionName=listUsers')).body[0]).toMatchObject({ controller_name: 'Users', response_code: 403, user_name: 'viewer@demo.example' });
   });
 
@@ -157,9 +186,12 @@ describe('reading: REST filters', () => {
 
 describe('reading: GraphQL and the owner-only policy', () => {
   test('auditEvent(startDate, endDate, limit) for the owner', async () => {
-    const r = await h.gql('query($s: String, $e: String) { auditEvent(startDate: $s, endDate: $e, limit: 3) { eventId timestamp eventType userName httpMethod controllerName actionName ipAddress responseCode } }', {
-      variables: { s: started, e: new Date(Date.now() + 60_000).toISOString() },
-    });
+    const r = await h.gql(
+      'query($s: String, $e: String) { auditEvent(startDate: $s, endDate: $e, limit: 3) { eventId timestamp eventType userName httpMethod controllerName actionName ipAddress responseCode } }',
+      {
+        variables: { s: started, e: new Date(Date.now() + 60_000).toISOString() },
+      },
+    );
     expect(r.body.errors).toBeUndefined();
     expect(r.body.data?.auditEvent).toHaveLength(3);
   });

@@ -17,13 +17,17 @@ afterAll(() => h.stop());
 async function call(method: string, path: string, opts: { body?: string; type?: string; key?: string } = {}) {
   const url = new URL(path, h.legacyUrl);
   url.searchParams.set('api_key', opts.key ?? h.key);
-  const res = await fetch(url, { method, ...(opts.body !== undefined ? { body: opts.body, headers: { 'content-type': opts.type ?? 'application/json' } } : {}) });
+  const res = await fetch(url, {
+    method,
+    ...(opts.body !== undefined ? { body: opts.body, headers: { 'content-type': opts.type ?? 'application/json' } } : {}),
+  });
   return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
 }
 const json = (t: string) => JSON.parse(t) as Record<string, any>;
 
 test('create with an XML body, read it back as json, xml and JSONP', async () => {
-  const xml = '<?xml version="1.0"?><device><name>Legacy &amp; XML</name><tags><tag>a</tag><tag>b</tag></tags><location><city>Gent</city><latitude>51.05</latitude></location><timezone>Europe/Brussels</timezone></device>';
+  const xml =
+    '<?xml version="1.0"?><device><name>Legacy &amp; XML</name><tags><tag>a</tag><tag>b</tag></tags><location><city>Gent</city><latitude>51.05</latitude></location><timezone>Europe/Brussels</timezone></device>';
   const created = await call('POST', '/devices?format=xml', { body: xml, type: 'application/xml' });
   expect(created.status).toBe(201);
   expect(created.type).toBe('application/xml; charset=utf-8');

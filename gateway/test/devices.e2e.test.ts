@@ -32,19 +32,32 @@ describe("references to another account's records", () => {
     const made = await call('POST', '/devices', { name: 'Own org', org_id: own });
     expect(made.status).toBeLessThan(300);
     expect(made.body.org_id).toBe(own);
-    const patched = await call('PATCH', `/devices/${made.body.id}`, [{ op: 'replace', path: '/org_id', value: foreign }], { type: 'application/json-patch+json' });
+    const patched = await call('PATCH', `/devices/${made.body.id}`, [{ op: 'replace', path: '/org_id', value: foreign }], {
+      type: 'application/json-patch+json',
+    });
     expect(patched.status).toBe(400);
-    const gql = await h.gql('mutation($id: ID!, $o: String) { updateDevice(id: $id, input: { orgId: $o }) { success errorField error } }', { variables: { id: made.body.id, o: foreign } });
+    const gql = await h.gql('mutation($id: ID!, $o: String) { updateDevice(id: $id, input: { orgId: $o }) { success errorField error } }', {
+      variables: { id: made.body.id, o: foreign },
+    });
     expect((gql.body as any).data.updateDevice).toMatchObject({ success: false, errorField: 'orgId' });
     expect((await call('GET', `/devices/${made.body.id}`)).body.org_id).toBe(own);
   });
 });
 
 type Json = Record<string, any>;
-async function call(method: string, path: string, body?: unknown, opts: { key?: string; type?: string } = {}): Promise<{ status: number; body: Json | any; headers: Headers }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: { key?: string; type?: string } = {},
+): Promise<{ status: number; body: Json | any; headers: Headers }> {
   const headers: Record<string, string> = { 'x-service-apikey': opts.key ?? h.key };
   if (body !== undefined) headers['content-type'] = opts.type ?? 'application/json';
-  const res = await fetch(`${h.baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}) });
+  const res = await fetch(`${h.baseUrl}${path}`, {
+    method,
+    headers,
+    ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+  });
   const text = await res.text();
   let parsed: unknown = text;
   try {
@@ -55,20 +68,42 @@ async function call(method: string, path: string, body?: unknown, opts: { key?: 
   return { status: res.status, body: parsed, headers: res.headers };
 }
 const player = (key: string, path: string, body: unknown = {}) =>
-  fetch(`${h.baseUrl}/player/${key}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as Json }));
+  fetch(`${h.baseUrl}/player/${key}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+    async (r) => ({ status: r.status, body: (await r.json()) as Json }),
+  );
 
 describe('REST devices', () => {
   let device: Json;
   test('POST /devices registers and answers the registration key (201)', async () => {
-    const r = await call('POST', '/devices', { name: 'E2E screen', tags: ['e2e'], location: { city: 'Oslo', latitude: 59.9 }, device_type: { name: 'Tizen', manufacturer: 'Samsung' }, timezone: 'Europe/Oslo' });
+    const r = await call('POST', '/devices', {
+      name: 'E2E screen',
+      tags: ['e2e'],
+      location: { city: 'Oslo', latitude: 59.9 },
+      device_type: { name: 'Tizen', manufacturer: 'Samsung' },
+      timezone: 'Europe/Oslo',
+    });
     expect(r.status).toBe(201);
     device = r.body;
-    expect(device).toMatchObject({ name: 'E2E screen', tags: 'e2e', is_online: false, ping_data: null, location: { city: 'Oslo', latitude: 59.9 }, device_type: { name: 'Tizen' }, timezone: 'Europe/Oslo' });
+    expect(device).toMatchObject({
+      name: 'E2E screen',
+      tags: 'e2e',
+      is_online: false,
+      ping_data: null,
+      location: { city: 'Oslo', latitude: 59.9 },
+      device_type: { name: 'Tizen' },
+      timezone: 'Europe/Oslo',
+    });
     expect(device.registration_key).toMatch(/^[0-9a-f]{32}$/);
     expect((await call('GET', `/devices/${device.id}`)).body).toMatchObject({ id: device.id, registration_key: device.registration_key });
   });
   test('POST /devices refuses unknown and owned properties, names the field', async () => {
-    for (const [body, field] of [[{ name: 'x', id: 'mine' }, 'id'], [{ name: 'x', account_id: 'a' }, 'account_id'], [{ tags: [] }, 'name'], [{ name: 'x', group_id: 'nope' }, 'group_id'], [{ name: 'x', timezone: 'Nowhere/City' }, 'timezone']] as const) {
+    for (const [body, field] of [
+      [{ name: 'x', id: 'mine' }, 'id'],
+      [{ name: 'x', account_id: 'a' }, 'account_id'],
+      [{ tags: [] }, 'name'],
+      [{ name: 'x', group_id: 'nope' }, 'group_id'],
+      [{ name: 'x', timezone: 'Nowhere/City' }, 'timezone'],
+    ] as const) {
       const r = await call('POST', '/devices', body);
       expect(r.status).toBe(400);
       expect(r.body.error.field).toBe(field);
@@ -79,7 +114,16 @@ describe('REST devices', () => {
     expect(put.status).toBe(204);
     const replaced = (await call('GET', `/devices/${device.id}`)).body;
     expect(replaced).toMatchObject({ name: 'Renamed', tags: 'a', timezone: null, location: null });
-    const patch = await call('PATCH', `/devices/${device.id}`, [{ op: 'replace', path: '/name', value: 'Patched' }, { op: 'add', path: '/location', value: { city: 'Bergen' } }, { op: 'add', path: '/tags/-', value: 'b' }], { type: 'application/json-patch+json' });
+    const patch = await call(
+      'PATCH',
+      `/devices/${device.id}`,
+      [
+        { op: 'replace', path: '/name', value: 'Patched' },
+        { op: 'add', path: '/location', value: { city: 'Bergen' } },
+        { op: 'add', path: '/tags/-', value: 'b' },
+      ],
+      { type: 'application/json-patch+json' },
+    );
     expect(patch.status).toBe(200);
     expect(patch.body).toMatchObject({ name: 'Patched', tags: 'a,b', location: { city: 'Bergen' } });
     const other = await call('POST', '/devices', { name: 'To delete' });
@@ -87,16 +131,25 @@ describe('REST devices', () => {
     expect((await call('GET', `/devices/${other.body.id}`)).status).toBe(404);
     expect((await call('DELETE', `/devices/${other.body.id}`)).status).toBe(404);
   });
-  test.each([
-    ['/id'], ['/account_id'], ['/version'], ['/created_on'], ['/registration_key'], ['/__proto__/x'], ['/constructor/prototype/x'],
-  ])('PATCH %s: 400 and nothing changes', async (path) => {
-    const before = (await call('GET', `/devices/${device.id}`)).body;
-    const r = await call('PATCH', `/devices/${device.id}`, [{ op: 'replace', path: '/name', value: 'hacked' }, { op: 'add', path, value: 'x' }], { type: 'application/json-patch+json' });
-    expect(r.status).toBe(400);
-    expect(r.body.error.field).toBe('body[1].path');
-    expect((await call('GET', `/devices/${device.id}`)).body).toEqual(before);
-    expect(({} as Json).x).toBeUndefined();
-  });
+  test.each([['/id'], ['/account_id'], ['/version'], ['/created_on'], ['/registration_key'], ['/__proto__/x'], ['/constructor/prototype/x']])(
+    'PATCH %s: 400 and nothing changes',
+    async (path) => {
+      const before = (await call('GET', `/devices/${device.id}`)).body;
+      const r = await call(
+        'PATCH',
+        `/devices/${device.id}`,
+        [
+          { op: 'replace', path: '/name', value: 'hacked' },
+          { op: 'add', path, value: 'x' },
+        ],
+        { type: 'application/json-patch+json' },
+      );
+      expect(r.status).toBe(400);
+      expect(r.body.error.field).toBe('body[1].path');
+      expect((await call('GET', `/devices/${device.id}`)).body).toEqual(before);
+      expect(({} as Json).x).toBeUndefined();
+    },
+  );
   test('PATCH: a failed test is 422; a bad op is 400', async () => {
     expect((await call('PATCH', `/devices/${device.id}`, [{ op: 'test', path: '/name', value: 'nope' }])).status).toBe(422);
     expect((await call('PATCH', `/devices/${device.id}`, [{ op: 'explode', path: '/name' }])).status).toBe(400);
@@ -138,7 +191,16 @@ describe('groups (literal paths win over /devices/{id})', () => {
     const parent = await call('POST', '/devices/groups', { name: 'E2E region' });
     expect(parent.status).toBe(201);
     const child = await call('POST', '/devices/groups', { name: 'E2E store', parent_id: parent.body.id });
-    expect(child.body).toEqual({ id: expect.any(String), name: 'E2E store', parent_id: parent.body.id, level: 1, count: 0, children: [], family: null, organization_count: null });
+    expect(child.body).toEqual({
+      id: expect.any(String),
+      name: 'E2E store',
+      parent_id: parent.body.id,
+      level: 1,
+      count: 0,
+      children: [],
+      family: null,
+      organization_count: null,
+    });
     const d = await call('POST', '/devices', { name: 'Grouped', group_id: child.body.id });
     expect(d.body.group_name).toBe('E2E store');
     const tree = await call('GET', '/devices/groups?tree=true');
@@ -152,7 +214,10 @@ describe('groups (literal paths win over /devices/{id})', () => {
     expect((await call('DELETE', `/devices/groups/${child.body.id}`)).status).toBe(204);
     expect((await call('GET', `/devices/${d.body.id}`)).body).toMatchObject({ group_id: parent.body.id, group_name: 'E2E region' });
     expect((await call('POST', '/devices/groups', { name: '' })).status).toBe(400);
-    for (const [method, path] of [['POST', '/devices/groups'], ['PUT', `/devices/groups/${parent.body.id}`]] as const) {
+    for (const [method, path] of [
+      ['POST', '/devices/groups'],
+      ['PUT', `/devices/groups/${parent.body.id}`],
+    ] as const) {
       const nullName = await call(method, path, { name: null });
       expect(nullName.status).toBe(400);
       expect(nullName.body.error.field).toBe('name');
@@ -170,8 +235,16 @@ describe('commands, the player API and ping data', () => {
     expect(ping.body.commands.map((c: Json) => c.command)).toEqual(['restart', 'volume']);
     const ack = await player(d.registration_key, `/commands/${ping.body.commands[0].id}/ack`, { status: 'acknowledged' });
     expect(ack.body).toEqual({ id: ping.body.commands[0].id, status: 'acknowledged' });
-    const gql = await h.gql('query($d: String!) { deviceCommands(deviceId: $d) { command status } device(id: [$d]) { isOnline pingData { cpuUsage } } }', { variables: { d: d.id } });
-    expect(gql.body.data).toEqual({ deviceCommands: [{ command: 'volume', status: 'DELIVERED' }, { command: 'restart', status: 'ACKNOWLEDGED' }], device: [{ isOnline: true, pingData: { cpuUsage: 33 } }] });
+    const gql = await h.gql('query($d: String!) { deviceCommands(deviceId: $d) { command status } device(id: [$d]) { isOnline pingData { cpuUsage } } }', {
+      variables: { d: d.id },
+    });
+    expect(gql.body.data).toEqual({
+      deviceCommands: [
+        { command: 'volume', status: 'DELIVERED' },
+        { command: 'restart', status: 'ACKNOWLEDGED' },
+      ],
+      device: [{ isOnline: true, pingData: { cpuUsage: 33 } }],
+    });
 
     const byPath = await call('GET', `/devices/${d.registration_key}/pingdata`);
     expect(byPath.status).toBe(200);
@@ -200,7 +273,15 @@ describe('commands, the player API and ping data', () => {
     const foreign = (await call('POST', '/devices', { name: 'Not yours' }, { key: otherKey })).body;
     const r = await call('POST', '/devices/commands', { device_ids: [a.id, foreign.id], commands: [{ command: 'refresh' }] });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ total_devices: 2, success_count: 1, failure_count: 1, results: [{ success: true, device_id: a.id, error: null }, { success: false, device_id: foreign.id, error: `device '${foreign.id}' was not found` }] });
+    expect(r.body).toEqual({
+      total_devices: 2,
+      success_count: 1,
+      failure_count: 1,
+      results: [
+        { success: true, device_id: a.id, error: null },
+        { success: false, device_id: foreign.id, error: `device '${foreign.id}' was not found` },
+      ],
+    });
     expect((await player(foreign.registration_key, '/ping')).body.commands).toEqual([]);
     expect((await call('POST', '/devices/commands', { device_ids: [], commands: [{ command: 'refresh' }] })).status).toBe(400);
   });
@@ -216,7 +297,10 @@ describe('commands, the player API and ping data', () => {
     expect((await call('GET', `/devices/${d.registration_key}/snap?base64=true`)).body).toBe(JPEG.toString('base64'));
     const list = await call('GET', `/devices?id=${d.id}&include_snap=true`);
     expect(list.body[0].snap).toBe(JPEG.toString('base64'));
-    expect((await fetch(`${h.baseUrl}/player/${d.registration_key}/snap`, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: 'GIF89a-not-a-jpeg' })).status).toBe(415);
+    expect(
+      (await fetch(`${h.baseUrl}/player/${d.registration_key}/snap`, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: 'GIF89a-not-a-jpeg' }))
+        .status,
+    ).toBe(415);
   });
   test('the player API: unknown key 401, no API key needed, bad body 400', async () => {
     const r = await player('not-a-real-key-42', '/ping');
@@ -225,15 +309,52 @@ describe('commands, the player API and ping data', () => {
     expect((await player(d.registration_key, '/ping', { cpu_usage: -5 })).body.error.field).toBe('cpu_usage');
   });
   test("the reference's Device and PingData members: stored from the ping, derived, or null", async () => {
-    const d = (await call('POST', '/devices', { name: 'Reference shape', location: { city: 'Oslo', county: 'Viken', postal_code: '0150', address: 'Street 1' }, device_type: { name: 'Tizen' } })).body;
-    expect(d).toMatchObject({ in_sync: false, last_update: null, deactivated: false, serial_number: null, mac_address: null, beacon: null, service_level: null, language_code: null, last_service: null, encrypted_registration_key: null });
+    const d = (
+      await call('POST', '/devices', {
+        name: 'Reference shape',
+        location: { city: 'Oslo', county: 'Viken', postal_code: '0150', address: 'Street 1' },
+        device_type: { name: 'Tizen' },
+      })
+    ).body;
+    expect(d).toMatchObject({
+      in_sync: false,
+      last_update: null,
+      deactivated: false,
+      serial_number: null,
+      mac_address: null,
+      beacon: null,
+      service_level: null,
+      language_code: null,
+      last_service: null,
+      encrypted_registration_key: null,
+    });
     expect(d.location).toMatchObject({ city: 'Oslo', county: null, postal_code: null, address: null });
     expect(d.device_type).toMatchObject({ name: 'Tizen', device_caps: null });
-    const ping = { cpu_usage: 12, memory_usage: 30, disk_usage: 40, mac_address: 'aa:bb:cc:dd:ee:ff', bytes_received: 123456789, transfer_rate: 2048, uptime: 3_600_000, download_pct_complete: 60, type: 'heartbeat', meta: { serial_number: 'SN-42', firmware: null } };
+    const ping = {
+      cpu_usage: 12,
+      memory_usage: 30,
+      disk_usage: 40,
+      mac_address: 'aa:bb:cc:dd:ee:ff',
+      bytes_received: 123456789,
+      transfer_rate: 2048,
+      uptime: 3_600_000,
+      download_pct_complete: 60,
+      type: 'heartbeat',
+      meta: { serial_number: 'SN-42', firmware: null },
+    };
     expect((await player(d.registration_key, '/ping', ping)).status).toBe(200);
     const got = (await call('GET', `/devices/${d.id}`)).body;
     expect(got).toMatchObject({ in_sync: false, mac_address: 'aa:bb:cc:dd:ee:ff', serial_number: 'SN-42', last_update: got.ping_data.timestamp });
-    expect(got.ping_data).toMatchObject({ bytes_received: 123456789, transfer_rate: 2048, uptime: 3_600_000, download_pct_complete: 60, type: 'heartbeat', meta: { serial_number: 'SN-42', firmware: null }, snap: null, os_version: null });
+    expect(got.ping_data).toMatchObject({
+      bytes_received: 123456789,
+      transfer_rate: 2048,
+      uptime: 3_600_000,
+      download_pct_complete: 60,
+      type: 'heartbeat',
+      meta: { serial_number: 'SN-42', firmware: null },
+      snap: null,
+      os_version: null,
+    });
     const byKey = await call('GET', `/devices/${d.registration_key}/pingdata`);
     expect(byKey.body).toMatchObject({ bytes_received: 123456789, type: 'heartbeat', cpu_temperature: null, current_schedule: null });
     // Download complete: in sync. A ping without the figures answers null (declared deviation), never an invented 0.
@@ -255,7 +376,21 @@ describe('commands, the player API and ping data', () => {
     expect(nullName.status).toBe(400);
     expect(nullName.body.error.field).toBe('name');
     // The reference's DeviceRequest as a client sends it: null name keeps it, the rest replaces.
-    expect((await call('PUT', `/devices/${r.body.id}`, { name: null, tags: 'x,y', timeZone: 'Europe/Oslo', language_code: null, group_id: null, last_service: null, mac_address: null, location: null, beacon: null })).status).toBe(204);
+    expect(
+      (
+        await call('PUT', `/devices/${r.body.id}`, {
+          name: null,
+          tags: 'x,y',
+          timeZone: 'Europe/Oslo',
+          language_code: null,
+          group_id: null,
+          last_service: null,
+          mac_address: null,
+          location: null,
+          beacon: null,
+        })
+      ).status,
+    ).toBe(204);
     expect((await call('GET', `/devices/${r.body.id}`)).body).toMatchObject({ name: 'Paired', tags: 'x,y', timezone: 'Europe/Oslo' });
   });
   test('POST /devices/{id}/track: 204 like the reference; a null or missing event_name is 400 naming it', async () => {
@@ -271,7 +406,9 @@ describe('commands, the player API and ping data', () => {
 
 describe('alerts', () => {
   test('a rule opens an alert from a ping; REST lists, snoozes (PUT), resolves (PATCH); auto-close', async () => {
-    const rule = await h.gql('mutation { createAlertRule(input: { name: "E2E CPU", conditions: [{ type: CPU_ABOVE, threshold: 80 }] }) { success alertRule { id ruleSet } } }');
+    const rule = await h.gql(
+      'mutation { createAlertRule(input: { name: "E2E CPU", conditions: [{ type: CPU_ABOVE, threshold: 80 }] }) { success alertRule { id ruleSet } } }',
+    );
     expect(rule.body.data?.createAlertRule.success).toBe(true);
     const d = (await call('POST', '/devices', { name: 'Hot e2e' })).body;
     // 85: above this rule's 80, below the demo's High CPU rule (90).
@@ -280,7 +417,13 @@ describe('alerts', () => {
     expect(list.status).toBe(200);
     expect(list.body).toHaveLength(1);
     const alert = list.body[0];
-    expect(alert).toMatchObject({ is_active: true, alert_rule: { name: 'E2E CPU', is_enabled: true }, devices: [{ id: d.id, name: 'Hot e2e' }], snoozed_until: null, resolved_on: null });
+    expect(alert).toMatchObject({
+      is_active: true,
+      alert_rule: { name: 'E2E CPU', is_enabled: true },
+      devices: [{ id: d.id, name: 'Hot e2e' }],
+      snoozed_until: null,
+      resolved_on: null,
+    });
     expect(JSON.parse(alert.alert_rule.rule_set)).toEqual({ match: 'any', conditions: [{ type: 'cpu_above', threshold: 80 }] });
     expect((await call('GET', `/alerts/${alert.id}`)).body).toEqual(alert);
     expect((await call('GET', `/alerts/${alert.id}`, undefined, { key: otherKey })).status).toBe(404);
@@ -292,7 +435,9 @@ describe('alerts', () => {
     expect((await call('PUT', `/alerts/${alert.id}`, { snoozed_until: 'soon' })).body.error.field).toBe('snoozed_until');
     expect((await call('PATCH', `/alerts/${alert.id}`, [{ op: 'replace', path: '/id', value: 'x' }])).status).toBe(400);
     const resolvedOn = new Date(Date.now() - 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const resolved = await call('PATCH', `/alerts/${alert.id}`, [{ op: 'replace', path: '/resolved_on', value: resolvedOn }], { type: 'application/json-patch+json' });
+    const resolved = await call('PATCH', `/alerts/${alert.id}`, [{ op: 'replace', path: '/resolved_on', value: resolvedOn }], {
+      type: 'application/json-patch+json',
+    });
     expect(resolved.body).toMatchObject({ resolved_on: resolvedOn, is_active: false });
     expect((await call('GET', `/alerts?resolved=true&device_id=${d.id}`)).body.map((a: Json) => a.id)).toEqual([alert.id]);
     expect((await call('PUT', `/alerts/${alert.id}`, { resolved_on: null })).status).toBe(422);
@@ -317,9 +462,15 @@ describe('GraphQL through the gateway', () => {
     const id = created.body.data?.createDevice.device.id;
     expect(created.body.data?.createDevice).toMatchObject({ success: true, device: { name: 'GQL one' } });
     const foreign = (await call('POST', '/devices', { name: 'Theirs' }, { key: otherKey })).body.id;
-    const bulk = await h.gql('mutation($i: BulkDeviceCommandsInput!) { sendBulkDeviceCommands(input: $i) { totalDevices successCount failureCount results { success deviceId error } } }', { variables: { i: { deviceIds: [id, foreign], commands: [{ command: 'clear_cache' }] } } });
+    const bulk = await h.gql(
+      'mutation($i: BulkDeviceCommandsInput!) { sendBulkDeviceCommands(input: $i) { totalDevices successCount failureCount results { success deviceId error } } }',
+      { variables: { i: { deviceIds: [id, foreign], commands: [{ command: 'clear_cache' }] } } },
+    );
     expect(bulk.body.data?.sendBulkDeviceCommands).toMatchObject({ totalDevices: 2, successCount: 1, failureCount: 1 });
-    const single = await h.gql('mutation($d: String!) { sendDeviceCommand(deviceId: $d, commands: [{ command: "volume", arg: "x" }]) { success error deviceId commandCount } }', { variables: { d: id } });
+    const single = await h.gql(
+      'mutation($d: String!) { sendDeviceCommand(deviceId: $d, commands: [{ command: "volume", arg: "x" }]) { success error deviceId commandCount } }',
+      { variables: { d: id } },
+    );
     expect(single.body.data?.sendDeviceCommand).toMatchObject({ success: false, commandCount: null });
     expect(single.body.data?.sendDeviceCommand.error).toMatch(/volume/);
     const dc = await h.gql('{ displayCommands { command } }');
@@ -327,7 +478,12 @@ describe('GraphQL through the gateway', () => {
   });
   test('the simulator-ready demo: rules seeded; offline demo screens raise alerts', async () => {
     const r = await h.gql('{ alertRules { name isEnabled } alert(activeOnly: true) { alertRule { name } devices { name isOnline } } }');
-    expect(r.body.data?.alertRules).toEqual(expect.arrayContaining([{ name: 'High CPU', isEnabled: true }, { name: 'Offline for 30 minutes', isEnabled: true }]));
+    expect(r.body.data?.alertRules).toEqual(
+      expect.arrayContaining([
+        { name: 'High CPU', isEnabled: true },
+        { name: 'Offline for 30 minutes', isEnabled: true },
+      ]),
+    );
     const offline = (r.body.data?.alert as Json[]).filter((a) => a.alertRule.name === 'Offline for 30 minutes');
     expect(offline).toHaveLength(2);
     expect(offline.every((a) => a.devices[0].isOnline === false)).toBe(true);

@@ -30,7 +30,10 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-id-'));
   procs = new Processes({ secret, dataDir, logLevel: 'error' });
   const probe = createRedisCache({ url: redisUrl, commandTimeoutMs: 1000 });
-  redis = await probe.ping().then(() => true, () => false);
+  redis = await probe.ping().then(
+    () => true,
+    () => false,
+  );
   await probe.close();
 
   const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
@@ -46,10 +49,20 @@ beforeAll(async () => {
   const shared: Record<string, string> = redis ? { CACHE_DRIVER: 'redis', REDIS_URL: redisUrl } : {};
   identityUrl = await procs.start('services/identity/src/main.ts', { ...shared, OAUTH_ISSUER: `http://127.0.0.1:${pi}`, REVOCATION_POLL_MS: '200' }, pi);
   const nowhere = `http://127.0.0.1:${dead}`;
-  gatewayUrl = await procs.start('gateway/src/gateway.main.ts', {
-    ...(redis ? { REDIS_URL: redisUrl } : {}),
-    IDENTITY_URL: identityUrl, DEVICES_URL: nowhere, CONTENT_URL: nowhere, SCHEDULING_URL: nowhere, DATATABLES_URL: nowhere, ANALYTICS_URL: nowhere, SUBGRAPH_TIMEOUT_MS: '2000',
-  }, pg);
+  gatewayUrl = await procs.start(
+    'gateway/src/gateway.main.ts',
+    {
+      ...(redis ? { REDIS_URL: redisUrl } : {}),
+      IDENTITY_URL: identityUrl,
+      DEVICES_URL: nowhere,
+      CONTENT_URL: nowhere,
+      SCHEDULING_URL: nowhere,
+      DATATABLES_URL: nowhere,
+      ANALYTICS_URL: nowhere,
+      SUBGRAPH_TIMEOUT_MS: '2000',
+    },
+    pg,
+  );
 }, 120_000);
 
 afterAll(async () => {

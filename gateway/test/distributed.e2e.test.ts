@@ -41,7 +41,15 @@ beforeAll(async () => {
   const nowhere = `http://127.0.0.1:${dead}`;
   gatewayUrl = await procs.start(
     'gateway/src/gateway.main.ts',
-    { IDENTITY_URL: identityUrl, DEVICES_URL: devicesUrl, CONTENT_URL: nowhere, SCHEDULING_URL: nowhere, DATATABLES_URL: nowhere, ANALYTICS_URL: nowhere, SUBGRAPH_TIMEOUT_MS: '2000' },
+    {
+      IDENTITY_URL: identityUrl,
+      DEVICES_URL: devicesUrl,
+      CONTENT_URL: nowhere,
+      SCHEDULING_URL: nowhere,
+      DATATABLES_URL: nowhere,
+      ANALYTICS_URL: nowhere,
+      SUBGRAPH_TIMEOUT_MS: '2000',
+    },
     pg,
   );
   const [pr, pl] = await Promise.all([freePort(), freePort()]);
@@ -78,10 +86,24 @@ test('the gateway refuses a wrong key', async () => {
 
 test('a subgraph called directly, without the gateway’s signed token, refuses', async () => {
   const direct = (headers: Record<string, string>) =>
-    fetch(`${devicesUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: '{ device { name } }' }) });
+    fetch(`${devicesUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query: '{ device { name } }' }),
+    });
   const none = await direct({});
   expect(none.status).toBe(401);
-  const forged = await direct({ 'x-pylon-internal-token': await new InternalTokens('f'.repeat(32)).sign({ accountId: 'demo-account', userId: 'x', userName: 'x', roles: ['Owner'], policies: ['Devices_View'], isOwner: true, via: 'api-key' }) });
+  const forged = await direct({
+    'x-pylon-internal-token': await new InternalTokens('f'.repeat(32)).sign({
+      accountId: 'demo-account',
+      userId: 'x',
+      userName: 'x',
+      roles: ['Owner'],
+      policies: ['Devices_View'],
+      isOwner: true,
+      via: 'api-key',
+    }),
+  });
   expect(forged.status).toBe(401);
 });
 
@@ -108,7 +130,11 @@ test('the REST facade and the legacy adapter run as their own processes over HTT
 test('the devices process serves the player API: a ping through it shows up through the gateway', async () => {
   const res = await gql('{ device(limit: 1, order: [{ name: ASC }]) { id registrationKey } }');
   const { id, registrationKey } = ((await res.json()) as { data: { device: { id: string; registrationKey: string }[] } }).data.device[0]!;
-  const ping = await fetch(`${devicesUrl}/player/${registrationKey}/ping`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ cpu_usage: 42.5 }) });
+  const ping = await fetch(`${devicesUrl}/player/${registrationKey}/ping`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ cpu_usage: 42.5 }),
+  });
   expect(ping.status).toBe(200);
   expect(((await ping.json()) as { device_id: string }).device_id).toBe(id);
   const after = await gql(`{ device(id: ["${id}"]) { isOnline pingData { cpuUsage } } }`);

@@ -34,13 +34,27 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-docs-browser-'));
   procs = new Processes({ secret: 's'.repeat(64), dataDir: join(dir, 'data') });
   const [port, legacy] = await Promise.all([freePort(), freePort()]);
-  baseUrl = await procs.start('gateway/src/all-in-one.main.ts', { LEGACY_PORT: String(legacy), SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_SIMULATOR: 'false', NODE_ENV: 'development' }, port, 75_000);
+  baseUrl = await procs.start(
+    'gateway/src/all-in-one.main.ts',
+    { LEGACY_PORT: String(legacy), SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_SIMULATOR: 'false', NODE_ENV: 'development' },
+    port,
+    75_000,
+  );
   const devices = (await (await fetch(`${baseUrl}/devices?take=100`, { headers: { 'x-service-apikey': KEY } })).json()) as { name: string }[];
   firstDevice = [...devices].map((d) => d.name).sort()[0]!;
   context = await chromium.launchPersistentContext(join(dir, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1280, height: 900 },
   });
   await mkdir(SHOTS, { recursive: true });
@@ -79,59 +93,75 @@ browserTest('chromium is installed (CI installs it in .ci/run)', () => {
   expect(haveChromium).toBe(true);
 });
 
-browserTest('/docs: Swagger UI lists the operations, and "try it" on GET /devices with the key returns devices', async () => {
-  const { page, problems } = await open('/docs');
-  await page.waitForSelector('.opblock', { timeout: 30_000 });
-  const operations = await page.locator('.opblock').count();
-  expect(operations).toBeGreaterThan(20);
-  await enterKey(page);
+browserTest(
+  '/docs: Swagger UI lists the operations, and "try it" on GET /devices with the key returns devices',
+  async () => {
+    const { page, problems } = await open('/docs');
+    await page.waitForSelector('.opblock', { timeout: 30_000 });
+    const operations = await page.locator('.opblock').count();
+    expect(operations).toBeGreaterThan(20);
+    await enterKey(page);
 
-  const op = page.locator('#operations-Devices-listDevices');
-  await op.locator('.opblock-summary').first().click();
-  await op.locator('.try-out__btn').click();
-  await op.locator('button.execute').click();
-  const response = op.locator('.live-responses-table .response');
-  await response.waitFor({ timeout: 30_000 });
-  expect((await response.locator('.response-col_status').first().innerText()).trim()).toBe('200');
-  expect(await response.locator('.response-col_description').first().innerText()).toContain(firstDevice);
+    const op = page.locator('#operations-Devices-listDevices');
+    await op.locator('.opblock-summary').first().click();
+    await op.locator('.try-out__btn').click();
+    await op.locator('button.execute').click();
+    const response = op.locator('.live-responses-table .response');
+    await response.waitFor({ timeout: 30_000 });
+    expect((await response.locator('.response-col_status').first().innerText()).trim()).toBe('200');
+    expect(await response.locator('.response-col_description').first().innerText()).toContain(firstDevice);
 
-  await response.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: join(SHOTS, 'rest-docs.png') });
-  expect(problems).toEqual([]);
-  await page.close();
-}, 90_000);
+    await response.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'rest-docs.png') });
+    expect(problems).toEqual([]);
+    await page.close();
+  },
+  90_000,
+);
 
-browserTest('/graphiql: the explorer lists the root fields, and { device { id name } } with the key returns devices', async () => {
-  const { page, problems } = await open('/graphiql');
-  // The first request builds the GraphiQL bundle with esbuild (cached afterwards).
-  await page.waitForSelector('.graphiql-query-editor .CodeMirror', { timeout: 60_000 });
-  await enterKey(page);
+browserTest(
+  '/graphiql: the explorer lists the root fields, and { device { id name } } with the key returns devices',
+  async () => {
+    const { page, problems } = await open('/graphiql');
+    // The first request builds the GraphiQL bundle with esbuild (cached afterwards).
+    await page.waitForSelector('.graphiql-query-editor .CodeMirror', { timeout: 60_000 });
+    await enterKey(page);
 
-  // The query editor is CodeMirror 5: its instance hangs off its element. (Page code is written as
-  // strings: this project's TypeScript has no DOM types.)
-  await page.evaluate(`document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue('{ device { id name } }')`);
-  await page.click('.graphiql-execute-button');
-  const result = page.locator('.graphiql-response .CodeMirror');
-  // A locator wait, not waitForFunction: a string predicate is evaluated in the page, which the CSP (no unsafe-eval) refuses.
-  await page.locator('.graphiql-response .CodeMirror').filter({ hasText: firstDevice }).waitFor({ timeout: 30_000 });
-  expect(await result.innerText()).toContain('"device"');
+    // The query editor is CodeMirror 5: its instance hangs off its element. (Page code is written as
+    // strings: this project's TypeScript has no DOM types.)
+    await page.evaluate(`document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue('{ device { id name } }')`);
+    await page.click('.graphiql-execute-button');
+    const result = page.locator('.graphiql-response .CodeMirror');
+    // A locator wait, not waitForFunction: a string predicate is evaluated in the page, which the CSP (no unsafe-eval) refuses.
+    await page.locator('.graphiql-response .CodeMirror').filter({ hasText: firstDevice }).waitFor({ timeout: 30_000 });
+    expect(await result.innerText()).toContain('"device"');
 
-  await page.click('[aria-label="Show Documentation Explorer"]');
-  const explorer = page.locator('.graphiql-doc-explorer');
-  await explorer.getByText('Query', { exact: true }).first().click();
-  await explorer.getByText('device', { exact: true }).first().waitFor();
-  expect(await explorer.innerText()).toMatch(/deviceGroups/);
+    await page.click('[aria-label="Show Documentation Explorer"]');
+    const explorer = page.locator('.graphiql-doc-explorer');
+    await explorer.getByText('Query', { exact: true }).first().click();
+    await explorer.getByText('device', { exact: true }).first().waitFor();
+    expect(await explorer.innerText()).toMatch(/deviceGroups/);
 
-  await page.screenshot({ path: join(SHOTS, 'graphiql.png') });
-  expect(problems).toEqual([]);
-  await page.close();
-}, 120_000);
+    await page.screenshot({ path: join(SHOTS, 'graphiql.png') });
+    expect(problems).toEqual([]);
+    await page.close();
+  },
+  120_000,
+);
 
-browserTest('a browser asking /graphql for HTML gets GraphiQL; API clients still get the JSON API', async () => {
-  const { page, problems } = await open('/graphql');
-  await page.waitForSelector('.graphiql-query-editor .CodeMirror', { timeout: 60_000 });
-  expect(problems).toEqual([]);
-  await page.close();
-  const api = await fetch(`${baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-apikey': KEY }, body: JSON.stringify({ query: '{ device { id } }' }) });
-  expect(api.status).toBe(200);
-}, 90_000);
+browserTest(
+  'a browser asking /graphql for HTML gets GraphiQL; API clients still get the JSON API',
+  async () => {
+    const { page, problems } = await open('/graphql');
+    await page.waitForSelector('.graphiql-query-editor .CodeMirror', { timeout: 60_000 });
+    expect(problems).toEqual([]);
+    await page.close();
+    const api = await fetch(`${baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-apikey': KEY },
+      body: JSON.stringify({ query: '{ device { id } }' }),
+    });
+    expect(api.status).toBe(200);
+  },
+  90_000,
+);

@@ -16,7 +16,11 @@ describe('authentication at the edge', () => {
     expect(r.body.data?.device).toHaveLength(2);
   });
   test('api_key query parameter', async () => {
-    const res = await fetch(`${h.baseUrl}/graphql?api_key=${TEST_KEY}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ device(limit: 1) { id } }' }) });
+    const res = await fetch(`${h.baseUrl}/graphql?api_key=${TEST_KEY}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ device(limit: 1) { id } }' }),
+    });
     expect(res.status).toBe(200);
   });
   test('no key: 401 UNAUTHENTICATED', async () => {
@@ -83,13 +87,23 @@ describe('GraphQL hardening', () => {
     expect(r.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
   test('batched requests are refused', async () => {
-    const res = await fetch(`${h.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-apikey': TEST_KEY }, body: JSON.stringify(Array.from({ length: 10 }, () => ({ query: '{ permissions { isAdministrator } }' }))) });
+    const res = await fetch(`${h.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-apikey': TEST_KEY },
+      body: JSON.stringify(Array.from({ length: 10 }, () => ({ query: '{ permissions { isAdministrator } }' }))),
+    });
     expect(res.status).toBe(400);
   });
   test('CSRF: a GET or form post without a preflight header is blocked', async () => {
-    const get = await fetch(`${h.baseUrl}/graphql?query=${encodeURIComponent('{ permissions { isAdministrator } }')}`, { headers: { 'x-service-apikey': TEST_KEY } });
+    const get = await fetch(`${h.baseUrl}/graphql?query=${encodeURIComponent('{ permissions { isAdministrator } }')}`, {
+      headers: { 'x-service-apikey': TEST_KEY },
+    });
     expect(get.status).toBe(400);
-    const form = await fetch(`${h.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'text/plain', 'x-service-apikey': TEST_KEY }, body: '{"query":"{ permissions { isAdministrator } }"}' });
+    const form = await fetch(`${h.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'x-service-apikey': TEST_KEY },
+      body: '{"query":"{ permissions { isAdministrator } }"}',
+    });
     expect(form.status).toBe(400);
   });
   test('errors carry no stack or exception details', async () => {

@@ -13,12 +13,23 @@ export interface Harness extends AllInOne {
   dataDir: string;
   key: string;
   stop(): Promise<void>;
-  gql(query: string, opts?: { variables?: Record<string, unknown>; headers?: Record<string, string>; key?: string | null }): Promise<{ status: number; body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } }>;
+  gql(
+    query: string,
+    opts?: { variables?: Record<string, unknown>; headers?: Record<string, string>; key?: string | null },
+  ): Promise<{ status: number; body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } }>;
 }
 
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const dataDir = await mkdtemp(join(tmpdir(), 'pylon-e2e-'));
-  const config = loadConfig(allInOneEnv, { SIGNAGE_DATA_DIR: dataDir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_BOOTSTRAP_API_KEY: TEST_KEY, SIGNAGE_SIMULATOR: 'false', ...env });
+  const config = loadConfig(allInOneEnv, {
+    SIGNAGE_DATA_DIR: dataDir,
+    PORT: '0',
+    LEGACY_PORT: '0',
+    LOG_LEVEL: 'silent',
+    SIGNAGE_BOOTSTRAP_API_KEY: TEST_KEY,
+    SIGNAGE_SIMULATOR: 'false',
+    ...env,
+  });
   const app = await startAllInOne(config);
   registerRestOrigin(app.baseUrl);
   return Object.assign(app, {

@@ -19,14 +19,24 @@ beforeAll(async () => {
   identity = h.subgraphs.identity as unknown as IdentityService;
   const [viewer] = await identity.repo.users.find('demo-account', { username: 'viewer@demo.example' });
   viewerKey = (await createApiKey(identity.repo, { accountId: 'demo-account', userId: viewer!.id, name: 'viewer' })).value;
-  const admin = await createUser(identity.repo, { accountId: 'demo-account', username: 'admin@demo.example', roles: ['Administrator', 'API'], firstName: 'Ada', lastName: 'Admin', email: 'admin@demo.example' });
+  const admin = await createUser(identity.repo, {
+    accountId: 'demo-account',
+    username: 'admin@demo.example',
+    roles: ['Administrator', 'API'],
+    firstName: 'Ada',
+    lastName: 'Admin',
+    email: 'admin@demo.example',
+  });
   adminKey = (await createApiKey(identity.repo, { accountId: 'demo-account', userId: admin.id, name: 'admin' })).value;
 }, 60_000);
 afterAll(() => h.stop());
 
 const rest = async (path: string, init: RequestInit & { key?: string } = {}) => {
   const { key = TEST_KEY, ...rest } = init;
-  const res = await fetch(`${h.baseUrl}${path}`, { ...rest, headers: { 'x-service-apikey': key, 'content-type': 'application/json', ...(rest.headers as Record<string, string>) } });
+  const res = await fetch(`${h.baseUrl}${path}`, {
+    ...rest,
+    headers: { 'x-service-apikey': key, 'content-type': 'application/json', ...(rest.headers as Record<string, string>) },
+  });
   return { status: res.status, headers: res.headers, body: (res.status === 204 ? null : await res.json()) as any };
 };
 const put = (path: string, body: unknown, key?: string) => rest(path, { method: 'PUT', body: JSON.stringify(body), ...(key ? { key } : {}) });
@@ -37,7 +47,24 @@ describe('users', () => {
     expect(all.status).toBe(200);
     expect(all.body.map((u: any) => u.user_name)).toEqual(['admin@demo.example', 'owner@demo.example', 'viewer@demo.example']);
     const owner = all.body.find((u: any) => u.user_name === 'owner@demo.example');
-    expect(Object.keys(owner).sort()).toEqual(['city', 'country', 'created_on', 'email', 'first_name', 'home_phone', 'id', 'last_activity', 'last_name', 'mobile_phone', 'org_id', 'postal_code', 'role', 'state', 'user_name', 'work_phone']);
+    expect(Object.keys(owner).sort()).toEqual([
+      'city',
+      'country',
+      'created_on',
+      'email',
+      'first_name',
+      'home_phone',
+      'id',
+      'last_activity',
+      'last_name',
+      'mobile_phone',
+      'org_id',
+      'postal_code',
+      'role',
+      'state',
+      'user_name',
+      'work_phone',
+    ]);
     expect(owner.role).toEqual(['Owner', 'API']);
     expect(owner.created_on).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const page1 = await rest('/users?take=2&page=1');
@@ -61,12 +88,17 @@ describe('users', () => {
 
   test('GraphQL user with id, main role and lastActivity (moves when the key is used)', async () => {
     const r = await h.gql('{ user(id: ["demo-owner"]) { id username role roles lastActivity } }');
-    expect(r.body.data?.user).toEqual([{ id: 'demo-owner', username: 'owner@demo.example', role: 'Owner', roles: ['Owner', 'API'], lastActivity: expect.stringMatching(/Z$/) }]);
+    expect(r.body.data?.user).toEqual([
+      { id: 'demo-owner', username: 'owner@demo.example', role: 'Owner', roles: ['Owner', 'API'], lastActivity: expect.stringMatching(/Z$/) },
+    ]);
   });
 
   test('createUser: administrators only; only an owner may grant Owner; bad input names the field', async () => {
     const make = (key: string, roles: string[], username: string) =>
-      h.gql('mutation($i: CreateUserInput!) { createUser(input: $i) { success error errorField user { username role } } }', { key, variables: { i: { username, roles } } });
+      h.gql('mutation($i: CreateUserInput!) { createUser(input: $i) { success error errorField user { username role } } }', {
+        key,
+        variables: { i: { username, roles } },
+      });
     expect((await make(viewerKey, ['Viewer'], 'v2@demo.example')).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect((await make(adminKey, ['Owner'], 'o2@demo.example')).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const ok = await make(adminKey, ['Editor', 'API'], 'editor@demo.example');
@@ -83,7 +115,14 @@ describe('account and organizations', () => {
     const r = await put('/account', { city: 'Utrecht', address_2: '2nd floor', timezone: 'America/New_York' });
     // 204 like the reference; GET reads the result.
     expect(r.status).toBe(204);
-    expect((await rest('/account')).body).toMatchObject({ id: 'demo-account', name: 'Demo Signage Co', city: 'Utrecht', address_2: '2nd floor', timezone: 'America/New_York', timeZone: 'America/New_York' });
+    expect((await rest('/account')).body).toMatchObject({
+      id: 'demo-account',
+      name: 'Demo Signage Co',
+      city: 'Utrecht',
+      address_2: '2nd floor',
+      timezone: 'America/New_York',
+      timeZone: 'America/New_York',
+    });
     const legacy = (await (await fetch(`${h.legacyUrl}/account?api_key=${TEST_KEY}`)).json()) as Record<string, unknown>;
     expect(legacy).toMatchObject({ city: 'Utrecht', address_2: '2nd floor', timezone: 'America/New_York', name: 'Demo Signage Co' });
   });
@@ -108,11 +147,28 @@ describe('account and organizations', () => {
 
   test("PUT /account accepts the reference's whole Account: read-only id, created_on, tags, logo_url ignored; null name and timeZone keep them", async () => {
     const before = (await rest('/account')).body;
-    const r = await put('/account', { ...before, id: 'another-account', created_on: '2001-01-01T00:00:00Z', tags: 'a,b', logo_url: 'https://example.com/logo.png', name: null, timeZone: null, timezone: undefined, fax: '+31 30 111 1111' });
+    const r = await put('/account', {
+      ...before,
+      id: 'another-account',
+      created_on: '2001-01-01T00:00:00Z',
+      tags: 'a,b',
+      logo_url: 'https://example.com/logo.png',
+      name: null,
+      timeZone: null,
+      timezone: undefined,
+      fax: '+31 30 111 1111',
+    });
     expect(r.status).toBe(204);
     const after = (await rest('/account')).body;
     expect(after).toEqual({ ...before, fax: '+31 30 111 1111' });
-    expect(after).toMatchObject({ id: 'demo-account', tags: null, logo_url: null, created_on: before.created_on, name: before.name, timezone: before.timezone });
+    expect(after).toMatchObject({
+      id: 'demo-account',
+      tags: null,
+      logo_url: null,
+      created_on: before.created_on,
+      name: before.name,
+      timezone: before.timezone,
+    });
   });
 
   test('PUT /account: owners and administrators only', async () => {
@@ -124,28 +180,50 @@ describe('account and organizations', () => {
 
   test('GraphQL updateAccount answers success false with the error and the field', async () => {
     const r = await h.gql('mutation { updateAccount(input: { timezone: "Not/AZone" }) { success error errorCode errorField account { id } } }');
-    expect(r.body.data?.updateAccount).toEqual({ success: false, error: expect.stringMatching(/IANA/), errorCode: 'BAD_USER_INPUT', errorField: 'timezone', account: null });
+    expect(r.body.data?.updateAccount).toEqual({
+      success: false,
+      error: expect.stringMatching(/IANA/),
+      errorCode: 'BAD_USER_INPUT',
+      errorField: 'timezone',
+      account: null,
+    });
   });
 
   test('organizations: created by an administrator, listed by GET /account/organizations', async () => {
-    const c = await h.gql('mutation { createOrganization(input: { name: "Benelux", timezone: "Europe/Brussels", languageCode: "nl-BE" }) { success organization { id name } } }', { key: adminKey });
+    const c = await h.gql(
+      'mutation { createOrganization(input: { name: "Benelux", timezone: "Europe/Brussels", languageCode: "nl-BE" }) { success organization { id name } } }',
+      { key: adminKey },
+    );
     expect(c.body.data?.createOrganization.success).toBe(true);
     const orgId = c.body.data?.createOrganization.organization.id;
-    const u = await h.gql('mutation($i: CreateUserInput!) { createUser(input: $i) { success } }', { key: adminKey, variables: { i: { username: 'benelux@demo.example', roles: ['Viewer'], orgId } } });
+    const u = await h.gql('mutation($i: CreateUserInput!) { createUser(input: $i) { success } }', {
+      key: adminKey,
+      variables: { i: { username: 'benelux@demo.example', roles: ['Viewer'], orgId } },
+    });
     expect(u.body.data?.createUser.success).toBe(true);
     // A viewer may not list users: the reference's `users` is null.
     const list = await rest('/account/organizations', { key: viewerKey });
     expect(list.status).toBe(200);
-    expect(list.body).toEqual([expect.objectContaining({ id: orgId, name: 'Benelux', timezone: 'Europe/Brussels', language_code: 'nl-BE', address_1: null, users: null })]);
+    expect(list.body).toEqual([
+      expect.objectContaining({ id: orgId, name: 'Benelux', timezone: 'Europe/Brussels', language_code: 'nl-BE', address_1: null, users: null }),
+    ]);
     // The owner sees the organization's users in the reference User shape.
     const owner = await rest('/account/organizations');
-    expect(owner.body).toEqual([expect.objectContaining({ id: orgId, users: [expect.objectContaining({ user_name: 'benelux@demo.example', org_id: orgId, role: ['Viewer'], city: null })] })]);
+    expect(owner.body).toEqual([
+      expect.objectContaining({
+        id: orgId,
+        users: [expect.objectContaining({ user_name: 'benelux@demo.example', org_id: orgId, role: ['Viewer'], city: null })],
+      }),
+    ]);
   });
 });
 
 describe('API keys', () => {
   const createKey = (key: string, input: Record<string, unknown>) =>
-    h.gql('mutation($i: CreateApiKeyInput!) { createApiKey(input: $i) { success error errorField key apiKey { id name prefix userId expiresAt isActive } } }', { key, variables: { i: input } });
+    h.gql('mutation($i: CreateApiKeyInput!) { createApiKey(input: $i) { success error errorField key apiKey { id name prefix userId expiresAt isActive } } }', {
+      key,
+      variables: { i: input },
+    });
 
   test('created by GraphQL, shown once, works in the header and as api_key on GraphQL and REST, api_key only on legacy', async () => {
     const r = await createKey(TEST_KEY, { userId: 'demo-owner', name: 'ci' });
@@ -153,7 +231,15 @@ describe('API keys', () => {
     expect(key).toMatch(/^pyl_[\w-]{43}$/);
     expect(apiKey).toMatchObject({ name: 'ci', prefix: key.slice(0, 8), userId: 'demo-owner', expiresAt: null, isActive: true });
     expect((await h.gql('{ account { id } }', { key })).status).toBe(200);
-    expect((await fetch(`${h.baseUrl}/graphql?api_key=${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ account { id } }"}' })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${h.baseUrl}/graphql?api_key=${key}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"query":"{ account { id } }"}',
+        })
+      ).status,
+    ).toBe(200);
     expect((await rest('/account', { key })).status).toBe(200);
     expect((await fetch(`${h.baseUrl}/account?api_key=${key}`)).status).toBe(200);
     expect((await fetch(`${h.legacyUrl}/account?api_key=${key}`)).status).toBe(200);
@@ -178,7 +264,12 @@ describe('API keys', () => {
   });
 
   test('an expired key is refused (also from the principal cache)', async () => {
-    const { value } = await createApiKey(identity.repo, { accountId: 'demo-account', userId: 'demo-owner', name: 'expiring', expiresAt: new Date(Date.now() + 1200).toISOString() });
+    const { value } = await createApiKey(identity.repo, {
+      accountId: 'demo-account',
+      userId: 'demo-owner',
+      name: 'expiring',
+      expiresAt: new Date(Date.now() + 1200).toISOString(),
+    });
     expect((await h.gql('{ account { id } }', { key: value })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1300));
     expect((await h.gql('{ account { id } }', { key: value })).status).toBe(401);
@@ -203,10 +294,12 @@ describe('API keys', () => {
   });
 });
 
-describe('admin CLI on the running server\'s data dir', () => {
+describe("admin CLI on the running server's data dir", () => {
   const admin = (...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'services/identity/src/admin.cli.ts'), ...args], { env: { ...process.env, SIGNAGE_DATA_DIR: h.dataDir, LOG_LEVEL: 'silent' } });
+      const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'services/identity/src/admin.cli.ts'), ...args], {
+        env: { ...process.env, SIGNAGE_DATA_DIR: h.dataDir, LOG_LEVEL: 'silent' },
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

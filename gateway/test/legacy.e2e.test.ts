@@ -22,7 +22,15 @@ const logLines: string[] = [];
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'pylon-legacy-'));
-  const env = allInOneEnv.parse({ SIGNAGE_DATA_DIR: dataDir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_BOOTSTRAP_API_KEY: API_KEY, NODE_ENV: 'test', SIGNAGE_SIMULATOR: 'false' });
+  const env = allInOneEnv.parse({
+    SIGNAGE_DATA_DIR: dataDir,
+    PORT: '0',
+    LEGACY_PORT: '0',
+    LOG_LEVEL: 'silent',
+    SIGNAGE_BOOTSTRAP_API_KEY: API_KEY,
+    NODE_ENV: 'test',
+    SIGNAGE_SIMULATOR: 'false',
+  });
   // Request logs are captured to prove the key never reaches them.
   const destination = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -88,7 +96,14 @@ describe('GET /account', () => {
     expectSecurityHeaders(a);
     const account = JSON.parse(a.text) as Record<string, unknown>;
     expect(Object.keys(account)).toEqual([...LEGACY_ACCOUNT_FIELDS]);
-    expect(account).toMatchObject({ name: 'Demo Signage Co', business_name: 'Demo Signage Company B.V.', address_2: null, fax: null, timezone: 'Europe/Amsterdam', country: 'NL' });
+    expect(account).toMatchObject({
+      name: 'Demo Signage Co',
+      business_name: 'Demo Signage Company B.V.',
+      address_2: null,
+      fax: null,
+      timezone: 'Europe/Amsterdam',
+      country: 'NL',
+    });
     expect(account.created_on).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
   });
 
@@ -249,7 +264,11 @@ describe('request bodies', () => {
   });
 
   it('XXE (an external SYSTEM entity) is a 400 and nothing is read', async () => {
-    const a = await post('/devices?format=xml', 'text/xml', '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><device><name>&xxe;</name></device>');
+    const a = await post(
+      '/devices?format=xml',
+      'text/xml',
+      '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><device><name>&xxe;</name></device>',
+    );
     expect(a.status).toBe(400);
     expect(a.type).toBe('application/xml; charset=utf-8');
     expect(a.text).not.toContain('root:');

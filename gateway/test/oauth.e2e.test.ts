@@ -112,7 +112,10 @@ describe('authorization code flow with PKCE', () => {
     const jar = new CookieJar();
     const start = await step(jar, authorizeUrl(h.oauthIssuer, { challenge: pkce().challenge }));
     const uid = /interaction\/([^/?]+)/.exec(start.headers.get('location')!)![1]!;
-    const res = await fetch(`${h.oauthIssuer}/connect/interaction/${uid}/login`, { ...form({ username: OWNER.username, password: OWNER.password }), redirect: 'manual' });
+    const res = await fetch(`${h.oauthIssuer}/connect/interaction/${uid}/login`, {
+      ...form({ username: OWNER.username, password: OWNER.password }),
+      redirect: 'manual',
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -254,13 +257,21 @@ describe('bearer token verification (SECURITY.md JWT row): 401 for every forgery
 describe('OAuth state is persistent', () => {
   test('codes and grants live in the documents store (never the in-memory adapter)', async () => {
     const { code } = await browserFlow(h.oauthIssuer, OWNER);
-    const docs = await identity.repo.store.collection<{ model: string }>({ name: 'oidc', uniqueIndexes: [{ name: 'uid', fields: ['uid'], scope: 'global' }, { name: 'userCode', fields: ['userCode'], scope: 'global' }] }).find('_system', { model: 'AuthorizationCode' });
+    const docs = await identity.repo.store
+      .collection<{ model: string }>({
+        name: 'oidc',
+        uniqueIndexes: [
+          { name: 'uid', fields: ['uid'], scope: 'global' },
+          { name: 'userCode', fields: ['userCode'], scope: 'global' },
+        ],
+      })
+      .find('_system', { model: 'AuthorizationCode' });
     expect(docs.some((d) => d.id === `AuthorizationCode:${code}`)).toBe(true);
   });
 });
 
 describe('the OAuth server is on the audit trail', () => {
-  test('sign-ins (and failed ones) are audit events of the user\'s account', async () => {
+  test("sign-ins (and failed ones) are audit events of the user's account", async () => {
     const deadline = Date.now() + 15_000;
     for (;;) {
       const res = await fetch(`${h.baseUrl}/account/auditevents?controllerName=oauth&limit=1000`, { headers: { 'x-service-apikey': h.key } });

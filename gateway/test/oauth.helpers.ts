@@ -24,7 +24,10 @@ export const pkce = () => {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 };
 
-export function authorizeUrl(issuer: string, o: { challenge?: string; redirectUri?: string; scope?: string; state?: string; method?: string; clientId?: string; prompt?: string }): string {
+export function authorizeUrl(
+  issuer: string,
+  o: { challenge?: string; redirectUri?: string; scope?: string; state?: string; method?: string; clientId?: string; prompt?: string },
+): string {
   const u = new URL('/connect/authorize', issuer);
   u.searchParams.set('client_id', o.clientId ?? CLIENT_ID);
   u.searchParams.set('redirect_uri', o.redirectUri ?? REDIRECT_URI);
@@ -70,7 +73,11 @@ export interface FlowResult {
  * Browser side: authorize -> sign-in page -> credentials -> consent page -> allow -> redirect with
  * the code. Follows redirects by hand until one leaves for the client's redirect URI.
  */
-export async function browserFlow(issuer: string, user: { username: string; password: string }, opts: { jar?: CookieJar; scope?: string; prompt?: string } = {}): Promise<FlowResult> {
+export async function browserFlow(
+  issuer: string,
+  user: { username: string; password: string },
+  opts: { jar?: CookieJar; scope?: string; prompt?: string } = {},
+): Promise<FlowResult> {
   const jar = opts.jar ?? new CookieJar();
   const { verifier, challenge } = pkce();
   const trail: { status: number; url: string }[] = [];
@@ -96,14 +103,18 @@ export async function browserFlow(issuer: string, user: { username: string; pass
       : { path: `/connect/interaction/${uid}/confirm`, body: {} };
     const posted = await step(jar, new URL(target.path, issuer).toString(), form(target.body));
     trail.push({ status: posted.status, url: target.path });
-    if (posted.status !== 303 && posted.status !== 302) throw new Error(`form ${target.path} answered ${posted.status}: ${(await posted.text()).slice(0, 300)}`);
+    if (posted.status !== 303 && posted.status !== 302)
+      throw new Error(`form ${target.path} answered ${posted.status}: ${(await posted.text()).slice(0, 300)}`);
     url = location(posted, issuer);
   }
   throw new Error('the flow did not reach the redirect URI');
 }
 
 export async function exchange(issuer: string, fields: Record<string, string>): Promise<{ status: number; body: Record<string, any> }> {
-  const res = await fetch(new URL('/connect/token', issuer), form({ grant_type: 'authorization_code', client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, ...fields }));
+  const res = await fetch(
+    new URL('/connect/token', issuer),
+    form({ grant_type: 'authorization_code', client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, ...fields }),
+  );
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 

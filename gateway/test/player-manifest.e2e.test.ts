@@ -14,7 +14,11 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 async function call(method: string, path: string, body?: unknown, type = 'application/json'): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = { 'x-service-apikey': h.key };
   if (body !== undefined) headers['content-type'] = type;
-  const res = await fetch(`${h.baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body: Buffer.isBuffer(body) ? body : JSON.stringify(body) } : {}) });
+  const res = await fetch(`${h.baseUrl}${path}`, {
+    method,
+    headers,
+    ...(body !== undefined ? { body: Buffer.isBuffer(body) ? body : JSON.stringify(body) } : {}),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
@@ -25,7 +29,9 @@ const gql = async (query: string, variables: Record<string, unknown> = {}) => {
 };
 const manifest = (key: string, etag?: string) => fetch(`${h.baseUrl}/player/${key}/manifest`, etag ? { headers: { 'if-none-match': etag } } : {});
 const ping = async (key: string) =>
-  (await (await fetch(`${h.baseUrl}/player/${key}/ping`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"cpu_usage":1}' })).json()) as Json;
+  (await (
+    await fetch(`${h.baseUrl}/player/${key}/ping`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"cpu_usage":1}' })
+  ).json()) as Json;
 
 let playlistId: string;
 let mediaId: string;
@@ -66,9 +72,18 @@ test('GET /player/{key}/manifest: the playlist playing now, its files fetchable 
   const etag = res.headers.get('etag');
   expect(etag).toMatch(/^"[\w-]+"$/);
   const body = (await res.json()) as Json;
-  expect(body).toMatchObject({ device_id: screen.id, version: expect.any(String), valid_until: null, next: null, now: { schedule_name: 'Always', starts_at: null, content: { type: 'playlist', id: playlistId, name: 'Lobby' } } });
+  expect(body).toMatchObject({
+    device_id: screen.id,
+    version: expect.any(String),
+    valid_until: null,
+    next: null,
+    now: { schedule_name: 'Always', starts_at: null, content: { type: 'playlist', id: playlistId, name: 'Lobby' } },
+  });
   const [source] = body.now.content.sources;
-  expect(source).toMatchObject({ interval: 10, media: { id: mediaId, mime_type: 'image/png', size: PNG.length, sha512: createHash('sha512').update(PNG).digest('hex') } });
+  expect(source).toMatchObject({
+    interval: 10,
+    media: { id: mediaId, mime_type: 'image/png', size: PNG.length, sha512: createHash('sha512').update(PNG).digest('hex') },
+  });
   const file = await fetch(new URL(source.media.url, h.baseUrl));
   expect(file.status).toBe(200);
   expect(Buffer.from(await file.arrayBuffer()).equals(PNG)).toBe(true);
@@ -88,7 +103,9 @@ test('unknown keys are the player API 401; a device without schedules gets an em
 test('a playlist edit changes the version and ETag of the devices playing it, not of others (event-driven)', async () => {
   const before = { screen: await ping(screen.registration_key), bystander: await ping(bystander.registration_key) };
   const etag = (await manifest(screen.registration_key)).headers.get('etag')!;
-  expect((await call('PATCH', `/playlists/${playlistId}`, [{ op: 'replace', path: '/name', value: 'Lobby (day)' }], 'application/json-patch+json')).status).toBe(200);
+  expect(
+    (await call('PATCH', `/playlists/${playlistId}`, [{ op: 'replace', path: '/name', value: 'Lobby (day)' }], 'application/json-patch+json')).status,
+  ).toBe(200);
   // Announced through the pub/sub port, handled asynchronously: give it a moment.
   let after: Json = before.screen;
   for (let i = 0; i < 50 && after.manifest_version === before.screen.manifest_version; i++) {
@@ -107,7 +124,9 @@ test('a schedule edit changes the version at once; next and valid_until follow t
   const before = (await ping(screen.registration_key)).manifest_version;
   const list = (await call('GET', `/schedules?device_id=${screen.id}`)).body as Json[];
   const start = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
-  expect((await call('PATCH', `/schedules/${list[0]!.id}`, [{ op: 'replace', path: '/start_date', value: start }], 'application/json-patch+json')).status).toBe(200);
+  expect((await call('PATCH', `/schedules/${list[0]!.id}`, [{ op: 'replace', path: '/start_date', value: start }], 'application/json-patch+json')).status).toBe(
+    200,
+  );
   const v = (await ping(screen.registration_key)).manifest_version;
   expect(v).not.toBe(before);
   const body = (await (await manifest(screen.registration_key)).json()) as Json;

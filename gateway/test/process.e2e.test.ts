@@ -28,7 +28,14 @@ test('invalid settings stop the process with every problem listed at once', () =
 
 test('SIGTERM: readiness drops, the process closes its stores and exits 0; the data reopens', async () => {
   const [port, legacy] = await Promise.all([freePort(), freePort()]);
-  const env = { ...process.env, PORT: String(port), LEGACY_PORT: String(legacy), SIGNAGE_DATA_DIR: dataDir, LOG_LEVEL: 'info', SIGNAGE_BOOTSTRAP_API_KEY: 'process-test-key-0123456789' };
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    LEGACY_PORT: String(legacy),
+    SIGNAGE_DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    SIGNAGE_BOOTSTRAP_API_KEY: 'process-test-key-0123456789',
+  };
   const run = async () => {
     const child = spawn(tsx, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

@@ -24,7 +24,15 @@ export class Processes {
   /** Starts `entry` on `port` and resolves with its base URL once /healthz answers. */
   async start(entry: string, env: Record<string, string>, port: number, startTimeoutMs = this.base.startTimeoutMs ?? 30_000): Promise<string> {
     const child = spawn(TSX, [join(ROOT, entry)], {
-      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: this.base.logLevel ?? 'warn', SIGNAGE_INTERNAL_SECRET: this.base.secret, SIGNAGE_DATA_DIR: this.base.dataDir },
+      env: {
+        ...process.env,
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: this.base.logLevel ?? 'warn',
+        SIGNAGE_INTERNAL_SECRET: this.base.secret,
+        SIGNAGE_DATA_DIR: this.base.dataDir,
+      },
       stdio: ['ignore', this.base.capture ? 'pipe' : 'inherit', this.base.capture ? 'pipe' : 'inherit'],
     });
     child.stdout?.on('data', (d: Buffer) => (this.output += d.toString()));

@@ -9,8 +9,14 @@ import { createServer } from 'node:net';
 import { createApiKey, type IdentityService } from '@pylon/identity';
 import { startHarness, type Harness } from './harness.js';
 
-const freshKey = async (h: Harness, name: string) => (await createApiKey((h.subgraphs.identity as unknown as IdentityService).repo, { accountId: 'demo-account', userId: 'demo-owner', name })).value;
-const gql = (h: Harness, key: string) => fetch(`${h.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-apikey': key }, body: '{"query":"{ account { id } }"}' });
+const freshKey = async (h: Harness, name: string) =>
+  (await createApiKey((h.subgraphs.identity as unknown as IdentityService).repo, { accountId: 'demo-account', userId: 'demo-owner', name })).value;
+const gql = (h: Harness, key: string) =>
+  fetch(`${h.baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-service-apikey': key },
+    body: '{"query":"{ account { id } }"}',
+  });
 
 describe('in-memory limits', () => {
   let h: Harness;
@@ -73,7 +79,11 @@ describe('player API: failed registration keys per address (defaults: 30 per 300
   afterAll(() => h.stop());
 
   test('40 unknown keys from one address: 401 up to the budget, then 429 + Retry-After, a right key included; API keys keep working', async () => {
-    const created = await fetch(`${h.baseUrl}/devices`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-apikey': h.key }, body: JSON.stringify({ name: 'Brute target' }) });
+    const created = await fetch(`${h.baseUrl}/devices`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-apikey': h.key },
+      body: JSON.stringify({ name: 'Brute target' }),
+    });
     const { registration_key: rightKey } = (await created.json()) as { registration_key: string };
     expect(rightKey).toMatch(/^[0-9a-f]{32}$/);
     const ping = (key: string) => fetch(`${h.baseUrl}/player/${key}/ping`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });

@@ -15,10 +15,29 @@ const check = (method: string, path: string, status: number, body: unknown, type
 
 /** A device as the reference describes it: every property present. */
 const device = () => ({
-  id: 'd1', name: 'Lobby', group_name: null, group_id: null, tags: 'lobby,north', device_type: { id: 't', name: 'Android', manufacturer: null, device_caps: null },
-  entered_service: '2024-01-02T03:04:05Z', last_service: null, timezone: 'Europe/Amsterdam', language_code: null, last_update: null, location: null, ping_data: null,
-  registration_key: 'abcdefgh', encrypted_registration_key: null, mac_address: null, beacon: null, service_level: null, in_sync: true, serial_number: null,
-  deactivated: null, notes: null, is_online: false,
+  id: 'd1',
+  name: 'Lobby',
+  group_name: null,
+  group_id: null,
+  tags: 'lobby,north',
+  device_type: { id: 't', name: 'Android', manufacturer: null, device_caps: null },
+  entered_service: '2024-01-02T03:04:05Z',
+  last_service: null,
+  timezone: 'Europe/Amsterdam',
+  language_code: null,
+  last_update: null,
+  location: null,
+  ping_data: null,
+  registration_key: 'abcdefgh',
+  encrypted_registration_key: null,
+  mac_address: null,
+  beacon: null,
+  service_level: null,
+  in_sync: true,
+  serial_number: null,
+  deactivated: null,
+  notes: null,
+  is_online: false,
 });
 
 describe('matching a request to the reference path', () => {
@@ -54,12 +73,34 @@ describe('validating a response against the reference', () => {
     expect(check('GET', '/devices/d1', 200, d)!.mismatches.find((m) => m.at === '/is_online')!.message).toMatch(/expects boolean, got null/);
   });
   test('a property the reference lists must be there (a renamed one shows up as missing)', () => {
-    const { timeZone: _, ...rest } = { id: 'a', name: 'A', tags: null, business_name: null, address_1: null, address_2: null, city: null, state: null, postal_code: null, country: null, phone: null, fax: null, primary_contact_id: null, secondary_contact_id: null, created_on: null, timeZone: 'UTC', logo_url: null };
+    const { timeZone: _, ...rest } = {
+      id: 'a',
+      name: 'A',
+      tags: null,
+      business_name: null,
+      address_1: null,
+      address_2: null,
+      city: null,
+      state: null,
+      postal_code: null,
+      country: null,
+      phone: null,
+      fax: null,
+      primary_contact_id: null,
+      secondary_contact_id: null,
+      created_on: null,
+      timeZone: 'UTC',
+      logo_url: null,
+    };
     const v = check('GET', '/account', 200, { ...rest, timezone: 'UTC' })!;
-    expect(v.mismatches).toEqual([{ at: '/timeZone', message: 'GET /account answered 200: at /timeZone the reference expects string|null, got no such property' }]);
+    expect(v.mismatches).toEqual([
+      { at: '/timeZone', message: 'GET /account answered 200: at /timeZone the reference expects string|null, got no such property' },
+    ]);
   });
   test('a success status the reference does not declare is a mismatch; error statuses are ours to shape', () => {
-    expect(check('PUT', '/devices/d1', 200, device())!.mismatches).toEqual([{ at: 'status', message: 'PUT /devices/{id} answered 200; the reference answers 204' }]);
+    expect(check('PUT', '/devices/d1', 200, device())!.mismatches).toEqual([
+      { at: 'status', message: 'PUT /devices/{id} answered 200; the reference answers 204' },
+    ]);
     expect(check('PUT', '/devices/d1', 204, undefined, '')!.mismatches).toEqual([]);
     expect(check('GET', '/devices/d1', 404, { error: { code: 'NOT_FOUND' } })!.mismatches).toEqual([]);
   });
@@ -128,7 +169,10 @@ describe('coverage of the shared operations (scripts/check-rest-conformance.ts)'
       { op: 'GET /devices', status: 200, gaps: ['GET /devices /*/tags'], failures: [] },
       { op: 'GET /devices/{id}', status: 404, gaps: [], failures: [] },
     ];
-    const gaps = [{ op: 'GET /devices', at: '/*/tags' }, { op: 'GET /account', at: '/timeZone' }];
+    const gaps = [
+      { op: 'GET /devices', at: '/*/tags' },
+      { op: 'GET /account', at: '/timeZone' },
+    ];
     expect(coverage(['GET /devices', 'GET /devices/{id}'], records, gaps)).toEqual({
       covered: ['GET /devices'],
       unexercised: ['GET /devices/{id}'],
@@ -144,11 +188,40 @@ describe('deviations rest.yaml declares are not runtime mismatches', () => {
   const ours: OpenApi = {
     openapi: '3.1.0',
     paths: {
-      '/devices/{key}/pingdata': { get: { responses: { '200': { content: { 'application/json': { schema: { anyOf: [{ $ref: '#/components/schemas/Ping' }, { type: 'null' }] } } } } } } },
-      '/devices/commands': { post: { responses: { '200': { 'x-reference-deviation': 'our own body', content: { 'application/json': { schema: { type: 'object' } } } }, '204': { description: 'ok' } } } },
-      '/devices': { get: { responses: { '200': { content: { 'application/json': { schema: { type: 'array', items: { type: 'object', properties: { ping_data: { $ref: '#/components/schemas/Ping' } } } } } } } } } },
+      '/devices/{key}/pingdata': {
+        get: { responses: { '200': { content: { 'application/json': { schema: { anyOf: [{ $ref: '#/components/schemas/Ping' }, { type: 'null' }] } } } } } },
+      },
+      '/devices/commands': {
+        post: {
+          responses: {
+            '200': { 'x-reference-deviation': 'our own body', content: { 'application/json': { schema: { type: 'object' } } } },
+            '204': { description: 'ok' },
+          },
+        },
+      },
+      '/devices': {
+        get: {
+          responses: {
+            '200': {
+              content: {
+                'application/json': { schema: { type: 'array', items: { type: 'object', properties: { ping_data: { $ref: '#/components/schemas/Ping' } } } } },
+              },
+            },
+          },
+        },
+      },
     },
-    components: { schemas: { Ping: { type: 'object', properties: { bytes_received: { 'x-reference-deviation': 'null when not reported', anyOf: [{ type: 'integer' }, { type: 'null' }] }, cpu_usage: { type: 'number' } } } } },
+    components: {
+      schemas: {
+        Ping: {
+          type: 'object',
+          properties: {
+            bytes_received: { 'x-reference-deviation': 'null when not reported', anyOf: [{ type: 'integer' }, { type: 'null' }] },
+            cpu_usage: { type: 'number' },
+          },
+        },
+      },
+    },
   };
   const declared = new DeclaredDeviations(ours);
   test('a pointer through $ref, anyOf and array items reaches the declaring schema', () => {
@@ -164,7 +237,28 @@ describe('deviations rest.yaml declares are not runtime mismatches', () => {
   });
   test('ReferenceConformance drops declared mismatches and keeps the others', () => {
     const c = new ReferenceConformance(reference, ours);
-    const ping = { type: null, snap: null, player_version: null, os_version: null, cpu_usage: 1, memory_usage: 1, mac_address: null, disk_usage: 1, timestamp: '2024-01-02T03:04:05Z', bytes_received: null, transfer_rate: null, ip_address: null, latitude: null, longitude: null, current_schedule: null, uptime: null, external_ip_address: null, download_pct_complete: null, meta: null, cpu_temperature: null };
+    const ping = {
+      type: null,
+      snap: null,
+      player_version: null,
+      os_version: null,
+      cpu_usage: 1,
+      memory_usage: 1,
+      mac_address: null,
+      disk_usage: 1,
+      timestamp: '2024-01-02T03:04:05Z',
+      bytes_received: null,
+      transfer_rate: null,
+      ip_address: null,
+      latitude: null,
+      longitude: null,
+      current_schedule: null,
+      uptime: null,
+      external_ip_address: null,
+      download_pct_complete: null,
+      meta: null,
+      cpu_temperature: null,
+    };
     const v = c.check('GET', '/devices/k/pingdata', 200, 'application/json', JSON.stringify(ping))!;
     expect(v.mismatches.map((m) => m.at)).toEqual(['/transfer_rate']);
     expect(c.check('POST', '/devices/commands', 200, 'application/json', '{}')!.mismatches).toEqual([]);

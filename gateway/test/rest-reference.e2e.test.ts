@@ -34,7 +34,14 @@ function expectReferenceDevice(d: Json) {
 
 describe('devices with the reference shapes', () => {
   test('POST DeviceRequest (timeZone, tags string) -> 201 Device; PUT DeviceRequest -> 204; PATCH reference paths', async () => {
-    const created = await call('POST', '/devices', { name: 'Ref screen', tags: 'lobby,landscape', timeZone: 'Europe/Paris', language_code: 'fr', mac_address: '00:11:22:33:44:55', location: { city: 'Paris', county: 'IDF', postal_code: '75001', latitude: 48.8 } });
+    const created = await call('POST', '/devices', {
+      name: 'Ref screen',
+      tags: 'lobby,landscape',
+      timeZone: 'Europe/Paris',
+      language_code: 'fr',
+      mac_address: '00:11:22:33:44:55',
+      location: { city: 'Paris', county: 'IDF', postal_code: '75001', latitude: 48.8 },
+    });
     expect(created.status).toBe(201);
     expectReferenceDevice(created.body);
     expect(created.body).toMatchObject({ name: 'Ref screen', tags: 'lobby,landscape', timezone: 'Europe/Paris', location: { city: 'Paris', latitude: 48.8 } });
@@ -46,7 +53,15 @@ describe('devices with the reference shapes', () => {
     expect(read.body).toMatchObject({ name: 'Ref screen 2', tags: 'a,b', timezone: 'Europe/Berlin' });
     expectReferenceDevice(read.body);
 
-    const patch = await call('PATCH', `/devices/${id}`, [{ op: 'replace', path: '/tags', value: 'x,y' }, { op: 'replace', path: '/timeZone', value: 'Europe/Oslo' }], 'application/json-patch+json');
+    const patch = await call(
+      'PATCH',
+      `/devices/${id}`,
+      [
+        { op: 'replace', path: '/tags', value: 'x,y' },
+        { op: 'replace', path: '/timeZone', value: 'Europe/Oslo' },
+      ],
+      'application/json-patch+json',
+    );
     expect(patch.status).toBe(200);
     expect(patch.body).toMatchObject({ tags: 'x,y', timezone: 'Europe/Oslo' });
   });
@@ -65,12 +80,20 @@ describe('devices with the reference shapes', () => {
     const a = (await call('POST', '/devices', { name: 'Ref cmd 1' })).body;
     const b = (await call('POST', '/devices', { name: 'Ref cmd 2' })).body;
     expect((await call('POST', `/devices/${a.id}/commands`, [{ name: 'restart', arg: null }])).status).toBe(204);
-    const bulk = await call('POST', '/devices/commands', [{ deviceId: a.id, commands: [{ name: 'refresh' }] }, { deviceId: b.id, commands: [{ name: 'volume', arg: '20' }] }]);
+    const bulk = await call('POST', '/devices/commands', [
+      { deviceId: a.id, commands: [{ name: 'refresh' }] },
+      { deviceId: b.id, commands: [{ name: 'volume', arg: '20' }] },
+    ]);
     expect(bulk.status).toBe(204);
-    const gql = await h.gql('query($a: String!, $b: String!) { a: deviceCommands(deviceId: $a) { command } b: deviceCommands(deviceId: $b) { command arg } }', { variables: { a: a.id, b: b.id } });
+    const gql = await h.gql('query($a: String!, $b: String!) { a: deviceCommands(deviceId: $a) { command } b: deviceCommands(deviceId: $b) { command arg } }', {
+      variables: { a: a.id, b: b.id },
+    });
     expect(gql.body.data!.a.map((c: Json) => c.command).sort()).toEqual(['refresh', 'restart']);
     expect(gql.body.data!.b).toEqual([{ command: 'volume', arg: '20' }]);
-    const unknown = await call('POST', '/devices/commands', [{ deviceId: a.id, commands: [{ name: 'refresh' }] }, { deviceId: 'no-such-device', commands: [{ name: 'reboot' }] }]);
+    const unknown = await call('POST', '/devices/commands', [
+      { deviceId: a.id, commands: [{ name: 'refresh' }] },
+      { deviceId: 'no-such-device', commands: [{ name: 'reboot' }] },
+    ]);
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.field).toBe('body[1].deviceId');
   });
@@ -80,7 +103,9 @@ describe('devices with the reference shapes', () => {
     expect(g.status).toBe(201);
     expect(g.body).toMatchObject({ name: 'Ref group', count: 0, level: 0 });
     expect((await call('PUT', `/devices/groups/${g.body.id}`, { name: 'Ref group 2' })).status).toBe(204);
-    expect((await call('GET', `/devices/groups?id=${g.body.id}&take=10&page=0`)).body).toEqual([expect.objectContaining({ id: g.body.id, name: 'Ref group 2' })]);
+    expect((await call('GET', `/devices/groups?id=${g.body.id}&take=10&page=0`)).body).toEqual([
+      expect.objectContaining({ id: g.body.id, name: 'Ref group 2' }),
+    ]);
     expect((await call('DELETE', `/devices/groups/${g.body.id}`)).status).toBe(204);
   });
 });

@@ -43,7 +43,14 @@ async function json<T>(path: string, headers?: Record<string, string>): Promise<
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pylon-rest-e2e-'));
-  const env = loadConfig(allInOneEnv, { SIGNAGE_DATA_DIR: dataDir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_SIMULATOR: 'false' });
+  const env = loadConfig(allInOneEnv, {
+    SIGNAGE_DATA_DIR: dataDir,
+    PORT: '0',
+    LEGACY_PORT: '0',
+    LOG_LEVEL: 'silent',
+    SIGNAGE_BOOTSTRAP_API_KEY: KEY,
+    SIGNAGE_SIMULATOR: 'false',
+  });
   app = await startAllInOne(env);
   registerRestOrigin(app.baseUrl);
   all = (await json<RestDevice[]>('/devices')).body;
@@ -61,8 +68,56 @@ describe('GET /devices', () => {
     expect(body).toHaveLength(8);
     const d = body[0]!;
     // Every member of the reference's Device (and our spec's), nested objects included.
-    expect(Object.keys(d).sort()).toEqual(['beacon', 'created_on', 'deactivated', 'device_type', 'encrypted_registration_key', 'entered_service', 'group_id', 'group_name', 'id', 'in_sync', 'is_online', 'language_code', 'last_service', 'last_update', 'location', 'mac_address', 'name', 'notes', 'org_id', 'ping_data', 'registration_key', 'serial_number', 'service_level', 'tags', 'timezone', 'updated_on']);
-    expect(Object.keys(d.ping_data!).sort()).toEqual(['bytes_received', 'cpu_temperature', 'cpu_usage', 'current_schedule', 'disk_usage', 'download_pct_complete', 'external_ip_address', 'ip_address', 'latitude', 'longitude', 'mac_address', 'memory_usage', 'meta', 'os_version', 'player_version', 'snap', 'timestamp', 'transfer_rate', 'type', 'uptime']);
+    expect(Object.keys(d).sort()).toEqual([
+      'beacon',
+      'created_on',
+      'deactivated',
+      'device_type',
+      'encrypted_registration_key',
+      'entered_service',
+      'group_id',
+      'group_name',
+      'id',
+      'in_sync',
+      'is_online',
+      'language_code',
+      'last_service',
+      'last_update',
+      'location',
+      'mac_address',
+      'name',
+      'notes',
+      'org_id',
+      'ping_data',
+      'registration_key',
+      'serial_number',
+      'service_level',
+      'tags',
+      'timezone',
+      'updated_on',
+    ]);
+    expect(Object.keys(d.ping_data!).sort()).toEqual([
+      'bytes_received',
+      'cpu_temperature',
+      'cpu_usage',
+      'current_schedule',
+      'disk_usage',
+      'download_pct_complete',
+      'external_ip_address',
+      'ip_address',
+      'latitude',
+      'longitude',
+      'mac_address',
+      'memory_usage',
+      'meta',
+      'os_version',
+      'player_version',
+      'snap',
+      'timestamp',
+      'transfer_rate',
+      'type',
+      'uptime',
+    ]);
     expect(Object.keys(d.location!).sort()).toEqual(['address', 'city', 'country', 'county', 'latitude', 'longitude', 'postal_code', 'state']);
     expect(Object.keys(d.device_type!).sort()).toEqual(['device_caps', 'id', 'manufacturer', 'name']);
     expect(typeof d.tags).toBe('string');
@@ -259,7 +314,11 @@ describe('HTTP surface', () => {
     const res = await get('/devices?take=-1', { 'X-Service-ApiKey': KEY, 'X-Request-Id': 'rest-e2e-1' });
     expect(((await res.json()) as RestError).error.request_id).toBe('rest-e2e-1');
     expect((await fetch(`${app.baseUrl}/healthz`)).status).toBe(200);
-    const gql = await fetch(`${app.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Service-ApiKey': KEY }, body: JSON.stringify({ query: '{ device(limit: 1) { id } }' }) });
+    const gql = await fetch(`${app.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'X-Service-ApiKey': KEY },
+      body: JSON.stringify({ query: '{ device(limit: 1) { id } }' }),
+    });
     expect(gql.status).toBe(200);
   });
 });

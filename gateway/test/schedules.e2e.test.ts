@@ -36,8 +36,10 @@ beforeAll(async () => {
   const user = await createUser(identity.repo, { accountId: 'schedules-e2e-other', username: 'o@other.example', roles: ['Owner', 'API'] });
   otherKey = (await createApiKey(identity.repo, { accountId: 'schedules-e2e-other', userId: user.id, name: 'other' })).value;
   playlistId = (await gqlData('mutation { createPlaylist(input: { name: "Sched list" }) { playlist { id } } }')).createPlaylist.playlist.id;
-  templateId = (await gqlData('mutation { createTemplate(input: { name: "Sched layout", width: 1920, height: 1080 }) { template { id } } }')).createTemplate.template.id;
-  deviceId = (await gqlData('mutation { createDevice(input: { name: "Sched screen", timezone: "Europe/Amsterdam" }) { device { id } } }')).createDevice.device.id;
+  templateId = (await gqlData('mutation { createTemplate(input: { name: "Sched layout", width: 1920, height: 1080 }) { template { id } } }')).createTemplate
+    .template.id;
+  deviceId = (await gqlData('mutation { createDevice(input: { name: "Sched screen", timezone: "Europe/Amsterdam" }) { device { id } } }')).createDevice.device
+    .id;
   foreignDevice = (await gqlData('mutation { createDevice(input: { name: "Theirs" }) { device { id } } }', {}, otherKey)).createDevice.device.id;
   foreignPlaylist = (await gqlData('mutation { createPlaylist(input: { name: "Theirs" }) { playlist { id } } }', {}, otherKey)).createPlaylist.playlist.id;
 }, 90_000);
@@ -45,22 +47,76 @@ afterAll(() => h.stop());
 
 test('REST: create, list with every filter, get, replace, patch, delete; bodies in the reference shape', async () => {
   const made = await call('POST', '/schedules', {
-    name: 'Weekday mornings', type: 'Playlist', playlist_id: playlistId, start_date: '2026-01-01', end_date: '2026-12-31', start_time: '08:00', end_time: '12:00',
-    saturday: false, sunday: false, priority: 'High', devices: [{ id: deviceId }], tags: 'food,promo', conditions: [],
+    name: 'Weekday mornings',
+    type: 'Playlist',
+    playlist_id: playlistId,
+    start_date: '2026-01-01',
+    end_date: '2026-12-31',
+    start_time: '08:00',
+    end_time: '12:00',
+    saturday: false,
+    sunday: false,
+    priority: 'High',
+    devices: [{ id: deviceId }],
+    tags: 'food,promo',
+    conditions: [],
   });
   expect(made.status).toBe(201);
-  expect(made.body).toMatchObject({ name: 'Weekday mornings', type: 'Playlist', priority: 'High', playlist_id: playlistId, template_id: null, start_time: '08:00:00', end_time: '12:00:00', monday: true, saturday: false, devices: [{ id: deviceId }], tags: 'food,promo', start_date: '2026-01-01T00:00:00Z' });
+  expect(made.body).toMatchObject({
+    name: 'Weekday mornings',
+    type: 'Playlist',
+    priority: 'High',
+    playlist_id: playlistId,
+    template_id: null,
+    start_time: '08:00:00',
+    end_time: '12:00:00',
+    monday: true,
+    saturday: false,
+    devices: [{ id: deviceId }],
+    tags: 'food,promo',
+    start_date: '2026-01-01T00:00:00Z',
+  });
   const id = made.body.id as string;
   const group = await call('POST', '/schedules/groups', { name: 'Mornings' });
   expect(group.status).toBe(201);
-  expect((await call('PUT', `/schedules/${id}`, { name: 'Template mornings', type: 'Template', template_id: templateId, devices: [{ id: deviceId }], group_id: group.body.id, priority: 'Lowest' })).status).toBe(204);
+  expect(
+    (
+      await call('PUT', `/schedules/${id}`, {
+        name: 'Template mornings',
+        type: 'Template',
+        template_id: templateId,
+        devices: [{ id: deviceId }],
+        group_id: group.body.id,
+        priority: 'Lowest',
+      })
+    ).status,
+  ).toBe(204);
   const read = await call('GET', `/schedules/${id}`);
-  expect(read.body).toMatchObject({ name: 'Template mornings', type: 'Template', template_id: templateId, playlist_id: null, priority: 'Lowest', group_id: group.body.id, group_name: 'Mornings', start_time: null, tags: '' });
+  expect(read.body).toMatchObject({
+    name: 'Template mornings',
+    type: 'Template',
+    template_id: templateId,
+    playlist_id: null,
+    priority: 'Lowest',
+    group_id: group.body.id,
+    group_name: 'Mornings',
+    start_time: null,
+    tags: '',
+  });
   expect((await call('GET', `/schedules?device_id=${deviceId}`)).body.map((s: Json) => s.id)).toContain(id);
   expect((await call('GET', `/schedules?group_id=${group.body.id}`)).body.map((s: Json) => s.id)).toEqual([id]);
   expect((await call('GET', '/schedules?group_name=Mornings&take=1&page=0')).body).toHaveLength(1);
   expect((await call('GET', `/schedules?id=${id}`)).body).toHaveLength(1);
-  const patched = await call('PATCH', `/schedules/${id}`, [{ op: 'replace', path: '/start_time', value: '22:00' }, { op: 'replace', path: '/end_time', value: '06:00' }, { op: 'replace', path: '/priority', value: 'Highest' }], { type: 'application/json-patch+json' });
+  const patched = await call(
+    'PATCH',
+    `/schedules/${id}`,
+    [
+      { op: 'replace', path: '/start_time', value: '22:00' },
+      { op: 'replace', path: '/end_time', value: '06:00' },
+      { op: 'replace', path: '/priority', value: 'Highest' },
+    ],
+    { type: 'application/json-patch+json' },
+  );
   expect(patched.status).toBe(200);
   expect(patched.body).toMatchObject({ start_time: '22:00:00', end_time: '06:00:00', priority: 'Highest' });
   expect((await call('GET', '/schedules/groups')).body).toEqual([expect.objectContaining({ name: 'Mornings', count: 1, level: 0 })]);
@@ -110,10 +166,22 @@ test('GraphQL through the gateway: nowPlaying with content resolved by the conte
   expect(created.createSchedule.success).toBe(true);
   const id = created.createSchedule.schedule.id;
   // 10:30Z is 12:30 in Amsterdam (CEST).
-  const now = await gqlData(`query($d: ID!) { nowPlaying(deviceId: $d, at: "2026-06-01T10:30:00Z") { timezone localTime schedule { id name } content { type playlist { id name } }
-    considered { schedule { id } verdict reason } nextChange } }`, { d: deviceId });
-  expect(now.nowPlaying).toMatchObject({ timezone: 'Europe/Amsterdam', localTime: '2026-06-01T12:30:00', schedule: { id, name: 'Lunch' }, content: { type: 'PLAYLIST', playlist: { id: playlistId, name: 'Sched list' } }, nextChange: '2026-06-01T11:00:00Z' });
-  const tl = await gqlData(`query($d: ID!) { deviceTimeline(deviceId: $d, from: "2026-06-01T00:00:00Z", to: "2026-06-02T00:00:00Z") { segments { from to schedule { name } } } }`, { d: deviceId });
+  const now = await gqlData(
+    `query($d: ID!) { nowPlaying(deviceId: $d, at: "2026-06-01T10:30:00Z") { timezone localTime schedule { id name } content { type playlist { id name } }
+    considered { schedule { id } verdict reason } nextChange } }`,
+    { d: deviceId },
+  );
+  expect(now.nowPlaying).toMatchObject({
+    timezone: 'Europe/Amsterdam',
+    localTime: '2026-06-01T12:30:00',
+    schedule: { id, name: 'Lunch' },
+    content: { type: 'PLAYLIST', playlist: { id: playlistId, name: 'Sched list' } },
+    nextChange: '2026-06-01T11:00:00Z',
+  });
+  const tl = await gqlData(
+    `query($d: ID!) { deviceTimeline(deviceId: $d, from: "2026-06-01T00:00:00Z", to: "2026-06-02T00:00:00Z") { segments { from to schedule { name } } } }`,
+    { d: deviceId },
+  );
   expect(tl.deviceTimeline.segments).toContainEqual({ from: '2026-06-01T10:00:00Z', to: '2026-06-01T11:00:00Z', schedule: { name: 'Lunch' } });
   const sched = await gqlData(`query($d: String) { schedule(deviceId: $d) { id devices { id name } } }`, { d: deviceId });
   expect(sched.schedule).toContainEqual({ id, devices: [{ id: deviceId, name: 'Sched screen' }] });
@@ -136,7 +204,9 @@ test('legacy GET /schedules in json, xml and JSONP', async () => {
 });
 
 test('legacy GET /schedules: JSONP runs as a guarded script call, xml nests devices, bad parameters are 400 naming them', async () => {
-  const made = (await call('POST', '/schedules', { name: 'Legacy formats', playlist_id: playlistId, devices: [{ id: deviceId }], start_time: '09:00', end_time: '17:30' })).body.id as string;
+  const made = (
+    await call('POST', '/schedules', { name: 'Legacy formats', playlist_id: playlistId, devices: [{ id: deviceId }], start_time: '09:00', end_time: '17:30' })
+  ).body.id as string;
   const base = `${h.legacyUrl}/schedules?api_key=${encodeURIComponent(h.key)}&device_id=${deviceId}`;
   const jsonp = await fetch(`${base}&callback=show`);
   expect(jsonp.status).toBe(200);
@@ -144,7 +214,13 @@ test('legacy GET /schedules: JSONP runs as a guarded script call, xml nests devi
   expect(jsonp.headers.get('x-content-type-options')).toBe('nosniff');
   let received: Json[] | undefined;
   new Function('show', await jsonp.text())((v: Json[]) => (received = v));
-  expect(received?.find((s) => s.id === made)).toMatchObject({ name: 'Legacy formats', start_time: '09:00:00', end_time: '17:30:00', playlist_id: playlistId, devices: [{ id: deviceId }] });
+  expect(received?.find((s) => s.id === made)).toMatchObject({
+    name: 'Legacy formats',
+    start_time: '09:00:00',
+    end_time: '17:30:00',
+    playlist_id: playlistId,
+    devices: [{ id: deviceId }],
+  });
 
   const xml = await fetch(`${base}&format=xml`);
   expect(xml.headers.get('content-type')).toBe('application/xml; charset=utf-8');

@@ -35,7 +35,11 @@ export const INTROSPECTION_QUERY = `{ __schema { queryType { name } mutationType
 
 export function parseIntrospection(data: any): Introspection {
   const types = new Map<string, FullType>(data.__schema.types.map((t: FullType) => [t.name, t]));
-  return { types, query: types.get(data.__schema.queryType.name)!, mutation: data.__schema.mutationType ? types.get(data.__schema.mutationType.name) : undefined };
+  return {
+    types,
+    query: types.get(data.__schema.queryType.name)!,
+    mutation: data.__schema.mutationType ? types.get(data.__schema.mutationType.name) : undefined,
+  };
 }
 
 function placeholder(ref: TypeRef, types: Map<string, FullType>, depth = 0): string {

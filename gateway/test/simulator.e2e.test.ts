@@ -20,7 +20,9 @@ const until = async <T>(probe: () => Promise<T | undefined>, ms = 10_000): Promi
 test('simulated screens ping: six online with ping data and a screenshot, the hot one raises High CPU', async () => {
   const alert = await until(async () => {
     const r = await h.gql('{ alert(activeOnly: true) { alertRule { name } devices { name pingData { cpuUsage } } } }');
-    return (r.body.data?.alert as { alertRule: { name: string }; devices: { pingData: { cpuUsage: number } }[] }[]).find((a) => a.alertRule.name === 'High CPU');
+    return (r.body.data?.alert as { alertRule: { name: string }; devices: { pingData: { cpuUsage: number } }[] }[]).find(
+      (a) => a.alertRule.name === 'High CPU',
+    );
   });
   expect(alert.devices[0]!.pingData.cpuUsage).toBeGreaterThan(90);
   const list = await h.gql('{ device(where: { isOnline: { eq: true } }, includeSnap: true) { name snap pingData { osVersion timestamp } } }');

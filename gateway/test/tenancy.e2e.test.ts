@@ -29,17 +29,50 @@ beforeAll(async () => {
   const grouped = { groupId: null, groupName: null, tags: ['a'] };
   a.device = (await devices.all(A))[0]!.id;
   a.deviceGroup = (await devices.listGroups(A))[0]!.id;
-  a.media = (await content.media.items.insert(A, { ...grouped, name: 'A logo', fileName: 'a.png', mimeType: 'image/png', fileSize: 10, fileUrl: null, thumbnailUrl: null, width: 1, height: 1, orgId: null })).id;
+  a.media = (
+    await content.media.items.insert(A, {
+      ...grouped,
+      name: 'A logo',
+      fileName: 'a.png',
+      mimeType: 'image/png',
+      fileSize: 10,
+      fileUrl: null,
+      thumbnailUrl: null,
+      width: 1,
+      height: 1,
+      orgId: null,
+    })
+  ).id;
   a.mediaGroup = (await content.media.groups.insert(A, { name: 'A media', parentId: null })).id;
   a.playlist = (await content.playlists.items.insert(A, { ...grouped, name: 'A loop', type: 'MULTIMEDIA', duration: null, sources: [] })).id;
   a.playlistGroup = (await content.playlists.groups.insert(A, { name: 'A playlists', parentId: null })).id;
   a.template = (await content.templates.items.insert(A, { ...grouped, name: 'A layout', width: 1920, height: 1080, orientation: 0, modules: [] })).id;
   a.templateGroup = (await content.templates.groups.insert(A, { name: 'A templates', parentId: null })).id;
-  a.schedule = (await scheduling.schedules.insert(A, {
-    name: 'A weekdays', type: 'PLAYLIST', startDate: null, endDate: null, startTime: null, endTime: null,
-    monday: true, tuesday: true, wednesday: true, thursday: true, friday: true, saturday: false, sunday: false,
-    priority: 3, templateId: null, playlistId: a.playlist, deviceIds: [a.device], groupId: null, groupName: null, orgId: null, tags: [],
-  })).id;
+  a.schedule = (
+    await scheduling.schedules.insert(A, {
+      name: 'A weekdays',
+      type: 'PLAYLIST',
+      startDate: null,
+      endDate: null,
+      startTime: null,
+      endTime: null,
+      monday: true,
+      tuesday: true,
+      wednesday: true,
+      thursday: true,
+      friday: true,
+      saturday: false,
+      sunday: false,
+      priority: 3,
+      templateId: null,
+      playlistId: a.playlist,
+      deviceIds: [a.device],
+      groupId: null,
+      groupName: null,
+      orgId: null,
+      tags: [],
+    })
+  ).id;
   a.scheduleGroup = (await scheduling.groups.insert(A, { name: 'A schedules', parentId: null })).id;
   a.dataTable = (await datatables.insertTable(A, { name: 'A prices', description: null, columns: [], rowCount: 0, cacheTtlSeconds: null })).id;
   a.org = (await createOrganization(identity.repo, A, { name: 'A branch' })).id;
@@ -67,19 +100,38 @@ beforeAll(async () => {
 afterAll(() => h.stop());
 
 const asB = (query: string, variables?: Record<string, unknown>) => h.gql(query, { key: keyB, ...(variables ? { variables } : {}) });
-const restB = (path: string, init: RequestInit = {}) => fetch(`${h.baseUrl}${path}`, { ...init, headers: { 'x-service-apikey': keyB, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+const restB = (path: string, init: RequestInit = {}) =>
+  fetch(`${h.baseUrl}${path}`, {
+    ...init,
+    headers: { 'x-service-apikey': keyB, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+  });
 
 describe('GraphQL: B never sees A', () => {
-  test('lists are B\'s own (empty), whatever the ids asked for', async () => {
-    const r = await asB(`query($d: [String!], $m: [String!]) {
+  test("lists are B's own (empty), whatever the ids asked for", async () => {
+    const r = await asB(
+      `query($d: [String!], $m: [String!]) {
       device(id: $d) { id } deviceGroups { id } media(id: $m) { id } mediaGroups { id } playlist { id } playlistGroups { id }
       template { id } templateGroups { id }
-    }`, { d: [a.device], m: [a.media] });
+    }`,
+      { d: [a.device], m: [a.media] },
+    );
     expect(r.body.errors).toBeUndefined();
-    expect(r.body.data).toEqual({ device: [], deviceGroups: [], media: [], mediaGroups: [], playlist: [], playlistGroups: [], template: [], templateGroups: [] });
-    const r2 = await asB(`query($s: [String!], $u: [String!], $o: [String!]) {
+    expect(r.body.data).toEqual({
+      device: [],
+      deviceGroups: [],
+      media: [],
+      mediaGroups: [],
+      playlist: [],
+      playlistGroups: [],
+      template: [],
+      templateGroups: [],
+    });
+    const r2 = await asB(
+      `query($s: [String!], $u: [String!], $o: [String!]) {
       schedule(id: $s) { id } scheduleGroups { id } dataTables { data { id } } user(id: $u) { id } organizations(id: $o) { id } apiKeys(includeRevoked: true) { id }
-    }`, { s: [a.schedule], u: ['demo-owner'], o: [a.org] });
+    }`,
+      { s: [a.schedule], u: ['demo-owner'], o: [a.org] },
+    );
     expect(r2.body.errors).toBeUndefined();
     expect(r2.body.data).toMatchObject({ schedule: [], scheduleGroups: [], dataTables: { data: [] }, user: [], organizations: [] });
     expect((r2.body.data?.apiKeys as { id: string }[]).map((k) => k.id)).not.toContain(a.apiKey);
@@ -93,13 +145,13 @@ describe('GraphQL: B never sees A', () => {
     expect(acc.body.data?.account).toEqual({ id: 'tenant-b', name: 'Tenant B', timezone: 'Asia/Tokyo' });
   });
 
-  test('audit events: none of A\'s', async () => {
+  test("audit events: none of A's", async () => {
     const r = await asB('query($ids: [String!]) { auditEvent(eventId: $ids) { eventId } all: auditEvent(limit: 1000) { eventId } }', { ids: [a.auditEvent] });
     expect(r.body.data?.auditEvent).toEqual([]);
     expect((r.body.data?.all as { eventId: string }[]).map((e) => e.eventId)).not.toContain(a.auditEvent);
   });
 
-  test('mutations on A\'s objects fail as unknown: revoke A\'s key, commands to A\'s device (single and batch)', async () => {
+  test("mutations on A's objects fail as unknown: revoke A's key, commands to A's device (single and batch)", async () => {
     const rev = await asB('mutation($id: String!) { revokeApiKey(id: $id) { success errorCode } }', { id: a.apiKey });
     expect(rev.body.data?.revokeApiKey).toEqual({ success: false, errorCode: 'NOT_FOUND' });
     expect((await h.gql('{ account { id } }')).status).toBe(200);
@@ -107,9 +159,14 @@ describe('GraphQL: B never sees A', () => {
     expect(contact.body.data?.updateAccount).toEqual({ success: false, errorField: 'primaryContactId' });
     const key = await asB('mutation { createApiKey(input: { userId: "demo-owner", name: "steal" }) { success errorCode key } }');
     expect(key.body.data?.createApiKey).toMatchObject({ success: false, errorCode: 'NOT_FOUND', key: null });
-    const fields = ((await asB('{ __schema { mutationType { fields { name } } } }')).body.data?.__schema.mutationType.fields as { name: string }[]).map((f) => f.name);
+    const fields = ((await asB('{ __schema { mutationType { fields { name } } } }')).body.data?.__schema.mutationType.fields as { name: string }[]).map(
+      (f) => f.name,
+    );
     if (fields.includes('sendBulkDeviceCommands')) {
-      const bulk = await asB('mutation($d: [String!]!) { sendBulkDeviceCommands(input: { deviceIds: $d, commands: [{ command: "restart" }] }) { successCount failureCount results { success deviceId } } }', { d: [a.device] });
+      const bulk = await asB(
+        'mutation($d: [String!]!) { sendBulkDeviceCommands(input: { deviceIds: $d, commands: [{ command: "restart" }] }) { successCount failureCount results { success deviceId } } }',
+        { d: [a.device] },
+      );
       expect(bulk.body.data?.sendBulkDeviceCommands).toMatchObject({ successCount: 0, failureCount: 1, results: [{ success: false, deviceId: a.device }] });
     }
     if (fields.includes('deleteDevice')) {
@@ -121,7 +178,7 @@ describe('GraphQL: B never sees A', () => {
   });
 });
 
-describe('REST: 404 for A\'s ids, B\'s own lists', () => {
+describe("REST: 404 for A's ids, B's own lists", () => {
   test('GET by a foreign id: 404 NOT_FOUND, as for an unknown id', async () => {
     for (const path of [`/devices/${a.device}`, '/users/demo-owner', `/account/auditevents/${a.auditEvent}`]) {
       const res = await restB(path);
@@ -130,7 +187,7 @@ describe('REST: 404 for A\'s ids, B\'s own lists', () => {
     }
   });
 
-  test('lists hold only B\'s objects', async () => {
+  test("lists hold only B's objects", async () => {
     expect(await (await restB('/devices')).json()).toEqual([]);
     expect(((await (await restB('/users')).json()) as { user_name: string }[]).map((u) => u.user_name)).toEqual(['owner@tenant-b.example']);
     expect(await (await restB('/account/organizations')).json()).toEqual([]);
@@ -139,7 +196,7 @@ describe('REST: 404 for A\'s ids, B\'s own lists', () => {
     expect(((await (await restB('/account')).json()) as { id: string }).id).toBe('tenant-b');
   });
 
-  test('writes to A\'s objects: 404, and nothing changes', async () => {
+  test("writes to A's objects: 404, and nothing changes", async () => {
     const doc = (await (await fetch(`${h.baseUrl}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
     const tried: string[] = [];
     const attempt = async (method: string, template: string, path: string, body?: unknown) => {
@@ -159,8 +216,8 @@ describe('REST: 404 for A\'s ids, B\'s own lists', () => {
   });
 });
 
-describe('legacy: B\'s account and devices only', () => {
-  test('GET /account and /devices with B\'s key', async () => {
+describe("legacy: B's account and devices only", () => {
+  test("GET /account and /devices with B's key", async () => {
     const account = (await (await fetch(`${h.legacyUrl}/account?api_key=${keyB}`)).json()) as { name: string; timezone: string };
     expect(account).toMatchObject({ name: 'Tenant B', timezone: 'Asia/Tokyo' });
     expect(await (await fetch(`${h.legacyUrl}/devices?api_key=${keyB}`)).json()).toEqual([]);

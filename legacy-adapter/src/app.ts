@@ -9,7 +9,17 @@
  */
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { auditTrail, mountOps, requestLogging, type AuditSink, type GatewayClient, type Logger, type MetricsAccess, type Ops, type TrustProxy } from '@pylon/kit';
+import {
+  auditTrail,
+  mountOps,
+  requestLogging,
+  type AuditSink,
+  type GatewayClient,
+  type Logger,
+  type MetricsAccess,
+  type Ops,
+  type TrustProxy,
+} from '@pylon/kit';
 import { requireApiKey } from './http/api-key.js';
 import { bodyParsing } from './http/body.middleware.js';
 import { errorHandler, notFound } from './http/errors.js';

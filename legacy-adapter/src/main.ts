@@ -1,7 +1,21 @@
 /** Distributed mode: the legacy adapter as its own process, sending persisted operations to the gateway over HTTP. */
 import { z } from 'zod';
 import { auditSinkEnv, createAuditSink } from '@pylon/kit/composition/audit-sink';
-import { createHttpGatewayClient, createLogger, createOps, envInt, envLogLevel, envPort, envTrustProxy, listenHttp, loadConfigOrExit, metricsAccess, metricsEnv, onShutdown, serveMetrics } from '@pylon/kit';
+import {
+  createHttpGatewayClient,
+  createLogger,
+  createOps,
+  envInt,
+  envLogLevel,
+  envPort,
+  envTrustProxy,
+  listenHttp,
+  loadConfigOrExit,
+  metricsAccess,
+  metricsEnv,
+  onShutdown,
+  serveMetrics,
+} from '@pylon/kit';
 import { createLegacyApp } from './index.js';
 
 const env = loadConfigOrExit(
@@ -21,7 +35,11 @@ const ops = createOps('legacy-adapter');
 try {
   const client = createHttpGatewayClient({ url: env.GATEWAY_URL, timeoutMs: env.GATEWAY_TIMEOUT_MS });
   const audit = await createAuditSink(env, 'pylon-legacy-adapter', logger);
-  const server = await listenHttp(createLegacyApp({ client, logger, ops, audit: audit.sink, trustProxy: env.TRUST_PROXY, metrics: metricsAccess(env) }), env.PORT, env.HOST);
+  const server = await listenHttp(
+    createLegacyApp({ client, logger, ops, audit: audit.sink, trustProxy: env.TRUST_PROXY, metrics: metricsAccess(env) }),
+    env.PORT,
+    env.HOST,
+  );
   logger.info({ port: env.PORT }, 'legacy adapter listening');
   const metricsServer = await serveMetrics(ops, metricsAccess(env), env.HOST);
   onShutdown({ ops, servers: metricsServer ? [server, metricsServer] : [server], logger, closers: [() => audit.close()] });

@@ -3,7 +3,16 @@
  * schema/operations/legacy/<operationId>.graphql, run through the GatewayClient with the caller's
  * own credentials. GraphQL errors become AppErrors with the kit's stable codes.
  */
-import { AppError, failureError, failureFromGraphQL, loadOperations, type CallerCredentials, type GatewayClient, type GatewayResult, type Logger } from '@pylon/kit';
+import {
+  AppError,
+  failureError,
+  failureFromGraphQL,
+  loadOperations,
+  type CallerCredentials,
+  type GatewayClient,
+  type GatewayResult,
+  type Logger,
+} from '@pylon/kit';
 
 export interface OperationRunner {
   /** `observe` sees the gateway's whole answer (the audit trail reads who the caller was). */
@@ -13,17 +22,28 @@ export interface OperationRunner {
 /** The gateway's errors as one AppError, by the mapper the REST facade uses too (kit failureFromGraphQL). */
 export function toAppError(result: GatewayResult<unknown>, operationId: string, logger: Logger): AppError {
   const failure = failureFromGraphQL(result.errors ?? [], result.status);
-  if (failure.code === 'INTERNAL' || failure.code === 'UNAVAILABLE' || failure.defect) logger.error({ operationId, status: result.status, errors: result.errors }, 'legacy operation failed in the gateway');
+  if (failure.code === 'INTERNAL' || failure.code === 'UNAVAILABLE' || failure.defect)
+    logger.error({ operationId, status: result.status, errors: result.errors }, 'legacy operation failed in the gateway');
   return failureError(failure);
 }
 
-export function createOperationRunner(opts: { client: GatewayClient; logger: Logger; required: readonly string[]; documents?: Map<string, string> }): OperationRunner {
+export function createOperationRunner(opts: {
+  client: GatewayClient;
+  logger: Logger;
+  required: readonly string[];
+  documents?: Map<string, string>;
+}): OperationRunner {
   const documents = opts.documents ?? loadOperations('legacy');
   // Fail at start, not on the first request, when a resource names a document that is not there.
   const missing = opts.required.filter((id) => !documents.has(id));
   if (missing.length) throw new Error(`legacy adapter: missing persisted operations ${missing.join(', ')} in schema/operations/legacy`);
   return {
-    async run<T>(operationId: string, variables: Record<string, unknown>, caller: CallerCredentials, observe?: (result: GatewayResult<unknown>) => void): Promise<T> {
+    async run<T>(
+      operationId: string,
+      variables: Record<string, unknown>,
+      caller: CallerCredentials,
+      observe?: (result: GatewayResult<unknown>) => void,
+    ): Promise<T> {
       const query = documents.get(operationId);
       if (!query) throw new AppError('INTERNAL', 'internal error');
       const result = await opts.client.execute<T>({ query, variables, operationName: operationId }, caller);

@@ -30,7 +30,9 @@ const nested = (depth: number) => `${'<a>'.repeat(depth)}x${'</a>'.repeat(depth)
 
 describe('parseXmlBody', () => {
   it('returns the content of the root element, leaves as strings', () => {
-    const body = parseXmlBody('<?xml version="1.0" encoding="UTF-8"?>\n<device>\n  <name>Lobby</name>\n  <take>12</take>\n  <tags><tag>a</tag><tag>b</tag></tags>\n  <empty/>\n</device>');
+    const body = parseXmlBody(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<device>\n  <name>Lobby</name>\n  <take>12</take>\n  <tags><tag>a</tag><tag>b</tag></tags>\n  <empty/>\n</device>',
+    );
     expect(body).toEqual({ root: 'device', value: { name: 'Lobby', take: '12', tags: { tag: ['a', 'b'] }, empty: '' } });
   });
 

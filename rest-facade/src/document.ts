@@ -78,7 +78,12 @@ export function allowedMethods(definition: Document, path: string): string[] {
   const normalized = path.length > 1 ? path.replace(/\/+$/, '') : path;
   const methods = new Set<string>();
   for (const [template, item] of Object.entries(definition.paths ?? {})) {
-    const pattern = new RegExp(`^${template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
+    const pattern = new RegExp(
+      `^${template
+        .split(/\{[^}]+\}/)
+        .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]+')}$`,
+    );
     if (!pattern.test(normalized)) continue;
     for (const m of METHODS) if ((item as Record<string, unknown> | undefined)?.[m]) methods.add(m.toUpperCase());
   }
@@ -94,7 +99,10 @@ const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && 
 function deref(definition: Document, v: unknown): unknown {
   let cur = v;
   for (let i = 0; i < 20 && isObj(cur) && typeof cur.$ref === 'string' && cur.$ref.startsWith('#/'); i++) {
-    cur = cur.$ref.slice(2).split('/').reduce<unknown>((o, k) => (isObj(o) ? o[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), definition);
+    cur = cur.$ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((o, k) => (isObj(o) ? o[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), definition);
   }
   return cur;
 }
@@ -115,10 +123,16 @@ function bodyProperties(definition: Document, schema: unknown): { names: Set<str
 }
 
 /** What the document lets a client send to one operation: parameters by location, body properties. */
-export function documentedInputs(definition: Document, path: string, method: string): { query: string[]; path: string[]; body: { names: Set<string>; whole: boolean } | undefined } {
+export function documentedInputs(
+  definition: Document,
+  path: string,
+  method: string,
+): { query: string[]; path: string[]; body: { names: Set<string>; whole: boolean } | undefined } {
   const item = (definition.paths?.[path] ?? {}) as Json;
   const op = (item[method] ?? {}) as Json;
-  const params = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])].map((p) => deref(definition, p)).filter(isObj);
+  const params = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])]
+    .map((p) => deref(definition, p))
+    .filter(isObj);
   const names = (where: string) => params.filter((p) => p.in === where).map((p) => String(p.name));
   const content = isObj(deref(definition, op.requestBody)) ? ((deref(definition, op.requestBody) as Json).content as Json | undefined) : undefined;
   let body: { names: Set<string>; whole: boolean } | undefined;
@@ -137,7 +151,12 @@ export function documentedInputs(definition: Document, path: string, method: str
  * `accepts`), and the mapper may name nothing the document lacks: a parameter the facade silently
  * ignored would look supported to clients. Returns every problem found.
  */
-export function checkMapped(definition: Document, mappers: Readonly<Record<string, { accepts: { query?: readonly string[]; path?: readonly string[]; body?: readonly string[] | 'whole'; arrayBody?: boolean } }>>): string[] {
+export function checkMapped(
+  definition: Document,
+  mappers: Readonly<
+    Record<string, { accepts: { query?: readonly string[]; path?: readonly string[]; body?: readonly string[] | 'whole'; arrayBody?: boolean } }>
+  >,
+): string[] {
   const problems: string[] = [];
   for (const { operationId, method, path, handler } of operationsOf(definition)) {
     const mapper = mappers[operationId];
@@ -147,7 +166,8 @@ export function checkMapped(definition: Document, mappers: Readonly<Record<strin
     for (const where of ['query', 'path'] as const) {
       const mapped = new Set(accepts[where] ?? []);
       for (const name of doc[where]) if (!mapped.has(name)) problems.push(`${operationId}: ${where} parameter '${name}' is documented but not mapped`);
-      for (const name of mapped) if (!doc[where].includes(name)) problems.push(`${operationId}: maps ${where} parameter '${name}', which rest.yaml does not document`);
+      for (const name of mapped)
+        if (!doc[where].includes(name)) problems.push(`${operationId}: maps ${where} parameter '${name}', which rest.yaml does not document`);
     }
     if (accepts.body === 'whole') {
       if (!doc.body) problems.push(`${operationId}: maps a body, which rest.yaml does not document`);

@@ -46,7 +46,8 @@ export function gatewayHandler(deps: { client: GatewayClient; logger: Logger }, 
         const failed = data === null || Object.entries(data).some(([root, v]) => v === null && !op.optionalRoots?.includes(root));
         if (errors.length && failed) {
           const failure = failureFromGraphQL(errors, result.status, op.fieldNames);
-          if (failure.code === 'INTERNAL' || failure.code === 'UNAVAILABLE' || failure.defect) deps.logger.error({ operationId, requestId, status: result.status, errors }, 'REST operation failed in the gateway');
+          if (failure.code === 'INTERNAL' || failure.code === 'UNAVAILABLE' || failure.defect)
+            deps.logger.error({ operationId, requestId, status: result.status, errors }, 'REST operation failed in the gateway');
           if (failure.code === 'RATE_LIMITED') res.setHeader('Retry-After', String(failure.retryAfter ?? 1));
           if (failure.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'Bearer realm="pylon"');
           sendError(res, failure.code, failure.message, { field: failure.field });

@@ -46,22 +46,35 @@ export async function createRestFacade(opts: RestFacadeOptions): Promise<Router>
   // Operations served elsewhere (x-pylon-handler, e.g. the player API) need no persisted document or mapper.
   const documented = operationsOf(doc.definition);
   const problems = [
-    ...checkAgreement(documented.filter((o) => !o.handler).map((o) => o.operationId), persisted, Object.keys(REST_OPERATIONS)),
+    ...checkAgreement(
+      documented.filter((o) => !o.handler).map((o) => o.operationId),
+      persisted,
+      Object.keys(REST_OPERATIONS),
+    ),
     ...checkMapped(doc.definition, REST_OPERATIONS),
   ];
   if (problems.length) throw new Error(`the REST facade cannot start:\n  ${problems.join('\n  ')}`);
-  const api = await createBackend({ client: opts.client, logger: opts.logger, definition: doc.definition, persisted, operations: REST_OPERATIONS, external: documented.filter((o) => o.handler) });
+  const api = await createBackend({
+    client: opts.client,
+    logger: opts.logger,
+    definition: doc.definition,
+    persisted,
+    operations: REST_OPERATIONS,
+    external: documented.filter((o) => o.handler),
+  });
 
   const passThrough = opts.passThrough ?? DEFAULT_PASS_THROUGH;
   const router = express.Router();
   router.use((req, _res, next) => (passThrough.some((p) => req.path === p || req.path.startsWith(`${p}/`)) ? next('router') : next()));
-  router.use(auditTrail({
-    sink: opts.audit,
-    interface: 'rest',
-    // Handlers name the OpenAPI tag; unmatched paths are named by their first segment.
-    controller: (req) => req.path.split('/')[1] || 'root',
-    skip: (req) => req.path === '/openapi.json' || req.path === '/openapi.yaml',
-  }));
+  router.use(
+    auditTrail({
+      sink: opts.audit,
+      interface: 'rest',
+      // Handlers name the OpenAPI tag; unmatched paths are named by their first segment.
+      controller: (req) => req.path.split('/')[1] || 'root',
+      skip: (req) => req.path === '/openapi.json' || req.path === '/openapi.yaml',
+    }),
+  );
   router.use(cors(corsOptions));
 
   router.get('/openapi.json', (_req, res) => {
@@ -99,10 +112,15 @@ export async function createRestFacade(opts: RestFacadeOptions): Promise<Router>
     if (res.headersSent) return next(err);
     const e = err as { status?: unknown; type?: unknown };
     if (e?.type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', `the body is larger than ${opts.maxBodyBytes ?? 1_000_000} bytes`);
-    if (e?.type === 'entity.parse.failed') return sendError(res, 'VALIDATION_FAILED', 'the body is not valid JSON', { details: [{ in: 'body', message: 'the body is not valid JSON' }] });
-    if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding or charset');
+    if (e?.type === 'entity.parse.failed')
+      return sendError(res, 'VALIDATION_FAILED', 'the body is not valid JSON', { details: [{ in: 'body', message: 'the body is not valid JSON' }] });
+    if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
+      return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding or charset');
     // Any other refusal of the body parser (e.g. a Content-Encoding whose bytes do not decompress) is the caller's.
-    if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return sendError(res, 'VALIDATION_FAILED', 'the body could not be read (check Content-Encoding)', { details: [{ in: 'body', message: 'the body could not be read' }] });
+    if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500)
+      return sendError(res, 'VALIDATION_FAILED', 'the body could not be read (check Content-Encoding)', {
+        details: [{ in: 'body', message: 'the body could not be read' }],
+      });
     opts.logger.error({ err, requestId: res.getHeader('x-request-id') }, 'REST request failed');
     sendError(res, 'INTERNAL', 'internal error');
   });

@@ -2,7 +2,23 @@
 import express from 'express';
 import { z } from 'zod';
 import { auditSinkEnv, createAuditSink } from '@pylon/kit/composition/audit-sink';
-import { createHttpGatewayClient, createLogger, createOps, envInt, envLogLevel, envPort, envTrustProxy, listenHttp, loadConfigOrExit, metricsAccess, metricsEnv, mountOps, onShutdown, requestLogging, serveMetrics } from '@pylon/kit';
+import {
+  createHttpGatewayClient,
+  createLogger,
+  createOps,
+  envInt,
+  envLogLevel,
+  envPort,
+  envTrustProxy,
+  listenHttp,
+  loadConfigOrExit,
+  metricsAccess,
+  metricsEnv,
+  mountOps,
+  onShutdown,
+  requestLogging,
+  serveMetrics,
+} from '@pylon/kit';
 import { createRestFacade } from './index.js';
 
 const env = loadConfigOrExit(
@@ -25,12 +41,17 @@ try {
   app.disable('x-powered-by');
   app.set('trust proxy', env.TRUST_PROXY);
   app.use(requestLogging(ops, logger));
-  mountOps(app, ops, {
-    gateway: async () => {
-      const r = await fetch(new URL('/healthz', env.GATEWAY_URL), { signal: AbortSignal.timeout(1500) });
-      if (!r.ok) throw new Error('gateway unhealthy');
+  mountOps(
+    app,
+    ops,
+    {
+      gateway: async () => {
+        const r = await fetch(new URL('/healthz', env.GATEWAY_URL), { signal: AbortSignal.timeout(1500) });
+        if (!r.ok) throw new Error('gateway unhealthy');
+      },
     },
-  }, metricsAccess(env));
+    metricsAccess(env),
+  );
   const audit = await createAuditSink(env, 'pylon-rest-facade', logger);
   app.use(await createRestFacade({ client, logger, audit: audit.sink }));
   const server = await listenHttp(app, env.PORT, env.HOST);

@@ -23,7 +23,8 @@ export function detailOf(e: AjvError): ErrorDetail {
   if (e.keyword === 'parse') return { in: 'body', message: 'the body is not valid JSON' };
 
   let rest = segments.slice(1);
-  const extra = typeof params.additionalProperty === 'string' ? params.additionalProperty : typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
+  const extra =
+    typeof params.additionalProperty === 'string' ? params.additionalProperty : typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
   if (extra !== undefined) rest = [...rest, extra];
   // A parameter is named by itself (`group_id`, not `group_id[0]`); the message still shows the item.
   const shown = dotted(rest);

@@ -11,11 +11,19 @@ import { createRestFacade } from '../src/index.js';
 type Script = (req: GatewayRequest, caller: CallerCredentials) => GatewayResult;
 
 const DEVICE = {
-  id: 'd1', name: 'Lobby 1', isOnline: true, tags: ['landscape'],
+  id: 'd1',
+  name: 'Lobby 1',
+  isOnline: true,
+  tags: ['landscape'],
   deviceType: { id: 'dt', name: 'Android Player', manufacturer: 'Generic' },
   pingData: { cpuUsage: 1, memoryUsage: 2, diskUsage: 3, playerVersion: '4.2.0', ipAddress: '10.0.0.1', timestamp: '2025-01-01T00:00:00Z' },
   location: { city: 'Lyon', state: 'ARA', country: 'FR', latitude: 45.7, longitude: 4.8 },
-  groupId: 'g1', groupName: 'Lobby', orgId: null, snap: null, createdOn: '2025-01-01T00:00:00Z', updatedOn: '2025-01-02T00:00:00Z',
+  groupId: 'g1',
+  groupName: 'Lobby',
+  orgId: null,
+  snap: null,
+  createdOn: '2025-01-01T00:00:00Z',
+  updatedOn: '2025-01-02T00:00:00Z',
 };
 
 let server: Server;
@@ -31,16 +39,25 @@ beforeAll(async () => {
     },
   };
   const app = express();
-  app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
   app.use(await createRestFacade({ client, logger: createLogger({ level: 'silent' }), maxBodyBytes: 1000 }));
-  app.use((_req, res) => { res.status(418).send('fell through'); });
-  server = await new Promise<Server>((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
+  app.use((_req, res) => {
+    res.status(418).send('fell through');
+  });
+  server = await new Promise<Server>((r) => {
+    const s = app.listen(0, '127.0.0.1', () => r(s));
+  });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 beforeEach(() => {
   calls.length = 0;
-  script = (req) => ({ status: 200, data: req.operationName === 'getAccount' ? { account: { id: 'a', address1: 'x', postalCode: '1' } } : { device: [DEVICE] } });
+  script = (req) => ({
+    status: 200,
+    data: req.operationName === 'getAccount' ? { account: { id: 'a', address1: 'x', postalCode: '1' } } : { device: [DEVICE] },
+  });
 });
 
 const get = (path: string, headers: Record<string, string> = { 'x-service-apikey': 'k' }) => fetch(`${base}${path}`, { headers });
@@ -54,7 +71,15 @@ describe('mapping', () => {
     expect(calls[0]?.req.variables).toEqual({ limit: 5, offset: 10, groupId: ['a', 'b'], isOnline: false, deviceTypeId: ['dt'], includeSnap: true });
     expect(calls[0]?.caller).toMatchObject({ apiKey: 'k', via: 'rest' });
     const [d] = (await res.json()) as Record<string, any>[];
-    expect(d).toMatchObject({ id: 'd1', is_online: true, device_type: { manufacturer: 'Generic' }, ping_data: { cpu_usage: 1, ip_address: '10.0.0.1' }, group_id: 'g1', created_on: '2025-01-01T00:00:00Z', snap: null });
+    expect(d).toMatchObject({
+      id: 'd1',
+      is_online: true,
+      device_type: { manufacturer: 'Generic' },
+      ping_data: { cpu_usage: 1, ip_address: '10.0.0.1' },
+      group_id: 'g1',
+      created_on: '2025-01-01T00:00:00Z',
+      snap: null,
+    });
   });
   test('defaults come from the document; snap only when asked', async () => {
     const res = await get('/devices?group_id=only');
@@ -113,7 +138,11 @@ describe('gateway errors -> statuses', () => {
     expect((await get('/devices')).status).toBe(500);
   });
   test('a GraphQL argument named in the error comes back as the REST parameter', async () => {
-    script = () => ({ status: 200, data: null, errors: [{ message: 'offset must be at most 10000000', extensions: { code: 'BAD_USER_INPUT', field: 'offset' } }] });
+    script = () => ({
+      status: 200,
+      data: null,
+      errors: [{ message: 'offset must be at most 10000000', extensions: { code: 'BAD_USER_INPUT', field: 'offset' } }],
+    });
     expect(await errorOf(await get('/devices?take=1000&page=9999999'))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'page' });
   });
   test('page * take beyond a GraphQL Int is refused before the gateway', async () => {
@@ -165,7 +194,11 @@ describe('HTTP surface', () => {
     expect((await errorOf(na)).code).toBe('METHOD_NOT_ALLOWED');
   });
   test('oversized and malformed JSON bodies', async () => {
-    const big = await fetch(`${base}/devices`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-apikey': 'k' }, body: JSON.stringify({ x: 'y'.repeat(2000) }) });
+    const big = await fetch(`${base}/devices`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-apikey': 'k' },
+      body: JSON.stringify({ x: 'y'.repeat(2000) }),
+    });
     expect(big.status).toBe(413);
     expect((await errorOf(big)).code).toBe('PAYLOAD_TOO_LARGE');
     const bad = await fetch(`${base}/devices`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-apikey': 'k' }, body: '{"x":' });
@@ -188,7 +221,10 @@ describe('HTTP surface', () => {
     expect((await fetch(`${base}/metrics`, { method: 'OPTIONS' })).status).toBe(418);
   });
   test('CORS preflight: any origin, never with credentials', async () => {
-    const res = await fetch(`${base}/devices`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-service-apikey' } });
+    const res = await fetch(`${base}/devices`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-service-apikey' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();

@@ -55,7 +55,9 @@ export function idTakingEndpoints(openapi: any, sdl: string): string[] {
   for (const [path, item] of Object.entries<any>(openapi.paths)) {
     for (const [method, op] of Object.entries<any>(item)) {
       if (!op?.operationId) continue;
-      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any) => (p.$ref ? openapi.components.parameters[String(p.$ref).split('/').pop()!] : p));
+      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any) =>
+        p.$ref ? openapi.components.parameters[String(p.$ref).split('/').pop()!] : p,
+      );
       if (params.some((p: any) => (p.in === 'path' || p.in === 'query') && ID_NAME.test(p.name))) out.push(`REST ${method.toUpperCase()} ${path}`);
     }
   }
@@ -100,13 +102,29 @@ function nothing(r: GqlResult): void {
   }
   if (!r.body.data && !r.body.errors?.length) throw new Error(`no data and no errors (${r.status})`);
 }
-const gqlNothing = (query: string, vars: (ids: Ids) => Record<string, unknown>): Case => async (c) => nothing(await c.gql(query, vars(c.ids)));
+const gqlNothing =
+  (query: string, vars: (ids: Ids) => Record<string, unknown>): Case =>
+  async (c) =>
+    nothing(await c.gql(query, vars(c.ids)));
 const patch = (path: string, value: unknown) => JSON.stringify([{ op: 'replace', path, value }]);
 const legacyCall = (c: CaseContext, method: string, path: string, body?: unknown) =>
-  fetch(`${c.legacy}${path}?api_key=${encodeURIComponent(c.keyB)}&format=json`, { method, headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  fetch(`${c.legacy}${path}?api_key=${encodeURIComponent(c.keyB)}&format=json`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
 /** Player endpoints are authenticated by the registration key itself: a key of no device is refused. */
-const credentialScoped = (method: string, path: (rk: string) => string, body?: string): Case => async (c) =>
-  status(fetch(`${c.base}${path('not-a-key-of-any-device-0123')}`, { method, headers: { 'content-type': method === 'PUT' ? 'image/jpeg' : 'application/json' }, body: body ?? '{}' }), 401);
+const credentialScoped =
+  (method: string, path: (rk: string) => string, body?: string): Case =>
+  async (c) =>
+    status(
+      fetch(`${c.base}${path('not-a-key-of-any-device-0123')}`, {
+        method,
+        headers: { 'content-type': method === 'PUT' ? 'image/jpeg' : 'application/json' },
+        body: body ?? '{}',
+      }),
+      401,
+    );
 
 export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   // ---- REST
@@ -121,10 +139,15 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   },
   'REST GET /devices/{id}': (c) => status(c.rest(`/devices/${c.ids.device}`), 404),
   'REST PUT /devices/{id}': (c) => status(c.rest(`/devices/${c.ids.device}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST PATCH /devices/{id}': (c) => status(c.rest(`/devices/${c.ids.device}`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/name', 'B was here') }), 404),
+  'REST PATCH /devices/{id}': (c) =>
+    status(
+      c.rest(`/devices/${c.ids.device}`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/name', 'B was here') }),
+      404,
+    ),
   'REST DELETE /devices/{id}': (c) => status(c.rest(`/devices/${c.ids.device}`, { method: 'DELETE' }), 404),
   'REST GET /devices/groups': (c) => emptyList(c.rest(`/devices/groups?id=${c.ids.deviceGroup}`)),
-  'REST PUT /devices/groups/{id}': (c) => status(c.rest(`/devices/groups/${c.ids.deviceGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST PUT /devices/groups/{id}': (c) =>
+    status(c.rest(`/devices/groups/${c.ids.deviceGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
   'REST DELETE /devices/groups/{id}': (c) => status(c.rest(`/devices/groups/${c.ids.deviceGroup}`, { method: 'DELETE' }), 404),
   'REST GET /devices/pingdata': async (c) => {
     await status(c.rest(`/devices/pingdata?registration_key=${encodeURIComponent(c.ids.registrationKey)}`), 404);
@@ -132,7 +155,8 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   },
   'REST GET /devices/{registrationKey}/pingdata': (c) => status(c.rest(`/devices/${encodeURIComponent(c.ids.registrationKey)}/pingdata`), 404),
   'REST GET /devices/{registrationKey}/snap': (c) => status(c.rest(`/devices/${encodeURIComponent(c.ids.registrationKey)}/snap`), 404),
-  'REST POST /devices/{id}/commands': (c) => status(c.rest(`/devices/${c.ids.device}/commands`, { method: 'POST', body: JSON.stringify([{ command: 'reboot' }]) }), 404),
+  'REST POST /devices/{id}/commands': (c) =>
+    status(c.rest(`/devices/${c.ids.device}/commands`, { method: 'POST', body: JSON.stringify([{ command: 'reboot' }]) }), 404),
   'REST POST /devices/{id}/track': (c) => status(c.rest(`/devices/${c.ids.device}/track`, { method: 'POST', body: JSON.stringify({ event_name: 'b' }) }), 404),
   // Data tables: an id of the right form here; A's real table and rows under B's key are walked
   // path by path in gateway/test/datatables.e2e.test.ts ('another account').
@@ -140,26 +164,42 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'REST PUT /datatables/{tableId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}`, { method: 'PUT', body: JSON.stringify({ name: 'b' }) }), 404),
   'REST DELETE /datatables/{tableId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}`, { method: 'DELETE' }), 404),
   'REST GET /datatables/{tableId}/rows': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows`), 404),
-  'REST POST /datatables/{tableId}/rows': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows`, { method: 'POST', body: JSON.stringify({ data: {} }) }), 404),
-  'REST POST /datatables/{tableId}/rows/batch': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/batch`, { method: 'POST', body: JSON.stringify({ rows: [{ data: {} }] }) }), 404),
-  'REST POST /datatables/{tableId}/rows/batch-delete': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/batch-delete`, { method: 'POST', body: JSON.stringify({ row_ids: ['r1'] }) }), 404),
-  'REST PUT /datatables/{tableId}/rows/reorder': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/reorder`, { method: 'PUT', body: JSON.stringify({ row_ids: ['r1'] }) }), 404),
-  'REST POST /datatables/{tableId}/rows/import': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/import`, { method: 'POST', body: 'name\nx\n' }), 404),
+  'REST POST /datatables/{tableId}/rows': (c) =>
+    status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows`, { method: 'POST', body: JSON.stringify({ data: {} }) }), 404),
+  'REST POST /datatables/{tableId}/rows/batch': (c) =>
+    status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/batch`, { method: 'POST', body: JSON.stringify({ rows: [{ data: {} }] }) }), 404),
+  'REST POST /datatables/{tableId}/rows/batch-delete': (c) =>
+    status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/batch-delete`, { method: 'POST', body: JSON.stringify({ row_ids: ['r1'] }) }), 404),
+  'REST PUT /datatables/{tableId}/rows/reorder': (c) =>
+    status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/reorder`, { method: 'PUT', body: JSON.stringify({ row_ids: ['r1'] }) }), 404),
+  'REST POST /datatables/{tableId}/rows/import': (c) =>
+    status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/import`, { method: 'POST', body: 'name\nx\n' }), 404),
   'REST GET /datatables/{tableId}/rows/export': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/export`), 404),
   'REST GET /datatables/{tableId}/rows/{rowId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1`), 404),
-  'REST PUT /datatables/{tableId}/rows/{rowId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1`, { method: 'PUT', body: JSON.stringify({ data: {} }) }), 404),
+  'REST PUT /datatables/{tableId}/rows/{rowId}': (c) =>
+    status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1`, { method: 'PUT', body: JSON.stringify({ data: {} }) }), 404),
   'REST DELETE /datatables/{tableId}/rows/{rowId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1`, { method: 'DELETE' }), 404),
   'REST GET /datatables/{tableId}/rows/{rowId}/versions': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1/versions`), 404),
   'REST GET /datatables/{tableId}/rows/{rowId}/versions/{version}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1/versions/1`), 404),
-  'REST POST /datatables/{tableId}/rows/{rowId}/rollback': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1/rollback`, { method: 'POST', body: JSON.stringify({ version: 1 }) }), 404),
+  'REST POST /datatables/{tableId}/rows/{rowId}/rollback': (c) =>
+    status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1/rollback`, { method: 'POST', body: JSON.stringify({ version: 1 }) }), 404),
   'REST GET /alerts': async (c) => {
     await emptyList(c.rest(`/alerts?id=${c.ids.alert || NO_PUBLIC_WRITE}`));
     await emptyList(c.rest(`/alerts?device_id=${c.ids.device}`));
     await emptyList(c.rest(`/alerts?org_id=${c.ids.org}`));
   },
   'REST GET /alerts/{id}': (c) => status(c.rest(`/alerts/${c.ids.alert || NO_PUBLIC_WRITE}`), 404),
-  'REST PUT /alerts/{id}': (c) => status(c.rest(`/alerts/${c.ids.alert || NO_PUBLIC_WRITE}`, { method: 'PUT', body: JSON.stringify({ snoozed_until: null }) }), 404),
-  'REST PATCH /alerts/{id}': (c) => status(c.rest(`/alerts/${c.ids.alert || NO_PUBLIC_WRITE}`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/snoozed_until', null) }), 404),
+  'REST PUT /alerts/{id}': (c) =>
+    status(c.rest(`/alerts/${c.ids.alert || NO_PUBLIC_WRITE}`, { method: 'PUT', body: JSON.stringify({ snoozed_until: null }) }), 404),
+  'REST PATCH /alerts/{id}': (c) =>
+    status(
+      c.rest(`/alerts/${c.ids.alert || NO_PUBLIC_WRITE}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json-patch+json' },
+        body: patch('/snoozed_until', null),
+      }),
+      404,
+    ),
   'REST POST /player/{registrationKey}/ping': credentialScoped('POST', (k) => `/player/${k}/ping`),
   'REST POST /player/{registrationKey}/commands/{commandId}/ack': async (c) => {
     await credentialScoped('POST', (k) => `/player/${k}/commands/${c.ids.command || NO_PUBLIC_WRITE}/ack`, '{"status":"acknowledged"}')(c);
@@ -176,12 +216,19 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   },
   'REST GET /media/{id}': (c) => status(c.rest(`/media/${c.ids.media}`), 404),
   'REST PUT /media/{id}': (c) => status(c.rest(`/media/${c.ids.media}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST PATCH /media/{id}': (c) => status(c.rest(`/media/${c.ids.media}`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/name', 'B was here') }), 404),
+  'REST PATCH /media/{id}': (c) =>
+    status(
+      c.rest(`/media/${c.ids.media}`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/name', 'B was here') }),
+      404,
+    ),
   'REST DELETE /media/{id}': (c) => status(c.rest(`/media/${c.ids.media}`, { method: 'DELETE' }), 404),
-  'REST POST /media/import': (c) => refused(c.rest(`/media/import?url=${encodeURIComponent('https://example.com/a.png')}&group_id=${c.ids.mediaGroup}`, { method: 'POST' })),
-  'REST POST /media/{group_id}/{file_name}': (c) => refused(c.rest(`/media/${c.ids.mediaGroup}/b.png`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: PNG_1X1 })),
+  'REST POST /media/import': (c) =>
+    refused(c.rest(`/media/import?url=${encodeURIComponent('https://example.com/a.png')}&group_id=${c.ids.mediaGroup}`, { method: 'POST' })),
+  'REST POST /media/{group_id}/{file_name}': (c) =>
+    refused(c.rest(`/media/${c.ids.mediaGroup}/b.png`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: PNG_1X1 })),
   'REST GET /media/groups': (c) => emptyList(c.rest(`/media/groups?id=${c.ids.mediaGroup}`)),
-  'REST PUT /media/groups/{id}': (c) => status(c.rest(`/media/groups/${c.ids.mediaGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST PUT /media/groups/{id}': (c) =>
+    status(c.rest(`/media/groups/${c.ids.mediaGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
   'REST DELETE /media/groups/{id}': (c) => status(c.rest(`/media/groups/${c.ids.mediaGroup}`, { method: 'DELETE' }), 404),
   'REST GET /playlists': async (c) => {
     await emptyList(c.rest(`/playlists?id=${c.ids.playlist}`));
@@ -189,10 +236,19 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   },
   'REST GET /playlists/{id}': (c) => status(c.rest(`/playlists/${c.ids.playlist}`), 404),
   'REST PUT /playlists/{id}': (c) => status(c.rest(`/playlists/${c.ids.playlist}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST PATCH /playlists/{id}': (c) => status(c.rest(`/playlists/${c.ids.playlist}`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/name', 'B was here') }), 404),
+  'REST PATCH /playlists/{id}': (c) =>
+    status(
+      c.rest(`/playlists/${c.ids.playlist}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json-patch+json' },
+        body: patch('/name', 'B was here'),
+      }),
+      404,
+    ),
   'REST DELETE /playlists/{id}': (c) => status(c.rest(`/playlists/${c.ids.playlist}`, { method: 'DELETE' }), 404),
   'REST GET /playlists/groups': (c) => emptyList(c.rest(`/playlists/groups?id=${c.ids.playlistGroup}`)),
-  'REST PUT /playlists/groups/{id}': (c) => status(c.rest(`/playlists/groups/${c.ids.playlistGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST PUT /playlists/groups/{id}': (c) =>
+    status(c.rest(`/playlists/groups/${c.ids.playlistGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
   'REST DELETE /playlists/groups/{id}': (c) => status(c.rest(`/playlists/groups/${c.ids.playlistGroup}`, { method: 'DELETE' }), 404),
   'REST GET /templates': async (c) => {
     await emptyList(c.rest(`/templates?id=${c.ids.template}`));
@@ -201,7 +257,8 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'REST GET /templates/{id}': (c) => status(c.rest(`/templates/${c.ids.template}`), 404),
   'REST DELETE /templates/{id}': (c) => status(c.rest(`/templates/${c.ids.template}`, { method: 'DELETE' }), 404),
   'REST GET /templates/groups': (c) => emptyList(c.rest(`/templates/groups?id=${c.ids.templateGroup}`)),
-  'REST PUT /templates/groups/{id}': (c) => status(c.rest(`/templates/groups/${c.ids.templateGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST PUT /templates/groups/{id}': (c) =>
+    status(c.rest(`/templates/groups/${c.ids.templateGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
   'REST DELETE /templates/groups/{id}': (c) => status(c.rest(`/templates/groups/${c.ids.templateGroup}`, { method: 'DELETE' }), 404),
 
   // Schedules (scheduling issue): A's schedule ids have the right form; A's device must be refused in B's writes.
@@ -210,20 +267,43 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     await emptyList(c.rest(`/schedules?device_id=${c.ids.device}`));
     await emptyList(c.rest(`/schedules?group_id=${NO_PUBLIC_WRITE}`));
   },
-  'REST POST /schedules': (c) => status(c.rest('/schedules', { method: 'POST', body: JSON.stringify({ name: 'B on A device', playlist_id: NO_PUBLIC_WRITE, devices: [{ id: c.ids.device }] }) }), 400),
+  'REST POST /schedules': (c) =>
+    status(
+      c.rest('/schedules', { method: 'POST', body: JSON.stringify({ name: 'B on A device', playlist_id: NO_PUBLIC_WRITE, devices: [{ id: c.ids.device }] }) }),
+      400,
+    ),
   'REST GET /schedules/{id}': (c) => status(c.rest(`/schedules/${NO_PUBLIC_WRITE}`), 404),
   'REST PUT /schedules/{id}': (c) => status(c.rest(`/schedules/${NO_PUBLIC_WRITE}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST PATCH /schedules/{id}': (c) => status(c.rest(`/schedules/${NO_PUBLIC_WRITE}`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/name', 'B was here') }), 404),
+  'REST PATCH /schedules/{id}': (c) =>
+    status(
+      c.rest(`/schedules/${NO_PUBLIC_WRITE}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json-patch+json' },
+        body: patch('/name', 'B was here'),
+      }),
+      404,
+    ),
   'REST DELETE /schedules/{id}': (c) => status(c.rest(`/schedules/${NO_PUBLIC_WRITE}`, { method: 'DELETE' }), 404),
   'REST GET /schedules/groups': (c) => emptyList(c.rest(`/schedules/groups?id=${NO_PUBLIC_WRITE}`)),
-  'REST PUT /schedules/groups/{id}': (c) => status(c.rest(`/schedules/groups/${NO_PUBLIC_WRITE}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST PUT /schedules/groups/{id}': (c) =>
+    status(c.rest(`/schedules/groups/${NO_PUBLIC_WRITE}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
   'REST DELETE /schedules/groups/{id}': (c) => status(c.rest(`/schedules/groups/${NO_PUBLIC_WRITE}`, { method: 'DELETE' }), 404),
 
   // ---- GraphQL queries: B's answers are empty
-  'GraphQL Query.playLogs': gqlNothing('query($d: [String!]) { playLogs(startDate: "2020-01-01", endDate: "2100-01-01", deviceId: $d) { deviceId } }', (i) => ({ d: [i.device] })),
-  'GraphQL Query.pingLogs': gqlNothing('query($d: [String!]) { pingLogs(startDate: "2020-01-01", endDate: "2100-01-01", deviceId: $d) { deviceId } }', (i) => ({ d: [i.device] })),
-  'GraphQL Query.auditEvent': gqlNothing('query($e: [String!], $u: String) { a: auditEvent(eventId: $e) { eventId } b: auditEvent(userId: $u) { eventId } }', (i) => ({ e: [i.auditEvent], u: i.user })),
-  'GraphQL Query.media': gqlNothing('query($i: [String!], $g: [String!]) { a: media(id: $i) { id } b: media(groupId: $g) { id } c: media(orgId: "x") { id } }', (i) => ({ i: [i.media], g: [i.mediaGroup] })),
+  'GraphQL Query.playLogs': gqlNothing('query($d: [String!]) { playLogs(startDate: "2020-01-01", endDate: "2100-01-01", deviceId: $d) { deviceId } }', (i) => ({
+    d: [i.device],
+  })),
+  'GraphQL Query.pingLogs': gqlNothing('query($d: [String!]) { pingLogs(startDate: "2020-01-01", endDate: "2100-01-01", deviceId: $d) { deviceId } }', (i) => ({
+    d: [i.device],
+  })),
+  'GraphQL Query.auditEvent': gqlNothing(
+    'query($e: [String!], $u: String) { a: auditEvent(eventId: $e) { eventId } b: auditEvent(userId: $u) { eventId } }',
+    (i) => ({ e: [i.auditEvent], u: i.user }),
+  ),
+  'GraphQL Query.media': gqlNothing(
+    'query($i: [String!], $g: [String!]) { a: media(id: $i) { id } b: media(groupId: $g) { id } c: media(orgId: "x") { id } }',
+    (i) => ({ i: [i.media], g: [i.mediaGroup] }),
+  ),
   // Schedules, data tables: no public write yet; gateway/test/tenancy.e2e.test.ts seeds A's in-process.
   'GraphQL Query.dataTable': gqlNothing(`{ dataTable(tableId: "${NO_PUBLIC_WRITE}") { id } }`, () => ({})),
   'GraphQL Query.dataTableRows': gqlNothing(`{ dataTableRows(tableId: "${NO_PUBLIC_WRITE}") { totalCount } }`, () => ({})),
@@ -233,94 +313,216 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'GraphQL Query.dataTableRowVersion': gqlNothing(`{ dataTableRowVersion(tableId: "${NO_PUBLIC_WRITE}", rowId: "r1", version: 1) { version } }`, () => ({})),
   'GraphQL Mutation.updateDataTable': gqlNothing(`mutation { updateDataTable(input: { tableId: "${NO_PUBLIC_WRITE}", name: "b" }) { success } }`, () => ({})),
   'GraphQL Mutation.deleteDataTable': gqlNothing(`mutation { deleteDataTable(tableId: "${NO_PUBLIC_WRITE}") { success } }`, () => ({})),
-  'GraphQL Mutation.createDataTableRow': gqlNothing(`mutation { createDataTableRow(input: { tableId: "${NO_PUBLIC_WRITE}", data: {} }) { success } }`, () => ({})),
-  'GraphQL Mutation.updateDataTableRow': gqlNothing(`mutation { updateDataTableRow(input: { tableId: "${NO_PUBLIC_WRITE}", rowId: "r1", data: {} }) { success } }`, () => ({})),
+  'GraphQL Mutation.createDataTableRow': gqlNothing(
+    `mutation { createDataTableRow(input: { tableId: "${NO_PUBLIC_WRITE}", data: {} }) { success } }`,
+    () => ({}),
+  ),
+  'GraphQL Mutation.updateDataTableRow': gqlNothing(
+    `mutation { updateDataTableRow(input: { tableId: "${NO_PUBLIC_WRITE}", rowId: "r1", data: {} }) { success } }`,
+    () => ({}),
+  ),
   'GraphQL Mutation.deleteDataTableRow': gqlNothing(`mutation { deleteDataTableRow(tableId: "${NO_PUBLIC_WRITE}", rowId: "r1") { success } }`, () => ({})),
-  'GraphQL Mutation.batchCreateDataTableRows': gqlNothing(`mutation { batchCreateDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", rows: [{ data: {} }] }) { success } }`, () => ({})),
-  'GraphQL Mutation.batchDeleteDataTableRows': gqlNothing(`mutation { batchDeleteDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", rowIds: ["r1"] }) { success } }`, () => ({})),
-  'GraphQL Mutation.importDataTableRows': gqlNothing(`mutation { importDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", csv: "name\\nx" }) { success } }`, () => ({})),
-  'GraphQL Mutation.reorderDataTableRows': gqlNothing(`mutation { reorderDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", rowIds: ["r1"] }) { success } }`, () => ({})),
-  'GraphQL Mutation.rollbackDataTableRow': gqlNothing(`mutation { rollbackDataTableRow(input: { tableId: "${NO_PUBLIC_WRITE}", rowId: "r1", version: 1 }) { success } }`, () => ({})),
+  'GraphQL Mutation.batchCreateDataTableRows': gqlNothing(
+    `mutation { batchCreateDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", rows: [{ data: {} }] }) { success } }`,
+    () => ({}),
+  ),
+  'GraphQL Mutation.batchDeleteDataTableRows': gqlNothing(
+    `mutation { batchDeleteDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", rowIds: ["r1"] }) { success } }`,
+    () => ({}),
+  ),
+  'GraphQL Mutation.importDataTableRows': gqlNothing(
+    `mutation { importDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", csv: "name\\nx" }) { success } }`,
+    () => ({}),
+  ),
+  'GraphQL Mutation.reorderDataTableRows': gqlNothing(
+    `mutation { reorderDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", rowIds: ["r1"] }) { success } }`,
+    () => ({}),
+  ),
+  'GraphQL Mutation.rollbackDataTableRow': gqlNothing(
+    `mutation { rollbackDataTableRow(input: { tableId: "${NO_PUBLIC_WRITE}", rowId: "r1", version: 1 }) { success } }`,
+    () => ({}),
+  ),
   'GraphQL Query.device': gqlNothing(
     'query($d: [String!], $g: [String!], $o: String, $k: String) { a: device(id: $d) { id } b: device(groupId: $g) { id } c: device(orgId: $o) { id } d: device(registrationKey: $k) { id } e: device(deviceTypeId: ["dt-brightsign"]) { id } }',
     (i) => ({ d: [i.device], g: [i.deviceGroup], o: i.org, k: i.registrationKey }),
   ),
   'GraphQL Query.deviceCommands': gqlNothing('query($d: String!) { deviceCommands(deviceId: $d) { id } }', (i) => ({ d: i.device })),
-  'GraphQL Query.alert': gqlNothing('query($a: [String!], $d: [String!], $o: String) { a: alert(id: $a) { id } b: alert(deviceId: $d) { id } c: alert(orgId: $o) { id } }', (i) => ({ a: [i.alert || NO_PUBLIC_WRITE], d: [i.device], o: i.org })),
+  'GraphQL Query.alert': gqlNothing(
+    'query($a: [String!], $d: [String!], $o: String) { a: alert(id: $a) { id } b: alert(deviceId: $d) { id } c: alert(orgId: $o) { id } }',
+    (i) => ({ a: [i.alert || NO_PUBLIC_WRITE], d: [i.device], o: i.org }),
+  ),
   'GraphQL Query.user': gqlNothing('query($u: [String!], $o: String) { a: user(id: $u) { id } b: user(orgId: $o) { id } }', (i) => ({ u: [i.user], o: i.org })),
   'GraphQL Query.organizations': gqlNothing('query($o: [String!]) { organizations(id: $o) { id } }', (i) => ({ o: [i.org] })),
   'GraphQL Query.apiKeys': gqlNothing('query($u: String) { apiKeys(userId: $u) { id } }', (i) => ({ u: i.user })),
-  'GraphQL Query.schedule': gqlNothing('query($i: [String!], $d: String) { a: schedule(id: $i) { id } b: schedule(groupId: $i) { id } c: schedule(deviceId: $d) { id } }', (i) => ({ i: [NO_PUBLIC_WRITE], d: i.device })),
+  'GraphQL Query.schedule': gqlNothing(
+    'query($i: [String!], $d: String) { a: schedule(id: $i) { id } b: schedule(groupId: $i) { id } c: schedule(deviceId: $d) { id } }',
+    (i) => ({ i: [NO_PUBLIC_WRITE], d: i.device }),
+  ),
 
   'GraphQL Query.nowPlaying': async (c) => {
     const r = await c.gql('query($d: ID!) { nowPlaying(deviceId: $d) { timezone } }', { d: c.ids.device });
-    if (r.body.data?.nowPlaying || r.body.errors?.[0]?.extensions?.code !== 'NOT_FOUND') throw new Error(`nowPlaying answered ${JSON.stringify(r.body).slice(0, 300)}`);
+    if (r.body.data?.nowPlaying || r.body.errors?.[0]?.extensions?.code !== 'NOT_FOUND')
+      throw new Error(`nowPlaying answered ${JSON.stringify(r.body).slice(0, 300)}`);
   },
   'GraphQL Query.deviceTimeline': async (c) => {
-    const r = await c.gql('query($d: ID!) { deviceTimeline(deviceId: $d, from: "2026-01-01T00:00:00Z", to: "2026-01-02T00:00:00Z") { timezone } }', { d: c.ids.device });
-    if (r.body.data?.deviceTimeline || r.body.errors?.[0]?.extensions?.code !== 'NOT_FOUND') throw new Error(`deviceTimeline answered ${JSON.stringify(r.body).slice(0, 300)}`);
+    const r = await c.gql('query($d: ID!) { deviceTimeline(deviceId: $d, from: "2026-01-01T00:00:00Z", to: "2026-01-02T00:00:00Z") { timezone } }', {
+      d: c.ids.device,
+    });
+    if (r.body.data?.deviceTimeline || r.body.errors?.[0]?.extensions?.code !== 'NOT_FOUND')
+      throw new Error(`deviceTimeline answered ${JSON.stringify(r.body).slice(0, 300)}`);
   },
-  'GraphQL Mutation.createSchedule': gqlNothing('mutation($d: [String!], $p: String) { createSchedule(input: { name: "B on A device", playlistId: $p, deviceIds: $d }) { success } }', (i) => ({ d: [i.device], p: NO_PUBLIC_WRITE })),
-  'GraphQL Mutation.updateSchedule': gqlNothing('mutation($s: ID!) { updateSchedule(id: $s, input: { name: "B was here", playlistId: "x" }) { success } }', () => ({ s: NO_PUBLIC_WRITE })),
-  'GraphQL Mutation.patchSchedule': gqlNothing('mutation($s: ID!) { patchSchedule(id: $s, operations: [{ op: "replace", path: "/name", value: "B" }]) { success } }', () => ({ s: NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.createSchedule': gqlNothing(
+    'mutation($d: [String!], $p: String) { createSchedule(input: { name: "B on A device", playlistId: $p, deviceIds: $d }) { success } }',
+    (i) => ({ d: [i.device], p: NO_PUBLIC_WRITE }),
+  ),
+  'GraphQL Mutation.updateSchedule': gqlNothing(
+    'mutation($s: ID!) { updateSchedule(id: $s, input: { name: "B was here", playlistId: "x" }) { success } }',
+    () => ({ s: NO_PUBLIC_WRITE }),
+  ),
+  'GraphQL Mutation.patchSchedule': gqlNothing(
+    'mutation($s: ID!) { patchSchedule(id: $s, operations: [{ op: "replace", path: "/name", value: "B" }]) { success } }',
+    () => ({ s: NO_PUBLIC_WRITE }),
+  ),
   'GraphQL Mutation.deleteSchedule': gqlNothing('mutation($s: ID!) { deleteSchedule(id: $s) { success } }', () => ({ s: NO_PUBLIC_WRITE })),
-  'GraphQL Mutation.createScheduleGroup': gqlNothing('mutation($g: String) { createScheduleGroup(input: { name: "B under A", parentId: $g }) { success } }', () => ({ g: NO_PUBLIC_WRITE })),
-  'GraphQL Mutation.updateScheduleGroup': gqlNothing('mutation($g: ID!) { updateScheduleGroup(id: $g, input: { name: "B was here" }) { success } }', () => ({ g: NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.createScheduleGroup': gqlNothing(
+    'mutation($g: String) { createScheduleGroup(input: { name: "B under A", parentId: $g }) { success } }',
+    () => ({ g: NO_PUBLIC_WRITE }),
+  ),
+  'GraphQL Mutation.updateScheduleGroup': gqlNothing('mutation($g: ID!) { updateScheduleGroup(id: $g, input: { name: "B was here" }) { success } }', () => ({
+    g: NO_PUBLIC_WRITE,
+  })),
   'GraphQL Mutation.deleteScheduleGroup': gqlNothing('mutation($g: ID!) { deleteScheduleGroup(id: $g) { success } }', () => ({ g: NO_PUBLIC_WRITE })),
   // ---- GraphQL mutations: refused (success:false), nothing of A changes
   // input.orgId with A's organization is issue 9 item 7 (another change, with its own test); groupId here.
-  'GraphQL Mutation.createDevice': gqlNothing('mutation($g: String) { createDevice(input: { name: "B on A group", groupId: $g }) { success } }', (i) => ({ g: i.deviceGroup })),
+  'GraphQL Mutation.createDevice': gqlNothing('mutation($g: String) { createDevice(input: { name: "B on A group", groupId: $g }) { success } }', (i) => ({
+    g: i.deviceGroup,
+  })),
   'GraphQL Mutation.updateDevice': gqlNothing(
     'mutation($d: ID!, $g: String, $o: String) { a: updateDevice(id: $d, input: { name: "B was here" }) { success } }',
     (i) => ({ d: i.device }),
   ),
-  'GraphQL Mutation.patchDevice': gqlNothing('mutation($d: ID!) { patchDevice(id: $d, operations: [{ op: "replace", path: "/name", value: "B was here" }]) { success } }', (i) => ({ d: i.device })),
+  'GraphQL Mutation.patchDevice': gqlNothing(
+    'mutation($d: ID!) { patchDevice(id: $d, operations: [{ op: "replace", path: "/name", value: "B was here" }]) { success } }',
+    (i) => ({ d: i.device }),
+  ),
   'GraphQL Mutation.deleteDevice': gqlNothing('mutation($d: ID!) { deleteDevice(id: $d) { success } }', (i) => ({ d: i.device })),
-  'GraphQL Mutation.createDeviceGroup': gqlNothing('mutation($g: String) { createDeviceGroup(input: { name: "B under A", parentId: $g }) { success } }', (i) => ({ g: i.deviceGroup })),
-  'GraphQL Mutation.updateDeviceGroup': gqlNothing('mutation($g: ID!) { updateDeviceGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({ g: i.deviceGroup })),
+  'GraphQL Mutation.createDeviceGroup': gqlNothing(
+    'mutation($g: String) { createDeviceGroup(input: { name: "B under A", parentId: $g }) { success } }',
+    (i) => ({ g: i.deviceGroup }),
+  ),
+  'GraphQL Mutation.updateDeviceGroup': gqlNothing('mutation($g: ID!) { updateDeviceGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({
+    g: i.deviceGroup,
+  })),
   'GraphQL Mutation.deleteDeviceGroup': gqlNothing('mutation($g: ID!) { deleteDeviceGroup(id: $g) { success } }', (i) => ({ g: i.deviceGroup })),
-  'GraphQL Mutation.sendDeviceCommand': gqlNothing('mutation($d: String!) { sendDeviceCommand(deviceId: $d, commands: [{ command: "reboot" }]) { success } }', (i) => ({ d: i.device })),
+  'GraphQL Mutation.sendDeviceCommand': gqlNothing(
+    'mutation($d: String!) { sendDeviceCommand(deviceId: $d, commands: [{ command: "reboot" }]) { success } }',
+    (i) => ({ d: i.device }),
+  ),
   'GraphQL Mutation.sendBulkDeviceCommands': async (c) => {
-    const r = await c.gql('mutation($d: [String!]!) { sendBulkDeviceCommands(input: { deviceIds: $d, commands: [{ command: "reboot" }] }) { success } }', { d: [c.ids.device] });
+    const r = await c.gql('mutation($d: [String!]!) { sendBulkDeviceCommands(input: { deviceIds: $d, commands: [{ command: "reboot" }] }) { success } }', {
+      d: [c.ids.device],
+    });
     nothing(r);
   },
-  'GraphQL Mutation.trackDeviceEvent': gqlNothing('mutation($d: String!) { trackDeviceEvent(deviceId: $d, input: { eventName: "b" }) { success } }', (i) => ({ d: i.device })),
-  'GraphQL Mutation.updateAlert': gqlNothing('mutation($a: ID!) { updateAlert(id: $a, input: { snoozedUntil: null }) { success } }', (i) => ({ a: i.alert || NO_PUBLIC_WRITE })),
-  'GraphQL Mutation.patchAlert': gqlNothing('mutation($a: ID!) { patchAlert(id: $a, operations: [{ op: "replace", path: "/snoozed_until", value: null }]) { success } }', (i) => ({ a: i.alert || NO_PUBLIC_WRITE })),
-  'GraphQL Mutation.updateAlertRule': gqlNothing('mutation($r: ID!) { updateAlertRule(id: $r, input: { name: "B was here", conditions: [] }) { success } }', (i) => ({ r: i.alertRule })),
+  'GraphQL Mutation.trackDeviceEvent': gqlNothing('mutation($d: String!) { trackDeviceEvent(deviceId: $d, input: { eventName: "b" }) { success } }', (i) => ({
+    d: i.device,
+  })),
+  'GraphQL Mutation.updateAlert': gqlNothing('mutation($a: ID!) { updateAlert(id: $a, input: { snoozedUntil: null }) { success } }', (i) => ({
+    a: i.alert || NO_PUBLIC_WRITE,
+  })),
+  'GraphQL Mutation.patchAlert': gqlNothing(
+    'mutation($a: ID!) { patchAlert(id: $a, operations: [{ op: "replace", path: "/snoozed_until", value: null }]) { success } }',
+    (i) => ({ a: i.alert || NO_PUBLIC_WRITE }),
+  ),
+  'GraphQL Mutation.updateAlertRule': gqlNothing(
+    'mutation($r: ID!) { updateAlertRule(id: $r, input: { name: "B was here", conditions: [] }) { success } }',
+    (i) => ({ r: i.alertRule }),
+  ),
   'GraphQL Mutation.deleteAlertRule': gqlNothing('mutation($r: ID!) { deleteAlertRule(id: $r) { success } }', (i) => ({ r: i.alertRule })),
-  'GraphQL Mutation.updateAccount': gqlNothing('mutation($u: String) { a: updateAccount(input: { primaryContactId: $u }) { success } b: updateAccount(input: { secondaryContactId: $u }) { success } }', (i) => ({ u: i.user })),
-  'GraphQL Mutation.createUser': gqlNothing('mutation($o: String) { createUser(input: { username: "b-in-a-org@tenant-b.example", roles: ["Viewer"], orgId: $o }) { success } }', (i) => ({ o: i.org })),
-  'GraphQL Mutation.createApiKey': gqlNothing('mutation($u: String!) { createApiKey(input: { userId: $u, name: "stolen" }) { success } }', (i) => ({ u: i.user })),
+  'GraphQL Mutation.updateAccount': gqlNothing(
+    'mutation($u: String) { a: updateAccount(input: { primaryContactId: $u }) { success } b: updateAccount(input: { secondaryContactId: $u }) { success } }',
+    (i) => ({ u: i.user }),
+  ),
+  'GraphQL Mutation.createUser': gqlNothing(
+    'mutation($o: String) { createUser(input: { username: "b-in-a-org@tenant-b.example", roles: ["Viewer"], orgId: $o }) { success } }',
+    (i) => ({ o: i.org }),
+  ),
+  'GraphQL Mutation.createApiKey': gqlNothing('mutation($u: String!) { createApiKey(input: { userId: $u, name: "stolen" }) { success } }', (i) => ({
+    u: i.user,
+  })),
   'GraphQL Mutation.revokeApiKey': gqlNothing('mutation($k: String!) { revokeApiKey(id: $k) { success } }', (i) => ({ k: i.apiKey })),
 
   // Content: every id (the item, its group, a parent group, a playlist's file or source) of A's is refused.
-  'GraphQL Mutation.createMediaFromUrl': gqlNothing('mutation($g: String) { createMediaFromUrl(input: { url: "https://example.com/a.png", groupId: $g }) { success } }', (i) => ({ g: i.mediaGroup })),
-  'GraphQL Mutation.updateMedia': gqlNothing('mutation($m: ID!, $g: String) { a: updateMedia(id: $m, input: { name: "B was here" }) { success } }', (i) => ({ m: i.media })),
-  'GraphQL Mutation.patchMedia': gqlNothing('mutation($m: ID!) { patchMedia(id: $m, operations: [{ op: "replace", path: "/name", value: "B was here" }]) { success } }', (i) => ({ m: i.media })),
+  'GraphQL Mutation.createMediaFromUrl': gqlNothing(
+    'mutation($g: String) { createMediaFromUrl(input: { url: "https://example.com/a.png", groupId: $g }) { success } }',
+    (i) => ({ g: i.mediaGroup }),
+  ),
+  'GraphQL Mutation.updateMedia': gqlNothing('mutation($m: ID!, $g: String) { a: updateMedia(id: $m, input: { name: "B was here" }) { success } }', (i) => ({
+    m: i.media,
+  })),
+  'GraphQL Mutation.patchMedia': gqlNothing(
+    'mutation($m: ID!) { patchMedia(id: $m, operations: [{ op: "replace", path: "/name", value: "B was here" }]) { success } }',
+    (i) => ({ m: i.media }),
+  ),
   'GraphQL Mutation.deleteMedia': gqlNothing('mutation($m: ID!) { deleteMedia(id: $m) { success } }', (i) => ({ m: i.media })),
-  'GraphQL Mutation.createMediaGroup': gqlNothing('mutation($g: String) { createMediaGroup(input: { name: "B under A", parentId: $g }) { success } }', (i) => ({ g: i.mediaGroup })),
-  'GraphQL Mutation.updateMediaGroup': gqlNothing('mutation($g: ID!) { updateMediaGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({ g: i.mediaGroup })),
+  'GraphQL Mutation.createMediaGroup': gqlNothing('mutation($g: String) { createMediaGroup(input: { name: "B under A", parentId: $g }) { success } }', (i) => ({
+    g: i.mediaGroup,
+  })),
+  'GraphQL Mutation.updateMediaGroup': gqlNothing('mutation($g: ID!) { updateMediaGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({
+    g: i.mediaGroup,
+  })),
   'GraphQL Mutation.deleteMediaGroup': gqlNothing('mutation($g: ID!) { deleteMediaGroup(id: $g) { success } }', (i) => ({ g: i.mediaGroup })),
-  'GraphQL Mutation.createPlaylist': gqlNothing('mutation($g: String) { createPlaylist(input: { name: "B in A group", groupId: $g }) { success } }', (i) => ({ g: i.playlistGroup })),
-  'GraphQL Mutation.updatePlaylist': gqlNothing('mutation($p: ID!) { updatePlaylist(id: $p, input: { name: "B was here", type: MULTIMEDIA }) { success } }', (i) => ({ p: i.playlist })),
-  'GraphQL Mutation.patchPlaylist': gqlNothing('mutation($p: ID!) { patchPlaylist(id: $p, operations: [{ op: "replace", path: "/name", value: "B was here" }]) { success } }', (i) => ({ p: i.playlist })),
+  'GraphQL Mutation.createPlaylist': gqlNothing('mutation($g: String) { createPlaylist(input: { name: "B in A group", groupId: $g }) { success } }', (i) => ({
+    g: i.playlistGroup,
+  })),
+  'GraphQL Mutation.updatePlaylist': gqlNothing(
+    'mutation($p: ID!) { updatePlaylist(id: $p, input: { name: "B was here", type: MULTIMEDIA }) { success } }',
+    (i) => ({ p: i.playlist }),
+  ),
+  'GraphQL Mutation.patchPlaylist': gqlNothing(
+    'mutation($p: ID!) { patchPlaylist(id: $p, operations: [{ op: "replace", path: "/name", value: "B was here" }]) { success } }',
+    (i) => ({ p: i.playlist }),
+  ),
   'GraphQL Mutation.deletePlaylist': gqlNothing('mutation($p: ID!) { deletePlaylist(id: $p) { success } }', (i) => ({ p: i.playlist })),
-  'GraphQL Mutation.addPlaylistSource': gqlNothing('mutation($p: ID!, $m: ID!) { addPlaylistSource(input: { playlistId: $p, fileId: $m, interval: 5 }) { success } }', (i) => ({ p: i.playlist, m: i.media })),
-  'GraphQL Mutation.updatePlaylistSource': gqlNothing('mutation($p: ID!) { updatePlaylistSource(input: { playlistId: $p, sourceId: "s", name: "B" }) { success } }', (i) => ({ p: i.playlist })),
-  'GraphQL Mutation.removePlaylistSource': gqlNothing('mutation($p: ID!) { removePlaylistSource(playlistId: $p, sourceId: "s") { success } }', (i) => ({ p: i.playlist })),
-  'GraphQL Mutation.reorderPlaylistSources': gqlNothing('mutation($p: ID!) { reorderPlaylistSources(input: { playlistId: $p, sourceIds: [] }) { success } }', (i) => ({ p: i.playlist })),
-  'GraphQL Mutation.createPlaylistGroup': gqlNothing('mutation($g: String) { createPlaylistGroup(input: { name: "B under A", parentId: $g }) { success } }', (i) => ({ g: i.playlistGroup })),
-  'GraphQL Mutation.updatePlaylistGroup': gqlNothing('mutation($g: ID!) { updatePlaylistGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({ g: i.playlistGroup })),
+  'GraphQL Mutation.addPlaylistSource': gqlNothing(
+    'mutation($p: ID!, $m: ID!) { addPlaylistSource(input: { playlistId: $p, fileId: $m, interval: 5 }) { success } }',
+    (i) => ({ p: i.playlist, m: i.media }),
+  ),
+  'GraphQL Mutation.updatePlaylistSource': gqlNothing(
+    'mutation($p: ID!) { updatePlaylistSource(input: { playlistId: $p, sourceId: "s", name: "B" }) { success } }',
+    (i) => ({ p: i.playlist }),
+  ),
+  'GraphQL Mutation.removePlaylistSource': gqlNothing('mutation($p: ID!) { removePlaylistSource(playlistId: $p, sourceId: "s") { success } }', (i) => ({
+    p: i.playlist,
+  })),
+  'GraphQL Mutation.reorderPlaylistSources': gqlNothing(
+    'mutation($p: ID!) { reorderPlaylistSources(input: { playlistId: $p, sourceIds: [] }) { success } }',
+    (i) => ({ p: i.playlist }),
+  ),
+  'GraphQL Mutation.createPlaylistGroup': gqlNothing(
+    'mutation($g: String) { createPlaylistGroup(input: { name: "B under A", parentId: $g }) { success } }',
+    (i) => ({ g: i.playlistGroup }),
+  ),
+  'GraphQL Mutation.updatePlaylistGroup': gqlNothing('mutation($g: ID!) { updatePlaylistGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({
+    g: i.playlistGroup,
+  })),
   'GraphQL Mutation.deletePlaylistGroup': gqlNothing('mutation($g: ID!) { deletePlaylistGroup(id: $g) { success } }', (i) => ({ g: i.playlistGroup })),
   'GraphQL Mutation.createTemplate': gqlNothing(
     'mutation($g: String, $p: String) { a: createTemplate(input: { name: "B", width: 100, height: 100, groupId: $g }) { success } b: createTemplate(input: { name: "B", width: 100, height: 100, modules: [{ left: 0, top: 0, width: 10, height: 10, playlistId: $p }] }) { success } }',
     (i) => ({ g: i.templateGroup, p: i.playlist }),
   ),
-  'GraphQL Mutation.updateTemplate': gqlNothing('mutation($t: ID!) { updateTemplate(id: $t, input: { name: "B was here", width: 100, height: 100, modules: [] }) { success } }', (i) => ({ t: i.template })),
+  'GraphQL Mutation.updateTemplate': gqlNothing(
+    'mutation($t: ID!) { updateTemplate(id: $t, input: { name: "B was here", width: 100, height: 100, modules: [] }) { success } }',
+    (i) => ({ t: i.template }),
+  ),
   'GraphQL Mutation.deleteTemplate': gqlNothing('mutation($t: ID!) { deleteTemplate(id: $t) { success } }', (i) => ({ t: i.template })),
-  'GraphQL Mutation.createTemplateGroup': gqlNothing('mutation($g: String) { createTemplateGroup(input: { name: "B under A", parentId: $g }) { success } }', (i) => ({ g: i.templateGroup })),
-  'GraphQL Mutation.updateTemplateGroup': gqlNothing('mutation($g: ID!) { updateTemplateGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({ g: i.templateGroup })),
+  'GraphQL Mutation.createTemplateGroup': gqlNothing(
+    'mutation($g: String) { createTemplateGroup(input: { name: "B under A", parentId: $g }) { success } }',
+    (i) => ({ g: i.templateGroup }),
+  ),
+  'GraphQL Mutation.updateTemplateGroup': gqlNothing('mutation($g: ID!) { updateTemplateGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({
+    g: i.templateGroup,
+  })),
   'GraphQL Mutation.deleteTemplateGroup': gqlNothing('mutation($g: ID!) { deleteTemplateGroup(id: $g) { success } }', (i) => ({ g: i.templateGroup })),
 
   // ---- legacy

@@ -29,7 +29,10 @@ const ids = {} as Ids;
 /** `pnpm admin ...` against the service's data, as an operator runs it (LMDB is multi-process). */
 function admin(args: string[]): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [join(ROOT, 'services/identity/src/admin.cli.ts'), ...args, '--json'], { env: { ...process.env, SIGNAGE_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(TSX, [join(ROOT, 'services/identity/src/admin.cli.ts'), ...args, '--json'], {
+      env: { ...process.env, SIGNAGE_DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -47,7 +50,11 @@ async function gql(query: string, opts: { key?: string | null; variables?: Recor
     body: JSON.stringify({ query, variables: opts.variables }),
   });
   const text = await res.text();
-  return { status: res.status, text, body: JSON.parse(text) as { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
+  return {
+    status: res.status,
+    text,
+    body: JSON.parse(text) as { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] },
+  };
 }
 const rest = (path: string, init: RequestInit & { key?: string } = {}) =>
   fetch(`${base}${path}`, { ...init, headers: { 'x-service-apikey': init.key ?? KEY_A, ...json, ...(init.headers as Record<string, string>) } });
@@ -92,11 +99,15 @@ beforeAll(async () => {
   ids.alert = a.body.data!.alert[0]?.id ?? '';
   const org = await gql('mutation { createOrganization(input: { name: "A branch" }) { success organization { id } } }');
   ids.org = org.body.data!.createOrganization.organization.id;
-  const cmd = await gql('mutation($id: String!) { sendDeviceCommand(deviceId: $id, commands: [{ command: "reboot" }]) { success commands { id } } }', { variables: { id: ids.device } });
+  const cmd = await gql('mutation($id: String!) { sendDeviceCommand(deviceId: $id, commands: [{ command: "reboot" }]) { success commands { id } } }', {
+    variables: { id: ids.device },
+  });
   ids.command = cmd.body.data?.sendDeviceCommand?.commands?.[0]?.id ?? '';
   // A's content: the demo's media, playlist and template (seeded in the background), and a group of each area.
-  for (const deadline = Date.now() + 30_000; ; ) {
-    const [m, p, t] = await Promise.all(['/media?take=1', '/playlists?take=1', '/templates?take=1'].map(async (path) => ((await (await rest(path)).json()) as { id: string }[])[0]?.id));
+  for (const deadline = Date.now() + 30_000; ;) {
+    const [m, p, t] = await Promise.all(
+      ['/media?take=1', '/playlists?take=1', '/templates?take=1'].map(async (path) => ((await (await rest(path)).json()) as { id: string }[])[0]?.id),
+    );
     if (m && p && t) {
       Object.assign(ids, { media: m, playlist: p, template: t });
       break;
@@ -104,7 +115,11 @@ beforeAll(async () => {
     if (Date.now() > deadline) throw new Error('the demo content of A was never seeded');
     await new Promise((r) => setTimeout(r, 200));
   }
-  for (const [area, key] of [['media', 'mediaGroup'], ['playlists', 'playlistGroup'], ['templates', 'templateGroup']] as const) {
+  for (const [area, key] of [
+    ['media', 'mediaGroup'],
+    ['playlists', 'playlistGroup'],
+    ['templates', 'templateGroup'],
+  ] as const) {
     ids[key] = ((await (await rest(`/${area}/groups`, { method: 'POST', body: JSON.stringify({ name: `A ${area} group` }) })).json()) as { id: string }).id;
   }
   await gql('query securityProbeA { account { id } }');
@@ -151,7 +166,11 @@ describe('graphql-cop checks (production mode)', () => {
   });
 
   test('batching: a JSON array of operations is refused', async () => {
-    const res = await fetch(`${base}/graphql`, { method: 'POST', headers: { ...json, 'x-service-apikey': KEY_A }, body: JSON.stringify(Array.from({ length: 10 }, () => ({ query: '{ __typename }' }))) });
+    const res = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { ...json, 'x-service-apikey': KEY_A },
+      body: JSON.stringify(Array.from({ length: 10 }, () => ({ query: '{ __typename }' }))),
+    });
     expect(res.status).toBe(400);
   });
 
@@ -174,7 +193,11 @@ describe('graphql-cop checks (production mode)', () => {
 
   test('CSRF: POST with a simple content type is refused', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
-      const res = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': type, 'x-service-apikey': KEY_A }, body: JSON.stringify({ query: '{ __typename }' }) });
+      const res = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': type, 'x-service-apikey': KEY_A },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      });
       expect([400, 415]).toContain(res.status);
     }
   });
@@ -235,9 +258,17 @@ describe('issue-9 probe findings', () => {
   });
 
   test('a real gzip body still works; an unsupported charset is a 415 that says so', async () => {
-    const ok = await fetch(`${base}/graphql`, { method: 'POST', headers: { ...json, 'content-encoding': 'gzip', 'x-service-apikey': KEY_A }, body: gzipSync('{"query":"{ __typename }"}') });
+    const ok = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { ...json, 'content-encoding': 'gzip', 'x-service-apikey': KEY_A },
+      body: gzipSync('{"query":"{ __typename }"}'),
+    });
     expect(ok.status).toBe(200);
-    const charset = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json; charset=latin9', 'x-service-apikey': KEY_A }, body: '{"query":"{ __typename }"}' });
+    const charset = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=latin9', 'x-service-apikey': KEY_A },
+      body: '{"query":"{ __typename }"}',
+    });
     expect(charset.status).toBe(415);
     expect(((await charset.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
@@ -256,7 +287,7 @@ describe('issue-9 probe findings', () => {
   });
 });
 
-describe('object-level authorization (API1): account B on account A\'s ids', () => {
+describe("object-level authorization (API1): account B on account A's ids", () => {
   test('every id-taking endpoint of every interface has a cross-account case', async () => {
     const openapi = await (await fetch(`${base}/openapi.json`)).json();
     const sdl = await (await fetch(`${base}/graphql?sdl`)).text();
@@ -266,19 +297,32 @@ describe('object-level authorization (API1): account B on account A\'s ids', () 
 
   test.each(Object.keys(CROSS_ACCOUNT_CASES))('%s', async (name) => {
     const c = CROSS_ACCOUNT_CASES[name]!;
-    await c({ ids, keyB, base, legacy, gql: (q, variables) => gql(q, { key: keyB, ...(variables ? { variables } : {}) }), rest: (path, init = {}) => rest(path, { ...init, key: keyB }) });
+    await c({
+      ids,
+      keyB,
+      base,
+      legacy,
+      gql: (q, variables) => gql(q, { key: keyB, ...(variables ? { variables } : {}) }),
+      rest: (path, init = {}) => rest(path, { ...init, key: keyB }),
+    });
   });
 
-  test('after all of B\'s attempts, A\'s objects are unchanged', async () => {
+  test("after all of B's attempts, A's objects are unchanged", async () => {
     for (const path of [`/media/${ids.media}`, `/playlists/${ids.playlist}`, `/templates/${ids.template}`]) {
       const item = await rest(path);
       expect(item.status).toBe(200);
       expect(((await item.json()) as { name: string }).name).not.toMatch(/^B /);
     }
-    for (const [area, key] of [['media', 'mediaGroup'], ['playlists', 'playlistGroup'], ['templates', 'templateGroup']] as const) {
+    for (const [area, key] of [
+      ['media', 'mediaGroup'],
+      ['playlists', 'playlistGroup'],
+      ['templates', 'templateGroup'],
+    ] as const) {
       expect(((await (await rest(`/${area}/groups?id=${ids[key]}`)).json()) as { name: string }[]).map((g) => g.name)).toEqual([`A ${area} group`]);
     }
-    const r = await gql('query($d: [String!]) { device(id: $d) { id name } deviceGroups { id } alertRules { id } apiKeys { id } organizations { id name } }', { variables: { d: [ids.device] } });
+    const r = await gql('query($d: [String!]) { device(id: $d) { id name } deviceGroups { id } alertRules { id } apiKeys { id } organizations { id name } }', {
+      variables: { d: [ids.device] },
+    });
     expect(r.body.data!.device).toHaveLength(1);
     expect(r.body.data!.device[0].name).not.toMatch(/^B /);
     expect(r.body.data!.deviceGroups.map((g: { id: string }) => g.id)).toContain(ids.deviceGroup);

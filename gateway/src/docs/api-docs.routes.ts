@@ -47,7 +47,9 @@ const ASSETS: Record<string, { path: string; type: string }> = {
 
 /** A browser's navigation to /graphql (GET preferring HTML, no query): the API answers everything else. */
 export function wantsGraphiql(req: Request): boolean {
-  return req.method === 'GET' && req.query.query === undefined && req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html';
+  return (
+    req.method === 'GET' && req.query.query === undefined && req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html'
+  );
 }
 
 export function createApiDocs(opts: { logger: Logger; cacheDir?: string }): Router {

@@ -17,7 +17,18 @@ import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { gapKey, RUNTIME_KNOWN_GAPS, type KnownGap } from './conformance-known-gaps.js';
-import { deref, loadReference, loadRestDocument, matchTemplate, operations, opKey, pathShape, referenceComponents, toJsonSchema, type OpenApi } from './reference-document.js';
+import {
+  deref,
+  loadReference,
+  loadRestDocument,
+  matchTemplate,
+  operations,
+  opKey,
+  pathShape,
+  referenceComponents,
+  toJsonSchema,
+  type OpenApi,
+} from './reference-document.js';
 
 // ajv-formats is CommonJS with `exports.default`; under ESM interop the default import may be the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -114,7 +125,10 @@ export class DeclaredDeviations {
     if (at === 'status' || at === 'content-type') return false;
     const media = res.content?.['application/json'] ?? Object.entries<any>(res.content ?? {}).find(([t]) => JSON_TYPE.test(t))?.[1];
     let nodes: any[] = media?.schema ? [media.schema] : [];
-    for (const segment of at.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+    for (const segment of at
+      .split('/')
+      .slice(1)
+      .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'))) {
       if (nodes.some((n) => this.declares(n))) return true;
       const variants = nodes.flatMap((n) => this.variants(n));
       nodes = variants.map((v) => (segment === '*' ? v.items : v.properties?.[segment])).filter(Boolean);
@@ -176,7 +190,10 @@ export class ReferenceConformance {
     const media = declared.content?.['application/json'] ?? Object.entries<any>(declared.content ?? {}).find(([t]) => JSON_TYPE.test(t))?.[1];
     if (!media?.schema) return verdict;
     if (!contentType || !JSON_TYPE.test(contentType)) {
-      verdict.mismatches.push({ at: 'content-type', message: `${op} answered ${status} with content-type ${contentType ?? '(none)'}; the reference answers application/json` });
+      verdict.mismatches.push({
+        at: 'content-type',
+        message: `${op} answered ${status} with content-type ${contentType ?? '(none)'}; the reference answers application/json`,
+      });
       return verdict;
     }
     let body: unknown;
@@ -227,7 +244,10 @@ export class ReferenceConformance {
       }
       const at = normalizePointer(pointer);
       if (out.has(at)) continue;
-      out.set(at, { at, message: `${op} answered ${status}: at ${pointer || '(root)'} the reference expects ${expected}, got ${actualOf(pointerAt(body, pointer))}` });
+      out.set(at, {
+        at,
+        message: `${op} answered ${status}: at ${pointer || '(root)'} the reference expects ${expected}, got ${actualOf(pointerAt(body, pointer))}`,
+      });
     }
     return [...out.values()];
   }

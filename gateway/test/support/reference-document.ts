@@ -17,7 +17,7 @@ export const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 export type Method = (typeof METHODS)[number];
 
 // OpenAPI documents are plain JSON trees; `any` keeps the walkers short.
- 
+
 export type OpenApi = { paths: Record<string, Record<string, any>>; components?: Record<string, Record<string, any>> } & Record<string, any>;
 
 export const loadReference = (): OpenApi => JSON.parse(readFileSync(REFERENCE_FILE, 'utf8')) as OpenApi;
@@ -109,7 +109,11 @@ export function toJsonSchema(schema: any, side: Side): any {
   }
   const out: any = {};
   for (const [key, value] of Object.entries<any>(schema)) {
-    if (['nullable', 'description', 'example', 'xml', 'externalDocs', 'discriminator', 'readOnly', 'writeOnly', 'deprecated'].includes(key) || key.startsWith('x-')) continue;
+    if (
+      ['nullable', 'description', 'example', 'xml', 'externalDocs', 'discriminator', 'readOnly', 'writeOnly', 'deprecated'].includes(key) ||
+      key.startsWith('x-')
+    )
+      continue;
     if (key === 'properties') {
       out.properties = {};
       for (const [name, prop] of Object.entries<any>(value)) {

@@ -15,7 +15,6 @@
 import { gapKey, type KnownGap } from './conformance-known-gaps.js';
 import { deref, operations, opKey, pathShape, type OpenApi } from './reference-document.js';
 
- 
 export const DEVIATION = 'x-reference-deviation';
 
 export interface CompatProblem {
@@ -68,7 +67,8 @@ function shapeOf(doc: OpenApi, raw: any): Shape {
 
 /** Whether a value of JSON type `t` is accepted by a schema of `types` (empty = any). */
 const accepts = (types: Set<string>, t: string): boolean => types.size === 0 || types.has(t) || (t === 'integer' && types.has('number'));
-const show = (s: Shape): string => (s.types.size ? [...s.types].join('|') : 'any') + (s.nullable ? '|null' : '') + (s.enum ? ` enum [${s.enum.join(', ')}]` : '');
+const show = (s: Shape): string =>
+  (s.types.size ? [...s.types].join('|') : 'any') + (s.nullable ? '|null' : '') + (s.enum ? ` enum [${s.enum.join(', ')}]` : '');
 /** `response 200` + `tags` -> `response 200 /tags`; deeper: `response 200 /tags/x`. */
 const child = (at: string, key: string): string => `${at}${at.includes(' /') ? '' : ' '}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
@@ -138,7 +138,12 @@ class Comparison {
     for (const [name, prop] of Object.entries<any>(r.properties)) {
       if (deref(this.reference, prop)?.readOnly) continue;
       if (!(name in o.properties)) {
-        if (o.types.has('object') || Object.keys(o.properties).length) this.problem(op, child(at, name), `the reference sends ${name} (${show(shapeOf(this.reference, prop))}); ours ${o.closed ? 'refuses it' : 'does not declare it'}`);
+        if (o.types.has('object') || Object.keys(o.properties).length)
+          this.problem(
+            op,
+            child(at, name),
+            `the reference sends ${name} (${show(shapeOf(this.reference, prop))}); ours ${o.closed ? 'refuses it' : 'does not declare it'}`,
+          );
       } else this.request(op, child(at, name), prop, o.properties[name]);
     }
     if (r.items && o.items) this.request(op, child(at, '*'), r.items, o.items);
@@ -162,7 +167,8 @@ export function compareWithReference(ours: OpenApi, reference: OpenApi): CompatP
     if (typeof mine.op[DEVIATION] === 'string') continue;
 
     // Parameters: path ones by position (their names are not visible to a client), others by name.
-    const params = (doc: OpenApi, o: any, template: string): any[] => [...(doc.paths[template]!.parameters ?? []), ...(o.parameters ?? [])].map((p) => deref(doc, p));
+    const params = (doc: OpenApi, o: any, template: string): any[] =>
+      [...(doc.paths[template]!.parameters ?? []), ...(o.parameters ?? [])].map((p) => deref(doc, p));
     const ourParams = params(ours, mine.op, mine.template);
     const refParams = params(reference, theirs.op, theirs.template);
     const pathNames = (t: string) => [...t.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
@@ -176,11 +182,16 @@ export function compareWithReference(ours: OpenApi, reference: OpenApi): CompatP
       const o = ourParams.find((p) => p.in === r.in && p.name === r.name);
       if (!o) {
         const lookalike = ourParams.find((p) => p.in === r.in && p.name.toLowerCase().replace(/_/g, '') === r.name.toLowerCase().replace(/_/g, ''));
-        c.problem(op, `parameter ${r.in} ${r.name}`, `the reference sends ${r.in} parameter ${r.name}; ours does not accept it${lookalike ? ` (ours is named ${lookalike.name})` : ''}`);
+        c.problem(
+          op,
+          `parameter ${r.in} ${r.name}`,
+          `the reference sends ${r.in} parameter ${r.name}; ours does not accept it${lookalike ? ` (ours is named ${lookalike.name})` : ''}`,
+        );
       } else if (!o[DEVIATION]) c.request(op, `parameter ${r.in} ${r.name}`, r.schema, o.schema);
     }
     for (const o of ourParams.filter((p) => p.in !== 'path' && p.required && !p[DEVIATION])) {
-      if (!refParams.some((p) => p.in === o.in && p.name === o.name)) c.problem(op, `parameter ${o.in} ${o.name}`, `ours requires ${o.in} parameter ${o.name}, which the reference never sends`);
+      if (!refParams.some((p) => p.in === o.in && p.name === o.name))
+        c.problem(op, `parameter ${o.in} ${o.name}`, `ours requires ${o.in} parameter ${o.name}, which the reference never sends`);
     }
 
     // Request body.

@@ -80,7 +80,9 @@ function normalise(value: unknown): unknown {
       const obj = v as Record<string, unknown>;
       const keys = Object.keys(obj);
       if (keys.length && keys.every((k) => k === TEXT || k === CDATA)) {
-        const text = asStrings(obj[TEXT] ?? []).map(decodeXmlText).join('');
+        const text = asStrings(obj[TEXT] ?? [])
+          .map(decodeXmlText)
+          .join('');
         (holder as Record<string | number, unknown>)[key] = text + asStrings(obj[CDATA] ?? []).join('');
         continue;
       }

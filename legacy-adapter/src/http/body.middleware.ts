@@ -17,7 +17,11 @@ const hasBody = (req: Request) => req.headers['transfer-encoding'] !== undefined
 
 function mediaType(req: Request): { type: string; charset?: string } {
   const [type = '', ...params] = (req.headers['content-type'] ?? '').split(';');
-  const charset = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  const charset = params
+    .map((p) => p.trim().toLowerCase())
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
   return { type: type.trim().toLowerCase(), ...(charset ? { charset } : {}) };
 }
 
@@ -27,7 +31,8 @@ export function bodyParsing(opts: { maxBytes: number; maxDepth?: number }) {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' || !hasBody(req)) return next();
     const { type, charset } = mediaType(req);
     const isJson = JSON_TYPES.has(type);
-    if (!isJson && !XML_TYPES.has(type)) return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'request bodies must be application/json, application/xml or text/xml'));
+    if (!isJson && !XML_TYPES.has(type))
+      return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'request bodies must be application/json, application/xml or text/xml'));
     if (charset && charset !== 'utf-8' && charset !== 'utf8') return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'request bodies must be UTF-8'));
     raw(req, res, (err?: unknown) => {
       if (err) return next(err);

@@ -34,7 +34,9 @@ function rfc822(iso: string | null | undefined): string | undefined {
 
 export function renderRss(feed: RssFeed): string {
   const items = feed.items.map((i) => {
-    const enclosure = i.enclosure ? `<enclosure url="${escapeXml(i.enclosure.url)}" type="${escapeXml(i.enclosure.type)}" length="${Math.max(0, Math.trunc(i.enclosure.length))}"/>` : '';
+    const enclosure = i.enclosure
+      ? `<enclosure url="${escapeXml(i.enclosure.url)}" type="${escapeXml(i.enclosure.type)}" length="${Math.max(0, Math.trunc(i.enclosure.length))}"/>`
+      : '';
     const guid = i.guid ? `<guid isPermaLink="false">${escapeXml(i.guid)}</guid>` : '';
     return `<item>${el('title', i.title)}${el('link', i.link)}${el('description', i.description)}${guid}${el('pubDate', rfc822(i.pubDate))}${enclosure}</item>`;
   });

@@ -40,8 +40,20 @@ export interface LegacyAccount {
 }
 
 export const LEGACY_ACCOUNT_FIELDS = [
-  'name', 'business_name', 'address_1', 'address_2', 'city', 'state', 'postal_code', 'country',
-  'phone', 'fax', 'primary_contact_id', 'secondary_contact_id', 'created_on', 'timezone',
+  'name',
+  'business_name',
+  'address_1',
+  'address_2',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+  'phone',
+  'fax',
+  'primary_contact_id',
+  'secondary_contact_id',
+  'created_on',
+  'timezone',
 ] as const satisfies readonly (keyof LegacyAccount)[];
 
 export function toLegacyAccount(a: AccountData): LegacyAccount {

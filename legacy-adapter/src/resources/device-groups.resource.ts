@@ -24,7 +24,10 @@ export interface LegacyGroup {
 
 const GROUP_FIELDS = ['id', 'name', 'parent_id', 'count', 'level'] as const;
 // Same case conversion as the REST record (kit snakeKeys); children always present, nested the same way.
-const toLegacyGroup = (g: GroupData): LegacyGroup => ({ ...(snakeRecord(g as unknown as Record<string, unknown>, GROUP_FIELDS) as Omit<LegacyGroup, 'children'>), children: (g.children ?? []).map(toLegacyGroup) });
+const toLegacyGroup = (g: GroupData): LegacyGroup => ({
+  ...(snakeRecord(g as unknown as Record<string, unknown>, GROUP_FIELDS) as Omit<LegacyGroup, 'children'>),
+  children: (g.children ?? []).map(toLegacyGroup),
+});
 
 const Query = z.object({ tree: z.enum(['true', 'false']).optional() });
 

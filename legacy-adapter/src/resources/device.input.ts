@@ -31,7 +31,11 @@ const num = (v: unknown, field: string): number | null => {
 
 function tags(v: unknown): string[] {
   if (v === null || v === undefined || v === '') return [];
-  if (typeof v === 'string') return v.split(',').map((t) => t.trim()).filter(Boolean);
+  if (typeof v === 'string')
+    return v
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
   if (Array.isArray(v)) return v.map((t, i) => text(t, `tags[${i}]`) ?? '').filter(Boolean);
   if (typeof v === 'object' && Object.keys(v).every((k) => k === 'tag')) return tags((v as { tag?: unknown }).tag);
   throw bad('tags', 'tags must be a list of strings');

@@ -10,7 +10,14 @@ export interface DeviceData {
   groupId: string | null;
   groupName: string | null;
   deviceType: { id: string | null; name: string | null; manufacturer: string | null } | null;
-  pingData: { cpuUsage: number | null; memoryUsage: number | null; diskUsage: number | null; playerVersion: string | null; ipAddress: string | null; timestamp: string | null } | null;
+  pingData: {
+    cpuUsage: number | null;
+    memoryUsage: number | null;
+    diskUsage: number | null;
+    playerVersion: string | null;
+    ipAddress: string | null;
+    timestamp: string | null;
+  } | null;
   location: { city: string | null; state: string | null; country: string | null; latitude: number | null; longitude: number | null } | null;
   /** Null unless the caller holds Devices_Edit. */
   registrationKey?: string | null;
@@ -24,13 +31,31 @@ export interface LegacyDevice {
   group_id: string | null;
   group_name: string | null;
   device_type: { id: string | null; name: string | null; manufacturer: string | null } | null;
-  ping_data: { cpu_usage: number | null; memory_usage: number | null; disk_usage: number | null; player_version: string | null; ip_address: string | null; timestamp: string | null } | null;
+  ping_data: {
+    cpu_usage: number | null;
+    memory_usage: number | null;
+    disk_usage: number | null;
+    player_version: string | null;
+    ip_address: string | null;
+    timestamp: string | null;
+  } | null;
   location: { city: string | null; state: string | null; country: string | null; latitude: number | null; longitude: number | null } | null;
   /** The player's credential (null unless the caller may edit devices). */
   registration_key: string | null;
 }
 
-const LEGACY_DEVICE_FIELDS = ['id', 'name', 'is_online', 'tags', 'group_id', 'group_name', 'device_type', 'ping_data', 'location', 'registration_key'] as const satisfies readonly (keyof LegacyDevice)[];
+const LEGACY_DEVICE_FIELDS = [
+  'id',
+  'name',
+  'is_online',
+  'tags',
+  'group_id',
+  'group_name',
+  'device_type',
+  'ping_data',
+  'location',
+  'registration_key',
+] as const satisfies readonly (keyof LegacyDevice)[];
 
 export function toLegacyDevice(d: DeviceData): LegacyDevice {
   // Same case conversion as the REST record (kit snakeKeys); the list fixes the order.

@@ -6,11 +6,26 @@ import { listSchedules } from './schedules.resource.js';
 import { getMedia, getPlaylist, getTemplate, listMedia, listPlaylists, listTemplates } from './content.resource.js';
 import type { DefinedResource } from './resource.js';
 
-export const RESOURCES: readonly DefinedResource[] = [getAccount, listDevices,
+export const RESOURCES: readonly DefinedResource[] = [
+  getAccount,
+  listDevices,
   // Devices issue. /devices/groups before /devices/:id, so the literal path wins.
-  listDeviceGroups, createDeviceGroup, updateDeviceGroup, deleteDeviceGroup,
-  getDevice, createDevice, putDevice, postDevice, deleteDevice,
+  listDeviceGroups,
+  createDeviceGroup,
+  updateDeviceGroup,
+  deleteDeviceGroup,
+  getDevice,
+  createDevice,
+  putDevice,
+  postDevice,
+  deleteDevice,
   // Content issue: read-only media, playlists (also RSS) and templates.
-  listMedia, getMedia, listPlaylists, getPlaylist, listTemplates, getTemplate,
+  listMedia,
+  getMedia,
+  listPlaylists,
+  getPlaylist,
+  listTemplates,
+  getTemplate,
   // Scheduling issue.
-  listSchedules];
+  listSchedules,
+];

@@ -55,7 +55,8 @@ export function defineResource<T>(r: LegacyResource<T>): DefinedResource {
     mount(router, runner, options = {}) {
       router[r.method](r.path, async (req: Request, res: Response, next: NextFunction) => {
         try {
-          if (negotiated(res).format === 'rss' && !r.view.rss) throw new AppError('UNSUPPORTED_FORMAT', `format=rss is not offered for ${r.path}; use json or xml`, { field: 'format' });
+          if (negotiated(res).format === 'rss' && !r.view.rss)
+            throw new AppError('UNSUPPORTED_FORMAT', `format=rss is not offered for ${r.path}; use json or xml`, { field: 'format' });
           const caller = callerOf(req, res);
           const note = auditNote(res);
           note.controllerName = r.path.split('/')[1] || 'root';
@@ -66,9 +67,10 @@ export function defineResource<T>(r: LegacyResource<T>): DefinedResource {
             body: res.locals.body,
             ...(typeof res.locals.bodyRoot === 'string' ? { bodyRoot: res.locals.bodyRoot } : {}),
             absoluteUrl: (url) => new URL(url, options.filesBaseUrl?.() ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).href,
-            run: (id, variables = {}) => runner.run(id, variables, caller, (result) => {
-              if (result.principal) note.principal = result.principal;
-            }),
+            run: (id, variables = {}) =>
+              runner.run(id, variables, caller, (result) => {
+                if (result.principal) note.principal = result.principal;
+              }),
           });
           sendData(res, data, r.view, r.status);
         } catch (e) {

@@ -3,7 +3,27 @@ import { z } from 'zod';
 import { snakeRecord } from '@pylon/kit';
 import { defineResource, parseQuery } from './resource.js';
 
-const FIELDS = ['id', 'name', 'type', 'start_date', 'end_date', 'start_time', 'end_time', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'priority', 'template_id', 'playlist_id', 'group_id', 'group_name'] as const;
+const FIELDS = [
+  'id',
+  'name',
+  'type',
+  'start_date',
+  'end_date',
+  'start_time',
+  'end_time',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'priority',
+  'template_id',
+  'playlist_id',
+  'group_id',
+  'group_name',
+] as const;
 
 type ScheduleData = Record<string, unknown> & { devices: { id: string }[] };
 

@@ -45,7 +45,14 @@ const ACCOUNT_FIELDS: FieldMap = {
 };
 
 /** PUT answers 204, as the reference does. */
-export const updateAccount = updateOp({ root: 'updateAccount', record: 'account', param: false, body: { fields: ACCOUNT_FIELDS }, status: 204, toRest: toRestAccount });
+export const updateAccount = updateOp({
+  root: 'updateAccount',
+  record: 'account',
+  param: false,
+  body: { fields: ACCOUNT_FIELDS },
+  status: 204,
+  toRest: toRestAccount,
+});
 
 /**
  * Organizations with the reference's `users`: the account's users whose org_id is the

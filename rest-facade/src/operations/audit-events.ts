@@ -3,8 +3,14 @@ import { getOp, listOp, type FieldMap } from './declare.js';
 
 /** The spec names these parameters in camelCase, like the GraphQL arguments. */
 const FILTERS: FieldMap = {
-  userId: 'userId', eventType: 'eventType', httpMethod: 'httpMethod', controllerName: 'controllerName', actionName: 'actionName',
-  startDate: 'startDate', endDate: 'endDate', ipAddress: 'ipAddress',
+  userId: 'userId',
+  eventType: 'eventType',
+  httpMethod: 'httpMethod',
+  controllerName: 'controllerName',
+  actionName: 'actionName',
+  startDate: 'startDate',
+  endDate: 'endDate',
+  ipAddress: 'ipAddress',
   responseCode: { to: 'responseCode', map: (v) => Number(v) },
 };
 

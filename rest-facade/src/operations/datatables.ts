@@ -12,7 +12,16 @@ import type { RestInput, RestOperation, RestSuccess } from './types.js';
 
 const restColumn = (c: unknown) => {
   const r = isRecord(c) ? c : {};
-  return { id: r.id, name: r.name, key: r.key, type: r.type, required: r.required, sortable: r.sortable, options: r.options ?? null, default: r.default ?? null };
+  return {
+    id: r.id,
+    name: r.name,
+    key: r.key,
+    type: r.type,
+    required: r.required,
+    sortable: r.sortable,
+    options: r.options ?? null,
+    default: r.default ?? null,
+  };
 };
 
 export const restTable = (t: GqlRecord) => ({
@@ -29,7 +38,15 @@ export const restTable = (t: GqlRecord) => ({
 /** `data` is the row's cells under the table's own column keys: never case-converted. */
 export const restRow = (r: GqlRecord) => ({ id: r.id, sort_order: r.sortOrder, data: r.data, updated_at: r.updatedAt, version: r.version });
 
-const restVersion = (v: GqlRecord) => ({ row_id: v.rowId, version: v.version, change: v.change, data: v.data, sort_order: v.sortOrder, updated_at: v.updatedAt, user_id: v.userId ?? null });
+const restVersion = (v: GqlRecord) => ({
+  row_id: v.rowId,
+  version: v.version,
+  change: v.change,
+  data: v.data,
+  sort_order: v.sortOrder,
+  updated_at: v.updatedAt,
+  user_id: v.userId ?? null,
+});
 
 const restResult = (r: unknown) => {
   const x = isRecord(r) ? r : {};
@@ -92,7 +109,12 @@ export const updateDataTable = inputOp({
 
 export const deleteDataTable = deleteOp({ root: 'deleteDataTable', param: 'tableId', variable: 'tableId' });
 
-export const createDataTableRow = inputOp({ root: 'createDataTableRow', path: ['tableId'], body: { data: 'data' }, respond: (p) => ({ status: 201, body: restRow(recordAt(p, 'row')) }) });
+export const createDataTableRow = inputOp({
+  root: 'createDataTableRow',
+  path: ['tableId'],
+  body: { data: 'data' },
+  respond: (p) => ({ status: 201, body: restRow(recordAt(p, 'row')) }),
+});
 
 export const updateDataTableRow = inputOp({
   root: 'updateDataTableRow',

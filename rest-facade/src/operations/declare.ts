@@ -81,7 +81,12 @@ export function listOp(spec: ListSpec): RestOperation {
   return {
     variables(raw) {
       const input = { ...raw, query: canonical(raw.query, spec.aliases) };
-      const window = names ? pageWindow(input.query[names.take], input.query[names.page], { names, ...(typeof paging === 'object' && paging.defaultTake ? { defaultTake: paging.defaultTake } : {}) }) : {};
+      const window = names
+        ? pageWindow(input.query[names.take], input.query[names.page], {
+            names,
+            ...(typeof paging === 'object' && paging.defaultTake ? { defaultTake: paging.defaultTake } : {}),
+          })
+        : {};
       return { ...spec.fixed, ...mapFields(input.query, params, input), ...window };
     },
     respond: (data, raw) => {
@@ -159,9 +164,20 @@ function writeOp(spec: WriteSpec, defaults: { param: string | false; status: num
   const param = spec.param ?? defaults.param;
   const status = spec.status ?? defaults.status;
   const toRest = spec.toRest ?? snakeRecord;
-  const fieldNames = { ...inverse(spec.query ?? {}), ...inverse(spec.query ?? {}, 'input.'), ...inverse(spec.body.fields), ...inverse(spec.body.fields, 'input.'), input: 'body', ...(param ? { [spec.variable ?? 'id']: param } : {}), ...spec.fieldNames };
+  const fieldNames = {
+    ...inverse(spec.query ?? {}),
+    ...inverse(spec.query ?? {}, 'input.'),
+    ...inverse(spec.body.fields),
+    ...inverse(spec.body.fields, 'input.'),
+    input: 'body',
+    ...(param ? { [spec.variable ?? 'id']: param } : {}),
+    ...spec.fieldNames,
+  };
   return {
-    variables: (input) => ({ ...(param ? { [spec.variable ?? 'id']: input.params[param] } : {}), input: { ...mapFields(input.query, spec.query ?? {}, input), ...bodyInput(spec.body, input) } }),
+    variables: (input) => ({
+      ...(param ? { [spec.variable ?? 'id']: input.params[param] } : {}),
+      input: { ...mapFields(input.query, spec.query ?? {}, input), ...bodyInput(spec.body, input) },
+    }),
     respond(data, input): RestSuccess {
       const record = recordAt(payloadAt(data, spec.root, fieldNames), spec.record);
       return status === 204 ? { status, body: null } : { status, body: toRest(record, input) };
@@ -195,7 +211,9 @@ export function patchOp(spec: PatchSpec): RestOperation {
     variables: ({ params, body }) => {
       let operations = camelPatch(body, spec.renames);
       if (spec.value && Array.isArray(operations)) {
-        operations = operations.map((o: unknown) => (isRecord(o) && 'value' in o && typeof o.path === 'string' ? { ...o, value: spec.value!(o.path, o.value) } : o));
+        operations = operations.map((o: unknown) =>
+          isRecord(o) && 'value' in o && typeof o.path === 'string' ? { ...o, value: spec.value!(o.path, o.value) } : o,
+        );
       }
       return { id: params[param], operations };
     },

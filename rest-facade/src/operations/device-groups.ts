@@ -3,7 +3,12 @@ import { CONTENT_GROUP_EXTRA, groupOps } from './groups.js';
 
 // Every group answered (nested children too, and a new one) carries `children` and the reference's
 // family / organization_count, which Pylon has no concept for (null, as for the content groups).
-export const { list: listDeviceGroups, create: createDeviceGroup, update: updateDeviceGroup, remove: deleteDeviceGroup } = groupOps(
+export const {
+  list: listDeviceGroups,
+  create: createDeviceGroup,
+  update: updateDeviceGroup,
+  remove: deleteDeviceGroup,
+} = groupOps(
   {
     list: 'deviceGroups',
     create: 'createDeviceGroup',

@@ -6,7 +6,11 @@ import { isRecord } from './shape.js';
 /** Tags as the reference sends them ("a,b") or as a list; null or "" clear them. */
 export function tagList(v: unknown): unknown {
   if (v === null || v === '') return [];
-  if (typeof v === 'string') return v.split(',').map((t) => t.trim()).filter(Boolean);
+  if (typeof v === 'string')
+    return v
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
   return v;
 }
 
@@ -46,7 +50,13 @@ const toRest = (d: Record<string, unknown>) => toRestDevice(d);
  * Pylon player shows its registration key, so the code is taken as `registration_key` (a
  * `registration_key` in the body wins).
  */
-export const createDevice = createOp({ root: 'createDevice', record: 'device', query: { activation_code: 'registrationKey' }, body: { fields: { ...DEVICE_FIELDS, registration_key: 'registrationKey' } }, toRest });
+export const createDevice = createOp({
+  root: 'createDevice',
+  record: 'device',
+  query: { activation_code: 'registrationKey' },
+  body: { fields: { ...DEVICE_FIELDS, registration_key: 'registrationKey' } },
+  toRest,
+});
 
 /** PUT answers 204 like the reference; GET /devices/{id} reads the result. */
 export const updateDevice = updateOp({
@@ -54,7 +64,10 @@ export const updateDevice = updateOp({
   record: 'device',
   // PUT replaces the writable representation: what the body leaves out is reset (the name stays when not given).
   // A null name (the reference's DeviceRequest allows it) keeps the name, like an absent one.
-  body: { fields: { ...DEVICE_FIELDS, name: { to: 'name', map: (v) => v ?? undefined } }, resetTo: { tags: [], groupId: null, orgId: null, deviceType: null, location: null, timezone: null, notes: null } },
+  body: {
+    fields: { ...DEVICE_FIELDS, name: { to: 'name', map: (v) => v ?? undefined } },
+    resetTo: { tags: [], groupId: null, orgId: null, deviceType: null, location: null, timezone: null, notes: null },
+  },
   status: 204,
   toRest,
 });

@@ -66,8 +66,8 @@ export function toRestDevice(d: GqlRecord, input?: RestInput): Record<string, un
   if ('created_on' in body) body.entered_service = body.created_on;
   const ping = isRecord(d.pingData) ? d.pingData : null;
   const meta = ping && isRecord(ping.meta) ? ping.meta : {};
-  if ('deviceType' in d) body.device_type = isRecord(d.deviceType) ? { ...snakeKeys(d.deviceType) as object, device_caps: null } : null;
-  if ('location' in d) body.location = isRecord(d.location) ? { ...snakeKeys(d.location) as object, county: null, postal_code: null, address: null } : null;
+  if ('deviceType' in d) body.device_type = isRecord(d.deviceType) ? { ...(snakeKeys(d.deviceType) as object), device_caps: null } : null;
+  if ('location' in d) body.location = isRecord(d.location) ? { ...(snakeKeys(d.location) as object), county: null, postal_code: null, address: null } : null;
   if ('pingData' in d) body.ping_data = ping ? toRestPingData(ping) : null;
   Object.assign(body, {
     last_update: ping ? str(ping.timestamp) : null,
@@ -87,7 +87,17 @@ export function toRestDevice(d: GqlRecord, input?: RestInput): Record<string, un
 const SNAP_AND_NESTED = ['snap', 'deviceType', 'location', 'pingData'] as const;
 
 /** The reference client's parameter names (PascalCase), accepted beside the spec's snake_case ones. */
-const REFERENCE_NAMES = { Id: 'id', Take: 'take', Page: 'page', DeviceTypeId: 'device_type_id', GroupId: 'group_id', GroupName: 'group_name', IncludeSnap: 'include_snap', OrgId: 'org_id', IsOnline: 'is_online' };
+const REFERENCE_NAMES = {
+  Id: 'id',
+  Take: 'take',
+  Page: 'page',
+  DeviceTypeId: 'device_type_id',
+  GroupId: 'group_id',
+  GroupName: 'group_name',
+  IncludeSnap: 'include_snap',
+  OrgId: 'org_id',
+  IsOnline: 'is_online',
+};
 
 export const listDevices = listOp({
   root: 'device',

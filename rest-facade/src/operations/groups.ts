@@ -7,7 +7,6 @@ import { recordsAt, type GqlRecord } from './shape.js';
 import type { RestOperation } from './types.js';
 import { AppError, snakeKeys } from '@pylon/kit';
 
-
 const GROUP_FIELDS: FieldMap = { name: 'name', parent_id: 'parentId' };
 
 /**
@@ -56,9 +55,16 @@ export interface GroupRoots {
  * `extra`: members every group answered carries beside the stored ones (the content areas give the
  * reference's `family` and `organization_count`, which Pylon does not keep, as null).
  */
-export function groupOps(roots: GroupRoots, extra: Readonly<Record<string, unknown>> = {}): { list: RestOperation; create: RestOperation; update: RestOperation; remove: RestOperation } {
+export function groupOps(
+  roots: GroupRoots,
+  extra: Readonly<Record<string, unknown>> = {},
+): { list: RestOperation; create: RestOperation; update: RestOperation; remove: RestOperation } {
   // With extra members, every group (nested children too) carries them and a `children` list.
-  const withExtra = (g: Record<string, unknown>): Record<string, unknown> => ({ ...g, ...extra, children: Array.isArray(g.children) ? g.children.map((c) => withExtra(c as Record<string, unknown>)) : [] });
+  const withExtra = (g: Record<string, unknown>): Record<string, unknown> => ({
+    ...g,
+    ...extra,
+    children: Array.isArray(g.children) ? g.children.map((c) => withExtra(c as Record<string, unknown>)) : [],
+  });
   const toRest = Object.keys(extra).length ? (g: GqlRecord) => withExtra(toRestGroup(g)) : toRestGroup;
   const list: RestOperation = {
     variables: () => ({ tree: false }),

@@ -12,8 +12,30 @@ import { createDeviceGroup, deleteDeviceGroup, listDeviceGroups, updateDeviceGro
 import { getDevicePingData, getDeviceSnap, getPingData, sendBulkDeviceCommands, sendDeviceCommand, trackDeviceEvent } from './device-commands.js';
 import { getAlert, listAlerts, patchAlert, updateAlert } from './alerts.js';
 import { getUser, listUsers } from './users.js';
-import { createMediaGroup, deleteMedia, deleteMediaGroup, getMedia, importMedia, listMedia, listMediaGroups, patchMedia, updateMedia, updateMediaGroup } from './media.js';
-import { createPlaylist, createPlaylistGroup, deletePlaylist, deletePlaylistGroup, getPlaylist, listPlaylistGroups, listPlaylists, patchPlaylist, updatePlaylist, updatePlaylistGroup } from './playlists.js';
+import {
+  createMediaGroup,
+  deleteMedia,
+  deleteMediaGroup,
+  getMedia,
+  importMedia,
+  listMedia,
+  listMediaGroups,
+  patchMedia,
+  updateMedia,
+  updateMediaGroup,
+} from './media.js';
+import {
+  createPlaylist,
+  createPlaylistGroup,
+  deletePlaylist,
+  deletePlaylistGroup,
+  getPlaylist,
+  listPlaylistGroups,
+  listPlaylists,
+  patchPlaylist,
+  updatePlaylist,
+  updatePlaylistGroup,
+} from './playlists.js';
 import { createTemplateGroup, deleteTemplate, deleteTemplateGroup, getTemplate, listTemplateGroups, listTemplates, updateTemplateGroup } from './templates.js';
 import {
   batchCreateDataTableRows,
@@ -31,7 +53,18 @@ import {
   updateDataTable,
   updateDataTableRow,
 } from './datatables.js';
-import { createSchedule, createScheduleGroup, deleteSchedule, deleteScheduleGroup, getSchedule, listScheduleGroups, listSchedules, patchSchedule, updateSchedule, updateScheduleGroup } from './schedules.js';
+import {
+  createSchedule,
+  createScheduleGroup,
+  deleteSchedule,
+  deleteScheduleGroup,
+  getSchedule,
+  listScheduleGroups,
+  listSchedules,
+  patchSchedule,
+  updateSchedule,
+  updateScheduleGroup,
+} from './schedules.js';
 import type { RestOperation } from './types.js';
 
 export type { Accepts, RestInput, RestOperation, RestSuccess } from './types.js';

@@ -74,13 +74,27 @@ export const patchSchedule = patchOp({
   root: 'patchSchedule',
   record: 'schedule',
   renames: { devices: 'deviceIds' },
-  value: (path, value) => (path === '/tags' ? tagList(value) : path.startsWith('/deviceIds') ? (isRecord(value) ? value.id : deviceIds(value)) : path === '/type' || path === '/priority' ? upper(value) : value),
+  value: (path, value) =>
+    path === '/tags'
+      ? tagList(value)
+      : path.startsWith('/deviceIds')
+        ? isRecord(value)
+          ? value.id
+          : deviceIds(value)
+        : path === '/type' || path === '/priority'
+          ? upper(value)
+          : value,
   toRest,
 });
 
 export const deleteSchedule = deleteOp({ root: 'deleteSchedule' });
 
-export const { list: listScheduleGroups, create: createScheduleGroup, update: updateScheduleGroup, remove: deleteScheduleGroup } = groupOps(
+export const {
+  list: listScheduleGroups,
+  create: createScheduleGroup,
+  update: updateScheduleGroup,
+  remove: deleteScheduleGroup,
+} = groupOps(
   { list: 'scheduleGroups', create: 'createScheduleGroup', update: 'updateScheduleGroup', remove: 'deleteScheduleGroup' },
   // The reference's Group answers these always; Pylon's groups have no family or organization count.
   CONTENT_GROUP_EXTRA,

@@ -13,7 +13,11 @@ await runSubgraphProcess({
   name: 'analytics',
   needs: ['analytics', 'stream'],
   build: async ({ backends, tokens, env }) => {
-    const ingest = await startIngest({ stream: backends.stream!, analytics: backends.analytics!, logger: createLogger({ level: env.LOG_LEVEL, name: 'analytics-ingest' }) });
+    const ingest = await startIngest({
+      stream: backends.stream!,
+      analytics: backends.analytics!,
+      logger: createLogger({ level: env.LOG_LEVEL, name: 'analytics-ingest' }),
+    });
     backends.onClose(() => ingest.close());
     return createAnalyticsSubgraph({ analytics: backends.analytics!, tokens });
   },

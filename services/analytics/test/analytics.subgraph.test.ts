@@ -28,7 +28,16 @@ async function playIds(vars: Record<string, unknown>, who = principal('acc-a')):
 }
 
 const play = (id: string, device: string, timestamp: string, account = 'acc-a') => ({
-  id, account_id: account, device_id: device, file_id: `f-${id}`, file_name: `${id}.mp4`, timestamp, duration: 12.5, type: 'VIDEO', playlist_id: 'p1', schedule_id: '',
+  id,
+  account_id: account,
+  device_id: device,
+  file_id: `f-${id}`,
+  file_name: `${id}.mp4`,
+  timestamp,
+  duration: 12.5,
+  type: 'VIDEO',
+  playlist_id: 'p1',
+  schedule_id: '',
 });
 
 beforeAll(async () => {
@@ -48,9 +57,42 @@ beforeAll(async () => {
   // A replayed event lands in another part; FINAL shows it once.
   await store.insert('play_logs', [plays[2]!]);
   await store.insert('ping_logs', [
-    { id: 'pg1', account_id: 'acc-a', device_id: 'd1', timestamp: '2024-03-05T08:30:15.900Z', cpu_usage: 12.5, memory_usage: 40, disk_usage: 70.25, player_version: '4.2', ip_address: '10.0.0.5', external_ip_address: '203.0.113.7' },
-    { id: 'pg2', account_id: 'acc-a', device_id: 'd2', timestamp: '2024-03-05T08:31:00.000Z', cpu_usage: 99, memory_usage: 80, disk_usage: 10, player_version: '4.2', ip_address: '', external_ip_address: '' },
-    { id: 'pg9', account_id: 'acc-b', device_id: 'd1', timestamp: '2024-03-05T08:30:00.000Z', cpu_usage: 1, memory_usage: 1, disk_usage: 1, player_version: '4.2', ip_address: '10.9.9.9', external_ip_address: '198.51.100.1' },
+    {
+      id: 'pg1',
+      account_id: 'acc-a',
+      device_id: 'd1',
+      timestamp: '2024-03-05T08:30:15.900Z',
+      cpu_usage: 12.5,
+      memory_usage: 40,
+      disk_usage: 70.25,
+      player_version: '4.2',
+      ip_address: '10.0.0.5',
+      external_ip_address: '203.0.113.7',
+    },
+    {
+      id: 'pg2',
+      account_id: 'acc-a',
+      device_id: 'd2',
+      timestamp: '2024-03-05T08:31:00.000Z',
+      cpu_usage: 99,
+      memory_usage: 80,
+      disk_usage: 10,
+      player_version: '4.2',
+      ip_address: '',
+      external_ip_address: '',
+    },
+    {
+      id: 'pg9',
+      account_id: 'acc-b',
+      device_id: 'd1',
+      timestamp: '2024-03-05T08:30:00.000Z',
+      cpu_usage: 1,
+      memory_usage: 1,
+      disk_usage: 1,
+      player_version: '4.2',
+      ip_address: '10.9.9.9',
+      external_ip_address: '198.51.100.1',
+    },
   ]);
 });
 
@@ -64,7 +106,15 @@ test('play logs of a day, oldest first, with seconds-precision timestamps', asyn
   expect(r.errors).toBeUndefined();
   const logs = (r.data as { playLogs: Record<string, unknown>[] }).playLogs;
   expect(logs.map((l) => l.id)).toEqual(['pl2', 'pl3', 'pl4']);
-  expect(logs[1]).toEqual({ id: 'pl3', timestamp: '2024-03-05T10:00:00Z', deviceId: 'd2', fileId: 'f-pl3', fileName: 'pl3.mp4', duration: 12.5, type: 'VIDEO' });
+  expect(logs[1]).toEqual({
+    id: 'pl3',
+    timestamp: '2024-03-05T10:00:00Z',
+    deviceId: 'd2',
+    fileId: 'f-pl3',
+    fileName: 'pl3.mp4',
+    duration: 12.5,
+    type: 'VIDEO',
+  });
 });
 
 test('date-times bound the range inclusively, in any zone', async () => {
@@ -108,7 +158,16 @@ test('ping logs with their health figures; empty addresses are null', async () =
   const r = await run(PING, { s: '2024-03-05', e: '2024-03-05' });
   expect(r.errors).toBeUndefined();
   expect((r.data as { pingLogs: unknown[] }).pingLogs).toEqual([
-    { id: 'pg1', timestamp: '2024-03-05T08:30:15Z', deviceId: 'd1', cpuUsage: 12.5, memoryUsage: 40, diskUsage: 70.25, ipAddress: '10.0.0.5', externalIpAddress: '203.0.113.7' },
+    {
+      id: 'pg1',
+      timestamp: '2024-03-05T08:30:15Z',
+      deviceId: 'd1',
+      cpuUsage: 12.5,
+      memoryUsage: 40,
+      diskUsage: 70.25,
+      ipAddress: '10.0.0.5',
+      externalIpAddress: '203.0.113.7',
+    },
     { id: 'pg2', timestamp: '2024-03-05T08:31:00Z', deviceId: 'd2', cpuUsage: 99, memoryUsage: 80, diskUsage: 10, ipAddress: null, externalIpAddress: null },
   ]);
   const d2 = await run(PING, { s: '2024-03-05', e: '2024-03-05', d: ['d2'], l: 1 });

@@ -33,9 +33,33 @@ test('buffered pings and audit events land in their tables; replayed ids collaps
   const pings = new BufferedPublisher<PingLogRecord>(stream, TOPICS.pings, { maxBatch: 100, maxWaitMs: 10 });
   const audit = new BufferedPublisher<AuditEventRecord>(stream, TOPICS.audit, { maxWaitMs: 10 });
   for (let i = 0; i < 250; i++) {
-    pings.push({ id: `p${i % 200}`, account_id: 'acc', device_id: 'd1', timestamp: '2026-05-01T10:00:00.000Z', cpu_usage: i, memory_usage: 1, disk_usage: 2, player_version: '1', ip_address: '10.0.0.1', external_ip_address: '' });
+    pings.push({
+      id: `p${i % 200}`,
+      account_id: 'acc',
+      device_id: 'd1',
+      timestamp: '2026-05-01T10:00:00.000Z',
+      cpu_usage: i,
+      memory_usage: 1,
+      disk_usage: 2,
+      player_version: '1',
+      ip_address: '10.0.0.1',
+      external_ip_address: '',
+    });
   }
-  audit.push({ event_id: 'e1', account_id: 'acc', timestamp: new Date().toISOString(), event_type: 'api', user_id: 'u', user_name: 'user', http_method: 'GET', controller_name: 'devices', action_name: 'list', ip_address: '127.0.0.1', response_code: 200, interface: 'rest' });
+  audit.push({
+    event_id: 'e1',
+    account_id: 'acc',
+    timestamp: new Date().toISOString(),
+    event_type: 'api',
+    user_id: 'u',
+    user_name: 'user',
+    http_method: 'GET',
+    controller_name: 'devices',
+    action_name: 'list',
+    ip_address: '127.0.0.1',
+    response_code: 200,
+    interface: 'rest',
+  });
   await pings.close();
   await audit.close();
   await waitFor(async () => (await analytics.query<{ c: number }>('SELECT count() AS c FROM audit_events'))[0]!.c === 1);

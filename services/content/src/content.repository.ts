@@ -4,9 +4,7 @@
  * tenant, so nothing here reads or writes across accounts.
  */
 import { AppError, notFound, type Collection, type CollectionSpec, type DocumentStore, type Filter, type FindOptions, type Stored } from '@pylon/kit';
-import {
-  MEDIA, MEDIA_GROUPS, PLAYLISTS, PLAYLIST_GROUPS, TEMPLATES, TEMPLATE_GROUPS,
-} from './domain/collections.js';
+import { MEDIA, MEDIA_GROUPS, PLAYLISTS, PLAYLIST_GROUPS, TEMPLATES, TEMPLATE_GROUPS } from './domain/collections.js';
 import type { ContentGroupRecord, Grouped } from './domain/group.js';
 import type { MediaRecord } from './domain/media.js';
 import type { PlaylistRecord, PlaylistSourceRecord } from './domain/playlist.js';
@@ -23,7 +21,12 @@ export class GroupedItems<T extends Grouped> {
   readonly items: Collection<T>;
   readonly groups: Collection<ContentGroupRecord>;
 
-  constructor(store: DocumentStore, items: CollectionSpec, groups: CollectionSpec, readonly noun: string) {
+  constructor(
+    store: DocumentStore,
+    items: CollectionSpec,
+    groups: CollectionSpec,
+    readonly noun: string,
+  ) {
     this.items = store.collection<T>(items);
     this.groups = store.collection<ContentGroupRecord>(groups);
   }

@@ -7,4 +7,11 @@ export type { PlaylistRecord, PlaylistSourceRecord, PlaylistType, SourceType } f
 export type { TemplateRecord, TemplateModuleRecord } from './domain/template.js';
 export type { ContentGroupRecord } from './domain/group.js';
 export { seedDemoContent } from './demo/seed-demo-content.js';
-export { playerContent, type PlayerContent, type PlayerMedia, type PlayerPlaylist, type PlayerSource, type PlayerTemplate } from './use-cases/player-content.js';
+export {
+  playerContent,
+  type PlayerContent,
+  type PlayerMedia,
+  type PlayerPlaylist,
+  type PlayerSource,
+  type PlayerTemplate,
+} from './use-cases/player-content.js';

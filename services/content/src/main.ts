@@ -14,7 +14,13 @@ await runSubgraphProcess({
   needs: ['documents', 'blobs'],
   env: contentEnv,
   build: ({ backends, tokens, env }) =>
-    createContentSubgraph({ documents: backends.documents!, blobs: backends.blobs!, tokens, urlSecret: env.SIGNAGE_INTERNAL_SECRET, settings: contentSettings(env) }),
+    createContentSubgraph({
+      documents: backends.documents!,
+      blobs: backends.blobs!,
+      tokens,
+      urlSecret: env.SIGNAGE_INTERNAL_SECRET,
+      settings: contentSettings(env),
+    }),
   extend: (app, { tokens, subgraph }) => {
     app.use(createMediaHttp((subgraph as ContentSubgraph).runtime, { authenticate: (req) => tokens.verify(req.get(INTERNAL_TOKEN_HEADER)).catch(() => null) }));
   },

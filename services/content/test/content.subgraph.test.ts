@@ -18,7 +18,12 @@ let sg: ReturnType<typeof createContentSubgraph>;
 const run = subgraphRunner(() => sg, principal('acc-a'));
 
 /** The named list field of a successful result. */
-async function list<T = Record<string, unknown>>(field: string, query: string, variables: Record<string, unknown> = {}, who = principal('acc-a')): Promise<T[]> {
+async function list<T = Record<string, unknown>>(
+  field: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  who = principal('acc-a'),
+): Promise<T[]> {
   const r = await run(query, variables, who);
   expect(r.errors).toBeUndefined();
   return (r.data as Record<string, T[]>)[field]!;
@@ -27,21 +32,52 @@ async function list<T = Record<string, unknown>>(field: string, query: string, v
 const names = async (field: string, query: string, who = principal('acc-a')) => (await list<{ name: string }>(field, query, {}, who)).map((x) => x.name);
 
 const media = (over: Partial<MediaRecord> & { id: string; name: string }): MediaRecord & { id: string } => ({
-  fileName: `${over.name.toLowerCase()}.png`, mimeType: 'image/png', fileSize: 1000, fileUrl: `https://cdn.example/${over.id}`,
-  thumbnailUrl: null, width: 1920, height: 1080, tags: [], groupId: null, groupName: null, orgId: null, ...over,
+  fileName: `${over.name.toLowerCase()}.png`,
+  mimeType: 'image/png',
+  fileSize: 1000,
+  fileUrl: `https://cdn.example/${over.id}`,
+  thumbnailUrl: null,
+  width: 1920,
+  height: 1080,
+  tags: [],
+  groupId: null,
+  groupName: null,
+  orgId: null,
+  ...over,
 });
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-content-'));
   store = await createLmdbDocumentStore({ path: dir });
-  sg = createContentSubgraph({ documents: store, tokens, blobs: createLocalBlobStore({ dir: join(dir, 'blobs') }), urlSecret: 'test-url-secret-test-url-secret-0123' });
+  sg = createContentSubgraph({
+    documents: store,
+    tokens,
+    blobs: createLocalBlobStore({ dir: join(dir, 'blobs') }),
+    urlSecret: 'test-url-secret-test-url-secret-0123',
+  });
   const { repo } = sg;
 
   const lobby = await repo.media.groups.insert('acc-a', { name: 'Lobby', parentId: null });
   const promos = await repo.media.groups.insert('acc-a', { name: 'Promos', parentId: lobby.id });
-  await repo.media.items.insert('acc-a', media({ id: 'm1', name: 'Alpha', fileSize: 5_000_000_000, mimeType: 'video/mp4', tags: ['vip'], groupId: lobby.id, groupName: 'Lobby' }));
+  await repo.media.items.insert(
+    'acc-a',
+    media({ id: 'm1', name: 'Alpha', fileSize: 5_000_000_000, mimeType: 'video/mp4', tags: ['vip'], groupId: lobby.id, groupName: 'Lobby' }),
+  );
   await repo.media.items.insert('acc-a', media({ id: 'm2', name: 'Bravo', fileSize: 200, tags: [], groupId: promos.id, groupName: 'Promos', orgId: 'org-1' }));
-  await repo.media.items.insert('acc-a', media({ id: 'm3', name: 'Charlie', fileSize: 3000, width: null, height: null, mimeType: 'audio/mpeg', tags: ['vip', 'hall'], groupId: promos.id, groupName: 'Promos' }));
+  await repo.media.items.insert(
+    'acc-a',
+    media({
+      id: 'm3',
+      name: 'Charlie',
+      fileSize: 3000,
+      width: null,
+      height: null,
+      mimeType: 'audio/mpeg',
+      tags: ['vip', 'hall'],
+      groupId: promos.id,
+      groupName: 'Promos',
+    }),
+  );
   await repo.media.items.insert('acc-b', media({ id: 'm9', name: 'Other account' }));
 
   // Two groups whose parents point at each other: neither is reachable from a top-level group.
@@ -51,7 +87,13 @@ beforeAll(async () => {
   await repo.playlists.groups.insert('acc-a', { name: 'Orphan', parentId: 'deleted-group' });
 
   await repo.playlists.items.insert('acc-a', {
-    id: 'p1', name: 'Morning', type: 'MULTIMEDIA', duration: 600, tags: ['am'], groupId: loopB.id, groupName: 'Loop B',
+    id: 'p1',
+    name: 'Morning',
+    type: 'MULTIMEDIA',
+    duration: 600,
+    tags: ['am'],
+    groupId: loopB.id,
+    groupName: 'Loop B',
     sources: [
       { id: 's2', name: 'Second', type: 'VIDEO', sequence: 2, interval: 30, mediaId: 'm1' },
       { id: 's1', name: 'First', type: 'IMAGE', sequence: 1, interval: 10, mediaId: 'm2' },
@@ -59,19 +101,64 @@ beforeAll(async () => {
       { id: 's4', name: 'Gone', type: 'IMAGE', sequence: 4, interval: 5, mediaId: 'deleted-media' },
     ],
   });
-  await repo.playlists.items.insert('acc-a', { id: 'p2', name: 'Evening', type: 'SLIDESHOW', duration: null, tags: [], groupId: null, groupName: null, sources: [] });
-  await repo.playlists.items.insert('acc-b', { id: 'p9', name: 'Other playlist', type: 'MARQUEE', duration: null, tags: [], groupId: null, groupName: null, sources: [] });
+  await repo.playlists.items.insert('acc-a', {
+    id: 'p2',
+    name: 'Evening',
+    type: 'SLIDESHOW',
+    duration: null,
+    tags: [],
+    groupId: null,
+    groupName: null,
+    sources: [],
+  });
+  await repo.playlists.items.insert('acc-b', {
+    id: 'p9',
+    name: 'Other playlist',
+    type: 'MARQUEE',
+    duration: null,
+    tags: [],
+    groupId: null,
+    groupName: null,
+    sources: [],
+  });
 
   const layouts = await repo.templates.groups.insert('acc-a', { name: 'Layouts', parentId: null });
   await repo.templates.items.insert('acc-a', {
-    id: 't1', name: 'Split', width: 1920, height: 1080, orientation: 0, tags: [], groupId: layouts.id, groupName: 'Layouts',
+    id: 't1',
+    name: 'Split',
+    width: 1920,
+    height: 1080,
+    orientation: 0,
+    tags: [],
+    groupId: layouts.id,
+    groupName: 'Layouts',
     modules: [
       { id: 'mod1', name: 'Left', type: 'playlist', left: 0, top: 0, width: 960, height: 1080, playlistId: 'p1' },
       { id: 'mod2', name: 'Right', type: 'playlist', left: 960, top: 0, width: 960, height: 1080, playlistId: 'p2' },
     ],
   });
-  await repo.templates.items.insert('acc-a', { id: 't2', name: 'Portrait', width: 1080, height: 1920, orientation: 1, tags: [], groupId: null, groupName: null, modules: [] });
-  await repo.templates.items.insert('acc-b', { id: 't9', name: 'Other template', width: 1, height: 1, orientation: 0, tags: [], groupId: null, groupName: null, modules: [] });
+  await repo.templates.items.insert('acc-a', {
+    id: 't2',
+    name: 'Portrait',
+    width: 1080,
+    height: 1920,
+    orientation: 1,
+    tags: [],
+    groupId: null,
+    groupName: null,
+    modules: [],
+  });
+  await repo.templates.items.insert('acc-b', {
+    id: 't9',
+    name: 'Other template',
+    width: 1,
+    height: 1,
+    orientation: 0,
+    tags: [],
+    groupId: null,
+    groupName: null,
+    modules: [],
+  });
 });
 
 afterAll(async () => {
@@ -81,9 +168,24 @@ afterAll(async () => {
 
 describe('media', () => {
   test('lists the caller’s media sorted by name with every field', async () => {
-    const items = await list<Record<string, unknown>>('media', '{ media { id name fileName mimeType fileSize fileUrl thumbnailUrl uploadedOn width height tags groupId groupName orgId } }');
+    const items = await list<Record<string, unknown>>(
+      'media',
+      '{ media { id name fileName mimeType fileSize fileUrl thumbnailUrl uploadedOn width height tags groupId groupName orgId } }',
+    );
     expect(items.map((m) => m.name)).toEqual(['Alpha', 'Bravo', 'Charlie']);
-    expect(items[0]).toMatchObject({ id: 'm1', fileName: 'alpha.png', mimeType: 'video/mp4', fileSize: 5_000_000_000, fileUrl: 'https://cdn.example/m1', thumbnailUrl: null, width: 1920, height: 1080, tags: ['vip'], groupName: 'Lobby', orgId: null });
+    expect(items[0]).toMatchObject({
+      id: 'm1',
+      fileName: 'alpha.png',
+      mimeType: 'video/mp4',
+      fileSize: 5_000_000_000,
+      fileUrl: 'https://cdn.example/m1',
+      thumbnailUrl: null,
+      width: 1920,
+      height: 1080,
+      tags: ['vip'],
+      groupName: 'Lobby',
+      orgId: null,
+    });
     expect(items[0]!.uploadedOn).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
   });
 
@@ -100,7 +202,10 @@ describe('media', () => {
   test('where, order, limit and offset', async () => {
     expect(await names('media', '{ media(where: { fileSize: { gt: 1000 } }) { name } }')).toEqual(['Alpha', 'Charlie']);
     expect(await names('media', '{ media(where: { mimeType: { startsWith: "image/" } }) { name } }')).toEqual(['Bravo']);
-    expect(await names('media', '{ media(where: { or: [{ name: { endsWith: "lie" } }, { tags: { some: { eq: "vip" } } }] }) { name } }')).toEqual(['Alpha', 'Charlie']);
+    expect(await names('media', '{ media(where: { or: [{ name: { endsWith: "lie" } }, { tags: { some: { eq: "vip" } } }] }) { name } }')).toEqual([
+      'Alpha',
+      'Charlie',
+    ]);
     expect(await names('media', '{ media(where: { tags: { any: false } }) { name } }')).toEqual(['Bravo']);
     expect(await names('media', '{ media(where: { width: { eq: null } }) { name } }')).toEqual(['Charlie']);
     expect(await names('media', '{ media(order: [{ fileSize: DESC }]) { name } }')).toEqual(['Alpha', 'Charlie', 'Bravo']);
@@ -131,7 +236,10 @@ describe('media', () => {
 
 describe('playlists', () => {
   test('sources come in sequence order with their media; calculatedDuration sums intervals', async () => {
-    const [p] = await list<Record<string, unknown>>('playlist', '{ playlist(where: { id: { eq: "p1" } }) { id name type duration calculatedDuration tags groupName createdOn sources { id name type sequence interval media { id fileName fileUrl } } } }');
+    const [p] = await list<Record<string, unknown>>(
+      'playlist',
+      '{ playlist(where: { id: { eq: "p1" } }) { id name type duration calculatedDuration tags groupName createdOn sources { id name type sequence interval media { id fileName fileUrl } } } }',
+    );
     expect(p).toMatchObject({ id: 'p1', name: 'Morning', type: 'MULTIMEDIA', duration: 600, calculatedDuration: 45, tags: ['am'], groupName: 'Loop B' });
     expect(p!.createdOn).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     expect(p!.sources).toEqual([
@@ -156,7 +264,10 @@ describe('playlists', () => {
     expect(flat.map((g) => g.name).sort()).toEqual(['Loop A', 'Loop B', 'Orphan']);
     expect(flat.find((g) => g.name === 'Orphan')).toEqual({ name: 'Orphan', count: 0, level: 0 });
     expect(flat.find((g) => g.name === 'Loop B')?.count).toBe(1);
-    const tree = await list<{ name: string; children: { name: string }[] }>('playlistGroups', '{ playlistGroups(tree: true) { name children { name children { name } } } }');
+    const tree = await list<{ name: string; children: { name: string }[] }>(
+      'playlistGroups',
+      '{ playlistGroups(tree: true) { name children { name children { name } } } }',
+    );
     expect(tree).toEqual([
       { name: 'Orphan', children: [] },
       { name: 'Loop A', children: [{ name: 'Loop B', children: [] }] },
@@ -166,9 +277,17 @@ describe('playlists', () => {
 
 describe('templates', () => {
   test('lists templates with modules; where, order, limit', async () => {
-    const [t] = await list<Record<string, unknown>>('template', '{ template(where: { orientation: { eq: 0 } }) { id name width height orientation groupName modules { id name type left top width height playlistId } } }');
+    const [t] = await list<Record<string, unknown>>(
+      'template',
+      '{ template(where: { orientation: { eq: 0 } }) { id name width height orientation groupName modules { id name type left top width height playlistId } } }',
+    );
     expect(t).toEqual({
-      id: 't1', name: 'Split', width: 1920, height: 1080, orientation: 0, groupName: 'Layouts',
+      id: 't1',
+      name: 'Split',
+      width: 1920,
+      height: 1080,
+      orientation: 0,
+      groupName: 'Layouts',
       modules: [
         { id: 'mod1', name: 'Left', type: 'playlist', left: 0, top: 0, width: 960, height: 1080, playlistId: 'p1' },
         { id: 'mod2', name: 'Right', type: 'playlist', left: 960, top: 0, width: 960, height: 1080, playlistId: 'p2' },
@@ -256,7 +375,14 @@ describe('_entities', () => {
       return original(tenant, filter, options);
     };
     try {
-      const r = await run(q, { r: [{ __typename: 'Media', id: 'm1' }, { __typename: 'Playlist', id: 'p1' }, { __typename: 'Media', id: 'm2' }, { __typename: 'Media', id: 'm3' }] });
+      const r = await run(q, {
+        r: [
+          { __typename: 'Media', id: 'm1' },
+          { __typename: 'Playlist', id: 'p1' },
+          { __typename: 'Media', id: 'm2' },
+          { __typename: 'Media', id: 'm3' },
+        ],
+      });
       expect(r.errors).toBeUndefined();
       // p1's sources play m2, m1 and a deleted file: only the one not loaded yet is fetched.
       expect(asked).toEqual([['m1', 'm2', 'm3'], ['deleted-media']]);

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { samplePng } from '../src/demo/sample-media.js';
 import { principal, startContent, type ContentFixture } from './fixtures/content.js';
 
-const IMPORT = 'mutation($i: CreateMediaFromUrlInput!) { createMediaFromUrl(input: $i) { success error errorCode errorField media { id name fileName mimeType width height fileUrl } } }';
+const IMPORT =
+  'mutation($i: CreateMediaFromUrlInput!) { createMediaFromUrl(input: $i) { success error errorCode errorField media { id name fileName mimeType width height fileUrl } } }';
 
 let allowed: ContentFixture;
 let strict: ContentFixture;
@@ -25,7 +26,12 @@ beforeAll(async () => {
     if (url.pathname === '/endless') {
       res.writeHead(200, { 'content-type': 'image/png' });
       res.write(png);
-      const more = () => { while (res.write(Buffer.alloc(64 * 1024))) { /* fill */ } res.once('drain', more); };
+      const more = () => {
+        while (res.write(Buffer.alloc(64 * 1024))) {
+          /* fill */
+        }
+        res.once('drain', more);
+      };
       more();
       return;
     }
@@ -52,7 +58,10 @@ afterAll(async () => {
 test('imports from an allow-listed loopback server: type and size read from the bytes', async () => {
   const g = await allowed.run('mutation { createMediaGroup(input: { name: "Imported" }) { group { id } } }');
   const r = await allowed.run(IMPORT, { i: { url: `${origin}/logo.png`, name: 'Logo', groupId: g.data!.createMediaGroup.group.id } });
-  expect(r.data!.createMediaFromUrl).toMatchObject({ success: true, media: { name: 'Logo', fileName: 'logo.png', mimeType: 'image/png', width: 200, height: 100 } });
+  expect(r.data!.createMediaFromUrl).toMatchObject({
+    success: true,
+    media: { name: 'Logo', fileName: 'logo.png', mimeType: 'image/png', width: 200, height: 100 },
+  });
   expect(r.data!.createMediaFromUrl.media.fileUrl).toMatch(/^\/content\/files\/acc-a\//);
 });
 
@@ -62,8 +71,18 @@ test('a foreign or unknown group is refused before downloading', async () => {
 });
 
 const SSRF_TARGETS = [
-  'http://127.0.0.1/', 'http://localhost/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://169.254.169.254/latest/meta-data/',
-  'http://10.0.0.1/', 'http://0.0.0.0/', 'http://2130706433/', 'http://0177.0.0.1/', 'http://192.168.1.1/', 'http://172.16.0.1/', 'http://[fe80::1]/',
+  'http://127.0.0.1/',
+  'http://localhost/',
+  'http://[::1]/',
+  'http://[::ffff:127.0.0.1]/',
+  'http://169.254.169.254/latest/meta-data/',
+  'http://10.0.0.1/',
+  'http://0.0.0.0/',
+  'http://2130706433/',
+  'http://0177.0.0.1/',
+  'http://192.168.1.1/',
+  'http://172.16.0.1/',
+  'http://[fe80::1]/',
 ];
 
 test.each(SSRF_TARGETS)('refuses %s before connecting', async (url) => {
@@ -77,7 +96,14 @@ test('the allow-listed server itself is refused where it is not allow-listed', a
   expect(r.data!.createMediaFromUrl).toMatchObject({ success: false, errorField: 'url' });
 });
 
-test.each(['file:///etc/passwd', 'data:image/png;base64,iVBORw0KGgo=', 'gopher://127.0.0.1:70/', 'ftp://example.com/a.png', 'not a url', 'http://user:pw@example.com/a.png'])('refuses %s', async (url) => {
+test.each([
+  'file:///etc/passwd',
+  'data:image/png;base64,iVBORw0KGgo=',
+  'gopher://127.0.0.1:70/',
+  'ftp://example.com/a.png',
+  'not a url',
+  'http://user:pw@example.com/a.png',
+])('refuses %s', async (url) => {
   const r = await strict.run(IMPORT, { i: { url } });
   expect(r.data!.createMediaFromUrl).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'url' });
 });

@@ -25,13 +25,46 @@ async function mediaById(id: string, account = 'acc-a') {
 
 describe('multipart upload (POST /media)', () => {
   test('stores the file, reads type, size and dimensions from the bytes, answers the reference Media body', async () => {
-    const { body, contentType } = multipart({ name: 'Lobby banner', tags: 'lobby, blue', start_date: '2026-01-01T00:00:00Z' }, { name: 'banner.jpg', type: 'image/jpeg', bytes: png });
+    const { body, contentType } = multipart(
+      { name: 'Lobby banner', tags: 'lobby, blue', start_date: '2026-01-01T00:00:00Z' },
+      { name: 'banner.jpg', type: 'image/jpeg', bytes: png },
+    );
     const res = await post('/media', body, { 'content-type': contentType });
     expect(res.status).toBe(201);
     const m = (await res.json()) as Record<string, unknown>;
-    expect(m).toMatchObject({ name: 'Lobby banner', file_name: 'banner.jpg', mime_type: 'image/png', file_size: png.length, width: 640, height: 360, tags: 'lobby,blue', start_date: '2026-01-01T00:00:00Z', is_shared: false });
+    expect(m).toMatchObject({
+      name: 'Lobby banner',
+      file_name: 'banner.jpg',
+      mime_type: 'image/png',
+      file_size: png.length,
+      width: 640,
+      height: 360,
+      tags: 'lobby,blue',
+      start_date: '2026-01-01T00:00:00Z',
+      is_shared: false,
+    });
     expect(m.sha_512).toBe(createHash('sha512').update(png).digest('hex'));
-    expect(Object.keys(m).sort()).toEqual(['advertiser_id', 'end_date', 'file_name', 'file_size', 'file_url', 'group_id', 'group_name', 'height', 'id', 'is_shared', 'mime_type', 'name', 'sha_512', 'start_date', 'tags', 'thumbnail_url', 'uploaded_by_id', 'uploaded_on', 'width']);
+    expect(Object.keys(m).sort()).toEqual([
+      'advertiser_id',
+      'end_date',
+      'file_name',
+      'file_size',
+      'file_url',
+      'group_id',
+      'group_name',
+      'height',
+      'id',
+      'is_shared',
+      'mime_type',
+      'name',
+      'sha_512',
+      'start_date',
+      'tags',
+      'thumbnail_url',
+      'uploaded_by_id',
+      'uploaded_on',
+      'width',
+    ]);
     const g = await mediaById(String(m.id));
     expect(g).toMatchObject({ name: 'Lobby banner', mimeType: 'image/png', width: 640, height: 360, tags: ['lobby', 'blue'], duration: null });
 
@@ -77,7 +110,9 @@ describe('multipart upload (POST /media)', () => {
 
   test('missing file, unknown group, bad date and too many parts are 4xx naming the field', async () => {
     const none = multipart({ name: 'x' }, null);
-    expect(await (await post('/media', none.body, { 'content-type': none.contentType })).json()).toMatchObject({ error: { code: 'BAD_USER_INPUT', field: 'file' } });
+    expect(await (await post('/media', none.body, { 'content-type': none.contentType })).json()).toMatchObject({
+      error: { code: 'BAD_USER_INPUT', field: 'file' },
+    });
     const group = multipart({ group_id: 'nope' }, { name: 'a.png', type: 'image/png', bytes: png });
     const rg = await post('/media', group.body, { 'content-type': group.contentType });
     expect(rg.status).toBe(400);
@@ -103,7 +138,18 @@ describe('raw upload (POST /media/{group_id}/{file_name})', () => {
     const res = await post(`/media/${groupId}/clip.avi?name=Clip&description=promo`, avi, { 'content-type': 'application/octet-stream' });
     expect(res.status).toBe(201);
     const m = (await res.json()) as { id: string };
-    expect(await mediaById(m.id)).toMatchObject({ name: 'Clip', fileName: 'clip.avi', mimeType: 'video/vnd.avi', width: 320, height: 180, duration: 3, groupId, groupName: 'Videos', tags: ['promo'], thumbnailUrl: null });
+    expect(await mediaById(m.id)).toMatchObject({
+      name: 'Clip',
+      fileName: 'clip.avi',
+      mimeType: 'video/vnd.avi',
+      width: 320,
+      height: 180,
+      duration: 3,
+      groupId,
+      groupName: 'Videos',
+      tags: ['promo'],
+      thumbnailUrl: null,
+    });
   });
 
   test('Range requests serve part of the file (206) for video seeking', async () => {
@@ -123,7 +169,15 @@ describe('raw upload (POST /media/{group_id}/{file_name})', () => {
   });
 
   test('a tampered or foreign file address is refused', async () => {
-    const made = (await (await post('/media', ...(() => { const m = multipart({}, { name: 'a.png', type: 'image/png', bytes: png }); return [m.body, { 'content-type': m.contentType }] as const; })())).json()) as { file_url: string };
+    const made = (await (
+      await post(
+        '/media',
+        ...(() => {
+          const m = multipart({}, { name: 'a.png', type: 'image/png', bytes: png });
+          return [m.body, { 'content-type': m.contentType }] as const;
+        })(),
+      )
+    ).json()) as { file_url: string };
     const url = new URL(made.file_url, f.base);
     const otherAccount = url.pathname.replace('/acc-a/', '/acc-b/');
     expect((await fetch(`${f.base}${otherAccount}${url.search}`)).status).toBe(403);
@@ -139,7 +193,14 @@ describe('raw upload (POST /media/{group_id}/{file_name})', () => {
       expect(res.status).toBe(413);
       // Chunked (no Content-Length): refused as the bytes pass the cap.
       const chunked = await new Promise<number>((resolve, reject) => {
-        const req = http.request(`${small.base}/media/x/big.png`, { method: 'POST', headers: { 'x-test-account': 'acc-a', 'transfer-encoding': 'chunked' } }, (r) => { r.resume(); resolve(r.statusCode!); });
+        const req = http.request(
+          `${small.base}/media/x/big.png`,
+          { method: 'POST', headers: { 'x-test-account': 'acc-a', 'transfer-encoding': 'chunked' } },
+          (r) => {
+            r.resume();
+            resolve(r.statusCode!);
+          },
+        );
         req.on('error', reject);
         req.write(png);
         req.end(Buffer.alloc(20_000));
@@ -148,9 +209,15 @@ describe('raw upload (POST /media/{group_id}/{file_name})', () => {
       const g = await small.run('mutation { createMediaGroup(input: { name: "G" }) { group { id } } }');
       const gid = g.data!.createMediaGroup.group.id;
       const streamed = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = http.request(`${small.base}/media/${gid}/big.png`, { method: 'POST', headers: { 'x-test-account': 'acc-a', 'transfer-encoding': 'chunked' } }, (r) => {
-          let b = ''; r.on('data', (c) => (b += c)); r.on('end', () => resolve({ status: r.statusCode!, body: b }));
-        });
+        const req = http.request(
+          `${small.base}/media/${gid}/big.png`,
+          { method: 'POST', headers: { 'x-test-account': 'acc-a', 'transfer-encoding': 'chunked' } },
+          (r) => {
+            let b = '';
+            r.on('data', (c) => (b += c));
+            r.on('end', () => resolve({ status: r.statusCode!, body: b }));
+          },
+        );
         req.on('error', reject);
         req.write(png);
         req.end(Buffer.alloc(20_000));
@@ -167,9 +234,17 @@ describe('raw upload (POST /media/{group_id}/{file_name})', () => {
   test('an interrupted upload leaves no file and no record', async () => {
     const g = await f.run('mutation { createMediaGroup(input: { name: "Cut" }) { group { id } } }', {}, principal('acc-cut'));
     await new Promise<void>((resolve) => {
-      const req = http.request(`${f.base}/media/${g.data!.createMediaGroup.group.id}/cut.png`, { method: 'POST', headers: { 'x-test-account': 'acc-cut', 'content-length': String(png.length * 10) } });
+      const req = http.request(`${f.base}/media/${g.data!.createMediaGroup.group.id}/cut.png`, {
+        method: 'POST',
+        headers: { 'x-test-account': 'acc-cut', 'content-length': String(png.length * 10) },
+      });
       req.on('error', () => resolve());
-      req.write(png, () => setTimeout(() => { req.destroy(); resolve(); }, 200));
+      req.write(png, () =>
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 200),
+      );
     });
     await new Promise((r) => setTimeout(r, 500));
     expect(await f.blobFiles('acc-cut')).toEqual([]);
@@ -184,9 +259,18 @@ describe('raw upload (POST /media/{group_id}/{file_name})', () => {
     global.gc?.();
     const idle = process.memoryUsage().rss;
     let peak = idle;
-    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(`${f.base}/media/${g.data!.createMediaGroup.group.id}/big.pdf`, { method: 'POST', headers: { 'x-test-account': 'acc-big', 'content-length': String(size) } }, (r) => { r.resume(); resolve(r.statusCode!); });
+      const req = http.request(
+        `${f.base}/media/${g.data!.createMediaGroup.group.id}/big.pdf`,
+        { method: 'POST', headers: { 'x-test-account': 'acc-big', 'content-length': String(size) } },
+        (r) => {
+          r.resume();
+          resolve(r.statusCode!);
+        },
+      );
       req.on('error', reject);
       let sent = 0;
       const pump = () => {

@@ -70,7 +70,12 @@ export class DataTableRepository {
   }
 
   /** Replaces the definition fields; VERSION_CONFLICT when the table changed since `expectedVersion`. */
-  async saveDefinition(tenant: string, id: string, def: Partial<Omit<DataTableRecord, 'rowCount' | 'generation'>>, expectedVersion: number): Promise<DataTable | null> {
+  async saveDefinition(
+    tenant: string,
+    id: string,
+    def: Partial<Omit<DataTableRecord, 'rowCount' | 'generation'>>,
+    expectedVersion: number,
+  ): Promise<DataTable | null> {
     const set: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(def)) if (v !== undefined) set[k] = v;
     const current = await this.tables.findById(tenant, id);
@@ -86,7 +91,12 @@ export class DataTableRepository {
       const t = attempt === 0 && known ? known : await this.tables.findById(tenant, id);
       if (!t) return null;
       try {
-        return await this.tables.update(tenant, id, { $set: { rowCount: Math.max(0, (t.rowCount ?? 0) + rowDelta), generation: (t.generation ?? 0) + 1 } }, { expectedVersion: t.version });
+        return await this.tables.update(
+          tenant,
+          id,
+          { $set: { rowCount: Math.max(0, (t.rowCount ?? 0) + rowDelta), generation: (t.generation ?? 0) + 1 } },
+          { expectedVersion: t.version },
+        );
       } catch (e) {
         if (!(e instanceof AppError && e.code === 'VERSION_CONFLICT')) throw e;
       }
@@ -141,7 +151,14 @@ export class DataTableRepository {
   }
 
   /** A page of rows of `tableId` matching `filter`, in (path, id) order from after `after`. */
-  pageRows(tenant: string, tableId: string, conditions: readonly RowCondition[], sort: { path: string; dir: 1 | -1 }, after: [Cell, string] | null, limit: number): Promise<DataTableRow[]> {
+  pageRows(
+    tenant: string,
+    tableId: string,
+    conditions: readonly RowCondition[],
+    sort: { path: string; dir: 1 | -1 },
+    after: [Cell, string] | null,
+    limit: number,
+  ): Promise<DataTableRow[]> {
     const where = rowsWhere(tableId, conditions);
     // Slot indexes are sparse: every row of the table has the slot, saying so lets the store walk it.
     if (sort.path !== 'sortOrder') where[sort.path] = { $exists: true };
@@ -177,10 +194,28 @@ export class DataTableRepository {
    * the writes can leave rows without their CREATE version or a stale rowCount (the history then
    * starts at the row's next write; rowCount is advisory and recounted by nothing: see BENCHMARKS.md).
    */
-  async appendRows(tenant: string, table: DataTable, rows: Array<DataTableRowRecord & { id: string }>, userId: string | null): Promise<{ rows: DataTableRow[]; table: DataTable }> {
+  async appendRows(
+    tenant: string,
+    table: DataTable,
+    rows: Array<DataTableRowRecord & { id: string }>,
+    userId: string | null,
+  ): Promise<{ rows: DataTableRow[]; table: DataTable }> {
     if (rows.length === 0) return { rows: [], table };
-    const versions = rows.map((r) => ({ id: versionId(r.id, r.rev), tableId: r.tableId, rowId: r.id, rev: r.rev, change: 'CREATE' as const, data: r.data, sortOrder: r.sortOrder, userId }));
-    const [stored, , touched] = await Promise.all([this.rows.insertMany(tenant, rows), this.versions.insertMany(tenant, versions), this.touchTable(tenant, table.id, rows.length, table)]);
+    const versions = rows.map((r) => ({
+      id: versionId(r.id, r.rev),
+      tableId: r.tableId,
+      rowId: r.id,
+      rev: r.rev,
+      change: 'CREATE' as const,
+      data: r.data,
+      sortOrder: r.sortOrder,
+      userId,
+    }));
+    const [stored, , touched] = await Promise.all([
+      this.rows.insertMany(tenant, rows),
+      this.versions.insertMany(tenant, versions),
+      this.touchTable(tenant, table.id, rows.length, table),
+    ]);
     return { rows: stored, table: touched ?? table };
   }
 
@@ -215,7 +250,10 @@ export class DataTableRepository {
 
   async recordVersions(tenant: string, versions: DataTableRowVersionRecord[], keep: number): Promise<void> {
     if (versions.length === 0) return;
-    await this.versions.insertMany(tenant, versions.map((v) => ({ id: versionId(v.rowId, v.rev), ...v })));
+    await this.versions.insertMany(
+      tenant,
+      versions.map((v) => ({ id: versionId(v.rowId, v.rev), ...v })),
+    );
     const prune = versions.filter((v) => v.rev > keep);
     await Promise.all(prune.map((v) => this.versions.delete(tenant, versionId(v.rowId, v.rev - keep))));
   }

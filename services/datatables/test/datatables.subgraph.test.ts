@@ -16,7 +16,10 @@ let sg: ReturnType<typeof createDataTablesSubgraph>;
 
 const run = subgraphRunner(() => sg, principal('acc-a'));
 
-interface Page { data: { id: string; name: string }[]; continuationToken: string | null }
+interface Page {
+  data: { id: string; name: string }[];
+  continuationToken: string | null;
+}
 const PAGE = 'query($size: Int, $token: String) { dataTables(pageSize: $size, continuationToken: $token) { data { id name } continuationToken } }';
 
 async function page(size: number | null, token: string | null = null, who = principal('acc-a')): Promise<Page> {
@@ -25,7 +28,14 @@ async function page(size: number | null, token: string | null = null, who = prin
   return (r.data as { dataTables: Page }).dataTables;
 }
 
-const table = (name: string, over: Partial<DataTableRecord> = {}): DataTableRecord => ({ name, description: null, columns: [], rowCount: 0, cacheTtlSeconds: null, ...over });
+const table = (name: string, over: Partial<DataTableRecord> = {}): DataTableRecord => ({
+  name,
+  description: null,
+  columns: [],
+  rowCount: 0,
+  cacheTtlSeconds: null,
+  ...over,
+});
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-datatables-'));
@@ -46,7 +56,13 @@ beforeAll(async () => {
     }),
   });
   // Two tables share a name, so the page boundary must fall between equal names correctly.
-  for (const [id, name] of [['t-a', 'Alpha'], ['t-b2', 'Bravo'], ['t-b1', 'Bravo'], ['t-c', 'Charlie']] as const) await tables.insert('acc-a', { id, ...table(name) });
+  for (const [id, name] of [
+    ['t-a', 'Alpha'],
+    ['t-b2', 'Bravo'],
+    ['t-b1', 'Bravo'],
+    ['t-c', 'Charlie'],
+  ] as const)
+    await tables.insert('acc-a', { id, ...table(name) });
   for (let i = 0; i < 52; i++) await tables.insert('acc-many', { id: `t${i}`, ...table(`Table ${String(i).padStart(2, '0')}`) });
   await tables.insert('acc-b', { id: 'secret', ...table('Other account') });
 });
@@ -57,7 +73,9 @@ afterAll(async () => {
 });
 
 test('one table with its columns', async () => {
-  const r = await run('{ dataTable(tableId: "menu") { id name description columnCount rowCount updatedAt cacheTtlSeconds columns { id name key type required sortable options default } } }');
+  const r = await run(
+    '{ dataTable(tableId: "menu") { id name description columnCount rowCount updatedAt cacheTtlSeconds columns { id name key type required sortable options default } } }',
+  );
   expect(r.errors).toBeUndefined();
   const t = (r.data as { dataTable: Record<string, unknown> }).dataTable;
   expect(t).toMatchObject({ id: 'menu', name: 'Menu', description: 'Today’s dishes', columnCount: 3, rowCount: 12, cacheTtlSeconds: 300 });

@@ -53,7 +53,11 @@ async function newRow(tableId: string, data: Obj, who = principal('acc-a')): Pro
   expect(p.error).toBeNull();
   return p.row as Obj;
 }
-interface RowPage { totalCount: number; continuationToken: string | null; data: Array<{ id: string; data: Obj; version: number; sortOrder: number }> }
+interface RowPage {
+  totalCount: number;
+  continuationToken: string | null;
+  data: Array<{ id: string; data: Obj; version: number; sortOrder: number }>;
+}
 async function rows(t: string, v: Obj = {}): Promise<RowPage> {
   return (await ok(ROWS, { t, ...v })).dataTableRows as RowPage;
 }
@@ -78,24 +82,39 @@ describe('tables', () => {
       const bad = await mutate('createDataTable', CREATE_TABLE, { input: { name: 'x', columns: [{ name: 'c', key, type: 'TEXT' }] } });
       expect(bad).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'columns[0].key' });
     }
-    const dup = await mutate('createDataTable', CREATE_TABLE, { input: { name: 'x', columns: [{ name: 'a', key: 'k', type: 'TEXT' }, { name: 'b', key: 'k', type: 'TEXT' }] } });
+    const dup = await mutate('createDataTable', CREATE_TABLE, {
+      input: {
+        name: 'x',
+        columns: [
+          { name: 'a', key: 'k', type: 'TEXT' },
+          { name: 'b', key: 'k', type: 'TEXT' },
+        ],
+      },
+    });
     expect(dup).toMatchObject({ success: false, errorField: 'columns[1].key' });
     const noName = await mutate('createDataTable', CREATE_TABLE, { input: { name: ' ' } });
     expect(noName).toMatchObject({ success: false, errorField: 'name' });
   });
 
   test('update renames, retypes (refusing rows that do not fit, naming them, or migrating) and removes columns', async () => {
-    const t = await newTable([{ name: 'Code', key: 'code', type: 'TEXT' }, { name: 'Gone', key: 'gone', type: 'TEXT' }]);
+    const t = await newTable([
+      { name: 'Code', key: 'code', type: 'TEXT' },
+      { name: 'Gone', key: 'gone', type: 'TEXT' },
+    ]);
     const good = await newRow(t, { code: '12', gone: 'x' });
     const bad = await newRow(t, { code: 'abc' });
-    const def = (await ok('query($t: String!) { dataTable(tableId: $t) { columns { id key } } }', { t })).dataTable as { columns: Array<{ id: string; key: string }> };
+    const def = (await ok('query($t: String!) { dataTable(tableId: $t) { columns { id key } } }', { t })).dataTable as {
+      columns: Array<{ id: string; key: string }>;
+    };
     const codeId = def.columns[0]!.id;
     const UPDATE = `mutation($input: UpdateDataTableInput!) { updateDataTable(input: $input) { success error errorCode errorField migratedRows table { name columns { key type } } } }`;
     const refuse = await mutate('updateDataTable', UPDATE, { input: { tableId: t, columns: [{ id: codeId, name: 'Number', key: 'num', type: 'NUMBER' }] } });
     expect(refuse).toMatchObject({ success: false, errorCode: 'UNPROCESSABLE', errorField: 'columns' });
     expect(refuse.error).toContain(bad.id as string);
     expect(refuse.error).not.toContain(good.id as string);
-    const migrated = await mutate('updateDataTable', UPDATE, { input: { tableId: t, name: 'Renamed', onInvalidRows: 'MIGRATE', columns: [{ id: codeId, name: 'Number', key: 'num', type: 'NUMBER', sortable: true }] } });
+    const migrated = await mutate('updateDataTable', UPDATE, {
+      input: { tableId: t, name: 'Renamed', onInvalidRows: 'MIGRATE', columns: [{ id: codeId, name: 'Number', key: 'num', type: 'NUMBER', sortable: true }] },
+    });
     expect(migrated).toMatchObject({ success: true, migratedRows: 2, table: { name: 'Renamed', columns: [{ key: 'num', type: 'NUMBER' }] } });
     const page = await rows(t, { s: 'num' });
     expect(page.data.map((r) => r.data)).toEqual([{ num: null }, { num: 12 }]);
@@ -156,7 +175,11 @@ describe('rows', () => {
     expect(gone.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     // The history outlives the row: newest first.
     const h = await ok('query($t: String!, $r: String!) { dataTableRowVersions(tableId: $t, rowId: $r) { version change data } }', { t, r: r.id });
-    expect((h.dataTableRowVersions as Obj[]).map((v) => [v.version, v.change])).toEqual([[3, 'DELETE'], [2, 'UPDATE'], [1, 'CREATE']]);
+    expect((h.dataTableRowVersions as Obj[]).map((v) => [v.version, v.change])).toEqual([
+      [3, 'DELETE'],
+      [2, 'UPDATE'],
+      [1, 'CREATE'],
+    ]);
     // Rollback of a deleted row brings it back as a new version.
     const back = await mutate('rollbackDataTableRow', ROLLBACK, { input: { tableId: t, rowId: r.id, version: 1 } });
     expect(back).toMatchObject({ success: true, newVersion: 4, restoredRow: { id: r.id, data: { dish: 'Stew', price: 9 }, version: 4 } });
@@ -213,23 +236,44 @@ describe('rows', () => {
   });
 
   test('export: RFC 4180 CSV with formula cells escaped', async () => {
-    const t3 = await newTable([{ name: 'A', key: 'a', type: 'TEXT' }, { name: 'N', key: 'n', type: 'NUMBER' }]);
-    await mutate('batchCreateDataTableRows', BATCH, { input: { tableId: t3, rows: [{ data: { a: '=HYPERLINK("x")', n: -3 } }, { data: { a: 'say "hi", then\nleave', n: 1.5 } }, { data: { a: '@SUM(A1)' } }, { data: { a: 'ünïcode' } }] } });
+    const t3 = await newTable([
+      { name: 'A', key: 'a', type: 'TEXT' },
+      { name: 'N', key: 'n', type: 'NUMBER' },
+    ]);
+    await mutate('batchCreateDataTableRows', BATCH, {
+      input: {
+        tableId: t3,
+        rows: [
+          { data: { a: '=HYPERLINK("x")', n: -3 } },
+          { data: { a: 'say "hi", then\nleave', n: 1.5 } },
+          { data: { a: '@SUM(A1)' } },
+          { data: { a: 'ünïcode' } },
+        ],
+      },
+    });
     const csv = (await ok('query($t: String!) { exportDataTableRows(tableId: $t) }', { t: t3 })).exportDataTableRows as string;
     expect(csv).toBe(`a,n\r\n"'=HYPERLINK(""x"")",-3\r\n"say ""hi"", then\nleave",1.5\r\n'@SUM(A1),\r\nünïcode,\r\n`);
   });
 
   test('import: header by key or name, per-line errors, good rows kept', async () => {
-    const t4 = await newTable([{ name: 'Dish', key: 'dish', type: 'TEXT', required: true }, { name: 'Price', key: 'price', type: 'NUMBER' }]);
+    const t4 = await newTable([
+      { name: 'Dish', key: 'dish', type: 'TEXT', required: true },
+      { name: 'Price', key: 'price', type: 'NUMBER' },
+    ]);
     const csv = 'Dish,price\r\nSoup,4\r\n,5\r\nTea,abc\r\n"Multi\nline",7\r\nPie,2.5\r\n';
-    const IMPORT = 'mutation($input: ImportDataTableRowsInput!) { importDataTableRows(input: $input) { success error errorField imported failed errors { line error field } } }';
+    const IMPORT =
+      'mutation($input: ImportDataTableRowsInput!) { importDataTableRows(input: $input) { success error errorField imported failed errors { line error field } } }';
     const p = await mutate('importDataTableRows', IMPORT, { input: { tableId: t4, csv } });
     expect(p).toMatchObject({ success: true, imported: 3, failed: 2 });
     expect(p.errors).toEqual([
       { line: 3, error: 'data.dish is required', field: 'data.dish' },
       { line: 4, error: 'data.price must be a number', field: 'data.price' },
     ]);
-    expect((await rows(t4)).data.map((r) => r.data)).toEqual([{ dish: 'Soup', price: 4 }, { dish: 'Multi\nline', price: 7 }, { dish: 'Pie', price: 2.5 }]);
+    expect((await rows(t4)).data.map((r) => r.data)).toEqual([
+      { dish: 'Soup', price: 4 },
+      { dish: 'Multi\nline', price: 7 },
+      { dish: 'Pie', price: 2.5 },
+    ]);
     const badHeader = await mutate('importDataTableRows', IMPORT, { input: { tableId: t4, csv: 'dish,colour\nx,y\n' } });
     expect(badHeader).toMatchObject({ success: false, errorField: 'header' });
     expect(badHeader.error).toContain('colour');
@@ -237,12 +281,16 @@ describe('rows', () => {
 
   test('reorder moves only the given rows', async () => {
     const t5 = await newTable([{ name: 'N', key: 'n', type: 'TEXT' }]);
-    const b = (await mutate('batchCreateDataTableRows', BATCH, { input: { tableId: t5, rows: ['a', 'b', 'c', 'd', 'e'].map((n) => ({ data: { n } })) } })).results as Array<{ rowId: string }>;
+    const b = (await mutate('batchCreateDataTableRows', BATCH, { input: { tableId: t5, rows: ['a', 'b', 'c', 'd', 'e'].map((n) => ({ data: { n } })) } }))
+      .results as Array<{ rowId: string }>;
     const [a, , c, , e] = b.map((r) => r.rowId);
     const REORDER = 'mutation($input: ReorderDataTableRowsInput!) { reorderDataTableRows(input: $input) { success error moved } }';
     expect(await mutate('reorderDataTableRows', REORDER, { input: { tableId: t5, rowIds: [e, c] } })).toMatchObject({ success: true, moved: 2 });
     expect((await rows(t5)).data.map((r) => r.data.n)).toEqual(['e', 'c', 'a', 'b', 'd']);
-    expect(await mutate('reorderDataTableRows', REORDER, { input: { tableId: t5, rowIds: [a], afterRowId: b[3]!.rowId } })).toMatchObject({ success: true, moved: 1 });
+    expect(await mutate('reorderDataTableRows', REORDER, { input: { tableId: t5, rowIds: [a], afterRowId: b[3]!.rowId } })).toMatchObject({
+      success: true,
+      moved: 1,
+    });
     expect((await rows(t5)).data.map((r) => r.data.n)).toEqual(['e', 'c', 'b', 'd', 'a']);
     // Many moves into the same gap still keep a total order.
     for (let i = 0; i < 60; i++) await mutate('reorderDataTableRows', REORDER, { input: { tableId: t5, rowIds: [i % 2 ? c : e], afterRowId: a } });
@@ -254,11 +302,15 @@ describe('rows', () => {
 describe('batches', () => {
   test('at most 100 rows per call; one bad row does not fail the others', async () => {
     const t = await newTable();
-    const over = await mutate('batchCreateDataTableRows', BATCH, { input: { tableId: t, rows: Array.from({ length: 101 }, (_, i) => ({ data: { dish: `d${i}` } })) } });
+    const over = await mutate('batchCreateDataTableRows', BATCH, {
+      input: { tableId: t, rows: Array.from({ length: 101 }, (_, i) => ({ data: { dish: `d${i}` } })) },
+    });
     expect(over).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'rows' });
     expect(over.error).toContain('at most 100');
     expect((await rows(t)).totalCount).toBe(0);
-    const mixed = await mutate('batchCreateDataTableRows', BATCH, { input: { tableId: t, rows: [{ data: { dish: 'ok' } }, { data: { price: 1 } }, { data: { dish: 'ok2', price: 'x' } }, { data: { dish: 'ok3' } }] } });
+    const mixed = await mutate('batchCreateDataTableRows', BATCH, {
+      input: { tableId: t, rows: [{ data: { dish: 'ok' } }, { data: { price: 1 } }, { data: { dish: 'ok2', price: 'x' } }, { data: { dish: 'ok3' } }] },
+    });
     expect(mixed).toMatchObject({ success: true, successCount: 2, failureCount: 2 });
     const results = mixed.results as Array<{ success: boolean; error: string | null; rowId: string | null }>;
     expect(results.map((r) => r.success)).toEqual([true, false, false, true]);
@@ -274,11 +326,20 @@ describe('batches', () => {
 
 describe('paging', () => {
   test('10,000 rows paged with continuation tokens while rows are inserted and deleted: none lost or repeated', async () => {
-    const t = await newTable([{ name: 'N', key: 'n', type: 'NUMBER', sortable: true }, { name: 'G', key: 'g', type: 'TEXT' }]);
+    const t = await newTable([
+      { name: 'N', key: 'n', type: 'NUMBER', sortable: true },
+      { name: 'G', key: 'g', type: 'TEXT' },
+    ]);
     for (let b = 0; b < 100; b++) {
-      await mutate('batchCreateDataTableRows', BATCH, { input: { tableId: t, rows: Array.from({ length: 100 }, (_, i) => ({ data: { n: (b * 100 + i) * 2, g: i % 2 ? 'odd' : 'even' } })) } });
+      await mutate('batchCreateDataTableRows', BATCH, {
+        input: { tableId: t, rows: Array.from({ length: 100 }, (_, i) => ({ data: { n: (b * 100 + i) * 2, g: i % 2 ? 'odd' : 'even' } })) },
+      });
     }
-    for (const [sort, dir] of [['n', 'asc'], ['n', 'desc'], [null, 'asc']] as const) {
+    for (const [sort, dir] of [
+      ['n', 'asc'],
+      ['n', 'desc'],
+      [null, 'asc'],
+    ] as const) {
       const original = new Set<number>();
       const seen: number[] = [];
       const inserted = new Set<number>();
@@ -319,9 +380,19 @@ describe('paging', () => {
 
 describe('history', () => {
   test('property: after random edits, rolling back to version k restores snapshot k', async () => {
-    const t = await newTable([{ name: 'A', key: 'a', type: 'TEXT' }, { name: 'N', key: 'n', type: 'NUMBER', sortable: true }, { name: 'B', key: 'b', type: 'BOOLEAN' }]);
+    const t = await newTable([
+      { name: 'A', key: 'a', type: 'TEXT' },
+      { name: 'N', key: 'n', type: 'NUMBER', sortable: true },
+      { name: 'B', key: 'b', type: 'BOOLEAN' },
+    ]);
     const op = fc.oneof(
-      fc.record({ kind: fc.constant('update' as const), data: fc.record({ a: fc.option(fc.string({ maxLength: 8 })), n: fc.option(fc.integer({ min: -1000, max: 1000 })), b: fc.option(fc.boolean()) }, { requiredKeys: [] }) }),
+      fc.record({
+        kind: fc.constant('update' as const),
+        data: fc.record(
+          { a: fc.option(fc.string({ maxLength: 8 })), n: fc.option(fc.integer({ min: -1000, max: 1000 })), b: fc.option(fc.boolean()) },
+          { requiredKeys: [] },
+        ),
+      }),
       fc.record({ kind: fc.constant('delete' as const) }),
       fc.record({ kind: fc.constant('rollback' as const), pick: fc.nat() }),
     );
@@ -337,7 +408,7 @@ describe('history', () => {
             const data = Object.fromEntries(Object.entries(o.data).map(([k, v]) => [k, v === '' ? null : v]));
             const p = await mutate('updateDataTableRow', UPDATE_ROW, { input: { tableId: t, rowId: id, data, version } });
             expect(p.success).toBe(true);
-            version = ((p.row as Obj).version as number);
+            version = (p.row as Obj).version as number;
             snapshots.set(version, (p.row as Obj).data as Obj);
           } else if (o.kind === 'delete' && alive) {
             const p = await mutate('deleteDataTableRow', DELETE_ROW, { t, r: id, v: version });
@@ -361,9 +432,14 @@ describe('history', () => {
         expect(p.success).toBe(true);
         expect((p.restoredRow as Obj).data).toEqual(snapshots.get(k));
         expect(p.newVersion).toBe(version + 1);
-        const v = await ok('query($t: String!, $r: String!, $k: Int!) { dataTableRowVersion(tableId: $t, rowId: $r, version: $k) { version data } }', { t, r: id, k });
+        const v = await ok('query($t: String!, $r: String!, $k: Int!) { dataTableRowVersion(tableId: $t, rowId: $r, version: $k) { version data } }', {
+          t,
+          r: id,
+          k,
+        });
         expect((v.dataTableRowVersion as Obj).data).toEqual(snapshots.get(k));
-        const list = (await ok('query($t: String!, $r: String!) { dataTableRowVersions(tableId: $t, rowId: $r) { version } }', { t, r: id })).dataTableRowVersions as Obj[];
+        const list = (await ok('query($t: String!, $r: String!) { dataTableRowVersions(tableId: $t, rowId: $r) { version } }', { t, r: id }))
+          .dataTableRowVersions as Obj[];
         expect(list.map((x) => x.version)).toEqual(Array.from({ length: version + 1 }, (_, i) => version + 1 - i));
       }),
       { numRuns: 25 },
@@ -395,14 +471,30 @@ describe('isolation and policies', () => {
     for (const [q, v] of reads) expect((await run(q, v, b)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     // Row ids of A's table are not found under B's own table either.
     const tb = await newTable(COLUMNS, b);
-    expect((await run('query($t: String!, $r: String!) { dataTableRow(tableId: $t, rowId: $r) { id } }', { t: tb, r: r.id }, b)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    expect(await mutate('updateDataTableRow', UPDATE_ROW, { input: { tableId: t, rowId: r.id, data: { dish: 'x' } } }, b)).toMatchObject({ success: false, errorCode: 'NOT_FOUND' });
-    expect(await mutate('updateDataTableRow', UPDATE_ROW, { input: { tableId: tb, rowId: r.id, data: { dish: 'x' } } }, b)).toMatchObject({ success: false, errorCode: 'NOT_FOUND' });
+    expect(
+      (await run('query($t: String!, $r: String!) { dataTableRow(tableId: $t, rowId: $r) { id } }', { t: tb, r: r.id }, b)).errors?.[0]?.extensions?.code,
+    ).toBe('NOT_FOUND');
+    expect(await mutate('updateDataTableRow', UPDATE_ROW, { input: { tableId: t, rowId: r.id, data: { dish: 'x' } } }, b)).toMatchObject({
+      success: false,
+      errorCode: 'NOT_FOUND',
+    });
+    expect(await mutate('updateDataTableRow', UPDATE_ROW, { input: { tableId: tb, rowId: r.id, data: { dish: 'x' } } }, b)).toMatchObject({
+      success: false,
+      errorCode: 'NOT_FOUND',
+    });
     expect(await mutate('deleteDataTableRow', DELETE_ROW, { t, r: r.id }, b)).toMatchObject({ success: false, errorCode: 'NOT_FOUND' });
-    expect(await mutate('rollbackDataTableRow', ROLLBACK, { input: { tableId: tb, rowId: r.id, version: 1 } }, b)).toMatchObject({ success: false, errorCode: 'NOT_FOUND' });
+    expect(await mutate('rollbackDataTableRow', ROLLBACK, { input: { tableId: tb, rowId: r.id, version: 1 } }, b)).toMatchObject({
+      success: false,
+      errorCode: 'NOT_FOUND',
+    });
     expect(await mutate('batchDeleteDataTableRows', BATCH_DELETE, { input: { tableId: tb, rowIds: [r.id] } }, b)).toMatchObject({ successCount: 0 });
-    expect(await mutate('deleteDataTable', 'mutation($t: String!) { deleteDataTable(tableId: $t) { success errorCode } }', { t }, b)).toMatchObject({ success: false, errorCode: 'NOT_FOUND' });
-    expect(((await ok('query($t: String!, $r: String!) { dataTableRow(tableId: $t, rowId: $r) { data } }', { t, r: r.id })).dataTableRow as Obj).data).toEqual(expect.objectContaining({ dish: 'Mine' }));
+    expect(await mutate('deleteDataTable', 'mutation($t: String!) { deleteDataTable(tableId: $t) { success errorCode } }', { t }, b)).toMatchObject({
+      success: false,
+      errorCode: 'NOT_FOUND',
+    });
+    expect(((await ok('query($t: String!, $r: String!) { dataTableRow(tableId: $t, rowId: $r) { data } }', { t, r: r.id })).dataTableRow as Obj).data).toEqual(
+      expect.objectContaining({ dish: 'Mine' }),
+    );
   });
 
   test('view, edit and delete policies are enforced', async () => {

@@ -1,4 +1,14 @@
-import { createSubgraph, type BlobStore, type Cache, type DocumentStore, type EventStream, type InternalTokens, type Logger, type PubSub, type Subgraph } from '@pylon/kit';
+import {
+  createSubgraph,
+  type BlobStore,
+  type Cache,
+  type DocumentStore,
+  type EventStream,
+  type InternalTokens,
+  type Logger,
+  type PubSub,
+  type Subgraph,
+} from '@pylon/kit';
 import type { DeviceRepository } from './device.repository.js';
 import type { ManifestSource } from './ports/manifest-source.js';
 import type { OrganizationDirectory } from './ports/organization-directory.js';

@@ -73,7 +73,11 @@ export class CommandRepository {
 
   /** Deletes finished commands queued before the cutoff, so the queue stays small; resolves with how many. */
   async pruneFinishedBefore(tenant: string, beforeIso: string): Promise<number> {
-    const finished = await this.commands.find(tenant, { status: { $in: ['acknowledged', 'failed', 'expired'] }, queuedAt: { $lt: beforeIso } }, { limit: SWEEP_BATCH });
+    const finished = await this.commands.find(
+      tenant,
+      { status: { $in: ['acknowledged', 'failed', 'expired'] }, queuedAt: { $lt: beforeIso } },
+      { limit: SWEEP_BATCH },
+    );
     await Promise.all(finished.map((c) => this.commands.delete(tenant, c.id)));
     return finished.length;
   }

@@ -26,7 +26,11 @@ export const devicesEnv = {
 export type DevicesEnv = z.infer<z.ZodObject<typeof devicesEnv>>;
 
 /** The player API's failed-key limiter (createRateLimiter builds it over the cache driver). */
-export const playerFailureLimit = (env: DevicesEnv) => ({ name: 'player-auth-failures', points: env.PLAYER_AUTH_FAILURE_POINTS, durationSeconds: env.PLAYER_AUTH_FAILURE_WINDOW_SECONDS });
+export const playerFailureLimit = (env: DevicesEnv) => ({
+  name: 'player-auth-failures',
+  points: env.PLAYER_AUTH_FAILURE_POINTS,
+  durationSeconds: env.PLAYER_AUTH_FAILURE_WINDOW_SECONDS,
+});
 
 /** The subgraph options these settings decide. */
 export function devicesOptions(env: DevicesEnv): Pick<DevicesDeps, 'onlineWindowSeconds' | 'settings'> {

@@ -1,4 +1,15 @@
-import { AppError, listQuery, notFound, whereToFilter, type Collection, type DocumentStore, type FieldMap, type Filter, type ListArgs, type Stored } from '@pylon/kit';
+import {
+  AppError,
+  listQuery,
+  notFound,
+  whereToFilter,
+  type Collection,
+  type DocumentStore,
+  type FieldMap,
+  type Filter,
+  type ListArgs,
+  type Stored,
+} from '@pylon/kit';
 import { DEVICE_GROUPS, DEVICES, DISPLAY_COMMANDS } from './domain/collections.js';
 import { DEFAULT_DISPLAY_COMMANDS, type DeviceGroupRecord, type DeviceRecord, type DisplayCommandRecord, type PingData } from './domain/device.js';
 

@@ -3,7 +3,21 @@
  * the command wake-ups, the telemetry publishers, the clock and the settings, plus the periodic
  * sweep. Built once by createDevicesSubgraph; closed by the composition root.
  */
-import { announce, BufferedPublisher, CHANNELS, createLogger, TOPICS, type BlobStore, type Cache, type DocumentStore, type EventLogRecord, type EventStream, type Logger, type PingLogRecord, type PubSub } from '@pylon/kit';
+import {
+  announce,
+  BufferedPublisher,
+  CHANNELS,
+  createLogger,
+  TOPICS,
+  type BlobStore,
+  type Cache,
+  type DocumentStore,
+  type EventLogRecord,
+  type EventStream,
+  type Logger,
+  type PingLogRecord,
+  type PubSub,
+} from '@pylon/kit';
 import { AlertRepository } from './alert.repository.js';
 import { DEFAULT_SETTINGS, type DevicesSettings } from './domain/settings.js';
 import { CommandRepository } from './command.repository.js';
@@ -74,7 +88,10 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
     ...(deps.blobs ? { blobs: deps.blobs } : {}),
     ...(deps.manifests ? { manifests: deps.manifests } : {}),
     ...(deps.pubsub
-      ? { devicesChanged: (accountId: string, deviceIds: string[]) => announce(deps.pubsub, CHANNELS.devicesChanged, { accountId, deviceIds }, (e) => logger.warn({ err: e }, 'device change not announced')) }
+      ? {
+          devicesChanged: (accountId: string, deviceIds: string[]) =>
+            announce(deps.pubsub, CHANNELS.devicesChanged, { accountId, deviceIds }, (e) => logger.warn({ err: e }, 'device change not announced')),
+        }
       : {}),
     ...(deps.stream
       ? {

@@ -7,19 +7,48 @@ beforeAll(async () => {
 });
 afterAll(() => f.close());
 
-const DEVICE = 'id name tags groupId groupName orgId timezone notes registrationKey deviceType { id name manufacturer } location { city latitude } createdOn updatedOn';
-const create = (i: Record<string, unknown>, who = principal('acc-a')) => f.run(`mutation($i: CreateDeviceInput!) { createDevice(input: $i) { success error errorCode errorField device { ${DEVICE} } } }`, { i }, who);
-const update = (id: string, i: Record<string, unknown>, who = principal('acc-a')) => f.run(`mutation($id: ID!, $i: UpdateDeviceInput!) { updateDevice(id: $id, input: $i) { success error errorCode errorField device { ${DEVICE} } } }`, { id, i }, who);
-const patch = (id: string, ops: unknown, who = principal('acc-a')) => f.run(`mutation($id: ID!, $ops: [JsonPatchOperationInput!]!) { patchDevice(id: $id, operations: $ops) { success error errorCode errorField device { ${DEVICE} } } }`, { id, ops }, who);
+const DEVICE =
+  'id name tags groupId groupName orgId timezone notes registrationKey deviceType { id name manufacturer } location { city latitude } createdOn updatedOn';
+const create = (i: Record<string, unknown>, who = principal('acc-a')) =>
+  f.run(`mutation($i: CreateDeviceInput!) { createDevice(input: $i) { success error errorCode errorField device { ${DEVICE} } } }`, { i }, who);
+const update = (id: string, i: Record<string, unknown>, who = principal('acc-a')) =>
+  f.run(
+    `mutation($id: ID!, $i: UpdateDeviceInput!) { updateDevice(id: $id, input: $i) { success error errorCode errorField device { ${DEVICE} } } }`,
+    { id, i },
+    who,
+  );
+const patch = (id: string, ops: unknown, who = principal('acc-a')) =>
+  f.run(
+    `mutation($id: ID!, $ops: [JsonPatchOperationInput!]!) { patchDevice(id: $id, operations: $ops) { success error errorCode errorField device { ${DEVICE} } } }`,
+    { id, ops },
+    who,
+  );
 const one = async (id: string) => (await f.run(`query($id: String!) { device(id: [$id]) { ${DEVICE} } }`, { id })).data?.device?.[0];
 const versionOf = async (id: string) => (await f.sg.repo.findDevice('acc-a', id))!.version;
 
 describe('createDevice', () => {
   test('registers a device and returns its registration key', async () => {
-    const r = await create({ name: '  Lobby 1 ', tags: ['a', 'a', 'b'], location: { city: 'Lyon', latitude: 45.7 }, timezone: 'Europe/Paris', deviceType: { name: 'Android', manufacturer: 'ACME' } });
+    const r = await create({
+      name: '  Lobby 1 ',
+      tags: ['a', 'a', 'b'],
+      location: { city: 'Lyon', latitude: 45.7 },
+      timezone: 'Europe/Paris',
+      deviceType: { name: 'Android', manufacturer: 'ACME' },
+    });
     expect(r.errors).toBeUndefined();
     const p = r.data!.createDevice;
-    expect(p).toMatchObject({ success: true, error: null, errorCode: null, device: { name: 'Lobby 1', tags: ['a', 'b'], location: { city: 'Lyon', latitude: 45.7 }, timezone: 'Europe/Paris', deviceType: { name: 'Android', manufacturer: 'ACME' } } });
+    expect(p).toMatchObject({
+      success: true,
+      error: null,
+      errorCode: null,
+      device: {
+        name: 'Lobby 1',
+        tags: ['a', 'b'],
+        location: { city: 'Lyon', latitude: 45.7 },
+        timezone: 'Europe/Paris',
+        deviceType: { name: 'Android', manufacturer: 'ACME' },
+      },
+    });
     expect(p.device.registrationKey).toMatch(/^[0-9a-f]{32}$/);
     expect(p.device.createdOn).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(await one(p.device.id)).toMatchObject({ name: 'Lobby 1' });
@@ -27,23 +56,44 @@ describe('createDevice', () => {
   test('a player-chosen registration key; the same key twice is a conflict', async () => {
     const own = 'player-key-0001-7f3a9c2e5b8d4a61c0e9';
     expect((await create({ name: 'Own key', registrationKey: own })).data!.createDevice.device.registrationKey).toBe(own);
-    expect((await create({ name: 'Again', registrationKey: own })).data!.createDevice).toMatchObject({ success: false, errorCode: 'DUPLICATE_KEY', errorField: 'registrationKey' });
-    expect((await create({ name: 'Bad key', registrationKey: 'no spaces allowed in a registration key' })).data!.createDevice).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'registrationKey' });
+    expect((await create({ name: 'Again', registrationKey: own })).data!.createDevice).toMatchObject({
+      success: false,
+      errorCode: 'DUPLICATE_KEY',
+      errorField: 'registrationKey',
+    });
+    expect((await create({ name: 'Bad key', registrationKey: 'no spaces allowed in a registration key' })).data!.createDevice).toMatchObject({
+      success: false,
+      errorCode: 'BAD_USER_INPUT',
+      errorField: 'registrationKey',
+    });
   });
   test("an orgId that is not one of the account's organizations (another account's, or none) is refused on create, update and patch", async () => {
     for (const orgId of ['org-b', 'no-such-org']) {
-      expect((await create({ name: 'Foreign org', orgId })).data!.createDevice).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'orgId', error: expect.stringContaining('orgId') });
+      expect((await create({ name: 'Foreign org', orgId })).data!.createDevice).toMatchObject({
+        success: false,
+        errorCode: 'BAD_USER_INPUT',
+        errorField: 'orgId',
+        error: expect.stringContaining('orgId'),
+      });
     }
     const { id } = (await create({ name: 'Own org', orgId: 'org-1' })).data!.createDevice.device;
     expect((await update(id, { orgId: 'org-b' })).data!.updateDevice).toMatchObject({ success: false, errorField: 'orgId' });
     expect((await patch(id, [{ op: 'replace', path: '/orgId', value: 'org-b' }])).data!.patchDevice).toMatchObject({ success: false, errorField: 'orgId' });
-    expect((await patch(id, [{ op: 'replace', path: '/name', value: 'Renamed' }])).data!.patchDevice).toMatchObject({ success: true, device: { orgId: 'org-1' } });
+    expect((await patch(id, [{ op: 'replace', path: '/name', value: 'Renamed' }])).data!.patchDevice).toMatchObject({
+      success: true,
+      device: { orgId: 'org-1' },
+    });
     expect((await update(id, { orgId: null })).data!.updateDevice).toMatchObject({ success: true, device: { orgId: null } });
     expect(await one(id)).toMatchObject({ orgId: null });
   });
   test('a player-chosen key shorter than 32 characters (guessable) is refused, naming registrationKey', async () => {
     for (const key of ['player-key-0001', 'abcdefgh', 'x'.repeat(31)]) {
-      expect((await create({ name: 'Short key', registrationKey: key })).data!.createDevice).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'registrationKey', error: expect.stringMatching(/32 to 128/) });
+      expect((await create({ name: 'Short key', registrationKey: key })).data!.createDevice).toMatchObject({
+        success: false,
+        errorCode: 'BAD_USER_INPUT',
+        errorField: 'registrationKey',
+        error: expect.stringMatching(/32 to 128/),
+      });
     }
   });
   test.each([
@@ -107,7 +157,12 @@ describe('patchDevice (JSON Patch)', () => {
   ])('%s is refused and nothing changes', async (path, message) => {
     const { id } = await createDevice(f, { name: 'Target' });
     const before = await versionOf(id);
-    const p = (await patch(id, [{ op: 'replace', path: '/name', value: 'changed' }, { op: 'add', path, value: 'x' }])).data!.patchDevice;
+    const p = (
+      await patch(id, [
+        { op: 'replace', path: '/name', value: 'changed' },
+        { op: 'add', path, value: 'x' },
+      ])
+    ).data!.patchDevice;
     expect(p).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'operations[1].path' });
     expect(p.error).toContain(message);
     expect(await versionOf(id)).toBe(before);
@@ -119,8 +174,15 @@ describe('patchDevice (JSON Patch)', () => {
     const bad = JSON.parse('[{"op":"add","path":"/location","value":{"__proto__":{"polluted":1}}}]');
     expect((await patch(id, bad)).data!.patchDevice).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT' });
     expect((await patch(id, [{ op: 'test', path: '/name', value: 'other' }])).data!.patchDevice).toMatchObject({ success: false, errorCode: 'UNPROCESSABLE' });
-    expect((await patch(id, [{ op: 'replace', path: '/location/city', value: 'x' }])).data!.patchDevice).toMatchObject({ success: false, errorCode: 'UNPROCESSABLE' });
-    expect((await patch(id, [{ op: 'replace', path: '/name', value: 42 }])).data!.patchDevice).toMatchObject({ success: false, errorCode: 'BAD_USER_INPUT', errorField: 'name' });
+    expect((await patch(id, [{ op: 'replace', path: '/location/city', value: 'x' }])).data!.patchDevice).toMatchObject({
+      success: false,
+      errorCode: 'UNPROCESSABLE',
+    });
+    expect((await patch(id, [{ op: 'replace', path: '/name', value: 42 }])).data!.patchDevice).toMatchObject({
+      success: false,
+      errorCode: 'BAD_USER_INPUT',
+      errorField: 'name',
+    });
     expect((await patch(id, [{ op: 'launch', path: '/name' }])).data!.patchDevice).toMatchObject({ success: false, errorField: 'operations[0].op' });
     expect((await patch(id, [])).data!.patchDevice).toMatchObject({ success: false });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -146,9 +208,12 @@ describe('deleteDevice', () => {
 
 describe('device groups', () => {
   const G = 'success error errorCode errorField group { id name parentId level count }';
-  const createGroup = (i: Record<string, unknown>, who = principal('acc-a')) => f.run(`mutation($i: DeviceGroupInput!) { createDeviceGroup(input: $i) { ${G} } }`, { i }, who);
-  const updateGroup = (id: string, i: Record<string, unknown>) => f.run(`mutation($id: ID!, $i: DeviceGroupInput!) { updateDeviceGroup(id: $id, input: $i) { ${G} } }`, { id, i });
-  const deleteGroup = (id: string, who = principal('acc-a')) => f.run('mutation($id: ID!) { deleteDeviceGroup(id: $id) { success errorCode groupId movedDevices movedGroups } }', { id }, who);
+  const createGroup = (i: Record<string, unknown>, who = principal('acc-a')) =>
+    f.run(`mutation($i: DeviceGroupInput!) { createDeviceGroup(input: $i) { ${G} } }`, { i }, who);
+  const updateGroup = (id: string, i: Record<string, unknown>) =>
+    f.run(`mutation($id: ID!, $i: DeviceGroupInput!) { updateDeviceGroup(id: $id, input: $i) { ${G} } }`, { id, i });
+  const deleteGroup = (id: string, who = principal('acc-a')) =>
+    f.run('mutation($id: ID!) { deleteDeviceGroup(id: $id) { success errorCode groupId movedDevices movedGroups } }', { id }, who);
 
   test('nested groups; renaming updates the devices; delete moves devices and sub-groups up, never deletes devices', async () => {
     const top = (await createGroup({ name: 'Region' })).data!.createDeviceGroup.group;
@@ -157,9 +222,15 @@ describe('device groups', () => {
     expect([top.level, mid.level, leaf.level]).toEqual([0, 1, 2]);
     const { id } = await createDevice(f, { name: 'In city', groupId: mid.id });
     expect((await one(id)).groupName).toBe('City');
-    expect((await updateGroup(mid.id, { name: 'Town' })).data!.updateDeviceGroup).toMatchObject({ success: true, group: { name: 'Town', parentId: top.id, count: 1 } });
+    expect((await updateGroup(mid.id, { name: 'Town' })).data!.updateDeviceGroup).toMatchObject({
+      success: true,
+      group: { name: 'Town', parentId: top.id, count: 1 },
+    });
     expect((await one(id)).groupName).toBe('Town');
-    expect((await updateGroup(top.id, { name: 'Region', parentId: leaf.id })).data!.updateDeviceGroup).toMatchObject({ success: false, errorField: 'parentId' });
+    expect((await updateGroup(top.id, { name: 'Region', parentId: leaf.id })).data!.updateDeviceGroup).toMatchObject({
+      success: false,
+      errorField: 'parentId',
+    });
     expect((await deleteGroup(mid.id, principal('acc-b'))).data!.deleteDeviceGroup).toMatchObject({ success: false, errorCode: 'NOT_FOUND' });
     expect((await deleteGroup(mid.id)).data!.deleteDeviceGroup).toMatchObject({ success: true, movedDevices: 1, movedGroups: 1 });
     expect(await one(id)).toMatchObject({ groupId: top.id, groupName: 'Region' });

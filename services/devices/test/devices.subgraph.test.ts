@@ -22,12 +22,56 @@ beforeAll(async () => {
   sg = createDevicesSubgraph({ documents: store, tokens, onlineWindowSeconds: 600, now: () => NOW, organizations: { belongsTo: async () => false } });
   const root = await sg.repo.addGroup('acc-a', { name: 'Root', parentId: null });
   const child = await sg.repo.addGroup('acc-a', { name: 'Child', parentId: root.id });
-  const ping = (ageMs: number, cpu: number) => ({ cpuUsage: cpu, memoryUsage: 50, diskUsage: 20, playerVersion: '1.0', ipAddress: '10.0.0.1', timestamp: new Date(NOW - ageMs).toISOString() });
+  const ping = (ageMs: number, cpu: number) => ({
+    cpuUsage: cpu,
+    memoryUsage: 50,
+    diskUsage: 20,
+    playerVersion: '1.0',
+    ipAddress: '10.0.0.1',
+    timestamp: new Date(NOW - ageMs).toISOString(),
+  });
   const base = { deviceType: { id: 'dt1', name: 'Player', manufacturer: 'ACME' }, location: null, orgId: null };
-  await sg.repo.addDevice('acc-a', { ...base, id: 'd1', name: 'Alpha', tags: ['vip'], pingData: ping(60_000, 90), groupId: root.id, groupName: 'Root', registrationKey: 'rk1' });
-  await sg.repo.addDevice('acc-a', { ...base, id: 'd2', name: 'Bravo', tags: [], pingData: ping(3_600_000, 10), groupId: child.id, groupName: 'Child', registrationKey: 'rk2' });
-  await sg.repo.addDevice('acc-a', { ...base, id: 'd3', name: 'Charlie', tags: ['vip', 'hall'], pingData: null, groupId: child.id, groupName: 'Child', orgId: 'org-1', registrationKey: 'rk3' });
-  await sg.repo.addDevice('acc-b', { ...base, id: 'd9', name: 'Other account', tags: [], pingData: ping(0, 1), groupId: null, groupName: null, registrationKey: 'rk9' });
+  await sg.repo.addDevice('acc-a', {
+    ...base,
+    id: 'd1',
+    name: 'Alpha',
+    tags: ['vip'],
+    pingData: ping(60_000, 90),
+    groupId: root.id,
+    groupName: 'Root',
+    registrationKey: 'rk1',
+  });
+  await sg.repo.addDevice('acc-a', {
+    ...base,
+    id: 'd2',
+    name: 'Bravo',
+    tags: [],
+    pingData: ping(3_600_000, 10),
+    groupId: child.id,
+    groupName: 'Child',
+    registrationKey: 'rk2',
+  });
+  await sg.repo.addDevice('acc-a', {
+    ...base,
+    id: 'd3',
+    name: 'Charlie',
+    tags: ['vip', 'hall'],
+    pingData: null,
+    groupId: child.id,
+    groupName: 'Child',
+    orgId: 'org-1',
+    registrationKey: 'rk3',
+  });
+  await sg.repo.addDevice('acc-b', {
+    ...base,
+    id: 'd9',
+    name: 'Other account',
+    tags: [],
+    pingData: ping(0, 1),
+    groupId: null,
+    groupName: null,
+    registrationKey: 'rk9',
+  });
 });
 
 afterAll(async () => {
@@ -41,7 +85,11 @@ test('lists the caller’s devices sorted by name with computed isOnline', async
   const r = await run('{ device { id name isOnline tags deviceType { name manufacturer } pingData { cpuUsage timestamp } } }');
   expect(r.errors).toBeUndefined();
   const list = (r.data as { device: { name: string; isOnline: boolean; pingData: { timestamp: string } | null }[] }).device;
-  expect(list.map((d) => [d.name, d.isOnline])).toEqual([['Alpha', true], ['Bravo', false], ['Charlie', false]]);
+  expect(list.map((d) => [d.name, d.isOnline])).toEqual([
+    ['Alpha', true],
+    ['Bravo', false],
+    ['Charlie', false],
+  ]);
   expect(list[0]!.pingData!.timestamp).toBe('2026-06-01T11:59:00Z');
 });
 
@@ -57,7 +105,10 @@ test('where, order and limit', async () => {
   expect(names(await run('{ device(where: { isOnline: { eq: true } }) { name } }'))).toEqual(['Alpha']);
   expect(names(await run('{ device(where: { isOnline: { eq: false } }) { name } }'))).toEqual(['Bravo', 'Charlie']);
   expect(names(await run('{ device(where: { pingData: { cpuUsage: { gt: 50 } } }) { name } }'))).toEqual(['Alpha']);
-  expect(names(await run('{ device(where: { or: [{ name: { startsWith: "Ch" } }, { tags: { some: { eq: "vip" } } }] }) { name } }'))).toEqual(['Alpha', 'Charlie']);
+  expect(names(await run('{ device(where: { or: [{ name: { startsWith: "Ch" } }, { tags: { some: { eq: "vip" } } }] }) { name } }'))).toEqual([
+    'Alpha',
+    'Charlie',
+  ]);
   expect(names(await run('{ device(order: [{ name: DESC }], limit: 2) { name } }'))).toEqual(['Charlie', 'Bravo']);
   expect(names(await run('{ device(order: [{ name: ASC }], limit: 2, offset: 2) { name } }'))).toEqual(['Charlie']);
 });
@@ -103,6 +154,11 @@ test('display commands are seeded with the known commands', async () => {
 
 test('_entities resolves Device references in the caller’s account only', async () => {
   const q = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Device { id name } } }';
-  const mine = await run(q, { r: [{ __typename: 'Device', id: 'd2' }, { __typename: 'Device', id: 'd9' }] });
+  const mine = await run(q, {
+    r: [
+      { __typename: 'Device', id: 'd2' },
+      { __typename: 'Device', id: 'd9' },
+    ],
+  });
   expect(mine.data).toEqual({ _entities: [{ id: 'd2', name: 'Bravo' }, null] });
 });

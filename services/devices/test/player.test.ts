@@ -23,8 +23,10 @@ afterAll(async () => {
   await stream.close();
 });
 
-const putSnap = (key: string, body: Buffer, type = 'image/jpeg') => fetch(`${player.url}/player/${key}/snap`, { method: 'PUT', headers: { 'content-type': type }, body });
-const snapOf = async (id: string) => (await f.run('query($id: String!) { device(id: [$id], includeSnap: true) { snap } }', { id })).data!.device[0].snap as string | null;
+const putSnap = (key: string, body: Buffer, type = 'image/jpeg') =>
+  fetch(`${player.url}/player/${key}/snap`, { method: 'PUT', headers: { 'content-type': type }, body });
+const snapOf = async (id: string) =>
+  (await f.run('query($id: String!) { device(id: [$id], includeSnap: true) { snap } }', { id })).data!.device[0].snap as string | null;
 
 describe('ping', () => {
   test.each([
@@ -46,10 +48,43 @@ describe('ping', () => {
   });
   test('the full reference PingData is accepted; the server clock stamps it', async () => {
     const { id, registrationKey } = await createDevice(f, { name: 'Full' });
-    const body = { type: 'heartbeat', player_version: '1', os_version: 'Android 13', cpu_usage: 1, memory_usage: 2, disk_usage: 3, mac_address: 'aa:bb', timestamp: '1999-01-01T00:00:00Z', bytes_received: 5, transfer_rate: 6, ip_address: '10.1.1.1', latitude: 1.5, longitude: 2.5, current_schedule: 's1', uptime: 99999999999, external_ip_address: '1.2.3.4', download_pct_complete: 50, meta: { a: 'b' }, cpu_temperature: 55 };
+    const body = {
+      type: 'heartbeat',
+      player_version: '1',
+      os_version: 'Android 13',
+      cpu_usage: 1,
+      memory_usage: 2,
+      disk_usage: 3,
+      mac_address: 'aa:bb',
+      timestamp: '1999-01-01T00:00:00Z',
+      bytes_received: 5,
+      transfer_rate: 6,
+      ip_address: '10.1.1.1',
+      latitude: 1.5,
+      longitude: 2.5,
+      current_schedule: 's1',
+      uptime: 99999999999,
+      external_ip_address: '1.2.3.4',
+      download_pct_complete: 50,
+      meta: { a: 'b' },
+      cpu_temperature: 55,
+    };
     expect((await player.ping(registrationKey, body)).status).toBe(200);
-    const d = (await f.run('query($id: String!) { device(id: [$id]) { pingData { osVersion macAddress uptime cpuTemperature latitude currentSchedule timestamp externalIpAddress } } }', { id })).data!.device[0];
-    expect(d.pingData).toMatchObject({ osVersion: 'Android 13', macAddress: 'aa:bb', uptime: 99999999999, cpuTemperature: 55, latitude: 1.5, currentSchedule: 's1', timestamp: '2026-06-01T12:00:00Z' });
+    const d = (
+      await f.run(
+        'query($id: String!) { device(id: [$id]) { pingData { osVersion macAddress uptime cpuTemperature latitude currentSchedule timestamp externalIpAddress } } }',
+        { id },
+      )
+    ).data!.device[0];
+    expect(d.pingData).toMatchObject({
+      osVersion: 'Android 13',
+      macAddress: 'aa:bb',
+      uptime: 99999999999,
+      cpuTemperature: 55,
+      latitude: 1.5,
+      currentSchedule: 's1',
+      timestamp: '2026-06-01T12:00:00Z',
+    });
     expect(d.pingData.externalIpAddress).not.toBe('1.2.3.4');
   });
   test('wait must be whole seconds within the cap; unknown player paths are 404 JSON', async () => {
@@ -92,7 +127,9 @@ describe('failed keys per address', () => {
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(await res.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
       expect((await limited.ack(registrationKey, 'some-command')).status).toBe(429);
-      expect((await fetch(`${limited.url}/player/${registrationKey}/snap`, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: JPEG })).status).toBe(429);
+      expect(
+        (await fetch(`${limited.url}/player/${registrationKey}/snap`, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: JPEG })).status,
+      ).toBe(429);
     } finally {
       await limited.close();
     }
@@ -144,9 +181,18 @@ describe('screenshots', () => {
 describe('events', () => {
   test('player and GraphQL tracking publish event_logs records', async () => {
     const { id, registrationKey } = await createDevice(f, { name: 'Events', location: { latitude: 1, longitude: 2 } });
-    const res = await fetch(`${player.url}/player/${registrationKey}/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session_id: 's1', event_name: 'tap', properties: { button: 'buy' } }) });
+    const res = await fetch(`${player.url}/player/${registrationKey}/track`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ session_id: 's1', event_name: 'tap', properties: { button: 'buy' } }),
+    });
     expect(res.status).toBe(202);
-    const t = (await f.run('mutation($d: String!, $i: DeviceEventInput!) { trackDeviceEvent(deviceId: $d, input: $i) { success eventId deviceId } }', { d: id, i: { sessionId: 's2', eventName: 'scan', properties: { n: 1 } } })).data!.trackDeviceEvent;
+    const t = (
+      await f.run('mutation($d: String!, $i: DeviceEventInput!) { trackDeviceEvent(deviceId: $d, input: $i) { success eventId deviceId } }', {
+        d: id,
+        i: { sessionId: 's2', eventName: 'scan', properties: { n: 1 } },
+      })
+    ).data!.trackDeviceEvent;
     expect(t).toMatchObject({ success: true, deviceId: id });
     await new Promise((r) => setTimeout(r, 300));
     const mine = events.map((m) => m.value as Record<string, unknown>).filter((v) => v.device_id === id);
@@ -154,21 +200,42 @@ describe('events', () => {
       expect.objectContaining({ account_id: 'acc-a', session_id: 's1', event_name: 'tap', properties: '{"button":"buy"}', latitude: 1, longitude: 2 }),
       expect.objectContaining({ session_id: 's2', event_name: 'scan', id: t.eventId }),
     ]);
-    const bad = await f.run('mutation($d: String!, $i: DeviceEventInput!) { trackDeviceEvent(deviceId: $d, input: $i) { success errorCode errorField } }', { d: id, i: { eventName: '' } });
+    const bad = await f.run('mutation($d: String!, $i: DeviceEventInput!) { trackDeviceEvent(deviceId: $d, input: $i) { success errorCode errorField } }', {
+      d: id,
+      i: { eventName: '' },
+    });
     expect(bad.data!.trackDeviceEvent).toMatchObject({ success: false, errorField: 'eventName' });
-    const foreign = await f.run('mutation($d: String!, $i: DeviceEventInput!) { trackDeviceEvent(deviceId: $d, input: $i) { success errorCode } }', { d: id, i: { eventName: 'x' } }, principal('acc-b'));
+    const foreign = await f.run(
+      'mutation($d: String!, $i: DeviceEventInput!) { trackDeviceEvent(deviceId: $d, input: $i) { success errorCode } }',
+      { d: id, i: { eventName: 'x' } },
+      principal('acc-b'),
+    );
     expect(foreign.data!.trackDeviceEvent).toMatchObject({ success: false, errorCode: 'NOT_FOUND' });
   });
-  test.each(['__proto__', 'constructor', 'prototype'])('a %s key in properties is refused alike (player 400, GraphQL success:false), naming the key', async (key) => {
-    const { id, registrationKey } = await createDevice(f, { name: `Proto ${key}` });
-    const properties = `{"${key}":{"polluted":1},"ok":1}`;
-    const res = await fetch(`${player.url}/player/${registrationKey}/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"event_name":"tap","properties":${properties}}` });
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: { code: 'BAD_USER_INPUT', field: 'properties', message: expect.stringContaining(`'${key}'`) } });
-    const nested = await fetch(`${player.url}/player/${registrationKey}/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"event_name":"tap","properties":{"a":${properties}}}` });
-    expect(nested.status).toBe(400);
-    const viaGraphql = await f.run('mutation($d: String!, $i: DeviceEventInput!) { trackDeviceEvent(deviceId: $d, input: $i) { success error errorField } }', { d: id, i: { eventName: 'x', properties: JSON.parse(properties) } });
-    expect(viaGraphql.data!.trackDeviceEvent).toMatchObject({ success: false, errorField: 'properties', error: expect.stringContaining(`'${key}'`) });
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  });
+  test.each(['__proto__', 'constructor', 'prototype'])(
+    'a %s key in properties is refused alike (player 400, GraphQL success:false), naming the key',
+    async (key) => {
+      const { id, registrationKey } = await createDevice(f, { name: `Proto ${key}` });
+      const properties = `{"${key}":{"polluted":1},"ok":1}`;
+      const res = await fetch(`${player.url}/player/${registrationKey}/track`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"event_name":"tap","properties":${properties}}`,
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: { code: 'BAD_USER_INPUT', field: 'properties', message: expect.stringContaining(`'${key}'`) } });
+      const nested = await fetch(`${player.url}/player/${registrationKey}/track`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"event_name":"tap","properties":{"a":${properties}}}`,
+      });
+      expect(nested.status).toBe(400);
+      const viaGraphql = await f.run(
+        'mutation($d: String!, $i: DeviceEventInput!) { trackDeviceEvent(deviceId: $d, input: $i) { success error errorField } }',
+        { d: id, i: { eventName: 'x', properties: JSON.parse(properties) } },
+      );
+      expect(viaGraphql.data!.trackDeviceEvent).toMatchObject({ success: false, errorField: 'properties', error: expect.stringContaining(`'${key}'`) });
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    },
+  );
 });

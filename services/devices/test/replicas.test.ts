@@ -25,18 +25,24 @@ async function redisAnswers(): Promise<boolean> {
 }
 
 const backends: [string, () => Promise<[PubSub, PubSub] | null>][] = [
-  ['in-process hub', async () => {
-    const hub = createMemoryPubSubHub();
-    return [createMemoryPubSub(hub), createMemoryPubSub(hub)];
-  }],
-  ['Redis', async () => {
-    if (!(await redisAnswers())) {
-      console.warn(`replicas.test: no Redis at ${REDIS_URL}; the Redis case is skipped`);
-      return null;
-    }
-    const prefix = `pylon-test-${process.pid}-${Date.now()}:`;
-    return [createRedisPubSub({ url: REDIS_URL, channelPrefix: prefix }), createRedisPubSub({ url: REDIS_URL, channelPrefix: prefix })];
-  }],
+  [
+    'in-process hub',
+    async () => {
+      const hub = createMemoryPubSubHub();
+      return [createMemoryPubSub(hub), createMemoryPubSub(hub)];
+    },
+  ],
+  [
+    'Redis',
+    async () => {
+      if (!(await redisAnswers())) {
+        console.warn(`replicas.test: no Redis at ${REDIS_URL}; the Redis case is skipped`);
+        return null;
+      }
+      const prefix = `pylon-test-${process.pid}-${Date.now()}:`;
+      return [createRedisPubSub({ url: REDIS_URL, channelPrefix: prefix }), createRedisPubSub({ url: REDIS_URL, channelPrefix: prefix })];
+    },
+  ],
 ];
 
 describe.each(backends)('commands across replicas (%s)', (_name, make) => {
@@ -63,7 +69,12 @@ describe.each(backends)('commands across replicas (%s)', (_name, make) => {
       await f.run('mutation($d: String!) { sendDeviceCommand(deviceId: $d, commands: [{ command: "reboot" }]) { success } }', { d: id });
       expect((await playerB.ping(registrationKey)).body.commands.map((c: { command: string }) => c.command)).toEqual(['reboot']);
       const seen = await b.execute({ query: 'query($d: String!) { deviceCommands(deviceId: $d) { command status } }', variables: { d: id } }, ctx);
-      expect(seen.data).toEqual({ deviceCommands: [{ command: 'reboot', status: 'DELIVERED' }, { command: 'refresh', status: 'DELIVERED' }] });
+      expect(seen.data).toEqual({
+        deviceCommands: [
+          { command: 'reboot', status: 'DELIVERED' },
+          { command: 'refresh', status: 'DELIVERED' },
+        ],
+      });
     } finally {
       await playerB.close();
       await f.close();

@@ -84,7 +84,11 @@ async function findUser(accountId: string, ref: string): Promise<User> {
   throw new UsageError(`account '${accountId}' has no user '${ref}' (give a user id or username)`);
 }
 
-const roles = () => (o.role ?? []).flatMap((r) => r.split(',')).map((r) => r.trim()).filter(Boolean);
+const roles = () =>
+  (o.role ?? [])
+    .flatMap((r) => r.split(','))
+    .map((r) => r.trim())
+    .filter(Boolean);
 
 try {
   switch (command) {
@@ -125,7 +129,10 @@ try {
       const u = await findUser(accountId, need('user'));
       const { key, value } = await createApiKey(repo, { accountId, userId: u.id, name: o.name ?? 'cli', expiresAt: o.expires ?? null });
       const warning = u.roles.includes('API') ? '' : `\nwarning: ${u.username} does not hold the API role, so this key is refused until they do`;
-      out(`created API key ${key.id} for ${u.username}${key.expiresAt ? `, expires ${key.expiresAt}` : ''}\nkey (shown once, store it now): ${value}${warning}`, { id: key.id, userId: u.id, prefix: key.prefix, expiresAt: key.expiresAt, key: value });
+      out(
+        `created API key ${key.id} for ${u.username}${key.expiresAt ? `, expires ${key.expiresAt}` : ''}\nkey (shown once, store it now): ${value}${warning}`,
+        { id: key.id, userId: u.id, prefix: key.prefix, expiresAt: key.expiresAt, key: value },
+      );
       break;
     }
     case 'revoke-key': {
@@ -137,14 +144,33 @@ try {
       const accountId = need('account');
       const userId = o.user ? (await findUser(accountId, o.user)).id : null;
       const keys = await listApiKeys(repo, accountId, { userId, includeRevoked: o.all ?? false });
-      const rows = keys.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, userId: k.userId, createdAt: k.createdAt, expiresAt: k.expiresAt, revokedAt: k.revokedAt }));
-      out(rows.map((k) => `${k.id}  ${k.prefix}...  ${k.name}  user ${k.userId}${k.expiresAt ? `  expires ${k.expiresAt}` : ''}${k.revokedAt ? `  REVOKED ${k.revokedAt}` : ''}`).join('\n') || '(no keys)', rows);
+      const rows = keys.map((k) => ({
+        id: k.id,
+        name: k.name,
+        prefix: k.prefix,
+        userId: k.userId,
+        createdAt: k.createdAt,
+        expiresAt: k.expiresAt,
+        revokedAt: k.revokedAt,
+      }));
+      out(
+        rows
+          .map(
+            (k) =>
+              `${k.id}  ${k.prefix}...  ${k.name}  user ${k.userId}${k.expiresAt ? `  expires ${k.expiresAt}` : ''}${k.revokedAt ? `  REVOKED ${k.revokedAt}` : ''}`,
+          )
+          .join('\n') || '(no keys)',
+        rows,
+      );
       break;
     }
     case 'list-users': {
       const users = await repo.users.find(need('account'), {}, { sort: { username: 1 } });
       const rows = users.map((u) => ({ id: u.id, username: u.username, roles: u.roles, lastActivity: u.lastActivity, canSignIn: Boolean(u.passwordHash) }));
-      out(rows.map((u) => `${u.id}  ${u.username}  ${u.roles.join(',')}${u.lastActivity ? `  last active ${u.lastActivity}` : ''}`).join('\n') || '(no users)', rows);
+      out(
+        rows.map((u) => `${u.id}  ${u.username}  ${u.roles.join(',')}${u.lastActivity ? `  last active ${u.lastActivity}` : ''}`).join('\n') || '(no users)',
+        rows,
+      );
       break;
     }
     default:

@@ -21,7 +21,10 @@ export const authEnv = {
 export const oauthEnv = {
   /** The public base URL clients reach the OAuth server at ({auth_url}); default: the server's own address. */
   OAUTH_ISSUER: z.string().url().optional(),
-  OAUTH_CLIENT_ID: z.string().regex(/^[\w.-]{3,100}$/).default(DEFAULT_CLIENT_ID),
+  OAUTH_CLIENT_ID: z
+    .string()
+    .regex(/^[\w.-]{3,100}$/)
+    .default(DEFAULT_CLIENT_ID),
   /** Comma-separated exact redirect URIs of the public client. */
   OAUTH_REDIRECT_URIS: envList().pipe(z.array(z.string().url()).transform((l) => (l.length ? l : DEFAULT_REDIRECT_URIS))),
   OAUTH_ACCESS_TOKEN_SECONDS: envInt(900, 60, 86400),
@@ -38,5 +41,10 @@ export type IdentityEnv = Parsed<typeof identityEnv>;
 
 /** The OAuth server's settings from the parsed env. */
 export function oauthSettings(env: Parsed<typeof oauthEnv>): OAuthSettings {
-  return { clientId: env.OAUTH_CLIENT_ID, redirectUris: env.OAUTH_REDIRECT_URIS, accessTokenSeconds: env.OAUTH_ACCESS_TOKEN_SECONDS, audience: env.OAUTH_AUDIENCE };
+  return {
+    clientId: env.OAUTH_CLIENT_ID,
+    redirectUris: env.OAUTH_REDIRECT_URIS,
+    accessTokenSeconds: env.OAUTH_ACCESS_TOKEN_SECONDS,
+    audience: env.OAUTH_AUDIENCE,
+  };
 }

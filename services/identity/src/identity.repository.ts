@@ -1,7 +1,15 @@
 import { notFound, type Collection, type DocumentStore, type Stored } from '@pylon/kit';
 import {
-  ACCOUNTS, API_KEYS, KEY_REVOCATIONS, ORGANIZATIONS, USERS,
-  type AccountRecord, type ApiKeyRecord, type KeyRevocationRecord, type OrganizationRecord, type UserRecord,
+  ACCOUNTS,
+  API_KEYS,
+  KEY_REVOCATIONS,
+  ORGANIZATIONS,
+  USERS,
+  type AccountRecord,
+  type ApiKeyRecord,
+  type KeyRevocationRecord,
+  type OrganizationRecord,
+  type UserRecord,
 } from './domain/records.js';
 
 export type Account = Stored<AccountRecord>;

@@ -23,8 +23,17 @@ await runSubgraphProcess({
   env: { ...identityEnv, ...auditSinkEnv },
   build: async ({ backends, tokens, env }) => {
     const logger = createLogger({ level: env.LOG_LEVEL, name: 'identity' });
-    const identity = createIdentitySubgraph({ documents: backends.documents!, cache: backends.cache!, tokens, principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS });
-    const loginLimiter = await createRateLimiter(env, { name: 'auth-failures', points: env.AUTH_FAILURE_POINTS, durationSeconds: env.AUTH_FAILURE_WINDOW_SECONDS });
+    const identity = createIdentitySubgraph({
+      documents: backends.documents!,
+      cache: backends.cache!,
+      tokens,
+      principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS,
+    });
+    const loginLimiter = await createRateLimiter(env, {
+      name: 'auth-failures',
+      points: env.AUTH_FAILURE_POINTS,
+      durationSeconds: env.AUTH_FAILURE_WINDOW_SECONDS,
+    });
     const audit = await createAuditSink(env, 'pylon-identity', logger);
     oauth = createOAuthServer({
       documents: backends.documents!,
@@ -36,10 +45,14 @@ await runSubgraphProcess({
       audit: audit.sink,
     });
     await oauth.start(env.OAUTH_ISSUER ?? `http://localhost:${env.PORT}`);
-    const watcher = watchRevocations(identity.repo, async (hash) => {
-      await identity.cache.del(principalCacheKey(hash)).catch(() => undefined);
-      await backends.pubsub?.publish(KEY_REVOKED_CHANNEL, { hash }).catch(() => undefined);
-    }, { intervalMs: env.REVOCATION_POLL_MS });
+    const watcher = watchRevocations(
+      identity.repo,
+      async (hash) => {
+        await identity.cache.del(principalCacheKey(hash)).catch(() => undefined);
+        await backends.pubsub?.publish(KEY_REVOKED_CHANNEL, { hash }).catch(() => undefined);
+      },
+      { intervalMs: env.REVOCATION_POLL_MS },
+    );
     backends.onClose(async () => {
       await watcher.close();
       await oauth?.close();

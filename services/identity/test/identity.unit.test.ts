@@ -102,9 +102,13 @@ describe('revocation events', () => {
   test('a watcher sees revocations recorded after it started, once each', async () => {
     const repo = new IdentityRepository(store);
     const seen: string[] = [];
-    const watcher = watchRevocations(repo, (hash) => {
-      seen.push(hash);
-    }, { intervalMs: 60_000 });
+    const watcher = watchRevocations(
+      repo,
+      (hash) => {
+        seen.push(hash);
+      },
+      { intervalMs: 60_000 },
+    );
     await recordRevocation(repo, 'h1');
     await recordRevocation(repo, 'h2');
     await watcher.poll();

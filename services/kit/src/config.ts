@@ -15,9 +15,7 @@ export class ConfigError extends Error {
 export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): z.infer<S> {
   const result = schema.safeParse(env);
   if (result.success) return result.data;
-  throw new ConfigError(
-    result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
-  );
+  throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
 }
 
 /** Exits the process with the report when config is invalid; used by main.ts files. */
@@ -45,7 +43,14 @@ export const envList = () =>
   z
     .string()
     .optional()
-    .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []));
+    .transform((v) =>
+      v
+        ? v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [],
+    );
 export const envLogLevel = () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 /**
  * Express 'trust proxy': which hops may set X-Forwarded-For (the client address used by rate

@@ -49,7 +49,6 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what: string, id?: string) =>
-  new AppError('NOT_FOUND', id ? `${what} '${id}' was not found` : `${what} was not found`);
+export const notFound = (what: string, id?: string) => new AppError('NOT_FOUND', id ? `${what} '${id}' was not found` : `${what} was not found`);
 export const badInput = (field: string, message: string) => new AppError('BAD_USER_INPUT', message, { field });
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

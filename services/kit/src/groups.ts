@@ -34,11 +34,7 @@ export interface GroupView {
  * a parent cycle (A under B under A) is cut where it closes: the first of its groups in input order
  * becomes top-level.
  */
-export function buildGroupViews(
-  groups: readonly GroupNode[],
-  memberGroupIds: Iterable<string | null | undefined>,
-  opts: { tree?: boolean } = {},
-): GroupView[] {
+export function buildGroupViews(groups: readonly GroupNode[], memberGroupIds: Iterable<string | null | undefined>, opts: { tree?: boolean } = {}): GroupView[] {
   const counts = new Map<string, number>();
   for (const id of memberGroupIds) if (id) counts.set(id, (counts.get(id) ?? 0) + 1);
 

@@ -36,7 +36,12 @@ function decoded(part: string): string {
 
 /** Parameter names that carry credentials: any name containing one of these, after decoding and ignoring case, punctuation and brackets. */
 const SECRET_NAME = /key|token|password|secret|signature/;
-const isSecretName = (rawName: string) => SECRET_NAME.test(decoded(rawName).toLowerCase().replace(/[^a-z]/g, ''));
+const isSecretName = (rawName: string) =>
+  SECRET_NAME.test(
+    decoded(rawName)
+      .toLowerCase()
+      .replace(/[^a-z]/g, ''),
+  );
 
 /**
  * Path segments that are credentials: the registration key in /player/{key}/... and in

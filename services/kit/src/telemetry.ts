@@ -103,7 +103,8 @@ export class BufferedPublisher<T extends { id?: string; event_id?: string; accou
     if (this.closed) return;
     if (this.buffer.length >= (this.opts.maxBuffered ?? 50_000)) {
       this.dropped++;
-      if (this.dropped === 1 || this.dropped % 1000 === 0) this.opts.logger?.error({ topic: this.topic, dropped: this.dropped }, 'telemetry buffer full; records dropped');
+      if (this.dropped === 1 || this.dropped % 1000 === 0)
+        this.opts.logger?.error({ topic: this.topic, dropped: this.dropped }, 'telemetry buffer full; records dropped');
       return;
     }
     this.buffer.push(record);
@@ -119,7 +120,12 @@ export class BufferedPublisher<T extends { id?: string; event_id?: string; accou
     const batch = this.buffer;
     this.buffer = [];
     this.inFlight = this.inFlight
-      .then(() => this.stream.publish(this.topic, batch.map((r) => ({ key: r.account_id, value: r }))))
+      .then(() =>
+        this.stream.publish(
+          this.topic,
+          batch.map((r) => ({ key: r.account_id, value: r })),
+        ),
+      )
       .catch((e: unknown) => {
         this.dropped += batch.length;
         this.opts.logger?.error({ err: e, topic: this.topic, records: batch.length }, 'telemetry publish failed');

@@ -9,7 +9,10 @@ import type { z } from 'zod';
 type Issue = z.core.$ZodIssue;
 
 const fieldOf = (path: readonly PropertyKey[], prefix: string) =>
-  [prefix, ...path.map(String)].filter(Boolean).join('.').replace(/\.(\d+)(?=\.|$)/g, '[$1]');
+  [prefix, ...path.map(String)]
+    .filter(Boolean)
+    .join('.')
+    .replace(/\.(\d+)(?=\.|$)/g, '[$1]');
 
 function messageOf(issue: Issue, field: string): string {
   const i = issue as Issue & { minimum?: number | bigint; maximum?: number | bigint; origin?: string; expected?: string; input?: unknown; keys?: string[] };

@@ -93,7 +93,10 @@ export class ScheduleRepository {
   /** Deletes a group after moving its schedules and sub-groups up to its parent (or out of any group). */
   async removeGroupMovingUp(tenant: string, group: ScheduleGroup): Promise<{ movedItems: number; movedGroups: number }> {
     const parent = group.parentId ? await this.groups.findById(tenant, group.parentId) : null;
-    const [members, children] = await Promise.all([this.schedules.find(tenant, { groupId: group.id }, {}), this.groups.find(tenant, { parentId: group.id }, {})]);
+    const [members, children] = await Promise.all([
+      this.schedules.find(tenant, { groupId: group.id }, {}),
+      this.groups.find(tenant, { parentId: group.id }, {}),
+    ]);
     await Promise.all(members.map((d) => this.schedules.update(tenant, d.id, { $set: { groupId: parent?.id ?? null, groupName: parent?.name ?? null } })));
     await Promise.all(children.map((c) => this.groups.update(tenant, c.id, { $set: { parentId: parent?.id ?? null } })));
     await this.groups.delete(tenant, group.id);

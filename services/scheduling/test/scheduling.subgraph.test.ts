@@ -17,7 +17,12 @@ let sg: ReturnType<typeof createSchedulingSubgraph>;
 
 const run = subgraphRunner(() => sg, principal('acc-a'));
 
-async function list<T = Record<string, unknown>>(field: string, query: string, variables: Record<string, unknown> = {}, who = principal('acc-a')): Promise<T[]> {
+async function list<T = Record<string, unknown>>(
+  field: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  who = principal('acc-a'),
+): Promise<T[]> {
   const r = await run(query, variables, who);
   expect(r.errors).toBeUndefined();
   return (r.data as Record<string, T[]>)[field]!;
@@ -27,8 +32,21 @@ const names = async (query: string, who = principal('acc-a')) => (await list<{ n
 
 const weekdays = { monday: true, tuesday: true, wednesday: true, thursday: true, friday: true, saturday: false, sunday: false };
 const schedule = (over: Partial<ScheduleRecord> & { id: string; name: string }): ScheduleRecord & { id: string } => ({
-  type: 'PLAYLIST', startDate: '2026-01-01T00:00:00.000Z', endDate: null, startTime: '08:00:00', endTime: '18:00:00', ...weekdays,
-  priority: SCHEDULE_PRIORITIES.NORMAL, templateId: null, playlistId: 'p1', deviceIds: [], groupId: null, groupName: null, orgId: null, tags: [], ...over,
+  type: 'PLAYLIST',
+  startDate: '2026-01-01T00:00:00.000Z',
+  endDate: null,
+  startTime: '08:00:00',
+  endTime: '18:00:00',
+  ...weekdays,
+  priority: SCHEDULE_PRIORITIES.NORMAL,
+  templateId: null,
+  playlistId: 'p1',
+  deviceIds: [],
+  groupId: null,
+  groupName: null,
+  orgId: null,
+  tags: [],
+  ...over,
 });
 
 beforeAll(async () => {
@@ -38,9 +56,49 @@ beforeAll(async () => {
   const { repo } = sg;
   const stores = await repo.groups.insert('acc-a', { name: 'Stores', parentId: null });
   const north = await repo.groups.insert('acc-a', { name: 'North', parentId: stores.id });
-  await repo.schedules.insert('acc-a', schedule({ id: 's1', name: 'Breakfast', deviceIds: ['d1', 'd2'], priority: SCHEDULE_PRIORITIES.HIGH, tags: ['food'], groupId: stores.id, groupName: 'Stores' }));
-  await repo.schedules.insert('acc-a', schedule({ id: 's2', name: 'Clearance', type: 'TEMPLATE', playlistId: null, templateId: 't1', deviceIds: ['d2'], priority: SCHEDULE_PRIORITIES.LOWEST, saturday: true, groupId: north.id, groupName: 'North', orgId: 'org-1' }));
-  await repo.schedules.insert('acc-a', schedule({ id: 's3', name: 'Anniversary', type: 'CAMPAIGN', playlistId: null, startDate: '2026-03-01T00:00:00.000Z', endDate: '2026-03-31T23:59:59.000Z', priority: SCHEDULE_PRIORITIES.HIGHEST, tags: ['food', 'promo'], groupId: north.id, groupName: 'North' }));
+  await repo.schedules.insert(
+    'acc-a',
+    schedule({
+      id: 's1',
+      name: 'Breakfast',
+      deviceIds: ['d1', 'd2'],
+      priority: SCHEDULE_PRIORITIES.HIGH,
+      tags: ['food'],
+      groupId: stores.id,
+      groupName: 'Stores',
+    }),
+  );
+  await repo.schedules.insert(
+    'acc-a',
+    schedule({
+      id: 's2',
+      name: 'Clearance',
+      type: 'TEMPLATE',
+      playlistId: null,
+      templateId: 't1',
+      deviceIds: ['d2'],
+      priority: SCHEDULE_PRIORITIES.LOWEST,
+      saturday: true,
+      groupId: north.id,
+      groupName: 'North',
+      orgId: 'org-1',
+    }),
+  );
+  await repo.schedules.insert(
+    'acc-a',
+    schedule({
+      id: 's3',
+      name: 'Anniversary',
+      type: 'CAMPAIGN',
+      playlistId: null,
+      startDate: '2026-03-01T00:00:00.000Z',
+      endDate: '2026-03-31T23:59:59.000Z',
+      priority: SCHEDULE_PRIORITIES.HIGHEST,
+      tags: ['food', 'promo'],
+      groupId: north.id,
+      groupName: 'North',
+    }),
+  );
   await repo.schedules.insert('acc-b', schedule({ id: 's9', name: 'Other account', deviceIds: ['d1'] }));
 });
 
@@ -50,12 +108,28 @@ afterAll(async () => {
 });
 
 test('lists the caller’s schedules sorted by name with every field', async () => {
-  const items = await list<Record<string, unknown>>('schedule', `{ schedule { id name type startDate endDate startTime endTime
-    monday tuesday wednesday thursday friday saturday sunday priority templateId playlistId devices { id } groupId groupName orgId tags createdOn } }`);
+  const items = await list<Record<string, unknown>>(
+    'schedule',
+    `{ schedule { id name type startDate endDate startTime endTime
+    monday tuesday wednesday thursday friday saturday sunday priority templateId playlistId devices { id } groupId groupName orgId tags createdOn } }`,
+  );
   expect(items.map((s) => s.name)).toEqual(['Anniversary', 'Breakfast', 'Clearance']);
   expect(items[1]).toMatchObject({
-    id: 's1', type: 'PLAYLIST', startDate: '2026-01-01T00:00:00Z', endDate: null, startTime: '08:00:00', endTime: '18:00:00',
-    monday: true, saturday: false, sunday: false, priority: 'HIGH', templateId: null, playlistId: 'p1', devices: [{ id: 'd1' }, { id: 'd2' }], groupName: 'Stores', tags: ['food'],
+    id: 's1',
+    type: 'PLAYLIST',
+    startDate: '2026-01-01T00:00:00Z',
+    endDate: null,
+    startTime: '08:00:00',
+    endTime: '18:00:00',
+    monday: true,
+    saturday: false,
+    sunday: false,
+    priority: 'HIGH',
+    templateId: null,
+    playlistId: 'p1',
+    devices: [{ id: 'd1' }, { id: 'd2' }],
+    groupName: 'Stores',
+    tags: ['food'],
   });
   expect(items[0]).toMatchObject({ type: 'CAMPAIGN', priority: 'HIGHEST', endDate: '2026-03-31T23:59:59Z', devices: [] });
   expect(items[2]).toMatchObject({ type: 'TEMPLATE', priority: 'LOWEST', templateId: 't1', orgId: 'org-1' });

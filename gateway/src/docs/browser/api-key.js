@@ -18,18 +18,24 @@
     } catch (e) {
       /* storage disabled: the key lives for this page only */
     }
-    listeners.forEach(function (fn) { fn(key); });
+    listeners.forEach(function (fn) {
+      fn(key);
+    });
   }
   window.pylonApiKey = {
     get: get,
-    onChange: function (fn) { listeners.push(fn); },
+    onChange: function (fn) {
+      listeners.push(fn);
+    },
   };
   document.addEventListener('DOMContentLoaded', function () {
     var form = document.getElementById('pylon-key');
     if (!form) return;
     var input = form.querySelector('input');
     var status = form.querySelector('output');
-    var show = function (key) { status.textContent = key ? 'key set: sent as X-Service-ApiKey' : 'no key set'; };
+    var show = function (key) {
+      status.textContent = key ? 'key set: sent as X-Service-ApiKey' : 'no key set';
+    };
     input.value = get();
     show(input.value);
     form.addEventListener('submit', function (e) {

@@ -80,9 +80,7 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
 
   const execute = (op: AnalyticsOp, sql: string, params: SqlParams | undefined, format: string): Promise<ChdbResult> => {
     const text = trimStatement(sql);
-    return run(op, () =>
-      hasParams(params) ? session.queryBindAsync(text, params, { format }) : session.queryAsync(text, { format }),
-    );
+    return run(op, () => (hasParams(params) ? session.queryBindAsync(text, params, { format }) : session.queryAsync(text, { format })));
   };
 
   const store: AnalyticsStore = {
@@ -97,9 +95,7 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
       assertTableName(table);
       if (rows.length === 0) return;
       const values = toJsonEachRow(rows);
-      await run('insert', () =>
-        session.insert({ table, values, format: 'JSONEachRow', settings: { ...ANALYTICS_INSERT_SETTINGS } }),
-      );
+      await run('insert', () => session.insert({ table, values, format: 'JSONEachRow', settings: { ...ANALYTICS_INSERT_SETTINGS } }));
     },
 
     async query<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {

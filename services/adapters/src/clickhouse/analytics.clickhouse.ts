@@ -72,10 +72,7 @@ export async function createClickHouseAnalyticsStore(opts: ClickHouseAnalyticsOp
  * Wraps an already-built client (custom TLS/agent, or another `connection`). The store owns it:
  * `close()` closes the client. Applies the shared analytics settings on every request.
  */
-export function createClickHouseAnalyticsStoreWithClient(
-  client: ClickHouseClient,
-  opts: { migrationsDir?: string | undefined } = {},
-): AnalyticsStore {
+export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClient, opts: { migrationsDir?: string | undefined } = {}): AnalyticsStore {
   const inflight = new Set<Promise<unknown>>();
   let closing: Promise<void> | undefined;
   let migrating: Promise<string[]> | undefined;

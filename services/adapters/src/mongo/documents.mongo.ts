@@ -11,17 +11,7 @@
  * - Optimistic concurrency: the expected version is part of the update/delete filter.
  */
 import mongoose from 'mongoose';
-import type {
-  Collection,
-  CollectionSpec,
-  DocumentStore,
-  Filter,
-  FindOptions,
-  IndexSpec,
-  Stored,
-  UpdateSpec,
-  WriteOptions,
-} from '@pylon/kit/ports/documents';
+import type { Collection, CollectionSpec, DocumentStore, Filter, FindOptions, IndexSpec, Stored, UpdateSpec, WriteOptions } from '@pylon/kit/ports/documents';
 import { afterFilter, andFilters, assertIndexedSet, indexValuesOf, secondarySignature, validateSecondaryIndexes } from '@pylon/kit/adapters/documents.indexes';
 import {
   assertExpectedVersion,
@@ -73,7 +63,8 @@ function isDuplicateKeyError(e: unknown): boolean {
 
 /** Index name from a duplicate-key error ("... index: uniq_slug dup key: ..."). */
 function indexOfDuplicate(e: unknown): string | undefined {
-  const msg = typeof e === 'object' && e !== null ? String((e as { errmsg?: unknown; message?: unknown }).errmsg ?? (e as { message?: unknown }).message ?? '') : '';
+  const msg =
+    typeof e === 'object' && e !== null ? String((e as { errmsg?: unknown; message?: unknown }).errmsg ?? (e as { message?: unknown }).message ?? '') : '';
   const m = /index: (\S+)/.exec(msg);
   const raw = m?.[1];
   if (!raw) return undefined;
@@ -201,7 +192,10 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
         if (stored.length === 0) return [];
         try {
           // Ordered: a failure stops the batch there, as the port says.
-          await c.insertMany(stored.map((d) => ({ ...d })), { ordered: true });
+          await c.insertMany(
+            stored.map((d) => ({ ...d })),
+            { ordered: true },
+          );
         } catch (e) {
           throw mapWriteError(e);
         }
@@ -275,7 +269,13 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
   }
 
   async function ensureIndexes(c: NativeCollection, name: string, indexes: ResolvedIndex[]): Promise<void> {
-    await c.createIndex(new Map<string, 1>([['accountId', 1], ['id', 1]]), { unique: true, name: TENANT_ID_INDEX });
+    await c.createIndex(
+      new Map<string, 1>([
+        ['accountId', 1],
+        ['id', 1],
+      ]),
+      { unique: true, name: TENANT_ID_INDEX },
+    );
     for (const idx of indexes) {
       const key = indexKey(idx);
       const options = {

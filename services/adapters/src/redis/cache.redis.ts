@@ -208,7 +208,7 @@ export function createRedisPubSub(opts: RedisPubSubOptions): PubSub {
       set.add(h);
       try {
         await serial(channel, async () => {
-          if (subscribedChannels.has(channel) || !(handlers.get(channel)?.size)) return;
+          if (subscribedChannels.has(channel) || !handlers.get(channel)?.size) return;
           await sub.subscribe(prefix + channel);
           subscribedChannels.add(channel);
         });

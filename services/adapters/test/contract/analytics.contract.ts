@@ -71,9 +71,7 @@ export function analyticsContract(name: string, make: () => Promise<AnalyticsHar
       expect(recorded.map((r) => r.version)).toEqual(files.map((f) => f.version));
       expect(typeof recorded[0]?.version).toBe('number');
       expect(recorded[0]?.applied_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-      const tables = await store.query<{ name: string }>(
-        'SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name',
-      );
+      const tables = await store.query<{ name: string }>('SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name');
       expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(TABLES));
     });
 
@@ -82,7 +80,10 @@ export function analyticsContract(name: string, make: () => Promise<AnalyticsHar
     });
 
     test('insert then query with {name:Type} params (String, DateTime64 range, Array(String))', async () => {
-      await store.insert('ping_logs', Array.from({ length: 90 }, (_, i) => ping(i)));
+      await store.insert(
+        'ping_logs',
+        Array.from({ length: 90 }, (_, i) => ping(i)),
+      );
       await store.insert('ping_logs', [ping(0, { id: 'b-0', account_id: ACC_B, device_id: 'dev-0' })]);
       await store.insert('ping_logs', []); // no-op
 
@@ -164,12 +165,26 @@ export function analyticsContract(name: string, make: () => Promise<AnalyticsHar
       const properties = JSON.stringify({ screen: 'lobby', note: 'line1\nline2 "quoted" \\ ü ✓' });
       await store.insert('event_logs', [
         {
-          id: 'ev-1', account_id: ACC_A, device_id: 'dev-0', session_id: 's-1', event_name: 'touch',
-          timestamp: '2024-03-05T10:00:01.001Z', properties, latitude: 52.52, longitude: 13.405,
+          id: 'ev-1',
+          account_id: ACC_A,
+          device_id: 'dev-0',
+          session_id: 's-1',
+          event_name: 'touch',
+          timestamp: '2024-03-05T10:00:01.001Z',
+          properties,
+          latitude: 52.52,
+          longitude: 13.405,
         },
         {
-          id: 'ev-2', account_id: ACC_A, device_id: 'dev-0', session_id: 's-1', event_name: 'touch',
-          timestamp: '2024-03-05T10:00:02.002Z', properties: '{}', latitude: null, longitude: null,
+          id: 'ev-2',
+          account_id: ACC_A,
+          device_id: 'dev-0',
+          session_id: 's-1',
+          event_name: 'touch',
+          timestamp: '2024-03-05T10:00:02.002Z',
+          properties: '{}',
+          latitude: null,
+          longitude: null,
         },
       ]);
       const events = await store.query<{ id: string; properties: string; latitude: number | null }>(
@@ -183,16 +198,34 @@ export function analyticsContract(name: string, make: () => Promise<AnalyticsHar
 
       await store.insert('impressions', [
         {
-          id: 'imp-1', account_id: ACC_A, device_id: 'dev-0', file_id: 'file-1', timestamp: '2024-03-05T10:00:00Z',
-          sensor: 'cam-1', dwell_time: 3.5, gender: 'female', age_range: '25-34', visitor_id: 'v-1',
-          latitude: null, longitude: null,
+          id: 'imp-1',
+          account_id: ACC_A,
+          device_id: 'dev-0',
+          file_id: 'file-1',
+          timestamp: '2024-03-05T10:00:00Z',
+          sensor: 'cam-1',
+          dwell_time: 3.5,
+          gender: 'female',
+          age_range: '25-34',
+          visitor_id: 'v-1',
+          latitude: null,
+          longitude: null,
         },
       ]);
       await store.insert('audit_events', [
         {
-          event_id: 'au-1', account_id: ACC_A, timestamp: '2024-03-05T10:00:00Z', event_type: 'login', user_id: 'u-1',
-          user_name: 'Ada', http_method: 'POST', controller_name: 'Auth', action_name: 'Login', ip_address: '10.0.0.2',
-          response_code: 200, interface: 'rest',
+          event_id: 'au-1',
+          account_id: ACC_A,
+          timestamp: '2024-03-05T10:00:00Z',
+          event_type: 'login',
+          user_id: 'u-1',
+          user_name: 'Ada',
+          http_method: 'POST',
+          controller_name: 'Auth',
+          action_name: 'Login',
+          ip_address: '10.0.0.2',
+          response_code: 200,
+          interface: 'rest',
         },
       ]);
       const [imp] = await store.query('SELECT gender, age_range, dwell_time FROM impressions WHERE id = {id:String}', {
@@ -210,10 +243,9 @@ export function analyticsContract(name: string, make: () => Promise<AnalyticsHar
         (await store.query<{ n: number }>('SELECT count() AS n FROM ping_logs WHERE account_id = {account:String}', { account }))[0]?.n;
       expect(await count(ACC_A)).toBe(90);
       expect(await count(ACC_B)).toBe(1);
-      const rows = await store.query<{ account_id: string }>(
-        'SELECT DISTINCT account_id FROM ping_logs WHERE account_id = {account:String}',
-        { account: ACC_B },
-      );
+      const rows = await store.query<{ account_id: string }>('SELECT DISTINCT account_id FROM ping_logs WHERE account_id = {account:String}', {
+        account: ACC_B,
+      });
       expect(rows).toEqual([{ account_id: ACC_B }]);
     });
 
@@ -257,10 +289,10 @@ export function analyticsContract(name: string, make: () => Promise<AnalyticsHar
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           i % 2 === 0
-            ? store.query<{ n: number; i: number }>(
-                'SELECT count() AS n, {i:UInt32} AS i FROM ping_logs WHERE account_id = {account:String}',
-                { account: ACC_A, i },
-              )
+            ? store.query<{ n: number; i: number }>('SELECT count() AS n, {i:UInt32} AS i FROM ping_logs WHERE account_id = {account:String}', {
+                account: ACC_A,
+                i,
+              })
             : store.query<{ n: number; i: number }>(`SELECT count() AS n, ${i} AS i FROM ping_logs`),
         ),
       );

@@ -9,7 +9,10 @@ import { skipNote, uniqueName } from '../../../kit/test/contract/wait.helpers.js
 
 const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const probe = createRedisCache({ url, commandTimeoutMs: 1_000 });
-const problem = await probe.ping().then(() => null, (e: unknown) => String((e as { cause?: unknown }).cause ?? e));
+const problem = await probe.ping().then(
+  () => null,
+  (e: unknown) => String((e as { cause?: unknown }).cause ?? e),
+);
 await probe.close();
 
 if (problem === null) {

@@ -14,7 +14,6 @@ const brokers = (process.env.KAFKA_BROKERS ?? '')
 if (brokers.length > 0) {
   const clientId = uniqueName('pylon-kit-test');
   streamContract('kafka', () => createKafkaStream({ brokers, clientId, numPartitions: 3 }), { timeoutMs: 30_000 });
-
 } else {
   skipNote('stream.kafka: skipped, KAFKA_BROKERS is not set');
   test.skip('stream.kafka: needs KAFKA_BROKERS', () => undefined);

@@ -28,7 +28,9 @@ export function parseIsoDate(value: string, field: string): ParsedDate {
   const invalid = () => badInput(field, `${field} must be an ISO 8601 date or date-time, e.g. 2024-01-31 or 2024-01-31T12:00:00Z`);
   if (!m) throw invalid();
   const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone = 'Z'] = m;
-  const year = Number(y), month = Number(mo), day = Number(d);
+  const year = Number(y),
+    month = Number(mo),
+    day = Number(d);
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) throw invalid();
   if (year < MIN_YEAR || year > MAX_YEAR) throw badInput(field, `${field} must lie in the years ${MIN_YEAR} to ${MAX_YEAR}`);
@@ -36,7 +38,8 @@ export function parseIsoDate(value: string, field: string): ParsedDate {
   if (zone !== 'Z') {
     const sign = zone.startsWith('-') ? -1 : 1;
     const digits = zone.slice(1).replace(':', '');
-    const oh = Number(digits.slice(0, 2)), om = Number(digits.slice(2) || '0');
+    const oh = Number(digits.slice(0, 2)),
+      om = Number(digits.slice(2) || '0');
     if (oh > 23 || om > 59) throw invalid();
     offsetMinutes = sign * (oh * 60 + om);
   }

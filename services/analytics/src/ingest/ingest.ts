@@ -11,18 +11,32 @@ export interface Ingest {
   close(): Promise<void>;
 }
 
-export async function startIngest(deps: { stream: EventStream; analytics: AnalyticsStore; logger: Logger; group?: string; maxBatchSize?: number; maxWaitMs?: number }): Promise<Ingest> {
+export async function startIngest(deps: {
+  stream: EventStream;
+  analytics: AnalyticsStore;
+  logger: Logger;
+  group?: string;
+  maxBatchSize?: number;
+  maxWaitMs?: number;
+}): Promise<Ingest> {
   const subs: Subscription[] = [];
   for (const [topic, table] of Object.entries(TOPIC_TABLES) as [Topic, string][]) {
     subs.push(
-      await deps.stream.subscribe(topic, { group: deps.group ?? 'analytics-ingest', maxBatchSize: deps.maxBatchSize ?? 5000, maxWaitMs: deps.maxWaitMs ?? 500 }, async (batch) => {
-        try {
-          await deps.analytics.insert(table, batch.map((m) => m.value as Record<string, unknown>));
-        } catch (e) {
-          deps.logger.warn({ err: e, topic, rows: batch.length }, 'analytics insert failed; the batch will be retried');
-          throw e;
-        }
-      }),
+      await deps.stream.subscribe(
+        topic,
+        { group: deps.group ?? 'analytics-ingest', maxBatchSize: deps.maxBatchSize ?? 5000, maxWaitMs: deps.maxWaitMs ?? 500 },
+        async (batch) => {
+          try {
+            await deps.analytics.insert(
+              table,
+              batch.map((m) => m.value as Record<string, unknown>),
+            );
+          } catch (e) {
+            deps.logger.warn({ err: e, topic, rows: batch.length }, 'analytics insert failed; the batch will be retried');
+            throw e;
+          }
+        },
+      ),
     );
   }
   return {

@@ -44,7 +44,13 @@ export function toAuditQuery(principal: Principal, args: AuditArgs): AuditQuery 
     if (args.eventId.length > 100) throw badInput('eventId', 'at most 100 event ids');
     q.eventIds = args.eventId;
   }
-  const filters = { userId: args.userId, eventType: args.eventType, controllerName: args.controllerName, actionName: args.actionName, ipAddress: args.ipAddress } as const;
+  const filters = {
+    userId: args.userId,
+    eventType: args.eventType,
+    controllerName: args.controllerName,
+    actionName: args.actionName,
+    ipAddress: args.ipAddress,
+  } as const;
   for (const [k, v] of Object.entries(filters) as [keyof typeof filters, string | null | undefined][]) {
     const t = text(v, k);
     if (t !== undefined) q[k] = t;
@@ -52,7 +58,8 @@ export function toAuditQuery(principal: Principal, args: AuditArgs): AuditQuery 
   const method = text(args.httpMethod, 'httpMethod');
   if (method !== undefined) q.httpMethod = method.toUpperCase();
   if (args.responseCode !== null && args.responseCode !== undefined) {
-    if (!Number.isInteger(args.responseCode) || args.responseCode < 100 || args.responseCode > 599) throw badInput('responseCode', 'responseCode must be an HTTP status code, 100 to 599');
+    if (!Number.isInteger(args.responseCode) || args.responseCode < 100 || args.responseCode > 599)
+      throw badInput('responseCode', 'responseCode must be an HTTP status code, 100 to 599');
     q.responseCode = args.responseCode;
   }
   return q;

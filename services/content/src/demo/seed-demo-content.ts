@@ -14,7 +14,10 @@ import { createGroup } from '../use-cases/content-groups.js';
 import { sampleAvi, samplePng } from './sample-media.js';
 
 /** Seeds the demo content; answers the playlists' and the template's ids (demo schedules play them), null when content existed already. */
-export async function seedDemoContent(rt: ContentRuntime, principal: Principal): Promise<{ lobbyPlaylistId: string; sidePlaylistId: string; templateId: string } | null> {
+export async function seedDemoContent(
+  rt: ContentRuntime,
+  principal: Principal,
+): Promise<{ lobbyPlaylistId: string; sidePlaylistId: string; templateId: string } | null> {
   if ((await rt.repo.media.find(principal.accountId, {}, { limit: 1 })).length) return null;
   const brand = await createGroup(rt.repo.media, principal, { name: 'Brand' });
   const file = async (name: string, fileName: string, bytes: Buffer, tags: string[]) =>

@@ -6,8 +6,25 @@ export type PlaylistType = (typeof PLAYLIST_TYPES)[number];
 
 /** GraphQL enum SourceType; stored as these values. */
 export const SOURCE_TYPES = [
-  'AUDIO', 'COMMAND', 'FLASH', 'GADGET', 'IMAGE', 'PDF', 'PLACE_EXCHANGE', 'PLAYLIST', 'POWER_POINT', 'RSS',
-  'SVG', 'TEMPLATE', 'TEXT', 'TWITTER', 'URL', 'VIDEO', 'VISTAR_MEDIA', 'WEB_PAGE', 'YOU_TUBE',
+  'AUDIO',
+  'COMMAND',
+  'FLASH',
+  'GADGET',
+  'IMAGE',
+  'PDF',
+  'PLACE_EXCHANGE',
+  'PLAYLIST',
+  'POWER_POINT',
+  'RSS',
+  'SVG',
+  'TEMPLATE',
+  'TEXT',
+  'TWITTER',
+  'URL',
+  'VIDEO',
+  'VISTAR_MEDIA',
+  'WEB_PAGE',
+  'YOU_TUBE',
 ] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 
@@ -42,7 +59,10 @@ export function playOrder(sources: readonly PlaylistSourceRecord[]): PlaylistSou
  * plays its media for the media's own duration (rounded up to whole seconds), or adds nothing
  * when there is none (images without an interval, deleted files).
  */
-export function calculatedDuration(sources: readonly PlaylistSourceRecord[], mediaDuration: (mediaId: string) => number | null | undefined = () => null): number {
+export function calculatedDuration(
+  sources: readonly PlaylistSourceRecord[],
+  mediaDuration: (mediaId: string) => number | null | undefined = () => null,
+): number {
   return sources.reduce((sum, s) => sum + (s.interval ?? (s.mediaId ? Math.ceil(mediaDuration(s.mediaId) ?? 0) : 0)), 0);
 }
 

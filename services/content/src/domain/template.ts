@@ -26,8 +26,10 @@ export interface TemplateRecord extends Grouped {
 export function checkModulesInside(width: number, height: number, modules: readonly TemplateModuleRecord[]): void {
   modules.forEach((m, i) => {
     const field = `modules[${i}]`;
-    if (m.left + m.width > width) throw new AppError('BAD_USER_INPUT', `${field} ends at x=${m.left + m.width}, past the template width ${width}`, { field: `${field}.width` });
-    if (m.top + m.height > height) throw new AppError('BAD_USER_INPUT', `${field} ends at y=${m.top + m.height}, past the template height ${height}`, { field: `${field}.height` });
+    if (m.left + m.width > width)
+      throw new AppError('BAD_USER_INPUT', `${field} ends at x=${m.left + m.width}, past the template width ${width}`, { field: `${field}.width` });
+    if (m.top + m.height > height)
+      throw new AppError('BAD_USER_INPUT', `${field} ends at y=${m.top + m.height}, past the template height ${height}`, { field: `${field}.height` });
   });
   const ids = new Set<string>();
   modules.forEach((m, i) => {

@@ -5,11 +5,14 @@ import type { Grouped } from '../domain/group.js';
 
 /** Per-request loader of one area's items by id, scoped to the caller's account; absent ids load as null. */
 function byIdLoader<T extends Grouped>(ctx: SubgraphContext, key: string, area: GroupedItems<T>) {
-  return once(ctx, key, () =>
-    new DataLoader<string, Stored<T> | null>(async (ids) => {
-      const found = await area.findByIds(ctx.principal.accountId, ids);
-      return ids.map((id) => found.get(id) ?? null);
-    }),
+  return once(
+    ctx,
+    key,
+    () =>
+      new DataLoader<string, Stored<T> | null>(async (ids) => {
+        const found = await area.findByIds(ctx.principal.accountId, ids);
+        return ids.map((id) => found.get(id) ?? null);
+      }),
   );
 }
 

@@ -31,7 +31,12 @@ export function playlistResolvers(rt: ContentRuntime): Resolvers {
         const sources = p.sources ?? [];
         const open = [...new Set(sources.flatMap((s) => (s.interval == null && s.mediaId ? [s.mediaId] : [])))];
         const files = await mediaLoader(repo, ctx).loadMany(open);
-        const durations = new Map(open.map((id, i) => { const m = files[i]; return [id, m && !(m instanceof Error) ? m.duration ?? null : null] as const; }));
+        const durations = new Map(
+          open.map((id, i) => {
+            const m = files[i];
+            return [id, m && !(m instanceof Error) ? (m.duration ?? null) : null] as const;
+          }),
+        );
         return calculatedDuration(sources, (id) => durations.get(id));
       },
       tags: (p) => p.tags ?? [],

@@ -34,7 +34,9 @@ const MAX_FIELD_BYTES = 10_000;
 function sendError(res: Response, code: ErrorCode, message: string, field?: string): void {
   if (res.headersSent) return void res.destroy();
   const requestId = res.getHeader('x-request-id');
-  res.status(httpStatus(code)).json({ error: { code, message, ...(field ? { field } : {}), ...(typeof requestId === 'string' ? { request_id: requestId } : {}) } });
+  res
+    .status(httpStatus(code))
+    .json({ error: { code, message, ...(field ? { field } : {}), ...(typeof requestId === 'string' ? { request_id: requestId } : {}) } });
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -46,7 +48,14 @@ function metaFrom(fields: Record<string, unknown>, extra: Partial<NewMediaMeta> 
   const groupId = str(fields.group_id);
   const startDate = str(fields.start_date);
   const endDate = str(fields.end_date);
-  return { ...(name ? { name } : {}), ...(groupId ? { groupId } : {}), ...(tags ? { tags } : {}), ...(startDate ? { startDate } : {}), ...(endDate ? { endDate } : {}), ...extra };
+  return {
+    ...(name ? { name } : {}),
+    ...(groupId ? { groupId } : {}),
+    ...(tags ? { tags } : {}),
+    ...(startDate ? { startDate } : {}),
+    ...(endDate ? { endDate } : {}),
+    ...extra,
+  };
 }
 
 /** Parses a multipart upload, handing the file part to addMedia as a stream as soon as it starts. */
@@ -54,14 +63,20 @@ function multipartUpload(rt: ContentRuntime, principal: Principal, req: Request)
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { files: 1, fields: MAX_FIELDS, parts: MAX_FIELDS + 1, fieldSize: MAX_FIELD_BYTES, fileSize: rt.settings.maxUploadBytes + 1 } });
+      bb = busboy({
+        headers: req.headers,
+        limits: { files: 1, fields: MAX_FIELDS, parts: MAX_FIELDS + 1, fieldSize: MAX_FIELD_BYTES, fileSize: rt.settings.maxUploadBytes + 1 },
+      });
     } catch {
       return reject(new AppError('BAD_USER_INPUT', 'the body must be multipart/form-data with a file part', { field: 'file' }));
     }
     const fields: Record<string, string> = {};
     let formDone!: () => void;
     let formFailed!: (e: Error) => void;
-    const formRead = new Promise<void>((res, rej) => { formDone = res; formFailed = rej; });
+    const formRead = new Promise<void>((res, rej) => {
+      formDone = res;
+      formFailed = rej;
+    });
     formRead.catch(() => undefined);
     let upload: Promise<unknown> | null = null;
     let failed = false;
@@ -74,7 +89,8 @@ function multipartUpload(rt: ContentRuntime, principal: Principal, req: Request)
       reject(e);
     };
     bb.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(new AppError('PAYLOAD_TOO_LARGE', `form field ${name.slice(0, 50)} is longer than ${MAX_FIELD_BYTES} bytes`, { field: name.slice(0, 50) }));
+      if (info.valueTruncated)
+        return fail(new AppError('PAYLOAD_TOO_LARGE', `form field ${name.slice(0, 50)} is longer than ${MAX_FIELD_BYTES} bytes`, { field: name.slice(0, 50) }));
       fields[name] = value;
     });
     bb.on('file', (name, stream: Readable & { truncated?: boolean }, info) => {
@@ -82,7 +98,9 @@ function multipartUpload(rt: ContentRuntime, principal: Principal, req: Request)
         stream.resume();
         return fail(new AppError('BAD_USER_INPUT', `unexpected file part '${name.slice(0, 50)}'; send the file as 'file'`, { field: name.slice(0, 50) }));
       }
-      stream.on('limit', () => stream.destroy(new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the ${rt.settings.maxUploadBytes} bytes allowed`, { field: 'file' })));
+      stream.on('limit', () =>
+        stream.destroy(new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the ${rt.settings.maxUploadBytes} bytes allowed`, { field: 'file' })),
+      );
       upload = addMedia(rt, principal, stream, async () => {
         await formRead;
         return metaFrom(fields, info.filename ? { fileName: info.filename } : {});
@@ -109,7 +127,8 @@ export function createMediaHttp(rt: ContentRuntime, o: MediaHttpOptions): Router
   const authed = (h: (req: Request, res: Response, principal: Principal) => Promise<void>) => async (req: Request, res: Response, next: NextFunction) => {
     try {
       const principal = await o.authenticate(req);
-      if (!principal) return sendError(res, 'UNAUTHENTICATED', 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token');
+      if (!principal)
+        return sendError(res, 'UNAUTHENTICATED', 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token');
       requireRule(principal, 'Files_Edit');
       await h(req, res, principal);
     } catch (e) {
@@ -127,32 +146,40 @@ export function createMediaHttp(rt: ContentRuntime, o: MediaHttpOptions): Router
     }
   };
 
-  router.post('/media', authed(async (req, res, principal) => {
-    if (!req.is('multipart/form-data')) {
-      req.resume();
-      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'POST /media takes multipart/form-data (or POST /media/{group_id}/{file_name} with the raw file)', { field: 'file' });
-    }
-    res.status(201).json(await multipartUpload(rt, principal, req));
-  }));
+  router.post(
+    '/media',
+    authed(async (req, res, principal) => {
+      if (!req.is('multipart/form-data')) {
+        req.resume();
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'POST /media takes multipart/form-data (or POST /media/{group_id}/{file_name} with the raw file)', {
+          field: 'file',
+        });
+      }
+      res.status(201).json(await multipartUpload(rt, principal, req));
+    }),
+  );
 
-  router.post('/media/:group_id/:file_name', authed(async (req, res, principal) => {
-    const declared = Number(req.get('content-length'));
-    if (Number.isFinite(declared) && declared > rt.settings.maxUploadBytes) {
-      req.resume();
-      throw new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the ${rt.settings.maxUploadBytes} bytes allowed`, { field: 'file' });
-    }
-    const q = req.query as Record<string, unknown>;
-    const meta = metaFrom({ ...q, group_id: req.params.group_id }, { fileName: String(req.params.file_name) });
-    // The body goes through a PassThrough so a refusal (415, 413) stops reading without killing the
-    // socket before the answer is sent, and a client that goes away fails the stream (nothing is kept).
-    const body = new PassThrough();
-    const cut = () => body.destroy(new AppError('BAD_USER_INPUT', 'the upload was interrupted', { field: 'file' }));
-    req.on('aborted', cut);
-    req.on('error', cut);
-    req.pipe(body);
-    const media = await addMedia(rt, principal, body, meta);
-    res.status(201).json(restMedia(rt, media));
-  }));
+  router.post(
+    '/media/:group_id/:file_name',
+    authed(async (req, res, principal) => {
+      const declared = Number(req.get('content-length'));
+      if (Number.isFinite(declared) && declared > rt.settings.maxUploadBytes) {
+        req.resume();
+        throw new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the ${rt.settings.maxUploadBytes} bytes allowed`, { field: 'file' });
+      }
+      const q = req.query as Record<string, unknown>;
+      const meta = metaFrom({ ...q, group_id: req.params.group_id }, { fileName: String(req.params.file_name) });
+      // The body goes through a PassThrough so a refusal (415, 413) stops reading without killing the
+      // socket before the answer is sent, and a client that goes away fails the stream (nothing is kept).
+      const body = new PassThrough();
+      const cut = () => body.destroy(new AppError('BAD_USER_INPUT', 'the upload was interrupted', { field: 'file' }));
+      req.on('aborted', cut);
+      req.on('error', cut);
+      req.pipe(body);
+      const media = await addMedia(rt, principal, body, meta);
+      res.status(201).json(restMedia(rt, media));
+    }),
+  );
 
   router.get(`${FILES_PATH}/:account/:key`, async (req: Request, res: Response, next: NextFunction) => {
     try {

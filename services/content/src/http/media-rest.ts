@@ -30,6 +30,9 @@ export function restMedia(rt: ContentRuntime, m: Media): Record<string, unknown>
 /** The reference sends tags as one string; commas separate them. */
 export function tagsOf(raw: unknown): string[] | undefined {
   if (typeof raw !== 'string') return undefined;
-  const tags = raw.split(',').map((t) => t.trim()).filter(Boolean);
+  const tags = raw
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   return tags;
 }

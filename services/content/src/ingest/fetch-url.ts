@@ -75,7 +75,11 @@ export async function openDownload(rt: ContentRuntime, raw: unknown): Promise<Do
     for (let hop = 0; ; hop++) {
       const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
         const lib = url.protocol === 'https:' ? https : http;
-        const req = lib.get(url, { agent: url.protocol === 'https:' ? agents.https : agents.http, headers: { 'user-agent': 'pylon-media-import/1', accept: '*/*' } }, resolve);
+        const req = lib.get(
+          url,
+          { agent: url.protocol === 'https:' ? agents.https : agents.http, headers: { 'user-agent': 'pylon-media-import/1', accept: '*/*' } },
+          resolve,
+        );
         current = req;
         req.on('error', reject);
       }).catch((e: unknown) => {
@@ -87,7 +91,8 @@ export async function openDownload(rt: ContentRuntime, raw: unknown): Promise<Do
       const status = res.statusCode ?? 0;
       if (status >= 300 && status < 400 && res.headers.location) {
         res.resume();
-        if (hop >= rt.settings.importMaxRedirects) throw new AppError('UNPROCESSABLE', `more than ${rt.settings.importMaxRedirects} redirects`, { field: 'url' });
+        if (hop >= rt.settings.importMaxRedirects)
+          throw new AppError('UNPROCESSABLE', `more than ${rt.settings.importMaxRedirects} redirects`, { field: 'url' });
         let next: URL;
         try {
           next = new URL(res.headers.location, url);

@@ -34,7 +34,9 @@ async function probeImage(rt: ContentRuntime, tenant: string, key: string): Prom
   const width = (swap ? meta.height : meta.width) ?? null;
   const height = (swap ? meta.width : meta.height) ?? null;
   const thumbKey = `${randomUUID()}.thumb`;
-  const thumb = (await open(rt, tenant, key)).pipe(sharp().rotate().resize(THUMB_PX, THUMB_PX, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 75 }));
+  const thumb = (await open(rt, tenant, key)).pipe(
+    sharp().rotate().resize(THUMB_PX, THUMB_PX, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 75 }),
+  );
   await rt.blobs.put(tenant, thumbKey, thumb, 'image/jpeg');
   return { width, height, duration: null, thumbKey };
 }
@@ -47,7 +49,9 @@ interface FfprobeOut {
 /** Runs ffprobe on the file piped to its stdin; resolves with its JSON report. */
 function runFfprobe(body: Readable): Promise<FfprobeOut> {
   return new Promise((resolve, reject) => {
-    const child = spawn(ffprobe.path, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-i', 'pipe:0'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(ffprobe.path, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-i', 'pipe:0'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
     child.stdout.on('data', (c: Buffer) => out.push(c));
@@ -56,7 +60,11 @@ function runFfprobe(body: Readable): Promise<FfprobeOut> {
     child.stdin.on('error', () => undefined);
     body.on('error', () => child.kill('SIGKILL'));
     body.pipe(child.stdin);
-    child.on('error', (e) => { clearTimeout(timer); body.destroy(); reject(e); });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      body.destroy();
+      reject(e);
+    });
     child.on('close', (code) => {
       clearTimeout(timer);
       body.destroy();

@@ -38,7 +38,10 @@ export async function storeFile(rt: ContentRuntime, tenant: string, source: Asyn
   try {
     while (headBytes < SNIFF_BYTES) {
       const r = await it.next();
-      if (r.done) { ended = true; break; }
+      if (r.done) {
+        ended = true;
+        break;
+      }
       const b = toBuffer(r.value);
       head.push(b);
       headBytes += b.length;
@@ -54,7 +57,11 @@ export async function storeFile(rt: ContentRuntime, tenant: string, source: Asyn
   if (!type || !isAllowedType(rt, type.mime)) {
     await it.return?.();
     source.destroy?.();
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', type ? `files of type ${type.mime} are not accepted` : 'the file type is not recognised from its content; accepted: images, video, audio and PDF', { field: 'file' });
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      type ? `files of type ${type.mime} are not accepted` : 'the file type is not recognised from its content; accepted: images, video, audio and PDF',
+      { field: 'file' },
+    );
   }
 
   const hash = createHash('sha512');

@@ -27,11 +27,13 @@ const metaSchema = z
 
 export type NewMediaMeta = z.input<typeof metaSchema>;
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this removes
+const CONTROL_CHARACTERS = /[\x00-\x1f\x7f]/g;
+
 /** A client's file name as a display name only: no directories, no control characters. */
 export function cleanFileName(raw: string | null | undefined): string | null {
   if (!raw) return null;
-  // eslint-disable-next-line no-control-regex
-  const base = raw.split(/[\\/]/).pop()!.replace(/[\x00-\x1f\x7f]/g, '').trim();
+  const base = raw.split(/[\\/]/).pop()!.replace(CONTROL_CHARACTERS, '').trim();
   return base ? base.slice(0, 255) : null;
 }
 
@@ -50,7 +52,12 @@ export async function checkNewMediaMeta(rt: ContentRuntime, principal: Principal
  * part, so it can also be a function resolving once the whole form is read (checked then, and the
  * stored file removed if it fails).
  */
-export async function addMedia(rt: ContentRuntime, principal: Principal, source: Readable | AsyncIterable<unknown>, meta: NewMediaMeta | (() => Promise<NewMediaMeta>)): Promise<Media> {
+export async function addMedia(
+  rt: ContentRuntime,
+  principal: Principal,
+  source: Readable | AsyncIterable<unknown>,
+  meta: NewMediaMeta | (() => Promise<NewMediaMeta>),
+): Promise<Media> {
   const tenant = principal.accountId;
   let early: Awaited<ReturnType<typeof checkNewMediaMeta>> | null = null;
   if (typeof meta !== 'function') {
@@ -96,7 +103,12 @@ export async function addMedia(rt: ContentRuntime, principal: Principal, source:
 }
 
 const importSchema = z
-  .object({ url: z.string(), name: nameField.nullable().optional(), groupId: z.string().trim().max(200).nullable().optional(), tags: tagsField.nullable().optional() })
+  .object({
+    url: z.string(),
+    name: nameField.nullable().optional(),
+    groupId: z.string().trim().max(200).nullable().optional(),
+    tags: tagsField.nullable().optional(),
+  })
   .strict();
 
 /** createMediaFromUrl / POST /media/import: the service downloads the file (SSRF-safe, capped). */

@@ -6,7 +6,11 @@
 import { announce, CHANNELS, type ContentChangedEvent } from '@pylon/kit';
 import type { ContentRuntime } from '../runtime.js';
 
-export async function contentChanged(rt: ContentRuntime, tenant: string, ids: { mediaIds?: readonly string[]; playlistIds?: readonly string[]; templateIds?: readonly string[] }): Promise<void> {
+export async function contentChanged(
+  rt: ContentRuntime,
+  tenant: string,
+  ids: { mediaIds?: readonly string[]; playlistIds?: readonly string[]; templateIds?: readonly string[] },
+): Promise<void> {
   if (!rt.pubsub) return;
   try {
     const playlistIds = new Set(ids.playlistIds ?? []);

@@ -51,7 +51,11 @@ export async function updateGroup<T extends Grouped>(area: GroupedItems<T>, prin
   return viewOf(area, principal, group.id);
 }
 
-export async function deleteGroup<T extends Grouped>(area: GroupedItems<T>, principal: Principal, id: string): Promise<{ groupId: string; movedItems: number; movedGroups: number }> {
+export async function deleteGroup<T extends Grouped>(
+  area: GroupedItems<T>,
+  principal: Principal,
+  id: string,
+): Promise<{ groupId: string; movedItems: number; movedGroups: number }> {
   const group = await area.getGroup(principal.accountId, id);
   const moved = await area.removeGroupMovingUp(principal.accountId, group);
   return { groupId: group.id, ...moved };

@@ -25,14 +25,34 @@ export async function updateMedia(rt: ContentRuntime, principal: Principal, id: 
     throw new AppError('BAD_USER_INPUT', 'endDate must not be before startDate', { field: 'endDate' });
   }
   const group = await rt.repo.media.groupFor(tenant, u.groupId);
-  const changed = await rt.repo.media.change(tenant, id, { name: u.name, ...group, tags: u.tags ?? [], startDate: u.startDate ?? null, endDate: u.endDate ?? null });
+  const changed = await rt.repo.media.change(tenant, id, {
+    name: u.name,
+    ...group,
+    tags: u.tags ?? [],
+    startDate: u.startDate ?? null,
+    endDate: u.endDate ?? null,
+  });
   await contentChanged(rt, tenant, { mediaIds: [changed.id] });
   return changed;
 }
 
 const MEDIA_PATCH_RULES = {
   writable: new Set(['name', 'groupId', 'tags', 'startDate', 'endDate']),
-  readOnly: new Set(['id', 'fileName', 'mimeType', 'fileSize', 'fileUrl', 'thumbnailUrl', 'uploadedOn', 'width', 'height', 'duration', 'sha512', 'groupName', 'orgId']),
+  readOnly: new Set([
+    'id',
+    'fileName',
+    'mimeType',
+    'fileSize',
+    'fileUrl',
+    'thumbnailUrl',
+    'uploadedOn',
+    'width',
+    'height',
+    'duration',
+    'sha512',
+    'groupName',
+    'orgId',
+  ]),
 };
 
 /** patchMedia / PATCH /media/{id}: JSON Patch over the writable metadata, validated as a whole like a PUT. */
@@ -52,13 +72,20 @@ export async function deleteMedia(rt: ContentRuntime, principal: Principal, id: 
   const media = await rt.repo.media.get(tenant, id);
   const users = await rt.repo.playlists.usingMedia(tenant, media.id);
   if (users.length) {
-    const names = users.slice(0, 5).map((p) => `'${p.name}'`).join(', ');
-    throw new AppError('UNPROCESSABLE', `media '${media.id}' is played by ${users.length} playlist(s) (${names}${users.length > 5 ? ', ...' : ''}); remove it from them first`, { field: 'id' });
+    const names = users
+      .slice(0, 5)
+      .map((p) => `'${p.name}'`)
+      .join(', ');
+    throw new AppError(
+      'UNPROCESSABLE',
+      `media '${media.id}' is played by ${users.length} playlist(s) (${names}${users.length > 5 ? ', ...' : ''}); remove it from them first`,
+      { field: 'id' },
+    );
   }
   await rt.repo.media.remove(tenant, media.id);
   // The record is gone first: a failure below leaves an orphan blob, never a record without its file.
-  await Promise.all([media.blobKey ? rt.blobs.delete(tenant, media.blobKey) : false, media.thumbKey ? rt.blobs.delete(tenant, media.thumbKey) : false]).catch((e) =>
-    rt.logger?.warn({ err: e, mediaId: media.id }, 'media file left behind after delete'),
+  await Promise.all([media.blobKey ? rt.blobs.delete(tenant, media.blobKey) : false, media.thumbKey ? rt.blobs.delete(tenant, media.thumbKey) : false]).catch(
+    (e) => rt.logger?.warn({ err: e, mediaId: media.id }, 'media file left behind after delete'),
   );
   return { mediaId: media.id };
 }

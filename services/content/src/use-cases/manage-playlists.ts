@@ -7,7 +7,13 @@ import { PLAYLIST_TYPES } from '../domain/playlist.js';
 import type { ContentRuntime } from '../runtime.js';
 import { contentChanged } from './content-changes.js';
 
-const durationField = z.number().int().min(0).max(31 * 86_400).nullable().optional();
+const durationField = z
+  .number()
+  .int()
+  .min(0)
+  .max(31 * 86_400)
+  .nullable()
+  .optional();
 
 const createSchema = z
   .object({
@@ -24,7 +30,14 @@ const updateSchema = createSchema.extend({ type: z.enum(PLAYLIST_TYPES), expecte
 export async function createPlaylist(rt: ContentRuntime, principal: Principal, input: unknown): Promise<Playlist> {
   const p = parseInput(createSchema, input);
   const group = await rt.repo.playlists.groupFor(principal.accountId, p.groupId);
-  return rt.repo.playlists.add(principal.accountId, { name: p.name, type: p.type ?? 'MULTIMEDIA', duration: p.duration ?? null, ...group, tags: p.tags ?? [], sources: [] });
+  return rt.repo.playlists.add(principal.accountId, {
+    name: p.name,
+    type: p.type ?? 'MULTIMEDIA',
+    duration: p.duration ?? null,
+    ...group,
+    tags: p.tags ?? [],
+    sources: [],
+  });
 }
 
 export async function updatePlaylist(rt: ContentRuntime, principal: Principal, id: string, input: unknown): Promise<Playlist> {
@@ -32,7 +45,12 @@ export async function updatePlaylist(rt: ContentRuntime, principal: Principal, i
   const current = await rt.repo.playlists.get(tenant, id);
   const p = parseInput(updateSchema, input);
   const group = await rt.repo.playlists.groupFor(tenant, p.groupId);
-  const changed = await rt.repo.playlists.change(tenant, current.id, { name: p.name, type: p.type, duration: p.duration ?? null, ...group, tags: p.tags ?? [] }, p.expectedVersion ?? undefined);
+  const changed = await rt.repo.playlists.change(
+    tenant,
+    current.id,
+    { name: p.name, type: p.type, duration: p.duration ?? null, ...group, tags: p.tags ?? [] },
+    p.expectedVersion ?? undefined,
+  );
   await contentChanged(rt, tenant, { playlistIds: [changed.id] });
   return changed;
 }
@@ -58,7 +76,14 @@ export async function deletePlaylist(rt: ContentRuntime, principal: Principal, i
   const playlist = await rt.repo.playlists.get(tenant, id);
   const users = await rt.repo.templates.usingPlaylist(tenant, playlist.id);
   if (users.length) {
-    throw new AppError('UNPROCESSABLE', `playlist '${playlist.id}' is played by template(s) ${users.slice(0, 5).map((t) => `'${t.name}'`).join(', ')}; change their modules first`, { field: 'id' });
+    throw new AppError(
+      'UNPROCESSABLE',
+      `playlist '${playlist.id}' is played by template(s) ${users
+        .slice(0, 5)
+        .map((t) => `'${t.name}'`)
+        .join(', ')}; change their modules first`,
+      { field: 'id' },
+    );
   }
   await rt.repo.playlists.remove(tenant, playlist.id);
   await contentChanged(rt, tenant, { playlistIds: [playlist.id] });

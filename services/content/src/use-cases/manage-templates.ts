@@ -57,7 +57,9 @@ async function checkedModules(rt: ContentRuntime, tenant: string, t: z.infer<typ
   const found = await rt.repo.playlists.findByIds(tenant, wanted);
   modules.forEach((m, i) => {
     if (m.playlistId && !found.has(m.playlistId)) {
-      throw new AppError('BAD_USER_INPUT', `modules[${i}].playlistId: playlist '${m.playlistId.slice(0, 100)}' was not found`, { field: `modules[${i}].playlistId` });
+      throw new AppError('BAD_USER_INPUT', `modules[${i}].playlistId: playlist '${m.playlistId.slice(0, 100)}' was not found`, {
+        field: `modules[${i}].playlistId`,
+      });
     }
   });
   return modules;
@@ -68,7 +70,15 @@ export async function createTemplate(rt: ContentRuntime, principal: Principal, i
   const t = parseInput(createSchema, input);
   const modules = await checkedModules(rt, tenant, t);
   const group = await rt.repo.templates.groupFor(tenant, t.groupId);
-  return rt.repo.templates.add(tenant, { name: t.name, width: t.width, height: t.height, orientation: t.orientation ?? 0, modules, ...group, tags: t.tags ?? [] });
+  return rt.repo.templates.add(tenant, {
+    name: t.name,
+    width: t.width,
+    height: t.height,
+    orientation: t.orientation ?? 0,
+    modules,
+    ...group,
+    tags: t.tags ?? [],
+  });
 }
 
 export async function updateTemplate(rt: ContentRuntime, principal: Principal, id: string, input: unknown): Promise<Template> {
@@ -77,7 +87,12 @@ export async function updateTemplate(rt: ContentRuntime, principal: Principal, i
   const t = parseInput(updateSchema, input);
   const modules = await checkedModules(rt, tenant, t);
   const group = await rt.repo.templates.groupFor(tenant, t.groupId);
-  const changed = await rt.repo.templates.change(tenant, current.id, { name: t.name, width: t.width, height: t.height, orientation: t.orientation ?? 0, modules, ...group, tags: t.tags ?? [] }, t.expectedVersion ?? undefined);
+  const changed = await rt.repo.templates.change(
+    tenant,
+    current.id,
+    { name: t.name, width: t.width, height: t.height, orientation: t.orientation ?? 0, modules, ...group, tags: t.tags ?? [] },
+    t.expectedVersion ?? undefined,
+  );
   await contentChanged(rt, tenant, { templateIds: [changed.id] });
   return changed;
 }

@@ -48,7 +48,11 @@ export interface PlayerContent {
   templates: Map<string, PlayerTemplate>;
 }
 
-export async function playerContent(rt: ContentRuntime, tenant: string, refs: { playlistIds: readonly string[]; templateIds: readonly string[] }): Promise<PlayerContent> {
+export async function playerContent(
+  rt: ContentRuntime,
+  tenant: string,
+  refs: { playlistIds: readonly string[]; templateIds: readonly string[] },
+): Promise<PlayerContent> {
   const templates: Map<string, Template> = refs.templateIds.length ? await rt.repo.templates.findByIds(tenant, refs.templateIds) : new Map();
   const playlistIds = new Set(refs.playlistIds);
   for (const t of templates.values()) for (const m of t.modules ?? []) if (m.playlistId) playlistIds.add(m.playlistId);
@@ -78,18 +82,29 @@ export async function playerContent(rt: ContentRuntime, tenant: string, refs: { 
   });
   const outPlaylists = new Map([...playlists.values()].map((p) => [p.id, playlistOf(p)] as const));
   const outTemplates = new Map(
-    [...templates.values()].map((t) => [
-      t.id,
-      {
-        kind: 'template' as const,
-        id: t.id,
-        name: t.name,
-        width: t.width,
-        height: t.height,
-        orientation: t.orientation,
-        modules: (t.modules ?? []).map((m) => ({ id: m.id, name: m.name, left: m.left, top: m.top, width: m.width, height: m.height, playlist: m.playlistId ? (outPlaylists.get(m.playlistId) ?? null) : null })),
-      },
-    ] as const),
+    [...templates.values()].map(
+      (t) =>
+        [
+          t.id,
+          {
+            kind: 'template' as const,
+            id: t.id,
+            name: t.name,
+            width: t.width,
+            height: t.height,
+            orientation: t.orientation,
+            modules: (t.modules ?? []).map((m) => ({
+              id: m.id,
+              name: m.name,
+              left: m.left,
+              top: m.top,
+              width: m.width,
+              height: m.height,
+              playlist: m.playlistId ? (outPlaylists.get(m.playlistId) ?? null) : null,
+            })),
+          },
+        ] as const,
+    ),
   );
   return { playlists: outPlaylists, templates: outTemplates };
 }

@@ -32,7 +32,9 @@ async function edit(
   for (let attempt = 0; ; attempt++) {
     const playlist = await rt.repo.playlists.get(tenant, playlistId);
     if (expectedVersion != null && playlist.version !== expectedVersion) {
-      throw new AppError('VERSION_CONFLICT', `playlist '${playlist.id}' is at version ${playlist.version}, not ${expectedVersion}: read it again`, { field: 'expectedVersion' });
+      throw new AppError('VERSION_CONFLICT', `playlist '${playlist.id}' is at version ${playlist.version}, not ${expectedVersion}: read it again`, {
+        field: 'expectedVersion',
+      });
     }
     const next = densify(await change(playOrder(playlist.sources ?? []), playlist));
     try {
@@ -45,7 +47,9 @@ async function edit(
   }
 }
 
-const addSchema = z.object({ playlistId: idField, fileId: idField, interval: intervalField, name: nameField.nullable().optional(), expectedVersion: versionField }).strict();
+const addSchema = z
+  .object({ playlistId: idField, fileId: idField, interval: intervalField, name: nameField.nullable().optional(), expectedVersion: versionField })
+  .strict();
 
 export async function addPlaylistSource(rt: ContentRuntime, principal: Principal, input: unknown): Promise<Playlist> {
   const a = parseInput(addSchema, input);
@@ -54,11 +58,16 @@ export async function addPlaylistSource(rt: ContentRuntime, principal: Principal
   return edit(rt, principal, a.playlistId, a.expectedVersion, (sources) => {
     if (sources.length >= MAX_SOURCES) throw new AppError('BAD_USER_INPUT', `a playlist holds at most ${MAX_SOURCES} sources`, { field: 'playlistId' });
     const last = sources.at(-1)?.sequence ?? 0;
-    return [...sources, { id: randomUUID(), name: a.name ?? media.name, type: sourceTypeOf(media.mimeType), sequence: last + 1, interval: a.interval ?? null, mediaId: media.id }];
+    return [
+      ...sources,
+      { id: randomUUID(), name: a.name ?? media.name, type: sourceTypeOf(media.mimeType), sequence: last + 1, interval: a.interval ?? null, mediaId: media.id },
+    ];
   });
 }
 
-const updateSchema = z.object({ playlistId: idField, sourceId: idField, name: nameField.nullable().optional(), interval: intervalField, expectedVersion: versionField }).strict();
+const updateSchema = z
+  .object({ playlistId: idField, sourceId: idField, name: nameField.nullable().optional(), interval: intervalField, expectedVersion: versionField })
+  .strict();
 
 const findSource = (sources: PlaylistSourceRecord[], id: string) => {
   const at = sources.findIndex((s) => s.id === id);
@@ -77,7 +86,11 @@ export async function updatePlaylistSource(rt: ContentRuntime, principal: Princi
   });
 }
 
-export async function removePlaylistSource(rt: ContentRuntime, principal: Principal, args: { playlistId: string; sourceId: string; expectedVersion?: number | null }): Promise<Playlist> {
+export async function removePlaylistSource(
+  rt: ContentRuntime,
+  principal: Principal,
+  args: { playlistId: string; sourceId: string; expectedVersion?: number | null },
+): Promise<Playlist> {
   const r = parseInput(z.object({ playlistId: idField, sourceId: idField, expectedVersion: versionField }).strict(), args);
   return edit(rt, principal, r.playlistId, r.expectedVersion, (sources) => {
     sources.splice(findSource(sources, r.sourceId), 1);
@@ -94,7 +107,8 @@ export async function reorderPlaylistSources(rt: ContentRuntime, principal: Prin
     const byId = new Map(sources.map((s) => [s.id, s]));
     const seen = new Set<string>();
     r.sourceIds.forEach((id, i) => {
-      if (!byId.has(id)) throw new AppError('BAD_USER_INPUT', `sourceIds[${i}] '${id.slice(0, 100)}' is not a source of this playlist`, { field: `sourceIds[${i}]` });
+      if (!byId.has(id))
+        throw new AppError('BAD_USER_INPUT', `sourceIds[${i}] '${id.slice(0, 100)}' is not a source of this playlist`, { field: `sourceIds[${i}]` });
       if (seen.has(id)) throw new AppError('BAD_USER_INPUT', `sourceIds[${i}] '${id.slice(0, 100)}' is listed twice`, { field: `sourceIds[${i}]` });
       seen.add(id);
     });

@@ -8,8 +8,20 @@ import { coerceCell } from './cells.js';
 import type { Cell, DataTableColumnRecord } from './data-table.js';
 
 export const FILTER_OPERATORS = [
-  'eq', 'neq', 'contains', 'notContains', 'gt', 'gte', 'lt', 'lte',
-  'isEmpty', 'isNotEmpty', 'positive', 'negative', 'inRange', 'outOfRange',
+  'eq',
+  'neq',
+  'contains',
+  'notContains',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'isEmpty',
+  'isNotEmpty',
+  'positive',
+  'negative',
+  'inRange',
+  'outOfRange',
 ] as const;
 type Operator = (typeof FILTER_OPERATORS)[number];
 const OPS = new Set<string>(FILTER_OPERATORS);

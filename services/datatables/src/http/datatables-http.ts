@@ -40,7 +40,9 @@ export interface DataTablesHttpOptions {
 function sendError(res: Response, code: ErrorCode, message: string, field?: string): void {
   if (res.headersSent) return void res.destroy();
   const requestId = res.getHeader('x-request-id');
-  res.status(httpStatus(code)).json({ error: { code, message, ...(field ? { field } : {}), ...(typeof requestId === 'string' ? { request_id: requestId } : {}) } });
+  res
+    .status(httpStatus(code))
+    .json({ error: { code, message, ...(field ? { field } : {}), ...(typeof requestId === 'string' ? { request_id: requestId } : {}) } });
 }
 
 const LIST_PARAMS = new Set(['filter', 'sort', 'sortDir', 'pageSize', 'continuationToken', 'fields', 'api_key']);
@@ -62,7 +64,8 @@ function queryOf(req: Request, allowed: ReadonlySet<string>): Record<string, str
 
 function pageSizeOf(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
-  if (!/^\d{1,4}$/.test(v) || Number(v) < 1 || Number(v) > 100) throw new AppError('VALIDATION_FAILED', 'pageSize must be an integer from 1 to 100', { field: 'pageSize' });
+  if (!/^\d{1,4}$/.test(v) || Number(v) < 1 || Number(v) > 100)
+    throw new AppError('VALIDATION_FAILED', 'pageSize must be an integer from 1 to 100', { field: 'pageSize' });
   return Number(v);
 }
 
@@ -77,7 +80,10 @@ function fieldsOf(v: string | undefined): { props: Set<string>; cells: Set<strin
       props.add('data');
       (cells ??= new Set()).add(f.slice(5));
     } else if (ROW_FIELDS.has(f)) props.add(f);
-    else throw new AppError('VALIDATION_FAILED', `fields: unknown field '${f.slice(0, 50)}' (known: ${[...ROW_FIELDS].join(', ')}, data.<column key>)`, { field: 'fields' });
+    else
+      throw new AppError('VALIDATION_FAILED', `fields: unknown field '${f.slice(0, 50)}' (known: ${[...ROW_FIELDS].join(', ')}, data.<column key>)`, {
+        field: 'fields',
+      });
   }
   if (props.has('data') && cells && v.split(',').some((f) => f.trim() === 'data')) cells = null;
   return { props, cells };
@@ -98,7 +104,10 @@ function restRow(row: DataTableRow, fields: ReturnType<typeof fieldsOf>): Record
 
 /** Weak validator of a read: the table's generation (bumped by every write) and what was asked. */
 const etagOf = (tableId: string, generation: number, what: unknown) =>
-  `W/"${createHash('sha256').update(JSON.stringify([tableId, generation, what])).digest('base64url').slice(0, 27)}"`;
+  `W/"${createHash('sha256')
+    .update(JSON.stringify([tableId, generation, what]))
+    .digest('base64url')
+    .slice(0, 27)}"`;
 
 const matches = (header: string | undefined, etag: string) => !!header && header.split(',').some((t) => t.trim() === etag || t.trim() === '*');
 
@@ -139,7 +148,9 @@ function multipartFile(req: Request, consume: (file: Readable, info: { filename:
         stream.resume();
         return fail(badInput('file', `unexpected file part '${name.slice(0, 50)}'; send the file as 'file'`));
       }
-      stream.on('limit', () => stream.destroy(new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the ${IMPORT_LIMITS.maxBytes} bytes allowed`, { field: 'file' })));
+      stream.on('limit', () =>
+        stream.destroy(new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the ${IMPORT_LIMITS.maxBytes} bytes allowed`, { field: 'file' })),
+      );
       job = consume(stream, { filename: info.filename ?? '', mimeType: info.mimeType ?? '' });
       job.then(resolve, (e: Error) => {
         stream.resume();
@@ -165,7 +176,8 @@ export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOpt
   const authed = (h: (req: Request, res: Response, principal: Principal) => Promise<void>) => async (req: Request, res: Response, next: NextFunction) => {
     try {
       const principal = await o.authenticate(req);
-      if (!principal) return sendError(res, 'UNAUTHENTICATED', 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token');
+      if (!principal)
+        return sendError(res, 'UNAUTHENTICATED', 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token');
       await h(req, res, principal);
     } catch (e) {
       // A small unread body is drained (the connection stays usable); a large one is cut off.
@@ -183,77 +195,102 @@ export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOpt
     }
   };
 
-  router.get('/datatables/:tableId/rows/export', authed(async (req, res, principal) => {
-    guardQuery(principal, 'exportDataTableRows');
-    queryOf(req, NO_PARAMS);
-    const table = await getDataTable(rt.repo, principal, String(req.params.tableId));
-    const csv = await exportRowsCsv(rt, principal, table.id);
-    res.status(200);
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    res.setHeader('Content-Disposition', `attachment; filename="${table.id.replace(/[^A-Za-z0-9_-]/g, '_')}.csv"`);
-    res.setHeader('Cache-Control', 'private, no-store');
-    // Backpressure: pipeline pulls the next chunk of rows only as the socket drains.
-    await pipeline(csv, res).catch((e: unknown) => {
-      rt.logger?.warn({ err: e }, 'data table export stopped');
-      res.destroy();
-    });
-  }));
+  router.get(
+    '/datatables/:tableId/rows/export',
+    authed(async (req, res, principal) => {
+      guardQuery(principal, 'exportDataTableRows');
+      queryOf(req, NO_PARAMS);
+      const table = await getDataTable(rt.repo, principal, String(req.params.tableId));
+      const csv = await exportRowsCsv(rt, principal, table.id);
+      res.status(200);
+      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+      res.setHeader('Content-Disposition', `attachment; filename="${table.id.replace(/[^A-Za-z0-9_-]/g, '_')}.csv"`);
+      res.setHeader('Cache-Control', 'private, no-store');
+      // Backpressure: pipeline pulls the next chunk of rows only as the socket drains.
+      await pipeline(csv, res).catch((e: unknown) => {
+        rt.logger?.warn({ err: e }, 'data table export stopped');
+        res.destroy();
+      });
+    }),
+  );
 
-  router.get('/datatables/:tableId/rows', authed(async (req, res, principal) => {
-    guardQuery(principal, 'dataTableRows');
-    const q = queryOf(req, LIST_PARAMS);
-    const pageSize = pageSizeOf(q.pageSize);
-    const fields = fieldsOf(q.fields);
-    if (q.sortDir !== undefined && !/^(asc|desc)$/i.test(q.sortDir)) throw new AppError('VALIDATION_FAILED', 'sortDir must be asc or desc', { field: 'sortDir' });
-    const table = await getDataTable(rt.repo, principal, String(req.params.tableId));
-    const etag = etagOf(table.id, table.generation ?? 0, ['rows', q.filter, q.sort, q.sortDir, pageSize, q.continuationToken, q.fields]);
-    cacheHeaders(res, etag, table.cacheTtlSeconds);
-    if (matches(req.get('if-none-match'), etag)) return void res.status(304).end();
-    const page = await listRows(rt, principal, { tableId: table.id, filter: q.filter ?? null, sort: q.sort ?? null, sortDir: q.sortDir ?? null, pageSize: pageSize ?? null, continuationToken: q.continuationToken ?? null });
-    res.status(200).json({ data: page.data.map((r) => restRow(r, fields)), total_count: await page.totalCount(), continuation_token: page.continuationToken });
-  }));
+  router.get(
+    '/datatables/:tableId/rows',
+    authed(async (req, res, principal) => {
+      guardQuery(principal, 'dataTableRows');
+      const q = queryOf(req, LIST_PARAMS);
+      const pageSize = pageSizeOf(q.pageSize);
+      const fields = fieldsOf(q.fields);
+      if (q.sortDir !== undefined && !/^(asc|desc)$/i.test(q.sortDir))
+        throw new AppError('VALIDATION_FAILED', 'sortDir must be asc or desc', { field: 'sortDir' });
+      const table = await getDataTable(rt.repo, principal, String(req.params.tableId));
+      const etag = etagOf(table.id, table.generation ?? 0, ['rows', q.filter, q.sort, q.sortDir, pageSize, q.continuationToken, q.fields]);
+      cacheHeaders(res, etag, table.cacheTtlSeconds);
+      if (matches(req.get('if-none-match'), etag)) return void res.status(304).end();
+      const page = await listRows(rt, principal, {
+        tableId: table.id,
+        filter: q.filter ?? null,
+        sort: q.sort ?? null,
+        sortDir: q.sortDir ?? null,
+        pageSize: pageSize ?? null,
+        continuationToken: q.continuationToken ?? null,
+      });
+      res
+        .status(200)
+        .json({ data: page.data.map((r) => restRow(r, fields)), total_count: await page.totalCount(), continuation_token: page.continuationToken });
+    }),
+  );
 
-  router.get('/datatables/:tableId/rows/:rowId', authed(async (req, res, principal) => {
-    guardQuery(principal, 'dataTableRow');
-    const q = queryOf(req, ROW_PARAMS);
-    const fields = fieldsOf(q.fields);
-    const table = await getDataTable(rt.repo, principal, String(req.params.tableId));
-    const rowId = String(req.params.rowId);
-    const etag = etagOf(table.id, table.generation ?? 0, ['row', rowId, q.fields]);
-    cacheHeaders(res, etag, table.cacheTtlSeconds);
-    if (matches(req.get('if-none-match'), etag)) {
-      // Still the caller's row? A 304 must not confirm an id that does not exist.
-      await getRow(rt, principal, table.id, rowId);
-      return void res.status(304).end();
-    }
-    res.status(200).json(restRow(await getRow(rt, principal, table.id, rowId), fields));
-  }));
-
-  router.post('/datatables/:tableId/rows/import', authed(async (req, res, principal) => {
-    guardMutation(principal, 'importDataTableRows');
-    queryOf(req, NO_PARAMS);
-    // The table is checked before the body is read: a foreign or unknown table is a 404 at once.
-    const table = await getDataTable(rt.repo, principal, String(req.params.tableId));
-    if (!req.is('multipart/form-data')) {
-      req.resume();
-      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'POST .../rows/import takes multipart/form-data with the CSV or .xlsx file in a part named file', { field: 'file' });
-    }
-    const declared = Number(req.get('content-length'));
-    if (Number.isFinite(declared) && declared > IMPORT_LIMITS.maxBytes + 64 * 1024) throw new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the ${IMPORT_LIMITS.maxBytes} bytes allowed`, { field: 'file' });
-    const result = await multipartFile(req, async (file, info) => {
-      const xlsx = /\.xlsx$/i.test(info.filename) || XLSX_TYPES.has(info.mimeType);
-      if (!xlsx) return importRowsCsv(rt, principal, table.id, file);
-      // A zip is read from its end (central directory): spool it to a private temp file first.
-      const path = join(o.tmpDir ?? tmpdir(), `pylon-import-${randomBytes(12).toString('hex')}.xlsx`);
-      try {
-        await pipeline(file, createWriteStream(path, { mode: 0o600 }));
-        return await importRowsXlsx(rt, principal, table.id, path);
-      } finally {
-        await rm(path, { force: true });
+  router.get(
+    '/datatables/:tableId/rows/:rowId',
+    authed(async (req, res, principal) => {
+      guardQuery(principal, 'dataTableRow');
+      const q = queryOf(req, ROW_PARAMS);
+      const fields = fieldsOf(q.fields);
+      const table = await getDataTable(rt.repo, principal, String(req.params.tableId));
+      const rowId = String(req.params.rowId);
+      const etag = etagOf(table.id, table.generation ?? 0, ['row', rowId, q.fields]);
+      cacheHeaders(res, etag, table.cacheTtlSeconds);
+      if (matches(req.get('if-none-match'), etag)) {
+        // Still the caller's row? A 304 must not confirm an id that does not exist.
+        await getRow(rt, principal, table.id, rowId);
+        return void res.status(304).end();
       }
-    });
-    res.status(200).json({ imported: result.imported, failed: result.failed, errors: result.errors });
-  }));
+      res.status(200).json(restRow(await getRow(rt, principal, table.id, rowId), fields));
+    }),
+  );
+
+  router.post(
+    '/datatables/:tableId/rows/import',
+    authed(async (req, res, principal) => {
+      guardMutation(principal, 'importDataTableRows');
+      queryOf(req, NO_PARAMS);
+      // The table is checked before the body is read: a foreign or unknown table is a 404 at once.
+      const table = await getDataTable(rt.repo, principal, String(req.params.tableId));
+      if (!req.is('multipart/form-data')) {
+        req.resume();
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'POST .../rows/import takes multipart/form-data with the CSV or .xlsx file in a part named file', {
+          field: 'file',
+        });
+      }
+      const declared = Number(req.get('content-length'));
+      if (Number.isFinite(declared) && declared > IMPORT_LIMITS.maxBytes + 64 * 1024)
+        throw new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the ${IMPORT_LIMITS.maxBytes} bytes allowed`, { field: 'file' });
+      const result = await multipartFile(req, async (file, info) => {
+        const xlsx = /\.xlsx$/i.test(info.filename) || XLSX_TYPES.has(info.mimeType);
+        if (!xlsx) return importRowsCsv(rt, principal, table.id, file);
+        // A zip is read from its end (central directory): spool it to a private temp file first.
+        const path = join(o.tmpDir ?? tmpdir(), `pylon-import-${randomBytes(12).toString('hex')}.xlsx`);
+        try {
+          await pipeline(file, createWriteStream(path, { mode: 0o600 }));
+          return await importRowsXlsx(rt, principal, table.id, path);
+        } finally {
+          await rm(path, { force: true });
+        }
+      });
+      res.status(200).json({ imported: result.imported, failed: result.failed, errors: result.errors });
+    }),
+  );
 
   return router;
 }

@@ -79,7 +79,10 @@ export async function importRecords(
       continue;
     }
     if (cells.every((c) => c === null || c === undefined || c === '')) continue;
-    if (++count > IMPORT_LIMITS.maxRows) throw new AppError('PAYLOAD_TOO_LARGE', `an import holds at most ${IMPORT_LIMITS.maxRows} rows; rows up to line ${line - 1} were imported`, { field: 'file' });
+    if (++count > IMPORT_LIMITS.maxRows)
+      throw new AppError('PAYLOAD_TOO_LARGE', `an import holds at most ${IMPORT_LIMITS.maxRows} rows; rows up to line ${line - 1} were imported`, {
+        field: 'file',
+      });
     try {
       if (cells.length > header.length) throw badInput('data', `line has ${cells.length} cells, the header ${header.length}`);
       const data: Record<string, unknown> = {};
@@ -92,7 +95,8 @@ export async function importRecords(
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
       result.failed++;
-      if (result.errors.length < IMPORT_LIMITS.reportedErrors) result.errors.push({ line, error: e.message, field: typeof e.details.field === 'string' ? e.details.field : null });
+      if (result.errors.length < IMPORT_LIMITS.reportedErrors)
+        result.errors.push({ line, error: e.message, field: typeof e.details.field === 'string' ? e.details.field : null });
     }
     if (pending.length >= CHUNK) await flush();
   }
@@ -112,7 +116,8 @@ export async function importRowsCsv(rt: DataTablesRuntime, principal: Principal,
   let bytes = 0;
   input.on('data', (chunk: Buffer | string) => {
     bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
-    if (bytes > IMPORT_LIMITS.maxBytes) input.destroy(new AppError('PAYLOAD_TOO_LARGE', `an import is at most ${IMPORT_LIMITS.maxBytes} bytes`, { field: 'file' }));
+    if (bytes > IMPORT_LIMITS.maxBytes)
+      input.destroy(new AppError('PAYLOAD_TOO_LARGE', `an import is at most ${IMPORT_LIMITS.maxBytes} bytes`, { field: 'file' }));
   });
   input.on('error', (e) => parser.destroy(e));
   input.pipe(parser);

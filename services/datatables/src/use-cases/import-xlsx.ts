@@ -25,7 +25,9 @@ const tooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', message,
 
 function openZip(path: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) =>
-    yauzl.open(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false }, (err, zip) => (err || !zip ? reject(refuse(`the file is not a valid .xlsx (zip) archive: ${err?.message ?? 'unreadable'}`)) : resolve(zip))),
+    yauzl.open(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false }, (err, zip) =>
+      err || !zip ? reject(refuse(`the file is not a valid .xlsx (zip) archive: ${err?.message ?? 'unreadable'}`)) : resolve(zip),
+    ),
   );
 }
 
@@ -49,7 +51,9 @@ export async function prescanXlsx(path: string): Promise<void> {
       declared += e.uncompressedSize;
       if (declared > XLSX_LIMITS.maxUncompressedBytes) throw tooLarge(`the .xlsx archive expands to more than ${XLSX_LIMITS.maxUncompressedBytes} bytes`);
       if (e.uncompressedSize > XLSX_LIMITS.ratioFloorBytes && e.uncompressedSize > e.compressedSize * XLSX_LIMITS.maxRatio) {
-        throw tooLarge(`the .xlsx entry '${e.fileName.slice(0, 100)}' expands ${Math.round(e.uncompressedSize / Math.max(1, e.compressedSize))} times (at most ${XLSX_LIMITS.maxRatio})`);
+        throw tooLarge(
+          `the .xlsx entry '${e.fileName.slice(0, 100)}' expands ${Math.round(e.uncompressedSize / Math.max(1, e.compressedSize))} times (at most ${XLSX_LIMITS.maxRatio})`,
+        );
       }
     }
     // Inflate everything into a counter: the declared sizes are checked against the bytes themselves.
@@ -57,7 +61,9 @@ export async function prescanXlsx(path: string): Promise<void> {
     const spans: Array<[number, number]> = [];
     for (const e of entries) {
       const start = await new Promise<number>((resolve, reject) =>
-        zip.readLocalFileHeader(e, { minimal: true }, (err, h) => (err ? reject(refuse(`the .xlsx entry '${e.fileName.slice(0, 100)}' is malformed: ${err.message}`)) : resolve(h.fileDataStart))),
+        zip.readLocalFileHeader(e, { minimal: true }, (err, h) =>
+          err ? reject(refuse(`the .xlsx entry '${e.fileName.slice(0, 100)}' is malformed: ${err.message}`)) : resolve(h.fileDataStart),
+        ),
       );
       spans.push([e.relativeOffsetOfLocalHeader, start + e.compressedSize + ((e.generalPurposeBitFlag & 8) !== 0 ? 16 : 0)]);
       await new Promise<void>((resolve, reject) => {
@@ -65,9 +71,16 @@ export async function prescanXlsx(path: string): Promise<void> {
           if (err || !stream) return reject(refuse(`the .xlsx entry '${e.fileName.slice(0, 100)}' cannot be read: ${err?.message ?? 'unreadable'}`));
           stream.on('data', (chunk: Buffer) => {
             actual += chunk.length;
-            if (actual > XLSX_LIMITS.maxUncompressedBytes) stream.destroy(tooLarge(`the .xlsx archive expands to more than ${XLSX_LIMITS.maxUncompressedBytes} bytes`));
+            if (actual > XLSX_LIMITS.maxUncompressedBytes)
+              stream.destroy(tooLarge(`the .xlsx archive expands to more than ${XLSX_LIMITS.maxUncompressedBytes} bytes`));
           });
-          stream.on('error', (e2: Error) => reject(e2 instanceof AppError ? e2 : refuse(`the .xlsx entry '${e.fileName.slice(0, 100)}' does not match its declared size or is corrupt: ${e2.message}`)));
+          stream.on('error', (e2: Error) =>
+            reject(
+              e2 instanceof AppError
+                ? e2
+                : refuse(`the .xlsx entry '${e.fileName.slice(0, 100)}' does not match its declared size or is corrupt: ${e2.message}`),
+            ),
+          );
           stream.on('end', () => resolve());
         });
       });
@@ -100,7 +113,13 @@ function plain(v: unknown): unknown {
 /** Imports the first worksheet of an .xlsx file already on disk (pre-scanned here first). */
 export async function importRowsXlsx(rt: DataTablesRuntime, principal: Principal, tableId: string, path: string): Promise<ImportResult> {
   await prescanXlsx(path);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit', entries: 'emit' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    worksheets: 'emit',
+    entries: 'emit',
+  });
   async function* records(): AsyncGenerator<{ line: number; cells: unknown[] }> {
     try {
       for await (const sheet of reader) {

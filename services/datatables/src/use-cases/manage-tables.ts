@@ -3,15 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, badInput, notFound, parseInput, type Principal } from '@pylon/kit';
 import { z } from 'zod';
 import { coerceCell, sortSlots } from '../domain/cells.js';
-import {
-  COLUMN_TYPES,
-  columnKeyProblem,
-  MAX_COLUMNS,
-  SORT_SLOTS,
-  type Cell,
-  type DataTableColumnRecord,
-  type RowData,
-} from '../domain/data-table.js';
+import { COLUMN_TYPES, columnKeyProblem, MAX_COLUMNS, SORT_SLOTS, type Cell, type DataTableColumnRecord, type RowData } from '../domain/data-table.js';
 import type { DataTable } from '../data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
 import { getDataTable } from './get-data-table.js';
@@ -115,7 +107,7 @@ function migrateData(
   let changed = false;
   for (const col of after) {
     const prev = old.get(col.id);
-    const value: unknown = prev ? data[prev.key] ?? null : null;
+    const value: unknown = prev ? (data[prev.key] ?? null) : null;
     let cell: Cell;
     if (!prev) {
       const r = col.default === null ? { ok: true as const, value: null } : coerceCell(col, col.default);

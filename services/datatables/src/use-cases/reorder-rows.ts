@@ -13,7 +13,11 @@ import { SORT_GAP, versionOf } from './row-writes.js';
 
 const MAX_REORDER = MAX_BATCH_ROWS * 10;
 
-export async function reorderRows(rt: DataTablesRuntime, principal: Principal, input: { tableId: string; rowIds: string[]; afterRowId?: string | null }): Promise<{ moved: number }> {
+export async function reorderRows(
+  rt: DataTablesRuntime,
+  principal: Principal,
+  input: { tableId: string; rowIds: string[]; afterRowId?: string | null },
+): Promise<{ moved: number }> {
   const tenant = principal.accountId;
   if (input.rowIds.length === 0) throw badInput('rowIds', 'rowIds must hold at least 1 item(s)');
   if (input.rowIds.length > MAX_REORDER) throw badInput('rowIds', `rowIds must hold at most ${MAX_REORDER} item(s)`);
@@ -41,7 +45,11 @@ export async function reorderRows(rt: DataTablesRuntime, principal: Principal, i
   }
   const written = await Promise.all(input.rowIds.map((id, i) => rt.repo.writeRow(tenant, rows.get(id) as DataTableRow, { sortOrder: keys[i] as number })));
   await Promise.all([
-    rt.repo.recordVersions(tenant, written.map((r) => versionOf(r, 'REORDER', principal.userId)), rt.historyLimit),
+    rt.repo.recordVersions(
+      tenant,
+      written.map((r) => versionOf(r, 'REORDER', principal.userId)),
+      rt.historyLimit,
+    ),
     rt.repo.touchTable(tenant, table.id, 0),
   ]);
   return { moved: written.length };

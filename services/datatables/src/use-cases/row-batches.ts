@@ -28,7 +28,8 @@ export interface BatchResult {
 function checkSize(list: unknown, field: string): asserts list is unknown[] {
   if (!Array.isArray(list)) throw badInput(field, `${field} must be a list`);
   if (list.length === 0) throw badInput(field, `${field} must hold at least 1 item(s)`);
-  if (list.length > MAX_BATCH_ROWS) throw badInput(field, `${field} must hold at most ${MAX_BATCH_ROWS} item(s) per call (got ${list.length}); nothing was written`);
+  if (list.length > MAX_BATCH_ROWS)
+    throw badInput(field, `${field} must hold at most ${MAX_BATCH_ROWS} item(s) per call (got ${list.length}); nothing was written`);
 }
 
 const summary = (results: RowResult[]): BatchResult => {

@@ -19,7 +19,13 @@ export async function listRowVersions(rt: DataTablesRuntime, principal: Principa
   return versions;
 }
 
-export async function getRowVersion(rt: DataTablesRuntime, principal: Principal, tableId: string, rowId: string, version: number): Promise<DataTableRowVersion> {
+export async function getRowVersion(
+  rt: DataTablesRuntime,
+  principal: Principal,
+  tableId: string,
+  rowId: string,
+  version: number,
+): Promise<DataTableRowVersion> {
   const table = await getDataTable(rt.repo, principal, tableId);
   const v = await rt.repo.getVersion(principal.accountId, table.id, rowId, version);
   if (!v) throw notFound(`version ${version} of row`, rowId);

@@ -35,7 +35,10 @@ export function checkVersion(row: DataTableRow, expected: unknown, field = 'vers
   if (expected === null || expected === undefined) return;
   if (typeof expected !== 'number' || !Number.isInteger(expected) || expected < 1) throw badInput(field, `${field} must be a positive integer`);
   if (row.rev !== expected) {
-    throw new AppError('VERSION_CONFLICT', `row '${row.id}' is at version ${row.rev}, not ${expected}: read it again and retry`, { field, actualVersion: row.rev });
+    throw new AppError('VERSION_CONFLICT', `row '${row.id}' is at version ${row.rev}, not ${expected}: read it again and retry`, {
+      field,
+      actualVersion: row.rev,
+    });
   }
 }
 

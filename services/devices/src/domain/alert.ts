@@ -58,7 +58,10 @@ export const openKeyOf = (accountId: string, ruleId: string, deviceId: string) =
 
 /** The ruleSet field: the rule's conditions as compact JSON text. */
 export const ruleSetOf = (r: Pick<AlertRuleRecord, 'match' | 'conditions'>) =>
-  JSON.stringify({ match: r.match, conditions: r.conditions.map((c) => (c.type === 'offline' ? { type: c.type, minutes: c.minutes } : { type: c.type, threshold: c.threshold })) });
+  JSON.stringify({
+    match: r.match,
+    conditions: r.conditions.map((c) => (c.type === 'offline' ? { type: c.type, minutes: c.minutes } : { type: c.type, threshold: c.threshold })),
+  });
 
 export const hasOfflineCondition = (r: Pick<AlertRuleRecord, 'conditions'>) => r.conditions.some((c) => c.type === 'offline');
 
@@ -130,10 +133,12 @@ export function parseAlertRule(input: unknown): AlertRuleRecord {
   const r = parseInput(ruleSchema, input);
   const conditions = r.conditions.map((c, i): AlertCondition => {
     if (c.type === 'offline') {
-      if (c.minutes == null) throw new AppError('BAD_USER_INPUT', `conditions[${i}].minutes is required for an offline condition`, { field: `conditions[${i}].minutes` });
+      if (c.minutes == null)
+        throw new AppError('BAD_USER_INPUT', `conditions[${i}].minutes is required for an offline condition`, { field: `conditions[${i}].minutes` });
       return { type: c.type, minutes: c.minutes };
     }
-    if (c.threshold == null) throw new AppError('BAD_USER_INPUT', `conditions[${i}].threshold is required for ${c.type}`, { field: `conditions[${i}].threshold` });
+    if (c.threshold == null)
+      throw new AppError('BAD_USER_INPUT', `conditions[${i}].threshold is required for ${c.type}`, { field: `conditions[${i}].threshold` });
     return { type: c.type, threshold: c.threshold };
   });
   return { name: r.name, isEnabled: r.isEnabled, match: r.match, conditions };
@@ -142,7 +147,12 @@ export function parseAlertRule(input: unknown): AlertRuleRecord {
 /** Checks an ISO instant given for snoozedUntil / resolvedOn. */
 export function parseAlertInstant(value: unknown, field: string): string | null {
   if (value === null) return null;
-  if (typeof value !== 'string' || value.length > 40 || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) || Number.isNaN(Date.parse(value))) {
+  if (
+    typeof value !== 'string' ||
+    value.length > 40 ||
+    !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) ||
+    Number.isNaN(Date.parse(value))
+  ) {
     throw new AppError('BAD_USER_INPUT', `${field} must be an ISO 8601 timestamp such as 2026-01-31T18:00:00Z`, { field });
   }
   return new Date(value).toISOString();

@@ -23,13 +23,37 @@ export const WRITABLE_DEVICE_FIELDS: readonly (keyof DeviceWritable)[] = ['name'
 
 /** Fields a client can see but never set (GraphQL and REST spellings, REST arriving camel-cased). */
 export const READ_ONLY_DEVICE_FIELDS: ReadonlySet<string> = new Set([
-  'id', 'accountId', 'version', 'createdAt', 'createdOn', 'updatedAt', 'updatedOn', 'isOnline', 'pingData',
-  'registrationKey', 'snap', 'groupName', 'snapUpdatedAt', 'commandsQueuedAt', 'commandsCheckedAt',
+  'id',
+  'accountId',
+  'version',
+  'createdAt',
+  'createdOn',
+  'updatedAt',
+  'updatedOn',
+  'isOnline',
+  'pingData',
+  'registrationKey',
+  'snap',
+  'groupName',
+  'snapUpdatedAt',
+  'commandsQueuedAt',
+  'commandsCheckedAt',
 ]);
 
 const text = (max: number) => z.string().trim().max(max);
-const optionalText = (max: number) => text(max).nullable().optional().transform((v) => (v === undefined || v === '' ? null : v));
-const optionalNumber = (min: number, max: number) => z.number().min(min).max(max).nullable().optional().transform((v) => v ?? null);
+const optionalText = (max: number) =>
+  text(max)
+    .nullable()
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? null : v));
+const optionalNumber = (min: number, max: number) =>
+  z
+    .number()
+    .min(min)
+    .max(max)
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null);
 const id = z.string().trim().min(1).max(200);
 
 export const tagsSchema = z
@@ -87,7 +111,10 @@ const fullSchema = z
 const partialSchema = z
   .object({
     name: fields.name.optional(),
-    tags: fields.tags.nullable().optional().transform((v) => (v === null ? [] : v)),
+    tags: fields.tags
+      .nullable()
+      .optional()
+      .transform((v) => (v === null ? [] : v)),
     groupId: fields.groupId.optional(),
     orgId: fields.orgId.optional(),
     deviceType: fields.deviceType.optional(),

@@ -70,4 +70,3 @@ export function parsePing(body: unknown): ParsedPing {
     snapBase64: p.snap ?? null,
   };
 }
-

@@ -14,7 +14,6 @@ export const ENUMS = {
   AlertConditionType: { OFFLINE: 'offline', CPU_ABOVE: 'cpu_above', MEMORY_ABOVE: 'memory_above', DISK_ABOVE: 'disk_above' },
 } as const;
 
-
 function ruleSnapshot(a: Alert): RuleSnapshot {
   let parsed: { match?: 'any' | 'all'; conditions?: AlertCondition[] } = {};
   try {
@@ -50,7 +49,11 @@ export function alertTypeResolvers(rt: DevicesRuntime): Pick<Resolvers, 'Alert' 
       alertRule: async (a, _, ctx) => (await ruleLoader(rt, ctx).load(a.ruleId)) ?? ruleSnapshot(a),
       // A device deleted since keeps its id and the name it had.
       devices: async (a, _, ctx) =>
-        Promise.all(a.deviceIds.map(async (id, i) => (await deviceLoader(rt, ctx).load(id)) ?? { id, name: a.deviceNames[i] ?? id, tags: [], pingData: null, accountId: a.accountId })),
+        Promise.all(
+          a.deviceIds.map(
+            async (id, i) => (await deviceLoader(rt, ctx).load(id)) ?? { id, name: a.deviceNames[i] ?? id, tags: [], pingData: null, accountId: a.accountId },
+          ),
+        ),
     },
     AlertRule: {
       ruleSet: (r) => ruleSetOf(r),

@@ -10,7 +10,6 @@ import { readSnap } from '../use-cases/snaps.js';
 import { deviceLoader } from './loaders.js';
 import type { QueryResolvers, Resolvers } from './resolvers.generated.js';
 
-
 const upper = <S extends string>(s: S) => s.toUpperCase() as Uppercase<S>;
 const lower = (s: string) => s.toLowerCase();
 
@@ -31,7 +30,10 @@ export function deviceQueryResolvers(rt: DevicesRuntime): QueryResolvers {
     },
     deviceCommands: async (_, args, ctx) => {
       guardQuery(ctx.principal, 'deviceCommands');
-      return listDeviceCommands(rt, ctx.principal, args.deviceId, { status: (args.status?.map(lower) ?? null) as CommandStatus[] | null, limit: args.limit ?? null });
+      return listDeviceCommands(rt, ctx.principal, args.deviceId, {
+        status: (args.status?.map(lower) ?? null) as CommandStatus[] | null,
+        limit: args.limit ?? null,
+      });
     },
   };
 }

@@ -6,21 +6,27 @@ import type { Device } from '../device.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
 
 export function deviceLoader(rt: DevicesRuntime, ctx: SubgraphContext) {
-  return once(ctx, 'devices.byId', () =>
-    new DataLoader<string, Device | null>(async (ids) => {
-      const found = await rt.repo.findByIds(ctx.principal.accountId, ids);
-      const byId = new Map(found.map((d) => [d.id, d]));
-      return ids.map((id) => byId.get(id) ?? null);
-    }),
+  return once(
+    ctx,
+    'devices.byId',
+    () =>
+      new DataLoader<string, Device | null>(async (ids) => {
+        const found = await rt.repo.findByIds(ctx.principal.accountId, ids);
+        const byId = new Map(found.map((d) => [d.id, d]));
+        return ids.map((id) => byId.get(id) ?? null);
+      }),
   );
 }
 
 export function ruleLoader(rt: DevicesRuntime, ctx: SubgraphContext) {
-  return once(ctx, 'alertRules.byId', () =>
-    new DataLoader<string, AlertRule | null>(async (ids) => {
-      const found = await rt.alerts.findRulesByIds(ctx.principal.accountId, ids);
-      const byId = new Map(found.map((r) => [r.id, r]));
-      return ids.map((id) => byId.get(id) ?? null);
-    }),
+  return once(
+    ctx,
+    'alertRules.byId',
+    () =>
+      new DataLoader<string, AlertRule | null>(async (ids) => {
+        const found = await rt.alerts.findRulesByIds(ctx.principal.accountId, ids);
+        const byId = new Map(found.map((r) => [r.id, r]));
+        return ids.map((id) => byId.get(id) ?? null);
+      }),
   );
 }

@@ -35,7 +35,9 @@ function sendError(res: Response, code: ErrorCode, message: string, field?: stri
   const requestId = res.getHeader('x-request-id');
   if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
   if (code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'RegistrationKey realm="pylon-player"');
-  res.status(httpStatus(code)).json({ error: { code, message, ...(field ? { field } : {}), ...(typeof requestId === 'string' ? { request_id: requestId } : {}) } });
+  res
+    .status(httpStatus(code))
+    .json({ error: { code, message, ...(field ? { field } : {}), ...(typeof requestId === 'string' ? { request_id: requestId } : {}) } });
 }
 
 /** `?wait=` as whole seconds, or a 400 naming it. */
@@ -118,12 +120,14 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
     '/player/:registrationKey/snap',
     // Authenticate and check the declared type before reading up to maxSnapBytes from the caller.
     (req: Request, res: Response, next: NextFunction) => {
-      authenticatePlayer(rt, key(req)).then((device) => {
-        res.locals.device = device;
-        const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-        if (type !== 'image/jpeg') throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the screenshot must be sent as Content-Type: image/jpeg');
-        next();
-      }).catch(next);
+      authenticatePlayer(rt, key(req))
+        .then((device) => {
+          res.locals.device = device;
+          const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+          if (type !== 'image/jpeg') throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the screenshot must be sent as Content-Type: image/jpeg');
+          next();
+        })
+        .catch(next);
     },
     jpeg,
     wrap(async (req, res) => {
@@ -162,7 +166,14 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
   );
 
   router.use('/player', (req: Request, res: Response) => {
-    sendError(res, 'NOT_FOUND', `the player API has no ${req.method} ${req.originalUrl.split('?')[0]!.replace(/\/player\/[^/]+/, '/player/{registrationKey}').slice(0, 200)}`);
+    sendError(
+      res,
+      'NOT_FOUND',
+      `the player API has no ${req.method} ${req.originalUrl
+        .split('?')[0]!
+        .replace(/\/player\/[^/]+/, '/player/{registrationKey}')
+        .slice(0, 200)}`,
+    );
   });
 
   router.use('/player', (err: unknown, req: Request, res: Response, next: NextFunction) => {
@@ -170,7 +181,11 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
     if (isAppError(err) && err.code === 'UNAUTHENTICATED') {
       // A failed key counts against the address; the one that exhausts the budget is already a 429.
       void safely(() => failures.consume(addressOf(req)))
-        .then((d) => (d.allowed ? sendError(res, err.code, err.message) : sendError(res, 'RATE_LIMITED', tooManyFailures(d.retryAfterSeconds).message, undefined, d.retryAfterSeconds)))
+        .then((d) =>
+          d.allowed
+            ? sendError(res, err.code, err.message)
+            : sendError(res, 'RATE_LIMITED', tooManyFailures(d.retryAfterSeconds).message, undefined, d.retryAfterSeconds),
+        )
         .catch(next);
       return;
     }

@@ -18,7 +18,12 @@ export interface AckResult {
   status: string;
 }
 
-export async function ackCommand(rt: Pick<DevicesRuntime, 'repo' | 'commands' | 'now'>, registrationKey: string, commandId: string, body: unknown): Promise<AckResult> {
+export async function ackCommand(
+  rt: Pick<DevicesRuntime, 'repo' | 'commands' | 'now'>,
+  registrationKey: string,
+  commandId: string,
+  body: unknown,
+): Promise<AckResult> {
   const device = await authenticatePlayer(rt, registrationKey);
   const ack = parseInput(ackSchema, body ?? {});
   const tenant = device.accountId;
@@ -29,12 +34,11 @@ export async function ackCommand(rt: Pick<DevicesRuntime, 'repo' | 'commands' | 
   const status = ackTransition(command, ack.status, now);
   if (status !== command.status) {
     const at = new Date(now).toISOString();
-    const updated = await rt.commands
-      .complete(tenant, command, status, at, status === 'failed' ? (ack.message ?? 'failed') : null)
-      .catch((e: unknown) => {
-        if ((e as { code?: string }).code === 'VERSION_CONFLICT') throw new AppError('UNPROCESSABLE', 'the command changed while it was acknowledged; send the ack again');
-        throw e;
-      });
+    const updated = await rt.commands.complete(tenant, command, status, at, status === 'failed' ? (ack.message ?? 'failed') : null).catch((e: unknown) => {
+      if ((e as { code?: string }).code === 'VERSION_CONFLICT')
+        throw new AppError('UNPROCESSABLE', 'the command changed while it was acknowledged; send the ack again');
+      throw e;
+    });
     if (!updated) throw notFound('command', commandId.slice(0, 100));
   }
   return { id: command.id, status };

@@ -35,15 +35,17 @@ export class CommandWakeups {
   /** Subscribes once; later calls share the first subscription (retried after a failure). */
   start(): Promise<void> {
     if (!this.pubsub || this.closed) return Promise.resolve();
-    this.subscribed ??= this.pubsub.subscribe(WAKEUP_CHANNEL, (m) => this.onMessage(m)).then(
-      (unsubscribe) => {
-        this.unsubscribe = unsubscribe;
-      },
-      (e: unknown) => {
-        this.subscribed = undefined;
-        throw e;
-      },
-    );
+    this.subscribed ??= this.pubsub
+      .subscribe(WAKEUP_CHANNEL, (m) => this.onMessage(m))
+      .then(
+        (unsubscribe) => {
+          this.unsubscribe = unsubscribe;
+        },
+        (e: unknown) => {
+          this.subscribed = undefined;
+          throw e;
+        },
+      );
     return this.subscribed;
   }
 
@@ -124,7 +126,10 @@ export class CommandWakeups {
   private onMessage(message: unknown): void {
     const m = message as { a?: unknown; d?: unknown } | null;
     if (!m || typeof m.a !== 'string' || !Array.isArray(m.d)) return;
-    this.wake(m.a, m.d.filter((d): d is string => typeof d === 'string'));
+    this.wake(
+      m.a,
+      m.d.filter((d): d is string => typeof d === 'string'),
+    );
   }
 
   private wake(accountId: string, deviceIds: readonly string[]): void {

@@ -18,7 +18,12 @@ const isConflict = (e: unknown) => (e as { code?: string } | null)?.code === 'VE
  * delivered ones in queue order. Each update names the version read, so when two pings of the
  * same device race (two replicas), each command goes to exactly one of them.
  */
-export async function deliverCommands(rt: { commands: CommandRepository; now: () => number }, tenant: string, pending: readonly DeviceCommand[], now = rt.now()): Promise<DeliveredCommand[]> {
+export async function deliverCommands(
+  rt: { commands: CommandRepository; now: () => number },
+  tenant: string,
+  pending: readonly DeviceCommand[],
+  now = rt.now(),
+): Promise<DeliveredCommand[]> {
   const at = new Date(now).toISOString();
   const results = await Promise.all(
     pending.map(async (c) => {

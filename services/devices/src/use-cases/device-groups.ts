@@ -58,7 +58,11 @@ export async function updateDeviceGroup(repo: DeviceRepository, principal: Princ
  * Deletes a group; never its devices. Its devices and sub-groups move up to its parent group
  * (or become ungrouped / top-level when it had none).
  */
-export async function deleteDeviceGroup(repo: DeviceRepository, principal: Principal, id: string): Promise<{ groupId: string; movedDevices: number; movedGroups: number }> {
+export async function deleteDeviceGroup(
+  repo: DeviceRepository,
+  principal: Principal,
+  id: string,
+): Promise<{ groupId: string; movedDevices: number; movedGroups: number }> {
   const tenant = principal.accountId;
   const group = await repo.getGroup(tenant, id);
   const parent = group.parentId ? await repo.findGroup(tenant, group.parentId) : null;

@@ -14,7 +14,11 @@ export type ManageDevicesDeps = Pick<DevicesRuntime, 'repo' | 'organizations' | 
 export type DeleteDeviceDeps = Pick<DevicesRuntime, 'repo' | 'alerts' | 'blobs' | 'logger' | 'now'>;
 
 /** The group fields a device stores: its id and (denormalised) name, checked to exist in the account. */
-export async function groupFields(rt: ManageDevicesDeps, tenant: string, groupId: string | null): Promise<{ groupId: string | null; groupName: string | null }> {
+export async function groupFields(
+  rt: ManageDevicesDeps,
+  tenant: string,
+  groupId: string | null,
+): Promise<{ groupId: string | null; groupName: string | null }> {
   if (groupId === null) return { groupId: null, groupName: null };
   const group = await rt.repo.findGroup(tenant, groupId);
   if (!group) throw new AppError('BAD_USER_INPUT', `device group '${groupId.slice(0, 100)}' was not found`, { field: 'groupId' });
@@ -35,7 +39,9 @@ export const newRegistrationKey = () => randomBytes(16).toString('hex');
 export async function createDevice(rt: ManageDevicesDeps, principal: Principal, input: Record<string, unknown>): Promise<Device> {
   const { registrationKey: givenKey, ...rest } = input ?? {};
   if (givenKey !== undefined && givenKey !== null && (typeof givenKey !== 'string' || !CHOSEN_REGISTRATION_KEY.test(givenKey))) {
-    throw new AppError('BAD_USER_INPUT', 'registrationKey must be 32 to 128 letters, digits, - or _ (a guessable key would let anyone speak for the screen)', { field: 'registrationKey' });
+    throw new AppError('BAD_USER_INPUT', 'registrationKey must be 32 to 128 letters, digits, - or _ (a guessable key would let anyone speak for the screen)', {
+      field: 'registrationKey',
+    });
   }
   const w = parseDeviceWritable(rest);
   const tenant = principal.accountId;
@@ -49,7 +55,8 @@ export async function createDevice(rt: ManageDevicesDeps, principal: Principal, 
       registrationKey: typeof givenKey === 'string' ? givenKey : newRegistrationKey(),
     });
   } catch (e) {
-    if ((e as { code?: string }).code === 'DUPLICATE_KEY') throw new AppError('DUPLICATE_KEY', 'this registration key is already registered', { field: 'registrationKey' });
+    if ((e as { code?: string }).code === 'DUPLICATE_KEY')
+      throw new AppError('DUPLICATE_KEY', 'this registration key is already registered', { field: 'registrationKey' });
     throw e;
   }
 }
@@ -61,7 +68,13 @@ export async function updateDevice(rt: ManageDevicesDeps, principal: Principal, 
 }
 
 /** Every id the changes name (group, organization) is checked to belong to the caller's account. */
-export async function applyDeviceChanges(rt: ManageDevicesDeps, principal: Principal, id: string, changes: Partial<DeviceWritable>, expectedVersion?: number): Promise<Device> {
+export async function applyDeviceChanges(
+  rt: ManageDevicesDeps,
+  principal: Principal,
+  id: string,
+  changes: Partial<DeviceWritable>,
+  expectedVersion?: number,
+): Promise<Device> {
   const tenant = principal.accountId;
   const device = await rt.repo.getDevice(tenant, id);
   // An unchanged orgId is not re-checked: a patch that leaves it alone still applies.

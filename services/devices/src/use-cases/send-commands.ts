@@ -25,7 +25,13 @@ export interface BulkResult {
   results: { success: boolean; deviceId: string; error: string | null; errorCode: string | null }[];
 }
 
-function records(rt: SendCommandsDeps, principal: Principal, device: Device, commands: { command: string; arg: string | null }[], now: number): DeviceCommandRecord[] {
+function records(
+  rt: SendCommandsDeps,
+  principal: Principal,
+  device: Device,
+  commands: { command: string; arg: string | null }[],
+  now: number,
+): DeviceCommandRecord[] {
   // One millisecond apart, so a device receives them in the order given.
   return commands.map((c, i) => ({
     deviceId: device.id,
@@ -44,12 +50,24 @@ function records(rt: SendCommandsDeps, principal: Principal, device: Device, com
 /** After queuing: the delivery hint on each device, the sweep registration, the wake-up. */
 async function announce(rt: SendCommandsDeps, tenant: string, devices: readonly Device[], now: number): Promise<void> {
   const at = new Date(now + 1000).toISOString(); // at or after every queuedAt of this send
-  await rt.repo.markCommandsQueued(tenant, devices.map((d) => d.id), at);
+  await rt.repo.markCommandsQueued(
+    tenant,
+    devices.map((d) => d.id),
+    at,
+  );
   await rt.alerts.registerAccount(tenant, { commands: true });
-  await rt.wakeups.notify(tenant, devices.map((d) => d.id));
+  await rt.wakeups.notify(
+    tenant,
+    devices.map((d) => d.id),
+  );
 }
 
-export async function sendDeviceCommand(rt: SendCommandsDeps, principal: Principal, deviceId: string, commands: readonly CommandInput[]): Promise<SentCommands> {
+export async function sendDeviceCommand(
+  rt: SendCommandsDeps,
+  principal: Principal,
+  deviceId: string,
+  commands: readonly CommandInput[],
+): Promise<SentCommands> {
   const tenant = principal.accountId;
   const valid = validateCommands(commands, await rt.repo.knownCommands(tenant));
   const device = await rt.repo.getDevice(tenant, deviceId);
@@ -64,7 +82,11 @@ export async function sendDeviceCommand(rt: SendCommandsDeps, principal: Princip
  * in parallel slices, one result per distinct device id in the order given. Unknown and foreign
  * devices fail individually; invalid commands fail every device with the same error.
  */
-export async function sendBulkDeviceCommands(rt: SendCommandsDeps, principal: Principal, input: { deviceIds: readonly string[]; commands: readonly CommandInput[] }): Promise<BulkResult> {
+export async function sendBulkDeviceCommands(
+  rt: SendCommandsDeps,
+  principal: Principal,
+  input: { deviceIds: readonly string[]; commands: readonly CommandInput[] },
+): Promise<BulkResult> {
   const tenant = principal.accountId;
   const ids = [...new Set((input.deviceIds ?? []).map((id) => String(id).trim()).filter(Boolean))];
   if (ids.length === 0) throw new AppError('BAD_USER_INPUT', 'deviceIds must name at least one device', { field: 'deviceIds' });
@@ -98,7 +120,12 @@ export async function sendBulkDeviceCommands(rt: SendCommandsDeps, principal: Pr
       }),
     );
   }
-  await announce(rt, tenant, devices.filter((d) => queuedFor.has(d.id)), now);
+  await announce(
+    rt,
+    tenant,
+    devices.filter((d) => queuedFor.has(d.id)),
+    now,
+  );
   return summarise(
     ids.map((id) => {
       if (queuedFor.has(id)) return { success: true, deviceId: id, error: null, errorCode: null };
@@ -113,7 +140,12 @@ function summarise(results: BulkResult['results']): BulkResult {
 }
 
 /** A device's commands with their current status, newest first (GraphQL deviceCommands). */
-export async function listDeviceCommands(rt: SendCommandsDeps, principal: Principal, deviceId: string, opts: { status?: CommandStatus[] | null; limit?: number | null }): Promise<DeviceCommand[]> {
+export async function listDeviceCommands(
+  rt: SendCommandsDeps,
+  principal: Principal,
+  deviceId: string,
+  opts: { status?: CommandStatus[] | null; limit?: number | null },
+): Promise<DeviceCommand[]> {
   const tenant = principal.accountId;
   const device = await rt.repo.getDevice(tenant, deviceId);
   const limit = opts.limit ?? 100;

@@ -11,7 +11,8 @@ export type SnapDeps = Pick<DevicesRuntime, 'repo' | 'blobs' | 'settings' | 'now
 /** Checks a screenshot before anything is written: size cap, then the whole JPEG structure (neither the declared type nor the first bytes are trusted). */
 export function checkSnap(rt: Pick<SnapDeps, 'settings'>, bytes: Buffer): void {
   if (bytes.length === 0) throw new AppError('BAD_USER_INPUT', 'the screenshot is empty', { field: 'snap' });
-  if (bytes.length > rt.settings.maxSnapBytes) throw new AppError('PAYLOAD_TOO_LARGE', `screenshots are limited to ${rt.settings.maxSnapBytes} bytes`, { field: 'snap' });
+  if (bytes.length > rt.settings.maxSnapBytes)
+    throw new AppError('PAYLOAD_TOO_LARGE', `screenshots are limited to ${rt.settings.maxSnapBytes} bytes`, { field: 'snap' });
   if (!isWholeJpeg(bytes)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the screenshot must be a JPEG image', { field: 'snap' });
 }
 

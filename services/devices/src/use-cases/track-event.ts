@@ -30,7 +30,8 @@ export function trackEvent(rt: Pick<DevicesRuntime, 'events' | 'now'>, device: D
   assertPlainJson(raw ?? null, 'properties', 8);
   const e = parseInput(eventSchema, input);
   const properties = JSON.stringify(e.properties ?? {});
-  if (Buffer.byteLength(properties) > MAX_PROPERTIES_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', `properties are limited to ${MAX_PROPERTIES_BYTES} bytes of JSON`, { field: 'properties' });
+  if (Buffer.byteLength(properties) > MAX_PROPERTIES_BYTES)
+    throw new AppError('PAYLOAD_TOO_LARGE', `properties are limited to ${MAX_PROPERTIES_BYTES} bytes of JSON`, { field: 'properties' });
   if (!rt.events) throw new AppError('UNAVAILABLE', 'event tracking is not configured');
   const eventId = randomUUID();
   const timestamp = new Date(rt.now()).toISOString();

@@ -14,12 +14,15 @@ const OFFSET_MAX = { default: 0, max: 10_000_000 };
 export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache; now?: () => number }): Resolvers {
   const { repo } = deps;
   const userLoader = (ctx: SubgraphContext) =>
-    once(ctx, 'identity.users', () =>
-      new DataLoader<string, User | null>(async (ids) => {
-        const found = await repo.users.find(ctx.principal.accountId, { id: { $in: [...ids] } });
-        const byId = new Map(found.map((u) => [u.id, u]));
-        return ids.map((id) => byId.get(id) ?? null);
-      }),
+    once(
+      ctx,
+      'identity.users',
+      () =>
+        new DataLoader<string, User | null>(async (ids) => {
+          const found = await repo.users.find(ctx.principal.accountId, { id: { $in: [...ids] } });
+          const byId = new Map(found.map((u) => [u.id, u]));
+          return ids.map((id) => byId.get(id) ?? null);
+        }),
     );
   return {
     Query: {
@@ -64,7 +67,12 @@ export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache
       createApiKey: (_, { input }, ctx) => {
         guardMutation(ctx.principal, 'createApiKey');
         return mutationPayload(async () => {
-          const { key, value } = await createApiKey(repo, { accountId: ctx.principal.accountId, userId: input.userId, name: input.name, expiresAt: input.expiresAt ?? null }, ctx.principal, (deps.now ?? Date.now)());
+          const { key, value } = await createApiKey(
+            repo,
+            { accountId: ctx.principal.accountId, userId: input.userId, name: input.name, expiresAt: input.expiresAt ?? null },
+            ctx.principal,
+            (deps.now ?? Date.now)(),
+          );
           return { apiKey: key, key: value };
         });
       },

@@ -40,7 +40,11 @@ export interface OidcAdapterFactory {
 }
 
 export class OidcDocumentsAdapter {
-  constructor(private readonly model: string, private readonly col: Collection<OidcRecord>, private readonly now: () => number) {}
+  constructor(
+    private readonly model: string,
+    private readonly col: Collection<OidcRecord>,
+    private readonly now: () => number,
+  ) {}
 
   private key(id: string) {
     return `${this.model}:${id}`;

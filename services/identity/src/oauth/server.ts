@@ -50,12 +50,14 @@ export function createOAuthServer(d: OAuthServerDeps): OAuthServer {
   const adapter = oidcAdapterFactory(d.documents);
 
   const router = express.Router();
-  router.use(auditTrail({
-    sink: d.audit,
-    interface: 'oauth',
-    controller: () => 'oauth',
-    skip: (req) => !isOAuthPath(req.path),
-  }));
+  router.use(
+    auditTrail({
+      sink: d.audit,
+      interface: 'oauth',
+      controller: () => 'oauth',
+      skip: (req) => !isOAuthPath(req.path),
+    }),
+  );
   router.use((req, res, next) => {
     if (!isOAuthPath(req.path)) return next('router');
     if (!provider || !callback) {
@@ -75,7 +77,10 @@ export function createOAuthServer(d: OAuthServerDeps): OAuthServer {
     const e = err as { name?: string; statusCode?: number; error?: string; error_description?: string };
     if (res.headersSent) return;
     if (e?.name === 'SessionNotFound' || e?.statusCode === 400) {
-      res.status(400).type('html').send(renderErrorPage(e.error ?? 'invalid_request', 'This sign-in has expired or was opened in another browser; start again from the application.'));
+      res
+        .status(400)
+        .type('html')
+        .send(renderErrorPage(e.error ?? 'invalid_request', 'This sign-in has expired or was opened in another browser; start again from the application.'));
       return;
     }
     d.logger.error({ err }, 'OAuth interaction failed');

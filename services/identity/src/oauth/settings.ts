@@ -29,7 +29,8 @@ export const OAUTH_ROUTES = {
 export const INTERACTION_PREFIX = '/connect/interaction';
 
 /** True for paths the OAuth server owns. */
-export const isOAuthPath = (path: string) => path.startsWith('/connect/') || path === '/.well-known/openid-configuration' || path === '/.well-known/oauth-authorization-server';
+export const isOAuthPath = (path: string) =>
+  path.startsWith('/connect/') || path === '/.well-known/openid-configuration' || path === '/.well-known/oauth-authorization-server';
 
 /** The user a token subject names: `<accountId>:<userId>` (account ids never contain ':'). */
 export const subjectOf = (accountId: string, userId: string) => `${accountId}:${userId}`;

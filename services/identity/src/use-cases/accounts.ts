@@ -60,7 +60,8 @@ export async function updateAccount(repo: IdentityRepository, accountId: string,
   for (const f of ['primaryContactId', 'secondaryContactId'] as const) {
     const v = optionalText(input[f], f, 100);
     if (v === undefined) continue;
-    if (v !== null && !(await repo.users.findById(accountId, v))) throw new AppError('BAD_USER_INPUT', `${f} '${v}' is not a user of this account`, { field: f });
+    if (v !== null && !(await repo.users.findById(accountId, v)))
+      throw new AppError('BAD_USER_INPUT', `${f} '${v}' is not a user of this account`, { field: f });
     set[f] = v;
   }
   if (Object.keys(set).length === 0) return current;
@@ -109,7 +110,8 @@ export async function createUser(repo: IdentityRepository, input: CreateUserInpu
   }
   await repo.getAccount(input.accountId);
   const orgId = optionalText(input.orgId, 'orgId', 100) ?? null;
-  if (orgId && !(await repo.organizations.findById(input.accountId, orgId))) throw new AppError('BAD_USER_INPUT', `orgId '${orgId}' is not an organization of this account`, { field: 'orgId' });
+  if (orgId && !(await repo.organizations.findById(input.accountId, orgId)))
+    throw new AppError('BAD_USER_INPUT', `orgId '${orgId}' is not an organization of this account`, { field: 'orgId' });
   try {
     return await repo.users.insert(input.accountId, {
       ...(input.id ? { id: input.id } : {}),

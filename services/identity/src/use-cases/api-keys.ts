@@ -29,7 +29,12 @@ export interface CreateApiKeyInput {
  * Creates a key for a user of the account. The plain value is returned once and never stored.
  * `actor` (absent for the admin CLI and the demo seed) may not create keys for owners unless an owner.
  */
-export async function createApiKey(repo: IdentityRepository, input: CreateApiKeyInput, actor?: Pick<Principal, 'roles'>, now = Date.now()): Promise<{ key: ApiKey; value: string }> {
+export async function createApiKey(
+  repo: IdentityRepository,
+  input: CreateApiKeyInput,
+  actor?: Pick<Principal, 'roles'>,
+  now = Date.now(),
+): Promise<{ key: ApiKey; value: string }> {
   const name = requiredText(input.name, 'name', 100);
   let expiresAt: string | null = null;
   if (input.expiresAt !== undefined && input.expiresAt !== null && input.expiresAt !== '') {
@@ -67,7 +72,12 @@ export function listApiKeys(repo: IdentityRepository, accountId: string, args: {
  * a revocation event so every other process (the admin CLI's server, other replicas, the
  * distributed gateway) forgets it too within a poll interval.
  */
-export async function revokeApiKey(deps: { repo: IdentityRepository; cache: Cache }, accountId: string, id: string, actor?: Pick<Principal, 'roles'>): Promise<ApiKey> {
+export async function revokeApiKey(
+  deps: { repo: IdentityRepository; cache: Cache },
+  accountId: string,
+  id: string,
+  actor?: Pick<Principal, 'roles'>,
+): Promise<ApiKey> {
   const key = await deps.repo.apiKeys.findById(accountId, id);
   if (!key) throw notFound('API key', id);
   const owner = await deps.repo.users.findById(accountId, key.userId);

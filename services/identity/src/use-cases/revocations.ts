@@ -23,7 +23,11 @@ export interface RevocationWatcher {
 }
 
 /** Calls `onRevoked(hash)` for every revocation recorded after the watcher started, polling every `intervalMs`. */
-export function watchRevocations(repo: IdentityRepository, onRevoked: (hash: string) => Promise<void> | void, opts: { intervalMs?: number; now?: () => number } = {}): RevocationWatcher {
+export function watchRevocations(
+  repo: IdentityRepository,
+  onRevoked: (hash: string) => Promise<void> | void,
+  opts: { intervalMs?: number; now?: () => number } = {},
+): RevocationWatcher {
   const now = opts.now ?? Date.now;
   // A little overlap, so an event written while this process started is not missed.
   let since = new Date(now() - 5_000).toISOString();

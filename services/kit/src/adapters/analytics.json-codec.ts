@@ -23,8 +23,7 @@ export function toJsonEachRowText(rows: readonly Record<string, unknown>[]): str
   return out;
 }
 
-export const toJsonEachRow = (rows: readonly Record<string, unknown>[]): Buffer =>
-  Buffer.from(toJsonEachRowText(rows), 'utf8');
+export const toJsonEachRow = (rows: readonly Record<string, unknown>[]): Buffer => Buffer.from(toJsonEachRowText(rows), 'utf8');
 
 /** Stringifies one row (bigint-safe); the server client's `json.stringify` hook. */
 export function stringifyRow(value: unknown): string {

@@ -68,10 +68,7 @@ SELECT {version:UInt32}, {name:String}, now64(3, 'UTC')`;
  * re-run (`CREATE TABLE IF NOT EXISTS`, `ADD COLUMN IF NOT EXISTS`, ...). There is no cross-process
  * lock either; run migrations from one place (or rely on the same idempotence).
  */
-export async function runMigrations(
-  target: Pick<AnalyticsStore, 'query' | 'exec'>,
-  dir: string = DEFAULT_ANALYTICS_MIGRATIONS_DIR,
-): Promise<string[]> {
+export async function runMigrations(target: Pick<AnalyticsStore, 'query' | 'exec'>, dir: string = DEFAULT_ANALYTICS_MIGRATIONS_DIR): Promise<string[]> {
   const files = await listMigrations(dir);
   await target.exec(CREATE_SCHEMA_MIGRATIONS);
   const rows = await target.query<{ version: number }>('SELECT DISTINCT version FROM schema_migrations');

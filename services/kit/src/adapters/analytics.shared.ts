@@ -29,12 +29,7 @@ export const PARAM_ERROR_CODES: ReadonlySet<number> = new Set([
 ]);
 
 /** An AppError carrying the original error as a non-enumerable `cause` (like `new Error(m, { cause })`). */
-export function analyticsError(
-  code: ErrorCode,
-  message: string,
-  cause: unknown,
-  details: Record<string, unknown> = {},
-): AppError {
+export function analyticsError(code: ErrorCode, message: string, cause: unknown, details: Record<string, unknown> = {}): AppError {
   const err = new AppError(code, message, details);
   if (cause !== undefined) {
     Object.defineProperty(err, 'cause', { value: cause, enumerable: false, writable: true, configurable: true });
@@ -51,8 +46,7 @@ export function paramError(cause: unknown, op: AnalyticsOp): AppError {
   return analyticsError('BAD_USER_INPUT', 'invalid analytics query parameter', cause, details);
 }
 
-export const hasParams = (params?: SqlParams): params is SqlParams =>
-  params !== undefined && Object.keys(params).length > 0;
+export const hasParams = (params?: SqlParams): params is SqlParams => params !== undefined && Object.keys(params).length > 0;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
 

@@ -43,7 +43,8 @@ export function splitSqlStatements(sql: string): string[] {
       while (j < n) {
         if (sql[j] === '\\') j += 2;
         else if (sql[j] === c) {
-          if (sql[j + 1] === c) j += 2; // doubled quote
+          if (sql[j + 1] === c)
+            j += 2; // doubled quote
           else break;
         } else j++;
       }

@@ -137,7 +137,9 @@ export function createLocalBlobStore(opts: LocalBlobStoreOptions): BlobStore {
         } catch {
           /* metadata missing or unreadable: serve the bytes as octet-stream */
         }
-        const body = range ? handle.createReadStream({ start: range.start, ...(range.end !== undefined ? { end: range.end } : {}) }) : handle.createReadStream();
+        const body = range
+          ? handle.createReadStream({ start: range.start, ...(range.end !== undefined ? { end: range.end } : {}) })
+          : handle.createReadStream();
         return { info: { key, size: stat.size, contentType }, body };
       } catch (e) {
         await handle.close().catch(() => undefined);

@@ -62,8 +62,7 @@ export function indexValuesOf(doc: Doc, idx: SecondaryIndexSpec, collection: str
   });
 }
 
-const isScalar = (v: unknown): v is Scalar =>
-  v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof Date;
+const isScalar = (v: unknown): v is Scalar => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof Date;
 
 /** The value a filter pins `field` to by plain equality (`{f: v}` or `{f: {$eq: v}}`), if any. */
 export function equalityOf(filter: Filter | undefined, field: string): { value: Scalar } | null {

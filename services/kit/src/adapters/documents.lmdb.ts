@@ -18,18 +18,18 @@
  */
 import { open } from 'lmdb';
 import { Query } from 'mingo';
-import type {
-  Collection,
-  CollectionSpec,
-  DocumentStore,
-  Filter,
-  FindOptions,
-  IndexSpec,
-  Stored,
-  UpdateSpec,
-  WriteOptions,
-} from '../ports/documents.js';
-import { afterFilter, andFilters, indexValuesOf, planIndex, secondarySignature, skipsSparse, validateSecondaryIndexes, type IndexPlan, type Scalar } from './documents.indexes.js';
+import type { Collection, CollectionSpec, DocumentStore, Filter, FindOptions, IndexSpec, Stored, UpdateSpec, WriteOptions } from '../ports/documents.js';
+import {
+  afterFilter,
+  andFilters,
+  indexValuesOf,
+  planIndex,
+  secondarySignature,
+  skipsSparse,
+  validateSecondaryIndexes,
+  type IndexPlan,
+  type Scalar,
+} from './documents.indexes.js';
 import { applyUpdate, sortDocs, uniqueKeysOf, uniqueLookupKey } from './documents.mongo-emulation.js';
 import {
   assertExpectedVersion,
@@ -183,9 +183,12 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
     ready.catch(() => undefined); // surfaced by every operation that awaits it
 
     let isReady = false;
-    ready.then(() => {
-      isReady = true;
-    }, () => undefined);
+    ready.then(
+      () => {
+        isReady = true;
+      },
+      () => undefined,
+    );
     async function begin(): Promise<void> {
       checkOpen();
       if (isReady) return;
@@ -496,8 +499,7 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
       for (const { key, value } of meta.getRange(metaRange)) m.set((key as Key[])[2] as string, value);
       return m;
     };
-    const upToDate = (have: Map<string, unknown>): boolean =>
-      have.size === wanted.size && [...wanted].every(([n, def]) => have.get(n) === def);
+    const upToDate = (have: Map<string, unknown>): boolean => have.size === wanted.size && [...wanted].every(([n, def]) => have.get(n) === def);
     if (upToDate(current())) return;
     await write(() => {
       const have = current();

@@ -268,7 +268,11 @@ function encodeIndexValue(v: unknown): string {
     case 'object':
       if (v instanceof Date) return `t${v.getTime()}`;
       if (Array.isArray(v)) return `a${JSON.stringify(v.map(encodeIndexValue))}`;
-      return `o${JSON.stringify(Object.entries(v as Doc).filter(([, x]) => x !== undefined).map(([k, x]) => [k, encodeIndexValue(x)]))}`;
+      return `o${JSON.stringify(
+        Object.entries(v as Doc)
+          .filter(([, x]) => x !== undefined)
+          .map(([k, x]) => [k, encodeIndexValue(x)]),
+      )}`;
     default:
       return `x${String(v)}`;
   }

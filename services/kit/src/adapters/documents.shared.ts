@@ -46,11 +46,7 @@ export function assertTenant(tenant: unknown): asserts tenant is string {
 }
 
 export function badId(): AppError {
-  return new AppError(
-    'BAD_USER_INPUT',
-    `id must be a non-empty string of at most ${MAX_KEY_CHARS} characters without control characters`,
-    { field: 'id' },
-  );
+  return new AppError('BAD_USER_INPUT', `id must be a non-empty string of at most ${MAX_KEY_CHARS} characters without control characters`, { field: 'id' });
 }
 
 function assertPath(path: unknown, what: string): string[] {
@@ -329,7 +325,11 @@ export function prepareUpdate(update: UpdateSpec): UpdateOps {
       const [pb, b] = all[j] as [string, string[]];
       const n = Math.min(a.length, b.length);
       let prefix = true;
-      for (let k = 0; k < n; k++) if (a[k] !== b[k]) { prefix = false; break; }
+      for (let k = 0; k < n; k++)
+        if (a[k] !== b[k]) {
+          prefix = false;
+          break;
+        }
       if (prefix) throw new Error(`documents: update paths '${pa}' and '${pb}' conflict`);
     }
   }

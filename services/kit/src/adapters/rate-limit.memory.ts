@@ -34,7 +34,12 @@ export function wrapLimiter(limiter: Limiter, points: number, close: () => Promi
 }
 
 export function memoryLimiterOptions(spec: RateLimitSpec) {
-  return { keyPrefix: `rl:${spec.name}`, points: spec.points, duration: spec.durationSeconds, ...(spec.blockSeconds ? { blockDuration: spec.blockSeconds } : {}) };
+  return {
+    keyPrefix: `rl:${spec.name}`,
+    points: spec.points,
+    duration: spec.durationSeconds,
+    ...(spec.blockSeconds ? { blockDuration: spec.blockSeconds } : {}),
+  };
 }
 
 export function createMemoryRateLimiter(spec: RateLimitSpec): RateLimiter {

@@ -28,5 +28,8 @@ export function allows(p: Pick<Principal, 'policies' | 'roles'>, rule: Requireme
 export function requireRule(p: Pick<Principal, 'policies' | 'roles'>, requirement: Requirement): void {
   if (allows(p, requirement)) return;
   const rule = isAllOf(requirement) ? requirement.find((r) => !allows(p, r))! : requirement;
-  throw new AppError('FORBIDDEN', rule === 'Administrator' ? 'this operation requires an account owner or administrator' : `this operation requires the ${rule} policy`);
+  throw new AppError(
+    'FORBIDDEN',
+    rule === 'Administrator' ? 'this operation requires an account owner or administrator' : `this operation requires the ${rule} policy`,
+  );
 }

@@ -30,7 +30,10 @@ export class InternalTokens {
   private readonly signed = new Map<string, { token: Promise<string>; until: number }>();
   private readonly verified = new Map<string, { principal: Principal; until: number }>();
 
-  constructor(secret: string, private readonly ttlSeconds = 60) {
+  constructor(
+    secret: string,
+    private readonly ttlSeconds = 60,
+  ) {
     if (secret.length < 32) throw new Error('internal secret must be at least 32 characters');
     this.key = new TextEncoder().encode(secret);
   }

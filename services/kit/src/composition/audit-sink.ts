@@ -19,7 +19,11 @@ export interface ProcessAuditSink {
   close(): Promise<void>;
 }
 
-export async function createAuditSink(env: { STREAM_DRIVER: 'memory' | 'kafka'; KAFKA_BROKERS: string[] }, clientId: string, logger: Logger): Promise<ProcessAuditSink> {
+export async function createAuditSink(
+  env: { STREAM_DRIVER: 'memory' | 'kafka'; KAFKA_BROKERS: string[] },
+  clientId: string,
+  logger: Logger,
+): Promise<ProcessAuditSink> {
   if (env.STREAM_DRIVER !== 'kafka' || env.KAFKA_BROKERS.length === 0) {
     logger.warn('audit events of this process are not recorded: set STREAM_DRIVER=kafka and KAFKA_BROKERS to reach the analytics ingest');
     return { sink: undefined, close: async () => undefined };

@@ -29,27 +29,36 @@ export const backendEnv = z.object({
   REDIS_URL: z.string().url().optional(),
   BLOBS_DRIVER: z.enum(['local', 's3']).default('local'),
   /** S3-compatible object storage (BLOBS_DRIVER=s3): bucket (required), endpoint (absent: AWS), credentials (both or neither: the SDK's default chain). */
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)').optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)')
+    .optional(),
   S3_ENDPOINT: z.string().url().optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-  S3_PREFIX: z.string().regex(/^[A-Za-z0-9._/-]{0,200}$/, 'letters, digits and . _ - /').optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._/-]{0,200}$/, 'letters, digits and . _ - /')
+    .optional(),
 });
 
 export type BackendEnv = z.infer<typeof backendEnv>;
 
 const isEmpty = (v: unknown) => v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
 const requires = (driver: keyof BackendEnv, value: string, key: keyof BackendEnv) =>
-  z.refine((v: unknown) => {
-    const env = (v ?? {}) as Record<string, unknown>;
-    return !(env[driver] === value && isEmpty(env[key]));
-  }, {
-    message: `required when ${driver}=${value}`,
-    path: [key],
-    // Run even when other settings failed, so every problem is reported at once.
-    when: () => true,
-  });
+  z.refine(
+    (v: unknown) => {
+      const env = (v ?? {}) as Record<string, unknown>;
+      return !(env[driver] === value && isEmpty(env[key]));
+    },
+    {
+      message: `required when ${driver}=${value}`,
+      path: [key],
+      // Run even when other settings failed, so every problem is reported at once.
+      when: () => true,
+    },
+  );
 
 /** Cross-field rules (a driver needs its URL): `schema.check(...backendRules)`. */
 export const backendRules = [
@@ -58,10 +67,17 @@ export const backendRules = [
   requires('STREAM_DRIVER', 'kafka', 'KAFKA_BROKERS'),
   requires('CACHE_DRIVER', 'redis', 'REDIS_URL'),
   requires('BLOBS_DRIVER', 's3', 'S3_BUCKET'),
-  z.refine((v: unknown) => {
-    const env = (v ?? {}) as Record<string, unknown>;
-    return isEmpty(env.S3_ACCESS_KEY_ID) === isEmpty(env.S3_SECRET_ACCESS_KEY);
-  }, { message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or neither: the default credential chain)', path: ['S3_SECRET_ACCESS_KEY'], when: () => true }),
+  z.refine(
+    (v: unknown) => {
+      const env = (v ?? {}) as Record<string, unknown>;
+      return isEmpty(env.S3_ACCESS_KEY_ID) === isEmpty(env.S3_SECRET_ACCESS_KEY);
+    },
+    {
+      message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or neither: the default credential chain)',
+      path: ['S3_SECRET_ACCESS_KEY'],
+      when: () => true,
+    },
+  ),
 ];
 
 export interface Backends {
@@ -137,7 +153,13 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
       }
       const c = b.cache;
       const p = b.pubsub;
-      opened.push({ name: 'cache', close: async () => { await p.close(); await c.close(); } });
+      opened.push({
+        name: 'cache',
+        close: async () => {
+          await p.close();
+          await c.close();
+        },
+      });
       b.checks.cache = () => c.ping();
     }
     if (want.includes('stream')) {
@@ -155,7 +177,14 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
     if (want.includes('blobs')) {
       if (env.BLOBS_DRIVER === 's3') {
         const { createS3BlobStore } = await import('@pylon/adapters/s3');
-        b.blobs = createS3BlobStore({ bucket: env.S3_BUCKET!, endpoint: env.S3_ENDPOINT, region: env.S3_REGION, accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY, prefix: env.S3_PREFIX });
+        b.blobs = createS3BlobStore({
+          bucket: env.S3_BUCKET!,
+          endpoint: env.S3_ENDPOINT,
+          region: env.S3_REGION,
+          accessKeyId: env.S3_ACCESS_KEY_ID,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+          prefix: env.S3_PREFIX,
+        });
       } else {
         const { createLocalBlobStore } = await import('../adapters/blobs.local.js');
         b.blobs = createLocalBlobStore({ dir: join(dataDir, 'blobs') });

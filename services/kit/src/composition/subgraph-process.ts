@@ -27,7 +27,11 @@ export interface SubgraphProcessOptions<E extends z.ZodRawShape> {
   needs: Parameters<typeof createBackends>[1];
   /** Extra env keys this subgraph reads. */
   env?: E;
-  build: (deps: { backends: Backends; tokens: InternalTokens; env: BackendEnv & z.infer<typeof subgraphEnv> & z.infer<z.ZodObject<E>> }) => Subgraph | Promise<Subgraph>;
+  build: (deps: {
+    backends: Backends;
+    tokens: InternalTokens;
+    env: BackendEnv & z.infer<typeof subgraphEnv> & z.infer<z.ZodObject<E>>;
+  }) => Subgraph | Promise<Subgraph>;
   extend?: (app: Express, deps: { backends: Backends; tokens: InternalTokens; subgraph: Subgraph }) => void;
 }
 

@@ -54,7 +54,13 @@ export const camelSegment = (s: string) => (/^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.te
  */
 export function camelPatch(body: unknown, renames: Readonly<Record<string, string>> = {}): unknown {
   if (!Array.isArray(body)) return body;
-  const pointer = (p: unknown) => (typeof p === 'string' ? p.split('/').map((seg) => (Object.hasOwn(renames, seg) ? renames[seg]! : camelSegment(seg))).join('/') : p);
+  const pointer = (p: unknown) =>
+    typeof p === 'string'
+      ? p
+          .split('/')
+          .map((seg) => (Object.hasOwn(renames, seg) ? renames[seg]! : camelSegment(seg)))
+          .join('/')
+      : p;
   return body.map((op: unknown) => {
     if (!op || typeof op !== 'object') return op;
     const o = op as Record<string, unknown>;
@@ -66,7 +72,11 @@ export function camelPatch(body: unknown, renames: Readonly<Record<string, strin
  * A record with exactly `fields`, in that order (the wire order of JSON keys and XML elements),
  * converted by `snakeKeys`; a field the selection lacks or holds null is null.
  */
-export function snakeRecord<K extends string>(value: Record<string, unknown>, fields: readonly K[], renames: Readonly<Record<string, string>> = RECORD_RENAMES): Record<K, unknown> {
+export function snakeRecord<K extends string>(
+  value: Record<string, unknown>,
+  fields: readonly K[],
+  renames: Readonly<Record<string, string>> = RECORD_RENAMES,
+): Record<K, unknown> {
   const snake = snakeKeys(value, renames) as Record<string, unknown>;
   const out = {} as Record<K, unknown>;
   for (const f of fields) out[f] = snake[f] ?? null;

@@ -100,5 +100,9 @@ export function payloadAt(data: Record<string, unknown>, root: string, fieldName
   if (payload.success === true) return payload;
   const code = typeof payload.errorCode === 'string' ? codeFromGraphQL(payload.errorCode) : 'BAD_USER_INPUT';
   const field = typeof payload.errorField === 'string' ? facadeFieldName(payload.errorField, fieldNames) : undefined;
-  throw new AppError(code === 'INTERNAL' ? 'BAD_USER_INPUT' : code, typeof payload.error === 'string' ? payload.error : 'the request is invalid', field ? { field } : {});
+  throw new AppError(
+    code === 'INTERNAL' ? 'BAD_USER_INPUT' : code,
+    typeof payload.error === 'string' ? payload.error : 'the request is invalid',
+    field ? { field } : {},
+  );
 }

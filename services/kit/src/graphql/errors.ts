@@ -8,7 +8,11 @@ export function toGraphQLError(err: unknown): GraphQLError {
     const { graphql, http } = ERROR_CODES[original.code];
     return new GraphQLError(original.message, {
       ...(err instanceof GraphQLError ? { nodes: err.nodes, source: err.source, positions: err.positions, path: err.path } : {}),
-      extensions: { code: graphql, ...original.details, ...(original.code === 'UNAUTHENTICATED' || original.code === 'FORBIDDEN' ? { http: { status: http } } : {}) },
+      extensions: {
+        code: graphql,
+        ...original.details,
+        ...(original.code === 'UNAUTHENTICATED' || original.code === 'FORBIDDEN' ? { http: { status: http } } : {}),
+      },
     });
   }
   if (err instanceof GraphQLError && !err.originalError) return err; // validation/parse errors

@@ -71,18 +71,48 @@ export function scalarCondition(field: string, kind: FieldKind, ops: Record<stri
       throw new AppError('BAD_USER_INPUT', `unknown operator '${op}' for where.${field}`, { field: `where.${field}` });
     }
     switch (op) {
-      case 'eq': out.push({ $eq: value }); break;
-      case 'neq': out.push({ $ne: value }); break;
-      case 'in': out.push({ $in: list(field, op, value) }); break;
-      case 'nin': out.push({ $nin: list(field, op, value) }); break;
-      case 'gt': case 'gte': case 'lt': case 'lte': out.push({ [`$${op}`]: value }); break;
-      case 'ngt': case 'ngte': case 'nlt': case 'nlte': out.push({ $not: { [`$${op.slice(1)}`]: value } }); break;
-      case 'contains': out.push({ $regex: escapeRegex(str(field, op, value)) }); break;
-      case 'ncontains': out.push({ $not: { $regex: escapeRegex(str(field, op, value)) } }); break;
-      case 'startsWith': out.push({ $regex: `^${escapeRegex(str(field, op, value))}` }); break;
-      case 'nstartsWith': out.push({ $not: { $regex: `^${escapeRegex(str(field, op, value))}` } }); break;
-      case 'endsWith': out.push({ $regex: `${escapeRegex(str(field, op, value))}$` }); break;
-      case 'nendsWith': out.push({ $not: { $regex: `${escapeRegex(str(field, op, value))}$` } }); break;
+      case 'eq':
+        out.push({ $eq: value });
+        break;
+      case 'neq':
+        out.push({ $ne: value });
+        break;
+      case 'in':
+        out.push({ $in: list(field, op, value) });
+        break;
+      case 'nin':
+        out.push({ $nin: list(field, op, value) });
+        break;
+      case 'gt':
+      case 'gte':
+      case 'lt':
+      case 'lte':
+        out.push({ [`$${op}`]: value });
+        break;
+      case 'ngt':
+      case 'ngte':
+      case 'nlt':
+      case 'nlte':
+        out.push({ $not: { [`$${op.slice(1)}`]: value } });
+        break;
+      case 'contains':
+        out.push({ $regex: escapeRegex(str(field, op, value)) });
+        break;
+      case 'ncontains':
+        out.push({ $not: { $regex: escapeRegex(str(field, op, value)) } });
+        break;
+      case 'startsWith':
+        out.push({ $regex: `^${escapeRegex(str(field, op, value))}` });
+        break;
+      case 'nstartsWith':
+        out.push({ $not: { $regex: `^${escapeRegex(str(field, op, value))}` } });
+        break;
+      case 'endsWith':
+        out.push({ $regex: `${escapeRegex(str(field, op, value))}$` });
+        break;
+      case 'nendsWith':
+        out.push({ $not: { $regex: `${escapeRegex(str(field, op, value))}$` } });
+        break;
     }
   }
   return out;

@@ -66,7 +66,9 @@ export function auditTrail(o: AuditTrailOptions) {
         event_id: crypto.randomUUID(),
         account_id: note.principal?.accountId ?? '',
         timestamp: started.toISOString(),
-        event_type: note.eventType ?? (status === 401 ? 'AuthenticationFailed' : status === 429 ? 'RateLimited' : req.method === 'GET' || req.method === 'HEAD' ? 'Read' : 'Write'),
+        event_type:
+          note.eventType ??
+          (status === 401 ? 'AuthenticationFailed' : status === 429 ? 'RateLimited' : req.method === 'GET' || req.method === 'HEAD' ? 'Read' : 'Write'),
         user_id: note.principal?.userId ?? '',
         user_name: note.principal?.userName ?? '',
         http_method: req.method,

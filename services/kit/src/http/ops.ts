@@ -62,7 +62,10 @@ function metricsHandler(ops: Ops, access: MetricsAccess, where: 'public' | 'inte
         res.status(401).json({ error: { code: 'UNAUTHENTICATED', message: 'the metrics token is required' } });
         return;
       }
-    } else if (where === 'public' && (!LOOPBACK.has(req.socket.remoteAddress ?? '') || req.get('x-forwarded-for') !== undefined || req.get('forwarded') !== undefined)) {
+    } else if (
+      where === 'public' &&
+      (!LOOPBACK.has(req.socket.remoteAddress ?? '') || req.get('x-forwarded-for') !== undefined || req.get('forwarded') !== undefined)
+    ) {
       return next();
     }
     res.type(ops.registry.contentType).send(await ops.registry.metrics());
@@ -112,19 +115,24 @@ export async function serveMetrics(ops: Ops, access: MetricsAccess, host: string
 }
 
 /** MetricsAccess from the METRICS_* settings. */
-export const metricsAccess = (env: { METRICS_PORT?: number | undefined; METRICS_TOKEN?: string | undefined }): MetricsAccess => ({ internalPort: env.METRICS_PORT, token: env.METRICS_TOKEN });
+export const metricsAccess = (env: { METRICS_PORT?: number | undefined; METRICS_TOKEN?: string | undefined }): MetricsAccess => ({
+  internalPort: env.METRICS_PORT,
+  token: env.METRICS_TOKEN,
+});
 
 /** Request duration histogram plus one JSON log line per request (credentials redacted). */
 export function requestLogging(ops: Ops, logger: Logger) {
   // One process may serve several apps (all-in-one: main port and legacy port) on one registry.
   const existing = ops.registry.getSingleMetric('http_request_duration_seconds') as Histogram<'method' | 'route' | 'status'> | undefined;
-  const histogram = existing ?? new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP request duration',
-    labelNames: ['method', 'route', 'status'],
-    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [ops.registry],
-  });
+  const histogram =
+    existing ??
+    new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [ops.registry],
+    });
   return (req: Request, res: Response, next: NextFunction) => {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
@@ -133,7 +141,16 @@ export function requestLogging(ops: Ops, logger: Logger) {
       const route = (req.route?.path as string | undefined) ?? (res.locals.route as string | undefined) ?? req.baseUrl ?? '';
       histogram.observe({ method: req.method, route: route || 'unmatched', status: String(res.statusCode) }, seconds);
       if (req.path === '/healthz' || req.path === '/readyz' || req.path === '/metrics') return;
-      logger.info({ method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, ms: Math.round(seconds * 1000), requestId: res.getHeader('x-request-id') }, 'request');
+      logger.info(
+        {
+          method: req.method,
+          url: redactUrl(req.originalUrl),
+          status: res.statusCode,
+          ms: Math.round(seconds * 1000),
+          requestId: res.getHeader('x-request-id'),
+        },
+        'request',
+      );
     });
     next();
   };
@@ -144,7 +161,13 @@ export function requestLogging(ops: Ops, logger: Logger) {
  * and finish in-flight requests, then `closers` run in order (callers pass them in reverse
  * order of creation: facades, buffers, stores).
  */
-export function onShutdown(opts: { ops: Ops; servers: Server[]; closers: (() => Promise<void>)[]; logger: Logger; graceMs?: number }): (signal: string) => Promise<void> {
+export function onShutdown(opts: {
+  ops: Ops;
+  servers: Server[];
+  closers: (() => Promise<void>)[];
+  logger: Logger;
+  graceMs?: number;
+}): (signal: string) => Promise<void> {
   let started = false;
   const shutdown = async (signal: string) => {
     if (started) return;

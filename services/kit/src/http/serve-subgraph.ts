@@ -20,7 +20,10 @@ export interface SubgraphHttp {
   server: ApolloServer<SubgraphContext>;
 }
 
-export async function createSubgraphHttp(subgraph: Subgraph, o: { ops: Ops; logger: Logger; checks: Record<string, ReadinessCheck>; metrics?: MetricsAccess; extend?: (app: Express) => void }): Promise<SubgraphHttp> {
+export async function createSubgraphHttp(
+  subgraph: Subgraph,
+  o: { ops: Ops; logger: Logger; checks: Record<string, ReadinessCheck>; metrics?: MetricsAccess; extend?: (app: Express) => void },
+): Promise<SubgraphHttp> {
   const server = new ApolloServer<SubgraphContext>({
     schema: subgraph.schema,
     introspection: false,

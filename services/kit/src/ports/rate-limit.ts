@@ -5,8 +5,7 @@
  * so a Redis outage never turns into unlimited access or into 500s.
  */
 export type RateLimitDecision =
-  | { allowed: true; remaining: number }
-  | { allowed: false; /** Whole seconds until the window resets (at least 1). */ retryAfterSeconds: number };
+  { allowed: true; remaining: number } | { allowed: false; /** Whole seconds until the window resets (at least 1). */ retryAfterSeconds: number };
 
 export interface RateLimiter {
   /** Counts one hit (or `points`) against the key. */

@@ -28,11 +28,7 @@ export interface Subscription {
 
 export interface EventStream {
   publish(topic: string, messages: StreamMessage[]): Promise<void>;
-  subscribe(
-    topic: string,
-    options: ConsumerOptions,
-    handler: (batch: StreamMessage[]) => Promise<void>,
-  ): Promise<Subscription>;
+  subscribe(topic: string, options: ConsumerOptions, handler: (batch: StreamMessage[]) => Promise<void>): Promise<Subscription>;
   ping(): Promise<void>;
   /** Stops consumers after their current batch, then flushes producers. */
   close(): Promise<void>;

@@ -492,7 +492,6 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
       });
     });
 
-
     describe('secondary indexes, keyset paging, insertMany and deleteMany', () => {
       interface Cell {
         table: string;
@@ -500,7 +499,13 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
         label?: string;
         other?: unknown;
       }
-      const CELLS: CollectionSpec = { name: 'cells', indexes: [{ name: 'byRank', fields: ['table', 'rank'] }, { name: 'byTable', fields: ['table'] }] };
+      const CELLS: CollectionSpec = {
+        name: 'cells',
+        indexes: [
+          { name: 'byRank', fields: ['table', 'rank'] },
+          { name: 'byTable', fields: ['table'] },
+        ],
+      };
       const PLAIN: CollectionSpec = { name: 'cells_plain' };
       const long = (c: string) => c.repeat(150);
 
@@ -510,7 +515,12 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
         const ranks = [3, 1, null, 2, 2, -5, 10, 1.5, null, 7];
         for (let i = 0; i < 40; i++) {
           const r = ranks[i % ranks.length];
-          docs.push({ id: `d${String(i).padStart(2, '0')}`, table: i % 3 === 0 ? 't2' : 't1', ...(r === null && i % 2 ? {} : { rank: r ?? null }), label: i % 7 === 0 ? long(String.fromCharCode(97 + (i % 3))) + String(i) : `l${i % 4}` });
+          docs.push({
+            id: `d${String(i).padStart(2, '0')}`,
+            table: i % 3 === 0 ? 't2' : 't1',
+            ...(r === null && i % 2 ? {} : { rank: r ?? null }),
+            label: i % 7 === 0 ? long(String.fromCharCode(97 + (i % 3))) + String(i) : `l${i % 4}`,
+          });
         }
         const indexed = store.collection<Cell>(CELLS);
         const plain = store.collection<Cell>(PLAIN);
@@ -526,10 +536,16 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
           [{ table: 't1' }, { rank: 1, id: 1 }],
           [{ table: 't1' }, { rank: -1, id: -1 }],
           [{ table: 't1' }, { rank: -1 }],
-          [{ table: 't1', label: 'l1' }, { rank: 1, id: 1 }],
+          [
+            { table: 't1', label: 'l1' },
+            { rank: 1, id: 1 },
+          ],
           [{ table: 't1' }, { label: 1, id: 1 }],
           [{ table: 't2', rank: 2 }, { id: 1 }],
-          [{ table: 't1', rank: { $gte: 2 } }, { rank: 1, id: 1 }],
+          [
+            { table: 't1', rank: { $gte: 2 } },
+            { rank: 1, id: 1 },
+          ],
           [{}, { rank: 1, id: 1 }],
         ];
         for (const [filter, sort] of cases) {
@@ -574,7 +590,12 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
 
       test('a sparse index leaves out documents missing its last field, and is walked only when the filter requires it', async () => {
         const col = store.collection<Cell>({ name: 'cells_sparse', indexes: [{ name: 'r', fields: ['table', 'rank'], sparse: true }] });
-        await col.insertMany(A, [{ id: 'a', table: 't', rank: 2 }, { id: 'b', table: 't' }, { id: 'c', table: 't', rank: null }, { id: 'd', table: 't', rank: 1 }]);
+        await col.insertMany(A, [
+          { id: 'a', table: 't', rank: 2 },
+          { id: 'b', table: 't' },
+          { id: 'c', table: 't', rank: null },
+          { id: 'd', table: 't', rank: 1 },
+        ]);
         expect(ids(await col.find(A, { table: 't' }, { sort: { rank: 1, id: 1 } }))).toEqual(['b', 'c', 'd', 'a']);
         expect(ids(await col.find(A, { table: 't', rank: { $exists: true } }, { sort: { rank: 1, id: 1 } }))).toEqual(['c', 'd', 'a']);
         expect(ids(await col.find(A, { table: 't', rank: { $exists: true } }, { sort: { rank: -1, id: -1 }, after: [2, 'a'] }))).toEqual(['d', 'c']);
@@ -593,7 +614,14 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
       test('insertMany stops at a duplicate and keeps the documents before it', async () => {
         const col = store.collection<Cell>(CELLS);
         await col.insert(A, { id: 'dup', table: 't' });
-        await expectCode(col.insertMany(A, [{ id: 'm1', table: 't' }, { id: 'dup', table: 't' }, { id: 'm3', table: 't' }]), 'DUPLICATE_KEY');
+        await expectCode(
+          col.insertMany(A, [
+            { id: 'm1', table: 't' },
+            { id: 'dup', table: 't' },
+            { id: 'm3', table: 't' },
+          ]),
+          'DUPLICATE_KEY',
+        );
         expect(await col.findById(A, 'm3')).toBeNull();
         expect(await col.count(A, { table: 't' })).toBeLessThanOrEqual(2);
       });
@@ -601,7 +629,11 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
       test('indexes declared later are built from stored documents', async () => {
         if (!subject.reopen) return;
         const before = store.collection<Cell>({ name: 'later_idx' });
-        await before.insertMany(A, [{ id: 'a', table: 'x', rank: 2 }, { id: 'b', table: 'x', rank: 1 }, { id: 'c', table: 'y', rank: 0 }]);
+        await before.insertMany(A, [
+          { id: 'a', table: 'x', rank: 2 },
+          { id: 'b', table: 'x', rank: 1 },
+          { id: 'c', table: 'y', rank: 0 },
+        ]);
         store = await subject.reopen();
         const after = store.collection<Cell>({ name: 'later_idx', indexes: [{ name: 'r', fields: ['table', 'rank'] }] });
         expect(ids(await after.find(A, { table: 'x' }, { sort: { rank: 1, id: 1 } }))).toEqual(['b', 'a']);

@@ -15,7 +15,10 @@ describe('memory stream: bounds and in-process specifics', () => {
 
   test('a publish beyond the bound waits until consumers make room, then lands', async () => {
     stream = createMemoryStream({ maxBuffered: 5, publishTimeoutMs: 0 });
-    await stream.publish('t', [1, 2, 3, 4, 5].map((value) => ({ value })));
+    await stream.publish(
+      't',
+      [1, 2, 3, 4, 5].map((value) => ({ value })),
+    );
     const blocked = stream.publish('t', [{ value: 6 }]);
     expect(await settlesWithin(blocked, 100)).toBe(false);
 
@@ -96,7 +99,10 @@ describe('memory stream: bounds and in-process specifics', () => {
     expect(arrivals[0]!.at - t0).toBeGreaterThanOrEqual(150);
 
     const t1 = Date.now();
-    await stream.publish('t', Array.from({ length: 10 }, (_, i) => ({ value: i })));
+    await stream.publish(
+      't',
+      Array.from({ length: 10 }, (_, i) => ({ value: i })),
+    );
     await waitFor(() => arrivals.length === 2, 2_000, 'full batch');
     expect(arrivals[1]!.size).toBe(10);
     expect(arrivals[1]!.at - t1).toBeLessThan(150);
@@ -122,7 +128,15 @@ describe('memory stream: bounds and in-process specifics', () => {
     });
     await waitFor(() => early.length === 2, 1_000, 'early group');
     // Trimmed: the whole bound is free again.
-    expect(await settlesWithin(stream.publish('t', Array.from({ length: 10 }, (_, i) => ({ value: i }))), 200)).toBe(true);
+    expect(
+      await settlesWithin(
+        stream.publish(
+          't',
+          Array.from({ length: 10 }, (_, i) => ({ value: i })),
+        ),
+        200,
+      ),
+    ).toBe(true);
     await waitFor(() => early.length === 12, 1_000, 'early group, second round');
     const late: StreamMessage[] = [];
     await stream.subscribe('t', { group: 'late', maxWaitMs: 0 }, async (b) => {
@@ -144,7 +158,10 @@ describe('memory stream: bounds and in-process specifics', () => {
     await stream.subscribe('t', { group: 'g', maxBatchSize: 2, maxWaitMs: 0 }, async (batch) => {
       b.push(...batch);
     });
-    await stream.publish('t', Array.from({ length: 10 }, (_, i) => ({ value: i })));
+    await stream.publish(
+      't',
+      Array.from({ length: 10 }, (_, i) => ({ value: i })),
+    );
     await waitFor(() => a.length + b.length >= 10, 1_000, '10 messages');
     expect(a.length).toBeGreaterThan(0);
     expect(b.length).toBeGreaterThan(0);

@@ -16,7 +16,11 @@ const docs = [
   { name: 'Lobby B', score: 20, active: false, tags: [], at: '2026-02-01T00:00:00.000Z', location: { city: 'Rome' } },
   { name: 'Hall (1)', score: 30, active: true, tags: ['hall'], at: '2026-03-01T00:00:00.000Z', location: { city: 'Oslo' } },
 ];
-const run = (where: unknown) => new Query(whereToFilter(where, fields)).find<(typeof docs)[number]>(docs).all().map((d) => d.name);
+const run = (where: unknown) =>
+  new Query(whereToFilter(where, fields))
+    .find<(typeof docs)[number]>(docs)
+    .all()
+    .map((d) => d.name);
 
 describe('where → documents filter', () => {
   test.each([

@@ -23,7 +23,9 @@ test('every mutation of the schema has a rule', () => {
 test('every entity a subgraph resolves by reference has a rule', () => {
   const supergraph = readFileSync(`${SCHEMA_DIR}supergraph.graphql`, 'utf8');
   // Entities with a resolvable key in some subgraph: @join__type(graph: X, key: "id") without resolvable: false.
-  const entities = new Set([...supergraph.matchAll(/^type (\w+)\n((?:\s+@join__[^\n]+\n)+)/gm)].filter((m) => /@join__type\(graph: \w+, key: "[^"]+"\)/.test(m[2]!)).map((m) => m[1]!));
+  const entities = new Set(
+    [...supergraph.matchAll(/^type (\w+)\n((?:\s+@join__[^\n]+\n)+)/gm)].filter((m) => /@join__type\(graph: \w+, key: "[^"]+"\)/.test(m[2]!)).map((m) => m[1]!),
+  );
   expect([...entities].sort()).toEqual(Object.keys(ENTITY_RULES).sort());
 });
 

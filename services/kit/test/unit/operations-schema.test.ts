@@ -19,18 +19,23 @@ test('the API schema hides the federation machinery', () => {
 
 test('a misspelt field fails: intervall for interval', () => {
   const typo = new Map([['listPlaylists', '{ playlist(limit: 1) { id sources { id intervall } } }']]);
-  expect(checkOperations(schema, typo)).toEqual([expect.stringMatching(/^listPlaylists \(line 1\): Cannot query field "intervall" on type "PlaylistSource"\. Did you mean "interval"\?/)]);
+  expect(checkOperations(schema, typo)).toEqual([
+    expect.stringMatching(/^listPlaylists \(line 1\): Cannot query field "intervall" on type "PlaylistSource"\. Did you mean "interval"\?/),
+  ]);
   const ok = new Map([['listPlaylists', '{ playlist(limit: 1) { id sources { id interval } } }']]);
   expect(checkOperations(schema, ok)).toEqual([]);
 });
 
 test('an unknown argument, a wrong argument type, a parse error and two operations in one document each fail', () => {
-  const problems = checkOperations(schema, new Map([
-    ['unknownArg', '{ device(limitt: 2) { id } }'],
-    ['wrongType', '{ device(limit: "two") { id } }'],
-    ['broken', '{ device { id }'],
-    ['two', 'query A { device { id } } query B { device { name } }'],
-  ]));
+  const problems = checkOperations(
+    schema,
+    new Map([
+      ['unknownArg', '{ device(limitt: 2) { id } }'],
+      ['wrongType', '{ device(limit: "two") { id } }'],
+      ['broken', '{ device { id }'],
+      ['two', 'query A { device { id } } query B { device { name } }'],
+    ]),
+  );
   expect(problems).toEqual([
     expect.stringMatching(/^unknownArg .*Unknown argument "limitt" on field "Query\.device"/),
     expect.stringMatching(/^wrongType .*Int cannot represent non-integer value: "two"/),

@@ -29,7 +29,13 @@ export function createHttpDeviceDirectory(t: Target): DeviceDirectory {
   return {
     async devices(caller, ids) {
       if (!ids.length) return new Map();
-      const data = await ask<{ device: DeviceFacts[] | null }>(t, caller, 'query($id: [String!], $limit: Int) { device(id: $id, limit: $limit) { id timezone } }', { id: ids, limit: ids.length }, 'the devices');
+      const data = await ask<{ device: DeviceFacts[] | null }>(
+        t,
+        caller,
+        'query($id: [String!], $limit: Int) { device(id: $id, limit: $limit) { id timezone } }',
+        { id: ids, limit: ids.length },
+        'the devices',
+      );
       return new Map((data.device ?? []).map((d) => [d.id, { id: d.id, timezone: d.timezone ?? null }]));
     },
   };
@@ -42,7 +48,13 @@ export function createHttpAccountDirectory(t: Target): AccountDirectory {
       return data.account?.timezone ?? 'UTC';
     },
     async hasOrganization(caller, orgId) {
-      const data = await ask<{ organizations: { id: string }[] | null }>(t, caller, 'query($id: [String!]) { organizations(id: $id, limit: 1) { id } }', { id: [orgId] }, 'the organization');
+      const data = await ask<{ organizations: { id: string }[] | null }>(
+        t,
+        caller,
+        'query($id: [String!]) { organizations(id: $id, limit: 1) { id } }',
+        { id: [orgId] },
+        'the organization',
+      );
       return (data.organizations ?? []).some((o) => o.id === orgId);
     },
   };
@@ -60,13 +72,38 @@ export function createHttpContentDirectory(t: Target): ContentDirectory {
       const playlists = new Map<string, ManifestPlaylist>();
       const templates = new Map<string, ManifestTemplate>();
       if (!refs.playlistIds.length && !refs.templateIds.length) return { playlists, templates };
-      const data = await ask<{ playlist: RemotePlaylist[] | null; template: RemoteTemplate[] | null }>(t, caller, PLAYER_CONTENT_QUERY, {
-        p: refs.playlistIds, pl: Math.max(1, refs.playlistIds.length), t: refs.templateIds, tl: Math.max(1, refs.templateIds.length),
-      }, 'the content');
+      const data = await ask<{ playlist: RemotePlaylist[] | null; template: RemoteTemplate[] | null }>(
+        t,
+        caller,
+        PLAYER_CONTENT_QUERY,
+        {
+          p: refs.playlistIds,
+          pl: Math.max(1, refs.playlistIds.length),
+          t: refs.templateIds,
+          tl: Math.max(1, refs.templateIds.length),
+        },
+        'the content',
+      );
       for (const p of data.playlist ?? []) if (refs.playlistIds.includes(p.id)) playlists.set(p.id, playlistOf(p));
       for (const x of data.template ?? []) {
         if (!refs.templateIds.includes(x.id)) continue;
-        templates.set(x.id, { kind: 'template', id: x.id, name: x.name, width: x.width, height: x.height, orientation: x.orientation, modules: x.modules.map((m) => ({ id: m.id, name: m.name, left: m.left, top: m.top, width: m.width, height: m.height, playlist: m.playlist ? playlistOf(m.playlist) : null })) });
+        templates.set(x.id, {
+          kind: 'template',
+          id: x.id,
+          name: x.name,
+          width: x.width,
+          height: x.height,
+          orientation: x.orientation,
+          modules: x.modules.map((m) => ({
+            id: m.id,
+            name: m.name,
+            left: m.left,
+            top: m.top,
+            width: m.width,
+            height: m.height,
+            playlist: m.playlist ? playlistOf(m.playlist) : null,
+          })),
+        });
       }
       return { playlists, templates };
     },
@@ -76,7 +113,13 @@ export function createHttpContentDirectory(t: Target): ContentDirectory {
 interface RemotePlaylist {
   id: string;
   name: string;
-  sources: { id: string; name: string | null; type: string; interval: number | null; media: { id: string; name: string | null; mimeType: string | null; fileUrl: string | null; fileSize: number | null; sha512: string | null } | null }[];
+  sources: {
+    id: string;
+    name: string | null;
+    type: string;
+    interval: number | null;
+    media: { id: string; name: string | null; mimeType: string | null; fileUrl: string | null; fileSize: number | null; sha512: string | null } | null;
+  }[];
 }
 interface RemoteTemplate {
   id: string;
@@ -98,7 +141,20 @@ const playlistOf = (p: RemotePlaylist): ManifestPlaylist => ({
   id: p.id,
   name: p.name,
   sources: p.sources.map((s) => ({
-    id: s.id, name: s.name, type: s.type, interval: s.interval,
-    media: s.media ? { id: s.media.id, name: s.media.name ?? '', mimeType: s.media.mimeType, url: s.media.fileUrl, size: s.media.fileSize, sha512: s.media.sha512, duration: null } : null,
+    id: s.id,
+    name: s.name,
+    type: s.type,
+    interval: s.interval,
+    media: s.media
+      ? {
+          id: s.media.id,
+          name: s.media.name ?? '',
+          mimeType: s.media.mimeType,
+          url: s.media.fileUrl,
+          size: s.media.fileSize,
+          sha512: s.media.sha512,
+          duration: null,
+        }
+      : null,
   })),
 });

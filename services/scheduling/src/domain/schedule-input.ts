@@ -21,12 +21,15 @@ const TIME_RE = /^(?:([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?|24:00(?::00)?)$/;
 const dateField = z
   .string()
   .max(40)
-  .refine((v) => {
-    const m = DATE_RE.exec(v);
-    if (!m) return false;
-    const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-    return d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
-  }, { message: 'must be a date, YYYY-MM-DD (or an ISO 8601 timestamp)' });
+  .refine(
+    (v) => {
+      const m = DATE_RE.exec(v);
+      if (!m) return false;
+      const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+      return d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+    },
+    { message: 'must be a date, YYYY-MM-DD (or an ISO 8601 timestamp)' },
+  );
 const timeField = z.string().max(8).regex(TIME_RE, { message: 'must be a time of day, HH:mm (00:00 to 24:00)' });
 const flag = z.boolean().nullable().optional();
 
@@ -38,7 +41,7 @@ export const scheduleInputSchema = z
     endDate: dateField.nullable().optional(),
     startTime: timeField.nullable().optional(),
     endTime: timeField.nullable().optional(),
-    ...Object.fromEntries(WEEKDAYS.map((d) => [d, flag])) as Record<(typeof WEEKDAYS)[number], typeof flag>,
+    ...(Object.fromEntries(WEEKDAYS.map((d) => [d, flag])) as Record<(typeof WEEKDAYS)[number], typeof flag>),
     /** The rank (GraphQL maps SchedulePriorityType onto it). */
     priority: z.number().int().min(1).max(5).nullable().optional(),
     templateId: idField.nullable().optional(),
@@ -67,7 +70,8 @@ export function scheduleFromInput(raw: unknown): { record: Omit<ScheduleRecord, 
   if (type === 'CAMPAIGN') throw bad('type', 'CAMPAIGN schedules (conditions) are not supported; use PLAYLIST or TEMPLATE');
   const startDate = i.startDate ? `${i.startDate.slice(0, 10)}T00:00:00.000Z` : null;
   const endDate = i.endDate ? `${i.endDate.slice(0, 10)}T00:00:00.000Z` : null;
-  if (startDate && endDate && dayOfDate(endDate) < dayOfDate(startDate)) throw bad('endDate', `endDate ${endDate.slice(0, 10)} is before startDate ${startDate.slice(0, 10)}`);
+  if (startDate && endDate && dayOfDate(endDate) < dayOfDate(startDate))
+    throw bad('endDate', `endDate ${endDate.slice(0, 10)} is before startDate ${startDate.slice(0, 10)}`);
   const startTime = i.startTime ? normalTime(i.startTime) : null;
   const endTime = i.endTime ? normalTime(i.endTime) : null;
   if (startTime === '24:00:00') throw bad('startTime', 'startTime must be before 24:00');
@@ -104,8 +108,19 @@ export function scheduleFromInput(raw: unknown): { record: Omit<ScheduleRecord, 
 export function inputOf(s: ScheduleRecord): Record<string, unknown> {
   const priority = Object.entries(SCHEDULE_PRIORITIES).find(([, rank]) => rank === s.priority)?.[0] ?? 'NORMAL';
   return {
-    name: s.name, type: s.type, startDate: s.startDate?.slice(0, 10) ?? null, endDate: s.endDate?.slice(0, 10) ?? null,
-    startTime: s.startTime, endTime: s.endTime, ...Object.fromEntries(WEEKDAYS.map((d) => [d, s[d]])), priority,
-    templateId: s.templateId, playlistId: s.playlistId, deviceIds: [...(s.deviceIds ?? [])], groupId: s.groupId, orgId: s.orgId, tags: [...(s.tags ?? [])],
+    name: s.name,
+    type: s.type,
+    startDate: s.startDate?.slice(0, 10) ?? null,
+    endDate: s.endDate?.slice(0, 10) ?? null,
+    startTime: s.startTime,
+    endTime: s.endTime,
+    ...Object.fromEntries(WEEKDAYS.map((d) => [d, s[d]])),
+    priority,
+    templateId: s.templateId,
+    playlistId: s.playlistId,
+    deviceIds: [...(s.deviceIds ?? [])],
+    groupId: s.groupId,
+    orgId: s.orgId,
+    tags: [...(s.tags ?? [])],
   };
 }

@@ -43,7 +43,11 @@ function queryResolvers(rt: SchedulingRuntime): Resolvers {
           localTime: r.localTime,
           schedule: winner,
           content: winner
-            ? { type: winner.type, playlist: winner.playlistId ? { id: winner.playlistId } : null, template: winner.templateId ? { id: winner.templateId } : null }
+            ? {
+                type: winner.type,
+                playlist: winner.playlistId ? { id: winner.playlistId } : null,
+                template: winner.templateId ? { id: winner.templateId } : null,
+              }
             : null,
           considered: r.considered.map((c) => ({
             schedule: c.plan.schedule,

@@ -39,5 +39,8 @@ export interface ContentDirectory {
   /** Which of `ids` are playlists (or templates) of the caller's account. */
   existing(caller: Principal, kind: ContentKind, ids: readonly string[]): Promise<Set<string>>;
   /** The caller's playlists and templates among the ids, as a player plays them (absent: unknown or deleted). */
-  playerContent(caller: Principal, refs: { playlistIds: readonly string[]; templateIds: readonly string[] }): Promise<{ playlists: Map<string, ManifestPlaylist>; templates: Map<string, ManifestTemplate> }>;
+  playerContent(
+    caller: Principal,
+    refs: { playlistIds: readonly string[]; templateIds: readonly string[] },
+  ): Promise<{ playlists: Map<string, ManifestPlaylist>; templates: Map<string, ManifestTemplate> }>;
 }

@@ -20,11 +20,16 @@ async function checkedRecord(rt: SchedulingRuntime, caller: Principal, input: un
     record.deviceIds.length ? rt.devices.devices(caller, record.deviceIds) : null,
     record.orgId ? rt.accounts.hasOrganization(caller, record.orgId) : true,
   ]);
-  if (playlists && !playlists.has(record.playlistId!)) throw new AppError('BAD_USER_INPUT', `playlist '${record.playlistId!.slice(0, 100)}' was not found`, { field: 'playlistId' });
-  if (templates && !templates.has(record.templateId!)) throw new AppError('BAD_USER_INPUT', `template '${record.templateId!.slice(0, 100)}' was not found`, { field: 'templateId' });
+  if (playlists && !playlists.has(record.playlistId!))
+    throw new AppError('BAD_USER_INPUT', `playlist '${record.playlistId!.slice(0, 100)}' was not found`, { field: 'playlistId' });
+  if (templates && !templates.has(record.templateId!))
+    throw new AppError('BAD_USER_INPUT', `template '${record.templateId!.slice(0, 100)}' was not found`, { field: 'templateId' });
   if (devices) {
     const missing = record.deviceIds.findIndex((id) => !devices.has(id));
-    if (missing >= 0) throw new AppError('BAD_USER_INPUT', `device '${record.deviceIds[missing]!.slice(0, 100)}' (item ${missing} of the devices) was not found`, { field: 'deviceIds' });
+    if (missing >= 0)
+      throw new AppError('BAD_USER_INPUT', `device '${record.deviceIds[missing]!.slice(0, 100)}' (item ${missing} of the devices) was not found`, {
+        field: 'deviceIds',
+      });
   }
   if (!orgOk) throw new AppError('BAD_USER_INPUT', `organization '${record.orgId!.slice(0, 100)}' was not found`, { field: 'orgId' });
   return { record: { ...record, ...group }, expectedVersion };
@@ -61,12 +66,18 @@ export async function patchSchedule(rt: SchedulingRuntime, caller: Principal, id
   if (operations.length > 100) throw new AppError('BAD_USER_INPUT', 'at most 100 operations', { field: 'operations' });
   const view = inputOf(current);
   operations.forEach((o, i) => {
-    if (!PATCH_OPS.has(o.op)) throw new AppError('BAD_USER_INPUT', `operations[${i}].op must be one of ${[...PATCH_OPS].join(', ')}`, { field: `operations[${i}].op` });
-    for (const [member, pointer] of [['path', o.path], ['from', o.from]] as const) {
+    if (!PATCH_OPS.has(o.op))
+      throw new AppError('BAD_USER_INPUT', `operations[${i}].op must be one of ${[...PATCH_OPS].join(', ')}`, { field: `operations[${i}].op` });
+    for (const [member, pointer] of [
+      ['path', o.path],
+      ['from', o.from],
+    ] as const) {
       if (pointer === undefined || pointer === null) continue;
       const segments = pointer.split('/').slice(1);
       if (!pointer.startsWith('/') || segments.some((s) => PROTOTYPE_SEGMENTS.has(s)) || !Object.hasOwn(view, segments[0]!)) {
-        throw new AppError('BAD_USER_INPUT', `operations[${i}].${member} '${pointer.slice(0, 100)}' does not name a schedule property`, { field: `operations[${i}].${member}` });
+        throw new AppError('BAD_USER_INPUT', `operations[${i}].${member} '${pointer.slice(0, 100)}' does not name a schedule property`, {
+          field: `operations[${i}].${member}`,
+        });
       }
     }
   });
@@ -76,7 +87,9 @@ export async function patchSchedule(rt: SchedulingRuntime, caller: Principal, id
     patched = jsonpatch.applyPatch(structuredClone(view), ops, true, false, true).newDocument;
   } catch (e) {
     const index = (e as { index?: number }).index;
-    throw new AppError('BAD_USER_INPUT', `operations${index === undefined ? '' : `[${index}]`} could not be applied: ${(e as Error).message.split('\n')[0]}`, { field: index === undefined ? 'operations' : `operations[${index}]` });
+    throw new AppError('BAD_USER_INPUT', `operations${index === undefined ? '' : `[${index}]`} could not be applied: ${(e as Error).message.split('\n')[0]}`, {
+      field: index === undefined ? 'operations' : `operations[${index}]`,
+    });
   }
   // Priority travels by name in the input view; the input takes its rank.
   const ranks: Record<string, number> = { LOWEST: 1, LOW: 2, NORMAL: 3, HIGH: 4, HIGHEST: 5 };

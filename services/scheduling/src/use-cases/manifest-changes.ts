@@ -8,12 +8,20 @@ import type { SchedulingRuntime } from '../runtime.js';
 import { forgetManifests } from './player-manifest.js';
 
 /** The devices whose manifests a content change may alter (through the schedules playing it). */
-export async function devicesPlaying(rt: SchedulingRuntime, accountId: string, refs: { playlistIds: readonly string[]; templateIds: readonly string[] }): Promise<Set<string>> {
+export async function devicesPlaying(
+  rt: SchedulingRuntime,
+  accountId: string,
+  refs: { playlistIds: readonly string[]; templateIds: readonly string[] },
+): Promise<Set<string>> {
   const schedules = await rt.repo.playing(accountId, refs);
   return new Set(schedules.flatMap((s) => s.deviceIds ?? []));
 }
 
-export async function contentChanged(rt: SchedulingRuntime, accountId: string, refs: { playlistIds: readonly string[]; templateIds: readonly string[] }): Promise<void> {
+export async function contentChanged(
+  rt: SchedulingRuntime,
+  accountId: string,
+  refs: { playlistIds: readonly string[]; templateIds: readonly string[] },
+): Promise<void> {
   await forgetManifests(rt, accountId, await devicesPlaying(rt, accountId, refs));
 }
 

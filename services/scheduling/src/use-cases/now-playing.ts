@@ -73,7 +73,13 @@ export async function nowPlaying(rt: SchedulingRuntime, caller: Principal, devic
   return { deviceId, zone, at, localTime: new Date(wallAt(zone, at)).toISOString().slice(0, 19), ...resolve(plans, zone, at) };
 }
 
-export async function deviceTimeline(rt: SchedulingRuntime, caller: Principal, deviceId: string, fromArg: string, toArg: string): Promise<{ deviceId: string; zone: string; segments: Segment<SchedulePlan<Schedule>>[] }> {
+export async function deviceTimeline(
+  rt: SchedulingRuntime,
+  caller: Principal,
+  deviceId: string,
+  fromArg: string,
+  toArg: string,
+): Promise<{ deviceId: string; zone: string; segments: Segment<SchedulePlan<Schedule>>[] }> {
   const from = instantArg(fromArg, 'from');
   const to = instantArg(toArg, 'to');
   if (to <= from) throw new AppError('BAD_USER_INPUT', 'to must be after from', { field: 'to' });
@@ -86,12 +92,19 @@ export async function deviceTimeline(rt: SchedulingRuntime, caller: Principal, d
 export function reasonOf(verdict: Verdict, s: Schedule): string {
   const window = `${(s.startTime ?? '00:00:00').slice(0, 5)}-${(s.endTime ?? '24:00:00').slice(0, 5)}`;
   switch (verdict) {
-    case 'PLAYING': return `plays: within ${window} on an enabled day, highest rank`;
-    case 'OUTRANKED': return `within ${window} but outranked (priority, then most recently modified)`;
-    case 'CONTENT_MISSING': return `within ${window} but its ${s.type === 'TEMPLATE' ? `template '${s.templateId}'` : `playlist '${s.playlistId}'`} no longer exists`;
-    case 'NOT_STARTED': return `starts on ${s.startDate?.slice(0, 10)}`;
-    case 'ENDED': return `ended on ${s.endDate?.slice(0, 10)}`;
-    case 'WRONG_WEEKDAY': return "today's weekday is not enabled";
-    case 'OUTSIDE_HOURS': return `outside its hours ${window}`;
+    case 'PLAYING':
+      return `plays: within ${window} on an enabled day, highest rank`;
+    case 'OUTRANKED':
+      return `within ${window} but outranked (priority, then most recently modified)`;
+    case 'CONTENT_MISSING':
+      return `within ${window} but its ${s.type === 'TEMPLATE' ? `template '${s.templateId}'` : `playlist '${s.playlistId}'`} no longer exists`;
+    case 'NOT_STARTED':
+      return `starts on ${s.startDate?.slice(0, 10)}`;
+    case 'ENDED':
+      return `ended on ${s.endDate?.slice(0, 10)}`;
+    case 'WRONG_WEEKDAY':
+      return "today's weekday is not enabled";
+    case 'OUTSIDE_HOURS':
+      return `outside its hours ${window}`;
   }
 }

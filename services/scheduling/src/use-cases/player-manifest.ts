@@ -28,9 +28,30 @@ export interface DeviceRef {
   id: string;
 }
 
-interface MediaOut { id: string; name: string; mime_type: string | null; url: string | null; size: number | null; sha512: string | null; duration: number | null }
-interface PlaylistOut { type: 'playlist'; id: string; name: string; sources: { id: string; name: string | null; type: string; interval: number | null; media: MediaOut | null }[] }
-interface TemplateOut { type: 'template'; id: string; name: string; width: number | null; height: number | null; orientation: number | null; modules: { id: string; name: string | null; left: number; top: number; width: number; height: number; playlist: PlaylistOut | null }[] }
+interface MediaOut {
+  id: string;
+  name: string;
+  mime_type: string | null;
+  url: string | null;
+  size: number | null;
+  sha512: string | null;
+  duration: number | null;
+}
+interface PlaylistOut {
+  type: 'playlist';
+  id: string;
+  name: string;
+  sources: { id: string; name: string | null; type: string; interval: number | null; media: MediaOut | null }[];
+}
+interface TemplateOut {
+  type: 'template';
+  id: string;
+  name: string;
+  width: number | null;
+  height: number | null;
+  orientation: number | null;
+  modules: { id: string; name: string | null; left: number; top: number; width: number; height: number; playlist: PlaylistOut | null }[];
+}
 
 export interface ManifestEntry {
   /** When it starts (null for what plays now). */
@@ -57,7 +78,15 @@ export interface ManifestAnswer {
 }
 
 /** Who the manifest is read as: the device's account, no user, no policies (ports scope by account only). */
-export const playerPrincipal = (d: DeviceRef): Principal => ({ accountId: d.accountId, userId: `device:${d.id}`, userName: 'player', roles: [], policies: [], isOwner: false, via: 'internal' });
+export const playerPrincipal = (d: DeviceRef): Principal => ({
+  accountId: d.accountId,
+  userId: `device:${d.id}`,
+  userName: 'player',
+  roles: [],
+  policies: [],
+  isOwner: false,
+  via: 'internal',
+});
 
 const cacheKey = (d: DeviceRef) => manifestCacheKey(d.accountId, d.id);
 const iso = (t: number) => `${new Date(t).toISOString().slice(0, 19)}Z`;
@@ -65,17 +94,35 @@ const iso = (t: number) => `${new Date(t).toISOString().slice(0, 19)}Z`;
 const mediaOut = (m: ManifestMedia | null): MediaOut | null =>
   m ? { id: m.id, name: m.name, mime_type: m.mimeType, url: m.url, size: m.size, sha512: m.sha512, duration: m.duration } : null;
 const playlistOut = (p: ManifestPlaylist): PlaylistOut => ({
-  type: 'playlist', id: p.id, name: p.name,
+  type: 'playlist',
+  id: p.id,
+  name: p.name,
   sources: p.sources.map((s) => ({ id: s.id, name: s.name, type: s.type, interval: s.interval, media: mediaOut(s.media) })),
 });
 const templateOut = (t: ManifestTemplate): TemplateOut => ({
-  type: 'template', id: t.id, name: t.name, width: t.width, height: t.height, orientation: t.orientation,
-  modules: t.modules.map((m) => ({ id: m.id, name: m.name, left: m.left, top: m.top, width: m.width, height: m.height, playlist: m.playlist ? playlistOut(m.playlist) : null })),
+  type: 'template',
+  id: t.id,
+  name: t.name,
+  width: t.width,
+  height: t.height,
+  orientation: t.orientation,
+  modules: t.modules.map((m) => ({
+    id: m.id,
+    name: m.name,
+    left: m.left,
+    top: m.top,
+    width: m.width,
+    height: m.height,
+    playlist: m.playlist ? playlistOut(m.playlist) : null,
+  })),
 });
 
 /** The manifest body without its version, URLs blanked: what the version hashes. */
 const versionOf = (m: Omit<PlayerManifest, 'version'>): string =>
-  createHash('sha256').update(JSON.stringify(m, (k, v: unknown) => (k === 'url' ? null : v))).digest('base64url').slice(0, 22);
+  createHash('sha256')
+    .update(JSON.stringify(m, (k, v: unknown) => (k === 'url' ? null : v)))
+    .digest('base64url')
+    .slice(0, 22);
 
 /** Builds the device's manifest at the runtime's clock; null when the device is gone. */
 export async function playerManifest(rt: SchedulingRuntime, device: DeviceRef): Promise<ManifestAnswer | null> {
@@ -105,7 +152,12 @@ export async function playerManifest(rt: SchedulingRuntime, device: DeviceRef): 
       content: playlist ? playlistOut(playlist) : template ? templateOut(template) : null,
     };
   };
-  const body = { device_id: device.id, valid_until: current.nextChange === null ? null : iso(current.nextChange), now: entry(current.winner, null), next: next ? entry(next.winner, next.at) : null };
+  const body = {
+    device_id: device.id,
+    valid_until: current.nextChange === null ? null : iso(current.nextChange),
+    now: entry(current.winner, null),
+    next: next ? entry(next.winner, next.at) : null,
+  };
   const version = versionOf(body);
   const manifest: PlayerManifest = { device_id: body.device_id, version, valid_until: body.valid_until, now: body.now, next: body.next };
   await remember(rt, device, version, current.nextChange);

@@ -54,7 +54,11 @@ export async function updateScheduleGroup(repo: ScheduleRepository, principal: P
   return viewOf(repo, principal, group.id);
 }
 
-export async function deleteScheduleGroup(repo: ScheduleRepository, principal: Principal, id: string): Promise<{ groupId: string; movedItems: number; movedGroups: number }> {
+export async function deleteScheduleGroup(
+  repo: ScheduleRepository,
+  principal: Principal,
+  id: string,
+): Promise<{ groupId: string; movedItems: number; movedGroups: number }> {
   const group = await repo.getGroup(principal.accountId, id);
   const moved = await repo.removeGroupMovingUp(principal.accountId, group);
   return { groupId: group.id, ...moved };

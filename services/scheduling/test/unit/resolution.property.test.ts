@@ -15,7 +15,19 @@ const clocks = new Map<string, Intl.DateTimeFormat>();
 /** Minutes since 1970-01-01 00:00 of the wall clock in `zone` at instant `t`. */
 function clockMinutes(zone: string, t: number): number {
   let f = clocks.get(zone);
-  if (!f) clocks.set(zone, (f = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })));
+  if (!f)
+    clocks.set(
+      zone,
+      (f = new Intl.DateTimeFormat('en-GB', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+      })),
+    );
   const p = Object.fromEntries(f.formatToParts(t).map((x) => [x.type, x.value]));
   return Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!) / MINUTE;
 }
@@ -45,7 +57,12 @@ function bruteForce(plans: Plan[], zone: string, t: number): { winner: string | 
     let best: Plan | null = null;
     plans.forEach((p, k) => {
       if (!p.hasContent || !occurrences[k]!.some(([o, c]) => o <= i && i < c)) return;
-      if (!best || p.priority > best.priority || (p.priority === best.priority && (p.modifiedAt > best.modifiedAt || (p.modifiedAt === best.modifiedAt && p.id < best.id)))) best = p;
+      if (
+        !best ||
+        p.priority > best.priority ||
+        (p.priority === best.priority && (p.modifiedAt > best.modifiedAt || (p.modifiedAt === best.modifiedAt && p.id < best.id)))
+      )
+        best = p;
     });
     return best === null ? null : (best as Plan).id;
   };
@@ -56,10 +73,14 @@ function bruteForce(plans: Plan[], zone: string, t: number): { winner: string | 
 
 // DST transitions of 2026 (and a zone without DST), the instants are drawn around them.
 const ANCHORS = [
-  ['Europe/Amsterdam', '2026-03-29T01:00:00Z'], ['Europe/Amsterdam', '2026-10-25T01:00:00Z'],
-  ['America/New_York', '2026-03-08T07:00:00Z'], ['America/New_York', '2026-11-01T06:00:00Z'],
-  ['Australia/Lord_Howe', '2026-04-04T15:00:00Z'], ['Australia/Lord_Howe', '2026-10-03T15:30:00Z'],
-  ['Asia/Kolkata', '2026-06-01T00:00:00Z'], ['UTC', '2026-06-01T00:00:00Z'],
+  ['Europe/Amsterdam', '2026-03-29T01:00:00Z'],
+  ['Europe/Amsterdam', '2026-10-25T01:00:00Z'],
+  ['America/New_York', '2026-03-08T07:00:00Z'],
+  ['America/New_York', '2026-11-01T06:00:00Z'],
+  ['Australia/Lord_Howe', '2026-04-04T15:00:00Z'],
+  ['Australia/Lord_Howe', '2026-10-03T15:30:00Z'],
+  ['Asia/Kolkata', '2026-06-01T00:00:00Z'],
+  ['UTC', '2026-06-01T00:00:00Z'],
 ] as const;
 
 const timeOfDay = fc.oneof(fc.integer({ min: 0, max: 1439 }), fc.integer({ min: 60, max: 200 })); // minutes, often around 01:00-03:20
@@ -77,9 +98,15 @@ const planArb = (id: string) =>
     })
     .filter((r) => r.start !== r.end)
     .map((r): Plan => ({
-      id, priority: r.priority, modifiedAt: r.modifiedAt,
-      startDay: r.from, endDay: r.from === null || r.length === null ? null : r.from + r.length,
-      startSecond: r.start * 60, endSecond: r.end * 60, weekdays: r.weekdays, hasContent: r.hasContent,
+      id,
+      priority: r.priority,
+      modifiedAt: r.modifiedAt,
+      startDay: r.from,
+      endDay: r.from === null || r.length === null ? null : r.from + r.length,
+      startSecond: r.start * 60,
+      endSecond: r.end * 60,
+      weekdays: r.weekdays,
+      hasContent: r.hasContent,
     }));
 
 test('nowPlaying equals a minute-by-minute evaluation over random schedules and instants', () => {
@@ -92,7 +119,9 @@ test('nowPlaying equals a minute-by-minute evaluation over random schedules and 
         const t = Date.parse(anchor) + offsetMinutes * MINUTE;
         // Date ranges relative to the instant's day, so expired and future schedules are common.
         const today = Math.floor(t / 86_400_000);
-        const shifted = plans.map((p) => (p.startDay === null ? p : { ...p, startDay: today + p.startDay, endDay: p.endDay === null ? null : today + p.endDay }));
+        const shifted = plans.map((p) =>
+          p.startDay === null ? p : { ...p, startDay: today + p.startDay, endDay: p.endDay === null ? null : today + p.endDay },
+        );
         const expected = bruteForce(shifted, zone, t);
         const actual = resolve(shifted, zone, t);
         expect(actual.winner?.id ?? null).toBe(expected.winner);

@@ -20,7 +20,11 @@ describe('priorities and ties', () => {
   });
   test('every schedule is explained; the winner first', () => {
     const r = resolve([low, high, plan('weekend', { days: '0000011', priority: 5 })], 'UTC', at('2026-05-04T10:00:00Z'));
-    expect(r.considered.map((c) => [c.plan.id, c.verdict])).toEqual([['high', 'PLAYING'], ['weekend', 'WRONG_WEEKDAY'], ['low', 'OUTRANKED']]);
+    expect(r.considered.map((c) => [c.plan.id, c.verdict])).toEqual([
+      ['high', 'PLAYING'],
+      ['weekend', 'WRONG_WEEKDAY'],
+      ['low', 'OUTRANKED'],
+    ]);
     expect(r.considered[0]!.window).toEqual({ from: at('2026-05-04T09:00:00Z'), to: at('2026-05-04T17:00:00Z') });
     expect(r.nextChange).toBe(at('2026-05-04T17:00:00Z'));
   });
@@ -69,7 +73,10 @@ describe('windows', () => {
     const fallback = plan('fallback', { priority: 1 });
     const r = resolve([gone, fallback], 'UTC', at('2026-05-04T10:00:00Z'));
     expect(r.winner?.id).toBe('fallback');
-    expect(r.considered.map((c) => [c.plan.id, c.verdict])).toEqual([['fallback', 'PLAYING'], ['gone', 'CONTENT_MISSING']]);
+    expect(r.considered.map((c) => [c.plan.id, c.verdict])).toEqual([
+      ['fallback', 'PLAYING'],
+      ['gone', 'CONTENT_MISSING'],
+    ]);
   });
 });
 
@@ -86,7 +93,9 @@ describe('DST (the rule in zone-clock.ts: a wall time is the first instant the c
   });
   test('spring forward: a window wholly inside the gap does not play that night (and does the night before)', () => {
     const p = plan('p', { start: '02:10', end: '02:50' });
-    expect(timeline([p], AMS, at('2026-03-28T23:00:00Z'), at('2026-03-29T03:00:00Z'))).toEqual([{ from: at('2026-03-28T23:00:00Z'), to: at('2026-03-29T03:00:00Z'), winner: null }]);
+    expect(timeline([p], AMS, at('2026-03-28T23:00:00Z'), at('2026-03-29T03:00:00Z'))).toEqual([
+      { from: at('2026-03-28T23:00:00Z'), to: at('2026-03-29T03:00:00Z'), winner: null },
+    ]);
     expect(winnerId([p], AMS, '2026-03-28T01:20:00Z')).toBe('p');
   });
   test('spring forward: an overnight window 22:00-06:00 lasts one hour less', () => {
@@ -110,7 +119,9 @@ describe('DST (the rule in zone-clock.ts: a wall time is the first instant the c
   test('fall back in New York (1 November 2026, 02:00 EDT -> 01:00 EST): 01:30-03:00 runs 2.5 real hours', () => {
     const p = plan('p', { start: '01:30', end: '03:00' });
     const segments = timeline([p], NY, at('2026-11-01T00:00:00Z'), at('2026-11-02T00:00:00Z')).filter((s) => s.winner);
-    expect(segments.map((s) => [new Date(s.from).toISOString(), new Date(s.to).toISOString()])).toEqual([['2026-11-01T05:30:00.000Z', '2026-11-01T08:00:00.000Z']]);
+    expect(segments.map((s) => [new Date(s.from).toISOString(), new Date(s.to).toISOString()])).toEqual([
+      ['2026-11-01T05:30:00.000Z', '2026-11-01T08:00:00.000Z'],
+    ]);
   });
 });
 
@@ -120,7 +131,11 @@ describe('timeline', () => {
     const lunch = plan('lunch', { priority: 4, start: '12:00', end: '13:00' });
     const t = timeline([base, lunch], 'UTC', at('2026-05-04T00:00:00Z'), at('2026-05-05T00:00:00Z'));
     expect(t.map((s) => [new Date(s.from).toISOString().slice(11, 16), s.winner?.id ?? null])).toEqual([
-      ['00:00', null], ['08:00', 'base'], ['12:00', 'lunch'], ['13:00', 'base'], ['20:00', null],
+      ['00:00', null],
+      ['08:00', 'base'],
+      ['12:00', 'lunch'],
+      ['13:00', 'base'],
+      ['20:00', null],
     ]);
     expect(winnerAt([base, lunch], 'UTC', at('2026-05-04T12:30:00Z'))?.id).toBe('lunch');
   });

@@ -21,7 +21,12 @@ export interface AlertEvaluationDeps {
  * the condition cleared and an alert holds the latch -> close it (release the latch).
  * Concurrent evaluations of the same device (two replicas) cannot open two: the latch is unique.
  */
-export async function evaluateDeviceAlerts(deps: AlertEvaluationDeps, device: Device, rules: readonly AlertRule[], now = deps.now()): Promise<EvaluationReport> {
+export async function evaluateDeviceAlerts(
+  deps: AlertEvaluationDeps,
+  device: Device,
+  rules: readonly AlertRule[],
+  now = deps.now(),
+): Promise<EvaluationReport> {
   const report: EvaluationReport = { opened: 0, closed: 0 };
   const tenant = device.accountId;
   await Promise.all(
@@ -46,6 +51,10 @@ export async function releaseLatch(deps: Pick<AlertEvaluationDeps, 'alerts' | 'n
 }
 
 /** Closes every alert still latched on one device (the device is deleted) or one rule (disabled or deleted). */
-export async function releaseLatchesOf(deps: Pick<AlertEvaluationDeps, 'alerts' | 'now'>, tenant: string, of: { ruleId?: string; deviceId?: string }): Promise<void> {
+export async function releaseLatchesOf(
+  deps: Pick<AlertEvaluationDeps, 'alerts' | 'now'>,
+  tenant: string,
+  of: { ruleId?: string; deviceId?: string },
+): Promise<void> {
   for (const alert of await deps.alerts.findLatchedBy(tenant, of)) await releaseLatch(deps, tenant, alert);
 }

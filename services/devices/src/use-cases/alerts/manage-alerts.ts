@@ -42,7 +42,8 @@ export async function updateAlert(deps: ManageAlertsDeps, principal: Principal, 
   const set: AlertChanges = {};
   if (input.snoozedUntil !== undefined) {
     const until = parseAlertInstant(input.snoozedUntil, 'snoozedUntil');
-    if (alert.resolvedOn && until !== null) throw new AppError('UNPROCESSABLE', 'the alert is resolved; a resolved alert cannot be snoozed', { field: 'snoozedUntil' });
+    if (alert.resolvedOn && until !== null)
+      throw new AppError('UNPROCESSABLE', 'the alert is resolved; a resolved alert cannot be snoozed', { field: 'snoozedUntil' });
     set.snoozedUntil = until;
   }
   if (input.resolvedOn !== undefined) {

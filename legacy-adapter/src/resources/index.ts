@@ -4,6 +4,7 @@ import { createDevice, deleteDevice, getDevice, listDevices, postDevice, putDevi
 import { createDeviceGroup, deleteDeviceGroup, listDeviceGroups, updateDeviceGroup } from './device-groups.resource.js';
 import { listSchedules } from './schedules.resource.js';
 import { getMedia, getPlaylist, getTemplate, listMedia, listPlaylists, listTemplates } from './content.resource.js';
+import { createDataTableRow, deleteDataTableRow, getDataTable, getDataTableRow, listDataTableRows, listDataTables, postDataTableRow, putDataTableRow } from './datatables.resource.js';
 import type { DefinedResource } from './resource.js';
 
 export const RESOURCES: readonly DefinedResource[] = [getAccount, listDevices,
@@ -13,4 +14,6 @@ export const RESOURCES: readonly DefinedResource[] = [getAccount, listDevices,
   // Content issue: read-only media, playlists (also RSS) and templates.
   listMedia, getMedia, listPlaylists, getPlaylist, listTemplates, getTemplate,
   // Scheduling issue.
-  listSchedules];
+  listSchedules,
+  // Data tables issue: tables read-only, rows read and written.
+  listDataTables, getDataTable, listDataTableRows, createDataTableRow, getDataTableRow, putDataTableRow, postDataTableRow, deleteDataTableRow];

@@ -18,7 +18,7 @@ export const DEFAULT_HISTORY_LIMIT = 100;
 /** The data tables subgraph; main.ts serves it over HTTP, the all-in-one gateway calls it in-process. */
 export function createDataTablesSubgraph(deps: DataTablesDeps): Subgraph & { repo: DataTableRepository; runtime: DataTablesRuntime } {
   const repo = new DataTableRepository(deps.documents);
-  const runtime: DataTablesRuntime = { repo, historyLimit: deps.historyLimit ?? DEFAULT_HISTORY_LIMIT, ...(deps.cache ? { cache: deps.cache } : {}), ...(deps.logger ? { logger: deps.logger } : {}) };
+  const runtime: DataTablesRuntime = { repo, historyLimit: deps.historyLimit ?? DEFAULT_HISTORY_LIMIT, counts: new Map(), ...(deps.cache ? { cache: deps.cache } : {}), ...(deps.logger ? { logger: deps.logger } : {}) };
   const subgraph = createSubgraph({ name: 'datatables', tokens: deps.tokens, resolvers: dataTablesResolvers(runtime) });
   return Object.assign(subgraph, { repo, runtime });
 }

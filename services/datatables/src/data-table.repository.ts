@@ -32,10 +32,21 @@ export interface DataTableRowVersionRecord {
 export type DataTableRowVersion = Stored<DataTableRowVersionRecord>;
 
 let idSeq = 0;
+// Random suffixes come from a pool: one randomBytes call per 512 ids instead of one per id (a
+// per-id call was ~5% of batch-create and import time in the profile, see BENCHMARKS.md).
+const POOL_IDS = 512;
+let pool = Buffer.alloc(0);
+let poolAt = 0;
 /** Time-ordered row ids: new rows append to the end of the id space (cheap inserts, stable ties). */
 export function newRowId(): string {
   idSeq = (idSeq + 1) % 46656;
-  return `r${Date.now().toString(36).padStart(9, '0')}${idSeq.toString(36).padStart(3, '0')}${randomBytes(5).toString('hex')}`;
+  if (poolAt >= pool.length) {
+    pool = randomBytes(5 * POOL_IDS);
+    poolAt = 0;
+  }
+  const suffix = pool.toString('hex', poolAt, poolAt + 5);
+  poolAt += 5;
+  return `r${Date.now().toString(36).padStart(9, '0')}${idSeq.toString(36).padStart(3, '0')}${suffix}`;
 }
 
 const versionId = (rowId: string, version: number) => `${rowId}~${String(version).padStart(10, '0')}`;

@@ -274,12 +274,23 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
         const after = options?.after;
         const plan = planIndex(secondary, filter, o.sort);
         if (plan) {
-          const full = andFilters(filter, after ? afterFilter(o.sort, after) : undefined);
+          const afterOnly = after ? afterFilter(o.sort, after) : undefined;
+          // An ordered walk from an `after` whose values the index holds uncut starts exactly at that
+          // position: every entry past the first `after.id` is strictly after it, so the after filter
+          // (an $or per sort field, tested on every document walked) is not needed.
+          const exactStart = !!after && plan.ordered && !entryPrefix(plan.index, tenant, [...plan.equal, ...(after.slice(0, plan.index.fields.length - plan.equal.length) as Scalar[])]).cut;
+          const full = andFilters(filter, exactStart ? undefined : afterOnly);
           const q = full ? new Query(full as never, QUERY_OPTIONS) : null;
           if (plan.ordered) {
             const out: Doc[] = [];
             let seen = 0;
+            const afterId = exactStart ? (after?.[after.length - 1] as string) : undefined;
+            let first = true;
             for (const d of walk(tenant, plan, o.sort, after)) {
+              if (first) {
+                first = false;
+                if (afterId !== undefined && d.id === afterId) continue;
+              }
               if (q && !q.test(d)) continue;
               if (seen++ >= o.skip) out.push(d);
               if (seen >= end) break;

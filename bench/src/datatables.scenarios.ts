@@ -107,6 +107,7 @@ export async function dataTablesScenario(o: DataTablesBenchOptions): Promise<voi
     const cases = [
       { name: 'filter cat=c3, sort price asc', f: '{"cat":"c3"}', s: 'price', d: 'asc' },
       { name: 'filter vegan=true & price>=50, sort name desc', f: '{"vegan":true,"price":{"gte":50}}', s: 'name', d: 'desc' },
+      { name: 'filter 90<=price<91, sort price asc', f: '{"price":{"gte":90,"lt":91}}', s: 'price', d: 'asc' },
     ];
     for (const c of cases) {
       const times: number[] = [];

@@ -161,10 +161,12 @@ export class DataTableRepository {
   }
 
   /** A page of rows of `tableId` matching `filter`, in (path, id) order from after `after`. */
-  pageRows(tenant: string, tableId: string, conditions: readonly RowCondition[], sort: { path: string; dir: 1 | -1 }, after: [Cell, string] | null, limit: number): Promise<DataTableRow[]> {
+  pageRows(tenant: string, tableId: string, conditions: readonly RowCondition[], sort: { path: string; dir: 1 | -1; key?: string }, after: [Cell, string] | null, limit: number): Promise<DataTableRow[]> {
     const where = rowsWhere(tableId, conditions);
     // Slot indexes are sparse: every row of the table has the slot, saying so lets the store walk it.
-    if (sort.path !== 'sortOrder') where[sort.path] = { $exists: true };
+    // Numeric bounds on the sorted column are repeated on its slot, so the walk starts at the
+    // range and stops past it instead of testing every row before it (the slot mirrors the cell).
+    if (sort.path !== 'sortOrder') where[sort.path] = { $exists: true, ...(sort.key ? slotBounds(conditions, sort.key) : {}) };
     return this.rows.find(tenant, where, { sort: { [sort.path]: sort.dir, id: sort.dir }, limit, ...(after ? { after } : {}) });
   }
 
@@ -288,6 +290,24 @@ function createVersionOf(row: DataTableRow): DataTableRowVersionRecord {
 /** That version as history reads answer it, before it is written (see DataTableRowRecord.createdBy). */
 function carriedVersion(row: DataTableRow): DataTableRowVersion {
   return { ...createVersionOf(row), id: versionId(row.id, 1), accountId: row.accountId, version: 1, createdAt: row.createdAt, updatedAt: row.createdAt };
+}
+
+/** The numeric bounds conditions put on one column, as comparison operators on its sort slot. */
+function slotBounds(conditions: readonly RowCondition[], key: string): Filter {
+  const out: Filter = {};
+  const put = (op: string, v: Cell) => {
+    if (typeof v === 'number' && !(op in out)) out[op] = v;
+  };
+  for (const c of conditions) {
+    if (c.key !== key) continue;
+    if (c.op === 'gt' || c.op === 'gte' || c.op === 'lt' || c.op === 'lte') put(`$${c.op}`, c.value);
+    else if (c.op === 'eq') put('$eq', c.value);
+    else if (c.op === 'inRange') {
+      put('$gte', c.value[0]);
+      put('$lte', c.value[1]);
+    }
+  }
+  return out;
 }
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -535,4 +535,12 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'legacy GET /media/:id': (c) => status(legacyCall(c, 'GET', `/media/${c.ids.media}`), 404),
   'legacy GET /playlists/:id': (c) => status(legacyCall(c, 'GET', `/playlists/${c.ids.playlist}`), 404),
   'legacy GET /templates/:id': (c) => status(legacyCall(c, 'GET', `/templates/${c.ids.template}`), 404),
+  // Data tables: B probes a table id (A's are checked path by path in gateway/test/datatables-legacy.e2e.test.ts).
+  'legacy GET /datatables/:tableId': (c) => status(legacyCall(c, 'GET', `/datatables/${NO_PUBLIC_WRITE}`), 404),
+  'legacy GET /datatables/:tableId/rows': (c) => status(legacyCall(c, 'GET', `/datatables/${NO_PUBLIC_WRITE}/rows`), 404),
+  'legacy POST /datatables/:tableId/rows': (c) => status(legacyCall(c, 'POST', `/datatables/${NO_PUBLIC_WRITE}/rows`, { data: {} }), 404),
+  'legacy GET /datatables/:tableId/rows/:rowId': (c) => status(legacyCall(c, 'GET', `/datatables/${NO_PUBLIC_WRITE}/rows/r1`), 404),
+  'legacy PUT /datatables/:tableId/rows/:rowId': (c) => status(legacyCall(c, 'PUT', `/datatables/${NO_PUBLIC_WRITE}/rows/r1`, { data: {} }), 404),
+  'legacy POST /datatables/:tableId/rows/:rowId': (c) => status(legacyCall(c, 'POST', `/datatables/${NO_PUBLIC_WRITE}/rows/r1`, { data: {} }), 404),
+  'legacy DELETE /datatables/:tableId/rows/:rowId': (c) => status(legacyCall(c, 'DELETE', `/datatables/${NO_PUBLIC_WRITE}/rows/r1`), 404),
 };

@@ -4,6 +4,16 @@ import { createDevice, deleteDevice, getDevice, listDevices, postDevice, putDevi
 import { createDeviceGroup, deleteDeviceGroup, listDeviceGroups, updateDeviceGroup } from './device-groups.resource.js';
 import { listSchedules } from './schedules.resource.js';
 import { getMedia, getPlaylist, getTemplate, listMedia, listPlaylists, listTemplates } from './content.resource.js';
+import {
+  createDataTableRow,
+  deleteDataTableRow,
+  getDataTable,
+  getDataTableRow,
+  listDataTableRows,
+  listDataTables,
+  postDataTableRow,
+  putDataTableRow,
+} from './datatables.resource.js';
 import type { DefinedResource } from './resource.js';
 
 export const RESOURCES: readonly DefinedResource[] = [
@@ -28,4 +38,13 @@ export const RESOURCES: readonly DefinedResource[] = [
   getTemplate,
   // Scheduling issue.
   listSchedules,
+  // Data tables issue: tables read-only, rows read and written.
+  listDataTables,
+  getDataTable,
+  listDataTableRows,
+  createDataTableRow,
+  getDataTableRow,
+  putDataTableRow,
+  postDataTableRow,
+  deleteDataTableRow,
 ];

@@ -21,6 +21,7 @@ export function createDataTablesSubgraph(deps: DataTablesDeps): Subgraph & { rep
   const runtime: DataTablesRuntime = {
     repo,
     historyLimit: deps.historyLimit ?? DEFAULT_HISTORY_LIMIT,
+    counts: new Map(),
     ...(deps.cache ? { cache: deps.cache } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
   };

@@ -14,6 +14,13 @@ export interface DataTableRowRecord {
   ix: Record<string, Cell>;
   /** The row's version as clients see it: +1 on every write, continuing across delete and restore. */
   rev: number;
+  /**
+   * Present while the row's CREATE version exists only as the row itself: rows are created
+   * without a version document (it would repeat the row, and it was a third of a created row's
+   * storage writes). The first change of the row (update, delete, reorder, migration) writes that
+   * version from the row as it was and drops this field; history reads synthesize it until then.
+   */
+  createdBy?: { userId: string | null };
 }
 export type DataTableRow = Stored<DataTableRowRecord>;
 
@@ -28,14 +35,27 @@ export interface DataTableRowVersionRecord {
   data: RowData;
   sortOrder: number;
   userId: string | null;
+  /** When the write happened, if not when this document was stored (a CREATE version written late). */
+  at?: string;
 }
 export type DataTableRowVersion = Stored<DataTableRowVersionRecord>;
 
 let idSeq = 0;
+// Random suffixes come from a pool: one randomBytes call per 512 ids instead of one per id (a
+// per-id call was ~5% of batch-create and import time in the profile, see BENCHMARKS.md).
+const POOL_IDS = 512;
+let pool = Buffer.alloc(0);
+let poolAt = 0;
 /** Time-ordered row ids: new rows append to the end of the id space (cheap inserts, stable ties). */
 export function newRowId(): string {
   idSeq = (idSeq + 1) % 46656;
-  return `r${Date.now().toString(36).padStart(9, '0')}${idSeq.toString(36).padStart(3, '0')}${randomBytes(5).toString('hex')}`;
+  if (poolAt >= pool.length) {
+    pool = randomBytes(5 * POOL_IDS);
+    poolAt = 0;
+  }
+  const suffix = pool.toString('hex', poolAt, poolAt + 5);
+  poolAt += 5;
+  return `r${Date.now().toString(36).padStart(9, '0')}${idSeq.toString(36).padStart(3, '0')}${suffix}`;
 }
 
 const versionId = (rowId: string, version: number) => `${rowId}~${String(version).padStart(10, '0')}`;
@@ -155,13 +175,15 @@ export class DataTableRepository {
     tenant: string,
     tableId: string,
     conditions: readonly RowCondition[],
-    sort: { path: string; dir: 1 | -1 },
+    sort: { path: string; dir: 1 | -1; key?: string },
     after: [Cell, string] | null,
     limit: number,
   ): Promise<DataTableRow[]> {
     const where = rowsWhere(tableId, conditions);
     // Slot indexes are sparse: every row of the table has the slot, saying so lets the store walk it.
-    if (sort.path !== 'sortOrder') where[sort.path] = { $exists: true };
+    // Numeric bounds on the sorted column are repeated on its slot, so the walk starts at the
+    // range and stops past it instead of testing every row before it (the slot mirrors the cell).
+    if (sort.path !== 'sortOrder') where[sort.path] = { $exists: true, ...(sort.key ? slotBounds(conditions, sort.key) : {}) };
     return this.rows.find(tenant, where, { sort: { [sort.path]: sort.dir, id: sort.dir }, limit, ...(after ? { after } : {}) });
   }
 
@@ -201,34 +223,51 @@ export class DataTableRepository {
     userId: string | null,
   ): Promise<{ rows: DataTableRow[]; table: DataTable }> {
     if (rows.length === 0) return { rows: [], table };
-    const versions = rows.map((r) => ({
-      id: versionId(r.id, r.rev),
-      tableId: r.tableId,
-      rowId: r.id,
-      rev: r.rev,
-      change: 'CREATE' as const,
-      data: r.data,
-      sortOrder: r.sortOrder,
-      userId,
-    }));
-    const [stored, , touched] = await Promise.all([
-      this.rows.insertMany(tenant, rows),
-      this.versions.insertMany(tenant, versions),
+    // No version documents: each row carries its CREATE version until its first change (createdBy).
+    const createdBy = { userId };
+    const [stored, touched] = await Promise.all([
+      this.rows.insertMany(
+        tenant,
+        rows.map((r) => ({ ...r, createdBy })),
+      ),
       this.touchTable(tenant, table.id, rows.length, table),
     ]);
     return { rows: stored, table: touched ?? table };
   }
 
+  /**
+   * Writes the CREATE version a row still carries (see `createdBy`), from the row as read, issued
+   * alongside the write that changes the row. A concurrent writer that wrote it first wins: the
+   * duplicate is the same snapshot, so it is ignored.
+   */
+  private async keepCreateVersion(tenant: string, row: DataTableRow): Promise<void> {
+    if (!row.createdBy) return;
+    try {
+      await this.versions.insert(tenant, { id: versionId(row.id, 1), ...createVersionOf(row) });
+    } catch (e) {
+      if (!(e instanceof AppError && e.code === 'DUPLICATE_KEY')) throw e;
+    }
+  }
+
   /** Writes a row's new state; VERSION_CONFLICT when it changed since it was read. */
   async writeRow(tenant: string, row: DataTableRow, next: Partial<Pick<DataTableRowRecord, 'data' | 'ix' | 'sortOrder'>>): Promise<DataTableRow> {
-    const updated = await this.rows.update(tenant, row.id, { $set: { ...next, rev: row.rev + 1 } }, { expectedVersion: row.version });
+    const [updated] = await Promise.all([
+      this.rows.update(
+        tenant,
+        row.id,
+        { $set: { ...next, rev: row.rev + 1 }, ...(row.createdBy ? { $unset: ['createdBy'] } : {}) },
+        { expectedVersion: row.version },
+      ),
+      this.keepCreateVersion(tenant, row),
+    ]);
     if (!updated) throw new AppError('VERSION_CONFLICT', `row '${row.id}' was deleted meanwhile`, { field: 'rowId' });
     return updated;
   }
 
   /** Deletes a row as read; VERSION_CONFLICT when it changed since. */
   async removeRow(tenant: string, row: DataTableRow): Promise<boolean> {
-    return this.rows.delete(tenant, row.id, { expectedVersion: row.version });
+    const [removed] = await Promise.all([this.rows.delete(tenant, row.id, { expectedVersion: row.version }), this.keepCreateVersion(tenant, row)]);
+    return removed;
   }
 
   /** Puts a deleted row back under its id (rollback of a deleted row). */
@@ -238,12 +277,18 @@ export class DataTableRepository {
 
   /** Rewrites data of rows without a new version (schema migration). */
   async migrateRow(tenant: string, row: DataTableRow, data: RowData, ix: Record<string, Cell>): Promise<void> {
-    await this.rows.update(tenant, row.id, { $set: { data, ix } });
+    await Promise.all([
+      this.rows.update(tenant, row.id, { $set: { data, ix }, ...(row.createdBy ? { $unset: ['createdBy'] } : {}) }),
+      this.keepCreateVersion(tenant, row),
+    ]);
   }
 
   /** Moves a row without a new version (renumbering when reorder gaps run out). */
   async renumberRow(tenant: string, row: DataTableRow, sortOrder: number): Promise<void> {
-    await this.rows.update(tenant, row.id, { $set: { sortOrder } });
+    await Promise.all([
+      this.rows.update(tenant, row.id, { $set: { sortOrder }, ...(row.createdBy ? { $unset: ['createdBy'] } : {}) }),
+      this.keepCreateVersion(tenant, row),
+    ]);
   }
 
   // -- versions ------------------------------------------------------------------------------
@@ -258,19 +303,65 @@ export class DataTableRepository {
     await Promise.all(prune.map((v) => this.versions.delete(tenant, versionId(v.rowId, v.rev - keep))));
   }
 
-  listVersions(tenant: string, tableId: string, rowId: string, limit: number): Promise<DataTableRowVersion[]> {
-    return this.versions.find(tenant, { tableId, rowId }, { sort: { rev: -1, id: -1 }, limit });
+  /** Newest first; a CREATE version the row still carries is listed as if stored. */
+  async listVersions(tenant: string, tableId: string, rowId: string, limit: number): Promise<DataTableRowVersion[]> {
+    const [stored, row] = await Promise.all([
+      this.versions.find(tenant, { tableId, rowId }, { sort: { rev: -1, id: -1 }, limit }),
+      this.getRow(tenant, tableId, rowId),
+    ]);
+    if (row?.createdBy && stored.length < limit && !stored.some((v) => v.rev === 1)) stored.push(carriedVersion(row));
+    return stored;
   }
 
   async getVersion(tenant: string, tableId: string, rowId: string, version: number): Promise<DataTableRowVersion | null> {
     const v = await this.versions.findById(tenant, versionId(rowId, version));
-    return v && v.tableId === tableId ? v : null;
+    if (v) return v.tableId === tableId ? v : null;
+    if (version !== 1) return null;
+    const row = await this.getRow(tenant, tableId, rowId);
+    return row?.createdBy ? carriedVersion(row) : null;
   }
 
   async latestVersion(tenant: string, tableId: string, rowId: string): Promise<DataTableRowVersion | null> {
     const [v] = await this.listVersions(tenant, tableId, rowId, 1);
     return v ?? null;
   }
+}
+
+/** The CREATE version of a row that has not changed since it was created. */
+function createVersionOf(row: DataTableRow): DataTableRowVersionRecord {
+  return {
+    tableId: row.tableId,
+    rowId: row.id,
+    rev: 1,
+    change: 'CREATE',
+    data: row.data,
+    sortOrder: row.sortOrder,
+    userId: row.createdBy?.userId ?? null,
+    at: row.createdAt,
+  };
+}
+
+/** That version as history reads answer it, before it is written (see DataTableRowRecord.createdBy). */
+function carriedVersion(row: DataTableRow): DataTableRowVersion {
+  return { ...createVersionOf(row), id: versionId(row.id, 1), accountId: row.accountId, version: 1, createdAt: row.createdAt, updatedAt: row.createdAt };
+}
+
+/** The numeric bounds conditions put on one column, as comparison operators on its sort slot. */
+function slotBounds(conditions: readonly RowCondition[], key: string): Filter {
+  const out: Filter = {};
+  const put = (op: string, v: Cell) => {
+    if (typeof v === 'number' && !(op in out)) out[op] = v;
+  };
+  for (const c of conditions) {
+    if (c.key !== key) continue;
+    if (c.op === 'gt' || c.op === 'gte' || c.op === 'lt' || c.op === 'lte') put(`$${c.op}`, c.value);
+    else if (c.op === 'eq') put('$eq', c.value);
+    else if (c.op === 'inRange') {
+      put('$gte', c.value[0]);
+      put('$lte', c.value[1]);
+    }
+  }
+  return out;
 }
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -9,4 +9,9 @@ export interface DataTablesRuntime {
   /** Row-read cache (tables with cacheTtlSeconds > 0); absent: nothing cached. */
   cache?: Cache;
   logger?: Logger;
+  /**
+   * Filtered row counts of this process, by table generation (see read-rows.ts): a count stays
+   * right until the next write bumps the generation, so it needs no expiry, only a size bound.
+   */
+  counts?: Map<string, number>;
 }

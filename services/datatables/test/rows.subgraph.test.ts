@@ -235,6 +235,40 @@ describe('rows', () => {
     expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'continuationToken' });
   });
 
+  test('a numeric range on the sorted column, paged both ways, equals the rows computed by hand', async () => {
+    const t = await newTable([
+      { name: 'P', key: 'p', type: 'NUMBER', sortable: true },
+      { name: 'Tag', key: 'tag', type: 'TEXT' },
+    ]);
+    const values = [5, null, 1, 9, 3, 3, 7, null, 2, 8, 6, 4, 10, 0, 3];
+    const made: Array<{ id: string; p: number | null }> = [];
+    for (const p of values) made.push({ id: (await newRow(t, { p, tag: 'x' })).id as string, p });
+    const cases: Array<[Obj, 'asc' | 'desc', (p: number) => boolean]> = [
+      [{ p: { gte: 3, lt: 8 } }, 'asc', (p) => p >= 3 && p < 8],
+      [{ p: { gte: 3, lt: 8 } }, 'desc', (p) => p >= 3 && p < 8],
+      [{ p: { inRange: [2, 4] }, tag: 'x' }, 'desc', (p) => p >= 2 && p <= 4],
+      [{ p: 3 }, 'asc', (p) => p === 3],
+      [{ p: { gt: 8 } }, 'desc', (p) => p > 8],
+      [{ p: { lte: 1 } }, 'asc', (p) => p <= 1],
+    ];
+    for (const [filter, dir, keep] of cases) {
+      const want = made
+        .filter((r) => r.p !== null && keep(r.p))
+        .sort((a, b) => (dir === 'asc' ? 1 : -1) * ((a.p as number) - (b.p as number) || (a.id < b.id ? -1 : 1)))
+        .map((r) => r.id);
+      const seen: string[] = [];
+      let c: string | null = null;
+      for (let guard = 0; guard < 20; guard++) {
+        const page = await rows(t, { f: JSON.stringify(filter), s: 'p', d: dir, n: 2, c });
+        expect(page.totalCount).toBe(want.length);
+        seen.push(...page.data.map((r) => r.id));
+        c = page.continuationToken;
+        if (!c) break;
+      }
+      expect([filter, dir, seen]).toEqual([filter, dir, want]);
+    }
+  });
+
   test('export: RFC 4180 CSV with formula cells escaped', async () => {
     const t3 = await newTable([
       { name: 'A', key: 'a', type: 'TEXT' },
@@ -454,6 +488,58 @@ describe('history', () => {
     expect(p).toMatchObject({ success: false, errorCode: 'VERSION_CONFLICT' });
     const missing = await mutate('rollbackDataTableRow', ROLLBACK, { input: { tableId: t, rowId: r.id, version: 9 } });
     expect(missing).toMatchObject({ success: false, errorCode: 'NOT_FOUND' });
+  });
+
+  test('the CREATE version: the same before and after the first change, through update, migration, reorder and delete', async () => {
+    const VERSIONS = 'query($t: String!, $r: String!) { dataTableRowVersions(tableId: $t, rowId: $r) { version change data sortOrder updatedAt userId } }';
+    const ONE = 'query($t: String!, $r: String!, $v: Int!) { dataTableRowVersion(tableId: $t, rowId: $r, version: $v) { version change data updatedAt } }';
+    const versions = async (t: string, r: unknown) => (await ok(VERSIONS, { t, r })).dataTableRowVersions as Obj[];
+    const t = await newTable([{ name: 'A', key: 'a', type: 'TEXT' }]);
+    const r = await newRow(t, { a: 'x' });
+    const before = await versions(t, r.id);
+    expect(before).toEqual([{ version: 1, change: 'CREATE', data: { a: 'x' }, sortOrder: r.sortOrder, updatedAt: r.updatedAt, userId: 'u1' }]);
+    expect((await ok(ONE, { t, r: r.id, v: 1 })).dataTableRowVersion).toMatchObject({ version: 1, change: 'CREATE', data: { a: 'x' } });
+    await new Promise((done) => setTimeout(done, 1100)); // a later second: the CREATE version keeps its own time
+    await mutate('updateDataTableRow', UPDATE_ROW, { input: { tableId: t, rowId: r.id, data: { a: 'y' } } });
+    const after = await versions(t, r.id);
+    expect(after.map((v) => [v.version, v.change, v.data])).toEqual([
+      [2, 'UPDATE', { a: 'y' }],
+      [1, 'CREATE', { a: 'x' }],
+    ]);
+    expect(after[1]).toEqual(before[0]);
+
+    // A migration rewrites an unchanged row without a version: its CREATE version keeps the data it was created with.
+    const m = await newTable([{ name: 'N', key: 'n', type: 'TEXT' }]);
+    const mr = await newRow(m, { n: '7' });
+    const def = (await ok('query($t: String!) { dataTable(tableId: $t) { columns { id } } }', { t: m })).dataTable as { columns: { id: string }[] };
+    const UPDATE = 'mutation($input: UpdateDataTableInput!) { updateDataTable(input: $input) { success error } }';
+    expect(
+      await mutate('updateDataTable', UPDATE, {
+        input: { tableId: m, onInvalidRows: 'MIGRATE', columns: [{ id: def.columns[0]!.id, name: 'N', key: 'n', type: 'NUMBER' }] },
+      }),
+    ).toMatchObject({ success: true });
+    expect((await versions(m, mr.id)).map((v) => [v.version, v.change, v.data])).toEqual([[1, 'CREATE', { n: '7' }]]);
+
+    // Reorder and delete of never-changed rows, then rollback of the deleted one to its creation.
+    const a = await newRow(t, { a: 'a' });
+    const b = await newRow(t, { a: 'b' });
+    await mutate('reorderDataTableRows', 'mutation($input: ReorderDataTableRowsInput!) { reorderDataTableRows(input: $input) { success moved } }', {
+      input: { tableId: t, rowIds: [b.id], afterRowId: null },
+    });
+    expect((await versions(t, b.id)).map((v) => [v.version, v.change])).toEqual([
+      [2, 'REORDER'],
+      [1, 'CREATE'],
+    ]);
+    expect(await mutate('deleteDataTableRow', DELETE_ROW, { t, r: a.id })).toMatchObject({ success: true, version: 2 });
+    expect((await versions(t, a.id)).map((v) => [v.version, v.change, v.data])).toEqual([
+      [2, 'DELETE', { a: 'a' }],
+      [1, 'CREATE', { a: 'a' }],
+    ]);
+    expect(await mutate('rollbackDataTableRow', ROLLBACK, { input: { tableId: t, rowId: a.id, version: 1 } })).toMatchObject({
+      success: true,
+      newVersion: 3,
+      restoredRow: { data: { a: 'a' } },
+    });
   });
 });
 

@@ -119,6 +119,8 @@ export interface RowSort {
   dir: 1 | -1;
   /** Names the query in tokens: a token of another sort is refused. */
   label: string;
+  /** The sorted column's key (absent for the row order). */
+  key?: string;
 }
 
 export function parseRowSort(columns: readonly DataTableColumnRecord[], sort: string | null | undefined, sortDir: string | null | undefined): RowSort {
@@ -132,7 +134,7 @@ export function parseRowSort(columns: readonly DataTableColumnRecord[], sort: st
   const column = columns.find((c) => c.key === sort);
   if (!column) throw badInput('sort', `sort names unknown column '${sort}'`);
   if (column.slot === null || column.slot === undefined) throw badInput('sort', `column '${sort}' is not sortable`);
-  return { path: `ix.s${column.slot}`, dir, label: `${column.id}:${dir}` };
+  return { path: `ix.s${column.slot}`, dir, label: `${column.id}:${dir}`, key: column.key };
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]{1,4096}$/;

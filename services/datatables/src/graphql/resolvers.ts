@@ -108,7 +108,7 @@ export function dataTablesResolvers(rt: DataTablesRuntime): Resolvers {
     },
     DataTableRowVersion: {
       version: (v) => v.rev,
-      updatedAt: (v) => isoSeconds(v.createdAt),
+      updatedAt: (v) => isoSeconds(v.at ?? v.createdAt),
     },
   };
 }

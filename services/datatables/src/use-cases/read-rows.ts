@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { badInput, resolveLimit, type Principal } from '@pylon/kit';
 import { ROW_PAGE } from '../domain/data-table.js';
-import { decodeRowToken, encodeRowToken, parseRowFilter, parseRowSort } from '../domain/row-query.js';
+import { decodeRowToken, encodeRowToken, parseRowFilter, parseRowSort, type RowCondition } from '../domain/row-query.js';
 import type { DataTable, DataTableRow } from '../data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
 import { getDataTable } from './get-data-table.js';
@@ -65,9 +65,35 @@ export async function listRows(rt: DataTablesRuntime, principal: Principal, q: R
   return {
     ...page,
     generation: table.generation ?? 0,
-    totalCount: () =>
-      unfiltered ? Promise.resolve(table.rowCount ?? 0) : cached(rt, table, 'count', filter, () => rt.repo.countRows(tenant, table.id, filter)),
+    totalCount: () => (unfiltered ? Promise.resolve(table.rowCount ?? 0) : filteredCount(rt, table, filter)),
   };
+}
+
+const MEMO_COUNTS = 1000;
+/** How long a shared-cache count lives; the generation in its key already makes it exact, this only frees space. */
+const COUNT_TTL_SECONDS = 600;
+
+/**
+ * The rows matching a filter, counted once per table generation: kept in this process (bounded)
+ * and, when a cache is configured, shared with the other replicas, whatever the table's
+ * cacheTtlSeconds (the generation in the key makes it exact: every write bumps it). So the full
+ * count is paid by the first page of a filter after a write, not by every page (REST and legacy
+ * answer total_count on every page; GraphQL counts only when totalCount is selected).
+ */
+async function filteredCount(rt: DataTablesRuntime, table: DataTable, filter: RowCondition[]): Promise<number> {
+  const key = cacheKey(table, 'count', filter);
+  const memo = rt.counts?.get(key);
+  if (memo !== undefined) return memo;
+  let n = rt.cache ? await rt.cache.get<number>(key) : undefined;
+  if (n === undefined) {
+    n = await rt.repo.countRows(table.accountId, table.id, filter);
+    if (rt.cache) await rt.cache.set(key, n, COUNT_TTL_SECONDS);
+  }
+  if (rt.counts) {
+    if (rt.counts.size >= MEMO_COUNTS) rt.counts.delete(rt.counts.keys().next().value as string);
+    rt.counts.set(key, n);
+  }
+  return n;
 }
 
 export async function getRow(rt: DataTablesRuntime, principal: Principal, tableId: string, rowId: string): Promise<DataTableRow> {

@@ -23,11 +23,13 @@ import {
   afterFilter,
   andFilters,
   indexValuesOf,
+  numericBoundsOf,
   planIndex,
   secondarySignature,
   skipsSparse,
   validateSecondaryIndexes,
   type IndexPlan,
+  type NumericBounds,
   type Scalar,
 } from './documents.indexes.js';
 import { applyUpdate, sortDocs, uniqueKeysOf, uniqueLookupKey } from './documents.mongo-emulation.js';
@@ -75,6 +77,41 @@ function encodeIndexValue(v: Scalar, out: Key[]): boolean {
   } else if (typeof v === 'boolean') out.push(8, v ? 1 : 0);
   else out.push(9, v.getTime());
   return false;
+}
+
+/** Index rank of a value, as encodeIndexValue writes it. */
+function rankOf(v: Scalar): number {
+  if (v === null) return 1;
+  if (typeof v === 'number') return 2;
+  if (typeof v === 'string') return 3;
+  if (typeof v === 'boolean') return 8;
+  return 9;
+}
+
+/** How an ordered walk over one free field is narrowed (see `find`). */
+interface WalkRange {
+  bounds?: NumericBounds;
+  /** Start at the numeric range instead of at `after` (which lies before it). */
+  fromBounds?: boolean;
+  /** Ranks of the entries the after filter would keep (absent: all). */
+  ranks?: ReadonlySet<number>;
+}
+
+/**
+ * What the after filter keeps, by rank: ascending after null, everything; ascending after a
+ * value, its own type; descending, its own type, then nulls (see afterFilter in documents.indexes).
+ */
+function walkRange(dir: 1 | -1, after: Scalar | undefined, bounds: NumericBounds | null): WalkRange | undefined {
+  const out: WalkRange = {};
+  if (after !== undefined && !(dir === 1 && after === null)) out.ranks = new Set(dir === 1 || after === null ? [rankOf(after)] : [rankOf(after), 1]);
+  if (bounds) {
+    out.bounds = bounds;
+    const near = dir === 1 ? bounds.lo : bounds.hi;
+    // Jump to the range when `after` lies before it: absent, an ascending null, or a number short of it.
+    out.fromBounds =
+      after === undefined || (dir === 1 && after === null) || (typeof after === 'number' && near !== undefined && (dir === 1 ? after < near : after > near));
+  }
+  return out.ranks || out.bounds ? out : undefined;
 }
 
 type TxResult<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -211,17 +248,26 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
      * (sort values aligned with the index's free fields, then id). Entries whose string values
      * were cut to INDEX_STRING_CHARS are buffered per run of equal keys and sorted in full.
      */
-    function* walk(tenant: string, plan: IndexPlan, sort: Array<[string, 1 | -1]>, after?: unknown[]): Generator<Doc> {
+    function* walk(tenant: string, plan: IndexPlan, sort: Array<[string, 1 | -1]>, after?: unknown[], range?: WalkRange): Generator<Doc> {
       const { key: prefix } = entryPrefix(plan.index, tenant, plan.equal);
       const free = plan.index.fields.length - plan.equal.length;
       let start: Key[] = plan.dir === 1 ? prefix : [...prefix, MAX];
-      if (after && plan.ordered) {
+      if (after && plan.ordered && !range?.fromBounds) {
         const { key: seek, cut } = entryPrefix(plan.index, tenant, [...plan.equal, ...(after.slice(0, free) as Scalar[])]);
         if (cut) start = plan.dir === 1 ? seek : [...seek, MAX];
         else start = [...seek, after[after.length - 1] as string];
       }
+      const bounds = range?.bounds;
+      const near = plan.dir === 1 ? bounds?.lo : bounds?.hi;
+      const far = plan.dir === 1 ? bounds?.hi : bounds?.lo;
+      const farOpen = plan.dir === 1 ? bounds?.hiOpen : bounds?.loOpen;
+      if (range?.fromBounds) {
+        // Numbers have rank 2 (see encodeIndexValue): nulls before them, strings after.
+        if (plan.dir === 1) start = near !== undefined ? [...prefix, 2, near] : [...prefix, 2];
+        else start = near !== undefined ? [...prefix, 2, near, MAX] : [...prefix, 2, MAX];
+      }
       const end: Key[] = plan.dir === 1 ? [...prefix, MAX] : prefix;
-      const range = plan.dir === 1 ? { start, end } : { start, end, reverse: true };
+      const keys = plan.dir === 1 ? { start, end } : { start, end, reverse: true };
       const rankAt = prefix.length; // first free (rank, value) pair
       let run: Doc[] = [];
       let runKey = '';
@@ -230,7 +276,23 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
         yield* run;
         run = [];
       };
-      for (const key of sidx.getKeys(range) as Iterable<Key[]>) {
+      for (const key of sidx.getKeys(keys) as Iterable<Key[]>) {
+        if (range) {
+          const rank = key[rankAt] as number;
+          if (bounds) {
+            // Past the numeric run, or past the range's far end: nothing further can match.
+            if (
+              rank !== 2
+                ? plan.dir === 1
+                  ? rank > 2
+                  : rank < 2
+                : far !== undefined && (plan.dir === 1 ? (key[rankAt + 1] as number) > far : (key[rankAt + 1] as number) < far)
+            )
+              break;
+            if (rank === 2 && farOpen && key[rankAt + 1] === far) break;
+          }
+          if (range.ranks && !range.ranks.has(rank)) continue;
+        }
         const id = key[key.length - 1] as string;
         const doc = docs.get(docKey(tenant, id));
         if (!doc) continue;
@@ -277,12 +339,30 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
         const after = options?.after;
         const plan = planIndex(secondary, filter, o.sort);
         if (plan) {
-          const full = andFilters(filter, after ? afterFilter(o.sort, after) : undefined);
+          const afterOnly = after ? afterFilter(o.sort, after) : undefined;
+          // An ordered walk over one free field, from an `after` the index holds uncut, starts
+          // exactly at that position: the entries past it are the documents after it, except for
+          // the types the after filter leaves out (comparisons are type-bracketed), which `ranks`
+          // skips. So that filter (an $or, tested on every document walked) is not needed; a
+          // numeric range on the field makes the walk start at the range and stop past it.
+          const single = plan.ordered && plan.index.fields.length - plan.equal.length === 1;
+          const exactStart = !!after && single && !entryPrefix(plan.index, tenant, [...plan.equal, after[0] as Scalar]).cut;
+          const range =
+            single && (!after || exactStart)
+              ? walkRange(plan.dir, after?.[0] as Scalar | undefined, numericBoundsOf(filter, plan.index.fields[plan.equal.length] as string))
+              : undefined;
+          const full = andFilters(filter, exactStart ? undefined : afterOnly);
           const q = full ? new Query(full as never, QUERY_OPTIONS) : null;
           if (plan.ordered) {
             const out: Doc[] = [];
             let seen = 0;
-            for (const d of walk(tenant, plan, o.sort, after)) {
+            const afterId = exactStart ? (after?.[after.length - 1] as string) : undefined;
+            let first = true;
+            for (const d of walk(tenant, plan, o.sort, after, range)) {
+              if (first) {
+                first = false;
+                if (afterId !== undefined && d.id === afterId) continue;
+              }
               if (q && !q.test(d)) continue;
               if (seen++ >= o.skip) out.push(d);
               if (seen >= end) break;

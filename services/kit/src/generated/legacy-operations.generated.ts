@@ -4,6 +4,20 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+export type ColumnType =
+  | 'BOOLEAN'
+  | 'DATE'
+  /** Stored and exported but not shown on screens. */
+  | 'HIDDEN'
+  | 'IMAGE'
+  | 'NUMBER'
+  | 'TEXT';
+
+export type CreateDataTableRowInput = {
+  data: unknown;
+  tableId: string;
+};
+
 export type CreateDeviceInput = {
   deviceType?: DeviceTypeInput | null | undefined;
   groupId?: string | null | undefined;
@@ -77,6 +91,14 @@ export type SourceType =
   | 'WEB_PAGE'
   | 'YOU_TUBE';
 
+export type UpdateDataTableRowInput = {
+  data: unknown;
+  rowId: string;
+  tableId: string;
+  /** When given, the write is refused (VERSION_CONFLICT) unless the row is at this version. */
+  version?: number | null | undefined;
+};
+
 export type UpdateDeviceInput = {
   deviceType?: DeviceTypeInput | null | undefined;
   groupId?: string | null | undefined;
@@ -96,6 +118,17 @@ export type LegacyPlaylistFragment = { id: string, name: string, type: PlaylistT
 
 export type LegacyTemplateFragment = { id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> };
 
+export type LegacyDataTableFragment = { id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> };
+
+export type LegacyDataTableRowFragment = { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number };
+
+export type CreateDataTableRowMutationVariables = Exact<{
+  input: CreateDataTableRowInput;
+}>;
+
+
+export type CreateDataTableRowMutation = { createDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, row: { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number } | null } | null };
+
 export type CreateDeviceMutationVariables = Exact<{
   input: CreateDeviceInput;
 }>;
@@ -109,6 +142,15 @@ export type CreateDeviceGroupMutationVariables = Exact<{
 
 
 export type CreateDeviceGroupMutation = { createDeviceGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
+
+export type DeleteDataTableRowMutationVariables = Exact<{
+  tableId: string;
+  rowId: string;
+  version?: number | null | undefined;
+}>;
+
+
+export type DeleteDataTableRowMutation = { deleteDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, rowId: string | null, version: number | null } | null };
 
 export type DeleteDeviceMutationVariables = Exact<{
   id: string | number;
@@ -128,6 +170,21 @@ export type GetAccountQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type GetAccountQuery = { account: { id: string, name: string, businessName: string | null, address1: string | null, address2: string | null, city: string | null, state: string | null, postalCode: string | null, country: string | null, phone: string | null, fax: string | null, primaryContactId: string | null, secondaryContactId: string | null, createdOn: string, timezone: string } | null };
+
+export type GetDataTableQueryVariables = Exact<{
+  tableId: string;
+}>;
+
+
+export type GetDataTableQuery = { dataTable: { id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> } | null };
+
+export type GetDataTableRowQueryVariables = Exact<{
+  tableId: string;
+  rowId: string;
+}>;
+
+
+export type GetDataTableRowQuery = { dataTableRow: { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number } | null };
 
 export type GetDeviceQueryVariables = Exact<{
   id: string;
@@ -156,6 +213,26 @@ export type GetTemplateQueryVariables = Exact<{
 
 
 export type GetTemplateQuery = { template: Array<{ id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> }> | null };
+
+export type ListDataTableRowsQueryVariables = Exact<{
+  tableId: string;
+  filter?: string | null | undefined;
+  sort?: string | null | undefined;
+  sortDir?: string | null | undefined;
+  pageSize?: number | null | undefined;
+  continuationToken?: string | null | undefined;
+}>;
+
+
+export type ListDataTableRowsQuery = { dataTableRows: { totalCount: number, continuationToken: string | null, data: Array<{ id: string, sortOrder: number, data: unknown, updatedAt: string, version: number }> } | null };
+
+export type ListDataTablesQueryVariables = Exact<{
+  pageSize?: number | null | undefined;
+  continuationToken?: string | null | undefined;
+}>;
+
+
+export type ListDataTablesQuery = { dataTables: { continuationToken: string | null, data: Array<{ id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> }> } | null };
 
 export type ListDeviceGroupsQueryVariables = Exact<{
   tree?: boolean | null | undefined;
@@ -207,6 +284,13 @@ export type ListTemplatesQueryVariables = Exact<{
 
 
 export type ListTemplatesQuery = { template: Array<{ id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> }> | null };
+
+export type UpdateDataTableRowMutationVariables = Exact<{
+  input: UpdateDataTableRowInput;
+}>;
+
+
+export type UpdateDataTableRowMutation = { updateDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, row: { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number } | null } | null };
 
 export type UpdateDeviceMutationVariables = Exact<{
   id: string | number;

@@ -546,6 +546,39 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
             { table: 't1', rank: { $gte: 2 } },
             { rank: 1, id: 1 },
           ],
+          // Numeric ranges on the sorted field, both directions (the embedded store seeks to them).
+          [
+            { table: 't1', rank: { $gte: 1, $lt: 7 } },
+            { rank: 1, id: 1 },
+          ],
+          [
+            { table: 't1', rank: { $gt: 1.5, $lte: 10 } },
+            { rank: -1, id: -1 },
+          ],
+          [
+            { table: 't1', rank: { $lte: 2 } },
+            { rank: -1, id: -1 },
+          ],
+          [
+            { table: 't1', rank: { $lt: 3 } },
+            { rank: 1, id: 1 },
+          ],
+          [
+            { table: 't1', rank: { $gt: 3 } },
+            { rank: -1, id: -1 },
+          ],
+          [
+            { table: 't1', rank: { $gte: 2, $lte: 2 } },
+            { rank: 1, id: 1 },
+          ],
+          [
+            { table: 't1', rank: { $gt: -100, $ne: 2 } },
+            { rank: -1, id: -1 },
+          ],
+          [
+            { table: 't1', rank: { $gt: 100 } },
+            { rank: 1, id: 1 },
+          ],
           [{}, { rank: 1, id: 1 }],
         ];
         for (const [filter, sort] of cases) {
@@ -599,6 +632,50 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
         expect(ids(await col.find(A, { table: 't' }, { sort: { rank: 1, id: 1 } }))).toEqual(['b', 'c', 'd', 'a']);
         expect(ids(await col.find(A, { table: 't', rank: { $exists: true } }, { sort: { rank: 1, id: 1 } }))).toEqual(['c', 'd', 'a']);
         expect(ids(await col.find(A, { table: 't', rank: { $exists: true } }, { sort: { rank: -1, id: -1 }, after: [2, 'a'] }))).toEqual(['d', 'c']);
+      });
+
+      test('a numeric range on the sorted field skips nulls, strings and booleans, in both directions and across pages', async () => {
+        const spec = (name: string): CollectionSpec => ({ name, indexes: [{ name: 'r', fields: ['table', 'rank'] }] });
+        const docs = [1, 'x', null, 5, true, 3, 'a', 2, false, 4, null, 9].map((rank, i) => ({
+          id: `m${String(i).padStart(2, '0')}`,
+          table: 't',
+          rank: rank as never,
+        }));
+        const indexed = store.collection<Cell>(spec('cells_mixed'));
+        const plain = store.collection<Cell>({ name: 'cells_mixed_plain' });
+        await indexed.insertMany(A, docs);
+        await plain.insertMany(A, docs);
+        for (const [range, dir] of [
+          [{ $gte: 2 }, 1],
+          [{ $gte: 2 }, -1],
+          [{ $lt: 5 }, 1],
+          [{ $lt: 5 }, -1],
+          [{ $gt: 1, $lte: 4 }, 1],
+          [{ $gt: 1, $lte: 4 }, -1],
+        ] as const) {
+          const filter = { table: 't', rank: range };
+          const sort = { rank: dir, id: dir } as Record<string, 1 | -1>;
+          const want = ids(await plain.find(A, filter, { sort }));
+          expect(ids(await indexed.find(A, filter, { sort }))).toEqual(want);
+          // Pages of 2, and pages starting from positions outside the range (a null, a string).
+          const seen: string[] = [];
+          let after: unknown[] | undefined;
+          for (let guard = 0; guard < 20; guard++) {
+            const page = await indexed.find(A, filter, { sort, limit: 2, ...(after ? { after } : {}) });
+            seen.push(...ids(page));
+            const last = page.at(-1) as Record<string, unknown> | undefined;
+            if (page.length < 2 || !last) break;
+            after = [last.rank ?? null, last.id];
+          }
+          expect(seen).toEqual(want);
+          for (const from of [
+            [null, 'm02'],
+            ['x', 'm01'],
+            [true, 'm04'],
+          ]) {
+            expect(ids(await indexed.find(A, filter, { sort, after: from }))).toEqual(ids(await plain.find(A, filter, { sort, after: from })));
+          }
+        }
       });
 
       test('an indexed field holding an object or array is refused', async () => {

@@ -1,0 +1,182 @@
+/**
+ * /datatables in json, xml and JSONP: list tables, one table, one page of rows, one row, and row
+ * writes (create, update by PUT or POST, delete) with JSON or XML bodies. Query parameters are
+ * camelCase (pageSize, continuationToken, filter, sort, sortDir: the spec's exception for data
+ * tables); records are snake_case like every legacy record, except a row's `data`, whose keys are
+ * the table's column keys and pass through untouched (XML: `<data><city>Oslo</city></data>`;
+ * XML leaves arrive as strings and the service converts them by column type).
+ */
+import { z } from 'zod';
+import { AppError, payloadAt } from '@pylon/kit';
+import { defineResource, parseQuery } from './resource.js';
+
+type Data = Record<string, unknown>;
+
+const column = (c: Data) => ({
+  id: c.id,
+  name: c.name,
+  key: c.key,
+  type: c.type,
+  required: c.required,
+  sortable: c.sortable,
+  options: c.options ?? null,
+  default: c.default ?? null,
+});
+
+export const toLegacyTable = (t: Data) => ({
+  id: t.id,
+  name: t.name,
+  description: t.description ?? null,
+  column_count: t.columnCount,
+  row_count: t.rowCount,
+  updated_at: t.updatedAt,
+  cache_ttl_seconds: t.cacheTtlSeconds ?? null,
+  columns: Array.isArray(t.columns) ? (t.columns as Data[]).map(column) : [],
+});
+type LegacyTable = ReturnType<typeof toLegacyTable>;
+
+/** `data` is the row's cells under the table's own column keys: never case-converted. */
+export const toLegacyRow = (r: Data) => ({ id: r.id, sort_order: r.sortOrder, data: r.data, updated_at: r.updatedAt, version: r.version });
+type LegacyRow = ReturnType<typeof toLegacyRow>;
+
+const token = z.string().min(1).max(2000).optional();
+const TablesQuery = z.object({ pageSize: z.coerce.number().int().min(1).max(100).optional(), continuationToken: token });
+const RowsQuery = TablesQuery.extend({
+  filter: z.string().max(10_000).optional(),
+  sort: z.string().min(1).max(200).optional(),
+  sortDir: z.enum(['asc', 'desc']).optional(),
+});
+
+const only = <T extends string>(query: Data, names: readonly T[]): Partial<Record<T, unknown>> =>
+  Object.fromEntries(names.filter((n) => query[n] !== undefined).map((n) => [n, query[n]])) as Partial<Record<T, unknown>>;
+
+const notFound = (what: string, id: unknown) => new AppError('NOT_FOUND', `${what} '${String(id).slice(0, 100)}' was not found`);
+
+export const listDataTables = defineResource<LegacyTable[]>({
+  method: 'get',
+  path: '/datatables',
+  operations: ['listDataTables'],
+  view: { root: 'datatables', item: 'datatable' },
+  async handle({ query, run }) {
+    const q = parseQuery(TablesQuery, only(query, ['pageSize', 'continuationToken']));
+    const data = await run<{ dataTables: { data: Data[] } | null }>('listDataTables', q);
+    return (data.dataTables?.data ?? []).map(toLegacyTable);
+  },
+});
+
+export const getDataTable = defineResource<LegacyTable>({
+  method: 'get',
+  path: '/datatables/:tableId',
+  operations: ['getDataTable'],
+  view: { root: 'datatable' },
+  async handle({ params, run }) {
+    const data = await run<{ dataTable: Data | null }>('getDataTable', { tableId: params.tableId });
+    if (!data.dataTable) throw notFound('data table', params.tableId);
+    return toLegacyTable(data.dataTable);
+  },
+});
+
+interface LegacyRowPage {
+  rows: LegacyRow[];
+  total_count: number;
+  continuation_token: string | null;
+}
+
+export const listDataTableRows = defineResource<LegacyRowPage>({
+  method: 'get',
+  path: '/datatables/:tableId/rows',
+  operations: ['listDataTableRows'],
+  view: { root: 'datatable_rows' },
+  async handle({ params, query, run }) {
+    const q = parseQuery(RowsQuery, only(query, ['pageSize', 'continuationToken', 'filter', 'sort', 'sortDir']));
+    const data = await run<{ dataTableRows: { data: Data[]; totalCount: number; continuationToken: string | null } | null }>('listDataTableRows', {
+      tableId: params.tableId,
+      ...q,
+    });
+    const page = data.dataTableRows;
+    if (!page) throw notFound('data table', params.tableId);
+    return { rows: page.data.map(toLegacyRow), total_count: page.totalCount, continuation_token: page.continuationToken ?? null };
+  },
+});
+
+export const getDataTableRow = defineResource<LegacyRow>({
+  method: 'get',
+  path: '/datatables/:tableId/rows/:rowId',
+  operations: ['getDataTableRow'],
+  view: { root: 'row' },
+  async handle({ params, run }) {
+    const data = await run<{ dataTableRow: Data | null }>('getDataTableRow', { tableId: params.tableId, rowId: params.rowId });
+    if (!data.dataTableRow) throw notFound('row', params.rowId);
+    return toLegacyRow(data.dataTableRow);
+  },
+});
+
+/** `{ data: {...}, version? }` (XML: `<row><data>...</data><version>3</version></row>`); anything else is refused by name. */
+function rowBody(body: unknown, opts: { version: boolean }): { data: Data; version?: number } {
+  if (body === undefined || body === null || body === '')
+    throw new AppError('BAD_USER_INPUT', 'a row body (JSON or XML) with data is required', { field: 'data' });
+  if (typeof body !== 'object' || Array.isArray(body)) throw new AppError('BAD_USER_INPUT', 'the body must be one row object', { field: 'data' });
+  const b = body as Data;
+  for (const k of Object.keys(b)) {
+    if (k !== 'data' && !(opts.version && k === 'version'))
+      throw new AppError('BAD_USER_INPUT', `unknown field ${k.slice(0, 100)}: a row body takes data${opts.version ? ' and version' : ''}`, {
+        field: k.slice(0, 100),
+      });
+  }
+  // An empty XML element (<data/>) arrives as '' or null: no cells.
+  const data = b.data === '' || b.data === null || b.data === undefined ? {} : b.data;
+  if (typeof data !== 'object' || Array.isArray(data))
+    throw new AppError('BAD_USER_INPUT', 'data must be an object of column key to cell value', { field: 'data' });
+  if (b.version === undefined || b.version === null || b.version === '') return { data: data as Data };
+  const version =
+    typeof b.version === 'number' ? b.version : typeof b.version === 'string' && /^\d{1,9}$/.test(b.version.trim()) ? Number(b.version) : Number.NaN;
+  if (!Number.isInteger(version) || version < 0) throw new AppError('BAD_USER_INPUT', 'version must be a non-negative integer', { field: 'version' });
+  return { data: data as Data, version };
+}
+
+const rowOf = (data: Data, root: string): LegacyRow => toLegacyRow(payloadAt(data, root).row as Data);
+
+export const createDataTableRow = defineResource<LegacyRow>({
+  method: 'post',
+  path: '/datatables/:tableId/rows',
+  operations: ['createDataTableRow'],
+  view: { root: 'row' },
+  status: 201,
+  async handle({ params, body, run }) {
+    const { data } = rowBody(body, { version: false });
+    return rowOf(await run<Data>('createDataTableRow', { input: { tableId: params.tableId, data } }), 'createDataTableRow');
+  },
+});
+
+/** Changes the given cells (PUT, or POST for clients that only POST); `version` refuses stale writes. */
+function updateRow(method: 'put' | 'post') {
+  return defineResource<LegacyRow>({
+    method,
+    path: '/datatables/:tableId/rows/:rowId',
+    operations: ['updateDataTableRow'],
+    view: { root: 'row' },
+    async handle({ params, body, run }) {
+      const input = rowBody(body, { version: true });
+      return rowOf(await run<Data>('updateDataTableRow', { input: { tableId: params.tableId, rowId: params.rowId, ...input } }), 'updateDataTableRow');
+    },
+  });
+}
+export const putDataTableRow = updateRow('put');
+export const postDataTableRow = updateRow('post');
+
+const VersionQuery = z.object({ version: z.coerce.number().int().min(0).optional() });
+
+export const deleteDataTableRow = defineResource<{ id: string; deleted: boolean; version: number | null }>({
+  method: 'delete',
+  path: '/datatables/:tableId/rows/:rowId',
+  operations: ['deleteDataTableRow'],
+  view: { root: 'row' },
+  async handle({ params, query, run }) {
+    const { version } = parseQuery(VersionQuery, only(query, ['version']));
+    const payload = payloadAt(
+      await run<Data>('deleteDataTableRow', { tableId: params.tableId, rowId: params.rowId, ...(version !== undefined ? { version } : {}) }),
+      'deleteDataTableRow',
+    );
+    return { id: String(payload.rowId), deleted: true, version: typeof payload.version === 'number' ? payload.version : null };
+  },
+});

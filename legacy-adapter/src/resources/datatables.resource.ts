@@ -7,31 +7,18 @@
  * XML leaves arrive as strings and the service converts them by column type).
  */
 import { z } from 'zod';
-import { AppError, payloadAt } from '@pylon/kit';
+import { AppError, payloadAt, snakeRecord } from '@pylon/kit';
 import { defineResource, parseQuery } from './resource.js';
 
 type Data = Record<string, unknown>;
 
-const column = (c: Data) => ({
-  id: c.id,
-  name: c.name,
-  key: c.key,
-  type: c.type,
-  required: c.required,
-  sortable: c.sortable,
-  options: c.options ?? null,
-  default: c.default ?? null,
-});
+/** Field lists in wire order; the keys come out of kit's case conversion, like every REST and legacy record. */
+const COLUMN_FIELDS = ['id', 'name', 'key', 'type', 'required', 'sortable', 'options', 'default'] as const;
+const TABLE_FIELDS = ['id', 'name', 'description', 'column_count', 'row_count', 'updated_at', 'cache_ttl_seconds'] as const;
 
 export const toLegacyTable = (t: Data) => ({
-  id: t.id,
-  name: t.name,
-  description: t.description ?? null,
-  column_count: t.columnCount,
-  row_count: t.rowCount,
-  updated_at: t.updatedAt,
-  cache_ttl_seconds: t.cacheTtlSeconds ?? null,
-  columns: Array.isArray(t.columns) ? (t.columns as Data[]).map(column) : [],
+  ...snakeRecord(t, TABLE_FIELDS),
+  columns: Array.isArray(t.columns) ? (t.columns as Data[]).map((c) => snakeRecord(c, COLUMN_FIELDS)) : [],
 });
 type LegacyTable = ReturnType<typeof toLegacyTable>;
 

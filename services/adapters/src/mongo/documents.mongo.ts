@@ -12,7 +12,7 @@
  */
 import mongoose from 'mongoose';
 import type { Collection, CollectionSpec, DocumentStore, Filter, FindOptions, IndexSpec, Stored, UpdateSpec, WriteOptions } from '@pylon/kit/ports/documents';
-import { afterFilter, andFilters, assertIndexedSet, indexValuesOf, secondarySignature, validateSecondaryIndexes } from '@pylon/kit/adapters/documents.indexes';
+import { afterFilter, andFilters, assertIndexedSet, collectionHandles, indexValuesOf, validateSecondaryIndexes } from '@pylon/kit/adapters/documents.indexes';
 import {
   assertExpectedVersion,
   assertFilter,
@@ -26,8 +26,6 @@ import {
   prepareInsert,
   prepareUpdate,
   resolveInsertId,
-  specSignature,
-  validateCollectionSpec,
   versionConflict,
   type Doc,
 } from '@pylon/kit/adapters/documents.shared';
@@ -104,8 +102,8 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
     if (closed) throw new Error('documents: the store is closed');
   };
 
-  const collections = new Map<string, { signature: string; handle: Collection<object> }>();
-
+  // Function declarations are hoisted: the handle cache can wrap makeCollection here.
+  const openCollection = collectionHandles(makeCollection);
   function makeCollection(spec: CollectionSpec): Collection<object> {
     const name = spec.name;
     const indexes: ResolvedIndex[] = (spec.uniqueIndexes ?? []).map((i) => ({ name: i.name, fields: [...i.fields], scope: indexScope(i) }));
@@ -333,16 +331,7 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
   return {
     collection<T extends object>(spec: CollectionSpec): Collection<T> {
       checkOpen();
-      validateCollectionSpec(spec);
-      const signature = specSignature(spec) + secondarySignature(validateSecondaryIndexes(spec));
-      const known = collections.get(spec.name);
-      if (known) {
-        if (known.signature !== signature) throw new Error(`documents: collection '${spec.name}' was already opened with different unique indexes`);
-        return known.handle as unknown as Collection<T>;
-      }
-      const handle = makeCollection(spec);
-      collections.set(spec.name, { signature, handle });
-      return handle as unknown as Collection<T>;
+      return openCollection(spec) as unknown as Collection<T>;
     },
     async ping(): Promise<void> {
       checkOpen();

@@ -5,7 +5,7 @@
  * Kept apart from documents.shared.ts so each adapter imports only what it uses.
  */
 import type { CollectionSpec, Filter, SecondaryIndexSpec } from '../ports/documents.js';
-import { isPlainObject, type Doc } from './documents.shared.js';
+import { isPlainObject, specSignature, validateCollectionSpec, type Doc } from './documents.shared.js';
 
 const NAME_RE = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
@@ -215,4 +215,24 @@ export function assertIndexedSet(indexes: SecondaryIndexSpec[], set: Doc, collec
       }
     }
   }
+}
+
+/**
+ * The collection handles of one store, by name: opening a name again returns the same handle, and
+ * opening it with other indexes is a programming error. Shared by every document adapter.
+ */
+export function collectionHandles<H>(make: (spec: CollectionSpec) => H): (spec: CollectionSpec) => H {
+  const byName = new Map<string, { signature: string; handle: H }>();
+  return (spec) => {
+    validateCollectionSpec(spec);
+    const signature = specSignature(spec) + secondarySignature(validateSecondaryIndexes(spec));
+    const known = byName.get(spec.name);
+    if (known) {
+      if (known.signature !== signature) throw new Error(`documents: collection '${spec.name}' was already opened with different unique indexes`);
+      return known.handle;
+    }
+    const handle = make(spec);
+    byName.set(spec.name, { signature, handle });
+    return handle;
+  };
 }

@@ -25,7 +25,7 @@ import {
   indexValuesOf,
   numericBoundsOf,
   planIndex,
-  secondarySignature,
+  collectionHandles,
   skipsSparse,
   validateSecondaryIndexes,
   type IndexPlan,
@@ -45,8 +45,6 @@ import {
   prepareInsert,
   prepareUpdate,
   resolveInsertId,
-  specSignature,
-  validateCollectionSpec,
   versionConflict,
   type Doc,
 } from './documents.shared.js';
@@ -165,8 +163,8 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
     throw new Error(`documents: unsupported data format ${String(format)} at ${opts.path}`);
   }
 
-  const collections = new Map<string, { signature: string; handle: Collection<object> }>();
-
+  // Function declarations are hoisted: the handle cache can wrap makeCollection here.
+  const openCollection = collectionHandles(makeCollection);
   function makeCollection(spec: CollectionSpec): Collection<object> {
     const name = spec.name;
     const indexes: ResolvedIndex[] = (spec.uniqueIndexes ?? []).map((i) => ({ name: i.name, fields: [...i.fields], scope: indexScope(i) }));
@@ -653,16 +651,7 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
   return {
     collection<T extends object>(spec: CollectionSpec): Collection<T> {
       checkOpen();
-      validateCollectionSpec(spec);
-      const signature = specSignature(spec) + secondarySignature(validateSecondaryIndexes(spec));
-      const known = collections.get(spec.name);
-      if (known) {
-        if (known.signature !== signature) throw new Error(`documents: collection '${spec.name}' was already opened with different unique indexes`);
-        return known.handle as unknown as Collection<T>;
-      }
-      const handle = makeCollection(spec);
-      collections.set(spec.name, { signature, handle });
-      return handle as unknown as Collection<T>;
+      return openCollection(spec) as unknown as Collection<T>;
     },
     async ping(): Promise<void> {
       checkOpen();

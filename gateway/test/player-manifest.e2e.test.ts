@@ -148,3 +148,23 @@ test('the demo: its screens are scheduled, so nowPlaying and the manifest answer
   expect(body.now.schedule_name).toBe(playing.nowPlaying.schedule.name);
   expect(body.now.content).not.toBeNull();
 });
+
+test('a deleted device leaves the schedules that named it (announced by devices, applied by scheduling)', async () => {
+  const gone = (await call('POST', '/devices', { name: 'Short-lived' })).body;
+  const created = await call('POST', '/schedules', {
+    name: 'Two screens',
+    type: 'Playlist',
+    playlist_id: playlistId,
+    devices: [{ id: gone.id }, { id: bystander.id }],
+  });
+  expect(created.status).toBe(201);
+  expect((await call('DELETE', `/devices/${gone.id}`)).status).toBeLessThan(300);
+  let devices: Json[] = [];
+  for (let i = 0; i < 50; i++) {
+    devices = (await call('GET', `/schedules/${created.body.id}`)).body.devices as Json[];
+    if (devices.length === 1) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect(devices.map((d) => d.id)).toEqual([bystander.id]);
+  expect((await manifest(gone.registration_key)).status).toBe(401);
+});

@@ -3,7 +3,7 @@
  * media uploads and files (http/media-http.ts); uploads there are authenticated by the signed
  * internal token, so only the edge (which checked the API key) can stream one in.
  */
-import { INTERNAL_TOKEN_HEADER } from '@pylon/kit';
+import { createLogger, INTERNAL_TOKEN_HEADER } from '@pylon/kit';
 import { runSubgraphProcess } from '@pylon/kit/composition/subgraph-process';
 import { createContentSubgraph, type ContentSubgraph } from './app.js';
 import { contentEnv, contentSettings } from './config.js';
@@ -11,7 +11,8 @@ import { createMediaHttp } from './http/media-http.js';
 
 await runSubgraphProcess({
   name: 'content',
-  needs: ['documents', 'blobs'],
+  // The cache port brings the pub/sub that announces content changes (player manifests follow).
+  needs: ['documents', 'blobs', 'cache'],
   env: contentEnv,
   build: ({ backends, tokens, env }) =>
     createContentSubgraph({
@@ -20,6 +21,8 @@ await runSubgraphProcess({
       tokens,
       urlSecret: env.SIGNAGE_INTERNAL_SECRET,
       settings: contentSettings(env),
+      pubsub: backends.pubsub!,
+      logger: createLogger({ level: env.LOG_LEVEL, name: 'content' }),
     }),
   extend: (app, { tokens, subgraph }) => {
     app.use(createMediaHttp((subgraph as ContentSubgraph).runtime, { authenticate: (req) => tokens.verify(req.get(INTERNAL_TOKEN_HEADER)).catch(() => null) }));

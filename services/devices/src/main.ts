@@ -7,6 +7,7 @@ import { createDevicesSubgraph, type DevicesSubgraph } from './app.js';
 import { devicesEnv, devicesOptions, playerFailureLimit } from './config.js';
 import { createPlayerApi } from './player/player-api.js';
 import { createHttpOrganizationDirectory } from './adapters/organization-directory.http.js';
+import { createHttpManifestSource } from './adapters/manifest-source.http.js';
 
 /** Failed registration keys per client address, built with the subgraph for the player API beside it. */
 let playerFailures: RateLimiter | undefined;
@@ -18,6 +19,8 @@ await runSubgraphProcess({
     ...devicesEnv,
     /** The identity subgraph, asked whether an orgId is the caller's (compose/k8s service name by default). */
     IDENTITY_URL: z.string().url().default('http://identity:4001'),
+    /** The scheduling subgraph, which resolves the player manifests this process serves. */
+    SCHEDULING_URL: z.string().url().default('http://scheduling:4001'),
   },
   build: async ({ backends, tokens, env }) => {
     const devices = createDevicesSubgraph({
@@ -29,6 +32,7 @@ await runSubgraphProcess({
       pubsub: backends.pubsub!,
       cache: backends.cache!,
       stream: backends.stream!,
+      manifests: createHttpManifestSource({ schedulingUrl: env.SCHEDULING_URL, tokens }),
       logger: createLogger({ level: env.LOG_LEVEL, name: 'devices' }),
     });
     playerFailures = await createRateLimiter(env, playerFailureLimit(env));

@@ -61,7 +61,7 @@ export interface DevicesRuntime {
   blobs?: BlobStore;
   manifests?: ManifestSource;
   /** Announces devices whose manifests a change alters (time zone), over the pub/sub port. */
-  devicesChanged?(accountId: string, deviceIds: string[]): Promise<void>;
+  devicesChanged?(accountId: string, deviceIds: string[], how?: { deleted: boolean }): Promise<void>;
   pings?: BufferedPublisher<PingLogRecord>;
   events?: BufferedPublisher<EventLogRecord>;
   /** Runs the sweep now (offline alerts, command expiry and pruning); what the timer runs. */
@@ -89,8 +89,10 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
     ...(deps.manifests ? { manifests: deps.manifests } : {}),
     ...(deps.pubsub
       ? {
-          devicesChanged: (accountId: string, deviceIds: string[]) =>
-            announce(deps.pubsub, CHANNELS.devicesChanged, { accountId, deviceIds }, (e) => logger.warn({ err: e }, 'device change not announced')),
+          devicesChanged: (accountId: string, deviceIds: string[], how?: { deleted: boolean }) =>
+            announce(deps.pubsub, CHANNELS.devicesChanged, { accountId, deviceIds, ...(how?.deleted ? { deleted: true } : {}) }, (e) =>
+              logger.warn({ err: e }, 'device change not announced'),
+            ),
         }
       : {}),
     ...(deps.stream

@@ -8,7 +8,7 @@ import type { PubSub } from './ports/cache.js';
 export const CHANNELS = {
   /** Content published: these playlists and templates changed (media edits already expanded to the playlists/templates playing them). */
   contentChanged: 'pylon.content.changed',
-  /** Devices published: these devices changed in a way that alters what they play (time zone, deletion). */
+  /** Devices published: these devices changed in a way that alters what they play (time zone), or were deleted. */
   devicesChanged: 'pylon.devices.changed',
 } as const;
 
@@ -21,6 +21,8 @@ export interface ContentChangedEvent {
 export interface DevicesChangedEvent {
   accountId: string;
   deviceIds: string[];
+  /** The devices are gone: schedules drop them (and their manifests). */
+  deleted?: boolean;
 }
 
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
@@ -32,7 +34,7 @@ export function isContentChangedEvent(m: unknown): m is ContentChangedEvent {
 
 export function isDevicesChangedEvent(m: unknown): m is DevicesChangedEvent {
   const e = m as DevicesChangedEvent | null;
-  return !!e && typeof e.accountId === 'string' && strings(e.deviceIds);
+  return !!e && typeof e.accountId === 'string' && strings(e.deviceIds) && (e.deleted === undefined || typeof e.deleted === 'boolean');
 }
 
 /** Publishes, logging instead of failing the write that caused it. */

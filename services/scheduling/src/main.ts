@@ -1,24 +1,42 @@
-/** Distributed mode: the scheduling subgraph as its own process. */
+/**
+ * Distributed mode: the scheduling subgraph as its own process. Besides /graphql it serves the
+ * player manifests the devices process asks for (http/manifest-http.ts, internal token only), keeps
+ * the per-device manifest versions in the cache port (Redis with CACHE_DRIVER=redis, shared by
+ * replicas), and listens for content and device changes on the pub/sub port to drop them.
+ */
 import { z } from 'zod';
+import { createLogger } from '@pylon/kit';
 import { runSubgraphProcess } from '@pylon/kit/composition/subgraph-process';
-import { createSchedulingSubgraph } from './app.js';
+import { createSchedulingSubgraph, type SchedulingSubgraph } from './app.js';
 import { createHttpAccountDirectory, createHttpContentDirectory, createHttpDeviceDirectory } from './adapters/directories.http.js';
+import { createManifestHttp } from './http/manifest-http.js';
+import { watchChanges } from './use-cases/manifest-changes.js';
 
 await runSubgraphProcess({
   name: 'scheduling',
-  needs: ['documents'],
+  needs: ['documents', 'cache'],
   env: {
     /** The subgraphs asked about devices, playlists/templates and the account (compose/k8s service names by default). */
     DEVICES_URL: z.string().url().default('http://devices:4001'),
     CONTENT_URL: z.string().url().default('http://content:4001'),
     IDENTITY_URL: z.string().url().default('http://identity:4001'),
   },
-  build: ({ backends, tokens, env }) =>
-    createSchedulingSubgraph({
+  build: async ({ backends, tokens, env }) => {
+    const scheduling = createSchedulingSubgraph({
       documents: backends.documents!,
+      cache: backends.cache!,
       tokens,
+      logger: createLogger({ level: env.LOG_LEVEL, name: 'scheduling' }),
       devices: createHttpDeviceDirectory({ url: env.DEVICES_URL, tokens }),
       content: createHttpContentDirectory({ url: env.CONTENT_URL, tokens }),
       accounts: createHttpAccountDirectory({ url: env.IDENTITY_URL, tokens }),
-    }),
+    });
+    // Content and device changes announced by the other processes drop the affected devices' versions.
+    const unwatch = await watchChanges(scheduling.runtime, backends.pubsub!);
+    backends.onClose(unwatch);
+    return scheduling;
+  },
+  extend: (app, { tokens, subgraph }) => {
+    app.use(createManifestHttp((subgraph as SchedulingSubgraph).runtime, tokens));
+  },
 });

@@ -29,6 +29,14 @@ export class ScheduleRepository {
     return this.schedules.find(tenant, { deviceIds: deviceId }, {});
   }
 
+  /** Takes deleted devices out of every schedule of the tenant that names them; the number of schedules changed. */
+  async dropDevices(tenant: string, deviceIds: readonly string[]): Promise<number> {
+    const gone = new Set(deviceIds);
+    const naming = await this.schedules.find(tenant, { deviceIds: { $in: [...gone] } }, {});
+    for (const s of naming) await this.schedules.update(tenant, s.id, { $set: { deviceIds: (s.deviceIds ?? []).filter((id) => !gone.has(id)) } });
+    return naming.length;
+  }
+
   /** The tenant's schedules playing this playlist or template (directly). */
   playing(tenant: string, ref: { playlistIds?: readonly string[]; templateIds?: readonly string[] }): Promise<Schedule[]> {
     const or: Filter[] = [];

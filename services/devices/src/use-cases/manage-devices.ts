@@ -11,7 +11,7 @@ import { deleteSnap } from './snaps.js';
 /** What registering and changing a device needs. */
 export type ManageDevicesDeps = Pick<DevicesRuntime, 'repo' | 'organizations' | 'devicesChanged'>;
 /** Deleting one also closes its alerts and removes its screenshot. */
-export type DeleteDeviceDeps = Pick<DevicesRuntime, 'repo' | 'alerts' | 'blobs' | 'logger' | 'now'>;
+export type DeleteDeviceDeps = Pick<DevicesRuntime, 'repo' | 'alerts' | 'blobs' | 'logger' | 'now' | 'devicesChanged'>;
 
 /** The group fields a device stores: its id and (denormalised) name, checked to exist in the account. */
 export async function groupFields(
@@ -89,12 +89,13 @@ export async function applyDeviceChanges(
   return updated;
 }
 
-/** Deletes a device: its open alerts close, its screenshot goes; queued commands simply expire. */
+/** Deletes a device: its open alerts close, its screenshot goes, schedules drop it (announced); queued commands simply expire. */
 export async function deleteDevice(rt: DeleteDeviceDeps, principal: Principal, id: string): Promise<{ deviceId: string }> {
   const tenant = principal.accountId;
   const device = await rt.repo.getDevice(tenant, id);
   if (!(await rt.repo.removeDevice(tenant, device.id))) throw new AppError('NOT_FOUND', `device '${id}' was not found`);
   await releaseLatchesOf(rt, tenant, { deviceId: device.id });
+  await rt.devicesChanged?.(tenant, [device.id], { deleted: true });
   await deleteSnap(rt, device).catch((e: unknown) => rt.logger.warn({ err: e, deviceId: device.id }, 'screenshot of a deleted device not removed'));
   return { deviceId: device.id };
 }

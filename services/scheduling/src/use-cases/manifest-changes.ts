@@ -3,7 +3,7 @@
  * already expanded), devices announce changed devices; scheduling maps content to the devices of the
  * schedules playing it and drops those devices' cached manifest versions. No device is polled.
  */
-import { CHANNELS, isContentChangedEvent, isDevicesChangedEvent, type PubSub } from '@pylon/kit';
+import { CHANNELS, isContentChangedEvent, isDevicesChangedEvent, type DevicesChangedEvent, type PubSub } from '@pylon/kit';
 import type { SchedulingRuntime } from '../runtime.js';
 import { forgetManifests } from './player-manifest.js';
 
@@ -25,6 +25,12 @@ export async function contentChanged(
   await forgetManifests(rt, accountId, await devicesPlaying(rt, accountId, refs));
 }
 
+/** Devices that changed what they play (time zone) lose their cached versions; deleted ones also leave their schedules. */
+export async function devicesChanged(rt: SchedulingRuntime, e: DevicesChangedEvent): Promise<void> {
+  if (e.deleted) await rt.repo.dropDevices(e.accountId, e.deviceIds);
+  await forgetManifests(rt, e.accountId, e.deviceIds);
+}
+
 /** Subscribes to the change channels; resolves to the unsubscribe function. */
 export async function watchChanges(rt: SchedulingRuntime, pubsub: PubSub): Promise<() => Promise<void>> {
   const warn = (e: unknown) => rt.logger?.warn({ err: e }, 'manifest invalidation failed; versions refresh when their cache entries expire');
@@ -32,7 +38,7 @@ export async function watchChanges(rt: SchedulingRuntime, pubsub: PubSub): Promi
     if (isContentChangedEvent(m)) contentChanged(rt, m.accountId, m).catch(warn);
   });
   const offDevices = await pubsub.subscribe(CHANNELS.devicesChanged, (m) => {
-    if (isDevicesChangedEvent(m)) forgetManifests(rt, m.accountId, m.deviceIds).catch(warn);
+    if (isDevicesChangedEvent(m)) devicesChanged(rt, m).catch(warn);
   });
   // Unsubscribing from a pub/sub that is down (Redis gone at shutdown) must not fail the shutdown.
   return async () => {

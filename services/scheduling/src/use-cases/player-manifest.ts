@@ -77,13 +77,16 @@ export interface ManifestAnswer {
   etag: string;
 }
 
-/** Who the manifest is read as: the device's account, no user, no policies (ports scope by account only). */
+/**
+ * Who the manifest is read as: the device's account, no user, and only the read policies the
+ * directory ports need (in-process they scope by account only; over HTTP the other subgraphs check them).
+ */
 export const playerPrincipal = (d: DeviceRef): Principal => ({
   accountId: d.accountId,
   userId: `device:${d.id}`,
   userName: 'player',
   roles: [],
-  policies: [],
+  policies: ['Devices_View', 'Files_View', 'Playlists_View', 'Templates_View'],
   isOwner: false,
   via: 'internal',
 });

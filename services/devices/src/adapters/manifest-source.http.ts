@@ -1,0 +1,43 @@
+/**
+ * ManifestSource over the scheduling process (distributed mode): GET /internal/manifests/{deviceId}
+ * (and /version), signed as an internal caller naming the device and its account, so scheduling
+ * answers for that device of that account only (scheduling's http/manifest-http.ts).
+ */
+import { AppError, INTERNAL_TOKEN_HEADER, type InternalTokens, type Principal } from '@pylon/kit';
+import type { ManifestDevice, ManifestSource } from '../ports/manifest-source.js';
+
+const caller = (d: ManifestDevice): Principal => ({
+  accountId: d.accountId,
+  userId: `device:${d.id}`,
+  userName: 'player',
+  roles: [],
+  policies: [],
+  isOwner: false,
+  via: 'internal',
+});
+
+export function createHttpManifestSource(o: { schedulingUrl: string; tokens: InternalTokens; timeoutMs?: number }): ManifestSource {
+  async function get<T>(d: ManifestDevice, suffix: string): Promise<T | null> {
+    const url = new URL(`/internal/manifests/${encodeURIComponent(d.id)}${suffix}`, o.schedulingUrl);
+    const res = await fetch(url, {
+      headers: { [INTERNAL_TOKEN_HEADER]: await o.tokens.sign(caller(d)) },
+      signal: AbortSignal.timeout(o.timeoutMs ?? 5000),
+    }).catch(() => null);
+    if (res?.status === 404) return null;
+    const body = res?.ok ? ((await res.json().catch(() => null)) as T | null) : null;
+    if (!body) throw new AppError('UNAVAILABLE', 'the manifest could not be resolved now; retry');
+    return body;
+  }
+
+  return {
+    async manifest(d) {
+      const a = await get<{ manifest: { version: string } & Record<string, unknown>; etag: string }>(d, '');
+      if (a && (typeof a.etag !== 'string' || typeof a.manifest?.version !== 'string')) throw new AppError('UNAVAILABLE', 'the manifest answer was malformed');
+      return a ? { body: a.manifest, etag: a.etag } : null;
+    },
+    async version(d) {
+      const a = await get<{ version: string }>(d, '/version');
+      return a ? a.version : null;
+    },
+  };
+}

@@ -181,3 +181,49 @@ export function resolve<P extends Plan>(plans: readonly P[], zone: string, at: n
   considered.sort((a, b) => (a.plan === winner ? -1 : b.plan === winner ? 1 : 0));
   return { winner, considered, nextChange: nextChangeAfter(plans, zone, at, winner) };
 }
+
+export interface Outlook<P extends Plan = Plan> {
+  winner: P | null;
+  nextChange: number | null;
+  /** Who wins from nextChange on (null: nothing scheduled then, or no change). */
+  next: P | null;
+}
+
+const MAX_OUTLOOKS = 5000;
+/** A day: how long an answer without a next change is reused before the lookahead is redone. */
+const NO_CHANGE_REUSE_MS = DAY_MS;
+const outlooks = new Map<string, { from: number; until: number; winner: string | null; nextChange: number | null; next: string | null }>();
+
+/** Everything the engine reads of the plans, so equal keys mean equal answers. */
+const outlookKey = (plans: readonly Plan[], zone: string) =>
+  `${zone}|${plans
+    .map(
+      (p) =>
+        `${p.id}:${p.priority}:${p.modifiedAt}:${p.startDay}:${p.endDay}:${p.startSecond}:${p.endSecond}:${p.weekdays.map(Number).join('')}:${+p.hasContent}`,
+    )
+    .join(',')}`;
+
+/**
+ * What the player manifest asks (the winner now, when that changes, who wins then), memoised: the
+ * winner is constant on [at, nextChange) and nextChange is the same instant from anywhere in it, so
+ * an answer computed at `at` is exact for every later instant before nextChange, as long as the
+ * plans and zone are the same (the key holds every field the engine reads). Bounded, like
+ * zone-clock's memo; only the answers of the pure engine are kept.
+ */
+export function outlook<P extends Plan>(plans: readonly P[], zone: string, at: number): Outlook<P> {
+  const key = outlookKey(plans, zone);
+  const byId = (id: string | null) => (id === null ? null : (plans.find((p) => p.id === id) ?? null));
+  const hit = outlooks.get(key);
+  if (hit && hit.from <= at && at < hit.until) return { winner: byId(hit.winner), nextChange: hit.nextChange, next: byId(hit.next) };
+  const r = resolve(plans, zone, at);
+  const next = r.nextChange === null ? null : winnerAt(plans, zone, r.nextChange);
+  if (outlooks.size >= MAX_OUTLOOKS) outlooks.clear();
+  outlooks.set(key, {
+    from: at,
+    until: r.nextChange ?? at + NO_CHANGE_REUSE_MS,
+    winner: r.winner?.id ?? null,
+    nextChange: r.nextChange,
+    next: next?.id ?? null,
+  });
+  return { winner: r.winner, nextChange: r.nextChange, next };
+}

@@ -10,11 +10,14 @@
  * content, devices) delete the affected devices' entries, so the next ping recomputes it. The cap
  * bounds how long a lost event or a race (a ping recomputing from data read just before an edit)
  * can leave a stale version.
+ *
+ * The engine's answer (winner now, next change, winner then) comes from `outlook`, an exact memo of
+ * the pure engine keyed by every plan field it reads, reused until that next change.
  */
 import { createHash } from 'node:crypto';
 import type { Principal } from '@pylon/kit';
 import { manifestCacheKey } from '../domain/manifest-cache.js';
-import { resolve, winnerAt } from '../domain/resolution.js';
+import { outlook } from '../domain/resolution.js';
 import type { SchedulePlan } from '../domain/plan.js';
 import type { ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
 import type { Schedule } from '../schedule.repository.js';
@@ -137,8 +140,8 @@ export async function playerManifest(rt: SchedulingRuntime, device: DeviceRef): 
   });
   if (!found) return null;
   const { zone, plans } = found;
-  const current = resolve(plans, zone, at);
-  const next = current.nextChange === null ? null : { at: current.nextChange, winner: winnerAt(plans, zone, current.nextChange) };
+  const current = outlook(plans, zone, at);
+  const next = current.nextChange === null ? null : { at: current.nextChange, winner: current.next };
   const winners = [current.winner, next?.winner ?? null].filter((w): w is SchedulePlan<Schedule> => w !== null).map((w) => w.schedule);
   const content = await rt.content.playerContent(caller, {
     playlistIds: [...new Set(winners.flatMap((s) => (s.type === 'PLAYLIST' && s.playlistId ? [s.playlistId] : [])))],

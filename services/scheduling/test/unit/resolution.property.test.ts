@@ -5,7 +5,7 @@
  * rule of zone-clock.ts, stated as behaviour, not computed the same way).
  */
 import fc from 'fast-check';
-import { resolve, type Plan } from '../../src/domain/resolution.js';
+import { outlook, resolve, winnerAt, type Plan } from '../../src/domain/resolution.js';
 
 const MINUTE = 60_000;
 const BACK = 50 * 60; // minutes scanned before the instant
@@ -127,6 +127,36 @@ test('nowPlaying equals a minute-by-minute evaluation over random schedules and 
         expect(actual.winner?.id ?? null).toBe(expected.winner);
         if (expected.nextChange !== null) expect(actual.nextChange).toBe(expected.nextChange);
         else expect(actual.nextChange === null || actual.nextChange > t + AHEAD * MINUTE).toBe(true);
+      },
+    ),
+    { numRuns: 150 },
+  );
+});
+
+test('the memoised outlook (what the manifest reads) equals a fresh resolution at every later instant', () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...ANCHORS),
+      fc.array(fc.integer({ min: 0, max: 600 }), { minLength: 1, maxLength: 12 }),
+      fc.integer({ min: 1, max: 6 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => planArb(`m${i}`)))),
+      ([zone, anchor], steps, plans) => {
+        let t = Date.parse(anchor) - 6 * 3_600_000;
+        const today = Math.floor(t / 86_400_000);
+        const shifted = plans.map((p) =>
+          p.startDay === null ? p : { ...p, startDay: today + p.startDay, endDay: p.endDay === null ? null : today + p.endDay },
+        );
+        // Instants moving forward (as a device's pings do), often inside one memoised span.
+        for (const minutes of steps) {
+          t += minutes * MINUTE;
+          const fresh = resolve(shifted, zone, t);
+          const got = outlook(shifted, zone, t);
+          expect(got.winner?.id ?? null).toBe(fresh.winner?.id ?? null);
+          expect(got.nextChange).toBe(fresh.nextChange);
+          expect(got.next?.id ?? null).toBe(fresh.nextChange === null ? null : (winnerAt(shifted, zone, fresh.nextChange)?.id ?? null));
+        }
+        // A changed plan is a different key: the answer follows it at once.
+        const edited = shifted.map((p, i) => (i === 0 ? { ...p, hasContent: !p.hasContent } : p));
+        expect(outlook(edited, zone, t).winner?.id ?? null).toBe(resolve(edited, zone, t).winner?.id ?? null);
       },
     ),
     { numRuns: 150 },

@@ -109,6 +109,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     documents,
     tokens,
     cache,
+    pubsub: backends.pubsub!,
     logger,
     devices: {
       devices: async (caller, ids) =>

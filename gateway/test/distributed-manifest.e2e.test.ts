@@ -135,6 +135,22 @@ test('a playlist edit in the content process changes the version the devices pro
   expect(body.now.content.name).toBe('Lobby (evening)');
 });
 
+test('a ping long-polling on the devices process answers when a content edit changes its manifest', async () => {
+  if (!redis) return console.warn(`skipped: no Redis at ${redisUrl}; change events cross processes only through Redis`);
+  const before = (await ping(screen.registrationKey)).manifest_version as string;
+  const started = Date.now();
+  const waiting = fetch(`${url.devices}/player/${screen.registrationKey}/ping?wait=20`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  }).then(async (r) => (await r.json()) as Json);
+  await new Promise((r) => setTimeout(r, 300));
+  await gql('content', 'mutation($id: ID!) { updatePlaylist(id: $id, input: { name: "Lobby (night)", type: MULTIMEDIA }) { success } }', { id: playlistId });
+  const answer = await waiting;
+  expect(Date.now() - started).toBeLessThan(10_000);
+  expect(answer.manifest_version).not.toBe(before);
+});
+
 test('a device deleted in the devices process leaves its schedules in the scheduling process', async () => {
   if (!redis) return console.warn(`skipped: no Redis at ${redisUrl}; change events cross processes only through Redis`);
   const other = (await gql('devices', 'mutation { createDevice(input: { name: "Short-lived" }) { device { id } } }')).createDevice.device.id as string;

@@ -10,6 +10,8 @@ export const CHANNELS = {
   contentChanged: 'pylon.content.changed',
   /** Devices published: these devices changed in a way that alters what they play (time zone), or were deleted. */
   devicesChanged: 'pylon.devices.changed',
+  /** Scheduling published: these devices' manifests (may) have changed; pings waiting for them answer now. */
+  manifestsChanged: 'pylon.scheduling.manifests-changed',
 } as const;
 
 export interface ContentChangedEvent {
@@ -25,6 +27,12 @@ export interface DevicesChangedEvent {
   deleted?: boolean;
 }
 
+/** Scheduling's announcement: the versions of these devices' manifests were dropped (recomputed on the next ping). */
+export interface ManifestsChangedEvent {
+  accountId: string;
+  deviceIds: string[];
+}
+
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 export function isContentChangedEvent(m: unknown): m is ContentChangedEvent {
@@ -32,9 +40,13 @@ export function isContentChangedEvent(m: unknown): m is ContentChangedEvent {
   return !!e && typeof e.accountId === 'string' && strings(e.playlistIds) && strings(e.templateIds);
 }
 
+export function isManifestsChangedEvent(m: unknown): m is ManifestsChangedEvent {
+  const e = m as ManifestsChangedEvent | null;
+  return !!e && typeof e.accountId === 'string' && strings(e.deviceIds);
+}
+
 export function isDevicesChangedEvent(m: unknown): m is DevicesChangedEvent {
-  const e = m as DevicesChangedEvent | null;
-  return !!e && typeof e.accountId === 'string' && strings(e.deviceIds) && (e.deleted === undefined || typeof e.deleted === 'boolean');
+  return isManifestsChangedEvent(m) && ((m as DevicesChangedEvent).deleted === undefined || typeof (m as DevicesChangedEvent).deleted === 'boolean');
 }
 
 /** Publishes, logging instead of failing the write that caused it. */

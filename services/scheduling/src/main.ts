@@ -25,6 +25,7 @@ await runSubgraphProcess({
     const scheduling = createSchedulingSubgraph({
       documents: backends.documents!,
       cache: backends.cache!,
+      pubsub: backends.pubsub!,
       tokens,
       logger: createLogger({ level: env.LOG_LEVEL, name: 'scheduling' }),
       devices: createHttpDeviceDirectory({ url: env.DEVICES_URL, tokens }),

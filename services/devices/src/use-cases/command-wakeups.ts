@@ -1,5 +1,7 @@
 /**
- * Wakes long-polling pings when commands are queued for their device, across replicas.
+ * Wakes long-polling pings when commands are queued for their device, or when scheduling announces
+ * that its manifest changed (CHANNELS.manifestsChanged: the ping answers with the new
+ * manifest_version), across replicas.
  *
  * The queue itself is durable (documents); this only shortens the wait. A send publishes
  * `{ a: accountId, d: [deviceIds] }` on one PubSub channel (chunked), every replica subscribes
@@ -7,7 +9,7 @@
  * in-process. A lost message (Redis down) costs latency, never a command: the next ping reads the
  * queue anyway.
  */
-import type { Logger, PubSub } from '@pylon/kit';
+import { CHANNELS, isManifestsChangedEvent, type Logger, type PubSub } from '@pylon/kit';
 
 export const WAKEUP_CHANNEL = 'pylon.devices.commands';
 const CHUNK = 500;
@@ -35,17 +37,23 @@ export class CommandWakeups {
   /** Subscribes once; later calls share the first subscription (retried after a failure). */
   start(): Promise<void> {
     if (!this.pubsub || this.closed) return Promise.resolve();
-    this.subscribed ??= this.pubsub
-      .subscribe(WAKEUP_CHANNEL, (m) => this.onMessage(m))
-      .then(
-        (unsubscribe) => {
-          this.unsubscribe = unsubscribe;
-        },
-        (e: unknown) => {
-          this.subscribed = undefined;
-          throw e;
-        },
-      );
+    const pubsub = this.pubsub;
+    this.subscribed ??= Promise.allSettled([
+      pubsub.subscribe(WAKEUP_CHANNEL, (m) => this.onMessage(m)),
+      pubsub.subscribe(CHANNELS.manifestsChanged, (m) => {
+        if (isManifestsChangedEvent(m)) this.wake(m.accountId, m.deviceIds);
+      }),
+    ]).then(async (results) => {
+      const offs = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) {
+        // All or nothing, so a retry does not subscribe a channel twice.
+        await Promise.allSettled(offs.map((off) => off()));
+        this.subscribed = undefined;
+        throw failed.reason;
+      }
+      this.unsubscribe = async () => void (await Promise.allSettled(offs.map((off) => off())));
+    });
     return this.subscribed;
   }
 

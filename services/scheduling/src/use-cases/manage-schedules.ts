@@ -8,6 +8,7 @@ import { inputOf, scheduleFromInput } from '../domain/schedule-input.js';
 import type { ScheduleRecord } from '../domain/schedule.js';
 import type { Schedule } from '../schedule.repository.js';
 import type { SchedulingRuntime } from '../runtime.js';
+import { forgetManifests } from './manifest-changes.js';
 
 /** The record with every foreign reference checked against the caller's account. */
 async function checkedRecord(rt: SchedulingRuntime, caller: Principal, input: unknown): Promise<{ record: ScheduleRecord; expectedVersion: number | null }> {
@@ -38,7 +39,7 @@ async function checkedRecord(rt: SchedulingRuntime, caller: Principal, input: un
 export async function createSchedule(rt: SchedulingRuntime, caller: Principal, input: unknown): Promise<Schedule> {
   const { record } = await checkedRecord(rt, caller, input);
   const created = await rt.repo.add(caller.accountId, record);
-  await rt.changes.schedulesChanged(caller.accountId, [], record.deviceIds);
+  await forgetManifests(rt, caller.accountId, record.deviceIds);
   return created;
 }
 
@@ -46,7 +47,7 @@ export async function updateSchedule(rt: SchedulingRuntime, caller: Principal, i
   const current = await rt.repo.get(caller.accountId, id);
   const { record, expectedVersion } = await checkedRecord(rt, caller, input);
   const updated = await rt.repo.replace(caller.accountId, current.id, record, expectedVersion ?? undefined);
-  await rt.changes.schedulesChanged(caller.accountId, current.deviceIds ?? [], record.deviceIds);
+  await forgetManifests(rt, caller.accountId, [...(current.deviceIds ?? []), ...record.deviceIds]);
   return updated;
 }
 
@@ -105,6 +106,6 @@ export async function patchSchedule(rt: SchedulingRuntime, caller: Principal, id
 export async function deleteSchedule(rt: SchedulingRuntime, caller: Principal, id: string): Promise<{ scheduleId: string }> {
   const current = await rt.repo.get(caller.accountId, id);
   await rt.repo.remove(caller.accountId, current.id);
-  await rt.changes.schedulesChanged(caller.accountId, current.deviceIds ?? [], []);
+  await forgetManifests(rt, caller.accountId, current.deviceIds ?? []);
   return { scheduleId: current.id };
 }

@@ -1,11 +1,22 @@
 /**
- * Event-driven manifest invalidation: content announces changed playlists/templates (media edits
- * already expanded), devices announce changed devices; scheduling maps content to the devices of the
- * schedules playing it and drops those devices' cached manifest versions. No device is polled.
+ * Event-driven manifest invalidation: schedule writes name their devices; content announces changed
+ * playlists/templates (media edits already expanded), devices announce changed devices; scheduling
+ * maps content to the devices of the schedules playing it, drops those devices' cached manifest
+ * versions and announces them (CHANNELS.manifestsChanged), so a ping waiting on the devices side
+ * answers at once with the new version. No device is polled.
  */
-import { CHANNELS, isContentChangedEvent, isDevicesChangedEvent, type DevicesChangedEvent, type PubSub } from '@pylon/kit';
+import { announce, CHANNELS, isContentChangedEvent, isDevicesChangedEvent, type DevicesChangedEvent, type PubSub } from '@pylon/kit';
+import { manifestCacheKey } from '../domain/manifest-cache.js';
 import type { SchedulingRuntime } from '../runtime.js';
-import { forgetManifests } from './player-manifest.js';
+
+/** Drops the cached versions of these devices (their next ping recomputes) and announces the change. */
+export async function forgetManifests(rt: SchedulingRuntime, accountId: string, ids: Iterable<string>): Promise<void> {
+  const deviceIds = [...new Set(ids)];
+  if (!deviceIds.length) return;
+  const cache = rt.cache;
+  if (cache) await Promise.all(deviceIds.map((id) => cache.del(manifestCacheKey(accountId, id)).catch(() => undefined)));
+  await announce(rt.pubsub, CHANNELS.manifestsChanged, { accountId, deviceIds }, (e) => rt.logger?.warn({ err: e }, 'manifest change not announced'));
+}
 
 /** The devices whose manifests a content change may alter (through the schedules playing it). */
 export async function devicesPlaying(

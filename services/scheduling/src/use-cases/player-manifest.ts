@@ -182,10 +182,3 @@ export async function manifestVersion(rt: SchedulingRuntime, device: DeviceRef):
   if (cached && (cached.validUntil === null || rt.now() < cached.validUntil)) return cached.version;
   return (await playerManifest(rt, device))?.manifest.version ?? null;
 }
-
-/** Drops the cached versions of these devices (their next ping recomputes). */
-export async function forgetManifests(rt: SchedulingRuntime, accountId: string, deviceIds: Iterable<string>): Promise<void> {
-  const cache = rt.cache;
-  if (!cache) return;
-  await Promise.all([...new Set(deviceIds)].map((id) => cache.del(cacheKey({ accountId, id })).catch(() => undefined)));
-}

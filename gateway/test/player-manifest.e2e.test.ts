@@ -186,3 +186,32 @@ test('a long-polling ping answers as soon as its manifest changes, with the new 
   expect(answer.commands).toEqual([]);
   expect(answer.manifest_version).not.toBe(before);
 });
+
+test('a media edit reaches every screen playing the file: through its playlist, and through a template module playing that playlist', async () => {
+  const templateId = (
+    await gql(
+      'mutation($p: String) { createTemplate(input: { name: "Wall", width: 1920, height: 1080, modules: [{ left: 0, top: 0, width: 1920, height: 1080, playlistId: $p }] }) { template { id } } }',
+      { p: playlistId },
+    )
+  ).createTemplate.template.id as string;
+  const wall = (await call('POST', '/devices', { name: 'Template screen' })).body;
+  expect((await call('POST', '/schedules', { name: 'Wall', type: 'Template', template_id: templateId, devices: [{ id: wall.id }] })).status).toBe(201);
+  const before = { screen: (await ping(screen.registration_key)).manifest_version, wall: (await ping(wall.registration_key)).manifest_version };
+  expect((await call('PATCH', `/media/${mediaId}`, [{ op: 'replace', path: '/name', value: 'Pixel (renamed)' }], 'application/json-patch+json')).status).toBe(
+    200,
+  );
+  for (const [key, was] of [
+    [screen.registration_key, before.screen],
+    [wall.registration_key, before.wall],
+  ] as const) {
+    let now = was;
+    for (let i = 0; i < 50 && now === was; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      now = (await ping(key)).manifest_version;
+    }
+    expect(now).not.toBe(was);
+  }
+  const body = (await (await manifest(wall.registration_key)).json()) as Json;
+  expect(body.now.content).toMatchObject({ type: 'template', id: templateId });
+  expect(body.now.content.modules[0].playlist.sources[0].media.name).toBe('Pixel (renamed)');
+});

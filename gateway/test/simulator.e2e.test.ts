@@ -25,8 +25,13 @@ test('simulated screens ping: six online with ping data and a screenshot, the ho
     );
   });
   expect(alert.devices[0]!.pingData.cpuUsage).toBeGreaterThan(90);
-  const list = await h.gql('{ device(where: { isOnline: { eq: true } }, includeSnap: true) { name snap pingData { osVersion timestamp } } }');
-  const online = list.body.data?.device as { snap: string | null; pingData: { osVersion: string | null } }[];
+  // The screens ping one by one: wait for the whole first round (six online, each with its screenshot).
+  type Screen = { snap: string | null; pingData: { osVersion: string | null } };
+  const online = await until(async () => {
+    const list = await h.gql('{ device(where: { isOnline: { eq: true } }, includeSnap: true) { name snap pingData { osVersion timestamp } } }');
+    const screens = list.body.data?.device as Screen[];
+    return screens.length >= 6 && screens.every((d) => d.snap) ? screens : undefined;
+  });
   expect(online).toHaveLength(6);
   expect(online.every((d) => d.pingData.osVersion && d.snap && Buffer.from(d.snap, 'base64')[0] === 0xff)).toBe(true);
 });

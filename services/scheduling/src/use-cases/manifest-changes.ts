@@ -9,13 +9,19 @@ import { announce, CHANNELS, isContentChangedEvent, isDevicesChangedEvent, type 
 import { manifestCacheKey } from '../domain/manifest-cache.js';
 import type { SchedulingRuntime } from '../runtime.js';
 
+const ANNOUNCE_CHUNK = 500;
+
 /** Drops the cached versions of these devices (their next ping recomputes) and announces the change. */
 export async function forgetManifests(rt: SchedulingRuntime, accountId: string, ids: Iterable<string>): Promise<void> {
   const deviceIds = [...new Set(ids)];
   if (!deviceIds.length) return;
   const cache = rt.cache;
   if (cache) await Promise.all(deviceIds.map((id) => cache.del(manifestCacheKey(accountId, id)).catch(() => undefined)));
-  await announce(rt.pubsub, CHANNELS.manifestsChanged, { accountId, deviceIds }, (e) => rt.logger?.warn({ err: e }, 'manifest change not announced'));
+  // In chunks, so a schedule on a whole fleet does not become one huge pub/sub message.
+  for (let i = 0; i < deviceIds.length; i += ANNOUNCE_CHUNK) {
+    const chunk = deviceIds.slice(i, i + ANNOUNCE_CHUNK);
+    await announce(rt.pubsub, CHANNELS.manifestsChanged, { accountId, deviceIds: chunk }, (e) => rt.logger?.warn({ err: e }, 'manifest change not announced'));
+  }
 }
 
 /** The devices whose manifests a content change may alter (through the schedules playing it). */

@@ -2,6 +2,7 @@ import { createSubgraph, type Cache, type DocumentStore, type InternalTokens, ty
 import { DataTableRepository } from './data-table.repository.js';
 import { dataTablesResolvers } from './graphql/resolvers.js';
 import type { DataTablesRuntime } from './runtime.js';
+import { FilteredCounts } from './use-cases/filtered-counts.js';
 
 export interface DataTablesDeps {
   documents: DocumentStore;
@@ -21,7 +22,7 @@ export function createDataTablesSubgraph(deps: DataTablesDeps): Subgraph & { rep
   const runtime: DataTablesRuntime = {
     repo,
     historyLimit: deps.historyLimit ?? DEFAULT_HISTORY_LIMIT,
-    counts: new Map(),
+    counts: new FilteredCounts(),
     ...(deps.cache ? { cache: deps.cache } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
   };

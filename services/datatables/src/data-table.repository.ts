@@ -3,6 +3,7 @@ import { AppError, type Collection, type DocumentStore, type Filter, type Stored
 import { DATA_TABLE_ROW_VERSIONS, DATA_TABLE_ROWS, DATA_TABLES } from './domain/collections.js';
 import type { Cell, DataTableRecord, RowData } from './domain/data-table.js';
 import type { RowCondition } from './domain/row-query.js';
+import { escapeRegex } from './domain/row-match.js';
 
 export type DataTable = Stored<DataTableRecord>;
 
@@ -363,8 +364,6 @@ function slotBounds(conditions: readonly RowCondition[], key: string): Filter {
   }
   return out;
 }
-
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The storage query for the rows of `tableId` meeting every condition (values live under `data.<key>`). */
 function rowsWhere(tableId: string, conditions: readonly RowCondition[]): Filter {

@@ -1,5 +1,6 @@
 import type { Cache, Logger } from '@pylon/kit';
 import type { DataTableRepository } from './data-table.repository.js';
+import type { FilteredCounts } from './use-cases/filtered-counts.js';
 
 /** What the data tables use cases work with, built once by app.ts. */
 export interface DataTablesRuntime {
@@ -9,9 +10,6 @@ export interface DataTablesRuntime {
   /** Row-read cache (tables with cacheTtlSeconds > 0); absent: nothing cached. */
   cache?: Cache;
   logger?: Logger;
-  /**
-   * Filtered row counts of this process, by table generation (see read-rows.ts): a count stays
-   * right until the next write bumps the generation, so it needs no expiry, only a size bound.
-   */
-  counts?: Map<string, number>;
+  /** Filtered row counts of this process, kept exact across its writes (use-cases/filtered-counts.ts). */
+  counts: FilteredCounts;
 }

@@ -27,3 +27,14 @@ test('TRUST_PROXY takes booleans, hop counts and address lists', () => {
   expect(loadConfig(schema, { TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
   expect(loadConfig(schema, { TRUST_PROXY: '10.0.0.0/8,uniquelocal' }).TRUST_PROXY).toBe('10.0.0.0/8,uniquelocal');
 });
+
+test('a subgraph called with a wrong variable answers what is wrong, not an internal error', async () => {
+  const { buildSchema, execute, parse } = await import('graphql');
+  const { toGraphQLError } = await import('../src/graphql/errors.js');
+  const schema = buildSchema('input In { csv: String! } type Query { f(i: In!): Int }');
+  const r = await execute({ schema, document: parse('query($i: In!) { f(i: $i) }'), variableValues: { i: { csvContent: 'x' } } });
+  const errors = (r.errors ?? []).map(toGraphQLError);
+  expect(errors.length).toBeGreaterThan(0);
+  expect(errors.map((e) => e.message).join(' ')).toMatch(/csvContent|csv/);
+  expect(errors.every((e) => e.message !== 'internal error')).toBe(true);
+});

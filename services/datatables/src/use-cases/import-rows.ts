@@ -12,6 +12,7 @@ import { sortSlots, validateRowData } from '../domain/cells.js';
 import type { DataTableColumnRecord } from '../domain/data-table.js';
 import { newRowId, type DataTableRowRecord } from '../data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
+import { bumped, created } from './filtered-counts.js';
 import { getDataTable } from './get-data-table.js';
 import { SORT_GAP } from './row-writes.js';
 
@@ -67,10 +68,17 @@ export async function importRecords(
     const chunk = pending;
     pending = [];
     await inFlight;
-    inFlight = rt.repo.appendRows(tenant, table, chunk, principal.userId).then((done) => {
-      result.imported += done.rows.length;
-      table = done.table;
-    });
+    inFlight = rt.counts
+      .write(
+        tenant,
+        table.id,
+        () => rt.repo.appendRows(tenant, table, chunk, principal.userId),
+        (r) => bumped(r.table, created(r.rows)),
+      )
+      .then((done) => {
+        result.imported += done.rows.length;
+        table = done.table;
+      });
     inFlight.catch(() => undefined);
   };
   for await (const { line, cells } of records) {

@@ -144,8 +144,18 @@ export interface UpdatedTable {
  */
 export async function updateDataTable(rt: DataTablesRuntime, principal: Principal, raw: unknown): Promise<UpdatedTable> {
   const input = parseInput(updateSchema, raw);
-  const tenant = principal.accountId;
   const table = await getDataTable(rt.repo, principal, input.tableId);
+  // A definition change may change what filters mean: this process forgets the table's counts.
+  return rt.counts.write(
+    principal.accountId,
+    table.id,
+    () => changeDefinition(rt, principal, table, input),
+    () => null,
+  );
+}
+
+async function changeDefinition(rt: DataTablesRuntime, principal: Principal, table: DataTable, input: z.infer<typeof updateSchema>): Promise<UpdatedTable> {
+  const tenant = principal.accountId;
   const columns = input.columns ? buildColumns(input.columns, table.columns) : null;
   let migratedRows = 0;
   if (columns) {
@@ -193,7 +203,12 @@ export async function updateDataTable(rt: DataTablesRuntime, principal: Principa
 }
 
 export async function deleteDataTable(rt: DataTablesRuntime, principal: Principal, tableId: string): Promise<{ tableId: string; deletedRows: number }> {
-  const deletedRows = await rt.repo.deleteTable(principal.accountId, tableId);
+  const deletedRows = await rt.counts.write(
+    principal.accountId,
+    tableId,
+    () => rt.repo.deleteTable(principal.accountId, tableId),
+    () => null,
+  );
   if (deletedRows === null) throw notFound('data table', tableId);
   return { tableId, deletedRows };
 }

@@ -69,31 +69,36 @@ export async function listRows(rt: DataTablesRuntime, principal: Principal, q: R
   };
 }
 
-const MEMO_COUNTS = 1000;
 /** How long a shared-cache count lives; the generation in its key already makes it exact, this only frees space. */
 const COUNT_TTL_SECONDS = 600;
 
 /**
- * The rows matching a filter, counted once per table generation: kept in this process (bounded)
- * and, when a cache is configured, shared with the other replicas, whatever the table's
- * cacheTtlSeconds (the generation in the key makes it exact: every write bumps it). So the full
- * count is paid by the first page of a filter after a write, not by every page (REST and legacy
- * answer total_count on every page; GraphQL counts only when totalCount is selected).
+ * The rows matching a filter. Kept in this process and carried across its writes
+ * (filtered-counts.ts), and, when a cache is configured, shared with the other replicas per table
+ * generation whatever the table's cacheTtlSeconds (the generation in the key makes it exact: every
+ * write bumps it). A full count is paid when neither knows the filter at this generation: after a
+ * write through another replica, or the first time (REST and legacy answer total_count on every
+ * page; GraphQL counts only when totalCount is selected).
  */
 async function filteredCount(rt: DataTablesRuntime, table: DataTable, filter: RowCondition[]): Promise<number> {
-  const key = cacheKey(table, 'count', filter);
-  const memo = rt.counts?.get(key);
+  const generation = table.generation ?? 0;
+  const filterKey = JSON.stringify(filter);
+  const memo = rt.counts.get(table.accountId, table.id, generation, filterKey);
   if (memo !== undefined) return memo;
-  let n = rt.cache ? await rt.cache.get<number>(key) : undefined;
-  if (n === undefined) {
-    n = await rt.repo.countRows(table.accountId, table.id, filter);
-    if (rt.cache) await rt.cache.set(key, n, COUNT_TTL_SECONDS);
+  const remember = rt.counts.counting(table.accountId, table.id, generation, filterKey, filter);
+  try {
+    const key = cacheKey(table, 'count', filter);
+    let n = rt.cache ? await rt.cache.get<number>(key) : undefined;
+    if (n === undefined) {
+      n = await rt.repo.countRows(table.accountId, table.id, filter);
+      if (rt.cache) await rt.cache.set(key, n, COUNT_TTL_SECONDS);
+    }
+    remember(n);
+    return n;
+  } catch (e) {
+    remember();
+    throw e;
   }
-  if (rt.counts) {
-    if (rt.counts.size >= MEMO_COUNTS) rt.counts.delete(rt.counts.keys().next().value as string);
-    rt.counts.set(key, n);
-  }
-  return n;
 }
 
 export async function getRow(rt: DataTablesRuntime, principal: Principal, tableId: string, rowId: string): Promise<DataTableRow> {

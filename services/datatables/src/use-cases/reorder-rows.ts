@@ -8,6 +8,7 @@ import { badInput, notFound, type Principal } from '@pylon/kit';
 import { MAX_BATCH_ROWS } from '../domain/data-table.js';
 import type { DataTableRow } from '../data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
+import { bumped } from './filtered-counts.js';
 import { getDataTable } from './get-data-table.js';
 import { SORT_GAP, versionOf } from './row-writes.js';
 
@@ -43,15 +44,24 @@ export async function reorderRows(
     await renumber(rt, principal, table.id);
     return reorderRows(rt, principal, input);
   }
-  const written = await Promise.all(input.rowIds.map((id, i) => rt.repo.writeRow(tenant, rows.get(id) as DataTableRow, { sortOrder: keys[i] as number })));
-  await Promise.all([
-    rt.repo.recordVersions(
-      tenant,
-      written.map((r) => versionOf(r, 'REORDER', principal.userId)),
-      rt.historyLimit,
-    ),
-    rt.repo.touchTable(tenant, table.id, 0),
-  ]);
+  // Moves change no data: the counts carry over to the new generation unchanged.
+  const { written } = await rt.counts.write(
+    tenant,
+    table.id,
+    async () => {
+      const written = await Promise.all(input.rowIds.map((id, i) => rt.repo.writeRow(tenant, rows.get(id) as DataTableRow, { sortOrder: keys[i] as number })));
+      const [, touched] = await Promise.all([
+        rt.repo.recordVersions(
+          tenant,
+          written.map((r) => versionOf(r, 'REORDER', principal.userId)),
+          rt.historyLimit,
+        ),
+        rt.repo.touchTable(tenant, table.id, 0),
+      ]);
+      return { written, touched };
+    },
+    (r) => bumped(r.touched, []),
+  );
   return { moved: written.length };
 }
 

@@ -8,6 +8,7 @@ import { sortSlots, validateRowData } from '../domain/cells.js';
 import { MAX_BATCH_ROWS } from '../domain/data-table.js';
 import { newRowId, type DataTableRowRecord } from '../data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
+import { bumped, created, type RowChange } from './filtered-counts.js';
 import { getDataTable } from './get-data-table.js';
 import { removeRow, SORT_GAP } from './row-writes.js';
 
@@ -60,7 +61,12 @@ export async function batchCreateRows(rt: DataTablesRuntime, principal: Principa
       results.push(failure(index, null, e instanceof AppError ? new AppError(e.code, `rows[${index}].${e.message}`, e.details) : e));
     }
   });
-  await rt.repo.appendRows(principal.accountId, table, valid, principal.userId);
+  await rt.counts.write(
+    principal.accountId,
+    table.id,
+    () => rt.repo.appendRows(principal.accountId, table, valid, principal.userId),
+    (r) => bumped(r.table, created(r.rows)),
+  );
   return summary(results);
 }
 
@@ -70,20 +76,29 @@ export async function batchDeleteRows(rt: DataTablesRuntime, principal: Principa
   const ids = input.rowIds.map((id) => (typeof id === 'string' ? id : ''));
   const found = await rt.repo.getRows(principal.accountId, table.id, ids.filter(Boolean));
   const seen = new Set<string>();
-  const results = await Promise.all(
-    ids.map(async (id, index): Promise<RowResult> => {
-      const row = found.get(id);
-      if (!row || seen.has(id)) return { index, rowId: id || null, success: false, error: `row '${id}' was not found`, errorCode: 'NOT_FOUND' };
-      seen.add(id);
-      try {
-        await removeRow(rt, principal, row);
-        return { index, rowId: id, success: true, error: null, errorCode: null };
-      } catch (e) {
-        return failure(index, id, e);
-      }
-    }),
+  const removed: RowChange[] = [];
+  const { out } = await rt.counts.write(
+    principal.accountId,
+    table.id,
+    async () => {
+      const results = await Promise.all(
+        ids.map(async (id, index): Promise<RowResult> => {
+          const row = found.get(id);
+          if (!row || seen.has(id)) return { index, rowId: id || null, success: false, error: `row '${id}' was not found`, errorCode: 'NOT_FOUND' };
+          seen.add(id);
+          try {
+            await removeRow(rt, principal, row);
+            removed.push({ before: row.data, after: null });
+            return { index, rowId: id, success: true, error: null, errorCode: null };
+          } catch (e) {
+            return failure(index, id, e);
+          }
+        }),
+      );
+      const out = summary(results);
+      return { out, touched: out.successCount > 0 ? await rt.repo.touchTable(principal.accountId, table.id, -out.successCount) : null };
+    },
+    (r) => (r.out.successCount === 0 ? 'unchanged' : bumped(r.touched, removed)),
   );
-  const out = summary(results);
-  if (out.successCount > 0) await rt.repo.touchTable(principal.accountId, table.id, -out.successCount);
   return out;
 }

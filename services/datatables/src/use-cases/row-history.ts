@@ -7,6 +7,7 @@ import { badInput, notFound, type Principal } from '@pylon/kit';
 import { projectData, sortSlots } from '../domain/cells.js';
 import type { DataTableRow, DataTableRowVersion } from '../data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
+import { bumped } from './filtered-counts.js';
 import { getDataTable } from './get-data-table.js';
 import { checkVersion, versionOf } from './row-writes.js';
 
@@ -45,21 +46,29 @@ export async function rollbackRow(
   const data = projectData(table.columns, snapshot.data);
   const ix = sortSlots(table.columns, data);
   const current = await rt.repo.getRow(tenant, table.id, input.rowId);
-  let restored: DataTableRow;
-  if (current) {
-    checkVersion(current, input.expectedVersion, 'expectedVersion');
-    restored = await rt.repo.writeRow(tenant, current, { data, ix });
-  } else {
-    const latest = await rt.repo.latestVersion(tenant, table.id, input.rowId);
-    const rev = (latest?.rev ?? 0) + 1;
-    if (input.expectedVersion !== null && input.expectedVersion !== undefined && input.expectedVersion !== latest?.rev) {
-      checkVersion({ id: input.rowId, rev: latest?.rev ?? 0 } as DataTableRow, input.expectedVersion, 'expectedVersion');
-    }
-    restored = await rt.repo.restoreRow(tenant, { id: input.rowId, tableId: table.id, sortOrder: snapshot.sortOrder, data, ix, rev });
-  }
-  await Promise.all([
-    rt.repo.recordVersions(tenant, [versionOf(restored, 'ROLLBACK', principal.userId)], rt.historyLimit),
-    rt.repo.touchTable(tenant, table.id, current ? 0 : 1),
-  ]);
+  const { restored } = await rt.counts.write(
+    tenant,
+    table.id,
+    async () => {
+      let restored: DataTableRow;
+      if (current) {
+        checkVersion(current, input.expectedVersion, 'expectedVersion');
+        restored = await rt.repo.writeRow(tenant, current, { data, ix });
+      } else {
+        const latest = await rt.repo.latestVersion(tenant, table.id, input.rowId);
+        const rev = (latest?.rev ?? 0) + 1;
+        if (input.expectedVersion !== null && input.expectedVersion !== undefined && input.expectedVersion !== latest?.rev) {
+          checkVersion({ id: input.rowId, rev: latest?.rev ?? 0 } as DataTableRow, input.expectedVersion, 'expectedVersion');
+        }
+        restored = await rt.repo.restoreRow(tenant, { id: input.rowId, tableId: table.id, sortOrder: snapshot.sortOrder, data, ix, rev });
+      }
+      const [, touched] = await Promise.all([
+        rt.repo.recordVersions(tenant, [versionOf(restored, 'ROLLBACK', principal.userId)], rt.historyLimit),
+        rt.repo.touchTable(tenant, table.id, current ? 0 : 1),
+      ]);
+      return { restored, touched };
+    },
+    (r) => bumped(r.touched, [{ before: current?.data ?? null, after: r.restored.data }]),
+  );
   return { newVersion: restored.rev, restoredRow: restored };
 }

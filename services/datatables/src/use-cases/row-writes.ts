@@ -9,6 +9,7 @@ import { sortSlots, validateRowData } from '../domain/cells.js';
 import type { DataTable, DataTableRow, DataTableRowVersionRecord, RowChange } from '../data-table.repository.js';
 import { newRowId } from '../data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
+import { bumped, created } from './filtered-counts.js';
 import { getDataTable } from './get-data-table.js';
 
 /** Gap between the sort keys of appended rows: room for many moves between two neighbours. */
@@ -46,11 +47,12 @@ export async function createRow(rt: DataTablesRuntime, principal: Principal, inp
   const table = await getDataTable(rt.repo, principal, input.tableId);
   const data = validateRowData(table.columns, input.data);
   const last = await rt.repo.lastSortOrder(principal.accountId, table.id);
-  const { rows } = await rt.repo.appendRows(
+  const row = { id: newRowId(), tableId: table.id, sortOrder: (last ?? 0) + SORT_GAP, data, ix: sortSlots(table.columns, data), rev: 1 };
+  const { rows } = await rt.counts.write(
     principal.accountId,
-    table,
-    [{ id: newRowId(), tableId: table.id, sortOrder: (last ?? 0) + SORT_GAP, data, ix: sortSlots(table.columns, data), rev: 1 }],
-    principal.userId,
+    table.id,
+    () => rt.repo.appendRows(principal.accountId, table, [row], principal.userId),
+    (r) => bumped(r.table, created(r.rows)),
   );
   return rows[0] as DataTableRow;
 }
@@ -64,11 +66,19 @@ export async function updateRow(
   const row = await getRowOf(rt, principal, table, input.rowId);
   checkVersion(row, input.version);
   const data = validateRowData(table.columns, input.data, row.data);
-  const updated = await rt.repo.writeRow(principal.accountId, row, { data, ix: sortSlots(table.columns, data) });
-  await Promise.all([
-    rt.repo.recordVersions(principal.accountId, [versionOf(updated, 'UPDATE', principal.userId)], rt.historyLimit),
-    rt.repo.touchTable(principal.accountId, table.id, 0),
-  ]);
+  const { updated } = await rt.counts.write(
+    principal.accountId,
+    table.id,
+    async () => {
+      const updated = await rt.repo.writeRow(principal.accountId, row, { data, ix: sortSlots(table.columns, data) });
+      const [, touched] = await Promise.all([
+        rt.repo.recordVersions(principal.accountId, [versionOf(updated, 'UPDATE', principal.userId)], rt.historyLimit),
+        rt.repo.touchTable(principal.accountId, table.id, 0),
+      ]);
+      return { updated, touched };
+    },
+    (r) => bumped(r.touched, [{ before: row.data, after: r.updated.data }]),
+  );
   return updated;
 }
 
@@ -89,7 +99,14 @@ export async function deleteRow(
   const table = await getDataTable(rt.repo, principal, input.tableId);
   const row = await getRowOf(rt, principal, table, input.rowId);
   checkVersion(row, input.version);
-  const version = await removeRow(rt, principal, row);
-  await rt.repo.touchTable(principal.accountId, table.id, -1);
+  const { version } = await rt.counts.write(
+    principal.accountId,
+    table.id,
+    async () => {
+      const version = await removeRow(rt, principal, row);
+      return { version, touched: await rt.repo.touchTable(principal.accountId, table.id, -1) };
+    },
+    (r) => bumped(r.touched, [{ before: row.data, after: null }]),
+  );
   return { rowId: row.id, version };
 }

@@ -15,7 +15,8 @@ export function toGraphQLError(err: unknown): GraphQLError {
       },
     });
   }
-  if (err instanceof GraphQLError && !err.originalError) return err; // validation/parse errors
+  // Validation, parse and variable-coercion errors (the latter wrap the GraphQLError that explains them).
+  if (err instanceof GraphQLError && (!err.originalError || err.originalError instanceof GraphQLError)) return err;
   return new GraphQLError('internal error', {
     ...(err instanceof GraphQLError ? { path: err.path } : {}),
     extensions: { code: 'INTERNAL_SERVER_ERROR' },

@@ -264,6 +264,11 @@ describe('import and export', () => {
     expect(await out.text()).toBe('name,price\r\n"\'=HYPERLINK(""x"")",1\r\n"a, ""b""",2.5\r\n');
     const notMultipart = await call(`/datatables/${t.body.id}/rows/import`, { method: 'POST', json: { csv } });
     expect(notMultipart.status).toBe(415);
+    // A stray quote is a 400 naming the file's problem; the server keeps answering.
+    const malformed = await upload(`/datatables/${t.body.id}/rows/import`, Buffer.from('name,price\nok,1\n=HYPERLINK("x"),2\n'), 'bad.csv');
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as Json).error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'csv', message: expect.stringMatching(/malformed/) });
+    expect((await fetch(`${h.baseUrl}/healthz`)).status).toBe(200);
   });
 
   test('.xlsx import through exceljs', async () => {

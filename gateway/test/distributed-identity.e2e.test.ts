@@ -10,14 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
-import { createRedisCache } from '@pylon/adapters/redis';
 import { createApiKey, createIdentitySubgraph, setPassword } from '@pylon/identity';
 import { InternalTokens } from '@pylon/kit';
 import { accessTokenFor } from './oauth.helpers.js';
-import { freePort, Processes } from './processes.js';
+import { freePort, Processes, REDIS_URL, redisAnswers } from './processes.js';
 
 const secret = randomBytes(32).toString('hex');
-const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const redisUrl = REDIS_URL;
 let procs: Processes;
 let dataDir: string;
 let identityUrl: string;
@@ -29,12 +28,7 @@ const OWNER = { username: 'owner@dist.example', password: 'dist-owner-password' 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-id-'));
   procs = new Processes({ secret, dataDir, logLevel: 'error' });
-  const probe = createRedisCache({ url: redisUrl, commandTimeoutMs: 1000 });
-  redis = await probe.ping().then(
-    () => true,
-    () => false,
-  );
-  await probe.close();
+  redis = await redisAnswers(redisUrl);
 
   const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
   const identity = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens: new InternalTokens(secret), principalCacheSeconds: 30 });

@@ -13,18 +13,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRedisCache } from '@pylon/adapters/redis';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
 import { createAccount, createIdentitySubgraph } from '@pylon/identity';
 import { INTERNAL_TOKEN_HEADER, InternalTokens, type Principal } from '@pylon/kit';
 import { testPrincipal } from '@pylon/kit/testing';
-import { freePort, Processes } from './processes.js';
+import { freePort, Processes, REDIS_URL, redisAnswers } from './processes.js';
 
 type Json = Record<string, any>;
 const secret = randomBytes(32).toString('hex');
 const tokens = new InternalTokens(secret);
-const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const redisUrl = REDIS_URL;
 const ACCOUNT = `dist-manifest-${randomBytes(4).toString('hex')}`;
 const owner = testPrincipal(ACCOUNT);
 let procs: Processes;
@@ -35,12 +34,7 @@ const url: Record<'identity' | 'devices' | 'content' | 'scheduling', string> = {
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-manifest-'));
   procs = new Processes({ secret, dataDir, logLevel: 'warn' });
-  const probe = createRedisCache({ url: redisUrl, commandTimeoutMs: 1000 });
-  redis = await probe.ping().then(
-    () => true,
-    () => false,
-  );
-  await probe.close();
+  redis = await redisAnswers(redisUrl);
   if (!redis && process.env.CI) throw new Error(`Redis at ${redisUrl} is needed under CI`);
 
   const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });

@@ -45,8 +45,25 @@ test('SIGTERM: readiness drops, the process closes its stores and exits 0; the d
       if (child.exitCode !== null || Date.now() > deadline) throw new Error(`did not start: ${out}`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    const res = await fetch(`http://127.0.0.1:${port}/devices?take=1`, { headers: { 'x-service-apikey': 'process-test-key-0123456789' } });
+    const headers = { 'x-service-apikey': 'process-test-key-0123456789' };
+    const res = await fetch(`http://127.0.0.1:${port}/devices?take=1`, { headers });
     expect(res.status).toBe(200);
+    // Bad input never takes the process down: a CSV whose stray quote the parser meets before the
+    // import reads the table (it once ended the process with an unhandled 'error' event).
+    const table = await fetch(`http://127.0.0.1:${port}/datatables`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Crash test', columns: [{ name: 'Name', key: 'name', type: 'TEXT' }] }),
+    });
+    const form = new FormData();
+    form.append('file', new Blob(['name\nok\n=HYPERLINK("x")\n']), 'bad.csv');
+    const imported = await fetch(`http://127.0.0.1:${port}/datatables/${((await table.json()) as { id: string }).id}/rows/import`, {
+      method: 'POST',
+      headers,
+      body: form,
+    });
+    expect(imported.status).toBe(400);
+    expect((await fetch(`http://127.0.0.1:${port}/devices?take=1`, { headers })).status).toBe(200);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { createRedisCache } from '@pylon/adapters/redis';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 export const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -13,6 +14,18 @@ export const freePort = () =>
       s.close(() => resolve(port));
     });
   });
+
+/** The Redis the distributed tests share (REDIS_URL, else the local default), and whether it answers. */
+export const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+export async function redisAnswers(url = REDIS_URL): Promise<boolean> {
+  const probe = createRedisCache({ url, commandTimeoutMs: 1000 });
+  const ok = await probe.ping().then(
+    () => true,
+    () => false,
+  );
+  await probe.close();
+  return ok;
+}
 
 /** A set of child processes sharing a secret and a data dir; `stopAll` sends SIGTERM and waits. */
 export class Processes {

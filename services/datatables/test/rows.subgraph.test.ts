@@ -287,6 +287,25 @@ describe('rows', () => {
     });
     const csv = (await ok('query($t: String!) { exportDataTableRows(tableId: $t) }', { t: t3 })).exportDataTableRows as string;
     expect(csv).toBe(`a,n\r\n"'=HYPERLINK(""x"")",-3\r\n"say ""hi"", then\nleave",1.5\r\n'@SUM(A1),\r\nünïcode,\r\n`);
+
+    // A store failure in the middle of an export ends the CSV stream with that error (the HTTP
+    // router then cuts the response), never an unhandled 'error' event.
+    const allRows = sg.repo.allRows.bind(sg.repo);
+    sg.repo.allRows = async function* (...args) {
+      yield* allRows(...args);
+      throw new Error('store went away');
+    };
+    try {
+      const { exportRowsCsv } = await import('../src/use-cases/export-rows.js');
+      const stream = await exportRowsCsv(sg.runtime, principal('acc-a'), t3);
+      await expect(
+        (async () => {
+          for await (const chunk of stream) void chunk;
+        })(),
+      ).rejects.toThrow('store went away');
+    } finally {
+      sg.repo.allRows = allRows;
+    }
   });
 
   test('import: header by key or name, per-line errors, good rows kept', async () => {
@@ -311,6 +330,10 @@ describe('rows', () => {
     const badHeader = await mutate('importDataTableRows', IMPORT, { input: { tableId: t4, csv: 'dish,colour\nx,y\n' } });
     expect(badHeader).toMatchObject({ success: false, errorField: 'header' });
     expect(badHeader.error).toContain('colour');
+    // A malformed line parsed before the import reads the table is a clear refusal, not a crash.
+    const malformed = await mutate('importDataTableRows', IMPORT, { input: { tableId: t4, csv: 'dish,price\nok,1\n=HYPERLINK("x"),2\n' } });
+    expect(malformed).toMatchObject({ success: false, errorField: 'csv' });
+    expect(malformed.error).toMatch(/malformed/);
   });
 
   test('reorder moves only the given rows', async () => {

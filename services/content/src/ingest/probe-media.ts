@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import ffprobe from '@ffprobe-installer/ffprobe';
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import type { ContentRuntime } from '../runtime.js';
 
 export interface Probed {
@@ -28,15 +28,23 @@ async function open(rt: ContentRuntime, tenant: string, key: string): Promise<Re
 }
 
 async function probeImage(rt: ContentRuntime, tenant: string, key: string): Promise<Probed> {
-  const meta = await (await open(rt, tenant, key)).pipe(sharp({ failOn: 'error' })).metadata();
+  // A read failure of the stored file rejects the probe (never an unhandled 'error' event).
+  const input = await open(rt, tenant, key);
+  const meta = await new Promise<Metadata>((resolve, reject) => {
+    input.once('error', reject);
+    input
+      .pipe(sharp({ failOn: 'error' }))
+      .metadata()
+      .then(resolve, reject);
+  });
   // EXIF orientations 5..8 swap the sides as shown.
   const swap = (meta.orientation ?? 1) >= 5;
   const width = (swap ? meta.height : meta.width) ?? null;
   const height = (swap ? meta.width : meta.height) ?? null;
   const thumbKey = `${randomUUID()}.thumb`;
-  const thumb = (await open(rt, tenant, key)).pipe(
-    sharp().rotate().resize(THUMB_PX, THUMB_PX, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 75 }),
-  );
+  const source = await open(rt, tenant, key);
+  const thumb = source.pipe(sharp().rotate().resize(THUMB_PX, THUMB_PX, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 75 }));
+  source.once('error', (e) => thumb.destroy(e));
   await rt.blobs.put(tenant, thumbKey, thumb, 'image/jpeg');
   return { width, height, duration: null, thumbKey };
 }

@@ -4,7 +4,7 @@
  * whatever the table size. Text cells that a spreadsheet would run as a formula (leading =, +,
  * -, @, tab or CR) are prefixed with ' (OWASP CSV injection); numbers stay numbers.
  */
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { Principal } from '@pylon/kit';
 import type { Cell } from '../domain/data-table.js';
@@ -28,7 +28,9 @@ export async function exportRowsCsv(rt: DataTablesRuntime, principal: Principal,
     yield keys;
     for await (const chunk of rows) for (const row of chunk) yield keys.map((k) => escapeCell(row.data[k] ?? null));
   }
-  return Readable.from(records()).pipe(stringify({ record_delimiter: 'windows', quoted_match: /[",\r\n]/ }));
+  // pipeline, not pipe: a read failure mid-export reaches the consumer as an error on the CSV stream
+  // (never an unhandled 'error' event), and a consumer that goes away stops the reads.
+  return pipeline(Readable.from(records()), stringify({ record_delimiter: 'windows', quoted_match: /[",\r\n]/ }), () => undefined);
 }
 
 export async function exportRowsCsvText(rt: DataTablesRuntime, principal: Principal, tableId: string): Promise<string> {

@@ -128,6 +128,10 @@ export async function importRowsCsv(rt: DataTablesRuntime, principal: Principal,
       input.destroy(new AppError('PAYLOAD_TOO_LARGE', `an import is at most ${IMPORT_LIMITS.maxBytes} bytes`, { field: 'file' }));
   });
   input.on('error', (e) => parser.destroy(e));
+  // Parsing starts now, before the table is read and iteration begins: a malformed line found
+  // meanwhile must not be an unhandled 'error' event (it would end the process). The parser keeps
+  // it and the loop below throws it when it reads on.
+  parser.on('error', () => undefined);
   input.pipe(parser);
   async function* records(): AsyncGenerator<{ line: number; cells: unknown[] }> {
     try {

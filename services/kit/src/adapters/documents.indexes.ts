@@ -85,6 +85,30 @@ export function equalityOf(filter: Filter | undefined, field: string): { value: 
   return null;
 }
 
+/**
+ * The ids a filter restricts `id` to, when it does so at its top level or in a top-level `$and`
+ * clause (`{id: v}`, `{id: {$eq: v}}`, `{id: {$in: [...]}}`): the documents it can match are among
+ * these, so a store reads them by key instead of scanning the tenant (then tests the whole filter).
+ * Null when the filter does not pin ids.
+ */
+export function pinnedIds(filter: Filter | undefined): string[] | null {
+  if (!filter) return null;
+  const eq = equalityOf(filter, 'id');
+  if (eq) return typeof eq.value === 'string' ? [eq.value] : [];
+  const c = filter.id;
+  if (isPlainObject(c) && Object.keys(c).length === 1 && Array.isArray(c.$in)) {
+    // Only strings can equal a stored id; anything else in the list matches nothing.
+    return [...new Set(c.$in.filter((v): v is string => typeof v === 'string'))];
+  }
+  if (Array.isArray(filter.$and)) {
+    for (const clause of filter.$and) {
+      const ids = isPlainObject(clause) ? pinnedIds(clause) : null;
+      if (ids) return ids;
+    }
+  }
+  return null;
+}
+
 /** Numeric bounds on one field: lo/hi with whether each excludes its value. */
 export interface NumericBounds {
   lo?: number;

@@ -25,6 +25,7 @@ import {
   indexValuesOf,
   numericBoundsOf,
   planIndex,
+  pinnedIds,
   collectionHandles,
   skipsSparse,
   validateSecondaryIndexes,
@@ -313,8 +314,17 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
 
     /** Documents matching `filter`, through an index with an equality prefix when there is one. */
     function* candidates(tenant: string, filter: Filter | undefined): Generator<Doc> {
-      const plan = planIndex(secondary, filter, []);
+      const ids = pinnedIds(filter);
       const q = filter && Object.keys(filter).length > 0 ? new Query(filter as never, QUERY_OPTIONS) : null;
+      if (ids) {
+        // By key: a by-id read costs the ids asked for, not the tenant's size.
+        for (const id of ids) {
+          const d = isValidKeyString(id) ? (docs.get(docKey(tenant, id)) as Doc | undefined) : undefined;
+          if (d && (!q || q.test(d))) yield d;
+        }
+        return;
+      }
+      const plan = planIndex(secondary, filter, []);
       if (plan && plan.equal.length > 0) {
         for (const d of walk(tenant, { ...plan, ordered: false, dir: 1 }, [])) if (!q || q.test(d)) yield d;
         return;
@@ -335,6 +345,11 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
         if (o.limit === 0) return [];
         const end = o.limit === undefined ? Infinity : o.skip + o.limit;
         const after = options?.after;
+        if (pinnedIds(filter)) {
+          const all = [...candidates(tenant, after ? andFilters(filter, afterFilter(o.sort, after)) : filter)];
+          sortDocs(all, o.sort);
+          return all.slice(o.skip, end) as Stored<object>[];
+        }
         const plan = planIndex(secondary, filter, o.sort);
         if (plan) {
           const afterOnly = after ? afterFilter(o.sort, after) : undefined;

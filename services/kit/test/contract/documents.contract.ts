@@ -247,11 +247,28 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
         ['$exists true includes explicit null', { note: { $exists: true } }, ['d']],
         ['boolean', { online: false }, ['b', 'e']],
         ['empty filter', {}, ['a', 'b', 'c', 'd', 'e']],
+        // Filters that pin ids (read by key in the embedded store): only this tenant's documents,
+        // the rest of the filter still applies, unknown and non-string ids match nothing.
+        ['id equality', { id: 'c' }, ['c']],
+        ['id $eq', { id: { $eq: 'a' } }, ['a']],
+        ['id $in, another tenant’s id and unknown ids ignored', { id: { $in: ['e', 'x', 'zz', 'a', 'a'] } }, ['a', 'e']],
+        ['id $in with non-strings', { id: { $in: [1, null, 'b'] } }, ['b']],
+        ['id $in and another condition', { id: { $in: ['a', 'b', 'c'] }, kind: 'screen' }, ['a', 'b']],
+        ['id $in inside $and', { $and: [{ id: { $in: ['a', 'c', 'd'] } }, { size: { $gte: 21 } }] }, ['a', 'c']],
+        ['id $in empty', { id: { $in: [] } }, []],
       ];
       test.each(cases)('%s', async (_label, filter, expected) => {
         const col = await seed();
         expect(idSet(await col.find(A, filter))).toEqual(expected);
         expect(await col.count(A, filter)).toBe(expected.length);
+      });
+
+      test('pinned ids: sorted, paged (skip, limit, after) like any other find', async () => {
+        const col = await seed();
+        const filter = { id: { $in: ['e', 'a', 'b', 'c'] } };
+        expect((await col.find(A, filter, { sort: { size: -1 } })).map((d) => d.id)).toEqual(['a', 'b', 'c', 'e']);
+        expect((await col.find(A, filter, { sort: { size: -1 }, skip: 1, limit: 2 })).map((d) => d.id)).toEqual(['b', 'c']);
+        expect((await col.find(A, filter, { sort: { size: -1 }, after: [32, 'b'] })).map((d) => d.id)).toEqual(['c', 'e']);
       });
 
       test('count without filter counts only the tenant', async () => {

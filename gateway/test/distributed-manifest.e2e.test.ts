@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
 import { createAccount, createIdentitySubgraph } from '@pylon/identity';
-import { INTERNAL_TOKEN_HEADER, InternalTokens, type Principal } from '@pylon/kit';
+import { devicePrincipal, INTERNAL_TOKEN_HEADER, InternalTokens, type Principal } from '@pylon/kit';
 import { testPrincipal } from '@pylon/kit/testing';
 import { freePort, Processes, REDIS_URL, redisAnswers } from './processes.js';
 
@@ -163,7 +163,7 @@ test('a device deleted in the devices process leaves its schedules in the schedu
 
 test('the scheduling process answers manifests to internal callers for that device only', async () => {
   const at = `${url.scheduling}/internal/manifests/${screen.id}`;
-  const device = (id: string, accountId = ACCOUNT): Principal => ({ ...owner, accountId, userId: `device:${id}`, via: 'internal', roles: [], policies: [] });
+  const device = (id: string, accountId = ACCOUNT) => devicePrincipal(accountId, id);
   expect((await fetch(at)).status).toBe(401);
   // A user's token (what the gateway signs) is not a device's.
   expect((await fetch(at, { headers: { [INTERNAL_TOKEN_HEADER]: await tokens.sign(owner) } })).status).toBe(401);

@@ -3,24 +3,14 @@
  * (and /version), signed as an internal caller naming the device and its account, so scheduling
  * answers for that device of that account only (scheduling's http/manifest-http.ts).
  */
-import { AppError, INTERNAL_TOKEN_HEADER, type InternalTokens, type Principal } from '@pylon/kit';
+import { AppError, devicePrincipal, INTERNAL_TOKEN_HEADER, type InternalTokens } from '@pylon/kit';
 import type { ManifestDevice, ManifestSource } from '../ports/manifest-source.js';
-
-const caller = (d: ManifestDevice): Principal => ({
-  accountId: d.accountId,
-  userId: `device:${d.id}`,
-  userName: 'player',
-  roles: [],
-  policies: [],
-  isOwner: false,
-  via: 'internal',
-});
 
 export function createHttpManifestSource(o: { schedulingUrl: string; tokens: InternalTokens; timeoutMs?: number }): ManifestSource {
   async function get<T>(d: ManifestDevice, suffix: string): Promise<T | null> {
     const url = new URL(`/internal/manifests/${encodeURIComponent(d.id)}${suffix}`, o.schedulingUrl);
     const res = await fetch(url, {
-      headers: { [INTERNAL_TOKEN_HEADER]: await o.tokens.sign(caller(d)) },
+      headers: { [INTERNAL_TOKEN_HEADER]: await o.tokens.sign(devicePrincipal(d.accountId, d.id)) },
       signal: AbortSignal.timeout(o.timeoutMs ?? 5000),
     }).catch(() => null);
     if (res?.status === 404) return null;

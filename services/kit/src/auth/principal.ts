@@ -95,3 +95,20 @@ function remember<V>(map: Map<string, V>, key: string, value: V, max = 10_000): 
 export function requirePolicy(p: Principal, policy: Policy): void {
   if (!p.policies.includes(policy)) throw new AppError('FORBIDDEN', `this operation requires the ${policy} policy`);
 }
+
+/**
+ * The internal caller one service signs to ask another about one device (the devices process asking
+ * the scheduling process for a player manifest): no user, no policies, the device's account.
+ */
+export const devicePrincipal = (accountId: string, deviceId: string): Principal => ({
+  accountId,
+  userId: `device:${deviceId}`,
+  userName: 'player',
+  roles: [],
+  policies: [],
+  isOwner: false,
+  via: 'internal',
+});
+
+/** Whether `p` is the internal caller signed for exactly this device (see devicePrincipal). */
+export const isDevicePrincipal = (p: Principal, deviceId: string): boolean => p.via === 'internal' && p.userId === `device:${deviceId}`;

@@ -10,12 +10,9 @@
  * for another device is refused (401), and the answer comes from the token's account only.
  */
 import { Router, type Request, type Response } from 'express';
-import { INTERNAL_TOKEN_HEADER, type InternalTokens } from '@pylon/kit';
+import { INTERNAL_TOKEN_HEADER, isDevicePrincipal, type InternalTokens } from '@pylon/kit';
 import type { SchedulingRuntime } from '../runtime.js';
 import { manifestVersion, playerManifest, type DeviceRef } from '../use-cases/player-manifest.js';
-
-/** The principal the devices process signs for a device's manifest (see devices' manifest-source.http.ts). */
-export const manifestCaller = (deviceId: string) => `device:${deviceId}`;
 
 export function createManifestHttp(rt: SchedulingRuntime, tokens: InternalTokens): Router {
   const router = Router();
@@ -23,7 +20,7 @@ export function createManifestHttp(rt: SchedulingRuntime, tokens: InternalTokens
   async function deviceOf(req: Request, res: Response): Promise<DeviceRef | null> {
     const id = String(req.params.deviceId ?? '');
     const caller = await tokens.verify(req.get(INTERNAL_TOKEN_HEADER)).catch(() => null);
-    if (!caller || caller.via !== 'internal' || caller.userId !== manifestCaller(id)) {
+    if (!caller || !isDevicePrincipal(caller, id)) {
       res.status(401).json({ error: { code: 'UNAUTHENTICATED', message: 'internal credentials for this device required' } });
       return null;
     }

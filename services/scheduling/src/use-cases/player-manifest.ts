@@ -15,7 +15,7 @@
  * the pure engine keyed by every plan field it reads, reused until that next change.
  */
 import { createHash } from 'node:crypto';
-import type { Principal } from '@pylon/kit';
+import { devicePrincipal, type Principal } from '@pylon/kit';
 import { manifestCacheKey } from '../domain/manifest-cache.js';
 import { outlook } from '../domain/resolution.js';
 import type { SchedulePlan } from '../domain/plan.js';
@@ -85,13 +85,8 @@ export interface ManifestAnswer {
  * directory ports need (in-process they scope by account only; over HTTP the other subgraphs check them).
  */
 export const playerPrincipal = (d: DeviceRef): Principal => ({
-  accountId: d.accountId,
-  userId: `device:${d.id}`,
-  userName: 'player',
-  roles: [],
+  ...devicePrincipal(d.accountId, d.id),
   policies: ['Devices_View', 'Files_View', 'Playlists_View', 'Templates_View'],
-  isOwner: false,
-  via: 'internal',
 });
 
 const cacheKey = (d: DeviceRef) => manifestCacheKey(d.accountId, d.id);

@@ -10,7 +10,7 @@
 
 const TEST = '(^|/)test/';
 /** Composition roots: the only product code that picks adapters. */
-const ROOTS = ['(^|/)(main|[\\w-]+\\.main)\\.ts$', '^gateway/src/all-in-one\\.ts$', '^services/kit/src/composition/', '^bench/'];
+const ROOTS = ['(^|/)(main|[\\w-]+\\.main)\\.ts$', '^gateway/src/all-in-one\\.ts$', '^services/composition/src/', '^bench/'];
 const KIT_ADAPTERS = '^services/kit/src/adapters/';
 const DRIVER_ADAPTERS = '^services/adapters/src/';
 const nodeModule = (names) => `(^|/)node_modules/(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})/`;
@@ -57,7 +57,7 @@ module.exports = {
     {
       name: 'adapters-from-composition-roots',
       severity: 'error',
-      comment: 'Adapters are chosen only in composition roots (main.ts, all-in-one.ts, kit composition/, bench); everything else sees the ports.',
+      comment: 'Adapters are chosen only in composition roots (main.ts, all-in-one.ts, services/composition, bench); everything else sees the ports.',
       from: { pathNot: [...ROOTS, TEST, KIT_ADAPTERS, DRIVER_ADAPTERS] },
       to: { path: [KIT_ADAPTERS, DRIVER_ADAPTERS] },
     },

@@ -10,7 +10,7 @@ const ENV_READERS = [
   '**/main.ts',
   '**/*.main.ts',
   'gateway/src/all-in-one.ts',
-  'services/kit/src/composition/**',
+  'services/composition/src/**',
   '**/test/**',
   'bench/**',
   'scripts/**',

@@ -5,7 +5,7 @@
  * take effect here within REVOCATION_POLL_MS.
  */
 import { BufferedPublisher, TOPICS, type AuditEventRecord, type Logger } from '@pylon/kit';
-import { createRateLimiter, type Backends } from '@pylon/kit/composition/backends';
+import { createRateLimiter, type Backends } from '@pylon/composition/backends';
 import { createOAuthServer, principalCacheKey, watchRevocations, type IdentityService, type OAuthServer } from '@pylon/identity';
 import type { AllInOneEnv } from './config.js';
 import type { EdgeAuthenticator } from './edge-auth.js';

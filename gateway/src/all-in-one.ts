@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import { Router } from 'express';
 import type { AddressInfo } from 'node:net';
 import { createLogger, createOps, InternalTokens, metricsAccess, SCHEMA_DIR, serveMetrics, type GatewayClient, type Logger, type Subgraph } from '@pylon/kit';
-import { createBackends, createRateLimiter } from '@pylon/kit/composition/backends';
+import { createBackends, createRateLimiter } from '@pylon/composition/backends';
 import { createAnalyticsSubgraph, startIngest } from '@pylon/analytics';
 import { createContentSubgraph, createMediaHttp, playerContent } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envBool, envInt, envLogLevel, envPort, envTrustProxy, metricsEnv } from '@pylon/kit';
-import { auditSinkEnv } from '@pylon/kit/composition/audit-sink';
-import { backendEnv, backendRules } from '@pylon/kit/composition/backends';
+import { auditSinkEnv } from '@pylon/composition/audit-sink';
+import { backendEnv, backendRules } from '@pylon/composition/backends';
 import { devicesEnv } from '@pylon/devices/config';
 import { contentEnv } from '@pylon/content/config';
 import { authEnv, oauthEnv } from '@pylon/identity/config';

@@ -1,6 +1,6 @@
 /** Distributed mode: the legacy adapter as its own process, sending persisted operations to the gateway over HTTP. */
 import { z } from 'zod';
-import { auditSinkEnv, createAuditSink } from '@pylon/kit/composition/audit-sink';
+import { auditSinkEnv, createAuditSink } from '@pylon/composition/audit-sink';
 import {
   createHttpGatewayClient,
   createLogger,

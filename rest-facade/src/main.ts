@@ -1,7 +1,7 @@
 /** Distributed mode: the REST facade as its own process, sending persisted operations to the gateway over HTTP. */
 import express from 'express';
 import { z } from 'zod';
-import { auditSinkEnv, createAuditSink } from '@pylon/kit/composition/audit-sink';
+import { auditSinkEnv, createAuditSink } from '@pylon/composition/audit-sink';
 import {
   createHttpGatewayClient,
   createLogger,

@@ -5,7 +5,7 @@
  * ANALYTICS_DRIVER=clickhouse and STREAM_DRIVER=kafka.
  */
 import { createLogger } from '@pylon/kit';
-import { runSubgraphProcess } from '@pylon/kit/composition/subgraph-process';
+import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createAnalyticsSubgraph } from './app.js';
 import { startIngest } from './ingest/ingest.js';
 

@@ -4,7 +4,7 @@
  * internal token, so only the edge (which checked the API key) can stream one in.
  */
 import { createLogger, INTERNAL_TOKEN_HEADER } from '@pylon/kit';
-import { runSubgraphProcess } from '@pylon/kit/composition/subgraph-process';
+import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createContentSubgraph, type ContentSubgraph } from './app.js';
 import { contentEnv, contentSettings } from './config.js';
 import { createMediaHttp } from './http/media-http.js';

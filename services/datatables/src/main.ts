@@ -5,7 +5,7 @@
  * only the edge (which checked the API key) reaches them, as with content's media uploads.
  */
 import { INTERNAL_TOKEN_HEADER } from '@pylon/kit';
-import { runSubgraphProcess } from '@pylon/kit/composition/subgraph-process';
+import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createDataTablesSubgraph } from './app.js';
 import { createDataTablesHttp } from './http/datatables-http.js';
 

@@ -1,8 +1,8 @@
 /** Distributed mode: the devices subgraph as its own process, serving the player API beside /graphql. */
 import { z } from 'zod';
 import { createLogger, type RateLimiter } from '@pylon/kit';
-import { createRateLimiter } from '@pylon/kit/composition/backends';
-import { runSubgraphProcess } from '@pylon/kit/composition/subgraph-process';
+import { createRateLimiter } from '@pylon/composition/backends';
+import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createDevicesSubgraph, type DevicesSubgraph } from './app.js';
 import { devicesEnv, devicesOptions, playerFailureLimit } from './config.js';
 import { createPlayerApi } from './player/player-api.js';

@@ -16,7 +16,7 @@
  */
 import { parseArgs } from 'node:util';
 import { isAppError, loadConfigOrExit } from '@pylon/kit';
-import { backendEnv, backendRules, createBackends } from '@pylon/kit/composition/backends';
+import { backendEnv, backendRules, createBackends } from '@pylon/composition/backends';
 import { IdentityRepository, type User } from './identity.repository.js';
 import { createAccount, createUser, setPassword } from './use-cases/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './use-cases/api-keys.js';

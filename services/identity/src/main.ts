@@ -5,9 +5,9 @@
  * and announced on the pub/sub channel the gateways listen to, so their caches forget the key.
  */
 import { createLogger } from '@pylon/kit';
-import { createAuditSink, auditSinkEnv } from '@pylon/kit/composition/audit-sink';
-import { createRateLimiter } from '@pylon/kit/composition/backends';
-import { runSubgraphProcess } from '@pylon/kit/composition/subgraph-process';
+import { createAuditSink, auditSinkEnv } from '@pylon/composition/audit-sink';
+import { createRateLimiter } from '@pylon/composition/backends';
+import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createIdentitySubgraph, type IdentityService } from './app.js';
 import { identityEnv, oauthSettings } from './config.js';
 import { mountInternalAuth } from './internal-auth.http.js';

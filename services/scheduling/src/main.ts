@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { createLogger } from '@pylon/kit';
-import { runSubgraphProcess } from '@pylon/kit/composition/subgraph-process';
+import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createSchedulingSubgraph, type SchedulingSubgraph } from './app.js';
 import { createHttpAccountDirectory, createHttpContentDirectory, createHttpDeviceDirectory } from './adapters/directories.http.js';
 import { createManifestHttp } from './http/manifest-http.js';

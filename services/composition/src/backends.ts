@@ -5,13 +5,17 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { envList } from '../config.js';
-import type { AnalyticsStore } from '../ports/analytics.js';
-import type { BlobStore } from '../ports/blobs.js';
-import type { Cache, PubSub } from '../ports/cache.js';
-import type { DocumentStore } from '../ports/documents.js';
-import type { EventStream } from '../ports/stream.js';
-import type { RateLimiter, RateLimitSpec } from '../ports/rate-limit.js';
+import {
+  envList,
+  type AnalyticsStore,
+  type BlobStore,
+  type Cache,
+  type DocumentStore,
+  type EventStream,
+  type PubSub,
+  type RateLimiter,
+  type RateLimitSpec,
+} from '@pylon/kit';
 
 /** Backend settings, shared by every process's config schema. Embedded drivers are the default. */
 export const backendEnv = z.object({
@@ -116,7 +120,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
         const { createMongoDocumentStore } = await import('@pylon/adapters/mongo');
         b.documents = await createMongoDocumentStore({ url: env.MONGO_URL! });
       } else {
-        const { createLmdbDocumentStore } = await import('../adapters/documents.lmdb.js');
+        const { createLmdbDocumentStore } = await import('@pylon/kit/adapters/documents.lmdb');
         b.documents = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
       }
       const d = b.documents;
@@ -147,7 +151,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
         b.cache = createRedisCache({ url: env.REDIS_URL! });
         b.pubsub = createRedisPubSub({ url: env.REDIS_URL! });
       } else {
-        const { createMemoryCache, createMemoryPubSub } = await import('../adapters/cache.memory.js');
+        const { createMemoryCache, createMemoryPubSub } = await import('@pylon/kit/adapters/cache.memory');
         b.cache = createMemoryCache();
         b.pubsub = createMemoryPubSub();
       }
@@ -167,7 +171,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
         const { createKafkaStream } = await import('@pylon/adapters/kafka');
         b.stream = createKafkaStream({ brokers: env.KAFKA_BROKERS, clientId });
       } else {
-        const { createMemoryStream } = await import('../adapters/stream.memory.js');
+        const { createMemoryStream } = await import('@pylon/kit/adapters/stream.memory');
         b.stream = createMemoryStream();
       }
       const s = b.stream;
@@ -186,7 +190,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
           prefix: env.S3_PREFIX,
         });
       } else {
-        const { createLocalBlobStore } = await import('../adapters/blobs.local.js');
+        const { createLocalBlobStore } = await import('@pylon/kit/adapters/blobs.local');
         b.blobs = createLocalBlobStore({ dir: join(dataDir, 'blobs') });
       }
       const bl = b.blobs;
@@ -209,6 +213,6 @@ export async function createRateLimiter(env: Pick<BackendEnv, 'CACHE_DRIVER' | '
     const { createRedisRateLimiter } = await import('@pylon/adapters/redis');
     return createRedisRateLimiter({ ...spec, url: env.REDIS_URL });
   }
-  const { createMemoryRateLimiter } = await import('../adapters/rate-limit.memory.js');
+  const { createMemoryRateLimiter } = await import('@pylon/kit/adapters/rate-limit.memory');
   return createMemoryRateLimiter(spec);
 }

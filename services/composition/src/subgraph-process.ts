@@ -5,12 +5,22 @@
  */
 import type { Express } from 'express';
 import { z } from 'zod';
-import { InternalTokens } from '../auth/principal.js';
-import { envLogLevel, envPort, envTrustProxy, loadConfigOrExit } from '../config.js';
-import type { Subgraph } from '../graphql/subgraph.js';
-import { createSubgraphHttp, listenHttp } from '../http/serve-subgraph.js';
-import { createOps, metricsAccess, metricsEnv, onShutdown, serveMetrics } from '../http/ops.js';
-import { createLogger } from '../logger.js';
+import {
+  createLogger,
+  createOps,
+  createSubgraphHttp,
+  envLogLevel,
+  envPort,
+  envTrustProxy,
+  InternalTokens,
+  listenHttp,
+  loadConfigOrExit,
+  metricsAccess,
+  metricsEnv,
+  onShutdown,
+  serveMetrics,
+  type Subgraph,
+} from '@pylon/kit';
 import { backendEnv, backendRules, createBackends, type BackendEnv, type Backends } from './backends.js';
 
 export const subgraphEnv = backendEnv.extend({

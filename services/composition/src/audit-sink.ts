@@ -5,9 +5,7 @@
  * there is no way to the analytics store from here, so the process says so once and records nothing.
  */
 import { z } from 'zod';
-import { envList } from '../config.js';
-import type { Logger } from '../logger.js';
-import { BufferedPublisher, TOPICS, type AuditEventRecord } from '../telemetry.js';
+import { BufferedPublisher, envList, TOPICS, type AuditEventRecord, type Logger } from '@pylon/kit';
 
 export const auditSinkEnv = {
   STREAM_DRIVER: z.enum(['memory', 'kafka']).default('memory'),

@@ -85,7 +85,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     documents,
     tokens,
     // In-process: identity's own repository answers, scoped to the caller's account.
-    organizations: { belongsTo: async (caller, orgId) => (await identity.repo.organizations.findById(caller.accountId, orgId)) !== null },
+    organizations: { belongsTo: async (caller, orgId) => (await identity.repo.findOrganization(caller.accountId, orgId)) !== null },
     ...devicesOptions(env),
     blobs: backends.blobs!,
     pubsub: backends.pubsub!,
@@ -122,7 +122,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     },
     accounts: {
       timeZone: async (caller) => (await identity.repo.getAccount(caller.accountId)).timezone,
-      hasOrganization: async (caller, orgId) => (await identity.repo.organizations.findById(caller.accountId, orgId)) !== null,
+      hasOrganization: async (caller, orgId) => (await identity.repo.findOrganization(caller.accountId, orgId)) !== null,
     },
   });
   late.scheduling = scheduling.runtime;

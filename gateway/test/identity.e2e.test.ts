@@ -335,5 +335,12 @@ describe("admin CLI on the running server's data dir", () => {
     const usage = await admin('create-key', '--account', 'demo-account');
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/--user is required/);
+    const unknown = await admin('create-user', '--account', 'demo-account', '--roles', 'Owner');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^Unknown option '--roles'/);
+    expect(unknown.stderr).toMatch(/usage: pnpm admin/);
+    expect(unknown.stderr).not.toMatch(/ at /);
+    const users = await admin('list-users', '--account', 'demo-account', '--json');
+    expect((JSON.parse(users.stdout) as { username: string }[]).map((u) => u.username)).toContain('cli@demo.example');
   }, 30_000);
 });

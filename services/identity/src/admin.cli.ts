@@ -34,7 +34,7 @@ const USAGE = `usage: pnpm admin <command> [options]
   list-users     --account <id>
 options: --json (machine-readable output); settings: SIGNAGE_DATA_DIR, DOCUMENTS_DRIVER, CACHE_DRIVER, ...`;
 
-const { values: o, positionals } = parseArgs({
+const ARGS = {
   allowPositionals: true,
   options: {
     name: { type: 'string' },
@@ -56,7 +56,18 @@ const { values: o, positionals } = parseArgs({
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
-});
+} as const;
+const { values: o, positionals } = parseArgsOrExit();
+
+/** Unknown or malformed options: the problem and the usage, exit 2 (no stack trace). */
+function parseArgsOrExit(): ReturnType<typeof parseArgs<typeof ARGS>> {
+  try {
+    return parseArgs(ARGS);
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message.split('.')[0]}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
 
 const command = positionals[0];
 if (o.help || !command) {
@@ -77,7 +88,7 @@ const backends = await createBackends(env, ['documents', 'cache'], 'pylon-admin'
 const repo = new IdentityRepository(backends.documents!);
 
 async function findUser(accountId: string, ref: string): Promise<User> {
-  const byId = await repo.users.findById(accountId, ref);
+  const byId = await repo.findUser(accountId, ref);
   if (byId) return byId;
   const byName = await repo.findUserByUsername(ref);
   if (byName && byName.accountId === accountId) return byName;
@@ -165,7 +176,7 @@ try {
       break;
     }
     case 'list-users': {
-      const users = await repo.users.find(need('account'), {}, { sort: { username: 1 } });
+      const users = await repo.listUsers(need('account'));
       const rows = users.map((u) => ({ id: u.id, username: u.username, roles: u.roles, lastActivity: u.lastActivity, canSignIn: Boolean(u.passwordHash) }));
       out(
         rows.map((u) => `${u.id}  ${u.username}  ${u.roles.join(',')}${u.lastActivity ? `  last active ${u.lastActivity}` : ''}`).join('\n') || '(no users)',

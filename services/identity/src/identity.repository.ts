@@ -1,9 +1,10 @@
-import { notFound, type Collection, type DocumentStore, type Stored } from '@pylon/kit';
+import { notFound, type Collection, type DocumentStore, type Filter, type Stored } from '@pylon/kit';
 import {
   ACCOUNTS,
   API_KEYS,
   KEY_REVOCATIONS,
   ORGANIZATIONS,
+  SYSTEM_TENANT,
   USERS,
   type AccountRecord,
   type ApiKeyRecord,
@@ -17,7 +18,11 @@ export type Organization = Stored<OrganizationRecord>;
 export type User = Stored<UserRecord>;
 export type ApiKey = Stored<ApiKeyRecord>;
 
-/** Accounts, organizations, users and API keys over the documents port. An account is its own tenant. */
+/**
+ * Accounts, organizations, users, API keys and key revocations over the documents port, sealed:
+ * use cases call intent-named methods, never the collections' operators. An account is its own
+ * tenant. The raw collections stay readable for this file and for test seeding only.
+ */
 export class IdentityRepository {
   readonly accounts: Collection<AccountRecord>;
   readonly organizations: Collection<OrganizationRecord>;
@@ -53,5 +58,114 @@ export class IdentityRepository {
   /** Any account at all? Used to decide whether to seed demo data. */
   async anyAccount(tenantHint: string): Promise<boolean> {
     return (await this.accounts.count(tenantHint)) > 0;
+  }
+
+  // -- accounts and organizations --------------------------------------------------------------
+
+  addAccount(accountId: string, record: AccountRecord): Promise<Account> {
+    return this.accounts.insert(accountId, { id: accountId, ...record });
+  }
+
+  /** Writes the given account fields; null when the account is gone. */
+  changeAccount(accountId: string, fields: Partial<AccountRecord>): Promise<Account | null> {
+    return this.accounts.update(accountId, accountId, { $set: fields });
+  }
+
+  addOrganization(accountId: string, record: OrganizationRecord): Promise<Organization> {
+    return this.organizations.insert(accountId, record);
+  }
+
+  /** One of the account's organizations, or null (a foreign id reads like an unknown one). */
+  findOrganization(accountId: string, id: string): Promise<Organization | null> {
+    return this.organizations.findById(accountId, id);
+  }
+
+  /** The account's organizations, these ids only when given, by name. */
+  listOrganizations(accountId: string, ids: readonly string[] | null, limit: number): Promise<Organization[]> {
+    return this.organizations.find(accountId, ids ? { id: { $in: [...ids] } } : {}, { sort: { name: 1 }, limit });
+  }
+
+  // -- users ---------------------------------------------------------------------------------------
+
+  addUser(accountId: string, record: UserRecord & { id?: string }): Promise<User> {
+    return this.users.insert(accountId, record);
+  }
+
+  /** One of the account's users, or null. */
+  findUser(accountId: string, userId: string): Promise<User | null> {
+    return this.users.findById(accountId, userId);
+  }
+
+  /** These users of the account (unknown ids are left out). */
+  usersByIds(accountId: string, ids: readonly string[]): Promise<User[]> {
+    return this.users.find(accountId, { id: { $in: [...ids] } });
+  }
+
+  /** The account's users by username: these ids and this organization only, when given. */
+  listUsers(accountId: string, o: { ids?: readonly string[] | null; orgId?: string | null; limit?: number; skip?: number } = {}): Promise<User[]> {
+    const filter: Filter = {};
+    if (o.ids) filter.id = { $in: [...o.ids] };
+    if (o.orgId) filter.orgId = o.orgId;
+    return this.users.find(accountId, filter, {
+      sort: { username: 1 },
+      ...(o.limit !== undefined ? { limit: o.limit } : {}),
+      ...(o.skip ? { skip: o.skip } : {}),
+    });
+  }
+
+  /** Sets (or with null removes) the user's password hash. */
+  setPasswordHash(accountId: string, userId: string, passwordHash: string | null): Promise<User | null> {
+    return this.users.update(accountId, userId, { $set: { passwordHash } });
+  }
+
+  /** Records that the user was active (throttled by the caller). */
+  markActive(user: Pick<User, 'accountId' | 'id'>, at: string): Promise<User | null> {
+    return this.users.update(user.accountId, user.id, { $set: { lastActivity: at } });
+  }
+
+  // -- API keys --------------------------------------------------------------------------------
+
+  addApiKey(accountId: string, record: ApiKeyRecord): Promise<ApiKey> {
+    return this.apiKeys.insert(accountId, record);
+  }
+
+  findApiKey(accountId: string, id: string): Promise<ApiKey | null> {
+    return this.apiKeys.findById(accountId, id);
+  }
+
+  /** The key with this SHA-256 hash, in whatever account (the hash index is global). */
+  apiKeyByHash(hash: string): Promise<ApiKey | null> {
+    return this.apiKeys.findByUnique('hash', [hash]);
+  }
+
+  /** The account's keys, newest first: of one user when given, revoked ones only when asked. */
+  listApiKeys(accountId: string, o: { userId?: string | null; includeRevoked?: boolean | null }): Promise<ApiKey[]> {
+    const filter: Filter = {};
+    if (o.userId) filter.userId = o.userId;
+    if (!o.includeRevoked) filter.revokedAt = null;
+    return this.apiKeys.find(accountId, filter, { sort: { createdAt: -1 } });
+  }
+
+  /** Marks the key revoked at `at`; null when it is gone. */
+  revokeApiKey(accountId: string, id: string, at: string): Promise<ApiKey | null> {
+    return this.apiKeys.update(accountId, id, { $set: { revokedAt: at } });
+  }
+
+  // -- key revocation events (what other processes poll) ---------------------------------------
+
+  addRevocation(hash: string): Promise<Stored<KeyRevocationRecord>> {
+    return this.revocations.insert(SYSTEM_TENANT, { hash });
+  }
+
+  /** Revocation events recorded at or after `since` (ISO), oldest first. */
+  revocationsSince(since: string): Promise<Stored<KeyRevocationRecord>[]> {
+    return this.revocations.find(SYSTEM_TENANT, { createdAt: { $gte: since } }, { sort: { createdAt: 1 } });
+  }
+
+  /** Deletes up to `limit` revocation events recorded before `before` (ISO); how many went. */
+  async pruneRevocations(before: string, limit: number): Promise<number> {
+    const old = await this.revocations.find(SYSTEM_TENANT, { createdAt: { $lt: before } }, { limit });
+    for (const e of old) await this.revocations.delete(SYSTEM_TENANT, e.id);
+    return old.length;
   }
 }

@@ -19,7 +19,7 @@ export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache
       'identity.users',
       () =>
         new DataLoader<string, User | null>(async (ids) => {
-          const found = await repo.users.find(ctx.principal.accountId, { id: { $in: [...ids] } });
+          const found = await repo.usersByIds(ctx.principal.accountId, ids);
           const byId = new Map(found.map((u) => [u.id, u]));
           return ids.map((id) => byId.get(id) ?? null);
         }),
@@ -32,11 +32,8 @@ export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache
       },
       user: async (_, args, ctx) => {
         guardQuery(ctx.principal, 'user');
-        const filter: Record<string, unknown> = {};
-        if (args.id) filter.id = { $in: args.id };
-        if (args.orgId) filter.orgId = args.orgId;
         const skip = resolveLimit(args.offset, OFFSET_MAX, 'offset');
-        return repo.users.find(ctx.principal.accountId, filter, { sort: { username: 1 }, limit: resolveLimit(args.limit), ...(skip ? { skip } : {}) });
+        return repo.listUsers(ctx.principal.accountId, { ids: args.id ?? null, orgId: args.orgId ?? null, limit: resolveLimit(args.limit), skip });
       },
       account: (_, __, ctx) => {
         guardQuery(ctx.principal, 'account');
@@ -101,7 +98,7 @@ export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache
     Organization: {
       __resolveReference: async (ref, ctx) => {
         guardEntity(ctx.principal, 'Organization');
-        return (await repo.organizations.findById(ctx.principal.accountId, ref.id)) ?? null;
+        return (await repo.findOrganization(ctx.principal.accountId, ref.id)) ?? null;
       },
       createdOn: (o) => isoSeconds(o.createdAt),
     },

@@ -65,7 +65,7 @@ export class BearerAuthenticator {
     const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
     if (!scopes.includes(API_SCOPE) || payload.client_id !== c.clientId) return null;
     const ref = parseSubject(String(payload.sub));
-    const user = ref ? await this.deps.repo.users.findById(ref.accountId, ref.userId) : null;
+    const user = ref ? await this.deps.repo.findUser(ref.accountId, ref.userId) : null;
     if (!user) return null;
     const principal: Principal = {
       accountId: user.accountId,

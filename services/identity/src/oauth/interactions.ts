@@ -41,7 +41,7 @@ export function interactionRoutes(d: InteractionDeps): Router {
       const name = await clientName(details.params.client_id);
       if (details.prompt.name === 'login') return html(res, 200, renderLoginPage({ uid: details.uid, clientName: name }));
       const ref = details.session?.accountId ? parseSubject(details.session.accountId) : null;
-      const user = ref ? await d.repo.users.findById(ref.accountId, ref.userId) : null;
+      const user = ref ? await d.repo.findUser(ref.accountId, ref.userId) : null;
       const scopes = String(details.params.scope ?? '')
         .split(' ')
         .filter(Boolean);

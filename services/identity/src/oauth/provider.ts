@@ -88,7 +88,7 @@ export async function createProvider(d: ProviderDeps): Promise<Provider> {
     },
     async findAccount(_ctx, sub) {
       const ref = parseSubject(sub);
-      const user = ref ? await d.repo.users.findById(ref.accountId, ref.userId) : null;
+      const user = ref ? await d.repo.findUser(ref.accountId, ref.userId) : null;
       if (!user) return undefined;
       return {
         accountId: sub,

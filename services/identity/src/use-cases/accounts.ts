@@ -16,8 +16,7 @@ export async function createAccount(repo: IdentityRepository, input: CreateAccou
   if (input.id !== undefined && !/^[A-Za-z0-9._-]{1,100}$/.test(input.id)) throw badInput('id', 'an account id must be 1 to 100 letters, digits or . _ -');
   const id = input.id ?? crypto.randomUUID();
   try {
-    return await repo.accounts.insert(id, {
-      id,
+    return await repo.addAccount(id, {
       name,
       businessName: input.businessName ?? null,
       address1: input.address1 ?? null,
@@ -60,12 +59,11 @@ export async function updateAccount(repo: IdentityRepository, accountId: string,
   for (const f of ['primaryContactId', 'secondaryContactId'] as const) {
     const v = optionalText(input[f], f, 100);
     if (v === undefined) continue;
-    if (v !== null && !(await repo.users.findById(accountId, v)))
-      throw new AppError('BAD_USER_INPUT', `${f} '${v}' is not a user of this account`, { field: f });
+    if (v !== null && !(await repo.findUser(accountId, v))) throw new AppError('BAD_USER_INPUT', `${f} '${v}' is not a user of this account`, { field: f });
     set[f] = v;
   }
   if (Object.keys(set).length === 0) return current;
-  const updated = await repo.accounts.update(accountId, accountId, { $set: set });
+  const updated = await repo.changeAccount(accountId, set);
   if (!updated) throw notFound('account', accountId);
   return updated;
 }
@@ -110,10 +108,10 @@ export async function createUser(repo: IdentityRepository, input: CreateUserInpu
   }
   await repo.getAccount(input.accountId);
   const orgId = optionalText(input.orgId, 'orgId', 100) ?? null;
-  if (orgId && !(await repo.organizations.findById(input.accountId, orgId)))
+  if (orgId && !(await repo.findOrganization(input.accountId, orgId)))
     throw new AppError('BAD_USER_INPUT', `orgId '${orgId}' is not an organization of this account`, { field: 'orgId' });
   try {
-    return await repo.users.insert(input.accountId, {
+    return await repo.addUser(input.accountId, {
       ...(input.id ? { id: input.id } : {}),
       username,
       usernameKey: username.toLowerCase(),
@@ -135,10 +133,10 @@ export async function createUser(repo: IdentityRepository, input: CreateUserInpu
 export async function setPassword(repo: IdentityRepository, accountId: string, userId: string, password: string | null): Promise<void> {
   await repo.getUser(accountId, userId);
   if (password === null) {
-    await repo.users.update(accountId, userId, { $set: { passwordHash: null } });
+    await repo.setPasswordHash(accountId, userId, null);
     return;
   }
   const problem = passwordProblem(password);
   if (problem) throw badInput('password', problem);
-  await repo.users.update(accountId, userId, { $set: { passwordHash: await hashPassword(password) } });
+  await repo.setPasswordHash(accountId, userId, await hashPassword(password));
 }

@@ -43,12 +43,12 @@ export async function createApiKey(
     if (at.getTime() <= now) throw badInput('expiresAt', 'expiresAt must be in the future');
     expiresAt = at.toISOString();
   }
-  const user = await repo.users.findById(input.accountId, optionalText(input.userId, 'userId', 100) ?? '');
+  const user = await repo.findUser(input.accountId, optionalText(input.userId, 'userId', 100) ?? '');
   if (!user) throw new AppError('NOT_FOUND', `user '${input.userId}' was not found`, { field: 'userId' });
   assertMayManage(actor, user.roles, 'userId');
   const value = input.value ?? generateKeyValue();
   if (value.length < 16 || value.length > 256) throw badInput('value', 'an API key must be 16 to 256 characters');
-  const key = await repo.apiKeys.insert(input.accountId, {
+  const key = await repo.addApiKey(input.accountId, {
     userId: user.id,
     name,
     hash: hashKey(value),
@@ -61,10 +61,7 @@ export async function createApiKey(
 
 /** Keys of the account (never their values), newest first; revoked ones only when asked. */
 export function listApiKeys(repo: IdentityRepository, accountId: string, args: { userId?: string | null; includeRevoked?: boolean | null }): Promise<ApiKey[]> {
-  const filter: Record<string, unknown> = {};
-  if (args.userId) filter.userId = args.userId;
-  if (!args.includeRevoked) filter.revokedAt = null;
-  return repo.apiKeys.find(accountId, filter, { sort: { createdAt: -1 } });
+  return repo.listApiKeys(accountId, args);
 }
 
 /**
@@ -78,11 +75,11 @@ export async function revokeApiKey(
   id: string,
   actor?: Pick<Principal, 'roles'>,
 ): Promise<ApiKey> {
-  const key = await deps.repo.apiKeys.findById(accountId, id);
+  const key = await deps.repo.findApiKey(accountId, id);
   if (!key) throw notFound('API key', id);
-  const owner = await deps.repo.users.findById(accountId, key.userId);
+  const owner = await deps.repo.findUser(accountId, key.userId);
   assertMayManage(actor, owner?.roles ?? [], 'id');
-  const revoked = key.revokedAt ? key : await deps.repo.apiKeys.update(accountId, id, { $set: { revokedAt: new Date().toISOString() } });
+  const revoked = key.revokedAt ? key : await deps.repo.revokeApiKey(accountId, id, new Date().toISOString());
   if (!revoked) throw notFound('API key', id);
   await deps.cache.del(principalCacheKey(key.hash)).catch(() => undefined);
   await recordRevocation(deps.repo, key.hash);
@@ -119,11 +116,11 @@ export class ApiKeyAuthenticator {
       const { exp: _exp, ...principal } = cached;
       return principal;
     }
-    const key = await this.deps.repo.apiKeys.findByUnique('hash', [hash]);
+    const key = await this.deps.repo.apiKeyByHash(hash);
     if (!key || key.revokedAt) return null;
     const exp = key.expiresAt ? Date.parse(key.expiresAt) : null;
     if (exp !== null && exp <= now) return null;
-    const user = await this.deps.repo.users.findById(key.accountId, key.userId);
+    const user = await this.deps.repo.findUser(key.accountId, key.userId);
     if (!user || !user.roles.includes(API_ROLE)) return null;
     const principal: Principal = {
       accountId: key.accountId,

@@ -12,7 +12,7 @@ export async function createOrganization(repo: IdentityRepository, accountId: st
     throw badInput('languageCode', `languageCode '${languageCode}' is not a language tag such as en-US`);
   }
   const timezone = optionalText(input.timezone, 'timezone', 64) ?? null;
-  return repo.organizations.insert(accountId, {
+  return repo.addOrganization(accountId, {
     name: requiredText(input.name, 'name'),
     address1: optionalText(input.address1, 'address1') ?? null,
     address2: optionalText(input.address2, 'address2') ?? null,
@@ -28,6 +28,5 @@ export async function createOrganization(repo: IdentityRepository, accountId: st
 }
 
 export function listOrganizations(repo: IdentityRepository, accountId: string, args: { id?: string[] | null; limit?: number | null }): Promise<Organization[]> {
-  const filter = args.id?.length ? { id: { $in: args.id } } : {};
-  return repo.organizations.find(accountId, filter, { sort: { name: 1 }, limit: resolveLimit(args.limit) });
+  return repo.listOrganizations(accountId, args.id?.length ? args.id : null, resolveLimit(args.limit));
 }

@@ -5,7 +5,6 @@
  * pruned: by then every cached principal has expired anyway (PRINCIPAL_CACHE_SECONDS <= 3600).
  */
 import type { IdentityRepository } from '../identity.repository.js';
-import { SYSTEM_TENANT } from '../domain/records.js';
 
 const KEEP_MS = 86_400_000;
 
@@ -13,7 +12,7 @@ const KEEP_MS = 86_400_000;
 export const KEY_REVOKED_CHANNEL = 'pylon.key-revoked';
 
 export async function recordRevocation(repo: IdentityRepository, hash: string): Promise<void> {
-  await repo.revocations.insert(SYSTEM_TENANT, { hash });
+  await repo.addRevocation(hash);
 }
 
 export interface RevocationWatcher {
@@ -35,7 +34,7 @@ export function watchRevocations(
   let running: Promise<void> = Promise.resolve();
   let lastPrune = 0;
   const pollOnce = async () => {
-    const events = await repo.revocations.find(SYSTEM_TENANT, { createdAt: { $gte: since } }, { sort: { createdAt: 1 } });
+    const events = await repo.revocationsSince(since);
     for (const e of events) {
       if (seen.has(e.id)) continue;
       seen.add(e.id);
@@ -46,8 +45,7 @@ export function watchRevocations(
     if (seen.size > 1000) for (const id of [...seen].slice(0, seen.size - 500)) seen.delete(id);
     if (now() - lastPrune > 3_600_000) {
       lastPrune = now();
-      const old = await repo.revocations.find(SYSTEM_TENANT, { createdAt: { $lt: new Date(now() - KEEP_MS).toISOString() } }, { limit: 1000 });
-      for (const e of old) await repo.revocations.delete(SYSTEM_TENANT, e.id);
+      await repo.pruneRevocations(new Date(now() - KEEP_MS).toISOString(), 1000);
     }
   };
   const poll = () => (running = running.then(pollOnce).catch(() => undefined));

@@ -14,7 +14,7 @@ import { createAnalyticsSubgraph, startIngest } from '@pylon/analytics';
 import { createContentSubgraph, createMediaHttp, playerContent } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
 import { createDataTablesHttp, createDataTablesSubgraph } from '@pylon/datatables';
-import { createDevicesSubgraph, createPlayerApi, type ManifestSource } from '@pylon/devices';
+import { cachedMediaDirectory, createDevicesSubgraph, createPlayerApi, type ManifestSource } from '@pylon/devices';
 import { devicesOptions, playerFailureLimit } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { createSchedulingSubgraph, manifestVersion, playerManifest, watchChanges, type SchedulingRuntime } from '@pylon/scheduling';
@@ -68,7 +68,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const tokens = new InternalTokens(internalSecret);
 
   // Player manifests: the devices service authenticates the key, scheduling resolves (in-process here).
-  const late: { scheduling?: SchedulingRuntime } = {};
+  const late: { scheduling?: SchedulingRuntime; content?: ReturnType<typeof createContentSubgraph> } = {};
   const schedulingRt = () => {
     if (!late.scheduling) throw new Error('scheduling is not started yet');
     return late.scheduling;
@@ -92,6 +92,13 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     cache,
     stream: backends.stream!,
     manifests,
+    // Play logs keep the media file's name: content's repository answers, scoped to the device's account.
+    media: cachedMediaDirectory({
+      names: async (accountId, ids) => {
+        if (!late.content) throw new Error('content is not started yet');
+        return new Map([...(await late.content.repo.media.findByIds(accountId, ids))].map(([id, m]) => [id, m.name]));
+      },
+    }),
     logger,
   });
   const content = createContentSubgraph({
@@ -103,6 +110,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     logger,
     pubsub: backends.pubsub!,
   });
+  late.content = content;
   const datatables = createDataTablesSubgraph({ documents, tokens, cache, logger });
   // In-process: the other subgraphs' repositories answer, each scoped to the caller's account.
   const scheduling = createSchedulingSubgraph({

@@ -11,6 +11,7 @@ import {
 } from '@pylon/kit';
 import type { DeviceRepository } from './device.repository.js';
 import type { ManifestSource } from './ports/manifest-source.js';
+import type { MediaDirectory } from './ports/media-directory.js';
 import type { OrganizationDirectory } from './ports/organization-directory.js';
 import { devicesResolvers } from './graphql/resolvers.js';
 import { createDevicesRuntime, type DevicesRuntime, type DevicesSettings } from './runtime.js';
@@ -33,6 +34,8 @@ export interface DevicesDeps {
   logger?: Logger;
   /** Player manifests, resolved by scheduling (in-process or over HTTP, chosen by the composition root). */
   manifests?: ManifestSource;
+  /** Media file names for play logs (content's, in-process or over HTTP). */
+  media?: MediaDirectory;
   /** Everything else tunable (command TTL, sweep period, snap cap, long-poll cap). */
   settings?: Partial<Omit<DevicesSettings, 'onlineWindowSeconds'>>;
 }
@@ -50,6 +53,7 @@ export function createDevicesSubgraph(deps: DevicesDeps): DevicesSubgraph {
     ...(deps.stream ? { stream: deps.stream } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.manifests ? { manifests: deps.manifests } : {}),
+    ...(deps.media ? { media: deps.media } : {}),
     ...(deps.now ? { now: deps.now } : {}),
     settings: { ...deps.settings, onlineWindowSeconds: deps.onlineWindowSeconds },
   });

@@ -21,6 +21,8 @@ export const devicesEnv = {
   /** Unknown registration keys one client address may send per window before the player API answers 429. */
   PLAYER_AUTH_FAILURE_POINTS: envInt(30, 1, 1_000_000),
   PLAYER_AUTH_FAILURE_WINDOW_SECONDS: envInt(300, 1, 86400),
+  /** Play logs, events and impressions a player sends may be at most this many days old. */
+  PLAYER_RECORD_MAX_AGE_DAYS: envInt(90, 1, 3650),
 };
 
 export type DevicesEnv = z.infer<z.ZodObject<typeof devicesEnv>>;
@@ -41,6 +43,7 @@ export function devicesOptions(env: DevicesEnv): Pick<DevicesDeps, 'onlineWindow
       sweepIntervalSeconds: env.DEVICE_SWEEP_SECONDS,
       maxSnapBytes: env.DEVICE_SNAP_MAX_BYTES,
       maxPingWaitSeconds: env.DEVICE_PING_MAX_WAIT_SECONDS,
+      playerRecordMaxAgeDays: env.PLAYER_RECORD_MAX_AGE_DAYS,
     },
   };
 }

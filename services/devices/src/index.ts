@@ -12,3 +12,5 @@ export { storeSnap } from './use-cases/snaps.js';
 export { createAlertRule } from './use-cases/alerts/alert-rules.js';
 export type { OrganizationDirectory } from './ports/organization-directory.js';
 export type { ManifestDevice, ManifestSource } from './ports/manifest-source.js';
+export type { MediaDirectory } from './ports/media-directory.js';
+export { cachedMediaDirectory } from './adapters/media-directory.cached.js';

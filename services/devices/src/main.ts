@@ -8,6 +8,8 @@ import { devicesEnv, devicesOptions, playerFailureLimit } from './config.js';
 import { createPlayerApi } from './player/player-api.js';
 import { createHttpOrganizationDirectory } from './adapters/organization-directory.http.js';
 import { createHttpManifestSource } from './adapters/manifest-source.http.js';
+import { createHttpMediaDirectory } from './adapters/media-directory.http.js';
+import { cachedMediaDirectory } from './adapters/media-directory.cached.js';
 
 /** Failed registration keys per client address, built with the subgraph for the player API beside it. */
 let playerFailures: RateLimiter | undefined;
@@ -21,6 +23,8 @@ await runSubgraphProcess({
     IDENTITY_URL: z.string().url().default('http://identity:4001'),
     /** The scheduling subgraph, which resolves the player manifests this process serves. */
     SCHEDULING_URL: z.string().url().default('http://scheduling:4001'),
+    /** The content subgraph, asked for the names of the media files play logs name. */
+    CONTENT_URL: z.string().url().default('http://content:4001'),
   },
   build: async ({ backends, tokens, env }) => {
     const devices = createDevicesSubgraph({
@@ -33,6 +37,7 @@ await runSubgraphProcess({
       cache: backends.cache!,
       stream: backends.stream!,
       manifests: createHttpManifestSource({ schedulingUrl: env.SCHEDULING_URL, tokens }),
+      media: cachedMediaDirectory(createHttpMediaDirectory({ contentUrl: env.CONTENT_URL, tokens })),
       logger: createLogger({ level: env.LOG_LEVEL, name: 'devices' }),
     });
     playerFailures = await createRateLimiter(env, playerFailureLimit(env));

@@ -13,6 +13,8 @@ import {
   type Cache,
   type DocumentStore,
   type EventLogRecord,
+  type ImpressionRecord,
+  type PlayLogRecord,
   type EventStream,
   type Logger,
   type PingLogRecord,
@@ -22,6 +24,7 @@ import { AlertRepository } from './alert.repository.js';
 import { DEFAULT_SETTINGS, type DevicesSettings } from './domain/settings.js';
 import { CommandRepository } from './command.repository.js';
 import type { ManifestSource } from './ports/manifest-source.js';
+import type { MediaDirectory } from './ports/media-directory.js';
 import type { OrganizationDirectory } from './ports/organization-directory.js';
 import { DeviceRepository } from './device.repository.js';
 import { CommandWakeups } from './use-cases/command-wakeups.js';
@@ -45,6 +48,8 @@ export interface DevicesRuntimeDeps {
   logger?: Logger;
   /** Player manifests (scheduling resolves them); without it GET /player/{key}/manifest is a 503 and pings carry no version. */
   manifests?: ManifestSource;
+  /** Media file names for play logs (content's); without it every file id is kept as unknown. */
+  media?: MediaDirectory;
   now?: () => number;
   settings: Partial<DevicesSettings> & Pick<DevicesSettings, 'onlineWindowSeconds'>;
 }
@@ -60,10 +65,13 @@ export interface DevicesRuntime {
   logger: Logger;
   blobs?: BlobStore;
   manifests?: ManifestSource;
+  media?: MediaDirectory;
   /** Announces devices whose manifests a change alters (time zone), over the pub/sub port. */
   devicesChanged?(accountId: string, deviceIds: string[], how?: { deleted: boolean }): Promise<void>;
   pings?: BufferedPublisher<PingLogRecord>;
   events?: BufferedPublisher<EventLogRecord>;
+  plays?: BufferedPublisher<PlayLogRecord>;
+  impressions?: BufferedPublisher<ImpressionRecord>;
   /** Runs the sweep now (offline alerts, command expiry and pruning); what the timer runs. */
   sweep(): Promise<SweepReport>;
   /** Answers every waiting long-poll now (first step of shutdown). */
@@ -87,6 +95,7 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
     logger,
     ...(deps.blobs ? { blobs: deps.blobs } : {}),
     ...(deps.manifests ? { manifests: deps.manifests } : {}),
+    ...(deps.media ? { media: deps.media } : {}),
     ...(deps.pubsub
       ? {
           devicesChanged: (accountId: string, deviceIds: string[], how?: { deleted: boolean }) =>
@@ -99,6 +108,8 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
       ? {
           pings: new BufferedPublisher<PingLogRecord>(deps.stream, TOPICS.pings, { logger }),
           events: new BufferedPublisher<EventLogRecord>(deps.stream, TOPICS.events, { logger }),
+          plays: new BufferedPublisher<PlayLogRecord>(deps.stream, TOPICS.plays, { logger }),
+          impressions: new BufferedPublisher<ImpressionRecord>(deps.stream, TOPICS.impressions, { logger }),
         }
       : {}),
     sweep: () => sweepOnce(rt),
@@ -108,7 +119,7 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
       timer = undefined;
       await running;
       await rt.wakeups.close();
-      await Promise.all([rt.pings?.close(), rt.events?.close()]);
+      await Promise.all([rt.pings?.close(), rt.events?.close(), rt.plays?.close(), rt.impressions?.close()]);
     },
   };
 

@@ -3,6 +3,7 @@
  * and the analytics ingest writes to the analytics store. Records are snake_case rows of the
  * analytics tables (services/kit/migrations/analytics), so the ingest copies them as they are.
  */
+import { AppError } from './errors.js';
 import type { Logger } from './logger.js';
 import type { EventStream } from './ports/stream.js';
 
@@ -49,6 +50,28 @@ export interface PlayLogRecord {
   type: string;
   playlist_id: string;
   schedule_id: string;
+  /** 0 when the file id named no media file of the account when the play was received (kept, flagged). */
+  file_known: number;
+}
+
+export interface ImpressionRecord {
+  id: string;
+  account_id: string;
+  device_id: string;
+  /** '' when the player did not say what was on screen. */
+  file_id: string;
+  timestamp: string;
+  /** motion | face | ble | wifi */
+  sensor: string;
+  /** Seconds. */
+  dwell_time: number;
+  /** MALE | FEMALE | UNKNOWN (the spec's AnalyticsGender). */
+  gender: string;
+  /** The spec's AnalyticsAgeRange value, or ''. */
+  age_range: string;
+  visitor_id: string;
+  latitude: number | null;
+  longitude: number | null;
 }
 
 export interface EventLogRecord {
@@ -131,6 +154,44 @@ export class BufferedPublisher<T extends { id?: string; event_id?: string; accou
         this.opts.logger?.error({ err: e, topic: this.topic, records: batch.length }, 'telemetry publish failed');
       });
     return this.inFlight;
+  }
+
+  /**
+   * Publishes `records` and resolves once the stream holds them (what a 202 promises). Concurrent
+   * calls share one stream publish (group commit), so a busy ingestion path makes few, large
+   * appends. Rejects with UNAVAILABLE when the stream refuses or the publisher is closed: the
+   * caller answers 503 and the player keeps its records.
+   */
+  hold(records: T[]): Promise<void> {
+    if (this.closed) return Promise.reject(new AppError('UNAVAILABLE', 'telemetry is shutting down; retry'));
+    if (records.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.holding.push({ records, resolve, reject });
+      if (!this.holdScheduled) {
+        this.holdScheduled = true;
+        setImmediate(() => this.commitHeld());
+      }
+    });
+  }
+
+  private holding: { records: T[]; resolve: () => void; reject: (e: Error) => void }[] = [];
+  private holdScheduled = false;
+
+  private commitHeld(): void {
+    this.holdScheduled = false;
+    const waiting = this.holding;
+    this.holding = [];
+    const messages = waiting.flatMap((w) => w.records.map((r) => ({ key: r.account_id, value: r })));
+    this.stream.publish(this.topic, messages).then(
+      () => {
+        for (const w of waiting) w.resolve();
+      },
+      (e: unknown) => {
+        this.opts.logger?.error({ err: e, topic: this.topic, records: messages.length }, 'telemetry not held; the requests are refused with 503');
+        const err = new AppError('UNAVAILABLE', 'telemetry could not be stored now; retry', { retryAfter: 5 });
+        for (const w of waiting) w.reject(err);
+      },
+    );
   }
 
   async close(): Promise<void> {

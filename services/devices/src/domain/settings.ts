@@ -12,6 +12,8 @@ export interface DevicesSettings {
   maxPingWaitSeconds: number;
   /** Finished commands are deleted after this many days. Default 7. */
   commandRetentionDays: number;
+  /** Player records (play logs, events, impressions) older than this are refused. Default 90. */
+  playerRecordMaxAgeDays: number;
 }
 
 export const DEFAULT_SETTINGS: Omit<DevicesSettings, 'onlineWindowSeconds'> = {
@@ -20,4 +22,5 @@ export const DEFAULT_SETTINGS: Omit<DevicesSettings, 'onlineWindowSeconds'> = {
   maxSnapBytes: 2_000_000,
   maxPingWaitSeconds: 30,
   commandRetentionDays: 7,
+  playerRecordMaxAgeDays: 90,
 };

@@ -9,6 +9,7 @@
  *   PUT  /player/{registrationKey}/snap                          image/jpeg body (size-capped, magic bytes checked)
  *   POST /player/{registrationKey}/track                         { session_id, event_name, properties }
  *   GET  /player/{registrationKey}/manifest                      what to play now and next (ETag / If-None-Match: 304)
+ *   POST /player/{registrationKey}/playlogs|events|impressions   a batch of records; 202 once durably held
  *
  * Errors: { "error": { "code", "message", "field"?, "request_id"? } } with the kit's statuses; an
  * unknown, malformed or deleted key is always the same 401. Like API keys at the edge, failed keys
@@ -23,6 +24,7 @@ import { authenticatePlayer, badPlayerKey } from '../use-cases/player-auth.js';
 import { recordPing } from '../use-cases/record-ping.js';
 import { storeSnap } from '../use-cases/snaps.js';
 import { trackEvent } from '../use-cases/track-event.js';
+import { INGESTERS } from '../use-cases/ingest-player-records.js';
 
 type Handler = (req: Request, res: Response) => Promise<void>;
 
@@ -85,6 +87,8 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
   // Ping bodies may carry a base64 screenshot (4/3 of the snap cap) besides the figures.
   const pingJson = express.json({ limit: Math.ceil(rt.settings.maxSnapBytes * 1.4) + 64_000 });
   const smallJson = express.json({ limit: 64_000 });
+  // A full batch (MAX_PLAYER_BATCH records) of plain records fits well within this.
+  const batchJson = express.json({ limit: 1_000_000 });
   const jpeg = express.raw({ type: () => true, limit: rt.settings.maxSnapBytes });
 
   const wrap = (h: Handler) => (req: Request, res: Response, next: NextFunction) => {
@@ -146,6 +150,25 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
     }),
   );
 
+  for (const kind of Object.keys(INGESTERS) as (keyof typeof INGESTERS)[]) {
+    router.post(
+      `/player/:registrationKey/${kind}`,
+      // Authenticated before the body is read: an unknown key costs no parsing.
+      (req: Request, res: Response, next: NextFunction) => {
+        authenticatePlayer(rt, key(req))
+          .then((device) => {
+            res.locals.device = device;
+            next();
+          })
+          .catch(next);
+      },
+      batchJson,
+      wrap(async (req, res) => {
+        res.status(202).json(await INGESTERS[kind](rt, res.locals.device, req.body));
+      }),
+    );
+  }
+
   router.get(
     '/player/:registrationKey/manifest',
     wrap(async (req, res) => {
@@ -191,6 +214,7 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
     }
     if (isAppError(err)) {
       if (err.code === 'RATE_LIMITED') return sendError(res, err.code, err.message, undefined, Number(err.details.retryAfter) || 1);
+      if (err.code === 'UNAVAILABLE') return sendError(res, err.code, err.message, undefined, Number(err.details.retryAfter) || 5);
       if (err.code === 'INTERNAL') rt.logger.error({ err }, 'player API request failed');
       return sendError(res, err.code, err.message, typeof err.details.field === 'string' ? err.details.field : undefined);
     }

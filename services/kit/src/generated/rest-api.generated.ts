@@ -807,6 +807,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/player/{registrationKey}/playlogs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Proof of play - what the screen showed, when and for how long.
+         * @description Each play log names the media file it played (`file_id`). The file's name is stored with the
+         *     play, so play statistics keep it after the file is renamed or deleted. A `file_id` that names
+         *     no media file of the device's account is kept, flagged as unknown, and listed in
+         *     `unknown_file_ids`; it is not refused.
+         *     A batch of 1 to 1000 records (a JSON array, at most 1 MB); one invalid record refuses the
+         *     whole batch with 400 naming it as `[index].field`. Timestamps may be at most 5 minutes ahead
+         *     of the service's clock and at most PLAYER_RECORD_MAX_AGE_DAYS (default 90) days old. Each
+         *     record's `id` (optional, unique in the batch) is kept; without one the id is a digest of the
+         *     device and the record. Sending the same batch again (a retry after a timeout) stores each
+         *     record once. `202` means the batch is durably held: it survives any crash after the answer.
+         *     `503` (with Retry-After) means nothing was held: send the same batch again later. An unknown
+         *     key is 401 and counts against the address like a ping's.
+         */
+        post: operations["playerPlayLogs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/{registrationKey}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Events the player itself records (touches, sessions, custom events).
+         * @description As POST /player/{registrationKey}/track, in batches, with the player's own timestamps (the
+         *     service's clock when absent) and an optional position (the device's location when absent).
+         *     A batch of 1 to 1000 records (a JSON array, at most 1 MB); one invalid record refuses the
+         *     whole batch with 400 naming it as `[index].field`. Timestamps may be at most 5 minutes ahead
+         *     of the service's clock and at most PLAYER_RECORD_MAX_AGE_DAYS (default 90) days old. Each
+         *     record's `id` (optional, unique in the batch) is kept; without one the id is a digest of the
+         *     device and the record. Sending the same batch again (a retry after a timeout) stores each
+         *     record once. `202` means the batch is durably held: it survives any crash after the answer.
+         *     `503` (with Retry-After) means nothing was held: send the same batch again later. An unknown
+         *     key is 401 and counts against the address like a ping's.
+         */
+        post: operations["playerEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/{registrationKey}/impressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Audience detections from the screen's sensors.
+         * @description What a sensor (motion, face detection, BLE, WiFi) detected in front of the screen: when, for
+         *     how long (`dwell_time`, seconds), an anonymous `visitor_id`, and, where the sensor estimates
+         *     them, gender and age range (the analytics enums AnalyticsGender and AnalyticsAgeRange).
+         *     A batch of 1 to 1000 records (a JSON array, at most 1 MB); one invalid record refuses the
+         *     whole batch with 400 naming it as `[index].field`. Timestamps may be at most 5 minutes ahead
+         *     of the service's clock and at most PLAYER_RECORD_MAX_AGE_DAYS (default 90) days old. Each
+         *     record's `id` (optional, unique in the batch) is kept; without one the id is a digest of the
+         *     device and the record. Sending the same batch again (a retry after a timeout) stores each
+         *     record once. `202` means the batch is durably held: it survives any crash after the answer.
+         *     `503` (with Retry-After) means nothing was held: send the same batch again later. An unknown
+         *     key is 401 and counts against the address like a ping's.
+         */
+        post: operations["playerImpressions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/player/{registrationKey}/manifest": {
         parameters: {
             query?: never;
@@ -1725,6 +1815,65 @@ export interface components {
             session_id?: string | null;
             event_name: string;
             properties?: Record<string, never> | null;
+        };
+        PlayerPlayLog: {
+            /** @description The player's own id, unique in the batch; a retry with the same id is stored once. */
+            id?: string;
+            /**
+             * Format: date-time
+             * @description When the file started playing.
+             */
+            timestamp: string;
+            file_id: string;
+            /** @description Seconds on screen. */
+            duration: number;
+            /** @description What kind of content played (video, image, web ...). */
+            type: string;
+            playlist_id?: string | null;
+            schedule_id?: string | null;
+        };
+        PlayerEventRecord: {
+            /** @description The player's own id, unique in the batch; a retry with the same id is stored once. */
+            id?: string;
+            /**
+             * Format: date-time
+             * @description The service's clock when absent.
+             */
+            timestamp?: string;
+            session_id?: string | null;
+            event_name: string;
+            /** @description At most 16 KB of JSON. */
+            properties?: {
+                [key: string]: unknown;
+            } | null;
+            latitude?: number | null;
+            longitude?: number | null;
+        };
+        PlayerImpression: {
+            /** @description The player's own id, unique in the batch; a retry with the same id is stored once. */
+            id?: string;
+            /** Format: date-time */
+            timestamp: string;
+            /** @enum {string} */
+            sensor: "motion" | "face" | "ble" | "wifi";
+            /** @enum {string} */
+            gender?: "MALE" | "FEMALE" | "UNKNOWN";
+            age_range?: ("UNDER18" | "AGE18TO24" | "AGE25TO34" | "AGE35TO44" | "AGE45TO54" | "AGE55TO64" | "AGE65TO74" | "AGEOVER74") | null;
+            /** @description Seconds the visitor was detected. */
+            dwell_time: number;
+            visitor_id?: string | null;
+            /** @description The file on screen during the detection. */
+            file_id?: string | null;
+            latitude?: number | null;
+            longitude?: number | null;
+        };
+        PlayerIngestResult: {
+            /** @description Records held (the whole batch). */
+            accepted?: number;
+            /** @description The stored id of each record, in the batch's order. */
+            ids?: string[];
+            /** @description Play logs only - file ids that name no media file of the account (kept */
+            unknown_file_ids?: string[];
         };
         TrackedEvent: {
             event_id?: string;
@@ -3975,6 +4124,102 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    playerPlayLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A device's registration key. */
+                registrationKey: components["parameters"]["RegistrationKeyPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerPlayLog"][];
+            };
+        };
+        responses: {
+            /** @description Held; the stored id of each record, in order. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerIngestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    playerEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A device's registration key. */
+                registrationKey: components["parameters"]["RegistrationKeyPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerEventRecord"][];
+            };
+        };
+        responses: {
+            /** @description Held; the stored id of each record, in order. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerIngestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    playerImpressions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A device's registration key. */
+                registrationKey: components["parameters"]["RegistrationKeyPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerImpression"][];
+            };
+        };
+        responses: {
+            /** @description Held; the stored id of each record, in order. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerIngestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
         };
     };
     playerManifest: {

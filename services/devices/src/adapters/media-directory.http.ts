@@ -1,0 +1,43 @@
+/**
+ * MediaDirectory over the content subgraph's GraphQL (distributed mode). Signed as an internal
+ * caller of the device's account holding Files_View only, so content answers from that account's
+ * media and nothing else.
+ */
+import { AppError, INTERNAL_TOKEN_HEADER, type InternalTokens, type Principal } from '@pylon/kit';
+import type { MediaDirectory } from '../ports/media-directory.js';
+
+const QUERY = 'query($id: [String!], $limit: Int) { media(id: $id, limit: $limit) { id name } }';
+/** content's own cap on `limit`. */
+const PAGE = 1000;
+
+const mediaReader = (accountId: string): Principal => ({
+  accountId,
+  userId: 'service:player-ingestion',
+  userName: 'player ingestion',
+  roles: [],
+  policies: ['Files_View'],
+  isOwner: false,
+  via: 'internal',
+});
+
+export function createHttpMediaDirectory(o: { contentUrl: string; tokens: InternalTokens; timeoutMs?: number }): MediaDirectory {
+  const url = new URL('/graphql', o.contentUrl).toString();
+  return {
+    async names(accountId, fileIds) {
+      const out = new Map<string, string>();
+      for (let i = 0; i < fileIds.length; i += PAGE) {
+        const ids = fileIds.slice(i, i + PAGE);
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [INTERNAL_TOKEN_HEADER]: await o.tokens.sign(mediaReader(accountId)) },
+          body: JSON.stringify({ query: QUERY, variables: { id: ids, limit: ids.length } }),
+          signal: AbortSignal.timeout(o.timeoutMs ?? 5000),
+        }).catch(() => null);
+        const body = res?.ok ? ((await res.json().catch(() => null)) as { data?: { media?: { id: string; name: string }[] | null } } | null) : null;
+        if (!body?.data) throw new AppError('UNAVAILABLE', 'media files could not be looked up now; retry');
+        for (const m of body.data.media ?? []) out.set(m.id, m.name);
+      }
+      return out;
+    },
+  };
+}

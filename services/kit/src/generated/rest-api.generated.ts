@@ -1872,7 +1872,7 @@ export interface components {
             accepted?: number;
             /** @description The stored id of each record, in the batch's order. */
             ids?: string[];
-            /** @description Play logs only - file ids that name no media file of the account (kept */
+            /** @description Play logs only: file ids that name no media file of the account (kept, flagged). */
             unknown_file_ids?: string[];
         };
         TrackedEvent: {

@@ -1,0 +1,111 @@
+/**
+ * Player ingestion end to end through the all-in-one server (`npm start`'s composition): play
+ * logs posted by a screen reach the analytics store through the stream and the ingest consumer,
+ * a retried batch is stored once, the media file's name is kept after the file is deleted, an
+ * unknown file is kept, and each account reads only its own screens' records.
+ */
+import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
+import type { ContentRepository } from '@pylon/content';
+import { startHarness, type Harness } from './harness.js';
+
+type Json = Record<string, any>;
+let h: Harness;
+let keyB: string;
+let content: ContentRepository;
+
+const A = 'demo-account';
+const post = async (key: string, kind: string, body: unknown) => {
+  const res = await fetch(`${h.baseUrl}/player/${key}/${kind}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Json };
+};
+const gql = async (query: string, variables: Json = {}, key?: string) => {
+  const r = await h.gql(query, { variables, ...(key ? { key } : {}) });
+  expect(r.body.errors).toBeUndefined();
+  return r.body.data as Json;
+};
+const newDevice = async (name: string, key?: string): Promise<{ id: string; registrationKey: string }> =>
+  (await gql('mutation($n: String!) { createDevice(input: { name: $n }) { device { id registrationKey } } }', { n: name }, key)).createDevice.device;
+const addMedia = async (account: string, name: string) =>
+  (
+    await content.media.items.insert(account, {
+      groupId: null,
+      groupName: null,
+      tags: [],
+      name,
+      fileName: `${name}.png`,
+      mimeType: 'image/png',
+      fileSize: 10,
+      fileUrl: null,
+      thumbnailUrl: null,
+      width: 1,
+      height: 1,
+      orgId: null,
+    })
+  ).id;
+const PLAYS =
+  'query($d: [String!]) { playLogs(startDate: "2000-01-01", endDate: "2100-01-01", deviceId: $d, limit: 1000) { id deviceId fileId fileName duration } }';
+/** Polls until `n` play logs of the device are queryable (acknowledged-to-queryable is well under this). */
+async function playsOf(deviceId: string, n: number, key?: string): Promise<Json[]> {
+  let rows: Json[] = [];
+  for (let i = 0; i < 150; i++) {
+    rows = (await gql(PLAYS, { d: [deviceId] }, key)).playLogs ?? [];
+    if (rows.length >= n) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return rows;
+}
+const ago = (s: number) => new Date(Date.now() - s * 1000).toISOString();
+
+beforeAll(async () => {
+  h = await startHarness();
+  content = (h.subgraphs.content as unknown as { repo: ContentRepository }).repo;
+  const identity = h.subgraphs.identity as unknown as IdentityService;
+  await createAccount(identity.repo, { id: 'ingest-b', name: 'Ingest B', timezone: 'UTC' });
+  const owner = await createUser(identity.repo, { accountId: 'ingest-b', username: 'owner@ingest-b.example', roles: ['Owner', 'API'] });
+  keyB = (await createApiKey(identity.repo, { accountId: 'ingest-b', userId: owner.id, name: 'b' })).value;
+}, 120_000);
+afterAll(async () => {
+  await h?.stop();
+});
+
+test('a retried batch is stored once; the file name survives the file; unknown files are kept', async () => {
+  const screen = await newDevice('Ingest lobby');
+  const fileId = await addMedia(A, 'Spring sale');
+  const batch = [
+    { id: 'lobby-1', timestamp: ago(120), file_id: fileId, duration: 10, type: 'image' },
+    { timestamp: ago(110), file_id: fileId, duration: 12.5, type: 'image' },
+    { timestamp: ago(100), file_id: 'no-such-file', duration: 5, type: 'video' },
+  ];
+  const first = await post(screen.registrationKey, 'playlogs', batch);
+  expect(first).toMatchObject({ status: 202, body: { accepted: 3, unknown_file_ids: ['no-such-file'] } });
+  // The player timed out and sends the same batch again.
+  expect((await post(screen.registrationKey, 'playlogs', batch)).body.ids).toEqual(first.body.ids);
+  const rows = await playsOf(screen.id, 3);
+  await new Promise((r) => setTimeout(r, 1000)); // a duplicate, if any, would have landed by now
+  const again = await playsOf(screen.id, 3);
+  expect(again).toHaveLength(3);
+  expect(rows.map((r) => [r.fileId, r.fileName, r.duration])).toEqual([
+    [fileId, 'Spring sale', 10],
+    [fileId, 'Spring sale', 12.5],
+    ['no-such-file', null, 5],
+  ]);
+
+  // Statistics keep the name after the file is gone.
+  await content.media.remove(A, fileId);
+  expect((await playsOf(screen.id, 3)).filter((r) => r.fileName === 'Spring sale')).toHaveLength(2);
+}, 120_000);
+
+test("each account reads only its own screens' records; another account's file is unknown to a screen", async () => {
+  const fileA = await addMedia(A, 'Account A only');
+  const screenB = await newDevice('B screen', keyB);
+  const r = await post(screenB.registrationKey, 'playlogs', [{ id: 'b-1', timestamp: ago(30), file_id: fileA, duration: 7, type: 'image' }]);
+  expect(r.body.unknown_file_ids).toEqual([fileA]);
+  const rowsB = await playsOf(screenB.id, 1, keyB);
+  expect(rowsB).toEqual([expect.objectContaining({ id: 'b-1', fileId: fileA, fileName: null })]);
+  // Account A's key asking for B's screen sees nothing.
+  expect((await gql(PLAYS, { d: [screenB.id] })).playLogs).toEqual([]);
+}, 120_000);

@@ -27,7 +27,8 @@ export const backendEnv = z.object({
   CLICKHOUSE_USER: z.string().optional(),
   CLICKHOUSE_PASSWORD: z.string().optional(),
   CLICKHOUSE_DATABASE: z.string().regex(/^\w+$/).optional(),
-  STREAM_DRIVER: z.enum(['memory', 'kafka']).default('memory'),
+  /** lmdb: the durable embedded log under SIGNAGE_DATA_DIR/stream (one process per data dir); memory: nothing survives a restart (tests). */
+  STREAM_DRIVER: z.enum(['lmdb', 'memory', 'kafka']).default('lmdb'),
   KAFKA_BROKERS: envList(),
   CACHE_DRIVER: z.enum(['memory', 'redis']).default('memory'),
   REDIS_URL: z.string().url().optional(),
@@ -170,9 +171,12 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
       if (env.STREAM_DRIVER === 'kafka') {
         const { createKafkaStream } = await import('@pylon/adapters/kafka');
         b.stream = createKafkaStream({ brokers: env.KAFKA_BROKERS, clientId });
-      } else {
+      } else if (env.STREAM_DRIVER === 'memory') {
         const { createMemoryStream } = await import('@pylon/kit/adapters/stream.memory');
         b.stream = createMemoryStream();
+      } else {
+        const { createLmdbStream } = await import('@pylon/kit/adapters/stream.lmdb');
+        b.stream = createLmdbStream({ path: join(dataDir, 'stream') });
       }
       const s = b.stream;
       opened.push({ name: 'stream', close: () => s.close() });

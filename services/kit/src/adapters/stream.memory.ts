@@ -18,6 +18,10 @@
  *   that is not JSON-serialisable is refused at publish time.
  * - `close()` stops consumers after their in-flight batch and resolves once they are idle;
  *   publishes still waiting for room reject with UNAVAILABLE.
+ * - With a `log` (stream.lmdb.ts) the bus is durable: a publish resolves only once its messages
+ *   are on disk, consumers see only messages already on disk (so a committed offset never runs
+ *   ahead of the durable log), group offsets are committed to the log after each batch, and a new
+ *   process resumes every topic and group where the log says.
  */
 import { AppError } from '../errors.js';
 import type { ConsumerOptions, EventStream, StreamMessage, Subscription } from '../ports/stream.js';
@@ -33,20 +37,38 @@ export interface MemoryStreamOptions {
   retryMaxMs?: number;
   /** Told about every handler failure (the batch is retried regardless). */
   onHandlerError?: (error: unknown, info: { topic: string; group: string; attempt: number; size: number }) => void;
+  /** Where messages and committed offsets persist; without it everything lives in memory only. */
+  log?: StreamLog;
 }
 
-const DEFAULT_MAX_BATCH = 500;
-const DEFAULT_MAX_WAIT_MS = 50;
-
-interface Entry {
+/** A message as the bus keeps it: the value as JSON text. */
+export interface StoredEntry {
   key: string | undefined;
   timestamp: number;
   json: string;
 }
 
+/** Durable storage under the bus (stream.lmdb.ts): appends, committed offsets, what survived a restart. */
+export interface StreamLog {
+  /** Per topic the entries from the lowest committed offset on (`next` is the next offset to assign), and every group's committed offset. */
+  load(): { topics: { name: string; first: number; next: number; entries: StoredEntry[] }[]; offsets: { topic: string; group: string; offset: number }[] };
+  /** Resolves once the entries (offsets first, first + 1, ...) are durable. */
+  append(topic: string, first: number, entries: StoredEntry[]): Promise<void>;
+  /** Records that `group` consumed everything below `offset`. */
+  commit(topic: string, group: string, offset: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_MAX_BATCH = 500;
+const DEFAULT_MAX_WAIT_MS = 50;
+
+type Entry = StoredEntry;
+
 interface PendingPublish {
   entries: Entry[];
   appended: number;
+  /** Appends of this publish not yet durable. */
+  persisting: Promise<void>[];
   resolve: () => void;
   reject: (e: Error) => void;
   timer: NodeJS.Timeout | undefined;
@@ -77,6 +99,8 @@ interface TopicState {
   entries: Entry[];
   /** Absolute offset of entries[0]. */
   first: number;
+  /** Offsets below this are durable (with a log) and may be delivered. */
+  durableEnd: number;
   groups: Map<string, GroupState>;
   pending: PendingPublish[];
   /** Woken when messages are appended. */
@@ -126,13 +150,57 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
     if (typeof name !== 'string' || name.length === 0) throw new AppError('BAD_USER_INPUT', 'topic must be a non-empty string', { field: 'topic' });
     let t = topics.get(name);
     if (!t) {
-      t = { name, entries: [], first: 0, groups: new Map(), pending: [], dataWaiters: new Set() };
+      t = { name, entries: [], first: 0, durableEnd: 0, groups: new Map(), pending: [], dataWaiters: new Set() };
       topics.set(name, t);
     }
     return t;
   }
 
   const end = (t: TopicState) => t.first + t.entries.length;
+  /** The end consumers may read up to: everything appended without a log, the durable part with one. */
+  const readable = (t: TopicState) => (opts.log ? t.durableEnd : end(t));
+
+  // Resume what the log holds: topics from their lowest committed offset, groups at their offsets.
+  if (opts.log) {
+    const state = opts.log.load();
+    for (const lt of state.topics) {
+      const t = topicOf(lt.name);
+      t.entries = lt.entries;
+      t.first = lt.next - lt.entries.length;
+      t.durableEnd = lt.next;
+    }
+    for (const o of state.offsets) {
+      const t = topicOf(o.topic);
+      t.groups.set(o.group, {
+        name: o.group,
+        offset: Math.min(Math.max(o.offset, t.first), end(t)),
+        consumers: [],
+        turn: 0,
+        running: false,
+        loop: null,
+        wake: null,
+      });
+    }
+  }
+
+  /** Appends entries to the in-memory log and, with a log, to disk; resolves once durable and readable. */
+  function append(t: TopicState, entries: Entry[]): Promise<void> {
+    const first = end(t);
+    for (const e of entries) t.entries.push(e);
+    if (!opts.log) {
+      notifyData(t);
+      return Promise.resolve();
+    }
+    const done = opts.log.append(t.name, first, entries).then(() => {
+      t.durableEnd = Math.max(t.durableEnd, first + entries.length);
+      notifyData(t);
+    });
+    const tracked = done.catch(() => undefined).finally(() => appending.delete(tracked));
+    appending.add(tracked);
+    return done;
+  }
+  const appending = new Set<Promise<unknown>>();
+  let logClosed: Promise<void> | undefined;
 
   function notifyData(t: TopicState): void {
     const waiters = [...t.dataWaiters];
@@ -154,22 +222,19 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
 
   /** Appends waiting publishes, oldest first, as far as room allows. */
   function pump(t: TopicState): void {
-    let appended = false;
     while (t.pending.length > 0) {
       const room = maxBuffered - t.entries.length;
       if (room <= 0) break;
       const p = t.pending[0]!;
       const take = Math.min(room, p.entries.length - p.appended);
-      for (let i = 0; i < take; i++) t.entries.push(p.entries[p.appended + i]!);
+      if (take > 0) p.persisting.push(append(t, p.entries.slice(p.appended, p.appended + take)));
       p.appended += take;
-      appended = appended || take > 0;
       if (p.appended >= p.entries.length) {
         t.pending.shift();
         if (p.timer) clearTimeout(p.timer);
-        p.resolve();
+        Promise.all(p.persisting).then(() => p.resolve(), p.reject);
       }
     }
-    if (appended) notifyData(t);
   }
 
   /** Waits for the group's wake signal, optionally for new data, at most `ms`. */
@@ -231,25 +296,29 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
     g.running = true;
     try {
       while (active(g)) {
-        if (end(t) - g.offset <= 0) {
+        if (readable(t) - g.offset <= 0) {
           await wait(t, g, true);
           continue;
         }
         // Peek at whose turn it is to size the batch and its partial-batch wait.
         const next = g.consumers[g.turn % g.consumers.length]!;
-        if (end(t) - g.offset < next.maxBatchSize && next.maxWaitMs > 0) {
+        if (readable(t) - g.offset < next.maxBatchSize && next.maxWaitMs > 0) {
           const deadline = Date.now() + next.maxWaitMs;
-          while (active(g) && end(t) - g.offset < next.maxBatchSize) {
+          while (active(g) && readable(t) - g.offset < next.maxBatchSize) {
             const left = deadline - Date.now();
             if (left <= 0) break;
             await wait(t, g, true, left);
           }
           if (!active(g)) break;
         }
-        const size = Math.min(end(t) - g.offset, next.maxBatchSize);
+        const size = Math.min(readable(t) - g.offset, next.maxBatchSize);
         const consumed = await deliver(t, g, size);
         if (consumed === 0) break;
         g.offset += consumed;
+        if (opts.log) {
+          // A commit that fails costs a redelivery after a restart, never a loss.
+          await opts.log.commit(t.name, g.name, g.offset).catch(() => undefined);
+        }
         trim(t);
         pump(t);
       }
@@ -267,12 +336,11 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
       const entries = messages.map((m) => encode(m, now));
       if (entries.length === 0) return;
       if (t.pending.length === 0 && t.entries.length + entries.length <= maxBuffered) {
-        for (const e of entries) t.entries.push(e);
-        notifyData(t);
+        await append(t, entries);
         return;
       }
       await new Promise<void>((resolve, reject) => {
-        const p: PendingPublish = { entries, appended: 0, resolve, reject, timer: undefined };
+        const p: PendingPublish = { entries, appended: 0, persisting: [], resolve, reject, timer: undefined };
         if (publishTimeoutMs > 0 && Number.isFinite(publishTimeoutMs)) {
           p.timer = setTimeout(() => {
             const i = t.pending.indexOf(p);
@@ -302,6 +370,8 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
       if (!g) {
         g = { name: options.group, offset: t.first, consumers: [], turn: 0, running: false, loop: null, wake: null };
         t.groups.set(options.group, g);
+        // The group holds retention from now on, across restarts too.
+        if (opts.log) await opts.log.commit(t.name, g.name, g.offset);
       }
       const group = g;
       group.consumers.push(c);
@@ -344,6 +414,11 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
         }
       }
       await Promise.all(loops);
+      if (opts.log) {
+        await Promise.all([...appending]);
+        logClosed ??= opts.log.close();
+        await logClosed;
+      }
     },
   };
 }

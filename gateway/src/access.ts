@@ -32,7 +32,8 @@ export async function createAccessLayer(env: AllInOneEnv, deps: { backends: Back
   const { backends, identity, logger } = deps;
   const requests = await createRateLimiter(env, { name: 'requests', points: env.RATE_LIMIT_POINTS, durationSeconds: env.RATE_LIMIT_DURATION_SECONDS });
   const failures = await createRateLimiter(env, { name: 'auth-failures', points: env.AUTH_FAILURE_POINTS, durationSeconds: env.AUTH_FAILURE_WINDOW_SECONDS });
-  const audit = new BufferedPublisher<AuditEventRecord>(backends.stream!, TOPICS.audit, { logger });
+  // Audit events are never dropped: while the stream refuses them they wait in the spool.
+  const audit = new BufferedPublisher<AuditEventRecord>(backends.stream!, TOPICS.audit, { logger, ...(backends.spool ? { spool: backends.spool } : {}) });
   const auth = limitedAuthenticator(identityAuthenticator(identity), { requests, failures, logger });
   const oauth = createOAuthServer({
     documents: backends.documents!,

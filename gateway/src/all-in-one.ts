@@ -91,6 +91,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     pubsub: backends.pubsub!,
     cache,
     stream: backends.stream!,
+    ...(backends.spool ? { spool: backends.spool } : {}),
     manifests,
     // Play logs keep the media file's name: content's repository answers, scoped to the device's account.
     media: cachedMediaDirectory({

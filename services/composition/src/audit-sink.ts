@@ -5,11 +5,14 @@
  * there is no way to the analytics store from here, so the process says so once and records nothing.
  */
 import { z } from 'zod';
-import { BufferedPublisher, envList, TOPICS, type AuditEventRecord, type Logger } from '@pylon/kit';
+import { resolve } from 'node:path';
+import { BufferedPublisher, createFileSpool, envList, TOPICS, type AuditEventRecord, type Logger } from '@pylon/kit';
 
 export const auditSinkEnv = {
   STREAM_DRIVER: z.enum(['memory', 'kafka']).default('memory'),
   KAFKA_BROKERS: envList(),
+  /** Where audit events wait on disk while Kafka refuses them (never dropped). */
+  AUDIT_SPOOL_DIR: z.string().min(1).default('./data/spool'),
 };
 
 export interface ProcessAuditSink {
@@ -18,7 +21,7 @@ export interface ProcessAuditSink {
 }
 
 export async function createAuditSink(
-  env: { STREAM_DRIVER: 'memory' | 'kafka'; KAFKA_BROKERS: string[] },
+  env: { STREAM_DRIVER: 'memory' | 'kafka'; KAFKA_BROKERS: string[]; AUDIT_SPOOL_DIR: string },
   clientId: string,
   logger: Logger,
 ): Promise<ProcessAuditSink> {
@@ -28,7 +31,7 @@ export async function createAuditSink(
   }
   const { createKafkaStream } = await import('@pylon/adapters/kafka');
   const stream = createKafkaStream({ brokers: env.KAFKA_BROKERS, clientId });
-  const sink = new BufferedPublisher<AuditEventRecord>(stream, TOPICS.audit, { logger });
+  const sink = new BufferedPublisher<AuditEventRecord>(stream, TOPICS.audit, { logger, spool: createFileSpool(resolve(env.AUDIT_SPOOL_DIR)) });
   return {
     sink,
     async close() {

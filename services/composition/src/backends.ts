@@ -6,12 +6,14 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import {
+  createFileSpool,
   envList,
   type AnalyticsStore,
   type BlobStore,
   type Cache,
   type DocumentStore,
   type EventStream,
+  type Spool,
   type PubSub,
   type RateLimiter,
   type RateLimitSpec,
@@ -89,6 +91,8 @@ export interface Backends {
   documents?: DocumentStore;
   analytics?: AnalyticsStore;
   stream?: EventStream;
+  /** Where telemetry waits on disk while the stream refuses it (SIGNAGE_DATA_DIR/spool); built with the stream. */
+  spool?: Spool;
   cache?: Cache;
   pubsub?: PubSub;
   blobs?: BlobStore;
@@ -179,6 +183,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
         b.stream = createLmdbStream({ path: join(dataDir, 'stream') });
       }
       const s = b.stream;
+      b.spool = createFileSpool(join(dataDir, 'spool'));
       opened.push({ name: 'stream', close: () => s.close() });
       b.checks.stream = () => s.ping();
     }

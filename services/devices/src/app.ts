@@ -7,6 +7,7 @@ import {
   type InternalTokens,
   type Logger,
   type PubSub,
+  type Spool,
   type Subgraph,
 } from '@pylon/kit';
 import type { DeviceRepository } from './device.repository.js';
@@ -31,6 +32,8 @@ export interface DevicesDeps {
   cache?: Cache;
   /** Ping logs and device events for analytics. */
   stream?: EventStream;
+  /** Where telemetry waits while the stream refuses it (the composition root's data dir). */
+  spool?: Spool;
   logger?: Logger;
   /** Player manifests, resolved by scheduling (in-process or over HTTP, chosen by the composition root). */
   manifests?: ManifestSource;
@@ -51,6 +54,7 @@ export function createDevicesSubgraph(deps: DevicesDeps): DevicesSubgraph {
     ...(deps.pubsub ? { pubsub: deps.pubsub } : {}),
     ...(deps.cache ? { cache: deps.cache } : {}),
     ...(deps.stream ? { stream: deps.stream } : {}),
+    ...(deps.spool ? { spool: deps.spool } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.manifests ? { manifests: deps.manifests } : {}),
     ...(deps.media ? { media: deps.media } : {}),

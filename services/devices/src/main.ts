@@ -36,6 +36,7 @@ await runSubgraphProcess({
       pubsub: backends.pubsub!,
       cache: backends.cache!,
       stream: backends.stream!,
+      ...(backends.spool ? { spool: backends.spool } : {}),
       manifests: createHttpManifestSource({ schedulingUrl: env.SCHEDULING_URL, tokens }),
       media: cachedMediaDirectory(createHttpMediaDirectory({ contentUrl: env.CONTENT_URL, tokens })),
       logger: createLogger({ level: env.LOG_LEVEL, name: 'devices' }),

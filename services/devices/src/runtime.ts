@@ -19,6 +19,7 @@ import {
   type Logger,
   type PingLogRecord,
   type PubSub,
+  type Spool,
 } from '@pylon/kit';
 import { AlertRepository } from './alert.repository.js';
 import { DEFAULT_SETTINGS, type DevicesSettings } from './domain/settings.js';
@@ -45,6 +46,8 @@ export interface DevicesRuntimeDeps {
   cache?: Cache;
   /** Ping logs and device events for analytics; without it they are not published. */
   stream?: EventStream;
+  /** Where telemetry waits on disk while the stream refuses it: held records are never lost. */
+  spool?: Spool;
   logger?: Logger;
   /** Player manifests (scheduling resolves them); without it GET /player/{key}/manifest is a 503 and pings carry no version. */
   manifests?: ManifestSource;
@@ -84,6 +87,7 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
   const settings: DevicesSettings = { ...DEFAULT_SETTINGS, ...deps.settings };
   const logger = deps.logger ?? createLogger({ level: 'silent' });
   const now = deps.now ?? Date.now;
+  const publishing = { logger, ...(deps.spool ? { spool: deps.spool } : {}) };
   const rt: DevicesRuntime = {
     repo: new DeviceRepository(deps.documents),
     commands: new CommandRepository(deps.documents),
@@ -106,10 +110,10 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
       : {}),
     ...(deps.stream
       ? {
-          pings: new BufferedPublisher<PingLogRecord>(deps.stream, TOPICS.pings, { logger }),
-          events: new BufferedPublisher<EventLogRecord>(deps.stream, TOPICS.events, { logger }),
-          plays: new BufferedPublisher<PlayLogRecord>(deps.stream, TOPICS.plays, { logger }),
-          impressions: new BufferedPublisher<ImpressionRecord>(deps.stream, TOPICS.impressions, { logger }),
+          pings: new BufferedPublisher<PingLogRecord>(deps.stream, TOPICS.pings, publishing),
+          events: new BufferedPublisher<EventLogRecord>(deps.stream, TOPICS.events, publishing),
+          plays: new BufferedPublisher<PlayLogRecord>(deps.stream, TOPICS.plays, publishing),
+          impressions: new BufferedPublisher<ImpressionRecord>(deps.stream, TOPICS.impressions, publishing),
         }
       : {}),
     sweep: () => sweepOnce(rt),

@@ -3,9 +3,6 @@
  * and the analytics ingest writes to the analytics store. Records are snake_case rows of the
  * analytics tables (services/kit/migrations/analytics), so the ingest copies them as they are.
  */
-import { AppError } from './errors.js';
-import type { Logger } from './logger.js';
-import type { EventStream } from './ports/stream.js';
 
 export const TOPICS = {
   pings: 'telemetry.pings',
@@ -103,99 +100,5 @@ export interface AuditEventRecord {
   interface: string;
 }
 
-/**
- * Buffers records and publishes them in batches (by size and by time), off the request path.
- * `push` never waits on the stream; when the buffer is full the oldest-first batch is flushed
- * and further pushes beyond `maxBuffered` are counted as dropped and logged (telemetry must not
- * take the API down with it). `close` flushes what is left.
- */
-export class BufferedPublisher<T extends { id?: string; event_id?: string; account_id: string }> {
-  private buffer: T[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private inFlight: Promise<void> = Promise.resolve();
-  private closed = false;
-  dropped = 0;
-
-  constructor(
-    private readonly stream: EventStream,
-    private readonly topic: Topic,
-    private readonly opts: { maxBatch?: number; maxWaitMs?: number; maxBuffered?: number; logger?: Logger } = {},
-  ) {}
-
-  push(record: T): void {
-    if (this.closed) return;
-    if (this.buffer.length >= (this.opts.maxBuffered ?? 50_000)) {
-      this.dropped++;
-      if (this.dropped === 1 || this.dropped % 1000 === 0)
-        this.opts.logger?.error({ topic: this.topic, dropped: this.dropped }, 'telemetry buffer full; records dropped');
-      return;
-    }
-    this.buffer.push(record);
-    if (this.buffer.length >= (this.opts.maxBatch ?? 500)) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.opts.maxWaitMs ?? 200);
-  }
-
-  /** Publishes everything buffered so far; resolves when the stream accepted it. */
-  flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.buffer.length === 0) return this.inFlight;
-    const batch = this.buffer;
-    this.buffer = [];
-    this.inFlight = this.inFlight
-      .then(() =>
-        this.stream.publish(
-          this.topic,
-          batch.map((r) => ({ key: r.account_id, value: r })),
-        ),
-      )
-      .catch((e: unknown) => {
-        this.dropped += batch.length;
-        this.opts.logger?.error({ err: e, topic: this.topic, records: batch.length }, 'telemetry publish failed');
-      });
-    return this.inFlight;
-  }
-
-  /**
-   * Publishes `records` and resolves once the stream holds them (what a 202 promises). Concurrent
-   * calls share one stream publish (group commit), so a busy ingestion path makes few, large
-   * appends. Rejects with UNAVAILABLE when the stream refuses or the publisher is closed: the
-   * caller answers 503 and the player keeps its records.
-   */
-  hold(records: T[]): Promise<void> {
-    if (this.closed) return Promise.reject(new AppError('UNAVAILABLE', 'telemetry is shutting down; retry'));
-    if (records.length === 0) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      this.holding.push({ records, resolve, reject });
-      if (!this.holdScheduled) {
-        this.holdScheduled = true;
-        setImmediate(() => this.commitHeld());
-      }
-    });
-  }
-
-  private holding: { records: T[]; resolve: () => void; reject: (e: Error) => void }[] = [];
-  private holdScheduled = false;
-
-  private commitHeld(): void {
-    this.holdScheduled = false;
-    const waiting = this.holding;
-    this.holding = [];
-    const messages = waiting.flatMap((w) => w.records.map((r) => ({ key: r.account_id, value: r })));
-    this.stream.publish(this.topic, messages).then(
-      () => {
-        for (const w of waiting) w.resolve();
-      },
-      (e: unknown) => {
-        this.opts.logger?.error({ err: e, topic: this.topic, records: messages.length }, 'telemetry not held; the requests are refused with 503');
-        const err = new AppError('UNAVAILABLE', 'telemetry could not be stored now; retry', { retryAfter: 5 });
-        for (const w of waiting) w.reject(err);
-      },
-    );
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.flush();
-  }
-}
+export { BufferedPublisher, type PublisherOptions, type PublisherStats } from './telemetry-publisher.js';
+export { createFileSpool, type Spool, type SpooledBatch } from './telemetry-spool.js';

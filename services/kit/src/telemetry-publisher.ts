@@ -1,0 +1,257 @@
+/**
+ * Publishes telemetry records to one topic in batches (by size and by time), off the request path,
+ * and never loses one silently:
+ *
+ *   push(record)   fire and forget (pings, tracked events, audit). Buffered in memory; a batch the
+ *                  stream refuses goes to the disk spool (when there is one) or back into the
+ *                  buffer, and is retried with backoff. A full buffer spills to the spool.
+ *   hold(records)  resolves once the records are durably held: accepted by the stream, or (when
+ *                  the stream refuses) fsynced to the spool. Without a spool a refusal rejects with
+ *                  UNAVAILABLE before anything was promised (the HTTP edge answers 503).
+ *
+ * A record that can be held nowhere (no spool and a full buffer, or the spool's disk failing) is
+ * counted in `stats.lost` and logged, one line per record, naming its topic and id. Spooled batches
+ * are republished oldest first as soon as the stream takes records again (at start too), then
+ * deleted. Audit events go through this class like everything else: nothing samples them.
+ */
+import { AppError } from './errors.js';
+import type { Logger } from './logger.js';
+import type { EventStream, StreamMessage } from './ports/stream.js';
+import type { Spool } from './telemetry-spool.js';
+
+export interface PublisherOptions {
+  /** Records per stream publish. Default 500. */
+  maxBatch?: number;
+  /** Longest a record waits for its batch to fill. Default 200 ms. */
+  maxWaitMs?: number;
+  /** Records kept in memory before the buffer spills to the spool (or, without one, records are lost). Default 50 000. */
+  maxBuffered?: number;
+  logger?: Logger;
+  /** Where records wait while the stream refuses them. */
+  spool?: Spool;
+  /** First retry delay after the stream refused a batch; doubles per attempt. Default 500 ms. */
+  retryBaseMs?: number;
+  /** Largest retry delay. Default 30 s. */
+  retryMaxMs?: number;
+}
+
+export interface PublisherStats {
+  /** Records the stream accepted (spooled ones included once republished). */
+  published: number;
+  /** Records written to the spool. */
+  spooled: number;
+  /** Records held nowhere: each was logged. */
+  lost: number;
+}
+
+type Keyed = { id?: string; event_id?: string; account_id: string };
+
+export class BufferedPublisher<T extends Keyed> {
+  readonly stats: PublisherStats = { published: 0, spooled: 0, lost: 0 };
+  private buffer: T[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private attempt = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private closed = false;
+  /** Whether the spool may hold batches of this topic (set at start and whenever one is written). */
+  private spoolPending: boolean;
+  private draining: Promise<void> | null = null;
+  private holding: { records: T[]; resolve: () => void; reject: (e: Error) => void }[] = [];
+  private holdScheduled = false;
+  private holdsInFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly stream: EventStream,
+    private readonly topic: string,
+    private readonly opts: PublisherOptions = {},
+  ) {
+    this.spoolPending = opts.spool !== undefined;
+    if (this.spoolPending) void this.drain();
+  }
+
+  /** Records counted as lost so far (kept for callers of the earlier API). */
+  get dropped(): number {
+    return this.stats.lost;
+  }
+
+  push(record: T): void {
+    if (this.closed) return this.lose([record], 'the publisher is closed');
+    if (this.buffer.length >= (this.opts.maxBuffered ?? 50_000)) {
+      if (!this.opts.spool) return this.lose([record], 'the buffer is full and there is no spool');
+      const spill = this.buffer;
+      this.buffer = [];
+      this.chain = this.chain.then(() => this.toSpool(spill));
+    }
+    this.buffer.push(record);
+    if (this.buffer.length >= (this.opts.maxBatch ?? 500)) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.opts.maxWaitMs ?? 200);
+  }
+
+  /** Publishes (or spools) everything buffered so far; resolves when that is settled. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.buffer.length > 0) {
+      const batch = this.buffer;
+      this.buffer = [];
+      this.chain = this.chain.then(() => this.send(batch));
+    }
+    return this.chain;
+  }
+
+  /**
+   * Resolves once `records` are durably held (what a 202 promises). Concurrent calls share one
+   * stream publish (group commit). Rejects with UNAVAILABLE when neither the stream nor the spool
+   * took them, or when the publisher is closed: the caller answers 503 and keeps its records.
+   */
+  hold(records: T[]): Promise<void> {
+    if (this.closed) return Promise.reject(new AppError('UNAVAILABLE', 'telemetry is shutting down; retry', { retryAfter: 5 }));
+    if (records.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.holding.push({ records, resolve, reject });
+      if (!this.holdScheduled) {
+        this.holdScheduled = true;
+        setImmediate(() => this.commitHeld());
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    await this.flush();
+    // Records requeued by a failed send at close: one last try, then the spool or the log.
+    if (this.buffer.length) {
+      const rest = this.buffer;
+      this.buffer = [];
+      await this.send(rest);
+    }
+    if (this.holdScheduled) this.commitHeld();
+    await Promise.all([...this.holdsInFlight]);
+    await this.draining;
+  }
+
+  private messages(records: readonly unknown[]): StreamMessage[] {
+    return records.map((r) => ({ key: (r as Keyed).account_id, value: r }));
+  }
+
+  private commitHeld(): void {
+    this.holdScheduled = false;
+    const waiting = this.holding;
+    this.holding = [];
+    if (waiting.length === 0) return;
+    const records = waiting.flatMap((w) => w.records);
+    const run = (async () => {
+      try {
+        await this.stream.publish(this.topic, this.messages(records));
+        this.stats.published += records.length;
+        this.onStreamWorking();
+      } catch (e) {
+        if (!this.opts.spool) {
+          this.opts.logger?.error({ err: e, topic: this.topic, records: records.length }, 'telemetry not held (no spool): the requests are refused with 503');
+          throw new AppError('UNAVAILABLE', 'telemetry could not be stored now; retry', { retryAfter: 5 });
+        }
+        this.opts.logger?.warn({ err: e, topic: this.topic, records: records.length }, 'stream refused telemetry; spooled to disk');
+        try {
+          await this.opts.spool.write(this.topic, records);
+        } catch (spoolError) {
+          this.opts.logger?.error(
+            { err: spoolError, topic: this.topic, records: records.length },
+            'telemetry not held (spool failed): the requests are refused with 503',
+          );
+          throw new AppError('UNAVAILABLE', 'telemetry could not be stored now; retry', { retryAfter: 5 });
+        }
+        this.stats.spooled += records.length;
+        this.spoolPending = true;
+        this.scheduleRetry();
+      }
+    })();
+    const tracked = run.then(
+      () => waiting.forEach((w) => w.resolve()),
+      (e: Error) => waiting.forEach((w) => w.reject(e)),
+    );
+    this.holdsInFlight.add(tracked);
+    void tracked.finally(() => this.holdsInFlight.delete(tracked));
+  }
+
+  private async send(batch: T[]): Promise<void> {
+    try {
+      await this.stream.publish(this.topic, this.messages(batch));
+      this.stats.published += batch.length;
+      this.onStreamWorking();
+    } catch (e) {
+      this.opts.logger?.warn({ err: e, topic: this.topic, records: batch.length }, 'stream refused telemetry; it waits and is retried');
+      if (this.opts.spool) return this.toSpool(batch);
+      if (!this.closed && this.buffer.length + batch.length <= (this.opts.maxBuffered ?? 50_000)) {
+        this.buffer = batch.concat(this.buffer);
+        this.scheduleRetry();
+        return;
+      }
+      this.lose(batch, 'the stream refused it and there is no spool', e);
+    }
+  }
+
+  private async toSpool(batch: T[]): Promise<void> {
+    try {
+      await this.opts.spool!.write(this.topic, batch);
+      this.stats.spooled += batch.length;
+      this.spoolPending = true;
+      this.scheduleRetry();
+    } catch (e) {
+      this.lose(batch, 'the spool could not write it', e);
+    }
+  }
+
+  private lose(records: readonly T[], reason: string, err?: unknown): void {
+    this.stats.lost += records.length;
+    for (const r of records) {
+      this.opts.logger?.error(
+        { topic: this.topic, id: r.id ?? r.event_id, account_id: r.account_id, reason, ...(err ? { err } : {}) },
+        'telemetry record lost',
+      );
+    }
+  }
+
+  private onStreamWorking(): void {
+    this.attempt = 0;
+    if (this.spoolPending) void this.drain();
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer || this.closed) return;
+    const delay = Math.min(this.opts.retryMaxMs ?? 30_000, (this.opts.retryBaseMs ?? 500) * 2 ** Math.min(this.attempt++, 20));
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.flush().then(() => this.drain());
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  /** Republishes spooled batches oldest first; stops (and schedules a retry) at the first refusal. */
+  private drain(): Promise<void> {
+    const spool = this.opts.spool;
+    if (!spool || !this.spoolPending) return Promise.resolve();
+    this.draining ??= (async () => {
+      try {
+        for (;;) {
+          const batch = await spool.next(this.topic);
+          if (!batch) {
+            this.spoolPending = false;
+            return;
+          }
+          await this.stream.publish(this.topic, this.messages(batch.values));
+          this.stats.published += batch.values.length;
+          await batch.done();
+        }
+      } catch (e) {
+        this.opts.logger?.warn({ err: e, topic: this.topic }, 'spooled telemetry not republished yet; retried later');
+        this.scheduleRetry();
+      } finally {
+        this.draining = null;
+      }
+    })();
+    return this.draining;
+  }
+}

@@ -8,7 +8,18 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { Router } from 'express';
 import type { AddressInfo } from 'node:net';
-import { createLogger, createOps, InternalTokens, metricsAccess, SCHEMA_DIR, serveMetrics, type GatewayClient, type Logger, type Subgraph } from '@pylon/kit';
+import {
+  createLogger,
+  createOps,
+  InternalTokens,
+  telemetryMetrics,
+  metricsAccess,
+  SCHEMA_DIR,
+  serveMetrics,
+  type GatewayClient,
+  type Logger,
+  type Subgraph,
+} from '@pylon/kit';
 import { createBackends, createRateLimiter } from '@pylon/composition/backends';
 import { createAnalyticsSubgraph, startIngest } from '@pylon/analytics';
 import { createContentSubgraph, createMediaHttp, playerContent } from '@pylon/content';
@@ -63,7 +74,14 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const documents = backends.documents!;
   const analytics = backends.analytics!;
   const cache = backends.cache!;
-  const ingest = await startIngest({ stream: backends.stream!, analytics, logger });
+  // The telemetry consumer in-process (its own root when distributed: analytics/src/ingest.main.ts).
+  const ingest = await startIngest({
+    stream: backends.stream!,
+    analytics,
+    logger,
+    metrics: telemetryMetrics(ops.registry, { stream: backends.stream!, spool: backends.spool }),
+  });
+  backends.checks.consumer = () => ingest.check();
   const internalSecret = env.SIGNAGE_INTERNAL_SECRET ?? randomBytes(32).toString('hex');
   const tokens = new InternalTokens(internalSecret);
 

@@ -19,6 +19,7 @@ await runSubgraphProcess({
       logger: createLogger({ level: env.LOG_LEVEL, name: 'analytics-ingest' }),
     });
     backends.onClose(() => ingest.close());
+    backends.checks.consumer = () => ingest.check();
     return createAnalyticsSubgraph({ analytics: backends.analytics!, tokens });
   },
 });

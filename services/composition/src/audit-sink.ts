@@ -6,11 +6,12 @@
  */
 import { z } from 'zod';
 import { resolve } from 'node:path';
-import { BufferedPublisher, createFileSpool, envList, TOPICS, type AuditEventRecord, type Logger } from '@pylon/kit';
+import { kafkaOptions, kafkaEnv } from './backends.js';
+import { BufferedPublisher, createFileSpool, TOPICS, type AuditEventRecord, type Logger } from '@pylon/kit';
 
 export const auditSinkEnv = {
   STREAM_DRIVER: z.enum(['memory', 'kafka']).default('memory'),
-  KAFKA_BROKERS: envList(),
+  ...kafkaEnv,
   /** Where audit events wait on disk while Kafka refuses them (never dropped). */
   AUDIT_SPOOL_DIR: z.string().min(1).default('./data/spool'),
 };
@@ -20,17 +21,13 @@ export interface ProcessAuditSink {
   close(): Promise<void>;
 }
 
-export async function createAuditSink(
-  env: { STREAM_DRIVER: 'memory' | 'kafka'; KAFKA_BROKERS: string[]; AUDIT_SPOOL_DIR: string },
-  clientId: string,
-  logger: Logger,
-): Promise<ProcessAuditSink> {
+export async function createAuditSink(env: z.infer<z.ZodObject<typeof auditSinkEnv>>, clientId: string, logger: Logger): Promise<ProcessAuditSink> {
   if (env.STREAM_DRIVER !== 'kafka' || env.KAFKA_BROKERS.length === 0) {
     logger.warn('audit events of this process are not recorded: set STREAM_DRIVER=kafka and KAFKA_BROKERS to reach the analytics ingest');
     return { sink: undefined, close: async () => undefined };
   }
   const { createKafkaStream } = await import('@pylon/adapters/kafka');
-  const stream = createKafkaStream({ brokers: env.KAFKA_BROKERS, clientId });
+  const stream = createKafkaStream(kafkaOptions(env, clientId, logger));
   const sink = new BufferedPublisher<AuditEventRecord>(stream, TOPICS.audit, { logger, spool: createFileSpool(resolve(env.AUDIT_SPOOL_DIR)) });
   return {
     sink,

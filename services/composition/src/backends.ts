@@ -7,7 +7,10 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import {
   createFileSpool,
+  createLogger,
+  envBool,
   envList,
+  type Logger,
   type AnalyticsStore,
   type BlobStore,
   type Cache,
@@ -18,6 +21,36 @@ import {
   type RateLimiter,
   type RateLimitSpec,
 } from '@pylon/kit';
+
+/** Kafka connection settings (STREAM_DRIVER=kafka), shared by the backends and the audit sinks. */
+export const kafkaEnv = {
+  KAFKA_BROKERS: envList(),
+  /** TLS to the brokers. */
+  KAFKA_SSL: envBool(false),
+  KAFKA_SASL_MECHANISM: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional(),
+  KAFKA_SASL_USERNAME: z.string().min(1).optional(),
+  KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
+  /** Replication factor of topics Pylon creates (absent: the broker's default). */
+  KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(10).optional(),
+  KAFKA_NUM_PARTITIONS: z.coerce.number().int().min(1).max(1000).default(3),
+};
+type KafkaEnv = z.infer<z.ZodObject<typeof kafkaEnv>>;
+
+/** The Kafka adapter's options from the settings: TLS, SASL, replication, partitions, the process's logger. */
+export function kafkaOptions(env: KafkaEnv, clientId: string, logger?: Logger) {
+  const m = env.KAFKA_SASL_MECHANISM;
+  const user = env.KAFKA_SASL_USERNAME;
+  const pass = env.KAFKA_SASL_PASSWORD;
+  return {
+    brokers: env.KAFKA_BROKERS,
+    clientId,
+    ssl: env.KAFKA_SSL,
+    ...(m && user && pass ? { sasl: { mechanism: m, username: user, password: pass } } : {}),
+    ...(env.KAFKA_REPLICATION_FACTOR ? { replicationFactor: env.KAFKA_REPLICATION_FACTOR } : {}),
+    numPartitions: env.KAFKA_NUM_PARTITIONS,
+    logger: logger ?? createLogger({ level: 'warn', name: 'stream' }),
+  };
+}
 
 /** Backend settings, shared by every process's config schema. Embedded drivers are the default. */
 export const backendEnv = z.object({
@@ -31,7 +64,7 @@ export const backendEnv = z.object({
   CLICKHOUSE_DATABASE: z.string().regex(/^\w+$/).optional(),
   /** lmdb: the durable embedded log under SIGNAGE_DATA_DIR/stream (one process per data dir); memory: nothing survives a restart (tests). */
   STREAM_DRIVER: z.enum(['lmdb', 'memory', 'kafka']).default('lmdb'),
-  KAFKA_BROKERS: envList(),
+  ...kafkaEnv,
   CACHE_DRIVER: z.enum(['memory', 'redis']).default('memory'),
   REDIS_URL: z.string().url().optional(),
   BLOBS_DRIVER: z.enum(['local', 's3']).default('local'),
@@ -72,6 +105,9 @@ export const backendRules = [
   requires('DOCUMENTS_DRIVER', 'mongo', 'MONGO_URL'),
   requires('ANALYTICS_DRIVER', 'clickhouse', 'CLICKHOUSE_URL'),
   requires('STREAM_DRIVER', 'kafka', 'KAFKA_BROKERS'),
+  requires('KAFKA_SASL_MECHANISM', 'plain', 'KAFKA_SASL_PASSWORD'),
+  requires('KAFKA_SASL_MECHANISM', 'scram-sha-256', 'KAFKA_SASL_PASSWORD'),
+  requires('KAFKA_SASL_MECHANISM', 'scram-sha-512', 'KAFKA_SASL_PASSWORD'),
   requires('CACHE_DRIVER', 'redis', 'REDIS_URL'),
   requires('BLOBS_DRIVER', 's3', 'S3_BUCKET'),
   z.refine(
@@ -106,7 +142,7 @@ export interface Backends {
 
 type Want = 'documents' | 'analytics' | 'stream' | 'cache' | 'blobs';
 
-export async function createBackends(env: BackendEnv, want: Want[], clientId = 'pylon'): Promise<Backends> {
+export async function createBackends(env: BackendEnv, want: Want[], clientId = 'pylon', logger?: Logger): Promise<Backends> {
   const dataDir = resolve(env.SIGNAGE_DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const opened: { name: string; close: () => Promise<void> }[] = [];
@@ -174,7 +210,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
     if (want.includes('stream')) {
       if (env.STREAM_DRIVER === 'kafka') {
         const { createKafkaStream } = await import('@pylon/adapters/kafka');
-        b.stream = createKafkaStream({ brokers: env.KAFKA_BROKERS, clientId });
+        b.stream = createKafkaStream(kafkaOptions(env, clientId, logger));
       } else if (env.STREAM_DRIVER === 'memory') {
         const { createMemoryStream } = await import('@pylon/kit/adapters/stream.memory');
         b.stream = createMemoryStream();

@@ -13,6 +13,9 @@ export const TOPICS = {
 } as const;
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
 
+/** Where messages the ingest keeps failing on go (DeadLetter values); the ingest copies them to `dead_letters`. */
+export const DEAD_LETTER_TOPIC = 'telemetry.dead-letter';
+
 /** Which analytics table each topic lands in. */
 export const TOPIC_TABLES: Record<Topic, string> = {
   [TOPICS.pings]: 'ping_logs',
@@ -102,3 +105,4 @@ export interface AuditEventRecord {
 
 export { BufferedPublisher, type PublisherOptions, type PublisherStats } from './telemetry-publisher.js';
 export { createFileSpool, type Spool, type SpooledBatch } from './telemetry-spool.js';
+export { telemetryMetrics, type TelemetryMetrics } from './telemetry-metrics.js';

@@ -1,23 +1,34 @@
 /**
  * Scaled EventStream: Kafka through kafkajs.
  *
- * - One idempotent producer, connected on first publish. Values travel as JSON text, keys as
- *   strings, timestamps as the producer-side time when the message has none. Messages with the
- *   same key land on the same partition (default murmur2 partitioner), so per-key order holds.
- * - Topics are created when missing (admin createTopics, `numPartitions` default 3).
- * - `subscribe` starts one kafkajs consumer per call, in the given group, from the earliest
- *   offset when the group has no committed offset. Batches from kafkajs are handed to the
- *   handler in chunks of `maxBatchSize`; a chunk's offsets are resolved and committed only after
- *   the handler resolves. A handler that throws makes kafkajs retry from the last resolved offset
- *   with its backoff, then restart the consumer: at-least-once, never a skipped message.
- *   `maxWaitMs` is the fetch long-poll wait (the broker answers as soon as data exists).
+ * Checked against kafkajs 2.2.4's source (node_modules/kafkajs/src):
+ * - One producer, NOT idempotent: with idempotence kafkajs wants unbounded retries
+ *   (producer/index.js:43-54) and a bounded one can wedge a partition on a sequence error after a
+ *   leader change. Duplicates a retry may cause collapse in the store by event id. Retries are
+ *   bounded by the producer's retry settings inside the outer `requestTimeoutMs`. Values travel as
+ *   JSON text, keys as strings; same key, same partition (murmur2), so per-key order holds.
+ * - Topics are created when missing (admin createTopics, `numPartitions` default 3,
+ *   `replicationFactor` when given).
+ * - `subscribe` starts ONE kafkajs consumer per call for all its topics: the group leader assigns
+ *   only the topics it subscribed itself (consumer/consumerGroup.js:205-220, `topics:
+ *   topicsSubscribed`), so one consumer per topic in a shared group would leave topics unread.
+ * - Fetches wait for `minBytes` (default 64 KiB) or `maxWaitMs`, whichever first (kafkajs's own
+ *   default minBytes is 1: one tiny fetch, one tiny insert). A fetched batch is handed over in
+ *   chunks of `maxBatchSize`; a chunk's offsets are resolved and committed only after the handler
+ *   resolved.
+ * - A failing handler is retried in place with backoff (heartbeats continue), so a bad message
+ *   no longer loops through crash, rejoin and rebalance. Transient errors retry forever; with
+ *   `deadLetter`, other errors after `maxAttempts` isolate the chunk message by message and a
+ *   message that still fails is published to the dead-letter topic and its offset resolved.
  * - A value that is not JSON (written by another producer) is handed over as its raw text.
+ * - A consumer that crashed without restarting (CRASH event, `restart: false`) reports
+ *   `alive() === false`, which /readyz shows.
  * - Errors reaching callers are AppError('UNAVAILABLE') that never name the engine.
  */
 import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type KafkaMessage, type Producer, type SASLOptions } from 'kafkajs';
 import { AppError } from '@pylon/kit/errors';
 import type { Logger } from '@pylon/kit/logger';
-import type { EventStream, StreamMessage, Subscription } from '@pylon/kit/ports/stream';
+import { isTransientError, type DeadLetter, type EventStream, type GroupLag, type StreamMessage, type Subscription } from '@pylon/kit/ports/stream';
 
 export interface KafkaStreamOptions {
   brokers: string[];
@@ -34,19 +45,17 @@ export interface KafkaStreamOptions {
   connectionTimeoutMs?: number;
   /** Receives kafkajs' own log lines (warn and above) and consumer crashes. */
   logger?: Pick<Logger, 'error' | 'warn' | 'info' | 'debug'>;
+  /** Bytes a fetch waits for (up to maxWaitMs) before answering. Default 65 536. */
+  minBytes?: number;
+  /** First and largest delay of the in-place handler retry. Defaults 200 ms and 5 000 ms. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
 }
 
 const DEFAULT_MAX_BATCH = 500;
 const DEFAULT_MAX_WAIT_MS = 500;
 
-/** Marks a handler failure as retriable for kafkajs (a TypeError would otherwise stop the consumer for good). */
-class StreamHandlerError extends Error {
-  readonly retriable = true;
-  constructor(readonly handlerError: unknown) {
-    super(`stream handler failed: ${handlerError instanceof Error ? handlerError.message : String(handlerError)}`);
-    this.name = 'StreamHandlerError';
-  }
-}
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function unavailable(message: string, cause?: unknown): AppError {
   if (cause instanceof AppError) return cause;
@@ -72,7 +81,7 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   });
 }
 
-function decode(m: KafkaMessage): StreamMessage {
+function decode(m: KafkaMessage, topic: string): StreamMessage {
   let value: unknown = null;
   if (m.value) {
     const text = m.value.toString('utf8');
@@ -82,7 +91,7 @@ function decode(m: KafkaMessage): StreamMessage {
       value = text;
     }
   }
-  const out: StreamMessage = { value, timestamp: Number(m.timestamp) };
+  const out: StreamMessage = { value, timestamp: Number(m.timestamp), topic };
   if (m.key) out.key = m.key.toString('utf8');
   return out;
 }
@@ -116,8 +125,6 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
       ? {
           logCreator: () => (entry) => {
             const { message, ...extra } = entry.log;
-            // Retries are bounded on purpose (see `retry` above); delivery is at-least-once anyway.
-            if (message.startsWith('Limiting retries for the idempotent producer')) return;
             const fields = { ...extra, namespace: entry.namespace };
             if (entry.level <= logLevel.ERROR) log.error(fields, message);
             else if (entry.level === logLevel.WARN) log.warn(fields, message);
@@ -129,12 +136,17 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
   });
 
   const producer: Producer = kafka.producer({
-    idempotent: true,
+    idempotent: false,
+    retry: { initialRetryTime: 100, maxRetryTime: 3_000, retries: 10 },
     allowAutoTopicCreation: false,
     createPartitioner: Partitioners.DefaultPartitioner,
   });
   const admin: Admin = kafka.admin();
   const consumers = new Set<Consumer>();
+  /** Group -> topics its consumers read here: what lag() reports. */
+  const groupTopics = new Map<string, Set<string>>();
+  const retryBaseMs = opts.retryBaseMs ?? 200;
+  const retryMaxMs = opts.retryMaxMs ?? 5_000;
   const topicsReady = new Map<string, Promise<void>>();
   let producerReady: Promise<void> | null = null;
   let adminReady: Promise<void> | null = null;
@@ -189,7 +201,7 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
     }
   }
 
-  return {
+  const stream: EventStream = {
     async publish(topic, messages) {
       if (closed) throw new AppError('UNAVAILABLE', 'event stream is closed');
       checkTopic(topic);
@@ -214,9 +226,11 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
       }
     },
 
-    async subscribe(topic, options, handler): Promise<Subscription> {
+    async subscribe(topics, options, handler): Promise<Subscription> {
       if (closed) throw new AppError('UNAVAILABLE', 'event stream is closed');
-      checkTopic(topic);
+      const names = [...new Set(typeof topics === 'string' ? [topics] : topics)];
+      if (names.length === 0) throw new AppError('BAD_USER_INPUT', 'at least one topic is needed', { field: 'topic' });
+      names.forEach(checkTopic);
       if (typeof options?.group !== 'string' || options.group.length === 0) {
         throw new AppError('BAD_USER_INPUT', 'group must be a non-empty string', { field: 'group' });
       }
@@ -224,33 +238,86 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
       if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
         throw new AppError('BAD_USER_INPUT', 'maxBatchSize must be a positive integer', { field: 'maxBatchSize' });
       }
+      const dl = options.deadLetter;
+      if (dl) {
+        checkTopic(dl.topic);
+        if (!Number.isInteger(dl.maxAttempts) || dl.maxAttempts < 1)
+          throw new AppError('BAD_USER_INPUT', 'deadLetter.maxAttempts must be a positive integer', { field: 'deadLetter.maxAttempts' });
+        if (names.includes(dl.topic)) throw new AppError('BAD_USER_INPUT', 'a topic cannot be its own dead letter', { field: 'deadLetter.topic' });
+      }
       const consumer = kafka.consumer({
         groupId: options.group,
         allowAutoTopicCreation: false,
+        minBytes: opts.minBytes ?? 65_536,
         maxWaitTimeInMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
         retry: { initialRetryTime: 300, maxRetryTime: 5_000, retries: 8 },
       });
+      let stopped = false;
+      let crashed = false;
       consumer.on(consumer.events.CRASH, (event) => {
-        log?.error({ err: event.payload.error, group: options.group, topic, restart: event.payload.restart }, 'stream consumer crashed');
+        if (!event.payload.restart) crashed = true;
+        log?.error({ err: event.payload.error, group: options.group, topics: names, restart: event.payload.restart }, 'stream consumer crashed');
       });
+
+      /** Runs the handler until it succeeds; false when the consumer stops meanwhile. Dead-letters when told. */
+      async function handle(chunk: KafkaMessage[], topic: string, partition: number, alive: () => boolean, heartbeat: () => Promise<void>): Promise<boolean> {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await handler(chunk.map((m) => decode(m, topic)));
+            return true;
+          } catch (e) {
+            if (dl && !isTransientError(e) && attempt >= dl.maxAttempts) {
+              if (chunk.length > 1) {
+                // Find the culprit: each message alone, each with its own attempts.
+                for (const m of chunk) if (!(await handle([m], topic, partition, alive, heartbeat))) return false;
+                return true;
+              }
+              const m = chunk[0]!;
+              const d = decode(m, topic);
+              const letter: DeadLetter = {
+                topic,
+                group: options.group,
+                position: `${partition}:${m.offset}`,
+                key: d.key ?? null,
+                value: d.value,
+                timestamp: d.timestamp ?? Date.now(),
+                error: e instanceof Error ? e.message.slice(0, 2000) : String(e).slice(0, 2000),
+                attempts: attempt,
+                dead_lettered_at: Date.now(),
+              };
+              await stream.publish(dl.topic, [{ ...(d.key !== undefined ? { key: d.key } : {}), value: letter }]);
+              return true;
+            }
+            log?.warn({ err: e, group: options.group, topic, attempt }, 'stream handler failed; retrying in place');
+            // Back off in steps, heartbeating, so the group keeps this member through a long outage.
+            let left = Math.min(retryMaxMs, retryBaseMs * 2 ** Math.min(attempt - 1, 20));
+            while (left > 0) {
+              if (!alive()) return false;
+              const step = Math.min(left, 1_000);
+              await sleep(step);
+              left -= step;
+              await heartbeat().catch(() => undefined);
+            }
+            if (!alive()) return false;
+          }
+        }
+      }
+
       try {
-        await ensureTopic(topic);
+        await Promise.all(names.map(ensureTopic));
         await consumer.connect();
         consumers.add(consumer);
-        await consumer.subscribe({ topics: [topic], fromBeginning: true });
+        await consumer.subscribe({ topics: names, fromBeginning: true });
         await consumer.run({
           autoCommit: true,
           eachBatchAutoResolve: false,
           eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+            const alive = () => !stopped && isRunning() && !isStale();
             const msgs = batch.messages;
             for (let i = 0; i < msgs.length; i += maxBatchSize) {
-              if (!isRunning() || isStale()) return;
+              if (!alive()) return;
               const chunk = msgs.slice(i, i + maxBatchSize);
-              try {
-                await handler(chunk.map(decode));
-              } catch (e) {
-                throw new StreamHandlerError(e);
-              }
+              if (!(await handle(chunk, batch.topic, batch.partition, alive, heartbeat))) return;
               resolveOffset(chunk[chunk.length - 1]!.offset);
               await commitOffsetsIfNecessary();
               await heartbeat();
@@ -262,8 +329,11 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
         await consumer.disconnect().catch(() => undefined);
         throw unavailable('event stream is unavailable', e);
       }
-      let stopped = false;
+      const mine = groupTopics.get(options.group) ?? new Set<string>();
+      for (const n of names) mine.add(n);
+      groupTopics.set(options.group, mine);
       return {
+        alive: () => !stopped && !crashed && !closed,
         async close() {
           if (stopped) return;
           stopped = true;
@@ -271,6 +341,35 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
           await consumer.disconnect();
         },
       };
+    },
+
+    async lag() {
+      const out: GroupLag[] = [];
+      try {
+        await withTimeout(
+          (async () => {
+            await connectAdmin();
+            for (const [group, names] of groupTopics) {
+              const committed = await admin.fetchOffsets({ groupId: group, topics: [...names] });
+              for (const t of committed) {
+                const ends = await admin.fetchTopicOffsets(t.topic);
+                let lag = 0;
+                for (const p of t.partitions) {
+                  const high = Number(ends.find((e) => e.partition === p.partition)?.high ?? 0);
+                  const at = Number(p.offset);
+                  lag += Math.max(0, high - (at < 0 ? Number(ends.find((e) => e.partition === p.partition)?.low ?? 0) : at));
+                }
+                out.push({ topic: t.topic, group, lag });
+              }
+            }
+          })(),
+          requestTimeoutMs,
+          'lag',
+        );
+      } catch (e) {
+        throw unavailable('event stream is unavailable', e);
+      }
+      return out;
     },
 
     async ping() {
@@ -302,4 +401,5 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
       await Promise.allSettled(pending);
     },
   };
+  return stream;
 }

@@ -3,7 +3,9 @@
  * is set; topics and groups are unique per run. Skipped otherwise.
  */
 import { createKafkaStream } from '../../src/kafka/stream.kafka.js';
-import { skipNote, uniqueName } from '../../../kit/test/contract/wait.helpers.js';
+import { Kafka } from 'kafkajs';
+import type { StreamMessage } from '@pylon/kit';
+import { skipNote, uniqueName, waitFor } from '../../../kit/test/contract/wait.helpers.js';
 import { streamContract } from '../../../kit/test/contract/stream.contract.js';
 
 const brokers = (process.env.KAFKA_BROKERS ?? '')
@@ -14,6 +16,25 @@ const brokers = (process.env.KAFKA_BROKERS ?? '')
 if (brokers.length > 0) {
   const clientId = uniqueName('pylon-kit-test');
   streamContract('kafka', () => createKafkaStream({ brokers, clientId, numPartitions: 3 }), { timeoutMs: 30_000 });
+
+  test('kafka: a value that is not JSON (another producer wrote it) is handed over as its raw text', async () => {
+    const topic = uniqueName('raw');
+    const stream = createKafkaStream({ brokers, clientId, numPartitions: 1 });
+    const raw = new Kafka({ clientId, brokers }).producer();
+    try {
+      const got: StreamMessage[] = [];
+      await stream.subscribe(topic, { group: uniqueName('g'), maxWaitMs: 100 }, async (b) => {
+        got.push(...b);
+      });
+      await raw.connect();
+      await raw.send({ topic, messages: [{ value: 'not json {' }, { value: '{"ok":true}' }] });
+      await waitFor(() => got.length >= 2, 30_000, 'both messages');
+      expect(got.map((m) => m.value)).toEqual(['not json {', { ok: true }]);
+    } finally {
+      await raw.disconnect().catch(() => undefined);
+      await stream.close();
+    }
+  }, 60_000);
 } else {
   skipNote('stream.kafka: skipped, KAFKA_BROKERS is not set');
   test.skip('stream.kafka: needs KAFKA_BROKERS', () => undefined);

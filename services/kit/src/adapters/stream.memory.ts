@@ -14,6 +14,11 @@
  *   at-least-once hold; it behaves like failover, not like parallelism.
  * - A batch counts as consumed only after its handler resolves. A handler that throws sees the
  *   same messages again after an exponential backoff (capped at `retryMaxMs`).
+ * - With `deadLetter`, a batch that failed `maxAttempts` times (errors not marked transient) is
+ *   retried one message at a time; a message that fails `maxAttempts` times alone is published to
+ *   the dead-letter topic and skipped. Transient errors (the store is down) retry forever.
+ * - One subscription may cover several topics: it joins the group on each, and each batch holds
+ *   one topic's messages (`message.topic`).
  * - Values are stored as JSON text (as on Kafka): every delivery gets fresh objects, and a value
  *   that is not JSON-serialisable is refused at publish time.
  * - `close()` stops consumers after their in-flight batch and resolves once they are idle;
@@ -24,7 +29,15 @@
  *   process resumes every topic and group where the log says.
  */
 import { AppError } from '../errors.js';
-import type { ConsumerOptions, EventStream, StreamMessage, Subscription } from '../ports/stream.js';
+import {
+  isTransientError,
+  type ConsumerOptions,
+  type DeadLetter,
+  type DeadLetterOptions,
+  type EventStream,
+  type StreamMessage,
+  type Subscription,
+} from '../ports/stream.js';
 
 export interface MemoryStreamOptions {
   /** Messages a topic may retain before publish waits (per topic). Default 10 000. */
@@ -78,6 +91,7 @@ interface ConsumerState {
   handler: (batch: StreamMessage[]) => Promise<void>;
   maxBatchSize: number;
   maxWaitMs: number;
+  deadLetter: DeadLetterOptions | undefined;
   closed: boolean;
   inFlight: Promise<unknown> | null;
 }
@@ -88,6 +102,8 @@ interface GroupState {
   offset: number;
   consumers: ConsumerState[];
   turn: number;
+  /** Offsets below this are delivered one at a time (a batch among them kept failing). */
+  isolateUntil: number;
   running: boolean;
   loop: Promise<void> | null;
   /** Wakes the loop from any wait (consumer change, close). */
@@ -132,8 +148,8 @@ function encode(m: StreamMessage, now: number): Entry {
   return { key: m.key ?? undefined, timestamp: m.timestamp ?? now, json };
 }
 
-function decode(e: Entry): StreamMessage {
-  const m: StreamMessage = { value: JSON.parse(e.json), timestamp: e.timestamp };
+function decode(e: Entry, topic: string): StreamMessage {
+  const m: StreamMessage = { value: JSON.parse(e.json), timestamp: e.timestamp, topic };
   if (e.key !== undefined) m.key = e.key;
   return m;
 }
@@ -176,6 +192,7 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
         offset: Math.min(Math.max(o.offset, t.first), end(t)),
         consumers: [],
         turn: 0,
+        isolateUntil: 0,
         running: false,
         loop: null,
         wake: null,
@@ -268,9 +285,9 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
     for (let attempt = 1; ; attempt++) {
       const c = nextConsumer(g);
       if (!c || closed) return 0;
-      const n = Math.min(size, c.maxBatchSize);
+      const n = g.offset < g.isolateUntil ? 1 : Math.min(size, c.maxBatchSize);
       const start = g.offset - t.first;
-      const batch = t.entries.slice(start, start + n).map(decode);
+      const batch = t.entries.slice(start, start + n).map((e) => decode(e, t.name));
       const run = (async () => c.handler(batch))();
       c.inFlight = run.catch(() => undefined);
       try {
@@ -283,6 +300,29 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
           /* a failing reporter must not stop delivery */
         }
         if (!active(g)) return 0;
+        const dl = c.deadLetter;
+        if (dl && !isTransientError(err) && attempt >= dl.maxAttempts) {
+          if (n > 1) {
+            // Find the culprit: the same messages again, one at a time, each with its own attempts.
+            g.isolateUntil = g.offset + n;
+            attempt = 0;
+            continue;
+          }
+          const entry = t.entries[start]!;
+          const letter: DeadLetter = {
+            topic: t.name,
+            group: g.name,
+            position: String(g.offset),
+            key: entry.key ?? null,
+            value: JSON.parse(entry.json),
+            timestamp: entry.timestamp,
+            error: err instanceof Error ? err.message.slice(0, 2000) : String(err).slice(0, 2000),
+            attempts: attempt,
+            dead_lettered_at: Date.now(),
+          };
+          await append(topicOf(dl.topic), [{ key: entry.key, timestamp: letter.dead_lettered_at, json: JSON.stringify(letter) }]);
+          return 1;
+        }
         const delay = Math.min(retryMaxMs, retryBaseMs * 2 ** Math.min(attempt - 1, 30));
         await wait(t, g, false, delay);
         if (!active(g)) return 0;
@@ -353,42 +393,65 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
       });
     },
 
-    async subscribe(topic, options: ConsumerOptions, handler): Promise<Subscription> {
+    async subscribe(topics, options: ConsumerOptions, handler): Promise<Subscription> {
       if (closed) throw unavailable('event stream is closed');
       if (typeof options?.group !== 'string' || options.group.length === 0) {
         throw new AppError('BAD_USER_INPUT', 'group must be a non-empty string', { field: 'group' });
       }
-      const c: ConsumerState = {
+      const names = [...new Set(typeof topics === 'string' ? [topics] : topics)];
+      if (names.length === 0) throw new AppError('BAD_USER_INPUT', 'at least one topic is needed', { field: 'topic' });
+      const dl = options.deadLetter;
+      if (dl !== undefined) {
+        positiveInt(dl.maxAttempts, 1, 'deadLetter.maxAttempts');
+        if (names.includes(dl.topic)) throw new AppError('BAD_USER_INPUT', 'a topic cannot be its own dead letter', { field: 'deadLetter.topic' });
+      }
+      const template = {
         handler,
         maxBatchSize: positiveInt(options.maxBatchSize, DEFAULT_MAX_BATCH, 'maxBatchSize'),
         maxWaitMs: nonNegative(options.maxWaitMs, DEFAULT_MAX_WAIT_MS, 'maxWaitMs'),
-        closed: false,
-        inFlight: null,
+        deadLetter: dl,
       };
-      const t = topicOf(topic);
-      let g = t.groups.get(options.group);
-      if (!g) {
-        g = { name: options.group, offset: t.first, consumers: [], turn: 0, running: false, loop: null, wake: null };
-        t.groups.set(options.group, g);
-        // The group holds retention from now on, across restarts too.
-        if (opts.log) await opts.log.commit(t.name, g.name, g.offset);
+      // One consumer state per topic (each has its own batch in flight); they share the handler.
+      const joined: { c: ConsumerState; group: GroupState }[] = [];
+      for (const name of names) {
+        const c: ConsumerState = { ...template, closed: false, inFlight: null };
+        const t = topicOf(name);
+        let g = t.groups.get(options.group);
+        if (!g) {
+          g = { name: options.group, offset: t.first, consumers: [], turn: 0, isolateUntil: 0, running: false, loop: null, wake: null };
+          t.groups.set(options.group, g);
+          // The group holds retention from now on, across restarts too.
+          if (opts.log) await opts.log.commit(t.name, g.name, g.offset);
+        }
+        const group = g;
+        group.consumers.push(c);
+        if (!group.running) group.loop = runGroup(t, group);
+        else group.wake?.();
+        joined.push({ c, group });
       }
-      const group = g;
-      group.consumers.push(c);
-      if (!group.running) group.loop = runGroup(t, group);
-      else group.wake?.();
 
       return {
+        alive: () => !closed && joined.every(({ c }) => !c.closed),
         async close() {
-          if (c.closed) return;
-          c.closed = true;
-          const i = group.consumers.indexOf(c);
-          if (i >= 0) group.consumers.splice(i, 1);
-          group.wake?.();
-          if (c.inFlight) await c.inFlight;
-          if (group.consumers.length === 0 && group.loop) await group.loop;
+          await Promise.all(
+            joined.map(async ({ c, group }) => {
+              if (c.closed) return;
+              c.closed = true;
+              const i = group.consumers.indexOf(c);
+              if (i >= 0) group.consumers.splice(i, 1);
+              group.wake?.();
+              if (c.inFlight) await c.inFlight;
+              if (group.consumers.length === 0 && group.loop) await group.loop;
+            }),
+          );
         },
       };
+    },
+
+    async lag() {
+      const out: { topic: string; group: string; lag: number }[] = [];
+      for (const t of topics.values()) for (const g of t.groups.values()) out.push({ topic: t.name, group: g.name, lag: Math.max(0, end(t) - g.offset) });
+      return out;
     },
 
     async ping() {

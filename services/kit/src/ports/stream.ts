@@ -1,7 +1,7 @@
 /**
- * Stream port: durable-ish topics with consumer groups, for telemetry (pings, play logs,
- * events, audit). Embedded adapter: an in-process bus with a bounded buffer (publish waits
- * when it is full: backpressure). Scaled adapter: Kafka through kafkajs.
+ * Stream port: durable topics with consumer groups, for telemetry (pings, play logs, events,
+ * impressions, audit). Embedded adapters: an in-process bus (stream.memory.ts) and the same bus
+ * over an append-only LMDB log (stream.lmdb.ts, the default). Scaled adapter: Kafka through kafkajs.
  * Delivery is at-least-once: a batch counts as consumed only after its handler resolves;
  * a handler that throws sees the same messages again after a backoff.
  */
@@ -11,6 +11,33 @@ export interface StreamMessage {
   value: unknown;
   /** Milliseconds since epoch, set by the producer side when absent. */
   timestamp?: number;
+  /** The topic it was consumed from (set on delivery; ignored on publish). */
+  topic?: string;
+}
+
+export interface DeadLetterOptions {
+  /** Where messages that keep failing go (published as DeadLetter values). */
+  topic: string;
+  /**
+   * Failed attempts of a batch (errors not marked transient) before its messages are retried one
+   * at a time; a single message that fails this often goes to `topic` and is skipped.
+   */
+  maxAttempts: number;
+}
+
+/** What a dead-letter topic carries: the original message and why it was given up on. */
+export interface DeadLetter {
+  topic: string;
+  group: string;
+  /** Position in the original topic (partition:offset on Kafka). */
+  position: string;
+  key: string | null;
+  /** The original value; the raw text when it was not JSON. */
+  value: unknown;
+  timestamp: number;
+  error: string;
+  attempts: number;
+  dead_lettered_at: number;
 }
 
 export interface ConsumerOptions {
@@ -20,16 +47,47 @@ export interface ConsumerOptions {
   maxBatchSize?: number;
   /** How long a partial batch may wait before it is handed over. */
   maxWaitMs?: number;
+  /** Without it a failing batch is retried forever (backoff capped). */
+  deadLetter?: DeadLetterOptions;
 }
 
 export interface Subscription {
   close(): Promise<void>;
+  /** False once the consumer stopped for good (crashed, not restarting); /readyz reports it. */
+  alive(): boolean;
+}
+
+export interface GroupLag {
+  topic: string;
+  group: string;
+  /** Messages published but not yet consumed by the group. */
+  lag: number;
 }
 
 export interface EventStream {
   publish(topic: string, messages: StreamMessage[]): Promise<void>;
-  subscribe(topic: string, options: ConsumerOptions, handler: (batch: StreamMessage[]) => Promise<void>): Promise<Subscription>;
+  /**
+   * One consumer for one or several topics, in one group. Each batch holds messages of one topic
+   * (`message.topic` says which).
+   */
+  subscribe(topics: string | readonly string[], options: ConsumerOptions, handler: (batch: StreamMessage[]) => Promise<void>): Promise<Subscription>;
+  /** How far each group is behind, per topic (the groups this stream's consumers use). */
+  lag(): Promise<GroupLag[]>;
   ping(): Promise<void>;
   /** Stops consumers after their current batch, then flushes producers. */
   close(): Promise<void>;
 }
+
+/**
+ * Marks an error as transient (the store is down, not the data bad): the stream retries it forever
+ * with backoff and never dead-letters because of it.
+ */
+export class TransientError extends Error {
+  readonly transient = true;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'TransientError';
+  }
+}
+
+export const isTransientError = (e: unknown): boolean => typeof e === 'object' && e !== null && (e as { transient?: unknown }).transient === true;

@@ -2,7 +2,7 @@
  * Contract every EventStream adapter passes. Topics and groups are unique per test, so the
  * suite can run against a shared broker.
  */
-import type { EventStream, StreamMessage, Subscription } from '../../src/ports/stream.js';
+import { TransientError, type DeadLetter, type EventStream, type StreamMessage, type Subscription } from '../../src/ports/stream.js';
 import { sleep, uniqueName, waitFor } from './wait.helpers.js';
 
 export interface StreamContractOptions {
@@ -33,9 +33,14 @@ export function streamContract(name: string, make: () => EventStream | Promise<E
     });
 
     async function collect(
-      topic: string,
+      topic: string | string[],
       group: string,
-      opts: { maxBatchSize?: number; maxWaitMs?: number; handler?: (batch: StreamMessage[]) => Promise<void> } = {},
+      opts: {
+        maxBatchSize?: number;
+        maxWaitMs?: number;
+        deadLetter?: { topic: string; maxAttempts: number };
+        handler?: (batch: StreamMessage[]) => Promise<void>;
+      } = {},
     ): Promise<Collector> {
       const c: Collector = { messages: [], batches: [], sub: undefined as unknown as Subscription };
       c.sub = await stream.subscribe(
@@ -44,6 +49,7 @@ export function streamContract(name: string, make: () => EventStream | Promise<E
           group,
           ...(opts.maxBatchSize !== undefined ? { maxBatchSize: opts.maxBatchSize } : {}),
           ...(opts.maxWaitMs !== undefined ? { maxWaitMs: opts.maxWaitMs } : {}),
+          ...(opts.deadLetter ? { deadLetter: opts.deadLetter } : {}),
         },
         async (batch) => {
           if (opts.handler) await opts.handler(batch);
@@ -72,7 +78,7 @@ export function streamContract(name: string, make: () => EventStream | Promise<E
       await waitFor(() => c.messages.length >= 3, timeoutMs, '3 messages');
       expect(c.messages).toHaveLength(3);
       const [a, b, d] = c.messages;
-      expect(a).toEqual({ key: 'screen-1', value: { kind: 'ping', n: 1, nested: { a: [1, 'two', null, true] } }, timestamp: ts });
+      expect(a).toEqual({ key: 'screen-1', value: { kind: 'ping', n: 1, nested: { a: [1, 'two', null, true] } }, timestamp: ts, topic });
       expect(b?.key).toBe('screen-2');
       expect(b?.value).toBe('plain text');
       expect(d?.value).toBe(42);
@@ -212,6 +218,117 @@ export function streamContract(name: string, make: () => EventStream | Promise<E
       await waitFor(() => second.messages.length >= 2, timeoutMs, 'next 2');
       await sleep(100);
       expect(second.messages.map((m) => m.value)).toEqual([3, 4]);
+    });
+
+    test('one group on several topics: one consumer reads them all, each batch from one topic', async () => {
+      const topics = [uniqueName('multi-a'), uniqueName('multi-b'), uniqueName('multi-c')];
+      const c = await collect(topics, uniqueName('g'));
+      for (const [i, t] of topics.entries())
+        await stream.publish(t, [
+          { key: 'k', value: i * 10 },
+          { key: 'k', value: i * 10 + 1 },
+        ]);
+      await waitFor(() => c.messages.length >= 6, timeoutMs, '6 messages from 3 topics');
+      for (const b of c.batches) expect(new Set(b.map((m) => m.topic)).size).toBe(1);
+      expect(c.messages.map((m) => [m.topic, m.value]).sort()).toEqual(
+        [
+          [topics[0], 0],
+          [topics[0], 1],
+          [topics[1], 10],
+          [topics[1], 11],
+          [topics[2], 20],
+          [topics[2], 21],
+        ].sort(),
+      );
+      expect(c.sub.alive()).toBe(true);
+      await waitFor(() => true, 10);
+      const lag = await stream.lag();
+      for (const t of topics) expect(lag.find((l) => l.topic === t)?.lag ?? 0).toBe(0);
+    });
+
+    test('two members in one group: every message handled once between them, and the group goes on when one leaves', async () => {
+      const topic = uniqueName('members');
+      const group = uniqueName('g');
+      const a = await collect(topic, group, { maxBatchSize: 5, maxWaitMs: 0 });
+      const b = await collect(topic, group, { maxBatchSize: 5, maxWaitMs: 0 });
+      await stream.publish(
+        topic,
+        Array.from({ length: 40 }, (_, i) => ({ key: `k${i % 8}`, value: i })),
+      );
+      await waitFor(() => a.messages.length + b.messages.length >= 40, timeoutMs, '40 messages between two members');
+      await sleep(200);
+      const all = [...a.messages, ...b.messages].map((m) => m.value as number).sort((x, y) => x - y);
+      expect(all).toEqual(Array.from({ length: 40 }, (_, i) => i));
+      await a.sub.close();
+      await stream.publish(topic, [{ key: 'k0', value: 'after' }]);
+      await waitFor(() => b.messages.some((m) => m.value === 'after'), timeoutMs, 'the remaining member');
+    });
+
+    test('batching under maxWaitMs: small publishes close together arrive as fewer, larger batches', async () => {
+      const topic = uniqueName('wait');
+      const c = await collect(topic, uniqueName('g'), { maxBatchSize: 100, maxWaitMs: 400 });
+      await sleep(100);
+      for (let i = 0; i < 10; i++) await stream.publish(topic, [{ key: 'k', value: i }]);
+      await waitFor(() => c.messages.length >= 10, timeoutMs, '10 messages');
+      expect(c.batches.length).toBeLessThan(10);
+      expect(Math.max(...c.batches.map((b) => b.length))).toBeGreaterThan(1);
+    });
+
+    test('redelivery after a crash without commit: a new member of the group gets the messages again', async () => {
+      const topic = uniqueName('crash');
+      const group = uniqueName('g');
+      const firstSaw: unknown[] = [];
+      const first = await collect(topic, group, {
+        maxWaitMs: 0,
+        handler: async (batch) => {
+          firstSaw.push(...batch.map((m) => m.value));
+          throw new Error('process died before committing');
+        },
+      });
+      await stream.publish(topic, [
+        { key: 'k', value: 'a' },
+        { key: 'k', value: 'b' },
+      ]);
+      await waitFor(() => firstSaw.length >= 2, timeoutMs, 'the first delivery');
+      await first.sub.close();
+      const second = await collect(topic, group, { maxWaitMs: 0 });
+      await waitFor(() => second.messages.length >= 2, timeoutMs, 'the redelivery');
+      expect(second.messages.map((m) => m.value)).toEqual(['a', 'b']);
+    });
+
+    test('a permanently failing message reaches the dead letter; the others are handled; transient errors never dead-letter', async () => {
+      const topic = uniqueName('poison');
+      const dlq = uniqueName('poison-dlq');
+      const letters = await collect(dlq, uniqueName('dlq-reader'), { maxWaitMs: 0 });
+      let transientLeft = 3;
+      const c = await collect(topic, uniqueName('g'), {
+        maxWaitMs: 0,
+        deadLetter: { topic: dlq, maxAttempts: 2 },
+        handler: async (batch) => {
+          if (batch.some((m) => m.value === 'flaky') && transientLeft-- > 0) throw new TransientError('store down');
+          if (batch.some((m) => m.value === 'poison')) throw new Error('cannot parse poison');
+        },
+      });
+      await stream.publish(topic, [
+        { key: 'k', value: 1 },
+        { key: 'k', value: 'poison' },
+        { key: 'k', value: 'flaky' },
+        { key: 'k', value: 3 },
+      ]);
+      await waitFor(() => c.messages.length >= 3 && letters.messages.length >= 1, timeoutMs * 2, 'the good messages and one dead letter');
+      await sleep(200);
+      expect(c.messages.map((m) => m.value)).toEqual([1, 'flaky', 3]);
+      expect(letters.messages).toHaveLength(1);
+      expect(letters.messages[0]!.value as DeadLetter).toMatchObject({ topic, value: 'poison', key: 'k', attempts: 2, error: 'cannot parse poison' });
+    });
+
+    test('a non-JSON value is refused at publish and the topic goes on', async () => {
+      const topic = uniqueName('nonjson');
+      await expect(stream.publish(topic, [{ value: () => 1 }])).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+      const c = await collect(topic, uniqueName('g'), { maxWaitMs: 0 });
+      await stream.publish(topic, [{ value: 'fine' }]);
+      await waitFor(() => c.messages.length >= 1, timeoutMs, 'the next message');
+      expect(c.messages.map((m) => m.value)).toEqual(['fine']);
     });
 
     test('a value that is not JSON-serialisable is refused', async () => {

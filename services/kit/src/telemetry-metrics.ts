@@ -1,0 +1,59 @@
+/**
+ * The telemetry pipeline's metrics, registered on a process's Prometheus registry: records in
+ * (consumed) and out (inserted), dead-lettered, lag per topic and group (read from the stream at
+ * scrape time), and what waits in the publishers' disk spool.
+ */
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { EventStream } from './ports/stream.js';
+import type { Spool } from './telemetry-spool.js';
+
+export interface TelemetryMetrics {
+  in: Counter<'topic'>;
+  out: Counter<'table'>;
+  deadLettered: Counter<'topic'>;
+}
+
+export function telemetryMetrics(registry: Registry, sources: { stream: EventStream; spool?: Spool | undefined }): TelemetryMetrics {
+  const lag = new Gauge({
+    name: 'pylon_telemetry_lag',
+    help: 'Messages published but not yet consumed, per topic and consumer group',
+    labelNames: ['topic', 'group'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const l of await sources.stream.lag().catch(() => [])) this.set({ topic: l.topic, group: l.group }, l.lag);
+    },
+  });
+  void lag;
+  if (sources.spool) {
+    const spool = sources.spool;
+    new Gauge({
+      name: 'pylon_telemetry_spool_bytes',
+      help: 'Bytes of telemetry waiting in the disk spool for the stream',
+      registers: [registry],
+      async collect() {
+        this.set((await spool.size().catch(() => ({ bytes: 0 }))).bytes);
+      },
+    });
+  }
+  return {
+    in: new Counter({
+      name: 'pylon_telemetry_ingest_in_total',
+      help: 'Telemetry records delivered to the ingest (redeliveries after a failed insert included)',
+      labelNames: ['topic'] as const,
+      registers: [registry],
+    }),
+    out: new Counter({
+      name: 'pylon_telemetry_ingest_out_total',
+      help: 'Rows inserted into the analytics store',
+      labelNames: ['table'] as const,
+      registers: [registry],
+    }),
+    deadLettered: new Counter({
+      name: 'pylon_telemetry_dead_lettered_total',
+      help: 'Telemetry records moved to the dead letter',
+      labelNames: ['topic'] as const,
+      registers: [registry],
+    }),
+  };
+}

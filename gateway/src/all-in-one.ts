@@ -35,6 +35,7 @@ import { docsEnabled, introspectionEnabled, limitsFrom, type AllInOneEnv } from 
 import { InProcessDataSource } from './data-sources.js';
 import { DEMO_ACCOUNT_ID, seedDemo, seedDemoAlertRules, seedDemoMedia, seedDemoSchedules } from './demo.js';
 import { startSimulator, type Simulator } from './simulator.js';
+import { startFleet, type Fleet } from './fleet/fleet-simulator.js';
 import { createAccessLayer } from './access.js';
 import { createApiDocs } from './docs/api-docs.routes.js';
 import { credentialsFrom } from './edge-auth.js';
@@ -235,6 +236,25 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   };
   files.baseUrl = url(servers[0]!);
   await access.start(url(servers[0]!));
+  // The demo's screens also send play logs, events and impressions through the real HTTP ingestion
+  // API (the fleet simulator of `npm run simulate`): history at first start, then live, once the
+  // demo schedules exist, so a newcomer's dashboards are not empty.
+  const fleet: Promise<Fleet | undefined> = simulator
+    ? demoMedia.then(async () => {
+        const screens = (await devices.repo.all(DEMO_ACCOUNT_ID)).filter((d) => d.registrationKey.startsWith('sim-'));
+        const f = await startFleet({
+          baseUrl: url(servers[0]!),
+          screens: screens.map((d) => ({ registrationKey: d.registrationKey })),
+          days: demo.created ? env.SIGNAGE_SIMULATOR_HISTORY_DAYS : 0,
+          live: true,
+          pings: false,
+          pingSeconds: env.SIGNAGE_SIMULATOR_SECONDS,
+          logger,
+        });
+        void f.history.then((t) => logger.info({ sent: t.sent, acknowledged: t.acknowledged }, 'demo telemetry history sent'));
+        return f;
+      })
+    : Promise.resolve(undefined);
   let closed = false;
   return {
     baseUrl: url(servers[0]!),
@@ -252,6 +272,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
       if (closed) return;
       closed = true;
       ops.setDraining();
+      await (await fleet)?.close();
       // Long-polling pings answer now instead of holding the servers open.
       devices.runtime.releaseWaiters();
       await Promise.all(

@@ -47,6 +47,8 @@ export const allInOneEnv = backendEnv
     /** The demo account's devices ping through a built-in simulator (only with SIGNAGE_DEMO). */
     SIGNAGE_SIMULATOR: envBool(true),
     SIGNAGE_SIMULATOR_SECONDS: envInt(15, 1, 3600),
+    /** Days of play, event and impression history the demo's simulated screens send at first start (0: none). */
+    SIGNAGE_SIMULATOR_HISTORY_DAYS: envInt(3, 0, 89),
     /** The browser docs (/docs, /graphiql); default on except in production. */
     DOCS_ENABLED: z.enum(['true', 'false']).optional(),
   })

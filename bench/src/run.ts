@@ -9,6 +9,8 @@
  * Scenario 4 (content): a 200 MB media upload against a local stream copy of the same file, and
  * peak RSS during it (bench/src/content.scenarios.ts).
  * Scenario 6 (scheduling): player manifest resolutions vs GET /devices/{id} (bench/src/scheduling.scenarios.ts).
+ * Scenario 7 (telemetry): raw chDB bulk insert (the ceiling) vs stream-to-store vs HTTP ingestion of
+ * play logs at 1 and 100 rows per request, and acknowledged-to-queryable (bench/src/telemetry.scenarios.ts).
  * Scenario 5 (data tables): batch create vs raw insertMany, CSV import, filtered sorted pages,
  * export (bench/src/datatables.scenarios.ts; 1M rows when run on its own).
  * Set BENCH_SECONDS / BENCH_CONNECTIONS to change the load (defaults 10 s, 10 connections).
@@ -30,6 +32,7 @@ import { bulkCommandLatency, pingLoad, seedPingDevices } from './devices.scenari
 import { printUpload, uploadScenario } from './content.scenarios.js';
 import { dataTablesScenario } from './datatables.scenarios.js';
 import { manifestScenario } from './scheduling.scenarios.js';
+import { ackToQueryable, httpIngestion, rawInsertCeiling, streamToStore } from './telemetry.scenarios.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
@@ -156,6 +159,9 @@ const authResults = await authScenario({
 
 const deviceResults = await devicesScenario();
 
+// Scenario 7 (telemetry): on the ping scenario's devices (bench-ping-<i>), in the same server.
+const telemetryResults = await telemetryScenario();
+
 // Scenario 6 (scheduling): manifest resolutions for a device in 50 overlapping schedules vs GET /devices/{id}.
 const manifestResults = await manifestScenario({ baseUrl: app.baseUrl, key: KEY, accountId: DEMO_ACCOUNT_ID, repo, seconds, connections });
 
@@ -170,6 +176,34 @@ await dataTablesScenario(
     ? { rows: 2000, batchCalls: 5, importRows: 2000, pages: 10 }
     : { rows: Number(process.env.BENCH_ROWS ?? 100_000), batchCalls: 200, importRows: 100_000, pages: 300 },
 );
+
+/** Scenario 7: the telemetry pipeline, raw ceiling vs stream-to-store vs HTTP ingestion. */
+async function telemetryScenario(): Promise<LoadResult[]> {
+  const rows = smoke ? 20_000 : 500_000;
+  const keys = Array.from({ length: smoke ? 100 : 1000 }, (_, i) => `bench-ping-${i}`);
+  const { stream, analytics } = app.telemetry;
+  const ceiling = await rawInsertCeiling(analytics, rows);
+  const pipeline = await streamToStore(stream, analytics, rows);
+  const one = await httpIngestion({ url: app.baseUrl, keys, seconds, connections, perRequest: 1 });
+  const hundred = await httpIngestion({ url: app.baseUrl, keys, seconds, connections, perRequest: 100 });
+  // A 202 waits for its batch to be flushed to disk; more players at once share each flush.
+  const busy = await httpIngestion({ url: app.baseUrl, keys, seconds, connections: connections * 5, perRequest: 100 });
+  busy.name += `, ${connections * 5} players at once`;
+  const visible = await ackToQueryable({ url: app.baseUrl, key: keys[0]!, store: analytics, samples: smoke ? 5 : 40 });
+  const n = (x: number) => Math.round(x).toLocaleString('en');
+  console.log('\nScenario 7: telemetry pipeline (play logs)\n');
+  console.log(`  raw chDB bulk insert, 10,000 rows per insert (ceiling)     ${n(ceiling).padStart(10)} rows/s`);
+  console.log(
+    `  stream-to-store (LMDB stream -> ingest -> chDB)            ${n(pipeline).padStart(10)} rows/s   ${(pipeline / ceiling).toFixed(2)}x the ceiling (target >= 0.40x)`,
+  );
+  for (const h of [one, hundred, busy])
+    console.log(
+      `  ${h.name.padEnd(58)} ${n(h.rowsPerSecond).padStart(10)} rows/s   ${n(h.requestsPerSecond)} req/s, p50 ${h.p50} ms, p99 ${h.p99} ms, ${h.errors} errors`,
+    );
+  console.log(`\nHTTP ingestion at 100 rows/request: ${n(Math.max(hundred.rowsPerSecond, busy.rowsPerSecond))} rows/s (target >= 200,000 rows/s)`);
+  console.log(`acknowledged-to-queryable: p50 ${visible.p50} ms, p95 ${visible.p95} ms, max ${visible.max} ms (target p95 < 2,000 ms)`);
+  return [one, hundred, busy].map((h) => ({ name: h.name, rps: h.requestsPerSecond, p50: h.p50, p99: h.p99, errors: h.errors }));
+}
 
 /** Scenario 2: the player API's ping path and bulk commands, on 1,000 devices of their own account (100 in smoke mode). */
 async function devicesScenario(): Promise<LoadResult[]> {
@@ -205,7 +239,7 @@ await direct.server.stop();
 await app.close();
 await rm(dir, { recursive: true, force: true });
 
-const broken = brokenScenarios([...results, ...authResults, ...deviceResults, ...manifestResults]);
+const broken = brokenScenarios([...results, ...authResults, ...deviceResults, ...manifestResults, ...telemetryResults]);
 if (broken.length) {
   console.error(`\nbroken scenarios:\n  ${broken.join('\n  ')}`);
   process.exit(1);

@@ -16,6 +16,8 @@ import {
   metricsAccess,
   SCHEMA_DIR,
   serveMetrics,
+  type AnalyticsStore,
+  type EventStream,
   type GatewayClient,
   type Logger,
   type Subgraph,
@@ -58,6 +60,8 @@ export interface AllInOne {
   client: GatewayClient;
   subgraphs: Record<string, Subgraph>;
   logger: Logger;
+  /** The telemetry path's backends (benchmarks and loss tests measure the pipeline through them). */
+  telemetry: { stream: EventStream; analytics: AnalyticsStore };
   /** Graceful stop: readiness off, servers drained, stores closed in reverse order. */
   close(): Promise<void>;
   servers: Server[];
@@ -267,6 +271,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     client,
     subgraphs,
     logger,
+    telemetry: { stream: backends.stream!, analytics },
     servers,
     async close() {
       if (closed) return;

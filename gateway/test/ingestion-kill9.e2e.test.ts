@@ -114,7 +114,7 @@ test('every play log acknowledged before the kill is stored after the restart', 
   };
   // Acknowledged-to-queryable is well under this even right after a restart.
   const until = Date.now() + 60_000;
-  let missing: string[] = [];
+  let missing: string[];
   do {
     missing = [];
     for (const s of screens) {

@@ -23,7 +23,7 @@ import {
   type Subgraph,
 } from '@pylon/kit';
 import { createBackends, createRateLimiter } from '@pylon/composition/backends';
-import { createAnalyticsSubgraph, startIngest } from '@pylon/analytics';
+import { createAnalyticsSubgraph, replayDeadLetters, startIngest } from '@pylon/analytics';
 import { createContentSubgraph, createMediaHttp, playerContent } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
 import { createDataTablesHttp, createDataTablesSubgraph } from '@pylon/datatables';
@@ -87,6 +87,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     metrics: telemetryMetrics(ops.registry, { stream: backends.stream!, spool: backends.spool }),
   });
   backends.checks.consumer = () => ingest.check();
+  if (env.INGEST_REPLAY_DEAD_LETTERS) await replayDeadLetters({ stream: backends.stream!, analytics, logger });
   const internalSecret = env.SIGNAGE_INTERNAL_SECRET ?? randomBytes(32).toString('hex');
   const tokens = new InternalTokens(internalSecret);
 

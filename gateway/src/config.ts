@@ -49,6 +49,8 @@ export const allInOneEnv = backendEnv
     SIGNAGE_SIMULATOR_SECONDS: envInt(15, 1, 3600),
     /** Days of play, event and impression history the demo's simulated screens send at first start (0: none). */
     SIGNAGE_SIMULATOR_HISTORY_DAYS: envInt(3, 0, 89),
+    /** At start, send every dead letter not replayed yet back to its original topic, once (README "Telemetry pipeline"). */
+    INGEST_REPLAY_DEAD_LETTERS: envBool(false),
     /** The browser docs (/docs, /graphiql); default on except in production. */
     DOCS_ENABLED: z.enum(['true', 'false']).optional(),
   })

@@ -6,7 +6,7 @@ import { devicesEnv, devicesOptions } from '../src/config.js';
 test('defaults become the subgraph options', () => {
   expect(devicesOptions(loadConfig(z.object(devicesEnv), {}))).toEqual({
     onlineWindowSeconds: 600,
-    settings: { commandTtlSeconds: 86_400, sweepIntervalSeconds: 60, maxSnapBytes: 2_000_000, maxPingWaitSeconds: 30 },
+    settings: { commandTtlSeconds: 86_400, sweepIntervalSeconds: 60, maxSnapBytes: 2_000_000, maxPingWaitSeconds: 30, playerRecordMaxAgeDays: 90 },
   });
 });
 

@@ -84,7 +84,11 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     stream: backends.stream!,
     analytics,
     logger,
-    metrics: telemetryMetrics(ops.registry, { stream: backends.stream!, spool: backends.spool }),
+    metrics: telemetryMetrics(ops.registry, {
+      stream: backends.stream!,
+      spool: backends.spool,
+      publishers: () => [devices.runtime.pings, devices.runtime.events, devices.runtime.plays, devices.runtime.impressions, audit],
+    }),
   });
   backends.checks.consumer = () => ingest.check();
   if (env.INGEST_REPLAY_DEAD_LETTERS) await replayDeadLetters({ stream: backends.stream!, analytics, logger });

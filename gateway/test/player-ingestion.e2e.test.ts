@@ -94,6 +94,14 @@ test('a retried batch is stored once; the file name survives the file; unknown f
     ['no-such-file', null, 5],
   ]);
 
+  // The pipeline's metrics: what the publisher held, what the ingest wrote, the consumer's lag.
+  const metrics = await (await fetch(`${h.baseUrl}/metrics`)).text();
+  expect(metrics).toMatch(/pylon_telemetry_publisher_records\{[^}]*topic="telemetry.plays"[^}]*outcome="published"[^}]*\} [1-9]/);
+  expect(metrics).toMatch(/pylon_telemetry_publisher_records\{[^}]*topic="telemetry.plays"[^}]*outcome="lost"[^}]*\} 0/);
+  expect(metrics).toMatch(/pylon_telemetry_ingest_out_total\{[^}]*table="play_logs"[^}]*\} [1-9]/);
+  expect(metrics).toMatch(/pylon_telemetry_lag\{[^}]*topic="telemetry.plays"/);
+  expect(((await (await fetch(`${h.baseUrl}/readyz`)).json()) as Json).checks).toMatchObject({ consumer: 'ok', stream: 'ok' });
+
   // Statistics keep the name after the file is gone.
   await content.media.remove(A, fileId);
   expect((await playsOf(screen.id, 3)).filter((r) => r.fileName === 'Spring sale')).toHaveLength(2);

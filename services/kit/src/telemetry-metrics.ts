@@ -6,6 +6,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { EventStream } from './ports/stream.js';
 import type { Spool } from './telemetry-spool.js';
+import type { PublisherStats } from './telemetry-publisher.js';
 
 export interface TelemetryMetrics {
   in: Counter<'topic'>;
@@ -13,7 +14,26 @@ export interface TelemetryMetrics {
   deadLettered: Counter<'topic'>;
 }
 
-export function telemetryMetrics(registry: Registry, sources: { stream: EventStream; spool?: Spool | undefined }): TelemetryMetrics {
+export function telemetryMetrics(
+  registry: Registry,
+  sources: { stream: EventStream; spool?: Spool | undefined; publishers?: () => readonly ({ topic: string; stats: PublisherStats } | undefined)[] },
+): TelemetryMetrics {
+  if (sources.publishers) {
+    const publishers = sources.publishers;
+    new Gauge({
+      name: 'pylon_telemetry_publisher_records',
+      help: 'Records of this process by outcome since start: published (the stream took them), spooled (waited on disk), lost (held nowhere; each was logged)',
+      labelNames: ['topic', 'outcome'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const p of publishers()) {
+          if (!p) continue;
+          for (const outcome of ['published', 'spooled', 'lost'] as const) this.inc({ topic: p.topic, outcome }, p.stats[outcome]);
+        }
+      },
+    });
+  }
   const lag = new Gauge({
     name: 'pylon_telemetry_lag',
     help: 'Messages published but not yet consumed, per topic and consumer group',

@@ -63,7 +63,7 @@ export class BufferedPublisher<T extends Keyed> {
 
   constructor(
     private readonly stream: EventStream,
-    private readonly topic: string,
+    readonly topic: string,
     private readonly opts: PublisherOptions = {},
   ) {
     this.spoolPending = opts.spool !== undefined;

@@ -33,4 +33,14 @@ if (!target) {
   process.exit(2);
 }
 if (needsInstall()) pnpm(['install', ...(process.env.CI ? ['--frozen-lockfile'] : [])]);
+// Issue 19 (build): `npm start` runs the compiled entry, plain node, when `npm run build` output is current.
+const dist = require('./dist.cjs');
+if (process.argv[2] === 'start' && dist.isCurrent()) {
+  const r = spawnSync(process.execPath, [...dist.nodeArgs('gateway/dist/all-in-one.main.js'), ...process.argv.slice(3)], {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+  });
+  process.exit(r.status ?? 1);
+}
 pnpm([...target, ...process.argv.slice(3)]);

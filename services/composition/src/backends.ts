@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import {
+  envBool,
   envList,
   type AnalyticsStore,
   type BlobStore,
@@ -19,7 +20,14 @@ import {
 
 /** Backend settings, shared by every process's config schema. Embedded drivers are the default. */
 export const backendEnv = z.object({
+  /** Embedded drivers' data (LMDB, chDB, local blobs); never created when every wanted backend is a server. */
   SIGNAGE_DATA_DIR: z.string().min(1).default('./data'),
+  /**
+   * true (default): a process runs the ClickHouse migrations it needs at start (one process).
+   * false: schema changes are left to the migrations job (`migrate` role), so replicas never race
+   * each other or drop what another version declared.
+   */
+  MIGRATE_AT_START: envBool(true),
   DOCUMENTS_DRIVER: z.enum(['lmdb', 'mongo']).default('lmdb'),
   MONGO_URL: z.string().url().optional(),
   ANALYTICS_DRIVER: z.enum(['chdb', 'clickhouse']).default('chdb'),
@@ -101,9 +109,24 @@ export interface Backends {
 
 type Want = 'documents' | 'analytics' | 'stream' | 'cache' | 'blobs';
 
-export async function createBackends(env: BackendEnv, want: Want[], clientId = 'pylon'): Promise<Backends> {
+/** Whether any wanted backend is an embedded one that keeps data under SIGNAGE_DATA_DIR. */
+export function usesDataDir(env: BackendEnv, want: Want[]): boolean {
+  return (
+    (want.includes('documents') && env.DOCUMENTS_DRIVER === 'lmdb') ||
+    (want.includes('analytics') && env.ANALYTICS_DRIVER === 'chdb') ||
+    (want.includes('blobs') && env.BLOBS_DRIVER === 'local')
+  );
+}
+
+export interface BackendOptions {
+  /** The migrations job: MongoDB indexes are also dropped and rebuilt, not only created. */
+  migrate?: boolean;
+}
+
+export async function createBackends(env: BackendEnv, want: Want[], clientId = 'pylon', options: BackendOptions = {}): Promise<Backends> {
   const dataDir = resolve(env.SIGNAGE_DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  // Stateless roles on server backends never touch the local disk (read-only root filesystems).
+  if (usesDataDir(env, want)) mkdirSync(dataDir, { recursive: true });
   const opened: { name: string; close: () => Promise<void> }[] = [];
   const b: Backends = {
     checks: {},
@@ -118,7 +141,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
     if (want.includes('documents')) {
       if (env.DOCUMENTS_DRIVER === 'mongo') {
         const { createMongoDocumentStore } = await import('@pylon/adapters/mongo');
-        b.documents = await createMongoDocumentStore({ url: env.MONGO_URL! });
+        b.documents = await createMongoDocumentStore({ url: env.MONGO_URL!, indexes: options.migrate ? 'migrate' : 'create' });
       } else {
         const { createLmdbDocumentStore } = await import('@pylon/kit/adapters/documents.lmdb');
         b.documents = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
@@ -142,7 +165,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
       }
       const a = b.analytics;
       opened.push({ name: 'analytics', close: () => a.close() });
-      await a.migrate();
+      if (env.MIGRATE_AT_START || options.migrate) await a.migrate();
       b.checks.analytics = () => a.ping();
     }
     if (want.includes('cache')) {

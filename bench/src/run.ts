@@ -11,6 +11,8 @@
  * Scenario 6 (scheduling): player manifest resolutions vs GET /devices/{id} (bench/src/scheduling.scenarios.ts).
  * Scenario 5 (data tables): batch create vs raw insertMany, CSV import, filtered sorted pages,
  * export (bench/src/datatables.scenarios.ts; 1M rows when run on its own).
+ * Scenario 7 (start): spawn to /readyz of a subgraph process and of the all-in-one, from dist/ and
+ * through tsx (bench/src/start.scenarios.ts).
  * Set BENCH_SECONDS / BENCH_CONNECTIONS to change the load (defaults 10 s, 10 connections).
  * BENCH_SMOKE=true (run by `npm test`): every scenario for about a second, no warm-up, fewer
  * devices; figures are not judged, but a scenario that fails or answers with errors fails the run.
@@ -30,6 +32,7 @@ import { bulkCommandLatency, pingLoad, seedPingDevices } from './devices.scenari
 import { printUpload, uploadScenario } from './content.scenarios.js';
 import { dataTablesScenario } from './datatables.scenarios.js';
 import { manifestScenario } from './scheduling.scenarios.js';
+import { printStart, startScenario } from './start.scenarios.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
@@ -204,6 +207,10 @@ await new Promise<void>((res) => directServer.close(() => res()));
 await direct.server.stop();
 await app.close();
 await rm(dir, { recursive: true, force: true });
+
+// Scenario 7 (start): spawn to ready from dist/ (node) and from the sources (tsx); 1 start each in smoke mode.
+const startRuns = smoke ? 1 : 5;
+printStart(await startScenario(startRuns), startRuns);
 
 const broken = brokenScenarios([...results, ...authResults, ...deviceResults, ...manifestResults]);
 if (broken.length) {

@@ -11,6 +11,11 @@ import { OIDC } from '@pylon/identity/oauth/oidc.adapter';
 import * as scheduling from '@pylon/scheduling/domain/collections';
 
 const isSpec = (v: unknown): v is CollectionSpec =>
-  typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string' && Object.keys(v).every((k) => ['name', 'uniqueIndexes', 'indexes'].includes(k));
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as { name?: unknown }).name === 'string' &&
+  Object.keys(v).every((k) => ['name', 'uniqueIndexes', 'indexes'].includes(k));
 
-export const ALL_COLLECTIONS: CollectionSpec[] = [content, datatables, devices, identity, scheduling].flatMap((m) => Object.values(m).filter(isSpec)).concat([OIDC]);
+export const ALL_COLLECTIONS: CollectionSpec[] = [content, datatables, devices, identity, scheduling]
+  .flatMap((m) => Object.values(m).filter(isSpec))
+  .concat([OIDC]);

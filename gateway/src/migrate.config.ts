@@ -9,8 +9,12 @@ export const migrateEnv = backendEnv
     /** Partitions of each stream topic the job creates (existing topics are left as they are). */
     KAFKA_TOPIC_PARTITIONS: envInt(3, 1, 1000),
     KAFKA_REPLICATION_FACTOR: envInt(1, 1, 10),
-    /** The first account's API key (16+ characters): created with its account and owner when no key has this value. */
-    SIGNAGE_BOOTSTRAP_API_KEY: z.string().min(16).max(256).optional(),
+    /** The first account's API key (16+ characters): created with its account and owner when no key has this value; empty: none. */
+    SIGNAGE_BOOTSTRAP_API_KEY: z
+      .string()
+      .max(256)
+      .refine((v) => v === '' || v.length >= 16, 'at least 16 characters (or empty: no bootstrap key)')
+      .optional(),
     SIGNAGE_BOOTSTRAP_ACCOUNT_ID: z
       .string()
       .regex(/^[A-Za-z0-9._-]{1,100}$/)

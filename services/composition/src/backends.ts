@@ -29,7 +29,11 @@ export const backendEnv = z.object({
    */
   MIGRATE_AT_START: envBool(true),
   DOCUMENTS_DRIVER: z.enum(['lmdb', 'mongo']).default('lmdb'),
-  MONGO_URL: z.string().url().optional(),
+  /** A MongoDB connection string: mongodb+srv://, or mongodb:// with one host or a replica set's comma-separated hosts (not a WHATWG URL). */
+  MONGO_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\/[^/?#\s]+(\/[^?#\s]*)?(\?\S*)?$/, 'a mongodb:// or mongodb+srv:// connection string')
+    .optional(),
   ANALYTICS_DRIVER: z.enum(['chdb', 'clickhouse']).default('chdb'),
   CLICKHOUSE_URL: z.string().url().optional(),
   CLICKHOUSE_USER: z.string().optional(),

@@ -1,15 +1,6 @@
 /** Distributed mode: the legacy adapter as its own process, sending persisted operations to the gateway over HTTP. */
 import { createAuditSink } from '@pylon/composition/audit-sink';
-import {
-  createHttpGatewayClient,
-  createLogger,
-  createOps,
-  listenHttp,
-  loadConfigOrExit,
-  metricsAccess,
-  onShutdown,
-  serveMetrics,
-} from '@pylon/kit';
+import { createHttpGatewayClient, createLogger, createOps, listenHttp, loadConfigOrExit, metricsAccess, onShutdown, serveMetrics } from '@pylon/kit';
 import { legacyAdapterEnv } from './config.js';
 import { createLegacyApp } from './index.js';
 

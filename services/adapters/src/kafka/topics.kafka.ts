@@ -23,7 +23,11 @@ export async function createKafkaTopics(o: KafkaTopicsOptions): Promise<string[]
     if (missing.length === 0) return [];
     await admin.createTopics({
       waitForLeaders: true,
-      topics: missing.map((topic) => ({ topic, numPartitions: o.numPartitions ?? 3, ...(o.replicationFactor ? { replicationFactor: o.replicationFactor } : {}) })),
+      topics: missing.map((topic) => ({
+        topic,
+        numPartitions: o.numPartitions ?? 3,
+        ...(o.replicationFactor ? { replicationFactor: o.replicationFactor } : {}),
+      })),
     });
     return missing;
   } finally {

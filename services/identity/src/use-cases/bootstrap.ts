@@ -23,7 +23,14 @@ export async function bootstrapFirstAccount(repo: IdentityRepository, input: Boo
   }
   const owner =
     existing ??
-    (await createUser(repo, { accountId: input.accountId, username: input.ownerUsername, roles: ['Owner', 'API'], email: null, firstName: null, lastName: null }));
+    (await createUser(repo, {
+      accountId: input.accountId,
+      username: input.ownerUsername,
+      roles: ['Owner', 'API'],
+      email: null,
+      firstName: null,
+      lastName: null,
+    }));
   await createApiKey(repo, { accountId: input.accountId, userId: owner.id, name: 'bootstrap', value: input.apiKey });
   return { created: true, accountId: input.accountId };
 }

@@ -101,6 +101,12 @@ describe('every role starts from dist/ with production settings and a read-only 
     expect(readdirSync(volume).sort()).toEqual(['analytics', 'documents']);
   }, 90_000);
 
+  test('the migrations job runs again without changing anything (every deploy runs it; before the analytics process opens the embedded chDB dir)', async () => {
+    const job = run('migrate', { ...backends(), SIGNAGE_BOOTSTRAP_API_KEY: 'bootstrap-key-0123456789abcdef' });
+    expect(await exitCode(job)).toBe(0);
+    expect(output.get('migrate')).not.toMatch(/first account and API key created|"level":5\d/);
+  }, 90_000);
+
   test('the six subgraphs, the gateway and both facades become ready, wired to each other', async () => {
     const subgraphs = ROLES.filter((r) => r.kind === 'subgraph');
     const ports = Object.fromEntries(await Promise.all(subgraphs.map(async (r) => [r.name, await freePort()] as const)));

@@ -34,6 +34,7 @@ let cwd: string;
 let volume: string;
 const children: ChildProcess[] = [];
 const output = new Map<string, string>();
+const closed = new WeakMap<ChildProcess, Promise<number | null>>();
 
 function run(role: string, env: Record<string, string>, extraArgs: string[] = []): ChildProcess {
   const child = spawn(process.execPath, ['--conditions=pylon-dist', join(ROOT, 'gateway/dist/role.main.js'), role, ...extraArgs], {
@@ -45,7 +46,15 @@ function run(role: string, env: Record<string, string>, extraArgs: string[] = []
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-4000)));
   child.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-4000)));
-  child.on('exit', () => output.set(role, out));
+  closed.set(
+    child,
+    new Promise((resolve) =>
+      child.once('close', (code) => {
+        output.set(role, out);
+        resolve(code);
+      }),
+    ),
+  );
   Object.defineProperty(child, 'output', { get: () => out });
   children.push(child);
   return child;
@@ -65,7 +74,8 @@ async function ready(role: string, child: ChildProcess, port: number): Promise<n
   throw new Error(`${role} was not ready within ${START_LIMIT_MS} ms: ${(child as unknown as { output: string }).output}`);
 }
 
-const exitCode = (child: ChildProcess) => new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (c) => r(c))));
+/** Resolves once the process has exited and its output is complete (its streams closed). */
+const exitCode = (child: ChildProcess): Promise<number | null> => closed.get(child)!;
 
 beforeAll(() => {
   if (!dist.isCurrent()) {
@@ -102,8 +112,9 @@ describe('every role starts from dist/ with production settings and a read-only 
   }, 90_000);
 
   test('the migrations job runs again without changing anything (every deploy runs it; before the analytics process opens the embedded chDB dir)', async () => {
-    const job = run('migrate', { ...backends(), SIGNAGE_BOOTSTRAP_API_KEY: 'bootstrap-key-0123456789abcdef' });
+    const job = run('migrate', { ...backends(), SIGNAGE_BOOTSTRAP_API_KEY: 'bootstrap-key-0123456789abcdef', LOG_LEVEL: 'info' });
     expect(await exitCode(job)).toBe(0);
+    expect(output.get('migrate')).toContain('bootstrap API key already present');
     expect(output.get('migrate')).not.toMatch(/first account and API key created|"level":[56]\d/);
   }, 90_000);
 

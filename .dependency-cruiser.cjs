@@ -94,7 +94,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['(^|/)node_modules/', '(^|/)\\.tmp/', '\\.d\\.ts$'] },
+    exclude: { path: ['(^|/)node_modules/', '(^|/)\\.tmp/', '(^|/)dist/', '\\.d\\.ts$'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

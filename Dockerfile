@@ -1,17 +1,59 @@
-# One image for every Pylon process; the command picks the entry point (see docker-compose.yml).
-FROM node:24-slim
+# syntax=docker/dockerfile:1
+# One image for every Pylon process: the argument names the role (gateway/src/roles.ts):
+#   docker run pylon:<version> gateway | identity | devices | content | scheduling | datatables |
+#     analytics | rest | legacy | telemetry-consumer | migrate | admin <command> | all-in-one
+# Compiled JavaScript only (no TypeScript transpiler at run time), production dependencies only,
+# runs as uid 1000 on a read-only root filesystem: embedded backends write to the /data volume,
+# stateless roles on server backends write nothing (give /tmp a tmpfs for uploads in flight).
+# Stages: manifests -> deps (production dependencies) and build (all dependencies, esbuild to
+# <package>/dist) -> runtime (deps' tree plus build's compiled output and data files).
+
+ARG NODE_IMAGE=node:24.11.1-bookworm-slim
+
+FROM ${NODE_IMAGE} AS manifests
+ENV CI=true
+RUN npm install --global --no-fund --no-audit pnpm@10.34.8
+WORKDIR /src
+# The lockfile and every package manifest only, so dependency layers are rebuilt only when they change.
+COPY package.json pnpm-workspace.yaml pnpm-lock.yaml .npmrc ./
+COPY scripts/require-pnpm.cjs scripts/
+COPY services/kit/package.json services/kit/
+COPY services/composition/package.json services/composition/
+COPY services/adapters/package.json services/adapters/
+COPY services/identity/package.json services/identity/
+COPY services/devices/package.json services/devices/
+COPY services/content/package.json services/content/
+COPY services/scheduling/package.json services/scheduling/
+COPY services/datatables/package.json services/datatables/
+COPY services/analytics/package.json services/analytics/
+COPY gateway/package.json gateway/
+COPY rest-facade/package.json rest-facade/
+COPY legacy-adapter/package.json legacy-adapter/
+COPY bench/package.json bench/
+RUN pnpm fetch --frozen-lockfile
+
+# Production dependencies only (the equivalent of `pnpm deploy` for a workspace whose packages
+# read the repository's schema/ at run time): a fresh install with --prod, nothing to prune.
+FROM manifests AS deps
+RUN pnpm install --frozen-lockfile --offline --prod
+
+FROM manifests AS build
+RUN pnpm install --frozen-lockfile --offline
+COPY . .
+RUN node scripts/build.cjs \
+ && mkdir /out \
+ && cp -r --parents services/*/dist gateway/dist rest-facade/dist legacy-adapter/dist services/kit/migrations schema /out/
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0 SIGNAGE_DATA_DIR=/data
 WORKDIR /app
-RUN corepack enable || npm install -g pnpm@10.34.8
-COPY package.json pnpm-workspace.yaml pnpm-lock.yaml tsconfig.base.json tsconfig.json ./
-COPY services ./services
-COPY gateway ./gateway
-COPY rest-facade ./rest-facade
-COPY legacy-adapter ./legacy-adapter
-COPY bench ./bench
-COPY schema ./schema
-COPY scripts ./scripts
-RUN pnpm install --frozen-lockfile
-ENV NODE_ENV=production HOST=0.0.0.0
-USER node
-EXPOSE 4000 4001 4080
-CMD ["pnpm", "exec", "tsx", "gateway/src/all-in-one.main.ts"]
+# Owned by root and not writable by the process: the code cannot be changed at run time.
+COPY --from=deps /src /app
+COPY --from=build /out /app
+RUN mkdir /data && chown 1000:1000 /data
+VOLUME ["/data"]
+USER 1000:1000
+# gateway / all-in-one 4000, subgraphs and REST 4001, legacy 4080, metrics 9464 (internal only).
+EXPOSE 4000 4001 4080 9464
+ENTRYPOINT ["node", "--conditions=pylon-dist", "gateway/dist/role.main.js"]
+CMD ["all-in-one"]

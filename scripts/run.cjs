@@ -2,7 +2,7 @@
 // Entry for `npm start`, `npm test` and `npm run bench` on a fresh clone: installs the
 // workspace with the pinned pnpm (through npx) when needed, then runs the pnpm script.
 'use strict';
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -33,4 +33,14 @@ if (!target) {
   process.exit(2);
 }
 if (needsInstall()) pnpm(['install', ...(process.env.CI ? ['--frozen-lockfile'] : [])]);
-pnpm([...target, ...process.argv.slice(3)]);
+// Issue 19 (build): `npm start` runs the compiled entry, plain node, when `npm run build` output is
+// current; signals are passed on so the server shuts down gracefully with this process.
+const dist = require('./dist.cjs');
+if (process.argv[2] === 'start' && dist.isCurrent()) {
+  const args = [...dist.nodeArgs('gateway/dist/all-in-one.main.js'), ...process.argv.slice(3)];
+  const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: process.env });
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else {
+  pnpm([...target, ...process.argv.slice(3)]);
+}

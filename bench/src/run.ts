@@ -13,6 +13,8 @@
  * play logs at 1 and 100 rows per request, and acknowledged-to-queryable (bench/src/telemetry.scenarios.ts).
  * Scenario 5 (data tables): batch create vs raw insertMany, CSV import, filtered sorted pages,
  * export (bench/src/datatables.scenarios.ts; 1M rows when run on its own).
+ * Scenario 8 (start): spawn to /readyz of a subgraph process and of the all-in-one, from dist/ and
+ * through tsx (bench/src/start.scenarios.ts).
  * Set BENCH_SECONDS / BENCH_CONNECTIONS to change the load (defaults 10 s, 10 connections).
  * BENCH_SMOKE=true (run by `npm test`): every scenario for about a second, no warm-up, fewer
  * devices; figures are not judged, but a scenario that fails or answers with errors fails the run.
@@ -32,6 +34,7 @@ import { bulkCommandLatency, pingLoad, seedPingDevices } from './devices.scenari
 import { printUpload, uploadScenario } from './content.scenarios.js';
 import { dataTablesScenario } from './datatables.scenarios.js';
 import { manifestScenario } from './scheduling.scenarios.js';
+import { printStart, startScenario } from './start.scenarios.js';
 import { ackToQueryable, httpIngestion, rawInsertCeiling, streamToStore } from './telemetry.scenarios.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
@@ -238,6 +241,10 @@ await new Promise<void>((res) => directServer.close(() => res()));
 await direct.server.stop();
 await app.close();
 await rm(dir, { recursive: true, force: true });
+
+// Scenario 8 (start): spawn to ready from dist/ (node) and from the sources (tsx); 1 start each in smoke mode.
+const startRuns = smoke ? 1 : 5;
+printStart(await startScenario(startRuns), startRuns);
 
 const broken = brokenScenarios([...results, ...authResults, ...deviceResults, ...manifestResults, ...telemetryResults]);
 if (broken.length) {

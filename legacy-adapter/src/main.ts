@@ -1,35 +1,10 @@
 /** Distributed mode: the legacy adapter as its own process, sending persisted operations to the gateway over HTTP. */
-import { z } from 'zod';
-import { auditSinkEnv, createAuditSink } from '@pylon/composition/audit-sink';
-import {
-  createHttpGatewayClient,
-  createLogger,
-  createOps,
-  envInt,
-  envLogLevel,
-  envPort,
-  envTrustProxy,
-  listenHttp,
-  loadConfigOrExit,
-  metricsAccess,
-  metricsEnv,
-  onShutdown,
-  serveMetrics,
-} from '@pylon/kit';
+import { createAuditSink } from '@pylon/composition/audit-sink';
+import { createHttpGatewayClient, createLogger, createOps, listenHttp, loadConfigOrExit, metricsAccess, onShutdown, serveMetrics } from '@pylon/kit';
+import { legacyAdapterEnv } from './config.js';
 import { createLegacyApp } from './index.js';
 
-const env = loadConfigOrExit(
-  z.object({
-    LOG_LEVEL: envLogLevel(),
-    HOST: z.string().min(1).default('0.0.0.0'),
-    TRUST_PROXY: envTrustProxy(),
-    PORT: envPort(4080),
-    ...metricsEnv,
-    GATEWAY_URL: z.string().url(),
-    GATEWAY_TIMEOUT_MS: envInt(10000, 100, 120000),
-    ...auditSinkEnv,
-  }),
-);
+const env = loadConfigOrExit(legacyAdapterEnv);
 const logger = createLogger({ level: env.LOG_LEVEL, name: 'legacy-adapter' });
 const ops = createOps('legacy-adapter');
 try {

@@ -1,38 +1,22 @@
 /** Distributed mode: the REST facade as its own process, sending persisted operations to the gateway over HTTP. */
 import express from 'express';
-import { z } from 'zod';
-import { auditSinkEnv, createAuditSink } from '@pylon/composition/audit-sink';
+import { createAuditSink } from '@pylon/composition/audit-sink';
 import {
   createHttpGatewayClient,
   createLogger,
   createOps,
-  envInt,
-  envLogLevel,
-  envPort,
-  envTrustProxy,
   listenHttp,
   loadConfigOrExit,
   metricsAccess,
-  metricsEnv,
   mountOps,
   onShutdown,
   requestLogging,
   serveMetrics,
 } from '@pylon/kit';
+import { restFacadeEnv } from './config.js';
 import { createRestFacade } from './index.js';
 
-const env = loadConfigOrExit(
-  z.object({
-    LOG_LEVEL: envLogLevel(),
-    HOST: z.string().min(1).default('0.0.0.0'),
-    TRUST_PROXY: envTrustProxy(),
-    PORT: envPort(4001),
-    ...metricsEnv,
-    GATEWAY_URL: z.string().url(),
-    GATEWAY_TIMEOUT_MS: envInt(10000, 100, 120000),
-    ...auditSinkEnv,
-  }),
-);
+const env = loadConfigOrExit(restFacadeEnv);
 const logger = createLogger({ level: env.LOG_LEVEL, name: 'rest-facade' });
 const ops = createOps('rest-facade');
 try {

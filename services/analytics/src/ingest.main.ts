@@ -7,48 +7,17 @@
  * `INGEST_REPLAY_DEAD_LETTERS=true`: first replays every dead letter to its original topic, once.
  */
 import express from 'express';
-import { z } from 'zod';
-import {
-  createLogger,
-  createOps,
-  envBool,
-  envInt,
-  envLogLevel,
-  envPort,
-  listenHttp,
-  loadConfigOrExit,
-  metricsAccess,
-  metricsEnv,
-  mountOps,
-  onShutdown,
-  serveMetrics,
-  telemetryMetrics,
-} from '@pylon/kit';
-import { backendEnv, backendRules, createBackends } from '@pylon/composition/backends';
+import { createLogger, createOps, listenHttp, loadConfigOrExit, metricsAccess, mountOps, onShutdown, serveMetrics, telemetryMetrics } from '@pylon/kit';
+import { createBackends } from '@pylon/composition/backends';
+import { ingestEnv } from './ingest.config.js';
 import { startIngest } from './ingest/ingest.js';
 import { replayDeadLetters } from './ingest/dead-letters.js';
 
-const env = loadConfigOrExit(
-  backendEnv
-    .extend({
-      LOG_LEVEL: envLogLevel(),
-      HOST: z.string().min(1).default('0.0.0.0'),
-      PORT: envPort(4010),
-      ...metricsEnv,
-      /** Messages per insert at most, and the longest a partial batch waits. */
-      INGEST_MAX_BATCH: envInt(5000, 1, 100_000),
-      INGEST_MAX_WAIT_MS: envInt(500, 0, 60_000),
-      /** Refused inserts (store up) before a batch's messages go one by one to the dead letter. */
-      INGEST_MAX_ATTEMPTS: envInt(5, 1, 1000),
-      INGEST_REPLAY_DEAD_LETTERS: envBool(false),
-    })
-    .check(...backendRules),
-);
+const env = loadConfigOrExit(ingestEnv);
 const logger = createLogger({ level: env.LOG_LEVEL, name: 'ingest' });
 const ops = createOps('ingest');
 try {
-  const backends = await createBackends(env, ['analytics', 'stream'], 'pylon-ingest', logger);
-  await backends.analytics!.migrate();
+  const backends = await createBackends(env, ['analytics', 'stream'], 'pylon-ingest', { logger });
   if (env.INGEST_REPLAY_DEAD_LETTERS) await replayDeadLetters({ stream: backends.stream!, analytics: backends.analytics!, logger });
   const ingest = await startIngest({
     stream: backends.stream!,

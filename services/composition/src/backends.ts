@@ -54,9 +54,20 @@ export function kafkaOptions(env: KafkaEnv, clientId: string, logger?: Logger) {
 
 /** Backend settings, shared by every process's config schema. Embedded drivers are the default. */
 export const backendEnv = z.object({
+  /** Embedded drivers' data (LMDB, chDB, local blobs); never created when every wanted backend is a server. */
   SIGNAGE_DATA_DIR: z.string().min(1).default('./data'),
+  /**
+   * true (default): a process runs the ClickHouse migrations it needs at start (one process).
+   * false: schema changes are left to the migrations job (`migrate` role), so replicas never race
+   * each other or drop what another version declared.
+   */
+  MIGRATE_AT_START: envBool(true),
   DOCUMENTS_DRIVER: z.enum(['lmdb', 'mongo']).default('lmdb'),
-  MONGO_URL: z.string().url().optional(),
+  /** A MongoDB connection string: mongodb+srv://, or mongodb:// with one host or a replica set's comma-separated hosts (not a WHATWG URL). */
+  MONGO_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\/[^/?#\s]+(\/[^?#\s]*)?(\?\S*)?$/, 'a mongodb:// or mongodb+srv:// connection string')
+    .optional(),
   ANALYTICS_DRIVER: z.enum(['chdb', 'clickhouse']).default('chdb'),
   CLICKHOUSE_URL: z.string().url().optional(),
   CLICKHOUSE_USER: z.string().optional(),
@@ -142,9 +153,27 @@ export interface Backends {
 
 type Want = 'documents' | 'analytics' | 'stream' | 'cache' | 'blobs';
 
-export async function createBackends(env: BackendEnv, want: Want[], clientId = 'pylon', logger?: Logger): Promise<Backends> {
+/** Whether any wanted backend is an embedded one that keeps data under SIGNAGE_DATA_DIR. */
+export function usesDataDir(env: BackendEnv, want: Want[]): boolean {
+  return (
+    (want.includes('documents') && env.DOCUMENTS_DRIVER === 'lmdb') ||
+    (want.includes('analytics') && env.ANALYTICS_DRIVER === 'chdb') ||
+    (want.includes('blobs') && env.BLOBS_DRIVER === 'local')
+  );
+}
+
+export interface BackendOptions {
+  /** The migrations job: MongoDB indexes are also dropped and rebuilt, not only created. */
+  migrate?: boolean;
+  /** The process's logger, handed to drivers that log (Kafka). */
+  logger?: Logger;
+}
+
+export async function createBackends(env: BackendEnv, want: Want[], clientId = 'pylon', options: BackendOptions = {}): Promise<Backends> {
+  const { logger } = options;
   const dataDir = resolve(env.SIGNAGE_DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  // Stateless roles on server backends never touch the local disk (read-only root filesystems).
+  if (usesDataDir(env, want)) mkdirSync(dataDir, { recursive: true });
   const opened: { name: string; close: () => Promise<void> }[] = [];
   const b: Backends = {
     checks: {},
@@ -159,7 +188,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
     if (want.includes('documents')) {
       if (env.DOCUMENTS_DRIVER === 'mongo') {
         const { createMongoDocumentStore } = await import('@pylon/adapters/mongo');
-        b.documents = await createMongoDocumentStore({ url: env.MONGO_URL! });
+        b.documents = await createMongoDocumentStore({ url: env.MONGO_URL!, indexes: options.migrate ? 'migrate' : 'create' });
       } else {
         const { createLmdbDocumentStore } = await import('@pylon/kit/adapters/documents.lmdb');
         b.documents = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
@@ -183,7 +212,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
       }
       const a = b.analytics;
       opened.push({ name: 'analytics', close: () => a.close() });
-      await a.migrate();
+      if (env.MIGRATE_AT_START || options.migrate) await a.migrate();
       b.checks.analytics = () => a.ping();
     }
     if (want.includes('cache')) {

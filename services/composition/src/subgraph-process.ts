@@ -32,6 +32,9 @@ export const subgraphEnv = backendEnv.extend({
   SIGNAGE_INTERNAL_SECRET: z.string().min(32),
 });
 
+/** A subgraph process's whole config schema: the shared settings, its own, the backend rules. */
+export const subgraphConfig = <E extends z.ZodRawShape>(extra: E = {} as E) => subgraphEnv.extend(extra).check(...backendRules);
+
 export interface SubgraphProcessOptions<E extends z.ZodRawShape> {
   name: string;
   needs: Parameters<typeof createBackends>[1];
@@ -46,7 +49,7 @@ export interface SubgraphProcessOptions<E extends z.ZodRawShape> {
 }
 
 export async function runSubgraphProcess<E extends z.ZodRawShape>(o: SubgraphProcessOptions<E>): Promise<void> {
-  const schema = subgraphEnv.extend(o.env ?? ({} as E)).check(...backendRules);
+  const schema = subgraphConfig(o.env ?? ({} as E));
   const env = loadConfigOrExit(schema) as BackendEnv & z.infer<typeof subgraphEnv> & z.infer<z.ZodObject<E>>;
   const logger = createLogger({ level: env.LOG_LEVEL, name: o.name });
   const ops = createOps(o.name);

@@ -3,7 +3,7 @@
  * (gateway/src/config.ts) both spread `devicesEnv` into their zod schema and build the subgraph's
  * options with `devicesOptions`.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { envInt } from '@pylon/kit';
 import type { DevicesDeps } from './app.js';
 
@@ -26,6 +26,17 @@ export const devicesEnv = {
 };
 
 export type DevicesEnv = z.infer<z.ZodObject<typeof devicesEnv>>;
+
+/** The devices process (main.ts) also reaches three other subgraphs. */
+export const devicesProcessEnv = {
+  ...devicesEnv,
+  /** The identity subgraph, asked whether an orgId is the caller's (compose/k8s service name by default). */
+  IDENTITY_URL: z.string().url().default('http://identity:4001'),
+  /** The scheduling subgraph, which resolves the player manifests this process serves. */
+  SCHEDULING_URL: z.string().url().default('http://scheduling:4001'),
+  /** The content subgraph, asked for the names of the media files play logs name. */
+  CONTENT_URL: z.string().url().default('http://content:4001'),
+};
 
 /** The player API's failed-key limiter (createRateLimiter builds it over the cache driver). */
 export const playerFailureLimit = (env: DevicesEnv) => ({

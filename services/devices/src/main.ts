@@ -1,10 +1,9 @@
 /** Distributed mode: the devices subgraph as its own process, serving the player API beside /graphql. */
-import { z } from 'zod';
 import { createLogger, type RateLimiter } from '@pylon/kit';
 import { createRateLimiter } from '@pylon/composition/backends';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createDevicesSubgraph, type DevicesSubgraph } from './app.js';
-import { devicesEnv, devicesOptions, playerFailureLimit } from './config.js';
+import { devicesOptions, devicesProcessEnv, playerFailureLimit } from './config.js';
 import { createPlayerApi } from './player/player-api.js';
 import { createHttpOrganizationDirectory } from './adapters/organization-directory.http.js';
 import { createHttpManifestSource } from './adapters/manifest-source.http.js';
@@ -17,15 +16,7 @@ let playerFailures: RateLimiter | undefined;
 await runSubgraphProcess({
   name: 'devices',
   needs: ['documents', 'cache', 'stream', 'blobs'],
-  env: {
-    ...devicesEnv,
-    /** The identity subgraph, asked whether an orgId is the caller's (compose/k8s service name by default). */
-    IDENTITY_URL: z.string().url().default('http://identity:4001'),
-    /** The scheduling subgraph, which resolves the player manifests this process serves. */
-    SCHEDULING_URL: z.string().url().default('http://scheduling:4001'),
-    /** The content subgraph, asked for the names of the media files play logs name. */
-    CONTENT_URL: z.string().url().default('http://content:4001'),
-  },
+  env: devicesProcessEnv,
   build: async ({ backends, tokens, env }) => {
     const devices = createDevicesSubgraph({
       documents: backends.documents!,

@@ -5,6 +5,7 @@
  * failed attempts with the same settings).
  */
 import { z } from 'zod';
+import { auditSinkEnv } from '@pylon/composition/audit-sink';
 import { envInt, envList } from '@pylon/kit';
 import { DEFAULT_CLIENT_ID, DEFAULT_REDIRECT_URIS, type OAuthSettings } from './oauth/settings.js';
 
@@ -35,6 +36,9 @@ export const oauthEnv = {
 };
 
 export const identityEnv = { ...authEnv, ...oauthEnv };
+
+/** The identity process (main.ts): its settings plus where the audit trail goes. */
+export const identityProcessEnv = { ...identityEnv, ...auditSinkEnv };
 
 type Parsed<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;
 export type IdentityEnv = Parsed<typeof identityEnv>;

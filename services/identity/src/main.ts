@@ -5,11 +5,11 @@
  * and announced on the pub/sub channel the gateways listen to, so their caches forget the key.
  */
 import { createLogger } from '@pylon/kit';
-import { createAuditSink, auditSinkEnv } from '@pylon/composition/audit-sink';
+import { createAuditSink } from '@pylon/composition/audit-sink';
 import { createRateLimiter } from '@pylon/composition/backends';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createIdentitySubgraph, type IdentityService } from './app.js';
-import { identityEnv, oauthSettings } from './config.js';
+import { identityProcessEnv, oauthSettings } from './config.js';
 import { mountInternalAuth } from './internal-auth.http.js';
 import { createOAuthServer, type OAuthServer } from './oauth/server.js';
 import { principalCacheKey } from './use-cases/api-keys.js';
@@ -20,7 +20,7 @@ let oauth: OAuthServer | undefined;
 await runSubgraphProcess({
   name: 'identity',
   needs: ['documents', 'cache'],
-  env: { ...identityEnv, ...auditSinkEnv },
+  env: identityProcessEnv,
   build: async ({ backends, tokens, env }) => {
     const logger = createLogger({ level: env.LOG_LEVEL, name: 'identity' });
     const identity = createIdentitySubgraph({

@@ -4,10 +4,10 @@
  * the per-device manifest versions in the cache port (Redis with CACHE_DRIVER=redis, shared by
  * replicas), and listens for content and device changes on the pub/sub port to drop them.
  */
-import { z } from 'zod';
 import { createLogger } from '@pylon/kit';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createSchedulingSubgraph, type SchedulingSubgraph } from './app.js';
+import { schedulingProcessEnv } from './config.js';
 import { createHttpAccountDirectory, createHttpContentDirectory, createHttpDeviceDirectory } from './adapters/directories.http.js';
 import { createManifestHttp } from './http/manifest-http.js';
 import { watchChanges } from './use-cases/manifest-changes.js';
@@ -15,12 +15,7 @@ import { watchChanges } from './use-cases/manifest-changes.js';
 await runSubgraphProcess({
   name: 'scheduling',
   needs: ['documents', 'cache'],
-  env: {
-    /** The subgraphs asked about devices, playlists/templates and the account (compose/k8s service names by default). */
-    DEVICES_URL: z.string().url().default('http://devices:4001'),
-    CONTENT_URL: z.string().url().default('http://content:4001'),
-    IDENTITY_URL: z.string().url().default('http://identity:4001'),
-  },
+  env: schedulingProcessEnv,
   build: async ({ backends, tokens, env }) => {
     const scheduling = createSchedulingSubgraph({
       documents: backends.documents!,

@@ -1,2 +1,3 @@
 /** `@pylon/adapters/kafka`: the EventStream on Kafka (kafkajs). */
 export * from './stream.kafka.js';
+export * from './topics.kafka.js';

@@ -7,12 +7,24 @@
  *   ids unique per tenant and serves every by-id read and write.
  * - Unique indexes are MongoDB unique indexes named `uniq_<name>`, prefixed with accountId for
  *   tenant scope and partial on `$exists: true` for every field (documents missing a field are
- *   not indexed, matching the embedded adapter). Changed ones are rebuilt, removed ones dropped.
+ *   not indexed, matching the embedded adapter). Indexes are matched by key; serving processes
+ *   only create missing ones, the migrations job (`indexes: 'migrate'`) also drops and rebuilds
+ *   (indexes.mongo.ts). A failed build is retried by the next operation.
  * - Optimistic concurrency: the expected version is part of the update/delete filter.
+ * - Bounded waits: server selection, connect and socket timeouts and a pool limit; an outage or
+ *   an election answers UNAVAILABLE (503) within them (errors.mongo.ts).
  */
 import mongoose from 'mongoose';
 import type { Collection, CollectionSpec, DocumentStore, Filter, FindOptions, IndexSpec, Stored, UpdateSpec, WriteOptions } from '@pylon/kit/ports/documents';
-import { afterFilter, andFilters, assertIndexedSet, collectionHandles, indexValuesOf, validateSecondaryIndexes } from '@pylon/kit/adapters/documents.indexes';
+import {
+  afterFilter,
+  andFilters,
+  assertIndexedSet,
+  collectionHandles,
+  indexReadiness,
+  indexValuesOf,
+  validateSecondaryIndexes,
+} from '@pylon/kit/adapters/documents.indexes';
 import {
   assertExpectedVersion,
   assertFilter,
@@ -29,13 +41,31 @@ import {
   versionConflict,
   type Doc,
 } from '@pylon/kit/adapters/documents.shared';
+import { mapUnavailable } from './errors.mongo.js';
+import { ensureMongoIndexes, type IndexMode, type WantedIndex } from './indexes.mongo.js';
 
 export interface MongoDocumentStoreOptions {
   /** mongodb:// or mongodb+srv:// connection string. */
   url: string;
   /** Database name; defaults to the one in the URL. */
   dbName?: string;
+  /**
+   * 'create' (serving processes, default): create missing indexes only, never drop, so replicas
+   * of two versions keep each other's indexes during a rolling deploy. 'migrate' (the migrations
+   * job only): also drop indexes no declared one matches and rebuild changed ones.
+   */
+  indexes?: IndexMode;
+  /** How long an operation waits for a usable server before answering UNAVAILABLE (default 5000). */
+  serverSelectionTimeoutMS?: number;
+  /** How long a socket may stay silent before the operation fails (default 30000). */
+  socketTimeoutMS?: number;
+  /** Connections per server (default 20). */
+  maxPoolSize?: number;
 }
+
+/** Driver settings the URL may also carry (the URL wins). */
+const DRIVER_DEFAULTS = { serverSelectionTimeoutMS: 5000, connectTimeoutMS: 5000, socketTimeoutMS: 30000, maxPoolSize: 20, waitQueueTimeoutMS: 5000 };
+const inUrl = (url: string, key: string): boolean => new RegExp(`[?&]${key}=`, 'i').test(url);
 
 type MongoDoc = mongoose.mongo.Document;
 type NativeCollection = mongoose.mongo.Collection<MongoDoc>;
@@ -59,15 +89,61 @@ function isDuplicateKeyError(e: unknown): boolean {
   return code === 11000 || code === 11001;
 }
 
-/** Index name from a duplicate-key error ("... index: uniq_slug dup key: ..."). */
-function indexOfDuplicate(e: unknown): string | undefined {
+/** The spec's index name from a duplicate-key error ("... index: uniq_slug dup key: ..."). */
+function indexOfDuplicate(e: unknown, logicalByIndex: Map<string, string>): string | undefined {
   const msg =
     typeof e === 'object' && e !== null ? String((e as { errmsg?: unknown; message?: unknown }).errmsg ?? (e as { message?: unknown }).message ?? '') : '';
   const m = /index: (\S+)/.exec(msg);
   const raw = m?.[1];
   if (!raw) return undefined;
+  const logical = logicalByIndex.get(raw);
+  if (logical) return logical;
   if (raw === TENANT_ID_INDEX) return 'id';
   return raw.startsWith(UNIQUE_PREFIX) ? raw.slice(UNIQUE_PREFIX.length) : undefined;
+}
+
+/** A failed index build: stored duplicates are named, an outage answers UNAVAILABLE. */
+function mapReadyError(e: unknown, collection: string): unknown {
+  if (isDuplicateKeyError(e)) return new Error(`documents: cannot build a unique index on '${collection}': stored documents share a value`, { cause: e });
+  return mapUnavailable(e);
+}
+
+/** Every index a collection declares, as MongoDB indexes (tenant id, unique, secondary). */
+function wantedIndexes(unique: ResolvedIndex[], secondary: Array<{ name: string; fields: string[]; sparse?: boolean }>): WantedIndex[] {
+  const out: WantedIndex[] = [
+    {
+      logical: 'id',
+      name: TENANT_ID_INDEX,
+      key: new Map<string, 1>([
+        ['accountId', 1],
+        ['id', 1],
+      ]),
+      unique: true,
+    },
+  ];
+  for (const idx of unique) {
+    out.push({
+      logical: idx.name,
+      name: `${UNIQUE_PREFIX}${idx.name}`,
+      key: indexKey(idx),
+      unique: true,
+      partialFilterExpression: Object.fromEntries(idx.fields.map((f) => [f, { $exists: true }])),
+    });
+  }
+  for (const idx of secondary) {
+    const key = new Map<string, 1>([['accountId', 1]]);
+    for (const f of idx.fields) key.set(f, 1);
+    key.set('id', 1);
+    const last = idx.fields[idx.fields.length - 1] as string;
+    out.push({
+      logical: idx.name,
+      name: `${SECONDARY_PREFIX}${idx.name}`,
+      key,
+      unique: false,
+      ...(idx.sparse ? { partialFilterExpression: { [last]: { $exists: true } } } : {}),
+    });
+  }
+  return out;
 }
 
 /** The tenant condition always holds, whatever the caller's filter says about accountId. */
@@ -85,13 +161,29 @@ function indexKey(idx: ResolvedIndex): Map<string, 1> {
 }
 
 export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions): Promise<DocumentStore> {
+  const driver: Record<string, number> = {};
+  for (const [k, v] of Object.entries({
+    ...DRIVER_DEFAULTS,
+    ...(opts.serverSelectionTimeoutMS !== undefined ? { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS } : {}),
+    ...(opts.socketTimeoutMS !== undefined ? { socketTimeoutMS: opts.socketTimeoutMS } : {}),
+    ...(opts.maxPoolSize !== undefined ? { maxPoolSize: opts.maxPoolSize } : {}),
+  })) {
+    if (!inUrl(opts.url, k)) driver[k] = v;
+  }
+  const indexMode: IndexMode = opts.indexes ?? 'create';
   const conn = mongoose.createConnection(opts.url, {
     ...(opts.dbName ? { dbName: opts.dbName } : {}),
+    ...driver,
     ignoreUndefined: true,
     autoIndex: false,
     autoCreate: false,
   });
-  await conn.asPromise();
+  try {
+    await conn.asPromise();
+  } catch (e) {
+    await conn.close().catch(() => undefined);
+    throw mapUnavailable(e);
+  }
   const db = conn.db;
   if (!db) {
     await conn.close();
@@ -113,21 +205,38 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
       for (const idx of secondary) indexValuesOf(doc, idx, name);
     };
 
-    const ready = ensureIndexes(c, name, indexes).then(() => ensureSecondary(c, secondary));
-    ready.catch(() => undefined); // surfaced by every operation that awaits it
+    /** MongoDB index name -> the spec's index name (for duplicate-key errors), once built. */
+    let logicalByIndex = new Map<string, string>();
+    const readiness = indexReadiness(async () => {
+      logicalByIndex = await ensureMongoIndexes(c, wantedIndexes(indexes, secondary), indexMode);
+    });
 
     async function begin(): Promise<void> {
       checkOpen();
-      await ready;
+      if (!readiness.ready) {
+        try {
+          await readiness.await();
+        } catch (e) {
+          throw mapReadyError(e, name);
+        }
+      }
       checkOpen();
     }
 
     function mapWriteError(e: unknown): unknown {
-      return isDuplicateKeyError(e) ? duplicateKey(name, indexOfDuplicate(e)) : e;
+      return isDuplicateKeyError(e) ? duplicateKey(name, indexOfDuplicate(e, logicalByIndex)) : mapUnavailable(e);
+    }
+    /** Every operation's driver errors: an outage answers UNAVAILABLE. */
+    async function guarded<T>(op: () => Promise<T>): Promise<T> {
+      try {
+        return await op();
+      } catch (e) {
+        throw mapWriteError(e);
+      }
     }
 
     async function currentVersion(tenant: string, id: string): Promise<number | undefined> {
-      const cur = await c.findOne({ accountId: tenant, id }, { projection: { _id: 0, version: 1 } });
+      const cur = await guarded(() => c.findOne({ accountId: tenant, id }, { projection: { _id: 0, version: 1 } }));
       return cur ? (cur.version as number) : undefined;
     }
 
@@ -145,21 +254,21 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
           ...(o.skip > 0 ? { skip: o.skip } : {}),
           ...(o.limit !== undefined ? { limit: o.limit } : {}),
         });
-        return (await cursor.toArray()) as unknown as Stored<object>[];
+        return (await guarded(() => cursor.toArray())) as unknown as Stored<object>[];
       },
 
       async findById(tenant: string, id: string): Promise<Stored<object> | null> {
         assertTenant(tenant);
         if (!isValidKeyString(id)) return null;
         await begin();
-        return (await c.findOne({ accountId: tenant, id }, { projection: NO_ID })) as Stored<object> | null;
+        return (await guarded(() => c.findOne({ accountId: tenant, id }, { projection: NO_ID }))) as Stored<object> | null;
       },
 
       async count(tenant: string, filter?: Filter): Promise<number> {
         assertTenant(tenant);
         assertFilter(filter);
         await begin();
-        return c.countDocuments(scoped(tenant, filter));
+        return guarded(() => c.countDocuments(scoped(tenant, filter)));
       },
 
       async insert(tenant: string, doc: object & { id?: string }): Promise<Stored<object>> {
@@ -204,7 +313,7 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
         assertTenant(tenant);
         assertFilter(filter);
         await begin();
-        return (await c.deleteMany(scoped(tenant, filter))).deletedCount;
+        return (await guarded(() => c.deleteMany(scoped(tenant, filter)))).deletedCount;
       },
 
       async update(tenant: string, id: string, update: UpdateSpec, options?: WriteOptions): Promise<Stored<object> | null> {
@@ -241,7 +350,7 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
         await begin();
         const filter: Doc = { accountId: tenant, id };
         if (expected !== undefined) filter.version = expected;
-        const r = await c.deleteOne(filter);
+        const r = await guarded(() => c.deleteOne(filter));
         if (r.deletedCount === 1) return true;
         if (expected !== undefined) {
           const actual = await currentVersion(tenant, id);
@@ -260,72 +369,10 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
         idx.fields.forEach((f, i) => {
           q[f] = { $eq: values[i], $exists: true };
         });
-        return (await c.findOne(q, { projection: NO_ID })) as Stored<object> | null;
+        return (await guarded(() => c.findOne(q, { projection: NO_ID }))) as Stored<object> | null;
       },
     };
     return coll;
-  }
-
-  async function ensureIndexes(c: NativeCollection, name: string, indexes: ResolvedIndex[]): Promise<void> {
-    await c.createIndex(
-      new Map<string, 1>([
-        ['accountId', 1],
-        ['id', 1],
-      ]),
-      { unique: true, name: TENANT_ID_INDEX },
-    );
-    for (const idx of indexes) {
-      const key = indexKey(idx);
-      const options = {
-        unique: true,
-        name: `${UNIQUE_PREFIX}${idx.name}`,
-        partialFilterExpression: Object.fromEntries(idx.fields.map((f) => [f, { $exists: true }])),
-      };
-      try {
-        try {
-          await c.createIndex(key, options);
-        } catch (e) {
-          const code = errorCode(e);
-          // IndexOptionsConflict / IndexKeySpecsConflict: the definition changed, rebuild it.
-          if (code !== 85 && code !== 86) throw e;
-          await c.dropIndex(options.name);
-          await c.createIndex(key, options);
-        }
-      } catch (e) {
-        if (isDuplicateKeyError(e)) {
-          throw new Error(`documents: cannot build unique index '${idx.name}' on '${name}': stored documents share a value`, { cause: e });
-        }
-        throw e;
-      }
-    }
-    const wanted = new Set(indexes.map((i) => `${UNIQUE_PREFIX}${i.name}`));
-    for (const ix of await c.listIndexes().toArray()) {
-      const n = ix.name;
-      if (typeof n === 'string' && n.startsWith(UNIQUE_PREFIX) && !wanted.has(n)) await c.dropIndex(n);
-    }
-  }
-
-  async function ensureSecondary(c: NativeCollection, indexes: Array<{ name: string; fields: string[]; sparse?: boolean }>): Promise<void> {
-    for (const idx of indexes) {
-      const key = new Map<string, 1>([['accountId', 1]]);
-      for (const f of idx.fields) key.set(f, 1);
-      key.set('id', 1);
-      const last = idx.fields[idx.fields.length - 1] as string;
-      const options = { name: `${SECONDARY_PREFIX}${idx.name}`, ...(idx.sparse ? { partialFilterExpression: { [last]: { $exists: true } } } : {}) };
-      try {
-        await c.createIndex(key, options);
-      } catch (e) {
-        const code = errorCode(e);
-        if (code !== 85 && code !== 86) throw e;
-        await c.dropIndex(options.name);
-        await c.createIndex(key, options);
-      }
-    }
-    const wanted = new Set(indexes.map((i) => `${SECONDARY_PREFIX}${i.name}`));
-    for (const ix of await c.listIndexes().toArray()) {
-      const n = ix.name;
-      if (typeof n === 'string' && n.startsWith(SECONDARY_PREFIX) && !wanted.has(n)) await c.dropIndex(n);
-    }
   }
 
   return {
@@ -335,7 +382,11 @@ export async function createMongoDocumentStore(opts: MongoDocumentStoreOptions):
     },
     async ping(): Promise<void> {
       checkOpen();
-      await db.command({ ping: 1 });
+      try {
+        await db.command({ ping: 1 });
+      } catch (e) {
+        throw mapUnavailable(e);
+      }
     },
     async close(): Promise<void> {
       if (closed) return;

@@ -4,15 +4,8 @@ import type { DocumentStore } from '@pylon/kit/ports/documents';
 import { documentsContract } from '../../../kit/test/contract/documents.contract.js';
 
 const url = process.env.MONGO_URL;
+// Without a server every case registers as skipped (jest reports them so), never as a pass.
 const d = url ? describe : describe.skip;
-if (!url) {
-  console.log('documents.mongo: skipped, MONGO_URL is not set');
-  // Jest does not print the console output of a test file whose tests are all skipped; this
-  // keeps the reason above visible in the run.
-  test('documents.mongo: skipped, MONGO_URL is not set', () => {
-    expect(url).toBeFalsy();
-  });
-}
 
 const run = `${Date.now().toString(36)}_${process.pid}`;
 let seq = 0;
@@ -27,21 +20,26 @@ async function dropDatabase(mongoUrl: string, dbName: string): Promise<void> {
 }
 
 d('documents.mongo', () => {
-  documentsContract('mongo', async () => {
-    const mongoUrl = url as string;
-    const dbName = `pylon_documents_test_${run}_${seq++}`;
-    let current: DocumentStore = await createMongoDocumentStore({ url: mongoUrl, dbName });
-    return {
-      store: current,
-      reopen: async () => {
-        await current.close();
-        current = await createMongoDocumentStore({ url: mongoUrl, dbName });
-        return current;
-      },
-      cleanup: async () => {
-        await current.close();
-        await dropDatabase(mongoUrl, dbName);
-      },
-    };
-  });
+  documentsContract(
+    'mongo',
+    async () => {
+      const mongoUrl = url as string;
+      const dbName = `pylon_documents_test_${run}_${seq++}`;
+      let current: DocumentStore = await createMongoDocumentStore({ url: mongoUrl, dbName });
+      return {
+        store: current,
+        reopen: async () => {
+          await current.close();
+          current = await createMongoDocumentStore({ url: mongoUrl, dbName });
+          return current;
+        },
+        twin: () => createMongoDocumentStore({ url: mongoUrl, dbName }),
+        cleanup: async () => {
+          await current.close();
+          await dropDatabase(mongoUrl, dbName);
+        },
+      };
+    },
+    { sharedByReplicas: true },
+  );
 });

@@ -23,7 +23,7 @@ interface OidcRecord {
   consumed?: number;
 }
 
-const OIDC = {
+export const OIDC = {
   name: 'oidc',
   uniqueIndexes: [
     { name: 'uid', fields: ['uid'], scope: 'global' as const },

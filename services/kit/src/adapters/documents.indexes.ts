@@ -260,3 +260,32 @@ export function collectionHandles<H>(make: (spec: CollectionSpec) => H): (spec: 
     return handle;
   };
 }
+
+/**
+ * A collection's index build as a readiness gate: started at once; every operation awaits it.
+ * A failed build (an election, a network blip, stored duplicates since removed) is not cached:
+ * the next call builds again, so a transient failure does not break the collection until restart.
+ */
+export function indexReadiness(build: () => Promise<void>): { await: () => Promise<void>; readonly ready: boolean } {
+  let pending: Promise<void> | undefined;
+  let ready = false;
+  const start = (): Promise<void> => {
+    pending ??= build().then(
+      () => {
+        ready = true;
+      },
+      (e: unknown) => {
+        pending = undefined;
+        throw e;
+      },
+    );
+    return pending;
+  };
+  start().catch(() => undefined); // surfaced by the next operation, which builds again
+  return {
+    await: () => (ready ? Promise.resolve() : start()),
+    get ready() {
+      return ready;
+    },
+  };
+}

@@ -27,6 +27,7 @@ import {
   planIndex,
   pinnedIds,
   collectionHandles,
+  indexReadiness,
   skipsSparse,
   validateSecondaryIndexes,
   type IndexPlan,
@@ -215,20 +216,11 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
       for (const k of keys) sidx.removeSync(k);
     };
 
-    const ready = ensureIndexes(name, indexes, uniqueKeys).then(() => ensureSecondary(name, secondary, entriesOf));
-    ready.catch(() => undefined); // surfaced by every operation that awaits it
-
-    let isReady = false;
-    ready.then(
-      () => {
-        isReady = true;
-      },
-      () => undefined,
-    );
+    const readiness = indexReadiness(() => ensureIndexes(name, indexes, uniqueKeys).then(() => ensureSecondary(name, secondary, entriesOf)));
     async function begin(): Promise<void> {
       checkOpen();
-      if (isReady) return;
-      await ready;
+      if (readiness.ready) return;
+      await readiness.await();
       checkOpen();
     }
 

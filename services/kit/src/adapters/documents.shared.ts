@@ -49,10 +49,21 @@ export function badId(): AppError {
   return new AppError('BAD_USER_INPUT', `id must be a non-empty string of at most ${MAX_KEY_CHARS} characters without control characters`, { field: 'id' });
 }
 
+/**
+ * `__proto__` is no field name: assigning it to an object replaces the object's prototype instead
+ * of storing a key (and decoders treat it differently), so a document or update carrying it
+ * (usually JSON from a client) is refused as bad input naming the path.
+ */
+const PROTO_KEY = '__proto__';
+function refuseProtoKey(path: string): AppError {
+  return new AppError('BAD_USER_INPUT', `field name '${PROTO_KEY}' is not allowed (at '${path}')`, { field: path });
+}
+
 function assertPath(path: unknown, what: string): string[] {
   if (typeof path !== 'string' || path.length === 0) throw new Error(`documents: ${what} must be a non-empty dotted path`);
   const segs = path.split('.');
   for (const s of segs) {
+    if (s === PROTO_KEY) throw refuseProtoKey(path);
     if (s.length === 0 || s.startsWith('$')) throw new Error(`documents: invalid ${what} '${path}'`);
   }
   return segs;
@@ -183,6 +194,7 @@ export function normalizeValue(v: unknown, path: string): unknown {
       if (isPlainObject(v)) {
         const out: Doc = {};
         for (const k of Object.keys(v)) {
+          if (k === PROTO_KEY) throw refuseProtoKey(path ? `${path}.${k}` : k);
           const x = normalizeValue(v[k], path ? `${path}.${k}` : k);
           if (x !== undefined) out[k] = x;
         }
@@ -203,6 +215,7 @@ export function prepareInsert(tenant: string, doc: unknown, id: string, now: str
   const body: Doc = {};
   for (const k of Object.keys(doc)) {
     if (META.has(k)) continue;
+    if (k === PROTO_KEY) throw refuseProtoKey(k);
     if (k === '_id' || k.startsWith('$')) throw new Error(`documents: field name '${k}' is reserved`);
     const x = normalizeValue(doc[k], k);
     if (x !== undefined) body[k] = x;

@@ -13,6 +13,16 @@ export interface ContractSubject {
   reopen?: () => Promise<DocumentStore>;
   /** Closes whatever store is current and removes its data. */
   cleanup: () => Promise<void>;
+  /** A second live store over the same data, as a second replica opens it (the caller closes it). */
+  twin?: () => Promise<DocumentStore>;
+}
+
+export interface ContractOptions {
+  /**
+   * Several processes share the store (MongoDB): replicas of two versions run against it during a
+   * rolling deploy. The embedded store has one process by design; those cases report as skipped.
+   */
+  sharedByReplicas?: boolean;
 }
 
 interface Screen {
@@ -79,7 +89,8 @@ const FIXTURES: Array<Screen & { id: string }> = [
   { id: 'd', name: 'Entrance', kind: 'screen', tags: ['hd'], note: null },
 ];
 
-export function documentsContract(name: string, make: () => Promise<ContractSubject>): void {
+export function documentsContract(name: string, make: () => Promise<ContractSubject>, contractOptions: ContractOptions = {}): void {
+  const replicated = contractOptions.sharedByReplicas ? test : test.skip;
   describe(`documents contract: ${name}`, () => {
     let subject: ContractSubject;
     let store: DocumentStore;
@@ -764,6 +775,86 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
         await expectCode(indexed.insert(A, { name: 'n', kind: 'screen', serial: 'L1' }), 'DUPLICATE_KEY');
         await indexed.insert(B, { name: 'n', kind: 'screen', serial: 'L1' });
         expect(await indexed.count(A)).toBe(2);
+      });
+    });
+
+    describe('deployments: index changes, failed builds, hostile keys', () => {
+      const SERIALS = (index: string): CollectionSpec => ({ name: 'deploy', uniqueIndexes: [{ name: index, fields: ['serial'] }] });
+
+      test('an index renamed with the same keys keeps working, across restarts', async () => {
+        if (!subject.reopen) return;
+        await store.collection<Screen>(SERIALS('serial')).insert(A, { id: 's1', name: 'n', kind: 'screen', serial: 'S1' });
+        store = await subject.reopen();
+        const renamed = store.collection<Screen>(SERIALS('serialNo'));
+        const dup = await expectCode(renamed.insert(A, { name: 'n', kind: 'screen', serial: 'S1' }), 'DUPLICATE_KEY');
+        expect(dup.details).toMatchObject({ index: 'serialNo' });
+        await renamed.insert(A, { id: 's2', name: 'n', kind: 'screen', serial: 'S2' });
+        store = await subject.reopen();
+        const again = store.collection<Screen>(SERIALS('serialNo'));
+        expect(idSet(await again.find(A))).toEqual(['s1', 's2']);
+        await expectCode(again.insert(A, { name: 'n', kind: 'screen', serial: 'S2' }), 'DUPLICATE_KEY');
+      });
+
+      test('a unique-index build that failed is retried by the next call, not cached until restart', async () => {
+        if (!subject.twin) return;
+        const plain = store.collection<Screen>({ name: 'retry' });
+        await plain.insert(A, { id: 'r1', name: 'n', kind: 'screen', serial: 'R' });
+        await plain.insert(A, { id: 'r2', name: 'n', kind: 'screen', serial: 'R' });
+        const twin = await subject.twin();
+        try {
+          const indexed = twin.collection<Screen>({ name: 'retry', uniqueIndexes: [{ name: 'serial', fields: ['serial'] }] });
+          await expect(indexed.find(A)).rejects.toThrow(/cannot build/);
+          await plain.update(A, 'r2', { $set: { serial: 'R2' } });
+          expect(idSet(await indexed.find(A))).toEqual(['r1', 'r2']);
+          await expectCode(indexed.insert(A, { name: 'n', kind: 'screen', serial: 'R' }), 'DUPLICATE_KEY');
+        } finally {
+          await twin.close();
+        }
+      });
+
+      replicated('replicas of two versions keep each other’s indexes during a rolling deploy', async () => {
+        const twin = await subject.twin!();
+        try {
+          const V1: CollectionSpec = { name: 'rolling', uniqueIndexes: [{ name: 'serial', fields: ['serial'] }] };
+          const V2: CollectionSpec = {
+            name: 'rolling',
+            uniqueIndexes: [
+              { name: 'serial', fields: ['serial'] },
+              { name: 'code', fields: ['code'] },
+            ],
+          };
+          const next = twin.collection<Screen & { code?: string }>(V2);
+          await next.insert(A, { id: 'n1', name: 'n', kind: 'screen', serial: 'N1', code: 'C1' });
+          // An old replica (re)starts after the new one created its index.
+          store = await subject.reopen!();
+          const old = store.collection<Screen>(V1);
+          await old.insert(A, { id: 'o1', name: 'n', kind: 'screen', serial: 'O1' });
+          await expectCode(next.insert(A, { name: 'n', kind: 'screen', serial: 'N2', code: 'C1' }), 'DUPLICATE_KEY');
+          await expectCode(old.insert(A, { name: 'n', kind: 'screen', serial: 'N1' }), 'DUPLICATE_KEY');
+        } finally {
+          await twin.close();
+        }
+      });
+
+      test("a '__proto__' key is refused as bad input at any depth and never replaces a prototype", async () => {
+        const col = store.collection<Screen>(SCREENS);
+        const nested = JSON.parse('{"name":"n","kind":"screen","settings":{"__proto__":{"polluted":true}}}') as Screen;
+        const top = JSON.parse('{"name":"n","kind":"screen","__proto__":{"polluted":true}}') as Screen;
+        const err = await expectCode(col.insert(A, nested), 'BAD_USER_INPUT');
+        expect(err.details).toEqual({ field: 'settings.__proto__' });
+        await expectCode(col.insert(A, top), 'BAD_USER_INPUT');
+        await expectCode(col.insertMany(A, [{ name: 'ok', kind: 'screen' }, nested]), 'BAD_USER_INPUT');
+        const kept = await col.insert(A, { id: 'k', name: 'n', kind: 'screen', settings: { a: 1 } });
+        await expectCode(
+          col.update(A, 'k', { $set: { settings: JSON.parse('{"__proto__":{"polluted":true}}') as Record<string, unknown> } }),
+          'BAD_USER_INPUT',
+        );
+        await expectCode(col.update(A, 'k', { $set: { 'settings.__proto__': { polluted: true } } }), 'BAD_USER_INPUT');
+        expect(await col.count(A)).toBe(1);
+        const back = await col.findById(A, 'k');
+        expect(back).toEqual(kept);
+        expect(Object.getPrototypeOf(back!.settings)).toBe(Object.prototype);
+        expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
       });
     });
   });

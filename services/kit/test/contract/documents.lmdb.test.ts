@@ -15,6 +15,7 @@ documentsContract('lmdb', async () => {
       current = await createLmdbDocumentStore({ path: dir });
       return current;
     },
+    twin: () => createLmdbDocumentStore({ path: dir }),
     cleanup: async () => {
       await current.close();
       await rm(dir, { recursive: true, force: true });

@@ -1,0 +1,106 @@
+/**
+ * Scenario 8 (start): spawn to ready (/readyz answers 200) of a subgraph process (datatables, on
+ * its own LMDB store) and of the all-in-one, started from the compiled build (`node
+ * --conditions=pylon-dist <pkg>/dist/...js`, what the image runs) and through tsx (the TypeScript
+ * sources). Builds dist/ first when it is not current. Median of `runs` starts each.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const dist = createRequire(import.meta.url)(join(ROOT, 'scripts/dist.cjs')) as { isCurrent(): boolean; CONDITION: string };
+
+export interface StartResult {
+  name: string;
+  distMs: number;
+  tsxMs: number;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+/** Milliseconds from spawn until GET /readyz answers 200 (limit 60 s), then the process is stopped. */
+async function timeToReady(cmd: string[], env: Record<string, string>, readyPort: number): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), 'pylon-start-'));
+  const started = performance.now();
+  const child = spawn(cmd[0] as string, cmd.slice(1), {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      SIGNAGE_DATA_DIR: dir,
+      SIGNAGE_INTERNAL_SECRET: 's'.repeat(64),
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`${cmd.join(' ')} exited with ${child.exitCode}`);
+      const ok = await fetch(`http://127.0.0.1:${readyPort}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) return performance.now() - started;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`${cmd.join(' ')} was not ready within 60 s`);
+  } finally {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+export async function startScenario(runs: number): Promise<StartResult[]> {
+  if (!dist.isCurrent()) {
+    const r = spawnSync(process.execPath, [join(ROOT, 'scripts/build.cjs')], { cwd: ROOT, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('npm run build failed');
+  }
+  const node = (entry: string) => [process.execPath, `--conditions=${dist.CONDITION}`, join(ROOT, entry)];
+  const tsx = (entry: string) => [join(ROOT, 'node_modules/.bin/tsx'), join(ROOT, entry)];
+  const targets: Array<{ name: string; dist: string; src: string; env: Record<string, string> }> = [
+    { name: 'datatables subgraph', dist: 'services/datatables/dist/main.js', src: 'services/datatables/src/main.ts', env: {} },
+    { name: 'all-in-one', dist: 'gateway/dist/all-in-one.main.js', src: 'gateway/src/all-in-one.main.ts', env: { SIGNAGE_SIMULATOR: 'false' } },
+  ];
+  const out: StartResult[] = [];
+  for (const t of targets) {
+    const d: number[] = [];
+    const s: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      for (const [cmd, into] of [
+        [node(t.dist), d],
+        [tsx(t.src), s],
+      ] as const) {
+        const port = await freePort();
+        const extra: Record<string, string> = t.name === 'all-in-one' ? { LEGACY_PORT: String(await freePort()) } : {};
+        into.push(await timeToReady(cmd, { ...t.env, ...extra, PORT: String(port) }, port));
+      }
+    }
+    out.push({ name: t.name, distMs: median(d), tsxMs: median(s) });
+  }
+  return out;
+}
+
+export function printStart(results: StartResult[], runs: number): void {
+  console.log(`\nScenario 8: start to ready (/readyz 200), median of ${runs}\n`);
+  console.log('| process | from dist/ (node) | from sources (tsx) |');
+  console.log('| --- | ---: | ---: |');
+  for (const r of results) console.log(`| ${r.name} | ${Math.round(r.distMs)} ms | ${Math.round(r.tsxMs)} ms |`);
+}

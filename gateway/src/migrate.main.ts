@@ -1,0 +1,54 @@
+/**
+ * The migrations job (`migrate` role; a one-shot container / Kubernetes Job, run before a rollout):
+ * every schema change serving processes no longer make themselves (they run with
+ * MIGRATE_AT_START=false). In order: document indexes (built, and ones no collection declares
+ * dropped: MongoDB only changes them here), ClickHouse migrations, Kafka topics, then the first
+ * account and API key when SIGNAGE_BOOTSTRAP_API_KEY is set. Idempotent: runs on every deploy.
+ */
+import { createLogger, loadConfigOrExit, TOPICS } from '@pylon/kit';
+import { createBackends } from '@pylon/composition/backends';
+import { bootstrapFirstAccount, IdentityRepository } from '@pylon/identity';
+import { ALL_COLLECTIONS } from './collections.js';
+import { migrateEnv } from './migrate.config.js';
+
+const env = loadConfigOrExit(migrateEnv);
+const logger = createLogger({ level: env.LOG_LEVEL, name: 'migrate' });
+/** A tenant no account has: counting in it makes a collection wait for its index build. */
+const PROBE_TENANT = '_migrations';
+
+try {
+  const started = Date.now();
+  // createBackends runs the analytics migrations in migrate mode (ClickHouse or chDB).
+  const backends = await createBackends(env, ['documents', 'analytics'], 'pylon-migrate', { migrate: true });
+  try {
+    for (const spec of ALL_COLLECTIONS) await backends.documents!.collection(spec).count(PROBE_TENANT);
+    logger.info({ collections: ALL_COLLECTIONS.length }, 'document indexes up to date');
+    logger.info('analytics migrations applied');
+    if (env.STREAM_DRIVER === 'kafka') {
+      const { createKafkaTopics } = await import('@pylon/adapters/kafka');
+      const created = await createKafkaTopics({
+        brokers: env.KAFKA_BROKERS,
+        topics: Object.values(TOPICS),
+        numPartitions: env.KAFKA_TOPIC_PARTITIONS,
+        replicationFactor: env.KAFKA_REPLICATION_FACTOR,
+      });
+      logger.info({ created }, 'stream topics up to date');
+    }
+    if (env.SIGNAGE_BOOTSTRAP_API_KEY) {
+      const r = await bootstrapFirstAccount(new IdentityRepository(backends.documents!), {
+        apiKey: env.SIGNAGE_BOOTSTRAP_API_KEY,
+        accountId: env.SIGNAGE_BOOTSTRAP_ACCOUNT_ID,
+        accountName: env.SIGNAGE_BOOTSTRAP_ACCOUNT_NAME,
+        ownerUsername: env.SIGNAGE_BOOTSTRAP_OWNER,
+      });
+      logger.info({ accountId: r.accountId, created: r.created }, r.created ? 'first account and API key created' : 'bootstrap API key already present');
+    }
+    logger.info({ ms: Date.now() - started }, 'migrations done');
+  } finally {
+    await backends.close();
+  }
+  process.exit(0);
+} catch (e) {
+  logger.fatal({ err: e }, 'migrations failed');
+  process.exit(1);
+}

@@ -1,0 +1,32 @@
+/**
+ * Settings of the telemetry consumer (the "telemetry-consumer" role, ingest.main.ts) and of the
+ * analytics subgraph process's ingest switch, read by their entries and by the deployment checks
+ * (gateway/src/role-configs.ts).
+ */
+import { z } from 'zod';
+import { envBool, envInt, envLogLevel, envPort, metricsEnv } from '@pylon/kit';
+import { backendEnv, backendRules } from '@pylon/composition/backends';
+
+export const ingestEnv = backendEnv
+  .extend({
+    LOG_LEVEL: envLogLevel(),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PORT: envPort(4010),
+    ...metricsEnv,
+    /** Messages per insert at most, and the longest a partial batch waits. */
+    INGEST_MAX_BATCH: envInt(5000, 1, 100_000),
+    INGEST_MAX_WAIT_MS: envInt(500, 0, 60_000),
+    /** Refused inserts (store up) before a batch's messages go one by one to the dead letter. */
+    INGEST_MAX_ATTEMPTS: envInt(5, 1, 1000),
+    INGEST_REPLAY_DEAD_LETTERS: envBool(false),
+  })
+  .check(...backendRules);
+
+/** The analytics subgraph process (main.ts): whether it also runs the ingest consumer. */
+export const analyticsProcessEnv = {
+  /**
+   * true (default): the subgraph process consumes the stream too (the only way with embedded chDB,
+   * whose data dir one process opens). false: the telemetry-consumer role does it (Kafka + ClickHouse).
+   */
+  ANALYTICS_RUN_INGEST: envBool(true),
+};

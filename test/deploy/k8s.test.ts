@@ -1,0 +1,186 @@
+/**
+ * k8s/: each overlay rendered (test/deploy/kustomize.ts) and every manifest validated against the
+ * Kubernetes JSON schemas of the kubernetes-models package; then what an operator relies on:
+ * pod hardening, probes, resources, pinned images, a Deployment per role, PDBs, HPAs, network
+ * policies, Ingress routes, the migrations Job, and each container's environment checked against
+ * its role's config schema (a renamed setting fails here).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkRoleEnv, ROLE_CONFIGS } from '../../gateway/src/role-configs.js';
+import { ROLES } from '../../gateway/src/roles.js';
+import { ROOT } from './deploy.helpers.js';
+import { render, type K8sObject } from './kustomize.js';
+
+type Json = Record<string, any>;
+
+const OVERLAYS = ['base', 'overlays/dev', 'overlays/production'];
+const rendered = Object.fromEntries(OVERLAYS.map((o) => [o, render(join(ROOT, 'k8s', o))])) as Record<string, K8sObject[]>;
+const SECRET_EXAMPLE = Object.fromEntries(
+  readFileSync(join(ROOT, 'k8s/secrets.env.example'), 'utf8')
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+);
+
+/** kubernetes-models/<group>/<version>/<Kind>.js validates one object against its schema. */
+async function validate(doc: K8sObject): Promise<void> {
+  const [group, version] = doc.apiVersion.includes('/') ? doc.apiVersion.split('/') : ['', doc.apiVersion];
+  const mod = (await import(`kubernetes-models/${group ? `${group}/` : ''}${version}/${doc.kind}`)) as Record<string, new (o: unknown) => { validate(): void }>;
+  const Model = mod[doc.kind];
+  if (!Model) throw new Error(`no schema for ${doc.apiVersion} ${doc.kind}`);
+  new Model(doc).validate();
+}
+
+const of = (docs: K8sObject[], kind: string) => docs.filter((d) => d.kind === kind) as Array<K8sObject & Json>;
+const roleOf = (d: Json): string => d.spec.template.spec.containers[0].args[0];
+
+function containerEnv(docs: K8sObject[], c: Json): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const from of c.envFrom ?? []) {
+    const cm = of(docs, 'ConfigMap').find((m) => m.metadata.name === from.configMapRef?.name);
+    if (!cm) throw new Error(`ConfigMap ${from.configMapRef?.name} is not in the manifests`);
+    Object.assign(env, cm.data);
+  }
+  for (const e of c.env ?? []) {
+    if (e.valueFrom?.secretKeyRef) {
+      const key = e.valueFrom.secretKeyRef.key as string;
+      if (!(key in SECRET_EXAMPLE)) throw new Error(`${key} is read from the Secret but k8s/secrets.env.example does not list it`);
+      env[e.name] = SECRET_EXAMPLE[key]!;
+    } else env[e.name] = e.value;
+  }
+  return env;
+}
+
+describe.each(OVERLAYS)('k8s/%s', (overlay) => {
+  const docs = rendered[overlay]!;
+  const workloads = [...of(docs, 'Deployment'), ...of(docs, 'Job')];
+
+  test('every manifest is valid against the Kubernetes schemas', async () => {
+    expect(docs.length).toBeGreaterThan(40);
+    for (const d of docs) await expect(validate(d).then(() => `${d.kind}/${d.metadata.name}`)).resolves.toBe(`${d.kind}/${d.metadata.name}`);
+    expect(of(docs, 'Secret')).toEqual([]);
+  });
+
+  test('a Deployment per server role and worker, the migrations Job, each with the image pinned by version', () => {
+    const deployed = of(docs, 'Deployment').map(roleOf).sort();
+    expect(deployed).toEqual(
+      ROLES.filter((r) => ['subgraph', 'edge', 'worker'].includes(r.kind))
+        .map((r) => r.name)
+        .sort(),
+    );
+    expect(of(docs, 'Job').map(roleOf)).toEqual(['migrate']);
+    for (const w of workloads) {
+      const image: string = w.spec.template.spec.containers[0].image;
+      expect({ name: w.metadata.name, image }).toEqual({ name: w.metadata.name, image: expect.stringMatching(/:\d+\.\d+\.\d+$/) });
+    }
+  });
+
+  test('pods run hardened: non-root, read-only root filesystem, no privilege escalation, all capabilities dropped, resources bounded', () => {
+    for (const w of workloads) {
+      const pod = w.spec.template.spec;
+      expect({ name: w.metadata.name, runAsNonRoot: pod.securityContext?.runAsNonRoot, token: pod.automountServiceAccountToken }).toEqual({
+        name: w.metadata.name,
+        runAsNonRoot: true,
+        token: false,
+      });
+      for (const c of pod.containers) {
+        expect({ name: w.metadata.name, sc: c.securityContext }).toMatchObject({
+          name: w.metadata.name,
+          sc: { readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+        });
+        for (const k of ['requests', 'limits'])
+          for (const r of ['cpu', 'memory'])
+            expect({ name: w.metadata.name, [`${k}.${r}`]: c.resources?.[k]?.[r] }).toEqual({ name: w.metadata.name, [`${k}.${r}`]: expect.anything() });
+        const tmp = c.volumeMounts?.find((m: Json) => m.mountPath === '/tmp');
+        expect({ name: w.metadata.name, tmp: Boolean(tmp) }).toEqual({ name: w.metadata.name, tmp: true });
+      }
+    }
+  });
+
+  test('serving pods have a startup probe, readiness on /readyz and liveness on /healthz', () => {
+    for (const d of of(docs, 'Deployment').filter((x) => ROLES.find((r) => r.name === roleOf(x))?.port)) {
+      const c = d.spec.template.spec.containers[0];
+      expect({
+        name: d.metadata.name,
+        startup: c.startupProbe?.httpGet?.path,
+        ready: c.readinessProbe?.httpGet?.path,
+        live: c.livenessProbe?.httpGet?.path,
+      }).toEqual({
+        name: d.metadata.name,
+        startup: expect.any(String),
+        ready: '/readyz',
+        live: '/healthz',
+      });
+      expect(c.ports.find((p: Json) => p.name === 'http').containerPort).toBe(ROLES.find((r) => r.name === roleOf(d))!.port);
+    }
+  });
+
+  test.each(ROLES.filter((r) => ROLE_CONFIGS[r.name] && r.kind !== 'cli' && r.kind !== 'all-in-one').map((r) => r.name))(
+    'the %s container environment is valid for its role',
+    (role) => {
+      const w = workloads.find((x) => roleOf(x) === role)!;
+      expect(w).toBeDefined();
+      expect(checkRoleEnv(role, containerEnv(docs, w.spec.template.spec.containers[0]))).toEqual([]);
+    },
+  );
+
+  test('PDBs for every Deployment; HPAs for the gateway, the facades and the telemetry consumer', () => {
+    const names = of(docs, 'Deployment').map((d) => d.metadata.name);
+    const pdbs = of(docs, 'PodDisruptionBudget');
+    for (const n of names) expect(pdbs.some((p) => p.metadata.name === n)).toBe(true);
+    const hpas = of(docs, 'HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name as string);
+    expect(hpas.sort()).toEqual(['pylon-gateway', 'pylon-legacy', 'pylon-rest', 'pylon-telemetry-consumer']);
+    for (const h of hpas) expect(names).toContain(h);
+  });
+
+  test('network policies: default deny; subgraphs reached only from the gateway and calling subgraphs; facades only from the ingress', () => {
+    const pols = of(docs, 'NetworkPolicy');
+    expect(pols.some((p) => Object.keys(p.spec.podSelector.matchLabels ?? {}).join() === 'app.kubernetes.io/name' && !p.spec.ingress)).toBe(true);
+    const policy = (role: string) => pols.find((p) => p.spec.podSelector.matchLabels?.['app.kubernetes.io/component'] === role)!;
+    const httpSources = (role: string) =>
+      (policy(role).spec.ingress as Json[])
+        .filter((r) => r.ports.some((p: Json) => p.port === 'http'))
+        .flatMap((r) =>
+          r.from.map(
+            (f: Json) =>
+              f.podSelector?.matchLabels?.['app.kubernetes.io/component'] ?? `ns:${f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name']}`,
+          ),
+        );
+    const subgraphs = ROLES.filter((r) => r.kind === 'subgraph').map((r) => r.name);
+    for (const s of subgraphs) {
+      const from = httpSources(s);
+      expect(from).toContain('gateway');
+      for (const f of from) expect([...subgraphs, 'gateway', 'ns:ingress-nginx']).toContain(f);
+      // Only the subgraphs with public routes (OAuth, player API) take ingress traffic.
+      expect({ s, ingress: from.includes('ns:ingress-nginx') }).toEqual({ s, ingress: ['identity', 'devices'].includes(s) });
+    }
+    expect(httpSources('rest')).toEqual(['ns:ingress-nginx']);
+    expect(httpSources('legacy')).toEqual(['ns:ingress-nginx']);
+  });
+
+  test('the Ingress routes GraphQL, REST, OAuth, docs and the player API, and legacy on its own host', () => {
+    const [ing] = of(docs, 'Ingress');
+    const routes = (ing!.spec.rules as Json[]).flatMap((r) => r.http.paths.map((p: Json) => `${r.host}${p.path} -> ${p.backend.service.name}`));
+    const api = (ing!.spec.rules as Json[])[0]!.host;
+    for (const [path, svc] of [
+      ['/graphql', 'pylon-gateway'],
+      ['/docs', 'pylon-gateway'],
+      ['/connect', 'pylon-identity'],
+      ['/.well-known', 'pylon-identity'],
+      ['/player', 'pylon-devices'],
+      ['/', 'pylon-rest'],
+    ]) {
+      expect(routes).toContain(`${api}${path} -> ${svc}`);
+    }
+    expect(routes.filter((r) => r.endsWith('pylon-legacy')).every((r) => !r.startsWith(api))).toBe(true);
+    expect(routes.some((r) => r.endsWith('pylon-legacy'))).toBe(true);
+  });
+});
+
+test('production runs at least two replicas of every server role and autoscales from two', () => {
+  const docs = rendered['overlays/production']!;
+  for (const d of of(docs, 'Deployment')) expect({ name: d.metadata.name, replicas: d.spec.replicas }).toEqual({ name: d.metadata.name, replicas: 2 });
+  for (const h of of(docs, 'HorizontalPodAutoscaler')) expect(h.spec.minReplicas).toBe(2);
+  expect(of(docs, 'Ingress')[0]!.spec.tls).toBeDefined();
+});

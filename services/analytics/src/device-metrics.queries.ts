@@ -1,0 +1,62 @@
+/**
+ * Device health per device and period from ping_logs. Uptime: a device is up in a minute in which
+ * it pinged; uptimePercentage = such minutes / the minutes of the period that lie inside the
+ * queried range. An alert is a ping at or above HEALTH_ALERT_PERCENT of CPU, memory or disk.
+ */
+import type { AnalyticsStore } from '@pylon/kit';
+import type { SeriesQuery } from './domain/analytics-query.js';
+import { fillSeries, groupsOf } from './domain/series.js';
+import type { DeviceMetric } from './graphql/resolvers.generated.js';
+import { isoOf, periodExpr, scope } from './sql/scope.sql.js';
+
+export const HEALTH_ALERT_PERCENT = 90;
+const MINUTE = 60_000;
+
+interface Row {
+  device_id: string;
+  p: number;
+  avg_cpu: number;
+  max_cpu: number;
+  avg_mem: number;
+  max_mem: number;
+  up: number;
+  alerts: number;
+}
+
+export async function selectDeviceMetrics(store: AnalyticsStore, q: SeriesQuery): Promise<DeviceMetric[]> {
+  const { where, params } = scope(q);
+  const rows = await store.query<Row>(
+    `SELECT device_id, ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p,
+  avg(cpu_usage) AS avg_cpu, max(cpu_usage) AS max_cpu, avg(memory_usage) AS avg_mem, max(memory_usage) AS max_mem,
+  uniqExact(toStartOfMinute(timestamp)) AS up,
+  countIf(greatest(cpu_usage, memory_usage, disk_usage) >= {alertAt:Float64}) AS alerts
+FROM ping_logs FINAL
+WHERE ${where}
+GROUP BY device_id, p`,
+    { ...params, tz: q.timeZone, alertAt: HEALTH_ALERT_PERCENT },
+  );
+  const from = q.range.from.getTime(),
+    to = q.range.to.getTime();
+  const series = fillSeries(
+    q.buckets,
+    groupsOf(rows, (r) => r.device_id),
+    rows,
+    (r) => ({ group: r.device_id, periodMs: Number(r.p) * 1000 }),
+    (deviceId, b, r): DeviceMetric => {
+      // Minutes of the period inside the range (a partial minute counts: a ping in it is uptime).
+      const minutes = Math.ceil((Math.min(b.end, to) - Math.floor(Math.max(b.start, from) / MINUTE) * MINUTE) / MINUTE);
+      return {
+        deviceId,
+        periodStart: isoOf(b.start),
+        periodEnd: isoOf(b.end),
+        avgCpuUsage: r ? Number(r.avg_cpu) : 0,
+        maxCpuUsage: r ? Number(r.max_cpu) : 0,
+        avgMemoryUsage: r ? Number(r.avg_mem) : 0,
+        maxMemoryUsage: r ? Number(r.max_mem) : 0,
+        uptimePercentage: r && minutes > 0 ? Math.min(100, (100 * Number(r.up)) / minutes) : 0,
+        alertCount: r ? Number(r.alerts) : 0,
+      };
+    },
+  );
+  return series.slice(0, q.limit);
+}

@@ -1,0 +1,93 @@
+/**
+ * Custom device/application events from event_logs: the events, counts per period (and name),
+ * and the flow between consecutive events of one session (Sankey links).
+ */
+import type { AnalyticsStore } from '@pylon/kit';
+import type { AnalyticsQuery, SeriesQuery } from './domain/analytics-query.js';
+import { fillSeries, groupsOf } from './domain/series.js';
+import type { EventFlowLink, EventLog, EventMetric } from './graphql/resolvers.generated.js';
+import { isoOf, isoSql, limitClause, periodExpr, scope } from './sql/scope.sql.js';
+
+const EVENT_COLUMNS = { device: 'device_id', event: 'event_name' };
+
+interface EventRow {
+  id: string;
+  ts: string;
+  device_id: string;
+  session_id: string;
+  event_name: string;
+  properties: string;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export async function selectEventLogs(store: AnalyticsStore, q: AnalyticsQuery): Promise<EventLog[]> {
+  const { where, params } = scope(q, EVENT_COLUMNS);
+  const rows = await store.query<EventRow>(
+    `SELECT id, ${isoSql('timestamp')} AS ts, device_id, session_id, event_name, properties, latitude, longitude
+FROM event_logs FINAL
+WHERE ${where}
+ORDER BY timestamp, device_id, id
+${limitClause(q.limit)}`,
+    params,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    timestamp: r.ts,
+    deviceId: r.device_id,
+    sessionId: r.session_id || null,
+    eventName: r.event_name,
+    properties: r.properties || null,
+    latitude: r.latitude,
+    longitude: r.longitude,
+  }));
+}
+
+export async function selectEventMetrics(store: AnalyticsStore, q: SeriesQuery, groupByEvent: boolean): Promise<EventMetric[]> {
+  const { where, params } = scope(q, EVENT_COLUMNS);
+  const rows = await store.query<{ p: number; name: string; total: number; sessions: number }>(
+    `SELECT ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p, ${groupByEvent ? 'event_name' : "''"} AS name,
+  count() AS total, uniqExactIf(tuple(device_id, session_id), session_id != '') AS sessions
+FROM event_logs FINAL
+WHERE ${where}
+GROUP BY p, name`,
+    { ...params, tz: q.timeZone },
+  );
+  const series = fillSeries(
+    q.buckets,
+    groupByEvent ? groupsOf(rows, (r) => r.name) : [''],
+    rows,
+    (r) => ({ group: r.name, periodMs: Number(r.p) * 1000 }),
+    (name, b, r): EventMetric => ({
+      eventName: groupByEvent ? name : null,
+      periodStart: isoOf(b.start),
+      periodEnd: isoOf(b.end),
+      totalEvents: r ? Number(r.total) : 0,
+      uniqueSessions: r ? Number(r.sessions) : 0,
+    }),
+  );
+  return series.slice(0, q.limit);
+}
+
+/**
+ * Links source -> target: within one session of one device, in time order (then id), target was
+ * the next event after source. Events without a session are not part of a path.
+ */
+export async function selectEventFlow(store: AnalyticsStore, q: AnalyticsQuery): Promise<EventFlowLink[]> {
+  const { where, params } = scope(q, EVENT_COLUMNS);
+  const rows = await store.query<{ source: string; target: string; c: number }>(
+    `SELECT link.1 AS source, link.2 AS target, count() AS c
+FROM (
+  SELECT arrayMap(x -> x.2, arraySort(x -> (x.1, x.3), groupArray((timestamp, event_name, id)))) AS names
+  FROM event_logs FINAL
+  WHERE ${where} AND session_id != ''
+  GROUP BY device_id, session_id
+)
+ARRAY JOIN arrayZip(arrayPopBack(names), arrayPopFront(names)) AS link
+GROUP BY source, target
+ORDER BY c DESC, source, target
+${limitClause(q.limit)}`,
+    params,
+  );
+  return rows.map((r) => ({ source: r.source, target: r.target, count: Number(r.c) }));
+}

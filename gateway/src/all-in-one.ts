@@ -8,7 +8,18 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { Router } from 'express';
 import type { AddressInfo } from 'node:net';
-import { createLogger, createOps, InternalTokens, metricsAccess, SCHEMA_DIR, serveMetrics, type GatewayClient, type Logger, type Subgraph } from '@pylon/kit';
+import {
+  createLogger,
+  createOps,
+  InternalTokens,
+  metricsAccess,
+  SCHEMA_DIR,
+  serveMetrics,
+  type AnalyticsStore,
+  type GatewayClient,
+  type Logger,
+  type Subgraph,
+} from '@pylon/kit';
 import { createBackends, createRateLimiter } from '@pylon/composition/backends';
 import { createAnalyticsSubgraph, startIngest } from '@pylon/analytics';
 import { createContentSubgraph, createMediaHttp, playerContent } from '@pylon/content';
@@ -45,6 +56,8 @@ export interface AllInOne {
   gateway: Gateway;
   client: GatewayClient;
   subgraphs: Record<string, Subgraph>;
+  /** The analytics store the ingest writes (tests seed analytics data through it). */
+  analytics: AnalyticsStore;
   logger: Logger;
   /** Graceful stop: readiness off, servers drained, stores closed in reverse order. */
   close(): Promise<void>;
@@ -219,6 +232,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     gateway,
     client,
     subgraphs,
+    analytics,
     logger,
     servers,
     async close() {

@@ -42,11 +42,7 @@ interface ImpressionRow {
   longitude: number | null;
 }
 
-export async function selectImpressions(
-  store: AnalyticsStore,
-  q: AnalyticsQuery,
-  only: { genders: string[]; ageRanges: string[] },
-): Promise<Impression[]> {
+export async function selectImpressions(store: AnalyticsStore, q: AnalyticsQuery, only: { genders: string[]; ageRanges: string[] }): Promise<Impression[]> {
   const { where, params } = scope(q, IMPRESSION_COLUMNS);
   const extra = [
     only.genders.length ? `has({genders:Array(String)}, ${GENDER_SQL})` : '',
@@ -139,12 +135,7 @@ GROUP BY device_id, p`,
 export const PRECISION = { default: 3, max: 6 } as const;
 
 /** Rows of `table` with coordinates, counted per rounded coordinate, heaviest first. */
-export async function selectHeatMap(
-  store: AnalyticsStore,
-  table: 'impressions' | 'event_logs',
-  q: AnalyticsQuery,
-  precision: number,
-): Promise<HeatMapPoint[]> {
+export async function selectHeatMap(store: AnalyticsStore, table: 'impressions' | 'event_logs', q: AnalyticsQuery, precision: number): Promise<HeatMapPoint[]> {
   const cols = table === 'impressions' ? IMPRESSION_COLUMNS : { device: 'device_id', event: 'event_name' };
   const { where, params } = scope(q, cols);
   if (!Number.isInteger(precision) || precision < 0 || precision > PRECISION.max) throw new Error(`heat map precision out of range: ${precision}`);

@@ -53,7 +53,17 @@ const ping = (device: string, timestamp: string, cpu: number, mem: number, disk 
   ip_address: '',
   external_ip_address: '',
 });
-const imp = (device: string, file: string, timestamp: string, gender: string, age: string, visitor: string, dwell: number, lat: number | null = null, lon: number | null = null) => ({
+const imp = (
+  device: string,
+  file: string,
+  timestamp: string,
+  gender: string,
+  age: string,
+  visitor: string,
+  dwell: number,
+  lat: number | null = null,
+  lon: number | null = null,
+) => ({
   id: `i${++n}`,
   account_id: 'acc-a',
   device_id: device,
@@ -67,7 +77,16 @@ const imp = (device: string, file: string, timestamp: string, gender: string, ag
   latitude: lat,
   longitude: lon,
 });
-const ev = (id: string, device: string, session: string, name: string, timestamp: string, account = 'acc-a', lat: number | null = null, lon: number | null = null) => ({
+const ev = (
+  id: string,
+  device: string,
+  session: string,
+  name: string,
+  timestamp: string,
+  account = 'acc-a',
+  lat: number | null = null,
+  lon: number | null = null,
+) => ({
   id,
   account_id: account,
   device_id: device,
@@ -139,10 +158,34 @@ describe('playStatsByTime', () => {
   test('per UTC day, empty days as zeros', async () => {
     const rows = await data(BY_TIME, { s: '2026-03-28', e: '2026-03-31' });
     expect(rows).toEqual([
-      { fileId: null, fileName: null, periodStart: '2026-03-28T00:00:00Z', periodEnd: '2026-03-29T00:00:00Z', totalPlays: 2, totalDuration: 30, avgDuration: 15 },
-      { fileId: null, fileName: null, periodStart: '2026-03-29T00:00:00Z', periodEnd: '2026-03-30T00:00:00Z', totalPlays: 2, totalDuration: 70, avgDuration: 35 },
+      {
+        fileId: null,
+        fileName: null,
+        periodStart: '2026-03-28T00:00:00Z',
+        periodEnd: '2026-03-29T00:00:00Z',
+        totalPlays: 2,
+        totalDuration: 30,
+        avgDuration: 15,
+      },
+      {
+        fileId: null,
+        fileName: null,
+        periodStart: '2026-03-29T00:00:00Z',
+        periodEnd: '2026-03-30T00:00:00Z',
+        totalPlays: 2,
+        totalDuration: 70,
+        avgDuration: 35,
+      },
       { fileId: null, fileName: null, periodStart: '2026-03-30T00:00:00Z', periodEnd: '2026-03-31T00:00:00Z', totalPlays: 0, totalDuration: 0, avgDuration: 0 },
-      { fileId: null, fileName: null, periodStart: '2026-03-31T00:00:00Z', periodEnd: '2026-04-01T00:00:00Z', totalPlays: 1, totalDuration: 60, avgDuration: 60 },
+      {
+        fileId: null,
+        fileName: null,
+        periodStart: '2026-03-31T00:00:00Z',
+        periodEnd: '2026-04-01T00:00:00Z',
+        totalPlays: 1,
+        totalDuration: 60,
+        avgDuration: 60,
+      },
     ]);
   });
 
@@ -220,8 +263,28 @@ describe('play statistics', () => {
       v,
     );
     expect(media).toEqual([
-      { fileId: 'f1', fileName: 'f1.mp4', file: { id: 'f1' }, totalPlays: 3, totalDuration: 70, avgDuration: 70 / 3, deviceCount: 2, firstPlayed: '2026-03-28T10:00:00Z', lastPlayed: '2026-03-29T22:30:00Z' },
-      { fileId: 'f2', fileName: 'Deleted.mp4', file: { id: 'f2' }, totalPlays: 2, totalDuration: 90, avgDuration: 45, deviceCount: 2, firstPlayed: '2026-03-29T12:00:00Z', lastPlayed: '2026-03-31T08:00:00Z' },
+      {
+        fileId: 'f1',
+        fileName: 'f1.mp4',
+        file: { id: 'f1' },
+        totalPlays: 3,
+        totalDuration: 70,
+        avgDuration: 70 / 3,
+        deviceCount: 2,
+        firstPlayed: '2026-03-28T10:00:00Z',
+        lastPlayed: '2026-03-29T22:30:00Z',
+      },
+      {
+        fileId: 'f2',
+        fileName: 'Deleted.mp4',
+        file: { id: 'f2' },
+        totalPlays: 2,
+        totalDuration: 90,
+        avgDuration: 45,
+        deviceCount: 2,
+        firstPlayed: '2026-03-29T12:00:00Z',
+        lastPlayed: '2026-03-31T08:00:00Z',
+      },
     ]);
     const devices = await data(
       'query($s: String!, $e: String!) { devicePlayStats(startDate: $s, endDate: $e) { deviceId device { id } totalPlays totalDuration avgDuration fileCount } }',
@@ -241,10 +304,13 @@ describe('play statistics', () => {
       ['d2', 'f1', 1, 40],
       ['d2', 'f2', 1, 60],
     ]);
-    const onlyF2 = await data<unknown[]>('query($s: String!, $e: String!, $f: [String!]) { deviceMediaPlayStats(startDate: $s, endDate: $e, fileId: $f) { deviceId } }', {
-      ...v,
-      f: ['f2'],
-    });
+    const onlyF2 = await data<unknown[]>(
+      'query($s: String!, $e: String!, $f: [String!]) { deviceMediaPlayStats(startDate: $s, endDate: $e, fileId: $f) { deviceId } }',
+      {
+        ...v,
+        f: ['f2'],
+      },
+    );
     expect(onlyF2).toHaveLength(2);
   });
 });
@@ -269,7 +335,17 @@ describe('deviceMetrics', () => {
       },
       { deviceId: 'd1', periodStart: '2026-03-29T11:00:00Z', periodEnd: '2026-03-29T12:00:00Z', ...zero },
       { deviceId: 'd2', periodStart: '2026-03-29T10:00:00Z', periodEnd: '2026-03-29T11:00:00Z', ...zero },
-      { deviceId: 'd2', periodStart: '2026-03-29T11:00:00Z', periodEnd: '2026-03-29T12:00:00Z', avgCpuUsage: 50, maxCpuUsage: 50, avgMemoryUsage: 50, maxMemoryUsage: 50, uptimePercentage: 100 / 60, alertCount: 0 },
+      {
+        deviceId: 'd2',
+        periodStart: '2026-03-29T11:00:00Z',
+        periodEnd: '2026-03-29T12:00:00Z',
+        avgCpuUsage: 50,
+        maxCpuUsage: 50,
+        avgMemoryUsage: 50,
+        maxMemoryUsage: 50,
+        uptimePercentage: 100 / 60,
+        alertCount: 0,
+      },
     ]);
   });
   test('uptime counts only the minutes of the period inside the range', async () => {
@@ -297,7 +373,16 @@ describe('audience', () => {
   test('demographics per device and day, sensor spellings mapped, dwell time on request', async () => {
     const rows = await data(Q, { s: '2026-03-29', e: '2026-03-31', dw: true });
     expect(rows).toEqual([
-      { ...empty('d1', '2026-03-29', 5), totalImpressions: 4, uniqueVisitors: 3, maleCount: 2, femaleCount: 1, unknownGenderCount: 1, age18To24: 2, age25To34: 1 },
+      {
+        ...empty('d1', '2026-03-29', 5),
+        totalImpressions: 4,
+        uniqueVisitors: 3,
+        maleCount: 2,
+        femaleCount: 1,
+        unknownGenderCount: 1,
+        age18To24: 2,
+        age25To34: 1,
+      },
       empty('d1', '2026-03-30', 0),
       empty('d1', '2026-03-31', 0),
       empty('d2', '2026-03-29', 0),
@@ -337,7 +422,9 @@ describe('audience', () => {
 
 describe('opportunity to see', () => {
   test('impressions during plays, per file and per device and file', async () => {
-    const media = await data('{ mediaImpressions(startDate: "2026-03-28", endDate: "2026-03-31") { fileId fileName totalPlays playsWithAudience totalImpressions impressionsPerPlay otsPercentage } }');
+    const media = await data(
+      '{ mediaImpressions(startDate: "2026-03-28", endDate: "2026-03-31") { fileId fileName totalPlays playsWithAudience totalImpressions impressionsPerPlay otsPercentage } }',
+    );
     expect(media).toEqual([
       { fileId: 'f2', fileName: 'Deleted.mp4', totalPlays: 2, playsWithAudience: 2, totalImpressions: 4, impressionsPerPlay: 2, otsPercentage: 100 },
       { fileId: 'f1', fileName: 'f1.mp4', totalPlays: 3, playsWithAudience: 0, totalImpressions: 0, impressionsPerPlay: 0, otsPercentage: 0 },
@@ -356,10 +443,23 @@ describe('opportunity to see', () => {
 
 describe('events', () => {
   test('event logs, filtered by name', async () => {
-    const rows = await data<{ id: string }[]>('{ eventLogs(startDate: "2026-03-29", endDate: "2026-03-29", eventName: ["menu"]) { id eventName sessionId properties } }');
+    const rows = await data<{ id: string }[]>(
+      '{ eventLogs(startDate: "2026-03-29", endDate: "2026-03-29", eventName: ["menu"]) { id eventName sessionId properties } }',
+    );
     expect(rows.map((r) => r.id)).toEqual(['e2', 'e4', 'e9']);
-    const [e10] = await data<unknown[]>('{ eventLogs(startDate: "2026-03-29T12:00:00Z", endDate: "2026-03-29T12:00:00Z") { id timestamp deviceId sessionId eventName properties latitude longitude } }');
-    expect(e10).toEqual({ id: 'e10', timestamp: '2026-03-29T12:00:00Z', deviceId: 'd1', sessionId: null, eventName: 'alert', properties: '{"k":1}', latitude: 52.5, longitude: 13.4 });
+    const [e10] = await data<unknown[]>(
+      '{ eventLogs(startDate: "2026-03-29T12:00:00Z", endDate: "2026-03-29T12:00:00Z") { id timestamp deviceId sessionId eventName properties latitude longitude } }',
+    );
+    expect(e10).toEqual({
+      id: 'e10',
+      timestamp: '2026-03-29T12:00:00Z',
+      deviceId: 'd1',
+      sessionId: null,
+      eventName: 'alert',
+      properties: '{"k":1}',
+      latitude: 52.5,
+      longitude: 13.4,
+    });
   });
   test('event metrics per hour, and per event name', async () => {
     const Q = `query($g: Boolean) { eventMetrics(startDate: "2026-03-29T09:00:00Z", endDate: "2026-03-29T12:59:59Z", interval: HOUR, groupByEvent: $g) {
@@ -395,12 +495,17 @@ const ANALYTICS_QUERIES = Object.entries(QUERY_RULES)
   .filter(([, rule]) => rule === 'Analytics_View')
   .map(([name]) => name);
 /** The smallest selection of every analytics query. */
-const minimal = (name: string, s = '2026-03-01', e = '2026-03-31', extra = '') =>
-  `{ ${name}(startDate: "${s}", endDate: "${e}"${extra}) { __typename } }`;
+const minimal = (name: string, s = '2026-03-01', e = '2026-03-31', extra = '') => `{ ${name}(startDate: "${s}", endDate: "${e}"${extra}) { __typename } }`;
 
 test('refusals name the argument', async () => {
-  expect(await refusal(minimal('playStatsByTime', '2026-01-01', '2026-03-01', ', interval: MINUTE'))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'interval' });
-  expect(await refusal(minimal('deviceMetrics', '2026-01-01', '2026-01-02', ', timeZone: "Mars/Olympus"'))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'timeZone' });
+  expect(await refusal(minimal('playStatsByTime', '2026-01-01', '2026-03-01', ', interval: MINUTE'))).toMatchObject({
+    code: 'BAD_USER_INPUT',
+    field: 'interval',
+  });
+  expect(await refusal(minimal('deviceMetrics', '2026-01-01', '2026-01-02', ', timeZone: "Mars/Olympus"'))).toMatchObject({
+    code: 'BAD_USER_INPUT',
+    field: 'timeZone',
+  });
   expect(await refusal(minimal('heatMapData', '2026-01-01', '2026-01-02', ', precision: 7'))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'precision' });
   for (const name of ANALYTICS_QUERIES) {
     expect(await refusal(minimal(name, '2026-03-02', '2026-03-01'))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'endDate' });
@@ -422,6 +527,10 @@ test('every analytics query needs Analytics_View and answers only the caller’s
     if (name === 'playStatsByTime' || name === 'eventMetrics') expect(list).toHaveLength(4);
     else expect(list).toEqual([]);
   }
-  const b = await data<{ totalPlays: number }[]>('{ mediaPlayStats(startDate: "2026-03-01", endDate: "2026-03-31") { totalPlays totalDuration } }', {}, principal('acc-b'));
+  const b = await data<{ totalPlays: number }[]>(
+    '{ mediaPlayStats(startDate: "2026-03-01", endDate: "2026-03-31") { totalPlays totalDuration } }',
+    {},
+    principal('acc-b'),
+  );
   expect(b).toEqual([{ totalPlays: 1, totalDuration: 99 }]);
 });

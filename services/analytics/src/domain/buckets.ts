@@ -148,7 +148,7 @@ export function bucketsOf(range: { from: Date; to: Date }, interval: Interval, z
   const from = range.from.getTime(),
     to = range.to.getTime();
   const out: Bucket[] = [];
-  for (let s = bucketStart(from, interval, zone); s < to; ) {
+  for (let s = bucketStart(from, interval, zone); s < to;) {
     const e = nextBucketStart(s, interval, zone);
     out.push({ start: s, end: e });
     if (out.length > MAX_BUCKETS)

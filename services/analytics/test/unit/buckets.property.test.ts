@@ -13,7 +13,14 @@ const DAY = 24 * HOUR;
 // 2018..2030, and instants drawn within two days of the 2026 DST changes.
 const anyInstant = fc.integer({ min: Date.UTC(2018, 0, 1), max: Date.UTC(2030, 0, 1) });
 const nearDst = fc
-  .constantFrom(Date.UTC(2026, 2, 8, 7), Date.UTC(2026, 2, 29, 1), Date.UTC(2026, 3, 4, 15), Date.UTC(2026, 9, 25, 1), Date.UTC(2026, 10, 1, 6), Date.UTC(2026, 9, 3, 15))
+  .constantFrom(
+    Date.UTC(2026, 2, 8, 7),
+    Date.UTC(2026, 2, 29, 1),
+    Date.UTC(2026, 3, 4, 15),
+    Date.UTC(2026, 9, 25, 1),
+    Date.UTC(2026, 10, 1, 6),
+    Date.UTC(2026, 9, 3, 15),
+  )
   .chain((a) => fc.integer({ min: a - 2 * DAY, max: a + 2 * DAY }));
 const instant = fc.oneof(anyInstant, nearDst);
 const zone = fc.constantFrom(...ZONES);

@@ -1,10 +1,12 @@
 /**
  * Device health per device and period from ping_logs. Uptime: a device is up in a minute in which
  * it pinged; uptimePercentage = such minutes / the minutes of the period that lie inside the
- * queried range. An alert is a ping at or above HEALTH_ALERT_PERCENT of CPU, memory or disk.
+ * queried range. An alert is a ping at or above HEALTH_ALERT_PERCENT of CPU, memory or disk (the
+ * hourly rollup in 003_rollups.sql counts with the same 90).
  */
 import type { AnalyticsStore } from '@pylon/kit';
 import type { SeriesQuery } from './domain/analytics-query.js';
+import { grainsOf, planSource, ROLLUPS, type Source } from './domain/rollup-plan.js';
 import { fillSeries, groupsOf } from './domain/series.js';
 import type { DeviceMetric } from './graphql/resolvers.generated.js';
 import { isoOf, periodExpr, scope } from './sql/scope.sql.js';
@@ -23,14 +25,27 @@ interface Row {
   alerts: number;
 }
 
-export async function selectDeviceMetrics(store: AnalyticsStore, q: SeriesQuery): Promise<DeviceMetric[]> {
-  const { where, params } = scope(q);
+/** `source`: raw ping logs or the hourly rollup (default: what the planner chooses for the range). */
+export async function selectDeviceMetrics(
+  store: AnalyticsStore,
+  q: SeriesQuery,
+  source: Source = planSource(q.range, q.buckets, grainsOf(ROLLUPS.pings)),
+): Promise<DeviceMetric[]> {
+  const raw = source !== 'HOUR';
+  const { where, params } = scope(q, raw ? { device: 'device_id' } : { device: 'device_id', time: 'period' });
   const rows = await store.query<Row>(
-    `SELECT device_id, ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p,
+    raw
+      ? `SELECT device_id, ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p,
   avg(cpu_usage) AS avg_cpu, max(cpu_usage) AS max_cpu, avg(memory_usage) AS avg_mem, max(memory_usage) AS max_mem,
   uniqExact(toStartOfMinute(timestamp)) AS up,
   countIf(greatest(cpu_usage, memory_usage, disk_usage) >= {alertAt:Float64}) AS alerts
 FROM ping_logs FINAL
+WHERE ${where}
+GROUP BY device_id, p`
+      : `SELECT device_id, ${periodExpr(q.interval, 'period')} AS p,
+  sum(cpu_sum) / sum(pings) AS avg_cpu, max(cpu_max) AS max_cpu, sum(mem_sum) / sum(pings) AS avg_mem, max(mem_max) AS max_mem,
+  uniqExactMerge(up_minutes) AS up, sum(alerts) AS alerts
+FROM ${ROLLUPS.pings.HOUR}
 WHERE ${where}
 GROUP BY device_id, p`,
     { ...params, tz: q.timeZone, alertAt: HEALTH_ALERT_PERCENT },

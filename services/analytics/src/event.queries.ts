@@ -4,6 +4,7 @@
  */
 import type { AnalyticsStore } from '@pylon/kit';
 import type { AnalyticsQuery, SeriesQuery } from './domain/analytics-query.js';
+import { grainsOf, planSource, ROLLUPS, type Source } from './domain/rollup-plan.js';
 import { fillSeries, groupsOf } from './domain/series.js';
 import type { EventFlowLink, EventLog, EventMetric } from './graphql/resolvers.generated.js';
 import { isoOf, isoSql, limitClause, periodExpr, scope } from './sql/scope.sql.js';
@@ -43,12 +44,25 @@ ${limitClause(q.limit)}`,
   }));
 }
 
-export async function selectEventMetrics(store: AnalyticsStore, q: SeriesQuery, groupByEvent: boolean): Promise<EventMetric[]> {
-  const { where, params } = scope(q, EVENT_COLUMNS);
+/** `source`: raw event logs or the hourly rollup (default: what the planner chooses for the range). */
+export async function selectEventMetrics(
+  store: AnalyticsStore,
+  q: SeriesQuery,
+  groupByEvent: boolean,
+  source: Source = planSource(q.range, q.buckets, grainsOf(ROLLUPS.events)),
+): Promise<EventMetric[]> {
+  const raw = source !== 'HOUR';
+  const { where, params } = scope(q, raw ? EVENT_COLUMNS : { ...EVENT_COLUMNS, time: 'period' });
+  const name = groupByEvent ? 'event_name' : "''";
   const rows = await store.query<{ p: number; name: string; total: number; sessions: number }>(
-    `SELECT ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p, ${groupByEvent ? 'event_name' : "''"} AS name,
+    raw
+      ? `SELECT ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p, ${name} AS name,
   count() AS total, uniqExactIf(tuple(device_id, session_id), session_id != '') AS sessions
 FROM event_logs FINAL
+WHERE ${where}
+GROUP BY p, name`
+      : `SELECT ${periodExpr(q.interval, 'period')} AS p, ${name} AS name, sum(events) AS total, uniqExactIfMerge(sessions) AS sessions
+FROM ${ROLLUPS.events.HOUR}
 WHERE ${where}
 GROUP BY p, name`,
     { ...params, tz: q.timeZone },

@@ -41,7 +41,7 @@ hits AS (
   WHERE i.timestamp < pl.timestamp + toIntervalMillisecond(toInt64(pl.duration * 1000))
   GROUP BY play_id
 )
-SELECT ${byDevice ? 'pl.device_id' : "''"} AS device_id, pl.file_id AS file_id, argMax(pl.file_name, pl.timestamp) AS name,
+SELECT ${byDevice ? 'pl.device_id' : "''"} AS device_id, pl.file_id AS file_id, argMax(pl.file_name, (pl.timestamp, pl.file_name)) AS name,
   count() AS plays, countIf(h.n > 0) AS seen, sum(h.n) AS imps
 FROM plays AS pl LEFT JOIN hits AS h ON pl.id = h.play_id
 GROUP BY ${group}

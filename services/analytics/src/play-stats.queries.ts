@@ -5,6 +5,7 @@
  */
 import type { AnalyticsStore } from '@pylon/kit';
 import type { AnalyticsQuery, SeriesQuery } from './domain/analytics-query.js';
+import { grainsOf, planSource, ROLLUPS, type Source } from './domain/rollup-plan.js';
 import { fillSeries, groupsOf } from './domain/series.js';
 import type { DeviceMediaPlayStat, DevicePlayStat, MediaPlayStat, PlayStatByTime } from './graphql/resolvers.generated.js';
 import { isoOf, isoSql, limitClause, periodExpr, scope } from './sql/scope.sql.js';
@@ -29,7 +30,7 @@ const totals = (r: TotalsRow) => ({
 export async function selectMediaPlayStats(store: AnalyticsStore, q: AnalyticsQuery): Promise<MediaPlayStat[]> {
   const { where, params } = scope(q, PLAY_COLUMNS);
   const rows = await store.query<TotalsRow & { file_id: string; name: string; devices: number }>(
-    `SELECT file_id, argMax(file_name, timestamp) AS name, uniqExact(device_id) AS devices, ${TOTALS}
+    `SELECT file_id, argMax(file_name, (timestamp, file_name)) AS name, uniqExact(device_id) AS devices, ${TOTALS}
 FROM play_logs FINAL
 WHERE ${where} AND file_id != ''
 GROUP BY file_id
@@ -57,7 +58,7 @@ ${limitClause(q.limit)}`,
 export async function selectDeviceMediaPlayStats(store: AnalyticsStore, q: AnalyticsQuery): Promise<DeviceMediaPlayStat[]> {
   const { where, params } = scope(q, PLAY_COLUMNS);
   const rows = await store.query<TotalsRow & { device_id: string; file_id: string; name: string }>(
-    `SELECT device_id, file_id, argMax(file_name, timestamp) AS name, ${TOTALS}
+    `SELECT device_id, file_id, argMax(file_name, (timestamp, file_name)) AS name, ${TOTALS}
 FROM play_logs FINAL
 WHERE ${where} AND file_id != ''
 GROUP BY device_id, file_id
@@ -76,13 +77,31 @@ interface PeriodRow {
   dur: number;
 }
 
-/** Plays per period (and per file with groupByFile); every period present, empty ones as zeros. */
-export async function selectPlayStatsByTime(store: AnalyticsStore, q: SeriesQuery, groupByFile: boolean): Promise<PlayStatByTime[]> {
-  const { where, params } = scope(q, PLAY_COLUMNS);
-  const file = groupByFile ? 'file_id, argMax(file_name, timestamp) AS name' : "'' AS file_id, '' AS name";
+/**
+ * Plays per period (and per file with groupByFile); every period present, empty ones as zeros.
+ * `source`: raw play logs or a rollup (default: what the planner chooses for the range).
+ */
+export async function selectPlayStatsByTime(
+  store: AnalyticsStore,
+  q: SeriesQuery,
+  groupByFile: boolean,
+  source: Source = planSource(q.range, q.buckets, grainsOf(ROLLUPS.plays)),
+): Promise<PlayStatByTime[]> {
+  const raw = source === 'RAW';
+  const { where, params } = scope(q, raw ? PLAY_COLUMNS : { ...PLAY_COLUMNS, time: 'period' });
+  const file = !groupByFile
+    ? "'' AS file_id, '' AS name"
+    : raw
+      ? 'file_id, argMax(file_name, (timestamp, file_name)) AS name'
+      : 'file_id, argMaxMerge(file_name) AS name';
   const rows = await store.query<PeriodRow>(
-    `SELECT ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p, ${file}, count() AS plays, sum(duration) AS dur
+    raw
+      ? `SELECT ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p, ${file}, count() AS plays, sum(duration) AS dur
 FROM play_logs FINAL
+WHERE ${where}
+GROUP BY p${groupByFile ? ', file_id' : ''}`
+      : `SELECT ${periodExpr(q.interval, 'period')} AS p, ${file}, sum(plays) AS plays, sum(duration) AS dur
+FROM ${ROLLUPS.plays[source]}
 WHERE ${where}
 GROUP BY p${groupByFile ? ', file_id' : ''}`,
     { ...params, tz: q.timeZone },

@@ -124,8 +124,10 @@ test('every allowed rollup grain answers what the raw tables answer', async () =
           return best === 'RAW' ? [] : grains.filter((g) => GRAIN_MS[g] <= GRAIN_MS[best as Grain]);
         };
         const playsRaw = round(await selectPlayStatsByTime(store, q, true, 'RAW'));
-        for (const g of allowed(grainsOf(ROLLUPS.plays)))
-          (compared++, expect([g, round(await selectPlayStatsByTime(store, q, true, g))]).toEqual([g, playsRaw]));
+        for (const g of allowed(grainsOf(ROLLUPS.plays))) {
+          compared++;
+          expect([g, round(await selectPlayStatsByTime(store, q, true, g))]).toEqual([g, playsRaw]);
+        }
         const pingsRaw = round(await selectDeviceMetrics(store, q, 'RAW'));
         for (const g of allowed(grainsOf(ROLLUPS.pings))) expect([g, round(await selectDeviceMetrics(store, q, g))]).toEqual([g, pingsRaw]);
         const eventsRaw = round(await selectEventMetrics(store, q, true, 'RAW'));

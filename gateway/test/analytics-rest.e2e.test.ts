@@ -210,3 +210,46 @@ test('another account sees none of these rows', async () => {
   const noKey = await fetch(`${h.baseUrl}/analytics/playlogs?${R}`);
   expect(noKey.status).toBe(401);
 });
+
+describe('legacy datasets', () => {
+  const legacy = async (path: string, init: RequestInit = {}) => {
+    const url = new URL(path, h.legacyUrl);
+    url.searchParams.set('api_key', TEST_KEY);
+    const res = await fetch(url, init);
+    return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
+  };
+
+  test('json, xml and JSONP', async () => {
+    const j = await legacy(`/analytics/mediaplaystats?${R}&groupByDevice=true`);
+    expect(j.status).toBe(200);
+    expect(JSON.parse(j.text)).toMatchObject([
+      { device_id: 'd1', file_id: 'f1', total_plays: 2 },
+      { device_id: 'd2', file_id: 'f2', total_plays: 1 },
+    ]);
+    const x = await legacy(`/analytics/eventflow?${R}&format=xml`);
+    expect(x.type).toMatch(/xml/);
+    expect(x.text).toContain('<dataset>');
+    expect(x.text).toMatch(/<row>\s*<source>home<\/source>\s*<target>menu<\/target>\s*<count>1<\/count>\s*<\/row>/);
+    const p = await legacy(`/analytics/playlogs?${R}&deviceId=d2&callback=show`);
+    expect(p.text).toMatch(/show\(\[/);
+    expect(p.text).toContain('"id":"rp3"');
+  });
+
+  test('POST /analytics/dataset with a JSON body; refusals name the parameter in the requested format', async () => {
+    const r = await legacy('/analytics/dataset', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ dataset: 'devicemetrics', startDate: '2026-05-04', endDate: '2026-05-04', interval: 'hour' }),
+    });
+    expect(r.status).toBe(200);
+    const rows = JSON.parse(r.text) as { period_start: string; avg_cpu_usage: number }[];
+    expect(rows).toHaveLength(24);
+    expect(rows[10]).toMatchObject({ period_start: '2026-05-04T10:00:00Z', avg_cpu_usage: 40 });
+    const bad = await legacy(`/analytics/playstatsbytime?${R}&interval=fortnight&format=xml`);
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('interval');
+    expect((await legacy(`/analytics/nosuch?${R}`)).status).toBe(400);
+    expect((await legacy(`/analytics/playlogs?${R}&limit=10001`)).status).toBe(400);
+    expect((await legacy(`/analytics/playlogs?${R}&fileId=f1`)).status).toBe(400);
+  });
+});

@@ -5,7 +5,7 @@
  * the spec gives them; bodies are the GraphQL records in snake_case. `Accept: text/csv` answers the
  * same rows as a CSV stream.
  */
-import { badInput, snakeKeys } from '@pylon/kit';
+import { ANALYTICS_COMMON_PARAMS, ANALYTICS_DATASETS, analyticsRootOf, badInput, snakeKeys, type AnalyticsDataset } from '@pylon/kit';
 import { csvStream, wantsCsv } from '../csv.js';
 import { mapFields, recordsAt, type FieldMap } from './declare.js';
 import { isRecord } from './shape.js';
@@ -32,41 +32,11 @@ const PARAMS: FieldMap = {
   source: false,
 };
 
-interface Dataset {
-  root: string;
-  /** The root answering instead, and the parameter that picks it. */
-  alternative?: { root: string; when: (q: Record<string, unknown>) => boolean; flag: string };
-  /** Parameters beyond startDate, endDate and limit. */
-  params: readonly string[];
-}
-
-const byDevice = (root: string) => ({ root, when: (q: Record<string, unknown>) => q.groupByDevice === true, flag: 'groupByDevice' });
-
-/** Dataset name (the path's last segment) -> how it is answered. */
-export const DATASETS: Readonly<Record<string, Dataset>> = {
-  playlogs: { root: 'playLogs', params: ['deviceId'] },
-  pinglogs: { root: 'pingLogs', params: ['deviceId'] },
-  eventlogs: { root: 'eventLogs', params: ['deviceId', 'eventName'] },
-  eventmetrics: { root: 'eventMetrics', params: ['deviceId', 'eventName', 'interval', 'timeZone', 'groupByEvent'] },
-  eventflow: { root: 'eventFlow', params: ['deviceId', 'eventName'] },
-  impressions: { root: 'impressions', params: ['deviceId', 'fileId'] },
-  devicemetrics: { root: 'deviceMetrics', params: ['deviceId', 'interval', 'timeZone'] },
-  audiencemetrics: { root: 'audienceMetrics', params: ['deviceId', 'fileId', 'interval', 'timeZone', 'includeDwellTime'] },
-  mediaplaystats: { root: 'mediaPlayStats', alternative: byDevice('deviceMediaPlayStats'), params: ['deviceId', 'fileId', 'groupByDevice'] },
-  deviceplaystats: { root: 'devicePlayStats', params: ['deviceId', 'fileId'] },
-  playstatsbytime: { root: 'playStatsByTime', params: ['deviceId', 'fileId', 'interval', 'timeZone', 'groupByFile'] },
-  heatmap: {
-    root: 'heatMapData',
-    alternative: { root: 'eventHeatMapData', when: (q) => q.source === 'events', flag: 'events' },
-    params: ['deviceId', 'fileId', 'eventName', 'source', 'precision'],
-  },
-  mediaimpressions: { root: 'mediaImpressions', alternative: byDevice('deviceMediaImpressions'), params: ['deviceId', 'fileId', 'groupByDevice'] },
-  devicemediaimpressions: { root: 'deviceMediaImpressions', params: ['deviceId', 'fileId'] },
-};
-
-const COMMON = ['startDate', 'endDate', 'limit'];
+type Dataset = AnalyticsDataset;
+const COMMON: readonly string[] = ANALYTICS_COMMON_PARAMS;
+const DATASETS = ANALYTICS_DATASETS;
 const paramsOf = (d: Dataset): FieldMap => Object.fromEntries([...COMMON, ...d.params].map((p) => [p, PARAMS[p]!]));
-const rootOf = (d: Dataset, q: Record<string, unknown>) => (d.alternative?.when(q) ? d.alternative.root : d.root);
+const rootOf = analyticsRootOf;
 
 /** The rows of the answering root as JSON, or as CSV when the caller asks for it. */
 function answer(data: Record<string, unknown>, root: string, input: RestInput): RestSuccess {
@@ -106,22 +76,22 @@ export const getHeatMap = datasetOp(DATASETS.heatmap!);
 export const getMediaImpressions = datasetOp(DATASETS.mediaimpressions!);
 export const getDeviceMediaImpressions = datasetOp(DATASETS.devicemediaimpressions!);
 
-/** Dataset name -> the GET operation answering it. */
-const DATASET_OPS: Readonly<Record<string, [operationId: string, op: RestOperation]>> = {
-  playlogs: ['listPlayLogs', listPlayLogs],
-  pinglogs: ['listPingLogs', listPingLogs],
-  eventlogs: ['listEventLogs', listEventLogs],
-  eventmetrics: ['getEventMetrics', getEventMetrics],
-  eventflow: ['getEventFlow', getEventFlow],
-  impressions: ['listImpressions', listImpressions],
-  devicemetrics: ['getDeviceMetrics', getDeviceMetrics],
-  audiencemetrics: ['getAudienceMetrics', getAudienceMetrics],
-  mediaplaystats: ['getMediaPlayStats', getMediaPlayStats],
-  deviceplaystats: ['getDevicePlayStats', getDevicePlayStats],
-  playstatsbytime: ['getPlayStatsByTime', getPlayStatsByTime],
-  heatmap: ['getHeatMap', getHeatMap],
-  mediaimpressions: ['getMediaImpressions', getMediaImpressions],
-  devicemediaimpressions: ['getDeviceMediaImpressions', getDeviceMediaImpressions],
+/** The GET operations by operationId. */
+const GET_OPS: Readonly<Record<string, RestOperation>> = {
+  listPlayLogs,
+  listPingLogs,
+  listEventLogs,
+  getEventMetrics,
+  getEventFlow,
+  listImpressions,
+  getDeviceMetrics,
+  getAudienceMetrics,
+  getMediaPlayStats,
+  getDevicePlayStats,
+  getPlayStatsByTime,
+  getHeatMap,
+  getMediaImpressions,
+  getDeviceMediaImpressions,
 };
 
 /** The named dataset's GET operation and the body as its query; a parameter that dataset does not take is refused. */
@@ -129,11 +99,11 @@ function datasetOf(input: RestInput): { operationId: string; op: RestOperation; 
   const props = isRecord(input.body) ? input.body : {};
   const name = typeof props.dataset === 'string' ? props.dataset : '';
   const d = DATASETS[name];
-  const target = DATASET_OPS[name];
-  if (!d || !target) throw badInput('dataset', `dataset must be one of ${Object.keys(DATASETS).join(', ')}`);
+  const op = d && GET_OPS[d.operationId];
+  if (!d || !op) throw badInput('dataset', `dataset must be one of ${Object.keys(DATASETS).join(', ')}`);
   const { dataset: _, ...query } = props;
   for (const k of Object.keys(query)) if (![...COMMON, ...d.params].includes(k)) throw badInput(k, `dataset ${name} does not take ${k}`);
-  return { operationId: target[0], op: target[1], asGet: { ...input, query } };
+  return { operationId: d.operationId, op, asGet: { ...input, query } };
 }
 
 /** POST /analytics/dataset (legacy): the dataset named in the body, its GET parameters as body properties. */

@@ -9,6 +9,7 @@
  * Scenario 4 (content): a 200 MB media upload against a local stream copy of the same file, and
  * peak RSS during it (bench/src/content.scenarios.ts).
  * Scenario 6 (scheduling): player manifest resolutions vs GET /devices/{id} (bench/src/scheduling.scenarios.ts).
+ * Scenario 7 (analytics): playStatsByTime, deviceMetrics, audienceMetrics raw vs rollups vs direct SQL (bench/src/analytics.scenarios.ts).
  * Scenario 5 (data tables): batch create vs raw insertMany, CSV import, filtered sorted pages,
  * export (bench/src/datatables.scenarios.ts; 1M rows when run on its own).
  * Set BENCH_SECONDS / BENCH_CONNECTIONS to change the load (defaults 10 s, 10 connections).
@@ -30,6 +31,7 @@ import { bulkCommandLatency, pingLoad, seedPingDevices } from './devices.scenari
 import { printUpload, uploadScenario } from './content.scenarios.js';
 import { dataTablesScenario } from './datatables.scenarios.js';
 import { manifestScenario } from './scheduling.scenarios.js';
+import { analyticsScenario, analyticsTable, generateTelemetry } from './analytics.scenarios.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
@@ -170,6 +172,20 @@ await dataTablesScenario(
     ? { rows: 2000, batchCalls: 5, importRows: 2000, pages: 10 }
     : { rows: Number(process.env.BENCH_ROWS ?? 100_000), batchCalls: 200, importRows: 100_000, pages: 300 },
 );
+
+// Scenario 7 (analytics): raw vs rollups vs direct SQL over generated telemetry (20k play logs in
+// smoke mode, 1M here; the large figures come from bench/src/analytics.run.ts, see BENCHMARKS.md).
+{
+  const plays = smoke ? 20_000 : 1_000_000;
+  const sizes = { plays, pings: plays * 0.3, impressions: plays * 0.1 };
+  const ms = await generateTelemetry(app.analytics, DEMO_ACCOUNT_ID, sizes);
+  console.log(
+    `\nScenario 7: analytics (${plays} play logs, ${sizes.pings} pings, ${sizes.impressions} impressions generated in ${(ms / 1000).toFixed(1)} s)\n`,
+  );
+  console.log(
+    analyticsTable(await analyticsScenario({ store: app.analytics, baseUrl: app.baseUrl, key: KEY, accountId: DEMO_ACCOUNT_ID, iterations: smoke ? 2 : 10 })),
+  );
+}
 
 /** Scenario 2: the player API's ping path and bulk commands, on 1,000 devices of their own account (100 in smoke mode). */
 async function devicesScenario(): Promise<LoadResult[]> {

@@ -8,6 +8,7 @@ import { grainsOf, planSource, ROLLUPS, type Source } from './domain/rollup-plan
 import { fillSeries, groupsOf } from './domain/series.js';
 import type { EventFlowLink, EventLog, EventMetric } from './graphql/resolvers.generated.js';
 import { isoOf, isoSql, limitClause, periodExpr, scope } from './sql/scope.sql.js';
+import { orderSql, WhereBuilder, type ColumnMap } from './sql/where.sql.js';
 
 const EVENT_COLUMNS = { device: 'device_id', event: 'event_name' };
 
@@ -22,15 +23,25 @@ interface EventRow {
   longitude: number | null;
 }
 
-export async function selectEventLogs(store: AnalyticsStore, q: AnalyticsQuery): Promise<EventLog[]> {
+const EVENT_FIELDS: ColumnMap = {
+  id: { column: 'id', kind: 'string' },
+  timestamp: { column: 'timestamp', kind: 'date' },
+  deviceId: { column: 'device_id', kind: 'string' },
+  sessionId: { column: 'session_id', kind: 'string' },
+  eventName: { column: 'event_name', kind: 'string' },
+};
+
+export async function selectEventLogs(store: AnalyticsStore, q: AnalyticsQuery, list: { where?: unknown; order?: unknown } = {}): Promise<EventLog[]> {
   const { where, params } = scope(q, EVENT_COLUMNS);
+  const filter = new WhereBuilder(EVENT_FIELDS);
+  const condition = filter.where(list.where);
   const rows = await store.query<EventRow>(
     `SELECT id, ${isoSql('timestamp')} AS ts, device_id, session_id, event_name, properties, latitude, longitude
 FROM event_logs FINAL
-WHERE ${where}
-ORDER BY timestamp, device_id, id
+WHERE ${where} AND ${condition}
+ORDER BY ${orderSql(list.order, EVENT_FIELDS, 'timestamp, device_id, id')}
 ${limitClause(q.limit)}`,
-    params,
+    { ...params, ...filter.params },
   );
   return rows.map((r) => ({
     id: r.id,

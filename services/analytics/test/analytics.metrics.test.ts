@@ -533,3 +533,50 @@ test('every analytics query needs Analytics_View and answers only the caller’s
   );
   expect(b).toEqual([{ totalPlays: 1, totalDuration: 99 }]);
 });
+
+describe('where and order on the log queries', () => {
+  const ids = async (query: string) => (await data<{ id: string }[]>(query)).map((r) => r.id);
+  test('eventLogs: operations, and/or, order with the default order after it', async () => {
+    expect(await ids('{ eventLogs(startDate: "2026-03-29", endDate: "2026-03-29", where: { eventName: { startsWith: "pro" } }) { id } }')).toEqual([
+      'e3',
+      'e5',
+      'e7',
+    ]);
+    expect(
+      await ids(
+        '{ eventLogs(startDate: "2026-03-29", endDate: "2026-03-29", where: { or: [{ sessionId: { eq: "s2" } }, { deviceId: { eq: "d2" } }] }, order: [{ eventName: DESC }]) { id } }',
+      ),
+    ).toEqual(['e7', 'e9', 'e6', 'e8']);
+    expect(await ids('{ eventLogs(startDate: "2026-03-29", endDate: "2026-03-29", where: { sessionId: { eq: null } }) { id } }')).toEqual(['e10']);
+    expect(
+      await ids(
+        '{ eventLogs(startDate: "2026-03-29", endDate: "2026-03-29", where: { timestamp: { gte: "2026-03-29T10:00:00Z", lt: "2026-03-29T11:00:00Z" }, id: { nin: ["e6"] } }) { id } }',
+      ),
+    ).toEqual(['e7']);
+  });
+  test('playLogs and pingLogs: numbers, text, order', async () => {
+    expect(
+      await ids(
+        '{ playLogs(startDate: "2026-03-28", endDate: "2026-03-31", where: { duration: { gte: 30 }, fileName: { ncontains: "old" } }, order: [{ duration: DESC }]) { id } }',
+      ),
+    ).toEqual(
+      (
+        await data<{ id: string; duration: number }[]>(
+          '{ playLogs(startDate: "2026-03-28", endDate: "2026-03-31", where: { duration: { in: [40, 60] } }) { id duration } }',
+        )
+      )
+        .sort((a, b) => b.duration - a.duration)
+        .map((r) => r.id),
+    );
+    const pings = await data<{ cpuUsage: number }[]>(
+      '{ pingLogs(startDate: "2026-03-29", endDate: "2026-03-29", where: { cpuUsage: { ngt: 30 } }, order: [{ cpuUsage: ASC }]) { cpuUsage } }',
+    );
+    expect(pings.map((p) => p.cpuUsage)).toEqual([10, 20, 30]);
+  });
+  test('bad filters are refused naming the field', async () => {
+    expect(await refusal('{ playLogs(startDate: "2026-03-28", endDate: "2026-03-31", where: { timestamp: { gt: "yesterday" } }) { id } }')).toMatchObject({
+      field: 'where.timestamp',
+    });
+    expect(await refusal('{ eventLogs(startDate: "2026-03-28", endDate: "2026-03-31", where: { eventName: { gt: "a" } }) { id } }')).toBeDefined();
+  });
+});

@@ -88,6 +88,22 @@ export type AuditEvent = {
   userName?: Maybe<Scalars['String']['output']>;
 };
 
+/** Operations on an ISO 8601 timestamp field (compared as instants). */
+export type DateTimeOperationFilterInput = {
+  eq?: InputMaybe<Scalars['String']['input']>;
+  gt?: InputMaybe<Scalars['String']['input']>;
+  gte?: InputMaybe<Scalars['String']['input']>;
+  in?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  lt?: InputMaybe<Scalars['String']['input']>;
+  lte?: InputMaybe<Scalars['String']['input']>;
+  neq?: InputMaybe<Scalars['String']['input']>;
+  ngt?: InputMaybe<Scalars['String']['input']>;
+  ngte?: InputMaybe<Scalars['String']['input']>;
+  nin?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  nlt?: InputMaybe<Scalars['String']['input']>;
+  nlte?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** A device as the devices subgraph knows it (null once deleted). */
 export type Device = {
   __typename?: 'Device';
@@ -186,6 +202,25 @@ export type EventLog = {
   timestamp: Scalars['String']['output'];
 };
 
+/** Filter of eventLogs. */
+export type EventLogFilterInput = {
+  and?: InputMaybe<Array<EventLogFilterInput>>;
+  deviceId?: InputMaybe<StringOperationFilterInput>;
+  eventName?: InputMaybe<StringOperationFilterInput>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<EventLogFilterInput>>;
+  sessionId?: InputMaybe<StringOperationFilterInput>;
+  timestamp?: InputMaybe<DateTimeOperationFilterInput>;
+};
+
+export type EventLogSortInput = {
+  deviceId?: InputMaybe<SortEnumType>;
+  eventName?: InputMaybe<SortEnumType>;
+  id?: InputMaybe<SortEnumType>;
+  sessionId?: InputMaybe<SortEnumType>;
+  timestamp?: InputMaybe<SortEnumType>;
+};
+
 /** Events of one period (and one event name with groupByEvent). */
 export type EventMetric = {
   __typename?: 'EventMetric';
@@ -198,6 +233,22 @@ export type EventMetric = {
   totalEvents: Scalars['Int']['output'];
   /** Distinct sessions with an event in the period. */
   uniqueSessions: Scalars['Int']['output'];
+};
+
+/** Operations on a numeric field. */
+export type FloatOperationFilterInput = {
+  eq?: InputMaybe<Scalars['Float']['input']>;
+  gt?: InputMaybe<Scalars['Float']['input']>;
+  gte?: InputMaybe<Scalars['Float']['input']>;
+  in?: InputMaybe<Array<InputMaybe<Scalars['Float']['input']>>>;
+  lt?: InputMaybe<Scalars['Float']['input']>;
+  lte?: InputMaybe<Scalars['Float']['input']>;
+  neq?: InputMaybe<Scalars['Float']['input']>;
+  ngt?: InputMaybe<Scalars['Float']['input']>;
+  ngte?: InputMaybe<Scalars['Float']['input']>;
+  nin?: InputMaybe<Array<InputMaybe<Scalars['Float']['input']>>>;
+  nlt?: InputMaybe<Scalars['Float']['input']>;
+  nlte?: InputMaybe<Scalars['Float']['input']>;
 };
 
 /** One point of a heat map. */
@@ -288,6 +339,31 @@ export type PingLog = {
   timestamp: Scalars['String']['output'];
 };
 
+/** Filter of pingLogs. */
+export type PingLogFilterInput = {
+  and?: InputMaybe<Array<PingLogFilterInput>>;
+  cpuUsage?: InputMaybe<FloatOperationFilterInput>;
+  deviceId?: InputMaybe<StringOperationFilterInput>;
+  diskUsage?: InputMaybe<FloatOperationFilterInput>;
+  externalIpAddress?: InputMaybe<StringOperationFilterInput>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  ipAddress?: InputMaybe<StringOperationFilterInput>;
+  memoryUsage?: InputMaybe<FloatOperationFilterInput>;
+  or?: InputMaybe<Array<PingLogFilterInput>>;
+  timestamp?: InputMaybe<DateTimeOperationFilterInput>;
+};
+
+export type PingLogSortInput = {
+  cpuUsage?: InputMaybe<SortEnumType>;
+  deviceId?: InputMaybe<SortEnumType>;
+  diskUsage?: InputMaybe<SortEnumType>;
+  externalIpAddress?: InputMaybe<SortEnumType>;
+  id?: InputMaybe<SortEnumType>;
+  ipAddress?: InputMaybe<SortEnumType>;
+  memoryUsage?: InputMaybe<SortEnumType>;
+  timestamp?: InputMaybe<SortEnumType>;
+};
+
 /** One playback of a file on a device. */
 export type PlayLog = {
   __typename?: 'PlayLog';
@@ -301,6 +377,29 @@ export type PlayLog = {
   timestamp: Scalars['String']['output'];
   /** What was played (e.g. the source type). */
   type?: Maybe<Scalars['String']['output']>;
+};
+
+/** Filter of playLogs: each field takes operations; several fields and and/or combine. */
+export type PlayLogFilterInput = {
+  and?: InputMaybe<Array<PlayLogFilterInput>>;
+  deviceId?: InputMaybe<StringOperationFilterInput>;
+  duration?: InputMaybe<FloatOperationFilterInput>;
+  fileId?: InputMaybe<StringOperationFilterInput>;
+  fileName?: InputMaybe<StringOperationFilterInput>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<PlayLogFilterInput>>;
+  timestamp?: InputMaybe<DateTimeOperationFilterInput>;
+  type?: InputMaybe<StringOperationFilterInput>;
+};
+
+export type PlayLogSortInput = {
+  deviceId?: InputMaybe<SortEnumType>;
+  duration?: InputMaybe<SortEnumType>;
+  fileId?: InputMaybe<SortEnumType>;
+  fileName?: InputMaybe<SortEnumType>;
+  id?: InputMaybe<SortEnumType>;
+  timestamp?: InputMaybe<SortEnumType>;
+  type?: InputMaybe<SortEnumType>;
 };
 
 /** Plays of one period (and one file with groupByFile). */
@@ -382,13 +481,15 @@ export type Query = {
   mediaPlayStats?: Maybe<Array<MediaPlayStat>>;
   /**
    * Device heartbeat and health data of the caller's account, oldest first. Policy: Analytics_View.
-   * Dates, deviceId and limit as for playLogs.
+   * Dates, deviceId, limit, where and order as for playLogs.
    */
   pingLogs?: Maybe<Array<PingLog>>;
   /**
    * Content playback history (proof of play) of the caller's account, oldest first. Policy: Analytics_View.
    * startDate and endDate are ISO 8601; both ends are included, and a date without a time as endDate
    * covers that whole day (UTC). deviceId keeps the given devices only. limit: default 1000, at most 10000.
+   * where filters on the record's fields (eq, neq, contains, startsWith, endsWith, gt, gte, lt, lte, in,
+   * nin; and/or); order sorts by them (then by time, device and id).
    */
   playLogs?: Maybe<Array<PlayLog>>;
   /**
@@ -488,7 +589,9 @@ export type QueryEventLogsArgs = {
   endDate: Scalars['String']['input'];
   eventName?: InputMaybe<Array<Scalars['String']['input']>>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<EventLogSortInput>>;
   startDate: Scalars['String']['input'];
+  where?: InputMaybe<EventLogFilterInput>;
 };
 
 
@@ -547,7 +650,9 @@ export type QueryPingLogsArgs = {
   deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
   endDate: Scalars['String']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<PingLogSortInput>>;
   startDate: Scalars['String']['input'];
+  where?: InputMaybe<PingLogFilterInput>;
 };
 
 
@@ -555,7 +660,9 @@ export type QueryPlayLogsArgs = {
   deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
   endDate: Scalars['String']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<PlayLogSortInput>>;
   startDate: Scalars['String']['input'];
+  where?: InputMaybe<PlayLogFilterInput>;
 };
 
 
@@ -568,6 +675,25 @@ export type QueryPlayStatsByTimeArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   startDate: Scalars['String']['input'];
   timeZone?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Sort direction of an order input field. */
+export type SortEnumType =
+  | 'ASC'
+  | 'DESC';
+
+/** Operations on a string field. */
+export type StringOperationFilterInput = {
+  contains?: InputMaybe<Scalars['String']['input']>;
+  endsWith?: InputMaybe<Scalars['String']['input']>;
+  eq?: InputMaybe<Scalars['String']['input']>;
+  in?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  ncontains?: InputMaybe<Scalars['String']['input']>;
+  nendsWith?: InputMaybe<Scalars['String']['input']>;
+  neq?: InputMaybe<Scalars['String']['input']>;
+  nin?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  nstartsWith?: InputMaybe<Scalars['String']['input']>;
+  startsWith?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -652,6 +778,7 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   AuditEvent: ResolverTypeWrapper<AuditEvent>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  DateTimeOperationFilterInput: DateTimeOperationFilterInput;
   Device: ResolverTypeWrapper<Device>;
   DeviceMediaImpression: ResolverTypeWrapper<DeviceMediaImpression>;
   DeviceMediaPlayStat: ResolverTypeWrapper<DeviceMediaPlayStat>;
@@ -659,17 +786,26 @@ export type ResolversTypes = {
   DevicePlayStat: ResolverTypeWrapper<DevicePlayStat>;
   EventFlowLink: ResolverTypeWrapper<EventFlowLink>;
   EventLog: ResolverTypeWrapper<EventLog>;
+  EventLogFilterInput: EventLogFilterInput;
+  EventLogSortInput: EventLogSortInput;
   EventMetric: ResolverTypeWrapper<EventMetric>;
+  FloatOperationFilterInput: FloatOperationFilterInput;
   HeatMapPoint: ResolverTypeWrapper<HeatMapPoint>;
   Impression: ResolverTypeWrapper<Impression>;
   Media: ResolverTypeWrapper<Media>;
   MediaImpression: ResolverTypeWrapper<MediaImpression>;
   MediaPlayStat: ResolverTypeWrapper<MediaPlayStat>;
   PingLog: ResolverTypeWrapper<PingLog>;
+  PingLogFilterInput: PingLogFilterInput;
+  PingLogSortInput: PingLogSortInput;
   PlayLog: ResolverTypeWrapper<PlayLog>;
+  PlayLogFilterInput: PlayLogFilterInput;
+  PlayLogSortInput: PlayLogSortInput;
   PlayStatByTime: ResolverTypeWrapper<PlayStatByTime>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  SortEnumType: SortEnumType;
+  StringOperationFilterInput: StringOperationFilterInput;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -680,6 +816,7 @@ export type ResolversParentTypes = {
   String: Scalars['String']['output'];
   AuditEvent: AuditEvent;
   ID: Scalars['ID']['output'];
+  DateTimeOperationFilterInput: DateTimeOperationFilterInput;
   Device: Device;
   DeviceMediaImpression: DeviceMediaImpression;
   DeviceMediaPlayStat: DeviceMediaPlayStat;
@@ -687,17 +824,25 @@ export type ResolversParentTypes = {
   DevicePlayStat: DevicePlayStat;
   EventFlowLink: EventFlowLink;
   EventLog: EventLog;
+  EventLogFilterInput: EventLogFilterInput;
+  EventLogSortInput: EventLogSortInput;
   EventMetric: EventMetric;
+  FloatOperationFilterInput: FloatOperationFilterInput;
   HeatMapPoint: HeatMapPoint;
   Impression: Impression;
   Media: Media;
   MediaImpression: MediaImpression;
   MediaPlayStat: MediaPlayStat;
   PingLog: PingLog;
+  PingLogFilterInput: PingLogFilterInput;
+  PingLogSortInput: PingLogSortInput;
   PlayLog: PlayLog;
+  PlayLogFilterInput: PlayLogFilterInput;
+  PlayLogSortInput: PlayLogSortInput;
   PlayStatByTime: PlayStatByTime;
   Query: Record<PropertyKey, never>;
   Boolean: Scalars['Boolean']['output'];
+  StringOperationFilterInput: StringOperationFilterInput;
 };
 
 export type AudienceMetricResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['AudienceMetric'] = ResolversParentTypes['AudienceMetric']> = {

@@ -13,7 +13,8 @@ import { toAnalyticsQuery, toSeriesQuery, type AnalyticsArgs, type SeriesArgs } 
 type P = Principal;
 type S = AnalyticsStore;
 
-export const readEventLogs = (s: S, p: P, a: AnalyticsArgs) => selectEventLogs(s, toAnalyticsQuery(p, a));
+export const readEventLogs = (s: S, p: P, a: AnalyticsArgs & { where?: unknown; order?: unknown }) =>
+  selectEventLogs(s, toAnalyticsQuery(p, a), { where: a.where, order: a.order });
 export const readEventMetrics = (s: S, p: P, a: SeriesArgs & { groupByEvent?: boolean | null }) =>
   selectEventMetrics(s, toSeriesQuery(p, a), a.groupByEvent ?? false);
 export const readEventFlow = (s: S, p: P, a: AnalyticsArgs) => selectEventFlow(s, toAnalyticsQuery(p, a));

@@ -90,22 +90,23 @@ export async function analyticsScenario(opts: {
   const ROLLUP = 'startDate: "2026-01-01", endDate: "2026-03-31"';
   const RAW = 'startDate: "2026-01-01", endDate: "2026-03-31T23:59:59Z"';
   const principal = { accountId: opts.accountId, policies: POLICIES } as never;
+  const TEN = Array.from({ length: 10 }, (_, i) => `d${i}`);
   const series = (end: string) => toSeriesQuery(principal, { startDate: '2026-01-01', endDate: end, interval: 'DAY' });
   const cases: [string, (range: string) => string, (source: 'RAW' | 'DAY' | 'HOUR') => Promise<unknown>][] = [
     [
-      'playStatsByTime (DAY, 90 days, per file)',
-      (r) => `{ playStatsByTime(${r}, interval: DAY, groupByFile: true, limit: 10000) { fileId periodStart totalPlays totalDuration } }`,
-      (s) => selectPlayStatsByTime(opts.store, { ...series('2026-03-31'), limit: 10_000 }, true, s),
+      'playStatsByTime (DAY, 90 days, all files: 90 rows)',
+      (r) => `{ playStatsByTime(${r}, interval: DAY) { periodStart totalPlays totalDuration avgDuration } }`,
+      (s) => selectPlayStatsByTime(opts.store, series('2026-03-31'), false, s),
     ],
     [
-      'deviceMetrics (DAY, 90 days, 500 devices)',
-      (r) => `{ deviceMetrics(${r}, interval: DAY, limit: 10000) { deviceId periodStart avgCpuUsage uptimePercentage alertCount } }`,
-      (s) => selectDeviceMetrics(opts.store, { ...series('2026-03-31'), limit: 10_000 }, s === 'DAY' ? 'HOUR' : s),
+      'deviceMetrics (DAY, 90 days, 10 devices: 900 rows)',
+      (r) => `{ deviceMetrics(${r}, interval: DAY, deviceId: ${JSON.stringify(TEN)}) { deviceId periodStart avgCpuUsage uptimePercentage alertCount } }`,
+      (s) => selectDeviceMetrics(opts.store, { ...series('2026-03-31'), deviceIds: TEN }, s === 'DAY' ? 'HOUR' : s),
     ],
     [
-      'audienceMetrics (DAY, 90 days, 500 devices)',
-      (r) => `{ audienceMetrics(${r}, interval: DAY, limit: 10000) { deviceId periodStart totalImpressions uniqueVisitors maleCount } }`,
-      () => selectAudienceMetrics(opts.store, { ...series('2026-03-31'), limit: 10_000 }, false),
+      'audienceMetrics (DAY, 90 days, 10 devices: 900 rows)',
+      (r) => `{ audienceMetrics(${r}, interval: DAY, deviceId: ${JSON.stringify(TEN)}) { deviceId periodStart totalImpressions uniqueVisitors maleCount } }`,
+      () => selectAudienceMetrics(opts.store, { ...series('2026-03-31'), deviceIds: TEN }, false),
     ],
   ];
   const rows: AnalyticsRow[] = [];

@@ -128,8 +128,9 @@ GROUP BY device_id, p`,
       for (const [k, field] of Object.entries(AGE_FIELDS)) (m as Record<string, unknown>)[field] = n(r?.[k]);
       return m;
     },
+    q.limit,
   );
-  return series.slice(0, q.limit);
+  return series;
 }
 
 export const PRECISION = { default: 3, max: 6 } as const;

@@ -72,6 +72,7 @@ GROUP BY device_id, p`,
         alertCount: r ? Number(r.alerts) : 0,
       };
     },
+    q.limit,
   );
-  return series.slice(0, q.limit);
+  return series;
 }

@@ -90,8 +90,9 @@ GROUP BY p, name`,
       totalEvents: r ? Number(r.total) : 0,
       uniqueSessions: r ? Number(r.sessions) : 0,
     }),
+    q.limit,
   );
-  return series.slice(0, q.limit);
+  return series;
 }
 
 /**

@@ -127,6 +127,7 @@ GROUP BY p${groupByFile ? ', file_id' : ''}`,
         avgDuration: plays ? dur / plays : 0,
       };
     },
+    q.limit,
   );
-  return series.slice(0, q.limit);
+  return series;
 }

@@ -29,6 +29,8 @@ export function fillSeries<Row, Out>(
   rows: readonly Row[],
   keyOf: (row: Row) => { group: string; periodMs: number },
   make: (group: string, bucket: Bucket, row: Row | undefined) => Out,
+  /** Stop after this many records (the query's limit). */
+  limit = Infinity,
 ): Out[] {
   const found = new Map<string, Row>();
   for (const r of rows) {
@@ -37,7 +39,12 @@ export function fillSeries<Row, Out>(
     if (i >= 0) found.set(`${group}\u0000${i}`, r);
   }
   const out: Out[] = [];
-  for (const g of groups) buckets.forEach((b, i) => out.push(make(g, b, found.get(`${g}\u0000${i}`))));
+  for (const g of groups) {
+    for (let i = 0; i < buckets.length; i++) {
+      if (out.length >= limit) return out;
+      out.push(make(g, buckets[i]!, found.get(`${g}\u0000${i}`)));
+    }
+  }
   return out;
 }
 

@@ -585,6 +585,13 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'GraphQL Mutation.deleteTemplateGroup': gqlNothing('mutation($g: ID!) { deleteTemplateGroup(id: $g) { success } }', (i) => ({ g: i.templateGroup })),
 
   // ---- legacy
+  // The path names a dataset, not an object; A's device and file ids as filters answer B nothing.
+  'legacy GET /analytics/:dataset': (c) =>
+    emptyList(
+      fetch(
+        `${c.legacy}/analytics/mediaplaystats?api_key=${encodeURIComponent(c.keyB)}&format=json&startDate=2020-01-01&endDate=2030-01-01&deviceId=${encodeURIComponent(c.ids.device)}&fileId=${encodeURIComponent(c.ids.media)}&groupByDevice=true`,
+      ),
+    ),
   'legacy GET /devices/:id': (c) => status(legacyCall(c, 'GET', `/devices/${c.ids.device}`), 404),
   'legacy PUT /devices/:id': (c) => status(legacyCall(c, 'PUT', `/devices/${c.ids.device}`, { name: 'B was here' }), 404),
   'legacy POST /devices/:id': (c) => status(legacyCall(c, 'POST', `/devices/${c.ids.device}`, { name: 'B was here' }), 404),

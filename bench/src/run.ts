@@ -11,6 +11,7 @@
  * Scenario 6 (scheduling): player manifest resolutions vs GET /devices/{id} (bench/src/scheduling.scenarios.ts).
  * Scenario 7 (telemetry): raw chDB bulk insert (the ceiling) vs stream-to-store vs HTTP ingestion of
  * play logs at 1 and 100 rows per request, and acknowledged-to-queryable (bench/src/telemetry.scenarios.ts).
+ * Scenario 9 (analytics): playStatsByTime, deviceMetrics, audienceMetrics raw vs rollups vs direct SQL (bench/src/analytics.scenarios.ts).
  * Scenario 5 (data tables): batch create vs raw insertMany, CSV import, filtered sorted pages,
  * export (bench/src/datatables.scenarios.ts; 1M rows when run on its own).
  * Scenario 8 (start): spawn to /readyz of a subgraph process and of the all-in-one, from dist/ and
@@ -36,6 +37,7 @@ import { dataTablesScenario } from './datatables.scenarios.js';
 import { manifestScenario } from './scheduling.scenarios.js';
 import { printStart, startScenario } from './start.scenarios.js';
 import { ackToQueryable, httpIngestion, rawInsertCeiling, streamToStore } from './telemetry.scenarios.js';
+import { analyticsScenario, analyticsTable, generateTelemetry } from './analytics.scenarios.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
@@ -206,6 +208,20 @@ async function telemetryScenario(): Promise<LoadResult[]> {
   console.log(`\nHTTP ingestion at 100 rows/request: ${n(Math.max(hundred.rowsPerSecond, busy.rowsPerSecond))} rows/s (target >= 200,000 rows/s)`);
   console.log(`acknowledged-to-queryable: p50 ${visible.p50} ms, p95 ${visible.p95} ms, max ${visible.max} ms (target p95 < 2,000 ms)`);
   return [one, hundred, busy].map((h) => ({ name: h.name, rps: h.requestsPerSecond, p50: h.p50, p99: h.p99, errors: h.errors }));
+}
+
+// Scenario 9 (analytics): raw vs rollups vs direct SQL over generated telemetry (20k play logs in
+// smoke mode, 1M here; the large figures come from bench/src/analytics.run.ts, see BENCHMARKS.md).
+{
+  const plays = smoke ? 20_000 : 1_000_000;
+  const sizes = { plays, pings: plays * 0.3, impressions: plays * 0.1 };
+  const ms = await generateTelemetry(app.analytics, DEMO_ACCOUNT_ID, sizes);
+  console.log(
+    `\nScenario 9: analytics (${plays} play logs, ${sizes.pings} pings, ${sizes.impressions} impressions generated in ${(ms / 1000).toFixed(1)} s)\n`,
+  );
+  console.log(
+    analyticsTable(await analyticsScenario({ store: app.analytics, baseUrl: app.baseUrl, key: KEY, accountId: DEMO_ACCOUNT_ID, iterations: smoke ? 2 : 10 })),
+  );
 }
 
 /** Scenario 2: the player API's ping path and bulk commands, on 1,000 devices of their own account (100 in smoke mode). */

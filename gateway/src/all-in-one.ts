@@ -59,6 +59,8 @@ export interface AllInOne {
   gateway: Gateway;
   client: GatewayClient;
   subgraphs: Record<string, Subgraph>;
+  /** The analytics store the ingest writes (tests seed analytics data through it). */
+  analytics: AnalyticsStore;
   logger: Logger;
   /** The telemetry path's backends (benchmarks and loss tests measure the pipeline through them). */
   telemetry: { stream: EventStream; analytics: AnalyticsStore };
@@ -275,6 +277,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     gateway,
     client,
     subgraphs,
+    analytics,
     logger,
     telemetry: { stream: backends.stream!, analytics },
     servers,

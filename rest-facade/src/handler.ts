@@ -2,6 +2,7 @@
  * The one operation handler: validated REST input -> variables -> persisted operation through the
  * gateway with the caller's own credentials -> REST body, or the error body.
  */
+import { pipeline, Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { Context } from 'openapi-backend';
 import { auditNote, failureFromGraphQL, isAppError, type GatewayClient, type Logger } from '@pylon/kit';
@@ -18,7 +19,12 @@ export interface Exchange {
 
 const compact = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
-export function gatewayHandler(deps: { client: GatewayClient; logger: Logger }, operationId: string, document: string, op: RestOperation) {
+export function gatewayHandler(
+  deps: { client: GatewayClient; logger: Logger; persisted?: ReadonlyMap<string, string> },
+  operationId: string,
+  document: string | undefined,
+  op: RestOperation,
+) {
   return async (c: Context, { req, res, credentials }: Exchange): Promise<void> => {
     res.locals.route = c.operation.path;
     const note = auditNote(res);
@@ -29,14 +35,18 @@ export function gatewayHandler(deps: { client: GatewayClient; logger: Logger }, 
       params: (c.request.params ?? {}) as Record<string, unknown>,
       query: (c.request.query ?? {}) as Record<string, unknown>,
       body: c.request.requestBody,
+      ...(req.get('accept') ? { accept: req.get('accept') } : {}),
     };
     try {
+      const runId = op.via?.(input) ?? operationId;
+      const text = runId === operationId ? document : deps.persisted?.get(runId);
+      if (text === undefined) throw new Error(`no persisted document for '${runId}'`);
       const batches = op.batches?.(input);
       const runs = batches ?? [op.variables(input)];
       const answers: Record<string, unknown>[] = [];
       for (const vars of runs) {
         const result = await deps.client.execute(
-          { query: document, variables: compact(vars), operationName: operationId },
+          { query: text, variables: compact(vars), operationName: runId },
           { apiKey: apiKeyOf(credentials), bearer: credentials.bearer, ip: req.ip, requestId, via: 'rest' },
         );
         note.principal = result.principal;
@@ -64,7 +74,11 @@ export function gatewayHandler(deps: { client: GatewayClient; logger: Logger }, 
       const data = batches ? { batches: answers } : answers[0]!;
       const { status = 200, body, contentType } = op.respond(data, input);
       if (status === 204) res.status(204).end();
-      else if (contentType) res.status(status).type(contentType).send(body);
+      else if (contentType && body instanceof Readable) {
+        res.status(status).type(contentType);
+        // pipeline: a failure mid-stream ends the response instead of an unhandled 'error' event.
+        pipeline(body, res, (err) => err && deps.logger.warn({ err, operationId, requestId }, 'REST stream ended early'));
+      } else if (contentType) res.status(status).type(contentType).send(body);
       else res.status(status).json(body);
     } catch (e) {
       if (isAppError(e) && e.code !== 'INTERNAL') {

@@ -126,6 +126,63 @@ const credentialScoped =
       401,
     );
 
+/**
+ * The analytics queries with A's device and file ids as filters: B's answers are empty (series are
+ * asked per device/file/event so that B's own empty periods do not count as an answer).
+ */
+function analyticsCases(): Record<string, Case> {
+  const series: Record<string, string> = { eventMetrics: 'groupByEvent: true', playStatsByTime: 'groupByFile: true' };
+  const withFile = [
+    'impressions',
+    'audienceMetrics',
+    'mediaPlayStats',
+    'devicePlayStats',
+    'deviceMediaPlayStats',
+    'playStatsByTime',
+    'heatMapData',
+    'mediaImpressions',
+    'deviceMediaImpressions',
+  ];
+  const names = ['eventLogs', 'eventMetrics', 'deviceMetrics', 'eventFlow', 'eventHeatMapData', ...withFile];
+  return Object.fromEntries(
+    names.map((name) => {
+      const file = withFile.includes(name);
+      const extra = series[name] ? `, ${series[name]}` : '';
+      const query = `query($d: [String!]${file ? ', $f: [String!]' : ''}) { ${name}(startDate: "2020-01-01", endDate: "2030-01-01", deviceId: $d${file ? ', fileId: $f' : ''}${extra}) { __typename } }`;
+      return [`GraphQL Query.${name}`, gqlNothing(query, (i) => (file ? { d: [i.device], f: [i.media] } : { d: [i.device] }))];
+    }),
+  );
+}
+
+/** The REST analytics datasets with A's device and file ids as filters: B's lists are empty. */
+function analyticsRestCases(): Record<string, Case> {
+  const extra: Record<string, string> = { eventmetrics: '&groupByEvent=true', playstatsbytime: '&groupByFile=true' };
+  const withFile = [
+    'impressions',
+    'audiencemetrics',
+    'mediaplaystats',
+    'deviceplaystats',
+    'playstatsbytime',
+    'heatmap',
+    'mediaimpressions',
+    'devicemediaimpressions',
+  ];
+  const names = ['playlogs', 'pinglogs', 'eventlogs', 'eventmetrics', 'eventflow', 'devicemetrics', ...withFile];
+  return Object.fromEntries(
+    names.map((name) => [
+      `REST GET /analytics/${name}`,
+      (c: CaseContext) =>
+        emptyList(
+          c.rest(
+            `/analytics/${name}?startDate=2020-01-01&endDate=2030-01-01&deviceId=${encodeURIComponent(c.ids.device)}${
+              withFile.includes(name) ? `&fileId=${encodeURIComponent(c.ids.media)}` : ''
+            }${extra[name] ?? ''}`,
+          ),
+        ),
+    ]),
+  );
+}
+
 export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   // ---- REST
   'REST GET /account/auditevents': (c) => emptyList(c.rest(`/account/auditevents?userId=${c.ids.user}`)),
@@ -296,6 +353,8 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'GraphQL Query.pingLogs': gqlNothing('query($d: [String!]) { pingLogs(startDate: "2020-01-01", endDate: "2100-01-01", deviceId: $d) { deviceId } }', (i) => ({
     d: [i.device],
   })),
+  ...analyticsCases(),
+  ...analyticsRestCases(),
   'GraphQL Query.auditEvent': gqlNothing(
     'query($e: [String!], $u: String) { a: auditEvent(eventId: $e) { eventId } b: auditEvent(userId: $u) { eventId } }',
     (i) => ({ e: [i.auditEvent], u: i.user }),
@@ -526,6 +585,13 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'GraphQL Mutation.deleteTemplateGroup': gqlNothing('mutation($g: ID!) { deleteTemplateGroup(id: $g) { success } }', (i) => ({ g: i.templateGroup })),
 
   // ---- legacy
+  // The path names a dataset, not an object; A's device and file ids as filters answer B nothing.
+  'legacy GET /analytics/:dataset': (c) =>
+    emptyList(
+      fetch(
+        `${c.legacy}/analytics/mediaplaystats?api_key=${encodeURIComponent(c.keyB)}&format=json&startDate=2020-01-01&endDate=2030-01-01&deviceId=${encodeURIComponent(c.ids.device)}&fileId=${encodeURIComponent(c.ids.media)}&groupByDevice=true`,
+      ),
+    ),
   'legacy GET /devices/:id': (c) => status(legacyCall(c, 'GET', `/devices/${c.ids.device}`), 404),
   'legacy PUT /devices/:id': (c) => status(legacyCall(c, 'PUT', `/devices/${c.ids.device}`, { name: 'B was here' }), 404),
   'legacy POST /devices/:id': (c) => status(legacyCall(c, 'POST', `/devices/${c.ids.device}`, { name: 'B was here' }), 404),

@@ -14,6 +14,7 @@ import {
   postDataTableRow,
   putDataTableRow,
 } from './datatables.resource.js';
+import { getAnalyticsDataset, postAnalyticsDataset } from './analytics.resource.js';
 import type { DefinedResource } from './resource.js';
 
 export const RESOURCES: readonly DefinedResource[] = [
@@ -47,4 +48,7 @@ export const RESOURCES: readonly DefinedResource[] = [
   putDataTableRow,
   postDataTableRow,
   deleteDataTableRow,
+  // Analytics issue: datasets in json, xml and JSONP.
+  postAnalyticsDataset,
+  getAnalyticsDataset,
 ];

@@ -5,6 +5,23 @@
  * the facade refuses to start when the three disagree or a documented parameter is not mapped.
  */
 import { getAccount, listOrganizations, updateAccount } from './account.js';
+import {
+  getAnalyticsDataset,
+  getAudienceMetrics,
+  getDeviceMediaImpressions,
+  getDeviceMetrics,
+  getDevicePlayStats,
+  getEventFlow,
+  getEventMetrics,
+  getHeatMap,
+  getMediaImpressions,
+  getMediaPlayStats,
+  getPlayStatsByTime,
+  listEventLogs,
+  listImpressions,
+  listPingLogs,
+  listPlayLogs,
+} from './analytics.js';
 import { getAuditEvent, listAuditEvents } from './audit-events.js';
 import { getDevice, listDevices } from './devices.js';
 import { createDevice, deleteDevice, patchDevice, updateDevice } from './device-writes.js';
@@ -152,4 +169,20 @@ export const REST_OPERATIONS: Readonly<Record<string, RestOperation>> = {
   createScheduleGroup,
   updateScheduleGroup,
   deleteScheduleGroup,
+  // Analytics issue: the /analytics datasets (GET and the legacy POST /analytics/dataset).
+  listPlayLogs,
+  listPingLogs,
+  listEventLogs,
+  getEventMetrics,
+  getEventFlow,
+  listImpressions,
+  getDeviceMetrics,
+  getAudienceMetrics,
+  getMediaPlayStats,
+  getDevicePlayStats,
+  getPlayStatsByTime,
+  getHeatMap,
+  getMediaImpressions,
+  getDeviceMediaImpressions,
+  getAnalyticsDataset,
 };

@@ -5,12 +5,14 @@ export interface RestInput {
   params: Record<string, unknown>;
   query: Record<string, unknown>;
   body: unknown;
+  /** The request's Accept header (content negotiation, e.g. CSV). */
+  accept?: string;
 }
 
 export interface RestSuccess {
   /** 200 unless given; 204 sends no body. */
   status?: number;
-  /** JSON, unless `contentType` is given: then a Buffer or string sent as is (e.g. a JPEG). */
+  /** JSON, unless `contentType` is given: then a Buffer, string or Readable stream sent as is (e.g. a JPEG, streamed CSV). */
   body: unknown;
   contentType?: string;
 }
@@ -38,6 +40,11 @@ export interface RestOperation {
    * `{ batches: [data, ...] }`. Any failed call fails the request.
    */
   batches?(input: RestInput): Record<string, unknown>[] | undefined;
+  /**
+   * Runs the persisted document of another operation, chosen per request (POST /analytics/dataset
+   * runs the GET dataset its body names); such an operation has no document of its own.
+   */
+  via?(input: RestInput): string;
   /** GraphQL data -> REST answer. Throw an AppError (kit `notFound`, `badInput`) to answer with an error. */
   respond(data: Record<string, unknown>, input: RestInput): RestSuccess;
   /** GraphQL argument -> REST parameter, where the generic snake_case rule does not give it (error `field`s). */

@@ -1,14 +1,16 @@
 /**
  * The SQL of the log queries (tables from kit/migrations/analytics/001_telemetry.sql). Every query
  * is scoped to one account and binds every value as a `{name:Type}` parameter; only the limit,
- * an integer validated before it gets here, is spliced into the text.
+ * an integer validated before it gets here, is spliced into the text; `where` / `order` go through
+ * sql/where.sql.ts (columns from the declarations below, values bound).
  * FINAL collapses replayed events (ReplacingMergeTree) that have not been merged yet.
  */
 import type { AnalyticsStore, SqlParams } from '@pylon/kit';
 import type { LogQuery, PingLog, PlayLog } from './domain/logs.js';
+import { orderSql, WhereBuilder, type ColumnMap } from './sql/where.sql.js';
 
 /** The shared WHERE clause and its parameters: account, [from, to), optional devices. */
-function scope(q: LogQuery): { where: string; params: SqlParams } {
+function scope(q: LogQuery, fields: ColumnMap): { where: string; params: SqlParams } {
   const where = [
     'account_id = {acc:String}',
     "timestamp >= parseDateTime64BestEffort({from:String}, 3, 'UTC')",
@@ -19,8 +21,30 @@ function scope(q: LogQuery): { where: string; params: SqlParams } {
     where.push('has({devices:Array(String)}, device_id)');
     params.devices = q.deviceIds;
   }
-  return { where: where.join('\n  AND '), params };
+  const filter = new WhereBuilder(fields);
+  where.push(filter.where(q.where));
+  return { where: where.join('\n  AND '), params: { ...params, ...filter.params } };
 }
+
+const PLAY_FIELDS: ColumnMap = {
+  id: { column: 'id', kind: 'string' },
+  timestamp: { column: 'timestamp', kind: 'date' },
+  deviceId: { column: 'device_id', kind: 'string' },
+  fileId: { column: 'file_id', kind: 'string' },
+  fileName: { column: 'file_name', kind: 'string' },
+  duration: { column: 'duration', kind: 'number' },
+  type: { column: 'type', kind: 'string' },
+};
+const PING_FIELDS: ColumnMap = {
+  id: { column: 'id', kind: 'string' },
+  timestamp: { column: 'timestamp', kind: 'date' },
+  deviceId: { column: 'device_id', kind: 'string' },
+  cpuUsage: { column: 'cpu_usage', kind: 'number' },
+  memoryUsage: { column: 'memory_usage', kind: 'number' },
+  diskUsage: { column: 'disk_usage', kind: 'number' },
+  ipAddress: { column: 'ip_address', kind: 'string' },
+  externalIpAddress: { column: 'external_ip_address', kind: 'string' },
+};
 
 function limitClause(limit: number): string {
   if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`log query limit must be a non-negative integer, got ${limit}`);
@@ -41,12 +65,12 @@ interface PlayLogRow {
 }
 
 export async function selectPlayLogs(store: AnalyticsStore, q: LogQuery): Promise<PlayLog[]> {
-  const { where, params } = scope(q);
+  const { where, params } = scope(q, PLAY_FIELDS);
   const rows = await store.query<PlayLogRow>(
     `SELECT id, device_id, ${TS}, file_id, file_name, duration, type
 FROM play_logs FINAL
 WHERE ${where}
-ORDER BY timestamp, device_id, id
+ORDER BY ${orderSql(q.order, PLAY_FIELDS, 'timestamp, device_id, id')}
 ${limitClause(q.limit)}`,
     params,
   );
@@ -73,12 +97,12 @@ interface PingLogRow {
 }
 
 export async function selectPingLogs(store: AnalyticsStore, q: LogQuery): Promise<PingLog[]> {
-  const { where, params } = scope(q);
+  const { where, params } = scope(q, PING_FIELDS);
   const rows = await store.query<PingLogRow>(
     `SELECT id, device_id, ${TS}, cpu_usage, memory_usage, disk_usage, ip_address, external_ip_address
 FROM ping_logs FINAL
 WHERE ${where}
-ORDER BY timestamp, device_id, id
+ORDER BY ${orderSql(q.order, PING_FIELDS, 'timestamp, device_id, id')}
 ${limitClause(q.limit)}`,
     params,
   );

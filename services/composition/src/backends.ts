@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { runAnalyticsMigrations } from './analytics-migrations.js';
 import {
   createFileSpool,
   createLogger,
@@ -212,7 +213,8 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
       }
       const a = b.analytics;
       opened.push({ name: 'analytics', close: () => a.close() });
-      if (env.MIGRATE_AT_START || options.migrate) await a.migrate();
+      // Under a lease in the documents store when this process opens one: replicas starting together never run a migration twice.
+      if (env.MIGRATE_AT_START || options.migrate) await runAnalyticsMigrations({ analytics: a, documents: b.documents, logger });
       b.checks.analytics = () => a.ping();
     }
     if (want.includes('cache')) {

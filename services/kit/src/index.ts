@@ -28,5 +28,6 @@ export * from './change-events.js';
 export * from './http/audit.js';
 export * from './facade/case.js';
 export * from './facade/paging.js';
+export * from './facade/analytics-datasets.js';
 export * from './facade/gateway-errors.js';
 export * from './json-patch.js';

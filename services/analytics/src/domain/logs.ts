@@ -33,4 +33,7 @@ export interface LogQuery {
   /** Empty: every device. */
   deviceIds: string[];
   limit: number;
+  /** The `where` / `order` inputs as given (validated when translated to SQL). */
+  where?: unknown;
+  order?: unknown;
 }

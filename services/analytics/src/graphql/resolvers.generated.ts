@@ -15,6 +15,56 @@ export type Scalars = {
   _FieldSet: { input: unknown; output: unknown; }
 };
 
+export type AnalyticsAgeRange =
+  | 'AGE18TO24'
+  | 'AGE25TO34'
+  | 'AGE35TO44'
+  | 'AGE45TO54'
+  | 'AGE55TO64'
+  | 'AGE65TO74'
+  | 'AGEOVER74'
+  | 'UNDER18';
+
+export type AnalyticsGender =
+  | 'FEMALE'
+  | 'MALE'
+  | 'UNKNOWN';
+
+/** The length of the periods of a time series. */
+export type AnalyticsIntervalType =
+  | 'DAY'
+  | 'HOUR'
+  | 'MINUTE'
+  | 'MONTH'
+  /** Monday to Monday. */
+  | 'WEEK';
+
+/** Audience of one device in one period. */
+export type AudienceMetric = {
+  __typename?: 'AudienceMetric';
+  age18To24: Scalars['Int']['output'];
+  age25To34: Scalars['Int']['output'];
+  age35To44: Scalars['Int']['output'];
+  age45To54: Scalars['Int']['output'];
+  age55To64: Scalars['Int']['output'];
+  age65To74: Scalars['Int']['output'];
+  ageOver74: Scalars['Int']['output'];
+  ageUnder18: Scalars['Int']['output'];
+  /** Average seconds per impression; null unless includeDwellTime (0 in an empty period). */
+  avgDwellTime?: Maybe<Scalars['Float']['output']>;
+  device?: Maybe<Device>;
+  deviceId: Scalars['String']['output'];
+  /** The device's current name (null once deleted); resolved through the devices subgraph. */
+  deviceName?: Maybe<Scalars['String']['output']>;
+  femaleCount: Scalars['Int']['output'];
+  maleCount: Scalars['Int']['output'];
+  periodEnd: Scalars['String']['output'];
+  periodStart: Scalars['String']['output'];
+  totalImpressions: Scalars['Int']['output'];
+  uniqueVisitors: Scalars['Int']['output'];
+  unknownGenderCount: Scalars['Int']['output'];
+};
+
 /** One API request of the account, as the audit trail recorded it. */
 export type AuditEvent = {
   __typename?: 'AuditEvent';
@@ -38,6 +88,238 @@ export type AuditEvent = {
   userName?: Maybe<Scalars['String']['output']>;
 };
 
+/** Operations on an ISO 8601 timestamp field (compared as instants). */
+export type DateTimeOperationFilterInput = {
+  eq?: InputMaybe<Scalars['String']['input']>;
+  gt?: InputMaybe<Scalars['String']['input']>;
+  gte?: InputMaybe<Scalars['String']['input']>;
+  in?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  lt?: InputMaybe<Scalars['String']['input']>;
+  lte?: InputMaybe<Scalars['String']['input']>;
+  neq?: InputMaybe<Scalars['String']['input']>;
+  ngt?: InputMaybe<Scalars['String']['input']>;
+  ngte?: InputMaybe<Scalars['String']['input']>;
+  nin?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  nlt?: InputMaybe<Scalars['String']['input']>;
+  nlte?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A device as the devices subgraph knows it (null once deleted). */
+export type Device = {
+  __typename?: 'Device';
+  id: Scalars['ID']['output'];
+};
+
+/** Opportunity to see (OTS) of one file on one device. */
+export type DeviceMediaImpression = {
+  __typename?: 'DeviceMediaImpression';
+  device?: Maybe<Device>;
+  deviceId: Scalars['String']['output'];
+  deviceName?: Maybe<Scalars['String']['output']>;
+  file?: Maybe<Media>;
+  fileId: Scalars['String']['output'];
+  fileName?: Maybe<Scalars['String']['output']>;
+  impressionsPerPlay: Scalars['Float']['output'];
+  otsPercentage: Scalars['Float']['output'];
+  playsWithAudience: Scalars['Int']['output'];
+  totalImpressions: Scalars['Int']['output'];
+  totalPlays: Scalars['Int']['output'];
+};
+
+/** Playback of one file on one device over the range. */
+export type DeviceMediaPlayStat = {
+  __typename?: 'DeviceMediaPlayStat';
+  avgDuration: Scalars['Float']['output'];
+  device?: Maybe<Device>;
+  deviceId: Scalars['String']['output'];
+  deviceName?: Maybe<Scalars['String']['output']>;
+  file?: Maybe<Media>;
+  fileId: Scalars['String']['output'];
+  fileName?: Maybe<Scalars['String']['output']>;
+  firstPlayed: Scalars['String']['output'];
+  lastPlayed: Scalars['String']['output'];
+  totalDuration: Scalars['Float']['output'];
+  totalPlays: Scalars['Int']['output'];
+};
+
+/** Health of one device in one period. */
+export type DeviceMetric = {
+  __typename?: 'DeviceMetric';
+  /** Pings at or above the 90 % CPU, memory or disk threshold. */
+  alertCount: Scalars['Int']['output'];
+  /** Percent, 0 to 100; 0 in a period without pings. */
+  avgCpuUsage: Scalars['Float']['output'];
+  avgMemoryUsage: Scalars['Float']['output'];
+  device?: Maybe<Device>;
+  deviceId: Scalars['String']['output'];
+  /** The device's current name (null once deleted); resolved through the devices subgraph. */
+  deviceName?: Maybe<Scalars['String']['output']>;
+  maxCpuUsage: Scalars['Float']['output'];
+  maxMemoryUsage: Scalars['Float']['output'];
+  periodEnd: Scalars['String']['output'];
+  periodStart: Scalars['String']['output'];
+  /** Percent of the period's minutes (inside the range) in which the device pinged. */
+  uptimePercentage: Scalars['Float']['output'];
+};
+
+/** Playback of one device over the range. */
+export type DevicePlayStat = {
+  __typename?: 'DevicePlayStat';
+  avgDuration: Scalars['Float']['output'];
+  device?: Maybe<Device>;
+  deviceId: Scalars['String']['output'];
+  /** The device's current name (null once deleted); resolved through the devices subgraph. */
+  deviceName?: Maybe<Scalars['String']['output']>;
+  /** Distinct files played. */
+  fileCount: Scalars['Int']['output'];
+  firstPlayed: Scalars['String']['output'];
+  lastPlayed: Scalars['String']['output'];
+  totalDuration: Scalars['Float']['output'];
+  totalPlays: Scalars['Int']['output'];
+};
+
+/** One link of a Sankey diagram: source was directly followed by target this many times. */
+export type EventFlowLink = {
+  __typename?: 'EventFlowLink';
+  count: Scalars['Int']['output'];
+  source: Scalars['String']['output'];
+  target: Scalars['String']['output'];
+};
+
+/** One custom event of a device or application. */
+export type EventLog = {
+  __typename?: 'EventLog';
+  device?: Maybe<Device>;
+  deviceId: Scalars['String']['output'];
+  eventName: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  latitude?: Maybe<Scalars['Float']['output']>;
+  longitude?: Maybe<Scalars['Float']['output']>;
+  /** The event's properties, a JSON object as text. */
+  properties?: Maybe<Scalars['String']['output']>;
+  sessionId?: Maybe<Scalars['String']['output']>;
+  /** ISO 8601, YYYY-MM-DDTHH:MM:SSZ. */
+  timestamp: Scalars['String']['output'];
+};
+
+/** Filter of eventLogs. */
+export type EventLogFilterInput = {
+  and?: InputMaybe<Array<EventLogFilterInput>>;
+  deviceId?: InputMaybe<StringOperationFilterInput>;
+  eventName?: InputMaybe<StringOperationFilterInput>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<EventLogFilterInput>>;
+  sessionId?: InputMaybe<StringOperationFilterInput>;
+  timestamp?: InputMaybe<DateTimeOperationFilterInput>;
+};
+
+export type EventLogSortInput = {
+  deviceId?: InputMaybe<SortEnumType>;
+  eventName?: InputMaybe<SortEnumType>;
+  id?: InputMaybe<SortEnumType>;
+  sessionId?: InputMaybe<SortEnumType>;
+  timestamp?: InputMaybe<SortEnumType>;
+};
+
+/** Events of one period (and one event name with groupByEvent). */
+export type EventMetric = {
+  __typename?: 'EventMetric';
+  /** Null unless groupByEvent. */
+  eventName?: Maybe<Scalars['String']['output']>;
+  /** End of the period, excluded; ISO 8601 UTC. */
+  periodEnd: Scalars['String']['output'];
+  /** Start of the period, included; ISO 8601 UTC. */
+  periodStart: Scalars['String']['output'];
+  totalEvents: Scalars['Int']['output'];
+  /** Distinct sessions with an event in the period. */
+  uniqueSessions: Scalars['Int']['output'];
+};
+
+/** Operations on a numeric field. */
+export type FloatOperationFilterInput = {
+  eq?: InputMaybe<Scalars['Float']['input']>;
+  gt?: InputMaybe<Scalars['Float']['input']>;
+  gte?: InputMaybe<Scalars['Float']['input']>;
+  in?: InputMaybe<Array<InputMaybe<Scalars['Float']['input']>>>;
+  lt?: InputMaybe<Scalars['Float']['input']>;
+  lte?: InputMaybe<Scalars['Float']['input']>;
+  neq?: InputMaybe<Scalars['Float']['input']>;
+  ngt?: InputMaybe<Scalars['Float']['input']>;
+  ngte?: InputMaybe<Scalars['Float']['input']>;
+  nin?: InputMaybe<Array<InputMaybe<Scalars['Float']['input']>>>;
+  nlt?: InputMaybe<Scalars['Float']['input']>;
+  nlte?: InputMaybe<Scalars['Float']['input']>;
+};
+
+/** One point of a heat map. */
+export type HeatMapPoint = {
+  __typename?: 'HeatMapPoint';
+  latitude: Scalars['Float']['output'];
+  longitude: Scalars['Float']['output'];
+  weight: Scalars['Int']['output'];
+};
+
+/** One audience detection. */
+export type Impression = {
+  __typename?: 'Impression';
+  /** Null when the sensor did not estimate an age. */
+  ageRange?: Maybe<AnalyticsAgeRange>;
+  device?: Maybe<Device>;
+  deviceId: Scalars['String']['output'];
+  /** Seconds the person stayed. */
+  dwellTime?: Maybe<Scalars['Float']['output']>;
+  /** The file playing when the audience was detected, when known. */
+  fileId?: Maybe<Scalars['String']['output']>;
+  gender: AnalyticsGender;
+  id: Scalars['ID']['output'];
+  latitude?: Maybe<Scalars['Float']['output']>;
+  longitude?: Maybe<Scalars['Float']['output']>;
+  /** motion, face, ble, wifi, ... */
+  sensor?: Maybe<Scalars['String']['output']>;
+  timestamp: Scalars['String']['output'];
+  visitorId?: Maybe<Scalars['String']['output']>;
+};
+
+/** A media file as the content subgraph knows it (null once deleted). */
+export type Media = {
+  __typename?: 'Media';
+  id: Scalars['ID']['output'];
+};
+
+/** Opportunity to see (OTS) of one file. */
+export type MediaImpression = {
+  __typename?: 'MediaImpression';
+  file?: Maybe<Media>;
+  fileId: Scalars['String']['output'];
+  fileName?: Maybe<Scalars['String']['output']>;
+  /** totalImpressions / totalPlays. */
+  impressionsPerPlay: Scalars['Float']['output'];
+  /** playsWithAudience / totalPlays, percent. */
+  otsPercentage: Scalars['Float']['output'];
+  /** Plays during which at least one impression was detected on the device. */
+  playsWithAudience: Scalars['Int']['output'];
+  /** Impressions detected during plays of the file. */
+  totalImpressions: Scalars['Int']['output'];
+  totalPlays: Scalars['Int']['output'];
+};
+
+/** Playback of one file over the range. */
+export type MediaPlayStat = {
+  __typename?: 'MediaPlayStat';
+  avgDuration: Scalars['Float']['output'];
+  /** Devices that played it. */
+  deviceCount: Scalars['Int']['output'];
+  file?: Maybe<Media>;
+  fileId: Scalars['String']['output'];
+  /** The name the file had when it last played in the range: kept after the file is deleted. */
+  fileName?: Maybe<Scalars['String']['output']>;
+  firstPlayed: Scalars['String']['output'];
+  lastPlayed: Scalars['String']['output'];
+  /** Seconds. */
+  totalDuration: Scalars['Float']['output'];
+  totalPlays: Scalars['Int']['output'];
+};
+
 /** One heartbeat of a device with its health figures. */
 export type PingLog = {
   __typename?: 'PingLog';
@@ -57,6 +339,31 @@ export type PingLog = {
   timestamp: Scalars['String']['output'];
 };
 
+/** Filter of pingLogs. */
+export type PingLogFilterInput = {
+  and?: InputMaybe<Array<PingLogFilterInput>>;
+  cpuUsage?: InputMaybe<FloatOperationFilterInput>;
+  deviceId?: InputMaybe<StringOperationFilterInput>;
+  diskUsage?: InputMaybe<FloatOperationFilterInput>;
+  externalIpAddress?: InputMaybe<StringOperationFilterInput>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  ipAddress?: InputMaybe<StringOperationFilterInput>;
+  memoryUsage?: InputMaybe<FloatOperationFilterInput>;
+  or?: InputMaybe<Array<PingLogFilterInput>>;
+  timestamp?: InputMaybe<DateTimeOperationFilterInput>;
+};
+
+export type PingLogSortInput = {
+  cpuUsage?: InputMaybe<SortEnumType>;
+  deviceId?: InputMaybe<SortEnumType>;
+  diskUsage?: InputMaybe<SortEnumType>;
+  externalIpAddress?: InputMaybe<SortEnumType>;
+  id?: InputMaybe<SortEnumType>;
+  ipAddress?: InputMaybe<SortEnumType>;
+  memoryUsage?: InputMaybe<SortEnumType>;
+  timestamp?: InputMaybe<SortEnumType>;
+};
+
 /** One playback of a file on a device. */
 export type PlayLog = {
   __typename?: 'PlayLog';
@@ -72,8 +379,51 @@ export type PlayLog = {
   type?: Maybe<Scalars['String']['output']>;
 };
 
+/** Filter of playLogs: each field takes operations; several fields and and/or combine. */
+export type PlayLogFilterInput = {
+  and?: InputMaybe<Array<PlayLogFilterInput>>;
+  deviceId?: InputMaybe<StringOperationFilterInput>;
+  duration?: InputMaybe<FloatOperationFilterInput>;
+  fileId?: InputMaybe<StringOperationFilterInput>;
+  fileName?: InputMaybe<StringOperationFilterInput>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<PlayLogFilterInput>>;
+  timestamp?: InputMaybe<DateTimeOperationFilterInput>;
+  type?: InputMaybe<StringOperationFilterInput>;
+};
+
+export type PlayLogSortInput = {
+  deviceId?: InputMaybe<SortEnumType>;
+  duration?: InputMaybe<SortEnumType>;
+  fileId?: InputMaybe<SortEnumType>;
+  fileName?: InputMaybe<SortEnumType>;
+  id?: InputMaybe<SortEnumType>;
+  timestamp?: InputMaybe<SortEnumType>;
+  type?: InputMaybe<SortEnumType>;
+};
+
+/** Plays of one period (and one file with groupByFile). */
+export type PlayStatByTime = {
+  __typename?: 'PlayStatByTime';
+  /** 0 in an empty period. */
+  avgDuration: Scalars['Float']['output'];
+  /** Null unless groupByFile. */
+  fileId?: Maybe<Scalars['String']['output']>;
+  fileName?: Maybe<Scalars['String']['output']>;
+  periodEnd: Scalars['String']['output'];
+  periodStart: Scalars['String']['output'];
+  totalDuration: Scalars['Float']['output'];
+  totalPlays: Scalars['Int']['output'];
+};
+
 export type Query = {
   __typename?: 'Query';
+  /**
+   * Audience per device and period (interval, default DAY; timeZone as for eventMetrics): impressions,
+   * distinct visitors, gender and the eight age ranges; avgDwellTime only with includeDwellTime.
+   * Policy: Analytics_View.
+   */
+  audienceMetrics?: Maybe<Array<AudienceMetric>>;
   /**
    * Audit events of the caller's account, newest first: one per GraphQL, REST, legacy REST and
    * OAuth request, recorded asynchronously (an event shows up within a second or two).
@@ -83,17 +433,82 @@ export type Query = {
    * most 1000; offset skips that many events (REST page * limit).
    */
   auditEvent?: Maybe<Array<AuditEvent>>;
+  /** Opportunity to see per device and file, as mediaImpressions counts it. Policy: Analytics_View. */
+  deviceMediaImpressions?: Maybe<Array<DeviceMediaImpression>>;
+  /** Plays per device and file: which content played on which devices. Policy: Analytics_View. */
+  deviceMediaPlayStats?: Maybe<Array<DeviceMediaPlayStat>>;
+  /**
+   * Device health per device and period (interval, default DAY; timeZone as for eventMetrics): CPU and
+   * memory averages and peaks, uptime (minutes with a ping over the minutes of the period inside the
+   * range) and alerts (pings at or above the 90 % health threshold). Periods without pings are zeros.
+   * Policy: Analytics_View.
+   */
+  deviceMetrics?: Maybe<Array<DeviceMetric>>;
+  /** Plays per device over the range, most playing first. Policy: Analytics_View. */
+  devicePlayStats?: Maybe<Array<DevicePlayStat>>;
+  /**
+   * Navigation paths for Sankey views: how often, within one session of one device, event source was
+   * directly followed by event target. Most frequent first. Policy: Analytics_View.
+   */
+  eventFlow?: Maybe<Array<EventFlowLink>>;
+  /** Events aggregated by location, as heatMapData does for impressions. Policy: Analytics_View. */
+  eventHeatMapData?: Maybe<Array<HeatMapPoint>>;
+  /**
+   * Custom events from devices and applications (POST /devices/{id}/track, the player's track call),
+   * oldest first. Policy: Analytics_View. Dates as for playLogs; deviceId and eventName keep only
+   * those; limit: default 1000, at most 10000.
+   */
+  eventLogs?: Maybe<Array<EventLog>>;
+  /**
+   * Events counted per period (interval, default DAY) and, with groupByEvent, per event name. Every
+   * period of the range is present, empty ones as zeros. timeZone (IANA, default UTC) aligns DAY,
+   * WEEK (Monday) and MONTH periods to that zone's midnight, DST included. Policy: Analytics_View.
+   */
+  eventMetrics?: Maybe<Array<EventMetric>>;
+  /**
+   * Impressions aggregated by location: coordinates rounded to precision decimals (default 3, about
+   * 110 m; 0 to 6), weight = impressions there. Heaviest first. Policy: Analytics_View.
+   */
+  heatMapData?: Maybe<Array<HeatMapPoint>>;
+  /** Audience detections from sensors (motion, face detection, BLE, WiFi), oldest first. Policy: Analytics_View. */
+  impressions?: Maybe<Array<Impression>>;
+  /**
+   * Opportunity to see per file: an impression on the playing device while a play of the file was
+   * running (from its start for its duration) is an opportunity to see that play. Policy: Analytics_View.
+   */
+  mediaImpressions?: Maybe<Array<MediaImpression>>;
+  /** Plays per file over the range, most played first. Policy: Analytics_View. */
+  mediaPlayStats?: Maybe<Array<MediaPlayStat>>;
   /**
    * Device heartbeat and health data of the caller's account, oldest first. Policy: Analytics_View.
-   * Dates, deviceId and limit as for playLogs.
+   * Dates, deviceId, limit, where and order as for playLogs.
    */
   pingLogs?: Maybe<Array<PingLog>>;
   /**
    * Content playback history (proof of play) of the caller's account, oldest first. Policy: Analytics_View.
    * startDate and endDate are ISO 8601; both ends are included, and a date without a time as endDate
    * covers that whole day (UTC). deviceId keeps the given devices only. limit: default 1000, at most 10000.
+   * where filters on the record's fields (eq, neq, contains, startsWith, endsWith, gt, gte, lt, lte, in,
+   * nin; and/or); order sorts by them (then by time, device and id).
    */
   playLogs?: Maybe<Array<PlayLog>>;
+  /**
+   * Plays per period (interval, default DAY; timeZone as for eventMetrics) and, with groupByFile, per
+   * file. Every period of the range is present, empty ones as zeros. Policy: Analytics_View.
+   */
+  playStatsByTime?: Maybe<Array<PlayStatByTime>>;
+};
+
+
+export type QueryAudienceMetricsArgs = {
+  deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
+  endDate: Scalars['String']['input'];
+  fileId?: InputMaybe<Array<Scalars['String']['input']>>;
+  includeDwellTime?: InputMaybe<Scalars['Boolean']['input']>;
+  interval?: InputMaybe<AnalyticsIntervalType>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  startDate: Scalars['String']['input'];
+  timeZone?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -113,11 +528,131 @@ export type QueryAuditEventArgs = {
 };
 
 
+export type QueryDeviceMediaImpressionsArgs = {
+  deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
+  endDate: Scalars['String']['input'];
+  fileId?: InputMaybe<Array<Scalars['String']['input']>>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  startDate: Scalars['String']['input'];
+};
+
+
+export type QueryDeviceMediaPlayStatsArgs = {
+  deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
+  endDate: Scalars['String']['input'];
+  fileId?: InputMaybe<Array<Scalars['String']['input']>>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  startDate: Scalars['String']['input'];
+};
+
+
+export type QueryDeviceMetricsArgs = {
+  deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
+  endDate: Scalars['String']['input'];
+  interval?: InputMaybe<AnalyticsIntervalType>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  startDate: Scalars['String']['input'];
+  timeZone?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryDevicePlayStatsArgs = {
+  deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
+  endDate: Scalars['String']['input'];
+  fileId?: InputMaybe<Array<Scalars['String']['input']>>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  startDate: Scalars['String']['input'];
+};
+
+
+export type QueryEventFlowArgs = {
+  deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
+  endDate: Scalars['String']['input'];
+  eventName?: InputMaybe<Array<Scalars['String']['input']>>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  startDate: Scalars['String']['input'];
+};
+
+
+export type QueryEventHeatMapDataArgs = {
+  deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
+  endDate: Scalars['String']['input'];
+  eventName?: InputMaybe<Array<Scalars['String']['input']>>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  precision?: InputMaybe<Scalars['Int']['input']>;
+  startDate: Scalars['String']['input'];
+};
+
+
+export type QueryEventLogsArgs = {
+  deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
+  endDate: Scalars['String']['input'];
+  eventName?: InputMaybe<Array<Scalars['String']['input']>>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<EventLogSortInput>>;
+  startDate: Scalars['String']['input'];
+  where?: InputMaybe<EventLogFilterInput>;
+};
+
+
+export type QueryEventMetricsArgs = {
+  deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
+  endDate: Scalars['String']['input'];
+  eventName?: InputMaybe<Array<Scalars['String']['input']>>;
+  groupByEvent?: InputMaybe<Scalars['Boolean']['input']>;
+  interval?: InputMaybe<AnalyticsIntervalType>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  startDate: Scalars['String']['input'];
+  timeZone?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryHeatMapDataArgs = {
+  deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
+  endDate: Scalars['String']['input'];
+  fileId?: InputMaybe<Array<Scalars['String']['input']>>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  precision?: InputMaybe<Scalars['Int']['input']>;
+  startDate: Scalars['String']['input'];
+};
+
+
+export type QueryImpressionsArgs = {
+  ageRange?: InputMaybe<Array<AnalyticsAgeRange>>;
+  deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
+  endDate: Scalars['String']['input'];
+  fileId?: InputMaybe<Array<Scalars['String']['input']>>;
+  gender?: InputMaybe<Array<AnalyticsGender>>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  startDate: Scalars['String']['input'];
+};
+
+
+export type QueryMediaImpressionsArgs = {
+  deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
+  endDate: Scalars['String']['input'];
+  fileId?: InputMaybe<Array<Scalars['String']['input']>>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  startDate: Scalars['String']['input'];
+};
+
+
+export type QueryMediaPlayStatsArgs = {
+  deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
+  endDate: Scalars['String']['input'];
+  fileId?: InputMaybe<Array<Scalars['String']['input']>>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  startDate: Scalars['String']['input'];
+};
+
+
 export type QueryPingLogsArgs = {
   deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
   endDate: Scalars['String']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<PingLogSortInput>>;
   startDate: Scalars['String']['input'];
+  where?: InputMaybe<PingLogFilterInput>;
 };
 
 
@@ -125,7 +660,40 @@ export type QueryPlayLogsArgs = {
   deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
   endDate: Scalars['String']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<PlayLogSortInput>>;
   startDate: Scalars['String']['input'];
+  where?: InputMaybe<PlayLogFilterInput>;
+};
+
+
+export type QueryPlayStatsByTimeArgs = {
+  deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
+  endDate: Scalars['String']['input'];
+  fileId?: InputMaybe<Array<Scalars['String']['input']>>;
+  groupByFile?: InputMaybe<Scalars['Boolean']['input']>;
+  interval?: InputMaybe<AnalyticsIntervalType>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  startDate: Scalars['String']['input'];
+  timeZone?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Sort direction of an order input field. */
+export type SortEnumType =
+  | 'ASC'
+  | 'DESC';
+
+/** Operations on a string field. */
+export type StringOperationFilterInput = {
+  contains?: InputMaybe<Scalars['String']['input']>;
+  endsWith?: InputMaybe<Scalars['String']['input']>;
+  eq?: InputMaybe<Scalars['String']['input']>;
+  in?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  ncontains?: InputMaybe<Scalars['String']['input']>;
+  nendsWith?: InputMaybe<Scalars['String']['input']>;
+  neq?: InputMaybe<Scalars['String']['input']>;
+  nin?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  nstartsWith?: InputMaybe<Scalars['String']['input']>;
+  startsWith?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -201,28 +769,102 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
-  AuditEvent: ResolverTypeWrapper<AuditEvent>;
-  String: ResolverTypeWrapper<Scalars['String']['output']>;
-  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  AnalyticsAgeRange: AnalyticsAgeRange;
+  AnalyticsGender: AnalyticsGender;
+  AnalyticsIntervalType: AnalyticsIntervalType;
+  AudienceMetric: ResolverTypeWrapper<AudienceMetric>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
-  PingLog: ResolverTypeWrapper<PingLog>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
+  AuditEvent: ResolverTypeWrapper<AuditEvent>;
+  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  DateTimeOperationFilterInput: DateTimeOperationFilterInput;
+  Device: ResolverTypeWrapper<Device>;
+  DeviceMediaImpression: ResolverTypeWrapper<DeviceMediaImpression>;
+  DeviceMediaPlayStat: ResolverTypeWrapper<DeviceMediaPlayStat>;
+  DeviceMetric: ResolverTypeWrapper<DeviceMetric>;
+  DevicePlayStat: ResolverTypeWrapper<DevicePlayStat>;
+  EventFlowLink: ResolverTypeWrapper<EventFlowLink>;
+  EventLog: ResolverTypeWrapper<EventLog>;
+  EventLogFilterInput: EventLogFilterInput;
+  EventLogSortInput: EventLogSortInput;
+  EventMetric: ResolverTypeWrapper<EventMetric>;
+  FloatOperationFilterInput: FloatOperationFilterInput;
+  HeatMapPoint: ResolverTypeWrapper<HeatMapPoint>;
+  Impression: ResolverTypeWrapper<Impression>;
+  Media: ResolverTypeWrapper<Media>;
+  MediaImpression: ResolverTypeWrapper<MediaImpression>;
+  MediaPlayStat: ResolverTypeWrapper<MediaPlayStat>;
+  PingLog: ResolverTypeWrapper<PingLog>;
+  PingLogFilterInput: PingLogFilterInput;
+  PingLogSortInput: PingLogSortInput;
   PlayLog: ResolverTypeWrapper<PlayLog>;
+  PlayLogFilterInput: PlayLogFilterInput;
+  PlayLogSortInput: PlayLogSortInput;
+  PlayStatByTime: ResolverTypeWrapper<PlayStatByTime>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  SortEnumType: SortEnumType;
+  StringOperationFilterInput: StringOperationFilterInput;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
-  AuditEvent: AuditEvent;
-  String: Scalars['String']['output'];
-  ID: Scalars['ID']['output'];
+  AudienceMetric: AudienceMetric;
   Int: Scalars['Int']['output'];
-  PingLog: PingLog;
   Float: Scalars['Float']['output'];
+  String: Scalars['String']['output'];
+  AuditEvent: AuditEvent;
+  ID: Scalars['ID']['output'];
+  DateTimeOperationFilterInput: DateTimeOperationFilterInput;
+  Device: Device;
+  DeviceMediaImpression: DeviceMediaImpression;
+  DeviceMediaPlayStat: DeviceMediaPlayStat;
+  DeviceMetric: DeviceMetric;
+  DevicePlayStat: DevicePlayStat;
+  EventFlowLink: EventFlowLink;
+  EventLog: EventLog;
+  EventLogFilterInput: EventLogFilterInput;
+  EventLogSortInput: EventLogSortInput;
+  EventMetric: EventMetric;
+  FloatOperationFilterInput: FloatOperationFilterInput;
+  HeatMapPoint: HeatMapPoint;
+  Impression: Impression;
+  Media: Media;
+  MediaImpression: MediaImpression;
+  MediaPlayStat: MediaPlayStat;
+  PingLog: PingLog;
+  PingLogFilterInput: PingLogFilterInput;
+  PingLogSortInput: PingLogSortInput;
   PlayLog: PlayLog;
+  PlayLogFilterInput: PlayLogFilterInput;
+  PlayLogSortInput: PlayLogSortInput;
+  PlayStatByTime: PlayStatByTime;
   Query: Record<PropertyKey, never>;
   Boolean: Scalars['Boolean']['output'];
+  StringOperationFilterInput: StringOperationFilterInput;
+};
+
+export type AudienceMetricResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['AudienceMetric'] = ResolversParentTypes['AudienceMetric']> = {
+  age18To24?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  age25To34?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  age35To44?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  age45To54?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  age55To64?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  age65To74?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  ageOver74?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  ageUnder18?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  avgDwellTime?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  device?: Resolver<Maybe<ResolversTypes['Device']>, ParentType, ContextType>;
+  deviceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  deviceName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  femaleCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  maleCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  periodEnd?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  periodStart?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  totalImpressions?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  uniqueVisitors?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  unknownGenderCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type AuditEventResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['AuditEvent'] = ResolversParentTypes['AuditEvent']> = {
@@ -237,6 +879,138 @@ export type AuditEventResolvers<ContextType = SubgraphContext, ParentType extend
   timestamp?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   userId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   userName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type DeviceResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Device'] = ResolversParentTypes['Device']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type DeviceMediaImpressionResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeviceMediaImpression'] = ResolversParentTypes['DeviceMediaImpression']> = {
+  device?: Resolver<Maybe<ResolversTypes['Device']>, ParentType, ContextType>;
+  deviceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  deviceName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  file?: Resolver<Maybe<ResolversTypes['Media']>, ParentType, ContextType>;
+  fileId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  fileName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  impressionsPerPlay?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  otsPercentage?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  playsWithAudience?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalImpressions?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalPlays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type DeviceMediaPlayStatResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeviceMediaPlayStat'] = ResolversParentTypes['DeviceMediaPlayStat']> = {
+  avgDuration?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  device?: Resolver<Maybe<ResolversTypes['Device']>, ParentType, ContextType>;
+  deviceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  deviceName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  file?: Resolver<Maybe<ResolversTypes['Media']>, ParentType, ContextType>;
+  fileId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  fileName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  firstPlayed?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastPlayed?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  totalDuration?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  totalPlays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type DeviceMetricResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeviceMetric'] = ResolversParentTypes['DeviceMetric']> = {
+  alertCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  avgCpuUsage?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  avgMemoryUsage?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  device?: Resolver<Maybe<ResolversTypes['Device']>, ParentType, ContextType>;
+  deviceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  deviceName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  maxCpuUsage?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  maxMemoryUsage?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  periodEnd?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  periodStart?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  uptimePercentage?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
+export type DevicePlayStatResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DevicePlayStat'] = ResolversParentTypes['DevicePlayStat']> = {
+  avgDuration?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  device?: Resolver<Maybe<ResolversTypes['Device']>, ParentType, ContextType>;
+  deviceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  deviceName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  fileCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  firstPlayed?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastPlayed?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  totalDuration?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  totalPlays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type EventFlowLinkResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['EventFlowLink'] = ResolversParentTypes['EventFlowLink']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  target?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type EventLogResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['EventLog'] = ResolversParentTypes['EventLog']> = {
+  device?: Resolver<Maybe<ResolversTypes['Device']>, ParentType, ContextType>;
+  deviceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  eventName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  latitude?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  longitude?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  properties?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  sessionId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  timestamp?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type EventMetricResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['EventMetric'] = ResolversParentTypes['EventMetric']> = {
+  eventName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  periodEnd?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  periodStart?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  totalEvents?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  uniqueSessions?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type HeatMapPointResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['HeatMapPoint'] = ResolversParentTypes['HeatMapPoint']> = {
+  latitude?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  longitude?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  weight?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type ImpressionResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Impression'] = ResolversParentTypes['Impression']> = {
+  ageRange?: Resolver<Maybe<ResolversTypes['AnalyticsAgeRange']>, ParentType, ContextType>;
+  device?: Resolver<Maybe<ResolversTypes['Device']>, ParentType, ContextType>;
+  deviceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  dwellTime?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  fileId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  gender?: Resolver<ResolversTypes['AnalyticsGender'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  latitude?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  longitude?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  sensor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  timestamp?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  visitorId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type MediaResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Media'] = ResolversParentTypes['Media']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type MediaImpressionResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['MediaImpression'] = ResolversParentTypes['MediaImpression']> = {
+  file?: Resolver<Maybe<ResolversTypes['Media']>, ParentType, ContextType>;
+  fileId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  fileName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  impressionsPerPlay?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  otsPercentage?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  playsWithAudience?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalImpressions?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalPlays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type MediaPlayStatResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['MediaPlayStat'] = ResolversParentTypes['MediaPlayStat']> = {
+  avgDuration?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  deviceCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  file?: Resolver<Maybe<ResolversTypes['Media']>, ParentType, ContextType>;
+  fileId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  fileName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  firstPlayed?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastPlayed?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  totalDuration?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  totalPlays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type PingLogResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PingLog'] = ResolversParentTypes['PingLog']> = {
@@ -260,16 +1034,55 @@ export type PlayLogResolvers<ContextType = SubgraphContext, ParentType extends R
   type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type PlayStatByTimeResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PlayStatByTime'] = ResolversParentTypes['PlayStatByTime']> = {
+  avgDuration?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  fileId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  fileName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  periodEnd?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  periodStart?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  totalDuration?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  totalPlays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  audienceMetrics?: Resolver<Maybe<Array<ResolversTypes['AudienceMetric']>>, ParentType, ContextType, RequireFields<QueryAudienceMetricsArgs, 'endDate' | 'startDate'>>;
   auditEvent?: Resolver<Maybe<Array<ResolversTypes['AuditEvent']>>, ParentType, ContextType, Partial<QueryAuditEventArgs>>;
+  deviceMediaImpressions?: Resolver<Maybe<Array<ResolversTypes['DeviceMediaImpression']>>, ParentType, ContextType, RequireFields<QueryDeviceMediaImpressionsArgs, 'endDate' | 'startDate'>>;
+  deviceMediaPlayStats?: Resolver<Maybe<Array<ResolversTypes['DeviceMediaPlayStat']>>, ParentType, ContextType, RequireFields<QueryDeviceMediaPlayStatsArgs, 'endDate' | 'startDate'>>;
+  deviceMetrics?: Resolver<Maybe<Array<ResolversTypes['DeviceMetric']>>, ParentType, ContextType, RequireFields<QueryDeviceMetricsArgs, 'endDate' | 'startDate'>>;
+  devicePlayStats?: Resolver<Maybe<Array<ResolversTypes['DevicePlayStat']>>, ParentType, ContextType, RequireFields<QueryDevicePlayStatsArgs, 'endDate' | 'startDate'>>;
+  eventFlow?: Resolver<Maybe<Array<ResolversTypes['EventFlowLink']>>, ParentType, ContextType, RequireFields<QueryEventFlowArgs, 'endDate' | 'startDate'>>;
+  eventHeatMapData?: Resolver<Maybe<Array<ResolversTypes['HeatMapPoint']>>, ParentType, ContextType, RequireFields<QueryEventHeatMapDataArgs, 'endDate' | 'startDate'>>;
+  eventLogs?: Resolver<Maybe<Array<ResolversTypes['EventLog']>>, ParentType, ContextType, RequireFields<QueryEventLogsArgs, 'endDate' | 'startDate'>>;
+  eventMetrics?: Resolver<Maybe<Array<ResolversTypes['EventMetric']>>, ParentType, ContextType, RequireFields<QueryEventMetricsArgs, 'endDate' | 'startDate'>>;
+  heatMapData?: Resolver<Maybe<Array<ResolversTypes['HeatMapPoint']>>, ParentType, ContextType, RequireFields<QueryHeatMapDataArgs, 'endDate' | 'startDate'>>;
+  impressions?: Resolver<Maybe<Array<ResolversTypes['Impression']>>, ParentType, ContextType, RequireFields<QueryImpressionsArgs, 'endDate' | 'startDate'>>;
+  mediaImpressions?: Resolver<Maybe<Array<ResolversTypes['MediaImpression']>>, ParentType, ContextType, RequireFields<QueryMediaImpressionsArgs, 'endDate' | 'startDate'>>;
+  mediaPlayStats?: Resolver<Maybe<Array<ResolversTypes['MediaPlayStat']>>, ParentType, ContextType, RequireFields<QueryMediaPlayStatsArgs, 'endDate' | 'startDate'>>;
   pingLogs?: Resolver<Maybe<Array<ResolversTypes['PingLog']>>, ParentType, ContextType, RequireFields<QueryPingLogsArgs, 'endDate' | 'startDate'>>;
   playLogs?: Resolver<Maybe<Array<ResolversTypes['PlayLog']>>, ParentType, ContextType, RequireFields<QueryPlayLogsArgs, 'endDate' | 'startDate'>>;
+  playStatsByTime?: Resolver<Maybe<Array<ResolversTypes['PlayStatByTime']>>, ParentType, ContextType, RequireFields<QueryPlayStatsByTimeArgs, 'endDate' | 'startDate'>>;
 };
 
 export type Resolvers<ContextType = SubgraphContext> = {
+  AudienceMetric?: AudienceMetricResolvers<ContextType>;
   AuditEvent?: AuditEventResolvers<ContextType>;
+  Device?: DeviceResolvers<ContextType>;
+  DeviceMediaImpression?: DeviceMediaImpressionResolvers<ContextType>;
+  DeviceMediaPlayStat?: DeviceMediaPlayStatResolvers<ContextType>;
+  DeviceMetric?: DeviceMetricResolvers<ContextType>;
+  DevicePlayStat?: DevicePlayStatResolvers<ContextType>;
+  EventFlowLink?: EventFlowLinkResolvers<ContextType>;
+  EventLog?: EventLogResolvers<ContextType>;
+  EventMetric?: EventMetricResolvers<ContextType>;
+  HeatMapPoint?: HeatMapPointResolvers<ContextType>;
+  Impression?: ImpressionResolvers<ContextType>;
+  Media?: MediaResolvers<ContextType>;
+  MediaImpression?: MediaImpressionResolvers<ContextType>;
+  MediaPlayStat?: MediaPlayStatResolvers<ContextType>;
   PingLog?: PingLogResolvers<ContextType>;
   PlayLog?: PlayLogResolvers<ContextType>;
+  PlayStatByTime?: PlayStatByTimeResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
 };
 

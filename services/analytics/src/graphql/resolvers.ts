@@ -1,7 +1,12 @@
 import { guardQuery, type AnalyticsStore } from '@pylon/kit';
 import { readAuditEvents } from '../use-cases/read-audit.js';
 import { readPingLogs, readPlayLogs } from '../use-cases/read-logs.js';
+import * as read from '../use-cases/read-analytics.js';
 import type { Resolvers } from './resolvers.generated.js';
+
+/** Entity references by key: the devices and content subgraphs resolve them (null once deleted). */
+const device = (r: { deviceId: string }) => ({ id: r.deviceId });
+const file = (r: { fileId: string }) => ({ id: r.fileId });
 
 export function analyticsResolvers(store: AnalyticsStore): Resolvers {
   return {
@@ -18,6 +23,71 @@ export function analyticsResolvers(store: AnalyticsStore): Resolvers {
         guardQuery(ctx.principal, 'auditEvent');
         return readAuditEvents(store, ctx.principal, args);
       },
+      eventLogs: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'eventLogs');
+        return read.readEventLogs(store, ctx.principal, args);
+      },
+      eventMetrics: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'eventMetrics');
+        return read.readEventMetrics(store, ctx.principal, args);
+      },
+      impressions: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'impressions');
+        return read.readImpressions(store, ctx.principal, args);
+      },
+      deviceMetrics: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'deviceMetrics');
+        return read.readDeviceMetrics(store, ctx.principal, args);
+      },
+      audienceMetrics: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'audienceMetrics');
+        return read.readAudienceMetrics(store, ctx.principal, args);
+      },
+      mediaPlayStats: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'mediaPlayStats');
+        return read.readMediaPlayStats(store, ctx.principal, args);
+      },
+      devicePlayStats: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'devicePlayStats');
+        return read.readDevicePlayStats(store, ctx.principal, args);
+      },
+      deviceMediaPlayStats: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'deviceMediaPlayStats');
+        return read.readDeviceMediaPlayStats(store, ctx.principal, args);
+      },
+      playStatsByTime: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'playStatsByTime');
+        return read.readPlayStatsByTime(store, ctx.principal, args);
+      },
+      eventFlow: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'eventFlow');
+        return read.readEventFlow(store, ctx.principal, args);
+      },
+      heatMapData: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'heatMapData');
+        return read.readHeatMap(store, ctx.principal, 'impressions', args);
+      },
+      eventHeatMapData: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'eventHeatMapData');
+        return read.readHeatMap(store, ctx.principal, 'event_logs', args);
+      },
+      mediaImpressions: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'mediaImpressions');
+        return read.readMediaImpressions(store, ctx.principal, args);
+      },
+      deviceMediaImpressions: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'deviceMediaImpressions');
+        return read.readDeviceMediaImpressions(store, ctx.principal, args);
+      },
     },
+    EventLog: { device },
+    Impression: { device },
+    DeviceMetric: { device },
+    AudienceMetric: { device },
+    DevicePlayStat: { device },
+    MediaPlayStat: { file },
+    DeviceMediaPlayStat: { device, file },
+    MediaImpression: { file },
+    DeviceMediaImpression: { device, file },
   };
 }

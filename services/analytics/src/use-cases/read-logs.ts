@@ -8,6 +8,8 @@ export interface LogArgs {
   endDate: string;
   deviceId?: string[] | null;
   limit?: number | null;
+  where?: unknown;
+  order?: unknown;
 }
 
 /** Validates the arguments (dates, limit) into a query scoped to the caller's account. */
@@ -17,6 +19,8 @@ export function toLogQuery(principal: Principal, args: LogArgs): LogQuery {
     range: parseDateRange(args.startDate, args.endDate),
     deviceIds: args.deviceId ?? [],
     limit: resolveLimit(args.limit, LOG_LIMIT),
+    where: args.where,
+    order: args.order,
   };
 }
 

@@ -4,6 +4,30 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+export type AnalyticsAgeRange =
+  | 'AGE18TO24'
+  | 'AGE25TO34'
+  | 'AGE35TO44'
+  | 'AGE45TO54'
+  | 'AGE55TO64'
+  | 'AGE65TO74'
+  | 'AGEOVER74'
+  | 'UNDER18';
+
+export type AnalyticsGender =
+  | 'FEMALE'
+  | 'MALE'
+  | 'UNKNOWN';
+
+/** The length of the periods of a time series. */
+export type AnalyticsIntervalType =
+  | 'DAY'
+  | 'HOUR'
+  | 'MINUTE'
+  | 'MONTH'
+  /** Monday to Monday. */
+  | 'WEEK';
+
 export type ColumnType =
   | 'BOOLEAN'
   | 'DATE'
@@ -171,6 +195,20 @@ export type GetAccountQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type GetAccountQuery = { account: { id: string, name: string, businessName: string | null, address1: string | null, address2: string | null, city: string | null, state: string | null, postalCode: string | null, country: string | null, phone: string | null, fax: string | null, primaryContactId: string | null, secondaryContactId: string | null, createdOn: string, timezone: string } | null };
 
+export type GetAudienceMetricsQueryVariables = Exact<{
+  startDate: string;
+  endDate: string;
+  deviceId?: Array<string> | string | null | undefined;
+  fileId?: Array<string> | string | null | undefined;
+  interval?: AnalyticsIntervalType | null | undefined;
+  timeZone?: string | null | undefined;
+  includeDwellTime?: boolean | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type GetAudienceMetricsQuery = { audienceMetrics: Array<{ deviceId: string, deviceName: string | null, periodStart: string, periodEnd: string, totalImpressions: number, uniqueVisitors: number, avgDwellTime: number | null, maleCount: number, femaleCount: number, unknownGenderCount: number, ageUnder18: number, age18To24: number, age25To34: number, age35To44: number, age45To54: number, age55To64: number, age65To74: number, ageOver74: number }> | null };
+
 export type GetDataTableQueryVariables = Exact<{
   tableId: string;
 }>;
@@ -193,12 +231,123 @@ export type GetDeviceQueryVariables = Exact<{
 
 export type GetDeviceQuery = { device: Array<{ id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, registrationKey: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null }> | null };
 
+export type GetDeviceMediaImpressionsQueryVariables = Exact<{
+  startDate: string;
+  endDate: string;
+  deviceId?: Array<string> | string | null | undefined;
+  fileId?: Array<string> | string | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type GetDeviceMediaImpressionsQuery = { deviceMediaImpressions: Array<{ deviceId: string, deviceName: string | null, fileId: string, fileName: string | null, totalPlays: number, playsWithAudience: number, totalImpressions: number, impressionsPerPlay: number, otsPercentage: number }> | null };
+
+export type GetDeviceMetricsQueryVariables = Exact<{
+  startDate: string;
+  endDate: string;
+  deviceId?: Array<string> | string | null | undefined;
+  interval?: AnalyticsIntervalType | null | undefined;
+  timeZone?: string | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type GetDeviceMetricsQuery = { deviceMetrics: Array<{ deviceId: string, deviceName: string | null, periodStart: string, periodEnd: string, avgCpuUsage: number, maxCpuUsage: number, avgMemoryUsage: number, maxMemoryUsage: number, uptimePercentage: number, alertCount: number }> | null };
+
+export type GetDevicePlayStatsQueryVariables = Exact<{
+  startDate: string;
+  endDate: string;
+  deviceId?: Array<string> | string | null | undefined;
+  fileId?: Array<string> | string | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type GetDevicePlayStatsQuery = { devicePlayStats: Array<{ deviceId: string, deviceName: string | null, totalPlays: number, totalDuration: number, avgDuration: number, fileCount: number, firstPlayed: string, lastPlayed: string }> | null };
+
+export type GetEventFlowQueryVariables = Exact<{
+  startDate: string;
+  endDate: string;
+  deviceId?: Array<string> | string | null | undefined;
+  eventName?: Array<string> | string | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type GetEventFlowQuery = { eventFlow: Array<{ source: string, target: string, count: number }> | null };
+
+export type GetEventMetricsQueryVariables = Exact<{
+  startDate: string;
+  endDate: string;
+  deviceId?: Array<string> | string | null | undefined;
+  eventName?: Array<string> | string | null | undefined;
+  interval?: AnalyticsIntervalType | null | undefined;
+  timeZone?: string | null | undefined;
+  groupByEvent?: boolean | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type GetEventMetricsQuery = { eventMetrics: Array<{ eventName: string | null, periodStart: string, periodEnd: string, totalEvents: number, uniqueSessions: number }> | null };
+
+export type GetHeatMapQueryVariables = Exact<{
+  startDate: string;
+  endDate: string;
+  deviceId?: Array<string> | string | null | undefined;
+  fileId?: Array<string> | string | null | undefined;
+  eventName?: Array<string> | string | null | undefined;
+  precision?: number | null | undefined;
+  limit?: number | null | undefined;
+  events: boolean;
+}>;
+
+
+export type GetHeatMapQuery = { heatMapData?: Array<{ latitude: number, longitude: number, weight: number }> | null, eventHeatMapData?: Array<{ latitude: number, longitude: number, weight: number }> | null };
+
 export type GetMediaQueryVariables = Exact<{
   id: string;
 }>;
 
 
 export type GetMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, tags: Array<string>, groupId: string | null, groupName: string | null }> | null };
+
+export type GetMediaImpressionsQueryVariables = Exact<{
+  startDate: string;
+  endDate: string;
+  deviceId?: Array<string> | string | null | undefined;
+  fileId?: Array<string> | string | null | undefined;
+  limit?: number | null | undefined;
+  groupByDevice: boolean;
+}>;
+
+
+export type GetMediaImpressionsQuery = { mediaImpressions?: Array<{ fileId: string, fileName: string | null, totalPlays: number, playsWithAudience: number, totalImpressions: number, impressionsPerPlay: number, otsPercentage: number }> | null, deviceMediaImpressions?: Array<{ deviceId: string, deviceName: string | null, fileId: string, fileName: string | null, totalPlays: number, playsWithAudience: number, totalImpressions: number, impressionsPerPlay: number, otsPercentage: number }> | null };
+
+export type GetMediaPlayStatsQueryVariables = Exact<{
+  startDate: string;
+  endDate: string;
+  deviceId?: Array<string> | string | null | undefined;
+  fileId?: Array<string> | string | null | undefined;
+  limit?: number | null | undefined;
+  groupByDevice: boolean;
+}>;
+
+
+export type GetMediaPlayStatsQuery = { mediaPlayStats?: Array<{ fileId: string, fileName: string | null, totalPlays: number, totalDuration: number, avgDuration: number, deviceCount: number, firstPlayed: string, lastPlayed: string }> | null, deviceMediaPlayStats?: Array<{ deviceId: string, deviceName: string | null, fileId: string, fileName: string | null, totalPlays: number, totalDuration: number, avgDuration: number, firstPlayed: string, lastPlayed: string }> | null };
+
+export type GetPlayStatsByTimeQueryVariables = Exact<{
+  startDate: string;
+  endDate: string;
+  deviceId?: Array<string> | string | null | undefined;
+  fileId?: Array<string> | string | null | undefined;
+  interval?: AnalyticsIntervalType | null | undefined;
+  timeZone?: string | null | undefined;
+  groupByFile?: boolean | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type GetPlayStatsByTimeQuery = { playStatsByTime: Array<{ fileId: string | null, fileName: string | null, periodStart: string, periodEnd: string, totalPlays: number, totalDuration: number, avgDuration: number }> | null };
 
 export type GetPlaylistQueryVariables = Exact<{
   id: string;
@@ -251,6 +400,28 @@ export type ListDevicesQueryVariables = Exact<{
 
 export type ListDevicesQuery = { device: Array<{ id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, registrationKey: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null }> | null };
 
+export type ListEventLogsQueryVariables = Exact<{
+  startDate: string;
+  endDate: string;
+  deviceId?: Array<string> | string | null | undefined;
+  eventName?: Array<string> | string | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type ListEventLogsQuery = { eventLogs: Array<{ id: string, timestamp: string, deviceId: string, sessionId: string | null, eventName: string, properties: string | null, latitude: number | null, longitude: number | null }> | null };
+
+export type ListImpressionsQueryVariables = Exact<{
+  startDate: string;
+  endDate: string;
+  deviceId?: Array<string> | string | null | undefined;
+  fileId?: Array<string> | string | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type ListImpressionsQuery = { impressions: Array<{ id: string, timestamp: string, deviceId: string, fileId: string | null, sensor: string | null, dwellTime: number | null, gender: AnalyticsGender, ageRange: AnalyticsAgeRange | null, visitorId: string | null, latitude: number | null, longitude: number | null }> | null };
+
 export type ListMediaQueryVariables = Exact<{
   limit?: number | null | undefined;
   offset?: number | null | undefined;
@@ -258,6 +429,26 @@ export type ListMediaQueryVariables = Exact<{
 
 
 export type ListMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, tags: Array<string>, groupId: string | null, groupName: string | null }> | null };
+
+export type ListPingLogsQueryVariables = Exact<{
+  startDate: string;
+  endDate: string;
+  deviceId?: Array<string> | string | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type ListPingLogsQuery = { pingLogs: Array<{ id: string, timestamp: string, deviceId: string, cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, ipAddress: string | null, externalIpAddress: string | null }> | null };
+
+export type ListPlayLogsQueryVariables = Exact<{
+  startDate: string;
+  endDate: string;
+  deviceId?: Array<string> | string | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type ListPlayLogsQuery = { playLogs: Array<{ id: string, timestamp: string, deviceId: string, fileId: string | null, fileName: string | null, duration: number | null, type: string | null }> | null };
 
 export type ListPlaylistsQueryVariables = Exact<{
   limit?: number | null | undefined;

@@ -1403,6 +1403,306 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/analytics/playlogs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Play logs (proof of play), oldest first.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["listPlayLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/pinglogs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ping (heartbeat and health) logs, oldest first.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["listPingLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/eventlogs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Custom device and application events, oldest first.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["listEventLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/eventmetrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Events per period (and per event name with groupByEvent); empty periods as zeros.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getEventMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/eventflow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Links between consecutive events of a session, for Sankey views.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getEventFlow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/impressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audience detections from sensors, oldest first.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["listImpressions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/devicemetrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Device health per device and period: CPU, memory, uptime, alerts.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getDeviceMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/audiencemetrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audience per device and period: impressions, visitors, gender, age ranges.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getAudienceMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/mediaplaystats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Plays per file; with groupByDevice per device and file.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getMediaPlayStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/deviceplaystats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Plays per device.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getDevicePlayStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/playstatsbytime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Plays per period (and per file with groupByFile); empty periods as zeros.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getPlayStatsByTime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/heatmap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Impressions (or, with source=events, events) per rounded coordinate.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getHeatMap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/mediaimpressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Opportunity to see per file; with groupByDevice per device and file.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getMediaImpressions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/devicemediaimpressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Opportunity to see per device and file.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getDeviceMediaImpressions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/dataset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One analytics dataset, named in the body with its parameters (legacy).
+         * @description The body names the dataset (the name of one GET /analytics endpoint, e.g. playstatsbytime) and carries that endpoint's parameters as properties; the answer is what the GET answers. Policy Analytics_View.
+         */
+        post: operations["getAnalyticsDataset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2418,6 +2718,179 @@ export interface components {
             modified_on?: string | null;
             modified_by_id?: string | null;
         };
+        AnalyticsPlayLog: {
+            id: string;
+            timestamp: string;
+            device_id: string;
+            file_id?: string | null;
+            file_name?: string | null;
+            duration?: number | null;
+            type?: string | null;
+        };
+        AnalyticsPingLog: {
+            id: string;
+            timestamp: string;
+            device_id: string;
+            cpu_usage?: number | null;
+            memory_usage?: number | null;
+            disk_usage?: number | null;
+            ip_address?: string | null;
+            external_ip_address?: string | null;
+        };
+        AnalyticsEventLog: {
+            id: string;
+            timestamp: string;
+            device_id: string;
+            session_id?: string | null;
+            event_name: string;
+            properties?: string | null;
+            latitude?: number | null;
+            longitude?: number | null;
+        };
+        AnalyticsEventMetric: {
+            event_name?: string | null;
+            period_start: string;
+            period_end: string;
+            total_events: number;
+            unique_sessions: number;
+        };
+        AnalyticsEventFlowLink: {
+            source: string;
+            target: string;
+            count: number;
+        };
+        AnalyticsImpression: {
+            id: string;
+            timestamp: string;
+            device_id: string;
+            file_id?: string | null;
+            sensor?: string | null;
+            dwell_time?: number | null;
+            /** @enum {string} */
+            gender: "MALE" | "FEMALE" | "UNKNOWN";
+            age_range?: ("UNDER18" | "AGE18TO24" | "AGE25TO34" | "AGE35TO44" | "AGE45TO54" | "AGE55TO64" | "AGE65TO74" | "AGEOVER74") | null;
+            visitor_id?: string | null;
+            latitude?: number | null;
+            longitude?: number | null;
+        };
+        AnalyticsDeviceMetric: {
+            device_id: string;
+            device_name?: string | null;
+            period_start: string;
+            period_end: string;
+            avg_cpu_usage: number;
+            max_cpu_usage: number;
+            avg_memory_usage: number;
+            max_memory_usage: number;
+            uptime_percentage: number;
+            alert_count: number;
+        };
+        AnalyticsAudienceMetric: {
+            device_id: string;
+            device_name?: string | null;
+            period_start: string;
+            period_end: string;
+            total_impressions: number;
+            unique_visitors: number;
+            avg_dwell_time?: number | null;
+            male_count: number;
+            female_count: number;
+            unknown_gender_count: number;
+            age_under18: number;
+            age18_to24: number;
+            age25_to34: number;
+            age35_to44: number;
+            age45_to54: number;
+            age55_to64: number;
+            age65_to74: number;
+            age_over74: number;
+        };
+        AnalyticsMediaPlayStat: {
+            file_id: string;
+            file_name?: string | null;
+            total_plays: number;
+            total_duration: number;
+            avg_duration: number;
+            device_count: number;
+            first_played: string;
+            last_played: string;
+        };
+        AnalyticsDeviceMediaPlayStat: {
+            device_id: string;
+            device_name?: string | null;
+            file_id: string;
+            file_name?: string | null;
+            total_plays: number;
+            total_duration: number;
+            avg_duration: number;
+            first_played: string;
+            last_played: string;
+        };
+        AnalyticsDevicePlayStat: {
+            device_id: string;
+            device_name?: string | null;
+            total_plays: number;
+            total_duration: number;
+            avg_duration: number;
+            file_count: number;
+            first_played: string;
+            last_played: string;
+        };
+        AnalyticsPlayStatByTime: {
+            file_id?: string | null;
+            file_name?: string | null;
+            period_start: string;
+            period_end: string;
+            total_plays: number;
+            total_duration: number;
+            avg_duration: number;
+        };
+        AnalyticsHeatMapPoint: {
+            latitude: number;
+            longitude: number;
+            weight: number;
+        };
+        AnalyticsMediaImpression: {
+            file_id: string;
+            file_name?: string | null;
+            total_plays: number;
+            plays_with_audience: number;
+            total_impressions: number;
+            impressions_per_play: number;
+            ots_percentage: number;
+        };
+        AnalyticsDeviceMediaImpression: {
+            device_id: string;
+            device_name?: string | null;
+            file_id: string;
+            file_name?: string | null;
+            total_plays: number;
+            plays_with_audience: number;
+            total_impressions: number;
+            impressions_per_play: number;
+            ots_percentage: number;
+        };
+        /** @description A dataset and its parameters, as the GET /analytics endpoint of that name takes them. */
+        AnalyticsDatasetRequest: {
+            /** @enum {string} */
+            dataset: "playlogs" | "pinglogs" | "eventlogs" | "eventmetrics" | "eventflow" | "impressions" | "devicemetrics" | "audiencemetrics" | "mediaplaystats" | "deviceplaystats" | "playstatsbytime" | "heatmap" | "mediaimpressions" | "devicemediaimpressions";
+            startDate: string;
+            endDate: string;
+            deviceId?: string[];
+            fileId?: string[];
+            eventName?: string[];
+            /** @enum {string} */
+            interval?: "minute" | "hour" | "day" | "week" | "month";
+            timeZone?: string;
+            groupByDevice?: boolean;
+            groupByFile?: boolean;
+            groupByEvent?: boolean;
+            includeDwellTime?: boolean;
+            precision?: number;
+            /** @enum {string} */
+            source?: "impressions" | "events";
+            limit?: number;
+        };
     };
     responses: {
         /** @description A parameter or the body is invalid; `error.field` names it. */
@@ -2555,6 +3028,24 @@ export interface components {
         ContinuationToken: string;
         /** @description Comma-separated row properties to return: id, sort_order, data, updated_at, version, or data.<column key> (only those cells). Default: all. */
         RowFields: string;
+        /** @description Start of the range, included (ISO 8601). */
+        AnalyticsStartDate: string;
+        /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+        AnalyticsEndDate: string;
+        /** @description Only these devices (repeat the parameter). */
+        AnalyticsDeviceId: string[];
+        /** @description Only these files (repeat the parameter). */
+        AnalyticsFileId: string[];
+        /** @description Only these event names (repeat the parameter). */
+        AnalyticsEventName: string[];
+        /** @description Length of the periods (default day). */
+        AnalyticsInterval: "minute" | "hour" | "day" | "week" | "month";
+        /** @description IANA zone the periods are aligned in (default UTC; DST-correct). */
+        AnalyticsTimeZone: string;
+        /** @description One row per device and file instead of per file (default false). */
+        AnalyticsGroupByDevice: boolean;
+        /** @description Maximum number of rows (default 1000, at most 10000). */
+        AnalyticsLimit: number;
     };
     requestBodies: never;
     headers: never;
@@ -5433,6 +5924,595 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    listPlayLogs: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsPlayLog"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPingLogs: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsPingLog"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listEventLogs: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these event names (repeat the parameter). */
+                eventName?: components["parameters"]["AnalyticsEventName"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsEventLog"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getEventMetrics: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these event names (repeat the parameter). */
+                eventName?: components["parameters"]["AnalyticsEventName"];
+                /** @description Length of the periods (default day). */
+                interval?: components["parameters"]["AnalyticsInterval"];
+                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). */
+                timeZone?: components["parameters"]["AnalyticsTimeZone"];
+                /** @description One series per event name (default false). */
+                groupByEvent?: boolean;
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsEventMetric"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getEventFlow: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these event names (repeat the parameter). */
+                eventName?: components["parameters"]["AnalyticsEventName"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsEventFlowLink"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listImpressions: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsImpression"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDeviceMetrics: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Length of the periods (default day). */
+                interval?: components["parameters"]["AnalyticsInterval"];
+                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). */
+                timeZone?: components["parameters"]["AnalyticsTimeZone"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsDeviceMetric"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAudienceMetrics: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description Length of the periods (default day). */
+                interval?: components["parameters"]["AnalyticsInterval"];
+                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). */
+                timeZone?: components["parameters"]["AnalyticsTimeZone"];
+                /** @description Include avg_dwell_time (default false: null). */
+                includeDwellTime?: boolean;
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsAudienceMetric"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMediaPlayStats: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description One row per device and file instead of per file (default false). */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDevice"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsMediaPlayStat"][] | components["schemas"]["AnalyticsDeviceMediaPlayStat"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDevicePlayStats: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsDevicePlayStat"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPlayStatsByTime: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description Length of the periods (default day). */
+                interval?: components["parameters"]["AnalyticsInterval"];
+                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). */
+                timeZone?: components["parameters"]["AnalyticsTimeZone"];
+                /** @description One series per file (default false). */
+                groupByFile?: boolean;
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsPlayStatByTime"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getHeatMap: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description Only these event names (repeat the parameter). */
+                eventName?: components["parameters"]["AnalyticsEventName"];
+                /** @description impressions (default; fileId applies) or events (eventName applies). */
+                source?: "impressions" | "events";
+                /** @description Decimals the coordinates are rounded to (default 3, about 110 m). */
+                precision?: number;
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsHeatMapPoint"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMediaImpressions: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description One row per device and file instead of per file (default false). */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDevice"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsMediaImpression"][] | components["schemas"]["AnalyticsDeviceMediaImpression"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDeviceMediaImpressions: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsDeviceMediaImpression"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAnalyticsDataset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnalyticsDatasetRequest"];
+            };
+        };
+        responses: {
+            /** @description The dataset's rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
 }

@@ -1,0 +1,53 @@
+/**
+ * Scenario 9 alone (`pnpm --filter @pylon/bench exec tsx src/analytics.run.ts`): analytics queries
+ * raw vs rollups vs direct SQL. Sizes: BENCH_ANALYTICS_PLAYS (default 10M; smoke 20k), pings and
+ * impressions 30 % and 10 % of it unless BENCH_ANALYTICS_PINGS / BENCH_ANALYTICS_IMPRESSIONS say;
+ * BENCH_ANALYTICS_ITERATIONS timed calls per path (default 20; smoke 2).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, loadConfig } from '@pylon/kit';
+import { startAllInOne } from '@pylon/gateway/all-in-one';
+import { allInOneEnv } from '@pylon/gateway/config';
+import { DEMO_ACCOUNT_ID } from '@pylon/gateway/demo';
+import { analyticsScenario, analyticsTable, generateTelemetry } from './analytics.scenarios.js';
+
+const KEY = 'bench-key-0123456789abcdef';
+const smoke = process.env.BENCH_SMOKE === 'true';
+const plays = Number(process.env.BENCH_ANALYTICS_PLAYS ?? (smoke ? 20_000 : 10_000_000));
+const sizes = {
+  plays,
+  pings: Number(process.env.BENCH_ANALYTICS_PINGS ?? Math.round(plays * 0.3)),
+  impressions: Number(process.env.BENCH_ANALYTICS_IMPRESSIONS ?? Math.round(plays * 0.1)),
+};
+const dir = await mkdtemp(join(tmpdir(), 'pylon-bench-analytics-'));
+const env = loadConfig(allInOneEnv, {
+  NODE_ENV: 'production',
+  SIGNAGE_DATA_DIR: dir,
+  PORT: '0',
+  LEGACY_PORT: '0',
+  LOG_LEVEL: 'silent',
+  SIGNAGE_BOOTSTRAP_API_KEY: KEY,
+  SIGNAGE_INTERNAL_SECRET: 's'.repeat(64),
+  SIGNAGE_SIMULATOR: 'false',
+  RATE_LIMIT_POINTS: '1000000000',
+});
+const app = await startAllInOne(env, { logger: createLogger({ level: 'silent' }) });
+const ms = await generateTelemetry(app.analytics, DEMO_ACCOUNT_ID, sizes);
+console.log(
+  `\nScenario 9: analytics (${sizes.plays} play logs, ${sizes.pings} pings, ${sizes.impressions} impressions generated in ${(ms / 1000).toFixed(1)} s)\n`,
+);
+console.log(
+  analyticsTable(
+    await analyticsScenario({
+      store: app.analytics,
+      baseUrl: app.baseUrl,
+      key: KEY,
+      accountId: DEMO_ACCOUNT_ID,
+      iterations: Number(process.env.BENCH_ANALYTICS_ITERATIONS ?? (smoke ? 2 : 20)),
+    }),
+  ),
+);
+await app.close();
+await rm(dir, { recursive: true, force: true });

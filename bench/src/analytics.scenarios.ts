@@ -1,0 +1,127 @@
+/**
+ * Scenario 9 (analytics): playStatsByTime, deviceMetrics and audienceMetrics over generated
+ * telemetry, each three ways in one run: through the gateway reading the raw tables, through the
+ * gateway reading the rollups (the planner's choice for a date-only range), and the same SQL run
+ * directly on the store (the select functions the resolvers call, without GraphQL or HTTP: the
+ * ceiling). Data is generated inside ClickHouse with numbers(), so the insert path is the engine's
+ * own (materialized views included).
+ */
+import type { AnalyticsStore } from '@pylon/kit';
+import { selectAudienceMetrics } from '@pylon/analytics/audience.queries';
+import { selectDeviceMetrics } from '@pylon/analytics/device-metrics.queries';
+import { selectPlayStatsByTime } from '@pylon/analytics/play-stats.queries';
+import { toSeriesQuery } from '@pylon/analytics/use-cases/analytics-args';
+import { POLICIES } from '@pylon/kit';
+
+export interface AnalyticsSizes {
+  plays: number;
+  pings: number;
+  impressions: number;
+}
+
+export interface AnalyticsRow {
+  query: string;
+  path: string;
+  p50: number;
+  p99: number;
+}
+
+/** 90 days of telemetry from 2026-01-01 for 500 devices and 200 files, spread evenly. */
+export async function generateTelemetry(store: AnalyticsStore, accountId: string, sizes: AnalyticsSizes): Promise<number> {
+  const t0 = Date.now();
+  const SPAN_MS = 90 * 86_400_000;
+  const step = (n: number) => Math.max(1, Math.floor(SPAN_MS / Math.max(1, n)));
+  const base = "toDateTime64('2026-01-01 00:00:00', 3, 'UTC')";
+  await store.exec(
+    `INSERT INTO play_logs SELECT concat('bp', toString(number)), {acc:String}, concat('d', toString(number % 500)), concat('f', toString(number % 200)),
+  concat('File ', toString(number % 200), '.mp4'), ${base} + toIntervalMillisecond(number * ${step(sizes.plays)}), (number % 60) + 1, 'VIDEO', '', ''
+FROM numbers(${sizes.plays})`,
+    { acc: accountId },
+  );
+  await store.exec(
+    `INSERT INTO ping_logs SELECT concat('bg', toString(number)), {acc:String}, concat('d', toString(number % 500)),
+  ${base} + toIntervalMillisecond(number * ${step(sizes.pings)}), number % 97, (number * 7) % 89, 50, '4.2', '10.0.0.1', ''
+FROM numbers(${sizes.pings})`,
+    { acc: accountId },
+  );
+  await store.exec(
+    `INSERT INTO impressions SELECT concat('bi', toString(number)), {acc:String}, concat('d', toString(number % 500)), concat('f', toString(number % 200)),
+  ${base} + toIntervalMillisecond(number * ${step(sizes.impressions)}), 'face', number % 30, ['male', 'female', ''][number % 3 + 1],
+  ['18-24', '25-34', '35-44', '45-54', '75+'][number % 5 + 1], concat('v', toString(number % 100000)), NULL, NULL
+FROM numbers(${sizes.impressions})`,
+    { acc: accountId },
+  );
+  return Date.now() - t0;
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! * 10) / 10;
+};
+
+async function timed(iterations: number, f: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {
+  await f(); // warm-up
+  const xs: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const t = performance.now();
+    await f();
+    xs.push(performance.now() - t);
+  }
+  return { p50: pct(xs, 50), p99: pct(xs, 99) };
+}
+
+export async function analyticsScenario(opts: {
+  store: AnalyticsStore;
+  baseUrl: string;
+  key: string;
+  accountId: string;
+  iterations: number;
+}): Promise<AnalyticsRow[]> {
+  const gql = async (query: string) => {
+    const res = await fetch(`${opts.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-apikey': opts.key },
+      body: JSON.stringify({ query }),
+    });
+    const body = (await res.json()) as { errors?: unknown[] };
+    if (body.errors) throw new Error(`analytics bench query failed: ${JSON.stringify(body.errors).slice(0, 300)}`);
+  };
+  // Date-only range: the planner reads the day rollup. An endDate with a time (…:59.001): raw.
+  const ROLLUP = 'startDate: "2026-01-01", endDate: "2026-03-31"';
+  const RAW = 'startDate: "2026-01-01", endDate: "2026-03-31T23:59:59Z"';
+  const principal = { accountId: opts.accountId, policies: POLICIES } as never;
+  const TEN = Array.from({ length: 10 }, (_, i) => `d${i}`);
+  const series = (end: string) => toSeriesQuery(principal, { startDate: '2026-01-01', endDate: end, interval: 'DAY' });
+  const cases: [string, (range: string) => string, (source: 'RAW' | 'DAY' | 'HOUR') => Promise<unknown>][] = [
+    [
+      'playStatsByTime (DAY, 90 days, all files: 90 rows)',
+      (r) => `{ playStatsByTime(${r}, interval: DAY) { periodStart totalPlays totalDuration avgDuration } }`,
+      (s) => selectPlayStatsByTime(opts.store, series('2026-03-31'), false, s),
+    ],
+    [
+      'deviceMetrics (DAY, 90 days, 10 devices: 900 rows)',
+      (r) => `{ deviceMetrics(${r}, interval: DAY, deviceId: ${JSON.stringify(TEN)}) { deviceId periodStart avgCpuUsage uptimePercentage alertCount } }`,
+      (s) => selectDeviceMetrics(opts.store, { ...series('2026-03-31'), deviceIds: TEN }, s === 'DAY' ? 'HOUR' : s),
+    ],
+    [
+      'audienceMetrics (DAY, 90 days, 10 devices: 900 rows)',
+      (r) => `{ audienceMetrics(${r}, interval: DAY, deviceId: ${JSON.stringify(TEN)}) { deviceId periodStart totalImpressions uniqueVisitors maleCount } }`,
+      () => selectAudienceMetrics(opts.store, { ...series('2026-03-31'), deviceIds: TEN }, false),
+    ],
+  ];
+  const rows: AnalyticsRow[] = [];
+  for (const [name, query, direct] of cases) {
+    const audience = name.startsWith('audience'); // no audience rollup yet: raw only
+    rows.push({ query: name, path: 'GraphQL, raw tables', ...(await timed(opts.iterations, () => gql(query(RAW)))) });
+    if (!audience) rows.push({ query: name, path: 'GraphQL, rollups (planner)', ...(await timed(opts.iterations, () => gql(query(ROLLUP)))) });
+    rows.push({ query: name, path: 'SQL direct on the store, raw', ...(await timed(opts.iterations, () => direct('RAW'))) });
+    if (!audience) rows.push({ query: name, path: 'SQL direct on the store, rollup', ...(await timed(opts.iterations, () => direct('DAY'))) });
+  }
+  return rows;
+}
+
+export function analyticsTable(rows: AnalyticsRow[]): string {
+  const lines = ['| query | path | p50 ms | p99 ms |', '|---|---|---:|---:|'];
+  for (const r of rows) lines.push(`| ${r.query} | ${r.path} | ${r.p50} | ${r.p99} |`);
+  return lines.join('\n');
+}

@@ -1,0 +1,39 @@
+/**
+ * Raw table or rollup: pure, proved by test/unit/rollup-plan.property.test.ts and, against the
+ * store, by test/rollup-agreement.property.test.ts (raw and rollup answers agree).
+ *
+ * A rollup of grain g (UTC minutes, hours or days, kit/migrations/analytics/003_rollups.sql) holds
+ * sums per g-period. It answers a series exactly when every boundary the answer depends on (the
+ * range's ends and each period start inside the range) is a multiple of g in UTC: then every
+ * g-period lies wholly inside one answer period, or wholly outside the range. The coarsest such
+ * grain reads the fewest rows. A day in Europe/Berlin starts at 22:00 or 23:00 UTC: hour grain;
+ * in Asia/Kolkata (+05:30): minute grain; a range ending at 11:59:59.001 (an inclusive endDate
+ * with a time): raw.
+ */
+import type { Bucket } from './buckets.js';
+
+export const GRAINS = ['DAY', 'HOUR', 'MINUTE'] as const;
+export type Grain = (typeof GRAINS)[number];
+export type Source = Grain | 'RAW';
+
+export const GRAIN_MS: Record<Grain, number> = { MINUTE: 60_000, HOUR: 3_600_000, DAY: 86_400_000 };
+
+export function planSource(range: { from: Date; to: Date }, buckets: readonly Bucket[], available: readonly Grain[]): Source {
+  const from = range.from.getTime(),
+    to = range.to.getTime();
+  const boundaries = [from, to, ...buckets.map((b) => b.start).filter((s) => s > from && s < to)];
+  for (const g of GRAINS) {
+    if (!available.includes(g)) continue;
+    if (boundaries.every((t) => t % GRAIN_MS[g] === 0)) return g;
+  }
+  return 'RAW';
+}
+
+/** Rollup table of a dataset at a grain. */
+export const ROLLUPS = {
+  plays: { MINUTE: 'play_rollup_minute', HOUR: 'play_rollup_hour', DAY: 'play_rollup_day' },
+  pings: { HOUR: 'ping_rollup_hour' },
+  events: { HOUR: 'event_rollup_hour' },
+} as const satisfies Record<string, Partial<Record<Grain, string>>>;
+
+export const grainsOf = (rollups: Partial<Record<Grain, string>>): Grain[] => Object.keys(rollups) as Grain[];

@@ -1,0 +1,52 @@
+/**
+ * Time series with every period present: the rows the store returned, keyed by group and period,
+ * laid over the full list of buckets, an empty period as the caller's zero record. Pure.
+ */
+import type { Bucket } from './buckets.js';
+
+/** The bucket holding instant `ms` (binary search; buckets are contiguous and ordered). */
+export function bucketIndexOf(buckets: readonly Bucket[], ms: number): number {
+  let lo = 0,
+    hi = buckets.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const b = buckets[mid]!;
+    if (ms < b.start) hi = mid - 1;
+    else if (ms >= b.end) lo = mid + 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/**
+ * One record per group and bucket, groups in the order given (each group's periods in time order).
+ * `rows` carry their group and their period start (epoch ms); `make` builds a record from the row
+ * of that group and period, or from nothing (an empty period).
+ */
+export function fillSeries<Row, Out>(
+  buckets: readonly Bucket[],
+  groups: readonly string[],
+  rows: readonly Row[],
+  keyOf: (row: Row) => { group: string; periodMs: number },
+  make: (group: string, bucket: Bucket, row: Row | undefined) => Out,
+  /** Stop after this many records (the query's limit). */
+  limit = Infinity,
+): Out[] {
+  const found = new Map<string, Row>();
+  for (const r of rows) {
+    const { group, periodMs } = keyOf(r);
+    const i = bucketIndexOf(buckets, periodMs);
+    if (i >= 0) found.set(`${group}\u0000${i}`, r);
+  }
+  const out: Out[] = [];
+  for (const g of groups) {
+    for (let i = 0; i < buckets.length; i++) {
+      if (out.length >= limit) return out;
+      out.push(make(g, buckets[i]!, found.get(`${g}\u0000${i}`)));
+    }
+  }
+  return out;
+}
+
+/** The distinct groups of the rows, sorted. */
+export const groupsOf = <Row>(rows: readonly Row[], group: (r: Row) => string): string[] => [...new Set(rows.map(group))].sort();

@@ -1,0 +1,141 @@
+/**
+ * Raw and rollup answers agree: random plays, pings and events (around a DST change), a random
+ * range on hour boundaries, interval and zone; every rollup grain the planner allows for that
+ * query gives the raw answer.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import type { AnalyticsStore } from '@pylon/kit';
+import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
+import { bucketsOf, type Interval } from '../src/domain/buckets.js';
+import { GRAIN_MS, grainsOf, planSource, ROLLUPS, type Grain, type Source } from '../src/domain/rollup-plan.js';
+import type { SeriesQuery } from '../src/domain/analytics-query.js';
+import { selectDeviceMetrics } from '../src/device-metrics.queries.js';
+import { selectEventMetrics } from '../src/event.queries.js';
+import { selectPlayStatsByTime } from '../src/play-stats.queries.js';
+
+let dir: string;
+let store: AnalyticsStore;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pylon-analytics-rollup-'));
+  store = await createChdbAnalyticsStore({ path: dir });
+  await store.migrate();
+});
+afterAll(async () => {
+  await store?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const HOUR = 3_600_000;
+const T0 = Date.UTC(2026, 9, 20); // ten days around Europe's October DST change
+const SPAN = 10 * 24 * HOUR;
+const instant = fc.integer({ min: T0, max: T0 + SPAN - 1 });
+const row = fc.record({
+  t: instant,
+  device: fc.constantFrom('d1', 'd2', 'd3'),
+  file: fc.constantFrom('f1', 'f2', ''),
+  n: fc.integer({ min: 0, max: 100 }),
+  name: fc.constantFrom('a', 'b', 'c'),
+  session: fc.constantFrom('', 's1', 's2'),
+});
+
+const round = (v: unknown): unknown =>
+  typeof v === 'number'
+    ? Math.round(v * 1e6) / 1e6
+    : Array.isArray(v)
+      ? v.map(round)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, round(x)]))
+        : v;
+
+let run = 0;
+let compared = 0;
+test('every allowed rollup grain answers what the raw tables answer', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(row, { minLength: 1, maxLength: 60 }),
+      fc.integer({ min: 0, max: 9 * 24 }),
+      fc.integer({ min: 1, max: 5 * 24 }),
+      fc.constantFrom<Interval>('HOUR', 'DAY', 'WEEK', 'MONTH'),
+      fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata'),
+      async (rows, startHour, hours, interval, timeZone) => {
+        const acc = `acc-${++run}`;
+        const iso = (t: number) => new Date(t).toISOString();
+        await store.insert(
+          'play_logs',
+          rows.map((r, i) => ({
+            id: `p${i}`,
+            account_id: acc,
+            device_id: r.device,
+            file_id: r.file,
+            file_name: `${r.file}-${i}`,
+            timestamp: iso(r.t),
+            duration: r.n,
+            type: '',
+            playlist_id: '',
+            schedule_id: '',
+          })),
+        );
+        await store.insert(
+          'ping_logs',
+          rows.map((r, i) => ({
+            id: `g${i}`,
+            account_id: acc,
+            device_id: r.device,
+            timestamp: iso(r.t),
+            cpu_usage: r.n,
+            memory_usage: 100 - r.n,
+            disk_usage: 1,
+            player_version: '',
+            ip_address: '',
+            external_ip_address: '',
+          })),
+        );
+        await store.insert(
+          'event_logs',
+          rows.map((r, i) => ({
+            id: `e${i}`,
+            account_id: acc,
+            device_id: r.device,
+            session_id: r.session,
+            event_name: r.name,
+            timestamp: iso(r.t),
+            properties: '{}',
+            latitude: null,
+            longitude: null,
+          })),
+        );
+        const range = { from: new Date(T0 + startHour * HOUR), to: new Date(T0 + (startHour + hours) * HOUR) };
+        const q: SeriesQuery = {
+          accountId: acc,
+          range,
+          deviceIds: [],
+          fileIds: [],
+          eventNames: [],
+          limit: 10_000,
+          interval,
+          timeZone,
+          buckets: bucketsOf(range, interval, timeZone),
+        };
+        const allowed = (grains: readonly Grain[]): Source[] => {
+          const best = planSource(range, q.buckets, grains);
+          return best === 'RAW' ? [] : grains.filter((g) => GRAIN_MS[g] <= GRAIN_MS[best as Grain]);
+        };
+        const playsRaw = round(await selectPlayStatsByTime(store, q, true, 'RAW'));
+        for (const g of allowed(grainsOf(ROLLUPS.plays))) {
+          compared++;
+          expect([g, round(await selectPlayStatsByTime(store, q, true, g))]).toEqual([g, playsRaw]);
+        }
+        const pingsRaw = round(await selectDeviceMetrics(store, q, 'RAW'));
+        for (const g of allowed(grainsOf(ROLLUPS.pings))) expect([g, round(await selectDeviceMetrics(store, q, g))]).toEqual([g, pingsRaw]);
+        const eventsRaw = round(await selectEventMetrics(store, q, true, 'RAW'));
+        for (const g of allowed(grainsOf(ROLLUPS.events))) expect([g, round(await selectEventMetrics(store, q, true, g))]).toEqual([g, eventsRaw]);
+      },
+    ),
+    { numRuns: 25 },
+  );
+  // The ranges are on hour boundaries: most runs compare at least one rollup.
+  expect(compared).toBeGreaterThan(10);
+}, 120_000);

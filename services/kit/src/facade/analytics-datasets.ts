@@ -1,0 +1,53 @@
+/**
+ * The analytics datasets both facades serve (REST GET /analytics/<name> and POST /analytics/dataset,
+ * legacy GET /analytics/<name> and POST /analytics/dataset): the persisted operation answering each,
+ * its root field (and the root answering instead when `groupByDevice` or `source=events` asks for
+ * it), and the parameters beyond startDate, endDate and limit. Parameter names are camelCase, as
+ * the spec gives them for analytics.
+ */
+export interface AnalyticsDataset {
+  operationId: string;
+  root: string;
+  alternative?: { root: string; flag: 'groupByDevice' | 'events'; when: (q: Record<string, unknown>) => boolean };
+  params: readonly string[];
+}
+
+/** startDate, endDate and limit: every dataset takes them. */
+export const ANALYTICS_COMMON_PARAMS = ['startDate', 'endDate', 'limit'] as const;
+
+const byDevice = (root: string) => ({ root, flag: 'groupByDevice' as const, when: (q: Record<string, unknown>) => q.groupByDevice === true });
+
+export const ANALYTICS_DATASETS: Readonly<Record<string, AnalyticsDataset>> = {
+  playlogs: { operationId: 'listPlayLogs', root: 'playLogs', params: ['deviceId'] },
+  pinglogs: { operationId: 'listPingLogs', root: 'pingLogs', params: ['deviceId'] },
+  eventlogs: { operationId: 'listEventLogs', root: 'eventLogs', params: ['deviceId', 'eventName'] },
+  eventmetrics: { operationId: 'getEventMetrics', root: 'eventMetrics', params: ['deviceId', 'eventName', 'interval', 'timeZone', 'groupByEvent'] },
+  eventflow: { operationId: 'getEventFlow', root: 'eventFlow', params: ['deviceId', 'eventName'] },
+  impressions: { operationId: 'listImpressions', root: 'impressions', params: ['deviceId', 'fileId'] },
+  devicemetrics: { operationId: 'getDeviceMetrics', root: 'deviceMetrics', params: ['deviceId', 'interval', 'timeZone'] },
+  audiencemetrics: { operationId: 'getAudienceMetrics', root: 'audienceMetrics', params: ['deviceId', 'fileId', 'interval', 'timeZone', 'includeDwellTime'] },
+  mediaplaystats: {
+    operationId: 'getMediaPlayStats',
+    root: 'mediaPlayStats',
+    alternative: byDevice('deviceMediaPlayStats'),
+    params: ['deviceId', 'fileId', 'groupByDevice'],
+  },
+  deviceplaystats: { operationId: 'getDevicePlayStats', root: 'devicePlayStats', params: ['deviceId', 'fileId'] },
+  playstatsbytime: { operationId: 'getPlayStatsByTime', root: 'playStatsByTime', params: ['deviceId', 'fileId', 'interval', 'timeZone', 'groupByFile'] },
+  heatmap: {
+    operationId: 'getHeatMap',
+    root: 'heatMapData',
+    alternative: { root: 'eventHeatMapData', flag: 'events', when: (q) => q.source === 'events' },
+    params: ['deviceId', 'fileId', 'eventName', 'source', 'precision'],
+  },
+  mediaimpressions: {
+    operationId: 'getMediaImpressions',
+    root: 'mediaImpressions',
+    alternative: byDevice('deviceMediaImpressions'),
+    params: ['deviceId', 'fileId', 'groupByDevice'],
+  },
+  devicemediaimpressions: { operationId: 'getDeviceMediaImpressions', root: 'deviceMediaImpressions', params: ['deviceId', 'fileId'] },
+};
+
+/** The root field answering a dataset for these parameters. */
+export const analyticsRootOf = (d: AnalyticsDataset, q: Record<string, unknown>): string => (d.alternative?.when(q) ? d.alternative.root : d.root);

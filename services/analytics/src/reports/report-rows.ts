@@ -1,0 +1,113 @@
+/**
+ * The rows of one export, read once: each SQL row becomes typed cells and its canonical text line,
+ * and the tally keeps what the file prints after the rows (count, totals, digest, chart series).
+ *
+ * Digest: SHA-256 over the data rows exactly as the CSV file writes them (RFC 4180 fields joined
+ * by commas, text cells formula-escaped, each line ended by CRLF; the header and the summary are
+ * not included). The same rows give the same digest whatever the format (CSV, EXCEL, PDF print
+ * it), so a re-export of a range can be compared with the first; a CSV can be checked by hashing
+ * its lines between the header and the first empty line.
+ * Totals: integers summed exactly; seconds summed in whole milliseconds (cells carry at most three
+ * decimals), so a total equals the sum of the printed rows.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import type { Cell, ReportChart, ReportColumn, ReportInterval } from './report.js';
+
+const FORMULA = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** A text cell a spreadsheet would run as a formula gets a leading apostrophe (OWASP CSV injection). */
+export const escapeFormula = (v: string): string => (FORMULA.test(v) ? `'${v}` : v);
+
+export const csvField = (v: string): string => (NEEDS_QUOTES.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+
+export const csvLine = (fields: readonly string[]): string => fields.map(csvField).join(',') + '\r\n';
+
+/** The printed text of a cell (CSV, PDF and the digest). */
+export function cellText(col: ReportColumn, v: Cell): string {
+  if (col.type === 'text') return escapeFormula(String(v));
+  return String(v);
+}
+
+const PERIOD_CHARS: Record<ReportInterval, number> = { Minute: 16, Hour: 13, Day: 10, Month: 7 };
+
+export interface ReportBatch {
+  cells: Cell[][];
+  /** The CSV line of each row (CRLF-terminated). */
+  lines: string[];
+}
+
+export interface ReportTotals {
+  column: ReportColumn;
+  value: number;
+}
+
+export class ReportTally {
+  rows = 0;
+  private readonly hash: Hash = createHash('sha256');
+  private readonly sums: number[];
+  private readonly chartAt: number;
+  private readonly chartValueAt: number;
+  private readonly series = new Map<string, { sum: number; n: number }>();
+
+  constructor(
+    private readonly columns: readonly ReportColumn[],
+    private readonly chart: ReportChart,
+    private readonly interval: ReportInterval,
+  ) {
+    this.sums = columns.map(() => 0);
+    this.chartAt = columns.findIndex((c) => c.key === chart.category);
+    this.chartValueAt = columns.findIndex((c) => c.key === chart.value);
+  }
+
+  /** Turns SQL rows (objects keyed by column key) into a batch and counts it in. */
+  take(rows: readonly Record<string, unknown>[]): ReportBatch {
+    const cols = this.columns;
+    const cells: Cell[][] = new Array(rows.length);
+    const lines: string[] = new Array(rows.length);
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r]!;
+      const out: Cell[] = new Array(cols.length);
+      const texts: string[] = new Array(cols.length);
+      for (let i = 0; i < cols.length; i++) {
+        const col = cols[i]!;
+        const raw = row[col.key];
+        const v: Cell = typeof raw === 'number' ? raw : raw === null || raw === undefined ? '' : String(raw);
+        out[i] = v;
+        texts[i] = cellText(col, v);
+        if (col.total) this.sums[i]! += col.type === 'seconds' ? Math.round(Number(v) * 1000) : Number(v);
+      }
+      const line = csvLine(texts);
+      this.hash.update(line);
+      cells[r] = out;
+      lines[r] = line;
+      if (this.chartAt >= 0) {
+        const key = String(out[this.chartAt]).slice(0, PERIOD_CHARS[this.interval]);
+        const point = this.series.get(key) ?? { sum: 0, n: 0 };
+        point.sum += this.chart.aggregate === 'count' ? 1 : Number(out[this.chartValueAt] ?? 0);
+        point.n++;
+        this.series.set(key, point);
+      }
+    }
+    this.rows += rows.length;
+    return { cells, lines };
+  }
+
+  /** Hex SHA-256 of every line so far; call once, after the last batch. */
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+
+  totals(): ReportTotals[] {
+    return this.columns.flatMap((column, i) =>
+      column.total ? [{ column, value: column.type === 'seconds' ? this.sums[i]! / 1000 : this.sums[i]! }] : [],
+    );
+  }
+
+  /** The chart's points in period order. */
+  chartPoints(): { label: string; value: number }[] {
+    return [...this.series.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([label, p]) => ({ label, value: this.chart.aggregate === 'avg' ? p.sum / p.n : p.sum }));
+  }
+}

@@ -161,7 +161,7 @@ describe('proof of play', () => {
     await writeFile(pdf, bytes);
     // Page 1 (summary and chart) and page 2 (table) as PPM: plain RGB bytes after a short header.
     execFileSync(pdftoppm!, ['-r', '50', '-f', '1', '-l', '2', pdf, join(dir, 'page')]);
-    execFileSync(pdftoppm!, ['-png', '-r', '60', '-f', '1', '-l', '1', pdf, join(dir, 'pop')]);
+    execFileSync(pdftoppm!, ['-png', '-r', '60', '-f', '1', '-l', '2', pdf, process.env.REPORT_PNG_DIR ?? join(dir, 'pop')]);
     const page = (n: number) => readFile(join(dir, `page-${n}.ppm`));
     const pixels = (ppm: Buffer) => {
       const [, w, h] = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 40).toString('latin1'))!.map(Number) as [number, number, number];
@@ -195,7 +195,8 @@ describe('proof of play', () => {
 });
 
 describe('aggregate reports', () => {
-  const rowsOf = async (body: Record<string, unknown>) => csvParts((await exportBytes({ start_date: '2024-05-01', end_date: '2024-05-02', ...body })).toString('utf8'));
+  const rowsOf = async (body: Record<string, unknown>) =>
+    csvParts((await exportBytes({ start_date: '2024-05-01', end_date: '2024-05-02', ...body })).toString('utf8'));
 
   test('device uptime: 72 of 144 ten-minute slots on May 1st is 50 %', async () => {
     const { rows, pairs } = await rowsOf({ report_id: 'device_uptime' });

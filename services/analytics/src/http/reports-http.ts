@@ -103,7 +103,10 @@ export function createReportsHttp(deps: ReportsDeps, o: ReportsHttpOptions): Rou
     authed(async (req, _res, principal) => {
       guardHandler(principal, 'adhawkReport');
       await body(req, _res);
-      throw new AppError('NOT_IMPLEMENTED', 'AdHawk datasets are not offered: use the /analytics endpoints or GraphQL analytics queries, or POST /report/export');
+      throw new AppError(
+        'NOT_IMPLEMENTED',
+        'AdHawk datasets are not offered: use the /analytics endpoints or GraphQL analytics queries, or POST /report/export',
+      );
     }),
   );
 

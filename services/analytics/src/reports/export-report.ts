@@ -48,7 +48,8 @@ async function checkIds(directory: ReportDirectory, caller: Principal, req: Repo
     if (ids.length === 0) continue;
     const found = await lookup(caller, ids);
     const i = ids.findIndex((id) => !found.has(id));
-    if (i >= 0) throw new AppError('NOT_FOUND', `${field === 'device_id' ? 'device' : 'media'} '${ids[i]!.slice(0, 200)}' was not found`, { field: `${field}[${i}]` });
+    if (i >= 0)
+      throw new AppError('NOT_FOUND', `${field === 'device_id' ? 'device' : 'media'} '${ids[i]!.slice(0, 200)}' was not found`, { field: `${field}[${i}]` });
   }
 }
 

@@ -11,7 +11,19 @@ import type { ReportDefinition, ReportFormat, ReportInterval, ReportRequest } fr
 /** Limits: ids per filter, range length, periods per export, rows a PDF lists. */
 export const REPORT_LIMITS = { maxIds: 1000, maxIdLength: 200, maxRangeDays: 400, maxPeriods: 10_000 } as const;
 
-const KNOWN = new Set(['report_id', 'format', 'activity_type', 'interval_type', 'start_date', 'end_date', 'start_time', 'end_time', 'device_id', 'user_id', 'media_id']);
+const KNOWN = new Set([
+  'report_id',
+  'format',
+  'activity_type',
+  'interval_type',
+  'start_date',
+  'end_date',
+  'start_time',
+  'end_time',
+  'device_id',
+  'user_id',
+  'media_id',
+]);
 const FORMATS: readonly ReportFormat[] = ['CSV', 'EXCEL', 'PDF'];
 const REFERENCE_FORMATS = ['XML', 'IMAGE', 'WORD', 'HTML', 'MHTML'];
 const INTERVALS: readonly ReportInterval[] = ['Minute', 'Hour', 'Day', 'Month'];
@@ -63,8 +75,7 @@ export function parseExportRequest(accountId: string, body: unknown): { report: 
   if (!report) throw badInput('report_id', `report_id '${id.slice(0, 100)}' is not a report (GET /report lists them)`);
   for (const field of ['activity_type', 'user_id'] as const) {
     const v = body[field];
-    if (!absent(v) && !(Array.isArray(v) && v.length === 0) && v !== '')
-      throw badInput(field, `${field} is not a filter of ${report.id}; leave it out`);
+    if (!absent(v) && !(Array.isArray(v) && v.length === 0) && v !== '') throw badInput(field, `${field} is not a filter of ${report.id}; leave it out`);
   }
   const format = choice(body, 'format', FORMATS, 'CSV');
   const interval = choice(body, 'interval_type', INTERVALS, 'Day');

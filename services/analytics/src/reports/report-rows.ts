@@ -99,9 +99,7 @@ export class ReportTally {
   }
 
   totals(): ReportTotals[] {
-    return this.columns.flatMap((column, i) =>
-      column.total ? [{ column, value: column.type === 'seconds' ? this.sums[i]! / 1000 : this.sums[i]! }] : [],
-    );
+    return this.columns.flatMap((column, i) => (column.total ? [{ column, value: column.type === 'seconds' ? this.sums[i]! / 1000 : this.sums[i]! }] : []));
   }
 
   /** The chart's points in period order. */

@@ -10,6 +10,12 @@ import { finish, summaryLines, write, type ReportWriter } from './document.js';
 export const writeCsv: ReportWriter = async (doc, out) => {
   await write(out, csvLine(doc.columns.map((c) => escapeFormula(c.title))));
   for await (const batch of doc.batches) await write(out, batch.lines.join(''));
-  await write(out, '\r\n' + summaryLines(doc).map(([k, v]) => csvLine([escapeFormula(k), escapeFormula(v)])).join(''));
+  await write(
+    out,
+    '\r\n' +
+      summaryLines(doc)
+        .map(([k, v]) => csvLine([escapeFormula(k), escapeFormula(v)]))
+        .join(''),
+  );
   await finish(out);
 };

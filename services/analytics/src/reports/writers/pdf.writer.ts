@@ -42,7 +42,13 @@ function drawChart(pdf: PDFKit.PDFDocument, title: string, points: { label: stri
   const bottom = top + h - 30;
   const width = w - 60;
   const max = Math.max(1, ...points.map((p) => p.value));
-  pdf.lineWidth(0.5).strokeColor('#888888').moveTo(left, top).lineTo(left, bottom).lineTo(left + width, bottom).stroke();
+  pdf
+    .lineWidth(0.5)
+    .strokeColor('#888888')
+    .moveTo(left, top)
+    .lineTo(left, bottom)
+    .lineTo(left + width, bottom)
+    .stroke();
   pdf.font('Helvetica').fontSize(7).fillColor('#444444');
   pdf.text(String(Math.round(max * 100) / 100), x, top - 3, { width: 45, align: 'right' });
   pdf.text('0', x, bottom - 4, { width: 45, align: 'right' });
@@ -84,9 +90,24 @@ export const writePdf: ReportWriter = async (doc, out) => {
     y = Math.max(pdf.y, y + 12);
   }
   if (doc.tally.rows > kept.length)
-    pdf.font('Helvetica-Oblique').text(`The table lists the first ${kept.length} of ${doc.tally.rows} rows; counts, totals and the digest cover all rows (export CSV or EXCEL for every row).`, MARGIN, y + 4, { width: pageW });
+    pdf
+      .font('Helvetica-Oblique')
+      .text(
+        `The table lists the first ${kept.length} of ${doc.tally.rows} rows; counts, totals and the digest cover all rows (export CSV or EXCEL for every row).`,
+        MARGIN,
+        y + 4,
+        { width: pageW },
+      );
   const chartTop = Math.max(pdf.y + 16, y + 16);
-  drawChart(pdf, doc.chart.title, bars(doc.tally.chartPoints(), doc.chart.aggregate === 'avg'), MARGIN, chartTop, pageW, pdf.page.height - MARGIN - chartTop - 10);
+  drawChart(
+    pdf,
+    doc.chart.title,
+    bars(doc.tally.chartPoints(), doc.chart.aggregate === 'avg'),
+    MARGIN,
+    chartTop,
+    pageW,
+    pdf.page.height - MARGIN - chartTop - 10,
+  );
 
   // The table, from page 2.
   const totalW = cols.reduce((s, c) => s + c.width, 0);
@@ -113,7 +134,12 @@ export const writePdf: ReportWriter = async (doc, out) => {
       pdf.text(t, x + 2, y + 3.5, { width: widths[i]! - 4, height: ROW_H, lineBreak: false, ellipsis: true, align: numeric ? 'right' : 'left' });
       x += widths[i]!;
     });
-    pdf.lineWidth(0.25).strokeColor('#dddddd').moveTo(MARGIN, y + ROW_H).lineTo(MARGIN + pageW, y + ROW_H).stroke();
+    pdf
+      .lineWidth(0.25)
+      .strokeColor('#dddddd')
+      .moveTo(MARGIN, y + ROW_H)
+      .lineTo(MARGIN + pageW, y + ROW_H)
+      .stroke();
     y += ROW_H;
   }
   if (kept.length === 0) pdf.text('No rows in the range.', MARGIN, y + 4);

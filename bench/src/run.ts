@@ -11,6 +11,8 @@
  * Scenario 6 (scheduling): player manifest resolutions vs GET /devices/{id} (bench/src/scheduling.scenarios.ts).
  * Scenario 5 (data tables): batch create vs raw insertMany, CSV import, filtered sorted pages,
  * export (bench/src/datatables.scenarios.ts; 1M rows when run on its own).
+ * Scenario 7 (reports): a proof-of-play CSV export of 1M plays vs the same SQL written to a file by
+ * chDB, with the peak RSS above idle (bench/src/reports.scenarios.ts; last, on its own chDB dir).
  * Set BENCH_SECONDS / BENCH_CONNECTIONS to change the load (defaults 10 s, 10 connections).
  * BENCH_SMOKE=true (run by `npm test`): every scenario for about a second, no warm-up, fewer
  * devices; figures are not judged, but a scenario that fails or answers with errors fails the run.
@@ -30,6 +32,7 @@ import { bulkCommandLatency, pingLoad, seedPingDevices } from './devices.scenari
 import { printUpload, uploadScenario } from './content.scenarios.js';
 import { dataTablesScenario } from './datatables.scenarios.js';
 import { manifestScenario } from './scheduling.scenarios.js';
+import { printReports, reportsScenario } from './reports.scenarios.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
@@ -204,6 +207,10 @@ await new Promise<void>((res) => directServer.close(() => res()));
 await direct.server.stop();
 await app.close();
 await rm(dir, { recursive: true, force: true });
+
+// Scenario 7 (reports): after the server closed its analytics store (chDB serves one data dir per process).
+console.log('\nScenario 7: reports\n');
+printReports(await reportsScenario({ rows: smoke ? 2000 : Number(process.env.BENCH_REPORT_ROWS ?? 1_000_000) }));
 
 const broken = brokenScenarios([...results, ...authResults, ...deviceResults, ...manifestResults]);
 if (broken.length) {

@@ -1,6 +1,8 @@
 /**
- * Proof of play: every play in the range, one row each, in a stable order (start, device, play id),
- * so two exports of the same range list the same rows and print the same digest. The file name is
+ * Proof of play: every play in the range, one row each, in a stable order (device, start, play id),
+ * so two exports of the same range list the same rows and print the same digest. That order is the
+ * table's sorting key (account, device, timestamp, id), so the engine streams the rows as it reads
+ * them instead of sorting a year of plays in memory (1M rows: ~12 MB instead of ~400 MB). The file name is
  * the one recorded with the play, so it stays for files deleted since. FINAL collapses replayed
  * events (ReplacingMergeTree) not merged yet, so a play is never counted twice.
  */
@@ -11,7 +13,7 @@ export const proofOfPlay: ReportDefinition = {
   id: 'proof_of_play',
   name: 'Proof of play',
   description:
-    'Every play in the range: when it started (UTC), the device, the file (its name as recorded, kept for deleted files), how long it played, and the playlist and schedule it came from. The totals are the sums of the rows; the SHA-256 digest of the rows lets a re-export be compared.',
+    'Every play in the range, device by device in time order: when it started (UTC), the device, the file (its name as recorded, kept for deleted files), how long it played, and the playlist and schedule it came from. The totals are the sums of the rows; the SHA-256 digest of the rows lets a re-export be compared.',
   filters: { device: true, media: true, interval: true },
   table: 'play_logs',
   deviceColumn: 'device_id',
@@ -34,7 +36,7 @@ export const proofOfPlay: ReportDefinition = {
        round(duration, 3) AS duration, playlist_id, schedule_id, id AS play_id
 FROM play_logs FINAL
 WHERE ${where}
-ORDER BY timestamp, device_id, id`,
+ORDER BY account_id, device_id, timestamp, id`,
       params: { ...params, dev_ids: names.ids, dev_names: names.names },
     };
   },

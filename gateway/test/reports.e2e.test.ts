@@ -9,6 +9,7 @@ import { createAccount, createApiKey, createUser, type IdentityService } from '@
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import type { ContentRepository } from '@pylon/content';
 import type { DeviceRepository } from '@pylon/devices';
+import { HANDLER_RULES } from '@pylon/kit';
 import { loadRestDocument } from '@pylon/rest-facade/document';
 import { startHarness, TEST_KEY, type Harness } from './harness.js';
 
@@ -143,6 +144,14 @@ test('every Report operation of rest.yaml: Analytics_View required (viewer yes, 
       .map(([method]) => ({ path, method: method.toUpperCase() })),
   );
   expect(ops.length).toBeGreaterThanOrEqual(2);
+  // Every handler-served Report operation has its rule in kit's policy table, and nothing else is there.
+  const ids = Object.values(doc.paths).flatMap((item) =>
+    Object.values(item)
+      .filter((op) => op.tags?.includes('Report'))
+      .map((op) => (op as { operationId?: string }).operationId),
+  );
+  expect(ids.every((id) => id !== undefined && id in HANDLER_RULES)).toBe(true);
+  expect(Object.keys(HANDLER_RULES).filter((k) => !ids.includes(k))).toEqual(['adhawkReport']);
   for (const { path, method } of [...ops, { path: '/report/adhawk', method: 'POST' }]) {
     const body = method === 'POST' ? (path === '/report/export' ? POP : { dataset_type: 'ImpressionTotals' }) : undefined;
     const viewer = await call(path, viewerKey, body);

@@ -194,6 +194,25 @@ describe('proof of play', () => {
   });
 });
 
+test('the chart has one point per period of the range, zeros included', async () => {
+  const { ReportTally } = await import('../src/reports/report-rows.js');
+  const { proofOfPlay } = await import('../src/reports/definitions/proof-of-play.report.js');
+  const tally = new ReportTally(proofOfPlay.columns, proofOfPlay.chart, 'Hour');
+  tally.take([
+    { start: '2024-05-01T02:30:00.000Z', duration: 1 },
+    { start: '2024-05-01T02:59:59.999Z', duration: 1 },
+    { start: '2024-05-01T05:00:00.000Z', duration: 1 },
+  ]);
+  const points = tally.chartPoints(new Date('2024-05-01T00:00:00Z'), new Date('2024-05-01T06:00:00Z'));
+  expect(points.map((p) => p.value)).toEqual([0, 0, 2, 0, 0, 1]);
+  expect(points[2]!.label).toBe('2024-05-01T02');
+  const months = new ReportTally(proofOfPlay.columns, proofOfPlay.chart, 'Month').chartPoints(
+    new Date('2024-01-31T12:00:00Z'),
+    new Date('2024-04-01T00:00:00Z'),
+  );
+  expect(months.map((p) => p.label)).toEqual(['2024-01', '2024-02', '2024-03']);
+});
+
 describe('aggregate reports', () => {
   const rowsOf = async (body: Record<string, unknown>) =>
     csvParts((await exportBytes({ start_date: '2024-05-01', end_date: '2024-05-02', ...body })).toString('utf8'));

@@ -102,10 +102,26 @@ export class ReportTally {
     return this.columns.flatMap((column, i) => (column.total ? [{ column, value: column.type === 'seconds' ? this.sums[i]! / 1000 : this.sums[i]! }] : []));
   }
 
-  /** The chart's points in period order. */
-  chartPoints(): { label: string; value: number }[] {
-    return [...this.series.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([label, p]) => ({ label, value: this.chart.aggregate === 'avg' ? p.sum / p.n : p.sum }));
+  /**
+   * The chart's points in period order, one per period of [from, to) (UTC): a period without rows
+   * is a zero, so the chart's time axis is even. Periods are bounded by the request's checks.
+   */
+  chartPoints(from: Date, to: Date): { label: string; value: number }[] {
+    const labels: string[] = [];
+    const chars = PERIOD_CHARS[this.interval];
+    const t = new Date(from);
+    if (this.interval === 'Month') t.setUTCDate(1);
+    if (this.interval !== 'Minute') t.setUTCMinutes(0, 0, 0);
+    else t.setUTCSeconds(0, 0);
+    if (this.interval === 'Day' || this.interval === 'Month') t.setUTCHours(0);
+    while (t < to && labels.length <= 10_000) {
+      labels.push(t.toISOString().slice(0, chars));
+      if (this.interval === 'Month') t.setUTCMonth(t.getUTCMonth() + 1);
+      else t.setTime(t.getTime() + { Minute: 60_000, Hour: 3_600_000, Day: 86_400_000 }[this.interval]);
+    }
+    return labels.map((label) => {
+      const p = this.series.get(label);
+      return { label, value: !p ? 0 : this.chart.aggregate === 'avg' ? p.sum / p.n : p.sum };
+    });
   }
 }

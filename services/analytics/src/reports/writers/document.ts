@@ -8,6 +8,8 @@ export interface ReportDocument {
   /** Label/value lines printed under the title: range, interval, filters. */
   facts: [string, string][];
   generatedAt: Date;
+  /** The requested range [from, to) (the chart's time axis). */
+  range: { from: Date; to: Date };
   columns: readonly ReportColumn[];
   chart: ReportChart;
   batches: AsyncIterable<ReportBatch>;

@@ -102,7 +102,7 @@ export const writePdf: ReportWriter = async (doc, out) => {
   drawChart(
     pdf,
     doc.chart.title,
-    bars(doc.tally.chartPoints(), doc.chart.aggregate === 'avg'),
+    bars(doc.tally.chartPoints(doc.range.from, doc.range.to), doc.chart.aggregate === 'avg'),
     MARGIN,
     chartTop,
     pageW,

@@ -3,15 +3,30 @@
  * With the embedded chDB driver only this process may open the analytics data dir, and an
  * in-process stream only carries this process's own telemetry: fleets use
  * ANALYTICS_DRIVER=clickhouse and STREAM_DRIVER=kafka.
+ * Besides /graphql it serves the report files (http/reports-http.ts: GET /report, POST
+ * /report/export), authenticated by the signed internal token like the datatables router, and
+ * asks the devices and content subgraphs, as the caller, which ids are the caller's.
  */
-import { createLogger } from '@pylon/kit';
+import type { Router } from 'express';
+import { z } from 'zod';
+import { createLogger, INTERNAL_TOKEN_HEADER } from '@pylon/kit';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
+import { createHttpReportDirectory } from './adapters/report-directory.http.js';
 import { createAnalyticsSubgraph } from './app.js';
+import { createReportsHttp } from './http/reports-http.js';
 import { startIngest } from './ingest/ingest.js';
+
+/** Built with the settings in `build`, mounted in `extend` (which is not handed them). */
+let reports: Router | undefined;
 
 await runSubgraphProcess({
   name: 'analytics',
   needs: ['analytics', 'stream'],
+  env: {
+    /** The subgraphs asked about device and media ids (compose/k8s service names by default). */
+    DEVICES_URL: z.string().url().default('http://devices:4001'),
+    CONTENT_URL: z.string().url().default('http://content:4001'),
+  },
   build: async ({ backends, tokens, env }) => {
     const ingest = await startIngest({
       stream: backends.stream!,
@@ -19,6 +34,19 @@ await runSubgraphProcess({
       logger: createLogger({ level: env.LOG_LEVEL, name: 'analytics-ingest' }),
     });
     backends.onClose(() => ingest.close());
+    reports = createReportsHttp(
+      {
+        analytics: backends.analytics!,
+        directory: createHttpReportDirectory({ devices: { url: env.DEVICES_URL, tokens }, content: { url: env.CONTENT_URL, tokens } }),
+      },
+      {
+        authenticate: (req) => tokens.verify(req.get(INTERNAL_TOKEN_HEADER)).catch(() => null),
+        logger: createLogger({ level: env.LOG_LEVEL, name: 'analytics-reports' }),
+      },
+    );
     return createAnalyticsSubgraph({ analytics: backends.analytics!, tokens });
+  },
+  extend: (app) => {
+    if (reports) app.use(reports);
   },
 });

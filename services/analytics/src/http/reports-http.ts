@@ -44,7 +44,8 @@ export function createReportsHttp(deps: ReportsDeps, o: ReportsHttpOptions): Rou
       await h(req, res, principal);
     } catch (e) {
       if (isAppError(e)) {
-        if (e.code === 'INTERNAL' || e.code === 'UNAVAILABLE') o.logger?.error({ err: e }, 'report request failed');
+        if (e.code === 'INTERNAL') o.logger?.error({ err: e }, 'report request failed');
+        else if (e.code === 'UNAVAILABLE') o.logger?.warn({ err: e }, 'report request could not be answered now');
         return sendError(res, e.code, e.message, typeof e.details.field === 'string' ? e.details.field : undefined);
       }
       next(e);

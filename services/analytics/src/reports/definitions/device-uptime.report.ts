@@ -13,7 +13,7 @@ export const deviceUptime: ReportDefinition = {
   id: 'device_uptime',
   name: 'Device uptime',
   description:
-    'Per period (interval_type, UTC) and device: pings, the 10-minute slots in which the device pinged, the slots in the period (within the range) and the uptime percentage (slots online / slots). Only devices that pinged at least once in the range are listed.',
+    'Per period (interval_type, UTC) and device: pings, the 10-minute slots in which the device pinged, the slots of the period within the range and up to now, and the uptime percentage (slots online / slots). Only devices that pinged at least once in the range are listed.',
   filters: { device: true, media: false, interval: true },
   table: 'ping_logs',
   deviceColumn: 'device_id',
@@ -30,14 +30,15 @@ export const deviceUptime: ReportDefinition = {
   sql(req, names) {
     const { where, params } = scope(req);
     const unit = { Minute: 'minute', Hour: 'hour', Day: 'day', Month: 'month' }[req.interval];
-    // Slots of the period that lie in the range: from max(period start, from) to min(period end, to).
+    // Slots of the period that lie in the range and have begun: from max(period start, from) to
+    // min(period end, to, now); the rest of the current hour is not downtime yet.
     const slots = `toUInt64(greatest(0, intDiv(
-        toUnixTimestamp(least(toDateTime(period) + INTERVAL 1 ${unit}, parseDateTimeBestEffort({to:String}, 'UTC')))
+        toUnixTimestamp(least(toDateTime(period) + INTERVAL 1 ${unit}, parseDateTimeBestEffort({to:String}, 'UTC'), now('UTC')))
         - toUnixTimestamp(greatest(toDateTime(period), parseDateTimeBestEffort({from:String}, 'UTC'))) + ${UPTIME_SLOT_SECONDS - 1},
         ${UPTIME_SLOT_SECONDS})))`;
     return {
       sql: `SELECT period, device_id, ${deviceName()} AS device_name, pings, slots_online, ${slots} AS slots,
-       round(100 * slots_online / greatest(slots, 1), 2) AS uptime
+       round(least(100, 100 * slots_online / greatest(slots, 1)), 2) AS uptime
 FROM (
   SELECT ${periodOf(req.interval)} AS period, device_id, toUInt64(count()) AS pings,
          toUInt64(uniqExact(intDiv(toUnixTimestamp(timestamp), ${UPTIME_SLOT_SECONDS}))) AS slots_online

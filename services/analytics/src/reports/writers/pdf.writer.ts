@@ -35,13 +35,22 @@ function bars(points: { label: string; value: number }[], avg: boolean): { label
   return out;
 }
 
-function drawChart(pdf: PDFKit.PDFDocument, title: string, points: { label: string; value: number }[], x: number, y: number, w: number, h: number) {
+function drawChart(
+  pdf: PDFKit.PDFDocument,
+  title: string,
+  points: { label: string; value: number }[],
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  ceiling?: number,
+) {
   pdf.font('Helvetica-Bold').fontSize(11).fillColor('#000000').text(title, x, y);
   const top = y + 20;
   const left = x + 50;
   const bottom = top + h - 30;
   const width = w - 60;
-  const max = Math.max(1, ...points.map((p) => p.value));
+  const max = ceiling ?? Math.max(1, ...points.map((p) => p.value));
   pdf
     .lineWidth(0.5)
     .strokeColor('#888888')

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { AppError, type AnalyticsStore, type Principal } from '@pylon/kit';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
@@ -240,6 +240,33 @@ describe('aggregate reports', () => {
     expect(rows).toEqual(['2024-05-01T00:00:00.000Z,4,2,2.5,2,1,1']);
   });
 });
+
+test('a client that goes away mid-export stops the read; the store keeps answering', async () => {
+  await analytics.exec(
+    `INSERT INTO play_logs (id, account_id, device_id, file_id, file_name, timestamp, duration, type, playlist_id, schedule_id)
+     SELECT concat('big-', toString(number)), {acc:String}, 'dev-a', 'm-1', 'Promo.mp4',
+            toDateTime64('2024-07-01 00:00:00', 3, 'UTC') + toIntervalSecond(number), 1, 'video', '', ''
+     FROM numbers(300000)`,
+    { acc: ACC },
+  );
+  for (const format of ['CSV', 'EXCEL'] as const) {
+    const file = await prepareReportExport(deps(), caller, { report_id: 'proof_of_play', format, start_date: '2024-07-01', end_date: '2024-07-10' });
+    let bytes = 0;
+    const out = new Writable({
+      highWaterMark: 1024,
+      write(chunk: Buffer, _e, cb) {
+        bytes += chunk.length;
+        // A slow reader that then disconnects: never calls back after 64 KB, and is destroyed.
+        if (bytes > 65_536) setTimeout(() => out.destroy(), 10);
+        else cb();
+      },
+    });
+    await expect(file.write(out)).rejects.toThrow(/went away|destroyed|premature|write after/i);
+  }
+  expect(await analytics.query('SELECT count() AS n FROM play_logs WHERE account_id = {acc:String} AND id LIKE {p:String}', { acc: ACC, p: 'big-%' })).toEqual([
+    { n: 300000 },
+  ]);
+}, 60_000);
 
 describe('refusals name the field', () => {
   const refusal = async (body: unknown): Promise<AppError> => {

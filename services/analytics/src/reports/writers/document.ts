@@ -34,6 +34,12 @@ export function summaryLines(doc: ReportDocument): [string, string][] {
 export function write(out: Writable, chunk: string | Uint8Array): Promise<void> | undefined {
   if (out.destroyed || out.writableEnded) return Promise.reject(new Error('the client went away'));
   if (out.write(chunk)) return undefined;
+  return drained(out);
+}
+
+/** Resolves on 'drain'; rejects when the stream closes or fails first. */
+export function drained(out: Writable): Promise<void> {
+  if (out.destroyed) return Promise.reject(new Error('the client went away'));
   return new Promise<void>((resolve, reject) => {
     const done = (err?: Error) => {
       out.off('drain', onDrain);

@@ -6,7 +6,7 @@
  */
 import ExcelJS from 'exceljs';
 import type { Cell, ColumnType, ReportColumn } from '../report.js';
-import { finish, summaryLines, type ReportWriter } from './document.js';
+import { drained, finish, summaryLines, type ReportWriter } from './document.js';
 
 const NUM_FMT: Record<ColumnType, string | undefined> = {
   text: undefined,
@@ -48,7 +48,7 @@ export const writeXlsx: ReportWriter = async (doc, out) => {
       inSheet++;
     }
     // Let the zip drain into the response before the next batch (bounded memory on slow clients).
-    if (out.writableNeedDrain) await new Promise<void>((r) => out.once('drain', () => r()));
+    if (out.writableNeedDrain) await drained(out);
   }
   ws.commit();
   const summary = wb.addWorksheet('Summary');

@@ -10,7 +10,7 @@
  * when the stream ends: a slow consumer of one stream never blocks another stream or a query.
  */
 import { Session } from 'chdb';
-import type { ChdbQueryStream, ChdbResult } from 'chdb';
+import type { ChdbQueryStream, ChdbResult, StreamChunk } from 'chdb';
 import { AppError } from '@pylon/kit/errors';
 import type { AnalyticsStore, SqlParams } from '@pylon/kit/ports/analytics';
 import {
@@ -116,16 +116,27 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
       cursor.cancel();
     };
     streams.add(cancel);
+    // One chunk of read-ahead: the engine fetches the next chunk on its thread while this one is
+    // parsed and consumed (memory: two chunks at most).
+    const chunks = cursor[Symbol.asyncIterator]();
+    let ahead: Promise<IteratorResult<StreamChunk>> | undefined;
     try {
-      for await (const chunk of cursor) {
-        const rows = parseJsonEachRow<T>(chunk.text());
+      ahead = chunks.next();
+      for (;;) {
+        const r = await ahead;
+        if (r.done) break;
+        ahead = chunks.next();
+        const rows = parseJsonEachRow<T>(r.value.text());
         if (rows.length > 0) yield rows;
       }
+      ahead = undefined;
       // A cursor cancelled by close() just stops: say so rather than pass a cut result off as whole.
       if (cancelled) throw new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'query' });
     } catch (e) {
       throw toAppError(closing ? new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'query' }) : e, 'query');
     } finally {
+      // A fetch still pending after an early exit settles after the cancel; nobody awaits it.
+      ahead?.catch(() => undefined);
       streams.delete(cancel);
       cursor.cancel();
       // Session.close() defers the native teardown behind a fetch still running on this connection.

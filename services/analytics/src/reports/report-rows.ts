@@ -33,8 +33,8 @@ const PERIOD_CHARS: Record<ReportInterval, number> = { Minute: 16, Hour: 13, Day
 
 export interface ReportBatch {
   cells: Cell[][];
-  /** The CSV line of each row (CRLF-terminated). */
-  lines: string[];
+  /** The batch's CSV lines (each CRLF-terminated), joined. */
+  text: string;
 }
 
 export interface ReportTotals {
@@ -64,7 +64,7 @@ export class ReportTally {
   take(rows: readonly Record<string, unknown>[]): ReportBatch {
     const cols = this.columns;
     const cells: Cell[][] = new Array(rows.length);
-    const lines: string[] = new Array(rows.length);
+    let text = '';
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r]!;
       const out: Cell[] = new Array(cols.length);
@@ -77,10 +77,8 @@ export class ReportTally {
         texts[i] = cellText(col, v);
         if (col.total) this.sums[i]! += col.type === 'seconds' ? Math.round(Number(v) * 1000) : Number(v);
       }
-      const line = csvLine(texts);
-      this.hash.update(line);
+      text += csvLine(texts);
       cells[r] = out;
-      lines[r] = line;
       if (this.chartAt >= 0) {
         const key = String(out[this.chartAt]).slice(0, PERIOD_CHARS[this.interval]);
         const point = this.series.get(key) ?? { sum: 0, n: 0 };
@@ -89,8 +87,10 @@ export class ReportTally {
         this.series.set(key, point);
       }
     }
+    // One hash update per batch: SHA-256 over the concatenation is the hash of the lines in order.
+    this.hash.update(text);
     this.rows += rows.length;
-    return { cells, lines };
+    return { cells, text };
   }
 
   /** Hex SHA-256 of every line so far; call once, after the last batch. */

@@ -16,8 +16,8 @@ export interface AnalyticsStore {
   query<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]>;
   /**
    * Runs a SELECT and yields its rows in chunks (each an array of rows shaped as `query` returns
-   * them), reading the next chunk only when the consumer asks for it, so memory stays bounded
-   * whatever the result size. Breaking out of the loop, an error, `signal` aborting or `close()`
+   * them), reading at most one chunk ahead of the consumer, so memory stays bounded whatever the
+   * result size. Breaking out of the loop, an error, `signal` aborting or `close()`
    * cancels the query. Parameter and SQL errors surface on the first iteration.
    */
   queryStream<T = Record<string, unknown>>(sql: string, params?: SqlParams, opts?: { signal?: AbortSignal }): AsyncIterable<T[]>;

@@ -9,7 +9,7 @@ import { finish, summaryLines, write, type ReportWriter } from './document.js';
 
 export const writeCsv: ReportWriter = async (doc, out) => {
   await write(out, csvLine(doc.columns.map((c) => escapeFormula(c.title))));
-  for await (const batch of doc.batches) await write(out, batch.lines.join(''));
+  for await (const batch of doc.batches) await write(out, batch.text);
   await write(
     out,
     '\r\n' +

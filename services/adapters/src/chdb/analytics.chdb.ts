@@ -107,13 +107,14 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
       conn.close();
       throw toAppError(e, 'query');
     }
-    let finished!: () => void;
-    const done = new Promise<void>((r) => (finished = r));
-    inflight.add(done);
+    // close() cancels an open stream and releases its connection at once rather than waiting for
+    // the consumer (which may never ask for more); chdb defers the native teardown behind a fetch
+    // still running, so this is safe mid-fetch.
     let cancelled = false;
     const cancel = () => {
       cancelled = true;
       cursor.cancel();
+      conn.close();
     };
     streams.add(cancel);
     // One chunk of read-ahead: the engine fetches the next chunk on its thread while this one is
@@ -141,8 +142,6 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
       cursor.cancel();
       // Session.close() defers the native teardown behind a fetch still running on this connection.
       conn.close();
-      inflight.delete(done);
-      finished();
     }
   }
 

@@ -115,16 +115,16 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     let cancelled = false;
+    let completed = false;
     let rs: Awaited<ReturnType<ClickHouseClient['query']>> | undefined;
     const cancel = () => {
       cancelled = true;
       abort.abort();
       rs?.close();
     };
+    // close() cancels an open stream at once rather than waiting for the consumer (which may
+    // never ask for more): the request is aborted or its response destroyed.
     streams.add(cancel);
-    let finished!: () => void;
-    const done = new Promise<void>((r) => (finished = r));
-    inflight.add(done);
     try {
       if (signal?.aborted) throw new Error('the stream was aborted');
       rs = await client.query({
@@ -141,16 +141,16 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
         yield parseJsonEachRow<T>(rows.map((r) => r.text).join('\n'));
       }
       if (cancelled) throw new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'query' });
+      completed = true;
     } catch (e) {
       throw toAppError(cancelled ? new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'query' }) : e, 'query');
     } finally {
       signal?.removeEventListener('abort', onAbort);
       streams.delete(cancel);
-      // An early exit leaves the response unread: destroy it (and abort the request) so the socket is freed.
-      rs?.close();
+      // An early exit leaves the response unread: destroy it so the socket is freed (not after a
+      // complete read: ResultSet.close() destroys with an error, which an ended stream need not see).
+      if (!completed) rs?.close();
       abort.abort();
-      inflight.delete(done);
-      finished();
     }
   }
 

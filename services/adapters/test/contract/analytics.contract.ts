@@ -371,8 +371,17 @@ export function analyticsContract(name: string, make: () => Promise<AnalyticsHar
       expect(row?.n).toBe(91);
     });
 
-    test('close is idempotent and later calls reject as UNAVAILABLE', async () => {
+    test('close is idempotent and later calls reject as UNAVAILABLE; an open stream is cut, not waited for', async () => {
+      // A consumer that took one chunk and never asks again must not hold close() up.
+      const open = store.queryStream('SELECT number AS n FROM numbers(5000000)')[Symbol.asyncIterator]();
+      await open.next();
       await store.close();
+      await expectAppError(
+        (async () => {
+          while (!(await open.next()).done);
+        })(),
+        'UNAVAILABLE',
+      );
       await store.close();
       await expectAppError(store.query('SELECT 1'), 'UNAVAILABLE');
       await expectAppError(store.ping(), 'UNAVAILABLE');

@@ -171,7 +171,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
         media: async (caller, ids) => new Map([...(await content.repo.media.findByIds(caller.accountId, ids))].map(([id, m]) => [id, m.name])),
       },
     },
-    { authenticate: (req) => auth.authenticate(credentialsFrom(req)), logger },
+    { authenticate: (req) => auth.authenticate(credentialsFrom(req)), logger, audit },
   );
   const front = Router().use(createPlayerApi(devices.runtime, { failures: playerFailures }), mediaHttp, dataTablesHttp, reportsHttp, rest);
   const docs = docsEnabled(env) ? createApiDocs({ logger }) : undefined;

@@ -10,7 +10,7 @@
  * come before the first byte; a failure after it cuts the connection (a short file never looks whole).
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { AppError, guardHandler, httpStatus, isAppError, type ErrorCode, type Logger, type Principal } from '@pylon/kit';
+import { AppError, auditNote, auditTrail, guardHandler, httpStatus, isAppError, type AuditSink, type ErrorCode, type Logger, type Principal } from '@pylon/kit';
 import { checkExportQuery } from '../reports/export-request.js';
 import { prepareReportExport, type ReportsDeps } from '../reports/export-report.js';
 import { listReports } from '../reports/list-reports.js';
@@ -19,6 +19,8 @@ export interface ReportsHttpOptions {
   /** The caller, or null when the request carries no valid credentials (401). */
   authenticate(req: Request): Promise<Principal | null>;
   logger?: Logger;
+  /** Where each request's audit event goes (controller `Report`; none: not recorded). */
+  audit?: AuditSink | undefined;
 }
 
 /** Export bodies are small JSON objects (at most 2 x 1000 ids). */
@@ -34,23 +36,31 @@ function sendError(res: Response, code: ErrorCode, message: string, field?: stri
 
 export function createReportsHttp(deps: ReportsDeps, o: ReportsHttpOptions): Router {
   const router = express.Router();
+  // Exports carry an account's data out: every one is in the audit trail, with who asked for what.
+  router.use('/report', auditTrail({ sink: o.audit, interface: 'rest', controller: () => 'Report' }));
   const json = express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json', 'text/json'] });
 
-  const authed = (h: (req: Request, res: Response, principal: Principal) => Promise<void>) => async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      const principal = await o.authenticate(req);
-      if (!principal)
-        return sendError(res, 'UNAUTHENTICATED', 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token');
-      await h(req, res, principal);
-    } catch (e) {
-      if (isAppError(e)) {
-        if (e.code === 'INTERNAL') o.logger?.error({ err: e }, 'report request failed');
-        else if (e.code === 'UNAVAILABLE') o.logger?.warn({ err: e }, 'report request could not be answered now');
-        return sendError(res, e.code, e.message, typeof e.details.field === 'string' ? e.details.field : undefined);
+  const authed =
+    (action: string, h: (req: Request, res: Response, principal: Principal) => Promise<void>) => async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const principal = await o.authenticate(req);
+        if (!principal)
+          return sendError(res, 'UNAUTHENTICATED', 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token');
+        Object.assign(auditNote(res), {
+          principal: { accountId: principal.accountId, userId: principal.userId, userName: principal.userName },
+          controllerName: 'Report',
+          actionName: action,
+        });
+        await h(req, res, principal);
+      } catch (e) {
+        if (isAppError(e)) {
+          if (e.code === 'INTERNAL') o.logger?.error({ err: e }, 'report request failed');
+          else if (e.code === 'UNAVAILABLE') o.logger?.warn({ err: e }, 'report request could not be answered now');
+          return sendError(res, e.code, e.message, typeof e.details.field === 'string' ? e.details.field : undefined);
+        }
+        next(e);
       }
-      next(e);
-    }
-  };
+    };
 
   /** Parses the JSON body inside `authed`, so a malformed or oversized body is a 400/413 naming `body`. */
   const body = (req: Request, res: Response) =>
@@ -70,7 +80,7 @@ export function createReportsHttp(deps: ReportsDeps, o: ReportsHttpOptions): Rou
 
   router.get(
     '/report',
-    authed(async (req, res, principal) => {
+    authed('listReports', async (req, res, principal) => {
       for (const [k, v] of Object.entries(req.query)) {
         if (k !== 'id' && k !== 'api_key') throw new AppError('VALIDATION_FAILED', `unknown query parameter '${k.slice(0, 50)}'`, { field: k.slice(0, 50) });
         if (typeof v !== 'string') throw new AppError('VALIDATION_FAILED', `query parameter '${k}' must be given once`, { field: k });
@@ -81,7 +91,7 @@ export function createReportsHttp(deps: ReportsDeps, o: ReportsHttpOptions): Rou
 
   router.post(
     '/report/export',
-    authed(async (req, res, principal) => {
+    authed('exportReport', async (req, res, principal) => {
       guardHandler(principal, 'exportReport');
       checkExportQuery(req.query);
       const file = await prepareReportExport(deps, principal, await body(req, res));
@@ -101,7 +111,7 @@ export function createReportsHttp(deps: ReportsDeps, o: ReportsHttpOptions): Rou
 
   router.post(
     '/report/adhawk',
-    authed(async (req, _res, principal) => {
+    authed('adhawkReport', async (req, _res, principal) => {
       guardHandler(principal, 'adhawkReport');
       await body(req, _res);
       throw new AppError(

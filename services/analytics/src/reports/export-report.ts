@@ -97,7 +97,8 @@ export async function prepareReportExport(deps: ReportsDeps, caller: Principal, 
       const abort = new AbortController();
       const rows = deps.analytics.queryStream<Record<string, unknown>>(sql, params, { signal: abort.signal });
       async function* batches(): AsyncGenerator<ReportBatch> {
-        for await (const chunk of rows) yield tally.take(chunk);
+        // CSV writes the lines only; XLSX and PDF read the typed cells.
+        for await (const chunk of rows) yield tally.take(chunk, request.format !== 'CSV');
       }
       const doc: ReportDocument = {
         title: report.name,

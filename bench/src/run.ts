@@ -16,6 +16,8 @@
  * export (bench/src/datatables.scenarios.ts; 1M rows when run on its own).
  * Scenario 8 (start): spawn to /readyz of a subgraph process and of the all-in-one, from dist/ and
  * through tsx (bench/src/start.scenarios.ts).
+ * Scenario 10 (reports): a proof-of-play CSV export of 1M plays vs the same SQL written to a file by
+ * chDB, with the peak RSS above idle (bench/src/reports.scenarios.ts; last, on its own chDB dir).
  * Set BENCH_SECONDS / BENCH_CONNECTIONS to change the load (defaults 10 s, 10 connections).
  * BENCH_SMOKE=true (run by `npm test`): every scenario for about a second, no warm-up, fewer
  * devices; figures are not judged, but a scenario that fails or answers with errors fails the run.
@@ -38,6 +40,7 @@ import { manifestScenario } from './scheduling.scenarios.js';
 import { printStart, startScenario } from './start.scenarios.js';
 import { ackToQueryable, httpIngestion, rawInsertCeiling, streamToStore } from './telemetry.scenarios.js';
 import { analyticsScenario, analyticsTable, generateTelemetry } from './analytics.scenarios.js';
+import { printReports, reportsScenario } from './reports.scenarios.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
@@ -261,6 +264,10 @@ await rm(dir, { recursive: true, force: true });
 // Scenario 8 (start): spawn to ready from dist/ (node) and from the sources (tsx); 1 start each in smoke mode.
 const startRuns = smoke ? 1 : 5;
 printStart(await startScenario(startRuns), startRuns);
+
+// Scenario 10 (reports): after the server closed its analytics store (chDB serves one data dir per process).
+console.log('\nScenario 10: reports\n');
+printReports(await reportsScenario({ rows: smoke ? 2000 : Number(process.env.BENCH_REPORT_ROWS ?? 1_000_000) }));
 
 const broken = brokenScenarios([...results, ...authResults, ...deviceResults, ...manifestResults, ...telemetryResults]);
 if (broken.length) {

@@ -23,7 +23,7 @@ import {
   type Subgraph,
 } from '@pylon/kit';
 import { createBackends, createRateLimiter } from '@pylon/composition/backends';
-import { createAnalyticsSubgraph, replayDeadLetters, startIngest } from '@pylon/analytics';
+import { createAnalyticsSubgraph, createReportsHttp, replayDeadLetters, startIngest } from '@pylon/analytics';
 import { createContentSubgraph, createMediaHttp, playerContent } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
 import { createDataTablesHttp, createDataTablesSubgraph } from '@pylon/datatables';
@@ -201,7 +201,18 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const mediaHttp = createMediaHttp(content.runtime, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
   // Data-table row reads (ETag from the table generation), CSV/xlsx import and CSV export likewise.
   const dataTablesHttp = createDataTablesHttp(datatables.runtime, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
-  const front = Router().use(createPlayerApi(devices.runtime, { failures: playerFailures }), mediaHttp, dataTablesHttp, rest);
+  // Report files (GET /report, POST /report/export): ids checked and names read from the repositories in-process.
+  const reportsHttp = createReportsHttp(
+    {
+      analytics,
+      directory: {
+        devices: async (caller, ids) => new Map((await devices.repo.findByIds(caller.accountId, ids)).map((d) => [d.id, d.name])),
+        media: async (caller, ids) => new Map([...(await content.repo.media.findByIds(caller.accountId, ids))].map(([id, m]) => [id, m.name])),
+      },
+    },
+    { authenticate: (req) => auth.authenticate(credentialsFrom(req)), logger, audit },
+  );
+  const front = Router().use(createPlayerApi(devices.runtime, { failures: playerFailures }), mediaHttp, dataTablesHttp, reportsHttp, rest);
   const docs = docsEnabled(env) ? createApiDocs({ logger }) : undefined;
   const metrics = metricsAccess(env);
   const app = createHttpApp({

@@ -7,7 +7,8 @@
 import type { z } from 'zod';
 import { backendEnv, backendRules } from '@pylon/composition/backends';
 import { subgraphConfig } from '@pylon/composition/subgraph-process';
-import { analyticsProcessEnv, ingestEnv } from '@pylon/analytics/ingest.config';
+import { analyticsProcessEnv } from '@pylon/analytics/config';
+import { ingestEnv } from '@pylon/analytics/ingest.config';
 import { contentEnv } from '@pylon/content/config';
 import { devicesProcessEnv } from '@pylon/devices/config';
 import { identityProcessEnv } from '@pylon/identity/config';

@@ -240,6 +240,13 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'REST GET /datatables/{tableId}/rows/{rowId}/versions/{version}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1/versions/1`), 404),
   'REST POST /datatables/{tableId}/rows/{rowId}/rollback': (c) =>
     status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1/rollback`, { method: 'POST', body: JSON.stringify({ version: 1 }) }), 404),
+  'REST GET /report': async (c) => {
+    // The catalog is the same for every account (no account data); the account's ids are the export's.
+    await status(c.rest('/report?id=proof_of_play'), 200);
+    const body = { report_id: 'proof_of_play', start_date: '2024-01-01', end_date: '2024-01-02' };
+    await status(c.rest('/report/export', { method: 'POST', body: JSON.stringify({ ...body, device_id: [c.ids.device] }) }), 404);
+    await status(c.rest('/report/export', { method: 'POST', body: JSON.stringify({ ...body, media_id: [c.ids.media] }) }), 404);
+  },
   'REST GET /alerts': async (c) => {
     await emptyList(c.rest(`/alerts?id=${c.ids.alert || NO_PUBLIC_WRITE}`));
     await emptyList(c.rest(`/alerts?device_id=${c.ids.device}`));

@@ -1,7 +1,6 @@
 /**
- * Settings of the telemetry consumer (the "telemetry-consumer" role, ingest.main.ts) and of the
- * analytics subgraph process's ingest switch, read by their entries and by the deployment checks
- * (gateway/src/role-configs.ts).
+ * Settings of the telemetry consumer (the "telemetry-consumer" role, ingest.main.ts): one zod schema,
+ * read by its entry and by the deployment checks (gateway/src/role-configs.ts).
  */
 import { z } from 'zod';
 import { envBool, envInt, envLogLevel, envPort, metricsEnv } from '@pylon/kit';
@@ -21,12 +20,3 @@ export const ingestEnv = backendEnv
     INGEST_REPLAY_DEAD_LETTERS: envBool(false),
   })
   .check(...backendRules);
-
-/** The analytics subgraph process (main.ts): whether it also runs the ingest consumer. */
-export const analyticsProcessEnv = {
-  /**
-   * true (default): the subgraph process consumes the stream too (the only way with embedded chDB,
-   * whose data dir one process opens). false: the telemetry-consumer role does it (Kafka + ClickHouse).
-   */
-  ANALYTICS_RUN_INGEST: envBool(true),
-};

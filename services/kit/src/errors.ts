@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   VERSION_CONFLICT: { graphql: 'CONFLICT', http: 409 },
   RATE_LIMITED: { graphql: 'RATE_LIMITED', http: 429 },
   UNAVAILABLE: { graphql: 'SERVICE_UNAVAILABLE', http: 503 },
+  /** A documented operation Pylon does not offer (e.g. POST /report/adhawk). */
+  NOT_IMPLEMENTED: { graphql: 'NOT_IMPLEMENTED', http: 501 },
   INTERNAL: { graphql: 'INTERNAL_SERVER_ERROR', http: 500 },
 } as const;
 

@@ -5,9 +5,12 @@
  * first is closed (a second store on the SAME path is allowed and shares the data).
  * Parameterised queries are serialised process-wide by chdb itself (its parameter state is not
  * isolated per connection); parameter-less statements run in parallel.
+ * chdb allows one streaming cursor per connection, so each `queryStream` opens a connection of its
+ * own on the same data directory (chdb lets connections to one directory coexist) and closes it
+ * when the stream ends: a slow consumer of one stream never blocks another stream or a query.
  */
 import { Session } from 'chdb';
-import type { ChdbResult } from 'chdb';
+import type { ChdbQueryStream, ChdbResult, StreamChunk } from 'chdb';
 import { AppError } from '@pylon/kit/errors';
 import type { AnalyticsStore, SqlParams } from '@pylon/kit/ports/analytics';
 import {
@@ -37,7 +40,9 @@ const CONNECTION_ARGS = Object.entries(ANALYTICS_SETTINGS).map(([k, v]) => `--${
 function toAppError(e: unknown, op: AnalyticsOp): AppError {
   if (e instanceof AppError) return e;
   const err = (typeof e === 'object' && e !== null ? e : {}) as { code?: unknown; clickhouseCode?: unknown };
-  const engineCode = typeof err.clickhouseCode === 'number' ? err.clickhouseCode : undefined;
+  // A streamed read's error (ChdbStreamError) carries the engine's code only in its message.
+  const streamed = err.code === 'CHDB_STREAM' && e instanceof Error ? /^Code: (\d+)\./.exec(e.message) : null;
+  const engineCode = typeof err.clickhouseCode === 'number' ? err.clickhouseCode : streamed ? Number(streamed[1]) : undefined;
   if (err.code === 'CHDB_BIND' || (engineCode !== undefined && PARAM_ERROR_CODES.has(engineCode))) {
     return paramError(e, op);
   }
@@ -56,6 +61,8 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
   }
 
   const inflight = new Set<Promise<unknown>>();
+  /** Streams still open: close() cancels them before it releases the main connection. */
+  const streams = new Set<() => void>();
   let closing: Promise<void> | undefined;
   let migrating: Promise<string[]> | undefined;
 
@@ -83,6 +90,61 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
     return run(op, () => (hasParams(params) ? session.queryBindAsync(text, params, { format }) : session.queryAsync(text, { format })));
   };
 
+  async function* streamRows<T>(sql: string, params: SqlParams | undefined, signal: AbortSignal | undefined): AsyncGenerator<T[]> {
+    if (closing) throw new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'query' });
+    const text = trimStatement(sql);
+    let conn: Session;
+    let cursor: ChdbQueryStream;
+    try {
+      conn = new Session(opts.path, { connectionArgs: CONNECTION_ARGS });
+    } catch (e) {
+      throw toAppError(e, 'query');
+    }
+    try {
+      const streamOpts = { format: 'JSONEachRow', ...(signal ? { signal } : {}) };
+      cursor = hasParams(params) ? conn.queryStreamBind(text, params, streamOpts) : conn.queryStream(text, streamOpts);
+    } catch (e) {
+      conn.close();
+      throw toAppError(e, 'query');
+    }
+    // close() cancels an open stream and releases its connection at once rather than waiting for
+    // the consumer (which may never ask for more); chdb defers the native teardown behind a fetch
+    // still running, so this is safe mid-fetch.
+    let cancelled = false;
+    const cancel = () => {
+      cancelled = true;
+      cursor.cancel();
+      conn.close();
+    };
+    streams.add(cancel);
+    // One chunk of read-ahead: the engine fetches the next chunk on its thread while this one is
+    // parsed and consumed (memory: two chunks at most).
+    const chunks = cursor[Symbol.asyncIterator]();
+    let ahead: Promise<IteratorResult<StreamChunk>> | undefined;
+    try {
+      ahead = chunks.next();
+      for (;;) {
+        const r = await ahead;
+        if (r.done) break;
+        ahead = chunks.next();
+        const rows = parseJsonEachRow<T>(r.value.text());
+        if (rows.length > 0) yield rows;
+      }
+      ahead = undefined;
+      // A cursor cancelled by close() just stops: say so rather than pass a cut result off as whole.
+      if (cancelled) throw new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'query' });
+    } catch (e) {
+      throw toAppError(closing ? new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'query' }) : e, 'query');
+    } finally {
+      // A fetch still pending after an early exit settles after the cancel; nobody awaits it.
+      ahead?.catch(() => undefined);
+      streams.delete(cancel);
+      cursor.cancel();
+      // Session.close() defers the native teardown behind a fetch still running on this connection.
+      conn.close();
+    }
+  }
+
   const store: AnalyticsStore = {
     migrate() {
       migrating ??= runMigrations(store, opts.migrationsDir).finally(() => {
@@ -103,6 +165,10 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
       return parseJsonEachRow<T>(result.text());
     },
 
+    queryStream<T = Record<string, unknown>>(sql: string, params?: SqlParams, o?: { signal?: AbortSignal }): AsyncIterable<T[]> {
+      return { [Symbol.asyncIterator]: () => streamRows<T>(sql, params, o?.signal) };
+    },
+
     async exec(sql, params) {
       await execute('exec', sql, params, 'TabSeparated');
     },
@@ -113,6 +179,7 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
 
     close() {
       closing ??= (async () => {
+        for (const cancel of [...streams]) cancel();
         // Never release the connection under a running native call (chdb aborts the engine).
         while (inflight.size > 0) await Promise.allSettled([...inflight]);
         session.close();

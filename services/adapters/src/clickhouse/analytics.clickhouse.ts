@@ -74,6 +74,8 @@ export async function createClickHouseAnalyticsStore(opts: ClickHouseAnalyticsOp
  */
 export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClient, opts: { migrationsDir?: string | undefined } = {}): AnalyticsStore {
   const inflight = new Set<Promise<unknown>>();
+  /** Streams still open: close() aborts their requests before it closes the client. */
+  const streams = new Set<() => void>();
   let closing: Promise<void> | undefined;
   let migrating: Promise<string[]> | undefined;
   const settings = { ...ANALYTICS_SETTINGS };
@@ -93,6 +95,62 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
       throw toAppError(e, op);
     } finally {
       inflight.delete(p);
+    }
+  }
+
+  /**
+   * ResultSet.stream() (client source, result_set.js) splits the response body at newlines into
+   * arrays of `{ text, json() }`, one array per socket chunk, and pipes the socket through that
+   * transform, so reading lazily here reads the socket lazily. Each array is parsed with the shared
+   * codec (exact 64-bit integers). A server error after the first bytes cannot change the status:
+   * from 25.11 the client raises it from the exception tag; older servers append the exception as
+   * text, which fails the JSON parse; both end the loop with an error, never a short result.
+   */
+  async function* streamRows<T>(sql: string, params: SqlParams | undefined, signal: AbortSignal | undefined): AsyncGenerator<T[]> {
+    if (closing) throw new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'query' });
+    const abort = new AbortController();
+    const onAbort = () => {
+      abort.abort();
+      rs?.close();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let cancelled = false;
+    let completed = false;
+    let rs: Awaited<ReturnType<ClickHouseClient['query']>> | undefined;
+    const cancel = () => {
+      cancelled = true;
+      abort.abort();
+      rs?.close();
+    };
+    // close() cancels an open stream at once rather than waiting for the consumer (which may
+    // never ask for more): the request is aborted or its response destroyed.
+    streams.add(cancel);
+    try {
+      if (signal?.aborted) throw new Error('the stream was aborted');
+      rs = await client.query({
+        query: trimStatement(sql),
+        format: 'JSONEachRow',
+        // The client drops abort_signal once the headers are in (connection.query's finally), so a
+        // stream is stopped by destroying the response (rs.close()); this makes the server stop too.
+        clickhouse_settings: { ...settings, cancel_http_readonly_queries_on_client_close: 1 },
+        abort_signal: abort.signal,
+        ...(hasParams(params) ? { query_params: params } : {}),
+      });
+      for await (const rows of rs.stream() as AsyncIterable<{ text: string }[]>) {
+        if (rows.length === 0) continue;
+        yield parseJsonEachRow<T>(rows.map((r) => r.text).join('\n'));
+      }
+      if (cancelled) throw new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'query' });
+      completed = true;
+    } catch (e) {
+      throw toAppError(cancelled ? new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'query' }) : e, 'query');
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      streams.delete(cancel);
+      // An early exit leaves the response unread: destroy it so the socket is freed (not after a
+      // complete read: ResultSet.close() destroys with an error, which an ended stream need not see).
+      if (!completed) rs?.close();
+      abort.abort();
     }
   }
 
@@ -130,6 +188,10 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
       return parseJsonEachRow<T>(text);
     },
 
+    queryStream<T = Record<string, unknown>>(sql: string, params?: SqlParams, o?: { signal?: AbortSignal }): AsyncIterable<T[]> {
+      return { [Symbol.asyncIterator]: () => streamRows<T>(sql, params, o?.signal) };
+    },
+
     async exec(sql, params) {
       await run('exec', () =>
         client.command({
@@ -149,6 +211,7 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
 
     close() {
       closing ??= (async () => {
+        for (const cancel of [...streams]) cancel();
         while (inflight.size > 0) await Promise.allSettled([...inflight]);
         await client.close();
       })();

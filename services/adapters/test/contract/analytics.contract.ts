@@ -285,6 +285,67 @@ export function analyticsContract(name: string, make: () => Promise<AnalyticsHar
       await store.exec('DROP TABLE contract_scratch');
     });
 
+    test('queryStream yields every row in order, in several chunks, with bound params', async () => {
+      await store.exec(
+        `INSERT INTO play_logs (id, account_id, device_id, file_id, file_name, timestamp, duration, type, playlist_id, schedule_id)
+         SELECT concat('s-', toString(number)), {account:String}, concat('dev-', toString(number % 7)), 'f-1', 'clip.mp4',
+                toDateTime64('2024-05-01 00:00:00', 3, 'UTC') + toIntervalSecond(number), number % 10, 'video', '', ''
+         FROM numbers(150000)`,
+        { account: 'acc-stream' },
+      );
+      let chunks = 0;
+      let n = 0;
+      let last = -1;
+      let ordered = true;
+      for await (const rows of store.queryStream<{ id: string; d: number; big: string }>(
+        `SELECT id, toUInt32(substring(id, 3)) AS d, toUInt64('18446744073709551615') AS big FROM play_logs
+         WHERE account_id = {account:String} ORDER BY timestamp`,
+        { account: 'acc-stream' },
+      )) {
+        chunks++;
+        for (const r of rows) {
+          if (r.d !== last + 1) ordered = false;
+          last = r.d;
+          n++;
+        }
+        if (chunks === 1) expect(rows[0]).toEqual({ id: 's-0', d: 0, big: '18446744073709551615' });
+      }
+      expect({ n, ordered, several: chunks > 1 }).toEqual({ n: 150000, ordered: true, several: true });
+      // Without params, and an empty result yields nothing.
+      const empty: unknown[] = [];
+      for await (const rows of store.queryStream('SELECT 1 AS x WHERE 0')) empty.push(...rows);
+      expect(empty).toEqual([]);
+    });
+
+    test('queryStream: breaking out early releases it; errors reject as AppError; queries and streams run side by side', async () => {
+      const sql = 'SELECT number AS n FROM numbers(5000000)';
+      const streamA = store.queryStream<{ n: number }>(sql)[Symbol.asyncIterator]();
+      const first = await streamA.next();
+      expect((first.value as { n: number }[])[0]).toEqual({ n: 0 });
+      // A second stream and a query while the first is open (chdb: one cursor per connection).
+      let seen = 0;
+      for await (const rows of store.queryStream<{ n: number }>('SELECT number AS n FROM numbers(10)')) seen += rows.length;
+      expect(seen).toBe(10);
+      expect(await store.query('SELECT {n:UInt32} + 1 AS n', { n: 1 })).toEqual([{ n: 2 }]);
+      await streamA.return?.(undefined);
+      for await (const rows of store.queryStream<{ n: number }>(sql)) {
+        expect(rows.length).toBeGreaterThan(0);
+        break;
+      }
+      const consume = async (it: AsyncIterable<unknown[]>) => {
+        for await (const rows of it) void rows;
+      };
+      await expectAppError(consume(store.queryStream('SELEC oops')), 'INTERNAL');
+      const bad = await expectAppError(consume(store.queryStream('SELECT {n:UInt32} AS n', { n: 'abc' })), 'BAD_USER_INPUT');
+      expect(bad.details.field).toBe('n');
+      const ac = new AbortController();
+      const aborted = store.queryStream(sql, undefined, { signal: ac.signal })[Symbol.asyncIterator]();
+      await aborted.next();
+      ac.abort();
+      await expect(consume({ [Symbol.asyncIterator]: () => aborted })).rejects.toBeDefined();
+      expect(await store.query('SELECT 1 AS x')).toEqual([{ x: 1 }]);
+    });
+
     test('20 concurrent queries all succeed', async () => {
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
@@ -310,11 +371,26 @@ export function analyticsContract(name: string, make: () => Promise<AnalyticsHar
       expect(row?.n).toBe(91);
     });
 
-    test('close is idempotent and later calls reject as UNAVAILABLE', async () => {
+    test('close is idempotent and later calls reject as UNAVAILABLE; an open stream is cut, not waited for', async () => {
+      // A consumer that took one chunk and never asks again must not hold close() up.
+      const open = store.queryStream('SELECT number AS n FROM numbers(5000000)')[Symbol.asyncIterator]();
+      await open.next();
       await store.close();
+      await expectAppError(
+        (async () => {
+          while (!(await open.next()).done);
+        })(),
+        'UNAVAILABLE',
+      );
       await store.close();
       await expectAppError(store.query('SELECT 1'), 'UNAVAILABLE');
       await expectAppError(store.ping(), 'UNAVAILABLE');
+      await expectAppError(
+        (async () => {
+          for await (const rows of store.queryStream('SELECT 1')) void rows;
+        })(),
+        'UNAVAILABLE',
+      );
     });
   });
 }

@@ -160,7 +160,18 @@ export const FIELD_RULES = {
   'Device.registrationKey': 'Devices_Edit',
 } as const satisfies Record<string, Requirement>;
 
+/**
+ * REST operations served by a plain-HTTP handler (`x-pylon-handler` in rest.yaml) rather than
+ * through a GraphQL field, keyed by operationId: what each requires.
+ */
+export const HANDLER_RULES = {
+  listReports: 'Analytics_View',
+  exportReport: 'Analytics_View',
+  adhawkReport: 'Analytics_View',
+} as const satisfies Record<string, Requirement>;
+
 export type QueryName = keyof typeof QUERY_RULES;
+export type HandlerName = keyof typeof HANDLER_RULES;
 export type MutationName = keyof typeof MUTATION_RULES;
 export type EntityName = keyof typeof ENTITY_RULES;
 export type GuardedField = keyof typeof FIELD_RULES;
@@ -169,6 +180,8 @@ export type GuardedField = keyof typeof FIELD_RULES;
 export const guardQuery = (p: Pick<Principal, 'policies' | 'roles'>, field: QueryName): void => requireRule(p, QUERY_RULES[field]);
 /** Throws FORBIDDEN unless the caller may run this mutation. */
 export const guardMutation = (p: Pick<Principal, 'policies' | 'roles'>, field: MutationName): void => requireRule(p, MUTATION_RULES[field]);
+/** Throws FORBIDDEN unless the caller may call this handler-served REST operation. */
+export const guardHandler = (p: Pick<Principal, 'policies' | 'roles'>, op: HandlerName): void => requireRule(p, HANDLER_RULES[op]);
 /** Throws FORBIDDEN unless the caller may resolve this entity by reference. */
 export const guardEntity = (p: Pick<Principal, 'policies' | 'roles'>, type: EntityName): void => requireRule(p, ENTITY_RULES[type]);
 

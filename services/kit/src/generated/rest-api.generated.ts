@@ -1703,6 +1703,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reports available for export, with their parameters.
+         * @description Policy: Analytics_View. `id` narrows the list to that report (an unknown id gives an empty list).
+         */
+        get: operations["listReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/report/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a report and stream the file (CSV, XLSX or PDF).
+         * @description Policy: Analytics_View. `start_date` and `end_date` are required (ISO 8601; a date without a
+         *     time includes that whole day; at most 400 days); `interval_type` (default Day) sets the
+         *     periods of the aggregate reports and the PDF chart; `device_id` / `media_id` must be the
+         *     caller's (404 naming `device_id[i]` otherwise); `start_time` / `end_time` keep only rows whose
+         *     time of day (UTC) lies between theirs. `user_id` and `activity_type` filter no report here
+         *     and are refused when given. Rows are streamed as they are read (bounded memory); after the
+         *     rows the file prints the row count, totals (equal to the sums of the rows) and the SHA-256 of
+         *     the rows as the CSV writes them, so a re-export of the same range can be compared.
+         *     CSV: RFC 4180, CRLF, text cells starting with =, +, -, @, tab or CR prefixed with an
+         *     apostrophe; the summary follows the first empty line. XLSX: typed cells, frozen header,
+         *     number formats, a Summary sheet. PDF: summary, a bar chart, and the first 2000 rows.
+         */
+        post: operations["exportReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2890,6 +2940,44 @@ export interface components {
             /** @enum {string} */
             source?: "impressions" | "events";
             limit?: number;
+        };
+        /** @description A report GET /report lists (the reference's Report). */
+        Report: {
+            /** @description The report_id to export it with, e.g. proof_of_play. */
+            id?: string;
+            name?: string;
+            description?: string;
+            parameters?: components["schemas"]["ReportParameter"][];
+        };
+        ReportParameter: {
+            /** @description The ReportExportPostBody property. */
+            id?: string;
+            name?: string;
+            required?: boolean;
+            multi_value?: boolean;
+        };
+        ReportExportPostBody: {
+            /** @description A report id from GET /report. */
+            report_id: string;
+            /**
+             * @description CSV (default), EXCEL (.xlsx) or PDF; the reference's other formats are refused with 400.
+             * @enum {string}
+             */
+            format?: "XML" | "CSV" | "IMAGE" | "PDF" | "EXCEL" | "WORD" | "HTML" | "MHTML";
+            /** @description Filters no report here; refused when given. */
+            activity_type?: string | null;
+            /** @enum {string} */
+            interval_type?: "Minute" | "Hour" | "Day" | "Month";
+            start_date?: string | null;
+            end_date?: string | null;
+            /** @description Daily window start: its time of day (UTC). */
+            start_time?: string | null;
+            /** @description Daily window end (inclusive): its time of day (UTC). */
+            end_time?: string | null;
+            device_id?: string[] | null;
+            /** @description Filters no report here; refused when not empty. */
+            user_id?: string[] | null;
+            media_id?: string[] | null;
         };
     };
     responses: {
@@ -6513,6 +6601,67 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    listReports: {
+        parameters: {
+            query?: {
+                /** @description Only the report with this id. */
+                id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reports. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Report"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    exportReport: {
+        parameters: {
+            query?: {
+                /** @description Only false is accepted. */
+                exclude_body?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportExportPostBody"];
+            };
+        };
+        responses: {
+            /** @description The file, as an attachment (Content-Disposition names it). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
 }

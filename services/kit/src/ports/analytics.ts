@@ -14,6 +14,13 @@ export interface AnalyticsStore {
   insert(table: string, rows: Record<string, unknown>[]): Promise<void>;
   /** Runs a SELECT and returns its rows (JSONEachRow; 64-bit integers come back as numbers when safe). */
   query<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]>;
+  /**
+   * Runs a SELECT and yields its rows in chunks (each an array of rows shaped as `query` returns
+   * them), reading at most one chunk ahead of the consumer, so memory stays bounded whatever the
+   * result size. Breaking out of the loop, an error, `signal` aborting or `close()`
+   * cancels the query. Parameter and SQL errors surface on the first iteration.
+   */
+  queryStream<T = Record<string, unknown>>(sql: string, params?: SqlParams, opts?: { signal?: AbortSignal }): AsyncIterable<T[]>;
   /** Runs a statement that returns nothing (DDL, OPTIMIZE, ...). */
   exec(sql: string, params?: SqlParams): Promise<void>;
   ping(): Promise<void>;

@@ -2,28 +2,13 @@
  * The directory ports over the other subgraphs' GraphQL (distributed mode), each request signed as
  * the caller so the other subgraph answers from the caller's account only.
  */
-import { AppError, INTERNAL_TOKEN_HEADER, type InternalTokens, type Principal } from '@pylon/kit';
+import { querySubgraphAs, type SubgraphTarget } from '@pylon/kit';
 import type { AccountDirectory } from '../ports/account-directory.js';
 import type { ContentDirectory, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
 import type { DeviceDirectory, DeviceFacts } from '../ports/device-directory.js';
 
-interface Target {
-  url: string;
-  tokens: InternalTokens;
-  timeoutMs?: number;
-}
-
-async function ask<T>(t: Target, caller: Principal, query: string, variables: Record<string, unknown>, what: string): Promise<T> {
-  const res = await fetch(new URL('/graphql', t.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [INTERNAL_TOKEN_HEADER]: await t.tokens.sign(caller) },
-    body: JSON.stringify({ query, variables }),
-    signal: AbortSignal.timeout(t.timeoutMs ?? 5000),
-  }).catch(() => null);
-  const body = res?.ok ? ((await res.json().catch(() => null)) as { data?: T } | null) : null;
-  if (!body?.data) throw new AppError('UNAVAILABLE', `${what} could not be checked; retry`);
-  return body.data;
-}
+type Target = SubgraphTarget;
+const ask = querySubgraphAs;
 
 export function createHttpDeviceDirectory(t: Target): DeviceDirectory {
   return {

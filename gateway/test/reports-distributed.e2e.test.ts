@@ -1,0 +1,97 @@
+/**
+ * Distributed mode: the analytics process serves the report files itself (internal token only) and
+ * asks the devices process, as the caller, which device ids are the caller's and what they are called.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
+import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
+import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
+import { createIdentitySubgraph } from '@pylon/identity';
+import { createDevicesSubgraph } from '@pylon/devices';
+import { INTERNAL_TOKEN_HEADER, InternalTokens, POLICIES, type Principal } from '@pylon/kit';
+import { DEMO_ACCOUNT_ID, seedDemo } from '../src/demo.js';
+import { freePort, Processes } from './processes.js';
+
+const secret = randomBytes(32).toString('hex');
+const tokens = new InternalTokens(secret);
+let procs: Processes;
+let dataDir: string;
+let analyticsUrl: string;
+let device: { id: string; name: string };
+
+const principal = (accountId: string): Principal => ({
+  accountId,
+  userId: 'u',
+  userName: 'u',
+  roles: ['Viewer', 'API'],
+  policies: [...POLICIES].filter((p) => p.endsWith('_View')) as Principal['policies'],
+  isOwner: false,
+  via: 'api-key',
+});
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-reports-'));
+  procs = new Processes({ secret, dataDir, logLevel: 'warn' });
+  const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
+  const identity = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens, principalCacheSeconds: 30 });
+  const devices = createDevicesSubgraph({ documents: store, tokens, onlineWindowSeconds: 600, organizations: { belongsTo: async () => false } });
+  await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: 'distributed-reports-key-0123456789' });
+  const d = (await devices.repo.all(DEMO_ACCOUNT_ID))[0]!;
+  device = { id: d.id, name: d.name };
+  await store.close();
+  // Plays written before the analytics process opens the store (chDB: one process per data dir).
+  const analytics = await createChdbAnalyticsStore({ path: join(dataDir, 'analytics') });
+  await analytics.migrate();
+  await analytics.insert('play_logs', [
+    {
+      id: 'd1',
+      account_id: DEMO_ACCOUNT_ID,
+      device_id: device.id,
+      file_id: 'f',
+      file_name: 'clip.mp4',
+      timestamp: '2024-05-01T10:00:00.000Z',
+      duration: 4.5,
+      type: 'video',
+      playlist_id: '',
+      schedule_id: '',
+    },
+  ]);
+  await analytics.close();
+
+  const [pi, pd, pa, dead] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const identityUrl = await procs.start('services/identity/src/main.ts', {}, pi);
+  const devicesUrl = await procs.start('services/devices/src/main.ts', { IDENTITY_URL: identityUrl }, pd);
+  analyticsUrl = await procs.start('services/analytics/src/main.ts', { DEVICES_URL: devicesUrl, CONTENT_URL: `http://127.0.0.1:${dead}` }, pa, 60_000);
+}, 120_000);
+
+afterAll(async () => {
+  await procs?.stopAll();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const post = async (body: unknown, who: Principal | null) =>
+  fetch(`${analyticsUrl}/report/export`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(who ? { [INTERNAL_TOKEN_HEADER]: await tokens.sign(who) } : {}) },
+    body: JSON.stringify(body),
+  });
+
+const POP = { report_id: 'proof_of_play', start_date: '2024-05-01', end_date: '2024-05-01' };
+
+test('the analytics process lists and exports reports, device names from the devices process', async () => {
+  const list = await fetch(`${analyticsUrl}/report`, { headers: { [INTERNAL_TOKEN_HEADER]: await tokens.sign(principal(DEMO_ACCOUNT_ID)) } });
+  expect(list.status).toBe(200);
+  const res = await post({ ...POP, device_id: [device.id] }, principal(DEMO_ACCOUNT_ID));
+  expect(res.status).toBe(200);
+  expect(await res.text()).toContain(`2024-05-01T10:00:00.000Z,${device.id},${device.name},f,clip.mp4,4.5,,,d1\r\n`);
+});
+
+test('without the internal token: 401; another account naming the device: 404; content unreachable: 503', async () => {
+  expect((await post(POP, null)).status).toBe(401);
+  const foreign = await post({ ...POP, device_id: [device.id] }, principal('someone-else'));
+  expect([foreign.status, ((await foreign.json()) as { error: { field: string } }).error.field]).toEqual([404, 'device_id[0]']);
+  expect((await post({ ...POP, media_id: ['m'] }, principal(DEMO_ACCOUNT_ID))).status).toBe(503);
+});

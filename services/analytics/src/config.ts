@@ -1,0 +1,17 @@
+/**
+ * Settings of the analytics subgraph process (main.ts), read by its entry and by the deployment
+ * checks (gateway/src/role-configs.ts).
+ */
+import { z } from 'zod';
+import { envBool } from '@pylon/kit';
+
+export const analyticsProcessEnv = {
+  /**
+   * true (default): the subgraph process consumes the stream too (the only way with embedded chDB,
+   * whose data dir one process opens). false: the telemetry-consumer role does it (Kafka + ClickHouse).
+   */
+  ANALYTICS_RUN_INGEST: envBool(true),
+  /** The subgraphs asked, for reports, whether device and media ids are the caller's (compose/k8s service names by default). */
+  DEVICES_URL: z.string().url().default('http://devices:4001'),
+  CONTENT_URL: z.string().url().default('http://content:4001'),
+};

@@ -1,0 +1,125 @@
+/**
+ * Reports over plain HTTP (files, not GraphQL documents), mounted in front of the REST facade
+ * like the data-table and media routers (rest.yaml: x-pylon-handler: analytics):
+ *
+ *   GET  /report            the catalog (the reference's Report[]); `id` narrows it
+ *   POST /report/export     the file (CSV, XLSX or PDF), streamed; ReportExportPostBody
+ *   POST /report/adhawk     501: AdHawk datasets are not offered (documented in rest.yaml)
+ *
+ * Errors use the facade's shape { "error": { "code", "message", "field"?, "request_id"? } } and
+ * come before the first byte; a failure after it cuts the connection (a short file never looks whole).
+ */
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { AppError, auditNote, auditTrail, guardHandler, httpStatus, isAppError, type AuditSink, type ErrorCode, type Logger, type Principal } from '@pylon/kit';
+import { checkExportQuery } from '../reports/export-request.js';
+import { prepareReportExport, type ReportsDeps } from '../reports/export-report.js';
+import { listReports } from '../reports/list-reports.js';
+
+export interface ReportsHttpOptions {
+  /** The caller, or null when the request carries no valid credentials (401). */
+  authenticate(req: Request): Promise<Principal | null>;
+  logger?: Logger;
+  /** Where each request's audit event goes (controller `Report`; none: not recorded). */
+  audit?: AuditSink | undefined;
+}
+
+/** Export bodies are small JSON objects (at most 2 x 1000 ids). */
+const BODY_LIMIT = '256kb';
+
+function sendError(res: Response, code: ErrorCode, message: string, field?: string): void {
+  if (res.headersSent) return void res.destroy();
+  const requestId = res.getHeader('x-request-id');
+  res
+    .status(httpStatus(code))
+    .json({ error: { code, message, ...(field ? { field } : {}), ...(typeof requestId === 'string' ? { request_id: requestId } : {}) } });
+}
+
+export function createReportsHttp(deps: ReportsDeps, o: ReportsHttpOptions): Router {
+  const router = express.Router();
+  // Exports carry an account's data out: every one is in the audit trail, with who asked for what.
+  router.use('/report', auditTrail({ sink: o.audit, interface: 'rest', controller: () => 'Report' }));
+  const json = express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json', 'text/json'] });
+
+  const authed =
+    (action: string, h: (req: Request, res: Response, principal: Principal) => Promise<void>) => async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const principal = await o.authenticate(req);
+        if (!principal)
+          return sendError(res, 'UNAUTHENTICATED', 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token');
+        Object.assign(auditNote(res), {
+          principal: { accountId: principal.accountId, userId: principal.userId, userName: principal.userName },
+          controllerName: 'Report',
+          actionName: action,
+        });
+        await h(req, res, principal);
+      } catch (e) {
+        if (isAppError(e)) {
+          if (e.code === 'INTERNAL') o.logger?.error({ err: e }, 'report request failed');
+          else if (e.code === 'UNAVAILABLE') o.logger?.warn({ err: e }, 'report request could not be answered now');
+          return sendError(res, e.code, e.message, typeof e.details.field === 'string' ? e.details.field : undefined);
+        }
+        next(e);
+      }
+    };
+
+  /** Parses the JSON body inside `authed`, so a malformed or oversized body is a 400/413 naming `body`. */
+  const body = (req: Request, res: Response) =>
+    new Promise<unknown>((resolve, reject) => {
+      if (!req.is(['application/json', 'application/*+json', 'text/json']))
+        return reject(new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json', { field: 'body' }));
+      json(req, res, (err?: unknown) => {
+        if (!err) return resolve(req.body);
+        const status = (err as { status?: number }).status;
+        reject(
+          status === 413
+            ? new AppError('PAYLOAD_TOO_LARGE', `the body is larger than ${BODY_LIMIT}`, { field: 'body' })
+            : new AppError('BAD_USER_INPUT', 'the body is not valid JSON', { field: 'body' }),
+        );
+      });
+    });
+
+  router.get(
+    '/report',
+    authed('listReports', async (req, res, principal) => {
+      for (const [k, v] of Object.entries(req.query)) {
+        if (k !== 'id' && k !== 'api_key') throw new AppError('VALIDATION_FAILED', `unknown query parameter '${k.slice(0, 50)}'`, { field: k.slice(0, 50) });
+        if (typeof v !== 'string') throw new AppError('VALIDATION_FAILED', `query parameter '${k}' must be given once`, { field: k });
+      }
+      res.status(200).json(listReports(principal, typeof req.query.id === 'string' ? req.query.id : undefined));
+    }),
+  );
+
+  router.post(
+    '/report/export',
+    authed('exportReport', async (req, res, principal) => {
+      guardHandler(principal, 'exportReport');
+      checkExportQuery(req.query);
+      const file = await prepareReportExport(deps, principal, await body(req, res));
+      res.status(200);
+      res.setHeader('Content-Type', file.contentType);
+      res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
+      res.setHeader('Cache-Control', 'private, no-store');
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      try {
+        await file.write(res);
+      } catch (e) {
+        o.logger?.warn({ err: e }, 'report export stopped');
+        res.destroy();
+      }
+    }),
+  );
+
+  router.post(
+    '/report/adhawk',
+    authed('adhawkReport', async (req, _res, principal) => {
+      guardHandler(principal, 'adhawkReport');
+      await body(req, _res);
+      throw new AppError(
+        'NOT_IMPLEMENTED',
+        'AdHawk datasets are not offered: use the /analytics endpoints or GraphQL analytics queries, or POST /report/export',
+      );
+    }),
+  );
+
+  return router;
+}

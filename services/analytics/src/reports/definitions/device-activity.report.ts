@@ -1,0 +1,33 @@
+/** Device activity: per period and device, plays, play time and distinct files. */
+import type { ReportDefinition } from '../report.js';
+import { deviceName, periodOf, scope } from './scope.js';
+
+export const deviceActivity: ReportDefinition = {
+  id: 'device_activity',
+  name: 'Device activity',
+  description: 'Per period (interval_type, UTC) and device: plays, total play time and the number of distinct files played.',
+  filters: { device: true, media: true, interval: true },
+  table: 'play_logs',
+  deviceColumn: 'device_id',
+  columns: [
+    { key: 'period', title: 'Period (UTC)', type: 'datetime', width: 14 },
+    { key: 'device_id', title: 'Device ID', type: 'text', width: 16 },
+    { key: 'device_name', title: 'Device', type: 'text', width: 20 },
+    { key: 'plays', title: 'Plays', type: 'integer', total: true, width: 8 },
+    { key: 'play_time', title: 'Play time (s)', type: 'seconds', total: true, width: 10 },
+    { key: 'files', title: 'Files', type: 'integer', width: 8 },
+  ],
+  chart: { title: 'Play time per period (s)', category: 'period', value: 'play_time', aggregate: 'sum' },
+  sql(req, names) {
+    const { where, params } = scope(req, { media: 'file_id' });
+    return {
+      sql: `SELECT ${periodOf(req.interval)} AS period, device_id, ${deviceName()} AS device_name,
+       toUInt64(count()) AS plays, round(sum(round(duration, 3)), 3) AS play_time, toUInt64(uniqExact(file_id)) AS files
+FROM play_logs FINAL
+WHERE ${where}
+GROUP BY period, device_id
+ORDER BY period, device_id`,
+      params: { ...params, dev_ids: names.ids, dev_names: names.names },
+    };
+  },
+};

@@ -1,0 +1,31 @@
+/** Custom events: per period and event name, how many, on how many devices and in how many sessions. */
+import type { ReportDefinition } from '../report.js';
+import { periodOf, scope } from './scope.js';
+
+export const eventSummary: ReportDefinition = {
+  id: 'event_summary',
+  name: 'Custom events',
+  description: 'Per period (interval_type, UTC) and event name: events, devices and sessions (interactive content: touches, scans, ...).',
+  filters: { device: true, media: false, interval: true },
+  table: 'event_logs',
+  columns: [
+    { key: 'period', title: 'Period (UTC)', type: 'datetime', width: 14 },
+    { key: 'event_name', title: 'Event', type: 'text', width: 22 },
+    { key: 'events', title: 'Events', type: 'integer', total: true, width: 8 },
+    { key: 'devices', title: 'Devices', type: 'integer', width: 8 },
+    { key: 'sessions', title: 'Sessions', type: 'integer', width: 8 },
+  ],
+  chart: { title: 'Events per period', category: 'period', value: 'events', aggregate: 'sum' },
+  sql(req) {
+    const { where, params } = scope(req);
+    return {
+      sql: `SELECT ${periodOf(req.interval)} AS period, event_name, toUInt64(count()) AS events,
+       toUInt64(uniqExact(device_id)) AS devices, toUInt64(uniqExactIf(session_id, session_id != '')) AS sessions
+FROM event_logs FINAL
+WHERE ${where}
+GROUP BY period, event_name
+ORDER BY period, event_name`,
+      params,
+    };
+  },
+};

@@ -1,0 +1,43 @@
+/**
+ * Proof of play: every play in the range, one row each, in a stable order (device, start, play id),
+ * so two exports of the same range list the same rows and print the same digest. That order is the
+ * table's sorting key (account, device, timestamp, id), so the engine streams the rows as it reads
+ * them instead of sorting a year of plays in memory (1M rows: ~12 MB instead of ~400 MB). The file name is
+ * the one recorded with the play, so it stays for files deleted since. FINAL collapses replayed
+ * events (ReplacingMergeTree) not merged yet, so a play is never counted twice.
+ */
+import type { ReportDefinition } from '../report.js';
+import { deviceName, scope } from './scope.js';
+
+export const proofOfPlay: ReportDefinition = {
+  id: 'proof_of_play',
+  name: 'Proof of play',
+  description:
+    'Every play in the range, device by device in time order: when it started (UTC), the device, the file (its name as recorded, kept for deleted files), how long it played, and the playlist and schedule it came from. The totals are the sums of the rows; the SHA-256 digest of the rows lets a re-export be compared.',
+  filters: { device: true, media: true, interval: true },
+  table: 'play_logs',
+  deviceColumn: 'device_id',
+  columns: [
+    { key: 'start', title: 'Start (UTC)', type: 'datetime', width: 16 },
+    { key: 'device_id', title: 'Device ID', type: 'text', width: 14 },
+    { key: 'device_name', title: 'Device', type: 'text', width: 16 },
+    { key: 'file_id', title: 'File ID', type: 'text', width: 14 },
+    { key: 'file_name', title: 'File', type: 'text', width: 18 },
+    { key: 'duration', title: 'Duration (s)', type: 'seconds', total: true, width: 9 },
+    { key: 'playlist_id', title: 'Playlist ID', type: 'text', width: 12 },
+    { key: 'schedule_id', title: 'Schedule ID', type: 'text', width: 12 },
+    { key: 'play_id', title: 'Play ID', type: 'text', width: 12 },
+  ],
+  chart: { title: 'Plays per period', category: 'start', value: 'rows', aggregate: 'count' },
+  sql(req, names) {
+    const { where, params } = scope(req, { media: 'file_id' });
+    return {
+      sql: `SELECT timestamp AS start, device_id, ${deviceName()} AS device_name, file_id, file_name,
+       round(duration, 3) AS duration, playlist_id, schedule_id, id AS play_id
+FROM play_logs FINAL
+WHERE ${where}
+ORDER BY account_id, device_id, timestamp, id`,
+      params: { ...params, dev_ids: names.ids, dev_names: names.names },
+    };
+  },
+};

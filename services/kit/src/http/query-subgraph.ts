@@ -1,0 +1,27 @@
+/**
+ * Distributed mode: one subgraph asking another's GraphQL as the caller (the request carries the
+ * caller's principal signed with the internal secret), so the other subgraph answers from the
+ * caller's account only. A failure to answer is UNAVAILABLE: the caller retries; it is never taken
+ * as "not found".
+ */
+import { AppError } from '../errors.js';
+import { INTERNAL_TOKEN_HEADER, type InternalTokens, type Principal } from '../auth/principal.js';
+
+export interface SubgraphTarget {
+  /** The subgraph's base URL; /graphql is appended. */
+  url: string;
+  tokens: InternalTokens;
+  timeoutMs?: number;
+}
+
+export async function querySubgraphAs<T>(t: SubgraphTarget, caller: Principal, query: string, variables: Record<string, unknown>, what: string): Promise<T> {
+  const res = await fetch(new URL('/graphql', t.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [INTERNAL_TOKEN_HEADER]: await t.tokens.sign(caller) },
+    body: JSON.stringify({ query, variables }),
+    signal: AbortSignal.timeout(t.timeoutMs ?? 5000),
+  }).catch(() => null);
+  const body = res?.ok ? ((await res.json().catch(() => null)) as { data?: T } | null) : null;
+  if (!body?.data) throw new AppError('UNAVAILABLE', `${what} could not be checked; retry`);
+  return body.data;
+}

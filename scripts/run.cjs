@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Entry for `npm start`, `npm test` and `npm run bench` on a fresh clone: installs the
 // workspace with the pinned pnpm (through npx) when needed, then runs the pnpm script.
+// `npm start` with a current install runs the server in this very process (tsx registered as a
+// module hook): no npx/pnpm layer, its progress lines at once, Ctrl-C ends it with exit 0.
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -32,5 +34,23 @@ if (!target) {
   console.error(`usage: run.cjs ${Object.keys(targets).join('|')}`);
   process.exit(2);
 }
-if (needsInstall()) pnpm(['install', ...(process.env.CI ? ['--frozen-lockfile'] : [])]);
-pnpm([...target, ...process.argv.slice(3)]);
+const installed = !needsInstall();
+if (!installed) pnpm(['install', ...(process.env.CI ? ['--frozen-lockfile'] : [])]);
+if (process.argv[2] === 'start') {
+  if (!installed) process.stdout.write('Installed; starting Pylon\n');
+  startServer();
+} else {
+  pnpm([...target, ...process.argv.slice(3)]);
+}
+
+/** The all-in-one server in this process: TypeScript through tsx's module hooks. */
+function startServer() {
+  const { pathToFileURL } = require('node:url');
+  // What `node --import tsx` loads: registers tsx's module hooks for this process.
+  import('tsx')
+    .then(() => import(pathToFileURL(path.join(root, 'gateway/src/all-in-one.main.ts')).href))
+    .catch((e) => {
+      console.error(`Pylon could not load its code: ${e && e.message}`);
+      process.exit(1);
+    });
+}

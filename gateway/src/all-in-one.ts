@@ -56,9 +56,17 @@ const listen = (app: import('express').Express, port: number, host: string) =>
     const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
 
-export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } = {}): Promise<AllInOne> {
+export interface StartOptions {
+  logger?: Logger;
+  /** Called as start-up moves on ("opening stores", "composing", "seeding demo", "listening"). */
+  progress?: (step: string) => void;
+}
+
+export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): Promise<AllInOne> {
   const logger = opts.logger ?? createLogger({ level: env.LOG_LEVEL, name: 'pylon' });
+  const progress = opts.progress ?? (() => undefined);
   const ops = createOps('all-in-one');
+  progress('opening stores');
   const backends = await createBackends(env, ['documents', 'analytics', 'cache', 'stream', 'blobs']);
   const documents = backends.documents!;
   const analytics = backends.analytics!;
@@ -80,6 +88,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     },
     version: (d) => manifestVersion(schedulingRt(), d),
   };
+  progress('composing');
   const identity = createIdentitySubgraph({ documents, cache, tokens, principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS });
   const devices = createDevicesSubgraph({
     documents,
@@ -182,6 +191,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const files: { baseUrl?: string } = {};
   const legacy = createLegacyApp({ client, logger, ops, audit, trustProxy: env.TRUST_PROXY, metrics, filesBaseUrl: () => files.baseUrl });
 
+  if (env.SIGNAGE_DEMO) progress('seeding demo');
   const demo = env.SIGNAGE_DEMO
     ? await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: env.SIGNAGE_BOOTSTRAP_API_KEY, password: env.SIGNAGE_DEMO_PASSWORD })
     : { created: false };
@@ -198,6 +208,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
       ? startSimulator(devices.runtime, { accountId: DEMO_ACCOUNT_ID, intervalSeconds: env.SIGNAGE_SIMULATOR_SECONDS, logger })
       : undefined;
 
+  progress('listening');
   const servers = [await listen(app, env.PORT, env.HOST), await listen(legacy, env.LEGACY_PORT, env.HOST)];
   const metricsServer = await serveMetrics(ops, metrics, env.HOST);
   if (metricsServer) servers.push(metricsServer);

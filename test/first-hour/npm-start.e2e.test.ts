@@ -34,6 +34,7 @@ let server: ChildProcess;
 let out = '';
 let err = '';
 let exited: Promise<number | null>;
+let resetKey: string | undefined;
 
 beforeAll(async () => {
   mkdirSync(join(ROOT, '.tmp'), { recursive: true });
@@ -130,7 +131,18 @@ test('every runnable README example works verbatim against it', () => {
   expect(r.stdout).toContain('### README examples done');
   // The walkthrough reached the screen: its manifest names the uploaded image.
   expect(r.stdout).toMatch(/"now":\{/);
+  resetKey = /new API key .* for owner@demo\.example[^\n]*\nkey \(shown once, store it now\): (pyl_\S+)/.exec(r.stdout)?.[1];
 }, 260_000);
+
+test('the key `npm run admin -- reset-key` printed (README) works; a wrong guess at a schedule names the real problem', async () => {
+  expect(resetKey).toMatch(/^pyl_/);
+  const headers = { 'x-service-apikey': resetKey!, 'content-type': 'application/json' };
+  expect((await fetch(`http://127.0.0.1:${port}/devices?take=1`, { headers })).status).toBe(200);
+  const res = await fetch(`http://127.0.0.1:${port}/schedules`, { method: 'POST', headers, body: JSON.stringify({ name: 'x', devices: ['d1'] }) });
+  expect(res.status).toBe(400);
+  const body = (await res.json()) as { error: { field: string; details: unknown[] } };
+  expect(body.error).toMatchObject({ field: 'devices[0]', details: [{ field: 'devices[0]', in: 'body', message: 'devices[0] must be object' }] });
+});
 
 test('a second npm start on the same data dir ends with one line naming the running one', () => {
   const r = spawnSync('npm', ['start'], {

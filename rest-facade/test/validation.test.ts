@@ -1,5 +1,5 @@
 /** Validation details of union (anyOf/oneOf) bodies: only the closest branch's problem is reported. */
-import Ajv from 'ajv';
+import { Ajv } from 'ajv';
 import { detailsOf } from '../src/validation.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });

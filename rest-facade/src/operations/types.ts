@@ -13,6 +13,19 @@ export interface RestSuccess {
   /** JSON, unless `contentType` is given: then a Buffer or string sent as is (e.g. a JPEG). */
   body: unknown;
   contentType?: string;
+  /** A page of a list: the handler adds `Link` (RFC 8288: first, prev, next) and, when known, `X-Total-Count`. */
+  page?: PageFacts;
+}
+
+export interface PageFacts {
+  /** The query parameter names of the page size and the 0-based page index. */
+  names: { take: string; page: string };
+  take: number;
+  page: number;
+  /** Whether items follow this page. */
+  more: boolean;
+  /** Items in the whole list, when known (always on the last page: offset + items). */
+  total?: number;
 }
 
 /**

@@ -63,7 +63,8 @@ export function gatewayHandler(deps: { client: GatewayClient; logger: Logger }, 
         answers.push(data);
       }
       const data = batches ? { batches: answers } : answers[0]!;
-      const { status = 200, body, contentType, page } = op.respond(data, input);
+      const { status = 200, body, contentType, page, headers } = op.respond(data, input);
+      for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
       if (page) setPageHeaders(res, req.originalUrl, page);
       if (status === 204) res.status(204).end();
       else if (contentType) res.status(status).type(contentType).send(body);

@@ -13,6 +13,8 @@ export interface RestSuccess {
   /** JSON, unless `contentType` is given: then a Buffer or string sent as is (e.g. a JPEG). */
   body: unknown;
   contentType?: string;
+  /** Response headers (e.g. `Location`). */
+  headers?: Readonly<Record<string, string>>;
   /** A page of a list: the handler adds `Link` (RFC 8288: first, prev, next) and, when known, `X-Total-Count`. */
   page?: PageFacts;
 }

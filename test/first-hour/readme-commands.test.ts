@@ -1,5 +1,5 @@
 /** README commands a new user types on a fresh machine: no bare pnpm (not on PATH there), every example block accounted for. */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../gateway/test/processes.js';
 import { foreignHosts, readmeBlocks } from './readme-examples.js';
@@ -24,4 +24,10 @@ test('every shell block either runs in the README test or says why it cannot', (
   // No placeholder a reader would have to invent: ids are captured from earlier answers.
   for (const b of blocks)
     if (!b.skip) expect({ line: b.line, placeholders: b.body.match(/<[a-z][a-z ]*(id|Id|etag)>/g) ?? [] }).toEqual({ line: b.line, placeholders: [] });
+});
+
+test('README links stay inside the repository (no /work/... or other local absolute paths)', () => {
+  expect(readme.match(/`\/work\/[^`]*`|\]\(\/[^)]*\)/g) ?? []).toEqual([]);
+  for (const [, target] of readme.matchAll(/\]\(((?!https?:|#)[^)\s]+)\)/g))
+    expect({ target, exists: existsSync(join(ROOT, target!)) }).toEqual({ target, exists: true });
 });

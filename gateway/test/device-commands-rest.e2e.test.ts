@@ -70,3 +70,19 @@ test('bad input names the parameter; unknown and foreign devices are 404', async
   expect((await call('GET', `/devices/${device.id}/commands`, undefined, value)).status).toBe(404);
   expect((await call('POST', `/devices/${device.id}/commands`, [{ command: 'reboot' }], value)).status).toBe(404);
 });
+
+test('a JSON body sent without Content-Type is 415 naming the header to send, not "requestBody is required"', async () => {
+  const res = await fetch(`${h.baseUrl}/devices/${device.id}/commands`, {
+    method: 'POST',
+    headers: { 'x-service-apikey': h.key, 'content-type': 'application/x-www-form-urlencoded' }, // what curl -d sends without -H
+    body: JSON.stringify([{ command: 'reboot' }]),
+  });
+  expect(res.status).toBe(415);
+  const { error } = (await res.json()) as { error: { code: string; message: string; field: string; request_id: string } };
+  expect(error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', field: 'Content-Type' });
+  expect(error.message).toContain('Content-Type: application/json');
+  expect(error.message).toContain("'application/x-www-form-urlencoded'");
+  // A request that really sent no body still hears that the body is required.
+  const empty = await fetch(`${h.baseUrl}/devices/${device.id}/commands`, { method: 'POST', headers: { 'x-service-apikey': h.key } });
+  expect(empty.status).toBe(400);
+});

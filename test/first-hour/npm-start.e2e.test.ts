@@ -144,6 +144,18 @@ test('the key `npm run admin -- reset-key` printed (README) works; a wrong guess
   expect(body.error).toMatchObject({ field: 'devices[0]', details: [{ field: 'devices[0]', in: 'body', message: 'devices[0] must be object' }] });
 });
 
+test('an API key sent as a bearer token: 401 saying to send it as X-Service-ApiKey (GraphQL and REST)', async () => {
+  const bearer = { authorization: `Bearer ${resetKey!}`, 'content-type': 'application/json' };
+  const gql = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: bearer, body: JSON.stringify({ query: '{ account { id } }' }) });
+  expect(gql.status).toBe(401);
+  const gqlBody = JSON.stringify(await gql.json());
+  expect(gqlBody).toContain('send API keys as the X-Service-ApiKey header');
+  expect(gqlBody).not.toContain(resetKey!);
+  const rest = await fetch(`http://127.0.0.1:${port}/devices`, { headers: bearer });
+  expect(rest.status).toBe(401);
+  expect(((await rest.json()) as { error: { message: string } }).error.message).toContain('send API keys as the X-Service-ApiKey header');
+});
+
 test('a second npm start on the same data dir ends with one line naming the running one', () => {
   const r = spawnSync('npm', ['start'], {
     cwd: ROOT,

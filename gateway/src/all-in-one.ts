@@ -22,6 +22,7 @@ import { createLegacyApp } from '@pylon/legacy-adapter';
 import { createRestFacade } from '@pylon/rest-facade';
 import { docsEnabled, introspectionEnabled, limitsFrom, type AllInOneEnv } from './config.js';
 import { InProcessDataSource } from './data-sources.js';
+import { absoluteUrls } from './manifest-urls.js';
 import { DEMO_ACCOUNT_ID, seedDemo, seedDemoAlertRules, seedDemoMedia, seedDemoSchedules } from './demo.js';
 import { startSimulator, type Simulator } from './simulator.js';
 import { createAccessLayer } from './access.js';
@@ -77,6 +78,9 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
 
   // Player manifests: the devices service authenticates the key, scheduling resolves (in-process here).
   const late: { scheduling?: SchedulingRuntime } = {};
+  // Where players and feed readers fetch files: the configured public base, else this server (known once it listens).
+  const files: { baseUrl?: string } = {};
+  const publicBase = () => env.MEDIA_PUBLIC_BASE_URL || files.baseUrl || `http://${env.HOST}:${env.PORT}`;
   const schedulingRt = () => {
     if (!late.scheduling) throw new Error('scheduling is not started yet');
     return late.scheduling;
@@ -84,7 +88,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   const manifests: ManifestSource = {
     manifest: async (d) => {
       const a = await playerManifest(schedulingRt(), d);
-      return a ? { body: { ...a.manifest }, etag: a.etag } : null;
+      return a ? { body: absoluteUrls({ ...a.manifest }, publicBase()), etag: a.etag } : null;
     },
     version: (d) => manifestVersion(schedulingRt(), d),
   };
@@ -187,9 +191,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     docs,
     metrics,
   });
-  // Media files are served by the main app: RSS enclosures point there (known once it listens).
-  const files: { baseUrl?: string } = {};
-  const legacy = createLegacyApp({ client, logger, ops, audit, trustProxy: env.TRUST_PROXY, metrics, filesBaseUrl: () => files.baseUrl });
+  // Media files are served by the main app: RSS enclosures point there, like manifests.
+  const legacy = createLegacyApp({ client, logger, ops, audit, trustProxy: env.TRUST_PROXY, metrics, filesBaseUrl: publicBase });
 
   if (env.SIGNAGE_DEMO) progress('seeding demo');
   const demo = env.SIGNAGE_DEMO

@@ -4,7 +4,7 @@
  * server, and the watcher that makes key revocations done elsewhere (admin CLI, other replicas)
  * take effect here within REVOCATION_POLL_MS.
  */
-import { BufferedPublisher, TOPICS, type AuditEventRecord, type Logger } from '@pylon/kit';
+import { auditReads, BufferedPublisher, TOPICS, type AuditEventRecord, type AuditSink, type Logger } from '@pylon/kit';
 import { createRateLimiter, type Backends } from '@pylon/composition/backends';
 import { createOAuthServer, principalCacheKey, watchRevocations, type IdentityService, type OAuthServer } from '@pylon/identity';
 import type { AllInOneEnv } from './config.js';
@@ -14,7 +14,7 @@ import { limitedAuthenticator } from './rate-limits.js';
 export interface AccessLayer {
   /** Keys and bearer tokens, with the per-key and per-address limits. */
   auth: EdgeAuthenticator;
-  audit: BufferedPublisher<AuditEventRecord>;
+  audit: AuditSink;
   oauth: OAuthServer;
   /** Starts the OAuth server for the public base URL (OAUTH_ISSUER wins when set). */
   start(baseUrl: string): Promise<void>;
@@ -32,7 +32,8 @@ export async function createAccessLayer(env: AllInOneEnv, deps: { backends: Back
   const { backends, identity, logger } = deps;
   const requests = await createRateLimiter(env, { name: 'requests', points: env.RATE_LIMIT_POINTS, durationSeconds: env.RATE_LIMIT_DURATION_SECONDS });
   const failures = await createRateLimiter(env, { name: 'auth-failures', points: env.AUTH_FAILURE_POINTS, durationSeconds: env.AUTH_FAILURE_WINDOW_SECONDS });
-  const audit = new BufferedPublisher<AuditEventRecord>(backends.stream!, TOPICS.audit, { logger });
+  const publisher = new BufferedPublisher<AuditEventRecord>(backends.stream!, TOPICS.audit, { logger });
+  const audit = auditReads(publisher, env.AUDIT_READS);
   const auth = limitedAuthenticator(identityAuthenticator(identity), { requests, failures, logger });
   const oauth = createOAuthServer({
     documents: backends.documents!,
@@ -59,7 +60,7 @@ export async function createAccessLayer(env: AllInOneEnv, deps: { backends: Back
     async close() {
       await watcher.close();
       await oauth.close();
-      await audit.close();
+      await publisher.close();
       await requests.close();
       await failures.close();
     },

@@ -5,20 +5,22 @@
  * there is no way to the analytics store from here, so the process says so once and records nothing.
  */
 import { z } from 'zod';
-import { BufferedPublisher, envList, TOPICS, type AuditEventRecord, type Logger } from '@pylon/kit';
+import { auditReads, BufferedPublisher, envBool, envList, TOPICS, type AuditEventRecord, type AuditSink, type Logger } from '@pylon/kit';
 
 export const auditSinkEnv = {
   STREAM_DRIVER: z.enum(['memory', 'kafka']).default('memory'),
   KAFKA_BROKERS: envList(),
+  /** Record successful and failed reads (eventType Read); false: writes, authentication failures, rate limits and logins only. */
+  AUDIT_READS: envBool(true),
 };
 
 export interface ProcessAuditSink {
-  sink: BufferedPublisher<AuditEventRecord> | undefined;
+  sink: AuditSink | undefined;
   close(): Promise<void>;
 }
 
 export async function createAuditSink(
-  env: { STREAM_DRIVER: 'memory' | 'kafka'; KAFKA_BROKERS: string[] },
+  env: { STREAM_DRIVER: 'memory' | 'kafka'; KAFKA_BROKERS: string[]; AUDIT_READS?: boolean },
   clientId: string,
   logger: Logger,
 ): Promise<ProcessAuditSink> {
@@ -30,7 +32,7 @@ export async function createAuditSink(
   const stream = createKafkaStream({ brokers: env.KAFKA_BROKERS, clientId });
   const sink = new BufferedPublisher<AuditEventRecord>(stream, TOPICS.audit, { logger });
   return {
-    sink,
+    sink: auditReads(sink, env.AUDIT_READS ?? true),
     async close() {
       await sink.close();
       await stream.close();

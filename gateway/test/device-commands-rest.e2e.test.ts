@@ -86,3 +86,12 @@ test('a JSON body sent without Content-Type is 415 naming the header to send, no
   const empty = await fetch(`${h.baseUrl}/devices/${device.id}/commands`, { method: 'POST', headers: { 'x-service-apikey': h.key } });
   expect(empty.status).toBe(400);
 });
+
+test('a schedule error names the REST field (start_time), not the GraphQL one', async () => {
+  const playlist = (await (await call('POST', '/playlists', { name: 'Field names' })).json()) as { id: string };
+  const res = await call('POST', '/schedules', { name: 'Bad time', playlist_id: playlist.id, devices: [{ id: device.id }], start_time: '25:99' });
+  expect(res.status).toBe(400);
+  const { error } = (await res.json()) as { error: { field: string; message: string } };
+  expect(error.field).toBe('start_time');
+  expect(error.message).not.toContain('startTime');
+});

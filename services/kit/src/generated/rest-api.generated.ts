@@ -2179,10 +2179,13 @@ export interface components {
                 data: Record<string, never>;
             }[];
         };
+        /** @description Bodies are snake_case (`row_ids`); the camelCase spelling (`rowIds`) is accepted too. */
         DataTableBatchDelete: {
             /** @description At most 100 per call (101 is refused as a whole). */
-            row_ids: string[];
-        };
+            row_ids?: string[];
+            /** @description `row_ids`, camelCase. */
+            rowIds?: string[];
+        } | Record<string, never> | Record<string, never>;
         DataTableBatchResult: {
             results?: {
                 index?: number;
@@ -2194,10 +2197,13 @@ export interface components {
             success_count?: number;
             failure_count?: number;
         };
+        /** @description Bodies are snake_case (`row_ids`, `after_row_id`); the camelCase spellings are accepted too. */
         DataTableReorder: {
-            row_ids: string[];
+            row_ids?: string[];
+            rowIds?: string[];
             after_row_id?: string | null;
-        };
+            afterRowId?: string | null;
+        } | Record<string, never> | Record<string, never>;
         DataTableReorderResult: {
             moved?: number;
         };

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // Entry for `npm start`, `npm test` and `npm run bench` on a fresh clone: installs the
 // workspace with the pinned pnpm (through npx) when needed, then runs the pnpm script.
+// `npm start` with a current install runs the server without an npx/pnpm layer: the compiled entry
+// when `npm run build` is current, else in this very process (tsx registered as a module hook); its
+// progress lines at once, Ctrl-C ends it with exit 0.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -32,15 +35,35 @@ if (!target) {
   console.error(`usage: run.cjs ${Object.keys(targets).join('|')}`);
   process.exit(2);
 }
-if (needsInstall()) pnpm(['install', ...(process.env.CI ? ['--frozen-lockfile'] : [])]);
-// Issue 19 (build): `npm start` runs the compiled entry, plain node, when `npm run build` output is
-// current; signals are passed on so the server shuts down gracefully with this process.
-const dist = require('./dist.cjs');
-if (process.argv[2] === 'start' && dist.isCurrent()) {
-  const args = [...dist.nodeArgs('gateway/dist/all-in-one.main.js'), ...process.argv.slice(3)];
-  const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: process.env });
-  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+const installed = !needsInstall();
+if (!installed) pnpm(['install', ...(process.env.CI ? ['--frozen-lockfile'] : [])]);
+if (process.argv[2] === 'start') {
+  if (!installed) process.stdout.write('Installed; starting Pylon\n');
+  startServer();
 } else {
   pnpm([...target, ...process.argv.slice(3)]);
+}
+
+/**
+ * The all-in-one server. With a current `npm run build` (scripts/dist.cjs): the compiled entry under
+ * plain node (export conditions are a start-up flag, so a child process; signals are passed on and
+ * its exit code is ours). Otherwise in this process: TypeScript through tsx's module hooks.
+ */
+function startServer() {
+  const dist = require('./dist.cjs');
+  if (dist.isCurrent()) {
+    const args = [...dist.nodeArgs('gateway/dist/all-in-one.main.js'), ...process.argv.slice(3)];
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: process.env });
+    for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+    child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+    return;
+  }
+  const { pathToFileURL } = require('node:url');
+  // What `node --import tsx` loads: registers tsx's module hooks for this process.
+  import('tsx')
+    .then(() => import(pathToFileURL(path.join(root, 'gateway/src/all-in-one.main.ts')).href))
+    .catch((e) => {
+      console.error(`Pylon could not load its code: ${e && e.message}`);
+      process.exit(1);
+    });
 }

@@ -4,7 +4,7 @@
  * server, and the watcher that makes key revocations done elsewhere (admin CLI, other replicas)
  * take effect here within REVOCATION_POLL_MS.
  */
-import { BufferedPublisher, TOPICS, type AuditEventRecord, type Logger } from '@pylon/kit';
+import { auditReads, BufferedPublisher, TOPICS, type AuditEventRecord, type AuditSink, type Logger } from '@pylon/kit';
 import { createRateLimiter, type Backends } from '@pylon/composition/backends';
 import { createOAuthServer, principalCacheKey, watchRevocations, type IdentityService, type OAuthServer } from '@pylon/identity';
 import type { AllInOneEnv } from './config.js';
@@ -14,7 +14,10 @@ import { limitedAuthenticator } from './rate-limits.js';
 export interface AccessLayer {
   /** Keys and bearer tokens, with the per-key and per-address limits. */
   auth: EdgeAuthenticator;
-  audit: BufferedPublisher<AuditEventRecord>;
+  /** What the edges record into (reads left out when AUDIT_READS=false). */
+  audit: AuditSink;
+  /** The durable publisher behind it (its counts are on /metrics). */
+  auditPublisher: BufferedPublisher<AuditEventRecord>;
   oauth: OAuthServer;
   /** Starts the OAuth server for the public base URL (OAUTH_ISSUER wins when set). */
   start(baseUrl: string): Promise<void>;
@@ -33,7 +36,8 @@ export async function createAccessLayer(env: AllInOneEnv, deps: { backends: Back
   const requests = await createRateLimiter(env, { name: 'requests', points: env.RATE_LIMIT_POINTS, durationSeconds: env.RATE_LIMIT_DURATION_SECONDS });
   const failures = await createRateLimiter(env, { name: 'auth-failures', points: env.AUTH_FAILURE_POINTS, durationSeconds: env.AUTH_FAILURE_WINDOW_SECONDS });
   // Audit events are never dropped: while the stream refuses them they wait in the spool.
-  const audit = new BufferedPublisher<AuditEventRecord>(backends.stream!, TOPICS.audit, { logger, ...(backends.spool ? { spool: backends.spool } : {}) });
+  const publisher = new BufferedPublisher<AuditEventRecord>(backends.stream!, TOPICS.audit, { logger, ...(backends.spool ? { spool: backends.spool } : {}) });
+  const audit = auditReads(publisher, env.AUDIT_READS);
   const auth = limitedAuthenticator(identityAuthenticator(identity), { requests, failures, logger });
   const oauth = createOAuthServer({
     documents: backends.documents!,
@@ -55,12 +59,13 @@ export async function createAccessLayer(env: AllInOneEnv, deps: { backends: Back
   return {
     auth,
     audit,
+    auditPublisher: publisher,
     oauth,
     start: (baseUrl) => oauth.start(env.OAUTH_ISSUER ?? baseUrl),
     async close() {
       await watcher.close();
       await oauth.close();
-      await audit.close();
+      await publisher.close();
       await requests.close();
       await failures.close();
     },

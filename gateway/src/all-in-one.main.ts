@@ -1,48 +1,54 @@
-/** `npm start`: the whole service on embedded backends, with demo data on first start. */
+/**
+ * `npm start`: the whole service on embedded backends, with demo data on first start.
+ * Prints its progress while starting, the banner once ready, a one-line error with the fix for the
+ * failures an operator can fix (start/start-errors.ts), and stops with exit 0 on Ctrl-C / SIGTERM.
+ */
 import { createLogger, loadConfigOrExit } from '@pylon/kit';
-import { startAllInOne } from './all-in-one.js';
 import { allInOneEnv } from './config.js';
+import { lockDataDir } from './start/data-dir-lock.js';
+import { friendlyStartError } from './start/start-errors.js';
+import { banner } from './start/banner.js';
+import { assertPortsFree } from './start/ports-free.js';
 
 const env = loadConfigOrExit(allInOneEnv);
 const logger = createLogger({ level: env.LOG_LEVEL, name: 'pylon' });
+const say = (line: string) => process.stdout.write(`${line}\n`);
+/** The embedded stores keep files in the data dir that one process at a time may hold. */
+const embedded = env.DOCUMENTS_DRIVER === 'lmdb' || env.ANALYTICS_DRIVER === 'chdb' || env.BLOBS_DRIVER === 'local';
 
 try {
-  const app = await startAllInOne(env, { logger });
-  const lines = [
-    '',
-    'Pylon is running (embedded backends, data in ' + env.SIGNAGE_DATA_DIR + ')',
-    `  GraphQL     ${app.baseUrl}/graphql   (SDL: ${app.baseUrl}/graphql/?sdl)`,
-    `  REST        ${app.baseUrl}/          (OpenAPI: ${app.baseUrl}/openapi.json)`,
-    `  Legacy REST ${app.legacyUrl}/`,
-    app.docs
-      ? `  Docs        ${app.baseUrl}/docs  (REST reference)   ${app.baseUrl}/graphiql  (GraphiQL)`
-      : '  Docs        off (NODE_ENV=production; set DOCS_ENABLED=true to serve /docs and /graphiql)',
-    `  Health      ${app.baseUrl}/healthz  ${app.baseUrl}/readyz  ${app.baseUrl}/metrics`,
-    // Secrets the operator set are not echoed (stdout is usually collected as logs); generated ones must be, once.
-    env.SIGNAGE_BOOTSTRAP_API_KEY && app.apiKey
-      ? '  API key     (the one in SIGNAGE_BOOTSTRAP_API_KEY)'
-      : app.apiKey
-        ? `  API key     ${app.apiKey}`
-        : '  API key     (existing data: use the key printed at first start, or set SIGNAGE_BOOTSTRAP_API_KEY)',
-    `  OAuth       ${app.oauthIssuer}/.well-known/openid-configuration   (client ${env.OAUTH_CLIENT_ID}, scope webapi)`,
-    env.SIGNAGE_DEMO_PASSWORD && app.demoPassword
-      ? '  Sign-in     owner@demo.example / (the password in SIGNAGE_DEMO_PASSWORD)'
-      : app.demoPassword
-        ? `  Sign-in     owner@demo.example / ${app.demoPassword}`
-        : '  Sign-in     owner@demo.example (password printed at first start, or set SIGNAGE_DEMO_PASSWORD)',
-    '',
-  ];
-  process.stdout.write(lines.join('\n') + '\n');
-  let stopping = false;
+  say(`Starting Pylon (data in ${env.SIGNAGE_DATA_DIR})`);
+  if (embedded) lockDataDir(env.SIGNAGE_DATA_DIR);
+  await assertPortsFree([env.PORT, env.LEGACY_PORT], env.HOST);
+  say('  loading code');
+  // Loaded here, not imported at the top: a native engine that fails to load is answered below.
+  const { startAllInOne } = await import('./all-in-one.js');
+  const app = await startAllInOne(env, { logger, progress: (step) => say(`  ${step}`) });
+  say(banner(env, app));
+  let stopping = 0;
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {
     process.on(sig, () => {
-      if (stopping) return;
-      stopping = true;
+      if (stopping) {
+        // A second Ctrl-C stops waiting for the drain; not the copy npm forwards of the first one
+        // (under `npm start` a Ctrl-C reaches this process twice: from the terminal and from npm).
+        if (sig === 'SIGINT' && Date.now() - stopping > 1000) process.exit(130);
+        return;
+      }
+      stopping = Date.now();
+      say('Stopping Pylon (Ctrl-C again to quit at once)');
       logger.info({ signal: sig }, 'shutting down');
       const force = setTimeout(() => process.exit(1), 15000);
       force.unref();
+      // Everything closed but a close step's promise was left pending (the loop ran dry): done too.
+      process.once('beforeExit', () => {
+        say('Pylon stopped');
+        process.exit(0);
+      });
       app.close().then(
-        () => process.exit(0),
+        () => {
+          say('Pylon stopped');
+          process.exit(0);
+        },
         (e: unknown) => {
           logger.error({ err: e }, 'shutdown failed');
           process.exit(1);
@@ -51,6 +57,12 @@ try {
     });
   }
 } catch (e) {
-  logger.fatal({ err: e }, 'failed to start');
+  const friendly = friendlyStartError(e, env);
+  if (friendly) {
+    process.stderr.write(`${friendly}\n`);
+    logger.debug({ err: e }, 'failed to start');
+  } else {
+    logger.fatal({ err: e }, 'failed to start');
+  }
   process.exit(1);
 }

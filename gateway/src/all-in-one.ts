@@ -35,6 +35,7 @@ import { createLegacyApp } from '@pylon/legacy-adapter';
 import { createRestFacade } from '@pylon/rest-facade';
 import { docsEnabled, introspectionEnabled, limitsFrom, type AllInOneEnv } from './config.js';
 import { InProcessDataSource } from './data-sources.js';
+import { absoluteUrls } from './manifest-urls.js';
 import { DEMO_ACCOUNT_ID, seedDemo, seedDemoAlertRules, seedDemoMedia, seedDemoSchedules } from './demo.js';
 import { startSimulator, type Simulator } from './simulator.js';
 import { startFleet, type Fleet } from './fleet/fleet-simulator.js';
@@ -74,9 +75,17 @@ const listen = (app: import('express').Express, port: number, host: string) =>
     const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
 
-export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } = {}): Promise<AllInOne> {
+export interface StartOptions {
+  logger?: Logger;
+  /** Called as start-up moves on ("opening stores", "composing", "seeding demo", "listening"). */
+  progress?: (step: string) => void;
+}
+
+export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): Promise<AllInOne> {
   const logger = opts.logger ?? createLogger({ level: env.LOG_LEVEL, name: 'pylon' });
+  const progress = opts.progress ?? (() => undefined);
   const ops = createOps('all-in-one');
+  progress('opening stores');
   const backends = await createBackends(env, ['documents', 'analytics', 'cache', 'stream', 'blobs']);
   const documents = backends.documents!;
   const analytics = backends.analytics!;
@@ -89,7 +98,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     metrics: telemetryMetrics(ops.registry, {
       stream: backends.stream!,
       spool: backends.spool,
-      publishers: () => [devices.runtime.pings, devices.runtime.events, devices.runtime.plays, devices.runtime.impressions, audit],
+      publishers: () => [devices.runtime.pings, devices.runtime.events, devices.runtime.plays, devices.runtime.impressions, access.auditPublisher],
     }),
   });
   backends.checks.consumer = () => ingest.check();
@@ -99,6 +108,9 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
 
   // Player manifests: the devices service authenticates the key, scheduling resolves (in-process here).
   const late: { scheduling?: SchedulingRuntime; content?: ReturnType<typeof createContentSubgraph> } = {};
+  // Where players and feed readers fetch files: the configured public base, else this server (known once it listens).
+  const files: { baseUrl?: string } = {};
+  const publicBase = () => env.MEDIA_PUBLIC_BASE_URL || files.baseUrl || `http://${env.HOST}:${env.PORT}`;
   const schedulingRt = () => {
     if (!late.scheduling) throw new Error('scheduling is not started yet');
     return late.scheduling;
@@ -106,10 +118,11 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const manifests: ManifestSource = {
     manifest: async (d) => {
       const a = await playerManifest(schedulingRt(), d);
-      return a ? { body: { ...a.manifest }, etag: a.etag } : null;
+      return a ? { body: absoluteUrls({ ...a.manifest }, publicBase()), etag: a.etag } : null;
     },
     version: (d) => manifestVersion(schedulingRt(), d),
   };
+  progress('composing');
   const identity = createIdentitySubgraph({ documents, cache, tokens, principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS });
   const devices = createDevicesSubgraph({
     documents,
@@ -228,10 +241,10 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     docs,
     metrics,
   });
-  // Media files are served by the main app: RSS enclosures point there (known once it listens).
-  const files: { baseUrl?: string } = {};
-  const legacy = createLegacyApp({ client, logger, ops, audit, trustProxy: env.TRUST_PROXY, metrics, filesBaseUrl: () => files.baseUrl });
+  // Media files are served by the main app: RSS enclosures point there, like manifests.
+  const legacy = createLegacyApp({ client, logger, ops, audit, trustProxy: env.TRUST_PROXY, metrics, filesBaseUrl: publicBase });
 
+  if (env.SIGNAGE_DEMO) progress('seeding demo');
   const demo = env.SIGNAGE_DEMO
     ? await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: env.SIGNAGE_BOOTSTRAP_API_KEY, password: env.SIGNAGE_DEMO_PASSWORD })
     : { created: false };
@@ -248,6 +261,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
       ? startSimulator(devices.runtime, { accountId: DEMO_ACCOUNT_ID, intervalSeconds: env.SIGNAGE_SIMULATOR_SECONDS, logger })
       : undefined;
 
+  progress('listening');
   const servers = [await listen(app, env.PORT, env.HOST), await listen(legacy, env.LEGACY_PORT, env.HOST)];
   const metricsServer = await serveMetrics(ops, metrics, env.HOST);
   if (metricsServer) servers.push(metricsServer);

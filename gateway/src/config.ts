@@ -36,6 +36,8 @@ export const allInOneEnv = backendEnv
     /** Shared secret for internal principal tokens; random per start when unset (single process). */
     SIGNAGE_INTERNAL_SECRET: z.string().min(32).optional(),
     SIGNAGE_DEMO: envBool(true),
+    /** Record reads in the audit trail (declared with the audit sink settings). */
+    AUDIT_READS: auditSinkEnv.AUDIT_READS,
     /** The demo owner's sign-in password (OAuth login page); random and printed at first start when unset. */
     SIGNAGE_DEMO_PASSWORD: z.string().min(10).max(200).optional(),
     /** The OAuth server (served by the identity service), declared in services/identity/src/config.ts. */

@@ -25,6 +25,18 @@ export function credentialsFrom(req: Request): Credentials {
   return { apiKey: header ?? query, bearer, ip: req.ip };
 }
 
+/** Pylon's API keys (identity's key format): recognisable, so one sent as a bearer token gets the fix. */
+const API_KEY_SHAPE = /^pyl_[\w-]{16,}$/;
+
+/** Why credentials were refused, with the fix where the mistake is recognisable (never echoing them). */
+export function invalidCredentialsMessage(creds: Credentials): string {
+  if (creds.bearer && !creds.apiKey && API_KEY_SHAPE.test(creds.bearer)) {
+    return 'invalid credentials: that bearer token is an API key; send API keys as the X-Service-ApiKey header (or the api_key parameter), Authorization: Bearer takes OAuth access tokens';
+  }
+  if (creds.bearer && !creds.apiKey) return 'invalid credentials: the bearer token is not valid (expired, revoked, or not issued by this server)';
+  return 'invalid credentials: unknown, revoked or expired API key';
+}
+
 export const unauthenticatedBody = (message: string) => ({ errors: [{ message, extensions: { code: ERROR_CODES.UNAUTHENTICATED.graphql } }] });
 
 /** The GraphQL-shaped 429 body; `retryAfter` (seconds) is also the Retry-After header. */
@@ -49,7 +61,7 @@ export function graphqlAuth(auth: EdgeAuthenticator) {
       const principal = await auth.authenticate(creds);
       if (!principal) {
         res.setHeader('WWW-Authenticate', creds.bearer && !creds.apiKey ? 'Bearer realm="pylon", error="invalid_token"' : 'Bearer realm="pylon"');
-        res.status(401).json(unauthenticatedBody('invalid credentials'));
+        res.status(401).json(unauthenticatedBody(invalidCredentialsMessage(creds)));
         return;
       }
       res.locals.principal = principal;

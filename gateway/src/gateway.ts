@@ -62,11 +62,22 @@ function rootFields(op: OperationDefinitionNode): string {
   return names.slice(0, 5).join(',') + (names.length > 5 ? ',...' : '') || op.operation;
 }
 
+/** Whether a GraphQL document's text starts an operation with `mutation` (comments and strings ignored). */
+export function writesBySource(source: string): boolean {
+  const text = source.replace(/"""[\s\S]*?"""|"(?:[^"\\\n]|\\.)*"|#[^\n]*/g, ' ');
+  return /(^|\})\s*mutation\b/.test(text);
+}
+
 /** Tells the HTTP edge's audit trail what kind of operation ran and its name (no-op for in-process facade calls). */
 const auditPlugin: ApolloServerPlugin<GatewayContext> = {
-  async requestDidStart({ contextValue }) {
+  async requestDidStart({ contextValue, request }) {
     if (!contextValue.audit) return;
     const note = contextValue.audit;
+    // Before parsing and validation, which may fail: a document that never reaches execution is
+    // judged by its text (a failed read is a Read, not the HTTP method's Write); a resolved
+    // operation corrects both below.
+    note.eventType = writesBySource(request.query ?? '') ? 'Write' : 'Read';
+    if (typeof request.operationName === 'string' && /^\w{1,100}$/.test(request.operationName)) note.actionName = request.operationName;
     return {
       async didResolveOperation({ operation, operationName }) {
         if (!operation) return;

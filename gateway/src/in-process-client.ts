@@ -1,5 +1,5 @@
 import { ERROR_CODES, isAppError, type GatewayClient, type GatewayResult } from '@pylon/kit';
-import type { EdgeAuthenticator } from './edge-auth.js';
+import { invalidCredentialsMessage, type EdgeAuthenticator } from './edge-auth.js';
 import type { Gateway } from './gateway.js';
 
 /** The facades' GatewayClient inside the all-in-one process: same authentication and limits, no HTTP hop. */
@@ -32,7 +32,8 @@ export function inProcessGatewayClient(gateway: Gateway, auth: EdgeAuthenticator
         }
         throw e;
       }
-      if (!principal) return { status: 401, errors: [{ message: 'invalid credentials', extensions: { code: ERROR_CODES.UNAUTHENTICATED.graphql } }] };
+      if (!principal)
+        return { status: 401, errors: [{ message: invalidCredentialsMessage(caller), extensions: { code: ERROR_CODES.UNAUTHENTICATED.graphql } }] };
       const result = (await gateway.execute(request, principal, caller.requestId ?? crypto.randomUUID())) as GatewayResult<T>;
       return { ...result, principal: { accountId: principal.accountId, userId: principal.userId, userName: principal.userName } };
     },

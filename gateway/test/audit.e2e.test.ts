@@ -58,8 +58,18 @@ beforeAll(async () => {
   await fetch(`${h.baseUrl}/devices?take=1`, { headers: { 'x-service-apikey': TEST_KEY } });
   await fetch(`${h.baseUrl}/users`, { headers: { 'x-service-apikey': viewerKey } }); // 403
   await fetch(`${h.legacyUrl}/account?api_key=${TEST_KEY}&format=xml`);
+  // Failed GraphQL reads and writes (validation errors: nothing executed), named by operationName.
+  const post = (query: string, operationName: string, key: string | null = TEST_KEY) =>
+    fetch(`${h.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { 'x-service-apikey': key } : {}) },
+      body: JSON.stringify({ query, operationName }),
+    });
+  expect((await post('query failedRead { noSuchField }', 'failedRead')).status).toBe(400);
+  expect((await post('# a comment\nmutation failedWrite { noSuchMutation }', 'failedWrite')).status).toBe(400);
+  await post('query unauthenticatedRead { account { id } }', 'unauthenticatedRead', null);
   await waitForEvents('?limit=1000', (e) =>
-    ['auditProbe', 'auditWrite', 'listDevices', 'listUsers', 'getAccount'].every((a) => e.some((x) => x.action_name === a)),
+    ['auditProbe', 'auditWrite', 'listDevices', 'listUsers', 'getAccount', 'failedRead', 'failedWrite'].every((a) => e.some((x) => x.action_name === a)),
   );
 }, 60_000);
 afterAll(() => h.stop());
@@ -98,6 +108,11 @@ describe('recording', () => {
     expect((await events('?actionName=auditWrite')).body[0]).toMatchObject({ event_type: 'Write', controller_name: 'graphql' });
     const viewerEvents = (await events(`?userId=${viewerId}&controllerName=graphql`)).body as Event[];
     expect(viewerEvents[0]).toMatchObject({ action_name: 'user', user_name: 'viewer@demo.example' });
+  });
+
+  test('a failed GraphQL read is a Read, a failed mutation a Write (judged by the document, not the POST)', async () => {
+    expect((await events('?actionName=failedRead')).body[0]).toMatchObject({ event_type: 'Read', controller_name: 'graphql', response_code: 400 });
+    expect((await events('?actionName=failedWrite')).body[0]).toMatchObject({ event_type: 'Write', controller_name: 'graphql', response_code: 400 });
   });
 
   test('a REST request: its OpenAPI tag and operationId, with the status the caller got', async () => {

@@ -212,6 +212,14 @@ describe('rows', () => {
       json: { row_ids: Array.from({ length: 101 }, (_, i) => `r${i}`) },
     });
     expect(del101.status).toBe(400);
+    // The camelCase spellings (the spec's parameter names) are accepted too; neither is a 400 naming both.
+    const camel = await call(`/datatables/${tableId}/rows/reorder`, { method: 'PUT', json: { rowIds: [idA === idC ? idA : idC], afterRowId: null } });
+    expect(camel.status).toBe(200);
+    const camelDelete = await call(`/datatables/${tableId}/rows/batch-delete`, { method: 'POST', json: { rowIds: ['nope'] } });
+    expect(camelDelete.body).toMatchObject({ success_count: 0, failure_count: 1 });
+    const none = await call(`/datatables/${tableId}/rows/batch-delete`, { method: 'POST', json: {} });
+    expect(none.status).toBe(400);
+    expect(none.body.error.details).toHaveLength(1);
   });
 });
 

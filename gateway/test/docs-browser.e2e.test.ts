@@ -101,6 +101,9 @@ browserTest(
     const operations = await page.locator('.opblock').count();
     expect(operations).toBeGreaterThan(20);
     await enterKey(page);
+    // One place to enter the key (the bar): Swagger UI's Authorize button and locks are hidden.
+    expect(await page.locator('.swagger-ui .auth-wrapper .authorize').isVisible()).toBe(false);
+    expect(await page.locator('.swagger-ui .authorization__btn:visible').count()).toBe(0);
 
     const op = page.locator('#operations-Devices-listDevices');
     await op.locator('.opblock-summary').first().click();

@@ -328,6 +328,16 @@ describe("admin CLI on the running server's data dir", () => {
     expect(status).toBe(401);
   }, 60_000);
 
+  test('reset-key and reset-password: a new key and password for the demo owner by default', async () => {
+    const k = await admin('reset-key', '--json');
+    expect(k.code).toBe(0);
+    const { key } = JSON.parse(k.stdout) as { key: string };
+    expect((await h.gql('{ permissions { isAdministrator } }', { key })).body.data?.permissions).toEqual({ isAdministrator: true });
+    const p = await admin('reset-password', '--json');
+    expect(p.code).toBe(0);
+    expect((JSON.parse(p.stdout) as { password: string }).password).toMatch(/^[\w-]{16}$/);
+  }, 60_000);
+
   test('errors name the problem and exit non-zero', async () => {
     const bad = await admin('create-user', '--account', 'demo-account', '--username', 'x!', '--role', 'Viewer');
     expect(bad.code).toBe(1);
@@ -338,7 +348,7 @@ describe("admin CLI on the running server's data dir", () => {
     const unknown = await admin('create-user', '--account', 'demo-account', '--roles', 'Owner');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^Unknown option '--roles'/);
-    expect(unknown.stderr).toMatch(/usage: pnpm admin/);
+    expect(unknown.stderr).toMatch(/usage: npm run admin -- /);
     expect(unknown.stderr).not.toMatch(/ at /);
     const users = await admin('list-users', '--account', 'demo-account', '--json');
     expect((JSON.parse(users.stdout) as { username: string }[]).map((u) => u.username)).toContain('cli@demo.example');

@@ -150,7 +150,7 @@ describe('format and callback validation', () => {
       const a = await call(path);
       expect(a.status).toBe(400);
       expect(a.type).toBe('application/xml; charset=utf-8');
-      expect(a.text).toMatch(/<error><code>UNSUPPORTED_FORMAT<\/code><message>[^<]+<\/message><\/error>$/);
+      expect(a.text).toMatch(/<error><code>UNSUPPORTED_FORMAT<\/code><message>[^<]+<\/message><request_id>[^<]+<\/request_id><\/error>$/);
     }
   });
 
@@ -173,6 +173,18 @@ describe('format and callback validation', () => {
     const a = await call('/account?callback=handle&format=xml');
     expect(a.status).toBe(400);
     expect(a.type).toBe('application/xml; charset=utf-8');
+  });
+});
+
+describe('errors carry the request id', () => {
+  it('in JSON, XML and JSONP: request_id, the X-Request-Id header, as REST errors do', async () => {
+    const json = await call('/account', { key: null, headers: { 'x-request-id': 'legacy-req-1' } });
+    expect(jsonError(json)).toMatchObject({ code: 'UNAUTHENTICATED', request_id: 'legacy-req-1' });
+    const xml = await call('/devices/no-such-device?format=xml');
+    expect(xml.status).toBe(404);
+    expect(xml.text).toContain(`<request_id>${xml.headers.get('x-request-id')}</request_id>`);
+    const jsonp = await call('/devices/no-such-device?callback=show');
+    expect(jsonp.text).toContain(`"request_id":"${jsonp.headers.get('x-request-id')}"`);
   });
 });
 

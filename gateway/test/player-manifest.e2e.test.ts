@@ -84,7 +84,11 @@ test('GET /player/{key}/manifest: the playlist playing now, its files fetchable 
     interval: 10,
     media: { id: mediaId, mime_type: 'image/png', size: PNG.length, sha512: createHash('sha512').update(PNG).digest('hex') },
   });
-  const file = await fetch(new URL(source.media.url, h.baseUrl));
+  // Absolute, against this server (no MEDIA_PUBLIC_BASE_URL here), whatever Host the player sent.
+  expect(source.media.url.startsWith(`${h.baseUrl}/content/files/`)).toBe(true);
+  const spoofed = (await (await fetch(`${h.baseUrl}/player/${screen.registration_key}/manifest`, { headers: { host: 'evil.example' } })).json()) as Json;
+  expect(spoofed.now.content.sources[0].media.url.startsWith(`${h.baseUrl}/`)).toBe(true);
+  const file = await fetch(source.media.url);
   expect(file.status).toBe(200);
   expect(Buffer.from(await file.arrayBuffer()).equals(PNG)).toBe(true);
 

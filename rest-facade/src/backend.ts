@@ -63,7 +63,18 @@ export async function createBackend(deps: BackendDeps): Promise<OpenAPIBackend> 
       res.setHeader('WWW-Authenticate', 'Bearer realm="pylon"');
       sendError(res, 'UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
     },
-    validationFail: (c: Context, { res }: Exchange) => {
+    validationFail: (c: Context, { req, res }: Exchange) => {
+      // A body was sent but not read: its Content-Type is not JSON (often absent, as with curl -d).
+      if (sentUnreadBody(req) && (c.validation.errors ?? []).some((e) => e.keyword === 'required' && e.params.missingProperty === 'requestBody')) {
+        const type = req.get('content-type');
+        sendError(
+          res,
+          'UNSUPPORTED_MEDIA_TYPE',
+          `the body was sent as ${type ? `'${type.split(';')[0]!.slice(0, 100)}'` : 'no Content-Type'}; send it as JSON with the header Content-Type: application/json`,
+          { field: 'Content-Type' },
+        );
+        return;
+      }
       const details = detailsOf(c.validation.errors ?? []);
       const first = details[0];
       sendError(res, 'VALIDATION_FAILED', first?.message ?? 'the request is invalid', { field: first?.field, details });
@@ -86,4 +97,10 @@ export async function createBackend(deps: BackendDeps): Promise<OpenAPIBackend> 
     api.register(operationId, gatewayHandler(deps, operationId, document, op));
   }
   return api;
+}
+
+/** Whether the request carried a body that the JSON parser left alone (not a JSON content type). */
+function sentUnreadBody(req: import('express').Request): boolean {
+  const length = Number(req.get('content-length') ?? 0);
+  return (length > 0 || req.get('transfer-encoding') !== undefined) && !req.is(['application/json', 'application/json-patch+json']);
 }

@@ -116,7 +116,8 @@ function bodyProperties(definition: Document, schema: unknown): { names: Set<str
     const branches = [d.anyOf, d.oneOf, d.allOf].filter(Array.isArray).flat();
     for (const b of branches) visit(b, depth + 1);
     if (isObj(d.properties)) for (const k of Object.keys(d.properties)) out.names.add(k);
-    else if (!branches.length) out.whole = true;
+    // A branch that only requires properties declared beside it (`{ type: object, required: [...] }`) adds none.
+    else if (!branches.length && !(d.type === 'object' && Array.isArray(d.required))) out.whole = true;
   };
   visit(schema, 0);
   return out;

@@ -9,6 +9,7 @@ import { auditNote, failureFromGraphQL, isAppError, type GatewayClient, type Log
 import { apiKeyOf, type RestCredentials } from './credentials.js';
 import { sendError } from './errors.js';
 import type { RestInput, RestOperation } from './operations/index.js';
+import type { PageFacts } from './operations/types.js';
 
 /** What every openapi-backend handler receives after the context. */
 export interface Exchange {
@@ -72,7 +73,9 @@ export function gatewayHandler(
         answers.push(data);
       }
       const data = batches ? { batches: answers } : answers[0]!;
-      const { status = 200, body, contentType } = op.respond(data, input);
+      const { status = 200, body, contentType, page, headers } = op.respond(data, input);
+      for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
+      if (page) setPageHeaders(res, req.originalUrl, page);
       if (status === 204) res.status(204).end();
       else if (contentType && body instanceof Readable) {
         res.status(status).type(contentType);
@@ -89,4 +92,25 @@ export function gatewayHandler(
       sendError(res, 'INTERNAL', 'internal error');
     }
   };
+}
+
+/**
+ * RFC 8288 links to the first, previous and next pages (the request's own path and query with the
+ * page index changed; relative references, resolved against the request URL), and `X-Total-Count`
+ * when the total is known. The body stays the reference's bare array.
+ */
+function setPageHeaders(res: Response, originalUrl: string, page: PageFacts): void {
+  const url = new URL(originalUrl, 'http://x');
+  // A key sent as a parameter is not echoed into a header: the client adds it again.
+  url.searchParams.delete('api_key');
+  const link = (index: number, rel: string) => {
+    url.searchParams.set(page.names.take, String(page.take));
+    url.searchParams.set(page.names.page, String(index));
+    return `<${url.pathname}${url.search}>; rel="${rel}"`;
+  };
+  const links = [link(0, 'first')];
+  if (page.page > 0) links.push(link(page.page - 1, 'prev'));
+  if (page.more) links.push(link(page.page + 1, 'next'));
+  res.setHeader('Link', links.join(', '));
+  if (page.total !== undefined) res.setHeader('X-Total-Count', String(page.total));
 }

@@ -36,7 +36,7 @@ const corsOptions: cors.CorsOptions = {
   credentials: false,
   methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
   allowedHeaders: ['X-Service-ApiKey', 'Authorization', 'Content-Type', 'X-Request-Id'],
-  exposedHeaders: ['X-Request-Id', 'Allow', 'WWW-Authenticate', 'Retry-After'],
+  exposedHeaders: ['X-Request-Id', 'Allow', 'WWW-Authenticate', 'Retry-After', 'Link', 'X-Total-Count'],
   maxAge: 600,
 };
 

@@ -45,11 +45,38 @@ export function detailOf(e: AjvError): ErrorDetail {
   return { ...(field ? { field } : {}), ...(where ? { in: where } : {}), message };
 }
 
-/** One detail per distinct problem, in the validator's order. */
+const depth = (e: AjvError) => (e.instancePath ? e.instancePath.split('/').length : 0);
+
+/**
+ * For each failed anyOf/oneOf, only the closest branch's problems: the branch that got deepest into
+ * the value (then the one with fewest problems). `devices: ["d1"]` against `array of {id} | null`
+ * reports `devices[0] must be object`, not also "devices must be null" and "must match a schema in anyOf".
+ */
+export function closestBranches(errors: readonly AjvError[]): AjvError[] {
+  const dropped = new Set<AjvError>();
+  for (const union of errors) {
+    if (union.keyword !== 'anyOf' && union.keyword !== 'oneOf') continue;
+    const prefix = `${union.schemaPath}/`;
+    const branches = new Map<string, AjvError[]>();
+    for (const e of errors) {
+      if (!e.schemaPath.startsWith(prefix)) continue;
+      const branch = e.schemaPath.slice(prefix.length).split('/')[0]!;
+      branches.set(branch, [...(branches.get(branch) ?? []), e]);
+    }
+    if (branches.size === 0) continue; // oneOf that matched twice: keep its own message
+    const score = (es: AjvError[]) => Math.max(...es.map(depth)) * 1000 - es.length;
+    const best = [...branches.values()].reduce((a, b) => (score(b) > score(a) ? b : a));
+    dropped.add(union);
+    for (const es of branches.values()) if (es !== best) for (const e of es) dropped.add(e);
+  }
+  return errors.filter((e) => !dropped.has(e));
+}
+
+/** One detail per distinct problem, in the validator's order (of a union, the closest branch's only). */
 export function detailsOf(errors: readonly AjvError[]): ErrorDetail[] {
   const seen = new Set<string>();
   const out: ErrorDetail[] = [];
-  for (const e of errors) {
+  for (const e of closestBranches(errors)) {
     const d = detailOf(e);
     const key = `${d.in}|${d.field}|${d.message}`;
     if (!seen.has(key)) {

@@ -68,7 +68,8 @@ describe('mapping', () => {
     const res = await get('/devices?take=5&page=2&group_id=a&group_id=b&is_online=false&device_type_id=dt&include_snap=true');
     expect(res.status).toBe(200);
     expect(calls[0]?.req.operationName).toBe('listDevices');
-    expect(calls[0]?.req.variables).toEqual({ limit: 5, offset: 10, groupId: ['a', 'b'], isOnline: false, deviceTypeId: ['dt'], includeSnap: true });
+    // limit: take + 1, the look-ahead item that tells whether a next page exists (Link rel="next").
+    expect(calls[0]?.req.variables).toEqual({ limit: 6, offset: 10, groupId: ['a', 'b'], isOnline: false, deviceTypeId: ['dt'], includeSnap: true });
     expect(calls[0]?.caller).toMatchObject({ apiKey: 'k', via: 'rest' });
     const [d] = (await res.json()) as Record<string, any>[];
     expect(d).toMatchObject({
@@ -83,7 +84,7 @@ describe('mapping', () => {
   });
   test('defaults come from the document; snap only when asked', async () => {
     const res = await get('/devices?group_id=only');
-    expect(calls[0]?.req.variables).toEqual({ limit: 100, offset: 0, groupId: ['only'], includeSnap: false });
+    expect(calls[0]?.req.variables).toEqual({ limit: 101, offset: 0, groupId: ['only'], includeSnap: false });
     expect(((await res.json()) as unknown[])[0]).not.toHaveProperty('snap');
   });
   test('api_key query parameter is a credential, not a parameter; header wins', async () => {

@@ -214,6 +214,7 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'REST GET /devices/{registrationKey}/snap': (c) => status(c.rest(`/devices/${encodeURIComponent(c.ids.registrationKey)}/snap`), 404),
   'REST POST /devices/{id}/commands': (c) =>
     status(c.rest(`/devices/${c.ids.device}/commands`, { method: 'POST', body: JSON.stringify([{ command: 'reboot' }]) }), 404),
+  'REST GET /devices/{id}/commands': (c) => status(c.rest(`/devices/${c.ids.device}/commands`), 404),
   'REST POST /devices/{id}/track': (c) => status(c.rest(`/devices/${c.ids.device}/track`, { method: 'POST', body: JSON.stringify({ event_name: 'b' }) }), 404),
   // Data tables: an id of the right form here; A's real table and rows under B's key are walked
   // path by path in gateway/test/datatables.e2e.test.ts ('another account').

@@ -38,7 +38,9 @@ export function sendError(res: Response, error: AppError): void {
   const { format, callback } = negotiated(res);
   const status = legacyStatus(error.code);
   if (error.code === 'RATE_LIMITED') res.setHeader('Retry-After', String(Number(error.details.retryAfter) || 1));
-  const body = { code: error.code, message: error.message };
+  // The request id (also the X-Request-Id header) lets a caller quote the failure, as REST errors do.
+  const requestId = res.getHeader('x-request-id');
+  const body = { code: error.code, message: error.message, ...(typeof requestId === 'string' ? { request_id: requestId } : {}) };
   if (format === 'xml' || format === 'rss') write(res, status, XML_TYPE, renderXml('error', body));
   else if (callback) write(res, status, JSONP_TYPE, renderJsonp(callback, { error: body }));
   else write(res, status, JSON_TYPE, renderJson({ error: body }));

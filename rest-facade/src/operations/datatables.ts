@@ -138,12 +138,18 @@ const batchBody = (p: GqlRecord) => ({
 
 export const batchCreateDataTableRows = inputOp({ root: 'batchCreateDataTableRows', path: ['tableId'], body: { rows: 'rows' }, respond: batchBody });
 
-export const batchDeleteDataTableRows = inputOp({ root: 'batchDeleteDataTableRows', path: ['tableId'], body: { row_ids: 'rowIds' }, respond: batchBody });
+export const batchDeleteDataTableRows = inputOp({
+  root: 'batchDeleteDataTableRows',
+  path: ['tableId'],
+  body: { row_ids: 'rowIds', rowIds: 'rowIds' },
+  respond: batchBody,
+});
 
 export const reorderDataTableRows = inputOp({
   root: 'reorderDataTableRows',
   path: ['tableId'],
-  body: { row_ids: 'rowIds', after_row_id: 'afterRowId' },
+  // snake_case like every REST body; the spec's camelCase parameter names are accepted too.
+  body: { row_ids: 'rowIds', after_row_id: 'afterRowId', rowIds: 'rowIds', afterRowId: 'afterRowId' },
   respond: (p) => ({ body: { moved: p.moved ?? 0 } }),
 });
 

@@ -73,25 +73,43 @@ function canonical(query: Record<string, unknown>, aliases: Readonly<Record<stri
   return out;
 }
 
+/** The largest `limit` list queries take (kit DEFAULT_LIST_LIMIT.max): no look-ahead item beyond it. */
+const LOOKAHEAD_MAX = 1000;
+
 export function listOp(spec: ListSpec): RestOperation {
   const paging = spec.paging ?? 'take/page';
   const names = paging === 'none' ? undefined : paging === 'take/page' ? { take: 'take', page: 'page' } : paging;
   const params = spec.params ?? {};
   const toRest = spec.toRest ?? snakeRecord;
+  const windowOf = (query: Record<string, unknown>): { limit?: number | undefined; offset?: number | undefined } =>
+    names
+      ? pageWindow(query[names.take], query[names.page], {
+          names,
+          ...(typeof paging === 'object' && paging.defaultTake ? { defaultTake: paging.defaultTake } : {}),
+        })
+      : {};
   return {
     variables(raw) {
       const input = { ...raw, query: canonical(raw.query, spec.aliases) };
-      const window = names
-        ? pageWindow(input.query[names.take], input.query[names.page], {
-            names,
-            ...(typeof paging === 'object' && paging.defaultTake ? { defaultTake: paging.defaultTake } : {}),
-          })
-        : {};
-      return { ...spec.fixed, ...mapFields(input.query, params, input), ...window };
+      const window = windowOf(input.query);
+      // One item beyond the page tells whether another follows (the Link header's rel="next");
+      // at the largest page size the store allows, a full page is taken to mean there may be more.
+      const limit = window.limit !== undefined && window.limit > 0 && window.limit < LOOKAHEAD_MAX ? window.limit + 1 : window.limit;
+      return { ...spec.fixed, ...mapFields(input.query, params, input), ...window, ...(limit !== undefined ? { limit } : {}) };
     },
     respond: (data, raw) => {
       const input = { ...raw, query: canonical(raw.query, spec.aliases) };
-      return { body: recordsAt(data, spec.root).map((r) => toRest(r, input)) };
+      const records = recordsAt(data, spec.root);
+      const window = windowOf(input.query);
+      if (!names || window.limit === undefined || window.limit === 0) return { body: records.map((r) => toRest(r, input)) };
+      const take = window.limit;
+      const pageIndex = take > 0 ? Math.floor((window.offset ?? 0) / take) : 0;
+      const shown = records.slice(0, take);
+      const more = records.length > take || (take >= LOOKAHEAD_MAX && records.length === take);
+      return {
+        body: shown.map((r) => toRest(r, input)),
+        page: { names, take, page: pageIndex, more, ...(more ? {} : { total: (window.offset ?? 0) + shown.length }) },
+      };
     },
     fieldNames: { ...inverse(params), ...(names ? { limit: names.take, offset: names.page } : {}) },
     accepts: { query: [...Object.keys(params), ...(names ? [names.take, names.page] : []), ...Object.keys(spec.aliases ?? {})] },

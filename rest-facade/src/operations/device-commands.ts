@@ -15,14 +15,40 @@ function commandsOf(list: unknown): { command: unknown; arg: unknown }[] {
   }));
 }
 
-/** Queued, answered 204 like the reference (GraphQL deviceCommands shows their status). */
+/**
+ * Queued, answered 204 like the reference (no body); `Location` names the queued commands, a list
+ * `GET /devices/{id}/commands?id=...` answers with their status.
+ */
 export const sendDeviceCommand: RestOperation = {
   variables: ({ params, body }) => ({ deviceId: params.id, commands: commandsOf(body) }),
-  respond(data) {
-    payloadAt(data, 'sendDeviceCommand');
-    return { status: 204, body: null };
+  respond(data, { params }) {
+    const payload = payloadAt(data, 'sendDeviceCommand');
+    const ids = ((payload.commands ?? []) as GqlRecord[]).map((c) => `id=${encodeURIComponent(String(c.id))}`);
+    return { status: 204, body: null, headers: { Location: `/devices/${encodeURIComponent(String(params.id))}/commands?${ids.join('&')}` } };
   },
   accepts: { path: ['id'], body: 'whole' },
+};
+
+const STATUS_TO_GQL: Record<string, string> = { Queued: 'QUEUED', Delivered: 'DELIVERED', Acknowledged: 'ACKNOWLEDGED', Failed: 'FAILED', Expired: 'EXPIRED' };
+const STATUS_TO_REST = Object.fromEntries(Object.entries(STATUS_TO_GQL).map(([rest, gql]) => [gql, rest]));
+/** The newest commands a device keeps that a list by id looks through. */
+const BY_ID_WINDOW = 1000;
+
+/** GET /devices/{id}/commands: newest first, with status; `id` keeps the commands a send's `Location` named. */
+export const listDeviceCommands: RestOperation = {
+  variables: ({ params, query }) => ({
+    deviceId: params.id,
+    status: Array.isArray(query.status) ? query.status.map((s) => STATUS_TO_GQL[String(s)]) : undefined,
+    limit: Array.isArray(query.id) ? BY_ID_WINDOW : query.take,
+  }),
+  respond(data, { query }) {
+    const wanted = Array.isArray(query.id) ? new Set(query.id.map(String)) : undefined;
+    const commands = recordsAt(data, 'deviceCommands').filter((c) => !wanted || wanted.has(String(c.id)));
+    const take = typeof query.take === 'number' ? query.take : 100;
+    return { body: commands.slice(0, take).map((c) => ({ ...(snakeKeys(c) as GqlRecord), status: STATUS_TO_REST[String(c.status)] ?? c.status })) };
+  },
+  fieldNames: { deviceId: 'id', limit: 'take' },
+  accepts: { path: ['id'], query: ['id', 'status', 'take'] },
 };
 
 /**

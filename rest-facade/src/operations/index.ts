@@ -26,7 +26,15 @@ import { getAuditEvent, listAuditEvents } from './audit-events.js';
 import { getDevice, listDevices } from './devices.js';
 import { createDevice, deleteDevice, patchDevice, updateDevice } from './device-writes.js';
 import { createDeviceGroup, deleteDeviceGroup, listDeviceGroups, updateDeviceGroup } from './device-groups.js';
-import { getDevicePingData, getDeviceSnap, getPingData, sendBulkDeviceCommands, sendDeviceCommand, trackDeviceEvent } from './device-commands.js';
+import {
+  getDevicePingData,
+  getDeviceSnap,
+  getPingData,
+  listDeviceCommands,
+  sendBulkDeviceCommands,
+  sendDeviceCommand,
+  trackDeviceEvent,
+} from './device-commands.js';
 import { getAlert, listAlerts, patchAlert, updateAlert } from './alerts.js';
 import { getUser, listUsers } from './users.js';
 import {
@@ -106,6 +114,7 @@ export const REST_OPERATIONS: Readonly<Record<string, RestOperation>> = {
   updateDeviceGroup,
   deleteDeviceGroup,
   sendDeviceCommand,
+  listDeviceCommands,
   sendBulkDeviceCommands,
   trackDeviceEvent,
   getPingData,

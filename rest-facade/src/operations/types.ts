@@ -15,6 +15,21 @@ export interface RestSuccess {
   /** JSON, unless `contentType` is given: then a Buffer, string or Readable stream sent as is (e.g. a JPEG, streamed CSV). */
   body: unknown;
   contentType?: string;
+  /** Response headers (e.g. `Location`). */
+  headers?: Readonly<Record<string, string>>;
+  /** A page of a list: the handler adds `Link` (RFC 8288: first, prev, next) and, when known, `X-Total-Count`. */
+  page?: PageFacts;
+}
+
+export interface PageFacts {
+  /** The query parameter names of the page size and the 0-based page index. */
+  names: { take: string; page: string };
+  take: number;
+  page: number;
+  /** Whether items follow this page. */
+  more: boolean;
+  /** Items in the whole list, when known (always on the last page: offset + items). */
+  total?: number;
 }
 
 /**

@@ -7,17 +7,19 @@
 import { z } from 'zod';
 import { resolve } from 'node:path';
 import { kafkaOptions, kafkaEnv } from './backends.js';
-import { BufferedPublisher, createFileSpool, TOPICS, type AuditEventRecord, type Logger } from '@pylon/kit';
+import { auditReads, BufferedPublisher, createFileSpool, envBool, TOPICS, type AuditEventRecord, type AuditSink, type Logger } from '@pylon/kit';
 
 export const auditSinkEnv = {
   STREAM_DRIVER: z.enum(['memory', 'kafka']).default('memory'),
   ...kafkaEnv,
   /** Where audit events wait on disk while Kafka refuses them (never dropped). */
   AUDIT_SPOOL_DIR: z.string().min(1).default('./data/spool'),
+  /** Record successful and failed reads (eventType Read); false: writes, authentication failures, rate limits and logins only. */
+  AUDIT_READS: envBool(true),
 };
 
 export interface ProcessAuditSink {
-  sink: BufferedPublisher<AuditEventRecord> | undefined;
+  sink: AuditSink | undefined;
   close(): Promise<void>;
 }
 
@@ -30,7 +32,7 @@ export async function createAuditSink(env: z.infer<z.ZodObject<typeof auditSinkE
   const stream = createKafkaStream(kafkaOptions(env, clientId, logger));
   const sink = new BufferedPublisher<AuditEventRecord>(stream, TOPICS.audit, { logger, spool: createFileSpool(resolve(env.AUDIT_SPOOL_DIR)) });
   return {
-    sink,
+    sink: auditReads(sink, env.AUDIT_READS ?? true),
     async close() {
       await sink.close();
       await stream.close();

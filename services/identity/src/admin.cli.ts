@@ -1,5 +1,5 @@
 /**
- * `pnpm admin <command>`: account administration on the same data as the server (SIGNAGE_DATA_DIR
+ * `npm run admin -- <command>`: account administration on the same data as the server (SIGNAGE_DATA_DIR
  * and the *_DRIVER settings), safe while the server runs: LMDB is multi-process, and key
  * revocations reach a running server through revocation events within REVOCATION_POLL_MS.
  *
@@ -12,8 +12,11 @@
  *   revoke-key     --account acme --key <keyId>
  *   list-keys      --account acme [--user <id or username>] [--all]
  *   list-users     --account acme
+ *   reset-key      [--account demo-account] [--user owner@demo.example]   a new key (the demo owner's by default)
+ *   reset-password [--account demo-account] [--user owner@demo.example]   a new sign-in password
  * Add --json for machine-readable output.
  */
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { isAppError, loadConfigOrExit } from '@pylon/kit';
 import { backendEnv, backendRules, createBackends } from '@pylon/composition/backends';
@@ -22,7 +25,7 @@ import { createAccount, createUser, setPassword } from './use-cases/accounts.js'
 import { createApiKey, listApiKeys, revokeApiKey } from './use-cases/api-keys.js';
 import { createOrganization } from './use-cases/organizations.js';
 
-const USAGE = `usage: pnpm admin <command> [options]
+const USAGE = `usage: npm run admin -- <command> [options]
   create-account --name <name> [--id <id>] [--timezone <IANA zone>]
   create-org     --account <id> --name <name> [--timezone <zone>] [--language <tag>]
   create-user    --account <id> --username <name> --role <role> [--role API] [--email <e>]
@@ -32,6 +35,8 @@ const USAGE = `usage: pnpm admin <command> [options]
   revoke-key     --account <id> --key <keyId>
   list-keys      --account <id> [--user <id|username>] [--all]
   list-users     --account <id>
+  reset-key      [--account <id>] [--user <id|username>]   a new API key (default: the demo owner)
+  reset-password [--account <id>] [--user <id|username>]   a new sign-in password (default: the demo owner)
 options: --json (machine-readable output); settings: SIGNAGE_DATA_DIR, DOCUMENTS_DRIVER, CACHE_DRIVER, ...`;
 
 const ARGS = {
@@ -82,6 +87,9 @@ const need = (name: keyof typeof o): string => {
   return v;
 };
 class UsageError extends Error {}
+/** The account and owner `npm start` seeds (gateway/src/demo.ts). */
+const DEMO_ACCOUNT = 'demo-account';
+const DEMO_OWNER = 'owner@demo.example';
 
 const env = loadConfigOrExit(backendEnv.check(...backendRules));
 const backends = await createBackends(env, ['documents', 'cache'], 'pylon-admin');
@@ -144,6 +152,28 @@ try {
         `created API key ${key.id} for ${u.username}${key.expiresAt ? `, expires ${key.expiresAt}` : ''}\nkey (shown once, store it now): ${value}${warning}`,
         { id: key.id, userId: u.id, prefix: key.prefix, expiresAt: key.expiresAt, key: value },
       );
+      break;
+    }
+    case 'reset-key': {
+      // The demo owner by default: the key npm start printed once is lost, this prints a new one.
+      const accountId = o.account ?? DEMO_ACCOUNT;
+      const u = await findUser(accountId, o.user ?? DEMO_OWNER);
+      const { key, value } = await createApiKey(repo, { accountId, userId: u.id, name: o.name ?? 'reset-key', expiresAt: o.expires ?? null });
+      out(`new API key ${key.id} for ${u.username} (older keys stay valid; revoke-key ends one)\nkey (shown once, store it now): ${value}`, {
+        id: key.id,
+        userId: u.id,
+        prefix: key.prefix,
+        expiresAt: key.expiresAt,
+        key: value,
+      });
+      break;
+    }
+    case 'reset-password': {
+      const accountId = o.account ?? DEMO_ACCOUNT;
+      const u = await findUser(accountId, o.user ?? DEMO_OWNER);
+      const password = o.password ?? randomBytes(12).toString('base64url');
+      await setPassword(repo, accountId, u.id, password);
+      out(`new sign-in password for ${u.username}: ${o.password ? '(the one given)' : password}`, { id: u.id, ...(o.password ? {} : { password }) });
       break;
     }
     case 'revoke-key': {

@@ -78,7 +78,7 @@ export function failureFromGraphQL(errors: readonly GraphQLFormattedError[], sta
   const field = typeof chosen.ext.field === 'string' ? facadeFieldName(chosen.ext.field, fieldNames) : undefined;
   return {
     code: chosen.code,
-    message: chosen.e.message,
+    message: field && typeof chosen.ext.field === 'string' ? inFacadeTerms(chosen.e.message, chosen.ext.field, field) : chosen.e.message,
     ...(field ? { field } : {}),
     ...(chosen.code === 'RATE_LIMITED' ? { retryAfter: Number(chosen.ext.retryAfter) || 1 } : {}),
   };
@@ -94,15 +94,26 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * The mutation payload at `root` when it succeeded; otherwise the error it stands for: its stable
  * code (400 when none, or when it names no caller-facing code), naming the field at fault.
  */
+/** The message with the GraphQL field's name (`input.startTime`, `startTime`) in the facade's spelling (`start_time`). */
+export function inFacadeTerms(message: string, graphqlField: string, facadeField: string): string {
+  const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const last = graphqlField.split('.').pop()!;
+  const facadeLast = facadeField.split('.').pop()!;
+  let out = message.replace(new RegExp(`(?<![\\w.])${escape(graphqlField)}(?![\\w])`, 'g'), facadeField);
+  if (last !== facadeLast && last !== graphqlField) out = out.replace(new RegExp(`(?<![\\w.])${escape(last)}(?![\\w])`, 'g'), facadeField);
+  return out;
+}
+
 export function payloadAt(data: Record<string, unknown>, root: string, fieldNames: FieldNames = {}): Record<string, unknown> {
   const payload = data[root];
   if (!isRecord(payload)) throw new AppError('INTERNAL', `the gateway answer has no object at '${root}'`);
   if (payload.success === true) return payload;
   const code = typeof payload.errorCode === 'string' ? codeFromGraphQL(payload.errorCode) : 'BAD_USER_INPUT';
   const field = typeof payload.errorField === 'string' ? facadeFieldName(payload.errorField, fieldNames) : undefined;
+  const message = typeof payload.error === 'string' ? payload.error : 'the request is invalid';
   throw new AppError(
     code === 'INTERNAL' ? 'BAD_USER_INPUT' : code,
-    typeof payload.error === 'string' ? payload.error : 'the request is invalid',
+    field && typeof payload.errorField === 'string' ? inFacadeTerms(message, payload.errorField, field) : message,
     field ? { field } : {},
   );
 }

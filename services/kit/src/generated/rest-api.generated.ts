@@ -353,7 +353,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The device's commands and their status.
+         * @description Newest first: each command with its status (Queued, Delivered: handed to a ping, Acknowledged
+         *     or Failed: the player's answer, Expired), when it was queued, delivered and completed.
+         *     `id` (repeatable) keeps the given commands only (the `Location` of a send names them);
+         *     `status` (repeatable) keeps those statuses. At most `take` (default 100, at most 1000).
+         *     Policy: Devices_View.
+         */
+        get: operations["listDeviceCommands"];
         put?: never;
         /**
          * Send commands to one device.
@@ -2150,6 +2158,20 @@ export interface components {
             deviceId: string;
             commands: components["schemas"]["Command"][];
         };
+        /** @description A command sent to a device, with its status. */
+        CommandStatus: {
+            id?: string;
+            device_id?: string;
+            command?: string;
+            arg?: string | null;
+            /** @enum {string} */
+            status?: "Queued" | "Delivered" | "Acknowledged" | "Failed" | "Expired";
+            queued_on?: string;
+            delivered_on?: string | null;
+            completed_on?: string | null;
+            expires_on?: string;
+            error?: string | null;
+        };
         BulkCommandsResult: {
             total_devices?: number;
             success_count?: number;
@@ -2656,10 +2678,13 @@ export interface components {
                 data: Record<string, never>;
             }[];
         };
+        /** @description Bodies are snake_case (`row_ids`); the camelCase spelling (`rowIds`) is accepted too. */
         DataTableBatchDelete: {
             /** @description At most 100 per call (101 is refused as a whole). */
-            row_ids: string[];
-        };
+            row_ids?: string[];
+            /** @description `row_ids`, camelCase. */
+            rowIds?: string[];
+        } | Record<string, never> | Record<string, never>;
         DataTableBatchResult: {
             results?: {
                 index?: number;
@@ -2671,10 +2696,13 @@ export interface components {
             success_count?: number;
             failure_count?: number;
         };
+        /** @description Bodies are snake_case (`row_ids`, `after_row_id`); the camelCase spellings are accepted too. */
         DataTableReorder: {
-            row_ids: string[];
+            row_ids?: string[];
+            rowIds?: string[];
             after_row_id?: string | null;
-        };
+            afterRowId?: string | null;
+        } | Record<string, never> | Record<string, never>;
         DataTableReorderResult: {
             moved?: number;
         };
@@ -3807,6 +3835,41 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listDeviceCommands: {
+        parameters: {
+            query?: {
+                /** @description Only these commands (repeat the parameter). */
+                id?: string[];
+                /** @description Only commands in these statuses (repeat the parameter). */
+                status?: ("Queued" | "Delivered" | "Acknowledged" | "Failed" | "Expired")[];
+                /** @description At most this many commands (newest first). */
+                take?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The commands, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandStatus"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     sendDeviceCommand: {
         parameters: {
             query?: never;
@@ -3823,9 +3886,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Queued (the reference's status); GraphQL deviceCommands shows their status. */
+            /**
+             * @description Queued (the reference's status, so no body). `Location` names the queued commands:
+             *     `GET` it (`/devices/{id}/commands?id=...&id=...`) to follow their status.
+             */
             204: {
                 headers: {
+                    /** @description The list of the commands just queued, by id. */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content?: never;

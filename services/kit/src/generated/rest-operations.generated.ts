@@ -834,6 +834,15 @@ export type ListDataTablesQueryVariables = Exact<{
 
 export type ListDataTablesQuery = { dataTables: { continuationToken: string | null, data: Array<{ id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> }> } | null };
 
+export type ListDeviceCommandsQueryVariables = Exact<{
+  deviceId: string;
+  status?: Array<DeviceCommandStatus> | DeviceCommandStatus | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type ListDeviceCommandsQuery = { deviceCommands: Array<{ id: string, deviceId: string, command: string, arg: string | null, status: DeviceCommandStatus, queuedOn: string, deliveredOn: string | null, completedOn: string | null, expiresOn: string, error: string | null }> | null };
+
 export type ListDeviceGroupsQueryVariables = Exact<{
   tree?: boolean | null | undefined;
 }>;

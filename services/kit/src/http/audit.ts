@@ -19,6 +19,11 @@ export interface AuditSink {
   push(record: AuditEventRecord): void;
 }
 
+/** The sink, keeping Read events only when `recordReads` (AUDIT_READS=false: writes, failures and logins only). */
+export function auditReads(sink: AuditSink, recordReads: boolean): AuditSink {
+  return recordReads ? sink : { push: (record) => void (record.event_type === 'Read' ? undefined : sink.push(record)) };
+}
+
 export type AuditInterface = 'graphql' | 'rest' | 'legacy' | 'oauth';
 
 /**

@@ -251,7 +251,7 @@ test('a client that goes away mid-export stops the read; the store keeps answeri
      FROM numbers(300000)`,
     { acc: ACC },
   );
-  for (const format of ['CSV', 'EXCEL'] as const) {
+  for (const format of ['CSV', 'EXCEL', 'PDF'] as const) {
     const file = await prepareReportExport(deps(), caller, { report_id: 'proof_of_play', format, start_date: '2024-07-01', end_date: '2024-07-10' });
     let bytes = 0;
     const out = new Writable({

@@ -66,3 +66,19 @@ export function finish(out: Writable): Promise<void> {
     if (!out.writableEnded) out.end();
   });
 }
+
+/**
+ * Settles `work` unless `out` closes first (the client went away), which rejects: a writer whose
+ * output is piped (exceljs's zip, pdfkit) would otherwise wait forever for a reader that is gone.
+ */
+export function unlessGone<T>(out: Writable, work: Promise<T>): Promise<T> {
+  if (out.destroyed && !out.writableFinished) return Promise.reject(new Error('the client went away'));
+  let onClose!: () => void;
+  const gone = new Promise<never>((_, reject) => {
+    onClose = () => {
+      if (!out.writableFinished) reject(new Error('the client went away'));
+    };
+    out.once('close', onClose);
+  });
+  return Promise.race([work, gone]).finally(() => out.off('close', onClose));
+}

@@ -7,7 +7,7 @@
  */
 import PDFDocument from 'pdfkit';
 import type { ReportColumn } from '../report.js';
-import { finish, summaryLines, type ReportWriter } from './document.js';
+import { finish, summaryLines, unlessGone, type ReportWriter } from './document.js';
 
 export const PDF_MAX_ROWS = 2000;
 /** The chart's bar colour (tests look for it in the rendered page). */
@@ -155,6 +155,6 @@ export const writePdf: ReportWriter = async (doc, out) => {
   // pipe() ends `out` once pdfkit has pushed its last bytes; wait for that, then for the flush.
   const ended = new Promise<void>((resolve) => pdf.once('end', () => resolve()));
   pdf.end();
-  await ended;
+  await unlessGone(out, ended);
   await finish(out);
 };

@@ -6,7 +6,7 @@
  */
 import ExcelJS from 'exceljs';
 import type { Cell, ColumnType, ReportColumn } from '../report.js';
-import { drained, finish, summaryLines, type ReportWriter } from './document.js';
+import { drained, finish, summaryLines, unlessGone, type ReportWriter } from './document.js';
 
 const NUM_FMT: Record<ColumnType, string | undefined> = {
   text: undefined,
@@ -48,6 +48,7 @@ export const writeXlsx: ReportWriter = async (doc, out) => {
       inSheet++;
     }
     // Let the zip drain into the response before the next batch (bounded memory on slow clients).
+    if (out.destroyed) throw new Error('the client went away');
     if (out.writableNeedDrain) await drained(out);
   }
   ws.commit();
@@ -62,6 +63,6 @@ export const writeXlsx: ReportWriter = async (doc, out) => {
     summary.addRow([k, total ? total.value : k === 'Rows' ? Number(v) : v]).commit();
   }
   summary.commit();
-  await wb.commit();
+  await unlessGone(out, wb.commit());
   await finish(out);
 };

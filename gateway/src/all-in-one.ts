@@ -177,6 +177,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     trustProxy: env.TRUST_PROXY,
     docs,
     metrics,
+    publicSdl: introspectionEnabled(env),
   });
   // Media files are served by the main app: RSS enclosures point there (known once it listens).
   const files: { baseUrl?: string } = {};

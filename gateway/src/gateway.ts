@@ -11,6 +11,7 @@ import { Kind, printSchema, type GraphQLSchema, type OperationDefinitionNode } f
 import { formatError, type Logger, type Principal } from '@pylon/kit';
 import type { GatewayContext } from './data-sources.js';
 import { maxFieldDuplicates } from './field-duplication.rule.js';
+import { inputDepthPlugin } from './input-depth.plugin.js';
 import { maxRootFields } from './root-fields.rule.js';
 
 export interface GatewayLimits {
@@ -119,6 +120,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       // Responses are per caller; HTTP cache hints would be wrong and cost a hook per field.
       ApolloServerPluginCacheControlDisabled(),
       auditPlugin,
+      inputDepthPlugin<GatewayContext>(),
       // Apollo's landing page loads Apollo Sandbox from a CDN; the self-hosted GraphiQL
       // (docs/api-docs.routes.ts) answers browsers instead.
       ApolloServerPluginLandingPageDisabled(),

@@ -290,7 +290,7 @@ describe('issue-9 probe findings', () => {
 describe("object-level authorization (API1): account B on account A's ids", () => {
   test('every id-taking endpoint of every interface has a cross-account case', async () => {
     const openapi = await (await fetch(`${base}/openapi.json`)).json();
-    const sdl = await (await fetch(`${base}/graphql?sdl`)).text();
+    const sdl = await (await fetch(`${base}/graphql?sdl`, { headers: { 'x-service-apikey': KEY_A } })).text();
     const missing = idTakingEndpoints(openapi, sdl).filter((e) => !(e in CROSS_ACCOUNT_CASES));
     expect(missing).toEqual([]);
   });

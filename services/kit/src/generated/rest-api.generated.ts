@@ -152,7 +152,9 @@ export interface paths {
          * Register a device.
          * @description Registers a device and answers it with its `registration_key`, the credential its player
          *     uses on the player API (/player/{registrationKey}/...). Give `registration_key` to register
-         *     the key a player generated (e.g. shown on its screen); otherwise one is generated. The
+         *     the key a player generated (e.g. shown on its screen): 32 to 128 letters, digits, - or _,
+         *     and hard to guess (runs, repeats and small alphabets are refused with 400); otherwise one is
+         *     generated (128 random bits). The
          *     reference's `activation_code` query parameter (the code a player shows to be paired) is
          *     taken as that key. Unknown properties (including `id` and `account_id`) are refused with
          *     400. Policy: Devices_Edit.
@@ -852,7 +854,9 @@ export interface paths {
         /**
          * Upload a media file (multipart/form-data).
          * @description The `file` part streams to storage (never buffered whole); its type is judged by its bytes
-         *     (images, video, audio, PDF, SVG; others 415), its size capped (413). Form fields as the reference:
+         *     (video, audio, PDF, and images a decoder reads: width and height known; 415 with the reason for
+         *     others, for truncated or undecodable images, and for SVG, refused because it can carry scripts),
+         *     its size capped (413). Form fields as the reference:
          *     name (default: the file name), group_id, tags ("a,b"), start_date, end_date; advertiser_id and
          *     is_shared are accepted and not stored. Served by the content service's upload router
          *     (x-pylon-handler: content). Policy: Files_Edit.
@@ -1401,14 +1405,14 @@ export interface components {
             /** @description Reference member; Pylon has no device capability flags (always null). */
             device_caps?: number | null;
         };
-        /** @description The latest heartbeat and health figures the device reported; every member is present, null where the player did not report it. */
+        /** @description The latest heartbeat and health figures the device reported; every member is present, null where the player did not report it, except the figures the reference types non-nullable (cpu_usage, memory_usage, disk_usage, bytes_received, transfer_rate), which are 0 then. */
         PingData: {
-            /** @description Percentage, 0 to 100; null when the player did not report it. */
-            cpu_usage?: number | null;
-            /** @description Percentage, 0 to 100; null when the player did not report it. */
-            memory_usage?: number | null;
-            /** @description Percentage, 0 to 100; null when the player did not report it. */
-            disk_usage?: number | null;
+            /** @description Percentage, 0 to 100; 0 when the player did not report it (the reference's type is non-nullable, as a typed client reads it). */
+            cpu_usage?: number;
+            /** @description Percentage, 0 to 100; 0 when the player did not report it (the reference's type is non-nullable, as a typed client reads it). */
+            memory_usage?: number;
+            /** @description Percentage, 0 to 100; 0 when the player did not report it (the reference's type is non-nullable, as a typed client reads it). */
+            disk_usage?: number;
             player_version?: string | null;
             ip_address?: string | null;
             /**
@@ -1430,10 +1434,16 @@ export interface components {
             type?: string | null;
             /** @description Always null here; the screenshot is GET /devices/{registrationKey}/snap (or include_snap on GET /devices). */
             snap?: string | null;
-            /** @description Bytes the player received (its own counter); null when the player did not report it. */
-            bytes_received?: number | null;
-            /** @description Current transfer rate over the primary network interface; null when the player did not report it. */
-            transfer_rate?: number | null;
+            /**
+             * Format: int64
+             * @description Bytes the player received (its own counter); 0 when the player did not report it (the reference's type is non-nullable, as a typed client reads it).
+             */
+            bytes_received?: number;
+            /**
+             * Format: int64
+             * @description Current transfer rate over the primary network interface; 0 when the player did not report it (the reference's type is non-nullable, as a typed client reads it).
+             */
+            transfer_rate?: number;
             /** @description Content package download progress, 0 to 100. */
             download_pct_complete?: number | null;
             /** @description Meta data the player reported (string values under the player's own keys, e.g. serial_number). */

@@ -184,7 +184,8 @@ export class DataTableRepository {
     // Slot indexes are sparse: every row of the table has the slot, saying so lets the store walk it.
     // Numeric bounds on the sorted column are repeated on its slot, so the walk starts at the
     // range and stops past it instead of testing every row before it (the slot mirrors the cell).
-    if (sort.path !== 'sortOrder') where[sort.path] = { $exists: true, ...(sort.key ? slotBounds(conditions, sort.key) : {}) };
+    // A `data.<key>` sort (no slot) has no index to walk: the store reads and sorts (bounded by the caller).
+    if (sort.path.startsWith('ix.')) where[sort.path] = { $exists: true, ...(sort.key ? slotBounds(conditions, sort.key) : {}) };
     return this.rows.find(tenant, where, { sort: { [sort.path]: sort.dir, id: sort.dir }, limit, ...(after ? { after } : {}) });
   }
 

@@ -104,6 +104,7 @@ export type DataTableColumn = {
   /** Allowed values, when the column offers a fixed choice. */
   options?: Maybe<Array<Scalars['String']['output']>>;
   required: Scalars['Boolean']['output'];
+  /** Whether the column has a sort index (fast sorted pages at any size); every column sorts either way. */
   sortable: Scalars['Boolean']['output'];
   type: ColumnType;
 };
@@ -379,7 +380,9 @@ export type Query = {
    * `filter`: JSON object of column key to value (equality) or to an operator object, e.g.
    * {"city":"Oslo","price":{"gte":10,"lt":20},"note":{"isEmpty":true}}. Operators: eq, neq, contains,
    * notContains, gt, gte, lt, lte, isEmpty, isNotEmpty, positive, negative, inRange [a,b],
-   * outOfRange [a,b]. `sort`: a column key (default: the row order, sortOrder); `sortDir`: asc or desc.
+   * outOfRange [a,b]. `sort`: any column key (default: the row order, sortOrder); a column marked
+   * `sortable` walks its index, any other is read and sorted, on tables of at most 20,000 rows
+   * (larger: BAD_USER_INPUT saying to mark it sortable); `sortDir`: asc or desc.
    * `pageSize`: default 50, at most 100. `continuationToken`: from the previous page; stable while
    * rows are inserted and deleted.
    */

@@ -509,7 +509,9 @@ export interface paths {
          * @description `filter`: a JSON object of column key to a value (equality) or an operator object, e.g.
          *     `{"city":"Oslo","price":{"gte":10,"lt":20}}`; operators: eq, neq, contains, notContains,
          *     gt, gte, lt, lte, isEmpty, isNotEmpty, positive, negative, inRange [a,b], outOfRange [a,b].
-         *     `sort`: a sortable column key (default: the row order); `sortDir`: asc or desc. `pageSize`:
+         *     `sort`: any column key (default: the row order): a column marked sortable walks its index, any
+         *     other is read and sorted, on tables of at most 20,000 rows (larger: 400 naming sort, saying to
+         *     mark the column sortable); `sortDir`: asc or desc. `pageSize`:
          *     default 50, at most 100. `continuationToken`: from the previous page. `fields`: comma-separated
          *     row properties to return (id, sort_order, data, updated_at, version; `data.<key>` narrows
          *     data to those columns). Answers ETag (the table's generation and the query): send it back in

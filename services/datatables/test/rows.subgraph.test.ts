@@ -362,6 +362,23 @@ describe('rows', () => {
     }
   });
 
+  test('the GraphQL export (one string) is capped: a table past 10,000 rows is refused pointing at the streamed REST export (issue 20, finding 1)', async () => {
+    const t = await newTable([{ name: 'N', key: 'n', type: 'NUMBER' }]);
+    const IMPORT = 'mutation($input: ImportDataTableRowsInput!) { importDataTableRows(input: $input) { success error imported failed } }';
+    const csv = `n\r\n${Array.from({ length: 10_001 }, (_, i) => i).join('\r\n')}\r\n`;
+    expect(await mutate('importDataTableRows', IMPORT, { input: { tableId: t, csv } })).toMatchObject({ success: true, imported: 10_001 });
+    const r = await run('query($t: String!) { exportDataTableRows(tableId: $t) }', { t });
+    expect(r.errors?.[0]?.message).toMatch(
+      new RegExp(`the table has 10001 rows; exportDataTableRows answers at most 10000 rows .*GET /datatables/${t}/rows/export`),
+    );
+    expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'tableId' });
+    // One row fewer and it answers.
+    const first = (await rows(t, { n: 1 })).data[0]!;
+    await mutate('deleteDataTableRow', DELETE_ROW, { t, r: first.id });
+    const csvOut = (await ok('query($t: String!) { exportDataTableRows(tableId: $t) }', { t })).exportDataTableRows as string;
+    expect(csvOut.split('\r\n').filter(Boolean)).toHaveLength(10_001);
+  });
+
   test('import: header by key or name, per-line errors, good rows kept', async () => {
     const t4 = await newTable([
       { name: 'Dish', key: 'dish', type: 'TEXT', required: true },

@@ -392,7 +392,12 @@ export type Query = {
    * tables (default 50, at most 100); pass the returned continuationToken to fetch the next page.
    */
   dataTables?: Maybe<DataTableList>;
-  /** All rows of the table as one CSV text (RFC 4180, header row of column keys, formula-escaped cells). Policy: DataTables_View. */
+  /**
+   * All rows of the table as one CSV text (RFC 4180, header row of column keys, formula-escaped
+   * cells), for tables of at most 10,000 rows and 5 MB of CSV; larger ones are refused
+   * (PAYLOAD_TOO_LARGE) pointing at the streamed REST export, GET /datatables/{tableId}/rows/export.
+   * Policy: DataTables_View.
+   */
   exportDataTableRows?: Maybe<Scalars['String']['output']>;
 };
 

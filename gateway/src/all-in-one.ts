@@ -5,10 +5,24 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import { Router } from 'express';
 import type { AddressInfo } from 'node:net';
-import { createLogger, createOps, InternalTokens, metricsAccess, SCHEMA_DIR, serveMetrics, type GatewayClient, type Logger, type Subgraph } from '@pylon/kit';
+import {
+  createJobsHttp,
+  createLogger,
+  createOps,
+  InternalTokens,
+  JobRunner,
+  jobSettingsFrom,
+  metricsAccess,
+  SCHEMA_DIR,
+  serveMetrics,
+  type GatewayClient,
+  type Logger,
+  type Subgraph,
+} from '@pylon/kit';
 import { createBackends, createRateLimiter } from '@pylon/composition/backends';
 import { createAnalyticsSubgraph, startIngest } from '@pylon/analytics';
 import { createContentSubgraph, createMediaHttp, playerContent } from '@pylon/content';
@@ -103,7 +117,9 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
     logger,
     pubsub: backends.pubsub!,
   });
-  const datatables = createDataTablesSubgraph({ documents, tokens, cache, logger });
+  // Heavy work (large imports) runs as jobs, their state in the documents store (kit jobs.ts).
+  const jobs = new JobRunner(documents, jobSettingsFrom(env), logger);
+  const datatables = createDataTablesSubgraph({ documents, tokens, cache, logger, jobs, maxTableRows: env.DATATABLE_MAX_ROWS });
   // In-process: the other subgraphs' repositories answer, each scoped to the caller's account.
   const scheduling = createSchedulingSubgraph({
     documents,
@@ -161,8 +177,12 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   const playerFailures = await createRateLimiter(env, playerFailureLimit(env));
   const mediaHttp = createMediaHttp(content.runtime, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
   // Data-table row reads (ETag from the table generation), CSV/xlsx import and CSV export likewise.
-  const dataTablesHttp = createDataTablesHttp(datatables.runtime, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
-  const front = Router().use(createPlayerApi(devices.runtime, { failures: playerFailures }), mediaHttp, dataTablesHttp, rest);
+  const dataTablesHttp = createDataTablesHttp(datatables.runtime, {
+    authenticate: (req) => auth.authenticate(credentialsFrom(req)),
+    jobs: { runner: jobs, dir: join(resolve(env.SIGNAGE_DATA_DIR), 'jobs'), thresholdBytes: env.IMPORT_JOB_THRESHOLD_BYTES },
+  });
+  const jobsHttp = createJobsHttp(jobs, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
+  const front = Router().use(createPlayerApi(devices.runtime, { failures: playerFailures }), mediaHttp, dataTablesHttp, jobsHttp, rest);
   const docs = docsEnabled(env) ? createApiDocs({ logger }) : undefined;
   const metrics = metricsAccess(env);
   const app = createHttpApp({
@@ -209,6 +229,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
   };
   files.baseUrl = url(servers[0]!);
   await access.start(url(servers[0]!));
+  // Jobs a previous run left unfinished continue from their checkpoints.
+  void jobs.resumeAll().catch((err: unknown) => logger.error({ err }, 'unfinished jobs were not resumed'));
   let closed = false;
   return {
     baseUrl: url(servers[0]!),
@@ -237,6 +259,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: { logger?: Logger } 
             }),
         ),
       );
+      await jobs.close();
       await gateway.stop();
       await access.close();
       await playerFailures.close();

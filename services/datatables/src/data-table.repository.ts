@@ -189,6 +189,12 @@ export class DataTableRepository {
     return this.rows.find(tenant, where, { sort: { [sort.path]: sort.dir, id: sort.dir }, limit, ...(after ? { after } : {}) });
   }
 
+  /** Which of these row ids exist (a resumed import job's first chunk). */
+  async existingRowIds(tenant: string, ids: readonly string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    return (await this.rows.find(tenant, { id: { $in: [...ids] } }, { limit: ids.length })).map((r) => r.id);
+  }
+
   countRows(tenant: string, tableId: string, conditions: readonly RowCondition[]): Promise<number> {
     return this.rows.count(tenant, rowsWhere(tableId, conditions));
   }

@@ -29,3 +29,5 @@ export * from './facade/case.js';
 export * from './facade/paging.js';
 export * from './facade/gateway-errors.js';
 export * from './json-patch.js';
+export * from './jobs/jobs.js';
+export * from './jobs/jobs-http.js';

@@ -606,10 +606,43 @@ export interface paths {
          *     uncompressed in all, each entry's declared sizes must match what it expands to, and no
          *     entry may expand more than 200 times), then streamed. Bad rows are reported with their
          *     line (CSV) or row number (xlsx), at most 100, and do not stop the others. At most 100 MB
-         *     and 1,000,000 rows per file. Policy: DataTables_Edit.
+         *     and 1,000,000 rows per file, and DATATABLE_MAX_ROWS (default 2,000,000) rows per table.
+         *     A file over IMPORT_JOB_THRESHOLD_BYTES (default 1 MB) runs as a job: the answer is 202 with
+         *     the job (follow it at GET /jobs/{id}, cancel it with DELETE /jobs/{id}); an account runs at
+         *     most JOBS_MAX_PER_ACCOUNT (default 2) jobs at once (429 beyond). Smaller files answer 200
+         *     with the result at once. Policy: DataTables_Edit.
          */
         post: operations["importDataTableRows"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A background job of the caller's account.
+         * @description State (queued, running, succeeded, failed, cancelled), progress (rows done of the total, once
+         *     counted), the first 100 row errors, and the result when finished. A job survives a restart of
+         *     the service: an unfinished one continues from its last committed chunk. Another account's job
+         *     is a 404. Policy: that of the job's work (an import: DataTables_View).
+         */
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a job.
+         * @description A queued job is cancelled at once, a running one after its current chunk (rows already
+         *     imported stay); a finished job is answered as it is. Policy: that of the job's work (an
+         *     import: DataTables_Edit).
+         */
+        delete: operations["cancelJob"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2199,6 +2232,40 @@ export interface components {
             new_version?: number;
             restored_row?: components["schemas"]["DataTableRow"];
         };
+        /** @description Work running in the background (kit jobs.ts). */
+        Job: {
+            id: string;
+            /** @description What it does, e.g. datatables.import. */
+            kind: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            progress: {
+                /** @description Records handled so far (imported and failed). */
+                rows_done: number;
+                /** @description Records in the file; null until counted. */
+                rows_total: number | null;
+                rows_failed: number;
+            };
+            /** @description The first 100 row errors. */
+            errors: {
+                line?: number;
+                error?: string;
+                field?: string | null;
+            }[];
+            /** @description What a finished job produced (an import - imported and failed counts). */
+            result: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Why it failed or was cancelled. */
+            error: string | null;
+            /** Format: date-time */
+            created_on: string;
+            started_on: string | null;
+            finished_on: string | null;
+            links: {
+                self?: string;
+            };
+        };
         DataTableImportResult: {
             imported?: number;
             failed?: number;
@@ -3627,12 +3694,73 @@ export interface operations {
                     "application/json": components["schemas"]["DataTableImportResult"];
                 };
             };
+            /** @description The file is over IMPORT_JOB_THRESHOLD_BYTES; it is imported by a job (Location names it). */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    cancelJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job, as it is now. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     exportDataTableRows: {

@@ -41,7 +41,7 @@ import { exportRowsCsv } from '../use-cases/export-rows.js';
 import { getDataTable } from '../use-cases/get-data-table.js';
 import { fileSize, IMPORT_JOB_KIND, type ImportJobInput } from '../use-cases/import-job.js';
 import { IMPORT_LIMITS, importRowsCsv, type ImportResult } from '../use-cases/import-rows.js';
-import { importRowsXlsx } from '../use-cases/import-xlsx.js';
+import { importRowsXlsx, prescanXlsx } from '../use-cases/import-xlsx.js';
 import { getRow, listRows } from '../use-cases/read-rows.js';
 
 export interface DataTablesHttpOptions {
@@ -320,6 +320,8 @@ export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOpt
             res.status(200).json({ imported: small.imported, failed: small.failed, errors: small.errors });
             return;
           }
+          // A bomb or a lying archive is refused now (400), not after a 202.
+          if (spooled.format === 'xlsx') await prescanXlsx(spooled.path);
           const input: ImportJobInput = {
             tableId: table.id,
             path: spooled.path,

@@ -1,6 +1,6 @@
 /**
  * Imports over IMPORT_JOB_THRESHOLD_BYTES run as jobs (kit jobs.ts): the HTTP layer spools the
- * upload into the jobs directory and answers 202; this handler streams it into the table (CSV
+ * upload into the jobs directory (an .xlsx is pre-scanned there, so a bomb is a 400) and answers 202; this handler streams it into the table (CSV
  * through the parser, .xlsx through exceljs's streaming reader: memory stays flat) and reports
  * after every committed chunk of 1000 rows: progress, the new row errors, and a checkpoint (the
  * last line committed).
@@ -108,7 +108,7 @@ export function registerImportJob(runner: JobRunner, rt: DataTablesRuntime): voi
       const result =
         input.format === 'csv'
           ? await importRowsCsv(rt, principal, input.tableId, createReadStream(input.path), options)
-          : await importRowsXlsx(rt, principal, input.tableId, input.path, options);
+          : await importRowsXlsx(rt, principal, input.tableId, input.path, { ...options, prescanned: true });
       const base = ctx.job.checkpoint as { imported?: number; failed?: number } | null;
       return { imported: (base?.imported ?? 0) + result.imported, failed: (base?.failed ?? 0) + result.failed };
     },

@@ -116,9 +116,9 @@ export async function importRowsXlsx(
   principal: Principal,
   tableId: string,
   path: string,
-  options: ImportOptions = {},
+  options: ImportOptions & { prescanned?: boolean } = {},
 ): Promise<ImportResult> {
-  await prescanXlsx(path);
+  if (!options.prescanned) await prescanXlsx(path);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
     sharedStrings: 'cache',
     hyperlinks: 'ignore',

@@ -61,17 +61,23 @@ const env = loadConfig(allInOneEnv, {
 const app = await startAllInOne(env, { logger: createLogger({ level: 'silent' }) });
 const headers = { 'x-service-apikey': KEY };
 
-async function gql(query: string): Promise<any> {
+interface JobBody {
+  id: string;
+  state: string;
+  result: { imported: number } | null;
+}
+
+async function gql(query: string): Promise<{ createDataTable: { table: { id: string } } }> {
   const r = await fetch(`${app.baseUrl}/graphql`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
     body: JSON.stringify({ query }),
   });
-  return ((await r.json()) as { data: any }).data;
+  return ((await r.json()) as { data: { createDataTable: { table: { id: string } } } }).data;
 }
 
 /** POSTs the file as multipart/form-data, streamed from disk (content-length known). */
-async function upload(path: string, tableId: string): Promise<{ status: number; body: any }> {
+async function upload(path: string, tableId: string): Promise<{ status: number; body: JobBody }> {
   const boundary = `----pylon${Date.now()}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${path.split('/').pop()}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
@@ -89,7 +95,7 @@ async function upload(path: string, tableId: string): Promise<{ status: number; 
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) as JobBody }));
       },
     );
     req.on('error', reject);
@@ -104,7 +110,7 @@ async function measure(kind: 'csv' | 'xlsx') {
   const t = await gql(
     'mutation { createDataTable(input: { name: "Import bench", columns: [{ name: "N", key: "n", type: NUMBER }, { name: "Label", key: "label", type: TEXT }, { name: "Price", key: "price", type: NUMBER }, { name: "City", key: "city", type: TEXT }] }) { table { id } } }',
   );
-  const tableId = t.createDataTable.table.id as string;
+  const tableId = t.createDataTable.table.id;
   global.gc?.();
   await new Promise((r) => setTimeout(r, 500));
   const idle = process.memoryUsage().rss;
@@ -114,15 +120,15 @@ async function measure(kind: 'csv' | 'xlsx') {
   const r = await upload(join(files, `rows.${kind}`), tableId);
   if (r.status !== 202) throw new Error(`expected 202, got ${r.status}: ${JSON.stringify(r.body)}`);
   const accepted = Date.now() - started;
-  let job: any;
+  let job: JobBody;
   for (;;) {
-    job = await (await fetch(`${app.baseUrl}/jobs/${r.body.id}`, { headers })).json();
+    job = (await (await fetch(`${app.baseUrl}/jobs/${r.body.id}`, { headers })).json()) as JobBody;
     if (['succeeded', 'failed', 'cancelled'].includes(job.state)) break;
     await new Promise((res) => setTimeout(res, 500));
   }
   clearInterval(sampler);
   const seconds = (Date.now() - started) / 1000;
-  if (job.state !== 'succeeded' || job.result.imported !== ROWS) throw new Error(`job ended ${JSON.stringify(job).slice(0, 500)}`);
+  if (job.state !== 'succeeded' || job.result?.imported !== ROWS) throw new Error(`job ended ${JSON.stringify(job).slice(0, 500)}`);
   const size = (await stat(join(files, `rows.${kind}`))).size;
   return {
     kind,

@@ -35,11 +35,9 @@ export function createJobsHttp(runner: JobRunner, o: { authenticate(req: Request
     try {
       const principal = await o.authenticate(req);
       if (!principal) {
-        res
-          .status(401)
-          .json({
-            error: { code: 'UNAUTHENTICATED', message: 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token' },
-          });
+        res.status(401).json({
+          error: { code: 'UNAUTHENTICATED', message: 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token' },
+        });
         return;
       }
       const id = String(req.params.id);

@@ -5,13 +5,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import { Router } from 'express';
 import type { AddressInfo } from 'node:net';
 import {
+  createJobsHttp,
   createLogger,
   createOps,
   InternalTokens,
+  JobRunner,
+  jobSettingsFrom,
   telemetryMetrics,
   metricsAccess,
   SCHEMA_DIR,
@@ -155,7 +159,9 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     pubsub: backends.pubsub!,
   });
   late.content = content;
-  const datatables = createDataTablesSubgraph({ documents, tokens, cache, logger });
+  // Heavy work (large imports) runs as jobs, their state in the documents store (kit jobs.ts).
+  const jobs = new JobRunner(documents, jobSettingsFrom(env), logger);
+  const datatables = createDataTablesSubgraph({ documents, tokens, cache, logger, jobs, maxTableRows: env.DATATABLE_MAX_ROWS });
   // In-process: the other subgraphs' repositories answer, each scoped to the caller's account.
   const scheduling = createSchedulingSubgraph({
     documents,
@@ -213,7 +219,11 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   const playerFailures = await createRateLimiter(env, playerFailureLimit(env));
   const mediaHttp = createMediaHttp(content.runtime, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
   // Data-table row reads (ETag from the table generation), CSV/xlsx import and CSV export likewise.
-  const dataTablesHttp = createDataTablesHttp(datatables.runtime, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
+  const dataTablesHttp = createDataTablesHttp(datatables.runtime, {
+    authenticate: (req) => auth.authenticate(credentialsFrom(req)),
+    jobs: { runner: jobs, dir: join(resolve(env.SIGNAGE_DATA_DIR), 'jobs'), thresholdBytes: env.IMPORT_JOB_THRESHOLD_BYTES },
+  });
+  const jobsHttp = createJobsHttp(jobs, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
   // Report files (GET /report, POST /report/export): ids checked and names read from the repositories in-process.
   const reportsHttp = createReportsHttp(
     {
@@ -225,7 +235,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     },
     { authenticate: (req) => auth.authenticate(credentialsFrom(req)), logger, audit },
   );
-  const front = Router().use(createPlayerApi(devices.runtime, { failures: playerFailures }), mediaHttp, dataTablesHttp, reportsHttp, rest);
+  const front = Router().use(createPlayerApi(devices.runtime, { failures: playerFailures }), mediaHttp, dataTablesHttp, jobsHttp, reportsHttp, rest);
   const docs = docsEnabled(env) ? createApiDocs({ logger }) : undefined;
   const metrics = metricsAccess(env);
   const app = createHttpApp({
@@ -240,6 +250,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     trustProxy: env.TRUST_PROXY,
     docs,
     metrics,
+    publicSdl: introspectionEnabled(env),
   });
   // Media files are served by the main app: RSS enclosures point there, like manifests.
   const legacy = createLegacyApp({ client, logger, ops, audit, trustProxy: env.TRUST_PROXY, metrics, filesBaseUrl: publicBase });
@@ -291,6 +302,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
         return f;
       })
     : Promise.resolve(undefined);
+  // Jobs a previous run left unfinished continue from their checkpoints.
+  void jobs.resumeAll().catch((err: unknown) => logger.error({ err }, 'unfinished jobs were not resumed'));
   let closed = false;
   return {
     baseUrl: url(servers[0]!),
@@ -322,6 +335,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
             }),
         ),
       );
+      await jobs.close();
       await gateway.stop();
       await access.close();
       await playerFailures.close();

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { envBool, envInt, envLogLevel, envPort, envTrustProxy, metricsEnv } from '@pylon/kit';
+import { envBool, envInt, envLogLevel, envPort, envTrustProxy, jobsEnv, metricsEnv } from '@pylon/kit';
 import { auditSinkEnv } from '@pylon/composition/audit-sink';
 import { backendEnv, backendRules } from '@pylon/composition/backends';
 import { devicesEnv } from '@pylon/devices/config';
 import { contentEnv } from '@pylon/content/config';
+import { datatablesEnv } from '@pylon/datatables/config';
 import { authEnv, oauthEnv } from '@pylon/identity/config';
 
 const common = {
@@ -46,6 +47,10 @@ export const allInOneEnv = backendEnv
     ...devicesEnv,
     /** Media upload, import and file-address settings, declared in services/content/src/config.ts. */
     ...contentEnv,
+    /** Import job threshold and rows per table, declared in services/datatables/src/config.ts. */
+    ...datatablesEnv,
+    /** Jobs per account and workers, declared in services/kit/src/jobs/jobs.ts. */
+    ...jobsEnv,
     /** The demo account's devices ping through a built-in simulator (only with SIGNAGE_DEMO). */
     SIGNAGE_SIMULATOR: envBool(true),
     SIGNAGE_SIMULATOR_SECONDS: envInt(15, 1, 3600),

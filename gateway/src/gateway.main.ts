@@ -71,7 +71,17 @@ try {
     ]),
   );
   const metrics = metricsAccess(env);
-  const app = createHttpApp({ gateway, auth, ops, logger, checks, audit: audit.sink, trustProxy: env.TRUST_PROXY, metrics });
+  const app = createHttpApp({
+    gateway,
+    auth,
+    ops,
+    logger,
+    checks,
+    audit: audit.sink,
+    trustProxy: env.TRUST_PROXY,
+    metrics,
+    publicSdl: introspectionEnabled(env),
+  });
   const server = await listenHttp(app, env.PORT, env.HOST);
   const metricsServer = await serveMetrics(ops, metrics, env.HOST);
   logger.info({ port: env.PORT }, 'gateway listening');

@@ -8,9 +8,11 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { Kind, printSchema, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { formatError, type Logger, type Principal } from '@pylon/kit';
+import { formatError, loadOperations, type Logger, type Principal } from '@pylon/kit';
 import type { GatewayContext } from './data-sources.js';
 import { maxFieldDuplicates } from './field-duplication.rule.js';
+import { inputDepthPlugin } from './input-depth.plugin.js';
+import { listCostPlugin } from './list-cost.plugin.js';
 import { maxRootFields } from './root-fields.rule.js';
 
 export interface GatewayLimits {
@@ -130,6 +132,9 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       // Responses are per caller; HTTP cache hints would be wrong and cost a hook per field.
       ApolloServerPluginCacheControlDisabled(),
       auditPlugin,
+      inputDepthPlugin<GatewayContext>(),
+      // The facades' persisted documents are exempt: rest.yaml and the legacy routes bound their sizes.
+      listCostPlugin<GatewayContext>({ maxCost: l.maxCost, exempt: new Set([...loadOperations('rest').values(), ...loadOperations('legacy').values()]) }),
       // Apollo's landing page loads Apollo Sandbox from a CDN; the self-hosted GraphiQL
       // (docs/api-docs.routes.ts) answers browsers instead.
       ApolloServerPluginLandingPageDisabled(),

@@ -37,6 +37,11 @@ export interface HttpAppOptions {
   docs?: Router | undefined;
   /** Who may read /metrics here (default: loopback callers only). */
   metrics?: MetricsAccess;
+  /**
+   * Whether the SDL at /graphql/?sdl is public documentation. Off (production, where introspection
+   * is off): it needs a key like any query, or it would make disabling introspection moot.
+   */
+  publicSdl?: boolean;
 }
 
 export function createHttpApp(o: HttpAppOptions): Express {
@@ -54,11 +59,15 @@ export function createHttpApp(o: HttpAppOptions): Express {
   // Before /graphql: a browser's GET of /graphql gets GraphiQL, API calls pass through.
   if (o.docs) app.use(o.docs);
 
-  // The SDL is documentation: served without credentials, never with federation internals.
-  app.get('/graphql', (req, res, next) => {
-    if (!('sdl' in req.query)) return next();
-    res.type('text/plain; charset=utf-8').send(o.gateway.sdl());
-  });
+  // The SDL is documentation, never with federation internals: public only where introspection is.
+  const sdlAuth = graphqlAuth(o.auth);
+  app.get(
+    '/graphql',
+    (req, res, next) => (!('sdl' in req.query) ? next('route') : o.publicSdl === false ? sdlAuth(req, res, next) : next()),
+    (_req, res) => {
+      res.type('text/plain; charset=utf-8').send(o.gateway.sdl());
+    },
+  );
   app.use(
     '/graphql',
     auditTrail({ sink: o.audit, interface: 'graphql', controller: () => 'graphql' }),

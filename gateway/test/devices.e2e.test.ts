@@ -357,11 +357,11 @@ describe('commands, the player API and ping data', () => {
     });
     const byKey = await call('GET', `/devices/${d.registration_key}/pingdata`);
     expect(byKey.body).toMatchObject({ bytes_received: 123456789, type: 'heartbeat', cpu_temperature: null, current_schedule: null });
-    // Download complete: in sync. A ping without the figures answers null (declared deviation), never an invented 0.
+    // Download complete: in sync. A ping without the figures answers 0 where the reference's type is non-nullable (what its own service answers), null elsewhere.
     await player(d.registration_key, '/ping', { download_pct_complete: 100 });
     const synced = (await call('GET', `/devices/${d.id}`)).body;
     expect(synced).toMatchObject({ in_sync: true, serial_number: null });
-    expect(synced.ping_data).toMatchObject({ cpu_usage: null, bytes_received: null, transfer_rate: null, meta: null });
+    expect(synced.ping_data).toMatchObject({ cpu_usage: 0, bytes_received: 0, transfer_rate: 0, cpu_temperature: null, meta: null });
     // No progress reported: in sync while online.
     await player(d.registration_key, '/ping', {});
     expect((await call('GET', `/devices?id=${d.id}`)).body[0]).toMatchObject({ in_sync: true, is_online: true });
@@ -401,6 +401,43 @@ describe('commands, the player API and ping data', () => {
     const nullName = await call('POST', `/devices/${d.id}/track`, { session_id: 's', event_name: null });
     expect(nullName.status).toBe(400);
     expect(nullName.body.error.field).toBe('event_name');
+  });
+});
+
+describe('demo-like partial pings through every device read (issue 20, finding 10)', () => {
+  // The demo simulator's ping (gateway/src/simulator.ts): no bytes_received, no transfer_rate.
+  const DEMO_PING = {
+    cpu_usage: 31.5,
+    memory_usage: 47,
+    disk_usage: 41,
+    player_version: '4.2.0',
+    os_version: 'Android 13',
+    ip_address: '10.0.0.11',
+    uptime: 5000,
+  };
+  test.each([
+    ['the demo ping', DEMO_PING],
+    ['a ping with one figure', { player_version: '1.0' }],
+    ['an empty ping', {}],
+  ])('%s: the reference non-nullable figures are numbers, never null (each response also checked against the reference)', async (_name, ping) => {
+    const made = await call('POST', '/devices', { name: `Partial ping ${_name}` });
+    const key = made.body.registration_key as string;
+    expect(
+      (await fetch(`${h.baseUrl}/player/${key}/ping`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ping) })).status,
+    ).toBe(200);
+    const reads = [
+      (await call('GET', `/devices/${made.body.id}`)).body.ping_data,
+      ((await call('GET', '/devices?take=1000')).body as Json[]).find((d) => d.id === made.body.id)!.ping_data,
+      (await call('GET', `/devices/pingdata?registration_key=${key}`)).body,
+      (await call('GET', `/devices/${key}/pingdata`)).body,
+    ];
+    for (const p of reads) {
+      for (const f of ['cpu_usage', 'memory_usage', 'disk_usage', 'bytes_received', 'transfer_rate']) {
+        expect([f, typeof p[f]]).toEqual([f, 'number']);
+        if (!(f in ping)) expect([f, p[f]]).toEqual([f, 0]);
+      }
+      expect(p.bytes_received).toBe(0);
+    }
   });
 });
 

@@ -18,8 +18,12 @@ test('a misspelled field gets no suggestion in production', async () => {
   expect(JSON.stringify(r.body)).not.toMatch(/Did you mean/);
 });
 
-test('the SDL stays published (it is the documented contract)', async () => {
-  expect((await fetch(`${h.baseUrl}/graphql/?sdl`)).status).toBe(200);
+test('the SDL needs a key in production, where introspection is off (issue 20, finding 3)', async () => {
+  expect((await fetch(`${h.baseUrl}/graphql/?sdl`)).status).toBe(401);
+  expect((await fetch(`${h.baseUrl}/graphql/?sdl`, { headers: { 'x-service-apikey': 'not-a-valid-key-0123456789' } })).status).toBe(401);
+  const keyed = await fetch(`${h.baseUrl}/graphql/?sdl`, { headers: { 'x-service-apikey': h.key } });
+  expect(keyed.status).toBe(200);
+  expect(await keyed.text()).toMatch(/type Device \{/);
 });
 
 test('the browser docs are off in production unless DOCS_ENABLED=true (404, and /graphql stays API-only)', async () => {

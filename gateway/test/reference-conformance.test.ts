@@ -135,6 +135,19 @@ describe('rest.yaml compatibility with the reference (scripts/check-rest-compat.
       ]),
     );
   });
+  test('catches a response member that may be null where the reference scalar is not, even when declared a deviation', () => {
+    const broken = conformingCopy(paths);
+    broken.components!.schemas!.PingData.properties.bytes_received = {
+      'x-reference-deviation': 'null when not reported',
+      anyOf: [{ type: 'integer' }, { type: 'null' }],
+    };
+    const found = compareWithReference(broken, reference).map((p) => `${p.op} | ${p.at} | ${p.message}`);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^GET \/devices \| response 200 \/\*\/ping_data\/bytes_received \| ours may answer null where the reference's integer/),
+      ]),
+    );
+  });
   test('catches renamed and missing properties, parameters, statuses and enum values', () => {
     const broken = conformingCopy([...paths, '/playlists']);
     const account = broken.components!.schemas!.Account.properties;
@@ -247,7 +260,7 @@ describe('deviations rest.yaml declares are not runtime mismatches', () => {
       mac_address: null,
       disk_usage: 1,
       timestamp: '2024-01-02T03:04:05Z',
-      bytes_received: null,
+      bytes_received: '12',
       transfer_rate: null,
       ip_address: null,
       latitude: null,
@@ -262,5 +275,15 @@ describe('deviations rest.yaml declares are not runtime mismatches', () => {
     const v = c.check('GET', '/devices/k/pingdata', 200, 'application/json', JSON.stringify(ping))!;
     expect(v.mismatches.map((m) => m.at)).toEqual(['/transfer_rate']);
     expect(c.check('POST', '/devices/commands', 200, 'application/json', '{}')!.mismatches).toEqual([]);
+    // No deviation excuses a null where the reference's scalar is non-nullable (issue 20, finding 10):
+    // a client generated in C# or Java cannot put null into a long.
+    const nulls = c.check('GET', '/devices/k/pingdata', 200, 'application/json', JSON.stringify({ ...ping, bytes_received: null, transfer_rate: 0 }))!;
+    expect(nulls.mismatches).toEqual([
+      {
+        at: '/bytes_received',
+        message: expect.stringMatching(/expects integer \(int64\), got null/),
+        nullForNonNullable: true,
+      },
+    ]);
   });
 });

@@ -32,6 +32,8 @@ export interface Ids {
   playlistGroup: string;
   template: string;
   templateGroup: string;
+  /** A's import job (an import over IMPORT_JOB_THRESHOLD_BYTES). */
+  job: string;
 }
 
 type GqlResult = { status: number; body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
@@ -233,6 +235,11 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'REST POST /datatables/{tableId}/rows/import': (c) =>
     status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/import`, { method: 'POST', body: 'name\nx\n' }), 404),
   'REST GET /datatables/{tableId}/rows/export': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/export`), 404),
+  // Jobs (issue 20): A's import job, read and cancelled by B.
+  'REST GET /jobs/{id}': (c) => status(c.rest(`/jobs/${c.ids.job}`), 404),
+  'REST DELETE /jobs/{id}': (c) => status(c.rest(`/jobs/${c.ids.job}`, { method: 'DELETE' }), 404),
+  'GraphQL Query.job': gqlNothing('query($id: ID!) { job(id: $id) { id state } }', (i) => ({ id: i.job })),
+  'GraphQL Mutation.cancelJob': gqlNothing('mutation($id: ID!) { cancelJob(id: $id) { success error job { id } } }', (i) => ({ id: i.job })),
   'REST GET /datatables/{tableId}/rows/{rowId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1`), 404),
   'REST PUT /datatables/{tableId}/rows/{rowId}': (c) =>
     status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1`, { method: 'PUT', body: JSON.stringify({ data: {} }) }), 404),

@@ -72,6 +72,8 @@ beforeAll(async () => {
     SIGNAGE_SIMULATOR: 'false',
     METRICS_PORT: String(metricsPort),
     METRICS_TOKEN,
+    // Small imports become jobs, so A has one for B to probe.
+    IMPORT_JOB_THRESHOLD_BYTES: '200',
   };
   // The server seeds account A while the CLI makes account B.
   const [url] = await Promise.all([
@@ -122,6 +124,17 @@ beforeAll(async () => {
   ] as const) {
     ids[key] = ((await (await rest(`/${area}/groups`, { method: 'POST', body: JSON.stringify({ name: `A ${area} group` }) })).json()) as { id: string }).id;
   }
+  // A's import job: a data table and a file over the job threshold.
+  const table = await gql('mutation { createDataTable(input: { name: "A jobs", columns: [{ name: "N", key: "n", type: NUMBER }] }) { table { id } } }');
+  const form = new FormData();
+  form.append('file', new Blob([`n\n${Array.from({ length: 200 }, (_, i) => i).join('\n')}\n`], { type: 'text/csv' }), 'a.csv');
+  const imported = await fetch(`${base}/datatables/${table.body.data!.createDataTable.table.id}/rows/import`, {
+    method: 'POST',
+    headers: { 'x-service-apikey': KEY_A },
+    body: form,
+  });
+  if (imported.status !== 202) throw new Error(`A's import did not become a job: ${imported.status} ${await imported.text()}`);
+  ids.job = ((await imported.json()) as { id: string }).id;
   await gql('query securityProbeA { account { id } }');
   const deadline = Date.now() + 15_000;
   for (;;) {
@@ -290,7 +303,7 @@ describe('issue-9 probe findings', () => {
 describe("object-level authorization (API1): account B on account A's ids", () => {
   test('every id-taking endpoint of every interface has a cross-account case', async () => {
     const openapi = await (await fetch(`${base}/openapi.json`)).json();
-    const sdl = await (await fetch(`${base}/graphql?sdl`)).text();
+    const sdl = await (await fetch(`${base}/graphql?sdl`, { headers: { 'x-service-apikey': KEY_A } })).text();
     const missing = idTakingEndpoints(openapi, sdl).filter((e) => !(e in CROSS_ACCOUNT_CASES));
     expect(missing).toEqual([]);
   });
@@ -329,6 +342,9 @@ describe("object-level authorization (API1): account B on account A's ids", () =
     expect(r.body.data!.alertRules.map((g: { id: string }) => g.id)).toContain(ids.alertRule);
     expect(r.body.data!.apiKeys.map((g: { id: string }) => g.id)).toContain(ids.apiKey);
     expect(r.body.data!.organizations).toEqual([{ id: ids.org, name: 'A branch' }]);
+    // A's job was neither read nor cancelled by B.
+    const job = await gql('query($id: ID!) { job(id: $id) { state progress { rowsDone } } }', { variables: { id: ids.job } });
+    expect(job.body.data!.job).toEqual({ state: 'SUCCEEDED', progress: { rowsDone: 200 } });
   });
 });
 

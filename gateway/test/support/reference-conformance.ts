@@ -37,6 +37,11 @@ export interface Mismatch {
   /** JSON pointer into the body with array indexes as `*`, or `status` / `content-type`. */
   at: string;
   message: string;
+  /**
+   * A null where the reference declares a non-nullable scalar (`long`, `double`, `bool`, `string`
+   * in a typed client): no declared deviation excuses it, a generated C#/Java client cannot read it.
+   */
+  nullForNonNullable?: true;
 }
 
 export interface Verdict {
@@ -171,8 +176,9 @@ export class ReferenceConformance {
     const found = this.operationOf(method, path);
     if (!found) return undefined;
     const verdict = this.compare(found, status, contentType, bodyText);
-    // What rest.yaml declares as a deviation (our spec wins) is not a mismatch.
-    verdict.mismatches = verdict.mismatches.filter((m) => !this.deviations.covers(method, found.template, status, m.at));
+    // What rest.yaml declares as a deviation (our spec wins) is not a mismatch, except a null
+    // where the reference's scalar is non-nullable: that breaks typed clients whatever our spec says.
+    verdict.mismatches = verdict.mismatches.filter((m) => m.nullForNonNullable || !this.deviations.covers(method, found.template, status, m.at));
     return verdict;
   }
 
@@ -244,9 +250,13 @@ export class ReferenceConformance {
       }
       const at = normalizePointer(pointer);
       if (out.has(at)) continue;
+      const actual = pointerAt(body, pointer);
+      const declared = (e.parentSchema as { type?: unknown } | undefined)?.type;
+      const scalar = e.keyword === 'type' && typeof declared === 'string' && ['string', 'number', 'integer', 'boolean'].includes(declared);
       out.set(at, {
         at,
-        message: `${op} answered ${status}: at ${pointer || '(root)'} the reference expects ${expected}, got ${actualOf(pointerAt(body, pointer))}`,
+        message: `${op} answered ${status}: at ${pointer || '(root)'} the reference expects ${expected}, got ${actualOf(actual)}`,
+        ...(scalar && actual === null ? { nullForNonNullable: true as const } : {}),
       });
     }
     return [...out.values()];

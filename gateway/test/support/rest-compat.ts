@@ -107,6 +107,12 @@ class Comparison {
     if (!this.once(op, ref, ours, 'response')) return;
     const r = shapeOf(this.reference, ref);
     const o = shapeOf(this.ours, ours);
+    // A null where the reference's scalar is non-nullable breaks a typed client (a C# `long` cannot
+    // hold it): no declared deviation excuses it.
+    const scalar = r.types.size > 0 && [...r.types].every((t) => ['string', 'number', 'integer', 'boolean'].includes(t));
+    if (scalar && !r.nullable && o.nullable) {
+      return this.problem(op, at, `ours may answer null where the reference's ${show(r)} is non-nullable (typed clients cannot read it)`);
+    }
     if (o.deviation) return;
     const wrongTypes = [...o.types].filter((t) => !accepts(r.types, t));
     if (wrongTypes.length || (r.types.size && !o.types.size)) return this.problem(op, at, `the reference answers ${show(r)}, ours ${show(o)}`);

@@ -11,9 +11,9 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /**
  * GraphQL PingData -> the reference's PingData, every member present. Figures the player did not
- * report are null, also where the reference types them non-nullable (cpu_usage, memory_usage,
- * disk_usage, bytes_received, transfer_rate: declared in rest.yaml; Pylon does not invent a 0).
- * `meta` keeps the player's own keys.
+ * report are null, except where the reference types them non-nullable (cpu_usage, memory_usage,
+ * disk_usage, bytes_received, transfer_rate): there 0, what the reference's own service answers,
+ * since a typed client (a C# `long`) cannot hold null. `meta` keeps the player's own keys.
  */
 export function toRestPingData(p: GqlRecord): Record<string, unknown> {
   return {
@@ -21,13 +21,13 @@ export function toRestPingData(p: GqlRecord): Record<string, unknown> {
     snap: null,
     player_version: str(p.playerVersion),
     os_version: str(p.osVersion),
-    cpu_usage: num(p.cpuUsage),
-    memory_usage: num(p.memoryUsage),
+    cpu_usage: num(p.cpuUsage) ?? 0,
+    memory_usage: num(p.memoryUsage) ?? 0,
     mac_address: str(p.macAddress),
-    disk_usage: num(p.diskUsage),
+    disk_usage: num(p.diskUsage) ?? 0,
     timestamp: str(p.timestamp),
-    bytes_received: int(p.bytesReceived),
-    transfer_rate: int(p.transferRate),
+    bytes_received: int(p.bytesReceived) ?? 0,
+    transfer_rate: int(p.transferRate) ?? 0,
     ip_address: str(p.ipAddress),
     latitude: num(p.latitude),
     longitude: num(p.longitude),

@@ -108,6 +108,36 @@ describe('multipart upload (POST /media)', () => {
     expect((await f.run('{ media { id } }', {}, principal('acc-spoof'))).data?.media).toEqual([]);
   });
 
+  test('an image is accepted only when a decoder reads it: magic bytes alone and truncated files are 415 with the reason (issue 20, finding 7)', async () => {
+    const before = await f.blobFiles('acc-undecodable');
+    const jpeg = await (await import('sharp')).default(png).jpeg().toBuffer();
+    const cases = [
+      { name: 'three bytes', bytes: Buffer.from([0xff, 0xd8, 0xff]), reason: /cannot be decoded/ },
+      { name: 'header only', bytes: jpeg.subarray(0, 400), reason: /cannot be decoded/ },
+      { name: 'half the pixels', bytes: jpeg.subarray(0, Math.floor(jpeg.length / 2)), reason: /cannot be decoded/ },
+      { name: 'png header, no pixels', bytes: png.subarray(0, 60), reason: /cannot be decoded/ },
+      {
+        name: 'svg (refused on purpose)',
+        bytes: Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>'),
+        reason: /SVG files are not accepted/,
+      },
+    ];
+    for (const c of cases) {
+      const form = multipart({}, { name: 'x.jpg', type: 'image/jpeg', bytes: c.bytes });
+      const res = await post('/media', form.body, { 'content-type': form.contentType }, 'acc-undecodable');
+      const body = (await res.json()) as { error: { code: string; field: string; message: string } };
+      expect([c.name, res.status, body.error.code, body.error.field]).toEqual([c.name, 415, 'UNSUPPORTED_MEDIA_TYPE', 'file']);
+      expect([c.name, body.error.message]).toEqual([c.name, expect.stringMatching(c.reason)]);
+    }
+    expect(await f.blobFiles('acc-undecodable')).toEqual(before);
+    expect((await f.run('{ media { id } }', {}, principal('acc-undecodable'))).data?.media).toEqual([]);
+    // A whole JPEG still goes through, with its size.
+    const ok = multipart({}, { name: 'ok.jpg', type: 'image/jpeg', bytes: jpeg });
+    const res = await post('/media', ok.body, { 'content-type': ok.contentType }, 'acc-undecodable');
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ mime_type: 'image/jpeg', width: 640, height: 360 });
+  });
+
   test('missing file, unknown group, bad date and too many parts are 4xx naming the field', async () => {
     const none = multipart({ name: 'x' }, null);
     expect(await (await post('/media', none.body, { 'content-type': none.contentType })).json()).toMatchObject({

@@ -1,8 +1,9 @@
-import { createSubgraph, type Cache, type DocumentStore, type InternalTokens, type Logger, type Subgraph } from '@pylon/kit';
+import { createSubgraph, type Cache, type DocumentStore, type InternalTokens, type JobRunner, type Logger, type Subgraph } from '@pylon/kit';
 import { DataTableRepository } from './data-table.repository.js';
 import { dataTablesResolvers } from './graphql/resolvers.js';
 import type { DataTablesRuntime } from './runtime.js';
 import { FilteredCounts } from './use-cases/filtered-counts.js';
+import { registerImportJob } from './use-cases/import-job.js';
 
 export interface DataTablesDeps {
   documents: DocumentStore;
@@ -12,6 +13,10 @@ export interface DataTablesDeps {
   /** Versions kept per row (default 100); older ones are pruned as new ones are written. */
   historyLimit?: number;
   logger?: Logger;
+  /** Rows one table may hold (DATATABLE_MAX_ROWS). */
+  maxTableRows?: number;
+  /** The process's jobs: imports over the threshold run there; the `job` query reads them. */
+  jobs?: JobRunner;
 }
 
 export const DEFAULT_HISTORY_LIMIT = 100;
@@ -25,7 +30,10 @@ export function createDataTablesSubgraph(deps: DataTablesDeps): Subgraph & { rep
     counts: new FilteredCounts(),
     ...(deps.cache ? { cache: deps.cache } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
+    ...(deps.maxTableRows ? { maxTableRows: deps.maxTableRows } : {}),
+    ...(deps.jobs ? { jobs: deps.jobs } : {}),
   };
+  if (deps.jobs) registerImportJob(deps.jobs, runtime);
   const subgraph = createSubgraph({ name: 'datatables', tokens: deps.tokens, resolvers: dataTablesResolvers(runtime) });
   return Object.assign(subgraph, { repo, runtime });
 }

@@ -184,8 +184,15 @@ export class DataTableRepository {
     // Slot indexes are sparse: every row of the table has the slot, saying so lets the store walk it.
     // Numeric bounds on the sorted column are repeated on its slot, so the walk starts at the
     // range and stops past it instead of testing every row before it (the slot mirrors the cell).
-    if (sort.path !== 'sortOrder') where[sort.path] = { $exists: true, ...(sort.key ? slotBounds(conditions, sort.key) : {}) };
+    // A `data.<key>` sort (no slot) has no index to walk: the store reads and sorts (bounded by the caller).
+    if (sort.path.startsWith('ix.')) where[sort.path] = { $exists: true, ...(sort.key ? slotBounds(conditions, sort.key) : {}) };
     return this.rows.find(tenant, where, { sort: { [sort.path]: sort.dir, id: sort.dir }, limit, ...(after ? { after } : {}) });
+  }
+
+  /** Which of these row ids exist (a resumed import job's first chunk). */
+  async existingRowIds(tenant: string, ids: readonly string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    return (await this.rows.find(tenant, { id: { $in: [...ids] } }, { limit: ids.length })).map((r) => r.id);
   }
 
   countRows(tenant: string, tableId: string, conditions: readonly RowCondition[]): Promise<number> {

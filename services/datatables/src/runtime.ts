@@ -1,4 +1,4 @@
-import type { Cache, Logger } from '@pylon/kit';
+import type { Cache, JobRunner, Logger } from '@pylon/kit';
 import type { DataTableRepository } from './data-table.repository.js';
 import type { FilteredCounts } from './use-cases/filtered-counts.js';
 
@@ -10,6 +10,10 @@ export interface DataTablesRuntime {
   /** Row-read cache (tables with cacheTtlSeconds > 0); absent: nothing cached. */
   cache?: Cache;
   logger?: Logger;
+  /** Rows a table may hold (DATATABLE_MAX_ROWS); imports stop there. Absent: no cap beyond the import's own. */
+  maxTableRows?: number;
+  /** The process's jobs (GraphQL `job` / `cancelJob`); absent: no jobs here. */
+  jobs?: JobRunner;
   /** Filtered row counts of this process, kept exact across its writes (use-cases/filtered-counts.ts). */
   counts: FilteredCounts;
 }

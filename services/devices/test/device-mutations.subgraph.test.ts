@@ -96,6 +96,16 @@ describe('createDevice', () => {
       });
     }
   });
+  test('a player-chosen key of the right length but little entropy (runs, repeats, small alphabets) is refused (issue 20, finding 8)', async () => {
+    for (const key of ['x'.repeat(32), 'ab'.repeat(16), 'abcdefghijklmnopqrstuvwxyzABCDEF', '0123456789'.repeat(4), '01'.repeat(20)]) {
+      expect((await create({ name: 'Weak key', registrationKey: key })).data!.createDevice).toMatchObject({
+        success: false,
+        errorCode: 'BAD_USER_INPUT',
+        errorField: 'registrationKey',
+        error: expect.stringMatching(/too easy to guess/),
+      });
+    }
+  });
   test.each([
     [{ name: '' }, 'name', /name must not be empty/],
     [{ name: 'x'.repeat(201) }, 'name', /at most 200/],

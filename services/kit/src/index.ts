@@ -32,3 +32,5 @@ export * from './facade/paging.js';
 export * from './facade/analytics-datasets.js';
 export * from './facade/gateway-errors.js';
 export * from './json-patch.js';
+export * from './jobs/jobs.js';
+export * from './jobs/jobs-http.js';

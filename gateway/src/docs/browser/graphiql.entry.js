@@ -32,7 +32,9 @@ async function fetcher(params, options) {
 }
 
 async function main() {
-  const sdl = await (await fetch('/graphql?sdl')).text();
+  // Where introspection is off (production) the SDL needs the key too.
+  const key = window.pylonApiKey ? window.pylonApiKey.get() : '';
+  const sdl = await (await fetch('/graphql?sdl', { headers: key ? { 'x-service-apikey': key } : {} })).text();
   const root = createRoot(document.getElementById('graphiql'));
   root.render(createElement(GraphiQL, { fetcher, schema: buildSchema(sdl), defaultQuery: DEFAULT_QUERY, isHeadersEditorEnabled: true }));
 }

@@ -253,7 +253,7 @@ export type Mutation = {
   __typename?: 'Mutation';
   /**
    * Appends a source playing one of the account's media files (type from the file: IMAGE, VIDEO,
-   * AUDIO, PDF, SVG). Policy: Playlists_Edit.
+   * AUDIO, PDF; uploads refuse SVG). Policy: Playlists_Edit.
    */
   addPlaylistSource?: Maybe<PlaylistPayload>;
   /**

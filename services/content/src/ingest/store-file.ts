@@ -24,6 +24,10 @@ export interface StoredFile {
 
 const toBuffer = (c: unknown): Buffer => (Buffer.isBuffer(c) ? c : typeof c === 'string' ? Buffer.from(c) : Buffer.from(c as Uint8Array));
 
+/** SVG is text (no magic bytes): refused on purpose, so the refusal says why. */
+const looksLikeSvg = (head: Buffer) =>
+  /^(\ufeff)?\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!doctype svg[^>]*>\s*)?<svg[\s>]/i.test(head.toString('utf8', 0, 1024));
+
 export function isAllowedType(rt: ContentRuntime, mime: string): boolean {
   return rt.settings.allowedTypes.some((t) => (t.endsWith('/') ? mime.startsWith(t) : mime === t));
 }
@@ -59,7 +63,11 @@ export async function storeFile(rt: ContentRuntime, tenant: string, source: Asyn
     source.destroy?.();
     throw new AppError(
       'UNSUPPORTED_MEDIA_TYPE',
-      type ? `files of type ${type.mime} are not accepted` : 'the file type is not recognised from its content; accepted: images, video, audio and PDF',
+      looksLikeSvg(first)
+        ? 'SVG files are not accepted (they can carry scripts that would run from this origin); upload a PNG or another raster image'
+        : type
+          ? `files of type ${type.mime} are not accepted`
+          : 'the file type is not recognised from its content; accepted: images, video, audio and PDF',
       { field: 'file' },
     );
   }

@@ -113,14 +113,23 @@ export function parseRowFilter(columns: readonly DataTableColumnRecord[], text: 
   return parts;
 }
 
+/**
+ * Sorting by a column without the `sortable` index reads and sorts the table's rows on every page
+ * (correct, but its cost follows the table, not the page): allowed on tables of at most this many
+ * rows. Above it the refusal says to mark the column sortable, which gives it an index.
+ */
+export const UNINDEXED_SORT_MAX_ROWS = 20_000;
+
 export interface RowSort {
-  /** Documents-port path of the sort value: `sortOrder` or `ix.s<slot>`. */
+  /** Documents-port path of the sort value: `sortOrder`, `ix.s<slot>` (indexed), or `data.<key>` (read and sorted). */
   path: string;
   dir: 1 | -1;
   /** Names the query in tokens: a token of another sort is refused. */
   label: string;
   /** The sorted column's key (absent for the row order). */
   key?: string;
+  /** False for a column without a sort slot (see UNINDEXED_SORT_MAX_ROWS). */
+  indexed: boolean;
 }
 
 export function parseRowSort(columns: readonly DataTableColumnRecord[], sort: string | null | undefined, sortDir: string | null | undefined): RowSort {
@@ -130,11 +139,29 @@ export function parseRowSort(columns: readonly DataTableColumnRecord[], sort: st
     if (d !== 'asc' && d !== 'desc') throw badInput('sortDir', 'sortDir must be asc or desc');
     dir = d === 'asc' ? 1 : -1;
   }
-  if (sort === null || sort === undefined || sort === '' || sort === 'sortOrder') return { path: 'sortOrder', dir, label: `sortOrder:${dir}` };
+  if (sort === null || sort === undefined || sort === '' || sort === 'sortOrder') return { path: 'sortOrder', dir, label: `sortOrder:${dir}`, indexed: true };
   const column = columns.find((c) => c.key === sort);
   if (!column) throw badInput('sort', `sort names unknown column '${sort}'`);
-  if (column.slot === null || column.slot === undefined) throw badInput('sort', `column '${sort}' is not sortable`);
-  return { path: `ix.s${column.slot}`, dir, label: `${column.id}:${dir}`, key: column.key };
+  // Every column sorts (the spec's createDataTable has no sortable flag); `sortable` asks for the index.
+  if (column.slot === null || column.slot === undefined)
+    return { path: `data.${column.key}`, dir, label: `${column.id}:${dir}:data`, key: column.key, indexed: false };
+  return { path: `ix.s${column.slot}`, dir, label: `${column.id}:${dir}`, key: column.key, indexed: true };
+}
+
+/** Refuses an unindexed sort on a table too large for it (see UNINDEXED_SORT_MAX_ROWS). */
+export function checkSortBounds(sort: RowSort, rowCount: number): void {
+  if (sort.indexed || rowCount <= UNINDEXED_SORT_MAX_ROWS) return;
+  throw badInput(
+    'sort',
+    `column '${sort.key}' has no sort index and the table has more than ${UNINDEXED_SORT_MAX_ROWS} rows: mark the column sortable (updateDataTable, columns[].sortable: true) to sort it`,
+  );
+}
+
+/** The value a row holds at the sort's position (continuation tokens carry it). */
+export function sortValueOf(sort: RowSort, row: { sortOrder: number; ix: Record<string, Cell>; data: Record<string, Cell> }): Cell {
+  if (sort.path === 'sortOrder') return row.sortOrder;
+  if (sort.indexed) return row.ix[sort.path.slice(3)] ?? null;
+  return row.data[sort.key!] ?? null;
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]{1,4096}$/;

@@ -104,6 +104,7 @@ export type DataTableColumn = {
   /** Allowed values, when the column offers a fixed choice. */
   options?: Maybe<Array<Scalars['String']['output']>>;
   required: Scalars['Boolean']['output'];
+  /** Whether the column has a sort index (fast sorted pages at any size); every column sorts either way. */
   sortable: Scalars['Boolean']['output'];
   type: ColumnType;
 };
@@ -257,12 +258,64 @@ export type InvalidRowsAction =
   /** Refuse the change and name the rows that break it. */
   | 'REFUSE';
 
+/** Work that runs in the background (kit jobs.ts): queued, running, then succeeded, failed or cancelled; it survives a restart. */
+export type Job = {
+  __typename?: 'Job';
+  createdOn: Scalars['String']['output'];
+  /** Why it failed or was cancelled. */
+  error?: Maybe<Scalars['String']['output']>;
+  /** The first 100 row errors. */
+  errors: Array<ImportRowError>;
+  finishedOn?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  /** What it does, e.g. datatables.import. */
+  kind: Scalars['String']['output'];
+  /** Where to follow it over REST: /jobs/{id}. */
+  link: Scalars['String']['output'];
+  progress: JobProgress;
+  /** What a finished job produced (an import: { imported, failed }). */
+  result?: Maybe<Scalars['JSON']['output']>;
+  startedOn?: Maybe<Scalars['String']['output']>;
+  state: JobState;
+};
+
+export type JobPayload = MutationPayload & {
+  __typename?: 'JobPayload';
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  job?: Maybe<Job>;
+  success: Scalars['Boolean']['output'];
+};
+
+export type JobProgress = {
+  __typename?: 'JobProgress';
+  /** Records handled so far (imported and failed). */
+  rowsDone: Scalars['Int']['output'];
+  rowsFailed: Scalars['Int']['output'];
+  /** Records in the file; null until counted. */
+  rowsTotal?: Maybe<Scalars['Int']['output']>;
+};
+
+export type JobState =
+  | 'CANCELLED'
+  | 'FAILED'
+  | 'QUEUED'
+  | 'RUNNING'
+  | 'SUCCEEDED';
+
 export type Mutation = {
   __typename?: 'Mutation';
   /** Creates up to 100 rows; each row succeeds or fails on its own. Policy: DataTables_Edit. */
   batchCreateDataTableRows?: Maybe<BatchDataTableRowsPayload>;
   /** Deletes up to 100 rows; each row succeeds or fails on its own. Policy: DataTables_Delete. */
   batchDeleteDataTableRows?: Maybe<BatchDataTableRowsPayload>;
+  /**
+   * Asks a job to stop: a queued job is cancelled at once, a running one after its current chunk
+   * (rows already imported stay). NOT_FOUND for another account's job. Policy: that of the job's work
+   * (an import: DataTables_Edit).
+   */
+  cancelJob?: Maybe<JobPayload>;
   /** Creates a table. Policy: DataTables_Edit. */
   createDataTable?: Maybe<DataTablePayload>;
   /** Adds a row at the end. Policy: DataTables_Edit. */
@@ -300,6 +353,11 @@ export type MutationBatchCreateDataTableRowsArgs = {
 
 export type MutationBatchDeleteDataTableRowsArgs = {
   input: BatchDeleteDataTableRowsInput;
+};
+
+
+export type MutationCancelJobArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -379,7 +437,9 @@ export type Query = {
    * `filter`: JSON object of column key to value (equality) or to an operator object, e.g.
    * {"city":"Oslo","price":{"gte":10,"lt":20},"note":{"isEmpty":true}}. Operators: eq, neq, contains,
    * notContains, gt, gte, lt, lte, isEmpty, isNotEmpty, positive, negative, inRange [a,b],
-   * outOfRange [a,b]. `sort`: a column key (default: the row order, sortOrder); `sortDir`: asc or desc.
+   * outOfRange [a,b]. `sort`: any column key (default: the row order, sortOrder); a column marked
+   * `sortable` walks its index, any other is read and sorted, on tables of at most 20,000 rows
+   * (larger: BAD_USER_INPUT saying to mark it sortable); `sortDir`: asc or desc.
    * `pageSize`: default 50, at most 100. `continuationToken`: from the previous page; stable while
    * rows are inserted and deleted.
    */
@@ -389,8 +449,20 @@ export type Query = {
    * tables (default 50, at most 100); pass the returned continuationToken to fetch the next page.
    */
   dataTables?: Maybe<DataTableList>;
-  /** All rows of the table as one CSV text (RFC 4180, header row of column keys, formula-escaped cells). Policy: DataTables_View. */
+  /**
+   * All rows of the table as one CSV text (RFC 4180, header row of column keys, formula-escaped
+   * cells), for tables of at most 10,000 rows and 5 MB of CSV; larger ones are refused
+   * (PAYLOAD_TOO_LARGE) pointing at the streamed REST export, GET /datatables/{tableId}/rows/export.
+   * Policy: DataTables_View.
+   */
   exportDataTableRows?: Maybe<Scalars['String']['output']>;
+  /**
+   * A background job of the caller's account (an import over IMPORT_JOB_THRESHOLD_BYTES, answered 202
+   * by POST /datatables/{tableId}/rows/import; REST GET /jobs/{id}): its state, progress, first row
+   * errors and result. NOT_FOUND for another account's job. Policy: that of the job's work (an
+   * import: DataTables_View).
+   */
+  job?: Maybe<Job>;
 };
 
 
@@ -436,6 +508,11 @@ export type QueryDataTablesArgs = {
 
 export type QueryExportDataTableRowsArgs = {
   tableId: Scalars['String']['input'];
+};
+
+
+export type QueryJobArgs = {
+  id: Scalars['ID']['input'];
 };
 
 export type ReorderDataTableRowsInput = {
@@ -568,6 +645,7 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( DeleteDataTablePayload )
     | ( DeleteDataTableRowPayload )
     | ( ImportDataTableRowsPayload )
+    | ( JobPayload )
     | ( ReorderDataTableRowsPayload )
     | ( Omit<RollbackDataTableRowPayload, 'restoredRow'> & { restoredRow?: Maybe<_RefType['DataTableRow']> } )
   ;
@@ -606,6 +684,10 @@ export type ResolversTypes = {
   ImportRowError: ResolverTypeWrapper<ImportRowError>;
   InvalidRowsAction: InvalidRowsAction;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
+  Job: ResolverTypeWrapper<Job>;
+  JobPayload: ResolverTypeWrapper<JobPayload>;
+  JobProgress: ResolverTypeWrapper<JobProgress>;
+  JobState: JobState;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   MutationPayload: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['MutationPayload']>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -647,6 +729,9 @@ export type ResolversParentTypes = {
   ImportDataTableRowsPayload: ImportDataTableRowsPayload;
   ImportRowError: ImportRowError;
   JSON: Scalars['JSON']['output'];
+  Job: Job;
+  JobPayload: JobPayload;
+  JobProgress: JobProgress;
   Mutation: Record<PropertyKey, never>;
   MutationPayload: ResolversInterfaceTypes<ResolversParentTypes>['MutationPayload'];
   Query: Record<PropertyKey, never>;
@@ -788,9 +873,39 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
   name: 'JSON';
 }
 
+export type JobResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Job'] = ResolversParentTypes['Job']> = {
+  createdOn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['ImportRowError']>, ParentType, ContextType>;
+  finishedOn?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  link?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  progress?: Resolver<ResolversTypes['JobProgress'], ParentType, ContextType>;
+  result?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  startedOn?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['JobState'], ParentType, ContextType>;
+};
+
+export type JobPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['JobPayload'] = ResolversParentTypes['JobPayload']> = {
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  job?: Resolver<Maybe<ResolversTypes['Job']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type JobProgressResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['JobProgress'] = ResolversParentTypes['JobProgress']> = {
+  rowsDone?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  rowsFailed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  rowsTotal?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
 export type MutationResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   batchCreateDataTableRows?: Resolver<Maybe<ResolversTypes['BatchDataTableRowsPayload']>, ParentType, ContextType, RequireFields<MutationBatchCreateDataTableRowsArgs, 'input'>>;
   batchDeleteDataTableRows?: Resolver<Maybe<ResolversTypes['BatchDataTableRowsPayload']>, ParentType, ContextType, RequireFields<MutationBatchDeleteDataTableRowsArgs, 'input'>>;
+  cancelJob?: Resolver<Maybe<ResolversTypes['JobPayload']>, ParentType, ContextType, RequireFields<MutationCancelJobArgs, 'id'>>;
   createDataTable?: Resolver<Maybe<ResolversTypes['DataTablePayload']>, ParentType, ContextType, RequireFields<MutationCreateDataTableArgs, 'input'>>;
   createDataTableRow?: Resolver<Maybe<ResolversTypes['DataTableRowPayload']>, ParentType, ContextType, RequireFields<MutationCreateDataTableRowArgs, 'input'>>;
   deleteDataTable?: Resolver<Maybe<ResolversTypes['DeleteDataTablePayload']>, ParentType, ContextType, RequireFields<MutationDeleteDataTableArgs, 'tableId'>>;
@@ -803,7 +918,7 @@ export type MutationResolvers<ContextType = SubgraphContext, ParentType extends 
 };
 
 export type MutationPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['MutationPayload'] = ResolversParentTypes['MutationPayload']> = {
-  __resolveType: TypeResolveFn<'BatchDataTableRowsPayload' | 'DataTablePayload' | 'DataTableRowPayload' | 'DeleteDataTablePayload' | 'DeleteDataTableRowPayload' | 'ImportDataTableRowsPayload' | 'ReorderDataTableRowsPayload' | 'RollbackDataTableRowPayload', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'BatchDataTableRowsPayload' | 'DataTablePayload' | 'DataTableRowPayload' | 'DeleteDataTablePayload' | 'DeleteDataTableRowPayload' | 'ImportDataTableRowsPayload' | 'JobPayload' | 'ReorderDataTableRowsPayload' | 'RollbackDataTableRowPayload', ParentType, ContextType>;
 };
 
 export type QueryResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
@@ -814,6 +929,7 @@ export type QueryResolvers<ContextType = SubgraphContext, ParentType extends Res
   dataTableRows?: Resolver<Maybe<ResolversTypes['DataTableRowList']>, ParentType, ContextType, RequireFields<QueryDataTableRowsArgs, 'tableId'>>;
   dataTables?: Resolver<Maybe<ResolversTypes['DataTableList']>, ParentType, ContextType, Partial<QueryDataTablesArgs>>;
   exportDataTableRows?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<QueryExportDataTableRowsArgs, 'tableId'>>;
+  job?: Resolver<Maybe<ResolversTypes['Job']>, ParentType, ContextType, RequireFields<QueryJobArgs, 'id'>>;
 };
 
 export type ReorderDataTableRowsPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['ReorderDataTableRowsPayload'] = ResolversParentTypes['ReorderDataTableRowsPayload']> = {
@@ -851,6 +967,9 @@ export type Resolvers<ContextType = SubgraphContext> = {
   ImportDataTableRowsPayload?: ImportDataTableRowsPayloadResolvers<ContextType>;
   ImportRowError?: ImportRowErrorResolvers<ContextType>;
   JSON?: GraphQLScalarType;
+  Job?: JobResolvers<ContextType>;
+  JobPayload?: JobPayloadResolvers<ContextType>;
+  JobProgress?: JobProgressResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   MutationPayload?: MutationPayloadResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;

@@ -1,4 +1,4 @@
-import { guardMutation, guardQuery, isoSeconds, mutationPayload } from '@pylon/kit';
+import { AppError, guardMutation, guardQuery, isoSeconds, mutationPayload, type Job } from '@pylon/kit';
 import type { DataTablesRuntime } from '../runtime.js';
 import { getDataTable } from '../use-cases/get-data-table.js';
 import { listDataTables } from '../use-cases/list-data-tables.js';
@@ -13,11 +13,36 @@ import { reorderRows } from '../use-cases/reorder-rows.js';
 import { JsonScalar } from './json.scalar.js';
 import type { Resolvers } from './resolvers.generated.js';
 
+/** A job as GraphQL answers it (kit jobs.ts record; state in SCREAMING_CASE). */
+function jobView(job: Job) {
+  return {
+    id: job.id,
+    kind: job.kind,
+    state: job.state.toUpperCase() as 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED',
+    progress: job.progress,
+    errors: job.errors,
+    result: job.result,
+    error: job.error,
+    createdOn: isoSeconds(job.createdAt),
+    startedOn: job.startedAt ? isoSeconds(job.startedAt) : null,
+    finishedOn: job.finishedAt ? isoSeconds(job.finishedAt) : null,
+    link: `/jobs/${job.id}`,
+  };
+}
+
 export function dataTablesResolvers(rt: DataTablesRuntime): Resolvers {
   const repo = rt.repo;
+  const jobs = () => {
+    if (!rt.jobs) throw new AppError('NOT_FOUND', 'this service runs no jobs', { field: 'id' });
+    return rt.jobs;
+  };
   return {
     JSON: JsonScalar,
     Query: {
+      job: async (_, args, ctx) => {
+        guardQuery(ctx.principal, 'job');
+        return jobView(await jobs().read(ctx.principal, args.id));
+      },
       dataTables: (_, args, ctx) => {
         guardQuery(ctx.principal, 'dataTables');
         return listDataTables(repo, ctx.principal, args);
@@ -48,6 +73,10 @@ export function dataTablesResolvers(rt: DataTablesRuntime): Resolvers {
       },
     },
     Mutation: {
+      cancelJob: (_, a, ctx) => {
+        guardMutation(ctx.principal, 'cancelJob');
+        return mutationPayload(async () => ({ job: jobView(await jobs().cancelAs(ctx.principal, a.id)) }));
+      },
       createDataTable: (_, a, ctx) => {
         guardMutation(ctx.principal, 'createDataTable');
         return mutationPayload(async () => ({ table: await createDataTable(rt, ctx.principal, a.input) }));

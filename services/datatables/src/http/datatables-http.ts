@@ -5,29 +5,43 @@
  *   GET  /datatables/{tableId}/rows/export     CSV streamed from the store in chunks (bounded memory)
  *   GET  /datatables/{tableId}/rows/{rowId}    one row; ETag / 304 / Cache-Control
  *   POST /datatables/{tableId}/rows/import     multipart/form-data, part `file`: CSV streamed into the
- *                                              parser, or .xlsx spooled to a temp file, pre-scanned, streamed
+ *                                              parser, or .xlsx spooled to a temp file, pre-scanned, streamed;
+ *                                              over IMPORT_JOB_THRESHOLD_BYTES spooled and run as a job (202)
  *
  * The composition root mounts this router in front of the REST facade and says how to
  * authenticate (as for media uploads). Errors use the facade's shape:
  * { "error": { "code", "message", "field"?, "request_id"? } }. Documented in rest.yaml
  * (x-pylon-handler: datatables).
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { AppError, badInput, guardMutation, guardQuery, httpStatus, isAppError, isoSeconds, type ErrorCode, type Principal } from '@pylon/kit';
+import {
+  AppError,
+  badInput,
+  guardMutation,
+  guardQuery,
+  httpStatus,
+  isAppError,
+  isoSeconds,
+  restJob,
+  type ErrorCode,
+  type JobRunner,
+  type Principal,
+} from '@pylon/kit';
 import type { DataTableRow } from '../data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
 import { exportRowsCsv } from '../use-cases/export-rows.js';
 import { getDataTable } from '../use-cases/get-data-table.js';
+import { fileSize, IMPORT_JOB_KIND, type ImportJobInput } from '../use-cases/import-job.js';
 import { IMPORT_LIMITS, importRowsCsv, type ImportResult } from '../use-cases/import-rows.js';
-import { importRowsXlsx } from '../use-cases/import-xlsx.js';
+import { importRowsXlsx, prescanXlsx } from '../use-cases/import-xlsx.js';
 import { getRow, listRows } from '../use-cases/read-rows.js';
 
 export interface DataTablesHttpOptions {
@@ -35,6 +49,11 @@ export interface DataTablesHttpOptions {
   authenticate(req: Request): Promise<Principal | null>;
   /** Where .xlsx uploads are spooled before the zip pre-scan (default: the OS temp dir). */
   tmpDir?: string;
+  /**
+   * Imports run as jobs above `thresholdBytes` (IMPORT_JOB_THRESHOLD_BYTES), spooled into `dir`;
+   * absent: every import is synchronous.
+   */
+  jobs?: { runner: JobRunner; dir: string; thresholdBytes: number };
 }
 
 function sendError(res: Response, code: ErrorCode, message: string, field?: string): void {
@@ -119,7 +138,7 @@ function cacheHeaders(res: Response, etag: string, ttl: number | null | undefine
 }
 
 /** Reads the multipart body, handing the `file` part to `consume` as a stream. */
-function multipartFile(req: Request, consume: (file: Readable, info: { filename: string; mimeType: string }) => Promise<ImportResult>): Promise<ImportResult> {
+function multipartFile<T>(req: Request, consume: (file: Readable, info: { filename: string; mimeType: string }) => Promise<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
@@ -127,7 +146,7 @@ function multipartFile(req: Request, consume: (file: Readable, info: { filename:
     } catch {
       return reject(new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the file as multipart/form-data in a part named file', { field: 'file' }));
     }
-    let job: Promise<ImportResult> | null = null;
+    let job: Promise<T> | null = null;
     let failed = false;
     const fail = (e: Error) => {
       if (failed) return;
@@ -276,7 +295,55 @@ export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOpt
       const declared = Number(req.get('content-length'));
       if (Number.isFinite(declared) && declared > IMPORT_LIMITS.maxBytes + 64 * 1024)
         throw new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the ${IMPORT_LIMITS.maxBytes} bytes allowed`, { field: 'file' });
-      const result = await multipartFile(req, async (file, info) => {
+      const jobs = o.jobs;
+      // Large (or of unknown size): spooled, then run as a job when it is over the threshold.
+      if (jobs && !(Number.isFinite(declared) && declared <= jobs.thresholdBytes)) {
+        await mkdir(jobs.dir, { recursive: true, mode: 0o700 });
+        const spooled = await multipartFile(req, async (file, info) => {
+          const format: 'csv' | 'xlsx' = /\.xlsx$/i.test(info.filename) || XLSX_TYPES.has(info.mimeType) ? 'xlsx' : 'csv';
+          const path = join(jobs.dir, `${randomUUID()}.${format}`);
+          try {
+            await pipeline(file, createWriteStream(path, { mode: 0o600 }));
+          } catch (e) {
+            await rm(path, { force: true });
+            throw e;
+          }
+          return { path, format };
+        });
+        let handedOver = false;
+        try {
+          if ((await fileSize(spooled.path)) <= jobs.thresholdBytes) {
+            const small =
+              spooled.format === 'xlsx'
+                ? await importRowsXlsx(rt, principal, table.id, spooled.path)
+                : await importRowsCsv(rt, principal, table.id, createReadStream(spooled.path));
+            res.status(200).json({ imported: small.imported, failed: small.failed, errors: small.errors });
+            return;
+          }
+          // A bomb or a lying archive is refused now (400), not after a 202.
+          if (spooled.format === 'xlsx') await prescanXlsx(spooled.path);
+          const input: ImportJobInput = {
+            tableId: table.id,
+            path: spooled.path,
+            format: spooled.format,
+            principal: {
+              accountId: principal.accountId,
+              userId: principal.userId,
+              userName: principal.userName,
+              roles: principal.roles,
+              policies: principal.policies,
+              isOwner: principal.isOwner,
+            },
+          };
+          const job = await jobs.runner.submit(principal.accountId, principal.userId, IMPORT_JOB_KIND, input as unknown as Record<string, unknown>);
+          handedOver = true;
+          res.status(202).setHeader('Location', `/jobs/${job.id}`).json(restJob(job));
+          return;
+        } finally {
+          if (!handedOver) await rm(spooled.path, { force: true });
+        }
+      }
+      const result = await multipartFile(req, async (file, info): Promise<ImportResult> => {
         const xlsx = /\.xlsx$/i.test(info.filename) || XLSX_TYPES.has(info.mimeType);
         if (!xlsx) return importRowsCsv(rt, principal, table.id, file);
         // A zip is read from its end (central directory): spool it to a private temp file first.

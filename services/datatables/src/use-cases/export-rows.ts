@@ -6,7 +6,7 @@
  */
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import type { Principal } from '@pylon/kit';
+import { AppError, type Principal } from '@pylon/kit';
 import type { Cell } from '../domain/data-table.js';
 import type { DataTablesRuntime } from '../runtime.js';
 import { getDataTable } from './get-data-table.js';
@@ -33,9 +33,36 @@ export async function exportRowsCsv(rt: DataTablesRuntime, principal: Principal,
   return pipeline(Readable.from(records()), stringify({ record_delimiter: 'windows', quoted_match: /[",\r\n]/ }), () => undefined);
 }
 
+/**
+ * The GraphQL export answers one string, held whole in memory and in the response: capped at
+ * GRAPHQL_EXPORT_MAX_ROWS rows and GRAPHQL_EXPORT_MAX_BYTES of CSV. Larger tables are refused
+ * before a row is read (by the table's row count) or as soon as the text passes the byte cap, with
+ * a message pointing at the streamed REST export, whose memory stays flat at any size.
+ */
+export const GRAPHQL_EXPORT_MAX_ROWS = 10_000;
+export const GRAPHQL_EXPORT_MAX_BYTES = 5 * 1024 * 1024;
+
+const tooLargeForGraphql = (tableId: string, what: string) =>
+  new AppError(
+    'PAYLOAD_TOO_LARGE',
+    `${what}; exportDataTableRows answers at most ${GRAPHQL_EXPORT_MAX_ROWS} rows and ${GRAPHQL_EXPORT_MAX_BYTES / 1024 / 1024} MB as one string: download the streamed CSV at GET /datatables/${tableId}/rows/export instead`,
+    { field: 'tableId' },
+  );
+
 export async function exportRowsCsvText(rt: DataTablesRuntime, principal: Principal, tableId: string): Promise<string> {
-  const stream = await exportRowsCsv(rt, principal, tableId);
+  const table = await getDataTable(rt.repo, principal, tableId);
+  if ((table.rowCount ?? 0) > GRAPHQL_EXPORT_MAX_ROWS) throw tooLargeForGraphql(table.id, `the table has ${table.rowCount} rows`);
+  const stream = await exportRowsCsv(rt, principal, table.id);
   const parts: string[] = [];
-  for await (const chunk of stream) parts.push(String(chunk));
+  let bytes = 0;
+  for await (const chunk of stream) {
+    const text = String(chunk);
+    bytes += Buffer.byteLength(text);
+    if (bytes > GRAPHQL_EXPORT_MAX_BYTES) {
+      stream.destroy();
+      throw tooLargeForGraphql(table.id, `the CSV passes ${GRAPHQL_EXPORT_MAX_BYTES / 1024 / 1024} MB`);
+    }
+    parts.push(text);
+  }
   return parts.join('');
 }

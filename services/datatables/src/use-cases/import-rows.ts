@@ -44,6 +44,18 @@ export function mapHeader(columns: readonly DataTableColumnRecord[], header: rea
   });
 }
 
+/** How a job runs an import (see import-job.ts); a plain request passes none. */
+export interface ImportOptions {
+  /** Records up to this line were committed by an earlier run of the same job: skipped (resume). */
+  afterLine?: number;
+  /** Row ids derived from the line (a resumed job recognises rows it already wrote). */
+  rowId?: (line: number) => string;
+  /** Called after each chunk is committed, with the last line it covers and the totals so far. */
+  committed?: (c: { line: number; imported: number; failed: number; errors: ImportRowError[] }) => Promise<void>;
+  /** Rows a table may hold (DATATABLE_MAX_ROWS). */
+  maxTableRows?: number;
+}
+
 /**
  * Imports records from any source of records (arrays of cell values with their line numbers):
  * the CSV parser here, the xlsx reader of the REST import.
@@ -53,21 +65,49 @@ export async function importRecords(
   principal: Principal,
   tableId: string,
   records: AsyncIterable<{ line: number; cells: unknown[] }>,
+  o: ImportOptions = {},
 ): Promise<ImportResult> {
   const tenant = principal.accountId;
   let table = await getDataTable(rt.repo, principal, tableId);
   let header: DataTableColumnRecord[] | null = null;
   let next = ((await rt.repo.lastSortOrder(tenant, table.id)) ?? 0) + SORT_GAP;
   const result: ImportResult = { imported: 0, failed: 0, errors: [] };
+  const maxTableRows = o.maxTableRows ?? rt.maxTableRows ?? Number.MAX_SAFE_INTEGER;
   let pending: Array<DataTableRowRecord & { id: string }> = [];
   let count = 0;
+  let line = 0;
+  let reported = 0;
+  // A resumed job's first chunk may have been committed before its checkpoint was saved.
+  let mayExist = (o.afterLine ?? 0) > 0;
   // One chunk is written while the next is parsed and validated; at most one write in flight.
   let inFlight: Promise<void> = Promise.resolve();
   const flush = async () => {
-    if (pending.length === 0) return;
-    const chunk = pending;
+    if (pending.length === 0 && !o.committed) return;
+    let chunk = pending;
     pending = [];
+    const at = { line, failed: result.failed, errors: result.errors.slice(reported) };
+    reported = result.errors.length;
     await inFlight;
+    if (mayExist && chunk.length) {
+      mayExist = false;
+      const there = new Set(
+        await rt.repo.existingRowIds(
+          tenant,
+          chunk.map((r) => r.id),
+        ),
+      );
+      result.imported += there.size;
+      chunk = chunk.filter((r) => !there.has(r.id));
+    }
+    if ((table.rowCount ?? 0) + chunk.length > maxTableRows) {
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `a table holds at most ${maxTableRows} rows (DATATABLE_MAX_ROWS); rows up to line ${at.line - chunk.length} were imported`,
+        {
+          field: 'file',
+        },
+      );
+    }
     inFlight = rt.counts
       .write(
         tenant,
@@ -75,17 +115,21 @@ export async function importRecords(
         () => rt.repo.appendRows(tenant, table, chunk, principal.userId),
         (r) => bumped(r.table, created(r.rows)),
       )
-      .then((done) => {
+      .then(async (done) => {
         result.imported += done.rows.length;
         table = done.table;
+        await o.committed?.({ line: at.line, imported: result.imported, failed: at.failed, errors: at.errors });
       });
     inFlight.catch(() => undefined);
   };
-  for await (const { line, cells } of records) {
+  for await (const record of records) {
+    const cells = record.cells;
     if (!header) {
       header = mapHeader(table.columns, cells);
       continue;
     }
+    line = record.line;
+    if (o.afterLine !== undefined && line <= o.afterLine) continue;
     if (cells.every((c) => c === null || c === undefined || c === '')) continue;
     if (++count > IMPORT_LIMITS.maxRows)
       throw new AppError('PAYLOAD_TOO_LARGE', `an import holds at most ${IMPORT_LIMITS.maxRows} rows; rows up to line ${line - 1} were imported`, {
@@ -98,7 +142,7 @@ export async function importRecords(
         data[col.key] = cells[i] ?? null;
       });
       const clean = validateRowData(table.columns, data);
-      pending.push({ id: newRowId(), tableId: table.id, sortOrder: next, data: clean, ix: sortSlots(table.columns, clean), rev: 1 });
+      pending.push({ id: o.rowId ? o.rowId(line) : newRowId(), tableId: table.id, sortOrder: next, data: clean, ix: sortSlots(table.columns, clean), rev: 1 });
       next += SORT_GAP;
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
@@ -115,7 +159,13 @@ export async function importRecords(
 }
 
 /** CSV text or a byte stream of it; the byte limit is enforced while streaming. */
-export async function importRowsCsv(rt: DataTablesRuntime, principal: Principal, tableId: string, source: string | Readable): Promise<ImportResult> {
+export async function importRowsCsv(
+  rt: DataTablesRuntime,
+  principal: Principal,
+  tableId: string,
+  source: string | Readable,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
   if (typeof source === 'string' && Buffer.byteLength(source) > IMPORT_LIMITS.maxBytes) {
     throw new AppError('PAYLOAD_TOO_LARGE', `an import is at most ${IMPORT_LIMITS.maxBytes} bytes`, { field: 'csv' });
   }
@@ -141,5 +191,5 @@ export async function importRowsCsv(rt: DataTablesRuntime, principal: Principal,
       throw badInput('csv', `the CSV is malformed: ${(e as Error).message}`);
     }
   }
-  return importRecords(rt, principal, tableId, records());
+  return importRecords(rt, principal, tableId, records(), options);
 }

@@ -16,7 +16,7 @@ import ExcelJS from 'exceljs';
 import yauzl from 'yauzl';
 import { AppError, type Principal } from '@pylon/kit';
 import type { DataTablesRuntime } from '../runtime.js';
-import { importRecords, type ImportResult } from './import-rows.js';
+import { importRecords, type ImportOptions, type ImportResult } from './import-rows.js';
 
 export const XLSX_LIMITS = { maxEntries: 64, maxUncompressedBytes: 200 * 1024 * 1024, maxRatio: 200, ratioFloorBytes: 1024 * 1024 } as const;
 
@@ -111,8 +111,14 @@ function plain(v: unknown): unknown {
 }
 
 /** Imports the first worksheet of an .xlsx file already on disk (pre-scanned here first). */
-export async function importRowsXlsx(rt: DataTablesRuntime, principal: Principal, tableId: string, path: string): Promise<ImportResult> {
-  await prescanXlsx(path);
+export async function importRowsXlsx(
+  rt: DataTablesRuntime,
+  principal: Principal,
+  tableId: string,
+  path: string,
+  options: ImportOptions & { prescanned?: boolean } = {},
+): Promise<ImportResult> {
+  if (!options.prescanned) await prescanXlsx(path);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
@@ -134,5 +140,5 @@ export async function importRowsXlsx(rt: DataTablesRuntime, principal: Principal
       throw refuse(`the .xlsx file cannot be read: ${(e as Error).message.slice(0, 200)}`);
     }
   }
-  return importRecords(rt, principal, tableId, records());
+  return importRecords(rt, principal, tableId, records(), options);
 }

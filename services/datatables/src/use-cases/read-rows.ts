@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { badInput, resolveLimit, type Principal } from '@pylon/kit';
 import { ROW_PAGE } from '../domain/data-table.js';
-import { decodeRowToken, encodeRowToken, parseRowFilter, parseRowSort, type RowCondition } from '../domain/row-query.js';
+import { checkSortBounds, decodeRowToken, encodeRowToken, parseRowFilter, parseRowSort, sortValueOf, type RowCondition } from '../domain/row-query.js';
 import type { DataTable, DataTableRow } from '../data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
 import { getDataTable } from './get-data-table.js';
@@ -51,6 +51,7 @@ export async function listRows(rt: DataTablesRuntime, principal: Principal, q: R
   if (size < 1) throw badInput('pageSize', 'pageSize must be at least 1');
   const filter = parseRowFilter(table.columns, q.filter);
   const sort = parseRowSort(table.columns, q.sort, q.sortDir);
+  checkSortBounds(sort, table.rowCount ?? 0);
   const after = q.continuationToken ? decodeRowToken(sort, q.continuationToken) : null;
   const tenant = principal.accountId;
   const key = { filter, sort, after, size };
@@ -58,7 +59,7 @@ export async function listRows(rt: DataTablesRuntime, principal: Principal, q: R
     const found = await rt.repo.pageRows(tenant, table.id, filter, sort, after, size + 1);
     const data = found.slice(0, size);
     const last = data.at(-1);
-    const value = last ? (sort.path === 'sortOrder' ? last.sortOrder : (last.ix[sort.path.slice(3)] ?? null)) : null;
+    const value = last ? sortValueOf(sort, last) : null;
     return { data, continuationToken: found.length > size && last ? encodeRowToken(sort, value, last.id) : null };
   });
   const unfiltered = filter.length === 0;

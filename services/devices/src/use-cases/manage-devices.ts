@@ -5,6 +5,7 @@ import { parseDeviceChanges, parseDeviceWritable, type DeviceWritable } from '..
 import type { Device, DeviceChanges } from '../device.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
 import { releaseLatchesOf } from './alerts/evaluate-alerts.js';
+import { estimateKeyEntropy, MIN_CHOSEN_KEY_BITS } from '../domain/key-entropy.js';
 import { CHOSEN_REGISTRATION_KEY } from './player-auth.js';
 import { deleteSnap } from './snaps.js';
 
@@ -42,6 +43,13 @@ export async function createDevice(rt: ManageDevicesDeps, principal: Principal, 
     throw new AppError('BAD_USER_INPUT', 'registrationKey must be 32 to 128 letters, digits, - or _ (a guessable key would let anyone speak for the screen)', {
       field: 'registrationKey',
     });
+  }
+  if (typeof givenKey === 'string' && estimateKeyEntropy(givenKey) < MIN_CHOSEN_KEY_BITS) {
+    throw new AppError(
+      'BAD_USER_INPUT',
+      'registrationKey is too easy to guess (repeated characters, runs or a small alphabet); omit it to get a generated key, or send 32+ random characters',
+      { field: 'registrationKey' },
+    );
   }
   const w = parseDeviceWritable(rest);
   const tenant = principal.accountId;

@@ -36,6 +36,8 @@ export const QUERY_RULES = {
   dataTableRows: 'DataTables_View',
   dataTableRow: 'DataTables_View',
   exportDataTableRows: 'DataTables_View',
+  // A job's own kind decides further (kit jobs.ts: reading an import needs DataTables_View).
+  job: 'Authenticated',
   dataTableRowVersions: 'DataTables_View',
   dataTableRowVersion: 'DataTables_View',
   // analytics
@@ -79,6 +81,8 @@ export const MUTATION_RULES = {
   batchCreateDataTableRows: 'DataTables_Edit',
   batchDeleteDataTableRows: 'DataTables_Delete',
   importDataTableRows: 'DataTables_Edit',
+  // A job's own kind decides further (kit jobs.ts: cancelling an import needs DataTables_Edit).
+  cancelJob: 'Authenticated',
   reorderDataTableRows: 'DataTables_Edit',
   rollbackDataTableRow: 'DataTables_Edit',
   sendDeviceCommand: 'Devices_Edit',

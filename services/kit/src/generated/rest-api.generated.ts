@@ -152,7 +152,9 @@ export interface paths {
          * Register a device.
          * @description Registers a device and answers it with its `registration_key`, the credential its player
          *     uses on the player API (/player/{registrationKey}/...). Give `registration_key` to register
-         *     the key a player generated (e.g. shown on its screen); otherwise one is generated. The
+         *     the key a player generated (e.g. shown on its screen): 32 to 128 letters, digits, - or _,
+         *     and hard to guess (runs, repeats and small alphabets are refused with 400); otherwise one is
+         *     generated (128 random bits). The
          *     reference's `activation_code` query parameter (the code a player shows to be paired) is
          *     taken as that key. Unknown properties (including `id` and `account_id`) are refused with
          *     400. Policy: Devices_Edit.
@@ -515,7 +517,9 @@ export interface paths {
          * @description `filter`: a JSON object of column key to a value (equality) or an operator object, e.g.
          *     `{"city":"Oslo","price":{"gte":10,"lt":20}}`; operators: eq, neq, contains, notContains,
          *     gt, gte, lt, lte, isEmpty, isNotEmpty, positive, negative, inRange [a,b], outOfRange [a,b].
-         *     `sort`: a sortable column key (default: the row order); `sortDir`: asc or desc. `pageSize`:
+         *     `sort`: any column key (default: the row order): a column marked sortable walks its index, any
+         *     other is read and sorted, on tables of at most 20,000 rows (larger: 400 naming sort, saying to
+         *     mark the column sortable); `sortDir`: asc or desc. `pageSize`:
          *     default 50, at most 100. `continuationToken`: from the previous page. `fields`: comma-separated
          *     row properties to return (id, sort_order, data, updated_at, version; `data.<key>` narrows
          *     data to those columns). Answers ETag (the table's generation and the query): send it back in
@@ -610,7 +614,11 @@ export interface paths {
          *     uncompressed in all, each entry's declared sizes must match what it expands to, and no
          *     entry may expand more than 200 times), then streamed. Bad rows are reported with their
          *     line (CSV) or row number (xlsx), at most 100, and do not stop the others. At most 100 MB
-         *     and 1,000,000 rows per file. Policy: DataTables_Edit.
+         *     and 1,000,000 rows per file, and DATATABLE_MAX_ROWS (default 2,000,000) rows per table.
+         *     A file over IMPORT_JOB_THRESHOLD_BYTES (default 1 MB) runs as a job: the answer is 202 with
+         *     the job (follow it at GET /jobs/{id}, cancel it with DELETE /jobs/{id}); an account runs at
+         *     most JOBS_MAX_PER_ACCOUNT (default 2) jobs at once (429 beyond). Smaller files answer 200
+         *     with the result at once. Policy: DataTables_Edit.
          */
         post: operations["importDataTableRows"];
         delete?: never;
@@ -950,7 +958,9 @@ export interface paths {
         /**
          * Upload a media file (multipart/form-data).
          * @description The `file` part streams to storage (never buffered whole); its type is judged by its bytes
-         *     (images, video, audio, PDF, SVG; others 415), its size capped (413). Form fields as the reference:
+         *     (video, audio, PDF, and images a decoder reads: width and height known; 415 with the reason for
+         *     others, for truncated or undecodable images, and for SVG, refused because it can carry scripts),
+         *     its size capped (413). Form fields as the reference:
          *     name (default: the file name), group_id, tags ("a,b"), start_date, end_date; advertiser_id and
          *     is_shared are accepted and not stored. Served by the content service's upload router
          *     (x-pylon-handler: content). Policy: Files_Edit.
@@ -1761,6 +1771,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A background job of the caller's account.
+         * @description State (queued, running, succeeded, failed, cancelled), progress (rows done of the total, once
+         *     counted), the first 100 row errors, and the result when finished. A job survives a restart of
+         *     the service: an unfinished one continues from its last committed chunk. Another account's job
+         *     is a 404. Policy: that of the job's work (an import: DataTables_View).
+         */
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a job.
+         * @description A queued job is cancelled at once, a running one after its current chunk (rows already
+         *     imported stay); a finished job is answered as it is. Policy: that of the job's work (an
+         *     import: DataTables_Edit).
+         */
+        delete: operations["cancelJob"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1849,14 +1888,14 @@ export interface components {
             /** @description Reference member; Pylon has no device capability flags (always null). */
             device_caps?: number | null;
         };
-        /** @description The latest heartbeat and health figures the device reported; every member is present, null where the player did not report it. */
+        /** @description The latest heartbeat and health figures the device reported; every member is present, null where the player did not report it, except the figures the reference types non-nullable (cpu_usage, memory_usage, disk_usage, bytes_received, transfer_rate), which are 0 then. */
         PingData: {
-            /** @description Percentage, 0 to 100; null when the player did not report it. */
-            cpu_usage?: number | null;
-            /** @description Percentage, 0 to 100; null when the player did not report it. */
-            memory_usage?: number | null;
-            /** @description Percentage, 0 to 100; null when the player did not report it. */
-            disk_usage?: number | null;
+            /** @description Percentage, 0 to 100; 0 when the player did not report it (the reference's type is non-nullable, as a typed client reads it). */
+            cpu_usage?: number;
+            /** @description Percentage, 0 to 100; 0 when the player did not report it (the reference's type is non-nullable, as a typed client reads it). */
+            memory_usage?: number;
+            /** @description Percentage, 0 to 100; 0 when the player did not report it (the reference's type is non-nullable, as a typed client reads it). */
+            disk_usage?: number;
             player_version?: string | null;
             ip_address?: string | null;
             /**
@@ -1878,10 +1917,16 @@ export interface components {
             type?: string | null;
             /** @description Always null here; the screenshot is GET /devices/{registrationKey}/snap (or include_snap on GET /devices). */
             snap?: string | null;
-            /** @description Bytes the player received (its own counter); null when the player did not report it. */
-            bytes_received?: number | null;
-            /** @description Current transfer rate over the primary network interface; null when the player did not report it. */
-            transfer_rate?: number | null;
+            /**
+             * Format: int64
+             * @description Bytes the player received (its own counter); 0 when the player did not report it (the reference's type is non-nullable, as a typed client reads it).
+             */
+            bytes_received?: number;
+            /**
+             * Format: int64
+             * @description Current transfer rate over the primary network interface; 0 when the player did not report it (the reference's type is non-nullable, as a typed client reads it).
+             */
+            transfer_rate?: number;
             /** @description Content package download progress, 0 to 100. */
             download_pct_complete?: number | null;
             /** @description Meta data the player reported (string values under the player's own keys, e.g. serial_number). */
@@ -3006,6 +3051,40 @@ export interface components {
             /** @description Filters no report here; refused when not empty. */
             user_id?: string[] | null;
             media_id?: string[] | null;
+        };
+        /** @description Work running in the background (kit jobs.ts). */
+        Job: {
+            id: string;
+            /** @description What it does, e.g. datatables.import. */
+            kind: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            progress: {
+                /** @description Records handled so far (imported and failed). */
+                rows_done: number;
+                /** @description Records in the file; null until counted. */
+                rows_total: number | null;
+                rows_failed: number;
+            };
+            /** @description The first 100 row errors. */
+            errors: {
+                line?: number;
+                error?: string;
+                field?: string | null;
+            }[];
+            /** @description What a finished job produced (an import - imported and failed counts). */
+            result: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Why it failed or was cancelled. */
+            error: string | null;
+            /** Format: date-time */
+            created_on: string;
+            started_on: string | null;
+            finished_on: string | null;
+            links: {
+                self?: string;
+            };
         };
     };
     responses: {
@@ -4411,12 +4490,23 @@ export interface operations {
                     "application/json": components["schemas"]["DataTableImportResult"];
                 };
             };
+            /** @description The file is over IMPORT_JOB_THRESHOLD_BYTES; it is imported by a job (Location names it). */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     exportDataTableRows: {
@@ -6730,6 +6820,56 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    cancelJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job, as it is now. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

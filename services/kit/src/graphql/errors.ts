@@ -35,6 +35,12 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
     const ge = toGraphQLError(original);
     return { message: ge.message, ...where, extensions: stripInternal(ge.extensions) };
   }
+  // Apollo's own request refusals (a wrong persisted-query hash, an unsupported version) carry an
+  // HTTP 4xx but no code, which Apollo then fills in as INTERNAL_SERVER_ERROR: they are the caller's fault.
+  const status = error instanceof GraphQLError ? (error.extensions?.http as { status?: unknown } | undefined)?.status : undefined;
+  if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR' && typeof status === 'number' && status >= 400 && status < 500) {
+    return { message: formatted.message, ...where, extensions: { ...stripInternal(formatted.extensions), code: 'BAD_REQUEST' } };
+  }
   const code = formatted.extensions?.code;
   const relayed = formatted.extensions?.serviceName !== undefined;
   if (original && !(original instanceof GraphQLError) && !relayed && (code === undefined || code === 'INTERNAL_SERVER_ERROR')) {

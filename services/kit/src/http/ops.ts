@@ -50,6 +50,22 @@ export interface MetricsAccess {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+/**
+ * Any of these marks a request that a proxy relayed: a loopback peer behind a reverse proxy is not
+ * a local caller. Proxies differ in which one they set (nginx often only X-Real-IP, others only Via).
+ */
+export const PROXY_HEADERS = [
+  'x-forwarded-for',
+  'forwarded',
+  'x-real-ip',
+  'via',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-client-ip',
+  'true-client-ip',
+  'cf-connecting-ip',
+] as const;
+const proxied = (req: Request) => PROXY_HEADERS.some((h) => req.get(h) !== undefined);
 
 function metricsHandler(ops: Ops, access: MetricsAccess, where: 'public' | 'internal') {
   const expected = access.token ? Buffer.from(`Bearer ${access.token}`) : undefined;
@@ -62,10 +78,7 @@ function metricsHandler(ops: Ops, access: MetricsAccess, where: 'public' | 'inte
         res.status(401).json({ error: { code: 'UNAUTHENTICATED', message: 'the metrics token is required' } });
         return;
       }
-    } else if (
-      where === 'public' &&
-      (!LOOPBACK.has(req.socket.remoteAddress ?? '') || req.get('x-forwarded-for') !== undefined || req.get('forwarded') !== undefined)
-    ) {
+    } else if (where === 'public' && (!LOOPBACK.has(req.socket.remoteAddress ?? '') || proxied(req))) {
       return next();
     }
     res.type(ops.registry.contentType).send(await ops.registry.metrics());

@@ -1,0 +1,68 @@
+/**
+ * Jobs over plain HTTP, for whichever module submitted them (the composition root mounts it):
+ *
+ *   GET    /jobs/{id}   state, progress (rows done / total), the first row errors, the result
+ *   DELETE /jobs/{id}   asks the job to stop (202 with its state; a finished job is answered as it is)
+ *
+ * Another account's job id answers 404, like an unknown one. Errors use the facades' shape:
+ * { "error": { "code", "message", "field"? } }. Documented in rest.yaml (x-pylon-handler: jobs).
+ */
+import express, { type Request, type Response, type Router } from 'express';
+import type { Principal } from '../auth/principal.js';
+import { httpStatus, isAppError } from '../errors.js';
+import type { Job, JobRunner } from './jobs.js';
+
+/** A job as REST answers it (snake_case; `links.self` where to poll). */
+export function restJob(job: Job): Record<string, unknown> {
+  return {
+    id: job.id,
+    kind: job.kind,
+    state: job.state,
+    progress: { rows_done: job.progress.rowsDone, rows_total: job.progress.rowsTotal, rows_failed: job.progress.rowsFailed },
+    errors: job.errors,
+    result: job.result,
+    error: job.error,
+    created_on: job.createdAt,
+    started_on: job.startedAt,
+    finished_on: job.finishedAt,
+    links: { self: `/jobs/${job.id}` },
+  };
+}
+
+export function createJobsHttp(runner: JobRunner, o: { authenticate(req: Request): Promise<Principal | null> }): Router {
+  const router = express.Router();
+  const handle = (work: (principal: Principal, id: string) => Promise<Job>, status: number) => async (req: Request, res: Response) => {
+    try {
+      const principal = await o.authenticate(req);
+      if (!principal) {
+        res.status(401).json({
+          error: { code: 'UNAUTHENTICATED', message: 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token' },
+        });
+        return;
+      }
+      const id = String(req.params.id);
+      if (id.length > 100) {
+        res.status(404).json({ error: { code: 'NOT_FOUND', message: 'job was not found', field: 'id' } });
+        return;
+      }
+      res.status(status).json(restJob(await work(principal, id)));
+    } catch (e) {
+      if (isAppError(e)) {
+        res
+          .status(httpStatus(e.code))
+          .json({ error: { code: e.code, message: e.message, ...(typeof e.details.field === 'string' ? { field: e.details.field } : {}) } });
+        return;
+      }
+      res.status(500).json({ error: { code: 'INTERNAL', message: 'internal error' } });
+    }
+  };
+  router.get(
+    '/jobs/:id',
+    handle((p, id) => runner.read(p, id), 200),
+  );
+  router.delete(
+    '/jobs/:id',
+    handle((p, id) => runner.cancelAs(p, id), 202),
+  );
+  return router;
+}

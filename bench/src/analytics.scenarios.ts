@@ -33,19 +33,22 @@ export async function generateTelemetry(store: AnalyticsStore, accountId: string
   const step = (n: number) => Math.max(1, Math.floor(SPAN_MS / Math.max(1, n)));
   const base = "toDateTime64('2026-01-01 00:00:00', 3, 'UTC')";
   await store.exec(
-    `INSERT INTO play_logs SELECT concat('bp', toString(number)), {acc:String}, concat('d', toString(number % 500)), concat('f', toString(number % 200)),
+    `INSERT INTO play_logs (id, account_id, device_id, file_id, file_name, timestamp, duration, type, playlist_id, schedule_id)
+SELECT concat('bp', toString(number)), {acc:String}, concat('d', toString(number % 500)), concat('f', toString(number % 200)),
   concat('File ', toString(number % 200), '.mp4'), ${base} + toIntervalMillisecond(number * ${step(sizes.plays)}), (number % 60) + 1, 'VIDEO', '', ''
 FROM numbers(${sizes.plays})`,
     { acc: accountId },
   );
   await store.exec(
-    `INSERT INTO ping_logs SELECT concat('bg', toString(number)), {acc:String}, concat('d', toString(number % 500)),
+    `INSERT INTO ping_logs (id, account_id, device_id, timestamp, cpu_usage, memory_usage, disk_usage, player_version, ip_address, external_ip_address)
+SELECT concat('bg', toString(number)), {acc:String}, concat('d', toString(number % 500)),
   ${base} + toIntervalMillisecond(number * ${step(sizes.pings)}), number % 97, (number * 7) % 89, 50, '4.2', '10.0.0.1', ''
 FROM numbers(${sizes.pings})`,
     { acc: accountId },
   );
   await store.exec(
-    `INSERT INTO impressions SELECT concat('bi', toString(number)), {acc:String}, concat('d', toString(number % 500)), concat('f', toString(number % 200)),
+    `INSERT INTO impressions (id, account_id, device_id, file_id, timestamp, sensor, dwell_time, gender, age_range, visitor_id, latitude, longitude)
+SELECT concat('bi', toString(number)), {acc:String}, concat('d', toString(number % 500)), concat('f', toString(number % 200)),
   ${base} + toIntervalMillisecond(number * ${step(sizes.impressions)}), 'face', number % 30, ['male', 'female', ''][number % 3 + 1],
   ['18-24', '25-34', '35-44', '45-54', '75+'][number % 5 + 1], concat('v', toString(number % 100000)), NULL, NULL
 FROM numbers(${sizes.impressions})`,

@@ -106,7 +106,7 @@ test('every play log acknowledged before the kill is stored after the restart', 
   url = await start(port);
   const stored = async (deviceId: string) => {
     const res = await api('POST', '/graphql', {
-      query: 'query($d: [String!]) { playLogs(startDate: "2000-01-01", endDate: "2100-01-01", deviceId: $d, limit: 10000) { id } }',
+      query: 'query($d: [String!]) { playLogs(startDate: "2000-01-01", endDate: "2100-01-01", deviceId: $d, limit: 5000) { id } }',
       variables: { d: [deviceId] },
     });
     const body = (await res.json()) as { data?: { playLogs: { id: string }[] } };

@@ -278,6 +278,11 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   },
   'REST PUT /player/{registrationKey}/snap': credentialScoped('PUT', (k) => `/player/${k}/snap`, '\xff\xd8\xff'),
   'REST POST /player/{registrationKey}/track': credentialScoped('POST', (k) => `/player/${k}/track`, '{"event_name":"x"}'),
+  // Player ingestion: the key is the only scope (a key no device has is refused before the body is
+  // read); another account's file ids in a batch are kept as unknown files (player-ingestion.test.ts).
+  'REST POST /player/{registrationKey}/playlogs': credentialScoped('POST', (k) => `/player/${k}/playlogs`, '[]'),
+  'REST POST /player/{registrationKey}/events': credentialScoped('POST', (k) => `/player/${k}/events`, '[]'),
+  'REST POST /player/{registrationKey}/impressions': credentialScoped('POST', (k) => `/player/${k}/impressions`, '[]'),
   // The key is the credential: any key but the device's own is the same 401 (no account's manifest leaks).
   'REST GET /player/{registrationKey}/manifest': (c) => status(fetch(`${c.base}/player/not-a-key-of-any-device-0123/manifest`), 401),
 

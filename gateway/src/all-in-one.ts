@@ -27,7 +27,7 @@ import {
   type Subgraph,
 } from '@pylon/kit';
 import { createBackends, createRateLimiter } from '@pylon/composition/backends';
-import { createAnalyticsSubgraph, createReportsHttp, replayDeadLetters, startIngest } from '@pylon/analytics';
+import { createAnalyticsSubgraph, createReportsHttp, replayDeadLetters, startIngest, type ReportDirectory } from '@pylon/analytics';
 import { createContentSubgraph, createMediaHttp, playerContent } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
 import { createDataTablesHttp, createDataTablesSubgraph } from '@pylon/datatables';
@@ -186,13 +186,18 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   late.scheduling = scheduling.runtime;
   // Content and device changes reach scheduling through the pub/sub port (Redis with CACHE_DRIVER=redis).
   const unwatch = await watchChanges(scheduling.runtime, backends.pubsub!);
+  // Device and media names (and whether ids are the caller's) for analytics records and reports, from the repositories in-process.
+  const directory: ReportDirectory = {
+    devices: async (caller, ids) => new Map((await devices.repo.findByIds(caller.accountId, ids)).map((d) => [d.id, d.name])),
+    media: async (caller, ids) => new Map([...(await content.repo.media.findByIds(caller.accountId, ids))].map(([id, m]) => [id, m.name])),
+  };
   const subgraphs: Record<string, Subgraph> = {
     identity,
     devices,
     content,
     scheduling,
     datatables,
-    analytics: createAnalyticsSubgraph({ analytics, tokens }),
+    analytics: createAnalyticsSubgraph({ analytics, tokens, directory }),
   };
 
   const gateway = await createGateway({
@@ -224,17 +229,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     jobs: { runner: jobs, dir: join(resolve(env.SIGNAGE_DATA_DIR), 'jobs'), thresholdBytes: env.IMPORT_JOB_THRESHOLD_BYTES },
   });
   const jobsHttp = createJobsHttp(jobs, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
-  // Report files (GET /report, POST /report/export): ids checked and names read from the repositories in-process.
-  const reportsHttp = createReportsHttp(
-    {
-      analytics,
-      directory: {
-        devices: async (caller, ids) => new Map((await devices.repo.findByIds(caller.accountId, ids)).map((d) => [d.id, d.name])),
-        media: async (caller, ids) => new Map([...(await content.repo.media.findByIds(caller.accountId, ids))].map(([id, m]) => [id, m.name])),
-      },
-    },
-    { authenticate: (req) => auth.authenticate(credentialsFrom(req)), logger, audit },
-  );
+  // Report files (GET /report, POST /report/export): ids checked and names read through the same directory.
+  const reportsHttp = createReportsHttp({ analytics, directory }, { authenticate: (req) => auth.authenticate(credentialsFrom(req)), logger, audit });
   const front = Router().use(createPlayerApi(devices.runtime, { failures: playerFailures }), mediaHttp, dataTablesHttp, jobsHttp, reportsHttp, rest);
   const docs = docsEnabled(env) ? createApiDocs({ logger }) : undefined;
   const metrics = metricsAccess(env);

@@ -253,3 +253,38 @@ describe('legacy datasets', () => {
     expect((await legacy(`/analytics/playlogs?${R}&fileId=f1`)).status).toBe(400);
   });
 });
+
+test("deviceName is the device's current name from the devices subgraph, null once it is deleted", async () => {
+  const headers = { 'x-service-apikey': TEST_KEY, 'content-type': 'application/json' };
+  const created = await fetch(`${h.baseUrl}/devices`, { method: 'POST', headers, body: JSON.stringify({ name: 'Named lobby screen' }) });
+  expect(created.status).toBeLessThan(300);
+  const { id } = (await created.json()) as { id: string };
+  await h.analytics.insert('play_logs', [
+    {
+      id: 'rn1',
+      account_id: ACC,
+      device_id: id,
+      file_id: 'f1',
+      file_name: 'f1.mp4',
+      timestamp: '2026-06-01T10:00:00Z',
+      duration: 5,
+      type: 'VIDEO',
+      playlist_id: '',
+      schedule_id: '',
+    },
+  ]);
+  const stats = async () => {
+    const res = await fetch(`${h.baseUrl}/graphql`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        query: 'query($d: [String!]) { devicePlayStats(startDate: "2026-06-01", endDate: "2026-06-01", deviceId: $d) { deviceId deviceName totalPlays } }',
+        variables: { d: [id, 'd1'] },
+      }),
+    });
+    return ((await res.json()) as { data: { devicePlayStats: { deviceId: string; deviceName: string | null; totalPlays: number }[] } }).data.devicePlayStats;
+  };
+  expect(await stats()).toEqual([{ deviceId: id, deviceName: 'Named lobby screen', totalPlays: 1 }]);
+  expect((await fetch(`${h.baseUrl}/devices/${id}`, { method: 'DELETE', headers })).status).toBeLessThan(300);
+  expect(await stats()).toEqual([{ deviceId: id, deviceName: null, totalPlays: 1 }]);
+});

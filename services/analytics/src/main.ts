@@ -25,11 +25,9 @@ await runSubgraphProcess({
   needs: ['analytics', 'stream'],
   env: analyticsProcessEnv,
   build: async ({ backends, tokens, env }) => {
+    const directory = createHttpReportDirectory({ devices: { url: env.DEVICES_URL, tokens }, content: { url: env.CONTENT_URL, tokens } });
     reports = createReportsHttp(
-      {
-        analytics: backends.analytics!,
-        directory: createHttpReportDirectory({ devices: { url: env.DEVICES_URL, tokens }, content: { url: env.CONTENT_URL, tokens } }),
-      },
+      { analytics: backends.analytics!, directory },
       {
         authenticate: (req) => tokens.verify(req.get(INTERNAL_TOKEN_HEADER)).catch(() => null),
         logger: createLogger({ level: env.LOG_LEVEL, name: 'analytics-reports' }),
@@ -44,7 +42,7 @@ await runSubgraphProcess({
       backends.onClose(() => ingest.close());
       backends.checks.consumer = () => ingest.check();
     }
-    return createAnalyticsSubgraph({ analytics: backends.analytics!, tokens });
+    return createAnalyticsSubgraph({ analytics: backends.analytics!, tokens, directory });
   },
   extend: (app) => {
     if (reports) app.use(reports);

@@ -2,13 +2,18 @@ import { guardQuery, type AnalyticsStore } from '@pylon/kit';
 import { readAuditEvents } from '../use-cases/read-audit.js';
 import { readPingLogs, readPlayLogs } from '../use-cases/read-logs.js';
 import * as read from '../use-cases/read-analytics.js';
+import type { ReportDirectory } from '../reports/report-directory.js';
+import { deviceNameLoader } from './loaders.js';
 import type { Resolvers } from './resolvers.generated.js';
 
 /** Entity references by key: the devices and content subgraphs resolve them (null once deleted). */
 const device = (r: { deviceId: string }) => ({ id: r.deviceId });
 const file = (r: { fileId: string }) => ({ id: r.fileId });
 
-export function analyticsResolvers(store: AnalyticsStore): Resolvers {
+export function analyticsResolvers(store: AnalyticsStore, directory?: ReportDirectory): Resolvers {
+  // Without a directory (a subgraph built for tests alone) names stay null; the entity reference still resolves.
+  const deviceName = (r: { deviceId: string }, _args: unknown, ctx: Parameters<typeof deviceNameLoader>[1]) =>
+    directory && r.deviceId ? deviceNameLoader(directory, ctx).load(r.deviceId) : null;
   return {
     Query: {
       playLogs: (_, args, ctx) => {
@@ -82,12 +87,12 @@ export function analyticsResolvers(store: AnalyticsStore): Resolvers {
     },
     EventLog: { device },
     Impression: { device },
-    DeviceMetric: { device },
-    AudienceMetric: { device },
-    DevicePlayStat: { device },
+    DeviceMetric: { device, deviceName },
+    AudienceMetric: { device, deviceName },
+    DevicePlayStat: { device, deviceName },
     MediaPlayStat: { file },
-    DeviceMediaPlayStat: { device, file },
+    DeviceMediaPlayStat: { device, file, deviceName },
     MediaImpression: { file },
-    DeviceMediaImpression: { device, file },
+    DeviceMediaImpression: { device, file, deviceName },
   };
 }

@@ -120,3 +120,6 @@ export const getAnalyticsDataset: RestOperation = {
   fieldNames: SAME_NAMES,
   accepts: { body: ['dataset', ...Object.keys(PARAMS)] },
 };
+
+/** Every analytics operation by operationId, for the facade's registry. */
+export const ANALYTICS_OPERATIONS: Readonly<Record<string, RestOperation>> = { ...GET_OPS, getAnalyticsDataset };

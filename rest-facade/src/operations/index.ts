@@ -5,23 +5,7 @@
  * the facade refuses to start when the three disagree or a documented parameter is not mapped.
  */
 import { getAccount, listOrganizations, updateAccount } from './account.js';
-import {
-  getAnalyticsDataset,
-  getAudienceMetrics,
-  getDeviceMediaImpressions,
-  getDeviceMetrics,
-  getDevicePlayStats,
-  getEventFlow,
-  getEventMetrics,
-  getHeatMap,
-  getMediaImpressions,
-  getMediaPlayStats,
-  getPlayStatsByTime,
-  listEventLogs,
-  listImpressions,
-  listPingLogs,
-  listPlayLogs,
-} from './analytics.js';
+import { ANALYTICS_OPERATIONS } from './analytics.js';
 import { getAuditEvent, listAuditEvents } from './audit-events.js';
 import { getDevice, listDevices } from './devices.js';
 import { createDevice, deleteDevice, patchDevice, updateDevice } from './device-writes.js';
@@ -179,19 +163,5 @@ export const REST_OPERATIONS: Readonly<Record<string, RestOperation>> = {
   updateScheduleGroup,
   deleteScheduleGroup,
   // Analytics issue: the /analytics datasets (GET and the legacy POST /analytics/dataset).
-  listPlayLogs,
-  listPingLogs,
-  listEventLogs,
-  getEventMetrics,
-  getEventFlow,
-  listImpressions,
-  getDeviceMetrics,
-  getAudienceMetrics,
-  getMediaPlayStats,
-  getDevicePlayStats,
-  getPlayStatsByTime,
-  getHeatMap,
-  getMediaImpressions,
-  getDeviceMediaImpressions,
-  getAnalyticsDataset,
+  ...ANALYTICS_OPERATIONS,
 };

@@ -8,6 +8,7 @@ import { createRateLimiter } from '@pylon/composition/backends';
 import { KEY_REVOKED_CHANNEL } from '@pylon/identity';
 import { gatewayEnv, introspectionEnabled, limitsFrom } from './config.js';
 import { SignedRemoteDataSource } from './data-sources.js';
+import { DATATABLES_EDGE_ROUTES, forwardToProcess } from './edge-forward.js';
 import { createGateway } from './gateway.js';
 import { createHttpApp } from './http-app.js';
 import { limitedAuthenticator } from './rate-limits.js';
@@ -81,6 +82,9 @@ try {
     trustProxy: env.TRUST_PROXY,
     metrics,
     publicSdl: introspectionEnabled(env),
+    // Large imports (jobs) and GET/DELETE /jobs/{id}: served by the datatables process, where the jobs run.
+    // Idle limit, not a total: an upload streams for as long as it sends.
+    rest: forwardToProcess({ base: env.DATATABLES_URL, routes: DATATABLES_EDGE_ROUTES, auth, tokens, timeoutMs: 120_000 }),
   });
   const server = await listenHttp(app, env.PORT, env.HOST);
   const metricsServer = await serveMetrics(ops, metrics, env.HOST);

@@ -10,6 +10,7 @@ import { subgraphConfig } from '@pylon/composition/subgraph-process';
 import { analyticsProcessEnv } from '@pylon/analytics/config';
 import { ingestEnv } from '@pylon/analytics/ingest.config';
 import { contentEnv } from '@pylon/content/config';
+import { datatablesProcessEnv } from '@pylon/datatables/config';
 import { devicesProcessEnv } from '@pylon/devices/config';
 import { identityProcessEnv } from '@pylon/identity/config';
 import { legacyAdapterEnv } from '@pylon/legacy-adapter/config';
@@ -25,7 +26,7 @@ export const ROLE_CONFIGS: Readonly<Record<string, RoleSchema>> = {
   devices: subgraphConfig(devicesProcessEnv),
   content: subgraphConfig(contentEnv),
   scheduling: subgraphConfig(schedulingProcessEnv),
-  datatables: subgraphConfig(),
+  datatables: subgraphConfig(datatablesProcessEnv),
   analytics: subgraphConfig(analyticsProcessEnv),
   gateway: gatewayEnv,
   rest: restFacadeEnv,

@@ -19,6 +19,7 @@ import {
   metricsEnv,
   onShutdown,
   serveMetrics,
+  type Logger,
   type Subgraph,
 } from '@pylon/kit';
 import { backendEnv, backendRules, createBackends, type BackendEnv, type Backends } from './backends.js';
@@ -44,8 +45,20 @@ export interface SubgraphProcessOptions<E extends z.ZodRawShape> {
     backends: Backends;
     tokens: InternalTokens;
     env: BackendEnv & z.infer<typeof subgraphEnv> & z.infer<z.ZodObject<E>>;
+    logger: Logger;
   }) => Subgraph | Promise<Subgraph>;
-  extend?: (app: Express, deps: { backends: Backends; tokens: InternalTokens; subgraph: Subgraph }) => void;
+  extend?: (
+    app: Express,
+    deps: {
+      backends: Backends;
+      tokens: InternalTokens;
+      subgraph: Subgraph;
+      env: BackendEnv & z.infer<typeof subgraphEnv> & z.infer<z.ZodObject<E>>;
+      logger: Logger;
+      /** Adds work to the graceful stop, run after the servers close and before the backends do. */
+      onClose(closer: () => Promise<void>): void;
+    },
+  ) => void;
 }
 
 export async function runSubgraphProcess<E extends z.ZodRawShape>(o: SubgraphProcessOptions<E>): Promise<void> {
@@ -56,19 +69,21 @@ export async function runSubgraphProcess<E extends z.ZodRawShape>(o: SubgraphPro
   try {
     const backends = await createBackends(env, o.needs, `pylon-${o.name}`);
     const tokens = new InternalTokens(env.SIGNAGE_INTERNAL_SECRET);
-    const subgraph = await o.build({ backends, tokens, env });
+    const subgraph = await o.build({ backends, tokens, env, logger });
+    const closers: (() => Promise<void>)[] = [];
+    const onClose = (closer: () => Promise<void>) => void closers.push(closer);
     const { app, server } = await createSubgraphHttp(subgraph, {
       ops,
       logger,
       checks: backends.checks,
       metrics: metricsAccess(env),
-      ...(o.extend ? { extend: (a: Express) => o.extend!(a, { backends, tokens, subgraph }) } : {}),
+      ...(o.extend ? { extend: (a: Express) => o.extend!(a, { backends, tokens, subgraph, env, logger, onClose }) } : {}),
     });
     app.set('trust proxy', env.TRUST_PROXY);
     const http = await listenHttp(app, env.PORT, env.HOST);
     logger.info({ port: env.PORT, host: env.HOST }, `${o.name} subgraph listening`);
     const metricsServer = await serveMetrics(ops, metricsAccess(env), env.HOST);
-    onShutdown({ ops, servers: metricsServer ? [http, metricsServer] : [http], logger, closers: [() => server.stop(), () => backends.close()] });
+    onShutdown({ ops, servers: metricsServer ? [http, metricsServer] : [http], logger, closers: [() => server.stop(), ...closers, () => backends.close()] });
   } catch (e) {
     logger.fatal({ err: e }, 'failed to start');
     process.exit(1);

@@ -1,25 +1,43 @@
 /**
  * Distributed mode: the datatables subgraph as its own process. Besides /graphql it serves the
- * plain-HTTP router all-in-one mounts (http/datatables-http.ts: row reads with ETag, CSV/xlsx
- * import, streamed CSV export); requests there are authenticated by the signed internal token, so
- * only the edge (which checked the API key) reaches them, as with content's media uploads.
+ * plain-HTTP routers all-in-one mounts (http/datatables-http.ts: row reads with ETag, CSV/xlsx
+ * import, streamed CSV export; kit's jobs-http.ts: GET/DELETE /jobs/{id}); requests there are
+ * authenticated by the signed internal token, so only the edge (which checked the API key) reaches
+ * them, as with content's media uploads. Imports over IMPORT_JOB_THRESHOLD_BYTES run as jobs in
+ * this process (state in the documents store; unfinished ones resume at start), as in all-in-one.
  */
-import { INTERNAL_TOKEN_HEADER } from '@pylon/kit';
+import { join, resolve } from 'node:path';
+import type { Request } from 'express';
+import { createJobsHttp, INTERNAL_TOKEN_HEADER, JobRunner, jobSettingsFrom } from '@pylon/kit';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createDataTablesSubgraph } from './app.js';
+import { datatablesProcessEnv } from './config.js';
 import { createDataTablesHttp } from './http/datatables-http.js';
 
 type DataTablesSubgraph = ReturnType<typeof createDataTablesSubgraph>;
 
+let jobs: JobRunner | undefined;
+
 await runSubgraphProcess({
   name: 'datatables',
   needs: ['documents', 'cache'],
-  build: ({ backends, tokens }) => createDataTablesSubgraph({ documents: backends.documents!, cache: backends.cache!, tokens }),
-  extend: (app, { tokens, subgraph }) => {
+  env: datatablesProcessEnv,
+  build: ({ backends, tokens, env, logger }) => {
+    jobs = new JobRunner(backends.documents!, jobSettingsFrom(env), logger);
+    return createDataTablesSubgraph({ documents: backends.documents!, cache: backends.cache!, tokens, logger, jobs, maxTableRows: env.DATATABLE_MAX_ROWS });
+  },
+  extend: (app, { tokens, subgraph, env, logger, onClose }) => {
+    const runner = jobs!;
+    const authenticate = (req: Request) => tokens.verify(req.get(INTERNAL_TOKEN_HEADER)).catch(() => null);
     app.use(
       createDataTablesHttp((subgraph as DataTablesSubgraph).runtime, {
-        authenticate: (req) => tokens.verify(req.get(INTERNAL_TOKEN_HEADER)).catch(() => null),
+        authenticate,
+        jobs: { runner, dir: join(resolve(env.SIGNAGE_DATA_DIR), 'jobs'), thresholdBytes: env.IMPORT_JOB_THRESHOLD_BYTES },
       }),
+      createJobsHttp(runner, { authenticate }),
     );
+    onClose(() => runner.close());
+    // Jobs a previous run left unfinished continue from their checkpoints.
+    void runner.resumeAll().catch((err: unknown) => logger.error({ err }, 'unfinished jobs were not resumed'));
   },
 });

@@ -452,7 +452,8 @@ export type Query = {
   /**
    * All rows of the table as one CSV text (RFC 4180, header row of column keys, formula-escaped
    * cells), for tables of at most 10,000 rows and 5 MB of CSV; larger ones are refused
-   * (PAYLOAD_TOO_LARGE) pointing at the streamed REST export, GET /datatables/{tableId}/rows/export.
+   * (PAYLOAD_TOO_LARGE) pointing at the streamed REST export, GET /datatables/{tableId}/rows/export,
+   * and at the job API large imports use (POST .../rows/import answers 202; GET /jobs/{id}).
    * Policy: DataTables_View.
    */
   exportDataTableRows?: Maybe<Scalars['String']['output']>;

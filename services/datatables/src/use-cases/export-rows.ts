@@ -37,7 +37,8 @@ export async function exportRowsCsv(rt: DataTablesRuntime, principal: Principal,
  * The GraphQL export answers one string, held whole in memory and in the response: capped at
  * GRAPHQL_EXPORT_MAX_ROWS rows and GRAPHQL_EXPORT_MAX_BYTES of CSV. Larger tables are refused
  * before a row is read (by the table's row count) or as soon as the text passes the byte cap, with
- * a message pointing at the streamed REST export, whose memory stays flat at any size.
+ * a message pointing at the streamed REST export, whose memory stays flat at any size, and at the
+ * job API that large imports use.
  */
 export const GRAPHQL_EXPORT_MAX_ROWS = 10_000;
 export const GRAPHQL_EXPORT_MAX_BYTES = 5 * 1024 * 1024;
@@ -45,7 +46,7 @@ export const GRAPHQL_EXPORT_MAX_BYTES = 5 * 1024 * 1024;
 const tooLargeForGraphql = (tableId: string, what: string) =>
   new AppError(
     'PAYLOAD_TOO_LARGE',
-    `${what}; exportDataTableRows answers at most ${GRAPHQL_EXPORT_MAX_ROWS} rows and ${GRAPHQL_EXPORT_MAX_BYTES / 1024 / 1024} MB as one string: download the streamed CSV at GET /datatables/${tableId}/rows/export instead`,
+    `${what}; exportDataTableRows answers at most ${GRAPHQL_EXPORT_MAX_ROWS} rows and ${GRAPHQL_EXPORT_MAX_BYTES / 1024 / 1024} MB as one string: download the streamed CSV at GET /datatables/${tableId}/rows/export instead (large imports likewise run as jobs: POST /datatables/${tableId}/rows/import answers 202, follow GET /jobs/{id})`,
     { field: 'tableId' },
   );
 

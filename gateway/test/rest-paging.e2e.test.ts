@@ -12,14 +12,15 @@ afterAll(() => h.stop());
 
 const get = (path: string) => fetch(`${h.baseUrl}${path}`, { headers: { 'x-service-apikey': h.key } });
 
-test('a middle page links first, prev and next; the body stays a bare array of take items', async () => {
+test('a middle page links first, prev and next and carries the total; the body stays a bare array of take items', async () => {
   const res = await get('/devices?take=3&page=1');
   expect(res.status).toBe(200);
   const body = (await res.json()) as unknown[];
   expect(Array.isArray(body)).toBe(true);
   expect(body).toHaveLength(3);
   expect(res.headers.get('link')).toBe('</devices?take=3&page=0>; rel="first", </devices?take=3&page=0>; rel="prev", </devices?take=3&page=2>; rel="next"');
-  expect(res.headers.get('x-total-count')).toBeNull();
+  const all = (await (await get('/devices?take=1000')).json()) as unknown[];
+  expect(res.headers.get('x-total-count')).toBe(String(all.length));
   expect(res.headers.get('access-control-expose-headers')).toMatch(/Link.*X-Total-Count/);
 });
 
@@ -55,5 +56,60 @@ test('other lists too (media, playlists, users)', async () => {
     const res = await get(path);
     expect(res.status).toBe(200);
     expect(res.headers.get('link')).toContain('rel="first"');
+  }
+});
+
+test('the total counts the filtered list on every page (first, middle, last)', async () => {
+  const online = (await (await get('/devices?is_online=false&take=1000')).json()) as unknown[];
+  expect(online.length).toBeGreaterThan(1);
+  for (const page of [0, 1, online.length - 1]) {
+    const res = await get(`/devices?is_online=false&take=1&page=${page}`);
+    expect(await res.json()).toHaveLength(1);
+    expect(res.headers.get('x-total-count')).toBe(String(online.length));
+  }
+  // A filter matching nothing: an empty page with a total of 0.
+  const none = await get('/devices?id=no-such-device&take=5');
+  expect(await none.json()).toEqual([]);
+  expect(none.headers.get('x-total-count')).toBe('0');
+});
+
+test('every list root with a count answers the total on its first page', async () => {
+  for (const path of ['/devices', '/media', '/playlists', '/templates', '/schedules', '/users', '/alerts']) {
+    const whole = (await (await get(`${path}?take=1000`)).json()) as unknown[];
+    const res = await get(`${path}?take=1`);
+    expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    expect({ path, total: res.headers.get('x-total-count') }).toEqual({ path, total: String(whole.length) });
+  }
+  const audit = await get('/account/auditevents?limit=1');
+  expect(audit.status).toBe(200);
+  expect(Number(audit.headers.get('x-total-count'))).toBeGreaterThanOrEqual(0);
+});
+
+test('group lists carry Link and X-Total-Count on every page', async () => {
+  const created: string[] = [];
+  for (const name of ['paging-a', 'paging-b', 'paging-c']) {
+    const r = await fetch(`${h.baseUrl}/devices/groups`, {
+      method: 'POST',
+      headers: { 'x-service-apikey': h.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
+    expect(r.status).toBe(201);
+    created.push(((await r.json()) as { id: string }).id);
+  }
+  const all = (await (await get('/devices/groups')).json()) as unknown[];
+  expect(all.length).toBeGreaterThanOrEqual(3);
+  const first = await get('/devices/groups?take=1');
+  expect(await first.json()).toHaveLength(1);
+  expect(first.headers.get('link')).toBe('</devices/groups?take=1&page=0>; rel="first", </devices/groups?take=1&page=1>; rel="next"');
+  expect(first.headers.get('x-total-count')).toBe(String(all.length));
+  const last = await get(`/devices/groups?take=1&page=${all.length - 1}`);
+  expect(last.headers.get('link')).not.toContain('rel="next"');
+  expect(last.headers.get('link')).toContain('rel="prev"');
+  expect(last.headers.get('x-total-count')).toBe(String(all.length));
+  for (const path of ['/media/groups', '/playlists/groups', '/templates/groups', '/schedules/groups']) {
+    const res = await get(`${path}?take=1`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('link')).toContain('rel="first"');
+    expect(res.headers.get('x-total-count')).toMatch(/^\d+$/);
   }
 });

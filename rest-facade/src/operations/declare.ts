@@ -68,7 +68,10 @@ export interface ListSpec {
    * with the same filters, no offset and `limit: 1000` (COUNT_MAX), selecting only the key, e.g.
    * `total: device(id: $id, ..., limit: 1000) { id }`. Its length is the list's total on every
    * page (`X-Total-Count`) while it stays below COUNT_MAX; at COUNT_MAX the total is known only on
-   * the last page. Without it, only the last page carries the total.
+   * the last page. Without it, only the last page carries the total. The price: every page reads
+   * the ids of the whole filtered list (up to 1000) in the subgraph, linear in its length (about
+   * 11 ms more per GET /devices page at 500 devices on the 2-core dev machine, under 1 ms at the
+   * demo's eight); a count field per root in the subgraphs would make it constant.
    */
   count?: string;
 }

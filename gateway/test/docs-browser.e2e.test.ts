@@ -107,6 +107,16 @@ browserTest(
 
     const op = page.locator('#operations-Devices-listDevices');
     await op.locator('.opblock-summary').first().click();
+    // The reference's PascalCase aliases (x-pylon-alias) are left out of the docs view only.
+    await op.locator('tr[data-param-name="take"]').waitFor({ timeout: 30_000 });
+    const shown = await op.locator('tr[data-param-name]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-param-name')));
+    expect(shown).toEqual(expect.arrayContaining(['id', 'take', 'page', 'group_id', 'is_online']));
+    for (const alias of ['Id', 'Take', 'Page', 'DeviceTypeId', 'GroupId', 'GroupName', 'IncludeSnap', 'OrgId', 'IsOnline']) expect(shown).not.toContain(alias);
+    const document = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as { paths: Record<string, { get: { parameters: { name?: string }[] } }> };
+    expect(document.paths['/devices']!.get.parameters.map((p) => p.name)).toContain('Take');
+    const aliased = await fetch(`${baseUrl}/devices?Take=1`, { headers: { 'x-service-apikey': KEY } });
+    expect(aliased.status).toBe(200);
+    expect(await aliased.json()).toHaveLength(1);
     await op.locator('.try-out__btn').click();
     await op.locator('button.execute').click();
     const response = op.locator('.live-responses-table .response');

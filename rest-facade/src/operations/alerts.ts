@@ -3,6 +3,7 @@ import { getOp, listOp, patchOp, updateOp } from './declare.js';
 
 export const listAlerts = listOp({
   root: 'alert',
+  count: 'total',
   params: { id: { to: 'id', one: true }, device_id: 'deviceId', active_only: 'activeOnly', resolved: 'resolved', org_id: 'orgId' },
 });
 

@@ -101,6 +101,7 @@ const REFERENCE_NAMES = {
 
 export const listDevices = listOp({
   root: 'device',
+  count: 'total',
   params: {
     id: { to: 'id', one: true },
     group_id: 'groupId',

@@ -72,10 +72,17 @@ export function groupOps(
       const flat = recordsAt(data, roots.list);
       let groups = query.tree === true ? nest(flat) : flat.map((g) => ({ ...g, children: [] }));
       if (typeof query.id === 'string') groups = groups.filter((g) => g.id === query.id);
-      // take/page over the list (the top-level groups in tree form).
-      const take = typeof query.take === 'number' ? query.take : groups.length;
+      // take/page over the list (the top-level groups in tree form). The whole list is at hand, so
+      // every page with a take carries Link and the exact X-Total-Count, like the other lists.
+      if (typeof query.take !== 'number') return { body: groups.map(toRest) };
+      if (query.take === 0) return { body: [] };
+      const take = query.take;
       const page = typeof query.page === 'number' ? query.page : 0;
-      return { body: groups.slice(page * take, page * take + take).map(toRest) };
+      const start = page * take;
+      return {
+        body: groups.slice(start, start + take).map(toRest),
+        page: { names: { take: 'take', page: 'page' }, take, page, more: start + take < groups.length, total: groups.length },
+      };
     },
     accepts: { query: ['tree', 'id', 'take', 'page'] },
   };

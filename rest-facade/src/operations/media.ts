@@ -9,6 +9,7 @@ const toRest = (m: Record<string, unknown>) => toRestMedia(m);
 
 export const listMedia = listOp({
   root: 'media',
+  count: 'total',
   params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName' },
   toRest,
 });

@@ -9,6 +9,7 @@ const toRest = (p: Record<string, unknown>) => toRestPlaylist(p);
 /** Filters live in the document's `where` (the playlist query has no id/group arguments). */
 export const listPlaylists = listOp({
   root: 'playlist',
+  count: 'total',
   params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName' },
   toRest,
 });

@@ -58,6 +58,7 @@ const toRest = (s: GqlRecord) => toRestSchedule(s);
 
 export const listSchedules = listOp({
   root: 'schedule',
+  count: 'total',
   params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName', device_id: 'deviceId' },
   toRest,
 });

@@ -7,6 +7,7 @@ const toRest = (t: Record<string, unknown>) => toRestTemplate(t);
 
 export const listTemplates = listOp({
   root: 'template',
+  count: 'total',
   params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName' },
   toRest,
 });

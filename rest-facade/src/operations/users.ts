@@ -24,6 +24,6 @@ export function toRestUser(u: GqlRecord): Record<string, unknown> {
   };
 }
 
-export const listUsers = listOp({ root: 'user', params: { id: { to: 'id', one: true } }, toRest: toRestUser });
+export const listUsers = listOp({ root: 'user', count: 'total', params: { id: { to: 'id', one: true } }, toRest: toRestUser });
 
 export const getUser = getOp({ root: 'user', what: 'user', toRest: toRestUser });

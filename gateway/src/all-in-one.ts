@@ -12,6 +12,8 @@ import type { AddressInfo } from 'node:net';
 import {
   createJobsHttp,
   createLogger,
+  JobFiles,
+  jobFileSettingsFrom,
   createOps,
   InternalTokens,
   JobRunner,
@@ -27,7 +29,7 @@ import {
   type Subgraph,
 } from '@pylon/kit';
 import { createBackends, createRateLimiter } from '@pylon/composition/backends';
-import { createAnalyticsSubgraph, createReportsHttp, replayDeadLetters, startIngest, type ReportDirectory } from '@pylon/analytics';
+import { createAnalyticsSubgraph, createReportsHttp, registerReportExportJob, replayDeadLetters, startIngest, type ReportDirectory } from '@pylon/analytics';
 import { createContentSubgraph, createMediaHttp, playerContent } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
 import { createDataTablesHttp, createDataTablesSubgraph } from '@pylon/datatables';
@@ -159,8 +161,10 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     pubsub: backends.pubsub!,
   });
   late.content = content;
-  // Heavy work (large imports) runs as jobs, their state in the documents store (kit jobs.ts).
-  const jobs = new JobRunner(documents, jobSettingsFrom(env), logger);
+  // Heavy work (large imports, large and asked-for exports) runs as jobs, their state in the documents
+  // store (kit jobs.ts); the files exports make go to the blob store, downloaded through signed links.
+  const jobFiles = new JobFiles(backends.blobs!, documents, internalSecret, jobFileSettingsFrom(env), logger);
+  const jobs = new JobRunner(documents, jobSettingsFrom(env), logger, jobFiles);
   const datatables = createDataTablesSubgraph({ documents, tokens, cache, logger, jobs, maxTableRows: env.DATATABLE_MAX_ROWS });
   // In-process: the other subgraphs' repositories answer, each scoped to the caller's account.
   const scheduling = createSchedulingSubgraph({
@@ -226,11 +230,21 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   // Data-table row reads (ETag from the table generation), CSV/xlsx import and CSV export likewise.
   const dataTablesHttp = createDataTablesHttp(datatables.runtime, {
     authenticate: (req) => auth.authenticate(credentialsFrom(req)),
-    jobs: { runner: jobs, dir: join(resolve(env.SIGNAGE_DATA_DIR), 'jobs'), thresholdBytes: env.IMPORT_JOB_THRESHOLD_BYTES },
+    jobs: {
+      runner: jobs,
+      dir: join(resolve(env.SIGNAGE_DATA_DIR), 'jobs'),
+      thresholdBytes: env.IMPORT_JOB_THRESHOLD_BYTES,
+      exportThresholdRows: env.EXPORT_JOB_THRESHOLD_ROWS,
+    },
   });
   const jobsHttp = createJobsHttp(jobs, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
   // Report files (GET /report, POST /report/export): ids checked and names read through the same directory.
-  const reportsHttp = createReportsHttp({ analytics, directory }, { authenticate: (req) => auth.authenticate(credentialsFrom(req)), logger, audit });
+  // Large or asked-for report exports run as jobs like large data-table exports (their own kind).
+  registerReportExportJob(jobs, { analytics, directory, logger });
+  const reportsHttp = createReportsHttp(
+    { analytics, directory },
+    { authenticate: (req) => auth.authenticate(credentialsFrom(req)), logger, audit, jobs: { runner: jobs, thresholdRows: env.REPORT_JOB_THRESHOLD_ROWS } },
+  );
   const front = Router().use(createPlayerApi(devices.runtime, { failures: playerFailures }), mediaHttp, dataTablesHttp, jobsHttp, reportsHttp, rest);
   const docs = docsEnabled(env) ? createApiDocs({ logger }) : undefined;
   const metrics = metricsAccess(env);

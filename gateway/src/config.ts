@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { envBool, envInt, envLogLevel, envPort, envTrustProxy, jobsEnv, metricsEnv } from '@pylon/kit';
+import { envBool, envInt, envLogLevel, envPort, envTrustProxy, jobFilesEnv, jobsEnv, metricsEnv } from '@pylon/kit';
 import { auditSinkEnv } from '@pylon/composition/audit-sink';
 import { backendEnv, backendRules } from '@pylon/composition/backends';
 import { devicesEnv } from '@pylon/devices/config';
 import { contentEnv } from '@pylon/content/config';
 import { datatablesEnv } from '@pylon/datatables/config';
+import { reportsEnv } from '@pylon/analytics/config';
 import { authEnv, oauthEnv } from '@pylon/identity/config';
 
 const common = {
@@ -49,8 +50,12 @@ export const allInOneEnv = backendEnv
     ...contentEnv,
     /** Import job threshold and rows per table, declared in services/datatables/src/config.ts. */
     ...datatablesEnv,
+    /** Report job threshold, declared in services/analytics/src/config.ts. */
+    ...reportsEnv,
     /** Jobs per account and workers, declared in services/kit/src/jobs/jobs.ts. */
     ...jobsEnv,
+    /** Result file retention and link lifetime, declared in services/kit/src/jobs/job-files.ts. */
+    ...jobFilesEnv,
     /** The demo account's devices ping through a built-in simulator (only with SIGNAGE_DEMO). */
     SIGNAGE_SIMULATOR: envBool(true),
     SIGNAGE_SIMULATOR_SECONDS: envInt(15, 1, 3600),

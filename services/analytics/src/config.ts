@@ -3,7 +3,17 @@
  * checks (gateway/src/role-configs.ts).
  */
 import { z } from 'zod';
-import { envBool } from '@pylon/kit';
+import { envBool, envInt, jobFilesEnv, jobsEnv } from '@pylon/kit';
+
+/** Report settings, in every process that serves POST /report/export (all-in-one, analytics). */
+export const reportsEnv = {
+  /**
+   * Report exports whose scope holds more source records than this run as jobs (202 + Location:
+   * /jobs/{id}; the file is downloaded through a signed link); smaller ones stream at once.
+   * `Prefer: respond-async` asks for a job at any size.
+   */
+  REPORT_JOB_THRESHOLD_ROWS: envInt(500_000, 0, 1_000_000_000),
+};
 
 export const analyticsProcessEnv = {
   /**
@@ -14,4 +24,7 @@ export const analyticsProcessEnv = {
   /** The subgraphs asked, for reports, whether device and media ids are the caller's (compose/k8s service names by default). */
   DEVICES_URL: z.string().url().default('http://devices:4001'),
   CONTENT_URL: z.string().url().default('http://content:4001'),
+  ...reportsEnv,
+  ...jobsEnv,
+  ...jobFilesEnv,
 };

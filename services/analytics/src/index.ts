@@ -5,3 +5,4 @@ export { replayDeadLetters } from './ingest/dead-letters.js';
 export { createReportsHttp, type ReportsHttpOptions } from './http/reports-http.js';
 export type { ReportsDeps } from './reports/export-report.js';
 export type { ReportDirectory } from './reports/report-directory.js';
+export { REPORT_EXPORT_JOB_KIND, registerReportExportJob } from './reports/export-job.js';

@@ -3,6 +3,7 @@ import { DataTableRepository } from './data-table.repository.js';
 import { dataTablesResolvers } from './graphql/resolvers.js';
 import type { DataTablesRuntime } from './runtime.js';
 import { FilteredCounts } from './use-cases/filtered-counts.js';
+import { registerExportJob } from './use-cases/export-job.js';
 import { registerImportJob } from './use-cases/import-job.js';
 
 export interface DataTablesDeps {
@@ -33,7 +34,11 @@ export function createDataTablesSubgraph(deps: DataTablesDeps): Subgraph & { rep
     ...(deps.maxTableRows ? { maxTableRows: deps.maxTableRows } : {}),
     ...(deps.jobs ? { jobs: deps.jobs } : {}),
   };
-  if (deps.jobs) registerImportJob(deps.jobs, runtime);
+  if (deps.jobs) {
+    registerImportJob(deps.jobs, runtime);
+    // Large exports write their CSV through the runner's job files (when the process keeps them).
+    registerExportJob(deps.jobs, runtime);
+  }
   const subgraph = createSubgraph({ name: 'datatables', tokens: deps.tokens, resolvers: dataTablesResolvers(runtime) });
   return Object.assign(subgraph, { repo, runtime });
 }

@@ -34,3 +34,4 @@ export * from './facade/gateway-errors.js';
 export * from './json-patch.js';
 export * from './jobs/jobs.js';
 export * from './jobs/jobs-http.js';
+export * from './jobs/job-files.js';

@@ -3,14 +3,31 @@
  * like the data-table and media routers (rest.yaml: x-pylon-handler: analytics):
  *
  *   GET  /report            the catalog (the reference's Report[]); `id` narrows it
- *   POST /report/export     the file (CSV, XLSX or PDF), streamed; ReportExportPostBody
+ *   POST /report/export     the file (CSV, XLSX or PDF), streamed; ReportExportPostBody. With
+ *                           `Prefer: respond-async`, or over REPORT_JOB_THRESHOLD_ROWS records in
+ *                           scope, a job writing the file (202 + Location: /jobs/{id}; export-job.ts)
  *   POST /report/adhawk     501: AdHawk datasets are not offered (documented in rest.yaml)
  *
  * Errors use the facade's shape { "error": { "code", "message", "field"?, "request_id"? } } and
  * come before the first byte; a failure after it cuts the connection (a short file never looks whole).
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { AppError, auditNote, auditTrail, guardHandler, httpStatus, isAppError, type AuditSink, type ErrorCode, type Logger, type Principal } from '@pylon/kit';
+import {
+  AppError,
+  auditNote,
+  auditTrail,
+  guardHandler,
+  httpStatus,
+  isAppError,
+  jobPrincipal,
+  restJob,
+  type AuditSink,
+  type ErrorCode,
+  type JobRunner,
+  type Logger,
+  type Principal,
+} from '@pylon/kit';
+import { REPORT_EXPORT_JOB_KIND, type ReportExportJobInput } from '../reports/export-job.js';
 import { checkExportQuery } from '../reports/export-request.js';
 import { prepareReportExport, type ReportsDeps } from '../reports/export-report.js';
 import { listReports } from '../reports/list-reports.js';
@@ -21,7 +38,16 @@ export interface ReportsHttpOptions {
   logger?: Logger;
   /** Where each request's audit event goes (controller `Report`; none: not recorded). */
   audit?: AuditSink | undefined;
+  /**
+   * Exports run as jobs when asked (Prefer: respond-async) or over `thresholdRows` source records
+   * (REPORT_JOB_THRESHOLD_ROWS); the runner must have the report export kind registered. Absent:
+   * every export streams in the request.
+   */
+  jobs?: { runner: JobRunner; thresholdRows: number };
 }
+
+/** RFC 7240: the client asks for a 202 and a job rather than waiting for the file. */
+const prefersAsync = (req: Request) => (req.get('prefer') ?? '').split(/[,;]/).some((p) => p.trim().toLowerCase() === 'respond-async');
 
 /** Export bodies are small JSON objects (at most 2 x 1000 ids). */
 const BODY_LIMIT = '256kb';
@@ -94,7 +120,16 @@ export function createReportsHttp(deps: ReportsDeps, o: ReportsHttpOptions): Rou
     authed('exportReport', async (req, res, principal) => {
       guardHandler(principal, 'exportReport');
       checkExportQuery(req.query);
-      const file = await prepareReportExport(deps, principal, await body(req, res));
+      const input = await body(req, res);
+      const file = await prepareReportExport(deps, principal, input);
+      const jobs = o.jobs;
+      if (jobs && (prefersAsync(req) || (await file.estimateRows()) > jobs.thresholdRows)) {
+        const job: ReportExportJobInput = { body: input, principal: jobPrincipal(principal) };
+        const submitted = await jobs.runner.submit(principal.accountId, principal.userId, REPORT_EXPORT_JOB_KIND, job as unknown as Record<string, unknown>);
+        res.status(202).setHeader('Location', `/jobs/${submitted.id}`).setHeader('Preference-Applied', 'respond-async');
+        res.json(restJob(submitted, jobs.runner.files));
+        return;
+      }
       res.status(200);
       res.setHeader('Content-Type', file.contentType);
       res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);

@@ -6,7 +6,7 @@
  * no HTTP in it, so it can move into a background job that writes to object storage unchanged.
  */
 import type { Writable } from 'node:stream';
-import { AppError, guardHandler, type AnalyticsStore, type Principal } from '@pylon/kit';
+import { AppError, guardHandler, type AnalyticsStore, type Logger, type Principal } from '@pylon/kit';
 import { parseExportRequest } from './export-request.js';
 import type { ReportDirectory } from './report-directory.js';
 import { ReportTally, type ReportBatch } from './report-rows.js';
@@ -21,6 +21,7 @@ export interface ReportsDeps {
   analytics: AnalyticsStore;
   directory: ReportDirectory;
   now?: () => Date;
+  logger?: Logger;
 }
 
 /** Devices whose names one report looks up; further devices are shown by id. */
@@ -35,8 +36,19 @@ const FILES: Record<ReportFormat, { ext: string; contentType: string; writer: Re
 export interface ReportFile {
   filename: string;
   contentType: string;
-  /** Streams the file into `out`; rejects when the store fails or the client goes away. */
-  write(out: Writable): Promise<void>;
+  /** The file's extension (csv, xlsx, pdf). */
+  ext: string;
+  /**
+   * Streams the file into `out`; rejects when the store fails or the client goes away. `progress`
+   * is awaited after each chunk with the rows read so far (a report job reports there).
+   */
+  write(out: Writable, o?: { progress?: (rowsDone: number) => Promise<void> }): Promise<void>;
+  /**
+   * The source records in the report's scope (one count over the raw table, no sorting): at most
+   * the file's rows for aggregating reports, exactly them for one-row-per-record ones (proof of
+   * play). Decides whether an export runs as a job.
+   */
+  estimateRows(): Promise<number>;
 }
 
 /** Every device and media id must be the caller's: a foreign or unknown one is a 404 naming it. */
@@ -92,13 +104,24 @@ export async function prepareReportExport(deps: ReportsDeps, caller: Principal, 
   return {
     filename: `${report.id}_${day(request.from)}_${day(new Date(request.to.getTime() - 1))}.${file.ext}`,
     contentType: file.contentType,
-    async write(out) {
+    ext: file.ext,
+    async estimateRows() {
+      const { where, params: p } = scope(request, report.filters.media ? { media: 'file_id' } : {});
+      const [row] = await deps.analytics.query<{ n: string | number }>(`SELECT count() AS n FROM ${report.table} WHERE ${where}`, p);
+      return Number(row?.n ?? 0);
+    },
+    async write(out, o = {}) {
       const tally = new ReportTally(report.columns, report.chart, request.interval);
       const abort = new AbortController();
       const rows = deps.analytics.queryStream<Record<string, unknown>>(sql, params, { signal: abort.signal });
       async function* batches(): AsyncGenerator<ReportBatch> {
         // CSV writes the lines only; XLSX and PDF read the typed cells.
-        for await (const chunk of rows) yield tally.take(chunk, request.format !== 'CSV');
+        let done = 0;
+        for await (const chunk of rows) {
+          yield tally.take(chunk, request.format !== 'CSV');
+          done += chunk.length;
+          await o.progress?.(done);
+        }
       }
       const doc: ReportDocument = {
         title: report.name,

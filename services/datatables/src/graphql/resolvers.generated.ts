@@ -273,8 +273,15 @@ export type Job = {
   /** Where to follow it over REST: /jobs/{id}. */
   link: Scalars['String']['output'];
   progress: JobProgress;
-  /** What a finished job produced (an import: { imported, failed }). */
+  /** What a finished job produced (an import: { imported, failed }; an export: { rows, file: { filename, contentType, bytes, keptUntil } }). */
   result?: Maybe<Scalars['JSON']['output']>;
+  /**
+   * The download of a finished job's file (an export over EXPORT_JOB_THRESHOLD_ROWS or asked with
+   * Prefer: respond-async; a report export): a signed link that works without an API key until
+   * `expiresOn`; read the job again for a new one while the file is kept (JOB_RESULT_RETENTION_SECONDS).
+   * Null for jobs that make no file, before success, and once the file is removed.
+   */
+  resultLink?: Maybe<JobResultLink>;
   startedOn?: Maybe<Scalars['String']['output']>;
   state: JobState;
 };
@@ -295,6 +302,18 @@ export type JobProgress = {
   rowsFailed: Scalars['Int']['output'];
   /** Records in the file; null until counted. */
   rowsTotal?: Maybe<Scalars['Int']['output']>;
+};
+
+/** A signed, expiring download link of a job's file (GET /jobs/{id}/result?expires=...&signature=...). */
+export type JobResultLink = {
+  __typename?: 'JobResultLink';
+  /** Size of the file in bytes. */
+  bytes: Scalars['Float']['output'];
+  contentType: Scalars['String']['output'];
+  expiresOn: Scalars['String']['output'];
+  filename: Scalars['String']['output'];
+  /** Path on this server, with the expiry and the signature in the query. */
+  url: Scalars['String']['output'];
 };
 
 export type JobState =
@@ -688,6 +707,7 @@ export type ResolversTypes = {
   Job: ResolverTypeWrapper<Job>;
   JobPayload: ResolverTypeWrapper<JobPayload>;
   JobProgress: ResolverTypeWrapper<JobProgress>;
+  JobResultLink: ResolverTypeWrapper<JobResultLink>;
   JobState: JobState;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   MutationPayload: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['MutationPayload']>;
@@ -733,6 +753,7 @@ export type ResolversParentTypes = {
   Job: Job;
   JobPayload: JobPayload;
   JobProgress: JobProgress;
+  JobResultLink: JobResultLink;
   Mutation: Record<PropertyKey, never>;
   MutationPayload: ResolversInterfaceTypes<ResolversParentTypes>['MutationPayload'];
   Query: Record<PropertyKey, never>;
@@ -884,6 +905,7 @@ export type JobResolvers<ContextType = SubgraphContext, ParentType extends Resol
   link?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   progress?: Resolver<ResolversTypes['JobProgress'], ParentType, ContextType>;
   result?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  resultLink?: Resolver<Maybe<ResolversTypes['JobResultLink']>, ParentType, ContextType>;
   startedOn?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   state?: Resolver<ResolversTypes['JobState'], ParentType, ContextType>;
 };
@@ -901,6 +923,14 @@ export type JobProgressResolvers<ContextType = SubgraphContext, ParentType exten
   rowsDone?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   rowsFailed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   rowsTotal?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type JobResultLinkResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['JobResultLink'] = ResolversParentTypes['JobResultLink']> = {
+  bytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  contentType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresOn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  filename?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type MutationResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
@@ -971,6 +1001,7 @@ export type Resolvers<ContextType = SubgraphContext> = {
   Job?: JobResolvers<ContextType>;
   JobPayload?: JobPayloadResolvers<ContextType>;
   JobProgress?: JobProgressResolvers<ContextType>;
+  JobResultLink?: JobResultLinkResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   MutationPayload?: MutationPayloadResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;

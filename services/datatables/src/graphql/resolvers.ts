@@ -1,4 +1,4 @@
-import { AppError, guardMutation, guardQuery, isoSeconds, mutationPayload, type Job } from '@pylon/kit';
+import { AppError, guardMutation, guardQuery, isoSeconds, mutationPayload, resultFile, type Job, type JobFiles } from '@pylon/kit';
 import type { DataTablesRuntime } from '../runtime.js';
 import { getDataTable } from '../use-cases/get-data-table.js';
 import { listDataTables } from '../use-cases/list-data-tables.js';
@@ -13,15 +13,26 @@ import { reorderRows } from '../use-cases/reorder-rows.js';
 import { JsonScalar } from './json.scalar.js';
 import type { Resolvers } from './resolvers.generated.js';
 
-/** A job as GraphQL answers it (kit jobs.ts record; state in SCREAMING_CASE). */
-function jobView(job: Job) {
+/** A job's result without the internals of its file (the blob key). */
+function resultView(job: Job): Record<string, unknown> | null {
+  const file = resultFile(job);
+  if (!file || !job.result) return job.result;
+  return { ...job.result, file: { filename: file.filename, contentType: file.contentType, bytes: file.bytes, keptUntil: file.expiresAt } };
+}
+
+/** A job as GraphQL answers it (kit jobs.ts record; state in SCREAMING_CASE; a file's signed link). */
+function jobView(job: Job, files: JobFiles | undefined) {
+  const link = files?.link(job) ?? null;
   return {
     id: job.id,
     kind: job.kind,
     state: job.state.toUpperCase() as 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED',
     progress: job.progress,
     errors: job.errors,
-    result: job.result,
+    result: resultView(job),
+    resultLink: link
+      ? { url: link.url, expiresOn: isoSeconds(link.expiresAt), filename: link.filename, contentType: link.contentType, bytes: link.bytes }
+      : null,
     error: job.error,
     createdOn: isoSeconds(job.createdAt),
     startedOn: job.startedAt ? isoSeconds(job.startedAt) : null,
@@ -41,7 +52,7 @@ export function dataTablesResolvers(rt: DataTablesRuntime): Resolvers {
     Query: {
       job: async (_, args, ctx) => {
         guardQuery(ctx.principal, 'job');
-        return jobView(await jobs().read(ctx.principal, args.id));
+        return jobView(await jobs().read(ctx.principal, args.id), rt.jobs?.files);
       },
       dataTables: (_, args, ctx) => {
         guardQuery(ctx.principal, 'dataTables');
@@ -75,7 +86,7 @@ export function dataTablesResolvers(rt: DataTablesRuntime): Resolvers {
     Mutation: {
       cancelJob: (_, a, ctx) => {
         guardMutation(ctx.principal, 'cancelJob');
-        return mutationPayload(async () => ({ job: jobView(await jobs().cancelAs(ctx.principal, a.id)) }));
+        return mutationPayload(async () => ({ job: jobView(await jobs().cancelAs(ctx.principal, a.id), rt.jobs?.files) }));
       },
       createDataTable: (_, a, ctx) => {
         guardMutation(ctx.principal, 'createDataTable');

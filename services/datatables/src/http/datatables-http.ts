@@ -2,7 +2,9 @@
  * Data tables over plain HTTP, for what the REST facade cannot do through a GraphQL document:
  *
  *   GET  /datatables/{tableId}/rows            row page; ETag (table generation + query), If-None-Match -> 304, Cache-Control
- *   GET  /datatables/{tableId}/rows/export     CSV streamed from the store in chunks (bounded memory)
+ *   GET  /datatables/{tableId}/rows/export     CSV streamed from the store in chunks (bounded memory); above
+ *                                              EXPORT_JOB_THRESHOLD_ROWS rows, or with `Prefer: respond-async`,
+ *                                              a job writing the file (202 + Location: /jobs/{id})
  *   GET  /datatables/{tableId}/rows/{rowId}    one row; ETag / 304 / Cache-Control
  *   POST /datatables/{tableId}/rows/import     multipart/form-data, part `file`: CSV streamed into the
  *                                              parser, or .xlsx spooled to a temp file, pre-scanned, streamed;
@@ -30,6 +32,7 @@ import {
   httpStatus,
   isAppError,
   isoSeconds,
+  jobPrincipal,
   restJob,
   type ErrorCode,
   type JobRunner,
@@ -37,6 +40,7 @@ import {
 } from '@pylon/kit';
 import type { DataTableRow } from '../data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
+import { EXPORT_JOB_KIND, type ExportJobInput } from '../use-cases/export-job.js';
 import { exportRowsCsv } from '../use-cases/export-rows.js';
 import { getDataTable } from '../use-cases/get-data-table.js';
 import { fileSize, IMPORT_JOB_KIND, type ImportJobInput } from '../use-cases/import-job.js';
@@ -53,7 +57,7 @@ export interface DataTablesHttpOptions {
    * Imports run as jobs above `thresholdBytes` (IMPORT_JOB_THRESHOLD_BYTES), spooled into `dir`;
    * absent: every import is synchronous.
    */
-  jobs?: { runner: JobRunner; dir: string; thresholdBytes: number };
+  jobs?: { runner: JobRunner; dir: string; thresholdBytes: number; exportThresholdRows?: number };
 }
 
 function sendError(res: Response, code: ErrorCode, message: string, field?: string): void {
@@ -187,6 +191,9 @@ function multipartFile<T>(req: Request, consume: (file: Readable, info: { filena
   });
 }
 
+/** RFC 7240: the client asks for a 202 and a job rather than waiting for the answer. */
+const prefersAsync = (req: Request) => (req.get('prefer') ?? '').split(/[,;]/).some((p) => p.trim().toLowerCase() === 'respond-async');
+
 const XLSX_TYPES = new Set(['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']);
 
 export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOptions): Router {
@@ -220,6 +227,20 @@ export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOpt
       guardQuery(principal, 'exportDataTableRows');
       queryOf(req, NO_PARAMS);
       const table = await getDataTable(rt.repo, principal, String(req.params.tableId));
+      const jobs = o.jobs;
+      if (jobs?.runner.files && (prefersAsync(req) || table.rowCount > (jobs.exportThresholdRows ?? Infinity))) {
+        const input: ExportJobInput = { tableId: table.id, principal: jobPrincipal(principal) };
+        const job = await jobs.runner.submit(
+          principal.accountId,
+          principal.userId,
+          EXPORT_JOB_KIND,
+          input as unknown as Record<string, unknown>,
+          table.rowCount,
+        );
+        res.status(202).setHeader('Location', `/jobs/${job.id}`).setHeader('Preference-Applied', 'respond-async');
+        res.json(restJob(job, jobs.runner.files));
+        return;
+      }
       const csv = await exportRowsCsv(rt, principal, table.id);
       res.status(200);
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');

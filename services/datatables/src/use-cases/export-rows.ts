@@ -19,14 +19,28 @@ export function escapeCell(v: Cell): string {
   return FORMULA.test(v) ? `'${v}` : v;
 }
 
-/** The table's rows as a stream of CSV text (checks the table first, so errors come before any byte). */
-export async function exportRowsCsv(rt: DataTablesRuntime, principal: Principal, tableId: string): Promise<Readable> {
+/**
+ * The table's rows as a stream of CSV text (checks the table first, so errors come before any byte).
+ * `progress` is awaited after each chunk of rows with the rows read so far (an export job reports
+ * there; a rejection ends the stream with that error).
+ */
+export async function exportRowsCsv(
+  rt: DataTablesRuntime,
+  principal: Principal,
+  tableId: string,
+  o: { progress?: (rowsDone: number) => Promise<void> } = {},
+): Promise<Readable> {
   const table = await getDataTable(rt.repo, principal, tableId);
   const keys = table.columns.map((c) => c.key);
   const rows = rt.repo.allRows(principal.accountId, table.id);
   async function* records(): AsyncGenerator<string[]> {
     yield keys;
-    for await (const chunk of rows) for (const row of chunk) yield keys.map((k) => escapeCell(row.data[k] ?? null));
+    let done = 0;
+    for await (const chunk of rows) {
+      for (const row of chunk) yield keys.map((k) => escapeCell(row.data[k] ?? null));
+      done += chunk.length;
+      await o.progress?.(done);
+    }
   }
   // pipeline, not pipe: a read failure mid-export reaches the consumer as an error on the CSV stream
   // (never an unhandled 'error' event), and a consumer that goes away stops the reads.

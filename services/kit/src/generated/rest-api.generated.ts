@@ -637,6 +637,11 @@ export interface paths {
         /**
          * All rows as CSV (streamed).
          * @description RFC 4180, UTF-8, CRLF, a header of column keys, rows in row order. Text cells starting with =, +, -, @, tab or CR are prefixed with an apostrophe so spreadsheets do not run them. Policy: DataTables_View.
+         *     A table of more than EXPORT_JOB_THRESHOLD_ROWS rows (default 100,000), or a request with
+         *     `Prefer: respond-async`, is exported by a job: the answer is 202 with the job (Location:
+         *     /jobs/{id}); the job writes the same CSV to the blob store, and once it succeeded GET
+         *     /jobs/{id} gives `result.download_url`, a signed link (GET /jobs/{id}/result) that works
+         *     without an API key until `download_expires_on`.
          */
         get: operations["exportDataTableRows"];
         put?: never;
@@ -1763,8 +1768,39 @@ export interface paths {
          *     CSV: RFC 4180, CRLF, text cells starting with =, +, -, @, tab or CR prefixed with an
          *     apostrophe; the summary follows the first empty line. XLSX: typed cells, frozen header,
          *     number formats, a Summary sheet. PDF: summary, a bar chart, and the first 2000 rows.
+         *     With `Prefer: respond-async`, or when the report's range holds more than
+         *     REPORT_JOB_THRESHOLD_ROWS records (default 500,000), the request is checked in full and
+         *     answered 202 with a job (Location: /jobs/{id}) that writes the same file (same digest);
+         *     once it succeeded GET /jobs/{id} gives `result.download_url`, a signed link (GET
+         *     /jobs/{id}/result) that works without an API key until `download_expires_on`.
          */
         post: operations["exportReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a finished job's file through its signed link.
+         * @description The address comes from the job (`result.download_url`, also `links.result`): it carries its
+         *     expiry and an HMAC signature over the job id and the expiry, made with the server's secret, so
+         *     it works without an API key (do not share it further than the file). A signature that does
+         *     not match is 403 naming `signature`; an expired link is 403 naming `expires` (GET /jobs/{id}
+         *     with the key signs a new one, valid JOB_RESULT_LINK_SECONDS, default 3600); a file removed
+         *     after its retention (JOB_RESULT_RETENTION_SECONDS, default 86400) or of a cancelled job is 404.
+         *     The file is streamed with its Content-Type and Content-Disposition.
+         */
+        get: operations["getJobResult"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3072,7 +3108,11 @@ export interface components {
                 error?: string;
                 field?: string | null;
             }[];
-            /** @description What a finished job produced (an import - imported and failed counts). */
+            /**
+             * @description What a finished job produced: an import - imported and failed counts; an export - rows,
+             *     file { filename, content_type, bytes, kept_until }, download_url (a signed link to GET
+             *     /jobs/{id}/result; null once the file is removed) and download_expires_on.
+             */
             result: {
                 [key: string]: unknown;
             } | null;
@@ -3084,6 +3124,8 @@ export interface components {
             finished_on: string | null;
             links: {
                 self?: string;
+                /** @description A finished file's signed download link (as result.download_url). */
+                result?: string;
             };
         };
     };
@@ -3213,6 +3255,8 @@ export interface components {
         RegistrationKeyPath: string;
         /** @description true for online devices only, false for offline devices only. */
         IsOnline: boolean;
+        /** @description `respond-async` (RFC 7240) asks for a job (202 + Location: /jobs/{id}) whatever the size; the answer then carries Preference-Applied. */
+        PreferAsync: string;
         /** @description Identifier of the data table. */
         TableIdPath: string;
         /** @description Identifier of the row. */
@@ -4512,7 +4556,10 @@ export interface operations {
     exportDataTableRows: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `respond-async` (RFC 7240) asks for a job (202 + Location: /jobs/{id}) whatever the size; the answer then carries Preference-Applied. */
+                Prefer?: components["parameters"]["PreferAsync"];
+            };
             path: {
                 /** @description Identifier of the data table. */
                 tableId: components["parameters"]["TableIdPath"];
@@ -4530,9 +4577,20 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description The export runs as a job (Location names it); the file is downloaded through its signed link. */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getDataTableRow: {
@@ -6793,7 +6851,10 @@ export interface operations {
                 /** @description Only false is accepted. */
                 exclude_body?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description `respond-async` (RFC 7240) asks for a job (202 + Location: /jobs/{id}) whatever the size; the answer then carries Preference-Applied. */
+                Prefer?: components["parameters"]["PreferAsync"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6814,12 +6875,53 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
+            /** @description The export runs as a job (Location names it); the file is downloaded through its signed link. */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getJobResult: {
+        parameters: {
+            query: {
+                /** @description Unix seconds. */
+                expires: string;
+                signature: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/pdf": string;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     getJob: {

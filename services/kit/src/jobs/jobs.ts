@@ -19,10 +19,12 @@
 import { randomUUID } from 'node:crypto';
 import { requireRule, type Requirement } from '../auth/access.js';
 import type { Principal } from '../auth/principal.js';
+import { POLICIES } from '../auth/policies.js';
 import { envInt } from '../config.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Collection, DocumentStore, Stored } from '../ports/documents.js';
+import type { JobFiles } from './job-files.js';
 
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 export const FINISHED: ReadonlySet<JobState> = new Set(['succeeded', 'failed', 'cancelled']);
@@ -59,6 +61,12 @@ export interface JobRecord {
   /** Why it failed. */
   error: string | null;
   cancelRequested: boolean;
+  /**
+   * What reading and cancelling it require, copied from its kind at submit, so that a process that
+   * does not run this kind (distributed: the datatables process answering GET /jobs/{id} for a
+   * report export) still applies the right policies. Absent on older records: the kind's, if known.
+   */
+  access?: { view: Requirement; edit: Requirement };
   startedAt: string | null;
   finishedAt: string | null;
 }
@@ -118,6 +126,8 @@ export class JobRunner {
     store: DocumentStore,
     private readonly settings: JobSettings = DEFAULT_JOB_SETTINGS,
     private readonly logger?: Logger,
+    /** Where jobs that produce a file (exports) write it, and how its download link is signed. */
+    readonly files?: JobFiles,
   ) {
     this.jobs = store.collection<JobRecord>(JOBS);
     this.active = store.collection<{ tenant: string }>(ACTIVE);
@@ -132,20 +142,21 @@ export class JobRunner {
   /** The caller's job, when their policies allow reading jobs of its kind (GET /jobs/{id}, GraphQL job). */
   async read(principal: Principal, id: string): Promise<Job> {
     const job = await this.get(principal.accountId, id);
-    requireRule(principal, this.handlers.get(job.kind)?.access.view ?? 'Administrator');
+    requireRule(principal, job.access?.view ?? this.handlers.get(job.kind)?.access.view ?? 'Administrator');
     return job;
   }
 
   /** Cancels the caller's job, when their policies allow the work it does (DELETE /jobs/{id}, GraphQL cancelJob). */
   async cancelAs(principal: Principal, id: string): Promise<Job> {
     const job = await this.get(principal.accountId, id);
-    requireRule(principal, this.handlers.get(job.kind)?.access.edit ?? 'Administrator');
+    requireRule(principal, job.access?.edit ?? this.handlers.get(job.kind)?.access.edit ?? 'Administrator');
     return this.cancel(principal.accountId, id);
   }
 
   /** Queues a job for `tenant`; RATE_LIMITED when the account already has its maximum of unfinished jobs. */
   async submit(tenant: string, userId: string, kind: string, input: Record<string, unknown>, rowsTotal: number | null = null): Promise<Job> {
-    if (!this.handlers.has(kind)) throw new Error(`no handler for job kind '${kind}'`);
+    const handler = this.handlers.get(kind);
+    if (!handler) throw new Error(`no handler for job kind '${kind}'`);
     const unfinished = await this.jobs.count(tenant, { state: { $in: ['queued', 'running'] } });
     if (unfinished >= this.settings.maxPerAccount) {
       throw new AppError(
@@ -167,6 +178,7 @@ export class JobRunner {
       result: null,
       error: null,
       cancelRequested: false,
+      access: { view: handler.access.view, edit: handler.access.edit },
       startedAt: null,
       finishedAt: null,
     });
@@ -192,8 +204,9 @@ export class JobRunner {
     return updated ?? job;
   }
 
-  /** Queues again every job a previous run of the process left queued or running (call once at start). */
+  /** Queues again every job a previous run of the process left queued or running, and starts the result sweep (call once at start). */
   async resumeAll(): Promise<number> {
+    this.files?.start();
     const left = await this.active.find(SYSTEM_TENANT, {}, { limit: 10_000 });
     for (const a of left) {
       const job = await this.jobs.findById(a.tenant, a.id);
@@ -215,6 +228,7 @@ export class JobRunner {
   async close(): Promise<void> {
     this.closed = true;
     this.queue.length = 0;
+    this.files?.close();
     await Promise.allSettled([...this.idle]);
   }
 
@@ -302,4 +316,23 @@ export const jobsEnv = {
 export const jobSettingsFrom = (env: { JOBS_MAX_PER_ACCOUNT: number; JOBS_WORKERS: number }): JobSettings => ({
   maxPerAccount: env.JOBS_MAX_PER_ACCOUNT,
   workers: env.JOBS_WORKERS,
+});
+
+/** The submitter as a job's input keeps it (JSON): the job acts as them, with the policies they had. */
+export type JobPrincipal = Pick<Principal, 'accountId' | 'userId' | 'userName' | 'roles' | 'policies' | 'isOwner'>;
+
+export const jobPrincipal = (p: Principal): JobPrincipal => ({
+  accountId: p.accountId,
+  userId: p.userId,
+  userName: p.userName,
+  roles: p.roles,
+  policies: p.policies,
+  isOwner: p.isOwner,
+});
+
+/** The principal a handler acts as (policies re-checked against the known list; `via: internal`). */
+export const principalOfJob = (p: JobPrincipal): Principal => ({
+  ...p,
+  policies: p.policies.filter((x) => (POLICIES as readonly string[]).includes(x)),
+  via: 'internal',
 });

@@ -1,0 +1,152 @@
+/**
+ * Issue 20 (`pnpm --filter @pylon/bench exec tsx src/export-job.run.ts`): a 1,000,000-row table
+ * exported as a job (GET /datatables/{id}/rows/export over EXPORT_JOB_THRESHOLD_ROWS answers 202; the
+ * job writes the CSV to the blob store; GET /jobs/{id} until done, then the signed link downloads
+ * it). The table is filled first by an import job of a generated CSV. Prints the export's rows/s and
+ * the peak RSS above idle of this process (server in-process) while the export job runs, split into
+ * anonymous (what the export allocates) and file-backed (LMDB's map of the rows it reads).
+ * BENCH_EXPORT_ROWS changes the size.
+ */
+import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import http from 'node:http';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, loadConfig } from '@pylon/kit';
+import { startAllInOne } from '@pylon/gateway/all-in-one';
+import { allInOneEnv } from '@pylon/gateway/config';
+
+const ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
+const KEY = 'bench-key-0123456789abcdef';
+const dir = await mkdtemp(join(tmpdir(), 'pylon-bench-export-job-'));
+const files = await mkdtemp(join(tmpdir(), 'pylon-bench-export-files-'));
+const csvPath = join(files, 'rows.csv');
+{
+  const csv = createWriteStream(csvPath);
+  csv.write('n,label,price,city\n');
+  for (let i = 0; i < ROWS; i++) if (!csv.write(`${i},item ${i},${(i % 997) / 10},${['Oslo', '=Lyon', 'Porto', 'Graz'][i % 4]}\n`)) await once(csv, 'drain');
+  csv.end();
+  await once(csv, 'finish');
+}
+
+const env = loadConfig(allInOneEnv, {
+  NODE_ENV: 'production',
+  SIGNAGE_DATA_DIR: dir,
+  PORT: '0',
+  LEGACY_PORT: '0',
+  LOG_LEVEL: 'silent',
+  SIGNAGE_BOOTSTRAP_API_KEY: KEY,
+  SIGNAGE_INTERNAL_SECRET: 's'.repeat(64),
+  SIGNAGE_SIMULATOR: 'false',
+  RATE_LIMIT_POINTS: '1000000000',
+  IMPORT_JOB_THRESHOLD_BYTES: '0',
+  EXPORT_JOB_THRESHOLD_ROWS: '0',
+  SIGNAGE_DEMO_PASSWORD: 'bench-owner-password',
+});
+const app = await startAllInOne(env, { logger: createLogger({ level: 'silent' }) });
+const headers = { 'x-service-apikey': KEY };
+
+type Job = { id: string; state: string; progress: { rows_done: number }; result: Record<string, any> | null };
+const getJob = async (id: string) => (await (await fetch(`${app.baseUrl}/jobs/${id}`, { headers })).json()) as Job;
+async function done(id: string, every = 500): Promise<Job> {
+  for (;;) {
+    const job = await getJob(id);
+    if (['succeeded', 'failed', 'cancelled'].includes(job.state)) return job;
+    await new Promise((res) => setTimeout(res, every));
+  }
+}
+
+const created = await fetch(`${app.baseUrl}/graphql`, {
+  method: 'POST',
+  headers: { ...headers, 'content-type': 'application/json' },
+  body: JSON.stringify({
+    query:
+      'mutation { createDataTable(input: { name: "Export bench", columns: [{ name: "N", key: "n", type: NUMBER }, { name: "Label", key: "label", type: TEXT }, { name: "Price", key: "price", type: NUMBER }, { name: "City", key: "city", type: TEXT }] }) { table { id } } }',
+  }),
+});
+const tableId = ((await created.json()) as { data: { createDataTable: { table: { id: string } } } }).data.createDataTable.table.id;
+
+// Fill the table: the CSV streamed as multipart to the import (a job).
+{
+  const boundary = `----pylon${Date.now()}`;
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="rows.csv"\r\nContent-Type: text/csv\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const size = (await stat(csvPath)).size;
+  const started = Date.now();
+  const accepted = await new Promise<Job>((resolve, reject) => {
+    const req = http.request(
+      new URL(`${app.baseUrl}/datatables/${tableId}/rows/import`),
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + size + tail.length) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve(JSON.parse(text) as Job));
+      },
+    );
+    req.on('error', reject);
+    req.write(head);
+    const f = createReadStream(csvPath);
+    f.pipe(req, { end: false });
+    f.on('end', () => req.end(tail));
+  });
+  const imported = await done(accepted.id, 2000);
+  if (imported.result?.imported !== ROWS) throw new Error(`import ended ${JSON.stringify(imported).slice(0, 300)}`);
+  console.log(`filled ${ROWS} rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** Resident memory from /proc (Linux): anonymous (what the export allocates) and file-backed (LMDB's map). */
+const kb = (s: string, name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(s)?.[1] ?? 0) * 1024;
+const mem = () => {
+  const s = readFileSync('/proc/self/status', 'utf8');
+  return { anon: kb(s, 'RssAnon'), file: kb(s, 'RssFile'), total: kb(s, 'VmRSS'), heap: process.memoryUsage().heapUsed };
+};
+
+global.gc?.();
+await new Promise((r) => setTimeout(r, 2000));
+const idle = mem();
+const peak = { ...idle };
+const sampler = setInterval(() => {
+  const m = mem();
+  for (const k of ['anon', 'file', 'total', 'heap'] as const) peak[k] = Math.max(peak[k], m[k]);
+}, 50);
+const started = Date.now();
+const r = await fetch(`${app.baseUrl}/datatables/${tableId}/rows/export`, { headers });
+if (r.status !== 202) throw new Error(`expected 202, got ${r.status}`);
+const accepted = (await r.json()) as Job;
+const acceptedMs = Date.now() - started;
+const job = await done(accepted.id, 500);
+const seconds = (Date.now() - started) / 1000;
+clearInterval(sampler);
+if (job.state !== 'succeeded' || job.result?.rows !== ROWS) throw new Error(`export ended ${JSON.stringify(job).slice(0, 300)}`);
+
+// The file through its signed link (no key), lines counted as they stream.
+const file = await fetch(`${app.baseUrl}${job.result.download_url as string}`);
+let lines = 0;
+let bytes = 0;
+for await (const chunk of file.body as unknown as AsyncIterable<Uint8Array>) {
+  bytes += chunk.length;
+  for (const b of chunk) if (b === 10) lines++;
+}
+if (lines !== ROWS + 1) throw new Error(`the file has ${lines} lines`);
+const mb = (n: number) => Math.round(n / 1024 / 1024);
+console.table([
+  {
+    rows: ROWS,
+    fileMb: +(bytes / 1024 / 1024).toFixed(1),
+    acceptedMs,
+    seconds: +seconds.toFixed(1),
+    rowsPerSecond: Math.round(ROWS / seconds),
+    idleRssMb: mb(idle.total),
+    peakRssAboveIdleMb: mb(peak.total - idle.total),
+    peakAnonAboveIdleMb: mb(peak.anon - idle.anon),
+    peakFileAboveIdleMb: mb(peak.file - idle.file),
+    peakHeapAboveIdleMb: mb(peak.heap - idle.heap),
+  },
+]);
+await app.close();
+await rm(dir, { recursive: true, force: true });
+await rm(files, { recursive: true, force: true });

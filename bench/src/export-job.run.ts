@@ -47,7 +47,7 @@ const env = loadConfig(allInOneEnv, {
 const app = await startAllInOne(env, { logger: createLogger({ level: 'silent' }) });
 const headers = { 'x-service-apikey': KEY };
 
-type Job = { id: string; state: string; progress: { rows_done: number }; result: Record<string, any> | null };
+type Job = { id: string; state: string; progress: { rows_done: number }; result: { rows?: number; download_url?: string; imported?: number } | null };
 const getJob = async (id: string) => (await (await fetch(`${app.baseUrl}/jobs/${id}`, { headers })).json()) as Job;
 async function done(id: string, every = 500): Promise<Job> {
   for (;;) {

@@ -4,7 +4,8 @@
  * /graphql, then forwards the request (body streamed, not buffered) with the caller's principal
  * signed as the internal token, and streams the answer back. Used for the datatables process's
  * import jobs: POST /datatables/{id}/rows/import (202 + Location: /jobs/{id} above the threshold)
- * and GET/DELETE /jobs/{id}. The caller's own credentials are not forwarded.
+ * and GET/DELETE /jobs/{id}; GET /jobs/{id}/result (a signed link) is forwarded without
+ * authenticating. The caller's own credentials are not forwarded.
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -13,13 +14,15 @@ import { INTERNAL_TOKEN_HEADER, isAppError, httpStatus, type InternalTokens } fr
 import { credentialsFrom, type EdgeAuthenticator } from './edge-auth.js';
 
 /** Request headers passed on (everything else, credentials included, stays at the edge). */
-const REQUEST_HEADERS = ['content-type', 'content-length', 'accept', 'if-none-match', 'x-request-id'];
+const REQUEST_HEADERS = ['content-type', 'content-length', 'accept', 'if-none-match', 'x-request-id', 'prefer'];
 /** Answer headers passed back. */
-const RESPONSE_HEADERS = ['content-type', 'content-length', 'location', 'etag', 'cache-control', 'content-disposition', 'retry-after'];
+const RESPONSE_HEADERS = ['content-type', 'content-length', 'location', 'etag', 'cache-control', 'content-disposition', 'retry-after', 'preference-applied'];
 
 export interface EdgeRoute {
   method: 'get' | 'post' | 'delete';
   path: string;
+  /** Forwarded without authenticating (the route checks its own credential: a job result's signed link); no principal is signed. */
+  public?: boolean;
 }
 
 export function forwardToProcess(o: {
@@ -34,24 +37,27 @@ export function forwardToProcess(o: {
     if (res.headersSent) return void res.destroy();
     res.status(status).json({ error: { code, message } });
   };
-  const forward = async (req: Request, res: Response) => {
-    let principal;
-    try {
-      principal = await o.auth.authenticate(credentialsFrom(req));
-    } catch (e) {
-      if (isAppError(e)) {
-        if (typeof e.details.retryAfter === 'number') res.setHeader('Retry-After', String(e.details.retryAfter));
-        return fail(res, httpStatus(e.code), e.code, e.message);
+  const forward = async (req: Request, res: Response, open = false) => {
+    const headers: Record<string, string> = {};
+    if (!open) {
+      let principal;
+      try {
+        principal = await o.auth.authenticate(credentialsFrom(req));
+      } catch (e) {
+        if (isAppError(e)) {
+          if (typeof e.details.retryAfter === 'number') res.setHeader('Retry-After', String(e.details.retryAfter));
+          return fail(res, httpStatus(e.code), e.code, e.message);
+        }
+        return fail(res, 503, 'UNAVAILABLE', 'authentication is unavailable');
       }
-      return fail(res, 503, 'UNAVAILABLE', 'authentication is unavailable');
-    }
-    if (!principal) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="pylon"');
-      return fail(res, 401, 'UNAUTHENTICATED', 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token');
+      if (!principal) {
+        res.setHeader('WWW-Authenticate', 'Bearer realm="pylon"');
+        return fail(res, 401, 'UNAUTHENTICATED', 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token');
+      }
+      headers[INTERNAL_TOKEN_HEADER] = await o.tokens.sign(principal);
     }
     const target = new URL(req.originalUrl, o.base);
     target.searchParams.delete('api_key');
-    const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: await o.tokens.sign(principal) };
     for (const h of REQUEST_HEADERS) {
       const v = req.get(h);
       if (v) headers[h] = v;
@@ -69,13 +75,19 @@ export function forwardToProcess(o: {
     upstream.on('error', () => fail(res, 502, 'UNAVAILABLE', 'the service behind this route did not answer'));
     req.pipe(upstream);
   };
-  for (const r of o.routes) router[r.method](r.path, (req, res) => void forward(req, res));
+  for (const r of o.routes) router[r.method](r.path, (req, res) => void forward(req, res, r.public === true));
   return router;
 }
 
-/** What the gateway forwards to the datatables process: large imports (jobs) and the job routes. */
+/**
+ * What the gateway forwards to the datatables process: large imports (jobs), the job routes, and a
+ * finished job's file through its signed link (public: the signature is checked there; the job
+ * state and the blob store are shared, so any job's file, a report's too, is served from there).
+ */
 export const DATATABLES_EDGE_ROUTES: readonly EdgeRoute[] = [
   { method: 'post', path: '/datatables/:tableId/rows/import' },
+  { method: 'get', path: '/datatables/:tableId/rows/export' },
+  { method: 'get', path: '/jobs/:id/result', public: true },
   { method: 'get', path: '/jobs/:id' },
   { method: 'delete', path: '/jobs/:id' },
 ];

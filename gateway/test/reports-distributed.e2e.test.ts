@@ -95,3 +95,27 @@ test('without the internal token: 401; another account naming the device: 404; c
   expect([foreign.status, ((await foreign.json()) as { error: { field: string } }).error.field]).toEqual([404, 'device_id[0]']);
   expect((await post({ ...POP, media_id: ['m'] }, principal(DEMO_ACCOUNT_ID))).status).toBe(503);
 });
+
+test('a report export as a job in the analytics process: 202, followed to success, the file through its signed link; another account 404', async () => {
+  const who = principal(DEMO_ACCOUNT_ID);
+  const accepted = await fetch(`${analyticsUrl}/report/export`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', prefer: 'respond-async', [INTERNAL_TOKEN_HEADER]: await tokens.sign(who) },
+    body: JSON.stringify(POP),
+  });
+  expect(accepted.status).toBe(202);
+  const location = accepted.headers.get('location')!;
+  let job: { state: string; result: { download_url: string; rows: number } | null } = { state: 'queued', result: null };
+  for (const deadline = Date.now() + 60_000; !['succeeded', 'failed', 'cancelled'].includes(job.state);) {
+    if (Date.now() > deadline) throw new Error(`job still ${job.state}`);
+    await new Promise((r) => setTimeout(r, 100));
+    job = (await (await fetch(`${analyticsUrl}${location}`, { headers: { [INTERNAL_TOKEN_HEADER]: await tokens.sign(who) } })).json()) as typeof job;
+  }
+  expect(job).toMatchObject({ state: 'succeeded', result: { rows: 1 } });
+  const file = await fetch(`${analyticsUrl}${job.result!.download_url}`);
+  expect(file.status).toBe(200);
+  expect(await file.text()).toContain(`2024-05-01T10:00:00.000Z,${device.id},${device.name},f,clip.mp4,4.5,,,d1\r\n`);
+  const other = await fetch(`${analyticsUrl}${location}`, { headers: { [INTERNAL_TOKEN_HEADER]: await tokens.sign(principal('someone-else')) } });
+  expect(other.status).toBe(404);
+  expect((await fetch(`${analyticsUrl}${location}`)).status).toBe(401);
+}, 90_000);

@@ -8,7 +8,7 @@
  */
 import { join, resolve } from 'node:path';
 import type { Request } from 'express';
-import { createJobsHttp, INTERNAL_TOKEN_HEADER, JobRunner, jobSettingsFrom } from '@pylon/kit';
+import { createJobsHttp, INTERNAL_TOKEN_HEADER, JobFiles, jobFileSettingsFrom, JobRunner, jobSettingsFrom } from '@pylon/kit';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createDataTablesSubgraph } from './app.js';
 import { datatablesProcessEnv } from './config.js';
@@ -20,10 +20,12 @@ let jobs: JobRunner | undefined;
 
 await runSubgraphProcess({
   name: 'datatables',
-  needs: ['documents', 'cache'],
+  needs: ['documents', 'cache', 'blobs'],
   env: datatablesProcessEnv,
   build: ({ backends, tokens, env, logger }) => {
-    jobs = new JobRunner(backends.documents!, jobSettingsFrom(env), logger);
+    // Large exports write their CSV to the blob store and hand out signed links (kit job-files.ts).
+    const files = new JobFiles(backends.blobs!, backends.documents!, env.SIGNAGE_INTERNAL_SECRET, jobFileSettingsFrom(env), logger);
+    jobs = new JobRunner(backends.documents!, jobSettingsFrom(env), logger, files);
     return createDataTablesSubgraph({ documents: backends.documents!, cache: backends.cache!, tokens, logger, jobs, maxTableRows: env.DATATABLE_MAX_ROWS });
   },
   extend: (app, { tokens, subgraph, env, logger, onClose }) => {
@@ -32,7 +34,12 @@ await runSubgraphProcess({
     app.use(
       createDataTablesHttp((subgraph as DataTablesSubgraph).runtime, {
         authenticate,
-        jobs: { runner, dir: join(resolve(env.SIGNAGE_DATA_DIR), 'jobs'), thresholdBytes: env.IMPORT_JOB_THRESHOLD_BYTES },
+        jobs: {
+          runner,
+          dir: join(resolve(env.SIGNAGE_DATA_DIR), 'jobs'),
+          thresholdBytes: env.IMPORT_JOB_THRESHOLD_BYTES,
+          exportThresholdRows: env.EXPORT_JOB_THRESHOLD_ROWS,
+        },
       }),
       createJobsHttp(runner, { authenticate }),
     );

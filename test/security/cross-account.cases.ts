@@ -34,6 +34,8 @@ export interface Ids {
   templateGroup: string;
   /** A's import job (an import over IMPORT_JOB_THRESHOLD_BYTES). */
   job: string;
+  /** A's export job (Prefer: respond-async), whose file is downloaded through a signed link. */
+  exportJob: string;
 }
 
 type GqlResult = { status: number; body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
@@ -238,6 +240,12 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   // Jobs (issue 20): A's import job, read and cancelled by B.
   'REST GET /jobs/{id}': (c) => status(c.rest(`/jobs/${c.ids.job}`), 404),
   'REST DELETE /jobs/{id}': (c) => status(c.rest(`/jobs/${c.ids.job}`, { method: 'DELETE' }), 404),
+  // A's export job: B's key does not find it; its file opens only with the signature A was given.
+  'REST GET /jobs/{id}/result': async (c) => {
+    await status(c.rest(`/jobs/${c.ids.exportJob}`), 404);
+    await status(c.rest(`/jobs/${c.ids.exportJob}/result?expires=9999999999&signature=${'A'.repeat(43)}`), 403);
+    await status(c.rest(`/jobs/${c.ids.exportJob}/result`), 403);
+  },
   'GraphQL Query.job': gqlNothing('query($id: ID!) { job(id: $id) { id state } }', (i) => ({ id: i.job })),
   'GraphQL Mutation.cancelJob': gqlNothing('mutation($id: ID!) { cancelJob(id: $id) { success error job { id } } }', (i) => ({ id: i.job })),
   'REST GET /datatables/{tableId}/rows/{rowId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1`), 404),

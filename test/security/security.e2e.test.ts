@@ -135,6 +135,12 @@ beforeAll(async () => {
   });
   if (imported.status !== 202) throw new Error(`A's import did not become a job: ${imported.status} ${await imported.text()}`);
   ids.job = ((await imported.json()) as { id: string }).id;
+  // A's export job (asked for; runs after the import, one worker).
+  const exported = await fetch(`${base}/datatables/${table.body.data!.createDataTable.table.id}/rows/export`, {
+    headers: { 'x-service-apikey': KEY_A, prefer: 'respond-async' },
+  });
+  if (exported.status !== 202) throw new Error(`A's export did not become a job: ${exported.status} ${await exported.text()}`);
+  ids.exportJob = ((await exported.json()) as { id: string }).id;
   await gql('query securityProbeA { account { id } }');
   const deadline = Date.now() + 15_000;
   for (;;) {
@@ -345,6 +351,10 @@ describe("object-level authorization (API1): account B on account A's ids", () =
     // A's job was neither read nor cancelled by B.
     const job = await gql('query($id: ID!) { job(id: $id) { state progress { rowsDone } } }', { variables: { id: ids.job } });
     expect(job.body.data!.job).toEqual({ state: 'SUCCEEDED', progress: { rowsDone: 200 } });
+    // A's export job likewise, its file still downloadable through A's link.
+    const exp = await gql('query($id: ID!) { job(id: $id) { state resultLink { url } } }', { variables: { id: ids.exportJob } });
+    expect(exp.body.data!.job.state).toBe('SUCCEEDED');
+    expect((await fetch(`${base}${exp.body.data!.job.resultLink.url as string}`)).status).toBe(200);
   });
 });
 

@@ -124,4 +124,22 @@ test('a large import through the gateway is answered 202 and its job followed to
   const del = await call(`/jobs/${id}`, { method: 'DELETE' });
   expect(del.status).toBe(202);
   expect(del.body.state).toBe('succeeded');
+
+  // An export job through the edge: 202, followed, then the file through the signed link without a key.
+  const exported = await call(`/datatables/${tableId}/rows/export`, { headers: { prefer: 'respond-async' } });
+  expect(exported.status).toBe(202);
+  expect(exported.headers.get('preference-applied')).toBe('respond-async');
+  let ex: Json = {};
+  for (const deadline = Date.now() + 60_000; !['succeeded', 'failed', 'cancelled'].includes(ex.state);) {
+    if (Date.now() > deadline) throw new Error(`export still ${ex.state}`);
+    await new Promise((r) => setTimeout(r, 100));
+    ex = (await call(`/jobs/${exported.body.id as string}`)).body;
+  }
+  expect(ex).toMatchObject({ state: 'succeeded', kind: 'datatables.export', result: { rows: rows - 1 } });
+  const file = await fetch(`${gatewayUrl}${ex.result.download_url as string}`);
+  expect(file.status).toBe(200);
+  expect(file.headers.get('content-disposition')).toBe(`attachment; filename="${tableId.replace(/[^A-Za-z0-9_-]/g, '_')}.csv"`);
+  expect((await file.text()).split('\r\n').filter(Boolean).length).toBe(rows);
+  expect((await fetch(`${gatewayUrl}${(ex.result.download_url as string).replace(/signature=./, 'signature=%2A')}`)).status).toBe(403);
+  expect((await call(`/jobs/${exported.body.id as string}`, { key: keyB })).status).toBe(404);
 }, 120_000);

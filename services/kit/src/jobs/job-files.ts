@@ -20,7 +20,9 @@ import { envInt } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { BlobStore } from '../ports/blobs.js';
 import type { Collection, DocumentStore } from '../ports/documents.js';
-import type { Job } from './jobs.js';
+
+/** What this module reads of a job (jobs.ts's Job; not imported, so the two modules do not depend on each other). */
+type Job = { id: string; state: string; result: Record<string, unknown> | null };
 
 /** A job's file as its result record keeps it (`result.file`). */
 export interface JobResultFile {

@@ -370,7 +370,7 @@ describe('rows', () => {
     const r = await run('query($t: String!) { exportDataTableRows(tableId: $t) }', { t });
     expect(r.errors?.[0]?.message).toMatch(
       new RegExp(
-        `the table has 10001 rows; exportDataTableRows answers at most 10000 rows .*GET /datatables/${t}/rows/export instead \\(large imports likewise run as jobs: POST /datatables/${t}/rows/import answers 202, follow GET /jobs/\\{id\\}\\)`,
+        `the table has 10001 rows; exportDataTableRows answers at most 10000 rows .*GET /datatables/${t}/rows/export instead \\(with Prefer: respond-async, or over EXPORT_JOB_THRESHOLD_ROWS rows, it answers 202 and runs as a job: follow GET /jobs/\\{id\\} or the job query to its signed download link; large imports likewise run as jobs: POST /datatables/${t}/rows/import answers 202, follow GET /jobs/\\{id\\}\\)`,
       ),
     );
     expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'tableId' });

@@ -471,8 +471,10 @@ export type Query = {
   /**
    * All rows of the table as one CSV text (RFC 4180, header row of column keys, formula-escaped
    * cells), for tables of at most 10,000 rows and 5 MB of CSV; larger ones are refused
-   * (PAYLOAD_TOO_LARGE) pointing at the streamed REST export, GET /datatables/{tableId}/rows/export,
-   * and at the job API large imports use (POST .../rows/import answers 202; GET /jobs/{id}).
+   * (PAYLOAD_TOO_LARGE) pointing at the streamed REST export, GET /datatables/{tableId}/rows/export
+   * (a job with a signed download link over EXPORT_JOB_THRESHOLD_ROWS rows or with Prefer:
+   * respond-async: follow GET /jobs/{id} or `job(id:) { resultLink }`), and at the job API large
+   * imports use (POST .../rows/import answers 202; GET /jobs/{id}).
    * Policy: DataTables_View.
    */
   exportDataTableRows?: Maybe<Scalars['String']['output']>;

@@ -60,7 +60,7 @@ export const GRAPHQL_EXPORT_MAX_BYTES = 5 * 1024 * 1024;
 const tooLargeForGraphql = (tableId: string, what: string) =>
   new AppError(
     'PAYLOAD_TOO_LARGE',
-    `${what}; exportDataTableRows answers at most ${GRAPHQL_EXPORT_MAX_ROWS} rows and ${GRAPHQL_EXPORT_MAX_BYTES / 1024 / 1024} MB as one string: download the streamed CSV at GET /datatables/${tableId}/rows/export instead (large imports likewise run as jobs: POST /datatables/${tableId}/rows/import answers 202, follow GET /jobs/{id})`,
+    `${what}; exportDataTableRows answers at most ${GRAPHQL_EXPORT_MAX_ROWS} rows and ${GRAPHQL_EXPORT_MAX_BYTES / 1024 / 1024} MB as one string: download the streamed CSV at GET /datatables/${tableId}/rows/export instead (with Prefer: respond-async, or over EXPORT_JOB_THRESHOLD_ROWS rows, it answers 202 and runs as a job: follow GET /jobs/{id} or the job query to its signed download link; large imports likewise run as jobs: POST /datatables/${tableId}/rows/import answers 202, follow GET /jobs/{id})`,
     { field: 'tableId' },
   );
 

@@ -76,6 +76,7 @@ beforeAll(async () => {
     IMPORT_JOB_THRESHOLD_BYTES: String(50 * 1024 * 1024),
     EXPORT_JOB_THRESHOLD_ROWS: '2000',
     JOBS_MAX_PER_ACCOUNT: '5',
+    REPORT_JOB_THRESHOLD_ROWS: '100',
   });
   const identity = h.subgraphs.identity as unknown as IdentityService;
   await createAccount(identity.repo, { id: 'export-jobs-other', name: 'Other Co' });
@@ -226,11 +227,16 @@ const report = (body: unknown, init: { key?: string; prefer?: boolean } = {}) =>
     body: JSON.stringify(body),
   });
 
-test('a report export with Prefer: respond-async is a job: the CSV has the digest of the streamed one; XLSX and PDF too', async () => {
-  const streamed = await (await report(POP, { prefer: false })).text();
+test('a report export with Prefer: respond-async is a job: the CSV has the digest of the streamed one; over REPORT_JOB_THRESHOLD_ROWS a job unasked; XLSX and PDF too', async () => {
+  // One hour of plays (under the threshold of 100): streamed at once.
+  const HOUR = { ...POP, start_date: '2024-05-01T08:00:00Z', end_date: '2024-05-01T09:00:00Z' };
+  const direct = await report(HOUR, { prefer: false });
+  expect(direct.status).toBe(200);
+  const streamed = await direct.text();
   const digest = /SHA-256 of rows,([0-9a-f]{64})/.exec(streamed)![1]!;
+  const streamedRows = streamed.split('\r\n\r\n')[0]!.split('\r\n').slice(1);
 
-  const r = await report(POP);
+  const r = await report(HOUR);
   expect(r.status).toBe(202);
   const accepted = (await r.json()) as Json;
   expect(r.headers.get('location')).toBe(`/jobs/${accepted.id}`);
@@ -238,21 +244,28 @@ test('a report export with Prefer: respond-async is a job: the CSV has the diges
   const job = await finished(accepted.id);
   expect(job).toMatchObject({
     state: 'succeeded',
-    progress: { rows_done: 300, rows_total: 300 },
-    result: { rows: 300, file: { filename: 'proof_of_play_2024-05-01_2024-05-01.csv', content_type: 'text/csv; charset=utf-8' } },
+    progress: { rows_done: streamedRows.length, rows_total: streamedRows.length },
+    result: { rows: streamedRows.length, file: { filename: 'proof_of_play_2024-05-01_2024-05-01.csv', content_type: 'text/csv; charset=utf-8' } },
   });
   const file = await call(job.result.download_url, { key: null });
-  expect(file.headers.get('content-disposition')).toBe('attachment; filename="proof_of_play_2024-05-01_2024-05-01.csv"');
+  expect(file.headers.get('content-disposition')).toBe(direct.headers.get('content-disposition'));
   const text = await file.text();
   expect(text).toContain(`SHA-256 of rows,${digest}\r\n`);
   const rows = text.split('\r\n\r\n')[0]!.split('\r\n').slice(1);
-  expect(rows.length).toBe(300);
+  expect(rows).toEqual(streamedRows);
   expect(
     createHash('sha256')
       .update(rows.map((l) => `${l}\r\n`).join(''))
       .digest('hex'),
   ).toBe(digest);
   expect(rows[3]).toContain(",'=cmd(),");
+
+  // The whole day holds 300 plays, over the threshold: a job without asking.
+  const auto = await report(POP, { prefer: false });
+  expect(auto.status).toBe(202);
+  const day = await finished(((await auto.json()) as Json).id);
+  expect(day).toMatchObject({ state: 'succeeded', kind: 'analytics.report-export', result: { rows: 300 } });
+  const dayDigest = /SHA-256 of rows,([0-9a-f]{64})/.exec(await (await call(day.result.download_url, { key: null })).text())![1]!;
 
   const x = await finished(((await (await report({ ...POP, format: 'EXCEL' })).json()) as Json).id);
   expect(x.result.file).toMatchObject({ filename: 'proof_of_play_2024-05-01_2024-05-01.xlsx' });
@@ -267,7 +280,7 @@ test('a report export with Prefer: respond-async is a job: the CSV has the diges
   const summary = wb.worksheets.find((s) => s.name !== sheet.name)!;
   const cells: string[] = [];
   summary.eachRow((row) => row.eachCell((c) => cells.push(String(c.value))));
-  expect(cells).toContain(digest);
+  expect(cells).toContain(dayDigest);
 
   const p = await finished(((await (await report({ ...POP, format: 'PDF' })).json()) as Json).id);
   const pdf = Buffer.from(await (await call(p.result.download_url, { key: null })).arrayBuffer());

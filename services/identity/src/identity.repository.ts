@@ -134,7 +134,7 @@ export class IdentityRepository {
    * (USER_FIELDS); sorted by `order`, then username and id; `offset` skipped; at most `limit`
    * (default 100, at most 1000). Bad fields, operators or limits are BAD_USER_INPUT naming them.
    */
-  searchUsers(accountId: string, q: ListArgs & { id?: readonly string[] | null; orgId?: string | null }): Promise<User[]> {
+  async searchUsers(accountId: string, q: ListArgs & { id?: readonly string[] | null; orgId?: string | null }): Promise<User[]> {
     const { filter, options } = listQuery(q, USER_FIELDS, {
       anyOf: { id: q.id },
       clauses: q.orgId ? [{ orgId: q.orgId }] : [],

@@ -12,7 +12,7 @@ let store: AnalyticsStore;
 let sg: ReturnType<typeof createAnalyticsSubgraph>;
 const run = subgraphRunner(() => sg, testPrincipal('acc-a'));
 
-const event = (id: string, timestamp: string, over: Partial<AuditEventRecord> = {}): AuditEventRecord => ({
+const event = (id: string, timestamp: string, over: Partial<AuditEventRecord> = {}): AuditEventRecord & Record<string, unknown> => ({
   event_id: id,
   account_id: 'acc-a',
   timestamp,

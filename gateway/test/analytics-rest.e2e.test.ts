@@ -174,6 +174,31 @@ test('Accept: text/csv streams the rows as formula-safe CSV', async () => {
   expect((await get(`/analytics/mediaplaystats?${R}`, { accept: 'application/json, text/csv' })).type).toMatch(/json/);
 });
 
+test('CSV of an empty result carries the header row: the columns a row of that dataset has', async () => {
+  const { ANALYTICS_DATASETS } = await import('@pylon/kit');
+  const EMPTY = 'startDate=2020-01-01&endDate=2020-01-01';
+  let empties = 0;
+  for (const name of Object.keys(ANALYTICS_DATASETS)) {
+    const none = await json(`/analytics/${name}?${EMPTY}&deviceId=no-such-device`);
+    const csv = await get(`/analytics/${name}?${EMPTY}&deviceId=no-such-device`, { accept: 'text/csv' });
+    expect([name, csv.status]).toEqual([name, 200]);
+    const [header, ...rest] = csv.text.split('\r\n');
+    expect([name, header!.length > 0]).toEqual([name, true]);
+    if (none.length === 0) {
+      empties++;
+      expect([name, rest]).toEqual([name, ['']]);
+    }
+    // The header names exactly the fields of a row of the same dataset (over the seeded days).
+    const rows = await json(`/analytics/${name}?${R}`);
+    if (rows.length) expect([name, header]).toEqual([name, Object.keys(rows[0]!).join(',')]);
+  }
+  expect(empties).toBeGreaterThan(8);
+  const lines = (await get(`/analytics/mediaplaystats?${EMPTY}`, { accept: 'text/csv' })).text;
+  expect(lines).toBe('file_id,file_name,total_plays,total_duration,avg_duration,device_count,first_played,last_played\r\n');
+  const grouped = (await get(`/analytics/mediaplaystats?${EMPTY}&groupByDevice=true`, { accept: 'text/csv' })).text;
+  expect(grouped).toBe('device_id,device_name,file_id,file_name,total_plays,total_duration,avg_duration,first_played,last_played\r\n');
+});
+
 test('POST /analytics/dataset answers the named dataset', async () => {
   const post = (body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${h.baseUrl}/analytics/dataset`, {

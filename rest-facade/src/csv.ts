@@ -25,9 +25,9 @@ export function wantsCsv(accept: string | undefined): boolean {
   return csv >= 0 && (json < 0 || csv < json);
 }
 
-/** The rows (objects with the same keys) as a CSV stream; `columns` give the header when there are no rows. */
+/** The rows as a CSV stream under the header `columns` (absent: the first row's keys), so an empty result still has its header. */
 export function csvStream(rows: readonly Record<string, unknown>[], columns: readonly string[]): Readable {
-  const keys = rows.length ? Object.keys(rows[0]!) : [...columns];
+  const keys = columns.length ? [...columns] : rows.length ? Object.keys(rows[0]!) : [];
   function* lines(): Generator<string> {
     yield keys.map(csvCell).join(',') + '\r\n';
     for (const r of rows) yield keys.map((k) => csvCell(r[k])).join(',') + '\r\n';

@@ -5,7 +5,16 @@
  * the spec gives them; bodies are the GraphQL records in snake_case. `Accept: text/csv` answers the
  * same rows as a CSV stream.
  */
-import { ANALYTICS_COMMON_PARAMS, ANALYTICS_DATASETS, analyticsRootOf, badInput, snakeKeys, type AnalyticsDataset } from '@pylon/kit';
+import {
+  ANALYTICS_COMMON_PARAMS,
+  ANALYTICS_DATASETS,
+  analyticsRootOf,
+  badInput,
+  datasetColumns,
+  loadOperations,
+  snakeKeys,
+  type AnalyticsDataset,
+} from '@pylon/kit';
 import { csvStream, wantsCsv } from '../csv.js';
 import { mapFields, recordsAt, type FieldMap } from './declare.js';
 import { isRecord } from './shape.js';
@@ -38,10 +47,24 @@ const DATASETS = ANALYTICS_DATASETS;
 const paramsOf = (d: Dataset): FieldMap => Object.fromEntries([...COMMON, ...d.params].map((p) => [p, PARAMS[p]!]));
 const rootOf = analyticsRootOf;
 
-/** The rows of the answering root as JSON, or as CSV when the caller asks for it. */
-function answer(data: Record<string, unknown>, root: string, input: RestInput): RestSuccess {
+/** Each dataset root's columns, from the persisted documents (read once, on the first CSV answer). */
+const columnCache = new Map<string, string[]>();
+let persisted: Map<string, string> | undefined;
+function columnsOf(d: Dataset, root: string): string[] {
+  const key = `${d.operationId}.${root}`;
+  let columns = columnCache.get(key);
+  if (!columns) {
+    persisted ??= loadOperations('rest');
+    columns = datasetColumns(persisted.get(d.operationId) ?? '', root);
+    columnCache.set(key, columns);
+  }
+  return columns;
+}
+
+/** The rows of the answering root as JSON, or as CSV when the caller asks for it (a header row even when empty). */
+function answer(data: Record<string, unknown>, d: Dataset, root: string, input: RestInput): RestSuccess {
   const rows = recordsAt(data, root).map((r) => snakeKeys(r) as Record<string, unknown>);
-  if (wantsCsv(input.accept)) return { body: csvStream(rows, []), contentType: 'text/csv; charset=utf-8' };
+  if (wantsCsv(input.accept)) return { body: csvStream(rows, columnsOf(d, root)), contentType: 'text/csv; charset=utf-8' };
   return { body: rows };
 }
 
@@ -55,7 +78,7 @@ function datasetOp(d: Dataset): RestOperation {
       ...mapFields(input.query, params, input),
       ...(d.alternative ? { [d.alternative.flag]: d.alternative.when(input.query) } : {}),
     }),
-    respond: (data, input) => answer(data, rootOf(d, input.query), input),
+    respond: (data, input) => answer(data, d, rootOf(d, input.query), input),
     fieldNames: SAME_NAMES,
     accepts: { query: Object.keys(params) },
   };

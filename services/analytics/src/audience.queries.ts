@@ -5,6 +5,7 @@
  */
 import type { AnalyticsStore } from '@pylon/kit';
 import type { AnalyticsQuery, SeriesQuery } from './domain/analytics-query.js';
+import { grainsOf, planSource, ROLLUPS, type Source } from './domain/rollup-plan.js';
 import { fillSeries, groupsOf } from './domain/series.js';
 import type { AnalyticsAgeRange, AnalyticsGender, AudienceMetric, HeatMapPoint, Impression } from './graphql/resolvers.generated.js';
 import { isoOf, isoSql, limitClause, periodExpr, scope } from './sql/scope.sql.js';
@@ -84,14 +85,33 @@ const AGE_FIELDS: Record<AnalyticsAgeRange, keyof AudienceMetric> = {
 
 type AudienceRow = { device_id: string; p: number; total: number; visitors: number; dwell: number; male: number; female: number } & Record<string, number>;
 
-/** Demographics per device and period; every period present for each device with impressions. */
-export async function selectAudienceMetrics(store: AnalyticsStore, q: SeriesQuery, includeDwellTime: boolean): Promise<AudienceMetric[]> {
-  const { where, params } = scope(q, IMPRESSION_COLUMNS);
+/**
+ * Demographics per device and period; every period present for each device with impressions.
+ * `source`: the raw impressions or an audience rollup (default: what the planner chooses). The
+ * rollups keep the sensors' spellings, so both read through the same GENDER_SQL / AGE_SQL.
+ */
+export async function selectAudienceMetrics(
+  store: AnalyticsStore,
+  q: SeriesQuery,
+  includeDwellTime: boolean,
+  source: Source = planSource(q.range, q.buckets, grainsOf(ROLLUPS.audience)),
+): Promise<AudienceMetric[]> {
+  const rollup = source === 'HOUR' || source === 'DAY' ? ROLLUPS.audience[source] : null;
+  const { where, params } = scope(q, rollup ? { ...IMPRESSION_COLUMNS, time: 'period' } : IMPRESSION_COLUMNS);
+  // Impressions per bucket: 1 per raw row, the bucket's sum in a rollup.
+  const n = rollup ? 'impressions' : '1';
   const ages = Object.keys(AGE_FIELDS)
-    .map((k) => `countIf(${AGE_SQL} = '${k}') AS ${k}`)
+    .map((k) => `sumIf(${n}, ${AGE_SQL} = '${k}') AS ${k}`)
     .join(', ');
   const rows = await store.query<AudienceRow>(
-    `SELECT device_id, ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p, count() AS total,
+    rollup
+      ? `SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, sum(impressions) AS total,
+  uniqExactIfMerge(visitors) AS visitors, sum(dwell_sum) / sum(impressions) AS dwell,
+  sumIf(impressions, ${GENDER_SQL} = 'MALE') AS male, sumIf(impressions, ${GENDER_SQL} = 'FEMALE') AS female, ${ages}
+FROM ${rollup}
+WHERE ${where}
+GROUP BY device_id, p`
+      : `SELECT device_id, ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p, count() AS total,
   uniqExactIf(visitor_id, visitor_id != '') AS visitors, avg(dwell_time) AS dwell,
   countIf(${GENDER_SQL} = 'MALE') AS male, countIf(${GENDER_SQL} = 'FEMALE') AS female, ${ages}
 FROM impressions FINAL

@@ -1,10 +1,11 @@
 /**
  * The SQL of the audit event reads (table from kit/migrations/analytics/001_telemetry.sql):
- * scoped to one account, every filter bound as a parameter, newest first. FINAL collapses events
+ * scoped to one account, every filter bound as a parameter, newest first unless `order` says otherwise. FINAL collapses events
  * replayed by the ingest that were not merged yet.
  */
 import type { AnalyticsStore, AuditEventRecord, SqlParams } from '@pylon/kit';
 import type { AuditEvent, AuditQuery } from './domain/audit.js';
+import { orderSql, WhereBuilder, type ColumnMap } from './sql/where.sql.js';
 
 const TEXT_FILTERS = [
   ['userId', 'user_id'],
@@ -14,6 +15,21 @@ const TEXT_FILTERS = [
   ['actionName', 'action_name'],
   ['ipAddress', 'ip_address'],
 ] as const;
+
+/** The GraphQL where/order fields of AuditEvent and their columns (absent user/ip are ''). */
+const AUDIT_FIELDS: ColumnMap = {
+  eventId: { column: 'event_id', kind: 'string' },
+  timestamp: { column: 'timestamp', kind: 'date' },
+  eventType: { column: 'event_type', kind: 'string' },
+  userId: { column: 'user_id', kind: 'string' },
+  userName: { column: 'user_name', kind: 'string' },
+  httpMethod: { column: 'http_method', kind: 'string' },
+  controllerName: { column: 'controller_name', kind: 'string' },
+  actionName: { column: 'action_name', kind: 'string' },
+  ipAddress: { column: 'ip_address', kind: 'string' },
+  responseCode: { column: 'response_code', kind: 'number' },
+  interface: { column: 'interface', kind: 'string' },
+};
 
 /** An audit_events row as selected: the timestamp comes formatted in SQL as `ts`. */
 type AuditRow = Omit<AuditEventRecord, 'account_id' | 'timestamp'> & { ts: string };
@@ -48,14 +64,17 @@ export async function selectAuditEvents(store: AnalyticsStore, q: AuditQuery): P
     where.push('response_code = {responseCode:UInt16}');
     params.responseCode = q.responseCode;
   }
+  const filter = new WhereBuilder(AUDIT_FIELDS);
+  where.push(filter.where(q.where));
+  const order = orderSql(q.order, AUDIT_FIELDS, 'timestamp DESC, event_id DESC');
   const rows = await store.query<AuditRow>(
     `SELECT event_id, formatDateTime(timestamp, '%Y-%m-%dT%H:%i:%SZ', 'UTC') AS ts, event_type, user_id, user_name,
   http_method, controller_name, action_name, ip_address, response_code, interface
 FROM audit_events FINAL
 WHERE ${where.join('\n  AND ')}
-ORDER BY timestamp DESC, event_id DESC
+ORDER BY ${order}
 LIMIT ${int(q.limit, 'limit')} OFFSET ${int(q.offset, 'offset')}`,
-    params,
+    { ...params, ...filter.params },
   );
   return rows.map((r) => ({
     eventId: r.event_id,

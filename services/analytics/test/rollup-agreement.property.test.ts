@@ -1,5 +1,5 @@
 /**
- * Raw and rollup answers agree: random plays, pings and events (around a DST change), a random
+ * Raw and rollup answers agree: random plays, pings, events and audience impressions (around a DST change), a random
  * range on hour boundaries, interval and zone; every rollup grain the planner allows for that
  * query gives the raw answer.
  */
@@ -12,6 +12,7 @@ import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { bucketsOf, type Interval } from '../src/domain/buckets.js';
 import { GRAIN_MS, grainsOf, planSource, ROLLUPS, type Grain, type Source } from '../src/domain/rollup-plan.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
+import { selectAudienceMetrics } from '../src/audience.queries.js';
 import { selectDeviceMetrics } from '../src/device-metrics.queries.js';
 import { selectEventMetrics } from '../src/event.queries.js';
 import { selectPlayStatsByTime } from '../src/play-stats.queries.js';
@@ -39,6 +40,10 @@ const row = fc.record({
   n: fc.integer({ min: 0, max: 100 }),
   name: fc.constantFrom('a', 'b', 'c'),
   session: fc.constantFrom('', 's1', 's2'),
+  // Sensors' own spellings, mapped onto the enums when read.
+  gender: fc.constantFrom('male', ' F ', 'female', 'x', ''),
+  age: fc.constantFrom('25-34', 'AGE18TO24', '75+', 'unknown', ''),
+  visitor: fc.constantFrom('', 'v1', 'v2', 'v3'),
 });
 
 const round = (v: unknown): unknown =>
@@ -52,6 +57,7 @@ const round = (v: unknown): unknown =>
 
 let run = 0;
 let compared = 0;
+let audienceCompared = 0;
 test('every allowed rollup grain answers what the raw tables answer', async () => {
   await fc.assert(
     fc.asyncProperty(
@@ -107,6 +113,26 @@ test('every allowed rollup grain answers what the raw tables answer', async () =
             longitude: null,
           })),
         );
+        // Three impressions per row (a minute apart, different dwell times), so rollup buckets hold several.
+        await store.insert(
+          'impressions',
+          rows.flatMap((r, i) =>
+            [0, 1, 2].map((k) => ({
+              id: `i${i}-${k}`,
+              account_id: acc,
+              device_id: r.device,
+              file_id: r.file,
+              timestamp: iso(Math.min(r.t + k * 60_000, T0 + SPAN - 1)),
+              sensor: 'cam',
+              dwell_time: (r.n + k * 13) / 7,
+              gender: r.gender,
+              age_range: r.age,
+              visitor_id: k === 2 ? '' : r.visitor,
+              latitude: null,
+              longitude: null,
+            })),
+          ),
+        );
         const range = { from: new Date(T0 + startHour * HOUR), to: new Date(T0 + (startHour + hours) * HOUR) };
         const q: SeriesQuery = {
           accountId: acc,
@@ -132,10 +158,20 @@ test('every allowed rollup grain answers what the raw tables answer', async () =
         for (const g of allowed(grainsOf(ROLLUPS.pings))) expect([g, round(await selectDeviceMetrics(store, q, g))]).toEqual([g, pingsRaw]);
         const eventsRaw = round(await selectEventMetrics(store, q, true, 'RAW'));
         for (const g of allowed(grainsOf(ROLLUPS.events))) expect([g, round(await selectEventMetrics(store, q, true, g))]).toEqual([g, eventsRaw]);
+        const audienceRaw = round(await selectAudienceMetrics(store, q, true, 'RAW'));
+        for (const g of allowed(grainsOf(ROLLUPS.audience))) {
+          audienceCompared++;
+          expect([g, round(await selectAudienceMetrics(store, q, true, g))]).toEqual([g, audienceRaw]);
+        }
+        // A file filter reads the same buckets of the rollup.
+        const oneFile = { ...q, fileIds: ['f1'] };
+        const fileRaw = round(await selectAudienceMetrics(store, oneFile, true, 'RAW'));
+        for (const g of allowed(grainsOf(ROLLUPS.audience))) expect([g, round(await selectAudienceMetrics(store, oneFile, true, g))]).toEqual([g, fileRaw]);
       },
     ),
     { numRuns: 25 },
   );
   // The ranges are on hour boundaries: most runs compare at least one rollup.
   expect(compared).toBeGreaterThan(10);
+  expect(audienceCompared).toBeGreaterThan(5);
 }, 120_000);

@@ -5,9 +5,40 @@
  * fixed id, inserted by the holder (DUPLICATE_KEY for everyone else, who wait and re-check), taken
  * over when its holder died and the lease expired, deleted when done. createBackends calls it (the
  * migrations job, or a process with MIGRATE_AT_START); with no documents store it runs unlocked.
+ * After the numbered files it sets the raw tables' TTLs from the retention settings (kit's
+ * analytics.retention.ts), under the same lease.
  */
 import { hostname } from 'node:os';
-import { isAppError, type AnalyticsStore, type Collection, type DocumentStore, type Logger } from '@pylon/kit';
+import { z } from 'zod';
+import { envInt, isAppError, type AnalyticsStore, type Collection, type DocumentStore, type Logger } from '@pylon/kit';
+import { applyRetention, MAX_RETENTION_DAYS, type RetentionDays } from '@pylon/kit/adapters/analytics.retention';
+
+const days = () => z.coerce.number().int().min(0).max(MAX_RETENTION_DAYS).optional();
+
+/** Retention settings (part of every process's backend settings; used where the migrations run). */
+export const analyticsRetentionEnv = {
+  /** Days the raw analytics tables keep their rows (ClickHouse TTL); 0 = forever. The rollups keep everything. */
+  ANALYTICS_RAW_TTL_DAYS: envInt(0, 0, MAX_RETENTION_DAYS),
+  /** Per-family overrides of ANALYTICS_RAW_TTL_DAYS (unset: that value): play_logs, ping_logs, event_logs, impressions, audit_events. */
+  ANALYTICS_PLAY_TTL_DAYS: days(),
+  ANALYTICS_PING_TTL_DAYS: days(),
+  ANALYTICS_EVENT_TTL_DAYS: days(),
+  ANALYTICS_IMPRESSION_TTL_DAYS: days(),
+  ANALYTICS_AUDIT_TTL_DAYS: days(),
+};
+type RetentionEnv = { ANALYTICS_RAW_TTL_DAYS: number } & Partial<Record<Exclude<keyof typeof analyticsRetentionEnv, 'ANALYTICS_RAW_TTL_DAYS'>, number>>;
+
+/** Each raw table family's retention from the settings. */
+export function retentionFromEnv(env: RetentionEnv): Required<RetentionDays> {
+  const raw = env.ANALYTICS_RAW_TTL_DAYS;
+  return {
+    play: env.ANALYTICS_PLAY_TTL_DAYS ?? raw,
+    ping: env.ANALYTICS_PING_TTL_DAYS ?? raw,
+    event: env.ANALYTICS_EVENT_TTL_DAYS ?? raw,
+    impression: env.ANALYTICS_IMPRESSION_TTL_DAYS ?? raw,
+    audit: env.ANALYTICS_AUDIT_TTL_DAYS ?? raw,
+  };
+}
 
 interface Lease {
   holder: string;
@@ -18,7 +49,9 @@ const LOCK_TENANT = '_system';
 const LOCK_ID = 'analytics-migrations';
 
 export interface MigrationOptions {
-  analytics: Pick<AnalyticsStore, 'migrate'>;
+  analytics: Pick<AnalyticsStore, 'migrate' | 'query' | 'exec'>;
+  /** The raw tables' TTLs to set after the migrations (absent: left as they are). */
+  retention?: RetentionDays;
   /** Where the lease lives; absent: no lock (a single process). */
   documents?: DocumentStore;
   logger?: Logger;
@@ -33,9 +66,9 @@ export interface MigrationOptions {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Applies pending analytics migrations under the lease; returns the names this call applied. */
+/** Applies pending analytics migrations, then the retention, under the lease; returns the names of the migrations this call applied. */
 export async function runAnalyticsMigrations(opts: MigrationOptions): Promise<string[]> {
-  if (!opts.documents) return opts.analytics.migrate();
+  if (!opts.documents) return migrateThenRetain(opts);
   const now = opts.now ?? Date.now;
   const leaseMs = opts.leaseMs ?? 600_000;
   const deadline = now() + (opts.waitMs ?? 900_000);
@@ -59,8 +92,17 @@ export async function runAnalyticsMigrations(opts: MigrationOptions): Promise<st
     await sleep(opts.pollMs ?? 1000);
   }
   try {
-    return await opts.analytics.migrate();
+    return await migrateThenRetain(opts);
   } finally {
     await locks.delete(LOCK_TENANT, LOCK_ID).catch((e) => opts.logger?.warn({ err: e }, 'could not release the analytics migration lease'));
   }
+}
+
+async function migrateThenRetain(opts: MigrationOptions): Promise<string[]> {
+  const applied = await opts.analytics.migrate();
+  if (opts.retention) {
+    const changed = await applyRetention(opts.analytics, opts.retention);
+    if (changed.length) opts.logger?.info({ changed }, 'analytics retention (TTL) changed');
+  }
+  return applied;
 }

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { runAnalyticsMigrations } from './analytics-migrations.js';
+import { analyticsRetentionEnv, retentionFromEnv, runAnalyticsMigrations } from './analytics-migrations.js';
 import {
   createFileSpool,
   createLogger,
@@ -70,6 +70,7 @@ export const backendEnv = z.object({
     .regex(/^mongodb(\+srv)?:\/\/[^/?#\s]+(\/[^?#\s]*)?(\?\S*)?$/, 'a mongodb:// or mongodb+srv:// connection string')
     .optional(),
   ANALYTICS_DRIVER: z.enum(['chdb', 'clickhouse']).default('chdb'),
+  ...analyticsRetentionEnv,
   CLICKHOUSE_URL: z.string().url().optional(),
   CLICKHOUSE_USER: z.string().optional(),
   CLICKHOUSE_PASSWORD: z.string().optional(),
@@ -214,7 +215,8 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
       const a = b.analytics;
       opened.push({ name: 'analytics', close: () => a.close() });
       // Under a lease in the documents store when this process opens one: replicas starting together never run a migration twice.
-      if (env.MIGRATE_AT_START || options.migrate) await runAnalyticsMigrations({ analytics: a, documents: b.documents, logger });
+      if (env.MIGRATE_AT_START || options.migrate)
+        await runAnalyticsMigrations({ analytics: a, documents: b.documents, logger, retention: retentionFromEnv(env) });
       b.checks.analytics = () => a.ping();
     }
     if (want.includes('cache')) {

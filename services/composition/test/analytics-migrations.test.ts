@@ -6,6 +6,9 @@ import type { DocumentStore } from '@pylon/kit';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { runAnalyticsMigrations } from '../src/analytics-migrations.js';
 
+/** These cases count migrate() calls only; no retention is asked for, so no SQL runs. */
+const noSql = { query: async () => [], exec: async () => undefined };
+
 let dir: string;
 let documents: DocumentStore;
 beforeAll(async () => {
@@ -22,6 +25,7 @@ test('replicas starting together migrate one after the other', async () => {
   let most = 0;
   const applied: string[] = [];
   const analytics = {
+    ...noSql,
     async migrate() {
       running++;
       most = Math.max(most, running);
@@ -43,7 +47,7 @@ test('replicas starting together migrate one after the other', async () => {
 test('an expired lease of a dead holder is taken over; a live one is waited for, then refused', async () => {
   const locks = documents.collection<{ holder: string; expiresAt: number }>({ name: 'locks' });
   await locks.insert('_system', { id: 'analytics-migrations', holder: 'dead', expiresAt: Date.now() - 1 });
-  const analytics = { migrate: async () => ['x'] };
+  const analytics = { ...noSql, migrate: async () => ['x'] };
   expect(await runAnalyticsMigrations({ analytics, documents, pollMs: 10 })).toEqual(['x']);
   await locks.insert('_system', { id: 'analytics-migrations', holder: 'alive', expiresAt: Date.now() + 60_000 });
   await expect(runAnalyticsMigrations({ analytics, documents, pollMs: 10, waitMs: 50 })).rejects.toThrow(/gave up waiting/);

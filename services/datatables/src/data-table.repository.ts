@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, type Collection, type DocumentStore, type Filter, type Stored } from '@pylon/kit';
+import { AppError, listQuery, scalarCondition, type Collection, type DocumentStore, type FieldMap, type Filter, type ListArgs, type Stored } from '@pylon/kit';
 import { DATA_TABLE_ROW_VERSIONS, DATA_TABLE_ROWS, DATA_TABLES } from './domain/collections.js';
 import type { Cell, DataTableRecord, RowData } from './domain/data-table.js';
 import type { RowCondition } from './domain/row-query.js';
@@ -321,6 +321,19 @@ export class DataTableRepository {
     return stored;
   }
 
+  /**
+   * A row's versions filtered by `where` and sorted by `order` (VERSION_FIELDS; default newest
+   * first), at most `limit`. A CREATE version the row still carries is written first, so the
+   * store can filter and sort it with the others (it is the same snapshot a later write would
+   * store, so writing it early changes no answer).
+   */
+  async searchVersions(tenant: string, tableId: string, rowId: string, q: Pick<ListArgs, 'where' | 'order' | 'limit'>): Promise<DataTableRowVersion[]> {
+    const { filter, options } = listQuery(q, VERSION_FIELDS, { clauses: [{ tableId }, { rowId }], fallbackSort: { rev: -1, id: -1 } });
+    const row = await this.getRow(tenant, tableId, rowId);
+    if (row) await this.keepCreateVersion(tenant, row);
+    return this.versions.find(tenant, filter, options);
+  }
+
   async getVersion(tenant: string, tableId: string, rowId: string, version: number): Promise<DataTableRowVersion | null> {
     const v = await this.versions.findById(tenant, versionId(rowId, version));
     if (v) return v.tableId === tableId ? v : null;
@@ -334,6 +347,29 @@ export class DataTableRepository {
     return v ?? null;
   }
 }
+
+/**
+ * How the GraphQL where/order fields of DataTableRowVersion map onto stored versions. updatedAt is
+ * `at` when set (a CREATE version written late), else when the version was stored; a row's
+ * versions are written in order, so sorting by updatedAt is sorting by version. `data` (JSON) is
+ * neither filterable nor sortable.
+ */
+const VERSION_FIELDS: FieldMap = {
+  rowId: { path: 'rowId', kind: 'string' },
+  version: { path: 'rev', kind: 'number' },
+  change: { path: 'change', kind: 'string' },
+  sortOrder: { path: 'sortOrder', kind: 'number' },
+  userId: { path: 'userId', kind: 'string' },
+  updatedAt: {
+    custom: (ops, name) => {
+      const conds = scalarCondition(name, 'date', ops);
+      if (conds.length === 0) return {};
+      const on = (path: string): Filter => ({ $and: conds.map((c) => ({ [path]: c })) });
+      return { $or: [{ $and: [{ at: { $ne: null } }, on('at')] }, { $and: [{ at: null }, on('createdAt')] }] };
+    },
+    sortPath: 'rev',
+  },
+};
 
 /** The CREATE version of a row that has not changed since it was created. */
 function createVersionOf(row: DataTableRow): DataTableRowVersionRecord {

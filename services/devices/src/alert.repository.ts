@@ -1,4 +1,4 @@
-import { type Collection, type DocumentStore, type Filter, type Stored } from '@pylon/kit';
+import { AppError, listQuery, type Collection, type DocumentStore, type FieldMap, type Filter, type Stored } from '@pylon/kit';
 import { ALERT_RULES, ALERTS, FLEET_ACCOUNTS, SYSTEM_TENANT } from './domain/collections.js';
 import { openKeyOf, ruleSetOf, type AlertRecord, type AlertRuleRecord } from './domain/alert.js';
 import type { DeviceRecord } from './domain/device.js';
@@ -21,8 +21,11 @@ export interface AlertSearch {
   deviceId?: string[] | null;
   resolved?: boolean | null;
   orgId?: string | null;
-  limit: number;
-  skip: number;
+  limit?: number | null;
+  offset?: number | null;
+  /** GraphQL where / order over ALERT_FIELDS (checked here: unknown fields are BAD_USER_INPUT). */
+  where?: unknown;
+  order?: unknown;
 }
 
 /** What a snooze or resolution sets on an alert. */
@@ -110,16 +113,18 @@ export class AlertRepository {
   // ---- alerts ----
 
   /** The caller's alerts, newest first. Active = neither resolved nor snoozed (a snooze past `nowIso` no longer counts). */
-  search(tenant: string, q: AlertSearch, nowIso: string): Promise<Alert[]> {
+  async search(tenant: string, q: AlertSearch, nowIso: string): Promise<Alert[]> {
     const clauses: Filter[] = [];
-    if (q.id?.length) clauses.push({ id: { $in: q.id } });
-    if (q.deviceId?.length) clauses.push({ deviceIds: { $in: q.deviceId } });
     if (q.orgId) clauses.push({ orgId: q.orgId });
     if (q.resolved === true) clauses.push({ resolvedOn: { $ne: null } });
     if (q.resolved === false || q.activeOnly) clauses.push({ resolvedOn: null });
-    if (q.activeOnly) clauses.push({ $or: [{ snoozedUntil: null }, { snoozedUntil: { $lte: nowIso } }] });
-    const filter = clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses };
-    return this.alerts.find(tenant, filter, { sort: { createdAt: -1, id: -1 }, limit: q.limit, ...(q.skip ? { skip: q.skip } : {}) });
+    if (q.activeOnly) clauses.push(activeClause(true, nowIso));
+    const { filter, options } = listQuery(q, alertFields(nowIso), {
+      anyOf: { id: q.id, deviceIds: q.deviceId },
+      clauses,
+      fallbackSort: { createdAt: -1, id: -1 },
+    });
+    return this.alerts.find(tenant, filter, options);
   }
 
   findAlert(tenant: string, id: string): Promise<Alert | null> {
@@ -198,4 +203,41 @@ export class AlertRepository {
   listAccounts(): Promise<Stored<FleetAccountRecord>[]> {
     return this.accounts.find(SYSTEM_TENANT, { $or: [{ alertRules: true }, { commands: true }] }, {});
   }
+}
+
+/** Active = neither resolved nor snoozed (a snooze at or before now no longer counts); see isAlertActive. */
+function activeClause(active: boolean, nowIso: string): Filter {
+  return active
+    ? { $and: [{ resolvedOn: null }, { $or: [{ snoozedUntil: null }, { snoozedUntil: { $lte: nowIso } }] }] }
+    : { $or: [{ resolvedOn: { $ne: null } }, { snoozedUntil: { $gt: nowIso } }] };
+}
+
+/** How the GraphQL where/order fields of Alert map onto stored alert documents. */
+export function alertFields(nowIso: string): FieldMap {
+  return {
+    id: { path: 'id', kind: 'string' },
+    createdOn: { path: 'createdAt', kind: 'date' },
+    updatedOn: { path: 'updatedAt', kind: 'date' },
+    snoozedUntil: { path: 'snoozedUntil', kind: 'date' },
+    resolvedOn: { path: 'resolvedOn', kind: 'date' },
+    reason: { path: 'reason', kind: 'string' },
+    autoResolved: { path: 'autoResolved', kind: 'boolean' },
+    isActive: {
+      custom: (ops, name) => {
+        const keys = Object.keys(ops).filter((k) => ops[k] !== undefined && ops[k] !== null);
+        if (keys.length === 0) return {};
+        if (keys.length !== 1 || !['eq', 'neq'].includes(keys[0]!) || typeof ops[keys[0]!] !== 'boolean') {
+          throw new AppError('BAD_USER_INPUT', `where.${name} takes eq or neq with a boolean`, { field: `where.${name}` });
+        }
+        const value = ops[keys[0]!] as boolean;
+        return activeClause(keys[0] === 'eq' ? value : !value, nowIso);
+      },
+    },
+    alertRule: {
+      nested: {
+        id: { path: 'ruleId', kind: 'string' },
+        name: { path: 'ruleName', kind: 'string' },
+      },
+    },
+  };
 }

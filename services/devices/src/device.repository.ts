@@ -171,19 +171,30 @@ export class DeviceRepository {
     return new Set((await this.listCommands(tenant)).map((c) => c.command));
   }
 
-  /** The account's display commands, seeded with the defaults on first use. */
-  async listCommands(tenant: string): Promise<DisplayCommand[]> {
-    const existing = await this.commands.find(tenant, {}, { sort: { createdAt: 1, id: 1 } });
-    if (existing.length) return existing;
-    for (const c of DEFAULT_DISPLAY_COMMANDS) {
-      await this.commands.insert(tenant, c).catch((e: unknown) => {
-        // A concurrent first call seeded it already.
-        if (!isDuplicate(e)) throw e;
-      });
+  /**
+   * The account's display commands, seeded with the defaults on first use; filtered by `where`,
+   * sorted by `order` (default: the order they were added), at most `limit` (default 100).
+   */
+  async listCommands(tenant: string, q: Pick<ListArgs, 'where' | 'order' | 'limit'> = {}): Promise<DisplayCommand[]> {
+    const { filter, options } = listQuery(q, DISPLAY_COMMAND_FIELDS, { fallbackSort: { createdAt: 1, id: 1 } });
+    if ((await this.commands.find(tenant, {}, { limit: 1 })).length === 0) {
+      for (const c of DEFAULT_DISPLAY_COMMANDS) {
+        await this.commands.insert(tenant, c).catch((e: unknown) => {
+          // A concurrent first call seeded it already.
+          if (!isDuplicate(e)) throw e;
+        });
+      }
     }
-    return this.commands.find(tenant, {}, { sort: { createdAt: 1, id: 1 } });
+    return this.commands.find(tenant, filter, options);
   }
 }
+
+/** How the GraphQL where/order fields of DisplayCommand map onto the stored documents. */
+export const DISPLAY_COMMAND_FIELDS: FieldMap = {
+  name: { path: 'name', kind: 'string' },
+  command: { path: 'command', kind: 'string' },
+  arg: { path: 'arg', kind: 'string' },
+};
 
 /** How the GraphQL where/order fields map onto stored device documents. */
 export function deviceFields(cutoff: () => string): FieldMap {

@@ -1,4 +1,4 @@
-import { notFound, type Collection, type DocumentStore, type Filter, type Stored } from '@pylon/kit';
+import { listQuery, notFound, type Collection, type DocumentStore, type FieldMap, type Filter, type ListArgs, type Stored } from '@pylon/kit';
 import {
   ACCOUNTS,
   API_KEYS,
@@ -17,6 +17,22 @@ export type Account = Stored<AccountRecord>;
 export type Organization = Stored<OrganizationRecord>;
 export type User = Stored<UserRecord>;
 export type ApiKey = Stored<ApiKeyRecord>;
+
+/**
+ * How the GraphQL where/order fields of User map onto stored user documents. `role` is derived
+ * from `roles` (the strongest one), so it is filtered through `roles` instead.
+ */
+export const USER_FIELDS: FieldMap = {
+  id: { path: 'id', kind: 'string' },
+  firstName: { path: 'firstName', kind: 'string' },
+  lastName: { path: 'lastName', kind: 'string' },
+  email: { path: 'email', kind: 'string' },
+  username: { path: 'username', kind: 'string' },
+  roles: { path: 'roles', kind: 'stringList' },
+  orgId: { path: 'orgId', kind: 'string' },
+  lastActivity: { path: 'lastActivity', kind: 'date' },
+  createdOn: { path: 'createdAt', kind: 'date' },
+};
 
 /**
  * Accounts, organizations, users, API keys and key revocations over the documents port, sealed:
@@ -111,6 +127,20 @@ export class IdentityRepository {
       ...(o.limit !== undefined ? { limit: o.limit } : {}),
       ...(o.skip ? { skip: o.skip } : {}),
     });
+  }
+
+  /**
+   * The GraphQL `user` listing: these ids and this organization only, when given, AND `where`
+   * (USER_FIELDS); sorted by `order`, then username and id; `offset` skipped; at most `limit`
+   * (default 100, at most 1000). Bad fields, operators or limits are BAD_USER_INPUT naming them.
+   */
+  async searchUsers(accountId: string, q: ListArgs & { id?: readonly string[] | null; orgId?: string | null }): Promise<User[]> {
+    const { filter, options } = listQuery(q, USER_FIELDS, {
+      anyOf: { id: q.id },
+      clauses: q.orgId ? [{ orgId: q.orgId }] : [],
+      fallbackSort: { username: 1, id: 1 },
+    });
+    return this.users.find(accountId, filter, options);
   }
 
   /** Sets (or with null removes) the user's password hash. */

@@ -35,4 +35,7 @@ export interface AuditQuery {
   responseCode?: number;
   limit: number;
   offset: number;
+  /** GraphQL where / order inputs, translated (and refused when unknown) by the SQL builder. */
+  where?: unknown;
+  order?: unknown;
 }

@@ -88,6 +88,37 @@ export type AuditEvent = {
   userName?: Maybe<Scalars['String']['output']>;
 };
 
+/** Filter of auditEvent. */
+export type AuditEventFilterInput = {
+  actionName?: InputMaybe<StringOperationFilterInput>;
+  and?: InputMaybe<Array<AuditEventFilterInput>>;
+  controllerName?: InputMaybe<StringOperationFilterInput>;
+  eventId?: InputMaybe<StringOperationFilterInput>;
+  eventType?: InputMaybe<StringOperationFilterInput>;
+  httpMethod?: InputMaybe<StringOperationFilterInput>;
+  interface?: InputMaybe<StringOperationFilterInput>;
+  ipAddress?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<AuditEventFilterInput>>;
+  responseCode?: InputMaybe<FloatOperationFilterInput>;
+  timestamp?: InputMaybe<DateTimeOperationFilterInput>;
+  userId?: InputMaybe<StringOperationFilterInput>;
+  userName?: InputMaybe<StringOperationFilterInput>;
+};
+
+export type AuditEventSortInput = {
+  actionName?: InputMaybe<SortEnumType>;
+  controllerName?: InputMaybe<SortEnumType>;
+  eventId?: InputMaybe<SortEnumType>;
+  eventType?: InputMaybe<SortEnumType>;
+  httpMethod?: InputMaybe<SortEnumType>;
+  interface?: InputMaybe<SortEnumType>;
+  ipAddress?: InputMaybe<SortEnumType>;
+  responseCode?: InputMaybe<SortEnumType>;
+  timestamp?: InputMaybe<SortEnumType>;
+  userId?: InputMaybe<SortEnumType>;
+  userName?: InputMaybe<SortEnumType>;
+};
+
 /** Operations on an ISO 8601 timestamp field (compared as instants). */
 export type DateTimeOperationFilterInput = {
   eq?: InputMaybe<Scalars['String']['input']>;
@@ -429,7 +460,8 @@ export type Query = {
    * OAuth request, recorded asynchronously (an event shows up within a second or two).
    * Policy: AuditEventsOwnerOnly (account owners only). startDate: events at or after it; endDate:
    * events before it (a date without a time covers that whole day); both ISO 8601 and optional.
-   * The other arguments keep only events whose field equals the value. limit: default 100, at
+   * The other arguments keep only events whose field equals the value; `where` filters on any
+   * field of the record and `order` sorts by them (then newest first). limit: default 100, at
    * most 1000; offset skips that many events (REST page * limit).
    */
   auditEvent?: Maybe<Array<AuditEvent>>;
@@ -522,9 +554,11 @@ export type QueryAuditEventArgs = {
   ipAddress?: InputMaybe<Scalars['String']['input']>;
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<AuditEventSortInput>>;
   responseCode?: InputMaybe<Scalars['Int']['input']>;
   startDate?: InputMaybe<Scalars['String']['input']>;
   userId?: InputMaybe<Scalars['String']['input']>;
+  where?: InputMaybe<AuditEventFilterInput>;
 };
 
 
@@ -778,6 +812,8 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   AuditEvent: ResolverTypeWrapper<AuditEvent>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  AuditEventFilterInput: AuditEventFilterInput;
+  AuditEventSortInput: AuditEventSortInput;
   DateTimeOperationFilterInput: DateTimeOperationFilterInput;
   Device: ResolverTypeWrapper<Device>;
   DeviceMediaImpression: ResolverTypeWrapper<DeviceMediaImpression>;
@@ -816,6 +852,8 @@ export type ResolversParentTypes = {
   String: Scalars['String']['output'];
   AuditEvent: AuditEvent;
   ID: Scalars['ID']['output'];
+  AuditEventFilterInput: AuditEventFilterInput;
+  AuditEventSortInput: AuditEventSortInput;
   DateTimeOperationFilterInput: DateTimeOperationFilterInput;
   Device: Device;
   DeviceMediaImpression: DeviceMediaImpression;

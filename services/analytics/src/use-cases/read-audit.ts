@@ -18,6 +18,8 @@ export interface AuditArgs {
   actionName?: string | null;
   ipAddress?: string | null;
   responseCode?: number | null;
+  where?: unknown;
+  order?: unknown;
 }
 
 const text = (v: string | null | undefined, field: string): string | undefined => {
@@ -32,6 +34,8 @@ export function toAuditQuery(principal: Principal, args: AuditArgs): AuditQuery 
     accountId: principal.accountId,
     limit: resolveLimit(args.limit, AUDIT_LIMIT),
     offset: resolveLimit(args.offset, { default: 0, max: 1_000_000 }, 'offset'),
+    where: args.where,
+    order: args.order,
   };
   if (args.startDate) q.from = new Date(parseIsoDate(args.startDate, 'startDate').instant);
   if (args.endDate) {

@@ -205,6 +205,42 @@ export type DataTableRowVersion = {
   version: Scalars['Int']['output'];
 };
 
+/** Filter of dataTableRowVersions (data, a JSON object, is not filterable). */
+export type DataTableRowVersionFilterInput = {
+  and?: InputMaybe<Array<DataTableRowVersionFilterInput>>;
+  change?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<DataTableRowVersionFilterInput>>;
+  rowId?: InputMaybe<StringOperationFilterInput>;
+  sortOrder?: InputMaybe<FloatOperationFilterInput>;
+  updatedAt?: InputMaybe<DateTimeOperationFilterInput>;
+  userId?: InputMaybe<StringOperationFilterInput>;
+  version?: InputMaybe<FloatOperationFilterInput>;
+};
+
+export type DataTableRowVersionSortInput = {
+  change?: InputMaybe<SortEnumType>;
+  sortOrder?: InputMaybe<SortEnumType>;
+  updatedAt?: InputMaybe<SortEnumType>;
+  userId?: InputMaybe<SortEnumType>;
+  version?: InputMaybe<SortEnumType>;
+};
+
+/** Operations on an ISO 8601 timestamp field (compared as instants). */
+export type DateTimeOperationFilterInput = {
+  eq?: InputMaybe<Scalars['String']['input']>;
+  gt?: InputMaybe<Scalars['String']['input']>;
+  gte?: InputMaybe<Scalars['String']['input']>;
+  in?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  lt?: InputMaybe<Scalars['String']['input']>;
+  lte?: InputMaybe<Scalars['String']['input']>;
+  neq?: InputMaybe<Scalars['String']['input']>;
+  ngt?: InputMaybe<Scalars['String']['input']>;
+  ngte?: InputMaybe<Scalars['String']['input']>;
+  nin?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  nlt?: InputMaybe<Scalars['String']['input']>;
+  nlte?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type DeleteDataTablePayload = MutationPayload & {
   __typename?: 'DeleteDataTablePayload';
   deletedRows?: Maybe<Scalars['Int']['output']>;
@@ -224,6 +260,22 @@ export type DeleteDataTableRowPayload = MutationPayload & {
   success: Scalars['Boolean']['output'];
   /** The version that records the deletion. */
   version?: Maybe<Scalars['Int']['output']>;
+};
+
+/** Operations on a numeric field. */
+export type FloatOperationFilterInput = {
+  eq?: InputMaybe<Scalars['Float']['input']>;
+  gt?: InputMaybe<Scalars['Float']['input']>;
+  gte?: InputMaybe<Scalars['Float']['input']>;
+  in?: InputMaybe<Array<InputMaybe<Scalars['Float']['input']>>>;
+  lt?: InputMaybe<Scalars['Float']['input']>;
+  lte?: InputMaybe<Scalars['Float']['input']>;
+  neq?: InputMaybe<Scalars['Float']['input']>;
+  ngt?: InputMaybe<Scalars['Float']['input']>;
+  ngte?: InputMaybe<Scalars['Float']['input']>;
+  nin?: InputMaybe<Array<InputMaybe<Scalars['Float']['input']>>>;
+  nlt?: InputMaybe<Scalars['Float']['input']>;
+  nlte?: InputMaybe<Scalars['Float']['input']>;
 };
 
 export type ImportDataTableRowsInput = {
@@ -449,7 +501,11 @@ export type Query = {
   dataTableRow?: Maybe<DataTableRow>;
   /** One version snapshot of a row. Policy: DataTables_View. */
   dataTableRowVersion?: Maybe<DataTableRowVersion>;
-  /** Version history of a row, newest first (kept after the row is deleted, until the table is). Policy: DataTables_View. */
+  /**
+   * Version history of a row, newest first unless `order` says otherwise (kept after the row is
+   * deleted, until the table is); `where` keeps the matching versions (at most 1000 are listed).
+   * NOT_FOUND when the row has no history. Policy: DataTables_View.
+   */
   dataTableRowVersions?: Maybe<Array<DataTableRowVersion>>;
   /**
    * One page of a table's rows. Policy: DataTables_View.
@@ -507,8 +563,10 @@ export type QueryDataTableRowVersionArgs = {
 
 
 export type QueryDataTableRowVersionsArgs = {
+  order?: InputMaybe<Array<DataTableRowVersionSortInput>>;
   rowId: Scalars['String']['input'];
   tableId: Scalars['String']['input'];
+  where?: InputMaybe<DataTableRowVersionFilterInput>;
 };
 
 
@@ -569,6 +627,25 @@ export type RollbackDataTableRowPayload = MutationPayload & {
   newVersion?: Maybe<Scalars['Int']['output']>;
   restoredRow?: Maybe<DataTableRow>;
   success: Scalars['Boolean']['output'];
+};
+
+/** Sort direction of an order input field. */
+export type SortEnumType =
+  | 'ASC'
+  | 'DESC';
+
+/** Operations on a string field. */
+export type StringOperationFilterInput = {
+  contains?: InputMaybe<Scalars['String']['input']>;
+  endsWith?: InputMaybe<Scalars['String']['input']>;
+  eq?: InputMaybe<Scalars['String']['input']>;
+  in?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  ncontains?: InputMaybe<Scalars['String']['input']>;
+  nendsWith?: InputMaybe<Scalars['String']['input']>;
+  neq?: InputMaybe<Scalars['String']['input']>;
+  nin?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  nstartsWith?: InputMaybe<Scalars['String']['input']>;
+  startsWith?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type UpdateDataTableInput = {
@@ -699,8 +776,12 @@ export type ResolversTypes = {
   DataTableRowPayload: ResolverTypeWrapper<Omit<DataTableRowPayload, 'row'> & { row?: Maybe<ResolversTypes['DataTableRow']> }>;
   DataTableRowResult: ResolverTypeWrapper<DataTableRowResult>;
   DataTableRowVersion: ResolverTypeWrapper<DataTableRowVersionRecord>;
+  DataTableRowVersionFilterInput: DataTableRowVersionFilterInput;
+  DataTableRowVersionSortInput: DataTableRowVersionSortInput;
+  DateTimeOperationFilterInput: DateTimeOperationFilterInput;
   DeleteDataTablePayload: ResolverTypeWrapper<DeleteDataTablePayload>;
   DeleteDataTableRowPayload: ResolverTypeWrapper<DeleteDataTableRowPayload>;
+  FloatOperationFilterInput: FloatOperationFilterInput;
   ImportDataTableRowsInput: ImportDataTableRowsInput;
   ImportDataTableRowsPayload: ResolverTypeWrapper<ImportDataTableRowsPayload>;
   ImportRowError: ResolverTypeWrapper<ImportRowError>;
@@ -718,6 +799,8 @@ export type ResolversTypes = {
   ReorderDataTableRowsPayload: ResolverTypeWrapper<ReorderDataTableRowsPayload>;
   RollbackDataTableRowInput: RollbackDataTableRowInput;
   RollbackDataTableRowPayload: ResolverTypeWrapper<Omit<RollbackDataTableRowPayload, 'restoredRow'> & { restoredRow?: Maybe<ResolversTypes['DataTableRow']> }>;
+  SortEnumType: SortEnumType;
+  StringOperationFilterInput: StringOperationFilterInput;
   UpdateDataTableInput: UpdateDataTableInput;
   UpdateDataTableRowInput: UpdateDataTableRowInput;
 };
@@ -746,8 +829,12 @@ export type ResolversParentTypes = {
   DataTableRowPayload: Omit<DataTableRowPayload, 'row'> & { row?: Maybe<ResolversParentTypes['DataTableRow']> };
   DataTableRowResult: DataTableRowResult;
   DataTableRowVersion: DataTableRowVersionRecord;
+  DataTableRowVersionFilterInput: DataTableRowVersionFilterInput;
+  DataTableRowVersionSortInput: DataTableRowVersionSortInput;
+  DateTimeOperationFilterInput: DateTimeOperationFilterInput;
   DeleteDataTablePayload: DeleteDataTablePayload;
   DeleteDataTableRowPayload: DeleteDataTableRowPayload;
+  FloatOperationFilterInput: FloatOperationFilterInput;
   ImportDataTableRowsInput: ImportDataTableRowsInput;
   ImportDataTableRowsPayload: ImportDataTableRowsPayload;
   ImportRowError: ImportRowError;
@@ -763,6 +850,7 @@ export type ResolversParentTypes = {
   ReorderDataTableRowsPayload: ReorderDataTableRowsPayload;
   RollbackDataTableRowInput: RollbackDataTableRowInput;
   RollbackDataTableRowPayload: Omit<RollbackDataTableRowPayload, 'restoredRow'> & { restoredRow?: Maybe<ResolversParentTypes['DataTableRow']> };
+  StringOperationFilterInput: StringOperationFilterInput;
   UpdateDataTableInput: UpdateDataTableInput;
   UpdateDataTableRowInput: UpdateDataTableRowInput;
 };

@@ -76,7 +76,7 @@ export function dataTablesResolvers(rt: DataTablesRuntime): Resolvers {
       },
       dataTableRowVersions: (_, args, ctx) => {
         guardQuery(ctx.principal, 'dataTableRowVersions');
-        return listRowVersions(rt, ctx.principal, args.tableId, args.rowId);
+        return listRowVersions(rt, ctx.principal, args.tableId, args.rowId, args);
       },
       dataTableRowVersion: (_, args, ctx) => {
         guardQuery(ctx.principal, 'dataTableRowVersion');

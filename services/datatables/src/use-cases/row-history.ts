@@ -13,8 +13,22 @@ import { checkVersion, versionOf } from './row-writes.js';
 
 const MAX_LISTED = 1000;
 
-export async function listRowVersions(rt: DataTablesRuntime, principal: Principal, tableId: string, rowId: string): Promise<DataTableRowVersion[]> {
+/** A row's history, newest first; with `where` / `order`, those versions in that order (at most 1000). */
+export async function listRowVersions(
+  rt: DataTablesRuntime,
+  principal: Principal,
+  tableId: string,
+  rowId: string,
+  q: { where?: unknown; order?: unknown } = {},
+): Promise<DataTableRowVersion[]> {
   const table = await getDataTable(rt.repo, principal, tableId);
+  const filtered = (q.where !== undefined && q.where !== null) || (q.order !== undefined && q.order !== null);
+  if (filtered) {
+    const versions = await rt.repo.searchVersions(principal.accountId, table.id, rowId, { where: q.where, order: q.order, limit: MAX_LISTED });
+    // An empty answer is a row without history (NOT_FOUND), or a where nothing matched ([]).
+    if (versions.length === 0 && (await rt.repo.listVersions(principal.accountId, table.id, rowId, 1)).length === 0) throw notFound('row', rowId);
+    return versions;
+  }
   const versions = await rt.repo.listVersions(principal.accountId, table.id, rowId, MAX_LISTED);
   if (versions.length === 0) throw notFound('row', rowId);
   return versions;

@@ -24,9 +24,9 @@ export function deviceQueryResolvers(rt: DevicesRuntime): QueryResolvers {
       guardQuery(ctx.principal, 'deviceGroups');
       return listDeviceGroups(rt.repo, ctx.principal, args.tree === true);
     },
-    displayCommands: async (_, __, ctx) => {
+    displayCommands: async (_, args, ctx) => {
       guardQuery(ctx.principal, 'displayCommands');
-      return rt.repo.listCommands(ctx.principal.accountId);
+      return rt.repo.listCommands(ctx.principal.accountId, args);
     },
     deviceCommands: async (_, args, ctx) => {
       guardQuery(ctx.principal, 'deviceCommands');

@@ -63,6 +63,21 @@ export type AlertConditionType =
   /** No ping for longer than minutes. */
   | 'offline';
 
+/** Filter of alert. isActive: neither resolved nor snoozed (now). */
+export type AlertFilterInput = {
+  alertRule?: InputMaybe<AlertRuleRefFilterInput>;
+  and?: InputMaybe<Array<AlertFilterInput>>;
+  autoResolved?: InputMaybe<BooleanOperationFilterInput>;
+  createdOn?: InputMaybe<DateTimeOperationFilterInput>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  isActive?: InputMaybe<BooleanOperationFilterInput>;
+  or?: InputMaybe<Array<AlertFilterInput>>;
+  reason?: InputMaybe<StringOperationFilterInput>;
+  resolvedOn?: InputMaybe<DateTimeOperationFilterInput>;
+  snoozedUntil?: InputMaybe<DateTimeOperationFilterInput>;
+  updatedOn?: InputMaybe<DateTimeOperationFilterInput>;
+};
+
 export type AlertPayload = MutationPayload & {
   __typename?: 'AlertPayload';
   alert?: Maybe<Alert>;
@@ -108,6 +123,28 @@ export type AlertRulePayload = MutationPayload & {
   errorCode?: Maybe<Scalars['String']['output']>;
   errorField?: Maybe<Scalars['String']['output']>;
   success: Scalars['Boolean']['output'];
+};
+
+/** The rule an alert belongs to (its id, and its name when the alert opened). */
+export type AlertRuleRefFilterInput = {
+  id?: InputMaybe<StringOperationFilterInput>;
+  name?: InputMaybe<StringOperationFilterInput>;
+};
+
+export type AlertRuleRefSortInput = {
+  id?: InputMaybe<SortEnumType>;
+  name?: InputMaybe<SortEnumType>;
+};
+
+export type AlertSortInput = {
+  alertRule?: InputMaybe<AlertRuleRefSortInput>;
+  autoResolved?: InputMaybe<SortEnumType>;
+  createdOn?: InputMaybe<SortEnumType>;
+  id?: InputMaybe<SortEnumType>;
+  reason?: InputMaybe<SortEnumType>;
+  resolvedOn?: InputMaybe<SortEnumType>;
+  snoozedUntil?: InputMaybe<SortEnumType>;
+  updatedOn?: InputMaybe<SortEnumType>;
 };
 
 /** Operations on a boolean field. */
@@ -356,6 +393,21 @@ export type DisplayCommand = {
   arg?: Maybe<Scalars['String']['output']>;
   command: Scalars['String']['output'];
   name: Scalars['String']['output'];
+};
+
+/** Filter of displayCommands. */
+export type DisplayCommandFilterInput = {
+  and?: InputMaybe<Array<DisplayCommandFilterInput>>;
+  arg?: InputMaybe<StringOperationFilterInput>;
+  command?: InputMaybe<StringOperationFilterInput>;
+  name?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<DisplayCommandFilterInput>>;
+};
+
+export type DisplayCommandSortInput = {
+  arg?: InputMaybe<SortEnumType>;
+  command?: InputMaybe<SortEnumType>;
+  name?: InputMaybe<SortEnumType>;
 };
 
 /** Operations on a numeric field. */
@@ -696,7 +748,8 @@ export type Query = {
    * Alerts of the caller's account, newest first. Policy: Alerts_View. activeOnly: only alerts that
    * are neither resolved nor snoozed (a snooze in the past no longer counts). resolved: true for
    * resolved alerts only, false for unresolved ones. id, deviceId: any of the values. orgId: alerts
-   * of devices of this organization. limit: default 100, at most 1000; offset skips.
+   * of devices of this organization. Then `where` filters on the alert's fields and `order` sorts
+   * (default: newest first). limit: default 100, at most 1000; offset skips.
    */
   alert?: Maybe<Array<Alert>>;
   /** Alert rules of the account, by name. Policy: Alerts_View. */
@@ -715,7 +768,10 @@ export type Query = {
   deviceCommands?: Maybe<Array<DeviceCommand>>;
   /** Device groups; with tree: true, only top-level groups, each with its nested children. Policy: Devices_View. */
   deviceGroups?: Maybe<Array<DeviceGroup>>;
-  /** Display commands configured for the account (seeded with the known commands on first use). Policy: Devices_View. */
+  /**
+   * Display commands configured for the account (seeded with the known commands on first use), in
+   * the order they were added unless `order` says otherwise; filtered by `where`. Policy: Devices_View.
+   */
   displayCommands?: Maybe<Array<DisplayCommand>>;
 };
 
@@ -726,8 +782,10 @@ export type QueryAlertArgs = {
   id?: InputMaybe<Array<Scalars['String']['input']>>;
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<AlertSortInput>>;
   orgId?: InputMaybe<Scalars['String']['input']>;
   resolved?: InputMaybe<Scalars['Boolean']['input']>;
+  where?: InputMaybe<AlertFilterInput>;
 };
 
 
@@ -756,6 +814,12 @@ export type QueryDeviceCommandsArgs = {
 
 export type QueryDeviceGroupsArgs = {
   tree?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type QueryDisplayCommandsArgs = {
+  order?: InputMaybe<Array<DisplayCommandSortInput>>;
+  where?: InputMaybe<DisplayCommandFilterInput>;
 };
 
 export type SendDeviceCommandPayload = MutationPayload & {
@@ -935,11 +999,15 @@ export type ResolversTypes = {
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   AlertConditionInput: AlertConditionInput;
   AlertConditionType: null;
+  AlertFilterInput: AlertFilterInput;
   AlertPayload: ResolverTypeWrapper<Omit<AlertPayload, 'alert'> & { alert?: Maybe<ResolversTypes['Alert']> }>;
   AlertRule: ResolverTypeWrapper<AlertRuleSourceRecord>;
   AlertRuleInput: AlertRuleInput;
   AlertRuleMatch: null;
   AlertRulePayload: ResolverTypeWrapper<Omit<AlertRulePayload, 'alertRule'> & { alertRule?: Maybe<ResolversTypes['AlertRule']> }>;
+  AlertRuleRefFilterInput: AlertRuleRefFilterInput;
+  AlertRuleRefSortInput: AlertRuleRefSortInput;
+  AlertSortInput: AlertSortInput;
   BooleanOperationFilterInput: BooleanOperationFilterInput;
   BulkDeviceCommandResult: ResolverTypeWrapper<BulkDeviceCommandResult>;
   BulkDeviceCommandsInput: BulkDeviceCommandsInput;
@@ -965,6 +1033,8 @@ export type ResolversTypes = {
   DeviceTypeInput: DeviceTypeInput;
   DeviceTypeSortInput: DeviceTypeSortInput;
   DisplayCommand: ResolverTypeWrapper<DisplayCommandRecord>;
+  DisplayCommandFilterInput: DisplayCommandFilterInput;
+  DisplayCommandSortInput: DisplayCommandSortInput;
   FloatOperationFilterInput: FloatOperationFilterInput;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   JsonPatchOperationInput: JsonPatchOperationInput;
@@ -997,10 +1067,14 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   Float: Scalars['Float']['output'];
   AlertConditionInput: AlertConditionInput;
+  AlertFilterInput: AlertFilterInput;
   AlertPayload: Omit<AlertPayload, 'alert'> & { alert?: Maybe<ResolversParentTypes['Alert']> };
   AlertRule: AlertRuleSourceRecord;
   AlertRuleInput: AlertRuleInput;
   AlertRulePayload: Omit<AlertRulePayload, 'alertRule'> & { alertRule?: Maybe<ResolversParentTypes['AlertRule']> };
+  AlertRuleRefFilterInput: AlertRuleRefFilterInput;
+  AlertRuleRefSortInput: AlertRuleRefSortInput;
+  AlertSortInput: AlertSortInput;
   BooleanOperationFilterInput: BooleanOperationFilterInput;
   BulkDeviceCommandResult: BulkDeviceCommandResult;
   BulkDeviceCommandsInput: BulkDeviceCommandsInput;
@@ -1025,6 +1099,8 @@ export type ResolversParentTypes = {
   DeviceTypeInput: DeviceTypeInput;
   DeviceTypeSortInput: DeviceTypeSortInput;
   DisplayCommand: DisplayCommandRecord;
+  DisplayCommandFilterInput: DisplayCommandFilterInput;
+  DisplayCommandSortInput: DisplayCommandSortInput;
   FloatOperationFilterInput: FloatOperationFilterInput;
   JSON: Scalars['JSON']['output'];
   JsonPatchOperationInput: JsonPatchOperationInput;
@@ -1275,7 +1351,7 @@ export type QueryResolvers<ContextType = SubgraphContext, ParentType extends Res
   device?: Resolver<Maybe<Array<ResolversTypes['Device']>>, ParentType, ContextType, Partial<QueryDeviceArgs>>;
   deviceCommands?: Resolver<Maybe<Array<ResolversTypes['DeviceCommand']>>, ParentType, ContextType, RequireFields<QueryDeviceCommandsArgs, 'deviceId'>>;
   deviceGroups?: Resolver<Maybe<Array<ResolversTypes['DeviceGroup']>>, ParentType, ContextType, Partial<QueryDeviceGroupsArgs>>;
-  displayCommands?: Resolver<Maybe<Array<ResolversTypes['DisplayCommand']>>, ParentType, ContextType>;
+  displayCommands?: Resolver<Maybe<Array<ResolversTypes['DisplayCommand']>>, ParentType, ContextType, Partial<QueryDisplayCommandsArgs>>;
 };
 
 export type SendDeviceCommandPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['SendDeviceCommandPayload'] = ResolversParentTypes['SendDeviceCommandPayload']> = {

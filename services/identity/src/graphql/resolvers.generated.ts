@@ -120,6 +120,29 @@ export type CreateUserPayload = MutationPayload & {
   user?: Maybe<User>;
 };
 
+/** Operations on an ISO 8601 timestamp field (compared as instants). */
+export type DateTimeOperationFilterInput = {
+  eq?: InputMaybe<Scalars['String']['input']>;
+  gt?: InputMaybe<Scalars['String']['input']>;
+  gte?: InputMaybe<Scalars['String']['input']>;
+  in?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  lt?: InputMaybe<Scalars['String']['input']>;
+  lte?: InputMaybe<Scalars['String']['input']>;
+  neq?: InputMaybe<Scalars['String']['input']>;
+  ngt?: InputMaybe<Scalars['String']['input']>;
+  ngte?: InputMaybe<Scalars['String']['input']>;
+  nin?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  nlt?: InputMaybe<Scalars['String']['input']>;
+  nlte?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Operations on a list of strings: some (any element matches), none (no element matches), any (the list is not empty). */
+export type ListStringOperationFilterInput = {
+  any?: InputMaybe<Scalars['Boolean']['input']>;
+  none?: InputMaybe<StringOperationFilterInput>;
+  some?: InputMaybe<StringOperationFilterInput>;
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   /**
@@ -250,7 +273,9 @@ export type QueryUserArgs = {
   id?: InputMaybe<Array<Scalars['String']['input']>>;
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<UserSortInput>>;
   orgId?: InputMaybe<Scalars['String']['input']>;
+  where?: InputMaybe<UserFilterInput>;
 };
 
 export type ResourcePermission = {
@@ -269,6 +294,25 @@ export type RevokeApiKeyPayload = MutationPayload & {
   errorCode?: Maybe<Scalars['String']['output']>;
   errorField?: Maybe<Scalars['String']['output']>;
   success: Scalars['Boolean']['output'];
+};
+
+/** Sort direction of an order input field. */
+export type SortEnumType =
+  | 'ASC'
+  | 'DESC';
+
+/** Operations on a string field. */
+export type StringOperationFilterInput = {
+  contains?: InputMaybe<Scalars['String']['input']>;
+  endsWith?: InputMaybe<Scalars['String']['input']>;
+  eq?: InputMaybe<Scalars['String']['input']>;
+  in?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  ncontains?: InputMaybe<Scalars['String']['input']>;
+  nendsWith?: InputMaybe<Scalars['String']['input']>;
+  neq?: InputMaybe<Scalars['String']['input']>;
+  nin?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  nstartsWith?: InputMaybe<Scalars['String']['input']>;
+  startsWith?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** Every field is optional; null clears an optional field. timezone must be an IANA name. */
@@ -316,6 +360,32 @@ export type User = {
   role: Scalars['String']['output'];
   roles: Array<Scalars['String']['output']>;
   username: Scalars['String']['output'];
+};
+
+/** Filter of user. role is derived from roles (the strongest one held): filter through roles. */
+export type UserFilterInput = {
+  and?: InputMaybe<Array<UserFilterInput>>;
+  createdOn?: InputMaybe<DateTimeOperationFilterInput>;
+  email?: InputMaybe<StringOperationFilterInput>;
+  firstName?: InputMaybe<StringOperationFilterInput>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  lastActivity?: InputMaybe<DateTimeOperationFilterInput>;
+  lastName?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<UserFilterInput>>;
+  orgId?: InputMaybe<StringOperationFilterInput>;
+  roles?: InputMaybe<ListStringOperationFilterInput>;
+  username?: InputMaybe<StringOperationFilterInput>;
+};
+
+export type UserSortInput = {
+  createdOn?: InputMaybe<SortEnumType>;
+  email?: InputMaybe<SortEnumType>;
+  firstName?: InputMaybe<SortEnumType>;
+  id?: InputMaybe<SortEnumType>;
+  lastActivity?: InputMaybe<SortEnumType>;
+  lastName?: InputMaybe<SortEnumType>;
+  orgId?: InputMaybe<SortEnumType>;
+  username?: InputMaybe<SortEnumType>;
 };
 
 
@@ -441,6 +511,8 @@ export type ResolversTypes = {
   CreateOrganizationPayload: ResolverTypeWrapper<Omit<CreateOrganizationPayload, 'organization'> & { organization?: Maybe<ResolversTypes['Organization']> }>;
   CreateUserInput: CreateUserInput;
   CreateUserPayload: ResolverTypeWrapper<Omit<CreateUserPayload, 'user'> & { user?: Maybe<ResolversTypes['User']> }>;
+  DateTimeOperationFilterInput: DateTimeOperationFilterInput;
+  ListStringOperationFilterInput: ListStringOperationFilterInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   MutationPayload: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['MutationPayload']>;
   Organization: ResolverTypeWrapper<OrganizationRecord>;
@@ -449,9 +521,13 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   ResourcePermission: ResolverTypeWrapper<ResourcePermission>;
   RevokeApiKeyPayload: ResolverTypeWrapper<Omit<RevokeApiKeyPayload, 'apiKey'> & { apiKey?: Maybe<ResolversTypes['ApiKey']> }>;
+  SortEnumType: SortEnumType;
+  StringOperationFilterInput: StringOperationFilterInput;
   UpdateAccountInput: UpdateAccountInput;
   UpdateAccountPayload: ResolverTypeWrapper<Omit<UpdateAccountPayload, 'account'> & { account?: Maybe<ResolversTypes['Account']> }>;
   User: ResolverTypeWrapper<UserRecord>;
+  UserFilterInput: UserFilterInput;
+  UserSortInput: UserSortInput;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -467,6 +543,8 @@ export type ResolversParentTypes = {
   CreateOrganizationPayload: Omit<CreateOrganizationPayload, 'organization'> & { organization?: Maybe<ResolversParentTypes['Organization']> };
   CreateUserInput: CreateUserInput;
   CreateUserPayload: Omit<CreateUserPayload, 'user'> & { user?: Maybe<ResolversParentTypes['User']> };
+  DateTimeOperationFilterInput: DateTimeOperationFilterInput;
+  ListStringOperationFilterInput: ListStringOperationFilterInput;
   Mutation: Record<PropertyKey, never>;
   MutationPayload: ResolversInterfaceTypes<ResolversParentTypes>['MutationPayload'];
   Organization: OrganizationRecord;
@@ -475,9 +553,12 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   ResourcePermission: ResourcePermission;
   RevokeApiKeyPayload: Omit<RevokeApiKeyPayload, 'apiKey'> & { apiKey?: Maybe<ResolversParentTypes['ApiKey']> };
+  StringOperationFilterInput: StringOperationFilterInput;
   UpdateAccountInput: UpdateAccountInput;
   UpdateAccountPayload: Omit<UpdateAccountPayload, 'account'> & { account?: Maybe<ResolversParentTypes['Account']> };
   User: UserRecord;
+  UserFilterInput: UserFilterInput;
+  UserSortInput: UserSortInput;
 };
 
 export type AccountResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Account'] = ResolversParentTypes['Account'], FederationReferenceType extends FederationReferenceTypes['Account'] = FederationReferenceTypes['Account']> = {

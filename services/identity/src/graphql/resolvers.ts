@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { guardEntity, guardMutation, guardQuery, isoSeconds, mutationPayload, once, resolveLimit, type Cache, type SubgraphContext } from '@pylon/kit';
+import { guardEntity, guardMutation, guardQuery, isoSeconds, mutationPayload, once, type Cache, type SubgraphContext } from '@pylon/kit';
 import { mainRole } from '../domain/roles.js';
 import type { IdentityRepository, User } from '../identity.repository.js';
 import { createUser, updateAccount } from '../use-cases/accounts.js';
@@ -7,8 +7,6 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../use-cases/api-keys.j
 import { createOrganization, listOrganizations } from '../use-cases/organizations.js';
 import { permissionsOf } from '../use-cases/permissions.js';
 import type { Resolvers } from './resolvers.generated.js';
-
-const OFFSET_MAX = { default: 0, max: 10_000_000 };
 
 /** Every field guards through kit's operation-rules, the table `permissions` reports. */
 export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache; now?: () => number }): Resolvers {
@@ -32,8 +30,7 @@ export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache
       },
       user: async (_, args, ctx) => {
         guardQuery(ctx.principal, 'user');
-        const skip = resolveLimit(args.offset, OFFSET_MAX, 'offset');
-        return repo.listUsers(ctx.principal.accountId, { ids: args.id ?? null, orgId: args.orgId ?? null, limit: resolveLimit(args.limit), skip });
+        return repo.searchUsers(ctx.principal.accountId, args);
       },
       account: (_, __, ctx) => {
         guardQuery(ctx.principal, 'account');

@@ -5,6 +5,9 @@
  * it), and the parameters beyond startDate, endDate and limit. Parameter names are camelCase, as
  * the spec gives them for analytics.
  */
+import { Kind, parse, type SelectionSetNode } from 'graphql';
+import { snakeCase } from './case.js';
+
 export interface AnalyticsDataset {
   operationId: string;
   root: string;
@@ -51,3 +54,30 @@ export const ANALYTICS_DATASETS: Readonly<Record<string, AnalyticsDataset>> = {
 
 /** The root field answering a dataset for these parameters. */
 export const analyticsRootOf = (d: AnalyticsDataset, q: Record<string, unknown>): string => (d.alternative?.when(q) ? d.alternative.root : d.root);
+
+/**
+ * The columns of a dataset's rows as the facades answer them (snake_case, in selection order): the
+ * fields the persisted document selects on `root` (fragment spreads followed). A CSV of an empty
+ * result still carries them as its header row, and they cannot drift from what a row holds.
+ */
+export function datasetColumns(document: string, root: string): string[] {
+  const doc = parse(document);
+  const fragments = new Map(doc.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [])));
+  const fieldsOf = (set: SelectionSetNode, seen: Set<string>): string[] =>
+    set.selections.flatMap((s) => {
+      if (s.kind === Kind.FIELD) return s.name.value === '__typename' ? [] : [(s.alias ?? s.name).value];
+      if (s.kind === Kind.INLINE_FRAGMENT) return fieldsOf(s.selectionSet, seen);
+      const frag = fragments.get(s.name.value);
+      if (!frag || seen.has(s.name.value)) return [];
+      return fieldsOf(frag, new Set([...seen, s.name.value]));
+    });
+  for (const def of doc.definitions) {
+    if (def.kind !== Kind.OPERATION_DEFINITION) continue;
+    for (const s of def.selectionSet.selections) {
+      if (s.kind === Kind.FIELD && (s.alias ?? s.name).value === root && s.selectionSet) {
+        return [...new Set(fieldsOf(s.selectionSet, new Set()).map(snakeCase))];
+      }
+    }
+  }
+  throw new Error(`the persisted document selects no root field '${root}'`);
+}

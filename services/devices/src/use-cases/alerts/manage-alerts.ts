@@ -1,7 +1,7 @@
 /** Reading alerts, and snoozing / resolving them (GraphQL alert, updateAlert, patchAlert; REST /alerts). */
-import { AppError, applyJsonPatch, resolveLimit, type Principal } from '@pylon/kit';
+import { AppError, applyJsonPatch, type Principal } from '@pylon/kit';
 import { parseAlertInstant } from '../../domain/alert.js';
-import type { Alert, AlertRepository } from '../../alert.repository.js';
+import type { Alert, AlertRepository, AlertSearch } from '../../alert.repository.js';
 
 /** What reading and changing alerts needs: the alerts and the clock. */
 export interface ManageAlertsDeps {
@@ -9,21 +9,15 @@ export interface ManageAlertsDeps {
   now: () => number;
 }
 
-export interface AlertQuery {
-  activeOnly?: boolean | null;
-  id?: string[] | null;
-  deviceId?: string[] | null;
-  resolved?: boolean | null;
-  orgId?: string | null;
-  limit?: number | null;
-  offset?: number | null;
-}
+export type AlertQuery = AlertSearch;
 
-/** The caller's alerts, newest first. Active = neither resolved nor snoozed (a past snooze no longer counts). */
+/**
+ * The caller's alerts, newest first unless `order` says otherwise. Active = neither resolved nor
+ * snoozed (a past snooze no longer counts). where / order / limit / offset are checked by the
+ * listing (unknown fields and limits out of range are BAD_USER_INPUT naming the argument).
+ */
 export async function listAlerts(deps: ManageAlertsDeps, principal: Principal, q: AlertQuery): Promise<Alert[]> {
-  const limit = resolveLimit(q.limit);
-  const skip = resolveLimit(q.offset, { default: 0, max: 10_000_000 }, 'offset');
-  return deps.alerts.search(principal.accountId, { ...q, limit, skip }, new Date(deps.now()).toISOString());
+  return deps.alerts.search(principal.accountId, q, new Date(deps.now()).toISOString());
 }
 
 export interface AlertChanges {

@@ -1,0 +1,87 @@
+/** where / order on the user query: known answers, refusals naming the field, tenancy. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DocumentStore } from '@pylon/kit';
+import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
+import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
+import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
+import { createIdentitySubgraph, type IdentityService } from '../src/app.js';
+
+let dir: string;
+let store: DocumentStore;
+let sg: IdentityService;
+const run = subgraphRunner(() => sg, testPrincipal('acc-a'));
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pylon-identity-users-'));
+  store = await createLmdbDocumentStore({ path: dir });
+  sg = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens: testTokens, principalCacheSeconds: 0 });
+  const user = (username: string, first: string, roles: string[], extra: Record<string, unknown> = {}) => ({
+    firstName: first,
+    lastName: 'Doe',
+    email: `${username}@example.test`,
+    username,
+    usernameKey: username.toLowerCase(),
+    roles,
+    lastActivity: null,
+    ...extra,
+  });
+  await sg.repo.addUser('acc-a', { id: 'u1', ...user('ann', 'Ann', ['Owner']), lastActivity: '2026-05-01T10:00:00.000Z' });
+  await sg.repo.addUser('acc-a', { id: 'u2', ...user('bob', 'Bob', ['Editor', 'API']), orgId: 'org-1', lastActivity: '2026-05-03T10:00:00.000Z' });
+  await sg.repo.addUser('acc-a', { id: 'u3', ...user('cyd', 'Cyd', ['Viewer']), email: 'cyd@other.test' });
+  await sg.repo.addUser('acc-b', { id: 'u9', ...user('zed', 'Zed', ['Owner']) });
+});
+afterAll(async () => {
+  await sg.cache.close();
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const Q = 'query($where: UserFilterInput, $order: [UserSortInput!], $limit: Int) { user(where: $where, order: $order, limit: $limit) { id } }';
+const ids = async (vars: Record<string, unknown>, who = testPrincipal('acc-a')) => {
+  const r = await run(Q, vars, who);
+  if (r.errors) throw new Error(r.errors[0]!.message);
+  return (r.data as { user: { id: string }[] }).user.map((u) => u.id);
+};
+
+test('default order is by username; order sorts by any field in either direction', async () => {
+  expect(await ids({})).toEqual(['u1', 'u2', 'u3']);
+  expect(await ids({ order: [{ username: 'DESC' }] })).toEqual(['u3', 'u2', 'u1']);
+  expect(await ids({ order: [{ lastActivity: 'DESC' }, { username: 'ASC' }] })).toEqual(['u2', 'u1', 'u3']);
+  expect(await ids({ order: [{ lastName: 'ASC' }, { firstName: 'DESC' }] })).toEqual(['u3', 'u2', 'u1']);
+});
+
+test('where on strings, roles, dates and combinations', async () => {
+  expect(await ids({ where: { email: { endsWith: '@example.test' } } })).toEqual(['u1', 'u2']);
+  expect(await ids({ where: { roles: { some: { eq: 'API' } } } })).toEqual(['u2']);
+  expect(await ids({ where: { roles: { none: { in: ['Owner', 'Editor'] } } } })).toEqual(['u3']);
+  expect(await ids({ where: { lastActivity: { gte: '2026-05-02T00:00:00Z' } } })).toEqual(['u2']);
+  expect(await ids({ where: { orgId: { eq: null } } })).toEqual(['u1', 'u3']);
+  expect(await ids({ where: { or: [{ firstName: { startsWith: 'C' } }, { id: { in: ['u1'] } }] } })).toEqual(['u1', 'u3']);
+  expect(await ids({ where: { firstName: { ncontains: 'n' } }, limit: 1 })).toEqual(['u2']);
+  // where combines with the other arguments.
+  const r = await run('{ user(orgId: "org-1", where: { username: { neq: "bob" } }) { id } }');
+  expect(r.data).toEqual({ user: [] });
+});
+
+test('bad fields, operators and values are refused naming the field', async () => {
+  const unknown = await run(Q, { where: { role: { eq: 'Owner' } } });
+  expect(unknown.data?.user ?? null).toBeNull();
+  expect(unknown.errors?.[0]?.message).toContain('role');
+  await expect(sg.repo.searchUsers('acc-a', { where: { passwordHash: { eq: 'x' } } })).rejects.toMatchObject({
+    code: 'BAD_USER_INPUT',
+    details: { field: 'where.passwordHash' },
+  });
+  await expect(sg.repo.searchUsers('acc-a', { order: [{ passwordHash: 'ASC' }] })).rejects.toMatchObject({ details: { field: 'order.passwordHash' } });
+  await expect(sg.repo.searchUsers('acc-a', { order: [{ roles: 'ASC' }] })).rejects.toMatchObject({ details: { field: 'order.roles' } });
+  const badDate = await run(Q, { where: { createdOn: { lt: 'last week' } } });
+  expect(badDate.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'where.createdOn' });
+  const badLimit = await run(Q, { limit: 1001 });
+  expect(badLimit.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'limit' });
+});
+
+test('another account sees only its own users', async () => {
+  expect(await ids({ where: { lastName: { eq: 'Doe' } } }, testPrincipal('acc-b'))).toEqual(['u9']);
+  expect(await ids({ where: { id: { in: ['u9'] } } })).toEqual([]);
+});

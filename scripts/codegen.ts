@@ -9,11 +9,11 @@
  *   pnpm codegen          writes them
  *   pnpm codegen:check    fails when a committed file differs from what would be generated
  */
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate, type CodegenConfig } from '@graphql-codegen/cli';
-import { printSchema } from 'graphql';
+import { Kind, parse, printSchema } from 'graphql';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { loadApiSchema } from '../services/kit/src/graphql/api-schema.js';
 
@@ -106,7 +106,35 @@ async function graphqlFiles(): Promise<Map<string, string>> {
     };
   }
   const outputs = await generate({ cwd: root, silent: true, generates }, false);
-  return new Map(outputs.map((o: { filename: string; content: string }) => [o.filename.replace(`${root}`, ''), HEADER + o.content]));
+  const files = new Map<string, string>(outputs.map((o: { filename: string; content: string }) => [o.filename.replace(`${root}`, ''), HEADER + o.content]));
+  for (const facade of ['rest', 'legacy'] as const) {
+    const file = `services/kit/src/generated/${facade}-operations.generated.ts`;
+    files.set(file, `${files.get(file)}${operationMap(facade)}`);
+  }
+  return files;
+}
+
+/** `getAccount` -> `GetAccount` (typescript-operations' default naming of operation types). */
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+/**
+ * The persisted operations by name, each with its result and variables type, so a facade declares
+ * an operation by its name and reads typed data (`RestOperationTypes['getAccount']['result']`).
+ */
+function operationMap(facade: 'rest' | 'legacy'): string {
+  const dir = `${root}schema/operations/${facade}/`;
+  const entries: string[] = [];
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.graphql'))
+    .sort()) {
+    for (const d of parse(readFileSync(dir + file, 'utf8')).definitions) {
+      if (d.kind !== Kind.OPERATION_DEFINITION || !d.name) continue;
+      const type = `${pascal(d.name.value)}${d.operation === 'query' ? 'Query' : d.operation === 'mutation' ? 'Mutation' : 'Subscription'}`;
+      entries.push(`  ${d.name.value}: { result: ${type}; variables: ${type}Variables };`);
+    }
+  }
+  const name = `${pascal(facade)}OperationTypes`;
+  return `\n/** Every persisted ${facade} operation by name: the types of its result and its variables. */\nexport interface ${name} {\n${entries.join('\n')}\n}\n`;
 }
 
 async function openapiFile(): Promise<[string, string]> {

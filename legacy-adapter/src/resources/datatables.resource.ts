@@ -46,7 +46,7 @@ export const listDataTables = defineResource<LegacyTable[]>({
   view: { root: 'datatables', item: 'datatable' },
   async handle({ query, run }) {
     const q = parseQuery(TablesQuery, only(query, ['pageSize', 'continuationToken']));
-    const data = await run<{ dataTables: { data: Data[] } | null }>('listDataTables', q);
+    const data = await run('listDataTables', q);
     return (data.dataTables?.data ?? []).map(toLegacyTable);
   },
 });
@@ -57,7 +57,7 @@ export const getDataTable = defineResource<LegacyTable>({
   operations: ['getDataTable'],
   view: { root: 'datatable' },
   async handle({ params, run }) {
-    const data = await run<{ dataTable: Data | null }>('getDataTable', { tableId: params.tableId });
+    const data = await run('getDataTable', { tableId: params.tableId });
     if (!data.dataTable) throw notFound('data table', params.tableId);
     return toLegacyTable(data.dataTable);
   },
@@ -76,7 +76,7 @@ export const listDataTableRows = defineResource<LegacyRowPage>({
   view: { root: 'datatable_rows' },
   async handle({ params, query, run }) {
     const q = parseQuery(RowsQuery, only(query, ['pageSize', 'continuationToken', 'filter', 'sort', 'sortDir']));
-    const data = await run<{ dataTableRows: { data: Data[]; totalCount: number; continuationToken: string | null } | null }>('listDataTableRows', {
+    const data = await run('listDataTableRows', {
       tableId: params.tableId,
       ...q,
     });
@@ -92,7 +92,7 @@ export const getDataTableRow = defineResource<LegacyRow>({
   operations: ['getDataTableRow'],
   view: { root: 'row' },
   async handle({ params, run }) {
-    const data = await run<{ dataTableRow: Data | null }>('getDataTableRow', { tableId: params.tableId, rowId: params.rowId });
+    const data = await run('getDataTableRow', { tableId: params.tableId, rowId: params.rowId });
     if (!data.dataTableRow) throw notFound('row', params.rowId);
     return toLegacyRow(data.dataTableRow);
   },
@@ -131,7 +131,7 @@ export const createDataTableRow = defineResource<LegacyRow>({
   status: 201,
   async handle({ params, body, run }) {
     const { data } = rowBody(body, { version: false });
-    return rowOf(await run<Data>('createDataTableRow', { input: { tableId: params.tableId, data } }), 'createDataTableRow');
+    return rowOf(await run('createDataTableRow', { input: { tableId: params.tableId, data } }), 'createDataTableRow');
   },
 });
 
@@ -144,7 +144,7 @@ function updateRow(method: 'put' | 'post') {
     view: { root: 'row' },
     async handle({ params, body, run }) {
       const input = rowBody(body, { version: true });
-      return rowOf(await run<Data>('updateDataTableRow', { input: { tableId: params.tableId, rowId: params.rowId, ...input } }), 'updateDataTableRow');
+      return rowOf(await run('updateDataTableRow', { input: { tableId: params.tableId, rowId: params.rowId, ...input } }), 'updateDataTableRow');
     },
   });
 }
@@ -161,7 +161,7 @@ export const deleteDataTableRow = defineResource<{ id: string; deleted: boolean;
   async handle({ params, query, run }) {
     const { version } = parseQuery(VersionQuery, only(query, ['version']));
     const payload = payloadAt(
-      await run<Data>('deleteDataTableRow', { tableId: params.tableId, rowId: params.rowId, ...(version !== undefined ? { version } : {}) }),
+      await run('deleteDataTableRow', { tableId: params.tableId, rowId: params.rowId, ...(version !== undefined ? { version } : {}) }),
       'deleteDataTableRow',
     );
     return { id: String(payload.rowId), deleted: true, version: typeof payload.version === 'number' ? payload.version : null };

@@ -14,6 +14,6 @@ const FILTERS: FieldMap = {
   responseCode: { to: 'responseCode', map: (v) => Number(v) },
 };
 
-export const listAuditEvents = listOp({ root: 'auditEvent', count: 'total', params: FILTERS, paging: { take: 'limit', page: 'page' } });
+export const listAuditEvents = listOp('listAuditEvents', { root: 'auditEvent', count: 'total', params: FILTERS, paging: { take: 'limit', page: 'page' } });
 
-export const getAuditEvent = getOp({ root: 'auditEvent', what: 'audit event', param: 'eventId', variable: 'eventId' });
+export const getAuditEvent = getOp('getAuditEvent', { root: 'auditEvent', what: 'audit event', param: 'eventId', variable: 'eventId' });

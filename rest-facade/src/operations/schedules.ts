@@ -56,22 +56,28 @@ const SCHEDULE_FIELDS: FieldMap = {
 
 const toRest = (s: GqlRecord) => toRestSchedule(s);
 
-export const listSchedules = listOp({
+export const listSchedules = listOp('listSchedules', {
   root: 'schedule',
   count: 'total',
   params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName', device_id: 'deviceId' },
   toRest,
 });
 
-export const getSchedule = getOp({ root: 'schedule', what: 'schedule', toRest });
+export const getSchedule = getOp('getSchedule', { root: 'schedule', what: 'schedule', toRest });
 
-export const createSchedule = createOp({ root: 'createSchedule', record: 'schedule', body: { fields: SCHEDULE_FIELDS }, toRest });
+export const createSchedule = createOp('createSchedule', { root: 'createSchedule', record: 'schedule', body: { fields: SCHEDULE_FIELDS }, toRest });
 
 /** PUT replaces: what the body leaves out is reset (as on creation). Answers 204 like the reference. */
-export const updateSchedule = updateOp({ root: 'updateSchedule', record: 'schedule', body: { fields: SCHEDULE_FIELDS }, status: 204, toRest });
+export const updateSchedule = updateOp('updateSchedule', {
+  root: 'updateSchedule',
+  record: 'schedule',
+  body: { fields: SCHEDULE_FIELDS },
+  status: 204,
+  toRest,
+});
 
 /** Paths name ScheduleRequest properties (/start_time, /devices/0); values in its spelling. */
-export const patchSchedule = patchOp({
+export const patchSchedule = patchOp('patchSchedule', {
   root: 'patchSchedule',
   record: 'schedule',
   renames: { devices: 'deviceIds' },
@@ -88,7 +94,7 @@ export const patchSchedule = patchOp({
   toRest,
 });
 
-export const deleteSchedule = deleteOp({ root: 'deleteSchedule' });
+export const deleteSchedule = deleteOp('deleteSchedule', { root: 'deleteSchedule' });
 
 export const {
   list: listScheduleGroups,

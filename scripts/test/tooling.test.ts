@@ -3,7 +3,7 @@
  * each case runs the real tool with the repository's own configuration over a small fixture.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,4 +130,45 @@ describe('lint (eslint, eslint.config.js)', () => {
     expect(await lint('services/devices/src/use-cases/alerts/list-open.ts', code)).toContain('no-restricted-syntax');
     expect(await lint('services/devices/src/alert.repository.ts', code)).toEqual([]);
   });
+});
+
+describe('typed facades (npm run typecheck over the generated operation types)', () => {
+  /**
+   * A copy of the sources (package node_modules kept as their relative links, the root one linked),
+   * so the copy's own compose and codegen write its own supergraph and generated types.
+   */
+  function copyTree(): void {
+    for (const path of ['package.json', 'tsconfig.base.json', 'schema', 'scripts', 'services', 'rest-facade', 'legacy-adapter'])
+      cpSync(join(root, path), join(dir, path), { recursive: true, verbatimSymlinks: true, filter: (src) => !/\/(data|dist|\.tmp)$/.test(src) });
+    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ extends: './tsconfig.base.json', compilerOptions: { noEmit: true }, include: ['rest-facade/src', 'legacy-adapter/src'] }),
+    );
+  }
+  const edit = (path: string, from: RegExp, to: string) => {
+    const text = readFileSync(join(dir, path), 'utf8');
+    expect(text).toMatch(from);
+    writeFileSync(join(dir, path), text.replace(from, to));
+  };
+
+  test('renaming a field a facade reads (SDL and documents, then compose and codegen) fails the typecheck', () => {
+    copyTree();
+    // Device.isOnline -> online in the devices subgraph, and in the documents that select it, as a
+    // developer renaming the field would: the documents stay valid, only the facade code is stale.
+    edit('schema/subgraphs/devices.graphql', /^ {2}isOnline: Boolean!$/m, '  online: Boolean!');
+    edit('schema/operations/rest/_fragments.graphql', /^ {2}isOnline$/m, '  online');
+    edit('schema/operations/legacy/_fragments.graphql', /^ {2}isOnline$/m, '  online');
+    const tsx = bin('tsx');
+    const compose = run(tsx, ['scripts/compose-supergraph.ts']);
+    expect(compose.output).not.toMatch(/error/i);
+    expect(compose.status).toBe(0);
+    const codegen = run(tsx, ['scripts/codegen.ts']);
+    expect(codegen.status).toBe(0);
+    expect(readFileSync(join(dir, 'services/kit/src/generated/rest-operations.generated.ts'), 'utf8')).toMatch(/RestDeviceFragment = \{[^}]*\bonline: boolean/);
+    const tsc = run(bin('tsc'), ['-p', 'tsconfig.json']);
+    // The REST mapper still reads d.isOnline (rest-facade/src/operations/devices.ts, inSync).
+    expect(tsc.output).toMatch(/rest-facade\/src\/operations\/devices\.ts\(\d+,\d+\): error TS\d+: Property 'isOnline' does not exist on type 'DeviceData'/);
+    expect(tsc.status).not.toBe(0);
+  }, 300_000);
 });

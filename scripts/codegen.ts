@@ -4,7 +4,11 @@
  *     schema/subgraphs/<subgraph>.graphql, with mappers onto the stored records (federation: true);
  *   - services/kit/src/generated/{rest,legacy}-operations.generated.ts   typescript-operations over
  *     schema/operations/<facade>/*.graphql against the composed API schema;
- *   - services/kit/src/generated/rest-api.generated.ts   openapi-typescript over schema/openapi/rest.yaml.
+ *   - services/kit/src/generated/rest-api.generated.ts   openapi-typescript over schema/openapi/rest.yaml;
+ *   - services/kit/src/generated/operation-rules.generated.ts   each root field's `@policy(name: ...)` in
+ *     schema/subgraphs/*.graphql: the kit's operation table (and so `permissions`) is built from it;
+ *   - rest-facade/src/operations/modules.generated.ts   every module of that folder, from which the
+ *     facade's registry collects the declared operations (no hand-kept list).
  *
  *   pnpm codegen          writes them
  *   pnpm codegen:check    fails when a committed file differs from what would be generated
@@ -142,7 +146,63 @@ async function openapiFile(): Promise<[string, string]> {
   return ['services/kit/src/generated/rest-api.generated.ts', HEADER + astToString(ast)];
 }
 
+/** Query and Mutation fields of every subgraph with their `@policy` rule, in SDL order. */
+function operationRulesFile(): [string, string] {
+  const tables: Record<'Query' | 'Mutation', string[]> = { Query: [], Mutation: [] };
+  const seen = new Map<string, string>();
+  const missing: string[] = [];
+  for (const name of Object.keys(SUBGRAPHS)) {
+    const text = readFileSync(`${root}schema/subgraphs/${name}.graphql`, 'utf8');
+    for (const d of parse(text).definitions) {
+      if (d.kind !== Kind.OBJECT_TYPE_DEFINITION && d.kind !== Kind.OBJECT_TYPE_EXTENSION) continue;
+      const type = d.name.value;
+      if (type !== 'Query' && type !== 'Mutation') continue;
+      const lines: string[] = [];
+      for (const f of d.fields ?? []) {
+        const arg = f.directives?.find((x) => x.name.value === 'policy')?.arguments?.find((a) => a.name.value === 'name')?.value;
+        const names = arg?.kind === Kind.STRING ? [arg.value] : arg?.kind === Kind.LIST ? arg.values.map((v) => (v.kind === Kind.STRING ? v.value : '?')) : [];
+        if (!names.length) {
+          missing.push(`${type}.${f.name.value} in schema/subgraphs/${name}.graphql has no @policy(name: ...)`);
+          continue;
+        }
+        const rule = names.length === 1 ? `'${names[0]}'` : `[${names.map((n) => `'${n}'`).join(', ')}]`;
+        const key = `${type}.${f.name.value}`;
+        if (seen.has(key) && seen.get(key) !== rule) missing.push(`${key} has different @policy rules in two subgraphs`);
+        if (seen.has(key)) continue;
+        seen.set(key, rule);
+        lines.push(`  ${f.name.value}: ${rule},`);
+      }
+      if (lines.length) tables[type].push(`  // ${name}`, ...lines);
+    }
+  }
+  if (missing.length) throw new Error(`operation rules:\n${missing.map((m) => `  - ${m}`).join('\n')}`);
+  const table = (constName: string, what: string, lines: string[]) =>
+    `/** What each ${what} requires, from its \`@policy\` in schema/subgraphs/*.graphql. */\nexport const ${constName} = {\n${lines.join('\n')}\n} as const;\n`;
+  return [
+    'services/kit/src/generated/operation-rules.generated.ts',
+    `${HEADER}${table('QUERY_POLICIES', 'query', tables.Query)}\n${table('MUTATION_POLICIES', 'mutation', tables.Mutation)}`,
+  ];
+}
+
+/** `device-commands.ts` -> `deviceCommands`. */
+const camel = (file: string) => file.replace(/\.ts$/, '').replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+
+/** Every module under rest-facade/src/operations (but the registry itself), imported whole. */
+function restModulesFile(): [string, string] {
+  const dir = `${root}rest-facade/src/operations/`;
+  const modules = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.generated.ts') && f !== 'index.ts')
+    .sort();
+  const imports = modules.map((f) => `import * as ${camel(f)} from './${f.replace(/\.ts$/, '.js')}';`).join('\n');
+  const list = modules.map((f) => `  ${camel(f)},`).join('\n');
+  return [
+    'rest-facade/src/operations/modules.generated.ts',
+    `${HEADER}${imports}\n\n/** Every module of rest-facade/src/operations: index.ts collects the REST operations they export. */\nexport const OPERATION_MODULES: readonly Readonly<Record<string, unknown>>[] = [\n${list}\n];\n`,
+  ];
+}
+
 const files = await graphqlFiles();
+for (const [file, text] of [operationRulesFile(), restModulesFile()]) files.set(file, text);
 const [apiFile, apiText] = await openapiFile();
 files.set(apiFile, apiText);
 

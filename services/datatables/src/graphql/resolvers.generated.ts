@@ -655,7 +655,6 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   BatchCreateDataTableRowsInput: BatchCreateDataTableRowsInput;
-  String: ResolverTypeWrapper<Scalars['String']['output']>;
   BatchDataTableRowsPayload: ResolverTypeWrapper<BatchDataTableRowsPayload>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
@@ -698,12 +697,12 @@ export type ResolversTypes = {
   RollbackDataTableRowPayload: ResolverTypeWrapper<Omit<RollbackDataTableRowPayload, 'restoredRow'> & { restoredRow?: Maybe<ResolversTypes['DataTableRow']> }>;
   UpdateDataTableInput: UpdateDataTableInput;
   UpdateDataTableRowInput: UpdateDataTableRowInput;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   BatchCreateDataTableRowsInput: BatchCreateDataTableRowsInput;
-  String: Scalars['String']['output'];
   BatchDataTableRowsPayload: BatchDataTableRowsPayload;
   Int: Scalars['Int']['output'];
   Boolean: Scalars['Boolean']['output'];
@@ -742,7 +741,14 @@ export type ResolversParentTypes = {
   RollbackDataTableRowPayload: Omit<RollbackDataTableRowPayload, 'restoredRow'> & { restoredRow?: Maybe<ResolversParentTypes['DataTableRow']> };
   UpdateDataTableInput: UpdateDataTableInput;
   UpdateDataTableRowInput: UpdateDataTableRowInput;
+  String: Scalars['String']['output'];
 };
+
+export type PolicyDirectiveArgs = {
+  name: Array<Scalars['String']['input']>;
+};
+
+export type PolicyDirectiveResolver<Result, Parent, ContextType = SubgraphContext, Args = PolicyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type BatchDataTableRowsPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['BatchDataTableRowsPayload'] = ResolversParentTypes['BatchDataTableRowsPayload']> = {
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -978,3 +984,6 @@ export type Resolvers<ContextType = SubgraphContext> = {
   RollbackDataTableRowPayload?: RollbackDataTableRowPayloadResolvers<ContextType>;
 };
 
+export type DirectiveResolvers<ContextType = SubgraphContext> = {
+  policy?: PolicyDirectiveResolver<any, any, ContextType>;
+};

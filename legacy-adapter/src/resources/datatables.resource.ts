@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { AppError, payloadAt, snakeRecord } from '@pylon/kit';
+import type { LegacyDataTableFragment, LegacyDataTableRowFragment } from '@pylon/kit/generated/legacy-operations.generated';
 import { defineResource, parseQuery } from './resource.js';
 
 type Data = Record<string, unknown>;
@@ -16,14 +17,20 @@ type Data = Record<string, unknown>;
 const COLUMN_FIELDS = ['id', 'name', 'key', 'type', 'required', 'sortable', 'options', 'default'] as const;
 const TABLE_FIELDS = ['id', 'name', 'description', 'column_count', 'row_count', 'updated_at', 'cache_ttl_seconds'] as const;
 
-export const toLegacyTable = (t: Data) => ({
+export const toLegacyTable = (t: LegacyDataTableFragment) => ({
   ...snakeRecord(t, TABLE_FIELDS),
-  columns: Array.isArray(t.columns) ? (t.columns as Data[]).map((c) => snakeRecord(c, COLUMN_FIELDS)) : [],
+  columns: (t.columns ?? []).map((c) => snakeRecord(c, COLUMN_FIELDS)),
 });
 type LegacyTable = ReturnType<typeof toLegacyTable>;
 
 /** `data` is the row's cells under the table's own column keys: never case-converted. */
-export const toLegacyRow = (r: Data) => ({ id: r.id, sort_order: r.sortOrder, data: r.data, updated_at: r.updatedAt, version: r.version });
+export const toLegacyRow = (r: LegacyDataTableRowFragment) => ({
+  id: r.id,
+  sort_order: r.sortOrder,
+  data: r.data,
+  updated_at: r.updatedAt,
+  version: r.version,
+});
 type LegacyRow = ReturnType<typeof toLegacyRow>;
 
 const token = z.string().min(1).max(2000).optional();
@@ -121,7 +128,7 @@ function rowBody(body: unknown, opts: { version: boolean }): { data: Data; versi
   return { data: data as Data, version };
 }
 
-const rowOf = (data: Data, root: string): LegacyRow => toLegacyRow(payloadAt(data, root).row as Data);
+const rowOf = (data: Data, root: string): LegacyRow => toLegacyRow(payloadAt(data, root).row as LegacyDataTableRowFragment);
 
 export const createDataTableRow = defineResource<LegacyRow>({
   method: 'post',

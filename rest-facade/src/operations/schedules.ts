@@ -7,7 +7,9 @@ import { snakeKeys } from '@pylon/kit';
 import { createOp, deleteOp, getOp, listOp, patchOp, updateOp, type FieldMap } from './declare.js';
 import { CONTENT_GROUP_EXTRA, groupOps } from './groups.js';
 import { tagList } from './device-writes.js';
-import { isRecord, type GqlRecord } from './shape.js';
+import type { RestScheduleFragment } from '@pylon/kit/generated/rest-operations.generated';
+import { isRecord } from './shape.js';
+import type { RestSchema } from './types.js';
 
 const TYPES: Record<string, string> = { PLAYLIST: 'Playlist', TEMPLATE: 'Template', CAMPAIGN: 'Campaign' };
 const PRIORITIES: Record<string, string> = { LOWEST: 'Lowest', LOW: 'Low', NORMAL: 'Normal', HIGH: 'High', HIGHEST: 'Highest' };
@@ -16,8 +18,8 @@ const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
 const deviceIds = (v: unknown) => (Array.isArray(v) ? v.map((d) => (isRecord(d) ? d.id : d)) : v);
 
 /** GraphQL Schedule -> the reference's Schedule (which allows no other members). */
-export function toRestSchedule(s: GqlRecord): Record<string, unknown> {
-  const { updatedOn, orgId: _org, ...rest } = s;
+export function toRestSchedule(s: RestScheduleFragment): RestSchema<'Schedule'> {
+  const { updatedOn, ...rest } = s;
   const body = snakeKeys(rest) as Record<string, unknown>;
   body.type = TYPES[String(s.type)] ?? s.type;
   body.priority = PRIORITIES[String(s.priority)] ?? s.priority;
@@ -27,7 +29,8 @@ export function toRestSchedule(s: GqlRecord): Record<string, unknown> {
   body.conditions = null;
   body.created_by_id = null;
   body.modified_by_id = null;
-  return body;
+  // The generic case conversion above gives the other Schedule members.
+  return body as RestSchema<'Schedule'>;
 }
 
 /** ScheduleRequest property -> ScheduleInput field. Campaign `conditions` are accepted empty only (rest.yaml) and dropped. */
@@ -54,7 +57,7 @@ const SCHEDULE_FIELDS: FieldMap = {
   priority: { to: 'priority', map: upper },
 };
 
-const toRest = (s: GqlRecord) => toRestSchedule(s);
+const toRest = (s: RestScheduleFragment) => toRestSchedule(s);
 
 export const listSchedules = listOp('listSchedules', {
   root: 'schedule',

@@ -278,6 +278,7 @@ function writeOp(spec: WriteSpec, defaults: { param: string | false; status: num
     },
     fieldNames,
     accepts: { ...(param ? { path: [param] } : {}), ...(spec.query ? { query: Object.keys(spec.query) } : {}), body: Object.keys(spec.body.fields) },
+    document: { root: spec.root, record: spec.record },
   };
 }
 
@@ -357,6 +358,7 @@ function patchOperation(spec: PatchSpec): RestOperation {
     },
     fieldNames,
     accepts: { path: [param], body: 'whole' },
+    document: { root: spec.root, record: spec.record },
   };
 }
 
@@ -384,6 +386,7 @@ function deleteOperation(spec: DeleteSpec): RestOperation {
     },
     fieldNames: { [spec.variable ?? 'id']: param },
     accepts: { path: [param] },
+    document: { root: spec.root },
   };
 }
 

@@ -79,6 +79,12 @@ export interface Accepts {
 export interface RestOperation<Data = Record<string, unknown>> {
   /** The operationId (and persisted document name) it was declared with; the registry keys it so. */
   operationId?: string;
+  /**
+   * The mutation a builder (createOp, updateOp, patchOp, deleteOp) declared: its root field and the
+   * payload field holding the record. `npm run codegen` writes the persisted document from it when
+   * schema/operations/rest/<operationId>.graphql is missing (or was generated before).
+   */
+  document?: { root: string; record?: string };
   /** REST request -> variables of the persisted document. Undefined values are dropped. */
   variables(input: RestInput): Record<string, unknown>;
   /**

@@ -12,7 +12,8 @@
  * rest.yaml answers (rest-api.generated.ts), so a field renamed in a subgraph's SDL (and its
  * documents) fails `npm run typecheck` where a mapper reads it. The older form without the
  * operationId (`listOp({ root, ... })`) still works, untyped; the registry then keys it by its
- * export name.
+ * export name. A create/update/patch/delete declaration also names its mutation (`document`), from
+ * which `npm run codegen` writes the persisted document when no hand-written one exists.
  */
 import { camelPatch, notFound, pageWindow, payloadAt, snakeKeys, type FieldNames } from '@pylon/kit';
 import { isRecord, one, recordAt, recordsAt, type GqlRecord } from './shape.js';

@@ -2,7 +2,7 @@
 import { getOp, listOp, type FieldMap } from './declare.js';
 
 /** The spec names these parameters in camelCase, like the GraphQL arguments. */
-const FILTERS: FieldMap = {
+const FILTERS = {
   userId: 'userId',
   eventType: 'eventType',
   httpMethod: 'httpMethod',
@@ -12,7 +12,7 @@ const FILTERS: FieldMap = {
   endDate: 'endDate',
   ipAddress: 'ipAddress',
   responseCode: { to: 'responseCode', map: (v) => Number(v) },
-};
+} as const satisfies FieldMap;
 
 export const listAuditEvents = listOp('listAuditEvents', { root: 'auditEvent', count: 'total', params: FILTERS, paging: { take: 'limit', page: 'page' } });
 

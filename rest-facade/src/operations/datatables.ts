@@ -102,7 +102,7 @@ export const listDataTables = restOp('listDataTables', {
 
 export const getDataTable = getOp('getDataTable', { root: 'dataTable', what: 'data table', param: 'tableId', variable: 'tableId', toRest: restTable });
 
-const TABLE_FIELDS: FieldMap = { name: 'name', description: 'description', cache_ttl_seconds: 'cacheTtlSeconds', columns: 'columns' };
+const TABLE_FIELDS = { name: 'name', description: 'description', cache_ttl_seconds: 'cacheTtlSeconds', columns: 'columns' } as const satisfies FieldMap;
 
 export const createDataTable = createOp('createDataTable', { root: 'createDataTable', record: 'table', body: { fields: TABLE_FIELDS }, toRest: restTable });
 

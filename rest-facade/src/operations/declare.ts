@@ -50,9 +50,15 @@ export const snakeRecord: ToRest = (r) => snakeKeys(r);
  * `{ to, one?, map? }` (`one`: a single value sent as a one-element list; `map`: value conversion).
  * `false` reads nothing: the property is accepted and deliberately dropped (say why where it is declared).
  */
-export type FieldSpec = string | false | { to: string; one?: boolean; map?: (value: unknown, input: RestInput) => unknown };
+export type FieldSpec<V extends string = string> = V | false | { to: V; one?: boolean; map?: (value: unknown, input: RestInput) => unknown };
 
-export type FieldMap = Readonly<Record<string, FieldSpec>>;
+/** REST name -> variable or input field; typed declarations take only the document's own names (`V`). */
+export type FieldMap<V extends string = string> = Readonly<Record<string, FieldSpec<V>>>;
+
+/** The variables the operation's document declares. */
+type VariableName<N extends OperationId> = keyof VariablesOf<N> & string;
+/** The fields of the document's `$input` variable (its input type). */
+type InputField<N extends OperationId> = VariablesOf<N> extends { input: infer I } ? keyof NonNullable<I> & string : never;
 
 /** Values of `source` under their GraphQL names (only the properties present). */
 export function mapFields(source: unknown, fields: FieldMap, input: RestInput): Record<string, unknown> {
@@ -127,8 +133,10 @@ function canonical(query: Record<string, unknown>, aliases: Readonly<Record<stri
 const LOOKAHEAD_MAX = 1000;
 
 /** ListSpec typed by the operation's document (root, count key, record) and rest.yaml (item). */
-export type TypedListSpec<N extends OperationId, R extends RootOf<N>> = Omit<ListSpec, 'root' | 'count' | 'toRest'> & {
+export type TypedListSpec<N extends OperationId, R extends RootOf<N>> = Omit<ListSpec, 'root' | 'count' | 'toRest' | 'params' | 'fixed'> & {
   root: R;
+  params?: FieldMap<VariableName<N>>;
+  fixed?: { [K in VariableName<N>]?: unknown };
   count?: RootOf<N>;
   toRest?: (record: ItemOf<N, R>, input: RestInput) => RestItemOf<N>;
 };
@@ -194,8 +202,10 @@ export interface GetSpec {
   toRest?: ToRest;
 }
 
-export type TypedGetSpec<N extends OperationId, R extends RootOf<N>> = Omit<GetSpec, 'root' | 'toRest'> & {
+export type TypedGetSpec<N extends OperationId, R extends RootOf<N>> = Omit<GetSpec, 'root' | 'toRest' | 'query' | 'variable'> & {
   root: R;
+  query?: FieldMap<VariableName<N>>;
+  variable?: VariableName<N>;
   toRest?: (record: ItemOf<N, R>, input: RestInput) => RestBodyOf<N>;
 };
 
@@ -284,9 +294,16 @@ function writeOp(spec: WriteSpec, defaults: { param: string | false; status: num
 }
 
 /** WriteSpec typed by the mutation's document (root, payload record) and rest.yaml (body). */
-export type TypedWriteSpec<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>> = Omit<WriteSpec, 'root' | 'record' | 'toRest'> & {
+export type TypedWriteSpec<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>> = Omit<
+  WriteSpec,
+  'root' | 'record' | 'toRest' | 'body' | 'query' | 'variable'
+> & {
   root: R;
   record: K;
+  /** Body properties map onto the fields of the document's `$input`. */
+  body: Omit<BodySpec, 'fields'> & { fields: FieldMap<InputField<N>> };
+  query?: FieldMap<InputField<N>>;
+  variable?: VariableName<N>;
   toRest?: (record: PayloadRecord<N, R, K>, input: RestInput) => RestBodyOf<N>;
 };
 

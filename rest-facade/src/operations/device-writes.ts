@@ -27,7 +27,7 @@ function locationInput(v: unknown): unknown {
  * mac_address and beacon have no Pylon field (the player reports its MAC address in ping data), so
  * they are accepted and dropped rather than refused.
  */
-const DEVICE_FIELDS: FieldMap = {
+const DEVICE_FIELDS = {
   name: 'name',
   tags: { to: 'tags', map: tagList },
   group_id: 'groupId',
@@ -41,7 +41,7 @@ const DEVICE_FIELDS: FieldMap = {
   last_service: false,
   mac_address: false,
   beacon: false,
-};
+} as const satisfies FieldMap;
 
 const toRest = (d: DeviceData) => toRestDevice(d);
 

@@ -34,7 +34,7 @@ export type GroupListsSelectGroupData<
   >,
 > = T;
 
-const GROUP_FIELDS: FieldMap = { name: 'name', parent_id: 'parentId' };
+const GROUP_FIELDS = { name: 'name', parent_id: 'parentId' } as const satisfies FieldMap;
 
 /**
  * Body `finish` for inputs whose name is required while the reference's request schema allows null:

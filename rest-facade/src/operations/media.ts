@@ -18,7 +18,7 @@ export const listMedia = listOp('listMedia', {
 export const getMedia = getOp('getMedia', { root: 'media', what: 'media', toRest });
 
 /** The reference's MediaRequest; advertiser_id and is_shared have no Pylon field (accepted, not stored). */
-const MEDIA_FIELDS: FieldMap = {
+const MEDIA_FIELDS = {
   name: 'name',
   group_id: 'groupId',
   tags: { to: 'tags', map: tagList },
@@ -26,7 +26,7 @@ const MEDIA_FIELDS: FieldMap = {
   end_date: 'endDate',
   advertiser_id: false,
   is_shared: false,
-};
+} as const satisfies FieldMap;
 
 /** PUT answers 204 like the reference; what the body leaves out is reset. */
 export const updateMedia = updateOp('updateMedia', {

@@ -25,7 +25,7 @@ const playlistType = (v: unknown) => (v === null ? 'MULTIMEDIA' : enumToGql(v));
  * (edited with the GraphQL source mutations) are accepted and ignored, so a body read with GET can
  * be sent back; is_random_start has no Pylon field.
  */
-const PLAYLIST_FIELDS: FieldMap = {
+const PLAYLIST_FIELDS = {
   name: 'name',
   type: { to: 'type', map: playlistType },
   duration: 'duration',
@@ -39,7 +39,7 @@ const PLAYLIST_FIELDS: FieldMap = {
   modified_on: false,
   modified_by_id: false,
   sources: false,
-};
+} as const satisfies FieldMap;
 
 export const createPlaylist = createOp('createPlaylist', {
   root: 'createPlaylist',

@@ -34,7 +34,7 @@ export function toRestSchedule(s: RestScheduleFragment): RestSchema<'Schedule'> 
 }
 
 /** ScheduleRequest property -> ScheduleInput field. Campaign `conditions` are accepted empty only (rest.yaml) and dropped. */
-const SCHEDULE_FIELDS: FieldMap = {
+const SCHEDULE_FIELDS = {
   name: 'name',
   group_id: 'groupId',
   tags: { to: 'tags', map: tagList },
@@ -55,7 +55,7 @@ const SCHEDULE_FIELDS: FieldMap = {
   devices: { to: 'deviceIds', map: deviceIds },
   conditions: false,
   priority: { to: 'priority', map: upper },
-};
+} as const satisfies FieldMap;
 
 const toRest = (s: RestScheduleFragment) => toRestSchedule(s);
 

@@ -4,16 +4,22 @@
  *     schema/subgraphs/<subgraph>.graphql, with mappers onto the stored records (federation: true);
  *   - services/kit/src/generated/{rest,legacy}-operations.generated.ts   typescript-operations over
  *     schema/operations/<facade>/*.graphql against the composed API schema;
- *   - services/kit/src/generated/rest-api.generated.ts   openapi-typescript over schema/openapi/rest.yaml.
+ *   - services/kit/src/generated/rest-api.generated.ts   openapi-typescript over schema/openapi/rest.yaml;
+ *   - services/kit/src/generated/operation-rules.generated.ts   each root field's `@policy(name: ...)` in
+ *     schema/subgraphs/*.graphql: the kit's operation table (and so `permissions`) is built from it;
+ *   - rest-facade/src/operations/modules.generated.ts   every module of that folder, from which the
+ *     facade's registry collects the declared operations (no hand-kept list);
+ *   - schema/operations/rest/<operationId>.graphql for a mutation declared with createOp, updateOp,
+ *     patchOp or deleteOp that has no hand-written document (see restDocuments).
  *
  *   pnpm codegen          writes them
  *   pnpm codegen:check    fails when a committed file differs from what would be generated
  */
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate, type CodegenConfig } from '@graphql-codegen/cli';
-import { printSchema } from 'graphql';
+import { getNamedType, isLeafType, isObjectType, Kind, parse, printSchema, type GraphQLSchema } from 'graphql';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { loadApiSchema } from '../services/kit/src/graphql/api-schema.js';
 
@@ -106,7 +112,35 @@ async function graphqlFiles(): Promise<Map<string, string>> {
     };
   }
   const outputs = await generate({ cwd: root, silent: true, generates }, false);
-  return new Map(outputs.map((o: { filename: string; content: string }) => [o.filename.replace(`${root}`, ''), HEADER + o.content]));
+  const files = new Map<string, string>(outputs.map((o: { filename: string; content: string }) => [o.filename.replace(`${root}`, ''), HEADER + o.content]));
+  for (const facade of ['rest', 'legacy'] as const) {
+    const file = `services/kit/src/generated/${facade}-operations.generated.ts`;
+    files.set(file, `${files.get(file)}${operationMap(facade)}`);
+  }
+  return files;
+}
+
+/** `getAccount` -> `GetAccount` (typescript-operations' default naming of operation types). */
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+/**
+ * The persisted operations by name, each with its result and variables type, so a facade declares
+ * an operation by its name and reads typed data (`RestOperationTypes['getAccount']['result']`).
+ */
+function operationMap(facade: 'rest' | 'legacy'): string {
+  const dir = `${root}schema/operations/${facade}/`;
+  const entries: string[] = [];
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.graphql'))
+    .sort()) {
+    for (const d of parse(readFileSync(dir + file, 'utf8')).definitions) {
+      if (d.kind !== Kind.OPERATION_DEFINITION || !d.name) continue;
+      const type = `${pascal(d.name.value)}${d.operation === 'query' ? 'Query' : d.operation === 'mutation' ? 'Mutation' : 'Subscription'}`;
+      entries.push(`  ${d.name.value}: { result: ${type}; variables: ${type}Variables };`);
+    }
+  }
+  const name = `${pascal(facade)}OperationTypes`;
+  return `\n/** Every persisted ${facade} operation by name: the types of its result and its variables. */\nexport interface ${name} {\n${entries.join('\n')}\n}\n`;
 }
 
 async function openapiFile(): Promise<[string, string]> {
@@ -114,7 +148,123 @@ async function openapiFile(): Promise<[string, string]> {
   return ['services/kit/src/generated/rest-api.generated.ts', HEADER + astToString(ast)];
 }
 
+/** Query and Mutation fields of every subgraph with their `@policy` rule, in SDL order. */
+function operationRulesFile(): [string, string] {
+  const tables: Record<'Query' | 'Mutation', string[]> = { Query: [], Mutation: [] };
+  const seen = new Map<string, string>();
+  const missing: string[] = [];
+  for (const name of Object.keys(SUBGRAPHS)) {
+    const text = readFileSync(`${root}schema/subgraphs/${name}.graphql`, 'utf8');
+    for (const d of parse(text).definitions) {
+      if (d.kind !== Kind.OBJECT_TYPE_DEFINITION && d.kind !== Kind.OBJECT_TYPE_EXTENSION) continue;
+      const type = d.name.value;
+      if (type !== 'Query' && type !== 'Mutation') continue;
+      const lines: string[] = [];
+      for (const f of d.fields ?? []) {
+        const arg = f.directives?.find((x) => x.name.value === 'policy')?.arguments?.find((a) => a.name.value === 'name')?.value;
+        const names = arg?.kind === Kind.STRING ? [arg.value] : arg?.kind === Kind.LIST ? arg.values.map((v) => (v.kind === Kind.STRING ? v.value : '?')) : [];
+        if (!names.length) {
+          missing.push(`${type}.${f.name.value} in schema/subgraphs/${name}.graphql has no @policy(name: ...)`);
+          continue;
+        }
+        const rule = names.length === 1 ? `'${names[0]}'` : `[${names.map((n) => `'${n}'`).join(', ')}]`;
+        const key = `${type}.${f.name.value}`;
+        if (seen.has(key) && seen.get(key) !== rule) missing.push(`${key} has different @policy rules in two subgraphs`);
+        if (seen.has(key)) continue;
+        seen.set(key, rule);
+        lines.push(`  ${f.name.value}: ${rule},`);
+      }
+      if (lines.length) tables[type].push(`  // ${name}`, ...lines);
+    }
+  }
+  if (missing.length) throw new Error(`operation rules:\n${missing.map((m) => `  - ${m}`).join('\n')}`);
+  const table = (constName: string, what: string, lines: string[]) =>
+    `/** What each ${what} requires, from its \`@policy\` in schema/subgraphs/*.graphql. */\nexport const ${constName} = {\n${lines.join('\n')}\n} as const;\n`;
+  return [
+    'services/kit/src/generated/operation-rules.generated.ts',
+    `${HEADER}${table('QUERY_POLICIES', 'query', tables.Query)}\n${table('MUTATION_POLICIES', 'mutation', tables.Mutation)}`,
+  ];
+}
+
+/** `device-commands.ts` -> `deviceCommands`. */
+const camel = (file: string) => file.replace(/\.ts$/, '').replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+
+/** Every module under rest-facade/src/operations (but the registry itself), imported whole. */
+function restModulesFile(): [string, string] {
+  const dir = `${root}rest-facade/src/operations/`;
+  const modules = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.generated.ts') && f !== 'index.ts')
+    .sort();
+  const imports = modules.map((f) => `import * as ${camel(f)} from './${f.replace(/\.ts$/, '.js')}';`).join('\n');
+  const list = modules.map((f) => `  ${camel(f)},`).join('\n');
+  return [
+    'rest-facade/src/operations/modules.generated.ts',
+    `${HEADER}${imports}\n\n/** Every module of rest-facade/src/operations: index.ts collects the REST operations they export. */\nexport const OPERATION_MODULES: readonly Readonly<Record<string, unknown>>[] = [\n${list}\n];\n`,
+  ];
+}
+
+const GENERATED_DOCUMENT = '# Generated by `npm run codegen` from its declaration in rest-facade/src/operations. To write it by hand, delete this line.';
+
+/**
+ * The persisted document of each declared standard mutation (createOp, updateOp, patchOp,
+ * deleteOp) whose schema/operations/rest/<operationId>.graphql is missing or was generated: every
+ * argument of the root field as a variable, and of its payload every leaf field plus the declared
+ * record (by its `Rest<Type>` fragment from _fragments.graphql when there is one, else its leaf
+ * fields). A hand-written document always wins. So a mutation with its REST endpoint needs no
+ * document written by hand.
+ */
+async function restDocuments(api: GraphQLSchema): Promise<[string, string][]> {
+  const { REST_OPERATIONS } = await import('../rest-facade/src/operations/index.js');
+  const dir = `${root}schema/operations/rest/`;
+  const fragments = new Map(
+    [...readFileSync(`${dir}_fragments.graphql`, 'utf8').matchAll(/^fragment (Rest\w+) on (\w+)/gm)].map((m) => [m[2]!, m[1]!] as const),
+  );
+  const out: [string, string][] = [];
+  for (const [id, op] of Object.entries(REST_OPERATIONS)) {
+    if (!op.document) continue;
+    const file = `schema/operations/rest/${id}.graphql`;
+    let existing: string | null = null;
+    try {
+      existing = readFileSync(`${root}${file}`, 'utf8');
+    } catch {
+      /* missing: generate it */
+    }
+    if (existing !== null && !existing.startsWith(GENERATED_DOCUMENT)) continue;
+    const field = api.getMutationType()?.getFields()[op.document.root];
+    if (!field) throw new Error(`${id}: the declared root '${op.document.root}' is not a mutation of the API schema`);
+    const payload = getNamedType(field.type);
+    if (!isObjectType(payload)) throw new Error(`${id}: '${op.document.root}' does not answer a payload object`);
+    const leaves = (t: typeof payload, indent: string) =>
+      Object.values(t.getFields())
+        .filter((f) => !f.args.length && isLeafType(getNamedType(f.type)))
+        .map((f) => `${indent}${f.name}`);
+    const lines: string[] = [];
+    for (const f of Object.values(payload.getFields())) {
+      const type = getNamedType(f.type);
+      if (f.args.length) continue;
+      if (isLeafType(type)) lines.push(`    ${f.name}`);
+      else if (f.name === op.document.record && isObjectType(type)) {
+        const fragment = fragments.get(type.name);
+        lines.push(`    ${f.name} {`, ...(fragment ? [`      ...${fragment}`] : leaves(type, '      ')), '    }');
+      }
+    }
+    const variables = field.args.map((a) => `$${a.name}: ${String(a.type)}`).join(', ');
+    const args = field.args.map((a) => `${a.name}: $${a.name}`).join(', ');
+    const head = field.args.length ? `mutation ${id}(${variables}) {` : `mutation ${id} {`;
+    out.push([file, `${GENERATED_DOCUMENT}\n${head}\n  ${field.name}${args ? `(${args})` : ''} {\n${lines.join('\n')}\n  }\n}\n`]);
+  }
+  return out;
+}
+
+// The registry the generated documents are read from imports the module list, and the operation
+// types are generated from the documents on disk: both are written first.
+const modules = restModulesFile();
+if (!check) writeFileSync(`${root}${modules[0]}`, modules[1]);
+const documents = await restDocuments(loadApiSchema());
+if (!check) for (const [file, text] of documents) writeFileSync(`${root}${file}`, text);
+const early = [modules, ...documents];
 const files = await graphqlFiles();
+for (const [file, text] of [operationRulesFile(), ...early]) files.set(file, text);
 const [apiFile, apiText] = await openapiFile();
 files.set(apiFile, apiText);
 

@@ -181,3 +181,26 @@ export function checkMapped(
   }
   return problems;
 }
+
+/**
+ * Everything the facade checks before it starts (and rest-facade/test/registry.test.ts in
+ * `npm test`): rest.yaml, the persisted documents and the registry name the same operations, and
+ * every documented parameter and body property is mapped. Operations served elsewhere
+ * (`x-pylon-handler`) need neither document nor mapper; one that runs another operation's document
+ * (`via`) has no document of its own.
+ */
+export function checkFacade(
+  definition: Document,
+  persisted: ReadonlyMap<string, string>,
+  operations: Readonly<Record<string, Parameters<typeof checkMapped>[1][string] & { via?: unknown }>>,
+): string[] {
+  const documented = operationsOf(definition);
+  return [
+    ...checkAgreement(
+      documented.filter((o) => !o.handler && !operations[o.operationId]?.via).map((o) => o.operationId),
+      persisted,
+      Object.keys(operations).filter((id) => !operations[id]!.via),
+    ),
+    ...checkMapped(definition, operations),
+  ];
+}

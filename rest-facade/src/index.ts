@@ -9,7 +9,7 @@ import type { Request as OpenApiRequest } from 'openapi-backend';
 import { auditTrail, loadOperations, type AuditSink, type GatewayClient, type Logger } from '@pylon/kit';
 import { createBackend } from './backend.js';
 import { credentialsOf } from './credentials.js';
-import { checkAgreement, checkMapped, loadRestDocument, operationsOf } from './document.js';
+import { checkFacade, loadRestDocument, operationsOf } from './document.js';
 import { sendError } from './errors.js';
 import type { Exchange } from './handler.js';
 import { REST_OPERATIONS } from './operations/index.js';
@@ -45,15 +45,7 @@ export async function createRestFacade(opts: RestFacadeOptions): Promise<Router>
   const persisted = loadOperations('rest');
   // Operations served elsewhere (x-pylon-handler, e.g. the player API) need no persisted document or mapper.
   const documented = operationsOf(doc.definition);
-  const problems = [
-    ...checkAgreement(
-      // Operations that run another operation's document (`via`) have none of their own.
-      documented.filter((o) => !o.handler && !REST_OPERATIONS[o.operationId]?.via).map((o) => o.operationId),
-      persisted,
-      Object.keys(REST_OPERATIONS).filter((id) => !REST_OPERATIONS[id]!.via),
-    ),
-    ...checkMapped(doc.definition, REST_OPERATIONS),
-  ];
+  const problems = checkFacade(doc.definition, persisted, REST_OPERATIONS);
   if (problems.length) throw new Error(`the REST facade cannot start:\n  ${problems.join('\n  ')}`);
   const api = await createBackend({
     client: opts.client,

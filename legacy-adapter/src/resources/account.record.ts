@@ -1,24 +1,9 @@
 /** The legacy account record (spec, "Legacy account record"): exactly these fields, in this order. */
 import { isoSeconds, snakeRecord } from '@pylon/kit';
+import type { GetAccountQuery } from '@pylon/kit/generated/legacy-operations.generated';
 
-/** The `account` selection of getAccount.graphql. */
-export interface AccountData {
-  id: string;
-  name: string;
-  businessName: string | null;
-  address1: string | null;
-  address2: string | null;
-  city: string | null;
-  state: string | null;
-  postalCode: string | null;
-  country: string | null;
-  phone: string | null;
-  fax: string | null;
-  primaryContactId: string | null;
-  secondaryContactId: string | null;
-  createdOn: string;
-  timezone: string;
-}
+/** The `account` selection of getAccount.graphql (generated from the document). */
+export type AccountData = NonNullable<GetAccountQuery['account']>;
 
 export interface LegacyAccount {
   name: string;

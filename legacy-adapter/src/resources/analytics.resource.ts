@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { ANALYTICS_COMMON_PARAMS, ANALYTICS_DATASETS, analyticsRootOf, badInput, snakeKeys, type AnalyticsDataset } from '@pylon/kit';
-import { defineResource, parseQuery } from './resource.js';
+import { defineResource, parseQuery, type LegacyOperationId, type ResourceContext } from './resource.js';
 
 const ids = z
   .union([z.string().max(200), z.array(z.string().max(200)).max(1000)])
@@ -45,11 +45,7 @@ function datasetNamed(name: unknown): AnalyticsDataset {
 }
 
 /** The dataset's rows for these parameters (only the ones it takes; any other is refused). */
-async function rowsOf(
-  d: AnalyticsDataset,
-  given: Record<string, unknown>,
-  run: <T>(operationId: string, variables?: Record<string, unknown>) => Promise<T>,
-): Promise<unknown[]> {
+async function rowsOf(d: AnalyticsDataset, given: Record<string, unknown>, run: ResourceContext['run']): Promise<unknown[]> {
   const names = [...ANALYTICS_COMMON_PARAMS, ...d.params] as Param[];
   for (const k of Object.keys(given)) {
     if (!(names as string[]).includes(k)) throw badInput(k, `this dataset does not take ${k}`);
@@ -62,7 +58,8 @@ async function rowsOf(
     variables[k] = k === 'interval' ? String(v).toUpperCase() : v;
   }
   if (d.alternative) variables[d.alternative.flag] = d.alternative.when(q);
-  const data = await run<Record<string, unknown[] | undefined>>(d.operationId, variables);
+  // The dataset table names the document (kit ANALYTICS_DATASETS): its rows are read generically.
+  const data = (await run(d.operationId as LegacyOperationId, variables)) as Record<string, unknown[] | null | undefined>;
   return (data[analyticsRootOf(d, q)] ?? []).map((r) => snakeKeys(r));
 }
 

@@ -1,7 +1,6 @@
 /** Legacy media, playlist and template records: the GraphQL fields in snake_case (kit snakeRecord), tags as a list like the legacy device. */
 import { snakeRecord } from '@pylon/kit';
-
-type Data = Record<string, unknown>;
+import type { LegacyMediaFragment, LegacyPlaylistFragment, LegacyTemplateFragment } from '@pylon/kit/generated/legacy-operations.generated';
 
 const MEDIA_FIELDS = [
   'id',
@@ -35,17 +34,15 @@ export interface LegacyTemplate extends Record<(typeof TEMPLATE_FIELDS)[number],
   modules: Record<(typeof MODULE_FIELDS)[number], unknown>[];
 }
 
-const list = (v: unknown): Data[] => (Array.isArray(v) ? (v as Data[]) : []);
+export const toLegacyMedia = (m: LegacyMediaFragment): LegacyMedia => snakeRecord(m, MEDIA_FIELDS);
 
-export const toLegacyMedia = (m: Data): LegacyMedia => snakeRecord(m, MEDIA_FIELDS);
-
-export function toLegacyPlaylist(p: Data): LegacyPlaylist {
+export function toLegacyPlaylist(p: LegacyPlaylistFragment): LegacyPlaylist {
   return {
     ...snakeRecord(p, PLAYLIST_FIELDS),
-    sources: list(p.sources).map((s) => ({ ...snakeRecord(s, SOURCE_FIELDS), media: s.media ? snakeRecord(s.media as Data, SOURCE_MEDIA_FIELDS) : null })),
+    sources: (p.sources ?? []).map((s) => ({ ...snakeRecord(s, SOURCE_FIELDS), media: s.media ? snakeRecord(s.media, SOURCE_MEDIA_FIELDS) : null })),
   };
 }
 
-export function toLegacyTemplate(t: Data): LegacyTemplate {
-  return { ...snakeRecord(t, TEMPLATE_FIELDS), modules: list(t.modules).map((m) => snakeRecord(m, MODULE_FIELDS)) };
+export function toLegacyTemplate(t: LegacyTemplateFragment): LegacyTemplate {
+  return { ...snakeRecord(t, TEMPLATE_FIELDS), modules: (t.modules ?? []).map((m) => snakeRecord(m, MODULE_FIELDS)) };
 }

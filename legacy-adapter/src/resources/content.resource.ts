@@ -8,24 +8,27 @@ import { z } from 'zod';
 import { AppError, pageWindow } from '@pylon/kit';
 import type { RssFeed } from '../render/rss.renderer.js';
 import { toLegacyMedia, toLegacyPlaylist, toLegacyTemplate, type LegacyMedia, type LegacyPlaylist, type LegacyTemplate } from './content.record.js';
-import { defineResource, parseQuery, type ResourceContext } from './resource.js';
+import { defineResource, parseQuery, type LegacyData, type LegacyOperationId, type ResourceContext } from './resource.js';
 
 const Query = z.object({
   take: z.coerce.number().int().min(1).max(1000).optional(),
   page: z.coerce.number().int().min(0).max(1_000_000).optional(),
 });
 
-type Data = Record<string, unknown>;
-
-async function listOf(ctx: ResourceContext, operationId: string, root: string): Promise<Data[]> {
+async function listOf<N extends LegacyOperationId, T>(ctx: ResourceContext, operationId: N, items: (data: LegacyData<N>) => T[] | null): Promise<T[]> {
   const { take, page } = parseQuery(Query, ctx.query);
-  const data = await ctx.run<Record<string, Data[] | null>>(operationId, pageWindow(take, page, { defaultTake: 100 }));
-  return data[root] ?? [];
+  const data = await ctx.run(operationId, pageWindow(take, page, { defaultTake: 100 }));
+  return items(data) ?? [];
 }
 
-async function oneOf(ctx: ResourceContext, operationId: string, root: string, what: string): Promise<Data> {
-  const data = await ctx.run<Record<string, Data[] | null>>(operationId, { id: ctx.params.id });
-  const [found] = data[root] ?? [];
+async function oneOf<N extends 'getMedia' | 'getPlaylist' | 'getTemplate', T>(
+  ctx: ResourceContext,
+  operationId: N,
+  items: (data: LegacyData<N>) => T[] | null,
+  what: string,
+): Promise<T> {
+  const data = await ctx.run(operationId, { id: ctx.params.id });
+  const [found] = items(data) ?? [];
   // Another account's item is as unknown as a missing one.
   if (!found) throw new AppError('NOT_FOUND', `${what} '${String(ctx.params.id).slice(0, 100)}' was not found`);
   return found;
@@ -46,7 +49,7 @@ export const listMedia = defineResource<LegacyMedia[]>({
   path: '/media',
   operations: ['listMedia'],
   view: { root: 'media', item: 'medium' },
-  handle: async (ctx) => (await listOf(ctx, 'listMedia', 'media')).map(toLegacyMedia),
+  handle: async (ctx) => (await listOf(ctx, 'listMedia', (d) => d.media)).map(toLegacyMedia),
 });
 
 export const getMedia = defineResource<LegacyMedia>({
@@ -54,7 +57,7 @@ export const getMedia = defineResource<LegacyMedia>({
   path: '/media/:id',
   operations: ['getMedia'],
   view: { root: 'medium' },
-  handle: async (ctx) => toLegacyMedia(await oneOf(ctx, 'getMedia', 'media', 'media')),
+  handle: async (ctx) => toLegacyMedia(await oneOf(ctx, 'getMedia', (d) => d.media, 'media')),
 });
 
 /** The REST address of each playlist answered, for its feed's channel link (kept beside the data, not in it). */
@@ -99,7 +102,7 @@ export const listPlaylists = defineResource<LegacyPlaylist[]>({
     }),
   },
   async handle(ctx) {
-    const playlists = (await listOf(ctx, 'listPlaylists', 'playlist')).map((p) => withAbsoluteFiles(ctx, toLegacyPlaylist(p)));
+    const playlists = (await listOf(ctx, 'listPlaylists', (d) => d.playlist)).map((p) => withAbsoluteFiles(ctx, toLegacyPlaylist(p)));
     feedLinks.set(playlists, ctx.absoluteUrl('/playlists'));
     return playlists;
   },
@@ -111,7 +114,7 @@ export const getPlaylist = defineResource<LegacyPlaylist>({
   operations: ['getPlaylist'],
   view: { root: 'playlist', rss: playlistFeed },
   async handle(ctx) {
-    const p = withAbsoluteFiles(ctx, toLegacyPlaylist(await oneOf(ctx, 'getPlaylist', 'playlist', 'playlist')));
+    const p = withAbsoluteFiles(ctx, toLegacyPlaylist(await oneOf(ctx, 'getPlaylist', (d) => d.playlist, 'playlist')));
     feedLinks.set(p, ctx.absoluteUrl(`/playlists/${encodeURIComponent(String(p.id))}`));
     return p;
   },
@@ -122,7 +125,7 @@ export const listTemplates = defineResource<LegacyTemplate[]>({
   path: '/templates',
   operations: ['listTemplates'],
   view: { root: 'templates', item: 'template' },
-  handle: async (ctx) => (await listOf(ctx, 'listTemplates', 'template')).map(toLegacyTemplate),
+  handle: async (ctx) => (await listOf(ctx, 'listTemplates', (d) => d.template)).map(toLegacyTemplate),
 });
 
 export const getTemplate = defineResource<LegacyTemplate>({
@@ -130,5 +133,5 @@ export const getTemplate = defineResource<LegacyTemplate>({
   path: '/templates/:id',
   operations: ['getTemplate'],
   view: { root: 'template' },
-  handle: async (ctx) => toLegacyTemplate(await oneOf(ctx, 'getTemplate', 'template', 'template')),
+  handle: async (ctx) => toLegacyTemplate(await oneOf(ctx, 'getTemplate', (d) => d.template, 'template')),
 });

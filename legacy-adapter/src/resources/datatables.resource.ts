@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { AppError, payloadAt, snakeRecord } from '@pylon/kit';
+import type { LegacyDataTableFragment, LegacyDataTableRowFragment } from '@pylon/kit/generated/legacy-operations.generated';
 import { defineResource, parseQuery } from './resource.js';
 
 type Data = Record<string, unknown>;
@@ -16,14 +17,20 @@ type Data = Record<string, unknown>;
 const COLUMN_FIELDS = ['id', 'name', 'key', 'type', 'required', 'sortable', 'options', 'default'] as const;
 const TABLE_FIELDS = ['id', 'name', 'description', 'column_count', 'row_count', 'updated_at', 'cache_ttl_seconds'] as const;
 
-export const toLegacyTable = (t: Data) => ({
+export const toLegacyTable = (t: LegacyDataTableFragment) => ({
   ...snakeRecord(t, TABLE_FIELDS),
-  columns: Array.isArray(t.columns) ? (t.columns as Data[]).map((c) => snakeRecord(c, COLUMN_FIELDS)) : [],
+  columns: (t.columns ?? []).map((c) => snakeRecord(c, COLUMN_FIELDS)),
 });
 type LegacyTable = ReturnType<typeof toLegacyTable>;
 
 /** `data` is the row's cells under the table's own column keys: never case-converted. */
-export const toLegacyRow = (r: Data) => ({ id: r.id, sort_order: r.sortOrder, data: r.data, updated_at: r.updatedAt, version: r.version });
+export const toLegacyRow = (r: LegacyDataTableRowFragment) => ({
+  id: r.id,
+  sort_order: r.sortOrder,
+  data: r.data,
+  updated_at: r.updatedAt,
+  version: r.version,
+});
 type LegacyRow = ReturnType<typeof toLegacyRow>;
 
 const token = z.string().min(1).max(2000).optional();
@@ -46,7 +53,7 @@ export const listDataTables = defineResource<LegacyTable[]>({
   view: { root: 'datatables', item: 'datatable' },
   async handle({ query, run }) {
     const q = parseQuery(TablesQuery, only(query, ['pageSize', 'continuationToken']));
-    const data = await run<{ dataTables: { data: Data[] } | null }>('listDataTables', q);
+    const data = await run('listDataTables', q);
     return (data.dataTables?.data ?? []).map(toLegacyTable);
   },
 });
@@ -57,7 +64,7 @@ export const getDataTable = defineResource<LegacyTable>({
   operations: ['getDataTable'],
   view: { root: 'datatable' },
   async handle({ params, run }) {
-    const data = await run<{ dataTable: Data | null }>('getDataTable', { tableId: params.tableId });
+    const data = await run('getDataTable', { tableId: params.tableId });
     if (!data.dataTable) throw notFound('data table', params.tableId);
     return toLegacyTable(data.dataTable);
   },
@@ -76,7 +83,7 @@ export const listDataTableRows = defineResource<LegacyRowPage>({
   view: { root: 'datatable_rows' },
   async handle({ params, query, run }) {
     const q = parseQuery(RowsQuery, only(query, ['pageSize', 'continuationToken', 'filter', 'sort', 'sortDir']));
-    const data = await run<{ dataTableRows: { data: Data[]; totalCount: number; continuationToken: string | null } | null }>('listDataTableRows', {
+    const data = await run('listDataTableRows', {
       tableId: params.tableId,
       ...q,
     });
@@ -92,7 +99,7 @@ export const getDataTableRow = defineResource<LegacyRow>({
   operations: ['getDataTableRow'],
   view: { root: 'row' },
   async handle({ params, run }) {
-    const data = await run<{ dataTableRow: Data | null }>('getDataTableRow', { tableId: params.tableId, rowId: params.rowId });
+    const data = await run('getDataTableRow', { tableId: params.tableId, rowId: params.rowId });
     if (!data.dataTableRow) throw notFound('row', params.rowId);
     return toLegacyRow(data.dataTableRow);
   },
@@ -121,7 +128,7 @@ function rowBody(body: unknown, opts: { version: boolean }): { data: Data; versi
   return { data: data as Data, version };
 }
 
-const rowOf = (data: Data, root: string): LegacyRow => toLegacyRow(payloadAt(data, root).row as Data);
+const rowOf = (data: Data, root: string): LegacyRow => toLegacyRow(payloadAt(data, root).row as LegacyDataTableRowFragment);
 
 export const createDataTableRow = defineResource<LegacyRow>({
   method: 'post',
@@ -131,7 +138,7 @@ export const createDataTableRow = defineResource<LegacyRow>({
   status: 201,
   async handle({ params, body, run }) {
     const { data } = rowBody(body, { version: false });
-    return rowOf(await run<Data>('createDataTableRow', { input: { tableId: params.tableId, data } }), 'createDataTableRow');
+    return rowOf(await run('createDataTableRow', { input: { tableId: params.tableId, data } }), 'createDataTableRow');
   },
 });
 
@@ -144,7 +151,7 @@ function updateRow(method: 'put' | 'post') {
     view: { root: 'row' },
     async handle({ params, body, run }) {
       const input = rowBody(body, { version: true });
-      return rowOf(await run<Data>('updateDataTableRow', { input: { tableId: params.tableId, rowId: params.rowId, ...input } }), 'updateDataTableRow');
+      return rowOf(await run('updateDataTableRow', { input: { tableId: params.tableId, rowId: params.rowId, ...input } }), 'updateDataTableRow');
     },
   });
 }
@@ -161,7 +168,7 @@ export const deleteDataTableRow = defineResource<{ id: string; deleted: boolean;
   async handle({ params, query, run }) {
     const { version } = parseQuery(VersionQuery, only(query, ['version']));
     const payload = payloadAt(
-      await run<Data>('deleteDataTableRow', { tableId: params.tableId, rowId: params.rowId, ...(version !== undefined ? { version } : {}) }),
+      await run('deleteDataTableRow', { tableId: params.tableId, rowId: params.rowId, ...(version !== undefined ? { version } : {}) }),
       'deleteDataTableRow',
     );
     return { id: String(payload.rowId), deleted: true, version: typeof payload.version === 'number' ? payload.version : null };

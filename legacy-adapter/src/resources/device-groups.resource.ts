@@ -38,8 +38,8 @@ export const listDeviceGroups = defineResource<LegacyGroup[]>({
   view: { root: 'groups', item: 'group' },
   async handle({ query, run }) {
     const { tree } = parseQuery(Query, { tree: query.tree });
-    const data = await run<{ deviceGroups: GroupData[] }>('listDeviceGroups', { tree: tree === 'true' });
-    return data.deviceGroups.map(toLegacyGroup);
+    const data = await run('listDeviceGroups', { tree: tree === 'true' });
+    return (data.deviceGroups ?? []).map(toLegacyGroup);
   },
 });
 
@@ -50,7 +50,7 @@ export const createDeviceGroup = defineResource<LegacyGroup>({
   view: { root: 'group' },
   status: 201,
   async handle({ body, run }) {
-    const data = await run<Record<string, unknown>>('createDeviceGroup', { input: groupInput(body) });
+    const data = await run('createDeviceGroup', { input: groupInput(body) });
     return toLegacyGroup(payloadOf(data, 'createDeviceGroup').group as GroupData);
   },
 });
@@ -61,7 +61,7 @@ export const updateDeviceGroup = defineResource<LegacyGroup>({
   operations: ['updateDeviceGroup'],
   view: { root: 'group' },
   async handle({ params, body, run }) {
-    const data = await run<Record<string, unknown>>('updateDeviceGroup', { id: params.id, input: groupInput(body) });
+    const data = await run('updateDeviceGroup', { id: params.id, input: groupInput(body) });
     return toLegacyGroup(payloadOf(data, 'updateDeviceGroup').group as GroupData);
   },
 });
@@ -72,7 +72,7 @@ export const deleteDeviceGroup = defineResource<{ id: string; deleted: boolean }
   operations: ['deleteDeviceGroup'],
   view: { root: 'group' },
   async handle({ params, run }) {
-    const data = await run<Record<string, unknown>>('deleteDeviceGroup', { id: params.id });
+    const data = await run('deleteDeviceGroup', { id: params.id });
     return { id: String(payloadOf(data, 'deleteDeviceGroup').groupId), deleted: true };
   },
 });

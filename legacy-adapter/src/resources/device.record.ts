@@ -1,27 +1,12 @@
 /** The legacy device record: the Device fields in snake_case, like the current REST Device. */
 import { isoSeconds, snakeRecord } from '@pylon/kit';
+import type { LegacyDeviceFragment } from '@pylon/kit/generated/legacy-operations.generated';
 
-/** One `device` of listDevices.graphql. */
-export interface DeviceData {
-  id: string;
-  name: string;
-  isOnline: boolean;
-  tags: string[];
-  groupId: string | null;
-  groupName: string | null;
-  deviceType: { id: string | null; name: string | null; manufacturer: string | null } | null;
-  pingData: {
-    cpuUsage: number | null;
-    memoryUsage: number | null;
-    diskUsage: number | null;
-    playerVersion: string | null;
-    ipAddress: string | null;
-    timestamp: string | null;
-  } | null;
-  location: { city: string | null; state: string | null; country: string | null; latitude: number | null; longitude: number | null } | null;
-  /** Null unless the caller holds Devices_Edit. */
-  registrationKey?: string | null;
-}
+/** One `device` of listDevices.graphql (generated from the document; getDevice and the device mutations select the same fragment). */
+export type DeviceData = Omit<LegacyDeviceFragment, 'registrationKey'> & {
+  /** Null unless the caller holds Devices_Edit (a record built without it reads as null). */
+  registrationKey?: LegacyDeviceFragment['registrationKey'];
+};
 
 export interface LegacyDevice {
   id: string;

@@ -17,8 +17,8 @@ export const listDevices = defineResource<LegacyDevice[]>({
   view: { root: 'devices', item: 'device' },
   async handle({ query, run }) {
     const { take, page } = parseQuery(Query, query);
-    const data = await run<{ device: DeviceData[] }>('listDevices', pageWindow(take, page, { defaultTake: 100 }));
-    return data.device.map(toLegacyDevice);
+    const data = await run('listDevices', pageWindow(take, page, { defaultTake: 100 }));
+    return (data.device ?? []).map(toLegacyDevice);
   },
 });
 
@@ -28,8 +28,8 @@ export const getDevice = defineResource<LegacyDevice>({
   operations: ['getDevice'],
   view: { root: 'device' },
   async handle({ params, run }) {
-    const data = await run<{ device: DeviceData[] }>('getDevice', { id: params.id });
-    const [device] = data.device;
+    const data = await run('getDevice', { id: params.id });
+    const [device] = data.device ?? [];
     // Another account's device is as unknown as a missing one.
     if (!device) throw new AppError('NOT_FOUND', `device '${String(params.id).slice(0, 100)}' was not found`);
     return toLegacyDevice(device);
@@ -43,7 +43,7 @@ export const createDevice = defineResource<LegacyDevice>({
   view: { root: 'device' },
   status: 201,
   async handle({ body, run }) {
-    const data = await run<Record<string, unknown>>('createDevice', { input: deviceInput(body, { create: true }) });
+    const data = await run('createDevice', { input: deviceInput(body, { create: true }) });
     return toLegacyDevice(payloadOf(data, 'createDevice').device as DeviceData);
   },
 });
@@ -56,7 +56,7 @@ function updateDevice(method: 'put' | 'post') {
     operations: ['updateDevice'],
     view: { root: 'device' },
     async handle({ params, body, run }) {
-      const data = await run<Record<string, unknown>>('updateDevice', { id: params.id, input: deviceInput(body, { create: false }) });
+      const data = await run('updateDevice', { id: params.id, input: deviceInput(body, { create: false }) });
       return toLegacyDevice(payloadOf(data, 'updateDevice').device as DeviceData);
     },
   });
@@ -70,7 +70,7 @@ export const deleteDevice = defineResource<{ id: string; deleted: boolean }>({
   operations: ['deleteDevice'],
   view: { root: 'device' },
   async handle({ params, run }) {
-    const data = await run<Record<string, unknown>>('deleteDevice', { id: params.id });
+    const data = await run('deleteDevice', { id: params.id });
     return { id: String(payloadOf(data, 'deleteDevice').deviceId), deleted: true };
   },
 });

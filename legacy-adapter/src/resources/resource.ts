@@ -5,6 +5,7 @@
  */
 import type { NextFunction, Request, Response, Router } from 'express';
 import { AppError, auditNote } from '@pylon/kit';
+import type { LegacyOperationTypes } from '@pylon/kit/generated/legacy-operations.generated';
 import type { z } from 'zod';
 import { callerOf } from '../http/api-key.js';
 import { negotiated } from '../http/negotiation.js';
@@ -18,11 +19,21 @@ export interface ResourceContext {
   body: unknown;
   /** The XML root element name, when the body was XML. */
   bodyRoot?: string;
-  /** Runs a persisted legacy operation as the caller. */
-  run<T>(operationId: string, variables?: Record<string, unknown>): Promise<T>;
+  /**
+   * Runs a persisted legacy operation as the caller; its answer is typed by the document
+   * (schema/operations/legacy/<operationId>.graphql, kit's generated LegacyOperationTypes).
+   */
+  run<N extends LegacyOperationId>(operationId: N, variables?: LegacyVariables<N>): Promise<LegacyData<N>>;
   /** An absolute address for a file address (fileUrl may be relative to the REST base; RSS needs absolute ones). */
   absoluteUrl(url: string): string;
 }
+
+/** A persisted legacy operation's name. */
+export type LegacyOperationId = keyof LegacyOperationTypes & string;
+/** What a persisted legacy operation answers. */
+export type LegacyData<N extends LegacyOperationId> = LegacyOperationTypes[N]['result'];
+/** The variables it declares, by name (values are checked by the gateway against the document). */
+export type LegacyVariables<N extends LegacyOperationId> = { [K in keyof LegacyOperationTypes[N]['variables']]?: unknown };
 
 export interface MountOptions {
   /** Base of relative file addresses (the REST interface, which serves /content/files); default: this request's origin. */
@@ -67,8 +78,8 @@ export function defineResource<T>(r: LegacyResource<T>): DefinedResource {
             body: res.locals.body,
             ...(typeof res.locals.bodyRoot === 'string' ? { bodyRoot: res.locals.bodyRoot } : {}),
             absoluteUrl: (url) => new URL(url, options.filesBaseUrl?.() ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).href,
-            run: (id, variables = {}) =>
-              runner.run(id, variables, caller, (result) => {
+            run: <N extends LegacyOperationId>(id: N, variables: LegacyVariables<N> = {}) =>
+              runner.run<LegacyData<N>>(id, variables as Record<string, unknown>, caller, (result) => {
                 if (result.principal) note.principal = result.principal;
               }),
           });

@@ -25,8 +25,6 @@ const FIELDS = [
   'group_name',
 ] as const;
 
-type ScheduleData = Record<string, unknown> & { devices: { id: string }[] };
-
 const Query = z.object({
   device_id: z.string().min(1).max(200).optional(),
   group_id: z.string().min(1).max(200).optional(),
@@ -42,12 +40,12 @@ export const listSchedules = defineResource<Record<string, unknown>[]>({
   async handle({ query, run }) {
     const q = parseQuery(Query, { device_id: query.device_id, group_id: query.group_id, take: query.take, page: query.page });
     const take = q.take ?? 100;
-    const data = await run<{ schedule: ScheduleData[] }>('listSchedules', {
+    const data = await run('listSchedules', {
       ...(q.device_id ? { deviceId: q.device_id } : {}),
       ...(q.group_id ? { groupId: [q.group_id] } : {}),
       limit: take,
       offset: (q.page ?? 0) * take,
     });
-    return data.schedule.map((s) => ({ ...snakeRecord(s, FIELDS), devices: s.devices.map((d) => ({ id: d.id })) }));
+    return (data.schedule ?? []).map((s) => ({ ...snakeRecord(s, FIELDS), devices: s.devices.map((d) => ({ id: d.id })) }));
   },
 });

@@ -1,28 +1,34 @@
 /** GET/PUT /account onto Query.account / Mutation.updateAccount, GET /account/organizations onto Query.organizations. */
 import { RECORD_RENAMES, snakeKeys } from '@pylon/kit';
-import { updateOp, type FieldMap } from './declare.js';
-import { recordAt, recordsAt, type GqlRecord } from './shape.js';
-import type { RestOperation } from './types.js';
+import type { GetAccountQuery, ListOrganizationsQuery } from '@pylon/kit/generated/rest-operations.generated';
+import { restOp, updateOp, type FieldMap } from './declare.js';
+import { fieldOf, listOf } from './shape.js';
+import type { RestSchema } from './types.js';
 import { toRestUser } from './users.js';
 
-/** Account and organization records: snake_case, plus the reference's `timeZone`. */
-const toRestAccount = (a: GqlRecord) => {
+type AccountData = NonNullable<GetAccountQuery['account']>;
+type OrganizationData = NonNullable<ListOrganizationsQuery['organizations']>[number];
+
+/** Account and organization records: snake_case (kit snakeKeys, address1 -> address_1), plus the reference's `timeZone`. */
+function toRestAccount(a: AccountData): RestSchema<'Account'>;
+function toRestAccount(a: OrganizationData): RestSchema<'Organization'>;
+function toRestAccount(a: AccountData | OrganizationData): RestSchema<'Account'> | RestSchema<'Organization'> {
   const body = snakeKeys(a, RECORD_RENAMES) as Record<string, unknown>;
-  return 'timezone' in body ? { ...body, timeZone: body.timezone } : body;
-};
+  return ('timezone' in body ? { ...body, timeZone: body.timezone } : body) as RestSchema<'Account'>;
+}
 
 /** The reference's account `tags` and `logo_url`: Pylon accounts have neither (null). */
-export const getAccount: RestOperation = {
+export const getAccount = restOp('getAccount', {
   variables: () => ({}),
-  respond: (data) => ({ body: { ...toRestAccount(recordAt(data, 'account')), tags: null, logo_url: null } }),
+  respond: (data) => ({ body: { ...toRestAccount(fieldOf(data, 'account')), tags: null, logo_url: null } }),
   accepts: {},
-};
+});
 
 /** Null from a reference client ("no value") leaves a required field as it is. */
-const keepOnNull = (to: string) => ({ to, map: (v: unknown) => v ?? undefined });
+const keepOnNull = <T extends string>(to: T) => ({ to, map: (v: unknown) => v ?? undefined });
 
 /** REST body property -> UpdateAccountInput field. */
-const ACCOUNT_FIELDS: FieldMap = {
+const ACCOUNT_FIELDS = {
   name: keepOnNull('name'),
   business_name: 'businessName',
   address_1: 'address1',
@@ -42,10 +48,10 @@ const ACCOUNT_FIELDS: FieldMap = {
   created_on: false,
   tags: false,
   logo_url: false,
-};
+} as const satisfies FieldMap;
 
 /** PUT answers 204, as the reference does. */
-export const updateAccount = updateOp({
+export const updateAccount = updateOp('updateAccount', {
   root: 'updateAccount',
   record: 'account',
   param: false,
@@ -59,14 +65,14 @@ export const updateAccount = updateOp({
  * organization's, in the reference User shape; null for every organization when the caller may
  * not list users (Account_ManageUsers_View), since `user` is an optional root here.
  */
-export const listOrganizations: RestOperation = {
+export const listOrganizations = restOp('listOrganizations', {
   variables: () => ({}),
   respond(data) {
-    const users = Array.isArray(data.user) ? recordsAt(data, 'user') : null;
+    const users = Array.isArray(data.user) ? listOf(data, 'user') : null;
     return {
-      body: recordsAt(data, 'organizations').map((o) => ({ ...toRestAccount(o), users: users ? users.filter((u) => u.orgId === o.id).map(toRestUser) : null })),
+      body: listOf(data, 'organizations').map((o) => ({ ...toRestAccount(o), users: users ? users.filter((u) => u.orgId === o.id).map(toRestUser) : null })),
     };
   },
   accepts: {},
   optionalRoots: ['user'],
-};
+});

@@ -2,7 +2,7 @@
 import { getOp, listOp, type FieldMap } from './declare.js';
 
 /** The spec names these parameters in camelCase, like the GraphQL arguments. */
-const FILTERS: FieldMap = {
+const FILTERS = {
   userId: 'userId',
   eventType: 'eventType',
   httpMethod: 'httpMethod',
@@ -12,8 +12,8 @@ const FILTERS: FieldMap = {
   endDate: 'endDate',
   ipAddress: 'ipAddress',
   responseCode: { to: 'responseCode', map: (v) => Number(v) },
-};
+} as const satisfies FieldMap;
 
-export const listAuditEvents = listOp({ root: 'auditEvent', count: 'total', params: FILTERS, paging: { take: 'limit', page: 'page' } });
+export const listAuditEvents = listOp('listAuditEvents', { root: 'auditEvent', count: 'total', params: FILTERS, paging: { take: 'limit', page: 'page' } });
 
-export const getAuditEvent = getOp({ root: 'auditEvent', what: 'audit event', param: 'eventId', variable: 'eventId' });
+export const getAuditEvent = getOp('getAuditEvent', { root: 'auditEvent', what: 'audit event', param: 'eventId', variable: 'eventId' });

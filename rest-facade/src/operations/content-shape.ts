@@ -4,7 +4,12 @@
  * (MULTIMEDIA -> Multimedia, YOU_TUBE -> YouTube), members Pylon does not keep present with the
  * reference's neutral value so generated clients read them.
  */
-import { isRecord, type GqlRecord } from './shape.js';
+import type { RestMediaFragment, RestPlaylistFragment, RestTemplateFragment } from '@pylon/kit/generated/rest-operations.generated';
+import type { RestSchema } from './types.js';
+
+/** A playlist source's media as the RestPlaylist fragment selects it (every media member, tags nullable). */
+type SourceMedia = NonNullable<RestPlaylistFragment['sources'][number]['media']>;
+type SourceData = RestPlaylistFragment['sources'][number];
 
 /** GraphQL enum value -> the reference's PascalCase value. */
 export const enumToRest = (v: unknown): unknown =>
@@ -23,10 +28,11 @@ const tagString = (v: unknown): string => (Array.isArray(v) ? v.join(',') : '');
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : null);
 
-export function toRestMedia(m: GqlRecord): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+export function toRestMedia(m: RestMediaFragment | SourceMedia): RestSchema<'Media'> {
+  const body: RestSchema<'Media'> = {
     id: m.id,
-    name: m.name,
+    // A playlist source's media types its name nullable (the fragment's selection); a stored media always has one.
+    name: m.name as string,
     group_id: str(m.groupId),
     group_name: str(m.groupName),
     tags: tagString(m.tags),
@@ -35,7 +41,7 @@ export function toRestMedia(m: GqlRecord): Record<string, unknown> {
     start_date: str(m.startDate),
     end_date: str(m.endDate),
     mime_type: str(m.mimeType),
-    file_size: int(m.fileSize),
+    file_size: int(m.fileSize) ?? undefined,
     file_name: str(m.fileName),
     file_url: str(m.fileUrl),
     thumbnail_url: str(m.thumbnailUrl),
@@ -46,16 +52,16 @@ export function toRestMedia(m: GqlRecord): Record<string, unknown> {
     height: int(m.height),
   };
   // The reference types file_size as a non-nullable integer: absent rather than null when unknown.
-  if (body.file_size === null) delete body.file_size;
+  if (body.file_size === undefined) delete body.file_size;
   return body;
 }
 
-function toRestSource(s: GqlRecord): Record<string, unknown> {
-  const media = isRecord(s.media) ? s.media : null;
+function toRestSource(s: SourceData): RestSchema<'Source'> {
+  const media = s.media;
   return {
     id: s.id,
     name: str(s.name),
-    type: enumToRest(s.type),
+    type: enumToRest(s.type) as RestSchema<'SourceType'>,
     sequence: s.sequence,
     media_id: media ? media.id : null,
     template_id: null,
@@ -68,26 +74,26 @@ function toRestSource(s: GqlRecord): Record<string, unknown> {
   };
 }
 
-export function toRestPlaylist(p: GqlRecord): Record<string, unknown> {
+export function toRestPlaylist(p: RestPlaylistFragment): RestSchema<'Playlist'> {
   return {
     id: p.id,
     name: p.name,
     group_id: str(p.groupId),
     group_name: str(p.groupName),
     tags: tagString(p.tags),
-    type: enumToRest(p.type),
+    type: enumToRest(p.type) as RestSchema<'PlaylistType'>,
     duration: int(p.duration),
     is_random_start: false,
     created_on: str(p.createdOn),
     created_by_id: null,
     modified_on: str(p.updatedOn),
     modified_by_id: null,
-    sources: Array.isArray(p.sources) ? p.sources.filter(isRecord).map(toRestSource) : [],
+    sources: (p.sources ?? []).map(toRestSource),
   };
 }
 
-export function toRestTemplate(t: GqlRecord): Record<string, unknown> {
-  const modules = Array.isArray(t.modules) ? t.modules.filter(isRecord) : [];
+export function toRestTemplate(t: RestTemplateFragment): RestSchema<'Template'> {
+  const modules = t.modules ?? [];
   return {
     id: t.id,
     name: t.name,

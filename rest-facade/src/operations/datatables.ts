@@ -5,13 +5,18 @@
  * camelCase (the spec's exception for data tables); bodies are snake_case like every REST body,
  * except a row's `data`, whose keys are the table's column keys and pass through untouched.
  */
-import { notFound, payloadAt } from '@pylon/kit';
-import { createOp, deleteOp, getOp, mapFields, type FieldMap } from './declare.js';
-import { isRecord, recordAt, recordsAt, type GqlRecord } from './shape.js';
-import type { RestInput, RestOperation, RestSuccess } from './types.js';
+import { notFound } from '@pylon/kit';
+import { createOp, deleteOp, getOp, mapFields, restOp, type FieldMap } from './declare.js';
+import type {
+  BatchCreateDataTableRowsMutation,
+  RestDataTableFragment,
+  RestDataTableRowFragment,
+  RestDataTableRowVersionFragment,
+} from '@pylon/kit/generated/rest-operations.generated';
+import { fieldOf, isRecord, listOf, payloadOf } from './shape.js';
+import type { DataOf, OperationId, RestInput, RestOperation, RestSchema, RestSuccess, RootOf } from './types.js';
 
-const restColumn = (c: unknown) => {
-  const r = isRecord(c) ? c : {};
+const restColumn = (r: RestDataTableFragment['columns'][number]): RestSchema<'DataTableColumn'> => {
   return {
     id: r.id,
     name: r.name,
@@ -24,7 +29,7 @@ const restColumn = (c: unknown) => {
   };
 };
 
-export const restTable = (t: GqlRecord) => ({
+export const restTable = (t: RestDataTableFragment): RestSchema<'DataTable'> => ({
   id: t.id,
   name: t.name,
   description: t.description ?? null,
@@ -32,13 +37,13 @@ export const restTable = (t: GqlRecord) => ({
   row_count: t.rowCount,
   updated_at: t.updatedAt,
   cache_ttl_seconds: t.cacheTtlSeconds ?? null,
-  columns: Array.isArray(t.columns) ? t.columns.map(restColumn) : [],
+  columns: (t.columns ?? []).map(restColumn),
 });
 
 /** `data` is the row's cells under the table's own column keys: never case-converted. */
-export const restRow = (r: GqlRecord) => ({ id: r.id, sort_order: r.sortOrder, data: r.data, updated_at: r.updatedAt, version: r.version });
+export const restRow = (r: RestDataTableRowFragment) => ({ id: r.id, sort_order: r.sortOrder, data: r.data, updated_at: r.updatedAt, version: r.version });
 
-const restVersion = (v: GqlRecord) => ({
+const restVersion = (v: RestDataTableRowVersionFragment) => ({
   row_id: v.rowId,
   version: v.version,
   change: v.change,
@@ -55,16 +60,16 @@ const restResult = (r: unknown) => {
 
 const PATH_VARIABLES: Readonly<Record<string, string>> = { tableId: 'tableId', rowId: 'rowId' };
 
-interface InputSpec {
-  root: string;
+interface InputSpec<N extends OperationId, R extends RootOf<N>> {
+  root: R;
   /** Path parameters copied into `input` under the same name. */
   path: readonly string[];
   body: FieldMap;
-  respond(payload: GqlRecord, input: RestInput): RestSuccess;
+  respond(payload: NonNullable<DataOf<N>[R]>, input: RestInput): RestSuccess;
 }
 
 /** A mutation taking `input`: the path ids plus the mapped body. */
-function inputOp(spec: InputSpec): RestOperation {
+function inputOp<N extends OperationId, R extends RootOf<N>>(operationId: N, spec: InputSpec<N, R>): RestOperation<DataOf<N>> {
   const fieldNames: Record<string, string> = { input: 'body' };
   for (const [name, to] of Object.entries(spec.body)) {
     if (to === false) continue;
@@ -79,73 +84,80 @@ function inputOp(spec: InputSpec): RestOperation {
       for (const p of spec.path) mapped[PATH_VARIABLES[p]!] = input.params[p];
       return { input: mapped };
     },
-    respond: (data, input) => spec.respond(payloadAt(data, spec.root, fieldNames), input),
+    respond: (data, input) => spec.respond(payloadOf(data, spec.root, fieldNames), input),
     fieldNames,
     accepts: { path: spec.path, body: Object.keys(spec.body) },
+    operationId,
   };
 }
 
-export const listDataTables: RestOperation = {
+export const listDataTables = restOp('listDataTables', {
   variables: ({ query }) => ({ pageSize: query.pageSize, continuationToken: query.continuationToken }),
   respond(data) {
-    const list = recordAt(data, 'dataTables');
-    return { body: { data: recordsAt(list, 'data').map(restTable), continuation_token: list.continuationToken ?? null } };
+    const list = fieldOf(data, 'dataTables');
+    return { body: { data: (list.data ?? []).map(restTable), continuation_token: list.continuationToken ?? null } };
   },
   accepts: { query: ['pageSize', 'continuationToken'] },
-};
+});
 
-export const getDataTable = getOp({ root: 'dataTable', what: 'data table', param: 'tableId', variable: 'tableId', toRest: restTable });
+export const getDataTable = getOp('getDataTable', { root: 'dataTable', what: 'data table', param: 'tableId', variable: 'tableId', toRest: restTable });
 
-const TABLE_FIELDS: FieldMap = { name: 'name', description: 'description', cache_ttl_seconds: 'cacheTtlSeconds', columns: 'columns' };
+const TABLE_FIELDS = { name: 'name', description: 'description', cache_ttl_seconds: 'cacheTtlSeconds', columns: 'columns' } as const satisfies FieldMap;
 
-export const createDataTable = createOp({ root: 'createDataTable', record: 'table', body: { fields: TABLE_FIELDS }, toRest: restTable });
+export const createDataTable = createOp('createDataTable', { root: 'createDataTable', record: 'table', body: { fields: TABLE_FIELDS }, toRest: restTable });
 
-export const updateDataTable = inputOp({
+export const updateDataTable = inputOp('updateDataTable', {
   root: 'updateDataTable',
   path: ['tableId'],
   body: { ...TABLE_FIELDS, on_invalid_rows: 'onInvalidRows' },
-  respond: (p) => ({ body: restTable(recordAt(p, 'table')) }),
+  respond: (p) => ({ body: restTable(fieldOf(p, 'table')) }),
 });
 
-export const deleteDataTable = deleteOp({ root: 'deleteDataTable', param: 'tableId', variable: 'tableId' });
+export const deleteDataTable = deleteOp('deleteDataTable', { root: 'deleteDataTable', param: 'tableId', variable: 'tableId' });
 
-export const createDataTableRow = inputOp({
+export const createDataTableRow = inputOp('createDataTableRow', {
   root: 'createDataTableRow',
   path: ['tableId'],
   body: { data: 'data' },
-  respond: (p) => ({ status: 201, body: restRow(recordAt(p, 'row')) }),
+  respond: (p) => ({ status: 201, body: restRow(fieldOf(p, 'row')) }),
 });
 
-export const updateDataTableRow = inputOp({
+export const updateDataTableRow = inputOp('updateDataTableRow', {
   root: 'updateDataTableRow',
   path: ['tableId', 'rowId'],
   body: { data: 'data', version: 'version' },
-  respond: (p) => ({ body: restRow(recordAt(p, 'row')) }),
+  respond: (p) => ({ body: restRow(fieldOf(p, 'row')) }),
 });
 
-export const deleteDataTableRow: RestOperation = {
+export const deleteDataTableRow = restOp('deleteDataTableRow', {
   variables: ({ params, query }) => ({ tableId: params.tableId, rowId: params.rowId, version: query.version }),
   respond(data) {
-    payloadAt(data, 'deleteDataTableRow');
+    payloadOf(data, 'deleteDataTableRow');
     return { status: 204, body: null };
   },
   accepts: { path: ['tableId', 'rowId'], query: ['version'] },
-};
+});
 
-const batchBody = (p: GqlRecord) => ({
+type BatchPayload = NonNullable<BatchCreateDataTableRowsMutation['batchCreateDataTableRows']>;
+const batchBody = (p: BatchPayload) => ({
   body: { results: Array.isArray(p.results) ? p.results.map(restResult) : [], success_count: p.successCount ?? 0, failure_count: p.failureCount ?? 0 },
 });
 
-export const batchCreateDataTableRows = inputOp({ root: 'batchCreateDataTableRows', path: ['tableId'], body: { rows: 'rows' }, respond: batchBody });
+export const batchCreateDataTableRows = inputOp('batchCreateDataTableRows', {
+  root: 'batchCreateDataTableRows',
+  path: ['tableId'],
+  body: { rows: 'rows' },
+  respond: batchBody,
+});
 
-export const batchDeleteDataTableRows = inputOp({
+export const batchDeleteDataTableRows = inputOp('batchDeleteDataTableRows', {
   root: 'batchDeleteDataTableRows',
   path: ['tableId'],
   body: { row_ids: 'rowIds', rowIds: 'rowIds' },
   respond: batchBody,
 });
 
-export const reorderDataTableRows = inputOp({
+export const reorderDataTableRows = inputOp('reorderDataTableRows', {
   root: 'reorderDataTableRows',
   path: ['tableId'],
   // snake_case like every REST body; the spec's camelCase parameter names are accepted too.
@@ -153,26 +165,26 @@ export const reorderDataTableRows = inputOp({
   respond: (p) => ({ body: { moved: p.moved ?? 0 } }),
 });
 
-export const rollbackDataTableRow = inputOp({
+export const rollbackDataTableRow = inputOp('rollbackDataTableRow', {
   root: 'rollbackDataTableRow',
   path: ['tableId', 'rowId'],
   body: { version: 'version', expected_version: 'expectedVersion' },
-  respond: (p) => ({ body: { new_version: p.newVersion, restored_row: restRow(recordAt(p, 'restoredRow')) } }),
+  respond: (p) => ({ body: { new_version: p.newVersion, restored_row: restRow(fieldOf(p, 'restoredRow')) } }),
 });
 
-export const listDataTableRowVersions: RestOperation = {
+export const listDataTableRowVersions = restOp('listDataTableRowVersions', {
   variables: ({ params }) => ({ tableId: params.tableId, rowId: params.rowId }),
-  respond: (data) => ({ body: recordsAt(data, 'dataTableRowVersions').map(restVersion) }),
+  respond: (data) => ({ body: listOf(data, 'dataTableRowVersions').map(restVersion) }),
   accepts: { path: ['tableId', 'rowId'] },
-};
+});
 
-export const getDataTableRowVersion: RestOperation = {
+export const getDataTableRowVersion = restOp('getDataTableRowVersion', {
   // Path parameters arrive as text; the OpenAPI check has already refused non-integers.
   variables: ({ params }) => ({ tableId: params.tableId, rowId: params.rowId, version: Number(params.version) }),
   respond(data, { params }) {
     const v = data.dataTableRowVersion;
-    if (!isRecord(v)) throw notFound('row version', `${String(params.rowId)}@${String(params.version)}`);
+    if (!v) throw notFound('row version', `${String(params.rowId)}@${String(params.version)}`);
     return { body: restVersion(v) };
   },
   accepts: { path: ['tableId', 'rowId', 'version'] },
-};
+});

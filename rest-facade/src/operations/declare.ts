@@ -2,13 +2,42 @@
  * REST operations described as data. The common shapes (list with take/page and filters, get by
  * id, create, update/put, JSON Patch, delete) are one call each; the builders own the paging,
  * the body -> input mapping, the payload/error mapping, the reference's status codes and the
- * `accepts` list the startup check compares with rest.yaml.
+ * `accepts` list the startup check (and `npm test`) compares with rest.yaml.
  *
- *   export const listDevices = listOp({ root: 'device', params: { group_id: 'groupId', id: { to: 'id', one: true } }, toRest: toRestDevice });
+ *   export const listDevices = listOp('listDevices', { root: 'device', params: { group_id: 'groupId' }, toRest: toRestDevice });
+ *
+ * Given its operationId first, a builder is typed by the persisted document of that name
+ * (kit's generated RestOperationTypes): `root` must be a root field of its answer, `record` a field
+ * of the payload, and `toRest` receives the document's own record type and must return what
+ * rest.yaml answers (rest-api.generated.ts), so a field renamed in a subgraph's SDL (and its
+ * documents) fails `npm run typecheck` where a mapper reads it. The older form without the
+ * operationId (`listOp({ root, ... })`) still works, untyped; the registry then keys it by its
+ * export name. A create/update/patch/delete declaration also names its mutation (`document`), from
+ * which `npm run codegen` writes the persisted document when no hand-written one exists.
  */
 import { camelPatch, notFound, pageWindow, payloadAt, snakeKeys, type FieldNames } from '@pylon/kit';
 import { isRecord, one, recordAt, recordsAt, type GqlRecord } from './shape.js';
-import type { RestInput, RestOperation, RestSuccess } from './types.js';
+import type { DataOf, ItemOf, OperationId, RestBodyOf, RestInput, RestItemOf, RestOperation, RestSuccess, RootOf, VariablesOf } from './types.js';
+
+/** The record type of a payload field: `createDevice { device }` -> the device. */
+type PayloadRecord<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>> = NonNullable<NonNullable<DataOf<N>[R]>[K]>;
+type PayloadField<N extends OperationId, R extends RootOf<N>> = keyof NonNullable<DataOf<N>[R]> & string;
+
+/** Names the operation (for the registry) when its builder was given its operationId. */
+function named<O extends RestOperation<never>>(operationId: string | undefined, op: O): O {
+  return operationId ? { ...op, operationId } : op;
+}
+
+/**
+ * A hand-written operation typed by its persisted document: `respond` reads the document's answer,
+ * `variables` may name only the document's variables.
+ */
+export function restOp<N extends OperationId, D = DataOf<N>>(
+  operationId: N,
+  op: Omit<RestOperation<D>, 'operationId' | 'variables'> & { variables(input: RestInput): { [K in keyof VariablesOf<N>]?: unknown } },
+): RestOperation<D> & { operationId: N } {
+  return { ...op, operationId } as RestOperation<D> & { operationId: N };
+}
 
 /** GraphQL record -> REST body. */
 export type ToRest = (record: GqlRecord, input: RestInput) => unknown;
@@ -21,9 +50,15 @@ export const snakeRecord: ToRest = (r) => snakeKeys(r);
  * `{ to, one?, map? }` (`one`: a single value sent as a one-element list; `map`: value conversion).
  * `false` reads nothing: the property is accepted and deliberately dropped (say why where it is declared).
  */
-export type FieldSpec = string | false | { to: string; one?: boolean; map?: (value: unknown, input: RestInput) => unknown };
+export type FieldSpec<V extends string = string> = V | false | { to: V; one?: boolean; map?: (value: unknown, input: RestInput) => unknown };
 
-export type FieldMap = Readonly<Record<string, FieldSpec>>;
+/** REST name -> variable or input field; typed declarations take only the document's own names (`V`). */
+export type FieldMap<V extends string = string> = Readonly<Record<string, FieldSpec<V>>>;
+
+/** The variables the operation's document declares. */
+type VariableName<N extends OperationId> = keyof VariablesOf<N> & string;
+/** The fields of the document's `$input` variable (its input type). */
+type InputField<N extends OperationId> = VariablesOf<N> extends { input: infer I } ? keyof NonNullable<I> & string : never;
 
 /** Values of `source` under their GraphQL names (only the properties present). */
 export function mapFields(source: unknown, fields: FieldMap, input: RestInput): Record<string, unknown> {
@@ -97,7 +132,23 @@ function canonical(query: Record<string, unknown>, aliases: Readonly<Record<stri
 /** The largest `limit` list queries take (kit DEFAULT_LIST_LIMIT.max): no look-ahead item beyond it. */
 const LOOKAHEAD_MAX = 1000;
 
-export function listOp(spec: ListSpec): RestOperation {
+/** ListSpec typed by the operation's document (root, count key, record) and rest.yaml (item). */
+export type TypedListSpec<N extends OperationId, R extends RootOf<N>> = Omit<ListSpec, 'root' | 'count' | 'toRest' | 'params' | 'fixed'> & {
+  root: R;
+  params?: FieldMap<VariableName<N>>;
+  fixed?: { [K in VariableName<N>]?: unknown };
+  count?: RootOf<N>;
+  toRest?: (record: ItemOf<N, R>, input: RestInput) => RestItemOf<N>;
+};
+
+export function listOp<N extends OperationId, R extends RootOf<N>>(operationId: N, spec: TypedListSpec<N, R>): RestOperation<DataOf<N>>;
+export function listOp(spec: ListSpec): RestOperation;
+export function listOp(idOrSpec: string | ListSpec, typed?: unknown): RestOperation {
+  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as ListSpec] : [undefined, idOrSpec];
+  return named(operationId, listOperation(spec));
+}
+
+function listOperation(spec: ListSpec): RestOperation {
   const paging = spec.paging ?? 'take/page';
   const names = paging === 'none' ? undefined : paging === 'take/page' ? { take: 'take', page: 'page' } : paging;
   const params = spec.params ?? {};
@@ -151,7 +202,21 @@ export interface GetSpec {
   toRest?: ToRest;
 }
 
-export function getOp(spec: GetSpec): RestOperation {
+export type TypedGetSpec<N extends OperationId, R extends RootOf<N>> = Omit<GetSpec, 'root' | 'toRest' | 'query' | 'variable'> & {
+  root: R;
+  query?: FieldMap<VariableName<N>>;
+  variable?: VariableName<N>;
+  toRest?: (record: ItemOf<N, R>, input: RestInput) => RestBodyOf<N>;
+};
+
+export function getOp<N extends OperationId, R extends RootOf<N>>(operationId: N, spec: TypedGetSpec<N, R>): RestOperation<DataOf<N>>;
+export function getOp(spec: GetSpec): RestOperation;
+export function getOp(idOrSpec: string | GetSpec, typed?: unknown): RestOperation {
+  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as GetSpec] : [undefined, idOrSpec];
+  return named(operationId, getOperation(spec));
+}
+
+function getOperation(spec: GetSpec): RestOperation {
   const param = spec.param ?? 'id';
   const toRest = spec.toRest ?? snakeRecord;
   return {
@@ -224,11 +289,43 @@ function writeOp(spec: WriteSpec, defaults: { param: string | false; status: num
     },
     fieldNames,
     accepts: { ...(param ? { path: [param] } : {}), ...(spec.query ? { query: Object.keys(spec.query) } : {}), body: Object.keys(spec.body.fields) },
+    document: { root: spec.root, record: spec.record },
   };
 }
 
-export const createOp = (spec: WriteSpec) => writeOp(spec, { param: false, status: 201 });
-export const updateOp = (spec: WriteSpec) => writeOp(spec, { param: 'id', status: 200 });
+/** WriteSpec typed by the mutation's document (root, payload record) and rest.yaml (body). */
+export type TypedWriteSpec<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>> = Omit<
+  WriteSpec,
+  'root' | 'record' | 'toRest' | 'body' | 'query' | 'variable'
+> & {
+  root: R;
+  record: K;
+  /** Body properties map onto the fields of the document's `$input`. */
+  body: Omit<BodySpec, 'fields'> & { fields: FieldMap<InputField<N>> };
+  query?: FieldMap<InputField<N>>;
+  variable?: VariableName<N>;
+  toRest?: (record: PayloadRecord<N, R, K>, input: RestInput) => RestBodyOf<N>;
+};
+
+export function createOp<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>>(
+  operationId: N,
+  spec: TypedWriteSpec<N, R, K>,
+): RestOperation<DataOf<N>>;
+export function createOp(spec: WriteSpec): RestOperation;
+export function createOp(idOrSpec: string | WriteSpec, typed?: unknown): RestOperation {
+  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as WriteSpec] : [undefined, idOrSpec];
+  return named(operationId, writeOp(spec, { param: false, status: 201 }));
+}
+
+export function updateOp<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>>(
+  operationId: N,
+  spec: TypedWriteSpec<N, R, K>,
+): RestOperation<DataOf<N>>;
+export function updateOp(spec: WriteSpec): RestOperation;
+export function updateOp(idOrSpec: string | WriteSpec, typed?: unknown): RestOperation {
+  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as WriteSpec] : [undefined, idOrSpec];
+  return named(operationId, writeOp(spec, { param: 'id', status: 200 }));
+}
 
 export interface PatchSpec {
   root: string;
@@ -242,8 +339,24 @@ export interface PatchSpec {
   toRest?: ToRest;
 }
 
+export type TypedPatchSpec<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>> = Omit<PatchSpec, 'root' | 'record' | 'toRest'> & {
+  root: R;
+  record: K;
+  toRest?: (record: PayloadRecord<N, R, K>, input: RestInput) => RestBodyOf<N>;
+};
+
 /** PATCH with a JSON Patch array whose paths name REST properties. */
-export function patchOp(spec: PatchSpec): RestOperation {
+export function patchOp<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>>(
+  operationId: N,
+  spec: TypedPatchSpec<N, R, K>,
+): RestOperation<DataOf<N>>;
+export function patchOp(spec: PatchSpec): RestOperation;
+export function patchOp(idOrSpec: string | PatchSpec, typed?: unknown): RestOperation {
+  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as PatchSpec] : [undefined, idOrSpec];
+  return named(operationId, patchOperation(spec));
+}
+
+function patchOperation(spec: PatchSpec): RestOperation {
   const param = spec.param ?? 'id';
   const toRest = spec.toRest ?? snakeRecord;
   const fieldNames = { id: param };
@@ -263,11 +376,25 @@ export function patchOp(spec: PatchSpec): RestOperation {
     },
     fieldNames,
     accepts: { path: [param], body: 'whole' },
+    document: { root: spec.root, record: spec.record },
   };
 }
 
+export interface DeleteSpec {
+  root: string;
+  param?: string;
+  variable?: string;
+}
+
 /** DELETE by id: 204 with no body. */
-export function deleteOp(spec: { root: string; param?: string; variable?: string }): RestOperation {
+export function deleteOp<N extends OperationId>(operationId: N, spec: DeleteSpec & { root: RootOf<N> }): RestOperation<DataOf<N>>;
+export function deleteOp(spec: DeleteSpec): RestOperation;
+export function deleteOp(idOrSpec: string | DeleteSpec, typed?: unknown): RestOperation {
+  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as DeleteSpec] : [undefined, idOrSpec];
+  return named(operationId, deleteOperation(spec));
+}
+
+function deleteOperation(spec: DeleteSpec): RestOperation {
   const param = spec.param ?? 'id';
   return {
     variables: ({ params }) => ({ [spec.variable ?? 'id']: params[param] }),
@@ -277,6 +404,7 @@ export function deleteOp(spec: { root: string; param?: string; variable?: string
     },
     fieldNames: { [spec.variable ?? 'id']: param },
     accepts: { path: [param] },
+    document: { root: spec.root },
   };
 }
 

@@ -4,8 +4,8 @@
  */
 import { AppError, badInput, notFound, payloadAt, snakeKeys } from '@pylon/kit';
 import { toRestPingData } from './devices.js';
-import { recordsAt, type GqlRecord } from './shape.js';
-import type { RestOperation } from './types.js';
+import type { GetDevicePingDataQuery, GetDeviceSnapQuery, SendBulkDeviceCommandsMutation } from '@pylon/kit/generated/rest-operations.generated';
+import { restOp } from './declare.js';
 
 /** A REST command: { command, arg } (spec) or { name, arg } (reference); a numeric arg is sent as its text. */
 function commandsOf(list: unknown): { command: unknown; arg: unknown }[] {
@@ -19,15 +19,15 @@ function commandsOf(list: unknown): { command: unknown; arg: unknown }[] {
  * Queued, answered 204 like the reference (no body); `Location` names the queued commands, a list
  * `GET /devices/{id}/commands?id=...` answers with their status.
  */
-export const sendDeviceCommand: RestOperation = {
+export const sendDeviceCommand = restOp('sendDeviceCommand', {
   variables: ({ params, body }) => ({ deviceId: params.id, commands: commandsOf(body) }),
   respond(data, { params }) {
-    const payload = payloadAt(data, 'sendDeviceCommand');
-    const ids = ((payload.commands ?? []) as GqlRecord[]).map((c) => `id=${encodeURIComponent(String(c.id))}`);
+    const payload = payloadAt(data, 'sendDeviceCommand') as NonNullable<typeof data.sendDeviceCommand>;
+    const ids = (payload.commands ?? []).map((c) => `id=${encodeURIComponent(c.id)}`);
     return { status: 204, body: null, headers: { Location: `/devices/${encodeURIComponent(String(params.id))}/commands?${ids.join('&')}` } };
   },
   accepts: { path: ['id'], body: 'whole' },
-};
+});
 
 const STATUS_TO_GQL: Record<string, string> = { Queued: 'QUEUED', Delivered: 'DELIVERED', Acknowledged: 'ACKNOWLEDGED', Failed: 'FAILED', Expired: 'EXPIRED' };
 const STATUS_TO_REST = Object.fromEntries(Object.entries(STATUS_TO_GQL).map(([rest, gql]) => [gql, rest]));
@@ -35,7 +35,7 @@ const STATUS_TO_REST = Object.fromEntries(Object.entries(STATUS_TO_GQL).map(([re
 const BY_ID_WINDOW = 1000;
 
 /** GET /devices/{id}/commands: newest first, with status; `id` keeps the commands a send's `Location` named. */
-export const listDeviceCommands: RestOperation = {
+export const listDeviceCommands = restOp('listDeviceCommands', {
   variables: ({ params, query }) => ({
     deviceId: params.id,
     status: Array.isArray(query.status) ? query.status.map((s) => STATUS_TO_GQL[String(s)]) : undefined,
@@ -43,13 +43,13 @@ export const listDeviceCommands: RestOperation = {
   }),
   respond(data, { query }) {
     const wanted = Array.isArray(query.id) ? new Set(query.id.map(String)) : undefined;
-    const commands = recordsAt(data, 'deviceCommands').filter((c) => !wanted || wanted.has(String(c.id)));
+    const commands = (data.deviceCommands ?? []).filter((c) => !wanted || wanted.has(c.id));
     const take = typeof query.take === 'number' ? query.take : 100;
-    return { body: commands.slice(0, take).map((c) => ({ ...(snakeKeys(c) as GqlRecord), status: STATUS_TO_REST[String(c.status)] ?? c.status })) };
+    return { body: commands.slice(0, take).map((c) => ({ ...(snakeKeys(c) as object), status: STATUS_TO_REST[c.status] ?? c.status })) };
   },
   fieldNames: { deviceId: 'id', limit: 'take' },
   accepts: { path: ['id'], query: ['id', 'status', 'take'] },
-};
+});
 
 /**
  * Two bodies: Pylon's `{ device_ids, commands }` (the same commands for every device; answered 200
@@ -59,7 +59,9 @@ export const listDeviceCommands: RestOperation = {
  */
 type DeviceCommand = { deviceId?: unknown; commands?: unknown };
 
-export const sendBulkDeviceCommands: RestOperation = {
+type BulkData = SendBulkDeviceCommandsMutation | { batches: SendBulkDeviceCommandsMutation[] };
+
+export const sendBulkDeviceCommands = restOp<'sendBulkDeviceCommands', BulkData>('sendBulkDeviceCommands', {
   batches({ body }) {
     if (!Array.isArray(body)) return undefined;
     const byCommands = new Map<string, { deviceIds: unknown[]; commands: unknown[] }>();
@@ -77,9 +79,9 @@ export const sendBulkDeviceCommands: RestOperation = {
     return { input: { deviceIds: b.device_ids, commands: commandsOf(b.commands) } };
   },
   respond(data, { body }) {
-    if (!Array.isArray(data.batches)) return { body: snakeKeys(data.sendBulkDeviceCommands) };
-    for (const answer of data.batches as GqlRecord[]) {
-      const results = ((answer.sendBulkDeviceCommands as GqlRecord | null)?.results ?? []) as GqlRecord[];
+    if (!('batches' in data)) return { body: snakeKeys(data.sendBulkDeviceCommands) };
+    for (const answer of data.batches) {
+      const results = answer.sendBulkDeviceCommands?.results ?? [];
       const failed = results.find((r) => r.success !== true);
       if (failed) {
         const index = (body as DeviceCommand[]).findIndex((e) => e.deviceId === failed.deviceId);
@@ -93,9 +95,9 @@ export const sendBulkDeviceCommands: RestOperation = {
   },
   fieldNames: { 'input.deviceIds': 'device_ids', deviceIds: 'device_ids', input: 'body' },
   accepts: { body: ['device_ids', 'commands'], arrayBody: true },
-};
+});
 
-export const trackDeviceEvent: RestOperation = {
+export const trackDeviceEvent = restOp('trackDeviceEvent', {
   variables: ({ params, body }) => {
     const b = (body ?? {}) as Record<string, unknown>;
     return { deviceId: params.id, input: { sessionId: b.session_id, eventName: b.event_name, properties: b.properties } };
@@ -106,22 +108,22 @@ export const trackDeviceEvent: RestOperation = {
     return { status: 204, body: null };
   },
   accepts: { path: ['id'], body: ['session_id', 'event_name', 'properties'] },
-};
+});
 
 /** The device a registration key names in the caller's account (another account's key is unknown). */
-function deviceByKey(data: GqlRecord): GqlRecord {
-  const [device] = recordsAt(data, 'device');
+function deviceByKey<D>(data: { device: D[] | null }): D {
+  const [device] = data.device ?? [];
   if (!device) throw notFound('device with this registration key');
   return device;
 }
 
-function pingDataBody(data: GqlRecord) {
+function pingDataBody(data: GetDevicePingDataQuery) {
   const ping = deviceByKey(data).pingData;
   if (!ping) throw new AppError('NOT_FOUND', 'the device has not pinged yet');
-  return { body: toRestPingData(ping as GqlRecord) };
+  return { body: toRestPingData(ping) };
 }
 
-export const getPingData: RestOperation = {
+export const getPingData = restOp('getPingData', {
   variables: ({ query }) => {
     const key = query.registration_key ?? query.key;
     if (typeof key !== 'string') throw badInput('registration_key', 'registration_key is required');
@@ -129,22 +131,22 @@ export const getPingData: RestOperation = {
   },
   respond: (data) => pingDataBody(data),
   accepts: { query: ['registration_key', 'key'] },
-};
+});
 
-export const getDevicePingData: RestOperation = {
+export const getDevicePingData = restOp('getDevicePingData', {
   variables: ({ params }) => ({ registrationKey: params.registrationKey }),
   respond: (data) => pingDataBody(data),
   accepts: { path: ['registrationKey'] },
-};
+});
 
 /** The latest screenshot as image/jpeg (or its base64 text with base64=true). */
-export const getDeviceSnap: RestOperation = {
+export const getDeviceSnap = restOp('getDeviceSnap', {
   variables: ({ params }) => ({ registrationKey: params.registrationKey }),
-  respond(data, { query }) {
+  respond(data: GetDeviceSnapQuery, { query }) {
     const snap = deviceByKey(data).snap;
     if (typeof snap !== 'string') throw new AppError('NOT_FOUND', 'the device has sent no screenshot yet');
     if (query.base64 === true) return { body: snap, contentType: 'text/plain; charset=utf-8' };
     return { body: Buffer.from(snap, 'base64'), contentType: 'image/jpeg' };
   },
   accepts: { path: ['registrationKey'], query: ['base64'] },
-};
+});

@@ -1,6 +1,6 @@
 /** POST /devices, PUT/PATCH/DELETE /devices/{id} onto createDevice / updateDevice / patchDevice / deleteDevice. */
 import { createOp, deleteOp, patchOp, updateOp, type FieldMap } from './declare.js';
-import { toRestDevice } from './devices.js';
+import { toRestDevice, type DeviceData } from './devices.js';
 import { isRecord } from './shape.js';
 
 /** Tags as the reference sends them ("a,b") or as a list; null or "" clear them. */
@@ -27,7 +27,7 @@ function locationInput(v: unknown): unknown {
  * mac_address and beacon have no Pylon field (the player reports its MAC address in ping data), so
  * they are accepted and dropped rather than refused.
  */
-const DEVICE_FIELDS: FieldMap = {
+const DEVICE_FIELDS = {
   name: 'name',
   tags: { to: 'tags', map: tagList },
   group_id: 'groupId',
@@ -41,16 +41,16 @@ const DEVICE_FIELDS: FieldMap = {
   last_service: false,
   mac_address: false,
   beacon: false,
-};
+} as const satisfies FieldMap;
 
-const toRest = (d: Record<string, unknown>) => toRestDevice(d);
+const toRest = (d: DeviceData) => toRestDevice(d);
 
 /**
  * The reference's `activation_code` query parameter is the code a player shows to be paired; a
  * Pylon player shows its registration key, so the code is taken as `registration_key` (a
  * `registration_key` in the body wins).
  */
-export const createDevice = createOp({
+export const createDevice = createOp('createDevice', {
   root: 'createDevice',
   record: 'device',
   query: { activation_code: 'registrationKey' },
@@ -59,7 +59,7 @@ export const createDevice = createOp({
 });
 
 /** PUT answers 204 like the reference; GET /devices/{id} reads the result. */
-export const updateDevice = updateOp({
+export const updateDevice = updateOp('updateDevice', {
   root: 'updateDevice',
   record: 'device',
   // PUT replaces the writable representation: what the body leaves out is reset (the name stays when not given).
@@ -73,7 +73,7 @@ export const updateDevice = updateOp({
 });
 
 /** Paths may use the reference's names (/timeZone) and its tag string ("a,b"). */
-export const patchDevice = patchOp({
+export const patchDevice = patchOp('patchDevice', {
   root: 'patchDevice',
   record: 'device',
   renames: { timeZone: 'timezone' },
@@ -81,4 +81,4 @@ export const patchDevice = patchOp({
   toRest,
 });
 
-export const deleteDevice = deleteOp({ root: 'deleteDevice' });
+export const deleteDevice = deleteOp('deleteDevice', { root: 'deleteDevice' });

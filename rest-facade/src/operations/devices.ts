@@ -1,8 +1,12 @@
 /** GET /devices and GET /devices/{id} onto Query.device. */
 import { snakeKeys } from '@pylon/kit';
+import type { RestDeviceFragment, RestPingDataFragment } from '@pylon/kit/generated/rest-operations.generated';
 import { getOp, listOp } from './declare.js';
-import { isRecord, type GqlRecord } from './shape.js';
-import type { RestInput } from './types.js';
+import { isRecord } from './shape.js';
+import type { RestInput, RestSchema } from './types.js';
+
+/** A device as the persisted documents select it (the RestDevice fragment; lists add `snap`). */
+export type DeviceData = RestDeviceFragment & { snap?: string | null };
 
 /** An int64 figure of the reference (bytes, rates, milliseconds, percentages) from a GraphQL Float. */
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : null);
@@ -15,8 +19,8 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
  * disk_usage, bytes_received, transfer_rate): there 0, what the reference's own service answers,
  * since a typed client (a C# `long`) cannot hold null. `meta` keeps the player's own keys.
  */
-export function toRestPingData(p: GqlRecord): Record<string, unknown> {
-  return {
+export function toRestPingData(p: RestPingDataFragment): RestSchema<'PingData'> {
+  const body = {
     type: str(p.type),
     snap: null,
     player_version: str(p.playerVersion),
@@ -38,6 +42,8 @@ export function toRestPingData(p: GqlRecord): Record<string, unknown> {
     meta: isRecord(p.meta) ? p.meta : null,
     cpu_temperature: num(p.cpuTemperature),
   };
+  // timestamp: null only for a ping that reported none (the reference's type is a plain string).
+  return body as RestSchema<'PingData'>;
 }
 
 /**
@@ -45,7 +51,7 @@ export function toRestPingData(p: GqlRecord): Record<string, unknown> {
  * everything downloaded); a player that reports no progress is taken as in sync while it is online
  * (it fetches its content on every ping).
  */
-function inSync(d: GqlRecord, ping: GqlRecord | null): boolean {
+function inSync(d: DeviceData, ping: RestPingDataFragment | null): boolean {
   if (!ping) return false;
   const pct = int(ping.downloadPctComplete);
   return pct !== null ? pct >= 100 : d.isOnline === true;
@@ -60,7 +66,7 @@ function inSync(d: GqlRecord, ping: GqlRecord | null): boolean {
  * `serial_number` what the player reports, `deactivated` false (Pylon deletes, never deactivates);
  * the rest, which Pylon has no concept for, are null.
  */
-export function toRestDevice(d: GqlRecord, input?: RestInput): Record<string, unknown> {
+export function toRestDevice(d: DeviceData, input?: RestInput): RestSchema<'Device'> {
   const body = snakeKeys(d, undefined, SNAP_AND_NESTED) as Record<string, unknown>;
   if (Array.isArray(body.tags)) body.tags = body.tags.join(',');
   if ('created_on' in body) body.entered_service = body.created_on;
@@ -82,7 +88,8 @@ export function toRestDevice(d: GqlRecord, input?: RestInput): Record<string, un
     service_level: null,
   });
   if (input?.query.include_snap === true) body.snap = d.snap ?? null;
-  return body;
+  // The generic case conversion above produces the rest of the Device members.
+  return body as RestSchema<'Device'>;
 }
 const SNAP_AND_NESTED = ['snap', 'deviceType', 'location', 'pingData'] as const;
 
@@ -99,7 +106,7 @@ const REFERENCE_NAMES = {
   IsOnline: 'is_online',
 };
 
-export const listDevices = listOp({
+export const listDevices = listOp('listDevices', {
   root: 'device',
   count: 'total',
   params: {
@@ -115,4 +122,4 @@ export const listDevices = listOp({
   toRest: toRestDevice,
 });
 
-export const getDevice = getOp({ root: 'device', what: 'device', toRest: (d) => toRestDevice(d) });
+export const getDevice = getOp('getDevice', { root: 'device', what: 'device', toRest: (d) => toRestDevice(d) });

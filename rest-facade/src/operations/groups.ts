@@ -2,12 +2,39 @@
  * Group CRUD (devices, media, playlists, templates, schedules all have groups): one call gives the
  * four REST operations over a flat, depth-first group list query and the three group mutations.
  */
+import type {
+  ListDeviceGroupsQuery,
+  ListMediaGroupsQuery,
+  ListPlaylistGroupsQuery,
+  ListScheduleGroupsQuery,
+  ListTemplateGroupsQuery,
+} from '@pylon/kit/generated/rest-operations.generated';
 import { createOp, deleteOp, updateOp, type FieldMap } from './declare.js';
 import { recordsAt, type GqlRecord } from './shape.js';
 import type { RestOperation } from './types.js';
 import { AppError, snakeKeys } from '@pylon/kit';
 
-const GROUP_FIELDS: FieldMap = { name: 'name', parent_id: 'parentId' };
+/** One group of a flat group list, as every group-list document selects it. */
+export interface GroupData {
+  id: string;
+  name: string;
+  parentId: string | null;
+  count: number;
+  level: number;
+}
+type ItemOfList<L> = NonNullable<L> extends readonly (infer I)[] ? I : never;
+/** Fails to compile when a group-list document stops selecting a member GroupData names. */
+export type GroupListsSelectGroupData<
+  T extends GroupData = ItemOfList<
+    | ListDeviceGroupsQuery['deviceGroups']
+    | ListMediaGroupsQuery['mediaGroups']
+    | ListPlaylistGroupsQuery['playlistGroups']
+    | ListTemplateGroupsQuery['templateGroups']
+    | ListScheduleGroupsQuery['scheduleGroups']
+  >,
+> = T;
+
+const GROUP_FIELDS = { name: 'name', parent_id: 'parentId' } as const satisfies FieldMap;
 
 /**
  * Body `finish` for inputs whose name is required while the reference's request schema allows null:
@@ -24,12 +51,12 @@ export const toRestGroup = (g: GqlRecord) => snakeKeys(g) as Record<string, unkn
  * Nests a flat, depth-first group list (parents before children, each with its level) into trees
  * of any depth. Built here rather than by a nested query, whose depth the GraphQL limits would cap.
  */
-export function nest(flat: GqlRecord[]): GqlRecord[] {
+export function nest(flat: GroupData[]): GqlRecord[] {
   const roots: GqlRecord[] = [];
   const lastAtLevel: GqlRecord[] = [];
   for (const g of flat) {
     const node: GqlRecord = { ...g, children: [] };
-    const level = typeof g.level === 'number' ? g.level : 0;
+    const level = g.level;
     const parent = level > 0 ? lastAtLevel[level - 1] : undefined;
     if (parent) (parent.children as GqlRecord[]).push(node);
     else roots.push(node);
@@ -69,7 +96,7 @@ export function groupOps(
   const list: RestOperation = {
     variables: () => ({ tree: false }),
     respond(data, { query }) {
-      const flat = recordsAt(data, roots.list);
+      const flat = recordsAt(data, roots.list) as unknown as GroupData[];
       let groups = query.tree === true ? nest(flat) : flat.map((g) => ({ ...g, children: [] }));
       if (typeof query.id === 'string') groups = groups.filter((g) => g.id === query.id);
       // take/page over the list (the top-level groups in tree form). The whole list is at hand, so

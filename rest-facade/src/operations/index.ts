@@ -1,167 +1,41 @@
 /**
- * Every REST operation, keyed by operationId. Adding an endpoint = a path in
- * schema/openapi/rest.yaml + schema/operations/rest/<operationId>.graphql + one declarative line
- * (declare.ts: listOp/getOp/createOp/updateOp/patchOp/deleteOp, groups.ts: groupOps) listed here;
- * the facade refuses to start when the three disagree or a documented parameter is not mapped.
+ * Every REST operation, keyed by operationId, collected from the modules of this folder (their
+ * list, modules.generated.ts, is written by `npm run codegen`): an exported value that is a
+ * RestOperation is registered under the operationId it was declared with (`listOp('listDevices',
+ * ...)`, `restOp('getAccount', ...)`), or else under its export name. Adding an endpoint = a path in
+ * schema/openapi/rest.yaml + schema/operations/rest/<operationId>.graphql + one declaration
+ * exported from an area module; nothing to list here. The facade refuses to start (and
+ * rest-facade/test/registry.test.ts fails) when the three disagree or a documented parameter is
+ * not mapped.
  */
-import { getAccount, listOrganizations, updateAccount } from './account.js';
-import { ANALYTICS_OPERATIONS } from './analytics.js';
-import { getAuditEvent, listAuditEvents } from './audit-events.js';
-import { getDevice, listDevices } from './devices.js';
-import { createDevice, deleteDevice, patchDevice, updateDevice } from './device-writes.js';
-import { createDeviceGroup, deleteDeviceGroup, listDeviceGroups, updateDeviceGroup } from './device-groups.js';
-import {
-  getDevicePingData,
-  getDeviceSnap,
-  getPingData,
-  listDeviceCommands,
-  sendBulkDeviceCommands,
-  sendDeviceCommand,
-  trackDeviceEvent,
-} from './device-commands.js';
-import { getAlert, listAlerts, patchAlert, updateAlert } from './alerts.js';
-import { getUser, listUsers } from './users.js';
-import {
-  createMediaGroup,
-  deleteMedia,
-  deleteMediaGroup,
-  getMedia,
-  importMedia,
-  listMedia,
-  listMediaGroups,
-  patchMedia,
-  updateMedia,
-  updateMediaGroup,
-} from './media.js';
-import {
-  createPlaylist,
-  createPlaylistGroup,
-  deletePlaylist,
-  deletePlaylistGroup,
-  getPlaylist,
-  listPlaylistGroups,
-  listPlaylists,
-  patchPlaylist,
-  updatePlaylist,
-  updatePlaylistGroup,
-} from './playlists.js';
-import { createTemplateGroup, deleteTemplate, deleteTemplateGroup, getTemplate, listTemplateGroups, listTemplates, updateTemplateGroup } from './templates.js';
-import {
-  batchCreateDataTableRows,
-  batchDeleteDataTableRows,
-  createDataTable,
-  createDataTableRow,
-  deleteDataTable,
-  deleteDataTableRow,
-  getDataTable,
-  getDataTableRowVersion,
-  listDataTableRowVersions,
-  listDataTables,
-  reorderDataTableRows,
-  rollbackDataTableRow,
-  updateDataTable,
-  updateDataTableRow,
-} from './datatables.js';
-import {
-  createSchedule,
-  createScheduleGroup,
-  deleteSchedule,
-  deleteScheduleGroup,
-  getSchedule,
-  listScheduleGroups,
-  listSchedules,
-  patchSchedule,
-  updateSchedule,
-  updateScheduleGroup,
-} from './schedules.js';
+import { OPERATION_MODULES } from './modules.generated.js';
 import type { RestOperation } from './types.js';
 
 export type { Accepts, RestInput, RestOperation, RestSuccess } from './types.js';
 
-export const REST_OPERATIONS: Readonly<Record<string, RestOperation>> = {
-  getAccount,
-  updateAccount,
-  listOrganizations,
-  listAuditEvents,
-  getAuditEvent,
-  listUsers,
-  getUser,
-  listDevices,
-  getDevice,
-  // Devices issue: device writes, groups, commands, events, ping data, screenshots, alerts.
-  createDevice,
-  updateDevice,
-  patchDevice,
-  deleteDevice,
-  listDeviceGroups,
-  createDeviceGroup,
-  updateDeviceGroup,
-  deleteDeviceGroup,
-  sendDeviceCommand,
-  listDeviceCommands,
-  sendBulkDeviceCommands,
-  trackDeviceEvent,
-  getPingData,
-  getDevicePingData,
-  getDeviceSnap,
-  listAlerts,
-  getAlert,
-  updateAlert,
-  patchAlert,
-  // Content issue: media (uploads are served by the content service's router), playlists, templates, groups.
-  listMedia,
-  getMedia,
-  updateMedia,
-  patchMedia,
-  deleteMedia,
-  importMedia,
-  listMediaGroups,
-  createMediaGroup,
-  updateMediaGroup,
-  deleteMediaGroup,
-  listPlaylists,
-  createPlaylist,
-  getPlaylist,
-  updatePlaylist,
-  patchPlaylist,
-  deletePlaylist,
-  listPlaylistGroups,
-  createPlaylistGroup,
-  updatePlaylistGroup,
-  deletePlaylistGroup,
-  listTemplates,
-  getTemplate,
-  deleteTemplate,
-  listTemplateGroups,
-  createTemplateGroup,
-  updateTemplateGroup,
-  deleteTemplateGroup,
-  // Data tables issue (row reads, import and export: x-pylon-handler datatables).
-  listDataTables,
-  createDataTable,
-  getDataTable,
-  updateDataTable,
-  deleteDataTable,
-  createDataTableRow,
-  updateDataTableRow,
-  deleteDataTableRow,
-  batchCreateDataTableRows,
-  batchDeleteDataTableRows,
-  reorderDataTableRows,
-  listDataTableRowVersions,
-  getDataTableRowVersion,
-  rollbackDataTableRow,
-  // Scheduling issue.
-  listSchedules,
-  getSchedule,
-  createSchedule,
-  updateSchedule,
-  patchSchedule,
-  deleteSchedule,
-  listScheduleGroups,
-  createScheduleGroup,
-  updateScheduleGroup,
-  deleteScheduleGroup,
-  // Analytics issue: the /analytics datasets (GET and the legacy POST /analytics/dataset).
-  ...ANALYTICS_OPERATIONS,
-};
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A declared REST operation: `variables`, `respond` and the `accepts` the rest.yaml check reads. */
+export const isRestOperation = (v: unknown): v is RestOperation =>
+  isObject(v) && typeof v.variables === 'function' && typeof v.respond === 'function' && isObject(v.accepts);
+
+/**
+ * The operations the modules export, by operationId. Throws when two exports claim one operationId
+ * (the same operation exported under two names counts once), or when an operation declared with
+ * an operationId is exported under another name.
+ */
+export function collectOperations(modules: readonly Readonly<Record<string, unknown>>[]): Record<string, RestOperation> {
+  const out: Record<string, RestOperation> = {};
+  for (const module of modules) {
+    for (const [name, value] of Object.entries(module)) {
+      if (!isRestOperation(value)) continue;
+      const id = value.operationId ?? name;
+      if (value.operationId && value.operationId !== name) throw new Error(`REST operation '${value.operationId}' is exported as '${name}'`);
+      if (out[id] && out[id] !== value) throw new Error(`two modules declare the REST operation '${id}'`);
+      out[id] = value;
+    }
+  }
+  return out;
+}
+
+export const REST_OPERATIONS: Readonly<Record<string, RestOperation>> = collectOperations(OPERATION_MODULES);

@@ -7,7 +7,9 @@ import { snakeKeys } from '@pylon/kit';
 import { createOp, deleteOp, getOp, listOp, patchOp, updateOp, type FieldMap } from './declare.js';
 import { CONTENT_GROUP_EXTRA, groupOps } from './groups.js';
 import { tagList } from './device-writes.js';
-import { isRecord, type GqlRecord } from './shape.js';
+import type { RestScheduleFragment } from '@pylon/kit/generated/rest-operations.generated';
+import { isRecord } from './shape.js';
+import type { RestSchema } from './types.js';
 
 const TYPES: Record<string, string> = { PLAYLIST: 'Playlist', TEMPLATE: 'Template', CAMPAIGN: 'Campaign' };
 const PRIORITIES: Record<string, string> = { LOWEST: 'Lowest', LOW: 'Low', NORMAL: 'Normal', HIGH: 'High', HIGHEST: 'Highest' };
@@ -16,8 +18,8 @@ const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
 const deviceIds = (v: unknown) => (Array.isArray(v) ? v.map((d) => (isRecord(d) ? d.id : d)) : v);
 
 /** GraphQL Schedule -> the reference's Schedule (which allows no other members). */
-export function toRestSchedule(s: GqlRecord): Record<string, unknown> {
-  const { updatedOn, orgId: _org, ...rest } = s;
+export function toRestSchedule(s: RestScheduleFragment): RestSchema<'Schedule'> {
+  const { updatedOn, ...rest } = s;
   const body = snakeKeys(rest) as Record<string, unknown>;
   body.type = TYPES[String(s.type)] ?? s.type;
   body.priority = PRIORITIES[String(s.priority)] ?? s.priority;
@@ -27,11 +29,12 @@ export function toRestSchedule(s: GqlRecord): Record<string, unknown> {
   body.conditions = null;
   body.created_by_id = null;
   body.modified_by_id = null;
-  return body;
+  // The generic case conversion above gives the other Schedule members.
+  return body as RestSchema<'Schedule'>;
 }
 
 /** ScheduleRequest property -> ScheduleInput field. Campaign `conditions` are accepted empty only (rest.yaml) and dropped. */
-const SCHEDULE_FIELDS: FieldMap = {
+const SCHEDULE_FIELDS = {
   name: 'name',
   group_id: 'groupId',
   tags: { to: 'tags', map: tagList },
@@ -52,26 +55,32 @@ const SCHEDULE_FIELDS: FieldMap = {
   devices: { to: 'deviceIds', map: deviceIds },
   conditions: false,
   priority: { to: 'priority', map: upper },
-};
+} as const satisfies FieldMap;
 
-const toRest = (s: GqlRecord) => toRestSchedule(s);
+const toRest = (s: RestScheduleFragment) => toRestSchedule(s);
 
-export const listSchedules = listOp({
+export const listSchedules = listOp('listSchedules', {
   root: 'schedule',
   count: 'total',
   params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName', device_id: 'deviceId' },
   toRest,
 });
 
-export const getSchedule = getOp({ root: 'schedule', what: 'schedule', toRest });
+export const getSchedule = getOp('getSchedule', { root: 'schedule', what: 'schedule', toRest });
 
-export const createSchedule = createOp({ root: 'createSchedule', record: 'schedule', body: { fields: SCHEDULE_FIELDS }, toRest });
+export const createSchedule = createOp('createSchedule', { root: 'createSchedule', record: 'schedule', body: { fields: SCHEDULE_FIELDS }, toRest });
 
 /** PUT replaces: what the body leaves out is reset (as on creation). Answers 204 like the reference. */
-export const updateSchedule = updateOp({ root: 'updateSchedule', record: 'schedule', body: { fields: SCHEDULE_FIELDS }, status: 204, toRest });
+export const updateSchedule = updateOp('updateSchedule', {
+  root: 'updateSchedule',
+  record: 'schedule',
+  body: { fields: SCHEDULE_FIELDS },
+  status: 204,
+  toRest,
+});
 
 /** Paths name ScheduleRequest properties (/start_time, /devices/0); values in its spelling. */
-export const patchSchedule = patchOp({
+export const patchSchedule = patchOp('patchSchedule', {
   root: 'patchSchedule',
   record: 'schedule',
   renames: { devices: 'deviceIds' },
@@ -88,7 +97,7 @@ export const patchSchedule = patchOp({
   toRest,
 });
 
-export const deleteSchedule = deleteOp({ root: 'deleteSchedule' });
+export const deleteSchedule = deleteOp('deleteSchedule', { root: 'deleteSchedule' });
 
 export const {
   list: listScheduleGroups,

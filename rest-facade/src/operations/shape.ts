@@ -1,5 +1,5 @@
 /** Small helpers for mappers: reading GraphQL data defensively. */
-import { AppError } from '@pylon/kit';
+import { AppError, payloadAt, type FieldNames } from '@pylon/kit';
 
 export type GqlRecord = Record<string, unknown>;
 
@@ -20,3 +20,21 @@ export function recordsAt(data: GqlRecord, field: string): GqlRecord[] {
 
 /** A single REST value as the one-element list GraphQL list arguments take. */
 export const one = <T>(v: T | undefined): T[] | undefined => (v === undefined ? undefined : [v]);
+
+/**
+ * A mutation payload by its root field, typed by the document's answer: a `success: false` payload
+ * (or a missing one) throws the AppError its errorCode names (kit payloadAt).
+ */
+export function payloadOf<D extends object, R extends keyof D & string>(data: D, root: R, fieldNames?: FieldNames): NonNullable<D[R]> {
+  return payloadAt(data as Record<string, unknown>, root, fieldNames) as NonNullable<D[R]>;
+}
+
+/** A payload's object field, typed; a missing one is a facade/schema defect. */
+export function fieldOf<P extends object, K extends keyof P & string>(payload: P, key: K): NonNullable<P[K]> {
+  return recordAt(payload as GqlRecord, key) as NonNullable<P[K]>;
+}
+
+/** A list root, typed by the document's answer; a missing list is a facade/schema defect. */
+export function listOf<D extends object, R extends keyof D & string>(data: D, root: R): NonNullable<D[R]> {
+  return recordsAt(data as GqlRecord, root) as NonNullable<D[R]>;
+}

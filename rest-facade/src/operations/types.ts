@@ -1,4 +1,29 @@
 /** What the facade needs to know about one REST operation beyond the OpenAPI document. */
+import type { components, operations as RestApiOperations } from '@pylon/kit/generated/rest-api.generated';
+import type { RestOperationTypes } from '@pylon/kit/generated/rest-operations.generated';
+
+/**
+ * The name of a persisted REST operation (schema/operations/rest/<name>.graphql); the operationId
+ * of its rest.yaml operation.
+ */
+export type OperationId = keyof RestOperationTypes & string;
+/** The data a persisted operation answers (generated from its document against the API schema). */
+export type DataOf<N extends OperationId> = RestOperationTypes[N]['result'];
+/** The variables a persisted operation declares. */
+export type VariablesOf<N extends OperationId> = RestOperationTypes[N]['variables'];
+/** A root field of the operation's answer. */
+export type RootOf<N extends OperationId> = keyof DataOf<N> & string;
+/** One item of a list root (or the object of an object root), nulls removed. */
+export type ItemOf<N extends OperationId, R extends RootOf<N>> = NonNullable<DataOf<N>[R]> extends readonly (infer I)[] ? I : NonNullable<DataOf<N>[R]>;
+
+/** The JSON schemas of rest.yaml (`components.schemas`), for mapper results: `RestSchema<'Device'>`. */
+export type RestSchema<S extends keyof components['schemas']> = components['schemas'][S];
+type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : unknown;
+type ResponsesOf<N> = N extends keyof RestApiOperations ? RestApiOperations[N]['responses'] : never;
+/** The JSON body of an operation's success response (200, else 201) as rest.yaml types it. */
+export type RestBodyOf<N> = ResponsesOf<N> extends { 200: infer R } ? JsonOf<R> : ResponsesOf<N> extends { 201: infer R } ? JsonOf<R> : unknown;
+/** One item of a list body (or the body itself). */
+export type RestItemOf<N> = RestBodyOf<N> extends readonly (infer I)[] ? I : RestBodyOf<N>;
 
 /** The request after OpenAPI validation: types coerced, defaults applied, `api_key` removed. */
 export interface RestInput {
@@ -46,7 +71,20 @@ export interface Accepts {
   arrayBody?: boolean;
 }
 
-export interface RestOperation {
+/**
+ * One REST operation. `Data` is the persisted document's answer (`DataOf<'getAccount'>` when declared
+ * with `restOp('getAccount', ...)` or a builder given its operationId); the registry holds them as
+ * `RestOperation` (any data).
+ */
+export interface RestOperation<Data = Record<string, unknown>> {
+  /** The operationId (and persisted document name) it was declared with; the registry keys it so. */
+  operationId?: string;
+  /**
+   * The mutation a builder (createOp, updateOp, patchOp, deleteOp) declared: its root field and the
+   * payload field holding the record. `npm run codegen` writes the persisted document from it when
+   * schema/operations/rest/<operationId>.graphql is missing (or was generated before).
+   */
+  document?: { root: string; record?: string };
   /** REST request -> variables of the persisted document. Undefined values are dropped. */
   variables(input: RestInput): Record<string, unknown>;
   /**
@@ -61,7 +99,7 @@ export interface RestOperation {
    */
   via?(input: RestInput): string;
   /** GraphQL data -> REST answer. Throw an AppError (kit `notFound`, `badInput`) to answer with an error. */
-  respond(data: Record<string, unknown>, input: RestInput): RestSuccess;
+  respond(data: Data, input: RestInput): RestSuccess;
   /** GraphQL argument -> REST parameter, where the generic snake_case rule does not give it (error `field`s). */
   fieldNames?: Readonly<Record<string, string>>;
   accepts: Accepts;

@@ -1,8 +1,12 @@
 /** GET /users and GET /users/{id} onto Query.user (reference User shape: user_name, role as a list). */
 import { getOp, listOp } from './declare.js';
-import type { GqlRecord } from './shape.js';
+import type { GetUserQuery } from '@pylon/kit/generated/rest-operations.generated';
+import type { RestSchema } from './types.js';
 
-export function toRestUser(u: GqlRecord): Record<string, unknown> {
+/** A user as the persisted documents select it. */
+export type UserData = NonNullable<GetUserQuery['user']>[number];
+
+export function toRestUser(u: UserData): RestSchema<'User'> {
   return {
     id: u.id,
     first_name: u.firstName ?? null,
@@ -24,6 +28,6 @@ export function toRestUser(u: GqlRecord): Record<string, unknown> {
   };
 }
 
-export const listUsers = listOp({ root: 'user', count: 'total', params: { id: { to: 'id', one: true } }, toRest: toRestUser });
+export const listUsers = listOp('listUsers', { root: 'user', count: 'total', params: { id: { to: 'id', one: true } }, toRest: toRestUser });
 
-export const getUser = getOp({ root: 'user', what: 'user', toRest: toRestUser });
+export const getUser = getOp('getUser', { root: 'user', what: 'user', toRest: toRestUser });

@@ -809,7 +809,6 @@ export type ResolversTypes = {
   AudienceMetric: ResolverTypeWrapper<AudienceMetric>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
-  String: ResolverTypeWrapper<Scalars['String']['output']>;
   AuditEvent: ResolverTypeWrapper<AuditEvent>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   AuditEventFilterInput: AuditEventFilterInput;
@@ -842,6 +841,7 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   SortEnumType: SortEnumType;
   StringOperationFilterInput: StringOperationFilterInput;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -849,7 +849,6 @@ export type ResolversParentTypes = {
   AudienceMetric: AudienceMetric;
   Int: Scalars['Int']['output'];
   Float: Scalars['Float']['output'];
-  String: Scalars['String']['output'];
   AuditEvent: AuditEvent;
   ID: Scalars['ID']['output'];
   AuditEventFilterInput: AuditEventFilterInput;
@@ -881,7 +880,14 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   Boolean: Scalars['Boolean']['output'];
   StringOperationFilterInput: StringOperationFilterInput;
+  String: Scalars['String']['output'];
 };
+
+export type PolicyDirectiveArgs = {
+  name: Array<Scalars['String']['input']>;
+};
+
+export type PolicyDirectiveResolver<Result, Parent, ContextType = SubgraphContext, Args = PolicyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type AudienceMetricResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['AudienceMetric'] = ResolversParentTypes['AudienceMetric']> = {
   age18To24?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1124,3 +1130,6 @@ export type Resolvers<ContextType = SubgraphContext> = {
   Query?: QueryResolvers<ContextType>;
 };
 
+export type DirectiveResolvers<ContextType = SubgraphContext> = {
+  policy?: PolicyDirectiveResolver<any, any, ContextType>;
+};

@@ -1120,7 +1120,6 @@ export type ResolversTypes = {
   AddPlaylistSourceInput: AddPlaylistSourceInput;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
-  String: ResolverTypeWrapper<Scalars['String']['output']>;
   ContentGroupInput: ContentGroupInput;
   CreateMediaFromUrlInput: CreateMediaFromUrlInput;
   CreateMediaFromUrlPayload: ResolverTypeWrapper<Omit<CreateMediaFromUrlPayload, 'media'> & { media?: Maybe<ResolversTypes['Media']> }>;
@@ -1172,6 +1171,7 @@ export type ResolversTypes = {
   UpdatePlaylistInput: UpdatePlaylistInput;
   UpdatePlaylistSourceInput: UpdatePlaylistSourceInput;
   UpdateTemplateInput: UpdateTemplateInput;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -1179,7 +1179,6 @@ export type ResolversParentTypes = {
   AddPlaylistSourceInput: AddPlaylistSourceInput;
   Int: Scalars['Int']['output'];
   ID: Scalars['ID']['output'];
-  String: Scalars['String']['output'];
   ContentGroupInput: ContentGroupInput;
   CreateMediaFromUrlInput: CreateMediaFromUrlInput;
   CreateMediaFromUrlPayload: Omit<CreateMediaFromUrlPayload, 'media'> & { media?: Maybe<ResolversParentTypes['Media']> };
@@ -1228,7 +1227,14 @@ export type ResolversParentTypes = {
   UpdatePlaylistInput: UpdatePlaylistInput;
   UpdatePlaylistSourceInput: UpdatePlaylistSourceInput;
   UpdateTemplateInput: UpdateTemplateInput;
+  String: Scalars['String']['output'];
 };
+
+export type PolicyDirectiveArgs = {
+  name: Array<Scalars['String']['input']>;
+};
+
+export type PolicyDirectiveResolver<Result, Parent, ContextType = SubgraphContext, Args = PolicyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type CreateMediaFromUrlPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['CreateMediaFromUrlPayload'] = ResolversParentTypes['CreateMediaFromUrlPayload']> = {
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1523,3 +1529,6 @@ export type Resolvers<ContextType = SubgraphContext> = {
   UpdateMediaPayload?: UpdateMediaPayloadResolvers<ContextType>;
 };
 
+export type DirectiveResolvers<ContextType = SubgraphContext> = {
+  policy?: PolicyDirectiveResolver<any, any, ContextType>;
+};

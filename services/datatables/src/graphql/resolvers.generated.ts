@@ -753,7 +753,6 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   BatchCreateDataTableRowsInput: BatchCreateDataTableRowsInput;
-  String: ResolverTypeWrapper<Scalars['String']['output']>;
   BatchDataTableRowsPayload: ResolverTypeWrapper<BatchDataTableRowsPayload>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
@@ -803,12 +802,12 @@ export type ResolversTypes = {
   StringOperationFilterInput: StringOperationFilterInput;
   UpdateDataTableInput: UpdateDataTableInput;
   UpdateDataTableRowInput: UpdateDataTableRowInput;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   BatchCreateDataTableRowsInput: BatchCreateDataTableRowsInput;
-  String: Scalars['String']['output'];
   BatchDataTableRowsPayload: BatchDataTableRowsPayload;
   Int: Scalars['Int']['output'];
   Boolean: Scalars['Boolean']['output'];
@@ -853,7 +852,14 @@ export type ResolversParentTypes = {
   StringOperationFilterInput: StringOperationFilterInput;
   UpdateDataTableInput: UpdateDataTableInput;
   UpdateDataTableRowInput: UpdateDataTableRowInput;
+  String: Scalars['String']['output'];
 };
+
+export type PolicyDirectiveArgs = {
+  name: Array<Scalars['String']['input']>;
+};
+
+export type PolicyDirectiveResolver<Result, Parent, ContextType = SubgraphContext, Args = PolicyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type BatchDataTableRowsPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['BatchDataTableRowsPayload'] = ResolversParentTypes['BatchDataTableRowsPayload']> = {
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1099,3 +1105,6 @@ export type Resolvers<ContextType = SubgraphContext> = {
   RollbackDataTableRowPayload?: RollbackDataTableRowPayloadResolvers<ContextType>;
 };
 
+export type DirectiveResolvers<ContextType = SubgraphContext> = {
+  policy?: PolicyDirectiveResolver<any, any, ContextType>;
+};

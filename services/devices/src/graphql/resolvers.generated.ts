@@ -992,7 +992,6 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 export type ResolversTypes = {
   Alert: ResolverTypeWrapper<AlertRecord>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
-  String: ResolverTypeWrapper<Scalars['String']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   AlertCondition: ResolverTypeWrapper<AlertCondition>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -1055,13 +1054,13 @@ export type ResolversTypes = {
   TrackDeviceEventPayload: ResolverTypeWrapper<TrackDeviceEventPayload>;
   UpdateAlertInput: UpdateAlertInput;
   UpdateDeviceInput: UpdateDeviceInput;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   Alert: AlertRecord;
   Boolean: Scalars['Boolean']['output'];
-  String: Scalars['String']['output'];
   ID: Scalars['ID']['output'];
   AlertCondition: AlertCondition;
   Int: Scalars['Int']['output'];
@@ -1120,7 +1119,14 @@ export type ResolversParentTypes = {
   TrackDeviceEventPayload: TrackDeviceEventPayload;
   UpdateAlertInput: UpdateAlertInput;
   UpdateDeviceInput: UpdateDeviceInput;
+  String: Scalars['String']['output'];
 };
+
+export type PolicyDirectiveArgs = {
+  name: Array<Scalars['String']['input']>;
+};
+
+export type PolicyDirectiveResolver<Result, Parent, ContextType = SubgraphContext, Args = PolicyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type AlertResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Alert'] = ResolversParentTypes['Alert']> = {
   alertRule?: Resolver<Maybe<ResolversTypes['AlertRule']>, ParentType, ContextType>;
@@ -1406,3 +1412,6 @@ export type Resolvers<ContextType = SubgraphContext> = {
   TrackDeviceEventPayload?: TrackDeviceEventPayloadResolvers<ContextType>;
 };
 
+export type DirectiveResolvers<ContextType = SubgraphContext> = {
+  policy?: PolicyDirectiveResolver<any, any, ContextType>;
+};

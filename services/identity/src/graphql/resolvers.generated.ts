@@ -501,7 +501,6 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   Account: ResolverTypeWrapper<AccountRecord>;
-  String: ResolverTypeWrapper<Scalars['String']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   ApiKey: ResolverTypeWrapper<ApiKeyRecord>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
@@ -528,12 +527,12 @@ export type ResolversTypes = {
   User: ResolverTypeWrapper<UserRecord>;
   UserFilterInput: UserFilterInput;
   UserSortInput: UserSortInput;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   Account: AccountRecord;
-  String: Scalars['String']['output'];
   ID: Scalars['ID']['output'];
   ApiKey: ApiKeyRecord;
   Boolean: Scalars['Boolean']['output'];
@@ -559,7 +558,14 @@ export type ResolversParentTypes = {
   User: UserRecord;
   UserFilterInput: UserFilterInput;
   UserSortInput: UserSortInput;
+  String: Scalars['String']['output'];
 };
+
+export type PolicyDirectiveArgs = {
+  name: Array<Scalars['String']['input']>;
+};
+
+export type PolicyDirectiveResolver<Result, Parent, ContextType = SubgraphContext, Args = PolicyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type AccountResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Account'] = ResolversParentTypes['Account'], FederationReferenceType extends FederationReferenceTypes['Account'] = FederationReferenceTypes['Account']> = {
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Account']> | FederationReferenceType, FederationReferenceType, ContextType>;
@@ -719,3 +725,6 @@ export type Resolvers<ContextType = SubgraphContext> = {
   User?: UserResolvers<ContextType>;
 };
 
+export type DirectiveResolvers<ContextType = SubgraphContext> = {
+  policy?: PolicyDirectiveResolver<any, any, ContextType>;
+};

@@ -1,146 +1,29 @@
 /**
  * The one table of what every root field (and every entity a subgraph resolves by reference)
- * requires. Subgraph resolvers guard through it (`guardQuery`, `guardMutation`, `guardEntity`) and
+ * requires; a root field's rule is declared beside it in the SDL (`@policy`). Subgraph resolvers guard through it (`guardQuery`, `guardMutation`, `guardEntity`) and
  * the identity subgraph's `permissions` query is computed from it, so what `permissions` reports is
  * what the API enforces. `services/kit/test/unit/operation-rules.test.ts` checks that every root field
  * of the composed schema has a rule and every rule names a field; `gateway/test/access.e2e.test.ts`
  * calls every field with every role.
  */
+import { MUTATION_POLICIES, QUERY_POLICIES } from '../generated/operation-rules.generated.js';
 import { allows, requireRule, type AccessRule, type Requirement } from './access.js';
 import type { Principal } from './principal.js';
 
-/** The spec's Queries table, plus the account administration queries of the identity subgraph. */
-export const QUERY_RULES = {
-  // devices
-  device: 'Devices_View',
-  deviceGroups: 'Devices_View',
-  displayCommands: 'Devices_View',
-  deviceCommands: 'Devices_View',
-  alert: 'Alerts_View',
-  alertRules: 'Alerts_View',
-  // content
-  media: 'Files_View',
-  mediaGroups: 'Files_View',
-  playlist: 'Playlists_View',
-  playlistGroups: 'Playlists_View',
-  template: 'Templates_View',
-  templateGroups: 'Templates_View',
-  // scheduling
-  schedule: 'Schedules_View',
-  scheduleGroups: 'Schedules_View',
-  nowPlaying: 'Schedules_View',
-  deviceTimeline: 'Schedules_View',
-  // datatables
-  dataTables: 'DataTables_View',
-  dataTable: 'DataTables_View',
-  dataTableRows: 'DataTables_View',
-  dataTableRow: 'DataTables_View',
-  exportDataTableRows: 'DataTables_View',
-  // A job's own kind decides further (kit jobs.ts: reading an import needs DataTables_View).
-  job: 'Authenticated',
-  dataTableRowVersions: 'DataTables_View',
-  dataTableRowVersion: 'DataTables_View',
-  // analytics
-  playLogs: 'Analytics_View',
-  pingLogs: 'Analytics_View',
-  eventLogs: 'Analytics_View',
-  eventMetrics: 'Analytics_View',
-  impressions: 'Analytics_View',
-  deviceMetrics: 'Analytics_View',
-  audienceMetrics: 'Analytics_View',
-  mediaPlayStats: 'Analytics_View',
-  devicePlayStats: 'Analytics_View',
-  deviceMediaPlayStats: 'Analytics_View',
-  playStatsByTime: 'Analytics_View',
-  eventFlow: 'Analytics_View',
-  heatMapData: 'Analytics_View',
-  eventHeatMapData: 'Analytics_View',
-  mediaImpressions: 'Analytics_View',
-  deviceMediaImpressions: 'Analytics_View',
-  auditEvent: 'AuditEventsOwnerOnly',
-  // identity
-  permissions: 'Authenticated',
-  user: 'Account_ManageUsers_View',
-  account: 'Authenticated',
-  organizations: 'Authenticated',
-  apiKeys: 'Administrator',
-} as const satisfies Record<string, Requirement>;
+/**
+ * What every query requires: each field's `@policy(name: ...)` beside it in its subgraph's SDL
+ * (schema/subgraphs/*.graphql), collected by `npm run codegen` (a root field without one fails
+ * codegen). The spec's Queries table plus the account administration queries of the identity
+ * subgraph.
+ */
+export const QUERY_RULES = QUERY_POLICIES satisfies Record<string, Requirement>;
 
 /**
- * Every GraphQL mutation and what it requires: the spec's Mutations table, plus the account
- * administration mutations of the identity subgraph. `permissions` derives allowedMutations and
- * deniedMutations from this table.
+ * What every mutation requires, from the same `@policy` directives: the spec's Mutations table,
+ * plus the account administration mutations of the identity subgraph. `permissions` derives
+ * allowedMutations and deniedMutations from this table.
  */
-export const MUTATION_RULES = {
-  createDataTable: 'DataTables_Edit',
-  updateDataTable: 'DataTables_Edit',
-  deleteDataTable: 'DataTables_Delete',
-  createDataTableRow: 'DataTables_Edit',
-  updateDataTableRow: 'DataTables_Edit',
-  deleteDataTableRow: 'DataTables_Delete',
-  batchCreateDataTableRows: 'DataTables_Edit',
-  batchDeleteDataTableRows: 'DataTables_Delete',
-  importDataTableRows: 'DataTables_Edit',
-  // A job's own kind decides further (kit jobs.ts: cancelling an import needs DataTables_Edit).
-  cancelJob: 'Authenticated',
-  reorderDataTableRows: 'DataTables_Edit',
-  rollbackDataTableRow: 'DataTables_Edit',
-  sendDeviceCommand: 'Devices_Edit',
-  sendBulkDeviceCommands: 'Devices_Edit',
-  createMediaFromUrl: 'Files_Edit',
-  updateMedia: 'Files_Edit',
-  patchMedia: 'Files_Edit',
-  patchPlaylist: 'Playlists_Edit',
-  deleteMedia: 'Files_Delete',
-  addPlaylistSource: 'Playlists_Edit',
-  updatePlaylistSource: 'Playlists_Edit',
-  removePlaylistSource: 'Playlists_Edit',
-  reorderPlaylistSources: 'Playlists_Edit',
-  // Content management (content subgraph; REST media, playlist, template and group endpoints).
-  // Scheduling (scheduling subgraph; REST schedule and schedule group endpoints).
-  createSchedule: 'Schedules_Edit',
-  updateSchedule: 'Schedules_Edit',
-  patchSchedule: 'Schedules_Edit',
-  deleteSchedule: 'Schedules_Delete',
-  createScheduleGroup: 'Schedules_Edit',
-  updateScheduleGroup: 'Schedules_Edit',
-  deleteScheduleGroup: 'Schedules_Delete',
-  createMediaGroup: 'Files_Edit',
-  updateMediaGroup: 'Files_Edit',
-  deleteMediaGroup: 'Files_Delete',
-  createPlaylist: 'Playlists_Edit',
-  updatePlaylist: 'Playlists_Edit',
-  deletePlaylist: 'Playlists_Delete',
-  createPlaylistGroup: 'Playlists_Edit',
-  updatePlaylistGroup: 'Playlists_Edit',
-  deletePlaylistGroup: 'Playlists_Delete',
-  createTemplate: 'Templates_Edit',
-  updateTemplate: 'Templates_Edit',
-  deleteTemplate: 'Templates_Delete',
-  createTemplateGroup: 'Templates_Edit',
-  updateTemplateGroup: 'Templates_Edit',
-  deleteTemplateGroup: 'Templates_Delete',
-  // Device management (devices subgraph; REST device, group, track and alert endpoints).
-  createDevice: 'Devices_Edit',
-  updateDevice: 'Devices_Edit',
-  patchDevice: 'Devices_Edit',
-  deleteDevice: 'Devices_Delete',
-  createDeviceGroup: 'Devices_Edit',
-  updateDeviceGroup: 'Devices_Edit',
-  deleteDeviceGroup: 'Devices_Delete',
-  trackDeviceEvent: 'Devices_Edit',
-  updateAlert: ['Alerts_View', 'Devices_Edit'],
-  patchAlert: ['Alerts_View', 'Devices_Edit'],
-  createAlertRule: ['Alerts_View', 'Devices_Edit'],
-  updateAlertRule: ['Alerts_View', 'Devices_Edit'],
-  deleteAlertRule: ['Alerts_View', 'Devices_Delete'],
-  // Account administration (identity subgraph).
-  updateAccount: 'Administrator',
-  createOrganization: 'Administrator',
-  createUser: 'Administrator',
-  createApiKey: 'Administrator',
-  revokeApiKey: 'Administrator',
-} as const satisfies Record<string, Requirement>;
+export const MUTATION_RULES = MUTATION_POLICIES satisfies Record<string, Requirement>;
 
 /**
  * Entities other subgraphs reach by key (`_entities`): the same rule as the type's list query.

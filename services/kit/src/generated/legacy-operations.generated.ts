@@ -498,3 +498,45 @@ export type UpdateDeviceGroupMutationVariables = Exact<{
 
 
 export type UpdateDeviceGroupMutation = { updateDeviceGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
+
+/** Every persisted legacy operation by name: the types of its result and its variables. */
+export interface LegacyOperationTypes {
+  createDataTableRow: { result: CreateDataTableRowMutation; variables: CreateDataTableRowMutationVariables };
+  createDevice: { result: CreateDeviceMutation; variables: CreateDeviceMutationVariables };
+  createDeviceGroup: { result: CreateDeviceGroupMutation; variables: CreateDeviceGroupMutationVariables };
+  deleteDataTableRow: { result: DeleteDataTableRowMutation; variables: DeleteDataTableRowMutationVariables };
+  deleteDevice: { result: DeleteDeviceMutation; variables: DeleteDeviceMutationVariables };
+  deleteDeviceGroup: { result: DeleteDeviceGroupMutation; variables: DeleteDeviceGroupMutationVariables };
+  getAccount: { result: GetAccountQuery; variables: GetAccountQueryVariables };
+  getAudienceMetrics: { result: GetAudienceMetricsQuery; variables: GetAudienceMetricsQueryVariables };
+  getDataTable: { result: GetDataTableQuery; variables: GetDataTableQueryVariables };
+  getDataTableRow: { result: GetDataTableRowQuery; variables: GetDataTableRowQueryVariables };
+  getDevice: { result: GetDeviceQuery; variables: GetDeviceQueryVariables };
+  getDeviceMediaImpressions: { result: GetDeviceMediaImpressionsQuery; variables: GetDeviceMediaImpressionsQueryVariables };
+  getDeviceMetrics: { result: GetDeviceMetricsQuery; variables: GetDeviceMetricsQueryVariables };
+  getDevicePlayStats: { result: GetDevicePlayStatsQuery; variables: GetDevicePlayStatsQueryVariables };
+  getEventFlow: { result: GetEventFlowQuery; variables: GetEventFlowQueryVariables };
+  getEventMetrics: { result: GetEventMetricsQuery; variables: GetEventMetricsQueryVariables };
+  getHeatMap: { result: GetHeatMapQuery; variables: GetHeatMapQueryVariables };
+  getMedia: { result: GetMediaQuery; variables: GetMediaQueryVariables };
+  getMediaImpressions: { result: GetMediaImpressionsQuery; variables: GetMediaImpressionsQueryVariables };
+  getMediaPlayStats: { result: GetMediaPlayStatsQuery; variables: GetMediaPlayStatsQueryVariables };
+  getPlayStatsByTime: { result: GetPlayStatsByTimeQuery; variables: GetPlayStatsByTimeQueryVariables };
+  getPlaylist: { result: GetPlaylistQuery; variables: GetPlaylistQueryVariables };
+  getTemplate: { result: GetTemplateQuery; variables: GetTemplateQueryVariables };
+  listDataTableRows: { result: ListDataTableRowsQuery; variables: ListDataTableRowsQueryVariables };
+  listDataTables: { result: ListDataTablesQuery; variables: ListDataTablesQueryVariables };
+  listDeviceGroups: { result: ListDeviceGroupsQuery; variables: ListDeviceGroupsQueryVariables };
+  listDevices: { result: ListDevicesQuery; variables: ListDevicesQueryVariables };
+  listEventLogs: { result: ListEventLogsQuery; variables: ListEventLogsQueryVariables };
+  listImpressions: { result: ListImpressionsQuery; variables: ListImpressionsQueryVariables };
+  listMedia: { result: ListMediaQuery; variables: ListMediaQueryVariables };
+  listPingLogs: { result: ListPingLogsQuery; variables: ListPingLogsQueryVariables };
+  listPlayLogs: { result: ListPlayLogsQuery; variables: ListPlayLogsQueryVariables };
+  listPlaylists: { result: ListPlaylistsQuery; variables: ListPlaylistsQueryVariables };
+  listSchedules: { result: ListSchedulesQuery; variables: ListSchedulesQueryVariables };
+  listTemplates: { result: ListTemplatesQuery; variables: ListTemplatesQueryVariables };
+  updateDataTableRow: { result: UpdateDataTableRowMutation; variables: UpdateDataTableRowMutationVariables };
+  updateDevice: { result: UpdateDeviceMutation; variables: UpdateDeviceMutationVariables };
+  updateDeviceGroup: { result: UpdateDeviceGroupMutation; variables: UpdateDeviceGroupMutationVariables };
+}

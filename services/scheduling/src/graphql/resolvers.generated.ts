@@ -613,7 +613,6 @@ export type ResolversTypes = {
   BooleanOperationFilterInput: BooleanOperationFilterInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   DateTimeOperationFilterInput: DateTimeOperationFilterInput;
-  String: ResolverTypeWrapper<Scalars['String']['output']>;
   DeleteScheduleGroupPayload: ResolverTypeWrapper<DeleteScheduleGroupPayload>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   DeleteSchedulePayload: ResolverTypeWrapper<DeleteSchedulePayload>;
@@ -647,6 +646,7 @@ export type ResolversTypes = {
   StringOperationFilterInput: StringOperationFilterInput;
   Template: ResolverTypeWrapper<Template>;
   TimelineSegment: ResolverTypeWrapper<Omit<TimelineSegment, 'schedule'> & { schedule?: Maybe<ResolversTypes['Schedule']> }>;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -654,7 +654,6 @@ export type ResolversParentTypes = {
   BooleanOperationFilterInput: BooleanOperationFilterInput;
   Boolean: Scalars['Boolean']['output'];
   DateTimeOperationFilterInput: DateTimeOperationFilterInput;
-  String: Scalars['String']['output'];
   DeleteScheduleGroupPayload: DeleteScheduleGroupPayload;
   Int: Scalars['Int']['output'];
   DeleteSchedulePayload: DeleteSchedulePayload;
@@ -684,7 +683,14 @@ export type ResolversParentTypes = {
   StringOperationFilterInput: StringOperationFilterInput;
   Template: Template;
   TimelineSegment: Omit<TimelineSegment, 'schedule'> & { schedule?: Maybe<ResolversParentTypes['Schedule']> };
+  String: Scalars['String']['output'];
 };
+
+export type PolicyDirectiveArgs = {
+  name: Array<Scalars['String']['input']>;
+};
+
+export type PolicyDirectiveResolver<Result, Parent, ContextType = SubgraphContext, Args = PolicyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type DeleteScheduleGroupPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeleteScheduleGroupPayload'] = ResolversParentTypes['DeleteScheduleGroupPayload']> = {
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -860,3 +866,6 @@ export type Resolvers<ContextType = SubgraphContext> = {
   TimelineSegment?: TimelineSegmentResolvers<ContextType>;
 };
 
+export type DirectiveResolvers<ContextType = SubgraphContext> = {
+  policy?: PolicyDirectiveResolver<any, any, ContextType>;
+};

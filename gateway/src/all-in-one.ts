@@ -27,6 +27,7 @@ import {
   type Subgraph,
 } from '@pylon/kit';
 import { createBackends, createRateLimiter } from '@pylon/composition/backends';
+import { createPushEventProducer } from '@pylon/composition/push-events';
 import { createAnalyticsSubgraph, createReportsHttp, replayDeadLetters, startIngest, type ReportDirectory } from '@pylon/analytics';
 import { createContentSubgraph, createMediaHttp, playerContent } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
@@ -102,11 +103,21 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     metrics: telemetryMetrics(ops.registry, {
       stream: backends.stream!,
       spool: backends.spool,
-      publishers: () => [devices.runtime.pings, devices.runtime.events, devices.runtime.plays, devices.runtime.impressions, access.auditPublisher],
+      publishers: () => [
+        devices.runtime.pings,
+        devices.runtime.events,
+        devices.runtime.plays,
+        devices.runtime.impressions,
+        access.auditPublisher,
+        push?.publisher,
+      ],
     }),
   });
   backends.checks.consumer = () => ingest.check();
   if (env.INGEST_REPLAY_DEAD_LETTERS) await replayDeadLetters({ stream: backends.stream!, analytics, logger });
+  // Push events (webhooks, live stream): every subgraph produces them through one durable publisher.
+  const push = createPushEventProducer(backends, logger);
+  const pushEvents = push ? { pushEvents: push.events } : {};
   const internalSecret = env.SIGNAGE_INTERNAL_SECRET ?? randomBytes(32).toString('hex');
   const tokens = new InternalTokens(internalSecret);
 
@@ -127,7 +138,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     version: (d) => manifestVersion(schedulingRt(), d),
   };
   progress('composing');
-  const identity = createIdentitySubgraph({ documents, cache, tokens, principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS });
+  const identity = createIdentitySubgraph({ documents, cache, tokens, principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS, ...pushEvents });
   const devices = createDevicesSubgraph({
     documents,
     tokens,
@@ -148,6 +159,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
       },
     }),
     logger,
+    ...pushEvents,
   });
   const content = createContentSubgraph({
     documents,
@@ -157,11 +169,12 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     settings: contentSettings(env),
     logger,
     pubsub: backends.pubsub!,
+    ...pushEvents,
   });
   late.content = content;
   // Heavy work (large imports) runs as jobs, their state in the documents store (kit jobs.ts).
   const jobs = new JobRunner(documents, jobSettingsFrom(env), logger);
-  const datatables = createDataTablesSubgraph({ documents, tokens, cache, logger, jobs, maxTableRows: env.DATATABLE_MAX_ROWS });
+  const datatables = createDataTablesSubgraph({ documents, tokens, cache, logger, jobs, maxTableRows: env.DATATABLE_MAX_ROWS, ...pushEvents });
   // In-process: the other subgraphs' repositories answer, each scoped to the caller's account.
   const scheduling = createSchedulingSubgraph({
     documents,
@@ -169,6 +182,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     cache,
     pubsub: backends.pubsub!,
     logger,
+    ...pushEvents,
     devices: {
       devices: async (caller, ids) =>
         new Map((await devices.repo.findByIds(caller.accountId, ids)).map((d) => [d.id, { id: d.id, timezone: d.timezone ?? null }])),
@@ -339,6 +353,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
       await unwatch();
       await devices.runtime.close();
       await demoMedia;
+      await push?.publisher.close();
       await ingest.close();
       await backends.close();
     },

@@ -1,4 +1,4 @@
-import { createSubgraph, type Cache, type DocumentStore, type InternalTokens, type Subgraph } from '@pylon/kit';
+import { createSubgraph, type Cache, type DocumentStore, type InternalTokens, type PushEvents, type Subgraph } from '@pylon/kit';
 import { identityResolvers } from './graphql/resolvers.js';
 import { IdentityRepository } from './identity.repository.js';
 import { BearerAuthenticator } from './oauth/bearer.js';
@@ -9,6 +9,8 @@ export interface IdentityDeps {
   cache: Cache;
   tokens: InternalTokens;
   principalCacheSeconds: number;
+  /** Push events (user.created, api_key.revoked). */
+  pushEvents?: PushEvents;
 }
 
 export interface IdentityService extends Subgraph {
@@ -24,6 +26,10 @@ export function createIdentitySubgraph(deps: IdentityDeps): IdentityService {
   const repo = new IdentityRepository(deps.documents);
   const authenticator = new ApiKeyAuthenticator({ repo, cache: deps.cache, cacheTtlSeconds: deps.principalCacheSeconds });
   const bearer = new BearerAuthenticator({ repo, cache: deps.cache, cacheTtlSeconds: deps.principalCacheSeconds });
-  const subgraph = createSubgraph({ name: 'identity', tokens: deps.tokens, resolvers: identityResolvers({ repo, cache: deps.cache }) });
+  const subgraph = createSubgraph({
+    name: 'identity',
+    tokens: deps.tokens,
+    resolvers: identityResolvers({ repo, cache: deps.cache, ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}) }),
+  });
   return Object.assign(subgraph, { repo, authenticator, bearer, cache: deps.cache });
 }

@@ -26,6 +26,7 @@ export * from './http/serve-subgraph.js';
 export * from './http/query-subgraph.js';
 export * from './telemetry.js';
 export * from './change-events.js';
+export * from './push-events.js';
 export * from './http/audit.js';
 export * from './facade/case.js';
 export * from './facade/paging.js';

@@ -1,5 +1,16 @@
 import DataLoader from 'dataloader';
-import { guardEntity, guardMutation, guardQuery, isoSeconds, mutationPayload, once, resolveLimit, type Cache, type SubgraphContext } from '@pylon/kit';
+import {
+  guardEntity,
+  guardMutation,
+  guardQuery,
+  isoSeconds,
+  mutationPayload,
+  once,
+  resolveLimit,
+  type Cache,
+  type PushEvents,
+  type SubgraphContext,
+} from '@pylon/kit';
 import { mainRole } from '../domain/roles.js';
 import type { IdentityRepository, User } from '../identity.repository.js';
 import { createUser, updateAccount } from '../use-cases/accounts.js';
@@ -11,7 +22,7 @@ import type { Resolvers } from './resolvers.generated.js';
 const OFFSET_MAX = { default: 0, max: 10_000_000 };
 
 /** Every field guards through kit's operation-rules, the table `permissions` reports. */
-export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache; now?: () => number }): Resolvers {
+export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache; now?: () => number; pushEvents?: PushEvents }): Resolvers {
   const { repo } = deps;
   const userLoader = (ctx: SubgraphContext) =>
     once(
@@ -59,7 +70,9 @@ export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache
       },
       createUser: (_, { input }, ctx) => {
         guardMutation(ctx.principal, 'createUser');
-        return mutationPayload(async () => ({ user: await createUser(repo, { ...input, accountId: ctx.principal.accountId }, ctx.principal) }));
+        return mutationPayload(async () => ({
+          user: await createUser(repo, { ...input, accountId: ctx.principal.accountId }, ctx.principal, deps.pushEvents),
+        }));
       },
       createApiKey: (_, { input }, ctx) => {
         guardMutation(ctx.principal, 'createApiKey');

@@ -23,6 +23,7 @@ export * from './facade/gateway-client.js';
 export * from './http/ops.js';
 export * from './groups.js';
 export * from './http/serve-subgraph.js';
+export * from './http/outbound-url.js';
 export * from './http/query-subgraph.js';
 export * from './telemetry.js';
 export * from './change-events.js';

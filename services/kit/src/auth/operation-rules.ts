@@ -64,6 +64,9 @@ export const QUERY_RULES = {
   account: 'Authenticated',
   organizations: 'Authenticated',
   apiKeys: 'Administrator',
+  // webhooks (identity subgraph)
+  webhookEndpoints: 'Webhooks_View',
+  webhookDeliveries: 'Webhooks_View',
 } as const satisfies Record<string, Requirement>;
 
 /**
@@ -140,6 +143,12 @@ export const MUTATION_RULES = {
   createUser: 'Administrator',
   createApiKey: 'Administrator',
   revokeApiKey: 'Administrator',
+  createWebhookEndpoint: 'Webhooks_Edit',
+  updateWebhookEndpoint: 'Webhooks_Edit',
+  deleteWebhookEndpoint: 'Webhooks_Edit',
+  rotateWebhookEndpointSecret: 'Webhooks_Edit',
+  sendTestWebhookEvent: 'Webhooks_Edit',
+  redeliverWebhookEvents: 'Webhooks_Edit',
 } as const satisfies Record<string, Requirement>;
 
 /**
@@ -204,6 +213,7 @@ export const RESOURCES: readonly { resource: string; view: AccessRule; edit?: Ac
   { resource: 'Analytics', view: 'Analytics_View' },
   { resource: 'Users', view: 'Account_ManageUsers_View', edit: 'Administrator' },
   { resource: 'AuditEvents', view: 'AuditEventsOwnerOnly' },
+  { resource: 'Webhooks', view: 'Webhooks_View', edit: 'Webhooks_Edit', delete: 'Webhooks_Edit' },
   { resource: 'Account', view: 'Authenticated', edit: 'Administrator' },
   { resource: 'ApiKeys', view: 'Administrator', edit: 'Administrator', delete: 'Administrator' },
 ];

@@ -35,6 +35,8 @@ import { createDataTablesHttp, createDataTablesSubgraph } from '@pylon/datatable
 import { cachedMediaDirectory, createDevicesSubgraph, createPlayerApi, type ManifestSource } from '@pylon/devices';
 import { devicesOptions, playerFailureLimit } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
+import { retryPolicyFrom } from '@pylon/identity/webhooks.config';
+import { startDeliveryWorker } from '@pylon/identity/webhooks/delivery.worker';
 import { createSchedulingSubgraph, manifestVersion, playerManifest, watchChanges, type SchedulingRuntime } from '@pylon/scheduling';
 import { createLegacyApp } from '@pylon/legacy-adapter';
 import { createRestFacade } from '@pylon/rest-facade';
@@ -139,6 +141,16 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   };
   progress('composing');
   const identity = createIdentitySubgraph({ documents, cache, tokens, principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS, ...pushEvents });
+  // Webhook delivery in-process (its own role when distributed: identity/src/webhooks.main.ts).
+  const webhookWorker = await startDeliveryWorker({
+    stream: backends.stream!,
+    repo: identity.webhooks,
+    logger,
+    allowList: env.WEBHOOK_ALLOW_LIST,
+    policy: retryPolicyFrom(env),
+    pollMs: env.WEBHOOK_POLL_MS,
+    ...pushEvents,
+  });
   const devices = createDevicesSubgraph({
     documents,
     tokens,
@@ -353,6 +365,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
       await unwatch();
       await devices.runtime.close();
       await demoMedia;
+      await webhookWorker.close();
       await push?.publisher.close();
       await ingest.close();
       await backends.close();

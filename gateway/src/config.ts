@@ -6,6 +6,7 @@ import { devicesEnv } from '@pylon/devices/config';
 import { contentEnv } from '@pylon/content/config';
 import { datatablesEnv } from '@pylon/datatables/config';
 import { authEnv, oauthEnv } from '@pylon/identity/config';
+import { webhookDeliveryEnv } from '@pylon/identity/webhooks.config';
 
 const common = {
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -51,6 +52,8 @@ export const allInOneEnv = backendEnv
     ...datatablesEnv,
     /** Jobs per account and workers, declared in services/kit/src/jobs/jobs.ts. */
     ...jobsEnv,
+    /** Webhook delivery (allow-list, timeouts, retries), declared in services/identity/src/webhooks.config.ts. */
+    ...webhookDeliveryEnv,
     /** The demo account's devices ping through a built-in simulator (only with SIGNAGE_DEMO). */
     SIGNAGE_SIMULATOR: envBool(true),
     SIGNAGE_SIMULATOR_SECONDS: envInt(15, 1, 3600),

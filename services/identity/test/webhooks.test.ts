@@ -29,6 +29,8 @@ let server: Server;
 let base: string;
 const received: { path: string; headers: Record<string, string>; body: string }[] = [];
 const failFirst = new Map<string, number>();
+/** Every push event on the stream (a consumer group of its own). */
+const events: PushEvent[] = [];
 
 /** Generous: the waits inside poll with a 60 s limit on a busy machine. */
 const LIMIT = 90_000;
@@ -57,12 +59,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await stream.subscribe(PUSH_EVENTS_TOPIC, { group: 'test-observer', maxWaitMs: 5 }, async (batch) => {
+    events.push(...batch.map((m) => m.value as PushEvent));
+  });
   worker = await startDeliveryWorker({
     stream,
     repo: sg.webhooks,
     logger: createLogger({ level: process.env.DEBUG_WEBHOOKS ? 'debug' : 'silent' }),
     allowList: ['127.0.0.1'],
-    policy: { baseMs: 50, maxDelayMs: 200, timeoutMs: 5_000 },
+    policy: { baseMs: 50, maxDelayMs: 200, timeoutMs: 5_000, disableAfterMs: 1_500 },
     pollMs: 25,
     pushEvents: pushEventsOver(publisher),
   });
@@ -198,6 +203,85 @@ test(
     const got = await until('the rotated delivery', () => received.find((r) => r.path === '/rotated'));
     expect(new Webhook(secret).verify(got.body, got.headers)).toBeTruthy();
     expect(new Webhook(p.secret).verify(got.body, got.headers)).toBeTruthy();
+  },
+  LIMIT,
+);
+
+test(
+  'redelivery sends the same event again (same webhook-id), on request',
+  async () => {
+    const { endpoint } = await createEndpoint({ url: `${base}/again`, eventTypes: ['device.registered'] });
+    emit('acc-a', 'device.registered', 'dev-again');
+    const first = await until('the first delivery', () => received.find((r) => r.path === '/again'));
+    const eventId = first.headers['webhook-id']!;
+    const r = await run('mutation($id: String!, $e: String) { redeliverWebhookEvents(id: $id, eventId: $e) { success count } }', {
+      id: endpoint.id,
+      e: eventId,
+    });
+    expect(r.data?.redeliverWebhookEvents).toMatchObject({ success: true, count: 1 });
+    await until('the second delivery', () => received.filter((x) => x.path === '/again').length === 2);
+    expect(received.filter((x) => x.path === '/again').map((x) => x.headers['webhook-id'])).toEqual([eventId, eventId]);
+    const missing = await run('mutation($id: String!) { redeliverWebhookEvents(id: $id, eventId: "evt_nope") { success errorCode } }', { id: endpoint.id });
+    expect(missing.data?.redeliverWebhookEvents).toMatchObject({ success: false, errorCode: 'NOT_FOUND' });
+  },
+  LIMIT,
+);
+
+test(
+  'an endpoint that keeps failing is disabled, with a webhook_endpoint.disabled event',
+  async () => {
+    const { endpoint } = await createEndpoint({ url: `${base}/dead`, eventTypes: ['device.registered'] });
+    failFirst.set('/dead', 1_000_000);
+    emit('acc-a', 'device.registered', 'dev-dead');
+    const disabled = await until('the disabled event', () =>
+      events.find((e) => e.type === 'webhook_endpoint.disabled' && (e.data as { webhook_endpoint_id: string }).webhook_endpoint_id === endpoint.id),
+    );
+    expect(disabled.account_id).toBe('acc-a');
+    const [e] = (await run('query($id: [String!]) { webhookEndpoints(id: $id) { enabled disabledReason consecutiveFailures } }', { id: [endpoint.id] })).data
+      ?.webhookEndpoints as { enabled: boolean; disabledReason: string; consecutiveFailures: number }[];
+    expect(e).toMatchObject({ enabled: false });
+    expect(e!.disabledReason).toMatch(/failed/);
+    expect(e!.consecutiveFailures).toBeGreaterThanOrEqual(2);
+    // Disabled: new events are not queued for it.
+    const before = received.filter((r) => r.path === '/dead').length;
+    emit('acc-a', 'device.registered', 'dev-dead-2');
+    await publisher.flush();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(received.filter((r) => r.path === '/dead').length).toBe(before);
+  },
+  LIMIT,
+);
+
+test(
+  'two workers never make the same attempt; a delivery a dead worker leased is made once its lease runs out',
+  async () => {
+    const { endpoint } = await createEndpoint({ url: `${base}/pair` });
+    const second = await startDeliveryWorker({ stream, repo: sg.webhooks, logger: createLogger({ level: 'silent' }), allowList: ['127.0.0.1'], pollMs: 10 });
+    try {
+      for (let i = 0; i < 40; i++) await run('mutation($id: String!) { sendTestWebhookEvent(id: $id) { success } }', { id: endpoint.id });
+      await Promise.all([worker.round(), second.round(), worker.round(), second.round()]);
+      await until('40 deliveries', () => received.filter((r) => r.path === '/pair').length >= 40);
+      await new Promise((r) => setTimeout(r, 300));
+      const ids = received.filter((r) => r.path === '/pair').map((r) => r.headers['webhook-id']);
+      expect(ids).toHaveLength(40);
+      expect(new Set(ids).size).toBe(40);
+
+      // A worker that leased a delivery and died: nobody attempts it before the lease ends, then one does.
+      const t = await run('mutation($id: String!) { sendTestWebhookEvent(id: $id) { delivery { id } } }', { id: endpoint.id });
+      const deliveryId = (t.data?.sendTestWebhookEvent as { delivery: { id: string } }).delivery.id;
+      const d = (await sg.webhooks.findDelivery('acc-a', deliveryId))!;
+      // (The running workers may take it first: then the lease below loses, which is the same guarantee.)
+      const leased = await sg.webhooks.lease('acc-a', d, 'dead-worker', new Date(Date.now() + 1_000).toISOString());
+      if (leased) {
+        await Promise.all([worker.round(), second.round()]);
+        expect(received.filter((r) => r.path === '/pair').length).toBe(40);
+      }
+      await until('the orphaned delivery', () => received.filter((r) => r.path === '/pair').length === 41);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(received.filter((r) => r.path === '/pair').length).toBe(41);
+    } finally {
+      await second.close();
+    }
   },
   LIMIT,
 );

@@ -140,7 +140,18 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     version: (d) => manifestVersion(schedulingRt(), d),
   };
   progress('composing');
-  const identity = createIdentitySubgraph({ documents, cache, tokens, principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS, ...pushEvents });
+  const identity = createIdentitySubgraph({
+    documents,
+    cache,
+    tokens,
+    principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS,
+    ...pushEvents,
+    // Webhook filters name devices and groups of the caller's account: the devices repository answers (in-process).
+    webhookDevices: {
+      existingDevices: async (accountId, ids) => new Set((await devices.repo.findByIds(accountId, ids)).map((d) => d.id)),
+      groupExists: async (accountId, groupId) => (await devices.repo.findGroup(accountId, groupId)) !== null,
+    },
+  });
   // Webhook delivery in-process (its own role when distributed: identity/src/webhooks.main.ts).
   const webhookWorker = await startDeliveryWorker({
     stream: backends.stream!,

@@ -5,12 +5,15 @@ import { BearerAuthenticator } from './oauth/bearer.js';
 import { ApiKeyAuthenticator } from './use-cases/api-keys.js';
 import { WebhookRepository } from './webhooks/webhook.repository.js';
 import { webhookResolvers } from './webhooks/webhook.resolvers.js';
+import type { WebhookDeviceDirectory } from './webhooks/manage-endpoints.js';
 
 export interface IdentityDeps {
   documents: DocumentStore;
   cache: Cache;
   tokens: InternalTokens;
   principalCacheSeconds: number;
+  /** Checks webhook filters' device and group ids (the devices subgraph's, in-process or over HTTP). */
+  webhookDevices?: WebhookDeviceDirectory;
   /** Push events (user.created, api_key.revoked). */
   pushEvents?: PushEvents;
 }
@@ -33,7 +36,7 @@ export function createIdentitySubgraph(deps: IdentityDeps): IdentityService {
   const webhooks = new WebhookRepository(deps.documents);
   const resolvers = mergeResolvers(
     identityResolvers({ repo, cache: deps.cache, ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}) }),
-    webhookResolvers({ repo: webhooks, now: Date.now }),
+    webhookResolvers({ repo: webhooks, now: Date.now, ...(deps.webhookDevices ? { devices: deps.webhookDevices } : {}) }),
   );
   const subgraph = createSubgraph({ name: 'identity', tokens: deps.tokens, resolvers });
   return Object.assign(subgraph, { repo, authenticator, bearer, cache: deps.cache, webhooks });

@@ -34,9 +34,29 @@ const fields = {
 const createSchema = z.object(fields).strict();
 const changesSchema = z.object({ ...fields, url: fields.url.nullable().optional() }).strict();
 
+/** Which device and group ids a filter may name: the caller's account's (the devices subgraph answers). */
+export interface WebhookDeviceDirectory {
+  existingDevices(accountId: string, ids: readonly string[]): Promise<Set<string>>;
+  groupExists(accountId: string, groupId: string): Promise<boolean>;
+}
+
 export interface WebhookDeps {
   repo: WebhookRepository;
   now: () => number;
+  /** Without it (the identity process alone) filter ids are kept unchecked: they can only ever match the account's own events. */
+  devices?: WebhookDeviceDirectory;
+}
+
+/** Filter ids must be the caller's account's (another account's id is refused like an unknown one). */
+async function checkFilters(deps: WebhookDeps, tenant: string, f: { deviceIds?: string[] | null; deviceGroupId?: string | null }): Promise<void> {
+  if (!deps.devices) return;
+  if (f.deviceIds?.length) {
+    const known = await deps.devices.existingDevices(tenant, f.deviceIds);
+    const unknown = f.deviceIds.find((id) => !known.has(id));
+    if (unknown !== undefined) throw new AppError('BAD_USER_INPUT', `device '${unknown.slice(0, 100)}' was not found`, { field: 'deviceIds' });
+  }
+  if (f.deviceGroupId && !(await deps.devices.groupExists(tenant, f.deviceGroupId)))
+    throw new AppError('BAD_USER_INPUT', `device group '${f.deviceGroupId.slice(0, 100)}' was not found`, { field: 'deviceGroupId' });
 }
 
 const checkedUrl = (raw: string): string => parseOutboundUrl(raw, 'url').href;
@@ -44,6 +64,7 @@ const checkedUrl = (raw: string): string => parseOutboundUrl(raw, 'url').href;
 export async function createEndpoint(deps: WebhookDeps, tenant: string, input: unknown): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const i = parseInput(createSchema, input);
   const url = checkedUrl(i.url);
+  await checkFilters(deps, tenant, i);
   if ((await deps.repo.listEndpoints(tenant, { limit: MAX_ENDPOINTS_PER_ACCOUNT, skip: 0 })).length >= MAX_ENDPOINTS_PER_ACCOUNT)
     throw new AppError('UNPROCESSABLE', `an account may have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints`);
   const secret = newWebhookSecret();
@@ -72,6 +93,7 @@ async function getEndpoint(deps: WebhookDeps, tenant: string, id: string): Promi
 export async function updateEndpoint(deps: WebhookDeps, tenant: string, id: string, input: unknown): Promise<WebhookEndpoint> {
   const current = await getEndpoint(deps, tenant, id);
   const i = parseInput(changesSchema, input);
+  await checkFilters(deps, tenant, i);
   const set: Partial<WebhookEndpointRecord> = {};
   if (i.url !== undefined && i.url !== null) set.url = checkedUrl(i.url);
   if (i.description !== undefined) set.description = i.description;

@@ -557,6 +557,11 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     'mutation($id: String!) { redeliverWebhookEvents(id: $id, from: "2020-01-01T00:00:00Z") { success count } }',
     (i) => ({ id: i.webhookEndpoint }),
   ),
+  'REST GET /webhooks': (c) => emptyList(c.rest(`/webhooks?id=${c.ids.webhookEndpoint}`)),
+  'REST GET /webhooks/{id}': (c) => status(c.rest(`/webhooks/${c.ids.webhookEndpoint}`), 404),
+  'REST PUT /webhooks/{id}': (c) => status(c.rest(`/webhooks/${c.ids.webhookEndpoint}`, { method: 'PUT', body: JSON.stringify({ enabled: false }) }), 404),
+  'REST DELETE /webhooks/{id}': (c) => status(c.rest(`/webhooks/${c.ids.webhookEndpoint}`, { method: 'DELETE' }), 404),
+  'REST GET /webhooks/{id}/deliveries': (c) => emptyList(c.rest(`/webhooks/${c.ids.webhookEndpoint}/deliveries`)),
   'GraphQL Mutation.revokeApiKey': gqlNothing('mutation($k: String!) { revokeApiKey(id: $k) { success } }', (i) => ({ k: i.apiKey })),
 
   // Content: every id (the item, its group, a parent group, a playlist's file or source) of A's is refused.

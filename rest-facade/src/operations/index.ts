@@ -74,6 +74,14 @@ import {
   updateSchedule,
   updateScheduleGroup,
 } from './schedules.js';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  updateWebhookEndpoint,
+} from './webhooks.js';
 import type { RestOperation } from './types.js';
 
 export type { Accepts, RestInput, RestOperation, RestSuccess } from './types.js';
@@ -86,6 +94,13 @@ export const REST_OPERATIONS: Readonly<Record<string, RestOperation>> = {
   getAuditEvent,
   listUsers,
   getUser,
+  // Push events issue: webhook endpoints and their delivery log.
+  listWebhookEndpoints,
+  getWebhookEndpoint,
+  createWebhookEndpoint,
+  updateWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookDeliveries,
   listDevices,
   getDevice,
   // Devices issue: device writes, groups, commands, events, ping data, screenshots, alerts.

@@ -10,8 +10,9 @@
  *   killed mid-attempt leaves a lease that runs out, and another worker (or it, restarted) tries again.
  * - Two workers never make the same attempt: the lease is taken with the version read (documents
  *   port optimistic concurrency); the loser skips it.
- * - Per-endpoint order by event time where possible: a failing delivery holds back the endpoint's
- *   later ones for the rest of that round.
+ * - Per-endpoint order by event time where possible: attempts start in event order, at most
+ *   `endpointConcurrency` in flight per endpoint (1: strictly one after the other), and a failing
+ *   delivery holds back the endpoint's later ones for the rest of that round.
  * - Redirects are not followed (a 3xx is a failure); addresses pass the kit's outbound rules.
  */
 import http from 'node:http';
@@ -50,6 +51,8 @@ export interface DeliveryWorkerDeps {
   now?: () => number;
   /** This worker's name in leases. */
   owner?: string;
+  /** Attempts in flight per endpoint (WEBHOOK_ENDPOINT_CONCURRENCY). Default 8; 1 keeps strict order. */
+  endpointConcurrency?: number;
 }
 
 export interface DeliveryWorker {
@@ -82,6 +85,7 @@ export async function startDeliveryWorker(deps: DeliveryWorkerDeps): Promise<Del
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...deps.policy };
   const now = deps.now ?? Date.now;
   const owner = deps.owner ?? `worker-${randomUUID()}`;
+  const concurrency = Math.max(1, deps.endpointConcurrency ?? 8);
   const agents = outboundAgents(deps.allowList, { keepAlive: true });
   let closed = false;
   let running: Promise<number> | null = null;
@@ -137,13 +141,13 @@ export async function startDeliveryWorker(deps: DeliveryWorkerDeps): Promise<Del
     const latencyMs = Math.round(performance.now() - t);
     const attempts = [...d.attempts, { at: new Date(startedAt).toISOString(), statusCode: out.statusCode, latencyMs, responseExcerpt: out.excerpt }].slice(-50);
     if (out.ok) {
-      await deps.repo.settle(tenant, d.id, { status: 'SUCCEEDED', attempts, nextAttemptAt: null });
+      await deps.repo.settleAttempt(tenant, leased, { status: 'SUCCEEDED', attempts, nextAttemptAt: null });
       if (endpoint.consecutiveFailures > 0 || endpoint.failingSince)
         await deps.repo.changeEndpoint(tenant, endpoint.id, { consecutiveFailures: 0, failingSince: null });
       return true;
     }
     const dead = attempts.length >= policy.maxAttempts;
-    await deps.repo.settle(tenant, d.id, {
+    await deps.repo.settleAttempt(tenant, leased, {
       status: dead ? 'DEAD' : 'FAILED',
       attempts,
       nextAttemptAt: dead ? null : new Date(now() + retryDelay(policy, attempts.length)).toISOString(),
@@ -166,25 +170,33 @@ export async function startDeliveryWorker(deps: DeliveryWorkerDeps): Promise<Del
   async function roundOnce(): Promise<number> {
     let attempted = 0;
     const nowIso = () => new Date(now()).toISOString();
-    for (const tenant of await deps.repo.accountIds()) {
+    // Accounts side by side (the store commits concurrent writes together); endpoints likewise below.
+    await Promise.all((await deps.repo.accountIds()).map((tenant) => roundOf(tenant)));
+    return attempted;
+
+    async function roundOf(tenant: string): Promise<void> {
       const due = await deps.repo.due(tenant, nowIso(), 500);
-      if (!due.length) continue;
+      if (!due.length) return;
       const byEndpoint = new Map<string, WebhookDelivery[]>();
       for (const d of due) byEndpoint.set(d.endpointId, [...(byEndpoint.get(d.endpointId) ?? []), d]);
       await Promise.all(
         [...byEndpoint].map(async ([endpointId, list]) => {
           let endpoint = await deps.repo.findEndpoint(tenant, endpointId);
-          for (const d of list) {
-            if (!endpoint?.enabled && d.eventType !== 'webhook.test') return;
+          // Windows of `concurrency` attempts, in event order; a failure stops the endpoint's round.
+          for (let i = 0; i < list.length; i += concurrency) {
             if (!endpoint) return;
-            attempted++;
-            if (!(await attempt(tenant, endpoint, d))) return; // order: later events wait for this one
-            endpoint = (await deps.repo.findEndpoint(tenant, endpointId)) ?? endpoint;
+            const current = endpoint;
+            const window = list.slice(i, i + concurrency).filter((d) => current.enabled || d.eventType === 'webhook.test');
+            if (window.length === 0) return;
+            attempted += window.length;
+            const ok = await Promise.all(window.map((d) => attempt(tenant, current, d)));
+            if (ok.includes(false)) return;
+            // Its failure count or secrets may have changed meanwhile.
+            if (current.consecutiveFailures > 0 || i + concurrency < list.length) endpoint = (await deps.repo.findEndpoint(tenant, endpointId)) ?? current;
           }
         }),
       );
     }
-    return attempted;
   }
 
   /** Runs a round now, or once more after the one running (fresh events never wait for the timer). */
@@ -197,6 +209,11 @@ export async function startDeliveryWorker(deps: DeliveryWorkerDeps): Promise<Del
       .catch((e: unknown) => {
         deps.logger.error({ err: e }, 'webhook delivery round failed; it runs again');
         return 0;
+      })
+      .then((n) => {
+        // A full round may have left more due: go on at once.
+        if (n > 0) again = true;
+        return n;
       })
       .finally(() => {
         running = null;
@@ -214,14 +231,17 @@ export async function startDeliveryWorker(deps: DeliveryWorkerDeps): Promise<Del
     { group: WEBHOOK_CONSUMER_GROUP, maxBatchSize: 500, maxWaitMs: 10 },
     async (batch) => {
       const endpoints = new Map<string, WebhookEndpoint[]>();
+      const queued: Promise<unknown>[] = [];
       const nowIso = new Date(now()).toISOString();
       for (const m of batch) {
         const event = m.value as PushEvent;
         if (!event || typeof event.account_id !== 'string' || event.type === 'webhook.test') continue;
         let list = endpoints.get(event.account_id);
         if (!list) endpoints.set(event.account_id, (list = await deps.repo.enabledEndpoints(event.account_id)));
-        for (const e of list) if (matches(e, event)) await deps.repo.queue(event.account_id, deliveryOf(e.id, event, nowIso));
+        for (const e of list) if (matches(e, event)) queued.push(deps.repo.queue(event.account_id, deliveryOf(e.id, event, nowIso)));
       }
+      // Queued together (the store commits concurrent writes as one); consumed only once all are stored.
+      await Promise.all(queued);
       void round();
     },
   );

@@ -108,4 +108,19 @@ export class WebhookRepository {
   settle(tenant: string, id: string, set: Partial<WebhookDeliveryRecord>): Promise<WebhookDelivery | null> {
     return this.deliveries.update(tenant, id, { $set: { ...set, leaseOwner: null, leaseUntil: null } });
   }
+
+  /**
+   * Records an attempt's outcome at the version the lease wrote. When the delivery changed meanwhile
+   * (a redelivery was asked for during the attempt), only the attempt is added: its new state stands.
+   */
+  async settleAttempt(tenant: string, leased: WebhookDelivery, set: Partial<WebhookDeliveryRecord> & Pick<WebhookDeliveryRecord, 'attempts'>): Promise<void> {
+    try {
+      await this.deliveries.update(tenant, leased.id, { $set: { ...set, leaseOwner: null, leaseUntil: null } }, { expectedVersion: leased.version });
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'VERSION_CONFLICT') throw e;
+      const now = await this.deliveries.findById(tenant, leased.id);
+      if (now)
+        await this.deliveries.update(tenant, leased.id, { $set: { attempts: [...now.attempts, ...set.attempts.slice(leased.attempts.length)].slice(-50) } });
+    }
+  }
 }

@@ -160,6 +160,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     allowList: env.WEBHOOK_ALLOW_LIST,
     policy: retryPolicyFrom(env),
     pollMs: env.WEBHOOK_POLL_MS,
+    endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
     ...pushEvents,
   });
   const devices = createDevicesSubgraph({

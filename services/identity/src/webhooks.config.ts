@@ -22,6 +22,8 @@ export const webhookDeliveryEnv = {
   WEBHOOK_MAX_ATTEMPTS: envInt(30, 1, 100),
   /** An endpoint failing this long without a success is disabled (webhook_endpoint.disabled). */
   WEBHOOK_DISABLE_AFTER_SECONDS: envInt(86_400, 1, 30 * 86_400),
+  /** Attempts in flight per endpoint; 1 keeps strict event order (at the cost of throughput to that endpoint). */
+  WEBHOOK_ENDPOINT_CONCURRENCY: envInt(8, 1, 64),
   /** How often due retries are looked for. */
   WEBHOOK_POLL_MS: envInt(1_000, 10, 60_000),
 };

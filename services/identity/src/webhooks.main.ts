@@ -25,6 +25,7 @@ try {
     allowList: env.WEBHOOK_ALLOW_LIST,
     policy: retryPolicyFrom(env),
     pollMs: env.WEBHOOK_POLL_MS,
+    endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
     ...(push ? { pushEvents: push.events } : {}),
   });
   backends.onClose(async () => {

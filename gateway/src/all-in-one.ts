@@ -37,6 +37,8 @@ import { devicesOptions, playerFailureLimit } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { retryPolicyFrom } from '@pylon/identity/webhooks.config';
 import { startDeliveryWorker } from '@pylon/identity/webhooks/delivery.worker';
+import { PushEventLog, startEventLog } from '@pylon/identity/webhooks/event-log';
+import { createEventsStreamHttp } from '@pylon/identity/webhooks/events-stream.http';
 import { createSchedulingSubgraph, manifestVersion, playerManifest, watchChanges, type SchedulingRuntime } from '@pylon/scheduling';
 import { createLegacyApp } from '@pylon/legacy-adapter';
 import { createRestFacade } from '@pylon/rest-facade';
@@ -269,7 +271,19 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   const jobsHttp = createJobsHttp(jobs, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
   // Report files (GET /report, POST /report/export): ids checked and names read through the same directory.
   const reportsHttp = createReportsHttp({ analytics, directory }, { authenticate: (req) => auth.authenticate(credentialsFrom(req)), logger, audit });
-  const front = Router().use(createPlayerApi(devices.runtime, { failures: playerFailures }), mediaHttp, dataTablesHttp, jobsHttp, reportsHttp, rest);
+  // The live stream (GET /events/stream): push events from their readable log, written in-process.
+  const eventLog = new PushEventLog(documents);
+  const eventLogWriter = await startEventLog({ stream: backends.stream!, log: eventLog, logger });
+  const eventsHttp = createEventsStreamHttp(eventLog, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
+  const front = Router().use(
+    createPlayerApi(devices.runtime, { failures: playerFailures }),
+    eventsHttp,
+    mediaHttp,
+    dataTablesHttp,
+    jobsHttp,
+    reportsHttp,
+    rest,
+  );
   const docs = docsEnabled(env) ? createApiDocs({ logger }) : undefined;
   const metrics = metricsAccess(env);
   const app = createHttpApp({
@@ -358,8 +372,9 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
       closed = true;
       ops.setDraining();
       await (await fleet)?.close();
-      // Long-polling pings answer now instead of holding the servers open.
+      // Long-polling pings answer now instead of holding the servers open; so do live streams.
       devices.runtime.releaseWaiters();
+      eventsHttp.closeAll();
       await Promise.all(
         servers.map(
           (s) =>
@@ -378,6 +393,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
       await devices.runtime.close();
       await demoMedia;
       await webhookWorker.close();
+      await eventLogWriter.close();
       await push?.publisher.close();
       await ingest.close();
       await backends.close();

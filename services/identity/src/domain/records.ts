@@ -122,3 +122,13 @@ export const WEBHOOK_DELIVERIES: CollectionSpec = {
 };
 /** Accounts with webhook endpoints (system tenant): the ones the delivery worker visits. */
 export const WEBHOOK_ACCOUNTS: CollectionSpec = { name: 'webhookAccounts' };
+
+/** The readable log of push events (the live stream resumes from it): kept 24 h. */
+export interface PushEventLogRecord {
+  /** Append order: `<ms, 15 digits>-<counter, 9 digits>`, assigned by the log writer. */
+  seq: string;
+  type: string;
+  deviceId: string | null;
+  event: unknown;
+}
+export const PUSH_EVENT_LOG: CollectionSpec = { name: 'pushEventLog', indexes: [{ name: 'bySeq', fields: ['seq'] }] };

@@ -29,6 +29,7 @@ import {
   type Subgraph,
 } from '@pylon/kit';
 import { createBackends, createRateLimiter } from '@pylon/composition/backends';
+import { createPushEventProducer } from '@pylon/composition/push-events';
 import { createAnalyticsSubgraph, createReportsHttp, registerReportExportJob, replayDeadLetters, startIngest, type ReportDirectory } from '@pylon/analytics';
 import { createContentSubgraph, createMediaHttp, playerContent } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
@@ -36,6 +37,10 @@ import { createDataTablesHttp, createDataTablesSubgraph } from '@pylon/datatable
 import { cachedMediaDirectory, createDevicesSubgraph, createPlayerApi, type ManifestSource } from '@pylon/devices';
 import { devicesOptions, playerFailureLimit } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
+import { retryPolicyFrom } from '@pylon/identity/webhooks.config';
+import { startDeliveryWorker } from '@pylon/identity/webhooks/delivery.worker';
+import { PushEventLog, startEventLog } from '@pylon/identity/webhooks/event-log';
+import { createEventsStreamHttp } from '@pylon/identity/webhooks/events-stream.http';
 import { createSchedulingSubgraph, manifestVersion, playerManifest, watchChanges, type SchedulingRuntime } from '@pylon/scheduling';
 import { createLegacyApp } from '@pylon/legacy-adapter';
 import { createRestFacade } from '@pylon/rest-facade';
@@ -104,11 +109,21 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     metrics: telemetryMetrics(ops.registry, {
       stream: backends.stream!,
       spool: backends.spool,
-      publishers: () => [devices.runtime.pings, devices.runtime.events, devices.runtime.plays, devices.runtime.impressions, access.auditPublisher],
+      publishers: () => [
+        devices.runtime.pings,
+        devices.runtime.events,
+        devices.runtime.plays,
+        devices.runtime.impressions,
+        access.auditPublisher,
+        push?.publisher,
+      ],
     }),
   });
   backends.checks.consumer = () => ingest.check();
   if (env.INGEST_REPLAY_DEAD_LETTERS) await replayDeadLetters({ stream: backends.stream!, analytics, logger });
+  // Push events (webhooks, live stream): every subgraph produces them through one durable publisher.
+  const push = createPushEventProducer(backends, logger);
+  const pushEvents = push ? { pushEvents: push.events } : {};
   const internalSecret = env.SIGNAGE_INTERNAL_SECRET ?? randomBytes(32).toString('hex');
   const tokens = new InternalTokens(internalSecret);
 
@@ -129,7 +144,29 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     version: (d) => manifestVersion(schedulingRt(), d),
   };
   progress('composing');
-  const identity = createIdentitySubgraph({ documents, cache, tokens, principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS });
+  const identity = createIdentitySubgraph({
+    documents,
+    cache,
+    tokens,
+    principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS,
+    ...pushEvents,
+    // Webhook filters name devices and groups of the caller's account: the devices repository answers (in-process).
+    webhookDevices: {
+      existingDevices: async (accountId, ids) => new Set((await devices.repo.findByIds(accountId, ids)).map((d) => d.id)),
+      groupExists: async (accountId, groupId) => (await devices.repo.findGroup(accountId, groupId)) !== null,
+    },
+  });
+  // Webhook delivery in-process (its own role when distributed: identity/src/webhooks.main.ts).
+  const webhookWorker = await startDeliveryWorker({
+    stream: backends.stream!,
+    repo: identity.webhooks,
+    logger,
+    allowList: env.WEBHOOK_ALLOW_LIST,
+    policy: retryPolicyFrom(env),
+    pollMs: env.WEBHOOK_POLL_MS,
+    endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
+    ...pushEvents,
+  });
   const devices = createDevicesSubgraph({
     documents,
     tokens,
@@ -150,6 +187,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
       },
     }),
     logger,
+    ...pushEvents,
   });
   const content = createContentSubgraph({
     documents,
@@ -159,13 +197,14 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     settings: contentSettings(env),
     logger,
     pubsub: backends.pubsub!,
+    ...pushEvents,
   });
   late.content = content;
   // Heavy work (large imports, large and asked-for exports) runs as jobs, their state in the documents
   // store (kit jobs.ts); the files exports make go to the blob store, downloaded through signed links.
   const jobFiles = new JobFiles(backends.blobs!, documents, internalSecret, jobFileSettingsFrom(env), logger);
   const jobs = new JobRunner(documents, jobSettingsFrom(env), logger, jobFiles);
-  const datatables = createDataTablesSubgraph({ documents, tokens, cache, logger, jobs, maxTableRows: env.DATATABLE_MAX_ROWS });
+  const datatables = createDataTablesSubgraph({ documents, tokens, cache, logger, jobs, maxTableRows: env.DATATABLE_MAX_ROWS, ...pushEvents });
   // In-process: the other subgraphs' repositories answer, each scoped to the caller's account.
   const scheduling = createSchedulingSubgraph({
     documents,
@@ -173,6 +212,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     cache,
     pubsub: backends.pubsub!,
     logger,
+    ...pushEvents,
     devices: {
       devices: async (caller, ids) =>
         new Map((await devices.repo.findByIds(caller.accountId, ids)).map((d) => [d.id, { id: d.id, timezone: d.timezone ?? null }])),
@@ -245,7 +285,19 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     { analytics, directory },
     { authenticate: (req) => auth.authenticate(credentialsFrom(req)), logger, audit, jobs: { runner: jobs, thresholdRows: env.REPORT_JOB_THRESHOLD_ROWS } },
   );
-  const front = Router().use(createPlayerApi(devices.runtime, { failures: playerFailures }), mediaHttp, dataTablesHttp, jobsHttp, reportsHttp, rest);
+  // The live stream (GET /events/stream): push events from their readable log, written in-process.
+  const eventLog = new PushEventLog(documents);
+  const eventLogWriter = await startEventLog({ stream: backends.stream!, log: eventLog, logger });
+  const eventsHttp = createEventsStreamHttp(eventLog, { authenticate: (req) => auth.authenticate(credentialsFrom(req)) });
+  const front = Router().use(
+    createPlayerApi(devices.runtime, { failures: playerFailures }),
+    eventsHttp,
+    mediaHttp,
+    dataTablesHttp,
+    jobsHttp,
+    reportsHttp,
+    rest,
+  );
   const docs = docsEnabled(env) ? createApiDocs({ logger }) : undefined;
   const metrics = metricsAccess(env);
   const app = createHttpApp({
@@ -334,8 +386,9 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
       closed = true;
       ops.setDraining();
       await (await fleet)?.close();
-      // Long-polling pings answer now instead of holding the servers open.
+      // Long-polling pings answer now instead of holding the servers open; so do live streams.
       devices.runtime.releaseWaiters();
+      eventsHttp.closeAll();
       await Promise.all(
         servers.map(
           (s) =>
@@ -353,6 +406,9 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
       await unwatch();
       await devices.runtime.close();
       await demoMedia;
+      await webhookWorker.close();
+      await eventLogWriter.close();
+      await push?.publisher.close();
       await ingest.close();
       await backends.close();
     },

@@ -7,6 +7,7 @@ import { contentEnv } from '@pylon/content/config';
 import { datatablesEnv } from '@pylon/datatables/config';
 import { reportsEnv } from '@pylon/analytics/config';
 import { authEnv, oauthEnv } from '@pylon/identity/config';
+import { webhookDeliveryEnv } from '@pylon/identity/webhooks.config';
 
 const common = {
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -56,6 +57,8 @@ export const allInOneEnv = backendEnv
     ...jobsEnv,
     /** Result file retention and link lifetime, declared in services/kit/src/jobs/job-files.ts. */
     ...jobFilesEnv,
+    /** Webhook delivery (allow-list, timeouts, retries), declared in services/identity/src/webhooks.config.ts. */
+    ...webhookDeliveryEnv,
     /** The demo account's devices ping through a built-in simulator (only with SIGNAGE_DEMO). */
     SIGNAGE_SIMULATOR: envBool(true),
     SIGNAGE_SIMULATOR_SECONDS: envInt(15, 1, 3600),

@@ -13,6 +13,7 @@ import { contentEnv } from '@pylon/content/config';
 import { datatablesProcessEnv } from '@pylon/datatables/config';
 import { devicesProcessEnv } from '@pylon/devices/config';
 import { identityProcessEnv } from '@pylon/identity/config';
+import { webhookWorkerEnv } from '@pylon/identity/webhooks.config';
 import { legacyAdapterEnv } from '@pylon/legacy-adapter/config';
 import { restFacadeEnv } from '@pylon/rest-facade/config';
 import { schedulingProcessEnv } from '@pylon/scheduling/config';
@@ -32,6 +33,7 @@ export const ROLE_CONFIGS: Readonly<Record<string, RoleSchema>> = {
   rest: restFacadeEnv,
   legacy: legacyAdapterEnv,
   'telemetry-consumer': ingestEnv,
+  'webhook-worker': webhookWorkerEnv,
   migrate: migrateEnv,
   admin: backendEnv.check(...backendRules),
   'all-in-one': allInOneEnv,

@@ -26,6 +26,7 @@ export const ROLES: readonly Role[] = [
   { name: 'rest', dir: 'rest-facade', file: 'main', kind: 'edge', port: 4001 },
   { name: 'legacy', dir: 'legacy-adapter', file: 'main', kind: 'edge', port: 4080 },
   { name: 'telemetry-consumer', dir: 'services/analytics', file: 'ingest.main', kind: 'worker' },
+  { name: 'webhook-worker', dir: 'services/identity', file: 'webhooks.main', kind: 'worker' },
   { name: 'migrate', dir: 'gateway', file: 'migrate.main', kind: 'job' },
   { name: 'admin', dir: 'services/identity', file: 'admin.cli', kind: 'cli' },
   { name: 'all-in-one', dir: 'gateway', file: 'all-in-one.main', kind: 'all-in-one', port: 4000 },

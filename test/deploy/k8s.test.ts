@@ -125,12 +125,12 @@ describe.each(OVERLAYS)('k8s/%s', (overlay) => {
     },
   );
 
-  test('PDBs for every Deployment; HPAs for the gateway, the facades and the telemetry consumer', () => {
+  test('PDBs for every Deployment; HPAs for the gateway, the facades, the telemetry consumer and the webhook worker', () => {
     const names = of(docs, 'Deployment').map((d) => d.metadata.name);
     const pdbs = of(docs, 'PodDisruptionBudget');
     for (const n of names) expect(pdbs.some((p) => p.metadata.name === n)).toBe(true);
     const hpas = of(docs, 'HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name as string);
-    expect(hpas.sort()).toEqual(['pylon-gateway', 'pylon-legacy', 'pylon-rest', 'pylon-telemetry-consumer']);
+    expect(hpas.sort()).toEqual(['pylon-gateway', 'pylon-legacy', 'pylon-rest', 'pylon-telemetry-consumer', 'pylon-webhook-worker']);
     for (const h of hpas) expect(names).toContain(h);
   });
 

@@ -36,6 +36,8 @@ export interface Ids {
   job: string;
   /** A's export job (Prefer: respond-async), whose file is downloaded through a signed link. */
   exportJob: string;
+  /** A's webhook endpoint. */
+  webhookEndpoint: string;
 }
 
 type GqlResult = { status: number; body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
@@ -537,6 +539,37 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'GraphQL Mutation.createApiKey': gqlNothing('mutation($u: String!) { createApiKey(input: { userId: $u, name: "stolen" }) { success } }', (i) => ({
     u: i.user,
   })),
+  // Webhooks: A's endpoint and its log are unknown to B; B's filters may not name A's devices or groups.
+  'GraphQL Query.webhookEndpoints': gqlNothing('query($i: [String!]) { webhookEndpoints(id: $i) { id url } }', (i) => ({ i: [i.webhookEndpoint] })),
+  'GraphQL Query.webhookDeliveries': gqlNothing('query($e: String!) { webhookDeliveries(endpointId: $e) { id } }', (i) => ({ e: i.webhookEndpoint })),
+  'GraphQL Mutation.createWebhookEndpoint': gqlNothing(
+    'mutation($d: [String!], $g: String) { a: createWebhookEndpoint(input: { url: "https://hooks.example.com/b", deviceIds: $d }) { success } b: createWebhookEndpoint(input: { url: "https://hooks.example.com/b", deviceGroupId: $g }) { success } }',
+    (i) => ({ d: [i.device], g: i.deviceGroup }),
+  ),
+  'GraphQL Mutation.updateWebhookEndpoint': gqlNothing(
+    'mutation($id: String!) { updateWebhookEndpoint(id: $id, input: { enabled: false }) { success } }',
+    (i) => ({
+      id: i.webhookEndpoint,
+    }),
+  ),
+  'GraphQL Mutation.deleteWebhookEndpoint': gqlNothing('mutation($id: String!) { deleteWebhookEndpoint(id: $id) { success } }', (i) => ({
+    id: i.webhookEndpoint,
+  })),
+  'GraphQL Mutation.rotateWebhookEndpointSecret': gqlNothing('mutation($id: String!) { rotateWebhookEndpointSecret(id: $id) { success secret } }', (i) => ({
+    id: i.webhookEndpoint,
+  })),
+  'GraphQL Mutation.sendTestWebhookEvent': gqlNothing('mutation($id: String!) { sendTestWebhookEvent(id: $id) { success } }', (i) => ({
+    id: i.webhookEndpoint,
+  })),
+  'GraphQL Mutation.redeliverWebhookEvents': gqlNothing(
+    'mutation($id: String!) { redeliverWebhookEvents(id: $id, from: "2020-01-01T00:00:00Z") { success count } }',
+    (i) => ({ id: i.webhookEndpoint }),
+  ),
+  'REST GET /webhooks': (c) => emptyList(c.rest(`/webhooks?id=${c.ids.webhookEndpoint}`)),
+  'REST GET /webhooks/{id}': (c) => status(c.rest(`/webhooks/${c.ids.webhookEndpoint}`), 404),
+  'REST PUT /webhooks/{id}': (c) => status(c.rest(`/webhooks/${c.ids.webhookEndpoint}`, { method: 'PUT', body: JSON.stringify({ enabled: false }) }), 404),
+  'REST DELETE /webhooks/{id}': (c) => status(c.rest(`/webhooks/${c.ids.webhookEndpoint}`, { method: 'DELETE' }), 404),
+  'REST GET /webhooks/{id}/deliveries': (c) => emptyList(c.rest(`/webhooks/${c.ids.webhookEndpoint}/deliveries`)),
   'GraphQL Mutation.revokeApiKey': gqlNothing('mutation($k: String!) { revokeApiKey(id: $k) { success } }', (i) => ({ k: i.apiKey })),
 
   // Content: every id (the item, its group, a parent group, a playlist's file or source) of A's is refused.

@@ -99,6 +99,10 @@ beforeAll(async () => {
   ids.apiKey = a.body.data!.apiKeys[0].id;
   ids.user = ((await (await rest('/users')).json()) as { id: string }[])[0]!.id;
   ids.alert = a.body.data!.alert[0]?.id ?? '';
+  const hook = await gql(
+    'mutation { createWebhookEndpoint(input: { url: "https://hooks.example.com/a", eventTypes: ["webhook.test"] }) { success endpoint { id } } }',
+  );
+  ids.webhookEndpoint = hook.body.data!.createWebhookEndpoint.endpoint.id;
   const org = await gql('mutation { createOrganization(input: { name: "A branch" }) { success organization { id } } }');
   ids.org = org.body.data!.createOrganization.organization.id;
   const cmd = await gql('mutation($id: String!) { sendDeviceCommand(deviceId: $id, commands: [{ command: "reboot" }]) { success commands { id } } }', {
@@ -355,6 +359,14 @@ describe("object-level authorization (API1): account B on account A's ids", () =
     const exp = await gql('query($id: ID!) { job(id: $id) { state resultLink { url } } }', { variables: { id: ids.exportJob } });
     expect(exp.body.data!.job.state).toBe('SUCCEEDED');
     expect((await fetch(`${base}${exp.body.data!.job.resultLink.url as string}`)).status).toBe(200);
+    // A's webhook endpoint is still there, enabled, and no test event was queued for it by B.
+    const hook = await gql(
+      'query($i: [String!], $e: String!) { webhookEndpoints(id: $i) { id enabled previousSecretExpiresAt } webhookDeliveries(endpointId: $e) { id } }',
+      {
+        variables: { i: [ids.webhookEndpoint], e: ids.webhookEndpoint },
+      },
+    );
+    expect(hook.body.data).toEqual({ webhookEndpoints: [{ id: ids.webhookEndpoint, enabled: true, previousSecretExpiresAt: null }], webhookDeliveries: [] });
   });
 });
 

@@ -19,6 +19,7 @@ import * as shape from './shape.js';
 import * as templates from './templates.js';
 import * as types from './types.js';
 import * as users from './users.js';
+import * as webhooks from './webhooks.js';
 
 /** Every module of rest-facade/src/operations: index.ts collects the REST operations they export. */
 export const OPERATION_MODULES: readonly Readonly<Record<string, unknown>>[] = [
@@ -41,4 +42,5 @@ export const OPERATION_MODULES: readonly Readonly<Record<string, unknown>>[] = [
   templates,
   types,
   users,
+  webhooks,
 ];

@@ -1,4 +1,4 @@
-import { createSubgraph, type BlobStore, type DocumentStore, type InternalTokens, type Logger, type PubSub, type Subgraph } from '@pylon/kit';
+import { createSubgraph, type BlobStore, type DocumentStore, type InternalTokens, type Logger, type PubSub, type PushEvents, type Subgraph } from '@pylon/kit';
 import type { ContentRepository } from './content.repository.js';
 import { contentResolvers } from './graphql/resolvers.js';
 import { createContentRuntime, type ContentRuntime, type ContentSettings } from './runtime.js';
@@ -14,6 +14,8 @@ export interface ContentDeps {
   logger?: Logger;
   /** Announces playlist/template/media changes (player manifests follow). */
   pubsub?: PubSub;
+  /** Push events (kit push-events.ts). */
+  pushEvents?: PushEvents;
   now?: () => number;
 }
 
@@ -28,6 +30,7 @@ export function createContentSubgraph(deps: ContentDeps): ContentSubgraph {
     ...(deps.settings ? { settings: deps.settings } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.pubsub ? { pubsub: deps.pubsub } : {}),
+    ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}),
     ...(deps.now ? { now: deps.now } : {}),
   });
   const subgraph = createSubgraph({ name: 'content', tokens: deps.tokens, resolvers: contentResolvers(runtime) });

@@ -1,5 +1,5 @@
 /** Everything the content use cases share: the repositories, the blob port, signed file addresses and settings. */
-import type { BlobStore, DocumentStore, Logger, PubSub } from '@pylon/kit';
+import type { BlobStore, DocumentStore, Logger, PubSub, PushEvents } from '@pylon/kit';
 import { ContentRepository } from './content.repository.js';
 import { FileUrls } from './http/file-urls.js';
 
@@ -40,6 +40,8 @@ export interface ContentRuntime {
   logger?: Logger;
   /** Where playlist/template/media changes are announced (CHANNELS.contentChanged); none: not announced. */
   pubsub?: PubSub;
+  /** Push events (media.ready/failed, playlist/template.changed); none: not produced. */
+  pushEvents?: PushEvents;
   now(): number;
 }
 
@@ -51,6 +53,7 @@ export function createContentRuntime(deps: {
   settings?: Partial<ContentSettings>;
   logger?: Logger;
   pubsub?: PubSub;
+  pushEvents?: PushEvents;
   now?: () => number;
 }): ContentRuntime {
   const settings = { ...DEFAULT_CONTENT_SETTINGS, ...deps.settings };
@@ -62,6 +65,7 @@ export function createContentRuntime(deps: {
     settings,
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.pubsub ? { pubsub: deps.pubsub } : {}),
+    ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}),
     now,
   };
 }

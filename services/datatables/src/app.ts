@@ -1,4 +1,4 @@
-import { createSubgraph, type Cache, type DocumentStore, type InternalTokens, type JobRunner, type Logger, type Subgraph } from '@pylon/kit';
+import { createSubgraph, type Cache, type DocumentStore, type InternalTokens, type JobRunner, type Logger, type PushEvents, type Subgraph } from '@pylon/kit';
 import { DataTableRepository } from './data-table.repository.js';
 import { dataTablesResolvers } from './graphql/resolvers.js';
 import type { DataTablesRuntime } from './runtime.js';
@@ -18,6 +18,8 @@ export interface DataTablesDeps {
   maxTableRows?: number;
   /** The process's jobs: imports over the threshold run there; the `job` query reads them. */
   jobs?: JobRunner;
+  /** Push events (kit push-events.ts). */
+  pushEvents?: PushEvents;
 }
 
 export const DEFAULT_HISTORY_LIMIT = 100;
@@ -33,6 +35,7 @@ export function createDataTablesSubgraph(deps: DataTablesDeps): Subgraph & { rep
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.maxTableRows ? { maxTableRows: deps.maxTableRows } : {}),
     ...(deps.jobs ? { jobs: deps.jobs } : {}),
+    ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}),
   };
   if (deps.jobs) {
     registerImportJob(deps.jobs, runtime);

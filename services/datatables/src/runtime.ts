@@ -1,4 +1,4 @@
-import type { Cache, JobRunner, Logger } from '@pylon/kit';
+import type { Cache, JobRunner, Logger, PushEvents } from '@pylon/kit';
 import type { DataTableRepository } from './data-table.repository.js';
 import type { FilteredCounts } from './use-cases/filtered-counts.js';
 
@@ -16,4 +16,12 @@ export interface DataTablesRuntime {
   jobs?: JobRunner;
   /** Filtered row counts of this process, kept exact across its writes (use-cases/filtered-counts.ts). */
   counts: FilteredCounts;
+  /** Push events (datatable.rows_changed); absent: not produced. */
+  pushEvents?: PushEvents;
+}
+
+/** datatable.rows_changed after a row write is stored (at most 100 ids named; row_count says how many). */
+export function rowsChanged(rt: Pick<DataTablesRuntime, 'pushEvents'>, tenant: string, tableId: string, change: string, rowIds: readonly string[]): void {
+  if (rowIds.length === 0) return;
+  rt.pushEvents?.emit(tenant, 'datatable.rows_changed', { datatable_id: tableId, change, row_ids: rowIds.slice(0, 100), row_count: rowIds.length });
 }

@@ -140,10 +140,11 @@ export class AlertRepository {
    * Opens the alert of `rule` for `device`, taking the rule+device latch. False when another
    * evaluation (another replica) holds the latch already: the unique index lets only one open it.
    */
-  async openFor(device: Pick<Stored<DeviceRecord>, 'id' | 'accountId' | 'name' | 'orgId'>, rule: AlertRule, reason: string): Promise<boolean> {
+  /** Opens an alert for the rule+device latch; null when one already holds it. */
+  async openFor(device: Pick<Stored<DeviceRecord>, 'id' | 'accountId' | 'name' | 'orgId'>, rule: AlertRule, reason: string): Promise<Alert | null> {
     const tenant = device.accountId;
     try {
-      await this.alerts.insert(tenant, {
+      return await this.alerts.insert(tenant, {
         ruleId: rule.id,
         ruleName: rule.name,
         ruleSet: ruleSetOf(rule),
@@ -156,9 +157,8 @@ export class AlertRepository {
         resolvedOn: null,
         autoResolved: false,
       });
-      return true;
     } catch (e) {
-      if (isDuplicate(e)) return false;
+      if (isDuplicate(e)) return null;
       throw e;
     }
   }

@@ -7,6 +7,7 @@ import {
   type InternalTokens,
   type Logger,
   type PubSub,
+  type PushEvents,
   type Spool,
   type Subgraph,
 } from '@pylon/kit';
@@ -39,6 +40,8 @@ export interface DevicesDeps {
   manifests?: ManifestSource;
   /** Media file names for play logs (content's, in-process or over HTTP). */
   media?: MediaDirectory;
+  /** Push events (kit push-events.ts): devices, alerts, commands. */
+  pushEvents?: PushEvents;
   /** Everything else tunable (command TTL, sweep period, snap cap, long-poll cap). */
   settings?: Partial<Omit<DevicesSettings, 'onlineWindowSeconds'>>;
 }
@@ -58,6 +61,7 @@ export function createDevicesSubgraph(deps: DevicesDeps): DevicesSubgraph {
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.manifests ? { manifests: deps.manifests } : {}),
     ...(deps.media ? { media: deps.media } : {}),
+    ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}),
     ...(deps.now ? { now: deps.now } : {}),
     settings: { ...deps.settings, onlineWindowSeconds: deps.onlineWindowSeconds },
   });

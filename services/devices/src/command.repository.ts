@@ -65,10 +65,10 @@ export class CommandRepository {
   }
 
   /** Marks commands still queued or delivered whose expiry passed as expired; resolves with how many. */
-  async expireOverdue(tenant: string, nowIso: string): Promise<number> {
+  async expireOverdue(tenant: string, nowIso: string): Promise<DeviceCommand[]> {
     const overdue = await this.commands.find(tenant, { status: { $in: ['queued', 'delivered'] }, expiresAt: { $lte: nowIso } }, { limit: SWEEP_BATCH });
     await Promise.all(overdue.map((c) => this.commands.update(tenant, c.id, { $set: { status: 'expired', completedAt: nowIso } })));
-    return overdue.length;
+    return overdue;
   }
 
   /** Deletes finished commands queued before the cutoff, so the queue stays small; resolves with how many. */

@@ -2,6 +2,7 @@
 import { createLogger, type RateLimiter } from '@pylon/kit';
 import { createRateLimiter } from '@pylon/composition/backends';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
+import { createPushEventProducer } from '@pylon/composition/push-events';
 import { createDevicesSubgraph, type DevicesSubgraph } from './app.js';
 import { devicesOptions, devicesProcessEnv, playerFailureLimit } from './config.js';
 import { createPlayerApi } from './player/player-api.js';
@@ -18,6 +19,8 @@ await runSubgraphProcess({
   needs: ['documents', 'cache', 'stream', 'blobs'],
   env: devicesProcessEnv,
   build: async ({ backends, tokens, env }) => {
+    const logger = createLogger({ level: env.LOG_LEVEL, name: 'devices' });
+    const push = createPushEventProducer(backends, logger);
     const devices = createDevicesSubgraph({
       documents: backends.documents!,
       tokens,
@@ -30,8 +33,10 @@ await runSubgraphProcess({
       ...(backends.spool ? { spool: backends.spool } : {}),
       manifests: createHttpManifestSource({ schedulingUrl: env.SCHEDULING_URL, tokens }),
       media: cachedMediaDirectory(createHttpMediaDirectory({ contentUrl: env.CONTENT_URL, tokens })),
-      logger: createLogger({ level: env.LOG_LEVEL, name: 'devices' }),
+      logger,
+      ...(push ? { pushEvents: push.events } : {}),
     });
+    if (push) backends.onClose(() => push.publisher.close());
     playerFailures = await createRateLimiter(env, playerFailureLimit(env));
     // Closed before the backends it uses (onClose runs first, in reverse order of registration).
     backends.onClose(() => playerFailures!.close());

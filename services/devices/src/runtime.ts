@@ -19,6 +19,7 @@ import {
   type Logger,
   type PingLogRecord,
   type PubSub,
+  type PushEvents,
   type Spool,
 } from '@pylon/kit';
 import { AlertRepository } from './alert.repository.js';
@@ -48,6 +49,8 @@ export interface DevicesRuntimeDeps {
   stream?: EventStream;
   /** Where telemetry waits on disk while the stream refuses it: held records are never lost. */
   spool?: Spool;
+  /** Push events (webhooks, live stream) produced where devices, alerts and commands change; without it none. */
+  pushEvents?: PushEvents;
   logger?: Logger;
   /** Player manifests (scheduling resolves them); without it GET /player/{key}/manifest is a 503 and pings carry no version. */
   manifests?: ManifestSource;
@@ -69,6 +72,8 @@ export interface DevicesRuntime {
   blobs?: BlobStore;
   manifests?: ManifestSource;
   media?: MediaDirectory;
+  /** Push events (kit push-events.ts): emitted after each change is stored, never delivered inline. */
+  pushEvents?: PushEvents;
   /** Announces devices whose manifests a change alters (time zone), over the pub/sub port. */
   devicesChanged?(accountId: string, deviceIds: string[], how?: { deleted: boolean }): Promise<void>;
   pings?: BufferedPublisher<PingLogRecord>;
@@ -100,6 +105,7 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
     ...(deps.blobs ? { blobs: deps.blobs } : {}),
     ...(deps.manifests ? { manifests: deps.manifests } : {}),
     ...(deps.media ? { media: deps.media } : {}),
+    ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}),
     ...(deps.pubsub
       ? {
           devicesChanged: (accountId: string, deviceIds: string[], how?: { deleted: boolean }) =>

@@ -1,14 +1,21 @@
-import { createSubgraph, type Cache, type DocumentStore, type InternalTokens, type Subgraph } from '@pylon/kit';
+import { createSubgraph, mergeResolvers, type Cache, type DocumentStore, type InternalTokens, type PushEvents, type Subgraph } from '@pylon/kit';
 import { identityResolvers } from './graphql/resolvers.js';
 import { IdentityRepository } from './identity.repository.js';
 import { BearerAuthenticator } from './oauth/bearer.js';
 import { ApiKeyAuthenticator } from './use-cases/api-keys.js';
+import { WebhookRepository } from './webhooks/webhook.repository.js';
+import { webhookResolvers } from './webhooks/webhook.resolvers.js';
+import type { WebhookDeviceDirectory } from './webhooks/manage-endpoints.js';
 
 export interface IdentityDeps {
   documents: DocumentStore;
   cache: Cache;
   tokens: InternalTokens;
   principalCacheSeconds: number;
+  /** Checks webhook filters' device and group ids (the devices subgraph's, in-process or over HTTP). */
+  webhookDevices?: WebhookDeviceDirectory;
+  /** Push events (user.created, api_key.revoked). */
+  pushEvents?: PushEvents;
 }
 
 export interface IdentityService extends Subgraph {
@@ -17,6 +24,8 @@ export interface IdentityService extends Subgraph {
   /** Verifies OAuth access tokens once the OAuth server (oauth/server.ts) has started. */
   bearer: BearerAuthenticator;
   cache: Cache;
+  /** Webhook endpoints and their delivery log (the delivery worker shares it). */
+  webhooks: WebhookRepository;
 }
 
 /** The identity subgraph plus the authenticators the gateway's edge uses (in-process or over HTTP). */
@@ -24,6 +33,11 @@ export function createIdentitySubgraph(deps: IdentityDeps): IdentityService {
   const repo = new IdentityRepository(deps.documents);
   const authenticator = new ApiKeyAuthenticator({ repo, cache: deps.cache, cacheTtlSeconds: deps.principalCacheSeconds });
   const bearer = new BearerAuthenticator({ repo, cache: deps.cache, cacheTtlSeconds: deps.principalCacheSeconds });
-  const subgraph = createSubgraph({ name: 'identity', tokens: deps.tokens, resolvers: identityResolvers({ repo, cache: deps.cache }) });
-  return Object.assign(subgraph, { repo, authenticator, bearer, cache: deps.cache });
+  const webhooks = new WebhookRepository(deps.documents);
+  const resolvers = mergeResolvers(
+    identityResolvers({ repo, cache: deps.cache, ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}) }),
+    webhookResolvers({ repo: webhooks, now: Date.now, ...(deps.webhookDevices ? { devices: deps.webhookDevices } : {}) }),
+  );
+  const subgraph = createSubgraph({ name: 'identity', tokens: deps.tokens, resolvers });
+  return Object.assign(subgraph, { repo, authenticator, bearer, cache: deps.cache, webhooks });
 }

@@ -2,7 +2,7 @@
  * What the scheduling subgraph and the player manifest share in one process: the repository, the
  * directory ports onto the other subgraphs, the clock and the change notifications.
  */
-import type { Cache, DocumentStore, Logger, PubSub } from '@pylon/kit';
+import type { Cache, DocumentStore, Logger, PubSub, PushEvents } from '@pylon/kit';
 import type { AccountDirectory } from './ports/account-directory.js';
 import type { ContentDirectory } from './ports/content-directory.js';
 import type { DeviceDirectory } from './ports/device-directory.js';
@@ -18,6 +18,8 @@ export interface SchedulingRuntimeDeps {
   /** Where changed manifests are announced (CHANNELS.manifestsChanged: waiting pings wake); none: not announced. */
   pubsub?: PubSub;
   logger?: Logger;
+  /** Push events (schedule.changed, now_playing.changed); none: not produced. */
+  pushEvents?: PushEvents;
   now?: () => number;
 }
 
@@ -29,6 +31,7 @@ export interface SchedulingRuntime {
   cache?: Cache;
   pubsub?: PubSub;
   logger?: Logger;
+  pushEvents?: PushEvents;
   now: () => number;
 }
 
@@ -41,6 +44,7 @@ export function createSchedulingRuntime(deps: SchedulingRuntimeDeps): Scheduling
     ...(deps.cache ? { cache: deps.cache } : {}),
     ...(deps.pubsub ? { pubsub: deps.pubsub } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
+    ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}),
     now: deps.now ?? Date.now,
   };
 }

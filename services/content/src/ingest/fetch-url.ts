@@ -13,8 +13,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import { AppError } from '@pylon/kit';
+import { AppError, isRefusedAddress, outboundAgents, parseOutboundUrl } from '@pylon/kit';
 import type { ContentRuntime } from '../runtime.js';
 
 export interface Download {
@@ -27,24 +26,10 @@ export interface Download {
 
 const refuse = (message: string) => new AppError('BAD_USER_INPUT', message, { field: 'url' });
 
-function agentsFor(rt: ContentRuntime) {
-  const opts = { allowIPAddressList: rt.settings.importAllowList, keepAlive: false };
-  return { http: new RequestFilteringHttpAgent(opts), https: new RequestFilteringHttpsAgent(opts) };
-}
+/** The kit's outbound rules (shared with webhook deliveries). */
+const agentsFor = (rt: ContentRuntime) => outboundAgents(rt.settings.importAllowList);
 
-export function parseImportUrl(raw: unknown): URL {
-  if (typeof raw !== 'string' || raw.length === 0) throw refuse('url is required');
-  if (raw.length > 2048) throw refuse('url must be at most 2048 characters');
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw refuse('url is not a valid absolute URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse(`url must use http or https, not ${url.protocol.replace(/:$/, '').slice(0, 20)}`);
-  if (url.username || url.password) throw refuse('url must not carry credentials');
-  return url;
-}
+export const parseImportUrl = (raw: unknown): URL => parseOutboundUrl(raw, 'url');
 
 function fileNameOf(url: URL): string | null {
   const last = decodeURIComponent(url.pathname.split('/').pop() ?? '').trim();
@@ -68,8 +53,7 @@ export async function openDownload(rt: ContentRuntime, raw: unknown): Promise<Do
   const abort = () => {
     clearTimeout(deadline);
     current?.destroy();
-    agents.http.destroy();
-    agents.https.destroy();
+    agents.destroy();
   };
   try {
     for (let hop = 0; ; hop++) {
@@ -84,8 +68,7 @@ export async function openDownload(rt: ContentRuntime, raw: unknown): Promise<Do
         req.on('error', reject);
       }).catch((e: unknown) => {
         if (timedOut || e instanceof AppError) throw e instanceof AppError ? e : refuse('the download timed out');
-        const msg = e instanceof Error ? e.message : String(e);
-        if (/is not allowed/.test(msg)) throw refuse(`url resolves to an address imports may not reach (private, loopback, link-local or metadata)`);
+        if (isRefusedAddress(e)) throw refuse(`url resolves to an address imports may not reach (private, loopback, link-local or metadata)`);
         throw new AppError('UNPROCESSABLE', `the url could not be fetched (${(e as NodeJS.ErrnoException).code ?? 'network error'})`, { field: 'url' });
       });
       const status = res.statusCode ?? 0;

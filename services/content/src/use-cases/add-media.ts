@@ -76,7 +76,7 @@ export async function addMedia(
     const probed = await probeMedia(rt, tenant, file.key, file.mimeType);
     thumbKey = probed.thumbKey;
     const fileName = cleanFileName(m.fileName) ?? `${file.key}.${file.ext}`;
-    return await rt.repo.media.add(tenant, {
+    const media = await rt.repo.media.add(tenant, {
       name: m.name ?? (fileName.replace(/\.[^.]{1,10}$/, '').slice(0, 200) || fileName.slice(0, 200)),
       fileName,
       mimeType: file.mimeType,
@@ -96,6 +96,8 @@ export async function addMedia(
       groupName: m.groupName,
       orgId: null,
     });
+    rt.pushEvents?.emit(tenant, 'media.ready', { media_id: media.id, name: media.name });
+    return media;
   } catch (e) {
     await Promise.all([rt.blobs.delete(tenant, file.key), thumbKey ? rt.blobs.delete(tenant, thumbKey) : false]).catch(() => undefined);
     throw e;
@@ -116,15 +118,24 @@ export async function importMedia(rt: ContentRuntime, principal: Principal, inpu
   const i = parseInput(importSchema, input);
   // Group and names are checked before the download starts.
   await checkNewMediaMeta(rt, principal, { ...(i.name ? { name: i.name } : {}), groupId: i.groupId ?? null, ...(i.tags ? { tags: i.tags } : {}) });
-  const download = await openDownload(rt, i.url);
+  let download: Awaited<ReturnType<typeof openDownload>> | undefined;
   try {
+    download = await openDownload(rt, i.url);
     return await addMedia(rt, principal, download.body, {
       ...(i.name ? { name: i.name } : {}),
       ...(download.fileName ? { fileName: download.fileName } : {}),
       groupId: i.groupId ?? null,
       ...(i.tags ? { tags: i.tags } : {}),
     });
+  } catch (e) {
+    // The request was valid; the import failed (download, type, size): integrations hear of it.
+    rt.pushEvents?.emit(principal.accountId, 'media.failed', {
+      media_id: null,
+      name: i.name ?? download?.fileName ?? '',
+      error: (e instanceof Error ? e.message : String(e)).slice(0, 500),
+    });
+    throw e;
   } finally {
-    download.abort();
+    download?.abort();
   }
 }

@@ -24,3 +24,9 @@ export async function contentChanged(
     rt.logger?.warn({ err: e }, 'content change not announced');
   }
 }
+
+/** playlist.changed / template.changed for one record (after it is stored). */
+export function contentEvent(rt: ContentRuntime, tenant: string, kind: 'playlist' | 'template', id: string, change: 'created' | 'updated' | 'deleted'): void {
+  if (kind === 'playlist') rt.pushEvents?.emit(tenant, 'playlist.changed', { playlist_id: id, change });
+  else rt.pushEvents?.emit(tenant, 'template.changed', { template_id: id, change });
+}

@@ -5,7 +5,7 @@ import type { Playlist } from '../content.repository.js';
 import { nameField, tagsField } from '../domain/fields.js';
 import { PLAYLIST_TYPES } from '../domain/playlist.js';
 import type { ContentRuntime } from '../runtime.js';
-import { contentChanged } from './content-changes.js';
+import { contentChanged, contentEvent } from './content-changes.js';
 
 const durationField = z
   .number()
@@ -30,7 +30,7 @@ const updateSchema = createSchema.extend({ type: z.enum(PLAYLIST_TYPES), expecte
 export async function createPlaylist(rt: ContentRuntime, principal: Principal, input: unknown): Promise<Playlist> {
   const p = parseInput(createSchema, input);
   const group = await rt.repo.playlists.groupFor(principal.accountId, p.groupId);
-  return rt.repo.playlists.add(principal.accountId, {
+  const created = await rt.repo.playlists.add(principal.accountId, {
     name: p.name,
     type: p.type ?? 'MULTIMEDIA',
     duration: p.duration ?? null,
@@ -38,6 +38,8 @@ export async function createPlaylist(rt: ContentRuntime, principal: Principal, i
     tags: p.tags ?? [],
     sources: [],
   });
+  contentEvent(rt, principal.accountId, 'playlist', created.id, 'created');
+  return created;
 }
 
 export async function updatePlaylist(rt: ContentRuntime, principal: Principal, id: string, input: unknown): Promise<Playlist> {
@@ -52,6 +54,7 @@ export async function updatePlaylist(rt: ContentRuntime, principal: Principal, i
     p.expectedVersion ?? undefined,
   );
   await contentChanged(rt, tenant, { playlistIds: [changed.id] });
+  contentEvent(rt, tenant, 'playlist', changed.id, 'updated');
   return changed;
 }
 
@@ -87,5 +90,6 @@ export async function deletePlaylist(rt: ContentRuntime, principal: Principal, i
   }
   await rt.repo.playlists.remove(tenant, playlist.id);
   await contentChanged(rt, tenant, { playlistIds: [playlist.id] });
+  contentEvent(rt, tenant, 'playlist', playlist.id, 'deleted');
   return { playlistId: playlist.id };
 }

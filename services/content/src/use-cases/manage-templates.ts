@@ -9,7 +9,7 @@ import type { Template } from '../content.repository.js';
 import { idField, nameField, tagsField } from '../domain/fields.js';
 import { checkModulesInside, type TemplateModuleRecord } from '../domain/template.js';
 import type { ContentRuntime } from '../runtime.js';
-import { contentChanged } from './content-changes.js';
+import { contentChanged, contentEvent } from './content-changes.js';
 
 const px = z.number().int().min(0).max(32_768);
 const size = z.number().int().min(1).max(32_768);
@@ -70,7 +70,7 @@ export async function createTemplate(rt: ContentRuntime, principal: Principal, i
   const t = parseInput(createSchema, input);
   const modules = await checkedModules(rt, tenant, t);
   const group = await rt.repo.templates.groupFor(tenant, t.groupId);
-  return rt.repo.templates.add(tenant, {
+  const created = await rt.repo.templates.add(tenant, {
     name: t.name,
     width: t.width,
     height: t.height,
@@ -79,6 +79,8 @@ export async function createTemplate(rt: ContentRuntime, principal: Principal, i
     ...group,
     tags: t.tags ?? [],
   });
+  contentEvent(rt, tenant, 'template', created.id, 'created');
+  return created;
 }
 
 export async function updateTemplate(rt: ContentRuntime, principal: Principal, id: string, input: unknown): Promise<Template> {
@@ -94,6 +96,7 @@ export async function updateTemplate(rt: ContentRuntime, principal: Principal, i
     t.expectedVersion ?? undefined,
   );
   await contentChanged(rt, tenant, { templateIds: [changed.id] });
+  contentEvent(rt, tenant, 'template', changed.id, 'updated');
   return changed;
 }
 
@@ -102,5 +105,6 @@ export async function deleteTemplate(rt: ContentRuntime, principal: Principal, i
   const template = await rt.repo.templates.get(tenant, id);
   await rt.repo.templates.remove(tenant, template.id);
   await contentChanged(rt, tenant, { templateIds: [template.id] });
+  contentEvent(rt, tenant, 'template', template.id, 'deleted');
   return { templateId: template.id };
 }

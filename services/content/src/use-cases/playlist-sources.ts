@@ -14,7 +14,7 @@ import { sourceTypeOf } from '../domain/media.js';
 import { densify, playOrder, type PlaylistSourceRecord } from '../domain/playlist.js';
 import { idField, nameField } from '../domain/fields.js';
 import type { ContentRuntime } from '../runtime.js';
-import { contentChanged } from './content-changes.js';
+import { contentChanged, contentEvent } from './content-changes.js';
 
 const MAX_SOURCES = 1000;
 const RETRIES = 8;
@@ -40,6 +40,7 @@ async function edit(
     try {
       const changed = await rt.repo.playlists.replaceSources(tenant, playlist.id, next, playlist.version);
       await contentChanged(rt, tenant, { playlistIds: [changed.id] });
+      contentEvent(rt, tenant, 'playlist', changed.id, 'updated');
       return changed;
     } catch (e) {
       if (!(isAppError(e) && e.code === 'VERSION_CONFLICT') || expectedVersion != null || attempt >= RETRIES) throw e;

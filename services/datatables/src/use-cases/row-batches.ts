@@ -7,7 +7,7 @@ import { AppError, badInput, type Principal } from '@pylon/kit';
 import { sortSlots, validateRowData } from '../domain/cells.js';
 import { MAX_BATCH_ROWS } from '../domain/data-table.js';
 import { newRowId, type DataTableRowRecord } from '../data-table.repository.js';
-import type { DataTablesRuntime } from '../runtime.js';
+import { rowsChanged, type DataTablesRuntime } from '../runtime.js';
 import { bumped, created, type RowChange } from './filtered-counts.js';
 import { getDataTable } from './get-data-table.js';
 import { removeRow, SORT_GAP } from './row-writes.js';
@@ -67,6 +67,13 @@ export async function batchCreateRows(rt: DataTablesRuntime, principal: Principa
     () => rt.repo.appendRows(principal.accountId, table, valid, principal.userId),
     (r) => bumped(r.table, created(r.rows)),
   );
+  rowsChanged(
+    rt,
+    principal.accountId,
+    table.id,
+    'created',
+    valid.map((r) => r.id),
+  );
   return summary(results);
 }
 
@@ -99,6 +106,13 @@ export async function batchDeleteRows(rt: DataTablesRuntime, principal: Principa
       return { out, touched: out.successCount > 0 ? await rt.repo.touchTable(principal.accountId, table.id, -out.successCount) : null };
     },
     (r) => (r.out.successCount === 0 ? 'unchanged' : bumped(r.touched, removed)),
+  );
+  rowsChanged(
+    rt,
+    principal.accountId,
+    table.id,
+    'deleted',
+    out.results.filter((r) => r.success && r.rowId).map((r) => r.rowId!),
   );
   return out;
 }

@@ -8,7 +8,7 @@ import { AppError, badInput, notFound, type Principal } from '@pylon/kit';
 import { sortSlots, validateRowData } from '../domain/cells.js';
 import type { DataTable, DataTableRow, DataTableRowVersionRecord, RowChange } from '../data-table.repository.js';
 import { newRowId } from '../data-table.repository.js';
-import type { DataTablesRuntime } from '../runtime.js';
+import { rowsChanged, type DataTablesRuntime } from '../runtime.js';
 import { bumped, created } from './filtered-counts.js';
 import { getDataTable } from './get-data-table.js';
 
@@ -54,6 +54,7 @@ export async function createRow(rt: DataTablesRuntime, principal: Principal, inp
     () => rt.repo.appendRows(principal.accountId, table, [row], principal.userId),
     (r) => bumped(r.table, created(r.rows)),
   );
+  rowsChanged(rt, principal.accountId, table.id, 'created', [row.id]);
   return rows[0] as DataTableRow;
 }
 
@@ -79,6 +80,7 @@ export async function updateRow(
     },
     (r) => bumped(r.touched, [{ before: row.data, after: r.updated.data }]),
   );
+  rowsChanged(rt, principal.accountId, table.id, 'updated', [row.id]);
   return updated;
 }
 
@@ -108,5 +110,6 @@ export async function deleteRow(
     },
     (r) => bumped(r.touched, [{ before: row.data, after: null }]),
   );
+  rowsChanged(rt, principal.accountId, table.id, 'deleted', [row.id]);
   return { rowId: row.id, version };
 }

@@ -1,6 +1,6 @@
 /** A player reports what became of a delivered command: acknowledged (carried out) or failed. */
 import { z } from 'zod';
-import { AppError, notFound } from '@pylon/kit';
+import { AppError, deviceRef, notFound } from '@pylon/kit';
 import { ACK_STATUSES, ackTransition } from '../domain/command.js';
 import { parseInput } from '../domain/validation.js';
 import type { DevicesRuntime } from '../runtime.js';
@@ -19,7 +19,7 @@ export interface AckResult {
 }
 
 export async function ackCommand(
-  rt: Pick<DevicesRuntime, 'repo' | 'commands' | 'now'>,
+  rt: Pick<DevicesRuntime, 'repo' | 'commands' | 'now' | 'pushEvents'>,
   registrationKey: string,
   commandId: string,
   body: unknown,
@@ -40,6 +40,7 @@ export async function ackCommand(
       throw e;
     });
     if (!updated) throw notFound('command', commandId.slice(0, 100));
+    rt.pushEvents?.emit(tenant, 'command.acknowledged', { ...deviceRef(device), command_id: command.id, command: command.command, status }, now);
   }
   return { id: command.id, status };
 }

@@ -1,4 +1,5 @@
 /** Hands queued commands to a ping, at most once each. */
+import type { DeviceRef, PushEvents } from '@pylon/kit';
 import { effectiveStatus } from '../domain/command.js';
 import type { CommandRepository, DeviceCommand } from '../command.repository.js';
 
@@ -19,10 +20,11 @@ const isConflict = (e: unknown) => (e as { code?: string } | null)?.code === 'VE
  * same device race (two replicas), each command goes to exactly one of them.
  */
 export async function deliverCommands(
-  rt: { commands: CommandRepository; now: () => number },
+  rt: { commands: CommandRepository; now: () => number; pushEvents?: PushEvents },
   tenant: string,
   pending: readonly DeviceCommand[],
   now = rt.now(),
+  device?: DeviceRef,
 ): Promise<DeliveredCommand[]> {
   const at = new Date(now).toISOString();
   const results = await Promise.all(
@@ -30,6 +32,13 @@ export async function deliverCommands(
       const expired = effectiveStatus(c, now) === 'expired';
       try {
         const updated = await rt.commands.claimForDelivery(tenant, c, at, expired);
+        if (updated)
+          rt.pushEvents?.emit(
+            tenant,
+            expired ? 'command.expired' : 'command.delivered',
+            { ...(device ?? { device_id: c.deviceId }), command_id: c.id, command: c.command, status: expired ? 'expired' : 'delivered' },
+            now,
+          );
         return updated && !expired ? c : null;
       } catch (e) {
         if (isConflict(e)) return null; // delivered by a concurrent ping

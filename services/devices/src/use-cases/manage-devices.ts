@@ -1,6 +1,6 @@
 /** Registering, updating and deleting devices (GraphQL mutations; REST and legacy translate onto them). */
 import { randomBytes } from 'node:crypto';
-import { AppError, type Principal } from '@pylon/kit';
+import { AppError, deviceRef, type Principal } from '@pylon/kit';
 import { parseDeviceChanges, parseDeviceWritable, type DeviceWritable } from '../domain/device-input.js';
 import type { Device, DeviceChanges } from '../device.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
@@ -10,9 +10,9 @@ import { CHOSEN_REGISTRATION_KEY } from './player-auth.js';
 import { deleteSnap } from './snaps.js';
 
 /** What registering and changing a device needs. */
-export type ManageDevicesDeps = Pick<DevicesRuntime, 'repo' | 'organizations' | 'devicesChanged'>;
+export type ManageDevicesDeps = Pick<DevicesRuntime, 'repo' | 'organizations' | 'devicesChanged' | 'pushEvents'>;
 /** Deleting one also closes its alerts and removes its screenshot. */
-export type DeleteDeviceDeps = Pick<DevicesRuntime, 'repo' | 'alerts' | 'blobs' | 'logger' | 'now' | 'devicesChanged'>;
+export type DeleteDeviceDeps = Pick<DevicesRuntime, 'repo' | 'alerts' | 'blobs' | 'logger' | 'now' | 'devicesChanged' | 'pushEvents'>;
 
 /** The group fields a device stores: its id and (denormalised) name, checked to exist in the account. */
 export async function groupFields(
@@ -56,12 +56,14 @@ export async function createDevice(rt: ManageDevicesDeps, principal: Principal, 
   await checkOrgId(rt, principal, w.orgId);
   const group = await groupFields(rt, tenant, w.groupId);
   try {
-    return await rt.repo.addDevice(tenant, {
+    const device = await rt.repo.addDevice(tenant, {
       ...w,
       ...group,
       pingData: null,
       registrationKey: typeof givenKey === 'string' ? givenKey : newRegistrationKey(),
     });
+    rt.pushEvents?.emit(tenant, 'device.registered', { ...deviceRef(device), name: device.name });
+    return device;
   } catch (e) {
     if ((e as { code?: string }).code === 'DUPLICATE_KEY')
       throw new AppError('DUPLICATE_KEY', 'this registration key is already registered', { field: 'registrationKey' });
@@ -92,6 +94,7 @@ export async function applyDeviceChanges(
   if (Object.keys(set).length === 0) return device;
   const updated = await rt.repo.changeDevice(tenant, device.id, set, expectedVersion);
   if (!updated) throw new AppError('NOT_FOUND', `device '${id}' was not found`);
+  rt.pushEvents?.emit(tenant, 'device.updated', { ...deviceRef(updated), name: updated.name, changed_fields: Object.keys(changes).sort() });
   // Its windows are read in its zone: what it plays (its manifest) may change.
   if ((updated.timezone ?? null) !== (device.timezone ?? null)) await rt.devicesChanged?.(tenant, [device.id]);
   return updated;
@@ -102,6 +105,7 @@ export async function deleteDevice(rt: DeleteDeviceDeps, principal: Principal, i
   const tenant = principal.accountId;
   const device = await rt.repo.getDevice(tenant, id);
   if (!(await rt.repo.removeDevice(tenant, device.id))) throw new AppError('NOT_FOUND', `device '${id}' was not found`);
+  rt.pushEvents?.emit(tenant, 'device.deleted', { ...deviceRef(device), name: device.name });
   await releaseLatchesOf(rt, tenant, { deviceId: device.id });
   await rt.devicesChanged?.(tenant, [device.id], { deleted: true });
   await deleteSnap(rt, device).catch((e: unknown) => rt.logger.warn({ err: e, deviceId: device.id }, 'screenshot of a deleted device not removed'));

@@ -5,6 +5,7 @@
  * long-polls: when nothing is queued it waits until a command arrives (from any replica) or time runs out.
  */
 import { randomUUID } from 'node:crypto';
+import { deviceRef } from '@pylon/kit';
 import { commandsMayBePending, type PingData } from '../domain/device.js';
 import { parsePing } from '../domain/ping.js';
 import type { DevicesRuntime } from '../runtime.js';
@@ -36,7 +37,10 @@ export interface PingResult {
 }
 
 /** What a ping needs (everything but the sweep). */
-export type RecordPingDeps = Pick<DevicesRuntime, 'repo' | 'commands' | 'alerts' | 'wakeups' | 'settings' | 'now' | 'logger' | 'blobs' | 'pings' | 'manifests'>;
+export type RecordPingDeps = Pick<
+  DevicesRuntime,
+  'repo' | 'commands' | 'alerts' | 'wakeups' | 'settings' | 'now' | 'logger' | 'blobs' | 'pings' | 'manifests' | 'pushEvents'
+>;
 
 export async function recordPing(rt: RecordPingDeps, input: PingInput): Promise<PingResult> {
   const device = await authenticatePlayer(rt, input.registrationKey);
@@ -55,7 +59,11 @@ export async function recordPing(rt: RecordPingDeps, input: PingInput): Promise<
     const pingData: PingData = { ...parsed.data, externalIpAddress: input.ip ?? null, timestamp: nowIso };
     const updated = await rt.repo.recordPing(tenant, device.id, pingData, check ? nowIso : null);
     if (!updated) throw badPlayerKey(); // deleted in between
-    let commands = await deliverCommands(rt, tenant, pending, now);
+    let commands = await deliverCommands(rt, tenant, pending, now, deviceRef(updated));
+    // Online again (or for the first time): the previous ping is older than the online window.
+    const previous = current.pingData?.timestamp ? Date.parse(current.pingData.timestamp) : NaN;
+    if (rt.pushEvents && !(now - previous < rt.settings.onlineWindowSeconds * 1000))
+      rt.pushEvents.emit(tenant, 'device.online', { ...deviceRef(updated), last_ping_at: nowIso }, now);
 
     rt.pings?.push({
       id: randomUUID(),
@@ -79,7 +87,7 @@ export async function recordPing(rt: RecordPingDeps, input: PingInput): Promise<
     }
 
     if (commands.length === 0 && waiter && (await waiter.promise)) {
-      commands = await deliverCommands(rt, tenant, await rt.commands.pendingFor(tenant, device.id));
+      commands = await deliverCommands(rt, tenant, await rt.commands.pendingFor(tenant, device.id), rt.now(), deviceRef(updated));
     }
     const result: PingResult = { device_id: device.id, commands, server_time: `${new Date(rt.now()).toISOString().slice(0, 19)}Z` };
     if (rt.manifests) {

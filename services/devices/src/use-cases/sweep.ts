@@ -48,7 +48,10 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
       }
     }
     if (account.commands) {
-      report.expiredCommands += await deps.commands.expireOverdue(tenant, nowIso);
+      const expired = await deps.commands.expireOverdue(tenant, nowIso);
+      report.expiredCommands += expired.length;
+      for (const c of expired)
+        deps.pushEvents?.emit(tenant, 'command.expired', { device_id: c.deviceId, command_id: c.id, command: c.command, status: 'expired' }, now);
       const cutoff = new Date(now - deps.settings.commandRetentionDays * 86_400_000).toISOString();
       report.prunedCommands += await deps.commands.pruneFinishedBefore(tenant, cutoff);
     }

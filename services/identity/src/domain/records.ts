@@ -79,3 +79,56 @@ export const API_KEYS: CollectionSpec = {
   uniqueIndexes: [{ name: 'hash', fields: ['hash'], scope: 'global' }],
 };
 export const KEY_REVOCATIONS: CollectionSpec = { name: 'keyRevocations' };
+
+/** A webhook endpoint of an account (identity's webhooks/); secrets sign deliveries and are never read back. */
+export interface WebhookEndpointRecord {
+  url: string;
+  description: string | null;
+  /** Catalogue type names; empty: every type. */
+  eventTypes: string[];
+  deviceIds: string[];
+  deviceGroupId: string | null;
+  tag: string | null;
+  enabled: boolean;
+  disabledReason: string | null;
+  consecutiveFailures: number;
+  /** When deliveries started failing without a success since (null while healthy). */
+  failingSince: string | null;
+  /** whsec_... ; the current one first. A previous one signs beside it until its expiry. */
+  secrets: { secret: string; expiresAt: string | null }[];
+}
+
+/** One event for one endpoint: its attempts, and when the next is due (the worker's queue and the delivery log). */
+export interface WebhookDeliveryRecord {
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  eventTimestamp: string;
+  /** The event as delivered (kit PushEvent). */
+  event: unknown;
+  /** PENDING | SUCCEEDED | FAILED (retries left) | DEAD */
+  status: string;
+  attempts: { at: string; statusCode: number | null; latencyMs: number; responseExcerpt: string | null }[];
+  nextAttemptAt: string | null;
+  /** A worker's claim on the next attempt: no other worker attempts it before leaseUntil. */
+  leaseUntil: string | null;
+  leaseOwner: string | null;
+}
+
+export const WEBHOOK_ENDPOINTS: CollectionSpec = { name: 'webhookEndpoints' };
+export const WEBHOOK_DELIVERIES: CollectionSpec = {
+  name: 'webhookDeliveries',
+  indexes: [{ name: 'byEndpoint', fields: ['endpointId', 'createdAt'] }],
+};
+/** Accounts with webhook endpoints (system tenant): the ones the delivery worker visits. */
+export const WEBHOOK_ACCOUNTS: CollectionSpec = { name: 'webhookAccounts' };
+
+/** The readable log of push events (the live stream resumes from it): kept 24 h. */
+export interface PushEventLogRecord {
+  /** Append order: `<ms, 15 digits>-<counter, 9 digits>`, assigned by the log writer. */
+  seq: string;
+  type: string;
+  deviceId: string | null;
+  event: unknown;
+}
+export const PUSH_EVENT_LOG: CollectionSpec = { name: 'pushEventLog', indexes: [{ name: 'bySeq', fields: ['seq'] }] };

@@ -136,6 +136,15 @@ export type DateTimeOperationFilterInput = {
   nlte?: InputMaybe<Scalars['String']['input']>;
 };
 
+export type DeleteWebhookEndpointPayload = MutationPayload & {
+  __typename?: 'DeleteWebhookEndpointPayload';
+  endpointId?: Maybe<Scalars['String']['output']>;
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  success: Scalars['Boolean']['output'];
+};
+
 /** Operations on a list of strings: some (any element matches), none (no element matches), any (the list is not empty). */
 export type ListStringOperationFilterInput = {
   any?: InputMaybe<Scalars['Boolean']['input']>;
@@ -158,10 +167,32 @@ export type Mutation = {
    * grant the Owner role. Programmatic access with API keys needs the API role.
    */
   createUser?: Maybe<CreateUserPayload>;
+  /**
+   * Adds a webhook endpoint: a public http(s) URL (the media-import SSRF rules; redirects are not
+   * followed), the event types it wants and optional filters. The signing secret (whsec_...) is in
+   * `secret`, shown this once. Policy: Webhooks_Edit.
+   */
+  createWebhookEndpoint?: Maybe<WebhookEndpointPayload>;
+  /** Deletes an endpoint and its delivery log. Policy: Webhooks_Edit. */
+  deleteWebhookEndpoint?: Maybe<DeleteWebhookEndpointPayload>;
+  /**
+   * Delivers again the events of this endpoint: one (eventId) or those produced in [from, to)
+   * (at most 1000). Policy: Webhooks_Edit.
+   */
+  redeliverWebhookEvents?: Maybe<RedeliverWebhookEventsPayload>;
   /** Revokes an API key of the caller's account; it stops working at once. Account owners and administrators only. */
   revokeApiKey?: Maybe<RevokeApiKeyPayload>;
+  /**
+   * A new signing secret (in `secret`, shown once); the old one keeps signing beside it for
+   * overlapSeconds (default 86400, at most 604800; 0 ends it at once). Policy: Webhooks_Edit.
+   */
+  rotateWebhookEndpointSecret?: Maybe<WebhookEndpointPayload>;
+  /** Queues a webhook.test event to this endpoint alone. Policy: Webhooks_Edit. */
+  sendTestWebhookEvent?: Maybe<WebhookDeliveryPayload>;
   /** Changes the caller's account; fields not given stay as they are. Account owners and administrators only. */
   updateAccount?: Maybe<UpdateAccountPayload>;
+  /** Changes an endpoint; fields not given stay. Enabling a disabled endpoint resets its failure count. Policy: Webhooks_Edit. */
+  updateWebhookEndpoint?: Maybe<WebhookEndpointPayload>;
 };
 
 
@@ -180,13 +211,48 @@ export type MutationCreateUserArgs = {
 };
 
 
+export type MutationCreateWebhookEndpointArgs = {
+  input: WebhookEndpointInput;
+};
+
+
+export type MutationDeleteWebhookEndpointArgs = {
+  id: Scalars['String']['input'];
+};
+
+
+export type MutationRedeliverWebhookEventsArgs = {
+  eventId?: InputMaybe<Scalars['String']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
+  to?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationRevokeApiKeyArgs = {
+  id: Scalars['String']['input'];
+};
+
+
+export type MutationRotateWebhookEndpointSecretArgs = {
+  id: Scalars['String']['input'];
+  overlapSeconds?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type MutationSendTestWebhookEventArgs = {
   id: Scalars['String']['input'];
 };
 
 
 export type MutationUpdateAccountArgs = {
   input: UpdateAccountInput;
+};
+
+
+export type MutationUpdateWebhookEndpointArgs = {
+  id: Scalars['String']['input'];
+  input: WebhookEndpointChanges;
 };
 
 /**
@@ -254,6 +320,13 @@ export type Query = {
    * organization. limit: default 100, at most 1000; offset skips that many users.
    */
   user?: Maybe<Array<User>>;
+  /**
+   * The delivery log of one endpoint of the caller's account, newest first: each event with its attempts
+   * (status, latency, response excerpt). Policy: Webhooks_View. limit: default 100, at most 1000.
+   */
+  webhookDeliveries?: Maybe<Array<WebhookDelivery>>;
+  /** Webhook endpoints of the caller's account (never their secrets). Policy: Webhooks_View. limit: default 100, at most 1000. */
+  webhookEndpoints?: Maybe<Array<WebhookEndpoint>>;
 };
 
 
@@ -276,6 +349,30 @@ export type QueryUserArgs = {
   order?: InputMaybe<Array<UserSortInput>>;
   orgId?: InputMaybe<Scalars['String']['input']>;
   where?: InputMaybe<UserFilterInput>;
+};
+
+
+export type QueryWebhookDeliveriesArgs = {
+  endpointId: Scalars['String']['input'];
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryWebhookEndpointsArgs = {
+  id?: InputMaybe<Array<Scalars['String']['input']>>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type RedeliverWebhookEventsPayload = MutationPayload & {
+  __typename?: 'RedeliverWebhookEventsPayload';
+  /** Deliveries queued again. */
+  count?: Maybe<Scalars['Int']['output']>;
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  success: Scalars['Boolean']['output'];
 };
 
 export type ResourcePermission = {
@@ -388,6 +485,96 @@ export type UserSortInput = {
   username?: InputMaybe<SortEnumType>;
 };
 
+export type WebhookAttempt = {
+  __typename?: 'WebhookAttempt';
+  at: Scalars['String']['output'];
+  latencyMs: Scalars['Int']['output'];
+  /** The first 500 characters of the answer, or the error. */
+  responseExcerpt?: Maybe<Scalars['String']['output']>;
+  /** HTTP status; null when no answer came (timeout, refused). */
+  statusCode?: Maybe<Scalars['Int']['output']>;
+};
+
+export type WebhookDelivery = {
+  __typename?: 'WebhookDelivery';
+  attemptCount: Scalars['Int']['output'];
+  attempts: Array<WebhookAttempt>;
+  createdOn: Scalars['String']['output'];
+  endpointId: Scalars['String']['output'];
+  eventId: Scalars['String']['output'];
+  eventTimestamp: Scalars['String']['output'];
+  eventType: Scalars['String']['output'];
+  id: Scalars['String']['output'];
+  nextAttemptAt?: Maybe<Scalars['String']['output']>;
+  /** PENDING, SUCCEEDED, FAILED (retries left) or DEAD (given up). */
+  status: Scalars['String']['output'];
+};
+
+export type WebhookDeliveryPayload = MutationPayload & {
+  __typename?: 'WebhookDeliveryPayload';
+  delivery?: Maybe<WebhookDelivery>;
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  success: Scalars['Boolean']['output'];
+};
+
+/** Where push events of the account are delivered (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature). */
+export type WebhookEndpoint = {
+  __typename?: 'WebhookEndpoint';
+  /** Attempts that failed in a row. */
+  consecutiveFailures: Scalars['Int']['output'];
+  createdOn: Scalars['String']['output'];
+  description?: Maybe<Scalars['String']['output']>;
+  /** Only events about devices of this group. */
+  deviceGroupId?: Maybe<Scalars['String']['output']>;
+  /** Only events about these devices (events naming no device pass). */
+  deviceIds: Array<Scalars['String']['output']>;
+  /** Why it was disabled automatically (persistent failure), if it was. */
+  disabledReason?: Maybe<Scalars['String']['output']>;
+  enabled: Scalars['Boolean']['output'];
+  /** Event types delivered (the catalogue's names); empty: every type. */
+  eventTypes: Array<Scalars['String']['output']>;
+  id: Scalars['String']['output'];
+  /** When the previous secret stops signing (after a rotation), if one still does. */
+  previousSecretExpiresAt?: Maybe<Scalars['String']['output']>;
+  /** Only events about devices with this tag. */
+  tag?: Maybe<Scalars['String']['output']>;
+  updatedOn: Scalars['String']['output'];
+  url: Scalars['String']['output'];
+};
+
+export type WebhookEndpointChanges = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  deviceGroupId?: InputMaybe<Scalars['String']['input']>;
+  deviceIds?: InputMaybe<Array<Scalars['String']['input']>>;
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  eventTypes?: InputMaybe<Array<Scalars['String']['input']>>;
+  tag?: InputMaybe<Scalars['String']['input']>;
+  url?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type WebhookEndpointInput = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  deviceGroupId?: InputMaybe<Scalars['String']['input']>;
+  deviceIds?: InputMaybe<Array<Scalars['String']['input']>>;
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  eventTypes?: InputMaybe<Array<Scalars['String']['input']>>;
+  tag?: InputMaybe<Scalars['String']['input']>;
+  url: Scalars['String']['input'];
+};
+
+export type WebhookEndpointPayload = MutationPayload & {
+  __typename?: 'WebhookEndpointPayload';
+  endpoint?: Maybe<WebhookEndpoint>;
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  /** The signing secret (whsec_...): only after create and rotate, shown once. */
+  secret?: Maybe<Scalars['String']['output']>;
+  success: Scalars['Boolean']['output'];
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -493,8 +680,12 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( Omit<CreateApiKeyPayload, 'apiKey'> & { apiKey?: Maybe<_RefType['ApiKey']> } )
     | ( Omit<CreateOrganizationPayload, 'organization'> & { organization?: Maybe<_RefType['Organization']> } )
     | ( Omit<CreateUserPayload, 'user'> & { user?: Maybe<_RefType['User']> } )
+    | ( DeleteWebhookEndpointPayload )
+    | ( RedeliverWebhookEventsPayload )
     | ( Omit<RevokeApiKeyPayload, 'apiKey'> & { apiKey?: Maybe<_RefType['ApiKey']> } )
     | ( Omit<UpdateAccountPayload, 'account'> & { account?: Maybe<_RefType['Account']> } )
+    | ( WebhookDeliveryPayload )
+    | ( WebhookEndpointPayload )
   ;
 };
 
@@ -511,13 +702,15 @@ export type ResolversTypes = {
   CreateUserInput: CreateUserInput;
   CreateUserPayload: ResolverTypeWrapper<Omit<CreateUserPayload, 'user'> & { user?: Maybe<ResolversTypes['User']> }>;
   DateTimeOperationFilterInput: DateTimeOperationFilterInput;
+  DeleteWebhookEndpointPayload: ResolverTypeWrapper<DeleteWebhookEndpointPayload>;
   ListStringOperationFilterInput: ListStringOperationFilterInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   MutationPayload: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['MutationPayload']>;
   Organization: ResolverTypeWrapper<OrganizationRecord>;
   Permissions: ResolverTypeWrapper<Permissions>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
-  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  RedeliverWebhookEventsPayload: ResolverTypeWrapper<RedeliverWebhookEventsPayload>;
   ResourcePermission: ResolverTypeWrapper<ResourcePermission>;
   RevokeApiKeyPayload: ResolverTypeWrapper<Omit<RevokeApiKeyPayload, 'apiKey'> & { apiKey?: Maybe<ResolversTypes['ApiKey']> }>;
   SortEnumType: SortEnumType;
@@ -527,6 +720,13 @@ export type ResolversTypes = {
   User: ResolverTypeWrapper<UserRecord>;
   UserFilterInput: UserFilterInput;
   UserSortInput: UserSortInput;
+  WebhookAttempt: ResolverTypeWrapper<WebhookAttempt>;
+  WebhookDelivery: ResolverTypeWrapper<WebhookDelivery>;
+  WebhookDeliveryPayload: ResolverTypeWrapper<WebhookDeliveryPayload>;
+  WebhookEndpoint: ResolverTypeWrapper<WebhookEndpoint>;
+  WebhookEndpointChanges: WebhookEndpointChanges;
+  WebhookEndpointInput: WebhookEndpointInput;
+  WebhookEndpointPayload: ResolverTypeWrapper<WebhookEndpointPayload>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
 };
 
@@ -543,13 +743,15 @@ export type ResolversParentTypes = {
   CreateUserInput: CreateUserInput;
   CreateUserPayload: Omit<CreateUserPayload, 'user'> & { user?: Maybe<ResolversParentTypes['User']> };
   DateTimeOperationFilterInput: DateTimeOperationFilterInput;
+  DeleteWebhookEndpointPayload: DeleteWebhookEndpointPayload;
   ListStringOperationFilterInput: ListStringOperationFilterInput;
   Mutation: Record<PropertyKey, never>;
+  Int: Scalars['Int']['output'];
   MutationPayload: ResolversInterfaceTypes<ResolversParentTypes>['MutationPayload'];
   Organization: OrganizationRecord;
   Permissions: Permissions;
   Query: Record<PropertyKey, never>;
-  Int: Scalars['Int']['output'];
+  RedeliverWebhookEventsPayload: RedeliverWebhookEventsPayload;
   ResourcePermission: ResourcePermission;
   RevokeApiKeyPayload: Omit<RevokeApiKeyPayload, 'apiKey'> & { apiKey?: Maybe<ResolversParentTypes['ApiKey']> };
   StringOperationFilterInput: StringOperationFilterInput;
@@ -558,6 +760,13 @@ export type ResolversParentTypes = {
   User: UserRecord;
   UserFilterInput: UserFilterInput;
   UserSortInput: UserSortInput;
+  WebhookAttempt: WebhookAttempt;
+  WebhookDelivery: WebhookDelivery;
+  WebhookDeliveryPayload: WebhookDeliveryPayload;
+  WebhookEndpoint: WebhookEndpoint;
+  WebhookEndpointChanges: WebhookEndpointChanges;
+  WebhookEndpointInput: WebhookEndpointInput;
+  WebhookEndpointPayload: WebhookEndpointPayload;
   String: Scalars['String']['output'];
 };
 
@@ -625,16 +834,31 @@ export type CreateUserPayloadResolvers<ContextType = SubgraphContext, ParentType
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type DeleteWebhookEndpointPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeleteWebhookEndpointPayload'] = ResolversParentTypes['DeleteWebhookEndpointPayload']> = {
+  endpointId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type MutationResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   createApiKey?: Resolver<Maybe<ResolversTypes['CreateApiKeyPayload']>, ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'input'>>;
   createOrganization?: Resolver<Maybe<ResolversTypes['CreateOrganizationPayload']>, ParentType, ContextType, RequireFields<MutationCreateOrganizationArgs, 'input'>>;
   createUser?: Resolver<Maybe<ResolversTypes['CreateUserPayload']>, ParentType, ContextType, RequireFields<MutationCreateUserArgs, 'input'>>;
+  createWebhookEndpoint?: Resolver<Maybe<ResolversTypes['WebhookEndpointPayload']>, ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
+  deleteWebhookEndpoint?: Resolver<Maybe<ResolversTypes['DeleteWebhookEndpointPayload']>, ParentType, ContextType, RequireFields<MutationDeleteWebhookEndpointArgs, 'id'>>;
+  redeliverWebhookEvents?: Resolver<Maybe<ResolversTypes['RedeliverWebhookEventsPayload']>, ParentType, ContextType, RequireFields<MutationRedeliverWebhookEventsArgs, 'id'>>;
   revokeApiKey?: Resolver<Maybe<ResolversTypes['RevokeApiKeyPayload']>, ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
+  rotateWebhookEndpointSecret?: Resolver<Maybe<ResolversTypes['WebhookEndpointPayload']>, ParentType, ContextType, RequireFields<MutationRotateWebhookEndpointSecretArgs, 'id'>>;
+  sendTestWebhookEvent?: Resolver<Maybe<ResolversTypes['WebhookDeliveryPayload']>, ParentType, ContextType, RequireFields<MutationSendTestWebhookEventArgs, 'id'>>;
   updateAccount?: Resolver<Maybe<ResolversTypes['UpdateAccountPayload']>, ParentType, ContextType, RequireFields<MutationUpdateAccountArgs, 'input'>>;
+  updateWebhookEndpoint?: Resolver<Maybe<ResolversTypes['WebhookEndpointPayload']>, ParentType, ContextType, RequireFields<MutationUpdateWebhookEndpointArgs, 'id' | 'input'>>;
 };
 
 export type MutationPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['MutationPayload'] = ResolversParentTypes['MutationPayload']> = {
-  __resolveType: TypeResolveFn<'CreateApiKeyPayload' | 'CreateOrganizationPayload' | 'CreateUserPayload' | 'RevokeApiKeyPayload' | 'UpdateAccountPayload', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'CreateApiKeyPayload' | 'CreateOrganizationPayload' | 'CreateUserPayload' | 'DeleteWebhookEndpointPayload' | 'RedeliverWebhookEventsPayload' | 'RevokeApiKeyPayload' | 'UpdateAccountPayload' | 'WebhookDeliveryPayload' | 'WebhookEndpointPayload', ParentType, ContextType>;
 };
 
 export type OrganizationResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Organization'] = ResolversParentTypes['Organization'], FederationReferenceType extends FederationReferenceTypes['Organization'] = FederationReferenceTypes['Organization']> = {
@@ -667,6 +891,17 @@ export type QueryResolvers<ContextType = SubgraphContext, ParentType extends Res
   organizations?: Resolver<Maybe<Array<ResolversTypes['Organization']>>, ParentType, ContextType, Partial<QueryOrganizationsArgs>>;
   permissions?: Resolver<Maybe<ResolversTypes['Permissions']>, ParentType, ContextType>;
   user?: Resolver<Maybe<Array<ResolversTypes['User']>>, ParentType, ContextType, Partial<QueryUserArgs>>;
+  webhookDeliveries?: Resolver<Maybe<Array<ResolversTypes['WebhookDelivery']>>, ParentType, ContextType, RequireFields<QueryWebhookDeliveriesArgs, 'endpointId'>>;
+  webhookEndpoints?: Resolver<Maybe<Array<ResolversTypes['WebhookEndpoint']>>, ParentType, ContextType, Partial<QueryWebhookEndpointsArgs>>;
+};
+
+export type RedeliverWebhookEventsPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['RedeliverWebhookEventsPayload'] = ResolversParentTypes['RedeliverWebhookEventsPayload']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type ResourcePermissionResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['ResourcePermission'] = ResolversParentTypes['ResourcePermission']> = {
@@ -708,21 +943,83 @@ export type UserResolvers<ContextType = SubgraphContext, ParentType extends Reso
   username?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type WebhookAttemptResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['WebhookAttempt'] = ResolversParentTypes['WebhookAttempt']> = {
+  at?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  latencyMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  responseExcerpt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  statusCode?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type WebhookDeliveryResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['WebhookDelivery'] = ResolversParentTypes['WebhookDelivery']> = {
+  attemptCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  attempts?: Resolver<Array<ResolversTypes['WebhookAttempt']>, ParentType, ContextType>;
+  createdOn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  endpointId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  eventTimestamp?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  eventType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  nextAttemptAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type WebhookDeliveryPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['WebhookDeliveryPayload'] = ResolversParentTypes['WebhookDeliveryPayload']> = {
+  delivery?: Resolver<Maybe<ResolversTypes['WebhookDelivery']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type WebhookEndpointResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['WebhookEndpoint'] = ResolversParentTypes['WebhookEndpoint']> = {
+  consecutiveFailures?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  createdOn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  deviceGroupId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  deviceIds?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  disabledReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  eventTypes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  previousSecretExpiresAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  tag?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedOn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type WebhookEndpointPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['WebhookEndpointPayload'] = ResolversParentTypes['WebhookEndpointPayload']> = {
+  endpoint?: Resolver<Maybe<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  secret?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = SubgraphContext> = {
   Account?: AccountResolvers<ContextType>;
   ApiKey?: ApiKeyResolvers<ContextType>;
   CreateApiKeyPayload?: CreateApiKeyPayloadResolvers<ContextType>;
   CreateOrganizationPayload?: CreateOrganizationPayloadResolvers<ContextType>;
   CreateUserPayload?: CreateUserPayloadResolvers<ContextType>;
+  DeleteWebhookEndpointPayload?: DeleteWebhookEndpointPayloadResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   MutationPayload?: MutationPayloadResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
   Permissions?: PermissionsResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  RedeliverWebhookEventsPayload?: RedeliverWebhookEventsPayloadResolvers<ContextType>;
   ResourcePermission?: ResourcePermissionResolvers<ContextType>;
   RevokeApiKeyPayload?: RevokeApiKeyPayloadResolvers<ContextType>;
   UpdateAccountPayload?: UpdateAccountPayloadResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
+  WebhookAttempt?: WebhookAttemptResolvers<ContextType>;
+  WebhookDelivery?: WebhookDeliveryResolvers<ContextType>;
+  WebhookDeliveryPayload?: WebhookDeliveryPayloadResolvers<ContextType>;
+  WebhookEndpoint?: WebhookEndpointResolvers<ContextType>;
+  WebhookEndpointPayload?: WebhookEndpointPayloadResolvers<ContextType>;
 };
 
 export type DirectiveResolvers<ContextType = SubgraphContext> = {

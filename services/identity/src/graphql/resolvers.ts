@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { guardEntity, guardMutation, guardQuery, isoSeconds, mutationPayload, once, type Cache, type SubgraphContext } from '@pylon/kit';
+import { guardEntity, guardMutation, guardQuery, isoSeconds, mutationPayload, once, type Cache, type PushEvents, type SubgraphContext } from '@pylon/kit';
 import { mainRole } from '../domain/roles.js';
 import type { IdentityRepository, User } from '../identity.repository.js';
 import { createUser, updateAccount } from '../use-cases/accounts.js';
@@ -9,7 +9,7 @@ import { permissionsOf } from '../use-cases/permissions.js';
 import type { Resolvers } from './resolvers.generated.js';
 
 /** Every field guards through kit's operation-rules, the table `permissions` reports. */
-export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache; now?: () => number }): Resolvers {
+export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache; now?: () => number; pushEvents?: PushEvents }): Resolvers {
   const { repo } = deps;
   const userLoader = (ctx: SubgraphContext) =>
     once(
@@ -56,7 +56,9 @@ export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache
       },
       createUser: (_, { input }, ctx) => {
         guardMutation(ctx.principal, 'createUser');
-        return mutationPayload(async () => ({ user: await createUser(repo, { ...input, accountId: ctx.principal.accountId }, ctx.principal) }));
+        return mutationPayload(async () => ({
+          user: await createUser(repo, { ...input, accountId: ctx.principal.accountId }, ctx.principal, deps.pushEvents),
+        }));
       },
       createApiKey: (_, { input }, ctx) => {
         guardMutation(ctx.principal, 'createApiKey');

@@ -1,4 +1,4 @@
-import { AppError, badInput, notFound, type Principal } from '@pylon/kit';
+import { AppError, badInput, notFound, type Principal, type PushEvents } from '@pylon/kit';
 import { hashPassword, passwordProblem } from '../domain/passwords.js';
 import type { AccountRecord } from '../domain/records.js';
 import { API_ROLE, isRole } from '../domain/roles.js';
@@ -89,7 +89,7 @@ export function assertMayManage(actor: Pick<Principal, 'roles'> | undefined, tar
 }
 
 /** Creates a user; `actor` (absent for the admin CLI) must be allowed to grant the roles. */
-export async function createUser(repo: IdentityRepository, input: CreateUserInput, actor?: Pick<Principal, 'roles'>): Promise<User> {
+export async function createUser(repo: IdentityRepository, input: CreateUserInput, actor?: Pick<Principal, 'roles'>, pushEvents?: PushEvents): Promise<User> {
   const username = input.username?.trim();
   if (!username || !/^[A-Za-z0-9._@+-]{2,100}$/.test(username)) {
     throw badInput('username', 'username must be 2 to 100 letters, digits or . _ @ + -');
@@ -111,7 +111,7 @@ export async function createUser(repo: IdentityRepository, input: CreateUserInpu
   if (orgId && !(await repo.findOrganization(input.accountId, orgId)))
     throw new AppError('BAD_USER_INPUT', `orgId '${orgId}' is not an organization of this account`, { field: 'orgId' });
   try {
-    return await repo.addUser(input.accountId, {
+    const user = await repo.addUser(input.accountId, {
       ...(input.id ? { id: input.id } : {}),
       username,
       usernameKey: username.toLowerCase(),
@@ -123,6 +123,8 @@ export async function createUser(repo: IdentityRepository, input: CreateUserInpu
       orgId,
       passwordHash,
     });
+    pushEvents?.emit(input.accountId, 'user.created', { user_id: user.id, email: user.email ?? '' });
+    return user;
   } catch (e) {
     if (e instanceof AppError && e.code === 'DUPLICATE_KEY') throw new AppError('DUPLICATE_KEY', `username '${username}' is taken`, { field: 'username' });
     throw e;

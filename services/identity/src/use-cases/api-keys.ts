@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AppError, badInput, notFound, parseInstant, type Cache, type Principal } from '@pylon/kit';
+import { AppError, badInput, notFound, parseInstant, type Cache, type Principal, type PushEvents } from '@pylon/kit';
 import { API_ROLE, policiesFor } from '../domain/roles.js';
 import { optionalText, requiredText } from '../domain/validation.js';
 import type { ApiKey, IdentityRepository } from '../identity.repository.js';
@@ -70,7 +70,7 @@ export function listApiKeys(repo: IdentityRepository, accountId: string, args: {
  * distributed gateway) forgets it too within a poll interval.
  */
 export async function revokeApiKey(
-  deps: { repo: IdentityRepository; cache: Cache },
+  deps: { repo: IdentityRepository; cache: Cache; pushEvents?: PushEvents },
   accountId: string,
   id: string,
   actor?: Pick<Principal, 'roles'>,
@@ -83,6 +83,7 @@ export async function revokeApiKey(
   if (!revoked) throw notFound('API key', id);
   await deps.cache.del(principalCacheKey(key.hash)).catch(() => undefined);
   await recordRevocation(deps.repo, key.hash);
+  if (!key.revokedAt) deps.pushEvents?.emit(accountId, 'api_key.revoked', { api_key_id: revoked.id, name: revoked.name });
   return revoked;
 }
 

@@ -1,4 +1,4 @@
-/** The spec's policies, given exactly. */
+/** The spec's policies, given exactly, then Pylon's own (webhook endpoints and the live event stream). */
 export const POLICIES = [
   'Devices_View',
   'Devices_Edit',
@@ -22,6 +22,8 @@ export const POLICIES = [
   'Analytics_View',
   'Account_ManageUsers_View',
   'AuditEventsOwnerOnly',
+  'Webhooks_View',
+  'Webhooks_Edit',
 ] as const;
 
 export type Policy = (typeof POLICIES)[number];

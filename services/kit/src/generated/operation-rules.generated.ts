@@ -54,6 +54,8 @@ export const QUERY_POLICIES = {
   account: 'Authenticated',
   organizations: 'Authenticated',
   apiKeys: 'Administrator',
+  webhookEndpoints: 'Webhooks_View',
+  webhookDeliveries: 'Webhooks_View',
 } as const;
 
 /** What each mutation requires, from its `@policy` in schema/subgraphs/*.graphql. */
@@ -126,4 +128,10 @@ export const MUTATION_POLICIES = {
   createUser: 'Administrator',
   createApiKey: 'Administrator',
   revokeApiKey: 'Administrator',
+  createWebhookEndpoint: 'Webhooks_Edit',
+  updateWebhookEndpoint: 'Webhooks_Edit',
+  deleteWebhookEndpoint: 'Webhooks_Edit',
+  rotateWebhookEndpointSecret: 'Webhooks_Edit',
+  sendTestWebhookEvent: 'Webhooks_Edit',
+  redeliverWebhookEvents: 'Webhooks_Edit',
 } as const;

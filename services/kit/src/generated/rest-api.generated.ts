@@ -1836,10 +1836,143 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook endpoints of the caller's account.
+         * @description One page (take, page 0-based); secrets are never shown. Policy Webhooks_View.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Adds a webhook endpoint.
+         * @description A public http(s) URL (the media-import SSRF rules: private, loopback and link-local
+         *     addresses are refused unless WEBHOOK_ALLOW_LIST names them; redirects are not followed),
+         *     the event types it wants (empty: all) and optional filters (device ids, group, tag: ids of
+         *     the caller's account). The answer carries `secret` (whsec_...), shown this once. Policy Webhooks_Edit.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook endpoint.
+         * @description 404 when the account has no endpoint with this id. Policy Webhooks_View.
+         */
+        get: operations["getWebhookEndpoint"];
+        /**
+         * Changes a webhook endpoint.
+         * @description The properties given change; the others stay. Enabling a disabled endpoint resets its failure count. Policy Webhooks_Edit.
+         */
+        put: operations["updateWebhookEndpoint"];
+        post?: never;
+        /**
+         * Deletes a webhook endpoint and its delivery log.
+         * @description Policy Webhooks_Edit.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log of a webhook endpoint.
+         * @description Newest first, each event with its attempts (status code, latency, response excerpt). Another account's endpoint id gives an empty list. Policy Webhooks_View.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Where push events of the account are delivered (never its secret). */
+        WebhookEndpoint: {
+            id: string;
+            url: string;
+            description?: string | null;
+            /** @description Catalogue type names; empty: every type. */
+            event_types: string[];
+            device_ids: string[];
+            device_group_id?: string | null;
+            tag?: string | null;
+            enabled: boolean;
+            disabled_reason?: string | null;
+            consecutive_failures: number;
+            previous_secret_expires_at?: string | null;
+            created_on: string;
+            updated_on: string;
+        };
+        WebhookEndpointCreated: components["schemas"]["WebhookEndpoint"] & {
+            /** @description The signing secret (whsec_...): shown this once. */
+            secret: string;
+        };
+        WebhookEndpointRequest: {
+            url: string;
+            description?: string | null;
+            event_types?: string[] | null;
+            device_ids?: string[] | null;
+            device_group_id?: string | null;
+            tag?: string | null;
+            enabled?: boolean | null;
+        };
+        WebhookEndpointChanges: {
+            url?: string | null;
+            description?: string | null;
+            event_types?: string[] | null;
+            device_ids?: string[] | null;
+            device_group_id?: string | null;
+            tag?: string | null;
+            enabled?: boolean | null;
+        };
+        /** @description One event for one endpoint and its attempts. */
+        WebhookDelivery: {
+            id: string;
+            endpoint_id: string;
+            event_id: string;
+            event_type: string;
+            event_timestamp: string;
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED" | "DEAD";
+            attempt_count: number;
+            next_attempt_at?: string | null;
+            attempts: {
+                at: string;
+                status_code?: number | null;
+                latency_ms: number;
+                response_excerpt?: string | null;
+            }[];
+            created_on: string;
+        };
         /** @description The body of every error response. */
         Error: {
             error: {
@@ -6972,6 +7105,195 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                /** @description Maximum number of items to return. */
+                take?: components["parameters"]["Take"];
+                /** @description 0-based page index; skips page * take items. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of endpoints (possibly empty). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The new endpoint, with its signing secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointChanges"];
+            };
+        };
+        responses: {
+            /** @description The changed endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items to return. */
+                take?: components["parameters"]["Take"];
+                /** @description 0-based page index; skips page * take items. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries (possibly empty). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
 }

@@ -368,6 +368,26 @@ export type UpdatePlaylistInput = {
   type: PlaylistType;
 };
 
+export type WebhookEndpointChanges = {
+  description?: string | null | undefined;
+  deviceGroupId?: string | null | undefined;
+  deviceIds?: Array<string> | null | undefined;
+  enabled?: boolean | null | undefined;
+  eventTypes?: Array<string> | null | undefined;
+  tag?: string | null | undefined;
+  url?: string | null | undefined;
+};
+
+export type WebhookEndpointInput = {
+  description?: string | null | undefined;
+  deviceGroupId?: string | null | undefined;
+  deviceIds?: Array<string> | null | undefined;
+  enabled?: boolean | null | undefined;
+  eventTypes?: Array<string> | null | undefined;
+  tag?: string | null | undefined;
+  url: string;
+};
+
 export type RestAlertFragment = { id: string, createdOn: string, isActive: boolean, snoozedUntil: string | null, resolvedOn: string | null, reason: string | null, autoResolved: boolean, alertRule: { id: string, name: string, ruleSet: string, isEnabled: boolean } | null, devices: Array<{ id: string, name: string }> };
 
 export type RestDeviceFragment = { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null };
@@ -472,6 +492,13 @@ export type CreateTemplateGroupMutationVariables = Exact<{
 
 export type CreateTemplateGroupMutation = { createTemplateGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
 
+export type CreateWebhookEndpointMutationVariables = Exact<{
+  input: WebhookEndpointInput;
+}>;
+
+
+export type CreateWebhookEndpointMutation = { createWebhookEndpoint: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, secret: string | null, endpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, deviceIds: Array<string>, deviceGroupId: string | null, tag: string | null, enabled: boolean, disabledReason: string | null, consecutiveFailures: number, previousSecretExpiresAt: string | null, createdOn: string, updatedOn: string } | null } | null };
+
 export type DeleteDataTableMutationVariables = Exact<{
   tableId: string;
 }>;
@@ -557,6 +584,13 @@ export type DeleteTemplateGroupMutationVariables = Exact<{
 
 
 export type DeleteTemplateGroupMutation = { deleteTemplateGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null } | null };
+
+export type DeleteWebhookEndpointMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteWebhookEndpointMutation = { deleteWebhookEndpoint: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, endpointId: string | null } | null };
 
 export type GetAccountQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -781,6 +815,13 @@ export type GetUserQueryVariables = Exact<{
 
 export type GetUserQuery = { user: Array<{ id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string }> | null };
 
+export type GetWebhookEndpointQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type GetWebhookEndpointQuery = { webhookEndpoints: Array<{ id: string, url: string, description: string | null, eventTypes: Array<string>, deviceIds: Array<string>, deviceGroupId: string | null, tag: string | null, enabled: boolean, disabledReason: string | null, consecutiveFailures: number, previousSecretExpiresAt: string | null, createdOn: string, updatedOn: string }> | null };
+
 export type ImportMediaMutationVariables = Exact<{
   input: CreateMediaFromUrlInput;
 }>;
@@ -994,6 +1035,24 @@ export type ListUsersQueryVariables = Exact<{
 
 export type ListUsersQuery = { user: Array<{ id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string }> | null, total: Array<{ id: string }> | null };
 
+export type ListWebhookDeliveriesQueryVariables = Exact<{
+  id: string;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type ListWebhookDeliveriesQuery = { webhookDeliveries: Array<{ id: string, endpointId: string, eventId: string, eventType: string, eventTimestamp: string, status: string, attemptCount: number, nextAttemptAt: string | null, createdOn: string, attempts: Array<{ at: string, statusCode: number | null, latencyMs: number, responseExcerpt: string | null }> }> | null };
+
+export type ListWebhookEndpointsQueryVariables = Exact<{
+  id?: Array<string> | string | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type ListWebhookEndpointsQuery = { webhookEndpoints: Array<{ id: string, url: string, description: string | null, eventTypes: Array<string>, deviceIds: Array<string>, deviceGroupId: string | null, tag: string | null, enabled: boolean, disabledReason: string | null, consecutiveFailures: number, previousSecretExpiresAt: string | null, createdOn: string, updatedOn: string }> | null, total: Array<{ id: string }> | null };
+
 export type PatchAlertMutationVariables = Exact<{
   id: string | number;
   operations: Array<JsonPatchOperationInput> | JsonPatchOperationInput;
@@ -1172,6 +1231,14 @@ export type UpdateTemplateGroupMutationVariables = Exact<{
 
 export type UpdateTemplateGroupMutation = { updateTemplateGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
 
+export type UpdateWebhookEndpointMutationVariables = Exact<{
+  id: string;
+  input: WebhookEndpointChanges;
+}>;
+
+
+export type UpdateWebhookEndpointMutation = { updateWebhookEndpoint: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, endpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, deviceIds: Array<string>, deviceGroupId: string | null, tag: string | null, enabled: boolean, disabledReason: string | null, consecutiveFailures: number, previousSecretExpiresAt: string | null, createdOn: string, updatedOn: string } | null } | null };
+
 /** Every persisted rest operation by name: the types of its result and its variables. */
 export interface RestOperationTypes {
   batchCreateDataTableRows: { result: BatchCreateDataTableRowsMutation; variables: BatchCreateDataTableRowsMutationVariables };
@@ -1186,6 +1253,7 @@ export interface RestOperationTypes {
   createSchedule: { result: CreateScheduleMutation; variables: CreateScheduleMutationVariables };
   createScheduleGroup: { result: CreateScheduleGroupMutation; variables: CreateScheduleGroupMutationVariables };
   createTemplateGroup: { result: CreateTemplateGroupMutation; variables: CreateTemplateGroupMutationVariables };
+  createWebhookEndpoint: { result: CreateWebhookEndpointMutation; variables: CreateWebhookEndpointMutationVariables };
   deleteDataTable: { result: DeleteDataTableMutation; variables: DeleteDataTableMutationVariables };
   deleteDataTableRow: { result: DeleteDataTableRowMutation; variables: DeleteDataTableRowMutationVariables };
   deleteDevice: { result: DeleteDeviceMutation; variables: DeleteDeviceMutationVariables };
@@ -1198,6 +1266,7 @@ export interface RestOperationTypes {
   deleteScheduleGroup: { result: DeleteScheduleGroupMutation; variables: DeleteScheduleGroupMutationVariables };
   deleteTemplate: { result: DeleteTemplateMutation; variables: DeleteTemplateMutationVariables };
   deleteTemplateGroup: { result: DeleteTemplateGroupMutation; variables: DeleteTemplateGroupMutationVariables };
+  deleteWebhookEndpoint: { result: DeleteWebhookEndpointMutation; variables: DeleteWebhookEndpointMutationVariables };
   getAccount: { result: GetAccountQuery; variables: GetAccountQueryVariables };
   getAlert: { result: GetAlertQuery; variables: GetAlertQueryVariables };
   getAudienceMetrics: { result: GetAudienceMetricsQuery; variables: GetAudienceMetricsQueryVariables };
@@ -1222,6 +1291,7 @@ export interface RestOperationTypes {
   getSchedule: { result: GetScheduleQuery; variables: GetScheduleQueryVariables };
   getTemplate: { result: GetTemplateQuery; variables: GetTemplateQueryVariables };
   getUser: { result: GetUserQuery; variables: GetUserQueryVariables };
+  getWebhookEndpoint: { result: GetWebhookEndpointQuery; variables: GetWebhookEndpointQueryVariables };
   importMedia: { result: ImportMediaMutation; variables: ImportMediaMutationVariables };
   listAlerts: { result: ListAlertsQuery; variables: ListAlertsQueryVariables };
   listAuditEvents: { result: ListAuditEventsQuery; variables: ListAuditEventsQueryVariables };
@@ -1244,6 +1314,8 @@ export interface RestOperationTypes {
   listTemplateGroups: { result: ListTemplateGroupsQuery; variables: ListTemplateGroupsQueryVariables };
   listTemplates: { result: ListTemplatesQuery; variables: ListTemplatesQueryVariables };
   listUsers: { result: ListUsersQuery; variables: ListUsersQueryVariables };
+  listWebhookDeliveries: { result: ListWebhookDeliveriesQuery; variables: ListWebhookDeliveriesQueryVariables };
+  listWebhookEndpoints: { result: ListWebhookEndpointsQuery; variables: ListWebhookEndpointsQueryVariables };
   patchAlert: { result: PatchAlertMutation; variables: PatchAlertMutationVariables };
   patchDevice: { result: PatchDeviceMutation; variables: PatchDeviceMutationVariables };
   patchMedia: { result: PatchMediaMutation; variables: PatchMediaMutationVariables };
@@ -1267,4 +1339,5 @@ export interface RestOperationTypes {
   updateSchedule: { result: UpdateScheduleMutation; variables: UpdateScheduleMutationVariables };
   updateScheduleGroup: { result: UpdateScheduleGroupMutation; variables: UpdateScheduleGroupMutationVariables };
   updateTemplateGroup: { result: UpdateTemplateGroupMutation; variables: UpdateTemplateGroupMutationVariables };
+  updateWebhookEndpoint: { result: UpdateWebhookEndpointMutation; variables: UpdateWebhookEndpointMutationVariables };
 }

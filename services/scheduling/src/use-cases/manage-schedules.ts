@@ -40,6 +40,7 @@ export async function createSchedule(rt: SchedulingRuntime, caller: Principal, i
   const { record } = await checkedRecord(rt, caller, input);
   const created = await rt.repo.add(caller.accountId, record);
   await forgetManifests(rt, caller.accountId, record.deviceIds);
+  rt.pushEvents?.emit(caller.accountId, 'schedule.changed', { schedule_id: created.id, change: 'created' });
   return created;
 }
 
@@ -48,6 +49,7 @@ export async function updateSchedule(rt: SchedulingRuntime, caller: Principal, i
   const { record, expectedVersion } = await checkedRecord(rt, caller, input);
   const updated = await rt.repo.replace(caller.accountId, current.id, record, expectedVersion ?? undefined);
   await forgetManifests(rt, caller.accountId, [...(current.deviceIds ?? []), ...record.deviceIds]);
+  rt.pushEvents?.emit(caller.accountId, 'schedule.changed', { schedule_id: updated.id, change: 'updated' });
   return updated;
 }
 
@@ -107,5 +109,6 @@ export async function deleteSchedule(rt: SchedulingRuntime, caller: Principal, i
   const current = await rt.repo.get(caller.accountId, id);
   await rt.repo.remove(caller.accountId, current.id);
   await forgetManifests(rt, caller.accountId, current.deviceIds ?? []);
+  rt.pushEvents?.emit(caller.accountId, 'schedule.changed', { schedule_id: current.id, change: 'deleted' });
   return { scheduleId: current.id };
 }

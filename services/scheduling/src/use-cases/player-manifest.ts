@@ -165,7 +165,22 @@ export async function playerManifest(rt: SchedulingRuntime, device: DeviceRef): 
   return { manifest, etag: `"${createHash('sha256').update(JSON.stringify(manifest)).digest('base64url').slice(0, 27)}"` };
 }
 
+/**
+ * now_playing.changed: the last version announced per device is kept (a week) apart from the
+ * version cache (which invalidations drop), so a recomputed manifest that differs is announced
+ * once. Manifests are computed when the device asks (ping, manifest fetch): that is when it fires.
+ */
+async function announceVersion(rt: SchedulingRuntime, device: DeviceRef, version: string): Promise<void> {
+  if (!rt.cache || !rt.pushEvents) return;
+  const key = `manifest-announced:${device.accountId}:${device.id}`;
+  const last = await rt.cache.get<string>(key).catch(() => undefined);
+  if (last === version) return;
+  await rt.cache.set(key, version, 7 * 86_400).catch(() => undefined);
+  if (last !== undefined && last !== null) rt.pushEvents.emit(device.accountId, 'now_playing.changed', { device_id: device.id, manifest_version: version });
+}
+
 async function remember(rt: SchedulingRuntime, device: DeviceRef, version: string, validUntil: number | null): Promise<void> {
+  await announceVersion(rt, device, version);
   if (!rt.cache) return;
   const seconds = validUntil === null ? MAX_CACHE_SECONDS : Math.min(MAX_CACHE_SECONDS, Math.max(1, Math.ceil((validUntil - rt.now()) / 1000)));
   await rt.cache.set(cacheKey(device), { version, validUntil }, seconds).catch(() => undefined);

@@ -1,12 +1,15 @@
 /** Reading alerts, and snoozing / resolving them (GraphQL alert, updateAlert, patchAlert; REST /alerts). */
-import { AppError, applyJsonPatch, type Principal } from '@pylon/kit';
+import { AppError, applyJsonPatch, type Principal, type PushEvents } from '@pylon/kit';
 import { parseAlertInstant } from '../../domain/alert.js';
 import type { Alert, AlertRepository, AlertSearch } from '../../alert.repository.js';
+import { alertPayload } from './evaluate-alerts.js';
 
 /** What reading and changing alerts needs: the alerts and the clock. */
 export interface ManageAlertsDeps {
   alerts: AlertRepository;
   now: () => number;
+  /** alert.snoozed / alert.resolved go out here. */
+  pushEvents?: PushEvents;
 }
 
 export type AlertQuery = AlertSearch;
@@ -53,6 +56,8 @@ export async function updateAlert(deps: ManageAlertsDeps, principal: Principal, 
   if (Object.keys(set).length === 0) return alert;
   const updated = await deps.alerts.changeState(tenant, alert.id, set);
   if (!updated) throw new AppError('NOT_FOUND', `alert '${id.slice(0, 100)}' was not found`);
+  if (set.resolvedOn) deps.pushEvents?.emit(tenant, 'alert.resolved', alertPayload(updated));
+  else if (set.snoozedUntil) deps.pushEvents?.emit(tenant, 'alert.snoozed', alertPayload(updated));
   return updated;
 }
 

@@ -1,0 +1,126 @@
+/** Webhook endpoints, their delivery log and the accounts that have any, over the documents port. */
+import type { Collection, DocumentStore, Stored } from '@pylon/kit';
+import { WEBHOOK_ACCOUNTS, WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type WebhookDeliveryRecord, type WebhookEndpointRecord } from '../domain/records.js';
+
+export type WebhookEndpoint = Stored<WebhookEndpointRecord>;
+export type WebhookDelivery = Stored<WebhookDeliveryRecord>;
+
+const SYSTEM_TENANT = '_system';
+const isDuplicate = (e: unknown) => (e as { code?: string } | null)?.code === 'DUPLICATE_KEY';
+
+export class WebhookRepository {
+  private readonly endpoints: Collection<WebhookEndpointRecord>;
+  private readonly deliveries: Collection<WebhookDeliveryRecord>;
+  private readonly accounts: Collection<{ account: string }>;
+
+  constructor(store: DocumentStore) {
+    this.endpoints = store.collection<WebhookEndpointRecord>(WEBHOOK_ENDPOINTS);
+    this.deliveries = store.collection<WebhookDeliveryRecord>(WEBHOOK_DELIVERIES);
+    this.accounts = store.collection<{ account: string }>(WEBHOOK_ACCOUNTS);
+  }
+
+  async addEndpoint(tenant: string, record: WebhookEndpointRecord): Promise<WebhookEndpoint> {
+    const e = await this.endpoints.insert(tenant, record);
+    // `accountId` is the store's own field (the system tenant here): the account goes in `account`.
+    await this.accounts.insert(SYSTEM_TENANT, { id: tenant, account: tenant }).catch((err: unknown) => {
+      if (!isDuplicate(err)) throw err;
+    });
+    return e;
+  }
+
+  listEndpoints(tenant: string, q: { ids?: readonly string[] | null; limit: number; skip: number }): Promise<WebhookEndpoint[]> {
+    return this.endpoints.find(tenant, q.ids ? { id: { $in: [...q.ids] } } : {}, { sort: { createdAt: 1 }, limit: q.limit, skip: q.skip });
+  }
+
+  /** The enabled endpoints of the account (fan-out reads them). */
+  enabledEndpoints(tenant: string): Promise<WebhookEndpoint[]> {
+    return this.endpoints.find(tenant, { enabled: true }, { limit: 1000 });
+  }
+
+  findEndpoint(tenant: string, id: string): Promise<WebhookEndpoint | null> {
+    return this.endpoints.findById(tenant, id);
+  }
+
+  changeEndpoint(tenant: string, id: string, set: Partial<WebhookEndpointRecord>): Promise<WebhookEndpoint | null> {
+    return this.endpoints.update(tenant, id, { $set: set });
+  }
+
+  async removeEndpoint(tenant: string, id: string): Promise<boolean> {
+    const gone = await this.endpoints.delete(tenant, id);
+    if (gone) await this.deliveries.deleteMany(tenant, { endpointId: id });
+    return gone;
+  }
+
+  /** Accounts with endpoints (the worker's round). */
+  async accountIds(): Promise<string[]> {
+    return (await this.accounts.find(SYSTEM_TENANT, {}, { limit: 100_000 })).map((a) => a.account);
+  }
+
+  /** Queues one event for one endpoint; the id is the pair, so a redelivered stream message queues nothing twice. */
+  async queue(tenant: string, record: WebhookDeliveryRecord): Promise<WebhookDelivery | null> {
+    try {
+      return await this.deliveries.insert(tenant, { ...record, id: `${record.eventId}.${record.endpointId}` });
+    } catch (e) {
+      if (isDuplicate(e)) return null;
+      throw e;
+    }
+  }
+
+  findDelivery(tenant: string, id: string): Promise<WebhookDelivery | null> {
+    return this.deliveries.findById(tenant, id);
+  }
+
+  /** The endpoint's log, newest first. */
+  deliveriesOf(tenant: string, endpointId: string, q: { limit: number; skip: number }): Promise<WebhookDelivery[]> {
+    return this.deliveries.find(tenant, { endpointId }, { sort: { createdAt: -1 }, limit: q.limit, skip: q.skip });
+  }
+
+  /** Deliveries of the endpoint for one event, or whose events were produced in [from, to). */
+  deliveriesFor(tenant: string, endpointId: string, q: { eventId?: string; from?: string; to?: string }, limit: number): Promise<WebhookDelivery[]> {
+    const filter: Record<string, unknown> = { endpointId };
+    if (q.eventId) filter.eventId = q.eventId;
+    if (q.from || q.to) filter.eventTimestamp = { ...(q.from ? { $gte: q.from } : {}), ...(q.to ? { $lt: q.to } : {}) };
+    return this.deliveries.find(tenant, filter, { sort: { eventTimestamp: 1 }, limit });
+  }
+
+  /** Attempts due now whose lease (if any) ran out, oldest event first. */
+  due(tenant: string, nowIso: string, limit: number): Promise<WebhookDelivery[]> {
+    return this.deliveries.find(
+      tenant,
+      { status: { $in: ['PENDING', 'FAILED'] }, nextAttemptAt: { $lte: nowIso }, $or: [{ leaseUntil: null }, { leaseUntil: { $lte: nowIso } }] },
+      { sort: { eventTimestamp: 1 }, limit },
+    );
+  }
+
+  /**
+   * Claims the next attempt for `owner` until `until`, at the version read: of two workers racing
+   * for it, one gets it and the other a VERSION_CONFLICT (null here).
+   */
+  async lease(tenant: string, d: WebhookDelivery, owner: string, until: string): Promise<WebhookDelivery | null> {
+    try {
+      return await this.deliveries.update(tenant, d.id, { $set: { leaseOwner: owner, leaseUntil: until } }, { expectedVersion: d.version });
+    } catch (e) {
+      if ((e as { code?: string }).code === 'VERSION_CONFLICT') return null;
+      throw e;
+    }
+  }
+
+  settle(tenant: string, id: string, set: Partial<WebhookDeliveryRecord>): Promise<WebhookDelivery | null> {
+    return this.deliveries.update(tenant, id, { $set: { ...set, leaseOwner: null, leaseUntil: null } });
+  }
+
+  /**
+   * Records an attempt's outcome at the version the lease wrote. When the delivery changed meanwhile
+   * (a redelivery was asked for during the attempt), only the attempt is added: its new state stands.
+   */
+  async settleAttempt(tenant: string, leased: WebhookDelivery, set: Partial<WebhookDeliveryRecord> & Pick<WebhookDeliveryRecord, 'attempts'>): Promise<void> {
+    try {
+      await this.deliveries.update(tenant, leased.id, { $set: { ...set, leaseOwner: null, leaseUntil: null } }, { expectedVersion: leased.version });
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'VERSION_CONFLICT') throw e;
+      const now = await this.deliveries.findById(tenant, leased.id);
+      if (now)
+        await this.deliveries.update(tenant, leased.id, { $set: { attempts: [...now.attempts, ...set.attempts.slice(leased.attempts.length)].slice(-50) } });
+    }
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The live stream's isolation and policies, on the real log and router (lmdb store, an HTTP
+ * server on a free port): an account sees only its own events; a caller without the policy an
+ * event type names does not get those events; another account's event id is not a resume point.
+ */
+import express from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { POLICIES, pushEvent, type DocumentStore, type Principal, type PushEvent } from '@pylon/kit';
+import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
+import { testPrincipal } from '@pylon/kit/testing';
+import { PushEventLog } from '../src/webhooks/event-log.js';
+import { createEventsStreamHttp } from '../src/webhooks/events-stream.http.js';
+
+let dir: string;
+let store: DocumentStore;
+let log: PushEventLog;
+let server: Server;
+let base: string;
+let stream: ReturnType<typeof createEventsStreamHttp>;
+const KEYS: Record<string, Principal> = {
+  a: testPrincipal('acc-a'),
+  b: testPrincipal('acc-b'),
+  // Account A, without Devices_View: device events are not theirs to read; alerts are.
+  'a-no-devices': testPrincipal(
+    'acc-a',
+    POLICIES.filter((p) => p !== 'Devices_View'),
+  ),
+};
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pylon-sse-'));
+  store = await createLmdbDocumentStore({ path: dir });
+  log = new PushEventLog(store);
+  stream = createEventsStreamHttp(log, { authenticate: async (req) => KEYS[String(req.get('x-service-apikey'))] ?? null, pollMs: 20 });
+  server = express().use(stream).listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  stream.closeAll();
+  await new Promise((r) => server.close(r));
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Reads the stream for `ms` and returns the events it sent. */
+async function read(key: string, ms: number, lastEventId?: string): Promise<PushEvent[]> {
+  const ac = new AbortController();
+  const res = await fetch(`${base}/events/stream`, {
+    headers: { 'x-service-apikey': key, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+    signal: ac.signal,
+  });
+  if (res.status !== 200) return Promise.reject(Object.assign(new Error(`status ${res.status}`), { status: res.status }));
+  let text = '';
+  const timer = setTimeout(() => ac.abort(), ms);
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) text += Buffer.from(chunk).toString();
+  } catch {
+    /* aborted */
+  }
+  clearTimeout(timer);
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('data: '))
+    .map((l) => JSON.parse(l.slice(6)) as PushEvent);
+}
+
+test('each account sees its own events; a caller without Devices_View gets no device events; a foreign id is no resume point', async () => {
+  const start = pushEvent('acc-a', 'alert.opened', { device_id: 'd-a', alert_id: 'al-0', alert_rule_id: 'r', rule_name: 'r', reason: 'start' });
+  await log.append([start as PushEvent]);
+  const evA = [
+    pushEvent('acc-a', 'device.registered', { device_id: 'd-a', name: 'A' }),
+    pushEvent('acc-a', 'alert.opened', { device_id: 'd-a', alert_id: 'al-1', alert_rule_id: 'r', rule_name: 'r', reason: 'x' }),
+  ] as PushEvent[];
+  const evB = [pushEvent('acc-b', 'device.registered', { device_id: 'd-b', name: 'B' })] as PushEvent[];
+  await log.append([...evA, ...evB]);
+
+  const [a, b, limited] = await Promise.all([read('a', 400, start.id), read('b', 400), read('a-no-devices', 400, start.id)]);
+  expect(a.map((e) => e.id)).toEqual(evA.map((e) => e.id));
+  expect(b).toEqual([]); // B started at its head: nothing new, and nothing of A's
+  expect(limited.map((e) => e.type)).toEqual(['alert.opened']);
+
+  const fromB = await read('b', 400, evA[0]!.id).catch((e: { status: number }) => e.status);
+  expect(fromB).toBe(410);
+  const bResumed = await read('b', 400, evB[0]!.id);
+  expect(bResumed).toEqual([]);
+});
+
+test('a caller whose policies read no event type is refused (403)', async () => {
+  KEYS.none = { ...testPrincipal('acc-a', []), roles: [] };
+  const r = await fetch(`${base}/events/stream`, { headers: { 'x-service-apikey': 'none' } });
+  expect(r.status).toBe(403);
+});

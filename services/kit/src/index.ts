@@ -22,6 +22,8 @@ export * from './time.js';
 export * from './facade/gateway-client.js';
 export * from './http/ops.js';
 export * from './groups.js';
+export * from './group-rules.js';
+export * from './group-tree.repository.js';
 export * from './http/serve-subgraph.js';
 export * from './http/query-subgraph.js';
 export * from './telemetry.js';

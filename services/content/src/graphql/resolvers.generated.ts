@@ -223,6 +223,15 @@ export type MediaGroup = {
   parentId?: Maybe<Scalars['String']['output']>;
 };
 
+/** Filter of a mediaGroups listing. */
+export type MediaGroupFilterInput = {
+  and?: InputMaybe<Array<MediaGroupFilterInput>>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  name?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<MediaGroupFilterInput>>;
+  parentId?: InputMaybe<StringOperationFilterInput>;
+};
+
 export type MediaGroupPayload = MutationPayload & {
   __typename?: 'MediaGroupPayload';
   error?: Maybe<Scalars['String']['output']>;
@@ -230,6 +239,13 @@ export type MediaGroupPayload = MutationPayload & {
   errorField?: Maybe<Scalars['String']['output']>;
   group?: Maybe<MediaGroup>;
   success: Scalars['Boolean']['output'];
+};
+
+/** Sort of a mediaGroups listing. */
+export type MediaGroupSortInput = {
+  id?: InputMaybe<SortEnumType>;
+  name?: InputMaybe<SortEnumType>;
+  parentId?: InputMaybe<SortEnumType>;
 };
 
 export type MediaSortInput = {
@@ -647,6 +663,15 @@ export type PlaylistGroup = {
   parentId?: Maybe<Scalars['String']['output']>;
 };
 
+/** Filter of a playlistGroups listing. */
+export type PlaylistGroupFilterInput = {
+  and?: InputMaybe<Array<PlaylistGroupFilterInput>>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  name?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<PlaylistGroupFilterInput>>;
+  parentId?: InputMaybe<StringOperationFilterInput>;
+};
+
 export type PlaylistGroupPayload = MutationPayload & {
   __typename?: 'PlaylistGroupPayload';
   error?: Maybe<Scalars['String']['output']>;
@@ -654,6 +679,13 @@ export type PlaylistGroupPayload = MutationPayload & {
   errorField?: Maybe<Scalars['String']['output']>;
   group?: Maybe<PlaylistGroup>;
   success: Scalars['Boolean']['output'];
+};
+
+/** Sort of a playlistGroups listing. */
+export type PlaylistGroupSortInput = {
+  id?: InputMaybe<SortEnumType>;
+  name?: InputMaybe<SortEnumType>;
+  parentId?: InputMaybe<SortEnumType>;
 };
 
 export type PlaylistPayload = MutationPayload & {
@@ -768,7 +800,9 @@ export type QueryMediaArgs = {
 
 
 export type QueryMediaGroupsArgs = {
+  order?: InputMaybe<Array<MediaGroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
+  where?: InputMaybe<MediaGroupFilterInput>;
 };
 
 
@@ -781,7 +815,9 @@ export type QueryPlaylistArgs = {
 
 
 export type QueryPlaylistGroupsArgs = {
+  order?: InputMaybe<Array<PlaylistGroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
+  where?: InputMaybe<PlaylistGroupFilterInput>;
 };
 
 
@@ -794,7 +830,9 @@ export type QueryTemplateArgs = {
 
 
 export type QueryTemplateGroupsArgs = {
+  order?: InputMaybe<Array<TemplateGroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
+  where?: InputMaybe<TemplateGroupFilterInput>;
 };
 
 export type ReorderPlaylistSourcesInput = {
@@ -893,6 +931,15 @@ export type TemplateGroup = {
   parentId?: Maybe<Scalars['String']['output']>;
 };
 
+/** Filter of a templateGroups listing. */
+export type TemplateGroupFilterInput = {
+  and?: InputMaybe<Array<TemplateGroupFilterInput>>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  name?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<TemplateGroupFilterInput>>;
+  parentId?: InputMaybe<StringOperationFilterInput>;
+};
+
 export type TemplateGroupPayload = MutationPayload & {
   __typename?: 'TemplateGroupPayload';
   error?: Maybe<Scalars['String']['output']>;
@@ -900,6 +947,13 @@ export type TemplateGroupPayload = MutationPayload & {
   errorField?: Maybe<Scalars['String']['output']>;
   group?: Maybe<TemplateGroup>;
   success: Scalars['Boolean']['output'];
+};
+
+/** Sort of a templateGroups listing. */
+export type TemplateGroupSortInput = {
+  id?: InputMaybe<SortEnumType>;
+  name?: InputMaybe<SortEnumType>;
+  parentId?: InputMaybe<SortEnumType>;
 };
 
 /** A zone of a template: a rectangle (pixels from the template's top-left corner) playing one playlist. */
@@ -1140,14 +1194,18 @@ export type ResolversTypes = {
   Media: ResolverTypeWrapper<MediaRecord>;
   MediaFilterInput: MediaFilterInput;
   MediaGroup: ResolverTypeWrapper<GroupViewRecord>;
+  MediaGroupFilterInput: MediaGroupFilterInput;
   MediaGroupPayload: ResolverTypeWrapper<Omit<MediaGroupPayload, 'group'> & { group?: Maybe<ResolversTypes['MediaGroup']> }>;
+  MediaGroupSortInput: MediaGroupSortInput;
   MediaSortInput: MediaSortInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   MutationPayload: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['MutationPayload']>;
   Playlist: ResolverTypeWrapper<PlaylistRecord>;
   PlaylistFilterInput: PlaylistFilterInput;
   PlaylistGroup: ResolverTypeWrapper<GroupViewRecord>;
+  PlaylistGroupFilterInput: PlaylistGroupFilterInput;
   PlaylistGroupPayload: ResolverTypeWrapper<Omit<PlaylistGroupPayload, 'group'> & { group?: Maybe<ResolversTypes['PlaylistGroup']> }>;
+  PlaylistGroupSortInput: PlaylistGroupSortInput;
   PlaylistPayload: ResolverTypeWrapper<Omit<PlaylistPayload, 'playlist'> & { playlist?: Maybe<ResolversTypes['Playlist']> }>;
   PlaylistSortInput: PlaylistSortInput;
   PlaylistSource: ResolverTypeWrapper<PlaylistSourceRecordRecord>;
@@ -1162,7 +1220,9 @@ export type ResolversTypes = {
   Template: ResolverTypeWrapper<TemplateRecord>;
   TemplateFilterInput: TemplateFilterInput;
   TemplateGroup: ResolverTypeWrapper<GroupViewRecord>;
+  TemplateGroupFilterInput: TemplateGroupFilterInput;
   TemplateGroupPayload: ResolverTypeWrapper<Omit<TemplateGroupPayload, 'group'> & { group?: Maybe<ResolversTypes['TemplateGroup']> }>;
+  TemplateGroupSortInput: TemplateGroupSortInput;
   TemplateModule: ResolverTypeWrapper<TemplateModuleRecordRecord>;
   TemplateModuleInput: TemplateModuleInput;
   TemplatePayload: ResolverTypeWrapper<Omit<TemplatePayload, 'template'> & { template?: Maybe<ResolversTypes['Template']> }>;
@@ -1199,14 +1259,18 @@ export type ResolversParentTypes = {
   Media: MediaRecord;
   MediaFilterInput: MediaFilterInput;
   MediaGroup: GroupViewRecord;
+  MediaGroupFilterInput: MediaGroupFilterInput;
   MediaGroupPayload: Omit<MediaGroupPayload, 'group'> & { group?: Maybe<ResolversParentTypes['MediaGroup']> };
+  MediaGroupSortInput: MediaGroupSortInput;
   MediaSortInput: MediaSortInput;
   Mutation: Record<PropertyKey, never>;
   MutationPayload: ResolversInterfaceTypes<ResolversParentTypes>['MutationPayload'];
   Playlist: PlaylistRecord;
   PlaylistFilterInput: PlaylistFilterInput;
   PlaylistGroup: GroupViewRecord;
+  PlaylistGroupFilterInput: PlaylistGroupFilterInput;
   PlaylistGroupPayload: Omit<PlaylistGroupPayload, 'group'> & { group?: Maybe<ResolversParentTypes['PlaylistGroup']> };
+  PlaylistGroupSortInput: PlaylistGroupSortInput;
   PlaylistPayload: Omit<PlaylistPayload, 'playlist'> & { playlist?: Maybe<ResolversParentTypes['Playlist']> };
   PlaylistSortInput: PlaylistSortInput;
   PlaylistSource: PlaylistSourceRecordRecord;
@@ -1218,7 +1282,9 @@ export type ResolversParentTypes = {
   Template: TemplateRecord;
   TemplateFilterInput: TemplateFilterInput;
   TemplateGroup: GroupViewRecord;
+  TemplateGroupFilterInput: TemplateGroupFilterInput;
   TemplateGroupPayload: Omit<TemplateGroupPayload, 'group'> & { group?: Maybe<ResolversParentTypes['TemplateGroup']> };
+  TemplateGroupSortInput: TemplateGroupSortInput;
   TemplateModule: TemplateModuleRecordRecord;
   TemplateModuleInput: TemplateModuleInput;
   TemplatePayload: Omit<TemplatePayload, 'template'> & { template?: Maybe<ResolversParentTypes['Template']> };

@@ -291,6 +291,15 @@ export type DeviceGroup = {
   parentId?: Maybe<Scalars['String']['output']>;
 };
 
+/** Filter of a deviceGroups listing. */
+export type DeviceGroupFilterInput = {
+  and?: InputMaybe<Array<DeviceGroupFilterInput>>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  name?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<DeviceGroupFilterInput>>;
+  parentId?: InputMaybe<StringOperationFilterInput>;
+};
+
 export type DeviceGroupInput = {
   name: Scalars['String']['input'];
   parentId?: InputMaybe<Scalars['String']['input']>;
@@ -303,6 +312,13 @@ export type DeviceGroupPayload = MutationPayload & {
   errorField?: Maybe<Scalars['String']['output']>;
   group?: Maybe<DeviceGroup>;
   success: Scalars['Boolean']['output'];
+};
+
+/** Sort of a deviceGroups listing. */
+export type DeviceGroupSortInput = {
+  id?: InputMaybe<SortEnumType>;
+  name?: InputMaybe<SortEnumType>;
+  parentId?: InputMaybe<SortEnumType>;
 };
 
 export type DevicePayload = MutationPayload & {
@@ -755,7 +771,9 @@ export type QueryDeviceCommandsArgs = {
 
 
 export type QueryDeviceGroupsArgs = {
+  order?: InputMaybe<Array<DeviceGroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
+  where?: InputMaybe<DeviceGroupFilterInput>;
 };
 
 export type SendDeviceCommandPayload = MutationPayload & {
@@ -956,8 +974,10 @@ export type ResolversTypes = {
   DeviceEventInput: DeviceEventInput;
   DeviceFilterInput: DeviceFilterInput;
   DeviceGroup: ResolverTypeWrapper<GroupViewRecord>;
+  DeviceGroupFilterInput: DeviceGroupFilterInput;
   DeviceGroupInput: DeviceGroupInput;
   DeviceGroupPayload: ResolverTypeWrapper<Omit<DeviceGroupPayload, 'group'> & { group?: Maybe<ResolversTypes['DeviceGroup']> }>;
+  DeviceGroupSortInput: DeviceGroupSortInput;
   DevicePayload: ResolverTypeWrapper<Omit<DevicePayload, 'device'> & { device?: Maybe<ResolversTypes['Device']> }>;
   DeviceSortInput: DeviceSortInput;
   DeviceType: ResolverTypeWrapper<DeviceType>;
@@ -1016,8 +1036,10 @@ export type ResolversParentTypes = {
   DeviceEventInput: DeviceEventInput;
   DeviceFilterInput: DeviceFilterInput;
   DeviceGroup: GroupViewRecord;
+  DeviceGroupFilterInput: DeviceGroupFilterInput;
   DeviceGroupInput: DeviceGroupInput;
   DeviceGroupPayload: Omit<DeviceGroupPayload, 'group'> & { group?: Maybe<ResolversParentTypes['DeviceGroup']> };
+  DeviceGroupSortInput: DeviceGroupSortInput;
   DevicePayload: Omit<DevicePayload, 'device'> & { device?: Maybe<ResolversParentTypes['Device']> };
   DeviceSortInput: DeviceSortInput;
   DeviceType: DeviceType;

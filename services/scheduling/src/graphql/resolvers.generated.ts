@@ -263,7 +263,9 @@ export type QueryScheduleArgs = {
 
 
 export type QueryScheduleGroupsArgs = {
+  order?: InputMaybe<Array<ScheduleGroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
+  where?: InputMaybe<ScheduleGroupFilterInput>;
 };
 
 /** Binds a playlist or a template to devices by date range, time of day and weekday (a campaign binds by conditions). */
@@ -362,6 +364,15 @@ export type ScheduleGroup = {
   parentId?: Maybe<Scalars['String']['output']>;
 };
 
+/** Filter of a scheduleGroups listing. */
+export type ScheduleGroupFilterInput = {
+  and?: InputMaybe<Array<ScheduleGroupFilterInput>>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  name?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<ScheduleGroupFilterInput>>;
+  parentId?: InputMaybe<StringOperationFilterInput>;
+};
+
 export type ScheduleGroupInput = {
   name: Scalars['String']['input'];
   parentId?: InputMaybe<Scalars['String']['input']>;
@@ -374,6 +385,13 @@ export type ScheduleGroupPayload = MutationPayload & {
   errorField?: Maybe<Scalars['String']['output']>;
   group?: Maybe<ScheduleGroup>;
   success: Scalars['Boolean']['output'];
+};
+
+/** Sort of a scheduleGroups listing. */
+export type ScheduleGroupSortInput = {
+  id?: InputMaybe<SortEnumType>;
+  name?: InputMaybe<SortEnumType>;
+  parentId?: InputMaybe<SortEnumType>;
 };
 
 /**
@@ -631,8 +649,10 @@ export type ResolversTypes = {
   ScheduleConsideration: ResolverTypeWrapper<Omit<ScheduleConsideration, 'schedule'> & { schedule: ResolversTypes['Schedule'] }>;
   ScheduleFilterInput: ScheduleFilterInput;
   ScheduleGroup: ResolverTypeWrapper<GroupViewRecord>;
+  ScheduleGroupFilterInput: ScheduleGroupFilterInput;
   ScheduleGroupInput: ScheduleGroupInput;
   ScheduleGroupPayload: ResolverTypeWrapper<Omit<ScheduleGroupPayload, 'group'> & { group?: Maybe<ResolversTypes['ScheduleGroup']> }>;
+  ScheduleGroupSortInput: ScheduleGroupSortInput;
   ScheduleInput: ScheduleInput;
   ScheduleJsonPatchOperationInput: ScheduleJsonPatchOperationInput;
   SchedulePayload: ResolverTypeWrapper<Omit<SchedulePayload, 'schedule'> & { schedule?: Maybe<ResolversTypes['Schedule']> }>;
@@ -672,8 +692,10 @@ export type ResolversParentTypes = {
   ScheduleConsideration: Omit<ScheduleConsideration, 'schedule'> & { schedule: ResolversParentTypes['Schedule'] };
   ScheduleFilterInput: ScheduleFilterInput;
   ScheduleGroup: GroupViewRecord;
+  ScheduleGroupFilterInput: ScheduleGroupFilterInput;
   ScheduleGroupInput: ScheduleGroupInput;
   ScheduleGroupPayload: Omit<ScheduleGroupPayload, 'group'> & { group?: Maybe<ResolversParentTypes['ScheduleGroup']> };
+  ScheduleGroupSortInput: ScheduleGroupSortInput;
   ScheduleInput: ScheduleInput;
   ScheduleJsonPatchOperationInput: ScheduleJsonPatchOperationInput;
   SchedulePayload: Omit<SchedulePayload, 'schedule'> & { schedule?: Maybe<ResolversParentTypes['Schedule']> };

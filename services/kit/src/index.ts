@@ -29,6 +29,7 @@ export * from './http/query-subgraph.js';
 export * from './telemetry.js';
 export * from './change-events.js';
 export * from './http/audit.js';
+export * from './http/rest-errors.js';
 export * from './facade/case.js';
 export * from './facade/paging.js';
 export * from './facade/analytics-datasets.js';

@@ -114,7 +114,7 @@ describe('listGroupViews', () => {
 describe('create, update, delete', () => {
   test('refuses a foreign parent, a cycle and more than ten levels, naming parentId', async () => {
     expect(await refusal(createGroup(tree, B, { name: 'x', parentId: ids.stores }))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'parentId' });
-    expect(await refusal(updateGroup(tree, A, ids.stores, { name: 'Stores', parentId: ids.paris }))).toMatchObject({ field: 'parentId' });
+    expect(await refusal(updateGroup(tree, A, ids.stores!, { name: 'Stores', parentId: ids.paris }))).toMatchObject({ field: 'parentId' });
     let parent = ids.paris!; // level 2
     for (let level = 3; level < 10; level++) parent = (await createGroup(tree, A, { name: `L${level}`, parentId: parent })).id;
     expect(await refusal(createGroup(tree, A, { name: 'too deep', parentId: parent }))).toMatchObject({ field: 'parentId' });

@@ -13,6 +13,7 @@ export type * from './ports/cache.js';
 export type * from './ports/blobs.js';
 export type * from './ports/rate-limit.js';
 export * from './graphql/filters.js';
+export * from './graphql/json.scalar.js';
 export * from './graphql/errors.js';
 export * from './graphql/subgraph.js';
 export * from './graphql/merge-resolvers.js';

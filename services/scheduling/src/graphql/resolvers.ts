@@ -1,19 +1,21 @@
-import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
-import { createGroup, deleteGroup, guardMutation, guardQuery, isoSeconds, listGroupViews, mergeResolvers, mutationPayload, updateGroup } from '@pylon/kit';
+import {
+  createGroup,
+  deleteGroup,
+  guardMutation,
+  guardQuery,
+  isoSeconds,
+  listGroupViews,
+  mergeResolvers,
+  mutationPayload,
+  updateGroup,
+  JsonScalar,
+} from '@pylon/kit';
 import { SCHEDULE_PRIORITIES } from '../domain/schedule.js';
 import type { SchedulingRuntime } from '../runtime.js';
 import { listSchedules } from '../use-cases/list-schedules.js';
 import { createSchedule, deleteSchedule, patchSchedule, updateSchedule } from '../use-cases/manage-schedules.js';
 import { deviceTimeline, nowPlaying, reasonOf } from '../use-cases/now-playing.js';
 import type { Resolvers } from './resolvers.generated.js';
-
-const JsonScalar = new GraphQLScalarType({
-  name: 'JSON',
-  description: 'Any JSON value.',
-  serialize: (v) => v,
-  parseValue: (v) => v,
-  parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
-});
 
 const iso = (ms: number | null) => (ms === null ? null : isoSeconds(ms));
 

@@ -146,6 +146,22 @@ export type FloatOperationFilterInput = {
   nlte?: InputMaybe<Scalars['Float']['input']>;
 };
 
+/** Filter of a *Groups listing (device, media, playlist, template and schedule groups: one rule in kit group-rules.ts). count and level are derived and cannot be filtered. */
+export type GroupFilterInput = {
+  and?: InputMaybe<Array<GroupFilterInput>>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  name?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<GroupFilterInput>>;
+  parentId?: InputMaybe<StringOperationFilterInput>;
+};
+
+/** Sort of a *Groups listing. */
+export type GroupSortInput = {
+  id?: InputMaybe<SortEnumType>;
+  name?: InputMaybe<SortEnumType>;
+  parentId?: InputMaybe<SortEnumType>;
+};
+
 /** One JSON Patch operation: op is add, remove, replace, move, copy or test; path a JSON Pointer such as /name or /location/city. */
 export type JsonPatchOperationInput = {
   from?: InputMaybe<Scalars['String']['input']>;
@@ -223,15 +239,6 @@ export type MediaGroup = {
   parentId?: Maybe<Scalars['String']['output']>;
 };
 
-/** Filter of a mediaGroups listing. */
-export type MediaGroupFilterInput = {
-  and?: InputMaybe<Array<MediaGroupFilterInput>>;
-  id?: InputMaybe<StringOperationFilterInput>;
-  name?: InputMaybe<StringOperationFilterInput>;
-  or?: InputMaybe<Array<MediaGroupFilterInput>>;
-  parentId?: InputMaybe<StringOperationFilterInput>;
-};
-
 export type MediaGroupPayload = MutationPayload & {
   __typename?: 'MediaGroupPayload';
   error?: Maybe<Scalars['String']['output']>;
@@ -239,13 +246,6 @@ export type MediaGroupPayload = MutationPayload & {
   errorField?: Maybe<Scalars['String']['output']>;
   group?: Maybe<MediaGroup>;
   success: Scalars['Boolean']['output'];
-};
-
-/** Sort of a mediaGroups listing. */
-export type MediaGroupSortInput = {
-  id?: InputMaybe<SortEnumType>;
-  name?: InputMaybe<SortEnumType>;
-  parentId?: InputMaybe<SortEnumType>;
 };
 
 export type MediaSortInput = {
@@ -663,15 +663,6 @@ export type PlaylistGroup = {
   parentId?: Maybe<Scalars['String']['output']>;
 };
 
-/** Filter of a playlistGroups listing. */
-export type PlaylistGroupFilterInput = {
-  and?: InputMaybe<Array<PlaylistGroupFilterInput>>;
-  id?: InputMaybe<StringOperationFilterInput>;
-  name?: InputMaybe<StringOperationFilterInput>;
-  or?: InputMaybe<Array<PlaylistGroupFilterInput>>;
-  parentId?: InputMaybe<StringOperationFilterInput>;
-};
-
 export type PlaylistGroupPayload = MutationPayload & {
   __typename?: 'PlaylistGroupPayload';
   error?: Maybe<Scalars['String']['output']>;
@@ -679,13 +670,6 @@ export type PlaylistGroupPayload = MutationPayload & {
   errorField?: Maybe<Scalars['String']['output']>;
   group?: Maybe<PlaylistGroup>;
   success: Scalars['Boolean']['output'];
-};
-
-/** Sort of a playlistGroups listing. */
-export type PlaylistGroupSortInput = {
-  id?: InputMaybe<SortEnumType>;
-  name?: InputMaybe<SortEnumType>;
-  parentId?: InputMaybe<SortEnumType>;
 };
 
 export type PlaylistPayload = MutationPayload & {
@@ -800,9 +784,9 @@ export type QueryMediaArgs = {
 
 
 export type QueryMediaGroupsArgs = {
-  order?: InputMaybe<Array<MediaGroupSortInput>>;
+  order?: InputMaybe<Array<GroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
-  where?: InputMaybe<MediaGroupFilterInput>;
+  where?: InputMaybe<GroupFilterInput>;
 };
 
 
@@ -815,9 +799,9 @@ export type QueryPlaylistArgs = {
 
 
 export type QueryPlaylistGroupsArgs = {
-  order?: InputMaybe<Array<PlaylistGroupSortInput>>;
+  order?: InputMaybe<Array<GroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
-  where?: InputMaybe<PlaylistGroupFilterInput>;
+  where?: InputMaybe<GroupFilterInput>;
 };
 
 
@@ -830,9 +814,9 @@ export type QueryTemplateArgs = {
 
 
 export type QueryTemplateGroupsArgs = {
-  order?: InputMaybe<Array<TemplateGroupSortInput>>;
+  order?: InputMaybe<Array<GroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
-  where?: InputMaybe<TemplateGroupFilterInput>;
+  where?: InputMaybe<GroupFilterInput>;
 };
 
 export type ReorderPlaylistSourcesInput = {
@@ -931,15 +915,6 @@ export type TemplateGroup = {
   parentId?: Maybe<Scalars['String']['output']>;
 };
 
-/** Filter of a templateGroups listing. */
-export type TemplateGroupFilterInput = {
-  and?: InputMaybe<Array<TemplateGroupFilterInput>>;
-  id?: InputMaybe<StringOperationFilterInput>;
-  name?: InputMaybe<StringOperationFilterInput>;
-  or?: InputMaybe<Array<TemplateGroupFilterInput>>;
-  parentId?: InputMaybe<StringOperationFilterInput>;
-};
-
 export type TemplateGroupPayload = MutationPayload & {
   __typename?: 'TemplateGroupPayload';
   error?: Maybe<Scalars['String']['output']>;
@@ -947,13 +922,6 @@ export type TemplateGroupPayload = MutationPayload & {
   errorField?: Maybe<Scalars['String']['output']>;
   group?: Maybe<TemplateGroup>;
   success: Scalars['Boolean']['output'];
-};
-
-/** Sort of a templateGroups listing. */
-export type TemplateGroupSortInput = {
-  id?: InputMaybe<SortEnumType>;
-  name?: InputMaybe<SortEnumType>;
-  parentId?: InputMaybe<SortEnumType>;
 };
 
 /** A zone of a template: a rectangle (pixels from the template's top-left corner) playing one playlist. */
@@ -1188,24 +1156,22 @@ export type ResolversTypes = {
   DeleteTemplatePayload: ResolverTypeWrapper<DeleteTemplatePayload>;
   FloatOperationFilterInput: FloatOperationFilterInput;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  GroupFilterInput: GroupFilterInput;
+  GroupSortInput: GroupSortInput;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   JsonPatchOperationInput: JsonPatchOperationInput;
   ListStringOperationFilterInput: ListStringOperationFilterInput;
   Media: ResolverTypeWrapper<MediaRecord>;
   MediaFilterInput: MediaFilterInput;
   MediaGroup: ResolverTypeWrapper<GroupViewRecord>;
-  MediaGroupFilterInput: MediaGroupFilterInput;
   MediaGroupPayload: ResolverTypeWrapper<Omit<MediaGroupPayload, 'group'> & { group?: Maybe<ResolversTypes['MediaGroup']> }>;
-  MediaGroupSortInput: MediaGroupSortInput;
   MediaSortInput: MediaSortInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   MutationPayload: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['MutationPayload']>;
   Playlist: ResolverTypeWrapper<PlaylistRecord>;
   PlaylistFilterInput: PlaylistFilterInput;
   PlaylistGroup: ResolverTypeWrapper<GroupViewRecord>;
-  PlaylistGroupFilterInput: PlaylistGroupFilterInput;
   PlaylistGroupPayload: ResolverTypeWrapper<Omit<PlaylistGroupPayload, 'group'> & { group?: Maybe<ResolversTypes['PlaylistGroup']> }>;
-  PlaylistGroupSortInput: PlaylistGroupSortInput;
   PlaylistPayload: ResolverTypeWrapper<Omit<PlaylistPayload, 'playlist'> & { playlist?: Maybe<ResolversTypes['Playlist']> }>;
   PlaylistSortInput: PlaylistSortInput;
   PlaylistSource: ResolverTypeWrapper<PlaylistSourceRecordRecord>;
@@ -1220,9 +1186,7 @@ export type ResolversTypes = {
   Template: ResolverTypeWrapper<TemplateRecord>;
   TemplateFilterInput: TemplateFilterInput;
   TemplateGroup: ResolverTypeWrapper<GroupViewRecord>;
-  TemplateGroupFilterInput: TemplateGroupFilterInput;
   TemplateGroupPayload: ResolverTypeWrapper<Omit<TemplateGroupPayload, 'group'> & { group?: Maybe<ResolversTypes['TemplateGroup']> }>;
-  TemplateGroupSortInput: TemplateGroupSortInput;
   TemplateModule: ResolverTypeWrapper<TemplateModuleRecordRecord>;
   TemplateModuleInput: TemplateModuleInput;
   TemplatePayload: ResolverTypeWrapper<Omit<TemplatePayload, 'template'> & { template?: Maybe<ResolversTypes['Template']> }>;
@@ -1253,24 +1217,22 @@ export type ResolversParentTypes = {
   DeleteTemplatePayload: DeleteTemplatePayload;
   FloatOperationFilterInput: FloatOperationFilterInput;
   Float: Scalars['Float']['output'];
+  GroupFilterInput: GroupFilterInput;
+  GroupSortInput: GroupSortInput;
   JSON: Scalars['JSON']['output'];
   JsonPatchOperationInput: JsonPatchOperationInput;
   ListStringOperationFilterInput: ListStringOperationFilterInput;
   Media: MediaRecord;
   MediaFilterInput: MediaFilterInput;
   MediaGroup: GroupViewRecord;
-  MediaGroupFilterInput: MediaGroupFilterInput;
   MediaGroupPayload: Omit<MediaGroupPayload, 'group'> & { group?: Maybe<ResolversParentTypes['MediaGroup']> };
-  MediaGroupSortInput: MediaGroupSortInput;
   MediaSortInput: MediaSortInput;
   Mutation: Record<PropertyKey, never>;
   MutationPayload: ResolversInterfaceTypes<ResolversParentTypes>['MutationPayload'];
   Playlist: PlaylistRecord;
   PlaylistFilterInput: PlaylistFilterInput;
   PlaylistGroup: GroupViewRecord;
-  PlaylistGroupFilterInput: PlaylistGroupFilterInput;
   PlaylistGroupPayload: Omit<PlaylistGroupPayload, 'group'> & { group?: Maybe<ResolversParentTypes['PlaylistGroup']> };
-  PlaylistGroupSortInput: PlaylistGroupSortInput;
   PlaylistPayload: Omit<PlaylistPayload, 'playlist'> & { playlist?: Maybe<ResolversParentTypes['Playlist']> };
   PlaylistSortInput: PlaylistSortInput;
   PlaylistSource: PlaylistSourceRecordRecord;
@@ -1282,9 +1244,7 @@ export type ResolversParentTypes = {
   Template: TemplateRecord;
   TemplateFilterInput: TemplateFilterInput;
   TemplateGroup: GroupViewRecord;
-  TemplateGroupFilterInput: TemplateGroupFilterInput;
   TemplateGroupPayload: Omit<TemplateGroupPayload, 'group'> & { group?: Maybe<ResolversParentTypes['TemplateGroup']> };
-  TemplateGroupSortInput: TemplateGroupSortInput;
   TemplateModule: TemplateModuleRecordRecord;
   TemplateModuleInput: TemplateModuleInput;
   TemplatePayload: Omit<TemplatePayload, 'template'> & { template?: Maybe<ResolversParentTypes['Template']> };

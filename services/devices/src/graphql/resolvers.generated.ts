@@ -291,15 +291,6 @@ export type DeviceGroup = {
   parentId?: Maybe<Scalars['String']['output']>;
 };
 
-/** Filter of a deviceGroups listing. */
-export type DeviceGroupFilterInput = {
-  and?: InputMaybe<Array<DeviceGroupFilterInput>>;
-  id?: InputMaybe<StringOperationFilterInput>;
-  name?: InputMaybe<StringOperationFilterInput>;
-  or?: InputMaybe<Array<DeviceGroupFilterInput>>;
-  parentId?: InputMaybe<StringOperationFilterInput>;
-};
-
 export type DeviceGroupInput = {
   name: Scalars['String']['input'];
   parentId?: InputMaybe<Scalars['String']['input']>;
@@ -312,13 +303,6 @@ export type DeviceGroupPayload = MutationPayload & {
   errorField?: Maybe<Scalars['String']['output']>;
   group?: Maybe<DeviceGroup>;
   success: Scalars['Boolean']['output'];
-};
-
-/** Sort of a deviceGroups listing. */
-export type DeviceGroupSortInput = {
-  id?: InputMaybe<SortEnumType>;
-  name?: InputMaybe<SortEnumType>;
-  parentId?: InputMaybe<SortEnumType>;
 };
 
 export type DevicePayload = MutationPayload & {
@@ -388,6 +372,22 @@ export type FloatOperationFilterInput = {
   nin?: InputMaybe<Array<InputMaybe<Scalars['Float']['input']>>>;
   nlt?: InputMaybe<Scalars['Float']['input']>;
   nlte?: InputMaybe<Scalars['Float']['input']>;
+};
+
+/** Filter of a *Groups listing (device, media, playlist, template and schedule groups: one rule in kit group-rules.ts). count and level are derived and cannot be filtered. */
+export type GroupFilterInput = {
+  and?: InputMaybe<Array<GroupFilterInput>>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  name?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<GroupFilterInput>>;
+  parentId?: InputMaybe<StringOperationFilterInput>;
+};
+
+/** Sort of a *Groups listing. */
+export type GroupSortInput = {
+  id?: InputMaybe<SortEnumType>;
+  name?: InputMaybe<SortEnumType>;
+  parentId?: InputMaybe<SortEnumType>;
 };
 
 /** One JSON Patch operation: op is add, remove, replace, move, copy or test; path a JSON Pointer such as /name or /location/city. */
@@ -771,9 +771,9 @@ export type QueryDeviceCommandsArgs = {
 
 
 export type QueryDeviceGroupsArgs = {
-  order?: InputMaybe<Array<DeviceGroupSortInput>>;
+  order?: InputMaybe<Array<GroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
-  where?: InputMaybe<DeviceGroupFilterInput>;
+  where?: InputMaybe<GroupFilterInput>;
 };
 
 export type SendDeviceCommandPayload = MutationPayload & {
@@ -974,10 +974,8 @@ export type ResolversTypes = {
   DeviceEventInput: DeviceEventInput;
   DeviceFilterInput: DeviceFilterInput;
   DeviceGroup: ResolverTypeWrapper<GroupViewRecord>;
-  DeviceGroupFilterInput: DeviceGroupFilterInput;
   DeviceGroupInput: DeviceGroupInput;
   DeviceGroupPayload: ResolverTypeWrapper<Omit<DeviceGroupPayload, 'group'> & { group?: Maybe<ResolversTypes['DeviceGroup']> }>;
-  DeviceGroupSortInput: DeviceGroupSortInput;
   DevicePayload: ResolverTypeWrapper<Omit<DevicePayload, 'device'> & { device?: Maybe<ResolversTypes['Device']> }>;
   DeviceSortInput: DeviceSortInput;
   DeviceType: ResolverTypeWrapper<DeviceType>;
@@ -986,6 +984,8 @@ export type ResolversTypes = {
   DeviceTypeSortInput: DeviceTypeSortInput;
   DisplayCommand: ResolverTypeWrapper<DisplayCommandRecord>;
   FloatOperationFilterInput: FloatOperationFilterInput;
+  GroupFilterInput: GroupFilterInput;
+  GroupSortInput: GroupSortInput;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   JsonPatchOperationInput: JsonPatchOperationInput;
   ListStringOperationFilterInput: ListStringOperationFilterInput;
@@ -1036,10 +1036,8 @@ export type ResolversParentTypes = {
   DeviceEventInput: DeviceEventInput;
   DeviceFilterInput: DeviceFilterInput;
   DeviceGroup: GroupViewRecord;
-  DeviceGroupFilterInput: DeviceGroupFilterInput;
   DeviceGroupInput: DeviceGroupInput;
   DeviceGroupPayload: Omit<DeviceGroupPayload, 'group'> & { group?: Maybe<ResolversParentTypes['DeviceGroup']> };
-  DeviceGroupSortInput: DeviceGroupSortInput;
   DevicePayload: Omit<DevicePayload, 'device'> & { device?: Maybe<ResolversParentTypes['Device']> };
   DeviceSortInput: DeviceSortInput;
   DeviceType: DeviceType;
@@ -1048,6 +1046,8 @@ export type ResolversParentTypes = {
   DeviceTypeSortInput: DeviceTypeSortInput;
   DisplayCommand: DisplayCommandRecord;
   FloatOperationFilterInput: FloatOperationFilterInput;
+  GroupFilterInput: GroupFilterInput;
+  GroupSortInput: GroupSortInput;
   JSON: Scalars['JSON']['output'];
   JsonPatchOperationInput: JsonPatchOperationInput;
   ListStringOperationFilterInput: ListStringOperationFilterInput;

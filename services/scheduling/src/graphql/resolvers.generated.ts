@@ -75,6 +75,22 @@ export type DeviceTimeline = {
   timezone: Scalars['String']['output'];
 };
 
+/** Filter of a *Groups listing (device, media, playlist, template and schedule groups: one rule in kit group-rules.ts). count and level are derived and cannot be filtered. */
+export type GroupFilterInput = {
+  and?: InputMaybe<Array<GroupFilterInput>>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  name?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<GroupFilterInput>>;
+  parentId?: InputMaybe<StringOperationFilterInput>;
+};
+
+/** Sort of a *Groups listing. */
+export type GroupSortInput = {
+  id?: InputMaybe<SortEnumType>;
+  name?: InputMaybe<SortEnumType>;
+  parentId?: InputMaybe<SortEnumType>;
+};
+
 /** Operations on a list of strings: some (any element matches), none (no element matches), any (the list is not empty). */
 export type ListStringOperationFilterInput = {
   any?: InputMaybe<Scalars['Boolean']['input']>;
@@ -263,9 +279,9 @@ export type QueryScheduleArgs = {
 
 
 export type QueryScheduleGroupsArgs = {
-  order?: InputMaybe<Array<ScheduleGroupSortInput>>;
+  order?: InputMaybe<Array<GroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
-  where?: InputMaybe<ScheduleGroupFilterInput>;
+  where?: InputMaybe<GroupFilterInput>;
 };
 
 /** Binds a playlist or a template to devices by date range, time of day and weekday (a campaign binds by conditions). */
@@ -364,15 +380,6 @@ export type ScheduleGroup = {
   parentId?: Maybe<Scalars['String']['output']>;
 };
 
-/** Filter of a scheduleGroups listing. */
-export type ScheduleGroupFilterInput = {
-  and?: InputMaybe<Array<ScheduleGroupFilterInput>>;
-  id?: InputMaybe<StringOperationFilterInput>;
-  name?: InputMaybe<StringOperationFilterInput>;
-  or?: InputMaybe<Array<ScheduleGroupFilterInput>>;
-  parentId?: InputMaybe<StringOperationFilterInput>;
-};
-
 export type ScheduleGroupInput = {
   name: Scalars['String']['input'];
   parentId?: InputMaybe<Scalars['String']['input']>;
@@ -385,13 +392,6 @@ export type ScheduleGroupPayload = MutationPayload & {
   errorField?: Maybe<Scalars['String']['output']>;
   group?: Maybe<ScheduleGroup>;
   success: Scalars['Boolean']['output'];
-};
-
-/** Sort of a scheduleGroups listing. */
-export type ScheduleGroupSortInput = {
-  id?: InputMaybe<SortEnumType>;
-  name?: InputMaybe<SortEnumType>;
-  parentId?: InputMaybe<SortEnumType>;
 };
 
 /**
@@ -638,6 +638,8 @@ export type ResolversTypes = {
   Device: ResolverTypeWrapper<Device>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   DeviceTimeline: ResolverTypeWrapper<Omit<DeviceTimeline, 'segments'> & { segments: Array<ResolversTypes['TimelineSegment']> }>;
+  GroupFilterInput: GroupFilterInput;
+  GroupSortInput: GroupSortInput;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   ListStringOperationFilterInput: ListStringOperationFilterInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -649,10 +651,8 @@ export type ResolversTypes = {
   ScheduleConsideration: ResolverTypeWrapper<Omit<ScheduleConsideration, 'schedule'> & { schedule: ResolversTypes['Schedule'] }>;
   ScheduleFilterInput: ScheduleFilterInput;
   ScheduleGroup: ResolverTypeWrapper<GroupViewRecord>;
-  ScheduleGroupFilterInput: ScheduleGroupFilterInput;
   ScheduleGroupInput: ScheduleGroupInput;
   ScheduleGroupPayload: ResolverTypeWrapper<Omit<ScheduleGroupPayload, 'group'> & { group?: Maybe<ResolversTypes['ScheduleGroup']> }>;
-  ScheduleGroupSortInput: ScheduleGroupSortInput;
   ScheduleInput: ScheduleInput;
   ScheduleJsonPatchOperationInput: ScheduleJsonPatchOperationInput;
   SchedulePayload: ResolverTypeWrapper<Omit<SchedulePayload, 'schedule'> & { schedule?: Maybe<ResolversTypes['Schedule']> }>;
@@ -681,6 +681,8 @@ export type ResolversParentTypes = {
   Device: Device;
   ID: Scalars['ID']['output'];
   DeviceTimeline: Omit<DeviceTimeline, 'segments'> & { segments: Array<ResolversParentTypes['TimelineSegment']> };
+  GroupFilterInput: GroupFilterInput;
+  GroupSortInput: GroupSortInput;
   JSON: Scalars['JSON']['output'];
   ListStringOperationFilterInput: ListStringOperationFilterInput;
   Mutation: Record<PropertyKey, never>;
@@ -692,10 +694,8 @@ export type ResolversParentTypes = {
   ScheduleConsideration: Omit<ScheduleConsideration, 'schedule'> & { schedule: ResolversParentTypes['Schedule'] };
   ScheduleFilterInput: ScheduleFilterInput;
   ScheduleGroup: GroupViewRecord;
-  ScheduleGroupFilterInput: ScheduleGroupFilterInput;
   ScheduleGroupInput: ScheduleGroupInput;
   ScheduleGroupPayload: Omit<ScheduleGroupPayload, 'group'> & { group?: Maybe<ResolversParentTypes['ScheduleGroup']> };
-  ScheduleGroupSortInput: ScheduleGroupSortInput;
   ScheduleInput: ScheduleInput;
   ScheduleJsonPatchOperationInput: ScheduleJsonPatchOperationInput;
   SchedulePayload: Omit<SchedulePayload, 'schedule'> & { schedule?: Maybe<ResolversParentTypes['Schedule']> };

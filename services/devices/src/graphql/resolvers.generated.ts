@@ -383,7 +383,7 @@ export type GroupFilterInput = {
   parentId?: InputMaybe<StringOperationFilterInput>;
 };
 
-/** Sort of a *Groups listing. */
+/** Sort of a *Groups listing (and of each group's children in tree form); default name. */
 export type GroupSortInput = {
   id?: InputMaybe<SortEnumType>;
   name?: InputMaybe<SortEnumType>;

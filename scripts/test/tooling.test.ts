@@ -130,6 +130,13 @@ describe('lint (eslint, eslint.config.js)', () => {
     expect(await lint('services/devices/src/use-cases/alerts/list-open.ts', code)).toContain('no-restricted-syntax');
     expect(await lint('services/devices/src/alert.repository.ts', code)).toEqual([]);
   });
+
+  test('store.collection(...) outside a *.repository.ts fails, even without an operator (sealed repositories)', async () => {
+    const code =
+      "import type { DocumentStore } from '@pylon/kit';\nexport const keysOf = (store: DocumentStore) => store.collection({ name: 'oauthKeys' }).findById('system', 'k');\n";
+    expect(await lint('services/identity/src/oauth/keys.ts', code)).toContain('no-restricted-syntax');
+    expect(await lint('services/identity/src/oauth/oauth-keys.repository.ts', code)).toEqual([]);
+  });
 });
 
 describe('copy/paste (jscpd, .jscpd.json and the accepted clones in .jscpd-baseline.json)', () => {

@@ -46,7 +46,7 @@ export default defineConfig(
   },
   { files: ENV_READERS, rules: { 'no-restricted-properties': 'off' } },
   // Sealed repositories (STYLE: "give the repository an intent-named method"): storage operators
-  // ($set, $in, $or, ...) appear only in *.repository.ts, and in identity's oidc-provider storage
+  // ($set, $in, $or, ...) and collections (store.collection(...)) appear only in *.repository.ts, and in identity's oidc-provider storage
   // adapter, which is the repository of the OAuth server's own records.
   {
     files: ['services/{devices,content,scheduling,datatables,analytics,identity}/src/**/*.ts'],
@@ -57,6 +57,11 @@ export default defineConfig(
         {
           selector: `Property > :matches(Identifier.key[name=${STORAGE_OPERATOR}], Literal.key[value=${STORAGE_OPERATOR}])`,
           message: 'A storage operator outside a *.repository.ts: give the repository an intent-named method.',
+        },
+        {
+          // store.collection(spec), documents.collection(spec), this.store.collection(spec): raw collections live in repositories.
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='collection']",
+          message: 'store.collection(...) outside a *.repository.ts: open the collection in a repository and give it intent-named methods.',
         },
       ],
     },

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: supergraph and generated-types drift checks, strict typecheck, layering rules
 // (dependency-cruiser, .dependency-cruiser.cjs), persisted operations against the API schema,
-// rest.yaml against the reference API, ESLint (eslint.config.js) and Prettier (.prettierrc.json),
+// rest.yaml against the reference API, ESLint (eslint.config.js), copy/paste (jscpd, .jscpd.json)
+// and Prettier (.prettierrc.json),
 // every benchmark scenario in smoke mode (about a second each, figures not judged: a broken scenario
 // fails here, not at the next `npm run bench`), then every jest suite (each REST e2e response
 // validated against the reference API), then the coverage of that validation over the operations
@@ -32,6 +33,9 @@ const checks = [
   ['persisted operations', bin('tsx'), ['scripts/check-operations.ts']],
   ['REST compatibility with the reference', bin('tsx'), ['scripts/check-rest-compat.ts']],
   ['lint', bin('eslint'), ['.']],
+  // Copies of one rule: a clone of 50+ tokens / 6+ lines that .jscpd-baseline.json does not accept fails, as does
+  // duplication above the threshold in .jscpd.json (TypeScript sources; generated files, fixtures and dist excluded).
+  ['copy/paste', bin('jscpd'), ['-c', '.jscpd.json', '--no-colors', ...LAYERED]],
   ['format', bin('prettier'), ['--check', '.', '--log-level', 'warn']],
   ['bench smoke', bin('tsx'), ['bench/src/run.ts'], { BENCH_SMOKE: 'true', NODE_ENV: 'production' }],
 ];

@@ -15,6 +15,7 @@ import {
   JobFiles,
   jobFileSettingsFrom,
   createOps,
+  isAppError,
   InternalTokens,
   JobRunner,
   jobSettingsFrom,
@@ -153,7 +154,14 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     // Webhook filters name devices and groups of the caller's account: the devices repository answers (in-process).
     webhookDevices: {
       existingDevices: async (accountId, ids) => new Set((await devices.repo.findByIds(accountId, ids)).map((d) => d.id)),
-      groupExists: async (accountId, groupId) => (await devices.repo.findGroup(accountId, groupId)) !== null,
+      groupExists: (accountId, groupId) =>
+        devices.repo.groupTree.getGroup(accountId, groupId).then(
+          () => true,
+          (e: unknown) => {
+            if (isAppError(e) && e.code === 'NOT_FOUND') return false;
+            throw e;
+          },
+        ),
     },
   });
   // Webhook delivery in-process (its own role when distributed: identity/src/webhooks.main.ts).

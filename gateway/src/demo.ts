@@ -88,12 +88,12 @@ export async function seedDemo(deps: {
     ...(deps.bootstrapKey ? { value: deps.bootstrapKey } : {}),
   });
 
-  const stores = await deps.devices.addGroup(DEMO_ACCOUNT_ID, { name: 'Stores', parentId: null });
+  const stores = await deps.devices.groupTree.addGroup(DEMO_ACCOUNT_ID, { name: 'Stores', parentId: null });
   const groups = [
     stores,
-    await deps.devices.addGroup(DEMO_ACCOUNT_ID, { name: 'Stores / Europe', parentId: stores.id }),
-    await deps.devices.addGroup(DEMO_ACCOUNT_ID, { name: 'Stores / Americas', parentId: stores.id }),
-    await deps.devices.addGroup(DEMO_ACCOUNT_ID, { name: 'Lobby screens', parentId: null }),
+    await deps.devices.groupTree.addGroup(DEMO_ACCOUNT_ID, { name: 'Stores / Europe', parentId: stores.id }),
+    await deps.devices.groupTree.addGroup(DEMO_ACCOUNT_ID, { name: 'Stores / Americas', parentId: stores.id }),
+    await deps.devices.groupTree.addGroup(DEMO_ACCOUNT_ID, { name: 'Lobby screens', parentId: null }),
   ];
   const types = [
     { id: 'dt-android', name: 'Android Player', manufacturer: 'Generic' },

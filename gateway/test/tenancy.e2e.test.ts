@@ -28,7 +28,7 @@ beforeAll(async () => {
   // Account A (the demo account) gets one object of every kind.
   const grouped = { groupId: null, groupName: null, tags: ['a'] };
   a.device = (await devices.all(A))[0]!.id;
-  a.deviceGroup = (await devices.listGroups(A))[0]!.id;
+  a.deviceGroup = (await devices.groupTree.listGroups(A))[0]!.id;
   a.media = (
     await content.media.items.insert(A, {
       ...grouped,

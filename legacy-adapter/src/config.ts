@@ -1,15 +1,4 @@
-/** The legacy adapter process (main.ts): its settings, declared once (the operator docs and the deployment checks read them too). */
-import { z } from 'zod';
-import { auditSinkEnv } from '@pylon/composition/audit-sink';
-import { envInt, envLogLevel, envPort, envTrustProxy, metricsEnv } from '@pylon/kit';
+/** The legacy adapter process (main.ts): its settings, declared once for both facades (the operator docs and the deployment checks read them too). */
+import { facadeProcessEnv } from '@pylon/composition/facade-process';
 
-export const legacyAdapterEnv = z.object({
-  LOG_LEVEL: envLogLevel(),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  TRUST_PROXY: envTrustProxy(),
-  PORT: envPort(4080),
-  ...metricsEnv,
-  GATEWAY_URL: z.string().url(),
-  GATEWAY_TIMEOUT_MS: envInt(10000, 100, 120000),
-  ...auditSinkEnv,
-});
+export const legacyAdapterEnv = facadeProcessEnv(4080);

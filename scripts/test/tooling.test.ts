@@ -130,6 +130,47 @@ describe('lint (eslint, eslint.config.js)', () => {
     expect(await lint('services/devices/src/use-cases/alerts/list-open.ts', code)).toContain('no-restricted-syntax');
     expect(await lint('services/devices/src/alert.repository.ts', code)).toEqual([]);
   });
+
+  test('store.collection(...) outside a *.repository.ts fails, even without an operator (sealed repositories)', async () => {
+    const code =
+      "import type { DocumentStore } from '@pylon/kit';\nexport const keysOf = (store: DocumentStore) => store.collection({ name: 'oauthKeys' }).findById('system', 'k');\n";
+    expect(await lint('services/identity/src/oauth/keys.ts', code)).toContain('no-restricted-syntax');
+    expect(await lint('services/identity/src/oauth/oauth-keys.repository.ts', code)).toEqual([]);
+  });
+});
+
+describe('copy/paste (jscpd, .jscpd.json and the accepted clones in .jscpd-baseline.json)', () => {
+  const jscpd = () => run(bin('jscpd'), ['-c', join(root, '.jscpd.json'), '--baseline', join(root, '.jscpd-baseline.json'), '--no-colors', 'services']);
+  /** A rule of the size the group-tree, error-envelope and engine-call copies had. */
+  const RULE = `import { AppError } from '@pylon/kit';
+
+/** Level of a would-be child of parentId; refuses unknown parents, cycles and depth. */
+export function childLevel(groups: Map<string, { parentId: string | null }>, parentId: string | null, movingId?: string): number {
+  if (parentId === null) return 0;
+  if (!groups.has(parentId)) throw new AppError('BAD_USER_INPUT', 'parent group was not found', { field: 'parentId' });
+  let level = 1;
+  for (let at: string | null = parentId; at !== null; at = groups.get(at)?.parentId ?? null) {
+    if (at === movingId) throw new AppError('BAD_USER_INPUT', 'a group cannot be moved under itself', { field: 'parentId' });
+    if (level > 10) break;
+    level++;
+  }
+  if (level > 10) throw new AppError('BAD_USER_INPUT', 'groups nest at most 10 levels deep', { field: 'parentId' });
+  return level - 1;
+}
+`;
+
+  test('a rule copied into a second subgraph fails', () => {
+    fixture({ 'services/devices/src/use-cases/device-groups.ts': RULE, 'services/content/src/use-cases/content-groups.ts': RULE });
+    const r = jscpd();
+    expect(r.status).toBe(1);
+    expect(r.output).toMatch(/new clones/);
+    expect(r.output).toContain('content-groups.ts');
+  });
+
+  test('the rule in one place passes; generated files are not read', () => {
+    fixture({ 'services/kit/src/group-rules.ts': RULE, 'services/kit/src/generated/rules.generated.ts': RULE });
+    expect(jscpd().status).toBe(0);
+  });
 });
 
 describe('typed facades (npm run typecheck over the generated operation types)', () => {

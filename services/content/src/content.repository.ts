@@ -3,7 +3,16 @@
  * members up`, `replace sources at version n`), never the collections. Every method takes the
  * tenant, so nothing here reads or writes across accounts.
  */
-import { AppError, notFound, type Collection, type CollectionSpec, type DocumentStore, type Filter, type FindOptions, type Stored } from '@pylon/kit';
+import {
+  GroupTreeRepository,
+  notFound,
+  type Collection,
+  type CollectionSpec,
+  type DocumentStore,
+  type Filter,
+  type FindOptions,
+  type Stored,
+} from '@pylon/kit';
 import { MEDIA, MEDIA_GROUPS, PLAYLISTS, PLAYLIST_GROUPS, TEMPLATES, TEMPLATE_GROUPS } from './domain/collections.js';
 import type { ContentGroupRecord, Grouped } from './domain/group.js';
 import type { MediaRecord } from './domain/media.js';
@@ -20,6 +29,8 @@ export class GroupedItems<T extends Grouped> {
   /** Raw collections: for this file and test seeding only; use cases go through the methods. */
   readonly items: Collection<T>;
   readonly groups: Collection<ContentGroupRecord>;
+  /** The groups as a tree (kit rules): listing, create, move, delete moving members up. */
+  readonly groupTree: GroupTreeRepository<T>;
 
   constructor(
     store: DocumentStore,
@@ -29,6 +40,7 @@ export class GroupedItems<T extends Grouped> {
   ) {
     this.items = store.collection<T>(items);
     this.groups = store.collection<ContentGroupRecord>(groups);
+    this.groupTree = new GroupTreeRepository(this.groups, this.items, noun);
   }
 
   find(tenant: string, filter: Filter, options: FindOptions): Promise<Stored<T>[]> {
@@ -61,53 +73,6 @@ export class GroupedItems<T extends Grouped> {
 
   async remove(tenant: string, id: string): Promise<void> {
     if (!(await this.items.delete(tenant, id))) throw notFound(this.noun, id.slice(0, 100));
-  }
-
-  listGroups(tenant: string): Promise<ContentGroup[]> {
-    return this.groups.find(tenant, {}, { sort: { name: 1, id: 1 } });
-  }
-
-  async getGroup(tenant: string, id: string): Promise<ContentGroup> {
-    const g = await this.groups.findById(tenant, id);
-    if (!g) throw notFound(`${this.noun} group`, id.slice(0, 100));
-    return g;
-  }
-
-  /** The group an item is put in, by id; refuses ids that are not the tenant's groups, naming the field. */
-  async groupFor(tenant: string, groupId: string | null | undefined, field = 'groupId'): Promise<{ groupId: string | null; groupName: string | null }> {
-    if (groupId === null || groupId === undefined || groupId === '') return { groupId: null, groupName: null };
-    const g = await this.groups.findById(tenant, groupId);
-    if (!g) throw new AppError('BAD_USER_INPUT', `${this.noun} group '${groupId.slice(0, 100)}' was not found`, { field });
-    return { groupId: g.id, groupName: g.name };
-  }
-
-  addGroup(tenant: string, group: ContentGroupRecord): Promise<ContentGroup> {
-    return this.groups.insert(tenant, group);
-  }
-
-  /** Renames and/or moves a group; the name is copied onto its members (they filter and sort by it). */
-  async changeGroup(tenant: string, group: ContentGroup, name: string, parentId: string | null): Promise<void> {
-    await this.groups.update(tenant, group.id, { $set: { name, parentId } });
-    if (name !== group.name) {
-      const members = await this.items.find(tenant, { groupId: group.id }, {});
-      await Promise.all(members.map((d) => this.items.update(tenant, d.id, { $set: { groupName: name } })));
-    }
-  }
-
-  /** Deletes a group after moving its members and sub-groups up to its parent (or out of any group). */
-  async removeGroupMovingUp(tenant: string, group: ContentGroup): Promise<{ movedItems: number; movedGroups: number }> {
-    const parent = group.parentId ? await this.groups.findById(tenant, group.parentId) : null;
-    const [members, children] = await Promise.all([this.items.find(tenant, { groupId: group.id }, {}), this.groups.find(tenant, { parentId: group.id }, {})]);
-    await Promise.all(members.map((d) => this.items.update(tenant, d.id, { $set: { groupId: parent?.id ?? null, groupName: parent?.name ?? null } })));
-    await Promise.all(children.map((c) => this.groups.update(tenant, c.id, { $set: { parentId: parent?.id ?? null } })));
-    await this.groups.delete(tenant, group.id);
-    return { movedItems: members.length, movedGroups: children.length };
-  }
-
-  /** The groupId of every grouped item, for group counts. */
-  async memberGroupIds(tenant: string): Promise<string[]> {
-    const grouped = await this.items.find(tenant, { groupId: { $ne: null } }, {});
-    return grouped.flatMap((d) => (d.groupId ? [d.groupId] : []));
   }
 }
 

@@ -259,6 +259,20 @@ describe('playlists', () => {
     expect(big.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
+  test('media, playlist and template groups take where and order (kit group rules)', async () => {
+    expect(await list('mediaGroups', '{ mediaGroups(where: { name: { eq: "Promos" } }) { name level count } }')).toEqual([
+      expect.objectContaining({ name: 'Promos', level: 1 }),
+    ]);
+    expect(await list('playlistGroups', '{ playlistGroups(order: [{ name: DESC }]) { name } }')).toEqual([
+      { name: 'Orphan' },
+      { name: 'Loop B' },
+      { name: 'Loop A' },
+    ]);
+    expect(await list('templateGroups', '{ templateGroups(where: { name: { contains: "Lay" } }) { name } }', {}, principal('acc-b'))).toEqual([]);
+    const r = await run('{ mediaGroups(order: [{ count: DESC }]) { name } }');
+    expect(r.errors?.[0]?.message).toMatch(/count/);
+  });
+
   test('playlist groups: an orphan is top-level and a parent cycle still shows every group once', async () => {
     const flat = await list<{ name: string; level: number; count: number }>('playlistGroups', '{ playlistGroups { name count level } }');
     expect(flat.map((g) => g.name).sort()).toEqual(['Loop A', 'Loop B', 'Orphan']);

@@ -1,5 +1,6 @@
 import {
   AppError,
+  GroupTreeRepository,
   listQuery,
   notFound,
   whereToFilter,
@@ -42,11 +43,14 @@ const isDuplicate = (e: unknown) => (e as { code?: string } | null)?.code === 'D
 export class DeviceRepository {
   private readonly devices: Collection<DeviceRecord>;
   private readonly groups: Collection<DeviceGroupRecord>;
+  /** Device groups as a tree (kit rules): listing, create, move, delete moving devices up. */
+  readonly groupTree: GroupTreeRepository<DeviceRecord>;
   private readonly commands: Collection<DisplayCommandRecord>;
 
   constructor(store: DocumentStore) {
     this.devices = store.collection<DeviceRecord>(DEVICES);
     this.groups = store.collection<DeviceGroupRecord>(DEVICE_GROUPS);
+    this.groupTree = new GroupTreeRepository(this.groups, this.devices, 'device');
     this.commands = store.collection<DisplayCommandRecord>(DISPLAY_COMMANDS);
   }
 
@@ -119,49 +123,6 @@ export class DeviceRepository {
   /** The delivery hint: these devices have commands queued at or before `at`. */
   async markCommandsQueued(tenant: string, ids: readonly string[], at: string): Promise<void> {
     await Promise.all(ids.map((id) => this.devices.update(tenant, id, { $set: { commandsQueuedAt: at } })));
-  }
-
-  // ---- groups ----
-
-  listGroups(tenant: string): Promise<DeviceGroup[]> {
-    return this.groups.find(tenant, {}, { sort: { name: 1, id: 1 } });
-  }
-
-  async getGroup(tenant: string, id: string): Promise<DeviceGroup> {
-    const g = await this.groups.findById(tenant, id);
-    if (!g) throw notFound('device group', id);
-    return g;
-  }
-
-  findGroup(tenant: string, id: string): Promise<DeviceGroup | null> {
-    return this.groups.findById(tenant, id);
-  }
-
-  /** The group id of every grouped device (one entry per device), for group counts. */
-  async groupIdsOfGroupedDevices(tenant: string): Promise<(string | null)[]> {
-    return (await this.devices.find(tenant, { groupId: { $ne: null } }, {})).map((d) => d.groupId);
-  }
-
-  addGroup(tenant: string, group: DeviceGroupRecord & { id?: string }): Promise<DeviceGroup> {
-    return this.groups.insert(tenant, group);
-  }
-
-  /** Renames and/or moves a group; a new name is copied onto its devices (they filter and sort by it). */
-  async changeGroup(tenant: string, group: DeviceGroup, change: DeviceGroupRecord): Promise<void> {
-    await this.groups.update(tenant, group.id, { $set: { name: change.name, parentId: change.parentId } });
-    if (change.name !== group.name) {
-      const members = await this.devices.find(tenant, { groupId: group.id }, {});
-      await Promise.all(members.map((d) => this.devices.update(tenant, d.id, { $set: { groupName: change.name } })));
-    }
-  }
-
-  /** Deletes a group, moving its devices and sub-groups to `parent` (null: ungrouped / top level). */
-  async dissolveGroup(tenant: string, group: DeviceGroup, parent: DeviceGroup | null): Promise<{ movedDevices: number; movedGroups: number }> {
-    const [members, children] = await Promise.all([this.devices.find(tenant, { groupId: group.id }, {}), this.groups.find(tenant, { parentId: group.id }, {})]);
-    await Promise.all(members.map((d) => this.devices.update(tenant, d.id, { $set: { groupId: parent?.id ?? null, groupName: parent?.name ?? null } })));
-    await Promise.all(children.map((c) => this.groups.update(tenant, c.id, { $set: { parentId: parent?.id ?? null } })));
-    await this.groups.delete(tenant, group.id);
-    return { movedDevices: members.length, movedGroups: children.length };
   }
 
   // ---- display commands ----

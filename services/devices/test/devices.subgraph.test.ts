@@ -20,8 +20,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-devices-'));
   store = await createLmdbDocumentStore({ path: dir });
   sg = createDevicesSubgraph({ documents: store, tokens, onlineWindowSeconds: 600, now: () => NOW, organizations: { belongsTo: async () => false } });
-  const root = await sg.repo.addGroup('acc-a', { name: 'Root', parentId: null });
-  const child = await sg.repo.addGroup('acc-a', { name: 'Child', parentId: root.id });
+  const root = await sg.repo.groupTree.addGroup('acc-a', { name: 'Root', parentId: null });
+  const child = await sg.repo.groupTree.addGroup('acc-a', { name: 'Child', parentId: root.id });
   const ping = (ageMs: number, cpu: number) => ({
     cpuUsage: cpu,
     memoryUsage: 50,
@@ -144,6 +144,18 @@ test('device groups: flat with levels and counts, and as a tree', async () => {
   ]);
   const tree = await run('{ deviceGroups(tree: true) { name children { name count level children { name } } } }');
   expect((tree.data as { deviceGroups: unknown[] }).deviceGroups).toEqual([{ name: 'Root', children: [{ name: 'Child', count: 2, level: 1, children: [] }] }]);
+});
+
+test('device groups: where and order (kit group rules), a bad field named, other accounts see none', async () => {
+  const r = await run('{ deviceGroups(where: { name: { startsWith: "Ch" } }, order: [{ name: DESC }]) { name count level } }');
+  expect((r.data as { deviceGroups: unknown[] }).deviceGroups).toEqual([{ name: 'Child', count: 2, level: 1 }]);
+  const desc = await run('{ deviceGroups(order: [{ name: ASC }]) { name } }');
+  expect((desc.data as { deviceGroups: unknown[] }).deviceGroups).toEqual([{ name: 'Child' }, { name: 'Root' }]);
+  const bad = await run('{ deviceGroups(order: [{ parentId: ASC }], where: { name: { gt: "a" } }) { name } }');
+  // The schema refuses it before the resolver (the kit rules refuse it too: test/unit/group-rules.test.ts).
+  expect(bad.errors?.[0]?.message).toMatch(/"gt"/);
+  const other = await run('{ deviceGroups(where: { name: { eq: "Child" } }) { name } }', {}, principal('acc-b'));
+  expect((other.data as { deviceGroups: unknown[] }).deviceGroups).toEqual([]);
 });
 
 test('display commands are seeded with the known commands', async () => {

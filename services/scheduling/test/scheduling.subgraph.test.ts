@@ -173,6 +173,14 @@ test('schedule groups: flat with levels and counts, and as a tree', async () => 
   ]);
 });
 
+test('schedule groups: where and order through the kit group rules', async () => {
+  expect(await list('scheduleGroups', '{ scheduleGroups(where: { parentId: { neq: null } }) { name level } }')).toEqual([{ name: 'North', level: 1 }]);
+  expect(await list('scheduleGroups', '{ scheduleGroups(order: [{ name: ASC }]) { name } }')).toEqual([{ name: 'North' }, { name: 'Stores' }]);
+  const r = await run('{ scheduleGroups(where: { nope: { eq: "x" } }) { name } }');
+  expect(r.errors?.[0]?.message).toMatch(/nope/);
+  expect(await list('scheduleGroups', '{ scheduleGroups(where: { name: { eq: "North" } }) { name } }', {}, principal('acc-b'))).toEqual([]);
+});
+
 test('Schedules_View is required', async () => {
   const without = POLICIES.filter((p) => p !== 'Schedules_View');
   for (const query of ['{ schedule { name } }', '{ scheduleGroups { name } }']) {

@@ -19,8 +19,10 @@ import {
   PARAM_ERROR_CODES,
   analyticsError,
   assertTableName,
+  engineCalls,
   hasParams,
   paramError,
+  storeClosed,
   trimStatement,
   type AnalyticsOp,
 } from '@pylon/kit/adapters/analytics.shared';
@@ -60,30 +62,9 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
     throw analyticsError('INTERNAL', 'analytics store could not be opened', e, { op: 'open' });
   }
 
-  const inflight = new Set<Promise<unknown>>();
-  /** Streams still open: close() cancels them before it releases the main connection. */
-  const streams = new Set<() => void>();
-  let closing: Promise<void> | undefined;
-  let migrating: Promise<string[]> | undefined;
-
-  /** Runs one engine call: refuses after close, tracks it so close() can drain, maps errors. */
-  async function run<T>(op: AnalyticsOp, call: () => Promise<T>): Promise<T> {
-    if (closing) throw new AppError('UNAVAILABLE', 'analytics store is closed', { op });
-    let p: Promise<T>;
-    try {
-      p = call();
-    } catch (e) {
-      throw toAppError(e, op);
-    }
-    inflight.add(p);
-    try {
-      return await p;
-    } catch (e) {
-      throw toAppError(e, op);
-    } finally {
-      inflight.delete(p);
-    }
-  }
+  /** Engine calls, open streams (close() cancels them before it releases the engine), migrations. */
+  const calls = engineCalls(toAppError);
+  const run = calls.run;
 
   const execute = (op: AnalyticsOp, sql: string, params: SqlParams | undefined, format: string): Promise<ChdbResult> => {
     const text = trimStatement(sql);
@@ -91,7 +72,7 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
   };
 
   async function* streamRows<T>(sql: string, params: SqlParams | undefined, signal: AbortSignal | undefined): AsyncGenerator<T[]> {
-    if (closing) throw new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'query' });
+    calls.assertOpen('query');
     const text = trimStatement(sql);
     let conn: Session;
     let cursor: ChdbQueryStream;
@@ -116,7 +97,7 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
       cursor.cancel();
       conn.close();
     };
-    streams.add(cancel);
+    calls.streams.add(cancel);
     // One chunk of read-ahead: the engine fetches the next chunk on its thread while this one is
     // parsed and consumed (memory: two chunks at most).
     const chunks = cursor[Symbol.asyncIterator]();
@@ -132,13 +113,13 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
       }
       ahead = undefined;
       // A cursor cancelled by close() just stops: say so rather than pass a cut result off as whole.
-      if (cancelled) throw new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'query' });
+      if (cancelled) throw storeClosed('query');
     } catch (e) {
-      throw toAppError(closing ? new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'query' }) : e, 'query');
+      throw toAppError(calls.closed ? storeClosed('query') : e, 'query');
     } finally {
       // A fetch still pending after an early exit settles after the cancel; nobody awaits it.
       ahead?.catch(() => undefined);
-      streams.delete(cancel);
+      calls.streams.delete(cancel);
       cursor.cancel();
       // Session.close() defers the native teardown behind a fetch still running on this connection.
       conn.close();
@@ -147,10 +128,7 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
 
   const store: AnalyticsStore = {
     migrate() {
-      migrating ??= runMigrations(store, opts.migrationsDir).finally(() => {
-        migrating = undefined;
-      });
-      return migrating;
+      return calls.migrate(() => runMigrations(store, opts.migrationsDir));
     },
 
     async insert(table, rows) {
@@ -178,13 +156,7 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
     },
 
     close() {
-      closing ??= (async () => {
-        for (const cancel of [...streams]) cancel();
-        // Never release the connection under a running native call (chdb aborts the engine).
-        while (inflight.size > 0) await Promise.allSettled([...inflight]);
-        session.close();
-      })();
-      return closing;
+      return calls.close(() => session.close());
     },
   };
   return store;

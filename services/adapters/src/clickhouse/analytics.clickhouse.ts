@@ -11,8 +11,10 @@ import {
   PARAM_ERROR_CODES,
   analyticsError,
   assertTableName,
+  engineCalls,
   hasParams,
   paramError,
+  storeClosed,
   trimStatement,
   type AnalyticsOp,
 } from '@pylon/kit/adapters/analytics.shared';
@@ -73,30 +75,10 @@ export async function createClickHouseAnalyticsStore(opts: ClickHouseAnalyticsOp
  * `close()` closes the client. Applies the shared analytics settings on every request.
  */
 export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClient, opts: { migrationsDir?: string | undefined } = {}): AnalyticsStore {
-  const inflight = new Set<Promise<unknown>>();
-  /** Streams still open: close() aborts their requests before it closes the client. */
-  const streams = new Set<() => void>();
-  let closing: Promise<void> | undefined;
-  let migrating: Promise<string[]> | undefined;
+  /** Engine calls, open streams (close() cancels them before it releases the engine), migrations. */
+  const calls = engineCalls(toAppError);
+  const run = calls.run;
   const settings = { ...ANALYTICS_SETTINGS };
-
-  async function run<T>(op: AnalyticsOp, call: () => Promise<T>): Promise<T> {
-    if (closing) throw new AppError('UNAVAILABLE', 'analytics store is closed', { op });
-    let p: Promise<T>;
-    try {
-      p = call();
-    } catch (e) {
-      throw toAppError(e, op);
-    }
-    inflight.add(p);
-    try {
-      return await p;
-    } catch (e) {
-      throw toAppError(e, op);
-    } finally {
-      inflight.delete(p);
-    }
-  }
 
   /**
    * ResultSet.stream() (client source, result_set.js) splits the response body at newlines into
@@ -107,7 +89,7 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
    * text, which fails the JSON parse; both end the loop with an error, never a short result.
    */
   async function* streamRows<T>(sql: string, params: SqlParams | undefined, signal: AbortSignal | undefined): AsyncGenerator<T[]> {
-    if (closing) throw new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'query' });
+    calls.assertOpen('query');
     const abort = new AbortController();
     const onAbort = () => {
       abort.abort();
@@ -124,7 +106,7 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
     };
     // close() cancels an open stream at once rather than waiting for the consumer (which may
     // never ask for more): the request is aborted or its response destroyed.
-    streams.add(cancel);
+    calls.streams.add(cancel);
     try {
       if (signal?.aborted) throw new Error('the stream was aborted');
       rs = await client.query({
@@ -140,13 +122,13 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
         if (rows.length === 0) continue;
         yield parseJsonEachRow<T>(rows.map((r) => r.text).join('\n'));
       }
-      if (cancelled) throw new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'query' });
+      if (cancelled) throw storeClosed('query');
       completed = true;
     } catch (e) {
-      throw toAppError(cancelled ? new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'query' }) : e, 'query');
+      throw toAppError(cancelled ? storeClosed('query') : e, 'query');
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      streams.delete(cancel);
+      calls.streams.delete(cancel);
       // An early exit leaves the response unread: destroy it so the socket is freed (not after a
       // complete read: ResultSet.close() destroys with an error, which an ended stream need not see).
       if (!completed) rs?.close();
@@ -156,10 +138,7 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
 
   const store: AnalyticsStore = {
     migrate() {
-      migrating ??= runMigrations(store, opts.migrationsDir).finally(() => {
-        migrating = undefined;
-      });
-      return migrating;
+      return calls.migrate(() => runMigrations(store, opts.migrationsDir));
     },
 
     async insert(table, rows) {
@@ -203,19 +182,14 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
     },
 
     async ping() {
-      if (closing) throw new AppError('UNAVAILABLE', 'analytics store is closed', { op: 'ping' });
+      calls.assertOpen('ping');
       // A SELECT (not the /ping endpoint) so credentials and database are verified too.
       const result = await client.ping({ select: true });
       if (!result.success) throw analyticsError('UNAVAILABLE', 'analytics store is unavailable', result.error, { op: 'ping' });
     },
 
     close() {
-      closing ??= (async () => {
-        for (const cancel of [...streams]) cancel();
-        while (inflight.size > 0) await Promise.allSettled([...inflight]);
-        await client.close();
-      })();
-      return closing;
+      return calls.close(() => client.close());
     },
   };
   return store;

@@ -11,18 +11,17 @@
  * Errors use the facade's shape { "error": { "code", "message", "field"?, "request_id"? } } and
  * come before the first byte; a failure after it cuts the connection (a short file never looks whole).
  */
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import {
   AppError,
   auditNote,
   auditTrail,
+  authedRoutes,
   guardHandler,
-  httpStatus,
-  isAppError,
   jobPrincipal,
   restJob,
   type AuditSink,
-  type ErrorCode,
+  type AuthedHandler,
   type JobRunner,
   type Logger,
   type Principal,
@@ -52,41 +51,22 @@ const prefersAsync = (req: Request) => (req.get('prefer') ?? '').split(/[,;]/).s
 /** Export bodies are small JSON objects (at most 2 x 1000 ids). */
 const BODY_LIMIT = '256kb';
 
-function sendError(res: Response, code: ErrorCode, message: string, field?: string): void {
-  if (res.headersSent) return void res.destroy();
-  const requestId = res.getHeader('x-request-id');
-  res
-    .status(httpStatus(code))
-    .json({ error: { code, message, ...(field ? { field } : {}), ...(typeof requestId === 'string' ? { request_id: requestId } : {}) } });
-}
-
 export function createReportsHttp(deps: ReportsDeps, o: ReportsHttpOptions): Router {
   const router = express.Router();
   // Exports carry an account's data out: every one is in the audit trail, with who asked for what.
   router.use('/report', auditTrail({ sink: o.audit, interface: 'rest', controller: () => 'Report' }));
   const json = express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json', 'text/json'] });
 
-  const authed =
-    (action: string, h: (req: Request, res: Response, principal: Principal) => Promise<void>) => async (req: Request, res: Response, next: NextFunction) => {
-      try {
-        const principal = await o.authenticate(req);
-        if (!principal)
-          return sendError(res, 'UNAUTHENTICATED', 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token');
-        Object.assign(auditNote(res), {
-          principal: { accountId: principal.accountId, userId: principal.userId, userName: principal.userName },
-          controllerName: 'Report',
-          actionName: action,
-        });
-        await h(req, res, principal);
-      } catch (e) {
-        if (isAppError(e)) {
-          if (e.code === 'INTERNAL') o.logger?.error({ err: e }, 'report request failed');
-          else if (e.code === 'UNAVAILABLE') o.logger?.warn({ err: e }, 'report request could not be answered now');
-          return sendError(res, e.code, e.message, typeof e.details.field === 'string' ? e.details.field : undefined);
-        }
-        next(e);
-      }
-    };
+  const route = authedRoutes({ authenticate: o.authenticate, logger: o.logger, what: 'report request' });
+  const authed = (action: string, h: AuthedHandler) =>
+    route((req, res, principal) => {
+      Object.assign(auditNote(res), {
+        principal: { accountId: principal.accountId, userId: principal.userId, userName: principal.userName },
+        controllerName: 'Report',
+        actionName: action,
+      });
+      return h(req, res, principal);
+    });
 
   /** Parses the JSON body inside `authed`, so a malformed or oversized body is a 400/413 naming `body`. */
   const body = (req: Request, res: Response) =>

@@ -4,13 +4,12 @@
  * use cases as the API, so the files are real blobs with real metadata.
  */
 import { Readable } from 'node:stream';
-import type { Principal } from '@pylon/kit';
+import { createGroup, type Principal } from '@pylon/kit';
 import type { ContentRuntime } from '../runtime.js';
 import { addMedia } from '../use-cases/add-media.js';
 import { createPlaylist } from '../use-cases/manage-playlists.js';
 import { createTemplate } from '../use-cases/manage-templates.js';
 import { addPlaylistSource } from '../use-cases/playlist-sources.js';
-import { createGroup } from '../use-cases/content-groups.js';
 import { sampleAvi, samplePng } from './sample-media.js';
 
 /** Seeds the demo content; answers the playlists' and the template's ids (demo schedules play them), null when content existed already. */
@@ -19,7 +18,7 @@ export async function seedDemoContent(
   principal: Principal,
 ): Promise<{ lobbyPlaylistId: string; sidePlaylistId: string; templateId: string } | null> {
   if ((await rt.repo.media.find(principal.accountId, {}, { limit: 1 })).length) return null;
-  const brand = await createGroup(rt.repo.media, principal, { name: 'Brand' });
+  const brand = await createGroup(rt.repo.media.groupTree, principal, { name: 'Brand' });
   const file = async (name: string, fileName: string, bytes: Buffer, tags: string[]) =>
     addMedia(rt, principal, Readable.from([bytes]), { name, fileName, groupId: brand.id, tags });
   const welcome = await file('Welcome', 'welcome.png', await samplePng(1280, 720, '#1d4ed8', 'welcome'), ['lobby']);

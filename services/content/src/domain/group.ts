@@ -10,6 +10,3 @@ export interface Grouped {
   groupName: string | null;
   tags: string[];
 }
-
-/** Deepest nesting of content groups (the same bound as device groups). */
-export const MAX_GROUP_DEPTH = 10;

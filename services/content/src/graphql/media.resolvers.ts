@@ -1,7 +1,6 @@
-import { guardEntity, guardQuery, isoSeconds } from '@pylon/kit';
+import { guardEntity, guardQuery, isoSeconds, listGroupViews } from '@pylon/kit';
 import type { Media } from '../content.repository.js';
 import type { ContentRuntime } from '../runtime.js';
-import { listGroups } from '../use-cases/list-groups.js';
 import { listMedia } from '../use-cases/list-media.js';
 import type { Resolvers } from './resolvers.generated.js';
 import { mediaLoader } from './loaders.js';
@@ -20,7 +19,7 @@ export function mediaResolvers(rt: ContentRuntime): Resolvers {
       },
       mediaGroups: (_, args, ctx) => {
         guardQuery(ctx.principal, 'mediaGroups');
-        return listGroups(repo.media, ctx.principal, args.tree === true);
+        return listGroupViews(repo.media.groupTree, ctx.principal, args);
       },
     },
     Media: {

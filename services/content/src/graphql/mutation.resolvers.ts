@@ -1,8 +1,7 @@
 /** Mutation: every expected failure becomes { success: false, error, errorCode, errorField } (kit mutationPayload). */
-import { guardMutation, mutationPayload } from '@pylon/kit';
+import { createGroup, deleteGroup, guardMutation, mutationPayload, updateGroup } from '@pylon/kit';
 import type { ContentRuntime } from '../runtime.js';
 import { importMedia } from '../use-cases/add-media.js';
-import { createGroup, deleteGroup, updateGroup } from '../use-cases/content-groups.js';
 import { deleteMedia, patchMedia, updateMedia } from '../use-cases/manage-media.js';
 import { createPlaylist, deletePlaylist, patchPlaylist, updatePlaylist } from '../use-cases/manage-playlists.js';
 import { createTemplate, deleteTemplate, updateTemplate } from '../use-cases/manage-templates.js';
@@ -31,15 +30,15 @@ export function mutationResolvers(rt: ContentRuntime): MutationResolvers {
     },
     createMediaGroup: (_, a, ctx) => {
       guardMutation(ctx.principal, 'createMediaGroup');
-      return mutationPayload(async () => ({ group: await createGroup(media, ctx.principal, a.input) }));
+      return mutationPayload(async () => ({ group: await createGroup(media.groupTree, ctx.principal, a.input) }));
     },
     updateMediaGroup: (_, a, ctx) => {
       guardMutation(ctx.principal, 'updateMediaGroup');
-      return mutationPayload(async () => ({ group: await updateGroup(media, ctx.principal, a.id, a.input) }));
+      return mutationPayload(async () => ({ group: await updateGroup(media.groupTree, ctx.principal, a.id, a.input) }));
     },
     deleteMediaGroup: (_, a, ctx) => {
       guardMutation(ctx.principal, 'deleteMediaGroup');
-      return mutationPayload(() => deleteGroup(media, ctx.principal, a.id));
+      return mutationPayload(() => deleteGroup(media.groupTree, ctx.principal, a.id));
     },
     createPlaylist: (_, a, ctx) => {
       guardMutation(ctx.principal, 'createPlaylist');
@@ -75,15 +74,15 @@ export function mutationResolvers(rt: ContentRuntime): MutationResolvers {
     },
     createPlaylistGroup: (_, a, ctx) => {
       guardMutation(ctx.principal, 'createPlaylistGroup');
-      return mutationPayload(async () => ({ group: await createGroup(playlists, ctx.principal, a.input) }));
+      return mutationPayload(async () => ({ group: await createGroup(playlists.groupTree, ctx.principal, a.input) }));
     },
     updatePlaylistGroup: (_, a, ctx) => {
       guardMutation(ctx.principal, 'updatePlaylistGroup');
-      return mutationPayload(async () => ({ group: await updateGroup(playlists, ctx.principal, a.id, a.input) }));
+      return mutationPayload(async () => ({ group: await updateGroup(playlists.groupTree, ctx.principal, a.id, a.input) }));
     },
     deletePlaylistGroup: (_, a, ctx) => {
       guardMutation(ctx.principal, 'deletePlaylistGroup');
-      return mutationPayload(() => deleteGroup(playlists, ctx.principal, a.id));
+      return mutationPayload(() => deleteGroup(playlists.groupTree, ctx.principal, a.id));
     },
     createTemplate: (_, a, ctx) => {
       guardMutation(ctx.principal, 'createTemplate');
@@ -99,15 +98,15 @@ export function mutationResolvers(rt: ContentRuntime): MutationResolvers {
     },
     createTemplateGroup: (_, a, ctx) => {
       guardMutation(ctx.principal, 'createTemplateGroup');
-      return mutationPayload(async () => ({ group: await createGroup(templates, ctx.principal, a.input) }));
+      return mutationPayload(async () => ({ group: await createGroup(templates.groupTree, ctx.principal, a.input) }));
     },
     updateTemplateGroup: (_, a, ctx) => {
       guardMutation(ctx.principal, 'updateTemplateGroup');
-      return mutationPayload(async () => ({ group: await updateGroup(templates, ctx.principal, a.id, a.input) }));
+      return mutationPayload(async () => ({ group: await updateGroup(templates.groupTree, ctx.principal, a.id, a.input) }));
     },
     deleteTemplateGroup: (_, a, ctx) => {
       guardMutation(ctx.principal, 'deleteTemplateGroup');
-      return mutationPayload(() => deleteGroup(templates, ctx.principal, a.id));
+      return mutationPayload(() => deleteGroup(templates.groupTree, ctx.principal, a.id));
     },
   };
 }

@@ -1,7 +1,6 @@
-import { guardEntity, guardQuery, isoSeconds } from '@pylon/kit';
+import { guardEntity, guardQuery, isoSeconds, listGroupViews } from '@pylon/kit';
 import { calculatedDuration, playOrder } from '../domain/playlist.js';
 import type { ContentRuntime } from '../runtime.js';
-import { listGroups } from '../use-cases/list-groups.js';
 import { listPlaylists } from '../use-cases/list-playlists.js';
 import type { Resolvers } from './resolvers.generated.js';
 import { mediaLoader, playlistLoader } from './loaders.js';
@@ -17,7 +16,7 @@ export function playlistResolvers(rt: ContentRuntime): Resolvers {
       },
       playlistGroups: (_, args, ctx) => {
         guardQuery(ctx.principal, 'playlistGroups');
-        return listGroups(repo.playlists, ctx.principal, args.tree === true);
+        return listGroupViews(repo.playlists.groupTree, ctx.principal, args);
       },
     },
     Playlist: {

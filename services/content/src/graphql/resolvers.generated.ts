@@ -146,6 +146,22 @@ export type FloatOperationFilterInput = {
   nlte?: InputMaybe<Scalars['Float']['input']>;
 };
 
+/** Filter of a *Groups listing (device, media, playlist, template and schedule groups: one rule in kit group-rules.ts). count and level are derived and cannot be filtered. */
+export type GroupFilterInput = {
+  and?: InputMaybe<Array<GroupFilterInput>>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  name?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<GroupFilterInput>>;
+  parentId?: InputMaybe<StringOperationFilterInput>;
+};
+
+/** Sort of a *Groups listing (and of each group's children in tree form); default name. */
+export type GroupSortInput = {
+  id?: InputMaybe<SortEnumType>;
+  name?: InputMaybe<SortEnumType>;
+  parentId?: InputMaybe<SortEnumType>;
+};
+
 /** One JSON Patch operation: op is add, remove, replace, move, copy or test; path a JSON Pointer such as /name or /location/city. */
 export type JsonPatchOperationInput = {
   from?: InputMaybe<Scalars['String']['input']>;
@@ -768,7 +784,9 @@ export type QueryMediaArgs = {
 
 
 export type QueryMediaGroupsArgs = {
+  order?: InputMaybe<Array<GroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
+  where?: InputMaybe<GroupFilterInput>;
 };
 
 
@@ -781,7 +799,9 @@ export type QueryPlaylistArgs = {
 
 
 export type QueryPlaylistGroupsArgs = {
+  order?: InputMaybe<Array<GroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
+  where?: InputMaybe<GroupFilterInput>;
 };
 
 
@@ -794,7 +814,9 @@ export type QueryTemplateArgs = {
 
 
 export type QueryTemplateGroupsArgs = {
+  order?: InputMaybe<Array<GroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
+  where?: InputMaybe<GroupFilterInput>;
 };
 
 export type ReorderPlaylistSourcesInput = {
@@ -1133,6 +1155,8 @@ export type ResolversTypes = {
   DeleteTemplatePayload: ResolverTypeWrapper<DeleteTemplatePayload>;
   FloatOperationFilterInput: FloatOperationFilterInput;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  GroupFilterInput: GroupFilterInput;
+  GroupSortInput: GroupSortInput;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   JsonPatchOperationInput: JsonPatchOperationInput;
   ListStringOperationFilterInput: ListStringOperationFilterInput;
@@ -1192,6 +1216,8 @@ export type ResolversParentTypes = {
   DeleteTemplatePayload: DeleteTemplatePayload;
   FloatOperationFilterInput: FloatOperationFilterInput;
   Float: Scalars['Float']['output'];
+  GroupFilterInput: GroupFilterInput;
+  GroupSortInput: GroupSortInput;
   JSON: Scalars['JSON']['output'];
   JsonPatchOperationInput: JsonPatchOperationInput;
   ListStringOperationFilterInput: ListStringOperationFilterInput;

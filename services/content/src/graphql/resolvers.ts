@@ -1,6 +1,5 @@
-import { mergeResolvers } from '@pylon/kit';
+import { mergeResolvers, JsonScalar } from '@pylon/kit';
 import type { ContentRuntime } from '../runtime.js';
-import { JsonScalar } from './json.scalar.js';
 import { mediaResolvers } from './media.resolvers.js';
 import { mutationResolvers } from './mutation.resolvers.js';
 import { playlistResolvers } from './playlist.resolvers.js';

@@ -1,6 +1,5 @@
-import { guardEntity, guardQuery, isoSeconds } from '@pylon/kit';
+import { guardEntity, guardQuery, isoSeconds, listGroupViews } from '@pylon/kit';
 import type { ContentRuntime } from '../runtime.js';
-import { listGroups } from '../use-cases/list-groups.js';
 import { listTemplates } from '../use-cases/list-templates.js';
 import type { Resolvers } from './resolvers.generated.js';
 import { playlistLoader, templateLoader } from './loaders.js';
@@ -15,7 +14,7 @@ export function templateResolvers(rt: ContentRuntime): Resolvers {
       },
       templateGroups: (_, args, ctx) => {
         guardQuery(ctx.principal, 'templateGroups');
-        return listGroups(repo.templates, ctx.principal, args.tree === true);
+        return listGroupViews(repo.templates.groupTree, ctx.principal, args);
       },
     },
     Template: {

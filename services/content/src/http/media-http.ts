@@ -16,7 +16,7 @@
 import busboy from 'busboy';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { PassThrough, type Readable } from 'node:stream';
-import { AppError, httpStatus, isAppError, requireRule, type ErrorCode, type Principal } from '@pylon/kit';
+import { AppError, authedRoutes, isAppError, requireRule, sendRestError, type AuthedHandler, type Principal } from '@pylon/kit';
 import type { ContentRuntime } from '../runtime.js';
 import { addMedia, type NewMediaMeta } from '../use-cases/add-media.js';
 import { FILES_PATH } from './file-urls.js';
@@ -30,14 +30,6 @@ export interface MediaHttpOptions {
 /** Form fields of the reference's multipart upload that we read (others are ignored as the reference's extras). */
 const MAX_FIELDS = 20;
 const MAX_FIELD_BYTES = 10_000;
-
-function sendError(res: Response, code: ErrorCode, message: string, field?: string): void {
-  if (res.headersSent) return void res.destroy();
-  const requestId = res.getHeader('x-request-id');
-  res
-    .status(httpStatus(code))
-    .json({ error: { code, message, ...(field ? { field } : {}), ...(typeof requestId === 'string' ? { request_id: requestId } : {}) } });
-}
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
@@ -124,27 +116,13 @@ function multipartUpload(rt: ContentRuntime, principal: Principal, req: Request)
 export function createMediaHttp(rt: ContentRuntime, o: MediaHttpOptions): Router {
   const router = express.Router();
 
-  const authed = (h: (req: Request, res: Response, principal: Principal) => Promise<void>) => async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      const principal = await o.authenticate(req);
-      if (!principal)
-        return sendError(res, 'UNAUTHENTICATED', 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token');
+  // Uploads need Files_Edit; a refused upload is answered at once and its body not read (it can be large).
+  const route = authedRoutes({ authenticate: o.authenticate, logger: rt.logger, what: 'media upload', cutUnreadBodyAbove: 0 });
+  const authed = (h: AuthedHandler) =>
+    route((req, res, principal) => {
       requireRule(principal, 'Files_Edit');
-      await h(req, res, principal);
-    } catch (e) {
-      // Refused before the body was read: answer now and close, rather than reading a large body for nothing.
-      if (!req.complete && !res.headersSent) {
-        res.setHeader('Connection', 'close');
-        req.unpipe();
-        req.resume();
-      }
-      if (isAppError(e)) {
-        if (e.code === 'INTERNAL') rt.logger?.error({ err: e }, 'media upload failed');
-        return sendError(res, e.code, e.message, typeof e.details.field === 'string' ? e.details.field : undefined);
-      }
-      next(e);
-    }
-  };
+      return h(req, res, principal);
+    });
 
   router.post(
     '/media',
@@ -186,10 +164,10 @@ export function createMediaHttp(rt: ContentRuntime, o: MediaHttpOptions): Router
       const account = String(req.params.account);
       const key = String(req.params.key);
       const left = rt.urls.verify(account, key, req.query.expires, req.query.signature);
-      if (left === null) return sendError(res, 'FORBIDDEN', 'this file address is invalid or has expired; read fileUrl again');
+      if (left === null) return sendRestError(res, 'FORBIDDEN', 'this file address is invalid or has expired; read fileUrl again');
       const range = parseRange(req.get('range'));
       const head = await rt.blobs.get(account, key, range ?? undefined);
-      if (!head) return sendError(res, 'NOT_FOUND', 'file not found');
+      if (!head) return sendRestError(res, 'NOT_FOUND', 'file not found');
       const { info, body } = head;
       // Keys are never rewritten: the key and size identify the bytes.
       const etag = `"${key}-${info.size}"`;
@@ -221,7 +199,7 @@ export function createMediaHttp(rt: ContentRuntime, o: MediaHttpOptions): Router
       res.on('close', () => body.destroy());
       body.pipe(res);
     } catch (e) {
-      if (isAppError(e)) return sendError(res, e.code, e.message);
+      if (isAppError(e)) return sendRestError(res, e.code, e.message);
       next(e);
     }
   });

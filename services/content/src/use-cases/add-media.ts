@@ -43,7 +43,7 @@ export async function checkNewMediaMeta(rt: ContentRuntime, principal: Principal
   if (m.startDate && m.endDate && Date.parse(m.endDate) < Date.parse(m.startDate)) {
     throw new AppError('BAD_USER_INPUT', 'endDate must not be before startDate', { field: 'endDate' });
   }
-  const group = await rt.repo.media.groupFor(principal.accountId, m.groupId);
+  const group = await rt.repo.media.groupTree.groupFor(principal.accountId, m.groupId);
   return { ...m, ...group };
 }
 

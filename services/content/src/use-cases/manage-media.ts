@@ -24,7 +24,7 @@ export async function updateMedia(rt: ContentRuntime, principal: Principal, id: 
   if (u.startDate && u.endDate && Date.parse(u.endDate) < Date.parse(u.startDate)) {
     throw new AppError('BAD_USER_INPUT', 'endDate must not be before startDate', { field: 'endDate' });
   }
-  const group = await rt.repo.media.groupFor(tenant, u.groupId);
+  const group = await rt.repo.media.groupTree.groupFor(tenant, u.groupId);
   const changed = await rt.repo.media.change(tenant, id, {
     name: u.name,
     ...group,

@@ -29,7 +29,7 @@ const updateSchema = createSchema.extend({ type: z.enum(PLAYLIST_TYPES), expecte
 
 export async function createPlaylist(rt: ContentRuntime, principal: Principal, input: unknown): Promise<Playlist> {
   const p = parseInput(createSchema, input);
-  const group = await rt.repo.playlists.groupFor(principal.accountId, p.groupId);
+  const group = await rt.repo.playlists.groupTree.groupFor(principal.accountId, p.groupId);
   const created = await rt.repo.playlists.add(principal.accountId, {
     name: p.name,
     type: p.type ?? 'MULTIMEDIA',
@@ -46,7 +46,7 @@ export async function updatePlaylist(rt: ContentRuntime, principal: Principal, i
   const tenant = principal.accountId;
   const current = await rt.repo.playlists.get(tenant, id);
   const p = parseInput(updateSchema, input);
-  const group = await rt.repo.playlists.groupFor(tenant, p.groupId);
+  const group = await rt.repo.playlists.groupTree.groupFor(tenant, p.groupId);
   const changed = await rt.repo.playlists.change(
     tenant,
     current.id,

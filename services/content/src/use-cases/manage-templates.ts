@@ -69,7 +69,7 @@ export async function createTemplate(rt: ContentRuntime, principal: Principal, i
   const tenant = principal.accountId;
   const t = parseInput(createSchema, input);
   const modules = await checkedModules(rt, tenant, t);
-  const group = await rt.repo.templates.groupFor(tenant, t.groupId);
+  const group = await rt.repo.templates.groupTree.groupFor(tenant, t.groupId);
   const created = await rt.repo.templates.add(tenant, {
     name: t.name,
     width: t.width,
@@ -88,7 +88,7 @@ export async function updateTemplate(rt: ContentRuntime, principal: Principal, i
   const current = await rt.repo.templates.get(tenant, id);
   const t = parseInput(updateSchema, input);
   const modules = await checkedModules(rt, tenant, t);
-  const group = await rt.repo.templates.groupFor(tenant, t.groupId);
+  const group = await rt.repo.templates.groupTree.groupFor(tenant, t.groupId);
   const changed = await rt.repo.templates.change(
     tenant,
     current.id,

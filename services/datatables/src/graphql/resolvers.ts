@@ -1,4 +1,4 @@
-import { AppError, guardMutation, guardQuery, isoSeconds, mutationPayload, resultFile, type Job, type JobFiles } from '@pylon/kit';
+import { AppError, guardMutation, guardQuery, isoSeconds, JsonScalar, mutationPayload, resultFile, type Job, type JobFiles } from '@pylon/kit';
 import type { DataTablesRuntime } from '../runtime.js';
 import { getDataTable } from '../use-cases/get-data-table.js';
 import { listDataTables } from '../use-cases/list-data-tables.js';
@@ -10,7 +10,6 @@ import { exportRowsCsvText } from '../use-cases/export-rows.js';
 import { importRowsCsv } from '../use-cases/import-rows.js';
 import { getRow, listRows } from '../use-cases/read-rows.js';
 import { reorderRows } from '../use-cases/reorder-rows.js';
-import { JsonScalar } from './json.scalar.js';
 import type { Resolvers } from './resolvers.generated.js';
 
 /** A job's result without the internals of its file (the blob key). */

@@ -23,21 +23,8 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import {
-  AppError,
-  badInput,
-  guardMutation,
-  guardQuery,
-  httpStatus,
-  isAppError,
-  isoSeconds,
-  jobPrincipal,
-  restJob,
-  type ErrorCode,
-  type JobRunner,
-  type Principal,
-} from '@pylon/kit';
+import express, { type Request, type Response, type Router } from 'express';
+import { AppError, authedRoutes, badInput, guardMutation, guardQuery, isoSeconds, jobPrincipal, restJob, type JobRunner, type Principal } from '@pylon/kit';
 import type { DataTableRow } from '../data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
 import { EXPORT_JOB_KIND, type ExportJobInput } from '../use-cases/export-job.js';
@@ -58,14 +45,6 @@ export interface DataTablesHttpOptions {
    * absent: every import is synchronous.
    */
   jobs?: { runner: JobRunner; dir: string; thresholdBytes: number; exportThresholdRows?: number };
-}
-
-function sendError(res: Response, code: ErrorCode, message: string, field?: string): void {
-  if (res.headersSent) return void res.destroy();
-  const requestId = res.getHeader('x-request-id');
-  res
-    .status(httpStatus(code))
-    .json({ error: { code, message, ...(field ? { field } : {}), ...(typeof requestId === 'string' ? { request_id: requestId } : {}) } });
 }
 
 const LIST_PARAMS = new Set(['filter', 'sort', 'sortDir', 'pageSize', 'continuationToken', 'fields', 'api_key']);
@@ -199,27 +178,8 @@ const XLSX_TYPES = new Set(['application/vnd.openxmlformats-officedocument.sprea
 export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOptions): Router {
   const router = express.Router();
 
-  const authed = (h: (req: Request, res: Response, principal: Principal) => Promise<void>) => async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      const principal = await o.authenticate(req);
-      if (!principal)
-        return sendError(res, 'UNAUTHENTICATED', 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token');
-      await h(req, res, principal);
-    } catch (e) {
-      // A small unread body is drained (the connection stays usable); a large one is cut off.
-      const small = Number(req.get('content-length')) <= 1024 * 1024;
-      if (!req.complete && !res.headersSent && !small) {
-        res.setHeader('Connection', 'close');
-        req.unpipe();
-        req.resume();
-      }
-      if (isAppError(e)) {
-        if (e.code === 'INTERNAL') rt.logger?.error({ err: e }, 'data tables request failed');
-        return sendError(res, e.code, e.message, typeof e.details.field === 'string' ? e.details.field : undefined);
-      }
-      next(e);
-    }
-  };
+  // A small unread body is drained (the connection stays usable); a large one is cut off.
+  const authed = authedRoutes({ authenticate: o.authenticate, logger: rt.logger, what: 'data tables request', cutUnreadBodyAbove: 1024 * 1024 });
 
   router.get(
     '/datatables/:tableId/rows/export',

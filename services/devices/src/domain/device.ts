@@ -73,9 +73,6 @@ export interface DeviceGroupRecord {
   parentId: string | null;
 }
 
-/** Nesting limit for device groups (a group at level 9 may not get children). */
-export const MAX_GROUP_DEPTH = 10;
-
 /**
  * Clock-skew allowance of the command delivery hint: for this long after commands were queued,
  * every ping reads the queue even when a ping on another replica (with a slightly different

@@ -1,9 +1,8 @@
 /** Query.device, deviceGroups, displayCommands, deviceCommands and the Device / DeviceCommand types. */
-import { guardEntity, guardQuery, isoSeconds, mayReadField } from '@pylon/kit';
+import { guardEntity, guardQuery, isoSeconds, listGroupViews, mayReadField } from '@pylon/kit';
 import { effectiveStatus, type CommandStatus } from '../domain/command.js';
 import { isOnline } from '../domain/device.js';
 import type { DevicesRuntime } from '../runtime.js';
-import { listDeviceGroups } from '../use-cases/device-groups.js';
 import { listDevices } from '../use-cases/list-devices.js';
 import { listDeviceCommands } from '../use-cases/send-commands.js';
 import { readSnap } from '../use-cases/snaps.js';
@@ -22,7 +21,7 @@ export function deviceQueryResolvers(rt: DevicesRuntime): QueryResolvers {
     },
     deviceGroups: async (_, args, ctx) => {
       guardQuery(ctx.principal, 'deviceGroups');
-      return listDeviceGroups(rt.repo, ctx.principal, args.tree === true);
+      return listGroupViews(rt.repo.groupTree, ctx.principal, args);
     },
     displayCommands: async (_, args, ctx) => {
       guardQuery(ctx.principal, 'displayCommands');

@@ -1,9 +1,8 @@
 /** Mutation: every expected failure becomes { success: false, error, errorCode, errorField } (kit mutationPayload). */
-import { guardMutation, mutationPayload } from '@pylon/kit';
+import { createGroup, deleteGroup, guardMutation, mutationPayload, updateGroup } from '@pylon/kit';
 import type { DevicesRuntime } from '../runtime.js';
 import { createAlertRule, deleteAlertRule, updateAlertRule } from '../use-cases/alerts/alert-rules.js';
 import { patchAlert, updateAlert } from '../use-cases/alerts/manage-alerts.js';
-import { createDeviceGroup, deleteDeviceGroup, updateDeviceGroup } from '../use-cases/device-groups.js';
 import { createDevice, deleteDevice, updateDevice } from '../use-cases/manage-devices.js';
 import { patchDevice } from '../use-cases/patch-device.js';
 import { sendBulkDeviceCommands, sendDeviceCommand } from '../use-cases/send-commands.js';
@@ -32,15 +31,18 @@ export function mutationResolvers(rt: DevicesRuntime): MutationResolvers {
     },
     createDeviceGroup: (_, a, ctx) => {
       guardMutation(ctx.principal, 'createDeviceGroup');
-      return mutationPayload(async () => ({ group: await createDeviceGroup(repo, ctx.principal, a.input) }));
+      return mutationPayload(async () => ({ group: await createGroup(repo.groupTree, ctx.principal, a.input) }));
     },
     updateDeviceGroup: (_, a, ctx) => {
       guardMutation(ctx.principal, 'updateDeviceGroup');
-      return mutationPayload(async () => ({ group: await updateDeviceGroup(repo, ctx.principal, a.id, a.input) }));
+      return mutationPayload(async () => ({ group: await updateGroup(repo.groupTree, ctx.principal, a.id, a.input) }));
     },
     deleteDeviceGroup: (_, a, ctx) => {
       guardMutation(ctx.principal, 'deleteDeviceGroup');
-      return mutationPayload(() => deleteDeviceGroup(repo, ctx.principal, a.id));
+      return mutationPayload(async () => {
+        const { movedItems, ...deleted } = await deleteGroup(repo.groupTree, ctx.principal, a.id);
+        return { ...deleted, movedDevices: movedItems };
+      });
     },
     sendDeviceCommand: (_, a, ctx) => {
       guardMutation(ctx.principal, 'sendDeviceCommand');

@@ -426,6 +426,22 @@ export type FloatOperationFilterInput = {
   nlte?: InputMaybe<Scalars['Float']['input']>;
 };
 
+/** Filter of a *Groups listing (device, media, playlist, template and schedule groups: one rule in kit group-rules.ts). count and level are derived and cannot be filtered. */
+export type GroupFilterInput = {
+  and?: InputMaybe<Array<GroupFilterInput>>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  name?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<GroupFilterInput>>;
+  parentId?: InputMaybe<StringOperationFilterInput>;
+};
+
+/** Sort of a *Groups listing (and of each group's children in tree form); default name. */
+export type GroupSortInput = {
+  id?: InputMaybe<SortEnumType>;
+  name?: InputMaybe<SortEnumType>;
+  parentId?: InputMaybe<SortEnumType>;
+};
+
 /** One JSON Patch operation: op is add, remove, replace, move, copy or test; path a JSON Pointer such as /name or /location/city. */
 export type JsonPatchOperationInput = {
   from?: InputMaybe<Scalars['String']['input']>;
@@ -813,7 +829,9 @@ export type QueryDeviceCommandsArgs = {
 
 
 export type QueryDeviceGroupsArgs = {
+  order?: InputMaybe<Array<GroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
+  where?: InputMaybe<GroupFilterInput>;
 };
 
 
@@ -1035,6 +1053,8 @@ export type ResolversTypes = {
   DisplayCommandFilterInput: DisplayCommandFilterInput;
   DisplayCommandSortInput: DisplayCommandSortInput;
   FloatOperationFilterInput: FloatOperationFilterInput;
+  GroupFilterInput: GroupFilterInput;
+  GroupSortInput: GroupSortInput;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   JsonPatchOperationInput: JsonPatchOperationInput;
   ListStringOperationFilterInput: ListStringOperationFilterInput;
@@ -1101,6 +1121,8 @@ export type ResolversParentTypes = {
   DisplayCommandFilterInput: DisplayCommandFilterInput;
   DisplayCommandSortInput: DisplayCommandSortInput;
   FloatOperationFilterInput: FloatOperationFilterInput;
+  GroupFilterInput: GroupFilterInput;
+  GroupSortInput: GroupSortInput;
   JSON: Scalars['JSON']['output'];
   JsonPatchOperationInput: JsonPatchOperationInput;
   ListStringOperationFilterInput: ListStringOperationFilterInput;

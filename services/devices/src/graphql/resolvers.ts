@@ -1,8 +1,7 @@
-import { mergeResolvers } from '@pylon/kit';
+import { mergeResolvers, JsonScalar } from '@pylon/kit';
 import type { DevicesRuntime } from '../runtime.js';
 import { alertQueryResolvers, alertTypeResolvers } from './alert.resolvers.js';
 import { deviceQueryResolvers, deviceTypeResolvers } from './device.resolvers.js';
-import { JsonScalar } from './json.scalar.js';
 import { mutationResolvers } from './mutation.resolvers.js';
 import type { Resolvers } from './resolvers.generated.js';
 

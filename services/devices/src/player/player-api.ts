@@ -17,7 +17,7 @@
  * Retry-After (even with a right key, so guessing learns nothing), until the window ends.
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { AppError, httpStatus, isAppError, type ErrorCode, type RateLimitDecision, type RateLimiter } from '@pylon/kit';
+import { AppError, isAppError, sendRestError, type ErrorCode, type RateLimitDecision, type RateLimiter } from '@pylon/kit';
 import type { DevicesRuntime } from '../runtime.js';
 import { ackCommand } from '../use-cases/ack-command.js';
 import { authenticatePlayer, badPlayerKey } from '../use-cases/player-auth.js';
@@ -33,13 +33,12 @@ export interface PlayerApiOptions {
   failures: RateLimiter;
 }
 
+/** Kit's envelope, with Retry-After on refusals that end, and the registration-key challenge on a 401. */
 function sendError(res: Response, code: ErrorCode, message: string, field?: string, retryAfter?: number): void {
-  const requestId = res.getHeader('x-request-id');
-  if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
-  if (code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'RegistrationKey realm="pylon-player"');
-  res
-    .status(httpStatus(code))
-    .json({ error: { code, message, ...(field ? { field } : {}), ...(typeof requestId === 'string' ? { request_id: requestId } : {}) } });
+  const headers: Record<string, string> = {};
+  if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
+  if (code === 'UNAUTHENTICATED') headers['WWW-Authenticate'] = 'RegistrationKey realm="pylon-player"';
+  sendRestError(res, code, message, { field, headers });
 }
 
 /** `?wait=` as whole seconds, or a 400 naming it. */

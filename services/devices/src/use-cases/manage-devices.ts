@@ -20,10 +20,7 @@ export async function groupFields(
   tenant: string,
   groupId: string | null,
 ): Promise<{ groupId: string | null; groupName: string | null }> {
-  if (groupId === null) return { groupId: null, groupName: null };
-  const group = await rt.repo.findGroup(tenant, groupId);
-  if (!group) throw new AppError('BAD_USER_INPUT', `device group '${groupId.slice(0, 100)}' was not found`, { field: 'groupId' });
-  return { groupId: group.id, groupName: group.name };
+  return rt.repo.groupTree.groupFor(tenant, groupId);
 }
 
 /** Refuses an orgId that is not one of the caller's account's organizations (another account's included). */

@@ -6,14 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
-import { AppError, type DocumentStore } from '@pylon/kit';
-import { SYSTEM_TENANT } from '../domain/records.js';
-
-interface OAuthKeysRecord {
-  /** Private JWKs as JSON text. */
-  signingKeys: string;
-  cookieKeys: string[];
-}
+import type { DocumentStore } from '@pylon/kit';
+import { OAuthKeysRepository, type OAuthKeysRecord } from './oauth-keys.repository.js';
 
 export interface OAuthKeys {
   /** Private signing keys (oidc-provider's `jwks`). */
@@ -23,7 +17,6 @@ export interface OAuthKeys {
   cookieKeys: string[];
 }
 
-const ID = 'oauth-keys';
 const PUBLIC_MEMBERS = ['kty', 'kid', 'alg', 'use', 'n', 'e', 'crv', 'x', 'y'] as const;
 
 function toKeys(r: OAuthKeysRecord): OAuthKeys {
@@ -33,20 +26,11 @@ function toKeys(r: OAuthKeysRecord): OAuthKeys {
 }
 
 export async function loadOrCreateOAuthKeys(store: DocumentStore): Promise<OAuthKeys> {
-  const col = store.collection<OAuthKeysRecord>({ name: 'oauthKeys' });
-  const existing = await col.findById(SYSTEM_TENANT, ID);
+  const repo = new OAuthKeysRepository(store);
+  const existing = await repo.find();
   if (existing) return toKeys(existing);
   const { privateKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });
   const jwk = await exportJWK(privateKey);
   const key: JWK = { ...jwk, kid: await calculateJwkThumbprint(jwk), alg: 'RS256', use: 'sig' };
-  const record: OAuthKeysRecord = { signingKeys: JSON.stringify([key]), cookieKeys: [randomBytes(32).toString('base64url')] };
-  try {
-    await col.insert(SYSTEM_TENANT, { id: ID, ...record });
-    return toKeys(record);
-  } catch (e) {
-    if (!(e instanceof AppError && e.code === 'DUPLICATE_KEY')) throw e;
-    const winner = await col.findById(SYSTEM_TENANT, ID);
-    if (!winner) throw e;
-    return toKeys(winner);
-  }
+  return toKeys(await repo.storeFirst({ signingKeys: JSON.stringify([key]), cookieKeys: [randomBytes(32).toString('base64url')] }));
 }

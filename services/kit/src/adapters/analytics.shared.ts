@@ -61,3 +61,59 @@ export function assertTableName(table: string): void {
 export function trimStatement(sql: string): string {
   return sql.replace(/[\s;]+$/, '');
 }
+
+export const storeClosed = (op: AnalyticsOp): AppError => new AppError('UNAVAILABLE', 'analytics store is closed', { op });
+
+/**
+ * The life of one analytics store's engine calls, shared by the chDB and ClickHouse adapters:
+ * `run` refuses after close, tracks each call so close can wait for it, and maps engine errors;
+ * `streams` holds the cancel functions of open streams; `migrate` runs one migration at a time;
+ * `close` cancels the streams, waits for every call, then releases the engine, once.
+ */
+export function engineCalls(toAppError: (e: unknown, op: AnalyticsOp) => AppError) {
+  const inflight = new Set<Promise<unknown>>();
+  const streams = new Set<() => void>();
+  let closing: Promise<void> | undefined;
+  let migrating: Promise<string[]> | undefined;
+  return {
+    streams,
+    get closed(): boolean {
+      return closing !== undefined;
+    },
+    assertOpen(op: AnalyticsOp): void {
+      if (closing) throw storeClosed(op);
+    },
+    async run<T>(op: AnalyticsOp, call: () => Promise<T>): Promise<T> {
+      if (closing) throw storeClosed(op);
+      let p: Promise<T>;
+      try {
+        p = call();
+      } catch (e) {
+        throw toAppError(e, op);
+      }
+      inflight.add(p);
+      try {
+        return await p;
+      } catch (e) {
+        throw toAppError(e, op);
+      } finally {
+        inflight.delete(p);
+      }
+    },
+    migrate(runMigrations: () => Promise<string[]>): Promise<string[]> {
+      migrating ??= runMigrations().finally(() => {
+        migrating = undefined;
+      });
+      return migrating;
+    },
+    close(release: () => Promise<void> | void): Promise<void> {
+      closing ??= (async () => {
+        for (const cancel of [...streams]) cancel();
+        // Never release the engine under a running call (chdb aborts the engine).
+        while (inflight.size > 0) await Promise.allSettled([...inflight]);
+        await release();
+      })();
+      return closing;
+    },
+  };
+}

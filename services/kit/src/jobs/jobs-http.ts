@@ -15,6 +15,7 @@ import { pipeline } from 'node:stream/promises';
 import express, { type Request, type Response, type Router } from 'express';
 import type { Principal } from '../auth/principal.js';
 import { httpStatus, isAppError } from '../errors.js';
+import { AUTHENTICATION_REQUIRED, sendAppError, sendRestError } from '../http/rest-errors.js';
 import type { JobFiles } from './job-files.js';
 import type { Job, JobRunner } from './jobs.js';
 
@@ -56,26 +57,13 @@ export function createJobsHttp(runner: JobRunner, o: { authenticate(req: Request
   const handle = (work: (principal: Principal, id: string) => Promise<Job>, status: number) => async (req: Request, res: Response) => {
     try {
       const principal = await o.authenticate(req);
-      if (!principal) {
-        res.status(401).json({
-          error: { code: 'UNAUTHENTICATED', message: 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token' },
-        });
-        return;
-      }
+      if (!principal) return sendRestError(res, 'UNAUTHENTICATED', AUTHENTICATION_REQUIRED);
       const id = String(req.params.id);
-      if (id.length > 100) {
-        res.status(404).json({ error: { code: 'NOT_FOUND', message: 'job was not found', field: 'id' } });
-        return;
-      }
+      if (id.length > 100) return sendRestError(res, 'NOT_FOUND', 'job was not found', { field: 'id' });
       res.status(status).json(restJob(await work(principal, id), runner.files));
     } catch (e) {
-      if (isAppError(e)) {
-        res
-          .status(httpStatus(e.code))
-          .json({ error: { code: e.code, message: e.message, ...(typeof e.details.field === 'string' ? { field: e.details.field } : {}) } });
-        return;
-      }
-      res.status(500).json({ error: { code: 'INTERNAL', message: 'internal error' } });
+      if (isAppError(e)) return sendAppError(res, e);
+      sendRestError(res, 'INTERNAL', 'internal error');
     }
   };
   const files = runner.files;

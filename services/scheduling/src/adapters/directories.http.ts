@@ -3,6 +3,7 @@
  * the caller so the other subgraph answers from the caller's account only.
  */
 import { querySubgraphAs, type SubgraphTarget } from '@pylon/kit';
+import { mapTemplateLayout, type TemplateLayout } from '../domain/template-layout.js';
 import type { AccountDirectory } from '../ports/account-directory.js';
 import type { ContentDirectory, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
 import type { DeviceDirectory, DeviceFacts } from '../ports/device-directory.js';
@@ -72,23 +73,7 @@ export function createHttpContentDirectory(t: Target): ContentDirectory {
       for (const p of data.playlist ?? []) if (refs.playlistIds.includes(p.id)) playlists.set(p.id, playlistOf(p));
       for (const x of data.template ?? []) {
         if (!refs.templateIds.includes(x.id)) continue;
-        templates.set(x.id, {
-          kind: 'template',
-          id: x.id,
-          name: x.name,
-          width: x.width,
-          height: x.height,
-          orientation: x.orientation,
-          modules: x.modules.map((m) => ({
-            id: m.id,
-            name: m.name,
-            left: m.left,
-            top: m.top,
-            width: m.width,
-            height: m.height,
-            playlist: m.playlist ? playlistOf(m.playlist) : null,
-          })),
-        });
+        templates.set(x.id, { kind: 'template', ...mapTemplateLayout(x, playlistOf) });
       }
       return { playlists, templates };
     },
@@ -106,14 +91,7 @@ interface RemotePlaylist {
     media: { id: string; name: string | null; mimeType: string | null; fileUrl: string | null; fileSize: number | null; sha512: string | null } | null;
   }[];
 }
-interface RemoteTemplate {
-  id: string;
-  name: string;
-  width: number | null;
-  height: number | null;
-  orientation: number | null;
-  modules: { id: string; name: string | null; left: number; top: number; width: number; height: number; playlist: RemotePlaylist | null }[];
-}
+type RemoteTemplate = TemplateLayout<RemotePlaylist>;
 
 const PLAYLIST_FIELDS = 'id name sources { id name type interval media { id name mimeType fileUrl fileSize sha512 } }';
 const PLAYER_CONTENT_QUERY = `query($p: [String], $pl: Int, $t: [String], $tl: Int) {

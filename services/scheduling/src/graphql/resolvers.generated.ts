@@ -75,6 +75,22 @@ export type DeviceTimeline = {
   timezone: Scalars['String']['output'];
 };
 
+/** Filter of a *Groups listing (device, media, playlist, template and schedule groups: one rule in kit group-rules.ts). count and level are derived and cannot be filtered. */
+export type GroupFilterInput = {
+  and?: InputMaybe<Array<GroupFilterInput>>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  name?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<GroupFilterInput>>;
+  parentId?: InputMaybe<StringOperationFilterInput>;
+};
+
+/** Sort of a *Groups listing (and of each group's children in tree form); default name. */
+export type GroupSortInput = {
+  id?: InputMaybe<SortEnumType>;
+  name?: InputMaybe<SortEnumType>;
+  parentId?: InputMaybe<SortEnumType>;
+};
+
 /** Operations on a list of strings: some (any element matches), none (no element matches), any (the list is not empty). */
 export type ListStringOperationFilterInput = {
   any?: InputMaybe<Scalars['Boolean']['input']>;
@@ -263,7 +279,9 @@ export type QueryScheduleArgs = {
 
 
 export type QueryScheduleGroupsArgs = {
+  order?: InputMaybe<Array<GroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
+  where?: InputMaybe<GroupFilterInput>;
 };
 
 /** Binds a playlist or a template to devices by date range, time of day and weekday (a campaign binds by conditions). */
@@ -619,6 +637,8 @@ export type ResolversTypes = {
   Device: ResolverTypeWrapper<Device>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   DeviceTimeline: ResolverTypeWrapper<Omit<DeviceTimeline, 'segments'> & { segments: Array<ResolversTypes['TimelineSegment']> }>;
+  GroupFilterInput: GroupFilterInput;
+  GroupSortInput: GroupSortInput;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   ListStringOperationFilterInput: ListStringOperationFilterInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -660,6 +680,8 @@ export type ResolversParentTypes = {
   Device: Device;
   ID: Scalars['ID']['output'];
   DeviceTimeline: Omit<DeviceTimeline, 'segments'> & { segments: Array<ResolversParentTypes['TimelineSegment']> };
+  GroupFilterInput: GroupFilterInput;
+  GroupSortInput: GroupSortInput;
   JSON: Scalars['JSON']['output'];
   ListStringOperationFilterInput: ListStringOperationFilterInput;
   Mutation: Record<PropertyKey, never>;

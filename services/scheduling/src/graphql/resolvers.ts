@@ -1,20 +1,21 @@
-import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
-import { guardMutation, guardQuery, isoSeconds, mergeResolvers, mutationPayload } from '@pylon/kit';
+import {
+  createGroup,
+  deleteGroup,
+  guardMutation,
+  guardQuery,
+  isoSeconds,
+  listGroupViews,
+  mergeResolvers,
+  mutationPayload,
+  updateGroup,
+  JsonScalar,
+} from '@pylon/kit';
 import { SCHEDULE_PRIORITIES } from '../domain/schedule.js';
 import type { SchedulingRuntime } from '../runtime.js';
-import { createScheduleGroup, deleteScheduleGroup, listScheduleGroups, updateScheduleGroup } from '../use-cases/schedule-groups.js';
 import { listSchedules } from '../use-cases/list-schedules.js';
 import { createSchedule, deleteSchedule, patchSchedule, updateSchedule } from '../use-cases/manage-schedules.js';
 import { deviceTimeline, nowPlaying, reasonOf } from '../use-cases/now-playing.js';
 import type { Resolvers } from './resolvers.generated.js';
-
-const JsonScalar = new GraphQLScalarType({
-  name: 'JSON',
-  description: 'Any JSON value.',
-  serialize: (v) => v,
-  parseValue: (v) => v,
-  parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
-});
 
 const iso = (ms: number | null) => (ms === null ? null : isoSeconds(ms));
 
@@ -30,7 +31,7 @@ function queryResolvers(rt: SchedulingRuntime): Resolvers {
       },
       scheduleGroups: (_, args, ctx) => {
         guardQuery(ctx.principal, 'scheduleGroups');
-        return listScheduleGroups(repo, ctx.principal, args.tree === true);
+        return listGroupViews(repo.groupTree, ctx.principal, args);
       },
       nowPlaying: async (_, args, ctx) => {
         guardQuery(ctx.principal, 'nowPlaying');
@@ -104,15 +105,15 @@ function mutationResolvers(rt: SchedulingRuntime): Resolvers {
       },
       createScheduleGroup: (_, a, ctx) => {
         guardMutation(ctx.principal, 'createScheduleGroup');
-        return mutationPayload(async () => ({ group: await createScheduleGroup(repo, ctx.principal, a.input) }));
+        return mutationPayload(async () => ({ group: await createGroup(repo.groupTree, ctx.principal, a.input) }));
       },
       updateScheduleGroup: (_, a, ctx) => {
         guardMutation(ctx.principal, 'updateScheduleGroup');
-        return mutationPayload(async () => ({ group: await updateScheduleGroup(repo, ctx.principal, a.id, a.input) }));
+        return mutationPayload(async () => ({ group: await updateGroup(repo.groupTree, ctx.principal, a.id, a.input) }));
       },
       deleteScheduleGroup: (_, a, ctx) => {
         guardMutation(ctx.principal, 'deleteScheduleGroup');
-        return mutationPayload(() => deleteScheduleGroup(repo, ctx.principal, a.id));
+        return mutationPayload(() => deleteGroup(repo.groupTree, ctx.principal, a.id));
       },
     },
   };

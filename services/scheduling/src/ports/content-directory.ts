@@ -1,3 +1,4 @@
+import type { TemplateLayout } from '../domain/template-layout.js';
 import type { Principal } from '@pylon/kit';
 
 export type ContentKind = 'playlist' | 'template';
@@ -21,14 +22,8 @@ export interface ManifestPlaylist {
   sources: { id: string; name: string | null; type: string; interval: number | null; media: ManifestMedia | null }[];
 }
 
-export interface ManifestTemplate {
+export interface ManifestTemplate extends TemplateLayout<ManifestPlaylist> {
   kind: 'template';
-  id: string;
-  name: string;
-  width: number | null;
-  height: number | null;
-  orientation: number | null;
-  modules: { id: string; name: string | null; left: number; top: number; width: number; height: number; playlist: ManifestPlaylist | null }[];
 }
 
 /**

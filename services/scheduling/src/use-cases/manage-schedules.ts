@@ -15,7 +15,7 @@ async function checkedRecord(rt: SchedulingRuntime, caller: Principal, input: un
   const { record, expectedVersion } = scheduleFromInput(input);
   const tenant = caller.accountId;
   const [group, playlists, templates, devices, orgOk] = await Promise.all([
-    rt.repo.groupFor(tenant, record.groupId),
+    rt.repo.groupTree.groupFor(tenant, record.groupId),
     record.playlistId ? rt.content.existing(caller, 'playlist', [record.playlistId]) : null,
     record.templateId ? rt.content.existing(caller, 'template', [record.templateId]) : null,
     record.deviceIds.length ? rt.devices.devices(caller, record.deviceIds) : null,

@@ -19,6 +19,7 @@ import { devicePrincipal, type Principal } from '@pylon/kit';
 import { manifestCacheKey } from '../domain/manifest-cache.js';
 import { outlook } from '../domain/resolution.js';
 import type { SchedulePlan } from '../domain/plan.js';
+import { mapTemplateLayout, type TemplateLayout } from '../domain/template-layout.js';
 import type { ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
 import type { Schedule } from '../schedule.repository.js';
 import type { SchedulingRuntime } from '../runtime.js';
@@ -46,14 +47,8 @@ interface PlaylistOut {
   name: string;
   sources: { id: string; name: string | null; type: string; interval: number | null; media: MediaOut | null }[];
 }
-interface TemplateOut {
+interface TemplateOut extends TemplateLayout<PlaylistOut> {
   type: 'template';
-  id: string;
-  name: string;
-  width: number | null;
-  height: number | null;
-  orientation: number | null;
-  modules: { id: string; name: string | null; left: number; top: number; width: number; height: number; playlist: PlaylistOut | null }[];
 }
 
 export interface ManifestEntry {
@@ -100,23 +95,7 @@ const playlistOut = (p: ManifestPlaylist): PlaylistOut => ({
   name: p.name,
   sources: p.sources.map((s) => ({ id: s.id, name: s.name, type: s.type, interval: s.interval, media: mediaOut(s.media) })),
 });
-const templateOut = (t: ManifestTemplate): TemplateOut => ({
-  type: 'template',
-  id: t.id,
-  name: t.name,
-  width: t.width,
-  height: t.height,
-  orientation: t.orientation,
-  modules: t.modules.map((m) => ({
-    id: m.id,
-    name: m.name,
-    left: m.left,
-    top: m.top,
-    width: m.width,
-    height: m.height,
-    playlist: m.playlist ? playlistOut(m.playlist) : null,
-  })),
-});
+const templateOut = (t: ManifestTemplate): TemplateOut => ({ type: 'template', ...mapTemplateLayout(t, playlistOut) });
 
 /** The manifest body without its version, URLs blanked: what the version hashes. */
 const versionOf = (m: Omit<PlayerManifest, 'version'>): string =>

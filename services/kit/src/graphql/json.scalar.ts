@@ -1,9 +1,9 @@
 import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
 
-/** Any JSON value (row data: column key to cell value). */
+/** The JSON scalar of every subgraph: any JSON value, as given (JSON Patch values, event properties, row data). */
 export const JsonScalar = new GraphQLScalarType({
   name: 'JSON',
-  description: 'A JSON value.',
+  description: 'Any JSON value.',
   serialize: (v) => v,
   parseValue: (v) => v,
   parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),

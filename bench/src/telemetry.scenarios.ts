@@ -56,28 +56,57 @@ export async function streamToStore(stream: EventStream, store: AnalyticsStore, 
   return rows / ((performance.now() - start) / 1000);
 }
 
+/**
+ * The load generator: a worker thread (its own core, not the server's event loop) with a keep-alive
+ * `http.Agent` holding one socket per simulated player, and bodies built by joining pre-serialised
+ * pieces around a per-request id prefix (every record keeps a unique client id, but no object is
+ * built or stringified per request). Counts 202s only.
+ */
 const WORKER = `
+const http = require('node:http');
 const { parentPort, workerData } = require('node:worker_threads');
 const { url, keys, seconds, connections, perRequest, warmup, tag } = workerData;
+const target = new URL(url);
+const agent = new http.Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections });
+const paths = keys.map((k) => '/player/' + k + '/playlogs');
+// One request's records as text pieces; the id prefix and the timestamp go between them.
+const recordTail = (k) => '-' + k + '","timestamp":"';
+const tail = '","file_id":"bench-file","duration":10,"type":"image"}';
+function body(prefix, stamp) {
+  let s = '[';
+  for (let k = 0; k < perRequest; k++) s += (k ? ',{"id":"' : '{"id":"') + prefix + recordTail(k) + stamp + tail;
+  return s + ']';
+}
+function post(path, payload) {
+  return new Promise((resolve) => {
+    const req = http.request({ host: target.hostname, port: target.port, path, method: 'POST', agent,
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
+      res.on('data', () => {});
+      res.on('end', () => resolve(res.statusCode));
+      res.on('error', () => resolve(0));
+    });
+    req.on('error', () => resolve(0));
+    req.end(payload);
+  });
+}
 async function run(ms, record, phase) {
   const end = Date.now() + ms;
   let rows = 0, errors = 0, seq = 0; const lat = [];
+  // The timestamp changes once a second: records stay inside the service's time window.
+  let stamp = new Date(Date.now() - 60000).toISOString();
+  const clock = setInterval(() => { stamp = new Date(Date.now() - 60000).toISOString(); }, 1000);
   await Promise.all(Array.from({ length: connections }, async (_, c) => {
     let i = c;
     while (Date.now() < end) {
-      const now = Date.now();
-      const batch = [];
-      for (let k = 0; k < perRequest; k++) batch.push({ id: tag + '-' + phase + '-' + c + '-' + (seq++), timestamp: new Date(now - 60000 + k).toISOString(), file_id: 'bench-file', duration: 10, type: 'image' });
+      const payload = body(tag + '-' + phase + '-' + c + '-' + (seq++), stamp);
       const t = performance.now();
-      try {
-        const r = await fetch(url + '/player/' + keys[i % keys.length] + '/playlogs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) });
-        await r.arrayBuffer();
-        if (r.status === 202) rows += perRequest; else errors++;
-      } catch { errors++; }
+      const status = await post(paths[i % paths.length], payload);
+      if (status === 202) rows += perRequest; else errors++;
       if (record) lat.push(performance.now() - t);
       i += connections;
     }
   }));
+  clearInterval(clock);
   return { rows, errors, lat };
 }
 (async () => {
@@ -85,6 +114,7 @@ async function run(ms, record, phase) {
   const { rows, errors, lat } = await run(seconds * 1000, true, 'm');
   lat.sort((a, b) => a - b);
   const q = (p) => Math.round(lat[Math.min(lat.length - 1, Math.floor(lat.length * p))] ?? 0);
+  agent.destroy();
   parentPort.postMessage({ rowsPerSecond: rows / seconds, requestsPerSecond: lat.length / seconds, p50: q(0.5), p99: q(0.99), errors });
 })();
 `;
@@ -98,13 +128,58 @@ export interface HttpIngestResult {
   errors: number;
 }
 
-/** Play-log rows per second accepted (202) over HTTP at `perRequest` rows per request. */
+/** Rows per second answered 202 over HTTP at `perRequest` rows per request (`path` defaults to the play-log route). */
 export function httpIngestion(o: { url: string; keys: string[]; seconds: number; connections: number; perRequest: number }): Promise<HttpIngestResult> {
   return new Promise((resolve, reject) => {
     const w = new Worker(WORKER, { eval: true, workerData: { ...o, warmup: WARMUP_SECONDS, tag: `bench-http-${o.perRequest}-${Date.now()}` } });
-    w.once('message', (m: Omit<HttpIngestResult, 'name'>) => resolve({ name: `POST /player/{key}/playlogs, ${o.perRequest} row(s) per request`, ...m }));
+    w.once('message', (m: Omit<HttpIngestResult, 'name'>) => {
+      resolve({ name: `POST /player/{key}/playlogs, ${o.perRequest} row(s) per request`, ...m });
+      void w.terminate();
+    });
     w.once('error', reject);
   });
+}
+
+/**
+ * The upper bound of any implementation on this machine: a bare node:http server (on this process's
+ * event loop, like the real one) that reads the body, parses it (`parse`) or not, and answers 202
+ * `{"accepted":N}`, loaded by the same generator.
+ */
+export async function bareCeiling(o: { seconds: number; connections: number; perRequest: number; parse: boolean }): Promise<HttpIngestResult> {
+  const { createServer } = await import('node:http');
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString();
+      const n = o.parse ? (JSON.parse(text) as unknown[]).length : o.perRequest;
+      res.writeHead(202, { 'content-type': 'application/json' });
+      res.end(`{"accepted":${n}}`);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  try {
+    const r = await httpIngestion({ url, keys: ['bare-key-0123456789'], seconds: o.seconds, connections: o.connections, perRequest: o.perRequest });
+    return { ...r, name: `bare node:http server, ${o.perRequest} rows per request${o.parse ? ', JSON.parse' : ''}` };
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+}
+
+/** Starts the consumer (`start`) and waits until its group has no lag left: messages and milliseconds. */
+export async function drain(stream: EventStream, start: () => Promise<void>, limitMs = 600_000): Promise<{ messages: number; ms: number }> {
+  const lag = async () => (await stream.lag()).filter((l) => l.group === 'analytics-ingest').reduce((sum, l) => sum + l.lag, 0);
+  const messages = await lag();
+  const t0 = performance.now();
+  await start();
+  while ((await lag()) > 0) {
+    if (performance.now() - t0 > limitMs) throw new Error(`the consumer did not catch up within ${limitMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { messages, ms: performance.now() - t0 };
 }
 
 /** Milliseconds from a 202 to the row being answered by the store, over `samples` play logs. */

@@ -5,7 +5,7 @@
  * cannot), unknown keys refused and counted per address, and records scoped to the key's account.
  */
 import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
-import { TOPICS, type EventStream, type StreamMessage } from '@pylon/kit';
+import { TOPICS, recordsOf, type EventStream, type StreamMessage } from '@pylon/kit';
 import type { MediaDirectory } from '../src/index.js';
 import { MAX_PLAYER_BATCH } from '../src/domain/player-records.js';
 import { createDevice, principal, startFixture, type Fixture } from './fixtures/subgraph.js';
@@ -40,7 +40,8 @@ beforeAll(async () => {
   f = await startFixture({ stream, media, start: NOW });
   for (const topic of Object.keys(received)) {
     await inner.subscribe(topic, { group: 'test', maxWaitMs: 5 }, async (batch) => {
-      received[topic]!.push(...batch);
+      // One message per held request: its records flattened, one entry each.
+      for (const m of batch) for (const r of recordsOf(m.value)) received[topic]!.push({ ...m, value: r });
     });
   }
   player = await servePlayer(f.sg.runtime, { failurePoints: 5 });

@@ -7,7 +7,10 @@
  *                  buffer, and is retried with backoff. A full buffer spills to the spool.
  *   hold(records)  resolves once the records are durably held: accepted by the stream, or (when
  *                  the stream refuses) fsynced to the spool. Without a spool a refusal rejects with
- *                  UNAVAILABLE before anything was promised (the HTTP edge answers 503).
+ *                  UNAVAILABLE before anything was promised (the HTTP edge answers 503). The records
+ *                  of one hold travel as ONE stream message whose value is their array (a player's
+ *                  request: one log entry, one JSON text, instead of one per record); consumers
+ *                  read every message through `recordsOf`.
  *
  * A record that can be held nowhere (no spool and a full buffer, or the spool's disk failing) is
  * counted in `stats.lost` and logged, one line per record, naming its topic and id. Spooled batches
@@ -45,6 +48,11 @@ export interface PublisherStats {
 }
 
 type Keyed = { id?: string; event_id?: string; account_id: string };
+
+/** The records a telemetry message carries: one record (push, spool), or a held batch's array (hold). */
+export function recordsOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [value];
+}
 
 export class BufferedPublisher<T extends Keyed> {
   readonly stats: PublisherStats = { published: 0, spooled: 0, lost: 0 };
@@ -143,9 +151,11 @@ export class BufferedPublisher<T extends Keyed> {
     this.holding = [];
     if (waiting.length === 0) return;
     const records = waiting.flatMap((w) => w.records);
+    // One message per hold: its records as one array value, keyed by the first one's account.
+    const messages: StreamMessage[] = waiting.map((w) => ({ key: w.records[0]!.account_id, value: w.records }));
     const run = (async () => {
       try {
-        await this.stream.publish(this.topic, this.messages(records));
+        await this.stream.publish(this.topic, messages);
         this.stats.published += records.length;
         this.onStreamWorking();
       } catch (e) {

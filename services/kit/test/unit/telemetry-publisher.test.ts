@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createMemoryStream } from '../../src/adapters/stream.memory.js';
 import type { Logger } from '../../src/logger.js';
 import type { EventStream, StreamMessage } from '../../src/ports/stream.js';
-import { BufferedPublisher } from '../../src/telemetry-publisher.js';
+import { BufferedPublisher, recordsOf } from '../../src/telemetry-publisher.js';
 import { createFileSpool, type Spool } from '../../src/telemetry-spool.js';
 import { waitFor } from '../contract/wait.helpers.js';
 
@@ -36,7 +36,7 @@ async function flakyStream() {
       return inner.publish(topic, messages);
     },
   };
-  const ids = () => got.map((m) => (m.value as Rec).id);
+  const ids = () => got.flatMap((m) => recordsOf(m.value) as Rec[]).map((r) => r.id);
   return { stream, inner, state, got, ids };
 }
 
@@ -148,7 +148,7 @@ describe('hold', () => {
     await expect(p.hold([rec(1), rec(2)])).rejects.toMatchObject({ code: 'UNAVAILABLE', details: { retryAfter: 5 } });
     s.state.down = false;
     await p.hold([rec(3)]);
-    await waitFor(() => s.got.length >= 1, 1_000, 'the held record');
+    await waitFor(() => s.ids().length >= 1, 1_000, 'the held record');
     expect(s.ids()).toEqual(['r3']);
     await p.close();
     await s.inner.close();
@@ -162,7 +162,7 @@ describe('hold', () => {
     await p.hold([rec(1), rec(2)]);
     expect(spooledFiles(dir)).toHaveLength(1);
     s.state.down = false;
-    await waitFor(() => s.got.length >= 2, 3_000, 'republished');
+    await waitFor(() => s.ids().length >= 2, 3_000, 'republished');
     await p.close();
     await s.inner.close();
   });
@@ -192,8 +192,11 @@ describe('hold', () => {
   test('concurrent holds share one publish', async () => {
     const s = await flakyStream();
     const p = new BufferedPublisher<Rec>(s.stream, 't');
-    await Promise.all(Array.from({ length: 20 }, (_, i) => p.hold([rec(i)])));
+    await Promise.all(Array.from({ length: 20 }, (_, i) => p.hold([rec(i), rec(100 + i)])));
     expect(s.state.publishes).toBe(1);
+    // One message per hold, carrying that hold's records.
+    await waitFor(() => s.got.length >= 20, 1_000, 'the held batches');
+    expect(s.got.map((m) => (m.value as Rec[]).map((r) => r.id))).toEqual(Array.from({ length: 20 }, (_, i) => [`r${i}`, `r${100 + i}`]));
     await p.close();
     await s.inner.close();
   });

@@ -12,7 +12,7 @@ import { startAllInOne } from '@pylon/gateway/all-in-one';
 import { allInOneEnv } from '@pylon/gateway/config';
 import { DEMO_ACCOUNT_ID } from '@pylon/gateway/demo';
 import { seedPingDevices } from './devices.scenarios.js';
-import { bareCeiling, drain, httpIngestion, type HttpIngestResult } from './telemetry.scenarios.js';
+import { bareCeiling, drain, httpIngestionMeasured, type HttpIngestResult } from './telemetry.scenarios.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
@@ -34,7 +34,8 @@ const env = loadConfig(allInOneEnv, {
 const n = (x: number) => Math.round(x).toLocaleString('en');
 const line = (h: HttpIngestResult, load: number[]) =>
   console.log(
-    `  ${h.name.padEnd(66)} ${n(h.rowsPerSecond).padStart(9)} rows/s  ${n(h.requestsPerSecond)} req/s, p50 ${h.p50} ms, p99 ${h.p99} ms, ${h.errors} errors  (load ${load.map((l) => l.toFixed(1)).join(' ')})`,
+    `  ${h.name.padEnd(66)} ${n(h.rowsPerSecond).padStart(9)} rows/s  ${n(h.requestsPerSecond)} req/s, p50 ${h.p50} ms, p99 ${h.p99} ms, ${h.errors} errors  (load ${load.map((l) => l.toFixed(1)).join(' ')})` +
+      (h.serverCpuUsPerRequest ? `\n      CPU per request: server ${n(h.serverCpuUsPerRequest)} µs, load generator ${n(h.loadCpuUsPerRequest ?? 0)} µs` : ''),
   );
 console.log(
   `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.versions.node}, ${new Date().toISOString()}, ${seconds} s × ${connections} players`,
@@ -48,12 +49,12 @@ const repo = (app.subgraphs.devices as unknown as { repo: DeviceRepository }).re
 await seedPingDevices(repo, DEMO_ACCOUNT_ID, 1000);
 const keys = Array.from({ length: 1000 }, (_, i) => `bench-ping-${i}`);
 if (!only || only.includes('running')) {
-  const r = await httpIngestion({ url: app.baseUrl, keys, seconds, connections, perRequest: 100 });
+  const r = await httpIngestionMeasured({ url: app.baseUrl, keys, seconds, connections, perRequest: 100 });
   line({ ...r, name: `${r.name}, consumer running` }, loadavg());
 }
 if (!only || only.includes('paused')) {
   await app.telemetry.consumer.pause();
-  const r = await httpIngestion({ url: app.baseUrl, keys, seconds, connections, perRequest: 100 });
+  const r = await httpIngestionMeasured({ url: app.baseUrl, keys, seconds, connections, perRequest: 100 });
   line({ ...r, name: `${r.name}, consumer paused` }, loadavg());
   const drained = await drain(app.telemetry.stream, () => app.telemetry.consumer.resume());
   console.log(`  then the consumer alone: ${n(drained.messages)} held batches in ${(drained.ms / 1000).toFixed(1)} s`);

@@ -64,7 +64,10 @@ export async function streamToStore(stream: EventStream, store: AnalyticsStore, 
  */
 const WORKER = `
 const http = require('node:http');
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort, workerData: threadData } = require('node:worker_threads');
+// In a worker thread, or a child process (data in PYLON_BENCH_LOAD, result on stdout).
+const workerData = threadData ?? JSON.parse(process.env.PYLON_BENCH_LOAD);
+const report = (m) => (parentPort ? parentPort.postMessage(m) : process.stdout.write(JSON.stringify(m), () => process.exit(0)));
 const { url, keys, seconds, connections, perRequest, warmup, tag } = workerData;
 const target = new URL(url);
 const agent = new http.Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections });
@@ -111,11 +114,14 @@ async function run(ms, record, phase) {
 }
 (async () => {
   if (warmup > 0) await run(warmup * 1000, false, 'w');
+  const cpu0 = process.cpuUsage();
   const { rows, errors, lat } = await run(seconds * 1000, true, 'm');
+  const cpu = process.cpuUsage(cpu0);
   lat.sort((a, b) => a - b);
   const q = (p) => Math.round(lat[Math.min(lat.length - 1, Math.floor(lat.length * p))] ?? 0);
   agent.destroy();
-  parentPort.postMessage({ rowsPerSecond: rows / seconds, requestsPerSecond: lat.length / seconds, p50: q(0.5), p99: q(0.99), errors });
+  report({ rowsPerSecond: rows / seconds, requestsPerSecond: lat.length / seconds, p50: q(0.5), p99: q(0.99), errors,
+    loadCpuUsPerRequest: parentPort ? undefined : (cpu.user + cpu.system) / Math.max(1, lat.length) });
 })();
 `;
 
@@ -126,6 +132,42 @@ export interface HttpIngestResult {
   p50: number;
   p99: number;
   errors: number;
+  /** With the load in a child process: CPU microseconds per request of this (the server's) process, and of the load generator's. */
+  serverCpuUsPerRequest?: number;
+  loadCpuUsPerRequest?: number;
+}
+
+/**
+ * The same load from a child process, so this process's CPU time is the server's alone: CPU per
+ * request on each side, which a busy shared machine slows down less than it does throughput.
+ */
+export async function httpIngestionMeasured(o: {
+  url: string;
+  keys: string[];
+  seconds: number;
+  connections: number;
+  perRequest: number;
+}): Promise<HttpIngestResult> {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, ['-e', WORKER], {
+    env: { ...process.env, PYLON_BENCH_LOAD: JSON.stringify({ ...o, warmup: WARMUP_SECONDS, tag: `bench-http-${o.perRequest}-${Date.now()}` }) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  // The server's CPU over the measured part only: sampled after the warm-up, until the child answers.
+  let cpu0: NodeJS.CpuUsage | undefined;
+  const warm = setTimeout(() => (cpu0 = process.cpuUsage()), WARMUP_SECONDS * 1000);
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  const cpu = process.cpuUsage(cpu0);
+  clearTimeout(warm);
+  if (code !== 0) throw new Error(`the load generator exited with ${code}`);
+  const m = JSON.parse(out) as Omit<HttpIngestResult, 'name'>;
+  return {
+    name: `POST /player/{key}/playlogs, ${o.perRequest} row(s) per request`,
+    ...m,
+    serverCpuUsPerRequest: (cpu.user + cpu.system) / Math.max(1, m.requestsPerSecond * o.seconds),
+  };
 }
 
 /** Rows per second answered 202 over HTTP at `perRequest` rows per request (`path` defaults to the play-log route). */
@@ -161,7 +203,7 @@ export async function bareCeiling(o: { seconds: number; connections: number; per
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   try {
-    const r = await httpIngestion({ url, keys: ['bare-key-0123456789'], seconds: o.seconds, connections: o.connections, perRequest: o.perRequest });
+    const r = await httpIngestionMeasured({ url, keys: ['bare-key-0123456789'], seconds: o.seconds, connections: o.connections, perRequest: o.perRequest });
     return { ...r, name: `bare node:http server, ${o.perRequest} rows per request${o.parse ? ', JSON.parse' : ''}` };
   } finally {
     server.closeAllConnections();

@@ -164,7 +164,10 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
       },
       batchJson,
       wrap(async (req, res) => {
-        res.status(202).json(await INGESTERS[kind](rt, res.locals.device, req.body));
+        const result = await INGESTERS[kind](rt, res.locals.device, req.body);
+        // Written directly: res.json would also hash the body for an ETag nobody revalidates.
+        res.status(202).setHeader('Content-Type', 'application/json; charset=utf-8');
+        res.end(JSON.stringify(result));
       }),
     );
   }

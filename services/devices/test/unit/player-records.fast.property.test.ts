@@ -7,7 +7,7 @@
  * and prototype keys) and missing fields.
  */
 import fc from 'fast-check';
-import { PLAYER_RECORD_SCHEMAS, parseBatch } from '../../src/domain/player-records.js';
+import { PLAYER_RECORD_SCHEMAS, isCanonicalIso, isoMillis, parseBatch } from '../../src/domain/player-records.js';
 import { fastRecord } from '../../src/domain/player-records.fast.js';
 
 type Kind = keyof typeof PLAYER_RECORD_SCHEMAS;
@@ -163,4 +163,35 @@ test('a batch: the same ids and errors as before (the fast path is not visible)'
   expect(() => parseBatch('impressions', [{ timestamp: '2026-06-01T11:00:00Z', sensor: 'radar', dwell_time: 1 }], window)).toThrow(
     expect.objectContaining({ details: { field: '[0].sensor' } }),
   );
+});
+
+test('canonical stamps: their own millisecond form, and text order is time order (the window check compares text)', () => {
+  fc.assert(
+    fc.property(
+      fc.date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }),
+      fc.date({ noInvalidDate: true }),
+      (a, b) => {
+        const [x, y] = [a.toISOString(), b.toISOString()];
+        expect(isCanonicalIso(x)).toBe(true);
+        expect(isoMillis(x)).toBe(new Date(Date.parse(x)).toISOString());
+        if (isCanonicalIso(y)) expect(x < y).toBe(a.getTime() < b.getTime());
+      },
+    ),
+    { numRuns: 2000 },
+  );
+  // Other valid forms are converted as before.
+  expect(isoMillis('2026-06-01T12:00:00+02:00')).toBe('2026-06-01T10:00:00.000Z');
+  expect(isoMillis('2026-06-01T12:00:00.123456Z')).toBe('2026-06-01T12:00:00.123Z');
+  expect(isCanonicalIso('2026-06-01T12:00:00.12+0Z')).toBe(false);
+});
+
+test('the time window on canonical and other stamps alike', () => {
+  const window = { now: Date.parse('2026-06-01T12:00:00Z'), maxAgeDays: 1 };
+  const at = (timestamp: string) => [{ timestamp, file_id: 'f', duration: 1, type: 'image' }];
+  for (const ok of ['2026-05-31T12:00:00.000Z', '2026-06-01T12:05:00.000Z', '2026-05-31T14:00:00+02:00', '2026-06-01T14:05:00+02:00'])
+    expect(() => parseBatch('playlogs', at(ok), window)).not.toThrow();
+  for (const old of ['2026-05-31T11:59:59.999Z', '2026-05-31T13:59:59.999+02:00'])
+    expect(() => parseBatch('playlogs', at(old), window)).toThrow('older than 1 days');
+  for (const late of ['2026-06-01T12:05:00.001Z', '2026-06-01T14:05:00.001+02:00'])
+    expect(() => parseBatch('playlogs', at(late), window)).toThrow('5 minutes in the future');
 });

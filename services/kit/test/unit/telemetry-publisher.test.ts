@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { createMemoryStream } from '../../src/adapters/stream.memory.js';
 import type { Logger } from '../../src/logger.js';
 import type { EventStream, StreamMessage } from '../../src/ports/stream.js';
-import { BufferedPublisher, recordsOf } from '../../src/telemetry-publisher.js';
+import { BufferedPublisher, packRecords, recordsOf } from '../../src/telemetry-publisher.js';
+import fc from 'fast-check';
 import { createFileSpool, type Spool } from '../../src/telemetry-spool.js';
 import { waitFor } from '../contract/wait.helpers.js';
 
@@ -196,8 +197,51 @@ describe('hold', () => {
     expect(s.state.publishes).toBe(1);
     // One message per hold, carrying that hold's records.
     await waitFor(() => s.got.length >= 20, 1_000, 'the held batches');
-    expect(s.got.map((m) => (m.value as Rec[]).map((r) => r.id))).toEqual(Array.from({ length: 20 }, (_, i) => [`r${i}`, `r${100 + i}`]));
+    expect(s.got.map((m) => (recordsOf(m.value) as Rec[]).map((r) => r.id))).toEqual(Array.from({ length: 20 }, (_, i) => [`r${i}`, `r${100 + i}`]));
     await p.close();
     await s.inner.close();
+  });
+});
+
+describe('packed batches', () => {
+  const through = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
+  test('recordsOf(pack(records)) is the records, as JSON carries them, whatever the records', () => {
+    const value = fc.oneof(fc.constantFrom('', 'x', 0, 1.5, null, true), fc.string({ maxLength: 6 }), fc.integer());
+    const record = fc.dictionary(
+      fc.constantFrom('id', 'account_id', 'device_id', 'a', 'b', 'constructor', '__proto__'),
+      fc.option(value, { nil: undefined, freq: 20 }),
+      { maxKeys: 5 },
+    );
+    const sameShape = fc
+      .tuple(fc.integer({ min: 1, max: 6 }), fc.array(value, { minLength: 6, maxLength: 6 }))
+      .chain(([n, shared]) =>
+        fc
+          .array(fc.array(value, { minLength: n, maxLength: n }), { minLength: 1, maxLength: 8 })
+          .map((rows) => rows.map((row, j) => Object.fromEntries(row.map((v, i) => [`c${i}`, i % 2 && j % 3 ? shared[i] : v])))),
+      );
+    fc.assert(
+      fc.property(fc.oneof(fc.array(record, { maxLength: 5 }), sameShape), (records) => {
+        const viaJson = through(records) as object[];
+        expect(recordsOf(through(packRecords(records)))).toEqual(viaJson.length ? viaJson : []);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('a request batch is packed: shared fields once, the rest by position', () => {
+    const recs = [1, 2, 3].map((i) => ({ id: `r${i}`, account_id: 'acc', device_id: 'd1', file_name: '', duration: i }));
+    expect(packRecords(recs)).toEqual({
+      packed: 1,
+      columns: ['id', 'account_id', 'device_id', 'file_name', 'duration'],
+      shared: { account_id: 'acc', device_id: 'd1', file_name: '' },
+      rows: [
+        ['r1', 1],
+        ['r2', 2],
+        ['r3', 3],
+      ],
+    });
+    // Different fields or an undefined value: sent as they are.
+    expect(packRecords([{ a: 1 }, { b: 1 }])).toEqual([{ a: 1 }, { b: 1 }]);
+    expect(packRecords([{ a: 1 }, { a: undefined }])).toEqual([{ a: 1 }, { a: undefined }]);
   });
 });

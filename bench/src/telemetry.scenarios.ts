@@ -4,7 +4,9 @@
  *   - stream-to-store: the same rows published to the server's durable LMDB stream and written by
  *     its ingest consumer (as `npm start` runs them), from first publish to last row inserted;
  *   - HTTP ingestion: POST /player/{key}/playlogs at 1 and 100 rows per request (202 = durably held),
- *     load from a worker thread;
+ *     load from a worker thread or a child process (then CPU per request is measured on both sides),
+ *     with the ingest consumer running and paused (acceptance alone), and the consumer's drain time;
+ *   - a bare node:http server reading and parsing the same bodies: the bound of any implementation;
  *   - acknowledged-to-queryable: a 202'd play log until the store answers it, p50/p95.
  */
 import { Worker } from 'node:worker_threads';

@@ -25,9 +25,13 @@ const AGE_SET: ReadonlySet<string> = new Set(AGE_RANGES);
 
 const isObject = (v: unknown): v is Out => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 
+/** What a value check answers for a value it is not sure of (no object per field: this runs per field of every record). */
+const BAD = Symbol('not sure');
+type Check = (v: unknown) => unknown;
+
 /** An optional field: absent is fine; present (even undefined, as zod keeps it) is checked by `inner`. */
 const optional =
-  (inner: (v: unknown) => { ok: boolean; v?: unknown }): Field =>
+  (inner: Check): Field =>
   (raw, out, key) => {
     if (!(key in raw)) return true;
     const v = raw[key];
@@ -36,48 +40,48 @@ const optional =
       return true;
     }
     const r = inner(v);
-    if (r.ok) out[key] = r.v;
-    return r.ok;
+    if (r === BAD) return false;
+    out[key] = r;
+    return true;
   };
 const required =
-  (inner: (v: unknown) => { ok: boolean; v?: unknown }): Field =>
+  (inner: Check): Field =>
   (raw, out, key) => {
     if (!(key in raw)) return false;
     const r = inner(raw[key]);
-    if (r.ok) out[key] = r.v;
-    return r.ok;
+    if (r === BAD) return false;
+    out[key] = r;
+    return true;
   };
 
-const NO = { ok: false };
-const yes = (v: unknown) => ({ ok: true, v });
-const nullable = (inner: (v: unknown) => { ok: boolean; v?: unknown }) => (v: unknown) => (v === null ? yes(null) : inner(v));
+const nullable = (inner: Check) => (v: unknown) => (v === null ? null : inner(v));
 
 /** z.string().trim().min(min).max(max) */
 const trimmed = (min: number, max: number) => (v: unknown) => {
-  if (typeof v !== 'string') return NO;
+  if (typeof v !== 'string') return BAD;
   const t = v.trim();
-  return t.length >= min && t.length <= max ? yes(t) : NO;
+  return t.length >= min && t.length <= max ? t : BAD;
 };
 /** z.string().max(40).datetime({ offset: true }) */
-const timestamp = (v: unknown) => (typeof v === 'string' && v.length <= 40 && DATETIME.test(v) ? yes(v) : NO);
+const timestamp = (v: unknown) => (typeof v === 'string' && v.length <= 40 && DATETIME.test(v) ? v : BAD);
 /** z.number() (finite) within [min, max] */
-const number = (min: number, max: number) => (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max ? yes(v) : NO);
+const number = (min: number, max: number) => (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max ? v : BAD);
 /** The enum after upper/lower-casing a string, as the schemas' preprocess does. */
 const folded = (set: ReadonlySet<string>, fold: (s: string) => string) => (v: unknown) => {
-  if (typeof v !== 'string') return NO;
+  if (typeof v !== 'string') return BAD;
   const f = fold(v);
-  return set.has(f) ? yes(f) : NO;
+  return set.has(f) ? f : BAD;
 };
-const clientId = (v: unknown) => (typeof v === 'string' && CLIENT_ID.test(v) ? yes(v) : NO);
+const clientId = (v: unknown) => (typeof v === 'string' && CLIENT_ID.test(v) ? v : BAD);
 /** z.record(z.string().max(200), z.unknown()): a plain object, copied key by key. */
 const properties = (v: unknown) => {
-  if (!isObject(v)) return NO;
+  if (!isObject(v)) return BAD;
   const copy: Out = {};
   for (const k of Object.keys(v)) {
-    if (k.length > 200 || k === '__proto__') return NO;
+    if (k.length > 200 || k === '__proto__') return BAD;
     copy[k] = v[k];
   }
-  return yes(copy);
+  return copy;
 };
 
 /** Field checks in the schemas' key order (zod's output order). */

@@ -206,30 +206,34 @@ export class BufferedPublisher<T extends Keyed> {
     const waiting = this.holding;
     this.holding = [];
     if (waiting.length === 0) return;
-    const records = waiting.flatMap((w) => w.records);
+    let count = 0;
+    for (const w of waiting) count += w.records.length;
     // One message per hold: its records packed into one value, keyed by the first one's account.
     const messages: StreamMessage[] = waiting.map((w) => ({ key: w.records[0]!.account_id, value: packRecords(w.records) }));
     const run = (async () => {
       try {
         await this.stream.publish(this.topic, messages);
-        this.stats.published += records.length;
+        this.stats.published += count;
         this.onStreamWorking();
       } catch (e) {
         if (!this.opts.spool) {
-          this.opts.logger?.error({ err: e, topic: this.topic, records: records.length }, 'telemetry not held (no spool): the requests are refused with 503');
+          this.opts.logger?.error({ err: e, topic: this.topic, records: count }, 'telemetry not held (no spool): the requests are refused with 503');
           throw new AppError('UNAVAILABLE', 'telemetry could not be stored now; retry', { retryAfter: 5 });
         }
-        this.opts.logger?.warn({ err: e, topic: this.topic, records: records.length }, 'stream refused telemetry; spooled to disk');
+        this.opts.logger?.warn({ err: e, topic: this.topic, records: count }, 'stream refused telemetry; spooled to disk');
         try {
-          await this.opts.spool.write(this.topic, records);
+          await this.opts.spool.write(
+            this.topic,
+            waiting.flatMap((w) => w.records),
+          );
         } catch (spoolError) {
           this.opts.logger?.error(
-            { err: spoolError, topic: this.topic, records: records.length },
+            { err: spoolError, topic: this.topic, records: count },
             'telemetry not held (spool failed): the requests are refused with 503',
           );
           throw new AppError('UNAVAILABLE', 'telemetry could not be stored now; retry', { retryAfter: 5 });
         }
-        this.stats.spooled += records.length;
+        this.stats.spooled += count;
         this.spoolPending = true;
         this.scheduleRetry();
       }

@@ -25,6 +25,7 @@ import { recordPing } from '../use-cases/record-ping.js';
 import { storeSnap } from '../use-cases/snaps.js';
 import { trackEvent } from '../use-cases/track-event.js';
 import { INGESTERS } from '../use-cases/ingest-player-records.js';
+import { batchBody } from './batch-body.js';
 
 type Handler = (req: Request, res: Response) => Promise<void>;
 
@@ -88,7 +89,7 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
   const pingJson = express.json({ limit: Math.ceil(rt.settings.maxSnapBytes * 1.4) + 64_000 });
   const smallJson = express.json({ limit: 64_000 });
   // A full batch (MAX_PLAYER_BATCH records) of plain records fits well within this.
-  const batchJson = express.json({ limit: 1_000_000 });
+  const batchJson = batchBody(1_000_000, express.json({ limit: 1_000_000 }));
   const jpeg = express.raw({ type: () => true, limit: rt.settings.maxSnapBytes });
 
   const wrap = (h: Handler) => (req: Request, res: Response, next: NextFunction) => {

@@ -125,7 +125,7 @@ describe('validation', () => {
   });
 
   test('bodies read as body-parser read them: JSON only, compressed and chunked bodies too', async () => {
-    const send = async (body: BodyInit, headers: Record<string, string>) => {
+    const send = async (body: string | Uint8Array | ReadableStream, headers: Record<string, string>) => {
       const res = await fetch(`${player.url}/player/${key}/playlogs`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
       return { status: res.status, body: (await res.json()) as Json };
     };

@@ -9,8 +9,9 @@
  *                  the stream refuses) fsynced to the spool. Without a spool a refusal rejects with
  *                  UNAVAILABLE before anything was promised (the HTTP edge answers 503). The records
  *                  of one hold travel as ONE stream message (a player's request: one log entry, one
- *                  JSON text, instead of one per record), packed (`packRecords`); consumers read
- *                  every message through `recordsOf`.
+ *                  JSON text, instead of one per record; a hold larger than `maxRecordsPerMessage`
+ *                  as several), packed (`packRecords`); consumers read every message through
+ *                  `recordsOf`.
  *
  * A record that can be held nowhere (no spool and a full buffer, or the spool's disk failing) is
  * counted in `stats.lost` and logged, one line per record, naming its topic and id. Spooled batches
@@ -36,6 +37,11 @@ export interface PublisherOptions {
   retryBaseMs?: number;
   /** Largest retry delay. Default 30 s. */
   retryMaxMs?: number;
+  /**
+   * Records of one `hold` per stream message; a larger hold is split. Default 250: a message stays
+   * below Kafka's default 1 MB limit for records of up to 4 KB of JSON.
+   */
+  maxRecordsPerMessage?: number;
 }
 
 export interface PublisherStats {
@@ -208,8 +214,14 @@ export class BufferedPublisher<T extends Keyed> {
     if (waiting.length === 0) return;
     let count = 0;
     for (const w of waiting) count += w.records.length;
-    // One message per hold: its records packed into one value, keyed by the first one's account.
-    const messages: StreamMessage[] = waiting.map((w) => ({ key: w.records[0]!.account_id, value: packRecords(w.records) }));
+    // One message per hold (or per slice of a large one): its records packed into one value, keyed by the first one's account.
+    const per = this.opts.maxRecordsPerMessage ?? 250;
+    const messages: StreamMessage[] = [];
+    for (const w of waiting)
+      for (let i = 0; i < w.records.length; i += per) {
+        const slice = w.records.length <= per ? w.records : w.records.slice(i, i + per);
+        messages.push({ key: slice[0]!.account_id, value: packRecords(slice) });
+      }
     const run = (async () => {
       try {
         await this.stream.publish(this.topic, messages);

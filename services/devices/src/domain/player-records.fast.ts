@@ -1,9 +1,9 @@
 /**
  * The hot path of player ingestion (100s of records per request, 1000s of requests per second):
  * a hand-written check of ONE record against the same rules as the zod schemas of
- * player-records.ts, about 20 times cheaper than zod.
+ * player-records.ts, about 3 times cheaper than zod (0.6 against 1.9 µs per play log measured here).
  *
- * Contract (proved by test/player-records.fast.test.ts, a property test against the schemas):
+ * Contract (proved by test/unit/player-records.fast.property.test.ts, a property test against the schemas):
  * it answers either the exact value zod would produce (same keys, same order, same trimming and
  * case folding) or `undefined`, which means "not sure" and sends the record through zod, whose
  * error names the field as before. So it can never accept what zod refuses, never change an

@@ -228,6 +228,17 @@ describe('packed batches', () => {
     );
   });
 
+  test('a hold larger than maxRecordsPerMessage is split into several messages, in order', async () => {
+    const s = await flakyStream();
+    const p = new BufferedPublisher<Rec>(s.stream, 't', { maxRecordsPerMessage: 4 });
+    await p.hold(Array.from({ length: 10 }, (_, i) => rec(i)));
+    await waitFor(() => s.got.length >= 3, 1_000, 'three messages');
+    expect(s.got.map((m) => recordsOf(m.value).length)).toEqual([4, 4, 2]);
+    expect(s.ids()).toEqual(Array.from({ length: 10 }, (_, i) => `r${i}`));
+    await p.close();
+    await s.inner.close();
+  });
+
   test('a request batch is packed: shared fields once, the rest by position', () => {
     const recs = [1, 2, 3].map((i) => ({ id: `r${i}`, account_id: 'acc', device_id: 'd1', file_name: '', duration: i }));
     expect(packRecords(recs)).toEqual({

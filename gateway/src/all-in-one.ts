@@ -31,7 +31,15 @@ import {
 } from '@pylon/kit';
 import { createBackends, createRateLimiter } from '@pylon/composition/backends';
 import { createPushEventProducer } from '@pylon/composition/push-events';
-import { createAnalyticsSubgraph, createReportsHttp, registerReportExportJob, replayDeadLetters, startIngest, type ReportDirectory } from '@pylon/analytics';
+import {
+  createAnalyticsSubgraph,
+  createReportsHttp,
+  registerReportExportJob,
+  replayDeadLetters,
+  startIngest,
+  type IngestOptions,
+  type ReportDirectory,
+} from '@pylon/analytics';
 import { createContentSubgraph, createMediaHttp, playerContent } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
 import { createDataTablesHttp, createDataTablesSubgraph } from '@pylon/datatables';
@@ -76,10 +84,16 @@ export interface AllInOne {
   analytics: AnalyticsStore;
   logger: Logger;
   /** The telemetry path's backends (benchmarks and loss tests measure the pipeline through them). */
-  telemetry: { stream: EventStream; analytics: AnalyticsStore };
+  telemetry: { stream: EventStream; analytics: AnalyticsStore; consumer: TelemetryConsumer };
   /** Graceful stop: readiness off, servers drained, stores closed in reverse order. */
   close(): Promise<void>;
   servers: Server[];
+}
+
+/** The in-process ingest consumer, stopped and started again (it resumes at its group's committed offsets). */
+export interface TelemetryConsumer {
+  pause(): Promise<void>;
+  resume(): Promise<void>;
 }
 
 const listen = (app: import('express').Express, port: number, host: string) =>
@@ -103,7 +117,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   const analytics = backends.analytics!;
   const cache = backends.cache!;
   // The telemetry consumer in-process (its own root when distributed: analytics/src/ingest.main.ts).
-  const ingest = await startIngest({
+  const ingestOptions: IngestOptions = {
     stream: backends.stream!,
     analytics,
     logger,
@@ -119,7 +133,22 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
         push?.publisher,
       ],
     }),
-  });
+  };
+  let ingest = await startIngest(ingestOptions);
+  // Benchmarks pause it to measure what the HTTP edge accepts on its own (readiness fails meanwhile).
+  let ingestPaused = false;
+  const consumer: TelemetryConsumer = {
+    async pause() {
+      if (ingestPaused) return;
+      ingestPaused = true;
+      await ingest.close();
+    },
+    async resume() {
+      if (!ingestPaused) return;
+      ingest = await startIngest(ingestOptions);
+      ingestPaused = false;
+    },
+  };
   backends.checks.consumer = () => ingest.check();
   if (env.INGEST_REPLAY_DEAD_LETTERS) await replayDeadLetters({ stream: backends.stream!, analytics, logger });
   // Push events (webhooks, live stream): every subgraph produces them through one durable publisher.
@@ -387,7 +416,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     subgraphs,
     analytics,
     logger,
-    telemetry: { stream: backends.stream!, analytics },
+    telemetry: { stream: backends.stream!, analytics, consumer },
     servers,
     async close() {
       if (closed) return;

@@ -117,7 +117,8 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
     ...(deps.stream
       ? {
           pings: new BufferedPublisher<PingLogRecord>(deps.stream, TOPICS.pings, publishing),
-          events: new BufferedPublisher<EventLogRecord>(deps.stream, TOPICS.events, publishing),
+          // An event's properties may hold 16 KiB: 50 per message stay below Kafka's 1 MB default.
+          events: new BufferedPublisher<EventLogRecord>(deps.stream, TOPICS.events, { ...publishing, maxRecordsPerMessage: 50 }),
           plays: new BufferedPublisher<PlayLogRecord>(deps.stream, TOPICS.plays, publishing),
           impressions: new BufferedPublisher<ImpressionRecord>(deps.stream, TOPICS.impressions, publishing),
         }

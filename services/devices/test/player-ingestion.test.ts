@@ -5,7 +5,7 @@
  * cannot), unknown keys refused and counted per address, and records scoped to the key's account.
  */
 import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
-import { TOPICS, type EventStream, type StreamMessage } from '@pylon/kit';
+import { TOPICS, recordsOf, type EventStream, type StreamMessage } from '@pylon/kit';
 import type { MediaDirectory } from '../src/index.js';
 import { MAX_PLAYER_BATCH } from '../src/domain/player-records.js';
 import { createDevice, principal, startFixture, type Fixture } from './fixtures/subgraph.js';
@@ -40,7 +40,8 @@ beforeAll(async () => {
   f = await startFixture({ stream, media, start: NOW });
   for (const topic of Object.keys(received)) {
     await inner.subscribe(topic, { group: 'test', maxWaitMs: 5 }, async (batch) => {
-      received[topic]!.push(...batch);
+      // One message per held request: its records flattened, one entry each.
+      for (const m of batch) for (const r of recordsOf(m.value)) received[topic]!.push({ ...m, value: r });
     });
   }
   player = await servePlayer(f.sg.runtime, { failurePoints: 5 });
@@ -121,6 +122,35 @@ describe('validation', () => {
     expect((await post(key, 'playlogs', [play({ timestamp: at(4 * 60_000) })])).status).toBe(202);
     expect((await post(key, 'playlogs', [play({ timestamp: at(-89 * 86_400_000) })])).status).toBe(202);
     await values(TOPICS.plays, 2);
+  });
+
+  test('bodies read as body-parser read them: JSON only, compressed and chunked bodies too', async () => {
+    const send = async (body: string | Uint8Array | ReadableStream, headers: Record<string, string>) => {
+      const res = await fetch(`${player.url}/player/${key}/playlogs`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+      return { status: res.status, body: (await res.json()) as Json };
+    };
+    const json = { 'content-type': 'application/json' };
+    // Not an object or array at the top, not JSON at all, empty: the same answers as before.
+    expect(await send('"a string"', json)).toMatchObject({ status: 400, body: { error: { code: 'BAD_USER_INPUT', message: 'the body is not valid JSON' } } });
+    expect(await send('[{"a":', json)).toMatchObject({ status: 400, body: { error: { message: 'the body is not valid JSON' } } });
+    expect(await send('', json)).toMatchObject({ status: 400, body: { error: { field: 'body' } } });
+    // A byte-order mark, a charset, surrounding white space: accepted.
+    const batch = JSON.stringify([play({ id: 'bom-1' })]);
+    expect((await send('\ufeff' + batch, json)).status).toBe(202);
+    expect((await send(` ${batch} `, { 'content-type': 'application/json; charset=utf-8' })).status).toBe(202);
+    // gzip and chunked bodies go through express.json, as before.
+    const { gzipSync } = await import('node:zlib');
+    expect((await send(gzipSync(JSON.stringify([play({ id: 'gz-1' })])), { ...json, 'content-encoding': 'gzip' })).status).toBe(202);
+    const chunked = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(JSON.stringify([play({ id: 'chunk-1' })])));
+        c.close();
+      },
+    });
+    expect((await send(chunked, json)).status).toBe(202);
+    // Another media type is not parsed: the body is not an array.
+    expect(await send(batch, { 'content-type': 'text/plain' })).toMatchObject({ status: 400, body: { error: { field: 'body' } } });
+    expect((await values(TOPICS.plays, 4)).map((r) => r.id).sort()).toEqual(['bom-1', 'bom-1', 'chunk-1', 'gz-1']);
   });
 
   test('a body over 1 MB is 413', async () => {

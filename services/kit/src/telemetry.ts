@@ -103,6 +103,6 @@ export interface AuditEventRecord {
   interface: string;
 }
 
-export { BufferedPublisher, type PublisherOptions, type PublisherStats } from './telemetry-publisher.js';
+export { BufferedPublisher, packRecords, recordsOf, type PackedRecords, type PublisherOptions, type PublisherStats } from './telemetry-publisher.js';
 export { createFileSpool, type Spool, type SpooledBatch } from './telemetry-spool.js';
 export { telemetryMetrics, type TelemetryMetrics } from './telemetry-metrics.js';

@@ -2,7 +2,9 @@
  * The analytics ingest: ONE consumer (one group) over every telemetry topic, inserting each batch
  * into its topic's table, plus the dead-letter topic into `dead_letters`.
  *
- * - Batches are large: up to `maxBatchSize` messages or `maxWaitMs`, whichever first.
+ * - Batches are large: up to `maxBatchSize` messages or `maxWaitMs`, whichever first. A message
+ *   carries one record or a player request's batch (`recordsOf`); inserts hold at most
+ *   `maxRowsPerInsert` rows.
  * - Offsets advance only after the insert succeeded, and rows carry event ids in
  *   ReplacingMergeTree tables, so a redelivered batch collapses: at-least-once delivery,
  *   exactly-once results under FINAL.
@@ -18,6 +20,7 @@ import {
   DEAD_LETTER_TOPIC,
   TOPIC_TABLES,
   TransientError,
+  recordsOf,
   type AnalyticsStore,
   type DeadLetter,
   type EventStream,
@@ -44,6 +47,8 @@ export interface IngestOptions {
   maxWaitMs?: number;
   /** Failed inserts of a batch (store up) before its messages go one by one to the dead letter. Default 5. */
   maxAttempts?: number;
+  /** Rows per store insert (a batch of messages holding whole player requests may carry more). Default 50 000. */
+  maxRowsPerInsert?: number;
   metrics?: TelemetryMetrics;
 }
 
@@ -52,6 +57,7 @@ const isRow = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 export async function startIngest(deps: IngestOptions): Promise<Ingest> {
   const group = deps.group ?? 'analytics-ingest';
   const batching = { group, maxBatchSize: deps.maxBatchSize ?? 5000, maxWaitMs: deps.maxWaitMs ?? 500 };
+  const maxRows = deps.maxRowsPerInsert ?? 50_000;
   let closed = false;
 
   /** Inserts, telling a store that is down (transient: wait) from one that refuses the rows. */
@@ -80,11 +86,13 @@ export async function startIngest(deps: IngestOptions): Promise<Ingest> {
       const topic = batch[0]?.topic as Topic | undefined;
       if (!topic) return;
       const table = TOPIC_TABLES[topic];
-      deps.metrics?.in.inc({ topic }, batch.length);
-      const rows = batch.map((m) => m.value);
+      // A message holds one record (push) or a player request's batch (hold).
+      const rows = batch.flatMap((m) => recordsOf(m.value));
+      deps.metrics?.in.inc({ topic }, rows.length);
       const bad = rows.findIndex((r) => !isRow(r));
-      if (bad >= 0) throw new AppError('BAD_USER_INPUT', `message ${bad} of the batch is not a record`);
-      await insert(table, topic, rows as Record<string, unknown>[]);
+      if (bad >= 0) throw new AppError('BAD_USER_INPUT', `record ${bad} of the batch is not a record`);
+      // Bounded inserts: a backlog of held batches (100s of records per message) is split.
+      for (let i = 0; i < rows.length; i += maxRows) await insert(table, topic, rows.slice(i, i + maxRows) as Record<string, unknown>[]);
     },
   );
 

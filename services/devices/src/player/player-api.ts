@@ -25,6 +25,7 @@ import { recordPing } from '../use-cases/record-ping.js';
 import { storeSnap } from '../use-cases/snaps.js';
 import { trackEvent } from '../use-cases/track-event.js';
 import { INGESTERS } from '../use-cases/ingest-player-records.js';
+import { batchBody } from './batch-body.js';
 
 type Handler = (req: Request, res: Response) => Promise<void>;
 
@@ -87,7 +88,7 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
   const pingJson = express.json({ limit: Math.ceil(rt.settings.maxSnapBytes * 1.4) + 64_000 });
   const smallJson = express.json({ limit: 64_000 });
   // A full batch (MAX_PLAYER_BATCH records) of plain records fits well within this.
-  const batchJson = express.json({ limit: 1_000_000 });
+  const batchJson = batchBody(1_000_000, express.json({ limit: 1_000_000 }));
   const jpeg = express.raw({ type: () => true, limit: rt.settings.maxSnapBytes });
 
   const wrap = (h: Handler) => (req: Request, res: Response, next: NextFunction) => {
@@ -163,7 +164,10 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
       },
       batchJson,
       wrap(async (req, res) => {
-        res.status(202).json(await INGESTERS[kind](rt, res.locals.device, req.body));
+        const result = await INGESTERS[kind](rt, res.locals.device, req.body);
+        // Written directly: res.json would also hash the body for an ETag nobody revalidates.
+        res.status(202).setHeader('Content-Type', 'application/json; charset=utf-8');
+        res.end(JSON.stringify(result));
       }),
     );
   }

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { createMemoryStream } from '../../src/adapters/stream.memory.js';
 import type { Logger } from '../../src/logger.js';
 import type { EventStream, StreamMessage } from '../../src/ports/stream.js';
-import { BufferedPublisher } from '../../src/telemetry-publisher.js';
+import { BufferedPublisher, packRecords, recordsOf } from '../../src/telemetry-publisher.js';
+import fc from 'fast-check';
 import { createFileSpool, type Spool } from '../../src/telemetry-spool.js';
 import { waitFor } from '../contract/wait.helpers.js';
 
@@ -36,7 +37,7 @@ async function flakyStream() {
       return inner.publish(topic, messages);
     },
   };
-  const ids = () => got.map((m) => (m.value as Rec).id);
+  const ids = () => got.flatMap((m) => recordsOf(m.value) as Rec[]).map((r) => r.id);
   return { stream, inner, state, got, ids };
 }
 
@@ -148,7 +149,7 @@ describe('hold', () => {
     await expect(p.hold([rec(1), rec(2)])).rejects.toMatchObject({ code: 'UNAVAILABLE', details: { retryAfter: 5 } });
     s.state.down = false;
     await p.hold([rec(3)]);
-    await waitFor(() => s.got.length >= 1, 1_000, 'the held record');
+    await waitFor(() => s.ids().length >= 1, 1_000, 'the held record');
     expect(s.ids()).toEqual(['r3']);
     await p.close();
     await s.inner.close();
@@ -162,7 +163,7 @@ describe('hold', () => {
     await p.hold([rec(1), rec(2)]);
     expect(spooledFiles(dir)).toHaveLength(1);
     s.state.down = false;
-    await waitFor(() => s.got.length >= 2, 3_000, 'republished');
+    await waitFor(() => s.ids().length >= 2, 3_000, 'republished');
     await p.close();
     await s.inner.close();
   });
@@ -192,9 +193,66 @@ describe('hold', () => {
   test('concurrent holds share one publish', async () => {
     const s = await flakyStream();
     const p = new BufferedPublisher<Rec>(s.stream, 't');
-    await Promise.all(Array.from({ length: 20 }, (_, i) => p.hold([rec(i)])));
+    await Promise.all(Array.from({ length: 20 }, (_, i) => p.hold([rec(i), rec(100 + i)])));
     expect(s.state.publishes).toBe(1);
+    // One message per hold, carrying that hold's records.
+    await waitFor(() => s.got.length >= 20, 1_000, 'the held batches');
+    expect(s.got.map((m) => (recordsOf(m.value) as Rec[]).map((r) => r.id))).toEqual(Array.from({ length: 20 }, (_, i) => [`r${i}`, `r${100 + i}`]));
     await p.close();
     await s.inner.close();
+  });
+});
+
+describe('packed batches', () => {
+  const through = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
+  test('recordsOf(pack(records)) is the records, as JSON carries them, whatever the records', () => {
+    const value = fc.oneof(fc.constantFrom('', 'x', 0, 1.5, null, true), fc.string({ maxLength: 6 }), fc.integer());
+    const record = fc.dictionary(
+      fc.constantFrom('id', 'account_id', 'device_id', 'a', 'b', 'constructor', '__proto__'),
+      fc.option(value, { nil: undefined, freq: 20 }),
+      { maxKeys: 5 },
+    );
+    const sameShape = fc
+      .tuple(fc.integer({ min: 1, max: 6 }), fc.array(value, { minLength: 6, maxLength: 6 }))
+      .chain(([n, shared]) =>
+        fc
+          .array(fc.array(value, { minLength: n, maxLength: n }), { minLength: 1, maxLength: 8 })
+          .map((rows) => rows.map((row, j) => Object.fromEntries(row.map((v, i) => [`c${i}`, i % 2 && j % 3 ? shared[i] : v])))),
+      );
+    fc.assert(
+      fc.property(fc.oneof(fc.array(record, { maxLength: 5 }), sameShape), (records) => {
+        const viaJson = through(records) as object[];
+        expect(recordsOf(through(packRecords(records)))).toEqual(viaJson.length ? viaJson : []);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('a hold larger than maxRecordsPerMessage is split into several messages, in order', async () => {
+    const s = await flakyStream();
+    const p = new BufferedPublisher<Rec>(s.stream, 't', { maxRecordsPerMessage: 4 });
+    await p.hold(Array.from({ length: 10 }, (_, i) => rec(i)));
+    await waitFor(() => s.got.length >= 3, 1_000, 'three messages');
+    expect(s.got.map((m) => recordsOf(m.value).length)).toEqual([4, 4, 2]);
+    expect(s.ids()).toEqual(Array.from({ length: 10 }, (_, i) => `r${i}`));
+    await p.close();
+    await s.inner.close();
+  });
+
+  test('a request batch is packed: shared fields once, the rest by position', () => {
+    const recs = [1, 2, 3].map((i) => ({ id: `r${i}`, account_id: 'acc', device_id: 'd1', file_name: '', duration: i }));
+    expect(packRecords(recs)).toEqual({
+      packed: 1,
+      columns: ['id', 'account_id', 'device_id', 'file_name', 'duration'],
+      shared: { account_id: 'acc', device_id: 'd1', file_name: '' },
+      rows: [
+        ['r1', 1],
+        ['r2', 2],
+        ['r3', 3],
+      ],
+    });
+    // Different fields or an undefined value: sent as they are.
+    expect(packRecords([{ a: 1 }, { b: 1 }])).toEqual([{ a: 1 }, { b: 1 }]);
+    expect(packRecords([{ a: 1 }, { a: undefined }])).toEqual([{ a: 1 }, { a: undefined }]);
   });
 });

@@ -476,6 +476,18 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'GraphQL Mutation.createDevice': gqlNothing('mutation($g: String) { createDevice(input: { name: "B on A group", groupId: $g }) { success } }', (i) => ({
     g: i.deviceGroup,
   })),
+  // A live pairing code (a /play screen's), claimed by B onto A's group, then re-paired onto A's device: both refused.
+  'GraphQL Mutation.claimDevice': async (c) => {
+    const code = async () =>
+      (
+        (await (await fetch(`${c.base}/player/pairings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as {
+          code: string;
+        }
+      ).code;
+    const q = 'mutation($c: String!, $g: String, $d: String) { claimDevice(code: $c, name: "B on A", groupId: $g, deviceId: $d) { success } }';
+    nothing(await c.gql(q, { c: await code(), g: c.ids.deviceGroup }));
+    nothing(await c.gql(q, { c: await code(), d: c.ids.device }));
+  },
   'GraphQL Mutation.updateDevice': gqlNothing(
     'mutation($d: ID!, $g: String, $o: String) { a: updateDevice(id: $d, input: { name: "B was here" }) { success } }',
     (i) => ({ d: i.device }),

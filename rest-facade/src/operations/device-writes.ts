@@ -82,3 +82,12 @@ export const patchDevice = patchOp({
 });
 
 export const deleteDevice = deleteOp({ root: 'deleteDevice' });
+
+/** POST /devices/claim: the code a /play screen shows becomes a device (or re-pairs one); 201 with it. */
+export const claimDevice = createOp({
+  root: 'claimDevice',
+  record: 'device',
+  flat: true,
+  body: { fields: { code: 'code', name: 'name', group_id: 'groupId', timezone: 'timeZone', device_id: 'deviceId' } },
+  toRest,
+});

@@ -8,7 +8,7 @@ import { getAccount, listOrganizations, updateAccount } from './account.js';
 import { ANALYTICS_OPERATIONS } from './analytics.js';
 import { getAuditEvent, listAuditEvents } from './audit-events.js';
 import { getDevice, listDevices } from './devices.js';
-import { createDevice, deleteDevice, patchDevice, updateDevice } from './device-writes.js';
+import { claimDevice, createDevice, deleteDevice, patchDevice, updateDevice } from './device-writes.js';
 import { createDeviceGroup, deleteDeviceGroup, listDeviceGroups, updateDeviceGroup } from './device-groups.js';
 import {
   getDevicePingData,
@@ -90,6 +90,7 @@ export const REST_OPERATIONS: Readonly<Record<string, RestOperation>> = {
   getDevice,
   // Devices issue: device writes, groups, commands, events, ping data, screenshots, alerts.
   createDevice,
+  claimDevice,
   updateDevice,
   patchDevice,
   deleteDevice,

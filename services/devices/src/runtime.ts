@@ -28,6 +28,7 @@ import type { ManifestSource } from './ports/manifest-source.js';
 import type { MediaDirectory } from './ports/media-directory.js';
 import type { OrganizationDirectory } from './ports/organization-directory.js';
 import { DeviceRepository } from './device.repository.js';
+import { PairingRepository } from './pairing.repository.js';
 import { CommandWakeups } from './use-cases/command-wakeups.js';
 import { sweepOnce, type SweepReport } from './use-cases/sweep.js';
 
@@ -61,7 +62,11 @@ export interface DevicesRuntime {
   repo: DeviceRepository;
   commands: CommandRepository;
   alerts: AlertRepository;
+  /** Pending pairing requests of screens opened at /play without a key. */
+  pairings: PairingRepository;
   organizations: OrganizationDirectory;
+  /** Shared counters (pairing rate limits); without it they are per process. */
+  cache?: Cache;
   wakeups: CommandWakeups;
   settings: DevicesSettings;
   now: () => number;
@@ -92,6 +97,8 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
     repo: new DeviceRepository(deps.documents),
     commands: new CommandRepository(deps.documents),
     alerts: new AlertRepository(deps.documents),
+    pairings: new PairingRepository(deps.documents),
+    ...(deps.cache ? { cache: deps.cache } : {}),
     organizations: deps.organizations,
     wakeups: new CommandWakeups(deps.pubsub, logger),
     settings,

@@ -427,6 +427,14 @@ export type LocationSortInput = {
  */
 export type Mutation = {
   __typename?: 'Mutation';
+  /**
+   * Pairs a screen opened at /play: the 6-character code it shows (case and dashes ignored; single
+   * use, 10 minutes) becomes a new device with this name, group (one of the account's) and IANA time
+   * zone, or, with deviceId, is bound to that existing device, whose configuration is kept. The
+   * screen then receives the registration key on its next poll. Unknown codes are counted per account
+   * (RATE_LIMITED past 10 in 10 minutes). Policy: Devices_Edit.
+   */
+  claimDevice?: Maybe<DevicePayload>;
   /** Creates an alert rule and applies it to every device at once. Policy: Devices_Edit (and Alerts_View). */
   createAlertRule?: Maybe<AlertRulePayload>;
   /** Registers a device; the answer carries its registrationKey (the player's credential). Policy: Devices_Edit. */
@@ -467,6 +475,20 @@ export type Mutation = {
   updateDevice?: Maybe<DevicePayload>;
   /** Renames and/or moves a group (parentId omitted: stays where it is). Policy: Devices_Edit. */
   updateDeviceGroup?: Maybe<DeviceGroupPayload>;
+};
+
+
+/**
+ * Every mutation answers with success and error (and errorCode / errorField naming the stable code
+ * and the input field at fault) instead of failing the request for expected problems: unknown ids,
+ * invalid input, conflicts. Missing policies fail the request (FORBIDDEN).
+ */
+export type MutationClaimDeviceArgs = {
+  code: Scalars['String']['input'];
+  deviceId?: InputMaybe<Scalars['String']['input']>;
+  groupId?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  timeZone?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1226,6 +1248,7 @@ export type LocationResolvers<ContextType = SubgraphContext, ParentType extends 
 };
 
 export type MutationResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  claimDevice?: Resolver<Maybe<ResolversTypes['DevicePayload']>, ParentType, ContextType, RequireFields<MutationClaimDeviceArgs, 'code'>>;
   createAlertRule?: Resolver<Maybe<ResolversTypes['AlertRulePayload']>, ParentType, ContextType, RequireFields<MutationCreateAlertRuleArgs, 'input'>>;
   createDevice?: Resolver<Maybe<ResolversTypes['DevicePayload']>, ParentType, ContextType, RequireFields<MutationCreateDeviceArgs, 'input'>>;
   createDeviceGroup?: Resolver<Maybe<ResolversTypes['DeviceGroupPayload']>, ParentType, ContextType, RequireFields<MutationCreateDeviceGroupArgs, 'input'>>;

@@ -10,6 +10,8 @@
  *   POST /player/{registrationKey}/track                         { session_id, event_name, properties }
  *   GET  /player/{registrationKey}/manifest                      what to play now and next (ETag / If-None-Match: 304)
  *   POST /player/{registrationKey}/playlogs|events|impressions   a batch of records; 202 once durably held
+ *   POST /player/pairings                                        a screen without a key: { code, secret, expires_at } (rate-limited per address)
+ *   GET  /player/pairings/{secret}                               { status: pending } until claimed, then { status: claimed, registration_key }
  *
  * Errors: { "error": { "code", "message", "field"?, "request_id"? } } with the kit's statuses; an
  * unknown, malformed or deleted key is always the same 401. Like API keys at the edge, failed keys
@@ -21,6 +23,7 @@ import { AppError, httpStatus, isAppError, type ErrorCode, type RateLimitDecisio
 import type { DevicesRuntime } from '../runtime.js';
 import { ackCommand } from '../use-cases/ack-command.js';
 import { authenticatePlayer, badPlayerKey } from '../use-cases/player-auth.js';
+import { pollPairing, requestPairing } from '../use-cases/pairing.js';
 import { recordPing } from '../use-cases/record-ping.js';
 import { storeSnap } from '../use-cases/snaps.js';
 import { trackEvent } from '../use-cases/track-event.js';
@@ -77,6 +80,20 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
       return { allowed: true, remaining: 0 };
     }
   };
+
+  // Pairing (no key yet): before the key routes, which would read "pairings" as a key.
+  router.post('/player/pairings', express.json({ limit: 4_000 }), (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
+    requestPairing(rt, req.body, req.ip ?? 'unknown')
+      .then((started) => res.status(201).json(started))
+      .catch(next);
+  });
+  router.get('/player/pairings/:secret', (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
+    pollPairing(rt, String(req.params.secret))
+      .then((poll) => res.json(poll))
+      .catch(next);
+  });
 
   // An address over its failed-key budget is refused before its key is even looked up.
   router.use('/player/:registrationKey', (req: Request, _res: Response, next: NextFunction) => {

@@ -122,6 +122,7 @@ export const MUTATION_RULES = {
   deleteTemplateGroup: 'Templates_Delete',
   // Device management (devices subgraph; REST device, group, track and alert endpoints).
   createDevice: 'Devices_Edit',
+  claimDevice: 'Devices_Edit',
   updateDevice: 'Devices_Edit',
   patchDevice: 'Devices_Edit',
   deleteDevice: 'Devices_Delete',

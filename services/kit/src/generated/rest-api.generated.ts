@@ -261,6 +261,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/devices/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pair a screen by the code it shows.
+         * @description A browser opened at /play without a key shows a 6-character pairing code (valid 10 minutes,
+         *     single use). Claiming it registers a device with this name, group and time zone (or, with
+         *     `device_id`, binds the screen to that existing device, whose configuration is kept); the
+         *     screen receives its registration key on its next poll. The code's case and dashes are
+         *     ignored. An unknown or expired code is a 404 naming `code`; past 10 of them in 10 minutes the
+         *     account gets 429. `group_id` and `device_id` must be the caller's account's. Policy: Devices_Edit.
+         */
+        post: operations["claimDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/devices/commands": {
         parameters: {
             query?: never;
@@ -2077,6 +2102,18 @@ export interface components {
             /** @description graphql, rest, legacy or oauth. */
             interface?: string;
         };
+        /** @description A pairing code a screen shows, and the device it becomes. */
+        DeviceClaim: {
+            /** @description The code on the screen (6 characters; case, spaces and dashes ignored). */
+            code: string;
+            /** @description The new device's name (default "Screen <code>"); ignored with device_id. */
+            name?: string | null;
+            group_id?: string | null;
+            /** @description IANA time zone name, e.g. Europe/Amsterdam. */
+            timezone?: string | null;
+            /** @description Re-pair this existing device (its configuration is kept). */
+            device_id?: string | null;
+        };
         /** @description A device to register. Only these properties; anything else is refused. */
         DeviceCreate: {
             name: string;
@@ -3788,6 +3825,36 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    claimDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceClaim"];
+            };
+        };
+        responses: {
+            /** @description The paired device, with its registration_key. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Device"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

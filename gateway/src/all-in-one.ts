@@ -45,6 +45,7 @@ import { startSimulator, type Simulator } from './simulator.js';
 import { startFleet, type Fleet } from './fleet/fleet-simulator.js';
 import { createAccessLayer } from './access.js';
 import { createApiDocs } from './docs/api-docs.routes.js';
+import { createPlayerWeb } from './player-web/player-web.routes.js';
 import { credentialsFrom } from './edge-auth.js';
 import { createGateway, type Gateway } from './gateway.js';
 import { createHttpApp } from './http-app.js';
@@ -245,6 +246,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     oauth: access.oauth.handler,
     trustProxy: env.TRUST_PROXY,
     docs,
+    player: createPlayerWeb({ logger }),
     metrics,
     publicSdl: introspectionEnabled(env),
   });

@@ -30,7 +30,7 @@ import { createBackends, createRateLimiter } from '@pylon/composition/backends';
 import { createAnalyticsSubgraph, createReportsHttp, replayDeadLetters, startIngest, type ReportDirectory } from '@pylon/analytics';
 import { createContentSubgraph, createMediaHttp, playerContent } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
-import { createDataTablesHttp, createDataTablesSubgraph } from '@pylon/datatables';
+import { createDataTablesHttp, createDataTablesSubgraph, playerRows } from '@pylon/datatables';
 import { cachedMediaDirectory, createDevicesSubgraph, createPlayerApi, type ManifestSource } from '@pylon/devices';
 import { devicesOptions, playerFailureLimit } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
@@ -112,7 +112,11 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   const tokens = new InternalTokens(internalSecret);
 
   // Player manifests: the devices service authenticates the key, scheduling resolves (in-process here).
-  const late: { scheduling?: SchedulingRuntime; content?: ReturnType<typeof createContentSubgraph> } = {};
+  const late: {
+    scheduling?: SchedulingRuntime;
+    content?: ReturnType<typeof createContentSubgraph>;
+    datatables?: ReturnType<typeof createDataTablesSubgraph>;
+  } = {};
   // Where players and feed readers fetch files: the configured public base, else this server (known once it listens).
   const files: { baseUrl?: string } = {};
   const publicBase = () => env.MEDIA_PUBLIC_BASE_URL || files.baseUrl || `http://${env.HOST}:${env.PORT}`;
@@ -141,6 +145,13 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     stream: backends.stream!,
     ...(backends.spool ? { spool: backends.spool } : {}),
     manifests,
+    // Menu-board rows for the web player: datatables' runtime, as the device's account.
+    dataTables: {
+      rows: async (device, tableId) => {
+        if (!late.datatables) throw new Error('datatables is not started yet');
+        return playerRows(late.datatables.runtime, device, tableId);
+      },
+    },
     // Play logs keep the media file's name: content's repository answers, scoped to the device's account.
     media: cachedMediaDirectory({
       names: async (accountId, ids) => {
@@ -163,6 +174,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   // Heavy work (large imports) runs as jobs, their state in the documents store (kit jobs.ts).
   const jobs = new JobRunner(documents, jobSettingsFrom(env), logger);
   const datatables = createDataTablesSubgraph({ documents, tokens, cache, logger, jobs, maxTableRows: env.DATATABLE_MAX_ROWS });
+  late.datatables = datatables;
   // In-process: the other subgraphs' repositories answer, each scoped to the caller's account.
   const scheduling = createSchedulingSubgraph({
     documents,

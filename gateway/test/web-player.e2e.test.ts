@@ -328,6 +328,47 @@ browserTest(
 );
 
 browserTest(
+  'a data-table module renders the rows as a menu board, and a row edit changes it on screen',
+  async () => {
+    const t = await gql(
+      `mutation { createDataTable(input: { name: "Menu", columns: [
+        { name: "Dish", key: "dish", type: TEXT, required: true }, { name: "Price", key: "price", type: NUMBER }, { name: "Code", key: "code", type: HIDDEN }] }) {
+        success error table { id } } }`,
+    );
+    expect(t.createDataTable.success).toBe(true);
+    const tableId = t.createDataTable.table.id;
+    const row = async (data: Json) =>
+      (await gql('mutation($i: CreateDataTableRowInput!) { createDataTableRow(input: $i) { success error row { id } } }', { i: { tableId, data } }))
+        .createDataTableRow.row.id as string;
+    const soup = await row({ dish: 'Tomato soup', price: 4.5, code: 'secret-1' });
+    await row({ dish: 'Bread', price: 2 });
+    const tpl = await gql(
+      `mutation($p: String, $d: String) { createTemplate(input: { name: "Menu board", width: 1600, height: 900, modules: [
+        { name: "menu", left: 0, top: 0, width: 1000, height: 900, dataTableId: $d },
+        { name: "picture", left: 1000, top: 0, width: 600, height: 900, playlistId: $p }] }) { success error template { id } } }`,
+      { p: playlists.green, d: tableId },
+    );
+    expect(tpl.createTemplate.success).toBe(true);
+    await schedule({ templateId: tpl.createTemplate.template.id });
+    const menu = () =>
+      screen.evaluate(`(() => { const t = document.querySelector('.scene:last-child .table'); return t ? t.innerText : ''; })()`) as Promise<string>;
+    await until('the menu board', async () => (await menu()).includes('Tomato soup'), 30_000, 200);
+    const shown = await menu();
+    expect(shown).toContain('Bread');
+    expect(shown).toContain('4.5');
+    expect(shown).not.toContain('secret-1'); // HIDDEN columns stay off screen
+    const edited = Date.now();
+    const u = await gql('mutation($i: UpdateDataTableRowInput!) { updateDataTableRow(input: $i) { success error } }', {
+      i: { tableId, rowId: soup, data: { dish: 'Pumpkin soup', price: 5 } },
+    });
+    expect(u.updateDataTableRow.success).toBe(true);
+    await until('the edited row on screen', async () => (await menu()).includes('Pumpkin soup'), 10_000, 50);
+    console.log(`data-table edit to glass: ${Date.now() - edited} ms`);
+  },
+  90_000,
+);
+
+browserTest(
   'a reboot command reloads the page, which plays again, and is acknowledged',
   async () => {
     await schedule({ playlistId: playlists.green });

@@ -11,6 +11,7 @@ import {
   type Subgraph,
 } from '@pylon/kit';
 import type { DeviceRepository } from './device.repository.js';
+import type { DataTableSource } from './ports/data-table-source.js';
 import type { ManifestSource } from './ports/manifest-source.js';
 import type { MediaDirectory } from './ports/media-directory.js';
 import type { OrganizationDirectory } from './ports/organization-directory.js';
@@ -39,6 +40,8 @@ export interface DevicesDeps {
   manifests?: ManifestSource;
   /** Media file names for play logs (content's, in-process or over HTTP). */
   media?: MediaDirectory;
+  /** Data-table rows for the web player's menu-board modules (datatables', in-process in the all-in-one). */
+  dataTables?: DataTableSource;
   /** Everything else tunable (command TTL, sweep period, snap cap, long-poll cap). */
   settings?: Partial<Omit<DevicesSettings, 'onlineWindowSeconds'>>;
 }
@@ -58,6 +61,7 @@ export function createDevicesSubgraph(deps: DevicesDeps): DevicesSubgraph {
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.manifests ? { manifests: deps.manifests } : {}),
     ...(deps.media ? { media: deps.media } : {}),
+    ...(deps.dataTables ? { dataTables: deps.dataTables } : {}),
     ...(deps.now ? { now: deps.now } : {}),
     settings: { ...deps.settings, onlineWindowSeconds: deps.onlineWindowSeconds },
   });

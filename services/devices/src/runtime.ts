@@ -24,6 +24,7 @@ import {
 import { AlertRepository } from './alert.repository.js';
 import { DEFAULT_SETTINGS, type DevicesSettings } from './domain/settings.js';
 import { CommandRepository } from './command.repository.js';
+import type { DataTableSource } from './ports/data-table-source.js';
 import type { ManifestSource } from './ports/manifest-source.js';
 import type { MediaDirectory } from './ports/media-directory.js';
 import type { OrganizationDirectory } from './ports/organization-directory.js';
@@ -54,6 +55,8 @@ export interface DevicesRuntimeDeps {
   manifests?: ManifestSource;
   /** Media file names for play logs (content's); without it every file id is kept as unknown. */
   media?: MediaDirectory;
+  /** Data-table rows for menu-board modules; without it GET /player/{key}/datatables/{id}/rows is a 503. */
+  dataTables?: DataTableSource;
   now?: () => number;
   settings: Partial<DevicesSettings> & Pick<DevicesSettings, 'onlineWindowSeconds'>;
 }
@@ -74,6 +77,7 @@ export interface DevicesRuntime {
   blobs?: BlobStore;
   manifests?: ManifestSource;
   media?: MediaDirectory;
+  dataTables?: DataTableSource;
   /** Announces devices whose manifests a change alters (time zone), over the pub/sub port. */
   devicesChanged?(accountId: string, deviceIds: string[], how?: { deleted: boolean }): Promise<void>;
   pings?: BufferedPublisher<PingLogRecord>;
@@ -107,6 +111,7 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
     ...(deps.blobs ? { blobs: deps.blobs } : {}),
     ...(deps.manifests ? { manifests: deps.manifests } : {}),
     ...(deps.media ? { media: deps.media } : {}),
+    ...(deps.dataTables ? { dataTables: deps.dataTables } : {}),
     ...(deps.pubsub
       ? {
           devicesChanged: (accountId: string, deviceIds: string[], how?: { deleted: boolean }) =>

@@ -33,6 +33,15 @@ export class PlayerApi {
     }).catch(() => undefined);
   }
 
+  async tableRows(tableId, etag) {
+    const res = await fetch(`${this.base}/datatables/${encodeURIComponent(tableId)}/rows`, {
+      headers: etag ? { 'If-None-Match': etag } : {},
+      cache: 'no-store',
+    });
+    if (res.status !== 200) return { status: res.status };
+    return { status: 200, etag: res.headers.get('etag'), body: await res.json() };
+  }
+
   async playlogs(records) {
     const res = await fetch(`${this.base}/playlogs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(records) });
     return res.status;

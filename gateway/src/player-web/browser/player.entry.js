@@ -86,6 +86,7 @@ class Player {
     store.set('pylon.player.install', this.install);
     this.switchTimer = null;
     this.stage = new Stage($('stage'), {
+      api: this.api,
       onPlayed: (p) => this.played(p),
       onProblem: (m) => {
         this.problems.push(m);

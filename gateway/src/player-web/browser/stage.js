@@ -1,8 +1,10 @@
 // The stage: what the manifest's entry shows, laid out on the screen. A playlist fills the screen;
 // a template keeps its aspect ratio (letterboxed), is turned by its orientation (0 landscape,
 // 1 portrait, 2 landscape reversed, 3 portrait reversed) and places each module as a zone at its
-// left/top/width/height in template pixels. A new scene is built over the old one, which stays
+// left/top/width/height in template pixels (a module with a data table and no playlist shows the
+// table's rows: a menu board). A new scene is built over the old one, which stays
 // until the new scene's zones show their first items, so switching content shows no black frame.
+import { TableZone } from './table-zone.js';
 import { Zone } from './zone.js';
 
 const SWITCH_TIMEOUT_MS = 10_000;
@@ -106,7 +108,7 @@ export class Stage {
       z.dataset.module = m.name || m.id;
       Object.assign(z.style, { left: `${m.left}px`, top: `${m.top}px`, width: `${m.width}px`, height: `${m.height}px` });
       el.appendChild(z);
-      scene.zones.push(new Zone(z, m.playlist, zoneCtx(m.id)));
+      scene.zones.push(m.data_table_id && !m.playlist ? new TableZone(z, m.data_table_id, zoneCtx(m.id)) : new Zone(z, m.playlist, zoneCtx(m.id)));
     }
     return scene;
   }

@@ -10,6 +10,7 @@
  *   POST /player/{registrationKey}/track                         { session_id, event_name, properties }
  *   GET  /player/{registrationKey}/manifest                      what to play now and next (ETag / If-None-Match: 304)
  *   POST /player/{registrationKey}/playlogs|events|impressions   a batch of records; 202 once durably held
+ *   GET  /player/{registrationKey}/datatables/{tableId}/rows     a menu board's rows (ETag / If-None-Match: 304)
  *   POST /player/pairings                                        a screen without a key: { code, secret, expires_at } (rate-limited per address)
  *   GET  /player/pairings/{secret}                               { status: pending } until claimed, then { status: claimed, registration_key }
  *
@@ -194,6 +195,24 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
       const answer = await rt.manifests.manifest({ accountId: device.accountId, id: device.id });
       if (!answer) throw badPlayerKey(); // deleted in between
       // Revalidate every time (the body names signed addresses), but a match costs no body.
+      res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('ETag', answer.etag);
+      const match = req.get('if-none-match');
+      if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === answer.etag)) {
+        res.status(304).end();
+        return;
+      }
+      res.json(answer.body);
+    }),
+  );
+
+  router.get(
+    '/player/:registrationKey/datatables/:tableId/rows',
+    wrap(async (req, res) => {
+      const device = await authenticatePlayer(rt, key(req));
+      if (!rt.dataTables) throw new AppError('UNAVAILABLE', 'data-table rows are not served to players by this deployment');
+      const answer = await rt.dataTables.rows({ accountId: device.accountId, id: device.id }, String(req.params.tableId).slice(0, 200));
+      if (!answer) throw new AppError('NOT_FOUND', 'the account has no such data table', { field: 'tableId' });
       res.setHeader('Cache-Control', 'no-cache');
       res.setHeader('ETag', answer.etag);
       const match = req.get('if-none-match');

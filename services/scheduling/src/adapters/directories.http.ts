@@ -87,6 +87,7 @@ export function createHttpContentDirectory(t: Target): ContentDirectory {
             width: m.width,
             height: m.height,
             playlist: m.playlist ? playlistOf(m.playlist) : null,
+            dataTableId: m.dataTableId ?? null,
           })),
         });
       }
@@ -112,13 +113,22 @@ interface RemoteTemplate {
   width: number | null;
   height: number | null;
   orientation: number | null;
-  modules: { id: string; name: string | null; left: number; top: number; width: number; height: number; playlist: RemotePlaylist | null }[];
+  modules: {
+    id: string;
+    name: string | null;
+    left: number;
+    top: number;
+    width: number;
+    height: number;
+    playlist: RemotePlaylist | null;
+    dataTableId?: string | null;
+  }[];
 }
 
 const PLAYLIST_FIELDS = 'id name sources { id name type interval media { id name mimeType fileUrl fileSize sha512 } }';
 const PLAYER_CONTENT_QUERY = `query($p: [String], $pl: Int, $t: [String], $tl: Int) {
   playlist(where: { id: { in: $p } }, limit: $pl) { ${PLAYLIST_FIELDS} }
-  template(where: { id: { in: $t } }, limit: $tl) { id name width height orientation modules { id name left top width height playlist { ${PLAYLIST_FIELDS} } } }
+  template(where: { id: { in: $t } }, limit: $tl) { id name width height orientation modules { id name left top width height dataTableId playlist { ${PLAYLIST_FIELDS} } } }
 }`;
 
 const playlistOf = (p: RemotePlaylist): ManifestPlaylist => ({

@@ -28,7 +28,17 @@ export interface ManifestTemplate {
   width: number | null;
   height: number | null;
   orientation: number | null;
-  modules: { id: string; name: string | null; left: number; top: number; width: number; height: number; playlist: ManifestPlaylist | null }[];
+  modules: {
+    id: string;
+    name: string | null;
+    left: number;
+    top: number;
+    width: number;
+    height: number;
+    playlist: ManifestPlaylist | null;
+    /** A data table the module shows (the web player reads its rows through the player API). */
+    dataTableId: string | null;
+  }[];
 }
 
 /**

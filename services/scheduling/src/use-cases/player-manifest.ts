@@ -53,7 +53,17 @@ interface TemplateOut {
   width: number | null;
   height: number | null;
   orientation: number | null;
-  modules: { id: string; name: string | null; left: number; top: number; width: number; height: number; playlist: PlaylistOut | null }[];
+  modules: {
+    id: string;
+    name: string | null;
+    left: number;
+    top: number;
+    width: number;
+    height: number;
+    playlist: PlaylistOut | null;
+    /** Rows at GET /player/{registrationKey}/datatables/{id}/rows. */
+    data_table_id: string | null;
+  }[];
 }
 
 export interface ManifestEntry {
@@ -115,6 +125,7 @@ const templateOut = (t: ManifestTemplate): TemplateOut => ({
     width: m.width,
     height: m.height,
     playlist: m.playlist ? playlistOut(m.playlist) : null,
+    data_table_id: m.dataTableId ?? null,
   })),
 });
 

@@ -285,6 +285,14 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'REST POST /player/{registrationKey}/impressions': credentialScoped('POST', (k) => `/player/${k}/impressions`, '[]'),
   // The key is the credential: any key but the device's own is the same 401 (no account's manifest leaks).
   'REST GET /player/{registrationKey}/manifest': (c) => status(fetch(`${c.base}/player/not-a-key-of-any-device-0123/manifest`), 401),
+  // Rows are read as the key's device's account: an unknown key is 401, and B's own screen asking for a table that is not B's gets 404.
+  'REST GET /player/{registrationKey}/datatables/{tableId}/rows': async (c) => {
+    await status(fetch(`${c.base}/player/not-a-key-of-any-device-0123/datatables/${NO_PUBLIC_WRITE}/rows`), 401);
+    const b = (await (await c.rest('/devices', { method: 'POST', body: JSON.stringify({ name: 'B screen for rows' }) })).json()) as {
+      registration_key: string;
+    };
+    await status(fetch(`${c.base}/player/${b.registration_key}/datatables/${NO_PUBLIC_WRITE}/rows`), 404);
+  },
 
   // ---- REST content (A's demo media, playlists, templates and groups)
   'REST GET /media': async (c) => {

@@ -284,6 +284,40 @@ browserTest(
   600_000,
 );
 
+// Memory over a loop of 2-second items (WEB_PLAYER_SOAK_MINUTES, default 0: skipped; the benchmark runs 10):
+// the JS heap after a forced GC at the end must be within 10% of the heap after the first minute.
+(Number(process.env.WEB_PLAYER_SOAK_MINUTES ?? 0) > 0 ? browserTest : test.skip)(
+  'soak: no heap growth over a loop of 2-second items',
+  async () => {
+    const minutes = Number(process.env.WEB_PLAYER_SOAK_MINUTES);
+    const both = (await gql('mutation { createPlaylist(input: { name: "Soak" }) { playlist { id } } }')).createPlaylist.playlist.id as string;
+    for (const f of [media.red, media.green])
+      await gql('mutation($p: ID!, $f: ID!) { addPlaylistSource(input: { playlistId: $p, fileId: $f, interval: 2 }) { success } }', { p: both, f });
+    await schedule({ playlistId: both });
+    const cdp = await context.newCDPSession(screen);
+    await cdp.send('Performance.enable');
+    const heap = async () => {
+      await cdp.send('HeapProfiler.collectGarbage');
+      const m = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+      const v = (n: string) => m.metrics.find((x) => x.name === n)?.value ?? 0;
+      return { heap: v('JSHeapUsedSize'), nodes: v('Nodes'), cpu: v('TaskDuration') };
+    };
+    await new Promise((r) => setTimeout(r, 60_000));
+    const first = await heap();
+    const started = Date.now();
+    await new Promise((r) => setTimeout(r, (minutes - 1) * 60_000));
+    const last = await heap();
+    const cpuShare = (last.cpu - first.cpu) / ((Date.now() - started) / 1000);
+    console.log(
+      `soak ${minutes} min of 2 s items: heap ${(first.heap / 1e6).toFixed(2)} MB after 1 min, ${(last.heap / 1e6).toFixed(2)} MB at the end ` +
+        `(${(((last.heap - first.heap) / first.heap) * 100).toFixed(1)}%); DOM nodes ${first.nodes} -> ${last.nodes}; page main-thread CPU ${(cpuShare * 100).toFixed(1)}%`,
+    );
+    expect(last.heap).toBeLessThan(first.heap * 1.1);
+    await cdp.detach();
+  },
+  3_600_000,
+);
+
 browserTest(
   'a template with two zones shows both, laid out as it defines',
   async () => {

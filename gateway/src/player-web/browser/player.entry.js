@@ -15,6 +15,8 @@ const NAME_STORAGE = 'pylon.player.name';
 const VOLUME_STORAGE = 'pylon.player.volume';
 const PING_WAIT_SECONDS = 25;
 const FLUSH_EVERY_MS = 10_000;
+const QUIET_HOUR = 3;
+const QUIET_RELOAD_AFTER_MS = 20 * 3600_000;
 const $ = (id) => document.getElementById(id);
 const bootedAt = performance.now();
 
@@ -104,6 +106,13 @@ class Player {
     await this.refreshManifest();
     void this.pingLoop();
     setInterval(() => void this.queue.flush().then(() => this.showCounts()), FLUSH_EVERY_MS);
+    // Tabs that run for weeks degrade (leaks in media pipelines, fragmentation): reload softly once a
+    // day at a quiet hour, after the play logs are sent; the page, manifest and files come from the cache.
+    setInterval(() => {
+      if (performance.now() - bootedAt > QUIET_RELOAD_AFTER_MS && new Date().getHours() === QUIET_HOUR) {
+        void this.queue.flush().finally(() => location.reload());
+      }
+    }, 60_000);
   }
 
   showCounts() {

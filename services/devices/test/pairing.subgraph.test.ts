@@ -63,6 +63,21 @@ test('a code is 6 characters of the unambiguous alphabet; the screen polls pendi
   expect((await http.ping(p.body.registration_key)).status).toBe(200);
 });
 
+test('pairingRequest shows the waiting screen before the claim, and nothing once claimed', async () => {
+  const r = await requestCode({ user_agent: 'Mozilla/5.0 (SMART-TV)', width: 3840, height: 2160 });
+  const q = 'query($c: String!) { pairingRequest(code: $c) { code expiresAt userAgent screenWidth screenHeight } }';
+  const seen = await f.run(q, { c: r.body.code.toLowerCase() });
+  expect(seen.data!.pairingRequest).toEqual({
+    code: r.body.code,
+    expiresAt: r.body.expires_at,
+    userAgent: 'Mozilla/5.0 (SMART-TV)',
+    screenWidth: 3840,
+    screenHeight: 2160,
+  });
+  expect((await claim({ code: r.body.code, name: 'Seen first' })).data!.claimDevice.success).toBe(true);
+  expect((await f.run(q, { c: r.body.code })).data!.pairingRequest).toBeNull();
+});
+
 test('a code pairs once: a second claim is refused and creates nothing', async () => {
   const r = await requestCode();
   expect((await claim({ code: r.body.code, name: 'First' })).data!.claimDevice.success).toBe(true);

@@ -664,6 +664,17 @@ export type MutationPayload = {
   success: Scalars['Boolean']['output'];
 };
 
+/** A screen opened at /play that waits to be paired (pairingRequest); what it says of itself is not verified. */
+export type PairingRequest = {
+  __typename?: 'PairingRequest';
+  code: Scalars['String']['output'];
+  /** ISO 8601. */
+  expiresAt: Scalars['String']['output'];
+  screenHeight?: Maybe<Scalars['Int']['output']>;
+  screenWidth?: Maybe<Scalars['Int']['output']>;
+  userAgent?: Maybe<Scalars['String']['output']>;
+};
+
 /** The latest heartbeat and health figures a device reported. */
 export type PingData = {
   __typename?: 'PingData';
@@ -739,6 +750,12 @@ export type Query = {
   deviceGroups?: Maybe<Array<DeviceGroup>>;
   /** Display commands configured for the account (seeded with the known commands on first use). Policy: Devices_View. */
   displayCommands?: Maybe<Array<DisplayCommand>>;
+  /**
+   * The screen waiting with this pairing code (a /play screen's), to check before claimDevice: what it
+   * reported of itself and when the code expires; null when no screen waits with it. A miss counts
+   * against the account's budget of unknown codes, like a failed claim. Policy: Devices_Edit.
+   */
+  pairingRequest?: Maybe<PairingRequest>;
 };
 
 
@@ -778,6 +795,11 @@ export type QueryDeviceCommandsArgs = {
 
 export type QueryDeviceGroupsArgs = {
   tree?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type QueryPairingRequestArgs = {
+  code: Scalars['String']['input'];
 };
 
 export type SendDeviceCommandPayload = MutationPayload & {
@@ -997,6 +1019,7 @@ export type ResolversTypes = {
   LocationSortInput: LocationSortInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   MutationPayload: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['MutationPayload']>;
+  PairingRequest: ResolverTypeWrapper<PairingRequest>;
   PingData: ResolverTypeWrapper<PingData>;
   PingDataFilterInput: PingDataFilterInput;
   PingDataSortInput: PingDataSortInput;
@@ -1057,6 +1080,7 @@ export type ResolversParentTypes = {
   LocationSortInput: LocationSortInput;
   Mutation: Record<PropertyKey, never>;
   MutationPayload: ResolversInterfaceTypes<ResolversParentTypes>['MutationPayload'];
+  PairingRequest: PairingRequest;
   PingData: PingData;
   PingDataFilterInput: PingDataFilterInput;
   PingDataSortInput: PingDataSortInput;
@@ -1270,6 +1294,14 @@ export type MutationPayloadResolvers<ContextType = SubgraphContext, ParentType e
   __resolveType: TypeResolveFn<'AlertPayload' | 'AlertRulePayload' | 'DeleteAlertRulePayload' | 'DeleteDeviceGroupPayload' | 'DeleteDevicePayload' | 'DeviceGroupPayload' | 'DevicePayload' | 'SendDeviceCommandPayload' | 'TrackDeviceEventPayload', ParentType, ContextType>;
 };
 
+export type PairingRequestResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PairingRequest'] = ResolversParentTypes['PairingRequest']> = {
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  screenHeight?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  screenWidth?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  userAgent?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type PingDataResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PingData'] = ResolversParentTypes['PingData']> = {
   bytesReceived?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   cpuTemperature?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
@@ -1299,6 +1331,7 @@ export type QueryResolvers<ContextType = SubgraphContext, ParentType extends Res
   deviceCommands?: Resolver<Maybe<Array<ResolversTypes['DeviceCommand']>>, ParentType, ContextType, RequireFields<QueryDeviceCommandsArgs, 'deviceId'>>;
   deviceGroups?: Resolver<Maybe<Array<ResolversTypes['DeviceGroup']>>, ParentType, ContextType, Partial<QueryDeviceGroupsArgs>>;
   displayCommands?: Resolver<Maybe<Array<ResolversTypes['DisplayCommand']>>, ParentType, ContextType>;
+  pairingRequest?: Resolver<Maybe<ResolversTypes['PairingRequest']>, ParentType, ContextType, RequireFields<QueryPairingRequestArgs, 'code'>>;
 };
 
 export type SendDeviceCommandPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['SendDeviceCommandPayload'] = ResolversParentTypes['SendDeviceCommandPayload']> = {
@@ -1347,6 +1380,7 @@ export type Resolvers<ContextType = SubgraphContext> = {
   Location?: LocationResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   MutationPayload?: MutationPayloadResolvers<ContextType>;
+  PairingRequest?: PairingRequestResolvers<ContextType>;
   PingData?: PingDataResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   SendDeviceCommandPayload?: SendDeviceCommandPayloadResolvers<ContextType>;

@@ -95,6 +95,23 @@ export async function pollPairing(rt: PairingDeps, secret: string): Promise<Pair
   return { status: 'pending', code: p.code, expires_at: p.expiresAt };
 }
 
+/** The screen waiting with this code, for the operator to check before claiming; a miss counts like a failed claim. */
+export async function pairingRequest(
+  rt: PairingDeps,
+  principal: Principal,
+  input: string,
+): Promise<{ code: string; expiresAt: string; userAgent: string | null; screenWidth: number | null; screenHeight: number | null } | null> {
+  const failures = `pairing:claim-failures:${principal.accountId}`;
+  if ((await hits(rt, failures)) >= PAIRING_CLAIM_FAILURES_PER_WINDOW) throw rateLimited('unknown pairing codes');
+  const code = normalizePairingCode(input);
+  const p = code ? await rt.pairings.byCode(code) : null;
+  if (!p || p.status !== 'pending' || p.expiresAt <= iso(rt.now())) {
+    await hit(rt, failures);
+    return null;
+  }
+  return { code: p.code, expiresAt: p.expiresAt, userAgent: p.screen.userAgent, screenWidth: p.screen.width, screenHeight: p.screen.height };
+}
+
 export interface ClaimInput {
   code: string;
   name?: string | null;

@@ -13,6 +13,7 @@ import type { Principal } from './principal.js';
 export const QUERY_RULES = {
   // devices
   device: 'Devices_View',
+  pairingRequest: 'Devices_Edit',
   deviceGroups: 'Devices_View',
   displayCommands: 'Devices_View',
   deviceCommands: 'Devices_View',

@@ -428,6 +428,40 @@ browserTest(
 );
 
 browserTest(
+  'valid_until: a window ending at the next minute switches the screen to `next` on time, without waiting for a ping',
+  async () => {
+    await schedule({ playlistId: playlists.green });
+    // The device's zone (claimed with Europe/Amsterdam): a red window from this minute to a minute boundary 20+ s away.
+    const hhmm = (t: number) =>
+      new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Amsterdam', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(t);
+    let boundary = Math.ceil(Date.now() / 60_000) * 60_000;
+    if (boundary - Date.now() < 20_000) boundary += 60_000;
+    const end = hhmm(boundary) === '00:00' ? '24:00' : hhmm(boundary);
+    const r = await gql('mutation($i: ScheduleInput!) { createSchedule(input: $i) { success error schedule { id } } }', {
+      i: {
+        name: 'Red window',
+        type: 'PLAYLIST',
+        playlistId: playlists.red,
+        deviceIds: [device.id],
+        priority: 'HIGHEST',
+        startTime: hhmm(Date.now()),
+        endTime: end,
+      },
+    });
+    expect(r.createSchedule.success).toBe(true);
+    await until('red in its window', async () => isRed((await colours([[0.5, 0.5]]))[0]!), 15_000);
+    const m = (await (await fetch(`${baseUrl}/player/${device.registration_key}/manifest`)).json()) as Json;
+    expect(Date.parse(m.valid_until)).toBe(boundary);
+    await until('green after the window', async () => isGreen((await colours([[0.5, 0.5]]))[0]!), boundary - Date.now() + 15_000, 50);
+    const late = Date.now() - boundary;
+    console.log(`valid_until switch: ${late} ms after the boundary`);
+    expect(late).toBeLessThan(1500);
+    await gql('mutation($id: ID!) { deleteSchedule(id: $id) { success } }', { id: r.createSchedule.schedule.id });
+  },
+  150_000,
+);
+
+browserTest(
   'a reboot command reloads the page, which plays again, and is acknowledged',
   async () => {
     await schedule({ playlistId: playlists.green });

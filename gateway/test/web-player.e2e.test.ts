@@ -93,13 +93,13 @@ async function playlist(name: string, fileId: string, interval: number): Promise
   return id;
 }
 /** Points the screen's one schedule at a playlist or template. */
-async function schedule(content: { playlistId?: string; templateId?: string }): Promise<void> {
+async function schedule(content: { playlistId?: string; templateId?: string }, priority = 'HIGHEST'): Promise<void> {
   const input = {
     name: 'Web player',
     type: content.templateId ? 'TEMPLATE' : 'PLAYLIST',
     ...content,
     deviceIds: [device.id],
-    priority: 'HIGHEST',
+    priority,
   };
   if (!scheduleId) {
     const r = await gql('mutation($i: ScheduleInput!) { createSchedule(input: $i) { success error schedule { id } } }', { i: input });
@@ -430,7 +430,8 @@ browserTest(
 browserTest(
   'valid_until: a window ending at the next minute switches the screen to `next` on time, without waiting for a ping',
   async () => {
-    await schedule({ playlistId: playlists.green });
+    // Below the red window's priority, so the window wins whatever the modification times.
+    await schedule({ playlistId: playlists.green }, 'HIGH');
     // The device's zone (claimed with Europe/Amsterdam): a red window from this minute to a minute boundary 20+ s away.
     const hhmm = (t: number) =>
       new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Amsterdam', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(t);

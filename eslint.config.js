@@ -69,7 +69,39 @@ export default defineConfig(
   // Tests read untyped JSON responses; `any` there is the honest type.
   { files: ['**/test/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: commonJsGlobals }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
-  { files: ['**/*.js'], ignores: ['gateway/src/docs/browser/**'], languageOptions: { globals: nodeGlobals } },
+  { files: ['**/*.js'], ignores: ['gateway/src/docs/browser/**', 'gateway/src/player-web/browser/**'], languageOptions: { globals: nodeGlobals } },
+  // The web player (ES modules bundled by esbuild; sw.entry.js runs as its Service Worker) and /screens.
+  {
+    files: ['gateway/src/player-web/browser/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'localStorage',
+          'fetch',
+          'navigator',
+          'location',
+          'history',
+          'performance',
+          'indexedDB',
+          'caches',
+          'crypto',
+          'self',
+          'Request',
+          'Response',
+          'URL',
+          'console',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'AbortController',
+        ].map((g) => [g, 'readonly']),
+      ),
+    },
+    rules: { '@typescript-eslint/no-unused-vars': ['error', { caughtErrors: 'none' }] },
+  },
   // Scripts the docs pages load in the browser (plain ES5 files, no bundler except graphiql.entry.js).
   {
     files: ['gateway/src/docs/browser/**/*.js'],

@@ -18,6 +18,8 @@
  * through tsx (bench/src/start.scenarios.ts).
  * Scenario 10 (reports): a proof-of-play CSV export of 1M plays vs the same SQL written to a file by
  * chDB, with the peak RSS above idle (bench/src/reports.scenarios.ts; last, on its own chDB dir).
+ * Scenario 11 (web player): simulated /play screens long-polling one server, and how long a schedule
+ * edit takes to reach all of their manifests (bench/src/web-player.scenarios.ts).
  * Set BENCH_SECONDS / BENCH_CONNECTIONS to change the load (defaults 10 s, 10 connections).
  * BENCH_SMOKE=true (run by `npm test`): every scenario for about a second, no warm-up, fewer
  * devices; figures are not judged, but a scenario that fails or answers with errors fails the run.
@@ -41,6 +43,7 @@ import { printStart, startScenario } from './start.scenarios.js';
 import { ackToQueryable, bareCeiling, drain, httpIngestion, httpIngestionMeasured, rawInsertCeiling, streamToStore } from './telemetry.scenarios.js';
 import { analyticsScenario, analyticsTable, generateTelemetry } from './analytics.scenarios.js';
 import { printReports, reportsScenario } from './reports.scenarios.js';
+import { webPlayerFleet } from './web-player.scenarios.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
@@ -268,6 +271,20 @@ async function devicesScenario(): Promise<LoadResult[]> {
     `\nsendBulkDeviceCommands, ${online} devices x 2 commands, through the gateway (${rounds} calls): p50 ${bulk.p50} ms, min ${bulk.min} ms, max ${bulk.max} ms (${bulk.successCount} devices queued per call)`,
   );
   return [pings, busy];
+}
+
+// Scenario 11 (web player): simulated /play screens long-polling, and the fan-out of a schedule edit to all of them.
+console.log('\nScenario 11: web player fleet\n');
+const fleet = await webPlayerFleet({
+  baseUrl: app.baseUrl,
+  key: KEY,
+  screens: smoke ? 20 : Number(process.env.BENCH_SCREENS ?? 200),
+  edits: smoke ? 2 : Number(process.env.BENCH_EDITS ?? 10),
+  releaseWaiters: () => (app.subgraphs.devices as unknown as { runtime: { releaseWaiters(): void } }).runtime.releaseWaiters(),
+});
+if (fleet.errors > 0) {
+  console.error(`web player fleet: ${fleet.errors} errors`);
+  process.exit(1);
 }
 
 await new Promise<void>((res) => directServer.close(() => res()));

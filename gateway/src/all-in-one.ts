@@ -42,7 +42,7 @@ import {
 } from '@pylon/analytics';
 import { createContentSubgraph, createMediaHttp, playerContent } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
-import { createDataTablesHttp, createDataTablesSubgraph } from '@pylon/datatables';
+import { createDataTablesHttp, createDataTablesSubgraph, playerRows } from '@pylon/datatables';
 import { cachedMediaDirectory, createDevicesSubgraph, createPlayerApi, type ManifestSource } from '@pylon/devices';
 import { devicesOptions, playerFailureLimit } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
@@ -61,6 +61,7 @@ import { startSimulator, type Simulator } from './simulator.js';
 import { startFleet, type Fleet } from './fleet/fleet-simulator.js';
 import { createAccessLayer } from './access.js';
 import { createApiDocs } from './docs/api-docs.routes.js';
+import { createPlayerWeb } from './player-web/player-web.routes.js';
 import { credentialsFrom } from './edge-auth.js';
 import { createGateway, type Gateway } from './gateway.js';
 import { createHttpApp } from './http-app.js';
@@ -158,7 +159,11 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   const tokens = new InternalTokens(internalSecret);
 
   // Player manifests: the devices service authenticates the key, scheduling resolves (in-process here).
-  const late: { scheduling?: SchedulingRuntime; content?: ReturnType<typeof createContentSubgraph> } = {};
+  const late: {
+    scheduling?: SchedulingRuntime;
+    content?: ReturnType<typeof createContentSubgraph>;
+    datatables?: ReturnType<typeof createDataTablesSubgraph>;
+  } = {};
   // Where players and feed readers fetch files: the configured public base, else this server (known once it listens).
   const files: { baseUrl?: string } = {};
   const publicBase = () => env.MEDIA_PUBLIC_BASE_URL || files.baseUrl || `http://${env.HOST}:${env.PORT}`;
@@ -216,6 +221,13 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     stream: backends.stream!,
     ...(backends.spool ? { spool: backends.spool } : {}),
     manifests,
+    // Menu-board rows for the web player: datatables' runtime, as the device's account.
+    dataTables: {
+      rows: async (device, tableId) => {
+        if (!late.datatables) throw new Error('datatables is not started yet');
+        return playerRows(late.datatables.runtime, device, tableId);
+      },
+    },
     // Play logs keep the media file's name: content's repository answers, scoped to the device's account.
     media: cachedMediaDirectory({
       names: async (accountId, ids) => {
@@ -242,6 +254,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   const jobFiles = new JobFiles(backends.blobs!, documents, internalSecret, jobFileSettingsFrom(env), logger);
   const jobs = new JobRunner(documents, jobSettingsFrom(env), logger, jobFiles);
   const datatables = createDataTablesSubgraph({ documents, tokens, cache, logger, jobs, maxTableRows: env.DATATABLE_MAX_ROWS, ...pushEvents });
+  late.datatables = datatables;
   // In-process: the other subgraphs' repositories answer, each scoped to the caller's account.
   const scheduling = createSchedulingSubgraph({
     documents,
@@ -348,6 +361,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     oauth: access.oauth.handler,
     trustProxy: env.TRUST_PROXY,
     docs,
+    player: createPlayerWeb({ logger }),
     metrics,
     publicSdl: introspectionEnabled(env),
   });

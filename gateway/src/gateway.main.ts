@@ -11,6 +11,7 @@ import { SignedRemoteDataSource } from './data-sources.js';
 import { DATATABLES_EDGE_ROUTES, forwardToProcess } from './edge-forward.js';
 import { createGateway } from './gateway.js';
 import { createHttpApp } from './http-app.js';
+import { createPlayerWeb } from './player-web/player-web.routes.js';
 import { limitedAuthenticator } from './rate-limits.js';
 import { edgeKeyCacheKey, remoteAuthenticator } from './remote-auth.js';
 
@@ -81,6 +82,8 @@ try {
     audit: audit.sink,
     trustProxy: env.TRUST_PROXY,
     metrics,
+    // The web player's page; its player API calls go to the devices process (the ingress routes /player there).
+    player: createPlayerWeb({ logger }),
     publicSdl: introspectionEnabled(env),
     // Large imports (jobs) and GET/DELETE /jobs/{id}: served by the datatables process, where the jobs run.
     // Idle limit, not a total: an upload streams for as long as it sends.

@@ -35,6 +35,8 @@ export interface HttpAppOptions {
   trustProxy?: TrustProxy;
   /** The browser documentation (/docs, /graphiql, /graphql for browsers), when enabled. */
   docs?: Router | undefined;
+  /** The web player (/play) and the fleet view (/screens). */
+  player?: Router | undefined;
   /** Who may read /metrics here (default: loopback callers only). */
   metrics?: MetricsAccess;
   /**
@@ -58,6 +60,7 @@ export function createHttpApp(o: HttpAppOptions): Express {
   if (o.oauth) app.use(o.oauth);
   // Before /graphql: a browser's GET of /graphql gets GraphiQL, API calls pass through.
   if (o.docs) app.use(o.docs);
+  if (o.player) app.use(o.player);
 
   // The SDL is documentation, never with federation internals: public only where introspection is.
   const sdlAuth = graphqlAuth(o.auth);

@@ -295,6 +295,14 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'REST POST /player/{registrationKey}/impressions': credentialScoped('POST', (k) => `/player/${k}/impressions`, '[]'),
   // The key is the credential: any key but the device's own is the same 401 (no account's manifest leaks).
   'REST GET /player/{registrationKey}/manifest': (c) => status(fetch(`${c.base}/player/not-a-key-of-any-device-0123/manifest`), 401),
+  // Rows are read as the key's device's account: an unknown key is 401, and B's own screen asking for a table that is not B's gets 404.
+  'REST GET /player/{registrationKey}/datatables/{tableId}/rows': async (c) => {
+    await status(fetch(`${c.base}/player/not-a-key-of-any-device-0123/datatables/${NO_PUBLIC_WRITE}/rows`), 401);
+    const b = (await (await c.rest('/devices', { method: 'POST', body: JSON.stringify({ name: 'B screen for rows' }) })).json()) as {
+      registration_key: string;
+    };
+    await status(fetch(`${c.base}/player/${b.registration_key}/datatables/${NO_PUBLIC_WRITE}/rows`), 404);
+  },
 
   // ---- REST content (A's demo media, playlists, templates and groups)
   'REST GET /media': async (c) => {
@@ -486,6 +494,18 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'GraphQL Mutation.createDevice': gqlNothing('mutation($g: String) { createDevice(input: { name: "B on A group", groupId: $g }) { success } }', (i) => ({
     g: i.deviceGroup,
   })),
+  // A live pairing code (a /play screen's), claimed by B onto A's group, then re-paired onto A's device: both refused.
+  'GraphQL Mutation.claimDevice': async (c) => {
+    const code = async () =>
+      (
+        (await (await fetch(`${c.base}/player/pairings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as {
+          code: string;
+        }
+      ).code;
+    const q = 'mutation($c: String!, $g: String, $d: String) { claimDevice(code: $c, name: "B on A", groupId: $g, deviceId: $d) { success } }';
+    nothing(await c.gql(q, { c: await code(), g: c.ids.deviceGroup }));
+    nothing(await c.gql(q, { c: await code(), d: c.ids.device }));
+  },
   'GraphQL Mutation.updateDevice': gqlNothing(
     'mutation($d: ID!, $g: String, $o: String) { a: updateDevice(id: $d, input: { name: "B was here" }) { success } }',
     (i) => ({ d: i.device }),

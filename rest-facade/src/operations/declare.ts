@@ -263,6 +263,8 @@ export interface WriteSpec {
   toRest?: ToRest;
   /** GraphQL argument -> REST name for error fields, beyond the body's own. */
   fieldNames?: FieldNames;
+  /** The mutation takes the mapped fields as its own arguments (`claimDevice(code, name)`), not as one `input`. */
+  flat?: boolean;
 }
 
 function writeOp(spec: WriteSpec, defaults: { param: string | false; status: number }): RestOperation {
@@ -279,10 +281,10 @@ function writeOp(spec: WriteSpec, defaults: { param: string | false; status: num
     ...spec.fieldNames,
   };
   return {
-    variables: (input) => ({
-      ...(param ? { [spec.variable ?? 'id']: input.params[param] } : {}),
-      input: { ...mapFields(input.query, spec.query ?? {}, input), ...bodyInput(spec.body, input) },
-    }),
+    variables: (input) => {
+      const fields = { ...mapFields(input.query, spec.query ?? {}, input), ...bodyInput(spec.body, input) };
+      return { ...(param ? { [spec.variable ?? 'id']: input.params[param] } : {}), ...(spec.flat ? fields : { input: fields }) };
+    },
     respond(data, input): RestSuccess {
       const record = recordAt(payloadAt(data, spec.root, fieldNames), spec.record);
       return status === 204 ? { status, body: null } : { status, body: toRest(record, input) };

@@ -5,3 +5,4 @@ export type { ColumnType, DataTableColumnRecord, DataTableRecord } from './domai
 export { createDataTablesHttp, type DataTablesHttpOptions } from './http/datatables-http.js';
 export { datatablesEnv } from './config.js';
 export { IMPORT_JOB_KIND, registerImportJob } from './use-cases/import-job.js';
+export { playerRows, type PlayerRows } from './use-cases/player-rows.js';

@@ -12,6 +12,7 @@ import {
   type Subgraph,
 } from '@pylon/kit';
 import type { DeviceRepository } from './device.repository.js';
+import type { DataTableSource } from './ports/data-table-source.js';
 import type { ManifestSource } from './ports/manifest-source.js';
 import type { MediaDirectory } from './ports/media-directory.js';
 import type { OrganizationDirectory } from './ports/organization-directory.js';
@@ -42,6 +43,8 @@ export interface DevicesDeps {
   media?: MediaDirectory;
   /** Push events (kit push-events.ts): devices, alerts, commands. */
   pushEvents?: PushEvents;
+  /** Data-table rows for the web player's menu-board modules (datatables', in-process in the all-in-one). */
+  dataTables?: DataTableSource;
   /** Everything else tunable (command TTL, sweep period, snap cap, long-poll cap). */
   settings?: Partial<Omit<DevicesSettings, 'onlineWindowSeconds'>>;
 }
@@ -62,6 +65,7 @@ export function createDevicesSubgraph(deps: DevicesDeps): DevicesSubgraph {
     ...(deps.manifests ? { manifests: deps.manifests } : {}),
     ...(deps.media ? { media: deps.media } : {}),
     ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}),
+    ...(deps.dataTables ? { dataTables: deps.dataTables } : {}),
     ...(deps.now ? { now: deps.now } : {}),
     settings: { ...deps.settings, onlineWindowSeconds: deps.onlineWindowSeconds },
   });

@@ -25,10 +25,12 @@ import {
 import { AlertRepository } from './alert.repository.js';
 import { DEFAULT_SETTINGS, type DevicesSettings } from './domain/settings.js';
 import { CommandRepository } from './command.repository.js';
+import type { DataTableSource } from './ports/data-table-source.js';
 import type { ManifestSource } from './ports/manifest-source.js';
 import type { MediaDirectory } from './ports/media-directory.js';
 import type { OrganizationDirectory } from './ports/organization-directory.js';
 import { DeviceRepository } from './device.repository.js';
+import { PairingRepository } from './pairing.repository.js';
 import { CommandWakeups } from './use-cases/command-wakeups.js';
 import { sweepOnce, type SweepReport } from './use-cases/sweep.js';
 
@@ -56,6 +58,8 @@ export interface DevicesRuntimeDeps {
   manifests?: ManifestSource;
   /** Media file names for play logs (content's); without it every file id is kept as unknown. */
   media?: MediaDirectory;
+  /** Data-table rows for menu-board modules; without it GET /player/{key}/datatables/{id}/rows is a 503. */
+  dataTables?: DataTableSource;
   now?: () => number;
   settings: Partial<DevicesSettings> & Pick<DevicesSettings, 'onlineWindowSeconds'>;
 }
@@ -64,7 +68,11 @@ export interface DevicesRuntime {
   repo: DeviceRepository;
   commands: CommandRepository;
   alerts: AlertRepository;
+  /** Pending pairing requests of screens opened at /play without a key. */
+  pairings: PairingRepository;
   organizations: OrganizationDirectory;
+  /** Shared counters (pairing rate limits); without it they are per process. */
+  cache?: Cache;
   wakeups: CommandWakeups;
   settings: DevicesSettings;
   now: () => number;
@@ -74,6 +82,7 @@ export interface DevicesRuntime {
   media?: MediaDirectory;
   /** Push events (kit push-events.ts): emitted after each change is stored, never delivered inline. */
   pushEvents?: PushEvents;
+  dataTables?: DataTableSource;
   /** Announces devices whose manifests a change alters (time zone), over the pub/sub port. */
   devicesChanged?(accountId: string, deviceIds: string[], how?: { deleted: boolean }): Promise<void>;
   pings?: BufferedPublisher<PingLogRecord>;
@@ -97,6 +106,8 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
     repo: new DeviceRepository(deps.documents),
     commands: new CommandRepository(deps.documents),
     alerts: new AlertRepository(deps.documents),
+    pairings: new PairingRepository(deps.documents),
+    ...(deps.cache ? { cache: deps.cache } : {}),
     organizations: deps.organizations,
     wakeups: new CommandWakeups(deps.pubsub, logger),
     settings,
@@ -106,6 +117,7 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
     ...(deps.manifests ? { manifests: deps.manifests } : {}),
     ...(deps.media ? { media: deps.media } : {}),
     ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}),
+    ...(deps.dataTables ? { dataTables: deps.dataTables } : {}),
     ...(deps.pubsub
       ? {
           devicesChanged: (accountId: string, deviceIds: string[], how?: { deleted: boolean }) =>

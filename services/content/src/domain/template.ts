@@ -11,6 +11,8 @@ export interface TemplateModuleRecord {
   width: number;
   height: number;
   playlistId: string | null;
+  /** A data table whose rows the module shows (a menu board); read as the screen's account. Absent on older records. */
+  dataTableId?: string | null;
 }
 
 export interface TemplateRecord extends Grouped {

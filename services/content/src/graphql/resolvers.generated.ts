@@ -927,6 +927,8 @@ export type TemplateGroupPayload = MutationPayload & {
 /** A zone of a template: a rectangle (pixels from the template's top-left corner) playing one playlist. */
 export type TemplateModule = {
   __typename?: 'TemplateModule';
+  /** A data table whose rows the module shows (a menu board); null when none. */
+  dataTableId?: Maybe<Scalars['String']['output']>;
   height: Scalars['Int']['output'];
   id: Scalars['ID']['output'];
   left: Scalars['Int']['output'];
@@ -940,6 +942,8 @@ export type TemplateModule = {
 };
 
 export type TemplateModuleInput = {
+  /** A data table whose rows the module shows (a menu board) on the web player, instead of a playlist. */
+  dataTableId?: InputMaybe<Scalars['String']['input']>;
   height: Scalars['Int']['input'];
   /** Kept when given (updates); generated otherwise. */
   id?: InputMaybe<Scalars['ID']['input']>;
@@ -1499,6 +1503,7 @@ export type TemplateGroupPayloadResolvers<ContextType = SubgraphContext, ParentT
 };
 
 export type TemplateModuleResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['TemplateModule'] = ResolversParentTypes['TemplateModule']> = {
+  dataTableId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   height?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   left?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;

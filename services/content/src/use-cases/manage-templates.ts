@@ -24,6 +24,7 @@ const moduleSchema = z
     width: size,
     height: size,
     playlistId: idField.nullable().optional(),
+    dataTableId: idField.nullable().optional(),
   })
   .strict();
 
@@ -51,6 +52,7 @@ async function checkedModules(rt: ContentRuntime, tenant: string, t: z.infer<typ
     width: m.width,
     height: m.height,
     playlistId: m.playlistId ?? null,
+    dataTableId: m.dataTableId ?? null,
   }));
   checkModulesInside(t.width, t.height, modules);
   const wanted = [...new Set(modules.flatMap((m) => (m.playlistId ? [m.playlistId] : [])))];

@@ -40,7 +40,16 @@ export interface PlayerTemplate {
   width: number | null;
   height: number | null;
   orientation: number | null;
-  modules: { id: string; name: string | null; left: number; top: number; width: number; height: number; playlist: PlayerPlaylist | null }[];
+  modules: {
+    id: string;
+    name: string | null;
+    left: number;
+    top: number;
+    width: number;
+    height: number;
+    playlist: PlayerPlaylist | null;
+    dataTableId: string | null;
+  }[];
 }
 
 export interface PlayerContent {
@@ -101,6 +110,7 @@ export async function playerContent(
               width: m.width,
               height: m.height,
               playlist: m.playlistId ? (outPlaylists.get(m.playlistId) ?? null) : null,
+              dataTableId: m.dataTableId ?? null,
             })),
           },
         ] as const,

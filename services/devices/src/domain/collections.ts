@@ -27,3 +27,12 @@ export const ALERTS: CollectionSpec = {
  */
 export const FLEET_ACCOUNTS: CollectionSpec = { name: 'fleetAccounts' };
 export const SYSTEM_TENANT = 'pylon-system';
+/**
+ * Pairing requests of screens opened at /play without a key (see domain/pairing.ts). They belong
+ * to no account until claimed, so they live under the SYSTEM_TENANT; id = the code (one pending
+ * request per code), the screen finds its own by the hash of its secret.
+ */
+export const DEVICE_PAIRINGS: CollectionSpec = {
+  name: 'devicePairings',
+  uniqueIndexes: [{ name: 'secretHash', fields: ['secretHash'], scope: 'global' }],
+};

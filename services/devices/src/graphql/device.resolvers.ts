@@ -1,4 +1,5 @@
 /** Query.device, deviceGroups, displayCommands, deviceCommands and the Device / DeviceCommand types. */
+import { pairingRequest } from '../use-cases/pairing.js';
 import { guardEntity, guardQuery, isoSeconds, listGroupViews, mayReadField } from '@pylon/kit';
 import { effectiveStatus, type CommandStatus } from '../domain/command.js';
 import { isOnline } from '../domain/device.js';
@@ -22,6 +23,10 @@ export function deviceQueryResolvers(rt: DevicesRuntime): QueryResolvers {
     deviceGroups: async (_, args, ctx) => {
       guardQuery(ctx.principal, 'deviceGroups');
       return listGroupViews(rt.repo.groupTree, ctx.principal, args);
+    },
+    pairingRequest: async (_, args, ctx) => {
+      guardQuery(ctx.principal, 'pairingRequest');
+      return pairingRequest(rt, ctx.principal, args.code);
     },
     displayCommands: async (_, args, ctx) => {
       guardQuery(ctx.principal, 'displayCommands');

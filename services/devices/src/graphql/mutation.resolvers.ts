@@ -4,6 +4,7 @@ import type { DevicesRuntime } from '../runtime.js';
 import { createAlertRule, deleteAlertRule, updateAlertRule } from '../use-cases/alerts/alert-rules.js';
 import { patchAlert, updateAlert } from '../use-cases/alerts/manage-alerts.js';
 import { createDevice, deleteDevice, updateDevice } from '../use-cases/manage-devices.js';
+import { claimDevice } from '../use-cases/pairing.js';
 import { patchDevice } from '../use-cases/patch-device.js';
 import { sendBulkDeviceCommands, sendDeviceCommand } from '../use-cases/send-commands.js';
 import { trackEvent } from '../use-cases/track-event.js';
@@ -24,6 +25,10 @@ export function mutationResolvers(rt: DevicesRuntime): MutationResolvers {
     patchDevice: (_, a, ctx) => {
       guardMutation(ctx.principal, 'patchDevice');
       return mutationPayload(async () => ({ device: await patchDevice(rt, ctx.principal, a.id, a.operations) }));
+    },
+    claimDevice: (_, a, ctx) => {
+      guardMutation(ctx.principal, 'claimDevice');
+      return mutationPayload(async () => ({ device: await claimDevice(rt, ctx.principal, a) }));
     },
     deleteDevice: (_, a, ctx) => {
       guardMutation(ctx.principal, 'deleteDevice');

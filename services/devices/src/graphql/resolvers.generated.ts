@@ -495,6 +495,14 @@ export type LocationSortInput = {
  */
 export type Mutation = {
   __typename?: 'Mutation';
+  /**
+   * Pairs a screen opened at /play: the 6-character code it shows (case and dashes ignored; single
+   * use, 10 minutes) becomes a new device with this name, group (one of the account's) and IANA time
+   * zone, or, with deviceId, is bound to that existing device, whose configuration is kept. The
+   * screen then receives the registration key on its next poll. Unknown codes are counted per account
+   * (RATE_LIMITED past 10 in 10 minutes). Policy: Devices_Edit.
+   */
+  claimDevice?: Maybe<DevicePayload>;
   /** Creates an alert rule and applies it to every device at once. Policy: Devices_Edit (and Alerts_View). */
   createAlertRule?: Maybe<AlertRulePayload>;
   /** Registers a device; the answer carries its registrationKey (the player's credential). Policy: Devices_Edit. */
@@ -535,6 +543,20 @@ export type Mutation = {
   updateDevice?: Maybe<DevicePayload>;
   /** Renames and/or moves a group (parentId omitted: stays where it is). Policy: Devices_Edit. */
   updateDeviceGroup?: Maybe<DeviceGroupPayload>;
+};
+
+
+/**
+ * Every mutation answers with success and error (and errorCode / errorField naming the stable code
+ * and the input field at fault) instead of failing the request for expected problems: unknown ids,
+ * invalid input, conflicts. Missing policies fail the request (FORBIDDEN).
+ */
+export type MutationClaimDeviceArgs = {
+  code: Scalars['String']['input'];
+  deviceId?: InputMaybe<Scalars['String']['input']>;
+  groupId?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  timeZone?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -710,6 +732,17 @@ export type MutationPayload = {
   success: Scalars['Boolean']['output'];
 };
 
+/** A screen opened at /play that waits to be paired (pairingRequest); what it says of itself is not verified. */
+export type PairingRequest = {
+  __typename?: 'PairingRequest';
+  code: Scalars['String']['output'];
+  /** ISO 8601. */
+  expiresAt: Scalars['String']['output'];
+  screenHeight?: Maybe<Scalars['Int']['output']>;
+  screenWidth?: Maybe<Scalars['Int']['output']>;
+  userAgent?: Maybe<Scalars['String']['output']>;
+};
+
 /** The latest heartbeat and health figures a device reported. */
 export type PingData = {
   __typename?: 'PingData';
@@ -789,6 +822,12 @@ export type Query = {
    * the order they were added unless `order` says otherwise; filtered by `where`. Policy: Devices_View.
    */
   displayCommands?: Maybe<Array<DisplayCommand>>;
+  /**
+   * The screen waiting with this pairing code (a /play screen's), to check before claimDevice: what it
+   * reported of itself and when the code expires; null when no screen waits with it. A miss counts
+   * against the account's budget of unknown codes, like a failed claim. Policy: Devices_Edit.
+   */
+  pairingRequest?: Maybe<PairingRequest>;
 };
 
 
@@ -838,6 +877,11 @@ export type QueryDeviceGroupsArgs = {
 export type QueryDisplayCommandsArgs = {
   order?: InputMaybe<Array<DisplayCommandSortInput>>;
   where?: InputMaybe<DisplayCommandFilterInput>;
+};
+
+
+export type QueryPairingRequestArgs = {
+  code: Scalars['String']['input'];
 };
 
 export type SendDeviceCommandPayload = MutationPayload & {
@@ -1064,6 +1108,7 @@ export type ResolversTypes = {
   LocationSortInput: LocationSortInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   MutationPayload: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['MutationPayload']>;
+  PairingRequest: ResolverTypeWrapper<PairingRequest>;
   PingData: ResolverTypeWrapper<PingData>;
   PingDataFilterInput: PingDataFilterInput;
   PingDataSortInput: PingDataSortInput;
@@ -1132,6 +1177,7 @@ export type ResolversParentTypes = {
   LocationSortInput: LocationSortInput;
   Mutation: Record<PropertyKey, never>;
   MutationPayload: ResolversInterfaceTypes<ResolversParentTypes>['MutationPayload'];
+  PairingRequest: PairingRequest;
   PingData: PingData;
   PingDataFilterInput: PingDataFilterInput;
   PingDataSortInput: PingDataSortInput;
@@ -1330,6 +1376,7 @@ export type LocationResolvers<ContextType = SubgraphContext, ParentType extends 
 };
 
 export type MutationResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  claimDevice?: Resolver<Maybe<ResolversTypes['DevicePayload']>, ParentType, ContextType, RequireFields<MutationClaimDeviceArgs, 'code'>>;
   createAlertRule?: Resolver<Maybe<ResolversTypes['AlertRulePayload']>, ParentType, ContextType, RequireFields<MutationCreateAlertRuleArgs, 'input'>>;
   createDevice?: Resolver<Maybe<ResolversTypes['DevicePayload']>, ParentType, ContextType, RequireFields<MutationCreateDeviceArgs, 'input'>>;
   createDeviceGroup?: Resolver<Maybe<ResolversTypes['DeviceGroupPayload']>, ParentType, ContextType, RequireFields<MutationCreateDeviceGroupArgs, 'input'>>;
@@ -1349,6 +1396,14 @@ export type MutationResolvers<ContextType = SubgraphContext, ParentType extends 
 
 export type MutationPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['MutationPayload'] = ResolversParentTypes['MutationPayload']> = {
   __resolveType: TypeResolveFn<'AlertPayload' | 'AlertRulePayload' | 'DeleteAlertRulePayload' | 'DeleteDeviceGroupPayload' | 'DeleteDevicePayload' | 'DeviceGroupPayload' | 'DevicePayload' | 'SendDeviceCommandPayload' | 'TrackDeviceEventPayload', ParentType, ContextType>;
+};
+
+export type PairingRequestResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PairingRequest'] = ResolversParentTypes['PairingRequest']> = {
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  screenHeight?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  screenWidth?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  userAgent?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type PingDataResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PingData'] = ResolversParentTypes['PingData']> = {
@@ -1380,6 +1435,7 @@ export type QueryResolvers<ContextType = SubgraphContext, ParentType extends Res
   deviceCommands?: Resolver<Maybe<Array<ResolversTypes['DeviceCommand']>>, ParentType, ContextType, RequireFields<QueryDeviceCommandsArgs, 'deviceId'>>;
   deviceGroups?: Resolver<Maybe<Array<ResolversTypes['DeviceGroup']>>, ParentType, ContextType, Partial<QueryDeviceGroupsArgs>>;
   displayCommands?: Resolver<Maybe<Array<ResolversTypes['DisplayCommand']>>, ParentType, ContextType, Partial<QueryDisplayCommandsArgs>>;
+  pairingRequest?: Resolver<Maybe<ResolversTypes['PairingRequest']>, ParentType, ContextType, RequireFields<QueryPairingRequestArgs, 'code'>>;
 };
 
 export type SendDeviceCommandPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['SendDeviceCommandPayload'] = ResolversParentTypes['SendDeviceCommandPayload']> = {
@@ -1428,6 +1484,7 @@ export type Resolvers<ContextType = SubgraphContext> = {
   Location?: LocationResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   MutationPayload?: MutationPayloadResolvers<ContextType>;
+  PairingRequest?: PairingRequestResolvers<ContextType>;
   PingData?: PingDataResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   SendDeviceCommandPayload?: SendDeviceCommandPayloadResolvers<ContextType>;

@@ -10,6 +10,9 @@
  *   POST /player/{registrationKey}/track                         { session_id, event_name, properties }
  *   GET  /player/{registrationKey}/manifest                      what to play now and next (ETag / If-None-Match: 304)
  *   POST /player/{registrationKey}/playlogs|events|impressions   a batch of records; 202 once durably held
+ *   GET  /player/{registrationKey}/datatables/{tableId}/rows     a menu board's rows (ETag / If-None-Match: 304)
+ *   POST /player/pairings                                        a screen without a key: { code, secret, expires_at } (rate-limited per address)
+ *   GET  /player/pairings/{secret}                               { status: pending } until claimed, then { status: claimed, registration_key }
  *
  * Errors: { "error": { "code", "message", "field"?, "request_id"? } } with the kit's statuses; an
  * unknown, malformed or deleted key is always the same 401. Like API keys at the edge, failed keys
@@ -21,6 +24,7 @@ import { AppError, isAppError, sendRestError, type ErrorCode, type RateLimitDeci
 import type { DevicesRuntime } from '../runtime.js';
 import { ackCommand } from '../use-cases/ack-command.js';
 import { authenticatePlayer, badPlayerKey } from '../use-cases/player-auth.js';
+import { pollPairing, requestPairing } from '../use-cases/pairing.js';
 import { recordPing } from '../use-cases/record-ping.js';
 import { storeSnap } from '../use-cases/snaps.js';
 import { trackEvent } from '../use-cases/track-event.js';
@@ -77,6 +81,20 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
       return { allowed: true, remaining: 0 };
     }
   };
+
+  // Pairing (no key yet): before the key routes, which would read "pairings" as a key.
+  router.post('/player/pairings', express.json({ limit: 4_000 }), (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
+    requestPairing(rt, req.body, req.ip ?? 'unknown')
+      .then((started) => res.status(201).json(started))
+      .catch(next);
+  });
+  router.get('/player/pairings/:secret', (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
+    pollPairing(rt, String(req.params.secret))
+      .then((poll) => res.json(poll))
+      .catch(next);
+  });
 
   // An address over its failed-key budget is refused before its key is even looked up.
   router.use('/player/:registrationKey', (req: Request, _res: Response, next: NextFunction) => {
@@ -180,6 +198,24 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
       const answer = await rt.manifests.manifest({ accountId: device.accountId, id: device.id });
       if (!answer) throw badPlayerKey(); // deleted in between
       // Revalidate every time (the body names signed addresses), but a match costs no body.
+      res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('ETag', answer.etag);
+      const match = req.get('if-none-match');
+      if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === answer.etag)) {
+        res.status(304).end();
+        return;
+      }
+      res.json(answer.body);
+    }),
+  );
+
+  router.get(
+    '/player/:registrationKey/datatables/:tableId/rows',
+    wrap(async (req, res) => {
+      const device = await authenticatePlayer(rt, key(req));
+      if (!rt.dataTables) throw new AppError('UNAVAILABLE', 'data-table rows are not served to players by this deployment');
+      const answer = await rt.dataTables.rows({ accountId: device.accountId, id: device.id }, String(req.params.tableId).slice(0, 200));
+      if (!answer) throw new AppError('NOT_FOUND', 'the account has no such data table', { field: 'tableId' });
       res.setHeader('Cache-Control', 'no-cache');
       res.setHeader('ETag', answer.etag);
       const match = req.get('if-none-match');

@@ -3,6 +3,7 @@
 /** What each query requires, from its `@policy` in schema/subgraphs/*.graphql. */
 export const QUERY_POLICIES = {
   // devices
+  pairingRequest: 'Devices_Edit',
   device: 'Devices_View',
   deviceGroups: 'Devices_View',
   displayCommands: 'Devices_View',
@@ -76,6 +77,7 @@ export const MUTATION_POLICIES = {
   createAlertRule: ['Alerts_View', 'Devices_Edit'],
   updateAlertRule: ['Alerts_View', 'Devices_Edit'],
   deleteAlertRule: ['Alerts_View', 'Devices_Delete'],
+  claimDevice: 'Devices_Edit',
   // content
   createMediaFromUrl: 'Files_Edit',
   updateMedia: 'Files_Edit',

@@ -261,6 +261,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/devices/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pair a screen by the code it shows.
+         * @description A browser opened at /play without a key shows a 6-character pairing code (valid 10 minutes,
+         *     single use). Claiming it registers a device with this name, group and time zone (or, with
+         *     `device_id`, binds the screen to that existing device, whose configuration is kept); the
+         *     screen receives its registration key on its next poll. The code's case and dashes are
+         *     ignored. An unknown or expired code is a 404 naming `code`; past 10 of them in 10 minutes the
+         *     account gets 429. `group_id` and `device_id` must be the caller's account's. Policy: Devices_Edit.
+         */
+        post: operations["claimDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/devices/commands": {
         parameters: {
             query?: never;
@@ -938,6 +963,74 @@ export interface paths {
          *     addresses: with `If-None-Match` an unchanged manifest is a 304 without a body. An unknown key is 401.
          */
         get: operations["playerManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/{registrationKey}/datatables/{tableId}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rows a menu-board module shows.
+         * @description For a template module with a `data_table_id` (in the manifest): the table's visible columns
+         *     (HIDDEN ones left out) and its first 100 rows in table order, read as the device's account
+         *     (another account's table is a 404 like an unknown one). The `ETag` changes with every write
+         *     to the table: poll with `If-None-Match` (304 without a body while unchanged). An unknown key is 401.
+         */
+        get: operations["playerDataTableRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/pairings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A screen without a key asks for a pairing code.
+         * @description What /play does on a fresh screen: a 6-character code to show (unambiguous alphabet, valid 10
+         *     minutes, single use) and a secret to poll with (never shown; only the secret reveals the key).
+         *     An operator claims the code with `claimDevice` / `POST /devices/claim`. 30 requests per client
+         *     address per 10 minutes, then 429 with Retry-After.
+         */
+        post: operations["playerRequestPairing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/pairings/{secret}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The screen polls its pairing request.
+         * @description `pending` until an operator claims the code, then `claimed` with the device's registration key
+         *     (answered for 2 minutes after the claim, so a lost answer can be asked again). Unknown or
+         *     expired: 404 (ask for a new code).
+         */
+        get: operations["playerPollPairing"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2245,6 +2338,18 @@ export interface components {
             response_code: number;
             /** @description graphql, rest, legacy or oauth. */
             interface?: string;
+        };
+        /** @description A pairing code a screen shows, and the device it becomes. */
+        DeviceClaim: {
+            /** @description The code on the screen (6 characters; case, spaces and dashes ignored). */
+            code: string;
+            /** @description The new device's name (default "Screen <code>"); ignored with device_id. */
+            name?: string | null;
+            group_id?: string | null;
+            /** @description IANA time zone name, e.g. Europe/Amsterdam. */
+            timezone?: string | null;
+            /** @description Re-pair this existing device (its configuration is kept). */
+            device_id?: string | null;
         };
         /** @description A device to register. Only these properties; anything else is refused. */
         DeviceCreate: {
@@ -3968,6 +4073,36 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    claimDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceClaim"];
+            };
+        };
+        responses: {
+            /** @description The paired device, with its registration_key. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Device"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     sendBulkDeviceCommands: {
         parameters: {
             query?: never;
@@ -5189,6 +5324,130 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    playerDataTableRows: {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description A device's registration key. */
+                registrationKey: components["parameters"]["RegistrationKeyPath"];
+                tableId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The columns and rows. */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        table_id: string;
+                        name: string;
+                        columns: {
+                            key: string;
+                            name: string;
+                            type: string;
+                        }[];
+                        rows: {
+                            [key: string]: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unchanged since the ETag given in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description Data-table rows are not served to players by this deployment (distributed mode, for now). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    playerRequestPairing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    user_agent?: string;
+                    width?: number;
+                    height?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The pending pairing request. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        secret: string;
+                        /** Format: date-time */
+                        expires_at: string;
+                        poll_interval_ms: number;
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    playerPollPairing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request's state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "pending";
+                        code: string;
+                        /** Format: date-time */
+                        expires_at: string;
+                    } | {
+                        /** @enum {string} */
+                        status: "claimed";
+                        registration_key: string;
+                        device_id: string;
+                        name: string;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
         };
     };
     listMedia: {

@@ -422,6 +422,17 @@ export type BatchDeleteDataTableRowsMutationVariables = Exact<{
 
 export type BatchDeleteDataTableRowsMutation = { batchDeleteDataTableRows: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, successCount: number | null, failureCount: number | null, results: Array<{ index: number, rowId: string | null, success: boolean, error: string | null, errorCode: string | null }> | null } | null };
 
+export type ClaimDeviceMutationVariables = Exact<{
+  code: string;
+  name?: string | null | undefined;
+  groupId?: string | null | undefined;
+  timeZone?: string | null | undefined;
+  deviceId?: string | null | undefined;
+}>;
+
+
+export type ClaimDeviceMutation = { claimDevice: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, device: { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null } | null } | null };
+
 export type CreateDataTableMutationVariables = Exact<{
   input: CreateDataTableInput;
 }>;
@@ -1243,6 +1254,7 @@ export type UpdateWebhookEndpointMutation = { updateWebhookEndpoint: { success: 
 export interface RestOperationTypes {
   batchCreateDataTableRows: { result: BatchCreateDataTableRowsMutation; variables: BatchCreateDataTableRowsMutationVariables };
   batchDeleteDataTableRows: { result: BatchDeleteDataTableRowsMutation; variables: BatchDeleteDataTableRowsMutationVariables };
+  claimDevice: { result: ClaimDeviceMutation; variables: ClaimDeviceMutationVariables };
   createDataTable: { result: CreateDataTableMutation; variables: CreateDataTableMutationVariables };
   createDataTableRow: { result: CreateDataTableRowMutation; variables: CreateDataTableRowMutationVariables };
   createDevice: { result: CreateDeviceMutation; variables: CreateDeviceMutationVariables };

@@ -96,7 +96,7 @@ type RemoteTemplate = TemplateLayout<RemotePlaylist>;
 const PLAYLIST_FIELDS = 'id name sources { id name type interval media { id name mimeType fileUrl fileSize sha512 } }';
 const PLAYER_CONTENT_QUERY = `query($p: [String], $pl: Int, $t: [String], $tl: Int) {
   playlist(where: { id: { in: $p } }, limit: $pl) { ${PLAYLIST_FIELDS} }
-  template(where: { id: { in: $t } }, limit: $tl) { id name width height orientation modules { id name left top width height playlist { ${PLAYLIST_FIELDS} } } }
+  template(where: { id: { in: $t } }, limit: $tl) { id name width height orientation modules { id name left top width height dataTableId playlist { ${PLAYLIST_FIELDS} } } }
 }`;
 
 const playlistOf = (p: RemotePlaylist): ManifestPlaylist => ({

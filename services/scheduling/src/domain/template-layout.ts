@@ -12,6 +12,8 @@ export interface TemplateModule<P> {
   width: number;
   height: number;
   playlist: P | null;
+  /** A data table the module shows (the web player reads its rows through the player API). */
+  dataTableId?: string | null;
 }
 
 export interface TemplateLayout<P> {
@@ -39,6 +41,7 @@ export function mapTemplateLayout<P, Q>(t: TemplateLayout<P>, playlist: (p: P) =
       width: m.width,
       height: m.height,
       playlist: m.playlist ? playlist(m.playlist) : null,
+      dataTableId: m.dataTableId ?? null,
     })),
   };
 }

@@ -19,7 +19,7 @@ import { devicePrincipal, type Principal } from '@pylon/kit';
 import { manifestCacheKey } from '../domain/manifest-cache.js';
 import { outlook } from '../domain/resolution.js';
 import type { SchedulePlan } from '../domain/plan.js';
-import { mapTemplateLayout, type TemplateLayout } from '../domain/template-layout.js';
+import { mapTemplateLayout, type TemplateLayout, type TemplateModule } from '../domain/template-layout.js';
 import type { ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
 import type { Schedule } from '../schedule.repository.js';
 import type { SchedulingRuntime } from '../runtime.js';
@@ -47,8 +47,10 @@ interface PlaylistOut {
   name: string;
   sources: { id: string; name: string | null; type: string; interval: number | null; media: MediaOut | null }[];
 }
-interface TemplateOut extends TemplateLayout<PlaylistOut> {
+interface TemplateOut extends Omit<TemplateLayout<PlaylistOut>, 'modules'> {
   type: 'template';
+  /** Each module's data table as `data_table_id` (rows at GET /player/{registrationKey}/datatables/{id}/rows). */
+  modules: (Omit<TemplateModule<PlaylistOut>, 'dataTableId'> & { data_table_id: string | null })[];
 }
 
 export interface ManifestEntry {
@@ -95,7 +97,10 @@ const playlistOut = (p: ManifestPlaylist): PlaylistOut => ({
   name: p.name,
   sources: p.sources.map((s) => ({ id: s.id, name: s.name, type: s.type, interval: s.interval, media: mediaOut(s.media) })),
 });
-const templateOut = (t: ManifestTemplate): TemplateOut => ({ type: 'template', ...mapTemplateLayout(t, playlistOut) });
+const templateOut = (t: ManifestTemplate): TemplateOut => {
+  const layout = mapTemplateLayout(t, playlistOut);
+  return { type: 'template', ...layout, modules: layout.modules.map(({ dataTableId, ...m }) => ({ ...m, data_table_id: dataTableId ?? null })) };
+};
 
 /** The manifest body without its version, URLs blanked: what the version hashes. */
 const versionOf = (m: Omit<PlayerManifest, 'version'>): string =>

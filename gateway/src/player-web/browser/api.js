@@ -1,0 +1,54 @@
+// The player API, authenticated by the registration key in the path.
+export const PLAYER_VERSION = 'pylon-web/1.0.0';
+
+export class PlayerApi {
+  constructor(key) {
+    this.key = key;
+    this.base = `/player/${encodeURIComponent(key)}`;
+  }
+
+  async manifest(etag) {
+    const res = await fetch(`${this.base}/manifest`, { headers: etag ? { 'If-None-Match': etag } : {}, cache: 'no-store' });
+    if (res.status === 304) return { status: 304 };
+    if (!res.ok) return { status: res.status };
+    return { status: 200, etag: res.headers.get('etag'), body: await res.json() };
+  }
+
+  async ping(body, waitSeconds, signal) {
+    const res = await fetch(`${this.base}/ping?wait=${waitSeconds}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      signal,
+      cache: 'no-store',
+    });
+    return { status: res.status, body: res.ok ? await res.json() : null };
+  }
+
+  async ack(commandId, status, message) {
+    await fetch(`${this.base}/commands/${encodeURIComponent(commandId)}/ack`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(message ? { status, message: String(message).slice(0, 500) } : { status }),
+    }).catch(() => undefined);
+  }
+
+  async tableRows(tableId, etag) {
+    const res = await fetch(`${this.base}/datatables/${encodeURIComponent(tableId)}/rows`, {
+      headers: etag ? { 'If-None-Match': etag } : {},
+      cache: 'no-store',
+    });
+    if (res.status !== 200) return { status: res.status };
+    return { status: 200, etag: res.headers.get('etag'), body: await res.json() };
+  }
+
+  async playlogs(records) {
+    const res = await fetch(`${this.base}/playlogs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(records) });
+    return res.status;
+  }
+
+  async snap(blob) {
+    const res = await fetch(`${this.base}/snap`, { method: 'PUT', headers: { 'Content-Type': 'image/jpeg' }, body: blob });
+    return res.status;
+  }
+}

@@ -1,0 +1,115 @@
+// The stage: what the manifest's entry shows, laid out on the screen. A playlist fills the screen;
+// a template keeps its aspect ratio (letterboxed), is turned by its orientation (0 landscape,
+// 1 portrait, 2 landscape reversed, 3 portrait reversed) and places each module as a zone at its
+// left/top/width/height in template pixels (a module with a data table and no playlist shows the
+// table's rows: a menu board). A new scene is built over the old one, which stays
+// until the new scene's zones show their first items, so switching content shows no black frame.
+import { TableZone } from './table-zone.js';
+import { Zone } from './zone.js';
+
+const SWITCH_TIMEOUT_MS = 10_000;
+
+/** The content's identity for "is this the same thing": ids, order, files and durations. */
+export const contentKey = (entry) => (entry && entry.content ? JSON.stringify(entry.content, (k, v) => (k === 'url' ? undefined : v)) : 'nothing');
+
+export class Stage {
+  constructor(root, ctx) {
+    this.root = root;
+    this.ctx = ctx;
+    this.scene = null;
+    this.key = null;
+  }
+
+  /** Shows the entry (unless it is what shows already). */
+  show(entry) {
+    const key = contentKey(entry);
+    if (key === this.key) return;
+    this.key = key;
+    const old = this.scene;
+    const scene = this.build(entry);
+    this.scene = scene;
+    let pending = scene.zones.length;
+    const retire = () => {
+      if (!old) return;
+      for (const z of old.zones) z.stop();
+      old.el.remove();
+    };
+    if (pending === 0) retire();
+    const timer = setTimeout(retire, SWITCH_TIMEOUT_MS);
+    scene.onZoneStarted = () => {
+      if (--pending === 0) {
+        clearTimeout(timer);
+        // Let the first fade finish before the old scene goes.
+        setTimeout(retire, 500);
+      }
+    };
+    for (const z of scene.zones) z.start();
+  }
+
+  /** What plays in every zone now. */
+  playing() {
+    return this.scene ? this.scene.zones.map((z) => z.playing()).filter(Boolean) : [];
+  }
+
+  stop() {
+    if (!this.scene) return;
+    for (const z of this.scene.zones) z.stop();
+    this.scene.el.remove();
+    this.scene = null;
+    this.key = null;
+  }
+
+  build(entry) {
+    const el = document.createElement('div');
+    el.className = 'scene';
+    this.root.appendChild(el);
+    const scene = { el, zones: [], onZoneStarted: () => undefined, entry };
+    const content = entry && entry.content;
+    const zoneCtx = (zoneId) => ({
+      ...this.ctx,
+      zoneId,
+      scheduleId: entry ? entry.schedule_id : null,
+      onStarted: () => scene.onZoneStarted(),
+    });
+    const W = window.innerWidth;
+    const H = window.innerHeight;
+    if (!content) {
+      Object.assign(el.style, { left: '0', top: '0', width: `${W}px`, height: `${H}px` });
+      return scene;
+    }
+    if (content.type === 'playlist') {
+      Object.assign(el.style, { left: '0', top: '0', width: '100%', height: '100%' });
+      const z = document.createElement('div');
+      z.className = 'zone';
+      Object.assign(z.style, { left: '0', top: '0', width: '100%', height: '100%' });
+      el.appendChild(z);
+      scene.zones.push(new Zone(z, content, zoneCtx(null)));
+      return scene;
+    }
+    // A template: its own pixel space, fitted into the (possibly turned) screen.
+    const tw = content.width || 1920;
+    const th = content.height || 1080;
+    const turned = content.orientation === 1 || content.orientation === 3;
+    const angle = [0, 90, 180, 270][content.orientation || 0] || 0;
+    const sw = turned ? H : W;
+    const sh = turned ? W : H;
+    const scale = Math.min(sw / tw, sh / th);
+    Object.assign(el.style, {
+      width: `${tw}px`,
+      height: `${th}px`,
+      left: `${(W - tw) / 2}px`,
+      top: `${(H - th) / 2}px`,
+      transform: `rotate(${angle}deg) scale(${scale})`,
+      transformOrigin: '50% 50%',
+    });
+    for (const m of content.modules || []) {
+      const z = document.createElement('div');
+      z.className = 'zone';
+      z.dataset.module = m.name || m.id;
+      Object.assign(z.style, { left: `${m.left}px`, top: `${m.top}px`, width: `${m.width}px`, height: `${m.height}px` });
+      el.appendChild(z);
+      scene.zones.push(m.data_table_id && !m.playlist ? new TableZone(z, m.data_table_id, zoneCtx(m.id)) : new Zone(z, m.playlist, zoneCtx(m.id)));
+    }
+    return scene;
+  }
+}

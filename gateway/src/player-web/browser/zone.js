@@ -1,0 +1,236 @@
+// One zone (a whole-screen playlist, or one module of a template) playing its playlist in order.
+//
+// Gapless: while an item shows, the next is prepared in a new element stacked above it at opacity
+// 0 (an image decoded, a video buffered to `canplay`); when the item's time is up the new one fades
+// in over it, and only once it is fully opaque is the old element torn down (no black frame).
+// Timing uses the monotonic clock. A video that has not started within START_TIMEOUT_MS is skipped,
+// reported and set aside for SET_ASIDE_MS. Only NotAllowedError from play() is an autoplay block
+// (then it plays muted); other rejections are transient and retried once.
+import { serverNow, until } from './clock.js';
+
+const DEFAULT_IMAGE_SECONDS = 10;
+const START_TIMEOUT_MS = 8000;
+const SET_ASIDE_MS = 5 * 60_000;
+const FADE_MS = 450;
+
+const kindOf = (source) => {
+  const mime = (source.media && source.media.mime_type) || '';
+  if (mime.startsWith('video/') || source.type === 'VIDEO') return 'video';
+  if (mime.startsWith('image/') || source.type === 'IMAGE' || source.type === 'SVG') return 'image';
+  return null;
+};
+
+/** What a playlist's sources give the zone: playable items in play order. */
+export function playableItems(playlist) {
+  if (!playlist || !Array.isArray(playlist.sources)) return [];
+  return playlist.sources.filter((s) => s.media && s.media.url && kindOf(s)).map((s) => ({ source: s, kind: kindOf(s) }));
+}
+
+function withTimeout(promise, ms, what) {
+  let t;
+  return Promise.race([promise, new Promise((_, reject) => (t = setTimeout(() => reject(new Error(`${what} did not start within ${ms} ms`)), ms)))]).finally(
+    () => clearTimeout(t),
+  );
+}
+
+function teardown(el) {
+  const media = el.querySelector('video');
+  if (media) {
+    media.pause();
+    media.removeAttribute('src');
+    media.load();
+  }
+  el.remove();
+}
+
+export class Zone {
+  /**
+   * @param el the zone's element
+   * @param playlist the manifest's playlist (or null)
+   * @param ctx { onPlayed(play), onStarted(zone), onProblem(msg), volume(): 0..100, zoneId, scheduleId }
+   */
+  constructor(el, playlist, ctx) {
+    this.el = el;
+    this.playlist = playlist;
+    this.ctx = ctx;
+    this.items = playableItems(playlist);
+    this.abort = new AbortController();
+    this.current = null;
+    this.setAside = new Map();
+  }
+
+  start() {
+    void this.run().catch((e) => this.ctx.onProblem(`zone stopped: ${e && e.message}`));
+  }
+
+  stop() {
+    this.abort.abort();
+    if (this.current) this.finish(this.current, 'completed');
+  }
+
+  /** The item on glass now (for pings and screenshots). */
+  playing() {
+    return this.current;
+  }
+
+  async run() {
+    const signal = this.abort.signal;
+    let i = 0;
+    let failuresInARow = 0;
+    if (this.items.length === 0) return this.ctx.onStarted(this);
+    while (!signal.aborted) {
+      const item = this.items[i % this.items.length];
+      i++;
+      const aside = this.setAside.get(item.source.id);
+      if (aside && aside > performance.now() && this.items.length > 1) continue;
+      let next;
+      try {
+        next = await this.prepare(item, signal);
+      } catch (e) {
+        this.ctx.onProblem(`skipped ${item.source.name || item.source.id}: ${e && e.message}`);
+        this.setAside.set(item.source.id, performance.now() + SET_ASIDE_MS);
+        if (++failuresInARow >= this.items.length) await until(performance.now() + 5000, signal);
+        continue;
+      }
+      failuresInARow = 0;
+      if (signal.aborted) return teardown(next.el);
+      // Hold the current item until its time is up (a video without a set time: until it ends).
+      if (this.current) await this.current.done;
+      if (signal.aborted) return teardown(next.el);
+      this.show(next);
+    }
+  }
+
+  /** Builds the item's element at opacity 0 above the current one and waits until it can show at once. */
+  async prepare(item, signal) {
+    const wrap = document.createElement('div');
+    wrap.className = 'item';
+    const url = item.source.media.url;
+    if (item.kind === 'image') {
+      const img = document.createElement('img');
+      img.alt = '';
+      img.decoding = 'async';
+      img.src = url;
+      wrap.appendChild(img);
+      this.el.appendChild(wrap);
+      try {
+        await withTimeout(img.decode(), START_TIMEOUT_MS, 'image');
+      } catch (e) {
+        wrap.remove();
+        throw e;
+      }
+    } else {
+      const video = document.createElement('video');
+      video.muted = true;
+      video.playsInline = true;
+      video.setAttribute('playsinline', '');
+      video.setAttribute('muted', '');
+      video.preload = 'auto';
+      video.src = url;
+      wrap.appendChild(video);
+      this.el.appendChild(wrap);
+      try {
+        await withTimeout(
+          new Promise((resolve, reject) => {
+            if (video.readyState >= 3) return resolve();
+            video.addEventListener('canplay', () => resolve(), { once: true });
+            video.addEventListener('error', () => reject(new Error(`video error ${video.error ? video.error.code : ''}`)), { once: true });
+          }),
+          START_TIMEOUT_MS,
+          'video',
+        );
+      } catch (e) {
+        teardown(wrap);
+        throw e;
+      }
+    }
+    if (signal.aborted) return { el: wrap, item };
+    return { el: wrap, item };
+  }
+
+  async startVideo(video) {
+    const volume = this.ctx.volume();
+    video.muted = volume === 0 || this.ctx.autoplayBlocked();
+    video.volume = Math.max(0, Math.min(1, volume / 100));
+    const attempt = () => video.play();
+    try {
+      await attempt();
+    } catch (e) {
+      if (e && e.name === 'NotAllowedError') {
+        // Autoplay with sound refused by the browser: play muted (the only reason to).
+        this.ctx.setAutoplayBlocked();
+        video.muted = true;
+        await attempt();
+      } else {
+        // Transient (an interrupted load): once more, sound setting unchanged.
+        await attempt();
+      }
+    }
+    await withTimeout(
+      new Promise((resolve) => (video.currentTime > 0 && !video.paused ? resolve() : video.addEventListener('playing', () => resolve(), { once: true }))),
+      START_TIMEOUT_MS,
+      'video playback',
+    );
+  }
+
+  show(next) {
+    const previous = this.current;
+    const s = next.item.source;
+    const video = next.el.querySelector('video');
+    const startedMono = performance.now();
+    const play = {
+      el: next.el,
+      item: next.item,
+      startedMono,
+      startedAt: serverNow(),
+      done: null,
+      status: 'completed',
+    };
+    // Fade in over the previous item; remove the previous only once this one covers it.
+    next.el.classList.add('shown');
+    if (previous) {
+      setTimeout(() => teardown(previous.el), FADE_MS + 50);
+      this.finish(previous, previous.status);
+    }
+    this.current = play;
+    if (!previous) this.ctx.onStarted(this);
+    const signal = this.abort.signal;
+    const seconds = s.interval || (next.item.kind === 'image' ? s.media.duration || DEFAULT_IMAGE_SECONDS : s.media.duration || 0);
+    if (video) {
+      play.done = this.startVideo(video)
+        .then(() =>
+          s.interval
+            ? until(startedMono + s.interval * 1000, signal)
+            : new Promise((resolve) => {
+                if (video.ended) return resolve();
+                video.addEventListener('ended', () => resolve(), { once: true });
+                // A stalled video still ends: its length and a margin at the latest.
+                if (seconds > 0) setTimeout(resolve, seconds * 1000 + 5000);
+              }),
+        )
+        .catch((e) => {
+          play.status = 'failed';
+          this.setAside.set(s.id, performance.now() + SET_ASIDE_MS);
+          this.ctx.onProblem(`video ${s.name || s.id} failed: ${e && e.message}`);
+        });
+    } else {
+      play.done = until(startedMono + seconds * 1000, signal);
+    }
+  }
+
+  /** A play that left the glass: its proof of play. */
+  finish(play, status) {
+    if (play.finished) return;
+    play.finished = true;
+    const s = play.item.source;
+    this.ctx.onPlayed({
+      fileId: s.media.id,
+      type: play.item.kind,
+      startedAt: play.startedAt,
+      seconds: (performance.now() - play.startedMono) / 1000,
+      status,
+      zoneId: this.ctx.zoneId,
+      playlistId: this.playlist ? this.playlist.id : null,
+    });
+  }
+}

@@ -9,13 +9,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, loadConfig } from '@pylon/kit';
-import { startAllInOne } from '@pylon/gateway/all-in-one';
-import { allInOneEnv } from '@pylon/gateway/config';
 import { DEMO_ACCOUNT_ID } from '@pylon/gateway/demo';
 import { analyticsScenario, analyticsTable, generateTelemetry } from './analytics.scenarios.js';
+import { BENCH_KEY as KEY, startBenchApp } from './bench-app.js';
 
-const KEY = 'bench-key-0123456789abcdef';
 const smoke = process.env.BENCH_SMOKE === 'true';
 const plays = Number(process.env.BENCH_ANALYTICS_PLAYS ?? (smoke ? 20_000 : 100_000_000));
 const backfill = process.env.BENCH_ANALYTICS_BACKFILL ? process.env.BENCH_ANALYTICS_BACKFILL === 'true' : plays > 5_000_000;
@@ -25,18 +22,7 @@ const sizes = {
   impressions: Number(process.env.BENCH_ANALYTICS_IMPRESSIONS ?? Math.round(plays * 0.1)),
 };
 const dir = await mkdtemp(join(tmpdir(), 'pylon-bench-analytics-'));
-const env = loadConfig(allInOneEnv, {
-  NODE_ENV: 'production',
-  SIGNAGE_DATA_DIR: dir,
-  PORT: '0',
-  LEGACY_PORT: '0',
-  LOG_LEVEL: 'silent',
-  SIGNAGE_BOOTSTRAP_API_KEY: KEY,
-  SIGNAGE_INTERNAL_SECRET: 's'.repeat(64),
-  SIGNAGE_SIMULATOR: 'false',
-  RATE_LIMIT_POINTS: '1000000000',
-});
-const app = await startAllInOne(env, { logger: createLogger({ level: 'silent' }) });
+const app = await startBenchApp(dir);
 const ms = await generateTelemetry(app.analytics, DEMO_ACCOUNT_ID, sizes, { backfill, log: (l) => console.log(`  ${l}`) });
 console.log(
   `\nScenario 9: analytics (${sizes.plays} play logs, ${sizes.pings} pings, ${sizes.impressions} impressions generated in ${(ms / 1000).toFixed(1)} s${backfill ? ', rollups backfilled' : ''})\n`,

@@ -7,18 +7,15 @@
  * anonymous (what the export allocates) and file-backed (LMDB's map of the rows it reads).
  * BENCH_EXPORT_ROWS changes the size.
  */
-import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import http from 'node:http';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, loadConfig } from '@pylon/kit';
-import { startAllInOne } from '@pylon/gateway/all-in-one';
-import { allInOneEnv } from '@pylon/gateway/config';
+import { BENCH_KEY as KEY, BENCH_PASSWORD, startBenchApp } from './bench-app.js';
+import { sampleMemory, uploadMultipart } from './jobs.bench.js';
 
 const ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
-const KEY = 'bench-key-0123456789abcdef';
 const dir = await mkdtemp(join(tmpdir(), 'pylon-bench-export-job-'));
 const files = await mkdtemp(join(tmpdir(), 'pylon-bench-export-files-'));
 const csvPath = join(files, 'rows.csv');
@@ -30,21 +27,7 @@ const csvPath = join(files, 'rows.csv');
   await once(csv, 'finish');
 }
 
-const env = loadConfig(allInOneEnv, {
-  NODE_ENV: 'production',
-  SIGNAGE_DATA_DIR: dir,
-  PORT: '0',
-  LEGACY_PORT: '0',
-  LOG_LEVEL: 'silent',
-  SIGNAGE_BOOTSTRAP_API_KEY: KEY,
-  SIGNAGE_INTERNAL_SECRET: 's'.repeat(64),
-  SIGNAGE_SIMULATOR: 'false',
-  RATE_LIMIT_POINTS: '1000000000',
-  IMPORT_JOB_THRESHOLD_BYTES: '0',
-  EXPORT_JOB_THRESHOLD_ROWS: '0',
-  SIGNAGE_DEMO_PASSWORD: 'bench-owner-password',
-});
-const app = await startAllInOne(env, { logger: createLogger({ level: 'silent' }) });
+const app = await startBenchApp(dir, { IMPORT_JOB_THRESHOLD_BYTES: '0', EXPORT_JOB_THRESHOLD_ROWS: '0', SIGNAGE_DEMO_PASSWORD: BENCH_PASSWORD });
 const headers = { 'x-service-apikey': KEY };
 
 type Job = { id: string; state: string; progress: { rows_done: number }; result: { rows?: number; download_url?: string; imported?: number } | null };
@@ -69,50 +52,20 @@ const tableId = ((await created.json()) as { data: { createDataTable: { table: {
 
 // Fill the table: the CSV streamed as multipart to the import (a job).
 {
-  const boundary = `----pylon${Date.now()}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="rows.csv"\r\nContent-Type: text/csv\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const size = (await stat(csvPath)).size;
   const started = Date.now();
-  const accepted = await new Promise<Job>((resolve, reject) => {
-    const req = http.request(
-      new URL(`${app.baseUrl}/datatables/${tableId}/rows/import`),
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + size + tail.length) },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve(JSON.parse(text) as Job));
-      },
-    );
-    req.on('error', reject);
-    req.write(head);
-    const f = createReadStream(csvPath);
-    f.pipe(req, { end: false });
-    f.on('end', () => req.end(tail));
+  const { body } = await uploadMultipart(new URL(`${app.baseUrl}/datatables/${tableId}/rows/import`), headers, csvPath, {
+    filename: 'rows.csv',
+    contentType: 'text/csv',
   });
+  const accepted = body as Job;
   const imported = await done(accepted.id, 2000);
   if (imported.result?.imported !== ROWS) throw new Error(`import ended ${JSON.stringify(imported).slice(0, 300)}`);
   console.log(`filled ${ROWS} rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-/** Resident memory from /proc (Linux): anonymous (what the export allocates) and file-backed (LMDB's map). */
-const kb = (s: string, name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(s)?.[1] ?? 0) * 1024;
-const mem = () => {
-  const s = readFileSync('/proc/self/status', 'utf8');
-  return { anon: kb(s, 'RssAnon'), file: kb(s, 'RssFile'), total: kb(s, 'VmRSS'), heap: process.memoryUsage().heapUsed };
-};
-
 global.gc?.();
 await new Promise((r) => setTimeout(r, 2000));
-const idle = mem();
-const peak = { ...idle };
-const sampler = setInterval(() => {
-  const m = mem();
-  for (const k of ['anon', 'file', 'total', 'heap'] as const) peak[k] = Math.max(peak[k], m[k]);
-}, 50);
+const sampler = sampleMemory();
 const started = Date.now();
 const r = await fetch(`${app.baseUrl}/datatables/${tableId}/rows/export`, { headers });
 if (r.status !== 202) throw new Error(`expected 202, got ${r.status}`);
@@ -120,7 +73,7 @@ const accepted = (await r.json()) as Job;
 const acceptedMs = Date.now() - started;
 const job = await done(accepted.id, 500);
 const seconds = (Date.now() - started) / 1000;
-clearInterval(sampler);
+const memory = sampler.stop();
 if (job.state !== 'succeeded' || job.result?.rows !== ROWS) throw new Error(`export ended ${JSON.stringify(job).slice(0, 300)}`);
 
 // The file through its signed link (no key), lines counted as they stream.
@@ -132,7 +85,6 @@ for await (const chunk of file.body as unknown as AsyncIterable<Uint8Array>) {
   for (const b of chunk) if (b === 10) lines++;
 }
 if (lines !== ROWS + 1) throw new Error(`the file has ${lines} lines`);
-const mb = (n: number) => Math.round(n / 1024 / 1024);
 console.table([
   {
     rows: ROWS,
@@ -140,11 +92,7 @@ console.table([
     acceptedMs,
     seconds: +seconds.toFixed(1),
     rowsPerSecond: Math.round(ROWS / seconds),
-    idleRssMb: mb(idle.total),
-    peakRssAboveIdleMb: mb(peak.total - idle.total),
-    peakAnonAboveIdleMb: mb(peak.anon - idle.anon),
-    peakFileAboveIdleMb: mb(peak.file - idle.file),
-    peakHeapAboveIdleMb: mb(peak.heap - idle.heap),
+    ...memory,
   },
 ]);
 await app.close();

@@ -7,17 +7,14 @@
  * changes the size, BENCH_IMPORT_KINDS=csv (or xlsx) runs one of the two.
  */
 import { spawnSync } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
-import { createLogger, loadConfig } from '@pylon/kit';
-import { startAllInOne } from '@pylon/gateway/all-in-one';
-import { allInOneEnv } from '@pylon/gateway/config';
+import { BENCH_KEY as KEY, BENCH_PASSWORD, startBenchApp } from './bench-app.js';
+import { sampleMemory, uploadMultipart } from './jobs.bench.js';
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);
 const cell = (i: number) => [i, `item ${i}`, (i % 997) / 10, ['Oslo', 'Lyon', 'Porto', 'Graz'][i % 4]!] as const;
@@ -41,25 +38,12 @@ if (process.argv[2] === 'generate') {
   process.exit(0);
 }
 
-const KEY = 'bench-key-0123456789abcdef';
 const dir = await mkdtemp(join(tmpdir(), 'pylon-bench-import-job-'));
 const files = await mkdtemp(join(tmpdir(), 'pylon-bench-import-files-'));
 const gen = spawnSync(process.execPath, [...process.execArgv, new URL(import.meta.url).pathname, 'generate', files], { stdio: 'inherit' });
 if (gen.status !== 0 || !existsSync(join(files, 'rows.xlsx'))) throw new Error('generating the files failed');
 
-const env = loadConfig(allInOneEnv, {
-  NODE_ENV: 'production',
-  SIGNAGE_DATA_DIR: dir,
-  PORT: '0',
-  LEGACY_PORT: '0',
-  LOG_LEVEL: 'silent',
-  SIGNAGE_BOOTSTRAP_API_KEY: KEY,
-  SIGNAGE_INTERNAL_SECRET: 's'.repeat(64),
-  SIGNAGE_SIMULATOR: 'false',
-  RATE_LIMIT_POINTS: '1000000000',
-  SIGNAGE_DEMO_PASSWORD: 'bench-owner-password',
-});
-const app = await startAllInOne(env, { logger: createLogger({ level: 'silent' }) });
+const app = await startBenchApp(dir, { SIGNAGE_DEMO_PASSWORD: BENCH_PASSWORD });
 const headers = { 'x-service-apikey': KEY };
 
 interface JobBody {
@@ -79,43 +63,11 @@ async function gql(query: string): Promise<{ createDataTable: { table: { id: str
 
 /** POSTs the file as multipart/form-data, streamed from disk (content-length known). */
 async function upload(path: string, tableId: string): Promise<{ status: number; body: JobBody }> {
-  const boundary = `----pylon${Date.now()}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${path.split('/').pop()}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const size = (await stat(path)).size;
-  const url = new URL(`${app.baseUrl}/datatables/${tableId}/rows/import`);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + size + tail.length) },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) as JobBody }));
-      },
-    );
-    req.on('error', reject);
-    req.write(head);
-    const file = createReadStream(path);
-    file.pipe(req, { end: false });
-    file.on('end', () => req.end(tail));
+  const r = await uploadMultipart(new URL(`${app.baseUrl}/datatables/${tableId}/rows/import`), headers, path, {
+    filename: path.split('/').pop()!,
+    contentType: 'application/octet-stream',
   });
-}
-
-/**
- * Resident memory from /proc (Linux): anonymous (heap, buffers, native allocations: what the import
- * itself holds) and file-backed (LMDB maps its data file, so pages of the growing store it touches
- * count in RSS; that is page cache the kernel reclaims, not memory the process allocated).
- */
-function resident(): { anon: number; file: number; total: number } {
-  const status = readFileSync('/proc/self/status', 'utf8');
-  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
-  return { anon: kb('RssAnon'), file: kb('RssFile'), total: kb('VmRSS') };
+  return { status: r.status, body: r.body as JobBody };
 }
 
 async function measure(kind: 'csv' | 'xlsx') {
@@ -125,17 +77,7 @@ async function measure(kind: 'csv' | 'xlsx') {
   const tableId = t.createDataTable.table.id;
   global.gc?.();
   await new Promise((r) => setTimeout(r, 500));
-  const idle = resident();
-  const peak = { ...idle };
-  let heapPeak = process.memoryUsage().heapUsed;
-  const heapIdle = heapPeak;
-  const sampler = setInterval(() => {
-    const r = resident();
-    peak.anon = Math.max(peak.anon, r.anon);
-    peak.file = Math.max(peak.file, r.file);
-    peak.total = Math.max(peak.total, r.total);
-    heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
-  }, 50);
+  const sampler = sampleMemory();
   const started = Date.now();
   const r = await upload(join(files, `rows.${kind}`), tableId);
   if (r.status !== 202) throw new Error(`expected 202, got ${r.status}: ${JSON.stringify(r.body)}`);
@@ -146,7 +88,7 @@ async function measure(kind: 'csv' | 'xlsx') {
     if (['succeeded', 'failed', 'cancelled'].includes(job.state)) break;
     await new Promise((res) => setTimeout(res, 500));
   }
-  clearInterval(sampler);
+  const memory = sampler.stop();
   const seconds = (Date.now() - started) / 1000;
   if (job.state !== 'succeeded' || job.result?.imported !== ROWS) throw new Error(`job ended ${JSON.stringify(job).slice(0, 500)}`);
   const size = (await stat(join(files, `rows.${kind}`))).size;
@@ -157,15 +99,10 @@ async function measure(kind: 'csv' | 'xlsx') {
     acceptedMs: accepted,
     seconds: +seconds.toFixed(1),
     rowsPerSecond: Math.round(ROWS / seconds),
-    idleRssMb: mb(idle.total),
-    peakRssAboveIdleMb: mb(peak.total - idle.total),
-    peakAnonAboveIdleMb: mb(peak.anon - idle.anon),
-    peakFileAboveIdleMb: mb(peak.file - idle.file),
-    peakHeapAboveIdleMb: mb(heapPeak - heapIdle),
+    ...memory,
   };
 }
 
-const mb = (n: number) => Math.round(n / 1024 / 1024);
 // BENCH_IMPORT_KINDS=csv (or xlsx) measures one of them.
 const kinds = (process.env.BENCH_IMPORT_KINDS ?? 'csv,xlsx').split(',') as Array<'csv' | 'xlsx'>;
 const results = [];

@@ -27,9 +27,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, createOps, createSubgraphHttp, InternalTokens, listenHttp, loadConfig, loadOperations, POLICIES } from '@pylon/kit';
-import { startAllInOne } from '@pylon/gateway/all-in-one';
-import { allInOneEnv } from '@pylon/gateway/config';
+import { createLogger, createOps, createSubgraphHttp, InternalTokens, listenHttp, loadOperations, POLICIES } from '@pylon/kit';
 import { DEMO_ACCOUNT_ID } from '@pylon/gateway/demo';
 import type { DeviceRepository } from '@pylon/devices';
 import { brokenScenarios, load, probe, table, type LoadResult } from './load.js';
@@ -44,31 +42,18 @@ import { ackToQueryable, bareCeiling, drain, httpIngestion, httpIngestionMeasure
 import { analyticsScenario, analyticsTable, generateTelemetry } from './analytics.scenarios.js';
 import { printReports, reportsScenario } from './reports.scenarios.js';
 import { webPlayerFleet } from './web-player.scenarios.js';
+import { BENCH_KEY as KEY, BENCH_PASSWORD, startBenchApp } from './bench-app.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const KEY = 'bench-key-0123456789abcdef';
-const BENCH_PASSWORD = 'bench-owner-password';
 // The same document everywhere: the REST facade's persisted listDevices operation, loaded as the
 // facade loads it (shared fragments from _fragments.graphql appended), so it stands alone.
 const QUERY = loadOperations('rest').get('listDevices')!;
 const VARIABLES = { limit: 50, offset: 0 };
 
 const dir = await mkdtemp(join(tmpdir(), 'pylon-bench-'));
-const env = loadConfig(allInOneEnv, {
-  NODE_ENV: 'production',
-  SIGNAGE_DATA_DIR: dir,
-  PORT: '0',
-  LEGACY_PORT: '0',
-  LOG_LEVEL: 'silent',
-  SIGNAGE_BOOTSTRAP_API_KEY: KEY,
-  SIGNAGE_INTERNAL_SECRET: 's'.repeat(64),
-  SIGNAGE_SIMULATOR: 'false',
-  RATE_LIMIT_POINTS: '1000000000',
-  SIGNAGE_DEMO_PASSWORD: BENCH_PASSWORD,
-});
-const app = await startAllInOne(env, { logger: createLogger({ level: 'silent' }) });
+const app = await startBenchApp(dir, { SIGNAGE_DEMO_PASSWORD: BENCH_PASSWORD });
 
 // 50 devices: the 8 demo ones plus 42 more.
 const repo = (app.subgraphs.devices as unknown as { repo: DeviceRepository }).repo;

@@ -6,26 +6,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, loadConfig } from '@pylon/kit';
-import { startAllInOne } from '@pylon/gateway/all-in-one';
-import { allInOneEnv } from '@pylon/gateway/config';
+import { BENCH_KEY as KEY, startBenchApp } from './bench-app.js';
 import { webPlayerFleet } from './web-player.scenarios.js';
 
-const KEY = 'bench-key-0123456789abcdef';
 const smoke = process.env.BENCH_SMOKE === 'true';
 const dir = await mkdtemp(join(tmpdir(), 'pylon-bench-web-player-'));
-const env = loadConfig(allInOneEnv, {
-  NODE_ENV: 'production',
-  SIGNAGE_DATA_DIR: dir,
-  PORT: '0',
-  LEGACY_PORT: '0',
-  LOG_LEVEL: 'silent',
-  SIGNAGE_BOOTSTRAP_API_KEY: KEY,
-  SIGNAGE_INTERNAL_SECRET: 's'.repeat(64),
-  SIGNAGE_SIMULATOR: 'false',
-  RATE_LIMIT_POINTS: '1000000000',
-});
-const app = await startAllInOne(env, { logger: createLogger({ level: 'silent' }) });
+const app = await startBenchApp(dir);
 const result = await webPlayerFleet({
   baseUrl: app.baseUrl,
   key: KEY,

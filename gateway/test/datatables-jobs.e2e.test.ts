@@ -13,6 +13,7 @@ import { loadConfig } from '@pylon/kit';
 import { startAllInOne, type AllInOne } from '../src/all-in-one.js';
 import { allInOneEnv } from '../src/config.js';
 import { TEST_KEY } from './harness.js';
+import { jobFinished } from './support/jobs.js';
 import { registerRestOrigin } from './support/reference-conformance.js';
 
 let dir: string;
@@ -68,14 +69,7 @@ function upload(tableId: string, bytes: Buffer | string, name: string, key = TES
   form.append('file', new Blob([bytes]), name);
   return call(`/datatables/${tableId}/rows/import`, { method: 'POST', body: form, key });
 }
-async function finished(id: string, ms = 120_000): Promise<Json> {
-  for (const deadline = Date.now() + ms; ;) {
-    const r = await call(`/jobs/${id}`);
-    if (['succeeded', 'failed', 'cancelled'].includes(r.body.state)) return r.body;
-    if (Date.now() > deadline) throw new Error(`job still ${r.body.state}`);
-    await new Promise((res) => setTimeout(res, 100));
-  }
-}
+const finished = (id: string, ms?: number) => jobFinished(call, id, ms);
 const csvOf = (n: number, bad: number[] = []) =>
   `n,label\n${Array.from({ length: n }, (_, i) => (bad.includes(i) ? `x${i},bad` : `${i},row ${i}`)).join('\n')}\n`;
 async function values(tableId: string): Promise<number[]> {

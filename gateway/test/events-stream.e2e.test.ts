@@ -5,6 +5,7 @@
  * Last-Event-ID 410). Waits poll with a 60 s limit.
  */
 import { startHarness, type Harness } from './harness.js';
+import { until } from '@pylon/kit/testing';
 
 const LIMIT = 90_000;
 let h: Harness;
@@ -56,15 +57,6 @@ async function open(query = '', lastEventId?: string): Promise<Sse> {
   return out;
 }
 
-async function until<T>(what: string, f: () => T | undefined | false): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const v = f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 const register = async (name: string) =>
   (
     (await (

@@ -15,6 +15,7 @@ import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
 import type { DeviceRepository } from '@pylon/devices';
 import { startHarness, TEST_KEY, type Harness } from './harness.js';
+import { jobFinished } from './support/jobs.js';
 
 const SECRET = 'export-jobs-e2e-secret-0123456789abcdef';
 const A = 'demo-account';
@@ -35,14 +36,7 @@ const json = async (path: string, init: RequestInit & { key?: string | null } = 
   return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : null) as Json };
 };
 
-async function finished(id: string, ms = 120_000): Promise<Json> {
-  for (const deadline = Date.now() + ms; ;) {
-    const r = await json(`/jobs/${id}`);
-    if (['succeeded', 'failed', 'cancelled'].includes(r.body.state)) return r.body;
-    if (Date.now() > deadline) throw new Error(`job still ${r.body.state}`);
-    await new Promise((res) => setTimeout(res, 100));
-  }
-}
+const finished = (id: string, ms?: number) => jobFinished(json, id, ms);
 
 /** A table of `n` rows (n, label), imported synchronously; some labels are formulas. */
 async function tableOf(n: number): Promise<string> {

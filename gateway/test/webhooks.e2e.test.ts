@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { PushEvent } from '@pylon/kit';
+import { until } from '@pylon/kit/testing';
 import { startHarness, type Harness } from './harness.js';
 
 const LIMIT = 90_000;
@@ -41,16 +42,6 @@ const rest = (path: string, init: RequestInit = {}) =>
     ...init,
     headers: { 'x-service-apikey': h.key, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
   });
-
-async function until<T>(what: string, f: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 test(
   'REST create (secret once), a device registration delivered signed, the log, change and delete',

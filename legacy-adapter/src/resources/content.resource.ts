@@ -4,20 +4,14 @@
  * order, each with an <enclosure url length type> for its media file; GET /playlists is a feed of
  * the playlists, each item linking to its own feed.
  */
-import { z } from 'zod';
-import { AppError, pageWindow } from '@pylon/kit';
+import { AppError } from '@pylon/kit';
 import type { RssFeed } from '../render/rss.renderer.js';
 import { toLegacyMedia, toLegacyPlaylist, toLegacyTemplate, type LegacyMedia, type LegacyPlaylist, type LegacyTemplate } from './content.record.js';
-import { defineResource, parseQuery, type LegacyData, type LegacyOperationId, type ResourceContext } from './resource.js';
-
-const Query = z.object({
-  take: z.coerce.number().int().min(1).max(1000).optional(),
-  page: z.coerce.number().int().min(0).max(1_000_000).optional(),
-});
+import { legacyPageWindow } from './paging.js';
+import { defineResource, type LegacyData, type LegacyOperationId, type ResourceContext } from './resource.js';
 
 async function listOf<N extends LegacyOperationId, T>(ctx: ResourceContext, operationId: N, items: (data: LegacyData<N>) => T[] | null): Promise<T[]> {
-  const { take, page } = parseQuery(Query, ctx.query);
-  const data = await ctx.run(operationId, pageWindow(take, page, { defaultTake: 100 }));
+  const data = await ctx.run(operationId, legacyPageWindow(ctx.query));
   return items(data) ?? [];
 }
 

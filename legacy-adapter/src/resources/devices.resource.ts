@@ -1,14 +1,9 @@
 /** /devices: list (take, page: 0-based, as on current REST), one, create, update (JSON or XML bodies), delete. */
-import { z } from 'zod';
-import { AppError, pageWindow } from '@pylon/kit';
-import { defineResource, parseQuery } from './resource.js';
+import { AppError } from '@pylon/kit';
+import { legacyPageWindow } from './paging.js';
+import { defineResource } from './resource.js';
 import { toLegacyDevice, type DeviceData, type LegacyDevice } from './device.record.js';
 import { deviceInput, payloadOf } from './device.input.js';
-
-const Query = z.object({
-  take: z.coerce.number().int().min(1).max(1000).optional(),
-  page: z.coerce.number().int().min(0).max(1_000_000).optional(),
-});
 
 export const listDevices = defineResource<LegacyDevice[]>({
   method: 'get',
@@ -16,8 +11,7 @@ export const listDevices = defineResource<LegacyDevice[]>({
   operations: ['listDevices'],
   view: { root: 'devices', item: 'device' },
   async handle({ query, run }) {
-    const { take, page } = parseQuery(Query, query);
-    const data = await run('listDevices', pageWindow(take, page, { defaultTake: 100 }));
+    const data = await run('listDevices', legacyPageWindow(query));
     return (data.device ?? []).map(toLegacyDevice);
   },
 });

@@ -1,4 +1,4 @@
-import { AppError, listQuery, type Collection, type DocumentStore, type FieldMap, type Filter, type Stored } from '@pylon/kit';
+import { derivedBooleanField, listQuery, type Collection, type DocumentStore, type FieldMap, type Filter, type Stored } from '@pylon/kit';
 import { ALERT_RULES, ALERTS, FLEET_ACCOUNTS, SYSTEM_TENANT } from './domain/collections.js';
 import { openKeyOf, ruleSetOf, type AlertRecord, type AlertRuleRecord } from './domain/alert.js';
 import type { DeviceRecord } from './domain/device.js';
@@ -222,17 +222,7 @@ export function alertFields(nowIso: string): FieldMap {
     resolvedOn: { path: 'resolvedOn', kind: 'date' },
     reason: { path: 'reason', kind: 'string' },
     autoResolved: { path: 'autoResolved', kind: 'boolean' },
-    isActive: {
-      custom: (ops, name) => {
-        const keys = Object.keys(ops).filter((k) => ops[k] !== undefined && ops[k] !== null);
-        if (keys.length === 0) return {};
-        if (keys.length !== 1 || !['eq', 'neq'].includes(keys[0]!) || typeof ops[keys[0]!] !== 'boolean') {
-          throw new AppError('BAD_USER_INPUT', `where.${name} takes eq or neq with a boolean`, { field: `where.${name}` });
-        }
-        const value = ops[keys[0]!] as boolean;
-        return activeClause(keys[0] === 'eq' ? value : !value, nowIso);
-      },
-    },
+    isActive: derivedBooleanField((active) => activeClause(active, nowIso)),
     alertRule: {
       nested: {
         id: { path: 'ruleId', kind: 'string' },

@@ -1,5 +1,5 @@
 import {
-  AppError,
+  derivedBooleanField,
   GroupTreeRepository,
   listQuery,
   notFound,
@@ -169,18 +169,7 @@ export function deviceFields(cutoff: () => string): FieldMap {
     groupName: { path: 'groupName', kind: 'string' },
     orgId: { path: 'orgId', kind: 'string' },
     createdOn: { path: 'createdAt', kind: 'date' },
-    isOnline: {
-      custom: (ops, name) => {
-        const keys = Object.keys(ops).filter((k) => ops[k] !== undefined && ops[k] !== null);
-        if (keys.length === 0) return {};
-        if (keys.length !== 1 || !['eq', 'neq'].includes(keys[0]!) || typeof ops[keys[0]!] !== 'boolean') {
-          throw new AppError('BAD_USER_INPUT', `where.${name} takes eq or neq with a boolean`, { field: `where.${name}` });
-        }
-        const value = ops[keys[0]!] as boolean;
-        return onlineClause(keys[0] === 'eq' ? value : !value);
-      },
-      sortPath: 'pingData.timestamp',
-    },
+    isOnline: derivedBooleanField(onlineClause, 'pingData.timestamp'),
     deviceType: {
       nested: {
         id: { path: 'deviceType.id', kind: 'string' },

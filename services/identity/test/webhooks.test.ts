@@ -15,7 +15,7 @@ import { BufferedPublisher, createLogger, POLICIES, PUSH_EVENTS_TOPIC, pushEvent
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
 import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
-import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
+import { subgraphRunner, testPrincipal, testTokens, until } from '@pylon/kit/testing';
 import { createIdentitySubgraph, type IdentityService } from '../src/app.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../src/webhooks/delivery.worker.js';
 
@@ -80,16 +80,6 @@ afterAll(async () => {
   await store.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-async function until<T>(what: string, f: () => T | undefined | false): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const v = f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const CREATE =
   'mutation($i: WebhookEndpointInput!) { createWebhookEndpoint(input: $i) { success error errorField secret endpoint { id url eventTypes enabled } } }';

@@ -41,3 +41,4 @@ export * from './json-patch.js';
 export * from './jobs/jobs.js';
 export * from './jobs/jobs-http.js';
 export * from './jobs/job-files.js';
+export * from './jobs/file-job.js';

@@ -27,3 +27,17 @@ export function subgraphRunner(subgraph: () => Subgraph, defaultWho: Principal, 
     return sg.execute({ query, variables }, await sg.createContext(await tokens.sign(who)));
   };
 }
+
+/**
+ * Polls `f` (sync or async) every `every` ms until it gives something truthy, which it returns;
+ * fails naming `what` after `ms` (default 60 s: enough on a busy machine).
+ */
+export async function until<T>(what: string, f: () => T | undefined | false | Promise<T | undefined | false>, ms = 60_000, every = 25): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}

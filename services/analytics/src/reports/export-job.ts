@@ -9,7 +9,7 @@
  * A restart runs the export again from the start (the file's key is fixed by the job). A cancelled
  * or failed export leaves no file.
  */
-import { AppError, JobCancelled, principalOfJob, type Job, type JobContext, type JobPrincipal, type JobRunner } from '@pylon/kit';
+import { fileJobCleanup, principalOfJob, writeFileJob, type JobContext, type JobPrincipal, type JobRunner } from '@pylon/kit';
 import { prepareReportExport, type ReportsDeps } from './export-report.js';
 
 export const REPORT_EXPORT_JOB_KIND = 'analytics.report-export';
@@ -20,9 +20,6 @@ export interface ReportExportJobInput {
   principal: JobPrincipal;
 }
 
-/** Progress is saved at most this often (each save is a document write); cancellation is seen at every chunk. */
-const REPORT_EVERY_MS = 250;
-
 export function registerReportExportJob(runner: JobRunner, deps: ReportsDeps): void {
   const files = runner.files;
   if (!files) throw new Error('report export jobs need the runner to keep job files');
@@ -32,35 +29,19 @@ export function registerReportExportJob(runner: JobRunner, deps: ReportsDeps): v
       const input = ctx.job.input as unknown as ReportExportJobInput;
       const principal = principalOfJob(input.principal);
       const report = await prepareReportExport(deps, principal, input.body);
-      let rows = 0;
-      let last = Date.now();
-      const progress = async (done: number) => {
-        rows = done;
-        if (ctx.cancelled()) throw new JobCancelled();
-        if (Date.now() - last < REPORT_EVERY_MS) return;
-        last = Date.now();
-        await ctx.report({ progress: { rowsDone: done } });
-      };
-      try {
-        const file = await files.write(
-          principal.accountId,
-          ctx.job.id,
-          { filename: report.filename, contentType: report.contentType, ext: report.ext },
-          (out) => report.write(out, { progress }),
-        );
-        await ctx.report({ progress: { rowsDone: rows, rowsTotal: rows } });
-        return { rows, file };
-      } catch (e) {
-        if (ctx.cancelled() || e instanceof JobCancelled) throw new JobCancelled();
-        if (e instanceof AppError) throw e;
-        deps.logger?.error({ err: e, jobId: ctx.job.id }, 'report export job failed');
-        throw new AppError('INTERNAL', 'the report could not be written');
-      }
+      return writeFileJob(ctx, files, {
+        tenant: principal.accountId,
+        file: { filename: report.filename, contentType: report.contentType, ext: report.ext },
+        produce: (out, progress) => report.write(out, { progress }),
+        logger: deps.logger,
+        logMessage: 'report export job failed',
+        failure: 'the report could not be written',
+      });
     },
     {
       view: 'Analytics_View',
       edit: 'Analytics_View',
-      cleanup: (job: Job) => (job.state === 'succeeded' ? Promise.resolve() : files.discard(job.accountId, job.id)),
+      cleanup: fileJobCleanup(files),
     },
   );
 }

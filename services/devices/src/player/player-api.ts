@@ -198,14 +198,7 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
       const answer = await rt.manifests.manifest({ accountId: device.accountId, id: device.id });
       if (!answer) throw badPlayerKey(); // deleted in between
       // Revalidate every time (the body names signed addresses), but a match costs no body.
-      res.setHeader('Cache-Control', 'no-cache');
-      res.setHeader('ETag', answer.etag);
-      const match = req.get('if-none-match');
-      if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === answer.etag)) {
-        res.status(304).end();
-        return;
-      }
-      res.json(answer.body);
+      sendRevalidated(req, res, answer);
     }),
   );
 
@@ -216,14 +209,7 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
       if (!rt.dataTables) throw new AppError('UNAVAILABLE', 'data-table rows are not served to players by this deployment');
       const answer = await rt.dataTables.rows({ accountId: device.accountId, id: device.id }, String(req.params.tableId).slice(0, 200));
       if (!answer) throw new AppError('NOT_FOUND', 'the account has no such data table', { field: 'tableId' });
-      res.setHeader('Cache-Control', 'no-cache');
-      res.setHeader('ETag', answer.etag);
-      const match = req.get('if-none-match');
-      if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === answer.etag)) {
-        res.status(304).end();
-        return;
-      }
-      res.json(answer.body);
+      sendRevalidated(req, res, answer);
     }),
   );
 
@@ -265,4 +251,16 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
     sendError(res, 'INTERNAL', 'internal error');
   });
   return router;
+}
+
+/** A JSON answer the player revalidates on every read: ETag, no-cache, and 304 without a body when it matches. */
+function sendRevalidated(req: Request, res: Response, answer: { etag: string; body: unknown }): void {
+  res.setHeader('Cache-Control', 'no-cache');
+  res.setHeader('ETag', answer.etag);
+  const match = req.get('if-none-match');
+  if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === answer.etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.json(answer.body);
 }

@@ -20,6 +20,25 @@ export type FieldMap = {
     | { custom: (ops: Record<string, unknown>, name: string) => Filter; sortPath?: string };
 };
 
+/**
+ * A derived boolean field (isOnline, isActive): takes only `eq` or `neq` with a boolean, and builds
+ * the clause of the value asked for (neq true = eq false); no operator, no clause.
+ */
+export function derivedBooleanField(clause: (value: boolean) => Filter, sortPath?: string): FieldMap[string] {
+  return {
+    custom: (ops, name) => {
+      const keys = Object.keys(ops).filter((k) => ops[k] !== undefined && ops[k] !== null);
+      if (keys.length === 0) return {};
+      if (keys.length !== 1 || !['eq', 'neq'].includes(keys[0]!) || typeof ops[keys[0]!] !== 'boolean') {
+        throw new AppError('BAD_USER_INPUT', `where.${name} takes eq or neq with a boolean`, { field: `where.${name}` });
+      }
+      const value = ops[keys[0]!] as boolean;
+      return clause(keys[0] === 'eq' ? value : !value);
+    },
+    ...(sortPath !== undefined ? { sortPath } : {}),
+  };
+}
+
 const STRING_OPS = ['eq', 'neq', 'contains', 'ncontains', 'startsWith', 'nstartsWith', 'endsWith', 'nendsWith', 'in', 'nin'];
 const COMPARABLE_OPS = ['eq', 'neq', 'gt', 'ngt', 'gte', 'ngte', 'lt', 'nlt', 'lte', 'nlte', 'in', 'nin'];
 const BOOLEAN_OPS = ['eq', 'neq'];

@@ -1,0 +1,30 @@
+/**
+ * The all-in-one as every benchmark runs it: production mode, its data under `dir`, ports chosen by
+ * the system, silent, the bench API key, no simulator, no rate limit. `extra` adds or overrides
+ * settings (SIGNAGE_DEMO_PASSWORD, job thresholds, ...).
+ */
+import { createLogger, loadConfig } from '@pylon/kit';
+import { startAllInOne } from '@pylon/gateway/all-in-one';
+import { allInOneEnv } from '@pylon/gateway/config';
+
+export const BENCH_KEY = 'bench-key-0123456789abcdef';
+/** The demo owner's password where a scenario signs in (SIGNAGE_DEMO_PASSWORD). */
+export const BENCH_PASSWORD = 'bench-owner-password';
+
+export function benchEnv(dir: string, extra: Record<string, string> = {}) {
+  return loadConfig(allInOneEnv, {
+    NODE_ENV: 'production',
+    SIGNAGE_DATA_DIR: dir,
+    PORT: '0',
+    LEGACY_PORT: '0',
+    LOG_LEVEL: 'silent',
+    SIGNAGE_BOOTSTRAP_API_KEY: BENCH_KEY,
+    SIGNAGE_INTERNAL_SECRET: 's'.repeat(64),
+    SIGNAGE_SIMULATOR: 'false',
+    RATE_LIMIT_POINTS: '1000000000',
+    ...extra,
+  });
+}
+
+export const startBenchApp = (dir: string, extra: Record<string, string> = {}) =>
+  startAllInOne(benchEnv(dir, extra), { logger: createLogger({ level: 'silent' }) });

@@ -782,6 +782,11 @@ export type Query = {
    * limit: default 100, at most 1000. An unknown or foreign device is an error (NOT_FOUND).
    */
   deviceCommands?: Maybe<Array<DeviceCommand>>;
+  /**
+   * How many devices \`device\` would list with the same filters (no limit, no offset): the REST
+   * list's X-Total-Count. Counted by the store, exact, only the caller's account. Policy: Devices_View.
+   */
+  deviceCount: Scalars['Int']['output'];
   /** Device groups; with tree: true, only top-level groups, each with its nested children. Policy: Devices_View. */
   deviceGroups?: Maybe<Array<DeviceGroup>>;
   /**
@@ -825,6 +830,18 @@ export type QueryDeviceCommandsArgs = {
   deviceId: Scalars['String']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<Array<DeviceCommandStatus>>;
+};
+
+
+export type QueryDeviceCountArgs = {
+  deviceTypeId?: InputMaybe<Array<Scalars['String']['input']>>;
+  groupId?: InputMaybe<Array<Scalars['String']['input']>>;
+  groupName?: InputMaybe<Array<Scalars['String']['input']>>;
+  id?: InputMaybe<Array<Scalars['String']['input']>>;
+  orgId?: InputMaybe<Scalars['String']['input']>;
+  registrationKey?: InputMaybe<Scalars['String']['input']>;
+  tag?: InputMaybe<Array<Scalars['String']['input']>>;
+  where?: InputMaybe<DeviceFilterInput>;
 };
 
 
@@ -1378,6 +1395,7 @@ export type QueryResolvers<ContextType = SubgraphContext, ParentType extends Res
   alertRules?: Resolver<Maybe<Array<ResolversTypes['AlertRule']>>, ParentType, ContextType>;
   device?: Resolver<Maybe<Array<ResolversTypes['Device']>>, ParentType, ContextType, Partial<QueryDeviceArgs>>;
   deviceCommands?: Resolver<Maybe<Array<ResolversTypes['DeviceCommand']>>, ParentType, ContextType, RequireFields<QueryDeviceCommandsArgs, 'deviceId'>>;
+  deviceCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType, Partial<QueryDeviceCountArgs>>;
   deviceGroups?: Resolver<Maybe<Array<ResolversTypes['DeviceGroup']>>, ParentType, ContextType, Partial<QueryDeviceGroupsArgs>>;
   displayCommands?: Resolver<Maybe<Array<ResolversTypes['DisplayCommand']>>, ParentType, ContextType, Partial<QueryDisplayCommandsArgs>>;
 };

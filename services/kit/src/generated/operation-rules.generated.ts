@@ -4,6 +4,7 @@
 export const QUERY_POLICIES = {
   // devices
   device: 'Devices_View',
+  deviceCount: 'Devices_View',
   deviceGroups: 'Devices_View',
   displayCommands: 'Devices_View',
   deviceCommands: 'Devices_View',

@@ -12,10 +12,13 @@ export const QUERY_POLICIES = {
   alertRules: 'Alerts_View',
   // content
   media: 'Files_View',
+  mediaCount: 'Files_View',
   mediaGroups: 'Files_View',
   playlist: 'Playlists_View',
+  playlistCount: 'Playlists_View',
   playlistGroups: 'Playlists_View',
   template: 'Templates_View',
+  templateCount: 'Templates_View',
   templateGroups: 'Templates_View',
   // scheduling
   schedule: 'Schedules_View',

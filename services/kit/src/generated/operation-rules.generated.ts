@@ -22,6 +22,7 @@ export const QUERY_POLICIES = {
   templateGroups: 'Templates_View',
   // scheduling
   schedule: 'Schedules_View',
+  scheduleCount: 'Schedules_View',
   scheduleGroups: 'Schedules_View',
   nowPlaying: 'Schedules_View',
   deviceTimeline: 'Schedules_View',

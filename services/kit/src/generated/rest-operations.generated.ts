@@ -1006,7 +1006,7 @@ export type ListSchedulesQueryVariables = Exact<{
 }>;
 
 
-export type ListSchedulesQuery = { schedule: Array<{ id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> }> | null, total: Array<{ id: string }> | null };
+export type ListSchedulesQuery = { total: number, schedule: Array<{ id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> }> | null };
 
 export type ListTemplateGroupsQueryVariables = Exact<{
   tree?: boolean | null | undefined;

@@ -768,6 +768,8 @@ export type Query = {
    * (default: newest first). limit: default 100, at most 1000; offset skips.
    */
   alert?: Maybe<Array<Alert>>;
+  /** How many alerts `alert` would list with the same filters (no limit, no offset): the REST list's X-Total-Count; exact, the caller's account only. Policy: Alerts_View. */
+  alertCount: Scalars['Int']['output'];
   /** Alert rules of the account, by name. Policy: Alerts_View. */
   alertRules?: Maybe<Array<AlertRule>>;
   /**
@@ -804,6 +806,16 @@ export type QueryAlertArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
   order?: InputMaybe<Array<AlertSortInput>>;
+  orgId?: InputMaybe<Scalars['String']['input']>;
+  resolved?: InputMaybe<Scalars['Boolean']['input']>;
+  where?: InputMaybe<AlertFilterInput>;
+};
+
+
+export type QueryAlertCountArgs = {
+  activeOnly?: InputMaybe<Scalars['Boolean']['input']>;
+  deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
+  id?: InputMaybe<Array<Scalars['String']['input']>>;
   orgId?: InputMaybe<Scalars['String']['input']>;
   resolved?: InputMaybe<Scalars['Boolean']['input']>;
   where?: InputMaybe<AlertFilterInput>;
@@ -1392,6 +1404,7 @@ export type PingDataResolvers<ContextType = SubgraphContext, ParentType extends 
 
 export type QueryResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   alert?: Resolver<Maybe<Array<ResolversTypes['Alert']>>, ParentType, ContextType, Partial<QueryAlertArgs>>;
+  alertCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType, Partial<QueryAlertCountArgs>>;
   alertRules?: Resolver<Maybe<Array<ResolversTypes['AlertRule']>>, ParentType, ContextType>;
   device?: Resolver<Maybe<Array<ResolversTypes['Device']>>, ParentType, ContextType, Partial<QueryDeviceArgs>>;
   deviceCommands?: Resolver<Maybe<Array<ResolversTypes['DeviceCommand']>>, ParentType, ContextType, RequireFields<QueryDeviceCommandsArgs, 'deviceId'>>;

@@ -9,6 +9,7 @@ export const QUERY_POLICIES = {
   displayCommands: 'Devices_View',
   deviceCommands: 'Devices_View',
   alert: 'Alerts_View',
+  alertCount: 'Alerts_View',
   alertRules: 'Alerts_View',
   // content
   media: 'Files_View',

@@ -840,7 +840,7 @@ export type ListAlertsQueryVariables = Exact<{
 }>;
 
 
-export type ListAlertsQuery = { alert: Array<{ id: string, createdOn: string, isActive: boolean, snoozedUntil: string | null, resolvedOn: string | null, reason: string | null, autoResolved: boolean, alertRule: { id: string, name: string, ruleSet: string, isEnabled: boolean } | null, devices: Array<{ id: string, name: string }> }> | null, total: Array<{ id: string }> | null };
+export type ListAlertsQuery = { total: number, alert: Array<{ id: string, createdOn: string, isActive: boolean, snoozedUntil: string | null, resolvedOn: string | null, reason: string | null, autoResolved: boolean, alertRule: { id: string, name: string, ruleSet: string, isEnabled: boolean } | null, devices: Array<{ id: string, name: string }> }> | null };
 
 export type ListAuditEventsQueryVariables = Exact<{
   startDate?: string | null | undefined;

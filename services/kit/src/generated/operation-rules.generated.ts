@@ -57,6 +57,7 @@ export const QUERY_POLICIES = {
   // identity
   permissions: 'Authenticated',
   user: 'Account_ManageUsers_View',
+  userCount: 'Account_ManageUsers_View',
   account: 'Authenticated',
   organizations: 'Authenticated',
   apiKeys: 'Administrator',

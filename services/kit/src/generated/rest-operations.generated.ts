@@ -1033,7 +1033,7 @@ export type ListUsersQueryVariables = Exact<{
 }>;
 
 
-export type ListUsersQuery = { user: Array<{ id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string }> | null, total: Array<{ id: string }> | null };
+export type ListUsersQuery = { total: number, user: Array<{ id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string }> | null };
 
 export type ListWebhookDeliveriesQueryVariables = Exact<{
   id: string;

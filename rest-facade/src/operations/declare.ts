@@ -99,14 +99,13 @@ export interface ListSpec {
   fixed?: Record<string, unknown>;
   toRest?: ToRest;
   /**
-   * The response key of the persisted document's count selection: the same root under an alias,
-   * with the same filters, no offset and `limit: 1000` (COUNT_MAX), selecting only the key, e.g.
-   * `total: device(id: $id, ..., limit: 1000) { id }`. Its length is the list's total on every
-   * page (`X-Total-Count`) while it stays below COUNT_MAX; at COUNT_MAX the total is known only on
-   * the last page. Without it, only the last page carries the total. The price: every page reads
-   * the ids of the whole filtered list (up to 1000) in the subgraph, linear in its length (about
-   * 11 ms more per GET /devices page at 500 devices on the 2-core dev machine, under 1 ms at the
-   * demo's eight); a count field per root in the subgraphs would make it constant.
+   * The response key of the persisted document's total: either a count field of the root under
+   * an alias with the same filters (`total: deviceCount(groupId: $groupId, ...)`), exact on every
+   * page at constant cost, or (lists without a count field yet) a count selection: the same root
+   * with the same filters, no offset and `limit: 1000` (COUNT_MAX), selecting only the key, whose
+   * length is the total while it stays below COUNT_MAX (at COUNT_MAX the total is known only on
+   * the last page); the price of the latter is reading the ids of the whole filtered list on
+   * every page. Without either, only the last page carries the total (`X-Total-Count`).
    */
   count?: string;
 }
@@ -114,10 +113,11 @@ export interface ListSpec {
 /** The `limit` of a count selection (kit DEFAULT_LIST_LIMIT.max): a selection this long may be cut short. */
 export const COUNT_MAX = 1000;
 
-/** The list's total from the count selection, when it is complete (shorter than COUNT_MAX). */
+/** The list's total: a count field's value, or a count selection's length when it is complete (shorter than COUNT_MAX). */
 function countedTotal(data: Record<string, unknown>, key: string | undefined): number | undefined {
   if (!key) return undefined;
   const counted = data[key];
+  if (typeof counted === 'number' && Number.isInteger(counted) && counted >= 0) return counted;
   return Array.isArray(counted) && counted.length < COUNT_MAX ? counted.length : undefined;
 }
 

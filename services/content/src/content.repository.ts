@@ -47,6 +47,11 @@ export class GroupedItems<T extends Grouped> {
     return this.items.find(tenant, filter, options);
   }
 
+  /** How many of the tenant's items match `filter` (counted by the store). */
+  count(tenant: string, filter: Filter): Promise<number> {
+    return this.items.count(tenant, filter);
+  }
+
   /** The tenant's items among `ids`; unknown and foreign ids are simply absent. */
   async findByIds(tenant: string, ids: readonly string[]): Promise<Map<string, Stored<T>>> {
     const found = await this.items.find(tenant, { id: { $in: [...ids] } }, {});

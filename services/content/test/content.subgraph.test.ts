@@ -410,3 +410,45 @@ describe('_entities', () => {
     expect(r.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 });
+
+describe('mediaCount, playlistCount, templateCount (REST X-Total-Count)', () => {
+  /** The count and the listing's length for the same arguments, as `who`. */
+  async function both(root: string, args: string, who = principal('acc-a')) {
+    const r = await run(`{ n: ${root}Count${args ? `(${args})` : ''} rows: ${root}(${args ? `${args}, ` : ''}limit: 1000) { id } }`, {}, who);
+    expect(r.errors).toBeUndefined();
+    const data = r.data as { n: number; rows: unknown[] };
+    return { count: data.n, listed: data.rows.length };
+  }
+
+  test('count the caller’s account only', async () => {
+    expect(await both('media', '')).toEqual({ count: 3, listed: 3 });
+    expect(await both('media', '', principal('acc-b'))).toEqual({ count: 1, listed: 1 });
+    expect(await both('media', 'id: ["m1", "m9"]')).toEqual({ count: 1, listed: 1 });
+    expect(await both('playlist', '')).toEqual({ count: 2, listed: 2 });
+    expect(await both('playlist', '', principal('acc-b'))).toEqual({ count: 1, listed: 1 });
+    expect(await both('template', '', principal('acc-c'))).toEqual({ count: 0, listed: 0 });
+  });
+
+  test('apply the listing’s filters, whatever the page', async () => {
+    const cases: [string, string][] = [
+      ['media', 'groupName: ["Promos"]'],
+      ['media', 'tag: ["vip"]'],
+      ['media', 'orgId: "org-1"'],
+      ['media', 'where: { fileSize: { gt: 1000 } }'],
+      ['playlist', 'where: { name: { eq: "Morning" } }'],
+      ['template', 'where: { groupName: { in: ["Layouts"] } }'],
+    ];
+    for (const [root, args] of cases) {
+      const { count, listed } = await both(root, args);
+      expect({ root, args, count }).toEqual({ root, args, count: listed });
+    }
+    expect((await both('media', 'groupName: ["Promos"]')).count).toBe(2);
+    const paged = await run('{ mediaCount media(limit: 1, offset: 1) { id } }');
+    expect(paged.data).toMatchObject({ mediaCount: 3 });
+  });
+
+  test('need the list’s policy', async () => {
+    const r = await run('{ playlistCount }', {}, principal('acc-a', []));
+    expect(r.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+});

@@ -114,17 +114,13 @@ export class AlertRepository {
 
   /** The caller's alerts, newest first. Active = neither resolved nor snoozed (a snooze past `nowIso` no longer counts). */
   async search(tenant: string, q: AlertSearch, nowIso: string): Promise<Alert[]> {
-    const clauses: Filter[] = [];
-    if (q.orgId) clauses.push({ orgId: q.orgId });
-    if (q.resolved === true) clauses.push({ resolvedOn: { $ne: null } });
-    if (q.resolved === false || q.activeOnly) clauses.push({ resolvedOn: null });
-    if (q.activeOnly) clauses.push(activeClause(true, nowIso));
-    const { filter, options } = listQuery(q, alertFields(nowIso), {
-      anyOf: { id: q.id, deviceIds: q.deviceId },
-      clauses,
-      fallbackSort: { createdAt: -1, id: -1 },
-    });
+    const { filter, options } = alertListing(q, nowIso);
     return this.alerts.find(tenant, filter, options);
+  }
+
+  /** How many alerts `search` would return with the same filters, without limit or offset (counted by the store). */
+  count(tenant: string, q: AlertSearch, nowIso: string): Promise<number> {
+    return this.alerts.count(tenant, alertListing({ ...q, limit: null, offset: null, order: null }, nowIso).filter);
   }
 
   findAlert(tenant: string, id: string): Promise<Alert | null> {
@@ -230,4 +226,18 @@ export function alertFields(nowIso: string): FieldMap {
       },
     },
   };
+}
+
+/** The store filter and options of an alert search (argument filters AND where, newest first by default). */
+function alertListing(q: AlertSearch, nowIso: string): ReturnType<typeof listQuery> {
+  const clauses: Filter[] = [];
+  if (q.orgId) clauses.push({ orgId: q.orgId });
+  if (q.resolved === true) clauses.push({ resolvedOn: { $ne: null } });
+  if (q.resolved === false || q.activeOnly) clauses.push({ resolvedOn: null });
+  if (q.activeOnly) clauses.push(activeClause(true, nowIso));
+  return listQuery(q, alertFields(nowIso), {
+    anyOf: { id: q.id, deviceIds: q.deviceId },
+    clauses,
+    fallbackSort: { createdAt: -1, id: -1 },
+  });
 }

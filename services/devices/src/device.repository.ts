@@ -58,16 +58,25 @@ export class DeviceRepository {
 
   /** A listing: argument filters AND where, sorted (default name), offset, limited. `cutoff` is the oldest ping still online. */
   list(tenant: string, q: DeviceQuery, cutoff: () => string): Promise<Device[]> {
+    const { filter, options } = this.listing(q, cutoff);
+    return this.devices.find(tenant, filter, options);
+  }
+
+  /** How many devices `list` would return with the same filters, without limit or offset (counted by the store). */
+  count(tenant: string, q: DeviceQuery, cutoff: () => string): Promise<number> {
+    return this.devices.count(tenant, this.listing({ ...q, limit: null, offset: null, order: null }, cutoff).filter);
+  }
+
+  private listing(q: DeviceQuery, cutoff: () => string): ReturnType<typeof listQuery> {
     const fields = deviceFields(cutoff);
     const clauses: Filter[] = [];
     if (q.orgId) clauses.push({ orgId: q.orgId });
     if (q.registrationKey !== undefined && q.registrationKey !== null) clauses.push({ registrationKey: q.registrationKey });
     if (q.isOnline !== undefined && q.isOnline !== null) clauses.push(whereToFilter({ isOnline: { eq: q.isOnline } }, fields));
-    const { filter, options } = listQuery(q, fields, {
+    return listQuery(q, fields, {
       anyOf: { id: q.id, groupId: q.groupId, groupName: q.groupName, 'deviceType.id': q.deviceTypeId, tags: q.tag },
       clauses,
     });
-    return this.devices.find(tenant, filter, options);
   }
 
   /** Every device of the account (the sweep, a rule applied to the fleet). */

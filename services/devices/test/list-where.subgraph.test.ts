@@ -146,3 +146,26 @@ describe('alert', () => {
     expect(a.rows).toEqual([]);
   });
 });
+
+describe('alertCount (REST X-Total-Count)', () => {
+  /** The alert count and the alert listing's length for the same arguments, as `who`. */
+  async function alertTotals(args: string, who = principal('acc-a')) {
+    const listed = await f.run(`{ alert(${args ? `${args}, ` : ''}limit: 1000) { id } }`, {}, who);
+    const counted = await f.run(`{ alertCount${args ? `(${args})` : ''} }`, {}, who);
+    expect([listed.errors, counted.errors]).toEqual([undefined, undefined]);
+    return { count: counted.data!.alertCount as number, listed: (listed.data!.alert as unknown[]).length };
+  }
+
+  test('counts the caller’s alerts only, with the listing’s filters', async () => {
+    expect(await alertTotals('')).toEqual({ count: 4, listed: 4 });
+    expect(await alertTotals('', principal('acc-b'))).toEqual({ count: 1, listed: 1 });
+    expect(await alertTotals('id: ["a1", "b1"]')).toEqual({ count: 1, listed: 1 });
+    expect(await alertTotals('activeOnly: true')).toEqual({ count: 2, listed: 2 });
+    expect(await alertTotals('resolved: true')).toEqual({ count: 1, listed: 1 });
+    expect(await alertTotals('resolved: false')).toEqual({ count: 3, listed: 3 });
+    expect(await alertTotals('deviceId: ["d2"]')).toEqual({ count: 2, listed: 2 });
+    expect(await alertTotals('where: { id: { in: ["a1", "a3", "b1"] } }')).toEqual({ count: 2, listed: 2 });
+    const refused = await f.run('{ alertCount }', {}, principal('acc-a', []));
+    expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+});

@@ -134,13 +134,14 @@ export class IdentityRepository {
    * (USER_FIELDS); sorted by `order`, then username and id; `offset` skipped; at most `limit`
    * (default 100, at most 1000). Bad fields, operators or limits are BAD_USER_INPUT naming them.
    */
-  async searchUsers(accountId: string, q: ListArgs & { id?: readonly string[] | null; orgId?: string | null }): Promise<User[]> {
-    const { filter, options } = listQuery(q, USER_FIELDS, {
-      anyOf: { id: q.id },
-      clauses: q.orgId ? [{ orgId: q.orgId }] : [],
-      fallbackSort: { username: 1, id: 1 },
-    });
+  async searchUsers(accountId: string, q: UserSearch): Promise<User[]> {
+    const { filter, options } = userListing(q);
     return this.users.find(accountId, filter, options);
+  }
+
+  /** How many users `searchUsers` would return with the same filters, without limit or offset (counted by the store). */
+  countUsers(accountId: string, q: UserSearch): Promise<number> {
+    return this.users.count(accountId, userListing({ ...q, limit: null, offset: null, order: null }).filter);
   }
 
   /** Sets (or with null removes) the user's password hash. */
@@ -198,4 +199,12 @@ export class IdentityRepository {
     for (const e of old) await this.revocations.delete(SYSTEM_TENANT, e.id);
     return old.length;
   }
+}
+
+/** What a user listing asks for (GraphQL user / REST GET /users). */
+type UserSearch = ListArgs & { id?: readonly string[] | null; orgId?: string | null };
+
+/** The store filter and options of a user search (argument filters AND where, by username). */
+function userListing(q: UserSearch): ReturnType<typeof listQuery> {
+  return listQuery(q, USER_FIELDS, { anyOf: { id: q.id }, clauses: q.orgId ? [{ orgId: q.orgId }] : [], fallbackSort: { username: 1, id: 1 } });
 }

@@ -85,3 +85,18 @@ test('another account sees only its own users', async () => {
   expect(await ids({ where: { lastName: { eq: 'Doe' } } }, testPrincipal('acc-b'))).toEqual(['u9']);
   expect(await ids({ where: { id: { in: ['u9'] } } })).toEqual([]);
 });
+
+test('userCount (REST X-Total-Count): the caller’s users only, with the listing’s filters', async () => {
+  const count = async (args: string, who = testPrincipal('acc-a')) => {
+    const r = await run(`{ userCount${args ? `(${args})` : ''} }`, {}, who);
+    expect(r.errors).toBeUndefined();
+    return (r.data as { userCount: number }).userCount;
+  };
+  expect(await count('')).toBe(3);
+  expect(await count('', testPrincipal('acc-b'))).toBe(1);
+  expect(await count('id: ["u1", "u9"]')).toBe(1);
+  expect(await count('orgId: "org-1"')).toBe(1);
+  expect(await count('where: { orgId: { eq: null } }')).toBe((await ids({ where: { orgId: { eq: null } } })).length);
+  const refused = await run('{ userCount }', {}, testPrincipal('acc-a', []));
+  expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+});

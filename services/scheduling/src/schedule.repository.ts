@@ -27,6 +27,11 @@ export class ScheduleRepository {
     return this.schedules.find(tenant, filter, options);
   }
 
+  /** How many of the tenant's schedules match `filter` (counted by the store). */
+  countSchedules(tenant: string, filter: Filter): Promise<number> {
+    return this.schedules.count(tenant, filter);
+  }
+
   /** The tenant's schedules that include the device. */
   forDevice(tenant: string, deviceId: string): Promise<Schedule[]> {
     return this.schedules.find(tenant, { deviceIds: deviceId }, {});

@@ -202,3 +202,27 @@ test('devices are references by key only; the devices subgraph resolves their fi
   const sdl = await run('{ _service { sdl } }');
   expect((sdl.data as { _service: { sdl: string } })._service.sdl).toMatch(/type Device\s+@key\(fields: "id", resolvable: false\)\s*\{\s*id: ID!\s*\}/);
 });
+
+describe('scheduleCount (REST X-Total-Count)', () => {
+  /** The count and the listing's length for the same arguments, as `who`. */
+  async function both(args: string, who = principal('acc-a')) {
+    const listed = (await list('schedule', `{ schedule(${args ? `${args}, ` : ''}limit: 1000) { id } }`, {}, who)).length;
+    const counted = await run(`{ scheduleCount${args ? `(${args})` : ''} }`, {}, who);
+    return { count: (counted.data as { scheduleCount: number } | null)?.scheduleCount, listed };
+  }
+
+  test('counts the caller’s schedules only, with the listing’s filters', async () => {
+    expect(await both('')).toEqual({ count: 3, listed: 3 });
+    expect(await both('', principal('acc-b'))).toEqual({ count: 1, listed: 1 });
+    // d1 is in a schedule of each account: only the caller's is counted.
+    expect(await both('deviceId: "d1"')).toEqual({ count: 1, listed: 1 });
+    expect(await both('id: ["s1", "s9"]')).toEqual({ count: 1, listed: 1 });
+    expect(await both('groupName: ["North"]')).toEqual({ count: 2, listed: 2 });
+    expect(await both('tag: ["food"]')).toEqual({ count: 2, listed: 2 });
+    expect(await both('orgId: "org-1"')).toEqual({ count: 1, listed: 1 });
+    const paged = await run('{ scheduleCount schedule(limit: 1, offset: 2) { id } }');
+    expect(paged.data).toMatchObject({ scheduleCount: 3 });
+    const refused = await run('{ scheduleCount }', {}, principal('acc-a', []));
+    expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+});

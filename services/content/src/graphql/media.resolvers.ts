@@ -1,7 +1,7 @@
 import { guardEntity, guardQuery, isoSeconds, listGroupViews } from '@pylon/kit';
 import type { Media } from '../content.repository.js';
 import type { ContentRuntime } from '../runtime.js';
-import { listMedia } from '../use-cases/list-media.js';
+import { countMedia, listMedia } from '../use-cases/list-media.js';
 import type { Resolvers } from './resolvers.generated.js';
 import { mediaLoader } from './loaders.js';
 
@@ -16,6 +16,10 @@ export function mediaResolvers(rt: ContentRuntime): Resolvers {
       media: (_, args, ctx) => {
         guardQuery(ctx.principal, 'media');
         return listMedia(repo, ctx.principal, args);
+      },
+      mediaCount: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'mediaCount');
+        return countMedia(repo, ctx.principal, args);
       },
       mediaGroups: (_, args, ctx) => {
         guardQuery(ctx.principal, 'mediaGroups');

@@ -1,7 +1,7 @@
 import { guardEntity, guardQuery, isoSeconds, listGroupViews } from '@pylon/kit';
 import { calculatedDuration, playOrder } from '../domain/playlist.js';
 import type { ContentRuntime } from '../runtime.js';
-import { listPlaylists } from '../use-cases/list-playlists.js';
+import { countPlaylists, listPlaylists } from '../use-cases/list-playlists.js';
 import type { Resolvers } from './resolvers.generated.js';
 import { mediaLoader, playlistLoader } from './loaders.js';
 import { fileUrlOf } from './media.resolvers.js';
@@ -13,6 +13,10 @@ export function playlistResolvers(rt: ContentRuntime): Resolvers {
       playlist: (_, args, ctx) => {
         guardQuery(ctx.principal, 'playlist');
         return listPlaylists(repo, ctx.principal, args);
+      },
+      playlistCount: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'playlistCount');
+        return countPlaylists(repo, ctx.principal, args);
       },
       playlistGroups: (_, args, ctx) => {
         guardQuery(ctx.principal, 'playlistGroups');

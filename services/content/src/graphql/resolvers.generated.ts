@@ -750,6 +750,8 @@ export type Query = {
    * at most 1000).
    */
   media?: Maybe<Array<Media>>;
+  /** How many media `media` would list with the same filters (no limit, no offset): the REST list's X-Total-Count; exact, the caller's account only. Policy: Files_View. */
+  mediaCount: Scalars['Int']['output'];
   /** Media groups; with tree: true, only top-level groups, each with its nested children. Policy: Files_View. */
   mediaGroups?: Maybe<Array<MediaGroup>>;
   /**
@@ -757,6 +759,8 @@ export type Query = {
    * (default: name), then `offset` skipped and at most `limit` returned (default 100, at most 1000).
    */
   playlist?: Maybe<Array<Playlist>>;
+  /** How many playlists `playlist` would list with the same filters (no limit, no offset): the REST list's X-Total-Count; exact, the caller's account only. Policy: Playlists_View. */
+  playlistCount: Scalars['Int']['output'];
   /** Playlist groups; with tree: true, only top-level groups, each with its nested children. Policy: Playlists_View. */
   playlistGroups?: Maybe<Array<PlaylistGroup>>;
   /**
@@ -765,6 +769,8 @@ export type Query = {
    * returned (default 100, at most 1000).
    */
   template?: Maybe<Array<Template>>;
+  /** How many templates `template` would list with the same filters (no limit, no offset): the REST list's X-Total-Count; exact, the caller's account only. Policy: Templates_View. */
+  templateCount: Scalars['Int']['output'];
   /** Template groups; with tree: true, only top-level groups, each with its nested children. Policy: Templates_View. */
   templateGroups?: Maybe<Array<TemplateGroup>>;
 };
@@ -777,6 +783,16 @@ export type QueryMediaArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
   order?: InputMaybe<Array<MediaSortInput>>;
+  orgId?: InputMaybe<Scalars['String']['input']>;
+  tag?: InputMaybe<Array<Scalars['String']['input']>>;
+  where?: InputMaybe<MediaFilterInput>;
+};
+
+
+export type QueryMediaCountArgs = {
+  groupId?: InputMaybe<Array<Scalars['String']['input']>>;
+  groupName?: InputMaybe<Array<Scalars['String']['input']>>;
+  id?: InputMaybe<Array<Scalars['String']['input']>>;
   orgId?: InputMaybe<Scalars['String']['input']>;
   tag?: InputMaybe<Array<Scalars['String']['input']>>;
   where?: InputMaybe<MediaFilterInput>;
@@ -798,6 +814,11 @@ export type QueryPlaylistArgs = {
 };
 
 
+export type QueryPlaylistCountArgs = {
+  where?: InputMaybe<PlaylistFilterInput>;
+};
+
+
 export type QueryPlaylistGroupsArgs = {
   order?: InputMaybe<Array<GroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
@@ -809,6 +830,11 @@ export type QueryTemplateArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
   order?: InputMaybe<Array<TemplateSortInput>>;
+  where?: InputMaybe<TemplateFilterInput>;
+};
+
+
+export type QueryTemplateCountArgs = {
   where?: InputMaybe<TemplateFilterInput>;
 };
 
@@ -1461,10 +1487,13 @@ export type PlaylistSourceMediaResolvers<ContextType = SubgraphContext, ParentTy
 
 export type QueryResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   media?: Resolver<Maybe<Array<ResolversTypes['Media']>>, ParentType, ContextType, Partial<QueryMediaArgs>>;
+  mediaCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType, Partial<QueryMediaCountArgs>>;
   mediaGroups?: Resolver<Maybe<Array<ResolversTypes['MediaGroup']>>, ParentType, ContextType, Partial<QueryMediaGroupsArgs>>;
   playlist?: Resolver<Maybe<Array<ResolversTypes['Playlist']>>, ParentType, ContextType, Partial<QueryPlaylistArgs>>;
+  playlistCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType, Partial<QueryPlaylistCountArgs>>;
   playlistGroups?: Resolver<Maybe<Array<ResolversTypes['PlaylistGroup']>>, ParentType, ContextType, Partial<QueryPlaylistGroupsArgs>>;
   template?: Resolver<Maybe<Array<ResolversTypes['Template']>>, ParentType, ContextType, Partial<QueryTemplateArgs>>;
+  templateCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType, Partial<QueryTemplateCountArgs>>;
   templateGroups?: Resolver<Maybe<Array<ResolversTypes['TemplateGroup']>>, ParentType, ContextType, Partial<QueryTemplateGroupsArgs>>;
 };
 

@@ -1,6 +1,6 @@
 import { guardEntity, guardQuery, isoSeconds, listGroupViews } from '@pylon/kit';
 import type { ContentRuntime } from '../runtime.js';
-import { listTemplates } from '../use-cases/list-templates.js';
+import { countTemplates, listTemplates } from '../use-cases/list-templates.js';
 import type { Resolvers } from './resolvers.generated.js';
 import { playlistLoader, templateLoader } from './loaders.js';
 
@@ -11,6 +11,10 @@ export function templateResolvers(rt: ContentRuntime): Resolvers {
       template: (_, args, ctx) => {
         guardQuery(ctx.principal, 'template');
         return listTemplates(repo, ctx.principal, args);
+      },
+      templateCount: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'templateCount');
+        return countTemplates(repo, ctx.principal, args);
       },
       templateGroups: (_, args, ctx) => {
         guardQuery(ctx.principal, 'templateGroups');

@@ -4,14 +4,32 @@ import type { Grouped } from '../domain/group.js';
 
 export type ListQuery = ListArgs;
 
+/** Filters beside `where`: each anyOf path matches any listed value; clauses are ANDed. */
+export interface ItemFilters {
+  anyOf?: Record<string, readonly string[] | null | undefined>;
+  clauses?: Filter[];
+}
+
 /** Lists the caller's items of one area: argument filters AND where, sorted, offset, limited (kit listQuery). */
 export function listItems<T extends Grouped>(
   area: GroupedItems<T>,
   fields: FieldMap,
   principal: Principal,
   q: ListQuery,
-  opts: { anyOf?: Record<string, readonly string[] | null | undefined>; clauses?: Filter[] } = {},
+  opts: ItemFilters = {},
 ): Promise<Stored<T>[]> {
   const { filter, options } = listQuery(q, fields, opts);
   return area.find(principal.accountId, filter, options);
+}
+
+/** How many items listItems would return with the same filters, without limit or offset: exact, the caller's account only. */
+export function countItems<T extends Grouped>(
+  area: GroupedItems<T>,
+  fields: FieldMap,
+  principal: Principal,
+  q: ListQuery,
+  opts: ItemFilters = {},
+): Promise<number> {
+  const { filter } = listQuery({ where: q.where }, fields, opts);
+  return area.count(principal.accountId, filter);
 }

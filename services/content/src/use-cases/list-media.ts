@@ -1,6 +1,6 @@
 import type { FieldMap, Principal } from '@pylon/kit';
 import type { ContentRepository, Media } from '../content.repository.js';
-import { listItems, type ListQuery } from './list-items.js';
+import { countItems, listItems, type ItemFilters, type ListQuery } from './list-items.js';
 
 export interface MediaQuery extends ListQuery {
   id?: string[] | null;
@@ -28,8 +28,14 @@ export const MEDIA_FIELDS: FieldMap = {
 
 /** Lists the caller's media; id, groupId, groupName and tag each match any listed value. */
 export function listMedia(repo: ContentRepository, principal: Principal, q: MediaQuery): Promise<Media[]> {
-  return listItems(repo.media, MEDIA_FIELDS, principal, q, {
-    anyOf: { id: q.id, groupId: q.groupId, groupName: q.groupName, tags: q.tag },
-    clauses: q.orgId ? [{ orgId: q.orgId }] : [],
-  });
+  return listItems(repo.media, MEDIA_FIELDS, principal, q, mediaFilters(q));
+}
+
+/** How many media listMedia would return with the same filters (no limit, no offset). */
+export function countMedia(repo: ContentRepository, principal: Principal, q: MediaQuery): Promise<number> {
+  return countItems(repo.media, MEDIA_FIELDS, principal, q, mediaFilters(q));
+}
+
+function mediaFilters(q: MediaQuery): ItemFilters {
+  return { anyOf: { id: q.id, groupId: q.groupId, groupName: q.groupName, tags: q.tag }, clauses: q.orgId ? [{ orgId: q.orgId }] : [] };
 }

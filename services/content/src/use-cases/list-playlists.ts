@@ -1,6 +1,6 @@
 import type { FieldMap, Principal } from '@pylon/kit';
 import type { ContentRepository, Playlist } from '../content.repository.js';
-import { listItems, type ListQuery } from './list-items.js';
+import { countItems, listItems, type ListQuery } from './list-items.js';
 
 /** How PlaylistFilterInput / PlaylistSortInput map onto stored playlist documents. */
 export const PLAYLIST_FIELDS: FieldMap = {
@@ -18,4 +18,9 @@ export const PLAYLIST_FIELDS: FieldMap = {
 
 export function listPlaylists(repo: ContentRepository, principal: Principal, q: ListQuery): Promise<Playlist[]> {
   return listItems(repo.playlists, PLAYLIST_FIELDS, principal, q);
+}
+
+/** How many playlists listPlaylists would return with the same `where` (no limit, no offset). */
+export function countPlaylists(repo: ContentRepository, principal: Principal, q: ListQuery): Promise<number> {
+  return countItems(repo.playlists, PLAYLIST_FIELDS, principal, q);
 }

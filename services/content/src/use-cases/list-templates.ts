@@ -1,6 +1,6 @@
 import type { FieldMap, Principal } from '@pylon/kit';
 import type { ContentRepository, Template } from '../content.repository.js';
-import { listItems, type ListQuery } from './list-items.js';
+import { countItems, listItems, type ListQuery } from './list-items.js';
 
 /** How TemplateFilterInput / TemplateSortInput map onto stored template documents. */
 export const TEMPLATE_FIELDS: FieldMap = {
@@ -18,4 +18,9 @@ export const TEMPLATE_FIELDS: FieldMap = {
 
 export function listTemplates(repo: ContentRepository, principal: Principal, q: ListQuery): Promise<Template[]> {
   return listItems(repo.templates, TEMPLATE_FIELDS, principal, q);
+}
+
+/** How many templates listTemplates would return with the same `where` (no limit, no offset). */
+export function countTemplates(repo: ContentRepository, principal: Principal, q: ListQuery): Promise<number> {
+  return countItems(repo.templates, TEMPLATE_FIELDS, principal, q);
 }

@@ -3,7 +3,7 @@ import { guardQuery, isoSeconds } from '@pylon/kit';
 import { isAlertActive, ruleSetOf, type AlertCondition } from '../domain/alert.js';
 import type { Alert } from '../alert.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
-import { listAlerts } from '../use-cases/alerts/manage-alerts.js';
+import { countAlerts, listAlerts } from '../use-cases/alerts/manage-alerts.js';
 import { deviceLoader, ruleLoader } from './loaders.js';
 import type { QueryResolvers, Resolvers } from './resolvers.generated.js';
 import type { RuleSnapshot } from './sources.js';
@@ -29,6 +29,10 @@ export function alertQueryResolvers(rt: DevicesRuntime): QueryResolvers {
     alert: async (_, args, ctx) => {
       guardQuery(ctx.principal, 'alert');
       return listAlerts(rt, ctx.principal, args);
+    },
+    alertCount: (_, args, ctx) => {
+      guardQuery(ctx.principal, 'alertCount');
+      return countAlerts(rt, ctx.principal, args);
     },
     alertRules: async (_, __, ctx) => {
       guardQuery(ctx.principal, 'alertRules');

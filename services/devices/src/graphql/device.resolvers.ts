@@ -4,7 +4,7 @@ import { guardEntity, guardQuery, isoSeconds, listGroupViews, mayReadField } fro
 import { effectiveStatus, type CommandStatus } from '../domain/command.js';
 import { isOnline } from '../domain/device.js';
 import type { DevicesRuntime } from '../runtime.js';
-import { listDevices } from '../use-cases/list-devices.js';
+import { countDevices, listDevices } from '../use-cases/list-devices.js';
 import { listDeviceCommands } from '../use-cases/send-commands.js';
 import { readSnap } from '../use-cases/snaps.js';
 import { deviceLoader } from './loaders.js';
@@ -19,6 +19,10 @@ export function deviceQueryResolvers(rt: DevicesRuntime): QueryResolvers {
       guardQuery(ctx.principal, 'device');
       const devices = await listDevices({ repo: rt.repo, onlineWindowSeconds: rt.settings.onlineWindowSeconds, now: rt.now }, ctx.principal, args);
       return devices.map((d) => ({ ...d, includeSnap: args.includeSnap === true }));
+    },
+    deviceCount: (_, args, ctx) => {
+      guardQuery(ctx.principal, 'deviceCount');
+      return countDevices({ repo: rt.repo, onlineWindowSeconds: rt.settings.onlineWindowSeconds, now: rt.now }, ctx.principal, args);
     },
     deviceGroups: async (_, args, ctx) => {
       guardQuery(ctx.principal, 'deviceGroups');

@@ -801,6 +801,8 @@ export type Query = {
    * (default: newest first). limit: default 100, at most 1000; offset skips.
    */
   alert?: Maybe<Array<Alert>>;
+  /** How many alerts `alert` would list with the same filters (no limit, no offset): the REST list's X-Total-Count; exact, the caller's account only. Policy: Alerts_View. */
+  alertCount: Scalars['Int']['output'];
   /** Alert rules of the account, by name. Policy: Alerts_View. */
   alertRules?: Maybe<Array<AlertRule>>;
   /**
@@ -815,6 +817,11 @@ export type Query = {
    * limit: default 100, at most 1000. An unknown or foreign device is an error (NOT_FOUND).
    */
   deviceCommands?: Maybe<Array<DeviceCommand>>;
+  /**
+   * How many devices \`device\` would list with the same filters (no limit, no offset): the REST
+   * list's X-Total-Count. Counted by the store, exact, only the caller's account. Policy: Devices_View.
+   */
+  deviceCount: Scalars['Int']['output'];
   /** Device groups; with tree: true, only top-level groups, each with its nested children. Policy: Devices_View. */
   deviceGroups?: Maybe<Array<DeviceGroup>>;
   /**
@@ -844,6 +851,16 @@ export type QueryAlertArgs = {
 };
 
 
+export type QueryAlertCountArgs = {
+  activeOnly?: InputMaybe<Scalars['Boolean']['input']>;
+  deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
+  id?: InputMaybe<Array<Scalars['String']['input']>>;
+  orgId?: InputMaybe<Scalars['String']['input']>;
+  resolved?: InputMaybe<Scalars['Boolean']['input']>;
+  where?: InputMaybe<AlertFilterInput>;
+};
+
+
 export type QueryDeviceArgs = {
   deviceTypeId?: InputMaybe<Array<Scalars['String']['input']>>;
   groupId?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -864,6 +881,18 @@ export type QueryDeviceCommandsArgs = {
   deviceId: Scalars['String']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<Array<DeviceCommandStatus>>;
+};
+
+
+export type QueryDeviceCountArgs = {
+  deviceTypeId?: InputMaybe<Array<Scalars['String']['input']>>;
+  groupId?: InputMaybe<Array<Scalars['String']['input']>>;
+  groupName?: InputMaybe<Array<Scalars['String']['input']>>;
+  id?: InputMaybe<Array<Scalars['String']['input']>>;
+  orgId?: InputMaybe<Scalars['String']['input']>;
+  registrationKey?: InputMaybe<Scalars['String']['input']>;
+  tag?: InputMaybe<Array<Scalars['String']['input']>>;
+  where?: InputMaybe<DeviceFilterInput>;
 };
 
 
@@ -1430,9 +1459,11 @@ export type PingDataResolvers<ContextType = SubgraphContext, ParentType extends 
 
 export type QueryResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   alert?: Resolver<Maybe<Array<ResolversTypes['Alert']>>, ParentType, ContextType, Partial<QueryAlertArgs>>;
+  alertCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType, Partial<QueryAlertCountArgs>>;
   alertRules?: Resolver<Maybe<Array<ResolversTypes['AlertRule']>>, ParentType, ContextType>;
   device?: Resolver<Maybe<Array<ResolversTypes['Device']>>, ParentType, ContextType, Partial<QueryDeviceArgs>>;
   deviceCommands?: Resolver<Maybe<Array<ResolversTypes['DeviceCommand']>>, ParentType, ContextType, RequireFields<QueryDeviceCommandsArgs, 'deviceId'>>;
+  deviceCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType, Partial<QueryDeviceCountArgs>>;
   deviceGroups?: Resolver<Maybe<Array<ResolversTypes['DeviceGroup']>>, ParentType, ContextType, Partial<QueryDeviceGroupsArgs>>;
   displayCommands?: Resolver<Maybe<Array<ResolversTypes['DisplayCommand']>>, ParentType, ContextType, Partial<QueryDisplayCommandsArgs>>;
   pairingRequest?: Resolver<Maybe<ResolversTypes['PairingRequest']>, ParentType, ContextType, RequireFields<QueryPairingRequestArgs, 'code'>>;

@@ -16,3 +16,9 @@ export function listDevices(deps: ListDevicesDeps, principal: Principal, q: Devi
   const now = deps.now ?? Date.now;
   return deps.repo.list(principal.accountId, q, () => onlineCutoff(now(), deps.onlineWindowSeconds));
 }
+
+/** How many devices listDevices would return with the same filters (no limit, no offset): exact, the caller's account only. */
+export function countDevices(deps: ListDevicesDeps, principal: Principal, q: DeviceQuery): Promise<number> {
+  const now = deps.now ?? Date.now;
+  return deps.repo.count(principal.accountId, q, () => onlineCutoff(now(), deps.onlineWindowSeconds));
+}

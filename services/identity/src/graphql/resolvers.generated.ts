@@ -320,6 +320,8 @@ export type Query = {
    * organization. limit: default 100, at most 1000; offset skips that many users.
    */
   user?: Maybe<Array<User>>;
+  /** How many users `user` would list with the same filters (no limit, no offset): the REST list's X-Total-Count; exact, the caller's account only. Policy: Account_ManageUsers_View. */
+  userCount: Scalars['Int']['output'];
   /**
    * The delivery log of one endpoint of the caller's account, newest first: each event with its attempts
    * (status, latency, response excerpt). Policy: Webhooks_View. limit: default 100, at most 1000.
@@ -347,6 +349,13 @@ export type QueryUserArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
   order?: InputMaybe<Array<UserSortInput>>;
+  orgId?: InputMaybe<Scalars['String']['input']>;
+  where?: InputMaybe<UserFilterInput>;
+};
+
+
+export type QueryUserCountArgs = {
+  id?: InputMaybe<Array<Scalars['String']['input']>>;
   orgId?: InputMaybe<Scalars['String']['input']>;
   where?: InputMaybe<UserFilterInput>;
 };
@@ -891,6 +900,7 @@ export type QueryResolvers<ContextType = SubgraphContext, ParentType extends Res
   organizations?: Resolver<Maybe<Array<ResolversTypes['Organization']>>, ParentType, ContextType, Partial<QueryOrganizationsArgs>>;
   permissions?: Resolver<Maybe<ResolversTypes['Permissions']>, ParentType, ContextType>;
   user?: Resolver<Maybe<Array<ResolversTypes['User']>>, ParentType, ContextType, Partial<QueryUserArgs>>;
+  userCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType, Partial<QueryUserCountArgs>>;
   webhookDeliveries?: Resolver<Maybe<Array<ResolversTypes['WebhookDelivery']>>, ParentType, ContextType, RequireFields<QueryWebhookDeliveriesArgs, 'endpointId'>>;
   webhookEndpoints?: Resolver<Maybe<Array<ResolversTypes['WebhookEndpoint']>>, ParentType, ContextType, Partial<QueryWebhookEndpointsArgs>>;
 };

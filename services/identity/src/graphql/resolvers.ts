@@ -32,6 +32,10 @@ export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache
         guardQuery(ctx.principal, 'user');
         return repo.searchUsers(ctx.principal.accountId, args);
       },
+      userCount: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'userCount');
+        return repo.countUsers(ctx.principal.accountId, args);
+      },
       account: (_, __, ctx) => {
         guardQuery(ctx.principal, 'account');
         return repo.getAccount(ctx.principal.accountId);

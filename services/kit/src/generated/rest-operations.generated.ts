@@ -851,7 +851,7 @@ export type ListAlertsQueryVariables = Exact<{
 }>;
 
 
-export type ListAlertsQuery = { alert: Array<{ id: string, createdOn: string, isActive: boolean, snoozedUntil: string | null, resolvedOn: string | null, reason: string | null, autoResolved: boolean, alertRule: { id: string, name: string, ruleSet: string, isEnabled: boolean } | null, devices: Array<{ id: string, name: string }> }> | null, total: Array<{ id: string }> | null };
+export type ListAlertsQuery = { total: number, alert: Array<{ id: string, createdOn: string, isActive: boolean, snoozedUntil: string | null, resolvedOn: string | null, reason: string | null, autoResolved: boolean, alertRule: { id: string, name: string, ruleSet: string, isEnabled: boolean } | null, devices: Array<{ id: string, name: string }> }> | null };
 
 export type ListAuditEventsQueryVariables = Exact<{
   startDate?: string | null | undefined;
@@ -915,7 +915,7 @@ export type ListDevicesQueryVariables = Exact<{
 }>;
 
 
-export type ListDevicesQuery = { device: Array<{ snap: string | null, id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null }> | null, total: Array<{ id: string }> | null };
+export type ListDevicesQuery = { total: number, device: Array<{ snap: string | null, id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null }> | null };
 
 export type ListEventLogsQueryVariables = Exact<{
   startDate: string;
@@ -948,7 +948,7 @@ export type ListMediaQueryVariables = Exact<{
 }>;
 
 
-export type ListMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null }> | null, total: Array<{ id: string }> | null };
+export type ListMediaQuery = { total: number, media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null }> | null };
 
 export type ListMediaGroupsQueryVariables = Exact<{
   tree?: boolean | null | undefined;
@@ -998,7 +998,7 @@ export type ListPlaylistsQueryVariables = Exact<{
 }>;
 
 
-export type ListPlaylistsQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null, total: Array<{ id: string }> | null };
+export type ListPlaylistsQuery = { total: number, playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
 
 export type ListScheduleGroupsQueryVariables = Exact<{
   tree?: boolean | null | undefined;
@@ -1017,7 +1017,7 @@ export type ListSchedulesQueryVariables = Exact<{
 }>;
 
 
-export type ListSchedulesQuery = { schedule: Array<{ id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> }> | null, total: Array<{ id: string }> | null };
+export type ListSchedulesQuery = { total: number, schedule: Array<{ id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> }> | null };
 
 export type ListTemplateGroupsQueryVariables = Exact<{
   tree?: boolean | null | undefined;
@@ -1035,7 +1035,7 @@ export type ListTemplatesQueryVariables = Exact<{
 }>;
 
 
-export type ListTemplatesQuery = { template: Array<{ id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> }> | null, total: Array<{ id: string }> | null };
+export type ListTemplatesQuery = { total: number, template: Array<{ id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> }> | null };
 
 export type ListUsersQueryVariables = Exact<{
   id?: Array<string> | string | null | undefined;
@@ -1044,7 +1044,7 @@ export type ListUsersQueryVariables = Exact<{
 }>;
 
 
-export type ListUsersQuery = { user: Array<{ id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string }> | null, total: Array<{ id: string }> | null };
+export type ListUsersQuery = { total: number, user: Array<{ id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string }> | null };
 
 export type ListWebhookDeliveriesQueryVariables = Exact<{
   id: string;

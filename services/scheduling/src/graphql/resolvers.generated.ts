@@ -246,6 +246,8 @@ export type Query = {
    * schedules are skipped and at most `limit` returned (default 100, at most 1000).
    */
   schedule?: Maybe<Array<Schedule>>;
+  /** How many schedules `schedule` would list with the same filters (no limit, no offset): the REST list's X-Total-Count; exact, the caller's account only. Policy: Schedules_View. */
+  scheduleCount: Scalars['Int']['output'];
   /** Schedule groups; with tree: true, only top-level groups, each with its nested children. Policy: Schedules_View. */
   scheduleGroups?: Maybe<Array<ScheduleGroup>>;
 };
@@ -272,6 +274,17 @@ export type QueryScheduleArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
   order?: InputMaybe<Array<ScheduleSortInput>>;
+  orgId?: InputMaybe<Scalars['String']['input']>;
+  tag?: InputMaybe<Array<Scalars['String']['input']>>;
+  where?: InputMaybe<ScheduleFilterInput>;
+};
+
+
+export type QueryScheduleCountArgs = {
+  deviceId?: InputMaybe<Scalars['String']['input']>;
+  groupId?: InputMaybe<Array<Scalars['String']['input']>>;
+  groupName?: InputMaybe<Array<Scalars['String']['input']>>;
+  id?: InputMaybe<Array<Scalars['String']['input']>>;
   orgId?: InputMaybe<Scalars['String']['input']>;
   tag?: InputMaybe<Array<Scalars['String']['input']>>;
   where?: InputMaybe<ScheduleFilterInput>;
@@ -781,6 +794,7 @@ export type QueryResolvers<ContextType = SubgraphContext, ParentType extends Res
   deviceTimeline?: Resolver<Maybe<ResolversTypes['DeviceTimeline']>, ParentType, ContextType, RequireFields<QueryDeviceTimelineArgs, 'deviceId' | 'from' | 'to'>>;
   nowPlaying?: Resolver<Maybe<ResolversTypes['NowPlaying']>, ParentType, ContextType, RequireFields<QueryNowPlayingArgs, 'deviceId'>>;
   schedule?: Resolver<Maybe<Array<ResolversTypes['Schedule']>>, ParentType, ContextType, Partial<QueryScheduleArgs>>;
+  scheduleCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType, Partial<QueryScheduleCountArgs>>;
   scheduleGroups?: Resolver<Maybe<Array<ResolversTypes['ScheduleGroup']>>, ParentType, ContextType, Partial<QueryScheduleGroupsArgs>>;
 };
 

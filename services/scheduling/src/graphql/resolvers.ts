@@ -12,7 +12,7 @@ import {
 } from '@pylon/kit';
 import { SCHEDULE_PRIORITIES } from '../domain/schedule.js';
 import type { SchedulingRuntime } from '../runtime.js';
-import { listSchedules } from '../use-cases/list-schedules.js';
+import { countSchedules, listSchedules } from '../use-cases/list-schedules.js';
 import { createSchedule, deleteSchedule, patchSchedule, updateSchedule } from '../use-cases/manage-schedules.js';
 import { deviceTimeline, nowPlaying, reasonOf } from '../use-cases/now-playing.js';
 import type { Resolvers } from './resolvers.generated.js';
@@ -28,6 +28,10 @@ function queryResolvers(rt: SchedulingRuntime): Resolvers {
       schedule: (_, args, ctx) => {
         guardQuery(ctx.principal, 'schedule');
         return listSchedules(repo, ctx.principal, args);
+      },
+      scheduleCount: (_, args, ctx) => {
+        guardQuery(ctx.principal, 'scheduleCount');
+        return countSchedules(repo, ctx.principal, args);
       },
       scheduleGroups: (_, args, ctx) => {
         guardQuery(ctx.principal, 'scheduleGroups');

@@ -38,10 +38,19 @@ export const SCHEDULE_FIELDS: FieldMap = {
 
 /** Lists the caller's schedules: argument filters AND where, sorted (default: name), `offset` skipped, limited. */
 export function listSchedules(repo: ScheduleRepository, principal: Principal, q: ScheduleQuery): Promise<Schedule[]> {
+  const { filter, options } = scheduleListing(q);
+  return repo.findSchedules(principal.accountId, filter, options);
+}
+
+/** How many schedules listSchedules would return with the same filters (no limit, no offset): exact, the caller's account only. */
+export function countSchedules(repo: ScheduleRepository, principal: Principal, q: ScheduleQuery): Promise<number> {
+  return repo.countSchedules(principal.accountId, scheduleListing({ ...q, limit: null, offset: null, order: null }).filter);
+}
+
+function scheduleListing(q: ScheduleQuery): ReturnType<typeof listQuery> {
   const clauses: Filter[] = [];
   // Equality against an array field matches when any element equals the value.
   if (q.deviceId) clauses.push({ deviceIds: q.deviceId });
   if (q.orgId) clauses.push({ orgId: q.orgId });
-  const { filter, options } = listQuery(q, SCHEDULE_FIELDS, { anyOf: { id: q.id, groupId: q.groupId, groupName: q.groupName, tags: q.tag }, clauses });
-  return repo.findSchedules(principal.accountId, filter, options);
+  return listQuery(q, SCHEDULE_FIELDS, { anyOf: { id: q.id, groupId: q.groupId, groupName: q.groupName, tags: q.tag }, clauses });
 }

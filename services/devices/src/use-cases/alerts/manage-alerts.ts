@@ -23,6 +23,11 @@ export async function listAlerts(deps: ManageAlertsDeps, principal: Principal, q
   return deps.alerts.search(principal.accountId, q, new Date(deps.now()).toISOString());
 }
 
+/** How many alerts listAlerts would return with the same filters (no limit, no offset): exact, the caller's account only. */
+export function countAlerts(deps: ManageAlertsDeps, principal: Principal, q: AlertQuery): Promise<number> {
+  return deps.alerts.count(principal.accountId, q, new Date(deps.now()).toISOString());
+}
+
 export interface AlertChanges {
   snoozedUntil?: string | null;
   resolvedOn?: string | null;

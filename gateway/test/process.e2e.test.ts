@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, ROOT, TSX } from './processes.js';
+import { freePort, ROOT, TSX, TSX_LOADER } from './processes.js';
 
 const tsx = TSX;
 const entry = join(ROOT, 'gateway/src/all-in-one.main.ts');
@@ -37,7 +37,7 @@ test('SIGTERM: readiness drops, the process closes its stores and exits 0; the d
     SIGNAGE_BOOTSTRAP_API_KEY: 'process-test-key-0123456789',
   };
   const run = async () => {
-    const child = spawn(tsx, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const deadline = Date.now() + 40_000;

@@ -3,10 +3,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createRedisCache } from '@pylon/adapters/redis';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 export const TSX = join(ROOT, 'node_modules/.bin/tsx');
+/**
+ * tsx's loader, for `node --import <it> entry.ts`: one process, so a signal reaches the entry
+ * itself. (The `tsx` command is a parent that relays signals and, when its child does not confirm
+ * one within 30 ms, as on a busy machine, SIGKILLs it and exits 143.)
+ */
+export const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 const dist = createRequire(import.meta.url)(join(ROOT, 'scripts/dist.cjs')) as { isCurrent(): boolean; CONDITION: string };
 
 /**
@@ -15,7 +22,7 @@ const dist = createRequire(import.meta.url)(join(ROOT, 'scripts/dist.cjs')) as {
  */
 export function entryCommand(entry: string): [string, string[]] {
   if (dist.isCurrent()) return [process.execPath, [`--conditions=${dist.CONDITION}`, join(ROOT, entry.replace('/src/', '/dist/').replace(/\.ts$/, '.js'))]];
-  return [TSX, [join(ROOT, entry)]];
+  return [process.execPath, ['--import', TSX_LOADER, join(ROOT, entry)]];
 }
 
 export const freePort = () =>

@@ -112,6 +112,14 @@ const gqlNothing =
   (query: string, vars: (ids: Ids) => Record<string, unknown>): Case =>
   async (c) =>
     nothing(await c.gql(query, vars(c.ids)));
+/** A count of account A's records asked by B: every aliased count is 0. */
+const gqlZero =
+  (query: string, vars: (ids: Ids) => Record<string, unknown>): Case =>
+  async (c) => {
+    const r = await c.gql(query, vars(c.ids));
+    if (!r.body.data) throw new Error(`no data (${r.status}): ${JSON.stringify(r.body).slice(0, 300)}`);
+    for (const [field, v] of Object.entries(r.body.data)) if (v !== 0) throw new Error(`${field} counted ${JSON.stringify(v)}`);
+  };
 const patch = (path: string, value: unknown) => JSON.stringify([{ op: 'replace', path, value }]);
 const legacyCall = (c: CaseContext, method: string, path: string, body?: unknown) =>
   fetch(`${c.legacy}${path}?api_key=${encodeURIComponent(c.keyB)}&format=json`, {
@@ -442,6 +450,31 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'GraphQL Query.device': gqlNothing(
     'query($d: [String!], $g: [String!], $o: String, $k: String) { a: device(id: $d) { id } b: device(groupId: $g) { id } c: device(orgId: $o) { id } d: device(registrationKey: $k) { id } e: device(deviceTypeId: ["dt-brightsign"]) { id } }',
     (i) => ({ d: [i.device], g: [i.deviceGroup], o: i.org, k: i.registrationKey }),
+  ),
+  // The lists' X-Total-Count counts: the same filters, the caller's account only.
+  'GraphQL Query.deviceCount': gqlZero(
+    'query($d: [String!], $g: [String!], $o: String, $k: String) { a: deviceCount(id: $d) b: deviceCount(groupId: $g) c: deviceCount(orgId: $o) d: deviceCount(registrationKey: $k) }',
+    (i) => ({ d: [i.device], g: [i.deviceGroup], o: i.org, k: i.registrationKey }),
+  ),
+  'GraphQL Query.mediaCount': gqlZero('query($i: [String!], $g: [String!]) { a: mediaCount(id: $i) b: mediaCount(groupId: $g) }', (i) => ({
+    i: [i.media],
+    g: [i.mediaGroup],
+  })),
+  'GraphQL Query.alertCount': gqlZero(
+    'query($a: [String!], $d: [String!], $o: String) { a: alertCount(id: $a) b: alertCount(deviceId: $d) c: alertCount(orgId: $o) }',
+    (i) => ({
+      a: [i.alert || NO_PUBLIC_WRITE],
+      d: [i.device],
+      o: i.org,
+    }),
+  ),
+  'GraphQL Query.userCount': gqlZero('query($u: [String!], $o: String) { a: userCount(id: $u) b: userCount(orgId: $o) }', (i) => ({ u: [i.user], o: i.org })),
+  'GraphQL Query.scheduleCount': gqlZero(
+    'query($i: [String!], $d: String) { a: scheduleCount(id: $i) b: scheduleCount(groupId: $i) c: scheduleCount(deviceId: $d) }',
+    (i) => ({
+      i: [NO_PUBLIC_WRITE],
+      d: i.device,
+    }),
   ),
   'GraphQL Query.deviceCommands': gqlNothing('query($d: String!) { deviceCommands(deviceId: $d) { id } }', (i) => ({ d: i.device })),
   'GraphQL Query.alert': gqlNothing(

@@ -82,6 +82,8 @@ export function packRecords(records: readonly object[]): PackedRecords | readonl
   const first = records[0] as Record<string, unknown> | undefined;
   if (!first || records.length < 2) return records;
   const columns = Object.keys(first);
+  // An own `__proto__` field cannot be set by assignment (it would set the prototype): left unpacked.
+  if (columns.includes('__proto__')) return records;
   const same = columns.map(() => true);
   for (const r of records as readonly Record<string, unknown>[]) {
     let n = 0;
@@ -109,7 +111,13 @@ export function recordsOf(value: unknown): unknown[] {
     return rows.map((row) => {
       const r: Record<string, unknown> = {};
       let i = 0;
-      for (let c = 0; c < columns.length; c++) r[columns[c]!] = isShared[c] ? shared[columns[c]!] : row[i++];
+      for (let c = 0; c < columns.length; c++) {
+        const k = columns[c]!;
+        const v = isShared[c] ? shared[k] : row[i++];
+        // As JSON.parse does: an own `__proto__` field, never the prototype.
+        if (k === '__proto__') Object.defineProperty(r, k, { value: v, enumerable: true, writable: true, configurable: true });
+        else r[k] = v;
+      }
       return r;
     });
   }

@@ -146,6 +146,7 @@ export interface CatalogueEntry<T extends PushEventType> {
 }
 
 const device = { device_id: '3f1c0a5e-6d8b-4f0e-9a57-1c2d3e4f5a6b', device_group_id: 'lobby', device_tags: ['floor-1'] };
+const alert = { ...device, alert_id: 'a1b2c3', alert_rule_id: 'r1', rule_name: 'Offline 10 min', reason: 'offline for 12 minutes' };
 
 /** The catalogue: one entry per type, in the order the docs list them. */
 export const PUSH_EVENT_CATALOGUE: { [T in PushEventType]: CatalogueEntry<T> } = {
@@ -169,31 +170,17 @@ export const PUSH_EVENT_CATALOGUE: { [T in PushEventType]: CatalogueEntry<T> } =
   'alert.opened': {
     description: 'An alert rule fired for a device.',
     view: 'Alerts_View',
-    example: { ...device, alert_id: 'a1b2c3', alert_rule_id: 'r1', rule_name: 'Offline 10 min', reason: 'offline for 12 minutes' },
+    example: alert,
   },
   'alert.resolved': {
     description: 'An alert closed (the condition cleared, or a user resolved it).',
     view: 'Alerts_View',
-    example: {
-      ...device,
-      alert_id: 'a1b2c3',
-      alert_rule_id: 'r1',
-      rule_name: 'Offline 10 min',
-      reason: 'offline for 12 minutes',
-      resolved_on: '2026-11-24T10:30:00.000Z',
-    },
+    example: { ...alert, resolved_on: '2026-11-24T10:30:00.000Z' },
   },
   'alert.snoozed': {
     description: 'A user snoozed an alert.',
     view: 'Alerts_View',
-    example: {
-      ...device,
-      alert_id: 'a1b2c3',
-      alert_rule_id: 'r1',
-      rule_name: 'Offline 10 min',
-      reason: 'offline for 12 minutes',
-      snoozed_until: '2026-11-25T10:00:00.000Z',
-    },
+    example: { ...alert, snoozed_until: '2026-11-25T10:00:00.000Z' },
   },
   'command.delivered': {
     description: 'A queued command was handed to the device on its ping.',

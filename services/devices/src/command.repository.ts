@@ -9,6 +9,9 @@ const SLICE = 500;
 /** The most commands one sweep pass expires or prunes per account (the next pass takes the rest). */
 const SWEEP_BATCH = 5000;
 
+/** A device's queued commands, oldest first: the read every ping makes (served by DEVICE_COMMANDS' byDevice index). */
+export const pendingQuery = (deviceId: string) => ({ filter: { deviceId, status: 'queued' }, sort: { queuedAt: 1, id: 1 } as const });
+
 /** The durable command queue of every device of an account, over the documents port. */
 export class CommandRepository {
   private readonly commands: Collection<DeviceCommandRecord>;
@@ -28,7 +31,8 @@ export class CommandRepository {
 
   /** Queued (not yet delivered) commands of one device, oldest first. */
   pendingFor(tenant: string, deviceId: string): Promise<DeviceCommand[]> {
-    return this.commands.find(tenant, { deviceId, status: 'queued' }, { sort: { queuedAt: 1, id: 1 } });
+    const { filter, sort } = pendingQuery(deviceId);
+    return this.commands.find(tenant, filter, { sort });
   }
 
   get(tenant: string, id: string): Promise<DeviceCommand | null> {

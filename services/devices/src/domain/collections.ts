@@ -9,8 +9,15 @@ export const DISPLAY_COMMANDS: CollectionSpec = {
   name: 'displayCommands',
   uniqueIndexes: [{ name: 'command', fields: ['command'] }],
 };
-/** Commands sent to devices, queued until the device's next ping (see domain/command.ts). */
-export const DEVICE_COMMANDS: CollectionSpec = { name: 'deviceCommands' };
+/**
+ * Commands sent to devices, queued until the device's next ping (see domain/command.ts). Every ping
+ * (and every wake-up of a long-poll) reads its device's queue: `byDevice` serves that read and a
+ * device's history by key, so a ping costs the same with 20 or 20,000 commands in the account.
+ */
+export const DEVICE_COMMANDS: CollectionSpec = {
+  name: 'deviceCommands',
+  indexes: [{ name: 'byDevice', fields: ['deviceId', 'status', 'queuedAt'] }],
+};
 export const ALERT_RULES: CollectionSpec = { name: 'alertRules' };
 /**
  * Alerts. `openKey` (account, rule, device) is present only while an alert holds its rule+device

@@ -3,7 +3,7 @@
  * Prints its progress while starting, the banner once ready, a one-line error with the fix for the
  * failures an operator can fix (start/start-errors.ts), and stops with exit 0 on Ctrl-C / SIGTERM.
  */
-import { createLogger, loadConfigOrExit } from '@pylon/kit';
+import { createLogger, forceExit, loadConfigOrExit } from '@pylon/kit';
 import { allInOneEnv } from './config.js';
 import { lockDataDir } from './start/data-dir-lock.js';
 import { friendlyStartError } from './start/start-errors.js';
@@ -31,13 +31,13 @@ try {
       if (stopping) {
         // A second Ctrl-C stops waiting for the drain; not the copy npm forwards of the first one
         // (under `npm start` a Ctrl-C reaches this process twice: from the terminal and from npm).
-        if (sig === 'SIGINT' && Date.now() - stopping > 1000) process.exit(130);
+        if (sig === 'SIGINT' && Date.now() - stopping > 1000) forceExit('Stopped at once');
         return;
       }
       stopping = Date.now();
       say('Stopping Pylon (Ctrl-C again to quit at once)');
       logger.info({ signal: sig }, 'shutting down');
-      const force = setTimeout(() => process.exit(1), 15000);
+      const force = setTimeout(() => forceExit('Pylon did not stop within 15 s; exiting'), 15000);
       force.unref();
       // Everything closed but a close step's promise was left pending (the loop ran dry): done too.
       process.once('beforeExit', () => {

@@ -5,6 +5,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { z } from 'zod';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { redactUrl, type Logger } from '../logger.js';
+import { forceExit } from '../process/force-exit.js';
 
 export interface Ops {
   registry: Registry;
@@ -189,7 +190,7 @@ export function onShutdown(opts: {
     opts.ops.setDraining();
     const force = setTimeout(() => {
       opts.logger.error('shutdown took too long; exiting');
-      process.exit(1);
+      forceExit('shutdown took too long; exiting');
     }, opts.graceMs ?? 15000);
     force.unref();
     await Promise.all(

@@ -1,6 +1,6 @@
 /**
  * Layering rules (STYLE.md habit 9), checked by `depcruise` in `npm test` (scripts/test-all.cjs):
- *   depcruise --config .dependency-cruiser.cjs services gateway rest-facade legacy-adapter bench scripts
+ *   depcruise --config .dependency-cruiser.cjs services gateway launcher rest-facade legacy-adapter bench scripts
  * Paths are the resolved files (pnpm symlinks followed), so `@pylon/kit/adapters/x` and
  * `../adapters/x.js` are the same `services/kit/src/adapters/x.ts`.
  * "No process.env outside config and composition roots" is an ESLint rule (eslint.config.js):
@@ -10,7 +10,7 @@
 
 const TEST = '(^|/)test/';
 /** Composition roots: the only product code that picks adapters. */
-const ROOTS = ['(^|/)(main|[\\w-]+\\.main)\\.ts$', '^gateway/src/all-in-one\\.ts$', '^services/composition/src/', '^bench/'];
+const ROOTS = ['(^|/)(main|[\\w-]+\\.main)\\.ts$', '^launcher/src/all-in-one\\.ts$', '^services/composition/src/', '^bench/'];
 const KIT_ADAPTERS = '^services/kit/src/adapters/';
 const DRIVER_ADAPTERS = '^services/adapters/src/';
 const nodeModule = (names) => `(^|/)node_modules/(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})/`;

@@ -9,7 +9,7 @@ const ENV_READERS = [
   '**/config.ts',
   '**/main.ts',
   '**/*.main.ts',
-  'gateway/src/all-in-one.ts',
+  'launcher/src/all-in-one.ts',
   'services/composition/src/**',
   '**/test/**',
   'bench/**',

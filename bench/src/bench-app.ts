@@ -4,7 +4,7 @@
  * settings (SIGNAGE_DEMO_PASSWORD, job thresholds, ...).
  */
 import { createLogger, loadConfig } from '@pylon/kit';
-import { startAllInOne } from '@pylon/gateway/all-in-one';
+import { startAllInOne } from '@pylon/launcher/all-in-one';
 import { allInOneEnv } from '@pylon/gateway/config';
 
 export const BENCH_KEY = 'bench-key-0123456789abcdef';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
 import { loadConfig } from '@pylon/kit';
-import { startAllInOne, type AllInOne } from '../src/all-in-one.js';
+import { startAllInOne, type AllInOne } from '../../launcher/src/all-in-one.js';
 import { allInOneEnv } from '../src/config.js';
 import { TEST_KEY } from './harness.js';
 import { jobFinished } from './support/jobs.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger } from '@pylon/kit';
 import { LEGACY_ACCOUNT_FIELDS, parseXmlBody } from '@pylon/legacy-adapter';
-import { startAllInOne, type AllInOne } from '../src/all-in-one.js';
+import { startAllInOne, type AllInOne } from '../../launcher/src/all-in-one.js';
 import { allInOneEnv } from '../src/config.js';
 
 const API_KEY = 'legacy-e2e-bootstrap-key-0123456789';

@@ -6,7 +6,6 @@ export type { MediaRecord } from './domain/media.js';
 export type { PlaylistRecord, PlaylistSourceRecord, PlaylistType, SourceType } from './domain/playlist.js';
 export type { TemplateRecord, TemplateModuleRecord } from './domain/template.js';
 export type { ContentGroupRecord } from './domain/group.js';
-export { seedDemoContent } from './demo/seed-demo-content.js';
 export {
   playerContent,
   type PlayerContent,

@@ -87,7 +87,7 @@ const need = (name: keyof typeof o): string => {
   return v;
 };
 class UsageError extends Error {}
-/** The account and owner `npm start` seeds (gateway/src/demo.ts). */
+/** The account and owner `npm start` seeds (launcher/src/demo/seed-demo.ts). */
 const DEMO_ACCOUNT = 'demo-account';
 const DEMO_OWNER = 'owner@demo.example';
 

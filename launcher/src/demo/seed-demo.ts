@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { createAlertRule, type DeviceRepository, type DevicesRuntime } from '@pylon/devices';
 import { POLICIES, type Principal } from '@pylon/kit';
-import { seedDemoContent, type ContentRuntime } from '@pylon/content';
+import type { ContentRuntime } from '@pylon/content';
+import { seedDemoContent } from './seed-demo-content.js';
 import { createAccount, createApiKey, createUser, hashKey, setPassword, type IdentityRepository } from '@pylon/identity';
 import { createSchedule, type SchedulingRuntime } from '@pylon/scheduling';
 

@@ -1,5 +1,5 @@
 /**
- * Every Pylon process one image runs, by name (`node --conditions=pylon-dist gateway/dist/role.main.js <role>`,
+ * Every Pylon process one image runs, by name (`node --conditions=pylon-dist launcher/dist/role.main.js <role>`,
  * the image's entrypoint): one line per role. `dir` is the workspace package, `file` its entry
  * under src/ (tsx) or dist/ (compiled). Pure data: the role runner, the deployment checks and the
  * operator docs read it.
@@ -27,9 +27,9 @@ export const ROLES: readonly Role[] = [
   { name: 'legacy', dir: 'legacy-adapter', file: 'main', kind: 'edge', port: 4080 },
   { name: 'telemetry-consumer', dir: 'services/analytics', file: 'ingest.main', kind: 'worker' },
   { name: 'webhook-worker', dir: 'services/identity', file: 'webhooks.main', kind: 'worker' },
-  { name: 'migrate', dir: 'gateway', file: 'migrate.main', kind: 'job' },
+  { name: 'migrate', dir: 'launcher', file: 'migrate.main', kind: 'job' },
   { name: 'admin', dir: 'services/identity', file: 'admin.cli', kind: 'cli' },
-  { name: 'all-in-one', dir: 'gateway', file: 'all-in-one.main', kind: 'all-in-one', port: 4000 },
+  { name: 'all-in-one', dir: 'launcher', file: 'all-in-one.main', kind: 'all-in-one', port: 4000 },
 ];
 
 export const roleNamed = (name: string): Role | undefined => ROLES.find((r) => r.name === name);

@@ -5,11 +5,11 @@
  */
 import { Readable } from 'node:stream';
 import { createGroup, type Principal } from '@pylon/kit';
-import type { ContentRuntime } from '../runtime.js';
-import { addMedia } from '../use-cases/add-media.js';
-import { createPlaylist } from '../use-cases/manage-playlists.js';
-import { createTemplate } from '../use-cases/manage-templates.js';
-import { addPlaylistSource } from '../use-cases/playlist-sources.js';
+import type { ContentRuntime } from '@pylon/content/runtime';
+import { addMedia } from '@pylon/content/use-cases/add-media';
+import { createPlaylist } from '@pylon/content/use-cases/manage-playlists';
+import { createTemplate } from '@pylon/content/use-cases/manage-templates';
+import { addPlaylistSource } from '@pylon/content/use-cases/playlist-sources';
 import { sampleAvi, samplePng } from './sample-media.js';
 
 /** Seeds the demo content; answers the playlists' and the template's ids (demo schedules play them), null when content existed already. */

@@ -53,19 +53,19 @@ import { createEventsStreamHttp } from '@pylon/identity/webhooks/events-stream.h
 import { createSchedulingSubgraph, manifestVersion, playerManifest, watchChanges, type SchedulingRuntime } from '@pylon/scheduling';
 import { createLegacyApp } from '@pylon/legacy-adapter';
 import { createRestFacade } from '@pylon/rest-facade';
-import { docsEnabled, introspectionEnabled, limitsFrom, type AllInOneEnv } from './config.js';
-import { InProcessDataSource } from './data-sources.js';
+import { docsEnabled, introspectionEnabled, limitsFrom, type AllInOneEnv } from '@pylon/gateway/config';
+import { InProcessDataSource } from '@pylon/gateway/data-sources';
 import { absoluteUrls } from './manifest-urls.js';
-import { DEMO_ACCOUNT_ID, seedDemo, seedDemoAlertRules, seedDemoMedia, seedDemoSchedules } from './demo.js';
+import { DEMO_ACCOUNT_ID, seedDemo, seedDemoAlertRules, seedDemoMedia, seedDemoSchedules } from './demo/seed-demo.js';
 import { startSimulator, type Simulator } from './simulator.js';
 import { startFleet, type Fleet } from './fleet/fleet-simulator.js';
 import { createAccessLayer } from './access.js';
-import { createApiDocs } from './docs/api-docs.routes.js';
-import { createPlayerWeb } from './player-web/player-web.routes.js';
-import { credentialsFrom } from './edge-auth.js';
-import { createGateway, type Gateway } from './gateway.js';
-import { createHttpApp } from './http-app.js';
-import { inProcessGatewayClient } from './in-process-client.js';
+import { createApiDocs } from '@pylon/gateway/docs/api-docs.routes';
+import { createPlayerWeb } from '@pylon/gateway/player-web/player-web.routes';
+import { credentialsFrom } from '@pylon/gateway/edge-auth';
+import { createGateway, type Gateway } from '@pylon/gateway/gateway';
+import { createHttpApp } from '@pylon/gateway/http-app';
+import { inProcessGatewayClient } from '@pylon/gateway/in-process-client';
 
 export interface AllInOne {
   baseUrl: string;

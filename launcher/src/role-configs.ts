@@ -17,7 +17,7 @@ import { webhookWorkerEnv } from '@pylon/identity/webhooks.config';
 import { legacyAdapterEnv } from '@pylon/legacy-adapter/config';
 import { restFacadeEnv } from '@pylon/rest-facade/config';
 import { schedulingProcessEnv } from '@pylon/scheduling/config';
-import { allInOneEnv, gatewayEnv } from './config.js';
+import { allInOneEnv, gatewayEnv } from '@pylon/gateway/config';
 import { migrateEnv } from './migrate.config.js';
 
 export type RoleSchema = z.ZodObject<z.ZodRawShape>;

@@ -1,4 +1,4 @@
-/** The one-line start errors (gateway/src/start): real errors in, the line with the fix out. */
+/** The one-line start errors (launcher/src/start): real errors in, the line with the fix out. */
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';

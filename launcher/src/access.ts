@@ -7,9 +7,9 @@
 import { auditReads, BufferedPublisher, TOPICS, type AuditEventRecord, type AuditSink, type Logger } from '@pylon/kit';
 import { createRateLimiter, type Backends } from '@pylon/composition/backends';
 import { createOAuthServer, principalCacheKey, watchRevocations, type IdentityService, type OAuthServer } from '@pylon/identity';
-import type { AllInOneEnv } from './config.js';
-import type { EdgeAuthenticator } from './edge-auth.js';
-import { limitedAuthenticator } from './rate-limits.js';
+import type { AllInOneEnv } from '@pylon/gateway/config';
+import type { EdgeAuthenticator } from '@pylon/gateway/edge-auth';
+import { limitedAuthenticator } from '@pylon/gateway/rate-limits';
 
 export interface AccessLayer {
   /** Keys and bearer tokens, with the per-key and per-address limits. */

@@ -78,6 +78,21 @@ module.exports = {
       to: { path: [SERVICES, '^gateway/'] },
     },
     {
+      name: 'gateway-sees-public-entries-only',
+      severity: 'error',
+      comment:
+        "The gateway package is the gateway only: it may use a subgraph's public entry (src/index.ts), never its internals, and nothing of the launcher or the facades (the all-in-one wires those, in launcher/).",
+      from: { path: '^gateway/src/' },
+      to: { path: [`${SERVICES}src/`, '^(launcher|rest-facade|legacy-adapter)/'], pathNot: `${SERVICES}src/index\\.ts$` },
+    },
+    {
+      name: 'launcher-is-the-top',
+      severity: 'error',
+      comment: 'launcher/ starts processes and wires packages together; no package imports it (tests, benchmarks and scripts may).',
+      from: { pathNot: ['^launcher/', TEST, '^bench/', '^scripts/'] },
+      to: { path: '^launcher/' },
+    },
+    {
       name: 'testing-only-from-tests',
       severity: 'error',
       comment: '`@pylon/kit/testing` is test support: tests and benchmarks only.',

@@ -5,7 +5,7 @@
  */
 import { createLogger, loadConfig } from '@pylon/kit';
 import { startAllInOne } from '@pylon/launcher/all-in-one';
-import { allInOneEnv } from '@pylon/gateway/config';
+import { allInOneEnv } from '@pylon/launcher/all-in-one.config';
 
 export const BENCH_KEY = 'bench-key-0123456789abcdef';
 /** The demo owner's password where a scenario signs in (SIGNAGE_DEMO_PASSWORD). */

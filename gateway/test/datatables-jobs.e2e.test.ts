@@ -11,7 +11,7 @@ import ExcelJS from 'exceljs';
 import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
 import { loadConfig } from '@pylon/kit';
 import { startAllInOne, type AllInOne } from '../../launcher/src/all-in-one.js';
-import { allInOneEnv } from '../src/config.js';
+import { allInOneEnv } from '../../launcher/src/all-in-one.config.js';
 import { TEST_KEY } from './harness.js';
 import { jobFinished } from './support/jobs.js';
 import { registerRestOrigin } from './support/reference-conformance.js';

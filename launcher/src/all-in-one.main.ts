@@ -4,7 +4,7 @@
  * failures an operator can fix (start/start-errors.ts), and stops with exit 0 on Ctrl-C / SIGTERM.
  */
 import { createLogger, loadConfigOrExit } from '@pylon/kit';
-import { allInOneEnv } from '@pylon/gateway/config';
+import { allInOneEnv } from './all-in-one.config.js';
 import { lockDataDir } from './start/data-dir-lock.js';
 import { friendlyStartError } from './start/start-errors.js';
 import { banner } from './start/banner.js';

@@ -17,7 +17,8 @@ import { webhookWorkerEnv } from '@pylon/identity/webhooks.config';
 import { legacyAdapterEnv } from '@pylon/legacy-adapter/config';
 import { restFacadeEnv } from '@pylon/rest-facade/config';
 import { schedulingProcessEnv } from '@pylon/scheduling/config';
-import { allInOneEnv, gatewayEnv } from '@pylon/gateway/config';
+import { gatewayEnv } from '@pylon/gateway/config';
+import { allInOneEnv } from './all-in-one.config.js';
 import { migrateEnv } from './migrate.config.js';
 
 export type RoleSchema = z.ZodObject<z.ZodRawShape>;

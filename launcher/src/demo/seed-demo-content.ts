@@ -5,11 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { createGroup, type Principal } from '@pylon/kit';
-import type { ContentRuntime } from '@pylon/content/runtime';
-import { addMedia } from '@pylon/content/use-cases/add-media';
-import { createPlaylist } from '@pylon/content/use-cases/manage-playlists';
-import { createTemplate } from '@pylon/content/use-cases/manage-templates';
-import { addPlaylistSource } from '@pylon/content/use-cases/playlist-sources';
+import { addMedia, addPlaylistSource, createPlaylist, createTemplate, type ContentRuntime } from '@pylon/content';
 import { sampleAvi, samplePng } from './sample-media.js';
 
 /** Seeds the demo content; answers the playlists' and the template's ids (demo schedules play them), null when content existed already. */

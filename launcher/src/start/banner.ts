@@ -1,5 +1,5 @@
 /** What `npm start` prints once ready: the addresses, and the demo credentials when this start made them. */
-import type { AllInOneEnv } from '@pylon/gateway/config';
+import type { AllInOneEnv } from '../all-in-one.config.js';
 
 export interface BannerFacts {
   baseUrl: string;

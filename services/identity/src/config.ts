@@ -1,6 +1,6 @@
 /**
  * The identity subgraph's settings, declared once: its own process (main.ts) and the all-in-one
- * (gateway/src/config.ts) spread these fragments into their zod schema. `authEnv` also configures
+ * (launcher/src/all-in-one.config.ts) spread these fragments into their zod schema. `authEnv` also configures
  * every edge that authenticates callers (the distributed gateway caches principals and limits
  * failed attempts with the same settings).
  */

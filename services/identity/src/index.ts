@@ -9,4 +9,5 @@ export { MUTATION_RULES } from '@pylon/kit';
 export { createOAuthServer, type OAuthServer } from './oauth/server.js';
 export { BearerAuthenticator } from './oauth/bearer.js';
 export { DEFAULT_CLIENT_ID, DEFAULT_REDIRECT_URIS, API_SCOPE, type OAuthSettings } from './oauth/settings.js';
+export { authEnv } from './config.js';
 export { bootstrapFirstAccount, type BootstrapInput } from './use-cases/bootstrap.js';

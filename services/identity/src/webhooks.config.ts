@@ -1,6 +1,6 @@
 /**
  * Settings of webhook delivery: the worker's own role (webhooks.main.ts, "webhook-worker") and the
- * all-in-one (gateway/src/config.ts spreads `webhookDeliveryEnv`).
+ * all-in-one (launcher/src/all-in-one.config.ts spreads `webhookDeliveryEnv`).
  */
 import { z } from 'zod';
 import { envInt, envList, envLogLevel, envPort, metricsEnv } from '@pylon/kit';

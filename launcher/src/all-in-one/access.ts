@@ -7,7 +7,7 @@
 import { auditReads, BufferedPublisher, TOPICS, type AuditEventRecord, type AuditSink, type Logger } from '@pylon/kit';
 import { createRateLimiter, type Backends } from '@pylon/composition/backends';
 import { createOAuthServer, principalCacheKey, watchRevocations, type IdentityService, type OAuthServer } from '@pylon/identity';
-import type { AllInOneEnv } from '@pylon/gateway/config';
+import type { AllInOneEnv } from '../all-in-one.config.js';
 import type { EdgeAuthenticator } from '@pylon/gateway/edge-auth';
 import { limitedAuthenticator } from '@pylon/gateway/rate-limits';
 

@@ -1,4 +1,4 @@
-import { absoluteUrls } from '../src/manifest-urls.js';
+import { absoluteUrls } from '../../src/all-in-one/manifest-urls.js';
 
 test('relative url fields become absolute against the base; absolute and other fields stay', () => {
   const m = {

@@ -2,7 +2,8 @@
 import { loadConfig } from '@pylon/kit';
 import { devicesOptions } from '@pylon/devices/config';
 import { oauthSettings } from '@pylon/identity/config';
-import { allInOneEnv, docsEnabled, gatewayEnv } from '../src/config.js';
+import { gatewayEnv } from '@pylon/gateway/config';
+import { allInOneEnv, docsEnabled } from '../src/all-in-one.config.js';
 
 test('the all-in-one reads the same declarations', () => {
   const env = loadConfig(allInOneEnv, { DEVICE_ONLINE_WINDOW_SECONDS: '120', DEVICE_SNAP_MAX_BYTES: '50000' });

@@ -7,7 +7,7 @@ import * as content from '@pylon/content/domain/collections';
 import * as datatables from '@pylon/datatables/domain/collections';
 import * as devices from '@pylon/devices/domain/collections';
 import * as identity from '@pylon/identity/domain/records';
-import { OIDC } from '@pylon/identity/oauth/oidc.adapter';
+import { OIDC } from '@pylon/identity/adapters/oidc.adapter';
 import * as scheduling from '@pylon/scheduling/domain/collections';
 
 const isSpec = (v: unknown): v is CollectionSpec =>

@@ -128,14 +128,14 @@ describe('lint (eslint, eslint.config.js)', () => {
   test('a storage operator outside a *.repository.ts fails (sealed repositories)', async () => {
     const code = "export const openAlerts = { status: { $in: ['open'] }, $or: [] };\n";
     expect(await lint('services/devices/src/use-cases/alerts/list-open.ts', code)).toContain('no-restricted-syntax');
-    expect(await lint('services/devices/src/alert.repository.ts', code)).toEqual([]);
+    expect(await lint('services/devices/src/repositories/alert.repository.ts', code)).toEqual([]);
   });
 
   test('store.collection(...) outside a *.repository.ts fails, even without an operator (sealed repositories)', async () => {
     const code =
       "import type { DocumentStore } from '@pylon/kit';\nexport const keysOf = (store: DocumentStore) => store.collection({ name: 'oauthKeys' }).findById('system', 'k');\n";
-    expect(await lint('services/identity/src/oauth/keys.ts', code)).toContain('no-restricted-syntax');
-    expect(await lint('services/identity/src/oauth/oauth-keys.repository.ts', code)).toEqual([]);
+    expect(await lint('services/identity/src/use-cases/oauth-keys.ts', code)).toContain('no-restricted-syntax');
+    expect(await lint('services/identity/src/repositories/oauth-keys.repository.ts', code)).toEqual([]);
   });
 });
 

@@ -17,8 +17,8 @@ import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createHttpReportDirectory } from './adapters/report-directory.http.js';
 import { createAnalyticsSubgraph } from './app.js';
 import { createReportsHttp } from './http/reports-http.js';
-import { registerReportExportJob } from './reports/export-job.js';
-import { startIngest } from './ingest/ingest.js';
+import { registerReportExportJob } from './use-cases/report-export-job.js';
+import { startIngest } from './workers/ingest.js';
 import { analyticsProcessEnv } from './config.js';
 
 /** Built with the settings in `build`, mounted in `extend` (which is not handed them). */

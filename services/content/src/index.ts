@@ -1,7 +1,7 @@
 export { createContentSubgraph, type ContentDeps, type ContentSubgraph } from './app.js';
 export { createMediaHttp, type MediaHttpOptions } from './http/media-http.js';
 export type { ContentRuntime, ContentSettings } from './runtime.js';
-export { ContentRepository, GroupedItems, PlaylistItems, TemplateItems } from './content.repository.js';
+export { ContentRepository, GroupedItems, PlaylistItems, TemplateItems } from './repositories/content.repository.js';
 export type { MediaRecord } from './domain/media.js';
 export type { PlaylistRecord, PlaylistSourceRecord, PlaylistType, SourceType } from './domain/playlist.js';
 export type { TemplateRecord, TemplateModuleRecord } from './domain/template.js';

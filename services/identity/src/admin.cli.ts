@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { isAppError, loadConfigOrExit } from '@pylon/kit';
 import { backendEnv, backendRules, createBackends } from '@pylon/composition/backends';
-import { IdentityRepository, type User } from './identity.repository.js';
+import { IdentityRepository, type User } from './repositories/identity.repository.js';
 import { createAccount, createUser, setPassword } from './use-cases/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './use-cases/api-keys.js';
 import { createOrganization } from './use-cases/organizations.js';

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { auditSinkEnv } from '@pylon/composition/audit-sink';
 import { envInt, envList } from '@pylon/kit';
-import { DEFAULT_CLIENT_ID, DEFAULT_REDIRECT_URIS, type OAuthSettings } from './oauth/settings.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_REDIRECT_URIS, type OAuthSettings } from './domain/oauth-settings.js';
 
 /** Resolving API keys and bearer tokens to principals, and refusing addresses that keep failing. */
 export const authEnv = {

@@ -3,7 +3,7 @@
  * (signed, expiring) address, its size and SHA-512; a template's modules with their playlists.
  * What the scheduling subgraph's ContentDirectory.playerContent answers (in-process in the all-in-one).
  */
-import type { Media, Playlist, Template } from '../content.repository.js';
+import type { Media, Playlist, Template } from '../repositories/content.repository.js';
 import { playOrder } from '../domain/playlist.js';
 import type { ContentRuntime } from '../runtime.js';
 

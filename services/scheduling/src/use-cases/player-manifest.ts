@@ -21,7 +21,7 @@ import { outlook } from '../domain/resolution.js';
 import type { SchedulePlan } from '../domain/plan.js';
 import { mapTemplateLayout, type TemplateLayout, type TemplateModule } from '../domain/template-layout.js';
 import type { ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
-import type { Schedule } from '../schedule.repository.js';
+import type { Schedule } from '../repositories/schedule.repository.js';
 import type { SchedulingRuntime } from '../runtime.js';
 import { deviceSchedules } from './now-playing.js';
 

@@ -86,6 +86,13 @@ module.exports = {
       to: { path: [`${SERVICES}src/`, '^(launcher|rest-facade|legacy-adapter)/'], pathNot: `${SERVICES}src/index\\.ts$` },
     },
     {
+      name: 'http-in-http',
+      severity: 'error',
+      comment: 'A subgraph\'s HTTP routes live in src/http/ (README "Inside a subgraph"); besides them only its main.ts entries serve HTTP.',
+      from: { path: `${SERVICES}src/`, pathNot: [`${SERVICES}src/http/`, `${SERVICES}src/main\\.ts$`, `${SERVICES}src/[\\w-]+\\.main\\.ts$`] },
+      to: { path: nodeModule(['express', '@as-integrations/express5']) },
+    },
+    {
       name: 'launcher-is-the-top',
       severity: 'error',
       comment: 'launcher/ starts processes and wires packages together; no package imports it (tests, benchmarks and scripts may).',

@@ -7,6 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { layoutProblems, readmeProblems, SKELETON, SUBGRAPHS } from '../check-layout.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -217,4 +218,40 @@ describe('typed facades (npm run typecheck over the generated operation types)',
     expect(tsc.output).toMatch(/rest-facade\/src\/operations\/devices\.ts\(\d+,\d+\): error TS\d+: Property 'isOnline' does not exist on type 'DeviceData'/);
     expect(tsc.status).not.toBe(0);
   }, 300_000);
+});
+
+describe('subgraph layout (scripts/check-layout.ts and the README table "Inside a subgraph")', () => {
+  /** Every subgraph with every required entry of the skeleton. */
+  const skeleton = () => {
+    const files: Record<string, string> = {};
+    for (const sg of SUBGRAPHS)
+      for (const e of SKELETON.filter((x) => x.required)) files[`services/${sg}/src/${e.name}${e.name.endsWith('/') ? 'x.ts' : ''}`] = 'export {};\n';
+    return files;
+  };
+
+  test('the repository follows it, and its README documents exactly it', () => {
+    expect(layoutProblems(root)).toEqual([]);
+    expect(readmeProblems(readFileSync(join(root, 'README.md'), 'utf8'))).toEqual([]);
+  });
+
+  test('a folder or file outside the skeleton fails, so does a missing one; optional entries and role entries pass', () => {
+    fixture(skeleton());
+    expect(layoutProblems(dir)).toEqual([]);
+    fixture({ 'services/analytics/src/ingest.main.ts': '', 'services/devices/src/ports/x.ts': '', 'services/identity/src/admin.cli.ts': '' });
+    expect(layoutProblems(dir)).toEqual([]);
+    fixture({ 'services/content/src/player/player-api.ts': '', 'services/devices/src/device.repository.ts': '' });
+    rmSync(join(dir, 'services/datatables/src/http'), { recursive: true });
+    expect(layoutProblems(dir)).toEqual([
+      expect.stringMatching(/^services\/devices\/src\/device\.repository\.ts is not in the subgraph skeleton/),
+      expect.stringMatching(/^services\/content\/src\/player\/ is not in the subgraph skeleton/),
+      'services/datatables/src/http/ is missing (every subgraph has one)',
+    ]);
+  });
+
+  test('the README table drifting from the skeleton fails', () => {
+    const table = (names: string[]) => `# x\n\n### Inside a subgraph\n\n| entry | what |\n|---|---|\n${names.map((n) => `| \`${n}\` | ... |`).join('\n')}\n\n## Next\n`;
+    const names = SKELETON.map((e) => e.name);
+    expect(readmeProblems(table(names))).toEqual([]);
+    expect(readmeProblems(table(names.filter((n) => n !== 'workers/')))).toEqual([expect.stringMatching(/lists .* the skeleton \(scripts\/check-layout\.ts\) is/)]);
+  });
 });

@@ -194,13 +194,21 @@ describe('typed facades (npm run typecheck over the generated operation types)',
     writeFileSync(join(dir, path), text.replace(from, to));
   };
 
-  test('renaming a field a facade reads (SDL and documents, then compose and codegen) fails the typecheck; a missing standard document is generated', () => {
+  test('renaming a field or argument a facade reads (SDL and documents, then compose and codegen) fails the typecheck; a missing standard document is generated', () => {
     copyTree();
     // Device.isOnline -> online in the devices subgraph, and in the documents that select it, as a
     // developer renaming the field would: the documents stay valid, only the facade code is stale.
     edit('schema/subgraphs/devices.graphql', /^ {2}isOnline: Boolean!$/m, '  online: Boolean!');
     edit('schema/operations/rest/_fragments.graphql', /^ {2}isOnline$/m, '  online');
     edit('schema/operations/legacy/_fragments.graphql', /^ {2}isOnline$/m, '  online');
+    // The same for a webhook endpoint's field (identity), read by the typed webhooks facade ...
+    edit('schema/subgraphs/identity.graphql', /^ {2}consecutiveFailures: Int!$/m, '  failures: Int!');
+    for (const doc of ['createWebhookEndpoint', 'getWebhookEndpoint', 'listWebhookEndpoints', 'updateWebhookEndpoint'])
+      edit(`schema/operations/rest/${doc}.graphql`, /^( +)consecutiveFailures$/m, '$1failures');
+    // ... and for an argument of claimDevice, which the facade maps body properties onto by name.
+    edit('schema/subgraphs/devices.graphql', /claimDevice\(code: String!, name: String, groupId: String, timeZone: String/, 'claimDevice(code: String!, name: String, groupId: String, timezone: String');
+    edit('schema/operations/rest/claimDevice.graphql', /\$timeZone: String/, '$timezone: String');
+    edit('schema/operations/rest/claimDevice.graphql', /timeZone: \$timeZone/, 'timezone: $timezone');
     const tsx = bin('tsx');
     const compose = run(tsx, ['scripts/compose-supergraph.ts']);
     expect(compose.output).not.toMatch(/error/i);
@@ -216,6 +224,10 @@ describe('typed facades (npm run typecheck over the generated operation types)',
     const tsc = run(bin('tsc'), ['-p', 'tsconfig.json']);
     // The REST mapper still reads d.isOnline (rest-facade/src/operations/devices.ts, inSync).
     expect(tsc.output).toMatch(/rest-facade\/src\/operations\/devices\.ts\(\d+,\d+\): error TS\d+: Property 'isOnline' does not exist on type 'DeviceData'/);
+    expect(tsc.output).toMatch(/rest-facade\/src\/operations\/webhooks\.ts\(\d+,\d+\): error TS\d+: Property 'consecutiveFailures' does not exist on type/);
+    // claimDevice's body map still names the old argument: no overload of createOp takes it.
+    expect(tsc.output).toMatch(/rest-facade\/src\/operations\/device-writes\.ts\(\d+,\d+\): error TS\d+/);
+    expect(tsc.output).toMatch(/'"timeZone"'/);
     expect(tsc.status).not.toBe(0);
   }, 300_000);
 });

@@ -115,8 +115,10 @@ module.exports = {
     },
   ],
   options: {
+    // Packages are leaves (not followed) but stay in the graph: excluding node_modules would drop
+    // every edge into a package, and the rules about drivers and express would never fire.
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['(^|/)node_modules/', '(^|/)\\.tmp/', '(^|/)dist/', '\\.d\\.ts$'] },
+    exclude: { path: ['(^|/)\\.tmp/', '(^|/)dist/', '\\.d\\.ts$'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

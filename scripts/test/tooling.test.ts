@@ -86,6 +86,32 @@ describe('layering (dependency-cruiser, .dependency-cruiser.cjs)', () => {
   });
 });
 
+describe('the gateway, the launcher and HTTP in subgraphs (dependency-cruiser)', () => {
+  test("the gateway may use a subgraph's public entry only; nothing imports the launcher; express only in a subgraph's http/ and main", () => {
+    fixture({
+      'tsconfig.json': TSCONFIG,
+      'node_modules/express/package.json': JSON.stringify({ name: 'express', main: 'index.js' }),
+      'node_modules/express/index.js': 'module.exports = () => undefined;\n',
+      'services/devices/src/index.ts': "export { repo } from './repositories/device.repository.js';\n",
+      'services/devices/src/repositories/device.repository.ts': 'export const repo = 1;\n',
+      'services/devices/src/http/player-api.ts': "import express from 'express';\nexport const api = express;\n",
+      'services/devices/src/main.ts': "import express from 'express';\nexport const app = express;\n",
+      'services/devices/src/use-cases/ping.ts': "import express from 'express';\nexport const ping = express;\n",
+      'gateway/src/ok.ts': "import { repo } from '../../services/devices/src/index.js';\nexport const ok = repo;\n",
+      'gateway/src/deep.ts': "import { repo } from '../../services/devices/src/repositories/device.repository.js';\nexport const deep = repo;\n",
+      'launcher/src/all-in-one.ts': "import { ok } from '../../gateway/src/ok.js';\nexport const start = ok;\n",
+      'gateway/src/uses-launcher.ts': "import { start } from '../../launcher/src/all-in-one.js';\nexport const s = start;\n",
+    });
+    const r = run(bin('depcruise'), ['--config', join(root, '.dependency-cruiser.cjs'), 'services', 'gateway', 'launcher']);
+    expect(r.output).toMatch(/error gateway-sees-public-entries-only: gateway\/src\/deep\.ts/);
+    expect(r.output).toMatch(/error gateway-sees-public-entries-only: gateway\/src\/uses-launcher\.ts/);
+    expect(r.output).toMatch(/error launcher-is-the-top: gateway\/src\/uses-launcher\.ts/);
+    expect(r.output).toMatch(/error http-in-http: services\/devices\/src\/use-cases\/ping\.ts/);
+    expect(r.output).not.toMatch(/gateway\/src\/ok\.ts|player-api\.ts|main\.ts|launcher\/src\/all-in-one\.ts →/);
+    expect(r.status).not.toBe(0);
+  });
+});
+
 describe('format (prettier --check, .prettierrc.json)', () => {
   const prettierCheck = (file: string) => run(bin('prettier'), ['--config', join(root, '.prettierrc.json'), '--check', file]);
 
@@ -206,7 +232,11 @@ describe('typed facades (npm run typecheck over the generated operation types)',
     for (const doc of ['createWebhookEndpoint', 'getWebhookEndpoint', 'listWebhookEndpoints', 'updateWebhookEndpoint'])
       edit(`schema/operations/rest/${doc}.graphql`, /^( +)consecutiveFailures$/m, '$1failures');
     // ... and for an argument of claimDevice, which the facade maps body properties onto by name.
-    edit('schema/subgraphs/devices.graphql', /claimDevice\(code: String!, name: String, groupId: String, timeZone: String/, 'claimDevice(code: String!, name: String, groupId: String, timezone: String');
+    edit(
+      'schema/subgraphs/devices.graphql',
+      /claimDevice\(code: String!, name: String, groupId: String, timeZone: String/,
+      'claimDevice(code: String!, name: String, groupId: String, timezone: String',
+    );
     edit('schema/operations/rest/claimDevice.graphql', /\$timeZone: String/, '$timezone: String');
     edit('schema/operations/rest/claimDevice.graphql', /timeZone: \$timeZone/, 'timezone: $timezone');
     const tsx = bin('tsx');
@@ -261,9 +291,12 @@ describe('subgraph layout (scripts/check-layout.ts and the README table "Inside 
   });
 
   test('the README table drifting from the skeleton fails', () => {
-    const table = (names: string[]) => `# x\n\n### Inside a subgraph\n\n| entry | what |\n|---|---|\n${names.map((n) => `| \`${n}\` | ... |`).join('\n')}\n\n## Next\n`;
+    const table = (names: string[]) =>
+      `# x\n\n### Inside a subgraph\n\n| entry | what |\n|---|---|\n${names.map((n) => `| \`${n}\` | ... |`).join('\n')}\n\n## Next\n`;
     const names = SKELETON.map((e) => e.name);
     expect(readmeProblems(table(names))).toEqual([]);
-    expect(readmeProblems(table(names.filter((n) => n !== 'workers/')))).toEqual([expect.stringMatching(/lists .* the skeleton \(scripts\/check-layout\.ts\) is/)]);
+    expect(readmeProblems(table(names.filter((n) => n !== 'workers/')))).toEqual([
+      expect.stringMatching(/lists .* the skeleton \(scripts\/check-layout\.ts\) is/),
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Layering rules (STYLE.md habit 9), checked by `depcruise` in `npm test` (scripts/test-all.cjs):
- *   depcruise --config .dependency-cruiser.cjs services gateway rest-facade legacy-adapter bench scripts
+ *   depcruise --config .dependency-cruiser.cjs services gateway launcher rest-facade legacy-adapter bench scripts
  * Paths are the resolved files (pnpm symlinks followed), so `@pylon/kit/adapters/x` and
  * `../adapters/x.js` are the same `services/kit/src/adapters/x.ts`.
  * "No process.env outside config and composition roots" is an ESLint rule (eslint.config.js):
@@ -10,7 +10,7 @@
 
 const TEST = '(^|/)test/';
 /** Composition roots: the only product code that picks adapters. */
-const ROOTS = ['(^|/)(main|[\\w-]+\\.main)\\.ts$', '^gateway/src/all-in-one\\.ts$', '^services/composition/src/', '^bench/'];
+const ROOTS = ['(^|/)(main|[\\w-]+\\.main)\\.ts$', '^launcher/src/all-in-one\\.ts$', '^services/composition/src/', '^bench/'];
 const KIT_ADAPTERS = '^services/kit/src/adapters/';
 const DRIVER_ADAPTERS = '^services/adapters/src/';
 const nodeModule = (names) => `(^|/)node_modules/(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})/`;
@@ -78,6 +78,28 @@ module.exports = {
       to: { path: [SERVICES, '^gateway/'] },
     },
     {
+      name: 'gateway-sees-public-entries-only',
+      severity: 'error',
+      comment:
+        "The gateway package is the gateway only: it may use a subgraph's public entry (src/index.ts), never its internals, and nothing of the launcher or the facades (the all-in-one wires those, in launcher/).",
+      from: { path: '^gateway/src/' },
+      to: { path: [`${SERVICES}src/`, '^(launcher|rest-facade|legacy-adapter)/'], pathNot: `${SERVICES}src/index\\.ts$` },
+    },
+    {
+      name: 'http-in-http',
+      severity: 'error',
+      comment: 'A subgraph\'s HTTP routes live in src/http/ (README "Inside a subgraph"); besides them only its main.ts entries serve HTTP.',
+      from: { path: `${SERVICES}src/`, pathNot: [`${SERVICES}src/http/`, `${SERVICES}src/main\\.ts$`, `${SERVICES}src/[\\w-]+\\.main\\.ts$`] },
+      to: { path: nodeModule(['express', '@as-integrations/express5']) },
+    },
+    {
+      name: 'launcher-is-the-top',
+      severity: 'error',
+      comment: 'launcher/ starts processes and wires packages together; no package imports it (tests, benchmarks and scripts may).',
+      from: { pathNot: ['^launcher/', TEST, '^bench/', '^scripts/'] },
+      to: { path: '^launcher/' },
+    },
+    {
       name: 'testing-only-from-tests',
       severity: 'error',
       comment: '`@pylon/kit/testing` is test support: tests and benchmarks only.',
@@ -93,8 +115,10 @@ module.exports = {
     },
   ],
   options: {
+    // Packages are leaves (not followed) but stay in the graph: excluding node_modules would drop
+    // every edge into a package, and the rules about drivers and express would never fire.
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['(^|/)node_modules/', '(^|/)\\.tmp/', '(^|/)dist/', '\\.d\\.ts$'] },
+    exclude: { path: ['(^|/)\\.tmp/', '(^|/)dist/', '\\.d\\.ts$'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

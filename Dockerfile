@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# One image for every Pylon process: the argument names the role (gateway/src/roles.ts):
+# One image for every Pylon process: the argument names the role (launcher/src/roles.ts):
 #   docker run pylon:<version> gateway | identity | devices | content | scheduling | datatables |
 #     analytics | rest | legacy | telemetry-consumer | migrate | admin <command> | all-in-one
 # Compiled JavaScript only (no TypeScript transpiler at run time), production dependencies only,
@@ -27,6 +27,7 @@ COPY services/scheduling/package.json services/scheduling/
 COPY services/datatables/package.json services/datatables/
 COPY services/analytics/package.json services/analytics/
 COPY gateway/package.json gateway/
+COPY launcher/package.json launcher/
 COPY rest-facade/package.json rest-facade/
 COPY legacy-adapter/package.json legacy-adapter/
 COPY bench/package.json bench/
@@ -42,7 +43,7 @@ RUN pnpm install --frozen-lockfile --offline
 COPY . .
 RUN node scripts/build.cjs \
  && mkdir /out \
- && cp -r --parents services/*/dist gateway/dist rest-facade/dist legacy-adapter/dist services/kit/migrations schema /out/
+ && cp -r --parents services/*/dist gateway/dist launcher/dist rest-facade/dist legacy-adapter/dist services/kit/migrations schema /out/
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 SIGNAGE_DATA_DIR=/data
@@ -55,5 +56,5 @@ VOLUME ["/data"]
 USER 1000:1000
 # gateway / all-in-one 4000, subgraphs and REST 4001, legacy 4080, metrics 9464 (internal only).
 EXPOSE 4000 4001 4080 9464
-ENTRYPOINT ["node", "--conditions=pylon-dist", "gateway/dist/role.main.js"]
+ENTRYPOINT ["node", "--conditions=pylon-dist", "launcher/dist/role.main.js"]
 CMD ["all-in-one"]

@@ -9,7 +9,7 @@ const ENV_READERS = [
   '**/config.ts',
   '**/main.ts',
   '**/*.main.ts',
-  'gateway/src/all-in-one.ts',
+  'launcher/src/all-in-one.ts',
   'services/composition/src/**',
   '**/test/**',
   'bench/**',
@@ -50,7 +50,7 @@ export default defineConfig(
   // adapter, which is the repository of the OAuth server's own records.
   {
     files: ['services/{devices,content,scheduling,datatables,analytics,identity}/src/**/*.ts'],
-    ignores: ['**/*.repository.ts', 'services/identity/src/oauth/oidc.adapter.ts'],
+    ignores: ['**/*.repository.ts', 'services/identity/src/adapters/oidc.adapter.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -52,7 +52,7 @@ if (process.argv[2] === 'start') {
 function startServer() {
   const dist = require('./dist.cjs');
   if (dist.isCurrent()) {
-    const args = [...dist.nodeArgs('gateway/dist/all-in-one.main.js'), ...process.argv.slice(3)];
+    const args = [...dist.nodeArgs('launcher/dist/all-in-one.main.js'), ...process.argv.slice(3)];
     const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: process.env });
     for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
     child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
@@ -61,7 +61,7 @@ function startServer() {
   const { pathToFileURL } = require('node:url');
   // What `node --import tsx` loads: registers tsx's module hooks for this process.
   import('tsx')
-    .then(() => import(pathToFileURL(path.join(root, 'gateway/src/all-in-one.main.ts')).href))
+    .then(() => import(pathToFileURL(path.join(root, 'launcher/src/all-in-one.main.ts')).href))
     .catch((e) => {
       console.error(`Pylon could not load its code: ${e && e.message}`);
       process.exit(1);

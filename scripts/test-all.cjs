@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: supergraph and generated-types drift checks, strict typecheck, layering rules
-// (dependency-cruiser, .dependency-cruiser.cjs), persisted operations against the API schema,
+// (dependency-cruiser, .dependency-cruiser.cjs), the subgraph skeleton (scripts/check-layout.ts), persisted operations against the API schema,
 // rest.yaml against the reference API, ESLint (eslint.config.js), copy/paste (jscpd, .jscpd.json)
 // and Prettier (.prettierrc.json),
 // every benchmark scenario in smoke mode (about a second each, figures not judged: a broken scenario
@@ -22,7 +22,7 @@ const run = (label, cmd, args, extraEnv = {}) => {
 };
 
 /** Every source tree the layering rules cover. */
-const LAYERED = ['services', 'gateway', 'rest-facade', 'legacy-adapter', 'bench', 'scripts'];
+const LAYERED = ['services', 'gateway', 'launcher', 'rest-facade', 'legacy-adapter', 'bench', 'scripts'];
 
 let failed = 0;
 const checks = [
@@ -30,6 +30,8 @@ const checks = [
   ['generated types check', bin('tsx'), ['scripts/codegen.ts', '--check']],
   ['typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
   ['layering', bin('depcruise'), ['--config', '.dependency-cruiser.cjs', ...LAYERED]],
+  // Every subgraph's src/ has the same skeleton, the one the README's "Inside a subgraph" table documents.
+  ['subgraph layout', bin('tsx'), ['scripts/check-layout.ts']],
   ['persisted operations', bin('tsx'), ['scripts/check-operations.ts']],
   ['REST compatibility with the reference', bin('tsx'), ['scripts/check-rest-compat.ts']],
   ['lint', bin('eslint'), ['.']],

@@ -9,7 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_ACCOUNT_ID } from '@pylon/gateway/demo';
+import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
 import { analyticsScenario, analyticsTable, generateTelemetry } from './analytics.scenarios.js';
 import { BENCH_KEY as KEY, startBenchApp } from './bench-app.js';
 

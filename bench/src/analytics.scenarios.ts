@@ -7,9 +7,9 @@
  * own (materialized views included).
  */
 import type { AnalyticsStore } from '@pylon/kit';
-import { selectAudienceMetrics } from '@pylon/analytics/audience.queries';
-import { selectDeviceMetrics } from '@pylon/analytics/device-metrics.queries';
-import { selectPlayStatsByTime } from '@pylon/analytics/play-stats.queries';
+import { selectAudienceMetrics } from '@pylon/analytics/repositories/audience.queries';
+import { selectDeviceMetrics } from '@pylon/analytics/repositories/device-metrics.queries';
+import { selectPlayStatsByTime } from '@pylon/analytics/repositories/play-stats.queries';
 import { toSeriesQuery } from '@pylon/analytics/use-cases/analytics-args';
 import { POLICIES } from '@pylon/kit';
 

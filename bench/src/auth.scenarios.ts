@@ -6,7 +6,7 @@
  * with an OAuth bearer token (JWT verified with the JWKS, then cached like a key). Each figure is
  * reported as a ratio to the platform scenario's gateway figure.
  */
-import type { AllInOne } from '@pylon/gateway/all-in-one';
+import type { AllInOne } from '@pylon/launcher/all-in-one';
 import { load, table, type LoadResult } from './load.js';
 
 interface CacheLike {

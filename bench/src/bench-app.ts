@@ -4,8 +4,8 @@
  * settings (SIGNAGE_DEMO_PASSWORD, job thresholds, ...).
  */
 import { createLogger, loadConfig } from '@pylon/kit';
-import { startAllInOne } from '@pylon/gateway/all-in-one';
-import { allInOneEnv } from '@pylon/gateway/config';
+import { startAllInOne } from '@pylon/launcher/all-in-one';
+import { allInOneEnv } from '@pylon/launcher/all-in-one.config';
 
 export const BENCH_KEY = 'bench-key-0123456789abcdef';
 /** The demo owner's password where a scenario signs in (SIGNAGE_DEMO_PASSWORD). */

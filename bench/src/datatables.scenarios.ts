@@ -21,7 +21,7 @@ import { pipeline } from 'node:stream/promises';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createDataTablesSubgraph } from '@pylon/datatables';
-import { newRowId } from '@pylon/datatables/data-table.repository';
+import { newRowId } from '@pylon/datatables/repositories/data-table.repository';
 import { exportRowsCsv } from '@pylon/datatables/use-cases/export-rows';
 import { importRowsCsv } from '@pylon/datatables/use-cases/import-rows';
 import { sortSlots } from '@pylon/datatables/domain/cells';

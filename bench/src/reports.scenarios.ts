@@ -17,7 +17,7 @@ import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import type { Principal } from '@pylon/kit';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
-import { prepareReportExport } from '@pylon/analytics/reports/export-report';
+import { prepareReportExport } from '@pylon/analytics/use-cases/export-report';
 
 const ACCOUNT = 'bench-account';
 const DEVICES = 100;
@@ -69,7 +69,7 @@ export async function reportsScenario(o: { rows: number }): Promise<ReportsBench
     const body = { report_id: 'proof_of_play', format: 'CSV', start_date: '2024-05-01', end_date: '2024-05-30' };
 
     // Baseline: the report's own SQL, written to a file by chDB.
-    const { proofOfPlay } = await import('@pylon/analytics/reports/definitions/proof-of-play.report');
+    const { proofOfPlay } = await import('@pylon/analytics/domain/reports/definitions/proof-of-play.report');
     const { sql, params } = proofOfPlay.sql(
       {
         accountId: ACCOUNT,

@@ -28,7 +28,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, createOps, createSubgraphHttp, InternalTokens, listenHttp, loadOperations, POLICIES } from '@pylon/kit';
-import { DEMO_ACCOUNT_ID } from '@pylon/gateway/demo';
+import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
 import type { DeviceRepository } from '@pylon/devices';
 import { brokenScenarios, load, probe, table, type LoadResult } from './load.js';
 import { authScenario } from './auth.scenarios.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DeviceRepository } from '@pylon/devices';
-import { DEMO_ACCOUNT_ID } from '@pylon/gateway/demo';
+import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
 import { manifestScenario } from './scheduling.scenarios.js';
 import { BENCH_KEY as KEY, startBenchApp } from './bench-app.js';
 

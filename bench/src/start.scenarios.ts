@@ -77,7 +77,7 @@ export async function startScenario(runs: number): Promise<StartResult[]> {
   const tsx = (entry: string) => [join(ROOT, 'node_modules/.bin/tsx'), join(ROOT, entry)];
   const targets: Array<{ name: string; dist: string; src: string; env: Record<string, string> }> = [
     { name: 'datatables subgraph', dist: 'services/datatables/dist/main.js', src: 'services/datatables/src/main.ts', env: {} },
-    { name: 'all-in-one', dist: 'gateway/dist/all-in-one.main.js', src: 'gateway/src/all-in-one.main.ts', env: { SIGNAGE_SIMULATOR: 'false' } },
+    { name: 'all-in-one', dist: 'launcher/dist/all-in-one.main.js', src: 'launcher/src/all-in-one.main.ts', env: { SIGNAGE_SIMULATOR: 'false' } },
   ];
   const out: StartResult[] = [];
   for (const t of targets) {

@@ -8,9 +8,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, loadConfig } from '@pylon/kit';
 import type { DeviceRepository } from '@pylon/devices';
-import { startAllInOne } from '@pylon/gateway/all-in-one';
-import { allInOneEnv } from '@pylon/gateway/config';
-import { DEMO_ACCOUNT_ID } from '@pylon/gateway/demo';
+import { startAllInOne } from '@pylon/launcher/all-in-one';
+import { allInOneEnv } from '@pylon/launcher/all-in-one.config';
+import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
 import { seedPingDevices } from './devices.scenarios.js';
 import { bareCeiling, drain, httpIngestionMeasured, type HttpIngestResult } from './telemetry.scenarios.js';
 

@@ -3,7 +3,7 @@
  * events, ping data and screenshots by registration key, alerts, the player API in front of the
  * REST facade, GraphQL mutations through the gateway, JSON Patch attacks and cross-account isolation.
  */
-import { DEMO_SNAP } from '../src/simulator.js';
+import { DEMO_SNAP } from '../../launcher/src/demo/ping-simulator.js';
 import { createAccount, createApiKey, createOrganization, createUser, type IdentityService } from '@pylon/identity';
 import { startHarness, type Harness } from './harness.js';
 
@@ -405,7 +405,7 @@ describe('commands, the player API and ping data', () => {
 });
 
 describe('demo-like partial pings through every device read (issue 20, finding 10)', () => {
-  // The demo simulator's ping (gateway/src/simulator.ts): no bytes_received, no transfer_rate.
+  // The demo simulator's ping (launcher/src/demo/ping-simulator.ts): no bytes_received, no transfer_rate.
   const DEMO_PING = {
     cpu_usage: 31.5,
     memory_usage: 47,

@@ -13,7 +13,7 @@ import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
 import { createAccount, createApiKey, createIdentitySubgraph, createUser } from '@pylon/identity';
 import { createDevicesSubgraph } from '@pylon/devices';
 import { InternalTokens } from '@pylon/kit';
-import { seedDemo } from '../src/demo.js';
+import { seedDemo } from '../../launcher/src/demo/seed-demo.js';
 import { freePort, Processes } from './processes.js';
 
 const secret = randomBytes(32).toString('hex');

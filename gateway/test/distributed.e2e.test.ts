@@ -11,7 +11,7 @@ import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { createDevicesSubgraph } from '@pylon/devices';
 import { InternalTokens } from '@pylon/kit';
-import { seedDemo } from '../src/demo.js';
+import { seedDemo } from '../../launcher/src/demo/seed-demo.js';
 import { registerRestOrigin } from './support/reference-conformance.js';
 import { freePort, Processes } from './processes.js';
 

@@ -35,7 +35,7 @@ beforeAll(async () => {
   procs = new Processes({ secret: 's'.repeat(64), dataDir: join(dir, 'data') });
   const [port, legacy] = await Promise.all([freePort(), freePort()]);
   baseUrl = await procs.start(
-    'gateway/src/all-in-one.main.ts',
+    'launcher/src/all-in-one.main.ts',
     { LEGACY_PORT: String(legacy), SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_SIMULATOR: 'false', NODE_ENV: 'development' },
     port,
     75_000,

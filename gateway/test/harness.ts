@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@pylon/kit';
-import { startAllInOne, type AllInOne } from '../src/all-in-one.js';
-import { allInOneEnv } from '../src/config.js';
+import { startAllInOne, type AllInOne } from '../../launcher/src/all-in-one.js';
+import { allInOneEnv } from '../../launcher/src/all-in-one.config.js';
 import { registerRestOrigin } from './support/reference-conformance.js';
 
 export const TEST_KEY = 'test-bootstrap-key-0123456789';

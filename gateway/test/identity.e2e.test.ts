@@ -2,7 +2,7 @@
  * Accounts, organizations, users and API keys through every interface (real HTTP against the
  * all-in-one server), and the admin CLI working on the same data dir while the server runs.
  */
-import { spawn } from 'node:child_process';
+import { runToEnd } from '@pylon/kit/testing';
 import { join } from 'node:path';
 import { createApiKey, createUser, type IdentityService } from '@pylon/identity';
 import { startHarness, TEST_KEY, type Harness } from './harness.js';
@@ -296,15 +296,10 @@ describe('API keys', () => {
 
 describe("admin CLI on the running server's data dir", () => {
   const admin = (...args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'services/identity/src/admin.cli.ts'), ...args], {
-        env: { ...process.env, SIGNAGE_DATA_DIR: h.dataDir, LOG_LEVEL: 'silent' },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    runToEnd(join(root, 'node_modules/.bin/tsx'), [join(root, 'services/identity/src/admin.cli.ts'), ...args], {
+      ...process.env,
+      SIGNAGE_DATA_DIR: h.dataDir,
+      LOG_LEVEL: 'silent',
     });
 
   test('create-user and create-key work at once; revoke-key reaches the server within the poll interval', async () => {

@@ -16,7 +16,7 @@ let dataDir: string;
 let child: ChildProcess | undefined;
 
 async function start(port: number): Promise<string> {
-  child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'gateway/src/all-in-one.main.ts')], {
+  child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'launcher/src/all-in-one.main.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,

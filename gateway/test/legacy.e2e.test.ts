@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger } from '@pylon/kit';
 import { LEGACY_ACCOUNT_FIELDS, parseXmlBody } from '@pylon/legacy-adapter';
-import { startAllInOne, type AllInOne } from '../src/all-in-one.js';
-import { allInOneEnv } from '../src/config.js';
+import { startAllInOne, type AllInOne } from '../../launcher/src/all-in-one.js';
+import { allInOneEnv } from '../../launcher/src/all-in-one.config.js';
 
 const API_KEY = 'legacy-e2e-bootstrap-key-0123456789';
 const DEVICE_FIELDS = ['id', 'name', 'is_online', 'tags', 'group_id', 'group_name', 'device_type', 'ping_data', 'location', 'registration_key'];

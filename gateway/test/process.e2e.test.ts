@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { freePort, ROOT, TSX, TSX_LOADER } from './processes.js';
 
 const tsx = TSX;
-const entry = join(ROOT, 'gateway/src/all-in-one.main.ts');
+const entry = join(ROOT, 'launcher/src/all-in-one.main.ts');
 let dataDir: string;
 
 beforeAll(async () => {

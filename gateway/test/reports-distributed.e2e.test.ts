@@ -12,7 +12,7 @@ import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { createDevicesSubgraph } from '@pylon/devices';
 import { INTERNAL_TOKEN_HEADER, InternalTokens, POLICIES, type Principal } from '@pylon/kit';
-import { DEMO_ACCOUNT_ID, seedDemo } from '../src/demo.js';
+import { DEMO_ACCOUNT_ID, seedDemo } from '../../launcher/src/demo/seed-demo.js';
 import { freePort, Processes } from './processes.js';
 
 const secret = randomBytes(32).toString('hex');

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@pylon/kit';
 import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
-import { startAllInOne, type AllInOne } from '../src/all-in-one.js';
-import { allInOneEnv } from '../src/config.js';
+import { startAllInOne, type AllInOne } from '../../launcher/src/all-in-one.js';
+import { allInOneEnv } from '../../launcher/src/all-in-one.config.js';
 import { registerRestOrigin } from './support/reference-conformance.js';
 
 const KEY = 'rest-e2e-bootstrap-key-0123456789';

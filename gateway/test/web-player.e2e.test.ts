@@ -148,7 +148,7 @@ const data = async (name: string) => (await screen.evaluate(`document.body.datas
 
 async function startServer(): Promise<void> {
   baseUrl = await procs.start(
-    'gateway/src/all-in-one.main.ts',
+    'launcher/src/all-in-one.main.ts',
     { LEGACY_PORT: String(legacyPort), SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_SIMULATOR: 'false', NODE_ENV: 'development' },
     port,
     90_000,

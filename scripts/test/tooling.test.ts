@@ -7,6 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { layoutProblems, readmeProblems, SKELETON, SUBGRAPHS } from '../check-layout.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -85,6 +86,32 @@ describe('layering (dependency-cruiser, .dependency-cruiser.cjs)', () => {
   });
 });
 
+describe('the gateway, the launcher and HTTP in subgraphs (dependency-cruiser)', () => {
+  test("the gateway may use a subgraph's public entry only; nothing imports the launcher; express only in a subgraph's http/ and main", () => {
+    fixture({
+      'tsconfig.json': TSCONFIG,
+      'node_modules/express/package.json': JSON.stringify({ name: 'express', main: 'index.js' }),
+      'node_modules/express/index.js': 'module.exports = () => undefined;\n',
+      'services/devices/src/index.ts': "export { repo } from './repositories/device.repository.js';\n",
+      'services/devices/src/repositories/device.repository.ts': 'export const repo = 1;\n',
+      'services/devices/src/http/player-api.ts': "import express from 'express';\nexport const api = express;\n",
+      'services/devices/src/main.ts': "import express from 'express';\nexport const app = express;\n",
+      'services/devices/src/use-cases/ping.ts': "import express from 'express';\nexport const ping = express;\n",
+      'gateway/src/ok.ts': "import { repo } from '../../services/devices/src/index.js';\nexport const ok = repo;\n",
+      'gateway/src/deep.ts': "import { repo } from '../../services/devices/src/repositories/device.repository.js';\nexport const deep = repo;\n",
+      'launcher/src/all-in-one.ts': "import { ok } from '../../gateway/src/ok.js';\nexport const start = ok;\n",
+      'gateway/src/uses-launcher.ts': "import { start } from '../../launcher/src/all-in-one.js';\nexport const s = start;\n",
+    });
+    const r = run(bin('depcruise'), ['--config', join(root, '.dependency-cruiser.cjs'), 'services', 'gateway', 'launcher']);
+    expect(r.output).toMatch(/error gateway-sees-public-entries-only: gateway\/src\/deep\.ts/);
+    expect(r.output).toMatch(/error gateway-sees-public-entries-only: gateway\/src\/uses-launcher\.ts/);
+    expect(r.output).toMatch(/error launcher-is-the-top: gateway\/src\/uses-launcher\.ts/);
+    expect(r.output).toMatch(/error http-in-http: services\/devices\/src\/use-cases\/ping\.ts/);
+    expect(r.output).not.toMatch(/gateway\/src\/ok\.ts|player-api\.ts|main\.ts|launcher\/src\/all-in-one\.ts →/);
+    expect(r.status).not.toBe(0);
+  });
+});
+
 describe('format (prettier --check, .prettierrc.json)', () => {
   const prettierCheck = (file: string) => run(bin('prettier'), ['--config', join(root, '.prettierrc.json'), '--check', file]);
 
@@ -128,14 +155,14 @@ describe('lint (eslint, eslint.config.js)', () => {
   test('a storage operator outside a *.repository.ts fails (sealed repositories)', async () => {
     const code = "export const openAlerts = { status: { $in: ['open'] }, $or: [] };\n";
     expect(await lint('services/devices/src/use-cases/alerts/list-open.ts', code)).toContain('no-restricted-syntax');
-    expect(await lint('services/devices/src/alert.repository.ts', code)).toEqual([]);
+    expect(await lint('services/devices/src/repositories/alert.repository.ts', code)).toEqual([]);
   });
 
   test('store.collection(...) outside a *.repository.ts fails, even without an operator (sealed repositories)', async () => {
     const code =
       "import type { DocumentStore } from '@pylon/kit';\nexport const keysOf = (store: DocumentStore) => store.collection({ name: 'oauthKeys' }).findById('system', 'k');\n";
-    expect(await lint('services/identity/src/oauth/keys.ts', code)).toContain('no-restricted-syntax');
-    expect(await lint('services/identity/src/oauth/oauth-keys.repository.ts', code)).toEqual([]);
+    expect(await lint('services/identity/src/use-cases/oauth-keys.ts', code)).toContain('no-restricted-syntax');
+    expect(await lint('services/identity/src/repositories/oauth-keys.repository.ts', code)).toEqual([]);
   });
 });
 
@@ -193,13 +220,25 @@ describe('typed facades (npm run typecheck over the generated operation types)',
     writeFileSync(join(dir, path), text.replace(from, to));
   };
 
-  test('renaming a field a facade reads (SDL and documents, then compose and codegen) fails the typecheck; a missing standard document is generated', () => {
+  test('renaming a field or argument a facade reads (SDL and documents, then compose and codegen) fails the typecheck; a missing standard document is generated', () => {
     copyTree();
     // Device.isOnline -> online in the devices subgraph, and in the documents that select it, as a
     // developer renaming the field would: the documents stay valid, only the facade code is stale.
     edit('schema/subgraphs/devices.graphql', /^ {2}isOnline: Boolean!$/m, '  online: Boolean!');
     edit('schema/operations/rest/_fragments.graphql', /^ {2}isOnline$/m, '  online');
     edit('schema/operations/legacy/_fragments.graphql', /^ {2}isOnline$/m, '  online');
+    // The same for a webhook endpoint's field (identity), read by the typed webhooks facade ...
+    edit('schema/subgraphs/identity.graphql', /^ {2}consecutiveFailures: Int!$/m, '  failures: Int!');
+    for (const doc of ['createWebhookEndpoint', 'getWebhookEndpoint', 'listWebhookEndpoints', 'updateWebhookEndpoint'])
+      edit(`schema/operations/rest/${doc}.graphql`, /^( +)consecutiveFailures$/m, '$1failures');
+    // ... and for an argument of claimDevice, which the facade maps body properties onto by name.
+    edit(
+      'schema/subgraphs/devices.graphql',
+      /claimDevice\(code: String!, name: String, groupId: String, timeZone: String/,
+      'claimDevice(code: String!, name: String, groupId: String, timezone: String',
+    );
+    edit('schema/operations/rest/claimDevice.graphql', /\$timeZone: String/, '$timezone: String');
+    edit('schema/operations/rest/claimDevice.graphql', /timeZone: \$timeZone/, 'timezone: $timezone');
     const tsx = bin('tsx');
     const compose = run(tsx, ['scripts/compose-supergraph.ts']);
     expect(compose.output).not.toMatch(/error/i);
@@ -215,6 +254,49 @@ describe('typed facades (npm run typecheck over the generated operation types)',
     const tsc = run(bin('tsc'), ['-p', 'tsconfig.json']);
     // The REST mapper still reads d.isOnline (rest-facade/src/operations/devices.ts, inSync).
     expect(tsc.output).toMatch(/rest-facade\/src\/operations\/devices\.ts\(\d+,\d+\): error TS\d+: Property 'isOnline' does not exist on type 'DeviceData'/);
+    expect(tsc.output).toMatch(/rest-facade\/src\/operations\/webhooks\.ts\(\d+,\d+\): error TS\d+: Property 'consecutiveFailures' does not exist on type/);
+    // claimDevice's body map still names the old argument: no overload of createOp takes it.
+    expect(tsc.output).toMatch(/rest-facade\/src\/operations\/device-writes\.ts\(\d+,\d+\): error TS\d+/);
+    expect(tsc.output).toMatch(/'"timeZone"'/);
     expect(tsc.status).not.toBe(0);
   }, 300_000);
+});
+
+describe('subgraph layout (scripts/check-layout.ts and the README table "Inside a subgraph")', () => {
+  /** Every subgraph with every required entry of the skeleton. */
+  const skeleton = () => {
+    const files: Record<string, string> = {};
+    for (const sg of SUBGRAPHS)
+      for (const e of SKELETON.filter((x) => x.required)) files[`services/${sg}/src/${e.name}${e.name.endsWith('/') ? 'x.ts' : ''}`] = 'export {};\n';
+    return files;
+  };
+
+  test('the repository follows it, and its README documents exactly it', () => {
+    expect(layoutProblems(root)).toEqual([]);
+    expect(readmeProblems(readFileSync(join(root, 'README.md'), 'utf8'))).toEqual([]);
+  });
+
+  test('a folder or file outside the skeleton fails, so does a missing one; optional entries and role entries pass', () => {
+    fixture(skeleton());
+    expect(layoutProblems(dir)).toEqual([]);
+    fixture({ 'services/analytics/src/ingest.main.ts': '', 'services/devices/src/ports/x.ts': '', 'services/identity/src/admin.cli.ts': '' });
+    expect(layoutProblems(dir)).toEqual([]);
+    fixture({ 'services/content/src/player/player-api.ts': '', 'services/devices/src/device.repository.ts': '' });
+    rmSync(join(dir, 'services/datatables/src/http'), { recursive: true });
+    expect(layoutProblems(dir)).toEqual([
+      expect.stringMatching(/^services\/devices\/src\/device\.repository\.ts is not in the subgraph skeleton/),
+      expect.stringMatching(/^services\/content\/src\/player\/ is not in the subgraph skeleton/),
+      'services/datatables/src/http/ is missing (every subgraph has one)',
+    ]);
+  });
+
+  test('the README table drifting from the skeleton fails', () => {
+    const table = (names: string[]) =>
+      `# x\n\n### Inside a subgraph\n\n| entry | what |\n|---|---|\n${names.map((n) => `| \`${n}\` | ... |`).join('\n')}\n\n## Next\n`;
+    const names = SKELETON.map((e) => e.name);
+    expect(readmeProblems(table(names))).toEqual([]);
+    expect(readmeProblems(table(names.filter((n) => n !== 'workers/')))).toEqual([
+      expect.stringMatching(/lists .* the skeleton \(scripts\/check-layout\.ts\) is/),
+    ]);
+  });
 });

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { checkRoleEnv } from '../../gateway/src/role-configs.js';
-import { ROLES } from '../../gateway/src/roles.js';
+import { checkRoleEnv } from '../../launcher/src/role-configs.js';
+import { ROLES } from '../../launcher/src/roles.js';
 import { interpolate, ROOT } from './deploy.helpers.js';
 
 interface Service {

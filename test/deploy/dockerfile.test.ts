@@ -78,7 +78,7 @@ describe('Dockerfile', () => {
     const entry = runtime.body.filter((i) => i.keyword === 'ENTRYPOINT');
     expect(entry).toHaveLength(1);
     const argv = JSON.parse(entry[0]!.args) as string[];
-    expect(argv).toEqual(['node', '--conditions=pylon-dist', 'gateway/dist/role.main.js']);
+    expect(argv).toEqual(['node', '--conditions=pylon-dist', 'launcher/dist/role.main.js']);
     const cmd = runtime.body.find((i) => i.keyword === 'CMD');
     expect(JSON.parse(cmd!.args)).toEqual(['all-in-one']);
     const users = runtime.body.filter((i) => i.keyword === 'USER').map((i) => i.args);
@@ -89,7 +89,7 @@ describe('Dockerfile', () => {
 
   test('tools installed by version; every workspace package manifest is in the dependency layer', () => {
     for (const i of all.filter((x) => x.keyword === 'RUN' && /\bnpm install/.test(x.args))) expect(i.args).toMatch(/pnpm@\d+\.\d+\.\d+/);
-    const packages = [...readdirSync(join(ROOT, 'services')).map((d) => `services/${d}`), 'gateway', 'rest-facade', 'legacy-adapter', 'bench'];
+    const packages = [...readdirSync(join(ROOT, 'services')).map((d) => `services/${d}`), 'gateway', 'launcher', 'rest-facade', 'legacy-adapter', 'bench'];
     const copied = all.filter((i) => i.keyword === 'COPY').map((i) => i.args);
     for (const p of packages) expect(copied).toContain(`${p}/package.json ${p}/`);
   });

@@ -7,8 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkRoleEnv, ROLE_CONFIGS } from '../../gateway/src/role-configs.js';
-import { ROLES } from '../../gateway/src/roles.js';
+import { checkRoleEnv, ROLE_CONFIGS } from '../../launcher/src/role-configs.js';
+import { ROLES } from '../../launcher/src/roles.js';
 import { ROOT } from './deploy.helpers.js';
 import { render, type K8sObject } from './kustomize.js';
 

@@ -1,6 +1,6 @@
 /**
  * Every role started from dist/ the way the image starts it (`node --conditions=pylon-dist
- * gateway/dist/role.main.js <role>`), with production settings, from a working directory the
+ * launcher/dist/role.main.js <role>`), with production settings, from a working directory the
  * process cannot write (as uid 65534 when the tests run as root, the image's non-root user
  * stand-in), the embedded backends' data only in a declared volume directory: the migrations job
  * completes, the six subgraphs, the gateway and both facades become ready (/readyz 200) wired to
@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROLES } from '../../gateway/src/roles.js';
+import { ROLES } from '../../launcher/src/roles.js';
 import { ROOT } from './deploy.helpers.js';
 
 const dist = createRequire(import.meta.url)(join(ROOT, 'scripts/dist.cjs')) as { isCurrent(): boolean };
@@ -37,7 +37,7 @@ const output = new Map<string, string>();
 const closed = new WeakMap<ChildProcess, Promise<number | null>>();
 
 function run(role: string, env: Record<string, string>, extraArgs: string[] = []): ChildProcess {
-  const child = spawn(process.execPath, ['--conditions=pylon-dist', join(ROOT, 'gateway/dist/role.main.js'), role, ...extraArgs], {
+  const child = spawn(process.execPath, ['--conditions=pylon-dist', join(ROOT, 'launcher/dist/role.main.js'), role, ...extraArgs], {
     cwd,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -223,6 +223,6 @@ describe('every role starts from dist/ with production settings and a read-only 
     const child = run('nope', {});
     expect(await exitCode(child)).toBe(2);
     expect(output.get('nope')).toContain('roles: identity');
-    expect(readFileSync(join(ROOT, 'gateway/dist/role.main.js'), 'utf8')).not.toContain('tsx');
+    expect(readFileSync(join(ROOT, 'launcher/dist/role.main.js'), 'utf8')).not.toContain('tsx');
   });
 });

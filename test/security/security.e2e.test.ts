@@ -77,7 +77,7 @@ beforeAll(async () => {
   };
   // The server seeds account A while the CLI makes account B.
   const [url] = await Promise.all([
-    procs.start('gateway/src/all-in-one.main.ts', env, port),
+    procs.start('launcher/src/all-in-one.main.ts', env, port),
     (async () => {
       await admin(['create-account', '--id', 'tenant-b', '--name', 'Tenant B']);
       await admin(['create-user', '--account', 'tenant-b', '--username', 'owner@tenant-b.example', '--role', 'Owner', '--role', 'API']);

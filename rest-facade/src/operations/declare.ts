@@ -295,19 +295,23 @@ function writeOp(spec: WriteSpec, defaults: { param: string | false; status: num
   };
 }
 
-/** WriteSpec typed by the mutation's document (root, payload record) and rest.yaml (body). */
+/**
+ * WriteSpec typed by the mutation's document (root, payload record) and rest.yaml (body). Body and
+ * query properties map onto the fields of the document's `$input`, or with `flat: true` onto the
+ * document's own variables (`claimDevice($code, $name, ...)`).
+ */
 export type TypedWriteSpec<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>> = Omit<
   WriteSpec,
-  'root' | 'record' | 'toRest' | 'body' | 'query' | 'variable'
+  'root' | 'record' | 'toRest' | 'body' | 'query' | 'variable' | 'flat'
 > & {
   root: R;
   record: K;
-  /** Body properties map onto the fields of the document's `$input`. */
-  body: Omit<BodySpec, 'fields'> & { fields: FieldMap<InputField<N>> };
-  query?: FieldMap<InputField<N>>;
   variable?: VariableName<N>;
   toRest?: (record: PayloadRecord<N, R, K>, input: RestInput) => RestBodyOf<N>;
-};
+} & (
+    | { flat?: false; body: Omit<BodySpec, 'fields'> & { fields: FieldMap<InputField<N>> }; query?: FieldMap<InputField<N>> }
+    | { flat: true; body: Omit<BodySpec, 'fields'> & { fields: FieldMap<VariableName<N>> }; query?: FieldMap<VariableName<N>> }
+  );
 
 export function createOp<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>>(
   operationId: N,

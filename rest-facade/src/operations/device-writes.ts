@@ -84,11 +84,10 @@ export const patchDevice = patchOp('patchDevice', {
 export const deleteDevice = deleteOp('deleteDevice', { root: 'deleteDevice' });
 
 /** POST /devices/claim: the code a /play screen shows becomes a device (or re-pairs one); 201 with it. */
-export const claimDevice = createOp({
+export const claimDevice = createOp('claimDevice', {
   root: 'claimDevice',
   record: 'device',
   flat: true,
   body: { fields: { code: 'code', name: 'name', group_id: 'groupId', timezone: 'timeZone', device_id: 'deviceId' } },
-  // Untyped form: the typed builders read a mutation's `input` object, this one takes flat arguments.
-  toRest: (record) => toRest(record as unknown as Parameters<typeof toRest>[0]),
+  toRest,
 });

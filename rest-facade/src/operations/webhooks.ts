@@ -1,9 +1,11 @@
 /** /webhooks: endpoints (list, get, create with the secret shown once, change, delete) and each one's delivery log, onto the webhook queries and mutations. */
-import { createOp, deleteOp, getOp, listOp, updateOp, type FieldMap } from './declare.js';
-import type { RestOperation } from './types.js';
-import { isRecord } from './shape.js';
+import { createOp, deleteOp, getOp, listOp, restOp, updateOp, type FieldMap } from './declare.js';
+import { AppError } from '@pylon/kit';
+import { fieldOf, payloadOf } from './shape.js';
+import type { ItemOf, RestSchema } from './types.js';
 
-const ENDPOINT_FIELDS: FieldMap = {
+/** REST body property -> WebhookEndpointInput / WebhookEndpointChanges field (both have the same fields). */
+const ENDPOINT_FIELDS = {
   url: 'url',
   description: 'description',
   event_types: 'eventTypes',
@@ -11,32 +13,78 @@ const ENDPOINT_FIELDS: FieldMap = {
   device_group_id: 'deviceGroupId',
   tag: 'tag',
   enabled: 'enabled',
-};
+} as const satisfies FieldMap;
 
-export const listWebhookEndpoints = listOp({ root: 'webhookEndpoints', count: 'total', params: { id: { to: 'id', one: true } } });
+/** An endpoint as every webhook document selects it (never its secret). */
+type EndpointData = ItemOf<'getWebhookEndpoint', 'webhookEndpoints'>;
 
-export const getWebhookEndpoint = getOp({ root: 'webhookEndpoints', what: 'webhook endpoint' });
+export const toRestEndpoint = (e: EndpointData): RestSchema<'WebhookEndpoint'> => ({
+  id: e.id,
+  url: e.url,
+  description: e.description,
+  event_types: e.eventTypes,
+  device_ids: e.deviceIds,
+  device_group_id: e.deviceGroupId,
+  tag: e.tag,
+  enabled: e.enabled,
+  disabled_reason: e.disabledReason,
+  consecutive_failures: e.consecutiveFailures,
+  previous_secret_expires_at: e.previousSecretExpiresAt,
+  created_on: e.createdOn,
+  updated_on: e.updatedOn,
+});
 
-const create = createOp({ root: 'createWebhookEndpoint', record: 'endpoint', body: { fields: ENDPOINT_FIELDS } });
+type DeliveryData = ItemOf<'listWebhookDeliveries', 'webhookDeliveries'>;
+
+export const toRestDelivery = (d: DeliveryData): RestSchema<'WebhookDelivery'> => ({
+  id: d.id,
+  endpoint_id: d.endpointId,
+  event_id: d.eventId,
+  event_type: d.eventType,
+  event_timestamp: d.eventTimestamp,
+  // The SDL types it as a String; the identity use case writes only the four values rest.yaml lists.
+  status: d.status as RestSchema<'WebhookDelivery'>['status'],
+  attempt_count: d.attemptCount,
+  next_attempt_at: d.nextAttemptAt,
+  attempts: d.attempts.map((a) => ({ at: a.at, status_code: a.statusCode, latency_ms: a.latencyMs, response_excerpt: a.responseExcerpt })),
+  created_on: d.createdOn,
+});
+
+export const listWebhookEndpoints = listOp('listWebhookEndpoints', {
+  root: 'webhookEndpoints',
+  count: 'total',
+  params: { id: { to: 'id', one: true } },
+  toRest: toRestEndpoint,
+});
+
+export const getWebhookEndpoint = getOp('getWebhookEndpoint', { root: 'webhookEndpoints', what: 'webhook endpoint', toRest: toRestEndpoint });
+
+const create = createOp('createWebhookEndpoint', { root: 'createWebhookEndpoint', record: 'endpoint', body: { fields: ENDPOINT_FIELDS } });
 /** 201 with the endpoint and its signing secret (the only answer that ever carries it). */
-export const createWebhookEndpoint: RestOperation = {
+export const createWebhookEndpoint = restOp('createWebhookEndpoint', {
   ...create,
-  respond(data, input) {
-    const answer = create.respond(data, input);
-    const payload = data.createWebhookEndpoint;
-    return { ...answer, body: { ...(answer.body as Record<string, unknown>), secret: isRecord(payload) ? payload.secret : null } };
+  respond(data) {
+    const payload = payloadOf(data, 'createWebhookEndpoint', create.fieldNames);
+    if (payload.secret === null) throw new AppError('INTERNAL', "the gateway answer has no secret at 'createWebhookEndpoint'");
+    const body: RestSchema<'WebhookEndpointCreated'> = { ...toRestEndpoint(fieldOf(payload, 'endpoint')), secret: payload.secret };
+    return { status: 201, body };
   },
-};
+});
 
-export const updateWebhookEndpoint = updateOp({ root: 'updateWebhookEndpoint', record: 'endpoint', body: { fields: ENDPOINT_FIELDS } });
+export const updateWebhookEndpoint = updateOp('updateWebhookEndpoint', {
+  root: 'updateWebhookEndpoint',
+  record: 'endpoint',
+  body: { fields: ENDPOINT_FIELDS },
+  toRest: toRestEndpoint,
+});
 
-export const deleteWebhookEndpoint = deleteOp({ root: 'deleteWebhookEndpoint' });
+export const deleteWebhookEndpoint = deleteOp('deleteWebhookEndpoint', { root: 'deleteWebhookEndpoint' });
 
-const deliveries = listOp({ root: 'webhookDeliveries' });
+const deliveries = listOp('listWebhookDeliveries', { root: 'webhookDeliveries', toRest: toRestDelivery });
 /** GET /webhooks/{id}/deliveries: the list with the endpoint's id from the path. */
-export const listWebhookDeliveries: RestOperation = {
+export const listWebhookDeliveries = restOp('listWebhookDeliveries', {
   ...deliveries,
   variables: (input) => ({ ...deliveries.variables(input), id: input.params.id }),
   fieldNames: { ...deliveries.fieldNames, id: 'id' },
   accepts: { ...deliveries.accepts, path: ['id'] },
-};
+});

@@ -1,6 +1,6 @@
 import { createSubgraph, type AnalyticsStore, type InternalTokens, type Subgraph } from '@pylon/kit';
 import { analyticsResolvers } from './graphql/resolvers.js';
-import type { ReportDirectory } from './reports/report-directory.js';
+import type { ReportDirectory } from './ports/report-directory.js';
 
 export interface AnalyticsDeps {
   analytics: AnalyticsStore;

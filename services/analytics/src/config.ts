@@ -1,6 +1,6 @@
 /**
  * Settings of the analytics subgraph process (main.ts), read by its entry and by the deployment
- * checks (gateway/src/role-configs.ts).
+ * checks (launcher/src/role-configs.ts).
  */
 import { z } from 'zod';
 import { envBool, envInt, jobFilesEnv, jobsEnv } from '@pylon/kit';

@@ -1,6 +1,6 @@
 /**
  * Settings of the telemetry consumer (the "telemetry-consumer" role, ingest.main.ts): one zod schema,
- * read by its entry and by the deployment checks (gateway/src/role-configs.ts).
+ * read by its entry and by the deployment checks (launcher/src/role-configs.ts).
  */
 import { z } from 'zod';
 import { envBool, envInt, envLogLevel, envPort, metricsEnv } from '@pylon/kit';

@@ -9,8 +9,8 @@
 import { loadConfigOrExit, telemetryMetrics } from '@pylon/kit';
 import { runWorkerProcess } from '@pylon/composition/worker-process';
 import { ingestEnv } from './ingest.config.js';
-import { startIngest } from './ingest/ingest.js';
-import { replayDeadLetters } from './ingest/dead-letters.js';
+import { startIngest } from './workers/ingest.js';
+import { replayDeadLetters } from './workers/dead-letters.js';
 
 await runWorkerProcess({
   name: 'ingest',

@@ -7,7 +7,7 @@
  * Besides /graphql it serves the report files (http/reports-http.ts: GET /report, POST
  * /report/export), authenticated by the signed internal token like the datatables router, and
  * asks the devices and content subgraphs, as the caller, which ids are the caller's. Large or
- * asked-for report exports run as jobs here (reports/export-job.ts; state in the documents store,
+ * asked-for report exports run as jobs here (use-cases/report-export-job.ts; state in the documents store,
  * the file in the blob store), followed at GET /jobs/{id} and downloaded at GET /jobs/{id}/result
  * through the signed link (kit jobs-http.ts; no token there: the signature is the credential).
  */
@@ -17,8 +17,8 @@ import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createHttpReportDirectory } from './adapters/report-directory.http.js';
 import { createAnalyticsSubgraph } from './app.js';
 import { createReportsHttp } from './http/reports-http.js';
-import { registerReportExportJob } from './reports/export-job.js';
-import { startIngest } from './ingest/ingest.js';
+import { registerReportExportJob } from './use-cases/report-export-job.js';
+import { startIngest } from './workers/ingest.js';
 import { analyticsProcessEnv } from './config.js';
 
 /** Built with the settings in `build`, mounted in `extend` (which is not handed them). */

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { createLogger, createOps, telemetryMetrics, TOPICS, type AnalyticsStore, type EventStream, type PingLogRecord } from '@pylon/kit';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { createLmdbStream } from '@pylon/kit/adapters/stream.lmdb';
-import { startIngest } from '../src/ingest/ingest.js';
-import { replayDeadLetters } from '../src/ingest/dead-letters.js';
+import { startIngest } from '../src/workers/ingest.js';
+import { replayDeadLetters } from '../src/workers/dead-letters.js';
 
 let dir: string;
 let store: AnalyticsStore;

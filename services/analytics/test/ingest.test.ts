@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { BufferedPublisher, createLogger, TOPICS, type AnalyticsStore, type AuditEventRecord, type PingLogRecord } from '@pylon/kit';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
-import { startIngest } from '../src/ingest/ingest.js';
+import { startIngest } from '../src/workers/ingest.js';
 
 let dir: string;
 let analytics: AnalyticsStore;

@@ -12,9 +12,9 @@ import { PassThrough, Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { AppError, type AnalyticsStore, type Principal } from '@pylon/kit';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
-import { prepareReportExport } from '../src/reports/export-report.js';
-import { listReports } from '../src/reports/list-reports.js';
-import type { ReportDirectory } from '../src/reports/report-directory.js';
+import { prepareReportExport } from '../src/use-cases/export-report.js';
+import { listReports } from '../src/use-cases/list-reports.js';
+import type { ReportDirectory } from '../src/ports/report-directory.js';
 import { ACC, PLAYS, seedReportData } from './fixtures/report-data.js';
 
 let dir: string;
@@ -197,8 +197,8 @@ describe('proof of play', () => {
 });
 
 test('the chart has one point per period of the range, zeros included', async () => {
-  const { ReportTally } = await import('../src/reports/report-rows.js');
-  const { proofOfPlay } = await import('../src/reports/definitions/proof-of-play.report.js');
+  const { ReportTally } = await import('../src/domain/reports/report-rows.js');
+  const { proofOfPlay } = await import('../src/domain/reports/definitions/proof-of-play.report.js');
   const tally = new ReportTally(proofOfPlay.columns, proofOfPlay.chart, 'Hour');
   tally.take([
     { start: '2024-05-01T02:30:00.000Z', duration: 1 },

@@ -12,10 +12,10 @@ import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { bucketsOf, type Interval } from '../src/domain/buckets.js';
 import { GRAIN_MS, grainsOf, planSource, ROLLUPS, type Grain, type Source } from '../src/domain/rollup-plan.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
-import { selectAudienceMetrics } from '../src/audience.queries.js';
-import { selectDeviceMetrics } from '../src/device-metrics.queries.js';
-import { selectEventMetrics } from '../src/event.queries.js';
-import { selectPlayStatsByTime } from '../src/play-stats.queries.js';
+import { selectAudienceMetrics } from '../src/repositories/audience.queries.js';
+import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
+import { selectEventMetrics } from '../src/repositories/event.queries.js';
+import { selectPlayStatsByTime } from '../src/repositories/play-stats.queries.js';
 
 let dir: string;
 let store: AnalyticsStore;

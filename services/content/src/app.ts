@@ -1,5 +1,5 @@
 import { createSubgraph, type BlobStore, type DocumentStore, type InternalTokens, type Logger, type PubSub, type PushEvents, type Subgraph } from '@pylon/kit';
-import type { ContentRepository } from './content.repository.js';
+import type { ContentRepository } from './repositories/content.repository.js';
 import { contentResolvers } from './graphql/resolvers.js';
 import { createContentRuntime, type ContentRuntime, type ContentSettings } from './runtime.js';
 

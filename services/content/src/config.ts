@@ -1,6 +1,6 @@
 /**
  * The content subgraph's settings, declared once: its own process (main.ts) and the all-in-one
- * (gateway/src/config.ts) both spread `contentEnv` into their zod schema and build the runtime's
+ * (launcher/src/all-in-one.config.ts) both spread `contentEnv` into their zod schema and build the runtime's
  * settings with `contentSettings`.
  */
 import { z } from 'zod';

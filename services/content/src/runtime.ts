@@ -1,6 +1,6 @@
 /** Everything the content use cases share: the repositories, the blob port, signed file addresses and settings. */
 import type { BlobStore, DocumentStore, Logger, PubSub, PushEvents } from '@pylon/kit';
-import { ContentRepository } from './content.repository.js';
+import { ContentRepository } from './repositories/content.repository.js';
 import { FileUrls } from './http/file-urls.js';
 
 export interface ContentSettings {

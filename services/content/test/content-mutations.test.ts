@@ -1,5 +1,5 @@
 /** Playlists, sources, templates, groups, federation entities and account isolation through the content subgraph's GraphQL. */
-import { samplePng, sampleAvi } from '../src/demo/sample-media.js';
+import { samplePng, sampleAvi } from '../../../launcher/src/demo/sample-media.js';
 import { multipart, principal, startContent, type ContentFixture } from './fixtures/content.js';
 
 let f: ContentFixture;

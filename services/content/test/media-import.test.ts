@@ -1,7 +1,7 @@
 /** createMediaFromUrl: success from an allow-listed loopback server, and every SSRF row of SECURITY.md refused. */
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { samplePng } from '../src/demo/sample-media.js';
+import { samplePng } from '../../../launcher/src/demo/sample-media.js';
 import { principal, startContent, type ContentFixture } from './fixtures/content.js';
 
 const IMPORT =

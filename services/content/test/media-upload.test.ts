@@ -1,7 +1,7 @@
 /** Uploads (multipart and raw), metadata from the bytes, limits, interruptions and the signed file addresses, through the HTTP router and GraphQL. */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import { samplePng, sampleAvi } from '../src/demo/sample-media.js';
+import { samplePng, sampleAvi } from '../../../launcher/src/demo/sample-media.js';
 import { MEDIA_FIELDS, multipart, principal, startContent, type ContentFixture } from './fixtures/content.js';
 
 let f: ContentFixture;

@@ -1,5 +1,5 @@
 import { createSubgraph, type Cache, type DocumentStore, type InternalTokens, type JobRunner, type Logger, type PushEvents, type Subgraph } from '@pylon/kit';
-import { DataTableRepository } from './data-table.repository.js';
+import { DataTableRepository } from './repositories/data-table.repository.js';
 import { dataTablesResolvers } from './graphql/resolvers.js';
 import type { DataTablesRuntime } from './runtime.js';
 import { FilteredCounts } from './use-cases/filtered-counts.js';

@@ -1,5 +1,5 @@
 export { createDataTablesSubgraph, type DataTablesDeps } from './app.js';
-export { DataTableRepository } from './data-table.repository.js';
+export { DataTableRepository } from './repositories/data-table.repository.js';
 export { COLUMN_TYPES } from './domain/data-table.js';
 export type { ColumnType, DataTableColumnRecord, DataTableRecord } from './domain/data-table.js';
 export { createDataTablesHttp, type DataTablesHttpOptions } from './http/datatables-http.js';

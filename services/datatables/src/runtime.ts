@@ -1,5 +1,5 @@
 import type { Cache, JobRunner, Logger, PushEvents } from '@pylon/kit';
-import type { DataTableRepository } from './data-table.repository.js';
+import type { DataTableRepository } from './repositories/data-table.repository.js';
 import type { FilteredCounts } from './use-cases/filtered-counts.js';
 
 /** What the data tables use cases work with, built once by app.ts. */

@@ -11,7 +11,7 @@ import {
   type Spool,
   type Subgraph,
 } from '@pylon/kit';
-import type { DeviceRepository } from './device.repository.js';
+import type { DeviceRepository } from './repositories/device.repository.js';
 import type { DataTableSource } from './ports/data-table-source.js';
 import type { ManifestSource } from './ports/manifest-source.js';
 import type { MediaDirectory } from './ports/media-directory.js';

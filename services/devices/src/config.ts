@@ -1,6 +1,6 @@
 /**
  * The devices subgraph's settings, declared once: its own process (main.ts) and the all-in-one
- * (gateway/src/config.ts) both spread `devicesEnv` into their zod schema and build the subgraph's
+ * (launcher/src/all-in-one.config.ts) both spread `devicesEnv` into their zod schema and build the subgraph's
  * options with `devicesOptions`.
  */
 import { z } from 'zod';

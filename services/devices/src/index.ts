@@ -1,10 +1,10 @@
 export { createDevicesSubgraph, type DevicesDeps, type DevicesSubgraph } from './app.js';
-export { DeviceRepository } from './device.repository.js';
-export { AlertRepository } from './alert.repository.js';
-export { CommandRepository } from './command.repository.js';
+export { DeviceRepository } from './repositories/device.repository.js';
+export { AlertRepository } from './repositories/alert.repository.js';
+export { CommandRepository } from './repositories/command.repository.js';
 export type { DeviceRecord, DeviceGroupRecord } from './domain/device.js';
 export type { AlertRuleRecord } from './domain/alert.js';
-export { createPlayerApi } from './player/player-api.js';
+export { createPlayerApi } from './http/player-api.js';
 export { createDevicesRuntime, type DevicesRuntime, type DevicesSettings } from './runtime.js';
 export { recordPing, type PingResult } from './use-cases/record-ping.js';
 export { ackCommand } from './use-cases/ack-command.js';

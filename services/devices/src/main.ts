@@ -5,7 +5,7 @@ import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createPushEventProducer } from '@pylon/composition/push-events';
 import { createDevicesSubgraph, type DevicesSubgraph } from './app.js';
 import { devicesOptions, devicesProcessEnv, playerFailureLimit } from './config.js';
-import { createPlayerApi } from './player/player-api.js';
+import { createPlayerApi } from './http/player-api.js';
 import { createHttpOrganizationDirectory } from './adapters/organization-directory.http.js';
 import { createHttpManifestSource } from './adapters/manifest-source.http.js';
 import { createHttpMediaDirectory } from './adapters/media-directory.http.js';

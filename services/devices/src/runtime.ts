@@ -22,15 +22,15 @@ import {
   type PushEvents,
   type Spool,
 } from '@pylon/kit';
-import { AlertRepository } from './alert.repository.js';
+import { AlertRepository } from './repositories/alert.repository.js';
 import { DEFAULT_SETTINGS, type DevicesSettings } from './domain/settings.js';
-import { CommandRepository } from './command.repository.js';
+import { CommandRepository } from './repositories/command.repository.js';
 import type { DataTableSource } from './ports/data-table-source.js';
 import type { ManifestSource } from './ports/manifest-source.js';
 import type { MediaDirectory } from './ports/media-directory.js';
 import type { OrganizationDirectory } from './ports/organization-directory.js';
-import { DeviceRepository } from './device.repository.js';
-import { PairingRepository } from './pairing.repository.js';
+import { DeviceRepository } from './repositories/device.repository.js';
+import { PairingRepository } from './repositories/pairing.repository.js';
 import { CommandWakeups } from './use-cases/command-wakeups.js';
 import { sweepOnce, type SweepReport } from './use-cases/sweep.js';
 

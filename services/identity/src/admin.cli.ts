@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { isAppError, loadConfigOrExit } from '@pylon/kit';
 import { backendEnv, backendRules, createBackends } from '@pylon/composition/backends';
-import { IdentityRepository, type User } from './identity.repository.js';
+import { IdentityRepository, type User } from './repositories/identity.repository.js';
 import { createAccount, createUser, setPassword } from './use-cases/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './use-cases/api-keys.js';
 import { createOrganization } from './use-cases/organizations.js';
@@ -87,7 +87,7 @@ const need = (name: keyof typeof o): string => {
   return v;
 };
 class UsageError extends Error {}
-/** The account and owner `npm start` seeds (gateway/src/demo.ts). */
+/** The account and owner `npm start` seeds (launcher/src/demo/seed-demo.ts). */
 const DEMO_ACCOUNT = 'demo-account';
 const DEMO_OWNER = 'owner@demo.example';
 

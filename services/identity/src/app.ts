@@ -1,11 +1,11 @@
 import { createSubgraph, mergeResolvers, type Cache, type DocumentStore, type InternalTokens, type PushEvents, type Subgraph } from '@pylon/kit';
 import { identityResolvers } from './graphql/resolvers.js';
-import { IdentityRepository } from './identity.repository.js';
-import { BearerAuthenticator } from './oauth/bearer.js';
+import { IdentityRepository } from './repositories/identity.repository.js';
+import { BearerAuthenticator } from './use-cases/bearer.js';
 import { ApiKeyAuthenticator } from './use-cases/api-keys.js';
-import { WebhookRepository } from './webhooks/webhook.repository.js';
-import { webhookResolvers } from './webhooks/webhook.resolvers.js';
-import type { WebhookDeviceDirectory } from './webhooks/manage-endpoints.js';
+import { WebhookRepository } from './repositories/webhook.repository.js';
+import { webhookResolvers } from './graphql/webhook.resolvers.js';
+import type { WebhookDeviceDirectory } from './use-cases/manage-webhooks.js';
 
 export interface IdentityDeps {
   documents: DocumentStore;
@@ -21,7 +21,7 @@ export interface IdentityDeps {
 export interface IdentityService extends Subgraph {
   repo: IdentityRepository;
   authenticator: ApiKeyAuthenticator;
-  /** Verifies OAuth access tokens once the OAuth server (oauth/server.ts) has started. */
+  /** Verifies OAuth access tokens once the OAuth server (http/oauth/server.ts) has started. */
   bearer: BearerAuthenticator;
   cache: Cache;
   /** Webhook endpoints and their delivery log (the delivery worker shares it). */

@@ -1,13 +1,13 @@
 /**
  * The identity subgraph's settings, declared once: its own process (main.ts) and the all-in-one
- * (gateway/src/config.ts) spread these fragments into their zod schema. `authEnv` also configures
+ * (launcher/src/all-in-one.config.ts) spread these fragments into their zod schema. `authEnv` also configures
  * every edge that authenticates callers (the distributed gateway caches principals and limits
  * failed attempts with the same settings).
  */
 import { z } from 'zod';
 import { auditSinkEnv } from '@pylon/composition/audit-sink';
 import { envInt, envList } from '@pylon/kit';
-import { DEFAULT_CLIENT_ID, DEFAULT_REDIRECT_URIS, type OAuthSettings } from './oauth/settings.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_REDIRECT_URIS, type OAuthSettings } from './domain/oauth-settings.js';
 
 /** Resolving API keys and bearer tokens to principals, and refusing addresses that keep failing. */
 export const authEnv = {

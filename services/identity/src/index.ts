@@ -1,12 +1,13 @@
 export { createIdentitySubgraph, type IdentityDeps, type IdentityService } from './app.js';
-export { IdentityRepository } from './identity.repository.js';
+export { IdentityRepository } from './repositories/identity.repository.js';
 export { createAccount, createUser, setPassword, updateAccount } from './use-cases/accounts.js';
 export { createApiKey, listApiKeys, revokeApiKey, ApiKeyAuthenticator, hashKey, principalCacheKey } from './use-cases/api-keys.js';
 export { createOrganization } from './use-cases/organizations.js';
 export { watchRevocations, KEY_REVOKED_CHANNEL, type RevocationWatcher } from './use-cases/revocations.js';
 export { policiesFor, API_ROLE } from './domain/roles.js';
 export { MUTATION_RULES } from '@pylon/kit';
-export { createOAuthServer, type OAuthServer } from './oauth/server.js';
-export { BearerAuthenticator } from './oauth/bearer.js';
-export { DEFAULT_CLIENT_ID, DEFAULT_REDIRECT_URIS, API_SCOPE, type OAuthSettings } from './oauth/settings.js';
+export { createOAuthServer, type OAuthServer } from './http/oauth/server.js';
+export { BearerAuthenticator } from './use-cases/bearer.js';
+export { DEFAULT_CLIENT_ID, DEFAULT_REDIRECT_URIS, API_SCOPE, type OAuthSettings } from './domain/oauth-settings.js';
+export { authEnv } from './config.js';
 export { bootstrapFirstAccount, type BootstrapInput } from './use-cases/bootstrap.js';

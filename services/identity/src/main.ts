@@ -10,8 +10,8 @@ import { createRateLimiter } from '@pylon/composition/backends';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createIdentitySubgraph, type IdentityService } from './app.js';
 import { identityProcessEnv, oauthSettings } from './config.js';
-import { mountInternalAuth } from './internal-auth.http.js';
-import { createOAuthServer, type OAuthServer } from './oauth/server.js';
+import { mountInternalAuth } from './http/internal-auth.http.js';
+import { createOAuthServer, type OAuthServer } from './http/oauth/server.js';
 import { principalCacheKey } from './use-cases/api-keys.js';
 import { KEY_REVOKED_CHANNEL, watchRevocations } from './use-cases/revocations.js';
 

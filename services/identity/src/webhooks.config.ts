@@ -1,11 +1,11 @@
 /**
  * Settings of webhook delivery: the worker's own role (webhooks.main.ts, "webhook-worker") and the
- * all-in-one (gateway/src/config.ts spreads `webhookDeliveryEnv`).
+ * all-in-one (launcher/src/all-in-one.config.ts spreads `webhookDeliveryEnv`).
  */
 import { z } from 'zod';
 import { envInt, envList, envLogLevel, envPort, metricsEnv } from '@pylon/kit';
 import { backendEnv, backendRules } from '@pylon/composition/backends';
-import type { RetryPolicy } from './webhooks/retry-policy.js';
+import type { RetryPolicy } from './domain/webhook-retry-policy.js';
 
 export const webhookDeliveryEnv = {
   /**

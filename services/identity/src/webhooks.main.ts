@@ -8,8 +8,8 @@ import { loadConfigOrExit } from '@pylon/kit';
 import { createPushEventProducer } from '@pylon/composition/push-events';
 import { runWorkerProcess } from '@pylon/composition/worker-process';
 import { retryPolicyFrom, webhookWorkerEnv } from './webhooks.config.js';
-import { startDeliveryWorker } from './webhooks/delivery.worker.js';
-import { WebhookRepository } from './webhooks/webhook.repository.js';
+import { startDeliveryWorker } from './workers/webhook-delivery.worker.js';
+import { WebhookRepository } from './repositories/webhook.repository.js';
 
 await runWorkerProcess({
   name: 'webhooks',

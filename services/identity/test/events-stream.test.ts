@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { POLICIES, pushEvent, type DocumentStore, type Principal, type PushEvent } from '@pylon/kit';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { testPrincipal } from '@pylon/kit/testing';
-import { PushEventLog } from '../src/webhooks/event-log.js';
-import { createEventsStreamHttp } from '../src/webhooks/events-stream.http.js';
+import { PushEventLog } from '../src/workers/event-log.js';
+import { createEventsStreamHttp } from '../src/http/events-stream.http.js';
 
 let dir: string;
 let store: DocumentStore;

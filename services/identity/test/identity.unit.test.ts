@@ -7,10 +7,10 @@ import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { hashPassword, passwordProblem, verifyPassword } from '../src/domain/passwords.js';
 import { allows, requireRule } from '@pylon/kit';
 import { policiesFor } from '../src/domain/roles.js';
-import { IdentityRepository } from '../src/identity.repository.js';
-import { oidcAdapterFactory } from '../src/oauth/oidc.adapter.js';
-import { loadOrCreateOAuthKeys } from '../src/oauth/keys.js';
-import { parseSubject, subjectOf } from '../src/oauth/settings.js';
+import { IdentityRepository } from '../src/repositories/identity.repository.js';
+import { oidcAdapterFactory } from '../src/adapters/oidc.adapter.js';
+import { loadOrCreateOAuthKeys } from '../src/use-cases/oauth-keys.js';
+import { parseSubject, subjectOf } from '../src/domain/oauth-settings.js';
 import { recordRevocation, watchRevocations } from '../src/use-cases/revocations.js';
 
 let dir: string;

@@ -17,7 +17,7 @@ import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
 import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
 import { subgraphRunner, testPrincipal, testTokens, until } from '@pylon/kit/testing';
 import { createIdentitySubgraph, type IdentityService } from '../src/app.js';
-import { startDeliveryWorker, type DeliveryWorker } from '../src/webhooks/delivery.worker.js';
+import { startDeliveryWorker, type DeliveryWorker } from '../src/workers/webhook-delivery.worker.js';
 
 let dir: string;
 let store: DocumentStore;

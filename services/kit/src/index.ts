@@ -26,6 +26,7 @@ export * from './process/force-exit.js';
 export * from './groups.js';
 export * from './group-rules.js';
 export * from './group-tree.repository.js';
+export * from './template-layout.js';
 export * from './http/serve-subgraph.js';
 export * from './http/outbound-url.js';
 export * from './http/query-subgraph.js';

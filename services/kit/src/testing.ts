@@ -1,8 +1,9 @@
 /**
  * Test support for subgraph-tier tests (imported as `@pylon/kit/testing`, never by product code):
- * a principal builder and a runner that executes operations through a subgraph's public entry,
- * with a context built from a signed internal token exactly as the gateway does.
+ * a principal builder, a runner that executes operations through a subgraph's public entry with a
+ * context built from a signed internal token exactly as the gateway does, polling, and a CLI run to its end.
  */
+import { spawn } from 'node:child_process';
 import { POLICIES, type Policy } from './auth/policies.js';
 import { InternalTokens, type Principal } from './auth/principal.js';
 import type { Subgraph } from './graphql/subgraph.js';
@@ -40,4 +41,24 @@ export async function until<T>(what: string, f: () => T | undefined | false | Pr
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, every));
   }
+}
+
+/** What a finished child process printed, and its exit code (1 when killed by a signal). */
+export interface ProcessOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `command` to its end (a CLI under test), collecting its output. */
+export function runToEnd(command: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<ProcessOutcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, ...(cwd ? { cwd } : {}) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
 }

@@ -1,7 +1,7 @@
 import { createSubgraph, type InternalTokens, type Subgraph } from '@pylon/kit';
 import { schedulingResolvers } from './graphql/resolvers.js';
 import { createSchedulingRuntime, type SchedulingRuntime, type SchedulingRuntimeDeps } from './runtime.js';
-import type { ScheduleRepository } from './schedule.repository.js';
+import type { ScheduleRepository } from './repositories/schedule.repository.js';
 
 export interface SchedulingDeps extends SchedulingRuntimeDeps {
   tokens: InternalTokens;

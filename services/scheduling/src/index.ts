@@ -1,5 +1,5 @@
 export { createSchedulingSubgraph, type SchedulingDeps, type SchedulingSubgraph } from './app.js';
-export { ScheduleRepository } from './schedule.repository.js';
+export { ScheduleRepository } from './repositories/schedule.repository.js';
 export { SCHEDULE_PRIORITIES, SCHEDULE_TYPES } from './domain/schedule.js';
 export type { ScheduleRecord, ScheduleGroupRecord, SchedulePriority, ScheduleType } from './domain/schedule.js';
 export type { DeviceDirectory, DeviceFacts } from './ports/device-directory.js';

@@ -3,7 +3,7 @@
  * as the caller, so only the caller's devices and media come back. Ids go in slices of 500.
  */
 import { querySubgraphAs, type Principal, type SubgraphTarget } from '@pylon/kit';
-import type { ReportDirectory } from '../reports/report-directory.js';
+import type { ReportDirectory } from '../ports/report-directory.js';
 
 const SLICE = 500;
 

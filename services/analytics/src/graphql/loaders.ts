@@ -1,7 +1,7 @@
 /** Per-request DataLoaders: one directory call for every device name a response shows. */
 import DataLoader from 'dataloader';
 import { once, type SubgraphContext } from '@pylon/kit';
-import type { ReportDirectory } from '../reports/report-directory.js';
+import type { ReportDirectory } from '../ports/report-directory.js';
 
 /**
  * The caller's current device names by id (null for a device deleted since, or one the caller may

@@ -2,7 +2,7 @@ import { guardQuery, type AnalyticsStore } from '@pylon/kit';
 import { readAuditEvents } from '../use-cases/read-audit.js';
 import { readPingLogs, readPlayLogs } from '../use-cases/read-logs.js';
 import * as read from '../use-cases/read-analytics.js';
-import type { ReportDirectory } from '../reports/report-directory.js';
+import type { ReportDirectory } from '../ports/report-directory.js';
 import { deviceNameLoader } from './loaders.js';
 import type { Resolvers } from './resolvers.generated.js';
 

@@ -26,10 +26,10 @@ import {
   type Logger,
   type Principal,
 } from '@pylon/kit';
-import { REPORT_EXPORT_JOB_KIND, type ReportExportJobInput } from '../reports/export-job.js';
-import { checkExportQuery } from '../reports/export-request.js';
-import { prepareReportExport, type ReportsDeps } from '../reports/export-report.js';
-import { listReports } from '../reports/list-reports.js';
+import { REPORT_EXPORT_JOB_KIND, type ReportExportJobInput } from '../use-cases/report-export-job.js';
+import { checkExportQuery } from '../domain/reports/export-request.js';
+import { prepareReportExport, type ReportsDeps } from '../use-cases/export-report.js';
+import { listReports } from '../use-cases/list-reports.js';
 
 export interface ReportsHttpOptions {
   /** The caller, or null when the request carries no valid credentials (401). */

@@ -3,11 +3,11 @@
  * arguments validated into a query on the caller's account, then one SQL read.
  */
 import { badInput, resolveLimit, type AnalyticsStore, type Principal } from '@pylon/kit';
-import { PRECISION, selectAudienceMetrics, selectHeatMap, selectImpressions } from '../audience.queries.js';
-import { selectDeviceMetrics } from '../device-metrics.queries.js';
-import { selectEventFlow, selectEventLogs, selectEventMetrics } from '../event.queries.js';
-import { selectDeviceMediaImpressions, selectMediaImpressions } from '../ots.queries.js';
-import { selectDeviceMediaPlayStats, selectDevicePlayStats, selectMediaPlayStats, selectPlayStatsByTime } from '../play-stats.queries.js';
+import { PRECISION, selectAudienceMetrics, selectHeatMap, selectImpressions } from '../repositories/audience.queries.js';
+import { selectDeviceMetrics } from '../repositories/device-metrics.queries.js';
+import { selectEventFlow, selectEventLogs, selectEventMetrics } from '../repositories/event.queries.js';
+import { selectDeviceMediaImpressions, selectMediaImpressions } from '../repositories/ots.queries.js';
+import { selectDeviceMediaPlayStats, selectDevicePlayStats, selectMediaPlayStats, selectPlayStatsByTime } from '../repositories/play-stats.queries.js';
 import { toAnalyticsQuery, toSeriesQuery, type AnalyticsArgs, type SeriesArgs } from './analytics-args.js';
 
 type P = Principal;

@@ -1,7 +1,7 @@
 import { badInput, resolveLimit, type AnalyticsStore, type Principal } from '@pylon/kit';
 import { AUDIT_LIMIT, type AuditEvent, type AuditQuery } from '../domain/audit.js';
 import { parseIsoDate } from '../domain/date-range.js';
-import { selectAuditEvents } from '../audit.queries.js';
+import { selectAuditEvents } from '../repositories/audit.queries.js';
 
 const DAY_MS = 86_400_000;
 

@@ -1,7 +1,7 @@
 import { resolveLimit, type AnalyticsStore, type Principal } from '@pylon/kit';
 import { parseDateRange } from '../domain/date-range.js';
 import { LOG_LIMIT, type LogQuery, type PingLog, type PlayLog } from '../domain/logs.js';
-import { selectPingLogs, selectPlayLogs } from '../log.queries.js';
+import { selectPingLogs, selectPlayLogs } from '../repositories/log.queries.js';
 
 export interface LogArgs {
   startDate: string;

@@ -1,5 +1,5 @@
 import { guardEntity, guardQuery, isoSeconds, listGroupViews } from '@pylon/kit';
-import type { Media } from '../content.repository.js';
+import type { Media } from '../repositories/content.repository.js';
 import type { ContentRuntime } from '../runtime.js';
 import { countMedia, listMedia } from '../use-cases/list-media.js';
 import type { Resolvers } from './resolvers.generated.js';

@@ -1,6 +1,6 @@
 /** The reference's REST Media body (snake_case, tags as one comma-separated string) for the upload endpoints. */
 import { isoSeconds } from '@pylon/kit';
-import type { Media } from '../content.repository.js';
+import type { Media } from '../repositories/content.repository.js';
 import type { ContentRuntime } from '../runtime.js';
 
 export function restMedia(rt: ContentRuntime, m: Media): Record<string, unknown> {

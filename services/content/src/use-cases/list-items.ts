@@ -1,5 +1,5 @@
 import { listQuery, type FieldMap, type Filter, type ListArgs, type Principal, type Stored } from '@pylon/kit';
-import type { GroupedItems } from '../content.repository.js';
+import type { GroupedItems } from '../repositories/content.repository.js';
 import type { Grouped } from '../domain/group.js';
 
 export type ListQuery = ListArgs;

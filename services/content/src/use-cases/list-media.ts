@@ -1,5 +1,5 @@
 import type { FieldMap, Principal } from '@pylon/kit';
-import type { ContentRepository, Media } from '../content.repository.js';
+import type { ContentRepository, Media } from '../repositories/content.repository.js';
 import { countItems, listItems, type ItemFilters, type ListQuery } from './list-items.js';
 
 export interface MediaQuery extends ListQuery {

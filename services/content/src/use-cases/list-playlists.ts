@@ -1,5 +1,5 @@
 import type { FieldMap, Principal } from '@pylon/kit';
-import type { ContentRepository, Playlist } from '../content.repository.js';
+import type { ContentRepository, Playlist } from '../repositories/content.repository.js';
 import { countItems, listItems, type ListQuery } from './list-items.js';
 
 /** How PlaylistFilterInput / PlaylistSortInput map onto stored playlist documents. */

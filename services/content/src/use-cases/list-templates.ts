@@ -1,5 +1,5 @@
 import type { FieldMap, Principal } from '@pylon/kit';
-import type { ContentRepository, Template } from '../content.repository.js';
+import type { ContentRepository, Template } from '../repositories/content.repository.js';
 import { countItems, listItems, type ListQuery } from './list-items.js';
 
 /** How TemplateFilterInput / TemplateSortInput map onto stored template documents. */

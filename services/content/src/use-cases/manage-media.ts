@@ -1,7 +1,7 @@
 /** Media metadata changes and deletion (the file itself is never replaced in place). */
 import { z } from 'zod';
 import { AppError, applyJsonPatch, parseInput, type Principal } from '@pylon/kit';
-import type { Media } from '../content.repository.js';
+import type { Media } from '../repositories/content.repository.js';
 import { instantField, nameField, tagsField } from '../domain/fields.js';
 import type { ContentRuntime } from '../runtime.js';
 import { contentChanged } from './content-changes.js';

@@ -1,7 +1,7 @@
 /** Playlists: create, replace properties, delete. Sources are edited in playlist-sources.ts. */
 import { z } from 'zod';
 import { AppError, applyJsonPatch, parseInput, type Principal } from '@pylon/kit';
-import type { Playlist } from '../content.repository.js';
+import type { Playlist } from '../repositories/content.repository.js';
 import { nameField, tagsField } from '../domain/fields.js';
 import { PLAYLIST_TYPES } from '../domain/playlist.js';
 import type { ContentRuntime } from '../runtime.js';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, parseInput, type Principal } from '@pylon/kit';
-import type { Template } from '../content.repository.js';
+import type { Template } from '../repositories/content.repository.js';
 import { idField, nameField, tagsField } from '../domain/fields.js';
 import { checkModulesInside, type TemplateModuleRecord } from '../domain/template.js';
 import type { ContentRuntime } from '../runtime.js';

@@ -3,7 +3,8 @@
  * (signed, expiring) address, its size and SHA-512; a template's modules with their playlists.
  * What the scheduling subgraph's ContentDirectory.playerContent answers (in-process in the all-in-one).
  */
-import type { Media, Playlist, Template } from '../content.repository.js';
+import { templateLayoutOf, type TemplateLayout } from '@pylon/kit';
+import type { Media, Playlist, Template } from '../repositories/content.repository.js';
 import { playOrder } from '../domain/playlist.js';
 import type { ContentRuntime } from '../runtime.js';
 
@@ -33,23 +34,9 @@ export interface PlayerPlaylist {
   sources: PlayerSource[];
 }
 
-export interface PlayerTemplate {
+/** A template with each module's playlist as a player plays it (the layout fields: kit's TemplateLayout). */
+export interface PlayerTemplate extends TemplateLayout<PlayerPlaylist> {
   kind: 'template';
-  id: string;
-  name: string;
-  width: number | null;
-  height: number | null;
-  orientation: number | null;
-  modules: {
-    id: string;
-    name: string | null;
-    left: number;
-    top: number;
-    width: number;
-    height: number;
-    playlist: PlayerPlaylist | null;
-    dataTableId: string | null;
-  }[];
 }
 
 export interface PlayerContent {
@@ -91,30 +78,10 @@ export async function playerContent(
   });
   const outPlaylists = new Map([...playlists.values()].map((p) => [p.id, playlistOf(p)] as const));
   const outTemplates = new Map(
-    [...templates.values()].map(
-      (t) =>
-        [
-          t.id,
-          {
-            kind: 'template' as const,
-            id: t.id,
-            name: t.name,
-            width: t.width,
-            height: t.height,
-            orientation: t.orientation,
-            modules: (t.modules ?? []).map((m) => ({
-              id: m.id,
-              name: m.name,
-              left: m.left,
-              top: m.top,
-              width: m.width,
-              height: m.height,
-              playlist: m.playlistId ? (outPlaylists.get(m.playlistId) ?? null) : null,
-              dataTableId: m.dataTableId ?? null,
-            })),
-          },
-        ] as const,
-    ),
+    [...templates.values()].map((t) => {
+      const layout = templateLayoutOf(t, (m) => (m.playlistId ? (outPlaylists.get(m.playlistId) ?? null) : null));
+      return [t.id, { kind: 'template' as const, ...layout }] as const;
+    }),
   );
   return { playlists: outPlaylists, templates: outTemplates };
 }

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, isAppError, parseInput, type Principal } from '@pylon/kit';
-import type { Playlist } from '../content.repository.js';
+import type { Playlist } from '../repositories/content.repository.js';
 import { sourceTypeOf } from '../domain/media.js';
 import { densify, playOrder, type PlaylistSourceRecord } from '../domain/playlist.js';
 import { idField, nameField } from '../domain/fields.js';

@@ -25,7 +25,7 @@ import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import express, { type Request, type Response, type Router } from 'express';
 import { AppError, authedRoutes, badInput, guardMutation, guardQuery, isoSeconds, jobPrincipal, restJob, type JobRunner, type Principal } from '@pylon/kit';
-import type { DataTableRow } from '../data-table.repository.js';
+import type { DataTableRow } from '../repositories/data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
 import { EXPORT_JOB_KIND, type ExportJobInput } from '../use-cases/export-job.js';
 import { exportRowsCsv } from '../use-cases/export-rows.js';

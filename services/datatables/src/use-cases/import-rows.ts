@@ -10,7 +10,7 @@ import { parse } from 'csv-parse';
 import { AppError, badInput, type Principal } from '@pylon/kit';
 import { sortSlots, validateRowData } from '../domain/cells.js';
 import type { DataTableColumnRecord } from '../domain/data-table.js';
-import { newRowId, type DataTableRowRecord } from '../data-table.repository.js';
+import { newRowId, type DataTableRowRecord } from '../repositories/data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
 import { bumped, created } from './filtered-counts.js';
 import { getDataTable } from './get-data-table.js';

@@ -4,7 +4,7 @@ import { AppError, badInput, notFound, parseInput, type Principal } from '@pylon
 import { z } from 'zod';
 import { coerceCell, sortSlots } from '../domain/cells.js';
 import { COLUMN_TYPES, columnKeyProblem, MAX_COLUMNS, SORT_SLOTS, type Cell, type DataTableColumnRecord, type RowData } from '../domain/data-table.js';
-import type { DataTable } from '../data-table.repository.js';
+import type { DataTable } from '../repositories/data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
 import { getDataTable } from './get-data-table.js';
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { badInput, resolveLimit, type Principal } from '@pylon/kit';
 import { ROW_PAGE } from '../domain/data-table.js';
 import { checkSortBounds, decodeRowToken, encodeRowToken, parseRowFilter, parseRowSort, sortValueOf, type RowCondition } from '../domain/row-query.js';
-import type { DataTable, DataTableRow } from '../data-table.repository.js';
+import type { DataTable, DataTableRow } from '../repositories/data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
 import { getDataTable } from './get-data-table.js';
 import { getRowOf } from './row-writes.js';

@@ -6,7 +6,7 @@
  */
 import { badInput, notFound, type Principal } from '@pylon/kit';
 import { MAX_BATCH_ROWS } from '../domain/data-table.js';
-import type { DataTableRow } from '../data-table.repository.js';
+import type { DataTableRow } from '../repositories/data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
 import { bumped } from './filtered-counts.js';
 import { getDataTable } from './get-data-table.js';

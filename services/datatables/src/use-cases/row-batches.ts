@@ -6,7 +6,7 @@
 import { AppError, badInput, type Principal } from '@pylon/kit';
 import { sortSlots, validateRowData } from '../domain/cells.js';
 import { MAX_BATCH_ROWS } from '../domain/data-table.js';
-import { newRowId, type DataTableRowRecord } from '../data-table.repository.js';
+import { newRowId, type DataTableRowRecord } from '../repositories/data-table.repository.js';
 import { rowsChanged, type DataTablesRuntime } from '../runtime.js';
 import { bumped, created, type RowChange } from './filtered-counts.js';
 import { getDataTable } from './get-data-table.js';

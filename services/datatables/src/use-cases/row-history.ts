@@ -5,7 +5,7 @@
  */
 import { badInput, notFound, type Principal } from '@pylon/kit';
 import { projectData, sortSlots } from '../domain/cells.js';
-import type { DataTableRow, DataTableRowVersion } from '../data-table.repository.js';
+import type { DataTableRow, DataTableRowVersion } from '../repositories/data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
 import { bumped } from './filtered-counts.js';
 import { getDataTable } from './get-data-table.js';

@@ -6,8 +6,8 @@
  */
 import { AppError, badInput, notFound, type Principal } from '@pylon/kit';
 import { sortSlots, validateRowData } from '../domain/cells.js';
-import type { DataTable, DataTableRow, DataTableRowVersionRecord, RowChange } from '../data-table.repository.js';
-import { newRowId } from '../data-table.repository.js';
+import type { DataTable, DataTableRow, DataTableRowVersionRecord, RowChange } from '../repositories/data-table.repository.js';
+import { newRowId } from '../repositories/data-table.repository.js';
 import { rowsChanged, type DataTablesRuntime } from '../runtime.js';
 import { bumped, created } from './filtered-counts.js';
 import { getDataTable } from './get-data-table.js';

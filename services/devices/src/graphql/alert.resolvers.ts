@@ -1,7 +1,7 @@
 /** Query.alert / alertRules and the Alert / AlertRule types. */
 import { guardQuery, isoSeconds } from '@pylon/kit';
 import { isAlertActive, ruleSetOf, type AlertCondition } from '../domain/alert.js';
-import type { Alert } from '../alert.repository.js';
+import type { Alert } from '../repositories/alert.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
 import { countAlerts, listAlerts } from '../use-cases/alerts/manage-alerts.js';
 import { deviceLoader, ruleLoader } from './loaders.js';

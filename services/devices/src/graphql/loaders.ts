@@ -1,8 +1,8 @@
 /** Per-request DataLoaders: one read for every device / rule a response references. */
 import DataLoader from 'dataloader';
 import { once, type SubgraphContext } from '@pylon/kit';
-import type { AlertRule } from '../alert.repository.js';
-import type { Device } from '../device.repository.js';
+import type { AlertRule } from '../repositories/alert.repository.js';
+import type { Device } from '../repositories/device.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
 
 export function deviceLoader(rt: DevicesRuntime, ctx: SubgraphContext) {

@@ -3,9 +3,9 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { DeviceSource as DeviceSourceRecord, AlertRuleSource as AlertRuleSourceRecord } from './sources.js';
 import type { GroupView as GroupViewRecord, SubgraphContext } from '@pylon/kit';
-import type { DisplayCommand as DisplayCommandRecord } from '../device.repository.js';
-import type { DeviceCommand as DeviceCommandRecord } from '../command.repository.js';
-import type { Alert as AlertRecord } from '../alert.repository.js';
+import type { DisplayCommand as DisplayCommandRecord } from '../repositories/device.repository.js';
+import type { DeviceCommand as DeviceCommandRecord } from '../repositories/command.repository.js';
+import type { Alert as AlertRecord } from '../repositories/alert.repository.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
 export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;

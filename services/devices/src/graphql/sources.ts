@@ -2,8 +2,8 @@
  * What the Device and AlertRule GraphQL types resolve from (codegen mappers). Kept apart from the
  * resolvers so the generated types and the resolvers that use them import no cycle.
  */
-import type { AlertRule } from '../alert.repository.js';
-import type { Device } from '../device.repository.js';
+import type { AlertRule } from '../repositories/alert.repository.js';
+import type { Device } from '../repositories/device.repository.js';
 
 /**
  * What Device fields resolve from: a stored device (whether this query asked for screenshots rides

@@ -1,7 +1,7 @@
 /** Hands queued commands to a ping, at most once each. */
 import type { DeviceRef, PushEvents } from '@pylon/kit';
 import { effectiveStatus } from '../domain/command.js';
-import type { CommandRepository, DeviceCommand } from '../command.repository.js';
+import type { CommandRepository, DeviceCommand } from '../repositories/command.repository.js';
 
 /** A command as the player receives it (snake_case, like every player API body). */
 export interface DeliveredCommand {

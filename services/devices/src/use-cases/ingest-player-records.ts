@@ -5,7 +5,7 @@
  * content digests, make the retry collapse in the store).
  */
 import { AppError, type EventLogRecord, type ImpressionRecord, type PlayLogRecord } from '@pylon/kit';
-import type { Device } from '../device.repository.js';
+import type { Device } from '../repositories/device.repository.js';
 import { isoMillis, parseBatch, propertiesText, recordId, type PlayerRecordKind } from '../domain/player-records.js';
 import type { DevicesRuntime } from '../runtime.js';
 

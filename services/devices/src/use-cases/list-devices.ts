@@ -1,7 +1,7 @@
 /** Device listings (GraphQL devices; REST and legacy translate onto it). */
 import type { Principal } from '@pylon/kit';
 import { onlineCutoff } from '../domain/device.js';
-import type { Device, DeviceQuery, DeviceRepository } from '../device.repository.js';
+import type { Device, DeviceQuery, DeviceRepository } from '../repositories/device.repository.js';
 
 export type { DeviceQuery };
 

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, deviceRef, type Principal } from '@pylon/kit';
 import { parseDeviceChanges, parseDeviceWritable, type DeviceWritable } from '../domain/device-input.js';
-import type { Device, DeviceChanges } from '../device.repository.js';
+import type { Device, DeviceChanges } from '../repositories/device.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
 import { releaseLatchesOf } from './alerts/evaluate-alerts.js';
 import { estimateKeyEntropy, MIN_CHOSEN_KEY_BITS } from '../domain/key-entropy.js';

@@ -17,7 +17,7 @@ import {
   PAIRING_WINDOW_SECONDS,
   screenDetails,
 } from '../domain/pairing.js';
-import type { Device } from '../device.repository.js';
+import type { Device } from '../repositories/device.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
 import { createDevice } from './manage-devices.js';
 

@@ -1,7 +1,7 @@
 /** JSON Patch on a device's writable fields (REST PATCH /devices/{id}, GraphQL patchDevice). */
 import { applyJsonPatch, type Principal } from '@pylon/kit';
 import { parseDeviceWritable, READ_ONLY_DEVICE_FIELDS, WRITABLE_DEVICE_FIELDS, writableOf } from '../domain/device-input.js';
-import type { Device } from '../device.repository.js';
+import type { Device } from '../repositories/device.repository.js';
 import { applyDeviceChanges, type ManageDevicesDeps } from './manage-devices.js';
 
 const RULES = { writable: new Set<string>(WRITABLE_DEVICE_FIELDS), readOnly: READ_ONLY_DEVICE_FIELDS };

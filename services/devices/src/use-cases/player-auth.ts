@@ -1,5 +1,5 @@
 import { AppError } from '@pylon/kit';
-import type { Device } from '../device.repository.js';
+import type { Device } from '../repositories/device.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
 
 /** Registration keys are opaque tokens; anything else is refused before a lookup (keys stored before the 32-character minimum still authenticate). */

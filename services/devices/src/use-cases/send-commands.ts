@@ -5,8 +5,8 @@
  */
 import { AppError, isAppError, type Principal } from '@pylon/kit';
 import { effectiveStatus, MAX_BULK_DEVICES, validateCommands, type CommandInput, type CommandStatus, type DeviceCommandRecord } from '../domain/command.js';
-import type { DeviceCommand } from '../command.repository.js';
-import type { Device } from '../device.repository.js';
+import type { DeviceCommand } from '../repositories/command.repository.js';
+import type { Device } from '../repositories/device.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
 
 /** What sending commands needs: devices, the queue, the sweep registration, the wake-ups. */

@@ -2,7 +2,7 @@
 import { AppError } from '@pylon/kit';
 import { blobTenantOf, snapKeyOf } from '../domain/device.js';
 import { isWholeJpeg } from '../domain/jpeg.js';
-import type { Device } from '../device.repository.js';
+import type { Device } from '../repositories/device.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
 
 /** What checking, storing and reading screenshots needs. */

@@ -5,8 +5,8 @@
  * commands older than the retention so the queue stays small.
  */
 import type { Logger } from '@pylon/kit';
-import type { CommandRepository } from '../command.repository.js';
-import type { DeviceRepository } from '../device.repository.js';
+import type { CommandRepository } from '../repositories/command.repository.js';
+import type { DeviceRepository } from '../repositories/device.repository.js';
 import type { DevicesSettings } from '../domain/settings.js';
 import { evaluateDeviceAlerts, type AlertEvaluationDeps } from './alerts/evaluate-alerts.js';
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '@pylon/kit';
 import { assertPlainJson, parseInput } from '../domain/validation.js';
-import type { Device } from '../device.repository.js';
+import type { Device } from '../repositories/device.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
 
 const eventSchema = z

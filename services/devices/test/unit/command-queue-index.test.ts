@@ -5,7 +5,7 @@
  * The planner the embedded store and the Mongo emulation share must serve the read by key, in order.
  */
 import { planIndex } from '@pylon/kit/adapters/documents.indexes';
-import { pendingQuery } from '../../src/command.repository.js';
+import { pendingQuery } from '../../src/repositories/command.repository.js';
 import { DEVICE_COMMANDS } from '../../src/domain/collections.js';
 
 test("a device's queued commands are read through the byDevice index, already in queue order", () => {

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { guardEntity, guardMutation, guardQuery, isoSeconds, mutationPayload, once, type Cache, type PushEvents, type SubgraphContext } from '@pylon/kit';
 import { mainRole } from '../domain/roles.js';
-import type { IdentityRepository, User } from '../identity.repository.js';
+import type { IdentityRepository, User } from '../repositories/identity.repository.js';
 import { createUser, updateAccount } from '../use-cases/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../use-cases/api-keys.js';
 import { createOrganization, listOrganizations } from '../use-cases/organizations.js';

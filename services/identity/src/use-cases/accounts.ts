@@ -3,7 +3,7 @@ import { hashPassword, passwordProblem } from '../domain/passwords.js';
 import type { AccountRecord } from '../domain/records.js';
 import { API_ROLE, isRole } from '../domain/roles.js';
 import { checkTimeZone, optionalText, requiredText } from '../domain/validation.js';
-import type { Account, IdentityRepository, User } from '../identity.repository.js';
+import type { Account, IdentityRepository, User } from '../repositories/identity.repository.js';
 
 export interface CreateAccountInput extends Partial<AccountRecord> {
   name: string;

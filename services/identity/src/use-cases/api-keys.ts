@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { AppError, badInput, notFound, parseInstant, type Cache, type Principal, type PushEvents } from '@pylon/kit';
 import { API_ROLE, policiesFor } from '../domain/roles.js';
 import { optionalText, requiredText } from '../domain/validation.js';
-import type { ApiKey, IdentityRepository } from '../identity.repository.js';
+import type { ApiKey, IdentityRepository } from '../repositories/identity.repository.js';
 import { assertMayManage } from './accounts.js';
 import { recordRevocation } from './revocations.js';
 import { guardedCache } from './cache-guard.js';

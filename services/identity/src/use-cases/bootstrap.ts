@@ -3,7 +3,7 @@
  * job, SIGNAGE_BOOTSTRAP_API_KEY): idempotent, so the job can run on every deploy. Nothing
  * happens when a key with that value exists; the value itself is never logged or returned.
  */
-import type { IdentityRepository } from '../identity.repository.js';
+import type { IdentityRepository } from '../repositories/identity.repository.js';
 import { createAccount, createUser } from './accounts.js';
 import { createApiKey, hashKey } from './api-keys.js';
 

@@ -1,7 +1,7 @@
 import { badInput, resolveLimit } from '@pylon/kit';
 import type { OrganizationRecord } from '../domain/records.js';
 import { checkTimeZone, optionalText, requiredText } from '../domain/validation.js';
-import type { IdentityRepository, Organization } from '../identity.repository.js';
+import type { IdentityRepository, Organization } from '../repositories/identity.repository.js';
 
 export type CreateOrganizationInput = Partial<OrganizationRecord> & { name: string };
 

@@ -4,7 +4,7 @@
  * the key within one poll interval, whatever cache backend it uses. Events older than a day are
  * pruned: by then every cached principal has expired anyway (PRINCIPAL_CACHE_SECONDS <= 3600).
  */
-import type { IdentityRepository } from '../identity.repository.js';
+import type { IdentityRepository } from '../repositories/identity.repository.js';
 
 const KEEP_MS = 86_400_000;
 

@@ -1,4 +1,4 @@
-import type { IdentityRepository, User } from '../identity.repository.js';
+import type { IdentityRepository, User } from '../repositories/identity.repository.js';
 
 /** lastActivity moves at most once a minute per user, off the request path (failures are ignored). */
 export async function touchUser(repo: IdentityRepository, user: Pick<User, 'accountId' | 'id' | 'lastActivity'>, now: number): Promise<void> {

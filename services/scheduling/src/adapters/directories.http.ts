@@ -2,8 +2,7 @@
  * The directory ports over the other subgraphs' GraphQL (distributed mode), each request signed as
  * the caller so the other subgraph answers from the caller's account only.
  */
-import { querySubgraphAs, type SubgraphTarget } from '@pylon/kit';
-import { mapTemplateLayout, type TemplateLayout } from '../domain/template-layout.js';
+import { mapTemplateLayout, querySubgraphAs, type SubgraphTarget, type TemplateLayout } from '@pylon/kit';
 import type { AccountDirectory } from '../ports/account-directory.js';
 import type { ContentDirectory, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
 import type { DeviceDirectory, DeviceFacts } from '../ports/device-directory.js';

@@ -1,5 +1,4 @@
-import type { TemplateLayout } from '../domain/template-layout.js';
-import type { Principal } from '@pylon/kit';
+import type { Principal, TemplateLayout } from '@pylon/kit';
 
 export type ContentKind = 'playlist' | 'template';
 

@@ -6,7 +6,7 @@ import jsonpatch from 'fast-json-patch';
 import { AppError, type Principal } from '@pylon/kit';
 import { inputOf, scheduleFromInput } from '../domain/schedule-input.js';
 import type { ScheduleRecord } from '../domain/schedule.js';
-import type { Schedule } from '../schedule.repository.js';
+import type { Schedule } from '../repositories/schedule.repository.js';
 import type { SchedulingRuntime } from '../runtime.js';
 import { forgetManifests } from './manifest-changes.js';
 

@@ -6,7 +6,7 @@ import { AppError, type Principal } from '@pylon/kit';
 import { planOf, type SchedulePlan } from '../domain/plan.js';
 import { resolve, timeline, type Resolution, type Segment, type Verdict } from '../domain/resolution.js';
 import { isTimeZone, wallAt } from '../domain/zone-clock.js';
-import type { Schedule } from '../schedule.repository.js';
+import type { Schedule } from '../repositories/schedule.repository.js';
 import type { SchedulingRuntime } from '../runtime.js';
 
 /** Longest deviceTimeline range. */

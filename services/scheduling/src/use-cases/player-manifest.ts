@@ -15,13 +15,12 @@
  * the pure engine keyed by every plan field it reads, reused until that next change.
  */
 import { createHash } from 'node:crypto';
-import { devicePrincipal, type Principal } from '@pylon/kit';
+import { devicePrincipal, mapTemplateLayout, type Principal, type TemplateLayout, type TemplateModule } from '@pylon/kit';
 import { manifestCacheKey } from '../domain/manifest-cache.js';
 import { outlook } from '../domain/resolution.js';
 import type { SchedulePlan } from '../domain/plan.js';
-import { mapTemplateLayout, type TemplateLayout, type TemplateModule } from '../domain/template-layout.js';
 import type { ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
-import type { Schedule } from '../schedule.repository.js';
+import type { Schedule } from '../repositories/schedule.repository.js';
 import type { SchedulingRuntime } from '../runtime.js';
 import { deviceSchedules } from './now-playing.js';
 

@@ -1,8 +1,8 @@
 /** Alert rules of an account: create, update, delete; each change is applied to every device at once. */
 import { AppError, type Principal } from '@pylon/kit';
 import { parseAlertRule } from '../../domain/alert.js';
-import type { AlertRule } from '../../alert.repository.js';
-import type { DeviceRepository } from '../../device.repository.js';
+import type { AlertRule } from '../../repositories/alert.repository.js';
+import type { DeviceRepository } from '../../repositories/device.repository.js';
 import { evaluateDeviceAlerts, releaseLatchesOf, type AlertEvaluationDeps } from './evaluate-alerts.js';
 
 /** What managing rules needs: the alerts, the devices a rule applies to, the online window, the clock. */

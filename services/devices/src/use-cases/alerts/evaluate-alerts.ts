@@ -2,8 +2,8 @@
 import { deviceRef, type AlertPayload, type DeviceRef, type PushEvents } from '@pylon/kit';
 import { evaluateRule } from '../../domain/alert.js';
 import type { DevicesSettings } from '../../domain/settings.js';
-import type { Alert, AlertRepository, AlertRule } from '../../alert.repository.js';
-import type { Device } from '../../device.repository.js';
+import type { Alert, AlertRepository, AlertRule } from '../../repositories/alert.repository.js';
+import type { Device } from '../../repositories/device.repository.js';
 
 export interface EvaluationReport {
   opened: number;

@@ -1,7 +1,7 @@
 /** Reading alerts, and snoozing / resolving them (GraphQL alert, updateAlert, patchAlert; REST /alerts). */
 import { AppError, applyJsonPatch, type Principal, type PushEvents } from '@pylon/kit';
 import { parseAlertInstant } from '../../domain/alert.js';
-import type { Alert, AlertRepository, AlertSearch } from '../../alert.repository.js';
+import type { Alert, AlertRepository, AlertSearch } from '../../repositories/alert.repository.js';
 import { alertPayload } from './evaluate-alerts.js';
 
 /** What reading and changing alerts needs: the alerts and the clock. */

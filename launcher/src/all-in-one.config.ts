@@ -1,0 +1,61 @@
+/**
+ * The all-in-one process's settings (`npm start`): the gateway's edge settings plus every subgraph's
+ * own fragment (declared in services/<name>/src/config.ts), the backends, the demo and its simulators.
+ */
+import { z } from 'zod';
+import { envBool, envInt, envPort, jobFilesEnv, jobsEnv } from '@pylon/kit';
+import { auditSinkEnv } from '@pylon/composition/audit-sink';
+import { backendEnv, backendRules } from '@pylon/composition/backends';
+import { devicesEnv } from '@pylon/devices/config';
+import { contentEnv } from '@pylon/content/config';
+import { datatablesEnv } from '@pylon/datatables/config';
+import { reportsEnv } from '@pylon/analytics/config';
+import { oauthEnv } from '@pylon/identity/config';
+import { webhookDeliveryEnv } from '@pylon/identity/webhooks.config';
+import { edgeEnv } from '@pylon/gateway/config';
+
+/** The all-in-one process: gateway + six subgraphs in-process + REST facade + legacy adapter. */
+export const allInOneEnv = backendEnv
+  .extend({
+    ...edgeEnv,
+    LEGACY_PORT: envPort(4080),
+    SIGNAGE_BOOTSTRAP_API_KEY: z.string().min(16).max(256).optional(),
+    /** Shared secret for internal principal tokens; random per start when unset (single process). */
+    SIGNAGE_INTERNAL_SECRET: z.string().min(32).optional(),
+    SIGNAGE_DEMO: envBool(true),
+    /** Record reads in the audit trail (declared with the audit sink settings). */
+    AUDIT_READS: auditSinkEnv.AUDIT_READS,
+    /** The demo owner's sign-in password (OAuth login page); random and printed at first start when unset. */
+    SIGNAGE_DEMO_PASSWORD: z.string().min(10).max(200).optional(),
+    /** The OAuth server (served by the identity service), declared in services/identity/src/config.ts. */
+    ...oauthEnv,
+    /** The devices subgraph's settings, declared in services/devices/src/config.ts. */
+    ...devicesEnv,
+    /** Media upload, import and file-address settings, declared in services/content/src/config.ts. */
+    ...contentEnv,
+    /** Import job threshold and rows per table, declared in services/datatables/src/config.ts. */
+    ...datatablesEnv,
+    /** Report job threshold, declared in services/analytics/src/config.ts. */
+    ...reportsEnv,
+    /** Jobs per account and workers, declared in services/kit/src/jobs/jobs.ts. */
+    ...jobsEnv,
+    /** Result file retention and link lifetime, declared in services/kit/src/jobs/job-files.ts. */
+    ...jobFilesEnv,
+    /** Webhook delivery (allow-list, timeouts, retries), declared in services/identity/src/webhooks.config.ts. */
+    ...webhookDeliveryEnv,
+    /** The demo account's devices ping through a built-in simulator (only with SIGNAGE_DEMO). */
+    SIGNAGE_SIMULATOR: envBool(true),
+    SIGNAGE_SIMULATOR_SECONDS: envInt(15, 1, 3600),
+    /** Days of play, event and impression history the demo's simulated screens send at first start (0: none). */
+    SIGNAGE_SIMULATOR_HISTORY_DAYS: envInt(3, 0, 89),
+    /** At start, send every dead letter not replayed yet back to its original topic, once (README "Telemetry pipeline"). */
+    INGEST_REPLAY_DEAD_LETTERS: envBool(false),
+    /** The browser docs (/docs, /graphiql); default on except in production. */
+    DOCS_ENABLED: z.enum(['true', 'false']).optional(),
+  })
+  .check(...backendRules);
+
+export type AllInOneEnv = z.infer<typeof allInOneEnv>;
+
+export const docsEnabled = (env: { NODE_ENV: string; DOCS_ENABLED?: 'true' | 'false' | undefined }) =>
+  env.DOCS_ENABLED ? env.DOCS_ENABLED === 'true' : env.NODE_ENV !== 'production';

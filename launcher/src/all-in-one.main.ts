@@ -1,0 +1,68 @@
+/**
+ * `npm start`: the whole service on embedded backends, with demo data on first start.
+ * Prints its progress while starting, the banner once ready, a one-line error with the fix for the
+ * failures an operator can fix (start/start-errors.ts), and stops with exit 0 on Ctrl-C / SIGTERM.
+ */
+import { createLogger, forceExit, loadConfigOrExit } from '@pylon/kit';
+import { allInOneEnv } from './all-in-one.config.js';
+import { lockDataDir } from './start/data-dir-lock.js';
+import { friendlyStartError } from './start/start-errors.js';
+import { banner } from './start/banner.js';
+import { assertPortsFree } from './start/ports-free.js';
+
+const env = loadConfigOrExit(allInOneEnv);
+const logger = createLogger({ level: env.LOG_LEVEL, name: 'pylon' });
+const say = (line: string) => process.stdout.write(`${line}\n`);
+/** The embedded stores keep files in the data dir that one process at a time may hold. */
+const embedded = env.DOCUMENTS_DRIVER === 'lmdb' || env.ANALYTICS_DRIVER === 'chdb' || env.BLOBS_DRIVER === 'local';
+
+try {
+  say(`Starting Pylon (data in ${env.SIGNAGE_DATA_DIR})`);
+  if (embedded) lockDataDir(env.SIGNAGE_DATA_DIR);
+  await assertPortsFree([env.PORT, env.LEGACY_PORT], env.HOST);
+  say('  loading code');
+  // Loaded here, not imported at the top: a native engine that fails to load is answered below.
+  const { startAllInOne } = await import('./all-in-one.js');
+  const app = await startAllInOne(env, { logger, progress: (step) => say(`  ${step}`) });
+  say(banner(env, app));
+  let stopping = 0;
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(sig, () => {
+      if (stopping) {
+        // A second Ctrl-C stops waiting for the drain; not the copy npm forwards of the first one
+        // (under `npm start` a Ctrl-C reaches this process twice: from the terminal and from npm).
+        if (sig === 'SIGINT' && Date.now() - stopping > 1000) forceExit('Stopped at once');
+        return;
+      }
+      stopping = Date.now();
+      say('Stopping Pylon (Ctrl-C again to quit at once)');
+      logger.info({ signal: sig }, 'shutting down');
+      const force = setTimeout(() => forceExit('Pylon did not stop within 15 s; exiting'), 15000);
+      force.unref();
+      // Everything closed but a close step's promise was left pending (the loop ran dry): done too.
+      process.once('beforeExit', () => {
+        say('Pylon stopped');
+        process.exit(0);
+      });
+      app.close().then(
+        () => {
+          say('Pylon stopped');
+          process.exit(0);
+        },
+        (e: unknown) => {
+          logger.error({ err: e }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+} catch (e) {
+  const friendly = friendlyStartError(e, env);
+  if (friendly) {
+    process.stderr.write(`${friendly}\n`);
+    logger.debug({ err: e }, 'failed to start');
+  } else {
+    logger.fatal({ err: e }, 'failed to start');
+  }
+  process.exit(1);
+}

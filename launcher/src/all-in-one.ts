@@ -1,0 +1,174 @@
+/**
+ * Composition root of the all-in-one server (`npm start`): every backend, the six subgraphs
+ * in-process, the gateway, the REST facade and the legacy adapter, in one process.
+ * Tests and benchmarks start it through `startAllInOne` exactly as `npm start` does.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import {
+  createLogger,
+  createOps,
+  InternalTokens,
+  SCHEMA_DIR,
+  serveMetrics,
+  telemetryMetrics,
+  type AnalyticsStore,
+  type EventStream,
+  type GatewayClient,
+  type Logger,
+  type Subgraph,
+} from '@pylon/kit';
+import { createBackends } from '@pylon/composition/backends';
+import { createPushEventProducer } from '@pylon/composition/push-events';
+import { introspectionEnabled, limitsFrom } from '@pylon/gateway/config';
+import { InProcessDataSource } from '@pylon/gateway/data-sources';
+import { createGateway, type Gateway } from '@pylon/gateway/gateway';
+import type { AllInOneEnv } from './all-in-one.config.js';
+import { createAccessLayer } from './all-in-one/access.js';
+import { startDemo } from './all-in-one/demo-start.js';
+import { createHttpEdge } from './all-in-one/http-edge.js';
+import { createInProcessSubgraphs } from './all-in-one/in-process-subgraphs.js';
+import { closeServer, listen, urlOf } from './all-in-one/listen.js';
+import { startTelemetryConsumer, type TelemetryConsumer } from './all-in-one/telemetry-consumer.js';
+
+export type { TelemetryConsumer } from './all-in-one/telemetry-consumer.js';
+
+export interface AllInOne {
+  baseUrl: string;
+  legacyUrl: string;
+  /** Whether /docs and /graphiql are served (DOCS_ENABLED; off in production by default). */
+  docs: boolean;
+  /** The bootstrap key, when this start created one. */
+  apiKey?: string;
+  /** The demo owner's sign-in password, when this start set one. */
+  demoPassword?: string;
+  /** {auth_url}: where /connect/authorize and /.well-known/openid-configuration are. */
+  oauthIssuer: string;
+  gateway: Gateway;
+  client: GatewayClient;
+  subgraphs: Record<string, Subgraph>;
+  /** The analytics store the ingest writes (tests seed analytics data through it). */
+  analytics: AnalyticsStore;
+  logger: Logger;
+  /** The telemetry path's backends (benchmarks and loss tests measure the pipeline through them). */
+  telemetry: { stream: EventStream; analytics: AnalyticsStore; consumer: TelemetryConsumer };
+  /** Graceful stop: readiness off, servers drained, stores closed in reverse order. */
+  close(): Promise<void>;
+  servers: Server[];
+}
+
+export interface StartOptions {
+  logger?: Logger;
+  /** Called as start-up moves on ("opening stores", "composing", "seeding demo", "listening"). */
+  progress?: (step: string) => void;
+}
+
+/**
+ * Start-up in order: stores, the telemetry consumer, the subgraphs, the gateway over them, the
+ * access layer and the HTTP edge, the demo, then the listeners. `close()` undoes it in reverse.
+ */
+export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): Promise<AllInOne> {
+  const logger = opts.logger ?? createLogger({ level: env.LOG_LEVEL, name: 'pylon' });
+  const progress = opts.progress ?? (() => undefined);
+  const ops = createOps('all-in-one');
+  progress('opening stores');
+  const backends = await createBackends(env, ['documents', 'analytics', 'cache', 'stream', 'blobs']);
+  const analytics = backends.analytics!;
+  const consumer = await startTelemetryConsumer(
+    {
+      stream: backends.stream!,
+      analytics,
+      logger,
+      metrics: telemetryMetrics(ops.registry, {
+        stream: backends.stream!,
+        spool: backends.spool,
+        publishers: () => [
+          sg.devices.runtime.pings,
+          sg.devices.runtime.events,
+          sg.devices.runtime.plays,
+          sg.devices.runtime.impressions,
+          access.auditPublisher,
+          push?.publisher,
+        ],
+      }),
+    },
+    { replayDeadLetters: env.INGEST_REPLAY_DEAD_LETTERS, logger },
+  );
+  backends.checks.consumer = () => consumer.check();
+  // Push events (webhooks, live stream): every subgraph produces them through one durable publisher.
+  const push = createPushEventProducer(backends, logger);
+  const internalSecret = env.SIGNAGE_INTERNAL_SECRET ?? randomBytes(32).toString('hex');
+  const tokens = new InternalTokens(internalSecret);
+  // Where players and feed readers fetch files: the configured public base, else this server (known once it listens).
+  const listening: { baseUrl?: string } = {};
+  const publicBase = () => env.MEDIA_PUBLIC_BASE_URL || listening.baseUrl || `http://${env.HOST}:${env.PORT}`;
+
+  progress('composing');
+  const sg = await createInProcessSubgraphs(env, { backends, tokens, internalSecret, logger, pushEvents: push ? { pushEvents: push.events } : {}, publicBase });
+  const gateway = await createGateway({
+    supergraphSdl: readFileSync(`${SCHEMA_DIR}supergraph.graphql`, 'utf8'),
+    buildService: (name) => {
+      const subgraph = sg.subgraphs[name];
+      if (!subgraph) throw new Error(`supergraph names an unknown subgraph '${name}'`);
+      return new InProcessDataSource(subgraph, tokens);
+    },
+    introspection: introspectionEnabled(env),
+    limits: limitsFrom(env),
+    logger,
+  });
+  // Keys and bearer tokens with rate limits, the audit trail, the OAuth server.
+  const access = await createAccessLayer(env, { backends, identity: sg.identity, logger });
+  const edge = await createHttpEdge(env, { gateway, access, subgraphs: sg, backends, ops, logger, publicBase });
+
+  if (env.SIGNAGE_DEMO) progress('seeding demo');
+  const demo = await startDemo(env, sg, logger);
+
+  progress('listening');
+  const servers = [await listen(edge.app, env.PORT, env.HOST), await listen(edge.legacy, env.LEGACY_PORT, env.HOST)];
+  const metricsServer = await serveMetrics(ops, edge.metrics, env.HOST);
+  if (metricsServer) servers.push(metricsServer);
+  const baseUrl = urlOf(servers[0]!);
+  listening.baseUrl = baseUrl;
+  await access.start(baseUrl);
+  demo.listening(baseUrl);
+  // Jobs a previous run left unfinished continue from their checkpoints.
+  void sg.jobs.resumeAll().catch((err: unknown) => logger.error({ err }, 'unfinished jobs were not resumed'));
+  let closed = false;
+  return {
+    baseUrl,
+    legacyUrl: urlOf(servers[1]!),
+    docs: edge.docs,
+    ...(demo.apiKey ? { apiKey: demo.apiKey } : {}),
+    ...(demo.password ? { demoPassword: demo.password } : {}),
+    oauthIssuer: access.oauth.issuer!,
+    gateway,
+    client: edge.client,
+    subgraphs: sg.subgraphs,
+    analytics,
+    logger,
+    telemetry: { stream: backends.stream!, analytics, consumer },
+    servers,
+    async close() {
+      if (closed) return;
+      closed = true;
+      ops.setDraining();
+      await demo.closeFleet();
+      edge.releaseClients();
+      await Promise.all(servers.map(closeServer));
+      await sg.jobs.close();
+      await gateway.stop();
+      await access.close();
+      await edge.closeLimits();
+      await demo.closeSimulator();
+      await sg.unwatch();
+      await sg.devices.runtime.close();
+      await demo.seeded();
+      await sg.webhookWorker.close();
+      await edge.closeEventLog();
+      await push?.publisher.close();
+      await consumer.close();
+      await backends.close();
+    },
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * The all-in-one process's access layer, built in one place: API key and bearer authentication
+ * with rate limits around them, the audit publisher every HTTP edge records into, the OAuth
+ * server, and the watcher that makes key revocations done elsewhere (admin CLI, other replicas)
+ * take effect here within REVOCATION_POLL_MS.
+ */
+import { auditReads, BufferedPublisher, TOPICS, type AuditEventRecord, type AuditSink, type Logger } from '@pylon/kit';
+import { createRateLimiter, type Backends } from '@pylon/composition/backends';
+import { createOAuthServer, principalCacheKey, watchRevocations, type IdentityService, type OAuthServer } from '@pylon/identity';
+import type { AllInOneEnv } from '../all-in-one.config.js';
+import type { EdgeAuthenticator } from '@pylon/gateway/edge-auth';
+import { limitedAuthenticator } from '@pylon/gateway/rate-limits';
+
+export interface AccessLayer {
+  /** Keys and bearer tokens, with the per-key and per-address limits. */
+  auth: EdgeAuthenticator;
+  /** What the edges record into (reads left out when AUDIT_READS=false). */
+  audit: AuditSink;
+  /** The durable publisher behind it (its counts are on /metrics). */
+  auditPublisher: BufferedPublisher<AuditEventRecord>;
+  oauth: OAuthServer;
+  /** Starts the OAuth server for the public base URL (OAUTH_ISSUER wins when set). */
+  start(baseUrl: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** API key first (header, then query), else the bearer token. */
+export function identityAuthenticator(identity: IdentityService): EdgeAuthenticator {
+  return {
+    authenticate: async ({ apiKey, bearer }) => (apiKey ? identity.authenticator.authenticate(apiKey) : bearer ? identity.bearer.authenticate(bearer) : null),
+  };
+}
+
+export async function createAccessLayer(env: AllInOneEnv, deps: { backends: Backends; identity: IdentityService; logger: Logger }): Promise<AccessLayer> {
+  const { backends, identity, logger } = deps;
+  const requests = await createRateLimiter(env, { name: 'requests', points: env.RATE_LIMIT_POINTS, durationSeconds: env.RATE_LIMIT_DURATION_SECONDS });
+  const failures = await createRateLimiter(env, { name: 'auth-failures', points: env.AUTH_FAILURE_POINTS, durationSeconds: env.AUTH_FAILURE_WINDOW_SECONDS });
+  // Audit events are never dropped: while the stream refuses them they wait in the spool.
+  const publisher = new BufferedPublisher<AuditEventRecord>(backends.stream!, TOPICS.audit, { logger, ...(backends.spool ? { spool: backends.spool } : {}) });
+  const audit = auditReads(publisher, env.AUDIT_READS);
+  const auth = limitedAuthenticator(identityAuthenticator(identity), { requests, failures, logger });
+  const oauth = createOAuthServer({
+    documents: backends.documents!,
+    repo: identity.repo,
+    settings: {
+      clientId: env.OAUTH_CLIENT_ID,
+      redirectUris: env.OAUTH_REDIRECT_URIS,
+      accessTokenSeconds: env.OAUTH_ACCESS_TOKEN_SECONDS,
+      audience: env.OAUTH_AUDIENCE,
+    },
+    bearer: identity.bearer,
+    logger,
+    loginLimiter: failures,
+    audit,
+  });
+  const watcher = watchRevocations(identity.repo, (hash) => identity.cache.del(principalCacheKey(hash)).catch(() => undefined), {
+    intervalMs: env.REVOCATION_POLL_MS,
+  });
+  return {
+    auth,
+    audit,
+    auditPublisher: publisher,
+    oauth,
+    start: (baseUrl) => oauth.start(env.OAUTH_ISSUER ?? baseUrl),
+    async close() {
+      await watcher.close();
+      await oauth.close();
+      await publisher.close();
+      await requests.close();
+      await failures.close();
+    },
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * The six subgraphs in one process, wired to each other in-process: where a distributed subgraph
+ * asks another over HTTP (a port's HTTP adapter), here the other's repository or runtime answers,
+ * always scoped to the caller's account. Also the work the subgraphs' own roles do when distributed:
+ * webhook delivery (identity/src/webhooks.main.ts) and jobs (imports, exports, report exports).
+ */
+import { join, resolve } from 'node:path';
+import {
+  isAppError,
+  JobFiles,
+  jobFileSettingsFrom,
+  JobRunner,
+  jobSettingsFrom,
+  type InternalTokens,
+  type Logger,
+  type PushEvents,
+  type Subgraph,
+} from '@pylon/kit';
+import type { Backends } from '@pylon/composition/backends';
+import { createAnalyticsSubgraph, registerReportExportJob, type ReportDirectory } from '@pylon/analytics';
+import { createContentSubgraph, playerContent } from '@pylon/content';
+import { contentSettings } from '@pylon/content/config';
+import { createDataTablesSubgraph, playerRows } from '@pylon/datatables';
+import { cachedMediaDirectory, createDevicesSubgraph, type ManifestSource } from '@pylon/devices';
+import { devicesOptions } from '@pylon/devices/config';
+import { createIdentitySubgraph } from '@pylon/identity';
+import { retryPolicyFrom } from '@pylon/identity/webhooks.config';
+import { startDeliveryWorker } from '@pylon/identity/workers/webhook-delivery.worker';
+import { createSchedulingSubgraph, manifestVersion, playerManifest, watchChanges, type SchedulingRuntime } from '@pylon/scheduling';
+import type { AllInOneEnv } from '../all-in-one.config.js';
+import { absoluteUrls } from './manifest-urls.js';
+
+export interface SubgraphWiring {
+  backends: Backends;
+  tokens: InternalTokens;
+  /** Signs media file links and job result links. */
+  internalSecret: string;
+  logger: Logger;
+  /** The push-event producer every subgraph records into, when the stream has one. */
+  pushEvents: { pushEvents?: PushEvents };
+  /** Where players fetch files (manifest links are made absolute against it). */
+  publicBase: () => string;
+}
+
+export type InProcessSubgraphs = Awaited<ReturnType<typeof createInProcessSubgraphs>>;
+
+export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiring) {
+  const { backends, tokens, logger, pushEvents } = w;
+  const documents = backends.documents!;
+  const cache = backends.cache!;
+  // Devices is built before the subgraphs it asks (manifests, data-table rows, media names): they answer once started.
+  const late: {
+    scheduling?: SchedulingRuntime;
+    content?: ReturnType<typeof createContentSubgraph>;
+    datatables?: ReturnType<typeof createDataTablesSubgraph>;
+  } = {};
+  const started = <T>(name: string, v: T | undefined): T => {
+    if (!v) throw new Error(`${name} is not started yet`);
+    return v;
+  };
+  // Player manifests: the devices service authenticates the key, scheduling resolves.
+  const manifests: ManifestSource = {
+    manifest: async (d) => {
+      const a = await playerManifest(started('scheduling', late.scheduling), d);
+      return a ? { body: absoluteUrls({ ...a.manifest }, w.publicBase()), etag: a.etag } : null;
+    },
+    version: (d) => manifestVersion(started('scheduling', late.scheduling), d),
+  };
+
+  const identity = createIdentitySubgraph({
+    documents,
+    cache,
+    tokens,
+    principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS,
+    ...pushEvents,
+    // Webhook filters name devices and groups of the caller's account: the devices repository answers.
+    webhookDevices: {
+      existingDevices: async (accountId, ids) => new Set((await devices.repo.findByIds(accountId, ids)).map((d) => d.id)),
+      groupExists: (accountId, groupId) =>
+        devices.repo.groupTree.getGroup(accountId, groupId).then(
+          () => true,
+          (e: unknown) => {
+            if (isAppError(e) && e.code === 'NOT_FOUND') return false;
+            throw e;
+          },
+        ),
+    },
+  });
+  // Webhook delivery (its own role when distributed: identity/src/webhooks.main.ts).
+  const webhookWorker = await startDeliveryWorker({
+    stream: backends.stream!,
+    repo: identity.webhooks,
+    logger,
+    allowList: env.WEBHOOK_ALLOW_LIST,
+    policy: retryPolicyFrom(env),
+    pollMs: env.WEBHOOK_POLL_MS,
+    endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
+    ...pushEvents,
+  });
+  const devices = createDevicesSubgraph({
+    documents,
+    tokens,
+    organizations: { belongsTo: async (caller, orgId) => (await identity.repo.findOrganization(caller.accountId, orgId)) !== null },
+    ...devicesOptions(env),
+    blobs: backends.blobs!,
+    pubsub: backends.pubsub!,
+    cache,
+    stream: backends.stream!,
+    ...(backends.spool ? { spool: backends.spool } : {}),
+    manifests,
+    // Menu-board rows for the web player: datatables' runtime, as the device's account.
+    dataTables: { rows: async (device, tableId) => playerRows(started('datatables', late.datatables).runtime, device, tableId) },
+    // Play logs keep the media file's name: content's repository, scoped to the device's account.
+    media: cachedMediaDirectory({
+      names: async (accountId, ids) =>
+        new Map([...(await started('content', late.content).repo.media.findByIds(accountId, ids))].map(([id, m]) => [id, m.name])),
+    }),
+    logger,
+    ...pushEvents,
+  });
+  const content = createContentSubgraph({
+    documents,
+    tokens,
+    blobs: backends.blobs!,
+    urlSecret: w.internalSecret,
+    settings: contentSettings(env),
+    logger,
+    pubsub: backends.pubsub!,
+    ...pushEvents,
+  });
+  late.content = content;
+  // Heavy work (large imports, large and asked-for exports) runs as jobs, their state in the documents
+  // store (kit jobs.ts); the files exports make go to the blob store, downloaded through signed links.
+  const jobFiles = new JobFiles(backends.blobs!, documents, w.internalSecret, jobFileSettingsFrom(env), logger);
+  const jobs = new JobRunner(documents, jobSettingsFrom(env), logger, jobFiles);
+  const datatables = createDataTablesSubgraph({ documents, tokens, cache, logger, jobs, maxTableRows: env.DATATABLE_MAX_ROWS, ...pushEvents });
+  late.datatables = datatables;
+  const scheduling = createSchedulingSubgraph({
+    documents,
+    tokens,
+    cache,
+    pubsub: backends.pubsub!,
+    logger,
+    ...pushEvents,
+    devices: {
+      devices: async (caller, ids) =>
+        new Map((await devices.repo.findByIds(caller.accountId, ids)).map((d) => [d.id, { id: d.id, timezone: d.timezone ?? null }])),
+    },
+    content: {
+      existing: async (caller, kind, ids) =>
+        new Set((await content.repo[kind === 'playlist' ? 'playlists' : 'templates'].findByIds(caller.accountId, ids)).keys()),
+      playerContent: (caller, refs) => playerContent(content.runtime, caller.accountId, refs),
+    },
+    accounts: {
+      timeZone: async (caller) => (await identity.repo.getAccount(caller.accountId)).timezone,
+      hasOrganization: async (caller, orgId) => (await identity.repo.findOrganization(caller.accountId, orgId)) !== null,
+    },
+  });
+  late.scheduling = scheduling.runtime;
+  // Content and device changes reach scheduling through the pub/sub port (Redis with CACHE_DRIVER=redis).
+  const unwatch = await watchChanges(scheduling.runtime, backends.pubsub!);
+  // Device and media names (and whether ids are the caller's) for analytics records and reports.
+  const directory: ReportDirectory = {
+    devices: async (caller, ids) => new Map((await devices.repo.findByIds(caller.accountId, ids)).map((d) => [d.id, d.name])),
+    media: async (caller, ids) => new Map([...(await content.repo.media.findByIds(caller.accountId, ids))].map(([id, m]) => [id, m.name])),
+  };
+  const subgraphs: Record<string, Subgraph> = {
+    identity,
+    devices,
+    content,
+    scheduling,
+    datatables,
+    analytics: createAnalyticsSubgraph({ analytics: backends.analytics!, tokens, directory }),
+  };
+  // Large or asked-for report exports run as jobs like large data-table exports (their own kind).
+  registerReportExportJob(jobs, { analytics: backends.analytics!, directory, logger });
+  return {
+    identity,
+    devices,
+    content,
+    datatables,
+    scheduling,
+    subgraphs,
+    directory,
+    jobs,
+    webhookWorker,
+    unwatch,
+    /** Where jobs keep files in flight (large imports). */
+    jobsDir: join(resolve(env.SIGNAGE_DATA_DIR), 'jobs'),
+  };
+}

@@ -1,0 +1,22 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+
+export const listen = (app: Express, port: number, host: string) =>
+  new Promise<Server>((resolve, reject) => {
+    const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
+  });
+
+/** The base URL a listening server answers at (a wildcard address answers as localhost). */
+export function urlOf(s: Server): string {
+  const a = s.address() as AddressInfo;
+  const host = a.address === '0.0.0.0' || a.address === '::' ? 'localhost' : a.address.includes(':') ? `[${a.address}]` : a.address;
+  return `http://${host}:${a.port}`;
+}
+
+/** Stops accepting, closes idle keep-alive connections, resolves when the last request ended. */
+export const closeServer = (s: Server) =>
+  new Promise<void>((r) => {
+    s.close(() => r());
+    s.closeIdleConnections();
+  });

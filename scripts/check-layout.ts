@@ -1,0 +1,98 @@
+/**
+ * `npm test`'s layout check: every subgraph's src/ has the same skeleton, and the README's table
+ * "Inside a subgraph" documents exactly that skeleton (names here, what each holds there).
+ *   tsx scripts/check-layout.ts          prints each drift and exits 1, else one line and 0
+ * A new top-level folder or file in a subgraph fails until it is moved into the skeleton, or the
+ * skeleton (SKELETON below and the README table) changes for every subgraph at once.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const SUBGRAPHS = ['devices', 'content', 'scheduling', 'datatables', 'analytics', 'identity'] as const;
+
+interface Entry {
+  /** As the README writes it: `domain/` a folder, `<role>.main.ts` any file of that shape. */
+  name: string;
+  /** Every subgraph has it (otherwise: where the subgraph needs one). */
+  required: boolean;
+}
+
+/** The top-level entries of services/<subgraph>/src, in the README's order. */
+export const SKELETON: readonly Entry[] = [
+  { name: 'index.ts', required: true },
+  { name: 'app.ts', required: true },
+  { name: 'main.ts', required: true },
+  { name: 'config.ts', required: true },
+  { name: 'runtime.ts', required: false },
+  { name: '<role>.main.ts', required: false },
+  { name: '<role>.config.ts', required: false },
+  { name: '<name>.cli.ts', required: false },
+  { name: 'domain/', required: true },
+  { name: 'use-cases/', required: true },
+  { name: 'repositories/', required: true },
+  { name: 'graphql/', required: true },
+  { name: 'http/', required: true },
+  { name: 'ports/', required: false },
+  { name: 'adapters/', required: false },
+  { name: 'workers/', required: false },
+];
+
+const matches = (entry: Entry, name: string, isDir: boolean): boolean => {
+  if (entry.name.endsWith('/')) return isDir && name === entry.name.slice(0, -1);
+  if (isDir) return false;
+  const m = /^<\w+>(\..+)$/.exec(entry.name);
+  return m ? name.endsWith(m[1]!) && name.length > m[1]!.length && !SKELETON.some((e) => e.name === name) : name === entry.name;
+};
+
+/** Every way the subgraphs under `root` drift from the skeleton (empty when none). */
+export function layoutProblems(root: string): string[] {
+  const problems: string[] = [];
+  for (const sg of SUBGRAPHS) {
+    const src = join(root, 'services', sg, 'src');
+    if (!existsSync(src)) {
+      problems.push(`services/${sg}/src is missing`);
+      continue;
+    }
+    const entries = readdirSync(src, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+    for (const e of entries) {
+      if (!SKELETON.some((s) => matches(s, e.name, e.isDirectory())))
+        problems.push(
+          `services/${sg}/src/${e.name}${e.isDirectory() ? '/' : ''} is not in the subgraph skeleton (README "Inside a subgraph"): move it into one of ${SKELETON.map((s) => s.name).join(', ')}`,
+        );
+    }
+    for (const s of SKELETON.filter((x) => x.required)) {
+      if (!entries.some((e) => matches(s, e.name, e.isDirectory()))) problems.push(`services/${sg}/src/${s.name} is missing (every subgraph has one)`);
+    }
+  }
+  return problems;
+}
+
+/** The first-column names of the README's "Inside a subgraph" table. */
+export function readmeSkeleton(readme: string): string[] {
+  const at = readme.indexOf('\n### Inside a subgraph\n');
+  if (at < 0) return [];
+  const rows: string[] = [];
+  for (const line of readme.slice(at).split('\n').slice(2)) {
+    if (line.startsWith('#')) break;
+    const m = /^\| `([^`]+)`/.exec(line);
+    if (m) rows.push(m[1]!);
+  }
+  return rows;
+}
+
+export function readmeProblems(readme: string): string[] {
+  const documented = readmeSkeleton(readme);
+  const names = SKELETON.map((s) => s.name);
+  return documented.join('\n') === names.join('\n')
+    ? []
+    : [`README.md "Inside a subgraph" lists ${documented.join(', ') || 'nothing'}; the skeleton (scripts/check-layout.ts) is ${names.join(', ')}`];
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+  const problems = [...layoutProblems(root), ...readmeProblems(readFileSync(join(root, 'README.md'), 'utf8'))];
+  for (const p of problems) process.stderr.write(`${p}\n`);
+  if (problems.length) process.exit(1);
+  process.stdout.write(`${SUBGRAPHS.length} subgraphs follow the skeleton of ${SKELETON.length} entries\n`);
+}

@@ -1,0 +1,173 @@
+/**
+ * Audience reads from the impressions table: the detections themselves, demographics per device
+ * and period, and the heat map. Sensors report gender and age range in their own spellings
+ * ("female", "F", "25-34"); AUDIENCE_SPELLINGS maps them onto the interface's enums.
+ */
+import type { AnalyticsStore } from '@pylon/kit';
+import type { AnalyticsQuery, SeriesQuery } from '../domain/analytics-query.js';
+import { grainsOf, planSource, ROLLUPS, type Source } from '../domain/rollup-plan.js';
+import { fillSeries, groupsOf } from '../domain/series.js';
+import type { AnalyticsAgeRange, AnalyticsGender, AudienceMetric, HeatMapPoint, Impression } from '../graphql/resolvers.generated.js';
+import { isoOf, isoSql, limitClause, periodExpr, scope } from './sql/scope.sql.js';
+
+const GENDERS: Record<string, AnalyticsGender> = { male: 'MALE', m: 'MALE', female: 'FEMALE', f: 'FEMALE' };
+const AGES: Record<AnalyticsAgeRange, string[]> = {
+  UNDER18: ['under18', 'under 18', '<18', '0-17', 'age_under18'],
+  AGE18TO24: ['age18to24', '18-24', '18to24'],
+  AGE25TO34: ['age25to34', '25-34', '25to34'],
+  AGE35TO44: ['age35to44', '35-44', '35to44'],
+  AGE45TO54: ['age45to54', '45-54', '45to54'],
+  AGE55TO64: ['age55to64', '55-64', '55to64'],
+  AGE65TO74: ['age65to74', '65-74', '65to74'],
+  AGEOVER74: ['ageover74', 'over74', '75+', '>74', 'over 74'],
+};
+const AGE_FROM = Object.values(AGES).flat();
+const AGE_TO = Object.entries(AGES).flatMap(([k, v]) => v.map(() => k));
+/** Bound parameters used by the two expressions below. */
+const SPELLING_PARAMS = { gFrom: Object.keys(GENDERS), gTo: Object.values(GENDERS), aFrom: AGE_FROM, aTo: AGE_TO };
+const GENDER_SQL = "transform(lower(trim(gender)), {gFrom:Array(String)}, {gTo:Array(String)}, 'UNKNOWN')";
+const AGE_SQL = "transform(lower(trim(age_range)), {aFrom:Array(String)}, {aTo:Array(String)}, '')";
+const IMPRESSION_COLUMNS = { device: 'device_id', file: 'file_id' };
+
+interface ImpressionRow {
+  id: string;
+  ts: string;
+  device_id: string;
+  file_id: string;
+  sensor: string;
+  dwell_time: number;
+  g: AnalyticsGender;
+  a: string;
+  visitor_id: string;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export async function selectImpressions(store: AnalyticsStore, q: AnalyticsQuery, only: { genders: string[]; ageRanges: string[] }): Promise<Impression[]> {
+  const { where, params } = scope(q, IMPRESSION_COLUMNS);
+  const extra = [
+    only.genders.length ? `has({genders:Array(String)}, ${GENDER_SQL})` : '',
+    only.ageRanges.length ? `has({ages:Array(String)}, ${AGE_SQL})` : '',
+  ].filter(Boolean);
+  const rows = await store.query<ImpressionRow>(
+    `SELECT id, ${isoSql('timestamp')} AS ts, device_id, file_id, sensor, dwell_time, ${GENDER_SQL} AS g, ${AGE_SQL} AS a, visitor_id, latitude, longitude
+FROM impressions FINAL
+WHERE ${[where, ...extra].join('\n  AND ')}
+ORDER BY timestamp, device_id, id
+${limitClause(q.limit)}`,
+    { ...params, ...SPELLING_PARAMS, genders: only.genders, ages: only.ageRanges },
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    timestamp: r.ts,
+    deviceId: r.device_id,
+    fileId: r.file_id || null,
+    sensor: r.sensor || null,
+    dwellTime: Number(r.dwell_time),
+    gender: r.g,
+    ageRange: (r.a || null) as AnalyticsAgeRange | null,
+    visitorId: r.visitor_id || null,
+    latitude: r.latitude,
+    longitude: r.longitude,
+  }));
+}
+
+const AGE_FIELDS: Record<AnalyticsAgeRange, keyof AudienceMetric> = {
+  UNDER18: 'ageUnder18',
+  AGE18TO24: 'age18To24',
+  AGE25TO34: 'age25To34',
+  AGE35TO44: 'age35To44',
+  AGE45TO54: 'age45To54',
+  AGE55TO64: 'age55To64',
+  AGE65TO74: 'age65To74',
+  AGEOVER74: 'ageOver74',
+};
+
+type AudienceRow = { device_id: string; p: number; total: number; visitors: number; dwell: number; male: number; female: number } & Record<string, number>;
+
+/**
+ * Demographics per device and period; every period present for each device with impressions.
+ * `source`: the raw impressions or an audience rollup (default: what the planner chooses). The
+ * rollups keep the sensors' spellings, so both read through the same GENDER_SQL / AGE_SQL.
+ */
+export async function selectAudienceMetrics(
+  store: AnalyticsStore,
+  q: SeriesQuery,
+  includeDwellTime: boolean,
+  source: Source = planSource(q.range, q.buckets, grainsOf(ROLLUPS.audience)),
+): Promise<AudienceMetric[]> {
+  const rollup = source === 'HOUR' || source === 'DAY' ? ROLLUPS.audience[source] : null;
+  const { where, params } = scope(q, rollup ? { ...IMPRESSION_COLUMNS, time: 'period' } : IMPRESSION_COLUMNS);
+  // Impressions per bucket: 1 per raw row, the bucket's sum in a rollup.
+  const n = rollup ? 'impressions' : '1';
+  const ages = Object.keys(AGE_FIELDS)
+    .map((k) => `sumIf(${n}, ${AGE_SQL} = '${k}') AS ${k}`)
+    .join(', ');
+  const rows = await store.query<AudienceRow>(
+    rollup
+      ? `SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, sum(impressions) AS total,
+  uniqExactIfMerge(visitors) AS visitors, sum(dwell_sum) / sum(impressions) AS dwell,
+  sumIf(impressions, ${GENDER_SQL} = 'MALE') AS male, sumIf(impressions, ${GENDER_SQL} = 'FEMALE') AS female, ${ages}
+FROM ${rollup}
+WHERE ${where}
+GROUP BY device_id, p`
+      : `SELECT device_id, ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p, count() AS total,
+  uniqExactIf(visitor_id, visitor_id != '') AS visitors, avg(dwell_time) AS dwell,
+  countIf(${GENDER_SQL} = 'MALE') AS male, countIf(${GENDER_SQL} = 'FEMALE') AS female, ${ages}
+FROM impressions FINAL
+WHERE ${where}
+GROUP BY device_id, p`,
+    { ...params, ...SPELLING_PARAMS, tz: q.timeZone },
+  );
+  const series = fillSeries(
+    q.buckets,
+    groupsOf(rows, (r) => r.device_id),
+    rows,
+    (r) => ({ group: r.device_id, periodMs: Number(r.p) * 1000 }),
+    (deviceId, b, r): AudienceMetric => {
+      const n = (v: number | undefined) => (r ? Number(v) : 0);
+      const m: AudienceMetric = {
+        deviceId,
+        periodStart: isoOf(b.start),
+        periodEnd: isoOf(b.end),
+        totalImpressions: n(r?.total),
+        uniqueVisitors: n(r?.visitors),
+        avgDwellTime: includeDwellTime ? n(r?.dwell) : null,
+        maleCount: n(r?.male),
+        femaleCount: n(r?.female),
+        unknownGenderCount: n(r?.total) - n(r?.male) - n(r?.female),
+        ageUnder18: 0,
+        age18To24: 0,
+        age25To34: 0,
+        age35To44: 0,
+        age45To54: 0,
+        age55To64: 0,
+        age65To74: 0,
+        ageOver74: 0,
+      };
+      for (const [k, field] of Object.entries(AGE_FIELDS)) (m as Record<string, unknown>)[field] = n(r?.[k]);
+      return m;
+    },
+    q.limit,
+  );
+  return series;
+}
+
+export const PRECISION = { default: 3, max: 6 } as const;
+
+/** Rows of `table` with coordinates, counted per rounded coordinate, heaviest first. */
+export async function selectHeatMap(store: AnalyticsStore, table: 'impressions' | 'event_logs', q: AnalyticsQuery, precision: number): Promise<HeatMapPoint[]> {
+  const cols = table === 'impressions' ? IMPRESSION_COLUMNS : { device: 'device_id', event: 'event_name' };
+  const { where, params } = scope(q, cols);
+  if (!Number.isInteger(precision) || precision < 0 || precision > PRECISION.max) throw new Error(`heat map precision out of range: ${precision}`);
+  const rows = await store.query<{ lat: number; lon: number; w: number }>(
+    `SELECT round(assumeNotNull(latitude), ${precision}) AS lat, round(assumeNotNull(longitude), ${precision}) AS lon, count() AS w
+FROM ${table} FINAL
+WHERE ${where} AND latitude IS NOT NULL AND longitude IS NOT NULL
+GROUP BY lat, lon
+ORDER BY w DESC, lat, lon
+${limitClause(q.limit)}`,
+    params,
+  );
+  return rows.map((r) => ({ latitude: Number(r.lat), longitude: Number(r.lon), weight: Number(r.w) }));
+}

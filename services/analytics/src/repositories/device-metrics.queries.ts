@@ -1,0 +1,78 @@
+/**
+ * Device health per device and period from ping_logs. Uptime: a device is up in a minute in which
+ * it pinged; uptimePercentage = such minutes / the minutes of the period that lie inside the
+ * queried range. An alert is a ping at or above HEALTH_ALERT_PERCENT of CPU, memory or disk (the
+ * hourly rollup in 003_rollups.sql counts with the same 90).
+ */
+import type { AnalyticsStore } from '@pylon/kit';
+import type { SeriesQuery } from '../domain/analytics-query.js';
+import { grainsOf, planSource, ROLLUPS, type Source } from '../domain/rollup-plan.js';
+import { fillSeries, groupsOf } from '../domain/series.js';
+import type { DeviceMetric } from '../graphql/resolvers.generated.js';
+import { isoOf, periodExpr, scope } from './sql/scope.sql.js';
+
+export const HEALTH_ALERT_PERCENT = 90;
+const MINUTE = 60_000;
+
+interface Row {
+  device_id: string;
+  p: number;
+  avg_cpu: number;
+  max_cpu: number;
+  avg_mem: number;
+  max_mem: number;
+  up: number;
+  alerts: number;
+}
+
+/** `source`: raw ping logs or the hourly rollup (default: what the planner chooses for the range). */
+export async function selectDeviceMetrics(
+  store: AnalyticsStore,
+  q: SeriesQuery,
+  source: Source = planSource(q.range, q.buckets, grainsOf(ROLLUPS.pings)),
+): Promise<DeviceMetric[]> {
+  const raw = source !== 'HOUR';
+  const { where, params } = scope(q, raw ? { device: 'device_id' } : { device: 'device_id', time: 'period' });
+  const rows = await store.query<Row>(
+    raw
+      ? `SELECT device_id, ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p,
+  avg(cpu_usage) AS avg_cpu, max(cpu_usage) AS max_cpu, avg(memory_usage) AS avg_mem, max(memory_usage) AS max_mem,
+  uniqExact(toStartOfMinute(timestamp)) AS up,
+  countIf(greatest(cpu_usage, memory_usage, disk_usage) >= {alertAt:Float64}) AS alerts
+FROM ping_logs FINAL
+WHERE ${where}
+GROUP BY device_id, p`
+      : `SELECT device_id, ${periodExpr(q.interval, 'period')} AS p,
+  sum(cpu_sum) / sum(pings) AS avg_cpu, max(cpu_max) AS max_cpu, sum(mem_sum) / sum(pings) AS avg_mem, max(mem_max) AS max_mem,
+  uniqExactMerge(up_minutes) AS up, sum(alerts) AS alerts
+FROM ${ROLLUPS.pings.HOUR}
+WHERE ${where}
+GROUP BY device_id, p`,
+    { ...params, tz: q.timeZone, alertAt: HEALTH_ALERT_PERCENT },
+  );
+  const from = q.range.from.getTime(),
+    to = q.range.to.getTime();
+  const series = fillSeries(
+    q.buckets,
+    groupsOf(rows, (r) => r.device_id),
+    rows,
+    (r) => ({ group: r.device_id, periodMs: Number(r.p) * 1000 }),
+    (deviceId, b, r): DeviceMetric => {
+      // Minutes of the period inside the range (a partial minute counts: a ping in it is uptime).
+      const minutes = Math.ceil((Math.min(b.end, to) - Math.floor(Math.max(b.start, from) / MINUTE) * MINUTE) / MINUTE);
+      return {
+        deviceId,
+        periodStart: isoOf(b.start),
+        periodEnd: isoOf(b.end),
+        avgCpuUsage: r ? Number(r.avg_cpu) : 0,
+        maxCpuUsage: r ? Number(r.max_cpu) : 0,
+        avgMemoryUsage: r ? Number(r.avg_mem) : 0,
+        maxMemoryUsage: r ? Number(r.max_mem) : 0,
+        uptimePercentage: r && minutes > 0 ? Math.min(100, (100 * Number(r.up)) / minutes) : 0,
+        alertCount: r ? Number(r.alerts) : 0,
+      };
+    },
+    q.limit,
+  );
+  return series;
+}

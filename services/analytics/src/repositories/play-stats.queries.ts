@@ -1,0 +1,133 @@
+/**
+ * Play statistics from play_logs (kit/migrations/analytics/001_telemetry.sql): per file, per
+ * device, per device and file, and per period. A file's name is the one it had at its latest play
+ * in the range, so statistics keep naming files that were deleted since.
+ */
+import type { AnalyticsStore } from '@pylon/kit';
+import type { AnalyticsQuery, SeriesQuery } from '../domain/analytics-query.js';
+import { grainsOf, planSource, ROLLUPS, type Source } from '../domain/rollup-plan.js';
+import { fillSeries, groupsOf } from '../domain/series.js';
+import type { DeviceMediaPlayStat, DevicePlayStat, MediaPlayStat, PlayStatByTime } from '../graphql/resolvers.generated.js';
+import { isoOf, isoSql, limitClause, periodExpr, scope } from './sql/scope.sql.js';
+
+const PLAY_COLUMNS = { device: 'device_id', file: 'file_id' };
+
+interface TotalsRow {
+  plays: number;
+  dur: number;
+  first: string;
+  last: string;
+}
+const TOTALS = `count() AS plays, sum(duration) AS dur, ${isoSql('min(timestamp)')} AS first, ${isoSql('max(timestamp)')} AS last`;
+const totals = (r: TotalsRow) => ({
+  totalPlays: Number(r.plays),
+  totalDuration: Number(r.dur),
+  avgDuration: Number(r.plays) ? Number(r.dur) / Number(r.plays) : 0,
+  firstPlayed: r.first,
+  lastPlayed: r.last,
+});
+
+export async function selectMediaPlayStats(store: AnalyticsStore, q: AnalyticsQuery): Promise<MediaPlayStat[]> {
+  const { where, params } = scope(q, PLAY_COLUMNS);
+  const rows = await store.query<TotalsRow & { file_id: string; name: string; devices: number }>(
+    `SELECT file_id, argMax(file_name, (timestamp, file_name)) AS name, uniqExact(device_id) AS devices, ${TOTALS}
+FROM play_logs FINAL
+WHERE ${where} AND file_id != ''
+GROUP BY file_id
+ORDER BY plays DESC, file_id
+${limitClause(q.limit)}`,
+    params,
+  );
+  return rows.map((r) => ({ fileId: r.file_id, fileName: r.name || null, deviceCount: Number(r.devices), ...totals(r) }));
+}
+
+export async function selectDevicePlayStats(store: AnalyticsStore, q: AnalyticsQuery): Promise<DevicePlayStat[]> {
+  const { where, params } = scope(q, PLAY_COLUMNS);
+  const rows = await store.query<TotalsRow & { device_id: string; files: number }>(
+    `SELECT device_id, uniqExactIf(file_id, file_id != '') AS files, ${TOTALS}
+FROM play_logs FINAL
+WHERE ${where}
+GROUP BY device_id
+ORDER BY plays DESC, device_id
+${limitClause(q.limit)}`,
+    params,
+  );
+  return rows.map((r) => ({ deviceId: r.device_id, fileCount: Number(r.files), ...totals(r) }));
+}
+
+export async function selectDeviceMediaPlayStats(store: AnalyticsStore, q: AnalyticsQuery): Promise<DeviceMediaPlayStat[]> {
+  const { where, params } = scope(q, PLAY_COLUMNS);
+  const rows = await store.query<TotalsRow & { device_id: string; file_id: string; name: string }>(
+    `SELECT device_id, file_id, argMax(file_name, (timestamp, file_name)) AS name, ${TOTALS}
+FROM play_logs FINAL
+WHERE ${where} AND file_id != ''
+GROUP BY device_id, file_id
+ORDER BY device_id, plays DESC, file_id
+${limitClause(q.limit)}`,
+    params,
+  );
+  return rows.map((r) => ({ deviceId: r.device_id, fileId: r.file_id, fileName: r.name || null, ...totals(r) }));
+}
+
+interface PeriodRow {
+  p: number;
+  file_id: string;
+  name: string;
+  plays: number;
+  dur: number;
+}
+
+/**
+ * Plays per period (and per file with groupByFile); every period present, empty ones as zeros.
+ * `source`: raw play logs or a rollup (default: what the planner chooses for the range).
+ */
+export async function selectPlayStatsByTime(
+  store: AnalyticsStore,
+  q: SeriesQuery,
+  groupByFile: boolean,
+  source: Source = planSource(q.range, q.buckets, grainsOf(ROLLUPS.plays)),
+): Promise<PlayStatByTime[]> {
+  const raw = source === 'RAW';
+  const { where, params } = scope(q, raw ? PLAY_COLUMNS : { ...PLAY_COLUMNS, time: 'period' });
+  const file = !groupByFile
+    ? "'' AS file_id, '' AS name"
+    : raw
+      ? 'file_id, argMax(file_name, (timestamp, file_name)) AS name'
+      : 'file_id, argMaxMerge(file_name) AS name';
+  const rows = await store.query<PeriodRow>(
+    raw
+      ? `SELECT ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p, ${file}, count() AS plays, sum(duration) AS dur
+FROM play_logs FINAL
+WHERE ${where}
+GROUP BY p${groupByFile ? ', file_id' : ''}`
+      : `SELECT ${periodExpr(q.interval, 'period')} AS p, ${file}, sum(plays) AS plays, sum(duration) AS dur
+FROM ${ROLLUPS.plays[source]}
+WHERE ${where}
+GROUP BY p${groupByFile ? ', file_id' : ''}`,
+    { ...params, tz: q.timeZone },
+  );
+  // The name of each file's latest period: the name it had last.
+  const names = new Map([...rows].sort((a, b) => Number(a.p) - Number(b.p)).map((r) => [r.file_id, r.name]));
+  const groups = groupByFile ? groupsOf(rows, (r) => r.file_id) : [''];
+  const series = fillSeries(
+    q.buckets,
+    groups,
+    rows,
+    (r) => ({ group: r.file_id, periodMs: Number(r.p) * 1000 }),
+    (fileId, b, r): PlayStatByTime => {
+      const plays = r ? Number(r.plays) : 0,
+        dur = r ? Number(r.dur) : 0;
+      return {
+        fileId: groupByFile ? fileId : null,
+        fileName: groupByFile ? names.get(fileId) || null : null,
+        periodStart: isoOf(b.start),
+        periodEnd: isoOf(b.end),
+        totalPlays: plays,
+        totalDuration: dur,
+        avgDuration: plays ? dur / plays : 0,
+      };
+    },
+    q.limit,
+  );
+  return series;
+}

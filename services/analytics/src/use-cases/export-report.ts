@@ -1,0 +1,143 @@
+/**
+ * POST /report/export: checks the request, the policy and every id before a byte is written, then
+ * streams the rows from the analytics store through the tally into the chosen writer. Memory is
+ * bounded by one chunk of rows (the store reads the next one only when the writer has drained),
+ * so a year of plays streams like a day. The work is one function of (deps, caller, request) with
+ * no HTTP in it, so it can move into a background job that writes to object storage unchanged.
+ */
+import type { Writable } from 'node:stream';
+import { AppError, guardHandler, type AnalyticsStore, type Logger, type Principal } from '@pylon/kit';
+import { parseExportRequest } from '../domain/reports/export-request.js';
+import type { ReportDirectory } from '../ports/report-directory.js';
+import { ReportTally, type ReportBatch } from '../domain/reports/report-rows.js';
+import type { ReportDefinition, ReportFormat, ReportRequest } from '../domain/reports/report.js';
+import { scope } from '../domain/reports/definitions/scope.js';
+import { writeCsv } from '../adapters/report-writers/csv.writer.js';
+import type { ReportDocument, ReportWriter } from '../adapters/report-writers/document.js';
+import { writePdf } from '../adapters/report-writers/pdf.writer.js';
+import { writeXlsx } from '../adapters/report-writers/xlsx.writer.js';
+
+export interface ReportsDeps {
+  analytics: AnalyticsStore;
+  directory: ReportDirectory;
+  now?: () => Date;
+  logger?: Logger;
+}
+
+/** Devices whose names one report looks up; further devices are shown by id. */
+const MAX_NAMED_DEVICES = 10_000;
+
+const FILES: Record<ReportFormat, { ext: string; contentType: string; writer: ReportWriter }> = {
+  CSV: { ext: 'csv', contentType: 'text/csv; charset=utf-8', writer: writeCsv },
+  EXCEL: { ext: 'xlsx', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', writer: writeXlsx },
+  PDF: { ext: 'pdf', contentType: 'application/pdf', writer: writePdf },
+};
+
+export interface ReportFile {
+  filename: string;
+  contentType: string;
+  /** The file's extension (csv, xlsx, pdf). */
+  ext: string;
+  /**
+   * Streams the file into `out`; rejects when the store fails or the client goes away. `progress`
+   * is awaited after each chunk with the rows read so far (a report job reports there).
+   */
+  write(out: Writable, o?: { progress?: (rowsDone: number) => Promise<void> }): Promise<void>;
+  /**
+   * The source records in the report's scope (one count over the raw table, no sorting): at most
+   * the file's rows for aggregating reports, exactly them for one-row-per-record ones (proof of
+   * play). Decides whether an export runs as a job.
+   */
+  estimateRows(): Promise<number>;
+}
+
+/** Every device and media id must be the caller's: a foreign or unknown one is a 404 naming it. */
+async function checkIds(directory: ReportDirectory, caller: Principal, req: ReportRequest): Promise<void> {
+  for (const [field, ids, lookup] of [
+    ['device_id', req.deviceIds, directory.devices.bind(directory)],
+    ['media_id', req.mediaIds, directory.media.bind(directory)],
+  ] as const) {
+    if (ids.length === 0) continue;
+    const found = await lookup(caller, ids);
+    const i = ids.findIndex((id) => !found.has(id));
+    if (i >= 0)
+      throw new AppError('NOT_FOUND', `${field === 'device_id' ? 'device' : 'media'} '${ids[i]!.slice(0, 200)}' was not found`, { field: `${field}[${i}]` });
+  }
+}
+
+/** The names of the devices the report's rows name (distinct ids in the scope first, bounded). */
+async function deviceNames(deps: ReportsDeps, caller: Principal, report: ReportDefinition, req: ReportRequest) {
+  if (!report.deviceColumn) return { ids: [], names: [] };
+  const { where, params } = scope(req, report.filters.media ? { media: 'file_id' } : {});
+  const rows = await deps.analytics.query<{ device_id: string }>(
+    `SELECT DISTINCT device_id FROM ${report.table} WHERE ${where} LIMIT ${MAX_NAMED_DEVICES}`,
+    params,
+  );
+  const found = await deps.directory.devices(
+    caller,
+    rows.map((r) => r.device_id),
+  );
+  return { ids: [...found.keys()], names: [...found.values()] };
+}
+
+function facts(report: ReportDefinition, req: ReportRequest): [string, string][] {
+  const list = (ids: string[]) => (ids.length === 0 ? 'all' : ids.length <= 5 ? ids.join(', ') : `${ids.length}: ${ids.slice(0, 5).join(', ')}, ...`);
+  const out: [string, string][] = [['Range (UTC)', `${req.from.toISOString()} to ${req.to.toISOString()} (end excluded)`]];
+  if (report.filters.interval) out.push(['Interval', req.interval]);
+  if (report.filters.device) out.push(['Devices', list(req.deviceIds)]);
+  if (report.filters.media) out.push(['Media', list(req.mediaIds)]);
+  if (req.timeOfDay) {
+    const hms = (s: number) => new Date(s * 1000).toISOString().slice(11, 19);
+    out.push(['Daily window (UTC)', `${hms(req.timeOfDay.start)} to ${hms(req.timeOfDay.end)}`]);
+  }
+  return out;
+}
+
+export async function prepareReportExport(deps: ReportsDeps, caller: Principal, body: unknown): Promise<ReportFile> {
+  guardHandler(caller, 'exportReport');
+  const { report, request } = parseExportRequest(caller.accountId, body);
+  await checkIds(deps.directory, caller, request);
+  const names = await deviceNames(deps, caller, report, request);
+  const { sql, params } = report.sql(request, names);
+  const file = FILES[request.format];
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  return {
+    filename: `${report.id}_${day(request.from)}_${day(new Date(request.to.getTime() - 1))}.${file.ext}`,
+    contentType: file.contentType,
+    ext: file.ext,
+    async estimateRows() {
+      const { where, params: p } = scope(request, report.filters.media ? { media: 'file_id' } : {});
+      const [row] = await deps.analytics.query<{ n: string | number }>(`SELECT count() AS n FROM ${report.table} WHERE ${where}`, p);
+      return Number(row?.n ?? 0);
+    },
+    async write(out, o = {}) {
+      const tally = new ReportTally(report.columns, report.chart, request.interval);
+      const abort = new AbortController();
+      const rows = deps.analytics.queryStream<Record<string, unknown>>(sql, params, { signal: abort.signal });
+      async function* batches(): AsyncGenerator<ReportBatch> {
+        // CSV writes the lines only; XLSX and PDF read the typed cells.
+        let done = 0;
+        for await (const chunk of rows) {
+          yield tally.take(chunk, request.format !== 'CSV');
+          done += chunk.length;
+          await o.progress?.(done);
+        }
+      }
+      const doc: ReportDocument = {
+        title: report.name,
+        facts: facts(report, request),
+        generatedAt: (deps.now ?? (() => new Date()))(),
+        range: { from: request.from, to: request.to },
+        columns: report.columns,
+        chart: report.chart,
+        batches: batches(),
+        tally,
+      };
+      try {
+        await file.writer(doc, out);
+      } finally {
+        abort.abort();
+      }
+    },
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * `GET /events/stream`: the account's push events as Server-Sent Events.
+ *
+ * - Authenticated like every REST call (API key or bearer); each event is sent only when the caller
+ *   holds the policy its type names in the catalogue (`PUSH_EVENT_CATALOGUE[type].view`).
+ * - `Last-Event-ID` (header, or `last_event_id` for clients that cannot set it) resumes right after
+ *   that event from the durable log (24 h); an unknown or pruned id answers 410 so no gap goes unnoticed.
+ *   Without it the stream starts with the next event.
+ * - Filters: `types=a,b` (catalogue names), `device_id=x` (repeatable, at most 100).
+ * - A comment line every 15 s keeps proxies from closing an idle stream.
+ */
+import express, { type Request, type Response, type Router } from 'express';
+import { allows, isPushEventType, PUSH_EVENT_CATALOGUE, type Principal, type PushEvent, type PushEventType } from '@pylon/kit';
+import type { PushEventLog } from '../repositories/push-event-log.repository.js';
+
+export interface EventsStreamOptions {
+  authenticate(req: Request): Promise<Principal | null>;
+  /** How often the log is read for new entries. Default 200 ms. */
+  pollMs?: number;
+  heartbeatMs?: number;
+}
+
+const list = (v: unknown): string[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]).flatMap((x) => String(x).split(',')).filter(Boolean);
+const refuse = (res: Response, status: number, code: string, message: string, field?: string) =>
+  res.status(status).json({ error: { code, message, ...(field ? { field } : {}) } });
+
+/** The router, and `closeAll` for shutdown (open streams end at once instead of holding the server). */
+export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions): Router & { closeAll(): void } {
+  const router = express.Router();
+  const open = new Set<() => void>();
+  router.get('/events/stream', async (req, res) => {
+    let principal: Principal | null;
+    try {
+      principal = await o.authenticate(req);
+    } catch {
+      principal = null;
+    }
+    if (!principal)
+      return refuse(res, 401, 'UNAUTHENTICATED', 'authentication required: send the X-Service-ApiKey header, the api_key parameter or a bearer token');
+    const types = list(req.query.types);
+    const bad = types.find((t) => !isPushEventType(t));
+    if (bad !== undefined) return refuse(res, 400, 'BAD_USER_INPUT', `types names '${bad.slice(0, 100)}', not a catalogue event type`, 'types');
+    const devices = list(req.query.device_id);
+    if (devices.length > 100) return refuse(res, 400, 'BAD_USER_INPUT', 'at most 100 device_id values', 'device_id');
+    const readable = (Object.keys(PUSH_EVENT_CATALOGUE) as PushEventType[]).filter((t) => allows(principal, PUSH_EVENT_CATALOGUE[t].view));
+    if (readable.length === 0) return refuse(res, 403, 'FORBIDDEN', 'no event type is readable with your policies');
+    const tenant = principal.accountId;
+    const lastId = String(req.get('last-event-id') ?? req.query.last_event_id ?? '').slice(0, 100);
+    let seq: string | null;
+    if (lastId) {
+      seq = await log.seqOf(tenant, lastId);
+      if (seq === null)
+        return refuse(res, 410, 'GONE', `event '${lastId}' is not in the log (unknown, or older than 24 hours): start without Last-Event-ID`, 'Last-Event-ID');
+    } else seq = await log.head(tenant);
+
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.write(': stream open\n\n');
+    let closed = false;
+    const stop = () => {
+      closed = true;
+    };
+    open.add(stop);
+    req.on('close', stop);
+    const wanted = new Set(types.length ? types.filter((t) => readable.includes(t as PushEventType)) : readable);
+    const deviceSet = new Set(devices);
+    let lastBeat = Date.now();
+    while (!closed) {
+      const batch = await log.after(tenant, seq, 500).catch(() => []);
+      for (const entry of batch) {
+        seq = entry.seq;
+        if (!wanted.has(entry.type)) continue;
+        if (deviceSet.size && (!entry.deviceId || !deviceSet.has(entry.deviceId))) continue;
+        const e = entry.event as PushEvent;
+        res.write(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
+      }
+      if (Date.now() - lastBeat >= (o.heartbeatMs ?? 15_000)) {
+        res.write(': heartbeat\n\n');
+        lastBeat = Date.now();
+      }
+      if (batch.length < 500) await new Promise((r) => setTimeout(r, o.pollMs ?? 200));
+    }
+    open.delete(stop);
+    res.end();
+  });
+  return Object.assign(router, {
+    closeAll() {
+      for (const stop of open) stop();
+    },
+  });
+}

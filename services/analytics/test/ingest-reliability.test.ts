@@ -1,7 +1,7 @@
 /**
  * The ingest under failure, against the embedded chDB store and the durable stream: the store
  * going down mid-run (pause, back off, resume: exactly N rows), a forced redelivery of a batch that
- * was already inserted (no double count under FINAL), a batch the store keeps refusing (its bad
+ * was already inserted (stored once, rollup included; more cases in ingest-exactly-once.test.ts), a batch the store keeps refusing (its bad
  * message reaches dead_letters, the rest is stored) and its replay, readiness of a dead consumer,
  * and the lag / in / out / dead-letter metrics.
  */
@@ -35,11 +35,11 @@ beforeAll(async () => {
       if (faults.down) throw new Error('connection refused');
       return store.ping();
     },
-    async insert(table, rows) {
+    async insert(table, rows, options) {
       faults.inserts++;
       if (faults.down) throw new Error('connection refused');
       if (faults.poison && rows.some((r) => r.account_id === faults.poison)) throw new Error('Cannot parse input: expected a number');
-      await store.insert(table, rows);
+      await store.insert(table, rows, options);
       faults.rows += rows.length;
       if (faults.redeliverOnce) {
         faults.redeliverOnce = false;
@@ -96,7 +96,7 @@ test('the store goes down mid-run: the ingest pauses, backs off and resumes; exa
   await until(async () => (await count('outage')) >= 500, 30_000, 'the first rows');
   faults.down = true;
   const before = faults.inserts;
-  await publishAll(stream, 'outage', 2000); // ids 0..1999: the first 1000 are replays and collapse
+  await publishAll(stream, 'outage', 2000); // ids 0..1999: the first 1000 are replays, dropped as stored
   await new Promise((r) => setTimeout(r, 1500));
   expect(faults.inserts).toBeGreaterThan(before); // it kept trying, with backoff
   expect(faults.inserts - before).toBeLessThan(40);
@@ -107,9 +107,11 @@ test('the store goes down mid-run: the ingest pauses, backs off and resumes; exa
   await until(async () => (await count('outage')) === 2000, 30_000, '2000 distinct rows after recovery');
   expect(Number((await store.query<{ c: number }>('SELECT count() AS c FROM dead_letters'))[0]!.c)).toBe(0);
   const text = await registry.metrics();
-  // In counts deliveries (the retries during the outage too); out counts rows inserted.
+  // In counts deliveries (the retries during the outage too); out counts rows inserted, each once.
   expect(Number(/pylon_telemetry_ingest_in_total\{[^}]*topic="telemetry.pings"[^}]*\} (\d+)/.exec(text)?.[1])).toBeGreaterThanOrEqual(3000);
-  expect(text).toMatch(/pylon_telemetry_ingest_out_total\{[^}]*table="ping_logs"[^}]*\} 3000/);
+  expect(text).toMatch(/pylon_telemetry_ingest_out_total\{[^}]*table="ping_logs"[^}]*\} 2000/);
+  expect(text).toMatch(/pylon_telemetry_ingest_duplicates_total\{[^}]*table="ping_logs"[^}]*\} 1000/);
+  expect(await count('outage', false)).toBe(2000);
   await ingest.close();
   await stream.close();
 }, 90_000);
@@ -121,12 +123,14 @@ test('a forced redelivery of an inserted batch does not double-count', async () 
   await publishAll(stream, 'redelivered', 300, 300);
   await until(async () => faults.rows >= 600, 30_000, 'the batch inserted twice');
   expect(faults.redeliverOnce).toBe(false);
-  // The same batch landed twice; its event ids collapse it under FINAL, and on merge.
+  // The retry is the same insert under the same deduplication token: the store skipped it, so the
+  // rows are stored once (not only collapsed under FINAL), and so is the hourly rollup.
   await until(async () => (await count('redelivered')) === 300, 10_000, '300 rows');
   await new Promise((r) => setTimeout(r, 500));
   expect(await count('redelivered')).toBe(300);
-  await store.exec('OPTIMIZE TABLE ping_logs FINAL');
   expect(await count('redelivered', false)).toBe(300);
+  const rollup = await store.query<{ c: number }>("SELECT sum(pings) AS c FROM ping_rollup_hour WHERE account_id = 'redelivered'");
+  expect(Number(rollup[0]!.c)).toBe(300);
   await ingest.close();
   await stream.close();
 }, 60_000);

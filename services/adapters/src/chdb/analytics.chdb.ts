@@ -14,13 +14,13 @@ import type { ChdbQueryStream, ChdbResult, StreamChunk } from 'chdb';
 import { AppError } from '@pylon/kit/errors';
 import type { AnalyticsStore, SqlParams } from '@pylon/kit/ports/analytics';
 import {
-  ANALYTICS_INSERT_SETTINGS,
   ANALYTICS_SETTINGS,
   PARAM_ERROR_CODES,
   analyticsError,
   assertTableName,
   engineCalls,
   hasParams,
+  insertSettings,
   paramError,
   storeClosed,
   trimStatement,
@@ -131,11 +131,12 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
       return calls.migrate(() => runMigrations(store, opts.migrationsDir));
     },
 
-    async insert(table, rows) {
+    async insert(table, rows, options) {
       assertTableName(table);
       if (rows.length === 0) return;
+      const settings = insertSettings(options);
       const values = toJsonEachRow(rows);
-      await run('insert', () => session.insert({ table, values, format: 'JSONEachRow', settings: { ...ANALYTICS_INSERT_SETTINGS } }));
+      await run('insert', () => session.insert({ table, values, format: 'JSONEachRow', settings }));
     },
 
     async query<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {

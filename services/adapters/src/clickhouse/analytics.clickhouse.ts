@@ -6,13 +6,13 @@ import { createClient, type ClickHouseClient, type ClickHouseClientConfigOptions
 import { AppError } from '@pylon/kit/errors';
 import type { AnalyticsStore, SqlParams } from '@pylon/kit/ports/analytics';
 import {
-  ANALYTICS_INSERT_SETTINGS,
   ANALYTICS_SETTINGS,
   PARAM_ERROR_CODES,
   analyticsError,
   assertTableName,
   engineCalls,
   hasParams,
+  insertSettings,
   paramError,
   storeClosed,
   trimStatement,
@@ -141,15 +141,16 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
       return calls.migrate(() => runMigrations(store, opts.migrationsDir));
     },
 
-    async insert(table, rows) {
+    async insert(table, rows, options) {
       assertTableName(table);
       if (rows.length === 0) return;
+      const perInsert = insertSettings(options);
       await run('insert', () =>
         client.insert({
           table,
           values: rows,
           format: 'JSONEachRow',
-          clickhouse_settings: { ...settings, ...ANALYTICS_INSERT_SETTINGS },
+          clickhouse_settings: { ...settings, ...perInsert },
         }),
       );
     },

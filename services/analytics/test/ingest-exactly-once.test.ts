@@ -1,0 +1,307 @@
+/**
+ * Exactly once into the rollups (issue 17d), against the embedded chDB store and the durable
+ * stream: the same records delivered again in every way the pipeline can deliver them (a player's
+ * retried request, a partially overlapping batch, a batch whose insert landed but was reported
+ * failed and is retried in place, a batch redelivered to a new consumer after a crash without a
+ * commit, repeats within one batch) leave every rollup total equal to the raw answer, and every
+ * analytics query answers the same from the raw tables and from each rollup grain.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createLogger,
+  createOps,
+  telemetryMetrics,
+  TOPICS,
+  type AnalyticsStore,
+  type EventLogRecord,
+  type EventStream,
+  type ImpressionRecord,
+  type PingLogRecord,
+  type PlayLogRecord,
+} from '@pylon/kit';
+import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
+import { createLmdbStream } from '@pylon/kit/adapters/stream.lmdb';
+import { startIngest, type Ingest } from '../src/ingest/ingest.js';
+import { bucketsOf, type Interval } from '../src/domain/buckets.js';
+import { GRAIN_MS, grainsOf, planSource, ROLLUPS, type Grain, type Source } from '../src/domain/rollup-plan.js';
+import type { SeriesQuery } from '../src/domain/analytics-query.js';
+import { selectAudienceMetrics } from '../src/audience.queries.js';
+import { selectDeviceMetrics } from '../src/device-metrics.queries.js';
+import { selectEventMetrics } from '../src/event.queries.js';
+import { selectPlayStatsByTime } from '../src/play-stats.queries.js';
+
+let dir: string;
+let store: AnalyticsStore;
+const logger = createLogger({ level: (process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent' });
+/** `landThenFail`: the next insert lands, then reports a failure (the consumer cannot know it landed). */
+const faults = { landThenFail: 0, inserts: 0 };
+let analytics: AnalyticsStore;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pylon-ingest-once-'));
+  store = await createChdbAnalyticsStore({ path: join(dir, 'analytics') });
+  await store.migrate();
+  analytics = {
+    ...store,
+    migrate: () => store.migrate(),
+    query: (sql, params) => store.query(sql, params),
+    exec: (sql, params) => store.exec(sql, params),
+    ping: () => store.ping(),
+    close: () => store.close(),
+    async insert(table, rows, options) {
+      faults.inserts++;
+      await store.insert(table, rows, options);
+      if (faults.landThenFail > 0) {
+        faults.landThenFail--;
+        throw new Error('connection reset after the insert');
+      }
+    },
+  };
+}, 60_000);
+afterAll(async () => {
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const DAY = Date.UTC(2026, 4, 1);
+const HOUR = 3_600_000;
+/** Records i of one account: two devices, two files, three hours, a few sessions, visitors and genders. */
+const at = (i: number) => new Date(DAY + 9 * HOUR + ((i * 7919) % (3 * HOUR))).toISOString();
+const play = (acc: string, i: number): PlayLogRecord => ({
+  id: `p${i}`,
+  account_id: acc,
+  device_id: `d${i % 2}`,
+  file_id: `f${i % 3}`,
+  file_name: `file ${i % 3}`,
+  timestamp: at(i),
+  duration: 5 + (i % 7),
+  type: 'image',
+  playlist_id: '',
+  schedule_id: '',
+  file_known: 1,
+});
+const event = (acc: string, i: number): EventLogRecord => ({
+  id: `e${i}`,
+  account_id: acc,
+  device_id: `d${i % 2}`,
+  session_id: `s${i % 5}`,
+  event_name: i % 2 ? 'touch' : 'scan',
+  timestamp: at(i),
+  properties: '{}',
+  latitude: null,
+  longitude: null,
+});
+const impression = (acc: string, i: number): ImpressionRecord => ({
+  id: `i${i}`,
+  account_id: acc,
+  device_id: `d${i % 2}`,
+  file_id: `f${i % 3}`,
+  timestamp: at(i),
+  sensor: 'face',
+  dwell_time: 1 + (i % 4),
+  gender: i % 2 ? 'MALE' : 'FEMALE',
+  age_range: '25-34',
+  visitor_id: `v${i % 9}`,
+  latitude: null,
+  longitude: null,
+});
+const ping = (acc: string, i: number): PingLogRecord => ({
+  id: `g${i}`,
+  account_id: acc,
+  device_id: `d${i % 2}`,
+  timestamp: at(i),
+  cpu_usage: i % 100,
+  memory_usage: 50,
+  disk_usage: 10,
+  player_version: '1',
+  ip_address: '',
+  external_ip_address: '',
+});
+
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
+/** Publishes records i of every kind as held player requests do: one message per `per` records. */
+async function publish(stream: EventStream, acc: string, ids: number[], per = 50): Promise<void> {
+  for (const [topic, make] of [
+    [TOPICS.plays, play],
+    [TOPICS.events, event],
+    [TOPICS.impressions, impression],
+    [TOPICS.pings, ping],
+  ] as const) {
+    const messages = [];
+    for (let k = 0; k < ids.length; k += per) messages.push({ key: acc, value: ids.slice(k, k + per).map((i) => make(acc, i)) });
+    await stream.publish(topic, messages);
+  }
+}
+
+const num = async (sql: string, acc: string) => Number((await store.query<{ v: number }>(sql, { a: acc }))[0]?.v ?? 0);
+/** Raw totals (FINAL: what is stored once) and every rollup's totals, for one account. */
+async function totals(acc: string) {
+  const w = 'WHERE account_id = {a:String}';
+  const plays = await num(`SELECT count() AS v FROM play_logs FINAL ${w}`, acc);
+  const duration = await num(`SELECT sum(duration) AS v FROM play_logs FINAL ${w}`, acc);
+  const events = await num(`SELECT count() AS v FROM event_logs FINAL ${w}`, acc);
+  const impressions = await num(`SELECT count() AS v FROM impressions FINAL ${w}`, acc);
+  const dwell = await num(`SELECT sum(dwell_time) AS v FROM impressions FINAL ${w}`, acc);
+  const pings = await num(`SELECT count() AS v FROM ping_logs FINAL ${w}`, acc);
+  return {
+    raw: { plays, duration, events, impressions, dwell, pings },
+    rollups: {
+      play_rollup_minute: [
+        await num(`SELECT sum(plays) AS v FROM play_rollup_minute ${w}`, acc),
+        await num(`SELECT sum(duration) AS v FROM play_rollup_minute ${w}`, acc),
+      ],
+      play_rollup_hour: [
+        await num(`SELECT sum(plays) AS v FROM play_rollup_hour ${w}`, acc),
+        await num(`SELECT sum(duration) AS v FROM play_rollup_hour ${w}`, acc),
+      ],
+      play_rollup_day: [
+        await num(`SELECT sum(plays) AS v FROM play_rollup_day ${w}`, acc),
+        await num(`SELECT sum(duration) AS v FROM play_rollup_day ${w}`, acc),
+      ],
+      event_rollup_hour: [await num(`SELECT sum(events) AS v FROM event_rollup_hour ${w}`, acc)],
+      audience_rollup_hour: [
+        await num(`SELECT sum(impressions) AS v FROM audience_rollup_hour ${w}`, acc),
+        await num(`SELECT sum(dwell_sum) AS v FROM audience_rollup_hour ${w}`, acc),
+      ],
+      audience_rollup_day: [
+        await num(`SELECT sum(impressions) AS v FROM audience_rollup_day ${w}`, acc),
+        await num(`SELECT sum(dwell_sum) AS v FROM audience_rollup_day ${w}`, acc),
+      ],
+      ping_rollup_hour: [await num(`SELECT sum(pings) AS v FROM ping_rollup_hour ${w}`, acc)],
+    },
+  };
+}
+/** Every rollup total equals the raw one. */
+async function expectRollupsEqualRaw(acc: string, n: number): Promise<void> {
+  const t = await totals(acc);
+  expect(t.raw).toMatchObject({ plays: n, events: n, impressions: n, pings: n });
+  expect(t.rollups).toEqual({
+    play_rollup_minute: [n, t.raw.duration],
+    play_rollup_hour: [n, t.raw.duration],
+    play_rollup_day: [n, t.raw.duration],
+    event_rollup_hour: [n],
+    audience_rollup_hour: [n, t.raw.dwell],
+    audience_rollup_day: [n, t.raw.dwell],
+    ping_rollup_hour: [n],
+  });
+}
+
+const round = (v: unknown): unknown =>
+  typeof v === 'number'
+    ? Math.round(v * 1e6) / 1e6
+    : Array.isArray(v)
+      ? v.map(round)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, round(x)]))
+        : v;
+/** The analytics queries answer the same from the raw tables and from every rollup grain the planner allows. */
+async function expectQueriesAgree(acc: string): Promise<number> {
+  let compared = 0;
+  for (const interval of ['HOUR', 'DAY'] as Interval[]) {
+    const r = { from: new Date(DAY), to: new Date(DAY + 24 * HOUR) };
+    const q: SeriesQuery = {
+      accountId: acc,
+      range: r,
+      deviceIds: [],
+      fileIds: [],
+      eventNames: [],
+      limit: 10_000,
+      interval,
+      timeZone: 'UTC',
+      buckets: bucketsOf(r, interval, 'UTC'),
+    };
+    const allowed = (grains: readonly Grain[]): Source[] => {
+      const best = planSource(r, q.buckets, grains);
+      return best === 'RAW' ? [] : grains.filter((g) => GRAIN_MS[g] <= GRAIN_MS[best as Grain]);
+    };
+    const plays = round(await selectPlayStatsByTime(store, q, true, 'RAW'));
+    for (const g of allowed(grainsOf(ROLLUPS.plays))) expect([g, round(await selectPlayStatsByTime(store, q, true, g))]).toEqual([g, plays]);
+    const pings = round(await selectDeviceMetrics(store, q, 'RAW'));
+    for (const g of allowed(grainsOf(ROLLUPS.pings))) expect([g, round(await selectDeviceMetrics(store, q, g))]).toEqual([g, pings]);
+    const events = round(await selectEventMetrics(store, q, true, 'RAW'));
+    for (const g of allowed(grainsOf(ROLLUPS.events))) expect([g, round(await selectEventMetrics(store, q, true, g))]).toEqual([g, events]);
+    const audience = round(await selectAudienceMetrics(store, q, true, 'RAW'));
+    for (const g of allowed(grainsOf(ROLLUPS.audience))) {
+      compared++;
+      expect([g, round(await selectAudienceMetrics(store, q, true, g))]).toEqual([g, audience]);
+    }
+  }
+  return compared;
+}
+
+async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+/** Until the group consumed everything published (the offset moves only after a batch's inserts). */
+const drained = (stream: EventStream) => until(async () => (await stream.lag()).every((l) => l.lag === 0), 30_000, 'the ingest to catch up');
+const durable = async (retryBaseMs = 20) =>
+  createLmdbStream({ path: await mkdtemp(join(dir, 'stream-')), retryBaseMs, retryMaxMs: Math.max(200, retryBaseMs), retentionIntervalMs: 0 });
+
+test('records delivered again (retried requests, overlapping batches, repeats in a batch) are counted once in every rollup', async () => {
+  const stream = await durable();
+  const registry = createOps('ingest-once-test').registry;
+  const metrics = telemetryMetrics(registry, { stream });
+  const ingest = await startIngest({ stream, analytics, logger, maxBatchSize: 7, maxWaitMs: 20, metrics });
+  const acc = 'once-replays';
+  await publish(stream, acc, range(0, 300));
+  await drained(stream);
+  await expectRollupsEqualRaw(acc, 300);
+
+  // The same requests again (a player that did not see its 202s), then a batch overlapping the
+  // stored ones by half, then a request that repeats its own records.
+  await publish(stream, acc, range(0, 300));
+  await publish(stream, acc, range(150, 450), 100);
+  await publish(stream, acc, [...range(450, 500), ...range(450, 500), 10, 20]);
+  await drained(stream);
+  await expectRollupsEqualRaw(acc, 500);
+  expect(await expectQueriesAgree(acc)).toBeGreaterThan(0);
+
+  const text = await registry.metrics();
+  // Per table: 300 + 150 already stored, 50 + 2 repeated or stored: 502 dropped, 500 inserted.
+  expect(text).toMatch(/pylon_telemetry_ingest_duplicates_total\{[^}]*table="play_logs"[^}]*\} 502/);
+  expect(text).toMatch(/pylon_telemetry_ingest_out_total\{[^}]*table="play_logs"[^}]*\} 500/);
+  await ingest.close();
+  await stream.close();
+}, 120_000);
+
+test('an insert that landed but reported a failure is retried with the same token: skipped in the raw table and in every rollup', async () => {
+  const stream = await durable();
+  const ingest = await startIngest({ stream, analytics, logger, maxBatchSize: 1000, maxWaitMs: 50 });
+  const acc = 'once-retried';
+  faults.inserts = 0;
+  faults.landThenFail = 4; // the first insert of each kind lands, then fails
+  await publish(stream, acc, range(0, 200));
+  await drained(stream);
+  expect(faults.landThenFail).toBe(0);
+  expect(faults.inserts).toBe(8); // each kind inserted twice: the retry is the same insert
+  // Not collapsed on merge: never stored twice at all (the raw count without FINAL agrees).
+  expect(await num('SELECT count() AS v FROM play_logs WHERE account_id = {a:String}', acc)).toBe(200);
+  await expectRollupsEqualRaw(acc, 200);
+  expect(await expectQueriesAgree(acc)).toBeGreaterThan(0);
+  await ingest.close();
+  await stream.close();
+}, 60_000);
+
+test('a batch redelivered to a new consumer after a crash without a commit is dropped as stored', async () => {
+  const stream = await durable(60_000); // no retry before the "crash"
+  const acc = 'once-crashed';
+  let ingest: Ingest = await startIngest({ stream, analytics, logger, maxBatchSize: 1000, maxWaitMs: 50 });
+  faults.landThenFail = 4;
+  await publish(stream, acc, range(0, 200));
+  await until(async () => faults.landThenFail === 0, 30_000, 'every kind inserted once');
+  // The consumer dies before it retries or commits; a new one gets the same batches.
+  await ingest.close();
+  expect((await stream.lag()).some((l) => l.lag > 0)).toBe(true);
+  ingest = await startIngest({ stream, analytics, logger, maxBatchSize: 1000, maxWaitMs: 50 });
+  await drained(stream);
+  expect(await num('SELECT count() AS v FROM play_logs WHERE account_id = {a:String}', acc)).toBe(200);
+  await expectRollupsEqualRaw(acc, 200);
+  await ingest.close();
+  await stream.close();
+}, 60_000);

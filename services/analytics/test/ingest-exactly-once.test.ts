@@ -305,3 +305,18 @@ test('a batch redelivered to a new consumer after a crash without a commit is dr
   await ingest.close();
   await stream.close();
 }, 60_000);
+
+test('the same instant written in another ISO form is the same record', async () => {
+  const stream = await durable();
+  const ingest = await startIngest({ stream, analytics, logger, maxBatchSize: 1000, maxWaitMs: 20 });
+  const acc = 'once-forms';
+  const at = (timestamp: string) => ({ ...play(acc, 1), timestamp });
+  await stream.publish(TOPICS.plays, [{ key: acc, value: [at('2026-05-01T09:00:00Z')] }]);
+  await drained(stream);
+  await stream.publish(TOPICS.plays, [{ key: acc, value: [at('2026-05-01T09:00:00.000Z'), at('2026-05-01T11:00:00+02:00')] }]);
+  await drained(stream);
+  expect(await num('SELECT count() AS v FROM play_logs WHERE account_id = {a:String}', acc)).toBe(1);
+  expect(await num('SELECT sum(plays) AS v FROM play_rollup_hour WHERE account_id = {a:String}', acc)).toBe(1);
+  await ingest.close();
+  await stream.close();
+}, 60_000);

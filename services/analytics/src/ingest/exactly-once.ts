@@ -47,19 +47,31 @@ type Row = Record<string, unknown>;
 export type Lookups = Pick<AnalyticsStore, 'query'>;
 const SEP = '\u0001';
 
-/** A row's identity in its table, or undefined when it has none the store would agree on (no parseable timestamp). */
-function rowKey(spec: TableKey, row: Row): string | undefined {
-  const t = Date.parse(String(row.timestamp));
-  if (!Number.isFinite(t)) return undefined;
-  let key = '';
-  for (const c of spec.group) key += String(row[c] ?? '') + SEP;
-  return key + t + SEP + String(row[spec.id] ?? '');
+/**
+ * A timestamp as the store answers it (ISO 8601 in UTC with milliseconds, `...T...:...:....sssZ`,
+ * the form the player API and the publishers write), or undefined when it does not parse.
+ */
+function stampOf(value: unknown): string | undefined {
+  if (typeof value === 'string' && value.length === 24 && value.charCodeAt(23) === 90 && value.charCodeAt(10) === 84 && value.charCodeAt(19) === 46) {
+    return value;
+  }
+  const t = Date.parse(String(value));
+  return Number.isFinite(t) ? new Date(t).toISOString() : undefined;
+}
+
+/** A group's values (account, then device or file) as one string. */
+function groupOf(spec: TableKey, row: Row): string {
+  const g = spec.group;
+  return g.length === 2 ? `${String(row[g[0]!] ?? '')}${SEP}${String(row[g[1]!] ?? '')}` : String(row[g[0]!] ?? '');
 }
 
 export interface Candidates {
   rows: Row[];
-  /** rows[i]'s key (undefined: not deduplicated, the store will judge the row). */
+  /** rows[i]'s key: group, timestamp and id (undefined: not deduplicated, the store will judge the row). */
   keys: (string | undefined)[];
+  /** rows[i]'s group and timestamp (when it has a key). */
+  groups: string[];
+  stamps: string[];
   /** Records dropped because an earlier one of the batch had the same key. */
   repeated: number;
 }
@@ -67,73 +79,77 @@ export interface Candidates {
 /** Step 1: the batch without its repeats (the first of each key is kept). */
 export function uniqueRows(table: string, rows: Row[]): Candidates {
   const spec = TABLE_KEYS[table];
-  if (!spec) return { rows, keys: rows.map(() => undefined), repeated: 0 };
+  if (!spec) return { rows, keys: rows.map(() => undefined), groups: [], stamps: [], repeated: 0 };
   const seen = new Set<string>();
   const out: Row[] = [];
   const keys: (string | undefined)[] = [];
+  const groups: string[] = [];
+  const stamps: string[] = [];
   for (const row of rows) {
-    const key = rowKey(spec, row);
+    const stamp = stampOf(row.timestamp);
+    const group = groupOf(spec, row);
+    const key = stamp === undefined ? undefined : `${group}${SEP}${stamp}${SEP}${String(row[spec.id] ?? '')}`;
     if (key !== undefined) {
       if (seen.has(key)) continue;
       seen.add(key);
     }
     out.push(row);
     keys.push(key);
+    groups.push(group);
+    stamps.push(stamp ?? '');
   }
-  return { rows: out, keys, repeated: rows.length - out.length };
+  return { rows: out, keys, groups, stamps, repeated: rows.length - out.length };
 }
 
-/** A group's (account and device or file) time range in a batch, and its rows. */
+/** A group's (account and device or file) time range in a batch (ISO stamps: text order is time order), and its rows. */
 interface GroupRange {
   values: string[];
-  from: number;
-  to: number;
+  from: string;
+  to: string;
   rows: number[];
 }
 
 /**
- * Step 2: which of `keys` the table holds already. Two queries at most, both through the primary
- * index (account, device or file, timestamp):
+ * Step 2: which of the candidates' keys the table holds already. Two queries at most, both through
+ * the primary index (account, device or file, timestamp):
  * - which groups (an account's device, or file) hold any row inside the batch's own time range for
  *   that group: live traffic from a player comes after what it sent before, so usually none, and
  *   the records of a group without any are all new;
  * - for the groups that do, which of their ids are stored (a redelivered batch, a retried request).
  */
-export async function storedKeys(store: Lookups, table: string, rows: Row[], keys: (string | undefined)[]): Promise<Set<string>> {
+export async function storedKeys(store: Lookups, table: string, c: Pick<Candidates, 'rows' | 'keys' | 'groups' | 'stamps'>): Promise<Set<string>> {
   const spec = TABLE_KEYS[table];
   const found = new Set<string>();
   if (!spec) return found;
   const ranges = new Map<string, GroupRange>();
-  rows.forEach((row, i) => {
-    const key = keys[i];
-    if (key === undefined) return;
-    const values = spec.group.map((c) => String(row[c] ?? ''));
-    const group = values.join(SEP);
-    const t = Date.parse(String(row.timestamp));
+  for (let i = 0; i < c.rows.length; i++) {
+    if (c.keys[i] === undefined) continue;
+    const group = c.groups[i]!;
+    const stamp = c.stamps[i]!;
     const r = ranges.get(group);
-    if (!r) ranges.set(group, { values, from: t, to: t, rows: [i] });
+    if (!r) ranges.set(group, { values: group.split(SEP), from: stamp, to: stamp, rows: [i] });
     else {
-      if (t < r.from) r.from = t;
-      if (t > r.to) r.to = t;
+      if (stamp < r.from) r.from = stamp;
+      if (stamp > r.to) r.to = stamp;
       r.rows.push(i);
     }
-  });
+  }
   if (ranges.size === 0) return found;
   const groupSql = spec.group.length === 1 ? spec.group[0]! : `concat(${spec.group.join(', char(1), ')})`;
   const scope = (all: GroupRange[], params: SqlParams): string => {
-    const where = spec.group.map((c, g) => {
+    const where = spec.group.map((col, g) => {
       params[`g${g}`] = [...new Set(all.map((r) => r.values[g]!))];
-      return `${c} IN {g${g}:Array(String)}`;
+      return `${col} IN {g${g}:Array(String)}`;
     });
-    params.from = all.reduce((m, r) => Math.min(m, r.from), Infinity);
-    params.to = all.reduce((m, r) => Math.max(m, r.to), -Infinity);
+    params.from = Date.parse(all.reduce((m, r) => (r.from < m ? r.from : m), all[0]!.from));
+    params.to = Date.parse(all.reduce((m, r) => (r.to > m ? r.to : m), all[0]!.to));
     return `${where.join(' AND ')}
   AND timestamp >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND timestamp <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')`;
   };
 
   // 1. The groups with a stored row inside their own range.
   const all = [...ranges.values()];
-  const p1: SqlParams = { gk: [...ranges.keys()], lo: all.map((r) => r.from), hi: all.map((r) => r.to) };
+  const p1: SqlParams = { gk: [...ranges.keys()], lo: all.map((r) => Date.parse(r.from)), hi: all.map((r) => Date.parse(r.to)) };
   const overlapping = await store.query<{ gk: string }>(
     `SELECT DISTINCT ${groupSql} AS gk FROM ${table}
 WHERE ${scope(all, p1)}
@@ -143,21 +159,20 @@ WHERE ${scope(all, p1)}
   );
   if (overlapping.length === 0) return found;
 
-  // 2. Their stored ids.
+  // 2. Their stored ids (the timestamp comes back in the same ISO form as the stamps).
   const suspects = overlapping.map((o) => ranges.get(o.gk)).filter((r): r is GroupRange => r !== undefined);
   const p2: SqlParams = {};
   const ids = new Set<string>();
-  for (const r of suspects) for (const i of r.rows) ids.add(String(rows[i]![spec.id] ?? ''));
+  for (const r of suspects) for (const i of r.rows) ids.add(String(c.rows[i]![spec.id] ?? ''));
   p2.ids = [...ids];
-  const sql = `SELECT ${spec.group.map((c, g) => `${c} AS g${g}`).join(', ')}, toUnixTimestamp64Milli(timestamp) AS t, ${spec.id} AS id
+  const rows = await store.query<{ gk: string; t: string; id: string }>(
+    `SELECT ${groupSql} AS gk, timestamp AS t, ${spec.id} AS id
 FROM ${table}
 WHERE ${scope(suspects, p2)}
-  AND ${spec.id} IN {ids:Array(String)}`;
-  for (const r of await store.query<Record<string, unknown>>(sql, p2)) {
-    let key = '';
-    for (let g = 0; g < spec.group.length; g++) key += String(r[`g${g}`]) + SEP;
-    found.add(key + Number(r.t) + SEP + String(r.id));
-  }
+  AND ${spec.id} IN {ids:Array(String)}`,
+    p2,
+  );
+  for (const r of rows) found.add(`${r.gk}${SEP}${stampOf(r.t) ?? ''}${SEP}${r.id}`);
   return found;
 }
 
@@ -181,9 +196,11 @@ interface Planned {
   stored: number;
 }
 
+type Chunk = Pick<Candidates, 'rows' | 'keys' | 'groups' | 'stamps'> & { token: string; planned?: Planned };
+
 export interface InsertPlan {
-  /** The batch's chunks (at most `maxRows` candidates each), planned lazily by {@link ExactlyOnce.insert}. */
-  chunks: { rows: Row[]; keys: (string | undefined)[]; planned?: Planned }[];
+  /** The batch's chunks (at most `maxRows` candidates each, with their token), planned lazily by `insert`. */
+  chunks: Chunk[];
   repeated: number;
 }
 
@@ -201,14 +218,22 @@ export function exactlyOnce(maxRows: number) {
   const pending = new Map<string, InsertPlan>();
 
   function planOf(table: string, rows: Row[]): { signature: string; plan: InsertPlan } {
-    const unique = uniqueRows(table, rows);
-    const signature = insertToken(table, unique.keys);
+    const u = uniqueRows(table, rows);
+    const chunks: Chunk[] = [];
+    for (let i = 0; i < u.rows.length; i += maxRows) {
+      const keys = u.keys.slice(i, i + maxRows);
+      chunks.push({
+        rows: u.rows.slice(i, i + maxRows),
+        keys,
+        groups: u.groups.slice(i, i + maxRows),
+        stamps: u.stamps.slice(i, i + maxRows),
+        token: insertToken(table, keys),
+      });
+    }
+    const signature = chunks.map((c) => c.token).join(',');
     const previous = pending.get(signature);
     if (previous) return { signature, plan: previous };
-    const plan: InsertPlan = { chunks: [], repeated: unique.repeated };
-    for (let i = 0; i < unique.rows.length; i += maxRows) {
-      plan.chunks.push({ rows: unique.rows.slice(i, i + maxRows), keys: unique.keys.slice(i, i + maxRows) });
-    }
+    const plan: InsertPlan = { chunks, repeated: u.repeated };
     pending.set(signature, plan);
     while (pending.size > 16) pending.delete(pending.keys().next().value!);
     return { signature, plan };
@@ -230,17 +255,20 @@ export function exactlyOnce(maxRows: number) {
       let stored = 0;
       for (const chunk of plan.chunks) {
         if (!chunk.planned) {
-          const found = await storedKeys(store, table, chunk.rows, chunk.keys);
-          const keep = chunk.keys.map((k) => k === undefined || !found.has(k));
-          const fresh = chunk.rows.filter((_, i) => keep[i]);
-          chunk.planned = {
-            rows: fresh,
-            token: insertToken(
-              table,
-              chunk.keys.filter((_, i) => keep[i]),
-            ),
-            stored: chunk.rows.length - fresh.length,
-          };
+          const found = await storedKeys(store, table, chunk);
+          if (found.size === 0) chunk.planned = { rows: chunk.rows, token: chunk.token, stored: 0 };
+          else {
+            const keep = chunk.keys.map((k) => k === undefined || !found.has(k));
+            const fresh = chunk.rows.filter((_, i) => keep[i]);
+            chunk.planned = {
+              rows: fresh,
+              token: insertToken(
+                table,
+                chunk.keys.filter((_, i) => keep[i]),
+              ),
+              stored: chunk.rows.length - fresh.length,
+            };
+          }
         }
         const p = chunk.planned;
         if (p.rows.length > 0) await insert(p.rows, p.token);

@@ -20,9 +20,9 @@
  *
  * Correct when one consumer at a time handles an account's records: the stream is keyed by account,
  * so a partition (Kafka) or a topic (embedded) is consumed by one member of the group at a time.
- * Left open: a consumer process that dies between the raw part and the rollup parts of one insert
- * loses the plan; its redelivery then finds the records stored and drops them, and the rollups miss
- * them (README "Telemetry pipeline": rebuilding a rollup).
+ * A consumer process that dies between the raw part and the rollup parts of one insert loses the
+ * plan; its redelivery finds the records stored and drops them, and rollup-repair.ts then completes
+ * the rollups from the raw table.
  */
 import { createHash } from 'node:crypto';
 import type { AnalyticsStore, SqlParams } from '@pylon/kit';
@@ -193,7 +193,7 @@ interface Planned {
   rows: Row[];
   token: string;
   /** Records of the chunk dropped as already stored. */
-  stored: number;
+  stored: Row[];
 }
 
 type Chunk = Pick<Candidates, 'rows' | 'keys' | 'groups' | 'stamps'> & { token: string; planned?: Planned };
@@ -242,21 +242,22 @@ export function exactlyOnce(maxRows: number) {
   return {
     /**
      * Inserts the batch's records not yet stored; `insert` does one store insert (it may throw: the
-     * plan is kept for the retry). Answers how many were dropped as repeats and as already stored.
+     * plan is kept for the retry). Answers how many were dropped as repeats, and the records dropped
+     * as already stored (whose rollups rollup-repair.ts then checks).
      */
     async insert(
       store: Lookups,
       table: string,
       rows: Row[],
       insert: (rows: Row[], token: string) => Promise<void>,
-    ): Promise<{ inserted: number; repeated: number; stored: number }> {
+    ): Promise<{ inserted: number; repeated: number; stored: Row[] }> {
       const { signature, plan } = planOf(table, rows);
       let inserted = 0;
-      let stored = 0;
+      const stored: Row[] = [];
       for (const chunk of plan.chunks) {
         if (!chunk.planned) {
           const found = await storedKeys(store, table, chunk);
-          if (found.size === 0) chunk.planned = { rows: chunk.rows, token: chunk.token, stored: 0 };
+          if (found.size === 0) chunk.planned = { rows: chunk.rows, token: chunk.token, stored: [] };
           else {
             const keep = chunk.keys.map((k) => k === undefined || !found.has(k));
             const fresh = chunk.rows.filter((_, i) => keep[i]);
@@ -266,14 +267,14 @@ export function exactlyOnce(maxRows: number) {
                 table,
                 chunk.keys.filter((_, i) => keep[i]),
               ),
-              stored: chunk.rows.length - fresh.length,
+              stored: chunk.rows.filter((_, i) => !keep[i]),
             };
           }
         }
         const p = chunk.planned;
         if (p.rows.length > 0) await insert(p.rows, p.token);
         inserted += p.rows.length;
-        stored += p.stored;
+        for (const r of p.stored) stored.push(r);
       }
       pending.delete(signature);
       return { inserted, repeated: plan.repeated, stored };

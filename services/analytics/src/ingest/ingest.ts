@@ -33,6 +33,7 @@ import {
   type Topic,
 } from '@pylon/kit';
 import { exactlyOnce } from './exactly-once.js';
+import { repairRollups } from './rollup-repair.js';
 
 export interface Ingest {
   /** Stops after the batches in flight were written. */
@@ -104,10 +105,16 @@ export async function startIngest(deps: IngestOptions): Promise<Ingest> {
       const records = rows as Record<string, unknown>[];
       const lookups = { query: <T>(sql: string, params?: SqlParams) => guarded(topic, records.length, () => deps.analytics.query<T>(sql, params)) };
       const r = await once.insert(lookups, table, records, (chunk, token) => insert(table, topic, chunk, token));
-      const dropped = r.repeated + r.stored;
+      const dropped = r.repeated + r.stored.length;
       if (dropped > 0) {
         deps.metrics?.duplicates.inc({ table }, dropped);
-        deps.logger.info({ table, repeated: r.repeated, stored: r.stored }, 'telemetry delivered again was dropped: stored once already');
+        deps.logger.info({ table, repeated: r.repeated, stored: r.stored.length }, 'telemetry delivered again was dropped: stored once already');
+      }
+      // A redelivery may follow an insert that stopped between the raw part and the rollups' parts.
+      if (r.stored.length > 0) {
+        await repairRollups(deps.analytics, table, r.stored).catch((e: unknown) =>
+          deps.logger.warn({ err: e, table }, 'the rollups could not be checked against the raw table after a redelivery'),
+        );
       }
     },
   );

@@ -25,13 +25,7 @@ import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { createLmdbStream } from '@pylon/kit/adapters/stream.lmdb';
 import { startIngest, type Ingest } from '../src/ingest/ingest.js';
 import { repairRollups } from '../src/ingest/rollup-repair.js';
-import { bucketsOf, type Interval } from '../src/domain/buckets.js';
-import { GRAIN_MS, grainsOf, planSource, ROLLUPS, type Grain, type Source } from '../src/domain/rollup-plan.js';
-import type { SeriesQuery } from '../src/domain/analytics-query.js';
-import { selectAudienceMetrics } from '../src/audience.queries.js';
-import { selectDeviceMetrics } from '../src/device-metrics.queries.js';
-import { selectEventMetrics } from '../src/event.queries.js';
-import { selectPlayStatsByTime } from '../src/play-stats.queries.js';
+import { expectQueriesAgree as queriesAgree, intercepted, until } from './ingest.helpers.js';
 
 let dir: string;
 let store: AnalyticsStore;
@@ -44,13 +38,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-ingest-once-'));
   store = await createChdbAnalyticsStore({ path: join(dir, 'analytics') });
   await store.migrate();
-  analytics = {
-    ...store,
-    migrate: () => store.migrate(),
-    query: (sql, params) => store.query(sql, params),
-    exec: (sql, params) => store.exec(sql, params),
-    ping: () => store.ping(),
-    close: () => store.close(),
+  analytics = intercepted(store, {
     async insert(table, rows, options) {
       faults.inserts++;
       await store.insert(table, rows, options);
@@ -59,7 +47,7 @@ beforeAll(async () => {
         throw new Error('connection reset after the insert');
       }
     },
-  };
+  });
 }, 60_000);
 afterAll(async () => {
   await store.close();
@@ -189,56 +177,9 @@ async function expectRollupsEqualRaw(acc: string, n: number): Promise<void> {
   });
 }
 
-const round = (v: unknown): unknown =>
-  typeof v === 'number'
-    ? Math.round(v * 1e6) / 1e6
-    : Array.isArray(v)
-      ? v.map(round)
-      : v && typeof v === 'object'
-        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, round(x)]))
-        : v;
 /** The analytics queries answer the same from the raw tables and from every rollup grain the planner allows. */
-async function expectQueriesAgree(acc: string): Promise<number> {
-  let compared = 0;
-  for (const interval of ['HOUR', 'DAY'] as Interval[]) {
-    const r = { from: new Date(DAY), to: new Date(DAY + 24 * HOUR) };
-    const q: SeriesQuery = {
-      accountId: acc,
-      range: r,
-      deviceIds: [],
-      fileIds: [],
-      eventNames: [],
-      limit: 10_000,
-      interval,
-      timeZone: 'UTC',
-      buckets: bucketsOf(r, interval, 'UTC'),
-    };
-    const allowed = (grains: readonly Grain[]): Source[] => {
-      const best = planSource(r, q.buckets, grains);
-      return best === 'RAW' ? [] : grains.filter((g) => GRAIN_MS[g] <= GRAIN_MS[best as Grain]);
-    };
-    const plays = round(await selectPlayStatsByTime(store, q, true, 'RAW'));
-    for (const g of allowed(grainsOf(ROLLUPS.plays))) expect([g, round(await selectPlayStatsByTime(store, q, true, g))]).toEqual([g, plays]);
-    const pings = round(await selectDeviceMetrics(store, q, 'RAW'));
-    for (const g of allowed(grainsOf(ROLLUPS.pings))) expect([g, round(await selectDeviceMetrics(store, q, g))]).toEqual([g, pings]);
-    const events = round(await selectEventMetrics(store, q, true, 'RAW'));
-    for (const g of allowed(grainsOf(ROLLUPS.events))) expect([g, round(await selectEventMetrics(store, q, true, g))]).toEqual([g, events]);
-    const audience = round(await selectAudienceMetrics(store, q, true, 'RAW'));
-    for (const g of allowed(grainsOf(ROLLUPS.audience))) {
-      compared++;
-      expect([g, round(await selectAudienceMetrics(store, q, true, g))]).toEqual([g, audience]);
-    }
-  }
-  return compared;
-}
+const expectQueriesAgree = (acc: string) => queriesAgree(store, acc, DAY);
 
-async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 /** Until the group consumed everything published (the offset moves only after a batch's inserts). */
 const drained = (stream: EventStream) => until(async () => (await stream.lag()).every((l) => l.lag === 0), 30_000, 'the ingest to catch up');
 const durable = async (retryBaseMs = 20) =>

@@ -13,6 +13,7 @@ import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { createLmdbStream } from '@pylon/kit/adapters/stream.lmdb';
 import { startIngest } from '../src/ingest/ingest.js';
 import { replayDeadLetters } from '../src/ingest/dead-letters.js';
+import { intercepted, until } from './ingest.helpers.js';
 
 let dir: string;
 let store: AnalyticsStore;
@@ -25,12 +26,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-ingest-rel-'));
   store = await createChdbAnalyticsStore({ path: join(dir, 'analytics') });
   await store.migrate();
-  analytics = {
-    ...store,
-    migrate: () => store.migrate(),
-    query: (sql, params) => store.query(sql, params),
-    exec: (sql, params) => store.exec(sql, params),
-    close: () => store.close(),
+  analytics = intercepted(store, {
     async ping() {
       if (faults.down) throw new Error('connection refused');
       return store.ping();
@@ -46,7 +42,7 @@ beforeAll(async () => {
         throw new Error('connection reset after the insert (the consumer cannot know it landed)');
       }
     },
-  };
+  });
 }, 60_000);
 afterAll(async () => {
   await store.close();
@@ -70,13 +66,6 @@ const ping = (account: string, i: number): PingLogRecord => ({
 });
 const count = async (account: string, final = true) =>
   Number((await store.query<{ c: number }>(`SELECT count() AS c FROM ping_logs ${final ? 'FINAL' : ''} WHERE account_id = {a:String}`, { a: account }))[0]!.c);
-async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 async function publishAll(stream: EventStream, account: string, n: number, chunk = 100): Promise<void> {
   for (let i = 0; i < n; i += chunk) {
     await stream.publish(

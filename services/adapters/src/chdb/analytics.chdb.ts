@@ -14,13 +14,13 @@ import type { ChdbQueryStream, ChdbResult, StreamChunk } from 'chdb';
 import { AppError } from '@pylon/kit/errors';
 import type { AnalyticsStore, SqlParams } from '@pylon/kit/ports/analytics';
 import {
+  ANALYTICS_INSERT_SETTINGS,
   ANALYTICS_SETTINGS,
   PARAM_ERROR_CODES,
   analyticsError,
   assertTableName,
   engineCalls,
   hasParams,
-  insertSettings,
   paramError,
   storeClosed,
   trimStatement,
@@ -28,6 +28,7 @@ import {
 } from '@pylon/kit/adapters/analytics.shared';
 import { parseJsonEachRow, toJsonEachRow } from '@pylon/kit/adapters/analytics.json-codec';
 import { runMigrations } from '@pylon/kit/adapters/analytics.migrations';
+import { deduplicationSettings } from '@pylon/kit/adapters/analytics.deduplication';
 
 export interface ChdbAnalyticsOptions {
   /** Data directory (created if absent). */
@@ -134,8 +135,8 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
     async insert(table, rows, options) {
       assertTableName(table);
       if (rows.length === 0) return;
-      const settings = insertSettings(options);
       const values = toJsonEachRow(rows);
+      const settings = { ...ANALYTICS_INSERT_SETTINGS, ...deduplicationSettings(options) };
       await run('insert', () => session.insert({ table, values, format: 'JSONEachRow', settings }));
     },
 

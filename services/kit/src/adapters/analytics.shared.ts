@@ -5,7 +5,7 @@
  * Nothing here loads an engine, so the ClickHouse adapter never pulls in chDB's native addon.
  */
 import { AppError, type ErrorCode } from '../errors.js';
-import type { InsertOptions, SqlParams } from '../ports/analytics.js';
+import type { SqlParams } from '../ports/analytics.js';
 
 /** Session/request settings both adapters apply, so the same SQL yields the same JSON. */
 export const ANALYTICS_SETTINGS = {
@@ -19,26 +19,6 @@ export const ANALYTICS_SETTINGS = {
 
 /** Per-insert settings: unknown keys in a row are an error, not silently dropped. */
 export const ANALYTICS_INSERT_SETTINGS = { input_format_skip_unknown_fields: 0 } as const;
-
-/**
- * The settings of one insert: {@link ANALYTICS_INSERT_SETTINGS}, plus, with a deduplication token,
- * the token and deduplication in the rollups fed by materialized views (a retried insert is then
- * skipped in the raw table and in each rollup on its own, so a retry after a failure part-way
- * also completes the rollups the first attempt did not reach).
- */
-export function insertSettings(options?: InsertOptions): Record<string, string | number> {
-  const token = options?.deduplicationToken;
-  if (token === undefined) return { ...ANALYTICS_INSERT_SETTINGS };
-  if (!/^[A-Za-z0-9_:.-]{1,200}$/.test(token)) {
-    throw new AppError('BAD_USER_INPUT', 'invalid insert deduplication token', { field: 'deduplicationToken' });
-  }
-  return {
-    ...ANALYTICS_INSERT_SETTINGS,
-    insert_deduplicate: 1,
-    insert_deduplication_token: token,
-    deduplicate_blocks_in_dependent_materialized_views: 1,
-  };
-}
 
 export type AnalyticsOp = 'query' | 'exec' | 'insert' | 'ping' | 'open' | 'migrate';
 

@@ -1,7 +1,10 @@
 /**
  * Scenario 7 alone (`node_modules/.bin/tsx bench/src/telemetry.run.ts`): HTTP ingestion of play logs
  * against its upper bound (a bare node:http server on the same event loop), with the in-process ingest
- * consumer running and paused. BENCH_SECONDS (default 10; smoke 1), BENCH_CONNECTIONS (default 50).
+ * consumer running and paused; the raw chDB insert ceiling against stream-to-store; and
+ * acknowledged-to-queryable at rest and under the HTTP load with the consumer running.
+ * BENCH_SECONDS (default 10; smoke 1), BENCH_CONNECTIONS (default 50), BENCH_ROWS (stream-to-store,
+ * default 500,000), BENCH_ONLY (a comma list of bare, store, visible, running, paused).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -12,7 +15,7 @@ import { startAllInOne } from '@pylon/launcher/all-in-one';
 import { allInOneEnv } from '@pylon/launcher/all-in-one.config';
 import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
 import { seedPingDevices } from './devices.scenarios.js';
-import { bareCeiling, drain, httpIngestionMeasured, type HttpIngestResult } from './telemetry.scenarios.js';
+import { ackToQueryable, bareCeiling, drain, httpIngestionMeasured, rawInsertCeiling, streamToStore, type HttpIngestResult } from './telemetry.scenarios.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
@@ -48,6 +51,42 @@ const app = await startAllInOne(env, { logger: createLogger({ level: 'silent' })
 const repo = (app.subgraphs.devices as unknown as { repo: DeviceRepository }).repo;
 await seedPingDevices(repo, DEMO_ACCOUNT_ID, 1000);
 const keys = Array.from({ length: 1000 }, (_, i) => `bench-ping-${i}`);
+const loads = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+if (!only || only.includes('store')) {
+  const rows = Number(process.env.BENCH_ROWS ?? (smoke ? 20_000 : 500_000));
+  const { stream, analytics } = app.telemetry;
+  // CPU of the whole process (event loop, chDB's and LMDB's threads) per row: steadier than rows/s on a shared machine.
+  const cpu = async (run: () => Promise<number>) => {
+    const c0 = process.cpuUsage();
+    const rate = await run();
+    const c = process.cpuUsage(c0);
+    return { rate, usPerRow: (c.user + c.system) / rows };
+  };
+  const ceiling = await cpu(() => rawInsertCeiling(analytics, rows));
+  const pipeline = await cpu(() => streamToStore(stream, analytics, rows));
+  console.log(
+    `  raw chDB bulk insert, 10,000 rows per insert (ceiling)     ${n(ceiling.rate).padStart(9)} rows/s  ${ceiling.usPerRow.toFixed(1)} µs CPU per row (load ${loads()})`,
+  );
+  console.log(
+    `  stream-to-store (LMDB stream -> ingest -> chDB)            ${n(pipeline.rate).padStart(9)} rows/s  ${pipeline.usPerRow.toFixed(1)} µs CPU per row, ${(pipeline.rate / ceiling.rate).toFixed(2)}x the ceiling (load ${loads()})`,
+  );
+}
+if (!only || only.includes('visible')) {
+  const v = await ackToQueryable({ url: app.baseUrl, key: keys[0]!, store: app.telemetry.analytics, samples: smoke ? 5 : 40 });
+  console.log(`  acknowledged-to-queryable at rest: p50 ${v.p50} ms, p95 ${v.p95} ms, max ${v.max} ms (target p95 < 2,000 ms)  (load ${loads()})`);
+  // Under the 100-rows-per-request load, consumer running: the records queue behind what the players send.
+  const load = httpIngestionMeasured({ url: app.baseUrl, keys: keys.slice(1), seconds, connections, perRequest: 100 });
+  await new Promise((r) => setTimeout(r, Math.min(2000, seconds * 200)));
+  const busy = await ackToQueryable({ url: app.baseUrl, key: keys[0]!, store: app.telemetry.analytics, samples: smoke ? 3 : 20 });
+  const r = await load;
+  console.log(
+    `  acknowledged-to-queryable under load (${n(r.rowsPerSecond)} rows/s accepted): p50 ${busy.p50} ms, p95 ${busy.p95} ms, max ${busy.max} ms  (load ${loads()})`,
+  );
+  await drain(app.telemetry.stream, async () => undefined);
+}
 if (!only || only.includes('running')) {
   const r = await httpIngestionMeasured({ url: app.baseUrl, keys, seconds, connections, perRequest: 100 });
   line({ ...r, name: `${r.name}, consumer running` }, loadavg());

@@ -1,7 +1,7 @@
 /**
  * The ingest under failure, against the embedded chDB store and the durable stream: the store
  * going down mid-run (pause, back off, resume: exactly N rows), a forced redelivery of a batch that
- * was already inserted (no double count under FINAL), a batch the store keeps refusing (its bad
+ * was already inserted (stored once, rollup included; more cases in ingest-exactly-once.test.ts), a batch the store keeps refusing (its bad
  * message reaches dead_letters, the rest is stored) and its replay, readiness of a dead consumer,
  * and the lag / in / out / dead-letter metrics.
  */
@@ -13,6 +13,7 @@ import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { createLmdbStream } from '@pylon/kit/adapters/stream.lmdb';
 import { startIngest } from '../src/workers/ingest.js';
 import { replayDeadLetters } from '../src/workers/dead-letters.js';
+import { intercepted, until } from './ingest.helpers.js';
 
 let dir: string;
 let store: AnalyticsStore;
@@ -25,28 +26,23 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-ingest-rel-'));
   store = await createChdbAnalyticsStore({ path: join(dir, 'analytics') });
   await store.migrate();
-  analytics = {
-    ...store,
-    migrate: () => store.migrate(),
-    query: (sql, params) => store.query(sql, params),
-    exec: (sql, params) => store.exec(sql, params),
-    close: () => store.close(),
+  analytics = intercepted(store, {
     async ping() {
       if (faults.down) throw new Error('connection refused');
       return store.ping();
     },
-    async insert(table, rows) {
+    async insert(table, rows, options) {
       faults.inserts++;
       if (faults.down) throw new Error('connection refused');
       if (faults.poison && rows.some((r) => r.account_id === faults.poison)) throw new Error('Cannot parse input: expected a number');
-      await store.insert(table, rows);
+      await store.insert(table, rows, options);
       faults.rows += rows.length;
       if (faults.redeliverOnce) {
         faults.redeliverOnce = false;
         throw new Error('connection reset after the insert (the consumer cannot know it landed)');
       }
     },
-  };
+  });
 }, 60_000);
 afterAll(async () => {
   await store.close();
@@ -70,13 +66,6 @@ const ping = (account: string, i: number): PingLogRecord => ({
 });
 const count = async (account: string, final = true) =>
   Number((await store.query<{ c: number }>(`SELECT count() AS c FROM ping_logs ${final ? 'FINAL' : ''} WHERE account_id = {a:String}`, { a: account }))[0]!.c);
-async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 async function publishAll(stream: EventStream, account: string, n: number, chunk = 100): Promise<void> {
   for (let i = 0; i < n; i += chunk) {
     await stream.publish(
@@ -96,7 +85,7 @@ test('the store goes down mid-run: the ingest pauses, backs off and resumes; exa
   await until(async () => (await count('outage')) >= 500, 30_000, 'the first rows');
   faults.down = true;
   const before = faults.inserts;
-  await publishAll(stream, 'outage', 2000); // ids 0..1999: the first 1000 are replays and collapse
+  await publishAll(stream, 'outage', 2000); // ids 0..1999: the first 1000 are replays, dropped as stored
   await new Promise((r) => setTimeout(r, 1500));
   expect(faults.inserts).toBeGreaterThan(before); // it kept trying, with backoff
   expect(faults.inserts - before).toBeLessThan(40);
@@ -107,9 +96,11 @@ test('the store goes down mid-run: the ingest pauses, backs off and resumes; exa
   await until(async () => (await count('outage')) === 2000, 30_000, '2000 distinct rows after recovery');
   expect(Number((await store.query<{ c: number }>('SELECT count() AS c FROM dead_letters'))[0]!.c)).toBe(0);
   const text = await registry.metrics();
-  // In counts deliveries (the retries during the outage too); out counts rows inserted.
+  // In counts deliveries (the retries during the outage too); out counts rows inserted, each once.
   expect(Number(/pylon_telemetry_ingest_in_total\{[^}]*topic="telemetry.pings"[^}]*\} (\d+)/.exec(text)?.[1])).toBeGreaterThanOrEqual(3000);
-  expect(text).toMatch(/pylon_telemetry_ingest_out_total\{[^}]*table="ping_logs"[^}]*\} 3000/);
+  expect(text).toMatch(/pylon_telemetry_ingest_out_total\{[^}]*table="ping_logs"[^}]*\} 2000/);
+  expect(text).toMatch(/pylon_telemetry_ingest_duplicates_total\{[^}]*table="ping_logs"[^}]*\} 1000/);
+  expect(await count('outage', false)).toBe(2000);
   await ingest.close();
   await stream.close();
 }, 90_000);
@@ -121,12 +112,14 @@ test('a forced redelivery of an inserted batch does not double-count', async () 
   await publishAll(stream, 'redelivered', 300, 300);
   await until(async () => faults.rows >= 600, 30_000, 'the batch inserted twice');
   expect(faults.redeliverOnce).toBe(false);
-  // The same batch landed twice; its event ids collapse it under FINAL, and on merge.
+  // The retry is the same insert under the same deduplication token: the store skipped it, so the
+  // rows are stored once (not only collapsed under FINAL), and so is the hourly rollup.
   await until(async () => (await count('redelivered')) === 300, 10_000, '300 rows');
   await new Promise((r) => setTimeout(r, 500));
   expect(await count('redelivered')).toBe(300);
-  await store.exec('OPTIMIZE TABLE ping_logs FINAL');
   expect(await count('redelivered', false)).toBe(300);
+  const rollup = await store.query<{ c: number }>("SELECT sum(pings) AS c FROM ping_rollup_hour WHERE account_id = 'redelivered'");
+  expect(Number(rollup[0]!.c)).toBe(300);
   await ingest.close();
   await stream.close();
 }, 60_000);

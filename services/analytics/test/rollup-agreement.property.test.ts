@@ -10,12 +10,13 @@ import fc from 'fast-check';
 import type { AnalyticsStore } from '@pylon/kit';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { bucketsOf, type Interval } from '../src/domain/buckets.js';
-import { GRAIN_MS, grainsOf, planSource, ROLLUPS, type Grain, type Source } from '../src/domain/rollup-plan.js';
+import { grainsOf, ROLLUPS, type Grain, type Source } from '../src/domain/rollup-plan.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
 import { selectAudienceMetrics } from '../src/repositories/audience.queries.js';
 import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
 import { selectEventMetrics } from '../src/repositories/event.queries.js';
 import { selectPlayStatsByTime } from '../src/repositories/play-stats.queries.js';
+import { allowedGrains, round } from './ingest.helpers.js';
 
 let dir: string;
 let store: AnalyticsStore;
@@ -45,15 +46,6 @@ const row = fc.record({
   age: fc.constantFrom('25-34', 'AGE18TO24', '75+', 'unknown', ''),
   visitor: fc.constantFrom('', 'v1', 'v2', 'v3'),
 });
-
-const round = (v: unknown): unknown =>
-  typeof v === 'number'
-    ? Math.round(v * 1e6) / 1e6
-    : Array.isArray(v)
-      ? v.map(round)
-      : v && typeof v === 'object'
-        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, round(x)]))
-        : v;
 
 let run = 0;
 let compared = 0;
@@ -145,10 +137,7 @@ test('every allowed rollup grain answers what the raw tables answer', async () =
           timeZone,
           buckets: bucketsOf(range, interval, timeZone),
         };
-        const allowed = (grains: readonly Grain[]): Source[] => {
-          const best = planSource(range, q.buckets, grains);
-          return best === 'RAW' ? [] : grains.filter((g) => GRAIN_MS[g] <= GRAIN_MS[best as Grain]);
-        };
+        const allowed = (grains: readonly Grain[]): Source[] => allowedGrains(q, grains);
         const playsRaw = round(await selectPlayStatsByTime(store, q, true, 'RAW'));
         for (const g of allowed(grainsOf(ROLLUPS.plays))) {
           compared++;

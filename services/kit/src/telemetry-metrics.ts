@@ -11,6 +11,8 @@ import type { PublisherStats } from './telemetry-publisher.js';
 export interface TelemetryMetrics {
   in: Counter<'topic'>;
   out: Counter<'table'>;
+  /** Records the ingest dropped as delivered again (repeated in a batch or already stored). */
+  duplicates: Counter<'table'>;
   deadLettered: Counter<'topic'>;
 }
 
@@ -66,6 +68,12 @@ export function telemetryMetrics(
     out: new Counter({
       name: 'pylon_telemetry_ingest_out_total',
       help: 'Rows inserted into the analytics store',
+      labelNames: ['table'] as const,
+      registers: [registry],
+    }),
+    duplicates: new Counter({
+      name: 'pylon_telemetry_ingest_duplicates_total',
+      help: 'Telemetry records delivered again (a redelivered batch, a retried request) and dropped, as the store holds them once already',
       labelNames: ['table'] as const,
       registers: [registry],
     }),

@@ -28,6 +28,7 @@ import {
 } from '@pylon/kit/adapters/analytics.shared';
 import { parseJsonEachRow, toJsonEachRow } from '@pylon/kit/adapters/analytics.json-codec';
 import { runMigrations } from '@pylon/kit/adapters/analytics.migrations';
+import { deduplicationSettings } from '@pylon/kit/adapters/analytics.deduplication';
 
 export interface ChdbAnalyticsOptions {
   /** Data directory (created if absent). */
@@ -131,11 +132,12 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
       return calls.migrate(() => runMigrations(store, opts.migrationsDir));
     },
 
-    async insert(table, rows) {
+    async insert(table, rows, options) {
       assertTableName(table);
       if (rows.length === 0) return;
       const values = toJsonEachRow(rows);
-      await run('insert', () => session.insert({ table, values, format: 'JSONEachRow', settings: { ...ANALYTICS_INSERT_SETTINGS } }));
+      const settings = { ...ANALYTICS_INSERT_SETTINGS, ...deduplicationSettings(options) };
+      await run('insert', () => session.insert({ table, values, format: 'JSONEachRow', settings }));
     },
 
     async query<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {

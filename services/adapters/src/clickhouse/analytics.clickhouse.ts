@@ -20,6 +20,7 @@ import {
 } from '@pylon/kit/adapters/analytics.shared';
 import { parseJsonEachRow, stringifyRow } from '@pylon/kit/adapters/analytics.json-codec';
 import { runMigrations } from '@pylon/kit/adapters/analytics.migrations';
+import { deduplicationSettings } from '@pylon/kit/adapters/analytics.deduplication';
 
 export interface ClickHouseAnalyticsOptions {
   /** e.g. `http://localhost:8123` (credentials and `?database=` in the URL are honoured too). */
@@ -141,15 +142,16 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
       return calls.migrate(() => runMigrations(store, opts.migrationsDir));
     },
 
-    async insert(table, rows) {
+    async insert(table, rows, insertOptions) {
       assertTableName(table);
+      const deduplication = deduplicationSettings(insertOptions);
       if (rows.length === 0) return;
       await run('insert', () =>
         client.insert({
           table,
           values: rows,
           format: 'JSONEachRow',
-          clickhouse_settings: { ...settings, ...ANALYTICS_INSERT_SETTINGS },
+          clickhouse_settings: { ...settings, ...ANALYTICS_INSERT_SETTINGS, ...deduplication },
         }),
       );
     },

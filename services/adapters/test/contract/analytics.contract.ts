@@ -161,6 +161,37 @@ export function analyticsContract(name: string, make: () => Promise<AnalyticsHar
       expect(final).toEqual({ n: 2, total: 45.5 });
     });
 
+    test('an insert retried under the same deduplication token is skipped, in the raw table and in its rollups', async () => {
+      const account = 'acc-token';
+      const plays = [1, 2, 3].map((i) => ({
+        id: `tok-${i}`,
+        account_id: account,
+        device_id: 'dev-0',
+        file_id: 'file-1',
+        file_name: 'promo.mp4',
+        timestamp: `2024-04-02T08:00:0${i}.000Z`,
+        duration: 10,
+        type: 'video',
+        playlist_id: '',
+        schedule_id: '',
+      }));
+      const counts = async () =>
+        (
+          await store.query<{ raw: number; rollup: number }>(
+            `SELECT (SELECT count() FROM play_logs WHERE account_id = {a:String}) AS raw,
+                    (SELECT sum(plays) FROM play_rollup_minute WHERE account_id = {a:String}) AS rollup`,
+            { a: account },
+          )
+        )[0];
+      await store.insert('play_logs', plays, { deduplicationToken: 'retry-1' });
+      await store.insert('play_logs', plays, { deduplicationToken: 'retry-1' });
+      expect(await counts()).toEqual({ raw: 3, rollup: 3 });
+      // Another token is another insert (the raw table collapses it under FINAL; the rollup counts it).
+      await store.insert('play_logs', plays.slice(0, 1), { deduplicationToken: 'retry-2' });
+      expect(await counts()).toEqual({ raw: 4, rollup: 4 });
+      await expectAppError(store.insert('play_logs', plays, { deduplicationToken: "x' SETTINGS y=1" }), 'BAD_USER_INPUT');
+    });
+
     test('other column types round-trip (Nullable, LowCardinality, UInt16, JSON text)', async () => {
       const properties = JSON.stringify({ screen: 'lobby', note: 'line1\nline2 "quoted" \\ ü ✓' });
       await store.insert('event_logs', [

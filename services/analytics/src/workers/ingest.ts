@@ -5,9 +5,10 @@
  * - Batches are large: up to `maxBatchSize` messages or `maxWaitMs`, whichever first. A message
  *   carries one record or a player request's batch (`recordsOf`); inserts hold at most
  *   `maxRowsPerInsert` rows.
- * - Offsets advance only after the insert succeeded, and rows carry event ids in
- *   ReplacingMergeTree tables, so a redelivered batch collapses: at-least-once delivery,
- *   exactly-once results under FINAL.
+ * - Offsets advance only after the insert succeeded (at-least-once delivery), and the inserts are
+ *   idempotent (exactly-once.ts): records repeated in the batch or already stored are dropped,
+ *   and each insert carries a deduplication token, so a redelivered batch or a player's retried
+ *   request is counted once in the raw tables and in the rollups.
  * - Store down: the failure is marked transient (the store does not answer a ping), so the stream
  *   backs off and retries forever; nothing is skipped, nothing dead-lettered; the consumer resumes
  *   where it stopped once the store answers.
@@ -25,11 +26,14 @@ import {
   type DeadLetter,
   type EventStream,
   type Logger,
+  type SqlParams,
   type StreamMessage,
   type Subscription,
   type TelemetryMetrics,
   type Topic,
 } from '@pylon/kit';
+import { exactlyOnce } from './exactly-once.js';
+import { repairRollups } from './rollup-repair.js';
 
 export interface Ingest {
   /** Stops after the batches in flight were written. */
@@ -58,24 +62,29 @@ export async function startIngest(deps: IngestOptions): Promise<Ingest> {
   const group = deps.group ?? 'analytics-ingest';
   const batching = { group, maxBatchSize: deps.maxBatchSize ?? 5000, maxWaitMs: deps.maxWaitMs ?? 500 };
   const maxRows = deps.maxRowsPerInsert ?? 50_000;
+  const once = exactlyOnce(maxRows);
   let closed = false;
 
-  /** Inserts, telling a store that is down (transient: wait) from one that refuses the rows. */
-  async function insert(table: string, topic: string, rows: Record<string, unknown>[]): Promise<void> {
+  /** Runs a store call, telling a store that is down (transient: wait) from one that refuses the rows. */
+  async function guarded<T>(topic: string, rows: number, call: () => Promise<T>): Promise<T> {
     try {
-      await deps.analytics.insert(table, rows);
+      return await call();
     } catch (e) {
       const up = await deps.analytics.ping().then(
         () => true,
         () => false,
       );
       if (!up) {
-        deps.logger.warn({ topic, rows: rows.length }, 'analytics store unavailable; the ingest pauses and retries');
+        deps.logger.warn({ topic, rows }, 'analytics store unavailable; the ingest pauses and retries');
         throw new TransientError('analytics store unavailable', { cause: e });
       }
-      deps.logger.warn({ err: e, topic, rows: rows.length }, 'analytics store refused a batch; it is retried, then dead-lettered');
+      deps.logger.warn({ err: e, topic, rows }, 'analytics store refused a batch; it is retried, then dead-lettered');
       throw e;
     }
+  }
+
+  async function insert(table: string, topic: string, rows: Record<string, unknown>[], token?: string): Promise<void> {
+    await guarded(topic, rows.length, () => deps.analytics.insert(table, rows, token === undefined ? undefined : { deduplicationToken: token }));
     deps.metrics?.out.inc({ table }, rows.length);
   }
 
@@ -91,8 +100,22 @@ export async function startIngest(deps: IngestOptions): Promise<Ingest> {
       deps.metrics?.in.inc({ topic }, rows.length);
       const bad = rows.findIndex((r) => !isRow(r));
       if (bad >= 0) throw new AppError('BAD_USER_INPUT', `record ${bad} of the batch is not a record`);
-      // Bounded inserts: a backlog of held batches (100s of records per message) is split.
-      for (let i = 0; i < rows.length; i += maxRows) await insert(table, topic, rows.slice(i, i + maxRows) as Record<string, unknown>[]);
+      // Bounded inserts (a backlog of held batches, 100s of records per message, is split), each
+      // without the records already stored; the lookup of those fails like an insert does.
+      const records = rows as Record<string, unknown>[];
+      const lookups = { query: <T>(sql: string, params?: SqlParams) => guarded(topic, records.length, () => deps.analytics.query<T>(sql, params)) };
+      const r = await once.insert(lookups, table, records, (chunk, token) => insert(table, topic, chunk, token));
+      const dropped = r.repeated + r.stored.length;
+      if (dropped > 0) {
+        deps.metrics?.duplicates.inc({ table }, dropped);
+        deps.logger.info({ table, repeated: r.repeated, stored: r.stored.length }, 'telemetry delivered again was dropped: stored once already');
+      }
+      // A redelivery may follow an insert that stopped between the raw part and the rollups' parts.
+      if (r.stored.length > 0) {
+        await repairRollups(deps.analytics, table, r.stored).catch((e: unknown) =>
+          deps.logger.warn({ err: e, table }, 'the rollups could not be checked against the raw table after a redelivery'),
+        );
+      }
     },
   );
 

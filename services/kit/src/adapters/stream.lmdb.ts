@@ -32,12 +32,16 @@ export interface LmdbStreamOptions extends Omit<MemoryStreamOptions, 'log'> {
   /** How often retention runs (0: only when `retain()` is called). Default 60 s. */
   retentionIntervalMs?: number;
 }
+// maxResidentBytes (MemoryStreamOptions): what a topic keeps in memory; the rest is read back from the log.
 
 export interface DurableStream extends EventStream {
   /** Applies retention now; answers how many consumed messages it deleted. */
   retain(): Promise<{ deleted: number }>;
-  /** Messages on disk per topic and committed offsets per group: what lag metrics read. */
-  stats(): { topics: { topic: string; next: number }[]; groups: { topic: string; group: string; offset: number }[] };
+  /**
+   * Messages on disk per topic (and the bytes of message text the bus holds in memory for it) and
+   * committed offsets per group: what lag metrics read.
+   */
+  stats(): { topics: { topic: string; next: number; residentBytes: number }[]; groups: { topic: string; group: string; offset: number }[] };
 }
 
 interface Row {
@@ -68,13 +72,17 @@ export function createLmdbStream(opts: LmdbStreamOptions): DurableStream {
         // Offsets never run ahead of the flushed log, but take the larger to be safe.
         const next = Math.max(logged, ...mine.map((g) => g.offset));
         const from = mine.length ? Math.min(...mine.map((g) => g.offset)) : firstOffset(name, next);
-        const entries: StoredEntry[] = [];
-        for (const { value } of log.getRange({ start: [name, from], end: [name, next] }))
-          entries.push({ key: value.k ?? undefined, timestamp: value.t, json: value.j });
-        // Entries may be missing only below retention; the bus needs a dense run ending at `next`.
-        out.topics.push({ name, first: next - entries.length, next, entries });
+        // Entries may be missing only below retention (consumed by every group), so [from, next) is
+        // dense; the bus reads it back lazily (`read`), as groups reach it.
+        out.topics.push({ name, first: Math.max(from, firstOffset(name, next)), next });
       }
       return out;
+    },
+    read(topic, from, to) {
+      const entries: StoredEntry[] = [];
+      for (const { value } of log.getRange({ start: [topic, from], end: [topic, to] }))
+        entries.push({ key: value.k ?? undefined, timestamp: value.t, json: value.j });
+      return entries;
     },
     async append(topic, first, entries) {
       await log.transaction(() => {
@@ -133,6 +141,9 @@ export function createLmdbStream(opts: LmdbStreamOptions): DurableStream {
   const bus = createMemoryStream({ maxBuffered: 200_000, ...opts, log: store });
   return Object.assign(bus, {
     retain,
-    stats: () => ({ topics: [...topics.getRange({})].map(({ key, value }) => ({ topic: key, next: value })), groups: committedOffsets() }),
+    stats: () => ({
+      topics: [...topics.getRange({})].map(({ key, value }) => ({ topic: key, next: value, residentBytes: bus.residentBytes(key) })),
+      groups: committedOffsets(),
+    }),
   });
 }

@@ -27,6 +27,11 @@
  *   are on disk, consumers see only messages already on disk (so a committed offset never runs
  *   ahead of the durable log), group offsets are committed to the log after each batch, and a new
  *   process resumes every topic and group where the log says.
+ * - Memory is bounded by bytes when the log can read entries back (`StreamLog.read`): a topic keeps
+ *   at most `maxResidentBytes` of message text in memory; durable messages beyond that are dropped
+ *   from memory and read back from the log when a group reaches them (newest first: the messages
+ *   consumers read next stay in memory). A restarted process reads its backlog from the log the
+ *   same way instead of loading it whole. Messages not yet durable always stay in memory.
  */
 import { AppError } from '../errors.js';
 import {
@@ -52,6 +57,11 @@ export interface MemoryStreamOptions {
   onHandlerError?: (error: unknown, info: { topic: string; group: string; attempt: number; size: number }) => void;
   /** Where messages and committed offsets persist; without it everything lives in memory only. */
   log?: StreamLog;
+  /**
+   * Bytes of message text a topic keeps in memory when the log can read entries back (durable
+   * messages beyond it are read from the log on delivery). Default 64 MiB; ignored without `log.read`.
+   */
+  maxResidentBytes?: number;
 }
 
 /** A message as the bus keeps it: the value as JSON text. */
@@ -63,8 +73,17 @@ export interface StoredEntry {
 
 /** Durable storage under the bus (stream.lmdb.ts): appends, committed offsets, what survived a restart. */
 export interface StreamLog {
-  /** Per topic the entries from the lowest committed offset on (`next` is the next offset to assign), and every group's committed offset. */
-  load(): { topics: { name: string; first: number; next: number; entries: StoredEntry[] }[]; offsets: { topic: string; group: string; offset: number }[] };
+  /**
+   * Per topic the run of entries from the lowest committed offset on (`next` is the next offset to
+   * assign), and every group's committed offset. A log that can `read` may leave `entries` out: the
+   * bus then reads them when a group reaches them.
+   */
+  load(): {
+    topics: { name: string; first: number; next: number; entries?: StoredEntry[] }[];
+    offsets: { topic: string; group: string; offset: number }[];
+  };
+  /** The durable entries [from, to) of a topic, in order (synchronous: a memory-mapped read). */
+  read?(topic: string, from: number, to: number): StoredEntry[];
   /** Resolves once the entries (offsets first, first + 1, ...) are durable. */
   append(topic: string, first: number, entries: StoredEntry[]): Promise<void>;
   /** Records that `group` consumed everything below `offset`. */
@@ -76,6 +95,8 @@ const DEFAULT_MAX_BATCH = 500;
 const DEFAULT_MAX_WAIT_MS = 50;
 
 type Entry = StoredEntry;
+/** A slot of a topic's log in memory: the entry, or null once it was dropped from memory (durable; read back on delivery). */
+type Slot = Entry | null;
 
 interface PendingPublish {
   entries: Entry[];
@@ -112,7 +133,9 @@ interface GroupState {
 
 interface TopicState {
   name: string;
-  entries: Entry[];
+  entries: Slot[];
+  /** Bytes of message text held in memory (entries not evicted). */
+  resident: number;
   /** Absolute offset of entries[0]. */
   first: number;
   /** Offsets below this are durable (with a log) and may be delivered. */
@@ -154,11 +177,19 @@ function decode(e: Entry, topic: string): StreamMessage {
   return m;
 }
 
-export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream {
+/** The bus, plus what it holds in memory. */
+export interface MemoryStream extends EventStream {
+  /** Bytes of message text a topic holds in memory (0 for a topic it does not know). */
+  residentBytes(topic: string): number;
+}
+
+export function createMemoryStream(opts: MemoryStreamOptions = {}): MemoryStream {
   const maxBuffered = positiveInt(opts.maxBuffered, 10_000, 'maxBuffered');
   const publishTimeoutMs = nonNegative(opts.publishTimeoutMs, 30_000, 'publishTimeoutMs');
   const retryBaseMs = nonNegative(opts.retryBaseMs, 100, 'retryBaseMs');
   const retryMaxMs = nonNegative(opts.retryMaxMs, 5_000, 'retryMaxMs');
+  const readBack = opts.log?.read ? opts.log.read.bind(opts.log) : undefined;
+  const maxResident = readBack ? positiveInt(opts.maxResidentBytes, 64 * 1024 * 1024, 'maxResidentBytes') : Infinity;
   const topics = new Map<string, TopicState>();
   let closed = false;
 
@@ -166,7 +197,7 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
     if (typeof name !== 'string' || name.length === 0) throw new AppError('BAD_USER_INPUT', 'topic must be a non-empty string', { field: 'topic' });
     let t = topics.get(name);
     if (!t) {
-      t = { name, entries: [], first: 0, durableEnd: 0, groups: new Map(), pending: [], dataWaiters: new Set() };
+      t = { name, entries: [], resident: 0, first: 0, durableEnd: 0, groups: new Map(), pending: [], dataWaiters: new Set() };
       topics.set(name, t);
     }
     return t;
@@ -181,8 +212,15 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
     const state = opts.log.load();
     for (const lt of state.topics) {
       const t = topicOf(lt.name);
-      t.entries = lt.entries;
-      t.first = lt.next - lt.entries.length;
+      if (lt.entries) {
+        t.entries = lt.entries;
+        t.resident = lt.entries.reduce((n, e) => n + e.json.length, 0);
+        t.first = lt.next - lt.entries.length;
+      } else {
+        // Read back from the log when a group reaches them.
+        t.entries = new Array<Slot>(lt.next - lt.first).fill(null);
+        t.first = lt.first;
+      }
       t.durableEnd = lt.next;
     }
     for (const o of state.offsets) {
@@ -203,13 +241,17 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
   /** Appends entries to the in-memory log and, with a log, to disk; resolves once durable and readable. */
   function append(t: TopicState, entries: Entry[]): Promise<void> {
     const first = end(t);
-    for (const e of entries) t.entries.push(e);
+    for (const e of entries) {
+      t.entries.push(e);
+      t.resident += e.json.length;
+    }
     if (!opts.log) {
       notifyData(t);
       return Promise.resolve();
     }
     const done = opts.log.append(t.name, first, entries).then(() => {
       t.durableEnd = Math.max(t.durableEnd, first + entries.length);
+      evict(t, first, first + entries.length);
       notifyData(t);
     });
     const tracked = done.catch(() => undefined).finally(() => appending.delete(tracked));
@@ -218,6 +260,31 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
   }
   const appending = new Set<Promise<unknown>>();
   let logClosed: Promise<void> | undefined;
+
+  /**
+   * Over the byte budget, drops durable entries of [from, to) from memory, newest first (what
+   * consumers read next stays). Entries appended earlier were judged when they became durable.
+   */
+  function evict(t: TopicState, from: number, to: number): void {
+    for (let o = Math.min(to, end(t)) - 1; t.resident > maxResident && o >= Math.max(from, t.first); o--) {
+      const i = o - t.first;
+      const e = t.entries[i];
+      if (e) {
+        t.resident -= e.json.length;
+        t.entries[i] = null;
+      }
+    }
+  }
+
+  /** Entries [from, to) of a topic (absolute offsets, within what the bus holds), read back from the log where evicted. */
+  function entriesOf(t: TopicState, from: number, to: number): Entry[] {
+    const slots = t.entries.slice(from - t.first, to - t.first);
+    if (!slots.includes(null)) return slots as Entry[];
+    // Evicted entries are a durable run: read the whole range once (sequential on disk).
+    const read = readBack!(t.name, from, to);
+    if (read.length !== to - from) throw new AppError('INTERNAL', 'the stream log lost messages it had acknowledged', { topic: t.name, from, to });
+    return slots.map((e, i) => e ?? read[i]!);
+  }
 
   function notifyData(t: TopicState): void {
     const waiters = [...t.dataWaiters];
@@ -232,7 +299,7 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
     for (const g of t.groups.values()) min = Math.min(min, g.offset);
     const drop = Math.min(min - t.first, t.entries.length);
     if (drop > 0) {
-      t.entries.splice(0, drop);
+      for (const e of t.entries.splice(0, drop)) if (e) t.resident -= e.json.length;
       t.first += drop;
     }
   }
@@ -286,8 +353,7 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
       const c = nextConsumer(g);
       if (!c || closed) return 0;
       const n = g.offset < g.isolateUntil ? 1 : Math.min(size, c.maxBatchSize);
-      const start = g.offset - t.first;
-      const batch = t.entries.slice(start, start + n).map((e) => decode(e, t.name));
+      const batch = entriesOf(t, g.offset, g.offset + n).map((e) => decode(e, t.name));
       const run = (async () => c.handler(batch))();
       c.inFlight = run.catch(() => undefined);
       try {
@@ -308,7 +374,7 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
             attempt = 0;
             continue;
           }
-          const entry = t.entries[start]!;
+          const entry = entriesOf(t, g.offset, g.offset + 1)[0]!;
           const letter: DeadLetter = {
             topic: t.name,
             group: g.name,
@@ -447,6 +513,8 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): EventStream 
         },
       };
     },
+
+    residentBytes: (topic) => topics.get(topic)?.resident ?? 0,
 
     async lag() {
       const out: { topic: string; group: string; lag: number }[] = [];

@@ -7,11 +7,22 @@
  */
 export type SqlParams = Record<string, string | number | boolean | null | string[] | number[]>;
 
+/** Options of one insert. */
+export interface InsertOptions {
+  /**
+   * Makes a retried insert of the same rows a no-op: the store keeps the tokens of recent inserts
+   * per table (migration 005 sets the window) and skips a block whose token it has seen, in the
+   * table and in every rollup a materialized view feeds from it. Give the same token only for the
+   * same rows, in the same order.
+   */
+  deduplicationToken?: string;
+}
+
 export interface AnalyticsStore {
   /** Applies pending numbered migrations once, in order; records them in `schema_migrations`. */
   migrate(): Promise<string[]>;
   /** Inserts rows (objects keyed by column) as one batch (JSONEachRow). */
-  insert(table: string, rows: Record<string, unknown>[]): Promise<void>;
+  insert(table: string, rows: Record<string, unknown>[], options?: InsertOptions): Promise<void>;
   /** Runs a SELECT and returns its rows (JSONEachRow; 64-bit integers come back as numbers when safe). */
   query<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]>;
   /**

@@ -23,12 +23,60 @@ afterAll(() => {
 });
 
 streamContract('lmdb', () => createLmdbStream({ path: tempDir(), retryBaseMs: 20, retryMaxMs: 200, retentionIntervalMs: 0 }));
+// The same contract with almost everything read back from the log instead of memory.
+streamContract('lmdb, 2 KiB in memory', () =>
+  createLmdbStream({ path: tempDir(), retryBaseMs: 20, retryMaxMs: 200, retentionIntervalMs: 0, maxResidentBytes: 2048 }),
+);
 
 const values = (ms: StreamMessage[]) => ms.map((m) => (m.value as { n: number }).n);
 const collect = async (stream: DurableStream, topic: string, group: string, got: StreamMessage[]) =>
   stream.subscribe(topic, { group, maxWaitMs: 0 }, async (b) => {
     got.push(...b);
   });
+
+describe('lmdb stream: memory bounded by bytes', () => {
+  const pad = 'x'.repeat(1000);
+  const resident = (stream: DurableStream, topic: string) => stream.stats().topics.find((t) => t.topic === topic)?.residentBytes ?? 0;
+
+  test('an unconsumed tail beyond the budget waits on disk only, and is delivered whole and in order', async () => {
+    const path = tempDir();
+    const budget = 64 * 1024;
+    let stream = createLmdbStream({ path, retentionIntervalMs: 0, maxResidentBytes: budget });
+    // The group exists (it holds retention) but is away while 2 MB are published.
+    await (await collect(stream, 't', 'g', [])).close();
+    let peak = 0;
+    for (let i = 0; i < 2000; i += 100) {
+      await stream.publish(
+        't',
+        Array.from({ length: 100 }, (_, k) => ({ key: 'a', value: { n: i + k, pad } })),
+      );
+      peak = Math.max(peak, resident(stream, 't'));
+    }
+    expect(peak).toBeLessThanOrEqual(budget);
+    expect(peak).toBeGreaterThan(budget / 2); // what fits is kept: the head consumers read first
+    const got: StreamMessage[] = [];
+    const sub = await collect(stream, 't', 'g', got);
+    await waitFor(() => got.length === 2000, 30_000, 'the whole tail');
+    expect(values(got)).toEqual(Array.from({ length: 2000 }, (_, n) => n));
+    expect(got.every((m) => (m.value as { pad: string }).pad === pad && m.key === 'a')).toBe(true);
+    await sub.close();
+    expect(resident(stream, 't')).toBe(0);
+
+    // A backlog left on disk by a stopped process is read back, not loaded whole at start.
+    await stream.publish(
+      't',
+      Array.from({ length: 500 }, (_, k) => ({ value: { n: 2000 + k, pad } })),
+    );
+    await stream.close();
+    stream = createLmdbStream({ path, retentionIntervalMs: 0, maxResidentBytes: budget });
+    expect(resident(stream, 't')).toBe(0);
+    const after: StreamMessage[] = [];
+    await collect(stream, 't', 'g', after);
+    await waitFor(() => after.length === 500, 30_000, 'the backlog');
+    expect(values(after)).toEqual(Array.from({ length: 500 }, (_, k) => 2000 + k));
+    await stream.close();
+  }, 60_000);
+});
 
 describe('lmdb stream: durability', () => {
   test('a restart resumes messages, group offsets and offset assignment', async () => {
@@ -62,7 +110,7 @@ describe('lmdb stream: durability', () => {
     await stream.publish('t', [{ value: { n: 6 } }]);
     await waitFor(() => fresh.length === 1, 2_000, 'a new group');
     expect(values(fresh)).toEqual([6]);
-    expect(stream.stats().topics).toEqual([{ topic: 't', next: 7 }]);
+    expect(stream.stats().topics).toEqual([{ topic: 't', next: 7, residentBytes: expect.any(Number) }]);
     await stream.close();
   });
 

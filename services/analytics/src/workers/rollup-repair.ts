@@ -1,0 +1,138 @@
+/**
+ * Repair of the rollups after a redelivery (issue 17d). An insert into a raw table commits the raw
+ * part before the parts of the rollups its materialized views feed: a consumer process that dies in
+ * between (or a view that fails) leaves the records stored raw but missing from the rollups, and
+ * the redelivery then finds them stored (exactly-once.ts drops them). So whenever a batch held
+ * records already stored, the rollups of their devices over the days they fall in are compared with
+ * the raw table (FINAL) and what they miss is inserted: the difference of the counts and sums, and
+ * the raw answer of the idempotent columns (max, argMax and distinct-count states), which merge
+ * into what is there without changing it. A rollup already equal to the raw table gets nothing.
+ *
+ * The statements mirror the views of migrations 003 and 004; a rollup added or changed there needs
+ * its entry here (`ROLLUPS_OF`). Only missing counts are added: a rollup above the raw answer (rows
+ * counted twice before issue 17d) is left as it is.
+ */
+import type { AnalyticsStore } from '@pylon/kit';
+
+interface RollupSpec {
+  rollup: string;
+  /** Key columns after the account and device: name and the raw expression. */
+  keys: [string, string][];
+  /** The period of a raw row. */
+  period: string;
+  /** Summed columns (the first is the row count): name and raw expression. */
+  sums: [string, string][];
+  /** Idempotent columns (max, argMax and uniq states): name and raw expression. */
+  same: [string, string][];
+}
+
+const AT = "toDateTime(timestamp, 'UTC')";
+const MINUTE = `toStartOfMinute(${AT})`;
+const HOUR = `toStartOfHour(${AT})`;
+const DAY = `toDateTime(toStartOfDay(${AT}), 'UTC')`;
+
+const plays = (rollup: string, period: string): RollupSpec => ({
+  rollup,
+  keys: [['file_id', 'file_id']],
+  period,
+  sums: [
+    ['plays', 'count()'],
+    ['duration', 'sum(duration)'],
+  ],
+  same: [['file_name', 'argMaxState(file_name, (timestamp, file_name))']],
+});
+const audience = (rollup: string, period: string): RollupSpec => ({
+  rollup,
+  keys: [
+    ['file_id', 'file_id'],
+    ['gender', 'lower(trim(gender))'],
+    ['age_range', 'lower(trim(age_range))'],
+  ],
+  period,
+  sums: [
+    ['impressions', 'count()'],
+    ['dwell_sum', 'sum(dwell_time)'],
+  ],
+  same: [['visitors', "uniqExactIfState(visitor_id, visitor_id != '')"]],
+});
+
+/** The rollups each raw table feeds (migrations 003 and 004). */
+export const ROLLUPS_OF: Record<string, RollupSpec[]> = {
+  play_logs: [plays('play_rollup_minute', MINUTE), plays('play_rollup_hour', HOUR), plays('play_rollup_day', DAY)],
+  ping_logs: [
+    {
+      rollup: 'ping_rollup_hour',
+      keys: [],
+      period: HOUR,
+      sums: [
+        ['pings', 'count()'],
+        ['cpu_sum', 'sum(cpu_usage)'],
+        ['mem_sum', 'sum(memory_usage)'],
+        ['alerts', 'countIf(greatest(cpu_usage, memory_usage, disk_usage) >= 90)'],
+      ],
+      same: [
+        ['cpu_max', 'max(cpu_usage)'],
+        ['mem_max', 'max(memory_usage)'],
+        ['up_minutes', `uniqExactState(${MINUTE})`],
+      ],
+    },
+  ],
+  event_logs: [
+    {
+      rollup: 'event_rollup_hour',
+      keys: [['event_name', 'event_name']],
+      period: HOUR,
+      sums: [['events', 'count()']],
+      same: [['sessions', "uniqExactIfState(tuple(device_id, session_id), session_id != '')"]],
+    },
+  ],
+  impressions: [audience('audience_rollup_hour', HOUR), audience('audience_rollup_day', DAY)],
+};
+
+function repairSql(raw: string, s: RollupSpec): string {
+  const keyNames = ['account_id', 'device_id', ...s.keys.map(([n]) => n), 'period'];
+  const rawCols = ['account_id', 'device_id', ...s.keys.map(([n, e]) => `${e} AS ${n}`), `${s.period} AS period`];
+  const scope = 'account_id IN {a:Array(String)} AND device_id IN {d:Array(String)}';
+  const [count] = s.sums[0]!;
+  return `INSERT INTO ${s.rollup} (${[...keyNames, ...s.sums.map(([n]) => n), ...s.same.map(([n]) => n)].join(', ')})
+SELECT ${[...keyNames.map((k) => `r.${k}`), ...s.sums.map(([n]) => `r.${n} - x.${n}`), ...s.same.map(([n]) => `r.${n}`)].join(', ')}
+FROM (
+  SELECT ${[...rawCols, ...s.sums.map(([n, e]) => `${e} AS ${n}`), ...s.same.map(([n, e]) => `${e} AS ${n}`)].join(', ')}
+  FROM ${raw} FINAL
+  WHERE ${scope} AND timestamp >= fromUnixTimestamp64Milli({w0:Int64}, 'UTC') AND timestamp < fromUnixTimestamp64Milli({w1:Int64}, 'UTC')
+  GROUP BY ${keyNames.join(', ')}
+) AS r
+LEFT JOIN (
+  SELECT ${[...keyNames, ...s.sums.map(([n]) => `sum(${n}) AS ${n}`)].join(', ')}
+  FROM ${s.rollup}
+  WHERE ${scope} AND period >= toDateTime(intDiv({w0:Int64}, 1000), 'UTC') AND period < toDateTime(intDiv({w1:Int64}, 1000), 'UTC')
+  GROUP BY ${keyNames.join(', ')}
+) AS x USING (${keyNames.join(', ')})
+WHERE r.${count} > x.${count}`;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Makes the rollups fed by `table` hold what the raw table holds for the devices of `rows` (records
+ * found stored on a redelivery), over the whole UTC days their timestamps fall in.
+ */
+export async function repairRollups(store: Pick<AnalyticsStore, 'exec'>, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  const specs = ROLLUPS_OF[table];
+  if (!specs || rows.length === 0) return;
+  const accounts = new Set<string>();
+  const devices = new Set<string>();
+  let from = Infinity;
+  let to = -Infinity;
+  for (const row of rows) {
+    const t = Date.parse(String(row.timestamp));
+    if (!Number.isFinite(t)) continue;
+    accounts.add(String(row.account_id ?? ''));
+    devices.add(String(row.device_id ?? ''));
+    from = Math.min(from, t);
+    to = Math.max(to, t);
+  }
+  if (accounts.size === 0) return;
+  const params = { a: [...accounts], d: [...devices], w0: Math.floor(from / DAY_MS) * DAY_MS, w1: (Math.floor(to / DAY_MS) + 1) * DAY_MS };
+  for (const spec of specs) await store.exec(repairSql(table, spec), params);
+}

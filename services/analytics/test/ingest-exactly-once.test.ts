@@ -1,0 +1,339 @@
+/**
+ * Exactly once into the rollups (issue 17d), against the embedded chDB store and the durable
+ * stream: the same records delivered again in every way the pipeline can deliver them (a player's
+ * retried request, a partially overlapping batch, a batch whose insert landed but was reported
+ * failed and is retried in place, a batch redelivered to a new consumer after a crash without a
+ * commit, repeats within one batch) leave every rollup total equal to the raw answer, and every
+ * analytics query answers the same from the raw tables and from each rollup grain.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createLogger,
+  createOps,
+  telemetryMetrics,
+  TOPICS,
+  type AnalyticsStore,
+  type EventLogRecord,
+  type EventStream,
+  type ImpressionRecord,
+  type PingLogRecord,
+  type PlayLogRecord,
+} from '@pylon/kit';
+import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
+import { createLmdbStream } from '@pylon/kit/adapters/stream.lmdb';
+import { startIngest, type Ingest } from '../src/workers/ingest.js';
+import { repairRollups } from '../src/workers/rollup-repair.js';
+import { expectQueriesAgree as queriesAgree, intercepted, until } from './ingest.helpers.js';
+
+let dir: string;
+let store: AnalyticsStore;
+const logger = createLogger({ level: (process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent' });
+/** `landThenFail`: the next insert lands, then reports a failure (the consumer cannot know it landed). */
+const faults = { landThenFail: 0, inserts: 0 };
+let analytics: AnalyticsStore;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pylon-ingest-once-'));
+  store = await createChdbAnalyticsStore({ path: join(dir, 'analytics') });
+  await store.migrate();
+  analytics = intercepted(store, {
+    async insert(table, rows, options) {
+      faults.inserts++;
+      await store.insert(table, rows, options);
+      if (faults.landThenFail > 0) {
+        faults.landThenFail--;
+        throw new Error('connection reset after the insert');
+      }
+    },
+  });
+}, 60_000);
+afterAll(async () => {
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const DAY = Date.UTC(2026, 4, 1);
+const HOUR = 3_600_000;
+/** Records i of one account: two devices, two files, three hours, a few sessions, visitors and genders. */
+const at = (i: number) => new Date(DAY + 9 * HOUR + ((i * 7919) % (3 * HOUR))).toISOString();
+const play = (acc: string, i: number): PlayLogRecord => ({
+  id: `p${i}`,
+  account_id: acc,
+  device_id: `d${i % 2}`,
+  file_id: `f${i % 3}`,
+  file_name: `file ${i % 3}`,
+  timestamp: at(i),
+  duration: 5 + (i % 7),
+  type: 'image',
+  playlist_id: '',
+  schedule_id: '',
+  file_known: 1,
+});
+const event = (acc: string, i: number): EventLogRecord => ({
+  id: `e${i}`,
+  account_id: acc,
+  device_id: `d${i % 2}`,
+  session_id: `s${i % 5}`,
+  event_name: i % 2 ? 'touch' : 'scan',
+  timestamp: at(i),
+  properties: '{}',
+  latitude: null,
+  longitude: null,
+});
+const impression = (acc: string, i: number): ImpressionRecord => ({
+  id: `i${i}`,
+  account_id: acc,
+  device_id: `d${i % 2}`,
+  file_id: `f${i % 3}`,
+  timestamp: at(i),
+  sensor: 'face',
+  dwell_time: 1 + (i % 4),
+  gender: i % 2 ? 'MALE' : 'FEMALE',
+  age_range: '25-34',
+  visitor_id: `v${i % 9}`,
+  latitude: null,
+  longitude: null,
+});
+const ping = (acc: string, i: number): PingLogRecord => ({
+  id: `g${i}`,
+  account_id: acc,
+  device_id: `d${i % 2}`,
+  timestamp: at(i),
+  cpu_usage: i % 100,
+  memory_usage: 50,
+  disk_usage: 10,
+  player_version: '1',
+  ip_address: '',
+  external_ip_address: '',
+});
+
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
+/** Publishes records i of every kind as held player requests do: one message per `per` records. */
+async function publish(stream: EventStream, acc: string, ids: number[], per = 50): Promise<void> {
+  for (const [topic, make] of [
+    [TOPICS.plays, play],
+    [TOPICS.events, event],
+    [TOPICS.impressions, impression],
+    [TOPICS.pings, ping],
+  ] as const) {
+    const messages = [];
+    for (let k = 0; k < ids.length; k += per) messages.push({ key: acc, value: ids.slice(k, k + per).map((i) => make(acc, i)) });
+    await stream.publish(topic, messages);
+  }
+}
+
+const num = async (sql: string, acc: string) => Number((await store.query<{ v: number }>(sql, { a: acc }))[0]?.v ?? 0);
+/** Raw totals (FINAL: what is stored once) and every rollup's totals, for one account. */
+async function totals(acc: string) {
+  const w = 'WHERE account_id = {a:String}';
+  const plays = await num(`SELECT count() AS v FROM play_logs FINAL ${w}`, acc);
+  const duration = await num(`SELECT sum(duration) AS v FROM play_logs FINAL ${w}`, acc);
+  const events = await num(`SELECT count() AS v FROM event_logs FINAL ${w}`, acc);
+  const impressions = await num(`SELECT count() AS v FROM impressions FINAL ${w}`, acc);
+  const dwell = await num(`SELECT sum(dwell_time) AS v FROM impressions FINAL ${w}`, acc);
+  const pings = await num(`SELECT count() AS v FROM ping_logs FINAL ${w}`, acc);
+  return {
+    raw: { plays, duration, events, impressions, dwell, pings },
+    rollups: {
+      play_rollup_minute: [
+        await num(`SELECT sum(plays) AS v FROM play_rollup_minute ${w}`, acc),
+        await num(`SELECT sum(duration) AS v FROM play_rollup_minute ${w}`, acc),
+      ],
+      play_rollup_hour: [
+        await num(`SELECT sum(plays) AS v FROM play_rollup_hour ${w}`, acc),
+        await num(`SELECT sum(duration) AS v FROM play_rollup_hour ${w}`, acc),
+      ],
+      play_rollup_day: [
+        await num(`SELECT sum(plays) AS v FROM play_rollup_day ${w}`, acc),
+        await num(`SELECT sum(duration) AS v FROM play_rollup_day ${w}`, acc),
+      ],
+      event_rollup_hour: [await num(`SELECT sum(events) AS v FROM event_rollup_hour ${w}`, acc)],
+      audience_rollup_hour: [
+        await num(`SELECT sum(impressions) AS v FROM audience_rollup_hour ${w}`, acc),
+        await num(`SELECT sum(dwell_sum) AS v FROM audience_rollup_hour ${w}`, acc),
+      ],
+      audience_rollup_day: [
+        await num(`SELECT sum(impressions) AS v FROM audience_rollup_day ${w}`, acc),
+        await num(`SELECT sum(dwell_sum) AS v FROM audience_rollup_day ${w}`, acc),
+      ],
+      ping_rollup_hour: [await num(`SELECT sum(pings) AS v FROM ping_rollup_hour ${w}`, acc)],
+    },
+  };
+}
+/** Every rollup total equals the raw one. */
+async function expectRollupsEqualRaw(acc: string, n: number): Promise<void> {
+  const t = await totals(acc);
+  expect(t.raw).toMatchObject({ plays: n, events: n, impressions: n, pings: n });
+  expect(t.rollups).toEqual({
+    play_rollup_minute: [n, t.raw.duration],
+    play_rollup_hour: [n, t.raw.duration],
+    play_rollup_day: [n, t.raw.duration],
+    event_rollup_hour: [n],
+    audience_rollup_hour: [n, t.raw.dwell],
+    audience_rollup_day: [n, t.raw.dwell],
+    ping_rollup_hour: [n],
+  });
+}
+
+/** The analytics queries answer the same from the raw tables and from every rollup grain the planner allows. */
+const expectQueriesAgree = (acc: string) => queriesAgree(store, acc, DAY);
+
+/** Until the group consumed everything published (the offset moves only after a batch's inserts). */
+const drained = (stream: EventStream) => until(async () => (await stream.lag()).every((l) => l.lag === 0), 30_000, 'the ingest to catch up');
+const durable = async (retryBaseMs = 20) =>
+  createLmdbStream({ path: await mkdtemp(join(dir, 'stream-')), retryBaseMs, retryMaxMs: Math.max(200, retryBaseMs), retentionIntervalMs: 0 });
+
+test('records delivered again (retried requests, overlapping batches, repeats in a batch) are counted once in every rollup', async () => {
+  const stream = await durable();
+  const registry = createOps('ingest-once-test').registry;
+  const metrics = telemetryMetrics(registry, { stream });
+  const ingest = await startIngest({ stream, analytics, logger, maxBatchSize: 7, maxWaitMs: 20, metrics });
+  const acc = 'once-replays';
+  await publish(stream, acc, range(0, 300));
+  await drained(stream);
+  await expectRollupsEqualRaw(acc, 300);
+
+  // The same requests again (a player that did not see its 202s), then a batch overlapping the
+  // stored ones by half, then a request that repeats its own records.
+  await publish(stream, acc, range(0, 300));
+  await publish(stream, acc, range(150, 450), 100);
+  await publish(stream, acc, [...range(450, 500), ...range(450, 500), 10, 20]);
+  await drained(stream);
+  await expectRollupsEqualRaw(acc, 500);
+  expect(await expectQueriesAgree(acc)).toBeGreaterThan(0);
+
+  const text = await registry.metrics();
+  // Per table: 300 + 150 already stored, 50 + 2 repeated or stored: 502 dropped, 500 inserted.
+  expect(text).toMatch(/pylon_telemetry_ingest_duplicates_total\{[^}]*table="play_logs"[^}]*\} 502/);
+  expect(text).toMatch(/pylon_telemetry_ingest_out_total\{[^}]*table="play_logs"[^}]*\} 500/);
+  await ingest.close();
+  await stream.close();
+}, 120_000);
+
+test('an insert that landed but reported a failure is retried with the same token: skipped in the raw table and in every rollup', async () => {
+  const stream = await durable();
+  const ingest = await startIngest({ stream, analytics, logger, maxBatchSize: 1000, maxWaitMs: 50 });
+  const acc = 'once-retried';
+  faults.inserts = 0;
+  faults.landThenFail = 4; // the first insert of each kind lands, then fails
+  await publish(stream, acc, range(0, 200));
+  await drained(stream);
+  expect(faults.landThenFail).toBe(0);
+  expect(faults.inserts).toBe(8); // each kind inserted twice: the retry is the same insert
+  // Not collapsed on merge: never stored twice at all (the raw count without FINAL agrees).
+  expect(await num('SELECT count() AS v FROM play_logs WHERE account_id = {a:String}', acc)).toBe(200);
+  await expectRollupsEqualRaw(acc, 200);
+  expect(await expectQueriesAgree(acc)).toBeGreaterThan(0);
+  await ingest.close();
+  await stream.close();
+}, 60_000);
+
+test('a batch redelivered to a new consumer after a crash without a commit is dropped as stored', async () => {
+  const stream = await durable(60_000); // no retry before the "crash"
+  const acc = 'once-crashed';
+  let ingest: Ingest = await startIngest({ stream, analytics, logger, maxBatchSize: 1000, maxWaitMs: 50 });
+  faults.landThenFail = 4;
+  await publish(stream, acc, range(0, 200));
+  await until(async () => faults.landThenFail === 0, 30_000, 'every kind inserted once');
+  // The consumer dies before it retries or commits; a new one gets the same batches.
+  await ingest.close();
+  expect((await stream.lag()).some((l) => l.lag > 0)).toBe(true);
+  ingest = await startIngest({ stream, analytics, logger, maxBatchSize: 1000, maxWaitMs: 50 });
+  await drained(stream);
+  expect(await num('SELECT count() AS v FROM play_logs WHERE account_id = {a:String}', acc)).toBe(200);
+  await expectRollupsEqualRaw(acc, 200);
+  await ingest.close();
+  await stream.close();
+}, 60_000);
+
+test('the same instant written in another ISO form is the same record', async () => {
+  const stream = await durable();
+  const ingest = await startIngest({ stream, analytics, logger, maxBatchSize: 1000, maxWaitMs: 20 });
+  const acc = 'once-forms';
+  const at = (timestamp: string) => ({ ...play(acc, 1), timestamp });
+  await stream.publish(TOPICS.plays, [{ key: acc, value: [at('2026-05-01T09:00:00Z')] }]);
+  await drained(stream);
+  await stream.publish(TOPICS.plays, [{ key: acc, value: [at('2026-05-01T09:00:00.000Z'), at('2026-05-01T11:00:00+02:00')] }]);
+  await drained(stream);
+  expect(await num('SELECT count() AS v FROM play_logs WHERE account_id = {a:String}', acc)).toBe(1);
+  expect(await num('SELECT sum(plays) AS v FROM play_rollup_hour WHERE account_id = {a:String}', acc)).toBe(1);
+  await ingest.close();
+  await stream.close();
+}, 60_000);
+
+test('records stored raw but missing from the rollups (the insert stopped after the raw part) are completed on redelivery', async () => {
+  const stream = await durable(60_000); // no retry before the "crash"
+  const acc = 'once-half-landed';
+  // A view that fails on this account's inserts: the raw part commits, the rollups' parts do not.
+  await store.exec('CREATE TABLE IF NOT EXISTS half_landed (id String, f UInt8) ENGINE = MergeTree ORDER BY id');
+  await store.exec(`CREATE MATERIALIZED VIEW IF NOT EXISTS zz_half_landed_mv TO half_landed AS
+SELECT throwIf(account_id = '${acc}', 'the view failed') AS f, id FROM play_logs`);
+  let ingest: Ingest = await startIngest({ stream, analytics, logger, maxBatchSize: 1000, maxWaitMs: 20 });
+  const ids = range(0, 200);
+  await stream.publish(TOPICS.plays, [
+    { key: acc, value: ids.slice(0, 100).map((i) => play(acc, i)) },
+    { key: acc, value: ids.slice(100).map((i) => play(acc, i)) },
+  ]);
+  await until(async () => (await num('SELECT count() AS v FROM play_logs WHERE account_id = {a:String}', acc)) === 200, 30_000, 'the raw part');
+  expect((await totals(acc)).rollups.play_rollup_hour).toEqual([0, 0]);
+  // The consumer dies before its retry; the view is fixed; a new consumer gets the batch again.
+  await ingest.close();
+  await store.exec('DROP VIEW zz_half_landed_mv');
+  ingest = await startIngest({ stream, analytics, logger, maxBatchSize: 1000, maxWaitMs: 20 });
+  await until(async () => (await stream.lag()).every((l) => l.lag === 0), 30_000, 'the redelivery');
+  const t = await totals(acc);
+  expect(t.raw.plays).toBe(200);
+  expect(t.rollups).toMatchObject({
+    play_rollup_minute: [200, t.raw.duration],
+    play_rollup_hour: [200, t.raw.duration],
+    play_rollup_day: [200, t.raw.duration],
+  });
+  expect(await expectQueriesAgree(acc)).toBeGreaterThan(0);
+  // A second redelivery finds nothing missing: the repair adds nothing.
+  await stream.publish(TOPICS.plays, [{ key: acc, value: ids.map((i) => play(acc, i)) }]);
+  await drained(stream);
+  expect((await totals(acc)).rollups.play_rollup_hour).toEqual([200, t.raw.duration]);
+  await ingest.close();
+  await stream.close();
+}, 60_000);
+
+test('the repair completes every rollup (plays, pings, events, audience) from the raw table, and adds nothing when they agree', async () => {
+  const acc = 'once-repaired';
+  const ids = range(0, 120);
+  type Make = (acc: string, i: number) => Record<string, unknown>;
+  const kinds: [string, Make][] = [
+    ['play_logs', play as unknown as Make],
+    ['event_logs', event as unknown as Make],
+    ['impressions', impression as unknown as Make],
+    ['ping_logs', ping as unknown as Make],
+  ];
+  for (const [table, make] of kinds)
+    await store.insert(
+      table,
+      ids.map((i) => make(acc, i)),
+    );
+  await expectRollupsEqualRaw(acc, 120);
+  // The rollups lose this account's rows (as if their parts had never been written).
+  for (const rollup of Object.keys((await totals(acc)).rollups)) {
+    await store.exec(`ALTER TABLE ${rollup} DELETE WHERE account_id = {a:String} SETTINGS mutations_sync = 2`, { a: acc });
+  }
+  expect((await totals(acc)).rollups.ping_rollup_hour).toEqual([0]);
+  for (const [table, make] of kinds)
+    await repairRollups(
+      store,
+      table,
+      ids.slice(0, 10).map((i) => make(acc, i)),
+    );
+  await expectRollupsEqualRaw(acc, 120);
+  expect(await expectQueriesAgree(acc)).toBeGreaterThan(0);
+  // Agreeing rollups get nothing more.
+  for (const [table, make] of kinds)
+    await repairRollups(
+      store,
+      table,
+      ids.map((i) => make(acc, i)),
+    );
+  await expectRollupsEqualRaw(acc, 120);
+}, 60_000);

@@ -29,8 +29,9 @@ export interface AnalyticsRow {
 
 /**
  * The materialized views the generator detaches in backfill mode, and the rollups it then fills
- * from the raw tables: the ones the scenario reads (day rollups for plays and audience, the hour
- * rollup for pings). The minute/hour play and hour audience rollups stay empty in that mode.
+ * from the raw tables: the ones the scenario reads (day rollups for plays and audience with the
+ * day's visitor rows, the hour rollup for pings with its uptime masks). The minute/hour play and
+ * hour audience rollups stay empty in that mode.
  */
 const VIEWS = [
   'play_rollup_minute_mv',
@@ -40,6 +41,9 @@ const VIEWS = [
   'event_rollup_hour_mv',
   'audience_rollup_hour_mv',
   'audience_rollup_day_mv',
+  'ping_uptime_hour_mv',
+  'audience_visitors_hour_mv',
+  'audience_visitors_day_mv',
 ];
 const BACKFILLS = [
   `INSERT INTO play_rollup_day SELECT account_id, device_id, file_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period,
@@ -51,6 +55,11 @@ FROM ping_logs WHERE account_id = {acc:String} GROUP BY account_id, device_id, p
   `INSERT INTO audience_rollup_day SELECT account_id, device_id, file_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period,
   lower(trim(gender)) AS g, lower(trim(age_range)) AS a, count(), sum(dwell_time), uniqExactIfState(visitor_id, visitor_id != '')
 FROM impressions WHERE account_id = {acc:String} GROUP BY account_id, device_id, file_id, period, g, a`,
+  `INSERT INTO ping_uptime_hour SELECT account_id, device_id, toStartOfHour(toDateTime(timestamp, 'UTC')) AS period,
+  groupBitOr(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))))
+FROM ping_logs WHERE account_id = {acc:String} GROUP BY account_id, device_id, period`,
+  `INSERT INTO audience_visitors_day SELECT account_id, device_id, file_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period, visitor_id
+FROM impressions WHERE account_id = {acc:String} AND visitor_id != '' GROUP BY account_id, device_id, file_id, period, visitor_id`,
 ];
 
 /**

@@ -96,7 +96,9 @@ export async function selectAudienceMetrics(
   includeDwellTime: boolean,
   source: Source = planSource(q.range, q.buckets, grainsOf(ROLLUPS.audience)),
 ): Promise<AudienceMetric[]> {
-  const rollup = source === 'HOUR' || source === 'DAY' ? ROLLUPS.audience[source] : null;
+  const grain = source === 'HOUR' || source === 'DAY' ? source : null;
+  const rollup = grain ? ROLLUPS.audience[grain] : null;
+  const visitorRows = grain ? ROLLUPS.visitors[grain] : null;
   const { where, params } = scope(q, rollup ? { ...IMPRESSION_COLUMNS, time: 'period' } : IMPRESSION_COLUMNS);
   // Impressions per bucket: 1 per raw row, the bucket's sum in a rollup.
   const n = rollup ? 'impressions' : '1';
@@ -105,12 +107,24 @@ export async function selectAudienceMetrics(
     .join(', ');
   const rows = await store.query<AudienceRow>(
     rollup
-      ? `SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, sum(impressions) AS total,
-  uniqExactIfMerge(visitors) AS visitors, sum(dwell_sum) / sum(impressions) AS dwell,
-  sumIf(impressions, ${GENDER_SQL} = 'MALE') AS male, sumIf(impressions, ${GENDER_SQL} = 'FEMALE') AS female, ${ages}
-FROM ${rollup}
-WHERE ${where}
-GROUP BY device_id, p`
+      ? // Sums from the audience rollup; unique visitors counted over the visitor rows of the same
+        // grain (006_distinct_rollups.sql), which the same scope (account, range, device, file) selects.
+        `SELECT device_id, p, s.total AS total, v.visitor_count AS visitors, s.dwell AS dwell, s.male AS male, s.female AS female, ${Object.keys(AGE_FIELDS)
+          .map((k) => `s.${k} AS ${k}`)
+          .join(', ')}
+FROM (
+  SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, sum(impressions) AS total, sum(dwell_sum) / sum(impressions) AS dwell,
+    sumIf(impressions, ${GENDER_SQL} = 'MALE') AS male, sumIf(impressions, ${GENDER_SQL} = 'FEMALE') AS female, ${ages}
+  FROM ${rollup}
+  WHERE ${where}
+  GROUP BY device_id, p
+) AS s
+LEFT JOIN (
+  SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, uniqExact(visitor_id) AS visitor_count
+  FROM ${visitorRows}
+  WHERE ${where}
+  GROUP BY device_id, p
+) AS v USING (device_id, p)`
       : `SELECT device_id, ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p, count() AS total,
   uniqExactIf(visitor_id, visitor_id != '') AS visitors, avg(dwell_time) AS dwell,
   countIf(${GENDER_SQL} = 'MALE') AS male, countIf(${GENDER_SQL} = 'FEMALE') AS female, ${ages}

@@ -42,12 +42,22 @@ export async function selectDeviceMetrics(
 FROM ping_logs FINAL
 WHERE ${where}
 GROUP BY device_id, p`
-      : `SELECT device_id, ${periodExpr(q.interval, 'period')} AS p,
-  sum(cpu_sum) / sum(pings) AS avg_cpu, max(cpu_max) AS max_cpu, sum(mem_sum) / sum(pings) AS avg_mem, max(mem_max) AS max_mem,
-  uniqExactMerge(up_minutes) AS up, sum(alerts) AS alerts
-FROM ${ROLLUPS.pings.HOUR}
-WHERE ${where}
-GROUP BY device_id, p`,
+      : // Sums from the hourly rollup; uptime minutes from the minute masks (006_distinct_rollups.sql):
+        // the hour's mask ORed over its partial rows, its set bits counted, summed over the period.
+        `SELECT device_id, p, s.cpu_sum / s.pings AS avg_cpu, s.cpu_top AS max_cpu, s.mem_sum / s.pings AS avg_mem, s.mem_top AS max_mem,
+  u.up_minutes AS up, s.alert_sum AS alerts
+FROM (
+  SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, sum(pings) AS pings, sum(cpu_sum) AS cpu_sum, max(cpu_max) AS cpu_top,
+    sum(mem_sum) AS mem_sum, max(mem_max) AS mem_top, sum(alerts) AS alert_sum
+  FROM ${ROLLUPS.pings.HOUR}
+  WHERE ${where}
+  GROUP BY device_id, p
+) AS s
+LEFT JOIN (
+  SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, sum(bitCount(mask)) AS up_minutes
+  FROM (SELECT device_id, period, groupBitOr(minutes) AS mask FROM ${ROLLUPS.uptime.HOUR} WHERE ${where} GROUP BY device_id, period)
+  GROUP BY device_id, p
+) AS u USING (device_id, p)`,
     { ...params, tz: q.timeZone, alertAt: HEALTH_ALERT_PERCENT },
   );
   const from = q.range.from.getTime(),

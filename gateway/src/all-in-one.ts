@@ -36,6 +36,7 @@ import {
   createReportsHttp,
   registerReportExportJob,
   replayDeadLetters,
+  startCompaction,
   startIngest,
   type IngestOptions,
   type ReportDirectory,
@@ -136,6 +137,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     }),
   };
   let ingest = await startIngest(ingestOptions);
+  // Closed months of the raw tables merged into one part each, so FINAL reads them without merging.
+  const compaction = startCompaction({ analytics, logger, everyMs: env.ANALYTICS_COMPACT_HOURS * 3_600_000 });
   // Benchmarks pause it to measure what the HTTP edge accepts on its own (readiness fails meanwhile).
   let ingestPaused = false;
   const consumer: TelemetryConsumer = {
@@ -460,6 +463,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
       await webhookWorker.close();
       await eventLogWriter.close();
       await push?.publisher.close();
+      await compaction.close();
       await ingest.close();
       await backends.close();
     },

@@ -125,7 +125,7 @@ FROM (
   SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, toUInt64(0), toFloat64(0), toUInt64(0), toUInt64(0),
     ${Object.keys(AGE_FIELDS)
       .map(() => 'toUInt64(0)')
-      .join(', ')}, toUInt64(uniqExact(visitor_id))
+      .join(', ')}, toUInt64(uniqExact(visitor))
   FROM ${visitorRows}
   WHERE ${where}
   GROUP BY device_id, p

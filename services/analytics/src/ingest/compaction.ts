@@ -32,7 +32,7 @@ WHERE database = currentDatabase() AND active AND has({tables:Array(String)}, ta
 GROUP BY table, partition_id
 HAVING (count() > 1 OR max(level) = 0) AND toUInt32OrZero(partition_id) BETWEEN 1 AND {month:UInt32} - 1
 ORDER BY table, partition_id`,
-    { tables: RAW, month: monthPartition(now) },
+    { tables: [...RAW], month: monthPartition(now) },
   );
   const done: string[] = [];
   for (const r of rows) {

@@ -31,7 +31,8 @@ export interface AnalyticsRow {
 /**
  * The materialized views the generator detaches in backfill mode, and the rollups it then fills
  * from the raw tables: the ones the scenario reads (day rollups for plays and audience with the
- * day's visitor rows, the hour rollup for pings with its uptime masks). The minute/hour play and
+ * day's visitor rows, the hour device rollup for pings with its uptime masks; 003's ping_rollup_hour,
+ * no longer read, stays empty). The minute/hour play and
  * hour audience rollups stay empty in that mode.
  */
 const VIEWS = [
@@ -42,22 +43,19 @@ const VIEWS = [
   'event_rollup_hour_mv',
   'audience_rollup_hour_mv',
   'audience_rollup_day_mv',
-  'ping_uptime_hour_mv',
+  'device_rollup_hour_mv',
   'audience_visitors_hour_mv',
   'audience_visitors_day_mv',
 ];
 const BACKFILLS = [
   `INSERT INTO play_rollup_day SELECT account_id, device_id, file_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period,
   count(), sum(duration), argMaxState(file_name, (timestamp, file_name)) FROM play_logs WHERE account_id = {acc:String} GROUP BY account_id, device_id, file_id, period`,
-  `INSERT INTO ping_rollup_hour SELECT account_id, device_id, toStartOfHour(toDateTime(timestamp, 'UTC')) AS period,
-  count(), sum(cpu_usage), max(cpu_usage), sum(memory_usage), max(memory_usage),
-  countIf(greatest(cpu_usage, memory_usage, disk_usage) >= 90), uniqExactState(toStartOfMinute(toDateTime(timestamp, 'UTC')))
-FROM ping_logs WHERE account_id = {acc:String} GROUP BY account_id, device_id, period`,
   `INSERT INTO audience_rollup_day SELECT account_id, device_id, file_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period,
   lower(trim(gender)) AS g, lower(trim(age_range)) AS a, count(), sum(dwell_time), uniqExactIfState(visitor_id, visitor_id != '')
 FROM impressions WHERE account_id = {acc:String} GROUP BY account_id, device_id, file_id, period, g, a`,
-  `INSERT INTO ping_uptime_hour SELECT account_id, device_id, toStartOfHour(toDateTime(timestamp, 'UTC')) AS period,
-  groupBitOr(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))))
+  `INSERT INTO device_rollup_hour SELECT account_id, device_id, toStartOfHour(toDateTime(timestamp, 'UTC')) AS period,
+  count(), sum(cpu_usage), max(cpu_usage), sum(memory_usage), max(memory_usage),
+  countIf(greatest(cpu_usage, memory_usage, disk_usage) >= 90), groupBitOr(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))))
 FROM ping_logs WHERE account_id = {acc:String} GROUP BY account_id, device_id, period`,
   `INSERT INTO audience_visitors_day SELECT account_id, device_id, file_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period,
   reinterpretAsUInt128(sipHash128(visitor_id)) AS visitor

@@ -42,20 +42,16 @@ export async function selectDeviceMetrics(
 FROM ping_logs FINAL
 WHERE ${where}
 GROUP BY device_id, p`
-      : // Sums from the hourly rollup; uptime minutes from the minute masks (006_distinct_rollups.sql):
-        // each hour's mask ORed over its partial rows, its set bits counted, summed over the period.
-        // One pass over both (UNION ALL, then per period): cheaper than joining the two answers.
-        `SELECT device_id, p, sum(pings) AS n, if(n = 0, 0, sum(cpu_sum) / n) AS avg_cpu, if(n = 0, 0, max(cpu_top)) AS max_cpu,
-  if(n = 0, 0, sum(mem_sum) / n) AS avg_mem, if(n = 0, 0, max(mem_top)) AS max_mem, sum(up_minutes) AS up, sum(alert_count) AS alerts
+      : // The hourly rollup (006_distinct_rollups.sql): each hour's partial rows merged first (sums,
+        // maxima, the minute masks ORed), then its pinged minutes counted and summed over the period.
+        `SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, sum(n) AS pings_total, sum(c) / pings_total AS avg_cpu, max(cm) AS max_cpu,
+  sum(m) / pings_total AS avg_mem, max(mm) AS max_mem, sum(bitCount(mask)) AS up, sum(a) AS alerts
 FROM (
-  SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, toUInt64(pings) AS pings, toFloat64(cpu_sum) AS cpu_sum,
-    toFloat64(cpu_max) AS cpu_top, toFloat64(mem_sum) AS mem_sum, toFloat64(mem_max) AS mem_top, toUInt64(alerts) AS alert_count,
-    toUInt64(0) AS up_minutes
+  SELECT device_id, period, sum(pings) AS n, sum(cpu_sum) AS c, max(cpu_max) AS cm, sum(mem_sum) AS m, max(mem_max) AS mm,
+    sum(alerts) AS a, groupBitOr(minutes) AS mask
   FROM ${ROLLUPS.pings.HOUR}
   WHERE ${where}
-  UNION ALL
-  SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, toUInt64(0), toFloat64(0), -inf, toFloat64(0), -inf, toUInt64(0), toUInt64(bitCount(mask))
-  FROM (SELECT device_id, period, groupBitOr(minutes) AS mask FROM ${ROLLUPS.uptime.HOUR} WHERE ${where} GROUP BY device_id, period)
+  GROUP BY device_id, period
 )
 GROUP BY device_id, p`,
     { ...params, tz: q.timeZone, alertAt: HEALTH_ALERT_PERCENT },

@@ -33,9 +33,8 @@ export function planSource(range: { from: Date; to: Date }, buckets: readonly Bu
 /** Rollup table of a dataset at a grain. */
 export const ROLLUPS = {
   plays: { MINUTE: 'play_rollup_minute', HOUR: 'play_rollup_hour', DAY: 'play_rollup_day' },
-  pings: { HOUR: 'ping_rollup_hour' },
-  /** Uptime minutes of `pings` (same grains): a minute mask per device and hour. */
-  uptime: { HOUR: 'ping_uptime_hour' },
+  /** Ping sums and uptime minute masks per device and hour (006_distinct_rollups.sql). */
+  pings: { HOUR: 'device_rollup_hour' },
   events: { HOUR: 'event_rollup_hour' },
   audience: { HOUR: 'audience_rollup_hour', DAY: 'audience_rollup_day' },
   /** Unique visitors of `audience` (same grains): one row per device, file, period and visitor. */

@@ -13,15 +13,15 @@
 --   unique visitors = uniqExact(visitor) over its rows (a file filter applies as on the audience
 --   rollup). The visitor is kept as the 128-bit SipHash of its id, the key uniqExact itself
 --   keeps for a string, so the count equals the raw tables' uniqExact(visitor_id); a fixed-width
---   key counts about 5x faster than the string. Duplicate rows (replays, a re-run backfill) change no distinct count; the
---   ReplacingMergeTree drops them on merge.
+--   key counts about 5x faster than the string. Duplicate rows (replays, a re-run backfill)
+--   change no distinct count; the ReplacingMergeTree drops them on merge.
 --
 -- The distinct counts are correct under a re-run and while ingest goes on (the views and the
 -- backfill may feed a row twice: it counts once); device_rollup_hour's sums have 003's caveat (a
 -- ping inserted between its view's creation and its backfill is summed twice; a replayed batch
--- too). ping_rollup_hour stays (fed, no longer read) for processes of the previous version during
--- a rolling deployment; a later migration may drop it. Periods in UTC, as the other rollups; the planner
--- (services/analytics/src/domain/rollup-plan.ts) reads them with the rollup of the same grain.
+-- too). ping_rollup_hour stays (fed, no longer read) for processes of the previous version
+-- during a rolling deployment; a later migration may drop it. Periods in UTC, as the other
+-- rollups; the planner (services/analytics/src/domain/rollup-plan.ts) reads them at their grain.
 -- Statements end with `;` at line end.
 
 CREATE TABLE IF NOT EXISTS device_rollup_hour (

@@ -35,6 +35,7 @@ console.log(
       key: KEY,
       accountId: DEMO_ACCOUNT_ID,
       iterations: Number(process.env.BENCH_ANALYTICS_ITERATIONS ?? (smoke ? 2 : 20)),
+      log: (l) => console.log(`  ${l}`),
     }),
   ),
 );

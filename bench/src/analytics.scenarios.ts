@@ -10,6 +10,7 @@ import type { AnalyticsStore } from '@pylon/kit';
 import { selectAudienceMetrics } from '@pylon/analytics/repositories/audience.queries';
 import { selectDeviceMetrics } from '@pylon/analytics/repositories/device-metrics.queries';
 import { selectPlayStatsByTime } from '@pylon/analytics/repositories/play-stats.queries';
+import { compactClosedPartitions } from '@pylon/analytics/workers/compaction';
 import { toSeriesQuery } from '@pylon/analytics/use-cases/analytics-args';
 import { POLICIES } from '@pylon/kit';
 
@@ -29,8 +30,10 @@ export interface AnalyticsRow {
 
 /**
  * The materialized views the generator detaches in backfill mode, and the rollups it then fills
- * from the raw tables: the ones the scenario reads (day rollups for plays and audience, the hour
- * rollup for pings). The minute/hour play and hour audience rollups stay empty in that mode.
+ * from the raw tables: the ones the scenario reads (day rollups for plays and audience with the
+ * day's visitor rows, the hour device rollup for pings with its uptime masks; 003's ping_rollup_hour,
+ * no longer read, stays empty). The minute/hour play and
+ * hour audience rollups stay empty in that mode.
  */
 const VIEWS = [
   'play_rollup_minute_mv',
@@ -40,17 +43,23 @@ const VIEWS = [
   'event_rollup_hour_mv',
   'audience_rollup_hour_mv',
   'audience_rollup_day_mv',
+  'device_rollup_hour_mv',
+  'audience_visitors_hour_mv',
+  'audience_visitors_day_mv',
 ];
 const BACKFILLS = [
   `INSERT INTO play_rollup_day SELECT account_id, device_id, file_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period,
   count(), sum(duration), argMaxState(file_name, (timestamp, file_name)) FROM play_logs WHERE account_id = {acc:String} GROUP BY account_id, device_id, file_id, period`,
-  `INSERT INTO ping_rollup_hour SELECT account_id, device_id, toStartOfHour(toDateTime(timestamp, 'UTC')) AS period,
-  count(), sum(cpu_usage), max(cpu_usage), sum(memory_usage), max(memory_usage),
-  countIf(greatest(cpu_usage, memory_usage, disk_usage) >= 90), uniqExactState(toStartOfMinute(toDateTime(timestamp, 'UTC')))
-FROM ping_logs WHERE account_id = {acc:String} GROUP BY account_id, device_id, period`,
   `INSERT INTO audience_rollup_day SELECT account_id, device_id, file_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period,
   lower(trim(gender)) AS g, lower(trim(age_range)) AS a, count(), sum(dwell_time), uniqExactIfState(visitor_id, visitor_id != '')
 FROM impressions WHERE account_id = {acc:String} GROUP BY account_id, device_id, file_id, period, g, a`,
+  `INSERT INTO device_rollup_hour SELECT account_id, device_id, toStartOfHour(toDateTime(timestamp, 'UTC')) AS period,
+  count(), sum(cpu_usage), max(cpu_usage), sum(memory_usage), max(memory_usage),
+  countIf(greatest(cpu_usage, memory_usage, disk_usage) >= 90), groupBitOr(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))))
+FROM ping_logs WHERE account_id = {acc:String} GROUP BY account_id, device_id, period`,
+  `INSERT INTO audience_visitors_day SELECT account_id, device_id, file_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period,
+  reinterpretAsUInt128(sipHash128(visitor_id)) AS visitor
+FROM impressions WHERE account_id = {acc:String} AND visitor_id != '' GROUP BY account_id, device_id, file_id, period, visitor`,
 ];
 
 /**
@@ -129,6 +138,7 @@ export async function analyticsScenario(opts: {
   key: string;
   accountId: string;
   iterations: number;
+  log?: (line: string) => void;
 }): Promise<AnalyticsRow[]> {
   const gql = async (query: string) => {
     const res = await fetch(`${opts.baseUrl}/graphql`, {
@@ -172,6 +182,15 @@ export async function analyticsScenario(opts: {
     rows.push({ query: name, path: 'GraphQL, rollups (planner)', ...(await timed(opts.iterations, () => gql(query(ROLLUP)))) });
     rows.push({ query: name, path: 'SQL direct on the store, raw', ...(await timed(opts.iterations, () => direct('RAW'))) });
     rows.push({ query: name, path: 'SQL direct on the store, rollup', ...(await timed(opts.iterations, () => direct('DAY'))) });
+  }
+  // The raw paths again once the closed months are one merged part each (what the ingest's
+  // compaction keeps them as): FINAL then reads them without merging. The data's months all closed.
+  const t = performance.now();
+  const merged = await compactClosedPartitions(opts.store);
+  opts.log?.(`closed months compacted in ${((performance.now() - t) / 1000).toFixed(1)} s: ${merged.join(', ')}`);
+  for (const [name, query, direct] of cases) {
+    rows.push({ query: name, path: 'GraphQL, raw tables, closed months compacted', ...(await timed(opts.iterations, () => gql(query(RAW)))) });
+    rows.push({ query: name, path: 'SQL direct on the store, raw, closed months compacted', ...(await timed(opts.iterations, () => direct('RAW'))) });
   }
   return rows;
 }

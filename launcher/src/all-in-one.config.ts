@@ -50,6 +50,8 @@ export const allInOneEnv = backendEnv
     SIGNAGE_SIMULATOR_HISTORY_DAYS: envInt(3, 0, 89),
     /** At start, send every dead letter not replayed yet back to its original topic, once (README "Telemetry pipeline"). */
     INGEST_REPLAY_DEAD_LETTERS: envBool(false),
+    /** Hours between compactions of the raw analytics tables' closed months (services/analytics/src/workers/compaction.ts); 0: never. */
+    ANALYTICS_COMPACT_HOURS: envInt(6, 0, 720),
     /** The browser docs (/docs, /graphiql); default on except in production. */
     DOCS_ENABLED: z.enum(['true', 'false']).optional(),
   })

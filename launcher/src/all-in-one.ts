@@ -93,7 +93,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
         ],
       }),
     },
-    { replayDeadLetters: env.INGEST_REPLAY_DEAD_LETTERS, logger },
+    { replayDeadLetters: env.INGEST_REPLAY_DEAD_LETTERS, logger, compactEveryMs: env.ANALYTICS_COMPACT_HOURS * 3_600_000 },
   );
   backends.checks.consumer = () => consumer.check();
   // Push events (webhooks, live stream): every subgraph produces them through one durable publisher.

@@ -2,10 +2,10 @@
  * The telemetry consumer in-process (its own role when distributed: analytics/src/ingest.main.ts):
  * reads the telemetry topics and writes the analytics store. Benchmarks pause it to measure what
  * the HTTP edge accepts on its own (readiness fails meanwhile); it resumes at its group's committed
- * offsets.
+ * offsets. Like the ingest role, it compacts the raw tables' closed months (ANALYTICS_COMPACT_HOURS).
  */
 import type { Logger } from '@pylon/kit';
-import { replayDeadLetters, startIngest, type IngestOptions } from '@pylon/analytics';
+import { replayDeadLetters, startCompaction, startIngest, type IngestOptions } from '@pylon/analytics';
 
 /** The in-process ingest consumer, stopped and started again (it resumes at its group's committed offsets). */
 export interface TelemetryConsumer {
@@ -19,8 +19,13 @@ export interface InProcessConsumer extends TelemetryConsumer {
   close(): Promise<void>;
 }
 
-export async function startTelemetryConsumer(options: IngestOptions, o: { replayDeadLetters: boolean; logger: Logger }): Promise<InProcessConsumer> {
+export async function startTelemetryConsumer(
+  options: IngestOptions,
+  o: { replayDeadLetters: boolean; logger: Logger; compactEveryMs: number },
+): Promise<InProcessConsumer> {
   let ingest = await startIngest(options);
+  // Closed months of the raw tables merged into one part each, so FINAL reads them without merging.
+  const compaction = startCompaction({ analytics: options.analytics, logger: o.logger, everyMs: o.compactEveryMs });
   let paused = false;
   if (o.replayDeadLetters) await replayDeadLetters({ stream: options.stream, analytics: options.analytics, logger: o.logger });
   return {
@@ -35,6 +40,9 @@ export async function startTelemetryConsumer(options: IngestOptions, o: { replay
       paused = false;
     },
     check: () => ingest.check(),
-    close: () => ingest.close(),
+    async close() {
+      await compaction.close();
+      await ingest.close();
+    },
   };
 }

@@ -18,5 +18,7 @@ export const ingestEnv = backendEnv
     /** Refused inserts (store up) before a batch's messages go one by one to the dead letter. */
     INGEST_MAX_ATTEMPTS: envInt(5, 1, 1000),
     INGEST_REPLAY_DEAD_LETTERS: envBool(false),
+    /** Hours between compactions of the raw tables' closed months (workers/compaction.ts); 0: never. */
+    ANALYTICS_COMPACT_HOURS: envInt(6, 0, 720),
   })
   .check(...backendRules);

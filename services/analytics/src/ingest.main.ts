@@ -11,6 +11,7 @@ import { runWorkerProcess } from '@pylon/composition/worker-process';
 import { ingestEnv } from './ingest.config.js';
 import { startIngest } from './workers/ingest.js';
 import { replayDeadLetters } from './workers/dead-letters.js';
+import { startCompaction } from './workers/compaction.js';
 
 await runWorkerProcess({
   name: 'ingest',
@@ -28,6 +29,7 @@ await runWorkerProcess({
       maxAttempts: env.INGEST_MAX_ATTEMPTS,
       metrics: telemetryMetrics(ops.registry, { stream: backends.stream!, spool: backends.spool }),
     });
-    return { check: () => ingest.check(), close: () => ingest.close() };
+    const compaction = startCompaction({ analytics: backends.analytics!, logger, everyMs: env.ANALYTICS_COMPACT_HOURS * 3_600_000 });
+    return { check: () => ingest.check(), close: () => compaction.close().then(() => ingest.close()) };
   },
 });

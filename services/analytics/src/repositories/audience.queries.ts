@@ -96,20 +96,40 @@ export async function selectAudienceMetrics(
   includeDwellTime: boolean,
   source: Source = planSource(q.range, q.buckets, grainsOf(ROLLUPS.audience)),
 ): Promise<AudienceMetric[]> {
-  const rollup = source === 'HOUR' || source === 'DAY' ? ROLLUPS.audience[source] : null;
+  const grain = source === 'HOUR' || source === 'DAY' ? source : null;
+  const rollup = grain ? ROLLUPS.audience[grain] : null;
+  const visitorRows = grain ? ROLLUPS.visitors[grain] : null;
   const { where, params } = scope(q, rollup ? { ...IMPRESSION_COLUMNS, time: 'period' } : IMPRESSION_COLUMNS);
-  // Impressions per bucket: 1 per raw row, the bucket's sum in a rollup.
-  const n = rollup ? 'impressions' : '1';
   const ages = Object.keys(AGE_FIELDS)
-    .map((k) => `sumIf(${n}, ${AGE_SQL} = '${k}') AS ${k}`)
+    .map((k) => `countIf(${AGE_SQL} = '${k}') AS ${k}`)
     .join(', ');
   const rows = await store.query<AudienceRow>(
     rollup
-      ? `SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, sum(impressions) AS total,
-  uniqExactIfMerge(visitors) AS visitors, sum(dwell_sum) / sum(impressions) AS dwell,
-  sumIf(impressions, ${GENDER_SQL} = 'MALE') AS male, sumIf(impressions, ${GENDER_SQL} = 'FEMALE') AS female, ${ages}
-FROM ${rollup}
-WHERE ${where}
+      ? // Sums from the audience rollup; unique visitors counted over the visitor rows of the same
+        // grain (006_distinct_rollups.sql), which the same scope (account, range, device, file)
+        // selects. Both answers per period in one pass (UNION ALL), then summed per period.
+        `SELECT device_id, p, sum(n) AS total, sum(visitor_count) AS visitors, if(total = 0, 0, sum(dwell_total) / total) AS dwell,
+  sum(male_n) AS male, sum(female_n) AS female, ${Object.keys(AGE_FIELDS)
+    .map((k) => `sum(${k}_n) AS ${k}`)
+    .join(', ')}
+FROM (
+  SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, sum(impressions) AS n, toFloat64(sum(dwell_sum)) AS dwell_total,
+    sumIf(impressions, ${GENDER_SQL} = 'MALE') AS male_n, sumIf(impressions, ${GENDER_SQL} = 'FEMALE') AS female_n,
+    ${Object.keys(AGE_FIELDS)
+      .map((k) => `sumIf(impressions, ${AGE_SQL} = '${k}') AS ${k}_n`)
+      .join(', ')}, toUInt64(0) AS visitor_count
+  FROM ${rollup}
+  WHERE ${where}
+  GROUP BY device_id, p
+  UNION ALL
+  SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, toUInt64(0), toFloat64(0), toUInt64(0), toUInt64(0),
+    ${Object.keys(AGE_FIELDS)
+      .map(() => 'toUInt64(0)')
+      .join(', ')}, toUInt64(uniqExact(visitor))
+  FROM ${visitorRows}
+  WHERE ${where}
+  GROUP BY device_id, p
+)
 GROUP BY device_id, p`
       : `SELECT device_id, ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p, count() AS total,
   uniqExactIf(visitor_id, visitor_id != '') AS visitors, avg(dwell_time) AS dwell,

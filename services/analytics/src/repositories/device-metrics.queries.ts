@@ -42,11 +42,17 @@ export async function selectDeviceMetrics(
 FROM ping_logs FINAL
 WHERE ${where}
 GROUP BY device_id, p`
-      : `SELECT device_id, ${periodExpr(q.interval, 'period')} AS p,
-  sum(cpu_sum) / sum(pings) AS avg_cpu, max(cpu_max) AS max_cpu, sum(mem_sum) / sum(pings) AS avg_mem, max(mem_max) AS max_mem,
-  uniqExactMerge(up_minutes) AS up, sum(alerts) AS alerts
-FROM ${ROLLUPS.pings.HOUR}
-WHERE ${where}
+      : // The hourly rollup (006_distinct_rollups.sql): each hour's partial rows merged first (sums,
+        // maxima, the minute masks ORed), then its pinged minutes counted and summed over the period.
+        `SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, sum(n) AS pings_total, sum(c) / pings_total AS avg_cpu, max(cm) AS max_cpu,
+  sum(m) / pings_total AS avg_mem, max(mm) AS max_mem, sum(bitCount(mask)) AS up, sum(a) AS alerts
+FROM (
+  SELECT device_id, period, sum(pings) AS n, sum(cpu_sum) AS c, max(cpu_max) AS cm, sum(mem_sum) AS m, max(mem_max) AS mm,
+    sum(alerts) AS a, groupBitOr(minutes) AS mask
+  FROM ${ROLLUPS.pings.HOUR}
+  WHERE ${where}
+  GROUP BY device_id, period
+)
 GROUP BY device_id, p`,
     { ...params, tz: q.timeZone, alertAt: HEALTH_ALERT_PERCENT },
   );

@@ -15,6 +15,14 @@ export const ANALYTICS_SETTINGS = {
   date_time_output_format: 'iso',
   /** Inserted rows may carry ISO 8601 strings (`Date` objects serialise to those). */
   date_time_input_format: 'best_effort',
+  /**
+   * FINAL (the raw reads' replay collapse) merges rows within one partition only, and reads a
+   * partition that is already one merged part without merging at all. Exact because every
+   * deduplicating table partitions by a function of its sorting key, so a row and its replay
+   * always share a partition (services/analytics/test/final-reads.test.ts checks every table).
+   * The ingest merges closed months into one part each (services/analytics/src/workers/compaction.ts).
+   */
+  do_not_merge_across_partitions_select_final: 1,
 } as const;
 
 /** Per-insert settings: unknown keys in a row are an error, not silently dropped. */

@@ -1,0 +1,83 @@
+/**
+ * Compaction of the raw tables' closed months. Raw reads use FINAL so a replayed row counts once;
+ * FINAL merges the parts of a partition at read time, which over months of rows is most of the
+ * query's cost. The stores run FINAL with do_not_merge_across_partitions_select_final (kit
+ * ANALYTICS_SETTINGS), which reads a partition that is one merged part without merging at all.
+ * compactClosedPartitions merges each closed month (a partition before the current UTC month) that
+ * still has several parts, or one part never merged, into one part (`OPTIMIZE ... PARTITION ID ...
+ * FINAL`), so only the open month pays FINAL's merge. Rows arriving late for a closed month make a
+ * new part; the next run merges it in. Same SQL on chDB and the server.
+ *
+ * startCompaction runs it in the ingest process, the one that writes the tables: a first run a
+ * minute after start, then every `everyMs` (ANALYTICS_COMPACT_HOURS, default 6 hours), never two
+ * at once; a failed run is logged and tried again at the next tick. Several ingest processes may
+ * each run it: a month already one merged part is skipped (optimize_throw_if_noop is off).
+ */
+import type { AnalyticsStore, Logger } from '@pylon/kit';
+
+/** The raw tables (kit migrations 001): each PARTITION BY toYYYYMM(timestamp). */
+const RAW = ['play_logs', 'ping_logs', 'event_logs', 'impressions', 'audit_events'] as const;
+
+/** `YYYYMM` of an instant in UTC: the raw tables' partition id (PARTITION BY toYYYYMM(timestamp)). */
+export const monthPartition = (at: Date): number => at.getUTCFullYear() * 100 + at.getUTCMonth() + 1;
+
+/**
+ * Merges every closed month of the raw tables that is not yet one merged part; returns them as
+ * `table:partition`, in the order merged.
+ */
+export async function compactClosedPartitions(store: Pick<AnalyticsStore, 'query' | 'exec'>, now: Date = new Date()): Promise<string[]> {
+  const rows = await store.query<{ table: string; partition_id: string }>(
+    `SELECT table, partition_id FROM system.parts
+WHERE database = currentDatabase() AND active AND has({tables:Array(String)}, table)
+GROUP BY table, partition_id
+HAVING (count() > 1 OR max(level) = 0) AND toUInt32OrZero(partition_id) BETWEEN 1 AND {month:UInt32} - 1
+ORDER BY table, partition_id`,
+    { tables: [...RAW], month: monthPartition(now) },
+  );
+  const done: string[] = [];
+  for (const r of rows) {
+    // Both come from the fixed list and a YYYYMM id checked here: nothing else reaches the text.
+    if (!RAW.includes(r.table as (typeof RAW)[number]) || !/^\d{6}$/.test(r.partition_id)) continue;
+    await store.exec(`OPTIMIZE TABLE ${r.table} PARTITION ID '${r.partition_id}' FINAL`);
+    done.push(`${r.table}:${r.partition_id}`);
+  }
+  return done;
+}
+
+export interface Compaction {
+  /** Stops the timer; resolves when a run in flight has ended. */
+  close(): Promise<void>;
+}
+
+/** `everyMs` 0: never (nothing scheduled). */
+export function startCompaction(o: { analytics: Pick<AnalyticsStore, 'query' | 'exec'>; logger: Logger; everyMs?: number; firstMs?: number }): Compaction {
+  if (o.everyMs === 0) return { close: () => Promise.resolve() };
+  let running: Promise<void> | undefined;
+  let closed = false;
+  const tick = () => {
+    if (running || closed) return; // the run before is still merging: skip this tick
+    const t = Date.now();
+    running = compactClosedPartitions(o.analytics)
+      .then((merged) => {
+        if (merged.length) o.logger.info({ merged, ms: Date.now() - t }, 'analytics: closed months compacted');
+      })
+      .catch((err: unknown) => {
+        if (!closed) o.logger.warn({ err }, 'analytics: compacting closed months failed; tried again at the next run');
+      })
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const first = setTimeout(tick, o.firstMs ?? 60_000);
+  const every = setInterval(tick, o.everyMs ?? 6 * 3_600_000);
+  first.unref();
+  every.unref();
+  return {
+    close() {
+      closed = true;
+      clearTimeout(first);
+      clearInterval(every);
+      return running ?? Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * The distinct counts the rollups keep as plain values (006_distinct_rollups.sql): uptime minutes
+ * as per-hour minute masks, unique visitors as visitor rows. Known answers from the rollups, equal
+ * to the raw answers; filled by the migration's backfill from rows written before it; unchanged by
+ * a replayed batch (a duplicate counts once) and by a re-run of the backfill.
+ */
+import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AnalyticsStore } from '@pylon/kit';
+import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
+import { DEFAULT_ANALYTICS_MIGRATIONS_DIR } from '@pylon/kit/adapters/analytics.migrations';
+import { bucketsOf, type Interval } from '../src/domain/buckets.js';
+import type { SeriesQuery } from '../src/domain/analytics-query.js';
+import type { Source } from '../src/domain/rollup-plan.js';
+import { selectAudienceMetrics } from '../src/repositories/audience.queries.js';
+import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
+
+let dir: string;
+let migrations: string;
+let store: AnalyticsStore;
+const DISTINCT = '006_distinct_rollups.sql';
+
+let n = 0;
+const ping = (device: string, timestamp: string, id = `g${++n}`) => ({
+  id,
+  account_id: 'acc',
+  device_id: device,
+  timestamp,
+  cpu_usage: 10,
+  memory_usage: 20,
+  disk_usage: 5,
+  player_version: '',
+  ip_address: '',
+  external_ip_address: '',
+});
+const imp = (device: string, file: string, timestamp: string, visitor: string, id = `i${++n}`) => ({
+  id,
+  account_id: 'acc',
+  device_id: device,
+  file_id: file,
+  timestamp,
+  sensor: 'cam',
+  dwell_time: 3,
+  gender: 'f',
+  age_range: '25-34',
+  visitor_id: visitor,
+  latitude: null,
+  longitude: null,
+});
+
+// Day 1 (2026-03-02): d1 pings in minutes 10:00 (twice), 10:59 (last second), 11:30 and 23:00; d2 in 10:00.
+// Day 2: d1 at 00:00:00.000 (minute 0 of the hour).
+const PINGS = [
+  ping('d1', '2026-03-02T10:00:05Z'),
+  ping('d1', '2026-03-02T10:00:40Z'),
+  ping('d1', '2026-03-02T10:59:59.999Z'),
+  ping('d1', '2026-03-02T11:30:00Z'),
+  ping('d1', '2026-03-02T23:00:00Z'),
+  ping('d2', '2026-03-02T10:00:00Z'),
+  ping('d1', '2026-03-03T00:00:00Z'),
+];
+// Day 1: d1 sees v1 (file f1 at 10:00 and f2 at 12:00), v2 (f2), and an anonymous detection; day 2: v1 (f1).
+const IMPRESSIONS = [
+  imp('d1', 'f1', '2026-03-02T10:00:00Z', 'v1'),
+  imp('d1', 'f2', '2026-03-02T12:00:00Z', 'v1'),
+  imp('d1', 'f2', '2026-03-02T12:10:00Z', 'v2'),
+  imp('d1', 'f1', '2026-03-02T13:00:00Z', ''),
+  imp('d1', 'f1', '2026-03-03T09:00:00Z', 'v1'),
+];
+
+function query(interval: Interval, extra: Partial<SeriesQuery> = {}): SeriesQuery {
+  const range = { from: new Date('2026-03-02T00:00:00Z'), to: new Date('2026-03-04T00:00:00Z') };
+  return {
+    accountId: 'acc',
+    range,
+    deviceIds: [],
+    fileIds: [],
+    eventNames: [],
+    limit: 10_000,
+    interval,
+    timeZone: 'UTC',
+    buckets: bucketsOf(range, interval, 'UTC'),
+    ...extra,
+  };
+}
+
+const uptime = async (q: SeriesQuery, source: Source) =>
+  (await selectDeviceMetrics(store, q, source)).map((m) => `${m.deviceId} ${m.periodStart} ${Math.round(m.uptimePercentage * 1e6) / 1e6}`);
+const visitors = async (q: SeriesQuery, source: Source) =>
+  (await selectAudienceMetrics(store, q, true, source)).map((m) => `${m.deviceId} ${m.periodStart} ${m.uniqueVisitors}`);
+
+// 1440 minutes a day: 4 pinged minutes = 0.277778 %, 1 = 0.069444 %.
+const UPTIME_DAYS = ['d1 2026-03-02T00:00:00Z 0.277778', 'd1 2026-03-03T00:00:00Z 0.069444', 'd2 2026-03-02T00:00:00Z 0.069444', 'd2 2026-03-03T00:00:00Z 0'];
+const VISITOR_DAYS = ['d1 2026-03-02T00:00:00Z 2', 'd1 2026-03-03T00:00:00Z 1'];
+
+async function expectKnownAnswers(): Promise<void> {
+  const day = query('DAY');
+  expect(await uptime(day, 'HOUR')).toEqual(UPTIME_DAYS);
+  expect(await uptime(day, 'RAW')).toEqual(UPTIME_DAYS);
+  // Hour 10:00 of d1: minutes 0 and 59 (both ends of the mask) = 2 of 60.
+  const hours = (await uptime(query('HOUR'), 'HOUR')).filter((l) => l.startsWith('d1 2026-03-02T10') || l.startsWith('d1 2026-03-03T00'));
+  expect(hours).toEqual(['d1 2026-03-02T10:00:00Z 3.333333', 'd1 2026-03-03T00:00:00Z 1.666667']);
+  for (const g of ['DAY', 'HOUR', 'RAW'] as const) {
+    expect([g, await visitors(day, g)]).toEqual([g, VISITOR_DAYS]);
+    // A file filter counts the visitors seen on that file only.
+    expect([g, await visitors(query('DAY', { fileIds: ['f2'] }), g)]).toEqual([g, ['d1 2026-03-02T00:00:00Z 2', 'd1 2026-03-03T00:00:00Z 0']]);
+    // Over both days v1 is one visitor: the periods' visitor sets are merged, not summed.
+    expect([g, await visitors(query('MONTH'), g)]).toEqual([g, ['d1 2026-03-01T00:00:00Z 2']]);
+  }
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pylon-analytics-distinct-'));
+  // Every migration but 006, so rows exist before it (its backfill must pick them up).
+  migrations = join(dir, 'migrations');
+  await mkdir(migrations);
+  for (const f of await readdir(DEFAULT_ANALYTICS_MIGRATIONS_DIR)) {
+    if (f.endsWith('.sql') && f !== DISTINCT) await copyFile(join(DEFAULT_ANALYTICS_MIGRATIONS_DIR, f), join(migrations, f));
+  }
+  store = await createChdbAnalyticsStore({ path: join(dir, 'data'), migrationsDir: migrations });
+  await store.migrate();
+});
+afterAll(async () => {
+  await store?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('the backfill fills the masks and visitor rows from rows written before the migration', async () => {
+  await store.insert('ping_logs', PINGS.slice(0, 3));
+  await store.insert('impressions', IMPRESSIONS.slice(0, 2));
+  await copyFile(join(DEFAULT_ANALYTICS_MIGRATIONS_DIR, DISTINCT), join(migrations, DISTINCT));
+  expect(await store.migrate()).toEqual(['006_distinct_rollups']);
+  // The rest arrives through the views.
+  await store.insert('ping_logs', PINGS.slice(3));
+  await store.insert('impressions', IMPRESSIONS.slice(2));
+  await expectKnownAnswers();
+});
+
+test('a replayed batch (same ids) and a re-run backfill change no distinct count', async () => {
+  await store.insert('ping_logs', PINGS);
+  await store.insert('impressions', IMPRESSIONS);
+  // The migration's backfill again, as a re-run after a partial failure would (the sums double; the masks do not).
+  await store.exec(`INSERT INTO device_rollup_hour SELECT account_id, device_id, toStartOfHour(toDateTime(timestamp, 'UTC')) AS period,
+  count(), sum(cpu_usage), max(cpu_usage), sum(memory_usage), max(memory_usage), countIf(greatest(cpu_usage, memory_usage, disk_usage) >= 90),
+  groupBitOr(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC')))) FROM ping_logs FINAL GROUP BY account_id, device_id, period`);
+  await store.exec(`INSERT INTO audience_visitors_day SELECT account_id, device_id, file_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period,
+  reinterpretAsUInt128(sipHash128(visitor_id)) FROM impressions WHERE visitor_id != '' GROUP BY account_id, device_id, file_id, period, visitor_id`);
+  await expectKnownAnswers();
+  // Merged parts give the same answers.
+  for (const t of ['ping_logs', 'impressions', 'device_rollup_hour', 'audience_visitors_hour', 'audience_visitors_day'])
+    await store.exec(`OPTIMIZE TABLE ${t} FINAL`);
+  await expectKnownAnswers();
+});

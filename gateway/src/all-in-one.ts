@@ -43,7 +43,7 @@ import {
 import { createContentSubgraph, createMediaHttp, playerContent } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
 import { createDataTablesHttp, createDataTablesSubgraph, playerRows } from '@pylon/datatables';
-import { cachedMediaDirectory, createDevicesSubgraph, createPlayerApi, type ManifestSource } from '@pylon/devices';
+import { cachedMediaDirectory, createDevicesSubgraph, createPlayerApi, startWebhookAlerts, type ManifestSource } from '@pylon/devices';
 import { devicesOptions, playerFailureLimit } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { retryPolicyFrom } from '@pylon/identity/webhooks.config';
@@ -238,6 +238,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     logger,
     ...pushEvents,
   });
+  // A webhook endpoint disabled after persistent failure opens an alert (devices owns alerts).
+  const webhookAlerts = await startWebhookAlerts({ stream: backends.stream!, alerts: devices.runtime.alerts, pushEvents: push?.events, logger });
   const content = createContentSubgraph({
     documents,
     tokens,
@@ -458,6 +460,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
       await devices.runtime.close();
       await demoMedia;
       await webhookWorker.close();
+      await webhookAlerts.close();
       await eventLogWriter.close();
       await push?.publisher.close();
       await ingest.close();

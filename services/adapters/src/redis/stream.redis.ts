@@ -21,6 +21,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import { AppError } from '@pylon/kit/errors';
+import { toJson } from '@pylon/kit/adapters/cache.memory';
 import {
   isTransientError,
   type ConsumerOptions,
@@ -93,15 +94,9 @@ async function shutdown(client: Redis): Promise<void> {
   client.disconnect();
 }
 
+/** The entry's fields; a value that is not JSON-serialisable is BAD_USER_INPUT (kit's toJson). */
 function encode(m: StreamMessage, now: number): string[] {
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(m.value ?? null);
-  } catch {
-    json = undefined;
-  }
-  if (json === undefined) throw new AppError('BAD_USER_INPUT', 'message value is not JSON-serialisable', { field: 'value' });
-  return ['v', json, 't', String(m.timestamp ?? now), ...(m.key !== undefined && m.key !== null ? ['k', m.key] : [])];
+  return ['v', toJson(m.value ?? null), 't', String(m.timestamp ?? now), ...(m.key !== undefined && m.key !== null ? ['k', m.key] : [])];
 }
 
 function decode(fields: string[], topic: string): StreamMessage {

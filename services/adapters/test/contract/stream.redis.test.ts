@@ -7,28 +7,15 @@
  */
 import { Redis } from 'ioredis';
 import type { StreamMessage } from '@pylon/kit';
-import { createRedisCache } from '../../src/redis/cache.redis.js';
 import { createRedisStream } from '../../src/redis/stream.redis.js';
 import { streamContract } from '../../../kit/test/contract/stream.contract.js';
+import { redisProblem } from './redis-reachable.js';
 import { skipNote, uniqueName, waitFor } from '../../../kit/test/contract/wait.helpers.js';
 
 const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const prefix = `${uniqueName('pylon-test-stream')}:`;
 
-async function reachable(): Promise<string | null> {
-  const probe = createRedisCache({ url, commandTimeoutMs: 1_500 });
-  try {
-    await probe.ping();
-    return null;
-  } catch (e) {
-    const cause = (e as { cause?: unknown }).cause;
-    return cause instanceof Error ? cause.message : String(e);
-  } finally {
-    await probe.close();
-  }
-}
-
-const problem = await reachable();
+const problem = await redisProblem(url);
 const make = () => createRedisStream({ url, keyPrefix: prefix, claimIdleMs: 300, retryBaseMs: 20, retryMaxMs: 200, retentionIntervalMs: 0 });
 
 afterAll(async () => {

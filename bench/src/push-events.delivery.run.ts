@@ -57,10 +57,14 @@ const data = (i: number) => ({ device_id: `d-${i}`, name: `d-${i}`, device_group
 
 // 1. throughput: events spread over the endpoints' accounts.
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 for (let i = 0; i < events; i++) emit.emit(`bench-acc-${i % endpoints}`, 'device.registered', data(i));
 await waitFor(events);
 const burstSeconds = (performance.now() - t0) / 1000;
 const throughput = Math.round(events / burstSeconds);
+// CPU of this process (worker, store, stream and receiver) per delivery: what bounds throughput on a busy machine.
+const cpu = process.cpuUsage(cpu0);
+const cpuUsPerDelivery = Math.round((cpu.user + cpu.system) / events);
 
 // 2. latency at a steady rate.
 arrivals.length = 0;
@@ -81,6 +85,7 @@ console.log(
     endpoints,
     burstSeconds: Number(burstSeconds.toFixed(2)),
     deliveriesPerSecond: throughput,
+    cpuUsPerDelivery,
     pacedRate: rate,
     pacedEvents: paced,
     latencyMs: { p50: pct(50), p95: pct(95), max: lat[lat.length - 1] },

@@ -14,9 +14,19 @@ import { INTERNAL_TOKEN_HEADER, isAppError, httpStatus, type InternalTokens } fr
 import { credentialsFrom, type EdgeAuthenticator } from './edge-auth.js';
 
 /** Request headers passed on (everything else, credentials included, stays at the edge). */
-const REQUEST_HEADERS = ['content-type', 'content-length', 'accept', 'if-none-match', 'x-request-id', 'prefer'];
+const REQUEST_HEADERS = ['content-type', 'content-length', 'accept', 'if-none-match', 'x-request-id', 'prefer', 'last-event-id'];
 /** Answer headers passed back. */
-const RESPONSE_HEADERS = ['content-type', 'content-length', 'location', 'etag', 'cache-control', 'content-disposition', 'retry-after', 'preference-applied'];
+const RESPONSE_HEADERS = [
+  'content-type',
+  'content-length',
+  'location',
+  'etag',
+  'cache-control',
+  'content-disposition',
+  'retry-after',
+  'preference-applied',
+  'x-accel-buffering',
+];
 
 export interface EdgeRoute {
   method: 'get' | 'post' | 'delete';
@@ -70,6 +80,10 @@ export function forwardToProcess(o: {
         if (v !== undefined) res.setHeader(h, v);
       }
       answer.pipe(res);
+      // A client that goes away mid-answer (an event stream is never complete) ends the upstream too.
+      res.on('close', () => {
+        if (!answer.complete) answer.destroy();
+      });
     });
     upstream.on('timeout', () => upstream.destroy(new Error('timeout')));
     upstream.on('error', () => fail(res, 502, 'UNAVAILABLE', 'the service behind this route did not answer'));
@@ -91,3 +105,6 @@ export const DATATABLES_EDGE_ROUTES: readonly EdgeRoute[] = [
   { method: 'get', path: '/jobs/:id' },
   { method: 'delete', path: '/jobs/:id' },
 ];
+
+/** What the gateway forwards to the identity process: the live event stream (read from the push-event log there). */
+export const IDENTITY_EDGE_ROUTES: readonly EdgeRoute[] = [{ method: 'get', path: '/events/stream' }];

@@ -1,5 +1,6 @@
 /** Distributed mode: the gateway alone, calling each subgraph over HTTP. */
 import { readFileSync } from 'node:fs';
+import { Router } from 'express';
 import { createLogger, createOps, InternalTokens, listenHttp, loadConfigOrExit, metricsAccess, onShutdown, SCHEMA_DIR, serveMetrics } from '@pylon/kit';
 import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
 import { createRedisCache, createRedisPubSub } from '@pylon/adapters/redis';
@@ -8,7 +9,7 @@ import { createRateLimiter } from '@pylon/composition/backends';
 import { KEY_REVOKED_CHANNEL } from '@pylon/identity';
 import { gatewayEnv, introspectionEnabled, limitsFrom } from './config.js';
 import { SignedRemoteDataSource } from './data-sources.js';
-import { DATATABLES_EDGE_ROUTES, forwardToProcess } from './edge-forward.js';
+import { DATATABLES_EDGE_ROUTES, forwardToProcess, IDENTITY_EDGE_ROUTES } from './edge-forward.js';
 import { createGateway } from './gateway.js';
 import { createHttpApp } from './http-app.js';
 import { createPlayerWeb } from './player-web/player-web.routes.js';
@@ -87,7 +88,11 @@ try {
     publicSdl: introspectionEnabled(env),
     // Large imports (jobs) and GET/DELETE /jobs/{id}: served by the datatables process, where the jobs run.
     // Idle limit, not a total: an upload streams for as long as it sends.
-    rest: forwardToProcess({ base: env.DATATABLES_URL, routes: DATATABLES_EDGE_ROUTES, auth, tokens, timeoutMs: 120_000 }),
+    // GET /events/stream: served by the identity process (the push-event log); the 15 s heartbeats keep it inside the idle limit.
+    rest: Router().use(
+      forwardToProcess({ base: env.DATATABLES_URL, routes: DATATABLES_EDGE_ROUTES, auth, tokens, timeoutMs: 120_000 }),
+      forwardToProcess({ base: env.IDENTITY_URL, routes: IDENTITY_EDGE_ROUTES, auth, tokens, timeoutMs: 120_000 }),
+    ),
   });
   const server = await listenHttp(app, env.PORT, env.HOST);
   const metricsServer = await serveMetrics(ops, metrics, env.HOST);

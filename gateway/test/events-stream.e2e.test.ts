@@ -100,3 +100,15 @@ test('refusals: no credentials 401, an unknown type 400, an unknown Last-Event-I
   const gone = await fetch(`${h.baseUrl}/events/stream`, { headers: { 'x-service-apikey': h.key, 'last-event-id': 'evt_unknown' } });
   expect(gone.status).toBe(410);
 });
+
+test('the stream and the webhook actions are in the served OpenAPI document (/docs reads it)', async () => {
+  const doc = (await (await fetch(`${h.baseUrl}/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, unknown> }> }>>;
+  };
+  const stream = doc.paths['/events/stream']?.get;
+  expect(stream?.operationId).toBe('streamEvents');
+  expect(Object.keys(stream?.responses['200']?.content ?? {})).toEqual(['text/event-stream']);
+  expect(doc.paths['/webhooks/{id}/rotate-secret']?.post?.operationId).toBe('rotateWebhookEndpointSecret');
+  expect(doc.paths['/webhooks/{id}/test']?.post?.operationId).toBe('sendTestWebhookEvent');
+  expect(doc.paths['/webhooks/{id}/redeliver']?.post?.operationId).toBe('redeliverWebhookEvents');
+});

@@ -4,7 +4,8 @@
  * which signs it (Standard Webhooks; verified with the `standardwebhooks` package) and posts it to a
  * loopback receiver (allow-listed by WEBHOOK_ALLOW_LIST: the outbound rules refuse loopback
  * otherwise). REST /webhooks CRUD and the delivery log; bad input names the field; the secret is
- * only in the create answer. Waits poll with a 60 s limit.
+ * only in the create answer; the REST actions (test event, rotate-secret, redeliver); a dead
+ * endpoint disabled after the failure window opens an alert. Waits poll with a 60 s limit.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,7 +31,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   receiver = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  h = await startHarness({ WEBHOOK_ALLOW_LIST: '127.0.0.1', WEBHOOK_POLL_MS: '50' });
+  // Retries after 200-400 ms and a 1 s failure window: a dead endpoint is disabled within seconds.
+  h = await startHarness({
+    WEBHOOK_ALLOW_LIST: '127.0.0.1',
+    WEBHOOK_POLL_MS: '50',
+    WEBHOOK_RETRY_BASE_MS: '200',
+    WEBHOOK_RETRY_MAX_DELAY_MS: '400',
+    WEBHOOK_DISABLE_AFTER_SECONDS: '1',
+  });
 }, LIMIT);
 afterAll(async () => {
   await h?.stop();
@@ -88,6 +96,99 @@ test(
     expect(badPut.status).toBe(400);
     expect((await rest(`/webhooks/${endpoint.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await rest(`/webhooks/${endpoint.id}`)).status).toBe(404);
+  },
+  LIMIT,
+);
+
+test(
+  'REST actions: test event, rotate-secret (both secrets verify in the overlap), redeliver one event and a time range',
+  async () => {
+    const created = await rest('/webhooks', { method: 'POST', body: JSON.stringify({ url: receiver, event_types: ['device.deleted'] }) });
+    const endpoint = (await created.json()) as { id: string; secret: string };
+    const deliveriesOf = (eventId: string) => received.filter((r) => r.headers['webhook-id'] === eventId);
+
+    // A test event goes to this endpoint alone, whatever its event types.
+    const t0 = new Date().toISOString();
+    const test1 = await rest(`/webhooks/${endpoint.id}/test`, { method: 'POST' });
+    expect(test1.status).toBe(202);
+    const queued = (await test1.json()) as { event_id: string; event_type: string; endpoint_id: string; status: string };
+    expect(queued).toMatchObject({ event_type: 'webhook.test', endpoint_id: endpoint.id, status: 'PENDING' });
+    const first = await until('the test event', () => deliveriesOf(queued.event_id)[0]);
+    expect(new Webhook(endpoint.secret).verify(first.body, first.headers)).toMatchObject({ type: 'webhook.test', data: { webhook_endpoint_id: endpoint.id } });
+
+    // Rotation: the new secret is shown once; the old one keeps signing beside it for the overlap.
+    const badRotate = await rest(`/webhooks/${endpoint.id}/rotate-secret`, { method: 'POST', body: JSON.stringify({ overlap_seconds: 10_000_000 }) });
+    expect(badRotate.status).toBe(400);
+    expect(JSON.stringify(await badRotate.json())).toContain('overlap_seconds');
+    const rotated = await rest(`/webhooks/${endpoint.id}/rotate-secret`, { method: 'POST', body: JSON.stringify({ overlap_seconds: 3600 }) });
+    expect(rotated.status).toBe(200);
+    const after = (await rotated.json()) as { id: string; secret: string; previous_secret_expires_at: string | null };
+    expect(after.secret).toMatch(/^whsec_/);
+    expect(after.secret).not.toBe(endpoint.secret);
+    expect(Date.parse(after.previous_secret_expires_at!) - Date.now()).toBeGreaterThan(3500_000);
+    expect(await (await rest(`/webhooks/${endpoint.id}`)).text()).not.toContain('whsec_');
+    const test2 = (await (await rest(`/webhooks/${endpoint.id}/test`, { method: 'POST' })).json()) as { event_id: string };
+    const second = await until('the test event after rotation', () => deliveriesOf(test2.event_id)[0]);
+    expect(new Webhook(after.secret).verify(second.body, second.headers)).toMatchObject({ type: 'webhook.test' });
+    expect(new Webhook(endpoint.secret).verify(second.body, second.headers)).toMatchObject({ type: 'webhook.test' });
+
+    // Redelivery of one event: the same webhook-id arrives again; of a range: both test events.
+    await until('both logged SUCCEEDED', async () => {
+      const rows = (await (await rest(`/webhooks/${endpoint.id}/deliveries`)).json()) as { status: string }[];
+      return rows.length === 2 && rows.every((r) => r.status === 'SUCCEEDED');
+    });
+    const one = await rest(`/webhooks/${endpoint.id}/redeliver`, { method: 'POST', body: JSON.stringify({ event_id: queued.event_id }) });
+    expect(one.status).toBe(200);
+    expect(await one.json()).toEqual({ count: 1 });
+    await until('the redelivered event', () => deliveriesOf(queued.event_id).length === 2);
+    const range = await rest(`/webhooks/${endpoint.id}/redeliver`, { method: 'POST', body: JSON.stringify({ from: t0 }) });
+    expect(await range.json()).toEqual({ count: 2 });
+    await until('the range redelivered', () => deliveriesOf(queued.event_id).length === 3 && deliveriesOf(test2.event_id).length === 2);
+
+    // Bad input names the REST field; an unknown event is a 404.
+    const none = await rest(`/webhooks/${endpoint.id}/redeliver`, { method: 'POST', body: '{}' });
+    expect(none.status).toBe(400);
+    expect(((await none.json()) as { error: { field: string } }).error.field).toBe('event_id');
+    const badFrom = await rest(`/webhooks/${endpoint.id}/redeliver`, { method: 'POST', body: JSON.stringify({ from: 'yesterday' }) });
+    expect(((await badFrom.json()) as { error: { field: string } }).error.field).toBe('from');
+    expect((await rest(`/webhooks/${endpoint.id}/redeliver`, { method: 'POST', body: JSON.stringify({ event_id: 'evt_unknown' }) })).status).toBe(404);
+    expect((await rest('/webhooks/wh_unknown/test', { method: 'POST' })).status).toBe(404);
+  },
+  LIMIT,
+);
+
+test(
+  'a dead endpoint is disabled after the failure window: webhook_endpoint.disabled and an open alert',
+  async () => {
+    // A port nothing listens on (allow-listed loopback): every attempt is refused.
+    const dead = await new Promise<number>((r) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const port = (s.address() as AddressInfo).port;
+        s.close(() => r(port));
+      });
+    });
+    const created = await rest('/webhooks', { method: 'POST', body: JSON.stringify({ url: `http://127.0.0.1:${dead}/hook` }) });
+    const endpoint = (await created.json()) as { id: string };
+    expect((await rest(`/webhooks/${endpoint.id}/test`, { method: 'POST' })).status).toBe(202);
+    const disabled = await until(
+      'the endpoint disabled',
+      async () => {
+        const e = (await (await rest(`/webhooks/${endpoint.id}`)).json()) as { enabled: boolean; disabled_reason: string | null };
+        return e.enabled ? undefined : e;
+      },
+      LIMIT - 20_000,
+    );
+    expect(disabled.disabled_reason).toMatch(/failed since/);
+    const gql = async () =>
+      (await (
+        await fetch(`${h.baseUrl}/graphql`, {
+          method: 'POST',
+          headers: { 'x-service-apikey': h.key, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ alert(activeOnly: true) { id reason alertRule { name } devices { id } } }' }),
+        })
+      ).json()) as { data: { alert: { id: string; reason: string; alertRule: { name: string }; devices: unknown[] }[] } };
+    const alert = await until('the alert', async () => (await gql()).data.alert.find((a) => a.reason.includes(endpoint.id)));
+    expect(alert).toMatchObject({ alertRule: { name: 'Webhook endpoint disabled' }, devices: [] });
   },
   LIMIT,
 );

@@ -165,6 +165,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
       await sg.devices.runtime.close();
       await demo.seeded();
       await sg.webhookWorker.close();
+      await sg.webhookAlerts.close();
       await edge.closeEventLog();
       await push?.publisher.close();
       await consumer.close();

@@ -623,6 +623,23 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'REST PUT /webhooks/{id}': (c) => status(c.rest(`/webhooks/${c.ids.webhookEndpoint}`, { method: 'PUT', body: JSON.stringify({ enabled: false }) }), 404),
   'REST DELETE /webhooks/{id}': (c) => status(c.rest(`/webhooks/${c.ids.webhookEndpoint}`, { method: 'DELETE' }), 404),
   'REST GET /webhooks/{id}/deliveries': (c) => emptyList(c.rest(`/webhooks/${c.ids.webhookEndpoint}/deliveries`)),
+  'REST POST /webhooks/{id}/rotate-secret': (c) =>
+    status(c.rest(`/webhooks/${c.ids.webhookEndpoint}/rotate-secret`, { method: 'POST', body: JSON.stringify({ overlap_seconds: 0 }) }), 404),
+  'REST POST /webhooks/{id}/test': (c) => status(c.rest(`/webhooks/${c.ids.webhookEndpoint}/test`, { method: 'POST' }), 404),
+  'REST POST /webhooks/{id}/redeliver': (c) =>
+    status(c.rest(`/webhooks/${c.ids.webhookEndpoint}/redeliver`, { method: 'POST', body: JSON.stringify({ from: '2020-01-01T00:00:00Z' }) }), 404),
+  // B's stream filtered to A's device opens (the filter names no event of B's) and carries nothing;
+  // resuming after an id B's log does not hold is a 410, never A's events.
+  'REST GET /events/stream': async (c) => {
+    const ctl = new AbortController();
+    const res = await c.rest(`/events/stream?device_id=${encodeURIComponent(c.ids.device)}`, { signal: ctl.signal });
+    if (res.status !== 200) throw new Error(`stream answered ${res.status}`);
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    ctl.abort();
+    if (first.includes('data:')) throw new Error(`B's stream carried an event: ${first.slice(0, 200)}`);
+    await status(c.rest(`/events/stream?device_id=${encodeURIComponent(c.ids.device)}&last_event_id=evt_00000000000000000000000000`), 410);
+  },
   'GraphQL Mutation.revokeApiKey': gqlNothing('mutation($k: String!) { revokeApiKey(id: $k) { success } }', (i) => ({ k: i.apiKey })),
 
   // Content: every id (the item, its group, a parent group, a playlist's file or source) of A's is refused.

@@ -21,7 +21,7 @@ import { createAnalyticsSubgraph, registerReportExportJob, type ReportDirectory 
 import { createContentSubgraph, playerContent } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
 import { createDataTablesSubgraph, playerRows } from '@pylon/datatables';
-import { cachedMediaDirectory, createDevicesSubgraph, type ManifestSource } from '@pylon/devices';
+import { cachedMediaDirectory, createDevicesSubgraph, startWebhookAlerts, type ManifestSource } from '@pylon/devices';
 import { devicesOptions } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { retryPolicyFrom } from '@pylon/identity/webhooks.config';
@@ -118,6 +118,8 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
     logger,
     ...pushEvents,
   });
+  // A webhook endpoint disabled after persistent failure opens an alert (devices owns alerts).
+  const webhookAlerts = await startWebhookAlerts({ stream: backends.stream!, alerts: devices.runtime.alerts, pushEvents: pushEvents.pushEvents, logger });
   const content = createContentSubgraph({
     documents,
     tokens,
@@ -184,6 +186,7 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
     directory,
     jobs,
     webhookWorker,
+    webhookAlerts,
     unwatch,
     /** Where jobs keep files in flight (large imports). */
     jobsDir: join(resolve(env.SIGNAGE_DATA_DIR), 'jobs'),

@@ -1,5 +1,9 @@
-/** /webhooks: endpoints (list, get, create with the secret shown once, change, delete) and each one's delivery log, onto the webhook queries and mutations. */
-import { createOp, deleteOp, getOp, listOp, restOp, updateOp, type FieldMap } from './declare.js';
+/**
+ * /webhooks: endpoints (list, get, create with the secret shown once, change, delete), each one's
+ * delivery log, and the actions (rotate the secret, send a test event, redeliver), onto the webhook
+ * queries and mutations.
+ */
+import { createOp, deleteOp, getOp, listOp, mapFields, restOp, updateOp, type FieldMap } from './declare.js';
 import { AppError } from '@pylon/kit';
 import { fieldOf, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema } from './types.js';
@@ -87,4 +91,48 @@ export const listWebhookDeliveries = restOp('listWebhookDeliveries', {
   variables: (input) => ({ ...deliveries.variables(input), id: input.params.id }),
   fieldNames: { ...deliveries.fieldNames, id: 'id' },
   accepts: { ...deliveries.accepts, path: ['id'] },
+});
+
+/** The endpoint with its new signing secret (rotate: with create, the only answers that carry it). */
+const rotate = createOp('rotateWebhookEndpointSecret', {
+  root: 'rotateWebhookEndpointSecret',
+  record: 'endpoint',
+  param: 'id',
+  flat: true,
+  status: 200,
+  body: { fields: { overlap_seconds: 'overlapSeconds' } },
+});
+/** POST /webhooks/{id}/rotate-secret: 200 with the endpoint and its new secret; the previous one signs beside it for overlap_seconds. */
+export const rotateWebhookEndpointSecret = restOp('rotateWebhookEndpointSecret', {
+  ...rotate,
+  respond(data) {
+    const payload = payloadOf(data, 'rotateWebhookEndpointSecret', rotate.fieldNames);
+    if (payload.secret === null) throw new AppError('INTERNAL', "the gateway answer has no secret at 'rotateWebhookEndpointSecret'");
+    const body: RestSchema<'WebhookEndpointCreated'> = { ...toRestEndpoint(fieldOf(payload, 'endpoint')), secret: payload.secret };
+    return { status: 200, body };
+  },
+});
+
+/** POST /webhooks/{id}/test: 202 with the queued delivery of a webhook.test event to this endpoint alone. */
+export const sendTestWebhookEvent = createOp('sendTestWebhookEvent', {
+  root: 'sendTestWebhookEvent',
+  record: 'delivery',
+  param: 'id',
+  flat: true,
+  status: 202,
+  body: { fields: {} },
+  toRest: toRestDelivery,
+});
+
+const REDELIVER_FIELDS = { event_id: 'eventId', from: 'from', to: 'to' } as const satisfies FieldMap;
+const redeliverNames = { eventId: 'event_id', from: 'from', to: 'to', id: 'id' };
+/** POST /webhooks/{id}/redeliver: one event (event_id) or a time range (from/to), queued again; 200 with the count. */
+export const redeliverWebhookEvents = restOp('redeliverWebhookEvents', {
+  variables: (input) => ({ id: input.params.id, ...mapFields(input.body, REDELIVER_FIELDS, input) }),
+  respond(data) {
+    const payload = payloadOf(data, 'redeliverWebhookEvents', redeliverNames);
+    return { body: { count: payload.count } };
+  },
+  fieldNames: redeliverNames,
+  accepts: { path: ['id'], body: Object.keys(REDELIVER_FIELDS) },
 });

@@ -10,7 +10,8 @@ import { kafkaOptions, kafkaEnv } from './backends.js';
 import { auditReads, BufferedPublisher, createFileSpool, envBool, TOPICS, type AuditEventRecord, type AuditSink, type Logger } from '@pylon/kit';
 
 export const auditSinkEnv = {
-  STREAM_DRIVER: z.enum(['memory', 'kafka']).default('memory'),
+  // redis: the push events' shared stream (backends.ts); audit events still need Kafka from here.
+  STREAM_DRIVER: z.enum(['memory', 'kafka', 'redis']).default('memory'),
   ...kafkaEnv,
   /** Where audit events wait on disk while Kafka refuses them (never dropped). */
   AUDIT_SPOOL_DIR: z.string().min(1).default('./data/spool'),

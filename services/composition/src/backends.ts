@@ -75,9 +75,14 @@ export const backendEnv = z.object({
   CLICKHOUSE_USER: z.string().optional(),
   CLICKHOUSE_PASSWORD: z.string().optional(),
   CLICKHOUSE_DATABASE: z.string().regex(/^\w+$/).optional(),
-  /** lmdb: the durable embedded log under SIGNAGE_DATA_DIR/stream (one process per data dir); memory: nothing survives a restart (tests). */
-  STREAM_DRIVER: z.enum(['lmdb', 'memory', 'kafka']).default('lmdb'),
+  /**
+   * lmdb: the durable embedded log under SIGNAGE_DATA_DIR/stream (one process per data dir); memory: nothing survives a restart (tests);
+   * kafka: KAFKA_BROKERS; redis: Redis Streams at REDIS_URL (several processes without Kafka).
+   */
+  STREAM_DRIVER: z.enum(['lmdb', 'memory', 'kafka', 'redis']).default('lmdb'),
   ...kafkaEnv,
+  /** Key prefix of the Redis Streams (STREAM_DRIVER=redis): deployments (or test runs) sharing one Redis keep apart by it. */
+  REDIS_STREAM_PREFIX: z.string().min(1).max(100).default('pylon:stream:'),
   CACHE_DRIVER: z.enum(['memory', 'redis']).default('memory'),
   REDIS_URL: z.string().url().optional(),
   BLOBS_DRIVER: z.enum(['local', 's3']).default('local'),
@@ -118,6 +123,7 @@ export const backendRules = [
   requires('DOCUMENTS_DRIVER', 'mongo', 'MONGO_URL'),
   requires('ANALYTICS_DRIVER', 'clickhouse', 'CLICKHOUSE_URL'),
   requires('STREAM_DRIVER', 'kafka', 'KAFKA_BROKERS'),
+  requires('STREAM_DRIVER', 'redis', 'REDIS_URL'),
   requires('KAFKA_SASL_MECHANISM', 'plain', 'KAFKA_SASL_PASSWORD'),
   requires('KAFKA_SASL_MECHANISM', 'scram-sha-256', 'KAFKA_SASL_PASSWORD'),
   requires('KAFKA_SASL_MECHANISM', 'scram-sha-512', 'KAFKA_SASL_PASSWORD'),
@@ -244,6 +250,9 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
       if (env.STREAM_DRIVER === 'kafka') {
         const { createKafkaStream } = await import('@pylon/adapters/kafka');
         b.stream = createKafkaStream(kafkaOptions(env, clientId, logger));
+      } else if (env.STREAM_DRIVER === 'redis') {
+        const { createRedisStream } = await import('@pylon/adapters/redis');
+        b.stream = createRedisStream({ url: env.REDIS_URL!, keyPrefix: env.REDIS_STREAM_PREFIX, onError: (err) => logger?.warn({ err }, 'redis stream') });
       } else if (env.STREAM_DRIVER === 'memory') {
         const { createMemoryStream } = await import('@pylon/kit/adapters/stream.memory');
         b.stream = createMemoryStream();

@@ -4,6 +4,7 @@
  * internal token, so only the edge (which checked the API key) can stream one in.
  */
 import { createLogger, INTERNAL_TOKEN_HEADER } from '@pylon/kit';
+import { createPushEventProducer } from '@pylon/composition/push-events';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createContentSubgraph, type ContentSubgraph } from './app.js';
 import { contentEnv, contentSettings } from './config.js';
@@ -11,19 +12,25 @@ import { createMediaHttp } from './http/media-http.js';
 
 await runSubgraphProcess({
   name: 'content',
-  // The cache port brings the pub/sub that announces content changes (player manifests follow).
-  needs: ['documents', 'blobs', 'cache'],
+  // The cache port brings the pub/sub that announces content changes (player manifests follow);
+  // the stream carries its push events (media.ready/failed, playlist/template.changed).
+  needs: ['documents', 'blobs', 'cache', 'stream'],
   env: contentEnv,
-  build: ({ backends, tokens, env }) =>
-    createContentSubgraph({
+  build: ({ backends, tokens, env }) => {
+    const logger = createLogger({ level: env.LOG_LEVEL, name: 'content' });
+    const push = createPushEventProducer(backends, logger);
+    if (push) backends.onClose(() => push.publisher.close());
+    return createContentSubgraph({
       documents: backends.documents!,
       blobs: backends.blobs!,
       tokens,
       urlSecret: env.SIGNAGE_INTERNAL_SECRET,
       settings: contentSettings(env),
       pubsub: backends.pubsub!,
-      logger: createLogger({ level: env.LOG_LEVEL, name: 'content' }),
-    }),
+      logger,
+      ...(push ? { pushEvents: push.events } : {}),
+    });
+  },
   extend: (app, { tokens, subgraph }) => {
     app.use(createMediaHttp((subgraph as ContentSubgraph).runtime, { authenticate: (req) => tokens.verify(req.get(INTERNAL_TOKEN_HEADER)).catch(() => null) }));
   },

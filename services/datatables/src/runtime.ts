@@ -21,7 +21,14 @@ export interface DataTablesRuntime {
 }
 
 /** datatable.rows_changed after a row write is stored (at most 100 ids named; row_count says how many). */
-export function rowsChanged(rt: Pick<DataTablesRuntime, 'pushEvents'>, tenant: string, tableId: string, change: string, rowIds: readonly string[]): void {
-  if (rowIds.length === 0) return;
-  rt.pushEvents?.emit(tenant, 'datatable.rows_changed', { datatable_id: tableId, change, row_ids: rowIds.slice(0, 100), row_count: rowIds.length });
+export function rowsChanged(
+  rt: Pick<DataTablesRuntime, 'pushEvents'>,
+  tenant: string,
+  tableId: string,
+  change: string,
+  rowIds: readonly string[],
+  rowCount = rowIds.length,
+): void {
+  if (rowCount === 0) return;
+  rt.pushEvents?.emit(tenant, 'datatable.rows_changed', { datatable_id: tableId, change, row_ids: rowIds.slice(0, 100), row_count: rowCount });
 }

@@ -10,6 +10,7 @@ export { recordPing, type PingResult } from './use-cases/record-ping.js';
 export { ackCommand } from './use-cases/ack-command.js';
 export { storeSnap } from './use-cases/snaps.js';
 export { createAlertRule } from './use-cases/alerts/alert-rules.js';
+export { startWebhookAlerts } from './use-cases/alerts/webhook-alerts.js';
 export type { OrganizationDirectory } from './ports/organization-directory.js';
 export type { ManifestDevice, ManifestSource } from './ports/manifest-source.js';
 export type { MediaDirectory } from './ports/media-directory.js';

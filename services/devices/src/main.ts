@@ -6,6 +6,7 @@ import { createPushEventProducer } from '@pylon/composition/push-events';
 import { createDevicesSubgraph, type DevicesSubgraph } from './app.js';
 import { devicesOptions, devicesProcessEnv, playerFailureLimit } from './config.js';
 import { createPlayerApi } from './http/player-api.js';
+import { startWebhookAlerts } from './use-cases/alerts/webhook-alerts.js';
 import { createHttpOrganizationDirectory } from './adapters/organization-directory.http.js';
 import { createHttpManifestSource } from './adapters/manifest-source.http.js';
 import { createHttpMediaDirectory } from './adapters/media-directory.http.js';
@@ -37,6 +38,9 @@ await runSubgraphProcess({
       ...(push ? { pushEvents: push.events } : {}),
     });
     if (push) backends.onClose(() => push.publisher.close());
+    // A webhook endpoint disabled after persistent failure (the webhook-worker's event) opens an alert.
+    const webhookAlerts = await startWebhookAlerts({ stream: backends.stream!, alerts: devices.runtime.alerts, pushEvents: push?.events, logger });
+    backends.onClose(() => webhookAlerts.close());
     playerFailures = await createRateLimiter(env, playerFailureLimit(env));
     // Closed before the backends it uses (onClose runs first, in reverse order of registration).
     backends.onClose(() => playerFailures!.close());

@@ -30,6 +30,7 @@ import type { ManifestSource } from './ports/manifest-source.js';
 import type { MediaDirectory } from './ports/media-directory.js';
 import type { OrganizationDirectory } from './ports/organization-directory.js';
 import { DeviceRepository } from './repositories/device.repository.js';
+import { DeviceSilenceRepository } from './repositories/device-silence.repository.js';
 import { PairingRepository } from './repositories/pairing.repository.js';
 import { CommandWakeups } from './use-cases/command-wakeups.js';
 import { sweepOnce, type SweepReport } from './use-cases/sweep.js';
@@ -82,6 +83,8 @@ export interface DevicesRuntime {
   media?: MediaDirectory;
   /** Push events (kit push-events.ts): emitted after each change is stored, never delivered inline. */
   pushEvents?: PushEvents;
+  /** The due-time set behind device.offline (use-cases/announce-offline.ts); present with pushEvents. */
+  silence?: DeviceSilenceRepository;
   dataTables?: DataTableSource;
   /** Announces devices whose manifests a change alters (time zone), over the pub/sub port. */
   devicesChanged?(accountId: string, deviceIds: string[], how?: { deleted: boolean }): Promise<void>;
@@ -89,7 +92,7 @@ export interface DevicesRuntime {
   events?: BufferedPublisher<EventLogRecord>;
   plays?: BufferedPublisher<PlayLogRecord>;
   impressions?: BufferedPublisher<ImpressionRecord>;
-  /** Runs the sweep now (offline alerts, command expiry and pruning); what the timer runs. */
+  /** Runs the sweep now (offline alerts, device.offline, command expiry and pruning); what the timer runs. */
   sweep(): Promise<SweepReport>;
   /** Answers every waiting long-poll now (first step of shutdown). */
   releaseWaiters(): void;
@@ -116,7 +119,7 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
     ...(deps.blobs ? { blobs: deps.blobs } : {}),
     ...(deps.manifests ? { manifests: deps.manifests } : {}),
     ...(deps.media ? { media: deps.media } : {}),
-    ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}),
+    ...(deps.pushEvents ? { pushEvents: deps.pushEvents, silence: new DeviceSilenceRepository(deps.documents) } : {}),
     ...(deps.dataTables ? { dataTables: deps.dataTables } : {}),
     ...(deps.pubsub
       ? {

@@ -1,10 +1,13 @@
 /**
  * Distributed mode: the identity subgraph as its own process, plus the gateway's key and token
- * check (/internal/authenticate) and the OAuth 2.0 / OIDC server ({auth_url} = OAUTH_ISSUER).
+ * check (/internal/authenticate), the OAuth 2.0 / OIDC server ({auth_url} = OAUTH_ISSUER) and the
+ * live stream GET /events/stream (read from the push-event log the webhook-worker writes; reached
+ * through the gateway, which authenticates the caller and forwards with the internal token).
  * Key revocations recorded anywhere (GraphQL, admin CLI, other replicas) are picked up by polling
  * and announced on the pub/sub channel the gateways listen to, so their caches forget the key.
  */
-import { createLogger } from '@pylon/kit';
+import { createLogger, INTERNAL_TOKEN_HEADER } from '@pylon/kit';
+import { createPushEventProducer } from '@pylon/composition/push-events';
 import { createAuditSink } from '@pylon/composition/audit-sink';
 import { createRateLimiter } from '@pylon/composition/backends';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
@@ -14,20 +17,26 @@ import { mountInternalAuth } from './http/internal-auth.http.js';
 import { createOAuthServer, type OAuthServer } from './http/oauth/server.js';
 import { principalCacheKey } from './use-cases/api-keys.js';
 import { KEY_REVOKED_CHANNEL, watchRevocations } from './use-cases/revocations.js';
+import { createEventsStreamHttp } from './http/events-stream.http.js';
+import { PushEventLog } from './repositories/push-event-log.repository.js';
 
 let oauth: OAuthServer | undefined;
 
 await runSubgraphProcess({
   name: 'identity',
-  needs: ['documents', 'cache'],
+  // The stream carries its push events (user.created, api_key.revoked).
+  needs: ['documents', 'cache', 'stream'],
   env: identityProcessEnv,
   build: async ({ backends, tokens, env }) => {
     const logger = createLogger({ level: env.LOG_LEVEL, name: 'identity' });
+    const push = createPushEventProducer(backends, logger);
+    if (push) backends.onClose(() => push.publisher.close());
     const identity = createIdentitySubgraph({
       documents: backends.documents!,
       cache: backends.cache!,
       tokens,
       principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS,
+      ...(push ? { pushEvents: push.events } : {}),
     });
     const loginLimiter = await createRateLimiter(env, {
       name: 'auth-failures',
@@ -61,8 +70,16 @@ await runSubgraphProcess({
     });
     return identity;
   },
-  extend: (app, { tokens, subgraph }) => {
+  extend: (app, { tokens, subgraph, backends, onClose }) => {
     mountInternalAuth(app, subgraph as IdentityService, tokens);
     if (oauth) app.use(oauth.handler);
+    // The caller's principal comes signed by the gateway (edge-forward.ts), never from credentials here.
+    const events = createEventsStreamHttp(new PushEventLog(backends.documents!), {
+      authenticate: (req) => tokens.verify(req.get(INTERNAL_TOKEN_HEADER)).catch(() => null),
+    });
+    app.use(events);
+    // Open streams end at once on shutdown, so draining the server does not wait for them.
+    for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => events.closeAll());
+    onClose(async () => events.closeAll());
   },
 });

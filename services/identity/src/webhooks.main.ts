@@ -2,13 +2,17 @@
  * Composition root of the webhook delivery worker (the "webhook-worker" role): the push.events
  * topic -> matching endpoints -> signed HTTP deliveries, scaled separately (any number of replicas:
  * leases in the documents store keep each attempt to one of them). Serves /healthz, /readyz (fails
- * when its consumer stopped or a backend is down) and /metrics. `npm start` runs the same worker in-process.
+ * when its consumer stopped or a backend is down) and /metrics. It also writes the push-event log
+ * the live stream reads (event-log.ts, its own consumer group; GET /events/stream is served by the
+ * identity process through the gateway). `npm start` runs both in-process.
  */
 import { loadConfigOrExit } from '@pylon/kit';
 import { createPushEventProducer } from '@pylon/composition/push-events';
 import { runWorkerProcess } from '@pylon/composition/worker-process';
 import { retryPolicyFrom, webhookWorkerEnv } from './webhooks.config.js';
 import { startDeliveryWorker } from './workers/webhook-delivery.worker.js';
+import { startEventLog } from './workers/event-log.js';
+import { PushEventLog } from './repositories/push-event-log.repository.js';
 import { WebhookRepository } from './repositories/webhook.repository.js';
 
 await runWorkerProcess({
@@ -28,9 +32,11 @@ await runWorkerProcess({
       endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
       ...(push ? { pushEvents: push.events } : {}),
     });
+    const eventLog = await startEventLog({ stream: backends.stream!, log: new PushEventLog(backends.documents!), logger });
     return {
-      check: async () => (worker.alive() ? undefined : Promise.reject(new Error('the consumer stopped'))),
+      check: async () => (worker.alive() && eventLog.alive() ? undefined : Promise.reject(new Error('a consumer stopped'))),
       close: async () => {
+        await eventLog.close();
         await worker.close();
         await push?.publisher.close();
       },

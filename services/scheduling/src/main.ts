@@ -5,6 +5,7 @@
  * replicas), and listens for content and device changes on the pub/sub port to drop them.
  */
 import { createLogger } from '@pylon/kit';
+import { createPushEventProducer } from '@pylon/composition/push-events';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createSchedulingSubgraph, type SchedulingSubgraph } from './app.js';
 import { schedulingProcessEnv } from './config.js';
@@ -14,15 +15,20 @@ import { watchChanges } from './use-cases/manifest-changes.js';
 
 await runSubgraphProcess({
   name: 'scheduling',
-  needs: ['documents', 'cache'],
+  // The stream carries its push events (schedule.changed, now_playing.changed).
+  needs: ['documents', 'cache', 'stream'],
   env: schedulingProcessEnv,
   build: async ({ backends, tokens, env }) => {
+    const logger = createLogger({ level: env.LOG_LEVEL, name: 'scheduling' });
+    const push = createPushEventProducer(backends, logger);
+    if (push) backends.onClose(() => push.publisher.close());
     const scheduling = createSchedulingSubgraph({
       documents: backends.documents!,
       cache: backends.cache!,
       pubsub: backends.pubsub!,
       tokens,
-      logger: createLogger({ level: env.LOG_LEVEL, name: 'scheduling' }),
+      logger,
+      ...(push ? { pushEvents: push.events } : {}),
       devices: createHttpDeviceDirectory({ url: env.DEVICES_URL, tokens }),
       content: createHttpContentDirectory({ url: env.CONTENT_URL, tokens }),
       accounts: createHttpAccountDirectory({ url: env.IDENTITY_URL, tokens }),

@@ -1,3 +1,4 @@
-/** `@pylon/adapters/redis`: Cache, PubSub and RateLimiter on Redis (ioredis); one driver, one entry. */
+/** `@pylon/adapters/redis`: Cache, PubSub, RateLimiter and EventStream (Redis Streams) on Redis (ioredis); one driver, one entry. */
 export * from './cache.redis.js';
 export * from './rate-limit.redis.js';
+export * from './stream.redis.js';

@@ -5,25 +5,13 @@
  */
 import { createRedisCache, createRedisPubSub } from '../../src/redis/cache.redis.js';
 import { cacheContract, pubSubContract } from '../../../kit/test/contract/cache.contract.js';
+import { redisProblem } from './redis-reachable.js';
 import { skipNote, uniqueName } from '../../../kit/test/contract/wait.helpers.js';
 
 const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const prefix = `${uniqueName('pylon-test')}:`;
 
-async function reachable(): Promise<string | null> {
-  const probe = createRedisCache({ url, keyPrefix: prefix, commandTimeoutMs: 1_500 });
-  try {
-    await probe.ping();
-    return null;
-  } catch (e) {
-    const cause = (e as { cause?: unknown }).cause;
-    return cause instanceof Error ? cause.message : String(e);
-  } finally {
-    await probe.close();
-  }
-}
-
-const problem = await reachable();
+const problem = await redisProblem(url, prefix);
 
 if (problem === null) {
   cacheContract('redis', () => createRedisCache({ url, keyPrefix: prefix }));

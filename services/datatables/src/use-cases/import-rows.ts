@@ -11,7 +11,7 @@ import { AppError, badInput, type Principal } from '@pylon/kit';
 import { sortSlots, validateRowData } from '../domain/cells.js';
 import type { DataTableColumnRecord } from '../domain/data-table.js';
 import { newRowId, type DataTableRowRecord } from '../repositories/data-table.repository.js';
-import type { DataTablesRuntime } from '../runtime.js';
+import { rowsChanged, type DataTablesRuntime } from '../runtime.js';
 import { bumped, created } from './filtered-counts.js';
 import { getDataTable } from './get-data-table.js';
 import { SORT_GAP } from './row-writes.js';
@@ -77,6 +77,9 @@ export async function importRecords(
   let count = 0;
   let line = 0;
   let reported = 0;
+  // One datatable.rows_changed for the whole import (the first 100 ids, and how many).
+  const importedIds: string[] = [];
+  let importedCount = 0;
   // A resumed job's first chunk may have been committed before its checkpoint was saved.
   let mayExist = (o.afterLine ?? 0) > 0;
   // One chunk is written while the next is parsed and validated; at most one write in flight.
@@ -117,43 +120,57 @@ export async function importRecords(
       )
       .then(async (done) => {
         result.imported += done.rows.length;
+        importedIds.push(...done.rows.slice(0, 100 - importedIds.length).map((r) => r.id));
+        importedCount += done.rows.length;
         table = done.table;
         await o.committed?.({ line: at.line, imported: result.imported, failed: at.failed, errors: at.errors });
       });
     inFlight.catch(() => undefined);
   };
-  for await (const record of records) {
-    const cells = record.cells;
-    if (!header) {
-      header = mapHeader(table.columns, cells);
-      continue;
+  try {
+    for await (const record of records) {
+      const cells = record.cells;
+      if (!header) {
+        header = mapHeader(table.columns, cells);
+        continue;
+      }
+      line = record.line;
+      if (o.afterLine !== undefined && line <= o.afterLine) continue;
+      if (cells.every((c) => c === null || c === undefined || c === '')) continue;
+      if (++count > IMPORT_LIMITS.maxRows)
+        throw new AppError('PAYLOAD_TOO_LARGE', `an import holds at most ${IMPORT_LIMITS.maxRows} rows; rows up to line ${line - 1} were imported`, {
+          field: 'file',
+        });
+      try {
+        if (cells.length > header.length) throw badInput('data', `line has ${cells.length} cells, the header ${header.length}`);
+        const data: Record<string, unknown> = {};
+        header.forEach((col, i) => {
+          data[col.key] = cells[i] ?? null;
+        });
+        const clean = validateRowData(table.columns, data);
+        pending.push({
+          id: o.rowId ? o.rowId(line) : newRowId(),
+          tableId: table.id,
+          sortOrder: next,
+          data: clean,
+          ix: sortSlots(table.columns, clean),
+          rev: 1,
+        });
+        next += SORT_GAP;
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e;
+        result.failed++;
+        if (result.errors.length < IMPORT_LIMITS.reportedErrors)
+          result.errors.push({ line, error: e.message, field: typeof e.details.field === 'string' ? e.details.field : null });
+      }
+      if (pending.length >= CHUNK) await flush();
     }
-    line = record.line;
-    if (o.afterLine !== undefined && line <= o.afterLine) continue;
-    if (cells.every((c) => c === null || c === undefined || c === '')) continue;
-    if (++count > IMPORT_LIMITS.maxRows)
-      throw new AppError('PAYLOAD_TOO_LARGE', `an import holds at most ${IMPORT_LIMITS.maxRows} rows; rows up to line ${line - 1} were imported`, {
-        field: 'file',
-      });
-    try {
-      if (cells.length > header.length) throw badInput('data', `line has ${cells.length} cells, the header ${header.length}`);
-      const data: Record<string, unknown> = {};
-      header.forEach((col, i) => {
-        data[col.key] = cells[i] ?? null;
-      });
-      const clean = validateRowData(table.columns, data);
-      pending.push({ id: o.rowId ? o.rowId(line) : newRowId(), tableId: table.id, sortOrder: next, data: clean, ix: sortSlots(table.columns, clean), rev: 1 });
-      next += SORT_GAP;
-    } catch (e) {
-      if (!(e instanceof AppError)) throw e;
-      result.failed++;
-      if (result.errors.length < IMPORT_LIMITS.reportedErrors)
-        result.errors.push({ line, error: e.message, field: typeof e.details.field === 'string' ? e.details.field : null });
-    }
-    if (pending.length >= CHUNK) await flush();
+    await flush();
+    await inFlight;
+  } finally {
+    // Rows stored before a failure are announced too.
+    rowsChanged(rt, tenant, table.id, 'imported', importedIds, importedCount);
   }
-  await flush();
-  await inFlight;
   if (!header) throw badInput('csv', 'the file is empty: the first line must name the columns');
   return result;
 }

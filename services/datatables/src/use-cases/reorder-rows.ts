@@ -7,7 +7,7 @@
 import { badInput, notFound, type Principal } from '@pylon/kit';
 import { MAX_BATCH_ROWS } from '../domain/data-table.js';
 import type { DataTableRow } from '../repositories/data-table.repository.js';
-import type { DataTablesRuntime } from '../runtime.js';
+import { rowsChanged, type DataTablesRuntime } from '../runtime.js';
 import { bumped } from './filtered-counts.js';
 import { getDataTable } from './get-data-table.js';
 import { SORT_GAP, versionOf } from './row-writes.js';
@@ -61,6 +61,13 @@ export async function reorderRows(
       return { written, touched };
     },
     (r) => bumped(r.touched, []),
+  );
+  rowsChanged(
+    rt,
+    tenant,
+    table.id,
+    'reordered',
+    written.map((r) => r.id),
   );
   return { moved: written.length };
 }

@@ -6,7 +6,7 @@
 import { badInput, notFound, type Principal } from '@pylon/kit';
 import { projectData, sortSlots } from '../domain/cells.js';
 import type { DataTableRow, DataTableRowVersion } from '../repositories/data-table.repository.js';
-import type { DataTablesRuntime } from '../runtime.js';
+import { rowsChanged, type DataTablesRuntime } from '../runtime.js';
 import { bumped } from './filtered-counts.js';
 import { getDataTable } from './get-data-table.js';
 import { checkVersion, versionOf } from './row-writes.js';
@@ -84,5 +84,6 @@ export async function rollbackRow(
     },
     (r) => bumped(r.touched, [{ before: current?.data ?? null, after: r.restored.data }]),
   );
+  rowsChanged(rt, tenant, table.id, 'rolled_back', [restored.id]);
   return { newVersion: restored.rev, restoredRow: restored };
 }

@@ -35,6 +35,13 @@ export const ALERTS: CollectionSpec = {
 export const FLEET_ACCOUNTS: CollectionSpec = { name: 'fleetAccounts' };
 export const SYSTEM_TENANT = 'pylon-system';
 /**
+ * The due-time set of device silence (device.offline, see use-cases/announce-offline.ts): one
+ * document per device believed online, id = device id, under the SYSTEM_TENANT, with the instant
+ * (epoch ms) at which it is offline unless it pinged since. The index on `dueAt` lets the sweep
+ * read only the due ones.
+ */
+export const DEVICE_SILENCE: CollectionSpec = { name: 'deviceSilence', indexes: [{ name: 'dueAt', fields: ['dueAt'] }] };
+/**
  * Pairing requests of screens opened at /play without a key (see domain/pairing.ts). They belong
  * to no account until claimed, so they live under the SYSTEM_TENANT; id = the code (one pending
  * request per code), the screen finds its own by the hash of its secret.

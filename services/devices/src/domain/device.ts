@@ -66,6 +66,8 @@ export interface DeviceRecord {
    */
   commandsQueuedAt?: string | null;
   commandsCheckedAt?: string | null;
+  /** Entered in the device.offline due-time set at least once (use-cases/announce-offline.ts). */
+  silenceWatched?: boolean;
 }
 
 export interface DeviceGroupRecord {

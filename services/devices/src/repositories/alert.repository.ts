@@ -159,6 +159,32 @@ export class AlertRepository {
     }
   }
 
+  /**
+   * Opens an alert about no device (a system condition, e.g. a webhook endpoint disabled): `ruleId`
+   * names the kind (no stored rule has it: the alert shows `ruleName` as its rule), `key` the
+   * occurrence, so the same occurrence reported twice opens one alert. Null when it is open already.
+   */
+  async openSystemAlert(tenant: string, o: { ruleId: string; ruleName: string; key: string; reason: string }): Promise<Alert | null> {
+    try {
+      return await this.alerts.insert(tenant, {
+        ruleId: o.ruleId,
+        ruleName: o.ruleName,
+        ruleSet: ruleSetOf({ match: 'any', conditions: [] }),
+        deviceIds: [],
+        deviceNames: [],
+        orgId: null,
+        openKey: openKeyOf(tenant, o.ruleId, o.key),
+        reason: o.reason,
+        snoozedUntil: null,
+        resolvedOn: null,
+        autoResolved: false,
+      });
+    } catch (e) {
+      if (isDuplicate(e)) return null;
+      throw e;
+    }
+  }
+
   /** Releases an alert's latch; an alert nobody resolved yet is closed as auto-resolved at `nowIso`. */
   async release(tenant: string, alert: Alert, nowIso: string): Promise<void> {
     await this.alerts.update(tenant, alert.id, {

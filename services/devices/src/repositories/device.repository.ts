@@ -121,8 +121,11 @@ export class DeviceRepository {
   }
 
   /** Stores a ping's figures; `checkedAt` records that the ping read the command queue. Null when the device is gone. */
-  recordPing(tenant: string, id: string, pingData: PingData, checkedAt: string | null): Promise<Device | null> {
-    return this.devices.update(tenant, id, { $set: { pingData, ...(checkedAt ? { commandsCheckedAt: checkedAt } : {}) } });
+  /** Stores a ping's data (and, in the same write, when commands were looked for and whether the device is watched for silence). */
+  recordPing(tenant: string, id: string, pingData: PingData, checkedAt: string | null, watched = false): Promise<Device | null> {
+    return this.devices.update(tenant, id, {
+      $set: { pingData, ...(checkedAt ? { commandsCheckedAt: checkedAt } : {}), ...(watched ? { silenceWatched: true } : {}) },
+    });
   }
 
   markSnapUpdated(tenant: string, id: string, at: string): Promise<Device | null> {

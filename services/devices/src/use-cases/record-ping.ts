@@ -39,7 +39,7 @@ export interface PingResult {
 /** What a ping needs (everything but the sweep). */
 export type RecordPingDeps = Pick<
   DevicesRuntime,
-  'repo' | 'commands' | 'alerts' | 'wakeups' | 'settings' | 'now' | 'logger' | 'blobs' | 'pings' | 'manifests' | 'pushEvents'
+  'repo' | 'commands' | 'alerts' | 'wakeups' | 'settings' | 'now' | 'logger' | 'blobs' | 'pings' | 'manifests' | 'pushEvents' | 'silence'
 >;
 
 export async function recordPing(rt: RecordPingDeps, input: PingInput): Promise<PingResult> {
@@ -57,13 +57,24 @@ export async function recordPing(rt: RecordPingDeps, input: PingInput): Promise<
     const check = waiter !== null || commandsMayBePending(current);
     const pending = check ? await rt.commands.pendingFor(tenant, device.id) : [];
     const pingData: PingData = { ...parsed.data, externalIpAddress: input.ip ?? null, timestamp: nowIso };
-    const updated = await rt.repo.recordPing(tenant, device.id, pingData, check ? nowIso : null);
+    // Online again (or for the first time): the previous ping is older than the online window.
+    const windowMs = rt.settings.onlineWindowSeconds * 1000;
+    const previous = current.pingData?.timestamp ? Date.parse(current.pingData.timestamp) : NaN;
+    const cameOnline = !(now - previous < windowMs);
+    // Watched for silence (device.offline) before it is announced online, so a sweep deciding on the
+    // old silence meanwhile cannot announce device.offline after this device.online; a device
+    // online since before the due-time set existed is entered on its next ping (announce-offline.ts).
+    const watched =
+      rt.silence && (cameOnline || !current.silenceWatched)
+        ? await rt.silence.watch(tenant, device.id, now + windowMs + 1).then(
+            () => true,
+            (e: unknown) => void rt.logger.warn({ err: e, deviceId: device.id }, 'device not watched for device.offline'),
+          )
+        : false;
+    const updated = await rt.repo.recordPing(tenant, device.id, pingData, check ? nowIso : null, watched === true && !current.silenceWatched);
     if (!updated) throw badPlayerKey(); // deleted in between
     let commands = await deliverCommands(rt, tenant, pending, now, deviceRef(updated));
-    // Online again (or for the first time): the previous ping is older than the online window.
-    const previous = current.pingData?.timestamp ? Date.parse(current.pingData.timestamp) : NaN;
-    if (rt.pushEvents && !(now - previous < rt.settings.onlineWindowSeconds * 1000))
-      rt.pushEvents.emit(tenant, 'device.online', { ...deviceRef(updated), last_ping_at: nowIso }, now);
+    if (rt.pushEvents && cameOnline) rt.pushEvents.emit(tenant, 'device.online', { ...deviceRef(updated), last_ping_at: nowIso }, now);
 
     rt.pings?.push({
       id: randomUUID(),

@@ -2,11 +2,15 @@
  * The periodic sweep (runtime timer, or runtime.sweep() in tests): for every account it knows of,
  * evaluates the enabled alert rules against every device from silence (offline alerts open, stale
  * threshold alerts close), marks commands past their expiry expired, and deletes finished
- * commands older than the retention so the queue stays small.
+ * commands older than the retention so the queue stays small. With push events, it also announces
+ * device.offline for the devices whose silence reached the online window (announce-offline.ts:
+ * only the due ones are read, never every device).
  */
 import type { Logger } from '@pylon/kit';
 import type { CommandRepository } from '../repositories/command.repository.js';
 import type { DeviceRepository } from '../repositories/device.repository.js';
+import type { DeviceSilenceRepository } from '../repositories/device-silence.repository.js';
+import { announceOffline } from './announce-offline.js';
 import type { DevicesSettings } from '../domain/settings.js';
 import { evaluateDeviceAlerts, type AlertEvaluationDeps } from './alerts/evaluate-alerts.js';
 
@@ -17,6 +21,8 @@ export interface SweepReport {
   closed: number;
   expiredCommands: number;
   prunedCommands: number;
+  /** device.offline announced. */
+  offline: number;
 }
 
 export interface SweepDeps extends AlertEvaluationDeps {
@@ -24,10 +30,11 @@ export interface SweepDeps extends AlertEvaluationDeps {
   commands: CommandRepository;
   settings: Pick<DevicesSettings, 'onlineWindowSeconds' | 'commandRetentionDays'>;
   logger: Logger;
+  silence?: DeviceSilenceRepository;
 }
 
 export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
-  const report: SweepReport = { accounts: 0, devices: 0, opened: 0, closed: 0, expiredCommands: 0, prunedCommands: 0 };
+  const report: SweepReport = { accounts: 0, devices: 0, opened: 0, closed: 0, expiredCommands: 0, prunedCommands: 0, offline: 0 };
   const now = deps.now();
   const nowIso = new Date(now).toISOString();
   for (const account of await deps.alerts.listAccounts()) {
@@ -56,6 +63,8 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
       report.prunedCommands += await deps.commands.pruneFinishedBefore(tenant, cutoff);
     }
   }
-  if (report.opened || report.closed || report.expiredCommands) deps.logger.info(report, 'device sweep');
+  if (deps.silence && deps.pushEvents)
+    report.offline = await announceOffline({ repo: deps.repo, silence: deps.silence, pushEvents: deps.pushEvents, settings: deps.settings, now: deps.now });
+  if (report.opened || report.closed || report.expiredCommands || report.offline) deps.logger.info(report, 'device sweep');
   return report;
 }

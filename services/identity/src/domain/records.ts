@@ -113,12 +113,21 @@ export interface WebhookDeliveryRecord {
   /** A worker's claim on the next attempt: no other worker attempts it before leaseUntil. */
   leaseUntil: string | null;
   leaseOwner: string | null;
+  /**
+   * When a worker should look at it next (epoch ms): the next attempt, or the end of a lease; absent
+   * once it SUCCEEDED or is DEAD. The sparse `due` index over it is what a delivery round reads.
+   */
+  dueAt?: number;
 }
 
 export const WEBHOOK_ENDPOINTS: CollectionSpec = { name: 'webhookEndpoints' };
 export const WEBHOOK_DELIVERIES: CollectionSpec = {
   name: 'webhookDeliveries',
-  indexes: [{ name: 'byEndpoint', fields: ['endpointId', 'createdAt'] }],
+  indexes: [
+    { name: 'byEndpoint', fields: ['endpointId', 'createdAt'] },
+    // Only waiting deliveries carry dueAt: a round walks the due ones and stops past now.
+    { name: 'due', fields: ['dueAt'], sparse: true },
+  ],
 };
 /** Accounts with webhook endpoints (system tenant): the ones the delivery worker visits. */
 export const WEBHOOK_ACCOUNTS: CollectionSpec = { name: 'webhookAccounts' };

@@ -1,5 +1,5 @@
 /** Webhook endpoints, their delivery log and the accounts that have any, over the documents port. */
-import type { Collection, DocumentStore, Stored } from '@pylon/kit';
+import type { Collection, DocumentStore, Stored, UpdateSpec } from '@pylon/kit';
 import { WEBHOOK_ACCOUNTS, WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type WebhookDeliveryRecord, type WebhookEndpointRecord } from '../domain/records.js';
 
 export type WebhookEndpoint = Stored<WebhookEndpointRecord>;
@@ -7,6 +7,17 @@ export type WebhookDelivery = Stored<WebhookDeliveryRecord>;
 
 const SYSTEM_TENANT = '_system';
 const isDuplicate = (e: unknown) => (e as { code?: string } | null)?.code === 'DUPLICATE_KEY';
+
+/** dueAt of a delivery in this state: its next attempt while it waits for one, none once finished. */
+function dueOf(set: Partial<WebhookDeliveryRecord>): { dueAt?: number } {
+  return (set.status === 'PENDING' || set.status === 'FAILED') && set.nextAttemptAt ? { dueAt: Date.parse(set.nextAttemptAt) } : {};
+}
+
+/** The update that settles a delivery: its new state, the lease released, dueAt following the state. */
+function settled(set: Partial<WebhookDeliveryRecord>): UpdateSpec {
+  const due = dueOf(set);
+  return { $set: { ...set, ...due, leaseOwner: null, leaseUntil: null }, ...(due.dueAt === undefined ? { $unset: ['dueAt'] } : {}) };
+}
 
 export class WebhookRepository {
   private readonly endpoints: Collection<WebhookEndpointRecord>;
@@ -59,7 +70,7 @@ export class WebhookRepository {
   /** Queues one event for one endpoint; the id is the pair, so a redelivered stream message queues nothing twice. */
   async queue(tenant: string, record: WebhookDeliveryRecord): Promise<WebhookDelivery | null> {
     try {
-      return await this.deliveries.insert(tenant, { ...record, id: `${record.eventId}.${record.endpointId}` });
+      return await this.deliveries.insert(tenant, { ...record, ...dueOf(record), id: `${record.eventId}.${record.endpointId}` });
     } catch (e) {
       if (isDuplicate(e)) return null;
       throw e;
@@ -83,13 +94,24 @@ export class WebhookRepository {
     return this.deliveries.find(tenant, filter, { sort: { eventTimestamp: 1 }, limit });
   }
 
-  /** Attempts due now whose lease (if any) ran out, oldest event first. */
-  due(tenant: string, nowIso: string, limit: number): Promise<WebhookDelivery[]> {
-    return this.deliveries.find(
-      tenant,
-      { status: { $in: ['PENDING', 'FAILED'] }, nextAttemptAt: { $lte: nowIso }, $or: [{ leaseUntil: null }, { leaseUntil: { $lte: nowIso } }] },
-      { sort: { eventTimestamp: 1 }, limit },
+  /**
+   * Attempts due now whose lease (if any) ran out, oldest event first: an index walk over the
+   * waiting deliveries' dueAt that stops past now (never a scan of the log).
+   */
+  async due(tenant: string, nowIso: string, limit: number): Promise<WebhookDelivery[]> {
+    const found = await this.deliveries.find(tenant, { dueAt: { $exists: true, $lte: Date.parse(nowIso) } }, { sort: { dueAt: 1 }, limit });
+    return found
+      .filter((d) => (d.status === 'PENDING' || d.status === 'FAILED') && (d.leaseUntil === null || d.leaseUntil <= nowIso))
+      .sort((a, b) => (a.eventTimestamp < b.eventTimestamp ? -1 : a.eventTimestamp > b.eventTimestamp ? 1 : 0));
+  }
+
+  /** Deliveries stored before the `due` index existed get their dueAt (once, when a worker starts). */
+  async backfillDue(tenant: string): Promise<number> {
+    const waiting = await this.deliveries.find(tenant, { status: { $in: ['PENDING', 'FAILED'] }, dueAt: { $exists: false } }, { limit: 100_000 });
+    await Promise.all(
+      waiting.map((d) => this.deliveries.update(tenant, d.id, { $set: { dueAt: Date.parse(d.leaseUntil ?? d.nextAttemptAt ?? new Date().toISOString()) } })),
     );
+    return waiting.length;
   }
 
   /**
@@ -98,15 +120,30 @@ export class WebhookRepository {
    */
   async lease(tenant: string, d: WebhookDelivery, owner: string, until: string): Promise<WebhookDelivery | null> {
     try {
-      return await this.deliveries.update(tenant, d.id, { $set: { leaseOwner: owner, leaseUntil: until } }, { expectedVersion: d.version });
+      // Due again when the lease runs out (the worker died holding it); settling moves it on.
+      return await this.deliveries.update(
+        tenant,
+        d.id,
+        { $set: { leaseOwner: owner, leaseUntil: until, dueAt: Date.parse(until) } },
+        { expectedVersion: d.version },
+      );
     } catch (e) {
       if ((e as { code?: string }).code === 'VERSION_CONFLICT') return null;
       throw e;
     }
   }
 
+  /** Gives up a lease this worker did not use (at the version it leased): due again at its next attempt time. */
+  async release(tenant: string, leased: WebhookDelivery): Promise<void> {
+    await this.deliveries
+      .update(tenant, leased.id, settled({ status: leased.status, nextAttemptAt: leased.nextAttemptAt }), { expectedVersion: leased.version })
+      .catch((e: unknown) => {
+        if ((e as { code?: string }).code !== 'VERSION_CONFLICT') throw e;
+      });
+  }
+
   settle(tenant: string, id: string, set: Partial<WebhookDeliveryRecord>): Promise<WebhookDelivery | null> {
-    return this.deliveries.update(tenant, id, { $set: { ...set, leaseOwner: null, leaseUntil: null } });
+    return this.deliveries.update(tenant, id, settled(set));
   }
 
   /**
@@ -115,7 +152,7 @@ export class WebhookRepository {
    */
   async settleAttempt(tenant: string, leased: WebhookDelivery, set: Partial<WebhookDeliveryRecord> & Pick<WebhookDeliveryRecord, 'attempts'>): Promise<void> {
     try {
-      await this.deliveries.update(tenant, leased.id, { $set: { ...set, leaseOwner: null, leaseUntil: null } }, { expectedVersion: leased.version });
+      await this.deliveries.update(tenant, leased.id, settled(set), { expectedVersion: leased.version });
     } catch (e) {
       if ((e as { code?: string }).code !== 'VERSION_CONFLICT') throw e;
       const now = await this.deliveries.findById(tenant, leased.id);

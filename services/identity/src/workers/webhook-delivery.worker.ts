@@ -3,11 +3,15 @@
  *
  *   push.events ──(group "webhooks")──> fan-out: one delivery per matching enabled endpoint (id =
  *   event.endpoint, so a redelivered stream message queues nothing twice) ──> attempt loop:
- *   due deliveries, oldest event first, one at a time per endpoint, each under a lease.
+ *   due deliveries (an index walk over dueAt), oldest event first, per endpoint in windows of
+ *   `endpointConcurrency`, under leases taken a few windows ahead in one write; successes settle
+ *   in the background while the next window goes out.
  *
  * Invariants:
  * - At least once: a delivery is queued before the stream message counts as consumed; a worker
- *   killed mid-attempt leaves a lease that runs out, and another worker (or it, restarted) tries again.
+ *   killed mid-attempt leaves a lease that runs out ((LEASE_CHUNK + 1) x the timeout + 5 s), and
+ *   another worker (or it, restarted) tries again; a success whose settle was not yet committed
+ *   is attempted again (a repeat, never a loss).
  * - Two workers never make the same attempt: the lease is taken with the version read (documents
  *   port optimistic concurrency); the loser skips it.
  * - Per-endpoint order by event time where possible: attempts start in event order, at most
@@ -81,6 +85,9 @@ interface Outcome {
   ok: boolean;
 }
 
+/** Leases are taken this many windows of `endpointConcurrency` ahead, in one write. */
+const LEASE_CHUNK = 4;
+
 export async function startDeliveryWorker(deps: DeliveryWorkerDeps): Promise<DeliveryWorker> {
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...deps.policy };
   const now = deps.now ?? Date.now;
@@ -131,17 +138,22 @@ export async function startDeliveryWorker(deps: DeliveryWorkerDeps): Promise<Del
     });
   }
 
-  async function attempt(tenant: string, endpoint: WebhookEndpoint, d: WebhookDelivery): Promise<boolean> {
+  /**
+   * One attempt of a delivery this worker leased. A success is settled in the background (pushed
+   * onto `settling`, awaited at the end of the endpoint's round): the next window's attempts need
+   * only the HTTP outcome, not the commit. A crash before that commit means one more attempt
+   * (at least once), never a loss.
+   */
+  async function attempt(tenant: string, endpoint: WebhookEndpoint, leased: WebhookDelivery, settling: Promise<unknown>[]): Promise<boolean> {
+    const d = leased;
     const startedAt = now();
-    const leased = await deps.repo.lease(tenant, d, owner, new Date(startedAt + policy.timeoutMs + 5_000).toISOString());
-    if (!leased) return true; // another worker has it
     const body = JSON.stringify(d.event);
     const t = performance.now();
     const out = await post(endpoint.url, body, webhookHeaders(endpoint.secrets, d.eventId, body, now()));
     const latencyMs = Math.round(performance.now() - t);
     const attempts = [...d.attempts, { at: new Date(startedAt).toISOString(), statusCode: out.statusCode, latencyMs, responseExcerpt: out.excerpt }].slice(-50);
     if (out.ok) {
-      await deps.repo.settleAttempt(tenant, leased, { status: 'SUCCEEDED', attempts, nextAttemptAt: null });
+      settling.push(deps.repo.settleAttempt(tenant, leased, { status: 'SUCCEEDED', attempts, nextAttemptAt: null }));
       if (endpoint.consecutiveFailures > 0 || endpoint.failingSince)
         await deps.repo.changeEndpoint(tenant, endpoint.id, { consecutiveFailures: 0, failingSince: null });
       return true;
@@ -182,17 +194,34 @@ export async function startDeliveryWorker(deps: DeliveryWorkerDeps): Promise<Del
       await Promise.all(
         [...byEndpoint].map(async ([endpointId, list]) => {
           let endpoint = await deps.repo.findEndpoint(tenant, endpointId);
-          // Windows of `concurrency` attempts, in event order; a failure stops the endpoint's round.
-          for (let i = 0; i < list.length; i += concurrency) {
-            if (!endpoint) return;
-            const current = endpoint;
-            const window = list.slice(i, i + concurrency).filter((d) => current.enabled || d.eventType === 'webhook.test');
-            if (window.length === 0) return;
-            attempted += window.length;
-            const ok = await Promise.all(window.map((d) => attempt(tenant, current, d)));
-            if (ok.includes(false)) return;
-            // Its failure count or secrets may have changed meanwhile.
-            if (current.consecutiveFailures > 0 || i + concurrency < list.length) endpoint = (await deps.repo.findEndpoint(tenant, endpointId)) ?? current;
+          const settling: Promise<unknown>[] = [];
+          try {
+            // Chunks of LEASE_CHUNK windows, leased in one go (one commit for the chunk); then windows
+            // of `concurrency` attempts in event order; a failure stops the endpoint's round and
+            // gives back the chunk's unused leases.
+            for (let i = 0; i < list.length; i += concurrency * LEASE_CHUNK) {
+              if (!endpoint) return;
+              const current = endpoint;
+              const chunk = list.slice(i, i + concurrency * LEASE_CHUNK).filter((d) => current.enabled || d.eventType === 'webhook.test');
+              if (chunk.length === 0) return;
+              const until = new Date(now() + (LEASE_CHUNK + 1) * policy.timeoutMs + 5_000).toISOString();
+              // A delivery another worker holds is skipped (null).
+              const leased = (await Promise.all(chunk.map((d) => deps.repo.lease(tenant, d, owner, until)))).filter((d): d is WebhookDelivery => d !== null);
+              for (let j = 0; j < leased.length; j += concurrency) {
+                const window = leased.slice(j, j + concurrency);
+                attempted += window.length;
+                const ok = await Promise.all(window.map((d) => attempt(tenant, current, d, settling)));
+                if (ok.includes(false)) {
+                  await Promise.all(leased.slice(j + concurrency).map((d) => deps.repo.release(tenant, d)));
+                  return;
+                }
+              }
+              // Its failure count or secrets may have changed meanwhile.
+              if (current.consecutiveFailures > 0 || i + concurrency * LEASE_CHUNK < list.length)
+                endpoint = (await deps.repo.findEndpoint(tenant, endpointId)) ?? current;
+            }
+          } finally {
+            await Promise.all(settling);
           }
         }),
       );
@@ -225,6 +254,7 @@ export async function startDeliveryWorker(deps: DeliveryWorkerDeps): Promise<Del
     return running;
   }
 
+  for (const tenant of await deps.repo.accountIds()) await deps.repo.backfillDue(tenant);
   // Endpoints per account, read once per batch.
   const subscription: Subscription = await deps.stream.subscribe(
     PUSH_EVENTS_TOPIC,

@@ -2004,6 +2004,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gives a webhook endpoint a new signing secret.
+         * @description The answer carries the new `secret` (whsec_...), shown this once. The previous secret keeps
+         *     signing beside it (a second `v1,` signature in webhook-signature) for `overlap_seconds`
+         *     (default 86400, at most 604800; 0 ends it at once), so receivers can switch without losing
+         *     an event. 404 when the account has no endpoint with this id. Policy Webhooks_Edit.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a webhook.test event to this endpoint alone.
+         * @description Queues the event for delivery (signed and retried like any other); follow it in the delivery log. 404 when the account has no endpoint with this id. Policy Webhooks_Edit.
+         */
+        post: operations["sendTestWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delivers events to this endpoint again.
+         * @description One event (`event_id`; 404 when the endpoint's log has no delivery of it) or the endpoint's
+         *     deliveries whose events happened in [`from`, `to`) (ISO 8601; either may be left out, at
+         *     most 1000 deliveries) are queued again, due at once, with the same webhook-id (receivers
+         *     deduplicate by it); earlier attempts stay in the log. Policy Webhooks_Edit.
+         */
+        post: operations["redeliverWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's push events, live, as Server-Sent Events.
+         * @description Each event of the catalogue (README "Push events") as one SSE message: `id` (the event id),
+         *     `event` (its type), `data` (the event as JSON: id, type, timestamp, account_id, data). Only
+         *     types whose policy the caller holds are sent (device events need Devices_View, etc.); 403
+         *     when none is readable. `Last-Event-ID` (header, or `last_event_id`) resumes right after that
+         *     event from the durable log (kept 24 hours); an id that is not in the account's log answers
+         *     410, so a gap never goes unnoticed. Without it the stream starts with the next event. A
+         *     comment line every 15 seconds keeps idle connections open.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2046,6 +2138,19 @@ export interface components {
             device_group_id?: string | null;
             tag?: string | null;
             enabled?: boolean | null;
+        };
+        WebhookSecretRotation: {
+            /** @description How long the previous secret keeps signing (default 86400). */
+            overlap_seconds?: number | null;
+        };
+        WebhookRedelivery: {
+            event_id?: string | null;
+            from?: string | null;
+            to?: string | null;
+        };
+        WebhookRedeliveryResult: {
+            /** @description Deliveries queued again. */
+            count: number;
         };
         /** @description One event for one endpoint and its attempts. */
         WebhookDelivery: {
@@ -7553,6 +7658,147 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookSecretRotation"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its new signing secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    sendTestWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queued delivery. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    redeliverWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRedelivery"];
+            };
+        };
+        responses: {
+            /** @description How many deliveries were queued again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRedeliveryResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated catalogue event types; only these are sent. */
+                types?: string;
+                /** @description Only events naming this device (repeatable or comma-separated, at most 100). */
+                device_id?: string[];
+                /** @description Resume after this event (for clients that cannot send the Last-Event-ID header). */
+                last_event_id?: string;
+            };
+            header?: {
+                /** @description Resume after this event (browsers' EventSource sends it on reconnect). */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream (never ends by itself). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The Last-Event-ID is not in the account's log (unknown, or older than 24 hours). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
 }

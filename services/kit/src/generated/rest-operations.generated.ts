@@ -1104,6 +1104,16 @@ export type PatchScheduleMutationVariables = Exact<{
 
 export type PatchScheduleMutation = { patchSchedule: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, schedule: { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> } | null } | null };
 
+export type RedeliverWebhookEventsMutationVariables = Exact<{
+  id: string;
+  eventId?: string | null | undefined;
+  from?: string | null | undefined;
+  to?: string | null | undefined;
+}>;
+
+
+export type RedeliverWebhookEventsMutation = { redeliverWebhookEvents: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, count: number | null } | null };
+
 export type ReorderDataTableRowsMutationVariables = Exact<{
   input: ReorderDataTableRowsInput;
 }>;
@@ -1117,6 +1127,14 @@ export type RollbackDataTableRowMutationVariables = Exact<{
 
 
 export type RollbackDataTableRowMutation = { rollbackDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, newVersion: number | null, restoredRow: { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number } | null } | null };
+
+export type RotateWebhookEndpointSecretMutationVariables = Exact<{
+  id: string;
+  overlapSeconds?: number | null | undefined;
+}>;
+
+
+export type RotateWebhookEndpointSecretMutation = { rotateWebhookEndpointSecret: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, secret: string | null, endpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, deviceIds: Array<string>, deviceGroupId: string | null, tag: string | null, enabled: boolean, disabledReason: string | null, consecutiveFailures: number, previousSecretExpiresAt: string | null, createdOn: string, updatedOn: string } | null } | null };
 
 export type SendBulkDeviceCommandsMutationVariables = Exact<{
   input: BulkDeviceCommandsInput;
@@ -1132,6 +1150,13 @@ export type SendDeviceCommandMutationVariables = Exact<{
 
 
 export type SendDeviceCommandMutation = { sendDeviceCommand: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, deviceId: string | null, commandCount: number | null, commands: Array<{ id: string, command: string, arg: string | null, status: DeviceCommandStatus, queuedOn: string, expiresOn: string }> | null } | null };
+
+export type SendTestWebhookEventMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type SendTestWebhookEventMutation = { sendTestWebhookEvent: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, delivery: { id: string, endpointId: string, eventId: string, eventType: string, eventTimestamp: string, status: string, attemptCount: number, nextAttemptAt: string | null, createdOn: string, attempts: Array<{ at: string, statusCode: number | null, latencyMs: number, responseExcerpt: string | null }> } | null } | null };
 
 export type TrackDeviceEventMutationVariables = Exact<{
   deviceId: string;
@@ -1333,10 +1358,13 @@ export interface RestOperationTypes {
   patchMedia: { result: PatchMediaMutation; variables: PatchMediaMutationVariables };
   patchPlaylist: { result: PatchPlaylistMutation; variables: PatchPlaylistMutationVariables };
   patchSchedule: { result: PatchScheduleMutation; variables: PatchScheduleMutationVariables };
+  redeliverWebhookEvents: { result: RedeliverWebhookEventsMutation; variables: RedeliverWebhookEventsMutationVariables };
   reorderDataTableRows: { result: ReorderDataTableRowsMutation; variables: ReorderDataTableRowsMutationVariables };
   rollbackDataTableRow: { result: RollbackDataTableRowMutation; variables: RollbackDataTableRowMutationVariables };
+  rotateWebhookEndpointSecret: { result: RotateWebhookEndpointSecretMutation; variables: RotateWebhookEndpointSecretMutationVariables };
   sendBulkDeviceCommands: { result: SendBulkDeviceCommandsMutation; variables: SendBulkDeviceCommandsMutationVariables };
   sendDeviceCommand: { result: SendDeviceCommandMutation; variables: SendDeviceCommandMutationVariables };
+  sendTestWebhookEvent: { result: SendTestWebhookEventMutation; variables: SendTestWebhookEventMutationVariables };
   trackDeviceEvent: { result: TrackDeviceEventMutation; variables: TrackDeviceEventMutationVariables };
   updateAccount: { result: UpdateAccountMutation; variables: UpdateAccountMutationVariables };
   updateAlert: { result: UpdateAlertMutation; variables: UpdateAlertMutationVariables };

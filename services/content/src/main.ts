@@ -6,14 +6,15 @@
 import { createLogger, INTERNAL_TOKEN_HEADER } from '@pylon/kit';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createContentSubgraph, type ContentSubgraph } from './app.js';
-import { contentEnv, contentSettings } from './config.js';
+import { contentProcessEnv, contentSettings } from './config.js';
+import { createHttpDataTableDirectory } from './adapters/data-table-directory.http.js';
 import { createMediaHttp } from './http/media-http.js';
 
 await runSubgraphProcess({
   name: 'content',
   // The cache port brings the pub/sub that announces content changes (player manifests follow).
   needs: ['documents', 'blobs', 'cache'],
-  env: contentEnv,
+  env: contentProcessEnv,
   build: ({ backends, tokens, env }) =>
     createContentSubgraph({
       documents: backends.documents!,
@@ -23,6 +24,8 @@ await runSubgraphProcess({
       settings: contentSettings(env),
       pubsub: backends.pubsub!,
       logger: createLogger({ level: env.LOG_LEVEL, name: 'content' }),
+      // A template module's dataTableId must name a table of the caller's account: the datatables process answers.
+      dataTables: createHttpDataTableDirectory({ datatablesUrl: env.DATATABLES_URL, tokens }),
     }),
   extend: (app, { tokens, subgraph }) => {
     app.use(createMediaHttp((subgraph as ContentSubgraph).runtime, { authenticate: (req) => tokens.verify(req.get(INTERNAL_TOKEN_HEADER)).catch(() => null) }));

@@ -13,6 +13,7 @@ import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createDataTablesSubgraph } from './app.js';
 import { datatablesProcessEnv } from './config.js';
 import { createDataTablesHttp } from './http/datatables-http.js';
+import { createDataTablesInternalHttp } from './http/internal-http.js';
 
 type DataTablesSubgraph = ReturnType<typeof createDataTablesSubgraph>;
 
@@ -26,7 +27,16 @@ await runSubgraphProcess({
     // Large exports write their CSV to the blob store and hand out signed links (kit job-files.ts).
     const files = new JobFiles(backends.blobs!, backends.documents!, env.SIGNAGE_INTERNAL_SECRET, jobFileSettingsFrom(env), logger);
     jobs = new JobRunner(backends.documents!, jobSettingsFrom(env), logger, files);
-    return createDataTablesSubgraph({ documents: backends.documents!, cache: backends.cache!, tokens, logger, jobs, maxTableRows: env.DATATABLE_MAX_ROWS });
+    return createDataTablesSubgraph({
+      documents: backends.documents!,
+      cache: backends.cache!,
+      // Table changes reach menu-board screens through the devices process (its long-polling pings).
+      pubsub: backends.pubsub!,
+      tokens,
+      logger,
+      jobs,
+      maxTableRows: env.DATATABLE_MAX_ROWS,
+    });
   },
   extend: (app, { tokens, subgraph, env, logger, onClose }) => {
     const runner = jobs!;
@@ -42,6 +52,8 @@ await runSubgraphProcess({
         },
       }),
       createJobsHttp(runner, { authenticate }),
+      // Other processes' calls: devices (menu-board rows for screens), content (a template's dataTableId).
+      createDataTablesInternalHttp((subgraph as DataTablesSubgraph).runtime, { authenticate }),
     );
     onClose(() => runner.close());
     // Jobs a previous run left unfinished continue from their checkpoints.

@@ -66,6 +66,43 @@ export async function addPlaylistSource(rt: ContentRuntime, principal: Principal
   });
 }
 
+/** Longest web page address a source keeps. */
+export const MAX_WEB_PAGE_URL = 2000;
+
+const webPageUrl = z
+  .string()
+  .trim()
+  .max(MAX_WEB_PAGE_URL)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'https:' || u.protocol === 'http:') && u.username === '' && u.password === '';
+    } catch {
+      return false;
+    }
+  }, 'must be an http or https address without credentials');
+
+const addWebPageSchema = z
+  .object({ playlistId: idField, url: webPageUrl, interval: intervalField, name: nameField.nullable().optional(), expectedVersion: versionField })
+  .strict();
+
+/**
+ * Appends a web page (a WEB_PAGE source: no media file, its address kept on the source). Players
+ * load it in a sandboxed frame for `interval` seconds (their default when none is set); the
+ * service never fetches it, so any public or on-premise address a screen can reach is fine.
+ */
+export async function addPlaylistWebPage(rt: ContentRuntime, principal: Principal, input: unknown): Promise<Playlist> {
+  const a = parseInput(addWebPageSchema, input);
+  return edit(rt, principal, a.playlistId, a.expectedVersion, (sources) => {
+    if (sources.length >= MAX_SOURCES) throw new AppError('BAD_USER_INPUT', `a playlist holds at most ${MAX_SOURCES} sources`, { field: 'playlistId' });
+    const last = sources.at(-1)?.sequence ?? 0;
+    return [
+      ...sources,
+      { id: randomUUID(), name: a.name ?? new URL(a.url).host, type: 'WEB_PAGE', sequence: last + 1, interval: a.interval ?? null, mediaId: null, url: a.url },
+    ];
+  });
+}
+
 const updateSchema = z
   .object({ playlistId: idField, sourceId: idField, name: nameField.nullable().optional(), interval: intervalField, expectedVersion: versionField })
   .strict();

@@ -45,7 +45,8 @@ interface PlaylistOut {
   type: 'playlist';
   id: string;
   name: string;
-  sources: { id: string; name: string | null; type: string; interval: number | null; media: MediaOut | null }[];
+  /** `page_url`: a web page source's address (only on such sources, so file-only manifests keep their shape). */
+  sources: { id: string; name: string | null; type: string; interval: number | null; media: MediaOut | null; page_url?: string }[];
 }
 interface TemplateOut extends Omit<TemplateLayout<PlaylistOut>, 'modules'> {
   type: 'template';
@@ -95,7 +96,14 @@ const playlistOut = (p: ManifestPlaylist): PlaylistOut => ({
   type: 'playlist',
   id: p.id,
   name: p.name,
-  sources: p.sources.map((s) => ({ id: s.id, name: s.name, type: s.type, interval: s.interval, media: mediaOut(s.media) })),
+  sources: p.sources.map((s) => ({
+    id: s.id,
+    name: s.name,
+    type: s.type,
+    interval: s.interval,
+    media: mediaOut(s.media),
+    ...(s.url ? { page_url: s.url } : {}),
+  })),
 });
 const templateOut = (t: ManifestTemplate): TemplateOut => {
   const layout = mapTemplateLayout(t, playlistOut);

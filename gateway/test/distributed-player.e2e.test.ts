@@ -34,11 +34,12 @@ const keys: Record<'a' | 'b', string> = { a: `dist-player-a-${run}-0123456789`, 
 let procs: Processes;
 let dataDir: string;
 let gateway: string;
+let redis = false;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-player-'));
   procs = new Processes({ secret, dataDir, logLevel: 'warn' });
-  const redis = await redisAnswers(REDIS_URL);
+  redis = await redisAnswers(REDIS_URL);
   if (!redis && process.env.CI) throw new Error(`Redis at ${REDIS_URL} is needed under CI`);
 
   const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
@@ -171,6 +172,21 @@ test("a menu board: the content process checks the table with the datatables pro
     .createDataTable.table.id;
   expect((await player(`/${screen.key}/datatables/${bTable}/rows`)).status).toBe(404);
 }, 90_000);
+
+test("a row edit in the datatables process ends a screen's long-poll on the devices process (Redis pub/sub)", async () => {
+  if (!redis) return console.warn(`skipped: no Redis at ${REDIS_URL}; table changes cross processes only through Redis`);
+  // Through the gateway, as the page does: the ping names the table it shows.
+  const started = Date.now();
+  const waiting = player(`/${screen.key}/ping?wait=20&tables=${tableId}`, json({}));
+  await new Promise((r) => setTimeout(r, 1000));
+  await gql('mutation($i: UpdateDataTableRowInput!) { updateDataTableRow(input: $i) { success } }', {
+    i: { tableId, rowId, data: { dish: 'Stew of the day' } },
+  });
+  const answer = await waiting;
+  expect(answer.status).toBe(200);
+  // Woken by the announcement, well before the 20 s wait ran out.
+  expect(Date.now() - started).toBeLessThan(15_000);
+}, 60_000);
 
 (existsSync(CHROMIUM) ? test : test.skip)(
   "a browser at the gateway's /play shows the menu board (one origin: page, player API and rows)",

@@ -51,15 +51,10 @@ beforeAll(async () => {
   }
   await store.close();
 
-  const [pi, pd, pc, ps, pt, pg, dead] = (await Promise.all(Array.from({ length: 7 }, () => freePort()))) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  // One free port per process (and one nobody listens on: analytics is not started).
+  const ports: number[] = [];
+  for (let n = 0; n < 7; n++) ports.push(await freePort());
+  const [pi, pd, pc, ps, pt, pg, dead] = ports as [number, number, number, number, number, number, number];
   const at = (p: number) => `http://127.0.0.1:${p}`;
   const shared = {
     ...(redis ? { CACHE_DRIVER: 'redis', REDIS_URL } : {}),

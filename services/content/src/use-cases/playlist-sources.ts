@@ -56,14 +56,15 @@ export async function addPlaylistSource(rt: ContentRuntime, principal: Principal
   const a = parseInput(addSchema, input);
   const media = await rt.repo.media.findByIds(principal.accountId, [a.fileId]).then((m) => m.get(a.fileId));
   if (!media) throw new AppError('BAD_USER_INPUT', `media '${a.fileId.slice(0, 100)}' was not found`, { field: 'fileId' });
-  return edit(rt, principal, a.playlistId, a.expectedVersion, (sources) => {
-    if (sources.length >= MAX_SOURCES) throw new AppError('BAD_USER_INPUT', `a playlist holds at most ${MAX_SOURCES} sources`, { field: 'playlistId' });
-    const last = sources.at(-1)?.sequence ?? 0;
-    return [
-      ...sources,
-      { id: randomUUID(), name: a.name ?? media.name, type: sourceTypeOf(media.mimeType), sequence: last + 1, interval: a.interval ?? null, mediaId: media.id },
-    ];
-  });
+  return edit(rt, principal, a.playlistId, a.expectedVersion, (sources) =>
+    appended(sources, { name: a.name ?? media.name, type: sourceTypeOf(media.mimeType), interval: a.interval ?? null, mediaId: media.id }),
+  );
+}
+
+/** The sources with one more at the end (a new id, the next sequence), within MAX_SOURCES. */
+function appended(sources: PlaylistSourceRecord[], source: Omit<PlaylistSourceRecord, 'id' | 'sequence'>): PlaylistSourceRecord[] {
+  if (sources.length >= MAX_SOURCES) throw new AppError('BAD_USER_INPUT', `a playlist holds at most ${MAX_SOURCES} sources`, { field: 'playlistId' });
+  return [...sources, { id: randomUUID(), sequence: (sources.at(-1)?.sequence ?? 0) + 1, ...source }];
 }
 
 /** Longest web page address a source keeps. */
@@ -93,14 +94,9 @@ const addWebPageSchema = z
  */
 export async function addPlaylistWebPage(rt: ContentRuntime, principal: Principal, input: unknown): Promise<Playlist> {
   const a = parseInput(addWebPageSchema, input);
-  return edit(rt, principal, a.playlistId, a.expectedVersion, (sources) => {
-    if (sources.length >= MAX_SOURCES) throw new AppError('BAD_USER_INPUT', `a playlist holds at most ${MAX_SOURCES} sources`, { field: 'playlistId' });
-    const last = sources.at(-1)?.sequence ?? 0;
-    return [
-      ...sources,
-      { id: randomUUID(), name: a.name ?? new URL(a.url).host, type: 'WEB_PAGE', sequence: last + 1, interval: a.interval ?? null, mediaId: null, url: a.url },
-    ];
-  });
+  return edit(rt, principal, a.playlistId, a.expectedVersion, (sources) =>
+    appended(sources, { name: a.name ?? new URL(a.url).host, type: 'WEB_PAGE', interval: a.interval ?? null, mediaId: null, url: a.url }),
+  );
 }
 
 const updateSchema = z

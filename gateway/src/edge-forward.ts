@@ -29,7 +29,7 @@ const RESPONSE_HEADERS = [
 ];
 
 export interface EdgeRoute {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'put' | 'delete';
   path: string;
   /** Forwarded without authenticating (the route checks its own credential: a job result's signed link); no principal is signed. */
   public?: boolean;
@@ -41,6 +41,10 @@ export function forwardToProcess(o: {
   auth: EdgeAuthenticator;
   tokens: InternalTokens;
   timeoutMs: number;
+  /** Request headers passed on besides REQUEST_HEADERS (e.g. content-encoding of a player's gzipped batch). */
+  requestHeaders?: readonly string[];
+  /** Send the caller's address (as this process resolved it, TRUST_PROXY) as X-Forwarded-For: the process limits per address. */
+  forwardClientAddress?: boolean;
 }): Router {
   const router = express.Router();
   const fail = (res: Response, status: number, code: string, message: string) => {
@@ -68,10 +72,11 @@ export function forwardToProcess(o: {
     }
     const target = new URL(req.originalUrl, o.base);
     target.searchParams.delete('api_key');
-    for (const h of REQUEST_HEADERS) {
+    for (const h of [...REQUEST_HEADERS, ...(o.requestHeaders ?? [])]) {
       const v = req.get(h);
       if (v) headers[h] = v;
     }
+    if (o.forwardClientAddress && req.ip) headers['x-forwarded-for'] = req.ip;
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const upstream = send(target, { method: req.method, headers, timeout: o.timeoutMs }, (answer) => {
       res.status(answer.statusCode ?? 502);
@@ -87,6 +92,10 @@ export function forwardToProcess(o: {
     });
     upstream.on('timeout', () => upstream.destroy(new Error('timeout')));
     upstream.on('error', () => fail(res, 502, 'UNAVAILABLE', 'the service behind this route did not answer'));
+    // The caller went away (a long-poll aborted): so does the upstream request, which ends the wait there.
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
     req.pipe(upstream);
   };
   for (const r of o.routes) router[r.method](r.path, (req, res) => void forward(req, res, r.public === true));

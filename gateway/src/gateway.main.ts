@@ -13,6 +13,7 @@ import { DATATABLES_EDGE_ROUTES, forwardToProcess, IDENTITY_EDGE_ROUTES } from '
 import { createGateway } from './gateway.js';
 import { createHttpApp } from './http-app.js';
 import { createPlayerWeb } from './player-web/player-web.routes.js';
+import { forwardPlayerApi } from './player-forward.js';
 import { limitedAuthenticator } from './rate-limits.js';
 import { edgeKeyCacheKey, remoteAuthenticator } from './remote-auth.js';
 
@@ -83,8 +84,9 @@ try {
     audit: audit.sink,
     trustProxy: env.TRUST_PROXY,
     metrics,
-    // The web player's page; its player API calls go to the devices process (the ingress routes /player there).
-    player: createPlayerWeb({ logger }),
+    // The web player's page, and its player API forwarded to the devices process: one origin for a
+    // browser at /play (the k8s ingress routes /player to the devices process directly).
+    player: Router().use(createPlayerWeb({ logger }), forwardPlayerApi({ devicesUrl: env.DEVICES_URL, auth, tokens })),
     publicSdl: introspectionEnabled(env),
     // Large imports (jobs) and GET/DELETE /jobs/{id}: served by the datatables process, where the jobs run.
     // Idle limit, not a total: an upload streams for as long as it sends.

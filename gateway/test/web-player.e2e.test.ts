@@ -3,13 +3,17 @@
  * the all-in-one run as a process like `npm start`: a fresh /play screen pairs through claimDevice;
  * a scheduled red image shows red pixels (and the screenshot command uploads a JPEG of it); a
  * schedule change to green shows green within 2 s; a template's two zones both show; a video plays;
+ * a web page source shows in a sandboxed frame; a menu board follows a row edit within 2 s;
  * a reboot command reloads the page; with the server stopped the screen keeps playing, and after the
- * restart the play logs of the outage reach the store exactly once.
+ * restart the play logs of the outage reach the store exactly once. Play logs carry their UTC end,
+ * status (a file that cannot load is logged as skipped), the clock offset and the template zone.
  * Screenshots of the pairing page and of a playing template go to .tmp/screenshots/ (with
  * UPDATE_SCREENSHOTS=true to docs/screenshots/, shown in the README).
  * Waits poll for conditions with generous limits (a busy 2-core machine).
  */
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -346,6 +350,59 @@ browserTest(
 );
 
 browserTest(
+  'play logs carry UTC start and end, the clock offset, status and the template zone; a file that cannot load is logged as skipped',
+  async () => {
+    // A WebM header (EBML, DocType webm) over garbage: the upload keeps it as a video (its type is
+    // proven by its bytes; the probes cannot read it), the browser cannot play it.
+    const webmHeader = Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x87, 0x42, 0x82, 0x84, ...Buffer.from('webm')]);
+    media.broken = await upload('Broken', Buffer.concat([webmHeader, Buffer.alloc(4096, 0x5a)]), 'broken.webm');
+    playlists.broken = await playlist('Broken', media.broken, 2);
+    const t = await gql(
+      `mutation($l: String, $r: String) { createTemplate(input: { name: "Half broken", width: 1600, height: 900, modules: [
+        { name: "left", left: 0, top: 0, width: 800, height: 900, playlistId: $l },
+        { name: "right", left: 800, top: 0, width: 800, height: 900, playlistId: $r }] }) { success error template { id modules { id name } } } }`,
+      { l: playlists.red, r: playlists.broken },
+    );
+    expect(t.createTemplate.success).toBe(true);
+    const zone = Object.fromEntries((t.createTemplate.template.modules as Json[]).map((m) => [m.name, m.id]));
+    const since = Date.now();
+    await schedule({ templateId: t.createTemplate.template.id });
+    await until('red on the left', async () => isRed((await colours([[0.25, 0.5]]))[0]!), 30_000);
+    const day = (d: Date) => d.toISOString().slice(0, 10);
+    // Plays are sent every 10 s (and after each ping), then pass the stream and the ingest: 60 s is generous.
+    const rows = await until(
+      'a completed play of the left zone and a skipped one of the right zone in the store',
+      async () => {
+        const list = (
+          await gql(
+            `query($d: [String!], $f: String!, $t: String!) { playLogs(startDate: $f, endDate: $t, deviceId: $d, limit: 4000) {
+              id timestamp endTimestamp duration fileId status clockOffsetMs zoneId } }`,
+            { d: [device.id], f: day(new Date(since - 86_400_000)), t: day(new Date(since + 86_400_000)) },
+          )
+        ).playLogs as Json[];
+        const mine = list.filter((r) => Date.parse(r.timestamp) >= since - 1000);
+        const done = mine.find((r) => r.zoneId === zone.left && r.status === 'completed');
+        const skipped = mine.find((r) => r.zoneId === zone.right && r.status === 'skipped');
+        return done && skipped ? { done, skipped } : undefined;
+      },
+      60_000,
+      1000,
+    );
+    expect(rows.done).toMatchObject({ fileId: media.red, status: 'completed', zoneId: zone.left });
+    // Seconds-precision instants: the end lies the play's duration after the start.
+    const span = (Date.parse(rows.done.endTimestamp) - Date.parse(rows.done.timestamp)) / 1000;
+    expect(Math.abs(span - rows.done.duration)).toBeLessThanOrEqual(1);
+    expect(rows.done.duration).toBeGreaterThan(1.5);
+    // Same machine: the offset is what the ping's whole-second server_time allows (well under 2 s).
+    expect(typeof rows.done.clockOffsetMs).toBe('number');
+    expect(Math.abs(rows.done.clockOffsetMs)).toBeLessThan(2000);
+    expect(rows.skipped).toMatchObject({ fileId: media.broken, status: 'skipped', duration: 0, zoneId: zone.right });
+    expect(rows.skipped.endTimestamp).toBe(rows.skipped.timestamp);
+  },
+  120_000,
+);
+
+browserTest(
   'a video plays (a WebM recorded in the browser at test time)',
   async () => {
     const b64 = (await helper.evaluate(`(async () => {
@@ -387,6 +444,43 @@ browserTest(
 );
 
 browserTest(
+  'a web page source plays in a sandboxed frame, its address from the manifest',
+  async () => {
+    // A page on another origin (a loopback server of the test), a purple background.
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><html><body style="margin:0;background:rgb(130,20,200);height:100vh"><h1>Web page</h1></body></html>');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/board.html`;
+      const id = (await gql('mutation { createPlaylist(input: { name: "Web page" }) { playlist { id } } }')).createPlaylist.playlist.id as string;
+      const added = await gql('mutation($p: ID!, $u: String!) { addPlaylistWebPage(input: { playlistId: $p, url: $u, interval: 5 }) { success error } }', {
+        p: id,
+        u: pageUrl,
+      });
+      expect(added.addPlaylistWebPage.success).toBe(true);
+      await schedule({ playlistId: id });
+      const isPurple = ([r, g, b]: Rgb) => r > 100 && r < 170 && g < 60 && b > 160;
+      await until('the web page on screen', async () => isPurple((await colours([[0.5, 0.8]]))[0]!), 30_000);
+      const frame = (await screen.evaluate(
+        `(() => { const f = document.querySelector('.item.shown iframe'); return f && { src: f.src, sandbox: f.getAttribute('sandbox') }; })()`,
+      )) as {
+        src: string;
+        sandbox: string;
+      };
+      expect(frame).toEqual({ src: pageUrl, sandbox: 'allow-scripts allow-same-origin' });
+      const m = (await (await fetch(`${baseUrl}/player/${device.registration_key}/manifest`)).json()) as Json;
+      expect(m.now.content.sources).toEqual([expect.objectContaining({ type: 'WEB_PAGE', page_url: pageUrl, media: null })]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  },
+  90_000,
+);
+
+browserTest(
   'a data-table module renders the rows as a menu board, and a row edit changes it on screen',
   async () => {
     const t = await gql(
@@ -422,7 +516,19 @@ browserTest(
     });
     expect(u.updateDataTableRow.success).toBe(true);
     await until('the edited row on screen', async () => (await menu()).includes('Pumpkin soup'), 10_000, 50);
-    console.log(`data-table edit to glass: ${Date.now() - edited} ms`);
+    const latency = Date.now() - edited;
+    console.log(`data-table edit to glass: ${latency} ms`);
+    // Through the long-poll (the ping names the table; the edit ends its wait), not a poll of the rows.
+    expect(latency).toBeLessThan(2000);
+    // Another account's table cannot be put on a screen: the template is refused.
+    expect(
+      (
+        await gql(
+          `mutation { createTemplate(input: { name: "Foreign board", width: 100, height: 100, modules: [
+            { name: "menu", left: 0, top: 0, width: 100, height: 100, dataTableId: "not-a-table-of-this-account" }] }) { success errorField } }`,
+        )
+      ).createTemplate,
+    ).toMatchObject({ success: false, errorField: 'modules[0].dataTableId' });
   },
   90_000,
 );
@@ -432,11 +538,12 @@ browserTest(
   async () => {
     // Below the red window's priority, so the window wins whatever the modification times.
     await schedule({ playlistId: playlists.green }, 'HIGH');
-    // The device's zone (claimed with Europe/Amsterdam): a red window from this minute to a minute boundary 20+ s away.
+    // The device's zone (claimed with Europe/Amsterdam): a red window from this minute to a minute boundary 45+ s away
+    // (on a loaded machine the red window may take a while to reach the glass: up to 40 s is allowed below).
     const hhmm = (t: number) =>
       new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Amsterdam', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(t);
     let boundary = Math.ceil(Date.now() / 60_000) * 60_000;
-    if (boundary - Date.now() < 20_000) boundary += 60_000;
+    if (boundary - Date.now() < 45_000) boundary += 60_000;
     const end = hhmm(boundary) === '00:00' ? '24:00' : hhmm(boundary);
     const r = await gql('mutation($i: ScheduleInput!) { createSchedule(input: $i) { success error schedule { id } } }', {
       i: {
@@ -450,7 +557,7 @@ browserTest(
       },
     });
     expect(r.createSchedule.success).toBe(true);
-    await until('red in its window', async () => isRed((await colours([[0.5, 0.5]]))[0]!), 15_000);
+    await until('red in its window', async () => isRed((await colours([[0.5, 0.5]]))[0]!), 40_000);
     const m = (await (await fetch(`${baseUrl}/player/${device.registration_key}/manifest`)).json()) as Json;
     expect(Date.parse(m.valid_until)).toBe(boundary);
     await until('green after the window', async () => isGreen((await colours([[0.5, 0.5]]))[0]!), boundary - Date.now() + 15_000, 50);

@@ -9,7 +9,7 @@ import { backendEnv, backendRules } from '@pylon/composition/backends';
 import { subgraphConfig } from '@pylon/composition/subgraph-process';
 import { analyticsProcessEnv } from '@pylon/analytics/config';
 import { ingestEnv } from '@pylon/analytics/ingest.config';
-import { contentEnv } from '@pylon/content/config';
+import { contentProcessEnv } from '@pylon/content/config';
 import { datatablesProcessEnv } from '@pylon/datatables/config';
 import { devicesProcessEnv } from '@pylon/devices/config';
 import { identityProcessEnv } from '@pylon/identity/config';
@@ -26,7 +26,7 @@ export type RoleSchema = z.ZodObject<z.ZodRawShape>;
 export const ROLE_CONFIGS: Readonly<Record<string, RoleSchema>> = {
   identity: subgraphConfig(identityProcessEnv),
   devices: subgraphConfig(devicesProcessEnv),
-  content: subgraphConfig(contentEnv),
+  content: subgraphConfig(contentProcessEnv),
   scheduling: subgraphConfig(schedulingProcessEnv),
   datatables: subgraphConfig(datatablesProcessEnv),
   analytics: subgraphConfig(analyticsProcessEnv),

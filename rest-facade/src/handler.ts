@@ -54,7 +54,11 @@ export function gatewayHandler(
         const data = result.data ?? null;
         const errors = result.errors ?? [];
         // A null root field means that field failed; anything else is at most a partial answer.
-        const failed = data === null || Object.entries(data).some(([root, v]) => v === null && !op.optionalRoots?.includes(root));
+        const failed =
+          data === null ||
+          Object.entries(data).some(
+            ([root, v]) => v === null && !op.optionalRoots?.includes(root) && !(errors.length === 0 && op.nullableRoots?.includes(root)),
+          );
         if (errors.length && failed) {
           const failure = failureFromGraphQL(errors, result.status, op.fieldNames);
           if (failure.code === 'INTERNAL' || failure.code === 'UNAVAILABLE' || failure.defect)

@@ -32,6 +32,8 @@ export interface Ids {
   playlistGroup: string;
   template: string;
   templateGroup: string;
+  /** A's data table (the one its import job fills). */
+  dataTable: string;
   /** A's import job (an import over IMPORT_JOB_THRESHOLD_BYTES). */
   job: string;
   /** A's export job (Prefer: respond-async), whose file is downloaded through a signed link. */
@@ -678,6 +680,10 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     'mutation($p: ID!, $m: ID!) { addPlaylistSource(input: { playlistId: $p, fileId: $m, interval: 5 }) { success } }',
     (i) => ({ p: i.playlist, m: i.media }),
   ),
+  'GraphQL Mutation.addPlaylistWebPage': gqlNothing(
+    'mutation($p: ID!) { addPlaylistWebPage(input: { playlistId: $p, url: "https://example.com/b" }) { success } }',
+    (i) => ({ p: i.playlist }),
+  ),
   'GraphQL Mutation.updatePlaylistSource': gqlNothing(
     'mutation($p: ID!) { updatePlaylistSource(input: { playlistId: $p, sourceId: "s", name: "B" }) { success } }',
     (i) => ({ p: i.playlist }),
@@ -697,9 +703,10 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     g: i.playlistGroup,
   })),
   'GraphQL Mutation.deletePlaylistGroup': gqlNothing('mutation($g: ID!) { deletePlaylistGroup(id: $g) { success } }', (i) => ({ g: i.playlistGroup })),
+  // A's group, A's playlist in a module, A's data table in a module (a menu board): each refused.
   'GraphQL Mutation.createTemplate': gqlNothing(
-    'mutation($g: String, $p: String) { a: createTemplate(input: { name: "B", width: 100, height: 100, groupId: $g }) { success } b: createTemplate(input: { name: "B", width: 100, height: 100, modules: [{ left: 0, top: 0, width: 10, height: 10, playlistId: $p }] }) { success } }',
-    (i) => ({ g: i.templateGroup, p: i.playlist }),
+    'mutation($g: String, $p: String, $d: String) { a: createTemplate(input: { name: "B", width: 100, height: 100, groupId: $g }) { success } b: createTemplate(input: { name: "B", width: 100, height: 100, modules: [{ left: 0, top: 0, width: 10, height: 10, playlistId: $p }] }) { success } c: createTemplate(input: { name: "B", width: 100, height: 100, modules: [{ left: 0, top: 0, width: 10, height: 10, dataTableId: $d }] }) { success } }',
+    (i) => ({ g: i.templateGroup, p: i.playlist, d: i.dataTable }),
   ),
   'GraphQL Mutation.updateTemplate': gqlNothing(
     'mutation($t: ID!) { updateTemplate(id: $t, input: { name: "B was here", width: 100, height: 100, modules: [] }) { success } }',

@@ -132,6 +132,7 @@ beforeAll(async () => {
   const table = await gql('mutation { createDataTable(input: { name: "A jobs", columns: [{ name: "N", key: "n", type: NUMBER }] }) { table { id } } }');
   const form = new FormData();
   form.append('file', new Blob([`n\n${Array.from({ length: 200 }, (_, i) => i).join('\n')}\n`], { type: 'text/csv' }), 'a.csv');
+  ids.dataTable = table.body.data!.createDataTable.table.id;
   const imported = await fetch(`${base}/datatables/${table.body.data!.createDataTable.table.id}/rows/import`, {
     method: 'POST',
     headers: { 'x-service-apikey': KEY_A },

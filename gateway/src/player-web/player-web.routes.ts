@@ -15,7 +15,8 @@ const read = (f: string) => readFileSync(`${BROWSER}${f}`, 'utf8');
 
 /**
  * No inline script and no third-party script. Media may come from MEDIA_PUBLIC_BASE_URL (another
- * origin, e.g. a CDN or object storage), so images, video and their fetches may use any http(s) origin.
+ * origin, e.g. a CDN or object storage), so images, video and their fetches may use any http(s)
+ * origin. Web page sources are framed from any http(s) origin (sandboxed frames: zone.js).
  */
 export const PLAYER_CSP = [
   "default-src 'self'",
@@ -25,6 +26,7 @@ export const PLAYER_CSP = [
   "media-src 'self' blob: http: https:",
   "connect-src 'self' http: https:",
   "worker-src 'self'",
+  'frame-src http: https:',
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

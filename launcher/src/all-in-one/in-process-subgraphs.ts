@@ -129,13 +129,30 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
     logger,
     pubsub: backends.pubsub!,
     ...pushEvents,
+    // A template module's dataTableId must name a table of the caller's account: datatables' repository answers (in-process).
+    dataTables: {
+      existing: async (accountId, ids) => {
+        if (!late.datatables) throw new Error('datatables is not started yet');
+        const repo = late.datatables.runtime.repo;
+        return new Set((await Promise.all(ids.map(async (id) => ((await repo.getTable(accountId, id)) ? id : null)))).filter((id) => id !== null));
+      },
+    },
   });
   late.content = content;
   // Heavy work (large imports, large and asked-for exports) runs as jobs, their state in the documents
   // store (kit jobs.ts); the files exports make go to the blob store, downloaded through signed links.
   const jobFiles = new JobFiles(backends.blobs!, documents, w.internalSecret, jobFileSettingsFrom(env), logger);
   const jobs = new JobRunner(documents, jobSettingsFrom(env), logger, jobFiles);
-  const datatables = createDataTablesSubgraph({ documents, tokens, cache, logger, jobs, maxTableRows: env.DATATABLE_MAX_ROWS, ...pushEvents });
+  const datatables = createDataTablesSubgraph({
+    documents,
+    tokens,
+    cache,
+    logger,
+    jobs,
+    maxTableRows: env.DATATABLE_MAX_ROWS,
+    ...pushEvents,
+    pubsub: backends.pubsub!,
+  });
   late.datatables = datatables;
   const scheduling = createSchedulingSubgraph({
     documents,

@@ -200,6 +200,8 @@ export interface GetSpec {
   /** Further query parameters. */
   query?: FieldMap;
   toRest?: ToRest;
+  /** The root is a single nullable object whose null means "not found" (404), not a failed field. */
+  nullable?: boolean;
 }
 
 export type TypedGetSpec<N extends OperationId, R extends RootOf<N>> = Omit<GetSpec, 'root' | 'toRest' | 'query' | 'variable'> & {
@@ -230,6 +232,7 @@ function getOperation(spec: GetSpec): RestOperation {
     },
     fieldNames: { [spec.variable ?? 'id']: param, ...inverse(spec.query ?? {}) },
     accepts: { path: [param], query: Object.keys(spec.query ?? {}) },
+    ...(spec.nullable ? { nullableRoots: [spec.root] } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 /** POST /devices, PUT/PATCH/DELETE /devices/{id} onto createDevice / updateDevice / patchDevice / deleteDevice. */
-import { createOp, deleteOp, patchOp, updateOp, type FieldMap } from './declare.js';
+import { createOp, deleteOp, getOp, patchOp, updateOp, type FieldMap } from './declare.js';
 import { toRestDevice, type DeviceData } from './devices.js';
 import { isRecord } from './shape.js';
 
@@ -90,4 +90,14 @@ export const claimDevice = createOp('claimDevice', {
   flat: true,
   body: { fields: { code: 'code', name: 'name', group_id: 'groupId', timezone: 'timeZone', device_id: 'deviceId' } },
   toRest,
+});
+
+/** GET /devices/claim/{code}: what the screen waiting with this code says of itself, before an operator claims it. */
+export const getPairingRequest = getOp('getPairingRequest', {
+  root: 'pairingRequest',
+  what: 'pairing request',
+  param: 'code',
+  variable: 'code',
+  // null: no screen waits with this code.
+  nullable: true,
 });

@@ -108,4 +108,9 @@ export interface RestOperation<Data = Record<string, unknown>> {
    * the data `respond` gets. Any other null root field answers the error.
    */
   optionalRoots?: readonly string[];
+  /**
+   * Root fields whose null WITHOUT an error is an answer (a nullable lookup: nothing there), handed
+   * to `respond`; a null with an error still answers the error.
+   */
+  nullableRoots?: readonly string[];
 }

@@ -45,6 +45,8 @@ const row = fc.record({
   gender: fc.constantFrom('male', ' F ', 'female', 'x', ''),
   age: fc.constantFrom('25-34', 'AGE18TO24', '75+', 'unknown', ''),
   visitor: fc.constantFrom('', 'v1', 'v2', 'v3'),
+  // Only completed plays count (migration 007): absent means completed.
+  status: fc.constantFrom(undefined, 'completed', 'skipped', 'failed'),
 });
 
 let run = 0;
@@ -74,6 +76,7 @@ test('every allowed rollup grain answers what the raw tables answer', async () =
             type: '',
             playlist_id: '',
             schedule_id: '',
+            ...(r.status ? { status: r.status } : {}),
           })),
         );
         await store.insert(

@@ -1,6 +1,7 @@
 import { createSubgraph, type BlobStore, type DocumentStore, type InternalTokens, type Logger, type PubSub, type PushEvents, type Subgraph } from '@pylon/kit';
 import type { ContentRepository } from './repositories/content.repository.js';
 import { contentResolvers } from './graphql/resolvers.js';
+import type { DataTableDirectory } from './ports/data-table-directory.js';
 import { createContentRuntime, type ContentRuntime, type ContentSettings } from './runtime.js';
 
 export interface ContentDeps {
@@ -16,6 +17,8 @@ export interface ContentDeps {
   pubsub?: PubSub;
   /** Push events (kit push-events.ts). */
   pushEvents?: PushEvents;
+  /** Which data tables an account has (a template module's dataTableId is checked against it). */
+  dataTables?: DataTableDirectory;
   now?: () => number;
 }
 
@@ -31,6 +34,7 @@ export function createContentSubgraph(deps: ContentDeps): ContentSubgraph {
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.pubsub ? { pubsub: deps.pubsub } : {}),
     ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}),
+    ...(deps.dataTables ? { dataTables: deps.dataTables } : {}),
     ...(deps.now ? { now: deps.now } : {}),
   });
   const subgraph = createSubgraph({ name: 'content', tokens: deps.tokens, resolvers: contentResolvers(runtime) });

@@ -22,6 +22,12 @@ export const contentEnv = {
 
 export type ContentEnv = z.infer<z.ZodObject<typeof contentEnv>>;
 
+/** The content process (main.ts) also reaches the datatables process (a template module's dataTableId is checked there). */
+export const contentProcessEnv = {
+  ...contentEnv,
+  DATATABLES_URL: z.string().url().default('http://datatables:4001'),
+};
+
 export function contentSettings(env: ContentEnv): Partial<ContentSettings> {
   return {
     maxUploadBytes: env.MEDIA_MAX_UPLOAD_BYTES,

@@ -7,7 +7,8 @@ import { createLogger, INTERNAL_TOKEN_HEADER } from '@pylon/kit';
 import { createPushEventProducer } from '@pylon/composition/push-events';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createContentSubgraph, type ContentSubgraph } from './app.js';
-import { contentEnv, contentSettings } from './config.js';
+import { contentProcessEnv, contentSettings } from './config.js';
+import { createHttpDataTableDirectory } from './adapters/data-table-directory.http.js';
 import { createMediaHttp } from './http/media-http.js';
 
 await runSubgraphProcess({
@@ -15,7 +16,7 @@ await runSubgraphProcess({
   // The cache port brings the pub/sub that announces content changes (player manifests follow);
   // the stream carries its push events (media.ready/failed, playlist/template.changed).
   needs: ['documents', 'blobs', 'cache', 'stream'],
-  env: contentEnv,
+  env: contentProcessEnv,
   build: ({ backends, tokens, env }) => {
     const logger = createLogger({ level: env.LOG_LEVEL, name: 'content' });
     const push = createPushEventProducer(backends, logger);
@@ -29,6 +30,8 @@ await runSubgraphProcess({
       pubsub: backends.pubsub!,
       logger,
       ...(push ? { pushEvents: push.events } : {}),
+      // A template module's dataTableId must name a table of the caller's account: the datatables process answers.
+      dataTables: createHttpDataTableDirectory({ datatablesUrl: env.DATATABLES_URL, tokens }),
     });
   },
   extend: (app, { tokens, subgraph }) => {

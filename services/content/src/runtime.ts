@@ -2,6 +2,7 @@
 import type { BlobStore, DocumentStore, Logger, PubSub, PushEvents } from '@pylon/kit';
 import { ContentRepository } from './repositories/content.repository.js';
 import { FileUrls } from './http/file-urls.js';
+import type { DataTableDirectory } from './ports/data-table-directory.js';
 
 export interface ContentSettings {
   /** Largest file one upload or import may store (413 past it). */
@@ -42,6 +43,8 @@ export interface ContentRuntime {
   pubsub?: PubSub;
   /** Push events (media.ready/failed, playlist/template.changed); none: not produced. */
   pushEvents?: PushEvents;
+  /** Checks a template module's dataTableId; none: a module naming a data table is refused (UNAVAILABLE). */
+  dataTables?: DataTableDirectory;
   now(): number;
 }
 
@@ -54,6 +57,7 @@ export function createContentRuntime(deps: {
   logger?: Logger;
   pubsub?: PubSub;
   pushEvents?: PushEvents;
+  dataTables?: DataTableDirectory;
   now?: () => number;
 }): ContentRuntime {
   const settings = { ...DEFAULT_CONTENT_SETTINGS, ...deps.settings };
@@ -66,6 +70,7 @@ export function createContentRuntime(deps: {
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.pubsub ? { pubsub: deps.pubsub } : {}),
     ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}),
+    ...(deps.dataTables ? { dataTables: deps.dataTables } : {}),
     now,
   };
 }

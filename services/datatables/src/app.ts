@@ -1,10 +1,21 @@
-import { createSubgraph, type Cache, type DocumentStore, type InternalTokens, type JobRunner, type Logger, type PushEvents, type Subgraph } from '@pylon/kit';
+import {
+  createSubgraph,
+  type Cache,
+  type DocumentStore,
+  type InternalTokens,
+  type JobRunner,
+  type Logger,
+  type PubSub,
+  type PushEvents,
+  type Subgraph,
+} from '@pylon/kit';
 import { DataTableRepository } from './repositories/data-table.repository.js';
 import { dataTablesResolvers } from './graphql/resolvers.js';
 import type { DataTablesRuntime } from './runtime.js';
 import { FilteredCounts } from './use-cases/filtered-counts.js';
 import { registerExportJob } from './use-cases/export-job.js';
 import { registerImportJob } from './use-cases/import-job.js';
+import { TableChanges } from './use-cases/table-changes.js';
 
 export interface DataTablesDeps {
   documents: DocumentStore;
@@ -20,6 +31,8 @@ export interface DataTablesDeps {
   jobs?: JobRunner;
   /** Push events (kit push-events.ts). */
   pushEvents?: PushEvents;
+  /** Where table changes are announced (CHANNELS.dataTablesChanged: menu-board screens re-read their rows); none: not announced. */
+  pubsub?: PubSub;
 }
 
 export const DEFAULT_HISTORY_LIMIT = 100;
@@ -27,10 +40,11 @@ export const DEFAULT_HISTORY_LIMIT = 100;
 /** The data tables subgraph; main.ts serves it over HTTP, the all-in-one gateway calls it in-process. */
 export function createDataTablesSubgraph(deps: DataTablesDeps): Subgraph & { repo: DataTableRepository; runtime: DataTablesRuntime } {
   const repo = new DataTableRepository(deps.documents);
+  const changes = deps.pubsub ? new TableChanges(deps.pubsub, deps.logger) : undefined;
   const runtime: DataTablesRuntime = {
     repo,
     historyLimit: deps.historyLimit ?? DEFAULT_HISTORY_LIMIT,
-    counts: new FilteredCounts(),
+    counts: new FilteredCounts(changes ? { afterWrite: (tenant, tableId) => changes.changed(tenant, tableId) } : {}),
     ...(deps.cache ? { cache: deps.cache } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.maxTableRows ? { maxTableRows: deps.maxTableRows } : {}),

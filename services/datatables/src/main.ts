@@ -14,6 +14,7 @@ import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createDataTablesSubgraph } from './app.js';
 import { datatablesProcessEnv } from './config.js';
 import { createDataTablesHttp } from './http/datatables-http.js';
+import { createDataTablesInternalHttp } from './http/internal-http.js';
 
 type DataTablesSubgraph = ReturnType<typeof createDataTablesSubgraph>;
 
@@ -33,6 +34,8 @@ await runSubgraphProcess({
     return createDataTablesSubgraph({
       documents: backends.documents!,
       cache: backends.cache!,
+      // Table changes reach menu-board screens through the devices process (its long-polling pings).
+      pubsub: backends.pubsub!,
       tokens,
       logger,
       jobs,
@@ -54,6 +57,8 @@ await runSubgraphProcess({
         },
       }),
       createJobsHttp(runner, { authenticate }),
+      // Other processes' calls: devices (menu-board rows for screens), content (a template's dataTableId).
+      createDataTablesInternalHttp((subgraph as DataTablesSubgraph).runtime, { authenticate }),
     );
     onClose(() => runner.close());
     // Jobs a previous run left unfinished continue from their checkpoints.

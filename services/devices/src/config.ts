@@ -27,7 +27,7 @@ export const devicesEnv = {
 
 export type DevicesEnv = z.infer<z.ZodObject<typeof devicesEnv>>;
 
-/** The devices process (main.ts) also reaches three other subgraphs. */
+/** The devices process (main.ts) also reaches four other processes. */
 export const devicesProcessEnv = {
   ...devicesEnv,
   /** The identity subgraph, asked whether an orgId is the caller's (compose/k8s service name by default). */
@@ -36,6 +36,8 @@ export const devicesProcessEnv = {
   SCHEDULING_URL: z.string().url().default('http://scheduling:4001'),
   /** The content subgraph, asked for the names of the media files play logs name. */
   CONTENT_URL: z.string().url().default('http://content:4001'),
+  /** The datatables process, which answers screens' menu-board rows (its internal routes). */
+  DATATABLES_URL: z.string().url().default('http://datatables:4001'),
 };
 
 /** The player API's failed-key limiter (createRateLimiter builds it over the cache driver). */

@@ -11,6 +11,7 @@ import { createHttpOrganizationDirectory } from './adapters/organization-directo
 import { createHttpManifestSource } from './adapters/manifest-source.http.js';
 import { createHttpMediaDirectory } from './adapters/media-directory.http.js';
 import { cachedMediaDirectory } from './adapters/media-directory.cached.js';
+import { createHttpDataTableSource } from './adapters/data-table-source.http.js';
 
 /** Failed registration keys per client address, built with the subgraph for the player API beside it. */
 let playerFailures: RateLimiter | undefined;
@@ -34,6 +35,8 @@ await runSubgraphProcess({
       ...(backends.spool ? { spool: backends.spool } : {}),
       manifests: createHttpManifestSource({ schedulingUrl: env.SCHEDULING_URL, tokens }),
       media: cachedMediaDirectory(createHttpMediaDirectory({ contentUrl: env.CONTENT_URL, tokens })),
+      // Menu-board rows for screens: the datatables process, as the device's account.
+      dataTables: createHttpDataTableSource({ datatablesUrl: env.DATATABLES_URL, tokens }),
       logger,
       ...(push ? { pushEvents: push.events } : {}),
     });

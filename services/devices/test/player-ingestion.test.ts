@@ -89,6 +89,13 @@ describe('validation', () => {
     ['playlogs', [play({ id: 'has space' })], '[0].id'],
     ['playlogs', [play({ id: 'x1' }), play({ id: 'x1' })], '[1].id'],
     ['playlogs', [{ file_id: 'file-a', duration: 1, type: 'video' }], '[0].timestamp'],
+    ['playlogs', [play({ status: 'paused' })], '[0].status'],
+    ['playlogs', [play({ end_timestamp: 'later' })], '[0].end_timestamp'],
+    ['playlogs', [play({ end_timestamp: at(-61_000) })], '[0].end_timestamp'],
+    ['playlogs', [play({ end_timestamp: at(6 * 60_000) })], '[0].end_timestamp'],
+    ['playlogs', [play({ clock_offset_ms: '12' })], '[0].clock_offset_ms'],
+    ['playlogs', [play({ clock_offset_ms: 1e15 })], '[0].clock_offset_ms'],
+    ['playlogs', [play({ zone_id: 'z'.repeat(201) })], '[0].zone_id'],
     ['events', [{ session_id: 's' }], '[0].event_name'],
     ['events', [{ event_name: 'tap', latitude: 91 }], '[0].latitude'],
     ['impressions', [impression({ sensor: 'sonar' })], '[0].sensor'],
@@ -178,6 +185,29 @@ describe('ingestion', () => {
     const retry = await post(d.registrationKey, 'playlogs', batch);
     expect(retry.body.ids).toEqual(first.body.ids);
     expect((await values(TOPICS.plays, 3)).map((r) => r.id)).toEqual(first.body.ids);
+  });
+
+  test('play logs carry the UTC end, status, the clock offset and the template zone; without them a play is completed', async () => {
+    const d = await createDevice(f, { name: 'Web' });
+    const r = await post(d.registrationKey, 'playlogs', [
+      play({ id: 'w-1', timestamp: at(-20_000), end_timestamp: '2026-06-01T13:59:50+02:00', status: 'completed', clock_offset_ms: -1234.6, zone_id: 'm-left' }),
+      play({ id: 'w-2', timestamp: at(-5000), end_timestamp: at(-5000), duration: 0, status: 'SKIPPED', zone_id: 'm-right' }),
+      play({ id: 'w-3', status: 'failed', zone_id: null }),
+      play({ id: 'w-4' }),
+    ]);
+    expect(r).toMatchObject({ status: 202, body: { accepted: 4 } });
+    const rows = await values(TOPICS.plays, 4);
+    expect(rows[0]).toMatchObject({
+      id: 'w-1',
+      timestamp: at(-20_000),
+      end_timestamp: at(-10_000),
+      status: 'completed',
+      clock_offset_ms: -1235,
+      zone_id: 'm-left',
+    });
+    expect(rows[1]).toMatchObject({ id: 'w-2', status: 'skipped', duration: 0, end_timestamp: at(-5000), zone_id: 'm-right', clock_offset_ms: null });
+    expect(rows[2]).toMatchObject({ id: 'w-3', status: 'failed', zone_id: '', end_timestamp: null });
+    expect(rows[3]).toMatchObject({ id: 'w-4', status: 'completed', zone_id: '', end_timestamp: null, clock_offset_ms: null });
   });
 
   test('events: player timestamps and position, else the clock and the device location', async () => {

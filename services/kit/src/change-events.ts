@@ -12,6 +12,8 @@ export const CHANNELS = {
   devicesChanged: 'pylon.devices.changed',
   /** Scheduling published: these devices' manifests (may) have changed; pings waiting for them answer now. */
   manifestsChanged: 'pylon.scheduling.manifests-changed',
+  /** Data tables published: these tables' rows changed; screens showing them (menu boards) re-read them now. */
+  dataTablesChanged: 'pylon.datatables.changed',
 } as const;
 
 export interface ContentChangedEvent {
@@ -33,6 +35,12 @@ export interface ManifestsChangedEvent {
   deviceIds: string[];
 }
 
+/** Datatables' announcement: rows of these tables changed (a write bumped their generation). */
+export interface DataTablesChangedEvent {
+  accountId: string;
+  tableIds: string[];
+}
+
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 export function isContentChangedEvent(m: unknown): m is ContentChangedEvent {
@@ -43,6 +51,11 @@ export function isContentChangedEvent(m: unknown): m is ContentChangedEvent {
 export function isManifestsChangedEvent(m: unknown): m is ManifestsChangedEvent {
   const e = m as ManifestsChangedEvent | null;
   return !!e && typeof e.accountId === 'string' && strings(e.deviceIds);
+}
+
+export function isDataTablesChangedEvent(m: unknown): m is DataTablesChangedEvent {
+  const e = m as DataTablesChangedEvent | null;
+  return !!e && typeof e.accountId === 'string' && strings(e.tableIds);
 }
 
 export function isDevicesChangedEvent(m: unknown): m is DevicesChangedEvent {

@@ -52,6 +52,14 @@ export interface PlayLogRecord {
   schedule_id: string;
   /** 0 when the file id named no media file of the account when the play was received (kept, flagged). */
   file_known: number;
+  /** When the file left the screen; null when the player did not say (columns of migration 007: absent = the table's default). */
+  end_timestamp?: string | null;
+  /** completed | skipped | failed (default completed). Play statistics and rollups count completed plays only. */
+  status?: string;
+  /** The server's clock minus the player's, in ms, as the player knew it; null when not reported. */
+  clock_offset_ms?: number | null;
+  /** The template zone (module id) that showed the file; '' for a full-screen playlist. */
+  zone_id?: string;
 }
 
 export interface ImpressionRecord {

@@ -14,8 +14,10 @@ export class PlayerApi {
     return { status: 200, etag: res.headers.get('etag'), body: await res.json() };
   }
 
-  async ping(body, waitSeconds, signal) {
-    const res = await fetch(`${this.base}/ping?wait=${waitSeconds}`, {
+  /** `tables`: ids of the data tables on screen; a change to one of them ends the long-poll too. */
+  async ping(body, waitSeconds, tables, signal) {
+    const shown = tables && tables.length ? `&tables=${tables.slice(0, 20).map(encodeURIComponent).join(',')}` : '';
+    const res = await fetch(`${this.base}/ping?wait=${waitSeconds}${shown}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body),

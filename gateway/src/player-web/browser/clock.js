@@ -7,6 +7,8 @@ let known = false;
 /** Server time now, in ms since the epoch. */
 export const serverNow = () => Date.now() + offsetMs;
 export const offset = () => offsetMs;
+/** Whether a ping has told the server's time yet (before that the offset is a guess: 0). */
+export const offsetKnown = () => known;
 
 /**
  * A ping answered at `receivedAt` (Date.now()) said `serverTime` (ISO, truncated to the second):

@@ -4,7 +4,7 @@
 // queues proof of play in IndexedDB, and leaves files and the manifest to the Service Worker
 // (sw.entry.js) so it keeps playing offline.
 import { PlayerApi, PLAYER_VERSION } from './api.js';
-import { learn, serverNow, sleep } from './clock.js';
+import { learn, offset, offsetKnown, serverNow, sleep } from './clock.js';
 import { pair } from './pairing.js';
 import { PlaylogQueue } from './playlog-queue.js';
 import { screenshot } from './screenshot.js';
@@ -159,7 +159,11 @@ class Player {
     }
   }
 
-  /** A completed (or failed) play: queued at once, sent with the next flush. */
+  /**
+   * A play that left the glass (completed, failed while showing, or skipped before it started):
+   * queued at once, sent with the next flush. Start and end are UTC instants by the server's clock
+   * (the offset learnt from pings), and the offset itself goes with the record.
+   */
   played(p) {
     const start = new Date(p.startedAt).toISOString();
     const record = {
@@ -170,18 +174,22 @@ class Player {
       duration: Math.round(p.seconds * 1000) / 1000,
       type: p.type,
       playlist_id: p.playlistId,
-      schedule_id: this.manifest && this.manifest.now ? this.manifest.now.schedule_id : null,
+      schedule_id: p.scheduleId || (this.manifest && this.manifest.now ? this.manifest.now.schedule_id : null),
+      end_timestamp: new Date(p.startedAt + Math.max(0, p.seconds) * 1000).toISOString(),
+      status: p.status,
+      ...(offsetKnown() ? { clock_offset_ms: offset() } : {}),
+      ...(p.zoneId ? { zone_id: String(p.zoneId).slice(0, 200) } : {}),
     };
-    if (p.status !== 'completed') return;
     // The ids this page created (the newest few thousand): what a test or an operator can check against the store.
     this.created.push(record.id);
     if (this.created.length > 5000) this.created.shift();
     document.body.dataset.createdPlays = String(this.created.length);
+    if (p.status !== 'completed') document.body.dataset.lastUnplayed = `${p.status}:${p.fileId}`;
     void this.queue.add(record).then(() => this.showCounts());
   }
 
   pingBody() {
-    const playing = this.stage.playing().map((p) => p.item.source.name || p.item.source.media.id);
+    const playing = this.stage.playing().map((p) => p.item.source.name || (p.item.source.media ? p.item.source.media.id : p.item.source.id));
     const mem = performance.memory;
     const meta = {
       user_agent: navigator.userAgent.slice(0, 1000),
@@ -211,7 +219,7 @@ class Player {
     for (;;) {
       let r;
       try {
-        r = await this.api.ping(this.pingBody(), wait);
+        r = await this.api.ping(this.pingBody(), wait, this.stage.tableIds());
       } catch {
         status('offline: playing from cache');
         await sleep(backoff);
@@ -229,6 +237,8 @@ class Player {
       wait = PING_WAIT_SECONDS;
       learn(r.body.server_time, Date.now());
       if (r.body.manifest_version && (!this.manifest || r.body.manifest_version !== this.manifest.version)) await this.refreshManifest();
+      // A table the screen shows may have changed (that ends the wait too): conditional re-reads.
+      this.stage.refreshTables();
       for (const c of r.body.commands || []) await this.run(c);
       void this.queue.flush().then(() => this.showCounts());
     }

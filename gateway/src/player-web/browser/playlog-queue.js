@@ -1,4 +1,4 @@
-// Proof of play: each completed play is a record with its own id, written to IndexedDB at once
+// Proof of play: each play (completed, or skipped/failed with that status) is a record with its own id, written to IndexedDB at once
 // (so neither an outage nor a reload loses it) and deleted only after the ingestion API answered
 // 2xx for the batch holding it. The server keeps records by id, so a batch sent twice (the answer
 // was lost) is stored once.

@@ -46,6 +46,16 @@ export class Stage {
     for (const z of scene.zones) z.start();
   }
 
+  /** Ids of the data tables the scene shows (menu boards). */
+  tableIds() {
+    return this.scene ? this.scene.zones.filter((z) => z.tableId).map((z) => z.tableId) : [];
+  }
+
+  /** Re-reads every menu board's rows (conditional reads: unchanged tables cost a 304). */
+  refreshTables() {
+    if (this.scene) for (const z of this.scene.zones) if (z.tableId) void z.refresh();
+  }
+
   /** What plays in every zone now. */
   playing() {
     return this.scene ? this.scene.zones.map((z) => z.playing()).filter(Boolean) : [];

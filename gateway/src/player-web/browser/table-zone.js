@@ -1,11 +1,10 @@
 // A data-table module (a menu board): the table's rows rendered as an HTML table, refreshed when the
-// table changes. Polls the rows with If-None-Match (a 304 costs nothing); the new rows replace the
-// old ones in one swap, so there is no empty frame. Offline it keeps what it shows.
-import { sleep } from './clock.js';
+// table changes. The screen's long-polling ping names the tables it shows, so a change ends the
+// wait and the player calls refresh() on every table zone after each ping answer: a conditional
+// read (If-None-Match; a 304 costs nothing) that swaps in the new rows in one step, so there is no
+// empty frame. No polling of its own: without pings (offline) it keeps what it shows.
 
-const POLL_MS = 1000;
-
-const cell = (v) => (v === null || v === undefined ? '' : typeof v === 'boolean' ? (v ? '✓' : '') : String(v));
+const cell = (v) => (v === null || v === undefined ? '' : typeof v === 'boolean' ? (v ? '\u2713' : '') : String(v));
 
 export class TableZone {
   constructor(el, tableId, ctx) {
@@ -15,10 +14,12 @@ export class TableZone {
     this.stopped = false;
     this.etag = null;
     this.started = false;
+    this.reading = null;
+    this.again = false;
   }
 
   start() {
-    void this.run();
+    void this.refresh();
   }
 
   stop() {
@@ -29,24 +30,39 @@ export class TableZone {
     return null;
   }
 
-  async run() {
-    while (!this.stopped) {
-      try {
-        const r = await this.ctx.api.tableRows(this.tableId, this.etag);
-        if (r.status === 200) {
-          this.etag = r.etag;
-          this.render(r.body);
-        } else if (r.status === 404) {
-          this.ctx.onProblem(`data table ${this.tableId} not found`);
-        }
-      } catch {
-        /* offline: keep what shows */
+  /** Re-reads the rows (once more after the read in flight, when asked during it). */
+  async refresh() {
+    if (this.stopped) return;
+    if (this.reading) {
+      this.again = true;
+      return this.reading;
+    }
+    this.reading = this.read().finally(() => {
+      this.reading = null;
+      if (this.again) {
+        this.again = false;
+        void this.refresh();
       }
-      if (!this.started) {
-        this.started = true;
-        this.ctx.onStarted(this);
+    });
+    return this.reading;
+  }
+
+  async read() {
+    try {
+      const r = await this.ctx.api.tableRows(this.tableId, this.etag);
+      if (this.stopped) return;
+      if (r.status === 200) {
+        this.etag = r.etag;
+        this.render(r.body);
+      } else if (r.status === 404) {
+        this.ctx.onProblem(`data table ${this.tableId} not found`);
       }
-      await sleep(POLL_MS);
+    } catch {
+      /* offline: keep what shows */
+    }
+    if (!this.started) {
+      this.started = true;
+      this.ctx.onStarted(this);
     }
   }
 

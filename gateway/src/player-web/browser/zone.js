@@ -4,16 +4,24 @@
 // 0 (an image decoded, a video buffered to `canplay`); when the item's time is up the new one fades
 // in over it, and only once it is fully opaque is the old element torn down (no black frame).
 // Timing uses the monotonic clock. A video that has not started within START_TIMEOUT_MS is skipped,
-// reported and set aside for SET_ASIDE_MS. Only NotAllowedError from play() is an autoplay block
+// reported (a play log with status `skipped`) and set aside for SET_ASIDE_MS; a video that stops
+// while showing ends its play log as `failed`. Only NotAllowedError from play() is an autoplay block
 // (then it plays muted); other rejections are transient and retried once.
 import { serverNow, until } from './clock.js';
 
 const DEFAULT_IMAGE_SECONDS = 10;
+const DEFAULT_WEB_SECONDS = 30;
+/**
+ * A web page plays in a sandboxed frame: its own scripts and its own origin's storage, but no top
+ * navigation, popups, forms or downloads, and no access to this page (another origin).
+ */
+const WEB_SANDBOX = 'allow-scripts allow-same-origin';
 const START_TIMEOUT_MS = 8000;
 const SET_ASIDE_MS = 5 * 60_000;
 const FADE_MS = 450;
 
 const kindOf = (source) => {
+  if (source.page_url && (source.type === 'WEB_PAGE' || source.type === 'URL')) return 'web';
   const mime = (source.media && source.media.mime_type) || '';
   if (mime.startsWith('video/') || source.type === 'VIDEO') return 'video';
   if (mime.startsWith('image/') || source.type === 'IMAGE' || source.type === 'SVG') return 'image';
@@ -23,7 +31,9 @@ const kindOf = (source) => {
 /** What a playlist's sources give the zone: playable items in play order. */
 export function playableItems(playlist) {
   if (!playlist || !Array.isArray(playlist.sources)) return [];
-  return playlist.sources.filter((s) => s.media && s.media.url && kindOf(s)).map((s) => ({ source: s, kind: kindOf(s) }));
+  return playlist.sources
+    .filter((s) => (kindOf(s) === 'web' ? /^https?:\/\//i.test(s.page_url) : s.media && s.media.url && kindOf(s)))
+    .map((s) => ({ source: s, kind: kindOf(s) }));
 }
 
 function withTimeout(promise, ms, what) {
@@ -34,6 +44,8 @@ function withTimeout(promise, ms, what) {
 }
 
 function teardown(el) {
+  const frame = el.querySelector('iframe');
+  if (frame) frame.src = 'about:blank';
   const media = el.querySelector('video');
   if (media) {
     media.pause();
@@ -57,6 +69,7 @@ export class Zone {
     this.abort = new AbortController();
     this.current = null;
     this.setAside = new Map();
+    this.skipRecorded = new Map();
   }
 
   start() {
@@ -87,8 +100,10 @@ export class Zone {
       try {
         next = await this.prepare(item, signal);
       } catch (e) {
+        if (signal.aborted) return;
         this.ctx.onProblem(`skipped ${item.source.name || item.source.id}: ${e && e.message}`);
         this.setAside.set(item.source.id, performance.now() + SET_ASIDE_MS);
+        this.skipped(item);
         if (++failuresInARow >= this.items.length) await until(performance.now() + 5000, signal);
         continue;
       }
@@ -105,6 +120,25 @@ export class Zone {
   async prepare(item, signal) {
     const wrap = document.createElement('div');
     wrap.className = 'item';
+    if (item.kind === 'web') {
+      const frame = document.createElement('iframe');
+      frame.setAttribute('sandbox', WEB_SANDBOX);
+      frame.setAttribute('referrerpolicy', 'no-referrer');
+      frame.setAttribute('allow', '');
+      frame.setAttribute('scrolling', 'no');
+      frame.title = item.source.name || 'web page';
+      const loaded = new Promise((resolve) => frame.addEventListener('load', () => resolve(), { once: true }));
+      frame.src = item.source.page_url;
+      wrap.appendChild(frame);
+      this.el.appendChild(wrap);
+      try {
+        await withTimeout(loaded, START_TIMEOUT_MS, 'web page');
+      } catch (e) {
+        teardown(wrap);
+        throw e;
+      }
+      return { el: wrap, item };
+    }
     const url = item.source.media.url;
     if (item.kind === 'image') {
       const img = document.createElement('img');
@@ -195,7 +229,9 @@ export class Zone {
     this.current = play;
     if (!previous) this.ctx.onStarted(this);
     const signal = this.abort.signal;
-    const seconds = s.interval || (next.item.kind === 'image' ? s.media.duration || DEFAULT_IMAGE_SECONDS : s.media.duration || 0);
+    const seconds =
+      s.interval ||
+      (next.item.kind === 'web' ? DEFAULT_WEB_SECONDS : next.item.kind === 'image' ? s.media.duration || DEFAULT_IMAGE_SECONDS : s.media.duration || 0);
     if (video) {
       play.done = this.startVideo(video)
         .then(() =>
@@ -224,13 +260,36 @@ export class Zone {
     play.finished = true;
     const s = play.item.source;
     this.ctx.onPlayed({
-      fileId: s.media.id,
+      fileId: s.media ? s.media.id : s.id,
       type: play.item.kind,
       startedAt: play.startedAt,
       seconds: (performance.now() - play.startedMono) / 1000,
       status,
       zoneId: this.ctx.zoneId,
       playlistId: this.playlist ? this.playlist.id : null,
+      scheduleId: this.ctx.scheduleId,
+    });
+  }
+
+  /**
+   * An item that never reached the glass (it did not load or start in time): recorded as skipped,
+   * 0 s; at most once per SET_ASIDE_MS per item, so a lone broken item retried in a loop does not
+   * flood the play logs.
+   */
+  skipped(item) {
+    const s = item.source;
+    const last = this.skipRecorded.get(s.id);
+    if (last !== undefined && performance.now() - last < SET_ASIDE_MS) return;
+    this.skipRecorded.set(s.id, performance.now());
+    this.ctx.onPlayed({
+      fileId: s.media ? s.media.id : s.id,
+      type: item.kind,
+      startedAt: serverNow(),
+      seconds: 0,
+      status: 'skipped',
+      zoneId: this.ctx.zoneId,
+      playlistId: this.playlist ? this.playlist.id : null,
+      scheduleId: this.ctx.scheduleId,
     });
   }
 }

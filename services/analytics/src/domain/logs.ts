@@ -13,6 +13,14 @@ export interface PlayLog {
   /** Seconds. */
   duration: number | null;
   type: string | null;
+  /** YYYY-MM-DDTHH:MM:SSZ, or null when not reported. */
+  endTimestamp: string | null;
+  /** completed | skipped | failed. */
+  status: string;
+  /** Server time minus player time (ms), or null when not reported. */
+  clockOffsetMs: number | null;
+  /** Template module id, or null. */
+  zoneId: string | null;
 }
 
 export interface PingLog {

@@ -398,39 +398,59 @@ export type PingLogSortInput = {
 /** One playback of a file on a device. */
 export type PlayLog = {
   __typename?: 'PlayLog';
+  /** The player's clock offset from the server when it played: server time minus player time, in milliseconds. Null when not reported. */
+  clockOffsetMs?: Maybe<Scalars['Float']['output']>;
   deviceId: Scalars['String']['output'];
   /** Seconds played. */
   duration?: Maybe<Scalars['Float']['output']>;
+  /** When the file left the screen; ISO 8601, YYYY-MM-DDTHH:MM:SSZ (UTC). Null when the player did not say. */
+  endTimestamp?: Maybe<Scalars['String']['output']>;
   fileId?: Maybe<Scalars['String']['output']>;
   fileName?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
+  /**
+   * How the play ended: completed, skipped (it never started: the player's start watchdog) or failed
+   * (it stopped while showing). Plays recorded without a status are completed. Only completed plays
+   * count in play statistics, opportunity-to-see figures and reports.
+   */
+  status?: Maybe<Scalars['String']['output']>;
   /** When playback started; ISO 8601, YYYY-MM-DDTHH:MM:SSZ. */
   timestamp: Scalars['String']['output'];
   /** What was played (e.g. the source type). */
   type?: Maybe<Scalars['String']['output']>;
+  /** The template zone (module id) that showed the file; null for a whole-screen playlist. */
+  zoneId?: Maybe<Scalars['String']['output']>;
 };
 
 /** Filter of playLogs: each field takes operations; several fields and and/or combine. */
 export type PlayLogFilterInput = {
   and?: InputMaybe<Array<PlayLogFilterInput>>;
+  clockOffsetMs?: InputMaybe<FloatOperationFilterInput>;
   deviceId?: InputMaybe<StringOperationFilterInput>;
   duration?: InputMaybe<FloatOperationFilterInput>;
+  endTimestamp?: InputMaybe<DateTimeOperationFilterInput>;
   fileId?: InputMaybe<StringOperationFilterInput>;
   fileName?: InputMaybe<StringOperationFilterInput>;
   id?: InputMaybe<StringOperationFilterInput>;
   or?: InputMaybe<Array<PlayLogFilterInput>>;
+  status?: InputMaybe<StringOperationFilterInput>;
   timestamp?: InputMaybe<DateTimeOperationFilterInput>;
   type?: InputMaybe<StringOperationFilterInput>;
+  zoneId?: InputMaybe<StringOperationFilterInput>;
 };
 
 export type PlayLogSortInput = {
+  clockOffsetMs?: InputMaybe<SortEnumType>;
   deviceId?: InputMaybe<SortEnumType>;
   duration?: InputMaybe<SortEnumType>;
+  endTimestamp?: InputMaybe<SortEnumType>;
   fileId?: InputMaybe<SortEnumType>;
   fileName?: InputMaybe<SortEnumType>;
   id?: InputMaybe<SortEnumType>;
+  status?: InputMaybe<SortEnumType>;
   timestamp?: InputMaybe<SortEnumType>;
   type?: InputMaybe<SortEnumType>;
+  zoneId?: InputMaybe<SortEnumType>;
 };
 
 /** Plays of one period (and one file with groupByFile). */
@@ -1069,13 +1089,17 @@ export type PingLogResolvers<ContextType = SubgraphContext, ParentType extends R
 };
 
 export type PlayLogResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PlayLog'] = ResolversParentTypes['PlayLog']> = {
+  clockOffsetMs?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   deviceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   duration?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  endTimestamp?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   fileId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   fileName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   timestamp?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  zoneId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type PlayStatByTimeResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PlayStatByTime'] = ResolversParentTypes['PlayStatByTime']> = {

@@ -34,6 +34,10 @@ const PLAY_FIELDS: ColumnMap = {
   fileName: { column: 'file_name', kind: 'string' },
   duration: { column: 'duration', kind: 'number' },
   type: { column: 'type', kind: 'string' },
+  endTimestamp: { column: 'end_timestamp', kind: 'date' },
+  status: { column: 'status', kind: 'string' },
+  clockOffsetMs: { column: 'clock_offset_ms', kind: 'number' },
+  zoneId: { column: 'zone_id', kind: 'string' },
 };
 const PING_FIELDS: ColumnMap = {
   id: { column: 'id', kind: 'string' },
@@ -62,12 +66,18 @@ interface PlayLogRow {
   file_name: string;
   duration: number;
   type: string;
+  end_ts: string | null;
+  status: string;
+  clock_offset_ms: number | string | null;
+  zone_id: string;
 }
 
 export async function selectPlayLogs(store: AnalyticsStore, q: LogQuery): Promise<PlayLog[]> {
   const { where, params } = scope(q, PLAY_FIELDS);
   const rows = await store.query<PlayLogRow>(
-    `SELECT id, device_id, ${TS}, file_id, file_name, duration, type
+    `SELECT id, device_id, ${TS}, file_id, file_name, duration, type,
+  if(isNull(end_timestamp), NULL, formatDateTime(assumeNotNull(end_timestamp), '%Y-%m-%dT%H:%i:%SZ', 'UTC')) AS end_ts,
+  status, clock_offset_ms, zone_id
 FROM play_logs FINAL
 WHERE ${where}
 ORDER BY ${orderSql(q.order, PLAY_FIELDS, 'timestamp, device_id, id')}
@@ -82,6 +92,11 @@ ${limitClause(q.limit)}`,
     fileName: r.file_name || null,
     duration: r.duration,
     type: r.type || null,
+    endTimestamp: r.end_ts || null,
+    status: r.status || 'completed',
+    // Int64 may come back as text (JSON output quotes 64-bit integers).
+    clockOffsetMs: r.clock_offset_ms === null || r.clock_offset_ms === undefined ? null : Number(r.clock_offset_ms),
+    zoneId: r.zone_id || null,
   }));
 }
 

@@ -22,7 +22,7 @@ interface Row {
 }
 
 async function selectOts(store: AnalyticsStore, q: AnalyticsQuery, byDevice: boolean): Promise<Row[]> {
-  const plays = scope(q, { device: 'device_id', file: 'file_id' });
+  const plays = scope(q, { device: 'device_id', file: 'file_id', status: 'status' });
   const imps = scope({ ...q, fileIds: [] }, { device: 'device_id', time: 'timestamp' });
   const group = byDevice ? 'pl.device_id, pl.file_id' : 'pl.file_id';
   return store.query<Row>(

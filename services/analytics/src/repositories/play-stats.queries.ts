@@ -10,7 +10,9 @@ import { fillSeries, groupsOf } from '../domain/series.js';
 import type { DeviceMediaPlayStat, DevicePlayStat, MediaPlayStat, PlayStatByTime } from '../graphql/resolvers.generated.js';
 import { isoOf, isoSql, limitClause, periodExpr, scope } from './sql/scope.sql.js';
 
-const PLAY_COLUMNS = { device: 'device_id', file: 'file_id' };
+// Completed plays only: what the rollups hold too (migration 007).
+const PLAY_COLUMNS = { device: 'device_id', file: 'file_id', status: 'status' };
+const ROLLUP_COLUMNS = { device: 'device_id', file: 'file_id', time: 'period' };
 
 interface TotalsRow {
   plays: number;
@@ -88,7 +90,7 @@ export async function selectPlayStatsByTime(
   source: Source = planSource(q.range, q.buckets, grainsOf(ROLLUPS.plays)),
 ): Promise<PlayStatByTime[]> {
   const raw = source === 'RAW';
-  const { where, params } = scope(q, raw ? PLAY_COLUMNS : { ...PLAY_COLUMNS, time: 'period' });
+  const { where, params } = scope(q, raw ? PLAY_COLUMNS : ROLLUP_COLUMNS);
   const file = !groupByFile
     ? "'' AS file_id, '' AS name"
     : raw

@@ -39,6 +39,8 @@ export interface PlaylistSourceRecord {
   interval: number | null;
   /** The media file played, when the source has one. */
   mediaId: string | null;
+  /** A web page's address (WEB_PAGE sources, no media file): players show it in a sandboxed frame. */
+  url?: string | null;
 }
 
 export interface PlaylistRecord extends Grouped {

@@ -5,7 +5,7 @@ import { importMedia } from '../use-cases/add-media.js';
 import { deleteMedia, patchMedia, updateMedia } from '../use-cases/manage-media.js';
 import { createPlaylist, deletePlaylist, patchPlaylist, updatePlaylist } from '../use-cases/manage-playlists.js';
 import { createTemplate, deleteTemplate, updateTemplate } from '../use-cases/manage-templates.js';
-import { addPlaylistSource, removePlaylistSource, reorderPlaylistSources, updatePlaylistSource } from '../use-cases/playlist-sources.js';
+import { addPlaylistSource, addPlaylistWebPage, removePlaylistSource, reorderPlaylistSources, updatePlaylistSource } from '../use-cases/playlist-sources.js';
 import type { MutationResolvers } from './resolvers.generated.js';
 
 /** Each mutation guards through kit's operation-rules (the table `permissions` reports). */
@@ -59,6 +59,10 @@ export function mutationResolvers(rt: ContentRuntime): MutationResolvers {
     addPlaylistSource: (_, a, ctx) => {
       guardMutation(ctx.principal, 'addPlaylistSource');
       return mutationPayload(async () => ({ playlist: await addPlaylistSource(rt, ctx.principal, a.input) }));
+    },
+    addPlaylistWebPage: (_, a, ctx) => {
+      guardMutation(ctx.principal, 'addPlaylistWebPage');
+      return mutationPayload(async () => ({ playlist: await addPlaylistWebPage(rt, ctx.principal, a.input) }));
     },
     updatePlaylistSource: (_, a, ctx) => {
       guardMutation(ctx.principal, 'updatePlaylistSource');

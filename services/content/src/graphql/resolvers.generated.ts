@@ -32,6 +32,17 @@ export type AddPlaylistSourceInput = {
   playlistId: Scalars['ID']['input'];
 };
 
+export type AddPlaylistWebPageInput = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  /** Seconds the page is shown; null: the player's default. */
+  interval?: InputMaybe<Scalars['Int']['input']>;
+  /** Defaults to the address's host. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  playlistId: Scalars['ID']['input'];
+  /** http or https address of the page. */
+  url: Scalars['String']['input'];
+};
+
 export type ContentGroupInput = {
   name: Scalars['String']['input'];
   parentId?: InputMaybe<Scalars['String']['input']>;
@@ -273,6 +284,12 @@ export type Mutation = {
    */
   addPlaylistSource?: Maybe<PlaylistPayload>;
   /**
+   * Appends a web page (a WEB_PAGE source without a media file; its address in `url`): screens show
+   * it in a sandboxed frame for `interval` seconds (the web player's default: 30). http or https
+   * only, no credentials in the address, at most 2000 characters. Policy: Playlists_Edit.
+   */
+  addPlaylistWebPage?: Maybe<PlaylistPayload>;
+  /**
    * Downloads the file at `url` (http or https only; private, loopback, link-local and metadata
    * addresses are refused after DNS resolution and on every redirect, unless allow-listed by the
    * operator) into the account's media. Size and time are capped. Policy: Files_Edit.
@@ -353,6 +370,16 @@ export type Mutation = {
  */
 export type MutationAddPlaylistSourceArgs = {
   input: AddPlaylistSourceInput;
+};
+
+
+/**
+ * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
+ * POST /media/{group_id}/{file_name}); createMediaFromUrl is the GraphQL way to add a file.
+ */
+export type MutationAddPlaylistWebPageArgs = {
+  input: AddPlaylistWebPageInput;
 };
 
 
@@ -703,6 +730,8 @@ export type PlaylistSource = {
   /** Play position; lower numbers play first. */
   sequence: Scalars['Int']['output'];
   type: SourceType;
+  /** A web page source's address (addPlaylistWebPage); null for other sources. */
+  url?: Maybe<Scalars['String']['output']>;
 };
 
 /** The file behind a playlist source (its current metadata, read with the playlist). */
@@ -1172,6 +1201,7 @@ export type ResolversTypes = {
   AddPlaylistSourceInput: AddPlaylistSourceInput;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  AddPlaylistWebPageInput: AddPlaylistWebPageInput;
   ContentGroupInput: ContentGroupInput;
   CreateMediaFromUrlInput: CreateMediaFromUrlInput;
   CreateMediaFromUrlPayload: ResolverTypeWrapper<Omit<CreateMediaFromUrlPayload, 'media'> & { media?: Maybe<ResolversTypes['Media']> }>;
@@ -1233,6 +1263,7 @@ export type ResolversParentTypes = {
   AddPlaylistSourceInput: AddPlaylistSourceInput;
   Int: Scalars['Int']['output'];
   ID: Scalars['ID']['output'];
+  AddPlaylistWebPageInput: AddPlaylistWebPageInput;
   ContentGroupInput: ContentGroupInput;
   CreateMediaFromUrlInput: CreateMediaFromUrlInput;
   CreateMediaFromUrlPayload: Omit<CreateMediaFromUrlPayload, 'media'> & { media?: Maybe<ResolversParentTypes['Media']> };
@@ -1385,6 +1416,7 @@ export type MediaGroupPayloadResolvers<ContextType = SubgraphContext, ParentType
 
 export type MutationResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addPlaylistSource?: Resolver<Maybe<ResolversTypes['PlaylistPayload']>, ParentType, ContextType, RequireFields<MutationAddPlaylistSourceArgs, 'input'>>;
+  addPlaylistWebPage?: Resolver<Maybe<ResolversTypes['PlaylistPayload']>, ParentType, ContextType, RequireFields<MutationAddPlaylistWebPageArgs, 'input'>>;
   createMediaFromUrl?: Resolver<Maybe<ResolversTypes['CreateMediaFromUrlPayload']>, ParentType, ContextType, RequireFields<MutationCreateMediaFromUrlArgs, 'input'>>;
   createMediaGroup?: Resolver<Maybe<ResolversTypes['MediaGroupPayload']>, ParentType, ContextType, RequireFields<MutationCreateMediaGroupArgs, 'input'>>;
   createPlaylist?: Resolver<Maybe<ResolversTypes['PlaylistPayload']>, ParentType, ContextType, RequireFields<MutationCreatePlaylistArgs, 'input'>>;
@@ -1464,6 +1496,7 @@ export type PlaylistSourceResolvers<ContextType = SubgraphContext, ParentType ex
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sequence?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['SourceType'], ParentType, ContextType>;
+  url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type PlaylistSourceMediaResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PlaylistSourceMedia'] = ResolversParentTypes['PlaylistSourceMedia']> = {

@@ -1,6 +1,7 @@
 /**
  * Templates: create, replace, delete. Modules must lie inside the template, have positive sizes,
- * and play playlists of the caller's account (a foreign or unknown playlist id is refused).
+ * and play playlists and show data tables of the caller's account (a foreign or unknown playlist
+ * or data table id is refused, naming the module's field).
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -64,6 +65,18 @@ async function checkedModules(rt: ContentRuntime, tenant: string, t: z.infer<typ
       });
     }
   });
+  const tables = [...new Set(modules.flatMap((m) => (m.dataTableId ? [m.dataTableId] : [])))];
+  if (tables.length) {
+    if (!rt.dataTables) throw new AppError('UNAVAILABLE', 'data tables cannot be checked by this deployment', { field: 'modules' });
+    const existing = await rt.dataTables.existing(tenant, tables);
+    modules.forEach((m, i) => {
+      if (m.dataTableId && !existing.has(m.dataTableId)) {
+        throw new AppError('BAD_USER_INPUT', `modules[${i}].dataTableId: data table '${m.dataTableId.slice(0, 100)}' was not found`, {
+          field: `modules[${i}].dataTableId`,
+        });
+      }
+    });
+  }
   return modules;
 }
 

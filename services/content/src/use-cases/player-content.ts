@@ -25,6 +25,8 @@ export interface PlayerSource {
   type: string;
   interval: number | null;
   media: PlayerMedia | null;
+  /** A web page's address (WEB_PAGE sources); null for files. */
+  url: string | null;
 }
 
 export interface PlayerPlaylist {
@@ -74,7 +76,14 @@ export async function playerContent(
     kind: 'playlist',
     id: p.id,
     name: p.name,
-    sources: playOrder(p.sources ?? []).map((s) => ({ id: s.id, name: s.name, type: s.type, interval: s.interval, media: mediaOf(s.mediaId) })),
+    sources: playOrder(p.sources ?? []).map((s) => ({
+      id: s.id,
+      name: s.name,
+      type: s.type,
+      interval: s.interval,
+      media: mediaOf(s.mediaId),
+      url: s.url ?? null,
+    })),
   });
   const outPlaylists = new Map([...playlists.values()].map((p) => [p.id, playlistOf(p)] as const));
   const outTemplates = new Map(

@@ -56,14 +56,47 @@ export async function addPlaylistSource(rt: ContentRuntime, principal: Principal
   const a = parseInput(addSchema, input);
   const media = await rt.repo.media.findByIds(principal.accountId, [a.fileId]).then((m) => m.get(a.fileId));
   if (!media) throw new AppError('BAD_USER_INPUT', `media '${a.fileId.slice(0, 100)}' was not found`, { field: 'fileId' });
-  return edit(rt, principal, a.playlistId, a.expectedVersion, (sources) => {
-    if (sources.length >= MAX_SOURCES) throw new AppError('BAD_USER_INPUT', `a playlist holds at most ${MAX_SOURCES} sources`, { field: 'playlistId' });
-    const last = sources.at(-1)?.sequence ?? 0;
-    return [
-      ...sources,
-      { id: randomUUID(), name: a.name ?? media.name, type: sourceTypeOf(media.mimeType), sequence: last + 1, interval: a.interval ?? null, mediaId: media.id },
-    ];
-  });
+  return edit(rt, principal, a.playlistId, a.expectedVersion, (sources) =>
+    appended(sources, { name: a.name ?? media.name, type: sourceTypeOf(media.mimeType), interval: a.interval ?? null, mediaId: media.id }),
+  );
+}
+
+/** The sources with one more at the end (a new id, the next sequence), within MAX_SOURCES. */
+function appended(sources: PlaylistSourceRecord[], source: Omit<PlaylistSourceRecord, 'id' | 'sequence'>): PlaylistSourceRecord[] {
+  if (sources.length >= MAX_SOURCES) throw new AppError('BAD_USER_INPUT', `a playlist holds at most ${MAX_SOURCES} sources`, { field: 'playlistId' });
+  return [...sources, { id: randomUUID(), sequence: (sources.at(-1)?.sequence ?? 0) + 1, ...source }];
+}
+
+/** Longest web page address a source keeps. */
+export const MAX_WEB_PAGE_URL = 2000;
+
+const webPageUrl = z
+  .string()
+  .trim()
+  .max(MAX_WEB_PAGE_URL)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'https:' || u.protocol === 'http:') && u.username === '' && u.password === '';
+    } catch {
+      return false;
+    }
+  }, 'must be an http or https address without credentials');
+
+const addWebPageSchema = z
+  .object({ playlistId: idField, url: webPageUrl, interval: intervalField, name: nameField.nullable().optional(), expectedVersion: versionField })
+  .strict();
+
+/**
+ * Appends a web page (a WEB_PAGE source: no media file, its address kept on the source). Players
+ * load it in a sandboxed frame for `interval` seconds (their default when none is set); the
+ * service never fetches it, so any public or on-premise address a screen can reach is fine.
+ */
+export async function addPlaylistWebPage(rt: ContentRuntime, principal: Principal, input: unknown): Promise<Playlist> {
+  const a = parseInput(addWebPageSchema, input);
+  return edit(rt, principal, a.playlistId, a.expectedVersion, (sources) =>
+    appended(sources, { name: a.name ?? new URL(a.url).host, type: 'WEB_PAGE', interval: a.interval ?? null, mediaId: null, url: a.url }),
+  );
 }
 
 const updateSchema = z

@@ -39,6 +39,9 @@ const MAX_TABLES = 1000;
 const MAX_FILTERS_PER_TABLE = 32;
 
 export class FilteredCounts {
+  /** `afterWrite`: told of every write that changed a table (table-changes.ts announces it to screens). */
+  constructor(private readonly hooks: { afterWrite?: (tenant: string, tableId: string) => void } = {}) {}
+
   private readonly tables = new Map<string, TableCounts>();
   /** Writes in flight per table. */
   private readonly writing = new Map<string, number>();
@@ -85,7 +88,9 @@ export class FilteredCounts {
     for (const read of this.reading.get(k) ?? []) read.stale = true;
     try {
       const result = await run();
-      this.apply(k, outcome(result));
+      const o = outcome(result);
+      this.apply(k, o);
+      if (o !== 'unchanged') this.hooks.afterWrite?.(tenant, tableId);
       return result;
     } catch (e) {
       this.tables.delete(k);

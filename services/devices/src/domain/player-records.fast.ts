@@ -10,7 +10,7 @@
  * accepted record, and never change an error message.
  */
 import { regexes } from 'zod/v4/core';
-import { AGE_RANGES, GENDERS, SENSORS } from './player-records.constants.js';
+import { AGE_RANGES, GENDERS, MAX_CLOCK_OFFSET_MS, PLAY_STATUSES, SENSORS } from './player-records.constants.js';
 
 type Out = Record<string, unknown>;
 /** Checks field `key` of `raw`, writes its parsed value to `out`; false when not sure. */
@@ -22,6 +22,7 @@ const DATETIME = regexes.datetime({ offset: true, local: false, precision: null 
 const SENSOR_SET: ReadonlySet<string> = new Set(SENSORS);
 const GENDER_SET: ReadonlySet<string> = new Set(GENDERS);
 const AGE_SET: ReadonlySet<string> = new Set(AGE_RANGES);
+const STATUS_SET: ReadonlySet<string> = new Set(PLAY_STATUSES);
 
 const isObject = (v: unknown): v is Out => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 
@@ -94,6 +95,10 @@ const SHAPES: Record<'playlogs' | 'events' | 'impressions', [string, Field][]> =
     ['type', required(trimmed(1, 50))],
     ['playlist_id', optional(nullable(trimmed(0, 200)))],
     ['schedule_id', optional(nullable(trimmed(0, 200)))],
+    ['end_timestamp', optional(timestamp)],
+    ['status', optional(folded(STATUS_SET, (s) => s.toLowerCase()))],
+    ['clock_offset_ms', optional(number(-MAX_CLOCK_OFFSET_MS, MAX_CLOCK_OFFSET_MS))],
+    ['zone_id', optional(nullable(trimmed(0, 200)))],
   ],
   events: [
     ['id', optional(clientId)],

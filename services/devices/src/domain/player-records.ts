@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '@pylon/kit';
-import { AGE_RANGES, GENDERS, SENSORS } from './player-records.constants.js';
+import { AGE_RANGES, GENDERS, MAX_CLOCK_OFFSET_MS, PLAY_STATUSES, SENSORS } from './player-records.constants.js';
 import { fastRecord } from './player-records.fast.js';
 import { assertPlainJson, parseInput } from './validation.js';
 
@@ -26,7 +26,7 @@ export const DEFAULT_MAX_AGE_DAYS = 90;
 /** Properties of one event, as JSON text. */
 export const MAX_EVENT_PROPERTIES_BYTES = 16_384;
 
-export { AGE_RANGES, GENDERS, SENSORS };
+export { AGE_RANGES, GENDERS, MAX_CLOCK_OFFSET_MS, PLAY_STATUSES, SENSORS };
 
 const clientId = z
   .string()
@@ -48,6 +48,14 @@ const playLogSchema = z
     type: z.string().trim().min(1).max(50),
     playlist_id: optionalRef,
     schedule_id: optionalRef,
+    /** When the file left the screen (UTC); not before `timestamp`. */
+    end_timestamp: timestamp.optional(),
+    /** completed (the default), skipped or failed. */
+    status: lowerEnum(PLAY_STATUSES).optional(),
+    /** The server's clock minus the player's (ms), as the player last learned it from a ping's `server_time`. */
+    clock_offset_ms: z.number().finite().min(-MAX_CLOCK_OFFSET_MS).max(MAX_CLOCK_OFFSET_MS).optional(),
+    /** The template zone (module id) that showed the file; absent for a full-screen playlist. */
+    zone_id: optionalRef,
   })
   .strict();
 
@@ -117,6 +125,12 @@ export function parseBatch<K extends PlayerRecordKind>(kind: K, body: unknown, w
         throw new AppError('BAD_USER_INPUT', `timestamp is older than ${window.maxAgeDays} days`, { field: `[${i}].timestamp` });
       if (canonical ? r.timestamp > bounds.latest : Date.parse(r.timestamp) > latest)
         throw new AppError('BAD_USER_INPUT', 'timestamp is more than 5 minutes in the future', { field: `[${i}].timestamp` });
+    }
+    const end = (r as { end_timestamp?: string }).end_timestamp;
+    if (end !== undefined && r.timestamp !== undefined) {
+      const endMs = Date.parse(end);
+      if (endMs < Date.parse(r.timestamp)) throw new AppError('BAD_USER_INPUT', 'end_timestamp is before timestamp', { field: `[${i}].end_timestamp` });
+      if (endMs > latest) throw new AppError('BAD_USER_INPUT', 'end_timestamp is more than 5 minutes in the future', { field: `[${i}].end_timestamp` });
     }
     if (r.id !== undefined) {
       if (seen.has(r.id)) throw new AppError('BAD_USER_INPUT', `id '${r.id}' appears twice in the batch`, { field: `[${i}].id` });

@@ -56,6 +56,19 @@ function waitOf(req: Request, max: number): number {
   return Number(raw);
 }
 
+/** Data tables one ping may name (`?tables=id1,id2`): the tables a screen's modules show. */
+export const MAX_PING_TABLES = 20;
+
+function tablesOf(req: Request): string[] {
+  const raw = req.query.tables;
+  if (raw === undefined || raw === '') return [];
+  const ids = typeof raw === 'string' ? raw.split(',') : null;
+  if (!ids || ids.length > MAX_PING_TABLES || ids.some((id) => id.length === 0 || id.length > 200)) {
+    throw new AppError('BAD_USER_INPUT', `tables must be 1 to ${MAX_PING_TABLES} comma-separated data table ids`, { field: 'tables' });
+  }
+  return ids;
+}
+
 /** The player sends snake_case; events go in as the use-case's camelCase. */
 function eventInput(body: unknown): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
@@ -120,12 +133,13 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
     pingJson,
     wrap(async (req, res) => {
       const waitSeconds = waitOf(req, rt.settings.maxPingWaitSeconds);
+      const tableIds = tablesOf(req);
       const ac = new AbortController();
       // The client went away during a long-poll: stop waiting.
       res.on('close', () => {
         if (!res.writableFinished) ac.abort();
       });
-      const result = await recordPing(rt, { registrationKey: key(req), body: req.body, ip: req.ip, waitSeconds, signal: ac.signal });
+      const result = await recordPing(rt, { registrationKey: key(req), body: req.body, ip: req.ip, waitSeconds, signal: ac.signal, tableIds });
       if (!res.headersSent && !res.destroyed) res.json(result);
     }),
   );

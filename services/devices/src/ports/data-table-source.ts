@@ -1,7 +1,7 @@
 /**
  * Rows of a data table for a screen's data-table module (menu boards), read as the device's
- * account: the datatables service answers (in-process in the all-in-one). Without one, the player
- * route is a 503.
+ * account: the datatables service answers (in-process in the all-in-one; over its internal route,
+ * adapters/data-table-source.http.ts, in distributed mode). Without one, the player route is a 503.
  */
 import type { ManifestDevice } from './manifest-source.js';
 

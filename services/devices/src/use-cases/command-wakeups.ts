@@ -1,7 +1,9 @@
 /**
- * Wakes long-polling pings when commands are queued for their device, or when scheduling announces
+ * Wakes long-polling pings when commands are queued for their device, when scheduling announces
  * that its manifest changed (CHANNELS.manifestsChanged: the ping answers with the new
- * manifest_version), across replicas.
+ * manifest_version), or when datatables announces that a table the screen shows changed
+ * (CHANNELS.dataTablesChanged; a ping names the tables it shows, `?tables=`: the screen re-reads
+ * their rows after every answer), across replicas.
  *
  * The queue itself is durable (documents); this only shortens the wait. A send publishes
  * `{ a: accountId, d: [deviceIds] }` on one PubSub channel (chunked), every replica subscribes
@@ -9,7 +11,7 @@
  * in-process. A lost message (Redis down) costs latency, never a command: the next ping reads the
  * queue anyway.
  */
-import { CHANNELS, isManifestsChangedEvent, type Logger, type PubSub } from '@pylon/kit';
+import { CHANNELS, isDataTablesChangedEvent, isManifestsChangedEvent, type Logger, type PubSub } from '@pylon/kit';
 
 export const WAKEUP_CHANNEL = 'pylon.devices.commands';
 const CHUNK = 500;
@@ -24,6 +26,8 @@ type Wake = (woken: boolean) => void;
 
 export class CommandWakeups {
   private readonly waiters = new Map<string, Set<Wake>>();
+  /** The same waiters by the data tables their screens show (account + table). */
+  private readonly tableWaiters = new Map<string, Set<Wake>>();
   private subscribed: Promise<void> | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
   private closed = false;
@@ -42,6 +46,9 @@ export class CommandWakeups {
       pubsub.subscribe(WAKEUP_CHANNEL, (m) => this.onMessage(m)),
       pubsub.subscribe(CHANNELS.manifestsChanged, (m) => {
         if (isManifestsChangedEvent(m)) this.wake(m.accountId, m.deviceIds);
+      }),
+      pubsub.subscribe(CHANNELS.dataTablesChanged, (m) => {
+        if (isDataTablesChangedEvent(m)) this.wakeTables(m.accountId, m.tableIds);
       }),
     ]).then(async (results) => {
       const offs = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
@@ -76,7 +83,7 @@ export class CommandWakeups {
    * Registers a waiter for one device. Register BEFORE reading the queue: a notification between
    * the read and the wait then still wakes it.
    */
-  async register(accountId: string, deviceId: string, timeoutMs: number, signal?: AbortSignal): Promise<Waiter> {
+  async register(accountId: string, deviceId: string, timeoutMs: number, signal?: AbortSignal, tableIds: readonly string[] = []): Promise<Waiter> {
     try {
       await this.start();
     } catch (e) {
@@ -90,6 +97,7 @@ export class CommandWakeups {
     let done = false;
     const set = this.waiters.get(key) ?? new Set<Wake>();
     this.waiters.set(key, set);
+    const tableKeys = [...new Set(tableIds)].map((t) => keyOf(accountId, t));
     const finish: Wake = (woken) => {
       if (done) return;
       done = true;
@@ -97,6 +105,11 @@ export class CommandWakeups {
       signal?.removeEventListener('abort', onAbort);
       set.delete(finish);
       if (set.size === 0 && this.waiters.get(key) === set) this.waiters.delete(key);
+      for (const k of tableKeys) {
+        const byTable = this.tableWaiters.get(k);
+        byTable?.delete(finish);
+        if (byTable?.size === 0) this.tableWaiters.delete(k);
+      }
       settle(woken);
     };
     const onAbort = () => finish(false);
@@ -105,6 +118,11 @@ export class CommandWakeups {
     if (this.closed || this.draining || signal?.aborted) finish(false);
     else {
       set.add(finish);
+      for (const k of tableKeys) {
+        const byTable = this.tableWaiters.get(k) ?? new Set<Wake>();
+        this.tableWaiters.set(k, byTable);
+        byTable.add(finish);
+      }
       signal?.addEventListener('abort', onAbort, { once: true });
     }
     return { promise, cancel: () => finish(false) };
@@ -138,6 +156,14 @@ export class CommandWakeups {
       m.a,
       m.d.filter((d): d is string => typeof d === 'string'),
     );
+  }
+
+  /** Wakes the waiting pings of screens showing any of these tables (this process's; every replica gets the event). */
+  wakeTables(accountId: string, tableIds: readonly string[]): void {
+    for (const t of tableIds) {
+      const set = this.tableWaiters.get(keyOf(accountId, t));
+      if (set) for (const finish of [...set]) finish(true);
+    }
   }
 
   private wake(accountId: string, deviceIds: readonly string[]): void {

@@ -43,6 +43,10 @@ export async function ingestPlayLogs(rt: IngestDeps, device: Device, body: unkno
       playlist_id: p.playlist_id ?? '',
       schedule_id: p.schedule_id ?? '',
       file_known: name === undefined ? 0 : 1,
+      end_timestamp: p.end_timestamp === undefined ? null : isoMillis(p.end_timestamp),
+      status: p.status ?? 'completed',
+      clock_offset_ms: p.clock_offset_ms === undefined ? null : Math.round(p.clock_offset_ms),
+      zone_id: p.zone_id ?? '',
     };
   });
   await rt.plays.hold(records);

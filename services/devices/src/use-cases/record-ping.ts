@@ -23,6 +23,8 @@ export interface PingInput {
   waitSeconds?: number | undefined;
   /** Aborts the wait (client went away). */
   signal?: AbortSignal | undefined;
+  /** Data tables the screen shows (menu boards): a change to one of them ends the wait too. */
+  tableIds?: readonly string[] | undefined;
 }
 
 export interface PingResult {
@@ -51,7 +53,7 @@ export async function recordPing(rt: RecordPingDeps, input: PingInput): Promise<
   const nowIso = new Date(now).toISOString();
   const wait = Math.min(Math.max(0, input.waitSeconds ?? 0), rt.settings.maxPingWaitSeconds);
   // Registered before the queue is read, so a command queued in between still wakes this ping.
-  const waiter = wait > 0 ? await rt.wakeups.register(tenant, device.id, wait * 1000, input.signal) : null;
+  const waiter = wait > 0 ? await rt.wakeups.register(tenant, device.id, wait * 1000, input.signal, input.tableIds ?? []) : null;
   try {
     const current = waiter ? ((await rt.repo.findDevice(tenant, device.id)) ?? device) : device;
     const check = waiter !== null || commandsMayBePending(current);

@@ -37,7 +37,23 @@ const stamps = fc.oneof(
   fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
 );
 const ids = fc.oneof(fc.constantFrom('a', 'id-1.2:3_4', 'has space', 'é', 'x'.repeat(100), 'x'.repeat(101), ''), fc.string({ maxLength: 12 }));
-const enums = fc.constantFrom('motion', 'FACE', 'Ble', 'wifi ', 'male', 'FEMALE', 'Unknown', 'x', 'age18to24', 'AGEOVER74', 'UNDER18 ', '');
+const enums = fc.constantFrom(
+  'completed',
+  'skipped ',
+  'done',
+  'motion',
+  'FACE',
+  'Ble',
+  'wifi ',
+  'male',
+  'FEMALE',
+  'Unknown',
+  'x',
+  'age18to24',
+  'AGEOVER74',
+  'UNDER18 ',
+  '',
+);
 const objects = fc.oneof(
   fc.constant({}),
   fc.dictionary(fc.oneof(fc.string({ maxLength: 5 }), fc.constant('k'.repeat(201))), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
@@ -65,6 +81,8 @@ const good = {
   sensor: fc.constantFrom('motion', 'face', 'BLE', 'Wifi'),
   gender: fc.constantFrom('MALE', 'female', 'Unknown'),
   age: fc.constantFrom('UNDER18', 'age25to34', 'AgeOver74', null),
+  status: fc.constantFrom('completed', 'SKIPPED', 'Failed'),
+  offset: fc.oneof(fc.integer({ min: -86_400_000, max: 86_400_000 }), fc.constantFrom(-1.78e12, 0.5)),
   props: fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
 };
 /** Per field: usually a right value, sometimes a near miss or anything. */
@@ -80,6 +98,10 @@ const FIELDS: Record<Kind, Record<string, fc.Arbitrary<unknown>>> = {
     type: field(good.text, strings),
     playlist_id: field(fc.oneof(good.text, fc.constant(null)), strings),
     schedule_id: field(good.text, strings),
+    end_timestamp: field(good.stamp, stamps),
+    status: field(good.status, enums),
+    clock_offset_ms: field(good.offset, numbers),
+    zone_id: field(fc.oneof(good.text, fc.constant(null)), strings),
   },
   events: {
     id: field(good.id, ids),
@@ -146,7 +168,19 @@ describe.each(Object.keys(PLAYER_RECORD_SCHEMAS) as Kind[])('%s: the fast check 
 
   test('what zod accepts in its usual form, the fast check accepts too', () => {
     const sample: Record<Kind, Record<string, unknown>> = {
-      playlogs: { id: 'p-1', timestamp: '2026-06-01T12:00:00.000Z', file_id: 'f', duration: 10, type: 'image', playlist_id: null, schedule_id: 's' },
+      playlogs: {
+        id: 'p-1',
+        timestamp: '2026-06-01T12:00:00.000Z',
+        file_id: 'f',
+        duration: 10,
+        type: 'image',
+        playlist_id: null,
+        schedule_id: 's',
+        end_timestamp: '2026-06-01T12:00:10.000Z',
+        status: 'Skipped',
+        clock_offset_ms: -1250,
+        zone_id: 'm-1',
+      },
       events: { timestamp: '2026-06-01T12:00:00Z', session_id: 's', event_name: 'tap', properties: { a: 1, b: [2] }, latitude: 1, longitude: null },
       impressions: { timestamp: '2026-06-01T12:00:00Z', sensor: 'FACE', gender: 'female', age_range: 'age25to34', dwell_time: 3, visitor_id: 'v' },
     };

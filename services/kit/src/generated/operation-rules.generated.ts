@@ -98,6 +98,7 @@ export const MUTATION_POLICIES = {
   patchPlaylist: 'Playlists_Edit',
   deletePlaylist: 'Playlists_Delete',
   addPlaylistSource: 'Playlists_Edit',
+  addPlaylistWebPage: 'Playlists_Edit',
   updatePlaylistSource: 'Playlists_Edit',
   removePlaylistSource: 'Playlists_Edit',
   reorderPlaylistSources: 'Playlists_Edit',

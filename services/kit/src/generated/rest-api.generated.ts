@@ -286,6 +286,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/devices/claim/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The screen waiting with a pairing code, before claiming it.
+         * @description What the browser showing this code (a /play screen without a key) said of itself when it
+         *     asked for the code: its user agent and screen size (not verified), and when the code
+         *     expires. The code's case and dashes are ignored. An unknown, expired or already claimed code
+         *     is a 404 and counts like a failed claim (10 per account per 10 minutes, then
+         *     429), so this is no way to guess codes. Policy: Devices_Edit.
+         */
+        get: operations["getPairingRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/devices/commands": {
         parameters: {
             query?: never;
@@ -781,7 +805,7 @@ export interface paths {
          *     alert rules, and answers the commands queued for the device, each handed out once (they
          *     become `delivered`). `wait=N` (seconds, at most DEVICE_PING_MAX_WAIT_SECONDS, default 30)
          *     long-polls: with nothing queued the answer waits until a command is sent (through any
-         *     replica) or N seconds pass. The body may carry `snap`, a base64 JPEG screenshot. Unknown
+         *     replica), the manifest changes, a data table named in `tables` changes, or N seconds pass. The body may carry `snap`, a base64 JPEG screenshot. Unknown
          *     properties are refused with 400; an unknown key is 401.
          */
         post: operations["playerPing"];
@@ -2444,6 +2468,15 @@ export interface components {
             /** @description graphql, rest, legacy or oauth. */
             interface?: string;
         };
+        PairingRequest: {
+            /** @description The code, as the screen shows it. */
+            code: string;
+            /** @description ISO 8601. */
+            expires_at: string;
+            user_agent?: string | null;
+            screen_width?: number | null;
+            screen_height?: number | null;
+        };
         /** @description A pairing code a screen shows, and the device it becomes. */
         DeviceClaim: {
             /** @description The code on the screen (6 characters; case, spaces and dashes ignored). */
@@ -2627,6 +2660,20 @@ export interface components {
             type: string;
             playlist_id?: string | null;
             schedule_id?: string | null;
+            /**
+             * Format: date-time
+             * @description When the file left the screen; not before timestamp.
+             */
+            end_timestamp?: string;
+            /**
+             * @description How the play ended (default completed): skipped when it never started (a start watchdog), failed when it stopped while showing. Only completed plays count in statistics and reports.
+             * @enum {string}
+             */
+            status?: "completed" | "skipped" | "failed";
+            /** @description The server's clock minus the player's (ms), as the player last learned it (a ping's server_time). */
+            clock_offset_ms?: number;
+            /** @description The template zone (module id) that showed the file. */
+            zone_id?: string | null;
         };
         PlayerEventRecord: {
             /** @description The player's own id, unique in the batch; a retry with the same id is stored once. */
@@ -3228,6 +3275,17 @@ export interface components {
             file_name?: string | null;
             duration?: number | null;
             type?: string | null;
+            /** @description When the file left the screen (UTC); null when the player did not say. */
+            end_timestamp?: string | null;
+            /**
+             * @description How the play ended; only completed plays count in play statistics and reports.
+             * @enum {string}
+             */
+            status?: "completed" | "skipped" | "failed";
+            /** @description The player's clock offset from the server when it played (server minus player, ms). */
+            clock_offset_ms?: number | null;
+            /** @description The template zone (module id) that showed the file. */
+            zone_id?: string | null;
         };
         AnalyticsPingLog: {
             id: string;
@@ -4208,6 +4266,33 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getPairingRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The waiting screen. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PairingRequest"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     sendBulkDeviceCommands: {
         parameters: {
             query?: never;
@@ -5172,6 +5257,8 @@ export interface operations {
         parameters: {
             query?: {
                 wait?: number;
+                /** @description Comma-separated ids (at most 20) of the data tables the screen shows (menu boards): a change to the rows of one of them also ends the wait, and the screen re-reads their rows (GET /player/{registrationKey}/datatables/{tableId}/rows with If-None-Match). */
+                tables?: string;
             };
             header?: never;
             path: {

@@ -777,6 +777,13 @@ export type GetMediaPlayStatsQueryVariables = Exact<{
 
 export type GetMediaPlayStatsQuery = { mediaPlayStats?: Array<{ fileId: string, fileName: string | null, totalPlays: number, totalDuration: number, avgDuration: number, deviceCount: number, firstPlayed: string, lastPlayed: string }> | null, deviceMediaPlayStats?: Array<{ deviceId: string, deviceName: string | null, fileId: string, fileName: string | null, totalPlays: number, totalDuration: number, avgDuration: number, firstPlayed: string, lastPlayed: string }> | null };
 
+export type GetPairingRequestQueryVariables = Exact<{
+  code: string;
+}>;
+
+
+export type GetPairingRequestQuery = { pairingRequest: { code: string, expiresAt: string, userAgent: string | null, screenWidth: number | null, screenHeight: number | null } | null };
+
 export type GetPingDataQueryVariables = Exact<{
   registrationKey: string;
 }>;
@@ -980,7 +987,7 @@ export type ListPlayLogsQueryVariables = Exact<{
 }>;
 
 
-export type ListPlayLogsQuery = { playLogs: Array<{ id: string, timestamp: string, deviceId: string, fileId: string | null, fileName: string | null, duration: number | null, type: string | null }> | null };
+export type ListPlayLogsQuery = { playLogs: Array<{ id: string, timestamp: string, deviceId: string, fileId: string | null, fileName: string | null, duration: number | null, type: string | null, endTimestamp: string | null, status: string | null, clockOffsetMs: number | null, zoneId: string | null }> | null };
 
 export type ListPlaylistGroupsQueryVariables = Exact<{
   tree?: boolean | null | undefined;
@@ -1322,6 +1329,7 @@ export interface RestOperationTypes {
   getMedia: { result: GetMediaQuery; variables: GetMediaQueryVariables };
   getMediaImpressions: { result: GetMediaImpressionsQuery; variables: GetMediaImpressionsQueryVariables };
   getMediaPlayStats: { result: GetMediaPlayStatsQuery; variables: GetMediaPlayStatsQueryVariables };
+  getPairingRequest: { result: GetPairingRequestQuery; variables: GetPairingRequestQueryVariables };
   getPingData: { result: GetPingDataQuery; variables: GetPingDataQueryVariables };
   getPlayStatsByTime: { result: GetPlayStatsByTimeQuery; variables: GetPlayStatsByTimeQueryVariables };
   getPlaylist: { result: GetPlaylistQuery; variables: GetPlaylistQueryVariables };

@@ -88,11 +88,12 @@ interface RemotePlaylist {
     type: string;
     interval: number | null;
     media: { id: string; name: string | null; mimeType: string | null; fileUrl: string | null; fileSize: number | null; sha512: string | null } | null;
+    url: string | null;
   }[];
 }
 type RemoteTemplate = TemplateLayout<RemotePlaylist>;
 
-const PLAYLIST_FIELDS = 'id name sources { id name type interval media { id name mimeType fileUrl fileSize sha512 } }';
+const PLAYLIST_FIELDS = 'id name sources { id name type interval url media { id name mimeType fileUrl fileSize sha512 } }';
 const PLAYER_CONTENT_QUERY = `query($p: [String], $pl: Int, $t: [String], $tl: Int) {
   playlist(where: { id: { in: $p } }, limit: $pl) { ${PLAYLIST_FIELDS} }
   template(where: { id: { in: $t } }, limit: $tl) { id name width height orientation modules { id name left top width height dataTableId playlist { ${PLAYLIST_FIELDS} } } }
@@ -118,5 +119,6 @@ const playlistOf = (p: RemotePlaylist): ManifestPlaylist => ({
           duration: null,
         }
       : null,
+    url: s.url ?? null,
   })),
 });

@@ -18,7 +18,8 @@ export interface ManifestPlaylist {
   kind: 'playlist';
   id: string;
   name: string;
-  sources: { id: string; name: string | null; type: string; interval: number | null; media: ManifestMedia | null }[];
+  /** `url`: a web page source's address (no media); absent or null for files. */
+  sources: { id: string; name: string | null; type: string; interval: number | null; media: ManifestMedia | null; url?: string | null }[];
 }
 
 export interface ManifestTemplate extends TemplateLayout<ManifestPlaylist> {

@@ -44,7 +44,8 @@ interface PlaylistOut {
   type: 'playlist';
   id: string;
   name: string;
-  sources: { id: string; name: string | null; type: string; interval: number | null; media: MediaOut | null }[];
+  /** `page_url`: a web page source's address (only on such sources, so file-only manifests keep their shape). */
+  sources: { id: string; name: string | null; type: string; interval: number | null; media: MediaOut | null; page_url?: string }[];
 }
 interface TemplateOut extends Omit<TemplateLayout<PlaylistOut>, 'modules'> {
   type: 'template';
@@ -90,11 +91,18 @@ const iso = (t: number) => `${new Date(t).toISOString().slice(0, 19)}Z`;
 
 const mediaOut = (m: ManifestMedia | null): MediaOut | null =>
   m ? { id: m.id, name: m.name, mime_type: m.mimeType, url: m.url, size: m.size, sha512: m.sha512, duration: m.duration } : null;
+type SourceOut = PlaylistOut['sources'][number];
+/** A source as the player reads it; a web page's address only on web page sources. */
+const sourceOut = ({ url, media, ...s }: ManifestPlaylist['sources'][number]): SourceOut => ({
+  ...s,
+  media: mediaOut(media),
+  ...(url ? { page_url: url } : {}),
+});
 const playlistOut = (p: ManifestPlaylist): PlaylistOut => ({
   type: 'playlist',
   id: p.id,
   name: p.name,
-  sources: p.sources.map((s) => ({ id: s.id, name: s.name, type: s.type, interval: s.interval, media: mediaOut(s.media) })),
+  sources: p.sources.map(sourceOut),
 });
 const templateOut = (t: ManifestTemplate): TemplateOut => {
   const layout = mapTemplateLayout(t, playlistOut);

@@ -14,6 +14,8 @@ export interface ScopeColumns {
   event?: string;
   /** The table's time column (default `timestamp`). */
   time?: string;
+  /** A play status column: only completed plays count (skipped and failed attempts are listed in playLogs, never counted). */
+  status?: string;
 }
 
 export interface Scope {
@@ -38,6 +40,7 @@ export function scope(q: AnalyticsQuery, cols: ScopeColumns = { device: 'device_
   filter(cols.device, q.deviceIds, 'devices');
   filter(cols.file, q.fileIds, 'files');
   filter(cols.event, q.eventNames, 'events');
+  if (cols.status) where.push(`${prefix}${cols.status} = 'completed'`);
   return { where: where.join('\n  AND '), params };
 }
 

@@ -19,7 +19,7 @@ export const deviceActivity: ReportDefinition = {
   ],
   chart: { title: 'Play time per period (s)', category: 'period', value: 'play_time', aggregate: 'sum' },
   sql(req, names) {
-    const { where, params } = scope(req, { media: 'file_id' });
+    const { where, params } = scope(req, { media: 'file_id', completedPlays: true });
     return {
       sql: `SELECT ${periodOf(req.interval)} AS period, device_id, ${deviceName()} AS device_name,
        toUInt64(count()) AS plays, round(sum(round(duration, 3)), 3) AS play_time, toUInt64(uniqExact(file_id)) AS files

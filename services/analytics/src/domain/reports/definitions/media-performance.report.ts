@@ -20,7 +20,7 @@ export const mediaPerformance: ReportDefinition = {
   ],
   chart: { title: 'Plays per period', category: 'period', value: 'plays', aggregate: 'sum' },
   sql(req) {
-    const { where, params } = scope(req, { media: 'file_id' });
+    const { where, params } = scope(req, { media: 'file_id', completedPlays: true });
     return {
       sql: `SELECT ${periodOf(req.interval)} AS period, file_id, argMax(file_name, timestamp) AS file_name,
        toUInt64(count()) AS plays, round(sum(round(duration, 3)), 3) AS play_time, round(avg(duration), 3) AS avg_duration,

@@ -30,7 +30,7 @@ export const proofOfPlay: ReportDefinition = {
   ],
   chart: { title: 'Plays per period', category: 'start', value: 'rows', aggregate: 'count' },
   sql(req, names) {
-    const { where, params } = scope(req, { media: 'file_id' });
+    const { where, params } = scope(req, { media: 'file_id', completedPlays: true });
     return {
       sql: `SELECT timestamp AS start, device_id, ${deviceName()} AS device_name, file_id, file_name,
        round(duration, 3) AS duration, playlist_id, schedule_id, id AS play_id

@@ -5,7 +5,8 @@
 import type { SqlParams } from '@pylon/kit';
 import type { ReportInterval, ReportRequest } from '../report.js';
 
-export function scope(req: ReportRequest, opts: { media?: string } = {}): { where: string; params: SqlParams } {
+/** `completedPlays`: a play_logs report counts completed plays only (skipped and failed attempts are not plays). */
+export function scope(req: ReportRequest, opts: { media?: string; completedPlays?: boolean } = {}): { where: string; params: SqlParams } {
   const where = [
     'account_id = {acc:String}',
     "timestamp >= parseDateTime64BestEffort({from:String}, 3, 'UTC')",
@@ -20,6 +21,7 @@ export function scope(req: ReportRequest, opts: { media?: string } = {}): { wher
     where.push(`has({media:Array(String)}, ${opts.media})`);
     params.media = req.mediaIds;
   }
+  if (opts.completedPlays) where.push("status = 'completed'");
   if (req.timeOfDay) {
     where.push('(toHour(timestamp) * 3600 + toMinute(timestamp) * 60 + toSecond(timestamp)) BETWEEN {tod_start:UInt32} AND {tod_end:UInt32}');
     params.tod_start = req.timeOfDay.start;

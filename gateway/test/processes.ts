@@ -88,7 +88,8 @@ export class Processes {
       this.children.map(
         (c) =>
           new Promise<void>((resolve) => {
-            if (c.exitCode !== null) return resolve();
+            // Exited, or ended by a signal (then exitCode stays null and signalCode names it): nothing to wait for.
+            if (c.exitCode !== null || c.signalCode !== null) return resolve();
             c.once('exit', () => resolve());
             c.kill('SIGTERM');
           }),

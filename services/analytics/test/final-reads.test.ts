@@ -7,28 +7,16 @@
  * create. Then known answers over duplicated ids in partitions of each state (several unmerged
  * parts, one merged part, one fresh part, duplicates inside one insert).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AnalyticsStore } from '@pylon/kit';
-import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { compactClosedPartitions } from '../src/workers/compaction.js';
 import { bucketsOf } from '../src/domain/buckets.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
 import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
 import { selectDevicePlayStats, selectPlayStatsByTime } from '../src/repositories/play-stats.queries.js';
+import { withChdbStore } from './ingest.helpers.js';
 
-let dir: string;
 let store: AnalyticsStore;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-analytics-final-'));
-  store = await createChdbAnalyticsStore({ path: dir });
-  await store.migrate();
-});
-afterAll(async () => {
-  await store?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+withChdbStore('pylon-analytics-final-', (s) => (store = s));
 
 test('every deduplicating table partitions by columns of its sorting key (duplicates share a partition)', async () => {
   const tables = await store.query<{ name: string }>(
@@ -68,6 +56,22 @@ const ping = (id: string, timestamp: string) => ({
   external_ip_address: '',
 });
 
+/** Account acc's plays over January to March 2026, by month (UTC). */
+function firstQuarterByMonth(): SeriesQuery {
+  const range = { from: new Date('2026-01-01T00:00:00Z'), to: new Date('2026-04-01T00:00:00Z') };
+  return {
+    accountId: 'acc',
+    range,
+    deviceIds: [],
+    fileIds: [],
+    eventNames: [],
+    limit: 1000,
+    interval: 'MONTH',
+    timeZone: 'UTC',
+    buckets: bucketsOf(range, 'MONTH', 'UTC'),
+  };
+}
+
 test('plays and pings with duplicated ids count once in every partition state', async () => {
   // January: a batch and its replay (two unmerged parts).
   const jan = [play('a1', '2026-01-10T10:00:00Z'), play('a2', '2026-01-10T11:00:00Z', 'd2'), play('a3', '2026-01-31T23:59:59.999Z')];
@@ -90,18 +94,7 @@ test('plays and pings with duplicated ids count once in every partition state', 
     ['202603', 2],
   ]);
 
-  const range = { from: new Date('2026-01-01T00:00:00Z'), to: new Date('2026-04-01T00:00:00Z') };
-  const q: SeriesQuery = {
-    accountId: 'acc',
-    range,
-    deviceIds: [],
-    fileIds: [],
-    eventNames: [],
-    limit: 1000,
-    interval: 'MONTH',
-    timeZone: 'UTC',
-    buckets: bucketsOf(range, 'MONTH', 'UTC'),
-  };
+  const q = firstQuarterByMonth();
   const months = await selectPlayStatsByTime(store, q, false, 'RAW');
   expect(months.map((m) => [m.periodStart, m.totalPlays, m.totalDuration])).toEqual([
     ['2026-01-01T00:00:00Z', 3, 30],
@@ -140,18 +133,7 @@ async function finalMerges(from: string, to: string): Promise<boolean> {
 }
 
 test('closed months are compacted into one part each; FINAL then reads them without merging; answers unchanged', async () => {
-  const range = { from: new Date('2026-01-01T00:00:00Z'), to: new Date('2026-04-01T00:00:00Z') };
-  const q: SeriesQuery = {
-    accountId: 'acc',
-    range,
-    deviceIds: [],
-    fileIds: [],
-    eventNames: [],
-    limit: 1000,
-    interval: 'MONTH',
-    timeZone: 'UTC',
-    buckets: bucketsOf(range, 'MONTH', 'UTC'),
-  };
+  const q = firstQuarterByMonth();
   const before = await selectPlayStatsByTime(store, q, false, 'RAW');
   expect(await finalMerges('2026-01-01', '2026-02-01')).toBe(true);
   expect(await finalMerges('2026-02-01', '2026-03-01')).toBe(false); // merged above by OPTIMIZE

@@ -1,9 +1,13 @@
 /**
- * Helpers shared by the ingest and rollup tests: waiting for a condition, a store whose calls a test
- * can intercept, rounding answers for comparison, and the raw-versus-rollup comparison of the
+ * Helpers shared by the ingest and rollup tests: a migrated chDB store per test file, waiting for a
+ * condition, a store whose calls a test can intercept, rounding answers for comparison, and the raw-versus-rollup comparison of the
  * analytics queries.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AnalyticsStore } from '@pylon/kit';
+import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { bucketsOf, type Interval } from '../src/domain/buckets.js';
 import { GRAIN_MS, grainsOf, planSource, ROLLUPS, type Grain, type Source } from '../src/domain/rollup-plan.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
@@ -11,6 +15,25 @@ import { selectAudienceMetrics } from '../src/repositories/audience.queries.js';
 import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
 import { selectEventMetrics } from '../src/repositories/event.queries.js';
 import { selectPlayStatsByTime } from '../src/repositories/play-stats.queries.js';
+
+/**
+ * A migrated embedded chDB store in a fresh temporary directory for the test file: opened before
+ * its tests (handed to `use`), closed and removed after them.
+ */
+export function withChdbStore(prefix: string, use: (store: AnalyticsStore) => void): void {
+  let dir: string | undefined;
+  let store: AnalyticsStore | undefined;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), prefix));
+    store = await createChdbAnalyticsStore({ path: dir });
+    await store.migrate();
+    use(store);
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+}
 
 export async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
   const deadline = Date.now() + ms;

@@ -5,11 +5,13 @@
  * the redelivery then finds them stored (exactly-once.ts drops them). So whenever a batch held
  * records already stored, the rollups of their devices over the days they fall in are compared with
  * the raw table (FINAL) and what they miss is inserted: the difference of the counts and sums, and
- * the raw answer of the idempotent columns (max, argMax and distinct-count states), which merge
- * into what is there without changing it. A rollup already equal to the raw table gets nothing.
+ * the raw answer of the idempotent columns (max, argMax and distinct-count states, minute masks),
+ * which merge into what is there without changing it. A rollup already equal to the raw table gets
+ * nothing. A rollup of idempotent rows only (006's visitor tables: no sums) gets the raw answer
+ * for those devices and days, rows it may hold already, which change no distinct count.
  *
- * The statements mirror the views of migrations 003 and 004; a rollup added or changed there needs
- * its entry here (`ROLLUPS_OF`). Only missing counts are added: a rollup above the raw answer (rows
+ * The statements mirror the views of migrations 003, 004 and 006; a rollup added or changed there
+ * needs its entry here (`ROLLUPS_OF`). Only missing counts are added: a rollup above the raw answer (rows
  * counted twice before issue 17d) is left as it is.
  */
 import type { AnalyticsStore } from '@pylon/kit';
@@ -20,10 +22,12 @@ interface RollupSpec {
   keys: [string, string][];
   /** The period of a raw row. */
   period: string;
-  /** Summed columns (the first is the row count): name and raw expression. */
+  /** Summed columns (the first is the row count): name and raw expression. None: idempotent rows only. */
   sums: [string, string][];
   /** Idempotent columns (max, argMax and uniq states): name and raw expression. */
   same: [string, string][];
+  /** The raw rows the view reads (a condition), when not all. */
+  where?: string;
 }
 
 const AT = "toDateTime(timestamp, 'UTC')";
@@ -55,8 +59,30 @@ const audience = (rollup: string, period: string): RollupSpec => ({
   ],
   same: [['visitors', "uniqExactIfState(visitor_id, visitor_id != '')"]],
 });
+/** 006's visitor rows: one per device, file, period and visitor hash. */
+const visitors = (rollup: string, period: string): RollupSpec => ({
+  rollup,
+  keys: [
+    ['file_id', 'file_id'],
+    ['visitor', 'reinterpretAsUInt128(sipHash128(visitor_id))'],
+  ],
+  period,
+  sums: [],
+  same: [],
+  where: "visitor_id != ''",
+});
+const PING_SUMS: [string, string][] = [
+  ['pings', 'count()'],
+  ['cpu_sum', 'sum(cpu_usage)'],
+  ['mem_sum', 'sum(memory_usage)'],
+  ['alerts', 'countIf(greatest(cpu_usage, memory_usage, disk_usage) >= 90)'],
+];
+const PING_MAX: [string, string][] = [
+  ['cpu_max', 'max(cpu_usage)'],
+  ['mem_max', 'max(memory_usage)'],
+];
 
-/** The rollups each raw table feeds (migrations 003 and 004). */
+/** The rollups each raw table feeds (migrations 003, 004 and 006). */
 export const ROLLUPS_OF: Record<string, RollupSpec[]> = {
   play_logs: [plays('play_rollup_minute', MINUTE), plays('play_rollup_hour', HOUR), plays('play_rollup_day', DAY)],
   ping_logs: [
@@ -64,17 +90,15 @@ export const ROLLUPS_OF: Record<string, RollupSpec[]> = {
       rollup: 'ping_rollup_hour',
       keys: [],
       period: HOUR,
-      sums: [
-        ['pings', 'count()'],
-        ['cpu_sum', 'sum(cpu_usage)'],
-        ['mem_sum', 'sum(memory_usage)'],
-        ['alerts', 'countIf(greatest(cpu_usage, memory_usage, disk_usage) >= 90)'],
-      ],
-      same: [
-        ['cpu_max', 'max(cpu_usage)'],
-        ['mem_max', 'max(memory_usage)'],
-        ['up_minutes', `uniqExactState(${MINUTE})`],
-      ],
+      sums: PING_SUMS,
+      same: [...PING_MAX, ['up_minutes', `uniqExactState(${MINUTE})`]],
+    },
+    {
+      rollup: 'device_rollup_hour',
+      keys: [],
+      period: HOUR,
+      sums: PING_SUMS,
+      same: [...PING_MAX, ['minutes', `groupBitOr(bitShiftLeft(toUInt64(1), toMinute(${AT})))`]],
     },
   ],
   event_logs: [
@@ -86,20 +110,34 @@ export const ROLLUPS_OF: Record<string, RollupSpec[]> = {
       same: [['sessions', "uniqExactIfState(tuple(device_id, session_id), session_id != '')"]],
     },
   ],
-  impressions: [audience('audience_rollup_hour', HOUR), audience('audience_rollup_day', DAY)],
+  impressions: [
+    audience('audience_rollup_hour', HOUR),
+    audience('audience_rollup_day', DAY),
+    visitors('audience_visitors_hour', HOUR),
+    visitors('audience_visitors_day', DAY),
+  ],
 };
 
 function repairSql(raw: string, s: RollupSpec): string {
   const keyNames = ['account_id', 'device_id', ...s.keys.map(([n]) => n), 'period'];
   const rawCols = ['account_id', 'device_id', ...s.keys.map(([n, e]) => `${e} AS ${n}`), `${s.period} AS period`];
   const scope = 'account_id IN {a:Array(String)} AND device_id IN {d:Array(String)}';
-  const [count] = s.sums[0]!;
+  const window = "timestamp >= fromUnixTimestamp64Milli({w0:Int64}, 'UTC') AND timestamp < fromUnixTimestamp64Milli({w1:Int64}, 'UTC')";
+  const filter = s.where ? ` AND ${s.where}` : '';
+  const count = s.sums[0]?.[0];
+  if (count === undefined) {
+    return `INSERT INTO ${s.rollup} (${[...keyNames, ...s.same.map(([n]) => n)].join(', ')})
+SELECT ${[...rawCols, ...s.same.map(([n, e]) => `${e} AS ${n}`)].join(', ')}
+FROM ${raw} FINAL
+WHERE ${scope} AND ${window}${filter}
+GROUP BY ${keyNames.join(', ')}`;
+  }
   return `INSERT INTO ${s.rollup} (${[...keyNames, ...s.sums.map(([n]) => n), ...s.same.map(([n]) => n)].join(', ')})
 SELECT ${[...keyNames.map((k) => `r.${k}`), ...s.sums.map(([n]) => `r.${n} - x.${n}`), ...s.same.map(([n]) => `r.${n}`)].join(', ')}
 FROM (
   SELECT ${[...rawCols, ...s.sums.map(([n, e]) => `${e} AS ${n}`), ...s.same.map(([n, e]) => `${e} AS ${n}`)].join(', ')}
   FROM ${raw} FINAL
-  WHERE ${scope} AND timestamp >= fromUnixTimestamp64Milli({w0:Int64}, 'UTC') AND timestamp < fromUnixTimestamp64Milli({w1:Int64}, 'UTC')
+  WHERE ${scope} AND ${window}${filter}
   GROUP BY ${keyNames.join(', ')}
 ) AS r
 LEFT JOIN (

@@ -354,3 +354,17 @@ test('the repair completes every rollup (plays, pings, events, audience) from th
     );
   await expectRollupsEqualRaw(acc, 120);
 }, 60_000);
+
+test('the repair counts completed plays only, as the play rollups do (migration 007): skipped and failed attempts stay out', async () => {
+  const acc = 'once-repaired-status';
+  const ids = range(0, 30);
+  const status = (i: number) => (i % 3 === 0 ? 'skipped' : i % 5 === 0 ? 'failed' : 'completed');
+  const plays = ids.map((i) => ({ ...play(acc, i), status: status(i) }));
+  await store.insert('play_logs', plays);
+  const completed = plays.filter((p) => p.status === 'completed').length;
+  const counted = () => num('SELECT sum(plays) AS v FROM play_rollup_hour WHERE account_id = {a:String}', acc);
+  expect(await counted()).toBe(completed);
+  await store.exec('ALTER TABLE play_rollup_hour DELETE WHERE account_id = {a:String} SETTINGS mutations_sync = 2', { a: acc });
+  await repairRollups(store, 'play_logs', plays.slice(0, 5));
+  expect(await counted()).toBe(completed);
+}, 60_000);

@@ -10,7 +10,7 @@
  * nothing. A rollup of idempotent rows only (006's visitor tables: no sums) gets the raw answer
  * for those devices and days, rows it may hold already, which change no distinct count.
  *
- * The statements mirror the views of migrations 003, 004 and 006; a rollup added or changed there
+ * The statements mirror the views of migrations 003, 004, 006 and 007; a rollup added or changed there
  * needs its entry here (`ROLLUPS_OF`). Only missing counts are added: a rollup above the raw answer (rows
  * counted twice before issue 17d) is left as it is.
  */
@@ -44,6 +44,8 @@ const plays = (rollup: string, period: string): RollupSpec => ({
     ['duration', 'sum(duration)'],
   ],
   same: [['file_name', 'argMaxState(file_name, (timestamp, file_name))']],
+  // Only completed plays are counted (migration 007 feeds the play rollups from them alone).
+  where: "status = 'completed'",
 });
 const audience = (rollup: string, period: string): RollupSpec => ({
   rollup,

@@ -1,4 +1,4 @@
--- 007_distinct_rollups_deduplication: 006's rollups exactly once too (issue 17e). 005 gave the raw
+-- 008_distinct_rollups_deduplication: 006's rollups exactly once too (issue 17e). 005 gave the raw
 -- tables and the rollups of 003 and 004 a deduplication window, so an insert retried under its
 -- token (services/analytics/src/workers/exactly-once.ts) is skipped in each table where it landed;
 -- 006's tables, fed by views from ping_logs and impressions, were added after it and need the

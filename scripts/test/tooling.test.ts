@@ -3,7 +3,7 @@
  * each case runs the real tool with the repository's own configuration over a small fixture.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -229,8 +229,10 @@ describe('typed facades (npm run typecheck over the generated operation types)',
     edit('schema/operations/legacy/_fragments.graphql', /^ {2}isOnline$/m, '  online');
     // The same for a webhook endpoint's field (identity), read by the typed webhooks facade ...
     edit('schema/subgraphs/identity.graphql', /^ {2}consecutiveFailures: Int!$/m, '  failures: Int!');
-    for (const doc of ['createWebhookEndpoint', 'getWebhookEndpoint', 'listWebhookEndpoints', 'updateWebhookEndpoint'])
-      edit(`schema/operations/rest/${doc}.graphql`, /^( +)consecutiveFailures$/m, '$1failures');
+    // Every document that selects it (as the developer would find them), so the documents stay valid.
+    for (const doc of readdirSync(join(dir, 'schema/operations/rest')))
+      if (readFileSync(join(dir, 'schema/operations/rest', doc), 'utf8').includes('consecutiveFailures'))
+        edit(`schema/operations/rest/${doc}`, /^( +)consecutiveFailures$/m, '$1failures');
     // ... and for an argument of claimDevice, which the facade maps body properties onto by name.
     edit(
       'schema/subgraphs/devices.graphql',

@@ -153,23 +153,33 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
       if (closed) return;
       closed = true;
       ops.setDraining();
-      await demo.closeFleet();
+      /** One step of the stop, in order; a step still running after 2 s is named in the log (where a stop hangs). */
+      const step = async (name: string, run: () => unknown) => {
+        const slow = setTimeout(() => logger.warn({ step: name }, 'shutdown: still waiting for this step after 2 s'), 2000);
+        slow.unref();
+        try {
+          await run();
+        } finally {
+          clearTimeout(slow);
+        }
+      };
+      await step('demo fleet', () => demo.closeFleet());
       edge.releaseClients();
-      await Promise.all(servers.map(closeServer));
-      await sg.jobs.close();
-      await gateway.stop();
-      await access.close();
-      await edge.closeLimits();
-      await demo.closeSimulator();
-      await sg.unwatch();
-      await sg.devices.runtime.close();
-      await demo.seeded();
-      await sg.webhookWorker.close();
-      await sg.webhookAlerts.close();
-      await edge.closeEventLog();
-      await push?.publisher.close();
-      await consumer.close();
-      await backends.close();
+      await step('HTTP servers (in-flight requests)', () => Promise.all(servers.map(closeServer)));
+      await step('jobs', () => sg.jobs.close());
+      await step('gateway', () => gateway.stop());
+      await step('access layer', () => access.close());
+      await step('player limits', () => edge.closeLimits());
+      await step('demo simulator', () => demo.closeSimulator());
+      await step('change watchers', () => sg.unwatch());
+      await step('devices runtime', () => sg.devices.runtime.close());
+      await step('demo seeding', () => demo.seeded());
+      await step('webhook worker', () => sg.webhookWorker.close());
+      await step('webhook alerts', () => sg.webhookAlerts.close());
+      await step('event log', () => edge.closeEventLog());
+      await step('push-event publisher', () => push?.publisher.close());
+      await step('telemetry consumer', () => consumer.close());
+      await step('backends', () => backends.close());
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
+import { closeHttpServer } from '@pylon/kit';
 
 export const listen = (app: Express, port: number, host: string) =>
   new Promise<Server>((resolve, reject) => {
@@ -14,9 +15,5 @@ export function urlOf(s: Server): string {
   return `http://${host}:${a.port}`;
 }
 
-/** Stops accepting, closes idle keep-alive connections, resolves when the last request ended. */
-export const closeServer = (s: Server) =>
-  new Promise<void>((r) => {
-    s.close(() => r());
-    s.closeIdleConnections();
-  });
+/** Stops accepting, closes idle keep-alive connections, lets requests in flight finish for up to 5 s (kit closeHttpServer). */
+export const closeServer = (s: Server) => closeHttpServer(s);

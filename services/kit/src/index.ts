@@ -22,6 +22,7 @@ export * from './auth/operation-rules.js';
 export * from './time.js';
 export * from './facade/gateway-client.js';
 export * from './http/ops.js';
+export * from './http/close-server.js';
 export * from './process/force-exit.js';
 export * from './groups.js';
 export * from './group-rules.js';

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { redactUrl, type Logger } from '../logger.js';
 import { forceExit } from '../process/force-exit.js';
+import { closeHttpServer } from './close-server.js';
 
 export interface Ops {
   registry: Registry;
@@ -172,7 +173,7 @@ export function requestLogging(ops: Ops, logger: Logger) {
 
 /**
  * Graceful shutdown on SIGTERM/SIGINT: readiness goes 503 at once, the servers stop accepting
- * and finish in-flight requests, then `closers` run in order (callers pass them in reverse
+ * and finish in-flight requests (for up to 5 s: closeHttpServer), then `closers` run in order (callers pass them in reverse
  * order of creation: facades, buffers, stores).
  */
 export function onShutdown(opts: {
@@ -193,15 +194,7 @@ export function onShutdown(opts: {
       forceExit('shutdown took too long; exiting');
     }, opts.graceMs ?? 15000);
     force.unref();
-    await Promise.all(
-      opts.servers.map(
-        (s) =>
-          new Promise<void>((resolve) => {
-            s.close(() => resolve());
-            s.closeIdleConnections();
-          }),
-      ),
-    );
+    await Promise.all(opts.servers.map((s) => closeHttpServer(s)));
     for (const close of opts.closers) {
       try {
         await close();

@@ -408,6 +408,8 @@ export type RestDataTableRowVersionFragment = { rowId: string, version: number, 
 
 export type RestScheduleFragment = { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> };
 
+export type RestWebhookEndpointFragment = { id: string, url: string, description: string | null, eventTypes: Array<string>, deviceIds: Array<string>, deviceGroupId: string | null, tag: string | null, enabled: boolean, disabledReason: string | null, consecutiveFailures: number, previousSecretExpiresAt: string | null, createdOn: string, updatedOn: string };
+
 export type BatchCreateDataTableRowsMutationVariables = Exact<{
   input: BatchCreateDataTableRowsInput;
 }>;

@@ -157,6 +157,17 @@ describe.each(OVERLAYS)('k8s/%s', (overlay) => {
     }
     expect(httpSources('rest')).toEqual(['ns:ingress-nginx']);
     expect(httpSources('legacy')).toEqual(['ns:ingress-nginx']);
+    // Every call a role's settings point at (a *_URL naming a subgraph's Service) is let through by
+    // that subgraph's policy: a caller added without its policy entry is refused in the cluster.
+    for (const d of of(docs, 'Deployment')) {
+      const caller = d.spec.template.metadata.labels['app.kubernetes.io/component'] as string;
+      const env = (d.spec.template.spec.containers as Json[]).flatMap((c) => (c.env ?? []) as Json[]);
+      for (const e of env) {
+        const target = /^http:\/\/pylon-([a-z-]+):/.exec(typeof e.value === 'string' ? e.value : '')?.[1];
+        if (target && subgraphs.includes(target) && target !== caller)
+          expect({ caller, target, allowed: httpSources(target).includes(caller) }).toEqual({ caller, target, allowed: true });
+      }
+    }
   });
 
   test('the Ingress routes GraphQL, REST, OAuth, docs and the player API, and legacy on its own host', () => {

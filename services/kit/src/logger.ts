@@ -45,13 +45,18 @@ const isSecretName = (rawName: string) =>
 
 /**
  * Path segments that are credentials: the registration key in /player/{key}/... and in
- * /devices/{key}/pingdata|snap. Segments are compared decoded and case-insensitively, as routing does.
+ * /devices/{key}/pingdata|snap; a waiting screen's pairing secret in /player/pairings/{secret}
+ * (it fetches the registration key once claimed) and its pairing code in /devices/claim/{code}.
+ * Segments are compared decoded and case-insensitively, as routing does.
  */
 export function redactPath(path: string): string {
   const segments = path.split('/');
   const norm = segments.map((s) => decoded(s).toLowerCase());
   for (let i = 0; i < segments.length - 1; i++) {
-    if (norm[i] === 'player' || (norm[i] === 'devices' && (norm[i + 2] === 'pingdata' || norm[i + 2] === 'snap'))) {
+    if ((norm[i] === 'player' && norm[i + 1] === 'pairings') || (norm[i] === 'devices' && norm[i + 1] === 'claim')) {
+      if (segments[i + 2]) segments[i + 2] = '[Redacted]';
+      i += 2;
+    } else if (norm[i] === 'player' || (norm[i] === 'devices' && (norm[i + 2] === 'pingdata' || norm[i + 2] === 'snap'))) {
       if (segments[i + 1]) segments[i + 1] = '[Redacted]';
       i++;
     }

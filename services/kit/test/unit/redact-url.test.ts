@@ -17,6 +17,11 @@ test.each([
   ['/devices/SECRET1/SNAP?base64=true', '/devices/[Redacted]/SNAP?base64=true'],
   ['/devices/d-1?take=2', '/devices/d-1?take=2'],
   ['/devices/groups/g-1', '/devices/groups/g-1'],
+  ['/player/pairings/SECRET1', '/player/pairings/[Redacted]'],
+  ['/player/pairings', '/player/pairings'],
+  ['/Player/Pairings/SECRET1?x=1', '/Player/Pairings/[Redacted]?x=1'],
+  ['/devices/claim/ABC234', '/devices/claim/[Redacted]'],
+  ['/devices/claim', '/devices/claim'],
 ])('%s', (url, expected) => {
   expect(redactUrl(url)).toBe(expected);
 });

@@ -30,6 +30,35 @@ export interface ClickHouseAnalyticsOptions {
   database?: string;
   /** Defaults to `services/kit/migrations/analytics/`. */
   migrationsDir?: string;
+  /**
+   * How long one request may take (default 10 minutes, the client's own default is 30 s): the
+   * migrations' backfills and the compaction's OPTIMIZE ... FINAL of a month run for minutes on
+   * real data, and a client that gives up while the server goes on would record no migration and
+   * run its backfill again. Reads are capped by the server instead (QUERY_MAX_SECONDS).
+   */
+  requestTimeoutMs?: number;
+}
+
+/** The server stops a read (query) after this long; statements (exec) and inserts are not capped. */
+export const QUERY_MAX_SECONDS = 60;
+
+/**
+ * The client's settings: a long request timeout with progress headers every 110 s, as the client's
+ * guide for long-running statements asks (they keep the connection busy through proxies and load
+ * balancers whose idle timeout is 120 s or more).
+ */
+export function clickHouseClientConfig(opts: ClickHouseAnalyticsOptions): ClickHouseClientConfigOptions {
+  const config: ClickHouseClientConfigOptions = {
+    url: opts.url,
+    application: 'pylon',
+    request_timeout: opts.requestTimeoutMs ?? 600_000,
+    clickhouse_settings: { ...ANALYTICS_SETTINGS, send_progress_in_http_headers: 1, http_headers_progress_interval_ms: '110000' },
+    json: { stringify: stringifyRow },
+  };
+  if (opts.username !== undefined) config.username = opts.username;
+  if (opts.password !== undefined) config.password = opts.password;
+  if (opts.database !== undefined) config.database = opts.database;
+  return config;
 }
 
 /** Socket-level failures: the server is not reachable, as opposed to refusing the statement. */
@@ -53,15 +82,7 @@ function toAppError(e: unknown, op: AnalyticsOp): AppError {
 }
 
 export async function createClickHouseAnalyticsStore(opts: ClickHouseAnalyticsOptions): Promise<AnalyticsStore> {
-  const config: ClickHouseClientConfigOptions = {
-    url: opts.url,
-    application: 'pylon',
-    clickhouse_settings: { ...ANALYTICS_SETTINGS },
-    json: { stringify: stringifyRow },
-  };
-  if (opts.username !== undefined) config.username = opts.username;
-  if (opts.password !== undefined) config.password = opts.password;
-  if (opts.database !== undefined) config.database = opts.database;
+  const config = clickHouseClientConfig(opts);
   let client: ClickHouseClient;
   try {
     client = createClient(config);
@@ -161,7 +182,7 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
         const rs = await client.query({
           query: trimStatement(sql),
           format: 'JSONEachRow',
-          clickhouse_settings: settings,
+          clickhouse_settings: { ...settings, max_execution_time: QUERY_MAX_SECONDS },
           ...(hasParams(params) ? { query_params: params } : {}),
         });
         return rs.text();

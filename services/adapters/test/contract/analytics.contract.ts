@@ -2,9 +2,12 @@
  * Behaviour every AnalyticsStore adapter must show (chDB embedded, ClickHouse server).
  * Tests run in order against one store: migrate first, the close checks last.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AppError } from '@pylon/kit/errors';
 import type { AnalyticsStore } from '@pylon/kit/ports/analytics';
-import { listMigrations } from '@pylon/kit/adapters/analytics.migrations';
+import { listMigrations, runMigrations } from '@pylon/kit/adapters/analytics.migrations';
 
 export interface AnalyticsHarness {
   store: AnalyticsStore;
@@ -73,6 +76,23 @@ export function analyticsContract(name: string, make: () => Promise<AnalyticsHar
       expect(recorded[0]?.applied_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       const tables = await store.query<{ name: string }>('SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name');
       expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(TABLES));
+    });
+
+    test('a migration number applied under another name is refused, not skipped (a renumbered file would never run)', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'pylon-migrations-renamed-'));
+      try {
+        await store.exec("INSERT INTO schema_migrations (version, name, applied_at) SELECT 999, '999_before', now64(3, 'UTC')");
+        await writeFile(join(dir, '999_after.sql'), 'SELECT 1;\n');
+        await expect(runMigrations(store, dir)).rejects.toThrow(
+          "analytics migration 999 was applied as '999_before' but the file with that number is now '999_after'",
+        );
+        await writeFile(join(dir, '999_before.sql'), 'SELECT 1;\n');
+        await rm(join(dir, '999_after.sql'));
+        await expect(runMigrations(store, dir)).resolves.toEqual([]);
+      } finally {
+        await store.exec('ALTER TABLE schema_migrations DELETE WHERE version = 999 SETTINGS mutations_sync = 2');
+        await rm(dir, { recursive: true, force: true });
+      }
     });
 
     test('ping resolves', async () => {

@@ -19,7 +19,7 @@
 -- The distinct counts are correct under a re-run and while ingest goes on (the views and the
 -- backfill may feed a row twice: it counts once); device_rollup_hour's sums have 003's caveat (a
 -- ping inserted between its view's creation and its backfill is summed twice). A replayed batch
--- is not: migration 007 gives these tables 005's deduplication window. ping_rollup_hour stays (fed, no longer read) for processes of the previous version
+-- is not: migration 008 gives these tables 005's deduplication window. ping_rollup_hour stays (fed, no longer read) for processes of the previous version
 -- during a rolling deployment; a later migration may drop it. Periods in UTC, as the other
 -- rollups; the planner (services/analytics/src/domain/rollup-plan.ts) reads them at their grain.
 -- Statements end with `;` at line end.

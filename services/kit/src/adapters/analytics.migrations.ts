@@ -71,11 +71,21 @@ SELECT {version:UInt32}, {name:String}, now64(3, 'UTC')`;
 export async function runMigrations(target: Pick<AnalyticsStore, 'query' | 'exec'>, dir: string = DEFAULT_ANALYTICS_MIGRATIONS_DIR): Promise<string[]> {
   const files = await listMigrations(dir);
   await target.exec(CREATE_SCHEMA_MIGRATIONS);
-  const rows = await target.query<{ version: number }>('SELECT DISTINCT version FROM schema_migrations');
-  const applied = new Set(rows.map((r) => Number(r.version)));
+  const rows = await target.query<{ version: number; name: string }>('SELECT version, any(name) AS name FROM schema_migrations GROUP BY version');
+  const applied = new Map(rows.map((r) => [Number(r.version), r.name]));
   const done: string[] = [];
   for (const file of files) {
-    if (applied.has(file.version)) continue;
+    const recorded = applied.get(file.version);
+    // A version applied under another name is another migration (renumbered or renamed after it
+    // ran): skipping it silently would leave the store without this file's statements.
+    if (recorded !== undefined && recorded !== file.name) {
+      throw new AppError(
+        'INTERNAL',
+        `analytics migration ${file.version} was applied as '${recorded}' but the file with that number is now '${file.name}'; give the file a new number`,
+        { op: 'migrate' },
+      );
+    }
+    if (recorded !== undefined) continue;
     const sql = await readFile(file.path, 'utf8');
     for (const statement of splitSqlStatements(sql)) await target.exec(statement);
     await target.exec(RECORD_MIGRATION, { version: file.version, name: file.name });

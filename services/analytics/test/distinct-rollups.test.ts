@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import type { AnalyticsStore } from '@pylon/kit';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { DEFAULT_ANALYTICS_MIGRATIONS_DIR } from '@pylon/kit/adapters/analytics.migrations';
-import { bucketsOf, type Interval } from '../src/domain/buckets.js';
+import type { Interval } from '../src/domain/buckets.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
 import type { Source } from '../src/domain/rollup-plan.js';
 import { selectAudienceMetrics } from '../src/repositories/audience.queries.js';
 import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
+import { seriesQuery } from './ingest.helpers.js';
 
 let dir: string;
 let migrations: string;
@@ -69,20 +70,9 @@ const IMPRESSIONS = [
   imp('d1', 'f1', '2026-03-03T09:00:00Z', 'v1'),
 ];
 
-function query(interval: Interval, extra: Partial<SeriesQuery> = {}): SeriesQuery {
+function query(interval: Interval, extra: Parameters<typeof seriesQuery>[3] = {}): SeriesQuery {
   const range = { from: new Date('2026-03-02T00:00:00Z'), to: new Date('2026-03-04T00:00:00Z') };
-  return {
-    accountId: 'acc',
-    range,
-    deviceIds: [],
-    fileIds: [],
-    eventNames: [],
-    limit: 10_000,
-    interval,
-    timeZone: 'UTC',
-    buckets: bucketsOf(range, interval, 'UTC'),
-    ...extra,
-  };
+  return seriesQuery('acc', range, interval, extra);
 }
 
 const uptime = async (q: SeriesQuery, source: Source) =>

@@ -9,11 +9,10 @@
  */
 import type { AnalyticsStore } from '@pylon/kit';
 import { compactClosedPartitions } from '../src/workers/compaction.js';
-import { bucketsOf } from '../src/domain/buckets.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
 import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
 import { selectDevicePlayStats, selectPlayStatsByTime } from '../src/repositories/play-stats.queries.js';
-import { withChdbStore } from './ingest.helpers.js';
+import { seriesQuery, withChdbStore } from './ingest.helpers.js';
 
 let store: AnalyticsStore;
 withChdbStore('pylon-analytics-final-', (s) => (store = s));
@@ -59,17 +58,7 @@ const ping = (id: string, timestamp: string) => ({
 /** Account acc's plays over January to March 2026, by month (UTC). */
 function firstQuarterByMonth(): SeriesQuery {
   const range = { from: new Date('2026-01-01T00:00:00Z'), to: new Date('2026-04-01T00:00:00Z') };
-  return {
-    accountId: 'acc',
-    range,
-    deviceIds: [],
-    fileIds: [],
-    eventNames: [],
-    limit: 1000,
-    interval: 'MONTH',
-    timeZone: 'UTC',
-    buckets: bucketsOf(range, 'MONTH', 'UTC'),
-  };
+  return seriesQuery('acc', range, 'MONTH', { limit: 1000 });
 }
 
 test('plays and pings with duplicated ids count once in every partition state', async () => {
@@ -113,12 +102,7 @@ test('plays and pings with duplicated ids count once in every partition state', 
   await store.insert('ping_logs', [{ ...pings[0]!, cpu_usage: 50 }]);
   const [day] = await selectDeviceMetrics(
     store,
-    {
-      ...q,
-      range: { from: new Date('2026-01-05T10:00:00Z'), to: new Date('2026-01-05T11:00:00Z') },
-      interval: 'HOUR',
-      buckets: bucketsOf({ from: new Date('2026-01-05T10:00:00Z'), to: new Date('2026-01-05T11:00:00Z') }, 'HOUR', 'UTC'),
-    },
+    seriesQuery('acc', { from: new Date('2026-01-05T10:00:00Z'), to: new Date('2026-01-05T11:00:00Z') }, 'HOUR', { limit: 1000 }),
     'RAW',
   );
   expect(day).toMatchObject({ avgCpuUsage: 50, uptimePercentage: (100 * 2) / 60 });

@@ -11,6 +11,7 @@ import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { bucketsOf, type Interval } from '../src/domain/buckets.js';
 import { GRAIN_MS, grainsOf, planSource, ROLLUPS, type Grain, type Source } from '../src/domain/rollup-plan.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
+import type { DateRange } from '../src/domain/date-range.js';
 import { selectAudienceMetrics } from '../src/repositories/audience.queries.js';
 import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
 import { selectEventMetrics } from '../src/repositories/event.queries.js';
@@ -74,6 +75,31 @@ export function allowedGrains(q: Pick<SeriesQuery, 'range' | 'buckets'>, grains:
 }
 
 /**
+ * A series query over every device, file and event of `accountId` in `range`, bucketed by
+ * `interval` in `timeZone` (UTC unless given); `extra` narrows it (device, file ids, limit).
+ */
+export function seriesQuery(
+  accountId: string,
+  range: DateRange,
+  interval: Interval,
+  extra: Partial<Omit<SeriesQuery, 'accountId' | 'range' | 'interval' | 'buckets'>> = {},
+): SeriesQuery {
+  const timeZone = extra.timeZone ?? 'UTC';
+  return {
+    deviceIds: [],
+    fileIds: [],
+    eventNames: [],
+    limit: 10_000,
+    ...extra,
+    accountId,
+    range,
+    interval,
+    timeZone,
+    buckets: bucketsOf(range, interval, timeZone),
+  };
+}
+
+/**
  * The play, device, event and audience queries answer the same from the raw tables and from every
  * rollup grain the planner allows, over one UTC day by hour and by day. Answers how many audience
  * comparisons were made.
@@ -82,17 +108,7 @@ export async function expectQueriesAgree(store: AnalyticsStore, accountId: strin
   let compared = 0;
   for (const interval of ['HOUR', 'DAY'] as Interval[]) {
     const range = { from: new Date(day), to: new Date(day + 86_400_000) };
-    const q: SeriesQuery = {
-      accountId,
-      range,
-      deviceIds: [],
-      fileIds: [],
-      eventNames: [],
-      limit: 10_000,
-      interval,
-      timeZone: 'UTC',
-      buckets: bucketsOf(range, interval, 'UTC'),
-    };
+    const q = seriesQuery(accountId, range, interval);
     const plays = round(await selectPlayStatsByTime(store, q, true, 'RAW'));
     for (const g of allowedGrains(q, grainsOf(ROLLUPS.plays))) expect([g, round(await selectPlayStatsByTime(store, q, true, g))]).toEqual([g, plays]);
     const pings = round(await selectDeviceMetrics(store, q, 'RAW'));

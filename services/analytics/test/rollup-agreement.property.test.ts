@@ -6,15 +6,14 @@
  */
 import fc from 'fast-check';
 import type { AnalyticsStore } from '@pylon/kit';
-import { bucketsOf, type Interval } from '../src/domain/buckets.js';
+import type { Interval } from '../src/domain/buckets.js';
 import { grainsOf, ROLLUPS, type Grain, type Source } from '../src/domain/rollup-plan.js';
-import type { SeriesQuery } from '../src/domain/analytics-query.js';
 import { selectAudienceMetrics } from '../src/repositories/audience.queries.js';
 import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
 import { selectEventMetrics } from '../src/repositories/event.queries.js';
 import { selectPlayStatsByTime } from '../src/repositories/play-stats.queries.js';
 import { exactlyOnce } from '../src/workers/exactly-once.js';
-import { allowedGrains, round, withChdbStore } from './ingest.helpers.js';
+import { allowedGrains, round, seriesQuery, withChdbStore } from './ingest.helpers.js';
 
 let store: AnalyticsStore;
 withChdbStore('pylon-analytics-rollup-', (s) => (store = s));
@@ -138,17 +137,7 @@ test('every allowed rollup grain answers what the raw tables answer', async () =
           ),
         );
         const range = { from: new Date(T0 + startHour * HOUR), to: new Date(T0 + (startHour + hours) * HOUR) };
-        const q: SeriesQuery = {
-          accountId: acc,
-          range,
-          deviceIds: [],
-          fileIds: [],
-          eventNames: [],
-          limit: 10_000,
-          interval,
-          timeZone,
-          buckets: bucketsOf(range, interval, timeZone),
-        };
+        const q = seriesQuery(acc, range, interval, { timeZone });
         const allowed = (grains: readonly Grain[]): Source[] => allowedGrains(q, grains);
         const playsRaw = round(await selectPlayStatsByTime(store, q, true, 'RAW'));
         for (const g of allowed(grainsOf(ROLLUPS.plays))) {

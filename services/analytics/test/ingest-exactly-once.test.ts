@@ -24,6 +24,7 @@ import {
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { createLmdbStream } from '@pylon/kit/adapters/stream.lmdb';
 import { startIngest, type Ingest } from '../src/workers/ingest.js';
+import { LOOKUP_VALUES } from '../src/workers/exactly-once.js';
 import { repairRollups } from '../src/workers/rollup-repair.js';
 import { expectQueriesAgree as queriesAgree, intercepted, until } from './ingest.helpers.js';
 
@@ -368,3 +369,51 @@ test('the repair counts completed plays only, as the play rollups do (migration 
   await repairRollups(store, 'play_logs', plays.slice(0, 5));
   expect(await counted()).toBe(completed);
 }, 60_000);
+
+test('a backlog beyond the stream memory budget, a whole fleet reporting in the same seconds, drains with small lookups and is stored once', async () => {
+  // The 2026-11-24 bench regression: a 2.6M-record backlog did not drain in 600 s, because one
+  // lookup bound 50,000 ids and chDB's IN over an array parameter that large runs one row at a time
+  // (and the ClickHouse server refuses a URL that long). Every lookup now binds at most LOOKUP_VALUES.
+  const stream = createLmdbStream({ path: await mkdtemp(join(dir, 'stream-')), retentionIntervalMs: 0, maxResidentBytes: 1 << 20 });
+  const acc = 'once-backlog';
+  const n = 60_000;
+  const devices = 500;
+  const second = Date.UTC(2026, 4, 2, 9);
+  const record = (i: number): PlayLogRecord => ({
+    ...play(acc, i),
+    device_id: `fleet-${i % devices}`,
+    // Three stamps for the whole fleet: every device's range overlaps what it stored before.
+    timestamp: new Date(second + Math.floor((i * 3) / n) * 1000).toISOString(),
+  });
+  const held = async () => {
+    const messages = [];
+    for (let k = 0; k < n; k += 100) messages.push({ key: acc, value: range(k, k + 100).map(record) });
+    await stream.publish(TOPICS.plays, messages);
+  };
+  await held();
+  // The backlog is beyond the budget: most of it is read back from the log.
+  expect(stream.stats().topics.find((t) => t.topic === TOPICS.plays)?.residentBytes).toBeLessThanOrEqual(1 << 20);
+
+  let widest = 0;
+  const watched = intercepted(analytics, {
+    query: (sql, params) => {
+      for (const v of Object.values(params ?? {})) if (Array.isArray(v)) widest = Math.max(widest, v.length);
+      return analytics.query(sql, params);
+    },
+  });
+  // Default batching: up to 5,000 messages per batch, 50,000 records per insert.
+  const ingest = await startIngest({ stream, analytics: watched, logger });
+  const limit = 120_000; // measured about 3 s on a 2-core machine; before the fix, minutes
+  await until(async () => (await stream.lag()).every((l) => l.lag === 0), limit, 'the backlog to drain');
+  expect(await num('SELECT count() AS v FROM play_logs WHERE account_id = {a:String}', acc)).toBe(n);
+
+  // The same backlog again (a replay): every record is found stored, in lookups as small.
+  await held();
+  await until(async () => (await stream.lag()).every((l) => l.lag === 0), limit, 'the replay to drain');
+  expect(await num('SELECT count() AS v FROM play_logs WHERE account_id = {a:String}', acc)).toBe(n);
+  expect(await num('SELECT sum(plays) AS v FROM play_rollup_hour WHERE account_id = {a:String}', acc)).toBe(n);
+  expect(widest).toBeGreaterThan(0);
+  expect(widest).toBeLessThanOrEqual(LOOKUP_VALUES);
+  await ingest.close();
+  await stream.close();
+}, 300_000);

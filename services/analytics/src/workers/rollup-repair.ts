@@ -152,6 +152,8 @@ WHERE r.${count} > x.${count}`;
 }
 
 const DAY_MS = 86_400_000;
+/** Devices one repair statement covers. */
+const REPAIR_DEVICES = 2_000;
 
 /**
  * Makes the rollups fed by `table` hold what the raw table holds for the devices of `rows` (records
@@ -173,6 +175,11 @@ export async function repairRollups(store: Pick<AnalyticsStore, 'exec'>, table: 
     to = Math.max(to, t);
   }
   if (accounts.size === 0) return;
-  const params = { a: [...accounts], d: [...devices], w0: Math.floor(from / DAY_MS) * DAY_MS, w1: (Math.floor(to / DAY_MS) + 1) * DAY_MS };
-  for (const spec of specs) await store.exec(repairSql(table, spec), params);
+  const window = { a: [...accounts], w0: Math.floor(from / DAY_MS) * DAY_MS, w1: (Math.floor(to / DAY_MS) + 1) * DAY_MS };
+  // A slice of devices per statement keeps the parameters small (see LOOKUP_VALUES in exactly-once.ts).
+  const all = [...devices];
+  for (let i = 0; i < all.length; i += REPAIR_DEVICES) {
+    const params = { ...window, d: all.slice(i, i + REPAIR_DEVICES) };
+    for (const spec of specs) await store.exec(repairSql(table, spec), params);
+  }
 }

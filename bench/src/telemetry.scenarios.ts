@@ -70,7 +70,9 @@ const { parentPort, workerData: threadData } = require('node:worker_threads');
 // In a worker thread, or a child process (data in PYLON_BENCH_LOAD, result on stdout).
 const workerData = threadData ?? JSON.parse(process.env.PYLON_BENCH_LOAD);
 const report = (m) => (parentPort ? parentPort.postMessage(m) : process.stdout.write(JSON.stringify(m), () => process.exit(0)));
-const { url, keys, seconds, connections, perRequest, warmup, tag } = workerData;
+const { url, keys, seconds, connections, perRequest, warmup, tag, rate } = workerData;
+// With a rate (rows/s over all players), each player sends one request per interval instead of back to back.
+const interval = rate > 0 ? (connections * perRequest * 1000) / rate : 0;
 const target = new URL(url);
 const agent = new http.Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections });
 const paths = keys.map((k) => '/player/' + k + '/playlogs');
@@ -103,7 +105,14 @@ async function run(ms, record, phase) {
   // batch also paid the exactly-once lookup of its ids: BENCHMARKS.md has that worst case.)
   await Promise.all(Array.from({ length: connections }, async (_, c) => {
     let i = c;
+    let next = Date.now() + (c * interval) / connections;
     while (Date.now() < end) {
+      if (interval > 0) {
+        const wait = next - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        next += interval;
+        if (Date.now() >= end) break;
+      }
       const payload = body(tag + '-' + phase + '-' + c + '-' + (seq++), new Date(Date.now() - 60000).toISOString());
       const t = performance.now();
       const status = await post(paths[i % paths.length], payload);
@@ -149,6 +158,8 @@ export async function httpIngestionMeasured(o: {
   seconds: number;
   connections: number;
   perRequest: number;
+  /** Rows per second over all players (paced); without it each player sends back to back. */
+  rate?: number;
 }): Promise<HttpIngestResult> {
   const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, ['-e', WORKER], {
@@ -224,6 +235,26 @@ export async function drain(stream: EventStream, start: () => Promise<void>, lim
     await new Promise((r) => setTimeout(r, 50));
   }
   return { messages, ms: performance.now() - t0 };
+}
+
+/**
+ * Acknowledged-to-queryable while other players send 100-row requests: back to back (a load the
+ * consumer cannot keep up with on this machine, so the records queue), or paced at `rate` rows/s.
+ * The samples go through `keys[0]`, the load through the others.
+ */
+export async function ackToQueryableUnderLoad(o: {
+  url: string;
+  keys: string[];
+  store: AnalyticsStore;
+  seconds: number;
+  connections: number;
+  samples: number;
+  rate?: number;
+}): Promise<{ load: HttpIngestResult; visible: { p50: number; p95: number; max: number } }> {
+  const load = httpIngestionMeasured({ url: o.url, keys: o.keys.slice(1), seconds: o.seconds, connections: o.connections, perRequest: 100, rate: o.rate });
+  await new Promise((r) => setTimeout(r, Math.min(2000, o.seconds * 200)));
+  const visible = await ackToQueryable({ url: o.url, key: o.keys[0]!, store: o.store, samples: o.samples });
+  return { load: await load, visible };
 }
 
 /** Milliseconds from a 202 to the row being answered by the store, over `samples` play logs. */

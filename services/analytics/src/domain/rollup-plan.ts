@@ -42,3 +42,34 @@ export const ROLLUPS = {
 } as const satisfies Record<string, Partial<Record<Grain, string>>>;
 
 export const grainsOf = (rollups: Partial<Record<Grain, string>>): Grain[] => Object.keys(rollups) as Grain[];
+
+/** A range answered from a rollup of `grain` on [from, to) and from the raw table outside it (epoch ms). */
+export interface Split {
+  grain: Grain;
+  from: number;
+  to: number;
+}
+
+/**
+ * For a range `planSource` must answer raw only because its ends are off every grain ("the last 7
+ * days" ending now, an inclusive endDate with a time) while every period start inside it is on one:
+ * the coarsest such grain g with at least one whole g-period inside. The rollup answers
+ * [ceil_g(from), floor_g(to)); the raw rows before and after it lie inside the first and last answer
+ * periods (the first period start inside the range is a multiple of g, so it is at or after
+ * ceil_g(from); likewise at the end), so each period's sum of the two parts is exact.
+ * Undefined when there is no such grain (then raw).
+ */
+export function planSplit(range: { from: Date; to: Date }, buckets: readonly Bucket[], available: readonly Grain[]): Split | undefined {
+  const from = range.from.getTime(),
+    to = range.to.getTime();
+  const inner = buckets.map((b) => b.start).filter((s) => s > from && s < to);
+  for (const g of GRAINS) {
+    if (!available.includes(g)) continue;
+    const ms = GRAIN_MS[g];
+    if (!inner.every((t) => t % ms === 0)) continue;
+    const a = Math.ceil(from / ms) * ms;
+    const b = Math.floor(to / ms) * ms;
+    if (a < b) return { grain: g, from: a, to: b };
+  }
+  return undefined;
+}

@@ -3,9 +3,9 @@
  * device, per device and file, and per period. A file's name is the one it had at its latest play
  * in the range, so statistics keep naming files that were deleted since.
  */
-import type { AnalyticsStore } from '@pylon/kit';
+import type { AnalyticsStore, SqlParams } from '@pylon/kit';
 import type { AnalyticsQuery, SeriesQuery } from '../domain/analytics-query.js';
-import { grainsOf, planSource, ROLLUPS, type Source } from '../domain/rollup-plan.js';
+import { grainsOf, planSource, planSplit, ROLLUPS, type Source, type Split } from '../domain/rollup-plan.js';
 import { fillSeries, groupsOf } from '../domain/series.js';
 import type { DeviceMediaPlayStat, DevicePlayStat, MediaPlayStat, PlayStatByTime } from '../graphql/resolvers.generated.js';
 import { isoOf, isoSql, limitClause, periodExpr, scope } from './sql/scope.sql.js';
@@ -79,16 +79,11 @@ interface PeriodRow {
   dur: number;
 }
 
-/**
- * Plays per period (and per file with groupByFile); every period present, empty ones as zeros.
- * `source`: raw play logs or a rollup (default: what the planner chooses for the range).
- */
-export async function selectPlayStatsByTime(
-  store: AnalyticsStore,
-  q: SeriesQuery,
-  groupByFile: boolean,
-  source: Source = planSource(q.range, q.buckets, grainsOf(ROLLUPS.plays)),
-): Promise<PlayStatByTime[]> {
+/** One query's text and parameters. */
+type Sql = [string, SqlParams];
+
+/** playStatsByTime from one source. */
+function periodsSql(q: SeriesQuery, groupByFile: boolean, source: Source): Sql {
   const raw = source === 'RAW';
   const { where, params } = scope(q, raw ? PLAY_COLUMNS : ROLLUP_COLUMNS);
   const file = !groupByFile
@@ -96,7 +91,7 @@ export async function selectPlayStatsByTime(
     : raw
       ? 'file_id, argMax(file_name, (timestamp, file_name)) AS name'
       : 'file_id, argMaxMerge(file_name) AS name';
-  const rows = await store.query<PeriodRow>(
+  return [
     raw
       ? `SELECT ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p, ${file}, count() AS plays, sum(duration) AS dur
 FROM play_logs FINAL
@@ -107,7 +102,50 @@ FROM ${ROLLUPS.plays[source]}
 WHERE ${where}
 GROUP BY p${groupByFile ? ', file_id' : ''}`,
     { ...params, tz: q.timeZone },
-  );
+  ];
+}
+
+/**
+ * playStatsByTime from a rollup on [split.from, split.to) and the raw play logs outside it, summed
+ * per period (the name as argMax states of both parts, merged).
+ */
+function splitPeriodsSql(q: SeriesQuery, groupByFile: boolean, split: Split): Sql {
+  const raw = scope(q, PLAY_COLUMNS);
+  const rollup = scope(q, ROLLUP_COLUMNS); // the same parameters, on the rollup's columns
+  const inside = "fromUnixTimestamp64Milli({splitFrom:Int64}, 'UTC')";
+  const after = "fromUnixTimestamp64Milli({splitTo:Int64}, 'UTC')";
+  const by = groupByFile ? ', file_id' : '';
+  const name = (state: string) => (groupByFile ? `, ${state} AS name` : '');
+  return [
+    `SELECT p, ${groupByFile ? 'file_id, argMaxMerge(name) AS name' : "'' AS file_id, '' AS name"}, sum(plays) AS plays, sum(dur) AS dur
+FROM (
+  SELECT ${periodExpr(q.interval, 'period')} AS p${by}${name('argMaxMergeState(file_name)')}, sum(plays) AS plays, sum(duration) AS dur
+  FROM ${ROLLUPS.plays[split.grain]}
+  WHERE ${rollup.where}
+    AND period >= ${inside} AND period < ${after}
+  GROUP BY p${by}
+  UNION ALL
+  SELECT ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p${by}${name('argMaxState(file_name, (timestamp, file_name))')}, count() AS plays, sum(duration) AS dur
+  FROM play_logs FINAL
+  WHERE ${raw.where}
+    AND (timestamp < ${inside} OR timestamp >= ${after})
+  GROUP BY p${by}
+)
+GROUP BY p${by}`,
+    { ...raw.params, ...rollup.params, splitFrom: split.from, splitTo: split.to, tz: q.timeZone },
+  ];
+}
+
+/**
+ * Plays per period (and per file with groupByFile); every period present, empty ones as zeros.
+ * `source`: raw play logs or a rollup. Without it the planner chooses: a rollup when the range fits
+ * one, else a rollup inside and the raw rows on the ragged ends (`planSplit`), else raw.
+ */
+export async function selectPlayStatsByTime(store: AnalyticsStore, q: SeriesQuery, groupByFile: boolean, source?: Source): Promise<PlayStatByTime[]> {
+  const grains = grainsOf(ROLLUPS.plays);
+  const chosen = source ?? planSource(q.range, q.buckets, grains);
+  const split = source === undefined && chosen === 'RAW' ? planSplit(q.range, q.buckets, grains) : undefined;
+  const rows = await store.query<PeriodRow>(...(split ? splitPeriodsSql(q, groupByFile, split) : periodsSql(q, groupByFile, chosen)));
   // The name of each file's latest period: the name it had last.
   const names = new Map([...rows].sort((a, b) => Number(a.p) - Number(b.p)).map((r) => [r.file_id, r.name]));
   const groups = groupByFile ? groupsOf(rows, (r) => r.file_id) : [''];

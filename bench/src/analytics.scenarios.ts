@@ -11,6 +11,7 @@ import { selectAudienceMetrics } from '@pylon/analytics/repositories/audience.qu
 import { selectDeviceMetrics } from '@pylon/analytics/repositories/device-metrics.queries';
 import { selectPlayStatsByTime } from '@pylon/analytics/repositories/play-stats.queries';
 import { compactClosedPartitions } from '@pylon/analytics/workers/compaction';
+import { countVisitorDays } from '@pylon/analytics/workers/visitor-days';
 import { toSeriesQuery } from '@pylon/analytics/use-cases/analytics-args';
 import { POLICIES } from '@pylon/kit';
 
@@ -31,9 +32,10 @@ export interface AnalyticsRow {
 /**
  * The materialized views the generator detaches in backfill mode, and the rollups it then fills
  * from the raw tables: the ones the scenario reads (day rollups for plays and audience with the
- * day's visitor rows, the hour device rollup for pings with its uptime masks; 003's ping_rollup_hour,
- * no longer read, stays empty). The minute/hour play and
- * hour audience rollups stay empty in that mode.
+ * day's visitor rows, the hour and day device rollups for pings with their uptime masks; 003's
+ * ping_rollup_hour, no longer read, stays empty). The minute/hour play and hour audience rollups stay
+ * empty in that mode. Either way the days' unique visitors are then counted (009's
+ * audience_visitor_days) as the ingest's periodic run does once the days are over.
  */
 const VIEWS = [
   'play_rollup_minute_mv',
@@ -46,7 +48,13 @@ const VIEWS = [
   'device_rollup_hour_mv',
   'audience_visitors_hour_mv',
   'audience_visitors_day_mv',
+  'device_rollup_day_mv',
+  'audience_visitor_days_late_mv',
 ];
+const HOUR_MASKS = Array.from(
+  { length: 24 },
+  (_, h) => `groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = ${h})`,
+).join(', ');
 const BACKFILLS = [
   `INSERT INTO play_rollup_day SELECT account_id, device_id, file_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period,
   count(), sum(duration), argMaxState(file_name, (timestamp, file_name)) FROM play_logs WHERE account_id = {acc:String} GROUP BY account_id, device_id, file_id, period`,
@@ -56,6 +64,10 @@ FROM impressions WHERE account_id = {acc:String} GROUP BY account_id, device_id,
   `INSERT INTO device_rollup_hour SELECT account_id, device_id, toStartOfHour(toDateTime(timestamp, 'UTC')) AS period,
   count(), sum(cpu_usage), max(cpu_usage), sum(memory_usage), max(memory_usage),
   countIf(greatest(cpu_usage, memory_usage, disk_usage) >= 90), groupBitOr(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))))
+FROM ping_logs WHERE account_id = {acc:String} GROUP BY account_id, device_id, period`,
+  `INSERT INTO device_rollup_day SELECT account_id, device_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period,
+  count(), sum(cpu_usage), max(cpu_usage), sum(memory_usage), max(memory_usage),
+  countIf(greatest(cpu_usage, memory_usage, disk_usage) >= 90), ${HOUR_MASKS}
 FROM ping_logs WHERE account_id = {acc:String} GROUP BY account_id, device_id, period`,
   `INSERT INTO audience_visitors_day SELECT account_id, device_id, file_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period,
   reinterpretAsUInt128(sipHash128(visitor_id)) AS visitor
@@ -113,6 +125,10 @@ FROM numbers(${sizes.impressions})`,
       log(`${/INTO (\w+)/.exec(sql)![1]} filled in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     }
   }
+  const t = Date.now();
+  // The 90 days are over (they end 2026-04-01): every (device, day) counted.
+  await countVisitorDays(store, { now: new Date('2026-04-02T00:00:00Z'), lookbackDays: 100 });
+  log(`audience_visitor_days counted in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   return Date.now() - t0;
 }
 

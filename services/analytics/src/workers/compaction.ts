@@ -11,9 +11,11 @@
  * startCompaction runs it in the ingest process, the one that writes the tables: a first run a
  * minute after start, then every `everyMs` (ANALYTICS_COMPACT_HOURS, default 6 hours), never two
  * at once; a failed run is logged and tried again at the next tick. Several ingest processes may
- * each run it: a month already one merged part is skipped (optimize_throw_if_noop is off).
+ * each run it: a month already one merged part is skipped (optimize_throw_if_noop is off). Each
+ * run then counts the unique visitors of the finished days (visitor-days.ts).
  */
 import type { AnalyticsStore, Logger } from '@pylon/kit';
+import { countVisitorDays } from './visitor-days.js';
 
 /** The raw tables (kit migrations 001): each PARTITION BY toYYYYMM(timestamp). */
 const RAW = ['play_logs', 'ping_logs', 'event_logs', 'impressions', 'audit_events'] as const;
@@ -63,6 +65,15 @@ export function startCompaction(o: { analytics: Pick<AnalyticsStore, 'query' | '
       })
       .catch((err: unknown) => {
         if (!closed) o.logger.warn({ err }, 'analytics: compacting closed months failed; tried again at the next run');
+      })
+      .then(async () => {
+        if (closed) return;
+        const c = Date.now();
+        await countVisitorDays(o.analytics);
+        o.logger.debug({ ms: Date.now() - c }, 'analytics: unique visitors of the finished days counted');
+      })
+      .catch((err: unknown) => {
+        if (!closed) o.logger.warn({ err }, "analytics: counting the finished days' visitors failed; tried again at the next run");
       })
       .finally(() => {
         running = undefined;

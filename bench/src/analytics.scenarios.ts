@@ -51,9 +51,11 @@ const VIEWS = [
   'device_rollup_day_mv',
   'audience_visitor_days_late_mv',
 ];
-const HOUR_MASKS = Array.from(
-  { length: 24 },
-  (_, h) => `groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = ${h})`,
+const AT = "toDateTime(timestamp, 'UTC')";
+/** 009's day masks of device_rollup_day, one per four hours. */
+const DAY_MASKS = Array.from(
+  { length: 6 },
+  (_, k) => `groupBitOrIf(bitShiftLeft(toUInt256(1), toHour(${AT}) % 4 * 60 + toMinute(${AT})), intDiv(toHour(${AT}), 4) = ${k})`,
 ).join(', ');
 const BACKFILLS = [
   `INSERT INTO play_rollup_day SELECT account_id, device_id, file_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period,
@@ -67,7 +69,7 @@ FROM impressions WHERE account_id = {acc:String} GROUP BY account_id, device_id,
 FROM ping_logs WHERE account_id = {acc:String} GROUP BY account_id, device_id, period`,
   `INSERT INTO device_rollup_day SELECT account_id, device_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period,
   count(), sum(cpu_usage), max(cpu_usage), sum(memory_usage), max(memory_usage),
-  countIf(greatest(cpu_usage, memory_usage, disk_usage) >= 90), ${HOUR_MASKS}
+  countIf(greatest(cpu_usage, memory_usage, disk_usage) >= 90), ${DAY_MASKS}
 FROM ping_logs WHERE account_id = {acc:String} GROUP BY account_id, device_id, period`,
   `INSERT INTO audience_visitors_day SELECT account_id, device_id, file_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period,
   reinterpretAsUInt128(sipHash128(visitor_id)) AS visitor

@@ -55,7 +55,7 @@ const imp = (device: string, file: string, timestamp: string, visitor: string, i
 });
 
 // Day 1 (2026-03-02): d1 pings in minutes 10:00 (twice), 10:59 (last second), 11:30 and 23:00; d2 in 10:00.
-// Day 2: d1 at 00:00:00.000 (minute 0 of the hour).
+// Day 2: d1 at 00:00:00.000 (minute 0 of the hour) and 03:59:30 (the last bit of the day grain's first mask).
 const PINGS = [
   ping('d1', '2026-03-02T10:00:05Z'),
   ping('d1', '2026-03-02T10:00:40Z'),
@@ -64,6 +64,7 @@ const PINGS = [
   ping('d1', '2026-03-02T23:00:00Z'),
   ping('d2', '2026-03-02T10:00:00Z'),
   ping('d1', '2026-03-03T00:00:00Z'),
+  ping('d1', '2026-03-03T03:59:30Z'),
 ];
 // Day 1: d1 sees v1 (file f1 at 10:00 and f2 at 12:00), v2 (f2), and an anonymous detection; day 2: v1 (f1).
 const IMPRESSIONS = [
@@ -94,8 +95,8 @@ GROUP BY device_id, period HAVING argMax(valid, version) = 1 ORDER BY d, p`,
 /** After both days of the data (2026-03-02 and 03) are over. */
 const AFTER = new Date('2026-03-05T00:00:00Z');
 
-// 1440 minutes a day: 4 pinged minutes = 0.277778 %, 1 = 0.069444 %.
-const UPTIME_DAYS = ['d1 2026-03-02T00:00:00Z 0.277778', 'd1 2026-03-03T00:00:00Z 0.069444', 'd2 2026-03-02T00:00:00Z 0.069444', 'd2 2026-03-03T00:00:00Z 0'];
+// 1440 minutes a day: 4 pinged minutes = 0.277778 %, 2 = 0.138889 %, 1 = 0.069444 %.
+const UPTIME_DAYS = ['d1 2026-03-02T00:00:00Z 0.277778', 'd1 2026-03-03T00:00:00Z 0.138889', 'd2 2026-03-02T00:00:00Z 0.069444', 'd2 2026-03-03T00:00:00Z 0'];
 const VISITOR_DAYS = ['d1 2026-03-02T00:00:00Z 2', 'd1 2026-03-03T00:00:00Z 1'];
 
 async function expectKnownAnswers(): Promise<void> {

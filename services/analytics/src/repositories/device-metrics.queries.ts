@@ -13,10 +13,10 @@ import { isoOf, periodExpr, scope } from './sql/scope.sql.js';
 
 export const HEALTH_ALERT_PERCENT = 90;
 const MINUTE = 60_000;
-/** The minute-mask columns of each ping rollup: one per hour (hour grain), h00..h23 per hour of the day (day grain). */
+/** The minute-mask columns of each ping rollup: the hour's (hour grain), one per four hours of the day (day grain, 240 bits each). */
 const MASKS = {
   HOUR: ['minutes'],
-  DAY: Array.from({ length: 24 }, (_, h) => `h${String(h).padStart(2, '0')}`),
+  DAY: ['m0', 'm1', 'm2', 'm3', 'm4', 'm5'],
 } as const satisfies Record<keyof typeof ROLLUPS.pings, readonly string[]>;
 
 interface Row {
@@ -40,7 +40,7 @@ export async function selectDeviceMetrics(
   const { where, params } = scope(q, grain ? { device: 'device_id', time: 'period' } : { device: 'device_id' });
   const rows = await store.query<Row>(
     grain
-      ? // A rollup (006 hourly: one minute mask; 009 daily: one per hour of the day): each period's
+      ? // A rollup (006 hourly: one minute mask; 009 daily: six): each period's
         // partial rows merged first (sums, maxima, the masks ORed), then its pinged minutes counted
         // and summed over the answer's period.
         `SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, sum(n) AS pings_total, sum(c) / pings_total AS avg_cpu, max(cm) AS max_cpu,

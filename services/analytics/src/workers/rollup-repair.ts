@@ -103,16 +103,16 @@ export const ROLLUPS_OF: Record<string, RollupSpec[]> = {
       same: [...PING_MAX, ['minutes', `groupBitOr(bitShiftLeft(toUInt64(1), toMinute(${AT})))`]],
     },
     {
-      // 009: the minute masks of the day's hours, one column each.
+      // 009: the day's minute masks, one per four hours (bit (hour % 4) * 60 + minute).
       rollup: 'device_rollup_day',
       keys: [],
       period: DAY,
       sums: PING_SUMS,
       same: [
         ...PING_MAX,
-        ...Array.from({ length: 24 }, (_, h): [string, string] => [
-          `h${String(h).padStart(2, '0')}`,
-          `groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(${AT})), toHour(${AT}) = ${h})`,
+        ...Array.from({ length: 6 }, (_, k): [string, string] => [
+          `m${k}`,
+          `groupBitOrIf(bitShiftLeft(toUInt256(1), toHour(${AT}) % 4 * 60 + toMinute(${AT})), intDiv(toHour(${AT}), 4) = ${k})`,
         ]),
       ],
     },

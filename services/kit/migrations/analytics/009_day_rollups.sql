@@ -2,11 +2,13 @@
 -- rows over 90 days (issue 18f).
 --
 -- * device_rollup_day: device_rollup_hour (006) per UTC day: the ping sums, maxima and alerts, and the
---   minute masks of the day's 24 hours as 24 columns (h00 = bit m set: the device pinged in minute
---   m of 00:00-00:59 UTC). OR merges partial rows exactly and is idempotent, as in 006, so the day's
---   uptime minutes = the sum of bitCount over the 24 ORed masks, exact at any time (open days too),
---   and 90 days x 10 devices read 900 rows instead of 21,600. Fed by a view on ping_logs; 005's
---   deduplication window (exactly once) and a repair entry (rollup-repair.ts) like the other rollups.
+--   day's 1440 minutes as six 240-bit masks, one per four hours (m0: 00:00-03:59 UTC, ..., m5:
+--   20:00-23:59; bit (hour % 4) * 60 + minute set = the device pinged in that minute), UInt256 each
+--   (24 UInt64 masks, one per hour, cost a third more to read: more columns and aggregates). OR
+--   merges partial rows exactly and is idempotent, as in 006, so the day's uptime minutes = the sum
+--   of bitCount over the six ORed masks, exact at any time (open days too), and 90 days x 10 devices
+--   read 900 rows instead of 21,600. Fed by a view on ping_logs; 005's deduplication window (exactly
+--   once) and a repair entry (rollup-repair.ts) like the other rollups.
 -- * audience_visitor_days: unique visitors per (account, device, UTC day) over all files, counted
 --   from audience_visitors_day (006) once the day is over, by the ingest's periodic run
 --   (services/analytics/src/workers/visitor-days.ts), so a DAY series reads one number per device
@@ -32,30 +34,12 @@ CREATE TABLE IF NOT EXISTS device_rollup_day (
   mem_sum SimpleAggregateFunction(sum, Float64),
   mem_max SimpleAggregateFunction(max, Float64),
   alerts SimpleAggregateFunction(sum, UInt64),
-  h00 SimpleAggregateFunction(groupBitOr, UInt64),
-  h01 SimpleAggregateFunction(groupBitOr, UInt64),
-  h02 SimpleAggregateFunction(groupBitOr, UInt64),
-  h03 SimpleAggregateFunction(groupBitOr, UInt64),
-  h04 SimpleAggregateFunction(groupBitOr, UInt64),
-  h05 SimpleAggregateFunction(groupBitOr, UInt64),
-  h06 SimpleAggregateFunction(groupBitOr, UInt64),
-  h07 SimpleAggregateFunction(groupBitOr, UInt64),
-  h08 SimpleAggregateFunction(groupBitOr, UInt64),
-  h09 SimpleAggregateFunction(groupBitOr, UInt64),
-  h10 SimpleAggregateFunction(groupBitOr, UInt64),
-  h11 SimpleAggregateFunction(groupBitOr, UInt64),
-  h12 SimpleAggregateFunction(groupBitOr, UInt64),
-  h13 SimpleAggregateFunction(groupBitOr, UInt64),
-  h14 SimpleAggregateFunction(groupBitOr, UInt64),
-  h15 SimpleAggregateFunction(groupBitOr, UInt64),
-  h16 SimpleAggregateFunction(groupBitOr, UInt64),
-  h17 SimpleAggregateFunction(groupBitOr, UInt64),
-  h18 SimpleAggregateFunction(groupBitOr, UInt64),
-  h19 SimpleAggregateFunction(groupBitOr, UInt64),
-  h20 SimpleAggregateFunction(groupBitOr, UInt64),
-  h21 SimpleAggregateFunction(groupBitOr, UInt64),
-  h22 SimpleAggregateFunction(groupBitOr, UInt64),
-  h23 SimpleAggregateFunction(groupBitOr, UInt64)
+  m0 SimpleAggregateFunction(groupBitOr, UInt256),
+  m1 SimpleAggregateFunction(groupBitOr, UInt256),
+  m2 SimpleAggregateFunction(groupBitOr, UInt256),
+  m3 SimpleAggregateFunction(groupBitOr, UInt256),
+  m4 SimpleAggregateFunction(groupBitOr, UInt256),
+  m5 SimpleAggregateFunction(groupBitOr, UInt256)
 ) ENGINE = AggregatingMergeTree
 PARTITION BY toYYYYMM(period)
 ORDER BY (account_id, device_id, period);
@@ -67,30 +51,12 @@ SELECT account_id, device_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC
   count() AS pings, sum(cpu_usage) AS cpu_sum, max(cpu_usage) AS cpu_max,
   sum(memory_usage) AS mem_sum, max(memory_usage) AS mem_max,
   countIf(greatest(cpu_usage, memory_usage, disk_usage) >= 90) AS alerts,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 0) AS h00,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 1) AS h01,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 2) AS h02,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 3) AS h03,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 4) AS h04,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 5) AS h05,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 6) AS h06,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 7) AS h07,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 8) AS h08,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 9) AS h09,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 10) AS h10,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 11) AS h11,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 12) AS h12,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 13) AS h13,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 14) AS h14,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 15) AS h15,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 16) AS h16,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 17) AS h17,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 18) AS h18,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 19) AS h19,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 20) AS h20,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 21) AS h21,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 22) AS h22,
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 23) AS h23
+  groupBitOrIf(bitShiftLeft(toUInt256(1), toHour(toDateTime(timestamp, 'UTC')) % 4 * 60 + toMinute(toDateTime(timestamp, 'UTC'))), intDiv(toHour(toDateTime(timestamp, 'UTC')), 4) = 0) AS m0,
+  groupBitOrIf(bitShiftLeft(toUInt256(1), toHour(toDateTime(timestamp, 'UTC')) % 4 * 60 + toMinute(toDateTime(timestamp, 'UTC'))), intDiv(toHour(toDateTime(timestamp, 'UTC')), 4) = 1) AS m1,
+  groupBitOrIf(bitShiftLeft(toUInt256(1), toHour(toDateTime(timestamp, 'UTC')) % 4 * 60 + toMinute(toDateTime(timestamp, 'UTC'))), intDiv(toHour(toDateTime(timestamp, 'UTC')), 4) = 2) AS m2,
+  groupBitOrIf(bitShiftLeft(toUInt256(1), toHour(toDateTime(timestamp, 'UTC')) % 4 * 60 + toMinute(toDateTime(timestamp, 'UTC'))), intDiv(toHour(toDateTime(timestamp, 'UTC')), 4) = 3) AS m3,
+  groupBitOrIf(bitShiftLeft(toUInt256(1), toHour(toDateTime(timestamp, 'UTC')) % 4 * 60 + toMinute(toDateTime(timestamp, 'UTC'))), intDiv(toHour(toDateTime(timestamp, 'UTC')), 4) = 4) AS m4,
+  groupBitOrIf(bitShiftLeft(toUInt256(1), toHour(toDateTime(timestamp, 'UTC')) % 4 * 60 + toMinute(toDateTime(timestamp, 'UTC'))), intDiv(toHour(toDateTime(timestamp, 'UTC')), 4) = 5) AS m5
 FROM ping_logs GROUP BY account_id, device_id, period;
 
 CREATE TABLE IF NOT EXISTS audience_visitor_days (
@@ -119,30 +85,12 @@ GROUP BY account_id, device_id, period;
 INSERT INTO device_rollup_day SELECT account_id, device_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period,
   count(), sum(cpu_usage), max(cpu_usage), sum(memory_usage), max(memory_usage),
   countIf(greatest(cpu_usage, memory_usage, disk_usage) >= 90),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 0),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 1),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 2),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 3),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 4),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 5),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 6),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 7),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 8),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 9),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 10),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 11),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 12),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 13),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 14),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 15),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 16),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 17),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 18),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 19),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 20),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 21),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 22),
-  groupBitOrIf(bitShiftLeft(toUInt64(1), toMinute(toDateTime(timestamp, 'UTC'))), toHour(toDateTime(timestamp, 'UTC')) = 23)
+  groupBitOrIf(bitShiftLeft(toUInt256(1), toHour(toDateTime(timestamp, 'UTC')) % 4 * 60 + toMinute(toDateTime(timestamp, 'UTC'))), intDiv(toHour(toDateTime(timestamp, 'UTC')), 4) = 0),
+  groupBitOrIf(bitShiftLeft(toUInt256(1), toHour(toDateTime(timestamp, 'UTC')) % 4 * 60 + toMinute(toDateTime(timestamp, 'UTC'))), intDiv(toHour(toDateTime(timestamp, 'UTC')), 4) = 1),
+  groupBitOrIf(bitShiftLeft(toUInt256(1), toHour(toDateTime(timestamp, 'UTC')) % 4 * 60 + toMinute(toDateTime(timestamp, 'UTC'))), intDiv(toHour(toDateTime(timestamp, 'UTC')), 4) = 2),
+  groupBitOrIf(bitShiftLeft(toUInt256(1), toHour(toDateTime(timestamp, 'UTC')) % 4 * 60 + toMinute(toDateTime(timestamp, 'UTC'))), intDiv(toHour(toDateTime(timestamp, 'UTC')), 4) = 3),
+  groupBitOrIf(bitShiftLeft(toUInt256(1), toHour(toDateTime(timestamp, 'UTC')) % 4 * 60 + toMinute(toDateTime(timestamp, 'UTC'))), intDiv(toHour(toDateTime(timestamp, 'UTC')), 4) = 4),
+  groupBitOrIf(bitShiftLeft(toUInt256(1), toHour(toDateTime(timestamp, 'UTC')) % 4 * 60 + toMinute(toDateTime(timestamp, 'UTC'))), intDiv(toHour(toDateTime(timestamp, 'UTC')), 4) = 5)
 FROM ping_logs FINAL GROUP BY account_id, device_id, period;
 
 INSERT INTO audience_visitor_days SELECT account_id, device_id, period, ifNull(c.visitors, 0), 1, now64(6, 'UTC')

@@ -182,7 +182,7 @@ export async function analyticsScenario(opts: {
     [
       'deviceMetrics (DAY, 90 days, 10 devices: 900 rows)',
       (r) => `{ deviceMetrics(${r}, interval: DAY, deviceId: ${JSON.stringify(TEN)}) { deviceId periodStart avgCpuUsage uptimePercentage alertCount } }`,
-      (s) => selectDeviceMetrics(opts.store, { ...series('2026-03-31'), deviceIds: TEN }, s === 'DAY' ? 'HOUR' : s),
+      (s) => selectDeviceMetrics(opts.store, { ...series('2026-03-31'), deviceIds: TEN }, s),
     ],
     [
       'audienceMetrics (DAY, 90 days, 10 devices: 900 rows)',

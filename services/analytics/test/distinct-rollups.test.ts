@@ -19,7 +19,7 @@ import type { Source } from '../src/domain/rollup-plan.js';
 import { selectAudienceMetrics } from '../src/repositories/audience.queries.js';
 import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
 import { countVisitorDays, markLateVisitorDays } from '../src/workers/visitor-days.js';
-import { seriesQuery } from './ingest.helpers.js';
+import { intercepted, seriesQuery } from './ingest.helpers.js';
 
 let dir: string;
 let migrations: string;
@@ -195,6 +195,25 @@ test('day counts: answered once the days are over, a late impression answered at
   await countVisitorDays(store, { now: AFTER });
   expect(await visitors(query('DAY'), 'DAY')).toEqual(LATE_DAYS);
   expect(await counted()).toEqual(['d1 2026-03-02 00:00:00 3', 'd1 2026-03-03 00:00:00 1', 'd2 2026-03-02 00:00:00 1']);
+});
+
+test("a range reaching into today counts today's visitor rows in the same select; a day without a valid count in a second one", async () => {
+  let selects = 0;
+  const counting = intercepted(store, { query: (sql, params) => (selects++, store.query(sql, params)) });
+  const at = async (now: string) => {
+    selects = 0;
+    const m = await selectAudienceMetrics(counting, query('DAY'), true, 'DAY', { now: new Date(now) });
+    return [m.map((x) => `${x.deviceId} ${x.periodStart} ${x.uniqueVisitors}`), selects];
+  };
+  const raw = await visitors(query('DAY'), 'RAW');
+  // Both days counted (the test before): one select whatever today is, even a today that has a count.
+  for (const now of ['2026-03-02T12:00:00Z', '2026-03-03T10:00:00Z', '2026-03-05T00:00:00Z']) expect([now, await at(now)]).toEqual([now, [raw, 1]]);
+  // 03-02 of d1 invalidated: counted from its rows in a second select, unless it is today.
+  await markLateVisitorDays(store, [imp('d1', 'f1', '2026-03-02T05:00:00Z', 'v1')]);
+  expect(await at('2026-03-05T00:00:00Z')).toEqual([raw, 2]);
+  expect(await at('2026-03-02T12:00:00Z')).toEqual([raw, 1]);
+  await countVisitorDays(store, { now: AFTER });
+  expect(await at('2026-03-05T00:00:00Z')).toEqual([raw, 1]);
 });
 
 test("a count taken while a late insert is in flight (its visitor rows not yet stored) is superseded by the ingest's mark after the insert", async () => {

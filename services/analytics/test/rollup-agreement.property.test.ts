@@ -183,11 +183,13 @@ test('every allowed rollup grain answers what the raw tables answer', async () =
           expect([g, round(await selectAudienceMetrics(store, q, true, g))]).toEqual([g, audienceRaw]);
           expect([g, round(await selectAudienceMetrics(store, q, true, g, { dayCounts: false }))]).toEqual([g, audienceRaw]);
         }
-        // The whole span by UTC day (the day counts' case), all devices and two of them.
+        // The whole span by UTC day (the day counts' case), all devices and two of them; also as
+        // read on a day inside the span (today's visitor rows counted, the days after it too).
         for (const deviceIds of [[], ['d1', 'd3']]) {
           const days = seriesQuery(acc, { from: new Date(T0), to: new Date(T0 + SPAN) }, 'DAY', { deviceIds });
           const daysRaw = round(await selectAudienceMetrics(store, days, true, 'RAW'));
           expect(round(await selectAudienceMetrics(store, days, true, 'DAY'))).toEqual(daysRaw);
+          expect(round(await selectAudienceMetrics(store, days, true, 'DAY', { now: new Date(T0 + startHour * HOUR) }))).toEqual(daysRaw);
           expect(round(await selectAudienceMetrics(store, days, true, 'DAY', { dayCounts: false }))).toEqual(daysRaw);
           dayCountsCompared++;
         }

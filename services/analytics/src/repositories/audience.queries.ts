@@ -89,6 +89,7 @@ type AudienceRow = { device_id: string; p: number; total: number; visitors: numb
 >;
 
 const AGE_KEYS = Object.keys(AGE_FIELDS);
+const DAY_MS = 86_400_000;
 /** The sums' columns (impressions, dwell, male, female, ages) as zeros, in a visitor branch of the UNION ALL below. */
 const NO_SUMS = ['toUInt64(0)', 'toFloat64(0)', 'toUInt64(0)', 'toUInt64(0)', ...AGE_KEYS.map(() => 'toUInt64(0)')].join(', ');
 
@@ -97,15 +98,15 @@ const NO_SUMS = ['toUInt64(0)', 'toFloat64(0)', 'toUInt64(0)', 'toUInt64(0)', ..
  * `source`: the raw impressions or an audience rollup (default: what the planner chooses). The
  * rollups keep the sensors' spellings, so both read through the same GENDER_SQL / AGE_SQL.
  * A DAY series on the day rollup without a file filter takes the unique visitors of each device and
- * day from its count (VISITOR_COUNTS_DAY) where one is valid, and counts the visitor rows of the
- * others (`dayCounts: false`: always the visitor rows).
+ * day from its count (VISITOR_COUNTS_DAY) where one is valid, and counts the visitor rows of today
+ * (by `now`) and of the other days (`dayCounts: false`: always the visitor rows).
  */
 export async function selectAudienceMetrics(
   store: AnalyticsStore,
   q: SeriesQuery,
   includeDwellTime: boolean,
   source: Source = planSource(q.range, q.buckets, grainsOf(ROLLUPS.audience)),
-  o: { dayCounts?: boolean } = {},
+  o: { dayCounts?: boolean; now?: Date } = {},
 ): Promise<AudienceMetric[]> {
   const grain = source === 'HOUR' || source === 'DAY' ? source : null;
   const { where, params } = scope(q, grain ? { ...IMPRESSION_COLUMNS, time: 'period' } : IMPRESSION_COLUMNS);
@@ -122,20 +123,33 @@ GROUP BY device_id, p`,
       bound,
     );
   } else {
-    // Each period's every device: one DAY period is one UTC day (the planner chose the day grain).
+    // A DAY period on the day grain is one UTC day (its boundaries are UTC midnights: 24 h apart).
     const dayCounts = (o.dayCounts ?? true) && grain === 'DAY' && q.interval === 'DAY' && q.fileIds.length === 0;
     const p = periodExpr(q.interval, 'period');
+    // Today (UTC, this clock) has no count yet: its visitor rows are counted in the same select.
+    const today = Math.floor((o.now ?? new Date()).getTime() / DAY_MS) * DAY_MS;
+    const open = dayCounts && q.range.to.getTime() > today;
     // Unique visitors: the visitor rows of the same grain (006_distinct_rollups.sql), which the same
-    // scope (account, range, device, file) selects, or the valid day counts (009_day_rollups.sql).
+    // scope (account, range, device, file) selects, or the valid day counts (009_day_rollups.sql)
+    // before today and the visitor rows from today on.
     const visitorPart = dayCounts
       ? `SELECT device_id, ${p} AS p, ${NO_SUMS}, v AS visitor_count, toUInt8(1) AS counted
   FROM (
     SELECT device_id, period, argMax(visitors, version) AS v, argMax(valid, version) AS ok
     FROM ${VISITOR_COUNTS_DAY}
-    WHERE ${where}
+    WHERE ${where} AND period < toDateTime({today:UInt32}, 'UTC')
     GROUP BY device_id, period
   )
-  WHERE ok = 1`
+  WHERE ok = 1${
+    open
+      ? `
+  UNION ALL
+  SELECT device_id, ${p} AS p, ${NO_SUMS}, toUInt64(uniqExact(visitor)), toUInt8(1)
+  FROM ${ROLLUPS.visitors.DAY}
+  WHERE ${where} AND period >= toDateTime({today:UInt32}, 'UTC')
+  GROUP BY device_id, p`
+      : ''
+  }`
       : `SELECT device_id, ${p} AS p, ${NO_SUMS}, toUInt64(uniqExact(visitor)), toUInt8(0)
   FROM ${ROLLUPS.visitors[grain]}
   WHERE ${where}
@@ -155,9 +169,9 @@ FROM (
   ${visitorPart}
 )
 GROUP BY device_id, p`,
-      bound,
+      { ...bound, today: today / 1000 },
     );
-    if (dayCounts) await countUncountedDays(store, q.accountId, rows);
+    if (dayCounts) await countUncountedDays(store, q.accountId, rows, today);
   }
   const series = fillSeries(
     q.buckets,
@@ -194,12 +208,12 @@ GROUP BY device_id, p`,
 }
 
 /**
- * The unique visitors of the (device, day) pairs of `rows` with impressions but no valid day count
- * (the open day, a day not counted yet or invalidated by a late impression), from the visitor rows
- * of those pairs only; written into `rows`.
+ * The unique visitors of the (device, day) pairs of `rows` before `today` (epoch ms) with impressions
+ * but no valid day count (a day not counted yet or invalidated by a late impression), from the
+ * visitor rows of those pairs only; written into `rows`. Today's were counted with the rest.
  */
-async function countUncountedDays(store: AnalyticsStore, accountId: string, rows: AudienceRow[]): Promise<void> {
-  const open = rows.filter((r) => Number(r.total) > 0 && !Number(r.counted));
+async function countUncountedDays(store: AnalyticsStore, accountId: string, rows: AudienceRow[], today: number): Promise<void> {
+  const open = rows.filter((r) => Number(r.total) > 0 && !Number(r.counted) && Number(r.p) * 1000 < today);
   if (open.length === 0) return;
   const key = (device: string, p: number) => `${device}\u0001${p}`;
   const days = [...new Set(open.map((r) => Number(r.p)))];

@@ -1,4 +1,4 @@
-/** The ingest's compaction schedule: first run after `firstMs`, then every `everyMs`, never two at once; 0 = never; close waits for a run. */
+/** The ingest's compaction schedule: first run after `firstMs`, then every `everyMs`, never two at once; 0 = never; close waits for a run; the visitor counts on their own timer. */
 import { createLogger } from '@pylon/kit';
 import { startCompaction } from '../../src/workers/compaction.js';
 
@@ -45,4 +45,24 @@ test('everyMs 0 schedules nothing; a failing run is logged, not thrown', async (
   });
   await sleep(50);
   await expect(failing.close()).resolves.toBeUndefined();
+});
+
+test('the finished days are counted on their own timer, beside a compaction in flight', async () => {
+  let compactions = 0;
+  let counts = 0;
+  const analytics = {
+    query: async () => {
+      compactions++;
+      await sleep(200); // a long compaction
+      return [];
+    },
+    exec: async (sql: string) => {
+      if (sql.includes('audience_visitor_days')) counts++;
+    },
+  };
+  const c = startCompaction({ analytics, logger, firstMs: 0, everyMs: 10_000, countEveryMs: 20 });
+  await sleep(150);
+  expect(compactions).toBe(1);
+  expect(counts).toBeGreaterThanOrEqual(4); // two statements a run, several runs
+  await c.close();
 });

@@ -6,17 +6,18 @@
  * A distinct count is not a sum: no view can keep it on insert, so these are computed values with
  * a validity rule, and the audience read (audience.queries.ts) uses a row only when its latest
  * version says valid = 1, counting the visitor rows for every other device and day. Versions are
- * the database clock when the writing statement started (`now64(6)`, evaluated before it reads):
- * - countVisitorDays (the ingest's periodic run, with the compaction of closed months) counts the
+ * the database clock (`now64(6)`): for a count, read before its statements start (so before they
+ * read the visitor rows); for a mark, during its statement, which starts after the insert completed:
+ * - countVisitorDays (the ingest's hourly run, beside the compaction of closed months) counts the
  *   days that ended at least SETTLE_MS ago: first the (device, day) pairs marked invalid, then the
  *   pairs of the last `lookbackDays` days that have no count yet.
  * - A visitor row written into a day that has a count makes that count wrong: the view of 009 marks
  *   the (device, day) invalid on every insert of a visitor impression into a day before today, and
  *   markLateVisitorDays marks it again after the ingest's insert completed. The second mark is what
- *   makes this exact while a count runs concurrently with a late insert: a count whose statement
- *   started after the mark's statement started after the insert completed, so it saw the rows; a
- *   count that started before is older than the mark. The rollup repair (rollup-repair.ts) marks the
- *   days it completed in the same way, after completing them.
+ *   makes this exact while a count runs concurrently with a late insert: a count versioned at or after
+ *   the mark read its clock after the insert completed, so its statements saw the rows; a count
+ *   versioned before the mark loses to it. The rollup repair (rollup-repair.ts) marks the days it
+ *   completed in the same way, after completing them.
  * Clocks: the ingest marks the days that ended by its own clock, the count waits SETTLE_MS past a
  * day's end by its clock, so the two may be up to SETTLE_MS apart.
  */
@@ -34,7 +35,7 @@ const PAIRS = `SELECT account_id, device_id, period FROM ${VISITOR_COUNTS_DAY}`;
 
 /** Writes a valid count for each (account, device, day) that `pairs` selects, from the visitor rows `rows` selects. */
 const countSql = (pairs: string, rows: string) => `INSERT INTO ${VISITOR_COUNTS_DAY} (account_id, device_id, period, visitors, valid, version)
-SELECT account_id, device_id, period, ifNull(c.visitors, 0), 1, now64(6, 'UTC')
+SELECT account_id, device_id, period, ifNull(c.visitors, 0), 1, toDateTime64({version:String}, 6, 'UTC')
 FROM (${pairs}) AS s
 LEFT JOIN (
   SELECT account_id, device_id, period, uniqExact(visitor) AS visitors FROM ${ROLLUPS.visitors.DAY}
@@ -46,12 +47,16 @@ LEFT JOIN (
  * Counts the finished days (ended by `now` - SETTLE_MS) marked invalid, then those of the `lookbackDays`
  * before `now` without a count.
  */
-export async function countVisitorDays(store: Pick<AnalyticsStore, 'exec'>, o: { now?: Date; lookbackDays?: number } = {}): Promise<void> {
+export async function countVisitorDays(store: Pick<AnalyticsStore, 'exec' | 'query'>, o: { now?: Date; lookbackDays?: number } = {}): Promise<void> {
   const now = (o.now ?? new Date()).getTime();
   // Day starts strictly before `until` have ended SETTLE_MS ago or more.
   const until = Math.floor((now - SETTLE_MS - DAY_MS) / DAY_MS) * DAY_MS + DAY_MS;
   const from = until - (o.lookbackDays ?? LOOKBACK_DAYS) * DAY_MS;
-  const params: SqlParams = { until: until / 1000, from: from / 1000 };
+  // The counts' version: the database clock read before the statements below start, so before they
+  // take their snapshot of the visitor rows (a statement's own now64() may be evaluated after it).
+  const [clock] = await store.query<{ v: string }>("SELECT toString(now64(6, 'UTC')) AS v");
+  if (!clock) throw new Error('the analytics store did not answer its clock');
+  const params: SqlParams = { until: until / 1000, from: from / 1000, version: clock.v };
   const finished = "period < toDateTime({until:UInt32}, 'UTC')";
   const window = `period >= toDateTime({from:UInt32}, 'UTC') AND ${finished}`;
   // 1. Invalid pairs of finished days, any age (a pair whose visitor rows are gone counts 0).

@@ -15,7 +15,8 @@
 --   and day instead of the day's visitor rows. A distinct count cannot be kept by a view (it would
 --   need the rows already stored), so this is a computed table with a validity rule, and a read
 --   uses a row only when its latest version (ReplacingMergeTree(version), version = the database
---   clock when the statement that wrote it started) is valid = 1; every other (device, day) is
+--   clock before the statement that wrote a count read the visitor rows, or while the statement that
+--   marked it invalid ran) is valid = 1; every other (device, day) is
 --   counted from the visitor rows. A visitor row written into a day after its count was taken makes
 --   the count invalid (valid = 0, a later version): the view below on every insert of a visitor
 --   impression into a day before today, the ingest again after its insert completed (closing the
@@ -81,7 +82,8 @@ GROUP BY account_id, device_id, period;
 
 -- Backfill what the raw tables held before the views existed (empty on a new deployment): the day
 -- rollup from the raw pings (FINAL for the sums); the counts of the days that ended an hour ago or more
--- (every device and day with impressions; 0 where none had a visitor).
+-- (every device and day with impressions; 0 where none had a visitor), versioned a second before the
+-- statement (before it reads the visitor rows).
 INSERT INTO device_rollup_day SELECT account_id, device_id, toDateTime(toStartOfDay(toDateTime(timestamp, 'UTC')), 'UTC') AS period,
   count(), sum(cpu_usage), max(cpu_usage), sum(memory_usage), max(memory_usage),
   countIf(greatest(cpu_usage, memory_usage, disk_usage) >= 90),
@@ -93,7 +95,7 @@ INSERT INTO device_rollup_day SELECT account_id, device_id, toDateTime(toStartOf
   groupBitOrIf(bitShiftLeft(toUInt256(1), toHour(toDateTime(timestamp, 'UTC')) % 4 * 60 + toMinute(toDateTime(timestamp, 'UTC'))), intDiv(toHour(toDateTime(timestamp, 'UTC')), 4) = 5)
 FROM ping_logs FINAL GROUP BY account_id, device_id, period;
 
-INSERT INTO audience_visitor_days SELECT account_id, device_id, period, ifNull(c.visitors, 0), 1, now64(6, 'UTC')
+INSERT INTO audience_visitor_days SELECT account_id, device_id, period, ifNull(c.visitors, 0), 1, now64(6, 'UTC') - toIntervalSecond(1)
 FROM (SELECT account_id, device_id, period FROM audience_rollup_day WHERE period <= now('UTC') - toIntervalHour(25) GROUP BY account_id, device_id, period) AS s
 LEFT JOIN (
   SELECT account_id, device_id, period, uniqExact(visitor) AS visitors FROM audience_visitors_day

@@ -86,9 +86,13 @@ export async function markLateVisitorDays(
 ): Promise<number> {
   const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
   const pairs = new Map<string, [string, string, number]>();
+  const todayIso = new Date(today).toISOString();
   for (const r of rows) {
     if (!r.visitor_id) continue;
-    const t = Date.parse(String(r.timestamp));
+    const stamp = String(r.timestamp);
+    // Live traffic without parsing: an ISO stamp in UTC (24 characters, ...Z) sorts as its instant.
+    if (stamp.length === 24 && stamp.endsWith('Z') && stamp >= todayIso) continue;
+    const t = Date.parse(stamp);
     if (!Number.isFinite(t) || t >= today) continue;
     const day = Math.floor(t / DAY_MS) * DAY_MS;
     const a = String(r.account_id ?? ''),

@@ -2,7 +2,8 @@
  * The telemetry consumer in-process (its own role when distributed: analytics/src/ingest.main.ts):
  * reads the telemetry topics and writes the analytics store. Benchmarks pause it to measure what
  * the HTTP edge accepts on its own (readiness fails meanwhile); it resumes at its group's committed
- * offsets. Like the ingest role, it compacts the raw tables' closed months (ANALYTICS_COMPACT_HOURS).
+ * offsets. Like the ingest role, it compacts the raw tables' closed months and counts the finished days'
+ * unique visitors (ANALYTICS_COMPACT_HOURS).
  */
 import type { Logger } from '@pylon/kit';
 import { replayDeadLetters, startCompaction, startIngest, type IngestOptions } from '@pylon/analytics';

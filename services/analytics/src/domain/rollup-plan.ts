@@ -3,7 +3,7 @@
  * store, by test/rollup-agreement.property.test.ts (raw and rollup answers agree).
  *
  * A rollup of grain g (UTC minutes, hours or days, kit/migrations/analytics/003_rollups.sql,
- * 004_audience_rollups.sql and 006_distinct_rollups.sql) holds sums (or, for distinct counts,
+ * 004_audience_rollups.sql, 006_distinct_rollups.sql and 009_day_rollups.sql) holds sums (or, for distinct counts,
  * minute masks and distinct visitor rows) per g-period. It answers a series exactly when every boundary the answer depends on (the
  * range's ends and each period start inside the range) is a multiple of g in UTC: then every
  * g-period lies wholly inside one answer period, or wholly outside the range. The coarsest such
@@ -33,13 +33,20 @@ export function planSource(range: { from: Date; to: Date }, buckets: readonly Bu
 /** Rollup table of a dataset at a grain. */
 export const ROLLUPS = {
   plays: { MINUTE: 'play_rollup_minute', HOUR: 'play_rollup_hour', DAY: 'play_rollup_day' },
-  /** Ping sums and uptime minute masks per device and hour (006_distinct_rollups.sql). */
-  pings: { HOUR: 'device_rollup_hour' },
+  /** Ping sums and uptime minute masks per device and hour (006_distinct_rollups.sql) and day (009_day_rollups.sql: the day's minute masks). */
+  pings: { HOUR: 'device_rollup_hour', DAY: 'device_rollup_day' },
   events: { HOUR: 'event_rollup_hour' },
   audience: { HOUR: 'audience_rollup_hour', DAY: 'audience_rollup_day' },
   /** Unique visitors of `audience` (same grains): one row per device, file, period and visitor. */
   visitors: { HOUR: 'audience_visitors_hour', DAY: 'audience_visitors_day' },
 } as const satisfies Record<string, Partial<Record<Grain, string>>>;
+
+/**
+ * Unique visitors per device and whole UTC day, counted after the day ended (009_day_rollups.sql,
+ * workers/visitor-days.ts): a row answers only while its latest version is valid; the audience read
+ * counts the visitor rows of `visitors.DAY` for every other device and day.
+ */
+export const VISITOR_COUNTS_DAY = 'audience_visitor_days';
 
 export const grainsOf = (rollups: Partial<Record<Grain, string>>): Grain[] => Object.keys(rollups) as Grain[];
 

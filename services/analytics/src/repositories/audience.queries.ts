@@ -5,7 +5,7 @@
  */
 import type { AnalyticsStore } from '@pylon/kit';
 import type { AnalyticsQuery, SeriesQuery } from '../domain/analytics-query.js';
-import { grainsOf, planSource, ROLLUPS, type Source } from '../domain/rollup-plan.js';
+import { grainsOf, planSource, ROLLUPS, VISITOR_COUNTS_DAY, type Source } from '../domain/rollup-plan.js';
 import { fillSeries, groupsOf } from '../domain/series.js';
 import type { AnalyticsAgeRange, AnalyticsGender, AudienceMetric, HeatMapPoint, Impression } from '../graphql/resolvers.generated.js';
 import { isoOf, isoSql, limitClause, periodExpr, scope } from './sql/scope.sql.js';
@@ -83,62 +83,96 @@ const AGE_FIELDS: Record<AnalyticsAgeRange, keyof AudienceMetric> = {
   AGEOVER74: 'ageOver74',
 };
 
-type AudienceRow = { device_id: string; p: number; total: number; visitors: number; dwell: number; male: number; female: number } & Record<string, number>;
+type AudienceRow = { device_id: string; p: number; total: number; visitors: number; counted?: number; dwell: number; male: number; female: number } & Record<
+  string,
+  number
+>;
+
+const AGE_KEYS = Object.keys(AGE_FIELDS);
+const DAY_MS = 86_400_000;
+/** The sums' columns (impressions, dwell, male, female, ages) as zeros, in a visitor branch of the UNION ALL below. */
+const NO_SUMS = ['toUInt64(0)', 'toFloat64(0)', 'toUInt64(0)', 'toUInt64(0)', ...AGE_KEYS.map(() => 'toUInt64(0)')].join(', ');
 
 /**
  * Demographics per device and period; every period present for each device with impressions.
  * `source`: the raw impressions or an audience rollup (default: what the planner chooses). The
  * rollups keep the sensors' spellings, so both read through the same GENDER_SQL / AGE_SQL.
+ * A DAY series on the day rollup without a file filter takes the unique visitors of each device and
+ * day from its count (VISITOR_COUNTS_DAY) where one is valid, and counts the visitor rows of today
+ * (by `now`) and of the other days (`dayCounts: false`: always the visitor rows).
  */
 export async function selectAudienceMetrics(
   store: AnalyticsStore,
   q: SeriesQuery,
   includeDwellTime: boolean,
   source: Source = planSource(q.range, q.buckets, grainsOf(ROLLUPS.audience)),
+  o: { dayCounts?: boolean; now?: Date } = {},
 ): Promise<AudienceMetric[]> {
   const grain = source === 'HOUR' || source === 'DAY' ? source : null;
-  const rollup = grain ? ROLLUPS.audience[grain] : null;
-  const visitorRows = grain ? ROLLUPS.visitors[grain] : null;
-  const { where, params } = scope(q, rollup ? { ...IMPRESSION_COLUMNS, time: 'period' } : IMPRESSION_COLUMNS);
-  const ages = Object.keys(AGE_FIELDS)
-    .map((k) => `countIf(${AGE_SQL} = '${k}') AS ${k}`)
-    .join(', ');
-  const rows = await store.query<AudienceRow>(
-    rollup
-      ? // Sums from the audience rollup; unique visitors counted over the visitor rows of the same
-        // grain (006_distinct_rollups.sql), which the same scope (account, range, device, file)
-        // selects. Both answers per period in one pass (UNION ALL), then summed per period.
-        `SELECT device_id, p, sum(n) AS total, sum(visitor_count) AS visitors, if(total = 0, 0, sum(dwell_total) / total) AS dwell,
-  sum(male_n) AS male, sum(female_n) AS female, ${Object.keys(AGE_FIELDS)
-    .map((k) => `sum(${k}_n) AS ${k}`)
-    .join(', ')}
-FROM (
-  SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, sum(impressions) AS n, toFloat64(sum(dwell_sum)) AS dwell_total,
-    sumIf(impressions, ${GENDER_SQL} = 'MALE') AS male_n, sumIf(impressions, ${GENDER_SQL} = 'FEMALE') AS female_n,
-    ${Object.keys(AGE_FIELDS)
-      .map((k) => `sumIf(impressions, ${AGE_SQL} = '${k}') AS ${k}_n`)
-      .join(', ')}, toUInt64(0) AS visitor_count
-  FROM ${rollup}
-  WHERE ${where}
-  GROUP BY device_id, p
-  UNION ALL
-  SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, toUInt64(0), toFloat64(0), toUInt64(0), toUInt64(0),
-    ${Object.keys(AGE_FIELDS)
-      .map(() => 'toUInt64(0)')
-      .join(', ')}, toUInt64(uniqExact(visitor))
-  FROM ${visitorRows}
-  WHERE ${where}
-  GROUP BY device_id, p
-)
-GROUP BY device_id, p`
-      : `SELECT device_id, ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p, count() AS total,
+  const { where, params } = scope(q, grain ? { ...IMPRESSION_COLUMNS, time: 'period' } : IMPRESSION_COLUMNS);
+  const bound = { ...params, ...SPELLING_PARAMS, tz: q.timeZone };
+  let rows: AudienceRow[];
+  if (!grain) {
+    rows = await store.query<AudienceRow>(
+      `SELECT device_id, ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p, count() AS total,
   uniqExactIf(visitor_id, visitor_id != '') AS visitors, avg(dwell_time) AS dwell,
-  countIf(${GENDER_SQL} = 'MALE') AS male, countIf(${GENDER_SQL} = 'FEMALE') AS female, ${ages}
+  countIf(${GENDER_SQL} = 'MALE') AS male, countIf(${GENDER_SQL} = 'FEMALE') AS female, ${AGE_KEYS.map((k) => `countIf(${AGE_SQL} = '${k}') AS ${k}`).join(', ')}
 FROM impressions FINAL
 WHERE ${where}
 GROUP BY device_id, p`,
-    { ...params, ...SPELLING_PARAMS, tz: q.timeZone },
-  );
+      bound,
+    );
+  } else {
+    // A DAY period on the day grain is one UTC day (its boundaries are UTC midnights: 24 h apart).
+    const dayCounts = (o.dayCounts ?? true) && grain === 'DAY' && q.interval === 'DAY' && q.fileIds.length === 0;
+    const p = periodExpr(q.interval, 'period');
+    // Today (UTC, this clock) has no count yet: its visitor rows are counted in the same select.
+    const today = Math.floor((o.now ?? new Date()).getTime() / DAY_MS) * DAY_MS;
+    const open = dayCounts && q.range.to.getTime() > today;
+    // Unique visitors: the visitor rows of the same grain (006_distinct_rollups.sql), which the same
+    // scope (account, range, device, file) selects, or the valid day counts (009_day_rollups.sql)
+    // before today and the visitor rows from today on.
+    const visitorPart = dayCounts
+      ? `SELECT device_id, ${p} AS p, ${NO_SUMS}, v AS visitor_count, toUInt8(1) AS counted
+  FROM (
+    SELECT device_id, period, argMax(visitors, version) AS v, argMax(valid, version) AS ok
+    FROM ${VISITOR_COUNTS_DAY}
+    WHERE ${where} AND period < toDateTime({today:UInt32}, 'UTC')
+    GROUP BY device_id, period
+  )
+  WHERE ok = 1${
+    open
+      ? `
+  UNION ALL
+  SELECT device_id, ${p} AS p, ${NO_SUMS}, toUInt64(uniqExact(visitor)), toUInt8(1)
+  FROM ${ROLLUPS.visitors.DAY}
+  WHERE ${where} AND period >= toDateTime({today:UInt32}, 'UTC')
+  GROUP BY device_id, p`
+      : ''
+  }`
+      : `SELECT device_id, ${p} AS p, ${NO_SUMS}, toUInt64(uniqExact(visitor)), toUInt8(0)
+  FROM ${ROLLUPS.visitors[grain]}
+  WHERE ${where}
+  GROUP BY device_id, p`;
+    // Sums from the audience rollup and the visitors in one pass (UNION ALL), then summed per period.
+    rows = await store.query<AudienceRow>(
+      `SELECT device_id, p, sum(n) AS total, sum(visitor_count) AS visitors, max(counted) AS counted, if(total = 0, 0, sum(dwell_total) / total) AS dwell,
+  sum(male_n) AS male, sum(female_n) AS female, ${AGE_KEYS.map((k) => `sum(${k}_n) AS ${k}`).join(', ')}
+FROM (
+  SELECT device_id, ${p} AS p, sum(impressions) AS n, toFloat64(sum(dwell_sum)) AS dwell_total,
+    sumIf(impressions, ${GENDER_SQL} = 'MALE') AS male_n, sumIf(impressions, ${GENDER_SQL} = 'FEMALE') AS female_n,
+    ${AGE_KEYS.map((k) => `sumIf(impressions, ${AGE_SQL} = '${k}') AS ${k}_n`).join(', ')}, toUInt64(0) AS visitor_count, toUInt8(0) AS counted
+  FROM ${ROLLUPS.audience[grain]}
+  WHERE ${where}
+  GROUP BY device_id, p
+  UNION ALL
+  ${visitorPart}
+)
+GROUP BY device_id, p`,
+      { ...bound, today: today / 1000 },
+    );
+    if (dayCounts) await countUncountedDays(store, q.accountId, rows, today);
+  }
   const series = fillSeries(
     q.buckets,
     groupsOf(rows, (r) => r.device_id),
@@ -171,6 +205,36 @@ GROUP BY device_id, p`,
     q.limit,
   );
   return series;
+}
+
+/**
+ * The unique visitors of the (device, day) pairs of `rows` before `today` (epoch ms) with impressions
+ * but no valid day count (a day not counted yet or invalidated by a late impression), from the
+ * visitor rows of those pairs only; written into `rows`. Today's were counted with the rest.
+ */
+async function countUncountedDays(store: AnalyticsStore, accountId: string, rows: AudienceRow[], today: number): Promise<void> {
+  const open = rows.filter((r) => Number(r.total) > 0 && !Number(r.counted) && Number(r.p) * 1000 < today);
+  if (open.length === 0) return;
+  const key = (device: string, p: number) => `${device}\u0001${p}`;
+  const days = [...new Set(open.map((r) => Number(r.p)))];
+  const counts = await store.query<{ device_id: string; p: number; v: number }>(
+    `SELECT device_id, toUnixTimestamp(period) AS p, uniqExact(visitor) AS v
+FROM ${ROLLUPS.visitors.DAY}
+WHERE account_id = {acc:String} AND device_id IN {devices:Array(String)}
+  AND period >= toDateTime({first:UInt32}, 'UTC') AND period <= toDateTime({last:UInt32}, 'UTC') AND toUnixTimestamp(period) IN {days:Array(UInt32)}
+  AND concat(device_id, char(1), toString(toUnixTimestamp(period))) IN {pairs:Array(String)}
+GROUP BY device_id, period`,
+    {
+      acc: accountId,
+      devices: [...new Set(open.map((r) => r.device_id))],
+      first: Math.min(...days),
+      last: Math.max(...days),
+      days,
+      pairs: open.map((r) => key(r.device_id, Number(r.p))),
+    },
+  );
+  const found = new Map(counts.map((c) => [key(c.device_id, Number(c.p)), Number(c.v)]));
+  for (const r of open) r.visitors = found.get(key(r.device_id, Number(r.p))) ?? 0;
 }
 
 export const PRECISION = { default: 3, max: 6 } as const;

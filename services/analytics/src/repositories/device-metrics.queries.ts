@@ -13,6 +13,11 @@ import { isoOf, periodExpr, scope } from './sql/scope.sql.js';
 
 export const HEALTH_ALERT_PERCENT = 90;
 const MINUTE = 60_000;
+/** The minute-mask columns of each ping rollup: the hour's (hour grain), one per four hours of the day (day grain, 240 bits each). */
+const MASKS = {
+  HOUR: ['minutes'],
+  DAY: ['m0', 'm1', 'm2', 'm3', 'm4', 'm5'],
+} as const satisfies Record<keyof typeof ROLLUPS.pings, readonly string[]>;
 
 interface Row {
   device_id: string;
@@ -25,34 +30,35 @@ interface Row {
   alerts: number;
 }
 
-/** `source`: raw ping logs or the hourly rollup (default: what the planner chooses for the range). */
+/** `source`: raw ping logs or a ping rollup, hourly or daily (default: what the planner chooses for the range). */
 export async function selectDeviceMetrics(
   store: AnalyticsStore,
   q: SeriesQuery,
   source: Source = planSource(q.range, q.buckets, grainsOf(ROLLUPS.pings)),
 ): Promise<DeviceMetric[]> {
-  const raw = source !== 'HOUR';
-  const { where, params } = scope(q, raw ? { device: 'device_id' } : { device: 'device_id', time: 'period' });
+  const grain = source === 'HOUR' || source === 'DAY' ? source : null;
+  const { where, params } = scope(q, grain ? { device: 'device_id', time: 'period' } : { device: 'device_id' });
   const rows = await store.query<Row>(
-    raw
-      ? `SELECT device_id, ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p,
+    grain
+      ? // A rollup (006 hourly: one minute mask; 009 daily: six): each period's
+        // partial rows merged first (sums, maxima, the masks ORed), then its pinged minutes counted
+        // and summed over the answer's period.
+        `SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, sum(n) AS pings_total, sum(c) / pings_total AS avg_cpu, max(cm) AS max_cpu,
+  sum(m) / pings_total AS avg_mem, max(mm) AS max_mem, sum(${MASKS[grain].map((_, i) => `bitCount(mask${i})`).join(' + ')}) AS up, sum(a) AS alerts
+FROM (
+  SELECT device_id, period, sum(pings) AS n, sum(cpu_sum) AS c, max(cpu_max) AS cm, sum(mem_sum) AS m, max(mem_max) AS mm,
+    sum(alerts) AS a, ${MASKS[grain].map((col, i) => `groupBitOr(${col}) AS mask${i}`).join(', ')}
+  FROM ${ROLLUPS.pings[grain]}
+  WHERE ${where}
+  GROUP BY device_id, period
+)
+GROUP BY device_id, p`
+      : `SELECT device_id, ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p,
   avg(cpu_usage) AS avg_cpu, max(cpu_usage) AS max_cpu, avg(memory_usage) AS avg_mem, max(memory_usage) AS max_mem,
   uniqExact(toStartOfMinute(timestamp)) AS up,
   countIf(greatest(cpu_usage, memory_usage, disk_usage) >= {alertAt:Float64}) AS alerts
 FROM ping_logs FINAL
 WHERE ${where}
-GROUP BY device_id, p`
-      : // The hourly rollup (006_distinct_rollups.sql): each hour's partial rows merged first (sums,
-        // maxima, the minute masks ORed), then its pinged minutes counted and summed over the period.
-        `SELECT device_id, ${periodExpr(q.interval, 'period')} AS p, sum(n) AS pings_total, sum(c) / pings_total AS avg_cpu, max(cm) AS max_cpu,
-  sum(m) / pings_total AS avg_mem, max(mm) AS max_mem, sum(bitCount(mask)) AS up, sum(a) AS alerts
-FROM (
-  SELECT device_id, period, sum(pings) AS n, sum(cpu_sum) AS c, max(cpu_max) AS cm, sum(mem_sum) AS m, max(mem_max) AS mm,
-    sum(alerts) AS a, groupBitOr(minutes) AS mask
-  FROM ${ROLLUPS.pings.HOUR}
-  WHERE ${where}
-  GROUP BY device_id, period
-)
 GROUP BY device_id, p`,
     { ...params, tz: q.timeZone, alertAt: HEALTH_ALERT_PERCENT },
   );

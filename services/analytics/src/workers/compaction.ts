@@ -11,9 +11,11 @@
  * startCompaction runs it in the ingest process, the one that writes the tables: a first run a
  * minute after start, then every `everyMs` (ANALYTICS_COMPACT_HOURS, default 6 hours), never two
  * at once; a failed run is logged and tried again at the next tick. Several ingest processes may
- * each run it: a month already one merged part is skipped (optimize_throw_if_noop is off).
+ * each run it: a month already one merged part is skipped (optimize_throw_if_noop is off). Beside
+ * it, on its own hourly timer, the unique visitors of the finished days are counted (visitor-days.ts).
  */
 import type { AnalyticsStore, Logger } from '@pylon/kit';
+import { countVisitorDays } from './visitor-days.js';
 
 /** The raw tables (kit migrations 001): each PARTITION BY toYYYYMM(timestamp). */
 const RAW = ['play_logs', 'ping_logs', 'event_logs', 'impressions', 'audit_events'] as const;
@@ -49,35 +51,67 @@ export interface Compaction {
   close(): Promise<void>;
 }
 
-/** `everyMs` 0: never (nothing scheduled). */
-export function startCompaction(o: { analytics: Pick<AnalyticsStore, 'query' | 'exec'>; logger: Logger; everyMs?: number; firstMs?: number }): Compaction {
+const HOUR_MS = 3_600_000;
+
+/**
+ * `everyMs` 0: never (nothing scheduled). The finished days' visitors are counted every
+ * `countEveryMs` (default: hourly, or every `everyMs` when shorter), so a day is counted within two
+ * hours of its end.
+ */
+export function startCompaction(o: {
+  analytics: Pick<AnalyticsStore, 'query' | 'exec'>;
+  logger: Logger;
+  everyMs?: number;
+  firstMs?: number;
+  countEveryMs?: number;
+}): Compaction {
   if (o.everyMs === 0) return { close: () => Promise.resolve() };
-  let running: Promise<void> | undefined;
   let closed = false;
-  const tick = () => {
-    if (running || closed) return; // the run before is still merging: skip this tick
-    const t = Date.now();
-    running = compactClosedPartitions(o.analytics)
-      .then((merged) => {
-        if (merged.length) o.logger.info({ merged, ms: Date.now() - t }, 'analytics: closed months compacted');
-      })
-      .catch((err: unknown) => {
-        if (!closed) o.logger.warn({ err }, 'analytics: compacting closed months failed; tried again at the next run');
-      })
-      .finally(() => {
-        running = undefined;
-      });
+  const timers: NodeJS.Timeout[] = [];
+  const inFlight = new Set<Promise<void>>();
+  /** Runs `job` after firstMs, then every `everyMs`; a tick while the run before is in flight is skipped. */
+  const periodic = (job: () => Promise<void>, failed: string, everyMs: number) => {
+    let running: Promise<void> | undefined;
+    const tick = () => {
+      if (running || closed) return;
+      const run: Promise<void> = job()
+        .catch((err: unknown) => {
+          if (!closed) o.logger.warn({ err }, failed);
+        })
+        .finally(() => {
+          inFlight.delete(run);
+          running = undefined;
+        });
+      running = run;
+      inFlight.add(run);
+    };
+    timers.push(setTimeout(tick, o.firstMs ?? 60_000), setInterval(tick, everyMs));
   };
-  const first = setTimeout(tick, o.firstMs ?? 60_000);
-  const every = setInterval(tick, o.everyMs ?? 6 * 3_600_000);
-  first.unref();
-  every.unref();
+  const everyMs = o.everyMs ?? 6 * HOUR_MS;
+  periodic(
+    async () => {
+      const t = Date.now();
+      const merged = await compactClosedPartitions(o.analytics);
+      if (merged.length) o.logger.info({ merged, ms: Date.now() - t }, 'analytics: closed months compacted');
+    },
+    'analytics: compacting closed months failed; tried again at the next run',
+    everyMs,
+  );
+  periodic(
+    async () => {
+      const t = Date.now();
+      await countVisitorDays(o.analytics);
+      o.logger.debug({ ms: Date.now() - t }, 'analytics: unique visitors of the finished days counted');
+    },
+    "analytics: counting the finished days' visitors failed; tried again at the next run",
+    o.countEveryMs ?? Math.min(everyMs, HOUR_MS),
+  );
+  for (const t of timers) t.unref();
   return {
     close() {
       closed = true;
-      clearTimeout(first);
-      clearInterval(every);
-      return running ?? Promise.resolve();
+      for (const t of timers) clearTimeout(t);
+      return Promise.all([...inFlight]).then(() => undefined);
     },
   };
 }

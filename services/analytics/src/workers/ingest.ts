@@ -8,7 +8,8 @@
  * - Offsets advance only after the insert succeeded (at-least-once delivery), and the inserts are
  *   idempotent (exactly-once.ts): records repeated in the batch or already stored are dropped,
  *   and each insert carries a deduplication token, so a redelivered batch or a player's retried
- *   request is counted once in the raw tables and in the rollups.
+ *   request is counted once in the raw tables and in the rollups. Impressions into days already
+ *   over then invalidate those days' visitor counts (visitor-days.ts).
  * - Store down: the failure is marked transient (the store does not answer a ping), so the stream
  *   backs off and retries forever; nothing is skipped, nothing dead-lettered; the consumer resumes
  *   where it stopped once the store answers.
@@ -34,6 +35,7 @@ import {
 } from '@pylon/kit';
 import { exactlyOnce } from './exactly-once.js';
 import { repairRollups } from './rollup-repair.js';
+import { markLateVisitorDays } from './visitor-days.js';
 
 export interface Ingest {
   /** Stops after the batches in flight were written. */
@@ -116,6 +118,9 @@ export async function startIngest(deps: IngestOptions): Promise<Ingest> {
           deps.logger.warn({ err: e, table }, 'the rollups could not be checked against the raw table after a redelivery'),
         );
       }
+      // Visitors into days already over: their day counts are invalid from now on (visitor-days.ts),
+      // marked again now that the visitor rows are stored. Fails like an insert: the batch is retried.
+      if (table === 'impressions') await guarded(topic, records.length, () => markLateVisitorDays(deps.analytics, records));
     },
   );
 

@@ -10,7 +10,7 @@
  * nothing. A rollup of idempotent rows only (006's visitor tables: no sums) gets the raw answer
  * for those devices and days, rows it may hold already, which change no distinct count.
  *
- * The statements mirror the views of migrations 003, 004, 006 and 007; a rollup added or changed there
+ * The statements mirror the views of migrations 003, 004, 006, 007 and 009; a rollup added or changed there
  * needs its entry here (`ROLLUPS_OF`). Only missing counts are added: a rollup above the raw answer (rows
  * counted twice before issue 17d) is left as it is.
  */
@@ -84,7 +84,7 @@ const PING_MAX: [string, string][] = [
   ['mem_max', 'max(memory_usage)'],
 ];
 
-/** The rollups each raw table feeds (migrations 003, 004 and 006). */
+/** The rollups each raw table feeds (migrations 003, 004, 006 and 009), in the order repaired. */
 export const ROLLUPS_OF: Record<string, RollupSpec[]> = {
   play_logs: [plays('play_rollup_minute', MINUTE), plays('play_rollup_hour', HOUR), plays('play_rollup_day', DAY)],
   ping_logs: [
@@ -102,6 +102,20 @@ export const ROLLUPS_OF: Record<string, RollupSpec[]> = {
       sums: PING_SUMS,
       same: [...PING_MAX, ['minutes', `groupBitOr(bitShiftLeft(toUInt64(1), toMinute(${AT})))`]],
     },
+    {
+      // 009: the day's minute masks, one per four hours (bit (hour % 4) * 60 + minute).
+      rollup: 'device_rollup_day',
+      keys: [],
+      period: DAY,
+      sums: PING_SUMS,
+      same: [
+        ...PING_MAX,
+        ...Array.from({ length: 6 }, (_, k): [string, string] => [
+          `m${k}`,
+          `groupBitOrIf(bitShiftLeft(toUInt256(1), toHour(${AT}) % 4 * 60 + toMinute(${AT})), intDiv(toHour(${AT}), 4) = ${k})`,
+        ]),
+      ],
+    },
   ],
   event_logs: [
     {
@@ -117,6 +131,20 @@ export const ROLLUPS_OF: Record<string, RollupSpec[]> = {
     audience('audience_rollup_day', DAY),
     visitors('audience_visitors_hour', HOUR),
     visitors('audience_visitors_day', DAY),
+    // 009's day counts: marked invalid (counted again by the next run) once the visitor rows above
+    // are complete, for every day repaired (the view marks the days before today only).
+    {
+      rollup: 'audience_visitor_days',
+      keys: [],
+      period: DAY,
+      sums: [],
+      same: [
+        ['visitors', 'toUInt64(0)'],
+        ['valid', 'toUInt8(0)'],
+        ['version', "now64(6, 'UTC')"],
+      ],
+      where: "visitor_id != ''",
+    },
   ],
 };
 

@@ -1,22 +1,27 @@
-/** The ingest's compaction schedule: first run after `firstMs`, then every `everyMs`, never two at once; 0 = never; close waits for a run. */
+/** The ingest's compaction schedule: first run after `firstMs`, then every `everyMs`, never two at once; 0 = never; close waits for a run; the visitor counts on their own timer. */
 import { createLogger } from '@pylon/kit';
 import { startCompaction } from '../../src/workers/compaction.js';
 
 const logger = createLogger({ level: 'silent' });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** `query` for the compaction's selects; the visitor count's clock read answered at once. */
+const withClock =
+  (query: () => Promise<unknown[]>) =>
+  async <T>(sql: string): Promise<T[]> =>
+    (sql.includes('now64') ? [{ v: '2026-01-01 00:00:00.000000' }] : await query()) as T[];
 
 test('runs first after firstMs, skips ticks while a run is in flight, close waits for it', async () => {
   let runs = 0;
   let inFlight = 0;
   let most = 0;
   const analytics = {
-    query: async () => {
+    query: withClock(async () => {
       runs++;
       most = Math.max(most, ++inFlight);
       await sleep(120);
       inFlight--;
       return [];
-    },
+    }),
     exec: async () => undefined,
   };
   const c = startCompaction({ analytics, logger, firstMs: 10, everyMs: 20 });
@@ -45,4 +50,24 @@ test('everyMs 0 schedules nothing; a failing run is logged, not thrown', async (
   });
   await sleep(50);
   await expect(failing.close()).resolves.toBeUndefined();
+});
+
+test('the finished days are counted on their own timer, beside a compaction in flight', async () => {
+  let compactions = 0;
+  let counts = 0;
+  const analytics = {
+    query: withClock(async () => {
+      compactions++;
+      await sleep(200); // a long compaction
+      return [];
+    }),
+    exec: async (sql: string) => {
+      if (sql.includes('audience_visitor_days')) counts++;
+    },
+  };
+  const c = startCompaction({ analytics, logger, firstMs: 0, everyMs: 10_000, countEveryMs: 20 });
+  await sleep(150);
+  expect(compactions).toBe(1);
+  expect(counts).toBeGreaterThanOrEqual(4); // two statements a run, several runs
+  await c.close();
 });

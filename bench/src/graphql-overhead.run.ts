@@ -184,6 +184,15 @@ const cases: Record<string, { run(n: number): Promise<number[]>; close(): unknow
   'client.execute devices(50)': inProcess(async () => ok(await app.client.execute(DEVICES, { apiKey: KEY, via: 'rest' }))),
   'gateway.execute devices(50)': inProcess(async () => ok(await app.gateway.execute(DEVICES, fullPrincipal, 'bench'))),
   'http playStatsByTime rollup': httpClient(PLAYS),
+  // As scenario 9 calls it: fetch (undici) on this process's own event loop, client and server sharing it.
+  'fetch in-process playStatsByTime': inProcess(async () => {
+    const res = await fetch(`${app.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-apikey': KEY },
+      body: JSON.stringify(PLAYS),
+    });
+    return ok((await res.json()) as never);
+  }),
   'client.execute playStatsByTime': inProcess(async () => ok(await app.client.execute(PLAYS, { apiKey: KEY, via: 'rest' }))),
   'gateway.execute playStatsByTime': inProcess(async () => ok(await app.gateway.execute(PLAYS, fullPrincipal, 'bench'))),
   'subgraph.execute playStatsByTime': inProcess(async () => {

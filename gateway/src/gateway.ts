@@ -100,7 +100,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   const gateway = new ApolloGateway({
     supergraphSdl: opts.supergraphSdl,
     experimental_didResolveQueryPlan: singleFetch.learn,
-    buildService: ({ name, url }) => opts.buildService(name, url ?? ''),
+    buildService: ({ name, url }) => singleFetch.replay(opts.buildService(name, url ?? '')),
     logger: {
       debug: () => {},
       info: (m) => opts.logger.debug({ gateway: m }),

@@ -14,8 +14,10 @@
  * itself, through the same data source (in-process or HTTP, with the caller's signed token), and
  * answers the subgraph's data as it is. Everything else goes to Apollo Gateway's own executor:
  * plans with several fetches, entity fetches, rewrites or conditions; mutations; any request whose
- * variables do not coerce; and any answer carrying errors (the query runs again the standard way,
- * so error paths and messages are Apollo's; a read is side-effect free).
+ * variables do not coerce. A direct fetch that answers errors (or fails) is handed to Apollo's
+ * executor together with its answer (replay(): the gateway's data sources give that executor's
+ * fetch the answer already received), so error paths, partial data and messages are Apollo's and
+ * the subgraph is still called once.
  *
  * The plan is the gateway's own: learned from `experimental_didResolveQueryPlan` the first time a
  * document runs the standard way, remembered per parsed document (the server's document cache
@@ -38,6 +40,9 @@ type Fetch = Extract<NonNullable<PlanInfo['queryPlan']['node']>, { kind: 'Fetch'
 /** GraphQLDataSourceRequestKind.INCOMING_OPERATION (the enum is not exported; its value is this string). */
 const INCOMING_OPERATION = 'incoming operation' as Extract<GraphQLDataSourceProcessOptions, { incomingRequestContext: unknown }>['kind'];
 
+/** What a data source answered, or threw. */
+type Outcome = { response: Awaited<ReturnType<GraphQLDataSource['process']>> } | { error: unknown };
+
 /** A document's single fetch, or null: the standard path answers it. */
 type Direct = { fetch: Fetch; source: GraphQLDataSource } | null;
 
@@ -46,13 +51,15 @@ export interface SingleFetchStats {
   direct: number;
   /** Requests the standard executor answered (including plans learned and fallbacks). */
   standard: number;
-  /** Direct fetches that answered errors and ran again the standard way. */
-  retried: number;
+  /** Direct fetches that answered errors (or failed), handed with their answer to the standard executor. */
+  replayed: number;
 }
 
 export class SingleFetchPlans {
-  readonly stats: SingleFetchStats = { direct: 0, standard: 0, retried: 0 };
+  readonly stats: SingleFetchStats = { direct: 0, standard: 0, replayed: 0 };
   private plans = new WeakMap<DocumentNode, Map<string, Direct>>();
+  /** A direct fetch's answer for the standard executor to use instead of fetching again, by request context. */
+  private readonly replays = new WeakMap<object, { query: string; outcome: Outcome }>();
   private readonly enabled: boolean;
 
   constructor(supergraphSdl: string) {
@@ -69,6 +76,24 @@ export class SingleFetchPlans {
     if (byName.has(key)) return;
     byName.set(key, directFetch(queryPlan.node, serviceMap, schema, document, operation));
   };
+
+  /**
+   * A data source for the gateway's buildService: answers the standard executor's fetch with the
+   * direct fetch's answer when the same request hands one over (see execute), else fetches.
+   */
+  replay(source: GraphQLDataSource): GraphQLDataSource {
+    return {
+      process: async (options) => {
+        const stashed = this.replays.get(options.context);
+        if (stashed && stashed.query === options.request.query) {
+          this.replays.delete(options.context);
+          if ('error' in stashed.outcome) throw stashed.outcome.error;
+          return stashed.outcome.response;
+        }
+        return source.process(options);
+      },
+    };
+  }
 
   /** Forgets every plan (a new schema plans anew). */
   reset(): void {
@@ -104,17 +129,32 @@ export class SingleFetchPlans {
     const variables: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     const given = rc.request.variables;
     for (const name of fetch.variableUsages ?? []) if (given && Object.hasOwn(given, name) && given[name] !== undefined) variables[name] = given[name];
-    const response = await source.process({
-      kind: INCOMING_OPERATION,
-      request: { query: fetch.operation, variables, ...(fetch.operationName ? { operationName: fetch.operationName } : {}) },
-      incomingRequestContext: rc,
-      context: rc.context,
-      ...(fetch.operationDocumentNode ? { document: fetch.operationDocumentNode } : {}),
-      pathInIncomingRequest: [],
-    });
-    if (response.errors?.length || response.data === undefined || response.data === null) {
-      this.stats.retried++;
-      return standard(rc);
+    let outcome: Outcome;
+    try {
+      outcome = {
+        response: await source.process({
+          kind: INCOMING_OPERATION,
+          request: { query: fetch.operation, variables, ...(fetch.operationName ? { operationName: fetch.operationName } : {}) },
+          incomingRequestContext: rc,
+          context: rc.context,
+          ...(fetch.operationDocumentNode ? { document: fetch.operationDocumentNode } : {}),
+          pathInIncomingRequest: [],
+        }),
+      };
+    } catch (error) {
+      outcome = { error };
+    }
+    const response = 'response' in outcome ? outcome.response : undefined;
+    if (!response || response.errors?.length || response.data === undefined || response.data === null) {
+      // Apollo's executor turns the answer into the response (error paths, partial data); its
+      // fetch gets this same answer from replay(), so the subgraph is called once either way.
+      this.stats.replayed++;
+      this.replays.set(rc.context, { query: fetch.operation, outcome });
+      try {
+        return await standard(rc);
+      } finally {
+        this.replays.delete(rc.context);
+      }
     }
     this.stats.direct++;
     return { data: response.data };

@@ -100,14 +100,14 @@ describe('single-fetch path', () => {
     expect(Object.keys(parsed.data.device[0]!)).toEqual(['id', 'name']);
   });
 
-  test('errors from the subgraph and variables that do not coerce answer exactly as the standard path', async () => {
+  test('errors from the subgraph (one call, answered by Apollo) and variables that do not coerce answer exactly as the standard path', async () => {
     const bad = '{ playStatsByTime(startDate: "not a date", endDate: "2026-01-03", interval: DAY) { totalPlays } }';
     const first = await raw(bad);
     const before = stats();
     const second = await raw(bad);
     expect(second).toEqual(first);
     expect(first.text).toContain('BAD_USER_INPUT');
-    expect(stats().retried).toBe(before.retried + 1);
+    expect(stats().replayed).toBe(before.replayed + 1);
 
     const typed = 'query($n: Int) { device(limit: $n) { id } }';
     expect((await raw(typed, { n: 1 })).status).toBe(200);

@@ -14,6 +14,7 @@ import { maxFieldDuplicates } from './field-duplication.rule.js';
 import { inputDepthPlugin } from './input-depth.plugin.js';
 import { listCostPlugin } from './list-cost.plugin.js';
 import { maxRootFields } from './root-fields.rule.js';
+import { SingleFetchPlans, type SingleFetchStats } from './single-fetch.executor.js';
 
 export interface GatewayLimits {
   maxDepth: number;
@@ -55,6 +56,8 @@ export interface Gateway {
     principal: Principal,
     requestId: string,
   ): Promise<{ status: number; data?: Record<string, unknown> | null; errors?: readonly import('graphql').GraphQLFormattedError[] }>;
+  /** How many requests skipped the gateway's result re-shaping (single-fetch.executor.ts). */
+  singleFetch: SingleFetchStats;
   stop(): Promise<void>;
 }
 
@@ -92,9 +95,12 @@ const auditPlugin: ApolloServerPlugin<GatewayContext> = {
 
 export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   let apiSchema: GraphQLSchema | undefined;
+  // Single-fetch queries skip the gateway's result re-shaping (single-fetch.executor.ts).
+  const singleFetch = new SingleFetchPlans(opts.supergraphSdl);
   const gateway = new ApolloGateway({
     supergraphSdl: opts.supergraphSdl,
-    buildService: ({ name, url }) => opts.buildService(name, url ?? ''),
+    experimental_didResolveQueryPlan: singleFetch.learn,
+    buildService: ({ name, url }) => singleFetch.replay(opts.buildService(name, url ?? '')),
     logger: {
       debug: () => {},
       info: (m) => opts.logger.debug({ gateway: m }),
@@ -119,7 +125,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   });
   const protection = armor.protect();
   const server = new ApolloServer<GatewayContext>({
-    gateway: gateway as never,
+    gateway: singleFetch.wrap(gateway) as never,
     introspection: opts.introspection,
     hideSchemaDetailsFromClientErrors: !opts.introspection,
     parseOptions: { maxTokens: l.maxTokens },
@@ -153,6 +159,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       const { data, errors } = response.body.singleResult;
       return { status, ...(data !== undefined ? { data } : {}), ...(errors ? { errors } : {}) };
     },
+    singleFetch: singleFetch.stats,
     stop: () => server.stop(),
   };
 }

@@ -116,6 +116,22 @@ test('a down subgraph yields partial data and an error, within the timeout', asy
   expect(body.errors.length).toBeGreaterThan(0);
 });
 
+test('a single-subgraph query over HTTP answers the same the second time (single-fetch path), a down subgraph too', async () => {
+  const query = '{ device(limit: 3, order: [{ name: ASC }]) { id name tags } }';
+  const first = await (await gql(query)).text();
+  expect(first).not.toContain('"errors"');
+  expect(await (await gql(query)).text()).toBe(first);
+  // The second call's fetch fails: Apollo's executor answers it from that same failure, once.
+  const down = '{ mediaGroups { name } }';
+  const a = await gql(down);
+  const aText = await a.text();
+  const started = Date.now();
+  const b = await gql(down);
+  expect(Date.now() - started).toBeLessThan(4000);
+  expect(b.status).toBe(a.status);
+  expect(await b.text()).toBe(aText);
+});
+
 test('the REST facade and the legacy adapter run as their own processes over HTTP', async () => {
   const rest = await fetch(`${restUrl}/devices?take=2&page=0`, { headers: { 'x-service-apikey': KEY } });
   expect(rest.status).toBe(200);

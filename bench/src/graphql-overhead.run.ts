@@ -1,0 +1,283 @@
+/**
+ * The fixed cost of one authenticated GraphQL request through the all-in-one (issue 18g):
+ * `node_modules/.bin/tsx bench/src/graphql-overhead.run.ts`. The server runs in this process; the
+ * HTTP client runs in a child process, so this process's CPU (process.cpuUsage: every thread,
+ * chDB's included) is the server's alone. Each case sends BENCH_REQUESTS (default 300) sequential
+ * requests per round, the cases interleaved over BENCH_ROUNDS (default 5) rounds; the figures are
+ * CPU µs per request (the median round) and wall p50/p95 over every request. CPU per request is
+ * the robust figure on a shared machine: queueing behind other processes costs wall time, not CPU.
+ *
+ * Cases: `{ __typename }`, scenario 1's 50-device list (the persisted listDevices document) and
+ * playStatsByTime on the day rollup (90 rows) over HTTP with the API key; the same analytics query
+ * through the in-process layers (`client.execute`: auth + gateway; `gateway.execute`; the analytics
+ * subgraph's own `execute`) and its SQL run directly on the store. BENCH_ONLY: a comma list of
+ * case names to run. BENCH_CASE_LOOP=<case>: only that case, BENCH_REQUESTS × BENCH_ROUNDS times,
+ * with BENCH_PROFILE=<file.cpuprofile> a CPU profile of that loop.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DeviceRepository } from '@pylon/devices';
+import { selectDeviceMetrics } from '@pylon/analytics/repositories/device-metrics.queries';
+import { selectPlayStatsByTime } from '@pylon/analytics/repositories/play-stats.queries';
+import { toSeriesQuery } from '@pylon/analytics/use-cases/analytics-args';
+import { loadOperations, POLICIES, type Principal } from '@pylon/kit';
+import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
+import { generateTelemetry } from './analytics.scenarios.js';
+import { BENCH_KEY as KEY, startBenchApp } from './bench-app.js';
+
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 1000);
+const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
+const loop = process.env.BENCH_CASE_LOOP;
+
+const dir = await mkdtemp(join(tmpdir(), 'pylon-bench-gql-'));
+const app = await startBenchApp(dir, process.env.BENCH_AUDIT_READS ? { AUDIT_READS: process.env.BENCH_AUDIT_READS } : {});
+const repo = (app.subgraphs.devices as unknown as { repo: DeviceRepository }).repo;
+for (let i = 0; i < 42; i++) {
+  await repo.addDevice(DEMO_ACCOUNT_ID, {
+    name: `Bench ${String(i).padStart(2, '0')}`,
+    tags: ['bench'],
+    deviceType: { id: 'dt', name: 'Player', manufacturer: 'ACME' },
+    pingData: { cpuUsage: 5, memoryUsage: 5, diskUsage: 5, playerVersion: '1', ipAddress: '10.1.0.1', timestamp: new Date().toISOString() },
+    location: { city: 'Oslo', state: null, country: 'NO', latitude: 59.9, longitude: 10.7 },
+    groupId: null,
+    groupName: null,
+    orgId: null,
+    registrationKey: `bench-${i}`,
+  });
+}
+await generateTelemetry(app.analytics, DEMO_ACCOUNT_ID, { plays: 200_000, pings: 1000, impressions: 1000 });
+
+const DEVICES = { query: loadOperations('rest').get('listDevices')!, variables: { limit: 50, offset: 0 } };
+const PLAYS = {
+  query: '{ playStatsByTime(startDate: "2026-01-01", endDate: "2026-03-31", interval: DAY) { periodStart totalPlays totalDuration avgDuration } }',
+};
+const TYPENAME = { query: '{ __typename }' };
+const TEN = Array.from({ length: 10 }, (_, i) => `d${i}`);
+const METRICS = {
+  query: `{ deviceMetrics(startDate: "2026-01-01", endDate: "2026-03-31", interval: DAY, deviceId: ${JSON.stringify(TEN)}) { deviceId periodStart avgCpuUsage uptimePercentage alertCount } }`,
+};
+const principal = { accountId: DEMO_ACCOUNT_ID, policies: POLICIES } as unknown as Principal;
+const fullPrincipal: Principal = {
+  accountId: DEMO_ACCOUNT_ID,
+  userId: 'demo-owner',
+  userName: 'owner',
+  roles: ['Owner', 'API'],
+  policies: [...POLICIES],
+  isOwner: true,
+  via: 'api-key',
+};
+const analyticsSubgraph = app.subgraphs.analytics!;
+
+const bareServer = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.end('{"data":{"__typename":"Query"}}\n');
+  });
+});
+bareServer.keepAliveTimeout = 600_000;
+bareServer.listen(0, '127.0.0.1');
+await once(bareServer, 'listening');
+const bare = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/graphql`;
+
+/** The HTTP client: a child process sending `n` sequential POSTs, answering the wall time of each. */
+const CLIENT = `
+const { url, body, key, n } = JSON.parse(process.argv[1]);
+const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const payload = Buffer.from(body);
+// A kept-alive socket the server closed while other cases ran: one retry on a fresh socket.
+const one = () => once1().catch((e) => (e.code === 'ECONNRESET' ? once1() : Promise.reject(e)));
+const once1 = () => new Promise((resolve, reject) => {
+  const t = performance.now();
+  const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': payload.length, 'x-service-apikey': key } }, (res) => {
+    const chunks = [];
+    res.on('data', (c) => chunks.push(c));
+    res.on('end', () => {
+      const text = Buffer.concat(chunks).toString();
+      if (res.statusCode !== 200 || text.includes('"errors"')) reject(new Error(res.statusCode + ' ' + text.slice(0, 300)));
+      else resolve(performance.now() - t);
+    });
+  });
+  req.on('error', reject);
+  req.end(payload);
+});
+process.stdin.setEncoding('utf8');
+let buf = '';
+process.stdin.on('data', async (d) => {
+  buf += d;
+  let i;
+  while ((i = buf.indexOf('\\n')) >= 0) {
+    const count = Number(buf.slice(0, i)); buf = buf.slice(i + 1);
+    if (!count) { process.exit(0); }
+    const lat = [];
+    try { for (let k = 0; k < count; k++) lat.push(await one()); process.stdout.write(JSON.stringify(lat) + '\\n'); }
+    catch (e) { process.stdout.write(JSON.stringify({ error: String(e) }) + '\\n'); }
+  }
+});
+`;
+
+/** A client child process bound to one request; `run(n)` sends n requests and answers their wall times. */
+function httpClient(body: unknown, url = `${app.baseUrl}/graphql`) {
+  const child = spawn(process.execPath, ['-e', CLIENT, JSON.stringify({ url, body: JSON.stringify(body), key: KEY, n: 0 })], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  child.stdout.setEncoding('utf8');
+  let buf = '';
+  const waiting: ((v: number[]) => void)[] = [];
+  child.stdout.on('data', (d: string) => {
+    buf += d;
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = JSON.parse(buf.slice(0, i)) as number[] | { error: string };
+      buf = buf.slice(i + 1);
+      if (!Array.isArray(line)) throw new Error(`client: ${line.error}`);
+      waiting.shift()!(line);
+    }
+  });
+  return {
+    run: (n: number) =>
+      new Promise<number[]>((resolve) => {
+        waiting.push(resolve);
+        child.stdin.write(`${n}\n`);
+      }),
+    close: () => child.stdin.write('0\n'),
+  };
+}
+
+/** An in-process case: `n` sequential calls, their wall times. */
+const inProcess = (f: () => Promise<unknown>) => ({
+  async run(n: number) {
+    const lat: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      await f();
+      lat.push(performance.now() - t);
+    }
+    return lat;
+  },
+  close: () => undefined,
+});
+
+const ok = (r: { errors?: unknown; status?: number }) => {
+  if (r.errors) throw new Error(JSON.stringify(r.errors).slice(0, 300));
+  return r;
+};
+
+const cases: Record<string, { run(n: number): Promise<number[]>; close(): unknown }> = {
+  // What the process spends meanwhile with no request at all (timers, the consumer's polls): the noise floor.
+  idle: { run: async () => [0], close: () => undefined },
+  // The floor: a bare node:http server on the same event loop answering a fixed JSON body.
+  'http bare node:http': httpClient(TYPENAME, bare),
+  'http typename': httpClient(TYPENAME),
+  'client.execute typename': inProcess(async () => ok(await app.client.execute(TYPENAME, { apiKey: KEY, via: 'rest' }))),
+  'gateway.execute typename': inProcess(async () => ok(await app.gateway.execute(TYPENAME, fullPrincipal, 'bench'))),
+  'http devices(50)': httpClient(DEVICES),
+  'client.execute devices(50)': inProcess(async () => ok(await app.client.execute(DEVICES, { apiKey: KEY, via: 'rest' }))),
+  'gateway.execute devices(50)': inProcess(async () => ok(await app.gateway.execute(DEVICES, fullPrincipal, 'bench'))),
+  'http playStatsByTime rollup': httpClient(PLAYS),
+  // As scenario 9 calls it: fetch (undici) on this process's own event loop, client and server sharing it.
+  'fetch in-process playStatsByTime': inProcess(async () => {
+    const res = await fetch(`${app.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-apikey': KEY },
+      body: JSON.stringify(PLAYS),
+    });
+    return ok((await res.json()) as never);
+  }),
+  'client.execute playStatsByTime': inProcess(async () => ok(await app.client.execute(PLAYS, { apiKey: KEY, via: 'rest' }))),
+  'gateway.execute playStatsByTime': inProcess(async () => ok(await app.gateway.execute(PLAYS, fullPrincipal, 'bench'))),
+  'subgraph.execute playStatsByTime': inProcess(async () => {
+    const ctx = { principal: fullPrincipal, requestId: 'bench', scope: new Map() };
+    return ok((await analyticsSubgraph.execute(PLAYS, ctx)) as never);
+  }),
+  'direct SQL playStatsByTime rollup': inProcess(() =>
+    selectPlayStatsByTime(app.analytics, toSeriesQuery(principal, { startDate: '2026-01-01', endDate: '2026-03-31', interval: 'DAY' }), false, 'DAY'),
+  ),
+  'http deviceMetrics(900 rows) rollup': httpClient(METRICS),
+  'gateway.execute deviceMetrics': inProcess(async () => ok(await app.gateway.execute(METRICS, fullPrincipal, 'bench'))),
+  'direct SQL deviceMetrics rollup': inProcess(() =>
+    selectDeviceMetrics(
+      app.analytics,
+      { ...toSeriesQuery(principal, { startDate: '2026-01-01', endDate: '2026-03-31', interval: 'DAY' }), deviceIds: TEN },
+      'HOUR',
+    ),
+  ),
+};
+const names = Object.keys(cases).filter((n) => !only.length || only.includes(n));
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+if (loop) {
+  const c = cases[loop];
+  if (!c) throw new Error(`BENCH_CASE_LOOP: no case '${loop}' (${Object.keys(cases).join(', ')})`);
+  await c.run(200);
+  // BENCH_PROFILE=<file>: a CPU profile of the timed loop alone (not start-up or data generation).
+  const session = process.env.BENCH_PROFILE ? new Session() : undefined;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  await c.run(REQUESTS * ROUNDS);
+  const cpu = process.cpuUsage(c0);
+  if (session) {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+    session.disconnect();
+  }
+  console.log(
+    `${loop}: ${((cpu.user + cpu.system) / (REQUESTS * ROUNDS)).toFixed(0)} µs CPU per request, ${((performance.now() - t0) / (REQUESTS * ROUNDS)).toFixed(2)} ms wall mean`,
+  );
+} else {
+  console.log(
+    `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.versions.node}, ${new Date().toISOString()}, ${ROUNDS} rounds × ${REQUESTS} sequential requests per case, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  for (const n of names) await cases[n]!.run(50); // warm-up: JIT, plan and document caches
+  const cpu: Record<string, number[]> = {};
+  const wall: Record<string, number[]> = {};
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const n of names) {
+      const c0 = process.cpuUsage();
+      const lat = await cases[n]!.run(REQUESTS);
+      // The work a request leaves behind (its audit record published, consumed, inserted) is
+      // charged to it: the clock runs on until that pipeline has settled.
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
+      const c = process.cpuUsage(c0);
+      (cpu[n] ??= []).push((c.user + c.system) / REQUESTS);
+      (wall[n] ??= []).push(...lat);
+    }
+  }
+  console.log(`\n| case | CPU µs / request (median round; min–max) | wall p50 ms | wall p95 ms |\n|---|---:|---:|---:|`);
+  for (const n of names) {
+    const xs = cpu[n]!;
+    console.log(
+      `| ${n} | ${pct(xs, 50).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}) | ${pct(wall[n]!, 50).toFixed(2)} | ${pct(wall[n]!, 95).toFixed(2)} |`,
+    );
+  }
+  console.log(`gateway single-fetch: ${JSON.stringify(app.gateway.singleFetch)}`);
+  console.log(
+    `load after: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+}
+for (const n of Object.keys(cases)) cases[n]!.close();
+bareServer.close();
+await app.close();
+await rm(dir, { recursive: true, force: true });

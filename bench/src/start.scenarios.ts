@@ -2,9 +2,12 @@
  * Scenario 8 (start): spawn to ready (/readyz answers 200) of a subgraph process (datatables, on
  * its own LMDB store) and of the all-in-one, started from the compiled build (`node
  * --conditions=pylon-dist <pkg>/dist/...js`, what the image runs) and through tsx (the TypeScript
- * sources). Builds dist/ first when it is not current. Median of `runs` starts each.
+ * sources). Builds dist/ first when it is not current. Median of `runs` starts each, and the
+ * process's CPU time (user + system, from /proc) when it first answered 200.
+ * Alone: `pnpm --filter @pylon/bench exec tsx src/start.run.ts`.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -18,7 +21,27 @@ const dist = createRequire(import.meta.url)(join(ROOT, 'scripts/dist.cjs')) as {
 export interface StartResult {
   name: string;
   distMs: number;
-  tsxMs: number;
+  /** CPU time of the dist/ process when ready (median), where /proc tells it. */
+  distCpuMs?: number;
+  tsxMs?: number;
+}
+
+export interface StartOptions {
+  /** Only the targets whose name contains this ('all-in-one', 'datatables'). */
+  only?: string;
+  /** Also start through tsx (default true). */
+  tsx?: boolean;
+}
+
+/** CPU time (user + system) a process has used so far, from /proc (Linux; undefined elsewhere). */
+function cpuMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime (fields 14 and 15), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 const freePort = () =>
@@ -29,8 +52,8 @@ const freePort = () =>
     });
   });
 
-/** Milliseconds from spawn until GET /readyz answers 200 (limit 60 s), then the process is stopped. */
-async function timeToReady(cmd: string[], env: Record<string, string>, readyPort: number): Promise<number> {
+/** Milliseconds from spawn until GET /readyz answers 200 (limit 60 s) and the CPU time by then; then the process is stopped. */
+async function timeToReady(cmd: string[], env: Record<string, string>, readyPort: number): Promise<{ ms: number; cpuMs?: number }> {
   const dir = await mkdtemp(join(tmpdir(), 'pylon-start-'));
   const started = performance.now();
   const child = spawn(cmd[0] as string, cmd.slice(1), {
@@ -54,7 +77,11 @@ async function timeToReady(cmd: string[], env: Record<string, string>, readyPort
         (r) => r.ok,
         () => false,
       );
-      if (ok) return performance.now() - started;
+      if (ok) {
+        const ms = performance.now() - started;
+        const cpu = cpuMs(child.pid);
+        return cpu === undefined ? { ms } : { ms, cpuMs: cpu };
+      }
       await new Promise((r) => setTimeout(r, 10));
     }
     throw new Error(`${cmd.join(' ')} was not ready within 60 s`);
@@ -68,7 +95,7 @@ async function timeToReady(cmd: string[], env: Record<string, string>, readyPort
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
-export async function startScenario(runs: number): Promise<StartResult[]> {
+export async function startScenario(runs: number, opts: StartOptions = {}): Promise<StartResult[]> {
   if (!dist.isCurrent()) {
     const r = spawnSync(process.execPath, [join(ROOT, 'scripts/build.cjs')], { cwd: ROOT, stdio: 'inherit' });
     if (r.status !== 0) throw new Error('npm run build failed');
@@ -80,27 +107,31 @@ export async function startScenario(runs: number): Promise<StartResult[]> {
     { name: 'all-in-one', dist: 'launcher/dist/all-in-one.main.js', src: 'launcher/src/all-in-one.main.ts', env: { SIGNAGE_SIMULATOR: 'false' } },
   ];
   const out: StartResult[] = [];
-  for (const t of targets) {
-    const d: number[] = [];
-    const s: number[] = [];
+  for (const t of targets.filter((t) => !opts.only || t.name.includes(opts.only))) {
+    const d: { ms: number; cpuMs?: number }[] = [];
+    const s: { ms: number }[] = [];
     for (let i = 0; i < runs; i++) {
-      for (const [cmd, into] of [
-        [node(t.dist), d],
-        [tsx(t.src), s],
-      ] as const) {
+      for (const [cmd, into] of [[node(t.dist), d], ...(opts.tsx === false ? [] : [[tsx(t.src), s] as const])] as const) {
         const port = await freePort();
         const extra: Record<string, string> = t.name === 'all-in-one' ? { LEGACY_PORT: String(await freePort()) } : {};
         into.push(await timeToReady(cmd, { ...t.env, ...extra, PORT: String(port) }, port));
       }
     }
-    out.push({ name: t.name, distMs: median(d), tsxMs: median(s) });
+    const cpu = d.flatMap((r) => (r.cpuMs === undefined ? [] : [r.cpuMs]));
+    out.push({
+      name: t.name,
+      distMs: median(d.map((r) => r.ms)),
+      ...(cpu.length ? { distCpuMs: median(cpu) } : {}),
+      ...(s.length ? { tsxMs: median(s.map((r) => r.ms)) } : {}),
+    });
   }
   return out;
 }
 
 export function printStart(results: StartResult[], runs: number): void {
   console.log(`\nScenario 8: start to ready (/readyz 200), median of ${runs}\n`);
-  console.log('| process | from dist/ (node) | from sources (tsx) |');
-  console.log('| --- | ---: | ---: |');
-  for (const r of results) console.log(`| ${r.name} | ${Math.round(r.distMs)} ms | ${Math.round(r.tsxMs)} ms |`);
+  console.log('| process | from dist/ (node) | its CPU time by then | from sources (tsx) |');
+  console.log('| --- | ---: | ---: | ---: |');
+  const ms = (v: number | undefined) => (v === undefined ? '-' : `${Math.round(v)} ms`);
+  for (const r of results) console.log(`| ${r.name} | ${ms(r.distMs)} | ${ms(r.distCpuMs)} | ${ms(r.tsxMs)} |`);
 }

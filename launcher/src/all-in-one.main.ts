@@ -20,10 +20,14 @@ try {
   say(`Starting Pylon (data in ${env.SIGNAGE_DATA_DIR})`);
   if (embedded) lockDataDir(env.SIGNAGE_DATA_DIR);
   await assertPortsFree([env.PORT, env.LEGACY_PORT], env.HOST);
-  say('  loading code');
   // Loaded here, not imported at the top: a native engine that fails to load is answered below.
+  // The stores open first, so the analytics migrations run on chDB's threads while the rest loads.
+  say('  opening stores');
+  const { openAllInOneBackends } = await import('./all-in-one/backends.js');
+  const backends = await openAllInOneBackends(env, logger);
+  say('  loading code');
   const { startAllInOne } = await import('./all-in-one.js');
-  const app = await startAllInOne(env, { logger, progress: (step) => say(`  ${step}`) });
+  const app = await startAllInOne(env, { logger, progress: (step) => say(`  ${step}`), backends });
   say(banner(env, app));
   let stopping = 0;
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {

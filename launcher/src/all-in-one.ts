@@ -19,18 +19,19 @@ import {
   type Logger,
   type Subgraph,
 } from '@pylon/kit';
-import { createBackends } from '@pylon/composition/backends';
+import type { Backends } from '@pylon/composition/backends';
 import { createPushEventProducer } from '@pylon/composition/push-events';
 import { introspectionEnabled, limitsFrom } from '@pylon/gateway/config';
 import { InProcessDataSource } from '@pylon/gateway/data-sources';
 import { createGateway, type Gateway } from '@pylon/gateway/gateway';
 import type { AllInOneEnv } from './all-in-one.config.js';
 import { createAccessLayer } from './all-in-one/access.js';
+import { openAllInOneBackends } from './all-in-one/backends.js';
 import { startDemo } from './all-in-one/demo-start.js';
 import { createHttpEdge } from './all-in-one/http-edge.js';
 import { createInProcessSubgraphs } from './all-in-one/in-process-subgraphs.js';
 import { closeServer, listen, urlOf } from './all-in-one/listen.js';
-import { startTelemetryConsumer, type TelemetryConsumer } from './all-in-one/telemetry-consumer.js';
+import { startTelemetryConsumer, type InProcessConsumer, type TelemetryConsumer } from './all-in-one/telemetry-consumer.js';
 
 export type { TelemetryConsumer } from './all-in-one/telemetry-consumer.js';
 
@@ -62,40 +63,51 @@ export interface StartOptions {
   logger?: Logger;
   /** Called as start-up moves on ("opening stores", "composing", "seeding demo", "listening"). */
   progress?: (step: string) => void;
+  /** The stores, opened by the caller with openAllInOneBackends (their migrations may still run); absent: opened here. */
+  backends?: Backends;
 }
 
 /**
- * Start-up in order: stores, the telemetry consumer, the subgraphs, the gateway over them, the
- * access layer and the HTTP edge, the demo, then the listeners. `close()` undoes it in reverse.
+ * Start-up: the stores, then the subgraphs, the gateway over them, the access layer and the HTTP
+ * edge, and the demo, while the analytics migrations run on chDB's threads and the telemetry
+ * consumer starts once they are done; then the listeners. /readyz answers only once the listeners
+ * are up, so every backend and the consumer it covers is up by then. `close()` undoes it in reverse.
  */
 export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): Promise<AllInOne> {
   const logger = opts.logger ?? createLogger({ level: env.LOG_LEVEL, name: 'pylon' });
   const progress = opts.progress ?? (() => undefined);
   const ops = createOps('all-in-one');
-  progress('opening stores');
-  const backends = await createBackends(env, ['documents', 'analytics', 'cache', 'stream', 'blobs']);
+  if (!opts.backends) progress('opening stores');
+  const backends = opts.backends ?? (await openAllInOneBackends(env, logger));
   const analytics = backends.analytics!;
-  const consumer = await startTelemetryConsumer(
-    {
-      stream: backends.stream!,
-      analytics,
-      logger,
-      metrics: telemetryMetrics(ops.registry, {
+  // The consumer writes the analytics tables: it subscribes once the migrations are applied.
+  let consumer: InProcessConsumer | undefined;
+  const consumerStarted = backends.migrated.then(async () => {
+    consumer = await startTelemetryConsumer(
+      {
         stream: backends.stream!,
-        spool: backends.spool,
-        publishers: () => [
-          sg.devices.runtime.pings,
-          sg.devices.runtime.events,
-          sg.devices.runtime.plays,
-          sg.devices.runtime.impressions,
-          access.auditPublisher,
-          push?.publisher,
-        ],
-      }),
-    },
-    { replayDeadLetters: env.INGEST_REPLAY_DEAD_LETTERS, logger, compactEveryMs: env.ANALYTICS_COMPACT_HOURS * 3_600_000 },
-  );
-  backends.checks.consumer = () => consumer.check();
+        analytics,
+        logger,
+        metrics: telemetryMetrics(ops.registry, {
+          stream: backends.stream!,
+          spool: backends.spool,
+          publishers: () => [
+            sg.devices.runtime.pings,
+            sg.devices.runtime.events,
+            sg.devices.runtime.plays,
+            sg.devices.runtime.impressions,
+            access.auditPublisher,
+            push?.publisher,
+          ],
+        }),
+      },
+      { replayDeadLetters: env.INGEST_REPLAY_DEAD_LETTERS, logger, compactEveryMs: env.ANALYTICS_COMPACT_HOURS * 3_600_000 },
+    );
+    return consumer;
+  });
+  // Awaited below, after the other steps; a failure meanwhile is not an unhandled rejection.
+  consumerStarted.catch(() => undefined);
+  backends.checks.consumer = () => (consumer ? consumer.check() : Promise.reject(new Error('the telemetry consumer is not started yet')));
   // Push events (webhooks, live stream): every subgraph produces them through one durable publisher.
   const push = createPushEventProducer(backends, logger);
   const internalSecret = env.SIGNAGE_INTERNAL_SECRET ?? randomBytes(32).toString('hex');
@@ -106,6 +118,10 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
 
   progress('composing');
   const sg = await createInProcessSubgraphs(env, { backends, tokens, internalSecret, logger, pushEvents: push ? { pushEvents: push.events } : {}, publicBase });
+  // The demo seed waits on store writes most of its time: it runs while the gateway and the edge are built.
+  if (env.SIGNAGE_DEMO) progress('seeding demo');
+  const demoStarted = startDemo(env, sg, logger);
+  demoStarted.catch(() => undefined);
   const gateway = await createGateway({
     supergraphSdl: readFileSync(`${SCHEMA_DIR}supergraph.graphql`, 'utf8'),
     buildService: (name) => {
@@ -120,9 +136,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   // Keys and bearer tokens with rate limits, the audit trail, the OAuth server.
   const access = await createAccessLayer(env, { backends, identity: sg.identity, logger });
   const edge = await createHttpEdge(env, { gateway, access, subgraphs: sg, backends, ops, logger, publicBase });
-
-  if (env.SIGNAGE_DEMO) progress('seeding demo');
-  const demo = await startDemo(env, sg, logger);
+  const demo = await demoStarted;
+  const telemetryConsumer = await consumerStarted;
 
   progress('listening');
   const servers = [await listen(edge.app, env.PORT, env.HOST), await listen(edge.legacy, env.LEGACY_PORT, env.HOST)];
@@ -147,7 +162,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     subgraphs: sg.subgraphs,
     analytics,
     logger,
-    telemetry: { stream: backends.stream!, analytics, consumer },
+    telemetry: { stream: backends.stream!, analytics, consumer: telemetryConsumer },
     servers,
     async close() {
       if (closed) return;
@@ -178,7 +193,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
       await step('webhook alerts', () => sg.webhookAlerts.close());
       await step('event log', () => edge.closeEventLog());
       await step('push-event publisher', () => push?.publisher.close());
-      await step('telemetry consumer', () => consumer.close());
+      await step('telemetry consumer', () => telemetryConsumer.close());
       await step('backends', () => backends.close());
     },
   };

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { Kind, parse as parseGraphQL } from 'graphql';
 import type { Document } from 'openapi-backend';
-import { parse as parseYaml } from 'yaml';
 import { SCHEMA_DIR } from '@pylon/kit';
+import { cachedRestDocument, parseRestYaml } from './document-cache.js';
 
 export const REST_DOCUMENT_PATH = `${SCHEMA_DIR}openapi/rest.yaml`;
 
@@ -18,7 +18,8 @@ export interface RestDocument {
 
 export function loadRestDocument(path = REST_DOCUMENT_PATH): RestDocument {
   const yaml = readFileSync(path, 'utf8');
-  const definition = parseYaml(yaml, { uniqueKeys: true }) as Document;
+  // Parsed at build time when this is the YAML the build read (document-cache.ts).
+  const definition = (cachedRestDocument(yaml) ?? parseRestYaml(yaml)) as Document;
   if (!definition || typeof definition !== 'object' || !String(definition.openapi).startsWith('3.1')) {
     throw new Error(`${path} is not an OpenAPI 3.1 document`);
   }

@@ -71,7 +71,7 @@ afterAll(async () => {
 });
 
 test('npm start prints its progress while starting, then the banner with the demo key', () => {
-  const steps = ['Starting Pylon', 'loading code', 'opening stores', 'composing', 'seeding demo', 'listening', 'Pylon is running'];
+  const steps = ['Starting Pylon', 'opening stores', 'loading code', 'composing', 'seeding demo', 'listening', 'Pylon is running'];
   const at = steps.map((s) => out.indexOf(s));
   expect(at.every((i) => i >= 0)).toBe(true);
   expect([...at].sort((a, b) => a - b)).toEqual(at);

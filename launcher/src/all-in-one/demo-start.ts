@@ -42,13 +42,10 @@ export async function startDemo(env: AllInOneEnv, sg: InProcessSubgraphs, logger
     password: env.SIGNAGE_DEMO_PASSWORD,
   });
   if (demo.created) await seedDemoAlertRules(sg.devices.runtime);
-  // Demo media are generated, probed and stored (several fsynced writes): done in the background so
-  // the server answers at once; closing waits for it.
-  const media: Promise<unknown> = demo.created
-    ? seedDemoMedia(sg.content.runtime)
-        .then((ids) => (ids ? seedDemoSchedules(sg.scheduling.runtime, sg.devices.repo, ids) : undefined))
-        .catch((e: unknown) => logger.warn({ err: e }, 'demo content was not seeded'))
-    : Promise.resolve();
+  // Demo media are generated, probed and stored (image encoding, several fsynced writes): in the
+  // background once the server listens, so they neither delay the start nor hold the answers;
+  // closing waits for them.
+  let media: Promise<unknown> = Promise.resolve();
   const simulator = env.SIGNAGE_SIMULATOR
     ? startSimulator(sg.devices.runtime, { accountId: DEMO_ACCOUNT_ID, intervalSeconds: env.SIGNAGE_SIMULATOR_SECONDS, logger })
     : undefined;
@@ -57,6 +54,10 @@ export async function startDemo(env: AllInOneEnv, sg: InProcessSubgraphs, logger
     ...(demo.apiKey ? { apiKey: demo.apiKey } : {}),
     ...(demo.password ? { password: demo.password } : {}),
     listening(baseUrl) {
+      if (demo.created)
+        media = seedDemoMedia(sg.content.runtime)
+          .then((ids) => (ids ? seedDemoSchedules(sg.scheduling.runtime, sg.devices.repo, ids) : undefined))
+          .catch((e: unknown) => logger.warn({ err: e }, 'demo content was not seeded'));
       if (!simulator) return;
       // History at first start, then live, once the demo schedules exist.
       fleet = media.then(async () => {

@@ -49,7 +49,7 @@ const rootOf = analyticsRootOf;
 
 /** Each dataset root's columns, from the persisted documents (read once, on the first CSV answer). */
 const columnCache = new Map<string, string[]>();
-let persisted: Map<string, string> | undefined;
+let persisted: ReadonlyMap<string, string> | undefined;
 function columnsOf(d: Dataset, root: string): string[] {
   const key = `${d.operationId}.${root}`;
   let columns = columnCache.get(key);

@@ -157,6 +157,12 @@ export interface Backends {
   onClose(close: () => Promise<void>): void;
   /** Readiness checks for /readyz. */
   checks: Record<string, () => Promise<void>>;
+  /**
+   * Resolves once the analytics migrations this process runs are applied (at once when it runs
+   * none); rejects as they failed. Only pending with `deferMigrations`: until then the analytics
+   * check fails.
+   */
+  migrated: Promise<void>;
 }
 
 type Want = 'documents' | 'analytics' | 'stream' | 'cache' | 'blobs';
@@ -175,6 +181,12 @@ export interface BackendOptions {
   migrate?: boolean;
   /** The process's logger, handed to drivers that log (Kafka). */
   logger?: Logger;
+  /**
+   * Resolve with the analytics store opened but its migrations still running (on the engine's
+   * threads; `migrated` says when they are done), so the caller builds the rest meanwhile. The
+   * caller must await `migrated` before it writes analytics or reports ready.
+   */
+  deferMigrations?: boolean;
 }
 
 export async function createBackends(env: BackendEnv, want: Want[], clientId = 'pylon', options: BackendOptions = {}): Promise<Backends> {
@@ -185,6 +197,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
   const opened: { name: string; close: () => Promise<void> }[] = [];
   const b: Backends = {
     checks: {},
+    migrated: Promise.resolve(),
     async close() {
       for (const o of [...opened].reverse()) await o.close();
     },
@@ -221,9 +234,23 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
       const a = b.analytics;
       opened.push({ name: 'analytics', close: () => a.close() });
       // Under a lease in the documents store when this process opens one: replicas starting together never run a migration twice.
-      if (env.MIGRATE_AT_START || options.migrate)
-        await runAnalyticsMigrations({ analytics: a, documents: b.documents, logger, retention: retentionFromEnv(env) });
-      b.checks.analytics = () => a.ping();
+      if (env.MIGRATE_AT_START || options.migrate) {
+        let done = false;
+        const migrated = runAnalyticsMigrations({ analytics: a, documents: b.documents, logger, retention: retentionFromEnv(env) }).then(() => {
+          done = true;
+        });
+        b.migrated = migrated;
+        if (options.deferMigrations) {
+          // Handled where the caller awaits `migrated`; no unhandled rejection meanwhile.
+          migrated.catch(() => undefined);
+          b.checks.analytics = () => (done ? a.ping() : Promise.reject(new Error('analytics migrations are still running')));
+        } else {
+          await migrated;
+          b.checks.analytics = () => a.ping();
+        }
+      } else {
+        b.checks.analytics = () => a.ping();
+      }
     }
     if (want.includes('cache')) {
       if (env.CACHE_DRIVER === 'redis') {

@@ -129,7 +129,11 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
 
   const store: AnalyticsStore = {
     migrate() {
-      return calls.migrate(() => runMigrations(store, opts.migrationsDir));
+      // Every pending file in one engine call (chDB runs a multi-statement query in order and stops at the first failure).
+      const execScript = async (statements: readonly string[]) => {
+        await run('exec', () => session.queryAsync(statements.join('\n;\n'), { format: 'TabSeparated' }));
+      };
+      return calls.migrate(() => runMigrations({ query: store.query, exec: store.exec, execScript }, opts.migrationsDir));
     },
 
     async insert(table, rows, options) {

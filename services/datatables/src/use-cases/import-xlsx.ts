@@ -12,7 +12,7 @@
  * styles ignored), rows going to importRecords in chunks; the row cap applies as for CSV.
  * Never the npm `xlsx` package (SECURITY.md).
  */
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import yauzl from 'yauzl';
 import { AppError, type Principal } from '@pylon/kit';
 import type { DataTablesRuntime } from '../runtime.js';
@@ -119,7 +119,9 @@ export async function importRowsXlsx(
   options: ImportOptions & { prescanned?: boolean } = {},
 ): Promise<ImportResult> {
   if (!options.prescanned) await prescanXlsx(path);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
+  // Loaded on first use: exceljs is a tenth of a process start, and most processes never read a workbook.
+  const { default: excel } = await import('exceljs');
+  const reader = new excel.stream.xlsx.WorkbookReader(path, {
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
     styles: 'ignore',

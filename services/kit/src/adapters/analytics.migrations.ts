@@ -62,18 +62,38 @@ const RECORD_MIGRATION = `INSERT INTO schema_migrations (version, name, applied_
 SELECT {version:UInt32}, {name:String}, now64(3, 'UTC')`;
 
 /**
+ * A store that runs several statements in ONE engine call, in order, stopping at the first that
+ * fails (chDB's embedded engine). The statements of every pending file then go in one call instead
+ * of one call each: on a new data dir that is ~70 round trips fewer, each of which waited for the
+ * process's event loop (busy loading and building the rest of the process at start).
+ */
+export interface ScriptTarget {
+  execScript(statements: readonly string[]): Promise<void>;
+}
+
+/** RECORD_MIGRATION with its values inlined (a script takes no parameters): the version is a number, the name matches MIGRATION_FILE. */
+const recordStatement = (file: MigrationFile) =>
+  `INSERT INTO schema_migrations (version, name, applied_at) SELECT ${file.version}, '${file.name}', now64(3, 'UTC')`;
+
+/**
  * Applies every not-yet-recorded migration in version order and records it; returns the names
  * applied (empty when up to date). ClickHouse has no transactional DDL: a file that fails part-way
  * is not recorded and is re-run from its first statement, so write statements that tolerate a
  * re-run (`CREATE TABLE IF NOT EXISTS`, `ADD COLUMN IF NOT EXISTS`, ...). There is no cross-process
  * lock either; run migrations from one place (or rely on the same idempotence).
  */
-export async function runMigrations(target: Pick<AnalyticsStore, 'query' | 'exec'>, dir: string = DEFAULT_ANALYTICS_MIGRATIONS_DIR): Promise<string[]> {
+export async function runMigrations(
+  target: Pick<AnalyticsStore, 'query' | 'exec'> & Partial<ScriptTarget>,
+  dir: string = DEFAULT_ANALYTICS_MIGRATIONS_DIR,
+): Promise<string[]> {
   const files = await listMigrations(dir);
   await target.exec(CREATE_SCHEMA_MIGRATIONS);
   const rows = await target.query<{ version: number; name: string }>('SELECT version, any(name) AS name FROM schema_migrations GROUP BY version');
   const applied = new Map(rows.map((r) => [Number(r.version), r.name]));
   const done: string[] = [];
+  // Each pending file's statements, then its record: in one call where the store takes scripts
+  // (the same order, and a failure stops there, so a file is recorded only when all of it ran).
+  const script: string[] = [];
   for (const file of files) {
     const recorded = applied.get(file.version);
     // A version applied under another name is another migration (renumbered or renamed after it
@@ -87,9 +107,14 @@ export async function runMigrations(target: Pick<AnalyticsStore, 'query' | 'exec
     }
     if (recorded !== undefined) continue;
     const sql = await readFile(file.path, 'utf8');
-    for (const statement of splitSqlStatements(sql)) await target.exec(statement);
-    await target.exec(RECORD_MIGRATION, { version: file.version, name: file.name });
+    if (target.execScript) {
+      script.push(...splitSqlStatements(sql), recordStatement(file));
+    } else {
+      for (const statement of splitSqlStatements(sql)) await target.exec(statement);
+      await target.exec(RECORD_MIGRATION, { version: file.version, name: file.name });
+    }
     done.push(file.name);
   }
+  if (script.length) await target.execScript!(script);
   return done;
 }

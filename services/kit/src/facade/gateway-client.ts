@@ -65,7 +65,16 @@ function spreadsOf(doc: DocumentNode): Set<string> {
  * shared by several operations live once in `_fragments.graphql`; each operation gets the ones it
  * spreads (transitively) appended, so every loaded document stands alone.
  */
-export function loadOperations(facade: 'rest' | 'legacy'): Map<string, string> {
+export function loadOperations(facade: 'rest' | 'legacy'): ReadonlyMap<string, string> {
+  // Read and parsed once per process: the all-in-one asks for each facade's set two or three times at start.
+  let ops = loaded.get(facade);
+  if (!ops) loaded.set(facade, (ops = readOperations(facade)));
+  return ops;
+}
+
+const loaded = new Map<'rest' | 'legacy', ReadonlyMap<string, string>>();
+
+function readOperations(facade: 'rest' | 'legacy'): Map<string, string> {
   const dir = `${SCHEMA_DIR}operations/${facade}/`;
   const files = readdirSync(dir).filter((f) => f.endsWith('.graphql'));
   const shared = new Map<string, FragmentDefinitionNode>();

@@ -5,7 +5,6 @@
  * first PDF_MAX_ROWS rows and says so, while the counts, totals and digest cover every row (the
  * CSV or XLSX export carries them all). Rows are read once and kept only up to that limit.
  */
-import PDFDocument from 'pdfkit';
 import type { ReportColumn } from '../../domain/reports/report.js';
 import { finish, summaryLines, unlessGone, type ReportWriter } from './document.js';
 
@@ -77,6 +76,8 @@ function drawChart(
 }
 
 export const writePdf: ReportWriter = async (doc, out) => {
+  // Loaded on first use (pdfkit and its font engine): most processes never write a PDF.
+  const { default: PDFDocument } = await import('pdfkit');
   const pdf = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, info: { Title: doc.title, Producer: 'Pylon' } });
   pdf.pipe(out);
   const pageW = pdf.page.width - 2 * MARGIN;

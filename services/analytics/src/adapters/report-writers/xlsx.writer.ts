@@ -4,7 +4,7 @@
  * row and number formats per column type; past Excel's 1,048,576 rows a sheet continues in
  * "Report (2)", ...; then a "Summary" sheet with the facts, rows, totals and the SHA-256 digest.
  */
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { Cell, ColumnType, ReportColumn } from '../../domain/reports/report.js';
 import { drained, finish, summaryLines, unlessGone, type ReportWriter } from './document.js';
 
@@ -32,7 +32,9 @@ function sheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, columns: readonly ReportC
 const typed = (c: ReportColumn, v: Cell): ExcelJS.CellValue => (c.type === 'datetime' && typeof v === 'string' && v ? new Date(v) : v);
 
 export const writeXlsx: ReportWriter = async (doc, out) => {
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  // Loaded on first use: exceljs is a tenth of a process start, and most processes never write a workbook.
+  const { default: excel } = await import('exceljs');
+  const wb = new excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const cols = doc.columns;
   let n = 1;
   let ws = sheet(wb, cols, n);

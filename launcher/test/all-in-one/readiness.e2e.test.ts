@@ -5,6 +5,8 @@
  * migration is applied, the consumer runs, and /readyz reports both.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, loadConfig } from '@pylon/kit';
@@ -15,6 +17,32 @@ import { openAllInOneBackends } from '../../src/all-in-one/backends.js';
 
 let dir: string;
 let app: AllInOne | undefined;
+
+/**
+ * The hosts this process sends HTTP requests to from now until `stop()` (an unconfigured
+ * @apollo/gateway probes cloud metadata endpoints as it is built, and reports usage to Apollo).
+ */
+function watchOutbound(): { hosts: string[]; stop: () => void } {
+  const hosts: string[] = [];
+  const originals = { http: http.request, https: https.request };
+  const watch = (mod: typeof http | typeof https, original: typeof http.request) =>
+    ((...args: Parameters<typeof http.request>) => {
+      const [target, options] = args as [unknown, unknown];
+      const url = target instanceof URL ? target : typeof target === 'string' ? new URL(target) : undefined;
+      const o = (url ? options : target) as { hostname?: string; host?: string } | undefined;
+      hosts.push(url?.hostname ?? o?.hostname ?? o?.host ?? 'localhost');
+      return original.apply(mod, args);
+    }) as typeof http.request;
+  http.request = watch(http, originals.http);
+  https.request = watch(https, originals.https);
+  return {
+    hosts,
+    stop: () => {
+      http.request = originals.http;
+      https.request = originals.https;
+    },
+  };
+}
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-readiness-'));
 });
@@ -23,7 +51,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-test('ready means migrated and consuming, though the stores were handed over mid-migration', async () => {
+test('ready means migrated and consuming, though the stores were handed over mid-migration; the start calls nothing outside this machine', async () => {
+  const outbound = watchOutbound();
   const env = loadConfig(allInOneEnv, { SIGNAGE_DATA_DIR: dir, PORT: '0', LEGACY_PORT: '0', LOG_LEVEL: 'silent', SIGNAGE_SIMULATOR: 'false' });
   const logger = createLogger({ level: 'silent' });
   const backends = await openAllInOneBackends(env, logger);
@@ -44,4 +73,7 @@ test('ready means migrated and consuming, though the stores were handed over mid
   expect((await fetch(`${app.baseUrl}/readyz`)).status).toBe(503);
   await app.telemetry.consumer.resume();
   expect((await fetch(`${app.baseUrl}/readyz`)).status).toBe(200);
+  outbound.stop();
+  // No vendor telemetry, no cloud metadata probe: loopback only.
+  expect(outbound.hosts.filter((h) => !['localhost', '127.0.0.1', '::1', '[::1]'].includes(h))).toEqual([]);
 }, 60_000);

@@ -197,7 +197,11 @@ export async function analyticsScenario(opts: {
   for (const [name, query, direct] of cases) {
     // The rollups must answer what the raw tables answer, or their timings mean nothing.
     if (same(await direct('RAW')) !== same(await direct('DAY'))) throw new Error(`analytics bench: ${name} differs between raw and rollup`);
-    rows.push({ query: name, path: 'GraphQL, endDate with a time (raw; playStatsByTime: rollup + raw end)', ...(await timed(opts.iterations, () => gql(query(RAW)))) });
+    rows.push({
+      query: name,
+      path: 'GraphQL, endDate with a time (raw; playStatsByTime: rollup + raw end)',
+      ...(await timed(opts.iterations, () => gql(query(RAW)))),
+    });
     rows.push({ query: name, path: 'GraphQL, rollups (planner)', ...(await timed(opts.iterations, () => gql(query(ROLLUP)))) });
     rows.push({ query: name, path: 'SQL direct on the store, raw', ...(await timed(opts.iterations, () => direct('RAW'))) });
     rows.push({ query: name, path: 'SQL direct on the store, rollup', ...(await timed(opts.iterations, () => direct('DAY'))) });

@@ -3,7 +3,9 @@
  * the system, silent, the bench API key, no simulator, no rate limit. `extra` adds or overrides
  * settings (SIGNAGE_DEMO_PASSWORD, job thresholds, ...).
  */
+import type { DeviceRepository } from '@pylon/devices';
 import { createLogger, loadConfig } from '@pylon/kit';
+import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
 import { startAllInOne } from '@pylon/launcher/all-in-one';
 import { allInOneEnv } from '@pylon/launcher/all-in-one.config';
 
@@ -30,3 +32,21 @@ export function benchEnv(dir: string, extra: Record<string, string> = {}) {
 
 export const startBenchApp = (dir: string, extra: Record<string, string> = {}) =>
   startAllInOne(benchEnv(dir, extra), { logger: createLogger({ level: 'silent' }) });
+
+/** Adds 42 devices to the demo account: with its 8, the 50-device list of scenario 1. */
+export async function addBenchDevices(app: Awaited<ReturnType<typeof startBenchApp>>): Promise<void> {
+  const repo = (app.subgraphs.devices as unknown as { repo: DeviceRepository }).repo;
+  for (let i = 0; i < 42; i++) {
+    await repo.addDevice(DEMO_ACCOUNT_ID, {
+      name: `Bench ${String(i).padStart(2, '0')}`,
+      tags: ['bench'],
+      deviceType: { id: 'dt', name: 'Player', manufacturer: 'ACME' },
+      pingData: { cpuUsage: 5, memoryUsage: 5, diskUsage: 5, playerVersion: '1', ipAddress: '10.1.0.1', timestamp: new Date().toISOString() },
+      location: { city: 'Oslo', state: null, country: 'NO', latitude: 59.9, longitude: 10.7 },
+      groupId: null,
+      groupName: null,
+      orgId: null,
+      registrationKey: `bench-${i}`,
+    });
+  }
+}

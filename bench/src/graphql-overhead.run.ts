@@ -22,14 +22,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DeviceRepository } from '@pylon/devices';
 import { selectDeviceMetrics } from '@pylon/analytics/repositories/device-metrics.queries';
 import { selectPlayStatsByTime } from '@pylon/analytics/repositories/play-stats.queries';
 import { toSeriesQuery } from '@pylon/analytics/use-cases/analytics-args';
 import { loadOperations, POLICIES, type Principal } from '@pylon/kit';
 import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
 import { generateTelemetry } from './analytics.scenarios.js';
-import { BENCH_KEY as KEY, startBenchApp } from './bench-app.js';
+import { addBenchDevices, BENCH_KEY as KEY, startBenchApp } from './bench-app.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -39,20 +38,7 @@ const loop = process.env.BENCH_CASE_LOOP;
 
 const dir = await mkdtemp(join(tmpdir(), 'pylon-bench-gql-'));
 const app = await startBenchApp(dir, process.env.BENCH_AUDIT_READS ? { AUDIT_READS: process.env.BENCH_AUDIT_READS } : {});
-const repo = (app.subgraphs.devices as unknown as { repo: DeviceRepository }).repo;
-for (let i = 0; i < 42; i++) {
-  await repo.addDevice(DEMO_ACCOUNT_ID, {
-    name: `Bench ${String(i).padStart(2, '0')}`,
-    tags: ['bench'],
-    deviceType: { id: 'dt', name: 'Player', manufacturer: 'ACME' },
-    pingData: { cpuUsage: 5, memoryUsage: 5, diskUsage: 5, playerVersion: '1', ipAddress: '10.1.0.1', timestamp: new Date().toISOString() },
-    location: { city: 'Oslo', state: null, country: 'NO', latitude: 59.9, longitude: 10.7 },
-    groupId: null,
-    groupName: null,
-    orgId: null,
-    registrationKey: `bench-${i}`,
-  });
-}
+await addBenchDevices(app);
 await generateTelemetry(app.analytics, DEMO_ACCOUNT_ID, { plays: 200_000, pings: 1000, impressions: 1000 });
 
 const DEVICES = { query: loadOperations('rest').get('listDevices')!, variables: { limit: 50, offset: 0 } };

@@ -51,7 +51,7 @@ import {
 import { analyticsScenario, analyticsTable, generateTelemetry } from './analytics.scenarios.js';
 import { printReports, reportsScenario } from './reports.scenarios.js';
 import { webPlayerFleet } from './web-player.scenarios.js';
-import { BENCH_KEY as KEY, BENCH_PASSWORD, startBenchApp } from './bench-app.js';
+import { addBenchDevices, BENCH_KEY as KEY, BENCH_PASSWORD, startBenchApp } from './bench-app.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
@@ -66,19 +66,7 @@ const app = await startBenchApp(dir, { SIGNAGE_DEMO_PASSWORD: BENCH_PASSWORD });
 
 // 50 devices: the 8 demo ones plus 42 more.
 const repo = (app.subgraphs.devices as unknown as { repo: DeviceRepository }).repo;
-for (let i = 0; i < 42; i++) {
-  await repo.addDevice(DEMO_ACCOUNT_ID, {
-    name: `Bench ${String(i).padStart(2, '0')}`,
-    tags: ['bench'],
-    deviceType: { id: 'dt', name: 'Player', manufacturer: 'ACME' },
-    pingData: { cpuUsage: 5, memoryUsage: 5, diskUsage: 5, playerVersion: '1', ipAddress: '10.1.0.1', timestamp: new Date().toISOString() },
-    location: { city: 'Oslo', state: null, country: 'NO', latitude: 59.9, longitude: 10.7 },
-    groupId: null,
-    groupName: null,
-    orgId: null,
-    registrationKey: `bench-${i}`,
-  });
-}
+await addBenchDevices(app);
 
 // The baseline: the devices subgraph served alone over HTTP, called with a signed internal token.
 const direct = await createSubgraphHttp(app.subgraphs.devices!, { ops: createOps('bench-devices'), logger: createLogger({ level: 'silent' }), checks: {} });

@@ -81,6 +81,19 @@ export function instantOfWall(wall: number, zone: string): number {
   return hi;
 }
 
+/** The first instant of (from, to] (whole seconds) in the offset in force at `to`. */
+function transitionBetween(from: number, to: number, zone: string): number {
+  const offset = offsetAt(to, zone);
+  let lo = from,
+    hi = to - (((to % 1000) + 1000) % 1000);
+  while (hi - lo > 1000) {
+    const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+    if (offsetAt(mid, zone) === offset) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
 /** Is `zone` an IANA zone this runtime knows? */
 export function isTimeZone(zone: string): boolean {
   if (zone.length > 64) return false;
@@ -101,9 +114,13 @@ export function bucketStart(t: number, interval: Interval, zone: string): number
   const ms = ((t % 1000) + 1000) % 1000;
   switch (interval) {
     case 'MINUTE':
-      return t - ms - (wall % MINUTE);
-    case 'HOUR':
-      return t - ms - (wall % HOUR);
+    case 'HOUR': {
+      const start = t - ms - (wall % (interval === 'MINUTE' ? MINUTE : HOUR));
+      // A zone whose offset changes by less than an hour (Australia/Lord_Howe: 30 minutes) can
+      // change it inside a clock hour: the hour of t then starts at that change, not before it in
+      // another offset (where it would overlap the hour the clock showed then).
+      return offsetAt(start, zone) === offsetAt(t, zone) ? start : transitionBetween(start, t, zone);
+    }
     case 'DAY':
       return instantOfWall(wall - (wall % DAY), zone);
     case 'WEEK': {

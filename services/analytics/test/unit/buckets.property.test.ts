@@ -100,3 +100,31 @@ test('a series of more than 10000 periods is refused, naming interval', () => {
   expect(() => bucketsOf({ from: new Date('2026-01-01'), to: new Date('2026-03-01') }, 'MINUTE', 'UTC')).toThrow(/interval/);
   expect(bucketsOf({ from: new Date('2026-01-01'), to: new Date('2026-01-07') }, 'MINUTE', 'UTC')).toHaveLength(6 * 1440);
 });
+
+test('a half-hour DST change inside a clock hour starts an hour bucket of its own (Australia/Lord_Howe)', () => {
+  const z = 'Australia/Lord_Howe';
+  // 2026-04-05 02:00 (+11) becomes 01:30 (+10:30) at 15:00Z: the clock's 01:00 hour runs 14:00Z-15:00Z,
+  // then 01:30-02:00 again (15:00Z-15:30Z), then 02:00.
+  const at = (iso: string) => Date.parse(iso);
+  expect(bucketStart(at('2026-04-04T14:30:00Z'), 'HOUR', z)).toBe(at('2026-04-04T14:00:00Z'));
+  expect(nextBucketStart(at('2026-04-04T14:00:00Z'), 'HOUR', z)).toBe(at('2026-04-04T15:00:00Z'));
+  expect(bucketStart(at('2026-04-04T15:10:00Z'), 'HOUR', z)).toBe(at('2026-04-04T15:00:00Z'));
+  expect(nextBucketStart(at('2026-04-04T15:00:00Z'), 'HOUR', z)).toBe(at('2026-04-04T15:30:00Z'));
+  // 2026-10-04 02:00 (+10:30) becomes 02:30 (+11) at 15:30Z.
+  expect(bucketStart(at('2026-10-03T15:10:00Z'), 'HOUR', z)).toBe(at('2026-10-03T14:30:00Z'));
+  expect(nextBucketStart(at('2026-10-03T14:30:00Z'), 'HOUR', z)).toBe(at('2026-10-03T15:30:00Z'));
+  expect(bucketStart(at('2026-10-03T15:45:00Z'), 'HOUR', z)).toBe(at('2026-10-03T15:30:00Z'));
+  // Whole-hour zones are unchanged: Berlin's 02:00-03:00 (CET) after the October change.
+  expect(bucketStart(at('2026-10-25T01:30:00Z'), 'HOUR', 'Europe/Berlin')).toBe(at('2026-10-25T01:00:00Z'));
+});
+
+test('the property with the seed CI found the Lord Howe case with', () => {
+  fc.assert(
+    fc.property(instant, zone, interval, (t, z, i) => {
+      const s = bucketStart(t, i, z);
+      const e = nextBucketStart(s, i, z);
+      expect(bucketStart(e, i, z)).toBe(e);
+    }),
+    { numRuns: 600, seed: 793611526 },
+  );
+});

@@ -58,3 +58,14 @@ export const gatewayEnv = z.object({
   ...auditSinkEnv,
 });
 export type GatewayEnv = z.infer<typeof gatewayEnv>;
+
+/**
+ * Unless told not to, @apollo/gateway 2.14 reports usage metrics to Apollo's servers (OTLP to
+ * usage-reporting.api.apollographql.com) and probes the cloud metadata endpoints (GCP, AWS, Azure,
+ * Alibaba) when it is built (its dist/index.js and dist/utilities/opentelemetry.js read
+ * APOLLO_TELEMETRY_DISABLED). A self-hosted service calls nothing it was not configured to call:
+ * createGateway calls this before it builds the gateway.
+ */
+export function disableApolloTelemetry(): void {
+  process.env.APOLLO_TELEMETRY_DISABLED = 'true';
+}

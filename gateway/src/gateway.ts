@@ -14,6 +14,7 @@ import { maxFieldDuplicates } from './field-duplication.rule.js';
 import { inputDepthPlugin } from './input-depth.plugin.js';
 import { listCostPlugin } from './list-cost.plugin.js';
 import { maxRootFields } from './root-fields.rule.js';
+import { disableApolloTelemetry } from './config.js';
 import { SingleFetchPlans, type SingleFetchStats } from './single-fetch.executor.js';
 
 export interface GatewayLimits {
@@ -94,11 +95,7 @@ const auditPlugin: ApolloServerPlugin<GatewayContext> = {
 };
 
 export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
-  // Unless told not to, @apollo/gateway 2.14 reports usage metrics to Apollo's servers (OTLP to
-  // usage-reporting.api.apollographql.com) and probes the cloud metadata endpoints (GCP, AWS, Azure,
-  // Alibaba) when it is built (dist/index.js, dist/utilities/opentelemetry.js). A self-hosted
-  // service calls nothing it was not configured to call.
-  process.env.APOLLO_TELEMETRY_DISABLED = 'true';
+  disableApolloTelemetry();
   let apiSchema: GraphQLSchema | undefined;
   // Single-fetch queries skip the gateway's result re-shaping (single-fetch.executor.ts).
   const singleFetch = new SingleFetchPlans(opts.supergraphSdl);

@@ -48,7 +48,8 @@ describe('chdb: migrations in one call', () => {
       store = await createChdbAnalyticsStore({ path: join(dir, 'data'), migrationsDir: migrations });
       expect(await store.migrate()).toEqual(['002_b']);
       expect(await recorded()).toEqual(['001_a', '002_b']);
-      expect(await store.query<{ x: number }>('SELECT x FROM a UNION ALL SELECT x FROM b ORDER BY x')).toEqual([{ x: 1 }, { x: 2 }]);
+      // ORDER BY after UNION ALL orders only the last SELECT in ClickHouse: order the union as a whole.
+      expect(await store.query<{ x: number }>('SELECT x FROM (SELECT x FROM a UNION ALL SELECT x FROM b) ORDER BY x')).toEqual([{ x: 1 }, { x: 2 }]);
     } finally {
       await store.close();
       await rm(dir, { recursive: true, force: true });

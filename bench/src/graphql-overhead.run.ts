@@ -14,7 +14,6 @@
  * case names to run. BENCH_CASE_LOOP=<case>: only that case, BENCH_REQUESTS × BENCH_ROUNDS times,
  * with BENCH_PROFILE=<file.cpuprofile> a CPU profile of that loop.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,6 +28,7 @@ import { loadOperations, POLICIES, type Principal } from '@pylon/kit';
 import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
 import { generateTelemetry } from './analytics.scenarios.js';
 import { addBenchDevices, BENCH_KEY as KEY, startBenchApp } from './bench-app.js';
+import { childHttpClient } from './child-http-client.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -74,70 +74,8 @@ bareServer.listen(0, '127.0.0.1');
 await once(bareServer, 'listening');
 const bare = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/graphql`;
 
-/** The HTTP client: a child process sending `n` sequential POSTs, answering the wall time of each. */
-const CLIENT = `
-const { url, body, key, n } = JSON.parse(process.argv[1]);
-const http = require('node:http');
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-const payload = Buffer.from(body);
-// A kept-alive socket the server closed while other cases ran: one retry on a fresh socket.
-const one = () => once1().catch((e) => (e.code === 'ECONNRESET' ? once1() : Promise.reject(e)));
-const once1 = () => new Promise((resolve, reject) => {
-  const t = performance.now();
-  const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': payload.length, 'x-service-apikey': key } }, (res) => {
-    const chunks = [];
-    res.on('data', (c) => chunks.push(c));
-    res.on('end', () => {
-      const text = Buffer.concat(chunks).toString();
-      if (res.statusCode !== 200 || text.includes('"errors"')) reject(new Error(res.statusCode + ' ' + text.slice(0, 300)));
-      else resolve(performance.now() - t);
-    });
-  });
-  req.on('error', reject);
-  req.end(payload);
-});
-process.stdin.setEncoding('utf8');
-let buf = '';
-process.stdin.on('data', async (d) => {
-  buf += d;
-  let i;
-  while ((i = buf.indexOf('\\n')) >= 0) {
-    const count = Number(buf.slice(0, i)); buf = buf.slice(i + 1);
-    if (!count) { process.exit(0); }
-    const lat = [];
-    try { for (let k = 0; k < count; k++) lat.push(await one()); process.stdout.write(JSON.stringify(lat) + '\\n'); }
-    catch (e) { process.stdout.write(JSON.stringify({ error: String(e) }) + '\\n'); }
-  }
-});
-`;
-
-/** A client child process bound to one request; `run(n)` sends n requests and answers their wall times. */
-function httpClient(body: unknown, url = `${app.baseUrl}/graphql`) {
-  const child = spawn(process.execPath, ['-e', CLIENT, JSON.stringify({ url, body: JSON.stringify(body), key: KEY, n: 0 })], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  child.stdout.setEncoding('utf8');
-  let buf = '';
-  const waiting: ((v: number[]) => void)[] = [];
-  child.stdout.on('data', (d: string) => {
-    buf += d;
-    let i;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const line = JSON.parse(buf.slice(0, i)) as number[] | { error: string };
-      buf = buf.slice(i + 1);
-      if (!Array.isArray(line)) throw new Error(`client: ${line.error}`);
-      waiting.shift()!(line);
-    }
-  });
-  return {
-    run: (n: number) =>
-      new Promise<number[]>((resolve) => {
-        waiting.push(resolve);
-        child.stdin.write(`${n}\n`);
-      }),
-    close: () => child.stdin.write('0\n'),
-  };
-}
+/** A child-process HTTP client bound to one request (child-http-client.ts). */
+const httpClient = (body: unknown, url = `${app.baseUrl}/graphql`) => childHttpClient(url, KEY, body);
 
 /** An in-process case: `n` sequential calls, their wall times. */
 const inProcess = (f: () => Promise<unknown>) => ({

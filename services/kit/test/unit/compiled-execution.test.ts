@@ -1,0 +1,101 @@
+import { buildSchema, execute, parse, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { createCompiledExecutor } from '../../src/graphql/compiled-execution.js';
+
+// A schema with what subgraph documents use: input objects with variables inside, arguments with
+// defaults, lists, enums, nullable and non-null fields, an interface, and resolvers that throw.
+const schema: GraphQLSchema = buildSchema(`
+  enum Order { ASC DESC }
+  input StringFilter { in: [String] eq: String }
+  input Where { id: StringFilter name: StringFilter }
+  input Patch { name: String note: String }
+  interface Named { name: String }
+  type Row implements Named { id: ID! name: String n: Int! tags: [String!]! }
+  type Query {
+    echo(where: Where, order: [Order!] = [ASC], limit: Int = 10, offset: Int): String
+    patch(input: Patch!): String
+    rows(limit: Int = 3): [Row!]!
+    named: [Named]
+    failing: Row
+    badNonNull: Row!
+  }
+`);
+// Arguments as the resolver sees them: which keys exist, and null versus absent (keys sorted: their order is not a contract).
+const sorted = (x: unknown): unknown =>
+  x && typeof x === 'object' && !Array.isArray(x)
+    ? Object.fromEntries(
+        Object.keys(x)
+          .sort()
+          .map((k) => [k, sorted((x as Record<string, unknown>)[k])]),
+      )
+    : Array.isArray(x)
+      ? x.map(sorted)
+      : x;
+const show = (v: unknown): string => JSON.stringify(sorted(v), (_k, x: unknown) => (x === undefined ? '<absent>' : x));
+const fields = schema.getQueryType()!.getFields();
+fields.echo!.resolve = (_s, args) => show(args);
+fields.patch!.resolve = (_s, args: { input: Record<string, unknown> }) => `${Object.keys(args.input).sort().join(',')}=${show(args.input)}`;
+fields.rows!.resolve = (_s, args: { limit: number }) =>
+  Array.from({ length: args.limit }, (_, i) => ({ id: `r${i}`, name: i % 2 ? null : `Row ${i}`, n: i, tags: i ? ['a', 'b'] : [] }));
+fields.named!.resolve = () => [{ name: 'x', id: 'n1', n: 1, tags: [] }, null];
+fields.failing!.resolve = () => {
+  throw new Error('boom');
+};
+fields.badNonNull!.resolve = () => ({ id: 'x', name: 'y', n: null, tags: [] });
+(schema.getType('Named') as unknown as { resolveType: () => string }).resolveType = () => 'Row';
+
+const WHERE_DOC =
+  'query Q($id: [String] $name: String $limit: Int $order: [Order!]) { echo(where: { id: { in: $id } name: { eq: $name } } limit: $limit order: $order) }';
+
+const cases: [string, string, Record<string, unknown>][] = [
+  ['missing variables in input object fields are left out, not null', WHERE_DOC, { name: 'a' }],
+  ['no variables at all: defaults apply', WHERE_DOC, {}],
+  ['every variable given', WHERE_DOC, { id: ['1', '2'], name: 'b', limit: 5, order: ['DESC'] }],
+  ['an explicit null stays null', WHERE_DOC, { id: null, name: null, limit: null }],
+  ['a patch: an absent field is not a null one', 'query M($name: String $note: String) { patch(input: { name: $name note: $note }) }', { note: null }],
+  [
+    'an undefined input field (in-process callers) is absent, not null',
+    'query M($input: Patch!) { patch(input: $input) }',
+    { input: { name: undefined, note: 'x' } },
+  ],
+  ['undefined inside lists of input objects', 'query M($w: Where) { echo(where: $w) }', { w: { id: { in: ['a', undefined], eq: undefined } } }],
+  ['lists of objects, nulls and aliases', '{ rows(limit: 4) { id name n tags } a: rows(limit: 1) { k: id } }', {}],
+  ['an interface through fragments', '{ named { name ... on Row { id n } } }', {}],
+  ['a resolver error: null and an error with its path', '{ failing { id } rows { id } }', {}],
+  ['null in a non-null field propagates', '{ badNonNull { id n } }', {}],
+  ['a literal list argument and a default', '{ echo(order: [DESC, ASC]) }', {}],
+];
+
+const norm = (r: ExecutionResult) =>
+  JSON.parse(JSON.stringify({ data: r.data, errors: r.errors?.map((e) => ({ message: e.message, path: e.path })) })) as unknown;
+
+describe('compiled subgraph execution (graphql-jit) answers what graphql-js answers', () => {
+  const compiled = createCompiledExecutor(schema);
+  test.each(cases)('%s', async (_name, query, variables) => {
+    const document = parse(query);
+    const expected = await execute({ schema, document, variableValues: variables });
+    const got = await compiled.execute(document, { query, variables }, {});
+    expect(got).toBeDefined();
+    expect(norm(got!)).toEqual(norm(expected));
+  });
+
+  test('absent and null variables reach the resolver as graphql-js gives them (the divergence this module corrects)', async () => {
+    const got = await compiled.execute(parse(WHERE_DOC), { query: WHERE_DOC, variables: { name: 'a' } }, {});
+    expect(JSON.parse(got!.data!.echo as string)).toEqual({ where: { id: {}, name: { eq: 'a' } }, order: ['ASC'], limit: 10 });
+  });
+
+  test('an operation that is not in the document is left to graphql-js; so is one that does not compile', () => {
+    const document = parse('query A { rows { id } } query B { rows { n } }');
+    expect(compiled.execute(document, { query: 'query A { rows { id } } query B { rows { n } }', operationName: 'C' }, {})).toBeUndefined();
+    expect(compiled.execute(document, { query: 'query A { rows { id } } query B { rows { n } }' }, {})).toBeUndefined();
+  });
+
+  test('compiled documents are bounded', async () => {
+    const small = createCompiledExecutor(schema, { maxEntries: 3 });
+    for (let i = 1; i <= 5; i++) {
+      const query = `{ rows(limit: ${i}) { id } }`;
+      const r = await small.execute(parse(query), { query }, {});
+      expect((r!.data!.rows as unknown[]).length).toBe(i);
+    }
+    expect(small.size).toBe(3);
+  });
+});

@@ -76,6 +76,17 @@ export function analyticsContract(name: string, make: () => Promise<AnalyticsHar
       expect(recorded[0]?.applied_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       const tables = await store.query<{ name: string }>('SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name');
       expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(TABLES));
+      // 010: the raw tables' timestamps (a sorting-key column) are delta-coded, the type kept.
+      const codecs = await store.query<{ table: string; type: string; compression_codec: string }>(
+        "SELECT table, type, compression_codec FROM system.columns WHERE database = currentDatabase() AND name = 'timestamp' AND table IN ('play_logs', 'ping_logs', 'event_logs', 'impressions', 'audit_events') ORDER BY table",
+      );
+      expect(codecs).toEqual(
+        ['audit_events', 'event_logs', 'impressions', 'ping_logs', 'play_logs'].map((table) => ({
+          table,
+          type: "DateTime64(3, 'UTC')",
+          compression_codec: 'CODEC(Delta(8), LZ4)',
+        })),
+      );
     });
 
     test('a migration number applied under another name is refused, not skipped (a renumbered file would never run)', async () => {

@@ -114,7 +114,7 @@ export async function selectAudienceMetrics(
   let rows: AudienceRow[];
   if (!grain) {
     rows = await store.query<AudienceRow>(
-      `SELECT device_id, ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p, count() AS total,
+      `SELECT device_id, ${periodExpr(q.interval, 'timestamp')} AS p, count() AS total,
   uniqExactIf(visitor_id, visitor_id != '') AS visitors, avg(dwell_time) AS dwell,
   countIf(${GENDER_SQL} = 'MALE') AS male, countIf(${GENDER_SQL} = 'FEMALE') AS female, ${AGE_KEYS.map((k) => `countIf(${AGE_SQL} = '${k}') AS ${k}`).join(', ')}
 FROM impressions FINAL

@@ -53,7 +53,7 @@ FROM (
   GROUP BY device_id, period
 )
 GROUP BY device_id, p`
-      : `SELECT device_id, ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p,
+      : `SELECT device_id, ${periodExpr(q.interval, 'timestamp')} AS p,
   avg(cpu_usage) AS avg_cpu, max(cpu_usage) AS max_cpu, avg(memory_usage) AS avg_mem, max(memory_usage) AS max_mem,
   uniqExact(toStartOfMinute(timestamp)) AS up,
   countIf(greatest(cpu_usage, memory_usage, disk_usage) >= {alertAt:Float64}) AS alerts

@@ -67,7 +67,7 @@ export async function selectEventMetrics(
   const name = groupByEvent ? 'event_name' : "''";
   const rows = await store.query<{ p: number; name: string; total: number; sessions: number }>(
     raw
-      ? `SELECT ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p, ${name} AS name,
+      ? `SELECT ${periodExpr(q.interval, 'timestamp')} AS p, ${name} AS name,
   count() AS total, uniqExactIf(tuple(device_id, session_id), session_id != '') AS sessions
 FROM event_logs FINAL
 WHERE ${where}

@@ -93,7 +93,7 @@ function periodsSql(q: SeriesQuery, groupByFile: boolean, source: Source): Sql {
       : 'file_id, argMaxMerge(file_name) AS name';
   return [
     raw
-      ? `SELECT ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p, ${file}, count() AS plays, sum(duration) AS dur
+      ? `SELECT ${periodExpr(q.interval, 'timestamp')} AS p, ${file}, count() AS plays, sum(duration) AS dur
 FROM play_logs FINAL
 WHERE ${where}
 GROUP BY p${groupByFile ? ', file_id' : ''}`
@@ -125,7 +125,7 @@ FROM (
     AND period >= ${inside} AND period < ${after}
   GROUP BY p${by}
   UNION ALL
-  SELECT ${periodExpr(q.interval, "toDateTime(timestamp, 'UTC')")} AS p${by}${name('argMaxState(file_name, (timestamp, file_name))')}, count() AS plays, sum(duration) AS dur
+  SELECT ${periodExpr(q.interval, 'timestamp')} AS p${by}${name('argMaxState(file_name, (timestamp, file_name))')}, count() AS plays, sum(duration) AS dur
   FROM play_logs FINAL
   WHERE ${raw.where}
     AND (timestamp < ${inside} OR timestamp >= ${after})

@@ -45,7 +45,9 @@ export function scope(q: AnalyticsQuery, cols: ScopeColumns = { device: 'device_
 }
 
 /**
- * Start of the period of `column` (a DateTime in UTC) as epoch seconds, in the zone bound as
+ * Start of the period of `column` (a DateTime in UTC: a rollup's period, or a raw table's
+ * DateTime64 timestamp as it is, which the calendar functions take directly; converting it with
+ * toDateTime first costs ~8 % of a 100M-row scan) as epoch seconds, in the zone bound as
  * {tz:String}: ClickHouse's calendar functions, the same periods as bucketStart.
  */
 export function periodExpr(interval: Interval, column: string): string {

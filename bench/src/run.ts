@@ -237,7 +237,17 @@ async function telemetryScenario(): Promise<LoadResult[]> {
     `\nScenario 9: analytics (${plays} play logs, ${sizes.pings} pings, ${sizes.impressions} impressions generated in ${(ms / 1000).toFixed(1)} s)\n`,
   );
   console.log(
-    analyticsTable(await analyticsScenario({ store: app.analytics, baseUrl: app.baseUrl, key: KEY, accountId: DEMO_ACCOUNT_ID, iterations: smoke ? 2 : 10 })),
+    analyticsTable(
+      await analyticsScenario({
+        store: app.analytics,
+        baseUrl: app.baseUrl,
+        key: KEY,
+        accountId: DEMO_ACCOUNT_ID,
+        iterations: smoke ? 2 : 10,
+        rollupIterations: smoke ? 2 : 50,
+        warmup: smoke ? 1 : 10,
+      }),
+    ),
   );
 }
 

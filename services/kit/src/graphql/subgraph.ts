@@ -43,7 +43,15 @@ export interface Subgraph {
   /** Verifies the internal token; throws UNAUTHENTICATED otherwise. */
   createContext(token: string | undefined, requestId?: string): Promise<SubgraphContext>;
   /** Executes a document in-process (used by the all-in-one gateway). */
-  execute(request: { query: string; variables?: Record<string, unknown>; operationName?: string }, ctx: SubgraphContext): Promise<ExecutionResult>;
+  execute(request: SubgraphRequest, ctx: SubgraphContext): Promise<ExecutionResult>;
+  /** Executes a document already parsed and validated against `schema` (Apollo Server's pipeline, serve-subgraph.ts). */
+  executeDocument(document: DocumentNode, request: SubgraphRequest, ctx: SubgraphContext): Promise<ExecutionResult>;
+}
+
+export interface SubgraphRequest {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
 }
 
 export function createSubgraph(opts: {
@@ -72,6 +80,19 @@ export function createSubgraph(opts: {
     return doc;
   };
   const compiled = createCompiledExecutor(schema);
+  /** Compiled (compiled-execution.ts), or graphql-js when the document does not compile; errors with their stable codes. */
+  const run = async (document: DocumentNode, request: SubgraphRequest, ctx: SubgraphContext): Promise<ExecutionResult> => {
+    const result =
+      (await compiled.execute(document, request, ctx)) ??
+      (await execute({
+        schema,
+        document,
+        variableValues: request.variables ?? {},
+        ...(request.operationName ? { operationName: request.operationName } : {}),
+        contextValue: ctx,
+      }));
+    return result.errors ? { ...result, errors: result.errors.map(toGraphQLError) } : result;
+  };
   return {
     name: opts.name,
     schema,
@@ -81,21 +102,8 @@ export function createSubgraph(opts: {
     },
     async execute(request, ctx) {
       const doc = prepare(request.query);
-      if (!('kind' in doc)) return doc;
-      // Compiled (compiled-execution.ts), or graphql-js when the document does not compile.
-      const fast = compiled.execute(doc, request, ctx);
-      if (fast) {
-        const result = await fast;
-        return result.errors ? { ...result, errors: result.errors.map(toGraphQLError) } : result;
-      }
-      const result = await execute({
-        schema,
-        document: doc,
-        variableValues: request.variables ?? {},
-        ...(request.operationName ? { operationName: request.operationName } : {}),
-        contextValue: ctx,
-      });
-      return result.errors ? { ...result, errors: result.errors.map(toGraphQLError) } : result;
+      return 'kind' in doc ? run(doc, request, ctx) : doc;
     },
+    executeDocument: run,
   };
 }

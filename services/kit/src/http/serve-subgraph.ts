@@ -24,8 +24,29 @@ export async function createSubgraphHttp(
   subgraph: Subgraph,
   o: { ops: Ops; logger: Logger; checks: Record<string, ReadinessCheck>; metrics?: MetricsAccess; extend?: (app: Express) => void },
 ): Promise<SubgraphHttp> {
+  // Apollo Server's HTTP pipeline (parsing, validation, CSRF, error formatting) in front of the
+  // subgraph's own execution (compiled documents, subgraph.ts), as the all-in-one calls it in-process:
+  // the executor slot Apollo offers a gateway.
   const server = new ApolloServer<SubgraphContext>({
-    schema: subgraph.schema,
+    gateway: {
+      onSchemaLoadOrUpdate(callback) {
+        callback({ apiSchema: subgraph.schema, coreSupergraphSdl: '' });
+        return () => undefined;
+      },
+      load: async () => ({
+        executor: (rc) =>
+          subgraph.executeDocument(
+            rc.document,
+            {
+              query: rc.source,
+              ...(rc.request.variables ? { variables: rc.request.variables } : {}),
+              ...(rc.operationName ? { operationName: rc.operationName } : {}),
+            },
+            rc.context as SubgraphContext,
+          ),
+      }),
+      stop: async () => undefined,
+    },
     introspection: false,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,

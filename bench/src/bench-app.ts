@@ -4,7 +4,7 @@
  * settings (SIGNAGE_DEMO_PASSWORD, job thresholds, ...).
  */
 import type { DeviceRepository } from '@pylon/devices';
-import { createLogger, loadConfig } from '@pylon/kit';
+import { createLogger, loadConfig, POLICIES, type Principal } from '@pylon/kit';
 import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
 import { startAllInOne } from '@pylon/launcher/all-in-one';
 import { allInOneEnv } from '@pylon/launcher/all-in-one.config';
@@ -29,6 +29,17 @@ export function benchEnv(dir: string, extra: Record<string, string> = {}) {
     ...extra,
   });
 }
+
+/** The principal the bench key stands for (the demo owner), for the in-process layers the benchmarks call without HTTP. */
+export const BENCH_OWNER: Principal = {
+  accountId: DEMO_ACCOUNT_ID,
+  userId: 'demo-owner',
+  userName: 'owner',
+  roles: ['Owner', 'API'],
+  policies: [...POLICIES],
+  isOwner: true,
+  via: 'api-key',
+};
 
 export const startBenchApp = (dir: string, extra: Record<string, string> = {}) =>
   startAllInOne(benchEnv(dir, extra), { logger: createLogger({ level: 'silent' }) });

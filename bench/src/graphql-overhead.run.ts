@@ -27,7 +27,7 @@ import { toSeriesQuery } from '@pylon/analytics/use-cases/analytics-args';
 import { loadOperations, POLICIES, type Principal } from '@pylon/kit';
 import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
 import { generateTelemetry } from './analytics.scenarios.js';
-import { addBenchDevices, BENCH_KEY as KEY, startBenchApp } from './bench-app.js';
+import { addBenchDevices, BENCH_KEY as KEY, BENCH_OWNER, startBenchApp } from './bench-app.js';
 import { childHttpClient } from './child-http-client.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
@@ -51,15 +51,6 @@ const METRICS = {
   query: `{ deviceMetrics(startDate: "2026-01-01", endDate: "2026-03-31", interval: DAY, deviceId: ${JSON.stringify(TEN)}) { deviceId periodStart avgCpuUsage uptimePercentage alertCount } }`,
 };
 const principal = { accountId: DEMO_ACCOUNT_ID, policies: POLICIES } as unknown as Principal;
-const fullPrincipal: Principal = {
-  accountId: DEMO_ACCOUNT_ID,
-  userId: 'demo-owner',
-  userName: 'owner',
-  roles: ['Owner', 'API'],
-  policies: [...POLICIES],
-  isOwner: true,
-  via: 'api-key',
-};
 const analyticsSubgraph = app.subgraphs.analytics!;
 
 const bareServer = createServer((req, res) => {
@@ -103,10 +94,10 @@ const cases: Record<string, { run(n: number): Promise<number[]>; close(): unknow
   'http bare node:http': httpClient(TYPENAME, bare),
   'http typename': httpClient(TYPENAME),
   'client.execute typename': inProcess(async () => ok(await app.client.execute(TYPENAME, { apiKey: KEY, via: 'rest' }))),
-  'gateway.execute typename': inProcess(async () => ok(await app.gateway.execute(TYPENAME, fullPrincipal, 'bench'))),
+  'gateway.execute typename': inProcess(async () => ok(await app.gateway.execute(TYPENAME, BENCH_OWNER, 'bench'))),
   'http devices(50)': httpClient(DEVICES),
   'client.execute devices(50)': inProcess(async () => ok(await app.client.execute(DEVICES, { apiKey: KEY, via: 'rest' }))),
-  'gateway.execute devices(50)': inProcess(async () => ok(await app.gateway.execute(DEVICES, fullPrincipal, 'bench'))),
+  'gateway.execute devices(50)': inProcess(async () => ok(await app.gateway.execute(DEVICES, BENCH_OWNER, 'bench'))),
   'http playStatsByTime rollup': httpClient(PLAYS),
   // As scenario 9 calls it: fetch (undici) on this process's own event loop, client and server sharing it.
   'fetch in-process playStatsByTime': inProcess(async () => {
@@ -118,16 +109,16 @@ const cases: Record<string, { run(n: number): Promise<number[]>; close(): unknow
     return ok((await res.json()) as never);
   }),
   'client.execute playStatsByTime': inProcess(async () => ok(await app.client.execute(PLAYS, { apiKey: KEY, via: 'rest' }))),
-  'gateway.execute playStatsByTime': inProcess(async () => ok(await app.gateway.execute(PLAYS, fullPrincipal, 'bench'))),
+  'gateway.execute playStatsByTime': inProcess(async () => ok(await app.gateway.execute(PLAYS, BENCH_OWNER, 'bench'))),
   'subgraph.execute playStatsByTime': inProcess(async () => {
-    const ctx = { principal: fullPrincipal, requestId: 'bench', scope: new Map() };
+    const ctx = { principal: BENCH_OWNER, requestId: 'bench', scope: new Map() };
     return ok((await analyticsSubgraph.execute(PLAYS, ctx)) as never);
   }),
   'direct SQL playStatsByTime rollup': inProcess(() =>
     selectPlayStatsByTime(app.analytics, toSeriesQuery(principal, { startDate: '2026-01-01', endDate: '2026-03-31', interval: 'DAY' }), false, 'DAY'),
   ),
   'http deviceMetrics(900 rows) rollup': httpClient(METRICS),
-  'gateway.execute deviceMetrics': inProcess(async () => ok(await app.gateway.execute(METRICS, fullPrincipal, 'bench'))),
+  'gateway.execute deviceMetrics': inProcess(async () => ok(await app.gateway.execute(METRICS, BENCH_OWNER, 'bench'))),
   'direct SQL deviceMetrics rollup': inProcess(() =>
     selectDeviceMetrics(
       app.analytics,

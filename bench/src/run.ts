@@ -27,7 +27,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, createOps, createSubgraphHttp, InternalTokens, listenHttp, loadOperations, POLICIES } from '@pylon/kit';
+import { createLogger, createOps, createSubgraphHttp, InternalTokens, listenHttp, loadOperations } from '@pylon/kit';
 import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
 import type { DeviceRepository } from '@pylon/devices';
 import { brokenScenarios, load, probe, table, type LoadResult } from './load.js';
@@ -51,7 +51,7 @@ import {
 import { analyticsScenario, analyticsTable, generateTelemetry } from './analytics.scenarios.js';
 import { printReports, reportsScenario } from './reports.scenarios.js';
 import { webPlayerFleet } from './web-player.scenarios.js';
-import { addBenchDevices, BENCH_KEY as KEY, BENCH_PASSWORD, startBenchApp } from './bench-app.js';
+import { addBenchDevices, BENCH_KEY as KEY, BENCH_OWNER, BENCH_PASSWORD, startBenchApp } from './bench-app.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
@@ -72,15 +72,7 @@ await addBenchDevices(app);
 const direct = await createSubgraphHttp(app.subgraphs.devices!, { ops: createOps('bench-devices'), logger: createLogger({ level: 'silent' }), checks: {} });
 const directServer = await listenHttp(direct.app, 0, '127.0.0.1');
 const directUrl = `http://127.0.0.1:${(directServer.address() as { port: number }).port}/graphql`;
-const internalToken = await new InternalTokens('s'.repeat(64), 3600).sign({
-  accountId: DEMO_ACCOUNT_ID,
-  userId: 'demo-owner',
-  userName: 'owner',
-  roles: ['Owner', 'API'],
-  policies: [...POLICIES],
-  isOwner: true,
-  via: 'api-key',
-});
+const internalToken = await new InternalTokens('s'.repeat(64), 3600).sign(BENCH_OWNER);
 
 const gql = { 'content-type': 'application/json', 'x-service-apikey': KEY, 'apollo-require-preflight': 'true' };
 const has50 = (b: unknown) => (b as { data?: { device?: unknown[] } })?.data?.device?.length === 50;

@@ -11,8 +11,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
-import { analyticsScenario, analyticsTable, generateTelemetry } from './analytics.scenarios.js';
-import { BENCH_KEY as KEY, startBenchApp } from './bench-app.js';
+import { analyticsReport, generateTelemetry } from './analytics.scenarios.js';
+import { startBenchApp } from './bench-app.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
 const plays = Number(process.env.BENCH_ANALYTICS_PLAYS ?? (smoke ? 20_000 : 100_000_000));
@@ -29,18 +29,11 @@ console.log(
   `\nScenario 9: analytics (${sizes.plays} play logs, ${sizes.pings} pings, ${sizes.impressions} impressions generated in ${(ms / 1000).toFixed(1)} s${backfill ? ', rollups backfilled' : ''})\n`,
 );
 console.log(
-  analyticsTable(
-    await analyticsScenario({
-      store: app.analytics,
-      baseUrl: app.baseUrl,
-      key: KEY,
-      accountId: DEMO_ACCOUNT_ID,
-      iterations: Number(process.env.BENCH_ANALYTICS_ITERATIONS ?? (smoke ? 2 : 20)),
-      rollupIterations: Number(process.env.BENCH_ANALYTICS_ROLLUP_ITERATIONS ?? (smoke ? 2 : 50)),
-      warmup: smoke ? 1 : 10,
-      log: (l) => console.log(`  ${l}`),
-    }),
-  ),
+  await analyticsReport(app, smoke, {
+    iterations: Number(process.env.BENCH_ANALYTICS_ITERATIONS ?? (smoke ? 2 : 20)),
+    rollupIterations: Number(process.env.BENCH_ANALYTICS_ROLLUP_ITERATIONS ?? (smoke ? 2 : 50)),
+    log: (l) => console.log(`  ${l}`),
+  }),
 );
 await app.close();
 await rm(dir, { recursive: true, force: true });

@@ -14,6 +14,8 @@ import { compactClosedPartitions } from '@pylon/analytics/workers/compaction';
 import { countVisitorDays } from '@pylon/analytics/workers/visitor-days';
 import { toSeriesQuery } from '@pylon/analytics/use-cases/analytics-args';
 import { POLICIES } from '@pylon/kit';
+import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
+import { BENCH_KEY } from './bench-app.js';
 import { childHttpClient } from './child-http-client.js';
 
 export interface AnalyticsSizes {
@@ -228,6 +230,30 @@ export async function analyticsScenario(opts: {
     rows.push({ query: name, path: 'SQL direct on the store, raw, closed months compacted', ...(await timed(opts.iterations, () => direct('RAW'))) });
   }
   return rows;
+}
+
+/**
+ * Scenario 9 on a started bench app (the bench key, the demo account), printed as analyticsTable
+ * prints it: `smoke` picks the call counts (2 timed calls and 1 warm-up, else 10 timed, 50 on the
+ * rollup paths, 10 warm-up); `opts` overrides them.
+ */
+export async function analyticsReport(
+  app: { analytics: AnalyticsStore; baseUrl: string },
+  smoke: boolean,
+  opts: Partial<Pick<Parameters<typeof analyticsScenario>[0], 'iterations' | 'rollupIterations' | 'warmup' | 'log'>> = {},
+): Promise<string> {
+  return analyticsTable(
+    await analyticsScenario({
+      store: app.analytics,
+      baseUrl: app.baseUrl,
+      key: BENCH_KEY,
+      accountId: DEMO_ACCOUNT_ID,
+      iterations: smoke ? 2 : 10,
+      rollupIterations: smoke ? 2 : 50,
+      warmup: smoke ? 1 : 10,
+      ...opts,
+    }),
+  );
 }
 
 /** The table, then per query the GraphQL path's speed relative to the direct call on the rollups (target: >= 0.8x). */

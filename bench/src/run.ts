@@ -48,7 +48,7 @@ import {
   rawInsertCeiling,
   streamToStore,
 } from './telemetry.scenarios.js';
-import { analyticsScenario, analyticsTable, generateTelemetry } from './analytics.scenarios.js';
+import { analyticsReport, generateTelemetry } from './analytics.scenarios.js';
 import { printReports, reportsScenario } from './reports.scenarios.js';
 import { webPlayerFleet } from './web-player.scenarios.js';
 import { addBenchDevices, BENCH_KEY as KEY, BENCH_OWNER, BENCH_PASSWORD, startBenchApp } from './bench-app.js';
@@ -228,19 +228,7 @@ async function telemetryScenario(): Promise<LoadResult[]> {
   console.log(
     `\nScenario 9: analytics (${plays} play logs, ${sizes.pings} pings, ${sizes.impressions} impressions generated in ${(ms / 1000).toFixed(1)} s)\n`,
   );
-  console.log(
-    analyticsTable(
-      await analyticsScenario({
-        store: app.analytics,
-        baseUrl: app.baseUrl,
-        key: KEY,
-        accountId: DEMO_ACCOUNT_ID,
-        iterations: smoke ? 2 : 10,
-        rollupIterations: smoke ? 2 : 50,
-        warmup: smoke ? 1 : 10,
-      }),
-    ),
-  );
+  console.log(await analyticsReport(app, smoke));
 }
 
 /** Scenario 2: the player API's ping path and bulk commands, on 1,000 devices of their own account (100 in smoke mode). */

@@ -17,9 +17,16 @@
  * - graphql-jit reads a field without a resolver as a plain property (graphql-js also calls it
  *   when it is a function and awaits it when it is a promise): resolvers here return plain data.
  *
- * The generated code is built from the schema and the document's structure only; argument and
- * variable values stay data. Compiled documents are kept per text and missing-variable set, at
- * most `maxEntries` of them (the oldest forgotten first).
+ * - Literal argument values are written into the generated code as JSON, after which graphql-jit
+ *   0.8.9 turns its marker strings (`"__MAGIC_DATE__<uuid><text>"`, and the NaN and Infinity
+ *   markers) into code: a document whose string literal carried the date marker would run
+ *   `new Date(<text>)`, i.e. the caller's text, on the server. A document with a string value
+ *   containing `__MAGIC_` anywhere (escapes decoded, block strings too) is never compiled:
+ *   graphql-js answers it, with the string as data. Variables are not written into the code.
+ *
+ * Otherwise the generated code is built from the schema and the document's structure only.
+ * Compiled documents are kept per text and missing-variable set, at most `maxEntries` of them (the
+ * oldest forgotten first).
  */
 import { Kind, visit, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
@@ -56,6 +63,20 @@ function withoutMissing(document: DocumentNode, missing: ReadonlySet<string>): D
   const given = (node: { value: { kind: Kind; name?: { value: string } } }) =>
     node.value.kind === Kind.VARIABLE && missing.has(node.value.name!.value) ? null : undefined;
   return visit(document, { ObjectField: given, Argument: given });
+}
+
+/** graphql-jit's marker prefix (see the top of this file). */
+const MARKER = '__MAGIC_';
+
+/** Whether a string value of the document carries graphql-jit's marker prefix (such a document is not compiled). */
+function carriesMarker(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    StringValue(node) {
+      if (node.value.includes(MARKER)) found = true;
+    },
+  });
+  return found;
 }
 
 /** `value` as JSON would carry it: undefined object fields dropped, undefined list items null (copied only where one changes). */
@@ -110,11 +131,13 @@ export function createCompiledExecutor(schema: GraphQLSchema, opts: { maxEntries
       const key = `${request.operationName ?? ''}\u0000${missing.join(',')}\u0000${request.query}`;
       let query = compiled.get(key);
       if (query === undefined) {
-        let result: CompiledQuery | ExecutionResult;
-        try {
-          result = compileQuery(schema, missing.length ? withoutMissing(document, new Set(missing)) : document, request.operationName);
-        } catch {
-          result = { errors: [] };
+        let result: CompiledQuery | ExecutionResult = { errors: [] };
+        if (!carriesMarker(document)) {
+          try {
+            result = compileQuery(schema, missing.length ? withoutMissing(document, new Set(missing)) : document, request.operationName);
+          } catch {
+            // graphql-js answers (and reports whatever the compiler refused).
+          }
         }
         query = isCompiledQuery(result) ? result : null;
         if (compiled.size >= maxEntries) compiled.delete(compiled.keys().next().value as string);

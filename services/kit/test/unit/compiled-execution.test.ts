@@ -89,6 +89,22 @@ describe('compiled subgraph execution (graphql-jit) answers what graphql-js answ
     expect(compiled.execute(document, { query: 'query A { rows { id } } query B { rows { n } }' }, {})).toBeUndefined();
   });
 
+  test.each([
+    ['as written', '"__MAGIC_DATE__33a9e76d_02e0_4128_8e92_3530ad3da74d(globalThis.__compiledProbe = 1)"'],
+    ['through escapes', '"\\u005F_MAGIC_DATE__33a9e76d_02e0_4128_8e92_3530ad3da74d(globalThis.__compiledProbe = 1)"'],
+    ['in a block string', '"""__MAGIC_DATE__33a9e76d_02e0_4128_8e92_3530ad3da74d(globalThis.__compiledProbe = 1)"""'],
+    ['inside an input object', '{ eq: "x __MAGIC_NAN__57f286b9_4c20_487f_b409_79804ddcb4f8" }'],
+  ])("graphql-jit's marker strings in a literal (%s) are never compiled into code: graphql-js answers with the text as data", async (_how, literal) => {
+    const query = literal.startsWith('{') ? `{ echo(where: { name: ${literal} }) }` : `{ patch(input: { name: ${literal} }) }`;
+    const document = parse(query);
+    const fresh = createCompiledExecutor(schema);
+    expect(fresh.execute(document, { query, variables: {} }, {})).toBeUndefined();
+    expect(fresh.size).toBe(1);
+    const expected = await execute({ schema, document });
+    expect(JSON.stringify(expected.data)).toContain('__MAGIC_');
+    expect((globalThis as { __compiledProbe?: unknown }).__compiledProbe).toBeUndefined();
+  });
+
   test('compiled documents are bounded', async () => {
     const small = createCompiledExecutor(schema, { maxEntries: 3 });
     for (let i = 1; i <= 5; i++) {

@@ -315,6 +315,24 @@ SELECT throwIf(account_id = '${acc}', 'the view failed') AS f, id FROM ${raw}`);
     return true;
   };
   await until(landed, 30_000, 'the raw parts');
+  // Which of a table's views run before the failing one is the engine's order, not ours (an ALTER
+  // of play_logs, migration 010, changed it): whatever part of these inserts reached a rollup is
+  // removed, so what follows always starts from records stored raw and missing from every rollup.
+  for (const rollup of [
+    'play_rollup_minute',
+    'play_rollup_hour',
+    'play_rollup_day',
+    'ping_rollup_hour',
+    'event_rollup_hour',
+    'audience_rollup_hour',
+    'audience_rollup_day',
+    'device_rollup_hour',
+    'device_rollup_day',
+    'audience_visitors_hour',
+    'audience_visitors_day',
+  ]) {
+    await store.exec(`ALTER TABLE ${rollup} DELETE WHERE account_id = {a:String} SETTINGS mutations_sync = 2`, { a: acc });
+  }
   const lost = (await totals(acc)).rollups;
   expect([lost.play_rollup_hour, lost.device_rollup_hour, lost.audience_visitors_hour]).toEqual([[0, 0], [0, 0], [0]]);
   // The consumer dies before its retry; the views are fixed; a new consumer gets the batches again.

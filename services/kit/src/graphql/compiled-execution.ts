@@ -24,6 +24,9 @@
  *   containing `__MAGIC_` anywhere (escapes decoded, block strings too) is never compiled:
  *   graphql-js answers it, with the string as data. Variables are not written into the code.
  *
+ * - A response key `__proto__` (an alias) would set a result object's prototype in graphql-jit's
+ *   object literals instead of a field; such documents are left to graphql-js too.
+ *
  * Otherwise the generated code is built from the schema and the document's structure only.
  * Compiled documents are kept per text and missing-variable set, at most `maxEntries` of them (the
  * oldest forgotten first).
@@ -68,12 +71,20 @@ function withoutMissing(document: DocumentNode, missing: ReadonlySet<string>): D
 /** graphql-jit's marker prefix (see the top of this file). */
 const MARKER = '__MAGIC_';
 
-/** Whether a string value of the document carries graphql-jit's marker prefix (such a document is not compiled). */
-function carriesMarker(document: DocumentNode): boolean {
+/**
+ * Whether the document is one graphql-jit must not compile: a string value carrying its marker
+ * prefix (code injection, see the top of this file), or a response key `__proto__` (graphql-jit
+ * builds result objects as literals, where that key sets the object's prototype instead of a field:
+ * the field vanishes from the answer).
+ */
+function unsafeToCompile(document: DocumentNode): boolean {
   let found = false;
   visit(document, {
     StringValue(node) {
       if (node.value.includes(MARKER)) found = true;
+    },
+    Field(node) {
+      if ((node.alias ?? node.name).value === '__proto__') found = true;
     },
   });
   return found;
@@ -132,7 +143,7 @@ export function createCompiledExecutor(schema: GraphQLSchema, opts: { maxEntries
       let query = compiled.get(key);
       if (query === undefined) {
         let result: CompiledQuery | ExecutionResult = { errors: [] };
-        if (!carriesMarker(document)) {
+        if (!unsafeToCompile(document)) {
           try {
             result = compileQuery(schema, missing.length ? withoutMissing(document, new Set(missing)) : document, request.operationName);
           } catch {

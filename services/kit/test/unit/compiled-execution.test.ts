@@ -105,6 +105,14 @@ describe('compiled subgraph execution (graphql-jit) answers what graphql-js answ
     expect((globalThis as { __compiledProbe?: unknown }).__compiledProbe).toBeUndefined();
   });
 
+  test('an alias __proto__ is answered by graphql-js, as a field like any other', async () => {
+    const query = '{ __proto__: rows(limit: 1) { id } rows(limit: 1) { __proto__: id } }';
+    const document = parse(query);
+    const fresh = createCompiledExecutor(schema);
+    expect(fresh.execute(document, { query, variables: {} }, {})).toBeUndefined();
+    expect(JSON.stringify((await execute({ schema, document })).data)).toBe('{"__proto__":[{"id":"r0"}],"rows":[{"__proto__":"r0"}]}');
+  });
+
   test('compiled documents are bounded', async () => {
     const small = createCompiledExecutor(schema, { maxEntries: 3 });
     for (let i = 1; i <= 5; i++) {

@@ -19,19 +19,31 @@
  *
  * - Literal argument values are written into the generated code as JSON, after which graphql-jit
  *   0.8.9 turns its marker strings (`"__MAGIC_DATE__<uuid><text>"`, and the NaN and Infinity
- *   markers) into code: a document whose string literal carried the date marker would run
- *   `new Date(<text>)`, i.e. the caller's text, on the server. A document with a string value
- *   containing `__MAGIC_` anywhere (escapes decoded, block strings too) is never compiled:
- *   graphql-js answers it, with the string as data. Variables are not written into the code.
- *
- * - A response key `__proto__` (an alias) would set a result object's prototype in graphql-jit's
- *   object literals instead of a field; such documents are left to graphql-js too.
+ *   markers) into code: a document whose literal carried the date marker would run
+ *   `new Date(<text>)`, i.e. the caller's text, on the server. Such documents, and the others
+ *   graphql-jit reads differently or compiles in exponential time, are never compiled
+ *   (unsafeToCompile): graphql-js answers them. Variables are not written into the code.
  *
  * Otherwise the generated code is built from the schema and the document's structure only.
  * Compiled documents are kept per text and missing-variable set, at most `maxEntries` of them (the
  * oldest forgotten first).
  */
-import { Kind, visit, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  BREAK,
+  getNamedType,
+  isScalarType,
+  isSpecifiedScalarType,
+  isValueNode,
+  Kind,
+  parse,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 export interface CompiledExecutor {
@@ -68,26 +80,64 @@ function withoutMissing(document: DocumentNode, missing: ReadonlySet<string>): D
   return visit(document, { ObjectField: given, Argument: given });
 }
 
-/** graphql-jit's marker prefix (see the top of this file). */
+/** graphql-jit's marker prefix (see the top of this file and unsafeToCompile). */
 const MARKER = '__MAGIC_';
 
 /**
- * Whether the document is one graphql-jit must not compile: a string value carrying its marker
- * prefix (code injection, see the top of this file), or a response key `__proto__` (graphql-jit
- * builds result objects as literals, where that key sets the object's prototype instead of a field:
- * the field vanishes from the answer).
+ * Whether graphql-jit must not compile the document (graphql-js answers it). Only documents it
+ * reads exactly as graphql-js does, and whose compile stays linear in their size, are compiled:
+ * - a string or a name (an enum value, an object key) containing graphql-jit's marker prefix: its
+ *   literal values become code (see the top of this file);
+ * - a literal where a custom scalar is expected (JSON, _Any): its parseLiteral result is written
+ *   into the code as it is (markers in names, `__proto__` keys setting prototypes) and variables
+ *   inside it are dropped;
+ * - a response key or a variable named `__proto__`: graphql-jit's object literals would set a
+ *   prototype instead of a field or a value;
+ * - @skip / @include: graphql-jit marks shared field nodes with the condition, so a field can go
+ *   missing where the same fragment or field is used without it;
+ * - named fragments: graphql-jit compiles every path through them up front, so fragments that
+ *   spread each other twice per level take exponential time (3.7 s for 13 levels in 800 bytes);
+ *   without them the generated code is linear in the document (inline fragments are not shared).
  */
-function unsafeToCompile(document: DocumentNode): boolean {
-  let found = false;
-  visit(document, {
-    StringValue(node) {
-      if (node.value.includes(MARKER)) found = true;
-    },
-    Field(node) {
-      if ((node.alias ?? node.name).value === '__proto__') found = true;
-    },
-  });
-  return found;
+function unsafeToCompile(schema: GraphQLSchema, document: DocumentNode): boolean {
+  let unsafe = false;
+  const typeInfo = new TypeInfo(schema);
+  const stop = () => {
+    unsafe = true;
+    return BREAK;
+  };
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      enter(node) {
+        switch (node.kind) {
+          case Kind.STRING:
+          case Kind.NAME:
+            if (node.value.includes(MARKER)) return stop();
+            break;
+          case Kind.FIELD:
+            if ((node.alias ?? node.name).value === '__proto__') return stop();
+            break;
+          case Kind.VARIABLE_DEFINITION:
+            if (node.variable.name.value === '__proto__') return stop();
+            break;
+          case Kind.DIRECTIVE:
+            if (node.name.value === 'skip' || node.name.value === 'include') return stop();
+            break;
+          case Kind.FRAGMENT_SPREAD:
+          case Kind.FRAGMENT_DEFINITION:
+            return stop();
+        }
+        if (isValueNode(node) && node.kind !== Kind.VARIABLE) {
+          const type = typeInfo.getInputType();
+          const named = type ? getNamedType(type) : undefined;
+          if (named && isScalarType(named) && !isSpecifiedScalarType(named)) return stop();
+        }
+        return undefined;
+      },
+    }),
+  );
+  return unsafe;
 }
 
 /** `value` as JSON would carry it: undefined object fields dropped, undefined list items null (copied only where one changes). */
@@ -143,9 +193,11 @@ export function createCompiledExecutor(schema: GraphQLSchema, opts: { maxEntries
       let query = compiled.get(key);
       if (query === undefined) {
         let result: CompiledQuery | ExecutionResult = { errors: [] };
-        if (!unsafeToCompile(document)) {
+        if (!unsafeToCompile(schema, document)) {
           try {
-            result = compileQuery(schema, missing.length ? withoutMissing(document, new Set(missing)) : document, request.operationName);
+            // graphql-jit writes into the nodes it compiles: it gets a private copy of the document.
+            const own = parse(request.query);
+            result = compileQuery(schema, missing.length ? withoutMissing(own, new Set(missing)) : own, request.operationName);
           } catch {
             // graphql-js answers (and reports whatever the compiler refused).
           }

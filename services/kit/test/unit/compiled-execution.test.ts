@@ -10,7 +10,11 @@ const schema: GraphQLSchema = buildSchema(`
   input Patch { name: String note: String }
   interface Named { name: String }
   type Row implements Named { id: ID! name: String n: Int! tags: [String!]! }
+  scalar JSON
+  type Tree { a: String kids: [Tree] }
   type Query {
+    j(v: JSON): String
+    tree: Tree
     echo(where: Where, order: [Order!] = [ASC], limit: Int = 10, offset: Int): String
     patch(input: Patch!): String
     rows(limit: Int = 3): [Row!]!
@@ -33,6 +37,8 @@ const sorted = (x: unknown): unknown =>
 const show = (v: unknown): string => JSON.stringify(sorted(v), (_k, x: unknown) => (x === undefined ? '<absent>' : x));
 const fields = schema.getQueryType()!.getFields();
 fields.echo!.resolve = (_s, args) => show(args);
+fields.j!.resolve = (_s, args) => show(args);
+fields.tree!.resolve = () => ({ a: 'root', kids: [{ a: 'leaf', kids: [] }] });
 fields.patch!.resolve = (_s, args: { input: Record<string, unknown> }) => `${Object.keys(args.input).sort().join(',')}=${show(args.input)}`;
 fields.rows!.resolve = (_s, args: { limit: number }) =>
   Array.from({ length: args.limit }, (_, i) => ({ id: `r${i}`, name: i % 2 ? null : `Row ${i}`, n: i, tags: i ? ['a', 'b'] : [] }));
@@ -103,6 +109,31 @@ describe('compiled subgraph execution (graphql-jit) answers what graphql-js answ
     const expected = await execute({ schema, document });
     expect(JSON.stringify(expected.data)).toContain('__MAGIC_');
     expect((globalThis as { __compiledProbe?: unknown }).__compiledProbe).toBeUndefined();
+  });
+
+  // What graphql-jit reads differently or compiles in exponential time is never compiled: graphql-js answers it.
+  const deepFragments = (levels: number) =>
+    `{ tree { ...F0 } } ${Array.from({ length: levels }, (_, i) => `fragment F${i} on Tree { a: kids { ...F${i + 1} } b: kids { ...F${i + 1} } }`).join(' ')} fragment F${levels} on Tree { a }`;
+  test.each([
+    ['a marker as an enum-like name in a JSON literal', '{ j(v: __MAGIC_DATE__33a9e76d_02e0_4128_8e92_3530ad3da74dprobe) }', {}],
+    ['a marker as an object key in a JSON literal', '{ j(v: { __MAGIC_NAN__57f286b9_4c20_487f_b409_79804ddcb4f8: 1 }) }', {}],
+    ['a __proto__ key in a JSON literal', '{ j(v: { __proto__: { isAdmin: true } }) }', {}],
+    ['a variable inside a JSON literal', 'query Q($x: String) { j(v: { a: $x, b: [$x] }) }', { x: 'hello' }],
+    ['a variable named __proto__', 'query Q($__proto__: Int) { rows(limit: $__proto__) { id } }', { __proto__: 2 }],
+    [
+      '@include on a fragment also spread without it',
+      'query Q($a: Boolean!) { x: rows(limit: 1) { ...R @include(if: $a) } y: rows(limit: 1) { ...R } } fragment R on Row { id }',
+      { a: false },
+    ],
+    ['@skip on a field', 'query Q($a: Boolean!) { rows(limit: 1) { id @skip(if: $a) n } }', { a: true }],
+    ['fragments spreading each other twice per level (exponential to compile)', deepFragments(13), {}],
+  ])('%s', async (_name, query, variables) => {
+    const document = parse(query);
+    const fresh = createCompiledExecutor(schema);
+    const t = performance.now();
+    expect(fresh.execute(document, { query, variables: JSON.parse(JSON.stringify(variables)) as Record<string, unknown> }, {})).toBeUndefined();
+    expect(performance.now() - t).toBeLessThan(2_000); // refused, not compiled (13 levels take seconds to compile)
+    expect((await execute({ schema, document, variableValues: JSON.parse(JSON.stringify(variables)) as Record<string, unknown> })).errors).toBeUndefined();
   });
 
   test('an alias __proto__ is answered by graphql-js, as a field like any other', async () => {

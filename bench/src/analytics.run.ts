@@ -4,8 +4,9 @@
  * 20k), pings and impressions 30 % and 10 % of it unless BENCH_ANALYTICS_PINGS /
  * BENCH_ANALYTICS_IMPRESSIONS say; BENCH_ANALYTICS_ITERATIONS timed calls per path (default 20;
  * smoke 2), BENCH_ANALYTICS_ROLLUP_ITERATIONS on the rollup paths the GraphQL / direct ratio compares
- * (default 50; smoke 2), each series after 10 untimed calls. Above 5M plays (or with BENCH_ANALYTICS_BACKFILL=true) the rollups the scenario reads are
- * filled after the raw rows instead of by the views during the insert (see generateTelemetry).
+ * (default 50; smoke 2), each series after 10 untimed calls. Above 5M plays (or with
+ * BENCH_ANALYTICS_BACKFILL=true) the rollups the scenario reads are filled after the raw rows
+ * instead of by the views during the insert (see generateTelemetry).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -3,8 +3,8 @@
  * telemetry, each three ways in one run: POST /graphql (from a client in another process, as a BI
  * tool calls it) reading the raw tables, the same reading the rollups (the planner's choice for a
  * date-only range), and the same SQL run directly on the store (the select functions the resolvers
- * call, without GraphQL or HTTP: the ceiling). Data is generated inside ClickHouse with numbers(), so the insert path is the engine's
- * own (materialized views included).
+ * call, without GraphQL or HTTP: the ceiling). Data is generated inside ClickHouse with numbers(),
+ * so the insert path is the engine's own (materialized views included).
  */
 import type { AnalyticsStore } from '@pylon/kit';
 import { selectAudienceMetrics } from '@pylon/analytics/repositories/audience.queries';

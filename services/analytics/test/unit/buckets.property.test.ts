@@ -56,13 +56,24 @@ test('the buckets of a range tile it, in order, without gaps', () => {
   );
 });
 
+test('a day whose midnight the zone skipped starts at its first instant (CI seed -1336479529)', () => {
+  // America/Sao_Paulo, 2018-11-04: 00:00 -03 (03:00Z) became 01:00 -02.
+  expect(new Date(bucketStart(1541300400000, 'DAY', 'America/Sao_Paulo')).toISOString()).toBe('2018-11-04T03:00:00.000Z');
+});
+
 test('calendar periods start where the local clock says: midnight, Monday, the 1st', () => {
   fc.assert(
     fc.property(instant, zone, fc.constantFrom<Interval>('DAY', 'WEEK', 'MONTH'), (t, z, i) => {
       const s = bucketStart(t, i, z);
       const w = wallOf(s, z);
-      // None of these zones skips midnight, so every period starts at 00:00 on the clock.
-      expect([w.getUTCHours(), w.getUTCMinutes(), w.getUTCSeconds()]).toEqual([0, 0, 0]);
+      // Every period starts at 00:00 on the clock, except on a day whose midnight the zone skipped
+      // (Sao Paulo's DST began at 00:00 until 2018): there at the day's first instant, the second
+      // after 23:59:59 of the day before.
+      if (w.getUTCHours() !== 0 || w.getUTCMinutes() !== 0) {
+        const before = wallOf(s - 1000, z);
+        expect([before.getUTCHours(), before.getUTCMinutes(), before.getUTCSeconds()]).toEqual([23, 59, 59]);
+      }
+      expect([w.getUTCMinutes(), w.getUTCSeconds()]).toEqual([0, 0]);
       // The instant before the start shows the previous day.
       expect(wallOf(s - 1000, z).getUTCDate()).not.toBe(w.getUTCDate());
       // t is on the same local day / week / month.

@@ -18,11 +18,11 @@ const memo = new Map<string, string>();
 /**
  * Deep copy with every object key in snake_case; `renames` (GraphQL name -> REST name) wins over
  * the generic rule at any depth, for the names the rule gets wrong (`address1` -> `address_1`).
- * `__typename` is dropped, and so are the top-level keys in `omit`.
+ * `__typename` is dropped.
  * This runs on every field of every REST answer (50 devices x 30 fields for a device list), so it
- * avoids per-key allocations: one own-keys walk, cached key names, no intermediate copies.
+ * avoids per-key allocations: one own-keys walk and cached key names.
  */
-export function snakeKeys(value: unknown, renames: Readonly<Record<string, string>> = NO_RENAMES, omit?: readonly string[]): unknown {
+export function snakeKeys(value: unknown, renames: Readonly<Record<string, string>> = NO_RENAMES): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     const list = new Array<unknown>(value.length);
@@ -31,11 +31,15 @@ export function snakeKeys(value: unknown, renames: Readonly<Record<string, strin
   }
   const out: Record<string, unknown> = {};
   const hasRenames = renames !== NO_RENAMES;
+  let n = 0;
   for (const k of Object.keys(value)) {
-    if (k === '__typename' || (omit !== undefined && omit.includes(k))) continue;
+    if (k === '__typename') continue;
     out[hasRenames && Object.hasOwn(renames, k) ? renames[k]! : snakeCase(k)] = snakeKeys((value as Record<string, unknown>)[k], renames);
+    n++;
   }
-  return out;
+  // Past a dozen keys stored by computed name V8 keeps an object as a dictionary, which costs about
+  // twice as much to serialize; a spread copy of it is an ordinary object again.
+  return n > 12 ? { ...out } : out;
 }
 const NO_RENAMES: Readonly<Record<string, string>> = Object.freeze({});
 

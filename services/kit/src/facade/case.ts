@@ -37,9 +37,7 @@ export function snakeKeys(value: unknown, renames: Readonly<Record<string, strin
     out[hasRenames && Object.hasOwn(renames, k) ? renames[k]! : snakeCase(k)] = snakeKeys((value as Record<string, unknown>)[k], renames);
     n++;
   }
-  // Past a dozen keys stored by computed name V8 keeps an object as a dictionary, which costs about
-  // twice as much to serialize; a spread copy of it is an ordinary object again.
-  return n > 12 ? { ...out } : out;
+  return ordinary(out, n);
 }
 const NO_RENAMES: Readonly<Record<string, string>> = Object.freeze({});
 
@@ -84,5 +82,12 @@ export function snakeRecord<K extends string>(
   const snake = snakeKeys(value, renames) as Record<string, unknown>;
   const out = {} as Record<K, unknown>;
   for (const f of fields) out[f] = snake[f] ?? null;
-  return out;
+  return ordinary(out, fields.length);
 }
+
+/**
+ * An object that got `keys` properties by computed name: past a dozen, V8 keeps it as a dictionary,
+ * which costs about twice as much to serialize (JSON of a REST or legacy list); a spread copy of it
+ * is an ordinary object again.
+ */
+const ordinary = <T extends object>(o: T, keys: number): T => (keys > 12 ? { ...o } : o);

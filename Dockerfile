@@ -16,6 +16,7 @@ RUN npm install --global --no-fund --no-audit pnpm@10.34.8
 WORKDIR /src
 # The lockfile and every package manifest only, so dependency layers are rebuilt only when they change.
 COPY package.json pnpm-workspace.yaml pnpm-lock.yaml .npmrc ./
+COPY patches/ patches/
 COPY scripts/require-pnpm.cjs scripts/
 COPY services/kit/package.json services/kit/
 COPY services/composition/package.json services/composition/

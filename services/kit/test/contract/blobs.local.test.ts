@@ -36,6 +36,25 @@ describe('local blob store specifics', () => {
     await expect(stat(join(dir, 't1', '.meta', 'pic.jpg.json'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  test('a stream is written in batches: megabytes of small chunks stored in order; a failure after several batches leaves nothing', async () => {
+    const dir = join(root, 'batches');
+    const store = createLocalBlobStore({ dir });
+    // 3.5 MB in chunks of assorted sizes (the socket's 64 KB and odd ones), so batches end mid-chunk-run.
+    const parts = Array.from({ length: 200 }, (_, i) => Buffer.alloc(1 + ((i * 7919) % 35_000), i % 251));
+    const expected = Buffer.concat(parts);
+    const info = await store.put('t', 'big.bin', Readable.from(parts), 'application/octet-stream');
+    expect(info.size).toBe(expected.length);
+    expect((await readFile(join(dir, 't', 'big.bin'))).equals(expected)).toBe(true);
+
+    async function* failsLate() {
+      for (let i = 0; i < 5; i++) yield Buffer.alloc(1 << 20, i);
+      throw new Error('client went away');
+    }
+    await expect(store.put('t', 'late', Readable.from(failsLate()), 'application/octet-stream')).rejects.toThrow('client went away');
+    expect(await store.get('t', 'late')).toBeNull();
+    expect(await readdir(join(dir, 't', '.tmp'))).toEqual([]);
+  });
+
   test('names starting with a dot are refused (they would reach internal folders)', async () => {
     const store = createLocalBlobStore({ dir: join(root, 'dots') });
     for (const name of ['.', '.meta', '.tmp', '.hidden']) {

@@ -54,10 +54,13 @@ const isNotFound = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code ===
 
 /**
  * A stream's chunks are written in batches of about this many bytes (a 200 MB upload: ~200 writes
- * instead of ~3,200 of the socket's 64 KB chunks, each a round trip to the thread pool), one batch
- * in flight while the next is read: at most two batches held.
+ * instead of ~3,200 of the socket's 64 KB chunks, each a round trip to the thread pool), or of this
+ * many chunks, whichever comes first: a client sending 1-byte chunks (a chunked body does that for
+ * ~6 bytes each on the wire) must not make the store hold a million Buffer objects. One batch is in
+ * flight while the next is read: at most two batches held.
  */
 const WRITE_BATCH_BYTES = 1 << 20;
+const WRITE_BATCH_CHUNKS = 1024;
 
 async function writeBody(handle: FileHandle, body: Buffer | Readable): Promise<number> {
   if (Buffer.isBuffer(body)) {
@@ -79,7 +82,7 @@ async function writeBody(handle: FileHandle, body: Buffer | Readable): Promise<n
       batch.push(buf);
       batchBytes += buf.length;
       size += buf.length;
-      if (batchBytes >= WRITE_BATCH_BYTES) {
+      if (batchBytes >= WRITE_BATCH_BYTES || batch.length >= WRITE_BATCH_CHUNKS) {
         await inFlight;
         startWrite(batch);
         batch = [];

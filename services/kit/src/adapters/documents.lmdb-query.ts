@@ -14,9 +14,12 @@ import { walkRange, type SecondaryIndexes } from './documents.lmdb-secondary.js'
 import { sortDocs } from './documents.mongo-emulation.js';
 import { isValidKeyString, type normalizeFindOptions, type Doc } from './documents.shared.js';
 
-// The query operators only: mingo's main entry also loads every expression, pipeline, accumulator
-// and window operator (~70 ms of every start), which only `$expr` would need, and no filter has it.
-const QUERY_OPTIONS = { scriptEnabled: false, context: Context.init({ query: queryOperators }) } as const;
+/**
+ * What the embedded store runs filters with: the query operators only. mingo's main entry also
+ * loads every expression, pipeline, accumulator and window operator (~70 ms of every start), which
+ * only `$expr` would need, and no filter has it (test/unit/filters.test.ts runs with these).
+ */
+export const QUERY_OPTIONS = { scriptEnabled: false, context: Context.init({ query: queryOperators }) } as const;
 const queryOf = (filter: Filter | undefined) => (filter && Object.keys(filter).length > 0 ? new Query(filter as never, QUERY_OPTIONS) : null);
 
 /** The planned reads of collection `name` (find, count, and the candidates deleteMany removes). */

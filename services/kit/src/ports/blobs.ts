@@ -17,6 +17,10 @@ export interface BlobRange {
 }
 
 export interface BlobStore {
+  /**
+   * Stores `body` under the key. A stream's chunks may be held until they are written (the local
+   * store writes ~1 MB at a time), so a producer must not reuse a chunk's memory after passing it on.
+   */
   put(tenant: string, key: string, body: Buffer | Readable, contentType: string): Promise<BlobInfo>;
   /**
    * The blob's bytes; with `range`, only bytes start..end (inclusive, end clamped to the last byte)

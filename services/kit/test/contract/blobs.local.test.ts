@@ -36,7 +36,7 @@ describe('local blob store specifics', () => {
     await expect(stat(join(dir, 't1', '.meta', 'pic.jpg.json'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  test('a stream is written in batches: megabytes of small chunks stored in order; a failure after several batches leaves nothing', async () => {
+  test('a stream is written in batches: megabytes of assorted chunks and thousands of 1-byte ones stored in order; a failure after several batches leaves nothing', async () => {
     const dir = join(root, 'batches');
     const store = createLocalBlobStore({ dir });
     // 3.5 MB in chunks of assorted sizes (the socket's 64 KB and odd ones), so batches end mid-chunk-run.
@@ -45,6 +45,11 @@ describe('local blob store specifics', () => {
     const info = await store.put('t', 'big.bin', Readable.from(parts), 'application/octet-stream');
     expect(info.size).toBe(expected.length);
     expect((await readFile(join(dir, 't', 'big.bin'))).equals(expected)).toBe(true);
+
+    // Tiny chunks (a chunked body can deliver 1-byte ones): batches close at 1,024 chunks too.
+    const tiny = Array.from({ length: 20_000 }, (_, i) => Buffer.from([i % 256]));
+    await store.put('t', 'tiny.bin', Readable.from(tiny), 'application/octet-stream');
+    expect((await readFile(join(dir, 't', 'tiny.bin'))).equals(Buffer.concat(tiny))).toBe(true);
 
     async function* failsLate() {
       for (let i = 0; i < 5; i++) yield Buffer.alloc(1 << 20, i);

@@ -1,4 +1,5 @@
-import { Query } from 'mingo';
+import { Query } from 'mingo/query';
+import { QUERY_OPTIONS } from '../../src/adapters/documents.lmdb-query.js';
 import { orderToSort, resolveLimit, whereToFilter, type FieldMap } from '../../src/graphql/filters.js';
 import { AppError } from '../../src/errors.js';
 
@@ -17,7 +18,7 @@ const docs = [
   { name: 'Hall (1)', score: 30, active: true, tags: ['hall'], at: '2026-03-01T00:00:00.000Z', location: { city: 'Oslo' } },
 ];
 const run = (where: unknown) =>
-  new Query(whereToFilter(where, fields))
+  new Query(whereToFilter(where, fields), QUERY_OPTIONS)
     .find<(typeof docs)[number]>(docs)
     .all()
     .map((d) => d.name);

@@ -9,6 +9,7 @@
  */
 import type { AnalyticsStore } from '@pylon/kit';
 import { compactClosedPartitions } from '../src/workers/compaction.js';
+import { ROLLUPS_OF } from '../src/workers/rollup-repair.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
 import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
 import { selectDevicePlayStats, selectPlayStatsByTime } from '../src/repositories/play-stats.queries.js';
@@ -116,14 +117,32 @@ async function finalMerges(from: string, to: string): Promise<boolean> {
   return lines.some((l) => /ReplacingSorted/.test(l.explain));
 }
 
-test('closed months are compacted into one part each; FINAL then reads them without merging; answers unchanged', async () => {
+const raw = (merged: string) => !merged.includes('_rollup_') && !merged.includes('_visitor');
+/** Closed months (before 2026-03) of the raw tables and every rollup that are still several parts or one unmerged part. */
+async function unmergedClosedMonths(): Promise<string[]> {
+  const rows = await store.query<{ t: string }>(
+    `SELECT concat(table, ':', partition_id) AS t FROM system.parts
+WHERE database = currentDatabase() AND active AND has({tables:Array(String)}, table) AND toUInt32OrZero(partition_id) BETWEEN 1 AND 202602
+GROUP BY table, partition_id HAVING count() > 1 OR max(level) = 0`,
+    { tables: ['play_logs', 'ping_logs', ...Object.values(ROLLUPS_OF).flatMap((specs) => specs.map((s) => s.rollup))] },
+  );
+  return rows.map((r) => r.t);
+}
+
+test('closed months of the raw tables and their rollups are compacted into one part each; FINAL then reads them without merging; answers unchanged', async () => {
   const q = firstQuarterByMonth();
   const before = await selectPlayStatsByTime(store, q, false, 'RAW');
   expect(await finalMerges('2026-01-01', '2026-02-01')).toBe(true);
   expect(await finalMerges('2026-02-01', '2026-03-01')).toBe(false); // merged above by OPTIMIZE
 
   // On 2026-03-15 January and February are closed; March is open and keeps its parts.
-  expect(await compactClosedPartitions(store, new Date('2026-03-15T00:00:00Z'))).toEqual(['ping_logs:202601', 'play_logs:202601']);
+  const rollupsBefore = await selectPlayStatsByTime(store, q, false, 'DAY');
+  const merged = await compactClosedPartitions(store, new Date('2026-03-15T00:00:00Z'));
+  expect(merged.filter(raw)).toEqual(['ping_logs:202601', 'play_logs:202601']);
+  // The rollups' closed months too (which of them are still several parts is the engine's own merging).
+  expect(merged).toEqual(expect.arrayContaining(['play_rollup_minute:202601', 'ping_rollup_hour:202601']));
+  expect(await unmergedClosedMonths()).toEqual([]);
+  expect(await selectPlayStatsByTime(store, q, false, 'DAY')).toEqual(rollupsBefore);
   const parts = await store.query<{ partition: string; parts: number }>(
     "SELECT partition, count() AS parts FROM system.parts WHERE active AND table = 'play_logs' AND database = currentDatabase() GROUP BY partition ORDER BY partition",
   );
@@ -139,6 +158,7 @@ test('closed months are compacted into one part each; FINAL then reads them with
   expect(await compactClosedPartitions(store, new Date('2026-03-15T00:00:00Z'))).toEqual([]);
   await store.insert('play_logs', [play('a1', '2026-01-10T10:00:00Z'), play('a9', '2026-01-20T10:00:00Z')]);
   expect(await finalMerges('2026-01-01', '2026-02-01')).toBe(true);
-  expect(await compactClosedPartitions(store, new Date('2026-03-15T00:00:00Z'))).toEqual(['play_logs:202601']);
+  expect((await compactClosedPartitions(store, new Date('2026-03-15T00:00:00Z'))).filter(raw)).toEqual(['play_logs:202601']);
+  expect(await unmergedClosedMonths()).toEqual([]);
   expect((await selectPlayStatsByTime(store, q, false, 'RAW')).map((m) => m.totalPlays)).toEqual([4, 2, 2]);
 });

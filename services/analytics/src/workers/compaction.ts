@@ -1,12 +1,15 @@
 /**
- * Compaction of the raw tables' closed months. Raw reads use FINAL so a replayed row counts once;
+ * Compaction of the closed months of the raw tables and their rollups. Raw reads use FINAL so a replayed row counts once;
  * FINAL merges the parts of a partition at read time, which over months of rows is most of the
  * query's cost. The stores run FINAL with do_not_merge_across_partitions_select_final (kit
  * ANALYTICS_SETTINGS), which reads a partition that is one merged part without merging at all.
  * compactClosedPartitions merges each closed month (a partition before the current UTC month) that
  * still has several parts, or one part never merged, into one part (`OPTIMIZE ... PARTITION ID ...
- * FINAL`), so only the open month pays FINAL's merge. Rows arriving late for a closed month make a
- * new part; the next run merges it in. Same SQL on chDB and the server.
+ * FINAL`), so only the open month pays FINAL's merge. The rollups (every table a view fills,
+ * ROLLUPS_OF) are merged the same way: a rollup read aggregates its rows anyway, but a closed month
+ * kept as many parts (one per insert, plus the repairs' rows) reads each part's granules and rows;
+ * merged, the rows of one key are one row (BENCHMARKS.md, issue 18i). Rows arriving late for a closed month make a new part; the
+ * next run merges it in. Same SQL on chDB and the server.
  *
  * startCompaction runs it in the ingest process, the one that writes the tables: a first run a
  * minute after start, then every `everyMs` (ANALYTICS_COMPACT_HOURS, default 6 hours), never two
@@ -15,17 +18,24 @@
  * it, on its own hourly timer, the unique visitors of the finished days are counted (visitor-days.ts).
  */
 import type { AnalyticsStore, Logger } from '@pylon/kit';
+import { ROLLUPS_OF } from './rollup-repair.js';
 import { countVisitorDays } from './visitor-days.js';
 
-/** The raw tables (kit migrations 001): each PARTITION BY toYYYYMM(timestamp). */
-const RAW = ['play_logs', 'ping_logs', 'event_logs', 'impressions', 'audit_events'] as const;
+/**
+ * The raw tables (kit migrations 001, each PARTITION BY toYYYYMM(timestamp)) and the rollups their
+ * views fill (003, 004, 006, 009, each PARTITION BY toYYYYMM(period)).
+ */
+const COMPACTED: readonly string[] = [
+  ...['play_logs', 'ping_logs', 'event_logs', 'impressions', 'audit_events'],
+  ...Object.values(ROLLUPS_OF).flatMap((specs) => specs.map((s) => s.rollup)),
+];
 
-/** `YYYYMM` of an instant in UTC: the raw tables' partition id (PARTITION BY toYYYYMM(timestamp)). */
+/** `YYYYMM` of an instant in UTC: the tables' partition id (PARTITION BY toYYYYMM(timestamp or period)). */
 export const monthPartition = (at: Date): number => at.getUTCFullYear() * 100 + at.getUTCMonth() + 1;
 
 /**
- * Merges every closed month of the raw tables that is not yet one merged part; returns them as
- * `table:partition`, in the order merged.
+ * Merges every closed month of the raw and rollup tables that is not yet one merged part; returns
+ * them as `table:partition`, in the order merged.
  */
 export async function compactClosedPartitions(store: Pick<AnalyticsStore, 'query' | 'exec'>, now: Date = new Date()): Promise<string[]> {
   const rows = await store.query<{ table: string; partition_id: string }>(
@@ -34,12 +44,12 @@ WHERE database = currentDatabase() AND active AND has({tables:Array(String)}, ta
 GROUP BY table, partition_id
 HAVING (count() > 1 OR max(level) = 0) AND toUInt32OrZero(partition_id) BETWEEN 1 AND {month:UInt32} - 1
 ORDER BY table, partition_id`,
-    { tables: [...RAW], month: monthPartition(now) },
+    { tables: [...COMPACTED], month: monthPartition(now) },
   );
   const done: string[] = [];
   for (const r of rows) {
     // Both come from the fixed list and a YYYYMM id checked here: nothing else reaches the text.
-    if (!RAW.includes(r.table as (typeof RAW)[number]) || !/^\d{6}$/.test(r.partition_id)) continue;
+    if (!COMPACTED.includes(r.table) || !/^\d{6}$/.test(r.partition_id)) continue;
     await store.exec(`OPTIMIZE TABLE ${r.table} PARTITION ID '${r.partition_id}' FINAL`);
     done.push(`${r.table}:${r.partition_id}`);
   }

@@ -2,8 +2,9 @@
  * Analytics migrations, once per deployment. ClickHouse has no transactional DDL and no locks, so
  * replicas starting together would run the same numbered file concurrently (a rollup backfill
  * twice). `runAnalyticsMigrations` takes a lease in the documents store first: one document with a
- * fixed id, inserted by the holder (DUPLICATE_KEY for everyone else, who wait and re-check), taken
- * over when its holder died and the lease expired, deleted when done. createBackends calls it (the
+ * fixed id, inserted by the holder (DUPLICATE_KEY for everyone else, who wait and re-check), renewed
+ * by its holder every third of its length while the migrations run (so a long backfill keeps it),
+ * taken over when its holder died and the lease expired, deleted when done. createBackends calls it (the
  * migrations job, or a process with MIGRATE_AT_START); with no documents store it runs unlocked.
  * After the numbered files it sets the raw tables' TTLs from the retention settings (kit's
  * analytics.retention.ts), under the same lease.
@@ -55,7 +56,7 @@ export interface MigrationOptions {
   /** Where the lease lives; absent: no lock (a single process). */
   documents?: DocumentStore;
   logger?: Logger;
-  /** How long a lease holds without its holder finishing (default 10 minutes). */
+  /** How long a lease holds without its holder renewing it (default 10 minutes); renewed every third of that. */
   leaseMs?: number;
   /** How long to wait for another holder (default 15 minutes). */
   waitMs?: number;
@@ -91,10 +92,29 @@ export async function runAnalyticsMigrations(opts: MigrationOptions): Promise<st
     if (now() > deadline) throw new Error('analytics migrations: gave up waiting for another process holding the migration lease');
     await sleep(opts.pollMs ?? 1000);
   }
+  // Renewed while this holder migrates: only its own lease (a lease taken over is another holder's).
+  const renew = setInterval(
+    () => {
+      void (async () => {
+        const current = await locks.findById(LOCK_TENANT, LOCK_ID);
+        if (current?.holder !== holder) throw new Error("the lease is no longer this process's");
+        await locks.update(LOCK_TENANT, LOCK_ID, { $set: { expiresAt: now() + leaseMs } }, { expectedVersion: current.version });
+      })().catch((e: unknown) => opts.logger?.warn({ err: e }, 'could not renew the analytics migration lease'));
+    },
+    Math.max(1, Math.floor(leaseMs / 3)),
+  );
+  renew.unref();
   try {
     return await migrateThenRetain(opts);
   } finally {
-    await locks.delete(LOCK_TENANT, LOCK_ID).catch((e) => opts.logger?.warn({ err: e }, 'could not release the analytics migration lease'));
+    clearInterval(renew);
+    // Released only if still ours (a holder past its lease must not delete its successor's).
+    const current = await locks.findById(LOCK_TENANT, LOCK_ID).catch(() => null);
+    if (current?.holder === holder) {
+      await locks
+        .delete(LOCK_TENANT, LOCK_ID, { expectedVersion: current.version })
+        .catch((e) => opts.logger?.warn({ err: e }, 'could not release the analytics migration lease'));
+    }
   }
 }
 

@@ -15,6 +15,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-analytics-migrations-'));
   documents = await createLmdbDocumentStore({ path: dir });
 });
+// Each case starts without a lease (one case leaves a live holder's behind on purpose).
+beforeEach(async () => {
+  await documents.collection({ name: 'locks' }).delete('_system', 'analytics-migrations');
+});
 afterAll(async () => {
   await documents?.close();
   await rm(dir, { recursive: true, force: true });
@@ -51,4 +55,50 @@ test('an expired lease of a dead holder is taken over; a live one is waited for,
   expect(await runAnalyticsMigrations({ analytics, documents, pollMs: 10 })).toEqual(['x']);
   await locks.insert('_system', { id: 'analytics-migrations', holder: 'alive', expiresAt: Date.now() + 60_000 });
   await expect(runAnalyticsMigrations({ analytics, documents, pollMs: 10, waitMs: 50 })).rejects.toThrow(/gave up waiting/);
+});
+
+test('a holder migrating longer than the lease renews it: a second process waits instead of taking over, then finds nothing to do', async () => {
+  let release!: () => void;
+  const slow = new Promise<void>((r) => (release = r));
+  const applied: string[] = [];
+  let running = 0;
+  let most = 0;
+  const analytics = {
+    ...noSql,
+    async migrate() {
+      running++;
+      most = Math.max(most, running);
+      if (!applied.length) await slow; // the first holder's backfill: over three times its lease
+      running--;
+      const done = applied.length ? [] : ['011_backfill'];
+      applied.push(...done);
+      return done;
+    },
+  };
+  // A 2 s lease renewed every ~0.67 s: only an event-loop stall of over 1.3 s here could lose it.
+  const first = runAnalyticsMigrations({ analytics, documents, leaseMs: 2000, pollMs: 10 });
+  await new Promise((r) => setTimeout(r, 30));
+  const second = runAnalyticsMigrations({ analytics, documents, leaseMs: 2000, pollMs: 10 });
+  // Several lease lengths pass while the first still migrates: the renewals keep it.
+  await new Promise((r) => setTimeout(r, 6500));
+  expect(running).toBe(1);
+  release();
+  expect(await first).toEqual(['011_backfill']);
+  expect(await second).toEqual([]);
+  expect(most).toBe(1);
+}, 30_000);
+
+test("a holder whose lease was taken over does not delete its successor's lease", async () => {
+  const locks = documents.collection<{ holder: string; expiresAt: number }>({ name: 'locks' });
+  const analytics = {
+    ...noSql,
+    // While this holder migrates, its lease is replaced by another holder's (as after an expiry).
+    async migrate() {
+      await locks.delete('_system', 'analytics-migrations');
+      await locks.insert('_system', { id: 'analytics-migrations', holder: 'successor', expiresAt: Date.now() + 60_000 });
+      return ['x'];
+    },
+  };
+  expect(await runAnalyticsMigrations({ analytics, documents, pollMs: 10 })).toEqual(['x']);
+  expect((await locks.findById('_system', 'analytics-migrations'))?.holder).toBe('successor');
 });

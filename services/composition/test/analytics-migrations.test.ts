@@ -77,7 +77,7 @@ test('a holder migrating longer than the lease renews it: a second process waits
   };
   // A 2 s lease renewed every ~0.67 s: only an event-loop stall of over 1.3 s here could lose it.
   const first = runAnalyticsMigrations({ analytics, documents, leaseMs: 2000, pollMs: 10 });
-  await new Promise((r) => setTimeout(r, 30));
+  while (running === 0) await new Promise((r) => setTimeout(r, 10)); // the first holds the lease and migrates
   const second = runAnalyticsMigrations({ analytics, documents, leaseMs: 2000, pollMs: 10 });
   // Several lease lengths pass while the first still migrates: the renewals keep it.
   await new Promise((r) => setTimeout(r, 6500));

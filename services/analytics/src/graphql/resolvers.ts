@@ -14,6 +14,16 @@ export function analyticsResolvers(store: AnalyticsStore, directory?: ReportDire
   // Without a directory (a subgraph built for tests alone) names stay null; the entity reference still resolves.
   const deviceName = (r: { deviceId: string }, _args: unknown, ctx: Parameters<typeof deviceNameLoader>[1]) =>
     directory && r.deviceId ? deviceNameLoader(directory, ctx).load(r.deviceId) : null;
+  // The devices of a deviceId filter that are the caller's (a name comes back), through the same
+  // per-request loader as deviceName: one directory call answers both.
+  const owned = (ctx: Parameters<typeof deviceNameLoader>[1]): read.OwnedDevices | undefined =>
+    directory &&
+    (async (ids) => {
+      const names = await deviceNameLoader(directory, ctx).loadMany(ids);
+      const failed = names.find((n) => n instanceof Error);
+      if (failed) throw failed;
+      return new Set(ids.filter((_, i) => typeof names[i] === 'string'));
+    });
   return {
     Query: {
       playLogs: (_, args, ctx) => {
@@ -42,11 +52,11 @@ export function analyticsResolvers(store: AnalyticsStore, directory?: ReportDire
       },
       deviceMetrics: (_, args, ctx) => {
         guardQuery(ctx.principal, 'deviceMetrics');
-        return read.readDeviceMetrics(store, ctx.principal, args);
+        return read.readDeviceMetrics(store, ctx.principal, args, { owned: owned(ctx) });
       },
       audienceMetrics: (_, args, ctx) => {
         guardQuery(ctx.principal, 'audienceMetrics');
-        return read.readAudienceMetrics(store, ctx.principal, args);
+        return read.readAudienceMetrics(store, ctx.principal, args, { owned: owned(ctx) });
       },
       mediaPlayStats: (_, args, ctx) => {
         guardQuery(ctx.principal, 'mediaPlayStats');

@@ -3,7 +3,7 @@ import { readAuditEvents } from '../use-cases/read-audit.js';
 import { readPingLogs, readPlayLogs } from '../use-cases/read-logs.js';
 import * as read from '../use-cases/read-analytics.js';
 import type { ReportDirectory } from '../ports/report-directory.js';
-import { deviceNameLoader } from './loaders.js';
+import { deviceNameLoader, ownedDevices } from './loaders.js';
 import type { Resolvers } from './resolvers.generated.js';
 
 /** Entity references by key: the devices and content subgraphs resolve them (null once deleted). */
@@ -14,16 +14,7 @@ export function analyticsResolvers(store: AnalyticsStore, directory?: ReportDire
   // Without a directory (a subgraph built for tests alone) names stay null; the entity reference still resolves.
   const deviceName = (r: { deviceId: string }, _args: unknown, ctx: Parameters<typeof deviceNameLoader>[1]) =>
     directory && r.deviceId ? deviceNameLoader(directory, ctx).load(r.deviceId) : null;
-  // The devices of a deviceId filter that are the caller's (a name comes back), through the same
-  // per-request loader as deviceName: one directory call answers both.
-  const owned = (ctx: Parameters<typeof deviceNameLoader>[1]): read.OwnedDevices | undefined =>
-    directory &&
-    (async (ids) => {
-      const names = await deviceNameLoader(directory, ctx).loadMany(ids);
-      const failed = names.find((n) => n instanceof Error);
-      if (failed) throw failed;
-      return new Set(ids.filter((_, i) => typeof names[i] === 'string'));
-    });
+  const owned = (ctx: Parameters<typeof deviceNameLoader>[1]) => (directory ? ownedDevices(directory, ctx) : undefined);
   return {
     Query: {
       playLogs: (_, args, ctx) => {

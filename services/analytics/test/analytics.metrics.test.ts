@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { POLICIES, QUERY_RULES, type AnalyticsStore, type Policy } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
-import { createAnalyticsSubgraph } from '../src/app.js';
 import { parseDateRange } from '../src/domain/date-range.js';
 import { grainsOf, ROLLUPS } from '../src/domain/rollup-plan.js';
 import type { ReportDirectory } from '../src/ports/report-directory.js';
 import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
 import { allowedGrains, seriesQuery } from './ingest.helpers.js';
+import { createAnalyticsSubgraph } from '../src/app.js';
 
 const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
 let dir: string;

@@ -2,8 +2,9 @@
  * Device health per device and period from ping_logs. Uptime: a device is up in a minute in which
  * it pinged; uptimePercentage = such minutes / the minutes of the period that lie inside the
  * queried range and have begun by `now` (the current period so far; a period wholly after `now`
- * has none and is 0). The minutes are counted here, not in SQL, so raw and rollups share them. An alert is a ping at or above HEALTH_ALERT_PERCENT of CPU, memory or disk (the
- * hourly rollup in 003_rollups.sql counts with the same 90).
+ * has none and is 0). Those minutes are counted here, not in SQL, so raw and rollups share them.
+ * An alert is a ping at or above HEALTH_ALERT_PERCENT of CPU, memory or disk (the hourly rollup in
+ * 003_rollups.sql counts with the same 90).
  */
 import type { AnalyticsStore } from '@pylon/kit';
 import type { SeriesQuery } from '../domain/analytics-query.js';

@@ -313,3 +313,66 @@ test("deviceName is the device's current name from the devices subgraph, null on
   expect((await fetch(`${h.baseUrl}/devices/${id}`, { method: 'DELETE', headers })).status).toBeLessThan(300);
   expect(await stats()).toEqual([{ deviceId: id, deviceName: null, totalPlays: 1 }]);
 });
+
+describe('issue 18 review: zoned days, uptime so far, listed devices', () => {
+  test('with timeZone, a date alone is that local day: one New York day is one period, not two half days', async () => {
+    expect(await json('/analytics/audiencemetrics?startDate=2026-05-04&endDate=2026-05-04&interval=day&timeZone=America/New_York')).toMatchObject([
+      { device_id: 'd1', period_start: '2026-05-04T04:00:00Z', period_end: '2026-05-05T04:00:00Z', total_impressions: 1 },
+    ]);
+    // Without timeZone the same dates are the UTC day, as before.
+    expect(await json('/analytics/audiencemetrics?startDate=2026-05-04&endDate=2026-05-04&interval=day')).toMatchObject([
+      { device_id: 'd1', period_start: '2026-05-04T00:00:00Z', period_end: '2026-05-05T00:00:00Z', total_impressions: 1 },
+    ]);
+  });
+
+  test('uptime counts the minutes begun by now: a device pinging every minute since the range began is 100 %', async () => {
+    const MIN = 60_000;
+    // Start early in a minute, so the insert and the query (well under 10 s) see the same one.
+    if (Date.now() % MIN > 50_000) await new Promise((r) => setTimeout(r, MIN - (Date.now() % MIN) + 50));
+    const m0 = Math.floor(Date.now() / MIN) * MIN - 3 * MIN;
+    // One ping in each of the four minutes m0 .. m0+3 (the current one), none in the future.
+    await h.analytics.insert(
+      'ping_logs',
+      [0, 1, 2, 3].map((i) => ({
+        id: `up${i}`,
+        account_id: ACC,
+        device_id: 'd-up',
+        timestamp: new Date(Math.min(m0 + i * MIN + 1_000, Date.now())).toISOString(),
+        cpu_usage: 10,
+        memory_usage: 10,
+        disk_usage: 10,
+        player_version: '',
+        ip_address: '',
+        external_ip_address: '',
+      })),
+    );
+    const iso = (t: number) => new Date(t).toISOString();
+    const before = Date.now();
+    // The range runs ten minutes past now (the old denominator: 11 minutes, 36 %).
+    const rows = await json(`/analytics/devicemetrics?startDate=${iso(m0)}&endDate=${iso(m0 + 10 * MIN)}&interval=month&deviceId=d-up`);
+    const after = Date.now();
+    // The minutes begun when the query ran: 4 (still in the fourth minute) or 5 (the clock moved on).
+    const expected = [before, after].map((t) => (100 * 4) / Math.ceil((t - m0) / MIN));
+    expect(rows).toHaveLength(1);
+    expect(expected).toContain(rows[0]!.uptime_percentage);
+    expect(rows[0]!.uptime_percentage).toBe(100);
+  }, 120_000);
+
+  test("each listed device of the caller's has its series, zeros without pings; ids not the caller's stay out", async () => {
+    const headers = { 'x-service-apikey': TEST_KEY, 'content-type': 'application/json' };
+    const created = await fetch(`${h.baseUrl}/devices`, { method: 'POST', headers, body: JSON.stringify({ name: 'Never pinged' }) });
+    expect(created.status).toBeLessThan(300);
+    const { id } = (await created.json()) as { id: string };
+    const rows = await json(`/analytics/devicemetrics?${R}&interval=day&deviceId=d1&deviceId=${id}&deviceId=no-such-device`);
+    expect(rows.map((r) => [r.device_id, r.period_start, r.uptime_percentage, r.alert_count])).toEqual(
+      [
+        ['d1', '2026-05-04T00:00:00Z', 100 / 1440, 0],
+        ['d1', '2026-05-05T00:00:00Z', 0, 0],
+        [id, '2026-05-04T00:00:00Z', 0, 0],
+        [id, '2026-05-05T00:00:00Z', 0, 0],
+      ].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)),
+    );
+    // Without deviceId: the devices that pinged in the range only.
+    expect([...new Set((await json(`/analytics/devicemetrics?${R}&interval=day`)).map((r) => r.device_id))]).toEqual(['d1']);
+  });
+});

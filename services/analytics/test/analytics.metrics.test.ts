@@ -9,6 +9,11 @@ import { join } from 'node:path';
 import { POLICIES, QUERY_RULES, type AnalyticsStore, type Policy } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
+import { parseDateRange } from '../src/domain/date-range.js';
+import { grainsOf, ROLLUPS } from '../src/domain/rollup-plan.js';
+import type { ReportDirectory } from '../src/ports/report-directory.js';
+import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
+import { allowedGrains, seriesQuery } from './ingest.helpers.js';
 import { createAnalyticsSubgraph } from '../src/app.js';
 
 const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
@@ -254,6 +259,40 @@ describe('playStatsByTime', () => {
   });
 });
 
+describe('date-only bounds with a timeZone are local days', () => {
+  const Z = `query($s: String!, $e: String!, $i: AnalyticsIntervalType, $tz: String) {
+    playStatsByTime(startDate: $s, endDate: $e, interval: $i, timeZone: $tz) { periodStart periodEnd totalPlays } }`;
+  type Row = { periodStart: string; periodEnd: string; totalPlays: number };
+  test('the 23-hour Berlin day of the spring change is one period, its plays only', async () => {
+    const rows = await data<Row[]>(Z, { s: '2026-03-29', e: '2026-03-29', tz: 'Europe/Berlin' });
+    // 23:30Z on the 28th is 00:30 on the 29th in Berlin; 22:30Z on the 29th is the 30th there.
+    expect(rows).toEqual([{ periodStart: '2026-03-28T23:00:00Z', periodEnd: '2026-03-29T22:00:00Z', totalPlays: 2 }]);
+  });
+  test('the 25-hour Berlin day of the autumn change: 25 hourly periods, the repeated 02:00 twice', async () => {
+    const days = await data<Row[]>(Z, { s: '2026-10-25', e: '2026-10-25', tz: 'Europe/Berlin' });
+    expect(days).toEqual([{ periodStart: '2026-10-24T22:00:00Z', periodEnd: '2026-10-25T23:00:00Z', totalPlays: 2 }]);
+    const hours = await data<Row[]>(Z, { s: '2026-10-25', e: '2026-10-25', i: 'HOUR', tz: 'Europe/Berlin' });
+    expect(hours).toHaveLength(25);
+    expect([hours[0]!.periodStart, hours.at(-1)!.periodEnd]).toEqual(['2026-10-24T22:00:00Z', '2026-10-25T23:00:00Z']);
+    expect(hours.filter((r) => r.totalPlays > 0).map((r) => r.periodStart)).toEqual(['2026-10-25T00:00:00Z', '2026-10-25T01:00:00Z']);
+  });
+  test('a date-time without an offset is wall time in the zone; with one it is exact', async () => {
+    // 2026-03-29 00:00 to 13:59:59 in Berlin (CEST from 03:00): 23:00Z on the 28th to 11:59:59Z.
+    const local = await data<Row[]>(Z, { s: '2026-03-29T00:00', e: '2026-03-29T13:59:59', tz: 'Europe/Berlin' });
+    expect(local.map((r) => r.totalPlays)).toEqual([1]); // 23:30Z; the 12:00Z play is after 13:59:59 CEST
+    const exact = await data<Row[]>(Z, { s: '2026-03-29T00:00:00Z', e: '2026-03-29T13:59:59Z', tz: 'Europe/Berlin' });
+    expect(exact.map((r) => r.totalPlays)).toEqual([1]); // the 12:00Z play; 23:30Z on the 28th is before
+    expect(exact[0]!.periodStart).toBe('2026-03-28T23:00:00Z');
+  });
+  test('audienceMetrics for one New York day is one period per device, not two half days', async () => {
+    const rows = await data<{ deviceId: string; periodStart: string; periodEnd: string; totalImpressions: number }[]>(
+      `{ audienceMetrics(startDate: "2026-03-29", endDate: "2026-03-29", interval: DAY, timeZone: "America/New_York") {
+        deviceId periodStart periodEnd totalImpressions } }`,
+    );
+    expect(rows).toEqual([{ deviceId: 'd1', periodStart: '2026-03-29T04:00:00Z', periodEnd: '2026-03-30T04:00:00Z', totalImpressions: 4 }]);
+  });
+});
+
 describe('play statistics', () => {
   test('per file, per device, per device and file; names kept for deleted files', async () => {
     const v = { s: '2026-03-28', e: '2026-03-31' };
@@ -350,6 +389,100 @@ describe('deviceMetrics', () => {
   test('uptime counts only the minutes of the period inside the range', async () => {
     const [d1] = await data<{ uptimePercentage: number }[]>(Q, { s: '2026-03-29T10:00:00Z', e: '2026-03-29T10:01:59Z', i: 'DAY' });
     expect(d1!.uptimePercentage).toBe(100); // 10:00 and 10:01, both pinged
+  });
+
+  describe('uptime counts only the minutes elapsed by now', () => {
+    const NOW = new Date('2026-11-25T09:40:30Z');
+    const upOf = async (startDate: string, endDate: string, interval: 'HOUR' | 'DAY', o: { devices?: string[] } = {}) => {
+      const q = seriesQuery('acc-now', parseDateRange(startDate, endDate), interval);
+      const answers = [];
+      // The planner's choice and every grain it allows agree (each counts the elapsed minutes alike).
+      for (const source of ['RAW', ...allowedGrains(q, grainsOf(ROLLUPS.pings))] as const) {
+        const rows = await selectDeviceMetrics(store, q, source, { now: NOW, ...o });
+        answers.push([source, rows.map((r) => [r.deviceId, r.periodStart, r.uptimePercentage])]);
+      }
+      expect(new Set(answers.map(([, a]) => JSON.stringify(a))).size).toBe(1);
+      return { sources: answers.map(([s]) => s), rows: answers[0]![1] as [string, string, number][] };
+    };
+    beforeAll(async () => {
+      // A ping every minute from 09:30 to 09:40 (11 minutes) on the day "now" is in.
+      await store.insert(
+        'ping_logs',
+        Array.from({ length: 11 }, (_, i) => ping('dn', `2026-11-25T09:${30 + i}:05Z`, 10, 10, 5, 'acc-now')),
+      );
+    });
+    test('pinging since the range began is 100 % so far', async () => {
+      const { rows } = await upOf('2026-11-25T09:30:00Z', '2026-11-25', 'DAY');
+      expect(rows).toEqual([['dn', '2026-11-25T00:00:00Z', 100]]);
+    });
+    test('the whole day so far: 11 pinged of the 581 minutes begun by 09:40:30; on raw and both rollups', async () => {
+      const { sources, rows } = await upOf('2026-11-25', '2026-11-25', 'DAY');
+      expect(sources).toEqual(['RAW', 'HOUR', 'DAY']);
+      expect(rows).toEqual([['dn', '2026-11-25T00:00:00Z', (100 * 11) / 581]]);
+      const hours = await upOf('2026-11-25', '2026-11-25', 'HOUR');
+      expect(hours.sources).toEqual(['RAW', 'HOUR']);
+      expect(hours.rows.slice(8, 11)).toEqual([
+        ['dn', '2026-11-25T08:00:00Z', 0],
+        ['dn', '2026-11-25T09:00:00Z', (100 * 11) / 41],
+        ['dn', '2026-11-25T10:00:00Z', 0],
+      ]);
+    });
+    test('a range wholly after now has uptime 0 (no elapsed minutes, no division by zero)', async () => {
+      const { rows } = await upOf('2026-11-26', '2026-11-27', 'DAY', { devices: ['dn'] });
+      expect(rows).toEqual([
+        ['dn', '2026-11-26T00:00:00Z', 0],
+        ['dn', '2026-11-27T00:00:00Z', 0],
+      ]);
+    });
+  });
+});
+
+describe("a deviceId filter's own devices each get a series, zeros without data", () => {
+  // The caller's devices, as the devices subgraph answers (d9 never pinged nor saw anyone).
+  const mine = new Map([
+    ['d1', 'Lobby'],
+    ['d2', 'Bar'],
+    ['d9', 'Silent'],
+  ]);
+  const directory: ReportDirectory = {
+    devices: async (c, ids) => new Map(c.accountId === 'acc-a' ? ids.filter((i) => mine.has(i)).map((i) => [i, mine.get(i)!]) : []),
+    media: async () => new Map(),
+  };
+  let withDirectory: ReturnType<typeof createAnalyticsSubgraph>;
+  beforeAll(() => {
+    withDirectory = createAnalyticsSubgraph({ analytics: store, tokens: testTokens, directory });
+  });
+  const runWith = subgraphRunner(() => withDirectory, principal('acc-a'));
+  const DM = `query($d: [String!]) { deviceMetrics(startDate: "2026-03-29T10:00:00Z", endDate: "2026-03-29T11:59:59Z", interval: HOUR, deviceId: $d) {
+    deviceId deviceName periodStart uptimePercentage avgCpuUsage } }`;
+  test("deviceMetrics: a listed device without pings is zeros; an id not the caller's stays out", async () => {
+    const r = await runWith(DM, { d: ['d1', 'd9', 'someone-elses'] });
+    expect(r.errors).toBeUndefined();
+    const rows = (r.data as { deviceMetrics: { deviceId: string; deviceName: string; periodStart: string; uptimePercentage: number }[] }).deviceMetrics;
+    expect(rows.map((x) => [x.deviceId, x.deviceName, x.periodStart, x.uptimePercentage])).toEqual([
+      ['d1', 'Lobby', '2026-03-29T10:00:00Z', 5],
+      ['d1', 'Lobby', '2026-03-29T11:00:00Z', 0],
+      ['d9', 'Silent', '2026-03-29T10:00:00Z', 0],
+      ['d9', 'Silent', '2026-03-29T11:00:00Z', 0],
+    ]);
+    // Without a filter: the devices that pinged, as before.
+    const all = await runWith(DM, {});
+    expect([...new Set((all.data as { deviceMetrics: { deviceId: string }[] }).deviceMetrics.map((x) => x.deviceId))]).toEqual(['d1', 'd2']);
+    // Another account's caller naming d9 gets nothing: the directory does not confirm it for them.
+    const foreign = await runWith(DM, { d: ['d9'] }, principal('acc-b'));
+    expect(foreign.data).toEqual({ deviceMetrics: [] });
+  });
+  test('audienceMetrics: the same for a listed device without impressions', async () => {
+    const r = await runWith(
+      `{ audienceMetrics(startDate: "2026-03-29", endDate: "2026-03-30", deviceId: ["d9", "d1"]) { deviceId periodStart totalImpressions uniqueVisitors } }`,
+    );
+    expect(r.errors).toBeUndefined();
+    expect((r.data as { audienceMetrics: unknown[] }).audienceMetrics).toEqual([
+      { deviceId: 'd1', periodStart: '2026-03-29T00:00:00Z', totalImpressions: 4, uniqueVisitors: 3 },
+      { deviceId: 'd1', periodStart: '2026-03-30T00:00:00Z', totalImpressions: 0, uniqueVisitors: 0 },
+      { deviceId: 'd9', periodStart: '2026-03-29T00:00:00Z', totalImpressions: 0, uniqueVisitors: 0 },
+      { deviceId: 'd9', periodStart: '2026-03-30T00:00:00Z', totalImpressions: 0, uniqueVisitors: 0 },
+    ]);
   });
 });
 

@@ -5,11 +5,14 @@
  * half-overlapping batch whose insert is retried after it landed (exactly once into 006's rollups).
  * The unique visitors of the finished days are then counted (009's day counts) and more impressions
  * arrive late into some of those days: a DAY series reads the valid counts and the visitor rows of
- * the rest, and still answers what the raw impressions answer.
+ * the rest, and still answers what the raw impressions answer. Local days in the zone (date-only
+ * bounds read there, so ranges from non-UTC midnights) agree too, plays and pings, the uptime read
+ * at a `now` inside the span.
  */
 import fc from 'fast-check';
 import type { AnalyticsStore } from '@pylon/kit';
 import type { Interval } from '../src/domain/buckets.js';
+import { parseDateRange } from '../src/domain/date-range.js';
 import { grainsOf, planSplit, ROLLUPS, type Grain, type Source } from '../src/domain/rollup-plan.js';
 import { selectAudienceMetrics } from '../src/repositories/audience.queries.js';
 import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
@@ -68,6 +71,7 @@ let compared = 0;
 let audienceCompared = 0;
 let split = 0;
 let dayCountsCompared = 0;
+let zonedCompared = 0;
 test('every allowed rollup grain answers what the raw tables answer', async () => {
   await fc.assert(
     fc.asyncProperty(
@@ -202,6 +206,19 @@ test('every allowed rollup grain answers what the raw tables answer', async () =
         for (const byFile of [true, false]) {
           expect(round(await selectPlayStatsByTime(store, r, byFile))).toEqual(round(await selectPlayStatsByTime(store, r, byFile, 'RAW')));
         }
+        // Local days as a person writes them ("2026-10-24".."2026-10-26" in the zone: from and to at
+        // its midnights, 23/25-hour days included), with the uptime read at a "now" inside the span.
+        const localDay = (h: number) => new Date(T0 + h * HOUR).toISOString().slice(0, 10);
+        const local = seriesQuery(acc, parseDateRange(localDay(startHour), localDay(startHour + hours), timeZone), interval, { timeZone });
+        const now = new Date(T0 + (startHour + 7) * HOUR + 1_234);
+        const localPlays = round(await selectPlayStatsByTime(store, local, true, 'RAW'));
+        for (const g of allowedGrains(local, grainsOf(ROLLUPS.plays)))
+          expect([g, round(await selectPlayStatsByTime(store, local, true, g))]).toEqual([g, localPlays]);
+        const localPings = round(await selectDeviceMetrics(store, local, 'RAW', { now }));
+        for (const g of allowedGrains(local, grainsOf(ROLLUPS.pings))) {
+          zonedCompared++;
+          expect([g, round(await selectDeviceMetrics(store, local, g, { now }))]).toEqual([g, localPings]);
+        }
         // A file filter reads the same buckets of the rollup.
         const oneFile = { ...q, fileIds: ['f1'] };
         const fileRaw = round(await selectAudienceMetrics(store, oneFile, true, 'RAW'));
@@ -215,4 +232,5 @@ test('every allowed rollup grain answers what the raw tables answer', async () =
   expect(audienceCompared).toBeGreaterThan(5);
   expect(split).toBeGreaterThan(5);
   expect(dayCountsCompared).toBeGreaterThan(0);
+  expect(zonedCompared).toBeGreaterThan(5);
 }, 120_000);

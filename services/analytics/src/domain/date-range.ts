@@ -1,4 +1,5 @@
 import { badInput } from '@pylon/kit';
+import { instantOfWall } from './buckets.js';
 
 /** A half-open time range [from, to) in UTC. */
 export interface DateRange {
@@ -16,6 +17,8 @@ interface ParsedDate {
   instant: number;
   /** A calendar date without a time of day. */
   dateOnly: boolean;
+  /** No offset or Z was written: `instant` reads the value as UTC. */
+  local: boolean;
 }
 
 /**
@@ -45,17 +48,36 @@ export function parseIsoDate(value: string, field: string): ParsedDate {
   }
   const ms = Number((frac + '000').slice(0, 3));
   const instant = Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s), ms) - offsetMinutes * 60_000;
-  return { instant, dateOnly: m[4] === undefined };
+  return { instant, dateOnly: m[4] === undefined, local: m[8] === undefined };
+}
+
+/**
+ * The instant a value without an offset names in `zone`: its wall clock there (read as UTC by
+ * parseIsoDate) mapped with the bucket engine's zone arithmetic, so a date's midnight is exactly
+ * where that zone's DAY period starts. A wall time the clock skipped (a DST gap, e.g. midnight in
+ * America/Sao_Paulo on the day DST began before 2019) is the instant the clock jumped over it; a
+ * repeated one its first occurrence.
+ */
+function inZone(wall: number, zone: string): number {
+  const ms = ((wall % 1000) + 1000) % 1000;
+  return instantOfWall(wall - ms, zone) + ms;
 }
 
 /**
  * The range startDate..endDate, both ends included; a date-only endDate covers that whole day.
  * Refuses a range that ends before it starts.
+ *
+ * `timeZone` (an IANA zone, already checked; default UTC) is the zone the person reads the dates
+ * in: a date-only startDate is that date's midnight there, a date-only endDate runs to the next
+ * midnight there (23 or 25 hours on DST days), and a date-time without an offset is that wall time
+ * there. A value with an offset or Z is that instant whatever the zone.
  */
-export function parseDateRange(startDate: string, endDate: string): DateRange {
+export function parseDateRange(startDate: string, endDate: string, timeZone = 'UTC'): DateRange {
   const start = parseIsoDate(startDate, 'startDate');
   const end = parseIsoDate(endDate, 'endDate');
-  const to = end.instant + (end.dateOnly ? DAY_MS : 1);
-  if (to <= start.instant) throw badInput('endDate', 'endDate must not be before startDate');
-  return { from: new Date(start.instant), to: new Date(to) };
+  const at = (p: ParsedDate) => (p.local && timeZone !== 'UTC' ? inZone(p.instant, timeZone) : p.instant);
+  const from = at(start);
+  const to = end.dateOnly ? at({ ...end, instant: end.instant + DAY_MS }) : at(end) + 1;
+  if (to <= from) throw badInput('endDate', 'endDate must not be before startDate');
+  return { from: new Date(from), to: new Date(to) };
 }

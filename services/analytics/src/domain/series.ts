@@ -48,5 +48,9 @@ export function fillSeries<Row, Out>(
   return out;
 }
 
-/** The distinct groups of the rows, sorted. */
-export const groupsOf = <Row>(rows: readonly Row[], group: (r: Row) => string): string[] => [...new Set(rows.map(group))].sort();
+/**
+ * The distinct groups of the rows and the `listed` ones, sorted: a listed group (a device the
+ * caller named in a filter and owns) without rows is a series of zeros.
+ */
+export const groupsOf = <Row>(rows: readonly Row[], group: (r: Row) => string, listed: readonly string[] = []): string[] =>
+  [...new Set([...rows.map(group), ...listed])].sort();

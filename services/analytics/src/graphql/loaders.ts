@@ -2,6 +2,7 @@
 import DataLoader from 'dataloader';
 import { once, type SubgraphContext } from '@pylon/kit';
 import type { ReportDirectory } from '../ports/report-directory.js';
+import type { OwnedDevices } from '../use-cases/read-analytics.js';
 
 /**
  * The caller's current device names by id (null for a device deleted since, or one the caller may
@@ -17,4 +18,18 @@ export function deviceNameLoader(directory: ReportDirectory, ctx: SubgraphContex
         return ids.map((id) => names.get(id) ?? null);
       }),
   );
+}
+
+/**
+ * Which ids of a deviceId filter are the caller's devices (the directory names them), through the
+ * same per-request loader as deviceName: one directory call answers both. A failed lookup fails
+ * the query rather than leave listed devices out.
+ */
+export function ownedDevices(directory: ReportDirectory, ctx: SubgraphContext): OwnedDevices {
+  return async (ids) => {
+    const names = await deviceNameLoader(directory, ctx).loadMany(ids);
+    const failed = names.find((n) => n instanceof Error);
+    if (failed) throw failed;
+    return new Set(ids.filter((_, i) => typeof names[i] === 'string'));
+  };
 }

@@ -472,7 +472,7 @@ export type Query = {
   /**
    * Audience per device and period (interval, default DAY; timeZone as for eventMetrics): impressions,
    * distinct visitors, gender and the eight age ranges; avgDwellTime only with includeDwellTime.
-   * Policy: Analytics_View.
+   * deviceId as for deviceMetrics (without it, the devices with impressions). Policy: Analytics_View.
    */
   audienceMetrics?: Maybe<Array<AudienceMetric>>;
   /**
@@ -492,8 +492,10 @@ export type Query = {
   /**
    * Device health per device and period (interval, default DAY; timeZone as for eventMetrics): CPU and
    * memory averages and peaks, uptime (minutes with a ping over the minutes of the period inside the
-   * range) and alerts (pings at or above the 90 % health threshold). Periods without pings are zeros.
-   * Policy: Analytics_View.
+   * range that have begun: the current period so far, a future one 0) and alerts (pings at or above the
+   * 90 % health threshold). Periods without pings are zeros. Each device of deviceId that is the
+   * caller's has its series, zeros without pings; without deviceId, the devices that pinged in the
+   * range. Policy: Analytics_View.
    */
   deviceMetrics?: Maybe<Array<DeviceMetric>>;
   /** Plays per device over the range, most playing first. Policy: Analytics_View. */
@@ -514,7 +516,10 @@ export type Query = {
   /**
    * Events counted per period (interval, default DAY) and, with groupByEvent, per event name. Every
    * period of the range is present, empty ones as zeros. timeZone (IANA, default UTC) aligns DAY,
-   * WEEK (Monday) and MONTH periods to that zone's midnight, DST included. Policy: Analytics_View.
+   * WEEK (Monday) and MONTH periods to that zone's midnight, DST included, and startDate/endDate
+   * are read on its clock: a date alone is that local day (midnight to the next midnight, 23 or 25
+   * hours on DST days), a date-time without an offset is that local wall time; with an offset or Z
+   * it is that instant. Policy: Analytics_View.
    */
   eventMetrics?: Maybe<Array<EventMetric>>;
   /**

@@ -3,7 +3,7 @@ import { readAuditEvents } from '../use-cases/read-audit.js';
 import { readPingLogs, readPlayLogs } from '../use-cases/read-logs.js';
 import * as read from '../use-cases/read-analytics.js';
 import type { ReportDirectory } from '../ports/report-directory.js';
-import { deviceNameLoader } from './loaders.js';
+import { deviceNameLoader, ownedDevices } from './loaders.js';
 import type { Resolvers } from './resolvers.generated.js';
 
 /** Entity references by key: the devices and content subgraphs resolve them (null once deleted). */
@@ -14,6 +14,7 @@ export function analyticsResolvers(store: AnalyticsStore, directory?: ReportDire
   // Without a directory (a subgraph built for tests alone) names stay null; the entity reference still resolves.
   const deviceName = (r: { deviceId: string }, _args: unknown, ctx: Parameters<typeof deviceNameLoader>[1]) =>
     directory && r.deviceId ? deviceNameLoader(directory, ctx).load(r.deviceId) : null;
+  const owned = (ctx: Parameters<typeof deviceNameLoader>[1]) => (directory ? ownedDevices(directory, ctx) : undefined);
   return {
     Query: {
       playLogs: (_, args, ctx) => {
@@ -42,11 +43,11 @@ export function analyticsResolvers(store: AnalyticsStore, directory?: ReportDire
       },
       deviceMetrics: (_, args, ctx) => {
         guardQuery(ctx.principal, 'deviceMetrics');
-        return read.readDeviceMetrics(store, ctx.principal, args);
+        return read.readDeviceMetrics(store, ctx.principal, args, { owned: owned(ctx) });
       },
       audienceMetrics: (_, args, ctx) => {
         guardQuery(ctx.principal, 'audienceMetrics');
-        return read.readAudienceMetrics(store, ctx.principal, args);
+        return read.readAudienceMetrics(store, ctx.principal, args, { owned: owned(ctx) });
       },
       mediaPlayStats: (_, args, ctx) => {
         guardQuery(ctx.principal, 'mediaPlayStats');

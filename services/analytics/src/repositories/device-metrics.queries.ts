@@ -1,8 +1,10 @@
 /**
  * Device health per device and period from ping_logs. Uptime: a device is up in a minute in which
  * it pinged; uptimePercentage = such minutes / the minutes of the period that lie inside the
- * queried range. An alert is a ping at or above HEALTH_ALERT_PERCENT of CPU, memory or disk (the
- * hourly rollup in 003_rollups.sql counts with the same 90).
+ * queried range and have begun by `now` (the current period so far; a period wholly after `now`
+ * has none and is 0). Those minutes are counted here, not in SQL, so raw and rollups share them.
+ * An alert is a ping at or above HEALTH_ALERT_PERCENT of CPU, memory or disk (the hourly rollup in
+ * 003_rollups.sql counts with the same 90).
  */
 import type { AnalyticsStore } from '@pylon/kit';
 import type { SeriesQuery } from '../domain/analytics-query.js';
@@ -30,11 +32,26 @@ interface Row {
   alerts: number;
 }
 
-/** `source`: raw ping logs or a ping rollup, hourly or daily (default: what the planner chooses for the range). */
+export interface DeviceMetricsOptions {
+  /** The clock uptime counts elapsed minutes up to (default: the current time). */
+  now?: Date;
+  /**
+   * Devices that get a series even without a ping in the range (zeros): the ids of the query's
+   * device filter that are the caller's (checked by the caller of this function). Default: only
+   * the devices that pinged.
+   */
+  devices?: readonly string[];
+}
+
+/**
+ * `source`: raw ping logs or a ping rollup, hourly or daily (default: what the planner chooses for
+ * the range; pass undefined to keep it while giving `o`).
+ */
 export async function selectDeviceMetrics(
   store: AnalyticsStore,
   q: SeriesQuery,
   source: Source = planSource(q.range, q.buckets, grainsOf(ROLLUPS.pings)),
+  o: DeviceMetricsOptions = {},
 ): Promise<DeviceMetric[]> {
   const grain = source === 'HOUR' || source === 'DAY' ? source : null;
   const { where, params } = scope(q, grain ? { device: 'device_id', time: 'period' } : { device: 'device_id' });
@@ -63,15 +80,16 @@ GROUP BY device_id, p`,
     { ...params, tz: q.timeZone, alertAt: HEALTH_ALERT_PERCENT },
   );
   const from = q.range.from.getTime(),
-    to = q.range.to.getTime();
+    to = Math.min(q.range.to.getTime(), (o.now ?? new Date()).getTime());
   const series = fillSeries(
     q.buckets,
-    groupsOf(rows, (r) => r.device_id),
+    groupsOf(rows, (r) => r.device_id, o.devices),
     rows,
     (r) => ({ group: r.device_id, periodMs: Number(r.p) * 1000 }),
     (deviceId, b, r): DeviceMetric => {
-      // Minutes of the period inside the range (a partial minute counts: a ping in it is uptime).
-      const minutes = Math.ceil((Math.min(b.end, to) - Math.floor(Math.max(b.start, from) / MINUTE) * MINUTE) / MINUTE);
+      // Minutes of the period inside the range that have begun by now (a partial minute counts: a
+      // ping in it is uptime); none for a period after now.
+      const minutes = Math.max(0, Math.ceil((Math.min(b.end, to) - Math.floor(Math.max(b.start, from) / MINUTE) * MINUTE) / MINUTE));
       return {
         deviceId,
         periodStart: isoOf(b.start),

@@ -25,10 +25,11 @@ function values(v: readonly string[] | null | undefined, field: string): string[
   return [...v];
 }
 
-export function toAnalyticsQuery(principal: Principal, args: AnalyticsArgs): AnalyticsQuery {
+/** `timeZone` (checked by the caller): the zone dates without an offset are read in (parseDateRange). */
+export function toAnalyticsQuery(principal: Principal, args: AnalyticsArgs, timeZone = 'UTC'): AnalyticsQuery {
   return {
     accountId: principal.accountId,
-    range: parseDateRange(args.startDate, args.endDate),
+    range: parseDateRange(args.startDate, args.endDate, timeZone),
     deviceIds: values(args.deviceId, 'deviceId'),
     fileIds: values(args.fileId, 'fileId'),
     eventNames: values(args.eventName, 'eventName'),
@@ -37,10 +38,10 @@ export function toAnalyticsQuery(principal: Principal, args: AnalyticsArgs): Ana
 }
 
 export function toSeriesQuery(principal: Principal, args: SeriesArgs): SeriesQuery {
-  const q = toAnalyticsQuery(principal, args);
   const interval = (args.interval ?? 'DAY').toUpperCase() as Interval;
   if (!INTERVALS.includes(interval)) throw badInput('interval', `interval must be one of ${INTERVALS.join(', ').toLowerCase()}`);
   const timeZone = args.timeZone || 'UTC';
   if (!isTimeZone(timeZone)) throw badInput('timeZone', 'timeZone must be an IANA time zone name, e.g. Europe/Berlin');
+  const q = toAnalyticsQuery(principal, args, timeZone);
   return { ...q, interval, timeZone, buckets: bucketsOf(q.range, interval, timeZone) };
 }

@@ -8,6 +8,7 @@ import { selectDeviceMetrics } from '../repositories/device-metrics.queries.js';
 import { selectEventFlow, selectEventLogs, selectEventMetrics } from '../repositories/event.queries.js';
 import { selectDeviceMediaImpressions, selectMediaImpressions } from '../repositories/ots.queries.js';
 import { selectDeviceMediaPlayStats, selectDevicePlayStats, selectMediaPlayStats, selectPlayStatsByTime } from '../repositories/play-stats.queries.js';
+import type { AnalyticsQuery } from '../domain/analytics-query.js';
 import { toAnalyticsQuery, toSeriesQuery, type AnalyticsArgs, type SeriesArgs } from './analytics-args.js';
 
 type P = Principal;
@@ -24,9 +25,31 @@ export function readImpressions(s: S, p: P, a: AnalyticsArgs & { gender?: readon
   if ((a.ageRange?.length ?? 0) > 10) throw badInput('ageRange', 'at most 10 values');
   return selectImpressions(s, toAnalyticsQuery(p, a), { genders: [...(a.gender ?? [])], ageRanges: [...(a.ageRange ?? [])] });
 }
-export const readDeviceMetrics = (s: S, p: P, a: SeriesArgs) => selectDeviceMetrics(s, toSeriesQuery(p, a));
-export const readAudienceMetrics = (s: S, p: P, a: SeriesArgs & { includeDwellTime?: boolean | null }) =>
-  selectAudienceMetrics(s, toSeriesQuery(p, a), a.includeDwellTime ?? false);
+/** Which of `ids` are the caller's devices (the devices subgraph's answer). */
+export type OwnedDevices = (ids: readonly string[]) => Promise<ReadonlySet<string>>;
+
+export interface SeriesReadOptions {
+  /** Without it, a device of the filter shows only when it has data (none can be confirmed). */
+  owned?: OwnedDevices;
+  /** The clock (default: the current time). */
+  now?: Date;
+}
+
+/** The ids of the device filter that are the caller's devices: each gets its series, zeros without data. */
+async function listedDevices(q: AnalyticsQuery, owned: OwnedDevices | undefined): Promise<string[]> {
+  if (!owned || q.deviceIds.length === 0) return [];
+  const mine = await owned(q.deviceIds);
+  return q.deviceIds.filter((id) => mine.has(id));
+}
+
+export async function readDeviceMetrics(s: S, p: P, a: SeriesArgs, o: SeriesReadOptions = {}) {
+  const q = toSeriesQuery(p, a);
+  return selectDeviceMetrics(s, q, undefined, { now: o.now, devices: await listedDevices(q, o.owned) });
+}
+export async function readAudienceMetrics(s: S, p: P, a: SeriesArgs & { includeDwellTime?: boolean | null }, o: SeriesReadOptions = {}) {
+  const q = toSeriesQuery(p, a);
+  return selectAudienceMetrics(s, q, a.includeDwellTime ?? false, undefined, { now: o.now, devices: await listedDevices(q, o.owned) });
+}
 
 export const readMediaPlayStats = (s: S, p: P, a: AnalyticsArgs) => selectMediaPlayStats(s, toAnalyticsQuery(p, a));
 export const readDevicePlayStats = (s: S, p: P, a: AnalyticsArgs) => selectDevicePlayStats(s, toAnalyticsQuery(p, a));

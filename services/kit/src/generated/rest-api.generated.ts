@@ -1672,7 +1672,7 @@ export interface paths {
         };
         /**
          * Device health per device and period: CPU, memory, uptime, alerts.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). Uptime counts the minutes of a period that have begun (the current period so far; a future one is 0). Each deviceId that is the caller's device has its series, zeros without pings; without deviceId, the devices that pinged. `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getDeviceMetrics"];
         put?: never;
@@ -3680,7 +3680,7 @@ export interface components {
         AnalyticsEventName: string[];
         /** @description Length of the periods (default day). */
         AnalyticsInterval: "minute" | "hour" | "day" | "week" | "month";
-        /** @description IANA zone the periods are aligned in (default UTC; DST-correct). */
+        /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
         AnalyticsTimeZone: string;
         /** @description One row per device and file instead of per file (default false). */
         AnalyticsGroupByDevice: boolean;
@@ -6937,7 +6937,7 @@ export interface operations {
                 eventName?: components["parameters"]["AnalyticsEventName"];
                 /** @description Length of the periods (default day). */
                 interval?: components["parameters"]["AnalyticsInterval"];
-                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). */
+                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
                 timeZone?: components["parameters"]["AnalyticsTimeZone"];
                 /** @description One series per event name (default false). */
                 groupByEvent?: boolean;
@@ -7055,7 +7055,7 @@ export interface operations {
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
                 /** @description Length of the periods (default day). */
                 interval?: components["parameters"]["AnalyticsInterval"];
-                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). */
+                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
                 timeZone?: components["parameters"]["AnalyticsTimeZone"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
@@ -7097,7 +7097,7 @@ export interface operations {
                 fileId?: components["parameters"]["AnalyticsFileId"];
                 /** @description Length of the periods (default day). */
                 interval?: components["parameters"]["AnalyticsInterval"];
-                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). */
+                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
                 timeZone?: components["parameters"]["AnalyticsTimeZone"];
                 /** @description Include avg_dwell_time (default false: null). */
                 includeDwellTime?: boolean;
@@ -7219,7 +7219,7 @@ export interface operations {
                 fileId?: components["parameters"]["AnalyticsFileId"];
                 /** @description Length of the periods (default day). */
                 interval?: components["parameters"]["AnalyticsInterval"];
-                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). */
+                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
                 timeZone?: components["parameters"]["AnalyticsTimeZone"];
                 /** @description One series per file (default false). */
                 groupByFile?: boolean;

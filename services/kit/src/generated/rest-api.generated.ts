@@ -3430,7 +3430,7 @@ export interface components {
             impressions_per_play: number;
             ots_percentage: number;
         };
-        /** @description A dataset and its parameters, as the GET /analytics endpoint of that name takes them. */
+        /** @description A dataset and its parameters, as the GET /analytics endpoint of that name takes them (every dataset takes the common ones; where one has no effect that endpoint says so). */
         AnalyticsDatasetRequest: {
             /** @enum {string} */
             dataset: "playlogs" | "pinglogs" | "eventlogs" | "eventmetrics" | "eventflow" | "impressions" | "devicemetrics" | "audiencemetrics" | "mediaplaystats" | "deviceplaystats" | "playstatsbytime" | "heatmap" | "mediaimpressions" | "devicemediaimpressions";
@@ -3439,7 +3439,10 @@ export interface components {
             deviceId?: string[];
             fileId?: string[];
             eventName?: string[];
-            /** @enum {string} */
+            /**
+             * @description Any case is taken (DAY, Day).
+             * @enum {string}
+             */
             interval?: "minute" | "hour" | "day" | "week" | "month";
             timeZone?: string;
             groupByDevice?: boolean;
@@ -3678,12 +3681,22 @@ export interface components {
         AnalyticsFileId: string[];
         /** @description Only these event names (repeat the parameter). */
         AnalyticsEventName: string[];
-        /** @description Length of the periods (default day). */
+        /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
         AnalyticsInterval: "minute" | "hour" | "day" | "week" | "month";
         /** @description IANA zone the periods are aligned in (default UTC; DST-correct). */
         AnalyticsTimeZone: string;
         /** @description One row per device and file instead of per file (default false). */
         AnalyticsGroupByDevice: boolean;
+        /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
+        AnalyticsFileIdNoEffect: string[];
+        /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+        AnalyticsEventNameNoEffect: string[];
+        /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+        AnalyticsIntervalNoEffect: "minute" | "hour" | "day" | "week" | "month";
+        /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+        AnalyticsGroupByDeviceNoSplit: boolean;
+        /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
+        AnalyticsGroupByDeviceAlways: boolean;
         /** @description Maximum number of rows (default 1000, at most 10000). */
         AnalyticsLimit: number;
     };
@@ -6823,6 +6836,14 @@ export interface operations {
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -6859,6 +6880,14 @@ export interface operations {
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
+                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -6897,6 +6926,12 @@ export interface operations {
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
                 /** @description Only these event names (repeat the parameter). */
                 eventName?: components["parameters"]["AnalyticsEventName"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
+                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -6935,12 +6970,16 @@ export interface operations {
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
                 /** @description Only these event names (repeat the parameter). */
                 eventName?: components["parameters"]["AnalyticsEventName"];
-                /** @description Length of the periods (default day). */
+                /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
                 interval?: components["parameters"]["AnalyticsInterval"];
                 /** @description IANA zone the periods are aligned in (default UTC; DST-correct). */
                 timeZone?: components["parameters"]["AnalyticsTimeZone"];
                 /** @description One series per event name (default false). */
                 groupByEvent?: boolean;
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
+                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -6979,6 +7018,12 @@ export interface operations {
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
                 /** @description Only these event names (repeat the parameter). */
                 eventName?: components["parameters"]["AnalyticsEventName"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
+                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7017,6 +7062,12 @@ export interface operations {
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
                 /** @description Only these files (repeat the parameter). */
                 fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7053,10 +7104,16 @@ export interface operations {
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
-                /** @description Length of the periods (default day). */
+                /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
                 interval?: components["parameters"]["AnalyticsInterval"];
                 /** @description IANA zone the periods are aligned in (default UTC; DST-correct). */
                 timeZone?: components["parameters"]["AnalyticsTimeZone"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
+                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceAlways"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7095,12 +7152,16 @@ export interface operations {
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
                 /** @description Only these files (repeat the parameter). */
                 fileId?: components["parameters"]["AnalyticsFileId"];
-                /** @description Length of the periods (default day). */
+                /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
                 interval?: components["parameters"]["AnalyticsInterval"];
                 /** @description IANA zone the periods are aligned in (default UTC; DST-correct). */
                 timeZone?: components["parameters"]["AnalyticsTimeZone"];
                 /** @description Include avg_dwell_time (default false: null). */
                 includeDwellTime?: boolean;
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceAlways"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7141,6 +7202,10 @@ export interface operations {
                 fileId?: components["parameters"]["AnalyticsFileId"];
                 /** @description One row per device and file instead of per file (default false). */
                 groupByDevice?: components["parameters"]["AnalyticsGroupByDevice"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7179,6 +7244,12 @@ export interface operations {
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
                 /** @description Only these files (repeat the parameter). */
                 fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceAlways"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7217,12 +7288,16 @@ export interface operations {
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
                 /** @description Only these files (repeat the parameter). */
                 fileId?: components["parameters"]["AnalyticsFileId"];
-                /** @description Length of the periods (default day). */
+                /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
                 interval?: components["parameters"]["AnalyticsInterval"];
                 /** @description IANA zone the periods are aligned in (default UTC; DST-correct). */
                 timeZone?: components["parameters"]["AnalyticsTimeZone"];
                 /** @description One series per file (default false). */
                 groupByFile?: boolean;
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7267,6 +7342,10 @@ export interface operations {
                 source?: "impressions" | "events";
                 /** @description Decimals the coordinates are rounded to (default 3, about 110 m). */
                 precision?: number;
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7307,6 +7386,10 @@ export interface operations {
                 fileId?: components["parameters"]["AnalyticsFileId"];
                 /** @description One row per device and file instead of per file (default false). */
                 groupByDevice?: components["parameters"]["AnalyticsGroupByDevice"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7345,6 +7428,12 @@ export interface operations {
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
                 /** @description Only these files (repeat the parameter). */
                 fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceAlways"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };

@@ -1898,6 +1898,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/report/adhawk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * AdHawk dataset (the reference's): not offered, answers 501.
+         * @description Policy: Analytics_View. The reference answers an AdHawk dataset here (impression, gender,
+         *     age, dwell, event and network totals). Pylon does not offer these datasets: every request
+         *     that passes authentication and the policy is answered 501 NOT_IMPLEMENTED with the JSON
+         *     error body. The same figures come from the /analytics endpoints (audiencemetrics,
+         *     impressions, eventmetrics, devicemetrics, ...), the GraphQL analytics queries, or a report
+         *     file from POST /report/export. The body is the reference's AdHawkDatasetPostBody; a body that
+         *     is not JSON is a 400 (415 for another content type) naming `body`.
+         */
+        post: operations["adhawkReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/jobs/{id}/result": {
         parameters: {
             query?: never;
@@ -3492,6 +3518,28 @@ export interface components {
             user_id?: string[] | null;
             media_id?: string[] | null;
         };
+        /** @description The reference's AdHawk dataset request (POST /report/adhawk answers 501 whatever it holds). */
+        AdHawkDatasetPostBody: {
+            dataset_type: components["schemas"]["AdHawkDatasetType"];
+            interval_type?: components["schemas"]["AdHawkIntervalType"];
+            /** @description Array of devices by id. */
+            device_id?: string[] | null;
+            /** @description ISO 8601, YYYY-MM-DDThh:mm:ssZ. */
+            start_date?: string | null;
+            /** @description ISO 8601, YYYY-MM-DDThh:mm:ssZ. */
+            end_date?: string | null;
+            /** @description ISO 8601, YYYY-MM-DDThh:mm:ssZ. */
+            compare_start_time?: string | null;
+            /** @description ISO 8601, YYYY-MM-DDThh:mm:ssZ. */
+            compare_end_time?: string | null;
+        };
+        /**
+         * @description The reference's AdHawk dataset categories.
+         * @enum {string}
+         */
+        AdHawkDatasetType: "ImpressionTotals" | "GenderTotals" | "DailyImpressions" | "DwellRange" | "AgeRange" | "DayOfWeekByHourHeatmap" | "ImpressionsByGenderByDay" | "ImpressionsByAgeGroupByDay" | "GenderAgeHeatmap" | "DailyAverageDwell" | "ImpressionsByDeviceAndPingType" | "ImpressionsByMedia" | "EventsTotals" | "DailyEvents" | "EventsByEventName" | "EventsByDeviceName" | "EventsByDeviceCountry" | "AverageDwellByEventName" | "EventsBySession" | "AverageDwellBySession" | "AverageEventsByNameAndSession" | "NetworkPingTotals" | "NetworkAlertTotals" | "NetworkAlertsByLocation";
+        /** @enum {string} */
+        AdHawkIntervalType: "Minute" | "Hour" | "Day" | "Week" | "Month";
         /** @description Work running in the background (kit jobs.ts). */
         Job: {
             id: string;
@@ -7565,6 +7613,36 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    adhawkReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdHawkDatasetPostBody"];
+            };
+        };
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description AdHawk datasets are not offered (error code NOT_IMPLEMENTED); the message names where the figures come from instead. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getJobResult: {

@@ -225,6 +225,8 @@ test('POST /analytics/dataset answers the named dataset', async () => {
   // The common parameters are taken by every dataset (interval in any case); fileId filters play logs.
   const plays = await post({ dataset: 'playlogs', startDate: '2026-05-04', endDate: '2026-05-05', fileId: ['f2'], interval: 'DAY', groupByDevice: true });
   expect([plays.status, ((await plays.json()) as { id: string }[]).map((x) => x.id)]).toEqual([200, ['rp3']]);
+  const hours = await post({ dataset: 'devicemetrics', startDate: '2026-05-04', endDate: '2026-05-04', interval: 'Hour' });
+  expect([hours.status, ((await hours.json()) as unknown[]).length]).toEqual([200, 24]);
   const csv = await post({ dataset: 'eventflow', startDate: '2026-05-04', endDate: '2026-05-05' }, { accept: 'text/csv' });
   expect(await csv.text()).toBe('source,target,count\r\nhome,menu,1\r\n');
   for (const [body, field] of [
@@ -404,6 +406,13 @@ describe('legacy datasets', () => {
     expect(await rows(`/analytics/playlogs?${R}&fileId=fx`)).toEqual([]);
     expect(await rows(`/analytics/pinglogs?${R}&interval=hour&fileId=f1&eventName=x&groupByDevice=true`)).toEqual(await rows(`/analytics/pinglogs?${R}`));
     expect(await rows(`/analytics/playstatsbytime?${R}&interval=DAY`)).toEqual(await rows(`/analytics/playstatsbytime?${R}&interval=day`));
+    expect(await rows(`/analytics/playstatsbytime?${R}&interval=Hour`)).toHaveLength(48);
+    const posted = await legacy('/analytics/dataset', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ dataset: 'playlogs', startDate: '2026-05-04', endDate: '2026-05-05', fileId: ['f1'], interval: 'DAY', eventName: ['x'] }),
+    });
+    expect([posted.status, (JSON.parse(posted.text) as { id: string }[]).map((r) => r.id)]).toEqual([200, ['rp1', 'rp2']]);
     expect((await legacy(`/analytics/pinglogs?${R}&interval=fortnight`)).status).toBe(400);
     const x = await legacy(`/analytics/playlogs?${R}&fileId=f2&format=xml`);
     expect(x.text).toMatch(/<row>\s*<id>rp3<\/id>/);

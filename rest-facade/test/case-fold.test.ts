@@ -9,7 +9,12 @@ test('rest.yaml marks interval on every GET /analytics endpoint and in the datas
   const folds = caseFoldsOf(api.router.getOperations());
   const analyticsGets = api.router.getOperations().filter((o) => o.method === 'get' && o.path.startsWith('/analytics/'));
   expect(analyticsGets).toHaveLength(14);
-  for (const op of analyticsGets) expect([op.operationId, [...(folds.get(op.operationId!)?.query.keys() ?? [])]]).toEqual([op.operationId, ['interval']]);
+  for (const op of analyticsGets) {
+    expect([op.operationId, [...(folds.get(op.operationId!)?.query.keys() ?? [])]]).toEqual([op.operationId, ['interval']]);
+    // The document still shows the spec's lowercase values only.
+    const interval = (op.parameters as { name: string; schema: { enum: string[] } }[]).find((p) => p.name === 'interval')!;
+    expect([op.operationId, interval.schema.enum]).toEqual([op.operationId, ['minute', 'hour', 'day', 'week', 'month']]);
+  }
   expect([...folds.get('getAnalyticsDataset')!.body.keys()]).toEqual(['interval']);
   // Nothing else is folded: the mark is opt-in.
   expect([...folds.keys()].filter((id) => !analyticsGets.some((o) => o.operationId === id) && id !== 'getAnalyticsDataset')).toEqual([]);

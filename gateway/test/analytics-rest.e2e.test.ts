@@ -38,6 +38,8 @@ beforeAll(async () => {
     play('rp2', 'd1', 'f1', '2026-05-04T11:00:00Z', 20, '=HYPERLINK("x")'),
     play('rp3', 'd2', 'f2', '2026-05-05T09:00:00Z', 30, 'Lobby, west.mp4'),
     play('rp9', 'd1', 'f1', '2026-05-04T10:00:00Z', 99, 'other.mp4', 'other-account'),
+    // Another account's file: filtering on its id finds nothing in the caller's account.
+    play('rp8', 'd1', 'fx', '2026-05-04T12:00:00Z', 7, 'secret.mp4', 'other-account'),
   ]);
   await h.analytics.insert('ping_logs', [
     {
@@ -152,7 +154,11 @@ test('limit: default 1000, at most 10000; out-of-range parameters answer 400 nam
     [`/analytics/playstatsbytime?startDate=2026-01-01&endDate=2026-05-05&interval=minute`, 'interval'],
     [`/analytics/devicemetrics?${R}&timeZone=Nowhere/City`, 'timeZone'],
     [`/analytics/heatmap?${R}&precision=9`, 'precision'],
-    [`/analytics/playlogs?${R}&fileId=f1`, 'fileId'],
+    // A common parameter without effect on an endpoint is still checked.
+    [`/analytics/pinglogs?${R}&interval=fortnight`, 'interval'],
+    [`/analytics/impressions?${R}&groupByDevice=maybe`, 'groupByDevice'],
+    [`/analytics/eventflow?${R}&limit=10001`, 'limit'],
+    [`/analytics/playstatsbytime?${R}&interval=DAYS`, 'interval'],
   ];
   for (const [path, field] of cases) {
     const r = await get(path);
@@ -216,17 +222,113 @@ test('POST /analytics/dataset answers the named dataset', async () => {
   ]);
   const grouped = await post({ dataset: 'mediaimpressions', startDate: '2026-05-04', endDate: '2026-05-05', groupByDevice: true });
   expect(((await grouped.json()) as Record<string, unknown>[])[0]).toMatchObject({ device_id: 'd1', file_id: 'f1' });
+  // The common parameters are taken by every dataset (interval in any case); fileId filters play logs.
+  const plays = await post({ dataset: 'playlogs', startDate: '2026-05-04', endDate: '2026-05-05', fileId: ['f2'], interval: 'DAY', groupByDevice: true });
+  expect([plays.status, ((await plays.json()) as { id: string }[]).map((x) => x.id)]).toEqual([200, ['rp3']]);
+  const hours = await post({ dataset: 'devicemetrics', startDate: '2026-05-04', endDate: '2026-05-04', interval: 'Hour' });
+  expect([hours.status, ((await hours.json()) as unknown[]).length]).toEqual([200, 24]);
   const csv = await post({ dataset: 'eventflow', startDate: '2026-05-04', endDate: '2026-05-05' }, { accept: 'text/csv' });
   expect(await csv.text()).toBe('source,target,count\r\nhome,menu,1\r\n');
   for (const [body, field] of [
     [{ dataset: 'nope', startDate: '2026-05-04', endDate: '2026-05-05' }, 'dataset'],
-    [{ dataset: 'playlogs', startDate: '2026-05-04', endDate: '2026-05-05', interval: 'day' }, 'interval'],
+    [{ dataset: 'playlogs', startDate: '2026-05-04', endDate: '2026-05-05', groupByFile: true }, 'groupByFile'],
+    [{ dataset: 'playlogs', startDate: '2026-05-04', endDate: '2026-05-05', interval: 'fortnight' }, 'interval'],
     [{ dataset: 'playlogs', startDate: '2026-05-04', endDate: '2026-05-05', limit: 20000 }, 'limit'],
   ] as const) {
     const bad = await post(body);
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { field: string } }).error.field).toMatch(new RegExp(field));
   }
+});
+
+describe('the common parameters on every endpoint', () => {
+  /** Every common parameter with a valid value, as a BI tool sends the same set to each endpoint. */
+  const ALL_COMMON = `${R}&deviceId=d1&deviceId=d2&fileId=f1&fileId=f2&eventName=home&eventName=menu&interval=day&groupByDevice=false&limit=500`;
+
+  test('rest.yaml documents the whole common set on every GET /analytics endpoint, saying where one has no effect', async () => {
+    const { ANALYTICS_COMMON_PARAMS, ANALYTICS_DATASETS, analyticsParamsWithoutEffect } = await import('@pylon/kit');
+    const { loadRestDocument } = await import('@pylon/rest-facade/document');
+    type Param = { name: string; in: string; description?: string; $ref?: string };
+    const doc = loadRestDocument().definition as unknown as {
+      paths: Record<string, { get: { parameters: Param[] } }>;
+      components: { parameters: Record<string, Param> };
+    };
+    const resolve = (p: Param) => (p.$ref ? doc.components.parameters[p.$ref.split('/').pop()!]! : p);
+    for (const [name, d] of Object.entries(ANALYTICS_DATASETS)) {
+      const params = doc.paths[`/analytics/${name}`]!.get.parameters.map(resolve);
+      const without = analyticsParamsWithoutEffect(d);
+      for (const common of ANALYTICS_COMMON_PARAMS) {
+        const p = params.find((x) => x.name === common && x.in === 'query');
+        expect([name, common, Boolean(p)]).toEqual([name, common, true]);
+        expect([name, common, /no effect/.test(p!.description ?? '')]).toEqual([name, common, without.includes(common)]);
+      }
+    }
+  });
+
+  test('every endpoint accepts them all; those without effect there change nothing', async () => {
+    const { ANALYTICS_COMMON_PARAMS, ANALYTICS_DATASETS, analyticsParamsWithoutEffect } = await import('@pylon/kit');
+    const values: Record<string, string[]> = {
+      deviceId: ['d1', 'd2'],
+      fileId: ['f1', 'f2'],
+      eventName: ['home', 'menu'],
+      interval: ['day'],
+      groupByDevice: ['false'],
+    };
+    let checked = 0;
+    for (const [name, d] of Object.entries(ANALYTICS_DATASETS)) {
+      const everything = await get(`/analytics/${name}?${ALL_COMMON}`);
+      expect([name, everything.status]).toEqual([name, 200]);
+      // The same request without the parameters that have no effect here answers the same rows.
+      const without = analyticsParamsWithoutEffect(d);
+      const applied = new URLSearchParams(`${R}&limit=500`);
+      for (const p of ANALYTICS_COMMON_PARAMS) if (values[p] && !without.includes(p)) for (const v of values[p]) applied.append(p, v);
+      const plain = await get(`/analytics/${name}?${applied}`);
+      expect([name, plain.status]).toEqual([name, 200]);
+      expect([name, JSON.parse(everything.text)]).toEqual([name, JSON.parse(plain.text)]);
+      checked += without.length;
+    }
+    expect(checked).toBeGreaterThan(30);
+    // The review's cases, answered as without the parameter.
+    expect(await json(`/analytics/playstatsbytime?${R}&groupByDevice=true`)).toEqual(await json(`/analytics/playstatsbytime?${R}`));
+    expect(await json(`/analytics/pinglogs?${R}&interval=hour`)).toEqual(await json(`/analytics/pinglogs?${R}`));
+    expect(await json(`/analytics/impressions?${R}&eventName=home`)).toEqual(await json(`/analytics/impressions?${R}`));
+    expect(await json(`/analytics/devicemetrics?${R}&interval=day&groupByDevice=true`)).toEqual(await json(`/analytics/devicemetrics?${R}&interval=day`));
+  });
+
+  test('fileId filters play logs and impressions (known answers)', async () => {
+    const ids = async (path: string) => (await json(path)).map((r) => r.id);
+    expect(await ids(`/analytics/playlogs?${R}&fileId=f1`)).toEqual(['rp1', 'rp2']);
+    expect(await ids(`/analytics/playlogs?${R}&fileId=f2`)).toEqual(['rp3']);
+    expect(await ids(`/analytics/playlogs?${R}&fileId=f1&fileId=f2`)).toEqual(['rp1', 'rp2', 'rp3']);
+    expect(await ids(`/analytics/playlogs?${R}&fileId=f1&deviceId=d2`)).toEqual([]);
+    expect(await ids(`/analytics/playlogs?${R}&fileId=f1&limit=1`)).toEqual(['rp1']);
+    expect(await ids(`/analytics/playlogs?${R}&fileId=no-such-file`)).toEqual([]);
+    expect(await ids(`/analytics/impressions?${R}&fileId=f1`)).toEqual(['ri1']);
+    expect(await ids(`/analytics/impressions?${R}&fileId=f2`)).toEqual([]);
+    const csv = await get(`/analytics/playlogs?${R}&fileId=f2`, { accept: 'text/csv' });
+    expect(csv.text.split('\r\n').filter(Boolean)).toHaveLength(2);
+  });
+
+  test("another account's file id filters to nothing and leaks nothing", async () => {
+    // rp8 (file fx) and rp9 (file f1) are another account's plays in the same range.
+    const fx = await get(`/analytics/playlogs?${R}&fileId=fx`);
+    expect([fx.status, JSON.parse(fx.text)]).toEqual([200, []]);
+    expect(fx.text).not.toContain('secret.mp4');
+    expect((await json(`/analytics/playlogs?${R}&fileId=f1&fileId=fx`)).map((r) => r.id)).toEqual(['rp1', 'rp2']);
+    expect(await json(`/analytics/mediaplaystats?${R}&fileId=fx`)).toEqual([]);
+    expect((await json(`/analytics/playlogs?${R}&fileId=f1`)).every((r) => r.duration !== 99)).toBe(true);
+  });
+
+  test('interval is taken in any case (the spec lowercase, the GraphQL DAY, Day); a value matching none is refused', async () => {
+    const day = await json(`/analytics/eventmetrics?${R}&interval=day`);
+    expect(day).toHaveLength(2);
+    for (const v of ['DAY', 'Day', 'dAy']) expect([v, await json(`/analytics/eventmetrics?${R}&interval=${v}`)]).toEqual([v, day]);
+    expect(await json(`/analytics/playstatsbytime?${R}&interval=HOUR`)).toHaveLength(48);
+    expect(await json(`/analytics/pinglogs?${R}&interval=Month`)).toHaveLength(1);
+    const bad = await get(`/analytics/eventmetrics?${R}&interval=DAILY`);
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.text).error).toMatchObject({ field: 'interval', message: 'interval must be one of: minute, hour, day, week, month' });
+  });
 });
 
 test('another account sees none of these rows', async () => {
@@ -274,8 +376,46 @@ describe('legacy datasets', () => {
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('interval');
     expect((await legacy(`/analytics/nosuch?${R}`)).status).toBe(400);
-    expect((await legacy(`/analytics/playlogs?${R}&limit=10001`)).status).toBe(400);
-    expect((await legacy(`/analytics/playlogs?${R}&fileId=f1`)).status).toBe(400);
+  });
+
+  test('a bad limit is a 400 naming the field, in our words, in json, xml and JSONP', async () => {
+    const j = await legacy(`/analytics/playlogs?${R}&limit=10001`);
+    expect([j.status, j.type]).toEqual([400, 'application/json; charset=utf-8']);
+    expect(JSON.parse(j.text).error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'limit', message: 'limit must be at most 10000' });
+    const x = await legacy(`/analytics/playlogs?${R}&limit=10001&format=xml`);
+    expect([x.status, x.type]).toEqual([400, 'application/xml; charset=utf-8']);
+    expect(x.text).toMatch(/<error><code>BAD_USER_INPUT<\/code><message>limit must be at most 10000<\/message><field>limit<\/field>/);
+    const p = await legacy(`/analytics/playlogs?${R}&limit=-1&callback=show`);
+    expect(p.status).toBe(400);
+    expect(p.text).toMatch(/&& show\(\{"error":\{/);
+    expect(p.text).toContain('"field":"limit"');
+    expect(p.text).toContain('limit must be at least 0');
+    const notNumber = await legacy(`/analytics/playlogs?${R}&limit=lots`);
+    expect(JSON.parse(notNumber.text).error).toMatchObject({ field: 'limit', message: 'limit must be a number' });
+    const interval = await legacy(`/analytics/playstatsbytime?${R}&interval=fortnight&format=xml`);
+    expect(interval.text).toContain('<message>interval must be one of: minute, hour, day, week, month</message><field>interval</field>');
+  });
+
+  test('every dataset takes the common parameters; fileId filters play logs; interval in any case', async () => {
+    const rows = async (path: string) => {
+      const r = await legacy(path);
+      expect([path, r.status]).toEqual([path, 200]);
+      return JSON.parse(r.text) as Record<string, unknown>[];
+    };
+    expect((await rows(`/analytics/playlogs?${R}&fileId=f1`)).map((r) => r.id)).toEqual(['rp1', 'rp2']);
+    expect(await rows(`/analytics/playlogs?${R}&fileId=fx`)).toEqual([]);
+    expect(await rows(`/analytics/pinglogs?${R}&interval=hour&fileId=f1&eventName=x&groupByDevice=true`)).toEqual(await rows(`/analytics/pinglogs?${R}`));
+    expect(await rows(`/analytics/playstatsbytime?${R}&interval=DAY`)).toEqual(await rows(`/analytics/playstatsbytime?${R}&interval=day`));
+    expect(await rows(`/analytics/playstatsbytime?${R}&interval=Hour`)).toHaveLength(48);
+    const posted = await legacy('/analytics/dataset', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ dataset: 'playlogs', startDate: '2026-05-04', endDate: '2026-05-05', fileId: ['f1'], interval: 'DAY', eventName: ['x'] }),
+    });
+    expect([posted.status, (JSON.parse(posted.text) as { id: string }[]).map((r) => r.id)]).toEqual([200, ['rp1', 'rp2']]);
+    expect((await legacy(`/analytics/pinglogs?${R}&interval=fortnight`)).status).toBe(400);
+    const x = await legacy(`/analytics/playlogs?${R}&fileId=f2&format=xml`);
+    expect(x.text).toMatch(/<row>\s*<id>rp3<\/id>/);
   });
 });
 

@@ -150,7 +150,7 @@ describe('format and callback validation', () => {
       const a = await call(path);
       expect(a.status).toBe(400);
       expect(a.type).toBe('application/xml; charset=utf-8');
-      expect(a.text).toMatch(/<error><code>UNSUPPORTED_FORMAT<\/code><message>[^<]+<\/message><request_id>[^<]+<\/request_id><\/error>$/);
+      expect(a.text).toMatch(/<error><code>UNSUPPORTED_FORMAT<\/code><message>[^<]+<\/message><field>format<\/field><request_id>[^<]+<\/request_id><\/error>$/);
     }
   });
 

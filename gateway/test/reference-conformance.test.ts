@@ -3,7 +3,7 @@
  * rest-compat.ts over rest.yaml), on bodies and documents built here, so what they catch does not
  * depend on the state of our REST interface.
  */
-import { coverage } from './support/conformance-coverage.js';
+import { coverage, sharedOperations } from './support/conformance-coverage.js';
 import { checkRestCompat, compareWithReference } from './support/rest-compat.js';
 import { DeclaredDeviations, ReferenceConformance } from './support/reference-conformance.js';
 import { loadReference, matchTemplate, type OpenApi } from './support/reference-document.js';
@@ -167,6 +167,20 @@ describe('rest.yaml compatibility with the reference (scripts/check-rest-compat.
       ]),
     );
   });
+  test('an operation that never succeeds needs a deviation on the answer it gives instead (POST /report/adhawk: 501)', () => {
+    const ours = conformingCopy(['/report/adhawk']);
+    const error = { description: 'not offered', content: { 'application/json': { schema: { type: 'object' } } } };
+    ours.paths['/report/adhawk']!.post.responses = { '501': error };
+    expect(compareWithReference(ours, reference).map((p) => `${p.op} | ${p.at} | ${p.message}`)).toEqual([
+      'POST /report/adhawk | response 200 | the reference answers 200; ours answers no success',
+    ]);
+    ours.paths['/report/adhawk']!.post.responses = { '501': { ...error, 'x-reference-deviation': 'not offered (test)' } };
+    expect(compareWithReference(ours, reference)).toEqual([]);
+    // The request body is still compared.
+    ours.components!.schemas!.AdHawkDatasetPostBody.properties.dataset_typo = ours.components!.schemas!.AdHawkDatasetPostBody.properties.dataset_type;
+    delete ours.components!.schemas!.AdHawkDatasetPostBody.properties.dataset_type;
+    expect(compareWithReference(ours, reference).map((p) => p.at)).toContain('request application/json-patch+json /dataset_type');
+  });
   test('a declared x-reference-deviation is allowed; allow-list entries no longer found are stale', () => {
     const ours = conformingCopy(paths);
     ours.components!.schemas!.Device.properties.tags = { type: 'array', items: { type: 'string' }, 'x-reference-deviation': 'our spec says so (test)' };
@@ -177,6 +191,13 @@ describe('rest.yaml compatibility with the reference (scripts/check-rest-compat.
 });
 
 describe('coverage of the shared operations (scripts/check-rest-conformance.ts)', () => {
+  test('shared operations: both documents have them and ours can succeed (a documented 501 has no success to validate)', () => {
+    const ours = conformingCopy(['/account', '/report/adhawk']);
+    expect(sharedOperations(ours, reference)).toEqual(expect.arrayContaining(['GET /account', 'POST /report/adhawk']));
+    ours.paths['/report/adhawk']!.post.responses = { '501': { description: 'not offered' } };
+    expect(sharedOperations(ours, reference)).not.toContain('POST /report/adhawk');
+    expect(sharedOperations(ours, reference)).toContain('GET /account');
+  });
   test('an operation counts once a success response of it was validated; unseen allow-list entries are stale', () => {
     const records = [
       { op: 'GET /devices', status: 200, gaps: ['GET /devices /*/tags'], failures: [] },

@@ -1,10 +1,11 @@
 /**
  * openapi-backend wiring: routing, credential presence, parameter validation and coercion all come
  * from the OpenAPI document; each operation then runs the generic gateway handler.
- * Order per request (openapi-backend's): route (404/405) -> security (401) -> validation (400) -> handler.
+ * Order per request (openapi-backend's): route (404/405) -> case folding -> security (401) -> validation (400) -> handler.
  */
 import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
 import type { GatewayClient, Logger } from '@pylon/kit';
+import { caseFoldsOf, foldCase } from './case-fold.js';
 import { allowedMethods } from './document.js';
 import { sendError } from './errors.js';
 import { gatewayHandler, type Exchange } from './handler.js';
@@ -52,7 +53,12 @@ export async function createBackend(deps: BackendDeps): Promise<OpenAPIBackend> 
   const operations = api.router.getOperations();
   api.router.getOperations = () => operations;
 
+  const folds = caseFoldsOf(operations);
   api.register({
+    // Between routing and validation: enum values marked case-insensitive take their documented spelling.
+    postRoutingHandler: (c: Context, { request }: Exchange) => {
+      if (c.operation?.operationId) foldCase(folds.get(c.operation.operationId), request ?? {});
+    },
     notFound: (_c: Context, { req, res }: Exchange) => sendError(res, 'NOT_FOUND', `no endpoint ${req.method} ${req.path}`),
     methodNotAllowed: (_c: Context, { req, res }: Exchange) => {
       const allow = allowedMethods(deps.definition, req.path);

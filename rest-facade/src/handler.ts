@@ -16,6 +16,8 @@ export interface Exchange {
   req: Request;
   res: Response;
   credentials: RestCredentials;
+  /** The request openapi-backend routes and validates (its query and body); case folding rewrites it before validation. */
+  request?: { query?: unknown; body?: unknown };
 }
 
 const compact = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));

@@ -94,9 +94,10 @@ export async function createRestFacade(opts: RestFacadeOptions): Promise<Router>
       return;
     }
     const search = new URLSearchParams(req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '');
-    const exchange: Exchange = { req, res, credentials: credentialsOf(req, search) };
+    const request = toOpenApiRequest(req, search);
+    const exchange: Exchange = { req, res, credentials: credentialsOf(req, search), request };
     try {
-      await api.handleRequest(toOpenApiRequest(req, search), exchange);
+      await api.handleRequest(request, exchange);
     } catch (e) {
       next(e);
     }

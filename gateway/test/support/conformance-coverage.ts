@@ -10,9 +10,17 @@ import { gapKey, type KnownGap } from './conformance-known-gaps.js';
 import type { ConformanceRecord } from './reference-conformance.js';
 import { operations, opKey, pathShape, type OpenApi } from './reference-document.js';
 
-/** `METHOD /reference/template` of every operation both documents have. */
+/**
+ * `METHOD /reference/template` of every operation both documents have and ours can answer with a
+ * success: one that declares no 2xx (POST /report/adhawk, a documented 501) has none to validate.
+ */
 export function sharedOperations(ours: OpenApi, reference: OpenApi): string[] {
-  const mine = new Set(operations(ours).map((o) => `${o.method} ${pathShape(o.template)}`));
+  const succeeds = (op: { responses?: Record<string, unknown> }) => Object.keys(op.responses ?? {}).some((s) => s.startsWith('2'));
+  const mine = new Set(
+    operations(ours)
+      .filter((o) => succeeds(o.op))
+      .map((o) => `${o.method} ${pathShape(o.template)}`),
+  );
   return operations(reference)
     .filter((o) => mine.has(`${o.method} ${pathShape(o.template)}`))
     .map((o) => opKey(o.method, o.template));

@@ -33,14 +33,21 @@ export function sendData<T>(res: Response, data: T, view: View<T>, status = 200)
   else write(res, status, JSON_TYPE, renderJson(data));
 }
 
-/** `{ "error": { code, message } }` or `<error><code/><message/></error>`; rss asks for XML, so it gets XML. */
+/** `{ "error": { code, message, field?, request_id? } }` or `<error><code/><message/><field/>...</error>`; rss asks for XML, so it gets XML. */
 export function sendError(res: Response, error: AppError): void {
   const { format, callback } = negotiated(res);
   const status = legacyStatus(error.code);
   if (error.code === 'RATE_LIMITED') res.setHeader('Retry-After', String(Number(error.details.retryAfter) || 1));
   // The request id (also the X-Request-Id header) lets a caller quote the failure, as REST errors do.
   const requestId = res.getHeader('x-request-id');
-  const body = { code: error.code, message: error.message, ...(typeof requestId === 'string' ? { request_id: requestId } : {}) };
+  // `field` names the parameter or body property at fault (as REST errors do), when there is one.
+  const field = typeof error.details.field === 'string' ? error.details.field : undefined;
+  const body = {
+    code: error.code,
+    message: error.message,
+    ...(field ? { field } : {}),
+    ...(typeof requestId === 'string' ? { request_id: requestId } : {}),
+  };
   if (format === 'xml' || format === 'rss') write(res, status, XML_TYPE, renderXml('error', body));
   else if (callback) write(res, status, JSONP_TYPE, renderJsonp(callback, { error: body }));
   else write(res, status, JSON_TYPE, renderJson({ error: body }));

@@ -3,10 +3,19 @@
  * and POST /analytics/dataset with the dataset named in a JSON or XML body; json (default), xml or
  * JSONP (callback) like every legacy resource. The datasets, their persisted operations and their
  * parameters are kit's ANALYTICS_DATASETS (the REST facade serves the same ones); parameter names
- * are camelCase, as the spec gives them for analytics, and rows come in snake_case.
+ * are camelCase, as the spec gives them for analytics, and rows come in snake_case. Every dataset
+ * accepts the spec's common parameters; one it does not apply is checked, then has no effect.
  */
 import { z } from 'zod';
-import { ANALYTICS_COMMON_PARAMS, ANALYTICS_DATASETS, analyticsRootOf, badInput, snakeKeys, type AnalyticsDataset } from '@pylon/kit';
+import {
+  ANALYTICS_DATASETS,
+  analyticsParamsAccepted,
+  analyticsParamsWithoutEffect,
+  analyticsRootOf,
+  badInput,
+  snakeKeys,
+  type AnalyticsDataset,
+} from '@pylon/kit';
 import { defineResource, parseQuery, type LegacyOperationId, type ResourceContext } from './resource.js';
 
 const ids = z
@@ -27,7 +36,8 @@ const PARAMS = {
   deviceId: ids,
   fileId: ids,
   eventName: ids,
-  interval: z.enum(['minute', 'hour', 'day', 'week', 'month']).optional(),
+  // The spec's lowercase values; the GraphQL spelling (DAY) and any other case are taken too.
+  interval: z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(['minute', 'hour', 'day', 'week', 'month'])).optional(),
   timeZone: z.string().min(1).max(64).optional(),
   groupByDevice: bool,
   groupByFile: bool,
@@ -44,17 +54,19 @@ function datasetNamed(name: unknown): AnalyticsDataset {
   return d;
 }
 
-/** The dataset's rows for these parameters (only the ones it takes; any other is refused). */
+/** The dataset's rows for these parameters (the ones it accepts, all checked; any other is refused). */
 async function rowsOf(d: AnalyticsDataset, given: Record<string, unknown>, run: ResourceContext['run']): Promise<unknown[]> {
-  const names = [...ANALYTICS_COMMON_PARAMS, ...d.params] as Param[];
+  const names = analyticsParamsAccepted(d) as Param[];
   for (const k of Object.keys(given)) {
     if (!(names as string[]).includes(k)) throw badInput(k, `this dataset does not take ${k}`);
   }
   const schema = z.object(Object.fromEntries(names.map((n) => [n, PARAMS[n]])) as Record<string, z.ZodType>);
   const q = parseQuery(schema, given) as Record<string, unknown>;
+  const withoutEffect = new Set(analyticsParamsWithoutEffect(d));
   const variables: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(q)) {
-    if (v === undefined || k === 'groupByDevice' || k === 'source') continue;
+    // groupByDevice and source pick the root field (below), not an argument.
+    if (v === undefined || withoutEffect.has(k) || k === 'groupByDevice' || k === 'source') continue;
     variables[k] = k === 'interval' ? String(v).toUpperCase() : v;
   }
   if (d.alternative) variables[d.alternative.flag] = d.alternative.when(q);

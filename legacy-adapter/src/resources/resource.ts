@@ -4,7 +4,7 @@
  * run the handler with the caller's credentials, render in the negotiated format.
  */
 import type { NextFunction, Request, Response, Router } from 'express';
-import { AppError, auditNote } from '@pylon/kit';
+import { AppError, auditNote, inputError } from '@pylon/kit';
 import type { LegacyOperationTypes } from '@pylon/kit/generated/legacy-operations.generated';
 import type { z } from 'zod';
 import { callerOf } from '../http/api-key.js';
@@ -92,11 +92,14 @@ export function defineResource<T>(r: LegacyResource<T>): DefinedResource {
   };
 }
 
-/** Validates query parameters with a zod schema; the first problem becomes a 400 naming the parameter. */
+/**
+ * Validates query parameters with a zod schema; the first problem becomes a 400 naming the
+ * parameter (`field`) in the kit's words, as the subgraphs and the REST facade say it:
+ * `limit must be at most 10000`, `interval must be one of: minute, hour, day, week, month`.
+ */
 export function parseQuery<S extends z.ZodType>(schema: S, query: Record<string, unknown>): z.infer<S> {
   const result = schema.safeParse(query);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue?.path.join('.') || 'query';
-  throw new AppError('BAD_USER_INPUT', `invalid ${field}: ${issue?.message ?? 'invalid value'}`, { field });
+  const error = inputError(result.error.issues);
+  throw error.details.field === undefined ? new AppError(error.code, error.message, { field: 'query' }) : error;
 }

@@ -1,13 +1,15 @@
 /**
  * GET /analytics/... and POST /analytics/dataset onto the analytics queries. Described as data:
  * each endpoint names its root field (and the root answering with groupByDevice or source=events),
- * and which of the parameters beyond the common set it takes. Parameter names are camelCase as
+ * and which parameters it applies. Every endpoint accepts the spec's whole common set; one it does
+ * not apply is validated by the OpenAPI document, then not passed on. Parameter names are camelCase as
  * the spec gives them; bodies are the GraphQL records in snake_case. `Accept: text/csv` answers the
  * same rows as a CSV stream.
  */
 import {
-  ANALYTICS_COMMON_PARAMS,
   ANALYTICS_DATASETS,
+  analyticsParamsAccepted,
+  analyticsParamsWithoutEffect,
   analyticsRootOf,
   badInput,
   datasetColumns,
@@ -42,9 +44,12 @@ const PARAMS: FieldMap = {
 };
 
 type Dataset = AnalyticsDataset;
-const COMMON: readonly string[] = ANALYTICS_COMMON_PARAMS;
 const DATASETS = ANALYTICS_DATASETS;
-const paramsOf = (d: Dataset): FieldMap => Object.fromEntries([...COMMON, ...d.params].map((p) => [p, PARAMS[p]!]));
+/** The dataset's parameters: the ones without effect there are accepted but pass nothing on. */
+const paramsOf = (d: Dataset): FieldMap => {
+  const without = analyticsParamsWithoutEffect(d);
+  return Object.fromEntries(analyticsParamsAccepted(d).map((p) => [p, without.includes(p) ? false : PARAMS[p]!]));
+};
 const rootOf = analyticsRootOf;
 
 /** Each dataset root's columns, from the persisted documents (read once, on the first CSV answer). */
@@ -117,7 +122,7 @@ const GET_OPS: Readonly<Record<string, RestOperation>> = {
   getDeviceMediaImpressions,
 };
 
-/** The named dataset's GET operation and the body as its query; a parameter that dataset does not take is refused. */
+/** The named dataset's GET operation and the body as its query; a parameter that dataset does not accept is refused. */
 function datasetOf(input: RestInput): { operationId: string; op: RestOperation; asGet: RestInput } {
   const props = isRecord(input.body) ? input.body : {};
   const name = typeof props.dataset === 'string' ? props.dataset : '';
@@ -125,7 +130,8 @@ function datasetOf(input: RestInput): { operationId: string; op: RestOperation; 
   const op = d && GET_OPS[d.operationId];
   if (!d || !op) throw badInput('dataset', `dataset must be one of ${Object.keys(DATASETS).join(', ')}`);
   const { dataset: _, ...query } = props;
-  for (const k of Object.keys(query)) if (![...COMMON, ...d.params].includes(k)) throw badInput(k, `dataset ${name} does not take ${k}`);
+  const accepted = analyticsParamsAccepted(d);
+  for (const k of Object.keys(query)) if (!accepted.includes(k)) throw badInput(k, `dataset ${name} does not take ${k}`);
   return { operationId: d.operationId, op, asGet: { ...input, query } };
 }
 

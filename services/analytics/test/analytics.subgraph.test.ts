@@ -16,8 +16,8 @@ let sg: ReturnType<typeof createAnalyticsSubgraph>;
 
 const run = subgraphRunner(() => sg, principal('acc-a'));
 
-const PLAY = `query($s: String!, $e: String!, $d: [String!], $l: Int) {
-  playLogs(startDate: $s, endDate: $e, deviceId: $d, limit: $l) { id timestamp deviceId fileId fileName duration type } }`;
+const PLAY = `query($s: String!, $e: String!, $d: [String!], $f: [String!], $l: Int) {
+  playLogs(startDate: $s, endDate: $e, deviceId: $d, fileId: $f, limit: $l) { id timestamp deviceId fileId fileName duration type } }`;
 const PING = `query($s: String!, $e: String!, $d: [String!], $l: Int) {
   pingLogs(startDate: $s, endDate: $e, deviceId: $d, limit: $l) { id timestamp deviceId cpuUsage memoryUsage diskUsage ipAddress externalIpAddress } }`;
 
@@ -132,6 +132,17 @@ test('deviceId and limit', async () => {
   expect(await playIds({ s: '2024-03-01', e: '2024-03-31', l: 10_000 })).toHaveLength(5);
   const big = await run(PLAY, { s: '2024-03-01', e: '2024-03-31', l: 10_001 });
   expect(big.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'limit' });
+});
+
+test('fileId keeps the given files only, within the caller’s account', async () => {
+  expect(await playIds({ s: '2024-03-01', e: '2024-03-31', f: ['f-pl3'] })).toEqual(['pl3']);
+  expect(await playIds({ s: '2024-03-01', e: '2024-03-31', f: ['f-pl5', 'f-pl1'] })).toEqual(['pl1', 'pl5']);
+  expect(await playIds({ s: '2024-03-01', e: '2024-03-31', f: ['f-pl3', 'f-pl4'], d: ['d1'] })).toEqual(['pl4']);
+  expect(await playIds({ s: '2024-03-01', e: '2024-03-31', f: [] })).toHaveLength(5);
+  expect(await playIds({ s: '2024-03-01', e: '2024-03-31', f: ["f-pl1' OR 1=1 --"] })).toEqual([]);
+  // Another account's file: nothing, and that account still sees its own play.
+  expect(await playIds({ s: '2024-03-01', e: '2024-03-31', f: ['f-pl9'] })).toEqual([]);
+  expect(await playIds({ s: '2024-03-01', e: '2024-03-31', f: ['f-pl9'] }, principal('acc-b'))).toEqual(['pl9']);
 });
 
 test('invalid dates and a range that ends before it starts are refused, naming the argument', async () => {

@@ -40,6 +40,8 @@ export interface LogQuery {
   range: { from: Date; to: Date };
   /** Empty: every device. */
   deviceIds: string[];
+  /** Empty: every file. Play logs only: ping logs carry no file, and their query refuses a non-empty list. */
+  fileIds: string[];
   limit: number;
   /** The `where` / `order` inputs as given (validated when translated to SQL). */
   where?: unknown;

@@ -544,7 +544,8 @@ export type Query = {
   /**
    * Content playback history (proof of play) of the caller's account, oldest first. Policy: Analytics_View.
    * startDate and endDate are ISO 8601; both ends are included, and a date without a time as endDate
-   * covers that whole day (UTC). deviceId keeps the given devices only. limit: default 1000, at most 10000.
+   * covers that whole day (UTC). deviceId keeps the given devices only, fileId the given files only.
+   * limit: default 1000, at most 10000.
    * where filters on the record's fields (eq, neq, contains, startsWith, endsWith, gt, gte, lt, lte, in,
    * nin; and/or); order sorts by them (then by time, device and id).
    */
@@ -718,6 +719,7 @@ export type QueryPingLogsArgs = {
 export type QueryPlayLogsArgs = {
   deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
   endDate: Scalars['String']['input'];
+  fileId?: InputMaybe<Array<Scalars['String']['input']>>;
   limit?: InputMaybe<Scalars['Int']['input']>;
   order?: InputMaybe<Array<PlayLogSortInput>>;
   startDate: Scalars['String']['input'];

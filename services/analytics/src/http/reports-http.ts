@@ -6,7 +6,7 @@
  *   POST /report/export     the file (CSV, XLSX or PDF), streamed; ReportExportPostBody. With
  *                           `Prefer: respond-async`, or over REPORT_JOB_THRESHOLD_ROWS records in
  *                           scope, a job writing the file (202 + Location: /jobs/{id}; export-job.ts)
- *   POST /report/adhawk     501: AdHawk datasets are not offered (documented in rest.yaml)
+ *   POST /report/adhawk     501: AdHawk datasets are not offered (declared in rest.yaml with its 501)
  *
  * Errors use the facade's shape { "error": { "code", "message", "field"?, "request_id"? } } and
  * come before the first byte; a failure after it cuts the connection (a short file never looks whole).

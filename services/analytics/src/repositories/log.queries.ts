@@ -9,7 +9,7 @@ import type { AnalyticsStore, SqlParams } from '@pylon/kit';
 import type { LogQuery, PingLog, PlayLog } from '../domain/logs.js';
 import { orderSql, WhereBuilder, type ColumnMap } from './sql/where.sql.js';
 
-/** The shared WHERE clause and its parameters: account, [from, to), optional devices. */
+/** The shared WHERE clause and its parameters: account, [from, to), optional devices and files. */
 function scope(q: LogQuery, fields: ColumnMap): { where: string; params: SqlParams } {
   const where = [
     'account_id = {acc:String}',
@@ -20,6 +20,12 @@ function scope(q: LogQuery, fields: ColumnMap): { where: string; params: SqlPara
   if (q.deviceIds.length) {
     where.push('has({devices:Array(String)}, device_id)');
     params.devices = q.deviceIds;
+  }
+  if (q.fileIds.length) {
+    // Only tables with a file: a file filter on ping logs is a programming error, not an empty answer.
+    if (!fields.fileId) throw new Error('these logs carry no file to filter on');
+    where.push('has({files:Array(String)}, file_id)');
+    params.files = q.fileIds;
   }
   const filter = new WhereBuilder(fields);
   where.push(filter.where(q.where));

@@ -7,6 +7,8 @@ export interface LogArgs {
   startDate: string;
   endDate: string;
   deviceId?: string[] | null;
+  /** Play logs only (ping logs carry no file). */
+  fileId?: string[] | null;
   limit?: number | null;
   where?: unknown;
   order?: unknown;
@@ -18,6 +20,7 @@ export function toLogQuery(principal: Principal, args: LogArgs): LogQuery {
     accountId: principal.accountId,
     range: parseDateRange(args.startDate, args.endDate),
     deviceIds: args.deviceId ?? [],
+    fileIds: args.fileId ?? [],
     limit: resolveLimit(args.limit, LOG_LIMIT),
     where: args.where,
     order: args.order,
@@ -28,6 +31,6 @@ export function readPlayLogs(store: AnalyticsStore, principal: Principal, args: 
   return selectPlayLogs(store, toLogQuery(principal, args));
 }
 
-export function readPingLogs(store: AnalyticsStore, principal: Principal, args: LogArgs): Promise<PingLog[]> {
+export function readPingLogs(store: AnalyticsStore, principal: Principal, args: Omit<LogArgs, 'fileId'>): Promise<PingLog[]> {
   return selectPingLogs(store, toLogQuery(principal, args));
 }

@@ -2,8 +2,13 @@
  * The analytics datasets both facades serve (REST GET /analytics/<name> and POST /analytics/dataset,
  * legacy GET /analytics/<name> and POST /analytics/dataset): the persisted operation answering each,
  * its root field (and the root answering instead when `groupByDevice` or `source=events` asks for
- * it), and the parameters beyond startDate, endDate and limit. Parameter names are camelCase, as
- * the spec gives them for analytics.
+ * it), and the parameters it applies beyond startDate, endDate and limit. Parameter names are
+ * camelCase, as the spec gives them for analytics.
+ *
+ * Every dataset accepts the spec's whole common set (ANALYTICS_COMMON_PARAMS): a BI tool or a
+ * generated client sends the same parameters to every endpoint. A common parameter a dataset does
+ * not apply (interval on ping logs, eventName on impressions) is still checked, then has no effect;
+ * rest.yaml says so on that endpoint.
  */
 import { Kind, parse, type SelectionSetNode } from 'graphql';
 import { snakeCase } from './case.js';
@@ -12,16 +17,20 @@ export interface AnalyticsDataset {
   operationId: string;
   root: string;
   alternative?: { root: string; flag: 'groupByDevice' | 'events'; when: (q: Record<string, unknown>) => boolean };
+  /** The parameters it applies beyond startDate, endDate and limit: common ones and its own (timeZone, groupByFile ...). */
   params: readonly string[];
 }
 
-/** startDate, endDate and limit: every dataset takes them. */
-export const ANALYTICS_COMMON_PARAMS = ['startDate', 'endDate', 'limit'] as const;
+/** The spec's common analytics parameters (Current REST > Analytics): every dataset accepts all of them. */
+export const ANALYTICS_COMMON_PARAMS = ['startDate', 'endDate', 'deviceId', 'fileId', 'eventName', 'interval', 'groupByDevice', 'limit'] as const;
+
+/** Of the common parameters, the ones every dataset applies. */
+const APPLIED_BY_EVERY_DATASET: readonly string[] = ['startDate', 'endDate', 'limit'];
 
 const byDevice = (root: string) => ({ root, flag: 'groupByDevice' as const, when: (q: Record<string, unknown>) => q.groupByDevice === true });
 
 export const ANALYTICS_DATASETS: Readonly<Record<string, AnalyticsDataset>> = {
-  playlogs: { operationId: 'listPlayLogs', root: 'playLogs', params: ['deviceId'] },
+  playlogs: { operationId: 'listPlayLogs', root: 'playLogs', params: ['deviceId', 'fileId'] },
   pinglogs: { operationId: 'listPingLogs', root: 'pingLogs', params: ['deviceId'] },
   eventlogs: { operationId: 'listEventLogs', root: 'eventLogs', params: ['deviceId', 'eventName'] },
   eventmetrics: { operationId: 'getEventMetrics', root: 'eventMetrics', params: ['deviceId', 'eventName', 'interval', 'timeZone', 'groupByEvent'] },
@@ -51,6 +60,13 @@ export const ANALYTICS_DATASETS: Readonly<Record<string, AnalyticsDataset>> = {
   },
   devicemediaimpressions: { operationId: 'getDeviceMediaImpressions', root: 'deviceMediaImpressions', params: ['deviceId', 'fileId'] },
 };
+
+/** Every parameter the dataset accepts: the common set and its own. */
+export const analyticsParamsAccepted = (d: AnalyticsDataset): string[] => [...new Set<string>([...ANALYTICS_COMMON_PARAMS, ...d.params])];
+
+/** The common parameters the dataset accepts (and checks) but does not apply: they have no effect on its rows. */
+export const analyticsParamsWithoutEffect = (d: AnalyticsDataset): string[] =>
+  ANALYTICS_COMMON_PARAMS.filter((p) => !APPLIED_BY_EVERY_DATASET.includes(p) && !d.params.includes(p));
 
 /** The root field answering a dataset for these parameters. */
 export const analyticsRootOf = (d: AnalyticsDataset, q: Record<string, unknown>): string => (d.alternative?.when(q) ? d.alternative.root : d.root);

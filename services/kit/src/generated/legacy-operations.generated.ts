@@ -444,6 +444,7 @@ export type ListPlayLogsQueryVariables = Exact<{
   startDate: string;
   endDate: string;
   deviceId?: Array<string> | string | null | undefined;
+  fileId?: Array<string> | string | null | undefined;
   limit?: number | null | undefined;
 }>;
 

@@ -1898,6 +1898,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/report/adhawk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * AdHawk dataset (the reference's): not offered, answers 501.
+         * @description Policy: Analytics_View. The reference answers an AdHawk dataset here (impression, gender,
+         *     age, dwell, event and network totals). Pylon does not offer these datasets: every request
+         *     that passes authentication and the policy is answered 501 NOT_IMPLEMENTED with the JSON
+         *     error body. The same figures come from the /analytics endpoints (audiencemetrics,
+         *     impressions, eventmetrics, devicemetrics, ...), the GraphQL analytics queries, or a report
+         *     file from POST /report/export. The body is the reference's AdHawkDatasetPostBody; a body that
+         *     is not JSON is a 400 (415 for another content type) naming `body`.
+         */
+        post: operations["adhawkReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/jobs/{id}/result": {
         parameters: {
             query?: never;
@@ -3430,7 +3456,7 @@ export interface components {
             impressions_per_play: number;
             ots_percentage: number;
         };
-        /** @description A dataset and its parameters, as the GET /analytics endpoint of that name takes them. */
+        /** @description A dataset and its parameters, as the GET /analytics endpoint of that name takes them (every dataset takes the common ones; where one has no effect that endpoint says so). */
         AnalyticsDatasetRequest: {
             /** @enum {string} */
             dataset: "playlogs" | "pinglogs" | "eventlogs" | "eventmetrics" | "eventflow" | "impressions" | "devicemetrics" | "audiencemetrics" | "mediaplaystats" | "deviceplaystats" | "playstatsbytime" | "heatmap" | "mediaimpressions" | "devicemediaimpressions";
@@ -3439,7 +3465,10 @@ export interface components {
             deviceId?: string[];
             fileId?: string[];
             eventName?: string[];
-            /** @enum {string} */
+            /**
+             * @description Any case is taken (DAY, Day).
+             * @enum {string}
+             */
             interval?: "minute" | "hour" | "day" | "week" | "month";
             timeZone?: string;
             groupByDevice?: boolean;
@@ -3489,6 +3518,28 @@ export interface components {
             user_id?: string[] | null;
             media_id?: string[] | null;
         };
+        /** @description The reference's AdHawk dataset request (POST /report/adhawk answers 501 whatever it holds). */
+        AdHawkDatasetPostBody: {
+            dataset_type: components["schemas"]["AdHawkDatasetType"];
+            interval_type?: components["schemas"]["AdHawkIntervalType"];
+            /** @description Array of devices by id. */
+            device_id?: string[] | null;
+            /** @description ISO 8601, YYYY-MM-DDThh:mm:ssZ. */
+            start_date?: string | null;
+            /** @description ISO 8601, YYYY-MM-DDThh:mm:ssZ. */
+            end_date?: string | null;
+            /** @description ISO 8601, YYYY-MM-DDThh:mm:ssZ. */
+            compare_start_time?: string | null;
+            /** @description ISO 8601, YYYY-MM-DDThh:mm:ssZ. */
+            compare_end_time?: string | null;
+        };
+        /**
+         * @description The reference's AdHawk dataset categories.
+         * @enum {string}
+         */
+        AdHawkDatasetType: "ImpressionTotals" | "GenderTotals" | "DailyImpressions" | "DwellRange" | "AgeRange" | "DayOfWeekByHourHeatmap" | "ImpressionsByGenderByDay" | "ImpressionsByAgeGroupByDay" | "GenderAgeHeatmap" | "DailyAverageDwell" | "ImpressionsByDeviceAndPingType" | "ImpressionsByMedia" | "EventsTotals" | "DailyEvents" | "EventsByEventName" | "EventsByDeviceName" | "EventsByDeviceCountry" | "AverageDwellByEventName" | "EventsBySession" | "AverageDwellBySession" | "AverageEventsByNameAndSession" | "NetworkPingTotals" | "NetworkAlertTotals" | "NetworkAlertsByLocation";
+        /** @enum {string} */
+        AdHawkIntervalType: "Minute" | "Hour" | "Day" | "Week" | "Month";
         /** @description Work running in the background (kit jobs.ts). */
         Job: {
             id: string;
@@ -3678,12 +3729,22 @@ export interface components {
         AnalyticsFileId: string[];
         /** @description Only these event names (repeat the parameter). */
         AnalyticsEventName: string[];
-        /** @description Length of the periods (default day). */
+        /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
         AnalyticsInterval: "minute" | "hour" | "day" | "week" | "month";
         /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
         AnalyticsTimeZone: string;
         /** @description One row per device and file instead of per file (default false). */
         AnalyticsGroupByDevice: boolean;
+        /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
+        AnalyticsFileIdNoEffect: string[];
+        /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+        AnalyticsEventNameNoEffect: string[];
+        /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+        AnalyticsIntervalNoEffect: "minute" | "hour" | "day" | "week" | "month";
+        /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+        AnalyticsGroupByDeviceNoSplit: boolean;
+        /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
+        AnalyticsGroupByDeviceAlways: boolean;
         /** @description Maximum number of rows (default 1000, at most 10000). */
         AnalyticsLimit: number;
     };
@@ -6823,6 +6884,14 @@ export interface operations {
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -6859,6 +6928,14 @@ export interface operations {
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
+                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -6897,6 +6974,12 @@ export interface operations {
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
                 /** @description Only these event names (repeat the parameter). */
                 eventName?: components["parameters"]["AnalyticsEventName"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
+                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -6935,12 +7018,16 @@ export interface operations {
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
                 /** @description Only these event names (repeat the parameter). */
                 eventName?: components["parameters"]["AnalyticsEventName"];
-                /** @description Length of the periods (default day). */
+                /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
                 interval?: components["parameters"]["AnalyticsInterval"];
                 /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
                 timeZone?: components["parameters"]["AnalyticsTimeZone"];
                 /** @description One series per event name (default false). */
                 groupByEvent?: boolean;
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
+                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -6979,6 +7066,12 @@ export interface operations {
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
                 /** @description Only these event names (repeat the parameter). */
                 eventName?: components["parameters"]["AnalyticsEventName"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
+                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7017,6 +7110,12 @@ export interface operations {
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
                 /** @description Only these files (repeat the parameter). */
                 fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7053,10 +7152,16 @@ export interface operations {
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
-                /** @description Length of the periods (default day). */
+                /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
                 interval?: components["parameters"]["AnalyticsInterval"];
                 /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
                 timeZone?: components["parameters"]["AnalyticsTimeZone"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
+                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceAlways"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7095,12 +7200,16 @@ export interface operations {
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
                 /** @description Only these files (repeat the parameter). */
                 fileId?: components["parameters"]["AnalyticsFileId"];
-                /** @description Length of the periods (default day). */
+                /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
                 interval?: components["parameters"]["AnalyticsInterval"];
                 /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
                 timeZone?: components["parameters"]["AnalyticsTimeZone"];
                 /** @description Include avg_dwell_time (default false: null). */
                 includeDwellTime?: boolean;
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceAlways"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7141,6 +7250,10 @@ export interface operations {
                 fileId?: components["parameters"]["AnalyticsFileId"];
                 /** @description One row per device and file instead of per file (default false). */
                 groupByDevice?: components["parameters"]["AnalyticsGroupByDevice"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7179,6 +7292,12 @@ export interface operations {
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
                 /** @description Only these files (repeat the parameter). */
                 fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceAlways"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7217,12 +7336,16 @@ export interface operations {
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
                 /** @description Only these files (repeat the parameter). */
                 fileId?: components["parameters"]["AnalyticsFileId"];
-                /** @description Length of the periods (default day). */
+                /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
                 interval?: components["parameters"]["AnalyticsInterval"];
                 /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
                 timeZone?: components["parameters"]["AnalyticsTimeZone"];
                 /** @description One series per file (default false). */
                 groupByFile?: boolean;
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7267,6 +7390,10 @@ export interface operations {
                 source?: "impressions" | "events";
                 /** @description Decimals the coordinates are rounded to (default 3, about 110 m). */
                 precision?: number;
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7307,6 +7434,10 @@ export interface operations {
                 fileId?: components["parameters"]["AnalyticsFileId"];
                 /** @description One row per device and file instead of per file (default false). */
                 groupByDevice?: components["parameters"]["AnalyticsGroupByDevice"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7345,6 +7476,12 @@ export interface operations {
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
                 /** @description Only these files (repeat the parameter). */
                 fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceAlways"];
                 /** @description Maximum number of rows (default 1000, at most 10000). */
                 limit?: components["parameters"]["AnalyticsLimit"];
             };
@@ -7476,6 +7613,36 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    adhawkReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdHawkDatasetPostBody"];
+            };
+        };
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description AdHawk datasets are not offered (error code NOT_IMPLEMENTED); the message names where the figures come from instead. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getJobResult: {

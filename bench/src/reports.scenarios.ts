@@ -63,6 +63,7 @@ export async function reportsScenario(o: { rows: number }): Promise<ReportsBench
       directory: {
         devices: async (_c: Principal, ids: readonly string[]) => new Map(ids.filter((i) => names.has(i)).map((i) => [i, names.get(i)!])),
         media: async () => new Map<string, string>(),
+        listDevices: async () => names,
       },
     };
     const caller = { accountId: ACCOUNT, policies: ['Analytics_View'], roles: ['Viewer'] } as unknown as Principal;

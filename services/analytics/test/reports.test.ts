@@ -32,6 +32,7 @@ const MEDIA = new Map([
 const directory: ReportDirectory = {
   devices: async (_c, ids) => new Map(ids.filter((i) => DEVICES.has(i)).map((i) => [i, DEVICES.get(i)!])),
   media: async (_c, ids) => new Map(ids.filter((i) => MEDIA.has(i)).map((i) => [i, MEDIA.get(i)!])),
+  listDevices: async (_c, max) => new Map([...DEVICES].slice(0, max)),
 };
 const deps = () => ({ analytics, directory, now: () => new Date('2024-06-01T00:00:00Z') });
 
@@ -70,6 +71,22 @@ function csvParts(text: string) {
   return { header: lines[0]!, rows: lines.slice(1), pairs };
 }
 
+/** A CSV line's fields exactly as printed (quotes kept): split at the commas outside quotes. */
+function printedFields(line: string): string[] {
+  const out: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (const ch of line) {
+    if (ch === '"') quoted = !quoted;
+    if (ch === ',' && !quoted) {
+      out.push(field);
+      field = '';
+    } else field += ch;
+  }
+  out.push(field);
+  return out;
+}
+
 describe('catalog', () => {
   test('lists the reports with their parameters, in the reference Report shape', () => {
     const list = listReports(caller);
@@ -102,8 +119,13 @@ describe('proof of play', () => {
     expect(pairs['Rows']).toBe('8');
     expect(Number(pairs['Total Duration (s)'])).toBe(durations.reduce((s, d) => s + d, 0));
     expect(pairs['Total Duration (s)']).toBe(String(PLAYS.reduce((s, p) => s + p.duration, 0)));
+    // The digest as the file says: the play's fixed facts (no device name), fields as printed, \n-ended lines.
+    expect(pairs['SHA-256 computed over']).toContain(
+      'of the columns Play ID, Device ID, File ID, File, Start (UTC), Duration (s), Playlist ID, Schedule ID (in this order)',
+    );
+    const order = [8, 1, 3, 4, 0, 5, 6, 7]; // the header's positions of those columns
     const digest = createHash('sha256')
-      .update(rows.map((r) => r + '\r\n').join(''))
+      .update(rows.map((r) => order.map((i) => printedFields(r)[i]).join(',') + '\n').join(''))
       .digest('hex');
     expect(pairs['SHA-256 of rows']).toBe(digest);
     expect(pairs['Generated (UTC)']).toBe('2024-06-01T00:00:00.000Z');
@@ -219,10 +241,16 @@ describe('aggregate reports', () => {
   const rowsOf = async (body: Record<string, unknown>) =>
     csvParts((await exportBytes({ start_date: '2024-05-01', end_date: '2024-05-02', ...body })).toString('utf8'));
 
-  test('device uptime: 72 of 144 ten-minute slots on May 1st is 50 %', async () => {
+  test("device uptime: deviceMetrics' minutes (144 of May 1st's 1440 = 10 %), every device and day, silent ones at 0 %", async () => {
     const { rows, pairs } = await rowsOf({ report_id: 'device_uptime' });
-    expect(rows).toEqual(['2024-05-01T00:00:00.000Z,dev-a,Lobby screen,144,72,144,50']);
-    expect(pairs['Total Pings']).toBe('144');
+    expect(rows).toEqual([
+      '2024-05-01T00:00:00.000Z,dev-a,Lobby screen,10,10,10,20,20,0',
+      '2024-05-02T00:00:00.000Z,dev-a,Lobby screen,0,0,0,0,0,0',
+      '2024-05-01T00:00:00.000Z,dev-b,Window,0,0,0,0,0,0',
+      '2024-05-02T00:00:00.000Z,dev-b,Window,0,0,0,0,0,0',
+    ]);
+    expect(pairs['Average Uptime %']).toBe('2.5');
+    expect(pairs['Total Alerts']).toBe('0');
   });
 
   test('media performance per day: plays, play time, average, devices; totals equal the rows', async () => {

@@ -23,9 +23,32 @@ async function names(t: SubgraphTarget, caller: Principal, ids: readonly string[
   return out;
 }
 
+/** GraphQL's largest page of `device` (kit DEFAULT_LIST_LIMIT.max). */
+const PAGE = 1000;
+
+/** The caller's devices, page by page (offset), until a short page or `max`. */
+async function listDevices(t: SubgraphTarget, caller: Principal, max: number): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let offset = 0; out.size < max; offset += PAGE) {
+    const limit = Math.min(PAGE, max - out.size);
+    const data = await querySubgraphAs<{ device: { id: string; name: string }[] | null }>(
+      t,
+      caller,
+      'query($limit: Int, $offset: Int) { device(limit: $limit, offset: $offset) { id name } }',
+      { limit, offset },
+      'the devices',
+    );
+    const page = data.device ?? [];
+    for (const r of page) out.set(r.id, r.name);
+    if (page.length < limit) break;
+  }
+  return out;
+}
+
 export function createHttpReportDirectory(o: { devices: SubgraphTarget; content: SubgraphTarget }): ReportDirectory {
   return {
     devices: (caller, ids) => names(o.devices, caller, ids, 'device'),
     media: (caller, ids) => names(o.content, caller, ids, 'media'),
+    listDevices: (caller, max) => listDevices(o.devices, caller, max),
   };
 }

@@ -6,15 +6,16 @@
  * the one recorded with the play, so it stays for files deleted since. FINAL collapses replayed
  * events (ReplacingMergeTree) not merged yet, so a play is never counted twice.
  */
-import type { ReportDefinition } from '../report.js';
+import type { SqlReport } from '../report.js';
 import { deviceName, scope } from './scope.js';
 
-export const proofOfPlay: ReportDefinition = {
+export const proofOfPlay: SqlReport = {
+  kind: 'sql',
   id: 'proof_of_play',
   name: 'Proof of play',
   description:
     'Every play in the range, device by device in time order: when it started (UTC), the device, the file (its name as recorded, kept for deleted files), how long it played, and the playlist and schedule it came from. The totals are the sums of the rows; the SHA-256 digest of the rows lets a re-export be compared.',
-  filters: { device: true, media: true, interval: true },
+  filters: { device: true, media: true, interval: true, timeOfDay: true },
   table: 'play_logs',
   deviceColumn: 'device_id',
   columns: [
@@ -29,6 +30,7 @@ export const proofOfPlay: ReportDefinition = {
     { key: 'play_id', title: 'Play ID', type: 'text', width: 12 },
   ],
   chart: { title: 'Plays per period', category: 'start', value: 'rows', aggregate: 'count' },
+  digest: ['play_id', 'device_id', 'file_id', 'file_name', 'start', 'duration', 'playlist_id', 'schedule_id'],
   sql(req, names) {
     const { where, params } = scope(req, { media: 'file_id', completedPlays: true });
     return {

@@ -58,7 +58,36 @@ beforeAll(async () => {
       playlist_id: '',
       schedule_id: '',
     },
+    // A device deleted since (the devices process does not know it): its plays stay provable.
+    {
+      id: 'd2',
+      account_id: DEMO_ACCOUNT_ID,
+      device_id: 'deleted-device',
+      file_id: 'f',
+      file_name: 'clip.mp4',
+      timestamp: '2024-05-01T11:00:00.000Z',
+      duration: 2,
+      type: 'video',
+      playlist_id: '',
+      schedule_id: '',
+    },
   ]);
+  // The device pings every minute 10:00-10:14 (15 of the hour's 60 minutes).
+  await analytics.insert(
+    'ping_logs',
+    Array.from({ length: 15 }, (_, i) => ({
+      id: `dp${i}`,
+      account_id: DEMO_ACCOUNT_ID,
+      device_id: device.id,
+      timestamp: new Date(Date.UTC(2024, 4, 1, 10, i)).toISOString(),
+      cpu_usage: 1,
+      memory_usage: 2,
+      disk_usage: 3,
+      player_version: '1',
+      ip_address: '',
+      external_ip_address: '',
+    })),
+  );
   await analytics.close();
 
   const [pi, pd, pa, dead] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
@@ -89,6 +118,25 @@ test('the analytics process lists and exports reports, device names from the dev
   expect(await res.text()).toContain(`2024-05-01T10:00:00.000Z,${device.id},${device.name},f,clip.mp4,4.5,,,d1\r\n`);
 });
 
+test("a deleted device the account's plays name is accepted; another account naming it: 404", async () => {
+  const res = await post({ ...POP, device_id: ['deleted-device'] }, principal(DEMO_ACCOUNT_ID));
+  expect(res.status).toBe(200);
+  expect(await res.text()).toContain('2024-05-01T11:00:00.000Z,deleted-device,deleted-device,f,clip.mp4,2,,,d2\r\n');
+  const foreign = await post({ ...POP, device_id: ['deleted-device'] }, principal('someone-else'));
+  expect([foreign.status, ((await foreign.json()) as { error: { field: string } }).error.field]).toEqual([404, 'device_id[0]']);
+});
+
+test("device uptime lists the account's devices from the devices process (HTTP listDevices), silent ones at 0 %", async () => {
+  const body = { report_id: 'device_uptime', interval_type: 'Hour', start_date: '2024-05-01T10:00:00Z', end_date: '2024-05-01T10:59:59.999Z' };
+  const res = await post(body, principal(DEMO_ACCOUNT_ID));
+  expect(res.status).toBe(200);
+  const rows = (await res.text()).split('\r\n\r\n')[0]!.split('\r\n').slice(1);
+  expect(rows).toContain(`2024-05-01T10:00:00.000Z,${device.id},${device.name},25,1,1,2,2,0`);
+  // Every seeded demo device is listed (the demo seeds more than one), the others silent.
+  expect(rows.length).toBeGreaterThan(1);
+  expect(rows.filter((r) => !r.includes(device.id)).every((r) => r.split(',')[3] === '0')).toBe(true);
+});
+
 test('without the internal token: 401; another account naming the device: 404; content unreachable: 503', async () => {
   expect((await post(POP, null)).status).toBe(401);
   const foreign = await post({ ...POP, device_id: [device.id] }, principal('someone-else'));
@@ -111,7 +159,7 @@ test('a report export as a job in the analytics process: 202, followed to succes
     await new Promise((r) => setTimeout(r, 100));
     job = (await (await fetch(`${analyticsUrl}${location}`, { headers: { [INTERNAL_TOKEN_HEADER]: await tokens.sign(who) } })).json()) as typeof job;
   }
-  expect(job).toMatchObject({ state: 'succeeded', result: { rows: 1 } });
+  expect(job).toMatchObject({ state: 'succeeded', result: { rows: 2 } });
   const file = await fetch(`${analyticsUrl}${job.result!.download_url}`);
   expect(file.status).toBe(200);
   expect(await file.text()).toContain(`2024-05-01T10:00:00.000Z,${device.id},${device.name},f,clip.mp4,4.5,,,d1\r\n`);

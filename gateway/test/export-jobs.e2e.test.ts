@@ -253,7 +253,7 @@ test('a report export with Prefer: respond-async is a job: the CSV has the diges
       .update(
         rows
           .map((l) => l.split(','))
-          .map((f) => `${[f[8], f[1], f[3], f[4], f[0], f[5], f[6], f[7]].join(',')}\n`)
+          .map((f) => `${[f[10], f[1], f[3], f[4], f[0], f[5], f[6], f[8]].join(',')}\n`)
           .join(''),
       )
       .digest('hex'),

@@ -1,7 +1,10 @@
 /**
  * Distributed mode: the analytics process serves the report files itself (internal token only) and
- * asks the devices process, as the caller, which device ids are the caller's and what they are called.
+ * asks the devices process, as the caller, which device ids are the caller's, what they are called
+ * and which devices the account has; the content and scheduling processes name the playlists and
+ * schedules of proof of play.
  */
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,6 +24,10 @@ let procs: Processes;
 let dataDir: string;
 let analyticsUrl: string;
 let device: { id: string; name: string };
+let playlistId: string;
+let scheduleId: string;
+/** The content process (stopped by the last test: a subgraph down is a 503). */
+let contentChild: ChildProcess;
 
 const principal = (accountId: string): Principal => ({
   accountId,
@@ -42,6 +49,33 @@ beforeAll(async () => {
   const d = (await devices.repo.all(DEMO_ACCOUNT_ID))[0]!;
   device = { id: d.id, name: d.name };
   await store.close();
+  const [pi, pd, pc, ps, pa] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const identityUrl = await procs.start('services/identity/src/main.ts', {}, pi);
+  const devicesUrl = await procs.start('services/devices/src/main.ts', { IDENTITY_URL: identityUrl }, pd);
+  const contentUrl = await procs.start('services/content/src/main.ts', { IDENTITY_URL: identityUrl }, pc);
+  contentChild = procs.children.at(-1)!;
+  const schedulingUrl = await procs.start(
+    'services/scheduling/src/main.ts',
+    { IDENTITY_URL: identityUrl, DEVICES_URL: devicesUrl, CONTENT_URL: contentUrl },
+    ps,
+  );
+  // A playlist and a schedule made through their subgraphs' GraphQL, as an editor of the account.
+  const editor = { ...principal(DEMO_ACCOUNT_ID), roles: ['Owner', 'API'], policies: [...POLICIES], isOwner: true };
+  const gql = async (url: string, query: string, variables: Record<string, unknown>) => {
+    const res = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [INTERNAL_TOKEN_HEADER]: await tokens.sign(editor) },
+      body: JSON.stringify({ query, variables }),
+    });
+    return Object.values(((await res.json()) as { data: Record<string, Record<string, { id: string }>> }).data)[0]!;
+  };
+  playlistId = (await gql(contentUrl, 'mutation($i: CreatePlaylistInput!) { createPlaylist(input: $i) { playlist { id } } }', { i: { name: 'Lobby loop' } }))
+    .playlist!.id;
+  scheduleId = (
+    await gql(schedulingUrl, 'mutation($i: ScheduleInput!) { createSchedule(input: $i) { schedule { id } } }', {
+      i: { name: 'Weekday mornings', playlistId },
+    })
+  ).schedule!.id;
   // Plays written before the analytics process opens the store (chDB: one process per data dir).
   const analytics = await createChdbAnalyticsStore({ path: join(dataDir, 'analytics') });
   await analytics.migrate();
@@ -72,6 +106,20 @@ beforeAll(async () => {
       schedule_id: '',
     },
   ]);
+  await analytics.insert('play_logs', [
+    {
+      id: 'd3',
+      account_id: DEMO_ACCOUNT_ID,
+      device_id: device.id,
+      file_id: 'f',
+      file_name: 'clip.mp4',
+      timestamp: '2024-05-02T10:00:00.000Z',
+      duration: 3,
+      type: 'video',
+      playlist_id: playlistId,
+      schedule_id: scheduleId,
+    },
+  ]);
   // The device pings every minute 10:00-10:14 (15 of the hour's 60 minutes).
   await analytics.insert(
     'ping_logs',
@@ -90,11 +138,13 @@ beforeAll(async () => {
   );
   await analytics.close();
 
-  const [pi, pd, pa, dead] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-  const identityUrl = await procs.start('services/identity/src/main.ts', {}, pi);
-  const devicesUrl = await procs.start('services/devices/src/main.ts', { IDENTITY_URL: identityUrl }, pd);
-  analyticsUrl = await procs.start('services/analytics/src/main.ts', { DEVICES_URL: devicesUrl, CONTENT_URL: `http://127.0.0.1:${dead}` }, pa, 60_000);
-}, 120_000);
+  analyticsUrl = await procs.start(
+    'services/analytics/src/main.ts',
+    { DEVICES_URL: devicesUrl, CONTENT_URL: contentUrl, SCHEDULING_URL: schedulingUrl },
+    pa,
+    60_000,
+  );
+}, 180_000);
 
 afterAll(async () => {
   await procs?.stopAll();
@@ -115,13 +165,13 @@ test('the analytics process lists and exports reports, device names from the dev
   expect(list.status).toBe(200);
   const res = await post({ ...POP, device_id: [device.id] }, principal(DEMO_ACCOUNT_ID));
   expect(res.status).toBe(200);
-  expect(await res.text()).toContain(`2024-05-01T10:00:00.000Z,${device.id},${device.name},f,clip.mp4,4.5,,,d1\r\n`);
+  expect(await res.text()).toContain(`2024-05-01T10:00:00.000Z,${device.id},${device.name},f,clip.mp4,4.5,,,,,d1\r\n`);
 });
 
 test("a deleted device the account's plays name is accepted; another account naming it: 404", async () => {
   const res = await post({ ...POP, device_id: ['deleted-device'] }, principal(DEMO_ACCOUNT_ID));
   expect(res.status).toBe(200);
-  expect(await res.text()).toContain('2024-05-01T11:00:00.000Z,deleted-device,deleted-device,f,clip.mp4,2,,,d2\r\n');
+  expect(await res.text()).toContain('2024-05-01T11:00:00.000Z,deleted-device,deleted-device,f,clip.mp4,2,,,,,d2\r\n');
   const foreign = await post({ ...POP, device_id: ['deleted-device'] }, principal('someone-else'));
   expect([foreign.status, ((await foreign.json()) as { error: { field: string } }).error.field]).toEqual([404, 'device_id[0]']);
 });
@@ -137,11 +187,18 @@ test("device uptime lists the account's devices from the devices process (HTTP l
   expect(rows.filter((r) => !r.includes(device.id)).every((r) => r.split(',')[3] === '0')).toBe(true);
 });
 
-test('without the internal token: 401; another account naming the device: 404; content unreachable: 503', async () => {
+test('proof of play names the playlist and schedule through the content and scheduling processes', async () => {
+  const res = await post({ ...POP, end_date: '2024-05-02', device_id: [device.id] }, principal(DEMO_ACCOUNT_ID));
+  expect(res.status).toBe(200);
+  expect(await res.text()).toContain(
+    `2024-05-02T10:00:00.000Z,${device.id},${device.name},f,clip.mp4,3,${playlistId},Lobby loop,${scheduleId},Weekday mornings,d3\r\n`,
+  );
+});
+
+test('without the internal token: 401; another account naming the device: 404', async () => {
   expect((await post(POP, null)).status).toBe(401);
   const foreign = await post({ ...POP, device_id: [device.id] }, principal('someone-else'));
   expect([foreign.status, ((await foreign.json()) as { error: { field: string } }).error.field]).toEqual([404, 'device_id[0]']);
-  expect((await post({ ...POP, media_id: ['m'] }, principal(DEMO_ACCOUNT_ID))).status).toBe(503);
 });
 
 test('a report export as a job in the analytics process: 202, followed to success, the file through its signed link; another account 404', async () => {
@@ -162,8 +219,17 @@ test('a report export as a job in the analytics process: 202, followed to succes
   expect(job).toMatchObject({ state: 'succeeded', result: { rows: 2 } });
   const file = await fetch(`${analyticsUrl}${job.result!.download_url}`);
   expect(file.status).toBe(200);
-  expect(await file.text()).toContain(`2024-05-01T10:00:00.000Z,${device.id},${device.name},f,clip.mp4,4.5,,,d1\r\n`);
+  expect(await file.text()).toContain(`2024-05-01T10:00:00.000Z,${device.id},${device.name},f,clip.mp4,4.5,,,,,d1\r\n`);
   const other = await fetch(`${analyticsUrl}${location}`, { headers: { [INTERNAL_TOKEN_HEADER]: await tokens.sign(principal('someone-else')) } });
   expect(other.status).toBe(404);
   expect((await fetch(`${analyticsUrl}${location}`)).status).toBe(401);
 }, 90_000);
+
+// Last: it stops the content process.
+test('content unreachable: checking a media id is a 503, never a 404', async () => {
+  await new Promise<void>((resolve) => {
+    contentChild.once('exit', () => resolve());
+    contentChild.kill('SIGTERM');
+  });
+  expect((await post({ ...POP, media_id: ['m'] }, principal(DEMO_ACCOUNT_ID))).status).toBe(503);
+});

@@ -4,6 +4,7 @@
  *   telemetry recorded it), while another account's ids and ids never seen stay 404;
  * - the proof-of-play digest covers each play's fixed facts, so renaming a device does not change
  *   it, and the test recomputes it from the exported rows as the file describes;
+ * - proof of play names the playlist and schedule beside their ids (empty once deleted);
  * - device uptime is deviceMetrics' uptime (minutes with a ping / minutes of the period), every
  *   device listed for every period, a silent one at 0 %.
  */
@@ -26,6 +27,10 @@ let goneMedia: string;
 /** B's device and media (B deletes its device too). */
 let foreignDevice: string;
 let foreignMedia: string;
+/** A's playlist and schedule (kept), and a playlist deleted after its plays. */
+let playlist: string;
+let schedule: string;
+let gonePlaylist: string;
 
 async function account(id: string): Promise<string> {
   const identity = h.subgraphs.identity as unknown as IdentityService;
@@ -66,7 +71,30 @@ async function media(accountId: string, name: string): Promise<string> {
   return m.id;
 }
 
-const play = (id: string, account: string, dev: string, file: string, fileName: string, ts: string, duration: number) => ({
+async function mutate<T>(key: string, query: string, variables: Record<string, unknown>): Promise<T> {
+  const res = await h.gql(query, { variables, key });
+  const payload = Object.values(res.body.data ?? {})[0] as { success: boolean; error: string | null } & T;
+  expect([payload?.success, payload?.error]).toEqual([true, null]);
+  return payload;
+}
+
+const newPlaylist = async (name: string) =>
+  (
+    await mutate<{ playlist: { id: string } }>(keyA, 'mutation($i: CreatePlaylistInput!) { createPlaylist(input: $i) { success error playlist { id } } }', {
+      i: { name },
+    })
+  ).playlist.id;
+
+const play = (
+  id: string,
+  account: string,
+  dev: string,
+  file: string,
+  fileName: string,
+  ts: string,
+  duration: number,
+  from: { playlist: string; schedule: string } = { playlist: 'pl-spring', schedule: 'sc-spring' },
+) => ({
   id,
   account_id: account,
   device_id: dev,
@@ -75,8 +103,8 @@ const play = (id: string, account: string, dev: string, file: string, fileName: 
   timestamp: ts,
   duration,
   type: 'video',
-  playlist_id: 'pl-spring',
-  schedule_id: 'sc-spring',
+  playlist_id: from.playlist,
+  schedule_id: from.schedule,
 });
 
 const ping = (id: string, account: string, dev: string, ts: number) => ({
@@ -99,11 +127,18 @@ beforeAll(async () => {
   [keyA, keyB] = await Promise.all([account(A), account(B)]);
   [kept, gone, silent, foreignDevice] = await Promise.all([device(keyA, 'Lobby'), device(keyA, 'Old kiosk'), device(keyA, 'Silent'), device(keyB, 'B screen')]);
   [goneMedia, foreignMedia] = await Promise.all([media(A, 'spring-campaign'), media(B, 'b-clip')]);
+  [playlist, gonePlaylist] = await Promise.all([newPlaylist('Spring loop'), newPlaylist('Winter loop')]);
+  schedule = (
+    await mutate<{ schedule: { id: string } }>(keyA, 'mutation($i: ScheduleInput!) { createSchedule(input: $i) { success error schedule { id } } }', {
+      i: { name: 'Spring campaign', playlistId: playlist },
+    })
+  ).schedule.id;
+  const spring = { playlist, schedule };
   await h.analytics.insert('play_logs', [
-    play('pp1', A, kept, goneMedia, 'spring-campaign.mp4', '2024-05-01T10:00:00.000Z', 15),
-    play('pp2', A, kept, goneMedia, 'spring-campaign.mp4', '2024-05-01T10:30:00.000Z', 15),
-    play('pp3', A, gone, goneMedia, 'spring-campaign.mp4', '2024-05-01T10:05:00.000Z', 15.5),
-    play('pp4', A, gone, 'still-here', 'Menu, "daily".png', '2024-05-01T11:00:00.000Z', 8.25),
+    play('pp1', A, kept, goneMedia, 'spring-campaign.mp4', '2024-05-01T10:00:00.000Z', 15, spring),
+    play('pp2', A, kept, goneMedia, 'spring-campaign.mp4', '2024-05-01T10:30:00.000Z', 15, spring),
+    play('pp3', A, gone, goneMedia, 'spring-campaign.mp4', '2024-05-01T10:05:00.000Z', 15.5, spring),
+    play('pp4', A, gone, 'still-here', 'Menu, "daily".png', '2024-05-01T11:00:00.000Z', 8.25, { playlist: gonePlaylist, schedule: 'sc-never' }),
     play('pb1', B, foreignDevice, foreignMedia, 'b-clip.mp4', '2024-05-01T10:00:00.000Z', 9),
   ]);
   // kept pings every minute 10:00-10:29 (30 of the hour's 60 minutes); gone every minute of the hour.
@@ -113,6 +148,7 @@ beforeAll(async () => {
     ping('b0', B, foreignDevice, T10),
   ]);
   expect((await call(keyA, 'DELETE', `/media/${goneMedia}`)).status).toBeLessThan(300);
+  await mutate(keyA, 'mutation($id: ID!) { deletePlaylist(id: $id) { success error } }', { id: gonePlaylist });
   expect((await call(keyA, 'DELETE', `/devices/${gone}`)).status).toBeLessThan(300);
   expect((await call(keyB, 'DELETE', `/devices/${foreignDevice}`)).status).toBeLessThan(300);
 }, 90_000);
@@ -181,6 +217,18 @@ describe('deleted files and devices stay provable', () => {
     // And the other way round: A's deleted ids are B's unknowns.
     expect(await refusal(keyB, { ...POP, device_id: [gone] })).toEqual([404, 'device_id[0]']);
     expect(await refusal(keyB, { ...POP, media_id: [goneMedia] })).toEqual([404, 'media_id[0]']);
+  });
+});
+
+test('proof of play names the playlist and schedule beside their ids; a deleted one keeps its id with an empty name', async () => {
+  const { header, rows } = await exportCsv(keyA, POP);
+  expect(header.slice(6, 10)).toEqual(['Playlist ID', 'Playlist', 'Schedule ID', 'Schedule']);
+  const byPlay = Object.fromEntries(rows.map((r) => [r.at(-1), r.slice(6, 10)]));
+  expect(byPlay).toEqual({
+    pp1: [playlist, 'Spring loop', schedule, 'Spring campaign'],
+    pp2: [playlist, 'Spring loop', schedule, 'Spring campaign'],
+    pp3: [playlist, 'Spring loop', schedule, 'Spring campaign'],
+    pp4: [gonePlaylist, '', 'sc-never', ''],
   });
 });
 

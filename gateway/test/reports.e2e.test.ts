@@ -110,8 +110,8 @@ test('POST /report/export streams the CSV: rows, totals, digest; the same again 
   const [table, summary] = text.split('\r\n\r\n') as [string, string];
   const rows = table.split('\r\n').slice(1);
   expect(rows).toEqual([
-    `2024-05-01T10:00:00.000Z,${device.id},${device.name},${mediaId},promo.mp4,12.5,pl,sc,e1`,
-    `2024-05-01T11:00:00.000Z,${device.id},${device.name},${mediaId},promo.mp4,7.25,pl,sc,e2`,
+    `2024-05-01T10:00:00.000Z,${device.id},${device.name},${mediaId},promo.mp4,12.5,pl,,sc,,e1`,
+    `2024-05-01T11:00:00.000Z,${device.id},${device.name},${mediaId},promo.mp4,7.25,pl,,sc,,e2`,
   ]);
   expect(summary).toContain('Total Duration (s),19.75\r\n');
   // The digest covers each play's fixed facts (play, device and file ids, recorded file name, start,
@@ -120,7 +120,7 @@ test('POST /report/export streams the CSV: rows, totals, digest; the same again 
     .update(
       rows
         .map((r) => r.split(','))
-        .map((f) => [f[8], f[1], f[3], f[4], f[0], f[5], f[6], f[7]].join(',') + '\n')
+        .map((f) => [f[10], f[1], f[3], f[4], f[0], f[5], f[6], f[8]].join(',') + '\n')
         .join(''),
     )
     .digest('hex');

@@ -32,6 +32,8 @@ const MEDIA = new Map([
 const directory: ReportDirectory = {
   devices: async (_c, ids) => new Map(ids.filter((i) => DEVICES.has(i)).map((i) => [i, DEVICES.get(i)!])),
   media: async (_c, ids) => new Map(ids.filter((i) => MEDIA.has(i)).map((i) => [i, MEDIA.get(i)!])),
+  playlists: async (_c, ids) => new Map(ids.filter((i) => i === 'pl-1').map((i) => [i, 'Spring loop'])),
+  schedules: async () => new Map(),
   listDevices: async (_c, max) => new Map([...DEVICES].slice(0, max)),
 };
 const deps = () => ({ analytics, directory, now: () => new Date('2024-06-01T00:00:00Z') });
@@ -107,15 +109,16 @@ describe('proof of play', () => {
   test('CSV: every play once, in order, formula cells escaped, totals = sum of rows, digest of the row lines', async () => {
     const text = (await exportBytes(POP)).toString('utf8');
     const { header, rows, pairs } = csvParts(text);
-    expect(header).toBe('Start (UTC),Device ID,Device,File ID,File,Duration (s),Playlist ID,Schedule ID,Play ID');
+    // Playlist and schedule names need Playlists_View / Schedules_View, which this caller lacks: ids only.
+    expect(header).toBe('Start (UTC),Device ID,Device,File ID,File,Duration (s),Playlist ID,Playlist,Schedule ID,Schedule,Play ID');
     expect(rows).toHaveLength(8);
-    expect(rows[0]).toBe('2024-05-01T08:00:00.000Z,dev-a,Lobby screen,m-1,Promo.mp4,10.5,pl-1,sc-1,p1');
-    expect(rows[2]).toBe(`2024-05-01T09:00:00.000Z,dev-a,Lobby screen,m-2,"'=HYPERLINK(""http://evil.example"",""x"")",0.125,pl-1,sc-1,p3`);
+    expect(rows[0]).toBe('2024-05-01T08:00:00.000Z,dev-a,Lobby screen,m-1,Promo.mp4,10.5,pl-1,,sc-1,,p1');
+    expect(rows[2]).toBe(`2024-05-01T09:00:00.000Z,dev-a,Lobby screen,m-2,"'=HYPERLINK(""http://evil.example"",""x"")",0.125,pl-1,,sc-1,,p3`);
     expect(rows[4]).toContain('"Menu, ""daily"".png"');
     // The deleted file keeps its recorded name; the last millisecond of the end day is in.
-    expect(rows[5]).toBe('2024-05-02T07:00:00.000Z,dev-b,Window,gone,Old promo.mp4,15,pl-1,sc-1,p6');
+    expect(rows[5]).toBe('2024-05-02T07:00:00.000Z,dev-b,Window,gone,Old promo.mp4,15,pl-1,,sc-1,,p6');
     expect(rows[7]).toMatch(/^2024-05-02T23:59:59\.999Z,.*,p8$/);
-    const durations = rows.map((r) => Number(r.split(',').at(-4)));
+    const durations = rows.map((r) => Number(r.split(',').at(-6)));
     expect(pairs['Rows']).toBe('8');
     expect(Number(pairs['Total Duration (s)'])).toBe(durations.reduce((s, d) => s + d, 0));
     expect(pairs['Total Duration (s)']).toBe(String(PLAYS.reduce((s, p) => s + p.duration, 0)));
@@ -123,7 +126,7 @@ describe('proof of play', () => {
     expect(pairs['SHA-256 computed over']).toContain(
       'of the columns Play ID, Device ID, File ID, File, Start (UTC), Duration (s), Playlist ID, Schedule ID (in this order)',
     );
-    const order = [8, 1, 3, 4, 0, 5, 6, 7]; // the header's positions of those columns
+    const order = [10, 1, 3, 4, 0, 5, 6, 8]; // the header's positions of those columns
     const digest = createHash('sha256')
       .update(rows.map((r) => order.map((i) => printedFields(r)[i]).join(',') + '\n').join(''))
       .digest('hex');

@@ -13,7 +13,7 @@ import type { DevicePeriodHealth, DeviceSeriesReport, ReportInterval, ReportRequ
 import { scope } from '../domain/reports/definitions/scope.js';
 import type { ReportDirectory } from '../ports/report-directory.js';
 import { selectDeviceMetrics } from '../repositories/device-metrics.queries.js';
-import { selectDistinctDevices } from '../repositories/recorded-ids.queries.js';
+import { selectDistinctDevices } from '../repositories/report-ids.queries.js';
 
 /** At most this many rows (devices x periods) in one device-series export: the 1M-row export target. */
 export const MAX_DEVICE_SERIES_ROWS = 1_000_000;

@@ -6,17 +6,17 @@
  * no HTTP in it, so it can move into a background job that writes to object storage unchanged.
  */
 import type { Writable } from 'node:stream';
-import { AppError, guardHandler, type AnalyticsStore, type Logger, type Principal } from '@pylon/kit';
+import { allows, AppError, guardHandler, type AnalyticsStore, type Logger, type Principal } from '@pylon/kit';
 import { parseExportRequest } from '../domain/reports/export-request.js';
 import type { ReportDirectory } from '../ports/report-directory.js';
 import { ReportTally, type ReportBatch } from '../domain/reports/report-rows.js';
-import type { ReportDefinition, ReportFormat, ReportRequest, SqlReport } from '../domain/reports/report.js';
+import type { ReportDefinition, ReportFormat, ReportNames, ReportRequest, SqlReport } from '../domain/reports/report.js';
 import { scope } from '../domain/reports/definitions/scope.js';
 import { writeCsv } from '../adapters/report-writers/csv.writer.js';
 import type { ReportDocument, ReportWriter } from '../adapters/report-writers/document.js';
 import { writePdf } from '../adapters/report-writers/pdf.writer.js';
 import { writeXlsx } from '../adapters/report-writers/xlsx.writer.js';
-import { selectDistinctDevices, selectRecordedIds } from '../repositories/recorded-ids.queries.js';
+import { selectDistinctDevices, selectPlaybackIds, selectRecordedIds } from '../repositories/report-ids.queries.js';
 import { deviceSeriesBatches, planDeviceSeries } from './device-series-report.js';
 
 export interface ReportsDeps {
@@ -28,6 +28,8 @@ export interface ReportsDeps {
 
 /** Devices whose names one report looks up; further devices are shown by id. */
 const MAX_NAMED_DEVICES = 10_000;
+/** Playlists and schedules (each) whose names one report looks up; further ones are shown by id only. */
+const MAX_NAMED_PLAYBACK = 10_000;
 
 const FILES: Record<ReportFormat, { ext: string; contentType: string; writer: ReportWriter }> = {
   CSV: { ext: 'csv', contentType: 'text/csv; charset=utf-8', writer: writeCsv },
@@ -76,12 +78,28 @@ async function checkIds(deps: ReportsDeps, caller: Principal, req: ReportRequest
   }
 }
 
-/** The names of the devices the report's rows name (distinct ids in the scope first, bounded). */
-async function deviceNames(deps: ReportsDeps, caller: Principal, report: SqlReport, req: ReportRequest) {
-  if (!report.deviceColumn) return { ids: [], names: [] };
-  const ids = await selectDistinctDevices(deps.analytics, report.table, scope(req, report.filters.media ? { media: 'file_id' } : {}), MAX_NAMED_DEVICES);
-  const found = await deps.directory.devices(caller, ids);
-  return { ids: [...found.keys()], names: [...found.values()] };
+const NO_NAMES = { ids: [], names: [] };
+
+/** A directory answer as the parallel arrays the SQL splices in. */
+const lookup = (found: Map<string, string>) => ({ ids: [...found.keys()], names: [...found.values()] });
+
+/**
+ * The names the report's rows show: devices (distinct ids in the scope first, bounded) and, for
+ * reports with `playbackNames`, playlists and schedules, each looked up only for a caller who may
+ * view them (without Playlists_View or Schedules_View the names stay empty, the ids are printed).
+ */
+async function reportNames(deps: ReportsDeps, caller: Principal, report: SqlReport, req: ReportRequest): Promise<ReportNames> {
+  const where = scope(req, report.filters.media ? { media: 'file_id' } : {});
+  const [devices, playback] = await Promise.all([
+    report.deviceColumn ? selectDistinctDevices(deps.analytics, report.table, where, MAX_NAMED_DEVICES) : [],
+    report.playbackNames ? selectPlaybackIds(deps.analytics, where, MAX_NAMED_PLAYBACK) : { playlists: [], schedules: [] },
+  ]);
+  const [d, pl, sc] = await Promise.all([
+    devices.length ? deps.directory.devices(caller, devices) : null,
+    playback.playlists.length && allows(caller, 'Playlists_View') ? deps.directory.playlists(caller, playback.playlists) : null,
+    playback.schedules.length && allows(caller, 'Schedules_View') ? deps.directory.schedules(caller, playback.schedules) : null,
+  ]);
+  return { ...(d ? lookup(d) : NO_NAMES), playlists: pl ? lookup(pl) : NO_NAMES, schedules: sc ? lookup(sc) : NO_NAMES };
 }
 
 /** Where the rows come from: one streamed SELECT, or deviceMetrics per device and period. */
@@ -95,7 +113,7 @@ async function rowSource(deps: ReportsDeps, caller: Principal, report: ReportDef
     const plan = await planDeviceSeries(deps, caller, request, now);
     return { rows: () => deviceSeriesBatches(deps.analytics, report, request, plan), estimate: async () => plan.rows };
   }
-  const names = await deviceNames(deps, caller, report, request);
+  const names = await reportNames(deps, caller, report, request);
   const { sql, params } = report.sql(request, names);
   return {
     rows: (signal) => deps.analytics.queryStream<Record<string, unknown>>(sql, params, { signal }),

@@ -92,13 +92,27 @@ interface ReportBase {
   table: 'play_logs' | 'ping_logs' | 'impressions' | 'event_logs';
 }
 
+/** Names looked up at export time: parallel arrays of ids and names, spliced into the SQL with transform(). */
+export interface NameLookup {
+  ids: string[];
+  names: string[];
+}
+
+/** The device names (`ids`, `names`) and, for reports with `playbackNames`, the playlists' and schedules'. */
+export interface ReportNames extends NameLookup {
+  playlists: NameLookup;
+  schedules: NameLookup;
+}
+
 /** A report whose rows are one streamed SELECT. */
 export interface SqlReport extends ReportBase {
   kind: 'sql';
   /** Device names are looked up for this column's ids and spliced into the SQL (kept for deleted devices as the id). */
   deviceColumn?: string;
-  /** The SELECT for a validated request; `names` are the caller's device names by id. */
-  sql(req: ReportRequest, names: { ids: string[]; names: string[] }): { sql: string; params: SqlParams };
+  /** The rows carry play_logs' playlist_id and schedule_id: their names are looked up (empty when deleted). */
+  playbackNames?: boolean;
+  /** The SELECT for a validated request; `names` are the caller's names by id. */
+  sql(req: ReportRequest, names: ReportNames): { sql: string; params: SqlParams };
 }
 
 /**

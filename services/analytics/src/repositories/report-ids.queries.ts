@@ -1,5 +1,8 @@
 /**
- * Which device and media ids an account's own telemetry names, at any time: a media id that
+ * The ids a report reads from the telemetry before its rows: the distinct devices, playlists and
+ * schedules of its scope (whose names are looked up), and which ids the account recorded.
+ *
+ * Recorded ids: which device and media ids an account's own telemetry names, at any time: a media id that
  * played, a device id that played or pinged. A report may name a file or device deleted since
  * (the proof of play of a finished campaign) as long as the caller's account recorded it; another
  * account's ids are never found here, so tenancy holds.
@@ -8,7 +11,6 @@
  * raw tables' retention drops old rows, the rollups keep the history) and hold one row per
  * account, device, file and day, so one query answers for every id at once, at most one row per id.
  * The play rollup counts completed plays, the only plays a report lists.
- * Also: the distinct devices a report's scope names (selectDistinctDevices).
  */
 import type { AnalyticsStore, SqlParams } from '@pylon/kit';
 
@@ -58,4 +60,18 @@ export async function selectDistinctDevices(
     scope.params,
   );
   return rows.map((r) => r.device_id);
+}
+
+/** The distinct non-empty playlist and schedule ids of the plays in a report's scope, at most `limit` of each (one scan). */
+export async function selectPlaybackIds(
+  store: AnalyticsStore,
+  scope: { where: string; params: SqlParams },
+  limit: number,
+): Promise<{ playlists: string[]; schedules: string[] }> {
+  const n = Math.floor(limit);
+  const [row] = await store.query<{ pl: string[]; sc: string[] }>(
+    `SELECT groupUniqArrayIf(${n})(playlist_id, playlist_id != '') AS pl, groupUniqArrayIf(${n})(schedule_id, schedule_id != '') AS sc FROM play_logs WHERE ${scope.where}`,
+    scope.params,
+  );
+  return { playlists: row?.pl ?? [], schedules: row?.sc ?? [] };
 }

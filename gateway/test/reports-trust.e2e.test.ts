@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
 import type { ContentRepository } from '@pylon/content';
 import { startHarness, type Harness } from './harness.js';
+import { printedFields } from '../../services/analytics/test/fixtures/csv-fields.js';
 
 const A = 'tenant-proof';
 const B = 'tenant-proof-other';
@@ -155,22 +156,6 @@ beforeAll(async () => {
 afterAll(() => h.stop());
 
 const POP = { report_id: 'proof_of_play', start_date: '2024-05-01', end_date: '2024-05-01' };
-
-/** A CSV line's fields exactly as printed (quotes kept): split at the commas outside quotes. */
-function printedFields(line: string): string[] {
-  const out: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (const ch of line) {
-    if (ch === '"') quoted = !quoted;
-    if (ch === ',' && !quoted) {
-      out.push(field);
-      field = '';
-    } else field += ch;
-  }
-  out.push(field);
-  return out;
-}
 
 /** Header, row lines and summary pairs (values unquoted) of an exported CSV. */
 async function exportCsv(key: string, body: Record<string, unknown>) {

@@ -16,6 +16,7 @@ import { prepareReportExport } from '../src/use-cases/export-report.js';
 import { listReports } from '../src/use-cases/list-reports.js';
 import type { ReportDirectory } from '../src/ports/report-directory.js';
 import { ACC, PLAYS, seedReportData } from './fixtures/report-data.js';
+import { printedFields } from './fixtures/csv-fields.js';
 
 let dir: string;
 let analytics: AnalyticsStore;
@@ -71,22 +72,6 @@ function csvParts(text: string) {
       .map((l) => [l.slice(0, l.indexOf(',')), l.slice(l.indexOf(',') + 1)]),
   );
   return { header: lines[0]!, rows: lines.slice(1), pairs };
-}
-
-/** A CSV line's fields exactly as printed (quotes kept): split at the commas outside quotes. */
-function printedFields(line: string): string[] {
-  const out: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (const ch of line) {
-    if (ch === '"') quoted = !quoted;
-    if (ch === ',' && !quoted) {
-      out.push(field);
-      field = '';
-    } else field += ch;
-  }
-  out.push(field);
-  return out;
 }
 
 describe('catalog', () => {

@@ -63,6 +63,9 @@ export async function reportsScenario(o: { rows: number }): Promise<ReportsBench
       directory: {
         devices: async (_c: Principal, ids: readonly string[]) => new Map(ids.filter((i) => names.has(i)).map((i) => [i, names.get(i)!])),
         media: async () => new Map<string, string>(),
+        playlists: async () => new Map<string, string>(),
+        schedules: async () => new Map<string, string>(),
+        listDevices: async () => names,
       },
     };
     const caller = { accountId: ACCOUNT, policies: ['Analytics_View'], roles: ['Viewer'] } as unknown as Principal;
@@ -81,7 +84,7 @@ export async function reportsScenario(o: { rows: number }): Promise<ReportsBench
         deviceIds: [],
         mediaIds: [],
       },
-      { ids: [...names.keys()], names: [...names.values()] },
+      { ids: [...names.keys()], names: [...names.values()], playlists: { ids: [], names: [] }, schedules: { ids: [], names: [] } },
     );
     const rawPath = join(dir, 'raw.csv');
     const b0 = performance.now();

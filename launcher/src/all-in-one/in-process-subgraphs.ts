@@ -182,6 +182,19 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
   const directory: ReportDirectory = {
     devices: async (caller, ids) => new Map((await devices.repo.findByIds(caller.accountId, ids)).map((d) => [d.id, d.name])),
     media: async (caller, ids) => new Map([...(await content.repo.media.findByIds(caller.accountId, ids))].map(([id, m]) => [id, m.name])),
+    playlists: async (caller, ids) => new Map([...(await content.repo.playlists.findByIds(caller.accountId, ids))].map(([id, p]) => [id, p.name])),
+    schedules: async (caller, ids) => new Map((await scheduling.repo.findByIds(caller.accountId, ids)).map((s) => [s.id, s.name])),
+    // Pages of the largest list limit (1,000), by name then id, as GraphQL `device` lists them.
+    listDevices: async (caller, max) => {
+      const out = new Map<string, string>();
+      for (let offset = 0; out.size < max; offset += 1000) {
+        const limit = Math.min(1000, max - out.size);
+        const page = await devices.repo.list(caller.accountId, { limit, offset }, () => new Date().toISOString());
+        for (const d of page) out.set(d.id, d.name);
+        if (page.length < limit) break;
+      }
+      return out;
+    },
   };
   const subgraphs: Record<string, Subgraph> = {
     identity,

@@ -24,6 +24,8 @@ export const analyticsProcessEnv = {
   /** The subgraphs asked, for reports, whether device and media ids are the caller's (compose/k8s service names by default). */
   DEVICES_URL: z.string().url().default('http://devices:4001'),
   CONTENT_URL: z.string().url().default('http://content:4001'),
+  /** The scheduling subgraph, asked for the names of the schedules proof of play lists. */
+  SCHEDULING_URL: z.string().url().default('http://scheduling:4001'),
   ...reportsEnv,
   ...jobsEnv,
   ...jobFilesEnv,

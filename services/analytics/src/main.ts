@@ -30,7 +30,11 @@ await runSubgraphProcess({
   needs: ['analytics', 'stream', 'documents', 'blobs'],
   env: analyticsProcessEnv,
   build: async ({ backends, tokens, env }) => {
-    const directory = createHttpReportDirectory({ devices: { url: env.DEVICES_URL, tokens }, content: { url: env.CONTENT_URL, tokens } });
+    const directory = createHttpReportDirectory({
+      devices: { url: env.DEVICES_URL, tokens },
+      content: { url: env.CONTENT_URL, tokens },
+      scheduling: { url: env.SCHEDULING_URL, tokens },
+    });
     const logger = createLogger({ level: env.LOG_LEVEL, name: 'analytics-reports' });
     const files = new JobFiles(backends.blobs!, backends.documents!, env.SIGNAGE_INTERNAL_SECRET, jobFileSettingsFrom(env), logger);
     jobs = new JobRunner(backends.documents!, jobSettingsFrom(env), logger, files);

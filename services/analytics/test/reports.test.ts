@@ -16,6 +16,7 @@ import { prepareReportExport } from '../src/use-cases/export-report.js';
 import { listReports } from '../src/use-cases/list-reports.js';
 import type { ReportDirectory } from '../src/ports/report-directory.js';
 import { ACC, PLAYS, seedReportData } from './fixtures/report-data.js';
+import { printedFields } from './fixtures/csv-fields.js';
 
 let dir: string;
 let analytics: AnalyticsStore;
@@ -32,6 +33,9 @@ const MEDIA = new Map([
 const directory: ReportDirectory = {
   devices: async (_c, ids) => new Map(ids.filter((i) => DEVICES.has(i)).map((i) => [i, DEVICES.get(i)!])),
   media: async (_c, ids) => new Map(ids.filter((i) => MEDIA.has(i)).map((i) => [i, MEDIA.get(i)!])),
+  playlists: async (_c, ids) => new Map(ids.filter((i) => i === 'pl-1').map((i) => [i, 'Spring loop'])),
+  schedules: async () => new Map(),
+  listDevices: async (_c, max) => new Map([...DEVICES].slice(0, max)),
 };
 const deps = () => ({ analytics, directory, now: () => new Date('2024-06-01T00:00:00Z') });
 
@@ -90,20 +94,26 @@ describe('proof of play', () => {
   test('CSV: every play once, in order, formula cells escaped, totals = sum of rows, digest of the row lines', async () => {
     const text = (await exportBytes(POP)).toString('utf8');
     const { header, rows, pairs } = csvParts(text);
-    expect(header).toBe('Start (UTC),Device ID,Device,File ID,File,Duration (s),Playlist ID,Schedule ID,Play ID');
+    // Playlist and schedule names need Playlists_View / Schedules_View, which this caller lacks: ids only.
+    expect(header).toBe('Start (UTC),Device ID,Device,File ID,File,Duration (s),Playlist ID,Playlist,Schedule ID,Schedule,Play ID');
     expect(rows).toHaveLength(8);
-    expect(rows[0]).toBe('2024-05-01T08:00:00.000Z,dev-a,Lobby screen,m-1,Promo.mp4,10.5,pl-1,sc-1,p1');
-    expect(rows[2]).toBe(`2024-05-01T09:00:00.000Z,dev-a,Lobby screen,m-2,"'=HYPERLINK(""http://evil.example"",""x"")",0.125,pl-1,sc-1,p3`);
+    expect(rows[0]).toBe('2024-05-01T08:00:00.000Z,dev-a,Lobby screen,m-1,Promo.mp4,10.5,pl-1,,sc-1,,p1');
+    expect(rows[2]).toBe(`2024-05-01T09:00:00.000Z,dev-a,Lobby screen,m-2,"'=HYPERLINK(""http://evil.example"",""x"")",0.125,pl-1,,sc-1,,p3`);
     expect(rows[4]).toContain('"Menu, ""daily"".png"');
     // The deleted file keeps its recorded name; the last millisecond of the end day is in.
-    expect(rows[5]).toBe('2024-05-02T07:00:00.000Z,dev-b,Window,gone,Old promo.mp4,15,pl-1,sc-1,p6');
+    expect(rows[5]).toBe('2024-05-02T07:00:00.000Z,dev-b,Window,gone,Old promo.mp4,15,pl-1,,sc-1,,p6');
     expect(rows[7]).toMatch(/^2024-05-02T23:59:59\.999Z,.*,p8$/);
-    const durations = rows.map((r) => Number(r.split(',').at(-4)));
+    const durations = rows.map((r) => Number(r.split(',').at(-6)));
     expect(pairs['Rows']).toBe('8');
     expect(Number(pairs['Total Duration (s)'])).toBe(durations.reduce((s, d) => s + d, 0));
     expect(pairs['Total Duration (s)']).toBe(String(PLAYS.reduce((s, p) => s + p.duration, 0)));
+    // The digest as the file says: the play's fixed facts (no device name), fields as printed, \n-ended lines.
+    expect(pairs['SHA-256 computed over']).toContain(
+      'of the columns Play ID, Device ID, File ID, File, Start (UTC), Duration (s), Playlist ID, Schedule ID (in this order)',
+    );
+    const order = [10, 1, 3, 4, 0, 5, 6, 8]; // the header's positions of those columns
     const digest = createHash('sha256')
-      .update(rows.map((r) => r + '\r\n').join(''))
+      .update(rows.map((r) => order.map((i) => printedFields(r)[i]).join(',') + '\n').join(''))
       .digest('hex');
     expect(pairs['SHA-256 of rows']).toBe(digest);
     expect(pairs['Generated (UTC)']).toBe('2024-06-01T00:00:00.000Z');
@@ -219,10 +229,16 @@ describe('aggregate reports', () => {
   const rowsOf = async (body: Record<string, unknown>) =>
     csvParts((await exportBytes({ start_date: '2024-05-01', end_date: '2024-05-02', ...body })).toString('utf8'));
 
-  test('device uptime: 72 of 144 ten-minute slots on May 1st is 50 %', async () => {
+  test("device uptime: deviceMetrics' minutes (144 of May 1st's 1440 = 10 %), every device and day, silent ones at 0 %", async () => {
     const { rows, pairs } = await rowsOf({ report_id: 'device_uptime' });
-    expect(rows).toEqual(['2024-05-01T00:00:00.000Z,dev-a,Lobby screen,144,72,144,50']);
-    expect(pairs['Total Pings']).toBe('144');
+    expect(rows).toEqual([
+      '2024-05-01T00:00:00.000Z,dev-a,Lobby screen,10,10,10,20,20,0',
+      '2024-05-02T00:00:00.000Z,dev-a,Lobby screen,0,0,0,0,0,0',
+      '2024-05-01T00:00:00.000Z,dev-b,Window,0,0,0,0,0,0',
+      '2024-05-02T00:00:00.000Z,dev-b,Window,0,0,0,0,0,0',
+    ]);
+    expect(pairs['Average Uptime %']).toBe('2.5');
+    expect(pairs['Total Alerts']).toBe('0');
   });
 
   test('media performance per day: plays, play time, average, devices; totals equal the rows', async () => {

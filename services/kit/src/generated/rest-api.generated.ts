@@ -1877,11 +1877,13 @@ export interface paths {
          * @description Policy: Analytics_View. `start_date` and `end_date` are required (ISO 8601; a date without a
          *     time includes that whole day; at most 400 days); `interval_type` (default Day) sets the
          *     periods of the aggregate reports and the PDF chart; `device_id` / `media_id` must be the
-         *     caller's (404 naming `device_id[i]` otherwise); `start_time` / `end_time` keep only rows whose
+         *     caller's, live or recorded in the caller's telemetry (deleted since), 404 naming
+         *     `device_id[i]` otherwise; `start_time` / `end_time` keep only rows whose
          *     time of day (UTC) lies between theirs. `user_id` and `activity_type` filter no report here
          *     and are refused when given. Rows are streamed as they are read (bounded memory); after the
          *     rows the file prints the row count, totals (equal to the sums of the rows) and the SHA-256 of
-         *     the rows as the CSV writes them, so a re-export of the same range can be compared.
+         *     each row's fixed facts (never a name looked up at export), with the rule to recompute it, so
+         *     a re-export of the same records can be compared after renames.
          *     CSV: RFC 4180, CRLF, text cells starting with =, +, -, @, tab or CR prefixed with an
          *     apostrophe; the summary follows the first empty line. XLSX: typed cells, frozen header,
          *     number formats, a Summary sheet. PDF: summary, a bar chart, and the first 2000 rows.

@@ -32,6 +32,11 @@ export class ScheduleRepository {
     return this.schedules.count(tenant, filter);
   }
 
+  /** The tenant's schedules among `ids` (one scan); unknown and foreign ids are simply absent. */
+  findByIds(tenant: string, ids: readonly string[]): Promise<Schedule[]> {
+    return ids.length ? this.schedules.find(tenant, { id: { $in: [...ids] } }, {}) : Promise.resolve([]);
+  }
+
   /** The tenant's schedules that include the device. */
   forDevice(tenant: string, deviceId: string): Promise<Schedule[]> {
     return this.schedules.find(tenant, { deviceIds: deviceId }, {});

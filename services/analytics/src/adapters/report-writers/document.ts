@@ -18,6 +18,9 @@ export interface ReportDocument {
 
 export type ReportWriter = (doc: ReportDocument, out: Writable) => Promise<void>;
 
+/** The summary line that says what the digest covers and how to recompute it. */
+export const DIGEST_RULE_LABEL = 'SHA-256 computed over';
+
 /** The lines printed after the rows (CSV trailer, XLSX Summary sheet, PDF summary box), in this order. */
 export function summaryLines(doc: ReportDocument): [string, string][] {
   return [
@@ -25,7 +28,9 @@ export function summaryLines(doc: ReportDocument): [string, string][] {
     ...doc.facts,
     ['Rows', String(doc.tally.rows)],
     ...doc.tally.totals().map((t): [string, string] => [`Total ${t.column.title}`, String(t.value)]),
+    ...doc.tally.averages().map((t): [string, string] => [`Average ${t.column.title}`, String(t.value)]),
     ['SHA-256 of rows', doc.tally.digest()],
+    [DIGEST_RULE_LABEL, doc.tally.digestRule()],
     ['Generated (UTC)', doc.generatedAt.toISOString()],
   ];
 }

@@ -96,7 +96,7 @@ export const writePdf: ReportWriter = async (doc, out) => {
   pdf.fontSize(9);
   for (const [k, v] of summaryLines(doc).slice(1)) {
     pdf.font('Helvetica-Bold').fillColor('#000000').text(k, MARGIN, y, { width: 150 });
-    pdf.font(k.startsWith('SHA-256') ? 'Courier' : 'Helvetica').text(v, MARGIN + 155, y, { width: pageW - 155 });
+    pdf.font(k === 'SHA-256 of rows' ? 'Courier' : 'Helvetica').text(v, MARGIN + 155, y, { width: pageW - 155 });
     y = Math.max(pdf.y, y + 12);
   }
   if (doc.tally.rows > kept.length)

@@ -61,7 +61,7 @@ export const writeXlsx: ReportWriter = async (doc, out) => {
   ];
   summary.getRow(1).font = { bold: true };
   for (const [k, v] of summaryLines(doc)) {
-    const total = doc.tally.totals().find((t) => `Total ${t.column.title}` === k);
+    const total = doc.tally.totals().find((t) => `Total ${t.column.title}` === k) ?? doc.tally.averages().find((t) => `Average ${t.column.title}` === k);
     summary.addRow([k, total ? total.value : k === 'Rows' ? Number(v) : v]).commit();
   }
   summary.commit();

@@ -29,7 +29,9 @@ export function catalogEntry(r: ReportDefinition): ReportEntry {
   if (r.filters.interval) parameters.push(p('interval_type', 'Period: Minute, Hour, Day (default) or Month'));
   if (r.filters.device) parameters.push(p('device_id', 'Only these devices', false, true));
   if (r.filters.media) parameters.push(p('media_id', 'Only these media files', false, true));
-  parameters.push(p('start_time', 'Daily window start: only the time of day of this date-time (UTC) is used'));
-  parameters.push(p('end_time', 'Daily window end (inclusive): only the time of day of this date-time (UTC) is used'));
+  if (r.filters.timeOfDay) {
+    parameters.push(p('start_time', 'Daily window start: only the time of day of this date-time (UTC) is used'));
+    parameters.push(p('end_time', 'Daily window end (inclusive): only the time of day of this date-time (UTC) is used'));
+  }
   return { id: r.id, name: r.name, description: r.description, parameters };
 }

@@ -91,6 +91,7 @@ export function parseExportRequest(accountId: string, body: unknown): { report: 
   const ts = instant(body, 'start_time', false);
   const te = instant(body, 'end_time', false);
   if ((ts === null) !== (te === null)) throw badInput(ts ? 'end_time' : 'start_time', 'start_time and end_time go together');
+  if (ts && !report.filters.timeOfDay) throw badInput('start_time', `${report.id} has no daily window; leave start_time and end_time out`);
   const timeOfDay = ts && te ? { start: secondsOfDay(ts.instant), end: secondsOfDay(te.instant) } : null;
   if (timeOfDay && timeOfDay.end < timeOfDay.start) throw badInput('end_time', 'end_time must not be before start_time in the day (UTC)');
   const deviceIds = ids(body, 'device_id');

@@ -2,11 +2,15 @@
  * The rows of one export, read once: each SQL row becomes typed cells and its canonical text line,
  * and the tally keeps what the file prints after the rows (count, totals, digest, chart series).
  *
- * Digest: SHA-256 over the data rows exactly as the CSV file writes them (RFC 4180 fields joined
- * by commas, text cells formula-escaped, each line ended by CRLF; the header and the summary are
- * not included). The same rows give the same digest whatever the format (CSV, EXCEL, PDF print
- * it), so a re-export of a range can be compared with the first; a CSV can be checked by hashing
- * its lines between the header and the first empty line.
+ * Digest: SHA-256 (hex) over one line per row, in the file's row order, made of the report's
+ * digest columns only (ReportDefinition.digest: the facts of a row that cannot change later, e.g.
+ * a play's id, device id, file id, recorded file name, start, duration, playlist and schedule ids;
+ * never a name looked up at export time, which a rename would change). Each line is those fields
+ * in that order, joined by commas and ended by "\n", each field exactly as the CSV prints it
+ * (RFC 4180 quoting; text starting with =, +, -, @, tab or CR prefixed with an apostrophe;
+ * numbers and ISO 8601 instants as they are). `digestRule` is that sentence for the file, so a
+ * reader of any format (CSV, EXCEL, PDF print it) can recompute the digest from the rows; a later
+ * re-export of the same plays prints the same digest whatever was renamed in between.
  * Totals: integers summed exactly; seconds summed in whole milliseconds (cells carry at most three
  * decimals), so a total equals the sum of the printed rows.
  */
@@ -44,12 +48,22 @@ export class ReportTally {
   private readonly chartValueAt: number;
   private readonly series = new Map<string, { sum: number; n: number }>();
 
+  /** Positions of the digest columns, in digest order. */
+  private readonly digestAt: number[];
+
   constructor(
     private readonly columns: readonly ReportColumn[],
     private readonly chart: ReportChart,
     private readonly interval: ReportInterval,
+    /** The digest columns' keys, in order (default: every column). */
+    digest: readonly string[] = columns.map((c) => c.key),
   ) {
     this.sums = columns.map(() => 0);
+    this.digestAt = digest.map((key) => {
+      const i = columns.findIndex((c) => c.key === key);
+      if (i < 0) throw new Error(`digest column '${key}' is not a column`);
+      return i;
+    });
     this.chartAt = columns.findIndex((c) => c.key === chart.category);
     this.chartValueAt = columns.findIndex((c) => c.key === chart.value);
   }
@@ -65,6 +79,9 @@ export class ReportTally {
     const n = cols.length;
     const cells: Cell[][] = keepCells ? new Array(rows.length) : [];
     let text = '';
+    let digested = '';
+    const fields: string[] = new Array(n);
+    const digestAt = this.digestAt;
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r]!;
       const out: Cell[] | null = keepCells || this.chartAt >= 0 ? new Array(n) : null;
@@ -74,12 +91,16 @@ export class ReportTally {
         const raw = row[col.key];
         const v: Cell = typeof raw === 'number' ? raw : raw === null || raw === undefined ? '' : String(raw);
         if (out) out[i] = v;
+        const field = col.type === 'text' ? csvField(escapeFormula(v as string)) : typeof v === 'number' ? String(v) : csvField(v);
+        fields[i] = field;
         if (i > 0) line += ',';
-        if (col.type === 'text') line += csvField(escapeFormula(v as string));
-        else line += typeof v === 'number' ? String(v) : csvField(v);
+        line += field;
         if (col.total) this.sums[i]! += col.type === 'seconds' ? Math.round(Number(v) * 1000) : Number(v);
+        else if (col.average) this.sums[i]! += Number(v);
       }
       text += line + '\r\n';
+      for (let d = 0; d < digestAt.length; d++) digested += (d > 0 ? ',' : '') + fields[digestAt[d]!]!;
+      digested += '\n';
       if (keepCells) cells[r] = out!;
       if (this.chartAt >= 0) {
         const key = String(out![this.chartAt]).slice(0, PERIOD_CHARS[this.interval]);
@@ -90,18 +111,31 @@ export class ReportTally {
       }
     }
     // One hash update per batch: SHA-256 over the concatenation is the hash of the lines in order.
-    this.hash.update(text);
+    this.hash.update(digested);
     this.rows += rows.length;
     return { cells, text };
   }
 
-  /** Hex SHA-256 of every line so far; call once, after the last batch. */
+  /** What the digest covers and how to recompute it, as the file prints it. */
+  digestRule(): string {
+    const titles = this.digestAt.map((i) => this.columns[i]!.title).join(', ');
+    return `SHA-256 (hex) over one line per row, in row order, of the columns ${titles} (in this order): the fields joined by commas, each line ended by \\n, each field as this report's CSV prints it (RFC 4180 quoting; text starting with =, +, -, @, tab or CR prefixed with an apostrophe; numbers and UTC instants as printed)`;
+  }
+
+  /** Hex SHA-256 of every row's digest line so far; call once, after the last batch. */
   digest(): string {
     return this.hash.digest('hex');
   }
 
   totals(): ReportTotals[] {
     return this.columns.flatMap((column, i) => (column.total ? [{ column, value: column.type === 'seconds' ? this.sums[i]! / 1000 : this.sums[i]! }] : []));
+  }
+
+  /** The means of the `average` columns over the rows (0 without rows), to two decimals. */
+  averages(): ReportTotals[] {
+    return this.columns.flatMap((column, i) =>
+      column.average && !column.total ? [{ column, value: this.rows === 0 ? 0 : Math.round((this.sums[i]! / this.rows) * 100) / 100 }] : [],
+    );
   }
 
   /**

@@ -16,6 +16,8 @@ export interface ReportColumn {
   type: ColumnType;
   /** Summed into the totals (integers exactly; seconds in whole milliseconds). */
   total?: boolean;
+  /** Averaged over the rows in the summary (the mean of the printed cells, two decimals). */
+  average?: boolean;
   /** Relative width in the PDF table and XLSX sheet. */
   width: number;
 }
@@ -57,18 +59,71 @@ export interface ReportChart {
   aggregate: 'sum' | 'avg' | 'count';
 }
 
-export interface ReportDefinition {
+/**
+ * One device and period of deviceMetrics (the GraphQL query's record: the fields a report reads),
+ * so a report's uptime is the query's uptime (one source per fact).
+ */
+export interface DevicePeriodHealth {
+  deviceId: string;
+  /** ISO 8601 instant, UTC. */
+  periodStart: string;
+  uptimePercentage: number;
+  avgCpuUsage: number;
+  maxCpuUsage: number;
+  avgMemoryUsage: number;
+  maxMemoryUsage: number;
+  alertCount: number;
+}
+
+interface ReportBase {
   id: string;
   name: string;
   description: string;
   /** Which of the export body's filters the report reads (the catalog lists them as parameters). */
-  filters: { device: boolean; media: boolean; interval: boolean };
+  filters: { device: boolean; media: boolean; interval: boolean; timeOfDay: boolean };
   columns: readonly ReportColumn[];
   chart: ReportChart;
+  /**
+   * The column keys the digest covers, in order (report-rows.ts): the facts of a row that a later
+   * re-export of the same records repeats, never a name looked up at export time.
+   */
+  digest: readonly string[];
+  /** The table whose distinct device ids name the devices to look up (and whose records estimate the rows). */
+  table: 'play_logs' | 'ping_logs' | 'impressions' | 'event_logs';
+}
+
+/** Names looked up at export time: parallel arrays of ids and names, spliced into the SQL with transform(). */
+export interface NameLookup {
+  ids: string[];
+  names: string[];
+}
+
+/** The device names (`ids`, `names`) and, for reports with `playbackNames`, the playlists' and schedules'. */
+export interface ReportNames extends NameLookup {
+  playlists: NameLookup;
+  schedules: NameLookup;
+}
+
+/** A report whose rows are one streamed SELECT. */
+export interface SqlReport extends ReportBase {
+  kind: 'sql';
   /** Device names are looked up for this column's ids and spliced into the SQL (kept for deleted devices as the id). */
   deviceColumn?: string;
-  /** The table whose distinct device ids name the devices to look up. */
-  table: 'play_logs' | 'ping_logs' | 'impressions' | 'event_logs';
-  /** The SELECT for a validated request; `names` are the caller's device names by id. */
-  sql(req: ReportRequest, names: { ids: string[]; names: string[] }): { sql: string; params: SqlParams };
+  /** The rows carry play_logs' playlist_id and schedule_id: their names are looked up (empty when deleted). */
+  playbackNames?: boolean;
+  /** The SELECT for a validated request; `names` are the caller's names by id. */
+  sql(req: ReportRequest, names: ReportNames): { sql: string; params: SqlParams };
 }
+
+/**
+ * A report with one row per device and period, read through deviceMetrics' repository function:
+ * every device of the account (or of device_id) for every period begun by the time of the export,
+ * a period without data as the zero record.
+ */
+export interface DeviceSeriesReport extends ReportBase {
+  kind: 'device-series';
+  /** The row (keyed by column key) of one device and period. */
+  row(point: DevicePeriodHealth, deviceName: string): Record<string, Cell>;
+}
+
+export type ReportDefinition = SqlReport | DeviceSeriesReport;

@@ -1,13 +1,14 @@
 /** Audience summary: per period, impressions, unique visitors, dwell and the split by gender. */
-import type { ReportDefinition } from '../report.js';
+import type { SqlReport } from '../report.js';
 import { periodOf, scope } from './scope.js';
 
-export const audienceSummary: ReportDefinition = {
+export const audienceSummary: SqlReport = {
+  kind: 'sql',
   id: 'audience_summary',
   name: 'Audience summary',
   description:
     'Per period (interval_type, UTC): audience impressions, unique visitors, average dwell time, and impressions by gender (female, male, unknown). media_id narrows to impressions in front of those files.',
-  filters: { device: true, media: true, interval: true },
+  filters: { device: true, media: true, interval: true, timeOfDay: true },
   table: 'impressions',
   columns: [
     { key: 'period', title: 'Period (UTC)', type: 'datetime', width: 14 },
@@ -19,6 +20,7 @@ export const audienceSummary: ReportDefinition = {
     { key: 'unknown', title: 'Unknown', type: 'integer', total: true, width: 8 },
   ],
   chart: { title: 'Impressions per period', category: 'period', value: 'impressions', aggregate: 'sum' },
+  digest: ['period', 'impressions', 'visitors', 'avg_dwell', 'female', 'male', 'unknown'],
   sql(req) {
     const { where, params } = scope(req, { media: 'file_id' });
     return {

@@ -1,12 +1,13 @@
 /** Device activity: per period and device, plays, play time and distinct files. */
-import type { ReportDefinition } from '../report.js';
+import type { SqlReport } from '../report.js';
 import { deviceName, periodOf, scope } from './scope.js';
 
-export const deviceActivity: ReportDefinition = {
+export const deviceActivity: SqlReport = {
+  kind: 'sql',
   id: 'device_activity',
   name: 'Device activity',
   description: 'Per period (interval_type, UTC) and device: plays, total play time and the number of distinct files played.',
-  filters: { device: true, media: true, interval: true },
+  filters: { device: true, media: true, interval: true, timeOfDay: true },
   table: 'play_logs',
   deviceColumn: 'device_id',
   columns: [
@@ -18,6 +19,7 @@ export const deviceActivity: ReportDefinition = {
     { key: 'files', title: 'Files', type: 'integer', width: 8 },
   ],
   chart: { title: 'Play time per period (s)', category: 'period', value: 'play_time', aggregate: 'sum' },
+  digest: ['period', 'device_id', 'plays', 'play_time', 'files'],
   sql(req, names) {
     const { where, params } = scope(req, { media: 'file_id', completedPlays: true });
     return {

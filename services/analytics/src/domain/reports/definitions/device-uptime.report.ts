@@ -1,53 +1,45 @@
 /**
- * Device uptime: per period and device, the share of 10-minute slots in which the device pinged.
- * A device counts as online for DEVICE_ONLINE_WINDOW_SECONDS (600) after a ping, so a slot with a
- * ping is a slot the device was up; slots are counted within the period and the requested range.
+ * Device uptime: per device and period, the uptime and health of GraphQL `deviceMetrics` (the same
+ * repository function, so the report and the query cannot disagree): a device is up in a minute
+ * in which it pinged; uptime = such minutes / the minutes of the period inside the range that have
+ * begun by the time of the export (a period still running is not down for the minutes to come).
+ * Every device of the account (or of device_id) is listed for every period, a period without pings
+ * at 0 %, so a device down for the whole range is in the file, not missing from it.
  */
-import type { ReportDefinition } from '../report.js';
-import { deviceName, periodOf, scope } from './scope.js';
+import type { DeviceSeriesReport } from '../report.js';
 
-/** The uptime slot, in seconds. */
-export const UPTIME_SLOT_SECONDS = 600;
+const round2 = (v: number) => Math.round(v * 100) / 100;
 
-export const deviceUptime: ReportDefinition = {
+export const deviceUptime: DeviceSeriesReport = {
+  kind: 'device-series',
   id: 'device_uptime',
   name: 'Device uptime',
   description:
-    'Per period (interval_type, UTC) and device: pings, the 10-minute slots in which the device pinged, the slots of the period within the range and up to now, and the uptime percentage (slots online / slots). Only devices that pinged at least once in the range are listed.',
-  filters: { device: true, media: false, interval: true },
+    'Per device and period (interval_type, UTC): the uptime percentage (minutes with at least one ping / minutes of the period within the range and up to the time of the export, as GraphQL deviceMetrics.uptimePercentage), CPU and memory (average and maximum, %), and health alerts. Every device of the account (or of device_id, deleted ones included) for every period begun: a period without pings is 0 %. The summary prints the average uptime of the rows.',
+  filters: { device: true, media: false, interval: true, timeOfDay: false },
   table: 'ping_logs',
-  deviceColumn: 'device_id',
   columns: [
     { key: 'period', title: 'Period (UTC)', type: 'datetime', width: 14 },
     { key: 'device_id', title: 'Device ID', type: 'text', width: 16 },
     { key: 'device_name', title: 'Device', type: 'text', width: 20 },
-    { key: 'pings', title: 'Pings', type: 'integer', total: true, width: 8 },
-    { key: 'slots_online', title: 'Slots online', type: 'integer', total: true, width: 8 },
-    { key: 'slots', title: 'Slots', type: 'integer', total: true, width: 8 },
-    { key: 'uptime', title: 'Uptime %', type: 'percent', width: 8 },
+    { key: 'uptime', title: 'Uptime %', type: 'percent', average: true, width: 8 },
+    { key: 'avg_cpu', title: 'Average CPU %', type: 'percent', width: 8 },
+    { key: 'max_cpu', title: 'Max CPU %', type: 'percent', width: 8 },
+    { key: 'avg_memory', title: 'Average memory %', type: 'percent', width: 8 },
+    { key: 'max_memory', title: 'Max memory %', type: 'percent', width: 8 },
+    { key: 'alerts', title: 'Alerts', type: 'integer', total: true, width: 8 },
   ],
   chart: { title: 'Average uptime per period (%)', category: 'period', value: 'uptime', aggregate: 'avg' },
-  sql(req, names) {
-    const { where, params } = scope(req);
-    const unit = { Minute: 'minute', Hour: 'hour', Day: 'day', Month: 'month' }[req.interval];
-    // Slots of the period that lie in the range and have begun: from max(period start, from) to
-    // min(period end, to, now); the rest of the current hour is not downtime yet.
-    const slots = `toUInt64(greatest(0, intDiv(
-        toUnixTimestamp(least(toDateTime(period) + INTERVAL 1 ${unit}, parseDateTimeBestEffort({to:String}, 'UTC'), now('UTC')))
-        - toUnixTimestamp(greatest(toDateTime(period), parseDateTimeBestEffort({from:String}, 'UTC'))) + ${UPTIME_SLOT_SECONDS - 1},
-        ${UPTIME_SLOT_SECONDS})))`;
-    return {
-      sql: `SELECT period, device_id, ${deviceName()} AS device_name, pings, slots_online, ${slots} AS slots,
-       round(least(100, 100 * slots_online / greatest(slots, 1)), 2) AS uptime
-FROM (
-  SELECT ${periodOf(req.interval)} AS period, device_id, toUInt64(count()) AS pings,
-         toUInt64(uniqExact(intDiv(toUnixTimestamp(timestamp), ${UPTIME_SLOT_SECONDS}))) AS slots_online
-  FROM ping_logs FINAL
-  WHERE ${where}
-  GROUP BY period, device_id
-)
-ORDER BY period, device_id`,
-      params: { ...params, dev_ids: names.ids, dev_names: names.names },
-    };
-  },
+  digest: ['period', 'device_id', 'uptime', 'avg_cpu', 'max_cpu', 'avg_memory', 'max_memory', 'alerts'],
+  row: (m, deviceName) => ({
+    period: new Date(m.periodStart).toISOString(),
+    device_id: m.deviceId,
+    device_name: deviceName,
+    uptime: round2(m.uptimePercentage),
+    avg_cpu: round2(m.avgCpuUsage),
+    max_cpu: round2(m.maxCpuUsage),
+    avg_memory: round2(m.avgMemoryUsage),
+    max_memory: round2(m.maxMemoryUsage),
+    alerts: m.alertCount,
+  }),
 };

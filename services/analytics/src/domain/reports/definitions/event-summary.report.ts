@@ -1,12 +1,13 @@
 /** Custom events: per period and event name, how many, on how many devices and in how many sessions. */
-import type { ReportDefinition } from '../report.js';
+import type { SqlReport } from '../report.js';
 import { periodOf, scope } from './scope.js';
 
-export const eventSummary: ReportDefinition = {
+export const eventSummary: SqlReport = {
+  kind: 'sql',
   id: 'event_summary',
   name: 'Custom events',
   description: 'Per period (interval_type, UTC) and event name: events, devices and sessions (interactive content: touches, scans, ...).',
-  filters: { device: true, media: false, interval: true },
+  filters: { device: true, media: false, interval: true, timeOfDay: true },
   table: 'event_logs',
   columns: [
     { key: 'period', title: 'Period (UTC)', type: 'datetime', width: 14 },
@@ -16,6 +17,7 @@ export const eventSummary: ReportDefinition = {
     { key: 'sessions', title: 'Sessions', type: 'integer', width: 8 },
   ],
   chart: { title: 'Events per period', category: 'period', value: 'events', aggregate: 'sum' },
+  digest: ['period', 'event_name', 'events', 'devices', 'sessions'],
   sql(req) {
     const { where, params } = scope(req);
     return {

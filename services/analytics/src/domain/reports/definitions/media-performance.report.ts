@@ -1,13 +1,14 @@
 /** Media performance: per period and file, how often and how long it played, on how many devices. */
-import type { ReportDefinition } from '../report.js';
+import type { SqlReport } from '../report.js';
 import { periodOf, scope } from './scope.js';
 
-export const mediaPerformance: ReportDefinition = {
+export const mediaPerformance: SqlReport = {
+  kind: 'sql',
   id: 'media_performance',
   name: 'Media performance',
   description:
     'Per period (interval_type, UTC) and file: plays, total play time, average play time and the number of devices that played it. File names are the recorded ones, kept for deleted files.',
-  filters: { device: true, media: true, interval: true },
+  filters: { device: true, media: true, interval: true, timeOfDay: true },
   table: 'play_logs',
   columns: [
     { key: 'period', title: 'Period (UTC)', type: 'datetime', width: 14 },
@@ -19,6 +20,7 @@ export const mediaPerformance: ReportDefinition = {
     { key: 'devices', title: 'Devices', type: 'integer', width: 8 },
   ],
   chart: { title: 'Plays per period', category: 'period', value: 'plays', aggregate: 'sum' },
+  digest: ['period', 'file_id', 'file_name', 'plays', 'play_time', 'avg_duration', 'devices'],
   sql(req) {
     const { where, params } = scope(req, { media: 'file_id', completedPlays: true });
     return {

@@ -38,3 +38,6 @@ export const periodOf = (interval: ReportInterval, column = 'timestamp') =>
 
 /** The device's name from the looked-up names, or its id when the device is gone. */
 export const deviceName = (column = 'device_id') => `transform(${column}, {dev_ids:Array(String)}, {dev_names:Array(String)}, ${column})`;
+
+/** A playlist's or schedule's name from the looked-up names (`key`: pl or sc), empty when it is gone. */
+export const lookedUpName = (column: string, key: 'pl' | 'sc') => `transform(${column}, {${key}_ids:Array(String)}, {${key}_names:Array(String)}, '')`;

@@ -447,6 +447,9 @@ describe("a deviceId filter's own devices each get a series, zeros without data"
   const directory: ReportDirectory = {
     devices: async (c, ids) => new Map(c.accountId === 'acc-a' ? ids.filter((i) => mine.has(i)).map((i) => [i, mine.get(i)!]) : []),
     media: async () => new Map(),
+    playlists: async () => new Map(),
+    schedules: async () => new Map(),
+    listDevices: async (c) => new Map(c.accountId === 'acc-a' ? mine : []),
   };
   let withDirectory: ReturnType<typeof createAnalyticsSubgraph>;
   beforeAll(() => {

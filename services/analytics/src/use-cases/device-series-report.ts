@@ -104,7 +104,7 @@ export async function* deviceSeriesBatches(
       buckets: plan.buckets,
     };
     const found = new Map<string, DevicePeriodHealth>();
-    for (const m of await selectDeviceMetrics(store, q)) found.set(`${m.deviceId}\u0000${Date.parse(m.periodStart)}`, m);
+    for (const m of await selectDeviceMetrics(store, q, undefined, { now: plan.range.to })) found.set(`${m.deviceId}\u0000${Date.parse(m.periodStart)}`, m);
     const batch: Record<string, unknown>[] = [];
     for (const id of chunk) for (const b of plan.buckets) batch.push(report.row(found.get(`${id}\u0000${b.start}`) ?? zero(id, b), plan.devices.get(id) ?? id));
     yield batch;

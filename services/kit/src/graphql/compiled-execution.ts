@@ -31,6 +31,7 @@
 import {
   BREAK,
   getNamedType,
+  isInputObjectType,
   isScalarType,
   isSpecifiedScalarType,
   isValueNode,
@@ -41,8 +42,10 @@ import {
   visitWithTypeInfo,
   type DocumentNode,
   type ExecutionResult,
+  type GraphQLNamedType,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type TypeNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
@@ -97,7 +100,11 @@ const MARKER = '__MAGIC_';
  *   missing where the same fragment or field is used without it;
  * - named fragments: graphql-jit compiles every path through them up front, so fragments that
  *   spread each other twice per level take exponential time (3.7 s for 13 levels in 800 bytes);
- *   without them the generated code is linear in the document (inline fragments are not shared).
+ *   without them the generated code is linear in the document (inline fragments are not shared);
+ * - a variable whose input type reaches a cycle (every `where` filter: `and`/`or` hold the filter
+ *   itself): graphql-jit 0.8.9 writes a variable's coercion code by unrolling its type with no
+ *   guard against a cycle, twice per list level, until the stack overflows; that took 13-30 s of
+ *   the event loop for one `query($w: PlayLogFilterInput)` before the compile failed.
  */
 function unsafeToCompile(schema: GraphQLSchema, document: DocumentNode): boolean {
   let unsafe = false;
@@ -118,9 +125,12 @@ function unsafeToCompile(schema: GraphQLSchema, document: DocumentNode): boolean
           case Kind.FIELD:
             if ((node.alias ?? node.name).value === '__proto__') return stop();
             break;
-          case Kind.VARIABLE_DEFINITION:
+          case Kind.VARIABLE_DEFINITION: {
             if (node.variable.name.value === '__proto__') return stop();
+            const type = schema.getType(namedTypeName(node.type));
+            if (type && reachesCycle(schema, type)) return stop();
             break;
+          }
           case Kind.DIRECTIVE:
             if (node.name.value === 'skip' || node.name.value === 'include') return stop();
             break;
@@ -138,6 +148,35 @@ function unsafeToCompile(schema: GraphQLSchema, document: DocumentNode): boolean
     }),
   );
   return unsafe;
+}
+
+/** The named type a variable's type node wraps (`[T!]!` -> T). */
+function namedTypeName(node: TypeNode): string {
+  return node.kind === Kind.NAMED_TYPE ? node.name.value : namedTypeName(node.type);
+}
+
+/** Per schema: whether an input type's fields lead back to a type already on the way (a cycle), by name. */
+const cyclic = new WeakMap<GraphQLSchema, Map<string, boolean>>();
+
+/** Whether an input object type reaches a cycle through its fields' types (itself or a type it holds). */
+function reachesCycle(schema: GraphQLSchema, type: GraphQLNamedType): boolean {
+  let known = cyclic.get(schema);
+  if (!known) cyclic.set(schema, (known = new Map()));
+  const onPath = new Set<string>();
+  const visit = (t: GraphQLNamedType): boolean => {
+    if (!isInputObjectType(t)) return false;
+    const seen = known.get(t.name);
+    if (seen !== undefined) return seen;
+    if (onPath.has(t.name)) return true;
+    onPath.add(t.name);
+    let found = false;
+    for (const field of Object.values(t.getFields())) if (visit(getNamedType(field.type))) found = true;
+    onPath.delete(t.name);
+    // Only a complete answer is kept (a type met again on the path answered "cycle" for this walk).
+    known.set(t.name, found);
+    return found;
+  };
+  return visit(type);
 }
 
 /** `value` as JSON would carry it: undefined object fields dropped, undefined list items null (copied only where one changes). */

@@ -311,7 +311,10 @@ describe('series: where after the zero fill, limit after both', () => {
       return Array.from({ length: x.limit }, (_, i) => ({ totalPlays: i }));
     };
     const fields: FieldKinds = { totalPlays: { kind: 'number' } };
-    await expect(filteredSeries(q, { where: { totalPlays: { gt: 5 } } }, fields, read)).rejects.toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'where' } });
+    await expect(filteredSeries(q, { where: { totalPlays: { gt: 5 } } }, fields, read)).rejects.toMatchObject({
+      code: 'BAD_USER_INPUT',
+      details: { field: 'where' },
+    });
     expect(asked).toBe(MAX_FILTERED_SERIES + 1);
     await expect(filteredSeries(q, { order: [{ totalPlays: 'DESC' }] }, fields, async () => [{ totalPlays: 1 }, { totalPlays: 3 }])).resolves.toEqual([
       { totalPlays: 3 },

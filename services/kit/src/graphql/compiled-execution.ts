@@ -31,16 +31,19 @@
 import {
   BREAK,
   getNamedType,
+  isInputObjectType,
   isScalarType,
   isSpecifiedScalarType,
   isValueNode,
   Kind,
   parse,
+  typeFromAST,
   TypeInfo,
   visit,
   visitWithTypeInfo,
   type DocumentNode,
   type ExecutionResult,
+  type GraphQLNamedType,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
@@ -98,6 +101,9 @@ const MARKER = '__MAGIC_';
  * - named fragments: graphql-jit compiles every path through them up front, so fragments that
  *   spread each other twice per level take exponential time (3.7 s for 13 levels in 800 bytes);
  *   without them the generated code is linear in the document (inline fragments are not shared).
+ * - a variable of a recursive input type (every `where` filter: `and` / `or` hold the type
+ *   itself): graphql-jit 0.8.9 generates its parsing code by expanding the type's fields without
+ *   end, until the stack overflows (4-8 s of CPU per document on 2 vCPUs before it gives up).
  */
 function unsafeToCompile(schema: GraphQLSchema, document: DocumentNode): boolean {
   let unsafe = false;
@@ -118,9 +124,12 @@ function unsafeToCompile(schema: GraphQLSchema, document: DocumentNode): boolean
           case Kind.FIELD:
             if ((node.alias ?? node.name).value === '__proto__') return stop();
             break;
-          case Kind.VARIABLE_DEFINITION:
+          case Kind.VARIABLE_DEFINITION: {
             if (node.variable.name.value === '__proto__') return stop();
+            const type = typeFromAST(schema, node.type);
+            if (type && reachesCycle(schema, getNamedType(type))) return stop();
             break;
+          }
           case Kind.DIRECTIVE:
             if (node.name.value === 'skip' || node.name.value === 'include') return stop();
             break;
@@ -138,6 +147,30 @@ function unsafeToCompile(schema: GraphQLSchema, document: DocumentNode): boolean
     }),
   );
   return unsafe;
+}
+
+const cyclic = new WeakMap<GraphQLSchema, Map<string, boolean>>();
+
+/** Whether an input object type reaches an input type that contains itself (through its fields, at any depth); per schema, remembered. */
+function reachesCycle(schema: GraphQLSchema, type: GraphQLNamedType): boolean {
+  if (!isInputObjectType(type)) return false;
+  let memo = cyclic.get(schema);
+  if (!memo) cyclic.set(schema, (memo = new Map()));
+  const known = memo.get(type.name);
+  if (known !== undefined) return known;
+  const onPath = new Set<string>();
+  const walk = (t: GraphQLNamedType): boolean => {
+    if (!isInputObjectType(t)) return false;
+    if (onPath.has(t.name)) return true;
+    const seen = memo.get(t.name);
+    if (seen !== undefined) return seen;
+    onPath.add(t.name);
+    const found = Object.values(t.getFields()).some((f) => walk(getNamedType(f.type)));
+    onPath.delete(t.name);
+    memo.set(t.name, found);
+    return found;
+  };
+  return walk(type);
 }
 
 /** `value` as JSON would carry it: undefined object fields dropped, undefined list items null (copied only where one changes). */

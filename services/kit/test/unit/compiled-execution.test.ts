@@ -8,6 +8,8 @@ const schema: GraphQLSchema = buildSchema(`
   input StringFilter { in: [String] eq: String }
   input Where { id: StringFilter name: StringFilter }
   input Patch { name: String note: String }
+  input RWhere { and: [RWhere!] or: [RWhere!] name: StringFilter }
+  input Outer { inner: RWhere }
   interface Named { name: String }
   type Row implements Named { id: ID! name: String n: Int! tags: [String!]! }
   scalar JSON
@@ -17,6 +19,7 @@ const schema: GraphQLSchema = buildSchema(`
     tree: Tree
     echo(where: Where, order: [Order!] = [ASC], limit: Int = 10, offset: Int): String
     patch(input: Patch!): String
+    search(where: RWhere, outer: Outer): String
     rows(limit: Int = 3): [Row!]!
     named: [Named]
     failing: Row
@@ -38,6 +41,7 @@ const show = (v: unknown): string => JSON.stringify(sorted(v), (_k, x: unknown) 
 const fields = schema.getQueryType()!.getFields();
 fields.echo!.resolve = (_s, args) => show(args);
 fields.j!.resolve = (_s, args) => show(args);
+fields.search!.resolve = (_s, args) => show(args);
 fields.tree!.resolve = () => ({ a: 'root', kids: [{ a: 'leaf', kids: [] }] });
 fields.patch!.resolve = (_s, args: { input: Record<string, unknown> }) => `${Object.keys(args.input).sort().join(',')}=${show(args.input)}`;
 fields.rows!.resolve = (_s, args: { limit: number }) =>
@@ -127,6 +131,13 @@ describe('compiled subgraph execution (graphql-jit) answers what graphql-js answ
     ],
     ['@skip on a field', 'query Q($a: Boolean!) { rows(limit: 1) { id @skip(if: $a) n } }', { a: true }],
     ['fragments spreading each other twice per level (exponential to compile)', deepFragments(13), {}],
+    // graphql-jit expands a recursive input type's parsing code until the stack overflows (seconds of CPU per document).
+    [
+      'a variable of a recursive input type (a where filter with and / or)',
+      'query Q($w: RWhere) { search(where: $w) }',
+      { w: { or: [{ name: { eq: 'a' } }] } },
+    ],
+    ['a variable of an input type holding a recursive one', 'query Q($o: Outer) { search(outer: $o) }', { o: { inner: { and: [] } } }],
   ])('%s', async (_name, query, variables) => {
     const document = parse(query);
     const fresh = createCompiledExecutor(schema);

@@ -516,3 +516,43 @@ describe('issue 18 review: zoned days, uptime so far, listed devices', () => {
     expect([...new Set((await json(`/analytics/devicemetrics?${R}&interval=day`)).map((r) => r.device_id))]).toEqual(['d1']);
   });
 });
+
+test('GraphQL where / order on the analytics queries through the gateway: filter and sort before the limit, refusals, never another account', async () => {
+  const gql = async (query: string) => {
+    const res = await fetch(`${h.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'x-service-apikey': TEST_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
+    return (await res.json()) as {
+      data?: Record<string, Record<string, unknown>[] | null>;
+      errors?: { message: string; extensions?: Record<string, unknown> }[];
+    };
+  };
+  const rows = async (query: string) => {
+    const r = await gql(query);
+    expect(r.errors).toBeUndefined();
+    return Object.values(r.data!)[0]!;
+  };
+  const D = 'startDate: "2026-05-04", endDate: "2026-05-06"';
+  expect(await rows(`{ impressions(${D}, where: { sensor: { eq: "face" } }, order: [{ timestamp: DESC }]) { id sensor } }`)).toEqual([
+    { id: 'ri1', sensor: 'face' },
+  ]);
+  expect(await rows(`{ impressions(${D}, where: { sensor: { eq: "motion" } }) { id } }`)).toEqual([]);
+  // Top files with over one play, most played first, cut after the filter; rp9 (another account) never counts.
+  expect(await rows(`{ mediaPlayStats(${D}, where: { totalPlays: { gt: 1 } }, order: [{ totalPlays: DESC }], limit: 10) { fileId totalPlays } }`)).toEqual([
+    { fileId: 'f1', totalPlays: 2 },
+  ]);
+  expect(await rows(`{ mediaPlayStats(${D}, order: [{ avgDuration: DESC }], limit: 1) { fileId avgDuration } }`)).toEqual([{ fileId: 'f2', avgDuration: 30 }]);
+  expect(await rows(`{ mediaPlayStats(${D}, where: { totalDuration: { gt: 50 } }) { fileId } }`)).toEqual([]);
+  // The series: the empty day is a record with zeros.
+  expect(await rows(`{ playStatsByTime(${D}, where: { totalPlays: { eq: 0 } }) { periodStart totalPlays } }`)).toEqual([
+    { periodStart: '2026-05-06T00:00:00Z', totalPlays: 0 },
+  ]);
+  const unknown = await gql(`{ devicePlayStats(${D}, where: { deviceName: { eq: "x" } }) { deviceId } }`);
+  expect(unknown.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  const wrongOp = await gql(`{ mediaPlayStats(${D}, where: { totalPlays: { startsWith: "1" } }) { fileId } }`);
+  expect(wrongOp.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  const badDate = await gql(`{ playStatsByTime(${D}, where: { periodStart: { gt: "soon" } }) { totalPlays } }`);
+  expect(badDate.errors?.[0]).toMatchObject({ message: expect.stringContaining('where.periodStart'), extensions: { code: 'BAD_USER_INPUT' } });
+});

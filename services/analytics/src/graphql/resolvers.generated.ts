@@ -25,10 +25,26 @@ export type AnalyticsAgeRange =
   | 'AGEOVER74'
   | 'UNDER18';
 
+/** Operations on an AnalyticsAgeRange field (null: no age estimated). */
+export type AnalyticsAgeRangeOperationFilterInput = {
+  eq?: InputMaybe<AnalyticsAgeRange>;
+  in?: InputMaybe<Array<AnalyticsAgeRange>>;
+  neq?: InputMaybe<AnalyticsAgeRange>;
+  nin?: InputMaybe<Array<AnalyticsAgeRange>>;
+};
+
 export type AnalyticsGender =
   | 'FEMALE'
   | 'MALE'
   | 'UNKNOWN';
+
+/** Operations on an AnalyticsGender field. */
+export type AnalyticsGenderOperationFilterInput = {
+  eq?: InputMaybe<AnalyticsGender>;
+  in?: InputMaybe<Array<AnalyticsGender>>;
+  neq?: InputMaybe<AnalyticsGender>;
+  nin?: InputMaybe<Array<AnalyticsGender>>;
+};
 
 /** The length of the periods of a time series. */
 export type AnalyticsIntervalType =
@@ -63,6 +79,50 @@ export type AudienceMetric = {
   totalImpressions: Scalars['Int']['output'];
   uniqueVisitors: Scalars['Int']['output'];
   unknownGenderCount: Scalars['Int']['output'];
+};
+
+/** Filter of audienceMetrics (its own fields; deviceName is resolved elsewhere): applied to the records before the limit; empty periods are records with zeros, so they can be found (e.g. totalPlays: { eq: 0 }). */
+export type AudienceMetricFilterInput = {
+  age18To24?: InputMaybe<FloatOperationFilterInput>;
+  age25To34?: InputMaybe<FloatOperationFilterInput>;
+  age35To44?: InputMaybe<FloatOperationFilterInput>;
+  age45To54?: InputMaybe<FloatOperationFilterInput>;
+  age55To64?: InputMaybe<FloatOperationFilterInput>;
+  age65To74?: InputMaybe<FloatOperationFilterInput>;
+  ageOver74?: InputMaybe<FloatOperationFilterInput>;
+  ageUnder18?: InputMaybe<FloatOperationFilterInput>;
+  and?: InputMaybe<Array<AudienceMetricFilterInput>>;
+  avgDwellTime?: InputMaybe<FloatOperationFilterInput>;
+  deviceId?: InputMaybe<StringOperationFilterInput>;
+  femaleCount?: InputMaybe<FloatOperationFilterInput>;
+  maleCount?: InputMaybe<FloatOperationFilterInput>;
+  or?: InputMaybe<Array<AudienceMetricFilterInput>>;
+  periodEnd?: InputMaybe<DateTimeOperationFilterInput>;
+  periodStart?: InputMaybe<DateTimeOperationFilterInput>;
+  totalImpressions?: InputMaybe<FloatOperationFilterInput>;
+  uniqueVisitors?: InputMaybe<FloatOperationFilterInput>;
+  unknownGenderCount?: InputMaybe<FloatOperationFilterInput>;
+};
+
+/** Sort of audienceMetrics: the terms in order, then the query's own order. */
+export type AudienceMetricSortInput = {
+  age18To24?: InputMaybe<SortEnumType>;
+  age25To34?: InputMaybe<SortEnumType>;
+  age35To44?: InputMaybe<SortEnumType>;
+  age45To54?: InputMaybe<SortEnumType>;
+  age55To64?: InputMaybe<SortEnumType>;
+  age65To74?: InputMaybe<SortEnumType>;
+  ageOver74?: InputMaybe<SortEnumType>;
+  ageUnder18?: InputMaybe<SortEnumType>;
+  avgDwellTime?: InputMaybe<SortEnumType>;
+  deviceId?: InputMaybe<SortEnumType>;
+  femaleCount?: InputMaybe<SortEnumType>;
+  maleCount?: InputMaybe<SortEnumType>;
+  periodEnd?: InputMaybe<SortEnumType>;
+  periodStart?: InputMaybe<SortEnumType>;
+  totalImpressions?: InputMaybe<SortEnumType>;
+  uniqueVisitors?: InputMaybe<SortEnumType>;
+  unknownGenderCount?: InputMaybe<SortEnumType>;
 };
 
 /** One API request of the account, as the audit trail recorded it. */
@@ -157,6 +217,32 @@ export type DeviceMediaImpression = {
   totalPlays: Scalars['Int']['output'];
 };
 
+/** Filter of deviceMediaImpressions (its own fields; deviceName is resolved elsewhere): applied to the records before the limit. */
+export type DeviceMediaImpressionFilterInput = {
+  and?: InputMaybe<Array<DeviceMediaImpressionFilterInput>>;
+  deviceId?: InputMaybe<StringOperationFilterInput>;
+  fileId?: InputMaybe<StringOperationFilterInput>;
+  fileName?: InputMaybe<StringOperationFilterInput>;
+  impressionsPerPlay?: InputMaybe<FloatOperationFilterInput>;
+  or?: InputMaybe<Array<DeviceMediaImpressionFilterInput>>;
+  otsPercentage?: InputMaybe<FloatOperationFilterInput>;
+  playsWithAudience?: InputMaybe<FloatOperationFilterInput>;
+  totalImpressions?: InputMaybe<FloatOperationFilterInput>;
+  totalPlays?: InputMaybe<FloatOperationFilterInput>;
+};
+
+/** Sort of deviceMediaImpressions: the terms in order, then the query's own order. */
+export type DeviceMediaImpressionSortInput = {
+  deviceId?: InputMaybe<SortEnumType>;
+  fileId?: InputMaybe<SortEnumType>;
+  fileName?: InputMaybe<SortEnumType>;
+  impressionsPerPlay?: InputMaybe<SortEnumType>;
+  otsPercentage?: InputMaybe<SortEnumType>;
+  playsWithAudience?: InputMaybe<SortEnumType>;
+  totalImpressions?: InputMaybe<SortEnumType>;
+  totalPlays?: InputMaybe<SortEnumType>;
+};
+
 /** Playback of one file on one device over the range. */
 export type DeviceMediaPlayStat = {
   __typename?: 'DeviceMediaPlayStat';
@@ -171,6 +257,32 @@ export type DeviceMediaPlayStat = {
   lastPlayed: Scalars['String']['output'];
   totalDuration: Scalars['Float']['output'];
   totalPlays: Scalars['Int']['output'];
+};
+
+/** Filter of deviceMediaPlayStats (its own fields; deviceName is resolved elsewhere): applied to the records before the limit. */
+export type DeviceMediaPlayStatFilterInput = {
+  and?: InputMaybe<Array<DeviceMediaPlayStatFilterInput>>;
+  avgDuration?: InputMaybe<FloatOperationFilterInput>;
+  deviceId?: InputMaybe<StringOperationFilterInput>;
+  fileId?: InputMaybe<StringOperationFilterInput>;
+  fileName?: InputMaybe<StringOperationFilterInput>;
+  firstPlayed?: InputMaybe<DateTimeOperationFilterInput>;
+  lastPlayed?: InputMaybe<DateTimeOperationFilterInput>;
+  or?: InputMaybe<Array<DeviceMediaPlayStatFilterInput>>;
+  totalDuration?: InputMaybe<FloatOperationFilterInput>;
+  totalPlays?: InputMaybe<FloatOperationFilterInput>;
+};
+
+/** Sort of deviceMediaPlayStats: the terms in order, then the query's own order. */
+export type DeviceMediaPlayStatSortInput = {
+  avgDuration?: InputMaybe<SortEnumType>;
+  deviceId?: InputMaybe<SortEnumType>;
+  fileId?: InputMaybe<SortEnumType>;
+  fileName?: InputMaybe<SortEnumType>;
+  firstPlayed?: InputMaybe<SortEnumType>;
+  lastPlayed?: InputMaybe<SortEnumType>;
+  totalDuration?: InputMaybe<SortEnumType>;
+  totalPlays?: InputMaybe<SortEnumType>;
 };
 
 /** Health of one device in one period. */
@@ -193,6 +305,34 @@ export type DeviceMetric = {
   uptimePercentage: Scalars['Float']['output'];
 };
 
+/** Filter of deviceMetrics (its own fields; deviceName is resolved elsewhere): applied to the records before the limit; empty periods are records with zeros, so they can be found (e.g. totalPlays: { eq: 0 }). */
+export type DeviceMetricFilterInput = {
+  alertCount?: InputMaybe<FloatOperationFilterInput>;
+  and?: InputMaybe<Array<DeviceMetricFilterInput>>;
+  avgCpuUsage?: InputMaybe<FloatOperationFilterInput>;
+  avgMemoryUsage?: InputMaybe<FloatOperationFilterInput>;
+  deviceId?: InputMaybe<StringOperationFilterInput>;
+  maxCpuUsage?: InputMaybe<FloatOperationFilterInput>;
+  maxMemoryUsage?: InputMaybe<FloatOperationFilterInput>;
+  or?: InputMaybe<Array<DeviceMetricFilterInput>>;
+  periodEnd?: InputMaybe<DateTimeOperationFilterInput>;
+  periodStart?: InputMaybe<DateTimeOperationFilterInput>;
+  uptimePercentage?: InputMaybe<FloatOperationFilterInput>;
+};
+
+/** Sort of deviceMetrics: the terms in order, then the query's own order. */
+export type DeviceMetricSortInput = {
+  alertCount?: InputMaybe<SortEnumType>;
+  avgCpuUsage?: InputMaybe<SortEnumType>;
+  avgMemoryUsage?: InputMaybe<SortEnumType>;
+  deviceId?: InputMaybe<SortEnumType>;
+  maxCpuUsage?: InputMaybe<SortEnumType>;
+  maxMemoryUsage?: InputMaybe<SortEnumType>;
+  periodEnd?: InputMaybe<SortEnumType>;
+  periodStart?: InputMaybe<SortEnumType>;
+  uptimePercentage?: InputMaybe<SortEnumType>;
+};
+
 /** Playback of one device over the range. */
 export type DevicePlayStat = {
   __typename?: 'DevicePlayStat';
@@ -209,12 +349,52 @@ export type DevicePlayStat = {
   totalPlays: Scalars['Int']['output'];
 };
 
+/** Filter of devicePlayStats (its own fields; deviceName is resolved elsewhere): applied to the records before the limit. */
+export type DevicePlayStatFilterInput = {
+  and?: InputMaybe<Array<DevicePlayStatFilterInput>>;
+  avgDuration?: InputMaybe<FloatOperationFilterInput>;
+  deviceId?: InputMaybe<StringOperationFilterInput>;
+  fileCount?: InputMaybe<FloatOperationFilterInput>;
+  firstPlayed?: InputMaybe<DateTimeOperationFilterInput>;
+  lastPlayed?: InputMaybe<DateTimeOperationFilterInput>;
+  or?: InputMaybe<Array<DevicePlayStatFilterInput>>;
+  totalDuration?: InputMaybe<FloatOperationFilterInput>;
+  totalPlays?: InputMaybe<FloatOperationFilterInput>;
+};
+
+/** Sort of devicePlayStats: the terms in order, then the query's own order. */
+export type DevicePlayStatSortInput = {
+  avgDuration?: InputMaybe<SortEnumType>;
+  deviceId?: InputMaybe<SortEnumType>;
+  fileCount?: InputMaybe<SortEnumType>;
+  firstPlayed?: InputMaybe<SortEnumType>;
+  lastPlayed?: InputMaybe<SortEnumType>;
+  totalDuration?: InputMaybe<SortEnumType>;
+  totalPlays?: InputMaybe<SortEnumType>;
+};
+
 /** One link of a Sankey diagram: source was directly followed by target this many times. */
 export type EventFlowLink = {
   __typename?: 'EventFlowLink';
   count: Scalars['Int']['output'];
   source: Scalars['String']['output'];
   target: Scalars['String']['output'];
+};
+
+/** Filter of eventFlow: applied to the records before the limit. */
+export type EventFlowLinkFilterInput = {
+  and?: InputMaybe<Array<EventFlowLinkFilterInput>>;
+  count?: InputMaybe<FloatOperationFilterInput>;
+  or?: InputMaybe<Array<EventFlowLinkFilterInput>>;
+  source?: InputMaybe<StringOperationFilterInput>;
+  target?: InputMaybe<StringOperationFilterInput>;
+};
+
+/** Sort of eventFlow: the terms in order, then the query's own order. */
+export type EventFlowLinkSortInput = {
+  count?: InputMaybe<SortEnumType>;
+  source?: InputMaybe<SortEnumType>;
+  target?: InputMaybe<SortEnumType>;
 };
 
 /** One custom event of a device or application. */
@@ -266,6 +446,26 @@ export type EventMetric = {
   uniqueSessions: Scalars['Int']['output'];
 };
 
+/** Filter of eventMetrics: applied to the records before the limit; empty periods are records with zeros, so they can be found (e.g. totalPlays: { eq: 0 }). */
+export type EventMetricFilterInput = {
+  and?: InputMaybe<Array<EventMetricFilterInput>>;
+  eventName?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<EventMetricFilterInput>>;
+  periodEnd?: InputMaybe<DateTimeOperationFilterInput>;
+  periodStart?: InputMaybe<DateTimeOperationFilterInput>;
+  totalEvents?: InputMaybe<FloatOperationFilterInput>;
+  uniqueSessions?: InputMaybe<FloatOperationFilterInput>;
+};
+
+/** Sort of eventMetrics: the terms in order, then the query's own order. */
+export type EventMetricSortInput = {
+  eventName?: InputMaybe<SortEnumType>;
+  periodEnd?: InputMaybe<SortEnumType>;
+  periodStart?: InputMaybe<SortEnumType>;
+  totalEvents?: InputMaybe<SortEnumType>;
+  uniqueSessions?: InputMaybe<SortEnumType>;
+};
+
 /** Operations on a numeric field. */
 export type FloatOperationFilterInput = {
   eq?: InputMaybe<Scalars['Float']['input']>;
@@ -290,6 +490,22 @@ export type HeatMapPoint = {
   weight: Scalars['Int']['output'];
 };
 
+/** Filter of heatMapData and eventHeatMapData: applied to the records before the limit. */
+export type HeatMapPointFilterInput = {
+  and?: InputMaybe<Array<HeatMapPointFilterInput>>;
+  latitude?: InputMaybe<FloatOperationFilterInput>;
+  longitude?: InputMaybe<FloatOperationFilterInput>;
+  or?: InputMaybe<Array<HeatMapPointFilterInput>>;
+  weight?: InputMaybe<FloatOperationFilterInput>;
+};
+
+/** Sort of heatMapData and eventHeatMapData: the terms in order, then the query's own order. */
+export type HeatMapPointSortInput = {
+  latitude?: InputMaybe<SortEnumType>;
+  longitude?: InputMaybe<SortEnumType>;
+  weight?: InputMaybe<SortEnumType>;
+};
+
 /** One audience detection. */
 export type Impression = {
   __typename?: 'Impression';
@@ -309,6 +525,38 @@ export type Impression = {
   sensor?: Maybe<Scalars['String']['output']>;
   timestamp: Scalars['String']['output'];
   visitorId?: Maybe<Scalars['String']['output']>;
+};
+
+/** Filter of impressions: applied to the records before the limit. */
+export type ImpressionFilterInput = {
+  ageRange?: InputMaybe<AnalyticsAgeRangeOperationFilterInput>;
+  and?: InputMaybe<Array<ImpressionFilterInput>>;
+  deviceId?: InputMaybe<StringOperationFilterInput>;
+  dwellTime?: InputMaybe<FloatOperationFilterInput>;
+  fileId?: InputMaybe<StringOperationFilterInput>;
+  gender?: InputMaybe<AnalyticsGenderOperationFilterInput>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  latitude?: InputMaybe<FloatOperationFilterInput>;
+  longitude?: InputMaybe<FloatOperationFilterInput>;
+  or?: InputMaybe<Array<ImpressionFilterInput>>;
+  sensor?: InputMaybe<StringOperationFilterInput>;
+  timestamp?: InputMaybe<DateTimeOperationFilterInput>;
+  visitorId?: InputMaybe<StringOperationFilterInput>;
+};
+
+/** Sort of impressions: the terms in order, then the query's own order. */
+export type ImpressionSortInput = {
+  ageRange?: InputMaybe<SortEnumType>;
+  deviceId?: InputMaybe<SortEnumType>;
+  dwellTime?: InputMaybe<SortEnumType>;
+  fileId?: InputMaybe<SortEnumType>;
+  gender?: InputMaybe<SortEnumType>;
+  id?: InputMaybe<SortEnumType>;
+  latitude?: InputMaybe<SortEnumType>;
+  longitude?: InputMaybe<SortEnumType>;
+  sensor?: InputMaybe<SortEnumType>;
+  timestamp?: InputMaybe<SortEnumType>;
+  visitorId?: InputMaybe<SortEnumType>;
 };
 
 /** A media file as the content subgraph knows it (null once deleted). */
@@ -334,6 +582,30 @@ export type MediaImpression = {
   totalPlays: Scalars['Int']['output'];
 };
 
+/** Filter of mediaImpressions: applied to the records before the limit. */
+export type MediaImpressionFilterInput = {
+  and?: InputMaybe<Array<MediaImpressionFilterInput>>;
+  fileId?: InputMaybe<StringOperationFilterInput>;
+  fileName?: InputMaybe<StringOperationFilterInput>;
+  impressionsPerPlay?: InputMaybe<FloatOperationFilterInput>;
+  or?: InputMaybe<Array<MediaImpressionFilterInput>>;
+  otsPercentage?: InputMaybe<FloatOperationFilterInput>;
+  playsWithAudience?: InputMaybe<FloatOperationFilterInput>;
+  totalImpressions?: InputMaybe<FloatOperationFilterInput>;
+  totalPlays?: InputMaybe<FloatOperationFilterInput>;
+};
+
+/** Sort of mediaImpressions: the terms in order, then the query's own order. */
+export type MediaImpressionSortInput = {
+  fileId?: InputMaybe<SortEnumType>;
+  fileName?: InputMaybe<SortEnumType>;
+  impressionsPerPlay?: InputMaybe<SortEnumType>;
+  otsPercentage?: InputMaybe<SortEnumType>;
+  playsWithAudience?: InputMaybe<SortEnumType>;
+  totalImpressions?: InputMaybe<SortEnumType>;
+  totalPlays?: InputMaybe<SortEnumType>;
+};
+
 /** Playback of one file over the range. */
 export type MediaPlayStat = {
   __typename?: 'MediaPlayStat';
@@ -349,6 +621,32 @@ export type MediaPlayStat = {
   /** Seconds. */
   totalDuration: Scalars['Float']['output'];
   totalPlays: Scalars['Int']['output'];
+};
+
+/** Filter of mediaPlayStats: applied to the records before the limit. */
+export type MediaPlayStatFilterInput = {
+  and?: InputMaybe<Array<MediaPlayStatFilterInput>>;
+  avgDuration?: InputMaybe<FloatOperationFilterInput>;
+  deviceCount?: InputMaybe<FloatOperationFilterInput>;
+  fileId?: InputMaybe<StringOperationFilterInput>;
+  fileName?: InputMaybe<StringOperationFilterInput>;
+  firstPlayed?: InputMaybe<DateTimeOperationFilterInput>;
+  lastPlayed?: InputMaybe<DateTimeOperationFilterInput>;
+  or?: InputMaybe<Array<MediaPlayStatFilterInput>>;
+  totalDuration?: InputMaybe<FloatOperationFilterInput>;
+  totalPlays?: InputMaybe<FloatOperationFilterInput>;
+};
+
+/** Sort of mediaPlayStats: the terms in order, then the query's own order. */
+export type MediaPlayStatSortInput = {
+  avgDuration?: InputMaybe<SortEnumType>;
+  deviceCount?: InputMaybe<SortEnumType>;
+  fileId?: InputMaybe<SortEnumType>;
+  fileName?: InputMaybe<SortEnumType>;
+  firstPlayed?: InputMaybe<SortEnumType>;
+  lastPlayed?: InputMaybe<SortEnumType>;
+  totalDuration?: InputMaybe<SortEnumType>;
+  totalPlays?: InputMaybe<SortEnumType>;
 };
 
 /** One heartbeat of a device with its health figures. */
@@ -467,6 +765,30 @@ export type PlayStatByTime = {
   totalPlays: Scalars['Int']['output'];
 };
 
+/** Filter of playStatsByTime: applied to the records before the limit; empty periods are records with zeros, so they can be found (e.g. totalPlays: { eq: 0 }). */
+export type PlayStatByTimeFilterInput = {
+  and?: InputMaybe<Array<PlayStatByTimeFilterInput>>;
+  avgDuration?: InputMaybe<FloatOperationFilterInput>;
+  fileId?: InputMaybe<StringOperationFilterInput>;
+  fileName?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<PlayStatByTimeFilterInput>>;
+  periodEnd?: InputMaybe<DateTimeOperationFilterInput>;
+  periodStart?: InputMaybe<DateTimeOperationFilterInput>;
+  totalDuration?: InputMaybe<FloatOperationFilterInput>;
+  totalPlays?: InputMaybe<FloatOperationFilterInput>;
+};
+
+/** Sort of playStatsByTime: the terms in order, then the query's own order. */
+export type PlayStatByTimeSortInput = {
+  avgDuration?: InputMaybe<SortEnumType>;
+  fileId?: InputMaybe<SortEnumType>;
+  fileName?: InputMaybe<SortEnumType>;
+  periodEnd?: InputMaybe<SortEnumType>;
+  periodStart?: InputMaybe<SortEnumType>;
+  totalDuration?: InputMaybe<SortEnumType>;
+  totalPlays?: InputMaybe<SortEnumType>;
+};
+
 export type Query = {
   __typename?: 'Query';
   /**
@@ -565,8 +887,10 @@ export type QueryAudienceMetricsArgs = {
   includeDwellTime?: InputMaybe<Scalars['Boolean']['input']>;
   interval?: InputMaybe<AnalyticsIntervalType>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<AudienceMetricSortInput>>;
   startDate: Scalars['String']['input'];
   timeZone?: InputMaybe<Scalars['String']['input']>;
+  where?: InputMaybe<AudienceMetricFilterInput>;
 };
 
 
@@ -593,7 +917,9 @@ export type QueryDeviceMediaImpressionsArgs = {
   endDate: Scalars['String']['input'];
   fileId?: InputMaybe<Array<Scalars['String']['input']>>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<DeviceMediaImpressionSortInput>>;
   startDate: Scalars['String']['input'];
+  where?: InputMaybe<DeviceMediaImpressionFilterInput>;
 };
 
 
@@ -602,7 +928,9 @@ export type QueryDeviceMediaPlayStatsArgs = {
   endDate: Scalars['String']['input'];
   fileId?: InputMaybe<Array<Scalars['String']['input']>>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<DeviceMediaPlayStatSortInput>>;
   startDate: Scalars['String']['input'];
+  where?: InputMaybe<DeviceMediaPlayStatFilterInput>;
 };
 
 
@@ -611,8 +939,10 @@ export type QueryDeviceMetricsArgs = {
   endDate: Scalars['String']['input'];
   interval?: InputMaybe<AnalyticsIntervalType>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<DeviceMetricSortInput>>;
   startDate: Scalars['String']['input'];
   timeZone?: InputMaybe<Scalars['String']['input']>;
+  where?: InputMaybe<DeviceMetricFilterInput>;
 };
 
 
@@ -621,7 +951,9 @@ export type QueryDevicePlayStatsArgs = {
   endDate: Scalars['String']['input'];
   fileId?: InputMaybe<Array<Scalars['String']['input']>>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<DevicePlayStatSortInput>>;
   startDate: Scalars['String']['input'];
+  where?: InputMaybe<DevicePlayStatFilterInput>;
 };
 
 
@@ -630,7 +962,9 @@ export type QueryEventFlowArgs = {
   endDate: Scalars['String']['input'];
   eventName?: InputMaybe<Array<Scalars['String']['input']>>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<EventFlowLinkSortInput>>;
   startDate: Scalars['String']['input'];
+  where?: InputMaybe<EventFlowLinkFilterInput>;
 };
 
 
@@ -639,8 +973,10 @@ export type QueryEventHeatMapDataArgs = {
   endDate: Scalars['String']['input'];
   eventName?: InputMaybe<Array<Scalars['String']['input']>>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<HeatMapPointSortInput>>;
   precision?: InputMaybe<Scalars['Int']['input']>;
   startDate: Scalars['String']['input'];
+  where?: InputMaybe<HeatMapPointFilterInput>;
 };
 
 
@@ -662,8 +998,10 @@ export type QueryEventMetricsArgs = {
   groupByEvent?: InputMaybe<Scalars['Boolean']['input']>;
   interval?: InputMaybe<AnalyticsIntervalType>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<EventMetricSortInput>>;
   startDate: Scalars['String']['input'];
   timeZone?: InputMaybe<Scalars['String']['input']>;
+  where?: InputMaybe<EventMetricFilterInput>;
 };
 
 
@@ -672,8 +1010,10 @@ export type QueryHeatMapDataArgs = {
   endDate: Scalars['String']['input'];
   fileId?: InputMaybe<Array<Scalars['String']['input']>>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<HeatMapPointSortInput>>;
   precision?: InputMaybe<Scalars['Int']['input']>;
   startDate: Scalars['String']['input'];
+  where?: InputMaybe<HeatMapPointFilterInput>;
 };
 
 
@@ -684,7 +1024,9 @@ export type QueryImpressionsArgs = {
   fileId?: InputMaybe<Array<Scalars['String']['input']>>;
   gender?: InputMaybe<Array<AnalyticsGender>>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<ImpressionSortInput>>;
   startDate: Scalars['String']['input'];
+  where?: InputMaybe<ImpressionFilterInput>;
 };
 
 
@@ -693,7 +1035,9 @@ export type QueryMediaImpressionsArgs = {
   endDate: Scalars['String']['input'];
   fileId?: InputMaybe<Array<Scalars['String']['input']>>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<MediaImpressionSortInput>>;
   startDate: Scalars['String']['input'];
+  where?: InputMaybe<MediaImpressionFilterInput>;
 };
 
 
@@ -702,7 +1046,9 @@ export type QueryMediaPlayStatsArgs = {
   endDate: Scalars['String']['input'];
   fileId?: InputMaybe<Array<Scalars['String']['input']>>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<MediaPlayStatSortInput>>;
   startDate: Scalars['String']['input'];
+  where?: InputMaybe<MediaPlayStatFilterInput>;
 };
 
 
@@ -734,8 +1080,10 @@ export type QueryPlayStatsByTimeArgs = {
   groupByFile?: InputMaybe<Scalars['Boolean']['input']>;
   interval?: InputMaybe<AnalyticsIntervalType>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<PlayStatByTimeSortInput>>;
   startDate: Scalars['String']['input'];
   timeZone?: InputMaybe<Scalars['String']['input']>;
+  where?: InputMaybe<PlayStatByTimeFilterInput>;
 };
 
 /** Sort direction of an order input field. */
@@ -831,11 +1179,15 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   AnalyticsAgeRange: AnalyticsAgeRange;
+  AnalyticsAgeRangeOperationFilterInput: AnalyticsAgeRangeOperationFilterInput;
   AnalyticsGender: AnalyticsGender;
+  AnalyticsGenderOperationFilterInput: AnalyticsGenderOperationFilterInput;
   AnalyticsIntervalType: AnalyticsIntervalType;
   AudienceMetric: ResolverTypeWrapper<AudienceMetric>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  AudienceMetricFilterInput: AudienceMetricFilterInput;
+  AudienceMetricSortInput: AudienceMetricSortInput;
   AuditEvent: ResolverTypeWrapper<AuditEvent>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   AuditEventFilterInput: AuditEventFilterInput;
@@ -843,20 +1195,40 @@ export type ResolversTypes = {
   DateTimeOperationFilterInput: DateTimeOperationFilterInput;
   Device: ResolverTypeWrapper<Device>;
   DeviceMediaImpression: ResolverTypeWrapper<DeviceMediaImpression>;
+  DeviceMediaImpressionFilterInput: DeviceMediaImpressionFilterInput;
+  DeviceMediaImpressionSortInput: DeviceMediaImpressionSortInput;
   DeviceMediaPlayStat: ResolverTypeWrapper<DeviceMediaPlayStat>;
+  DeviceMediaPlayStatFilterInput: DeviceMediaPlayStatFilterInput;
+  DeviceMediaPlayStatSortInput: DeviceMediaPlayStatSortInput;
   DeviceMetric: ResolverTypeWrapper<DeviceMetric>;
+  DeviceMetricFilterInput: DeviceMetricFilterInput;
+  DeviceMetricSortInput: DeviceMetricSortInput;
   DevicePlayStat: ResolverTypeWrapper<DevicePlayStat>;
+  DevicePlayStatFilterInput: DevicePlayStatFilterInput;
+  DevicePlayStatSortInput: DevicePlayStatSortInput;
   EventFlowLink: ResolverTypeWrapper<EventFlowLink>;
+  EventFlowLinkFilterInput: EventFlowLinkFilterInput;
+  EventFlowLinkSortInput: EventFlowLinkSortInput;
   EventLog: ResolverTypeWrapper<EventLog>;
   EventLogFilterInput: EventLogFilterInput;
   EventLogSortInput: EventLogSortInput;
   EventMetric: ResolverTypeWrapper<EventMetric>;
+  EventMetricFilterInput: EventMetricFilterInput;
+  EventMetricSortInput: EventMetricSortInput;
   FloatOperationFilterInput: FloatOperationFilterInput;
   HeatMapPoint: ResolverTypeWrapper<HeatMapPoint>;
+  HeatMapPointFilterInput: HeatMapPointFilterInput;
+  HeatMapPointSortInput: HeatMapPointSortInput;
   Impression: ResolverTypeWrapper<Impression>;
+  ImpressionFilterInput: ImpressionFilterInput;
+  ImpressionSortInput: ImpressionSortInput;
   Media: ResolverTypeWrapper<Media>;
   MediaImpression: ResolverTypeWrapper<MediaImpression>;
+  MediaImpressionFilterInput: MediaImpressionFilterInput;
+  MediaImpressionSortInput: MediaImpressionSortInput;
   MediaPlayStat: ResolverTypeWrapper<MediaPlayStat>;
+  MediaPlayStatFilterInput: MediaPlayStatFilterInput;
+  MediaPlayStatSortInput: MediaPlayStatSortInput;
   PingLog: ResolverTypeWrapper<PingLog>;
   PingLogFilterInput: PingLogFilterInput;
   PingLogSortInput: PingLogSortInput;
@@ -864,6 +1236,8 @@ export type ResolversTypes = {
   PlayLogFilterInput: PlayLogFilterInput;
   PlayLogSortInput: PlayLogSortInput;
   PlayStatByTime: ResolverTypeWrapper<PlayStatByTime>;
+  PlayStatByTimeFilterInput: PlayStatByTimeFilterInput;
+  PlayStatByTimeSortInput: PlayStatByTimeSortInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   SortEnumType: SortEnumType;
@@ -873,9 +1247,13 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  AnalyticsAgeRangeOperationFilterInput: AnalyticsAgeRangeOperationFilterInput;
+  AnalyticsGenderOperationFilterInput: AnalyticsGenderOperationFilterInput;
   AudienceMetric: AudienceMetric;
   Int: Scalars['Int']['output'];
   Float: Scalars['Float']['output'];
+  AudienceMetricFilterInput: AudienceMetricFilterInput;
+  AudienceMetricSortInput: AudienceMetricSortInput;
   AuditEvent: AuditEvent;
   ID: Scalars['ID']['output'];
   AuditEventFilterInput: AuditEventFilterInput;
@@ -883,20 +1261,40 @@ export type ResolversParentTypes = {
   DateTimeOperationFilterInput: DateTimeOperationFilterInput;
   Device: Device;
   DeviceMediaImpression: DeviceMediaImpression;
+  DeviceMediaImpressionFilterInput: DeviceMediaImpressionFilterInput;
+  DeviceMediaImpressionSortInput: DeviceMediaImpressionSortInput;
   DeviceMediaPlayStat: DeviceMediaPlayStat;
+  DeviceMediaPlayStatFilterInput: DeviceMediaPlayStatFilterInput;
+  DeviceMediaPlayStatSortInput: DeviceMediaPlayStatSortInput;
   DeviceMetric: DeviceMetric;
+  DeviceMetricFilterInput: DeviceMetricFilterInput;
+  DeviceMetricSortInput: DeviceMetricSortInput;
   DevicePlayStat: DevicePlayStat;
+  DevicePlayStatFilterInput: DevicePlayStatFilterInput;
+  DevicePlayStatSortInput: DevicePlayStatSortInput;
   EventFlowLink: EventFlowLink;
+  EventFlowLinkFilterInput: EventFlowLinkFilterInput;
+  EventFlowLinkSortInput: EventFlowLinkSortInput;
   EventLog: EventLog;
   EventLogFilterInput: EventLogFilterInput;
   EventLogSortInput: EventLogSortInput;
   EventMetric: EventMetric;
+  EventMetricFilterInput: EventMetricFilterInput;
+  EventMetricSortInput: EventMetricSortInput;
   FloatOperationFilterInput: FloatOperationFilterInput;
   HeatMapPoint: HeatMapPoint;
+  HeatMapPointFilterInput: HeatMapPointFilterInput;
+  HeatMapPointSortInput: HeatMapPointSortInput;
   Impression: Impression;
+  ImpressionFilterInput: ImpressionFilterInput;
+  ImpressionSortInput: ImpressionSortInput;
   Media: Media;
   MediaImpression: MediaImpression;
+  MediaImpressionFilterInput: MediaImpressionFilterInput;
+  MediaImpressionSortInput: MediaImpressionSortInput;
   MediaPlayStat: MediaPlayStat;
+  MediaPlayStatFilterInput: MediaPlayStatFilterInput;
+  MediaPlayStatSortInput: MediaPlayStatSortInput;
   PingLog: PingLog;
   PingLogFilterInput: PingLogFilterInput;
   PingLogSortInput: PingLogSortInput;
@@ -904,6 +1302,8 @@ export type ResolversParentTypes = {
   PlayLogFilterInput: PlayLogFilterInput;
   PlayLogSortInput: PlayLogSortInput;
   PlayStatByTime: PlayStatByTime;
+  PlayStatByTimeFilterInput: PlayStatByTimeFilterInput;
+  PlayStatByTimeSortInput: PlayStatByTimeSortInput;
   Query: Record<PropertyKey, never>;
   Boolean: Scalars['Boolean']['output'];
   StringOperationFilterInput: StringOperationFilterInput;

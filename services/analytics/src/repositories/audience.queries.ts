@@ -8,7 +8,9 @@ import type { AnalyticsQuery, SeriesQuery } from '../domain/analytics-query.js';
 import { grainsOf, planSource, ROLLUPS, VISITOR_COUNTS_DAY, type Source } from '../domain/rollup-plan.js';
 import { fillSeries, groupsOf } from '../domain/series.js';
 import type { AnalyticsAgeRange, AnalyticsGender, AudienceMetric, HeatMapPoint, Impression } from '../graphql/resolvers.generated.js';
+import type { ListArgs } from '../domain/list-filter.js';
 import { isoOf, isoSql, limitClause, periodExpr, scope } from './sql/scope.sql.js';
+import { listSql, orderSql, WhereBuilder, type ColumnMap } from './sql/where.sql.js';
 
 const GENDERS: Record<string, AnalyticsGender> = { male: 'MALE', m: 'MALE', female: 'FEMALE', f: 'FEMALE' };
 const AGES: Record<AnalyticsAgeRange, string[]> = {
@@ -43,19 +45,41 @@ interface ImpressionRow {
   longitude: number | null;
 }
 
-export async function selectImpressions(store: AnalyticsStore, q: AnalyticsQuery, only: { genders: string[]; ageRanges: string[] }): Promise<Impression[]> {
+/** where / order fields of impressions (gender and ageRange as the interface's enums, through the spelling maps). */
+const IMPRESSION_FIELDS: ColumnMap = {
+  id: { column: 'id', kind: 'string' },
+  timestamp: { column: 'timestamp', kind: 'date' },
+  deviceId: { column: 'device_id', kind: 'string' },
+  fileId: { column: 'file_id', kind: 'string' },
+  sensor: { column: 'sensor', kind: 'string' },
+  dwellTime: { column: 'dwell_time', kind: 'number' },
+  gender: { column: GENDER_SQL, kind: 'string' },
+  ageRange: { column: AGE_SQL, kind: 'string' },
+  visitorId: { column: 'visitor_id', kind: 'string' },
+  latitude: { column: 'latitude', kind: 'number' },
+  longitude: { column: 'longitude', kind: 'number' },
+};
+
+export async function selectImpressions(
+  store: AnalyticsStore,
+  q: AnalyticsQuery,
+  only: { genders: string[]; ageRanges: string[] },
+  list: ListArgs = {},
+): Promise<Impression[]> {
   const { where, params } = scope(q, IMPRESSION_COLUMNS);
+  const filter = new WhereBuilder(IMPRESSION_FIELDS);
   const extra = [
     only.genders.length ? `has({genders:Array(String)}, ${GENDER_SQL})` : '',
     only.ageRanges.length ? `has({ages:Array(String)}, ${AGE_SQL})` : '',
+    list.where === undefined || list.where === null ? '' : filter.where(list.where),
   ].filter(Boolean);
   const rows = await store.query<ImpressionRow>(
     `SELECT id, ${isoSql('timestamp')} AS ts, device_id, file_id, sensor, dwell_time, ${GENDER_SQL} AS g, ${AGE_SQL} AS a, visitor_id, latitude, longitude
 FROM impressions FINAL
 WHERE ${[where, ...extra].join('\n  AND ')}
-ORDER BY timestamp, device_id, id
+ORDER BY ${orderSql(list.order, IMPRESSION_FIELDS, 'timestamp, device_id, id')}
 ${limitClause(q.limit)}`,
-    { ...params, ...SPELLING_PARAMS, genders: only.genders, ages: only.ageRanges },
+    { ...params, ...SPELLING_PARAMS, genders: only.genders, ages: only.ageRanges, ...filter.params },
   );
   return rows.map((r) => ({
     id: r.id,
@@ -241,18 +265,32 @@ GROUP BY device_id, period`,
 export const PRECISION = { default: 3, max: 6 } as const;
 
 /** Rows of `table` with coordinates, counted per rounded coordinate, heaviest first. */
-export async function selectHeatMap(store: AnalyticsStore, table: 'impressions' | 'event_logs', q: AnalyticsQuery, precision: number): Promise<HeatMapPoint[]> {
+const HEAT_FIELDS: ColumnMap = {
+  latitude: { column: 'lat', kind: 'number' },
+  longitude: { column: 'lon', kind: 'number' },
+  weight: { column: 'toFloat64(w)', kind: 'number' },
+};
+
+export async function selectHeatMap(
+  store: AnalyticsStore,
+  table: 'impressions' | 'event_logs',
+  q: AnalyticsQuery,
+  precision: number,
+  list: ListArgs = {},
+): Promise<HeatMapPoint[]> {
   const cols = table === 'impressions' ? IMPRESSION_COLUMNS : { device: 'device_id', event: 'event_name' };
   const { where, params } = scope(q, cols);
   if (!Number.isInteger(precision) || precision < 0 || precision > PRECISION.max) throw new Error(`heat map precision out of range: ${precision}`);
-  const rows = await store.query<{ lat: number; lon: number; w: number }>(
+  const { sql, params: listParams } = listSql(
     `SELECT round(assumeNotNull(latitude), ${precision}) AS lat, round(assumeNotNull(longitude), ${precision}) AS lon, count() AS w
 FROM ${table} FINAL
 WHERE ${where} AND latitude IS NOT NULL AND longitude IS NOT NULL
-GROUP BY lat, lon
-ORDER BY w DESC, lat, lon
-${limitClause(q.limit)}`,
-    params,
+GROUP BY lat, lon`,
+    HEAT_FIELDS,
+    list,
+    'w DESC, lat, lon',
+    limitClause(q.limit),
   );
+  const rows = await store.query<{ lat: number; lon: number; w: number }>(sql, { ...params, ...listParams });
   return rows.map((r) => ({ latitude: Number(r.lat), longitude: Number(r.lon), weight: Number(r.w) }));
 }

@@ -8,7 +8,8 @@ import { grainsOf, planSource, ROLLUPS, type Source } from '../domain/rollup-pla
 import { fillSeries, groupsOf } from '../domain/series.js';
 import type { EventFlowLink, EventLog, EventMetric } from '../graphql/resolvers.generated.js';
 import { isoOf, isoSql, limitClause, periodExpr, scope } from './sql/scope.sql.js';
-import { orderSql, WhereBuilder, type ColumnMap } from './sql/where.sql.js';
+import type { ListArgs } from '../domain/list-filter.js';
+import { listSql, orderSql, WhereBuilder, type ColumnMap } from './sql/where.sql.js';
 
 const EVENT_COLUMNS = { device: 'device_id', event: 'event_name' };
 
@@ -95,13 +96,19 @@ GROUP BY p, name`,
   return series;
 }
 
+const FLOW_FIELDS: ColumnMap = {
+  source: { column: 'source', kind: 'string' },
+  target: { column: 'target', kind: 'string' },
+  count: { column: 'toFloat64(c)', kind: 'number' },
+};
+
 /**
  * Links source -> target: within one session of one device, in time order (then id), target was
  * the next event after source. Events without a session are not part of a path.
  */
-export async function selectEventFlow(store: AnalyticsStore, q: AnalyticsQuery): Promise<EventFlowLink[]> {
+export async function selectEventFlow(store: AnalyticsStore, q: AnalyticsQuery, list: ListArgs = {}): Promise<EventFlowLink[]> {
   const { where, params } = scope(q, EVENT_COLUMNS);
-  const rows = await store.query<{ source: string; target: string; c: number }>(
+  const { sql, params: listParams } = listSql(
     `SELECT link.1 AS source, link.2 AS target, count() AS c
 FROM (
   SELECT arrayMap(x -> x.2, arraySort(x -> (x.1, x.3), groupArray((timestamp, event_name, id)))) AS names
@@ -110,10 +117,12 @@ FROM (
   GROUP BY device_id, session_id
 )
 ARRAY JOIN arrayZip(arrayPopBack(names), arrayPopFront(names)) AS link
-GROUP BY source, target
-ORDER BY c DESC, source, target
-${limitClause(q.limit)}`,
-    params,
+GROUP BY source, target`,
+    FLOW_FIELDS,
+    list,
+    'c DESC, source, target',
+    limitClause(q.limit),
   );
+  const rows = await store.query<{ source: string; target: string; c: number }>(sql, { ...params, ...listParams });
   return rows.map((r) => ({ source: r.source, target: r.target, count: Number(r.c) }));
 }

@@ -7,7 +7,9 @@
 import type { AnalyticsStore } from '@pylon/kit';
 import type { AnalyticsQuery } from '../domain/analytics-query.js';
 import type { DeviceMediaImpression, MediaImpression } from '../graphql/resolvers.generated.js';
+import type { ListArgs } from '../domain/list-filter.js';
 import { limitClause, scope } from './sql/scope.sql.js';
+import { listSql, type ColumnMap } from './sql/where.sql.js';
 
 /** Plays can run past the end of the range; impressions this long after it still count for them. */
 const PLAY_SPILL_SECONDS = 86_400;
@@ -21,11 +23,23 @@ interface Row {
   imps: number;
 }
 
-async function selectOts(store: AnalyticsStore, q: AnalyticsQuery, byDevice: boolean): Promise<Row[]> {
+/** where / order fields over the output columns below (the figures as `figures` computes them). */
+const MEDIA_FIELDS: ColumnMap = {
+  fileId: { column: 'file_id', kind: 'string' },
+  fileName: { column: 'name', kind: 'string' },
+  totalPlays: { column: 'toFloat64(plays)', kind: 'number' },
+  playsWithAudience: { column: 'toFloat64(seen)', kind: 'number' },
+  totalImpressions: { column: 'toFloat64(imps)', kind: 'number' },
+  impressionsPerPlay: { column: 'if(plays = 0, 0, imps / plays)', kind: 'number' },
+  otsPercentage: { column: 'if(plays = 0, 0, 100 * seen / plays)', kind: 'number' },
+};
+const DEVICE_MEDIA_FIELDS: ColumnMap = { deviceId: { column: 'device_id', kind: 'string' }, ...MEDIA_FIELDS };
+
+async function selectOts(store: AnalyticsStore, q: AnalyticsQuery, byDevice: boolean, list: ListArgs): Promise<Row[]> {
   const plays = scope(q, { device: 'device_id', file: 'file_id', status: 'status' });
   const imps = scope({ ...q, fileIds: [] }, { device: 'device_id', time: 'timestamp' });
   const group = byDevice ? 'pl.device_id, pl.file_id' : 'pl.file_id';
-  return store.query<Row>(
+  const { sql, params } = listSql(
     `WITH plays AS (
   SELECT id, device_id, file_id, file_name, timestamp, duration
   FROM play_logs FINAL
@@ -44,11 +58,13 @@ hits AS (
 SELECT ${byDevice ? 'pl.device_id' : "''"} AS device_id, pl.file_id AS file_id, argMax(pl.file_name, (pl.timestamp, pl.file_name)) AS name,
   count() AS plays, countIf(h.n > 0) AS seen, sum(h.n) AS imps
 FROM plays AS pl LEFT JOIN hits AS h ON pl.id = h.play_id
-GROUP BY ${group}
-ORDER BY ${byDevice ? 'device_id, ' : ''}imps DESC, plays DESC, file_id
-${limitClause(q.limit)}`,
-    { ...plays.params, spill: PLAY_SPILL_SECONDS },
+GROUP BY ${group}`,
+    byDevice ? DEVICE_MEDIA_FIELDS : MEDIA_FIELDS,
+    list,
+    `${byDevice ? 'device_id, ' : ''}imps DESC, plays DESC, file_id`,
+    limitClause(q.limit),
   );
+  return store.query<Row>(sql, { ...plays.params, ...params, spill: PLAY_SPILL_SECONDS });
 }
 
 const figures = (r: Row) => {
@@ -64,10 +80,10 @@ const figures = (r: Row) => {
   };
 };
 
-export async function selectMediaImpressions(store: AnalyticsStore, q: AnalyticsQuery): Promise<MediaImpression[]> {
-  return (await selectOts(store, q, false)).map((r) => ({ fileId: r.file_id, fileName: r.name || null, ...figures(r) }));
+export async function selectMediaImpressions(store: AnalyticsStore, q: AnalyticsQuery, list: ListArgs = {}): Promise<MediaImpression[]> {
+  return (await selectOts(store, q, false, list)).map((r) => ({ fileId: r.file_id, fileName: r.name || null, ...figures(r) }));
 }
 
-export async function selectDeviceMediaImpressions(store: AnalyticsStore, q: AnalyticsQuery): Promise<DeviceMediaImpression[]> {
-  return (await selectOts(store, q, true)).map((r) => ({ deviceId: r.device_id, fileId: r.file_id, fileName: r.name || null, ...figures(r) }));
+export async function selectDeviceMediaImpressions(store: AnalyticsStore, q: AnalyticsQuery, list: ListArgs = {}): Promise<DeviceMediaImpression[]> {
+  return (await selectOts(store, q, true, list)).map((r) => ({ deviceId: r.device_id, fileId: r.file_id, fileName: r.name || null, ...figures(r) }));
 }

@@ -8,7 +8,9 @@ import type { AnalyticsQuery, SeriesQuery } from '../domain/analytics-query.js';
 import { grainsOf, planSource, planSplit, ROLLUPS, type Source, type Split } from '../domain/rollup-plan.js';
 import { fillSeries, groupsOf } from '../domain/series.js';
 import type { DeviceMediaPlayStat, DevicePlayStat, MediaPlayStat, PlayStatByTime } from '../graphql/resolvers.generated.js';
+import type { ListArgs } from '../domain/list-filter.js';
 import { isoOf, isoSql, limitClause, periodExpr, scope } from './sql/scope.sql.js';
+import { listSql, type ColumnMap } from './sql/where.sql.js';
 
 // Completed plays only: what the rollups hold too (migration 007).
 const PLAY_COLUMNS = { device: 'device_id', file: 'file_id', status: 'status' };
@@ -29,45 +31,77 @@ const totals = (r: TotalsRow) => ({
   lastPlayed: r.last,
 });
 
-export async function selectMediaPlayStats(store: AnalyticsStore, q: AnalyticsQuery): Promise<MediaPlayStat[]> {
+/** where / order fields over TOTALS' output columns (integers as Float64: comparable with the bound numbers). */
+const TOTALS_FIELDS: ColumnMap = {
+  totalPlays: { column: 'toFloat64(plays)', kind: 'number' },
+  totalDuration: { column: 'toFloat64(dur)', kind: 'number' },
+  avgDuration: { column: 'if(plays = 0, 0, dur / plays)', kind: 'number' },
+  firstPlayed: { column: "parseDateTime64BestEffort(first, 3, 'UTC')", kind: 'date' },
+  lastPlayed: { column: "parseDateTime64BestEffort(last, 3, 'UTC')", kind: 'date' },
+};
+const MEDIA_FIELDS: ColumnMap = {
+  fileId: { column: 'file_id', kind: 'string' },
+  fileName: { column: 'name', kind: 'string' },
+  deviceCount: { column: 'toFloat64(devices)', kind: 'number' },
+  ...TOTALS_FIELDS,
+};
+const DEVICE_FIELDS: ColumnMap = {
+  deviceId: { column: 'device_id', kind: 'string' },
+  fileCount: { column: 'toFloat64(files)', kind: 'number' },
+  ...TOTALS_FIELDS,
+};
+const DEVICE_MEDIA_FIELDS: ColumnMap = {
+  deviceId: { column: 'device_id', kind: 'string' },
+  fileId: { column: 'file_id', kind: 'string' },
+  fileName: { column: 'name', kind: 'string' },
+  ...TOTALS_FIELDS,
+};
+
+export async function selectMediaPlayStats(store: AnalyticsStore, q: AnalyticsQuery, list: ListArgs = {}): Promise<MediaPlayStat[]> {
   const { where, params } = scope(q, PLAY_COLUMNS);
-  const rows = await store.query<TotalsRow & { file_id: string; name: string; devices: number }>(
+  const { sql, params: listParams } = listSql(
     `SELECT file_id, argMax(file_name, (timestamp, file_name)) AS name, uniqExact(device_id) AS devices, ${TOTALS}
 FROM play_logs FINAL
 WHERE ${where} AND file_id != ''
-GROUP BY file_id
-ORDER BY plays DESC, file_id
-${limitClause(q.limit)}`,
-    params,
+GROUP BY file_id`,
+    MEDIA_FIELDS,
+    list,
+    'plays DESC, file_id',
+    limitClause(q.limit),
   );
+  const rows = await store.query<TotalsRow & { file_id: string; name: string; devices: number }>(sql, { ...params, ...listParams });
   return rows.map((r) => ({ fileId: r.file_id, fileName: r.name || null, deviceCount: Number(r.devices), ...totals(r) }));
 }
 
-export async function selectDevicePlayStats(store: AnalyticsStore, q: AnalyticsQuery): Promise<DevicePlayStat[]> {
+export async function selectDevicePlayStats(store: AnalyticsStore, q: AnalyticsQuery, list: ListArgs = {}): Promise<DevicePlayStat[]> {
   const { where, params } = scope(q, PLAY_COLUMNS);
-  const rows = await store.query<TotalsRow & { device_id: string; files: number }>(
+  const { sql, params: listParams } = listSql(
     `SELECT device_id, uniqExactIf(file_id, file_id != '') AS files, ${TOTALS}
 FROM play_logs FINAL
 WHERE ${where}
-GROUP BY device_id
-ORDER BY plays DESC, device_id
-${limitClause(q.limit)}`,
-    params,
+GROUP BY device_id`,
+    DEVICE_FIELDS,
+    list,
+    'plays DESC, device_id',
+    limitClause(q.limit),
   );
+  const rows = await store.query<TotalsRow & { device_id: string; files: number }>(sql, { ...params, ...listParams });
   return rows.map((r) => ({ deviceId: r.device_id, fileCount: Number(r.files), ...totals(r) }));
 }
 
-export async function selectDeviceMediaPlayStats(store: AnalyticsStore, q: AnalyticsQuery): Promise<DeviceMediaPlayStat[]> {
+export async function selectDeviceMediaPlayStats(store: AnalyticsStore, q: AnalyticsQuery, list: ListArgs = {}): Promise<DeviceMediaPlayStat[]> {
   const { where, params } = scope(q, PLAY_COLUMNS);
-  const rows = await store.query<TotalsRow & { device_id: string; file_id: string; name: string }>(
+  const { sql, params: listParams } = listSql(
     `SELECT device_id, file_id, argMax(file_name, (timestamp, file_name)) AS name, ${TOTALS}
 FROM play_logs FINAL
 WHERE ${where} AND file_id != ''
-GROUP BY device_id, file_id
-ORDER BY device_id, plays DESC, file_id
-${limitClause(q.limit)}`,
-    params,
+GROUP BY device_id, file_id`,
+    DEVICE_MEDIA_FIELDS,
+    list,
+    'device_id, plays DESC, file_id',
+    limitClause(q.limit),
   );
+  const rows = await store.query<TotalsRow & { device_id: string; file_id: string; name: string }>(sql, { ...params, ...listParams });
   return rows.map((r) => ({ deviceId: r.device_id, fileId: r.file_id, fileName: r.name || null, ...totals(r) }));
 }
 

@@ -1,6 +1,8 @@
 /**
  * The analytics reads behind the GraphQL queries (and through them the REST and legacy facades):
- * arguments validated into a query on the caller's account, then one SQL read.
+ * arguments validated into a query on the caller's account, then one SQL read. `where` / `order`
+ * filter and sort the records before the limit: in SQL for the grouped queries, in memory
+ * (series-filter.ts) for the series, whose empty periods exist only after the fill.
  */
 import { badInput, resolveLimit, type AnalyticsStore, type Principal } from '@pylon/kit';
 import { PRECISION, selectAudienceMetrics, selectHeatMap, selectImpressions } from '../repositories/audience.queries.js';
@@ -9,21 +11,27 @@ import { selectEventFlow, selectEventLogs, selectEventMetrics } from '../reposit
 import { selectDeviceMediaImpressions, selectMediaImpressions } from '../repositories/ots.queries.js';
 import { selectDeviceMediaPlayStats, selectDevicePlayStats, selectMediaPlayStats, selectPlayStatsByTime } from '../repositories/play-stats.queries.js';
 import type { AnalyticsQuery } from '../domain/analytics-query.js';
+import type { ListArgs } from '../domain/list-filter.js';
 import { toAnalyticsQuery, toSeriesQuery, type AnalyticsArgs, type SeriesArgs } from './analytics-args.js';
+import { AUDIENCE_METRIC_FIELDS, DEVICE_METRIC_FIELDS, EVENT_METRIC_FIELDS, filteredSeries, PLAY_STAT_BY_TIME_FIELDS } from './series-filter.js';
 
 type P = Principal;
 type S = AnalyticsStore;
+/** Arguments of a query with where / order. */
+type A = AnalyticsArgs & ListArgs;
+type SA = SeriesArgs & ListArgs;
+const list = (a: ListArgs): ListArgs => ({ where: a.where, order: a.order });
 
 export const readEventLogs = (s: S, p: P, a: AnalyticsArgs & { where?: unknown; order?: unknown }) =>
   selectEventLogs(s, toAnalyticsQuery(p, a), { where: a.where, order: a.order });
-export const readEventMetrics = (s: S, p: P, a: SeriesArgs & { groupByEvent?: boolean | null }) =>
-  selectEventMetrics(s, toSeriesQuery(p, a), a.groupByEvent ?? false);
-export const readEventFlow = (s: S, p: P, a: AnalyticsArgs) => selectEventFlow(s, toAnalyticsQuery(p, a));
+export const readEventMetrics = (s: S, p: P, a: SA & { groupByEvent?: boolean | null }) =>
+  filteredSeries(toSeriesQuery(p, a), a, EVENT_METRIC_FIELDS, (q) => selectEventMetrics(s, q, a.groupByEvent ?? false));
+export const readEventFlow = (s: S, p: P, a: A) => selectEventFlow(s, toAnalyticsQuery(p, a), list(a));
 
-export function readImpressions(s: S, p: P, a: AnalyticsArgs & { gender?: readonly string[] | null; ageRange?: readonly string[] | null }) {
+export function readImpressions(s: S, p: P, a: A & { gender?: readonly string[] | null; ageRange?: readonly string[] | null }) {
   if ((a.gender?.length ?? 0) > 10) throw badInput('gender', 'at most 10 values');
   if ((a.ageRange?.length ?? 0) > 10) throw badInput('ageRange', 'at most 10 values');
-  return selectImpressions(s, toAnalyticsQuery(p, a), { genders: [...(a.gender ?? [])], ageRanges: [...(a.ageRange ?? [])] });
+  return selectImpressions(s, toAnalyticsQuery(p, a), { genders: [...(a.gender ?? [])], ageRanges: [...(a.ageRange ?? [])] }, list(a));
 }
 /** Which of `ids` are the caller's devices (the devices subgraph's answer). */
 export type OwnedDevices = (ids: readonly string[]) => Promise<ReadonlySet<string>>;
@@ -42,26 +50,28 @@ async function listedDevices(q: AnalyticsQuery, owned: OwnedDevices | undefined)
   return q.deviceIds.filter((id) => mine.has(id));
 }
 
-export async function readDeviceMetrics(s: S, p: P, a: SeriesArgs, o: SeriesReadOptions = {}) {
+export async function readDeviceMetrics(s: S, p: P, a: SA, o: SeriesReadOptions = {}) {
   const q = toSeriesQuery(p, a);
-  return selectDeviceMetrics(s, q, undefined, { now: o.now, devices: await listedDevices(q, o.owned) });
+  const devices = await listedDevices(q, o.owned);
+  return filteredSeries(q, a, DEVICE_METRIC_FIELDS, (r) => selectDeviceMetrics(s, r, undefined, { now: o.now, devices }));
 }
-export async function readAudienceMetrics(s: S, p: P, a: SeriesArgs & { includeDwellTime?: boolean | null }, o: SeriesReadOptions = {}) {
+export async function readAudienceMetrics(s: S, p: P, a: SA & { includeDwellTime?: boolean | null }, o: SeriesReadOptions = {}) {
   const q = toSeriesQuery(p, a);
-  return selectAudienceMetrics(s, q, a.includeDwellTime ?? false, undefined, { now: o.now, devices: await listedDevices(q, o.owned) });
+  const devices = await listedDevices(q, o.owned);
+  return filteredSeries(q, a, AUDIENCE_METRIC_FIELDS, (r) => selectAudienceMetrics(s, r, a.includeDwellTime ?? false, undefined, { now: o.now, devices }));
 }
 
-export const readMediaPlayStats = (s: S, p: P, a: AnalyticsArgs) => selectMediaPlayStats(s, toAnalyticsQuery(p, a));
-export const readDevicePlayStats = (s: S, p: P, a: AnalyticsArgs) => selectDevicePlayStats(s, toAnalyticsQuery(p, a));
-export const readDeviceMediaPlayStats = (s: S, p: P, a: AnalyticsArgs) => selectDeviceMediaPlayStats(s, toAnalyticsQuery(p, a));
-export const readPlayStatsByTime = (s: S, p: P, a: SeriesArgs & { groupByFile?: boolean | null }) =>
-  selectPlayStatsByTime(s, toSeriesQuery(p, a), a.groupByFile ?? false);
+export const readMediaPlayStats = (s: S, p: P, a: A) => selectMediaPlayStats(s, toAnalyticsQuery(p, a), list(a));
+export const readDevicePlayStats = (s: S, p: P, a: A) => selectDevicePlayStats(s, toAnalyticsQuery(p, a), list(a));
+export const readDeviceMediaPlayStats = (s: S, p: P, a: A) => selectDeviceMediaPlayStats(s, toAnalyticsQuery(p, a), list(a));
+export const readPlayStatsByTime = (s: S, p: P, a: SA & { groupByFile?: boolean | null }) =>
+  filteredSeries(toSeriesQuery(p, a), a, PLAY_STAT_BY_TIME_FIELDS, (q) => selectPlayStatsByTime(s, q, a.groupByFile ?? false));
 
-export function readHeatMap(s: S, p: P, table: 'impressions' | 'event_logs', a: AnalyticsArgs & { precision?: number | null }) {
+export function readHeatMap(s: S, p: P, table: 'impressions' | 'event_logs', a: A & { precision?: number | null }) {
   const q = toAnalyticsQuery(p, a);
   const precision = resolveLimit(a.precision, PRECISION, 'precision');
-  return selectHeatMap(s, table, q, precision);
+  return selectHeatMap(s, table, q, precision, list(a));
 }
 
-export const readMediaImpressions = (s: S, p: P, a: AnalyticsArgs) => selectMediaImpressions(s, toAnalyticsQuery(p, a));
-export const readDeviceMediaImpressions = (s: S, p: P, a: AnalyticsArgs) => selectDeviceMediaImpressions(s, toAnalyticsQuery(p, a));
+export const readMediaImpressions = (s: S, p: P, a: A) => selectMediaImpressions(s, toAnalyticsQuery(p, a), list(a));
+export const readDeviceMediaImpressions = (s: S, p: P, a: A) => selectDeviceMediaImpressions(s, toAnalyticsQuery(p, a), list(a));

@@ -34,9 +34,9 @@ export function alertQueryResolvers(rt: DevicesRuntime): QueryResolvers {
       guardQuery(ctx.principal, 'alertCount');
       return countAlerts(rt, ctx.principal, args);
     },
-    alertRules: async (_, __, ctx) => {
+    alertRules: async (_, args, ctx) => {
       guardQuery(ctx.principal, 'alertRules');
-      return rt.alerts.listRules(ctx.principal.accountId);
+      return rt.alerts.listRules(ctx.principal.accountId, args);
     },
   };
 }

@@ -41,6 +41,8 @@ export function deviceQueryResolvers(rt: DevicesRuntime): QueryResolvers {
       return listDeviceCommands(rt, ctx.principal, args.deviceId, {
         status: (args.status?.map(lower) ?? null) as CommandStatus[] | null,
         limit: args.limit ?? null,
+        where: args.where,
+        order: args.order,
       });
     },
   };

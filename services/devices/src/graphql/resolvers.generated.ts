@@ -101,6 +101,18 @@ export type AlertRule = {
   updatedOn?: Maybe<Scalars['String']['output']>;
 };
 
+/** Filter of alertRules. */
+export type AlertRuleFilterInput = {
+  and?: InputMaybe<Array<AlertRuleFilterInput>>;
+  createdOn?: InputMaybe<DateTimeOperationFilterInput>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  isEnabled?: InputMaybe<BooleanOperationFilterInput>;
+  match?: InputMaybe<AlertRuleMatchOperationFilterInput>;
+  name?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<AlertRuleFilterInput>>;
+  updatedOn?: InputMaybe<DateTimeOperationFilterInput>;
+};
+
 export type AlertRuleInput = {
   conditions: Array<AlertConditionInput>;
   /** Default true. */
@@ -115,6 +127,14 @@ export type AlertRuleMatch =
   | 'all'
   /** The rule holds when any condition holds. */
   | 'any';
+
+/** Operations on an AlertRuleMatch field. */
+export type AlertRuleMatchOperationFilterInput = {
+  eq?: InputMaybe<AlertRuleMatch>;
+  in?: InputMaybe<Array<AlertRuleMatch>>;
+  neq?: InputMaybe<AlertRuleMatch>;
+  nin?: InputMaybe<Array<AlertRuleMatch>>;
+};
 
 export type AlertRulePayload = MutationPayload & {
   __typename?: 'AlertRulePayload';
@@ -134,6 +154,16 @@ export type AlertRuleRefFilterInput = {
 export type AlertRuleRefSortInput = {
   id?: InputMaybe<SortEnumType>;
   name?: InputMaybe<SortEnumType>;
+};
+
+/** Sort of alertRules: the terms in order, then by name. */
+export type AlertRuleSortInput = {
+  createdOn?: InputMaybe<SortEnumType>;
+  id?: InputMaybe<SortEnumType>;
+  isEnabled?: InputMaybe<SortEnumType>;
+  match?: InputMaybe<SortEnumType>;
+  name?: InputMaybe<SortEnumType>;
+  updatedOn?: InputMaybe<SortEnumType>;
 };
 
 export type AlertSortInput = {
@@ -277,11 +307,39 @@ export type DeviceCommand = {
   status: DeviceCommandStatus;
 };
 
+/** Filter of deviceCommands (then the status and limit arguments apply too). status is the effective one: a queued or delivered command past its expiry is EXPIRED. */
+export type DeviceCommandFilterInput = {
+  and?: InputMaybe<Array<DeviceCommandFilterInput>>;
+  arg?: InputMaybe<StringOperationFilterInput>;
+  command?: InputMaybe<StringOperationFilterInput>;
+  completedOn?: InputMaybe<DateTimeOperationFilterInput>;
+  deliveredOn?: InputMaybe<DateTimeOperationFilterInput>;
+  error?: InputMaybe<StringOperationFilterInput>;
+  expiresOn?: InputMaybe<DateTimeOperationFilterInput>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<DeviceCommandFilterInput>>;
+  queuedOn?: InputMaybe<DateTimeOperationFilterInput>;
+  status?: InputMaybe<DeviceCommandStatusOperationFilterInput>;
+};
+
 export type DeviceCommandInput = {
   /** volume: an integer 0 to 100 as a string; optional for the others. */
   arg?: InputMaybe<Scalars['String']['input']>;
   /** One of the account's displayCommands (restart, reboot, screenshot, refresh, display_on, display_off, volume, clear_cache, update). */
   command: Scalars['String']['input'];
+};
+
+/** Sort of deviceCommands: the terms in order, then newest first. status sorts by the stored status. */
+export type DeviceCommandSortInput = {
+  arg?: InputMaybe<SortEnumType>;
+  command?: InputMaybe<SortEnumType>;
+  completedOn?: InputMaybe<SortEnumType>;
+  deliveredOn?: InputMaybe<SortEnumType>;
+  error?: InputMaybe<SortEnumType>;
+  expiresOn?: InputMaybe<SortEnumType>;
+  id?: InputMaybe<SortEnumType>;
+  queuedOn?: InputMaybe<SortEnumType>;
+  status?: InputMaybe<SortEnumType>;
 };
 
 /** Where a command is: queued until the next ping, delivered to the player, then acknowledged or failed by it; expired when not delivered (or not acknowledged) before expiresOn. */
@@ -291,6 +349,14 @@ export type DeviceCommandStatus =
   | 'EXPIRED'
   | 'FAILED'
   | 'QUEUED';
+
+/** Operations on a DeviceCommandStatus field. */
+export type DeviceCommandStatusOperationFilterInput = {
+  eq?: InputMaybe<DeviceCommandStatus>;
+  in?: InputMaybe<Array<DeviceCommandStatus>>;
+  neq?: InputMaybe<DeviceCommandStatus>;
+  nin?: InputMaybe<Array<DeviceCommandStatus>>;
+};
 
 export type DeviceEventInput = {
   eventName: Scalars['String']['input'];
@@ -861,6 +927,12 @@ export type QueryAlertCountArgs = {
 };
 
 
+export type QueryAlertRulesArgs = {
+  order?: InputMaybe<Array<AlertRuleSortInput>>;
+  where?: InputMaybe<AlertRuleFilterInput>;
+};
+
+
 export type QueryDeviceArgs = {
   deviceTypeId?: InputMaybe<Array<Scalars['String']['input']>>;
   groupId?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -880,7 +952,9 @@ export type QueryDeviceArgs = {
 export type QueryDeviceCommandsArgs = {
   deviceId: Scalars['String']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<DeviceCommandSortInput>>;
   status?: InputMaybe<Array<DeviceCommandStatus>>;
+  where?: InputMaybe<DeviceCommandFilterInput>;
 };
 
 
@@ -1092,11 +1166,14 @@ export type ResolversTypes = {
   AlertFilterInput: AlertFilterInput;
   AlertPayload: ResolverTypeWrapper<Omit<AlertPayload, 'alert'> & { alert?: Maybe<ResolversTypes['Alert']> }>;
   AlertRule: ResolverTypeWrapper<AlertRuleSourceRecord>;
+  AlertRuleFilterInput: AlertRuleFilterInput;
   AlertRuleInput: AlertRuleInput;
   AlertRuleMatch: null;
+  AlertRuleMatchOperationFilterInput: AlertRuleMatchOperationFilterInput;
   AlertRulePayload: ResolverTypeWrapper<Omit<AlertRulePayload, 'alertRule'> & { alertRule?: Maybe<ResolversTypes['AlertRule']> }>;
   AlertRuleRefFilterInput: AlertRuleRefFilterInput;
   AlertRuleRefSortInput: AlertRuleRefSortInput;
+  AlertRuleSortInput: AlertRuleSortInput;
   AlertSortInput: AlertSortInput;
   BooleanOperationFilterInput: BooleanOperationFilterInput;
   BulkDeviceCommandResult: ResolverTypeWrapper<BulkDeviceCommandResult>;
@@ -1109,8 +1186,11 @@ export type ResolversTypes = {
   DeleteDevicePayload: ResolverTypeWrapper<DeleteDevicePayload>;
   Device: ResolverTypeWrapper<DeviceSourceRecord>;
   DeviceCommand: ResolverTypeWrapper<DeviceCommandRecord>;
+  DeviceCommandFilterInput: DeviceCommandFilterInput;
   DeviceCommandInput: DeviceCommandInput;
+  DeviceCommandSortInput: DeviceCommandSortInput;
   DeviceCommandStatus: DeviceCommandStatus;
+  DeviceCommandStatusOperationFilterInput: DeviceCommandStatusOperationFilterInput;
   DeviceEventInput: DeviceEventInput;
   DeviceFilterInput: DeviceFilterInput;
   DeviceGroup: ResolverTypeWrapper<GroupViewRecord>;
@@ -1163,10 +1243,13 @@ export type ResolversParentTypes = {
   AlertFilterInput: AlertFilterInput;
   AlertPayload: Omit<AlertPayload, 'alert'> & { alert?: Maybe<ResolversParentTypes['Alert']> };
   AlertRule: AlertRuleSourceRecord;
+  AlertRuleFilterInput: AlertRuleFilterInput;
   AlertRuleInput: AlertRuleInput;
+  AlertRuleMatchOperationFilterInput: AlertRuleMatchOperationFilterInput;
   AlertRulePayload: Omit<AlertRulePayload, 'alertRule'> & { alertRule?: Maybe<ResolversParentTypes['AlertRule']> };
   AlertRuleRefFilterInput: AlertRuleRefFilterInput;
   AlertRuleRefSortInput: AlertRuleRefSortInput;
+  AlertRuleSortInput: AlertRuleSortInput;
   AlertSortInput: AlertSortInput;
   BooleanOperationFilterInput: BooleanOperationFilterInput;
   BulkDeviceCommandResult: BulkDeviceCommandResult;
@@ -1179,7 +1262,10 @@ export type ResolversParentTypes = {
   DeleteDevicePayload: DeleteDevicePayload;
   Device: DeviceSourceRecord;
   DeviceCommand: DeviceCommandRecord;
+  DeviceCommandFilterInput: DeviceCommandFilterInput;
   DeviceCommandInput: DeviceCommandInput;
+  DeviceCommandSortInput: DeviceCommandSortInput;
+  DeviceCommandStatusOperationFilterInput: DeviceCommandStatusOperationFilterInput;
   DeviceEventInput: DeviceEventInput;
   DeviceFilterInput: DeviceFilterInput;
   DeviceGroup: GroupViewRecord;
@@ -1460,7 +1546,7 @@ export type PingDataResolvers<ContextType = SubgraphContext, ParentType extends 
 export type QueryResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   alert?: Resolver<Maybe<Array<ResolversTypes['Alert']>>, ParentType, ContextType, Partial<QueryAlertArgs>>;
   alertCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType, Partial<QueryAlertCountArgs>>;
-  alertRules?: Resolver<Maybe<Array<ResolversTypes['AlertRule']>>, ParentType, ContextType>;
+  alertRules?: Resolver<Maybe<Array<ResolversTypes['AlertRule']>>, ParentType, ContextType, Partial<QueryAlertRulesArgs>>;
   device?: Resolver<Maybe<Array<ResolversTypes['Device']>>, ParentType, ContextType, Partial<QueryDeviceArgs>>;
   deviceCommands?: Resolver<Maybe<Array<ResolversTypes['DeviceCommand']>>, ParentType, ContextType, RequireFields<QueryDeviceCommandsArgs, 'deviceId'>>;
   deviceCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType, Partial<QueryDeviceCountArgs>>;

@@ -1,4 +1,15 @@
-import { derivedBooleanField, listQuery, type Collection, type DocumentStore, type FieldMap, type Filter, type Stored } from '@pylon/kit';
+import {
+  derivedBooleanField,
+  listQuery,
+  lowerCaseEnumField,
+  orderToSort,
+  whereToFilter,
+  type Collection,
+  type DocumentStore,
+  type FieldMap,
+  type Filter,
+  type Stored,
+} from '@pylon/kit';
 import { ALERT_RULES, ALERTS, FLEET_ACCOUNTS, SYSTEM_TENANT } from '../domain/collections.js';
 import { openKeyOf, ruleSetOf, type AlertRecord, type AlertRuleRecord } from '../domain/alert.js';
 import type { DeviceRecord } from '../domain/device.js';
@@ -56,8 +67,9 @@ export class AlertRepository {
     this.accounts = store.collection<FleetAccountRecord>(FLEET_ACCOUNTS);
   }
 
-  listRules(tenant: string): Promise<AlertRule[]> {
-    return this.rules.find(tenant, {}, { sort: { name: 1, id: 1 } });
+  /** The account's rules filtered by `where`, sorted by `order` then by name (GraphQL alertRules). */
+  async listRules(tenant: string, q: { where?: unknown; order?: unknown } = {}): Promise<AlertRule[]> {
+    return this.rules.find(tenant, whereToFilter(q.where, ALERT_RULE_FIELDS), { sort: orderToSort(q.order, ALERT_RULE_FIELDS, { name: 1, id: 1 }) });
   }
 
   /**
@@ -233,6 +245,16 @@ function activeClause(active: boolean, nowIso: string): Filter {
     ? { $and: [{ resolvedOn: null }, { $or: [{ snoozedUntil: null }, { snoozedUntil: { $lte: nowIso } }] }] }
     : { $or: [{ resolvedOn: { $ne: null } }, { snoozedUntil: { $gt: nowIso } }] };
 }
+
+/** How the GraphQL where/order fields of AlertRule map onto stored rule documents. */
+export const ALERT_RULE_FIELDS: FieldMap = {
+  id: { path: 'id', kind: 'string' },
+  name: { path: 'name', kind: 'string' },
+  isEnabled: { path: 'isEnabled', kind: 'boolean' },
+  match: lowerCaseEnumField(['any', 'all'], (values) => ({ match: { $in: values } }), 'match'),
+  createdOn: { path: 'createdAt', kind: 'date' },
+  updatedOn: { path: 'updatedAt', kind: 'date' },
+};
 
 /** How the GraphQL where/order fields of Alert map onto stored alert documents. */
 export function alertFields(nowIso: string): FieldMap {

@@ -1,6 +1,6 @@
-import type { Collection, DocumentStore, Stored } from '@pylon/kit';
+import { listQuery, lowerCaseEnumField, type Collection, type DocumentStore, type FieldMap, type Filter, type Stored } from '@pylon/kit';
 import { DEVICE_COMMANDS } from '../domain/collections.js';
-import type { CommandStatus, DeviceCommandRecord } from '../domain/command.js';
+import { COMMAND_STATUSES, type CommandStatus, type DeviceCommandRecord } from '../domain/command.js';
 
 export type DeviceCommand = Stored<DeviceCommandRecord>;
 
@@ -11,6 +11,37 @@ const SWEEP_BATCH = 5000;
 
 /** A device's queued commands, oldest first: the read every ping makes (served by DEVICE_COMMANDS' byDevice index). */
 export const pendingQuery = (deviceId: string) => ({ filter: { deviceId, status: 'queued' }, sort: { queuedAt: 1, id: 1 } as const });
+
+/**
+ * The stored commands whose effective status (effectiveStatus at `nowIso`) is one of `statuses`:
+ * a queued or delivered command past its expiry counts as expired.
+ */
+export function statusClause(statuses: readonly string[], nowIso: string): Filter {
+  const live = { $in: ['queued', 'delivered'] };
+  const parts: Filter[] = statuses.map((s) =>
+    s === 'expired'
+      ? { $or: [{ status: 'expired' }, { status: live, expiresAt: { $lte: nowIso } }] }
+      : s === 'queued' || s === 'delivered'
+        ? { status: s, expiresAt: { $gt: nowIso } }
+        : { status: s },
+  );
+  return parts.length === 0 ? { id: { $in: [] } } : parts.length === 1 ? parts[0]! : { $or: parts };
+}
+
+/** How the GraphQL where/order fields of DeviceCommand map onto stored commands (status: the effective one at `nowIso`). */
+export function commandFields(nowIso: string): FieldMap {
+  return {
+    id: { path: 'id', kind: 'string' },
+    command: { path: 'command', kind: 'string' },
+    arg: { path: 'arg', kind: 'string' },
+    status: lowerCaseEnumField(COMMAND_STATUSES, (values) => statusClause(values, nowIso), 'status'),
+    queuedOn: { path: 'queuedAt', kind: 'date' },
+    deliveredOn: { path: 'deliveredAt', kind: 'date' },
+    completedOn: { path: 'completedAt', kind: 'date' },
+    expiresOn: { path: 'expiresAt', kind: 'date' },
+    error: { path: 'error', kind: 'string' },
+  };
+}
 
 /** The durable command queue of every device of an account, over the documents port. */
 export class CommandRepository {
@@ -39,10 +70,20 @@ export class CommandRepository {
     return this.commands.findById(tenant, id);
   }
 
-  /** A device's commands, newest first, optionally only some stored statuses. */
-  listForDevice(tenant: string, deviceId: string, opts: { statuses?: CommandStatus[]; limit: number }): Promise<DeviceCommand[]> {
-    const filter = opts.statuses?.length ? { deviceId, status: { $in: opts.statuses } } : { deviceId };
-    return this.commands.find(tenant, filter, { sort: { queuedAt: -1, id: -1 }, limit: opts.limit });
+  /**
+   * A device's commands, newest first unless `order` says otherwise: only those of the given
+   * effective statuses (at `nowIso`), filtered by `where`, at most `limit`.
+   */
+  async listForDevice(
+    tenant: string,
+    deviceId: string,
+    q: { statuses?: readonly CommandStatus[] | null; where?: unknown; order?: unknown; limit: number; nowIso: string },
+  ): Promise<DeviceCommand[]> {
+    const { filter, options } = listQuery({ where: q.where, order: q.order, limit: q.limit }, commandFields(q.nowIso), {
+      clauses: [{ deviceId }, ...(q.statuses?.length ? [statusClause(q.statuses, q.nowIso)] : [])],
+      fallbackSort: { queuedAt: -1, id: -1 },
+    });
+    return this.commands.find(tenant, filter, options);
   }
 
   /**

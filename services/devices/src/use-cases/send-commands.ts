@@ -4,7 +4,7 @@
  * device's next ping (use-cases/record-ping.ts).
  */
 import { AppError, isAppError, type Principal } from '@pylon/kit';
-import { effectiveStatus, MAX_BULK_DEVICES, validateCommands, type CommandInput, type CommandStatus, type DeviceCommandRecord } from '../domain/command.js';
+import { MAX_BULK_DEVICES, validateCommands, type CommandInput, type CommandStatus, type DeviceCommandRecord } from '../domain/command.js';
 import type { DeviceCommand } from '../repositories/command.repository.js';
 import type { Device } from '../repositories/device.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
@@ -139,19 +139,21 @@ function summarise(results: BulkResult['results']): BulkResult {
   return { totalDevices: results.length, successCount, failureCount: results.length - successCount, results };
 }
 
-/** A device's commands with their current status, newest first (GraphQL deviceCommands). */
+/**
+ * A device's commands with their current status, newest first (GraphQL deviceCommands): `status`
+ * keeps those of the given effective statuses, `where` / `order` as every list query (kit filters).
+ */
 export async function listDeviceCommands(
   rt: SendCommandsDeps,
   principal: Principal,
   deviceId: string,
-  opts: { status?: CommandStatus[] | null; limit?: number | null },
+  opts: { status?: CommandStatus[] | null; limit?: number | null; where?: unknown; order?: unknown },
 ): Promise<DeviceCommand[]> {
   const tenant = principal.accountId;
   const device = await rt.repo.getDevice(tenant, deviceId);
   const limit = opts.limit ?? 100;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new AppError('BAD_USER_INPUT', 'limit must be between 1 and 1000', { field: 'limit' });
-  const now = rt.now();
-  // 'expired' is partly derived (queued past expiry), so filter on the effective status.
-  const list = await rt.commands.listForDevice(tenant, device.id, { limit: opts.status?.length ? 5000 : limit });
-  return (opts.status?.length ? list.filter((c) => opts.status!.includes(effectiveStatus(c, now))) : list).slice(0, limit);
+  // 'expired' is partly derived (queued past expiry): the status clause asks for the effective status.
+  const nowIso = new Date(rt.now()).toISOString();
+  return rt.commands.listForDevice(tenant, device.id, { statuses: opts.status, where: opts.where, order: opts.order, limit, nowIso });
 }

@@ -56,6 +56,37 @@ export type ApiKey = {
   userId: Scalars['String']['output'];
 };
 
+/** Filter of apiKeys (then userId and includeRevoked apply too). */
+export type ApiKeyFilterInput = {
+  and?: InputMaybe<Array<ApiKeyFilterInput>>;
+  createdOn?: InputMaybe<DateTimeOperationFilterInput>;
+  expiresAt?: InputMaybe<DateTimeOperationFilterInput>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  isActive?: InputMaybe<BooleanOperationFilterInput>;
+  name?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<ApiKeyFilterInput>>;
+  prefix?: InputMaybe<StringOperationFilterInput>;
+  revokedAt?: InputMaybe<DateTimeOperationFilterInput>;
+  userId?: InputMaybe<StringOperationFilterInput>;
+};
+
+/** Sort of apiKeys: the terms in order, then newest first. */
+export type ApiKeySortInput = {
+  createdOn?: InputMaybe<SortEnumType>;
+  expiresAt?: InputMaybe<SortEnumType>;
+  id?: InputMaybe<SortEnumType>;
+  name?: InputMaybe<SortEnumType>;
+  prefix?: InputMaybe<SortEnumType>;
+  revokedAt?: InputMaybe<SortEnumType>;
+  userId?: InputMaybe<SortEnumType>;
+};
+
+/** Operations on a boolean field. */
+export type BooleanOperationFilterInput = {
+  eq?: InputMaybe<Scalars['Boolean']['input']>;
+  neq?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
 export type CreateApiKeyInput = {
   /** ISO 8601 date-time in the future; absent: the key never expires. */
   expiresAt?: InputMaybe<Scalars['String']['input']>;
@@ -143,6 +174,22 @@ export type DeleteWebhookEndpointPayload = MutationPayload & {
   errorCode?: Maybe<Scalars['String']['output']>;
   errorField?: Maybe<Scalars['String']['output']>;
   success: Scalars['Boolean']['output'];
+};
+
+/** Operations on a numeric field. */
+export type FloatOperationFilterInput = {
+  eq?: InputMaybe<Scalars['Float']['input']>;
+  gt?: InputMaybe<Scalars['Float']['input']>;
+  gte?: InputMaybe<Scalars['Float']['input']>;
+  in?: InputMaybe<Array<InputMaybe<Scalars['Float']['input']>>>;
+  lt?: InputMaybe<Scalars['Float']['input']>;
+  lte?: InputMaybe<Scalars['Float']['input']>;
+  neq?: InputMaybe<Scalars['Float']['input']>;
+  ngt?: InputMaybe<Scalars['Float']['input']>;
+  ngte?: InputMaybe<Scalars['Float']['input']>;
+  nin?: InputMaybe<Array<InputMaybe<Scalars['Float']['input']>>>;
+  nlt?: InputMaybe<Scalars['Float']['input']>;
+  nlte?: InputMaybe<Scalars['Float']['input']>;
 };
 
 /** Operations on a list of strings: some (any element matches), none (no element matches), any (the list is not empty). */
@@ -291,6 +338,42 @@ export type Organization = {
   timezone?: Maybe<Scalars['String']['output']>;
 };
 
+/** Filter of organizations. */
+export type OrganizationFilterInput = {
+  address1?: InputMaybe<StringOperationFilterInput>;
+  address2?: InputMaybe<StringOperationFilterInput>;
+  and?: InputMaybe<Array<OrganizationFilterInput>>;
+  city?: InputMaybe<StringOperationFilterInput>;
+  country?: InputMaybe<StringOperationFilterInput>;
+  createdOn?: InputMaybe<DateTimeOperationFilterInput>;
+  fax?: InputMaybe<StringOperationFilterInput>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  languageCode?: InputMaybe<StringOperationFilterInput>;
+  name?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<OrganizationFilterInput>>;
+  phone?: InputMaybe<StringOperationFilterInput>;
+  postalCode?: InputMaybe<StringOperationFilterInput>;
+  state?: InputMaybe<StringOperationFilterInput>;
+  timezone?: InputMaybe<StringOperationFilterInput>;
+};
+
+/** Sort of organizations: the terms in order, then by name. */
+export type OrganizationSortInput = {
+  address1?: InputMaybe<SortEnumType>;
+  address2?: InputMaybe<SortEnumType>;
+  city?: InputMaybe<SortEnumType>;
+  country?: InputMaybe<SortEnumType>;
+  createdOn?: InputMaybe<SortEnumType>;
+  fax?: InputMaybe<SortEnumType>;
+  id?: InputMaybe<SortEnumType>;
+  languageCode?: InputMaybe<SortEnumType>;
+  name?: InputMaybe<SortEnumType>;
+  phone?: InputMaybe<SortEnumType>;
+  postalCode?: InputMaybe<SortEnumType>;
+  state?: InputMaybe<SortEnumType>;
+  timezone?: InputMaybe<SortEnumType>;
+};
+
 export type Permissions = {
   __typename?: 'Permissions';
   /** Mutation names this user may call. */
@@ -334,13 +417,17 @@ export type Query = {
 
 export type QueryApiKeysArgs = {
   includeRevoked?: InputMaybe<Scalars['Boolean']['input']>;
+  order?: InputMaybe<Array<ApiKeySortInput>>;
   userId?: InputMaybe<Scalars['String']['input']>;
+  where?: InputMaybe<ApiKeyFilterInput>;
 };
 
 
 export type QueryOrganizationsArgs = {
   id?: InputMaybe<Array<Scalars['String']['input']>>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<OrganizationSortInput>>;
+  where?: InputMaybe<OrganizationFilterInput>;
 };
 
 
@@ -365,6 +452,8 @@ export type QueryWebhookDeliveriesArgs = {
   endpointId: Scalars['String']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<WebhookDeliverySortInput>>;
+  where?: InputMaybe<WebhookDeliveryFilterInput>;
 };
 
 
@@ -372,6 +461,8 @@ export type QueryWebhookEndpointsArgs = {
   id?: InputMaybe<Array<Scalars['String']['input']>>;
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Array<WebhookEndpointSortInput>>;
+  where?: InputMaybe<WebhookEndpointFilterInput>;
 };
 
 export type RedeliverWebhookEventsPayload = MutationPayload & {
@@ -519,6 +610,19 @@ export type WebhookDelivery = {
   status: Scalars['String']['output'];
 };
 
+/** Filter of webhookDeliveries. */
+export type WebhookDeliveryFilterInput = {
+  and?: InputMaybe<Array<WebhookDeliveryFilterInput>>;
+  createdOn?: InputMaybe<DateTimeOperationFilterInput>;
+  eventId?: InputMaybe<StringOperationFilterInput>;
+  eventTimestamp?: InputMaybe<DateTimeOperationFilterInput>;
+  eventType?: InputMaybe<StringOperationFilterInput>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  nextAttemptAt?: InputMaybe<DateTimeOperationFilterInput>;
+  or?: InputMaybe<Array<WebhookDeliveryFilterInput>>;
+  status?: InputMaybe<StringOperationFilterInput>;
+};
+
 export type WebhookDeliveryPayload = MutationPayload & {
   __typename?: 'WebhookDeliveryPayload';
   delivery?: Maybe<WebhookDelivery>;
@@ -526,6 +630,17 @@ export type WebhookDeliveryPayload = MutationPayload & {
   errorCode?: Maybe<Scalars['String']['output']>;
   errorField?: Maybe<Scalars['String']['output']>;
   success: Scalars['Boolean']['output'];
+};
+
+/** Sort of webhookDeliveries: the terms in order, then newest first. */
+export type WebhookDeliverySortInput = {
+  createdOn?: InputMaybe<SortEnumType>;
+  eventId?: InputMaybe<SortEnumType>;
+  eventTimestamp?: InputMaybe<SortEnumType>;
+  eventType?: InputMaybe<SortEnumType>;
+  id?: InputMaybe<SortEnumType>;
+  nextAttemptAt?: InputMaybe<SortEnumType>;
+  status?: InputMaybe<SortEnumType>;
 };
 
 /** Where push events of the account are delivered (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature). */
@@ -563,6 +678,24 @@ export type WebhookEndpointChanges = {
   url?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** Filter of webhookEndpoints. */
+export type WebhookEndpointFilterInput = {
+  and?: InputMaybe<Array<WebhookEndpointFilterInput>>;
+  consecutiveFailures?: InputMaybe<FloatOperationFilterInput>;
+  createdOn?: InputMaybe<DateTimeOperationFilterInput>;
+  description?: InputMaybe<StringOperationFilterInput>;
+  deviceGroupId?: InputMaybe<StringOperationFilterInput>;
+  deviceIds?: InputMaybe<ListStringOperationFilterInput>;
+  disabledReason?: InputMaybe<StringOperationFilterInput>;
+  enabled?: InputMaybe<BooleanOperationFilterInput>;
+  eventTypes?: InputMaybe<ListStringOperationFilterInput>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<WebhookEndpointFilterInput>>;
+  tag?: InputMaybe<StringOperationFilterInput>;
+  updatedOn?: InputMaybe<DateTimeOperationFilterInput>;
+  url?: InputMaybe<StringOperationFilterInput>;
+};
+
 export type WebhookEndpointInput = {
   description?: InputMaybe<Scalars['String']['input']>;
   deviceGroupId?: InputMaybe<Scalars['String']['input']>;
@@ -582,6 +715,20 @@ export type WebhookEndpointPayload = MutationPayload & {
   /** The signing secret (whsec_...): only after create and rotate, shown once. */
   secret?: Maybe<Scalars['String']['output']>;
   success: Scalars['Boolean']['output'];
+};
+
+/** Sort of webhookEndpoints: the terms in order, then oldest first. */
+export type WebhookEndpointSortInput = {
+  consecutiveFailures?: InputMaybe<SortEnumType>;
+  createdOn?: InputMaybe<SortEnumType>;
+  description?: InputMaybe<SortEnumType>;
+  deviceGroupId?: InputMaybe<SortEnumType>;
+  disabledReason?: InputMaybe<SortEnumType>;
+  enabled?: InputMaybe<SortEnumType>;
+  id?: InputMaybe<SortEnumType>;
+  tag?: InputMaybe<SortEnumType>;
+  updatedOn?: InputMaybe<SortEnumType>;
+  url?: InputMaybe<SortEnumType>;
 };
 
 
@@ -704,6 +851,9 @@ export type ResolversTypes = {
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   ApiKey: ResolverTypeWrapper<ApiKeyRecord>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  ApiKeyFilterInput: ApiKeyFilterInput;
+  ApiKeySortInput: ApiKeySortInput;
+  BooleanOperationFilterInput: BooleanOperationFilterInput;
   CreateApiKeyInput: CreateApiKeyInput;
   CreateApiKeyPayload: ResolverTypeWrapper<Omit<CreateApiKeyPayload, 'apiKey'> & { apiKey?: Maybe<ResolversTypes['ApiKey']> }>;
   CreateOrganizationInput: CreateOrganizationInput;
@@ -712,11 +862,15 @@ export type ResolversTypes = {
   CreateUserPayload: ResolverTypeWrapper<Omit<CreateUserPayload, 'user'> & { user?: Maybe<ResolversTypes['User']> }>;
   DateTimeOperationFilterInput: DateTimeOperationFilterInput;
   DeleteWebhookEndpointPayload: ResolverTypeWrapper<DeleteWebhookEndpointPayload>;
+  FloatOperationFilterInput: FloatOperationFilterInput;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ListStringOperationFilterInput: ListStringOperationFilterInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   MutationPayload: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['MutationPayload']>;
   Organization: ResolverTypeWrapper<OrganizationRecord>;
+  OrganizationFilterInput: OrganizationFilterInput;
+  OrganizationSortInput: OrganizationSortInput;
   Permissions: ResolverTypeWrapper<Permissions>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RedeliverWebhookEventsPayload: ResolverTypeWrapper<RedeliverWebhookEventsPayload>;
@@ -731,11 +885,15 @@ export type ResolversTypes = {
   UserSortInput: UserSortInput;
   WebhookAttempt: ResolverTypeWrapper<WebhookAttempt>;
   WebhookDelivery: ResolverTypeWrapper<WebhookDelivery>;
+  WebhookDeliveryFilterInput: WebhookDeliveryFilterInput;
   WebhookDeliveryPayload: ResolverTypeWrapper<WebhookDeliveryPayload>;
+  WebhookDeliverySortInput: WebhookDeliverySortInput;
   WebhookEndpoint: ResolverTypeWrapper<WebhookEndpoint>;
   WebhookEndpointChanges: WebhookEndpointChanges;
+  WebhookEndpointFilterInput: WebhookEndpointFilterInput;
   WebhookEndpointInput: WebhookEndpointInput;
   WebhookEndpointPayload: ResolverTypeWrapper<WebhookEndpointPayload>;
+  WebhookEndpointSortInput: WebhookEndpointSortInput;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
 };
 
@@ -745,6 +903,9 @@ export type ResolversParentTypes = {
   ID: Scalars['ID']['output'];
   ApiKey: ApiKeyRecord;
   Boolean: Scalars['Boolean']['output'];
+  ApiKeyFilterInput: ApiKeyFilterInput;
+  ApiKeySortInput: ApiKeySortInput;
+  BooleanOperationFilterInput: BooleanOperationFilterInput;
   CreateApiKeyInput: CreateApiKeyInput;
   CreateApiKeyPayload: Omit<CreateApiKeyPayload, 'apiKey'> & { apiKey?: Maybe<ResolversParentTypes['ApiKey']> };
   CreateOrganizationInput: CreateOrganizationInput;
@@ -753,11 +914,15 @@ export type ResolversParentTypes = {
   CreateUserPayload: Omit<CreateUserPayload, 'user'> & { user?: Maybe<ResolversParentTypes['User']> };
   DateTimeOperationFilterInput: DateTimeOperationFilterInput;
   DeleteWebhookEndpointPayload: DeleteWebhookEndpointPayload;
+  FloatOperationFilterInput: FloatOperationFilterInput;
+  Float: Scalars['Float']['output'];
   ListStringOperationFilterInput: ListStringOperationFilterInput;
   Mutation: Record<PropertyKey, never>;
   Int: Scalars['Int']['output'];
   MutationPayload: ResolversInterfaceTypes<ResolversParentTypes>['MutationPayload'];
   Organization: OrganizationRecord;
+  OrganizationFilterInput: OrganizationFilterInput;
+  OrganizationSortInput: OrganizationSortInput;
   Permissions: Permissions;
   Query: Record<PropertyKey, never>;
   RedeliverWebhookEventsPayload: RedeliverWebhookEventsPayload;
@@ -771,11 +936,15 @@ export type ResolversParentTypes = {
   UserSortInput: UserSortInput;
   WebhookAttempt: WebhookAttempt;
   WebhookDelivery: WebhookDelivery;
+  WebhookDeliveryFilterInput: WebhookDeliveryFilterInput;
   WebhookDeliveryPayload: WebhookDeliveryPayload;
+  WebhookDeliverySortInput: WebhookDeliverySortInput;
   WebhookEndpoint: WebhookEndpoint;
   WebhookEndpointChanges: WebhookEndpointChanges;
+  WebhookEndpointFilterInput: WebhookEndpointFilterInput;
   WebhookEndpointInput: WebhookEndpointInput;
   WebhookEndpointPayload: WebhookEndpointPayload;
+  WebhookEndpointSortInput: WebhookEndpointSortInput;
   String: Scalars['String']['output'];
 };
 

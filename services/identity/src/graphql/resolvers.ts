@@ -46,7 +46,7 @@ export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache
       },
       apiKeys: (_, args, ctx) => {
         guardQuery(ctx.principal, 'apiKeys');
-        return listApiKeys(repo, ctx.principal.accountId, args);
+        return listApiKeys(repo, ctx.principal.accountId, args, deps.now);
       },
     },
     Mutation: {

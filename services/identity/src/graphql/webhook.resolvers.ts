@@ -45,6 +45,8 @@ export function webhookResolvers(deps: WebhookDeps): Resolvers {
           ids: a.id ?? null,
           limit: resolveLimit(a.limit),
           skip: resolveLimit(a.offset, OFFSET_MAX, 'offset'),
+          where: a.where ?? undefined,
+          order: a.order ?? undefined,
         });
         return found.map(endpointView);
       },
@@ -54,6 +56,8 @@ export function webhookResolvers(deps: WebhookDeps): Resolvers {
         const found = await deps.repo.deliveriesOf(ctx.principal.accountId, a.endpointId, {
           limit: resolveLimit(a.limit),
           skip: resolveLimit(a.offset, OFFSET_MAX, 'offset'),
+          where: a.where ?? undefined,
+          order: a.order ?? undefined,
         });
         return found.map(deliveryView);
       },

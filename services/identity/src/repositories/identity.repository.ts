@@ -1,4 +1,16 @@
-import { listQuery, notFound, type Collection, type DocumentStore, type FieldMap, type Filter, type ListArgs, type Stored } from '@pylon/kit';
+import {
+  derivedBooleanField,
+  listQuery,
+  notFound,
+  orderToSort,
+  whereToFilter,
+  type Collection,
+  type DocumentStore,
+  type FieldMap,
+  type Filter,
+  type ListArgs,
+  type Stored,
+} from '@pylon/kit';
 import {
   ACCOUNTS,
   API_KEYS,
@@ -96,9 +108,15 @@ export class IdentityRepository {
     return this.organizations.findById(accountId, id);
   }
 
-  /** The account's organizations, these ids only when given, by name. */
-  listOrganizations(accountId: string, ids: readonly string[] | null, limit: number): Promise<Organization[]> {
-    return this.organizations.find(accountId, ids ? { id: { $in: [...ids] } } : {}, { sort: { name: 1 }, limit });
+  /** The account's organizations, these ids only when given, filtered by `where`, sorted by `order` then by name. */
+  async listOrganizations(
+    accountId: string,
+    ids: readonly string[] | null,
+    limit: number,
+    list: { where?: unknown; order?: unknown } = {},
+  ): Promise<Organization[]> {
+    const { filter, options } = listQuery({ ...list, limit }, ORGANIZATION_FIELDS, { anyOf: { id: ids }, fallbackSort: { name: 1, id: 1 } });
+    return this.organizations.find(accountId, filter, options);
   }
 
   // -- users ---------------------------------------------------------------------------------------
@@ -169,12 +187,22 @@ export class IdentityRepository {
     return this.apiKeys.findByUnique('hash', [hash]);
   }
 
-  /** The account's keys, newest first: of one user when given, revoked ones only when asked. */
-  listApiKeys(accountId: string, o: { userId?: string | null; includeRevoked?: boolean | null }): Promise<ApiKey[]> {
-    const filter: Filter = {};
-    if (o.userId) filter.userId = o.userId;
-    if (!o.includeRevoked) filter.revokedAt = null;
-    return this.apiKeys.find(accountId, filter, { sort: { createdAt: -1 } });
+  /**
+   * The account's keys, newest first unless `order` says otherwise: of one user when given, revoked
+   * ones only when asked, filtered by `where` (isActive as of `nowIso`).
+   */
+  async listApiKeys(
+    accountId: string,
+    o: { userId?: string | null; includeRevoked?: boolean | null; where?: unknown; order?: unknown; nowIso?: string },
+  ): Promise<ApiKey[]> {
+    const clauses: Filter[] = [];
+    if (o.userId) clauses.push({ userId: o.userId });
+    if (!o.includeRevoked) clauses.push({ revokedAt: null });
+    const fields = apiKeyFields(o.nowIso ?? new Date().toISOString());
+    const where = whereToFilter(o.where, fields);
+    if (Object.keys(where).length) clauses.push(where);
+    const filter: Filter = clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses };
+    return this.apiKeys.find(accountId, filter, { sort: orderToSort(o.order, fields, { createdAt: -1 }) });
   }
 
   /** Marks the key revoked at `at`; null when it is gone. */
@@ -205,6 +233,42 @@ export class IdentityRepository {
 type UserSearch = ListArgs & { id?: readonly string[] | null; orgId?: string | null };
 
 /** The store filter and options of a user search (argument filters AND where, by username). */
+/** How the GraphQL where/order fields of Organization map onto stored organizations. */
+export const ORGANIZATION_FIELDS: FieldMap = {
+  id: { path: 'id', kind: 'string' },
+  name: { path: 'name', kind: 'string' },
+  address1: { path: 'address1', kind: 'string' },
+  address2: { path: 'address2', kind: 'string' },
+  city: { path: 'city', kind: 'string' },
+  state: { path: 'state', kind: 'string' },
+  postalCode: { path: 'postalCode', kind: 'string' },
+  country: { path: 'country', kind: 'string' },
+  phone: { path: 'phone', kind: 'string' },
+  fax: { path: 'fax', kind: 'string' },
+  timezone: { path: 'timezone', kind: 'string' },
+  languageCode: { path: 'languageCode', kind: 'string' },
+  createdOn: { path: 'createdAt', kind: 'date' },
+};
+
+/** How the GraphQL where/order fields of ApiKey map onto stored keys (never the hash); isActive as of `nowIso`. */
+export function apiKeyFields(nowIso: string): FieldMap {
+  return {
+    id: { path: 'id', kind: 'string' },
+    name: { path: 'name', kind: 'string' },
+    prefix: { path: 'prefix', kind: 'string' },
+    userId: { path: 'userId', kind: 'string' },
+    createdOn: { path: 'createdAt', kind: 'date' },
+    expiresAt: { path: 'expiresAt', kind: 'date' },
+    revokedAt: { path: 'revokedAt', kind: 'date' },
+    // Neither revoked nor expired (resolvers.ts ApiKey.isActive).
+    isActive: derivedBooleanField((active) =>
+      active
+        ? { $and: [{ revokedAt: null }, { $or: [{ expiresAt: null }, { expiresAt: { $gt: nowIso } }] }] }
+        : { $or: [{ revokedAt: { $ne: null } }, { expiresAt: { $lte: nowIso } }] },
+    ),
+  };
+}
+
 function userListing(q: UserSearch): ReturnType<typeof listQuery> {
   return listQuery(q, USER_FIELDS, { anyOf: { id: q.id }, clauses: q.orgId ? [{ orgId: q.orgId }] : [], fallbackSort: { username: 1, id: 1 } });
 }

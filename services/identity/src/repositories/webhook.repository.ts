@@ -1,5 +1,5 @@
 /** Webhook endpoints, their delivery log and the accounts that have any, over the documents port. */
-import type { Collection, DocumentStore, Stored, UpdateSpec } from '@pylon/kit';
+import { listQuery, type Collection, type DocumentStore, type FieldMap, type Stored, type UpdateSpec } from '@pylon/kit';
 import { WEBHOOK_ACCOUNTS, WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type WebhookDeliveryRecord, type WebhookEndpointRecord } from '../domain/records.js';
 
 export type WebhookEndpoint = Stored<WebhookEndpointRecord>;
@@ -18,6 +18,33 @@ function settled(set: Partial<WebhookDeliveryRecord>): UpdateSpec {
   const due = dueOf(set);
   return { $set: { ...set, ...due, leaseOwner: null, leaseUntil: null }, ...(due.dueAt === undefined ? { $unset: ['dueAt'] } : {}) };
 }
+
+/** How the GraphQL where/order fields of WebhookEndpoint map onto stored endpoints (never the secrets). */
+export const ENDPOINT_FIELDS: FieldMap = {
+  id: { path: 'id', kind: 'string' },
+  url: { path: 'url', kind: 'string' },
+  description: { path: 'description', kind: 'string' },
+  eventTypes: { path: 'eventTypes', kind: 'stringList' },
+  deviceIds: { path: 'deviceIds', kind: 'stringList' },
+  deviceGroupId: { path: 'deviceGroupId', kind: 'string' },
+  tag: { path: 'tag', kind: 'string' },
+  enabled: { path: 'enabled', kind: 'boolean' },
+  disabledReason: { path: 'disabledReason', kind: 'string' },
+  consecutiveFailures: { path: 'consecutiveFailures', kind: 'number' },
+  createdOn: { path: 'createdAt', kind: 'date' },
+  updatedOn: { path: 'updatedAt', kind: 'date' },
+};
+
+/** How the GraphQL where/order fields of WebhookDelivery map onto stored deliveries. */
+export const DELIVERY_FIELDS: FieldMap = {
+  id: { path: 'id', kind: 'string' },
+  eventId: { path: 'eventId', kind: 'string' },
+  eventType: { path: 'eventType', kind: 'string' },
+  eventTimestamp: { path: 'eventTimestamp', kind: 'date' },
+  status: { path: 'status', kind: 'string' },
+  nextAttemptAt: { path: 'nextAttemptAt', kind: 'date' },
+  createdOn: { path: 'createdAt', kind: 'date' },
+};
 
 export class WebhookRepository {
   private readonly endpoints: Collection<WebhookEndpointRecord>;
@@ -39,8 +66,17 @@ export class WebhookRepository {
     return e;
   }
 
-  listEndpoints(tenant: string, q: { ids?: readonly string[] | null; limit: number; skip: number }): Promise<WebhookEndpoint[]> {
-    return this.endpoints.find(tenant, q.ids ? { id: { $in: [...q.ids] } } : {}, { sort: { createdAt: 1 }, limit: q.limit, skip: q.skip });
+  async listEndpoints(
+    tenant: string,
+    q: { ids?: readonly string[] | null; limit: number; skip: number; where?: unknown; order?: unknown },
+  ): Promise<WebhookEndpoint[]> {
+    if (q.where === undefined && q.order === undefined)
+      return this.endpoints.find(tenant, q.ids ? { id: { $in: [...q.ids] } } : {}, { sort: { createdAt: 1 }, limit: q.limit, skip: q.skip });
+    const { filter, options } = listQuery({ where: q.where, order: q.order }, ENDPOINT_FIELDS, {
+      clauses: q.ids ? [{ id: { $in: [...q.ids] } }] : [],
+      fallbackSort: { createdAt: 1, id: 1 },
+    });
+    return this.endpoints.find(tenant, filter, { sort: options.sort, limit: q.limit, skip: q.skip });
   }
 
   /** The enabled endpoints of the account (fan-out reads them). */
@@ -82,8 +118,14 @@ export class WebhookRepository {
   }
 
   /** The endpoint's log, newest first. */
-  deliveriesOf(tenant: string, endpointId: string, q: { limit: number; skip: number }): Promise<WebhookDelivery[]> {
-    return this.deliveries.find(tenant, { endpointId }, { sort: { createdAt: -1 }, limit: q.limit, skip: q.skip });
+  async deliveriesOf(tenant: string, endpointId: string, q: { limit: number; skip: number; where?: unknown; order?: unknown }): Promise<WebhookDelivery[]> {
+    if (q.where === undefined && q.order === undefined)
+      return this.deliveries.find(tenant, { endpointId }, { sort: { createdAt: -1 }, limit: q.limit, skip: q.skip });
+    const { filter, options } = listQuery({ where: q.where, order: q.order }, DELIVERY_FIELDS, {
+      clauses: [{ endpointId }],
+      fallbackSort: { createdAt: -1, id: -1 },
+    });
+    return this.deliveries.find(tenant, filter, { sort: options.sort, limit: q.limit, skip: q.skip });
   }
 
   /** Deliveries of the endpoint for one event, or whose events were produced in [from, to). */

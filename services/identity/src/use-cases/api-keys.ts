@@ -59,9 +59,14 @@ export async function createApiKey(
   return { key, value };
 }
 
-/** Keys of the account (never their values), newest first; revoked ones only when asked. */
-export function listApiKeys(repo: IdentityRepository, accountId: string, args: { userId?: string | null; includeRevoked?: boolean | null }): Promise<ApiKey[]> {
-  return repo.listApiKeys(accountId, args);
+/** Keys of the account (never their values), newest first; revoked ones only when asked; `where` / `order` as every list query. */
+export function listApiKeys(
+  repo: IdentityRepository,
+  accountId: string,
+  args: { userId?: string | null; includeRevoked?: boolean | null; where?: unknown; order?: unknown },
+  now: () => number = Date.now,
+): Promise<ApiKey[]> {
+  return repo.listApiKeys(accountId, { ...args, nowIso: new Date(now()).toISOString() });
 }
 
 /**

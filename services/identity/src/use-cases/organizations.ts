@@ -27,6 +27,10 @@ export async function createOrganization(repo: IdentityRepository, accountId: st
   });
 }
 
-export function listOrganizations(repo: IdentityRepository, accountId: string, args: { id?: string[] | null; limit?: number | null }): Promise<Organization[]> {
-  return repo.listOrganizations(accountId, args.id?.length ? args.id : null, resolveLimit(args.limit));
+export function listOrganizations(
+  repo: IdentityRepository,
+  accountId: string,
+  args: { id?: string[] | null; limit?: number | null; where?: unknown; order?: unknown },
+): Promise<Organization[]> {
+  return repo.listOrganizations(accountId, args.id?.length ? args.id : null, resolveLimit(args.limit), { where: args.where, order: args.order });
 }

@@ -39,6 +39,34 @@ export function derivedBooleanField(clause: (value: boolean) => Filter, sortPath
   };
 }
 
+/**
+ * An enum field whose GraphQL values (QUEUED, ANY) are stored in lower case ('queued', 'any'), or
+ * derived from several stored fields: takes eq, neq, in and nin with the enum's values and builds
+ * the clause of the stored values asked for (`clause`; neq / nin ask for the other values).
+ * `stored` lists every stored value; sorts on sortPath when given.
+ */
+export function lowerCaseEnumField(stored: readonly string[], clause: (values: string[]) => Filter, sortPath?: string): FieldMap[string] {
+  return {
+    custom: (ops, name) => {
+      const field = { field: `where.${name}` };
+      const value = (v: unknown): string => {
+        const x = typeof v === 'string' ? v.toLowerCase() : '';
+        if (!stored.includes(x)) throw new AppError('BAD_USER_INPUT', `where.${name} takes ${stored.map((s) => s.toUpperCase()).join(', ')}`, field);
+        return x;
+      };
+      const parts: Filter[] = [];
+      for (const [op, v] of Object.entries(ops)) {
+        if (v === undefined) continue;
+        if (!['eq', 'neq', 'in', 'nin'].includes(op)) throw new AppError('BAD_USER_INPUT', `unknown operator '${op}' for where.${name}`, field);
+        const asked = op === 'eq' || op === 'neq' ? [value(v)] : list(name, op, v).map(value);
+        parts.push(clause(op === 'eq' || op === 'in' ? asked : stored.filter((s) => !asked.includes(s))));
+      }
+      return parts.length === 0 ? {} : parts.length === 1 ? parts[0]! : { $and: parts };
+    },
+    ...(sortPath !== undefined ? { sortPath } : {}),
+  };
+}
+
 const STRING_OPS = ['eq', 'neq', 'contains', 'ncontains', 'startsWith', 'nstartsWith', 'endsWith', 'nendsWith', 'in', 'nin'];
 const COMPARABLE_OPS = ['eq', 'neq', 'gt', 'ngt', 'gte', 'ngte', 'lt', 'nlt', 'lte', 'nlte', 'in', 'nin'];
 const BOOLEAN_OPS = ['eq', 'neq'];

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnalyticsStore } from '@pylon/kit';
-import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
+import { firstError, subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { createAnalyticsSubgraph } from '../src/app.js';
 import { filterAndSort, type FieldKinds } from '../src/domain/list-filter.js';
@@ -27,11 +27,7 @@ async function data<T = Record<string, unknown>[]>(query: string, vars: Record<s
   expect(r.errors).toBeUndefined();
   return Object.values(r.data as Record<string, unknown>)[0] as T;
 }
-async function refusal(query: string, vars: Record<string, unknown> = {}) {
-  const r = await run(query, vars);
-  expect(r.errors).toBeDefined();
-  return { message: r.errors![0]!.message, ...(r.errors![0]!.extensions as Record<string, unknown>) };
-}
+const refusal = async (query: string, vars: Record<string, unknown> = {}) => firstError(await run(query, vars));
 
 let n = 0;
 const play = (device: string, file: string, timestamp: string, duration: number, account = 'acc-a') => ({

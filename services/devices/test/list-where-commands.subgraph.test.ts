@@ -1,13 +1,13 @@
 /** where / order on deviceCommands (status: the effective one) and alertRules: known answers, the limit after the filter, refusals naming the field, tenancy. */
 import { DEVICE_COMMANDS } from '../src/domain/collections.js';
 import type { DeviceCommandRecord } from '../src/domain/command.js';
-import { createDevice, principal, startFixture, type Fixture } from './fixtures/subgraph.js';
+import { createDevice, FIXED_NOW, minutesFromNow, principal, startFixture, type Fixture } from './fixtures/subgraph.js';
 
 let f: Fixture;
 let dA: string;
 let dB: string;
-const NOW = Date.parse('2026-06-01T12:00:00Z');
-const at = (minutes: number) => new Date(NOW + minutes * 60_000).toISOString();
+const NOW = FIXED_NOW;
+const at = minutesFromNow;
 
 beforeAll(async () => {
   f = await startFixture({ start: NOW });

@@ -1,11 +1,11 @@
 /** where / order on displayCommands and alert: known answers, refusals naming the field, tenancy. */
 import type { AlertRecord } from '../src/domain/alert.js';
 import { ALERTS } from '../src/domain/collections.js';
-import { principal, startFixture, type Fixture } from './fixtures/subgraph.js';
+import { FIXED_NOW, minutesFromNow, principal, startFixture, type Fixture } from './fixtures/subgraph.js';
 
 let f: Fixture;
-const NOW = Date.parse('2026-06-01T12:00:00Z');
-const at = (minutes: number) => new Date(NOW + minutes * 60_000).toISOString();
+const NOW = FIXED_NOW;
+const at = minutesFromNow;
 
 beforeAll(async () => {
   f = await startFixture({ start: NOW });

@@ -1,20 +1,12 @@
 /** where / order on organizations, apiKeys, webhookEndpoints and webhookDeliveries: known answers, the limit after the filter, refusals naming the field, tenancy. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { DocumentStore } from '@pylon/kit';
-import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
-import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
-import { createIdentitySubgraph, type IdentityService } from '../src/app.js';
+import { firstError, subgraphRunner, testPrincipal } from '@pylon/kit/testing';
 import type { OrganizationRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../src/domain/records.js';
+import { identitySubgraphFixture } from './fixtures/subgraph.js';
 
-let dir: string;
-let store: DocumentStore;
-let sg: IdentityService;
+const f = identitySubgraphFixture('pylon-identity-lists-');
 const A = testPrincipal('acc-a');
 const B = testPrincipal('acc-b');
-const run = subgraphRunner(() => sg, A);
+const run = subgraphRunner(() => f.sg, A);
 const NOW = Date.now(); // the subgraph's clock (isActive)
 const at = (minutes: number) => new Date(NOW + minutes * 60_000).toISOString();
 const tick = () => new Promise((r) => setTimeout(r, 5)); // createdOn ascends in insertion order
@@ -70,9 +62,7 @@ const delivery = (
 let e1: string, e2: string, e3: string, eb: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-identity-lists-'));
-  store = await createLmdbDocumentStore({ path: dir });
-  sg = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens: testTokens, principalCacheSeconds: 0 });
+  const sg = f.sg;
   for (const [tenant, id, o] of [
     ['acc-a', 'o1', org('Berlin office', { city: 'Berlin', country: 'DE', timezone: 'Europe/Berlin' })],
     ['acc-a', 'o2', org('Austin HQ', { city: 'Austin', country: 'US', timezone: 'America/Chicago' })],
@@ -118,22 +108,13 @@ beforeAll(async () => {
   }
   await sg.webhooks.queue('acc-b', delivery(eb, 'evb', 'device.offline', 'SUCCEEDED'));
 });
-afterAll(async () => {
-  await sg.cache.close();
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
 
 async function list(query: string, vars: Record<string, unknown> = {}, who = A): Promise<string[]> {
   const r = await run(query, vars, who);
   if (r.errors) throw new Error(r.errors[0]!.message);
   return (Object.values(r.data as Record<string, { id: string }[]>)[0] ?? []).map((x) => x.id);
 }
-async function refusal(query: string, vars: Record<string, unknown> = {}) {
-  const r = await run(query, vars);
-  expect(r.errors).toBeDefined();
-  return { message: r.errors![0]!.message, ...(r.errors![0]!.extensions as Record<string, unknown>) };
-}
+const refusal = async (query: string, vars: Record<string, unknown> = {}) => firstError(await run(query, vars));
 
 describe('organizations', () => {
   const Q =
@@ -171,7 +152,7 @@ describe('apiKeys', () => {
   test('refusals (the hash is no field) and tenancy', async () => {
     expect((await refusal('{ apiKeys(where: { hash: { eq: "h-kiosk" } }) { id } }')).message).toContain('hash');
     expect((await refusal('{ apiKeys(where: { isActive: { eq: "yes" } }) { id } }')).message).toContain('Boolean');
-    await expect(sg.repo.listApiKeys('acc-a', { where: { isActive: { eq: 'yes' } } })).rejects.toMatchObject({ details: { field: 'where.isActive' } });
+    await expect(f.sg.repo.listApiKeys('acc-a', { where: { isActive: { eq: 'yes' } } })).rejects.toMatchObject({ details: { field: 'where.isActive' } });
     expect(await list(Q, { w: { name: { eq: 'ci other' } } })).toEqual([]);
     expect(await list(Q, { w: { name: { startsWith: 'ci' } } }, B)).toEqual(['kb']);
   });

@@ -1,22 +1,12 @@
 /** where / order on the user query: known answers, refusals naming the field, tenancy. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { DocumentStore } from '@pylon/kit';
-import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
-import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
-import { createIdentitySubgraph, type IdentityService } from '../src/app.js';
+import { subgraphRunner, testPrincipal } from '@pylon/kit/testing';
+import { identitySubgraphFixture } from './fixtures/subgraph.js';
 
-let dir: string;
-let store: DocumentStore;
-let sg: IdentityService;
-const run = subgraphRunner(() => sg, testPrincipal('acc-a'));
+const f = identitySubgraphFixture('pylon-identity-users-');
+const run = subgraphRunner(() => f.sg, testPrincipal('acc-a'));
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-identity-users-'));
-  store = await createLmdbDocumentStore({ path: dir });
-  sg = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens: testTokens, principalCacheSeconds: 0 });
+  const sg = f.sg;
   const user = (username: string, first: string, roles: string[], extra: Record<string, unknown> = {}) => ({
     firstName: first,
     lastName: 'Doe',
@@ -31,11 +21,6 @@ beforeAll(async () => {
   await sg.repo.addUser('acc-a', { id: 'u2', ...user('bob', 'Bob', ['Editor', 'API']), orgId: 'org-1', lastActivity: '2026-05-03T10:00:00.000Z' });
   await sg.repo.addUser('acc-a', { id: 'u3', ...user('cyd', 'Cyd', ['Viewer']), email: 'cyd@other.test' });
   await sg.repo.addUser('acc-b', { id: 'u9', ...user('zed', 'Zed', ['Owner']) });
-});
-afterAll(async () => {
-  await sg.cache.close();
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 const Q = 'query($where: UserFilterInput, $order: [UserSortInput!], $limit: Int) { user(where: $where, order: $order, limit: $limit) { id } }';
@@ -69,12 +54,12 @@ test('bad fields, operators and values are refused naming the field', async () =
   const unknown = await run(Q, { where: { role: { eq: 'Owner' } } });
   expect(unknown.data?.user ?? null).toBeNull();
   expect(unknown.errors?.[0]?.message).toContain('role');
-  await expect(sg.repo.searchUsers('acc-a', { where: { passwordHash: { eq: 'x' } } })).rejects.toMatchObject({
+  await expect(f.sg.repo.searchUsers('acc-a', { where: { passwordHash: { eq: 'x' } } })).rejects.toMatchObject({
     code: 'BAD_USER_INPUT',
     details: { field: 'where.passwordHash' },
   });
-  await expect(sg.repo.searchUsers('acc-a', { order: [{ passwordHash: 'ASC' }] })).rejects.toMatchObject({ details: { field: 'order.passwordHash' } });
-  await expect(sg.repo.searchUsers('acc-a', { order: [{ roles: 'ASC' }] })).rejects.toMatchObject({ details: { field: 'order.roles' } });
+  await expect(f.sg.repo.searchUsers('acc-a', { order: [{ passwordHash: 'ASC' }] })).rejects.toMatchObject({ details: { field: 'order.passwordHash' } });
+  await expect(f.sg.repo.searchUsers('acc-a', { order: [{ roles: 'ASC' }] })).rejects.toMatchObject({ details: { field: 'order.roles' } });
   const badDate = await run(Q, { where: { createdOn: { lt: 'last week' } } });
   expect(badDate.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'where.createdOn' });
   const badLimit = await run(Q, { limit: 1001 });

@@ -29,6 +29,13 @@ export function subgraphRunner(subgraph: () => Subgraph, defaultWho: Principal, 
   };
 }
 
+/** The first error of a GraphQL answer that must have failed: its message and its extensions (code, field, ...). */
+export function firstError(r: { errors?: readonly { message: string; extensions?: unknown }[] | undefined }): { message: string } & Record<string, unknown> {
+  const e = r.errors?.[0];
+  if (!e) throw new Error('the request was expected to fail, and it succeeded');
+  return { message: e.message, ...(e.extensions as Record<string, unknown> | undefined) };
+}
+
 /**
  * Polls `f` (sync or async) every `every` ms until it gives something truthy, which it returns;
  * fails naming `what` after `ms` (default 60 s: enough on a busy machine).

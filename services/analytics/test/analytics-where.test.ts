@@ -11,7 +11,7 @@ import type { AnalyticsStore } from '@pylon/kit';
 import { firstError, subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { createAnalyticsSubgraph } from '../src/app.js';
-import { filterAndSort, type FieldKinds } from '../src/domain/list-filter.js';
+import { filterAndSort, MAX_IN_TOTAL, MAX_ITEMS, parseList, parseWhere, type FieldKinds } from '../src/domain/list-filter.js';
 import { filteredSeries, MAX_FILTERED_SERIES } from '../src/use-cases/series-filter.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
 
@@ -204,7 +204,7 @@ describe('play statistics', () => {
     const Q = `query($w: MediaPlayStatFilterInput, $o: [MediaPlayStatSortInput!]) { mediaPlayStats(${R}, where: $w, order: $o) { fileId } }`;
     for (const c of cases) {
       const sql = (await data<{ fileId: string }[]>(Q, { w: c.where, o: c.order })).map((r) => r.fileId);
-      const memory = filterAndSort(all, c, kinds, 1000).map((r) => r.fileId);
+      const memory = filterAndSort(all, parseList(c, kinds)!, kinds, 1000).map((r) => r.fileId);
       expect({ c, sql }).toEqual({ c, sql: memory });
     }
   });
@@ -353,5 +353,29 @@ describe('refusals', () => {
     for (let i = 0; i < 10; i++) deep = { and: [deep] };
     const Q = `query($w: PlayStatByTimeFilterInput) { playStatsByTime(${R}, where: $w) { totalPlays } }`;
     expect(await refusal(Q, { w: deep })).toMatchObject({ field: 'where', message: expect.stringContaining('nests deeper than 8') });
+  });
+  test('bounded work: and / or items and in / nin values are capped over the whole where (empty items count too)', async () => {
+    const Q = `query($w: MediaPlayStatFilterInput) { mediaPlayStats(${R}, where: $w) { fileId } }`;
+    // 60,000 empty items once made ~500 KB of SQL the engine refused (a 500): now a 400 naming where.
+    expect(await refusal(Q, { w: { or: Array.from({ length: MAX_ITEMS + 1 }, () => ({})) } })).toMatchObject({
+      field: 'where',
+      message: expect.stringContaining(`more than ${MAX_ITEMS} items`),
+    });
+    expect(await data(Q, { w: { or: Array.from({ length: MAX_ITEMS }, () => ({})) } })).toHaveLength(3);
+    const ins = (n: number) => ({ in: Array.from({ length: n }, (_, i) => i) });
+    const six = { or: Array.from({ length: 6 }, () => ({ totalPlays: ins(1000) })) }; // 6,000 values, each list within 1,000
+    expect(() => parseWhere(six, { totalPlays: { kind: 'number' } })).toThrow(`more than ${MAX_IN_TOTAL} values together`);
+    expect(parseWhere({ or: Array.from({ length: 5 }, () => ({ totalPlays: ins(1000) })) }, { totalPlays: { kind: 'number' } })).not.toBeNull();
+  });
+  test('where: {} and order: [] say nothing: the plain read (no in-memory pass, no size refusal)', async () => {
+    const fields: FieldKinds = { totalPlays: { kind: 'number' } };
+    expect(parseList({ where: {}, order: [] }, fields)).toBeNull();
+    let asked = 0;
+    const read = async (x: SeriesQuery) => {
+      asked = x.limit;
+      return [{ totalPlays: 1 }];
+    };
+    await filteredSeries({ limit: 10 } as SeriesQuery, { where: {}, order: [] }, fields, read);
+    expect(asked).toBe(10);
   });
 });

@@ -93,9 +93,10 @@ export async function runAnalyticsMigrations(opts: MigrationOptions): Promise<st
     await sleep(opts.pollMs ?? 1000);
   }
   // Renewed while this holder migrates: only its own lease (a lease taken over is another holder's).
+  let renewing: Promise<void> = Promise.resolve();
   const renew = setInterval(
     () => {
-      void (async () => {
+      renewing = (async () => {
         const current = await locks.findById(LOCK_TENANT, LOCK_ID);
         if (current?.holder !== holder) throw new Error("the lease is no longer this process's");
         await locks.update(LOCK_TENANT, LOCK_ID, { $set: { expiresAt: now() + leaseMs } }, { expectedVersion: current.version });
@@ -108,6 +109,7 @@ export async function runAnalyticsMigrations(opts: MigrationOptions): Promise<st
     return await migrateThenRetain(opts);
   } finally {
     clearInterval(renew);
+    await renewing; // a renewal in flight would change the version the release expects
     // Released only if still ours (a holder past its lease must not delete its successor's).
     const current = await locks.findById(LOCK_TENANT, LOCK_ID).catch(() => null);
     if (current?.holder === holder) {

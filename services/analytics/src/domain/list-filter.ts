@@ -20,6 +20,10 @@ export type FieldKinds = Readonly<Record<string, { kind: FieldKind }>>;
 export const MAX_CONDITIONS = 100;
 export const MAX_DEPTH = 8;
 export const MAX_IN = 1000;
+/** The values of every in / nin of one where together. */
+export const MAX_IN_TOTAL = 5000;
+/** The items of every and / or list of one where together. */
+export const MAX_ITEMS = 100;
 
 /** Negated operations and what they negate. */
 export const NEGATED: Readonly<Record<string, string>> = {
@@ -77,6 +81,8 @@ function leaf(field: string, kind: FieldKind, op: string, v: unknown): Leaf {
 /** The where object as one condition (null when it says nothing); refuses what the fields do not allow, naming `where.<field>`. */
 export function parseWhere(where: unknown, fields: FieldKinds): Condition | null {
   let count = 0;
+  let items = 0;
+  let listed = 0;
   const walk = (w: unknown, depth: number): Condition | null => {
     if (w === null || w === undefined) return null;
     if (!isRecord(w)) throw badInput('where', 'where must be an object');
@@ -86,6 +92,8 @@ export function parseWhere(where: unknown, fields: FieldKinds): Condition | null
       if (v === undefined) continue;
       if (key === 'and' || key === 'or') {
         if (!Array.isArray(v)) throw badInput('where', `where.${key} must be a list`);
+        items += v.length;
+        if (items > MAX_ITEMS) throw badInput('where', `where's and / or lists hold more than ${MAX_ITEMS} items`);
         const inner = v.map((x) => walk(x, depth + 1) ?? { and: [] });
         if (inner.length) parts.push(key === 'and' ? { and: inner } : { or: inner });
         continue;
@@ -96,7 +104,10 @@ export function parseWhere(where: unknown, fields: FieldKinds): Condition | null
       for (const [op, x] of Object.entries(v)) {
         if (x === undefined) continue;
         if (++count > MAX_CONDITIONS) throw badInput('where', `where holds more than ${MAX_CONDITIONS} conditions`);
-        parts.push(leaf(key, f.kind, op, x));
+        const l = leaf(key, f.kind, op, x);
+        if (Array.isArray(l.value) && (listed += l.value.length) > MAX_IN_TOTAL)
+          throw badInput(`where.${key}`, `where's in / nin lists hold more than ${MAX_IN_TOTAL} values together`);
+        parts.push(l);
       }
     }
     return parts.length === 0 ? null : parts.length === 1 ? parts[0]! : { and: parts };
@@ -127,8 +138,18 @@ export interface ListArgs {
   order?: unknown;
 }
 
-/** Whether `where` or `order` says anything (the queries skip all list work when not). */
-export const hasListArgs = (l: ListArgs): boolean => (l.where !== null && l.where !== undefined) || (l.order !== null && l.order !== undefined);
+/** `where` and `order` parsed: the condition (null: none) and the sort terms. */
+export interface ParsedList {
+  condition: Condition | null;
+  terms: SortTerm[];
+}
+
+/** Both parsed, refusing what the fields do not allow; `null` when they say nothing (`where: {}`, `order: []`: the queries skip all list work). */
+export function parseList(l: ListArgs, fields: FieldKinds): ParsedList | null {
+  const condition = parseWhere(l.where, fields);
+  const terms = parseOrder(l.order, fields);
+  return condition || terms.length ? { condition, terms } : null;
+}
 
 // ---- in memory ----
 
@@ -142,21 +163,29 @@ function valueOf(record: Readonly<Record<string, unknown>>, field: string, kind:
 }
 const operand = (kind: FieldKind, x: Scalar): string | number => (kind === 'date' ? Date.parse(String(x)) : x);
 
-function test(record: Readonly<Record<string, unknown>>, l: Leaf): boolean {
-  if (NEGATED[l.op]) {
+/** Each in / nin leaf's values as a set of operands, built once per leaf (not once per record). */
+const operandSets = new WeakMap<Leaf, Set<string | number>>();
+function operandSet(l: Leaf): Set<string | number> {
+  let set = operandSets.get(l);
+  if (!set) operandSets.set(l, (set = new Set((l.value as Scalar[]).map((x) => operand(l.kind, x)))));
+  return set;
+}
+
+function test(record: Readonly<Record<string, unknown>>, l: Leaf, op = l.op): boolean {
+  const positive = NEGATED[op];
+  if (positive) {
     if (l.kind !== 'string' && valueOf(record, l.field, l.kind) === null) return false; // NOT (NULL) is not true
-    return !test(record, { ...l, op: NEGATED[l.op]! });
+    return !test(record, l, positive);
   }
   const v = valueOf(record, l.field, l.kind);
-  if (l.value === null) return l.op === 'eq' ? v === '' : v !== '';
-  if (l.op === 'in' || l.op === 'nin') {
-    const set = (l.value as Scalar[]).map((x) => operand(l.kind, x));
-    const has = v !== null && set.includes(v);
-    return l.op === 'in' ? has : !has;
+  if (l.value === null) return op === 'eq' ? v === '' : v !== '';
+  if (op === 'in' || op === 'nin') {
+    const has = v !== null && operandSet(l).has(v);
+    return op === 'in' ? has : !has;
   }
   if (v === null) return false;
   const x = operand(l.kind, l.value as Scalar);
-  switch (l.op) {
+  switch (op) {
     case 'eq':
       return v === x;
     case 'neq':
@@ -189,9 +218,7 @@ export function matches(record: Readonly<Record<string, unknown>>, c: Condition)
  * The records that satisfy `where`, sorted by `order` (a stable sort: the records' own order after
  * the terms; absent numbers and dates last, as ClickHouse sorts NULL), then the first `limit`.
  */
-export function filterAndSort<T extends object>(records: readonly T[], list: ListArgs, fields: FieldKinds, limit: number): T[] {
-  const condition = parseWhere(list.where, fields);
-  const terms = parseOrder(list.order, fields);
+export function filterAndSort<T extends object>(records: readonly T[], { condition, terms }: ParsedList, fields: FieldKinds, limit: number): T[] {
   const kept = condition ? records.filter((r) => matches(r as Record<string, unknown>, condition)) : [...records];
   if (!terms.length) return kept.slice(0, limit);
   // Each record's sort values read once (a date parsed once, not once per comparison), then a

@@ -18,7 +18,8 @@ export interface SeriesArgs extends AnalyticsArgs {
   timeZone?: string | null;
 }
 
-function values(v: readonly string[] | null | undefined, field: string): string[] {
+/** A filter's id list, checked: at most MAX_FILTER_VALUES strings of at most 200 characters. */
+export function filterValues(v: readonly string[] | null | undefined, field: string): string[] {
   if (!v) return [];
   if (v.length > MAX_FILTER_VALUES) throw badInput(field, `${field} holds more than ${MAX_FILTER_VALUES} values`);
   for (const x of v) if (typeof x !== 'string' || x.length > 200) throw badInput(field, `${field} values must be strings of at most 200 characters`);
@@ -30,9 +31,9 @@ export function toAnalyticsQuery(principal: Principal, args: AnalyticsArgs, time
   return {
     accountId: principal.accountId,
     range: parseDateRange(args.startDate, args.endDate, timeZone),
-    deviceIds: values(args.deviceId, 'deviceId'),
-    fileIds: values(args.fileId, 'fileId'),
-    eventNames: values(args.eventName, 'eventName'),
+    deviceIds: filterValues(args.deviceId, 'deviceId'),
+    fileIds: filterValues(args.fileId, 'fileId'),
+    eventNames: filterValues(args.eventName, 'eventName'),
     limit: resolveLimit(args.limit, ANALYTICS_LIMIT),
   };
 }

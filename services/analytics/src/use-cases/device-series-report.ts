@@ -52,8 +52,9 @@ export async function planDeviceSeries(
     devices = new Map([...req.deviceIds].sort().map((id) => [id, live.get(id) ?? id]));
   } else {
     const [live, pinged] = await Promise.all([
-      deps.directory.listDevices(caller, MAX_SERIES_DEVICES),
-      selectDistinctDevices(deps.analytics, 'ping_logs', scope(req), MAX_SERIES_DEVICES),
+      // One more than allowed from each source: a source cut at the cap would hide devices.
+      deps.directory.listDevices(caller, MAX_SERIES_DEVICES + 1),
+      selectDistinctDevices(deps.analytics, 'ping_logs', scope(req), MAX_SERIES_DEVICES + 1),
     ]);
     const ids = [...new Set([...live.keys(), ...pinged])].sort();
     if (ids.length > MAX_SERIES_DEVICES)

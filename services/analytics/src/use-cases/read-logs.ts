@@ -1,5 +1,6 @@
 import { resolveLimit, type AnalyticsStore, type Principal } from '@pylon/kit';
 import { parseDateRange } from '../domain/date-range.js';
+import { filterValues } from './analytics-args.js';
 import { LOG_LIMIT, type LogQuery, type PingLog, type PlayLog } from '../domain/logs.js';
 import { selectPingLogs, selectPlayLogs } from '../repositories/log.queries.js';
 
@@ -14,13 +15,13 @@ export interface LogArgs {
   order?: unknown;
 }
 
-/** Validates the arguments (dates, limit) into a query scoped to the caller's account. */
+/** Validates the arguments (dates, id lists, limit) into a query scoped to the caller's account. */
 export function toLogQuery(principal: Principal, args: LogArgs): LogQuery {
   return {
     accountId: principal.accountId,
     range: parseDateRange(args.startDate, args.endDate),
-    deviceIds: args.deviceId ?? [],
-    fileIds: args.fileId ?? [],
+    deviceIds: filterValues(args.deviceId, 'deviceId'),
+    fileIds: filterValues(args.fileId, 'fileId'),
     limit: resolveLimit(args.limit, LOG_LIMIT),
     where: args.where,
     order: args.order,

@@ -7,7 +7,7 @@
  */
 import { badInput } from '@pylon/kit';
 import type { SeriesQuery } from '../domain/analytics-query.js';
-import { filterAndSort, hasListArgs, parseOrder, parseWhere, type FieldKinds, type ListArgs } from '../domain/list-filter.js';
+import { filterAndSort, parseList, type FieldKinds, type ListArgs } from '../domain/list-filter.js';
 
 /** At most this many records (groups x periods) are filtered in memory; a larger series is refused. */
 export const MAX_FILTERED_SERIES = 200_000;
@@ -56,15 +56,14 @@ export async function filteredSeries<T extends object>(
   fields: FieldKinds,
   read: (q: SeriesQuery) => Promise<T[]>,
 ): Promise<T[]> {
-  if (!hasListArgs(list)) return read(q);
-  // Refuse bad inputs before reading anything.
-  parseWhere(list.where, fields);
-  parseOrder(list.order, fields);
+  // Bad inputs are refused before anything is read.
+  const parsed = parseList(list, fields);
+  if (!parsed) return read(q);
   const all = await read({ ...q, limit: MAX_FILTERED_SERIES + 1 });
   if (all.length > MAX_FILTERED_SERIES)
     throw badInput(
       list.where !== undefined && list.where !== null ? 'where' : 'order',
       `where / order apply to at most ${MAX_FILTERED_SERIES} records (periods x groups); choose a longer interval, a shorter range or fewer devices/files`,
     );
-  return filterAndSort(all, list, fields, q.limit);
+  return filterAndSort(all, parsed, fields, q.limit);
 }

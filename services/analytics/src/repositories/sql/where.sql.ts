@@ -11,7 +11,7 @@
  *   order: [{ timestamp: DESC }, { id: ASC }]
  */
 import type { SqlParams } from '@pylon/kit';
-import { hasListArgs, NEGATED, parseOrder, parseWhere, type Condition, type FieldKind, type Leaf, type ListArgs } from '../../domain/list-filter.js';
+import { NEGATED, parseList, parseOrder, parseWhere, type Condition, type FieldKind, type Leaf, type ListArgs } from '../../domain/list-filter.js';
 
 export type ColumnKind = FieldKind;
 export type ColumnMap = Readonly<Record<string, { column: string; kind: ColumnKind }>>;
@@ -88,11 +88,11 @@ export function orderSql(order: unknown, fields: ColumnMap, fallback: string): s
 /**
  * `inner` (an aggregate's SELECT, without ORDER BY and LIMIT) ordered by `defaultOrder` and cut at
  * `limit`; with `where` or `order`, its output filtered and sorted first (a subquery: the limit comes
- * after the filter). `fields` map to `inner`'s output columns. Without either the text is the
- * aggregate's own, so the default path does no more work than before.
+ * after the filter). `fields` map to `inner`'s output columns. Without either (or with ones that say
+ * nothing: `where: {}`, `order: []`) the text is the aggregate's own, so the default path does no more work than before.
  */
 export function listSql(inner: string, fields: ColumnMap, list: ListArgs, defaultOrder: string, limit: string): { sql: string; params: SqlParams } {
-  if (!hasListArgs(list)) return { sql: `${inner}\nORDER BY ${defaultOrder}\n${limit}`, params: {} };
+  if (!parseList(list, fields)) return { sql: `${inner}\nORDER BY ${defaultOrder}\n${limit}`, params: {} };
   const filter = new WhereBuilder(fields);
   const condition = filter.where(list.where);
   return {

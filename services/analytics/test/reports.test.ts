@@ -305,6 +305,11 @@ describe('refusals name the field', () => {
     [{ ...POP, end_date: '2024-04-01' }, 'end_date'],
     [{ ...POP, end_date: '2026-01-01' }, 'end_date'],
     [{ ...POP, interval_type: 'Minute', end_date: '2024-05-31' }, 'interval_type'],
+    // 10,000 minutes long but starting inside a minute: 10,001 minute periods, refused here (not later, naming interval).
+    [
+      { ...POP, report_id: 'device_uptime', interval_type: 'Minute', start_date: '2024-05-01T00:00:30Z', end_date: '2024-05-07T22:40:29.999Z' },
+      'interval_type',
+    ],
     [{ ...POP, device_id: 'dev-a' }, 'device_id'],
     [{ ...POP, device_id: ['dev-a', ''] }, 'device_id[1]'],
     [{ ...POP, device_id: Array.from({ length: 1001 }, (_, i) => `d${i}`) }, 'device_id'],

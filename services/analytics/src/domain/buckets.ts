@@ -26,7 +26,8 @@ export interface Bucket {
 /** At most this many periods in one series: a MINUTE series is about a week. */
 export const MAX_BUCKETS = 10_000;
 
-const MINUTE = 60_000;
+/** A minute in ms (uptime counts minutes; the MINUTE interval's step). */
+export const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 

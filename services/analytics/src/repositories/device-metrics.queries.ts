@@ -8,13 +8,13 @@
  */
 import type { AnalyticsStore } from '@pylon/kit';
 import type { SeriesQuery } from '../domain/analytics-query.js';
+import { MINUTE } from '../domain/buckets.js';
 import { grainsOf, planSource, ROLLUPS, type Source } from '../domain/rollup-plan.js';
 import { fillSeries, groupsOf } from '../domain/series.js';
 import type { DeviceMetric } from '../graphql/resolvers.generated.js';
 import { isoOf, periodExpr, scope } from './sql/scope.sql.js';
 
 export const HEALTH_ALERT_PERCENT = 90;
-const MINUTE = 60_000;
 /** The minute-mask columns of each ping rollup: the hour's (hour grain), one per four hours of the day (day grain, 240 bits each). */
 const MASKS = {
   HOUR: ['minutes'],

@@ -8,7 +8,7 @@
  */
 import { badInput, type AnalyticsStore, type Principal } from '@pylon/kit';
 import type { SeriesQuery } from '../domain/analytics-query.js';
-import { bucketsOf, type Bucket, type Interval } from '../domain/buckets.js';
+import { bucketsOf, MINUTE, type Bucket, type Interval } from '../domain/buckets.js';
 import type { DevicePeriodHealth, DeviceSeriesReport, ReportInterval, ReportRequest } from '../domain/reports/report.js';
 import { scope } from '../domain/reports/definitions/scope.js';
 import type { ReportDirectory } from '../ports/report-directory.js';
@@ -21,7 +21,6 @@ export const MAX_DEVICE_SERIES_ROWS = 1_000_000;
 export const MAX_SERIES_DEVICES = 10_000;
 /** Records read by one deviceMetrics call. */
 const CHUNK_ROWS = 50_000;
-const MINUTE = 60_000;
 
 const INTERVAL: Record<ReportInterval, Interval> = { Minute: 'MINUTE', Hour: 'HOUR', Day: 'DAY', Month: 'MONTH' };
 

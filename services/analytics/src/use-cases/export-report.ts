@@ -83,13 +83,16 @@ const NO_NAMES = { ids: [], names: [] };
 /** A directory answer as the parallel arrays the SQL splices in. */
 const lookup = (found: Map<string, string>) => ({ ids: [...found.keys()], names: [...found.values()] });
 
+/** A report's rows' scope: the account, the range, the devices and (where the report reads files) the media of the request. */
+const reportScope = (req: ReportRequest, report: SqlReport) => scope(req, report.filters.media ? { media: 'file_id' } : {});
+
 /**
  * The names the report's rows show: devices (distinct ids in the scope first, bounded) and, for
  * reports with `playbackNames`, playlists and schedules, each looked up only for a caller who may
  * view them (without Playlists_View or Schedules_View the names stay empty, the ids are printed).
  */
 async function reportNames(deps: ReportsDeps, caller: Principal, report: SqlReport, req: ReportRequest): Promise<ReportNames> {
-  const where = scope(req, report.filters.media ? { media: 'file_id' } : {});
+  const where = reportScope(req, report);
   const [devices, playback] = await Promise.all([
     report.deviceColumn ? selectDistinctDevices(deps.analytics, report.table, where, MAX_NAMED_DEVICES) : [],
     report.playbackNames ? selectPlaybackIds(deps.analytics, where, MAX_NAMED_PLAYBACK) : { playlists: [], schedules: [] },
@@ -118,7 +121,7 @@ async function rowSource(deps: ReportsDeps, caller: Principal, report: ReportDef
   return {
     rows: (signal) => deps.analytics.queryStream<Record<string, unknown>>(sql, params, { signal }),
     async estimate() {
-      const { where, params: p } = scope(request, report.filters.media ? { media: 'file_id' } : {});
+      const { where, params: p } = reportScope(request, report);
       const [row] = await deps.analytics.query<{ n: string | number }>(`SELECT count() AS n FROM ${report.table} WHERE ${where}`, p);
       return Number(row?.n ?? 0);
     },

@@ -86,7 +86,8 @@ export function parseExportRequest(accountId: string, body: unknown): { report: 
   const to = end.instant + (end.dateOnly ? DAY_MS : 1);
   if (to <= from) throw badInput('end_date', 'end_date must not be before start_date');
   if (to - from > REPORT_LIMITS.maxRangeDays * DAY_MS) throw badInput('end_date', `a report covers at most ${REPORT_LIMITS.maxRangeDays} days`);
-  if ((to - from) / INTERVAL_MS[interval] > REPORT_LIMITS.maxPeriods)
+  // The periods the range touches (one more when it starts or ends inside one), as the series counts them.
+  if (Math.ceil(to / INTERVAL_MS[interval]) - Math.floor(from / INTERVAL_MS[interval]) > REPORT_LIMITS.maxPeriods)
     throw badInput('interval_type', `${interval} periods over this range exceed ${REPORT_LIMITS.maxPeriods}; choose a longer interval_type or a shorter range`);
   const ts = instant(body, 'start_time', false);
   const te = instant(body, 'end_time', false);

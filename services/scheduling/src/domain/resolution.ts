@@ -204,6 +204,17 @@ const outlookKey = (plans: readonly Plan[], zone: string) =>
     .join(',')}`;
 
 /**
+ * How long "no change" found at `at` stays the exact answer. The lookahead moves with the instant,
+ * so a change just beyond it from `at` comes into view from a later instant. A change seen from
+ * `at + NO_CHANGE_REUSE_MS` would be seen from every instant between (the first span only grows),
+ * so when none is seen from there the answer holds for the whole reuse; when one is, not reused.
+ */
+function noChangeUntil(plans: readonly Plan[], zone: string, at: number): number {
+  const end = at + NO_CHANGE_REUSE_MS - 1;
+  return nextChangeAfter(plans, zone, end, winnerAt(plans, zone, end)) === null ? end + 1 : at + 1;
+}
+
+/**
  * What the player manifest asks (the winner now, when that changes, who wins then), memoised: the
  * winner is constant on [at, nextChange) and nextChange is the same instant from anywhere in it, so
  * an answer computed at `at` is exact for every later instant before nextChange, as long as the
@@ -220,7 +231,7 @@ export function outlook<P extends Plan>(plans: readonly P[], zone: string, at: n
   if (outlooks.size >= MAX_OUTLOOKS) outlooks.clear();
   outlooks.set(key, {
     from: at,
-    until: r.nextChange ?? at + NO_CHANGE_REUSE_MS,
+    until: r.nextChange ?? noChangeUntil(plans, zone, at),
     winner: r.winner?.id ?? null,
     nextChange: r.nextChange,
     next: next?.id ?? null,

@@ -162,3 +162,38 @@ test('the memoised outlook (what the manifest reads) equals a fresh resolution a
     { numRuns: 150 },
   );
 });
+
+test('a "no change" answer is not reused once a change comes into the lookahead (New York, the day DST ends)', () => {
+  // Seen from 2026-11-01 00:00Z nothing changes within the lookahead; from 07:00Z the schedule's
+  // first Sunday play (2026-11-09 06:00Z) is in view. The memo must not answer 07:00Z from 00:00Z.
+  const today = Math.floor(Date.parse('2026-11-01T00:00:00Z') / 86_400_000);
+  const plans: Plan[] = [
+    {
+      id: 'dst-m0',
+      priority: 1,
+      modifiedAt: 0,
+      startDay: null,
+      endDay: null,
+      startSecond: 0,
+      endSecond: 60,
+      weekdays: Array(7).fill(false),
+      hasContent: false,
+    },
+    {
+      id: 'dst-m1',
+      priority: 1,
+      modifiedAt: 0,
+      startDay: today + 2,
+      endDay: null,
+      startSecond: 3600,
+      endSecond: 86400,
+      weekdays: [true, false, false, false, false, false, false],
+      hasContent: true,
+    },
+  ];
+  const zone = 'America/New_York';
+  expect(outlook(plans, zone, Date.parse('2026-11-01T00:00:00Z')).nextChange).toBeNull();
+  const later = Date.parse('2026-11-01T07:00:00Z');
+  expect(resolve(plans, zone, later).nextChange).toBe(Date.parse('2026-11-09T06:00:00Z'));
+  expect(outlook(plans, zone, later).nextChange).toBe(Date.parse('2026-11-09T06:00:00Z'));
+});

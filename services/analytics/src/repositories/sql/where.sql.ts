@@ -11,7 +11,17 @@
  *   order: [{ timestamp: DESC }, { id: ASC }]
  */
 import type { SqlParams } from '@pylon/kit';
-import { NEGATED, parseList, parseOrder, parseWhere, type Condition, type FieldKind, type Leaf, type ListArgs } from '../../domain/list-filter.js';
+import {
+  NEGATED,
+  parseList,
+  parseOrder,
+  parseWhere,
+  type Condition,
+  type FieldKind,
+  type Leaf,
+  type ListArgs,
+  type SortTerm,
+} from '../../domain/list-filter.js';
 
 export type ColumnKind = FieldKind;
 export type ColumnMap = Readonly<Record<string, { column: string; kind: ColumnKind }>>;
@@ -73,16 +83,25 @@ export class WhereBuilder {
     return this.leaf(c);
   }
 
+  /** A parsed condition as SQL ('1' when there is none). */
+  condition(c: Condition | null): string {
+    return c ? this.render(c) : '1';
+  }
+
   /** The where object as one SQL condition ('1' when it says nothing). */
   where(where: unknown): string {
-    const c = parseWhere(where, this.fields);
-    return c ? this.render(c) : '1';
+    return this.condition(parseWhere(where, this.fields));
   }
 }
 
 /** ORDER BY terms for the order inputs, then the fallback (which keeps the order total). */
 export function orderSql(order: unknown, fields: ColumnMap, fallback: string): string {
-  return [...parseOrder(order, fields).map((t) => `${fields[t.field]!.column} ${t.dir}`), fallback].join(', ');
+  return termsSql(parseOrder(order, fields), fields, fallback);
+}
+
+/** ORDER BY terms for parsed sort terms, then the fallback. */
+function termsSql(terms: readonly SortTerm[], fields: ColumnMap, fallback: string): string {
+  return [...terms.map((t) => `${fields[t.field]!.column} ${t.dir}`), fallback].join(', ');
 }
 
 /**
@@ -92,11 +111,12 @@ export function orderSql(order: unknown, fields: ColumnMap, fallback: string): s
  * nothing: `where: {}`, `order: []`) the text is the aggregate's own, so the default path does no more work than before.
  */
 export function listSql(inner: string, fields: ColumnMap, list: ListArgs, defaultOrder: string, limit: string): { sql: string; params: SqlParams } {
-  if (!parseList(list, fields)) return { sql: `${inner}\nORDER BY ${defaultOrder}\n${limit}`, params: {} };
+  const parsed = parseList(list, fields);
+  if (!parsed) return { sql: `${inner}\nORDER BY ${defaultOrder}\n${limit}`, params: {} };
   const filter = new WhereBuilder(fields);
-  const condition = filter.where(list.where);
+  const condition = filter.condition(parsed.condition);
   return {
-    sql: `SELECT * FROM (\n${inner}\n)\nWHERE ${condition}\nORDER BY ${orderSql(list.order, fields, defaultOrder)}\n${limit}`,
+    sql: `SELECT * FROM (\n${inner}\n)\nWHERE ${condition}\nORDER BY ${termsSql(parsed.terms, fields, defaultOrder)}\n${limit}`,
     params: filter.params,
   };
 }

@@ -158,3 +158,81 @@ test('DataTables_View is required', async () => {
   }
   expect((await run('{ dataTables { continuationToken } }', {}, principal('acc-a', ['DataTables_View']))).errors).toBeUndefined();
 });
+
+describe('dataTables where / order', () => {
+  const LIST =
+    'query($where: DataTableFilterInput, $order: [DataTableSortInput!], $size: Int, $token: String) { dataTables(where: $where, order: $order, pageSize: $size, continuationToken: $token) { data { id rowCount } continuationToken } }';
+  const list = async (vars: Record<string, unknown>, who = principal('acc-a')) => {
+    const r = await run(LIST, vars, who);
+    expect(r.errors).toBeUndefined();
+    return (r.data as { dataTables: { data: { id: string; rowCount: number }[]; continuationToken: string | null } }).dataTables;
+  };
+  /** Every page of a query, following its tokens. */
+  const all = async (vars: Record<string, unknown>, who = principal('acc-a')) => {
+    const ids: string[] = [];
+    let token: string | null = null;
+    for (let i = 0; i < 40; i++) {
+      const p = await list({ ...vars, token }, who);
+      ids.push(...p.data.map((t) => t.id));
+      token = p.continuationToken;
+      if (!token) break;
+    }
+    return ids;
+  };
+
+  beforeAll(async () => {
+    for (const [id, rows] of [
+      ['t-a', 7],
+      ['t-b1', 3],
+      ['t-b2', 3],
+      ['t-c', 30],
+    ] as const)
+      await sg.repo.touchTable('acc-a', id, rows);
+  });
+
+  test('where keeps the matching tables; several fields and or combine', async () => {
+    expect(await all({ where: { name: { startsWith: 'Br' } } })).toEqual(['t-b1', 't-b2']);
+    expect(await all({ where: { rowCount: { gte: 7 }, name: { neq: 'Menu' } } })).toEqual(['t-a', 't-c']);
+    expect(await all({ where: { or: [{ id: { eq: 'menu' } }, { description: { eq: null }, rowCount: { lt: 5 } }] } })).toEqual(['t-b1', 't-b2', 'menu']);
+    expect(await all({ where: { cacheTtlSeconds: { eq: 300 } } })).toEqual(['menu']);
+    expect(await all({ where: { updatedAt: { gt: '2000-01-01T00:00:00Z' }, description: { contains: 'dishes' } } })).toEqual(['menu']);
+  });
+
+  test('order sorts, ties fall back to name then id, and pages of any size join up to the whole order', async () => {
+    const expected = ['t-c', 'menu', 't-a', 't-b1', 't-b2'];
+    expect((await list({ order: [{ rowCount: 'DESC' }] })).data.map((t) => t.id)).toEqual(expected);
+    for (const size of [1, 2, 3]) expect(await all({ order: [{ rowCount: 'DESC' }], size })).toEqual(expected);
+    // A nullable field: null sorts first ascending, and the keyset position carries the null.
+    expect(await all({ order: [{ description: 'ASC' }, { id: 'DESC' }], size: 1 })).toEqual(['t-c', 't-b2', 't-b1', 't-a', 'menu']);
+    expect(await all({ where: { rowCount: { lt: 10 } }, order: [{ rowCount: 'ASC' }], size: 1 })).toEqual(['t-b1', 't-b2', 't-a']);
+  });
+
+  test('a token is refused under another order, and the first page of the new order is the way back', async () => {
+    const first = await list({ order: [{ rowCount: 'DESC' }], size: 2 });
+    expect(first.continuationToken).not.toBeNull();
+    for (const order of [null, [{ rowCount: 'ASC' }], [{ name: 'ASC' }]]) {
+      const r = await run(LIST, { order, size: 2, token: first.continuationToken });
+      expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'continuationToken' });
+      expect(r.errors?.[0]?.message).toContain('another order');
+    }
+  });
+
+  test('bad where and order name the field', async () => {
+    for (const [vars, field] of [
+      [{ where: { updatedAt: { gt: 'yesterday' } } }, 'where.updatedAt'],
+      [{ where: { name: { in: Array.from({ length: 1001 }, (_, i) => `n${i}`) } } }, 'where.name'],
+    ] as const) {
+      const r = await run(LIST, vars);
+      expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
+    }
+    // Columns are neither filterable nor sortable: the schema has no such field.
+    const r = await run(LIST, { order: [{ columns: 'ASC' }] });
+    expect(r.errors?.[0]?.message).toContain('"columns" is not defined by type "DataTableSortInput"');
+  });
+
+  test('where never reaches another account’s tables', async () => {
+    expect(await all({ where: { id: { in: ['secret', 'menu'] } } })).toEqual(['menu']);
+    expect(await all({ where: { name: { eq: 'Other account' } } })).toEqual([]);
+    expect(await all({ where: { id: { eq: 'menu' } } }, principal('acc-b'))).toEqual([]);
+  });
+});

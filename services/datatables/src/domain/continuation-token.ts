@@ -1,29 +1,33 @@
 import { badInput } from '@pylon/kit';
 
 /**
- * Continuation tokens: the sort key of the last item of a page, as base64url JSON. Opaque to
- * clients; the next page starts strictly after that key, so pages stay consistent while items
- * are added or removed elsewhere.
+ * Continuation tokens of every keyset-paged list (tables, rows): the order a page was read in and
+ * the sort values of its last item, as base64url JSON. Opaque to clients; the next page starts
+ * strictly after that position, so pages stay consistent while items are added or removed
+ * elsewhere. A token made for another order is refused rather than read as a position in this one.
  */
-export type SortKey = (string | number)[];
+export type Position = (string | number | boolean | null)[];
 
-const MAX_TOKEN_CHARS = 4096;
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const BASE64URL = /^[A-Za-z0-9_-]{1,4096}$/;
 
-export function encodeContinuationToken(key: SortKey): string {
-  return Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
+/** `order`: a label naming the sort (its fields and directions); `position`: the last item's values in it. */
+export function encodeContinuationToken(order: string, position: Position): string {
+  return Buffer.from(JSON.stringify([order, ...position]), 'utf8').toString('base64url');
 }
 
-/** Decodes a token holding `arity` keys; BAD_USER_INPUT naming `field` for anything else. */
-export function decodeContinuationToken(token: string, arity: number, field = 'continuationToken'): SortKey {
-  const invalid = () => badInput(field, `${field} is not a valid continuation token`);
-  if (token.length > MAX_TOKEN_CHARS || !BASE64URL.test(token)) throw invalid();
+/** The position a token holds for `order` (`arity` values); BAD_USER_INPUT naming continuationToken for anything else. */
+export function decodeContinuationToken(token: string, order: string, arity: number): Position {
+  const invalid = (why: string) => badInput('continuationToken', `continuationToken ${why}`);
+  const malformed = () => invalid('is not a valid continuation token');
+  if (!BASE64URL.test(token)) throw malformed();
   let key: unknown;
   try {
     key = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {
-    throw invalid();
+    throw malformed();
   }
-  if (!Array.isArray(key) || key.length !== arity || !key.every((k) => typeof k === 'string' || typeof k === 'number')) throw invalid();
-  return key as SortKey;
+  if (!Array.isArray(key) || !key.every((k) => k === null || ['string', 'number', 'boolean'].includes(typeof k))) throw malformed();
+  if (key[0] !== order) throw invalid('was made for another order; start again without it');
+  if (key.length !== arity + 1) throw malformed();
+  return key.slice(1) as Position;
 }

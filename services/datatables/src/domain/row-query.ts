@@ -5,6 +5,7 @@
  */
 import { badInput } from '@pylon/kit';
 import { coerceCell } from './cells.js';
+import { decodeContinuationToken, encodeContinuationToken } from './continuation-token.js';
 import type { Cell, DataTableColumnRecord } from './data-table.js';
 
 export const FILTER_OPERATORS = [
@@ -164,24 +165,13 @@ export function sortValueOf(sort: RowSort, row: { sortOrder: number; ix: Record<
   return row.data[sort.key!] ?? null;
 }
 
-const BASE64URL = /^[A-Za-z0-9_-]{1,4096}$/;
-
 export function encodeRowToken(sort: RowSort, value: Cell, id: string): string {
-  return Buffer.from(JSON.stringify([sort.label, value, id]), 'utf8').toString('base64url');
+  return encodeContinuationToken(sort.label, [value, id]);
 }
 
 /** The position a token holds: [sort value, row id]; refused when malformed or made for another sort. */
 export function decodeRowToken(sort: RowSort, token: string): [Cell, string] {
-  const invalid = () => badInput('continuationToken', 'continuationToken is not a valid continuation token for this sort');
-  if (!BASE64URL.test(token)) throw invalid();
-  let v: unknown;
-  try {
-    v = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(v) || v.length !== 3 || v[0] !== sort.label || typeof v[2] !== 'string') throw invalid();
-  const value = v[1];
-  if (!(value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')) throw invalid();
-  return [value, v[2]];
+  const [value, id] = decodeContinuationToken(token, sort.label, 2);
+  if (typeof id !== 'string') throw badInput('continuationToken', 'continuationToken is not a valid continuation token');
+  return [value!, id];
 }

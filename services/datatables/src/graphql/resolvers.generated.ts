@@ -121,6 +121,18 @@ export type DataTableColumnInput = {
   type: ColumnType;
 };
 
+/** Filter of dataTables (columns are not filterable). */
+export type DataTableFilterInput = {
+  and?: InputMaybe<Array<DataTableFilterInput>>;
+  cacheTtlSeconds?: InputMaybe<FloatOperationFilterInput>;
+  description?: InputMaybe<StringOperationFilterInput>;
+  id?: InputMaybe<StringOperationFilterInput>;
+  name?: InputMaybe<StringOperationFilterInput>;
+  or?: InputMaybe<Array<DataTableFilterInput>>;
+  rowCount?: InputMaybe<FloatOperationFilterInput>;
+  updatedAt?: InputMaybe<DateTimeOperationFilterInput>;
+};
+
 /** One page of data tables. */
 export type DataTableList = {
   __typename?: 'DataTableList';
@@ -223,6 +235,15 @@ export type DataTableRowVersionSortInput = {
   updatedAt?: InputMaybe<SortEnumType>;
   userId?: InputMaybe<SortEnumType>;
   version?: InputMaybe<SortEnumType>;
+};
+
+export type DataTableSortInput = {
+  cacheTtlSeconds?: InputMaybe<SortEnumType>;
+  description?: InputMaybe<SortEnumType>;
+  id?: InputMaybe<SortEnumType>;
+  name?: InputMaybe<SortEnumType>;
+  rowCount?: InputMaybe<SortEnumType>;
+  updatedAt?: InputMaybe<SortEnumType>;
 };
 
 /** Operations on an ISO 8601 timestamp field (compared as instants). */
@@ -508,7 +529,8 @@ export type Query = {
    */
   dataTableRowVersions?: Maybe<Array<DataTableRowVersion>>;
   /**
-   * One page of a table's rows. Policy: DataTables_View.
+   * One page of a table's rows. Policy: DataTables_View. `filter` and `sort` are this list's
+   * where/order, in the spec's own form for rows: a row's fields are its table's columns.
    * `filter`: JSON object of column key to value (equality) or to an operator object, e.g.
    * {"city":"Oslo","price":{"gte":10,"lt":20},"note":{"isEmpty":true}}. Operators: eq, neq, contains,
    * notContains, gt, gte, lt, lte, isEmpty, isNotEmpty, positive, negative, inRange [a,b],
@@ -520,8 +542,11 @@ export type Query = {
    */
   dataTableRows?: Maybe<DataTableRowList>;
   /**
-   * Data tables of the caller's account, by name. Policy: DataTables_View. A page holds `pageSize`
-   * tables (default 50, at most 100); pass the returned continuationToken to fetch the next page.
+   * Data tables of the caller's account, by name unless `order` says otherwise (ties by name, then
+   * id); `where` keeps the matching tables. Policy: DataTables_View. A page holds `pageSize` tables
+   * (default 50, at most 100); pass the returned continuationToken, with the same `where` and
+   * `order`, to fetch the next page (a token made for another `order` is refused). Pages are keyset
+   * pages: none skips or repeats a table while tables are added or removed.
    */
   dataTables?: Maybe<DataTableList>;
   /**
@@ -582,7 +607,9 @@ export type QueryDataTableRowsArgs = {
 
 export type QueryDataTablesArgs = {
   continuationToken?: InputMaybe<Scalars['String']['input']>;
+  order?: InputMaybe<Array<DataTableSortInput>>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
+  where?: InputMaybe<DataTableFilterInput>;
 };
 
 
@@ -766,6 +793,7 @@ export type ResolversTypes = {
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   DataTableColumn: ResolverTypeWrapper<DataTableColumn>;
   DataTableColumnInput: DataTableColumnInput;
+  DataTableFilterInput: DataTableFilterInput;
   DataTableList: ResolverTypeWrapper<Omit<DataTableList, 'data'> & { data: Array<ResolversTypes['DataTable']> }>;
   DataTablePayload: ResolverTypeWrapper<Omit<DataTablePayload, 'table'> & { table?: Maybe<ResolversTypes['DataTable']> }>;
   DataTableRow: ResolverTypeWrapper<DataTableRowRecord>;
@@ -777,6 +805,7 @@ export type ResolversTypes = {
   DataTableRowVersion: ResolverTypeWrapper<DataTableRowVersionRecord>;
   DataTableRowVersionFilterInput: DataTableRowVersionFilterInput;
   DataTableRowVersionSortInput: DataTableRowVersionSortInput;
+  DataTableSortInput: DataTableSortInput;
   DateTimeOperationFilterInput: DateTimeOperationFilterInput;
   DeleteDataTablePayload: ResolverTypeWrapper<DeleteDataTablePayload>;
   DeleteDataTableRowPayload: ResolverTypeWrapper<DeleteDataTableRowPayload>;
@@ -820,6 +849,7 @@ export type ResolversParentTypes = {
   ID: Scalars['ID']['output'];
   DataTableColumn: DataTableColumn;
   DataTableColumnInput: DataTableColumnInput;
+  DataTableFilterInput: DataTableFilterInput;
   DataTableList: Omit<DataTableList, 'data'> & { data: Array<ResolversParentTypes['DataTable']> };
   DataTablePayload: Omit<DataTablePayload, 'table'> & { table?: Maybe<ResolversParentTypes['DataTable']> };
   DataTableRow: DataTableRowRecord;
@@ -830,6 +860,7 @@ export type ResolversParentTypes = {
   DataTableRowVersion: DataTableRowVersionRecord;
   DataTableRowVersionFilterInput: DataTableRowVersionFilterInput;
   DataTableRowVersionSortInput: DataTableRowVersionSortInput;
+  DataTableSortInput: DataTableSortInput;
   DateTimeOperationFilterInput: DateTimeOperationFilterInput;
   DeleteDataTablePayload: DeleteDataTablePayload;
   DeleteDataTableRowPayload: DeleteDataTableRowPayload;

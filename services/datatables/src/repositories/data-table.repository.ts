@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, listQuery, scalarCondition, type Collection, type DocumentStore, type FieldMap, type Filter, type ListArgs, type Stored } from '@pylon/kit';
+import { AppError, listQuery, orderToSort, scalarCondition, whereToFilter, type Collection, type DocumentStore, type FieldMap, type Filter, type ListArgs, type Sort, type Stored } from '@pylon/kit';
 import { DATA_TABLE_ROW_VERSIONS, DATA_TABLE_ROWS, DATA_TABLES } from '../domain/collections.js';
 import type { Cell, DataTableRecord, RowData } from '../domain/data-table.js';
 import type { RowCondition } from '../domain/row-query.js';
@@ -78,8 +78,18 @@ export class DataTableRepository {
 
   // -- tables --------------------------------------------------------------------------------
 
-  listTables(tenant: string, after: [string, string] | null, limit: number): Promise<DataTable[]> {
-    return this.tables.find(tenant, {}, { sort: { name: 1, id: 1 }, limit, ...(after ? { after } : {}) });
+  /**
+   * The account's tables matching `where`, sorted by `order` (TABLE_FIELDS; default and
+   * tiebreakers name, then id): the store query a page is read with. `sort` is what a page's
+   * continuation position is taken from (its fields' values on the page's last table).
+   */
+  tableQuery(q: Pick<ListArgs, 'where' | 'order'>): { filter: Filter; sort: Sort } {
+    return { filter: whereToFilter(q.where, TABLE_FIELDS), sort: orderToSort(q.order, TABLE_FIELDS, { name: 1, id: 1 }) };
+  }
+
+  /** One page of tables from tableQuery's answer, strictly after the position `after`. */
+  listTables(tenant: string, query: { filter: Filter; sort: Sort }, after: unknown[] | null, limit: number): Promise<DataTable[]> {
+    return this.tables.find(tenant, query.filter, { sort: query.sort, limit, ...(after ? { after } : {}) });
   }
 
   async getTable(tenant: string, id: string): Promise<DataTable | null> {
@@ -347,6 +357,16 @@ export class DataTableRepository {
     return v ?? null;
   }
 }
+
+/** How the GraphQL where/order fields of DataTable map onto stored tables (columns are neither). */
+const TABLE_FIELDS: FieldMap = {
+  id: { path: 'id', kind: 'string' },
+  name: { path: 'name', kind: 'string' },
+  description: { path: 'description', kind: 'string' },
+  rowCount: { path: 'rowCount', kind: 'number' },
+  cacheTtlSeconds: { path: 'cacheTtlSeconds', kind: 'number' },
+  updatedAt: { path: 'updatedAt', kind: 'date' },
+};
 
 /**
  * How the GraphQL where/order fields of DataTableRowVersion map onto stored versions. updatedAt is

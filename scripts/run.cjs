@@ -53,7 +53,10 @@ function startServer() {
   const dist = require('./dist.cjs');
   if (dist.isCurrent()) {
     const args = [...dist.nodeArgs('launcher/dist/all-in-one.main.js'), ...process.argv.slice(3)];
-    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: process.env });
+    // Node 22.1+ keeps the compiled code of every module in this directory, so a restart skips most
+    // of the compiling (Node 20 ignores the setting); the image sets its own (Dockerfile).
+    const env = { NODE_COMPILE_CACHE: path.join(root, '.tmp', 'compile-cache'), ...process.env };
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env });
     for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
     child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
     return;

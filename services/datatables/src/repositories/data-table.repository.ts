@@ -1,5 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, listQuery, orderToSort, scalarCondition, whereToFilter, type Collection, type DocumentStore, type FieldMap, type Filter, type ListArgs, type Sort, type Stored } from '@pylon/kit';
+import {
+  AppError,
+  listQuery,
+  orderToSort,
+  scalarCondition,
+  whereToFilter,
+  type Collection,
+  type DocumentStore,
+  type FieldMap,
+  type Filter,
+  type ListArgs,
+  type Sort,
+  type Stored,
+} from '@pylon/kit';
 import { DATA_TABLE_ROW_VERSIONS, DATA_TABLE_ROWS, DATA_TABLES } from '../domain/collections.js';
 import type { Cell, DataTableRecord, RowData } from '../domain/data-table.js';
 import type { RowCondition } from '../domain/row-query.js';

@@ -1,5 +1,5 @@
 import { badInput, resolveLimit, type Principal } from '@pylon/kit';
-import { decodeContinuationToken, encodeContinuationToken, } from '../domain/continuation-token.js';
+import { decodeContinuationToken, encodeContinuationToken } from '../domain/continuation-token.js';
 import { TABLE_PAGE } from '../domain/data-table.js';
 import type { DataTable, DataTableRepository } from '../repositories/data-table.repository.js';
 
@@ -34,7 +34,13 @@ export async function listDataTables(repo: DataTableRepository, principal: Princ
   const found = await repo.listTables(principal.accountId, query, after, size + 1);
   const data = found.slice(0, size);
   const last = data.at(-1) as (DataTable & Record<string, unknown>) | undefined;
-  const token = found.length > size && last ? encodeContinuationToken(orderSig, paths.map((p) => positionValue(last[p]))) : null;
+  const token =
+    found.length > size && last
+      ? encodeContinuationToken(
+          orderSig,
+          paths.map((p) => positionValue(last[p])),
+        )
+      : null;
   return { data, continuationToken: token };
 }
 

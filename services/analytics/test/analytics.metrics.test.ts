@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { POLICIES, QUERY_RULES, type AnalyticsStore, type Policy } from '@pylon/kit';
+import { AppError, POLICIES, QUERY_RULES, type AnalyticsStore, type Policy } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { parseDateRange } from '../src/domain/date-range.js';
@@ -474,6 +474,30 @@ describe("a deviceId filter's own devices each get a series, zeros without data"
     // Another account's caller naming d9 gets nothing: the directory does not confirm it for them.
     const foreign = await runWith(DM, { d: ['d9'] }, principal('acc-b'));
     expect(foreign.data).toEqual({ deviceMetrics: [] });
+  });
+  test('the ownership check runs beside the SQL: a late answer still adds its series, a failure is the answer', async () => {
+    let release!: () => void;
+    const late = new Promise<void>((r) => (release = r));
+    const slow = createAnalyticsSubgraph({
+      analytics: store,
+      tokens: testTokens,
+      directory: { ...directory, devices: async (c, ids) => (await late, directory.devices(c, ids)) },
+    });
+    const pending = subgraphRunner(() => slow, principal('acc-a'))(DM, { d: ['d9'] });
+    // The answer waits for the check, whenever it comes.
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    const r = await pending;
+    expect((r.data as { deviceMetrics: { deviceId: string }[] }).deviceMetrics.map((x) => x.deviceId)).toEqual(['d9', 'd9']);
+    const failing = createAnalyticsSubgraph({
+      analytics: store,
+      tokens: testTokens,
+      directory: { ...directory, devices: async () => Promise.reject(new AppError('UNAVAILABLE', 'the devices service did not answer')) },
+    });
+    for (const q of [DM, `{ audienceMetrics(startDate: "2026-03-29", endDate: "2026-03-30", deviceId: ["d9"]) { deviceId } }`]) {
+      const f = await subgraphRunner(() => failing, principal('acc-a'))(q, { d: ['d9'] });
+      expect(f.errors?.[0]).toMatchObject({ message: 'the devices service did not answer', extensions: { code: 'SERVICE_UNAVAILABLE' } });
+    }
   });
   test('audienceMetrics: the same for a listed device without impressions', async () => {
     const r = await runWith(

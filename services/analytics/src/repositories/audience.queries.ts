@@ -124,14 +124,15 @@ const NO_SUMS = ['toUInt64(0)', 'toFloat64(0)', 'toUInt64(0)', 'toUInt64(0)', ..
  * A DAY series on the day rollup without a file filter takes the unique visitors of each device and
  * day from its count (VISITOR_COUNTS_DAY) where one is valid, and counts the visitor rows of today
  * (by `now`) and of the other days (`dayCounts: false`: always the visitor rows). `devices`: ids of
- * the device filter checked to be the caller's, each with its series (zeros without impressions).
+ * the device filter checked to be the caller's, each with its series (zeros without impressions); a
+ * promise is awaited after the query, so the check runs beside it.
  */
 export async function selectAudienceMetrics(
   store: AnalyticsStore,
   q: SeriesQuery,
   includeDwellTime: boolean,
   source: Source = planSource(q.range, q.buckets, grainsOf(ROLLUPS.audience)),
-  o: { dayCounts?: boolean; now?: Date; devices?: readonly string[] } = {},
+  o: { dayCounts?: boolean; now?: Date; devices?: readonly string[] | Promise<readonly string[]> } = {},
 ): Promise<AudienceMetric[]> {
   const grain = source === 'HOUR' || source === 'DAY' ? source : null;
   const { where, params } = scope(q, grain ? { ...IMPRESSION_COLUMNS, time: 'period' } : IMPRESSION_COLUMNS);
@@ -200,7 +201,7 @@ GROUP BY device_id, p`,
   }
   const series = fillSeries(
     q.buckets,
-    groupsOf(rows, (r) => r.device_id, o.devices),
+    groupsOf(rows, (r) => r.device_id, await o.devices),
     rows,
     (r) => ({ group: r.device_id, periodMs: Number(r.p) * 1000 }),
     (deviceId, b, r): AudienceMetric => {

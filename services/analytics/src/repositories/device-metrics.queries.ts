@@ -38,9 +38,9 @@ export interface DeviceMetricsOptions {
   /**
    * Devices that get a series even without a ping in the range (zeros): the ids of the query's
    * device filter that are the caller's (checked by the caller of this function). Default: only
-   * the devices that pinged.
+   * the devices that pinged. A promise is awaited after the query, so the check runs beside it.
    */
-  devices?: readonly string[];
+  devices?: readonly string[] | Promise<readonly string[]>;
 }
 
 /**
@@ -83,7 +83,7 @@ GROUP BY device_id, p`,
     to = Math.min(q.range.to.getTime(), (o.now ?? new Date()).getTime());
   const series = fillSeries(
     q.buckets,
-    groupsOf(rows, (r) => r.device_id, o.devices),
+    groupsOf(rows, (r) => r.device_id, await o.devices),
     rows,
     (r) => ({ group: r.device_id, periodMs: Number(r.p) * 1000 }),
     (deviceId, b, r): DeviceMetric => {

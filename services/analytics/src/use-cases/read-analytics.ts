@@ -43,21 +43,27 @@ export interface SeriesReadOptions {
   now?: Date;
 }
 
-/** The ids of the device filter that are the caller's devices: each gets its series, zeros without data. */
-async function listedDevices(q: AnalyticsQuery, owned: OwnedDevices | undefined): Promise<string[]> {
-  if (!owned || q.deviceIds.length === 0) return [];
-  const mine = await owned(q.deviceIds);
-  return q.deviceIds.filter((id) => mine.has(id));
+/**
+ * The ids of the device filter that are the caller's devices: each gets its series, zeros without
+ * data. Started before the series' SQL and awaited after it (the check decides only which empty
+ * series to add; the SQL is scoped to the account either way); a failure then is the answer's, and
+ * is not reported as unhandled while the SQL runs.
+ */
+function listedDevices(q: AnalyticsQuery, owned: OwnedDevices | undefined): Promise<string[]> {
+  if (!owned || q.deviceIds.length === 0) return Promise.resolve([]);
+  const listed = owned(q.deviceIds).then((mine) => q.deviceIds.filter((id) => mine.has(id)));
+  listed.catch(() => undefined);
+  return listed;
 }
 
 export async function readDeviceMetrics(s: S, p: P, a: SA, o: SeriesReadOptions = {}) {
   const q = toSeriesQuery(p, a);
-  const devices = await listedDevices(q, o.owned);
+  const devices = listedDevices(q, o.owned);
   return filteredSeries(q, a, DEVICE_METRIC_FIELDS, (r) => selectDeviceMetrics(s, r, undefined, { now: o.now, devices }));
 }
 export async function readAudienceMetrics(s: S, p: P, a: SA & { includeDwellTime?: boolean | null }, o: SeriesReadOptions = {}) {
   const q = toSeriesQuery(p, a);
-  const devices = await listedDevices(q, o.owned);
+  const devices = listedDevices(q, o.owned);
   return filteredSeries(q, a, AUDIENCE_METRIC_FIELDS, (r) => selectAudienceMetrics(s, r, a.includeDwellTime ?? false, undefined, { now: o.now, devices }));
 }
 

@@ -881,6 +881,10 @@ export type Query = {
   /**
    * Commands sent to one device with their delivery status, newest first. Policy: Devices_View.
    * limit: default 100, at most 1000. An unknown or foreign device is an error (NOT_FOUND).
+   * `status` and `where: { status }` match the status as it is now (a queued or delivered command
+   * past its expiry is EXPIRED); `order: { status }` sorts on the status last recorded, which the
+   * devices sweep (DEVICE_SWEEP_SECONDS, 60 s) brings up to date, so such a command may sort as
+   * QUEUED or DELIVERED until the next sweep.
    */
   deviceCommands?: Maybe<Array<DeviceCommand>>;
   /**

@@ -207,13 +207,13 @@ describe('dataTables where / order', () => {
     expect(await all({ where: { rowCount: { lt: 10 } }, order: [{ rowCount: 'ASC' }], size: 1 })).toEqual(['t-b1', 't-b2', 't-a']);
   });
 
-  test('a token is refused under another order, and the first page of the new order is the way back', async () => {
+  test('a token is refused under another order', async () => {
     const first = await list({ order: [{ rowCount: 'DESC' }], size: 2 });
     expect(first.continuationToken).not.toBeNull();
     for (const order of [null, [{ rowCount: 'ASC' }], [{ name: 'ASC' }]]) {
       const r = await run(LIST, { order, size: 2, token: first.continuationToken });
       expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'continuationToken' });
-      expect(r.errors?.[0]?.message).toContain('another order');
+      expect(r.errors?.[0]?.message).toContain('another sort order');
     }
   });
 

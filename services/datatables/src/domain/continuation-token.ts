@@ -27,7 +27,7 @@ export function decodeContinuationToken(token: string, order: string, arity: num
     throw malformed();
   }
   if (!Array.isArray(key) || !key.every((k) => k === null || ['string', 'number', 'boolean'].includes(typeof k))) throw malformed();
-  if (key[0] !== order) throw invalid('was made for another order; start again without it');
+  if (key[0] !== order) throw invalid('was made for another sort order; start again without it');
   if (key.length !== arity + 1) throw malformed();
   return key.slice(1) as Position;
 }

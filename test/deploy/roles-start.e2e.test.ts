@@ -6,6 +6,8 @@
  * completes, the six subgraphs, the gateway and both facades become ready (/readyz 200) wired to
  * each other, the admin CLI runs, and the all-in-one becomes ready. Start limit: 60 s per process,
  * for a loaded 2-core machine. Builds dist/ first when it is not current.
+ * Under PYLON_IMAGE_NODE (CI sets it: `node scripts/image-node.cjs`), every process runs on that
+ * binary, the Node.js version the image runs (the Dockerfile's NODE_IMAGE); else on this one.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -18,6 +20,8 @@ import { ROOT } from './deploy.helpers.js';
 
 const dist = createRequire(import.meta.url)(join(ROOT, 'scripts/dist.cjs')) as { isCurrent(): boolean };
 const START_LIMIT_MS = 60_000;
+/** The Node.js the roles run on: the image's when CI fetched it, else the one running the tests. */
+const NODE = process.env.PYLON_IMAGE_NODE || process.execPath;
 const SECRET = 's'.repeat(64);
 const asRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
@@ -37,7 +41,7 @@ const output = new Map<string, string>();
 const closed = new WeakMap<ChildProcess, Promise<number | null>>();
 
 function run(role: string, env: Record<string, string>, extraArgs: string[] = []): ChildProcess {
-  const child = spawn(process.execPath, ['--conditions=pylon-dist', join(ROOT, 'launcher/dist/role.main.js'), role, ...extraArgs], {
+  const child = spawn(NODE, ['--conditions=pylon-dist', join(ROOT, 'launcher/dist/role.main.js'), role, ...extraArgs], {
     cwd,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -87,6 +91,17 @@ beforeAll(() => {
   volume = mkdtempSync(join(tmpdir(), 'pylon-volume-'));
   if (asRoot) chownSync(volume, NOBODY, NOBODY);
 }, 60_000);
+
+test('the roles run on the Node.js the image runs, when it is given', () => {
+  const version = spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  console.log(
+    `roles run on Node.js ${version}${process.env.PYLON_IMAGE_NODE ? " (PYLON_IMAGE_NODE, the image's)" : ' (the test runner’s; PYLON_IMAGE_NODE not set)'}`,
+  );
+  if (process.env.PYLON_IMAGE_NODE) {
+    const image = /^ARG NODE_IMAGE=node:(\d+\.\d+\.\d+)\b/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1];
+    expect(version).toBe(`v${image}`);
+  }
+});
 
 afterAll(async () => {
   await Promise.all(

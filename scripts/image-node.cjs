@@ -43,9 +43,13 @@ function main() {
   process.stdout.write(`${bin}\n`);
 }
 
-try {
-  main();
-} catch (e) {
-  process.stderr.write(`image-node: ${e.message}\n`);
-  process.exit(1);
+module.exports = { imageNodeVersion };
+
+if (require.main === module) {
+  try {
+    main();
+  } catch (e) {
+    process.stderr.write(`image-node: ${e.message}\n`);
+    process.exit(1);
+  }
 }

@@ -98,8 +98,8 @@ test('the roles run on the Node.js the image runs, when it is given', () => {
     `roles run on Node.js ${version}${process.env.PYLON_IMAGE_NODE ? " (PYLON_IMAGE_NODE, the image's)" : ' (the test runner’s; PYLON_IMAGE_NODE not set)'}`,
   );
   if (process.env.PYLON_IMAGE_NODE) {
-    const image = /^ARG NODE_IMAGE=node:(\d+\.\d+\.\d+)\b/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1];
-    expect(version).toBe(`v${image}`);
+    const { imageNodeVersion } = createRequire(import.meta.url)(join(ROOT, 'scripts/image-node.cjs')) as { imageNodeVersion(): string };
+    expect(version).toBe(`v${imageNodeVersion()}`);
   }
 });
 

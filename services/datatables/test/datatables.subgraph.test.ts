@@ -217,6 +217,30 @@ describe('dataTables where / order', () => {
     }
   });
 
+  test('a long sort value makes a token that names the table; it pages on, and is refused once that table is gone', async () => {
+    const long = (c: string) => c.repeat(2000);
+    for (const [id, d] of [
+      ['long-1', 'é'],
+      ['long-2', 'ê'],
+      ['long-3', 'ë'],
+    ] as const)
+      await sg.repo.insertTable('acc-long', { id, ...table(`Long ${id}`, { description: long(d) }) });
+    const order = [{ description: 'DESC' }];
+    const first = await list({ order, size: 1 }, principal('acc-long'));
+    expect(first.data.map((t) => t.id)).toEqual(['long-3']);
+    // The values would make a token of ~5,400 characters; it names the table instead.
+    expect(first.continuationToken!.length).toBeLessThanOrEqual(1024);
+    expect(await all({ order, size: 1 }, principal('acc-long'))).toEqual(['long-3', 'long-2', 'long-1']);
+    await sg.repo.deleteTable('acc-long', 'long-3');
+    const r = await run(LIST, { order, size: 1, token: first.continuationToken }, principal('acc-long'));
+    expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'continuationToken' });
+    expect(r.errors?.[0]?.message).toContain('deleted since; start again');
+    // Another account cannot follow a token that names this account's table.
+    const second = await list({ order, size: 1 }, principal('acc-long'));
+    const foreign = await run(LIST, { order, size: 1, token: second.continuationToken }, principal('acc-a'));
+    expect(foreign.errors?.[0]?.message).toContain('deleted since; start again');
+  });
+
   test('bad where and order name the field', async () => {
     for (const [vars, field] of [
       [{ where: { updatedAt: { gt: 'yesterday' } } }, 'where.updatedAt'],

@@ -169,9 +169,14 @@ export function encodeRowToken(sort: RowSort, value: Cell, id: string): string {
   return encodeContinuationToken(sort.label, [value, id]);
 }
 
-/** The position a token holds: [sort value, row id]; refused when malformed or made for another sort. */
-export function decodeRowToken(sort: RowSort, token: string): [Cell, string] {
-  const [value, id] = decodeContinuationToken(token, sort.label, 2);
+/**
+ * The position a token holds: [sort value, row id], or the id of the row whose position it is (a
+ * long sort value); refused when malformed or made for another sort.
+ */
+export function decodeRowToken(sort: RowSort, token: string): [Cell, string] | { ref: string } {
+  const at = decodeContinuationToken(token, sort.label, 2);
+  if ('ref' in at) return at;
+  const [value, id] = at.position;
   if (typeof id !== 'string') throw badInput('continuationToken', 'continuationToken is not a valid continuation token');
   return [value!, id];
 }

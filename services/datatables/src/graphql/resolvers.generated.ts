@@ -538,7 +538,8 @@ export type Query = {
    * `sortable` walks its index, any other is read and sorted, on tables of at most 20,000 rows
    * (larger: BAD_USER_INPUT saying to mark it sortable); `sortDir`: asc or desc.
    * `pageSize`: default 50, at most 100. `continuationToken`: from the previous page; stable while
-   * rows are inserted and deleted.
+   * rows are inserted and deleted (a token after a long sort value names its row, and is refused once
+   * that row is deleted).
    */
   dataTableRows?: Maybe<DataTableRowList>;
   /**
@@ -546,7 +547,10 @@ export type Query = {
    * id); `where` keeps the matching tables. Policy: DataTables_View. A page holds `pageSize` tables
    * (default 50, at most 100); pass the returned continuationToken, with the same `where` and
    * `order`, to fetch the next page (a token made for another `order` is refused). Pages are keyset
-   * pages: none skips or repeats a table while tables are added or removed.
+   * pages: none skips or repeats a table while tables are added or removed (in a rowCount or
+   * updatedAt order, a table whose rows change between two pages moves, as its values do). A token
+   * after a long sort value (a long description) names its table, and is refused once that table is
+   * deleted.
    */
   dataTables?: Maybe<DataTableList>;
   /**

@@ -97,7 +97,13 @@ export class DataTableRepository {
    * continuation position is taken from (its fields' values on the page's last table).
    */
   tableQuery(q: Pick<ListArgs, 'where' | 'order'>): { filter: Filter; sort: Sort } {
-    return { filter: whereToFilter(q.where, TABLE_FIELDS), sort: orderToSort(q.order, TABLE_FIELDS, { name: 1, id: 1 }) };
+    const sort: Sort = {};
+    // id is unique: fields after it never decide an order, and would only lengthen tokens.
+    for (const [k, d] of Object.entries(orderToSort(q.order, TABLE_FIELDS, { name: 1, id: 1 }))) {
+      sort[k] = d;
+      if (k === 'id') break;
+    }
+    return { filter: whereToFilter(q.where, TABLE_FIELDS), sort };
   }
 
   /** One page of tables from tableQuery's answer, strictly after the position `after`. */

@@ -1,5 +1,5 @@
 import { badInput, resolveLimit, type Principal } from '@pylon/kit';
-import { decodeContinuationToken, encodeContinuationToken } from '../domain/continuation-token.js';
+import { decodeContinuationToken, encodeContinuationToken, positionGone, type Position } from '../domain/continuation-token.js';
 import { TABLE_PAGE } from '../domain/data-table.js';
 import type { DataTable, DataTableRepository } from '../repositories/data-table.repository.js';
 
@@ -29,7 +29,16 @@ export async function listDataTables(repo: DataTableRepository, principal: Princ
   // The store's keyset position covers the sort's fields, then id unless the sort has it.
   if (!paths.includes('id')) paths.push('id');
   const orderSig = paths.map((p) => `${p}:${query.sort[p] === -1 ? 'desc' : 'asc'}`).join(',');
-  const after = q.continuationToken ? decodeContinuationToken(q.continuationToken, orderSig, paths.length) : null;
+  let after: Position | null = null;
+  if (q.continuationToken) {
+    const at = decodeContinuationToken(q.continuationToken, orderSig, paths.length);
+    if ('ref' in at) {
+      // A token naming the table (a long sort value): its position is read from the table.
+      const table = (await repo.getTable(principal.accountId, at.ref)) as (DataTable & Record<string, unknown>) | null;
+      if (!table) throw positionGone();
+      after = paths.map((p) => positionValue(table[p]));
+    } else after = at.position;
+  }
   // One extra table tells whether another page follows.
   const found = await repo.listTables(principal.accountId, query, after, size + 1);
   const data = found.slice(0, size);

@@ -7,7 +7,18 @@
 import { createHash } from 'node:crypto';
 import { badInput, resolveLimit, type Principal } from '@pylon/kit';
 import { ROW_PAGE } from '../domain/data-table.js';
-import { checkSortBounds, decodeRowToken, encodeRowToken, parseRowFilter, parseRowSort, sortValueOf, type RowCondition } from '../domain/row-query.js';
+import { positionGone } from '../domain/continuation-token.js';
+import type { Cell } from '../domain/data-table.js';
+import {
+  checkSortBounds,
+  decodeRowToken,
+  encodeRowToken,
+  parseRowFilter,
+  parseRowSort,
+  sortValueOf,
+  type RowCondition,
+  type RowSort,
+} from '../domain/row-query.js';
 import type { DataTable, DataTableRow } from '../repositories/data-table.repository.js';
 import type { DataTablesRuntime } from '../runtime.js';
 import { getDataTable } from './get-data-table.js';
@@ -45,6 +56,20 @@ async function cached<T>(rt: DataTablesRuntime, table: DataTable, what: string, 
   return value;
 }
 
+/** A token's position; one naming a row (a long sort value) is read from that row. */
+async function rowPosition(
+  rt: DataTablesRuntime,
+  tenant: string,
+  tableId: string,
+  sort: RowSort,
+  at: [Cell, string] | { ref: string },
+): Promise<[Cell, string]> {
+  if (Array.isArray(at)) return at;
+  const row = await rt.repo.getRow(tenant, tableId, at.ref);
+  if (!row) throw positionGone();
+  return [sortValueOf(sort, row), row.id];
+}
+
 export async function listRows(rt: DataTablesRuntime, principal: Principal, q: RowPageQuery): Promise<RowPage> {
   const table = await getDataTable(rt.repo, principal, q.tableId);
   const size = resolveLimit(q.pageSize, ROW_PAGE, 'pageSize');
@@ -52,8 +77,8 @@ export async function listRows(rt: DataTablesRuntime, principal: Principal, q: R
   const filter = parseRowFilter(table.columns, q.filter);
   const sort = parseRowSort(table.columns, q.sort, q.sortDir);
   checkSortBounds(sort, table.rowCount ?? 0);
-  const after = q.continuationToken ? decodeRowToken(sort, q.continuationToken) : null;
   const tenant = principal.accountId;
+  const after = q.continuationToken ? await rowPosition(rt, tenant, table.id, sort, decodeRowToken(sort, q.continuationToken)) : null;
   const key = { filter, sort, after, size };
   const page = await cached(rt, table, 'page', key, async () => {
     const found = await rt.repo.pageRows(tenant, table.id, filter, sort, after, size + 1);

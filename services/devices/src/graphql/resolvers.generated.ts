@@ -883,8 +883,9 @@ export type Query = {
    * limit: default 100, at most 1000. An unknown or foreign device is an error (NOT_FOUND).
    * `status` and `where: { status }` match the status as it is now (a queued or delivered command
    * past its expiry is EXPIRED); `order: { status }` sorts on the status last recorded, which the
-   * devices sweep (DEVICE_SWEEP_SECONDS, 60 s) brings up to date, so such a command may sort as
-   * QUEUED or DELIVERED until the next sweep.
+   * devices sweep (DEVICE_SWEEP_SECONDS, 60 s; up to 5,000 commands per account and pass) brings up
+   * to date, so such a command may sort as QUEUED or DELIVERED until a sweep reaches it, and for as
+   * long as the sweep is off (DEVICE_SWEEP_SECONDS=0).
    */
   deviceCommands?: Maybe<Array<DeviceCommand>>;
   /**

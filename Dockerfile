@@ -47,10 +47,10 @@ RUN node scripts/build.cjs \
  && cp -r --parents services/*/dist gateway/dist launcher/dist rest-facade/dist legacy-adapter/dist services/kit/migrations schema /out/
 
 FROM ${NODE_IMAGE} AS runtime
-# NODE_COMPILE_CACHE: Node keeps every module's compiled code there, so a restart skips most of
-# the compiling (1,721 -> 1,514-1,582 ms to ready for the all-in-one on Node 24, BENCHMARKS.md).
-# /tmp is the pod's emptyDir in k8s, so the cache outlives a container restart; where it cannot be
-# written Node starts without it.
+# NODE_COMPILE_CACHE: Node keeps every module's compiled code there (written once a process
+# listens), so a restart skips most of the compiling (BENCHMARKS.md). /tmp is the pod's emptyDir in
+# k8s, so the cache outlives a container restart in the pod; where it cannot be written Node starts
+# without it.
 ENV NODE_ENV=production HOST=0.0.0.0 SIGNAGE_DATA_DIR=/data NODE_COMPILE_CACHE=/tmp/node-compile-cache
 WORKDIR /app
 # Owned by root and not writable by the process: the code cannot be changed at run time.

@@ -1,12 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { closeHttpServer } from '@pylon/kit';
+import { closeHttpServer, listenHttp } from '@pylon/kit';
 
-export const listen = (app: Express, port: number, host: string) =>
-  new Promise<Server>((resolve, reject) => {
-    const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
-  });
+/** kit's listenHttp: listens, then writes the compile cache. */
+export const listen = (app: Express, port: number, host: string): Promise<Server> => listenHttp(app, port, host);
 
 /** The base URL a listening server answers at (a wildcard address answers as localhost). */
 export function urlOf(s: Server): string {

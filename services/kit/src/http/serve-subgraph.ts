@@ -14,6 +14,7 @@ import { formatError } from '../graphql/errors.js';
 import type { Subgraph, SubgraphContext } from '../graphql/subgraph.js';
 import type { Logger } from '../logger.js';
 import { mountOps, requestLogging, type MetricsAccess, type Ops, type ReadinessCheck } from './ops.js';
+import { flushCompileCache } from '../process/compile-cache.js';
 
 export interface SubgraphHttp {
   app: Express;
@@ -77,8 +78,13 @@ export async function createSubgraphHttp(
   return { app, server };
 }
 
+/** Listens; once it does, the compile cache is written (flushCompileCache): the process's code is loaded by then. */
 export function listenHttp(app: Express, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
+    const s = app.listen(port, host, (err?: Error) => {
+      if (err) return reject(err);
+      flushCompileCache();
+      resolve(s);
+    });
   });
 }

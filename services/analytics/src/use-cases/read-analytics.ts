@@ -22,8 +22,7 @@ type A = AnalyticsArgs & ListArgs;
 type SA = SeriesArgs & ListArgs;
 const list = (a: ListArgs): ListArgs => ({ where: a.where, order: a.order });
 
-export const readEventLogs = (s: S, p: P, a: AnalyticsArgs & { where?: unknown; order?: unknown }) =>
-  selectEventLogs(s, toAnalyticsQuery(p, a), { where: a.where, order: a.order });
+export const readEventLogs = (s: S, p: P, a: A) => selectEventLogs(s, toAnalyticsQuery(p, a), list(a));
 export const readEventMetrics = (s: S, p: P, a: SA & { groupByEvent?: boolean | null }) =>
   filteredSeries(toSeriesQuery(p, a), a, EVENT_METRIC_FIELDS, (q) => selectEventMetrics(s, q, a.groupByEvent ?? false));
 export const readEventFlow = (s: S, p: P, a: A) => selectEventFlow(s, toAnalyticsQuery(p, a), list(a));

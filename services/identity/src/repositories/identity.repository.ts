@@ -1,9 +1,9 @@
 import {
   derivedBooleanField,
+  listFilter,
   listQuery,
   notFound,
   orderToSort,
-  whereToFilter,
   type Collection,
   type DocumentStore,
   type FieldMap,
@@ -199,10 +199,8 @@ export class IdentityRepository {
     if (o.userId) clauses.push({ userId: o.userId });
     if (!o.includeRevoked) clauses.push({ revokedAt: null });
     const fields = apiKeyFields(o.nowIso ?? new Date().toISOString());
-    const where = whereToFilter(o.where, fields);
-    if (Object.keys(where).length) clauses.push(where);
-    const filter: Filter = clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses };
-    return this.apiKeys.find(accountId, filter, { sort: orderToSort(o.order, fields, { createdAt: -1 }) });
+    // No limit: every key of the account (listQuery would cut at the default list limit).
+    return this.apiKeys.find(accountId, listFilter(o.where, fields, { clauses }), { sort: orderToSort(o.order, fields, { createdAt: -1 }) });
   }
 
   /** Marks the key revoked at `at`; null when it is gone. */

@@ -293,21 +293,32 @@ export interface ListArgs {
 const OFFSET_LIMIT: LimitPolicy = { default: 0, max: 10_000_000 };
 
 /**
- * One list query's store request: `anyOf` argument filters (each list matches any of its
- * values; empty or absent lists are ignored), extra `clauses`, AND `where`; sorted by `order`
- * then `fallbackSort` (default name, id); `offset` skipped; cut to `limit`.
+ * One list query's store filter: `anyOf` argument filters (each list matches any of its values;
+ * empty or absent lists are ignored), extra `clauses`, AND `where`.
+ */
+export function listFilter(
+  where: unknown,
+  fields: FieldMap,
+  opts: { anyOf?: Record<string, readonly string[] | null | undefined>; clauses?: Filter[] } = {},
+): Filter {
+  const clauses: Filter[] = [];
+  for (const [path, values] of Object.entries(opts.anyOf ?? {})) if (values && values.length) clauses.push({ [path]: { $in: [...values] } });
+  clauses.push(...(opts.clauses ?? []));
+  const w = whereToFilter(where, fields);
+  if (Object.keys(w).length) clauses.push(w);
+  return clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses };
+}
+
+/**
+ * One list query's store request: listFilter's filter; sorted by `order` then `fallbackSort`
+ * (default name, id); `offset` skipped; cut to `limit`.
  */
 export function listQuery(
   args: ListArgs,
   fields: FieldMap,
   opts: { anyOf?: Record<string, readonly string[] | null | undefined>; clauses?: Filter[]; fallbackSort?: Sort } = {},
 ): { filter: Filter; options: { sort: Sort; limit: number; skip?: number } } {
-  const clauses: Filter[] = [];
-  for (const [path, values] of Object.entries(opts.anyOf ?? {})) if (values && values.length) clauses.push({ [path]: { $in: [...values] } });
-  clauses.push(...(opts.clauses ?? []));
-  const where = whereToFilter(args.where, fields);
-  if (Object.keys(where).length) clauses.push(where);
-  const filter: Filter = clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses };
+  const filter = listFilter(args.where, fields, opts);
   const limit = resolveLimit(args.limit);
   const skip = resolveLimit(args.offset, OFFSET_LIMIT, 'offset');
   const sort = orderToSort(args.order, fields, opts.fallbackSort ?? { name: 1, id: 1 });

@@ -1,22 +1,41 @@
 /**
- * Which MongoDB driver errors mean "the database is not reachable right now" (read against the
- * mongodb 7.8 driver, src/error.ts): network failures and timeouts (MongoNetworkError and its
- * MongoNetworkTimeoutError), no suitable server within serverSelectionTimeoutMS
- * (MongoServerSelectionError), and the server codes of an election or shutdown in progress (the
- * driver's SDAM "not primary" and "node is recovering" sets, plus the network codes of its
- * retryable-read set), and mongoose's MongooseServerSelectionError for the first connect. Those answer UNAVAILABLE (503, retry later) instead of an internal error.
+ * Which MongoDB driver errors mean "the database cannot serve this right now, retry later" (read
+ * against the mongodb 7.8 driver, src/error.ts and src/cmap/errors.ts):
+ * - not reachable: MongoNetworkError (with MongoNetworkTimeoutError, and the pool's
+ *   PoolClearedError, a subclass), no suitable server within serverSelectionTimeoutMS
+ *   (MongoServerSelectionError; mongoose's MongooseServerSelectionError for the first connect);
+ * - busy: no pooled connection within waitQueueTimeoutMS (the pool's WaitQueueTimeoutError, a
+ *   MongoDriverError the package does not export), an operation past timeoutMS
+ *   (MongoOperationTimeoutError), a server time limit (MaxTimeMSExpired, ExceededTimeLimit), a
+ *   server that labels itself overloaded (SystemOverloadedError);
+ * - changing: the server codes of an election, shutdown or shard move (the driver's SDAM "not
+ *   primary" and "node is recovering" sets, its retryable-read codes), a write the driver already
+ *   retried once (RetryableWriteError label);
+ * - closing: the client or its pool closed under the call (this process shutting down).
+ * Those answer UNAVAILABLE (503) instead of an internal error. Bad input, duplicate keys,
+ * validation, credentials and configuration errors stay what they are.
  */
 import mongoose from 'mongoose';
 import { AppError } from '@pylon/kit/errors';
 
-const { MongoError, MongoNetworkError, MongoServerSelectionError } = mongoose.mongo;
+const {
+  MongoError,
+  MongoNetworkError,
+  MongoServerSelectionError,
+  MongoOperationTimeoutError,
+  MongoTopologyClosedError,
+  MongoClientClosedError,
+  MongoNotConnectedError,
+} = mongoose.mongo;
 
-/** Server error codes of a primary that is changing or going away (driver MONGODB_ERROR_CODES). */
+/** Server error codes of a primary that is changing, going away, or out of time (driver MONGODB_ERROR_CODES). */
 export const UNAVAILABLE_CODES = new Set<number>([
   6, // HostUnreachable
   7, // HostNotFound
+  50, // MaxTimeMSExpired
   89, // NetworkTimeout
   91, // ShutdownInProgress
+  133, // FailedToSatisfyReadPreference
   189, // PrimarySteppedDown
   262, // ExceededTimeLimit
   9001, // SocketException
@@ -24,18 +43,28 @@ export const UNAVAILABLE_CODES = new Set<number>([
   10058, // LegacyNotPrimary
   11600, // InterruptedAtShutdown
   11602, // InterruptedDueToReplStateChange
+  13388, // StaleConfig (a chunk moving between shards)
   13435, // NotPrimaryNoSecondaryOk
   13436, // NotPrimaryOrSecondary
 ]);
+
+/** Error names of the pool (src/cmap/errors.ts): not exported by the package, so told apart by their stable `name`. */
+const UNAVAILABLE_NAMES = new Set(['MongoWaitQueueTimeoutError', 'MongoPoolClosedError']);
+
+/** Labels the driver or server put on an error that a later attempt can get past. */
+const UNAVAILABLE_LABELS = ['RetryableWriteError', 'SystemOverloadedError'];
 
 /** The driver's messages for the same states when a server sends no code. */
 const UNAVAILABLE_MESSAGE = /not master|not primary|node is recovering/i;
 
 export function isMongoUnavailable(e: unknown): boolean {
-  if (e instanceof MongoNetworkError || e instanceof MongoServerSelectionError) return true;
+  if (e instanceof MongoNetworkError || e instanceof MongoServerSelectionError || e instanceof MongoOperationTimeoutError) return true;
+  if (e instanceof MongoTopologyClosedError || e instanceof MongoClientClosedError || e instanceof MongoNotConnectedError) return true;
   // The first connect of a mongoose Connection reports selection failure in its own class.
   if (e instanceof mongoose.Error.MongooseServerSelectionError) return true;
   if (!(e instanceof MongoError)) return false;
+  if (UNAVAILABLE_NAMES.has(e.name)) return true;
+  if (UNAVAILABLE_LABELS.some((label) => e.hasErrorLabel(label))) return true;
   const code = typeof e.code === 'number' ? e.code : Number(e.code);
   if (UNAVAILABLE_CODES.has(code)) return true;
   // A write concern error carries the server's code on the result.

@@ -2,23 +2,33 @@
  * Scaled analytics adapter: a ClickHouse server through @clickhouse/client (HTTP).
  * Same SQL, same migrations, same JSON shapes as the chDB adapter (settings and codec are shared).
  */
-import { createClient, type ClickHouseClient, type ClickHouseClientConfigOptions } from '@clickhouse/client';
+import { Readable } from 'node:stream';
+import {
+  createClient,
+  extractErrorAtTheEndOfChunk,
+  parseError,
+  EXCEPTION_TAG_HEADER_NAME,
+  type ClickHouseClient,
+  type ClickHouseClientConfigOptions,
+} from '@clickhouse/client';
 import { AppError } from '@pylon/kit/errors';
 import type { AnalyticsStore, SqlParams } from '@pylon/kit/ports/analytics';
 import {
   ANALYTICS_INSERT_SETTINGS,
   ANALYTICS_SETTINGS,
   PARAM_ERROR_CODES,
+  TRANSIENT_ENGINE_CODES,
   analyticsError,
   assertTableName,
   engineCalls,
   hasParams,
+  markTransient,
   paramError,
   storeClosed,
   trimStatement,
   type AnalyticsOp,
 } from '@pylon/kit/adapters/analytics.shared';
-import { parseJsonEachRow, stringifyRow } from '@pylon/kit/adapters/analytics.json-codec';
+import { parseJsonEachRow, stringifyRow, toJsonEachRow } from '@pylon/kit/adapters/analytics.json-codec';
 import { runMigrations } from '@pylon/kit/adapters/analytics.migrations';
 import { deduplicationSettings } from '@pylon/kit/adapters/analytics.deduplication';
 
@@ -43,16 +53,30 @@ export interface ClickHouseAnalyticsOptions {
 export const QUERY_MAX_SECONDS = 60;
 
 /**
- * The client's settings: a long request timeout with progress headers every 110 s, as the client's
- * guide for long-running statements asks (they keep the connection busy through proxies and load
- * balancers whose idle timeout is 120 s or more).
+ * Progress headers every 110 s, as the client's guide for long-running requests asks: they keep the
+ * connection busy through proxies and load balancers whose idle timeout is 120 s or more. Only on
+ * the requests that can run that long (statements, inserts, streamed reads; query() is capped at
+ * QUERY_MAX_SECONDS and never sees one). The first progress header sends the status line, so a
+ * statement that fails after it answers 200 with the exception at the end of the body: every
+ * request that carries these reads its body to the end and looks for that exception
+ * ({@link trailingException}).
  */
+export const PROGRESS_SETTINGS = { send_progress_in_http_headers: 1, http_headers_progress_interval_ms: '110000' } as const;
+
+/**
+ * Statements and inserts: the server holds the response until the statement ends, so one that fails
+ * before the first progress header (nearly all) answers with its error status and
+ * X-ClickHouse-Exception-Code. Their bodies are empty, so buffering them costs nothing.
+ */
+export const STATEMENT_SETTINGS = { ...PROGRESS_SETTINGS, wait_end_of_query: 1 } as const;
+
+/** The client's settings: a long request timeout (progress headers are per request, see PROGRESS_SETTINGS). */
 export function clickHouseClientConfig(opts: ClickHouseAnalyticsOptions): ClickHouseClientConfigOptions {
   const config: ClickHouseClientConfigOptions = {
     url: opts.url,
     application: 'pylon',
     request_timeout: opts.requestTimeoutMs ?? 600_000,
-    clickhouse_settings: { ...ANALYTICS_SETTINGS, send_progress_in_http_headers: 1, http_headers_progress_interval_ms: '110000' },
+    clickhouse_settings: { ...ANALYTICS_SETTINGS },
     json: { stringify: stringifyRow },
   };
   if (opts.username !== undefined) config.username = opts.username;
@@ -64,6 +88,42 @@ export function clickHouseClientConfig(opts: ClickHouseAnalyticsOptions): ClickH
 /** Socket-level failures: the server is not reachable, as opposed to refusing the statement. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 
+/** How much of a statement's response body is kept to find a trailing exception in (an exception is a few KiB at most). */
+const BODY_TAIL_BYTES = 64 * 1024;
+
+/**
+ * The exception a server wrote at the end of a 200 response (after progress headers went out), or
+ * undefined. Servers from 25.11 frame it with the tag of the X-ClickHouse-Exception-Tag header (the
+ * client's own parser reads it); older ones append `Code: N. DB::Exception: ...` as text.
+ */
+export function trailingException(tail: Buffer, exceptionTag: string | undefined): Error | undefined {
+  if (tail.length === 0) return undefined;
+  if (exceptionTag && tail.toString('latin1', Math.max(0, tail.length - exceptionTag.length - 32)).endsWith(`${exceptionTag}\r\n__exception__\r\n`)) {
+    return extractErrorAtTheEndOfChunk(tail, exceptionTag);
+  }
+  const text = tail.toString('utf8');
+  const at = text.search(/(?:^|\n)Code: \d+\. DB::Exception:/);
+  return at < 0 ? undefined : parseError(text.slice(at).trim());
+}
+
+/** Reads a statement's response to its end and throws the exception it ends with, if any. */
+async function statementOutcome(result: { stream: Readable; response_headers: Record<string, string | string[] | undefined> }): Promise<void> {
+  let tail = Buffer.alloc(0);
+  for await (const chunk of result.stream) {
+    tail = Buffer.concat([tail, typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer)]);
+    if (tail.length > BODY_TAIL_BYTES) tail = tail.subarray(tail.length - BODY_TAIL_BYTES);
+  }
+  const tag = result.response_headers[EXCEPTION_TAG_HEADER_NAME];
+  const err = trailingException(tail, Array.isArray(tag) ? tag[0] : tag);
+  if (err) throw err;
+}
+
+/**
+ * Every error leaves the adapter as an AppError. Transient ones (the server busy or away: overload,
+ * too many parts, memory, timeouts, connections; TRANSIENT_ENGINE_CODES) are UNAVAILABLE and carry
+ * `transient: true` (kit's isTransientError); everything else (bad rows, bad SQL, credentials,
+ * unknown tables) has no `transient` and keeps its code. `details.engineCode` is the server's code.
+ */
 function toAppError(e: unknown, op: AnalyticsOp): AppError {
   if (e instanceof AppError) return e;
   const err = (typeof e === 'object' && e !== null ? e : {}) as { code?: unknown; name?: unknown; message?: unknown };
@@ -74,7 +134,10 @@ function toAppError(e: unknown, op: AnalyticsOp): AppError {
   // The client refuses parameter values it cannot format before sending anything.
   if (engineCode === undefined && /query param/i.test(message)) return paramError(e, op);
   if (engineCode === undefined && ((typeof err.code === 'string' && NETWORK_CODES.has(err.code)) || /^Timeout error/.test(message))) {
-    return analyticsError('UNAVAILABLE', 'analytics store is unavailable', e, { op });
+    return markTransient(analyticsError('UNAVAILABLE', 'analytics store is unavailable', e, { op }));
+  }
+  if (engineCode !== undefined && TRANSIENT_ENGINE_CODES.has(engineCode)) {
+    return markTransient(analyticsError('UNAVAILABLE', 'analytics store is busy, retry later', e, { op, engineCode }));
   }
   const details: Record<string, unknown> = { op };
   if (engineCode !== undefined) details.engineCode = engineCode;
@@ -136,7 +199,7 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
         format: 'JSONEachRow',
         // The client drops abort_signal once the headers are in (connection.query's finally), so a
         // stream is stopped by destroying the response (rs.close()); this makes the server stop too.
-        clickhouse_settings: { ...settings, cancel_http_readonly_queries_on_client_close: 1 },
+        clickhouse_settings: { ...settings, ...PROGRESS_SETTINGS, cancel_http_readonly_queries_on_client_close: 1 },
         abort_signal: abort.signal,
         ...(hasParams(params) ? { query_params: params } : {}),
       });
@@ -167,13 +230,19 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
       assertTableName(table);
       const deduplication = deduplicationSettings(insertOptions);
       if (rows.length === 0) return;
-      await run('insert', () =>
-        client.insert({
-          table,
-          values: rows,
-          format: 'JSONEachRow',
-          clickhouse_settings: { ...settings, ...ANALYTICS_INSERT_SETTINGS, ...deduplication },
-        }),
+      // Encoded whole before the request starts: a row that cannot be encoded must fail the insert,
+      // not cut its body after the rows before it (which the server would take as a whole insert).
+      const body = toJsonEachRow(rows);
+      // exec, not client.insert: insert() drains the response unread, so an exception written
+      // into a 200 after a progress header would pass as success.
+      await run('insert', async () =>
+        statementOutcome(
+          await client.exec({
+            query: `INSERT INTO ${table} FORMAT JSONEachRow`,
+            values: Readable.from([body]),
+            clickhouse_settings: { ...settings, ...STATEMENT_SETTINGS, ...ANALYTICS_INSERT_SETTINGS, ...deduplication },
+          }),
+        ),
       );
     },
 
@@ -195,12 +264,15 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
     },
 
     async exec(sql, params) {
-      await run('exec', () =>
-        client.command({
-          query: trimStatement(sql),
-          clickhouse_settings: settings,
-          ...(hasParams(params) ? { query_params: params } : {}),
-        }),
+      // exec, not command: command() drains the response unread (see insert).
+      await run('exec', async () =>
+        statementOutcome(
+          await client.exec({
+            query: trimStatement(sql),
+            clickhouse_settings: { ...settings, ...STATEMENT_SETTINGS },
+            ...(hasParams(params) ? { query_params: params } : {}),
+          }),
+        ),
       );
     },
 

@@ -1,18 +1,18 @@
 /**
  * Analytics migrations, once per deployment. ClickHouse has no transactional DDL and no locks, so
  * replicas starting together would run the same numbered file concurrently (a rollup backfill
- * twice). `runAnalyticsMigrations` takes a lease in the documents store first: one document with a
- * fixed id, inserted by the holder (DUPLICATE_KEY for everyone else, who wait and re-check), renewed
- * by its holder every third of its length while the migrations run (so a long backfill keeps it),
- * taken over when its holder died and the lease expired, deleted when done. createBackends calls it (the
- * migrations job, or a process with MIGRATE_AT_START); with no documents store it runs unlocked.
+ * twice). `runAnalyticsMigrations` takes a fenced lease first (migration-lease.ts): in the shared
+ * documents store, or in the ClickHouse server itself when the migrating process has none; renewed
+ * every third of its length while the migrations run (so a long backfill keeps it), taken over when
+ * its holder died and the lease expired, and checked before every statement, so a holder that lost
+ * it stops there. createBackends calls it (the migrations job, or a process with MIGRATE_AT_START).
  * After the numbered files it sets the raw tables' TTLs from the retention settings (kit's
  * analytics.retention.ts), under the same lease.
  */
-import { hostname } from 'node:os';
 import { z } from 'zod';
-import { envInt, isAppError, type AnalyticsStore, type Collection, type DocumentStore, type Logger } from '@pylon/kit';
+import { envInt, type AnalyticsStore, type DocumentStore, type Logger } from '@pylon/kit';
 import { applyRetention, MAX_RETENTION_DAYS, type RetentionDays } from '@pylon/kit/adapters/analytics.retention';
+import { acquireAnalyticsLease, acquireDocumentsLease, type LeaseTiming } from './migration-lease.js';
 
 const days = () => z.coerce.number().int().min(0).max(MAX_RETENTION_DAYS).optional();
 
@@ -41,20 +41,18 @@ export function retentionFromEnv(env: RetentionEnv): Required<RetentionDays> {
   };
 }
 
-interface Lease {
-  holder: string;
-  expiresAt: number;
-}
-
-const LOCK_TENANT = '_system';
-const LOCK_ID = 'analytics-migrations';
-
 export interface MigrationOptions {
   analytics: Pick<AnalyticsStore, 'migrate' | 'query' | 'exec'>;
   /** The raw tables' TTLs to set after the migrations (absent: left as they are). */
   retention?: RetentionDays;
-  /** Where the lease lives; absent: no lock (a single process). */
-  documents?: DocumentStore;
+  /**
+   * Where the lease lives. `documents`: a documents store the migrating processes share (MongoDB).
+   * `analytics`: tables in the ClickHouse server being migrated (migration-lease.ts). Absent: no
+   * lock, for a store only this process opens (embedded chDB).
+   */
+  lock?: { documents: DocumentStore } | { analytics: true };
+  /** Renders the lease's and the retention's DDL for the deployment (ON CLUSTER in a cluster); identity on one node. */
+  render?: (statement: string) => string;
   logger?: Logger;
   /** How long a lease holds without its holder renewing it (default 10 minutes); renewed every third of that. */
   leaseMs?: number;
@@ -65,65 +63,40 @@ export interface MigrationOptions {
   now?: () => number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Applies pending analytics migrations, then the retention, under the lease; returns the names of the migrations this call applied. */
 export async function runAnalyticsMigrations(opts: MigrationOptions): Promise<string[]> {
-  if (!opts.documents) return migrateThenRetain(opts);
-  const now = opts.now ?? Date.now;
-  const leaseMs = opts.leaseMs ?? 600_000;
-  const deadline = now() + (opts.waitMs ?? 900_000);
-  const holder = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 10)}`;
-  const locks: Collection<Lease> = opts.documents.collection<Lease>({ name: 'locks' });
-  for (;;) {
-    try {
-      await locks.insert(LOCK_TENANT, { id: LOCK_ID, holder, expiresAt: now() + leaseMs });
-      break;
-    } catch (e) {
-      if (!isAppError(e) || e.code !== 'DUPLICATE_KEY') throw e;
-    }
-    const current = await locks.findById(LOCK_TENANT, LOCK_ID);
-    if (current && current.expiresAt <= now()) {
-      // The holder died mid-migration: remove its lease (only that version of it) and try again.
-      opts.logger?.warn({ holder: current.holder }, 'analytics migration lease expired; taking over');
-      await locks.delete(LOCK_TENANT, LOCK_ID, { expectedVersion: current.version }).catch(() => false);
-      continue;
-    }
-    if (now() > deadline) throw new Error('analytics migrations: gave up waiting for another process holding the migration lease');
-    await sleep(opts.pollMs ?? 1000);
-  }
-  // Renewed while this holder migrates: only its own lease (a lease taken over is another holder's).
-  let renewing: Promise<void> = Promise.resolve();
-  const renew = setInterval(
-    () => {
-      renewing = (async () => {
-        const current = await locks.findById(LOCK_TENANT, LOCK_ID);
-        if (current?.holder !== holder) throw new Error("the lease is no longer this process's");
-        await locks.update(LOCK_TENANT, LOCK_ID, { $set: { expiresAt: now() + leaseMs } }, { expectedVersion: current.version });
-      })().catch((e: unknown) => opts.logger?.warn({ err: e }, 'could not renew the analytics migration lease'));
-    },
-    Math.max(1, Math.floor(leaseMs / 3)),
-  );
-  renew.unref();
+  if (!opts.lock) return migrateThenRetain(opts);
+  const timing: LeaseTiming = {
+    leaseMs: opts.leaseMs ?? 600_000,
+    waitMs: opts.waitMs ?? 900_000,
+    pollMs: opts.pollMs ?? 1000,
+    now: opts.now ?? Date.now,
+    logger: opts.logger,
+  };
+  const lease =
+    'documents' in opts.lock
+      ? await acquireDocumentsLease(opts.lock.documents, timing)
+      : await acquireAnalyticsLease(opts.analytics, timing, opts.render ? { render: opts.render } : {});
+  opts.logger?.info({ token: lease.token }, 'analytics migration lease taken');
   try {
-    return await migrateThenRetain(opts);
+    return await migrateThenRetain(opts, () => lease.check());
   } finally {
-    clearInterval(renew);
-    await renewing; // a renewal in flight would change the version the release expects
-    // Released only if still ours (a holder past its lease must not delete its successor's).
-    const current = await locks.findById(LOCK_TENANT, LOCK_ID).catch(() => null);
-    if (current?.holder === holder) {
-      await locks
-        .delete(LOCK_TENANT, LOCK_ID, { expectedVersion: current.version })
-        .catch((e) => opts.logger?.warn({ err: e }, 'could not release the analytics migration lease'));
-    }
+    await lease.release();
   }
 }
 
-async function migrateThenRetain(opts: MigrationOptions): Promise<string[]> {
-  const applied = await opts.analytics.migrate();
+async function migrateThenRetain(opts: MigrationOptions, beforeStatement?: () => Promise<void>): Promise<string[]> {
+  const applied = await opts.analytics.migrate(beforeStatement ? { beforeStatement } : {});
   if (opts.retention) {
-    const changed = await applyRetention(opts.analytics, opts.retention);
+    const render = opts.render ?? ((s: string) => s);
+    const target: Pick<AnalyticsStore, 'query' | 'exec'> = {
+      query: (sql, params) => opts.analytics.query(sql, params),
+      async exec(sql, params) {
+        await beforeStatement?.();
+        await opts.analytics.exec(render(sql), params);
+      },
+    };
+    const changed = await applyRetention(target, opts.retention);
     if (changed.length) opts.logger?.info({ changed }, 'analytics retention (TTL) changed');
   }
   return applied;

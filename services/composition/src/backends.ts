@@ -233,10 +233,13 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
       }
       const a = b.analytics;
       opened.push({ name: 'analytics', close: () => a.close() });
-      // Under a lease in the documents store when this process opens one: replicas starting together never run a migration twice.
+      // Under a fenced lease: replicas starting together never run a migration twice.
       if (env.MIGRATE_AT_START || options.migrate) {
         let done = false;
-        const migrated = runAnalyticsMigrations({ analytics: a, documents: b.documents, logger, retention: retentionFromEnv(env) }).then(() => {
+        // The lease lives in the ClickHouse server itself (every process that migrates it reaches it);
+        // an embedded chDB data dir is one process's, so it needs none.
+        const lock = env.ANALYTICS_DRIVER === 'clickhouse' ? { analytics: true as const } : undefined;
+        const migrated = runAnalyticsMigrations({ analytics: a, ...(lock ? { lock } : {}), logger, retention: retentionFromEnv(env) }).then(() => {
           done = true;
         });
         b.migrated = migrated;

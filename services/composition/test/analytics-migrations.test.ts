@@ -41,20 +41,20 @@ test('replicas starting together migrate one after the other', async () => {
       return done;
     },
   };
-  const results = await Promise.all([1, 2, 3, 4].map(() => runAnalyticsMigrations({ analytics, documents, pollMs: 10 })));
+  const results = await Promise.all([1, 2, 3, 4].map(() => runAnalyticsMigrations({ analytics, lock: { documents }, pollMs: 10 })));
   expect(most).toBe(1);
   expect(results.flat()).toEqual(['003_rollups']);
   // The lease is released: a later start takes it at once.
-  expect(await runAnalyticsMigrations({ analytics, documents, waitMs: 0 })).toEqual([]);
+  expect(await runAnalyticsMigrations({ analytics, lock: { documents }, waitMs: 0 })).toEqual([]);
 });
 
 test('an expired lease of a dead holder is taken over; a live one is waited for, then refused', async () => {
   const locks = documents.collection<{ holder: string; expiresAt: number }>({ name: 'locks' });
   await locks.insert('_system', { id: 'analytics-migrations', holder: 'dead', expiresAt: Date.now() - 1 });
   const analytics = { ...noSql, migrate: async () => ['x'] };
-  expect(await runAnalyticsMigrations({ analytics, documents, pollMs: 10 })).toEqual(['x']);
+  expect(await runAnalyticsMigrations({ analytics, lock: { documents }, pollMs: 10 })).toEqual(['x']);
   await locks.insert('_system', { id: 'analytics-migrations', holder: 'alive', expiresAt: Date.now() + 60_000 });
-  await expect(runAnalyticsMigrations({ analytics, documents, pollMs: 10, waitMs: 50 })).rejects.toThrow(/gave up waiting/);
+  await expect(runAnalyticsMigrations({ analytics, lock: { documents }, pollMs: 10, waitMs: 50 })).rejects.toThrow(/gave up waiting/);
 });
 
 test('a holder migrating longer than the lease renews it: a second process waits instead of taking over, then finds nothing to do', async () => {
@@ -76,9 +76,9 @@ test('a holder migrating longer than the lease renews it: a second process waits
     },
   };
   // A 2 s lease renewed every ~0.67 s: only an event-loop stall of over 1.3 s here could lose it.
-  const first = runAnalyticsMigrations({ analytics, documents, leaseMs: 2000, pollMs: 10 });
+  const first = runAnalyticsMigrations({ analytics, lock: { documents }, leaseMs: 2000, pollMs: 10 });
   while (running === 0) await new Promise((r) => setTimeout(r, 10)); // the first holds the lease and migrates
-  const second = runAnalyticsMigrations({ analytics, documents, leaseMs: 2000, pollMs: 10 });
+  const second = runAnalyticsMigrations({ analytics, lock: { documents }, leaseMs: 2000, pollMs: 10 });
   // Several lease lengths pass while the first still migrates: the renewals keep it.
   await new Promise((r) => setTimeout(r, 6500));
   expect(running).toBe(1);
@@ -99,6 +99,6 @@ test("a holder whose lease was taken over does not delete its successor's lease"
       return ['x'];
     },
   };
-  expect(await runAnalyticsMigrations({ analytics, documents, pollMs: 10 })).toEqual(['x']);
+  expect(await runAnalyticsMigrations({ analytics, lock: { documents }, pollMs: 10 })).toEqual(['x']);
   expect((await locks.findById('_system', 'analytics-migrations'))?.holder).toBe('successor');
 });

@@ -128,12 +128,12 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
   }
 
   const store: AnalyticsStore = {
-    migrate() {
+    migrate(migrateOptions) {
       // Every pending file in one engine call (chDB runs a multi-statement query in order and stops at the first failure).
       const execScript = async (statements: readonly string[]) => {
         await run('exec', () => session.queryAsync(statements.join('\n;\n'), { format: 'TabSeparated' }));
       };
-      return calls.migrate(() => runMigrations({ query: store.query, exec: store.exec, execScript }, opts.migrationsDir));
+      return calls.migrate(() => runMigrations({ query: store.query, exec: store.exec, execScript }, opts.migrationsDir, migrateOptions));
     },
 
     async insert(table, rows, options) {

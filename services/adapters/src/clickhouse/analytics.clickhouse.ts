@@ -222,8 +222,8 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
   }
 
   const store: AnalyticsStore = {
-    migrate() {
-      return calls.migrate(() => runMigrations(store, opts.migrationsDir));
+    migrate(migrateOptions) {
+      return calls.migrate(() => runMigrations(store, opts.migrationsDir, migrateOptions));
     },
 
     async insert(table, rows, insertOptions) {

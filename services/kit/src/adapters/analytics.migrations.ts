@@ -6,7 +6,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '../errors.js';
-import type { AnalyticsStore } from '../ports/analytics.js';
+import type { AnalyticsStore, MigrateOptions } from '../ports/analytics.js';
 import { analyticsError } from './analytics.shared.js';
 import { splitSqlStatements } from './analytics.sql-tokenizer.js';
 
@@ -80,14 +80,21 @@ const recordStatement = (file: MigrationFile) =>
  * applied (empty when up to date). ClickHouse has no transactional DDL: a file that fails part-way
  * is not recorded and is re-run from its first statement, so write statements that tolerate a
  * re-run (`CREATE TABLE IF NOT EXISTS`, `ADD COLUMN IF NOT EXISTS`, ...). There is no cross-process
- * lock either; run migrations from one place (or rely on the same idempotence).
+ * lock here: the caller holds one (services/composition analytics-migrations.ts) and checks it in
+ * `options.beforeStatement`.
  */
 export async function runMigrations(
   target: Pick<AnalyticsStore, 'query' | 'exec'> & Partial<ScriptTarget>,
   dir: string = DEFAULT_ANALYTICS_MIGRATIONS_DIR,
+  options: MigrateOptions = {},
 ): Promise<string[]> {
   const files = await listMigrations(dir);
-  await target.exec(CREATE_SCHEMA_MIGRATIONS);
+  const before = options.beforeStatement ?? (async () => undefined);
+  const exec: typeof target.exec = async (sql, params) => {
+    await before();
+    await target.exec(sql, params);
+  };
+  await exec(CREATE_SCHEMA_MIGRATIONS);
   const rows = await target.query<{ version: number; name: string }>('SELECT version, any(name) AS name FROM schema_migrations GROUP BY version');
   const applied = new Map(rows.map((r) => [Number(r.version), r.name]));
   const done: string[] = [];
@@ -110,11 +117,14 @@ export async function runMigrations(
     if (target.execScript) {
       script.push(...splitSqlStatements(sql), recordStatement(file));
     } else {
-      for (const statement of splitSqlStatements(sql)) await target.exec(statement);
-      await target.exec(RECORD_MIGRATION, { version: file.version, name: file.name });
+      for (const statement of splitSqlStatements(sql)) await exec(statement);
+      await exec(RECORD_MIGRATION, { version: file.version, name: file.name });
     }
     done.push(file.name);
   }
-  if (script.length) await target.execScript!(script);
+  if (script.length) {
+    await before();
+    await target.execScript!(script);
+  }
   return done;
 }

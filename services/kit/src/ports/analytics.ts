@@ -18,9 +18,19 @@ export interface InsertOptions {
   deduplicationToken?: string;
 }
 
+/** Options of one migration run. */
+export interface MigrateOptions {
+  /**
+   * Awaited before every statement (before the one call of a store that runs a whole script at
+   * once); a rejection stops the run there, with nothing more sent. The migration lease checks here
+   * that it is still held, so a holder that lost it stops before its next statement.
+   */
+  beforeStatement?: () => Promise<void>;
+}
+
 export interface AnalyticsStore {
   /** Applies pending numbered migrations once, in order; records them in `schema_migrations`. */
-  migrate(): Promise<string[]>;
+  migrate(options?: MigrateOptions): Promise<string[]>;
   /** Inserts rows (objects keyed by column) as one batch (JSONEachRow). */
   insert(table: string, rows: Record<string, unknown>[], options?: InsertOptions): Promise<void>;
   /** Runs a SELECT and returns its rows (JSONEachRow; 64-bit integers come back as numbers when safe). */

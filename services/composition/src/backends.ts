@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { clusterRenderer, DEFAULT_ZOOKEEPER_PATH, type ClusterRendering } from '@pylon/kit/adapters/analytics.cluster';
 import { analyticsRetentionEnv, retentionFromEnv, runAnalyticsMigrations } from './analytics-migrations.js';
 import {
   createFileSpool,
@@ -75,6 +76,16 @@ export const backendEnv = z.object({
   CLICKHOUSE_USER: z.string().optional(),
   CLICKHOUSE_PASSWORD: z.string().optional(),
   CLICKHOUSE_DATABASE: z.string().regex(/^\w+$/).optional(),
+  /**
+   * A self-managed ClickHouse cluster's name (remote_servers): the migrations and the migration
+   * lease run ON CLUSTER with Replicated engines. Unset: the single-node form (also ClickHouse Cloud).
+   */
+  CLICKHOUSE_CLUSTER: z
+    .string()
+    .regex(/^[A-Za-z_][\w-]*$/, 'a cluster name as remote_servers declares it')
+    .optional(),
+  /** Keeper path of each replicated table in cluster mode; `{table}` is the table's name, other macros the server's. */
+  CLICKHOUSE_ZOOKEEPER_PATH: z.string().min(1).default(DEFAULT_ZOOKEEPER_PATH),
   /**
    * lmdb: the durable embedded log under SIGNAGE_DATA_DIR/stream (one process per data dir); memory: nothing survives a restart (tests);
    * kafka: KAFKA_BROKERS; redis: Redis Streams at REDIS_URL (several processes without Kafka).
@@ -219,6 +230,10 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
       b.checks.documents = () => d.ping();
     }
     if (want.includes('analytics')) {
+      const clusterRendering: ClusterRendering | undefined =
+        env.ANALYTICS_DRIVER === 'clickhouse' && env.CLICKHOUSE_CLUSTER
+          ? { cluster: env.CLICKHOUSE_CLUSTER, zooKeeperPath: env.CLICKHOUSE_ZOOKEEPER_PATH }
+          : undefined;
       if (env.ANALYTICS_DRIVER === 'clickhouse') {
         const { createClickHouseAnalyticsStore } = await import('@pylon/adapters/clickhouse');
         b.analytics = await createClickHouseAnalyticsStore({
@@ -226,6 +241,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
           ...(env.CLICKHOUSE_USER ? { username: env.CLICKHOUSE_USER } : {}),
           ...(env.CLICKHOUSE_PASSWORD ? { password: env.CLICKHOUSE_PASSWORD } : {}),
           ...(env.CLICKHOUSE_DATABASE ? { database: env.CLICKHOUSE_DATABASE } : {}),
+          ...(clusterRendering ? { cluster: clusterRendering } : {}),
         });
       } else {
         const { createChdbAnalyticsStore } = await import('@pylon/adapters/chdb');
@@ -239,7 +255,8 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
         // The lease lives in the ClickHouse server itself (every process that migrates it reaches it);
         // an embedded chDB data dir is one process's, so it needs none.
         const lock = env.ANALYTICS_DRIVER === 'clickhouse' ? { analytics: true as const } : undefined;
-        const migrated = runAnalyticsMigrations({ analytics: a, ...(lock ? { lock } : {}), logger, retention: retentionFromEnv(env) }).then(() => {
+        const render = clusterRendering ? { render: clusterRenderer(clusterRendering) } : {};
+        const migrated = runAnalyticsMigrations({ analytics: a, ...(lock ? { lock } : {}), ...render, logger, retention: retentionFromEnv(env) }).then(() => {
           done = true;
         });
         b.migrated = migrated;

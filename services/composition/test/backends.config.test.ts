@@ -32,4 +32,13 @@ describe('backend settings', () => {
     expect(loadConfig(schema, { MIGRATE_AT_START: 'false' }).MIGRATE_AT_START).toBe(false);
     expect(embedded.MIGRATE_AT_START).toBe(true);
   });
+
+  test('CLICKHOUSE_CLUSTER: a plain cluster name turns on the cluster rendering; anything else is refused by name', () => {
+    const base = { ANALYTICS_DRIVER: 'clickhouse', CLICKHOUSE_URL: 'http://c:8123' };
+    expect(loadConfig(schema, base).CLICKHOUSE_CLUSTER).toBeUndefined();
+    const cluster = loadConfig(schema, { ...base, CLICKHOUSE_CLUSTER: 'pylon_cluster' });
+    expect(cluster.CLICKHOUSE_CLUSTER).toBe('pylon_cluster');
+    expect(cluster.CLICKHOUSE_ZOOKEEPER_PATH).toBe('/clickhouse/tables/{shard}/{database}/{table}');
+    expect(() => loadConfig(schema, { ...base, CLICKHOUSE_CLUSTER: "x'; DROP TABLE t" })).toThrow(/CLICKHOUSE_CLUSTER/);
+  });
 });

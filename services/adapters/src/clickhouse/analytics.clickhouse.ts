@@ -30,6 +30,7 @@ import {
 } from '@pylon/kit/adapters/analytics.shared';
 import { parseJsonEachRow, stringifyRow, toJsonEachRow } from '@pylon/kit/adapters/analytics.json-codec';
 import { runMigrations } from '@pylon/kit/adapters/analytics.migrations';
+import type { ClusterRendering } from '@pylon/kit/adapters/analytics.cluster';
 import { deduplicationSettings } from '@pylon/kit/adapters/analytics.deduplication';
 
 export interface ClickHouseAnalyticsOptions {
@@ -47,6 +48,12 @@ export interface ClickHouseAnalyticsOptions {
    * run its backfill again. Reads are capped by the server instead (QUERY_MAX_SECONDS).
    */
   requestTimeoutMs?: number;
+  /**
+   * A self-managed cluster (one shard, replicas, Keeper): the migrations are rendered with
+   * `ON CLUSTER` and Replicated engines (kit analytics.cluster.ts). Absent: the single-node form,
+   * also right for ClickHouse Cloud (docs/operations/clickhouse.md).
+   */
+  cluster?: ClusterRendering | undefined;
 }
 
 /** The server stops a read (query) after this long; statements (exec) and inserts are not capped. */
@@ -152,14 +159,17 @@ export async function createClickHouseAnalyticsStore(opts: ClickHouseAnalyticsOp
   } catch (e) {
     throw analyticsError('INTERNAL', 'analytics store could not be opened', e, { op: 'open' });
   }
-  return createClickHouseAnalyticsStoreWithClient(client, { migrationsDir: opts.migrationsDir });
+  return createClickHouseAnalyticsStoreWithClient(client, { migrationsDir: opts.migrationsDir, cluster: opts.cluster });
 }
 
 /**
  * Wraps an already-built client (custom TLS/agent, or another `connection`). The store owns it:
  * `close()` closes the client. Applies the shared analytics settings on every request.
  */
-export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClient, opts: { migrationsDir?: string | undefined } = {}): AnalyticsStore {
+export function createClickHouseAnalyticsStoreWithClient(
+  client: ClickHouseClient,
+  opts: { migrationsDir?: string | undefined; cluster?: ClusterRendering | undefined } = {},
+): AnalyticsStore {
   /** Engine calls, open streams (close() cancels them before it releases the engine), migrations. */
   const calls = engineCalls(toAppError);
   const run = calls.run;
@@ -223,7 +233,7 @@ export function createClickHouseAnalyticsStoreWithClient(client: ClickHouseClien
 
   const store: AnalyticsStore = {
     migrate(migrateOptions) {
-      return calls.migrate(() => runMigrations(store, opts.migrationsDir, migrateOptions));
+      return calls.migrate(() => runMigrations(store, opts.migrationsDir, { ...migrateOptions, cluster: opts.cluster }));
     },
 
     async insert(table, rows, insertOptions) {

@@ -177,3 +177,21 @@ describe('error classification (what the ingest obeys)', () => {
     expect(isTransientError(await failure(store.insert('play_logs', rows)))).toBe(true);
   });
 });
+
+describe('cluster mode', () => {
+  test('the store sends every migration statement rendered for the cluster, and the beforeStatement hook runs before each', async () => {
+    peer = await startPeer((r) => (r.sql.startsWith('SELECT version') ? { kind: 'ok', body: '' } : { kind: 'ok' }));
+    store = await createClickHouseAnalyticsStore({ url: peer.url, cluster: { cluster: 'pylon' } });
+    let checks = 0;
+    const applied = await store.migrate({
+      beforeStatement: async () => {
+        checks++;
+      },
+    });
+    expect(applied.length).toBeGreaterThan(5);
+    const statements = peer.requests.map((r) => r.sql.replace(/--[^\n]*/g, '').trim()).filter((s) => !s.startsWith('SELECT version'));
+    expect(checks).toBe(statements.length);
+    for (const s of statements.filter((x) => /^(CREATE|ALTER|DROP)/.test(x))) expect(s).toMatch(/ ON CLUSTER pylon\b/);
+    expect(statements.join('\n')).not.toMatch(/ENGINE = (Replacing|Aggregating)?MergeTree/);
+  });
+});

@@ -9,6 +9,7 @@ import { AppError } from '../errors.js';
 import type { AnalyticsStore, MigrateOptions } from '../ports/analytics.js';
 import { analyticsError } from './analytics.shared.js';
 import { splitSqlStatements } from './analytics.sql-tokenizer.js';
+import { clusterRenderer, type ClusterRendering } from './analytics.cluster.js';
 
 /** `services/kit/migrations/analytics/`, resolved relative to this module. */
 export const DEFAULT_ANALYTICS_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/analytics/', import.meta.url));
@@ -86,15 +87,18 @@ const recordStatement = (file: MigrationFile) =>
 export async function runMigrations(
   target: Pick<AnalyticsStore, 'query' | 'exec'> & Partial<ScriptTarget>,
   dir: string = DEFAULT_ANALYTICS_MIGRATIONS_DIR,
-  options: MigrateOptions = {},
+  options: MigrateOptions & { cluster?: ClusterRendering | undefined } = {},
 ): Promise<string[]> {
   const files = await listMigrations(dir);
   const before = options.beforeStatement ?? (async () => undefined);
+  // Cluster: every statement rendered (ON CLUSTER, Replicated engines), the applied files' too, in
+  // order, so a later `CREATE TABLE b AS a` knows a's engine; single node: the text as written.
+  const render = options.cluster ? clusterRenderer(options.cluster) : (statement: string) => statement;
   const exec: typeof target.exec = async (sql, params) => {
     await before();
     await target.exec(sql, params);
   };
-  await exec(CREATE_SCHEMA_MIGRATIONS);
+  await exec(render(CREATE_SCHEMA_MIGRATIONS));
   const rows = await target.query<{ version: number; name: string }>('SELECT version, any(name) AS name FROM schema_migrations GROUP BY version');
   const applied = new Map(rows.map((r) => [Number(r.version), r.name]));
   const done: string[] = [];
@@ -112,12 +116,15 @@ export async function runMigrations(
         { op: 'migrate' },
       );
     }
-    if (recorded !== undefined) continue;
+    if (recorded !== undefined) {
+      if (options.cluster) splitSqlStatements(await readFile(file.path, 'utf8')).forEach((statement) => render(statement));
+      continue;
+    }
     const sql = await readFile(file.path, 'utf8');
     if (target.execScript) {
-      script.push(...splitSqlStatements(sql), recordStatement(file));
+      script.push(...splitSqlStatements(sql).map(render), recordStatement(file));
     } else {
-      for (const statement of splitSqlStatements(sql)) await exec(statement);
+      for (const statement of splitSqlStatements(sql)) await exec(render(statement));
       await exec(RECORD_MIGRATION, { version: file.version, name: file.name });
     }
     done.push(file.name);

@@ -28,6 +28,19 @@ export interface MigrateOptions {
   beforeStatement?: () => Promise<void>;
 }
 
+/**
+ * Errors: every method rejects with an AppError whose `details.engineCode` is the engine's error
+ * code when it gave one. The store classifies them for the callers that retry (the ingest):
+ * - transient (`transient: true`, kit's `isTransientError`; code UNAVAILABLE): the store is busy or
+ *   away, and the same call with the same rows can succeed later: overload (too many simultaneous
+ *   queries, too many parts, memory limit, timeouts, Keeper/replica trouble; the list is
+ *   TRANSIENT_ENGINE_CODES in adapters/analytics.shared.ts), the connection (refused, reset, timed
+ *   out) and a store being closed. Retry with backoff; never give the rows up for it.
+ * - permanent (no `transient`): the rows or the statement are refused (bad data, bad SQL, unknown
+ *   table, credentials); BAD_USER_INPUT for a bad query parameter, INTERNAL otherwise.
+ * A statement or insert resolves only when the engine completed it: an exception the server wrote
+ * after its response headers (a 200 with progress headers) rejects like any other.
+ */
 export interface AnalyticsStore {
   /** Applies pending numbered migrations once, in order; records them in `schema_migrations`. */
   migrate(options?: MigrateOptions): Promise<string[]>;

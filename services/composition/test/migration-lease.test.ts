@@ -88,27 +88,26 @@ test('documents lease: a holder that cannot confirm its lease for two thirds of 
   expect(ran).toEqual(['create']);
 });
 
-test('no documents store: replicas starting together migrate one after the other, under a lock in the analytics server', async () => {
-  let running = 0;
-  let most = 0;
-  const applied: string[] = [];
-  const analytics = {
-    query: chdb.query.bind(chdb),
-    exec: chdb.exec.bind(chdb),
-    async migrate(o?: MigrateOptions) {
-      await o?.beforeStatement?.();
-      running++;
-      most = Math.max(most, running);
-      await new Promise((r) => setTimeout(r, 50));
-      running--;
-      const done = applied.length ? [] : ['003_rollups'];
-      applied.push(...done);
-      return done;
-    },
+/** Counts how many migrate() calls overlap; the first applies '003_rollups', the later ones find nothing. */
+function overlapProbe() {
+  const probe = { running: 0, most: 0, applied: [] as string[] };
+  const migrate = async (o?: MigrateOptions) => {
+    await o?.beforeStatement?.();
+    probe.most = Math.max(probe.most, ++probe.running);
+    await new Promise((r) => setTimeout(r, 50));
+    probe.running--;
+    const done = probe.applied.length ? [] : ['003_rollups'];
+    probe.applied.push(...done);
+    return done;
   };
+  return { probe, analytics: { query: chdb.query.bind(chdb), exec: chdb.exec.bind(chdb), migrate } };
+}
+
+test('no documents store: replicas starting together migrate one after the other, under a lock in the analytics server', async () => {
+  const { probe, analytics } = overlapProbe();
   const before = (await leaseTables()).at(-1)?.generation ?? 0;
   const results = await Promise.all([1, 2, 3, 4].map(() => runAnalyticsMigrations({ analytics, lock: { analytics: true }, pollMs: 10 })));
-  expect(most).toBe(1);
+  expect(probe.most).toBe(1);
   expect(results.flat()).toEqual(['003_rollups']);
   // Four holdings, four generations (the fencing token only grows); only the last table is kept, released.
   const tables = await leaseTables();

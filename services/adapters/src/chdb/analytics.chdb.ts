@@ -17,12 +17,11 @@ import {
   ANALYTICS_INSERT_SETTINGS,
   ANALYTICS_SETTINGS,
   PARAM_ERROR_CODES,
-  TRANSIENT_ENGINE_CODES,
   analyticsError,
   assertTableName,
   engineCalls,
+  engineError,
   hasParams,
-  markTransient,
   paramError,
   storeClosed,
   trimStatement,
@@ -51,14 +50,9 @@ function toAppError(e: unknown, op: AnalyticsOp): AppError {
   if (err.code === 'CHDB_BIND' || (engineCode !== undefined && PARAM_ERROR_CODES.has(engineCode))) {
     return paramError(e, op);
   }
-  if (err.code === 'CHDB_CLOSED') return markTransient(analyticsError('UNAVAILABLE', 'analytics store is closed', e, { op }));
-  // The engine's overload codes (memory limit, too many parts, ...) are transient here as on a server.
-  if (engineCode !== undefined && TRANSIENT_ENGINE_CODES.has(engineCode)) {
-    return markTransient(analyticsError('UNAVAILABLE', 'analytics store is busy, retry later', e, { op, engineCode }));
-  }
-  const details: Record<string, unknown> = { op };
-  if (engineCode !== undefined) details.engineCode = engineCode;
-  return analyticsError('INTERNAL', 'analytics query failed', e, details);
+  // A closed store is transient (storeClosed): a batch in flight at shutdown is redelivered.
+  if (err.code === 'CHDB_CLOSED') return storeClosed(op);
+  return engineError(e, op, engineCode);
 }
 
 export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Promise<AnalyticsStore> {

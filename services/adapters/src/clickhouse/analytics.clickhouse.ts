@@ -17,10 +17,10 @@ import {
   ANALYTICS_INSERT_SETTINGS,
   ANALYTICS_SETTINGS,
   PARAM_ERROR_CODES,
-  TRANSIENT_ENGINE_CODES,
   analyticsError,
   assertTableName,
   engineCalls,
+  engineError,
   hasParams,
   markTransient,
   paramError,
@@ -143,12 +143,7 @@ function toAppError(e: unknown, op: AnalyticsOp): AppError {
   if (engineCode === undefined && ((typeof err.code === 'string' && NETWORK_CODES.has(err.code)) || /^Timeout error/.test(message))) {
     return markTransient(analyticsError('UNAVAILABLE', 'analytics store is unavailable', e, { op }));
   }
-  if (engineCode !== undefined && TRANSIENT_ENGINE_CODES.has(engineCode)) {
-    return markTransient(analyticsError('UNAVAILABLE', 'analytics store is busy, retry later', e, { op, engineCode }));
-  }
-  const details: Record<string, unknown> = { op };
-  if (engineCode !== undefined) details.engineCode = engineCode;
-  return analyticsError('INTERNAL', 'analytics query failed', e, details);
+  return engineError(e, op, engineCode);
 }
 
 export async function createClickHouseAnalyticsStore(opts: ClickHouseAnalyticsOptions): Promise<AnalyticsStore> {
@@ -274,15 +269,15 @@ export function createClickHouseAnalyticsStoreWithClient(
     },
 
     async exec(sql, params) {
-      // exec, not command: command() drains the response unread (see insert).
-      await run('exec', async () =>
-        statementOutcome(
-          await client.exec({
+      await run('exec', () =>
+        // client.exec, not command: command() drains the response unread (see insert).
+        client
+          .exec({
             query: trimStatement(sql),
             clickhouse_settings: { ...settings, ...STATEMENT_SETTINGS },
             ...(hasParams(params) ? { query_params: params } : {}),
-          }),
-        ),
+          })
+          .then(statementOutcome),
       );
     },
 

@@ -11,16 +11,17 @@ import { isTransientError } from '@pylon/kit/ports/stream';
 import type { AnalyticsStore } from '@pylon/kit/ports/analytics';
 import { createChdbAnalyticsStore } from '../../src/chdb/analytics.chdb.js';
 
-let dir: string;
-let store: AnalyticsStore;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-chdb-errors-'));
-  store = await createChdbAnalyticsStore({ path: dir });
-});
+/** One store for the file (chDB opens one data dir per process), removed with its dir at the end. */
+const opened = (async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'pylon-chdb-errors-'));
+  return { dir, store: await createChdbAnalyticsStore({ path: dir }) };
+})();
 afterAll(async () => {
-  await store?.close();
+  const { dir, store } = await opened;
+  await store.close();
   await rm(dir, { recursive: true, force: true });
 });
+const run = async <T>(call: (store: AnalyticsStore) => Promise<T>) => call((await opened).store);
 
 const failure = (p: Promise<unknown>) =>
   p.then(
@@ -29,7 +30,7 @@ const failure = (p: Promise<unknown>) =>
   );
 
 test('MEMORY_LIMIT_EXCEEDED (241) is UNAVAILABLE and transient', async () => {
-  const e = await failure(store.query('SELECT groupArray(number) FROM numbers(10000000) SETTINGS max_memory_usage = 1000000'));
+  const e = await failure(run((store) => store.query('SELECT groupArray(number) FROM numbers(10000000) SETTINGS max_memory_usage = 1000000')));
   expect(e).toBeInstanceOf(AppError);
   expect(e?.details).toMatchObject({ engineCode: 241 });
   expect(e?.code).toBe('UNAVAILABLE');
@@ -37,7 +38,7 @@ test('MEMORY_LIMIT_EXCEEDED (241) is UNAVAILABLE and transient', async () => {
 });
 
 test('a statement the engine refuses (unknown table, 60) is not transient', async () => {
-  const e = await failure(store.exec('INSERT INTO no_such_table SELECT 1'));
+  const e = await failure(run((store) => store.exec('INSERT INTO no_such_table SELECT 1')));
   expect(e?.details).toMatchObject({ engineCode: 60 });
   expect(isTransientError(e)).toBe(false);
 });

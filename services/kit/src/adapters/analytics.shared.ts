@@ -84,6 +84,17 @@ export function analyticsError(code: ErrorCode, message: string, cause: unknown,
   return err;
 }
 
+/**
+ * An engine's error with its code as the port classifies it: UNAVAILABLE and transient for
+ * TRANSIENT_ENGINE_CODES (the engine busy), INTERNAL otherwise; `details.engineCode` either way.
+ */
+export function engineError(cause: unknown, op: AnalyticsOp, engineCode: number | undefined): AppError {
+  if (engineCode !== undefined && TRANSIENT_ENGINE_CODES.has(engineCode)) {
+    return markTransient(analyticsError('UNAVAILABLE', 'analytics store is busy, retry later', cause, { op, engineCode }));
+  }
+  return analyticsError('INTERNAL', 'analytics query failed', cause, engineCode === undefined ? { op } : { op, engineCode });
+}
+
 /** BAD_USER_INPUT for a parameter the engine refused; names the parameter when the engine did. */
 export function paramError(cause: unknown, op: AnalyticsOp): AppError {
   const msg = cause instanceof Error ? cause.message : String(cause);

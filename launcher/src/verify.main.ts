@@ -30,6 +30,7 @@ import { kafkaOptions } from '@pylon/composition/backends';
 import { applyFlags, VERIFY_USAGE, verifyEnv, type VerifyEnv } from './verify.config.js';
 import { formatTable, redactor, showTarget, summary, type Row } from './verify/report.js';
 import { prefixedStream } from './verify/prefixed-stream.js';
+import { endpointsOf, tcpReach } from './verify/tcp.js';
 import { documentScenario, telemetryScenario, webhookScenario } from './verify/scenario.js';
 
 const argv = process.argv.slice(2);
@@ -73,7 +74,16 @@ const redact = redactor([
 ]);
 const say = (line: string) => process.stdout.write(`${redact(line)}\n`);
 const logger = createLogger({ level: env.LOG_LEVEL, name: 'verify', destination: process.stderr });
-const message = (e: unknown) => (e instanceof Error ? e.message || e.name : String(e));
+/** An error's message with its causes' (an adapter's UNAVAILABLE says which port, its cause why: ECONNREFUSED, a TLS or auth failure). */
+function message(e: unknown): string {
+  const parts: string[] = [];
+  for (let at: unknown = e; at !== undefined && at !== null && parts.length < 4; at = (at as { cause?: unknown }).cause) {
+    const m = at instanceof Error ? at.message || at.name : String(at);
+    if (m && !parts.some((p) => p.includes(m))) parts.push(m);
+    if (!(at instanceof Error)) break;
+  }
+  return parts.join(': ');
+}
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 const rows: Row[] = [];
@@ -129,10 +139,11 @@ async function contract(check: string, target: string, declare: () => void): Pro
   });
 }
 
-/** A server's first answer; false (and a red row) when it does not come. */
-const reach = (port: string, target: string, ping: () => Promise<void>) =>
+/** A server's first answer (TCP to each of its hosts, then its driver's ping); false (and a red row) when it does not come. */
+const reach = (port: string, target: string, endpoints: { host: string; port: number }[], ping: () => Promise<void>) =>
   step(`${port}: reachable`, target, async () => {
     const started = Date.now();
+    for (const e of endpoints) await tcpReach(e.host, e.port, env.VERIFY_CONNECT_TIMEOUT_MS);
     await within(ping(), env.VERIFY_CONNECT_TIMEOUT_MS, `${port} at ${target}`);
     return `answered in ${Date.now() - started} ms`;
   });
@@ -179,7 +190,7 @@ let dbSeq = 0;
 const up = { kafka: false, redis: false, mongo: false, clickhouse: false, s3: false };
 
 if (kafka) {
-  up.kafka = await reach('kafka', kafkaTarget, async () => {
+  up.kafka = await reach('kafka', kafkaTarget, endpointsOf(env.KAFKA_BROKERS.join(','), 9092), async () => {
     const s = kafka.createKafkaStream({ ...kafkaOptions(env, `pylon-verify-${run}`, logger), requestTimeoutMs: env.VERIFY_CONNECT_TIMEOUT_MS });
     try {
       await s.ping();
@@ -193,7 +204,7 @@ if (kafka) {
 
 if (redis) {
   const url = env.REDIS_URL!;
-  up.redis = await reach('redis', redisTarget, async () => {
+  up.redis = await reach('redis', redisTarget, endpointsOf(url, 6379), async () => {
     const c = redis.createRedisCache({ url, keyPrefix: PREFIX.redis, commandTimeoutMs: env.VERIFY_CONNECT_TIMEOUT_MS });
     try {
       await c.ping();
@@ -216,7 +227,7 @@ if (redis) {
 
 if (mongo) {
   const url = env.MONGO_URL!;
-  up.mongo = await reach('mongo', mongoTarget, async () => {
+  up.mongo = await reach('mongo', mongoTarget, endpointsOf(url, 27017), async () => {
     const d = await mongo.createMongoDocumentStore({ url, dbName: PREFIX.db, serverSelectionTimeoutMS: env.VERIFY_CONNECT_TIMEOUT_MS });
     try {
       await d.ping();
@@ -254,7 +265,7 @@ if (mongo) {
 } else skip('mongo', mongoTarget, 'not given (--mongo or MONGO_URL)');
 
 if (clickhouse) {
-  up.clickhouse = await reach('clickhouse', chTarget, async () => {
+  up.clickhouse = await reach('clickhouse', chTarget, endpointsOf(env.CLICKHOUSE_URL!), async () => {
     const a = await openClickHouse(env.CLICKHOUSE_DATABASE);
     try {
       await a.ping();
@@ -292,7 +303,7 @@ if (clickhouse) {
 } else skip('clickhouse', chTarget, 'not given (--clickhouse or CLICKHOUSE_URL)');
 
 if (s3) {
-  up.s3 = await reach('s3', s3Target, async () => {
+  up.s3 = await reach('s3', s3Target, env.S3_ENDPOINT ? endpointsOf(env.S3_ENDPOINT, env.S3_ENDPOINT.startsWith('https:') ? 443 : 80) : [], async () => {
     const b = s3.createS3BlobStore({ ...s3Options(), prefix: PREFIX.s3 });
     try {
       await b.ping();

@@ -38,14 +38,17 @@ export const VERIFY_FLAGS: Record<string, { env: keyof VerifyEnv; value: string;
 export const VERIFY_USAGE = [
   'usage: npm run verify -- [--kafka <brokers>] [--clickhouse <url>] [--mongo <url>] [--redis <url>] [--s3 <bucket> [--s3-endpoint <url>]] [--keep]',
   '       (in the image: node --conditions=pylon-dist launcher/dist/role.main.js verify ...)',
-  'Checks the given servers (or those the role settings in the environment name) with the adapters\' contract suites',
+  "Checks the given servers (or those the role settings in the environment name) with the adapters' contract suites",
   'and an end-to-end scenario; ports not given run the scenario on embedded stores. Exit 0: every row passed.',
   ...Object.entries(VERIFY_FLAGS).map(([f, d]) => `  ${`${f} <${d.value}>`.padEnd(32)} ${d.help} [${d.env}]`),
   `  ${'--keep'.padEnd(32)} leave what the run created (its prefix is printed) [VERIFY_KEEP]`,
 ].join('\n');
 
 /** The environment with the flags applied, or a usage problem naming the flag. */
-export function applyFlags(argv: readonly string[], env: Record<string, string | undefined>): { env: Record<string, string | undefined> } | { problem: string } {
+export function applyFlags(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+): { env: Record<string, string | undefined> } | { problem: string } {
   const out = { ...env };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;

@@ -96,8 +96,8 @@ function record(row: Row): void {
 /** Rejects after `ms` (the call is left to finish; the process exits at the end regardless). */
 function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)))]).finally(() =>
-    clearTimeout(timer),
+  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)))]).finally(
+    () => clearTimeout(timer),
   );
 }
 
@@ -198,7 +198,11 @@ if (kafka) {
       await s.close();
     }
   });
-  if (up.kafka) cleanups.push({ what: 'kafka', run: async () => `${(await kafka.deleteKafkaPrefix(kafkaOptions(env, `pylon-verify-${run}`), PREFIX.kafka)).topics.length} topics` });
+  if (up.kafka)
+    cleanups.push({
+      what: 'kafka',
+      run: async () => `${(await kafka.deleteKafkaPrefix(kafkaOptions(env, `pylon-verify-${run}`), PREFIX.kafka)).topics.length} topics`,
+    });
   if (up.kafka && contracts) await contract('kafka: stream contract', kafkaTarget, () => streamContract('kafka', kafkaStream, { timeoutMs: 30_000 }));
 } else skip('kafka', kafkaTarget, 'not given (--kafka or KAFKA_BROKERS)');
 
@@ -214,8 +218,12 @@ if (redis) {
   });
   if (up.redis) cleanups.push({ what: 'redis', run: async () => `${await redis.deleteRedisKeys(url, PREFIX.redis)} keys` });
   if (up.redis && contracts) {
-    await contract('redis: cache contract', redisTarget, () => cacheContract('redis', () => redis.createRedisCache({ url, keyPrefix: `${PREFIX.redis}cache:` })));
-    await contract('redis: pub/sub contract', redisTarget, () => pubSubContract('redis', () => () => redis.createRedisPubSub({ url, channelPrefix: PREFIX.redis })));
+    await contract('redis: cache contract', redisTarget, () =>
+      cacheContract('redis', () => redis.createRedisCache({ url, keyPrefix: `${PREFIX.redis}cache:` })),
+    );
+    await contract('redis: pub/sub contract', redisTarget, () =>
+      pubSubContract('redis', () => () => redis.createRedisPubSub({ url, channelPrefix: PREFIX.redis })),
+    );
     await contract('redis: rate-limit contract', redisTarget, () =>
       rateLimitContract('redis', (spec) => redis.createRedisRateLimiter({ ...spec, url, keyPrefix: `${PREFIX.redis}rl:` })),
     );
@@ -312,7 +320,8 @@ if (s3) {
     }
   });
   if (up.s3) cleanups.push({ what: 's3', run: async () => `${await s3.deleteS3Prefix(s3Options(), PREFIX.s3)} objects` });
-  if (up.s3 && contracts) await contract('s3: blobs contract', s3Target, () => blobContract('s3', () => s3.createS3BlobStore({ ...s3Options(), prefix: PREFIX.s3 })));
+  if (up.s3 && contracts)
+    await contract('s3: blobs contract', s3Target, () => blobContract('s3', () => s3.createS3BlobStore({ ...s3Options(), prefix: PREFIX.s3 })));
 } else skip('s3', s3Target, 'not given (--s3 or S3_BUCKET)');
 
 // ---- the end-to-end scenario, on the servers given and embedded stores for the rest ----
@@ -386,7 +395,9 @@ if (scenario) {
   if (t || !stream || !analytics) skip('scenario: telemetry exactly once', telemetryTarget, t ?? 'not set up');
   else {
     const [s, a] = [stream, analytics];
-    await step('scenario: telemetry exactly once', telemetryTarget, () => within(telemetryScenario({ ...ports, stream: s, analytics: a, documents: documents! }), timeoutMs + 30_000, 'telemetry'));
+    await step('scenario: telemetry exactly once', telemetryTarget, () =>
+      within(telemetryScenario({ ...ports, stream: s, analytics: a, documents: documents! }), timeoutMs + 30_000, 'telemetry'),
+    );
   }
   const d = blocked(docsNeed);
   if (d || !documents) skip('scenario: document read back', docsTarget, d ?? 'not set up');

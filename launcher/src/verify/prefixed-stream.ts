@@ -21,7 +21,11 @@ export function prefixedStream(stream: EventStream, prefix: string): EventStream
     publish: (topic, messages) => stream.publish(on(topic), messages),
     subscribe(topics, options: ConsumerOptions, handler) {
       const named = typeof topics === 'string' ? on(topics) : topics.map(on);
-      const o: ConsumerOptions = { ...options, group: on(options.group), ...(options.deadLetter ? { deadLetter: { ...options.deadLetter, topic: on(options.deadLetter.topic) } } : {}) };
+      const o: ConsumerOptions = {
+        ...options,
+        group: on(options.group),
+        ...(options.deadLetter ? { deadLetter: { ...options.deadLetter, topic: on(options.deadLetter.topic) } } : {}),
+      };
       return stream.subscribe(named, o, (batch) => handler(batch.map(delivered)));
     },
     lag: async () => (await stream.lag()).map((l) => ({ ...l, topic: off(l.topic), group: off(l.group) })),

@@ -39,7 +39,11 @@ export function formatTable(rows: readonly Row[]): string {
   const cells = rows.map((r) => [r.check, r.target, r.outcome, seconds(r.ms), r.detail]);
   const width = (i: number) => Math.max(head[i]!.length, ...cells.map((c) => c[i]!.length));
   const widths = [0, 1, 2, 3].map(width);
-  const line = (c: string[]) => c.map((v, i) => (i < 4 ? v.padEnd(widths[i]!) : v)).join('  ').trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((v, i) => (i < 4 ? v.padEnd(widths[i]!) : v))
+      .join('  ')
+      .trimEnd();
   return [line(head), ...cells.map(line)].join('\n');
 }
 

@@ -101,7 +101,8 @@ export async function telemetryScenario(p: ScenarioPorts): Promise<string> {
     for (const t of PLAY_TABLES) counts[t] = await count(`SELECT sum(plays) AS n FROM ${t} WHERE account_id = {acc:String}`);
     // play_logs without FINAL: a duplicate part not yet merged away shows as a second row, and a rollup fed twice as an over-count.
     const wrong = Object.entries(counts).filter(([, n]) => n !== expected);
-    if (wrong.length) throw new Error(`sent ${expected} plays (${PLAYER_REQUESTS + 1} requests, one retried), counted ${wrong.map(([t, n]) => `${n} in ${t}`).join(', ')}`);
+    if (wrong.length)
+      throw new Error(`sent ${expected} plays (${PLAYER_REQUESTS + 1} requests, one retried), counted ${wrong.map(([t, n]) => `${n} in ${t}`).join(', ')}`);
     return `${expected} plays in ${PLAYER_REQUESTS + 1} player requests (one retried): ${expected} in play_logs and in each of ${PLAY_TABLES.join(', ')}`;
   } finally {
     await publisher.close();
@@ -122,7 +123,8 @@ export async function documentScenario(documents: DocumentStore, run: string): P
   const doc: VerifyNote = { note: 'written by pylon verify ✓', writtenAt: new Date().toISOString(), nested: { n: 42, list: ['a', 'b'] } };
   const stored = await notes.insert(tenant, doc);
   const back = await notes.findById(tenant, stored.id);
-  const same = (x: VerifyNote | null) => x !== null && x.note === doc.note && x.writtenAt === doc.writtenAt && JSON.stringify(x.nested) === JSON.stringify(doc.nested);
+  const same = (x: VerifyNote | null) =>
+    x !== null && x.note === doc.note && x.writtenAt === doc.writtenAt && JSON.stringify(x.nested) === JSON.stringify(doc.nested);
   if (!same(back)) throw new Error(`read back ${JSON.stringify(back)} for ${JSON.stringify(doc)}`);
   const found = await notes.find(tenant, { note: doc.note });
   if (found.length !== 1 || found[0]!.id !== stored.id) throw new Error(`a filter on the note found ${found.length} documents, not the one written`);
@@ -136,7 +138,9 @@ export async function documentScenario(documents: DocumentStore, run: string): P
 function signatureHolds(secret: string, headers: IncomingHttpHeaders, body: string): boolean {
   const id = String(headers['webhook-id'] ?? '');
   const ts = String(headers['webhook-timestamp'] ?? '');
-  const want = `v1,${createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64')).update(`${id}.${ts}.${body}`).digest('base64')}`;
+  const want = `v1,${createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64'))
+    .update(`${id}.${ts}.${body}`)
+    .digest('base64')}`;
   return String(headers['webhook-signature'] ?? '')
     .split(' ')
     .includes(want);

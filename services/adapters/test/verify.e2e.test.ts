@@ -87,7 +87,14 @@ beforeAll(async () => {
     if (r.status !== 0) throw new Error(`npm run build failed: ${r.stderr}`);
   }
   s3dir = await mkdtemp(join(tmpdir(), 'pylon-verify-s3-'));
-  s3 = new S3rver({ address: '127.0.0.1', port: 0, directory: s3dir, silent: true, allowMismatchedSignatures: true, configureBuckets: [{ name: BUCKET, configs: [] }] });
+  s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    directory: s3dir,
+    silent: true,
+    allowMismatchedSignatures: true,
+    configureBuckets: [{ name: BUCKET, configs: [] }],
+  });
   s3Endpoint = `http://127.0.0.1:${((await s3.run()) as AddressInfo).port}`;
 }, 120_000);
 afterAll(async () => {
@@ -101,7 +108,14 @@ test(
     const args = [...(REDIS ? ['--redis', REDIS] : []), '--s3', BUCKET, '--s3-endpoint', s3Endpoint];
     const r = await runVerify(IMAGE, args, { S3_ACCESS_KEY_ID: S3_KEY, S3_SECRET_ACCESS_KEY: S3_SECRET }, RUN_LIMIT_MS);
     expect([r.code, r.out]).toEqual([0, expect.stringContaining('PASSED: ')]);
-    for (const check of ['s3: reachable', 's3: blobs contract', 'scenario: telemetry exactly once', 'scenario: document read back', 'scenario: webhook delivered', 'cleanup'])
+    for (const check of [
+      's3: reachable',
+      's3: blobs contract',
+      'scenario: telemetry exactly once',
+      'scenario: document read back',
+      'scenario: webhook delivered',
+      'cleanup',
+    ])
       expect([check, row(r.out, check)?.[2]]).toEqual([check, 'PASS']);
     if (REDIS) {
       for (const check of ['redis: reachable', 'redis: cache contract', 'redis: pub/sub contract', 'redis: rate-limit contract', 'redis: stream contract'])

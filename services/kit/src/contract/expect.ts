@@ -38,7 +38,10 @@ export function equals(a: unknown, b: unknown): boolean {
   if (a instanceof Set && b instanceof Set) return a.size === b.size && [...a].every((x) => [...b].some((y) => equals(x, y)));
   const ka = definedKeys(a);
   const kb = definedKeys(b);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equals((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equals((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 const isPlainish = (v: unknown): v is Record<string, unknown> =>
@@ -92,17 +95,24 @@ const MATCHERS: Record<string, Matcher> = {
   toBeGreaterThanOrEqual: (r, e) => ({ pass: (r as number) >= (e as number), says: `to be at least ${show(e)}` }),
   toBeLessThan: (r, e) => ({ pass: (r as number) < (e as number), says: `to be less than ${show(e)}` }),
   toBeLessThanOrEqual: (r, e) => ({ pass: (r as number) <= (e as number), says: `to be at most ${show(e)}` }),
-  toBeInstanceOf: (r, e) => ({ pass: r instanceof (e as new (...a: unknown[]) => unknown), says: `to be an instance of ${(e as { name?: string }).name ?? show(e)}` }),
+  toBeInstanceOf: (r, e) => ({
+    pass: r instanceof (e as new (...a: unknown[]) => unknown),
+    says: `to be an instance of ${(e as { name?: string }).name ?? show(e)}`,
+  }),
   toHaveLength: (r, e) => ({ pass: (r as { length?: unknown } | null)?.length === e, says: `to have length ${show(e)}` }),
   toContain: (r, e) => ({
-    pass: typeof r === 'string' ? r.includes(String(e)) : r !== null && typeof r === 'object' && Symbol.iterator in r && [...(r as Iterable<unknown>)].includes(e),
+    pass:
+      typeof r === 'string' ? r.includes(String(e)) : r !== null && typeof r === 'object' && Symbol.iterator in r && [...(r as Iterable<unknown>)].includes(e),
     says: `to contain ${show(e)}`,
   }),
   toMatch: (r, e) => ({ pass: typeof r === 'string' && (e instanceof RegExp ? e.test(r) : r.includes(String(e))), says: `to match ${show(e)}` }),
   toHaveProperty: (r, ...args) => {
     const [path, value] = args;
     const at = propertyAt(r, path);
-    return { pass: at.found && (args.length < 2 || equals(at.value, value)), says: `to have property ${show(path)}${args.length < 2 ? '' : ` = ${show(value)}`}` };
+    return {
+      pass: at.found && (args.length < 2 || equals(at.value, value)),
+      says: `to have property ${show(path)}${args.length < 2 ? '' : ` = ${show(value)}`}`,
+    };
   },
 };
 
@@ -141,7 +151,8 @@ function matchers(actual: unknown, negate: boolean, mode: Mode): unknown {
         if (prop === 'resolves' || prop === 'rejects') return matchers(actual, negate, prop);
         if (prop === 'then') return undefined; // not a thenable
         const name = String(prop);
-        if (name !== 'toThrow' && !(name in MATCHERS)) throw new Error(`expect(...).${name} is not in the contract harness (services/kit/src/contract/expect.ts)`);
+        if (name !== 'toThrow' && !(name in MATCHERS))
+          throw new Error(`expect(...).${name} is not in the contract harness (services/kit/src/contract/expect.ts)`);
         return (...args: unknown[]) => {
           if (mode === 'value') return judge(name, actual, args, negate, false);
           return Promise.resolve(actual).then(

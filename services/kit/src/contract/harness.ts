@@ -69,15 +69,12 @@ function declareCase(name: string, fn: Fn, timeoutMs: number | undefined, skip: 
   block.items.push({ kind: 'case', name, fn, skip: skip || block.skip, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
 }
 
-const each =
-  (skip: boolean) =>
-  (rows: readonly unknown[]) =>
-  (name: string, fn: (...args: never[]) => unknown, timeoutMs?: number) => {
-    for (const r of rows) {
-      const row = Array.isArray(r) ? r : [r];
-      declareCase(title(name, row), () => (fn as (...a: unknown[]) => unknown)(...row), timeoutMs, skip);
-    }
-  };
+const each = (skip: boolean) => (rows: readonly unknown[]) => (name: string, fn: (...args: never[]) => unknown, timeoutMs?: number) => {
+  for (const r of rows) {
+    const row = Array.isArray(r) ? r : [r];
+    declareCase(title(name, row), () => (fn as (...a: unknown[]) => unknown)(...row), timeoutMs, skip);
+  }
+};
 
 const collectingTest = Object.assign((name: string, fn: Fn, timeoutMs?: number) => declareCase(name, fn, timeoutMs, false), {
   skip: Object.assign((name: string, fn: Fn, timeoutMs?: number) => declareCase(name, fn, timeoutMs, true), { each: each(true) }),
@@ -180,7 +177,8 @@ export async function runCollected(collected: Collected, options: RunOptions): P
     const each = { before: [...before, ...block.beforeEach], after: [...block.afterEach, ...after] };
     for (const item of block.items) {
       if (item.kind === 'block') {
-        if (setupError) for (const c of cases(item)) report({ name: join([...path, item.name], c.name), outcome: c.skip ? 'skipped' : 'failed', ms: 0, error: setupError });
+        if (setupError)
+          for (const c of cases(item)) report({ name: join([...path, item.name], c.name), outcome: c.skip ? 'skipped' : 'failed', ms: 0, error: setupError });
         else await runBlock(item, [...path, item.name], each.before, each.after);
         continue;
       }
@@ -204,10 +202,17 @@ export async function runCollected(collected: Collected, options: RunOptions): P
       for (const h of each.after) {
         await timed(h, options.timeoutMs, 'afterEach').catch((e: unknown) => (error ??= `afterEach: ${message(e)}`));
       }
-      report({ name, outcome: error === undefined ? 'passed' : 'failed', ms: Math.round(performance.now() - started), ...(error !== undefined ? { error } : {}) });
+      report({
+        name,
+        outcome: error === undefined ? 'passed' : 'failed',
+        ms: Math.round(performance.now() - started),
+        ...(error !== undefined ? { error } : {}),
+      });
     }
     for (const h of block.afterAll) {
-      await timed(h, options.timeoutMs, 'afterAll').catch((e: unknown) => report({ name: join(path, 'afterAll'), outcome: 'failed', ms: 0, error: message(e) }));
+      await timed(h, options.timeoutMs, 'afterAll').catch((e: unknown) =>
+        report({ name: join(path, 'afterAll'), outcome: 'failed', ms: 0, error: message(e) }),
+      );
     }
   }
 

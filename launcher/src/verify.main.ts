@@ -17,6 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { ConfigError, createLogger, loadConfig, type AnalyticsStore, type DocumentStore, type EventStream } from '@pylon/kit';
 import { collect, runCollected, type CaseResult } from '@pylon/kit/contract/harness';
@@ -73,7 +74,17 @@ const redact = redactor([
   ...userInfo(env.CLICKHOUSE_URL),
 ]);
 const say = (line: string) => process.stdout.write(`${redact(line)}\n`);
-const logger = createLogger({ level: env.LOG_LEVEL, name: 'verify', destination: process.stderr });
+// The drivers' own log lines (warnings, errors) pass through the same redaction on their way to stderr.
+const logger = createLogger({
+  level: env.LOG_LEVEL,
+  name: 'verify',
+  destination: new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      process.stderr.write(redact(chunk.toString('utf8')));
+      done();
+    },
+  }),
+});
 /** An error's message with its causes' (an adapter's UNAVAILABLE says which port, its cause why: ECONNREFUSED, a TLS or auth failure). */
 function message(e: unknown): string {
   const parts: string[] = [];

@@ -29,6 +29,7 @@ export const ROLES: readonly Role[] = [
   { name: 'webhook-worker', dir: 'services/identity', file: 'webhooks.main', kind: 'worker' },
   { name: 'migrate', dir: 'launcher', file: 'migrate.main', kind: 'job' },
   { name: 'admin', dir: 'services/identity', file: 'admin.cli', kind: 'cli' },
+  { name: 'verify', dir: 'launcher', file: 'verify.main', kind: 'cli' },
   { name: 'all-in-one', dir: 'launcher', file: 'all-in-one.main', kind: 'all-in-one', port: 4000 },
 ];
 

@@ -62,14 +62,14 @@ describe.each(OVERLAYS)('k8s/%s', (overlay) => {
     expect(of(docs, 'Secret')).toEqual([]);
   });
 
-  test('a Deployment per server role and worker, the migrations Job, each with the image pinned by version', () => {
+  test('a Deployment per server role and worker, the migrations and self-check Jobs, each with the image pinned by version', () => {
     const deployed = of(docs, 'Deployment').map(roleOf).sort();
     expect(deployed).toEqual(
       ROLES.filter((r) => ['subgraph', 'edge', 'worker'].includes(r.kind))
         .map((r) => r.name)
         .sort(),
     );
-    expect(of(docs, 'Job').map(roleOf)).toEqual(['migrate']);
+    expect(of(docs, 'Job').map(roleOf)).toEqual(['migrate', 'verify']); // verify: test/deploy/verify-job.test.ts
     for (const w of workloads) {
       const image: string = w.spec.template.spec.containers[0].image;
       expect({ name: w.metadata.name, image }).toEqual({ name: w.metadata.name, image: expect.stringMatching(/:\d+\.\d+\.\d+$/) });

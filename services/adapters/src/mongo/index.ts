@@ -1,2 +1,3 @@
 /** `@pylon/adapters/mongo`: the DocumentStore on MongoDB (mongoose). */
 export * from './documents.mongo.js';
+export * from './cleanup.mongo.js';

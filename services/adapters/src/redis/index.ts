@@ -2,3 +2,4 @@
 export * from './cache.redis.js';
 export * from './rate-limit.redis.js';
 export * from './stream.redis.js';
+export * from './cleanup.redis.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createChdbAnalyticsStore } from '../../src/chdb/analytics.chdb.js';
 import type { AnalyticsStore } from '@pylon/kit/ports/analytics';
-import { analyticsContract } from './analytics.contract.js';
+import { analyticsContract } from '../../src/contract/analytics.contract.js';
 
 // chDB binds one data directory per process and jest reuses workers across test files:
 // every store opened here is closed in the contract's afterAll (cleanup).

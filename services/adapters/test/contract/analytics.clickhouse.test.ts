@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from '@clickhouse/client';
 import { createClickHouseAnalyticsStore } from '../../src/clickhouse/analytics.clickhouse.js';
 import type { AnalyticsStore } from '@pylon/kit/ports/analytics';
-import { analyticsContract } from './analytics.contract.js';
+import { analyticsContract } from '../../src/contract/analytics.contract.js';
 
 const url = process.env.CLICKHOUSE_URL;
 

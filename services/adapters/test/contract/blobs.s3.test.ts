@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import S3rver from 's3rver';
 import { createS3BlobStore, type S3BlobStoreOptions } from '../../src/s3/blobs.s3.js';
-import { blobContract, readAll } from '../../../kit/test/contract/blobs.contract.js';
+import { blobContract, readAll } from '@pylon/kit/contract/blobs.contract';
 import { uniqueName } from '../../../kit/test/contract/wait.helpers.js';
 
 const BUCKET = 'pylon-test';

@@ -4,7 +4,7 @@
  * skips elsewhere. Keys and channels carry a prefix unique to this run.
  */
 import { createRedisCache, createRedisPubSub } from '../../src/redis/cache.redis.js';
-import { cacheContract, pubSubContract } from '../../../kit/test/contract/cache.contract.js';
+import { cacheContract, pubSubContract } from '@pylon/kit/contract/cache.contract';
 import { redisProblem } from './redis-reachable.js';
 import { skipNote, uniqueName } from '../../../kit/test/contract/wait.helpers.js';
 

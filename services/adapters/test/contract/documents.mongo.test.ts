@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import { createMongoDocumentStore } from '../../src/mongo/documents.mongo.js';
 import type { DocumentStore } from '@pylon/kit/ports/documents';
-import { documentsContract } from '../../../kit/test/contract/documents.contract.js';
+import { documentsContract } from '@pylon/kit/contract/documents.contract';
 
 const url = process.env.MONGO_URL;
 // Without a server every case registers as skipped (jest reports them so), never as a pass.

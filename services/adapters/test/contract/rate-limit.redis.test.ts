@@ -4,7 +4,7 @@
  */
 import { createRedisRateLimiter } from '../../src/redis/rate-limit.redis.js';
 import { createRedisCache } from '../../src/redis/cache.redis.js';
-import { rateLimitContract } from '../../../kit/test/contract/rate-limit.contract.js';
+import { rateLimitContract } from '@pylon/kit/contract/rate-limit.contract';
 import { skipNote, uniqueName } from '../../../kit/test/contract/wait.helpers.js';
 
 const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';

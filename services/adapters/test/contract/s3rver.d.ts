@@ -1,4 +1,4 @@
-/** The part of s3rver (no bundled types) the S3 contract test uses. */
+/** The part of s3rver (no bundled types) the S3 contract test and the verify test use. */
 declare module 's3rver' {
   import type { AddressInfo } from 'node:net';
   interface S3rverOptions {
@@ -6,6 +6,8 @@ declare module 's3rver' {
     port?: number;
     directory: string;
     silent?: boolean;
+    /** Accept any secret for its one access key (S3RVER). */
+    allowMismatchedSignatures?: boolean;
     configureBuckets?: { name: string; configs: (string | Buffer)[] }[];
   }
   export default class S3rver {

@@ -6,7 +6,7 @@ import { createKafkaStream } from '../../src/kafka/stream.kafka.js';
 import { Kafka } from 'kafkajs';
 import type { StreamMessage } from '@pylon/kit';
 import { skipNote, uniqueName, waitFor } from '../../../kit/test/contract/wait.helpers.js';
-import { streamContract } from '../../../kit/test/contract/stream.contract.js';
+import { streamContract } from '@pylon/kit/contract/stream.contract';
 
 const brokers = (process.env.KAFKA_BROKERS ?? '')
   .split(',')

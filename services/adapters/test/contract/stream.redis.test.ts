@@ -8,7 +8,7 @@
 import { Redis } from 'ioredis';
 import type { StreamMessage } from '@pylon/kit';
 import { createRedisStream } from '../../src/redis/stream.redis.js';
-import { streamContract } from '../../../kit/test/contract/stream.contract.js';
+import { streamContract } from '@pylon/kit/contract/stream.contract';
 import { redisProblem } from './redis-reachable.js';
 import { skipNote, uniqueName, waitFor } from '../../../kit/test/contract/wait.helpers.js';
 

@@ -2,7 +2,7 @@
  * MongoDB semantics the embedded store (documents.lmdb.ts) provides itself, where MongoDB does
  * them server-side: applying $set/$unset paths, BSON sort order and unique-index keys.
  * Validation and value rules both adapters share are in documents.shared.ts; the semantics are
- * pinned by test/contract/documents.contract.ts against both.
+ * pinned by src/contract/documents.contract.ts against both.
  */
 import { createHash } from 'node:crypto';
 import type { IndexSpec } from '../ports/documents.js';

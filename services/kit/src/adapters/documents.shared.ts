@@ -4,7 +4,7 @@
  * order and unique-index semantics. What MongoDB does server-side and the embedded store must
  * do itself (applying updates, BSON sort order, unique-index keys) is in documents.mongo-emulation.ts.
  *
- * Semantics pinned here (and by test/contract/documents.contract.ts):
+ * Semantics pinned here (and by src/contract/documents.contract.ts):
  * - Values are JSON-like: null, boolean, number, string, Date, arrays and plain objects.
  *   `undefined` object properties are dropped (array holes become null), like the MongoDB
  *   driver with `ignoreUndefined`.

@@ -1,7 +1,7 @@
 /**
  * Documents port: tenant-scoped collections of JSON documents with Mongo query semantics.
  * Written once by repositories; the embedded adapter (LMDB + mingo) and the MongoDB adapter
- * (mongoose) both pass `test/contract/documents.contract.ts`.
+ * (mongoose) both pass `src/contract/documents.contract.ts`.
  *
  * Every document belongs to exactly one tenant (account). Every read and write takes the
  * tenant id, so a repository cannot forget scoping. The only cross-tenant read is

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createLocalBlobStore } from '../../src/adapters/blobs.local.js';
-import { blobContract, readAll } from './blobs.contract.js';
+import { blobContract, readAll } from '../../src/contract/blobs.contract.js';
 
 let root: string;
 

@@ -1,5 +1,5 @@
 import { createMemoryCache, createMemoryPubSub, createMemoryPubSubHub } from '../../src/adapters/cache.memory.js';
-import { cacheContract, pubSubContract } from './cache.contract.js';
+import { cacheContract, pubSubContract } from '../../src/contract/cache.contract.js';
 
 cacheContract('memory', () => createMemoryCache());
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLmdbDocumentStore } from '../../src/adapters/documents.lmdb.js';
 import type { DocumentStore } from '../../src/ports/documents.js';
-import { documentsContract } from './documents.contract.js';
+import { documentsContract } from '../../src/contract/documents.contract.js';
 
 documentsContract('lmdb', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'pylon-documents-'));

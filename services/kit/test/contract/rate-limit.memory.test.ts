@@ -1,4 +1,4 @@
 import { createMemoryRateLimiter } from '../../src/adapters/rate-limit.memory.js';
-import { rateLimitContract } from './rate-limit.contract.js';
+import { rateLimitContract } from '../../src/contract/rate-limit.contract.js';
 
 rateLimitContract('memory', (spec) => createMemoryRateLimiter(spec));

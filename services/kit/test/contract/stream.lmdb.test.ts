@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLmdbStream, type DurableStream } from '../../src/adapters/stream.lmdb.js';
 import type { StreamMessage } from '../../src/ports/stream.js';
-import { streamContract } from './stream.contract.js';
+import { streamContract } from '../../src/contract/stream.contract.js';
 import { sleep, waitFor } from './wait.helpers.js';
 
 const dirs: string[] = [];

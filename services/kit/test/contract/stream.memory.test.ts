@@ -1,7 +1,7 @@
 import { createMemoryStream } from '../../src/adapters/stream.memory.js';
 import type { EventStream, StreamMessage } from '../../src/ports/stream.js';
 import { settlesWithin, sleep, waitFor } from './wait.helpers.js';
-import { streamContract } from './stream.contract.js';
+import { streamContract } from '../../src/contract/stream.contract.js';
 
 streamContract('memory', () => createMemoryStream({ retryBaseMs: 20, retryMaxMs: 200 }));
 

@@ -1,8 +1,9 @@
 /**
  * Contracts every Cache and PubSub adapter passes. Keys and channels are unique per test.
  */
-import type { Cache, PubSub } from '../../src/ports/cache.js';
-import { sleep, uniqueName, waitFor } from './wait.helpers.js';
+import type { Cache, PubSub } from '../ports/cache.js';
+import { sleep, uniqueName, waitFor } from './wait.js';
+import { afterEach, beforeEach, describe, expect, test } from './harness.js';
 
 export function cacheContract(name: string, make: () => Cache | Promise<Cache>): void {
   describe(`Cache contract: ${name}`, () => {

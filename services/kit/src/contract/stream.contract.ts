@@ -2,8 +2,9 @@
  * Contract every EventStream adapter passes. Topics and groups are unique per test, so the
  * suite can run against a shared broker.
  */
-import { TransientError, type DeadLetter, type EventStream, type StreamMessage, type Subscription } from '../../src/ports/stream.js';
-import { sleep, uniqueName, waitFor } from './wait.helpers.js';
+import { TransientError, type DeadLetter, type EventStream, type StreamMessage, type Subscription } from '../ports/stream.js';
+import { sleep, uniqueName, waitFor } from './wait.js';
+import { afterEach, beforeEach, describe, expect, test } from './harness.js';
 
 export interface StreamContractOptions {
   /** Longest wait for deliveries (a broker needs time to join groups). Default 5 000 ms. */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { AppError } from '@pylon/kit/errors';
 import type { AnalyticsStore } from '@pylon/kit/ports/analytics';
 import { listMigrations, runMigrations } from '@pylon/kit/adapters/analytics.migrations';
+import { afterAll, beforeAll, describe, expect, test } from '@pylon/kit/contract/harness';
 
 export interface AnalyticsHarness {
   store: AnalyticsStore;

@@ -3,8 +3,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { BlobStore } from '../../src/ports/blobs.js';
-import { uniqueName } from './wait.helpers.js';
+import type { BlobStore } from '../ports/blobs.js';
+import { uniqueName } from './wait.js';
+import { afterEach, beforeEach, describe, expect, test } from './harness.js';
 
 export async function readAll(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -4,8 +4,9 @@
  * `id` as the final tie-breaker, optimistic concurrency, unique indexes (partial: documents that
  * lack an indexed field are not indexed) and durability across reopen.
  */
-import { AppError } from '../../src/errors.js';
-import type { Collection, CollectionSpec, DocumentStore, Stored } from '../../src/ports/documents.js';
+import { AppError } from '../errors.js';
+import type { Collection, CollectionSpec, DocumentStore, Stored } from '../ports/documents.js';
+import { afterEach, beforeEach, describe, expect, test } from './harness.js';
 
 export interface ContractSubject {
   store: DocumentStore;

@@ -1,6 +1,7 @@
 /** The rate-limit port's contract: every adapter counts, refuses with a retry time, peeks without counting, and resets. */
-import type { RateLimiter, RateLimitSpec } from '../../src/ports/rate-limit.js';
-import { uniqueName } from './wait.helpers.js';
+import type { RateLimiter, RateLimitSpec } from '../ports/rate-limit.js';
+import { uniqueName } from './wait.js';
+import { afterAll, describe, expect, test } from './harness.js';
 
 export function rateLimitContract(name: string, make: (spec: RateLimitSpec) => RateLimiter): void {
   describe(`rate limiter contract: ${name}`, () => {

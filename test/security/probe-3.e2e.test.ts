@@ -1,0 +1,70 @@
+/**
+ * The third black-box probe (issue 34): each row it broke, replayed against the all-in-one server in
+ * production mode through its public interfaces, with the probe's own requests.
+ */
+import { startHarness, type Harness } from '../../gateway/test/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ NODE_ENV: 'production' });
+  // A first request pays for warming up the gateway; the timings below are not about that.
+  await h.gql('{ device(where: { name: { eq: "x" } }) { id } }');
+}, 60_000);
+afterAll(() => h?.stop());
+
+/** `{and:[{and:[ ... {name:{eq:"x"}} ]}]}`: `levels` nested `and` lists, as GraphQL literal text. */
+const nestedAnd = (levels: number) => `${'{and:['.repeat(levels)}{name:{eq:"x"}}${']}'.repeat(levels)}`;
+
+describe('H1: a nested argument literal is refused at validation, before planning', () => {
+  // Each level used to double the gateway's planning time (22 levels: 5 s, the process frozen);
+  // 320 levels fit in the 2,000-token limit. 10 s is a generous ceiling for a busy 2-core machine:
+  // the refusal takes milliseconds, the old planning never returned.
+  test.each([22, 320])(
+    '%i levels: a 400 naming the argument, in well under the old planning time',
+    async (levels) => {
+      const started = Date.now();
+      const r = await h.gql(`{ device(where: ${nestedAnd(levels)}) { id } }`);
+      const ms = Date.now() - started;
+      expect([r.status, r.body.errors?.[0]?.extensions?.code]).toEqual([400, 'GRAPHQL_VALIDATION_FAILED']);
+      expect(r.body.errors![0]!.message).toMatch(/argument "where" is nested too deeply/);
+      expect(ms).toBeLessThan(2_000);
+      // The process was never blocked: a health check answers at once.
+      expect((await fetch(`${h.baseUrl}/healthz`)).status).toBe(200);
+    },
+    10_000,
+  );
+
+  test("a filter inside the limit still plans and runs (8 nested `and`, the subgraphs' own maximum)", async () => {
+    const r = await h.gql(`{ device(where: ${nestedAnd(8)}) { id } }`);
+    expect([r.status, r.body.errors]).toEqual([200, undefined]);
+  });
+
+  test('the same limits hold for variables, through the REST and legacy facades', async () => {
+    const made = await h.gql('mutation { createDataTable(input: { name: "Deep", columns: [{ name: "N", key: "n", type: TEXT }] }) { table { id } } }');
+    const t = made.body.data!.createDataTable.table.id as string;
+    // 26 levels: inside the facades' body cap (32) and the old variable cap (64), past the one limit
+    // now shared with literals; 320 levels: the REST body cap (32) or this one, whichever comes first.
+    for (const [depth, message] of [
+      [26, /variable \$\w+ is nested too deeply \(more than 24 levels/],
+      [320, /nested (deeper than 32 levels|too deeply \(more than 24 levels)/],
+    ] as const) {
+      const deep = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      const body = `{"data":{"n":${deep}}}`;
+      const started = Date.now();
+      const viaRest = await fetch(`${h.baseUrl}/datatables/${t}/rows`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-apikey': h.key },
+        body,
+      });
+      const viaLegacy = await fetch(`${h.legacyUrl}/datatables/${t}/rows?api_key=${h.key}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      const texts = [await viaRest.text(), await viaLegacy.text()];
+      expect([depth, viaRest.status, viaLegacy.status]).toEqual([depth, 400, 400]);
+      for (const text of texts) expect(text).toMatch(message);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    }
+  });
+});

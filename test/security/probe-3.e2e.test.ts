@@ -68,3 +68,12 @@ describe('H1: a nested argument literal is refused at validation, before plannin
     }
   });
 });
+
+test('L1: a subscription (the schema has none) is a 400 that says so, not a 500', async () => {
+  for (const query of ['subscription { x }', 'subscription { device { id } }', 'subscription S { __typename }']) {
+    const r = await h.gql(query);
+    expect([query, r.status]).toEqual([query, 400]);
+    expect(r.body.errors![0]!.message).toMatch(/subscription/i);
+    expect(JSON.stringify(r.body)).not.toMatch(/INVALID_GRAPHQL|INTERNAL_SERVER_ERROR/);
+  }
+});

@@ -77,3 +77,39 @@ test('L1: a subscription (the schema has none) is a 400 that says so, not a 500'
     expect(JSON.stringify(r.body)).not.toMatch(/INVALID_GRAPHQL|INTERNAL_SERVER_ERROR/);
   }
 });
+
+const rest = (path: string, init: RequestInit = {}) =>
+  fetch(`${h.baseUrl}${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', 'x-service-apikey': h.key, ...(init.headers as Record<string, string>) },
+  });
+
+test("L4: a screen's key reads the rows of the tables its templates show, no other table of its account", async () => {
+  const device = (await (await rest('/devices', { method: 'POST', body: JSON.stringify({ name: 'Menu screen' }) })).json()) as {
+    id: string;
+    registration_key: string;
+  };
+  const table = async (name: string) =>
+    (await h.gql(`mutation { createDataTable(input: { name: "${name}", columns: [{ name: "Dish", key: "dish", type: TEXT }] }) { table { id } } }`)).body.data!
+      .createDataTable.table.id as string;
+  const [shown, other] = [await table('Shown'), await table('Other')];
+  const rows = (t: string) => fetch(`${h.baseUrl}/player/${device.registration_key}/datatables/${t}/rows`);
+  // No template of this screen shows either table yet.
+  expect([(await rows(shown)).status, (await rows(other)).status]).toEqual([404, 404]);
+  const templateId = (
+    await h.gql(
+      `mutation($d: String) { createTemplate(input: { name: "Board", width: 1600, height: 900, modules: [
+      { name: "menu", left: 0, top: 0, width: 1600, height: 900, dataTableId: $d }] }) { success template { id } } }`,
+      { variables: { d: shown } },
+    )
+  ).body.data!.createTemplate.template.id as string;
+  const s = await h.gql('mutation($i: ScheduleInput!) { createSchedule(input: $i) { success error } }', {
+    variables: { i: { name: 'Board', type: 'TEMPLATE', templateId, deviceIds: [device.id] } },
+  });
+  expect(s.body.data!.createSchedule.success).toBe(true);
+  const ok = await rows(shown);
+  expect(ok.status).toBe(200);
+  const refused = await rows(other);
+  expect(refused.status).toBe(404);
+  expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/no template of this screen shows/);
+});

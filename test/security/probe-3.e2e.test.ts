@@ -113,3 +113,19 @@ test("L4: a screen's key reads the rows of the tables its templates show, no oth
   expect(refused.status).toBe(404);
   expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/no template of this screen shows/);
 });
+
+test.each(['x-original-forwarded-for', 'x-cluster-client-ip', 'fastly-client-ip', 'x-envoy-external-address', 'x-forwarded-for', 'x-some-future-proxy-header'])(
+  'L5: /metrics refuses a loopback caller relayed with only %s (an allow rule, not a list of proxy headers)',
+  async (header) => {
+    expect((await fetch(`${h.baseUrl}/metrics`, { headers: { [header]: '203.0.113.7' } })).status).toBe(404);
+    // The local operator (no proxy; curl's and Prometheus' own headers) still reads it.
+    expect((await fetch(`${h.baseUrl}/metrics`)).status).toBe(200);
+    expect((await fetch(`${h.baseUrl}/metrics`, { headers: { accept: 'text/plain', 'x-prometheus-scrape-timeout-seconds': '10' } })).status).toBe(200);
+  },
+);
+
+test('L2: an expanded-year timestamp in an analytics where is a 400 naming the field, not an internal error', async () => {
+  const r = await h.gql('{ eventLogs(startDate: "2026-01-01", endDate: "2026-01-02", where: { timestamp: { gt: "+010000-01-01T00:00:00Z" } }) { id } }');
+  expect(r.body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field: 'where.timestamp' } });
+  expect(JSON.stringify(r.body)).not.toMatch(/INTERNAL_SERVER_ERROR/);
+});

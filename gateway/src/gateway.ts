@@ -11,8 +11,9 @@ import { Kind, printSchema, type GraphQLSchema, type OperationDefinitionNode } f
 import { formatError, loadOperations, type Logger, type Principal } from '@pylon/kit';
 import type { GatewayContext } from './data-sources.js';
 import { maxFieldDuplicates } from './field-duplication.rule.js';
-import { inputDepthPlugin } from './input-depth.plugin.js';
+import { inputDepthPlugin, maxInputShape } from './input-depth.plugin.js';
 import { listCostPlugin } from './list-cost.plugin.js';
+import { knownOperationType } from './operation-type.rule.js';
 import { maxRootFields } from './root-fields.rule.js';
 import { disableApolloTelemetry } from './config.js';
 import { SingleFetchPlans, type SingleFetchStats } from './single-fetch.executor.js';
@@ -148,7 +149,13 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       ApolloServerPluginLandingPageDisabled(),
       ...(opts.plugins ?? []),
     ],
-    validationRules: [...protection.validationRules, maxRootFields(l.maxRootFields), maxFieldDuplicates(l.maxFieldDuplicates)],
+    validationRules: [
+      knownOperationType(),
+      ...protection.validationRules,
+      maxRootFields(l.maxRootFields),
+      maxFieldDuplicates(l.maxFieldDuplicates),
+      maxInputShape(),
+    ],
   });
   await server.start();
   return {

@@ -1,44 +1,96 @@
 /**
- * Caps how deeply a request's variables nest, before any recursive code sees them.
+ * Caps how deeply, and how large, a request's input values nest, before any recursive or
+ * exponential code sees them: argument literals at validation, variables once the operation is
+ * resolved; one pair of limits for both.
  *
- * graphql-js coerces variables recursively, and so do the subgraphs' filter translators: a `where`
- * variable nested a thousand levels deep used to overflow the stack there (answered
- * INTERNAL_SERVER_ERROR). This walk is iterative (an explicit stack), runs once the operation is
- * resolved and before execution, and answers 400 BAD_USER_INPUT naming the variable. Literal
- * arguments need no check: the parser's token limit bounds their nesting far below this cap.
+ * Variables: graphql-js coerces them recursively, and so do the subgraphs' filter translators; a
+ * `where` variable nested a thousand levels deep used to overflow the stack there (answered
+ * INTERNAL_SERVER_ERROR).
+ * Literals (issue 34, H1): the gateway's query planner walks every argument literal with
+ * `collectVariablesInValue` (@apollo/federation-internals 2.14.4), which visits each list twice, so
+ * each nested list doubles the planning time: a 280-byte `where` of 22 nested `and` lists took 5 s
+ * with the process blocked, and 320 levels (inside the 2,000-token limit) never returned. The
+ * token limit bounds a literal's size, not the work its nesting causes, so the validation rule
+ * below refuses it before planning (and the patch to that function walks each list once).
+ * Both walks are iterative (an explicit stack) and answer 400 naming the argument or variable.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, Kind, type ASTVisitor, type ValueNode, type ValidationContext } from 'graphql';
 
-/** JSON levels (objects and lists) a variable may nest: every filter input needs far fewer (kit MAX_DEPTH 8 is 16 levels). */
-export const MAX_VARIABLE_DEPTH = 64;
+/**
+ * Levels of lists and objects an input value may nest. Every filter needs fewer: kit's MAX_DEPTH 8
+ * of `and`/`or` is 17 levels, 19 with its leaf condition. The planner patch
+ * (patches/@apollo__federation-internals@2.14.4.patch) makes a literal's cost linear; this cap
+ * keeps every recursive walk after it (coercion, the subgraphs' translators) short as well.
+ */
+export const MAX_INPUT_DEPTH = 24;
+/** Values (scalars, lists, objects) one argument or variable may hold: a 100-row, 200-column batch is ~20,000. */
+export const MAX_INPUT_VALUES = 50_000;
 
-/** The depth of a JSON value, walked iteratively; stops counting past `cap`. */
-export function jsonDepth(value: unknown, cap: number): number {
-  let max = 0;
+/** The depth and the number of values of a JSON value, walked iteratively; stops past either cap. */
+export function jsonShape(value: unknown, caps = { depth: MAX_INPUT_DEPTH, values: MAX_INPUT_VALUES }): { depth: number; values: number } {
+  let depth = 0;
+  let values = 0;
   const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
+  while (stack.length && depth <= caps.depth && values <= caps.values) {
+    const [v, d] = stack.pop()!;
+    values++;
     if (typeof v !== 'object' || v === null) continue;
-    const d = depth + 1;
-    if (d > max) max = d;
-    if (max > cap) return max;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, d]);
+    if (d + 1 > depth) depth = d + 1;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
   }
-  return max;
+  return { depth, values };
 }
 
-export function inputDepthPlugin<C extends object>(maxDepth = MAX_VARIABLE_DEPTH): ApolloServerPlugin<C> {
+/** The same measure over a GraphQL value literal (variables inside it count as one value). */
+export function literalShape(value: ValueNode, caps = { depth: MAX_INPUT_DEPTH, values: MAX_INPUT_VALUES }): { depth: number; values: number } {
+  let depth = 0;
+  let values = 0;
+  const stack: [ValueNode, number][] = [[value, 0]];
+  while (stack.length && depth <= caps.depth && values <= caps.values) {
+    const [v, d] = stack.pop()!;
+    values++;
+    if (v.kind === Kind.LIST) {
+      if (d + 1 > depth) depth = d + 1;
+      for (const child of v.values) stack.push([child, d + 1]);
+    } else if (v.kind === Kind.OBJECT) {
+      if (d + 1 > depth) depth = d + 1;
+      for (const f of v.fields) stack.push([f.value, d + 1]);
+    }
+  }
+  return { depth, values };
+}
+
+/** What is wrong with a value of this shape, or null. */
+function shapeProblem(what: string, shape: { depth: number; values: number }, caps: { depth: number; values: number }): string | null {
+  if (shape.depth > caps.depth) return `${what} is nested too deeply (more than ${caps.depth} levels of lists and objects)`;
+  if (shape.values > caps.values) return `${what} holds too many values (more than ${caps.values})`;
+  return null;
+}
+
+/** Validation rule: every argument literal (fields and directives) and variable default within the caps. */
+export function maxInputShape(caps = { depth: MAX_INPUT_DEPTH, values: MAX_INPUT_VALUES }) {
+  return (context: ValidationContext): ASTVisitor => ({
+    Argument(node) {
+      const problem = shapeProblem(`argument "${node.name.value}"`, literalShape(node.value, caps), caps);
+      if (problem) context.reportError(new GraphQLError(problem, { nodes: [node], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
+    },
+    VariableDefinition(node) {
+      if (!node.defaultValue) return;
+      const problem = shapeProblem(`the default of $${node.variable.name.value}`, literalShape(node.defaultValue, caps), caps);
+      if (problem) context.reportError(new GraphQLError(problem, { nodes: [node], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
+    },
+  });
+}
+
+export function inputDepthPlugin<C extends object>(caps = { depth: MAX_INPUT_DEPTH, values: MAX_INPUT_VALUES }): ApolloServerPlugin<C> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ request }) {
           for (const [name, value] of Object.entries(request.variables ?? {})) {
-            if (jsonDepth(value, maxDepth) > maxDepth) {
-              throw new GraphQLError(`variable $${name} is nested too deeply (more than ${maxDepth} levels)`, {
-                extensions: { code: 'BAD_USER_INPUT', field: name, http: { status: 400 } },
-              });
-            }
+            const problem = shapeProblem(`variable $${name}`, jsonShape(value, caps), caps);
+            if (problem) throw new GraphQLError(problem, { extensions: { code: 'BAD_USER_INPUT', field: name, http: { status: 400 } } });
           }
         },
       };

@@ -112,3 +112,77 @@ test('the stream and the webhook actions are in the served OpenAPI document (/do
   expect(doc.paths['/webhooks/{id}/test']?.post?.operationId).toBe('sendTestWebhookEvent');
   expect(doc.paths['/webhooks/{id}/redeliver']?.post?.operationId).toBe('redeliverWebhookEvents');
 });
+
+/** Opens a stream with `key` and answers its status, and a way to read what it sent until it ends. */
+async function raw(key: string) {
+  const ac = new AbortController();
+  const res = await fetch(`${h.baseUrl}/events/stream`, { headers: { 'x-service-apikey': key }, signal: ac.signal });
+  let text = '';
+  let ended = false;
+  if (res.status === 200) {
+    void (async () => {
+      const decoder = new TextDecoder();
+      try {
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) text += decoder.decode(chunk, { stream: true });
+      } catch {
+        /* aborted */
+      }
+      ended = true;
+    })();
+  } else await res.text();
+  return { res, text: () => text, ended: () => ended, close: () => ac.abort() };
+}
+
+const newKey = async (name: string) => {
+  const r = await h.gql('mutation($i: CreateApiKeyInput!) { createApiKey(input: $i) { key apiKey { id } } }', {
+    variables: { i: { userId: 'demo-owner', name } },
+  });
+  return r.body.data!.createApiKey as { key: string; apiKey: { id: string } };
+};
+
+test(
+  'issue 34, M2: at most 10 open streams per key (429 with Retry-After beyond); closing one frees its place',
+  async () => {
+    const { key } = await newKey('streams');
+    const streams = [];
+    for (let i = 0; i < 10; i++) {
+      const s = await raw(key);
+      expect(s.res.status).toBe(200);
+      streams.push(s);
+    }
+    const over = await raw(key);
+    expect(over.res.status).toBe(429);
+    expect(Number(over.res.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another key of the same account still opens one.
+    const other = await raw((await newKey('other')).key);
+    expect(other.res.status).toBe(200);
+    other.close();
+    streams.pop()!.close();
+    await until('a place freed', async () => {
+      const again = await raw(key);
+      again.close();
+      return again.res.status === 200;
+    });
+    for (const s of streams) s.close();
+  },
+  LIMIT,
+);
+
+test(
+  'issue 34, M3: a stream ends within seconds of its key being revoked, with an error event; no later event reaches it',
+  async () => {
+    const { key, apiKey } = await newKey('revoked');
+    const s = await raw(key);
+    expect(s.res.status).toBe(200);
+    const revoked = await h.gql('mutation($id: String!) { revokeApiKey(id: $id) { success } }', { variables: { id: apiKey.id } });
+    expect(revoked.body.data!.revokeApiKey.success).toBe(true);
+    const started = Date.now();
+    await until('the stream ended', () => s.ended());
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(s.text()).toMatch(/event: error\ndata: .*UNAUTHENTICATED/);
+    await register('after revocation');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(s.text()).not.toContain('device.registered');
+  },
+  LIMIT,
+);

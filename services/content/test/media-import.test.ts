@@ -75,6 +75,7 @@ const SSRF_TARGETS = [
   'http://localhost/',
   'http://[::1]/',
   'http://[::ffff:127.0.0.1]/',
+  'http://[::127.0.0.1]/',
   'http://169.254.169.254/latest/meta-data/',
   'http://10.0.0.1/',
   'http://0.0.0.0/',

@@ -10,7 +10,7 @@ export interface DataTablesRuntime {
   /** Row-read cache (tables with cacheTtlSeconds > 0); absent: nothing cached. */
   cache?: Cache;
   logger?: Logger;
-  /** Rows a table may hold (DATATABLE_MAX_ROWS); imports stop there. Absent: no cap beyond the import's own. */
+  /** Rows a table may hold (DATATABLE_MAX_ROWS); imports, row creates, batches and rollbacks of deleted rows stop there. Absent: no cap beyond the import's own. */
   maxTableRows?: number;
   /** The process's jobs (GraphQL `job` / `cancelJob`); absent: no jobs here. */
   jobs?: JobRunner;

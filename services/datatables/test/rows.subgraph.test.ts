@@ -724,3 +724,34 @@ describe('caching', () => {
     expect((await rows(t)).data.map((x) => x.data.a)).toEqual(['1', '3']);
   });
 });
+
+describe('the table row cap (DATATABLE_MAX_ROWS) holds for every write that adds rows, not only imports', () => {
+  const capped = () => createDataTablesSubgraph({ documents: store, tokens: testTokens, cache, historyLimit: 1000, maxTableRows: 3 });
+  let plain: typeof sg;
+  beforeAll(() => {
+    plain = sg;
+    sg = capped();
+  });
+  afterAll(() => {
+    sg = plain;
+  });
+
+  test("a batch that does not fit is refused whole (nothing written); single rows and a deleted row's rollback stop at the cap", async () => {
+    const t = await newTable([{ name: 'A', key: 'a', type: 'TEXT' }]);
+    const two = await mutate('batchCreateDataTableRows', BATCH, { input: { tableId: t, rows: [{ data: { a: '1' } }, { data: { a: '2' } }] } });
+    expect(two.successCount).toBe(2);
+    const over = await mutate('batchCreateDataTableRows', BATCH, { input: { tableId: t, rows: [{ data: { a: '3' } }, { data: { a: '4' } }] } });
+    expect(over).toMatchObject({ success: false, errorCode: 'PAYLOAD_TOO_LARGE', errorField: 'rows' });
+    expect(over.error).toMatch(/at most 3 rows \(DATATABLE_MAX_ROWS\).*nothing was written/);
+    expect((await rows(t)).totalCount).toBe(2);
+    const third = await newRow(t, { a: '3' });
+    const fourth = await mutate('createDataTableRow', CREATE_ROW, { input: { tableId: t, data: { a: '4' } } });
+    expect(fourth).toMatchObject({ success: false, errorCode: 'PAYLOAD_TOO_LARGE' });
+    // Deleting one makes room for one; rolling a deleted row back adds it again.
+    await mutate('deleteDataTableRow', DELETE_ROW, { t, r: third.id });
+    await newRow(t, { a: '5' });
+    const back = await mutate('rollbackDataTableRow', ROLLBACK, { input: { tableId: t, rowId: third.id, version: 1 } });
+    expect(back).toMatchObject({ success: false, errorCode: 'PAYLOAD_TOO_LARGE' });
+    expect((await rows(t)).totalCount).toBe(3);
+  });
+});

@@ -76,6 +76,9 @@ await runSubgraphProcess({
     // The caller's principal comes signed by the gateway (edge-forward.ts), never from credentials here.
     const events = createEventsStreamHttp(new PushEventLog(backends.documents!), {
       authenticate: (req) => tokens.verify(req.get(INTERNAL_TOKEN_HEADER)).catch(() => null),
+      // The gateway's signed principal expires after a minute by design, which says nothing about
+      // the key behind it: not re-checked here (the all-in-one re-checks the key itself).
+      recheck: async () => true,
     });
     app.use(events);
     // Open streams end at once on shutdown, so draining the server does not wait for them.

@@ -44,6 +44,13 @@ const isSecretName = (rawName: string) =>
   );
 
 /**
+ * Values that are credentials whatever they are called (issue 34, L5: `?x=pyl_...` was logged
+ * verbatim): API keys (`pyl_`), webhook secrets (`whsec_`) and JWTs (two base64url JSON parts).
+ */
+const SECRET_VALUE = /^\s*(pyl_|whsec_|eyJ[\w-]*\.eyJ)/;
+const isSecretValue = (raw: string) => SECRET_VALUE.test(decoded(raw));
+
+/**
  * Path segments that are credentials: the registration key in /player/{key}/... and in
  * /devices/{key}/pingdata|snap; a waiting screen's pairing secret in /player/pairings/{secret}
  * (it fetches the registration key once claimed) and its pairing code in /devices/claim/{code}.
@@ -61,7 +68,7 @@ export function redactPath(path: string): string {
       i++;
     }
   }
-  return segments.join('/');
+  return segments.map((s) => (isSecretValue(s) ? '[Redacted]' : s)).join('/');
 }
 
 /** Replaces credentials carried in a URL (query parameters and key-bearing path segments) so request logs never hold them. */
@@ -75,7 +82,8 @@ export function redactUrl(url: string): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       const name = eq < 0 ? pair : pair.slice(0, eq);
-      return eq >= 0 && isSecretName(name) ? `${name}=[Redacted]` : pair;
+      if (eq < 0) return isSecretValue(pair) ? '[Redacted]' : pair;
+      return isSecretName(name) || isSecretValue(pair.slice(eq + 1)) ? `${name}=[Redacted]` : pair;
     })
     .join('&');
   return `${path}?${query}`;

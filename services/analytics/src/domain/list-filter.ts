@@ -54,16 +54,29 @@ export interface SortTerm {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * The instants the analytics store's DateTime64 holds (1900-01-01 to 2299-12-31 UTC). JavaScript
+ * parses wider (expanded years such as +010000), which the store refuses as a parse failure (code
+ * 41, once answered as an internal error), so a date outside is refused here, naming the field.
+ */
+const MIN_DATE = Date.UTC(1900, 0, 1);
+const MAX_DATE = Date.UTC(2300, 0, 1) - 1;
+
 function scalar(field: string, kind: FieldKind, v: unknown): Scalar {
   const bad = () =>
-    badInput(`where.${field}`, `where.${field}: ${kind === 'number' ? 'a number' : kind === 'date' ? 'an ISO 8601 date-time' : 'a string'} is expected`);
+    badInput(
+      `where.${field}`,
+      `where.${field}: ${kind === 'number' ? 'a number' : kind === 'date' ? 'an ISO 8601 date-time between 1900 and 2299' : 'a string'} is expected`,
+    );
   if (kind === 'number') {
     if (typeof v !== 'number' || !Number.isFinite(v)) throw bad();
     return v;
   }
   if (typeof v !== 'string' || v.length > 1000) throw bad();
-  if (kind === 'date' && Number.isNaN(Date.parse(v))) throw bad();
-  return kind === 'date' ? new Date(v).toISOString() : v;
+  if (kind !== 'date') return v;
+  const at = Date.parse(v);
+  if (!(at >= MIN_DATE && at <= MAX_DATE)) throw bad();
+  return new Date(at).toISOString();
 }
 
 function leaf(field: string, kind: FieldKind, op: string, v: unknown): Leaf {

@@ -10,7 +10,7 @@ import { newRowId, type DataTableRowRecord } from '../repositories/data-table.re
 import { rowsChanged, type DataTablesRuntime } from '../runtime.js';
 import { bumped, created, type RowChange } from './filtered-counts.js';
 import { getDataTable } from './get-data-table.js';
-import { removeRow, SORT_GAP } from './row-writes.js';
+import { assertRoom, removeRow, SORT_GAP } from './row-writes.js';
 
 export interface RowResult {
   index: number;
@@ -61,6 +61,7 @@ export async function batchCreateRows(rt: DataTablesRuntime, principal: Principa
       results.push(failure(index, null, e instanceof AppError ? new AppError(e.code, `rows[${index}].${e.message}`, e.details) : e));
     }
   });
+  assertRoom(rt, table, valid.length, 'rows');
   await rt.counts.write(
     principal.accountId,
     table.id,

@@ -9,7 +9,7 @@ import type { DataTableRow, DataTableRowVersion } from '../repositories/data-tab
 import { rowsChanged, type DataTablesRuntime } from '../runtime.js';
 import { bumped } from './filtered-counts.js';
 import { getDataTable } from './get-data-table.js';
-import { checkVersion, versionOf } from './row-writes.js';
+import { assertRoom, checkVersion, versionOf } from './row-writes.js';
 
 const MAX_LISTED = 1000;
 
@@ -60,6 +60,8 @@ export async function rollbackRow(
   const data = projectData(table.columns, snapshot.data);
   const ix = sortSlots(table.columns, data);
   const current = await rt.repo.getRow(tenant, table.id, input.rowId);
+  // A deleted row coming back is one more row.
+  if (!current) assertRoom(rt, table, 1, 'rowId');
   const { restored } = await rt.counts.write(
     tenant,
     table.id,

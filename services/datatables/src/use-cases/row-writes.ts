@@ -15,6 +15,23 @@ import { getDataTable } from './get-data-table.js';
 /** Gap between the sort keys of appended rows: room for many moves between two neighbours. */
 export const SORT_GAP = 1024;
 
+/**
+ * Refuses a write that would take the table past DATATABLE_MAX_ROWS (issue 34, L3: the cap stopped
+ * imports only; batches kept writing past it). Judged on the table as read before the write: two
+ * concurrent writers may each pass with room for one, a bounded overshoot of one call.
+ */
+export function assertRoom(rt: Pick<DataTablesRuntime, 'maxTableRows'>, table: Pick<DataTable, 'rowCount'>, adding: number, field: string): void {
+  const max = rt.maxTableRows;
+  if (max === undefined || adding === 0 || (table.rowCount ?? 0) + adding <= max) return;
+  throw new AppError(
+    'PAYLOAD_TOO_LARGE',
+    `a table holds at most ${max} rows (DATATABLE_MAX_ROWS); it has ${table.rowCount ?? 0}, so ${adding} more do not fit; nothing was written`,
+    {
+      field,
+    },
+  );
+}
+
 export const versionOf = (row: DataTableRow, change: RowChange, userId: string | null): DataTableRowVersionRecord => ({
   tableId: row.tableId,
   rowId: row.id,
@@ -46,6 +63,7 @@ export function checkVersion(row: DataTableRow, expected: unknown, field = 'vers
 export async function createRow(rt: DataTablesRuntime, principal: Principal, input: { tableId: string; data: unknown }): Promise<DataTableRow> {
   const table = await getDataTable(rt.repo, principal, input.tableId);
   const data = validateRowData(table.columns, input.data);
+  assertRoom(rt, table, 1, 'data');
   const last = await rt.repo.lastSortOrder(principal.accountId, table.id);
   const row = { id: newRowId(), tableId: table.id, sortOrder: (last ?? 0) + SORT_GAP, data, ix: sortSlots(table.columns, data), rev: 1 };
   const { rows } = await rt.counts.write(

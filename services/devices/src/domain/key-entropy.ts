@@ -6,8 +6,9 @@
  * The estimate is deliberately simple and conservative (in the manner of zxcvbn's sequence and
  * repeat matchers, without dictionaries): each character costs the bits of the alphabet the key
  * draws from (classes present: lower, upper, digits, - and _), unless it continues a pattern (the
- * same character again, a step of the same size as the step before, or a pair of characters seen
- * earlier in the key), which costs one bit. The result is also capped by the Shannon entropy of the
+ * same character again, a step of the same size as the step before, a neighbour on a US keyboard
+ * (a keyboard walk such as "qwerty" or "1qaz2wsx", zxcvbn's spatial matcher), or a pair of
+ * characters seen earlier in the key), which costs one bit. The result is also capped by the Shannon entropy of the
  * key's own character frequencies times its length (small alphabets: "0101...", "abcabc...").
  */
 
@@ -24,15 +25,50 @@ function alphabetSize(key: string): number {
   return Math.max(size, 2);
 }
 
-function continuesPattern(codes: number[], i: number, seenPairs: Set<number>): boolean {
+/** US keyboard rows, unshifted and shifted, with each row's offset in key widths. */
+const KEYBOARD_ROWS: readonly [string, string, number][] = [
+  ['`1234567890-=', '~!@#$%^&*()_+', 0],
+  ['qwertyuiop[]\\', 'QWERTYUIOP{}|', 1.5],
+  ["asdfghjkl;'", 'ASDFGHJKL:"', 1.75],
+  ['zxcvbnm,./', 'ZXCVBNM<>?', 2.25],
+];
+const KEY_AT = new Map<number, { row: number; x: number }>();
+KEYBOARD_ROWS.forEach(([plain, shifted, offset], row) => {
+  for (const keys of [plain, shifted]) Array.from(keys).forEach((c, i) => KEY_AT.set(c.codePointAt(0)!, { row, x: offset + i }));
+});
+
+/** Whether two characters sit on touching keys (same row side by side, or the row above or below). */
+function keyboardNeighbours(a: number, b: number): boolean {
+  const p = KEY_AT.get(a);
+  const q = KEY_AT.get(b);
+  if (!p || !q || (p.row === q.row && p.x === q.x)) return false;
+  return p.row === q.row ? Math.abs(p.x - q.x) === 1 : Math.abs(p.row - q.row) === 1 && Math.abs(p.x - q.x) <= 1;
+}
+
+/** What the patterns remember while reading a key. */
+interface Seen {
+  pairs: Set<number>;
+  /** The last jump between keyboard walks ("1qaz" to "2wsx": the same jump each time), as "rows,keys". */
+  jump?: string;
+}
+
+function continuesPattern(codes: number[], i: number, seen: Seen): boolean {
   if (i === 0) return false;
   const pair = codes[i - 1]! * 0x110000 + codes[i]!;
-  const seen = seenPairs.has(pair);
-  seenPairs.add(pair);
+  const repeated = seen.pairs.has(pair);
+  seen.pairs.add(pair);
   if (codes[i] === codes[i - 1]) return true;
+  if (keyboardNeighbours(codes[i - 1]!, codes[i]!)) return true;
+  const [p, q] = [KEY_AT.get(codes[i - 1]!), KEY_AT.get(codes[i]!)];
+  if (p && q) {
+    const jump = `${q.row - p.row},${q.x - p.x}`;
+    const again = jump === seen.jump;
+    seen.jump = jump;
+    if (again) return true;
+  }
   if (i >= 2 && codes[i]! - codes[i - 1]! === codes[i - 1]! - codes[i - 2]! && Math.abs(codes[i]! - codes[i - 1]!) <= 3) return true;
   // The same two characters earlier in the key: this one repeats a fragment.
-  return seen;
+  return repeated;
 }
 
 function shannonBits(key: string): number {
@@ -48,8 +84,8 @@ export function estimateKeyEntropy(key: string): number {
   if (!key) return 0;
   const codes = Array.from(key, (c) => c.codePointAt(0)!);
   const perChar = Math.log2(alphabetSize(key));
-  const seenPairs = new Set<number>();
+  const seen: Seen = { pairs: new Set() };
   let bits = 0;
-  for (let i = 0; i < codes.length; i++) bits += continuesPattern(codes, i, seenPairs) ? 1 : perChar;
+  for (let i = 0; i < codes.length; i++) bits += continuesPattern(codes, i, seen) ? 1 : perChar;
   return Math.min(bits, shannonBits(key));
 }

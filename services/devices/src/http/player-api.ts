@@ -69,6 +69,21 @@ function tablesOf(req: Request): string[] {
   return ids;
 }
 
+/** Every `data_table_id` a manifest names (its templates' modules, now and later), walked iteratively. */
+function tablesNamedBy(manifest: unknown): Set<string> {
+  const found = new Set<string>();
+  const stack: unknown[] = [manifest];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    for (const [k, child] of Array.isArray(v) ? v.entries() : Object.entries(v)) {
+      if (k === 'data_table_id' && typeof child === 'string') found.add(child);
+      else stack.push(child);
+    }
+  }
+  return found;
+}
+
 /** The player sends snake_case; events go in as the use-case's camelCase. */
 function eventInput(body: unknown): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
@@ -220,8 +235,15 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
     '/player/:registrationKey/datatables/:tableId/rows',
     wrap(async (req, res) => {
       const device = await authenticatePlayer(rt, key(req));
-      if (!rt.dataTables) throw new AppError('UNAVAILABLE', 'data-table rows are not served to players by this deployment');
-      const answer = await rt.dataTables.rows({ accountId: device.accountId, id: device.id }, String(req.params.tableId).slice(0, 200));
+      if (!rt.dataTables || !rt.manifests) throw new AppError('UNAVAILABLE', 'data-table rows are not served to players by this deployment');
+      const tableId = String(req.params.tableId).slice(0, 200);
+      // A screen reads the tables its own manifest names (its templates' modules), no other table of
+      // its account (issue 34, L4); the manifest is the one the screen fetches, so both agree.
+      const manifest = await rt.manifests.manifest({ accountId: device.accountId, id: device.id });
+      if (!manifest || !tablesNamedBy(manifest.body).has(tableId)) {
+        throw new AppError('NOT_FOUND', 'no template of this screen shows that data table', { field: 'tableId' });
+      }
+      const answer = await rt.dataTables.rows({ accountId: device.accountId, id: device.id }, tableId);
       if (!answer) throw new AppError('NOT_FOUND', 'the account has no such data table', { field: 'tableId' });
       sendRevalidated(req, res, answer);
     }),

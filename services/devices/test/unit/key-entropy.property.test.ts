@@ -51,3 +51,15 @@ test('any key built by repeating a short random chunk is refused', () => {
     ),
   );
 });
+
+// Issue 34, L5: keyboard walks (zxcvbn's spatial matcher) are as guessable as alphabet runs.
+test.each([
+  'qwertyuiopasdfghjklzxcvbnmQWERTY',
+  'qwertyuiop[]asdfghjkl;zxcvbnm,./1234567890-=',
+  '1qaz2wsx3edc4rfv5tgb6yhn7ujm8ik9ol0p',
+  'zaq1xsw2cde3vfr4bgt5nhy6mju7,ki8.lo9/;p0',
+  'poiuytrewqlkjhgfdsamnbvcxzPOIUYTREWQ',
+  'QWERTYUIOPASDFGHJKLZXCVBNMqwertyuiop',
+])('the keyboard walk %s is refused', (key) => {
+  expect(estimateKeyEntropy(key)).toBeLessThan(MIN_CHOSEN_KEY_BITS);
+});

@@ -8,13 +8,33 @@
  *   Without it the stream starts with the next event.
  * - Filters: `types=a,b` (catalogue names), `device_id=x` (repeatable, at most 100).
  * - A comment line every 15 s keeps proxies from closing an idle stream.
+ * - Limits (issue 34, M2/M3): at most MAX_STREAMS_PER_CREDENTIAL open streams per credential (API
+ *   key or token) and MAX_STREAMS_PER_ACCOUNT per account in this process; beyond, 429 with
+ *   Retry-After. The credential is checked again every few seconds (`recheck`): a revoked key or
+ *   an expired token ends the stream with an `error` event instead of leaving it open.
  */
+import { createHash } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { allows, isPushEventType, PUSH_EVENT_CATALOGUE, type Principal, type PushEvent, type PushEventType } from '@pylon/kit';
 import type { PushEventLog } from '../repositories/push-event-log.repository.js';
 
+/** Open streams one credential may hold in one process. */
+export const MAX_STREAMS_PER_CREDENTIAL = 10;
+/** Open streams one account may hold in one process. */
+export const MAX_STREAMS_PER_ACCOUNT = 50;
+/** How often an open stream's credential is checked again. */
+export const RECHECK_MS = 2_000;
+
 export interface EventsStreamOptions {
   authenticate(req: Request): Promise<Principal | null>;
+  /**
+   * Whether the stream's credential still holds (not revoked, not expired). Default: authenticate
+   * the request again (revocations bypass the principal cache) and compare the account and user.
+   */
+  recheck?(req: Request, principal: Principal): Promise<boolean>;
+  recheckMs?: number;
+  maxPerCredential?: number;
+  maxPerAccount?: number;
   /** How often the log is read for new entries. Default 200 ms. */
   pollMs?: number;
   heartbeatMs?: number;
@@ -24,10 +44,39 @@ const list = (v: unknown): string[] => (Array.isArray(v) ? v : v === undefined ?
 const refuse = (res: Response, status: number, code: string, message: string, field?: string) =>
   res.status(status).json({ error: { code, message, ...(field ? { field } : {}) } });
 
+/** Which credential a request carries (hashed: never kept in clear), or its user when it came signed by the gateway. */
+function credentialOf(req: Request, principal: Principal): string {
+  const raw = req.get('x-service-apikey') ?? req.get('authorization') ?? (typeof req.query.api_key === 'string' ? req.query.api_key : undefined);
+  return raw ? createHash('sha256').update(raw).digest('base64url') : `${principal.accountId}/${principal.userId}`;
+}
+
+/** Counts of open streams by name; `take` says whether one more fits. */
+function counter() {
+  const counts = new Map<string, number>();
+  return {
+    count: (k: string) => counts.get(k) ?? 0,
+    add(k: string, d: number) {
+      const n = (counts.get(k) ?? 0) + d;
+      if (n > 0) counts.set(k, n);
+      else counts.delete(k);
+    },
+  };
+}
+
 /** The router, and `closeAll` for shutdown (open streams end at once instead of holding the server). */
 export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions): Router & { closeAll(): void } {
   const router = express.Router();
   const open = new Set<() => void>();
+  const perCredential = counter();
+  const perAccount = counter();
+  const maxPerCredential = o.maxPerCredential ?? MAX_STREAMS_PER_CREDENTIAL;
+  const maxPerAccount = o.maxPerAccount ?? MAX_STREAMS_PER_ACCOUNT;
+  const recheck =
+    o.recheck ??
+    (async (req: Request, p: Principal) => {
+      const again = await o.authenticate(req).catch(() => null);
+      return again !== null && again.accountId === p.accountId && again.userId === p.userId;
+    });
   router.get('/events/stream', async (req, res) => {
     let principal: Principal | null;
     try {
@@ -53,6 +102,19 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
         return refuse(res, 410, 'GONE', `event '${lastId}' is not in the log (unknown, or older than 24 hours): start without Last-Event-ID`, 'Last-Event-ID');
     } else seq = await log.head(tenant);
 
+    const credential = credentialOf(req, principal);
+    const full =
+      perCredential.count(credential) >= maxPerCredential
+        ? `this credential already holds ${maxPerCredential} open event streams`
+        : perAccount.count(tenant) >= maxPerAccount
+          ? `this account already holds ${maxPerAccount} open event streams`
+          : null;
+    if (full) {
+      res.setHeader('Retry-After', '30');
+      return refuse(res, 429, 'RATE_LIMITED', `${full}; close one first`);
+    }
+    perCredential.add(credential, 1);
+    perAccount.add(tenant, 1);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.write(': stream open\n\n');
     let closed = false;
@@ -63,24 +125,37 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
     req.on('close', stop);
     const wanted = new Set(types.length ? types.filter((t) => readable.includes(t as PushEventType)) : readable);
     const deviceSet = new Set(devices);
-    let lastBeat = Date.now();
-    while (!closed) {
-      const batch = await log.after(tenant, seq, 500).catch(() => []);
-      for (const entry of batch) {
-        seq = entry.seq;
-        if (!wanted.has(entry.type)) continue;
-        if (deviceSet.size && (!entry.deviceId || !deviceSet.has(entry.deviceId))) continue;
-        const e = entry.event as PushEvent;
-        res.write(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
+    try {
+      let lastBeat = Date.now();
+      let lastCheck = Date.now();
+      while (!closed) {
+        if (Date.now() - lastCheck >= (o.recheckMs ?? RECHECK_MS)) {
+          lastCheck = Date.now();
+          if (!(await recheck(req, principal).catch(() => false))) {
+            res.write(`event: error\ndata: ${JSON.stringify({ code: 'UNAUTHENTICATED', message: 'the credential was revoked or has expired' })}\n\n`);
+            break;
+          }
+        }
+        const batch = await log.after(tenant, seq, 500).catch(() => []);
+        for (const entry of batch) {
+          seq = entry.seq;
+          if (!wanted.has(entry.type)) continue;
+          if (deviceSet.size && (!entry.deviceId || !deviceSet.has(entry.deviceId))) continue;
+          const e = entry.event as PushEvent;
+          res.write(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
+        }
+        if (Date.now() - lastBeat >= (o.heartbeatMs ?? 15_000)) {
+          res.write(': heartbeat\n\n');
+          lastBeat = Date.now();
+        }
+        if (batch.length < 500) await new Promise((r) => setTimeout(r, o.pollMs ?? 200));
       }
-      if (Date.now() - lastBeat >= (o.heartbeatMs ?? 15_000)) {
-        res.write(': heartbeat\n\n');
-        lastBeat = Date.now();
-      }
-      if (batch.length < 500) await new Promise((r) => setTimeout(r, o.pollMs ?? 200));
+    } finally {
+      open.delete(stop);
+      perCredential.add(credential, -1);
+      perAccount.add(tenant, -1);
+      res.end();
     }
-    open.delete(stop);
-    res.end();
   });
   return Object.assign(router, {
     closeAll() {

@@ -37,8 +37,8 @@ export function createOps(service: string): Ops {
  * Who may read /metrics (process internals: heap, event loop, request counts per route).
  * METRICS_PORT: served only on a separate internal listener (the cluster scrapes it; it is never
  * exposed), not on the public port. METRICS_TOKEN: `Authorization: Bearer <token>` required
- * wherever it is served. Neither: the public port answers only loopback callers that came through
- * no proxy (local `npm start`), everyone else gets 404.
+ * wherever it is served. Neither: the public port answers only loopback callers whose headers are
+ * all ones a local client sends (LOCAL_METRICS_HEADERS: local `npm start`), everyone else gets 404.
  */
 export const metricsEnv = {
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -53,21 +53,36 @@ export interface MetricsAccess {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 /**
- * Any of these marks a request that a proxy relayed: a loopback peer behind a reverse proxy is not
- * a local caller. Proxies differ in which one they set (nginx often only X-Real-IP, others only Via).
+ * The headers a local caller (curl, a browser, Prometheus, Node's fetch) sends. Without a port or
+ * token, /metrics answers a loopback peer only when every header it sent is one of these: a proxy
+ * in front adds some forwarding header, and proxies name theirs differently (X-Real-IP, Via,
+ * X-Envoy-External-Address, Fastly-Client-IP ...), so a list of known forwarding headers always
+ * missed one (issue 34, L5); this lists what is allowed instead.
  */
-export const PROXY_HEADERS = [
-  'x-forwarded-for',
-  'forwarded',
-  'x-real-ip',
-  'via',
-  'x-forwarded-host',
-  'x-forwarded-proto',
-  'x-client-ip',
-  'true-client-ip',
-  'cf-connecting-ip',
-] as const;
-const proxied = (req: Request) => PROXY_HEADERS.some((h) => req.get(h) !== undefined);
+export const LOCAL_METRICS_HEADERS = new Set([
+  'host',
+  'connection',
+  'user-agent',
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'cache-control',
+  'pragma',
+  'priority',
+  'dnt',
+  'upgrade-insecure-requests',
+  'if-none-match',
+  'if-modified-since',
+  'x-prometheus-scrape-timeout-seconds',
+  'sec-fetch-mode',
+  'sec-fetch-site',
+  'sec-fetch-dest',
+  'sec-fetch-user',
+  'sec-ch-ua',
+  'sec-ch-ua-mobile',
+  'sec-ch-ua-platform',
+]);
+const onlyLocalHeaders = (req: Request) => Object.keys(req.headers).every((h) => LOCAL_METRICS_HEADERS.has(h));
 
 function metricsHandler(ops: Ops, access: MetricsAccess, where: 'public' | 'internal') {
   const expected = access.token ? Buffer.from(`Bearer ${access.token}`) : undefined;
@@ -80,7 +95,7 @@ function metricsHandler(ops: Ops, access: MetricsAccess, where: 'public' | 'inte
         res.status(401).json({ error: { code: 'UNAUTHENTICATED', message: 'the metrics token is required' } });
         return;
       }
-    } else if (where === 'public' && (!LOOPBACK.has(req.socket.remoteAddress ?? '') || proxied(req))) {
+    } else if (where === 'public' && (!LOOPBACK.has(req.socket.remoteAddress ?? '') || !onlyLocalHeaders(req))) {
       return next();
     }
     res.type(ops.registry.contentType).send(await ops.registry.metrics());

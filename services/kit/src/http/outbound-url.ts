@@ -5,7 +5,7 @@
  * - Only http: and https:, no credentials in the URL, at most 2,048 characters (checked here,
  *   before anything connects).
  * - Connections go through `request-filtering-agent`, which checks the address the name resolves
- *   to at connect time (DNS rebinding, 2130706433, 0177.0.0.1, [::ffff:127.0.0.1] gain nothing):
+ *   to at connect time (DNS rebinding, 2130706433, 0177.0.0.1, [::ffff:127.0.0.1], [::127.0.0.1] gain nothing):
  *   private, loopback, link-local, metadata and unspecified addresses are refused unless the
  *   allow-list names them (on-premise targets; tests' loopback servers). Node's global fetch
  *   ignores agents: callers use node:http/https with these agents.
@@ -41,7 +41,10 @@ export interface OutboundAgents {
 
 /** Agents that refuse non-public addresses (except those the allow-list names). */
 export function outboundAgents(allowList: readonly string[], opts: { keepAlive?: boolean } = {}): OutboundAgents {
-  const o = { allowIPAddressList: [...allowList], keepAlive: opts.keepAlive ?? false };
+  // ::/96 holds the deprecated IPv4-compatible addresses ([::127.0.0.1] is written [::7f00:1]),
+  // which ipaddr.js ranks "unicast": denied like the IPv4 addresses they embed (issue 34, L5). The
+  // deny list applies after the allow-list, which ::1 and :: already need.
+  const o = { allowIPAddressList: [...allowList], denyIPAddressList: ['::/96'], keepAlive: opts.keepAlive ?? false };
   const http = new RequestFilteringHttpAgent(o);
   const https = new RequestFilteringHttpsAgent(o);
   return {

@@ -22,6 +22,14 @@ test.each([
   ['/Player/Pairings/SECRET1?x=1', '/Player/Pairings/[Redacted]?x=1'],
   ['/devices/claim/ABC234', '/devices/claim/[Redacted]'],
   ['/devices/claim', '/devices/claim'],
+  // Issue 34, L5: credentials under any parameter name, or none, or in a path segment.
+  ['/devices?x=pyl_SECRET1&take=1', '/devices?x=[Redacted]&take=1'],
+  ['/devices?x=%70yl_SECRET1', '/devices?x=[Redacted]'],
+  ['/devices?pyl_SECRET1', '/devices?[Redacted]'],
+  ['/x?hook=whsec_SECRET1', '/x?hook=[Redacted]'],
+  ['/x?t=eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln', '/x?t=[Redacted]'],
+  ['/devices/pyl_SECRET1', '/devices/[Redacted]'],
+  ['/devices?name=pylon&q=eyJ', '/devices?name=pylon&q=eyJ'],
 ])('%s', (url, expected) => {
   expect(redactUrl(url)).toBe(expected);
 });

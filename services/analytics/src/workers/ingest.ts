@@ -1,6 +1,11 @@
 /**
- * The analytics ingest: ONE consumer (one group) over every telemetry topic, inserting each batch
- * into its topic's table, plus the dead-letter topic into `dead_letters`.
+ * The analytics ingest: ONE consumer over every telemetry topic, inserting each batch into its
+ * topic's table, plus a second consumer of the dead-letter topic into `dead_letters`.
+ *
+ * - One consumer group per consumer role (`ingestGroups`): on Kafka the group's leader assigns
+ *   only the topics it subscribed itself and a member drops topics it did not subscribe to
+ *   (kafkajs consumerGroup.js), so two consumers of different topics in one group leave
+ *   partitions unread (test/ingest-groups.test.ts runs kafkajs's own assignment).
  *
  * - Batches are large: up to `maxBatchSize` messages or `maxWaitMs`, whichever first. A message
  *   carries one record or a player request's batch (`recordsOf`); inserts hold at most
@@ -48,6 +53,7 @@ export interface IngestOptions {
   stream: EventStream;
   analytics: AnalyticsStore;
   logger: Logger;
+  /** The telemetry consumer's group; the dead-letter consumer's is derived from it (`ingestGroups`). */
   group?: string;
   maxBatchSize?: number;
   maxWaitMs?: number;
@@ -60,9 +66,19 @@ export interface IngestOptions {
 
 const isRow = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * The group of each consumer role: one group per distinct subscription. The telemetry consumer
+ * keeps the group it always had (its committed offsets stay valid); the dead-letter consumer gets
+ * its own, which starts at the beginning of the dead-letter topic once (dead_letters rows have a
+ * stable id: topic, group and position, so rows read again collapse).
+ */
+export function ingestGroups(base = 'analytics-ingest'): { telemetry: string; deadLetters: string } {
+  return { telemetry: base, deadLetters: `${base}.dead-letters` };
+}
+
 export async function startIngest(deps: IngestOptions): Promise<Ingest> {
-  const group = deps.group ?? 'analytics-ingest';
-  const batching = { group, maxBatchSize: deps.maxBatchSize ?? 5000, maxWaitMs: deps.maxWaitMs ?? 500 };
+  const groups = ingestGroups(deps.group);
+  const batching = { maxBatchSize: deps.maxBatchSize ?? 5000, maxWaitMs: deps.maxWaitMs ?? 500 };
   const maxRows = deps.maxRowsPerInsert ?? 50_000;
   const once = exactlyOnce(maxRows);
   let closed = false;
@@ -92,7 +108,7 @@ export async function startIngest(deps: IngestOptions): Promise<Ingest> {
 
   const telemetry = await deps.stream.subscribe(
     Object.keys(TOPIC_TABLES),
-    { ...batching, deadLetter: { topic: DEAD_LETTER_TOPIC, maxAttempts: deps.maxAttempts ?? 5 } },
+    { ...batching, group: groups.telemetry, deadLetter: { topic: DEAD_LETTER_TOPIC, maxAttempts: deps.maxAttempts ?? 5 } },
     async (batch: StreamMessage[]) => {
       const topic = batch[0]?.topic as Topic | undefined;
       if (!topic) return;
@@ -124,7 +140,7 @@ export async function startIngest(deps: IngestOptions): Promise<Ingest> {
     },
   );
 
-  const deadLetters = await deps.stream.subscribe(DEAD_LETTER_TOPIC, batching, async (batch) => {
+  const deadLetters = await deps.stream.subscribe(DEAD_LETTER_TOPIC, { ...batching, group: groups.deadLetters }, async (batch) => {
     const rows = batch
       .map((m) => m.value as Partial<DeadLetter>)
       .map((d) => ({

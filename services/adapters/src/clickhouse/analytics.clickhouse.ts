@@ -9,10 +9,12 @@ import {
   ANALYTICS_INSERT_SETTINGS,
   ANALYTICS_SETTINGS,
   PARAM_ERROR_CODES,
+  TRANSIENT_ENGINE_CODES,
   analyticsError,
   assertTableName,
   engineCalls,
   hasParams,
+  markTransient,
   paramError,
   storeClosed,
   trimStatement,
@@ -74,7 +76,10 @@ function toAppError(e: unknown, op: AnalyticsOp): AppError {
   // The client refuses parameter values it cannot format before sending anything.
   if (engineCode === undefined && /query param/i.test(message)) return paramError(e, op);
   if (engineCode === undefined && ((typeof err.code === 'string' && NETWORK_CODES.has(err.code)) || /^Timeout error/.test(message))) {
-    return analyticsError('UNAVAILABLE', 'analytics store is unavailable', e, { op });
+    return markTransient(analyticsError('UNAVAILABLE', 'analytics store is unavailable', e, { op }));
+  }
+  if (engineCode !== undefined && TRANSIENT_ENGINE_CODES.has(engineCode)) {
+    return markTransient(analyticsError('UNAVAILABLE', 'analytics store is busy, retry later', e, { op, engineCode }));
   }
   const details: Record<string, unknown> = { op };
   if (engineCode !== undefined) details.engineCode = engineCode;

@@ -15,9 +15,9 @@
  *   and each insert carries a deduplication token, so a redelivered batch or a player's retried
  *   request is counted once in the raw tables and in the rollups. Impressions into days already
  *   over then invalidate those days' visitor counts (visitor-days.ts).
- * - Store down: the failure is marked transient (the store does not answer a ping), so the stream
- *   backs off and retries forever; nothing is skipped, nothing dead-lettered; the consumer resumes
- *   where it stopped once the store answers.
+ * - Store down or busy: the failure is transient (the adapter marks overload and network errors,
+ *   or the store does not answer a ping), so the stream backs off and retries forever; nothing is
+ *   skipped, nothing dead-lettered; the consumer resumes where it stopped once the store answers.
  * - Store up but refusing a batch: after `maxAttempts` the stream retries its messages one by one
  *   and moves each that still fails to the dead-letter topic (replay: dead-letters.ts).
  * - `check()` fails once a consumer stopped for good: /readyz reports the process not ready.
@@ -27,6 +27,7 @@ import {
   DEAD_LETTER_TOPIC,
   TOPIC_TABLES,
   TransientError,
+  isTransientError,
   recordsOf,
   type AnalyticsStore,
   type DeadLetter,
@@ -83,11 +84,19 @@ export async function startIngest(deps: IngestOptions): Promise<Ingest> {
   const once = exactlyOnce(maxRows);
   let closed = false;
 
-  /** Runs a store call, telling a store that is down (transient: wait) from one that refuses the rows. */
+  /**
+   * Runs a store call, telling a store that is down or busy (transient: wait) from one that refuses
+   * the rows. The adapter decides what is transient (ClickHouse's overload codes: too many parts,
+   * memory limit, too many queries, timeouts); the ping only tells a store that is down.
+   */
   async function guarded<T>(topic: string, rows: number, call: () => Promise<T>): Promise<T> {
     try {
       return await call();
     } catch (e) {
+      if (isTransientError(e)) {
+        deps.logger.warn({ err: e, topic, rows }, 'analytics store busy; the ingest backs off and retries');
+        throw e;
+      }
       const up = await deps.analytics.ping().then(
         () => true,
         () => false,

@@ -36,6 +36,45 @@ export const PARAM_ERROR_CODES: ReadonlySet<number> = new Set([
   457, // BAD_QUERY_PARAMETER: value does not parse as the placeholder's type
 ]);
 
+/**
+ * ClickHouse error codes of a server that is busy, short of a resource or between states: the same
+ * statement with the same rows can succeed later, so a caller waits and retries instead of giving
+ * the rows up (src/Common/ErrorCodes.cpp names them).
+ */
+export const TRANSIENT_ENGINE_CODES: ReadonlySet<number> = new Set([
+  3, // UNEXPECTED_END_OF_FILE: the request body was cut (a connection dropped mid-insert)
+  32, // ATTEMPT_TO_READ_AFTER_EOF: the same, read side
+  159, // TIMEOUT_EXCEEDED
+  160, // TOO_SLOW
+  202, // TOO_MANY_SIMULTANEOUS_QUERIES
+  203, // NO_FREE_CONNECTION
+  209, // SOCKET_TIMEOUT
+  210, // NETWORK_ERROR
+  225, // NO_ZOOKEEPER
+  236, // ABORTED
+  241, // MEMORY_LIMIT_EXCEEDED
+  242, // TABLE_IS_READ_ONLY: a replica that lost its Keeper session
+  252, // TOO_MANY_PARTS: merges behind inserts
+  285, // TOO_FEW_LIVE_REPLICAS
+  286, // UNSATISFIED_QUORUM_FOR_PREVIOUS_WRITE
+  319, // UNKNOWN_STATUS_OF_INSERT
+  394, // QUERY_WAS_CANCELLED (the server shutting down, KILL QUERY)
+  425, // SYSTEM_ERROR
+  439, // CANNOT_SCHEDULE_TASK: thread pool exhausted
+  473, // DEADLOCK_AVOIDED
+  999, // KEEPER_EXCEPTION
+]);
+
+/**
+ * Marks an analytics error as transient the way kit's stream port reads it (`transient === true`,
+ * `isTransientError`): the store is busy or away, not the rows bad; the stream retries it with
+ * backoff and never dead-letters because of it.
+ */
+export function markTransient<E extends Error>(err: E): E & { transient: true } {
+  Object.defineProperty(err, 'transient', { value: true, enumerable: true, writable: false, configurable: true });
+  return err as E & { transient: true };
+}
+
 /** An AppError carrying the original error as a non-enumerable `cause` (like `new Error(m, { cause })`). */
 export function analyticsError(code: ErrorCode, message: string, cause: unknown, details: Record<string, unknown> = {}): AppError {
   const err = new AppError(code, message, details);

@@ -51,7 +51,8 @@ test('with two ingest replicas, kafkajs assigns every partition of every topic t
       const order = [...members.slice(lead), ...members.slice(0, lead)];
       const read = new Set([...(await assignedPartitions(order, partitions)).values()].flat());
       const missing = wanted.filter((p) => !read.has(p));
-      if (missing.length) unread.push(`group ${group}, ${order[0]!.name} leading: ${missing.length} of ${wanted.length} partitions unread (${missing.join(' ')})`);
+      if (missing.length)
+        unread.push(`group ${group}, ${order[0]!.name} leading: ${missing.length} of ${wanted.length} partitions unread (${missing.join(' ')})`);
     }
   }
   expect(unread).toEqual([]);

@@ -52,7 +52,18 @@ async function overloadedClickHouse(code: () => number): Promise<{ server: Serve
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-const row = { id: 'p1', account_id: 'a', device_id: 'd', timestamp: '2026-05-01T10:00:00.000Z', cpu_usage: 1, memory_usage: 1, disk_usage: 1, player_version: '1', ip_address: '', external_ip_address: '' };
+const row = {
+  id: 'p1',
+  account_id: 'a',
+  device_id: 'd',
+  timestamp: '2026-05-01T10:00:00.000Z',
+  cpu_usage: 1,
+  memory_usage: 1,
+  disk_usage: 1,
+  player_version: '1',
+  ip_address: '',
+  external_ip_address: '',
+};
 
 /** The error the ClickHouse adapter raises for each code, the peer answering ping. */
 async function adapterErrors(): Promise<Map<number, unknown>> {
@@ -64,7 +75,13 @@ async function adapterErrors(): Promise<Map<number, unknown>> {
     await ch.ping();
     for (const code of Object.keys(ANSWERS).map(Number)) {
       current = code;
-      out.set(code, await ch.insert('ping_logs', [row]).then(() => undefined, (e: unknown) => e));
+      out.set(
+        code,
+        await ch.insert('ping_logs', [row]).then(
+          () => undefined,
+          (e: unknown) => e,
+        ),
+      );
     }
   } finally {
     await ch.close();
@@ -97,7 +114,12 @@ test('the ingest backs off through overload errors (store still answering ping) 
       return store.insert(table, rows, options);
     },
   });
-  const stream = await createLmdbStream({ path: await mkdtemp(join(tmpdir(), 'pylon-overload-stream-')), retryBaseMs: 20, retryMaxMs: 100, retentionIntervalMs: 0 });
+  const stream = await createLmdbStream({
+    path: await mkdtemp(join(tmpdir(), 'pylon-overload-stream-')),
+    retryBaseMs: 20,
+    retryMaxMs: 100,
+    retentionIntervalMs: 0,
+  });
   const ingest = await startIngest({ stream, analytics, logger, maxBatchSize: 100, maxWaitMs: 20, maxAttempts: 2 });
   try {
     await stream.publish(

@@ -10,6 +10,8 @@
  * - Batches are large: up to `maxBatchSize` messages or `maxWaitMs`, whichever first. A message
  *   carries one record or a player request's batch (`recordsOf`); inserts hold at most
  *   `maxRowsPerInsert` rows.
+ * - Before every store call the handler renews its hold on the batch (`hold.heartbeat()`: a Kafka
+ *   heartbeat, a Redis Streams claim renewal); once another member owns the batch it stops there.
  * - Offsets advance only after the insert succeeded (at-least-once delivery), and the inserts are
  *   idempotent (exactly-once.ts): records repeated in the batch or already stored are dropped,
  *   and each insert carries a deduplication token, so a redelivered batch or a player's retried
@@ -30,6 +32,7 @@ import {
   isTransientError,
   recordsOf,
   type AnalyticsStore,
+  type BatchContext,
   type DeadLetter,
   type EventStream,
   type Logger,
@@ -89,7 +92,10 @@ export async function startIngest(deps: IngestOptions): Promise<Ingest> {
    * the rows. The adapter decides what is transient (ClickHouse's overload codes: too many parts,
    * memory limit, too many queries, timeouts); the ping only tells a store that is down.
    */
-  async function guarded<T>(topic: string, rows: number, call: () => Promise<T>): Promise<T> {
+  async function guarded<T>(hold: BatchContext, topic: string, rows: number, call: () => Promise<T>): Promise<T> {
+    // Before every store call: keeps this member's hold on the batch, or stops here (LeaseLostError)
+    // once another member owns it, so a member that stalled past its lease writes nothing more.
+    await hold.heartbeat();
     try {
       return await call();
     } catch (e) {
@@ -110,15 +116,15 @@ export async function startIngest(deps: IngestOptions): Promise<Ingest> {
     }
   }
 
-  async function insert(table: string, topic: string, rows: Record<string, unknown>[], token?: string): Promise<void> {
-    await guarded(topic, rows.length, () => deps.analytics.insert(table, rows, token === undefined ? undefined : { deduplicationToken: token }));
+  async function insert(hold: BatchContext, table: string, topic: string, rows: Record<string, unknown>[], token?: string): Promise<void> {
+    await guarded(hold, topic, rows.length, () => deps.analytics.insert(table, rows, token === undefined ? undefined : { deduplicationToken: token }));
     deps.metrics?.out.inc({ table }, rows.length);
   }
 
   const telemetry = await deps.stream.subscribe(
     Object.keys(TOPIC_TABLES),
     { ...batching, group: groups.telemetry, deadLetter: { topic: DEAD_LETTER_TOPIC, maxAttempts: deps.maxAttempts ?? 5 } },
-    async (batch: StreamMessage[]) => {
+    async (batch: StreamMessage[], hold: BatchContext) => {
       const topic = batch[0]?.topic as Topic | undefined;
       if (!topic) return;
       const table = TOPIC_TABLES[topic];
@@ -130,8 +136,8 @@ export async function startIngest(deps: IngestOptions): Promise<Ingest> {
       // Bounded inserts (a backlog of held batches, 100s of records per message, is split), each
       // without the records already stored; the lookup of those fails like an insert does.
       const records = rows as Record<string, unknown>[];
-      const lookups = { query: <T>(sql: string, params?: SqlParams) => guarded(topic, records.length, () => deps.analytics.query<T>(sql, params)) };
-      const r = await once.insert(lookups, table, records, (chunk, token) => insert(table, topic, chunk, token));
+      const lookups = { query: <T>(sql: string, params?: SqlParams) => guarded(hold, topic, records.length, () => deps.analytics.query<T>(sql, params)) };
+      const r = await once.insert(lookups, table, records, (chunk, token) => insert(hold, table, topic, chunk, token));
       const dropped = r.repeated + r.stored.length;
       if (dropped > 0) {
         deps.metrics?.duplicates.inc({ table }, dropped);
@@ -139,17 +145,18 @@ export async function startIngest(deps: IngestOptions): Promise<Ingest> {
       }
       // A redelivery may follow an insert that stopped between the raw part and the rollups' parts.
       if (r.stored.length > 0) {
+        await hold.heartbeat();
         await repairRollups(deps.analytics, table, r.stored).catch((e: unknown) =>
           deps.logger.warn({ err: e, table }, 'the rollups could not be checked against the raw table after a redelivery'),
         );
       }
       // Visitors into days already over: their day counts are invalid from now on (visitor-days.ts),
       // marked again now that the visitor rows are stored. Fails like an insert: the batch is retried.
-      if (table === 'impressions') await guarded(topic, records.length, () => markLateVisitorDays(deps.analytics, records));
+      if (table === 'impressions') await guarded(hold, topic, records.length, () => markLateVisitorDays(deps.analytics, records));
     },
   );
 
-  const deadLetters = await deps.stream.subscribe(DEAD_LETTER_TOPIC, { ...batching, group: groups.deadLetters }, async (batch) => {
+  const deadLetters = await deps.stream.subscribe(DEAD_LETTER_TOPIC, { ...batching, group: groups.deadLetters }, async (batch, hold) => {
     const rows = batch
       .map((m) => m.value as Partial<DeadLetter>)
       .map((d) => ({
@@ -164,7 +171,7 @@ export async function startIngest(deps: IngestOptions): Promise<Ingest> {
         dead_lettered_at: new Date(Number(d.dead_lettered_at ?? Date.now())).toISOString(),
       }));
     for (const r of rows) deps.metrics?.deadLettered.inc({ topic: r.topic });
-    await insert('dead_letters', DEAD_LETTER_TOPIC, rows);
+    await insert(hold, 'dead_letters', DEAD_LETTER_TOPIC, rows);
   });
 
   const subs: Subscription[] = [telemetry, deadLetters];

@@ -31,9 +31,16 @@ export const kafkaEnv = {
   KAFKA_SASL_MECHANISM: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional(),
   KAFKA_SASL_USERNAME: z.string().min(1).optional(),
   KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
-  /** Replication factor of topics Pylon creates (absent: the broker's default). */
+  /** Replication factor of topics Pylon creates, the migrations job's too (absent: the broker's default.replication.factor). */
   KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(10).optional(),
+  /** Partitions of topics Pylon creates (the migrations job's too): at most this many consumers of a group share a topic. */
   KAFKA_NUM_PARTITIONS: z.coerce.number().int().min(1).max(1000).default(3),
+  /**
+   * A consumer that sends no heartbeat this long is evicted and its partitions handed over. Must
+   * outlast the longest store call between two heartbeats (ClickHouse's request timeout, 600 s) and
+   * stay within the broker's group.max.session.timeout.ms (30 min by default).
+   */
+  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6_000).max(3_600_000).default(630_000),
 };
 type KafkaEnv = z.infer<z.ZodObject<typeof kafkaEnv>>;
 
@@ -49,6 +56,7 @@ export function kafkaOptions(env: KafkaEnv, clientId: string, logger?: Logger) {
     ...(m && user && pass ? { sasl: { mechanism: m, username: user, password: pass } } : {}),
     ...(env.KAFKA_REPLICATION_FACTOR ? { replicationFactor: env.KAFKA_REPLICATION_FACTOR } : {}),
     numPartitions: env.KAFKA_NUM_PARTITIONS,
+    sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
     logger: logger ?? createLogger({ level: 'warn', name: 'stream' }),
   };
 }
@@ -124,9 +132,11 @@ export const backendRules = [
   requires('ANALYTICS_DRIVER', 'clickhouse', 'CLICKHOUSE_URL'),
   requires('STREAM_DRIVER', 'kafka', 'KAFKA_BROKERS'),
   requires('STREAM_DRIVER', 'redis', 'REDIS_URL'),
-  requires('KAFKA_SASL_MECHANISM', 'plain', 'KAFKA_SASL_PASSWORD'),
-  requires('KAFKA_SASL_MECHANISM', 'scram-sha-256', 'KAFKA_SASL_PASSWORD'),
-  requires('KAFKA_SASL_MECHANISM', 'scram-sha-512', 'KAFKA_SASL_PASSWORD'),
+  // SASL without a user name or password would connect without authenticating: refused at start.
+  ...(['plain', 'scram-sha-256', 'scram-sha-512'] as const).flatMap((m) => [
+    requires('KAFKA_SASL_MECHANISM', m, 'KAFKA_SASL_USERNAME'),
+    requires('KAFKA_SASL_MECHANISM', m, 'KAFKA_SASL_PASSWORD'),
+  ]),
   requires('CACHE_DRIVER', 'redis', 'REDIS_URL'),
   requires('BLOBS_DRIVER', 's3', 'S3_BUCKET'),
   z.refine(

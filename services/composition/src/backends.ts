@@ -91,6 +91,14 @@ export const backendEnv = z.object({
   ...kafkaEnv,
   /** Key prefix of the Redis Streams (STREAM_DRIVER=redis): deployments (or test runs) sharing one Redis keep apart by it. */
   REDIS_STREAM_PREFIX: z.string().min(1).max(100).default('pylon:stream:'),
+  /**
+   * Redis Streams durability of a publish (docs/operations/delivery-guarantees.md): true waits until
+   * the entries are fsynced to Redis's AOF (WAITAOF, Redis 7.2+ with appendonly yes); by default an
+   * acknowledged entry is in memory only and `appendfsync everysec` may lose its last second.
+   */
+  REDIS_STREAM_WAIT_AOF: envBool(false),
+  /** Redis Streams: replicas that must hold a publish before it is acknowledged (0: none). */
+  REDIS_STREAM_WAIT_REPLICAS: z.coerce.number().int().min(0).max(10).default(0),
   CACHE_DRIVER: z.enum(['memory', 'redis']).default('memory'),
   REDIS_URL: z.string().url().optional(),
   BLOBS_DRIVER: z.enum(['local', 's3']).default('local'),
@@ -289,7 +297,12 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
         b.stream = createKafkaStream(kafkaOptions(env, clientId, logger));
       } else if (env.STREAM_DRIVER === 'redis') {
         const { createRedisStream } = await import('@pylon/adapters/redis');
-        b.stream = createRedisStream({ url: env.REDIS_URL!, keyPrefix: env.REDIS_STREAM_PREFIX, onError: (err) => logger?.warn({ err }, 'redis stream') });
+        b.stream = createRedisStream({
+          url: env.REDIS_URL!,
+          keyPrefix: env.REDIS_STREAM_PREFIX,
+          publishWait: { aof: env.REDIS_STREAM_WAIT_AOF, replicas: env.REDIS_STREAM_WAIT_REPLICAS },
+          onError: (err) => logger?.warn({ err }, 'redis stream'),
+        });
       } else if (env.STREAM_DRIVER === 'memory') {
         const { createMemoryStream } = await import('@pylon/kit/adapters/stream.memory');
         b.stream = createMemoryStream();

@@ -59,6 +59,16 @@ export interface RedisStreamOptions {
   retentionIntervalMs?: number;
   /** Longest a command may take (blocking reads excepted). Default 5 000 ms. */
   commandTimeoutMs?: number;
+  /**
+   * What a publish waits for before it resolves. By default Redis answers XADD from memory: with
+   * `appendfsync everysec` (the default of `appendonly yes`) a power loss or kernel crash loses up
+   * to one second of acknowledged entries, and a failover loses what the replica had not yet got.
+   * `aof`: also wait until the entries are fsynced to the local AOF (WAITAOF 1 <replicas>, Redis 7.2+,
+   * `appendonly yes`). `replicas`: wait until this many replicas have them (WAIT, or WAITAOF's
+   * second count with `aof`). Not met within `timeoutMs`: the publish rejects UNAVAILABLE (the
+   * entries may be stored; the publisher retries and the ingest drops the repeat).
+   */
+  publishWait?: { aof?: boolean; replicas?: number; timeoutMs?: number };
   onError?: (error: Error) => void;
 }
 
@@ -187,6 +197,34 @@ export function createRedisStream(o: RedisStreamOptions): EventStream & { retain
       if (!results || failed) throw failed?.[0] ?? new Error('the transaction was discarded');
     } catch (e) {
       throw unavailable('stream', e);
+    }
+    if (o.publishWait) await durable(o.publishWait);
+  }
+
+  /** Waits until the publish is on disk (AOF) and/or on replicas, as `publishWait` asks. */
+  async function durable(w: NonNullable<RedisStreamOptions['publishWait']>): Promise<void> {
+    const replicas = w.replicas ?? 0;
+    const timeout = w.timeoutMs ?? 1_000;
+    if (!w.aof && replicas === 0) return;
+    let reply: unknown;
+    try {
+      reply = w.aof ? await redis.call('WAITAOF', 1, replicas, timeout) : await redis.call('WAIT', replicas, timeout);
+    } catch (e) {
+      const why = /unknown command/i.test(String((e as Error).message))
+        ? 'the stream cannot wait for its AOF: WAITAOF needs Redis 7.2 or later'
+        : /appendonly/i.test(String((e as Error).message))
+          ? 'the stream cannot wait for its AOF: the Redis server runs without appendonly'
+          : 'stream is unavailable';
+      const err = new AppError('UNAVAILABLE', why);
+      err.cause = e;
+      throw err;
+    }
+    const [local, copies] = w.aof ? (reply as [number, number]) : [1, Number(reply)];
+    if (local < 1 || copies < replicas) {
+      throw new AppError(
+        'UNAVAILABLE',
+        `the stream stored the entries but could not confirm them durable within ${timeout} ms (${copies} of ${replicas} replicas)`,
+      );
     }
   }
 

@@ -115,6 +115,27 @@ if (problem === null) {
     }
   }, 30_000);
 
+  test('redis: publishWait waits for replicas (WAIT) or the AOF (WAITAOF) and rejects when it cannot be met', async () => {
+    const topic = uniqueName('durable');
+    const none = createRedisStream({ url, keyPrefix: prefix, retentionIntervalMs: 0, publishWait: { replicas: 1, timeoutMs: 200 } });
+    const aof = createRedisStream({ url, keyPrefix: prefix, retentionIntervalMs: 0, publishWait: { aof: true, timeoutMs: 200 } });
+    try {
+      // This Redis has no replica: WAIT 1 answers 0 after the timeout.
+      await expect(none.publish(topic, [{ value: 1 }])).rejects.toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/0 of 1 replicas/) });
+      // Redis before 7.2 (no WAITAOF) or without appendonly: a clear reason; with both, it resolves.
+      const r = new Redis(url);
+      const version = String(await r.info('server')).match(/redis_version:(\d+)\.(\d+)/)!;
+      const appendonly = ((await r.call('CONFIG', 'GET', 'appendonly')) as string[])[1];
+      r.disconnect();
+      const hasWaitAof = Number(version[1]) > 7 || (Number(version[1]) === 7 && Number(version[2]) >= 2);
+      if (!hasWaitAof) await expect(aof.publish(topic, [{ value: 2 }])).rejects.toThrow(/WAITAOF needs Redis 7.2/);
+      else if (appendonly !== 'yes') await expect(aof.publish(topic, [{ value: 2 }])).rejects.toThrow(/without appendonly/);
+      else await expect(aof.publish(topic, [{ value: 2 }])).resolves.toBeUndefined();
+    } finally {
+      await Promise.all([none.close(), aof.close()]);
+    }
+  }, 30_000);
+
   test('redis: retention keeps what a group has not consumed', async () => {
     const topic = uniqueName('retain');
     const stream = createRedisStream({ url, keyPrefix: prefix, retentionMs: 0, retentionIntervalMs: 0 });

@@ -9,7 +9,6 @@
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-/* eslint-disable @typescript-eslint/no-require-imports -- kafkajs's internals are CommonJS and not in its typings */
 const ConsumerGroup = require('kafkajs/src/consumer/consumerGroup.js') as new (o: Record<string, unknown>) => KafkajsGroup;
 const RoundRobinAssigner = require('kafkajs/src/consumer/assigners/roundRobinAssigner/index.js') as (o: { cluster: unknown }) => unknown;
 const InstrumentationEmitter = require('kafkajs/src/instrumentation/emitter.js') as new () => unknown;
@@ -17,7 +16,6 @@ const { createLogger, LEVELS } = require('kafkajs/src/loggers/index.js') as {
   createLogger(o: { level: number; logCreator: () => () => void }): unknown;
   LEVELS: { NOTHING: number };
 };
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 interface KafkajsGroup {
   joinAndSync(): Promise<void>;

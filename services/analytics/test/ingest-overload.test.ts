@@ -7,8 +7,6 @@
  * whose store throws those errors for a while (then the embedded chDB store answers), backs off and
  * stores every record: none reaches dead_letters.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +15,7 @@ import { createClickHouseAnalyticsStore } from '@pylon/adapters/clickhouse';
 import { createLmdbStream } from '@pylon/kit/adapters/stream.lmdb';
 import { startIngest } from '../src/workers/ingest.js';
 import { intercepted, until, withChdbStore } from './ingest.helpers.js';
+import { loopback } from './support/loopback.js';
 
 let store: AnalyticsStore;
 withChdbStore('pylon-ingest-overload-', (s) => (store = s));
@@ -31,25 +30,18 @@ const ANSWERS: Record<number, string> = {
 };
 
 /** A loopback peer answering every statement with ClickHouse's exception for `code`, and pings (`/ping`, `SELECT 'ping'`) as a healthy server. */
-async function overloadedClickHouse(code: () => number): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (body += c));
-    req.on('end', () => {
-      const statement = `${new URL(req.url ?? '/', 'http://peer').searchParams.get('query') ?? ''} ${body}`;
-      if (req.url?.startsWith('/ping') || /^SELECT 'ping'/.test(statement)) {
-        res.writeHead(200, { 'Content-Type': 'text/plain' }).end(req.url?.startsWith('/ping') ? 'Ok.\n' : 'ping\n');
-        return;
-      }
-      const c = code();
-      res
-        .writeHead(500, { 'Content-Type': 'text/plain; charset=UTF-8', 'X-ClickHouse-Exception-Code': String(c) })
-        .end(`Code: ${c}. DB::Exception: ${ANSWERS[c]} (version 24.8.4.13 (official build))\n`);
-    });
+function overloadedClickHouse(code: () => number) {
+  return loopback((url, body, res) => {
+    const statement = `${new URL(url, 'http://peer').searchParams.get('query') ?? ''} ${body}`;
+    if (url.startsWith('/ping') || /^SELECT 'ping'/.test(statement)) {
+      res.writeHead(200, { 'Content-Type': 'text/plain' }).end(url.startsWith('/ping') ? 'Ok.\n' : 'ping\n');
+      return;
+    }
+    const c = code();
+    res
+      .writeHead(500, { 'Content-Type': 'text/plain; charset=UTF-8', 'X-ClickHouse-Exception-Code': String(c) })
+      .end(`Code: ${c}. DB::Exception: ${ANSWERS[c]} (version 24.8.4.13 (official build))\n`);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 const row = {
@@ -85,7 +77,7 @@ async function adapterErrors(): Promise<Map<number, unknown>> {
     }
   } finally {
     await ch.close();
-    await new Promise((r) => peer.server.close(r));
+    await peer.close();
   }
   return out;
 }

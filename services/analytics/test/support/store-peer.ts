@@ -4,36 +4,25 @@
  * (JSON) and each consumer process uses `remoteStore`. The store behind it is the real one
  * (ReplacingMergeTree, materialized views, deduplication tokens); this is only the wire.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { AnalyticsStore } from '@pylon/kit';
+import { loopback } from './loopback.js';
 
 type Call = { op: 'insert' | 'query' | 'exec' | 'ping'; args: unknown[] };
 
-export async function serveStore(store: AnalyticsStore): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (body += c));
-    req.on('end', () => {
-      void (async () => {
-        const { op, args } = JSON.parse(body) as Call;
-        try {
-          const fn = store[op] as (...a: unknown[]) => Promise<unknown>;
-          const result = await fn.apply(store, args);
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: result ?? null }));
-        } catch (e) {
-          const err = e as { message?: string; transient?: boolean };
-          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: String(err.message), transient: err.transient === true }));
-        }
-      })();
-    });
+export function serveStore(store: AnalyticsStore): Promise<{ url: string; close(): Promise<void> }> {
+  return loopback((_url, body, res) => {
+    void (async () => {
+      const { op, args } = JSON.parse(body) as Call;
+      try {
+        const fn = store[op] as (...a: unknown[]) => Promise<unknown>;
+        const result = await fn.apply(store, args);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: result ?? null }));
+      } catch (e) {
+        const err = e as { message?: string; transient?: boolean };
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: String(err.message), transient: err.transient === true }));
+      }
+    })();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
 }
 
 export function remoteStore(url: string): AnalyticsStore {

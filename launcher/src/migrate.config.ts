@@ -1,14 +1,15 @@
 /** The migrations job's settings (migrate.main.ts), declared once (operator docs and deployment checks read them too). */
 import { z } from 'zod';
 import { backendEnv, backendRules } from '@pylon/composition/backends';
-import { envInt, envLogLevel } from '@pylon/kit';
+import { envLogLevel } from '@pylon/kit';
 
+/**
+ * The stream topics the job creates use the same KAFKA_NUM_PARTITIONS and KAFKA_REPLICATION_FACTOR
+ * (absent: the broker's default) as the serving processes, and their TLS and SASL (backendEnv).
+ */
 export const migrateEnv = backendEnv
   .extend({
     LOG_LEVEL: envLogLevel(),
-    /** Partitions of each stream topic the job creates (existing topics are left as they are). */
-    KAFKA_TOPIC_PARTITIONS: envInt(3, 1, 1000),
-    KAFKA_REPLICATION_FACTOR: envInt(1, 1, 10),
     /** The first account's API key (16+ characters): created with its account and owner when no key has this value; empty: none. */
     SIGNAGE_BOOTSTRAP_API_KEY: z
       .string()

@@ -2,11 +2,11 @@
  * The migrations job (`migrate` role; a one-shot container / Kubernetes Job, run before a rollout):
  * every schema change serving processes no longer make themselves (they run with
  * MIGRATE_AT_START=false). In order: document indexes (built, and ones no collection declares
- * dropped: MongoDB only changes them here), ClickHouse migrations, Kafka topics, then the first
+ * dropped: MongoDB only changes them here), ClickHouse migrations, Kafka topics (every topic Pylon publishes to, dead letters and push events included), then the first
  * account and API key when SIGNAGE_BOOTSTRAP_API_KEY is set. Idempotent: runs on every deploy.
  */
-import { createLogger, loadConfigOrExit, TOPICS } from '@pylon/kit';
-import { createBackends } from '@pylon/composition/backends';
+import { createLogger, loadConfigOrExit, STREAM_TOPICS } from '@pylon/kit';
+import { createBackends, kafkaOptions } from '@pylon/composition/backends';
 import { bootstrapFirstAccount, IdentityRepository } from '@pylon/identity';
 import { ALL_COLLECTIONS } from './collections.js';
 import { migrateEnv } from './migrate.config.js';
@@ -26,11 +26,16 @@ try {
     logger.info('analytics migrations applied');
     if (env.STREAM_DRIVER === 'kafka') {
       const { createKafkaTopics } = await import('@pylon/adapters/kafka');
+      // Connects as the serving processes do (TLS, SASL); their partitions and replication settings.
+      const k = kafkaOptions(env, 'pylon-migrate');
       const created = await createKafkaTopics({
-        brokers: env.KAFKA_BROKERS,
-        topics: Object.values(TOPICS),
-        numPartitions: env.KAFKA_TOPIC_PARTITIONS,
-        replicationFactor: env.KAFKA_REPLICATION_FACTOR,
+        brokers: k.brokers,
+        clientId: k.clientId,
+        ssl: k.ssl,
+        ...(k.sasl ? { sasl: k.sasl } : {}),
+        ...(k.replicationFactor ? { replicationFactor: k.replicationFactor } : {}),
+        numPartitions: k.numPartitions,
+        topics: STREAM_TOPICS,
       });
       logger.info({ created }, 'stream topics up to date');
     }

@@ -32,9 +32,16 @@ export const kafkaEnv = {
   KAFKA_SASL_MECHANISM: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional(),
   KAFKA_SASL_USERNAME: z.string().min(1).optional(),
   KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
-  /** Replication factor of topics Pylon creates (absent: the broker's default). */
+  /** Replication factor of topics Pylon creates, the migrations job's too (absent: the broker's default.replication.factor). */
   KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(10).optional(),
+  /** Partitions of topics Pylon creates (the migrations job's too): at most this many consumers of a group share a topic. */
   KAFKA_NUM_PARTITIONS: z.coerce.number().int().min(1).max(1000).default(3),
+  /**
+   * A consumer that sends no heartbeat this long is evicted and its partitions handed over. Must
+   * outlast the longest store call between two heartbeats (ClickHouse's request timeout, 600 s) and
+   * stay within the broker's group.max.session.timeout.ms (30 min by default).
+   */
+  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6_000).max(3_600_000).default(630_000),
 };
 type KafkaEnv = z.infer<z.ZodObject<typeof kafkaEnv>>;
 
@@ -50,6 +57,7 @@ export function kafkaOptions(env: KafkaEnv, clientId: string, logger?: Logger) {
     ...(m && user && pass ? { sasl: { mechanism: m, username: user, password: pass } } : {}),
     ...(env.KAFKA_REPLICATION_FACTOR ? { replicationFactor: env.KAFKA_REPLICATION_FACTOR } : {}),
     numPartitions: env.KAFKA_NUM_PARTITIONS,
+    sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
     logger: logger ?? createLogger({ level: 'warn', name: 'stream' }),
   };
 }
@@ -94,6 +102,14 @@ export const backendEnv = z.object({
   ...kafkaEnv,
   /** Key prefix of the Redis Streams (STREAM_DRIVER=redis): deployments (or test runs) sharing one Redis keep apart by it. */
   REDIS_STREAM_PREFIX: z.string().min(1).max(100).default('pylon:stream:'),
+  /**
+   * Redis Streams durability of a publish (docs/operations/delivery-guarantees.md): true waits until
+   * the entries are fsynced to Redis's AOF (WAITAOF, Redis 7.2+ with appendonly yes); by default an
+   * acknowledged entry is in memory only and `appendfsync everysec` may lose its last second.
+   */
+  REDIS_STREAM_WAIT_AOF: envBool(false),
+  /** Redis Streams: replicas that must hold a publish before it is acknowledged (0: none). */
+  REDIS_STREAM_WAIT_REPLICAS: z.coerce.number().int().min(0).max(10).default(0),
   CACHE_DRIVER: z.enum(['memory', 'redis']).default('memory'),
   REDIS_URL: z.string().url().optional(),
   BLOBS_DRIVER: z.enum(['local', 's3']).default('local'),
@@ -135,9 +151,11 @@ export const backendRules = [
   requires('ANALYTICS_DRIVER', 'clickhouse', 'CLICKHOUSE_URL'),
   requires('STREAM_DRIVER', 'kafka', 'KAFKA_BROKERS'),
   requires('STREAM_DRIVER', 'redis', 'REDIS_URL'),
-  requires('KAFKA_SASL_MECHANISM', 'plain', 'KAFKA_SASL_PASSWORD'),
-  requires('KAFKA_SASL_MECHANISM', 'scram-sha-256', 'KAFKA_SASL_PASSWORD'),
-  requires('KAFKA_SASL_MECHANISM', 'scram-sha-512', 'KAFKA_SASL_PASSWORD'),
+  // SASL without a user name or password would connect without authenticating: refused at start.
+  ...(['plain', 'scram-sha-256', 'scram-sha-512'] as const).flatMap((m) => [
+    requires('KAFKA_SASL_MECHANISM', m, 'KAFKA_SASL_USERNAME'),
+    requires('KAFKA_SASL_MECHANISM', m, 'KAFKA_SASL_PASSWORD'),
+  ]),
   requires('CACHE_DRIVER', 'redis', 'REDIS_URL'),
   requires('BLOBS_DRIVER', 's3', 'S3_BUCKET'),
   z.refine(
@@ -299,7 +317,12 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
         b.stream = createKafkaStream(kafkaOptions(env, clientId, logger));
       } else if (env.STREAM_DRIVER === 'redis') {
         const { createRedisStream } = await import('@pylon/adapters/redis');
-        b.stream = createRedisStream({ url: env.REDIS_URL!, keyPrefix: env.REDIS_STREAM_PREFIX, onError: (err) => logger?.warn({ err }, 'redis stream') });
+        b.stream = createRedisStream({
+          url: env.REDIS_URL!,
+          keyPrefix: env.REDIS_STREAM_PREFIX,
+          publishWait: { aof: env.REDIS_STREAM_WAIT_AOF, replicas: env.REDIS_STREAM_WAIT_REPLICAS },
+          onError: (err) => logger?.warn({ err }, 'redis stream'),
+        });
       } else if (env.STREAM_DRIVER === 'memory') {
         const { createMemoryStream } = await import('@pylon/kit/adapters/stream.memory');
         b.stream = createMemoryStream();

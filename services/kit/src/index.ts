@@ -8,7 +8,7 @@ export * from './auth/principal.js';
 export type * from './ports/documents.js';
 export type * from './ports/analytics.js';
 export type * from './ports/stream.js';
-export { TransientError, isTransientError } from './ports/stream.js';
+export { TransientError, isTransientError, LeaseLostError, isLeaseLost, HELD_BATCH } from './ports/stream.js';
 export type * from './ports/cache.js';
 export type * from './ports/blobs.js';
 export type * from './ports/rate-limit.js';

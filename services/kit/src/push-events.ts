@@ -17,9 +17,13 @@
 import { randomUUID } from 'node:crypto';
 import type { AccessRule } from './auth/access.js';
 import type { BufferedPublisher } from './telemetry-publisher.js';
+import { DEAD_LETTER_TOPIC, TOPICS } from './telemetry.js';
 
 /** The durable topic every push event goes to (beside the telemetry topics; its own consumers). */
 export const PUSH_EVENTS_TOPIC = 'push.events';
+
+/** Every topic Pylon publishes to: what the migrations job creates ahead of time. */
+export const STREAM_TOPICS: string[] = [...Object.values(TOPICS), DEAD_LETTER_TOPIC, PUSH_EVENTS_TOPIC];
 
 /** What an event about one device names; group and tags are its values when the event was produced. */
 export interface DeviceRef {

@@ -16,6 +16,18 @@
  *   default minBytes is 1: one tiny fetch, one tiny insert). A fetched batch is handed over in
  *   chunks of `maxBatchSize`; a chunk's offsets are resolved and committed only after the handler
  *   resolved.
+ * - kafkajs has no background heartbeat (it heartbeats between fetches and when told). While a
+ *   chunk's handler runs this adapter heartbeats every `heartbeatIntervalMs`, and the handler's
+ *   `context.heartbeat()` heartbeats between its store calls. The session timeout (default 630 s)
+ *   outlasts the longest store call (ClickHouse's request timeout, 600 s), so a member stalled in
+ *   one call is not evicted meanwhile; the rebalance timeout is as long, so a rebalance waits for a
+ *   member to finish its call and rejoin instead of handing its partition over mid-call.
+ * - A rebalance error from a heartbeat (REBALANCE_IN_PROGRESS, ILLEGAL_GENERATION,
+ *   UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID) means the partition may be handed to another member:
+ *   the handler's next heartbeat rejects with LeaseLostError, the chunk is neither resolved nor
+ *   committed, and the error is rethrown to kafkajs, which rejoins. It is never swallowed.
+ * - One group per consumer role: a second subscription of this stream in a group with other topics
+ *   is refused (the group leader would assign only its own topics: partitions nobody reads).
  * - A failing handler is retried in place with backoff (heartbeats continue), so a bad message
  *   no longer loops through crash, rejoin and rebalance. Transient errors retry forever; with
  *   `deadLetter`, other errors after `maxAttempts` isolate the chunk message by message and a
@@ -28,7 +40,17 @@
 import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type KafkaMessage, type Producer, type SASLOptions } from 'kafkajs';
 import { AppError } from '@pylon/kit/errors';
 import type { Logger } from '@pylon/kit/logger';
-import { isTransientError, type DeadLetter, type EventStream, type GroupLag, type StreamMessage, type Subscription } from '@pylon/kit/ports/stream';
+import {
+  isLeaseLost,
+  isTransientError,
+  LeaseLostError,
+  type BatchContext,
+  type DeadLetter,
+  type EventStream,
+  type GroupLag,
+  type StreamMessage,
+  type Subscription,
+} from '@pylon/kit/ports/stream';
 
 export interface KafkaStreamOptions {
   brokers: string[];
@@ -47,12 +69,27 @@ export interface KafkaStreamOptions {
   logger?: Pick<Logger, 'error' | 'warn' | 'info' | 'debug'>;
   /** Bytes a fetch waits for (up to maxWaitMs) before answering. Default 65 536. */
   minBytes?: number;
+  /**
+   * A member that sends no heartbeat this long is evicted. Must outlast the longest store call a
+   * handler makes between heartbeats (ClickHouse's request timeout, 600 s) and stay within the
+   * broker's group.max.session.timeout.ms (Kafka's default: 30 min). Default 630 000 ms.
+   */
+  sessionTimeoutMs?: number;
+  /** How long a rebalance waits for members to rejoin. Default: the session timeout. */
+  rebalanceTimeoutMs?: number;
+  /** Heartbeats while a handler runs. Default 3 000 ms. */
+  heartbeatIntervalMs?: number;
   /** First and largest delay of the in-place handler retry. Defaults 200 ms and 5 000 ms. */
   retryBaseMs?: number;
   retryMaxMs?: number;
 }
 
 const DEFAULT_MAX_BATCH = 500;
+export const DEFAULT_SESSION_TIMEOUT_MS = 630_000;
+
+/** kafkajs protocol errors of a heartbeat or commit that mean the member lost (or may lose) its partitions. */
+const REBALANCE_ERRORS = new Set(['REBALANCE_IN_PROGRESS', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTANCE_ID', 'NOT_COORDINATOR']);
+const isRebalance = (e: unknown) => typeof e === 'object' && e !== null && REBALANCE_ERRORS.has(String((e as { type?: unknown }).type));
 const DEFAULT_MAX_WAIT_MS = 500;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -145,6 +182,11 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
   const consumers = new Set<Consumer>();
   /** Group -> topics its consumers read here: what lag() reports. */
   const groupTopics = new Map<string, Set<string>>();
+  /** Group -> the topic set its subscription here reads: one group per consumer role. */
+  const groupRoles = new Map<string, string>();
+  const sessionTimeout = opts.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
+  const rebalanceTimeout = opts.rebalanceTimeoutMs ?? sessionTimeout;
+  const heartbeatInterval = opts.heartbeatIntervalMs ?? 3_000;
   const retryBaseMs = opts.retryBaseMs ?? 200;
   const retryMaxMs = opts.retryMaxMs ?? 5_000;
   const topicsReady = new Map<string, Promise<void>>();
@@ -245,8 +287,19 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
           throw new AppError('BAD_USER_INPUT', 'deadLetter.maxAttempts must be a positive integer', { field: 'deadLetter.maxAttempts' });
         if (names.includes(dl.topic)) throw new AppError('BAD_USER_INPUT', 'a topic cannot be its own dead letter', { field: 'deadLetter.topic' });
       }
+      const role = [...names].sort().join(',');
+      const held = groupRoles.get(options.group);
+      if (held !== undefined && held !== role) {
+        throw new AppError('BAD_USER_INPUT', `group ${options.group} already reads other topics here (${held}); use one group per consumer role`, {
+          field: 'group',
+        });
+      }
+      groupRoles.set(options.group, role);
       const consumer = kafka.consumer({
         groupId: options.group,
+        sessionTimeout,
+        rebalanceTimeout,
+        heartbeatInterval,
         allowAutoTopicCreation: false,
         minBytes: opts.minBytes ?? 65_536,
         maxWaitTimeInMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
@@ -259,13 +312,68 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
         log?.error({ err: event.payload.error, group: options.group, topics: names, restart: event.payload.restart }, 'stream consumer crashed');
       });
 
-      /** Runs the handler until it succeeds; false when the consumer stops meanwhile. Dead-letters when told. */
+      /**
+       * The hold of one chunk: heartbeats in the background while the handler runs and on the
+       * handler's `heartbeat()`. The first rebalance error is kept (`lost`); from then on
+       * `heartbeat()` rejects with LeaseLostError and the chunk is abandoned.
+       */
+      function hold(alive: () => boolean, heartbeat: () => Promise<void>) {
+        let lost: unknown;
+        const beat = async () => {
+          if (lost !== undefined) return;
+          try {
+            await heartbeat();
+          } catch (e) {
+            if (isRebalance(e)) lost = e;
+            else throw e;
+          }
+        };
+        const timer = setInterval(() => void beat().catch(() => undefined), heartbeatInterval);
+        timer.unref();
+        const context: BatchContext = {
+          async heartbeat() {
+            await beat().catch(() => undefined); // a broker hiccup: the session outlasts it
+            if (lost !== undefined || !alive()) throw new LeaseLostError('the partition is being handed to another member', { cause: lost });
+          },
+        };
+        return { context, lost: () => lost, beat, release: () => clearInterval(timer) };
+      }
+
+      /**
+       * Runs the handler until it succeeds; false when the consumer stops meanwhile. Dead-letters
+       * when told. Throws kafkajs's rebalance error when the partition is being handed over.
+       */
       async function handle(chunk: KafkaMessage[], topic: string, partition: number, alive: () => boolean, heartbeat: () => Promise<void>): Promise<boolean> {
+        const held = hold(alive, heartbeat);
+        try {
+          return await attempts(chunk, topic, partition, alive, heartbeat, held);
+        } finally {
+          held.release();
+        }
+      }
+
+      async function attempts(
+        chunk: KafkaMessage[],
+        topic: string,
+        partition: number,
+        alive: () => boolean,
+        heartbeat: () => Promise<void>,
+        held: ReturnType<typeof hold>,
+      ): Promise<boolean> {
+        const abandon = () => {
+          if (held.lost() !== undefined) throw held.lost();
+          return false;
+        };
         for (let attempt = 1; ; attempt++) {
           try {
-            await handler(chunk.map((m) => decode(m, topic)));
+            await handler(
+              chunk.map((m) => decode(m, topic)),
+              held.context,
+            );
+            if (held.lost() !== undefined) return abandon();
             return true;
           } catch (e) {
+            if (isLeaseLost(e) || held.lost() !== undefined) return abandon();
             if (dl && !isTransientError(e) && attempt >= dl.maxAttempts) {
               if (chunk.length > 1) {
                 // Find the culprit: each message alone, each with its own attempts.
@@ -289,14 +397,16 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
               return true;
             }
             log?.warn({ err: e, group: options.group, topic, attempt }, 'stream handler failed; retrying in place');
-            // Back off in steps, heartbeating, so the group keeps this member through a long outage.
+            // Back off in steps, heartbeating, so the group keeps this member through a long outage;
+            // a rebalance meanwhile ends the retries here (the partition may go to another member).
             let left = Math.min(retryMaxMs, retryBaseMs * 2 ** Math.min(attempt - 1, 20));
             while (left > 0) {
               if (!alive()) return false;
               const step = Math.min(left, 1_000);
               await sleep(step);
               left -= step;
-              await heartbeat().catch(() => undefined);
+              await held.beat().catch(() => undefined);
+              if (held.lost() !== undefined) return abandon();
             }
             if (!alive()) return false;
           }
@@ -326,6 +436,7 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
         });
       } catch (e) {
         consumers.delete(consumer);
+        if (held === undefined) groupRoles.delete(options.group);
         await consumer.disconnect().catch(() => undefined);
         throw unavailable('event stream is unavailable', e);
       }

@@ -11,6 +11,14 @@
  * - Entries another member read but did not acknowledge for `claimIdleMs` (it crashed, or left
  *   without committing) are claimed (XAUTOCLAIM) by any live member of the group, before new
  *   ones; so a process killed mid-batch loses nothing, its batch is handled again elsewhere.
+ * - A live member keeps its claim: while it holds a batch (handler running, or backing off between
+ *   attempts) it renews the entries every claimIdleMs / 3 and whenever the handler calls
+ *   `context.heartbeat()`, resetting their idle time (XCLAIM ... JUSTID). Renewal and acknowledgement
+ *   are fenced: one Lua script checks that this member still owns every entry (XPENDING) before it
+ *   renews or acknowledges, so a member that stalled past claimIdleMs (GC, CPU starvation, a
+ *   stopped process) cannot take the entries back or acknowledge another member's work; its next
+ *   heartbeat rejects with LeaseLostError and the batch is abandoned here. What it wrote between its
+ *   last renewal and the stall is found stored by the new owner (exactly-once.ts, rollup-repair.ts).
  * - Order per key holds within one member (entries are handed over in stream order); a failing
  *   batch is retried (exponential backoff, transient errors forever), and with `deadLetter` a
  *   batch that failed `maxAttempts` times is retried one message at a time, a message failing as
@@ -23,7 +31,11 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { AppError } from '@pylon/kit/errors';
 import { toJson } from '@pylon/kit/adapters/cache.memory';
 import {
+  isLeaseLost,
   isTransientError,
+  LeaseLostError,
+  TransientError,
+  type BatchContext,
   type ConsumerOptions,
   type DeadLetter,
   type EventStream,
@@ -47,6 +59,16 @@ export interface RedisStreamOptions {
   retentionIntervalMs?: number;
   /** Longest a command may take (blocking reads excepted). Default 5 000 ms. */
   commandTimeoutMs?: number;
+  /**
+   * What a publish waits for before it resolves. By default Redis answers XADD from memory: with
+   * `appendfsync everysec` (the default of `appendonly yes`) a power loss or kernel crash loses up
+   * to one second of acknowledged entries, and a failover loses what the replica had not yet got.
+   * `aof`: also wait until the entries are fsynced to the local AOF (WAITAOF 1 <replicas>, Redis 7.2+,
+   * `appendonly yes`). `replicas`: wait until this many replicas have them (WAIT, or WAITAOF's
+   * second count with `aof`). Not met within `timeoutMs`: the publish rejects UNAVAILABLE (the
+   * entries may be stored; the publisher retries and the ingest drops the repeat).
+   */
+  publishWait?: { aof?: boolean; replicas?: number; timeoutMs?: number };
   onError?: (error: Error) => void;
 }
 
@@ -65,6 +87,28 @@ function streamsOf(reply: unknown): [string, Entry[]][] {
 }
 
 const BLOCK_MS = 250;
+
+/**
+ * KEYS[1] the stream; ARGV group, member, 'renew' or 'ack', then the entry ids. Returns 1 when the
+ * member owned every entry (and renewed or acknowledged them), 0 when another member holds one:
+ * then nothing is changed. Atomic, so no claim can slip between the check and the change.
+ */
+const FENCED = `
+for i = 4, #ARGV do
+  local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[i], ARGV[i], 1)
+  if #p == 0 or p[1][2] ~= ARGV[2] then return 0 end
+end
+for i = 4, #ARGV, 1000 do
+  local ids = {}
+  for j = i, math.min(i + 999, #ARGV) do ids[#ids + 1] = ARGV[j] end
+  if ARGV[3] == 'ack' then
+    redis.call('XACK', KEYS[1], ARGV[1], unpack(ids))
+  else
+    ids[#ids + 1] = 'JUSTID'
+    redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, unpack(ids))
+  end
+end
+return 1`;
 const unavailable = (what: string, cause?: unknown) => {
   if (cause instanceof AppError) return cause;
   const e = new AppError('UNAVAILABLE', `${what} is unavailable`);
@@ -154,6 +198,34 @@ export function createRedisStream(o: RedisStreamOptions): EventStream & { retain
     } catch (e) {
       throw unavailable('stream', e);
     }
+    if (o.publishWait) await durable(o.publishWait);
+  }
+
+  /** Waits until the publish is on disk (AOF) and/or on replicas, as `publishWait` asks. */
+  async function durable(w: NonNullable<RedisStreamOptions['publishWait']>): Promise<void> {
+    const replicas = w.replicas ?? 0;
+    const timeout = w.timeoutMs ?? 1_000;
+    if (!w.aof && replicas === 0) return;
+    let reply: unknown;
+    try {
+      reply = w.aof ? await redis.call('WAITAOF', 1, replicas, timeout) : await redis.call('WAIT', replicas, timeout);
+    } catch (e) {
+      const why = /unknown command/i.test(String((e as Error).message))
+        ? 'the stream cannot wait for its AOF: WAITAOF needs Redis 7.2 or later'
+        : /appendonly/i.test(String((e as Error).message))
+          ? 'the stream cannot wait for its AOF: the Redis server runs without appendonly'
+          : 'stream is unavailable';
+      const err = new AppError('UNAVAILABLE', why);
+      err.cause = e;
+      throw err;
+    }
+    const [local, copies] = w.aof ? (reply as [number, number]) : [1, Number(reply)];
+    if (local < 1 || copies < replicas) {
+      throw new AppError(
+        'UNAVAILABLE',
+        `the stream stored the entries but could not confirm them durable within ${timeout} ms (${copies} of ${replicas} replicas)`,
+      );
+    }
   }
 
   async function ensureGroup(topic: string, group: string): Promise<void> {
@@ -167,7 +239,7 @@ export function createRedisStream(o: RedisStreamOptions): EventStream & { retain
   async function subscribe(
     topics: string | readonly string[],
     options: ConsumerOptions,
-    handler: (batch: StreamMessage[]) => Promise<void>,
+    handler: (batch: StreamMessage[], context: BatchContext) => Promise<void>,
   ): Promise<Subscription> {
     if (closed) throw new AppError('UNAVAILABLE', 'stream is closed');
     const names = [...new Set(typeof topics === 'string' ? [topics] : topics)];
@@ -228,16 +300,67 @@ export function createRedisStream(o: RedisStreamOptions): EventStream & { retain
       return [...byKey.entries()];
     }
 
-    /** Handles one batch until it succeeds or is dead-lettered; false when stopping first. */
-    async function handle(topic: string, entries: Entry[]): Promise<boolean> {
+    /** Renews (or acknowledges) `ids` if this member still owns them all; false once another does. */
+    async function fenced(topic: string, mode: 'renew' | 'ack', ids: string[]): Promise<boolean> {
+      return (await redis.call('EVAL', FENCED, 1, keyOf(topic), group, member, mode, ...ids)) === 1;
+    }
+
+    /** This member's hold on a batch: renewed in the background and on `heartbeat()`, until `release()`. */
+    function hold(topic: string, ids: string[]): { context: BatchContext; lost(): boolean; release(): void } {
+      let lost = false;
+      const renew = async () => {
+        if (!lost && !(await fenced(topic, 'renew', ids))) lost = true;
+      };
+      const timer = setInterval(() => void renew().catch(() => undefined), Math.max(10, Math.floor(claimIdleMs / 3)));
+      timer.unref();
+      return {
+        context: {
+          async heartbeat() {
+            try {
+              await renew();
+            } catch (e) {
+              throw new TransientError('the stream could not renew the batch', { cause: e });
+            }
+            if (lost) throw new LeaseLostError();
+          },
+        },
+        lost: () => lost,
+        release: () => clearInterval(timer),
+      };
+    }
+
+    /**
+     * Handles one batch until it succeeds, is dead-lettered or was taken over; false when stopping
+     * first. `held`: a hold taken when the batch was read (a read of several topics waits its turn).
+     */
+    async function handle(
+      topic: string,
+      entries: Entry[],
+      held = hold(
+        topic,
+        entries.map(([id]) => id),
+      ),
+    ): Promise<boolean> {
+      try {
+        return await attempts(topic, entries, held);
+      } finally {
+        held.release();
+      }
+    }
+
+    async function attempts(topic: string, entries: Entry[], held: ReturnType<typeof hold>): Promise<boolean> {
       const messages = entries.map(([, fields]) => decode(fields, topic));
+      const ids = entries.map(([id]) => id);
       let attempt = 0;
       for (;;) {
         try {
-          await handler(messages);
-          await redis.call('XACK', keyOf(topic), group, ...entries.map(([id]) => id));
+          await handler(messages, held.context);
+          // Fenced: entries another member claimed meanwhile are its to acknowledge.
+          await fenced(topic, 'ack', ids);
           return true;
         } catch (err) {
+          // Taken over (this member stalled past claimIdleMs): the new owner handles the batch.
+          if (isLeaseLost(err) || held.lost()) return true;
           attempt++;
           if (dl && !isTransientError(err) && attempt >= dl.maxAttempts) {
             if (entries.length > 1) {
@@ -259,7 +382,7 @@ export function createRedisStream(o: RedisStreamOptions): EventStream & { retain
               dead_lettered_at: Date.now(),
             };
             await publish(dl.topic, [{ ...(m.key !== undefined ? { key: m.key } : {}), value: letter, timestamp: letter.dead_lettered_at }]);
-            await redis.call('XACK', keyOf(topic), group, id);
+            await fenced(topic, 'ack', [id]);
             return true;
           }
           if (stopping) return false;
@@ -285,9 +408,18 @@ export function createRedisStream(o: RedisStreamOptions): EventStream & { retain
             }
           }
           if (handled || stopping) continue;
-          for (const [key, entries] of await readNew()) {
-            if (entries.length === 0) continue;
-            if (!(await handle(topicOf(key), entries))) break;
+          // Every topic's entries are held from the read on, not only while their turn runs.
+          const read = (await readNew()).filter(([, entries]) => entries.length > 0);
+          const holds = read.map(([key, entries]) =>
+            hold(
+              topicOf(key),
+              entries.map(([id]) => id),
+            ),
+          );
+          try {
+            for (let i = 0; i < read.length; i++) if (!(await handle(topicOf(read[i]![0]), read[i]![1], holds[i]))) break;
+          } finally {
+            for (const h of holds) h.release();
           }
         } catch (e) {
           if (stopping) break;

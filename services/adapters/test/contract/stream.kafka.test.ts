@@ -57,6 +57,21 @@ describe('kafka adapter without a broker', () => {
     }
   });
 
+  test('one group per consumer role: a second subscription in a group with other topics is refused at once', async () => {
+    const stream = dead();
+    try {
+      // The first one is still connecting (no broker) when the second is refused.
+      const first = stream.subscribe(['a', 'b'], { group: 'role' }, async () => undefined).catch((e: unknown) => e);
+      await expect(stream.subscribe('c', { group: 'role' }, async () => undefined)).rejects.toMatchObject({
+        code: 'BAD_USER_INPUT',
+        details: { field: 'group' },
+      });
+      await first;
+    } finally {
+      await stream.close();
+    }
+  }, 30_000);
+
   test('bad input is refused before any network use', async () => {
     const stream = dead();
     try {

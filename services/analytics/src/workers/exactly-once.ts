@@ -19,7 +19,10 @@
  *    completes the others (migration 005 sets the tables' deduplication window).
  *
  * Correct when one consumer at a time handles an account's records: the stream is keyed by account,
- * so a partition (Kafka) or a topic (embedded) is consumed by one member of the group at a time.
+ * so a partition (Kafka) or a topic (embedded) is consumed by one member of the group at a time,
+ * and a member that lost its batch to another (rebalance, Redis Streams claim) stops at its next
+ * lease check (BatchContext.heartbeat, before every store call: ingest.ts); what remains is a stall
+ * between that check and the call (docs/operations/delivery-guarantees.md).
  * A consumer process that dies between the raw part and the rollup parts of one insert loses the
  * plan; its redelivery finds the records stored and drops them, and rollup-repair.ts then completes
  * the rollups from the raw table.

@@ -35,7 +35,9 @@
  */
 import { AppError } from '../errors.js';
 import {
+  HELD_BATCH,
   isTransientError,
+  type BatchContext,
   type ConsumerOptions,
   type DeadLetter,
   type DeadLetterOptions,
@@ -109,7 +111,7 @@ interface PendingPublish {
 }
 
 interface ConsumerState {
-  handler: (batch: StreamMessage[]) => Promise<void>;
+  handler: (batch: StreamMessage[], context: BatchContext) => Promise<void>;
   maxBatchSize: number;
   maxWaitMs: number;
   deadLetter: DeadLetterOptions | undefined;
@@ -354,7 +356,7 @@ export function createMemoryStream(opts: MemoryStreamOptions = {}): MemoryStream
       if (!c || closed) return 0;
       const n = g.offset < g.isolateUntil ? 1 : Math.min(size, c.maxBatchSize);
       const batch = entriesOf(t, g.offset, g.offset + n).map((e) => decode(e, t.name));
-      const run = (async () => c.handler(batch))();
+      const run = (async () => c.handler(batch, HELD_BATCH))(); // one process: no one else takes it over
       c.inFlight = run.catch(() => undefined);
       try {
         await run;

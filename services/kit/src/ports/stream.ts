@@ -51,6 +51,36 @@ export interface ConsumerOptions {
   deadLetter?: DeadLetterOptions;
 }
 
+/**
+ * What a handler may do about the batch it holds. On Kafka a member that stops heartbeating for
+ * the session timeout is evicted and its partitions go to another member; on Redis Streams an
+ * entry idle for `claimIdleMs` is claimed by another member. Either way the batch is then handled
+ * twice, with other batch boundaries.
+ */
+export interface BatchContext {
+  /**
+   * Keeps this member's hold on the batch alive (Kafka: a group heartbeat; Redis Streams: the
+   * entries' idle time reset, only while this member still owns them). Call it between long store
+   * calls. Rejects with a LeaseLostError once the batch belongs to another member: the handler
+   * must stop before its next write; the adapter neither acknowledges nor commits the batch.
+   */
+  heartbeat(): Promise<void>;
+}
+
+/** The batch was handed to another member (rebalance, eviction, claim): stop, write nothing more. */
+export class LeaseLostError extends Error {
+  readonly leaseLost = true;
+  constructor(message = 'the batch was handed to another member of the group', options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'LeaseLostError';
+  }
+}
+
+export const isLeaseLost = (e: unknown): boolean => typeof e === 'object' && e !== null && (e as { leaseLost?: unknown }).leaseLost === true;
+
+/** For adapters where one member holds a batch until it is done (in-process, embedded log). */
+export const HELD_BATCH: BatchContext = { heartbeat: async () => undefined };
+
 export interface Subscription {
   close(): Promise<void>;
   /** False once the consumer stopped for good (crashed, not restarting); /readyz reports it. */
@@ -70,7 +100,11 @@ export interface EventStream {
    * One consumer for one or several topics, in one group. Each batch holds messages of one topic
    * (`message.topic` says which).
    */
-  subscribe(topics: string | readonly string[], options: ConsumerOptions, handler: (batch: StreamMessage[]) => Promise<void>): Promise<Subscription>;
+  subscribe(
+    topics: string | readonly string[],
+    options: ConsumerOptions,
+    handler: (batch: StreamMessage[], context: BatchContext) => Promise<void>,
+  ): Promise<Subscription>;
   /** How far each group is behind, per topic (the groups this stream's consumers use). */
   lag(): Promise<GroupLag[]>;
   ping(): Promise<void>;

@@ -26,7 +26,7 @@ export function prefixedStream(stream: EventStream, prefix: string): EventStream
         group: on(options.group),
         ...(options.deadLetter ? { deadLetter: { ...options.deadLetter, topic: on(options.deadLetter.topic) } } : {}),
       };
-      return stream.subscribe(named, o, (batch) => handler(batch.map(delivered)));
+      return stream.subscribe(named, o, (batch, context) => handler(batch.map(delivered), context));
     },
     lag: async () => (await stream.lag()).map((l) => ({ ...l, topic: off(l.topic), group: off(l.group) })),
     ping: () => stream.ping(),

@@ -1,0 +1,79 @@
+/**
+ * How a distributed role starts when its backends may not answer yet: it listens at once with its
+ * ops endpoints (/healthz 200: live; /readyz 503 naming the backend it waits for), opens its
+ * backends and builds its app in the background, retrying with capped back-off (kit retryUntil),
+ * and hands the port over to the full app once that succeeds: ready without a restart. SIGTERM
+ * during the wait stops the retries and exits cleanly. Used by the subgraph and worker processes.
+ */
+import express, { type Express } from 'express';
+import {
+  listenHttpSwitchable,
+  mountOps,
+  onShutdown,
+  retryUntil,
+  serveMetrics,
+  type Logger,
+  type MetricsAccess,
+  type Ops,
+  type ReadinessCheck,
+} from '@pylon/kit';
+import { failedBackend } from './backends.js';
+
+/** What one successful start attempt built: the app to serve and what stops it (in order). */
+export interface Started {
+  app: Express;
+  closers: (() => Promise<void>)[];
+  /** Logged once the app serves ('identity subgraph listening'). */
+  label: string;
+}
+
+export interface BackgroundStartOptions {
+  logger: Logger;
+  ops: Ops;
+  port: number;
+  host: string;
+  metrics: MetricsAccess;
+  /**
+   * One attempt: opens what the process needs and builds its app. On failure it must close what it
+   * opened and reject; the error names its backend through failedBackend when it is known.
+   */
+  attempt: () => Promise<Started>;
+  /** Retry waits (tests shorten them). */
+  firstDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+/** Resolves once the full app serves, or once a stop signal ended the waiting; rejects only when a port cannot be bound. */
+export async function startInBackground(o: BackgroundStartOptions): Promise<void> {
+  // /readyz while starting: 'starting' until the app serves, plus the backend the last attempt could not reach.
+  const waiting: Record<string, ReadinessCheck> = { starting: () => Promise.reject(new Error('starting')) };
+  const front = express();
+  front.disable('x-powered-by');
+  mountOps(front, o.ops, waiting, o.metrics);
+  const http = await listenHttpSwitchable(front, o.port, o.host);
+  const metricsServer = await serveMetrics(o.ops, o.metrics, o.host);
+  const stop = new AbortController();
+  // Filled once started; onShutdown reads the list when the signal comes.
+  const closers: (() => Promise<void>)[] = [async () => stop.abort()];
+  onShutdown({ ops: o.ops, servers: metricsServer ? [http.server, metricsServer] : [http.server], logger: o.logger, closers });
+  const started = await retryUntil(() => o.attempt(), {
+    signal: stop.signal,
+    ...(o.firstDelayMs !== undefined ? { firstDelayMs: o.firstDelayMs } : {}),
+    ...(o.maxDelayMs !== undefined ? { maxDelayMs: o.maxDelayMs } : {}),
+    onFailure(err, attempt, retryInMs) {
+      const backend = failedBackend(err);
+      for (const name of Object.keys(waiting)) if (name !== 'starting') delete waiting[name];
+      if (backend) waiting[backend] = () => Promise.reject(new Error(`${backend} unavailable`));
+      o.logger.warn({ err, backend, attempt, retryInMs }, `cannot start yet${backend ? `: ${backend} unavailable` : ''}; retrying (live, not ready)`);
+    },
+  });
+  if (!started) return;
+  if (stop.signal.aborted) {
+    // SIGTERM came while this attempt was in flight: the shutdown has run without it.
+    for (const close of started.closers) await close().catch(() => undefined);
+    return;
+  }
+  closers.push(...started.closers);
+  http.serve(started.app);
+  o.logger.info({ port: o.port, host: o.host }, started.label);
+}

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { checkRoleEnv, ROLE_CONFIGS } from '../../launcher/src/role-configs.js';
 import { ROLES } from '../../launcher/src/roles.js';
 import { ROOT } from './deploy.helpers.js';
-import { render, type K8sObject } from './kustomize.js';
+import { render, renderedEnv, type K8sObject } from './kustomize.js';
 
 type Json = Record<string, any>;
 
@@ -35,22 +35,7 @@ async function validate(doc: K8sObject): Promise<void> {
 const of = (docs: K8sObject[], kind: string) => docs.filter((d) => d.kind === kind) as Array<K8sObject & Json>;
 const roleOf = (d: Json): string => d.spec.template.spec.containers[0].args[0];
 
-function containerEnv(docs: K8sObject[], c: Json): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const from of c.envFrom ?? []) {
-    const cm = of(docs, 'ConfigMap').find((m) => m.metadata.name === from.configMapRef?.name);
-    if (!cm) throw new Error(`ConfigMap ${from.configMapRef?.name} is not in the manifests`);
-    Object.assign(env, cm.data);
-  }
-  for (const e of c.env ?? []) {
-    if (e.valueFrom?.secretKeyRef) {
-      const key = e.valueFrom.secretKeyRef.key as string;
-      if (!(key in SECRET_EXAMPLE)) throw new Error(`${key} is read from the Secret but k8s/secrets.env.example does not list it`);
-      env[e.name] = SECRET_EXAMPLE[key]!;
-    } else env[e.name] = e.value;
-  }
-  return env;
-}
+const containerEnv = (docs: K8sObject[], c: Json) => renderedEnv(docs, c, SECRET_EXAMPLE);
 
 describe.each(OVERLAYS)('k8s/%s', (overlay) => {
   const docs = rendered[overlay]!;

@@ -50,6 +50,9 @@ export async function createSubgraphHttp(
     },
     introspection: false,
     csrfPrevention: true,
+    // The process's onShutdown owns SIGTERM (servers, then closers): Apollo's own handler stopped the
+    // server early and re-raised the signal, killing the process (143) or stalling its stop for 15 s.
+    stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     formatError,
     // No usage reporting and no HTTP cache hints: per-field hooks would only cost time.

@@ -11,6 +11,7 @@ import { checkRoleEnv, ROLE_CONFIGS } from '../../launcher/src/role-configs.js';
 import { ROLES } from '../../launcher/src/roles.js';
 import { ROOT } from './deploy.helpers.js';
 import { render, renderedEnv, type K8sObject } from './kustomize.js';
+import { imageFacts } from './sandbox.js';
 
 type Json = Record<string, any>;
 
@@ -80,6 +81,24 @@ describe.each(OVERLAYS)('k8s/%s', (overlay) => {
         const tmp = c.volumeMounts?.find((m: Json) => m.mountPath === '/tmp');
         expect({ name: w.metadata.name, tmp: Boolean(tmp) }).toEqual({ name: w.metadata.name, tmp: true });
       }
+    }
+  });
+
+  test("every server role writes only where it mounts a volume: the image's data dir (spools) and /tmp", () => {
+    const { env: imageEnv } = imageFacts();
+    for (const d of of(docs, 'Deployment')) {
+      const c = d.spec.template.spec.containers[0];
+      const mounts = ((c.volumeMounts ?? []) as Json[]).filter((m) => !m.readOnly).map((m) => m.mountPath as string);
+      const env = { ...imageEnv, ...containerEnv(docs, c) };
+      // Every directory setting (SIGNAGE_DATA_DIR, where the spools default to; AUDIT_SPOOL_DIR) lies in a mounted volume.
+      const dirs = Object.entries(env).filter(([k]) => k.endsWith('_DIR'));
+      expect(dirs.map(([k]) => k)).toContain('SIGNAGE_DATA_DIR');
+      for (const [k, v] of dirs)
+        expect({ name: d.metadata.name, [k]: v, mounted: mounts.some((m) => v === m || v.startsWith(`${m}/`)) }).toEqual({
+          name: d.metadata.name,
+          [k]: v,
+          mounted: true,
+        });
     }
   });
 

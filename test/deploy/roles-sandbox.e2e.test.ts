@@ -232,8 +232,15 @@ maybe.each([
     // Still up after every one has failed to reach its servers at least once.
     for (const r of procs)
       expect({ role: r.role, exit: r.child.exitCode, live: (await get(r.port, '/healthz')).status }).toEqual({ role: r.role, exit: null, live: 200 });
-    const codes = await Promise.all(procs.map(async (r) => ({ role: r.role, code: await stop(r), output: r.output() })));
-    expect(codes.filter((c) => c.code !== 0)).toEqual([]);
+    const stopped = await Promise.all(
+      procs.map(async (r) => {
+        const t = performance.now();
+        const code = await stop(r);
+        return { role: r.role, code, ms: Math.round(performance.now() - t), output: r.output() };
+      }),
+    );
+    console.log(`${_source}, SIGTERM to exit while waiting (ms): ${JSON.stringify(Object.fromEntries(stopped.map((s) => [s.role, s.ms])))}`);
+    expect(stopped.filter((c) => c.code !== 0)).toEqual([]);
   }, 300_000);
 });
 

@@ -64,6 +64,10 @@ export function sandboxArgs(s: Sandbox, argv: string[]): string[] {
     '/dev',
     '--proc',
     '/proc',
+    // As a container sees it (read-only): chDB reads its memory limit from the cgroup files.
+    '--ro-bind',
+    '/sys',
+    '/sys',
     // A Node.js fetched for the image's version (PYLON_IMAGE_NODE) lives outside /usr.
     ...(node.startsWith('/usr/') ? [] : ['--ro-bind', dirname(node), dirname(node)]),
     '--ro-bind',

@@ -5,6 +5,7 @@
  * and hands the port over to the full app once that succeeds: ready without a restart. SIGTERM
  * during the wait stops the retries and exits cleanly. Used by the subgraph and worker processes.
  */
+import type { Server } from 'node:http';
 import express, { type Express } from 'express';
 import {
   listenHttpSwitchable,
@@ -43,8 +44,8 @@ export interface BackgroundStartOptions {
   maxDelayMs?: number;
 }
 
-/** Resolves once the full app serves, or once a stop signal ended the waiting; rejects only when a port cannot be bound. */
-export async function startInBackground(o: BackgroundStartOptions): Promise<void> {
+/** Resolves with the listening server once the full app serves, or once a stop signal ended the waiting; rejects only when a port cannot be bound. */
+export async function startInBackground(o: BackgroundStartOptions): Promise<Server> {
   // /readyz while starting: 'starting' until the app serves, plus the backend the last attempt could not reach.
   const waiting: Record<string, ReadinessCheck> = { starting: () => Promise.reject(new Error('starting')) };
   const front = express();
@@ -67,13 +68,14 @@ export async function startInBackground(o: BackgroundStartOptions): Promise<void
       o.logger.warn({ err, backend, attempt, retryInMs }, `cannot start yet${backend ? `: ${backend} unavailable` : ''}; retrying (live, not ready)`);
     },
   });
-  if (!started) return;
+  if (!started) return http.server;
   if (stop.signal.aborted) {
     // SIGTERM came while this attempt was in flight: the shutdown has run without it.
     for (const close of started.closers) await close().catch(() => undefined);
-    return;
+    return http.server;
   }
   closers.push(...started.closers);
   http.serve(started.app);
   o.logger.info({ port: o.port, host: o.host }, started.label);
+  return http.server;
 }

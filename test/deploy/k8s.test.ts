@@ -102,6 +102,20 @@ describe.each(OVERLAYS)('k8s/%s', (overlay) => {
     }
   });
 
+  test("spools on a pod's emptyDir never hold what a player was told is stored: devices acknowledges player records from the stream only", () => {
+    for (const d of of(docs, 'Deployment')) {
+      const pod = d.spec.template.spec;
+      const c = pod.containers[0];
+      const data = ((c.volumeMounts ?? []) as Json[]).find((m) => m.mountPath === '/data');
+      const survivesThePod = data !== undefined && !(pod.volumes as Json[]).find((v) => v.name === data.name)?.emptyDir;
+      if (roleOf(d) === 'devices' && !survivesThePod)
+        expect({ name: d.metadata.name, PLAYER_RECORDS_SPOOL: containerEnv(docs, c).PLAYER_RECORDS_SPOOL }).toEqual({
+          name: d.metadata.name,
+          PLAYER_RECORDS_SPOOL: 'false',
+        });
+    }
+  });
+
   test('serving pods have a startup probe, readiness on /readyz and liveness on /healthz', () => {
     for (const d of of(docs, 'Deployment').filter((x) => ROLES.find((r) => r.name === roleOf(x))?.port)) {
       const c = d.spec.template.spec.containers[0];

@@ -8,7 +8,10 @@
 import type { Server } from 'node:http';
 import express, { type Express } from 'express';
 import {
+  createLogger,
+  createOps,
   listenHttpSwitchable,
+  metricsAccess,
   mountOps,
   onShutdown,
   retryUntil,
@@ -18,7 +21,7 @@ import {
   type Ops,
   type ReadinessCheck,
 } from '@pylon/kit';
-import { failedBackend } from './backends.js';
+import { createBackends, failedBackend, type BackendEnv, type Backends } from './backends.js';
 
 /** What one successful start attempt built: the app to serve and what stops it (in order). */
 export interface Started {
@@ -78,4 +81,42 @@ export async function startInBackground(o: BackgroundStartOptions): Promise<Serv
   http.serve(started.app);
   o.logger.info({ port: o.port, host: o.host }, started.label);
   return http.server;
+}
+
+/** The settings a role started this way has. */
+type RoleEnv = BackendEnv & { LOG_LEVEL: string; PORT: number; HOST: string } & Parameters<typeof metricsAccess>[0];
+
+/**
+ * A role on its backends, started in the background: each attempt opens the backends it needs and
+ * builds on them (closing them again when building fails); a port it cannot bind ends the process.
+ */
+export async function runOnBackends<E extends RoleEnv>(o: {
+  name: string;
+  env: E;
+  needs: Parameters<typeof createBackends>[1];
+  build: (deps: { backends: Backends; logger: Logger; ops: Ops }) => Promise<Started>;
+}): Promise<void> {
+  const logger = createLogger({ level: o.env.LOG_LEVEL, name: o.name });
+  const ops = createOps(o.name);
+  try {
+    await startInBackground({
+      logger,
+      ops,
+      port: o.env.PORT,
+      host: o.env.HOST,
+      metrics: metricsAccess(o.env),
+      attempt: async () => {
+        const backends = await createBackends(o.env, o.needs, `pylon-${o.name}`, { logger });
+        try {
+          return await o.build({ backends, logger, ops });
+        } catch (e) {
+          await backends.close().catch(() => undefined);
+          throw e;
+        }
+      },
+    });
+  } catch (e) {
+    logger.fatal({ err: e }, 'failed to start');
+    process.exit(1);
+  }
 }

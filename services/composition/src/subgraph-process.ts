@@ -7,8 +7,6 @@
 import type { Express } from 'express';
 import { z } from 'zod';
 import {
-  createLogger,
-  createOps,
   createSubgraphHttp,
   envLogLevel,
   envPort,
@@ -20,8 +18,8 @@ import {
   type Logger,
   type Subgraph,
 } from '@pylon/kit';
-import { backendEnv, backendRules, createBackends, type BackendEnv, type Backends } from './backends.js';
-import { startInBackground } from './background-start.js';
+import { backendEnv, backendRules, type BackendEnv, type Backends, type createBackends } from './backends.js';
+import { runOnBackends } from './background-start.js';
 
 export const subgraphEnv = backendEnv.extend({
   LOG_LEVEL: envLogLevel(),
@@ -63,39 +61,24 @@ export interface SubgraphProcessOptions<E extends z.ZodRawShape> {
 export async function runSubgraphProcess<E extends z.ZodRawShape>(o: SubgraphProcessOptions<E>): Promise<void> {
   const schema = subgraphConfig(o.env ?? ({} as E));
   const env = loadConfigOrExit(schema) as BackendEnv & z.infer<typeof subgraphEnv> & z.infer<z.ZodObject<E>>;
-  const logger = createLogger({ level: env.LOG_LEVEL, name: o.name });
-  const ops = createOps(o.name);
-  try {
-    await startInBackground({
-      logger,
-      ops,
-      port: env.PORT,
-      host: env.HOST,
-      metrics: metricsAccess(env),
-      attempt: async () => {
-        const backends = await createBackends(env, o.needs, `pylon-${o.name}`);
-        try {
-          const tokens = new InternalTokens(env.SIGNAGE_INTERNAL_SECRET);
-          const subgraph = await o.build({ backends, tokens, env, logger });
-          const closers: (() => Promise<void>)[] = [];
-          const onClose = (closer: () => Promise<void>) => void closers.push(closer);
-          const { app, server } = await createSubgraphHttp(subgraph, {
-            ops,
-            logger,
-            checks: backends.checks,
-            metrics: metricsAccess(env),
-            ...(o.extend ? { extend: (a: Express) => o.extend!(a, { backends, tokens, subgraph, env, logger, onClose }) } : {}),
-          });
-          app.set('trust proxy', env.TRUST_PROXY);
-          return { app, label: `${o.name} subgraph listening`, closers: [() => server.stop(), ...closers, () => backends.close()] };
-        } catch (e) {
-          await backends.close().catch(() => undefined);
-          throw e;
-        }
-      },
-    });
-  } catch (e) {
-    logger.fatal({ err: e }, 'failed to start');
-    process.exit(1);
-  }
+  await runOnBackends({
+    name: o.name,
+    env,
+    needs: o.needs,
+    build: async ({ backends, logger, ops }) => {
+      const tokens = new InternalTokens(env.SIGNAGE_INTERNAL_SECRET);
+      const subgraph = await o.build({ backends, tokens, env, logger });
+      const closers: (() => Promise<void>)[] = [];
+      const onClose = (closer: () => Promise<void>) => void closers.push(closer);
+      const { app, server } = await createSubgraphHttp(subgraph, {
+        ops,
+        logger,
+        checks: backends.checks,
+        metrics: metricsAccess(env),
+        ...(o.extend ? { extend: (a: Express) => o.extend!(a, { backends, tokens, subgraph, env, logger, onClose }) } : {}),
+      });
+      app.set('trust proxy', env.TRUST_PROXY);
+      return { app, label: `${o.name} subgraph listening`, closers: [() => server.stop(), ...closers, () => backends.close()] };
+    },
+  });
 }

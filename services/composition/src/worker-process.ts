@@ -7,9 +7,9 @@
  * report and stop alike; each keeps its own settings schema (loaded by its entry).
  */
 import express from 'express';
-import { createLogger, createOps, metricsAccess, mountOps, type Logger, type Ops, type ReadinessCheck } from '@pylon/kit';
-import { createBackends, tagBackend, type BackendEnv, type Backends } from './backends.js';
-import { startInBackground } from './background-start.js';
+import { metricsAccess, mountOps, type Logger, type Ops, type ReadinessCheck } from '@pylon/kit';
+import { tagBackend, type BackendEnv, type Backends, type createBackends } from './backends.js';
+import { runOnBackends } from './background-start.js';
 
 /** The settings every worker process has (besides its own). */
 export type WorkerProcessEnv = BackendEnv &
@@ -37,41 +37,26 @@ export interface WorkerProcessOptions<E extends WorkerProcessEnv> {
 
 export async function runWorkerProcess<E extends WorkerProcessEnv>(o: WorkerProcessOptions<E>): Promise<void> {
   const { env } = o;
-  const logger = createLogger({ level: env.LOG_LEVEL, name: o.name });
-  const ops = createOps(o.name);
-  try {
-    await startInBackground({
-      logger,
-      ops,
-      port: env.PORT,
-      host: env.HOST,
-      metrics: metricsAccess(env),
-      attempt: async () => {
-        const backends = await createBackends(env, o.needs, `pylon-${o.name}`, { logger });
-        try {
-          // A worker consumes its backends at once: wait until each answers, so /readyz names the one that does not.
-          await Promise.all(
-            Object.entries(backends.checks).map(([name, check]) =>
-              check().catch((e: unknown) => {
-                tagBackend(e, name);
-                throw e;
-              }),
-            ),
-          );
-          const worker = await o.start({ env, backends, logger, ops });
-          backends.onClose(() => worker.close());
-          const app = express();
-          app.disable('x-powered-by');
-          mountOps(app, ops, { ...backends.checks, consumer: worker.check }, metricsAccess(env));
-          return { app, label: o.label, closers: [() => backends.close()] };
-        } catch (e) {
-          await backends.close().catch(() => undefined);
-          throw e;
-        }
-      },
-    });
-  } catch (e) {
-    logger.fatal({ err: e }, 'failed to start');
-    process.exit(1);
-  }
+  await runOnBackends({
+    name: o.name,
+    env,
+    needs: o.needs,
+    build: async ({ backends, logger, ops }) => {
+      // A worker consumes its backends at once: wait until each answers, so /readyz names the one that does not.
+      await Promise.all(
+        Object.entries(backends.checks).map(([name, check]) =>
+          check().catch((e: unknown) => {
+            tagBackend(e, name);
+            throw e;
+          }),
+        ),
+      );
+      const worker = await o.start({ env, backends, logger, ops });
+      backends.onClose(() => worker.close());
+      const app = express();
+      app.disable('x-powered-by');
+      mountOps(app, ops, { ...backends.checks, consumer: worker.check }, metricsAccess(env));
+      return { app, label: o.label, closers: [() => backends.close()] };
+    },
+  });
 }

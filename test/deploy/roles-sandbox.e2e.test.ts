@@ -24,7 +24,7 @@ import { parse } from 'yaml';
 import { ROLES } from '../../launcher/src/roles.js';
 import { interpolate, ROOT } from './deploy.helpers.js';
 import { render, renderedEnv } from './kustomize.js';
-import { bwrapWorks, imageFacts, sandboxArgs } from './sandbox.js';
+import { bwrapWorks, imageFacts, SANDBOX_HOST_USER, sandboxArgs } from './sandbox.js';
 
 type Json = Record<string, any>;
 const dist = createRequire(import.meta.url)(join(ROOT, 'scripts/dist.cjs')) as { isCurrent(): boolean };
@@ -36,7 +36,10 @@ const NOBODY = 65534;
 const image = imageFacts();
 const usable = bwrapWorks();
 const maybe = usable ? describe : describe.skip;
-if (!usable) console.log('roles-sandbox: bwrap cannot create a user namespace here; skipped (install bubblewrap: .ci/run does)');
+if (!usable)
+  console.log(
+    'roles-sandbox: skipped: bwrap is missing or may not create a user namespace here (.ci/run installs bubblewrap; kernels that restrict unprivileged user namespaces need them allowed)',
+  );
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -138,7 +141,7 @@ async function start(d: Deployed, env: Record<string, string>, volumes: Record<s
   const child = spawn('bwrap', ['--info-fd', '3', ...sandboxArgs({ uid: d.uid, gid: d.gid, workdir: image.workdir, writable }, argv)], {
     env: { PATH: '/usr/bin:/bin', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-    ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
+    ...SANDBOX_HOST_USER,
   });
   let out = '';
   const keep = (b: Buffer) => (out = (out + b.toString()).slice(-6000));

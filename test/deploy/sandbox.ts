@@ -13,9 +13,12 @@ import { ROOT } from './deploy.helpers.js';
 /** Debian's merged /usr: /bin, /lib, ... are links into it. */
 const USR_LINKS = ['bin', 'lib', 'lib64', 'sbin'].flatMap((d) => ['--symlink', `usr/${d}`, `/${d}`]);
 
-/** Whether bubblewrap is installed and may create a user namespace here. */
+/** The host user bwrap runs as: 65534 when the tests run as root (so the process owns nothing outside its volumes). */
+export const SANDBOX_HOST_USER = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+
+/** Whether bubblewrap is installed and may create a user namespace here, as the user the tests run it as. */
 export const bwrapWorks = (): boolean =>
-  spawnSync('bwrap', ['--unshare-user', '--ro-bind', '/usr', '/usr', ...USR_LINKS, '--', '/bin/true'], { stdio: 'ignore' }).status === 0;
+  spawnSync('bwrap', ['--unshare-user', '--ro-bind', '/usr', '/usr', ...USR_LINKS, '--', '/bin/true'], { stdio: 'ignore', ...SANDBOX_HOST_USER }).status === 0;
 
 /** What the runtime stage of the Dockerfile says about the process: its ENV, WORKDIR, VOLUMEs, USER, ENTRYPOINT. */
 export function imageFacts() {

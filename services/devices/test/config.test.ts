@@ -15,7 +15,7 @@ test('defaults become the subgraph options', () => {
       spoolHeldRecords: true,
     },
   });
-  expect(devicesOptions(loadConfig(z.object(devicesEnv), { PLAYER_RECORDS_SPOOL: 'false' })).settings.spoolHeldRecords).toBe(false);
+  expect(devicesOptions(loadConfig(z.object(devicesEnv), { PLAYER_RECORDS_SPOOL: 'false' })).settings?.spoolHeldRecords).toBe(false);
 });
 
 test('bad values are reported together, each naming its variable', () => {

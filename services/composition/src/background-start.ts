@@ -54,6 +54,12 @@ export async function startInBackground(o: BackgroundStartOptions): Promise<Serv
   const front = express();
   front.disable('x-powered-by');
   mountOps(front, o.ops, waiting, o.metrics);
+  // Anything else before the app serves: a clear 503 to retry, not the 404 of an empty app.
+  front.use((_req, res) => {
+    const backend = Object.keys(waiting).find((k) => k !== 'starting');
+    res.setHeader('Retry-After', '5');
+    res.status(503).json({ error: { code: 'UNAVAILABLE', message: `starting${backend ? `: waiting for ${backend}` : ''}; retry later` } });
+  });
   const http = await listenHttpSwitchable(front, o.port, o.host);
   const metricsServer = await serveMetrics(o.ops, o.metrics, o.host);
   const stop = new AbortController();

@@ -83,6 +83,7 @@ test('live at once, not ready naming the missing backend while attempts fail, th
   while (attempts < 2) await new Promise((r) => setTimeout(r, 10));
   expect(await get('/healthz')).toEqual({ status: 200, body: { status: 'ok' } });
   expect(await get('/readyz')).toEqual({ status: 503, body: { status: 'not ready', checks: { starting: 'unavailable', documents: 'unavailable' } } });
+  expect(await get('/graphql')).toEqual({ status: 503, body: { error: { code: 'UNAVAILABLE', message: 'starting: waiting for documents; retry later' } } });
   backendUp = true;
   const server = await done;
   try {

@@ -3,8 +3,8 @@
 #   docker run pylon:<version> gateway | identity | devices | content | scheduling | datatables |
 #     analytics | rest | legacy | telemetry-consumer | migrate | admin <command> | all-in-one
 # Compiled JavaScript only (no TypeScript transpiler at run time), production dependencies only,
-# runs as uid 1000 on a read-only root filesystem: embedded backends write to the /data volume,
-# stateless roles on server backends write nothing (give /tmp a tmpfs for uploads in flight).
+# runs as uid 1000 on a read-only root filesystem: a role writes only to the /data volume (embedded
+# backends, spools: docs/operations/deployment.md) and /tmp (give it a tmpfs for uploads in flight).
 # Stages: manifests -> deps (production dependencies) and build (all dependencies, esbuild to
 # <package>/dist) -> runtime (deps' tree plus build's compiled output and data files).
 

@@ -134,6 +134,9 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     parseOptions: { maxTokens: l.maxTokens },
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
+    // The process's onShutdown owns SIGTERM (servers, then closers): Apollo's own handler stopped the
+    // server early and re-raised the signal, killing the process (143) or stalling its stop for 15 s.
+    stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     formatError,
     plugins: [

@@ -52,7 +52,7 @@ export class Processes {
   output = '';
   constructor(private readonly base: { secret: string; dataDir: string; logLevel?: string; capture?: boolean; startTimeoutMs?: number }) {}
 
-  /** Starts `entry` on `port` and resolves with its base URL once /healthz answers. */
+  /** Starts `entry` on `port` and resolves with its base URL once it serves: /healthz answers and /readyz lists no 'starting' check (background-start.ts). */
   async start(entry: string, env: Record<string, string>, port: number, startTimeoutMs = this.base.startTimeoutMs ?? 30_000): Promise<string> {
     const [cmd, args] = entryCommand(entry);
     const child = spawn(cmd, args, {
@@ -74,7 +74,10 @@ export class Processes {
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}${this.base.capture ? `:\n${this.output.slice(-2000)}` : ''}`);
       try {
-        if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return `http://127.0.0.1:${port}`;
+        if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) {
+          const ready = (await (await fetch(`http://127.0.0.1:${port}/readyz`)).json().catch(() => ({}))) as { checks?: Record<string, string> };
+          if (!ready.checks?.starting) return `http://127.0.0.1:${port}`;
+        }
       } catch {
         /* not up yet */
       }

@@ -18,6 +18,7 @@ import {
   type Logger,
   type MetricsAccess,
   type Ops,
+  type ReadinessCheck,
   type TrustProxy,
 } from '@pylon/kit';
 import { requireApiKey } from './http/api-key.js';
@@ -41,6 +42,8 @@ export interface LegacyAppOptions {
   trustProxy?: TrustProxy;
   /** Who may read /metrics here (default: loopback callers only). */
   metrics?: MetricsAccess;
+  /** Readiness checks for /readyz (its own process: the gateway it sends to; in-process: none). */
+  checks?: Record<string, ReadinessCheck>;
   /** Where relative media file addresses resolve (RSS enclosures): the REST base URL, which serves the files. */
   filesBaseUrl?: () => string | undefined;
 }
@@ -71,7 +74,7 @@ export function createLegacyApp(opts: LegacyAppOptions): Express {
       crossOriginResourcePolicy: { policy: 'cross-origin' },
     }),
   );
-  mountOps(app, ops, {}, opts.metrics);
+  mountOps(app, ops, opts.checks ?? {}, opts.metrics);
 
   app.use(negotiation());
   app.use(requireApiKey());

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { checkRoleEnv, ROLE_CONFIGS } from '../../launcher/src/role-configs.js';
 import { ROLES } from '../../launcher/src/roles.js';
 import { ROOT } from './deploy.helpers.js';
-import { render, type K8sObject } from './kustomize.js';
+import { render, renderedEnv, type K8sObject } from './kustomize.js';
+import { imageFacts } from './sandbox.js';
 
 type Json = Record<string, any>;
 
@@ -35,22 +36,7 @@ async function validate(doc: K8sObject): Promise<void> {
 const of = (docs: K8sObject[], kind: string) => docs.filter((d) => d.kind === kind) as Array<K8sObject & Json>;
 const roleOf = (d: Json): string => d.spec.template.spec.containers[0].args[0];
 
-function containerEnv(docs: K8sObject[], c: Json): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const from of c.envFrom ?? []) {
-    const cm = of(docs, 'ConfigMap').find((m) => m.metadata.name === from.configMapRef?.name);
-    if (!cm) throw new Error(`ConfigMap ${from.configMapRef?.name} is not in the manifests`);
-    Object.assign(env, cm.data);
-  }
-  for (const e of c.env ?? []) {
-    if (e.valueFrom?.secretKeyRef) {
-      const key = e.valueFrom.secretKeyRef.key as string;
-      if (!(key in SECRET_EXAMPLE)) throw new Error(`${key} is read from the Secret but k8s/secrets.env.example does not list it`);
-      env[e.name] = SECRET_EXAMPLE[key]!;
-    } else env[e.name] = e.value;
-  }
-  return env;
-}
+const containerEnv = (docs: K8sObject[], c: Json) => renderedEnv(docs, c, SECRET_EXAMPLE);
 
 describe.each(OVERLAYS)('k8s/%s', (overlay) => {
   const docs = rendered[overlay]!;
@@ -95,6 +81,38 @@ describe.each(OVERLAYS)('k8s/%s', (overlay) => {
         const tmp = c.volumeMounts?.find((m: Json) => m.mountPath === '/tmp');
         expect({ name: w.metadata.name, tmp: Boolean(tmp) }).toEqual({ name: w.metadata.name, tmp: true });
       }
+    }
+  });
+
+  test("every server role writes only where it mounts a volume: the image's data dir (spools) and /tmp", () => {
+    const { env: imageEnv } = imageFacts();
+    for (const d of of(docs, 'Deployment')) {
+      const c = d.spec.template.spec.containers[0];
+      const mounts = ((c.volumeMounts ?? []) as Json[]).filter((m) => !m.readOnly).map((m) => m.mountPath as string);
+      const env = { ...imageEnv, ...containerEnv(docs, c) };
+      // Every directory setting (SIGNAGE_DATA_DIR, where the spools default to; AUDIT_SPOOL_DIR) lies in a mounted volume.
+      const dirs = Object.entries(env).filter(([k]) => k.endsWith('_DIR'));
+      expect(dirs.map(([k]) => k)).toContain('SIGNAGE_DATA_DIR');
+      for (const [k, v] of dirs)
+        expect({ name: d.metadata.name, [k]: v, mounted: mounts.some((m) => v === m || v.startsWith(`${m}/`)) }).toEqual({
+          name: d.metadata.name,
+          [k]: v,
+          mounted: true,
+        });
+    }
+  });
+
+  test("spools on a pod's emptyDir never hold what a player was told is stored: devices acknowledges player records from the stream only", () => {
+    for (const d of of(docs, 'Deployment')) {
+      const pod = d.spec.template.spec;
+      const c = pod.containers[0];
+      const data = ((c.volumeMounts ?? []) as Json[]).find((m) => m.mountPath === '/data');
+      const survivesThePod = data !== undefined && !(pod.volumes as Json[]).find((v) => v.name === data.name)?.emptyDir;
+      if (roleOf(d) === 'devices' && !survivesThePod)
+        expect({ name: d.metadata.name, PLAYER_RECORDS_SPOOL: containerEnv(docs, c).PLAYER_RECORDS_SPOOL }).toEqual({
+          name: d.metadata.name,
+          PLAYER_RECORDS_SPOOL: 'false',
+        });
     }
   });
 

@@ -149,3 +149,26 @@ export function render(dir: string): K8sObject[] {
   }
   return docs;
 }
+
+/**
+ * A container's environment as the kubelet builds it: its ConfigMaps (envFrom, in order), then its
+ * own env; a Secret's key takes its value from `secrets` and must be listed there.
+ */
+export function renderedEnv(docs: K8sObject[], c: Json, secrets: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const from of (c.envFrom as Json[] | undefined) ?? []) {
+    const name = (from.configMapRef as Json | undefined)?.name;
+    const cm = docs.find((m) => m.kind === 'ConfigMap' && m.metadata.name === name);
+    if (!cm) throw new Error(`ConfigMap ${String(name)} is not in the manifests`);
+    Object.assign(env, cm.data);
+  }
+  for (const e of (c.env as Json[] | undefined) ?? []) {
+    const ref = (e.valueFrom as Json | undefined)?.secretKeyRef as Json | undefined;
+    if (ref) {
+      const key = ref.key as string;
+      if (!(key in secrets)) throw new Error(`${key} is read from the Secret but k8s/secrets.env.example does not list it`);
+      env[e.name as string] = secrets[key]!;
+    } else env[e.name as string] = e.value as string;
+  }
+  return env;
+}

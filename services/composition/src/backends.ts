@@ -234,8 +234,11 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
       opened.push({ name: 'dependent', close });
     },
   };
+  // Which backend an error while opening came from (failedBackend), for /readyz while the process waits for it.
+  let opening: Want | undefined;
   try {
     if (want.includes('documents')) {
+      opening = 'documents';
       if (env.DOCUMENTS_DRIVER === 'mongo') {
         const { createMongoDocumentStore } = await import('@pylon/adapters/mongo');
         b.documents = await createMongoDocumentStore({ url: env.MONGO_URL!, indexes: options.migrate ? 'migrate' : 'create' });
@@ -248,6 +251,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
       b.checks.documents = () => d.ping();
     }
     if (want.includes('analytics')) {
+      opening = 'analytics';
       const clusterRendering: ClusterRendering | undefined =
         env.ANALYTICS_DRIVER === 'clickhouse' && env.CLICKHOUSE_CLUSTER
           ? { cluster: env.CLICKHOUSE_CLUSTER, zooKeeperPath: env.CLICKHOUSE_ZOOKEEPER_PATH }
@@ -291,6 +295,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
       }
     }
     if (want.includes('cache')) {
+      opening = 'cache';
       if (env.CACHE_DRIVER === 'redis') {
         const { createRedisCache, createRedisPubSub } = await import('@pylon/adapters/redis');
         b.cache = createRedisCache({ url: env.REDIS_URL! });
@@ -312,6 +317,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
       b.checks.cache = () => c.ping();
     }
     if (want.includes('stream')) {
+      opening = 'stream';
       if (env.STREAM_DRIVER === 'kafka') {
         const { createKafkaStream } = await import('@pylon/adapters/kafka');
         b.stream = createKafkaStream(kafkaOptions(env, clientId, logger));
@@ -336,6 +342,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
       b.checks.stream = () => s.ping();
     }
     if (want.includes('blobs')) {
+      opening = 'blobs';
       if (env.BLOBS_DRIVER === 's3') {
         const { createS3BlobStore } = await import('@pylon/adapters/s3');
         b.blobs = createS3BlobStore({
@@ -356,10 +363,21 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
     }
   } catch (e) {
     await b.close().catch(() => undefined);
+    if (opening) tagBackend(e, opening);
     throw e;
   }
   return b;
 }
+
+const failedBackends = new WeakMap<object, string>();
+
+/** Marks `err` as the failure of backend `name` (the first mark wins: the innermost cause). */
+export function tagBackend(err: unknown, name: string): void {
+  if (typeof err === 'object' && err !== null && !failedBackends.has(err)) failedBackends.set(err, name);
+}
+
+/** The backend an error came from while it was being opened or checked, when it is known. */
+export const failedBackend = (err: unknown): string | undefined => (typeof err === 'object' && err !== null ? failedBackends.get(err) : undefined);
 
 /**
  * A rate limiter on the process's cache backend: Redis (shared by replicas, with an in-memory

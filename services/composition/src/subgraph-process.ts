@@ -1,28 +1,25 @@
 /**
  * The composition root shared by every subgraph's main.ts in distributed mode: validate the
- * env (every error at once), open the backends the subgraph needs, serve it over HTTP,
- * shut down gracefully.
+ * env (every error at once), listen at once (live, not ready), open the backends the subgraph
+ * needs in the background until they answer (background-start.ts), serve it over HTTP, shut
+ * down gracefully.
  */
 import type { Express } from 'express';
 import { z } from 'zod';
 import {
-  createLogger,
-  createOps,
   createSubgraphHttp,
   envLogLevel,
   envPort,
   envTrustProxy,
   InternalTokens,
-  listenHttp,
   loadConfigOrExit,
   metricsAccess,
   metricsEnv,
-  onShutdown,
-  serveMetrics,
   type Logger,
   type Subgraph,
 } from '@pylon/kit';
-import { backendEnv, backendRules, createBackends, type BackendEnv, type Backends } from './backends.js';
+import { backendEnv, backendRules, type BackendEnv, type Backends, type createBackends } from './backends.js';
+import { runOnBackends } from './background-start.js';
 
 export const subgraphEnv = backendEnv.extend({
   LOG_LEVEL: envLogLevel(),
@@ -64,28 +61,24 @@ export interface SubgraphProcessOptions<E extends z.ZodRawShape> {
 export async function runSubgraphProcess<E extends z.ZodRawShape>(o: SubgraphProcessOptions<E>): Promise<void> {
   const schema = subgraphConfig(o.env ?? ({} as E));
   const env = loadConfigOrExit(schema) as BackendEnv & z.infer<typeof subgraphEnv> & z.infer<z.ZodObject<E>>;
-  const logger = createLogger({ level: env.LOG_LEVEL, name: o.name });
-  const ops = createOps(o.name);
-  try {
-    const backends = await createBackends(env, o.needs, `pylon-${o.name}`);
-    const tokens = new InternalTokens(env.SIGNAGE_INTERNAL_SECRET);
-    const subgraph = await o.build({ backends, tokens, env, logger });
-    const closers: (() => Promise<void>)[] = [];
-    const onClose = (closer: () => Promise<void>) => void closers.push(closer);
-    const { app, server } = await createSubgraphHttp(subgraph, {
-      ops,
-      logger,
-      checks: backends.checks,
-      metrics: metricsAccess(env),
-      ...(o.extend ? { extend: (a: Express) => o.extend!(a, { backends, tokens, subgraph, env, logger, onClose }) } : {}),
-    });
-    app.set('trust proxy', env.TRUST_PROXY);
-    const http = await listenHttp(app, env.PORT, env.HOST);
-    logger.info({ port: env.PORT, host: env.HOST }, `${o.name} subgraph listening`);
-    const metricsServer = await serveMetrics(ops, metricsAccess(env), env.HOST);
-    onShutdown({ ops, servers: metricsServer ? [http, metricsServer] : [http], logger, closers: [() => server.stop(), ...closers, () => backends.close()] });
-  } catch (e) {
-    logger.fatal({ err: e }, 'failed to start');
-    process.exit(1);
-  }
+  await runOnBackends({
+    name: o.name,
+    env,
+    needs: o.needs,
+    build: async ({ backends, logger, ops }) => {
+      const tokens = new InternalTokens(env.SIGNAGE_INTERNAL_SECRET);
+      const subgraph = await o.build({ backends, tokens, env, logger });
+      const closers: (() => Promise<void>)[] = [];
+      const onClose = (closer: () => Promise<void>) => void closers.push(closer);
+      const { app, server } = await createSubgraphHttp(subgraph, {
+        ops,
+        logger,
+        checks: backends.checks,
+        metrics: metricsAccess(env),
+        ...(o.extend ? { extend: (a: Express) => o.extend!(a, { backends, tokens, subgraph, env, logger, onClose }) } : {}),
+      });
+      app.set('trust proxy', env.TRUST_PROXY);
+      return { app, label: `${o.name} subgraph listening`, closers: [() => server.stop(), ...closers, () => backends.close()] };
+    },
+  });
 }

@@ -1,13 +1,15 @@
 /**
  * The process around a worker role in distributed mode (the telemetry consumer, the webhook
- * delivery worker): open the backends it needs, start the worker, serve /healthz, /readyz (the
+ * delivery worker): listen at once (live, not ready), open the backends it needs and start the
+ * worker in the background until they answer (background-start.ts), serve /healthz, /readyz (the
  * backends' checks and the worker's own `consumer` check) and /metrics, shut down gracefully (the
  * servers, then the worker, then the backends). One composition root shape, so the workers start,
  * report and stop alike; each keeps its own settings schema (loaded by its entry).
  */
 import express from 'express';
-import { createLogger, createOps, listenHttp, metricsAccess, mountOps, onShutdown, serveMetrics, type Logger, type Ops, type ReadinessCheck } from '@pylon/kit';
-import { createBackends, type BackendEnv, type Backends } from './backends.js';
+import { metricsAccess, mountOps, type Logger, type Ops, type ReadinessCheck } from '@pylon/kit';
+import { tagBackend, type BackendEnv, type Backends, type createBackends } from './backends.js';
+import { runOnBackends } from './background-start.js';
 
 /** The settings every worker process has (besides its own). */
 export type WorkerProcessEnv = BackendEnv &
@@ -35,21 +37,26 @@ export interface WorkerProcessOptions<E extends WorkerProcessEnv> {
 
 export async function runWorkerProcess<E extends WorkerProcessEnv>(o: WorkerProcessOptions<E>): Promise<void> {
   const { env } = o;
-  const logger = createLogger({ level: env.LOG_LEVEL, name: o.name });
-  const ops = createOps(o.name);
-  try {
-    const backends = await createBackends(env, o.needs, `pylon-${o.name}`, { logger });
-    const worker = await o.start({ env, backends, logger, ops });
-    backends.onClose(() => worker.close());
-    const app = express();
-    app.disable('x-powered-by');
-    mountOps(app, ops, { ...backends.checks, consumer: worker.check }, metricsAccess(env));
-    const http = await listenHttp(app, env.PORT, env.HOST);
-    logger.info({ port: env.PORT }, o.label);
-    const metricsServer = await serveMetrics(ops, metricsAccess(env), env.HOST);
-    onShutdown({ ops, servers: metricsServer ? [http, metricsServer] : [http], logger, closers: [() => backends.close()] });
-  } catch (e) {
-    logger.fatal({ err: e }, 'failed to start');
-    process.exit(1);
-  }
+  await runOnBackends({
+    name: o.name,
+    env,
+    needs: o.needs,
+    build: async ({ backends, logger, ops }) => {
+      // A worker consumes its backends at once: wait until each answers, so /readyz names the one that does not.
+      await Promise.all(
+        Object.entries(backends.checks).map(([name, check]) =>
+          check().catch((e: unknown) => {
+            tagBackend(e, name);
+            throw e;
+          }),
+        ),
+      );
+      const worker = await o.start({ env, backends, logger, ops });
+      backends.onClose(() => worker.close());
+      const app = express();
+      app.disable('x-powered-by');
+      mountOps(app, ops, { ...backends.checks, consumer: worker.check }, metricsAccess(env));
+      return { app, label: o.label, closers: [() => backends.close()] };
+    },
+  });
 }

@@ -4,7 +4,7 @@
  * options with `devicesOptions`.
  */
 import { z } from 'zod';
-import { envInt } from '@pylon/kit';
+import { envBool, envInt } from '@pylon/kit';
 import type { DevicesDeps } from './app.js';
 
 export const devicesEnv = {
@@ -23,6 +23,12 @@ export const devicesEnv = {
   PLAYER_AUTH_FAILURE_WINDOW_SECONDS: envInt(300, 1, 86400),
   /** Play logs, events and impressions a player sends may be at most this many days old. */
   PLAYER_RECORD_MAX_AGE_DAYS: envInt(90, 1, 3650),
+  /**
+   * true: a player's records are acknowledged once in the stream or in the local spool
+   * (SIGNAGE_DATA_DIR/spool); false: only once in the stream (503 while it refuses; the player sends
+   * them again). k8s/ sets false: a pod's spool does not survive the pod (docs/operations/deployment.md).
+   */
+  PLAYER_RECORDS_SPOOL: envBool(true),
 };
 
 export type DevicesEnv = z.infer<z.ZodObject<typeof devicesEnv>>;
@@ -57,6 +63,7 @@ export function devicesOptions(env: DevicesEnv): Pick<DevicesDeps, 'onlineWindow
       maxSnapBytes: env.DEVICE_SNAP_MAX_BYTES,
       maxPingWaitSeconds: env.DEVICE_PING_MAX_WAIT_SECONDS,
       playerRecordMaxAgeDays: env.PLAYER_RECORD_MAX_AGE_DAYS,
+      spoolHeldRecords: env.PLAYER_RECORDS_SPOOL,
     },
   };
 }

@@ -90,6 +90,8 @@ export interface DevicesRuntime {
   devicesChanged?(accountId: string, deviceIds: string[], how?: { deleted: boolean }): Promise<void>;
   pings?: BufferedPublisher<PingLogRecord>;
   events?: BufferedPublisher<EventLogRecord>;
+  /** The events a player posts, when they may not wait in the spool (settings.spoolHeldRecords false); else `events`. */
+  heldEvents?: BufferedPublisher<EventLogRecord>;
   plays?: BufferedPublisher<PlayLogRecord>;
   impressions?: BufferedPublisher<ImpressionRecord>;
   /** Runs the sweep now (offline alerts, device.offline, command expiry and pruning); what the timer runs. */
@@ -105,6 +107,8 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
   const logger = deps.logger ?? createLogger({ level: 'silent' });
   const now = deps.now ?? Date.now;
   const publishing = { logger, ...(deps.spool ? { spool: deps.spool } : {}) };
+  // Records a player request is acknowledged for: without the spool they are acknowledged only once the stream holds them.
+  const held = settings.spoolHeldRecords ? publishing : { logger };
   const rt: DevicesRuntime = {
     repo: new DeviceRepository(deps.documents),
     commands: new CommandRepository(deps.documents),
@@ -134,8 +138,11 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
           pings: new BufferedPublisher<PingLogRecord>(deps.stream, TOPICS.pings, publishing),
           // An event's properties may hold 16 KiB: 50 per message stay below Kafka's 1 MB default.
           events: new BufferedPublisher<EventLogRecord>(deps.stream, TOPICS.events, { ...publishing, maxRecordsPerMessage: 50 }),
-          plays: new BufferedPublisher<PlayLogRecord>(deps.stream, TOPICS.plays, publishing),
-          impressions: new BufferedPublisher<ImpressionRecord>(deps.stream, TOPICS.impressions, publishing),
+          ...(settings.spoolHeldRecords
+            ? {}
+            : { heldEvents: new BufferedPublisher<EventLogRecord>(deps.stream, TOPICS.events, { ...held, maxRecordsPerMessage: 50 }) }),
+          plays: new BufferedPublisher<PlayLogRecord>(deps.stream, TOPICS.plays, held),
+          impressions: new BufferedPublisher<ImpressionRecord>(deps.stream, TOPICS.impressions, held),
         }
       : {}),
     sweep: () => sweepOnce(rt),
@@ -145,7 +152,7 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
       timer = undefined;
       await running;
       await rt.wakeups.close();
-      await Promise.all([rt.pings?.close(), rt.events?.close(), rt.plays?.close(), rt.impressions?.close()]);
+      await Promise.all([rt.pings?.close(), rt.events?.close(), rt.heldEvents?.close(), rt.plays?.close(), rt.impressions?.close()]);
     },
   };
 

@@ -6,8 +6,16 @@ import { devicesEnv, devicesOptions } from '../src/config.js';
 test('defaults become the subgraph options', () => {
   expect(devicesOptions(loadConfig(z.object(devicesEnv), {}))).toEqual({
     onlineWindowSeconds: 600,
-    settings: { commandTtlSeconds: 86_400, sweepIntervalSeconds: 60, maxSnapBytes: 2_000_000, maxPingWaitSeconds: 30, playerRecordMaxAgeDays: 90 },
+    settings: {
+      commandTtlSeconds: 86_400,
+      sweepIntervalSeconds: 60,
+      maxSnapBytes: 2_000_000,
+      maxPingWaitSeconds: 30,
+      playerRecordMaxAgeDays: 90,
+      spoolHeldRecords: true,
+    },
   });
+  expect(devicesOptions(loadConfig(z.object(devicesEnv), { PLAYER_RECORDS_SPOOL: 'false' })).settings?.spoolHeldRecords).toBe(false);
 });
 
 test('bad values are reported together, each naming its variable', () => {

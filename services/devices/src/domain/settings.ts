@@ -14,6 +14,12 @@ export interface DevicesSettings {
   commandRetentionDays: number;
   /** Player records (play logs, events, impressions) older than this are refused. Default 90. */
   playerRecordMaxAgeDays: number;
+  /**
+   * Whether a player's records may be acknowledged once they wait in the local spool (true, the
+   * default) or only once the stream holds them (false: while the stream refuses, the player gets
+   * 503 and sends them again). False where the spool does not outlive the pod (k8s/).
+   */
+  spoolHeldRecords: boolean;
 }
 
 export const DEFAULT_SETTINGS: Omit<DevicesSettings, 'onlineWindowSeconds'> = {
@@ -23,4 +29,5 @@ export const DEFAULT_SETTINGS: Omit<DevicesSettings, 'onlineWindowSeconds'> = {
   maxPingWaitSeconds: 30,
   commandRetentionDays: 7,
   playerRecordMaxAgeDays: 90,
+  spoolHeldRecords: true,
 };

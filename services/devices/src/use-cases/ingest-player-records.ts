@@ -18,7 +18,7 @@ export interface IngestResult {
   unknown_file_ids?: string[];
 }
 
-type IngestDeps = Pick<DevicesRuntime, 'now' | 'settings' | 'media' | 'plays' | 'events' | 'impressions'>;
+type IngestDeps = Pick<DevicesRuntime, 'now' | 'settings' | 'media' | 'plays' | 'events' | 'heldEvents' | 'impressions'>;
 
 const notConfigured = () => new AppError('UNAVAILABLE', 'telemetry ingestion is not configured in this deployment');
 const window = (rt: IngestDeps) => ({ now: rt.now(), maxAgeDays: rt.settings.playerRecordMaxAgeDays });
@@ -68,7 +68,7 @@ export async function ingestEvents(rt: IngestDeps, device: Device, body: unknown
     latitude: e.latitude ?? device.location?.latitude ?? null,
     longitude: e.longitude ?? device.location?.longitude ?? null,
   }));
-  await rt.events.hold(records);
+  await (rt.heldEvents ?? rt.events).hold(records);
   return { accepted: records.length, ids: records.map((r) => r.id) };
 }
 

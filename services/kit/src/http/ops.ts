@@ -220,7 +220,10 @@ export function onShutdown(opts: {
     opts.logger.info('stopped');
   };
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(sig, () => {
+    // `on`, not `once`: a library that stops on a signal and then re-raises it (Apollo Server does
+    // unless told not to) would otherwise kill the process (status 143) before the closers ran.
+    process.on(sig, () => {
+      if (started) return;
       void shutdown(sig).then(() => process.exit(0));
     });
   }

@@ -2,7 +2,7 @@
  * Serves one subgraph over HTTP for distributed mode: POST /graphql (context only from the
  * signed internal token), plus /healthz, /readyz and /metrics.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -50,6 +50,9 @@ export async function createSubgraphHttp(
     },
     introspection: false,
     csrfPrevention: true,
+    // The process's onShutdown owns SIGTERM (servers, then closers): Apollo's own handler stopped the
+    // server early and re-raised the signal, killing the process (143) or stalling its stop for 15 s.
+    stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     formatError,
     // No usage reporting and no HTTP cache hints: per-field hooks would only cost time.
@@ -85,6 +88,36 @@ export function listenHttp(app: Express, port: number, host: string): Promise<Se
       if (err) return reject(err);
       flushCompileCache();
       resolve(s);
+    });
+  });
+}
+
+/** A listening server whose handler is replaced once the process has started (serve). */
+export interface SwitchableServer {
+  server: Server;
+  /** From now on `app` answers every request; the compile cache is written (the code is loaded by then). */
+  serve(app: Express): void;
+}
+
+/**
+ * Listens with `first` (the ops endpoints of a process still opening its backends: /healthz 200,
+ * /readyz 503) and hands over to the full app without closing the port, so a process that waits
+ * for a backend stays live and is never restarted for it.
+ */
+export function listenHttpSwitchable(first: Express, port: number, host: string): Promise<SwitchableServer> {
+  let current: Express = first;
+  const server = createServer((req, res) => current(req, res));
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve({
+        server,
+        serve(app) {
+          current = app;
+          flushCompileCache();
+        },
+      });
     });
   });
 }

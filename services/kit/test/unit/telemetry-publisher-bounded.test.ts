@@ -5,21 +5,14 @@
  * `close` gives up on the stream after `closeTimeoutMs` and spools (or logs lost) what is left,
  * so a process killed after its 15 s grace loses nothing silently.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemoryStream } from '../../src/adapters/stream.memory.js';
-import type { Logger } from '../../src/logger.js';
 import type { EventStream, StreamMessage } from '../../src/ports/stream.js';
 import { BufferedPublisher, recordsOf } from '../../src/telemetry-publisher.js';
 import { createFileSpool } from '../../src/telemetry-spool.js';
 import { waitFor } from '../contract/wait.helpers.js';
-
-interface Rec {
-  id: string;
-  account_id: string;
-}
-const rec = (i: number): Rec => ({ id: `r${i}`, account_id: 'acc' });
+import { captureLogger, rec, spoolDirs, type Rec } from './publisher.helpers.js';
 
 const streams: EventStream[] = [];
 afterAll(async () => {
@@ -42,21 +35,7 @@ function hungStream() {
   return { stream, state };
 }
 
-function captureLogger() {
-  const lines: { level: string; obj: Record<string, unknown>; msg: string }[] = [];
-  const at = (level: string) => (obj: Record<string, unknown>, msg: string) => lines.push({ level, obj, msg });
-  return { logger: { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') } as unknown as Logger, lines };
-}
-
-const dirs: string[] = [];
-const spoolDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'pylon-spool-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const spoolDir = spoolDirs();
 /** Ids of the records in the spool's files of topic `t`. */
 const spooledIds = (dir: string) =>
   readdirSync(join(dir, 't'))

@@ -6,76 +6,31 @@
  * answered 200 is stored, once (pushes the stream had not taken at the stop wait in the spool and
  * are published at the next start).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, ROOT } from './processes.js';
+import { createScreens, startAllInOneChild, stopAllInOneChild, type AllInOneChild } from './all-in-one-child.js';
+import { freePort } from './processes.js';
 
 const KEY = 'clean-stop-bootstrap-key-0123456789';
+const SIMULATOR = { SIGNAGE_SIMULATOR: 'true', SIGNAGE_SIMULATOR_SECONDS: '1', SIGNAGE_SIMULATOR_HISTORY_DAYS: '0' };
 let dataDir: string;
-let child: ChildProcess | undefined;
-let output = '';
-
-async function start(port: number): Promise<string> {
-  output = '';
-  child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'launcher/src/all-in-one.main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      LEGACY_PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SIGNAGE_DATA_DIR: dataDir,
-      SIGNAGE_BOOTSTRAP_API_KEY: KEY,
-      SIGNAGE_SIMULATOR: 'true',
-      SIGNAGE_SIMULATOR_SECONDS: '1',
-      SIGNAGE_SIMULATOR_HISTORY_DAYS: '0',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  // Generous: a busy 2-core machine starts the whole server slowly.
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`);
-    const ok = await fetch(`${url}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return url;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('the server did not become ready within 90 s');
-}
+let server: AllInOneChild | undefined;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pylon-clean-stop-'));
 });
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await stopAllInOneChild(server);
   await rm(dataDir, { recursive: true, force: true });
 });
 
 test('SIGINT while players ping: exit 0, "no telemetry lost", no lost line, and every answered ping stored once', async () => {
   const port = await freePort();
-  let url = await start(port);
-  const api = (method: string, path: string, body?: unknown) =>
-    fetch(`${url}${path}`, {
-      method,
-      headers: { 'x-service-apikey': KEY, 'content-type': 'application/json' },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-  const screens: { id: string; registration_key: string }[] = [];
-  for (let i = 0; i < 2; i++)
-    screens.push((await (await api('POST', '/devices', { name: `Stop screen ${i}` })).json()) as { id: string; registration_key: string });
+  const first = await startAllInOneChild({ port, dataDir, key: KEY, env: SIMULATOR });
+  server = first;
+  const url = first.url;
+  const screens = await createScreens(first, 2, 'Stop screen');
 
   let answered = 0;
   let stop = false;
@@ -94,18 +49,17 @@ test('SIGINT while players ping: exit 0, "no telemetry lost", no lost line, and 
   const until = Date.now() + 60_000;
   while (answered < 50 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   expect(answered).toBeGreaterThanOrEqual(50);
-  const exited = new Promise<number | null>((r) => child!.once('exit', (code) => r(code)));
-  child!.kill('SIGINT'); // pings in flight right now, the simulator mid-round
-  const code = await exited;
+  first.child.kill('SIGINT'); // pings in flight right now, the simulator mid-round
+  const code = await first.exited;
   stop = true;
   await Promise.all(players);
   expect(code).toBe(0);
-  expect(output).not.toMatch(/telemetry record lost/);
-  expect(output).toContain('Pylon stopped; no telemetry lost');
+  expect(first.output()).not.toMatch(/telemetry record lost/);
+  expect(first.output()).toContain('Pylon stopped; no telemetry lost');
 
-  url = await start(port);
+  server = await startAllInOneChild({ port, dataDir, key: KEY, env: SIMULATOR });
   const stored = async () => {
-    const res = await api('POST', '/graphql', {
+    const res = await server!.api('POST', '/graphql', {
       query: 'query($d: [String!]) { pingLogs(startDate: "2000-01-01", endDate: "2100-01-01", deviceId: $d, limit: 5000) { id } }',
       variables: { d: screens.map((s) => s.id) },
     });

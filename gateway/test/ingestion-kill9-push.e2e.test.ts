@@ -11,55 +11,21 @@
  * Embedded drivers (LMDB stream, chDB store); the simulator is off, so the account holds only this
  * test's records.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, ROOT } from './processes.js';
+import { createScreens, startAllInOneChild, stopAllInOneChild, type AllInOneChild } from './all-in-one-child.js';
+import { freePort } from './processes.js';
 
 const KEY = 'kill9-push-bootstrap-key-0123456789';
 let dataDir: string;
-let child: ChildProcess | undefined;
-
-async function start(port: number): Promise<string> {
-  child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'launcher/src/all-in-one.main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      LEGACY_PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SIGNAGE_DATA_DIR: dataDir,
-      SIGNAGE_BOOTSTRAP_API_KEY: KEY,
-      SIGNAGE_SIMULATOR: 'false',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  // Generous: a busy 2-core machine starts the whole server slowly.
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    const ok = await fetch(`${url}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return url;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('the server did not become ready within 90 s');
-}
+let server: AllInOneChild | undefined;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pylon-kill9-push-'));
 });
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await stopAllInOneChild(server);
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -68,16 +34,9 @@ const sum = (rows: Record<string, number>[], field: string) => rows.reduce((n, r
 
 test('kill -9 mid-load: acknowledged play logs stored, pushed pings, events and audit never stored twice, rollups equal raw', async () => {
   const port = await freePort();
-  let url = await start(port);
-  const api = (method: string, path: string, body?: unknown) =>
-    fetch(`${url}${path}`, {
-      method,
-      headers: { 'x-service-apikey': KEY, 'content-type': 'application/json' },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-  const screens: { id: string; registration_key: string }[] = [];
-  for (let i = 0; i < 3; i++)
-    screens.push((await (await api('POST', '/devices', { name: `Kill push screen ${i}` })).json()) as { id: string; registration_key: string });
+  server = await startAllInOneChild({ port, dataDir, key: KEY });
+  const { url, api } = server;
+  const screens = await createScreens(server, 3, 'Kill push screen');
 
   const plays = new Set<string>();
   const events = new Set<string>();
@@ -112,17 +71,16 @@ test('kill -9 mid-load: acknowledged play logs stored, pushed pings, events and 
   const deadline = Date.now() + 60_000;
   while ((plays.size < 1_000 || pings < 50) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   // Mid-load: requests are in flight and pushed records wait in the publishers' buffers right now.
-  const exited = new Promise((r) => child!.once('exit', r));
-  child!.kill('SIGKILL');
-  await exited;
+  server.child.kill('SIGKILL');
+  await server.exited;
   stop = true;
   await Promise.all(load);
   expect(plays.size).toBeGreaterThanOrEqual(1_000);
   expect(pings).toBeGreaterThanOrEqual(50);
 
-  url = await start(port);
+  server = await startAllInOneChild({ port, dataDir, key: KEY });
   const gql = async <T>(query: string): Promise<T> => {
-    const res = await api('POST', '/graphql', { query });
+    const res = await server!.api('POST', '/graphql', { query });
     const body = (await res.json()) as { data?: T; errors?: unknown };
     if (!body.data || body.errors) throw new Error(`GraphQL: ${JSON.stringify(body.errors)}`);
     return body.data;

@@ -54,8 +54,7 @@ export const gatewayEnv = z.object({
   SCHEDULING_URL: z.string().url(),
   DATATABLES_URL: z.string().url(),
   ANALYTICS_URL: z.string().url(),
-  REDIS_URL: z.string().url().optional(),
-  ...auditSinkEnv,
+  ...auditSinkEnv, // REDIS_URL among them (rate limits; the audit stream with STREAM_DRIVER=redis)
 });
 export type GatewayEnv = z.infer<typeof gatewayEnv>;
 

@@ -50,7 +50,9 @@ try {
       });
       app.close().then(
         () => {
-          say('Pylon stopped');
+          // A clean stop loses no telemetry (producers stop before the publishers, which spool what the stream did not take): say so.
+          const lost = app.telemetryLost();
+          say(lost ? `Pylon stopped; ${lost} telemetry records were lost (each is logged)` : 'Pylon stopped; no telemetry lost');
           process.exit(0);
         },
         (e: unknown) => {

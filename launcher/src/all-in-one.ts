@@ -56,6 +56,8 @@ export interface AllInOne {
   telemetry: { stream: EventStream; analytics: AnalyticsStore; consumer: TelemetryConsumer };
   /** Graceful stop: readiness off, servers drained, stores closed in reverse order. */
   close(): Promise<void>;
+  /** Telemetry records this process counted lost (each was logged by id): after `close`, what the stop cost. */
+  telemetryLost(): number;
   servers: Server[];
 }
 
@@ -82,6 +84,14 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   const analytics = backends.analytics!;
   // The consumer writes the analytics tables: it subscribes once the migrations are applied.
   let consumer: InProcessConsumer | undefined;
+  const publishers = () => [
+    sg.devices.runtime.pings,
+    sg.devices.runtime.events,
+    sg.devices.runtime.plays,
+    sg.devices.runtime.impressions,
+    access.auditPublisher,
+    push?.publisher,
+  ];
   const consumerStarted = backends.migrated.then(async () => {
     consumer = await startTelemetryConsumer(
       {
@@ -91,14 +101,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
         metrics: telemetryMetrics(ops.registry, {
           stream: backends.stream!,
           spool: backends.spool,
-          publishers: () => [
-            sg.devices.runtime.pings,
-            sg.devices.runtime.events,
-            sg.devices.runtime.plays,
-            sg.devices.runtime.impressions,
-            access.auditPublisher,
-            push?.publisher,
-          ],
+          publishers,
         }),
       },
       { replayDeadLetters: env.INGEST_REPLAY_DEAD_LETTERS, logger, compactEveryMs: env.ANALYTICS_COMPACT_HOURS * 3_600_000 },
@@ -164,6 +167,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     logger,
     telemetry: { stream: backends.stream!, analytics, consumer: telemetryConsumer },
     servers,
+    telemetryLost: () => publishers().reduce((n, p) => n + (p?.stats.lost ?? 0), 0),
     async close() {
       if (closed) return;
       closed = true;

@@ -25,6 +25,20 @@ import {
 } from '@pylon/kit';
 
 /** Kafka connection settings (STREAM_DRIVER=kafka), shared by the backends and the audit sinks. */
+/** The Redis Streams settings (STREAM_DRIVER=redis), shared by the backends and the edges' audit sink. */
+export const redisStreamEnv = {
+  /** Key prefix of the Redis Streams (STREAM_DRIVER=redis): deployments (or test runs) sharing one Redis keep apart by it. */
+  REDIS_STREAM_PREFIX: z.string().min(1).max(100).default('pylon:stream:'),
+  /**
+   * Redis Streams durability of a publish (docs/operations/delivery-guarantees.md): true waits until
+   * the entries are fsynced to Redis's AOF (WAITAOF, Redis 7.2+ with appendonly yes); by default an
+   * acknowledged entry is in memory only and `appendfsync everysec` may lose its last second.
+   */
+  REDIS_STREAM_WAIT_AOF: envBool(false),
+  /** Redis Streams: replicas that must hold a publish before it is acknowledged (0: none). */
+  REDIS_STREAM_WAIT_REPLICAS: z.coerce.number().int().min(0).max(10).default(0),
+};
+
 export const kafkaEnv = {
   KAFKA_BROKERS: envList(),
   /** TLS to the brokers. */
@@ -100,16 +114,7 @@ export const backendEnv = z.object({
    */
   STREAM_DRIVER: z.enum(['lmdb', 'memory', 'kafka', 'redis']).default('lmdb'),
   ...kafkaEnv,
-  /** Key prefix of the Redis Streams (STREAM_DRIVER=redis): deployments (or test runs) sharing one Redis keep apart by it. */
-  REDIS_STREAM_PREFIX: z.string().min(1).max(100).default('pylon:stream:'),
-  /**
-   * Redis Streams durability of a publish (docs/operations/delivery-guarantees.md): true waits until
-   * the entries are fsynced to Redis's AOF (WAITAOF, Redis 7.2+ with appendonly yes); by default an
-   * acknowledged entry is in memory only and `appendfsync everysec` may lose its last second.
-   */
-  REDIS_STREAM_WAIT_AOF: envBool(false),
-  /** Redis Streams: replicas that must hold a publish before it is acknowledged (0: none). */
-  REDIS_STREAM_WAIT_REPLICAS: z.coerce.number().int().min(0).max(10).default(0),
+  ...redisStreamEnv,
   CACHE_DRIVER: z.enum(['memory', 'redis']).default('memory'),
   REDIS_URL: z.string().url().optional(),
   BLOBS_DRIVER: z.enum(['local', 's3']).default('local'),

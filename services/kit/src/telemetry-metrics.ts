@@ -18,7 +18,11 @@ export interface TelemetryMetrics {
 
 export function telemetryMetrics(
   registry: Registry,
-  sources: { stream: EventStream; spool?: Spool | undefined; publishers?: () => readonly ({ topic: string; stats: PublisherStats } | undefined)[] },
+  sources: {
+    stream: EventStream;
+    spool?: Spool | undefined;
+    publishers?: () => readonly ({ topic: string; stats: PublisherStats; inMemory?: number } | undefined)[];
+  },
 ): TelemetryMetrics {
   if (sources.publishers) {
     const publishers = sources.publishers;
@@ -33,6 +37,16 @@ export function telemetryMetrics(
           if (!p) continue;
           for (const outcome of ['published', 'spooled', 'lost'] as const) this.inc({ topic: p.topic, outcome }, p.stats[outcome]);
         }
+      },
+    });
+    new Gauge({
+      name: 'pylon_telemetry_publisher_in_memory',
+      help: 'Records of this process in memory now (buffered, queued, in flight to the stream); at maxBuffered the rest spills to the spool',
+      labelNames: ['topic'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const p of publishers()) if (p?.inMemory !== undefined) this.inc({ topic: p.topic }, p.inMemory);
       },
     });
   }

@@ -4,7 +4,13 @@
  *
  *   push(record)   fire and forget (pings, tracked events, audit). Buffered in memory; a batch the
  *                  stream refuses goes to the disk spool (when there is one) or back into the
- *                  buffer, and is retried with backoff. A full buffer spills to the spool.
+ *                  buffer, and is retried with backoff. Records buffered, queued AND in flight count
+ *                  against `maxBuffered` (a hung stream must not pile them up in memory): at the
+ *                  bound the waiting ones spill to the spool at once (a blocking fsynced write: the
+ *                  producer cannot wait, so the disk is its back-pressure), or without a spool the
+ *                  new record is counted lost and logged. `close` waits for the stream at most
+ *                  `closeTimeoutMs`, then spools (or counts lost) what is left: a process whose
+ *                  shutdown is cut short by its grace period loses nothing silently.
  *   hold(records)  resolves once the records are durably held: accepted by the stream, or (when
  *                  the stream refuses) fsynced to the spool. Without a spool a refusal rejects with
  *                  UNAVAILABLE before anything was promised (the HTTP edge answers 503). The records
@@ -28,8 +34,14 @@ export interface PublisherOptions {
   maxBatch?: number;
   /** Longest a record waits for its batch to fill. Default 200 ms. */
   maxWaitMs?: number;
-  /** Records kept in memory before the buffer spills to the spool (or, without one, records are lost). Default 50 000. */
+  /**
+   * Records of `push` in memory (buffered, queued and in flight to the stream) at most; beyond, the
+   * waiting ones spill to the spool, or, without one, new records are counted lost and logged.
+   * Default 50 000.
+   */
   maxBuffered?: number;
+  /** Longest `close` waits for the stream before it spools (or counts lost) what is left. Default 5 s, within the 15 s shutdown grace. */
+  closeTimeoutMs?: number;
   logger?: Logger;
   /** Where records wait while the stream refuses them. */
   spool?: Spool;
@@ -126,12 +138,23 @@ export function recordsOf(value: unknown): unknown[] {
 
 export class BufferedPublisher<T extends Keyed> {
   readonly stats: PublisherStats = { published: 0, spooled: 0, lost: 0 };
+  /** Records waiting for their batch to fill. */
   private buffer: T[] = [];
+  /** Full batches waiting for the sender (one publish at a time, in order). */
+  private queue: T[][] = [];
+  private queued = 0;
+  /** The batch the stream holds now (its publish has not answered yet). */
+  private inFlight: T[] | null = null;
+  /** Records of a refused batch on their way to the spool. */
+  private spilling = 0;
+  private sending: Promise<void> | null = null;
   private timer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private attempt = 0;
-  private chain: Promise<void> = Promise.resolve();
   private closed = false;
+  private closing: Promise<void> | null = null;
+  /** close's deadline passed: what is left was spooled or counted lost. */
+  private gaveUp = false;
   /** Whether the spool may hold batches of this topic (set at start and whenever one is written). */
   private spoolPending: boolean;
   private draining: Promise<void> | null = null;
@@ -153,29 +176,39 @@ export class BufferedPublisher<T extends Keyed> {
     return this.stats.lost;
   }
 
+  /** Records of `push` in this process's memory now: buffered, queued, in flight or being spooled. At most `maxBuffered`. */
+  get inMemory(): number {
+    return this.buffer.length + this.queued + (this.inFlight?.length ?? 0) + this.spilling;
+  }
+
+  private get maxBuffered(): number {
+    return this.opts.maxBuffered ?? 50_000;
+  }
+
+  /**
+   * At most half the bound per batch: whatever is in flight or being spooled, the other half can
+   * be spilled in one write when the bound is reached (never one spool file per record).
+   */
+  private get maxBatch(): number {
+    return Math.max(1, Math.min(this.opts.maxBatch ?? 500, Math.ceil(this.maxBuffered / 2)));
+  }
+
   push(record: T): void {
-    if (this.closed) return this.lose([record], 'the publisher is closed');
-    if (this.buffer.length >= (this.opts.maxBuffered ?? 50_000)) {
-      if (!this.opts.spool) return this.lose([record], 'the buffer is full and there is no spool');
-      const spill = this.buffer;
-      this.buffer = [];
-      this.chain = this.chain.then(() => this.toSpool(spill));
+    if (this.closed) return this.afterClose(record);
+    if (this.inMemory >= this.maxBuffered) {
+      if (!this.opts.spool) return this.lose([record], 'the buffer is full (maxBuffered records in memory or in flight) and there is no spool');
+      this.spill();
+      if (this.inMemory >= this.maxBuffered) return this.toSpoolNow([record]);
     }
     this.buffer.push(record);
-    if (this.buffer.length >= (this.opts.maxBatch ?? 500)) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.opts.maxWaitMs ?? 200);
+    if (this.buffer.length >= this.maxBatch) this.enqueue();
+    else this.timer ??= setTimeout(() => this.enqueue(), this.opts.maxWaitMs ?? 200);
   }
 
   /** Publishes (or spools) everything buffered so far; resolves when that is settled. */
   flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.buffer.length > 0) {
-      const batch = this.buffer;
-      this.buffer = [];
-      this.chain = this.chain.then(() => this.send(batch));
-    }
-    return this.chain;
+    this.enqueue();
+    return this.sending ?? Promise.resolve();
   }
 
   /**
@@ -195,20 +228,110 @@ export class BufferedPublisher<T extends Keyed> {
     });
   }
 
-  async close(): Promise<void> {
+  /**
+   * Sends what is buffered, for at most `closeTimeoutMs` (a process's shutdown has a deadline: a
+   * broker that answers in 30 s must not take the records with it when the process is killed).
+   * What the stream has not taken by then is spooled (or, without a spool, counted lost and logged
+   * by id); a publish still running may yet succeed, so those records may arrive twice (the store
+   * collapses a replay by id).
+   */
+  close(): Promise<void> {
+    this.closing ??= this.closeWithin(this.opts.closeTimeoutMs ?? 5_000);
+    return this.closing;
+  }
+
+  private async closeWithin(budgetMs: number): Promise<void> {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
-    await this.flush();
-    // Records requeued by a failed send at close: one last try, then the spool or the log.
-    if (this.buffer.length) {
-      const rest = this.buffer;
-      this.buffer = [];
-      await this.send(rest);
-    }
     if (this.holdScheduled) this.commitHeld();
-    await Promise.all([...this.holdsInFlight]);
-    await this.draining;
+    let deadline: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (deadline = setTimeout(() => resolve('late'), budgetMs)));
+    const settled = (async () => {
+      await this.flush();
+      // Without a spool a refused batch waits in the buffer: retried with backoff until the deadline.
+      while (this.buffer.length > 0 && !this.gaveUp) {
+        await new Promise((r) => setTimeout(r, this.retryDelay()).unref());
+        await this.flush();
+      }
+      await Promise.all([...this.holdsInFlight]);
+      await this.draining;
+    })();
+    const outcome = await Promise.race([settled, late]);
+    clearTimeout(deadline);
+    if (outcome !== 'late') return;
+    this.gaveUp = true;
+    const unsent = [...(this.inFlight ?? []), ...this.queue.flat(), ...this.buffer];
+    this.inFlight = null;
+    this.queue = [];
+    this.queued = 0;
+    this.buffer = [];
+    this.opts.logger?.warn(
+      { topic: this.topic, records: unsent.length, budgetMs },
+      'the stream did not take these records before the shutdown deadline; spooled (or lost, logged by id)',
+    );
+    if (unsent.length === 0) return;
+    if (this.opts.spool) this.toSpoolNow(unsent);
+    else this.lose(unsent, 'the stream did not take it before the shutdown deadline and there is no spool');
+  }
+
+  /** A push after close: spooled (republished by the next process on this spool), or lost and logged. */
+  private afterClose(record: T): void {
+    if (this.opts.spool) this.toSpoolNow([record]);
+    else this.lose([record], 'the publisher is closed');
+  }
+
+  /** The buffer becomes a batch for the sender. */
+  private enqueue(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.buffer.length > 0) {
+      this.queue.push(this.buffer);
+      this.queued += this.buffer.length;
+      this.buffer = [];
+    }
+    if (this.queue.length > 0) this.sending ??= this.sendQueued();
+  }
+
+  private async sendQueued(): Promise<void> {
+    try {
+      for (let batch = this.queue.shift(); batch; batch = this.queue.shift()) {
+        this.queued -= batch.length;
+        this.inFlight = batch;
+        await this.send(batch);
+      }
+    } finally {
+      this.sending = null;
+    }
+  }
+
+  /** Memory is full: what waits (not what the stream holds now) goes to the spool, at once. */
+  private spill(): void {
+    const waiting = [...this.queue.flat(), ...this.buffer];
+    this.queue = [];
+    this.queued = 0;
+    this.buffer = [];
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (waiting.length) this.toSpoolNow(waiting);
+  }
+
+  /** Writes to the spool before returning (a spool without writeSync: in the background, counted in memory until written). */
+  private toSpoolNow(records: T[]): void {
+    const spool = this.opts.spool!;
+    if (!spool.writeSync) {
+      this.spilling += records.length;
+      void this.toSpool(records).finally(() => (this.spilling -= records.length));
+      return;
+    }
+    try {
+      spool.writeSync(this.topic, records);
+    } catch (e) {
+      return this.lose(records, 'the spool could not write it', e);
+    }
+    this.stats.spooled += records.length;
+    this.spoolPending = true;
+    this.scheduleRetry();
   }
 
   private messages(records: readonly unknown[]): StreamMessage[] {
@@ -266,20 +389,35 @@ export class BufferedPublisher<T extends Keyed> {
     void tracked.finally(() => this.holdsInFlight.delete(tracked));
   }
 
+  /** Publishes the in-flight `batch`; a refusal sends it to the spool, back into the buffer, or to the log. */
   private async send(batch: T[]): Promise<void> {
     try {
       await this.stream.publish(this.topic, this.messages(batch));
+      // Spooled at close's deadline meanwhile: counted there (it may arrive twice; the store collapses it).
+      if (this.inFlight !== batch) return;
       this.stats.published += batch.length;
       this.onStreamWorking();
     } catch (e) {
+      if (this.inFlight !== batch) return;
       this.opts.logger?.warn({ err: e, topic: this.topic, records: batch.length }, 'stream refused telemetry; it waits and is retried');
-      if (this.opts.spool) return this.toSpool(batch);
-      if (!this.closed && this.buffer.length + batch.length <= (this.opts.maxBuffered ?? 50_000)) {
+      if (this.opts.spool) {
+        this.spilling += batch.length;
+        this.inFlight = null;
+        try {
+          return await this.toSpool(batch);
+        } finally {
+          this.spilling -= batch.length;
+        }
+      }
+      this.inFlight = null;
+      if (!this.gaveUp && this.inMemory + batch.length <= this.maxBuffered) {
         this.buffer = batch.concat(this.buffer);
         this.scheduleRetry();
         return;
       }
       this.lose(batch, 'the stream refused it and there is no spool', e);
+    } finally {
+      if (this.inFlight === batch) this.inFlight = null;
     }
   }
 
@@ -309,13 +447,16 @@ export class BufferedPublisher<T extends Keyed> {
     if (this.spoolPending) void this.drain();
   }
 
+  private retryDelay(): number {
+    return Math.min(this.opts.retryMaxMs ?? 30_000, (this.opts.retryBaseMs ?? 500) * 2 ** Math.min(this.attempt++, 20));
+  }
+
   private scheduleRetry(): void {
     if (this.retryTimer || this.closed) return;
-    const delay = Math.min(this.opts.retryMaxMs ?? 30_000, (this.opts.retryBaseMs ?? 500) * 2 ** Math.min(this.attempt++, 20));
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       void this.flush().then(() => this.drain());
-    }, delay);
+    }, this.retryDelay());
     this.retryTimer.unref();
   }
 

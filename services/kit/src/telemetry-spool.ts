@@ -5,7 +5,7 @@
  * republished oldest first and deleted only after the stream accepted them (a crash in between
  * republishes the file again: the store collapses the replay by event id).
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -18,6 +18,11 @@ export interface SpooledBatch {
 export interface Spool {
   /** Resolves once `values` are on disk (fsynced). */
   write(topic: string, values: unknown[]): Promise<void>;
+  /**
+   * The same, blocking: returns once `values` are on disk. For a fire-and-forget producer whose
+   * memory is full (BufferedPublisher.push): it cannot wait, so the disk write is its back-pressure.
+   */
+  writeSync?(topic: string, values: unknown[]): void;
   /** The oldest spooled batch of `topic`, or null when none is left. */
   next(topic: string): Promise<SpooledBatch | null>;
   /** Files and bytes waiting, for the spool-size metric. */
@@ -37,14 +42,33 @@ export function createFileSpool(dir: string): Spool {
   };
   const files = async (d: string) => (await readdir(d).catch(() => [] as string[])).filter((f) => f.endsWith('.jsonl')).sort();
 
+  const fileName = () => `${Date.now().toString().padStart(15, '0')}-${process.pid}-${String(seq++).padStart(9, '0')}`;
+  const text = (values: unknown[]) => values.map((v) => JSON.stringify(v)).join('\n') + '\n';
+  const syncNow = (path: string, flags: string, data?: string) => {
+    const fd = openSync(path, flags);
+    try {
+      if (data !== undefined) writeSync(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  };
+
   return {
+    writeSync(topic, values) {
+      const d = topicDir(topic);
+      const name = fileName();
+      syncNow(join(d, `${name}.tmp`), 'wx', text(values));
+      renameSync(join(d, `${name}.tmp`), join(d, `${name}.jsonl`));
+      syncNow(d, 'r');
+    },
     async write(topic, values) {
       const d = topicDir(topic);
-      const name = `${Date.now().toString().padStart(15, '0')}-${process.pid}-${String(seq++).padStart(9, '0')}`;
+      const name = fileName();
       const tmp = join(d, `${name}.tmp`);
       const fh = await open(tmp, 'wx');
       try {
-        await fh.writeFile(values.map((v) => JSON.stringify(v)).join('\n') + '\n');
+        await fh.writeFile(text(values));
         await fh.sync();
       } finally {
         await fh.close();

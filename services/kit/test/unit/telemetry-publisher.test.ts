@@ -4,16 +4,15 @@
  * fails, and `hold` answering only once records are durably held. Nothing is lost silently: every
  * record that could not be held is counted and logged by id.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemoryStream } from '../../src/adapters/stream.memory.js';
-import type { Logger } from '../../src/logger.js';
 import type { EventStream, StreamMessage } from '../../src/ports/stream.js';
 import { BufferedPublisher, packRecords, recordsOf } from '../../src/telemetry-publisher.js';
 import fc from 'fast-check';
 import { createFileSpool, type Spool } from '../../src/telemetry-spool.js';
 import { waitFor } from '../contract/wait.helpers.js';
+import { captureLogger, spoolDirs } from './publisher.helpers.js';
 
 interface Rec {
   id: string;
@@ -41,22 +40,7 @@ async function flakyStream() {
   return { stream, inner, state, got, ids };
 }
 
-function captureLogger() {
-  const lines: { level: string; obj: Record<string, unknown>; msg: string }[] = [];
-  const at = (level: string) => (obj: Record<string, unknown>, msg: string) => lines.push({ level, obj, msg });
-  const logger = { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') } as unknown as Logger;
-  return { logger, lines };
-}
-
-const dirs: string[] = [];
-const spoolDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'pylon-spool-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const spoolDir = spoolDirs();
 const spooledFiles = (dir: string) => readdirSync(join(dir, 't')).filter((f) => f.endsWith('.jsonl'));
 
 test('without a spool a refused batch waits in memory and is retried: nothing lost', async () => {

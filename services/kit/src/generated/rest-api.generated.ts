@@ -1552,7 +1552,7 @@ export interface paths {
         };
         /**
          * Play logs (proof of play), oldest first.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["listPlayLogs"];
         put?: never;
@@ -1572,7 +1572,7 @@ export interface paths {
         };
         /**
          * Ping (heartbeat and health) logs, oldest first.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["listPingLogs"];
         put?: never;
@@ -1592,7 +1592,7 @@ export interface paths {
         };
         /**
          * Custom device and application events, oldest first.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["listEventLogs"];
         put?: never;
@@ -1612,7 +1612,7 @@ export interface paths {
         };
         /**
          * Events per period (and per event name with groupByEvent); empty periods as zeros.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getEventMetrics"];
         put?: never;
@@ -1632,7 +1632,7 @@ export interface paths {
         };
         /**
          * Links between consecutive events of a session, for Sankey views.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getEventFlow"];
         put?: never;
@@ -1652,7 +1652,7 @@ export interface paths {
         };
         /**
          * Audience detections from sensors, oldest first.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["listImpressions"];
         put?: never;
@@ -1672,7 +1672,7 @@ export interface paths {
         };
         /**
          * Device health per device and period: CPU, memory, uptime, alerts.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). Uptime counts the minutes of a period that have begun (the current period so far; a future one is 0). Each deviceId that is the caller's device has its series, zeros without pings; without deviceId, the devices that pinged. `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). Uptime counts the minutes of a period that have begun (the current period so far; a future one is 0). Each deviceId that is the caller's device has its series, zeros without pings; without deviceId, the devices that pinged. `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getDeviceMetrics"];
         put?: never;
@@ -1692,7 +1692,7 @@ export interface paths {
         };
         /**
          * Audience per device and period: impressions, visitors, gender, age ranges.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getAudienceMetrics"];
         put?: never;
@@ -1712,7 +1712,7 @@ export interface paths {
         };
         /**
          * Plays per file; with groupByDevice per device and file.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getMediaPlayStats"];
         put?: never;
@@ -1732,7 +1732,7 @@ export interface paths {
         };
         /**
          * Plays per device.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getDevicePlayStats"];
         put?: never;
@@ -1752,7 +1752,7 @@ export interface paths {
         };
         /**
          * Plays per period (and per file with groupByFile); empty periods as zeros.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getPlayStatsByTime"];
         put?: never;
@@ -1772,7 +1772,7 @@ export interface paths {
         };
         /**
          * Impressions (or, with source=events, events) per rounded coordinate.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getHeatMap"];
         put?: never;
@@ -1792,7 +1792,7 @@ export interface paths {
         };
         /**
          * Opportunity to see per file; with groupByDevice per device and file.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getMediaImpressions"];
         put?: never;
@@ -1812,7 +1812,7 @@ export interface paths {
         };
         /**
          * Opportunity to see per device and file.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getDeviceMediaImpressions"];
         put?: never;
@@ -3728,7 +3728,7 @@ export interface components {
         RowFields: string;
         /** @description Start of the range, included (ISO 8601). */
         AnalyticsStartDate: string;
-        /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+        /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
         AnalyticsEndDate: string;
         /** @description Only these devices (repeat the parameter). */
         AnalyticsDeviceId: string[];
@@ -3853,7 +3853,7 @@ export interface operations {
                 actionName?: string;
                 /** @description Events at or after this instant (ISO 8601). */
                 startDate?: string;
-                /** @description Events before this instant (ISO 8601; a date alone covers that whole day). */
+                /** @description Events up to this instant, included at the precision written (ISO 8601; a date alone covers that whole day, a time in whole seconds that second). */
                 endDate?: string;
                 /** @description Only requests from this address. */
                 ipAddress?: string;
@@ -6887,7 +6887,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -6931,7 +6931,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -6975,7 +6975,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7019,7 +7019,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7067,7 +7067,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7111,7 +7111,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7155,7 +7155,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7201,7 +7201,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7249,7 +7249,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7293,7 +7293,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7337,7 +7337,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7385,7 +7385,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7433,7 +7433,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7477,7 +7477,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];

@@ -321,7 +321,7 @@ describe('import and export', () => {
     // A stray quote is a 400 naming the file's problem; the server keeps answering.
     const malformed = await upload(`/datatables/${t.body.id}/rows/import`, Buffer.from('name,price\nok,1\n=HYPERLINK("x"),2\n'), 'bad.csv');
     expect(malformed.status).toBe(400);
-    expect(((await malformed.json()) as Json).error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'csv', message: expect.stringMatching(/malformed/) });
+    expect(((await malformed.json()) as Json).error).toMatchObject({ code: 'VALIDATION_FAILED', field: 'csv', message: expect.stringMatching(/malformed/) });
     expect((await fetch(`${h.baseUrl}/healthz`)).status).toBe(200);
   });
 

@@ -2227,7 +2227,7 @@ export interface components {
         Error: {
             error: {
                 /**
-                 * @description Stable machine-readable code: VALIDATION_FAILED, BAD_USER_INPUT, UNAUTHENTICATED, FORBIDDEN,
+                 * @description Stable machine-readable code, one per kind of fault: VALIDATION_FAILED (the request's input), UNAUTHENTICATED, FORBIDDEN,
                  *     NOT_FOUND, METHOD_NOT_ALLOWED, DUPLICATE_KEY, VERSION_CONFLICT, PAYLOAD_TOO_LARGE,
                  *     UNSUPPORTED_MEDIA_TYPE, UNPROCESSABLE, RATE_LIMITED, INTERNAL, UNAVAILABLE. New codes may be added.
                  */

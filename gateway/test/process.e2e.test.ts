@@ -41,7 +41,8 @@ test('SIGTERM: readiness drops, the process closes its stores and exits 0; the d
     const child = spawn(process.execPath, ['--import', TSX_LOADER, entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const deadline = Date.now() + 40_000;
+    // A busy 2-core machine starts it in 30-60 s through tsx (a 40 s limit failed beside a browser test).
+    const deadline = Date.now() + 120_000;
     while (!out.includes('Pylon is running')) {
       if (child.exitCode !== null || Date.now() > deadline) throw new Error(`did not start: ${out}`);
       await new Promise((r) => setTimeout(r, 200));
@@ -83,4 +84,4 @@ test('SIGTERM: readiness drops, the process closes its stores and exits 0; the d
   expect(await run()).toMatch(/API key {5}\(the one in SIGNAGE_BOOTSTRAP_API_KEY\)/);
   // Second start on the same data: stores reopen cleanly, the key still works.
   expect(await run()).toMatch(/printed at first start; a new one: npm run admin -- reset-key/);
-}, 120_000);
+}, 300_000);

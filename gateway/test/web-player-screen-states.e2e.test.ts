@@ -139,20 +139,17 @@ browserTest(
 type Rgb = [number, number, number];
 /** Colours of a PNG or JPEG at relative points, decoded by the browser in the helper page. */
 async function pixels(image: Buffer, points: [number, number][], type = 'image/png'): Promise<Rgb[]> {
-  return helper.evaluate(
-    async ({ b64, points, type }) => {
-      const img = new Image();
-      img.src = `data:${type};base64,${b64}`;
-      await img.decode();
-      const c = document.createElement('canvas');
-      c.width = img.naturalWidth;
-      c.height = img.naturalHeight;
-      const g = c.getContext('2d')!;
-      g.drawImage(img, 0, 0);
-      return points.map(([x, y]) => Array.from(g.getImageData(Math.floor(x * (c.width - 1)), Math.floor(y * (c.height - 1)), 1, 1).data.slice(0, 3)) as Rgb);
-    },
-    { b64: image.toString('base64'), points, type },
-  );
+  // A string, as the other browser tests do: the test's types have no DOM.
+  return helper.evaluate(`(async () => {
+    const img = new Image();
+    img.src = 'data:${type};base64,${image.toString('base64')}';
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.naturalWidth; c.height = img.naturalHeight;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    return ${JSON.stringify(points)}.map(([x, y]) => Array.from(g.getImageData(Math.floor(x * (c.width - 1)), Math.floor(y * (c.height - 1)), 1, 1).data.slice(0, 3)));
+  })()`);
 }
 
 browserTest(
@@ -214,24 +211,33 @@ browserTest(
       return down ? route.abort('connectionrefused') : route.fallback();
     });
     await until('the offline label', async () => (await screen.locator('#status').isVisible()) && (await screen.locator('#status').innerText()), 30_000);
-    const style = await screen.locator('#status').evaluate((el) => {
-      const s = getComputedStyle(el);
+    const style = (await screen.evaluate(`(() => {
+      const s = getComputedStyle(document.getElementById('status'));
       return { fontSize: parseFloat(s.fontSize), opacity: Number(s.opacity), color: s.color, background: s.backgroundColor, height: window.innerHeight };
-    });
-    // Legible on a TV across a room: at least 3 % of the screen's height, fully opaque, on a solid background.
-    expect(style.fontSize).toBeGreaterThanOrEqual(0.03 * style.height);
-    expect(style.opacity).toBe(1);
-    expect(style.background).not.toMatch(/rgba\(0, 0, 0, 0\)|transparent/);
+    })()`)) as { fontSize: number; opacity: number; color: string; background: string; height: number };
+    // Legible on a TV across a room: at least 3 % of the screen's height, fully opaque, on a solid background
+    // (checked after the timings below, so a run shows each defect).
+    const legible = {
+      big: style.fontSize >= 0.03 * style.height,
+      opaque: style.opacity === 1,
+      solid: !/rgba\(0, 0, 0, 0\)|transparent/.test(style.background),
+    };
     // Down for 20 s while plays keep coming (one a second): sends back off from the first failure.
     const from = Date.now();
     await new Promise((r) => setTimeout(r, 20_000));
     const during = attempts.filter((t) => t >= from);
-    expect(during.length).toBeLessThanOrEqual(6);
     down = false;
     const back = Date.now();
     await until('the label to clear', async () => !(await screen.locator('#status').isVisible()), 10_000, 50);
-    expect(Date.now() - back).toBeLessThan(5000);
+    const cleared = Date.now() - back;
     await screen.unroute('**/player/**');
+    expect({ sendsWhileDown: during.length <= 6, clearedWithin5s: cleared < 5000, ...legible }).toEqual({
+      sendsWhileDown: true,
+      clearedWithin5s: true,
+      big: true,
+      opaque: true,
+      solid: true,
+    });
   },
   120_000,
 );
@@ -247,11 +253,7 @@ browserTest(
     await card.waitFor({ state: 'visible', timeout: 30_000 });
     // Give the snapshot request time to answer (404: none taken).
     await page.waitForTimeout(1500);
-    const broken = await page.evaluate(
-      () =>
-        [...document.querySelectorAll('.screen-card img')].filter((i) => !(i as HTMLImageElement).complete || (i as HTMLImageElement).naturalWidth === 0)
-          .length,
-    );
+    const broken = await page.evaluate(`[...document.querySelectorAll('.screen-card img')].filter((i) => !i.complete || i.naturalWidth === 0).length`);
     expect(broken).toBe(0);
     expect(await card.innerText()).toContain('no screenshot yet');
     await page.close();

@@ -188,7 +188,9 @@ test('ping logs with their health figures; empty addresses are null', async () =
 test('a ping shown in whole seconds is found by that second as both ends (issue 35: both ends included at the shown precision)', async () => {
   // pg1 is stored at 08:30:15.900 and shown as 08:30:15Z.
   const shown = await run(PING, { s: '2024-03-05T08:30:15Z', e: '2024-03-05T08:30:15Z' });
-  expect((shown.data as { pingLogs: { id: string; timestamp: string }[] }).pingLogs).toEqual([expect.objectContaining({ id: 'pg1', timestamp: '2024-03-05T08:30:15Z' })]);
+  expect((shown.data as { pingLogs: { id: string; timestamp: string }[] }).pingLogs).toEqual([
+    expect.objectContaining({ id: 'pg1', timestamp: '2024-03-05T08:30:15Z' }),
+  ]);
   // A minute written HH:MM covers that minute; a fraction is as precise as written.
   const minute = await run(PING, { s: '2024-03-05T08:30', e: '2024-03-05T08:30' });
   expect((minute.data as { pingLogs: { id: string }[] }).pingLogs.map((p) => p.id)).toEqual(['pg1']);

@@ -138,7 +138,10 @@ describe('validation', () => {
     };
     const json = { 'content-type': 'application/json' };
     // Not an object or array at the top, not JSON at all, empty: the same answers as before.
-    expect(await send('"a string"', json)).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', message: 'the body must be a JSON object or array' } } });
+    expect(await send('"a string"', json)).toMatchObject({
+      status: 400,
+      body: { error: { code: 'VALIDATION_FAILED', message: 'the body must be a JSON object or array' } },
+    });
     // The parser's position (issue 35).
     expect(await send('[{"a":', json)).toMatchObject({
       status: 400,

@@ -3,7 +3,6 @@ import { AUDIT_LIMIT, type AuditEvent, type AuditQuery } from '../domain/audit.j
 import { parseIsoDate } from '../domain/date-range.js';
 import { selectAuditEvents } from '../repositories/audit.queries.js';
 
-
 export interface AuditArgs {
   startDate?: string | null;
   endDate?: string | null;

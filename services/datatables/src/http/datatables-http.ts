@@ -237,9 +237,7 @@ export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOpt
         pageSize: pageSize ?? null,
         continuationToken: q.continuationToken ?? null,
       });
-      res
-        .status(200)
-        .json({ data: page.data.map((r) => restRow(r, fields)), totalCount: await page.totalCount(), continuationToken: page.continuationToken });
+      res.status(200).json({ data: page.data.map((r) => restRow(r, fields)), totalCount: await page.totalCount(), continuationToken: page.continuationToken });
     }),
   );
 

@@ -20,9 +20,14 @@ export function sendRestError(
   if (res.headersSent) return void res.destroy();
   for (const [name, value] of Object.entries(opts.headers ?? {})) res.setHeader(name, value);
   const requestId = res.getHeader('x-request-id');
-  res
-    .status(httpStatus(code))
-    .json({ error: { code: restCode(code), message, ...(opts.field ? { field: opts.field } : {}), ...(typeof requestId === 'string' ? { request_id: requestId } : {}) } });
+  res.status(httpStatus(code)).json({
+    error: {
+      code: restCode(code),
+      message,
+      ...(opts.field ? { field: opts.field } : {}),
+      ...(typeof requestId === 'string' ? { request_id: requestId } : {}),
+    },
+  });
 }
 
 /** An AppError as the envelope, naming its field when it has one. */

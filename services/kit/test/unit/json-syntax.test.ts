@@ -25,7 +25,8 @@ test('known answers: position, line, column and what was expected', () => {
   expect(jsonSyntaxProblem('"ab')).toMatchObject({ position: 3, reason: 'unterminated string: the body ended' });
   expect(jsonSyntaxProblem('')).toMatchObject({ position: 0, reason: 'expected a value, the body ended' });
   expect(jsonSyntaxProblem('[01]')).toMatchObject({ position: 2 });
-  for (const ok of ['{}', '[]', ' {"a":[1,-2.5e3,true,false,null,"\\u00e9\\n"]} ', '"x"', '0', '[[[[]]]]']) expect([ok, jsonSyntaxProblem(ok)]).toEqual([ok, null]);
+  for (const ok of ['{}', '[]', ' {"a":[1,-2.5e3,true,false,null,"\\u00e9\\n"]} ', '"x"', '0', '[[[[]]]]'])
+    expect([ok, jsonSyntaxProblem(ok)]).toEqual([ok, null]);
   // Deep nesting is one loop, not recursion.
   expect(jsonSyntaxProblem('['.repeat(200_000))).toMatchObject({ position: 200_000 });
 });
@@ -33,7 +34,7 @@ test('known answers: position, line, column and what was expected', () => {
 test('the message names the position and never quotes more of the body than one character', () => {
   const secret = '{"password": "hunter2" "x": 1}';
   const m = invalidJsonMessage(secret);
-  expect(m).toBe('the body is not valid JSON at position 23 (line 1, column 24): expected \',\' or \'}\', found "\\""');
+  expect(m).toBe("the body is not valid JSON at position 23 (line 1, column 24): expected ',' or '}', found \"\\\"\"");
   expect(m).not.toContain('hunter2');
   expect(invalidJsonMessage('"a string"')).toBe('the body must be a JSON object or array');
   expect(invalidJsonMessage(undefined)).toBe('the body is not valid JSON');

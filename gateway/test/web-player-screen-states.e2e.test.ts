@@ -11,9 +11,9 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { freePort, Processes } from './processes.js';
+import { apiClient, png, SCREEN_ARGS, until } from './support/player-browser.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const KEY = 'screen-states-key-0123456789abcdef';
@@ -21,7 +21,6 @@ const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium && process.env.CI !== 'true') console.warn(`skipping the screen states test: no chromium at ${CHROMIUM}`);
 const browserTest = haveChromium || process.env.CI === 'true' ? test : test.skip;
 
-type Json = Record<string, any>;
 let dir: string;
 let procs: Processes;
 let baseUrl: string;
@@ -30,61 +29,7 @@ let screen: Page;
 let helper: Page;
 let device: { id: string; registration_key: string };
 
-/** A solid-colour PNG. */
-function png(rgb: [number, number, number], w = 640, h = 360): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(td));
-    return Buffer.concat([len, td, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => rgb).flat())]);
-  const raw = Buffer.concat(Array.from({ length: h }, () => row));
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
-
-async function gql(query: string, variables: Record<string, unknown> = {}): Promise<Json> {
-  const res = await fetch(`${baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-service-apikey': KEY },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as Json;
-  if (body.errors) throw new Error(JSON.stringify(body.errors));
-  return body.data;
-}
-async function rest(method: string, path: string, body?: unknown, type = 'application/json'): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { 'x-service-apikey': KEY, ...(body !== undefined ? { 'content-type': type } : {}) },
-    ...(body !== undefined ? { body: Buffer.isBuffer(body) ? body : JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await probe();
-      if (v) return v;
-      last = v;
-    } catch (e) {
-      last = e;
-    }
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${String(last)})`);
-}
+const { gql, rest } = apiClient(() => baseUrl, KEY);
 const data = async (name: string) => (await screen.evaluate(`document.body.dataset[${JSON.stringify(name)}] || ''`)) as string;
 
 beforeAll(async () => {
@@ -101,7 +46,7 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(join(dir, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    args: SCREEN_ARGS,
     viewport: { width: 640, height: 360 },
   });
   helper = await context.newPage();
@@ -111,8 +56,8 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await context?.close();
-  await procs?.stopAll();
+  // The browser and the server stop together, then their files go.
+  await Promise.all([context?.close(), procs?.stopAll()]);
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

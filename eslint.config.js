@@ -96,6 +96,8 @@ export default defineConfig(
           'setTimeout',
           'clearTimeout',
           'setInterval',
+          'clearInterval',
+          'requestAnimationFrame',
           'AbortController',
         ].map((g) => [g, 'readonly']),
       ),

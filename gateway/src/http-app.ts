@@ -5,6 +5,7 @@ import express, { type Express, type NextFunction, type Request, type RequestHan
 import helmet from 'helmet';
 import {
   auditTrail,
+  invalidJsonMessage,
   mountOps,
   requestLogging,
   type AuditNote,
@@ -96,7 +97,12 @@ export function createHttpApp(o: HttpAppOptions): Express {
         : status === 415
           ? ['unsupported body encoding or charset', 'UNSUPPORTED_MEDIA_TYPE']
           : status >= 400 && status < 500
-            ? ['malformed request body', 'BAD_REQUEST']
+            ? [
+                (err as { type?: unknown }).type === 'entity.parse.failed'
+                  ? invalidJsonMessage((err as { body?: unknown }).body, 'the request body')
+                  : 'malformed request body',
+                'BAD_REQUEST',
+              ]
             : ['internal error', 'INTERNAL_SERVER_ERROR'];
     res.status(status >= 400 && status < 600 ? status : 500).json({ errors: [{ message, extensions: { code } }] });
   });

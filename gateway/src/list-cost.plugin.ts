@@ -19,6 +19,11 @@
  * level above (they partition one account's groups). Fragments count
  * where they are spread; inline fragments on abstract types are all counted (an upper bound).
  *
+ * A list's own items count at most `sliceCap` (the cost limit): a list asked alone at its documented
+ * maximum (`playLogs(limit: 10000)`, over the 5,000 limit) is answered, as the SDL promises; its
+ * resolver bounds the size. What it selects under it still multiplies by every item, and any other
+ * list beside it goes over the limit (issue 35).
+ *
  * Runs once the operation is resolved, so variables are known; refuses with 400 naming the cost
  * and the limit. The facades' persisted operations (schema/operations) are exempt: their shapes
  * are reviewed and their sizes bounded by rest.yaml and the legacy routes, whichever way they arrive.
@@ -79,6 +84,7 @@ export function operationCost(
   fragments: Record<string, FragmentDefinitionNode>,
   variables: Variables,
   stopAbove = Number.MAX_SAFE_INTEGER,
+  sliceCap = Number.MAX_SAFE_INTEGER,
 ): number {
   const root =
     operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
@@ -107,7 +113,7 @@ export function operationCost(
       // the level above returned: a level holds at most as many as the one above, no product.
       const tree = list && !sliced && named === type;
       const own = items * (list && !tree ? (sliced ?? page ?? ASSUMED_SIZE) : 1);
-      total += own;
+      total += Math.min(own, items * sliceCap);
       walk(named as GraphQLCompositeType, s.selectionSet, own, list ? undefined : sliced);
     }
   };
@@ -131,7 +137,7 @@ export function listCostPlugin<C extends object>(o: ListCostOptions): ApolloServ
           const fragments = Object.fromEntries(
             document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
           ) as Record<string, FragmentDefinitionNode>;
-          const cost = operationCost(schema, operation, fragments, request.variables, o.maxCost * 1000);
+          const cost = operationCost(schema, operation, fragments, request.variables, o.maxCost * 1000, o.maxCost);
           if (cost > o.maxCost) {
             const shown = cost > o.maxCost * 1000 ? `more than ${o.maxCost * 1000}` : String(cost);
             throw new GraphQLError(

@@ -182,6 +182,6 @@ test('an .xlsx over the threshold is a job too, its total read from the sheet di
   // An archive the pre-scan refuses is a 400 at once, never a 202.
   const junk = await upload(t, Buffer.alloc(5000, 7), 'junk.xlsx');
   expect(junk.status).toBe(400);
-  expect(junk.body.error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'file' });
+  expect(junk.body.error).toMatchObject({ code: 'VALIDATION_FAILED', field: 'file' });
   expect(await finished(r.body.id)).toMatchObject({ state: 'succeeded', progress: { rows_done: 500, rows_total: 500 }, result: { imported: 500 } });
 });

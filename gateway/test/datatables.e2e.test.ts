@@ -128,7 +128,7 @@ describe('tables', () => {
   test('create, list, get, update; bad input names the field', async () => {
     const got = await call(`/datatables/${tableId}`);
     expect(got.status).toBe(200);
-    expect(got.body).toMatchObject({ id: tableId, name: 'Menu', column_count: 3, cache_ttl_seconds: 30 });
+    expect(got.body).toMatchObject({ id: tableId, name: 'Menu', columnCount: 3, cacheTtlSeconds: 30 });
     expect(got.body.columns.map((c: Json) => c.key)).toEqual(['name', 'price', 'vegan']);
     const list = await call('/datatables?pageSize=10');
     expect(list.status).toBe(200);
@@ -160,11 +160,11 @@ describe('rows', () => {
     const q = `/datatables/${tableId}/rows?filter=${encodeURIComponent('{"price":{"gte":4}}')}&sort=price&sortDir=desc&pageSize=1&fields=id,data.name`;
     const p1 = await call(q);
     expect(p1.status).toBe(200);
-    expect(p1.body.total_count).toBe(2);
+    expect(p1.body.totalCount).toBe(2);
     expect(p1.body.data).toEqual([{ id: expect.any(String), data: { name: 'Steak' } }]);
     const etag = p1.res.headers.get('etag')!;
     expect(p1.res.headers.get('cache-control')).toBe('private, max-age=30');
-    const p2 = await call(`${q}&continuationToken=${encodeURIComponent(p1.body.continuation_token)}`);
+    const p2 = await call(`${q}&continuationToken=${encodeURIComponent(p1.body.continuationToken)}`);
     expect(p2.body.data[0].data.name).toBe('Soup');
     expect((await call(q, { headers: { 'If-None-Match': etag } })).status).toBe(304);
 
@@ -188,11 +188,11 @@ describe('rows', () => {
       [1, 'CREATE'],
     ]);
     const v1 = await call(`${rowUrl}/versions/1`);
-    expect(v1.body).toMatchObject({ row_id: a.body.id, version: 1, data: { price: 4.5 } });
+    expect(v1.body).toMatchObject({ rowId: a.body.id, version: 1, data: { price: 4.5 } });
     expect((await call(`${rowUrl}/versions/99`)).status).toBe(404);
     const rb = await call(`${rowUrl}/rollback`, { method: 'POST', json: { version: 1 } });
     expect(rb.status).toBe(200);
-    expect(rb.body).toMatchObject({ new_version: 3, restored_row: { data: { price: 4.5 } } });
+    expect(rb.body).toMatchObject({ newVersion: 3, restoredRow: { data: { price: 4.5 } } });
 
     expect((await call(`${rowUrl}?version=1`, { method: 'DELETE' })).status).toBe(409);
     expect((await call(rowUrl, { method: 'DELETE' })).status).toBe(204);
@@ -204,34 +204,76 @@ describe('rows', () => {
     const rows = [{ data: { name: 'A', price: 1 } }, { data: { price: 2 } }, { data: { name: 'C', price: 3 } }];
     const b = await call(`/datatables/${tableId}/rows/batch`, { method: 'POST', json: { rows } });
     expect(b.status).toBe(200);
-    expect(b.body).toMatchObject({ success_count: 2, failure_count: 1 });
-    expect(b.body.results[1]).toMatchObject({ index: 1, success: false, row_id: null });
+    expect(b.body).toMatchObject({ successCount: 2, failureCount: 1 });
+    expect(b.body.results[1]).toMatchObject({ index: 1, success: false, rowId: null });
     const tooMany = await call(`/datatables/${tableId}/rows/batch`, {
       method: 'POST',
       json: { rows: Array.from({ length: 101 }, () => ({ data: { name: 'x' } })) },
     });
     expect(tooMany.status).toBe(400);
-    const [idA, , idC] = b.body.results.map((r: Json) => r.row_id);
+    const [idA, , idC] = b.body.results.map((r: Json) => r.rowId);
     const moved = await call(`/datatables/${tableId}/rows/reorder`, { method: 'PUT', json: { row_ids: [idC] } });
     expect(moved.status).toBe(200);
     expect(moved.body).toEqual({ moved: 1 });
     const first = await call(`/datatables/${tableId}/rows?pageSize=1`);
     expect(first.body.data[0].id).toBe(idC);
     const del = await call(`/datatables/${tableId}/rows/batch-delete`, { method: 'POST', json: { row_ids: [idA, 'nope'] } });
-    expect(del.body).toMatchObject({ success_count: 1, failure_count: 1 });
+    expect(del.body).toMatchObject({ successCount: 1, failureCount: 1 });
     const del101 = await call(`/datatables/${tableId}/rows/batch-delete`, {
       method: 'POST',
       json: { row_ids: Array.from({ length: 101 }, (_, i) => `r${i}`) },
     });
     expect(del101.status).toBe(400);
-    // The camelCase spellings (the spec's parameter names) are accepted too; neither is a 400 naming both.
+    // The snake_case spellings of earlier releases (above) and the spec's camelCase both work; neither is a 400 naming both.
     const camel = await call(`/datatables/${tableId}/rows/reorder`, { method: 'PUT', json: { rowIds: [idA === idC ? idA : idC], afterRowId: null } });
     expect(camel.status).toBe(200);
     const camelDelete = await call(`/datatables/${tableId}/rows/batch-delete`, { method: 'POST', json: { rowIds: ['nope'] } });
-    expect(camelDelete.body).toMatchObject({ success_count: 0, failure_count: 1 });
+    expect(camelDelete.body).toMatchObject({ successCount: 0, failureCount: 1 });
     const none = await call(`/datatables/${tableId}/rows/batch-delete`, { method: 'POST', json: {} });
     expect(none.status).toBe(400);
     expect(none.body.error.details).toHaveLength(1);
+  });
+});
+
+describe('a client written from the spec alone', () => {
+  // Issue 35: the spec names a row page data, totalCount, continuationToken; with the snake_case
+  // names of earlier releases such a client read no token and stopped after one page.
+  test('pages through 101 rows with continuationToken and reads the spec names of tables and rows', async () => {
+    const t = await call('/datatables', {
+      method: 'POST',
+      json: { name: 'Spec client', cacheTtlSeconds: 0, columns: [{ name: 'N', key: 'n', type: 'NUMBER', required: true }] },
+    });
+    expect(t.status).toBe(201);
+    expect(Object.keys(t.body).sort()).toEqual(['cacheTtlSeconds', 'columnCount', 'columns', 'description', 'id', 'name', 'rowCount', 'updatedAt']);
+    for (const from of [0, 100]) {
+      const rows = Array.from({ length: Math.min(100, 101 - from) }, (_, i) => ({ data: { n: from + i } }));
+      const b = await call(`/datatables/${t.body.id}/rows/batch`, { method: 'POST', json: { rows } });
+      expect(b.body).toMatchObject({ successCount: rows.length, failureCount: 0 });
+    }
+    const seen: number[] = [];
+    let token: string | null = null;
+    let pages = 0;
+    do {
+      const page: { status: number; body: Json } = await call(
+        `/datatables/${t.body.id}/rows?pageSize=40${token ? `&continuationToken=${encodeURIComponent(token)}` : ''}`,
+      );
+      expect(page.status).toBe(200);
+      expect(page.body.totalCount).toBe(101);
+      expect(Object.keys(page.body.data[0]).sort()).toEqual(['data', 'id', 'sortOrder', 'updatedAt', 'version']);
+      seen.push(...page.body.data.map((r: Json) => r.data.n));
+      token = page.body.continuationToken;
+      pages++;
+    } while (token && pages < 10);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(Array.from({ length: 101 }, (_, i) => i));
+    // fields takes the spec's names and those of earlier releases.
+    const narrow = await call(`/datatables/${t.body.id}/rows?pageSize=1&fields=sortOrder,updated_at`);
+    expect(Object.keys(narrow.body.data[0]).sort()).toEqual(['sortOrder', 'updatedAt']);
+    const updated = await call(`/datatables/${t.body.id}`, { method: 'PUT', json: { cache_ttl_seconds: 5, onInvalidRows: 'REFUSE' } });
+    expect(updated.body).toMatchObject({ cacheTtlSeconds: 5, rowCount: 101 });
+    const list = await call('/datatables?pageSize=100');
+    expect(list.body).toHaveProperty('continuationToken');
+    expect(list.body).not.toHaveProperty('continuation_token');
   });
 });
 
@@ -279,7 +321,7 @@ describe('import and export', () => {
     // A stray quote is a 400 naming the file's problem; the server keeps answering.
     const malformed = await upload(`/datatables/${t.body.id}/rows/import`, Buffer.from('name,price\nok,1\n=HYPERLINK("x"),2\n'), 'bad.csv');
     expect(malformed.status).toBe(400);
-    expect(((await malformed.json()) as Json).error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'csv', message: expect.stringMatching(/malformed/) });
+    expect(((await malformed.json()) as Json).error).toMatchObject({ code: 'VALIDATION_FAILED', field: 'csv', message: expect.stringMatching(/malformed/) });
     expect((await fetch(`${h.baseUrl}/healthz`)).status).toBe(200);
   });
 

@@ -131,7 +131,7 @@ describe('account and organizations', () => {
     const before = (await rest('/account')).body;
     const tz = await put('/account', { timezone: 'Mars/Olympus_Mons' });
     expect(tz.status).toBe(400);
-    expect(tz.body.error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'timezone' });
+    expect(tz.body.error).toMatchObject({ code: 'VALIDATION_FAILED', field: 'timezone' });
     const contact = await put('/account', { primary_contact_id: 'someone-else' });
     expect(contact.status).toBe(400);
     expect(contact.body.error.field).toBe('primary_contact_id');

@@ -1,18 +1,29 @@
 /** The list-size-aware cost (gateway/src/list-cost.plugin.ts) over the published API schema (issue 20, finding 5). */
-import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import {
+  getNamedType,
+  isLeafType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  parse,
+  type FragmentDefinitionNode,
+  type GraphQLNamedType,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { loadApiSchema } from '../../services/kit/src/graphql/api-schema.js';
 import { ASSUMED_SIZE, DEFAULT_PAGE, operationCost } from '../src/list-cost.plugin.js';
 import { DEFAULT_LIMITS } from '../src/gateway.js';
 
 const schema = loadApiSchema();
-function cost(query: string, variables?: Record<string, unknown>): number {
+/** `sliceCap`: the limit the gateway passes (a list's own items count at most that). */
+function cost(query: string, variables?: Record<string, unknown>, sliceCap?: number): number {
   const doc = parse(query);
   const op = doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode;
   const fragments = Object.fromEntries(doc.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d]] : []))) as Record<
     string,
     FragmentDefinitionNode
   >;
-  return operationCost(schema, op, fragments, variables);
+  return operationCost(schema, op, fragments, variables, undefined, sliceCap);
 }
 const FIFTEEN =
   'id name tags groupId groupName orgId timezone notes registrationKey isOnline createdOn updatedOn location { city } deviceType { name } pingData { cpuUsage }';
@@ -56,4 +67,54 @@ test('ordinary client queries stay far below the limit', () => {
   ]) {
     expect([q, cost(q) <= MAX]).toEqual([q, true]);
   }
+});
+
+/**
+ * Issue 35: the SDL's documented maximum of every list ("limit: default 1000, at most 10000"; "as
+ * for playLogs" inherits) answers when asked alone, every leaf selected, within the limit the
+ * gateway enforces; one more list beside it does not.
+ */
+test('every documented maximum fits the cost limit when asked alone', () => {
+  const query = schema.getQueryType()!;
+  const fields = query.getFields();
+  const documented = (name: string, seen = new Set<string>()): number | undefined => {
+    const text = (fields[name]?.description ?? '').replace(/\s+/g, ' ');
+    const own =
+      /\b(?:limit|pageSize|take)\b[^.;]*?at most ([\d,]+)/.exec(text) ??
+      /at most `?(?:limit|pageSize|take)`? returned \(default [\d,]+, at most ([\d,]+)\)/.exec(text);
+    if (own) return Number(own[1]!.replace(/,/g, ''));
+    const inherited = /\blimit\b[^.]*? as for (\w+)/.exec(text);
+    return inherited && !seen.has(inherited[1]!) ? documented(inherited[1]!, seen.add(name)) : undefined;
+  };
+  const leaves = (type: GraphQLNamedType): string => {
+    const t = getNamedType(type);
+    if (!isObjectType(t)) return '';
+    const names = Object.values(t.getFields())
+      .filter((f) => isLeafType(getNamedType(f.type)) && !f.args.some((a) => isNonNullType(a.type)))
+      .map((f) => f.name);
+    return names.length ? names.join(' ') : '__typename';
+  };
+  const checked: string[] = [];
+  for (const f of Object.values(fields)) {
+    const slicing = f.args.find((a) => ['limit', 'take', 'pageSize'].includes(a.name));
+    const max = slicing && documented(f.name);
+    if (!slicing || max === undefined) continue;
+    const required = f.args
+      .filter((a) => isNonNullType(a.type))
+      .map((a) => `${a.name}: ${String(getNamedType(a.type)) === 'Int' ? 1 : '"x"'}`)
+      .join(', ');
+    const args = `(${[required, `${slicing.name}: ${max}`].filter(Boolean).join(', ')})`;
+    const named = getNamedType(f.type);
+    // A page wrapper (DataTableList) selects its list's leaves.
+    const wrapped = isObjectType(named) && named.getFields().data ? `data { ${leaves(named.getFields().data!.type as GraphQLNamedType)} }` : leaves(named);
+    const alone = `{ ${f.name}${args} { ${wrapped} } }`;
+    expect([alone, cost(alone, undefined, MAX) <= MAX]).toEqual([alone, true]);
+    const beside = `{ ${f.name}${args} { ${wrapped} } other: device(limit: 1) { id } }`;
+    if (max >= MAX) expect([beside, cost(beside, undefined, MAX) > MAX]).toEqual([beside, true]);
+    checked.push(`${f.name}=${max}`);
+  }
+  expect(checked).toEqual(expect.arrayContaining(['playLogs=10000', 'eventLogs=10000', 'pingLogs=10000', 'device=1000', 'dataTables=100']));
+  // The probe's ten aliases of a 1,000-item list still cost more than the limit with the cap.
+  const aliases = `{ ${Array.from({ length: 10 }, (_, i) => `a${i}: device(limit: 1000) { id }`).join(' ')} }`;
+  expect(cost(aliases, undefined, MAX)).toBeGreaterThan(MAX);
 });

@@ -257,6 +257,32 @@ describe('authentication and authorization', () => {
   });
 });
 
+describe('one code per kind of fault; a malformed body names the position (issue 35)', () => {
+  const post = (path: string, body: string) =>
+    fetch(`${app.baseUrl}${path}`, { method: 'POST', headers: { 'X-Service-ApiKey': KEY, 'content-type': 'application/json' }, body });
+  test('REST: malformed JSON and a use case refusing the input both answer VALIDATION_FAILED; the message has the parser position', async () => {
+    const malformed = await post('/devices', '{"name": "A",\n "timezone": }');
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as RestError).error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'the body is not valid JSON at position 27 (line 2, column 14): expected a value, found "}"',
+    });
+    // Found by the devices use case (BAD_USER_INPUT in GraphQL), not by the OpenAPI check.
+    const zone = await post('/devices', JSON.stringify({ name: 'A', timezone: 'Mars/Olympus_Mons' }));
+    expect(zone.status).toBe(400);
+    expect(((await zone.json()) as RestError).error).toMatchObject({ code: 'VALIDATION_FAILED', field: 'timezone' });
+  });
+  test('GraphQL: a malformed body names the position too', async () => {
+    const r = await post('/graphql', '{"query": "{ account { id } }",}');
+    expect(r.status).toBe(400);
+    const body = (await r.json()) as { errors: { message: string; extensions: { code: string } }[] };
+    expect(body.errors[0]).toMatchObject({
+      message: 'the request body is not valid JSON at position 31 (line 1, column 32): expected a property name in double quotes, found "}"',
+      extensions: { code: 'BAD_REQUEST' },
+    });
+  });
+});
+
 describe('validation names the parameter', () => {
   test.each([
     ['take=-1', 'take'],

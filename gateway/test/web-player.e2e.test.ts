@@ -17,9 +17,9 @@ import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { freePort, Processes, ROOT } from './processes.js';
+import { apiClient, png, SCREEN_ARGS, until, type Json } from './support/player-browser.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const KEY = 'web-player-key-0123456789abcdef';
@@ -28,7 +28,6 @@ const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium && process.env.CI !== 'true') console.warn(`skipping the web player test: no chromium at ${CHROMIUM}`);
 const browserTest = haveChromium || process.env.CI === 'true' ? test : test.skip;
 
-type Json = Record<string, any>;
 let dir: string;
 let procs: Processes;
 let port: number;
@@ -43,45 +42,7 @@ let groupId: string;
 const media: Record<string, string> = {};
 const playlists: Record<string, string> = {};
 
-/** A solid-colour PNG (no image library needed). */
-function png(rgb: [number, number, number], w = 160, h = 90): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(td));
-    return Buffer.concat([len, td, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => rgb).flat())]);
-  const raw = Buffer.concat(Array.from({ length: h }, () => row));
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
-
-async function gql(query: string, variables: Record<string, unknown> = {}): Promise<Json> {
-  const res = await fetch(`${baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-service-apikey': KEY },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as Json;
-  if (body.errors) throw new Error(JSON.stringify(body.errors));
-  return body.data;
-}
-async function rest(method: string, path: string, body?: unknown, type = 'application/json'): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { 'x-service-apikey': KEY, ...(body !== undefined ? { 'content-type': type } : {}) },
-    ...(body !== undefined ? { body: Buffer.isBuffer(body) ? body : JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const { gql, rest } = apiClient(() => baseUrl, KEY);
 async function upload(name: string, bytes: Buffer, file: string): Promise<string> {
   const r = await rest('POST', `/media/${groupId}/${file}?name=${name}`, bytes, 'application/octet-stream');
   if (r.status !== 201) throw new Error(`upload ${name}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -133,21 +94,6 @@ async function colours(points: [number, number][], shot?: Buffer): Promise<Rgb[]
 const isRed = ([r, g, b]: Rgb) => r > 180 && g < 90 && b < 90;
 const isGreen = ([r, g, b]: Rgb) => g > 150 && r < 90 && b < 90;
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await probe();
-      if (v) return v;
-      last = v;
-    } catch (e) {
-      last = e;
-    }
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${String(last)})`);
-}
 const data = async (name: string) => (await screen.evaluate(`document.body.dataset[${JSON.stringify(name)}] || ''`)) as string;
 
 async function startServer(): Promise<void> {
@@ -168,7 +114,7 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(join(dir, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--autoplay-policy=no-user-gesture-required', '--disable-background-networking'],
+    args: [...SCREEN_ARGS, '--autoplay-policy=no-user-gesture-required'],
     viewport: { width: 640, height: 360 },
   });
   helper = await context.newPage();

@@ -23,6 +23,12 @@ export const allInOneEnv = backendEnv
     /** Shared secret for internal principal tokens; random per start when unset (single process). */
     SIGNAGE_INTERNAL_SECRET: z.string().min(32).optional(),
     SIGNAGE_DEMO: envBool(true),
+    /**
+     * `npm start`: the log file (LOG_LEVEL and above, request lines included; default
+     * SIGNAGE_DATA_DIR/pylon.log); the console then shows warnings and errors only. Empty: every
+     * line on the console, as the other processes log.
+     */
+    LOG_FILE: z.string().max(4096).optional(),
     /** Record reads in the audit trail (declared with the audit sink settings). */
     AUDIT_READS: auditSinkEnv.AUDIT_READS,
     /** The demo owner's sign-in password (OAuth login page); random and printed at first start when unset. */

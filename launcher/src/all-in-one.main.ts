@@ -3,7 +3,8 @@
  * Prints its progress while starting, the banner once ready, a one-line error with the fix for the
  * failures an operator can fix (start/start-errors.ts), and stops with exit 0 on Ctrl-C / SIGTERM.
  */
-import { createLogger, forceExit, loadConfigOrExit } from '@pylon/kit';
+import { join } from 'node:path';
+import { createFileLogger, createLogger, forceExit, loadConfigOrExit } from '@pylon/kit';
 import { allInOneEnv } from './all-in-one.config.js';
 import { lockDataDir } from './start/data-dir-lock.js';
 import { friendlyStartError } from './start/start-errors.js';
@@ -11,7 +12,13 @@ import { banner } from './start/banner.js';
 import { assertPortsFree } from './start/ports-free.js';
 
 const env = loadConfigOrExit(allInOneEnv);
-const logger = createLogger({ level: env.LOG_LEVEL, name: 'pylon' });
+// The request lines of a start (the demo's history upload alone writes ~1,500) go to a file the
+// banner names; the console keeps the banner and the credentials in view: warnings and errors only.
+const logFile = env.LOG_FILE ?? join(env.SIGNAGE_DATA_DIR, 'pylon.log');
+const consoleLevel = ['error', 'fatal', 'silent'].includes(env.LOG_LEVEL) ? env.LOG_LEVEL : 'warn';
+const logger = logFile
+  ? createFileLogger({ level: env.LOG_LEVEL, consoleLevel, file: logFile, name: 'pylon' })
+  : createLogger({ level: env.LOG_LEVEL, name: 'pylon' });
 const say = (line: string) => process.stdout.write(`${line}\n`);
 /** The embedded stores keep files in the data dir that one process at a time may hold. */
 const embedded = env.DOCUMENTS_DRIVER === 'lmdb' || env.ANALYTICS_DRIVER === 'chdb' || env.BLOBS_DRIVER === 'local';
@@ -28,7 +35,7 @@ try {
   say('  loading code');
   const { startAllInOne } = await import('./all-in-one.js');
   const app = await startAllInOne(env, { logger, progress: (step) => say(`  ${step}`), backends });
-  say(banner(env, app));
+  say(banner(env, { ...app, ...(logFile ? { logFile } : {}) }));
   let stopping = 0;
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {
     process.on(sig, () => {

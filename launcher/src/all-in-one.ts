@@ -138,6 +138,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   });
   // Keys and bearer tokens with rate limits, the audit trail, the OAuth server.
   const access = await createAccessLayer(env, { backends, identity: sg.identity, logger });
+  // The OAuth server starts once the listeners give the issuer: /readyz waits for it (issue 35).
+  backends.checks.oauth = () => access.oauth.ready();
   const edge = await createHttpEdge(env, { gateway, access, subgraphs: sg, backends, ops, logger, publicBase });
   const demo = await demoStarted;
   const telemetryConsumer = await consumerStarted;

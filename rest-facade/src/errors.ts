@@ -1,10 +1,10 @@
 /**
  * The REST error body and the one place REST statuses come from. Every error the facade sends is
  *   { "error": { "code", "message", "field"?, "details"?: [{ field?, in?, message }], "request_id"? } }
- * Codes and statuses come from kit's one table.
+ * Codes and statuses come from kit's one table; input faults answer one code (kit restCode).
  */
 import type { Response } from 'express';
-import { httpStatus, type ErrorCode } from '@pylon/kit';
+import { httpStatus, restCode, type ErrorCode } from '@pylon/kit';
 
 export type RestErrorCode = ErrorCode;
 
@@ -24,7 +24,7 @@ export function sendError(res: Response, code: RestErrorCode, message: string, e
   const requestId = res.getHeader('x-request-id');
   const body: RestErrorBody = {
     error: {
-      code,
+      code: restCode(code),
       message,
       ...(extra.field ? { field: extra.field } : {}),
       ...(extra.details?.length ? { details: extra.details } : {}),

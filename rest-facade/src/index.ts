@@ -6,7 +6,7 @@
 import cors from 'cors';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Request as OpenApiRequest } from 'openapi-backend';
-import { auditTrail, loadOperations, type AuditSink, type GatewayClient, type Logger } from '@pylon/kit';
+import { auditTrail, invalidJsonMessage, loadOperations, type AuditSink, type GatewayClient, type Logger } from '@pylon/kit';
 import { createBackend } from './backend.js';
 import { credentialsOf } from './credentials.js';
 import { checkFacade, loadRestDocument, operationsOf } from './document.js';
@@ -104,10 +104,12 @@ export async function createRestFacade(opts: RestFacadeOptions): Promise<Router>
   });
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
-    const e = err as { status?: unknown; type?: unknown };
+    const e = err as { status?: unknown; type?: unknown; body?: unknown };
     if (e?.type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', `the body is larger than ${opts.maxBodyBytes ?? 1_000_000} bytes`);
-    if (e?.type === 'entity.parse.failed')
-      return sendError(res, 'VALIDATION_FAILED', 'the body is not valid JSON', { details: [{ in: 'body', message: 'the body is not valid JSON' }] });
+    if (e?.type === 'entity.parse.failed') {
+      const message = invalidJsonMessage(e.body);
+      return sendError(res, 'VALIDATION_FAILED', message, { details: [{ in: 'body', message }] });
+    }
     if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
       return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding or charset');
     // Any other refusal of the body parser (e.g. a Content-Encoding whose bytes do not decompress) is the caller's.

@@ -116,7 +116,8 @@ describe('gateway errors -> statuses', () => {
     ['UNAUTHENTICATED', 401, 'UNAUTHENTICATED'],
     ['FORBIDDEN', 403, 'FORBIDDEN'],
     ['NOT_FOUND', 404, 'NOT_FOUND'],
-    ['BAD_USER_INPUT', 400, 'BAD_USER_INPUT'],
+    // One code per kind of fault on REST (issue 35): input the request got wrong is VALIDATION_FAILED.
+    ['BAD_USER_INPUT', 400, 'VALIDATION_FAILED'],
     ['CONFLICT', 409, 'DUPLICATE_KEY'],
     ['SERVICE_UNAVAILABLE', 503, 'UNAVAILABLE'],
     ['INTERNAL_SERVER_ERROR', 500, 'INTERNAL'],
@@ -144,7 +145,7 @@ describe('gateway errors -> statuses', () => {
       data: null,
       errors: [{ message: 'offset must be at most 10000000', extensions: { code: 'BAD_USER_INPUT', field: 'offset' } }],
     });
-    expect(await errorOf(await get('/devices?take=1000&page=9999999'))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'page' });
+    expect(await errorOf(await get('/devices?take=1000&page=9999999'))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'page' });
   });
   test('page * take beyond a GraphQL Int is refused before the gateway', async () => {
     const res = await get('/devices?take=1000&page=10000000');

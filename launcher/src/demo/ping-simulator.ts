@@ -23,6 +23,34 @@ export interface Simulator {
 
 const jitter = (base: number, spread: number) => Math.round((base + (Math.random() - 0.5) * spread) * 10) / 10;
 
+interface NowEntry {
+  schedule_name?: string | null;
+  content?: { type?: string; name?: string; sources?: { name?: string | null }[]; modules?: { name?: string; playlist?: { name?: string } | null }[] } | null;
+}
+
+/**
+ * What a simulated screen says it plays, as a real player's ping does (the schedule's name and the
+ * items on glass): read from its manifest, so /screens shows it (issue 35: every demo screen said
+ * "now playing: -"). Nothing when the manifest is not there.
+ */
+async function playingNow(rt: DevicesRuntime, accountId: string, id: string): Promise<{ current_schedule?: string; meta?: Record<string, string> }> {
+  const answer = await rt.manifests?.manifest({ accountId, id }).catch(() => null);
+  const now = (answer?.body as { now?: NowEntry } | undefined)?.now;
+  const c = now?.content;
+  if (!now || !c) return {};
+  const names =
+    c.type === 'playlist'
+      ? (c.sources ?? [])
+          .map((x) => x.name)
+          .filter(Boolean)
+          .slice(0, 1)
+      : (c.modules ?? []).map((m) => m.playlist?.name ?? m.name).filter(Boolean);
+  return {
+    ...(now.schedule_name ? { current_schedule: now.schedule_name.slice(0, 500) } : {}),
+    meta: { playing: (names.length ? names.join(' | ') : (c.name ?? '')).slice(0, 1000) },
+  };
+}
+
 export function startSimulator(rt: DevicesRuntime, o: { accountId: string; intervalSeconds: number; logger: Logger }): Simulator {
   const snapped = new Set<string>();
   let running: Promise<void> = Promise.resolve();
@@ -40,6 +68,7 @@ export function startSimulator(rt: DevicesRuntime, o: { accountId: string; inter
           os_version: i % 2 ? 'BrightSign OS 9.0' : 'Android 13',
           ip_address: `10.0.0.${10 + i}`,
           uptime: Math.round(process.uptime() * 1000),
+          ...(await playingNow(rt, o.accountId, d.id)),
         },
         ip: '127.0.0.1',
       });

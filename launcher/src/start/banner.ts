@@ -8,6 +8,8 @@ export interface BannerFacts {
   apiKey?: string;
   demoPassword?: string;
   oauthIssuer: string;
+  /** Where `npm start` writes its log (the console shows warnings and errors only). */
+  logFile?: string;
 }
 
 export function banner(env: AllInOneEnv, app: BannerFacts): string {
@@ -21,6 +23,7 @@ export function banner(env: AllInOneEnv, app: BannerFacts): string {
       ? `  Docs        ${app.baseUrl}/docs  (REST reference)   ${app.baseUrl}/graphiql  (GraphiQL)`
       : '  Docs        off (NODE_ENV=production; set DOCS_ENABLED=true to serve /docs and /graphiql)',
     `  Health      ${app.baseUrl}/healthz  ${app.baseUrl}/readyz  ${app.baseUrl}/metrics`,
+    app.logFile ? `  Logs        ${app.logFile}   (requests and info; this console: warnings and errors)` : '',
     // Secrets the operator set are not echoed (stdout is usually collected as logs); generated ones must be, once.
     env.SIGNAGE_BOOTSTRAP_API_KEY && app.apiKey
       ? '  API key     (the one in SIGNAGE_BOOTSTRAP_API_KEY)'

@@ -67,7 +67,15 @@ test('ready means migrated and consuming, though the stores were handed over mid
   expect(Number(applied[0]?.n)).toBe((await listMigrations()).length);
   const ready = await fetch(`${app.baseUrl}/readyz`);
   expect(ready.status).toBe(200);
-  expect(((await ready.json()) as { checks: Record<string, string> }).checks).toMatchObject({ analytics: 'ok', consumer: 'ok', documents: 'ok', stream: 'ok' });
+  expect(((await ready.json()) as { checks: Record<string, string> }).checks).toMatchObject({
+    analytics: 'ok',
+    consumer: 'ok',
+    documents: 'ok',
+    stream: 'ok',
+    oauth: 'ok',
+  });
+  // Ready includes sign-in: OIDC discovery answers (it answered 503 for a while after /readyz did, issue 35).
+  expect((await fetch(`${app.baseUrl}/.well-known/openid-configuration`)).status).toBe(200);
   // The consumer really runs: paused, readiness fails; resumed, it is back.
   await app.telemetry.consumer.pause();
   expect((await fetch(`${app.baseUrl}/readyz`)).status).toBe(503);

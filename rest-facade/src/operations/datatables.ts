@@ -2,8 +2,10 @@
  * /datatables: tables, row writes, batches, reorder, history and rollback onto the datatables
  * queries and mutations. Row reads (ETag from the table generation), import and export are served
  * by the datatables service's own router (x-pylon-handler: datatables). Query parameters are
- * camelCase (the spec's exception for data tables); bodies are snake_case like every REST body,
- * except a row's `data`, whose keys are the table's column keys and pass through untouched.
+ * camelCase (the spec's exception for data tables), and so are the bodies: the spec names a table
+ * `rowCount`, `cacheTtlSeconds`, a row page `totalCount`, `continuationToken` (issue 35). Requests
+ * still accept the snake_case spellings earlier releases answered with. A row's `data` keys are the
+ * table's column keys and pass through untouched.
  */
 import { notFound } from '@pylon/kit';
 import { createOp, deleteOp, getOp, mapFields, restOp, type FieldMap } from './declare.js';
@@ -33,29 +35,29 @@ export const restTable = (t: RestDataTableFragment): RestSchema<'DataTable'> => 
   id: t.id,
   name: t.name,
   description: t.description ?? null,
-  column_count: t.columnCount,
-  row_count: t.rowCount,
-  updated_at: t.updatedAt,
-  cache_ttl_seconds: t.cacheTtlSeconds ?? null,
+  columnCount: t.columnCount,
+  rowCount: t.rowCount,
+  updatedAt: t.updatedAt,
+  cacheTtlSeconds: t.cacheTtlSeconds ?? null,
   columns: (t.columns ?? []).map(restColumn),
 });
 
 /** `data` is the row's cells under the table's own column keys: never case-converted. */
-export const restRow = (r: RestDataTableRowFragment) => ({ id: r.id, sort_order: r.sortOrder, data: r.data, updated_at: r.updatedAt, version: r.version });
+export const restRow = (r: RestDataTableRowFragment) => ({ id: r.id, sortOrder: r.sortOrder, data: r.data, updatedAt: r.updatedAt, version: r.version });
 
 const restVersion = (v: RestDataTableRowVersionFragment) => ({
-  row_id: v.rowId,
+  rowId: v.rowId,
   version: v.version,
   change: v.change,
   data: v.data,
-  sort_order: v.sortOrder,
-  updated_at: v.updatedAt,
-  user_id: v.userId ?? null,
+  sortOrder: v.sortOrder,
+  updatedAt: v.updatedAt,
+  userId: v.userId ?? null,
 });
 
 const restResult = (r: unknown) => {
   const x = isRecord(r) ? r : {};
-  return { index: x.index, row_id: x.rowId ?? null, success: x.success, error: x.error ?? null, error_code: x.errorCode ?? null };
+  return { index: x.index, rowId: x.rowId ?? null, success: x.success, error: x.error ?? null, errorCode: x.errorCode ?? null };
 };
 
 const PATH_VARIABLES: Readonly<Record<string, string>> = { tableId: 'tableId', rowId: 'rowId' };
@@ -95,21 +97,28 @@ export const listDataTables = restOp('listDataTables', {
   variables: ({ query }) => ({ pageSize: query.pageSize, continuationToken: query.continuationToken }),
   respond(data) {
     const list = fieldOf(data, 'dataTables');
-    return { body: { data: (list.data ?? []).map(restTable), continuation_token: list.continuationToken ?? null } };
+    return { body: { data: (list.data ?? []).map(restTable), continuationToken: list.continuationToken ?? null } };
   },
   accepts: { query: ['pageSize', 'continuationToken'] },
 });
 
 export const getDataTable = getOp('getDataTable', { root: 'dataTable', what: 'data table', param: 'tableId', variable: 'tableId', toRest: restTable });
 
-const TABLE_FIELDS = { name: 'name', description: 'description', cache_ttl_seconds: 'cacheTtlSeconds', columns: 'columns' } as const satisfies FieldMap;
+// The camelCase name first: an error's `field` names the first spelling (declare.ts inverse).
+const TABLE_FIELDS = {
+  name: 'name',
+  description: 'description',
+  cacheTtlSeconds: 'cacheTtlSeconds',
+  cache_ttl_seconds: 'cacheTtlSeconds',
+  columns: 'columns',
+} as const satisfies FieldMap;
 
 export const createDataTable = createOp('createDataTable', { root: 'createDataTable', record: 'table', body: { fields: TABLE_FIELDS }, toRest: restTable });
 
 export const updateDataTable = inputOp('updateDataTable', {
   root: 'updateDataTable',
   path: ['tableId'],
-  body: { ...TABLE_FIELDS, on_invalid_rows: 'onInvalidRows' },
+  body: { ...TABLE_FIELDS, onInvalidRows: 'onInvalidRows', on_invalid_rows: 'onInvalidRows' },
   respond: (p) => ({ body: restTable(fieldOf(p, 'table')) }),
 });
 
@@ -140,7 +149,7 @@ export const deleteDataTableRow = restOp('deleteDataTableRow', {
 
 type BatchPayload = NonNullable<BatchCreateDataTableRowsMutation['batchCreateDataTableRows']>;
 const batchBody = (p: BatchPayload) => ({
-  body: { results: Array.isArray(p.results) ? p.results.map(restResult) : [], success_count: p.successCount ?? 0, failure_count: p.failureCount ?? 0 },
+  body: { results: Array.isArray(p.results) ? p.results.map(restResult) : [], successCount: p.successCount ?? 0, failureCount: p.failureCount ?? 0 },
 });
 
 export const batchCreateDataTableRows = inputOp('batchCreateDataTableRows', {
@@ -153,23 +162,22 @@ export const batchCreateDataTableRows = inputOp('batchCreateDataTableRows', {
 export const batchDeleteDataTableRows = inputOp('batchDeleteDataTableRows', {
   root: 'batchDeleteDataTableRows',
   path: ['tableId'],
-  body: { row_ids: 'rowIds', rowIds: 'rowIds' },
+  body: { rowIds: 'rowIds', row_ids: 'rowIds' },
   respond: batchBody,
 });
 
 export const reorderDataTableRows = inputOp('reorderDataTableRows', {
   root: 'reorderDataTableRows',
   path: ['tableId'],
-  // snake_case like every REST body; the spec's camelCase parameter names are accepted too.
-  body: { row_ids: 'rowIds', after_row_id: 'afterRowId', rowIds: 'rowIds', afterRowId: 'afterRowId' },
+  body: { rowIds: 'rowIds', afterRowId: 'afterRowId', row_ids: 'rowIds', after_row_id: 'afterRowId' },
   respond: (p) => ({ body: { moved: p.moved ?? 0 } }),
 });
 
 export const rollbackDataTableRow = inputOp('rollbackDataTableRow', {
   root: 'rollbackDataTableRow',
   path: ['tableId', 'rowId'],
-  body: { version: 'version', expected_version: 'expectedVersion' },
-  respond: (p) => ({ body: { new_version: p.newVersion, restored_row: restRow(fieldOf(p, 'restoredRow')) } }),
+  body: { version: 'version', expectedVersion: 'expectedVersion', expected_version: 'expectedVersion' },
+  respond: (p) => ({ body: { newVersion: p.newVersion, restoredRow: restRow(fieldOf(p, 'restoredRow')) } }),
 });
 
 export const listDataTableRowVersions = restOp('listDataTableRowVersions', {

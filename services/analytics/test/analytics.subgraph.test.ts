@@ -185,6 +185,20 @@ test('ping logs with their health figures; empty addresses are null', async () =
   expect((d2.data as { pingLogs: { id: string }[] }).pingLogs.map((p) => p.id)).toEqual(['pg2']);
 });
 
+test('a ping shown in whole seconds is found by that second as both ends (issue 35: both ends included at the shown precision)', async () => {
+  // pg1 is stored at 08:30:15.900 and shown as 08:30:15Z.
+  const shown = await run(PING, { s: '2024-03-05T08:30:15Z', e: '2024-03-05T08:30:15Z' });
+  expect((shown.data as { pingLogs: { id: string; timestamp: string }[] }).pingLogs).toEqual([
+    expect.objectContaining({ id: 'pg1', timestamp: '2024-03-05T08:30:15Z' }),
+  ]);
+  // A minute written HH:MM covers that minute; a fraction is as precise as written.
+  const minute = await run(PING, { s: '2024-03-05T08:30', e: '2024-03-05T08:30' });
+  expect((minute.data as { pingLogs: { id: string }[] }).pingLogs.map((p) => p.id)).toEqual(['pg1']);
+  const tenth = await run(PING, { s: '2024-03-05T08:30:15.8Z', e: '2024-03-05T08:30:15.8Z' });
+  expect((tenth.data as { pingLogs: unknown[] }).pingLogs).toEqual([]);
+  expect(await playIds({ s: '2024-03-05T10:00:00Z', e: '2024-03-05T10:00:00Z' })).toEqual(['pl3']);
+});
+
 test('every query is scoped to the caller’s account', async () => {
   expect(await playIds({ s: '2024-03-01', e: '2024-03-31' }, principal('acc-b'))).toEqual(['pl9']);
   expect(await playIds({ s: '2024-03-01', e: '2024-03-31' }, principal('acc-none'))).toEqual([]);

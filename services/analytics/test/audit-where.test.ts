@@ -53,6 +53,15 @@ const ids = async (vars: Record<string, unknown>, who = testPrincipal('acc-a')) 
   return (r.data as { auditEvent: { eventId: string }[] }).auditEvent.map((e) => e.eventId);
 };
 
+test('endDate is included at the precision written: an event shown as 10:00:00Z is inside 10:00:00Z..10:00:00Z (issue 35)', async () => {
+  const r = await run('query($s: String, $e: String) { auditEvent(startDate: $s, endDate: $e) { eventId timestamp } }', {
+    s: '2026-05-01T10:00:00Z',
+    e: '2026-05-01T10:00:00Z',
+  });
+  expect(r.errors).toBeUndefined();
+  expect((r.data as { auditEvent: unknown[] }).auditEvent).toEqual([{ eventId: 'e1', timestamp: '2026-05-01T10:00:00Z' }]);
+});
+
 test('default order is newest first; order sorts by any field in either direction', async () => {
   expect(await ids({})).toEqual(['e4', 'e3', 'e2', 'e1']);
   expect(await ids({ order: [{ timestamp: 'ASC' }] })).toEqual(['e1', 'e2', 'e3', 'e4']);

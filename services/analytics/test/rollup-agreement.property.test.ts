@@ -18,6 +18,7 @@ import { selectAudienceMetrics } from '../src/repositories/audience.queries.js';
 import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
 import { selectEventMetrics } from '../src/repositories/event.queries.js';
 import { selectPlayStatsByTime } from '../src/repositories/play-stats.queries.js';
+import type { PlayStatByTime } from '../src/graphql/resolvers.generated.js';
 import { exactlyOnce } from '../src/workers/exactly-once.js';
 import { countVisitorDays } from '../src/workers/visitor-days.js';
 import { allowedGrains, round, seriesQuery, withChdbStore } from './ingest.helpers.js';
@@ -72,6 +73,15 @@ let audienceCompared = 0;
 let split = 0;
 let dayCountsCompared = 0;
 let zonedCompared = 0;
+let filtered = 0;
+
+/** The all-files series with each period's totals replaced by those of `file` (zeros where it did not play). */
+function restrictedTo(all: PlayStatByTime[], byFile: PlayStatByTime[], file: string): PlayStatByTime[] {
+  return all.map((p) => {
+    const f = byFile.find((x) => x.fileId === file && x.periodStart === p.periodStart);
+    return { ...p, totalPlays: f?.totalPlays ?? 0, totalDuration: f?.totalDuration ?? 0, avgDuration: f?.avgDuration ?? 0 };
+  });
+}
 test('every allowed rollup grain answers what the raw tables answer', async () => {
   await fc.assert(
     fc.asyncProperty(
@@ -223,6 +233,32 @@ test('every allowed rollup grain answers what the raw tables answer', async () =
         const oneFile = { ...q, fileIds: ['f1'] };
         const fileRaw = round(await selectAudienceMetrics(store, oneFile, true, 'RAW'));
         for (const g of allowed(grainsOf(ROLLUPS.audience))) expect([g, round(await selectAudienceMetrics(store, oneFile, true, g))]).toEqual([g, fileRaw]);
+        // Issue 35: every rollup-served series with a fileId or deviceId filter answers the unfiltered
+        // series restricted to that file or device (a file filter on plays read zeros from the rollups).
+        for (const base of [q, r, local]) {
+          const byFile = await selectPlayStatsByTime(store, base, true, 'RAW');
+          const plays = allowedGrains(base, grainsOf(ROLLUPS.plays));
+          for (const file of ['f1', 'f2']) {
+            const only = round(restrictedTo(await selectPlayStatsByTime(store, base, false, 'RAW'), byFile, file));
+            const fq = { ...base, fileIds: [file] };
+            for (const g of [undefined, 'RAW' as const, ...plays]) {
+              filtered++;
+              expect([g, file, round(await selectPlayStatsByTime(store, fq, false, g))]).toEqual([g, file, only]);
+            }
+          }
+          const dq = { ...base, deviceIds: ['d1'] };
+          const devicePlays = round(await selectPlayStatsByTime(store, dq, true, 'RAW'));
+          for (const g of [undefined, ...plays]) expect([g, round(await selectPlayStatsByTime(store, dq, true, g))]).toEqual([g, devicePlays]);
+          const pings = round((await selectDeviceMetrics(store, base, 'RAW', { now })).filter((m) => m.deviceId === 'd1'));
+          for (const g of [undefined, ...allowedGrains(base, grainsOf(ROLLUPS.pings))])
+            expect([g, round(await selectDeviceMetrics(store, dq, g, { now }))]).toEqual([g, pings]);
+          const events = round(await selectEventMetrics(store, dq, true, 'RAW'));
+          for (const g of [undefined, ...allowedGrains(base, grainsOf(ROLLUPS.events))])
+            expect([g, round(await selectEventMetrics(store, dq, true, g))]).toEqual([g, events]);
+          const audience = round((await selectAudienceMetrics(store, base, true, 'RAW')).filter((m) => m.deviceId === 'd1'));
+          for (const g of [undefined, ...allowedGrains(base, grainsOf(ROLLUPS.audience))])
+            expect([g, round(await selectAudienceMetrics(store, dq, true, g, { dayCounts: false }))]).toEqual([g, audience]);
+        }
       },
     ),
     { numRuns: 25 },
@@ -233,4 +269,5 @@ test('every allowed rollup grain answers what the raw tables answer', async () =
   expect(split).toBeGreaterThan(5);
   expect(dayCountsCompared).toBeGreaterThan(0);
   expect(zonedCompared).toBeGreaterThan(5);
-}, 120_000);
+  expect(filtered).toBeGreaterThan(100);
+}, 300_000);

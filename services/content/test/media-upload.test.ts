@@ -141,7 +141,7 @@ describe('multipart upload (POST /media)', () => {
   test('missing file, unknown group, bad date and too many parts are 4xx naming the field', async () => {
     const none = multipart({ name: 'x' }, null);
     expect(await (await post('/media', none.body, { 'content-type': none.contentType })).json()).toMatchObject({
-      error: { code: 'BAD_USER_INPUT', field: 'file' },
+      error: { code: 'VALIDATION_FAILED', field: 'file' },
     });
     const group = multipart({ group_id: 'nope' }, { name: 'a.png', type: 'image/png', bytes: png });
     const rg = await post('/media', group.body, { 'content-type': group.contentType });

@@ -128,7 +128,7 @@ describe('delivery through the player API', () => {
     expect((await player.ack(b.registrationKey, cmd.id)).status).toBe(404);
     expect(await player.ack(a.registrationKey, cmd.id, { status: 'done' })).toMatchObject({
       status: 400,
-      body: { error: { code: 'BAD_USER_INPUT', field: 'status' } },
+      body: { error: { code: 'VALIDATION_FAILED', field: 'status' } },
     });
     expect(await player.ack('unknown-key-123', cmd.id)).toMatchObject({
       status: 401,

@@ -104,7 +104,7 @@ describe('validation', () => {
     ['impressions', [impression({ dwell_time: 'long' })], '[0].dwell_time'],
   ])('%s %j -> 400 naming %s', async (kind, body, field) => {
     const r = await post(key, kind, body);
-    expect(r).toMatchObject({ status: 400, body: { error: { code: 'BAD_USER_INPUT', field } } });
+    expect(r).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', field } } });
   });
 
   test('an own __proto__ key in properties is refused, naming the record', async () => {
@@ -138,8 +138,15 @@ describe('validation', () => {
     };
     const json = { 'content-type': 'application/json' };
     // Not an object or array at the top, not JSON at all, empty: the same answers as before.
-    expect(await send('"a string"', json)).toMatchObject({ status: 400, body: { error: { code: 'BAD_USER_INPUT', message: 'the body is not valid JSON' } } });
-    expect(await send('[{"a":', json)).toMatchObject({ status: 400, body: { error: { message: 'the body is not valid JSON' } } });
+    expect(await send('"a string"', json)).toMatchObject({
+      status: 400,
+      body: { error: { code: 'VALIDATION_FAILED', message: 'the body must be a JSON object or array' } },
+    });
+    // The parser's position (issue 35).
+    expect(await send('[{"a":', json)).toMatchObject({
+      status: 400,
+      body: { error: { message: 'the body is not valid JSON at position 6 (line 1, column 7): expected a value, the body ended' } },
+    });
     expect(await send('', json)).toMatchObject({ status: 400, body: { error: { field: 'body' } } });
     // A byte-order mark, a charset, surrounding white space: accepted.
     const batch = JSON.stringify([play({ id: 'bom-1' })]);

@@ -37,7 +37,7 @@ describe('ping', () => {
   ])('%j -> 400 naming the field', async (body, field) => {
     const { registrationKey } = await createDevice(f, { name: 'Validate' });
     const r = await player.ping(registrationKey, body);
-    expect(r).toMatchObject({ status: 400, body: { error: { code: 'BAD_USER_INPUT', field } } });
+    expect(r).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', field } } });
   });
   test('unknown, malformed and deleted keys: the same 401', async () => {
     const { id, registrationKey } = await createDevice(f, { name: 'Gone' });
@@ -223,7 +223,7 @@ describe('events', () => {
         body: `{"event_name":"tap","properties":${properties}}`,
       });
       expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ error: { code: 'BAD_USER_INPUT', field: 'properties', message: expect.stringContaining(`'${key}'`) } });
+      expect(await res.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', field: 'properties', message: expect.stringContaining(`'${key}'`) } });
       const nested = await fetch(`${player.url}/player/${registrationKey}/track`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -25,6 +25,13 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/**
+ * The code a current REST answer carries: one code per kind of fault (issue 35). Input the request
+ * got wrong is VALIDATION_FAILED whether the OpenAPI check, a router or a use case (BAD_USER_INPUT,
+ * GraphQL's code for it) found it.
+ */
+export const restCode = (code: ErrorCode): ErrorCode => (code === 'BAD_USER_INPUT' ? 'VALIDATION_FAILED' : code);
+
 /** Legacy REST speaks the same statuses as current REST. */
 export const legacyStatus = (code: ErrorCode): number => ERROR_CODES[code].http;
 export const httpStatus = (code: ErrorCode): number => ERROR_CODES[code].http;

@@ -1,5 +1,6 @@
 /** Pylon kit: what every service shares. Adapters are imported only by composition roots, as `@pylon/kit/adapters/<name>`. */
 export * from './errors.js';
+export * from './json-syntax.js';
 export * from './config.js';
 export * from './validation.js';
 export * from './logger.js';

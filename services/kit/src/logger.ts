@@ -89,6 +89,31 @@ export function redactUrl(url: string): string {
   return `${path}?${query}`;
 }
 
+/**
+ * `npm start`'s logger: every line at `level` and above appended to `file` (created with its
+ * directory; written synchronously, so a stop loses none), and only `consoleLevel` and above on
+ * stdout, so the console keeps the banner and the one-time credentials in view (issue 35).
+ */
+export function createFileLogger(options: { level: string; consoleLevel: string; file: string; name?: string }): Logger {
+  const severity = (l: string) => pino.levels.values[l] ?? Infinity; // 'silent': above every level
+  const file = pino.destination({ dest: options.file, mkdir: true, sync: true });
+  const streams = [
+    { level: options.level as pino.Level, stream: file },
+    { level: options.consoleLevel as pino.Level, stream: pino.destination({ dest: 1, sync: true }) },
+  ].filter((s) => severity(s.level) !== Infinity);
+  const lowest = streams.length ? streams.reduce((a, b) => (severity(a.level) <= severity(b.level) ? a : b)).level : 'silent';
+  return pino(
+    {
+      level: lowest,
+      name: options.name,
+      redact: { paths: REDACT_PATHS, censor: '[Redacted]' },
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    pino.multistream(streams),
+  );
+}
+
 export function createLogger(options: { level?: string; name?: string; destination?: NodeJS.WritableStream } = {}): Logger {
   return pino(
     {

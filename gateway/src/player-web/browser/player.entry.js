@@ -6,7 +6,7 @@
 import { PlayerApi, PLAYER_VERSION } from './api.js';
 import { learn, offset, offsetKnown, serverNow, sleep } from './clock.js';
 import { pair } from './pairing.js';
-import { PlaylogQueue } from './playlog-queue.js';
+import { jittered, PlaylogQueue } from './playlog-queue.js';
 import { screenshot } from './screenshot.js';
 import { Stage } from './stage.js';
 
@@ -14,6 +14,13 @@ const KEY_STORAGE = 'pylon.player.key';
 const NAME_STORAGE = 'pylon.player.name';
 const VOLUME_STORAGE = 'pylon.player.volume';
 const PING_WAIT_SECONDS = 25;
+/**
+ * Pings after a failure: from the first one, a wait with full jitter (a fleet that lost its server
+ * together does not return in step), growing to PING_RETRY_MAX_MS. Short enough that the offline
+ * label clears within 5 s of the server's return; one small request per few seconds per screen.
+ */
+const PING_RETRY_FIRST_MS = 1000;
+const PING_RETRY_MAX_MS = 3500;
 const FLUSH_EVERY_MS = 10_000;
 const QUIET_HOUR = 3;
 const QUIET_RELOAD_AFTER_MS = 20 * 3600_000;
@@ -96,6 +103,7 @@ class Player {
         console.warn(m);
       },
       volume: () => this.volume,
+      screenName: () => store.get(NAME_STORAGE),
       autoplayBlocked: () => this.blocked,
       setAutoplayBlocked: () => (this.blocked = true),
     });
@@ -119,6 +127,7 @@ class Player {
     void this.queue.pending().then((n) => {
       document.body.dataset.pendingPlays = String(n);
       document.body.dataset.sentPlays = String(this.queue.sent);
+      document.body.dataset.playlogAttempts = String(this.queue.attempts);
     });
   }
 
@@ -214,26 +223,30 @@ class Player {
   }
 
   async pingLoop() {
-    let backoff = 2000;
+    let backoff = PING_RETRY_FIRST_MS;
     let wait = 0; // the first ping answers at once: the clock offset, queued commands
+    const retry = async () => {
+      await sleep(jittered(backoff));
+      backoff = Math.min(backoff * 2, PING_RETRY_MAX_MS);
+    };
     for (;;) {
       let r;
       try {
-        r = await this.api.ping(this.pingBody(), wait, this.stage.tableIds());
+        // After a failure the ping does not wait on the server: its answer clears the label at once.
+        r = await this.api.ping(this.pingBody(), backoff === PING_RETRY_FIRST_MS ? wait : 0, this.stage.tableIds());
       } catch {
-        status('offline: playing from cache');
-        await sleep(backoff);
-        backoff = Math.min(backoff * 2, 30_000);
+        status('Offline: playing from cache');
+        await retry();
         continue;
       }
       if (r.status === 401) return this.forget();
       if (r.status !== 200) {
-        await sleep(backoff);
-        backoff = Math.min(backoff * 2, 30_000);
+        status('Offline: playing from cache');
+        await retry();
         continue;
       }
       status('');
-      backoff = 2000;
+      backoff = PING_RETRY_FIRST_MS;
       wait = PING_WAIT_SECONDS;
       learn(r.body.server_time, Date.now());
       if (r.body.manifest_version && (!this.manifest || r.body.manifest_version !== this.manifest.version)) await this.refreshManifest();

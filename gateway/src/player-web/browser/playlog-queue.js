@@ -5,6 +5,16 @@
 const DB = 'pylon-player';
 const STORE = 'playlogs';
 const BATCH = 200;
+/**
+ * After a send fails (no answer, 429, 5xx): no send before a wait with full jitter, from the first
+ * failure on (without it, every play and ping flushed again: one screen sent 63 POSTs in 4.3 s),
+ * doubling per failure up to RETRY_MAX_MS; a success resets it.
+ */
+const RETRY_FIRST_MS = 2000;
+const RETRY_MAX_MS = 60_000;
+
+/** A wait of about `ms`: uniformly from half to the whole of it (jitter spreads a fleet's retries). */
+export const jittered = (ms) => Math.round(ms / 2 + Math.random() * (ms / 2));
 
 function open() {
   return new Promise((resolve, reject) => {
@@ -29,6 +39,17 @@ export class PlaylogQueue {
     this.db = open();
     this.sending = null;
     this.sent = 0;
+    this.attempts = 0;
+    this.failures = 0;
+    this.retryAt = 0;
+    this.retryMs = RETRY_FIRST_MS;
+  }
+
+  /** A send failed: none before the jittered wait. */
+  backOff() {
+    this.failures++;
+    this.retryAt = performance.now() + jittered(this.retryMs);
+    this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
   }
 
   async add(record) {
@@ -77,15 +98,18 @@ export class PlaylogQueue {
 
   async drain() {
     for (;;) {
+      if (performance.now() < this.retryAt) return; // backing off: they wait in IndexedDB
       const records = await this.batch();
       if (records.length === 0) return;
       let status;
+      this.attempts++;
       try {
         status = await this.api.playlogs(records);
       } catch {
-        return; // offline: they wait in IndexedDB
+        return this.backOff(); // offline: they wait in IndexedDB
       }
       if (status >= 200 && status < 300) {
+        this.retryMs = RETRY_FIRST_MS;
         await this.remove(records.map((r) => r.id));
         this.sent += records.length;
       } else if (status === 400 || status === 413) {
@@ -93,7 +117,7 @@ export class PlaylogQueue {
         this.log(`play logs refused (${status}); ${records.length} dropped`);
         await this.remove(records.map((r) => r.id));
       } else {
-        return; // 401, 429, 503: later
+        return this.backOff(); // 401, 429, 503: later
       }
     }
   }

@@ -41,9 +41,9 @@
           var card = document.createElement('article');
           card.className = 'screen-card';
           card.dataset.deviceId = d.id;
-          var img = document.createElement('img');
-          img.alt = 'screenshot of ' + d.name;
-          card.appendChild(img);
+          // A placeholder until a screenshot arrives: an <img> without one showed the broken-image alt text.
+          var shot = text('div', 'no screenshot yet', 'no-shot');
+          card.appendChild(shot);
           card.appendChild(text('h2', d.name));
           card.appendChild(text('p', d.is_online ? 'online' : 'offline', d.is_online ? 'online' : 'offline'));
           var ping = d.ping_data || {};
@@ -59,7 +59,10 @@
               if (!blob) return;
               var u = URL.createObjectURL(blob);
               urls.push(u);
+              var img = document.createElement('img');
+              img.alt = 'screenshot of ' + d.name;
               img.src = u;
+              card.replaceChild(img, shot);
             })
             .catch(function () {});
         });

@@ -8,6 +8,35 @@ import { TableZone } from './table-zone.js';
 import { Zone } from './zone.js';
 
 const SWITCH_TIMEOUT_MS = 10_000;
+const IDLE_CLOCK_MS = 15_000;
+
+/**
+ * What a paired screen with nothing scheduled shows: a calm card saying so (its name, the time, the
+ * server it reaches), so it is not mistaken for a broken black screen.
+ */
+function idleCard(name) {
+  const card = document.createElement('section');
+  card.className = 'idle';
+  card.id = 'idle';
+  const line = (cls, text) => {
+    const p = document.createElement('p');
+    p.className = cls;
+    p.textContent = text;
+    card.appendChild(p);
+    return p;
+  };
+  line('idle-name', name || 'This screen');
+  line('idle-what', 'Nothing scheduled');
+  const clock = line('idle-time', '');
+  line('idle-server', `Connected to ${location.host}`);
+  const tick = () => {
+    if (!card.isConnected && clock.textContent) return clearInterval(timer);
+    clock.textContent = new Date().toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  };
+  const timer = setInterval(tick, IDLE_CLOCK_MS);
+  tick();
+  return card;
+}
 
 /** The content's identity for "is this the same thing": ids, order, files and durations. */
 export const contentKey = (entry) => (entry && entry.content ? JSON.stringify(entry.content, (k, v) => (k === 'url' ? undefined : v)) : 'nothing');
@@ -85,8 +114,11 @@ export class Stage {
     const H = window.innerHeight;
     if (!content) {
       Object.assign(el.style, { left: '0', top: '0', width: `${W}px`, height: `${H}px` });
+      el.appendChild(idleCard(this.ctx.screenName ? this.ctx.screenName() : null));
+      document.body.dataset.idle = 'true';
       return scene;
     }
+    delete document.body.dataset.idle;
     if (content.type === 'playlist') {
       Object.assign(el.style, { left: '0', top: '0', width: '100%', height: '100%' });
       const z = document.createElement('div');

@@ -43,6 +43,29 @@ function withTimeout(promise, ms, what) {
   );
 }
 
+/**
+ * Resolves once `el` (just given the `shown` class) covers what is below it: its fade has ended and
+ * its image is decoded for painting (Chromium may drop the decoded pixels of an image kept at opacity
+ * 0, and decode it again as it fades in: tearing the old item down before that showed black for up
+ * to 0.65 s), then two frames later, so that frame has been painted.
+ */
+function covers(el) {
+  const img = el.querySelector('img');
+  const faded = new Promise((resolve) => {
+    const t = setTimeout(resolve, FADE_MS + 50);
+    el.addEventListener(
+      'transitionend',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+  const decoded = img ? img.decode().catch(() => undefined) : undefined;
+  return Promise.all([faded, decoded]).then(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
 function teardown(el) {
   const frame = el.querySelector('iframe');
   if (frame) frame.src = 'about:blank';
@@ -220,14 +243,15 @@ export class Zone {
       done: null,
       status: 'completed',
     };
-    // Fade in over the previous item; remove the previous only once this one covers it.
+    // Fade in over the previous item; remove the previous only once this one covers it (painted).
     next.el.classList.add('shown');
     if (previous) {
-      setTimeout(() => teardown(previous.el), FADE_MS + 50);
+      void covers(next.el).then(() => teardown(previous.el));
       this.finish(previous, previous.status);
     }
     this.current = play;
-    if (!previous) this.ctx.onStarted(this);
+    // The stage retires the scene below once every zone's first item covers it.
+    if (!previous) void covers(next.el).then(() => this.ctx.onStarted(this));
     const signal = this.abort.signal;
     const seconds =
       s.interval ||

@@ -19,7 +19,15 @@ interface ParsedDate {
   dateOnly: boolean;
   /** No offset or Z was written: `instant` reads the value as UTC. */
   local: boolean;
+  /**
+   * The precision written, in ms: a minute for HH:MM, a second for HH:MM:SS, 100/10/1 for one, two,
+   * three or more fraction digits (a day for a date alone). An end is included at this precision.
+   */
+  unit: number;
 }
+
+/** The precision of a written time of day (see ParsedDate.unit). */
+const unitOf = (seconds: string | undefined, frac: string) => (seconds === undefined ? 60_000 : frac ? 10 ** Math.max(0, 3 - frac.length) : 1000);
 
 /**
  * Parses an ISO 8601 date or date-time (spec: analytics dates are ISO 8601 strings). A value
@@ -48,7 +56,8 @@ export function parseIsoDate(value: string, field: string): ParsedDate {
   }
   const ms = Number((frac + '000').slice(0, 3));
   const instant = Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s), ms) - offsetMinutes * 60_000;
-  return { instant, dateOnly: m[4] === undefined, local: m[8] === undefined };
+  const dateOnly = m[4] === undefined;
+  return { instant, dateOnly, local: m[8] === undefined, unit: dateOnly ? DAY_MS : unitOf(m[6], frac) };
 }
 
 /**
@@ -64,8 +73,10 @@ function inZone(wall: number, zone: string): number {
 }
 
 /**
- * The range startDate..endDate, both ends included; a date-only endDate covers that whole day.
- * Refuses a range that ends before it starts.
+ * The range startDate..endDate, both ends included at the precision written: a date-only endDate
+ * covers that whole day, `...T01:18:47Z` that whole second (records are stamped in ms and shown in
+ * whole seconds, so a ping shown as 01:18:47Z is inside 01:18:47Z..01:18:47Z), `...T01:18Z` that
+ * minute. Refuses a range that ends before it starts.
  *
  * `timeZone` (an IANA zone, already checked; default UTC) is the zone the person reads the dates
  * in: a date-only startDate is that date's midnight there, a date-only endDate runs to the next
@@ -77,7 +88,7 @@ export function parseDateRange(startDate: string, endDate: string, timeZone = 'U
   const end = parseIsoDate(endDate, 'endDate');
   const at = (p: ParsedDate) => (p.local && timeZone !== 'UTC' ? inZone(p.instant, timeZone) : p.instant);
   const from = at(start);
-  const to = end.dateOnly ? at({ ...end, instant: end.instant + DAY_MS }) : at(end) + 1;
+  const to = end.dateOnly ? at({ ...end, instant: end.instant + DAY_MS }) : at(end) + end.unit;
   if (to <= from) throw badInput('endDate', 'endDate must not be before startDate');
   return { from: new Date(from), to: new Date(to) };
 }

@@ -801,7 +801,8 @@ export type Query = {
    * Audit events of the caller's account, newest first: one per GraphQL, REST, legacy REST and
    * OAuth request, recorded asynchronously (an event shows up within a second or two).
    * Policy: AuditEventsOwnerOnly (account owners only). startDate: events at or after it; endDate:
-   * events before it (a date without a time covers that whole day); both ISO 8601 and optional.
+   * events up to it, included at the precision written (a date covers that whole day, a time in whole
+   * seconds that second, as events are shown); both ISO 8601 and optional.
    * The other arguments keep only events whose field equals the value; `where` filters on any
    * field of the record and `order` sorts by them (then newest first). limit: default 100, at
    * most 1000; offset skips that many events (REST page * limit).
@@ -865,8 +866,9 @@ export type Query = {
   pingLogs?: Maybe<Array<PingLog>>;
   /**
    * Content playback history (proof of play) of the caller's account, oldest first. Policy: Analytics_View.
-   * startDate and endDate are ISO 8601; both ends are included, and a date without a time as endDate
-   * covers that whole day (UTC). deviceId keeps the given devices only, fileId the given files only.
+   * startDate and endDate are ISO 8601; both ends are included at the precision written: a date
+   * without a time as endDate covers that whole day (UTC), a time in whole seconds that whole second
+   * (records are shown in whole seconds), HH:MM that minute. deviceId keeps the given devices only, fileId the given files only.
    * limit: default 1000, at most 10000.
    * where filters on the record's fields (eq, neq, contains, startsWith, endsWith, gt, gte, lt, lte, in,
    * nin; and/or); order sorts by them (then by time, device and id).

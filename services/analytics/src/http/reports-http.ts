@@ -18,6 +18,7 @@ import {
   auditTrail,
   authedRoutes,
   guardHandler,
+  invalidJsonMessage,
   jobPrincipal,
   restJob,
   type AuditSink,
@@ -79,7 +80,7 @@ export function createReportsHttp(deps: ReportsDeps, o: ReportsHttpOptions): Rou
         reject(
           status === 413
             ? new AppError('PAYLOAD_TOO_LARGE', `the body is larger than ${BODY_LIMIT}`, { field: 'body' })
-            : new AppError('BAD_USER_INPUT', 'the body is not valid JSON', { field: 'body' }),
+            : new AppError('BAD_USER_INPUT', invalidJsonMessage((err as { body?: unknown }).body), { field: 'body' }),
         );
       });
     });

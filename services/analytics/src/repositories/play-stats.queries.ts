@@ -107,7 +107,7 @@ GROUP BY device_id, file_id`,
 
 interface PeriodRow {
   p: number;
-  file_id: string;
+  fid: string;
   name: string;
   plays: number;
   dur: number;
@@ -120,11 +120,14 @@ type Sql = [string, SqlParams];
 function periodsSql(q: SeriesQuery, groupByFile: boolean, source: Source): Sql {
   const raw = source === 'RAW';
   const { where, params } = scope(q, raw ? PLAY_COLUMNS : ROLLUP_COLUMNS);
+  // The file is answered as `fid`, never aliased `file_id`: ClickHouse resolves an alias before a
+  // column of the same name, so `'' AS file_id` turned WHERE's file filter into has(files, '') and a
+  // fileId filter counted nothing (issue 35).
   const file = !groupByFile
-    ? "'' AS file_id, '' AS name"
+    ? "'' AS fid, '' AS name"
     : raw
-      ? 'file_id, argMax(file_name, (timestamp, file_name)) AS name'
-      : 'file_id, argMaxMerge(file_name) AS name';
+      ? 'file_id AS fid, argMax(file_name, (timestamp, file_name)) AS name'
+      : 'file_id AS fid, argMaxMerge(file_name) AS name';
   return [
     raw
       ? `SELECT ${periodExpr(q.interval, 'timestamp')} AS p, ${file}, count() AS plays, sum(duration) AS dur
@@ -151,7 +154,7 @@ function splitPeriodsSql(q: SeriesQuery, groupByFile: boolean, split: Split): Sq
   const by = groupByFile ? ', file_id' : '';
   const name = (state: string) => (groupByFile ? `, ${state} AS name` : '');
   return [
-    `SELECT p, ${groupByFile ? 'file_id, argMaxMerge(name) AS name' : "'' AS file_id, '' AS name"}, sum(plays) AS plays, sum(dur) AS dur
+    `SELECT p, ${groupByFile ? 'file_id AS fid, argMaxMerge(name) AS name' : "'' AS fid, '' AS name"}, sum(plays) AS plays, sum(dur) AS dur
 FROM (
   SELECT ${periodExpr(q.interval, 'period')} AS p${by}${name('argMaxMergeState(file_name)')}, sum(plays) AS plays, sum(duration) AS dur
   FROM ${ROLLUPS.plays[split.grain]}
@@ -181,13 +184,13 @@ export async function selectPlayStatsByTime(store: AnalyticsStore, q: SeriesQuer
   const split = source === undefined && chosen === 'RAW' ? planSplit(q.range, q.buckets, grains) : undefined;
   const rows = await store.query<PeriodRow>(...(split ? splitPeriodsSql(q, groupByFile, split) : periodsSql(q, groupByFile, chosen)));
   // The name of each file's latest period: the name it had last.
-  const names = new Map([...rows].sort((a, b) => Number(a.p) - Number(b.p)).map((r) => [r.file_id, r.name]));
-  const groups = groupByFile ? groupsOf(rows, (r) => r.file_id) : [''];
+  const names = new Map([...rows].sort((a, b) => Number(a.p) - Number(b.p)).map((r) => [r.fid, r.name]));
+  const groups = groupByFile ? groupsOf(rows, (r) => r.fid) : [''];
   const series = fillSeries(
     q.buckets,
     groups,
     rows,
-    (r) => ({ group: r.file_id, periodMs: Number(r.p) * 1000 }),
+    (r) => ({ group: r.fid, periodMs: Number(r.p) * 1000 }),
     (fileId, b, r): PlayStatByTime => {
       const plays = r ? Number(r.plays) : 0,
         dur = r ? Number(r.dur) : 0;

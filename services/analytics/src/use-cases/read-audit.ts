@@ -3,8 +3,6 @@ import { AUDIT_LIMIT, type AuditEvent, type AuditQuery } from '../domain/audit.j
 import { parseIsoDate } from '../domain/date-range.js';
 import { selectAuditEvents } from '../repositories/audit.queries.js';
 
-const DAY_MS = 86_400_000;
-
 export interface AuditArgs {
   startDate?: string | null;
   endDate?: string | null;
@@ -40,8 +38,9 @@ export function toAuditQuery(principal: Principal, args: AuditArgs): AuditQuery 
   if (args.startDate) q.from = new Date(parseIsoDate(args.startDate, 'startDate').instant);
   if (args.endDate) {
     const end = parseIsoDate(args.endDate, 'endDate');
-    // A date-only endDate covers that whole day, as in the analytics queries.
-    q.to = new Date(end.instant + (end.dateOnly ? DAY_MS : 0));
+    // Included at the precision written, as in the analytics queries: a date covers that whole day,
+    // a time in whole seconds that whole second (events are shown in whole seconds).
+    q.to = new Date(end.instant + end.unit);
   }
   if (q.from && q.to && q.to <= q.from) throw badInput('endDate', 'endDate must be after startDate');
   if (args.eventId) {

@@ -14,7 +14,15 @@ const hours = (r: { from: Date; to: Date }) => (r.to.getTime() - r.from.getTime(
 test('without a zone (or in UTC) dates are UTC, as before', () => {
   expect(iso(parseDateRange('2026-11-24', '2026-11-24'))).toEqual(['2026-11-24T00:00:00.000Z', '2026-11-25T00:00:00.000Z']);
   expect(iso(parseDateRange('2026-11-24', '2026-11-24', 'UTC'))).toEqual(['2026-11-24T00:00:00.000Z', '2026-11-25T00:00:00.000Z']);
-  expect(iso(parseDateRange('2026-11-24T10:00', '2026-11-24T12:00:00'))).toEqual(['2026-11-24T10:00:00.000Z', '2026-11-24T12:00:00.001Z']);
+  expect(iso(parseDateRange('2026-11-24T10:00', '2026-11-24T12:00:00'))).toEqual(['2026-11-24T10:00:00.000Z', '2026-11-24T12:00:01.000Z']);
+});
+
+test('endDate is included at the precision written (issue 35): a second, a minute, a tenth, a millisecond', () => {
+  expect(iso(parseDateRange('2026-11-24T01:18:47Z', '2026-11-24T01:18:47Z'))).toEqual(['2026-11-24T01:18:47.000Z', '2026-11-24T01:18:48.000Z']);
+  expect(iso(parseDateRange('2026-11-24T01:18Z', '2026-11-24T01:18Z'))).toEqual(['2026-11-24T01:18:00.000Z', '2026-11-24T01:19:00.000Z']);
+  expect(iso(parseDateRange('2026-11-24T01:18:47.5Z', '2026-11-24T01:18:47.5Z'))).toEqual(['2026-11-24T01:18:47.500Z', '2026-11-24T01:18:47.600Z']);
+  expect(iso(parseDateRange('2026-11-24T01:18:47.123456Z', '2026-11-24T01:18:47.123456Z'))).toEqual(['2026-11-24T01:18:47.123Z', '2026-11-24T01:18:47.124Z']);
+  expect(iso(parseDateRange('2026-11-24T01:18:47', '2026-11-24T01:18:47', 'Europe/Berlin'))).toEqual(['2026-11-24T00:18:47.000Z', '2026-11-24T00:18:48.000Z']);
 });
 
 test('a date-only day is that local day in the zone', () => {
@@ -54,10 +62,10 @@ test('a date-time without an offset is local wall time; an offset or Z is exact'
   ]);
   expect(iso(parseDateRange('2026-11-24T09:00:00Z', '2026-11-24T17:00:00+01:00', 'America/New_York'))).toEqual([
     '2026-11-24T09:00:00.000Z',
-    '2026-11-24T16:00:00.001Z',
+    '2026-11-24T16:00:01.000Z',
   ]);
   // A mixed pair: a zoned date start, an exact end.
-  expect(iso(parseDateRange('2026-11-24', '2026-11-24T12:00:00Z', 'Europe/Amsterdam'))).toEqual(['2026-11-23T23:00:00.000Z', '2026-11-24T12:00:00.001Z']);
+  expect(iso(parseDateRange('2026-11-24', '2026-11-24T12:00:00Z', 'Europe/Amsterdam'))).toEqual(['2026-11-23T23:00:00.000Z', '2026-11-24T12:00:01.000Z']);
   // A wall time the clock skipped (02:30 on 2026-03-08 in New York) is the instant it jumped (07:00Z).
   expect(parseDateRange('2026-03-08T02:30', '2026-03-08', 'America/New_York').from.toISOString()).toBe('2026-03-08T07:00:00.000Z');
   // A repeated one (01:30 on 2026-11-01) is its first occurrence (EDT, 05:30Z).
@@ -66,8 +74,8 @@ test('a date-time without an offset is local wall time; an offset or Z is exact'
 
 test('refusals still name the field', () => {
   expect(() => parseDateRange('2026-11-25', '2026-11-24', 'America/New_York')).toThrow(expect.objectContaining({ details: { field: 'endDate' } }));
-  // The same local instant at both ends is a one-millisecond range, not a refusal.
-  expect(hours(parseDateRange('2026-11-24T09:00', '2026-11-24T09:00', 'Asia/Tokyo'))).toBeCloseTo(0, 5);
+  // The same local minute at both ends is that minute, not a refusal.
+  expect(hours(parseDateRange('2026-11-24T09:00', '2026-11-24T09:00', 'Asia/Tokyo'))).toBeCloseTo(1 / 60, 5);
 });
 
 test('property: dates a..b in a zone are exactly the DAY periods of those local days', () => {

@@ -50,7 +50,9 @@ export interface DataTablesHttpOptions {
 const LIST_PARAMS = new Set(['filter', 'sort', 'sortDir', 'pageSize', 'continuationToken', 'fields', 'api_key']);
 const ROW_PARAMS = new Set(['fields', 'api_key']);
 const NO_PARAMS = new Set(['api_key']);
-const ROW_FIELDS = new Set(['id', 'sort_order', 'data', 'updated_at', 'version']);
+const ROW_FIELDS = new Set(['id', 'sortOrder', 'data', 'updatedAt', 'version']);
+/** `fields` names of earlier releases (snake_case bodies), still accepted. */
+const ROW_FIELD_ALIASES: Readonly<Record<string, string>> = { sort_order: 'sortOrder', updated_at: 'updatedAt' };
 
 /** The query as single strings; unknown or repeated parameters are refused, naming them. */
 function queryOf(req: Request, allowed: ReadonlySet<string>): Record<string, string> {
@@ -77,7 +79,7 @@ function fieldsOf(v: string | undefined): { props: Set<string>; cells: Set<strin
   const props = new Set<string>();
   let cells: Set<string> | null = null;
   for (const raw of v.split(',')) {
-    const f = raw.trim();
+    const f = ROW_FIELD_ALIASES[raw.trim()] ?? raw.trim();
     if (f.startsWith('data.') && f.length > 5) {
       props.add('data');
       (cells ??= new Set()).add(f.slice(5));
@@ -92,7 +94,7 @@ function fieldsOf(v: string | undefined): { props: Set<string>; cells: Set<strin
 }
 
 function restRow(row: DataTableRow, fields: ReturnType<typeof fieldsOf>): Record<string, unknown> {
-  const all: Record<string, unknown> = { id: row.id, sort_order: row.sortOrder, data: row.data, updated_at: isoSeconds(row.updatedAt), version: row.rev };
+  const all: Record<string, unknown> = { id: row.id, sortOrder: row.sortOrder, data: row.data, updatedAt: isoSeconds(row.updatedAt), version: row.rev };
   if (!fields) return all;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(all)) if (fields.props.has(k)) out[k] = all[k];
@@ -235,9 +237,7 @@ export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOpt
         pageSize: pageSize ?? null,
         continuationToken: q.continuationToken ?? null,
       });
-      res
-        .status(200)
-        .json({ data: page.data.map((r) => restRow(r, fields)), total_count: await page.totalCount(), continuation_token: page.continuationToken });
+      res.status(200).json({ data: page.data.map((r) => restRow(r, fields)), totalCount: await page.totalCount(), continuationToken: page.continuationToken });
     }),
   );
 

@@ -11,7 +11,9 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 const PLAIN_JSON = /^application\/json\s*(?:;\s*charset="?utf-8"?\s*)?$/i;
 
-const parseFailed = (message: string) => Object.assign(new SyntaxError(message), { type: 'entity.parse.failed', status: 400, statusCode: 400, expose: true });
+/** As body-parser refuses a body: with the text, so the answer can name where it stops being JSON. */
+const parseFailed = (message: string, text: string) =>
+  Object.assign(new SyntaxError(message), { type: 'entity.parse.failed', status: 400, statusCode: 400, expose: true, body: text });
 
 export function batchBody(limit: number, fallback: RequestHandler): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -42,11 +44,11 @@ export function batchBody(limit: number, fallback: RequestHandler): RequestHandl
         return next();
       }
       const first = text[0] === '[' || text[0] === '{' ? text[0] : text.trimStart()[0];
-      if (first !== '{' && first !== '[') return next(parseFailed('the body is not a JSON object or array'));
+      if (first !== '{' && first !== '[') return next(parseFailed('the body is not a JSON object or array', text));
       try {
         req.body = JSON.parse(text) as unknown;
       } catch (e) {
-        return next(parseFailed((e as Error).message));
+        return next(parseFailed((e as Error).message, text));
       }
       next();
     });

@@ -20,7 +20,7 @@
  * Retry-After (even with a right key, so guessing learns nothing), until the window ends.
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { AppError, isAppError, sendRestError, type ErrorCode, type RateLimitDecision, type RateLimiter } from '@pylon/kit';
+import { AppError, invalidJsonMessage, isAppError, sendRestError, type ErrorCode, type RateLimitDecision, type RateLimiter } from '@pylon/kit';
 import type { DevicesRuntime } from '../runtime.js';
 import { ackCommand } from '../use-cases/ack-command.js';
 import { authenticatePlayer, badPlayerKey } from '../use-cases/player-auth.js';
@@ -279,9 +279,9 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
       if (err.code === 'INTERNAL') rt.logger.error({ err }, 'player API request failed');
       return sendError(res, err.code, err.message, typeof err.details.field === 'string' ? err.details.field : undefined);
     }
-    const e = err as { type?: string; status?: number };
+    const e = err as { type?: string; status?: number; body?: unknown };
     if (e?.type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', 'the request body is too large');
-    if (e?.type === 'entity.parse.failed') return sendError(res, 'BAD_USER_INPUT', 'the body is not valid JSON');
+    if (e?.type === 'entity.parse.failed') return sendError(res, 'BAD_USER_INPUT', invalidJsonMessage(e.body));
     if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return sendError(res, 'BAD_USER_INPUT', 'malformed request');
     rt.logger.error({ err }, 'player API request failed');
     sendError(res, 'INTERNAL', 'internal error');

@@ -507,7 +507,7 @@ export interface paths {
         };
         /**
          * Data tables of the account, by name.
-         * @description `pageSize` tables per page (default 50, at most 100); pass `continuation_token` back as `continuationToken` for the next page. Policy: DataTables_View.
+         * @description `pageSize` tables per page (default 50, at most 100); pass `continuationToken` back as `continuationToken` for the next page. Policy: DataTables_View.
          */
         get: operations["listDataTables"];
         put?: never;
@@ -535,11 +535,11 @@ export interface paths {
          */
         get: operations["getDataTable"];
         /**
-         * Change a table's name, description, cache_ttl_seconds or columns.
+         * Change a table's name, description, cacheTtlSeconds or columns.
          * @description Properties left out stay. `columns`, when given, is the complete new column list: entries
          *     with the `id` of an existing column change it, entries without `id` add columns, columns
          *     left out are removed with their cells. Rows the change would make invalid refuse it (422,
-         *     naming them; `on_invalid_rows: REFUSE`, the default) or are converted (`MIGRATE`).
+         *     naming them; `onInvalidRows: REFUSE`, the default) or are converted (`MIGRATE`).
          *     Policy: DataTables_Edit.
          */
         put: operations["updateDataTable"];
@@ -570,7 +570,7 @@ export interface paths {
          *     other is read and sorted, on tables of at most 20,000 rows (larger: 400 naming sort, saying to
          *     mark the column sortable); `sortDir`: asc or desc. `pageSize`:
          *     default 50, at most 100. `continuationToken`: from the previous page. `fields`: comma-separated
-         *     row properties to return (id, sort_order, data, updated_at, version; `data.<key>` narrows
+         *     row properties to return (id, sortOrder, data, updatedAt, version; `data.<key>` narrows
          *     data to those columns). Answers ETag (the table's generation and the query): send it back in
          *     If-None-Match for a 304 while no write happened. Policy: DataTables_View.
          */
@@ -637,7 +637,7 @@ export interface paths {
         get?: never;
         /**
          * Move rows.
-         * @description The given rows, in the given order, go right after `after_row_id` (at the top when it is null or absent). Other rows keep their order. Policy: DataTables_Edit.
+         * @description The given rows, in the given order, go right after `afterRowId` (at the top when it is null or absent). Other rows keep their order. Policy: DataTables_Edit.
          */
         put: operations["reorderDataTableRows"];
         post?: never;
@@ -1552,7 +1552,7 @@ export interface paths {
         };
         /**
          * Play logs (proof of play), oldest first.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["listPlayLogs"];
         put?: never;
@@ -1572,7 +1572,7 @@ export interface paths {
         };
         /**
          * Ping (heartbeat and health) logs, oldest first.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["listPingLogs"];
         put?: never;
@@ -1592,7 +1592,7 @@ export interface paths {
         };
         /**
          * Custom device and application events, oldest first.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["listEventLogs"];
         put?: never;
@@ -1612,7 +1612,7 @@ export interface paths {
         };
         /**
          * Events per period (and per event name with groupByEvent); empty periods as zeros.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getEventMetrics"];
         put?: never;
@@ -1632,7 +1632,7 @@ export interface paths {
         };
         /**
          * Links between consecutive events of a session, for Sankey views.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getEventFlow"];
         put?: never;
@@ -1652,7 +1652,7 @@ export interface paths {
         };
         /**
          * Audience detections from sensors, oldest first.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["listImpressions"];
         put?: never;
@@ -1672,7 +1672,7 @@ export interface paths {
         };
         /**
          * Device health per device and period: CPU, memory, uptime, alerts.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). Uptime counts the minutes of a period that have begun (the current period so far; a future one is 0). Each deviceId that is the caller's device has its series, zeros without pings; without deviceId, the devices that pinged. `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). Uptime counts the minutes of a period that have begun (the current period so far; a future one is 0). Each deviceId that is the caller's device has its series, zeros without pings; without deviceId, the devices that pinged. `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getDeviceMetrics"];
         put?: never;
@@ -1692,7 +1692,7 @@ export interface paths {
         };
         /**
          * Audience per device and period: impressions, visitors, gender, age ranges.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getAudienceMetrics"];
         put?: never;
@@ -1712,7 +1712,7 @@ export interface paths {
         };
         /**
          * Plays per file; with groupByDevice per device and file.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getMediaPlayStats"];
         put?: never;
@@ -1732,7 +1732,7 @@ export interface paths {
         };
         /**
          * Plays per device.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getDevicePlayStats"];
         put?: never;
@@ -1752,7 +1752,7 @@ export interface paths {
         };
         /**
          * Plays per period (and per file with groupByFile); empty periods as zeros.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getPlayStatsByTime"];
         put?: never;
@@ -1772,7 +1772,7 @@ export interface paths {
         };
         /**
          * Impressions (or, with source=events, events) per rounded coordinate.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getHeatMap"];
         put?: never;
@@ -1792,7 +1792,7 @@ export interface paths {
         };
         /**
          * Opportunity to see per file; with groupByDevice per device and file.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getMediaImpressions"];
         put?: never;
@@ -1812,7 +1812,7 @@ export interface paths {
         };
         /**
          * Opportunity to see per device and file.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; a date alone as endDate covers that whole day). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
          */
         get: operations["getDeviceMediaImpressions"];
         put?: never;
@@ -2227,7 +2227,7 @@ export interface components {
         Error: {
             error: {
                 /**
-                 * @description Stable machine-readable code: VALIDATION_FAILED, BAD_USER_INPUT, UNAUTHENTICATED, FORBIDDEN,
+                 * @description Stable machine-readable code, one per kind of fault: VALIDATION_FAILED (the request's input), UNAUTHENTICATED, FORBIDDEN,
                  *     NOT_FOUND, METHOD_NOT_ALLOWED, DUPLICATE_KEY, VERSION_CONFLICT, PAYLOAD_TOO_LARGE,
                  *     UNSUPPORTED_MEDIA_TYPE, UNPROCESSABLE, RATE_LIMITED, INTERNAL, UNAVAILABLE. New codes may be added.
                  */
@@ -3113,44 +3113,48 @@ export interface components {
             id?: string;
             name?: string;
             description?: string | null;
-            column_count?: number;
-            row_count?: number;
+            columnCount?: number;
+            rowCount?: number;
             /** Format: date-time */
-            updated_at?: string;
-            cache_ttl_seconds?: number | null;
+            updatedAt?: string;
+            cacheTtlSeconds?: number | null;
             columns?: components["schemas"]["DataTableColumn"][];
         };
         DataTableList: {
             data?: components["schemas"]["DataTable"][];
-            continuation_token?: string | null;
+            continuationToken?: string | null;
         };
         DataTableCreate: {
             name: string;
             description?: string | null;
+            cacheTtlSeconds?: number | null;
             cache_ttl_seconds?: number | null;
             columns?: components["schemas"]["DataTableColumnInput"][];
         };
         DataTableUpdate: {
             name?: string;
             description?: string | null;
+            cacheTtlSeconds?: number | null;
             cache_ttl_seconds?: number | null;
             columns?: components["schemas"]["DataTableColumnInput"][];
+            /** @enum {string} */
+            onInvalidRows?: "REFUSE" | "MIGRATE";
             /** @enum {string} */
             on_invalid_rows?: "REFUSE" | "MIGRATE";
         };
         DataTableRow: {
             id?: string;
-            sort_order?: number;
+            sortOrder?: number;
             /** @description Column key to cell value (keys as the table defines them). */
             data?: Record<string, never>;
             /** Format: date-time */
-            updated_at?: string;
+            updatedAt?: string;
             version?: number;
         };
         DataTableRowList: {
             data?: components["schemas"]["DataTableRow"][];
-            total_count?: number;
-            continuation_token?: string | null;
+            totalCount?: number;
+            continuationToken?: string | null;
         };
         DataTableRowCreate: {
             data: Record<string, never>;
@@ -3161,15 +3165,15 @@ export interface components {
             version?: number;
         };
         DataTableRowVersion: {
-            row_id?: string;
+            rowId?: string;
             version?: number;
             /** @enum {string} */
             change?: "CREATE" | "UPDATE" | "DELETE" | "ROLLBACK" | "REORDER";
             data?: Record<string, never>;
-            sort_order?: number;
+            sortOrder?: number;
             /** Format: date-time */
-            updated_at?: string;
-            user_id?: string | null;
+            updatedAt?: string;
+            userId?: string | null;
         };
         DataTableBatchCreate: {
             /** @description At most 100 per call (101 is refused as a whole). */
@@ -3177,7 +3181,7 @@ export interface components {
                 data: Record<string, never>;
             }[];
         };
-        /** @description Bodies are snake_case (`row_ids`); the camelCase spelling (`rowIds`) is accepted too. */
+        /** @description Bodies are camelCase as the spec names them (`rowIds`); the snake_case spelling (`row_ids`) is accepted too. */
         DataTableBatchDelete: {
             /** @description At most 100 per call (101 is refused as a whole). */
             row_ids?: string[];
@@ -3187,15 +3191,15 @@ export interface components {
         DataTableBatchResult: {
             results?: {
                 index?: number;
-                row_id?: string | null;
+                rowId?: string | null;
                 success?: boolean;
                 error?: string | null;
-                error_code?: string | null;
+                errorCode?: string | null;
             }[];
-            success_count?: number;
-            failure_count?: number;
+            successCount?: number;
+            failureCount?: number;
         };
-        /** @description Bodies are snake_case (`row_ids`, `after_row_id`); the camelCase spellings are accepted too. */
+        /** @description Bodies are camelCase as the spec names them (`rowIds`, `afterRowId`); the snake_case spellings are accepted too. */
         DataTableReorder: {
             row_ids?: string[];
             rowIds?: string[];
@@ -3207,11 +3211,12 @@ export interface components {
         };
         DataTableRollback: {
             version: number;
+            expectedVersion?: number;
             expected_version?: number;
         };
         DataTableRollbackResult: {
-            new_version?: number;
-            restored_row?: components["schemas"]["DataTableRow"];
+            newVersion?: number;
+            restoredRow?: components["schemas"]["DataTableRow"];
         };
         DataTableImportResult: {
             imported?: number;
@@ -3717,13 +3722,13 @@ export interface components {
         RowIdPath: string;
         /** @description Items per page (default 50, at most 100). */
         DataTablePageSize: number;
-        /** @description The previous page's continuation_token; fetches the page after it. */
+        /** @description The previous page's continuationToken; fetches the page after it. */
         ContinuationToken: string;
-        /** @description Comma-separated row properties to return: id, sort_order, data, updated_at, version, or data.<column key> (only those cells). Default: all. */
+        /** @description Comma-separated row properties to return: id, sortOrder, data, updatedAt, version (sort_order, updated_at accepted), or data.<column key> (only those cells). Default: all. */
         RowFields: string;
         /** @description Start of the range, included (ISO 8601). */
         AnalyticsStartDate: string;
-        /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+        /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
         AnalyticsEndDate: string;
         /** @description Only these devices (repeat the parameter). */
         AnalyticsDeviceId: string[];
@@ -3848,7 +3853,7 @@ export interface operations {
                 actionName?: string;
                 /** @description Events at or after this instant (ISO 8601). */
                 startDate?: string;
-                /** @description Events before this instant (ISO 8601; a date alone covers that whole day). */
+                /** @description Events up to this instant, included at the precision written (ISO 8601; a date alone covers that whole day, a time in whole seconds that second). */
                 endDate?: string;
                 /** @description Only requests from this address. */
                 ipAddress?: string;
@@ -4714,7 +4719,7 @@ export interface operations {
             query?: {
                 /** @description Items per page (default 50, at most 100). */
                 pageSize?: components["parameters"]["DataTablePageSize"];
-                /** @description The previous page's continuation_token; fetches the page after it. */
+                /** @description The previous page's continuationToken; fetches the page after it. */
                 continuationToken?: components["parameters"]["ContinuationToken"];
             };
             header?: never;
@@ -4861,9 +4866,9 @@ export interface operations {
                 sortDir?: "asc" | "desc" | "ASC" | "DESC";
                 /** @description Items per page (default 50, at most 100). */
                 pageSize?: components["parameters"]["DataTablePageSize"];
-                /** @description The previous page's continuation_token; fetches the page after it. */
+                /** @description The previous page's continuationToken; fetches the page after it. */
                 continuationToken?: components["parameters"]["ContinuationToken"];
-                /** @description Comma-separated row properties to return: id, sort_order, data, updated_at, version, or data.<column key> (only those cells). Default: all. */
+                /** @description Comma-separated row properties to return: id, sortOrder, data, updatedAt, version (sort_order, updated_at accepted), or data.<column key> (only those cells). Default: all. */
                 fields?: components["parameters"]["RowFields"];
             };
             header?: never;
@@ -5117,7 +5122,7 @@ export interface operations {
     getDataTableRow: {
         parameters: {
             query?: {
-                /** @description Comma-separated row properties to return: id, sort_order, data, updated_at, version, or data.<column key> (only those cells). Default: all. */
+                /** @description Comma-separated row properties to return: id, sortOrder, data, updatedAt, version (sort_order, updated_at accepted), or data.<column key> (only those cells). Default: all. */
                 fields?: components["parameters"]["RowFields"];
             };
             header?: never;
@@ -6882,7 +6887,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -6926,7 +6931,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -6970,7 +6975,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7014,7 +7019,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7062,7 +7067,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7106,7 +7111,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7150,7 +7155,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7196,7 +7201,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7244,7 +7249,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7288,7 +7293,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7332,7 +7337,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7380,7 +7385,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7428,7 +7433,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];
@@ -7472,7 +7477,7 @@ export interface operations {
             query: {
                 /** @description Start of the range, included (ISO 8601). */
                 startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included; a date alone covers that whole day (ISO 8601). */
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
                 endDate: components["parameters"]["AnalyticsEndDate"];
                 /** @description Only these devices (repeat the parameter). */
                 deviceId?: components["parameters"]["AnalyticsDeviceId"];

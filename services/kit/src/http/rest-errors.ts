@@ -6,7 +6,7 @@
  *   { "error": { "code", "message", "field"?, "request_id"? } }   with kit's status for the code
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { httpStatus, isAppError, type AppError, type ErrorCode } from '../errors.js';
+import { httpStatus, isAppError, restCode, type AppError, type ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Principal } from '../auth/principal.js';
 
@@ -20,9 +20,14 @@ export function sendRestError(
   if (res.headersSent) return void res.destroy();
   for (const [name, value] of Object.entries(opts.headers ?? {})) res.setHeader(name, value);
   const requestId = res.getHeader('x-request-id');
-  res
-    .status(httpStatus(code))
-    .json({ error: { code, message, ...(opts.field ? { field: opts.field } : {}), ...(typeof requestId === 'string' ? { request_id: requestId } : {}) } });
+  res.status(httpStatus(code)).json({
+    error: {
+      code: restCode(code),
+      message,
+      ...(opts.field ? { field: opts.field } : {}),
+      ...(typeof requestId === 'string' ? { request_id: requestId } : {}),
+    },
+  });
 }
 
 /** An AppError as the envelope, naming its field when it has one. */

@@ -33,8 +33,15 @@ export interface OAuthServer {
   /** Builds the provider for this issuer (the public base URL) and arms bearer verification. */
   start(issuer: string): Promise<void>;
   readonly issuer: string | undefined;
+  /**
+   * A readiness check: rejects until `start` has built the provider (its paths answer 503 until
+   * then), so /readyz, and the banner after it, never promise a sign-in that is not there yet.
+   */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
+
+const STARTING = 'the sign-in service is starting';
 
 const ROUTE_NAMES = new Map<string, string>([
   ['/.well-known/openid-configuration', 'discovery'],
@@ -61,7 +68,7 @@ export function createOAuthServer(d: OAuthServerDeps): OAuthServer {
   router.use((req, res, next) => {
     if (!isOAuthPath(req.path)) return next('router');
     if (!provider || !callback) {
-      res.status(503).type('text/plain').send('the sign-in service is starting');
+      res.status(503).type('text/plain').send(STARTING);
       return;
     }
     const route = ROUTE_NAMES.get(req.path) ?? (req.path.startsWith(OAUTH_ROUTES.authorization) ? 'authorization' : undefined);
@@ -92,6 +99,7 @@ export function createOAuthServer(d: OAuthServerDeps): OAuthServer {
     get issuer() {
       return issuer;
     },
+    ready: () => (provider && callback ? Promise.resolve() : Promise.reject(new Error(STARTING))),
     async start(iss) {
       const base = iss.replace(/\/+$/, '');
       const keys = await loadOrCreateOAuthKeys(d.documents);

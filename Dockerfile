@@ -51,7 +51,9 @@ FROM ${NODE_IMAGE} AS runtime
 # listens), so a restart skips most of the compiling (BENCHMARKS.md). /tmp is the pod's emptyDir in
 # k8s, so the cache outlives a container restart in the pod; where it cannot be written Node starts
 # without it.
-ENV NODE_ENV=production HOST=0.0.0.0 SIGNAGE_DATA_DIR=/data NODE_COMPILE_CACHE=/tmp/node-compile-cache
+# LOG_FILE empty: the all-in-one logs every line to stdout like the other roles (npm start's default
+# is a log file in the data dir, so a terminal keeps the banner in view).
+ENV NODE_ENV=production HOST=0.0.0.0 SIGNAGE_DATA_DIR=/data NODE_COMPILE_CACHE=/tmp/node-compile-cache LOG_FILE=
 WORKDIR /app
 # Owned by root and not writable by the process: the code cannot be changed at run time.
 COPY --from=deps /src /app

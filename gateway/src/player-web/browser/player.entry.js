@@ -228,7 +228,8 @@ class Player {
       }
       if (r.status === 401) return this.forget();
       if (r.status !== 200) {
-        await sleep(backoff);
+        // Retry-After (a 429 past the screen's ping limit, or a 503) is the floor of the delay.
+        await sleep(Math.max(backoff, r.retryAfterMs || 0));
         backoff = Math.min(backoff * 2, 30_000);
         continue;
       }

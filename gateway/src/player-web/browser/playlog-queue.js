@@ -29,6 +29,8 @@ export class PlaylogQueue {
     this.db = open();
     this.sending = null;
     this.sent = 0;
+    // Not before this instant: the server's Retry-After (a per-screen limit, 429; or 503).
+    this.notBefore = 0;
   }
 
   async add(record) {
@@ -77,11 +79,14 @@ export class PlaylogQueue {
 
   async drain() {
     for (;;) {
+      if (Date.now() < this.notBefore) return;
       const records = await this.batch();
       if (records.length === 0) return;
       let status;
       try {
-        status = await this.api.playlogs(records);
+        let retryAfterMs;
+        ({ status, retryAfterMs } = await this.api.playlogs(records));
+        if (retryAfterMs) this.notBefore = Date.now() + retryAfterMs;
       } catch {
         return; // offline: they wait in IndexedDB
       }

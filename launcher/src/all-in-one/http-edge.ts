@@ -74,8 +74,9 @@ export async function createHttpEdge(
   );
   // The live stream (GET /events/stream): push events from their readable log, written in-process.
   const eventLog = new PushEventLog(backends.documents!);
-  const eventLogWriter = await startEventLog({ stream: backends.stream!, log: eventLog, logger });
-  const eventsHttp = createEventsStreamHttp(eventLog, { authenticate });
+  // Streams read the log when the writer says their account has news (pub/sub), not every 200 ms.
+  const eventLogWriter = await startEventLog({ stream: backends.stream!, log: eventLog, logger, pubsub: backends.pubsub });
+  const eventsHttp = createEventsStreamHttp(eventLog, { authenticate, appended: backends.pubsub });
   const front = Router().use(
     createPlayerApi(sg.devices.runtime, { failures: playerFailures, telemetry: playerTelemetry }),
     eventsHttp,

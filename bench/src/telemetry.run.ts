@@ -15,6 +15,7 @@ import type { DeviceRepository } from '@pylon/devices';
 import { startAllInOne } from '@pylon/launcher/all-in-one';
 import { allInOneEnv } from '@pylon/launcher/all-in-one.config';
 import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
+import { UNLIMITED_SCREENS } from './bench-app.js';
 import { seedPingDevices } from './devices.scenarios.js';
 import {
   ackToQueryable,
@@ -43,6 +44,7 @@ const env = loadConfig(allInOneEnv, {
   SIGNAGE_SIMULATOR: 'false',
   SIGNAGE_DEMO: 'false',
   RATE_LIMIT_POINTS: '1000000000',
+  ...UNLIMITED_SCREENS,
 });
 const n = (x: number) => Math.round(x).toLocaleString('en');
 const line = (h: HttpIngestResult, load: number[]) =>

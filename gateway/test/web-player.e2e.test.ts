@@ -516,6 +516,31 @@ browserTest(
 );
 
 browserTest(
+  "a 429 with Retry-After (the screen's play-log limit) holds the play-log queue until then (issue 34, M4)",
+  async () => {
+    let sent = 0;
+    await context.route('**/player/*/playlogs', async (route) => {
+      sent++;
+      await route.fulfill({ status: 429, headers: { 'Retry-After': '30', 'Content-Type': 'application/json' }, body: '{"error":{"code":"RATE_LIMITED"}}' });
+    });
+    try {
+      await until('a play queued', async () => Number((await data('createdPlays')) || 0) > 0 && Number((await data('pendingPlays')) || 0) > 0, 60_000, 250);
+      // Flushes that come before Retry-After has passed send nothing (before: each one sent the batch again).
+      const before = sent;
+      for (let i = 0; i < 3; i++) await screen.evaluate('window.pylonPlayer.queue.flush()');
+      expect(sent - before).toBeLessThanOrEqual(1);
+      expect(sent).toBeGreaterThanOrEqual(1);
+      const holdMs = (await screen.evaluate('window.pylonPlayer.queue.notBefore - Date.now()')) as number;
+      expect(holdMs).toBeGreaterThan(20_000);
+      expect(holdMs).toBeLessThanOrEqual(30_000);
+    } finally {
+      await context.unroute('**/player/*/playlogs');
+    }
+  },
+  90_000,
+);
+
+browserTest(
   'a reboot command reloads the page, which plays again, and is acknowledged',
   async () => {
     await schedule({ playlistId: playlists.green });

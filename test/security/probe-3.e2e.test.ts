@@ -129,3 +129,26 @@ test('L2: an expanded-year timestamp in an analytics where is a 400 naming the f
   expect(r.body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field: 'where.timestamp' } });
   expect(JSON.stringify(r.body)).not.toMatch(/INTERNAL_SERVER_ERROR/);
 });
+
+test("M4: one screen's 50 × 1,000 play logs: its burst (10,000) is taken, the rest is 429 with Retry-After", async () => {
+  const device = (await (await rest('/devices', { method: 'POST', body: JSON.stringify({ name: 'Chatty screen' }) })).json()) as { registration_key: string };
+  const at = new Date(Date.now() - 60_000).toISOString();
+  const statuses: number[] = [];
+  let retryAfter = 0;
+  for (let b = 0; b < 50; b++) {
+    const batch = Array.from({ length: 1000 }, (_, i) => ({ id: `m4-${b}-${i}`, timestamp: at, file_id: 'f', duration: 10, type: 'image' }));
+    const res = await fetch(`${h.baseUrl}/player/${device.registration_key}/playlogs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(batch),
+    });
+    statuses.push(res.status);
+    if (res.status === 429) retryAfter = Number(res.headers.get('retry-after'));
+    await res.arrayBuffer();
+  }
+  // Before: all 50 were 202 (~41,000 records/s from one key).
+  expect(statuses.slice(0, 10)).toEqual(Array(10).fill(202));
+  expect(statuses.slice(10)).toEqual(Array(40).fill(429));
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(100);
+}, 120_000);

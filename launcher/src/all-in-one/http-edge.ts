@@ -11,7 +11,7 @@ import { createReportsHttp } from '@pylon/analytics';
 import { createMediaHttp } from '@pylon/content';
 import { createDataTablesHttp } from '@pylon/datatables';
 import { createPlayerApi } from '@pylon/devices';
-import { playerFailureLimit } from '@pylon/devices/config';
+import { playerFailureLimit, playerTelemetryLimits } from '@pylon/devices/config';
 import { PushEventLog, startEventLog } from '@pylon/identity/workers/event-log';
 import { createEventsStreamHttp } from '@pylon/identity/http/events-stream.http';
 import { createLegacyApp } from '@pylon/legacy-adapter';
@@ -39,7 +39,7 @@ export interface HttpEdge {
   metrics: MetricsAccess;
   /** Ends long-held requests (long-polling pings, live streams) so the servers can drain. */
   releaseClients(): void;
-  /** The failed-registration-key limiter (after the servers closed). */
+  /** The player API's limiters: failed registration keys, telemetry per screen (after the servers closed). */
   closeLimits(): Promise<void>;
   /** The live stream's log writer (after the subgraphs stopped writing events). */
   closeEventLog(): Promise<void>;
@@ -58,6 +58,8 @@ export async function createHttpEdge(
   // so do media uploads and files, which stream (not GraphQL) and authenticate like the facade.
   // Failed registration keys per address: the API-key path's mechanism, its own counters.
   const playerFailures = await createRateLimiter(env, playerFailureLimit(env));
+  // Records per screen by kind (pings, play logs, events, impressions), the same port's counters.
+  const playerTelemetry = await playerTelemetryLimits(env, (spec) => createRateLimiter(env, spec));
   const mediaHttp = createMediaHttp(sg.content.runtime, { authenticate });
   // Data-table row reads (ETag from the table generation), CSV/xlsx import and CSV export likewise.
   const dataTablesHttp = createDataTablesHttp(sg.datatables.runtime, {
@@ -72,10 +74,11 @@ export async function createHttpEdge(
   );
   // The live stream (GET /events/stream): push events from their readable log, written in-process.
   const eventLog = new PushEventLog(backends.documents!);
-  const eventLogWriter = await startEventLog({ stream: backends.stream!, log: eventLog, logger });
-  const eventsHttp = createEventsStreamHttp(eventLog, { authenticate });
+  // Streams read the log when the writer says their account has news (pub/sub), not every 200 ms.
+  const eventLogWriter = await startEventLog({ stream: backends.stream!, log: eventLog, logger, pubsub: backends.pubsub });
+  const eventsHttp = createEventsStreamHttp(eventLog, { authenticate, appended: backends.pubsub });
   const front = Router().use(
-    createPlayerApi(sg.devices.runtime, { failures: playerFailures }),
+    createPlayerApi(sg.devices.runtime, { failures: playerFailures, telemetry: playerTelemetry }),
     eventsHttp,
     mediaHttp,
     dataTablesHttp,
@@ -113,7 +116,9 @@ export async function createHttpEdge(
       sg.devices.runtime.releaseWaiters();
       eventsHttp.closeAll();
     },
-    closeLimits: () => playerFailures.close(),
+    closeLimits: async () => {
+      await Promise.all([playerFailures, ...Object.values(playerTelemetry).map((l) => l.limiter)].map((l) => l.close()));
+    },
     closeEventLog: () => eventLogWriter.close(),
   };
 }

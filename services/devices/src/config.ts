@@ -4,7 +4,7 @@
  * options with `devicesOptions`.
  */
 import { z } from 'zod';
-import { envBool, envInt } from '@pylon/kit';
+import { envBool, envInt, type RateLimiter, type RateLimitSpec } from '@pylon/kit';
 import type { DevicesDeps } from './app.js';
 
 export const devicesEnv = {
@@ -29,6 +29,19 @@ export const devicesEnv = {
    * them again). k8s/ sets false: a pod's spool does not survive the pod (docs/operations/deployment.md).
    */
   PLAYER_RECORDS_SPOOL: envBool(true),
+  /**
+   * Telemetry one screen may send, by kind: records per second on average and a burst it may send
+   * at once (issue 34, M4); beyond, 429 with Retry-After. Pings count pings, command acks and snaps;
+   * events count tracked events and event batches. A burst holds at least one full batch (1,000).
+   */
+  PLAYER_PINGS_PER_SECOND: envInt(1, 1, 1_000_000_000),
+  PLAYER_PINGS_BURST: envInt(60, 1, 1_000_000_000),
+  PLAYER_PLAYLOGS_PER_SECOND: envInt(100, 1, 1_000_000_000),
+  PLAYER_PLAYLOGS_BURST: envInt(10_000, 1_000, 1_000_000_000),
+  PLAYER_EVENTS_PER_SECOND: envInt(100, 1, 1_000_000_000),
+  PLAYER_EVENTS_BURST: envInt(10_000, 1_000, 1_000_000_000),
+  PLAYER_IMPRESSIONS_PER_SECOND: envInt(100, 1, 1_000_000_000),
+  PLAYER_IMPRESSIONS_BURST: envInt(10_000, 1_000, 1_000_000_000),
 };
 
 export type DevicesEnv = z.infer<z.ZodObject<typeof devicesEnv>>;
@@ -52,6 +65,38 @@ export const playerFailureLimit = (env: DevicesEnv) => ({
   points: env.PLAYER_AUTH_FAILURE_POINTS,
   durationSeconds: env.PLAYER_AUTH_FAILURE_WINDOW_SECONDS,
 });
+
+export const TELEMETRY_KINDS = ['pings', 'playlogs', 'events', 'impressions'] as const;
+export type TelemetryKind = (typeof TELEMETRY_KINDS)[number];
+
+export interface TelemetryLimit {
+  limiter: RateLimiter;
+  perSecond: number;
+  burst: number;
+}
+
+/**
+ * The per-screen telemetry limiters, built over the cache driver by `make` (createRateLimiter: Redis
+ * when scaled). The port counts fixed windows: a window of burst / rate seconds holding `burst`
+ * records is a screen's burst at once and its rate on average.
+ */
+export async function playerTelemetryLimits(
+  env: DevicesEnv,
+  make: (spec: RateLimitSpec) => Promise<RateLimiter>,
+): Promise<Record<TelemetryKind, TelemetryLimit>> {
+  const settings = (kind: TelemetryKind) => {
+    const upper = kind.toUpperCase() as Uppercase<TelemetryKind>;
+    return { perSecond: env[`PLAYER_${upper}_PER_SECOND`], burst: env[`PLAYER_${upper}_BURST`] };
+  };
+  const built = await Promise.all(
+    TELEMETRY_KINDS.map(async (kind) => {
+      const { perSecond, burst } = settings(kind);
+      const limiter = await make({ name: `player-${kind}`, points: burst, durationSeconds: Math.max(1, Math.ceil(burst / perSecond)) });
+      return [kind, { limiter, perSecond, burst }] as const;
+    }),
+  );
+  return Object.fromEntries(built) as Record<TelemetryKind, TelemetryLimit>;
+}
 
 /** The subgraph options these settings decide. */
 export function devicesOptions(env: DevicesEnv): Pick<DevicesDeps, 'onlineWindowSeconds' | 'settings'> {

@@ -4,7 +4,7 @@ import { createRateLimiter } from '@pylon/composition/backends';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createPushEventProducer } from '@pylon/composition/push-events';
 import { createDevicesSubgraph, type DevicesSubgraph } from './app.js';
-import { devicesOptions, devicesProcessEnv, playerFailureLimit } from './config.js';
+import { devicesOptions, devicesProcessEnv, playerFailureLimit, playerTelemetryLimits, type TelemetryKind, type TelemetryLimit } from './config.js';
 import { createPlayerApi } from './http/player-api.js';
 import { startWebhookAlerts } from './use-cases/alerts/webhook-alerts.js';
 import { createHttpOrganizationDirectory } from './adapters/organization-directory.http.js';
@@ -15,6 +15,8 @@ import { createHttpDataTableSource } from './adapters/data-table-source.http.js'
 
 /** Failed registration keys per client address, built with the subgraph for the player API beside it. */
 let playerFailures: RateLimiter | undefined;
+/** Per-screen telemetry limits, likewise. */
+let playerTelemetry: Record<TelemetryKind, TelemetryLimit> | undefined;
 
 await runSubgraphProcess({
   name: 'devices',
@@ -47,12 +49,14 @@ await runSubgraphProcess({
     playerFailures = await createRateLimiter(env, playerFailureLimit(env));
     // Closed before the backends it uses (onClose runs first, in reverse order of registration).
     backends.onClose(() => playerFailures!.close());
+    playerTelemetry = await playerTelemetryLimits(env, (spec) => createRateLimiter(env, spec));
+    backends.onClose(() => Promise.all(Object.values(playerTelemetry!).map((l) => l.limiter.close())).then(() => undefined));
     backends.onClose(() => devices.runtime.close());
     // Long-polls answer at once on shutdown, so draining the server does not wait for them.
     for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => devices.runtime.releaseWaiters());
     return devices;
   },
   extend: (app, { subgraph }) => {
-    app.use(createPlayerApi((subgraph as DevicesSubgraph).runtime, { failures: playerFailures! }));
+    app.use(createPlayerApi((subgraph as DevicesSubgraph).runtime, { failures: playerFailures!, telemetry: playerTelemetry! }));
   },
 });

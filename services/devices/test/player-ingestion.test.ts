@@ -320,3 +320,47 @@ describe('durability and refusals', () => {
     expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
+
+describe('per-screen telemetry limits (issue 34, M4)', () => {
+  let limited: PlayerHttp;
+  beforeAll(async () => {
+    // A burst of one full batch, refilled at 1 record/s: the window is 1,000 s, past this test.
+    limited = await servePlayer(f.sg.runtime, {
+      telemetry: { PLAYER_PLAYLOGS_PER_SECOND: '1', PLAYER_PLAYLOGS_BURST: String(MAX_PLAYER_BATCH), PLAYER_PINGS_PER_SECOND: '1', PLAYER_PINGS_BURST: '3' },
+    });
+  });
+  afterAll(() => limited.close());
+  const postTo = async (key: string, kind: string, body: unknown) => {
+    const res = await fetch(`${limited.url}/player/${key}/${kind}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Json, retryAfter: Number(res.headers.get('retry-after')) };
+  };
+
+  test("records beyond a screen's burst are 429 with Retry-After naming the limit; other screens and kinds go on", async () => {
+    const a = await createDevice(f, { name: 'Chatty' });
+    const b = await createDevice(f, { name: 'Quiet' });
+    const full = Array.from({ length: MAX_PLAYER_BATCH }, (_, i) => play({ id: `burst-${i}` }));
+    expect((await postTo(a.registrationKey, 'playlogs', full)).status).toBe(202);
+    const over = await postTo(a.registrationKey, 'playlogs', [play({ id: 'one-more' })]);
+    expect(over.status).toBe(429);
+    expect(over.body.error.code).toBe('RATE_LIMITED');
+    expect(over.body.error.message).toMatch(/more play logs than its limit \(1 per second, 1000 at once\)/);
+    expect(over.retryAfter).toBeGreaterThan(900);
+    expect(over.retryAfter).toBeLessThanOrEqual(1000);
+    // Another screen has its own budget; the same screen's impressions are another kind.
+    expect((await postTo(b.registrationKey, 'playlogs', [play({ id: 'quiet-1' })])).status).toBe(202);
+    expect((await postTo(a.registrationKey, 'impressions', [impression()])).status).toBe(202);
+    await values(TOPICS.plays, MAX_PLAYER_BATCH + 1);
+    await values(TOPICS.impressions, 1);
+  });
+
+  test('pings count per screen too', async () => {
+    const d = await createDevice(f, { name: 'Pinger' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await limited.ping(d.registrationKey, {})).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+});

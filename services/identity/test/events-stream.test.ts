@@ -9,10 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { POLICIES, pushEvent, type DocumentStore, type Principal, type PushEvent } from '@pylon/kit';
+import { createLogger, POLICIES, PUSH_EVENTS_TOPIC, pushEvent, type DocumentStore, type Principal, type PushEvent } from '@pylon/kit';
+import { createMemoryPubSub } from '@pylon/kit/adapters/cache.memory';
+import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
-import { testPrincipal } from '@pylon/kit/testing';
-import { PushEventLog } from '../src/workers/event-log.js';
+import { testPrincipal, until } from '@pylon/kit/testing';
+import { PushEventLog, startEventLog } from '../src/workers/event-log.js';
 import { createEventsStreamHttp } from '../src/http/events-stream.http.js';
 
 let dir: string;
@@ -95,3 +97,54 @@ test('a caller whose policies read no event type is refused (403)', async () => 
   const r = await fetch(`${base}/events/stream`, { headers: { 'x-service-apikey': 'none' } });
   expect(r.status).toBe(403);
 });
+
+test("with the writer's notices an idle stream does not read the log on a timer, and a new event still arrives at once (issue 34, M2)", async () => {
+  // The real log, counted: how often an open stream reads it.
+  class CountedLog extends PushEventLog {
+    reads = 0;
+    override after(...args: Parameters<PushEventLog['after']>) {
+      this.reads++;
+      return super.after(...args);
+    }
+  }
+  const counted = new CountedLog(store);
+  const pubsub = createMemoryPubSub();
+  const events = createMemoryStream();
+  const writer = await startEventLog({ stream: events, log: counted, logger: createLogger({ level: 'silent' }), pubsub });
+  const notified = createEventsStreamHttp(counted, { authenticate: async (req) => KEYS[String(req.get('x-service-apikey'))] ?? null, appended: pubsub });
+  const srv = express().use(notified).listen(0, '127.0.0.1');
+  await new Promise((r) => srv.once('listening', r));
+  const ac = new AbortController();
+  try {
+    const res = await fetch(`http://127.0.0.1:${(srv.address() as AddressInfo).port}/events/stream`, {
+      headers: { 'x-service-apikey': 'a' },
+      signal: ac.signal,
+    });
+    expect(res.status).toBe(200);
+    let text = '';
+    void (async () => {
+      try {
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) text += Buffer.from(chunk).toString();
+      } catch {
+        /* aborted */
+      }
+    })();
+    await until('the stream open', () => text.includes('stream open'), 30_000);
+    const before = counted.reads;
+    // Idle for 1.5 s: reads only at the credential re-check (every 2 s), not every 200 ms (8 reads before).
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(counted.reads - before).toBeLessThanOrEqual(1);
+    const sent = Date.now();
+    const e = pushEvent('acc-a', 'device.registered', { device_id: 'd-note', name: 'Noticed' }) as PushEvent;
+    await events.publish(PUSH_EVENTS_TOPIC, [{ key: 'acc-a', value: e }]);
+    await until('the event on the stream', () => text.includes('d-note'), 30_000);
+    console.log(`event to stream through the writer's notice: ${Date.now() - sent} ms; ${counted.reads - before} log reads while idle 1.5 s`);
+  } finally {
+    ac.abort();
+    notified.closeAll();
+    await new Promise((r) => srv.close(r));
+    await writer.close();
+    await events.close();
+    await pubsub.close();
+  }
+}, 60_000);

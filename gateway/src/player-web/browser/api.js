@@ -1,6 +1,12 @@
 // The player API, authenticated by the registration key in the path.
 export const PLAYER_VERSION = 'pylon-web/1.0.0';
 
+/** Retry-After in seconds (the player API sends no dates), as ms; 0 when absent or unreadable. */
+export const retryAfterMs = (res) => {
+  const s = Number(res.headers.get('retry-after'));
+  return Number.isFinite(s) && s > 0 ? Math.min(s, 86_400) * 1000 : 0;
+};
+
 export class PlayerApi {
   constructor(key) {
     this.key = key;
@@ -24,7 +30,7 @@ export class PlayerApi {
       signal,
       cache: 'no-store',
     });
-    return { status: res.status, body: res.ok ? await res.json() : null };
+    return { status: res.status, body: res.ok ? await res.json() : null, retryAfterMs: retryAfterMs(res) };
   }
 
   async ack(commandId, status, message) {
@@ -44,9 +50,10 @@ export class PlayerApi {
     return { status: 200, etag: res.headers.get('etag'), body: await res.json() };
   }
 
+  /** The status, and the server's Retry-After (ms, 0 without one) for a 429 or 503. */
   async playlogs(records) {
     const res = await fetch(`${this.base}/playlogs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(records) });
-    return res.status;
+    return { status: res.status, retryAfterMs: retryAfterMs(res) };
   }
 
   async snap(blob) {

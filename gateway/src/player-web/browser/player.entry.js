@@ -225,8 +225,8 @@ class Player {
   async pingLoop() {
     let backoff = PING_RETRY_FIRST_MS;
     let wait = 0; // the first ping answers at once: the clock offset, queued commands
-    const retry = async () => {
-      await sleep(jittered(backoff));
+    const retry = async (floorMs = 0) => {
+      await sleep(Math.max(jittered(backoff), floorMs));
       backoff = Math.min(backoff * 2, PING_RETRY_MAX_MS);
     };
     for (;;) {
@@ -241,8 +241,9 @@ class Player {
       }
       if (r.status === 401) return this.forget();
       if (r.status !== 200) {
-        status('Offline: playing from cache');
-        await retry();
+        // Retry-After (a 429 past the screen's ping limit, or a 503) is the floor of the delay.
+        if (r.status !== 429) status('Offline: playing from cache');
+        await retry(r.retryAfterMs || 0);
         continue;
       }
       status('');

@@ -45,10 +45,10 @@ export class PlaylogQueue {
     this.retryMs = RETRY_FIRST_MS;
   }
 
-  /** A send failed: none before the jittered wait. */
-  backOff() {
+  /** A send failed: none before the jittered wait, nor before the server's Retry-After (a per-screen limit, 429; or 503). */
+  backOff(retryAfterMs = 0) {
     this.failures++;
-    this.retryAt = performance.now() + jittered(this.retryMs);
+    this.retryAt = performance.now() + Math.max(jittered(this.retryMs), retryAfterMs);
     this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
   }
 
@@ -101,10 +101,10 @@ export class PlaylogQueue {
       if (performance.now() < this.retryAt) return; // backing off: they wait in IndexedDB
       const records = await this.batch();
       if (records.length === 0) return;
-      let status;
+      let status, retryAfterMs;
       this.attempts++;
       try {
-        status = await this.api.playlogs(records);
+        ({ status, retryAfterMs } = await this.api.playlogs(records));
       } catch {
         return this.backOff(); // offline: they wait in IndexedDB
       }
@@ -117,7 +117,7 @@ export class PlaylogQueue {
         this.log(`play logs refused (${status}); ${records.length} dropped`);
         await this.remove(records.map((r) => r.id));
       } else {
-        return this.backOff(); // 401, 429, 503: later
+        return this.backOff(retryAfterMs); // 401, 429, 503: later
       }
     }
   }

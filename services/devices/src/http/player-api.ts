@@ -21,6 +21,8 @@
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { AppError, invalidJsonMessage, isAppError, sendRestError, type ErrorCode, type RateLimitDecision, type RateLimiter } from '@pylon/kit';
+import type { TelemetryKind, TelemetryLimit } from '../config.js';
+import type { Device } from '../repositories/device.repository.js';
 import type { DevicesRuntime } from '../runtime.js';
 import { ackCommand } from '../use-cases/ack-command.js';
 import { authenticatePlayer, badPlayerKey } from '../use-cases/player-auth.js';
@@ -36,7 +38,11 @@ type Handler = (req: Request, res: Response) => Promise<void>;
 export interface PlayerApiOptions {
   /** Failed registration keys per client address (the composition root builds it over the cache: Redis when scaled). */
   failures: RateLimiter;
+  /** Records per screen by kind (config playerTelemetryLimits): 429 with Retry-After beyond. */
+  telemetry: Record<TelemetryKind, TelemetryLimit>;
 }
+
+const KIND_NAMES: Record<TelemetryKind, string> = { pings: 'pings', playlogs: 'play logs', events: 'events', impressions: 'impressions' };
 
 /** Kit's envelope, with Retry-After on refusals that end, and the registration-key challenge on a 401. */
 function sendError(res: Response, code: ErrorCode, message: string, field?: string, retryAfter?: number): void {
@@ -98,17 +104,30 @@ const tooManyFailures = (retryAfter: number) =>
 
 export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): Router {
   const router = express.Router();
-  const { failures } = options;
+  const { failures, telemetry } = options;
   const addressOf = (req: Request) => `player:${req.ip ?? 'unknown'}`;
   // A limiter that errors (not a refusal) must not take the players down: decide "allowed".
   const safely = async (run: () => Promise<RateLimitDecision>): Promise<RateLimitDecision> => {
     try {
       return await run();
     } catch (err) {
-      rt.logger.warn({ err }, 'player failure limiter failed; request allowed');
+      rt.logger.warn({ err }, 'player limiter failed; request allowed');
       return { allowed: true, remaining: 0 };
     }
   };
+  // One screen's records of a kind (issue 34, M4): a refused request still counts, which only
+  // matters within the window Retry-After names.
+  const charge = async (kind: TelemetryKind, device: Device, records: number) => {
+    const { limiter, perSecond, burst } = telemetry[kind];
+    const d = await safely(() => limiter.consume(`${device.accountId}:${device.id}`, records));
+    if (d.allowed) return;
+    throw new AppError(
+      'RATE_LIMITED',
+      `this screen sent more ${KIND_NAMES[kind]} than its limit (${perSecond} per second, ${burst} at once); retry in ${d.retryAfterSeconds} s`,
+      { retryAfter: d.retryAfterSeconds },
+    );
+  };
+  const recordsIn = (body: unknown) => (Array.isArray(body) ? Math.max(1, body.length) : 1);
 
   // Pairing (no key yet): before the key routes, which would read "pairings" as a key.
   router.post('/player/pairings', express.json({ limit: 4_000 }), (req: Request, res: Response, next: NextFunction) => {
@@ -154,7 +173,15 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
       res.on('close', () => {
         if (!res.writableFinished) ac.abort();
       });
-      const result = await recordPing(rt, { registrationKey: key(req), body: req.body, ip: req.ip, waitSeconds, signal: ac.signal, tableIds });
+      const result = await recordPing(rt, {
+        registrationKey: key(req),
+        body: req.body,
+        ip: req.ip,
+        waitSeconds,
+        signal: ac.signal,
+        tableIds,
+        admit: (device) => charge('pings', device, 1),
+      });
       if (!res.headersSent && !res.destroyed) res.json(result);
     }),
   );
@@ -163,6 +190,7 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
     '/player/:registrationKey/commands/:commandId/ack',
     smallJson,
     wrap(async (req, res) => {
+      await charge('pings', await authenticatePlayer(rt, key(req)), 1);
       res.json(await ackCommand(rt, key(req), String(req.params.commandId), req.body));
     }),
   );
@@ -172,7 +200,8 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
     // Authenticate and check the declared type before reading up to maxSnapBytes from the caller.
     (req: Request, res: Response, next: NextFunction) => {
       authenticatePlayer(rt, key(req))
-        .then((device) => {
+        .then(async (device) => {
+          await charge('pings', device, 1);
           res.locals.device = device;
           const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
           if (type !== 'image/jpeg') throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the screenshot must be sent as Content-Type: image/jpeg');
@@ -192,6 +221,7 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
     smallJson,
     wrap(async (req, res) => {
       const device = await authenticatePlayer(rt, key(req));
+      await charge('events', device, 1);
       const t = trackEvent(rt, device, eventInput(req.body));
       res.status(202).json({ event_id: t.eventId, device_id: t.deviceId, timestamp: t.timestamp });
     }),
@@ -211,6 +241,7 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
       },
       batchJson,
       wrap(async (req, res) => {
+        await charge(kind, res.locals.device, recordsIn(req.body));
         const result = await INGESTERS[kind](rt, res.locals.device, req.body);
         // Written directly: res.json would also hash the body for an ETag nobody revalidates.
         res.status(202).setHeader('Content-Type', 'application/json; charset=utf-8');

@@ -9,6 +9,7 @@ import { deviceRef } from '@pylon/kit';
 import { commandsMayBePending, type PingData } from '../domain/device.js';
 import { parsePing } from '../domain/ping.js';
 import type { DevicesRuntime } from '../runtime.js';
+import type { Device } from '../repositories/device.repository.js';
 import { evaluateDeviceAlerts } from './alerts/evaluate-alerts.js';
 import { deliverCommands, type DeliveredCommand } from './deliver-commands.js';
 import { authenticatePlayer, badPlayerKey } from './player-auth.js';
@@ -25,6 +26,8 @@ export interface PingInput {
   signal?: AbortSignal | undefined;
   /** Data tables the screen shows (menu boards): a change to one of them ends the wait too. */
   tableIds?: readonly string[] | undefined;
+  /** Admission once the device is known (the player API's per-screen limit): throws to refuse. */
+  admit?: ((device: Device) => Promise<void>) | undefined;
 }
 
 export interface PingResult {
@@ -46,6 +49,7 @@ export type RecordPingDeps = Pick<
 
 export async function recordPing(rt: RecordPingDeps, input: PingInput): Promise<PingResult> {
   const device = await authenticatePlayer(rt, input.registrationKey);
+  await input.admit?.(device);
   const parsed = parsePing(input.body);
   const snap = parsed.snapBase64 ? decodeSnap(rt, parsed.snapBase64) : null;
   const tenant = device.accountId;

@@ -15,8 +15,8 @@
  */
 import { createHash } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
-import { allows, isPushEventType, PUSH_EVENT_CATALOGUE, type Principal, type PushEvent, type PushEventType } from '@pylon/kit';
-import type { PushEventLog } from '../repositories/push-event-log.repository.js';
+import { allows, isPushEventType, PUSH_EVENT_CATALOGUE, type Principal, type PubSub, type PushEvent, type PushEventType } from '@pylon/kit';
+import { EVENT_LOG_APPENDED, type PushEventLog } from '../repositories/push-event-log.repository.js';
 
 /** Open streams one credential may hold in one process. */
 export const MAX_STREAMS_PER_CREDENTIAL = 10;
@@ -35,7 +35,12 @@ export interface EventsStreamOptions {
   recheckMs?: number;
   maxPerCredential?: number;
   maxPerAccount?: number;
-  /** How often the log is read for new entries. Default 200 ms. */
+  /**
+   * The log writer's notices (EVENT_LOG_APPENDED over the pub/sub port): with them an idle stream
+   * reads the log when its account has new events (and at each re-check), not every pollMs.
+   */
+  appended?: PubSub | undefined;
+  /** Without `appended`: how often the log is read for new entries. Default 200 ms. */
   pollMs?: number;
   heartbeatMs?: number;
 }
@@ -71,6 +76,12 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
   const perAccount = counter();
   const maxPerCredential = o.maxPerCredential ?? MAX_STREAMS_PER_CREDENTIAL;
   const maxPerAccount = o.maxPerAccount ?? MAX_STREAMS_PER_ACCOUNT;
+  // One subscription per process (issue 34, M2): each notice wakes the open streams of its accounts.
+  const wakers = new Map<string, Set<() => void>>();
+  const subscribed = o.appended?.subscribe(EVENT_LOG_APPENDED, (accounts) => {
+    for (const a of Array.isArray(accounts) ? accounts : []) for (const wake of wakers.get(String(a)) ?? []) wake();
+  });
+  subscribed?.catch(() => undefined);
   const recheck =
     o.recheck ??
     (async (req: Request, p: Principal) => {
@@ -118,11 +129,24 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.write(': stream open\n\n');
     let closed = false;
+    // Set by a notice (or a close) and cleared before each read, so a notice during a read is not lost.
+    let dirty: boolean;
+    let wakeNow: (() => void) | undefined;
+    const wake = () => {
+      dirty = true;
+      wakeNow?.();
+    };
     const stop = () => {
       closed = true;
+      wake();
     };
     open.add(stop);
     req.on('close', stop);
+    const notified = o.appended !== undefined && (await subscribed?.then(() => true).catch(() => false)) === true;
+    if (notified) {
+      if (!wakers.has(tenant)) wakers.set(tenant, new Set());
+      wakers.get(tenant)!.add(wake);
+    }
     const wanted = new Set(types.length ? types.filter((t) => readable.includes(t as PushEventType)) : readable);
     const deviceSet = new Set(devices);
     try {
@@ -136,6 +160,7 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
             break;
           }
         }
+        dirty = false;
         const batch = await log.after(tenant, seq, 500).catch(() => []);
         for (const entry of batch) {
           seq = entry.seq;
@@ -148,10 +173,28 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
           res.write(': heartbeat\n\n');
           lastBeat = Date.now();
         }
-        if (batch.length < 500) await new Promise((r) => setTimeout(r, o.pollMs ?? 200));
+        if (batch.length >= 500) continue;
+        if (!notified) {
+          await new Promise((r) => setTimeout(r, o.pollMs ?? 200));
+          continue;
+        }
+        // Until a notice, the next re-check or the next heartbeat, whichever comes first.
+        const due = Math.min(lastCheck + (o.recheckMs ?? RECHECK_MS), lastBeat + (o.heartbeatMs ?? 15_000)) - Date.now();
+        if (!dirty && due > 0)
+          await new Promise<void>((r) => {
+            const t = setTimeout(r, due);
+            wakeNow = () => {
+              clearTimeout(t);
+              r();
+            };
+          });
+        wakeNow = undefined;
       }
     } finally {
       open.delete(stop);
+      const mine = wakers.get(tenant);
+      mine?.delete(wake);
+      if (mine?.size === 0) wakers.delete(tenant);
       perCredential.add(credential, -1);
       perAccount.add(tenant, -1);
       res.end();

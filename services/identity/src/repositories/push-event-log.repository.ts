@@ -55,3 +55,6 @@ export class PushEventLog {
     return this.log.deleteMany(tenant, { seq: { $lt: String(beforeMs).padStart(15, '0') } });
   }
 }
+
+/** The log writer's notice channel: it publishes the accounts' ids once their events are in the log (issue 34, M2). */
+export const EVENT_LOG_APPENDED = 'push-events:appended';

@@ -48,6 +48,7 @@ import {
   type TypeNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { createBoundedCache, PARSED_BYTES_PER_CHAR } from './bounded-cache.js';
 
 export interface CompiledExecutor {
   /** The compiled document's answer, or undefined when it does not compile (graphql-js answers then). */
@@ -58,6 +59,8 @@ export interface CompiledExecutor {
   ): Promise<ExecutionResult> | ExecutionResult | undefined;
   /** Documents compiled and kept. */
   readonly size: number;
+  /** Their estimated heap bytes (bounded by maxBytes). */
+  readonly bytes: number;
 }
 
 /** The operation a request runs: the named one, or the only one. */
@@ -217,12 +220,15 @@ function variablesOf(variables: Record<string, unknown> | undefined): Record<str
   return out ?? variables;
 }
 
-export function createCompiledExecutor(schema: GraphQLSchema, opts: { maxEntries?: number } = {}): CompiledExecutor {
-  const maxEntries = opts.maxEntries ?? 500;
-  const compiled = new Map<string, CompiledQuery | null>();
+export function createCompiledExecutor(schema: GraphQLSchema, opts: { maxEntries?: number; maxBytes?: number } = {}): CompiledExecutor {
+  // Bounded by bytes as well as entries (issue 34, M1): large distinct documents would otherwise keep 500 × their size.
+  const compiled = createBoundedCache<CompiledQuery | null>({ maxEntries: opts.maxEntries ?? 500, maxBytes: opts.maxBytes ?? 64 * 2 ** 20 });
   return {
     get size() {
       return compiled.size;
+    },
+    get bytes() {
+      return compiled.bytes;
     },
     execute(document, request, context) {
       const op = operationOf(document, request.operationName);
@@ -242,8 +248,9 @@ export function createCompiledExecutor(schema: GraphQLSchema, opts: { maxEntries
           }
         }
         query = isCompiledQuery(result) ? result : null;
-        if (compiled.size >= maxEntries) compiled.delete(compiled.keys().next().value as string);
-        compiled.set(key, query);
+        // Its own parsed copy, and the generated code (two bytes per character of its source).
+        const bytes = key.length * PARSED_BYTES_PER_CHAR + (query ? 2 * query.query.toString().length : 0);
+        compiled.set(key, query, bytes);
       }
       return query ? query.query(undefined, context, variablesOf(request.variables)) : undefined;
     },

@@ -9,6 +9,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
 import { execute, parse, validate, specifiedRules, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { InternalTokens, Principal } from '../auth/principal.js';
+import { createBoundedCache, PARSED_BYTES_PER_CHAR } from './bounded-cache.js';
 import { createCompiledExecutor } from './compiled-execution.js';
 import { toGraphQLError } from './errors.js';
 import type { ResolverMap } from './merge-resolvers.js';
@@ -62,8 +63,9 @@ export function createSubgraph(opts: {
 }): Subgraph {
   // The one cast: generated resolver types describe the same map @apollo/subgraph takes untyped.
   const schema = buildSubgraphSchema({ typeDefs: loadSubgraphSdl(opts.name), resolvers: opts.resolvers as GraphQLResolverMap<unknown> });
-  // Query plans repeat the same fetches; parse and validate each distinct text once.
-  const documents = new Map<string, DocumentNode>();
+  // Query plans repeat the same fetches; parse and validate each distinct text once (kept within
+  // 500 documents and an estimated 32 MiB: issue 34, M1).
+  const documents = createBoundedCache<DocumentNode>({ maxEntries: 500, maxBytes: 32 * 2 ** 20 });
   const prepare = (query: string): DocumentNode | ExecutionResult => {
     const hit = documents.get(query);
     if (hit) return hit;
@@ -75,8 +77,7 @@ export function createSubgraph(opts: {
     }
     const errors = validate(schema, doc, specifiedRules);
     if (errors.length) return { errors };
-    if (documents.size >= 500) documents.delete(documents.keys().next().value as string);
-    documents.set(query, doc);
+    documents.set(query, doc, query.length * PARSED_BYTES_PER_CHAR);
     return doc;
   };
   const compiled = createCompiledExecutor(schema);

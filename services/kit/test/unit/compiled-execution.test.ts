@@ -169,4 +169,31 @@ describe('compiled subgraph execution (graphql-jit) answers what graphql-js answ
     }
     expect(small.size).toBe(3);
   });
+
+  test('compiled documents are bounded by bytes as well (issue 34, M1): 10,000 distinct large documents, heap settles', async () => {
+    // Each ~1.7 KB of text (a where literal of 40 names): 500 of them would hold ~85 MB of parsed copies alone.
+    const maxBytes = 8 * 2 ** 20;
+    const bounded = createCompiledExecutor(schema, { maxBytes });
+    const names = (i: number) => Array.from({ length: 40 }, (_, k) => `"n${i}-${k}-${'x'.repeat(20)}"`).join(',');
+    const started = Date.now();
+    (globalThis as { gc?: () => void }).gc?.();
+    const before = process.memoryUsage().heapUsed;
+    let peak = 0;
+    for (let i = 0; i < 10_000; i++) {
+      const query = `{ echo(where: { name: { in: [${names(i)}] } }) }`;
+      const r = await bounded.execute(parse(query), { query }, {});
+      expect(r?.errors).toBeUndefined();
+      expect(bounded.bytes).toBeLessThanOrEqual(maxBytes);
+      if (i % 1000 === 999) {
+        (globalThis as { gc?: () => void }).gc?.();
+        peak = Math.max(peak, process.memoryUsage().heapUsed - before);
+      }
+    }
+    expect(bounded.size).toBeLessThan(500);
+    console.log(
+      `10,000 distinct documents: ${bounded.size} kept, ~${(bounded.bytes / 2 ** 20).toFixed(1)} MiB estimated, heap growth at most ${(peak / 2 ** 20).toFixed(0)} MiB, ${Date.now() - started} ms`,
+    );
+    // With gc exposed (node --expose-gc), the retained heap stays within the ceiling; without, the figure is only logged.
+    if ((globalThis as { gc?: () => void }).gc) expect(peak).toBeLessThan(64 * 2 ** 20);
+  }, 180_000);
 });

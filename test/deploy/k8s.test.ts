@@ -1,14 +1,14 @@
 /**
  * k8s/: each overlay rendered (test/deploy/kustomize.ts) and every manifest validated against the
  * Kubernetes JSON schemas of the kubernetes-models package; then what an operator relies on:
- * pod hardening, probes, resources, pinned images, a Deployment per role, PDBs, HPAs, network
- * policies, Ingress routes, the migrations Job, and each container's environment checked against
+ * pod hardening, probes, resources, pinned images, a workload per role (a StatefulSet with a claim
+ * for /data where the role spools pushed records), PDBs, HPAs, network policies, Ingress routes, the migrations Job, and each container's environment checked against
  * its role's config schema (a renamed setting fails here).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkRoleEnv, ROLE_CONFIGS } from '../../launcher/src/role-configs.js';
-import { ROLES } from '../../launcher/src/roles.js';
+import { roleEntry, ROLES } from '../../launcher/src/roles.js';
 import { ROOT } from './deploy.helpers.js';
 import { render, renderedEnv, type K8sObject } from './kustomize.js';
 import { imageFacts } from './sandbox.js';
@@ -34,13 +34,15 @@ async function validate(doc: K8sObject): Promise<void> {
 }
 
 const of = (docs: K8sObject[], kind: string) => docs.filter((d) => d.kind === kind) as Array<K8sObject & Json>;
+/** The long-running roles' workloads: Deployments, and StatefulSets where a spool must outlive the pod. */
+const servers = (docs: K8sObject[]) => [...of(docs, 'Deployment'), ...of(docs, 'StatefulSet')];
 const roleOf = (d: Json): string => d.spec.template.spec.containers[0].args[0];
 
 const containerEnv = (docs: K8sObject[], c: Json) => renderedEnv(docs, c, SECRET_EXAMPLE);
 
 describe.each(OVERLAYS)('k8s/%s', (overlay) => {
   const docs = rendered[overlay]!;
-  const workloads = [...of(docs, 'Deployment'), ...of(docs, 'Job')];
+  const workloads = [...servers(docs), ...of(docs, 'Job')];
 
   test('every manifest is valid against the Kubernetes schemas', async () => {
     expect(docs.length).toBeGreaterThan(40);
@@ -48,8 +50,8 @@ describe.each(OVERLAYS)('k8s/%s', (overlay) => {
     expect(of(docs, 'Secret')).toEqual([]);
   });
 
-  test('a Deployment per server role and worker, the migrations and self-check Jobs, each with the image pinned by version', () => {
-    const deployed = of(docs, 'Deployment').map(roleOf).sort();
+  test('a workload per server role and worker, the migrations and self-check Jobs, each with the image pinned by version', () => {
+    const deployed = servers(docs).map(roleOf).sort();
     expect(deployed).toEqual(
       ROLES.filter((r) => ['subgraph', 'edge', 'worker'].includes(r.kind))
         .map((r) => r.name)
@@ -86,7 +88,7 @@ describe.each(OVERLAYS)('k8s/%s', (overlay) => {
 
   test("every server role writes only where it mounts a volume: the image's data dir (spools) and /tmp", () => {
     const { env: imageEnv } = imageFacts();
-    for (const d of of(docs, 'Deployment')) {
+    for (const d of servers(docs)) {
       const c = d.spec.template.spec.containers[0];
       const mounts = ((c.volumeMounts ?? []) as Json[]).filter((m) => !m.readOnly).map((m) => m.mountPath as string);
       const env = { ...imageEnv, ...containerEnv(docs, c) };
@@ -102,8 +104,36 @@ describe.each(OVERLAYS)('k8s/%s', (overlay) => {
     }
   });
 
+  test('every role that spools pushed records keeps /data on a claim that survives a reschedule (a StatefulSet claim template)', () => {
+    // Which roles spool is read from their composition roots: a push-event producer, an audit sink
+    // or a facade process (whose audit sink spools) writes SIGNAGE_DATA_DIR/spool.
+    const spools = (r: (typeof ROLES)[number]) =>
+      /createPushEventProducer|createAuditSink|runFacadeProcess|BufferedPublisher/.test(readFileSync(join(ROOT, roleEntry(r, false)), 'utf8'));
+    const spooling = ROLES.filter((r) => ['subgraph', 'edge', 'worker'].includes(r.kind) && spools(r)).map((r) => r.name);
+    expect(spooling.sort()).toEqual(['content', 'datatables', 'devices', 'gateway', 'identity', 'legacy', 'rest', 'scheduling', 'webhook-worker']);
+    for (const d of servers(docs)) {
+      const role = roleOf(d);
+      const pod = d.spec.template.spec;
+      const data = ((pod.containers[0].volumeMounts ?? []) as Json[]).find((m) => m.mountPath === '/data');
+      const claim = ((d.spec.volumeClaimTemplates ?? []) as Json[]).find((t) => t.metadata.name === data?.name);
+      const podVolume = ((pod.volumes ?? []) as Json[]).find((v) => v.name === data?.name);
+      const onClaim = d.kind === 'StatefulSet' && claim !== undefined && podVolume === undefined;
+      expect({ role, kind: d.kind, onClaim }).toEqual({ role, kind: spooling.includes(role) ? 'StatefulSet' : 'Deployment', onClaim: spooling.includes(role) });
+      if (!onClaim) continue;
+      expect({ role, modes: claim.spec.accessModes, size: claim.spec.resources?.requests?.storage }).toEqual({
+        role,
+        modes: ['ReadWriteOnce'],
+        size: expect.any(String),
+      });
+      // Kept when scaled down or deleted: a spool left on a claim is republished when its pod comes back.
+      expect({ role, retention: d.spec.persistentVolumeClaimRetentionPolicy }).toEqual({ role, retention: { whenDeleted: 'Retain', whenScaled: 'Retain' } });
+      // The governing Service exists (serviceName).
+      expect({ role, service: of(docs, 'Service').some((x) => x.metadata.name === d.spec.serviceName) }).toEqual({ role, service: true });
+    }
+  });
+
   test("spools on a pod's emptyDir never hold what a player was told is stored: devices acknowledges player records from the stream only", () => {
-    for (const d of of(docs, 'Deployment')) {
+    for (const d of servers(docs)) {
       const pod = d.spec.template.spec;
       const c = pod.containers[0];
       const data = ((c.volumeMounts ?? []) as Json[]).find((m) => m.mountPath === '/data');
@@ -117,7 +147,7 @@ describe.each(OVERLAYS)('k8s/%s', (overlay) => {
   });
 
   test('serving pods have a startup probe, readiness on /readyz and liveness on /healthz', () => {
-    for (const d of of(docs, 'Deployment').filter((x) => ROLES.find((r) => r.name === roleOf(x))?.port)) {
+    for (const d of servers(docs).filter((x) => ROLES.find((r) => r.name === roleOf(x))?.port)) {
       const c = d.spec.template.spec.containers[0];
       expect({
         name: d.metadata.name,
@@ -143,11 +173,17 @@ describe.each(OVERLAYS)('k8s/%s', (overlay) => {
     },
   );
 
-  test('PDBs for every Deployment; HPAs for the gateway, the facades, the telemetry consumer and the webhook worker', () => {
-    const names = of(docs, 'Deployment').map((d) => d.metadata.name);
+  test('PDBs for every workload; HPAs for the gateway, the facades, the telemetry consumer and the webhook worker', () => {
+    const names = servers(docs).map((d) => d.metadata.name);
     const pdbs = of(docs, 'PodDisruptionBudget');
     for (const n of names) expect(pdbs.some((p) => p.metadata.name === n)).toBe(true);
     const hpas = of(docs, 'HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name as string);
+    // Each HPA names its target's kind too: one left on Deployment would scale nothing.
+    for (const h of of(docs, 'HorizontalPodAutoscaler'))
+      expect({ hpa: h.metadata.name, target: h.spec.scaleTargetRef.kind }).toEqual({
+        hpa: h.metadata.name,
+        target: servers(docs).find((d) => d.metadata.name === h.spec.scaleTargetRef.name)?.kind,
+      });
     expect(hpas.sort()).toEqual(['pylon-gateway', 'pylon-legacy', 'pylon-rest', 'pylon-telemetry-consumer', 'pylon-webhook-worker']);
     for (const h of hpas) expect(names).toContain(h);
   });
@@ -177,7 +213,7 @@ describe.each(OVERLAYS)('k8s/%s', (overlay) => {
     expect(httpSources('legacy')).toEqual(['ns:ingress-nginx']);
     // Every call a role's settings point at (a *_URL naming a subgraph's Service) is let through by
     // that subgraph's policy: a caller added without its policy entry is refused in the cluster.
-    for (const d of of(docs, 'Deployment')) {
+    for (const d of servers(docs)) {
       const caller = d.spec.template.metadata.labels['app.kubernetes.io/component'] as string;
       const env = (d.spec.template.spec.containers as Json[]).flatMap((c) => (c.env ?? []) as Json[]);
       for (const e of env) {
@@ -209,7 +245,7 @@ describe.each(OVERLAYS)('k8s/%s', (overlay) => {
 
 test('production runs at least two replicas of every server role and autoscales from two', () => {
   const docs = rendered['overlays/production']!;
-  for (const d of of(docs, 'Deployment')) expect({ name: d.metadata.name, replicas: d.spec.replicas }).toEqual({ name: d.metadata.name, replicas: 2 });
+  for (const d of servers(docs)) expect({ name: d.metadata.name, replicas: d.spec.replicas }).toEqual({ name: d.metadata.name, replicas: 2 });
   for (const h of of(docs, 'HorizontalPodAutoscaler')) expect(h.spec.minReplicas).toBe(2);
   expect(of(docs, 'Ingress')[0]!.spec.tls).toBeDefined();
 });

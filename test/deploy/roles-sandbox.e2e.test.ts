@@ -87,7 +87,7 @@ function fromKubernetes(): Deployed[] {
       .filter((l) => l && !l.startsWith('#'))
       .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
   );
-  return (docs.filter((d) => d.kind === 'Deployment' || d.kind === 'Job') as Json[]).map((d) => {
+  return (docs.filter((d) => ['Deployment', 'StatefulSet', 'Job'].includes(d.kind)) as Json[]).map((d) => {
     const pod = d.spec.template.spec;
     const c = pod.containers[0];
     // Without readOnlyRootFilesystem the sandbox would be stricter than the cluster: hold the manifest to it.

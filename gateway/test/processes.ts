@@ -1,5 +1,6 @@
 /** Starting Pylon entry points as real processes for distributed-mode tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -48,9 +49,19 @@ export async function redisAnswers(url = REDIS_URL): Promise<boolean> {
 /** A set of child processes sharing a secret and a data dir; `stopAll` sends SIGTERM and waits. */
 export class Processes {
   readonly children: ChildProcess[] = [];
-  /** Everything the children wrote to stdout and stderr, when started with `capture` (log-hygiene checks). */
-  output = '';
+  /** What the children wrote to stdout and stderr, when started with `capture`. */
+  private printed = '';
   constructor(private readonly base: { secret: string; dataDir: string; logLevel?: string; capture?: boolean; startTimeoutMs?: number }) {}
+
+  /**
+   * Everything the children logged, when started with `capture` (log-hygiene checks): what they
+   * printed, then the all-in-one's log file (LOG_FILE, default SIGNAGE_DATA_DIR/pylon.log: its
+   * request and info lines go there, the console keeps warnings and errors).
+   */
+  get output(): string {
+    const file = join(this.base.dataDir, 'pylon.log');
+    return this.printed + (existsSync(file) ? readFileSync(file, 'utf8') : '');
+  }
 
   /** Starts `entry` on `port` and resolves with its base URL once it serves: /healthz answers and /readyz lists no 'starting' check (background-start.ts). */
   async start(entry: string, env: Record<string, string>, port: number, startTimeoutMs = this.base.startTimeoutMs ?? 30_000): Promise<string> {
@@ -67,8 +78,8 @@ export class Processes {
       },
       stdio: ['ignore', this.base.capture ? 'pipe' : 'inherit', this.base.capture ? 'pipe' : 'inherit'],
     });
-    child.stdout?.on('data', (d: Buffer) => (this.output += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (this.output += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => (this.printed += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (this.printed += d.toString()));
     this.children.push(child);
     const deadline = Date.now() + startTimeoutMs;
     while (Date.now() < deadline) {

@@ -66,6 +66,24 @@ function covers(el) {
   return Promise.all([faded, decoded]).then(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
+/** The size `el`'s content paints at in its zone (images and videos fitted with object-fit: contain). */
+function paintedSize(el) {
+  const box = el.getBoundingClientRect();
+  const media = el.querySelector('img, video');
+  const w = media ? media.naturalWidth || media.videoWidth : 0;
+  const h = media ? media.naturalHeight || media.videoHeight : 0;
+  if (!w || !h) return { w: box.width, h: box.height };
+  const scale = Math.min(box.width / w, box.height / h);
+  return { w: w * scale, h: h * scale };
+}
+
+/** Whether `upper` hides all of `lower` once painted (both centred in the same zone). */
+function hidesAll(upper, lower) {
+  const a = paintedSize(upper);
+  const b = paintedSize(lower);
+  return a.w + 0.5 >= b.w && a.h + 0.5 >= b.h;
+}
+
 function teardown(el) {
   const frame = el.querySelector('iframe');
   if (frame) frame.src = 'about:blank';
@@ -91,6 +109,7 @@ export class Zone {
     this.items = playableItems(playlist);
     this.abort = new AbortController();
     this.current = null;
+    this.below = null; // the item before the current one, kept below it (show)
     this.setAside = new Map();
     this.skipRecorded = new Map();
   }
@@ -245,8 +264,19 @@ export class Zone {
     };
     // Fade in over the previous item; remove the previous only once this one covers it (painted).
     next.el.classList.add('shown');
+    // Chromium may still not paint a large image for a while after covers() (8K ones left black gaps
+    // of ~0.3 s under load): where the new item hides all of the previous one, the previous stays
+    // below it (paused) and goes once the new one's successor covers it; otherwise (its edges would
+    // show beside the new one) it goes once the new one covers it.
+    const below = this.below;
+    this.below = null;
+    if (below) void covers(next.el).then(() => teardown(below));
     if (previous) {
-      void covers(next.el).then(() => teardown(previous.el));
+      const prevVideo = previous.el.querySelector('video');
+      if (hidesAll(next.el, previous.el)) {
+        if (prevVideo) prevVideo.pause();
+        this.below = previous.el;
+      } else void covers(next.el).then(() => teardown(previous.el));
       this.finish(previous, previous.status);
     }
     this.current = play;

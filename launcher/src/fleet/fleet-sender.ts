@@ -32,11 +32,18 @@ export interface SenderOptions {
   onProgress?: (t: SendTally) => void;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits `ms`, or less once `signal` aborts. */
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((r) => {
+    const t = setTimeout(r, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
+  });
 
 export class FleetSender {
   readonly tally = emptyTally();
   private inFlight = new Set<Promise<void>>();
+  /** Aborted by stop(): no more retries after a 429/503 (a stopping server must not wait on Retry-After). */
+  private stopping = new AbortController();
 
   constructor(private readonly o: SenderOptions) {}
 
@@ -56,6 +63,11 @@ export class FleetSender {
       if (status === 200) this.tally.acknowledged.pings++;
       else this.refuse(status, 1);
     });
+  }
+
+  /** Ends the waits for Retry-After: requests in flight answer their last status instead of retrying. */
+  stop(): void {
+    this.stopping.abort();
   }
 
   /** Waits for every request in flight. */
@@ -95,9 +107,10 @@ export class FleetSender {
       }).catch(() => null);
       if (res) await res.arrayBuffer().catch(() => undefined);
       const status = res?.status ?? 0;
-      if ((status === 429 || status === 503 || status === 0) && attempt < 5) {
+      if ((status === 429 || status === 503 || status === 0) && attempt < 5 && !this.stopping.signal.aborted) {
         const after = Number(res?.headers.get('retry-after')) || 1;
-        await sleep(Math.min(after, 10) * 1000);
+        await sleep(Math.min(after, 10) * 1000, this.stopping.signal);
+        if (this.stopping.signal.aborted) return status;
         continue;
       }
       return status;

@@ -129,6 +129,8 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
     async close() {
       stopped = true;
       if (timer) clearInterval(timer);
+      // Requests waiting on a Retry-After (the per-screen limits) answer now: a stop fits its 15 s.
+      sender.stop();
       await history.catch(() => undefined);
       await round;
       await sender.drain();

@@ -61,8 +61,10 @@ const timeoutMs = env.VERIFY_TIMEOUT_MS;
 const userInfo = (url: string | undefined) => {
   const m = url ? /\/\/([^/@\s]*)@/.exec(url) : null;
   if (!m) return [];
-  const [user, pass] = m[1]!.split(':');
-  return [m[1], user, pass, pass ? decodeURIComponent(pass) : undefined];
+  // The password (as written and decoded) and the whole user:password; a user name is no secret
+  // (hiding 'pylon' would hide this run's own prefixes).
+  const pass = m[1]!.split(':')[1];
+  return pass ? [m[1], pass, decodeURIComponent(pass)] : [];
 };
 const redact = redactor([
   env.CLICKHOUSE_PASSWORD,
@@ -189,6 +191,23 @@ const openClickHouse = (database: string | undefined): Promise<AnalyticsStore> =
     ...(env.CLICKHOUSE_PASSWORD ? { password: env.CLICKHOUSE_PASSWORD } : {}),
     ...(database ? { database } : {}),
   });
+/**
+ * A database of this run's own on the operator's server: created now; `drop()` drops it, then closes
+ * the connection it was made through (which nothing else may close first: a closed store refuses).
+ */
+async function clickhouseDatabase(database: string): Promise<{ drop(): Promise<void> }> {
+  const admin = await openClickHouse(env.CLICKHOUSE_DATABASE);
+  await admin.exec(`CREATE DATABASE IF NOT EXISTS ${database}`);
+  return {
+    async drop() {
+      try {
+        await admin.exec(`DROP DATABASE IF EXISTS ${database}`);
+      } finally {
+        await admin.close();
+      }
+    },
+  };
+}
 const s3Options = () => ({
   bucket: env.S3_BUCKET!,
   endpoint: env.S3_ENDPOINT,
@@ -297,8 +316,7 @@ if (clickhouse) {
       analyticsContract('clickhouse', async () => {
         // A database per suite, as in the adapters' CI run, dropped by its cleanup.
         const database = `${PREFIX.db}_${dbSeq++}`;
-        const admin = await openClickHouse(env.CLICKHOUSE_DATABASE);
-        await admin.exec(`CREATE DATABASE IF NOT EXISTS ${database}`);
+        const db = await clickhouseDatabase(database);
         let current = await openClickHouse(database);
         return {
           store: current,
@@ -309,11 +327,7 @@ if (clickhouse) {
           },
           async cleanup() {
             await current.close();
-            try {
-              await admin.exec(`DROP DATABASE IF EXISTS ${database}`);
-            } finally {
-              await admin.close();
-            }
+            await db.drop();
           },
         };
       }),
@@ -380,10 +394,9 @@ if (scenario) {
     }
     if (!analyticsNeed) {
       if (clickhouse) {
-        const admin = await openClickHouse(env.CLICKHOUSE_DATABASE);
-        opened.push(() => admin.close());
-        await admin.exec(`CREATE DATABASE IF NOT EXISTS ${PREFIX.db}`);
-        cleanups.unshift({ what: 'clickhouse', run: async () => (await admin.exec(`DROP DATABASE IF EXISTS ${PREFIX.db}`), `database ${PREFIX.db}`) });
+        // Dropped by the clean-up after the scenario's stores closed (its own connection, closed by the drop).
+        const db = await clickhouseDatabase(PREFIX.db);
+        cleanups.unshift({ what: 'clickhouse', run: async () => (await db.drop(), `database ${PREFIX.db}`) });
         analytics = await openClickHouse(PREFIX.db);
         analyticsTarget = `${chTarget} (database ${PREFIX.db})`;
       } else {

@@ -4,6 +4,7 @@
  * acknowledged (202). A 429 or 503 is retried after its Retry-After (a few times); anything else is
  * counted as refused with its status.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Records } from './fleet-model.js';
 
 export type Kind = keyof Records | 'pings';
@@ -32,12 +33,8 @@ export interface SenderOptions {
   onProgress?: (t: SendTally) => void;
 }
 
-/** Waits `ms`, or less once `signal` aborts. */
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((r) => {
-    const t = setTimeout(r, ms);
-    signal.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
-  });
+/** Waits `ms`, or less once `signal` aborts (its listener removed either way: one signal serves every retry). */
+const sleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }).catch(() => undefined);
 
 export class FleetSender {
   readonly tally = emptyTally();

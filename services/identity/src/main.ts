@@ -43,8 +43,12 @@ await runSubgraphProcess({
       points: env.AUTH_FAILURE_POINTS,
       durationSeconds: env.AUTH_FAILURE_WINDOW_SECONDS,
     });
+    // Each closed from the moment it exists (closers run in reverse): a start attempt that fails
+    // later (oauth.start while MongoDB is not up) closes them before the next one opens its own.
+    backends.onClose(() => loginLimiter.close());
     const audit = await createAuditSink(env, 'pylon-identity', logger);
-    oauth = createOAuthServer({
+    backends.onClose(() => audit.close());
+    const server = createOAuthServer({
       documents: backends.documents!,
       repo: identity.repo,
       settings: oauthSettings(env),
@@ -53,7 +57,8 @@ await runSubgraphProcess({
       loginLimiter,
       audit: audit.sink,
     });
-    await oauth.start(env.OAUTH_ISSUER ?? `http://localhost:${env.PORT}`);
+    backends.onClose(() => server.close());
+    await server.start(env.OAUTH_ISSUER ?? `http://localhost:${env.PORT}`);
     const watcher = watchRevocations(
       identity.repo,
       async (hash) => {
@@ -62,12 +67,8 @@ await runSubgraphProcess({
       },
       { intervalMs: env.REVOCATION_POLL_MS },
     );
-    backends.onClose(async () => {
-      await watcher.close();
-      await oauth?.close();
-      await audit.close();
-      await loginLimiter.close();
-    });
+    backends.onClose(() => watcher.close());
+    oauth = server;
     return identity;
   },
   extend: (app, { tokens, subgraph, backends, onClose }) => {

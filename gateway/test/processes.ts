@@ -69,6 +69,9 @@ export class Processes {
     const child = spawn(cmd, args, {
       env: {
         ...process.env,
+        // A known demo password (tests may set their own): the all-in-one's banner prints a generated
+        // one otherwise, and children not captured print to the test run's log.
+        SIGNAGE_DEMO_PASSWORD: 'processes-demo-password-0123456789',
         ...env,
         PORT: String(port),
         HOST: '127.0.0.1',

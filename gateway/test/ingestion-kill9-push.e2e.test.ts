@@ -3,7 +3,8 @@
  * durable) and the push path (`push`: pings, tracked events, the audit events of API calls, fire
  * and forget). After a restart on the same data dir:
  * - every play log answered 202 is stored; pushed records may be missing (those still in memory at
- *   the kill; counted and printed), never invented;
+ *   the kill; counted and printed), never invented (at most one per request sent: a request in
+ *   flight at the kill may be stored without its answer);
  * - nothing is stored twice, and the ROLLUPS agree: plays per day (playStatsByTime), events per day
  *   (eventMetrics) and ping alerts per device and day (deviceMetrics; every ping is sent at 95 % CPU,
  *   so each counts one alert) each sum to the distinct records of the raw table. A replayed batch
@@ -42,6 +43,8 @@ test('kill -9 mid-load: acknowledged play logs stored, pushed pings, events and 
   const events = new Set<string>();
   let pings = 0;
   let reads = 0;
+  // Requests sent, answered or not: one in flight at the kill may be stored without its answer.
+  const sent = { pings: 0, events: 0 };
   let stop = false;
   const base = Date.now() - 3_600_000;
   const post = (path: string, body: unknown) =>
@@ -55,6 +58,8 @@ test('kill -9 mid-load: acknowledged play logs stored, pushed pings, events and 
         duration: 5,
         type: 'image',
       }));
+      sent.pings++;
+      sent.events++;
       const [playRes, pingRes, trackRes, readRes] = await Promise.all([
         post(`/player/${s.registration_key}/playlogs`, batch),
         post(`/player/${s.registration_key}/ping`, { cpu_usage: 95, memory_usage: 20, disk_usage: 30, player_version: '4.2.0' }),
@@ -125,13 +130,15 @@ test('kill -9 mid-load: acknowledged play logs stored, pushed pings, events and 
     if (page.length < 1000) break;
   }
   process.stdout.write(
-    `kill -9 push path: plays ${plays.size} acknowledged, ${counts.plays.raw} stored; pings ${pings} answered, ${counts.pings.raw} stored; ` +
-      `events ${events.size} answered, ${counts.events.raw} stored; ${reads} audited reads, ${audit.length} audit events stored\n`,
+    `kill -9 push path: plays ${plays.size} acknowledged, ${counts.plays.raw} stored; pings ${pings} answered of ${sent.pings} sent, ${counts.pings.raw} stored; ` +
+      `events ${events.size} answered of ${sent.events} sent, ${counts.events.raw} stored; ${reads} audited reads, ${audit.length} audit events stored\n`,
   );
   for (const [, c] of Object.entries(counts)) expect(c).toEqual({ raw: c.distinct, distinct: c.distinct, rollup: c.distinct });
   // Pushed records: never invented, never twice.
-  expect(d.eventLogs.every((r) => events.has(r.id))).toBe(true);
-  expect(counts.pings.raw).toBeLessThanOrEqual(pings);
+  // An event's id is the server's, so one stored without its answer (in flight at the kill) has an
+  // id the test never saw: at most one per request that went unanswered.
+  expect(d.eventLogs.filter((r) => !events.has(r.id)).length).toBeLessThanOrEqual(sent.events - events.size);
+  expect(counts.pings.raw).toBeLessThanOrEqual(sent.pings);
   expect(distinct(audit)).toBe(audit.length);
   expect(audit.length).toBeGreaterThan(0);
 }, 300_000);

@@ -38,9 +38,11 @@ test('webhook_endpoint.disabled opens one alert of that account, announced as al
     { key: 'acc-a', value: pushEvent('acc-a', 'device.registered', { device_id: 'd1', device_group_id: null, device_tags: [], name: 'x' }) },
     { key: 'acc-a', value: disabled },
   ]);
-  const [alert] = await until('the alert', async () => {
+  // The alert is stored before it is announced: wait for both (the consumer runs on its own schedule).
+  const [alert] = await until('the alert and its alert.opened', async () => {
     const r = await f.run(ALERTS);
-    return (r.data?.alert as unknown[] | undefined)?.length ? (r.data!.alert as Record<string, any>[]) : undefined;
+    const stored = (r.data?.alert as Record<string, any>[] | undefined) ?? [];
+    return stored.length && seen.some((e) => e.type === 'alert.opened') ? stored : undefined;
   });
   expect(alert).toMatchObject({ isActive: true, resolvedOn: null, alertRule: { name: 'Webhook endpoint disabled' }, devices: [] });
   expect(alert!.reason).toContain('we_1');

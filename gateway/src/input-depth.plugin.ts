@@ -27,69 +27,64 @@ export const MAX_INPUT_DEPTH = 24;
 /** Values (scalars, lists, objects) one argument or variable may hold: a 100-row, 200-column batch is ~20,000. */
 export const MAX_INPUT_VALUES = 50_000;
 
-/** The depth and the number of values of a JSON value, walked iteratively; stops past either cap. */
-export function jsonShape(value: unknown, caps = { depth: MAX_INPUT_DEPTH, values: MAX_INPUT_VALUES }): { depth: number; values: number } {
+type Caps = { depth: number; values: number };
+/** The caps every walk here applies unless told otherwise. */
+export const INPUT_CAPS: Readonly<Caps> = { depth: MAX_INPUT_DEPTH, values: MAX_INPUT_VALUES };
+
+/**
+ * The depth and the number of values of a tree whose nodes' children `children` gives (null: a
+ * leaf), walked iteratively; stops past either cap.
+ */
+export function shapeOf<T>(root: T, children: (node: T) => readonly T[] | null, caps: Caps = INPUT_CAPS): { depth: number; values: number } {
   let depth = 0;
   let values = 0;
-  const stack: [unknown, number][] = [[value, 0]];
+  const stack: [T, number][] = [[root, 0]];
   while (stack.length && depth <= caps.depth && values <= caps.values) {
     const [v, d] = stack.pop()!;
     values++;
-    if (typeof v !== 'object' || v === null) continue;
+    const kids = children(v);
+    if (!kids) continue;
     if (d + 1 > depth) depth = d + 1;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+    for (const child of kids) stack.push([child, d + 1]);
   }
   return { depth, values };
 }
 
-/** The same measure over a GraphQL value literal (variables inside it count as one value). */
-export function literalShape(value: ValueNode, caps = { depth: MAX_INPUT_DEPTH, values: MAX_INPUT_VALUES }): { depth: number; values: number } {
-  let depth = 0;
-  let values = 0;
-  const stack: [ValueNode, number][] = [[value, 0]];
-  while (stack.length && depth <= caps.depth && values <= caps.values) {
-    const [v, d] = stack.pop()!;
-    values++;
-    if (v.kind === Kind.LIST) {
-      if (d + 1 > depth) depth = d + 1;
-      for (const child of v.values) stack.push([child, d + 1]);
-    } else if (v.kind === Kind.OBJECT) {
-      if (d + 1 > depth) depth = d + 1;
-      for (const f of v.fields) stack.push([f.value, d + 1]);
-    }
-  }
-  return { depth, values };
-}
+/** A JSON value's children: an array's items, an object's values. */
+const jsonChildren = (v: unknown): readonly unknown[] | null => (typeof v !== 'object' || v === null ? null : Array.isArray(v) ? v : Object.values(v));
+/** A GraphQL value literal's children (a variable inside it is one value, a leaf). */
+const literalChildren = (v: ValueNode): readonly ValueNode[] | null =>
+  v.kind === Kind.LIST ? v.values : v.kind === Kind.OBJECT ? v.fields.map((f) => f.value) : null;
 
 /** What is wrong with a value of this shape, or null. */
-function shapeProblem(what: string, shape: { depth: number; values: number }, caps: { depth: number; values: number }): string | null {
+function shapeProblem(what: string, shape: { depth: number; values: number }, caps: Caps): string | null {
   if (shape.depth > caps.depth) return `${what} is nested too deeply (more than ${caps.depth} levels of lists and objects)`;
   if (shape.values > caps.values) return `${what} holds too many values (more than ${caps.values})`;
   return null;
 }
 
 /** Validation rule: every argument literal (fields and directives) and variable default within the caps. */
-export function maxInputShape(caps = { depth: MAX_INPUT_DEPTH, values: MAX_INPUT_VALUES }) {
+export function maxInputShape(caps: Caps = INPUT_CAPS) {
   return (context: ValidationContext): ASTVisitor => ({
     Argument(node) {
-      const problem = shapeProblem(`argument "${node.name.value}"`, literalShape(node.value, caps), caps);
+      const problem = shapeProblem(`argument "${node.name.value}"`, shapeOf(node.value, literalChildren, caps), caps);
       if (problem) context.reportError(new GraphQLError(problem, { nodes: [node], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
     },
     VariableDefinition(node) {
       if (!node.defaultValue) return;
-      const problem = shapeProblem(`the default of $${node.variable.name.value}`, literalShape(node.defaultValue, caps), caps);
+      const problem = shapeProblem(`the default of $${node.variable.name.value}`, shapeOf(node.defaultValue, literalChildren, caps), caps);
       if (problem) context.reportError(new GraphQLError(problem, { nodes: [node], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
     },
   });
 }
 
-export function inputDepthPlugin<C extends object>(caps = { depth: MAX_INPUT_DEPTH, values: MAX_INPUT_VALUES }): ApolloServerPlugin<C> {
+export function inputDepthPlugin<C extends object>(caps: Caps = INPUT_CAPS): ApolloServerPlugin<C> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ request }) {
           for (const [name, value] of Object.entries(request.variables ?? {})) {
-            const problem = shapeProblem(`variable $${name}`, jsonShape(value, caps), caps);
+            const problem = shapeProblem(`variable $${name}`, shapeOf<unknown>(value, jsonChildren, caps), caps);
             if (problem) throw new GraphQLError(problem, { extensions: { code: 'BAD_USER_INPUT', field: name, http: { status: 400 } } });
           }
         },

@@ -269,6 +269,13 @@ describe('a client written from the spec alone', () => {
     // fields takes the spec's names and those of earlier releases.
     const narrow = await call(`/datatables/${t.body.id}/rows?pageSize=1&fields=sortOrder,updated_at`);
     expect(Object.keys(narrow.body.data[0]).sort()).toEqual(['sortOrder', 'updatedAt']);
+    // Names an object inherits are unknown fields like any other (they were looked up as aliases: 500).
+    for (const name of ['constructor', 'toString', '__proto__']) {
+      const inherited = await call(`/datatables/${t.body.id}/rows?fields=${name}`);
+      expect(inherited.status).toBe(400);
+      expect(inherited.body.error).toMatchObject({ field: 'fields' });
+      expect(inherited.body.error.message).toContain(`unknown field '${name}'`);
+    }
     const updated = await call(`/datatables/${t.body.id}`, { method: 'PUT', json: { cache_ttl_seconds: 5, onInvalidRows: 'REFUSE' } });
     expect(updated.body).toMatchObject({ cacheTtlSeconds: 5, rowCount: 101 });
     const list = await call('/datatables?pageSize=100');

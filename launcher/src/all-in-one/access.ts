@@ -8,12 +8,15 @@ import { auditReads, BufferedPublisher, TOPICS, type AuditEventRecord, type Audi
 import { createRateLimiter, type Backends } from '@pylon/composition/backends';
 import { createOAuthServer, principalCacheKey, watchRevocations, type IdentityService, type OAuthServer } from '@pylon/identity';
 import type { AllInOneEnv } from '../all-in-one.config.js';
-import type { EdgeAuthenticator } from '@pylon/gateway/edge-auth';
-import { limitedAuthenticator } from '@pylon/gateway/rate-limits';
+import { credentialsFrom, type EdgeAuthenticator } from '@pylon/gateway/edge-auth';
+import { limitedAuthenticator, requestKey } from '@pylon/gateway/rate-limits';
+import { recheckBy, type EventsStreamOptions } from '@pylon/identity/http/events-stream.http';
 
 export interface AccessLayer {
   /** Keys and bearer tokens, with the per-key and per-address limits. */
   auth: EdgeAuthenticator;
+  /** The same, before the rate limits: for re-checking a credential already admitted (see streamCredentials). */
+  identify: EdgeAuthenticator;
   /** What the edges record into (reads left out when AUDIT_READS=false). */
   audit: AuditSink;
   /** The durable publisher behind it (its counts are on /metrics). */
@@ -31,6 +34,20 @@ export function identityAuthenticator(identity: IdentityService): EdgeAuthentica
   };
 }
 
+/**
+ * How the live stream re-checks and counts a credential. The re-check authenticates without the
+ * rate limits: an open stream re-checks every RECHECK_MS, which must neither spend its key's budget
+ * nor end the stream (as "revoked") when other requests exhaust it. Streams are counted per key the
+ * way the rate limits charge requests (API key before bearer), so a header the authenticator
+ * ignores does not open a new count.
+ */
+export function streamCredentials(identify: EdgeAuthenticator): Required<Pick<EventsStreamOptions, 'recheck' | 'credentialKey'>> {
+  return {
+    recheck: recheckBy((req) => identify.authenticate(credentialsFrom(req))),
+    credentialKey: (req, principal) => requestKey(credentialsFrom(req), principal),
+  };
+}
+
 export async function createAccessLayer(env: AllInOneEnv, deps: { backends: Backends; identity: IdentityService; logger: Logger }): Promise<AccessLayer> {
   const { backends, identity, logger } = deps;
   const requests = await createRateLimiter(env, { name: 'requests', points: env.RATE_LIMIT_POINTS, durationSeconds: env.RATE_LIMIT_DURATION_SECONDS });
@@ -38,7 +55,8 @@ export async function createAccessLayer(env: AllInOneEnv, deps: { backends: Back
   // Audit events are never dropped: while the stream refuses them they wait in the spool.
   const publisher = new BufferedPublisher<AuditEventRecord>(backends.stream!, TOPICS.audit, { logger, ...(backends.spool ? { spool: backends.spool } : {}) });
   const audit = auditReads(publisher, env.AUDIT_READS);
-  const auth = limitedAuthenticator(identityAuthenticator(identity), { requests, failures, logger });
+  const identify = identityAuthenticator(identity);
+  const auth = limitedAuthenticator(identify, { requests, failures, logger });
   const oauth = createOAuthServer({
     documents: backends.documents!,
     repo: identity.repo,
@@ -58,6 +76,7 @@ export async function createAccessLayer(env: AllInOneEnv, deps: { backends: Back
   });
   return {
     auth,
+    identify,
     audit,
     auditPublisher: publisher,
     oauth,

@@ -24,7 +24,7 @@ import { createHttpApp } from '@pylon/gateway/http-app';
 import { inProcessGatewayClient } from '@pylon/gateway/in-process-client';
 import { createPlayerWeb } from '@pylon/gateway/player-web/player-web.routes';
 import { docsEnabled, type AllInOneEnv } from '../all-in-one.config.js';
-import type { AccessLayer } from './access.js';
+import { streamCredentials, type AccessLayer } from './access.js';
 import type { InProcessSubgraphs } from './in-process-subgraphs.js';
 
 export interface HttpEdge {
@@ -76,7 +76,7 @@ export async function createHttpEdge(
   const eventLog = new PushEventLog(backends.documents!);
   // Streams read the log when the writer says their account has news (pub/sub), not every 200 ms.
   const eventLogWriter = await startEventLog({ stream: backends.stream!, log: eventLog, logger, pubsub: backends.pubsub });
-  const eventsHttp = createEventsStreamHttp(eventLog, { authenticate, appended: backends.pubsub });
+  const eventsHttp = createEventsStreamHttp(eventLog, { authenticate, ...streamCredentials(access.identify), appended: backends.pubsub });
   const front = Router().use(
     createPlayerApi(sg.devices.runtime, { failures: playerFailures, telemetry: playerTelemetry }),
     eventsHttp,

@@ -357,6 +357,15 @@ describe('per-screen telemetry limits (issue 34, M4)', () => {
     await values(TOPICS.impressions, 1);
   });
 
+  test('a batch over MAX_PLAYER_BATCH is 413 before it is charged: not 429 (retried forever), and no budget spent', async () => {
+    const d = await createDevice(f, { name: 'Oversized' });
+    const big = Array.from({ length: MAX_PLAYER_BATCH + 1 }, (_, i) => play({ id: `big-${i}` }));
+    expect(await postTo(d.registrationKey, 'playlogs', big)).toMatchObject({ status: 413, body: { error: { code: 'PAYLOAD_TOO_LARGE', field: 'body' } } });
+    // The whole burst is still there.
+    const full = Array.from({ length: MAX_PLAYER_BATCH }, (_, i) => play({ id: `after-big-${i}` }));
+    expect((await postTo(d.registrationKey, 'playlogs', full)).status).toBe(202);
+  });
+
   test('pings count per screen too', async () => {
     const d = await createDevice(f, { name: 'Pinger' });
     const statuses: number[] = [];

@@ -40,14 +40,12 @@ export class PlaylogQueue {
     this.sending = null;
     this.sent = 0;
     this.attempts = 0;
-    this.failures = 0;
     this.retryAt = 0;
     this.retryMs = RETRY_FIRST_MS;
   }
 
   /** A send failed: none before the jittered wait, nor before the server's Retry-After (a per-screen limit, 429; or 503). */
   backOff(retryAfterMs = 0) {
-    this.failures++;
     this.retryAt = performance.now() + Math.max(jittered(this.retryMs), retryAfterMs);
     this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
   }

@@ -10,8 +10,8 @@ export interface DateRange {
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 const DAY_MS = 86_400_000;
 /** The years the analytics tables can hold (DateTime64). */
-const MIN_YEAR = 1900;
-const MAX_YEAR = 2299;
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 2299;
 
 interface ParsedDate {
   instant: number;

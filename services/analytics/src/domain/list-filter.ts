@@ -12,6 +12,7 @@
  * a value matches no comparison (but `nin`); several operations and fields combine with and.
  */
 import { badInput } from '@pylon/kit';
+import { MAX_YEAR, MIN_YEAR } from './date-range.js';
 
 export type FieldKind = 'string' | 'number' | 'date';
 /** The fields a query can filter and sort on, with their kinds. */
@@ -59,14 +60,14 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * parses wider (expanded years such as +010000), which the store refuses as a parse failure (code
  * 41, once answered as an internal error), so a date outside is refused here, naming the field.
  */
-const MIN_DATE = Date.UTC(1900, 0, 1);
-const MAX_DATE = Date.UTC(2300, 0, 1) - 1;
+const MIN_DATE = Date.UTC(MIN_YEAR, 0, 1);
+const MAX_DATE = Date.UTC(MAX_YEAR + 1, 0, 1) - 1;
 
 function scalar(field: string, kind: FieldKind, v: unknown): Scalar {
   const bad = () =>
     badInput(
       `where.${field}`,
-      `where.${field}: ${kind === 'number' ? 'a number' : kind === 'date' ? 'an ISO 8601 date-time between 1900 and 2299' : 'a string'} is expected`,
+      `where.${field}: ${kind === 'number' ? 'a number' : kind === 'date' ? `an ISO 8601 date-time between ${MIN_YEAR} and ${MAX_YEAR}` : 'a string'} is expected`,
     );
   if (kind === 'number') {
     if (typeof v !== 'number' || !Number.isFinite(v)) throw bad();

@@ -52,7 +52,10 @@ const ROW_PARAMS = new Set(['fields', 'api_key']);
 const NO_PARAMS = new Set(['api_key']);
 const ROW_FIELDS = new Set(['id', 'sortOrder', 'data', 'updatedAt', 'version']);
 /** `fields` names of earlier releases (snake_case bodies), still accepted. */
-const ROW_FIELD_ALIASES: Readonly<Record<string, string>> = { sort_order: 'sortOrder', updated_at: 'updatedAt' };
+const ROW_FIELD_ALIASES: ReadonlyMap<string, string> = new Map([
+  ['sort_order', 'sortOrder'],
+  ['updated_at', 'updatedAt'],
+]);
 
 /** The query as single strings; unknown or repeated parameters are refused, naming them. */
 function queryOf(req: Request, allowed: ReadonlySet<string>): Record<string, string> {
@@ -79,7 +82,7 @@ function fieldsOf(v: string | undefined): { props: Set<string>; cells: Set<strin
   const props = new Set<string>();
   let cells: Set<string> | null = null;
   for (const raw of v.split(',')) {
-    const f = ROW_FIELD_ALIASES[raw.trim()] ?? raw.trim();
+    const f = ROW_FIELD_ALIASES.get(raw.trim()) ?? raw.trim();
     if (f.startsWith('data.') && f.length > 5) {
       props.add('data');
       (cells ??= new Set()).add(f.slice(5));

@@ -100,11 +100,17 @@ export interface TimeWindow {
   maxAgeDays: number;
 }
 
+/** Refuses (413) a batch of more than MAX_PLAYER_BATCH records: the player API does so before charging its records. */
+export function refuseOversizedBatch(body: unknown): void {
+  if (Array.isArray(body) && body.length > MAX_PLAYER_BATCH)
+    throw new AppError('PAYLOAD_TOO_LARGE', `a batch holds at most ${MAX_PLAYER_BATCH} records`, { field: 'body' });
+}
+
 /** Parses a batch body: an array of 1..MAX_PLAYER_BATCH records of `kind`; 400 naming `[i].field` otherwise. */
 export function parseBatch<K extends PlayerRecordKind>(kind: K, body: unknown, window: TimeWindow): z.infer<(typeof PLAYER_RECORD_SCHEMAS)[K]>[] {
   if (!Array.isArray(body)) throw new AppError('BAD_USER_INPUT', `the body must be a JSON array of ${kind} records`, { field: 'body' });
   if (body.length === 0) throw new AppError('BAD_USER_INPUT', 'the batch is empty', { field: 'body' });
-  if (body.length > MAX_PLAYER_BATCH) throw new AppError('PAYLOAD_TOO_LARGE', `a batch holds at most ${MAX_PLAYER_BATCH} records`, { field: 'body' });
+  refuseOversizedBatch(body);
   const schema = PLAYER_RECORD_SCHEMAS[kind];
   const oldest = window.now - window.maxAgeDays * 86_400_000;
   const latest = window.now + MAX_FUTURE_SKEW_MS;

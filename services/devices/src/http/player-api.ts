@@ -31,6 +31,7 @@ import { recordPing } from '../use-cases/record-ping.js';
 import { storeSnap } from '../use-cases/snaps.js';
 import { trackEvent } from '../use-cases/track-event.js';
 import { INGESTERS } from '../use-cases/ingest-player-records.js';
+import { refuseOversizedBatch } from '../domain/player-records.js';
 import { batchBody } from './batch-body.js';
 
 type Handler = (req: Request, res: Response) => Promise<void>;
@@ -241,6 +242,9 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
       },
       batchJson,
       wrap(async (req, res) => {
+        // Over the batch limit: the same 413 parsing gives, before the records are charged (a batch
+        // longer than the burst was 429, retried for ever; a shorter one spent the burst first).
+        refuseOversizedBatch(req.body);
         await charge(kind, res.locals.device, recordsIn(req.body));
         const result = await INGESTERS[kind](rt, res.locals.device, req.body);
         // Written directly: res.json would also hash the body for an ETag nobody revalidates.

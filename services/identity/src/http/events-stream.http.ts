@@ -32,6 +32,12 @@ export interface EventsStreamOptions {
    * the request again (revocations bypass the principal cache) and compare the account and user.
    */
   recheck?(req: Request, principal: Principal): Promise<boolean>;
+  /**
+   * The name a request's open streams are counted under (MAX_STREAMS_PER_CREDENTIAL). Default: the
+   * hashed credential header or parameter, else the principal's user. The composition root passes
+   * the resolution its authenticator uses, so headers it ignores cannot make a new name.
+   */
+  credentialKey?(req: Request, principal: Principal): string;
   recheckMs?: number;
   maxPerCredential?: number;
   maxPerAccount?: number;
@@ -55,7 +61,15 @@ function credentialOf(req: Request, principal: Principal): string {
   return raw ? createHash('sha256').update(raw).digest('base64url') : `${principal.accountId}/${principal.userId}`;
 }
 
-/** Counts of open streams by name; `take` says whether one more fits. */
+/** A re-check that authenticates the request again and wants the same account and user. */
+export const recheckBy =
+  (authenticate: (req: Request) => Promise<Principal | null>) =>
+  async (req: Request, p: Principal): Promise<boolean> => {
+    const again = await authenticate(req).catch(() => null);
+    return again !== null && again.accountId === p.accountId && again.userId === p.userId;
+  };
+
+/** Counts of open streams by name. */
 function counter() {
   const counts = new Map<string, number>();
   return {
@@ -82,12 +96,8 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
     for (const a of Array.isArray(accounts) ? accounts : []) for (const wake of wakers.get(String(a)) ?? []) wake();
   });
   subscribed?.catch(() => undefined);
-  const recheck =
-    o.recheck ??
-    (async (req: Request, p: Principal) => {
-      const again = await o.authenticate(req).catch(() => null);
-      return again !== null && again.accountId === p.accountId && again.userId === p.userId;
-    });
+  const recheck = o.recheck ?? recheckBy(o.authenticate);
+  const credentialKey = o.credentialKey ?? credentialOf;
   router.get('/events/stream', async (req, res) => {
     let principal: Principal | null;
     try {
@@ -113,7 +123,7 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
         return refuse(res, 410, 'GONE', `event '${lastId}' is not in the log (unknown, or older than 24 hours): start without Last-Event-ID`, 'Last-Event-ID');
     } else seq = await log.head(tenant);
 
-    const credential = credentialOf(req, principal);
+    const credential = credentialKey(req, principal);
     const full =
       perCredential.count(credential) >= maxPerCredential
         ? `this credential already holds ${maxPerCredential} open event streams`

@@ -507,7 +507,7 @@ export interface paths {
         };
         /**
          * Data tables of the account, by name.
-         * @description `pageSize` tables per page (default 50, at most 100); pass `continuationToken` back as `continuationToken` for the next page. Policy: DataTables_View.
+         * @description `pageSize` tables per page (default 50, at most 100); to read the next page, send the `continuationToken` field of this answer as the `continuationToken` query parameter. Policy: DataTables_View.
          */
         get: operations["listDataTables"];
         put?: never;

@@ -1,0 +1,111 @@
+/**
+ * The live stream behind the all-in-one's rate-limited authenticator (streamCredentials): its
+ * credential re-check spends none of the key's budget and survives the key being over its limit,
+ * yet still ends the stream on revocation; streams are counted per key as the rate limits resolve
+ * it, so a changing Authorization header beside ?api_key= does not open more than the cap.
+ */
+import express from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DocumentStore, Principal } from '@pylon/kit';
+import { createMemoryRateLimiter } from '@pylon/kit/adapters/rate-limit.memory';
+import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
+import { testPrincipal, until } from '@pylon/kit/testing';
+import { credentialsFrom, type EdgeAuthenticator } from '@pylon/gateway/edge-auth';
+import { limitedAuthenticator } from '@pylon/gateway/rate-limits';
+import { PushEventLog } from '@pylon/identity/workers/event-log';
+import { createEventsStreamHttp } from '@pylon/identity/http/events-stream.http';
+import { streamCredentials } from '../../src/all-in-one/access.js';
+
+let dir: string;
+let store: DocumentStore;
+let server: Server;
+let base: string;
+let stream: ReturnType<typeof createEventsStreamHttp>;
+const KEYS = new Map<string, Principal>([
+  ['k1', testPrincipal('acc-a')],
+  ['k2', testPrincipal('acc-b')],
+]);
+const identify: EdgeAuthenticator = { authenticate: async ({ apiKey }) => (apiKey ? (KEYS.get(apiKey) ?? null) : null) };
+const requests = createMemoryRateLimiter({ name: 'requests', points: 5, durationSeconds: 60 });
+const failures = createMemoryRateLimiter({ name: 'auth-failures', points: 100, durationSeconds: 60 });
+const auth = limitedAuthenticator(identify, { requests, failures });
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pylon-sse-creds-'));
+  store = await createLmdbDocumentStore({ path: dir });
+  stream = createEventsStreamHttp(new PushEventLog(store), {
+    authenticate: (req) => auth.authenticate(credentialsFrom(req)),
+    ...streamCredentials(identify),
+    recheckMs: 50,
+    pollMs: 20,
+    maxPerCredential: 2,
+  });
+  server = express().use(stream).listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  stream.closeAll();
+  await new Promise((r) => server.close(r));
+  await store.close();
+  await requests.close();
+  await failures.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Opens a stream; `text()` is what it sent so far, `ended()` whether the server closed it. */
+async function open(path: string, headers: Record<string, string> = {}) {
+  const ac = new AbortController();
+  const res = await fetch(`${base}${path}`, { headers, signal: ac.signal });
+  let text = '';
+  let ended = false;
+  if (res.status === 200)
+    void (async () => {
+      try {
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) text += Buffer.from(chunk).toString();
+      } catch {
+        /* aborted */
+      }
+      ended = true;
+    })();
+  return { status: res.status, text: () => text, ended: () => ended, close: () => ac.abort() };
+}
+
+test("a stream survives its key's rate limit being exhausted by other requests, and still ends on revocation", async () => {
+  const s = await open('/events/stream', { 'x-service-apikey': 'k1' });
+  expect(s.status).toBe(200);
+  try {
+    await until('the stream open', () => s.text().includes('stream open'), 10_000);
+    // Other requests spend the rest of k1's budget (5 per minute; the stream's opening took one).
+    let refused = false;
+    for (let i = 0; i < 10 && !refused; i++)
+      refused = await auth.authenticate({ apiKey: 'k1', ip: '127.0.0.1' }).then(
+        () => false,
+        () => true,
+      );
+    expect(refused).toBe(true);
+    // Many re-checks later (every 50 ms), the stream is still open.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(s.ended()).toBe(false);
+    expect(s.text()).not.toContain('event: error');
+    KEYS.delete('k1');
+    await until('the stream ended on revocation', () => s.ended(), 10_000);
+    expect(s.text()).toContain('revoked or has expired');
+  } finally {
+    s.close();
+  }
+});
+
+test('streams are counted per API key: ?api_key= with a different Authorization header each time gets no more than the cap', async () => {
+  const opened = [];
+  try {
+    for (let i = 0; i < 3; i++) opened.push(await open('/events/stream?api_key=k2', { authorization: `Bearer junk-${i}` }));
+    expect(opened.map((s) => s.status)).toEqual([200, 200, 429]);
+  } finally {
+    for (const s of opened) s.close();
+  }
+});

@@ -63,3 +63,9 @@ export function friendlyStartError(e: unknown, env: StartSettings): string | und
   }
   return undefined;
 }
+
+/** The log file could not be opened (an unwritable data dir or LOG_FILE): the file, why, and the console instead. */
+export function logFileError(e: unknown, file: string): string {
+  const why = (e as { code?: unknown } | null)?.code ?? (e instanceof Error ? e.message : String(e));
+  return `cannot write the log file ${file}: ${String(why)}; LOG_FILE= logs to the console`;
+}

@@ -24,7 +24,6 @@ import {
   type RateLimitSpec,
 } from '@pylon/kit';
 
-/** Kafka connection settings (STREAM_DRIVER=kafka), shared by the backends and the audit sinks. */
 /** The Redis Streams settings (STREAM_DRIVER=redis), shared by the backends and the edges' audit sink. */
 export const redisStreamEnv = {
   /** Key prefix of the Redis Streams (STREAM_DRIVER=redis): deployments (or test runs) sharing one Redis keep apart by it. */
@@ -39,6 +38,7 @@ export const redisStreamEnv = {
   REDIS_STREAM_WAIT_REPLICAS: z.coerce.number().int().min(0).max(10).default(0),
 };
 
+/** Kafka connection settings (STREAM_DRIVER=kafka), shared by the backends and the audit sinks. */
 export const kafkaEnv = {
   KAFKA_BROKERS: envList(),
   /** TLS to the brokers. */

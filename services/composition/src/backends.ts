@@ -76,6 +76,21 @@ export function kafkaOptions(env: KafkaEnv, clientId: string, logger?: Logger) {
   };
 }
 
+type RedisStreamEnv = z.infer<z.ZodObject<typeof redisStreamEnv>>;
+
+/** The Redis Streams adapter's options from the settings: key prefix, publish durability, the process's logger (REDIS_URL checked by the caller). */
+export function redisStreamOptions(env: RedisStreamEnv & { REDIS_URL?: string | undefined }, logger?: Logger) {
+  return {
+    url: env.REDIS_URL!,
+    keyPrefix: env.REDIS_STREAM_PREFIX,
+    publishWait: { aof: env.REDIS_STREAM_WAIT_AOF, replicas: env.REDIS_STREAM_WAIT_REPLICAS },
+    onError: (err: Error) => logger?.warn({ err }, 'redis stream'),
+  };
+}
+
+/** The stream spool's directory in a data dir; the audit spool's default too (audit-sink.ts). */
+export const spoolDir = (dataDir: string): string => resolve(dataDir, 'spool');
+
 /** Backend settings, shared by every process's config schema. Embedded drivers are the default. */
 export const backendEnv = z.object({
   /** Embedded drivers' data (LMDB, chDB, local blobs); never created when every wanted backend is a server. */
@@ -328,12 +343,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
         b.stream = createKafkaStream(kafkaOptions(env, clientId, logger));
       } else if (env.STREAM_DRIVER === 'redis') {
         const { createRedisStream } = await import('@pylon/adapters/redis');
-        b.stream = createRedisStream({
-          url: env.REDIS_URL!,
-          keyPrefix: env.REDIS_STREAM_PREFIX,
-          publishWait: { aof: env.REDIS_STREAM_WAIT_AOF, replicas: env.REDIS_STREAM_WAIT_REPLICAS },
-          onError: (err) => logger?.warn({ err }, 'redis stream'),
-        });
+        b.stream = createRedisStream(redisStreamOptions(env, logger));
       } else if (env.STREAM_DRIVER === 'memory') {
         const { createMemoryStream } = await import('@pylon/kit/adapters/stream.memory');
         b.stream = createMemoryStream();
@@ -342,7 +352,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
         b.stream = createLmdbStream({ path: join(dataDir, 'stream') });
       }
       const s = b.stream;
-      b.spool = createFileSpool(join(dataDir, 'spool'));
+      b.spool = createFileSpool(spoolDir(dataDir));
       opened.push({ name: 'stream', close: () => s.close() });
       b.checks.stream = () => s.ping();
     }

@@ -21,7 +21,8 @@ const ENGINES = [
 ];
 const NATIVE_FAILURE = /No native build was found|ERR_DLOPEN_FAILED|Cannot find module|\.node\b|invalid ELF header|GLIBC_|cannot open shared object/;
 
-function chain(e: unknown): Array<Error & { code?: string; port?: number; syscall?: string }> {
+/** An error and its causes, first to last (at most 10). */
+export function chain(e: unknown): Array<Error & { code?: string; port?: number; syscall?: string }> {
   const out: Array<Error & { code?: string; port?: number }> = [];
   // Duck-typed: errors from another realm (a vm context, a worker) are not `instanceof Error` here.
   const isError = (x: unknown): x is Error => typeof x === 'object' && x !== null && typeof (x as Error).message === 'string';

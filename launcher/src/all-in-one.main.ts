@@ -4,10 +4,10 @@
  * failures an operator can fix (start/start-errors.ts), and stops with exit 0 on Ctrl-C / SIGTERM.
  */
 import { join } from 'node:path';
-import { createFileLogger, createLogger, forceExit, loadConfigOrExit } from '@pylon/kit';
+import { createFileLogger, createLogger, forceExit, loadConfigOrExit, type Logger } from '@pylon/kit';
 import { allInOneEnv } from './all-in-one.config.js';
 import { lockDataDir } from './start/data-dir-lock.js';
-import { friendlyStartError } from './start/start-errors.js';
+import { friendlyStartError, logFileError } from './start/start-errors.js';
 import { banner } from './start/banner.js';
 import { assertPortsFree } from './start/ports-free.js';
 
@@ -16,9 +16,16 @@ const env = loadConfigOrExit(allInOneEnv);
 // banner names; the console keeps the banner and the credentials in view: warnings and errors only.
 const logFile = env.LOG_FILE ?? join(env.SIGNAGE_DATA_DIR, 'pylon.log');
 const consoleLevel = ['error', 'fatal', 'silent'].includes(env.LOG_LEVEL) ? env.LOG_LEVEL : 'warn';
-const logger = logFile
-  ? createFileLogger({ level: env.LOG_LEVEL, consoleLevel, file: logFile, name: 'pylon' })
-  : createLogger({ level: env.LOG_LEVEL, name: 'pylon' });
+let logger: Logger;
+try {
+  logger = logFile
+    ? createFileLogger({ level: env.LOG_LEVEL, consoleLevel, file: logFile, name: 'pylon' })
+    : createLogger({ level: env.LOG_LEVEL, name: 'pylon' });
+} catch (e) {
+  // Opened here, before the try below: its catch logs, so it needs a logger.
+  process.stderr.write(`${logFileError(e, logFile)}\n`);
+  process.exit(1);
+}
 const say = (line: string) => process.stdout.write(`${line}\n`);
 /** The embedded stores keep files in the data dir that one process at a time may hold. */
 const embedded = env.DOCUMENTS_DRIVER === 'lmdb' || env.ANALYTICS_DRIVER === 'chdb' || env.BLOBS_DRIVER === 'local';

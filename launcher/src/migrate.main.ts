@@ -27,16 +27,7 @@ try {
     if (env.STREAM_DRIVER === 'kafka') {
       const { createKafkaTopics } = await import('@pylon/adapters/kafka');
       // Connects as the serving processes do (TLS, SASL); their partitions and replication settings.
-      const k = kafkaOptions(env, 'pylon-migrate');
-      const created = await createKafkaTopics({
-        brokers: k.brokers,
-        clientId: k.clientId,
-        ssl: k.ssl,
-        ...(k.sasl ? { sasl: k.sasl } : {}),
-        ...(k.replicationFactor ? { replicationFactor: k.replicationFactor } : {}),
-        numPartitions: k.numPartitions,
-        topics: STREAM_TOPICS,
-      });
+      const created = await createKafkaTopics({ ...kafkaOptions(env, 'pylon-migrate', logger), topics: STREAM_TOPICS });
       logger.info({ created }, 'stream topics up to date');
     }
     if (env.SIGNAGE_BOOTSTRAP_API_KEY) {

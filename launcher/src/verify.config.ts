@@ -6,12 +6,12 @@
  */
 import { z } from 'zod';
 import { backendEnv } from '@pylon/composition/backends';
-import { envBool, envInt } from '@pylon/kit';
+import { envBool, envInt, envLogLevel } from '@pylon/kit';
 
 export const verifyEnv = backendEnv.extend({
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('error'),
+  LOG_LEVEL: envLogLevel('error'),
   /** Longest one check may take: a contract case, a server's first answer, a scenario's outcome. */
-  VERIFY_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
+  VERIFY_TIMEOUT_MS: envInt(60_000, 1_000, 600_000),
   /** What runs: contracts, scenario (end to end), or all. */
   VERIFY_ONLY: z.enum(['all', 'contracts', 'scenario']).default('all'),
   /** Leave what the run created (its prefix is printed) instead of removing it. */

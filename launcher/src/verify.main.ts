@@ -29,7 +29,8 @@ import { streamContract } from '@pylon/kit/contract/stream.contract';
 import { analyticsContract } from '@pylon/adapters/contract/analytics.contract';
 import { kafkaOptions } from '@pylon/composition/backends';
 import { applyFlags, VERIFY_USAGE, verifyEnv, type VerifyEnv } from './verify.config.js';
-import { formatTable, redactor, showTarget, summary, type Row } from './verify/report.js';
+import { formatTable, redactor, seconds, showTarget, summary, type Row } from './verify/report.js';
+import { chain } from './start/start-errors.js';
 import { prefixedStream } from './verify/prefixed-stream.js';
 import { endpointsOf, tcpReach } from './verify/tcp.js';
 import { documentScenario, telemetryScenario, webhookScenario } from './verify/scenario.js';
@@ -89,15 +90,14 @@ const logger = createLogger({
 });
 /** An error's message with its causes' (an adapter's UNAVAILABLE says which port, its cause why: ECONNREFUSED, a TLS or auth failure). */
 function message(e: unknown): string {
+  const errors = chain(e);
+  // A cause that is not an error (a string thrown or given as cause) ends the chain, as itself.
+  const end: unknown = errors.length ? errors.at(-1)!.cause : e;
   const parts: string[] = [];
-  for (let at: unknown = e; at !== undefined && at !== null && parts.length < 4; at = (at as { cause?: unknown }).cause) {
-    const m = at instanceof Error ? at.message || at.name : String(at);
+  for (const m of [...errors.map((x) => x.message || x.name), ...(end !== undefined && end !== null ? [String(end)] : [])])
     if (m && !parts.some((p) => p.includes(m))) parts.push(m);
-    if (!(at instanceof Error)) break;
-  }
-  return parts.join(': ');
+  return parts.slice(0, 4).join(': ');
 }
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 const rows: Row[] = [];
 function record(row: Row): void {

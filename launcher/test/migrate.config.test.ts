@@ -6,7 +6,7 @@
  */
 import { loadConfig, DEAD_LETTER_TOPIC, PUSH_EVENTS_TOPIC, STREAM_TOPICS, TOPICS } from '@pylon/kit';
 import { kafkaOptions } from '@pylon/composition/backends';
-import { topicsRequest } from '@pylon/adapters/kafka';
+import { kafkaAdminConfig, topicSpecs } from '@pylon/adapters/kafka';
 import { migrateEnv } from '../src/migrate.config.js';
 
 const kafka = { STREAM_DRIVER: 'kafka', KAFKA_BROKERS: 'k1:9093,k2:9093' };
@@ -14,13 +14,13 @@ const kafka = { STREAM_DRIVER: 'kafka', KAFKA_BROKERS: 'k1:9093,k2:9093' };
 test('topics get the broker default replication, KAFKA_NUM_PARTITIONS partitions, the dead-letter and push-event topics too', () => {
   const env = loadConfig(migrateEnv, { ...kafka, KAFKA_NUM_PARTITIONS: '12' });
   const k = kafkaOptions(env, 'pylon-migrate');
-  const { topics } = topicsRequest({ ...k, topics: STREAM_TOPICS }, STREAM_TOPICS);
+  const topics = topicSpecs(k, STREAM_TOPICS);
   expect(topics.map((t) => t.topic).sort()).toEqual([...Object.values(TOPICS), DEAD_LETTER_TOPIC, PUSH_EVENTS_TOPIC].sort());
   for (const t of topics) {
     expect(t.numPartitions).toBe(12);
     expect(t.replicationFactor).toBeUndefined(); // kafkajs sends -1: the broker's default.replication.factor
   }
-  expect(topicsRequest({ ...k, replicationFactor: 3, topics: [] }, ['x']).topics[0]!.replicationFactor).toBe(3);
+  expect(topicSpecs({ ...k, replicationFactor: 3 }, ['x'])[0]!.replicationFactor).toBe(3);
 });
 
 test('the admin client connects with the serving processes TLS and SASL', () => {
@@ -31,7 +31,7 @@ test('the admin client connects with the serving processes TLS and SASL', () => 
     KAFKA_SASL_USERNAME: 'pylon',
     KAFKA_SASL_PASSWORD: 'secret-password',
   });
-  const { client } = topicsRequest({ ...kafkaOptions(env, 'pylon-migrate'), topics: [] }, []);
+  const client = kafkaAdminConfig(kafkaOptions(env, 'pylon-migrate'), 'pylon-migrate');
   expect(client).toMatchObject({ ssl: true, sasl: { mechanism: 'scram-sha-512', username: 'pylon', password: 'secret-password' } });
 });
 

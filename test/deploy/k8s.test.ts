@@ -10,19 +10,13 @@ import { join } from 'node:path';
 import { checkRoleEnv, ROLE_CONFIGS } from '../../launcher/src/role-configs.js';
 import { roleEntry, ROLES } from '../../launcher/src/roles.js';
 import { ROOT } from './deploy.helpers.js';
-import { render, renderedEnv, type K8sObject } from './kustomize.js';
+import { render, renderedEnv, SECRET_EXAMPLE, type K8sObject } from './kustomize.js';
 import { imageFacts } from './sandbox.js';
 
 type Json = Record<string, any>;
 
 const OVERLAYS = ['base', 'overlays/dev', 'overlays/production'];
 const rendered = Object.fromEntries(OVERLAYS.map((o) => [o, render(join(ROOT, 'k8s', o))])) as Record<string, K8sObject[]>;
-const SECRET_EXAMPLE = Object.fromEntries(
-  readFileSync(join(ROOT, 'k8s/secrets.env.example'), 'utf8')
-    .split('\n')
-    .filter((l) => l && !l.startsWith('#'))
-    .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-);
 
 /** kubernetes-models/<group>/<version>/<Kind>.js validates one object against its schema. */
 async function validate(doc: K8sObject): Promise<void> {

@@ -11,6 +11,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import { ROOT } from './deploy.helpers.js';
 
 export type K8sObject = {
   apiVersion: string;
@@ -149,6 +150,14 @@ export function render(dir: string): K8sObject[] {
   }
   return docs;
 }
+
+/** k8s/secrets.env.example as the Secret's data: the values renderedEnv gives the Secret's keys. */
+export const SECRET_EXAMPLE: Record<string, string> = Object.fromEntries(
+  readFileSync(join(ROOT, 'k8s/secrets.env.example'), 'utf8')
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+);
 
 /**
  * A container's environment as the kubelet builds it: its ConfigMaps (envFrom, in order), then its

@@ -17,13 +17,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ROLES } from '../../launcher/src/roles.js';
 import { interpolate, ROOT } from './deploy.helpers.js';
-import { render, renderedEnv } from './kustomize.js';
+import { freePort } from '../../gateway/test/processes.js';
+import { render, renderedEnv, SECRET_EXAMPLE } from './kustomize.js';
 import { bwrapWorks, imageFacts, SANDBOX_HOST_USER, sandboxArgs } from './sandbox.js';
 
 type Json = Record<string, any>;
@@ -40,14 +40,6 @@ if (!usable)
   console.log(
     'roles-sandbox: skipped: bwrap is missing or may not create a user namespace here (.ci/run installs bubblewrap; kernels that restrict unprivileged user namespaces need them allowed)',
   );
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 /** The server roles (those a deployment runs for long): subgraphs, edges, workers. */
 const SERVED = new Set(ROLES.filter((r) => ['subgraph', 'edge', 'worker'].includes(r.kind)).map((r) => r.name));
@@ -81,12 +73,6 @@ function fromCompose(): Deployed[] {
 
 function fromKubernetes(): Deployed[] {
   const docs = render(join(ROOT, 'k8s/overlays/production'));
-  const secrets = Object.fromEntries(
-    readFileSync(join(ROOT, 'k8s/secrets.env.example'), 'utf8')
-      .split('\n')
-      .filter((l) => l && !l.startsWith('#'))
-      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-  );
   return (docs.filter((d) => ['Deployment', 'StatefulSet', 'Job'].includes(d.kind)) as Json[]).map((d) => {
     const pod = d.spec.template.spec;
     const c = pod.containers[0];
@@ -100,7 +86,7 @@ function fromKubernetes(): Deployed[] {
     }
     const uid = c.securityContext.runAsUser ?? pod.securityContext?.runAsUser ?? image.uid;
     const gid = c.securityContext.runAsGroup ?? pod.securityContext?.runAsGroup ?? uid;
-    return { role: c.args[0], env: { ...image.env, ...renderedEnv(docs as never, c, secrets) }, writable, uid, gid };
+    return { role: c.args[0], env: { ...image.env, ...renderedEnv(docs as never, c, SECRET_EXAMPLE) }, writable, uid, gid };
   });
 }
 

@@ -13,16 +13,9 @@ import { PROCESS_ENV } from '../../launcher/src/role-configs.js';
 import { roleEntry, roleNamed } from '../../launcher/src/roles.js';
 import { verifyEnv } from '../../launcher/src/verify.config.js';
 import { interpolate, ROOT } from './deploy.helpers.js';
-import { render, type K8sObject } from './kustomize.js';
+import { render, renderedEnv, SECRET_EXAMPLE, type K8sObject } from './kustomize.js';
 
 type Json = Record<string, any>;
-
-const SECRET_EXAMPLE = Object.fromEntries(
-  readFileSync(join(ROOT, 'k8s/secrets.env.example'), 'utf8')
-    .split('\n')
-    .filter((l) => l && !l.startsWith('#'))
-    .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-);
 
 test('the verify role is in the role table and its entry exists', () => {
   const role = roleNamed('verify')!;
@@ -82,13 +75,8 @@ describe.each(['base', 'overlays/dev', 'overlays/production'])('k8s/%s: the pylo
   });
 
   test('its environment is the roles’ settings, valid for verify, naming all five servers', () => {
-    const env: Record<string, string> = {};
-    for (const from of c.envFrom) Object.assign(env, docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name === from.configMapRef.name)!.data);
-    for (const e of c.env) {
-      const key = e.valueFrom?.secretKeyRef?.key as string | undefined;
-      if (key !== undefined) expect([key, key in SECRET_EXAMPLE]).toEqual([key, true]);
-      env[e.name] = key !== undefined ? SECRET_EXAMPLE[key]! : e.value;
-    }
+    // Throws naming a Secret key that k8s/secrets.env.example does not list.
+    const env = renderedEnv(docs, c, SECRET_EXAMPLE);
     expect(serversNamed(env)).toEqual(ALL_FIVE);
   });
 });

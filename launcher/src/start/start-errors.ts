@@ -21,7 +21,8 @@ const ENGINES = [
 ];
 const NATIVE_FAILURE = /No native build was found|ERR_DLOPEN_FAILED|Cannot find module|\.node\b|invalid ELF header|GLIBC_|cannot open shared object/;
 
-function chain(e: unknown): Array<Error & { code?: string; port?: number; syscall?: string }> {
+/** An error and its causes, first to last (at most 10). */
+export function chain(e: unknown): Array<Error & { code?: string; port?: number; syscall?: string }> {
   const out: Array<Error & { code?: string; port?: number }> = [];
   // Duck-typed: errors from another realm (a vm context, a worker) are not `instanceof Error` here.
   const isError = (x: unknown): x is Error => typeof x === 'object' && x !== null && typeof (x as Error).message === 'string';
@@ -62,4 +63,10 @@ export function friendlyStartError(e: unknown, env: StartSettings): string | und
     );
   }
   return undefined;
+}
+
+/** The log file could not be opened (an unwritable data dir or LOG_FILE): the file, why, and the console instead. */
+export function logFileError(e: unknown, file: string): string {
+  const why = (e as { code?: unknown } | null)?.code ?? (e instanceof Error ? e.message : String(e));
+  return `cannot write the log file ${file}: ${String(why)}; LOG_FILE= logs to the console`;
 }

@@ -32,7 +32,7 @@ export function showTarget(address: string): string {
   return address.replace(/\/\/[^/@\s]*@/, '//').replace(/[?#].*$/, '');
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 export function formatTable(rows: readonly Row[]): string {
   const head = ['CHECK', 'TARGET', 'RESULT', 'TIME', 'DETAIL'];

@@ -18,6 +18,7 @@ import {
   type PlayLogRecord,
   type PushEvent,
 } from '@pylon/kit';
+import { sleep } from '@pylon/kit/contract/wait';
 import { startIngest } from '@pylon/analytics/workers/ingest';
 import { createEndpoint } from '@pylon/identity/use-cases/manage-webhooks';
 import { WebhookRepository } from '@pylon/identity/repositories/webhook.repository';
@@ -33,8 +34,6 @@ export interface ScenarioPorts {
   /** Longest wait for a step's outcome. */
   timeoutMs: number;
 }
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, last: () => string = () => ''): Promise<T> {
   const deadline = Date.now() + timeoutMs;

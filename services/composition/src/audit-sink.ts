@@ -6,8 +6,8 @@
  * so the process says so once and records nothing.
  */
 import { z } from 'zod';
-import { join, resolve } from 'node:path';
-import { kafkaOptions, kafkaEnv, redisStreamEnv } from './backends.js';
+import { resolve } from 'node:path';
+import { kafkaOptions, kafkaEnv, redisStreamEnv, redisStreamOptions, spoolDir } from './backends.js';
 import {
   auditReads,
   BufferedPublisher,
@@ -39,7 +39,7 @@ export const auditSinkEnv = {
 
 /** The audit spool's directory: AUDIT_SPOOL_DIR, else the data dir's spool (the stream spool's, backends.ts). */
 export const auditSpoolDir = (env: { SIGNAGE_DATA_DIR?: string | undefined; AUDIT_SPOOL_DIR?: string | undefined }): string =>
-  resolve(env.AUDIT_SPOOL_DIR ?? join(env.SIGNAGE_DATA_DIR ?? './data', 'spool'));
+  resolve(env.AUDIT_SPOOL_DIR ?? spoolDir(env.SIGNAGE_DATA_DIR ?? './data'));
 
 export interface ProcessAuditSink {
   sink: AuditSink | undefined;
@@ -53,12 +53,7 @@ export async function createAuditSink(env: z.infer<z.ZodObject<typeof auditSinkE
     stream = createKafkaStream(kafkaOptions(env, clientId, logger));
   } else if (env.STREAM_DRIVER === 'redis' && env.REDIS_URL) {
     const { createRedisStream } = await import('@pylon/adapters/redis');
-    stream = createRedisStream({
-      url: env.REDIS_URL,
-      keyPrefix: env.REDIS_STREAM_PREFIX,
-      publishWait: { aof: env.REDIS_STREAM_WAIT_AOF, replicas: env.REDIS_STREAM_WAIT_REPLICAS },
-      onError: (err) => logger.warn({ err }, 'redis stream'),
-    });
+    stream = createRedisStream(redisStreamOptions(env, logger));
   } else {
     logger.warn(
       'audit events of this process are not recorded: set STREAM_DRIVER=kafka and KAFKA_BROKERS (or STREAM_DRIVER=redis and REDIS_URL) to reach the analytics ingest',

@@ -24,7 +24,6 @@ import {
   type RateLimitSpec,
 } from '@pylon/kit';
 
-/** Kafka connection settings (STREAM_DRIVER=kafka), shared by the backends and the audit sinks. */
 /** The Redis Streams settings (STREAM_DRIVER=redis), shared by the backends and the edges' audit sink. */
 export const redisStreamEnv = {
   /** Key prefix of the Redis Streams (STREAM_DRIVER=redis): deployments (or test runs) sharing one Redis keep apart by it. */
@@ -39,6 +38,7 @@ export const redisStreamEnv = {
   REDIS_STREAM_WAIT_REPLICAS: z.coerce.number().int().min(0).max(10).default(0),
 };
 
+/** Kafka connection settings (STREAM_DRIVER=kafka), shared by the backends and the audit sinks. */
 export const kafkaEnv = {
   KAFKA_BROKERS: envList(),
   /** TLS to the brokers. */
@@ -75,6 +75,21 @@ export function kafkaOptions(env: KafkaEnv, clientId: string, logger?: Logger) {
     logger: logger ?? createLogger({ level: 'warn', name: 'stream' }),
   };
 }
+
+type RedisStreamEnv = z.infer<z.ZodObject<typeof redisStreamEnv>>;
+
+/** The Redis Streams adapter's options from the settings: key prefix, publish durability, the process's logger (REDIS_URL checked by the caller). */
+export function redisStreamOptions(env: RedisStreamEnv & { REDIS_URL?: string | undefined }, logger?: Logger) {
+  return {
+    url: env.REDIS_URL!,
+    keyPrefix: env.REDIS_STREAM_PREFIX,
+    publishWait: { aof: env.REDIS_STREAM_WAIT_AOF, replicas: env.REDIS_STREAM_WAIT_REPLICAS },
+    onError: (err: Error) => logger?.warn({ err }, 'redis stream'),
+  };
+}
+
+/** The stream spool's directory in a data dir; the audit spool's default too (audit-sink.ts). */
+export const spoolDir = (dataDir: string): string => resolve(dataDir, 'spool');
 
 /** Backend settings, shared by every process's config schema. Embedded drivers are the default. */
 export const backendEnv = z.object({
@@ -328,12 +343,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
         b.stream = createKafkaStream(kafkaOptions(env, clientId, logger));
       } else if (env.STREAM_DRIVER === 'redis') {
         const { createRedisStream } = await import('@pylon/adapters/redis');
-        b.stream = createRedisStream({
-          url: env.REDIS_URL!,
-          keyPrefix: env.REDIS_STREAM_PREFIX,
-          publishWait: { aof: env.REDIS_STREAM_WAIT_AOF, replicas: env.REDIS_STREAM_WAIT_REPLICAS },
-          onError: (err) => logger?.warn({ err }, 'redis stream'),
-        });
+        b.stream = createRedisStream(redisStreamOptions(env, logger));
       } else if (env.STREAM_DRIVER === 'memory') {
         const { createMemoryStream } = await import('@pylon/kit/adapters/stream.memory');
         b.stream = createMemoryStream();
@@ -342,7 +352,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
         b.stream = createLmdbStream({ path: join(dataDir, 'stream') });
       }
       const s = b.stream;
-      b.spool = createFileSpool(join(dataDir, 'spool'));
+      b.spool = createFileSpool(spoolDir(dataDir));
       opened.push({ name: 'stream', close: () => s.close() });
       b.checks.stream = () => s.ping();
     }

@@ -78,11 +78,6 @@ export async function startInBackground(o: BackgroundStartOptions): Promise<Serv
     },
   });
   if (!started) return http.server;
-  if (stop.signal.aborted) {
-    // SIGTERM came while this attempt was in flight: the shutdown has run without it.
-    for (const close of started.closers) await close().catch(() => undefined);
-    return http.server;
-  }
   closers.push(...started.closers);
   http.serve(started.app);
   o.logger.info({ port: o.port, host: o.host }, started.label);

@@ -51,7 +51,8 @@ export const envList = () =>
             .filter(Boolean)
         : [],
     );
-export const envLogLevel = () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const envLogLevel = (fallback: (typeof LOG_LEVELS)[number] = 'info') => z.enum(LOG_LEVELS).default(fallback);
 /**
  * Express 'trust proxy': which hops may set X-Forwarded-For (the client address used by rate
  * limits and the audit trail). 'loopback' (default), 'true'/'false', a hop count, or addresses /

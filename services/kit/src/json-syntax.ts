@@ -55,9 +55,11 @@ export function jsonSyntaxProblem(text: string): JsonSyntaxProblem | null {
       } else i++;
     }
   };
+  const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
   const number = (): JsonSyntaxProblem | null => {
-    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (!m || m[0] === '-' || m[0] === '') return fail(`expected a value, ${found()}`);
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
+    if (!m) return fail(`expected a value, ${found()}`);
     i += m[0].length;
     return null;
   };

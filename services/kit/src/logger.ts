@@ -89,6 +89,15 @@ export function redactUrl(url: string): string {
   return `${path}?${query}`;
 }
 
+/** Both loggers' options: level and name, credentials redacted, no pid/hostname, ISO timestamps. */
+const baseOptions = (level: string, name: string | undefined): pino.LoggerOptions => ({
+  level,
+  name,
+  redact: { paths: REDACT_PATHS, censor: '[Redacted]' },
+  base: undefined,
+  timestamp: pino.stdTimeFunctions.isoTime,
+});
+
 /**
  * `npm start`'s logger: every line at `level` and above appended to `file` (created with its
  * directory; written synchronously, so a stop loses none), and only `consoleLevel` and above on
@@ -102,27 +111,9 @@ export function createFileLogger(options: { level: string; consoleLevel: string;
     { level: options.consoleLevel as pino.Level, stream: pino.destination({ dest: 1, sync: true }) },
   ].filter((s) => severity(s.level) !== Infinity);
   const lowest = streams.length ? streams.reduce((a, b) => (severity(a.level) <= severity(b.level) ? a : b)).level : 'silent';
-  return pino(
-    {
-      level: lowest,
-      name: options.name,
-      redact: { paths: REDACT_PATHS, censor: '[Redacted]' },
-      base: undefined,
-      timestamp: pino.stdTimeFunctions.isoTime,
-    },
-    pino.multistream(streams),
-  );
+  return pino(baseOptions(lowest, options.name), pino.multistream(streams));
 }
 
 export function createLogger(options: { level?: string; name?: string; destination?: NodeJS.WritableStream } = {}): Logger {
-  return pino(
-    {
-      level: options.level ?? 'info',
-      name: options.name,
-      redact: { paths: REDACT_PATHS, censor: '[Redacted]' },
-      base: undefined,
-      timestamp: pino.stdTimeFunctions.isoTime,
-    },
-    options.destination as pino.DestinationStream | undefined,
-  );
+  return pino(baseOptions(options.level ?? 'info', options.name), options.destination as pino.DestinationStream | undefined);
 }

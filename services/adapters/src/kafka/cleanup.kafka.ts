@@ -2,7 +2,8 @@
  * Deletes the topics and consumer groups whose names start with a prefix: what a self-check run
  * created on the operator's cluster (every topic and group it uses carries its run's prefix).
  */
-import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
+import { Kafka, type SASLOptions } from 'kafkajs';
+import { kafkaAdminConfig } from './topics.kafka.js';
 
 export interface KafkaCleanupOptions {
   brokers: string[];
@@ -14,13 +15,7 @@ export interface KafkaCleanupOptions {
 /** Answers what was deleted. The prefix must be non-empty. */
 export async function deleteKafkaPrefix(o: KafkaCleanupOptions, prefix: string): Promise<{ topics: string[]; groups: string[] }> {
   if (!prefix) throw new Error('deleteKafkaPrefix: an empty prefix would match every topic');
-  const admin = new Kafka({
-    brokers: o.brokers,
-    clientId: o.clientId ?? 'pylon-verify',
-    ...(o.ssl !== undefined ? { ssl: o.ssl } : {}),
-    ...(o.sasl ? { sasl: o.sasl } : {}),
-    logLevel: logLevel.NOTHING,
-  }).admin();
+  const admin = new Kafka(kafkaAdminConfig(o, 'pylon-verify')).admin();
   await admin.connect();
   try {
     // Groups first: a group's committed offsets name its topics.

@@ -19,33 +19,35 @@ export interface KafkaTopicsOptions {
   replicationFactor?: number;
 }
 
-/** The admin client's settings and the topics' specs, as sent. */
-export function topicsRequest(o: KafkaTopicsOptions, missing: string[]): { client: KafkaConfig; topics: ITopicConfig[] } {
+/** An admin client's settings (TLS, SASL as given; kafkajs's own logging off): the migrations job's and the cleanup's. */
+export function kafkaAdminConfig(o: Pick<KafkaTopicsOptions, 'brokers' | 'clientId' | 'ssl' | 'sasl'>, defaultClientId: string): KafkaConfig {
   return {
-    client: {
-      brokers: o.brokers,
-      clientId: o.clientId ?? 'pylon-migrate',
-      logLevel: logLevel.NOTHING,
-      ...(o.ssl !== undefined ? { ssl: o.ssl } : {}),
-      ...(o.sasl ? { sasl: o.sasl } : {}),
-    },
-    topics: missing.map((topic) => ({
-      topic,
-      numPartitions: o.numPartitions ?? 3,
-      ...(o.replicationFactor ? { replicationFactor: o.replicationFactor } : {}),
-    })),
+    brokers: o.brokers,
+    clientId: o.clientId ?? defaultClientId,
+    logLevel: logLevel.NOTHING,
+    ...(o.ssl !== undefined ? { ssl: o.ssl } : {}),
+    ...(o.sasl ? { sasl: o.sasl } : {}),
   };
+}
+
+/** The specs of the topics to create, as sent. */
+export function topicSpecs(o: Pick<KafkaTopicsOptions, 'numPartitions' | 'replicationFactor'>, missing: string[]): ITopicConfig[] {
+  return missing.map((topic) => ({
+    topic,
+    numPartitions: o.numPartitions ?? 3,
+    ...(o.replicationFactor ? { replicationFactor: o.replicationFactor } : {}),
+  }));
 }
 
 /** Answers the topics it created (empty when all existed). */
 export async function createKafkaTopics(o: KafkaTopicsOptions): Promise<string[]> {
-  const admin = new Kafka(topicsRequest(o, []).client).admin();
+  const admin = new Kafka(kafkaAdminConfig(o, 'pylon-migrate')).admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
     const missing = o.topics.filter((t) => !existing.has(t));
     if (missing.length === 0) return [];
-    await admin.createTopics({ waitForLeaders: true, topics: topicsRequest(o, missing).topics });
+    await admin.createTopics({ waitForLeaders: true, topics: topicSpecs(o, missing) });
     return missing;
   } finally {
     await admin.disconnect();

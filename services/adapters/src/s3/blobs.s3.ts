@@ -83,17 +83,23 @@ function totalOf(contentRange: string | undefined): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
-  if (!options.bucket) throw new Error('S3 blob store: a bucket is required');
+/** The S3 client's settings from the options (the blob store's and deleteS3Prefix's): both keys or neither. */
+export function s3ClientConfig(
+  options: Pick<S3BlobStoreOptions, 'region' | 'forcePathStyle' | 'endpoint' | 'accessKeyId' | 'secretAccessKey'>,
+): S3ClientConfig {
   if (Boolean(options.accessKeyId) !== Boolean(options.secretAccessKey))
     throw new Error('S3 blob store: give both the access key id and the secret access key, or neither');
-  const config: S3ClientConfig = {
+  return {
     region: options.region ?? 'us-east-1',
     forcePathStyle: options.forcePathStyle ?? Boolean(options.endpoint),
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.accessKeyId && options.secretAccessKey ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } } : {}),
   };
-  const client = new S3Client(config);
+}
+
+export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
+  if (!options.bucket) throw new Error('S3 blob store: a bucket is required');
+  const client = new S3Client(s3ClientConfig(options));
   const bucket = options.bucket;
   const prefix = options.prefix ?? '';
   const partSize = Math.max(MIN_PART, options.partSizeBytes ?? 8 * 1024 * 1024);

@@ -1,16 +1,11 @@
 /** Deletes every object under a prefix of a bucket: what a self-check or a test run wrote there (under its own prefix). */
 import { DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import type { S3BlobStoreOptions } from './blobs.s3.js';
+import { s3ClientConfig, type S3BlobStoreOptions } from './blobs.s3.js';
 
 /** Answers how many objects were deleted. The prefix must be non-empty. */
 export async function deleteS3Prefix(o: Omit<S3BlobStoreOptions, 'prefix' | 'partSizeBytes'>, prefix: string): Promise<number> {
   if (!prefix) throw new Error('deleteS3Prefix: an empty prefix would match the whole bucket');
-  const client = new S3Client({
-    region: o.region ?? 'us-east-1',
-    forcePathStyle: o.forcePathStyle ?? Boolean(o.endpoint),
-    ...(o.endpoint ? { endpoint: o.endpoint } : {}),
-    ...(o.accessKeyId && o.secretAccessKey ? { credentials: { accessKeyId: o.accessKeyId, secretAccessKey: o.secretAccessKey } } : {}),
-  });
+  const client = new S3Client(s3ClientConfig(o));
   let deleted = 0;
   try {
     let token: string | undefined;

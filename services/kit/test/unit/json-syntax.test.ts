@@ -31,6 +31,14 @@ test('known answers: position, line, column and what was expected', () => {
   expect(jsonSyntaxProblem('['.repeat(200_000))).toMatchObject({ position: 200_000 });
 });
 
+test('a number of any length is read whole (not cut after 400 characters)', () => {
+  const long = `1${'0'.repeat(499)}`;
+  expect(jsonSyntaxProblem(long)).toBeNull();
+  expect(jsonSyntaxProblem(`[${long}.5e3, ${long}]`)).toBeNull();
+  expect(jsonSyntaxProblem(`[${long} x]`)).toMatchObject({ position: 502, reason: "expected ',' or ']', found \"x\"" });
+  expect(jsonSyntaxProblem(`[-${long}.]`)).toMatchObject({ position: 502 });
+});
+
 test('the message names the position and never quotes more of the body than one character', () => {
   const secret = '{"password": "hunter2" "x": 1}';
   const m = invalidJsonMessage(secret);

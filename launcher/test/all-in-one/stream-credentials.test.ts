@@ -5,15 +5,13 @@
  * it, so a changing Authorization header beside ?api_key= does not open more than the cap.
  */
 import express from 'express';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DocumentStore, Principal } from '@pylon/kit';
 import { createMemoryRateLimiter } from '@pylon/kit/adapters/rate-limit.memory';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
-import { testPrincipal, until } from '@pylon/kit/testing';
+import { serveOnFreePort, testPrincipal, until } from '@pylon/kit/testing';
 import { credentialsFrom, type EdgeAuthenticator } from '@pylon/gateway/edge-auth';
 import { limitedAuthenticator } from '@pylon/gateway/rate-limits';
 import { PushEventLog } from '@pylon/identity/workers/event-log';
@@ -22,7 +20,7 @@ import { streamCredentials } from '../../src/all-in-one/access.js';
 
 let dir: string;
 let store: DocumentStore;
-let server: Server;
+let server: Awaited<ReturnType<typeof serveOnFreePort>>;
 let base: string;
 let stream: ReturnType<typeof createEventsStreamHttp>;
 const KEYS = new Map<string, Principal>([
@@ -44,16 +42,13 @@ beforeAll(async () => {
     pollMs: 20,
     maxPerCredential: 2,
   });
-  server = express().use(stream).listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveOnFreePort(express().use(stream));
+  base = server.base;
 });
 afterAll(async () => {
   stream.closeAll();
-  await new Promise((r) => server.close(r));
-  await store.close();
-  await requests.close();
-  await failures.close();
+  await server.close();
+  await Promise.all([store.close(), requests.close(), failures.close()]);
   await rm(dir, { recursive: true, force: true });
 });
 

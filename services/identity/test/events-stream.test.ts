@@ -4,8 +4,6 @@
  * event type names does not get those events; another account's event id is not a resume point.
  */
 import express from 'express';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,14 +11,14 @@ import { createLogger, POLICIES, PUSH_EVENTS_TOPIC, pushEvent, type DocumentStor
 import { createMemoryPubSub } from '@pylon/kit/adapters/cache.memory';
 import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
-import { testPrincipal, until } from '@pylon/kit/testing';
+import { serveOnFreePort, testPrincipal, until } from '@pylon/kit/testing';
 import { PushEventLog, startEventLog } from '../src/workers/event-log.js';
 import { createEventsStreamHttp } from '../src/http/events-stream.http.js';
 
 let dir: string;
 let store: DocumentStore;
 let log: PushEventLog;
-let server: Server;
+let server: Awaited<ReturnType<typeof serveOnFreePort>>;
 let base: string;
 let stream: ReturnType<typeof createEventsStreamHttp>;
 const KEYS: Record<string, Principal> = {
@@ -38,13 +36,12 @@ beforeAll(async () => {
   store = await createLmdbDocumentStore({ path: dir });
   log = new PushEventLog(store);
   stream = createEventsStreamHttp(log, { authenticate: async (req) => KEYS[String(req.get('x-service-apikey'))] ?? null, pollMs: 20 });
-  server = express().use(stream).listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveOnFreePort(express().use(stream));
+  base = server.base;
 });
 afterAll(async () => {
   stream.closeAll();
-  await new Promise((r) => server.close(r));
+  await server.close();
   await store.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -112,11 +109,10 @@ test("with the writer's notices an idle stream does not read the log on a timer,
   const events = createMemoryStream();
   const writer = await startEventLog({ stream: events, log: counted, logger: createLogger({ level: 'silent' }), pubsub });
   const notified = createEventsStreamHttp(counted, { authenticate: async (req) => KEYS[String(req.get('x-service-apikey'))] ?? null, appended: pubsub });
-  const srv = express().use(notified).listen(0, '127.0.0.1');
-  await new Promise((r) => srv.once('listening', r));
+  const srv = await serveOnFreePort(express().use(notified));
   const ac = new AbortController();
   try {
-    const res = await fetch(`http://127.0.0.1:${(srv.address() as AddressInfo).port}/events/stream`, {
+    const res = await fetch(`${srv.base}/events/stream`, {
       headers: { 'x-service-apikey': 'a' },
       signal: ac.signal,
     });
@@ -142,7 +138,7 @@ test("with the writer's notices an idle stream does not read the log on a timer,
   } finally {
     ac.abort();
     notified.closeAll();
-    await new Promise((r) => srv.close(r));
+    await srv.close();
     await writer.close();
     await events.close();
     await pubsub.close();

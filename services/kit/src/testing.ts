@@ -1,9 +1,12 @@
 /**
  * Test support for subgraph-tier tests (imported as `@pylon/kit/testing`, never by product code):
  * a principal builder, a runner that executes operations through a subgraph's public entry with a
- * context built from a signed internal token exactly as the gateway does, polling, and a CLI run to its end.
+ * context built from a signed internal token exactly as the gateway does, polling, a handler served
+ * on a free port, and a CLI run to its end.
  */
 import { spawn } from 'node:child_process';
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { POLICIES, type Policy } from './auth/policies.js';
 import { InternalTokens, type Principal } from './auth/principal.js';
 import type { Subgraph } from './graphql/subgraph.js';
@@ -68,4 +71,15 @@ export function runToEnd(command: string, args: readonly string[], env: NodeJS.P
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });
+}
+
+/** A request handler (an express app or router) served on a free loopback port until `close()`. */
+export async function serveOnFreePort(handler: RequestListener): Promise<{ base: string; close: () => Promise<void> }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))),
+  };
 }

@@ -5,7 +5,8 @@
  * black frame (see IMAGE_SIZE); with the server unreachable the offline label is legible (a TV's
  * 3 % of the height at least, opaque) and clears within 5 s of the server's return, while play-log
  * sends back off; a stopping server (pings answered at once, play logs refused) sees no burst of sends; the
- * operator's /screens page shows no broken image where a screen has no screenshot.
+ * operator's /screens page shows no broken image where a screen has no screenshot, and its states
+ * legibly. The idle card names the screen as the operator named it.
  * Waits poll for conditions with generous limits (a busy 2-core machine).
  */
 import { existsSync } from 'node:fs';
@@ -79,6 +80,8 @@ browserTest(
     const card = screen.locator('#idle');
     await card.waitFor({ state: 'visible', timeout: 10_000 });
     const text = await card.innerText();
+    // Its name as the operator set it, though opened with ?key= (no pairing told it): the ping answers it.
+    await until("the screen's name on the card", async () => (await card.locator('.idle-name').innerText()) === 'Hall screen', 60_000);
     expect(text).toContain('Nothing scheduled');
     expect(text).toContain(`Connected to ${new URL(baseUrl).host}`);
     expect(text).toMatch(/\d{1,2}[:.]\d{2}/);
@@ -249,6 +252,9 @@ browserTest(
 browserTest(
   '/screens: a screen without a screenshot shows a placeholder, not a broken image',
   async () => {
+    // A screen that never pinged: offline on the page.
+    const quiet = await rest('POST', '/devices', { name: 'Quiet screen', timezone: 'UTC' });
+    expect(quiet.status).toBe(201);
     const page = await context.newPage();
     await page.goto(`${baseUrl}/screens`);
     await page.fill('#key', KEY);
@@ -260,6 +266,23 @@ browserTest(
     const broken = await page.evaluate(`[...document.querySelectorAll('.screen-card img')].filter((i) => !i.complete || i.naturalWidth === 0).length`);
     expect(broken).toBe(0);
     expect(await card.innerText()).toContain('no screenshot yet');
+    // Named by a heading, and each screen's state legible on its card: online and offline text
+    // against the card at WCAG AA contrast (4.5:1), the element's own opacity blended in.
+    expect(await page.locator('h1').innerText()).toBe('Screens');
+    await page.locator('.screen-card .offline').first().waitFor({ timeout: 30_000 });
+    const contrasts = (await page.evaluate(`(() => {
+      const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+      const lum = (c) => { const [r, g, b] = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+      return [...document.querySelectorAll('.screen-card .online, .screen-card .offline')].slice(0, 20).map((el) => {
+        const bg = rgb(getComputedStyle(el.closest('.screen-card')).backgroundColor);
+        const a = Number(getComputedStyle(el).opacity);
+        const fg = rgb(getComputedStyle(el).color).map((v, i) => a * v + (1 - a) * bg[i]);
+        const [hi, lo] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+        return { state: el.className, ratio: Math.round(((hi + 0.05) / (lo + 0.05)) * 10) / 10 };
+      });
+    })()`)) as { state: string; ratio: number }[];
+    expect(contrasts.filter((c) => c.ratio < 4.5)).toEqual([]);
+    expect(contrasts.some((c) => c.state === 'offline')).toBe(true);
     await page.close();
   },
   60_000,

@@ -250,12 +250,21 @@ class Player {
       backoff = PING_RETRY_FIRST_MS;
       wait = PING_WAIT_SECONDS;
       learn(r.body.server_time, Date.now());
+      this.rename(r.body.device_name);
       if (r.body.manifest_version && (!this.manifest || r.body.manifest_version !== this.manifest.version)) await this.refreshManifest();
       // A table the screen shows may have changed (that ends the wait too): conditional re-reads.
       this.stage.refreshTables();
       for (const c of r.body.commands || []) await this.run(c);
       void this.queue.flush().then(() => this.showCounts());
     }
+  }
+
+  /** The screen's name as the operator set it (each ping answers it): kept, and shown at once on the idle card. */
+  rename(name) {
+    if (typeof name !== 'string' || !name || name === store.get(NAME_STORAGE)) return;
+    store.set(NAME_STORAGE, name);
+    const shown = document.querySelector('#idle .idle-name');
+    if (shown) shown.textContent = name;
   }
 
   /** Runs one command and acknowledges it (reboot acknowledges first: the page goes away). */

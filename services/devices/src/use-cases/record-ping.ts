@@ -32,6 +32,8 @@ export interface PingInput {
 
 export interface PingResult {
   device_id: string;
+  /** The screen's name as the operator set it: the player's idle card shows it (renames follow on the next ping). */
+  device_name: string;
   commands: DeliveredCommand[];
   server_time: string;
   /**
@@ -106,7 +108,7 @@ export async function recordPing(rt: RecordPingDeps, input: PingInput): Promise<
     if (commands.length === 0 && waiter && (await waiter.promise)) {
       commands = await deliverCommands(rt, tenant, await rt.commands.pendingFor(tenant, device.id), rt.now(), deviceRef(updated));
     }
-    const result: PingResult = { device_id: device.id, commands, server_time: `${new Date(rt.now()).toISOString().slice(0, 19)}Z` };
+    const result: PingResult = { device_id: device.id, device_name: updated.name, commands, server_time: `${new Date(rt.now()).toISOString().slice(0, 19)}Z` };
     if (rt.manifests) {
       // A manifest that cannot be resolved now must not cost the device its ping (or its commands).
       result.manifest_version = await rt.manifests.version({ accountId: tenant, id: device.id }).catch((e: unknown) => {

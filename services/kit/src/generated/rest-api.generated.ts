@@ -2868,6 +2868,8 @@ export interface components {
         };
         PlayerPingResult: {
             device_id?: string;
+            /** @description The screen's name as the operator set it (a player shows it on its idle card); follows renames on the next ping. */
+            device_name?: string;
             /** Format: date-time */
             server_time?: string;
             /** @description The current version of GET /player/{registrationKey}/manifest; refetch it when this differs from the one held. Null when it could not be read now (keep playing what you have). */

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { auditNote, ERROR_CODES, isAppError, PRINCIPAL_HEADERS, type Principal } from '@pylon/kit';
+import { requestKey } from './rate-limits.js';
 
 export interface Credentials {
   apiKey?: string | undefined;
@@ -65,6 +66,7 @@ export function graphqlAuth(auth: EdgeAuthenticator) {
         return;
       }
       res.locals.principal = principal;
+      res.locals.rateKey = requestKey(creds, principal);
       auditNote(res).principal = { accountId: principal.accountId, userId: principal.userId, userName: principal.userName };
       res.setHeader(PRINCIPAL_HEADERS.account, principal.accountId);
       res.setHeader(PRINCIPAL_HEADERS.user, principal.userId);

@@ -11,6 +11,8 @@ export interface BoundedCache<V> {
   has(key: string): boolean;
   delete(key: string): boolean;
   clear(): void;
+  /** The entries, least recently used first, without making any of them recently used. */
+  entries(): IterableIterator<[string, V]>;
   readonly size: number;
   /** The estimated bytes held. */
   readonly bytes: number;
@@ -60,6 +62,9 @@ export function createBoundedCache<V>(limits: { maxEntries: number; maxBytes: nu
     clear() {
       entries.clear();
       total = 0;
+    },
+    *entries() {
+      for (const [k, e] of entries) yield [k, e.value];
     },
     get size() {
       return entries.size;

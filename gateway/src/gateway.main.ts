@@ -105,7 +105,15 @@ try {
     ops,
     servers: metricsServer ? [server, metricsServer] : [server],
     logger,
-    closers: [() => gateway.stop(), () => audit.close(), async () => pubsub?.close(), () => requests.close(), () => failures.close(), () => plans.close(), () => cache.close()],
+    closers: [
+      () => gateway.stop(),
+      () => audit.close(),
+      async () => pubsub?.close(),
+      () => requests.close(),
+      () => failures.close(),
+      () => plans.close(),
+      () => cache.close(),
+    ],
   });
 } catch (e) {
   logger.fatal({ err: e }, 'failed to start');

@@ -13,7 +13,11 @@ beforeAll(async () => {
 afterAll(() => h?.stop());
 
 const post = (query: string) =>
-  fetch(`${h.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-apikey': h.key }, body: JSON.stringify({ query }) });
+  fetch(`${h.baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-service-apikey': h.key },
+    body: JSON.stringify({ query }),
+  });
 
 test('a key sending N distinct documents is refused sooner than one sending the same document N times', async () => {
   const N = PLANS * 2;

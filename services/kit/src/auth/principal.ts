@@ -101,7 +101,6 @@ export class InternalTokens {
   }
 }
 
-
 /** Throws FORBIDDEN unless the principal holds the policy. Resolvers guard through operation-rules (guardQuery, guardMutation, guardEntity) instead. */
 export function requirePolicy(p: Principal, policy: Policy): void {
   if (!p.policies.includes(policy)) throw new AppError('FORBIDDEN', `this operation requires the ${policy} policy`);

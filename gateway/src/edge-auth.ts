@@ -1,6 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { auditNote, ERROR_CODES, isAppError, PRINCIPAL_HEADERS, type Principal } from '@pylon/kit';
-import { requestKey } from './rate-limits.js';
 
 export interface Credentials {
   apiKey?: string | undefined;
@@ -16,6 +16,11 @@ export interface Credentials {
 export interface EdgeAuthenticator {
   authenticate(credentials: Credentials): Promise<Principal | null>;
 }
+
+const sha = (v: string) => createHash('sha256').update(v).digest('base64url');
+
+/** The counter a request is charged to (rate-limits.ts, plan-limit.plugin.ts): the key itself, or the user a token acts for. */
+export const requestKey = (creds: Credentials, p: Principal) => (creds.apiKey ? `key:${sha(creds.apiKey)}` : `user:${p.accountId}:${p.userId}`);
 
 /** X-Service-ApiKey header, api_key query parameter, or Authorization: Bearer. */
 export function credentialsFrom(req: Request): Credentials {

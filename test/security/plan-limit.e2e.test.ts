@@ -8,30 +8,32 @@ import { startHarness, type Harness } from '../../gateway/test/harness.js';
 const PLANS = 20;
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ NODE_ENV: 'production', RATE_LIMIT_POINTS: '200', RATE_LIMIT_PLAN_POINTS: String(PLANS) });
+  h = await startHarness({ NODE_ENV: 'production', RATE_LIMIT_POINTS: '300', RATE_LIMIT_PLAN_POINTS: String(PLANS) });
 }, 60_000);
 afterAll(() => h?.stop());
 
-const post = (query: string) =>
+const post = (query: string, operationName?: string) =>
   fetch(`${h.baseUrl}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-service-apikey': h.key },
-    body: JSON.stringify({ query }),
+    body: JSON.stringify({ query, ...(operationName ? { operationName } : {}) }),
   });
 
 test('a key sending N distinct documents is refused sooner than one sending the same document N times', async () => {
   const N = PLANS * 2;
-  // The same document N times: planned once, charged once.
+  // The same document N times: planned once, charged once; a named operation likewise (its plan is
+  // stored under the text's hash and the name).
   const same: number[] = [];
   for (let i = 0; i < N; i++) same.push((await post('{ device(where: { name: { eq: "same" } }) { id } }')).status);
-  expect(same).toEqual(Array(N).fill(200));
-  // N distinct documents (a literal differs): the budget has PLANS - 1 left.
+  for (let i = 0; i < N; i++) same.push((await post('query A { account { id } } query B { device { id } }', 'B')).status);
+  expect(same).toEqual(Array(2 * N).fill(200));
+  // N distinct documents (a literal differs): the budget has PLANS - 2 left.
   const distinct: Response[] = [];
   for (let i = 0; i < N; i++) distinct.push(await post(`{ device(where: { name: { eq: "d${i}" } }) { id } }`));
   const statuses = distinct.map((r) => r.status);
-  expect(statuses.indexOf(429)).toBe(PLANS - 1);
-  expect(statuses.slice(PLANS - 1)).toEqual(Array(N - PLANS + 1).fill(429));
-  const refused = distinct[PLANS - 1]!;
+  expect(statuses.indexOf(429)).toBe(PLANS - 2);
+  expect(statuses.slice(PLANS - 2)).toEqual(Array(N - PLANS + 2).fill(429));
+  const refused = distinct[PLANS - 2]!;
   expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   const body = (await refused.json()) as { errors: { message: string; extensions: { code: string; retryAfter: number } }[] };
   expect(body.errors[0]!.extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfter: Number(refused.headers.get('retry-after')) });

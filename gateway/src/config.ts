@@ -25,6 +25,11 @@ export const edgeEnv = {
   /** Requests per API key (or per OAuth user) per window; 429 with Retry-After beyond. */
   RATE_LIMIT_POINTS: envInt(1200, 1, 1_000_000_000),
   RATE_LIMIT_DURATION_SECONDS: envInt(60, 1, 86400),
+  /** New GraphQL documents (not in the plan cache) per key or user per window, beside the requests; 429 beyond. */
+  RATE_LIMIT_PLAN_POINTS: envInt(300, 1, 1_000_000_000),
+  /** Each of the gateway's caches (parsed documents, query plans, persisted queries): entries and estimated heap MiB. */
+  GRAPHQL_CACHE_ENTRIES: envInt(500, 10, 1_000_000),
+  GRAPHQL_CACHE_MIB: envInt(32, 1, 4096),
   /** Principal cache and failed-authentication limits, declared in services/identity/src/config.ts. */
   ...authEnv,
 };
@@ -32,7 +37,14 @@ export const edgeEnv = {
 export const introspectionEnabled = (env: { NODE_ENV: string; GRAPHQL_INTROSPECTION?: 'true' | 'false' | undefined }) =>
   env.GRAPHQL_INTROSPECTION ? env.GRAPHQL_INTROSPECTION === 'true' : env.NODE_ENV !== 'production';
 
-export const limitsFrom = (env: { GRAPHQL_MAX_DEPTH: number; GRAPHQL_MAX_COST: number; GRAPHQL_MAX_ALIASES: number; GRAPHQL_MAX_ROOT_FIELDS: number }) => ({
+export const limitsFrom = (env: {
+  GRAPHQL_MAX_DEPTH: number;
+  GRAPHQL_MAX_COST: number;
+  GRAPHQL_MAX_ALIASES: number;
+  GRAPHQL_MAX_ROOT_FIELDS: number;
+  GRAPHQL_CACHE_ENTRIES: number;
+  GRAPHQL_CACHE_MIB: number;
+}) => ({
   maxDepth: env.GRAPHQL_MAX_DEPTH,
   maxCost: env.GRAPHQL_MAX_COST,
   maxAliases: env.GRAPHQL_MAX_ALIASES,
@@ -40,6 +52,7 @@ export const limitsFrom = (env: { GRAPHQL_MAX_DEPTH: number; GRAPHQL_MAX_COST: n
   maxTokens: 2000,
   maxRootFields: env.GRAPHQL_MAX_ROOT_FIELDS,
   maxFieldDuplicates: 3,
+  cache: { maxEntries: env.GRAPHQL_CACHE_ENTRIES, maxBytes: env.GRAPHQL_CACHE_MIB * 2 ** 20 },
 });
 
 /** The gateway alone (distributed mode): subgraph URLs come from the env. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { auditNote, ERROR_CODES, isAppError, PRINCIPAL_HEADERS, type Principal } from '@pylon/kit';
 
@@ -15,6 +16,11 @@ export interface Credentials {
 export interface EdgeAuthenticator {
   authenticate(credentials: Credentials): Promise<Principal | null>;
 }
+
+const sha = (v: string) => createHash('sha256').update(v).digest('base64url');
+
+/** The counter a request is charged to (rate-limits.ts, plan-limit.plugin.ts): the key itself, or the user a token acts for. */
+export const requestKey = (creds: Credentials, p: Principal) => (creds.apiKey ? `key:${sha(creds.apiKey)}` : `user:${p.accountId}:${p.userId}`);
 
 /** X-Service-ApiKey header, api_key query parameter, or Authorization: Bearer. */
 export function credentialsFrom(req: Request): Credentials {
@@ -65,6 +71,7 @@ export function graphqlAuth(auth: EdgeAuthenticator) {
         return;
       }
       res.locals.principal = principal;
+      res.locals.rateKey = requestKey(creds, principal);
       auditNote(res).principal = { accountId: principal.accountId, userId: principal.userId, userName: principal.userName };
       res.setHeader(PRINCIPAL_HEADERS.account, principal.accountId);
       res.setHeader(PRINCIPAL_HEADERS.user, principal.userId);

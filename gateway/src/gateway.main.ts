@@ -33,6 +33,9 @@ const graphqlUrl = (base: string) => new URL('/graphql', base).toString();
 
 try {
   const cache = env.REDIS_URL ? createRedisCache({ url: env.REDIS_URL, keyPrefix: 'pylon:gw:' }) : createMemoryCache();
+  // Limits live in Redis when configured (shared by gateway replicas), in memory otherwise.
+  const limiterEnv = { CACHE_DRIVER: env.REDIS_URL ? ('redis' as const) : ('memory' as const), REDIS_URL: env.REDIS_URL };
+  const plans = await createRateLimiter(limiterEnv, { name: 'plans', points: env.RATE_LIMIT_PLAN_POINTS, durationSeconds: env.RATE_LIMIT_DURATION_SECONDS });
   const gateway = await createGateway({
     supergraphSdl: readFileSync(`${SCHEMA_DIR}supergraph.graphql`, 'utf8'),
     buildService: (name) => {
@@ -43,9 +46,8 @@ try {
     introspection: introspectionEnabled(env),
     limits: limitsFrom(env),
     logger,
+    planLimiter: plans,
   });
-  // Limits live in Redis when configured (shared by gateway replicas), in memory otherwise.
-  const limiterEnv = { CACHE_DRIVER: env.REDIS_URL ? ('redis' as const) : ('memory' as const), REDIS_URL: env.REDIS_URL };
   const requests = await createRateLimiter(limiterEnv, { name: 'requests', points: env.RATE_LIMIT_POINTS, durationSeconds: env.RATE_LIMIT_DURATION_SECONDS });
   const failures = await createRateLimiter(limiterEnv, {
     name: 'auth-failures',
@@ -103,7 +105,15 @@ try {
     ops,
     servers: metricsServer ? [server, metricsServer] : [server],
     logger,
-    closers: [() => gateway.stop(), () => audit.close(), async () => pubsub?.close(), () => requests.close(), () => failures.close(), () => cache.close()],
+    closers: [
+      () => gateway.stop(),
+      () => audit.close(),
+      async () => pubsub?.close(),
+      () => requests.close(),
+      () => failures.close(),
+      () => plans.close(),
+      () => cache.close(),
+    ],
   });
 } catch (e) {
   logger.fatal({ err: e }, 'failed to start');

@@ -8,12 +8,14 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { Kind, printSchema, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { formatError, loadOperations, type Logger, type Principal } from '@pylon/kit';
+import { formatError, loadOperations, type Logger, type Principal, type RateLimiter } from '@pylon/kit';
 import type { GatewayContext } from './data-sources.js';
 import { maxFieldDuplicates } from './field-duplication.rule.js';
+import { createGatewayCaches, type CacheBounds, type GatewayCaches } from './gateway-caches.js';
 import { inputDepthPlugin, maxInputShape } from './input-depth.plugin.js';
 import { listCostPlugin } from './list-cost.plugin.js';
 import { knownOperationType } from './operation-type.rule.js';
+import { planLimitPlugin } from './plan-limit.plugin.js';
 import { maxRootFields } from './root-fields.rule.js';
 import { disableApolloTelemetry } from './config.js';
 import { SingleFetchPlans, type SingleFetchStats } from './single-fetch.executor.js';
@@ -27,6 +29,8 @@ export interface GatewayLimits {
   maxRootFields: number;
   /** How often one response key may appear in one selection set. */
   maxFieldDuplicates: number;
+  /** Each of the gateway's per-document caches (gateway-caches.ts): entries and estimated heap bytes. */
+  cache: CacheBounds;
 }
 
 export const DEFAULT_LIMITS: GatewayLimits = {
@@ -37,6 +41,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   maxTokens: 2000,
   maxRootFields: 10,
   maxFieldDuplicates: 3,
+  cache: { maxEntries: 500, maxBytes: 32 * 2 ** 20 },
 };
 
 export interface GatewayOptions {
@@ -46,6 +51,8 @@ export interface GatewayOptions {
   limits: GatewayLimits;
   logger: Logger;
   plugins?: ApolloServerPlugin<GatewayContext>[];
+  /** New documents per HTTP caller (plan-limit.plugin.ts); absent: not limited. */
+  planLimiter?: RateLimiter;
 }
 
 export interface Gateway {
@@ -60,6 +67,8 @@ export interface Gateway {
   ): Promise<{ status: number; data?: Record<string, unknown> | null; errors?: readonly import('graphql').GraphQLFormattedError[] }>;
   /** How many requests skipped the gateway's result re-shaping (single-fetch.executor.ts). */
   singleFetch: SingleFetchStats;
+  /** The bounded caches of parsed documents, plans and persisted queries (their sizes, for tests and metrics). */
+  caches: GatewayCaches;
   stop(): Promise<void>;
 }
 
@@ -100,8 +109,11 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   let apiSchema: GraphQLSchema | undefined;
   // Single-fetch queries skip the gateway's result re-shaping (single-fetch.executor.ts).
   const singleFetch = new SingleFetchPlans(opts.supergraphSdl);
+  // Apollo's defaults size these by JSON length, without an entry limit (gateway-caches.ts).
+  const caches = createGatewayCaches(opts.limits.cache);
   const gateway = new ApolloGateway({
     supergraphSdl: opts.supergraphSdl,
+    queryPlannerConfig: { cache: caches.plans as never },
     experimental_didResolveQueryPlan: singleFetch.learn,
     buildService: ({ name, url }) => singleFetch.replay(opts.buildService(name, url ?? '')),
     logger: {
@@ -129,6 +141,9 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   const protection = armor.protect();
   const server = new ApolloServer<GatewayContext>({
     gateway: singleFetch.wrap(gateway) as never,
+    documentStore: caches.documents,
+    // Automatic persisted queries (Apollo's APQ, the only user of this cache here).
+    cache: caches.persistedQueries,
     introspection: opts.introspection,
     hideSchemaDetailsFromClientErrors: !opts.introspection,
     parseOptions: { maxTokens: l.maxTokens },
@@ -150,6 +165,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       // Apollo's landing page loads Apollo Sandbox from a CDN; the self-hosted GraphiQL
       // (docs/api-docs.routes.ts) answers browsers instead.
       ApolloServerPluginLandingPageDisabled(),
+      ...(opts.planLimiter ? [planLimitPlugin({ limiter: opts.planLimiter, planned: (key) => caches.plans.has(key), logger: opts.logger })] : []),
       ...(opts.plugins ?? []),
     ],
     validationRules: [
@@ -172,6 +188,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       return { status, ...(data !== undefined ? { data } : {}), ...(errors ? { errors } : {}) };
     },
     singleFetch: singleFetch.stats,
+    caches,
     stop: () => server.stop(),
   };
 }

@@ -83,6 +83,7 @@ export function createHttpApp(o: HttpAppOptions): Express {
         principal: res.locals.principal,
         requestId: String(res.getHeader('x-request-id')),
         ...(res.locals.audit ? { audit: res.locals.audit as AuditNote } : {}),
+        ...(typeof res.locals.rateKey === 'string' ? { rateKey: res.locals.rateKey } : {}),
       }),
     }),
   );

@@ -4,9 +4,8 @@
  * each API key (or each OAuth user) gets `points` requests per window. Refusals are AppError
  * RATE_LIMITED with details.retryAfter; every interface renders them as 429 + Retry-After.
  */
-import { createHash } from 'node:crypto';
-import { AppError, type Logger, type Principal, type RateLimitDecision, type RateLimiter } from '@pylon/kit';
-import type { Credentials, EdgeAuthenticator } from './edge-auth.js';
+import { AppError, type Logger, type RateLimitDecision, type RateLimiter } from '@pylon/kit';
+import { requestKey, type EdgeAuthenticator } from './edge-auth.js';
 
 export interface EdgeLimits {
   /** Per API key / per OAuth user. */
@@ -18,10 +17,7 @@ export interface EdgeLimits {
 
 export const rateLimited = (retryAfter: number, message: string) => new AppError('RATE_LIMITED', `${message}; retry in ${retryAfter} s`, { retryAfter });
 
-const sha = (v: string) => createHash('sha256').update(v).digest('base64url');
-
-/** The counter a request is charged to: the key itself, or the user a token acts for. */
-export const requestKey = (creds: Credentials, p: Principal) => (creds.apiKey ? `key:${sha(creds.apiKey)}` : `user:${p.accountId}:${p.userId}`);
+export { requestKey };
 
 export function limitedAuthenticator(inner: EdgeAuthenticator, limits: EdgeLimits): EdgeAuthenticator {
   // A limiter that fails (not a refusal: an error) must not take the API down: decide "allowed".

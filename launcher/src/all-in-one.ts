@@ -19,7 +19,7 @@ import {
   type Logger,
   type Subgraph,
 } from '@pylon/kit';
-import type { Backends } from '@pylon/composition/backends';
+import { createRateLimiter, type Backends } from '@pylon/composition/backends';
 import { createPushEventProducer } from '@pylon/composition/push-events';
 import { introspectionEnabled, limitsFrom } from '@pylon/gateway/config';
 import { InProcessDataSource } from '@pylon/gateway/data-sources';
@@ -125,6 +125,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   if (env.SIGNAGE_DEMO) progress('seeding demo');
   const demoStarted = startDemo(env, sg, logger);
   demoStarted.catch(() => undefined);
+  // New documents per key (plan-limit.plugin.ts), beside the request limits of the access layer.
+  const plans = await createRateLimiter(env, { name: 'plans', points: env.RATE_LIMIT_PLAN_POINTS, durationSeconds: env.RATE_LIMIT_DURATION_SECONDS });
   const gateway = await createGateway({
     supergraphSdl: readFileSync(`${SCHEMA_DIR}supergraph.graphql`, 'utf8'),
     buildService: (name) => {
@@ -135,6 +137,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     introspection: introspectionEnabled(env),
     limits: limitsFrom(env),
     logger,
+    planLimiter: plans,
   });
   // Keys and bearer tokens with rate limits, the audit trail, the OAuth server.
   const access = await createAccessLayer(env, { backends, identity: sg.identity, logger });
@@ -189,6 +192,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
       await step('HTTP servers (in-flight requests)', () => Promise.all(servers.map(closeServer)));
       await step('jobs', () => sg.jobs.close());
       await step('gateway', () => gateway.stop());
+      await step('plan limits', () => plans.close());
       await step('access layer', () => access.close());
       await step('player limits', () => edge.closeLimits());
       await step('demo simulator', () => demo.closeSimulator());

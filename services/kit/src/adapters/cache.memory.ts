@@ -1,8 +1,8 @@
 /**
  * Embedded Cache and PubSub: in-process, for a single replica.
  *
- * Cache: a Map of JSON text with an expiry per entry, bounded by `maxEntries` (least recently
- * used goes first). Expired entries are never returned; they are dropped when met and by a small
+ * Cache: JSON text with an expiry per entry, bounded by `maxEntries` and by `maxBytes` (least
+ * recently used goes first; kit's bounded LRU, graphql/bounded-cache.ts). Expired entries are never returned; they are dropped when met and by a small
  * sweep on every write. Values are stored as JSON so callers get fresh copies, as from Redis.
  *
  * PubSub: instances created from the same hub see each other's messages (tests use that to
@@ -10,11 +10,17 @@
  * (like a network hop), in publish order, with JSON copies; a throwing handler is isolated.
  */
 import { AppError } from '../errors.js';
+import { createBoundedCache } from '../graphql/bounded-cache.js';
 import type { Cache, PubSub } from '../ports/cache.js';
 
 export interface MemoryCacheOptions {
   /** Most entries kept; the least recently used are evicted beyond it. Default 10 000. */
   maxEntries?: number;
+  /**
+   * Most bytes kept (two per character of each key and JSON value, plus 100 per entry): a bound on
+   * the heap whatever the values' sizes (issue 34: principals, and whatever else callers cache). Default 64 MiB.
+   */
+  maxBytes?: number;
   /** Clock, for tests. Default Date.now. */
   now?: () => number;
 }
@@ -49,10 +55,12 @@ export function createMemoryCache(opts: MemoryCacheOptions = {}): Cache {
   if (!Number.isInteger(maxEntries) || maxEntries < 1) {
     throw new AppError('BAD_USER_INPUT', 'maxEntries must be a positive integer', { field: 'maxEntries' });
   }
+  const maxBytes = opts.maxBytes ?? 64 * 2 ** 20;
   const now = opts.now ?? Date.now;
-  const map = new Map<string, CacheEntry>();
+  const map = createBoundedCache<CacheEntry>({ maxEntries, maxBytes });
   let closed = false;
 
+  /** The entry if it has not expired (made the most recently used). */
   function live(key: string): CacheEntry | undefined {
     const e = map.get(key);
     if (!e) return undefined;
@@ -63,21 +71,17 @@ export function createMemoryCache(opts: MemoryCacheOptions = {}): Cache {
     return e;
   }
 
-  /** Stores as most recently used, sweeping a few of the oldest entries and enforcing the bound. */
+  /** Stores as most recently used (the bounds evict the least recently used), sweeping a few of the oldest expired entries. */
   function store(key: string, entry: CacheEntry): void {
-    map.delete(key);
-    map.set(key, entry);
     const t = now();
     let checked = 0;
-    for (const [k, e] of map) {
+    const expired: string[] = [];
+    for (const [k, e] of map.entries()) {
       if (checked++ >= 8) break;
-      if (e.expiresAt <= t) map.delete(k);
+      if (e.expiresAt <= t) expired.push(k);
     }
-    while (map.size > maxEntries) {
-      const oldest = map.keys().next();
-      if (oldest.done) break;
-      map.delete(oldest.value);
-    }
+    for (const k of expired) map.delete(k);
+    map.set(key, entry, 100 + 2 * (key.length + entry.json.length));
   }
 
   return {
@@ -85,8 +89,6 @@ export function createMemoryCache(opts: MemoryCacheOptions = {}): Cache {
       if (closed) throw closedError();
       const e = live(key);
       if (!e) return undefined;
-      map.delete(key);
-      map.set(key, e);
       return JSON.parse(e.json) as T;
     },
     async set(key, value, ttlSeconds) {

@@ -1,5 +1,6 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { AppError } from '../errors.js';
+import { createBoundedCache } from '../graphql/bounded-cache.js';
 import { isPolicy, type Policy } from './policies.js';
 
 /** Who is calling, as established at the edge and carried to subgraphs in a signed token. */
@@ -19,6 +20,9 @@ export const INTERNAL_TOKEN_HEADER = 'x-pylon-internal-token';
 const ISSUER = 'pylon-gateway';
 const AUDIENCE = 'pylon-subgraph';
 
+/** Each of InternalTokens' caches. */
+export const PRINCIPAL_CACHE_BOUNDS = { maxEntries: 10_000, maxBytes: 16 * 2 ** 20 };
+
 /**
  * Signs and verifies the internal principal token (HS256 over a shared secret). Subgraphs
  * trust nothing else: a request without a valid token is refused, so calling a subgraph
@@ -26,9 +30,14 @@ const AUDIENCE = 'pylon-subgraph';
  */
 export class InternalTokens {
   private readonly key: Uint8Array;
-  /** Signed tokens reused for half their lifetime, and verified ones remembered until expiry: both sit on every request. */
-  private readonly signed = new Map<string, { token: Promise<string>; until: number }>();
-  private readonly verified = new Map<string, { principal: Principal; until: number }>();
+  /**
+   * Signed tokens reused for half their lifetime, and verified ones remembered until expiry: both sit
+   * on every request. Each keeps 10,000 principals and ~16 MiB (two bytes per character of the
+   * principal's JSON and of the token, plus 200 per entry): a principal's size is the account's
+   * (names, roles), not bounded by the caller (issue 34).
+   */
+  private readonly signed = createBoundedCache<{ token: Promise<string>; until: number }>(PRINCIPAL_CACHE_BOUNDS);
+  private readonly verified = createBoundedCache<{ principal: Principal; until: number }>(PRINCIPAL_CACHE_BOUNDS);
 
   constructor(
     secret: string,
@@ -38,13 +47,19 @@ export class InternalTokens {
     this.key = new TextEncoder().encode(secret);
   }
 
+  /** What its caches hold: entries and estimated bytes, signed and verified together. */
+  get cached(): { entries: number; bytes: number } {
+    return { entries: this.signed.size + this.verified.size, bytes: this.signed.bytes + this.verified.bytes };
+  }
+
   sign(p: Principal): Promise<string> {
     const cacheKey = JSON.stringify([p.accountId, p.userId, p.userName, p.roles, p.policies, p.isOwner, p.via]);
     const now = Date.now();
     const hit = this.signed.get(cacheKey);
     if (hit && hit.until > now) return hit.token;
     const token = this.signFresh(p);
-    remember(this.signed, cacheKey, { token, until: now + (this.ttlSeconds * 1000) / 2 });
+    // The token is ~1.4 times the principal's JSON (base64url), plus the JWT header and claims.
+    this.signed.set(cacheKey, { token, until: now + (this.ttlSeconds * 1000) / 2 }, 200 + 2 * (cacheKey.length * 2.5 + 300));
     return token;
   }
 
@@ -76,7 +91,7 @@ export class InternalTokens {
         isOwner: payload.own === true,
         via: payload.via === 'bearer' ? 'bearer' : payload.via === 'internal' ? 'internal' : 'api-key',
       };
-      remember(this.verified, token, { principal, until: (payload.exp ?? 0) * 1000 });
+      this.verified.set(token, { principal, until: (payload.exp ?? 0) * 1000 }, 200 + 2 * (token.length + JSON.stringify(principal).length));
       return principal;
     } catch (e) {
       if (e instanceof AppError) throw e;
@@ -84,11 +99,6 @@ export class InternalTokens {
       throw new AppError('UNAUTHENTICATED', `${reason} internal credentials`);
     }
   }
-}
-
-function remember<V>(map: Map<string, V>, key: string, value: V, max = 10_000): void {
-  if (map.size >= max) map.delete(map.keys().next().value as string);
-  map.set(key, value);
 }
 
 /** Throws FORBIDDEN unless the principal holds the policy. Resolvers guard through operation-rules (guardQuery, guardMutation, guardEntity) instead. */

@@ -7,6 +7,12 @@
 export interface BoundedCache<V> {
   get(key: string): V | undefined;
   set(key: string, value: V, bytes: number): void;
+  /** Whether the key is held, without making it recently used. */
+  has(key: string): boolean;
+  delete(key: string): boolean;
+  clear(): void;
+  /** The entries, least recently used first, without making any of them recently used. */
+  entries(): IterableIterator<[string, V]>;
   readonly size: number;
   /** The estimated bytes held. */
   readonly bytes: number;
@@ -42,6 +48,23 @@ export function createBoundedCache<V>(limits: { maxEntries: number; maxBytes: nu
         entries.delete(k);
         total -= e.bytes;
       }
+    },
+    has(key) {
+      return entries.has(key);
+    },
+    delete(key) {
+      const e = entries.get(key);
+      if (!e) return false;
+      entries.delete(key);
+      total -= e.bytes;
+      return true;
+    },
+    clear() {
+      entries.clear();
+      total = 0;
+    },
+    *entries() {
+      for (const [k, e] of entries) yield [k, e.value];
     },
     get size() {
       return entries.size;

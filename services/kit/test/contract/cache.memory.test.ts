@@ -22,6 +22,19 @@ describe('memory cache specifics', () => {
     expect(await cache.get('d')).toBe(4);
   });
 
+  test('the byte bound evicts the least recently used entries too, whatever their count (issue 34)', async () => {
+    // Each value ~10 KB of JSON (~20 KB counted): 1 MiB holds about 50 of them.
+    const cache = createMemoryCache({ maxEntries: 10_000, maxBytes: 2 ** 20 });
+    const big = 'x'.repeat(10_000);
+    for (let i = 0; i < 1_000; i++) await cache.set(`k${i}`, { big, i }, 60);
+    let kept = 0;
+    for (let i = 0; i < 1_000; i++) if ((await cache.get(`k${i}`)) !== undefined) kept++;
+    expect(kept).toBeGreaterThan(40);
+    expect(kept).toBeLessThanOrEqual(52);
+    expect(await cache.get('k999')).toEqual({ big, i: 999 });
+    expect(await cache.get('k0')).toBeUndefined();
+  });
+
   test('expired entries are never returned (fake clock)', async () => {
     let now = 1_000_000;
     const cache = createMemoryCache({ now: () => now });

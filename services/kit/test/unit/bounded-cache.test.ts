@@ -25,3 +25,15 @@ describe('a cache bounded by entries and bytes (issue 34, M1)', () => {
     expect(c.get('k')).toBe('v2');
   });
 });
+
+test('has() does not refresh an entry; delete() and clear() give its bytes back', () => {
+  const c = createBoundedCache<string>({ maxEntries: 2, maxBytes: 100 });
+  c.set('a', 'A', 10);
+  c.set('b', 'B', 20);
+  expect(c.has('a')).toBe(true);
+  c.set('c', 'C', 5); // a is still the least recently used: it goes
+  expect([c.has('a'), c.has('b'), c.has('c')]).toEqual([false, true, true]);
+  expect([c.delete('b'), c.delete('b'), c.bytes]).toEqual([true, false, 5]);
+  c.clear();
+  expect([c.size, c.bytes]).toEqual([0, 0]);
+});

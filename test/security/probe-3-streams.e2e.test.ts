@@ -1,7 +1,10 @@
 /**
- * The live stream in distributed mode (issue 34, M2 and M3), through real processes: identity, the
- * webhook-worker (which writes the push-event log) and the gateway, over one LMDB documents store,
- * Redis Streams and the Redis cache port (CACHE_DRIVER=redis, a prefix unique to this run).
+ * Issue 34, rows M2 and M3 (the third probe) in distributed mode: the live stream through real
+ * processes (the all-in-one's cases: services/identity/test/events-stream.test.ts and
+ * launcher/test/all-in-one/stream-credentials.test.ts; limits across replicas:
+ * launcher/test/events-stream-replicas.test.ts). Identity, the webhook-worker (which writes the
+ * push-event log) and the gateway, over one LMDB documents store, Redis Streams and the Redis
+ * cache port (CACHE_DRIVER=redis, a prefix unique to this run).
  * - M2: the worker announces appended events over Redis pub/sub, so an idle stream behind the
  *   gateway reads the log only at its credential re-check (identity's /metrics counts the reads),
  *   and a new event still arrives at once.
@@ -19,7 +22,7 @@ import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
 import { createAccount, createApiKey, createIdentitySubgraph, createUser } from '@pylon/identity';
 import { InternalTokens, PUSH_EVENTS_TOPIC } from '@pylon/kit';
 import { until } from '@pylon/kit/testing';
-import { freePort, Processes, REDIS_URL, redisAnswers } from './processes.js';
+import { freePort, Processes, REDIS_URL, redisAnswers } from '../../gateway/test/processes.js';
 
 const secret = randomBytes(32).toString('hex');
 const ACCOUNT = `dist-sse-${randomBytes(4).toString('hex')}`;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { DocumentStore, Leases, Principal } from '@pylon/kit';
 import { createRedisLeases } from '@pylon/adapters/redis';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
-import { serveOnFreePort, testPrincipal, until } from '@pylon/kit/testing';
+import { openEventStream, serveOnFreePort, testPrincipal, until } from '@pylon/kit/testing';
 import { PushEventLog } from '@pylon/identity/workers/event-log';
 import { createEventsStreamHttp, type EventsStreamOptions } from '@pylon/identity/http/events-stream.http';
 import { REDIS_URL, redisAnswers } from '../../gateway/test/processes.js';
@@ -66,22 +66,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Opens a stream; resolves with its status once the server answered (a 200 once it said so). */
+/** Opens a stream; resolves once the server answered (a 200 once it said the stream is open). */
 async function open(base: string, key: string) {
-  const ac = new AbortController();
-  const res = await fetch(`${base}/events/stream`, { headers: { 'x-service-apikey': key }, signal: ac.signal });
-  let text = '';
-  if (res.status === 200) {
-    void (async () => {
-      try {
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) text += Buffer.from(chunk).toString();
-      } catch {
-        /* aborted */
-      }
-    })();
-    await until('the stream open', () => text.includes('stream open'), 30_000);
-  }
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: res.status === 200 ? '' : await res.text(), close: () => ac.abort() };
+  const s = await openEventStream(`${base}/events/stream`, { 'x-service-apikey': key });
+  if (s.status === 200) await until('the stream open', () => s.text().includes('stream open'), 30_000);
+  return s;
 }
 
 (redisUp ? describe : describe.skip)('stream limits over one Redis', () => {
@@ -91,27 +80,31 @@ async function open(base: string, key: string) {
     try {
       // k1 holds 2 (one per replica): a third is refused on either, though each replica holds only one.
       const third = await open(a.server.base, 'k1');
-      expect([third.status, third.retryAfter]).toEqual([429, '30']);
-      expect(third.body).toMatch(/this credential already holds 2 open event streams/);
+      expect([third.status, third.headers.get('retry-after')]).toEqual([429, '30']);
+      expect(third.text()).toMatch(/this credential already holds 2 open event streams/);
       // The account (3) is full after one stream of k2: k3's first stream is refused on b.
       opened.push(await open(a.server.base, 'k2'));
       expect(opened.map((s) => s.status)).toEqual([200, 200, 200]);
       const k3 = await open(b.server.base, 'k3');
       expect(k3.status).toBe(429);
-      expect(k3.body).toMatch(/this account already holds 3 open event streams/);
+      expect(k3.text()).toMatch(/this account already holds 3 open event streams/);
       // k1's stream on a ends: its place is free on b.
       opened[0]!.close();
-      await until('a place for k1 on b', async () => {
-        const again = await open(b.server.base, 'k1');
-        if (again.status === 200) opened.push(again);
-        return again.status === 200;
-      }, 30_000);
+      await until(
+        'a place for k1 on b',
+        async () => {
+          const again = await open(b.server.base, 'k1');
+          if (again.status === 200) opened.push(again);
+          return again.status === 200;
+        },
+        30_000,
+      );
     } finally {
       for (const s of opened) s.close();
     }
   }, 60_000);
 
-  test("a replica that dies (no renewal, no release) stops counting once its leases lapse", async () => {
+  test('a replica that dies (no renewal, no release) stops counting once its leases lapse', async () => {
     const survivor = await replica({ leaseSeconds: 1 });
     const doomed = await replica({ leaseSeconds: 1 });
     const first = Date.now();

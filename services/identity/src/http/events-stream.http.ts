@@ -151,8 +151,7 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
     const credential = credentialKey(req, principal);
     const fullCredential = `this credential already holds ${maxPerCredential} open event streams`;
     const fullAccount = `this account already holds ${maxPerAccount} open event streams`;
-    let full =
-      perCredential.count(credential) >= maxPerCredential ? fullCredential : perAccount.count(tenant) >= maxPerAccount ? fullAccount : null;
+    let full = perCredential.count(credential) >= maxPerCredential ? fullCredential : perAccount.count(tenant) >= maxPerAccount ? fullAccount : null;
     // Counted here before asking the shared count, so concurrent opens in this process cannot pass together.
     if (!full) {
       perCredential.add(credential, 1);

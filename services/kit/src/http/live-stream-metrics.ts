@@ -15,7 +15,10 @@ export interface LiveStreamMetrics {
 export function liveStreamMetrics(registry: Registry): LiveStreamMetrics {
   const once = <M>(name: string, make: () => M): M => (registry.getSingleMetric(name) as M | undefined) ?? make();
   return {
-    open: once('pylon_events_streams_open', () => new Gauge({ name: 'pylon_events_streams_open', help: 'Open GET /events/stream connections in this process', registers: [registry] })),
+    open: once(
+      'pylon_events_streams_open',
+      () => new Gauge({ name: 'pylon_events_streams_open', help: 'Open GET /events/stream connections in this process', registers: [registry] }),
+    ),
     logReads: once(
       'pylon_events_stream_log_reads_total',
       () => new Counter({ name: 'pylon_events_stream_log_reads_total', help: 'Reads of the push-event log by open streams', registers: [registry] }),

@@ -16,13 +16,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRedisCache } from '@pylon/adapters/redis';
+import { deleteRedisKeys } from '@pylon/adapters/redis';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
 import { createAccount, createApiKey, createIdentitySubgraph, createUser } from '@pylon/identity';
-import { InternalTokens, PUSH_EVENTS_TOPIC } from '@pylon/kit';
-import { until } from '@pylon/kit/testing';
-import { freePort, Processes, REDIS_URL, redisAnswers } from '../../gateway/test/processes.js';
+import { InternalTokens } from '@pylon/kit';
+import { openEventStream, until } from '@pylon/kit/testing';
+import { freePort, Processes, REDIS_URL, redisAnswers } from './processes.js';
 
 const secret = randomBytes(32).toString('hex');
 const ACCOUNT = `dist-sse-${randomBytes(4).toString('hex')}`;
@@ -60,7 +60,15 @@ let doomedId = '';
     const nowhere = `http://127.0.0.1:${dead}`;
     gatewayUrl = await procs.start(
       'gateway/src/gateway.main.ts',
-      { IDENTITY_URL: identityUrl, REDIS_URL, DEVICES_URL: nowhere, CONTENT_URL: nowhere, SCHEDULING_URL: nowhere, DATATABLES_URL: nowhere, ANALYTICS_URL: nowhere },
+      {
+        IDENTITY_URL: identityUrl,
+        REDIS_URL,
+        DEVICES_URL: nowhere,
+        CONTENT_URL: nowhere,
+        SCHEDULING_URL: nowhere,
+        DATATABLES_URL: nowhere,
+        ANALYTICS_URL: nowhere,
+      },
       pg,
       LIMIT,
     );
@@ -69,37 +77,21 @@ let doomedId = '';
   afterAll(async () => {
     await procs?.stopAll();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
-    const redis = createRedisCache({ url: REDIS_URL });
-    await redis.del(`${PREFIX}${PUSH_EVENTS_TOPIC}`);
-    await redis.close();
+    // The run's stream and its consumer groups (the leases lapse by themselves).
+    await deleteRedisKeys(REDIS_URL, PREFIX);
   });
 
-  const gql = async (query: string, variables?: Record<string, unknown>) => {
-    const res = await fetch(`${gatewayUrl}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-service-apikey': KEY },
-      body: JSON.stringify({ query, variables }),
-    });
-    return (await res.json()) as { data?: Record<string, any>; errors?: unknown[] };
-  };
+  /** A GraphQL request through the gateway with the owner's key. */
+  const gql = async (query: string, variables?: Record<string, unknown>) =>
+    (await (
+      await fetch(`${gatewayUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-apikey': KEY },
+        body: JSON.stringify({ query, variables }),
+      })
+    ).json()) as { data?: Record<string, any>; errors?: unknown[] };
 
-  /** Opens the stream through the gateway; `text()` is what it sent so far, `ended()` whether it closed. */
-  async function openStream(key: string) {
-    const ctl = new AbortController();
-    const res = await fetch(`${gatewayUrl}/events/stream`, { headers: { 'x-service-apikey': key }, signal: ctl.signal });
-    let text = '';
-    let ended = false;
-    if (res.ok)
-      void (async () => {
-        try {
-          for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) text += Buffer.from(chunk).toString();
-        } catch {
-          /* aborted */
-        }
-        ended = true;
-      })();
-    return { status: res.status, text: () => text, ended: () => ended, close: () => ctl.abort() };
-  }
+  const openStream = (key: string) => openEventStream(`${gatewayUrl}/events/stream`, { 'x-service-apikey': key });
 
   /** identity's count of push-event log reads by open streams (its /metrics, loopback). */
   const logReads = async () => {
@@ -136,7 +128,7 @@ let doomedId = '';
   );
 
   test(
-    "M3: revoking the key ends its open stream through the gateway within seconds, with event: error",
+    'M3: revoking the key ends its open stream through the gateway within seconds, with event: error',
     async () => {
       const doomed = await openStream(DOOMED);
       expect(doomed.status).toBe(200);

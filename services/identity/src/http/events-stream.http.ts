@@ -31,9 +31,9 @@ import {
 } from '@pylon/kit';
 import { EVENT_LOG_APPENDED, type PushEventLog } from '../repositories/push-event-log.repository.js';
 
-/** Open streams one credential may hold in one process. */
+/** Open streams one credential may hold (across replicas with `leases`, else in this process). */
 export const MAX_STREAMS_PER_CREDENTIAL = 10;
-/** Open streams one account may hold in one process. */
+/** Open streams one account may hold (likewise). */
 export const MAX_STREAMS_PER_ACCOUNT = 50;
 /** How often an open stream's credential is checked again. */
 export const RECHECK_MS = 2_000;
@@ -172,7 +172,7 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
           holder,
           leaseSeconds,
         )
-        // Unreachable: this process's own count (checked above) is the limit meanwhile.
+        // The shared count does not answer: this process's own count (checked above) limits meanwhile.
         .catch(() => undefined);
       leased = taken === null;
       if (taken) {

@@ -5,7 +5,7 @@
  * web player) and the legacy adapter's. Distributed, each of these routes is served by its own role.
  */
 import { Router, type Express } from 'express';
-import { createJobsHttp, metricsAccess, type GatewayClient, type Logger, type MetricsAccess, type Ops } from '@pylon/kit';
+import { createJobsHttp, liveStreamMetrics, metricsAccess, type GatewayClient, type Logger, type MetricsAccess, type Ops } from '@pylon/kit';
 import { createRateLimiter, type Backends } from '@pylon/composition/backends';
 import { createReportsHttp } from '@pylon/analytics';
 import { createMediaHttp } from '@pylon/content';
@@ -76,7 +76,14 @@ export async function createHttpEdge(
   const eventLog = new PushEventLog(backends.documents!);
   // Streams read the log when the writer says their account has news (pub/sub), not every 200 ms.
   const eventLogWriter = await startEventLog({ stream: backends.stream!, log: eventLog, logger, pubsub: backends.pubsub });
-  const eventsHttp = createEventsStreamHttp(eventLog, { authenticate, ...streamCredentials(access.identify), appended: backends.pubsub });
+  // With Redis the stream limits are counted across replicas (leases), else in this process.
+  const eventsHttp = createEventsStreamHttp(eventLog, {
+    authenticate,
+    ...streamCredentials(access.identify),
+    appended: backends.pubsub,
+    leases: backends.leases,
+    metrics: liveStreamMetrics(ops.registry),
+  });
   const front = Router().use(
     createPlayerApi(sg.devices.runtime, { failures: playerFailures, telemetry: playerTelemetry }),
     eventsHttp,

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { DocumentStore, Principal } from '@pylon/kit';
 import { createMemoryRateLimiter } from '@pylon/kit/adapters/rate-limit.memory';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
-import { serveOnFreePort, testPrincipal, until } from '@pylon/kit/testing';
+import { openEventStream, serveOnFreePort, testPrincipal, until } from '@pylon/kit/testing';
 import { credentialsFrom, type EdgeAuthenticator } from '@pylon/gateway/edge-auth';
 import { limitedAuthenticator } from '@pylon/gateway/rate-limits';
 import { PushEventLog } from '@pylon/identity/workers/event-log';
@@ -52,23 +52,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Opens a stream; `text()` is what it sent so far, `ended()` whether the server closed it. */
-async function open(path: string, headers: Record<string, string> = {}) {
-  const ac = new AbortController();
-  const res = await fetch(`${base}${path}`, { headers, signal: ac.signal });
-  let text = '';
-  let ended = false;
-  if (res.status === 200)
-    void (async () => {
-      try {
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) text += Buffer.from(chunk).toString();
-      } catch {
-        /* aborted */
-      }
-      ended = true;
-    })();
-  return { status: res.status, text: () => text, ended: () => ended, close: () => ac.abort() };
-}
+const open = (path: string, headers: Record<string, string> = {}) => openEventStream(`${base}${path}`, headers);
 
 test("a stream survives its key's rate limit being exhausted by other requests, and still ends on revocation", async () => {
   const s = await open('/events/stream', { 'x-service-apikey': 'k1' });

@@ -18,6 +18,7 @@ import {
   type Cache,
   type DocumentStore,
   type EventStream,
+  type Leases,
   type Spool,
   type PubSub,
   type RateLimiter,
@@ -199,6 +200,8 @@ export interface Backends {
   spool?: Spool;
   cache?: Cache;
   pubsub?: PubSub;
+  /** Counted holds shared by replicas (CACHE_DRIVER=redis only; alone, a process counts in memory itself). */
+  leases?: Leases;
   blobs?: BlobStore;
   /** Closes what was opened, in reverse order of opening. */
   close(): Promise<void>;
@@ -317,9 +320,10 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
     if (want.includes('cache')) {
       opening = 'cache';
       if (env.CACHE_DRIVER === 'redis') {
-        const { createRedisCache, createRedisPubSub } = await import('@pylon/adapters/redis');
+        const { createRedisCache, createRedisLeases, createRedisPubSub } = await import('@pylon/adapters/redis');
         b.cache = createRedisCache({ url: env.REDIS_URL! });
         b.pubsub = createRedisPubSub({ url: env.REDIS_URL! });
+        b.leases = createRedisLeases({ url: env.REDIS_URL!, keyPrefix: 'pylon:lease:' });
       } else {
         const { createMemoryCache, createMemoryPubSub } = await import('@pylon/kit/adapters/cache.memory');
         b.cache = createMemoryCache();
@@ -327,9 +331,11 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
       }
       const c = b.cache;
       const p = b.pubsub;
+      const l = b.leases;
       opened.push({
         name: 'cache',
         close: async () => {
+          await l?.close();
           await p.close();
           await c.close();
         },

@@ -16,6 +16,7 @@ import {
   metricsAccess,
   metricsEnv,
   type Logger,
+  type Ops,
   type Subgraph,
 } from '@pylon/kit';
 import { backendEnv, backendRules, type BackendEnv, type Backends, type createBackends } from './backends.js';
@@ -52,6 +53,8 @@ export interface SubgraphProcessOptions<E extends z.ZodRawShape> {
       subgraph: Subgraph;
       env: BackendEnv & z.infer<typeof subgraphEnv> & z.infer<z.ZodObject<E>>;
       logger: Logger;
+      /** The process's metrics registry (/metrics) and readiness state. */
+      ops: Ops;
       /** Adds work to the graceful stop, run after the servers close and before the backends do. */
       onClose(closer: () => Promise<void>): void;
     },
@@ -75,7 +78,7 @@ export async function runSubgraphProcess<E extends z.ZodRawShape>(o: SubgraphPro
         logger,
         checks: backends.checks,
         metrics: metricsAccess(env),
-        ...(o.extend ? { extend: (a: Express) => o.extend!(a, { backends, tokens, subgraph, env, logger, onClose }) } : {}),
+        ...(o.extend ? { extend: (a: Express) => o.extend!(a, { backends, tokens, subgraph, env, logger, ops, onClose }) } : {}),
       });
       app.set('trust proxy', env.TRUST_PROXY);
       return { app, label: `${o.name} subgraph listening`, closers: [() => server.stop(), ...closers, () => backends.close()] };

@@ -6,7 +6,7 @@
  * Key revocations recorded anywhere (GraphQL, admin CLI, other replicas) are picked up by polling
  * and announced on the pub/sub channel the gateways listen to, so their caches forget the key.
  */
-import { createLogger, INTERNAL_TOKEN_HEADER } from '@pylon/kit';
+import { createLogger, INTERNAL_TOKEN_HEADER, liveStreamMetrics } from '@pylon/kit';
 import { createPushEventProducer } from '@pylon/composition/push-events';
 import { createAuditSink } from '@pylon/composition/audit-sink';
 import { createRateLimiter } from '@pylon/composition/backends';
@@ -19,6 +19,7 @@ import { principalCacheKey } from './use-cases/api-keys.js';
 import { KEY_REVOKED_CHANNEL, watchRevocations } from './use-cases/revocations.js';
 import { createEventsStreamHttp } from './http/events-stream.http.js';
 import { PushEventLog } from './repositories/push-event-log.repository.js';
+import { credentialChecker } from './use-cases/credential-check.js';
 
 let oauth: OAuthServer | undefined;
 
@@ -71,15 +72,21 @@ await runSubgraphProcess({
     oauth = server;
     return identity;
   },
-  extend: (app, { tokens, subgraph, backends, onClose }) => {
-    mountInternalAuth(app, subgraph as IdentityService, tokens);
+  extend: (app, { tokens, subgraph, backends, env, ops, onClose }) => {
+    const identity = subgraph as IdentityService;
+    mountInternalAuth(app, identity, tokens);
     if (oauth) app.use(oauth.handler);
+    const holds = credentialChecker(identity.repo);
     // The caller's principal comes signed by the gateway (edge-forward.ts), never from credentials here.
     const events = createEventsStreamHttp(new PushEventLog(backends.documents!), {
       authenticate: (req) => tokens.verify(req.get(INTERNAL_TOKEN_HEADER)).catch(() => null),
-      // The gateway's signed principal expires after a minute by design, which says nothing about
-      // the key behind it: not re-checked here (the all-in-one re-checks the key itself).
-      recheck: async () => true,
+      // The signed principal lasts a minute by design, which says nothing about the key behind it:
+      // the credential it names is looked up in this process's store (revoked, expired, user gone).
+      recheck: (_req, principal) => holds(principal),
+      // The log writer runs in the webhook-worker: its notices reach this process only over Redis.
+      appended: env.CACHE_DRIVER === 'redis' ? backends.pubsub : undefined,
+      leases: backends.leases,
+      metrics: liveStreamMetrics(ops.registry),
     });
     app.use(events);
     // Open streams end at once on shutdown, so draining the server does not wait for them.

@@ -19,7 +19,9 @@ await runWorkerProcess({
   name: 'webhooks',
   label: 'webhook delivery worker running',
   env: loadConfigOrExit(webhookWorkerEnv),
-  needs: ['documents', 'stream'],
+  // The cache port for its pub/sub: the log writer announces appended events to the identity
+  // processes' live streams (Redis when CACHE_DRIVER=redis; in-process otherwise, which reaches none).
+  needs: ['documents', 'stream', 'cache'],
   start: async ({ env, backends, logger }) => {
     const push = createPushEventProducer(backends, logger);
     const worker = await startDeliveryWorker({
@@ -32,7 +34,7 @@ await runWorkerProcess({
       endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
       ...(push ? { pushEvents: push.events } : {}),
     });
-    const eventLog = await startEventLog({ stream: backends.stream!, log: new PushEventLog(backends.documents!), logger });
+    const eventLog = await startEventLog({ stream: backends.stream!, log: new PushEventLog(backends.documents!), logger, pubsub: backends.pubsub });
     return {
       check: async () => (worker.alive() && eventLog.alive() ? undefined : Promise.reject(new Error('a consumer stopped'))),
       close: async () => {

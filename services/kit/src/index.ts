@@ -24,6 +24,7 @@ export * from './time.js';
 export * from './facade/gateway-client.js';
 export * from './http/ops.js';
 export * from './http/close-server.js';
+export * from './http/live-stream-metrics.js';
 export * from './process/force-exit.js';
 export * from './process/start-retry.js';
 export * from './groups.js';

@@ -2,7 +2,7 @@
  * Test support for subgraph-tier tests (imported as `@pylon/kit/testing`, never by product code):
  * a principal builder, a runner that executes operations through a subgraph's public entry with a
  * context built from a signed internal token exactly as the gateway does, polling, a handler served
- * on a free port, and a CLI run to its end.
+ * on a free port, an event stream opened and read in the background, and a CLI run to its end.
  */
 import { spawn } from 'node:child_process';
 import { createServer, type RequestListener } from 'node:http';
@@ -82,4 +82,31 @@ export async function serveOnFreePort(handler: RequestListener): Promise<{ base:
     base: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))),
   };
+}
+
+/** An open Server-Sent Events response: what it sent so far, whether the server ended it, and a way to close it. */
+export interface OpenEventStream {
+  status: number;
+  headers: Headers;
+  text(): string;
+  ended(): boolean;
+  close(): void;
+}
+
+/** GETs `url` as an event stream; a 200's body is read in the background (`text()` grows), any other answer's at once. */
+export async function openEventStream(url: string, headers: Record<string, string> = {}): Promise<OpenEventStream> {
+  const ac = new AbortController();
+  const res = await fetch(url, { headers, signal: ac.signal });
+  let text = res.status === 200 ? '' : await res.text();
+  let ended = res.status !== 200;
+  if (!ended)
+    void (async () => {
+      try {
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) text += Buffer.from(chunk).toString();
+      } catch {
+        /* aborted */
+      }
+      ended = true;
+    })();
+  return { status: res.status, headers: res.headers, text: () => text, ended: () => ended, close: () => ac.abort() };
 }

@@ -1,5 +1,5 @@
 /**
- * Scaled Cache and PubSub: Redis through ioredis, so replicas share cached values and messages.
+ * Scaled Cache, PubSub and Leases: Redis through ioredis, so replicas share cached values, messages and counted holds.
  *
  * - Values are JSON text under `keyPrefix + key`; TTLs are set in milliseconds (PX), so
  *   fractional seconds work. A stored value that is not JSON reads as a miss.
@@ -13,10 +13,14 @@
  *   instance however many handlers they have, and unsubscribed with the last handler.
  *   Messages published while the subscriber connection is down are lost (Redis pub/sub is fire
  *   and forget); ioredis resubscribes on reconnect.
+ * - Leases: one sorted set per name (`keyPrefix + name`), holders scored by when their hold lapses,
+ *   on the server's clock (TIME inside the scripts), so replicas' clocks do not matter. Taking
+ *   holds is one script (drop lapsed holds, check every limit, then add to every set), so two
+ *   replicas never both take the last place. Each set expires with its last hold.
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import { AppError } from '@pylon/kit/errors';
-import type { Cache, PubSub } from '@pylon/kit/ports/cache';
+import type { Cache, Leases, PubSub } from '@pylon/kit/ports/cache';
 import { checkTtl, toJson } from '@pylon/kit/adapters/cache.memory';
 
 export interface RedisConnectionOptions {
@@ -241,6 +245,72 @@ export function createRedisPubSub(opts: RedisPubSubOptions): PubSub {
       closed = true;
       handlers.clear();
       await Promise.all([shutdown(pub), shutdown(sub)]);
+    },
+  };
+}
+
+/** The server's time in ms, as Lua (TIME: seconds and microseconds). */
+const LEASE_NOW = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+/** Adds (or moves) ARGV[1]'s hold to now + ttl in KEYS[i], keeping the set until its last hold lapses. */
+const LEASE_HOLD = `local function hold(key, ttl)
+  redis.call('ZADD', key, now + ttl, ARGV[1])
+  if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
+end`;
+/** KEYS: the names; ARGV: holder, ttl ms, each name's limit. Returns 0 when taken, else the index of the first full name. */
+const LEASE_ACQUIRE = `${LEASE_NOW}
+${LEASE_HOLD}
+local ttl = tonumber(ARGV[2])
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  if not redis.call('ZSCORE', key, ARGV[1]) and redis.call('ZCARD', key) >= tonumber(ARGV[i + 2]) then return i end
+end
+for _, key in ipairs(KEYS) do hold(key, ttl) end
+return 0`;
+const LEASE_RENEW = `${LEASE_NOW}
+${LEASE_HOLD}
+for _, key in ipairs(KEYS) do hold(key, tonumber(ARGV[2])) end
+return 0`;
+const LEASE_COUNT = `${LEASE_NOW}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return redis.call('ZCARD', KEYS[1])`;
+
+export function createRedisLeases(opts: RedisCacheOptions): Leases {
+  const prefix = opts.keyPrefix ?? '';
+  const redis = connect(opts, 'pylon-leases');
+  let closed = false;
+  async function run<T>(fn: () => Promise<T>): Promise<T> {
+    if (closed) throw new AppError('UNAVAILABLE', 'leases are closed');
+    try {
+      return await fn();
+    } catch (e) {
+      throw unavailable('leases', e);
+    }
+  }
+  const keys = (names: readonly string[]) => names.map((n) => prefix + n);
+  return {
+    async acquire(slots, holder, ttlSeconds) {
+      const ms = checkTtl(ttlSeconds);
+      if (slots.length === 0) return null;
+      const full = Number(
+        await run(() => redis.eval(LEASE_ACQUIRE, slots.length, ...keys(slots.map((s) => s.name)), holder, String(ms), ...slots.map((s) => String(s.limit)))),
+      );
+      return full === 0 ? null : slots[full - 1]!.name;
+    },
+    async renew(names, holder, ttlSeconds) {
+      const ms = checkTtl(ttlSeconds);
+      if (names.length) await run(() => redis.eval(LEASE_RENEW, names.length, ...keys(names), holder, String(ms)));
+    },
+    async release(names, holder) {
+      if (names.length) await run(() => Promise.all(keys(names).map((k) => redis.zrem(k, holder))));
+    },
+    async count(name) {
+      return Number(await run(() => redis.eval(LEASE_COUNT, 1, prefix + name)));
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await shutdown(redis);
     },
   };
 }

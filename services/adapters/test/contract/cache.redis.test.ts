@@ -3,8 +3,8 @@
  * redis://127.0.0.1:6379. When it cannot connect: fails under CI (CI starts redis-server),
  * skips elsewhere. Keys and channels carry a prefix unique to this run.
  */
-import { createRedisCache, createRedisPubSub } from '../../src/redis/cache.redis.js';
-import { cacheContract, pubSubContract } from '@pylon/kit/contract/cache.contract';
+import { createRedisCache, createRedisLeases, createRedisPubSub } from '../../src/redis/cache.redis.js';
+import { cacheContract, leasesContract, pubSubContract } from '@pylon/kit/contract/cache.contract';
 import { redisProblem } from './redis-reachable.js';
 import { skipNote, uniqueName } from '../../../kit/test/contract/wait.helpers.js';
 
@@ -16,6 +16,20 @@ const problem = await redisProblem(url, prefix);
 if (problem === null) {
   cacheContract('redis', () => createRedisCache({ url, keyPrefix: prefix }));
   pubSubContract('redis', () => () => createRedisPubSub({ url, channelPrefix: prefix }));
+  leasesContract('redis', () => createRedisLeases({ url, keyPrefix: prefix }));
+
+  test('redis leases: two clients (two replicas) share the holds on a name', async () => {
+    const [a, b] = [createRedisLeases({ url, keyPrefix: prefix }), createRedisLeases({ url, keyPrefix: prefix })];
+    try {
+      expect(await a.acquire([{ name: 'shared', limit: 1 }], 'on-a', 60)).toBeNull();
+      expect(await b.acquire([{ name: 'shared', limit: 1 }], 'on-b', 60)).toBe('shared');
+      await a.release(['shared'], 'on-a');
+      expect(await b.acquire([{ name: 'shared', limit: 1 }], 'on-b', 60)).toBeNull();
+    } finally {
+      await b.release(['shared'], 'on-b');
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
 
   test('redis: keys carry the prefix, so two prefixes do not see each other', async () => {
     const a = createRedisCache({ url, keyPrefix: `${prefix}a:` });

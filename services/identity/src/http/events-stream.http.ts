@@ -9,21 +9,36 @@
  * - Filters: `types=a,b` (catalogue names), `device_id=x` (repeatable, at most 100).
  * - A comment line every 15 s keeps proxies from closing an idle stream.
  * - Limits (issue 34, M2/M3): at most MAX_STREAMS_PER_CREDENTIAL open streams per credential (API
- *   key or token) and MAX_STREAMS_PER_ACCOUNT per account in this process; beyond, 429 with
- *   Retry-After. The credential is checked again every few seconds (`recheck`): a revoked key or
- *   an expired token ends the stream with an `error` event instead of leaving it open.
+ *   key or token) and MAX_STREAMS_PER_ACCOUNT per account; beyond, 429 with Retry-After. Counted
+ *   in this process, and with `leases` (Redis) across every replica as well: each open stream holds
+ *   a lease per name, renewed while it is open, so the streams of a process that crashed stop
+ *   counting within LEASE_SECONDS. While the shared count does not answer, the process's own holds.
+ *   The credential is checked again every few seconds (`recheck`): a revoked key or an expired
+ *   token ends the stream with an `error` event instead of leaving it open.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
-import { allows, isPushEventType, PUSH_EVENT_CATALOGUE, type Principal, type PubSub, type PushEvent, type PushEventType } from '@pylon/kit';
+import {
+  allows,
+  isPushEventType,
+  PUSH_EVENT_CATALOGUE,
+  type Leases,
+  type LiveStreamMetrics,
+  type Principal,
+  type PubSub,
+  type PushEvent,
+  type PushEventType,
+} from '@pylon/kit';
 import { EVENT_LOG_APPENDED, type PushEventLog } from '../repositories/push-event-log.repository.js';
 
-/** Open streams one credential may hold in one process. */
+/** Open streams one credential may hold (across replicas with `leases`, else in this process). */
 export const MAX_STREAMS_PER_CREDENTIAL = 10;
-/** Open streams one account may hold in one process. */
+/** Open streams one account may hold (likewise). */
 export const MAX_STREAMS_PER_ACCOUNT = 50;
 /** How often an open stream's credential is checked again. */
 export const RECHECK_MS = 2_000;
+/** How long a stream's shared lease lasts without renewal (renewed every third of it while open). */
+export const LEASE_SECONDS = 30;
 
 export interface EventsStreamOptions {
   authenticate(req: Request): Promise<Principal | null>;
@@ -41,6 +56,11 @@ export interface EventsStreamOptions {
   recheckMs?: number;
   maxPerCredential?: number;
   maxPerAccount?: number;
+  /** The shared count of open streams (Redis leases), so the limits hold across replicas. */
+  leases?: Leases | undefined;
+  leaseSeconds?: number;
+  /** Open streams and log reads, on /metrics. */
+  metrics?: LiveStreamMetrics | undefined;
   /**
    * The log writer's notices (EVENT_LOG_APPENDED over the pub/sub port): with them an idle stream
    * reads the log when its account has new events (and at each re-check), not every pollMs.
@@ -55,10 +75,15 @@ const list = (v: unknown): string[] => (Array.isArray(v) ? v : v === undefined ?
 const refuse = (res: Response, status: number, code: string, message: string, field?: string) =>
   res.status(status).json({ error: { code, message, ...(field ? { field } : {}) } });
 
-/** Which credential a request carries (hashed: never kept in clear), or its user when it came signed by the gateway. */
+/**
+ * Which credential a request carries (hashed: never kept in clear); when it came signed by the
+ * gateway, the API key its principal names, else its user (a bearer token's holder).
+ */
 function credentialOf(req: Request, principal: Principal): string {
   const raw = req.get('x-service-apikey') ?? req.get('authorization') ?? (typeof req.query.api_key === 'string' ? req.query.api_key : undefined);
-  return raw ? createHash('sha256').update(raw).digest('base64url') : `${principal.accountId}/${principal.userId}`;
+  if (raw) return createHash('sha256').update(raw).digest('base64url');
+  const c = principal.credential;
+  return c?.kind === 'api-key' ? `key:${principal.accountId}/${c.id}` : `${principal.accountId}/${principal.userId}`;
 }
 
 /** A re-check that authenticates the request again and wants the same account and user. */
@@ -124,18 +149,43 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
     } else seq = await log.head(tenant);
 
     const credential = credentialKey(req, principal);
-    const full =
-      perCredential.count(credential) >= maxPerCredential
-        ? `this credential already holds ${maxPerCredential} open event streams`
-        : perAccount.count(tenant) >= maxPerAccount
-          ? `this account already holds ${maxPerAccount} open event streams`
-          : null;
+    const fullCredential = `this credential already holds ${maxPerCredential} open event streams`;
+    const fullAccount = `this account already holds ${maxPerAccount} open event streams`;
+    let full = perCredential.count(credential) >= maxPerCredential ? fullCredential : perAccount.count(tenant) >= maxPerAccount ? fullAccount : null;
+    // Counted here before asking the shared count, so concurrent opens in this process cannot pass together.
+    if (!full) {
+      perCredential.add(credential, 1);
+      perAccount.add(tenant, 1);
+    }
+    const holder = randomUUID();
+    const [credentialLease, accountLease] = [`events-stream:credential:${credential}`, `events-stream:account:${tenant}`];
+    const leaseNames = [credentialLease, accountLease];
+    const leaseSeconds = o.leaseSeconds ?? LEASE_SECONDS;
+    let leased = false;
+    if (!full && o.leases) {
+      const taken = await o.leases
+        .acquire(
+          [
+            { name: credentialLease, limit: maxPerCredential },
+            { name: accountLease, limit: maxPerAccount },
+          ],
+          holder,
+          leaseSeconds,
+        )
+        // The shared count does not answer: this process's own count (checked above) limits meanwhile.
+        .catch(() => undefined);
+      leased = taken === null;
+      if (taken) {
+        full = taken === credentialLease ? fullCredential : fullAccount;
+        perCredential.add(credential, -1);
+        perAccount.add(tenant, -1);
+      }
+    }
     if (full) {
       res.setHeader('Retry-After', '30');
       return refuse(res, 429, 'RATE_LIMITED', `${full}; close one first`);
     }
-    perCredential.add(credential, 1);
-    perAccount.add(tenant, 1);
+    o.metrics?.open.inc();
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.write(': stream open\n\n');
     let closed = false;
@@ -152,6 +202,8 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
     };
     open.add(stop);
     req.on('close', stop);
+    // Gone while the limits were counted (its close event already passed).
+    if (req.socket.destroyed) stop();
     const notified = o.appended !== undefined && (await subscribed?.then(() => true).catch(() => false)) === true;
     if (notified) {
       if (!wakers.has(tenant)) wakers.set(tenant, new Set());
@@ -162,7 +214,17 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
     try {
       let lastBeat = Date.now();
       let lastCheck = Date.now();
+      let lastRenew = Date.now();
+      const renewMs = (leaseSeconds * 1000) / 3;
       while (!closed) {
+        if (o.leases && Date.now() - lastRenew >= renewMs) {
+          lastRenew = Date.now();
+          // Renewing also takes the lease again if it lapsed while Redis was away (or was never taken).
+          leased = await o.leases.renew(leaseNames, holder, leaseSeconds).then(
+            () => true,
+            () => leased,
+          );
+        }
         if (Date.now() - lastCheck >= (o.recheckMs ?? RECHECK_MS)) {
           lastCheck = Date.now();
           if (!(await recheck(req, principal).catch(() => false))) {
@@ -171,6 +233,7 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
           }
         }
         dirty = false;
+        o.metrics?.logReads.inc();
         const batch = await log.after(tenant, seq, 500).catch(() => []);
         for (const entry of batch) {
           seq = entry.seq;
@@ -188,8 +251,9 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
           await new Promise((r) => setTimeout(r, o.pollMs ?? 200));
           continue;
         }
-        // Until a notice, the next re-check or the next heartbeat, whichever comes first.
-        const due = Math.min(lastCheck + (o.recheckMs ?? RECHECK_MS), lastBeat + (o.heartbeatMs ?? 15_000)) - Date.now();
+        // Until a notice, the next re-check, heartbeat or lease renewal, whichever comes first.
+        const due =
+          Math.min(lastCheck + (o.recheckMs ?? RECHECK_MS), lastBeat + (o.heartbeatMs ?? 15_000), o.leases ? lastRenew + renewMs : Infinity) - Date.now();
         if (!dirty && due > 0)
           await new Promise<void>((r) => {
             const t = setTimeout(r, due);
@@ -207,6 +271,8 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
       if (mine?.size === 0) wakers.delete(tenant);
       perCredential.add(credential, -1);
       perAccount.add(tenant, -1);
+      if (leased) void o.leases?.release(leaseNames, holder).catch(() => undefined);
+      o.metrics?.open.dec();
       res.end();
     }
   });

@@ -136,6 +136,7 @@ export class ApiKeyAuthenticator {
       policies: policiesFor(user.roles),
       isOwner: user.roles.includes('Owner'),
       via: 'api-key',
+      credential: { kind: 'api-key', id: key.id },
     };
     await this.cache.set(cacheKey, { ...principal, exp }, this.deps.cacheTtlSeconds);
     void touchUser(this.deps.repo, user, now);

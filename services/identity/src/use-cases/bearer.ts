@@ -67,6 +67,7 @@ export class BearerAuthenticator {
     const ref = parseSubject(String(payload.sub));
     const user = ref ? await this.deps.repo.findUser(ref.accountId, ref.userId) : null;
     if (!user) return null;
+    const exp = (payload.exp ?? 0) * 1000;
     const principal: Principal = {
       accountId: user.accountId,
       userId: user.id,
@@ -75,8 +76,8 @@ export class BearerAuthenticator {
       policies: policiesFor(user.roles),
       isOwner: user.roles.includes('Owner'),
       via: 'bearer',
+      credential: { kind: 'bearer', expiresAt: exp },
     };
-    const exp = (payload.exp ?? 0) * 1000;
     const ttl = Math.min(this.deps.cacheTtlSeconds, Math.floor((exp - now) / 1000));
     if (ttl >= 1) await this.cache.set(cacheKey, { ...principal, exp }, ttl);
     void touchUser(this.deps.repo, user, now);

@@ -8,10 +8,13 @@
  * PubSub: instances created from the same hub see each other's messages (tests use that to
  * stand for two replicas; one process normally shares a single hub). Delivery is asynchronous
  * (like a network hop), in publish order, with JSON copies; a throwing handler is isolated.
+ *
+ * Leases: per name, the holders and when each hold lapses; lapsed holds are dropped when the name
+ * is next touched.
  */
 import { AppError } from '../errors.js';
 import { createBoundedCache } from '../graphql/bounded-cache.js';
-import type { Cache, PubSub } from '../ports/cache.js';
+import type { Cache, Leases, PubSub } from '../ports/cache.js';
 
 export interface MemoryCacheOptions {
   /** Most entries kept; the least recently used are evicted beyond it. Default 10 000. */
@@ -194,6 +197,61 @@ export function createMemoryPubSub(hub: MemoryPubSubHub = createMemoryPubSubHub(
     async close() {
       closed = true;
       for (const l of [...mine.keys()]) remove(l);
+    },
+  };
+}
+
+export function createMemoryLeases(opts: { now?: () => number } = {}): Leases {
+  const now = opts.now ?? Date.now;
+  /** name -> holder -> when the hold lapses */
+  const names = new Map<string, Map<string, number>>();
+  let closed = false;
+  const live = (name: string) => {
+    const holds = names.get(name);
+    if (!holds) return new Map<string, number>();
+    const t = now();
+    for (const [h, until] of holds) if (until <= t) holds.delete(h);
+    if (holds.size === 0) names.delete(name);
+    return holds;
+  };
+  const hold = (name: string, holder: string, ms: number) => {
+    const holds = names.get(name) ?? new Map<string, number>();
+    names.set(name, holds.set(holder, now() + ms));
+  };
+  const open = () => {
+    if (closed) throw new AppError('UNAVAILABLE', 'leases are closed');
+  };
+  return {
+    async acquire(slots, holder, ttlSeconds) {
+      open();
+      const ms = checkTtl(ttlSeconds);
+      const full = slots.find((s) => {
+        const holds = live(s.name);
+        return !holds.has(holder) && holds.size >= s.limit;
+      });
+      if (full) return full.name;
+      for (const s of slots) hold(s.name, holder, ms);
+      return null;
+    },
+    async renew(list, holder, ttlSeconds) {
+      open();
+      const ms = checkTtl(ttlSeconds);
+      for (const name of list) hold(name, holder, ms);
+    },
+    async release(list, holder) {
+      open();
+      for (const name of list) {
+        live(name).delete(holder);
+        if (names.get(name)?.size === 0) names.delete(name);
+      }
+    },
+    async count(name) {
+      open();
+      return live(name).size;
+    },
+    async close() {
+      closed = true;
+      names.clear();
     },
   };
 }

@@ -14,7 +14,25 @@ export interface Principal {
   isOwner: boolean;
   /** How the caller authenticated: api-key, bearer, internal. */
   via: 'api-key' | 'bearer' | 'internal';
+  /** The credential it was resolved from (absent for internal callers), carried in the signed token. */
+  credential?: CredentialRef;
 }
+
+/**
+ * Which credential a principal came from, never the secret: an API key's id, or a bearer token's
+ * expiry (epoch ms). A process that keeps a connection open for the caller (the live event stream,
+ * issue 34 M3) checks it again by this: identity looks the key up in its own store, a token ends
+ * at its expiry.
+ */
+export type CredentialRef = { kind: 'api-key'; id: string } | { kind: 'bearer'; expiresAt: number };
+
+function credentialClaim(v: unknown): CredentialRef | undefined {
+  const c = v as { k?: unknown; id?: unknown; exp?: unknown } | null;
+  if (c?.k === 'api-key' && typeof c.id === 'string') return { kind: 'api-key', id: c.id };
+  if (c?.k === 'bearer' && typeof c.exp === 'number') return { kind: 'bearer', expiresAt: c.exp };
+  return undefined;
+}
+const claimOf = (c: CredentialRef | undefined) => (c?.kind === 'api-key' ? { k: c.kind, id: c.id } : c ? { k: c.kind, exp: c.expiresAt } : undefined);
 
 export const INTERNAL_TOKEN_HEADER = 'x-pylon-internal-token';
 const ISSUER = 'pylon-gateway';
@@ -53,7 +71,7 @@ export class InternalTokens {
   }
 
   sign(p: Principal): Promise<string> {
-    const cacheKey = JSON.stringify([p.accountId, p.userId, p.userName, p.roles, p.policies, p.isOwner, p.via]);
+    const cacheKey = JSON.stringify([p.accountId, p.userId, p.userName, p.roles, p.policies, p.isOwner, p.via, claimOf(p.credential)]);
     const now = Date.now();
     const hit = this.signed.get(cacheKey);
     if (hit && hit.until > now) return hit.token;
@@ -64,7 +82,8 @@ export class InternalTokens {
   }
 
   private signFresh(p: Principal): Promise<string> {
-    return new SignJWT({ acc: p.accountId, name: p.userName, roles: p.roles, pol: p.policies, own: p.isOwner, via: p.via })
+    const cred = claimOf(p.credential);
+    return new SignJWT({ acc: p.accountId, name: p.userName, roles: p.roles, pol: p.policies, own: p.isOwner, via: p.via, ...(cred ? { cred } : {}) })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(p.userId)
       .setIssuer(ISSUER)
@@ -91,6 +110,8 @@ export class InternalTokens {
         isOwner: payload.own === true,
         via: payload.via === 'bearer' ? 'bearer' : payload.via === 'internal' ? 'internal' : 'api-key',
       };
+      const credential = credentialClaim(payload.cred);
+      if (credential) principal.credential = credential;
       this.verified.set(token, { principal, until: (payload.exp ?? 0) * 1000 }, 200 + 2 * (token.length + JSON.stringify(principal).length));
       return principal;
     } catch (e) {

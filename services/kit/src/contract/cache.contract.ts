@@ -1,7 +1,7 @@
 /**
- * Contracts every Cache and PubSub adapter passes. Keys and channels are unique per test.
+ * Contracts every Cache, PubSub and Leases adapter passes. Keys, channels and lease names are unique per test.
  */
-import type { Cache, PubSub } from '../ports/cache.js';
+import type { Cache, Leases, PubSub } from '../ports/cache.js';
 import { sleep, uniqueName, waitFor } from './wait.js';
 import { afterEach, beforeEach, describe, expect, test } from './harness.js';
 
@@ -215,6 +215,53 @@ export function pubSubContract(name: string, makeReplicas: () => () => PubSub | 
     test('publishing to a channel nobody listens to is fine', async () => {
       const ps = await replica();
       await expect(ps.publish(uniqueName('nobody'), { a: 1 })).resolves.toBeUndefined();
+    });
+  });
+}
+
+export function leasesContract(name: string, make: () => Leases | Promise<Leases>): void {
+  describe(`Leases contract: ${name}`, () => {
+    let leases: Leases;
+    beforeEach(async () => {
+      leases = await make();
+    });
+    afterEach(async () => {
+      await leases.close();
+    });
+
+    test('holds up to the limit, then names the full slot; a release frees a place', async () => {
+      const n = uniqueName('lease');
+      for (const h of ['h1', 'h2']) expect(await leases.acquire([{ name: n, limit: 2 }], h, 60)).toBeNull();
+      expect(await leases.acquire([{ name: n, limit: 2 }], 'h3', 60)).toBe(n);
+      expect(await leases.count(n)).toBe(2);
+      await leases.release([n], 'h1');
+      expect(await leases.count(n)).toBe(1);
+      expect(await leases.acquire([{ name: n, limit: 2 }], 'h3', 60)).toBeNull();
+    });
+
+    test('all or none: a full slot takes nothing from the others; a holder counts once', async () => {
+      const [a, b] = [uniqueName('lease-a'), uniqueName('lease-b')];
+      expect(await leases.acquire([{ name: b, limit: 1 }], 'first', 60)).toBeNull();
+      const slots = [
+        { name: a, limit: 5 },
+        { name: b, limit: 1 },
+      ];
+      expect(await leases.acquire(slots, 'second', 60)).toBe(b);
+      expect(await leases.count(a)).toBe(0);
+      expect(await leases.acquire([{ name: b, limit: 1 }], 'first', 60)).toBeNull();
+      expect(await leases.count(b)).toBe(1);
+    });
+
+    test('a hold lapses after its ttl unless renewed', async () => {
+      const [kept, lapsed] = [uniqueName('lease-kept'), uniqueName('lease-lapsed')];
+      await leases.acquire([{ name: kept, limit: 1 }], 'h', 1);
+      await leases.acquire([{ name: lapsed, limit: 1 }], 'h', 1);
+      await sleep(600);
+      await leases.renew([kept], 'h', 1);
+      await sleep(600);
+      expect(await leases.count(kept)).toBe(1);
+      expect(await leases.count(lapsed)).toBe(0);
+      expect(await leases.acquire([{ name: lapsed, limit: 1 }], 'other', 60)).toBeNull();
     });
   });
 }

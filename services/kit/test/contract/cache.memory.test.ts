@@ -1,7 +1,8 @@
-import { createMemoryCache, createMemoryPubSub, createMemoryPubSubHub } from '../../src/adapters/cache.memory.js';
-import { cacheContract, pubSubContract } from '../../src/contract/cache.contract.js';
+import { createMemoryCache, createMemoryLeases, createMemoryPubSub, createMemoryPubSubHub } from '../../src/adapters/cache.memory.js';
+import { cacheContract, leasesContract, pubSubContract } from '../../src/contract/cache.contract.js';
 
 cacheContract('memory', () => createMemoryCache());
+leasesContract('memory', () => createMemoryLeases());
 
 pubSubContract('memory', () => {
   const hub = createMemoryPubSubHub();

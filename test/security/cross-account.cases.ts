@@ -1,18 +1,20 @@
 /**
  * Object-level authorization (SECURITY.md API1): one cross-account case per id-taking endpoint of
- * every interface. `idTakingEndpoints` walks the served OpenAPI document (path or query parameters
- * named like ids), the served GraphQL schema (root fields with id arguments, or `input` fields
- * named like ids) and the legacy routes (path ids); the suite fails naming any endpoint without a
- * case here, so a new endpoint lands with its cross-account test.
+ * every interface. `idTakingEndpoints` walks the REST operations (every operation of the served
+ * OpenAPI document, which the facade checks against its declarations in rest-facade/src/operations/
+ * at start-up, with a path parameter or a query parameter named like an id), the served GraphQL
+ * schema (root fields with an argument named like an id, or an input field so named at any depth:
+ * `input.playlistId`, `where.groupId`) and the legacy routes (path ids); the suite fails naming any
+ * endpoint without a case here, so a new endpoint lands with its cross-account test.
  *
- * Account B's key is used on account A's ids; the answer must be what an unknown id gets (404,
- * empty list, null, `success:false`), never A's data or a change to it (checked after all cases).
- * Kinds that cannot be created through a public interface yet (schedules, data tables: their write
- * endpoints land with their issues) are covered in-process by gateway/test/tenancy.e2e.test.ts;
- * their case here says so and still runs the request with an id of the right form.
+ * Account B's key is used on account A's ids (real objects of A's, made through A's public
+ * interfaces); the answer must be what an unknown id gets (404, empty list, null, `success:false`),
+ * never A's data or a change to it (checked after all cases). Where A has no such object (an alert
+ * when none fired, a command) an id of the right form stands in and the case says so.
  */
-import { buildSchema, getNamedType, isInputObjectType, type GraphQLField } from 'graphql';
+import { buildSchema, getNamedType, isEnumType, isInputObjectType, type GraphQLField, type GraphQLInputType } from 'graphql';
 import { RESOURCES } from '../../legacy-adapter/src/resources/index.js';
+import { operationsOf } from '../../rest-facade/src/document.js';
 
 export interface Ids {
   device: string;
@@ -40,6 +42,15 @@ export interface Ids {
   exportJob: string;
   /** A's webhook endpoint. */
   webhookEndpoint: string;
+  /** A's schedule. */
+  schedule: string;
+  /** A's data table with one row (made by A through GraphQL), and that row. */
+  rowTable: string;
+  row: string;
+  /** A's schedule group. */
+  scheduleGroup: string;
+  /** A pairing code A has claimed (a claimed code is no longer anyone's to read or claim). */
+  pairingCode: string;
 }
 
 type GqlResult = { status: number; body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
@@ -56,28 +67,35 @@ export interface CaseContext {
 type Case = (c: CaseContext) => Promise<void>;
 
 const ID_NAME = /^(id|ids|key)$|Ids?$|_ids?$|^registration_?[kK]ey$/;
+/** Inside an input object `key` is a column's or a setting's name, not an object's handle. */
+const NESTED_ID_NAME = /^(id|ids)$|Ids?$|_ids?$|^registration_?[kK]ey$/;
+
+/** Whether an argument (or an input field under it, at any depth) names an object by id; sort enums never do. */
+function takesId(name: string, type: GraphQLInputType, nested = false, seen = new Set<string>()): boolean {
+  const t = getNamedType(type);
+  if (isEnumType(t)) return false;
+  if ((nested ? NESTED_ID_NAME : ID_NAME).test(name)) return true;
+  if (!isInputObjectType(t) || seen.has(t.name)) return false;
+  seen.add(t.name);
+  return Object.values(t.getFields()).some((f) => takesId(f.name, f.type, true, seen));
+}
 
 /** Every id-taking endpoint: `REST <METHOD> <path>`, `GraphQL <Type>.<field>`, `legacy <METHOD> <path>`. */
 export function idTakingEndpoints(openapi: any, sdl: string): string[] {
   const out: string[] = [];
-  for (const [path, item] of Object.entries<any>(openapi.paths)) {
-    for (const [method, op] of Object.entries<any>(item)) {
-      if (!op?.operationId) continue;
-      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any) =>
-        p.$ref ? openapi.components.parameters[String(p.$ref).split('/').pop()!] : p,
-      );
-      if (params.some((p: any) => (p.in === 'path' || p.in === 'query') && ID_NAME.test(p.name))) out.push(`REST ${method.toUpperCase()} ${path}`);
-    }
+  // Every REST operation (declared in rest-facade/src/operations/ or served by a handler): any path
+  // parameter names an object (or a credential), whatever it is called.
+  for (const { method, path } of operationsOf(openapi)) {
+    const item = openapi.paths[path];
+    const params = [...(item.parameters ?? []), ...(item[method].parameters ?? [])].map((p: any) =>
+      p.$ref ? openapi.components.parameters[String(p.$ref).split('/').pop()!] : p,
+    );
+    if (params.some((p: any) => p.in === 'path' || (p.in === 'query' && ID_NAME.test(p.name)))) out.push(`REST ${method.toUpperCase()} ${path}`);
   }
   const schema = buildSchema(sdl);
   for (const root of [schema.getQueryType(), schema.getMutationType()]) {
     for (const f of Object.values(root?.getFields() ?? {}) as GraphQLField<unknown, unknown>[]) {
-      const takesId = f.args.some((a) => {
-        if (ID_NAME.test(a.name)) return true;
-        const t = getNamedType(a.type);
-        return a.name === 'input' && isInputObjectType(t) && Object.keys(t.getFields()).some((n) => ID_NAME.test(n));
-      });
-      if (takesId) out.push(`GraphQL ${root!.name}.${f.name}`);
+      if (f.args.some((a) => takesId(a.name, a.type))) out.push(`GraphQL ${root!.name}.${f.name}`);
     }
   }
   for (const r of RESOURCES) if (/:\w+/.test(r.path)) out.push(`legacy ${r.method.toUpperCase()} ${r.path}`);
@@ -121,6 +139,23 @@ const gqlZero =
     const r = await c.gql(query, vars(c.ids));
     if (!r.body.data) throw new Error(`no data (${r.status}): ${JSON.stringify(r.body).slice(0, 300)}`);
     for (const [field, v] of Object.entries(r.body.data)) if (v !== 0) throw new Error(`${field} counted ${JSON.stringify(v)}`);
+  };
+/**
+ * A list (or count, or page) filtered by `where` on each of A's ids (`{ <field>: { eq: id } }`): B
+ * answers nothing, 0, or an empty page.
+ */
+const gqlWhere =
+  (field: string, filters: Record<string, keyof Ids>, selection = ' { __typename }'): Case =>
+  async (c) => {
+    const entries = Object.entries(filters);
+    const vars = entries.map((_, n) => `$v${n}: String`).join(', ');
+    const calls = entries.map(([f], n) => `w${n}: ${field}(where: { ${f}: { eq: $v${n} } })${selection}`).join(' ');
+    const r = await c.gql(`query(${vars}) { ${calls} }`, Object.fromEntries(entries.map(([, k], n) => [`v${n}`, c.ids[k]])));
+    if (!r.body.data) throw new Error(`no data (${r.status}): ${JSON.stringify(r.body).slice(0, 300)}`);
+    for (const [alias, v] of Object.entries(r.body.data)) {
+      const empty = v === 0 || (Array.isArray(v) && v.length === 0) || (Array.isArray(v?.data) && v.data.length === 0);
+      if (!empty) throw new Error(`${alias} answered ${JSON.stringify(v).slice(0, 300)}`);
+    }
   };
 const patch = (path: string, value: unknown) => JSON.stringify([{ op: 'replace', path, value }]);
 const legacyCall = (c: CaseContext, method: string, path: string, body?: unknown) =>
@@ -232,23 +267,21 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     status(c.rest(`/devices/${c.ids.device}/commands`, { method: 'POST', body: JSON.stringify([{ command: 'reboot' }]) }), 404),
   'REST GET /devices/{id}/commands': (c) => status(c.rest(`/devices/${c.ids.device}/commands`), 404),
   'REST POST /devices/{id}/track': (c) => status(c.rest(`/devices/${c.ids.device}/track`, { method: 'POST', body: JSON.stringify({ event_name: 'b' }) }), 404),
-  // Data tables: an id of the right form here; A's real table and rows under B's key are walked
-  // path by path in gateway/test/datatables.e2e.test.ts ('another account').
-  'REST GET /datatables/{tableId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}`), 404),
-  'REST PUT /datatables/{tableId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}`, { method: 'PUT', body: JSON.stringify({ name: 'b' }) }), 404),
-  'REST DELETE /datatables/{tableId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}`, { method: 'DELETE' }), 404),
-  'REST GET /datatables/{tableId}/rows': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows`), 404),
+  // Data tables: A's table and its row (gateway/test/datatables.e2e.test.ts walks more of them path by path).
+  'REST GET /datatables/{tableId}': (c) => status(c.rest(`/datatables/${c.ids.rowTable}`), 404),
+  'REST PUT /datatables/{tableId}': (c) => status(c.rest(`/datatables/${c.ids.rowTable}`, { method: 'PUT', body: JSON.stringify({ name: 'b' }) }), 404),
+  'REST DELETE /datatables/{tableId}': (c) => status(c.rest(`/datatables/${c.ids.rowTable}`, { method: 'DELETE' }), 404),
+  'REST GET /datatables/{tableId}/rows': (c) => status(c.rest(`/datatables/${c.ids.rowTable}/rows`), 404),
   'REST POST /datatables/{tableId}/rows': (c) =>
-    status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows`, { method: 'POST', body: JSON.stringify({ data: {} }) }), 404),
+    status(c.rest(`/datatables/${c.ids.rowTable}/rows`, { method: 'POST', body: JSON.stringify({ data: {} }) }), 404),
   'REST POST /datatables/{tableId}/rows/batch': (c) =>
-    status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/batch`, { method: 'POST', body: JSON.stringify({ rows: [{ data: {} }] }) }), 404),
+    status(c.rest(`/datatables/${c.ids.rowTable}/rows/batch`, { method: 'POST', body: JSON.stringify({ rows: [{ data: {} }] }) }), 404),
   'REST POST /datatables/{tableId}/rows/batch-delete': (c) =>
-    status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/batch-delete`, { method: 'POST', body: JSON.stringify({ row_ids: ['r1'] }) }), 404),
+    status(c.rest(`/datatables/${c.ids.rowTable}/rows/batch-delete`, { method: 'POST', body: JSON.stringify({ row_ids: [c.ids.row] }) }), 404),
   'REST PUT /datatables/{tableId}/rows/reorder': (c) =>
-    status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/reorder`, { method: 'PUT', body: JSON.stringify({ row_ids: ['r1'] }) }), 404),
-  'REST POST /datatables/{tableId}/rows/import': (c) =>
-    status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/import`, { method: 'POST', body: 'name\nx\n' }), 404),
-  'REST GET /datatables/{tableId}/rows/export': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/export`), 404),
+    status(c.rest(`/datatables/${c.ids.rowTable}/rows/reorder`, { method: 'PUT', body: JSON.stringify({ row_ids: [c.ids.row] }) }), 404),
+  'REST POST /datatables/{tableId}/rows/import': (c) => status(c.rest(`/datatables/${c.ids.rowTable}/rows/import`, { method: 'POST', body: 'name\nx\n' }), 404),
+  'REST GET /datatables/{tableId}/rows/export': (c) => status(c.rest(`/datatables/${c.ids.rowTable}/rows/export`), 404),
   // Jobs (issue 20): A's import job, read and cancelled by B.
   'REST GET /jobs/{id}': (c) => status(c.rest(`/jobs/${c.ids.job}`), 404),
   'REST DELETE /jobs/{id}': (c) => status(c.rest(`/jobs/${c.ids.job}`, { method: 'DELETE' }), 404),
@@ -260,14 +293,14 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   },
   'GraphQL Query.job': gqlNothing('query($id: ID!) { job(id: $id) { id state } }', (i) => ({ id: i.job })),
   'GraphQL Mutation.cancelJob': gqlNothing('mutation($id: ID!) { cancelJob(id: $id) { success error job { id } } }', (i) => ({ id: i.job })),
-  'REST GET /datatables/{tableId}/rows/{rowId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1`), 404),
+  'REST GET /datatables/{tableId}/rows/{rowId}': (c) => status(c.rest(`/datatables/${c.ids.rowTable}/rows/${c.ids.row}`), 404),
   'REST PUT /datatables/{tableId}/rows/{rowId}': (c) =>
-    status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1`, { method: 'PUT', body: JSON.stringify({ data: {} }) }), 404),
-  'REST DELETE /datatables/{tableId}/rows/{rowId}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1`, { method: 'DELETE' }), 404),
-  'REST GET /datatables/{tableId}/rows/{rowId}/versions': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1/versions`), 404),
-  'REST GET /datatables/{tableId}/rows/{rowId}/versions/{version}': (c) => status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1/versions/1`), 404),
+    status(c.rest(`/datatables/${c.ids.rowTable}/rows/${c.ids.row}`, { method: 'PUT', body: JSON.stringify({ data: {} }) }), 404),
+  'REST DELETE /datatables/{tableId}/rows/{rowId}': (c) => status(c.rest(`/datatables/${c.ids.rowTable}/rows/${c.ids.row}`, { method: 'DELETE' }), 404),
+  'REST GET /datatables/{tableId}/rows/{rowId}/versions': (c) => status(c.rest(`/datatables/${c.ids.rowTable}/rows/${c.ids.row}/versions`), 404),
+  'REST GET /datatables/{tableId}/rows/{rowId}/versions/{version}': (c) => status(c.rest(`/datatables/${c.ids.rowTable}/rows/${c.ids.row}/versions/1`), 404),
   'REST POST /datatables/{tableId}/rows/{rowId}/rollback': (c) =>
-    status(c.rest(`/datatables/${NO_PUBLIC_WRITE}/rows/r1/rollback`, { method: 'POST', body: JSON.stringify({ version: 1 }) }), 404),
+    status(c.rest(`/datatables/${c.ids.rowTable}/rows/${c.ids.row}/rollback`, { method: 'POST', body: JSON.stringify({ version: 1 }) }), 404),
   'REST GET /report': async (c) => {
     // The catalog is the same for every account (no account data); the account's ids are the export's.
     await status(c.rest('/report?id=proof_of_play'), 200);
@@ -311,7 +344,7 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     const b = (await (await c.rest('/devices', { method: 'POST', body: JSON.stringify({ name: 'B screen for rows' }) })).json()) as {
       registration_key: string;
     };
-    await status(fetch(`${c.base}/player/${b.registration_key}/datatables/${NO_PUBLIC_WRITE}/rows`), 404);
+    await status(fetch(`${c.base}/player/${b.registration_key}/datatables/${c.ids.rowTable}/rows`), 404);
   },
 
   // ---- REST content (A's demo media, playlists, templates and groups)
@@ -366,33 +399,33 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     status(c.rest(`/templates/groups/${c.ids.templateGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
   'REST DELETE /templates/groups/{id}': (c) => status(c.rest(`/templates/groups/${c.ids.templateGroup}`, { method: 'DELETE' }), 404),
 
-  // Schedules (scheduling issue): A's schedule ids have the right form; A's device must be refused in B's writes.
+  // Schedules: A's schedule and schedule group; A's device must be refused in B's writes.
   'REST GET /schedules': async (c) => {
-    await emptyList(c.rest(`/schedules?id=${NO_PUBLIC_WRITE}`));
+    await emptyList(c.rest(`/schedules?id=${c.ids.schedule}`));
     await emptyList(c.rest(`/schedules?device_id=${c.ids.device}`));
-    await emptyList(c.rest(`/schedules?group_id=${NO_PUBLIC_WRITE}`));
+    await emptyList(c.rest(`/schedules?group_id=${c.ids.scheduleGroup}`));
   },
   'REST POST /schedules': (c) =>
     status(
       c.rest('/schedules', { method: 'POST', body: JSON.stringify({ name: 'B on A device', playlist_id: NO_PUBLIC_WRITE, devices: [{ id: c.ids.device }] }) }),
       400,
     ),
-  'REST GET /schedules/{id}': (c) => status(c.rest(`/schedules/${NO_PUBLIC_WRITE}`), 404),
-  'REST PUT /schedules/{id}': (c) => status(c.rest(`/schedules/${NO_PUBLIC_WRITE}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST GET /schedules/{id}': (c) => status(c.rest(`/schedules/${c.ids.schedule}`), 404),
+  'REST PUT /schedules/{id}': (c) => status(c.rest(`/schedules/${c.ids.schedule}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
   'REST PATCH /schedules/{id}': (c) =>
     status(
-      c.rest(`/schedules/${NO_PUBLIC_WRITE}`, {
+      c.rest(`/schedules/${c.ids.schedule}`, {
         method: 'PATCH',
         headers: { 'content-type': 'application/json-patch+json' },
         body: patch('/name', 'B was here'),
       }),
       404,
     ),
-  'REST DELETE /schedules/{id}': (c) => status(c.rest(`/schedules/${NO_PUBLIC_WRITE}`, { method: 'DELETE' }), 404),
-  'REST GET /schedules/groups': (c) => emptyList(c.rest(`/schedules/groups?id=${NO_PUBLIC_WRITE}`)),
+  'REST DELETE /schedules/{id}': (c) => status(c.rest(`/schedules/${c.ids.schedule}`, { method: 'DELETE' }), 404),
+  'REST GET /schedules/groups': (c) => emptyList(c.rest(`/schedules/groups?id=${c.ids.scheduleGroup}`)),
   'REST PUT /schedules/groups/{id}': (c) =>
-    status(c.rest(`/schedules/groups/${NO_PUBLIC_WRITE}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST DELETE /schedules/groups/{id}': (c) => status(c.rest(`/schedules/groups/${NO_PUBLIC_WRITE}`, { method: 'DELETE' }), 404),
+    status(c.rest(`/schedules/groups/${c.ids.scheduleGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
+  'REST DELETE /schedules/groups/{id}': (c) => status(c.rest(`/schedules/groups/${c.ids.scheduleGroup}`, { method: 'DELETE' }), 404),
 
   // ---- GraphQL queries: B's answers are empty
   'GraphQL Query.playLogs': gqlNothing('query($d: [String!]) { playLogs(startDate: "2020-01-01", endDate: "2100-01-01", deviceId: $d) { deviceId } }', (i) => ({
@@ -411,43 +444,56 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     'query($i: [String!], $g: [String!]) { a: media(id: $i) { id } b: media(groupId: $g) { id } c: media(orgId: "x") { id } }',
     (i) => ({ i: [i.media], g: [i.mediaGroup] }),
   ),
-  // Schedules, data tables: no public write yet; gateway/test/tenancy.e2e.test.ts seeds A's in-process.
-  'GraphQL Query.dataTable': gqlNothing(`{ dataTable(tableId: "${NO_PUBLIC_WRITE}") { id } }`, () => ({})),
-  'GraphQL Query.dataTableRows': gqlNothing(`{ dataTableRows(tableId: "${NO_PUBLIC_WRITE}") { totalCount } }`, () => ({})),
-  'GraphQL Query.dataTableRow': gqlNothing(`{ dataTableRow(tableId: "${NO_PUBLIC_WRITE}", rowId: "r1") { id } }`, () => ({})),
-  'GraphQL Query.exportDataTableRows': gqlNothing(`{ exportDataTableRows(tableId: "${NO_PUBLIC_WRITE}") }`, () => ({})),
-  'GraphQL Query.dataTableRowVersions': gqlNothing(`{ dataTableRowVersions(tableId: "${NO_PUBLIC_WRITE}", rowId: "r1") { version } }`, () => ({})),
-  'GraphQL Query.dataTableRowVersion': gqlNothing(`{ dataTableRowVersion(tableId: "${NO_PUBLIC_WRITE}", rowId: "r1", version: 1) { version } }`, () => ({})),
-  'GraphQL Mutation.updateDataTable': gqlNothing(`mutation { updateDataTable(input: { tableId: "${NO_PUBLIC_WRITE}", name: "b" }) { success } }`, () => ({})),
-  'GraphQL Mutation.deleteDataTable': gqlNothing(`mutation { deleteDataTable(tableId: "${NO_PUBLIC_WRITE}") { success } }`, () => ({})),
-  'GraphQL Mutation.createDataTableRow': gqlNothing(
-    `mutation { createDataTableRow(input: { tableId: "${NO_PUBLIC_WRITE}", data: {} }) { success } }`,
-    () => ({}),
+  // A's data table and its row.
+  'GraphQL Query.dataTable': gqlNothing('query($t: String!) { dataTable(tableId: $t) { id } }', (i) => ({ t: i.rowTable })),
+  'GraphQL Query.dataTableRows': gqlNothing('query($t: String!) { dataTableRows(tableId: $t) { totalCount } }', (i) => ({ t: i.rowTable })),
+  'GraphQL Query.dataTableRow': gqlNothing('query($t: String!, $r: String!) { dataTableRow(tableId: $t, rowId: $r) { id } }', (i) => ({
+    t: i.rowTable,
+    r: i.row,
+  })),
+  'GraphQL Query.exportDataTableRows': gqlNothing('query($t: String!) { exportDataTableRows(tableId: $t) }', (i) => ({ t: i.rowTable })),
+  'GraphQL Query.dataTableRowVersions': gqlNothing('query($t: String!, $r: String!) { dataTableRowVersions(tableId: $t, rowId: $r) { version } }', (i) => ({
+    t: i.rowTable,
+    r: i.row,
+  })),
+  'GraphQL Query.dataTableRowVersion': gqlNothing(
+    'query($t: String!, $r: String!) { dataTableRowVersion(tableId: $t, rowId: $r, version: 1) { version } }',
+    (i) => ({ t: i.rowTable, r: i.row }),
   ),
+  'GraphQL Mutation.updateDataTable': gqlNothing('mutation($t: String!) { updateDataTable(input: { tableId: $t, name: "b" }) { success } }', (i) => ({
+    t: i.rowTable,
+  })),
+  'GraphQL Mutation.deleteDataTable': gqlNothing('mutation($t: String!) { deleteDataTable(tableId: $t) { success } }', (i) => ({ t: i.rowTable })),
+  'GraphQL Mutation.createDataTableRow': gqlNothing('mutation($t: String!) { createDataTableRow(input: { tableId: $t, data: {} }) { success } }', (i) => ({
+    t: i.rowTable,
+  })),
   'GraphQL Mutation.updateDataTableRow': gqlNothing(
-    `mutation { updateDataTableRow(input: { tableId: "${NO_PUBLIC_WRITE}", rowId: "r1", data: {} }) { success } }`,
-    () => ({}),
+    'mutation($t: String!, $r: String!) { updateDataTableRow(input: { tableId: $t, rowId: $r, data: {} }) { success } }',
+    (i) => ({ t: i.rowTable, r: i.row }),
   ),
-  'GraphQL Mutation.deleteDataTableRow': gqlNothing(`mutation { deleteDataTableRow(tableId: "${NO_PUBLIC_WRITE}", rowId: "r1") { success } }`, () => ({})),
+  'GraphQL Mutation.deleteDataTableRow': gqlNothing('mutation($t: String!, $r: String!) { deleteDataTableRow(tableId: $t, rowId: $r) { success } }', (i) => ({
+    t: i.rowTable,
+    r: i.row,
+  })),
   'GraphQL Mutation.batchCreateDataTableRows': gqlNothing(
-    `mutation { batchCreateDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", rows: [{ data: {} }] }) { success } }`,
-    () => ({}),
+    'mutation($t: String!) { batchCreateDataTableRows(input: { tableId: $t, rows: [{ data: {} }] }) { success } }',
+    (i) => ({ t: i.rowTable }),
   ),
   'GraphQL Mutation.batchDeleteDataTableRows': gqlNothing(
-    `mutation { batchDeleteDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", rowIds: ["r1"] }) { success } }`,
-    () => ({}),
+    'mutation($t: String!, $r: String!) { batchDeleteDataTableRows(input: { tableId: $t, rowIds: [$r] }) { success } }',
+    (i) => ({ t: i.rowTable, r: i.row }),
   ),
   'GraphQL Mutation.importDataTableRows': gqlNothing(
-    `mutation { importDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", csv: "name\\nx" }) { success } }`,
-    () => ({}),
+    'mutation($t: String!) { importDataTableRows(input: { tableId: $t, csv: "name\\nx" }) { success } }',
+    (i) => ({ t: i.rowTable }),
   ),
   'GraphQL Mutation.reorderDataTableRows': gqlNothing(
-    `mutation { reorderDataTableRows(input: { tableId: "${NO_PUBLIC_WRITE}", rowIds: ["r1"] }) { success } }`,
-    () => ({}),
+    'mutation($t: String!, $r: String!) { reorderDataTableRows(input: { tableId: $t, rowIds: [$r] }) { success } }',
+    (i) => ({ t: i.rowTable, r: i.row }),
   ),
   'GraphQL Mutation.rollbackDataTableRow': gqlNothing(
-    `mutation { rollbackDataTableRow(input: { tableId: "${NO_PUBLIC_WRITE}", rowId: "r1", version: 1 }) { success } }`,
-    () => ({}),
+    'mutation($t: String!, $r: String!) { rollbackDataTableRow(input: { tableId: $t, rowId: $r, version: 1 }) { success } }',
+    (i) => ({ t: i.rowTable, r: i.row }),
   ),
   'GraphQL Query.device': gqlNothing(
     'query($d: [String!], $g: [String!], $o: String, $k: String) { a: device(id: $d) { id } b: device(groupId: $g) { id } c: device(orgId: $o) { id } d: device(registrationKey: $k) { id } e: device(deviceTypeId: ["dt-brightsign"]) { id } }',
@@ -472,11 +518,8 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   ),
   'GraphQL Query.userCount': gqlZero('query($u: [String!], $o: String) { a: userCount(id: $u) b: userCount(orgId: $o) }', (i) => ({ u: [i.user], o: i.org })),
   'GraphQL Query.scheduleCount': gqlZero(
-    'query($i: [String!], $d: String) { a: scheduleCount(id: $i) b: scheduleCount(groupId: $i) c: scheduleCount(deviceId: $d) }',
-    (i) => ({
-      i: [NO_PUBLIC_WRITE],
-      d: i.device,
-    }),
+    'query($i: [String!], $g: [String!], $d: String) { a: scheduleCount(id: $i) b: scheduleCount(groupId: $g) c: scheduleCount(deviceId: $d) }',
+    (i) => ({ i: [i.schedule], g: [i.scheduleGroup], d: i.device }),
   ),
   'GraphQL Query.deviceCommands': gqlNothing('query($d: String!) { deviceCommands(deviceId: $d) { id } }', (i) => ({ d: i.device })),
   'GraphQL Query.alert': gqlNothing(
@@ -487,8 +530,8 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'GraphQL Query.organizations': gqlNothing('query($o: [String!]) { organizations(id: $o) { id } }', (i) => ({ o: [i.org] })),
   'GraphQL Query.apiKeys': gqlNothing('query($u: String) { apiKeys(userId: $u) { id } }', (i) => ({ u: i.user })),
   'GraphQL Query.schedule': gqlNothing(
-    'query($i: [String!], $d: String) { a: schedule(id: $i) { id } b: schedule(groupId: $i) { id } c: schedule(deviceId: $d) { id } }',
-    (i) => ({ i: [NO_PUBLIC_WRITE], d: i.device }),
+    'query($i: [String!], $g: [String!], $d: String) { a: schedule(id: $i) { id } b: schedule(groupId: $g) { id } c: schedule(deviceId: $d) { id } }',
+    (i) => ({ i: [i.schedule], g: [i.scheduleGroup], d: i.device }),
   ),
 
   'GraphQL Query.nowPlaying': async (c) => {
@@ -505,31 +548,31 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   },
   'GraphQL Mutation.createSchedule': gqlNothing(
     'mutation($d: [String!], $p: String) { createSchedule(input: { name: "B on A device", playlistId: $p, deviceIds: $d }) { success } }',
-    (i) => ({ d: [i.device], p: NO_PUBLIC_WRITE }),
+    (i) => ({ d: [i.device], p: i.playlist }),
   ),
   'GraphQL Mutation.updateSchedule': gqlNothing(
     'mutation($s: ID!) { updateSchedule(id: $s, input: { name: "B was here", playlistId: "x" }) { success } }',
-    () => ({ s: NO_PUBLIC_WRITE }),
+    (i) => ({ s: i.schedule }),
   ),
   'GraphQL Mutation.patchSchedule': gqlNothing(
     'mutation($s: ID!) { patchSchedule(id: $s, operations: [{ op: "replace", path: "/name", value: "B" }]) { success } }',
-    () => ({ s: NO_PUBLIC_WRITE }),
+    (i) => ({ s: i.schedule }),
   ),
-  'GraphQL Mutation.deleteSchedule': gqlNothing('mutation($s: ID!) { deleteSchedule(id: $s) { success } }', () => ({ s: NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.deleteSchedule': gqlNothing('mutation($s: ID!) { deleteSchedule(id: $s) { success } }', (i) => ({ s: i.schedule })),
   'GraphQL Mutation.createScheduleGroup': gqlNothing(
     'mutation($g: String) { createScheduleGroup(input: { name: "B under A", parentId: $g }) { success } }',
-    () => ({ g: NO_PUBLIC_WRITE }),
+    (i) => ({ g: i.scheduleGroup }),
   ),
-  'GraphQL Mutation.updateScheduleGroup': gqlNothing('mutation($g: ID!) { updateScheduleGroup(id: $g, input: { name: "B was here" }) { success } }', () => ({
-    g: NO_PUBLIC_WRITE,
+  'GraphQL Mutation.updateScheduleGroup': gqlNothing('mutation($g: ID!) { updateScheduleGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({
+    g: i.scheduleGroup,
   })),
-  'GraphQL Mutation.deleteScheduleGroup': gqlNothing('mutation($g: ID!) { deleteScheduleGroup(id: $g) { success } }', () => ({ g: NO_PUBLIC_WRITE })),
+  'GraphQL Mutation.deleteScheduleGroup': gqlNothing('mutation($g: ID!) { deleteScheduleGroup(id: $g) { success } }', (i) => ({ g: i.scheduleGroup })),
   // ---- GraphQL mutations: refused (success:false), nothing of A changes
   // input.orgId with A's organization is issue 9 item 7 (another change, with its own test); groupId here.
   'GraphQL Mutation.createDevice': gqlNothing('mutation($g: String) { createDevice(input: { name: "B on A group", groupId: $g }) { success } }', (i) => ({
     g: i.deviceGroup,
   })),
-  // A live pairing code (a /play screen's), claimed by B onto A's group, then re-paired onto A's device: both refused.
+  // A live pairing code (a /play screen's), claimed by B onto A's group, then re-paired onto A's device: both refused; so is A's claimed code.
   'GraphQL Mutation.claimDevice': async (c) => {
     const code = async () =>
       (
@@ -540,6 +583,7 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     const q = 'mutation($c: String!, $g: String, $d: String) { claimDevice(code: $c, name: "B on A", groupId: $g, deviceId: $d) { success } }';
     nothing(await c.gql(q, { c: await code(), g: c.ids.deviceGroup }));
     nothing(await c.gql(q, { c: await code(), d: c.ids.device }));
+    nothing(await c.gql(q, { c: c.ids.pairingCode }));
   },
   'GraphQL Mutation.updateDevice': gqlNothing(
     'mutation($d: ID!, $g: String, $o: String) { a: updateDevice(id: $d, input: { name: "B was here" }) { success } }',
@@ -722,6 +766,24 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   })),
   'GraphQL Mutation.deleteTemplateGroup': gqlNothing('mutation($g: ID!) { deleteTemplateGroup(id: $g) { success } }', (i) => ({ g: i.templateGroup })),
 
+  // Lists and counts filtered by `where` on A's ids (and A's groups as parents): nothing of A's.
+  'GraphQL Query.mediaGroups': gqlWhere('mediaGroups', { id: 'mediaGroup', parentId: 'mediaGroup' }),
+  'GraphQL Query.playlist': gqlWhere('playlist', { id: 'playlist', groupId: 'playlistGroup' }),
+  'GraphQL Query.playlistCount': gqlWhere('playlistCount', { id: 'playlist', groupId: 'playlistGroup' }, ''),
+  'GraphQL Query.playlistGroups': gqlWhere('playlistGroups', { id: 'playlistGroup', parentId: 'playlistGroup' }),
+  'GraphQL Query.template': gqlWhere('template', { id: 'template', groupId: 'templateGroup' }),
+  'GraphQL Query.templateCount': gqlWhere('templateCount', { id: 'template', groupId: 'templateGroup' }, ''),
+  'GraphQL Query.templateGroups': gqlWhere('templateGroups', { id: 'templateGroup', parentId: 'templateGroup' }),
+  'GraphQL Query.dataTables': gqlWhere('dataTables', { id: 'dataTable' }, ' { data { id } }'),
+  'GraphQL Query.deviceGroups': gqlWhere('deviceGroups', { id: 'deviceGroup', parentId: 'deviceGroup' }),
+  'GraphQL Query.alertRules': gqlWhere('alertRules', { id: 'alertRule' }),
+  'GraphQL Query.scheduleGroups': gqlWhere('scheduleGroups', { id: 'scheduleGroup', parentId: 'scheduleGroup' }),
+  // A pairing code A claimed: B can neither read the waiting screen nor claim it (a claimed code is
+  // unknown to everyone); the screen's poll is scoped by its secret alone.
+  'REST GET /devices/claim/{code}': (c) => status(c.rest(`/devices/claim/${c.ids.pairingCode}`), 404),
+  'GraphQL Query.pairingRequest': gqlNothing('query($c: String!) { pairingRequest(code: $c) { code } }', (i) => ({ c: i.pairingCode })),
+  'REST GET /player/pairings/{secret}': (c) => status(fetch(`${c.base}/player/pairings/not-a-secret-of-any-pairing-0123`), 404),
+
   // ---- legacy
   // The path names a dataset, not an object; A's device and file ids as filters answer B nothing.
   'legacy GET /analytics/:dataset': (c) =>
@@ -739,12 +801,12 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'legacy GET /media/:id': (c) => status(legacyCall(c, 'GET', `/media/${c.ids.media}`), 404),
   'legacy GET /playlists/:id': (c) => status(legacyCall(c, 'GET', `/playlists/${c.ids.playlist}`), 404),
   'legacy GET /templates/:id': (c) => status(legacyCall(c, 'GET', `/templates/${c.ids.template}`), 404),
-  // Data tables: B probes a table id (A's are checked path by path in gateway/test/datatables-legacy.e2e.test.ts).
-  'legacy GET /datatables/:tableId': (c) => status(legacyCall(c, 'GET', `/datatables/${NO_PUBLIC_WRITE}`), 404),
-  'legacy GET /datatables/:tableId/rows': (c) => status(legacyCall(c, 'GET', `/datatables/${NO_PUBLIC_WRITE}/rows`), 404),
-  'legacy POST /datatables/:tableId/rows': (c) => status(legacyCall(c, 'POST', `/datatables/${NO_PUBLIC_WRITE}/rows`, { data: {} }), 404),
-  'legacy GET /datatables/:tableId/rows/:rowId': (c) => status(legacyCall(c, 'GET', `/datatables/${NO_PUBLIC_WRITE}/rows/r1`), 404),
-  'legacy PUT /datatables/:tableId/rows/:rowId': (c) => status(legacyCall(c, 'PUT', `/datatables/${NO_PUBLIC_WRITE}/rows/r1`, { data: {} }), 404),
-  'legacy POST /datatables/:tableId/rows/:rowId': (c) => status(legacyCall(c, 'POST', `/datatables/${NO_PUBLIC_WRITE}/rows/r1`, { data: {} }), 404),
-  'legacy DELETE /datatables/:tableId/rows/:rowId': (c) => status(legacyCall(c, 'DELETE', `/datatables/${NO_PUBLIC_WRITE}/rows/r1`), 404),
+  // Data tables: A's table and its row.
+  'legacy GET /datatables/:tableId': (c) => status(legacyCall(c, 'GET', `/datatables/${c.ids.rowTable}`), 404),
+  'legacy GET /datatables/:tableId/rows': (c) => status(legacyCall(c, 'GET', `/datatables/${c.ids.rowTable}/rows`), 404),
+  'legacy POST /datatables/:tableId/rows': (c) => status(legacyCall(c, 'POST', `/datatables/${c.ids.rowTable}/rows`, { data: {} }), 404),
+  'legacy GET /datatables/:tableId/rows/:rowId': (c) => status(legacyCall(c, 'GET', `/datatables/${c.ids.rowTable}/rows/${c.ids.row}`), 404),
+  'legacy PUT /datatables/:tableId/rows/:rowId': (c) => status(legacyCall(c, 'PUT', `/datatables/${c.ids.rowTable}/rows/${c.ids.row}`, { data: {} }), 404),
+  'legacy POST /datatables/:tableId/rows/:rowId': (c) => status(legacyCall(c, 'POST', `/datatables/${c.ids.rowTable}/rows/${c.ids.row}`, { data: {} }), 404),
+  'legacy DELETE /datatables/:tableId/rows/:rowId': (c) => status(legacyCall(c, 'DELETE', `/datatables/${c.ids.rowTable}/rows/${c.ids.row}`), 404),
 };

@@ -13,6 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { freePort, Processes, ROOT, TSX } from '../../gateway/test/processes.js';
+import { operationsOf } from '../../rest-facade/src/document.js';
+import { REST_OPERATIONS } from '../../rest-facade/src/operations/index.js';
 import { CROSS_ACCOUNT_CASES, idTakingEndpoints, type Ids } from './cross-account.cases.js';
 
 const KEY_A = 'security-suite-key-a-0123456789';
@@ -128,6 +130,29 @@ beforeAll(async () => {
   ] as const) {
     ids[key] = ((await (await rest(`/${area}/groups`, { method: 'POST', body: JSON.stringify({ name: `A ${area} group` }) })).json()) as { id: string }).id;
   }
+  // A's schedule in a schedule group, and a data table with one row (every later case uses these real ids).
+  const sched = await gql(`mutation {
+    g: createScheduleGroup(input: { name: "A schedule group" }) { success error group { id } }
+    t: createDataTable(input: { name: "A rows", columns: [{ name: "Name", key: "name", type: TEXT }] }) { success error table { id } }
+  }`);
+  if (!sched.body.data?.g?.success || !sched.body.data?.t?.success) throw new Error(`A's schedule group or table: ${sched.text}`);
+  ids.scheduleGroup = sched.body.data.g.group.id;
+  ids.rowTable = sched.body.data.t.table.id;
+  const madeBy = await gql(
+    `mutation($g: String, $t: String!, $p: String) {
+      s: createSchedule(input: { name: "A schedule", groupId: $g, playlistId: $p }) { success error schedule { id } }
+      r: createDataTableRow(input: { tableId: $t, data: { name: "A row" } }) { success error row { id } }
+    }`,
+    { variables: { g: ids.scheduleGroup, t: ids.rowTable, p: ids.playlist } },
+  );
+  if (!madeBy.body.data?.s?.success || !madeBy.body.data?.r?.success) throw new Error(`A's schedule or row: ${madeBy.text}`);
+  ids.schedule = madeBy.body.data.s.schedule.id;
+  ids.row = madeBy.body.data.r.row.id;
+  // A pairing code A claimed (a /play screen's, paired as A's device).
+  const pairing = (await (await fetch(`${base}/player/pairings`, { method: 'POST', headers: json, body: '{}' })).json()) as { code: string };
+  const claimed = await gql('mutation($c: String!) { claimDevice(code: $c, name: "A paired screen") { success error } }', { variables: { c: pairing.code } });
+  if (!claimed.body.data?.claimDevice?.success) throw new Error(`A's claim: ${claimed.text}`);
+  ids.pairingCode = pairing.code;
   // A's import job: a data table and a file over the job threshold.
   const table = await gql('mutation { createDataTable(input: { name: "A jobs", columns: [{ name: "N", key: "n", type: NUMBER }] }) { table { id } } }');
   const form = new FormData();
@@ -313,10 +338,13 @@ describe('issue-9 probe findings', () => {
 
 describe("object-level authorization (API1): account B on account A's ids", () => {
   test('every id-taking endpoint of every interface has a cross-account case', async () => {
-    const openapi = await (await fetch(`${base}/openapi.json`)).json();
+    const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as Parameters<typeof operationsOf>[0];
     const sdl = await (await fetch(`${base}/graphql?sdl`, { headers: { 'x-service-apikey': KEY_A } })).text();
     const missing = idTakingEndpoints(openapi, sdl).filter((e) => !(e in CROSS_ACCOUNT_CASES));
     expect(missing).toEqual([]);
+    // The REST walk reads the served document; every operation declared in rest-facade/src/operations/ is in it.
+    const served = operationsOf(openapi).map((o) => o.operationId);
+    expect(Object.keys(REST_OPERATIONS).filter((id) => !served.includes(id))).toEqual([]);
   });
 
   test.each(Object.keys(CROSS_ACCOUNT_CASES))('%s', async (name) => {
@@ -360,6 +388,17 @@ describe("object-level authorization (API1): account B on account A's ids", () =
     const exp = await gql('query($id: ID!) { job(id: $id) { state resultLink { url } } }', { variables: { id: ids.exportJob } });
     expect(exp.body.data!.job.state).toBe('SUCCEEDED');
     expect((await fetch(`${base}${exp.body.data!.job.resultLink.url as string}`)).status).toBe(200);
+    // A's schedule, schedule group, data table and row: still there, unchanged.
+    const kept = await gql(
+      'query($s: [String!], $g: String, $t: String!, $r: String!) { schedule(id: $s) { name } scheduleGroups(where: { id: { eq: $g } }) { name } dataTableRow(tableId: $t, rowId: $r) { data } dataTable(tableId: $t) { name } }',
+      { variables: { s: [ids.schedule], g: ids.scheduleGroup, t: ids.rowTable, r: ids.row } },
+    );
+    expect(kept.body.data).toEqual({
+      schedule: [{ name: 'A schedule' }],
+      scheduleGroups: [{ name: 'A schedule group' }],
+      dataTableRow: { data: { name: 'A row' } },
+      dataTable: { name: 'A rows' },
+    });
     // A's webhook endpoint is still there, enabled, and no test event was queued for it by B.
     const hook = await gql(
       'query($i: [String!], $e: String!) { webhookEndpoints(id: $i) { id enabled previousSecretExpiresAt } webhookDeliveries(endpointId: $e) { id } }',

@@ -1,4 +1,4 @@
-import { guardEntity, guardQuery, isoSeconds, listGroupViews } from '@pylon/kit';
+import { guardEntity, isoSeconds, listGroupViews } from '@pylon/kit';
 import type { Media } from '../repositories/content.repository.js';
 import type { ContentRuntime } from '../runtime.js';
 import { countMedia, listMedia } from '../use-cases/list-media.js';
@@ -14,15 +14,12 @@ export function mediaResolvers(rt: ContentRuntime): Resolvers {
   return {
     Query: {
       media: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'media');
         return listMedia(repo, ctx.principal, args);
       },
       mediaCount: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'mediaCount');
         return countMedia(repo, ctx.principal, args);
       },
       mediaGroups: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'mediaGroups');
         return listGroupViews(repo.media.groupTree, ctx.principal, args);
       },
     },

@@ -1,4 +1,4 @@
-import { guardEntity, guardQuery, isoSeconds, listGroupViews } from '@pylon/kit';
+import { guardEntity, isoSeconds, listGroupViews } from '@pylon/kit';
 import { calculatedDuration, playOrder } from '../domain/playlist.js';
 import type { ContentRuntime } from '../runtime.js';
 import { countPlaylists, listPlaylists } from '../use-cases/list-playlists.js';
@@ -11,15 +11,12 @@ export function playlistResolvers(rt: ContentRuntime): Resolvers {
   return {
     Query: {
       playlist: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'playlist');
         return listPlaylists(repo, ctx.principal, args);
       },
       playlistCount: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'playlistCount');
         return countPlaylists(repo, ctx.principal, args);
       },
       playlistGroups: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'playlistGroups');
         return listGroupViews(repo.playlists.groupTree, ctx.principal, args);
       },
     },

@@ -1,4 +1,4 @@
-import { guardEntity, guardQuery, isoSeconds, listGroupViews } from '@pylon/kit';
+import { guardEntity, isoSeconds, listGroupViews } from '@pylon/kit';
 import type { ContentRuntime } from '../runtime.js';
 import { countTemplates, listTemplates } from '../use-cases/list-templates.js';
 import type { Resolvers } from './resolvers.generated.js';
@@ -9,15 +9,12 @@ export function templateResolvers(rt: ContentRuntime): Resolvers {
   return {
     Query: {
       template: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'template');
         return listTemplates(repo, ctx.principal, args);
       },
       templateCount: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'templateCount');
         return countTemplates(repo, ctx.principal, args);
       },
       templateGroups: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'templateGroups');
         return listGroupViews(repo.templates.groupTree, ctx.principal, args);
       },
     },

@@ -1,4 +1,4 @@
-import { AppError, guardMutation, guardQuery, isoSeconds, JsonScalar, mutationPayload, resultFile, type Job, type JobFiles } from '@pylon/kit';
+import { AppError, isoSeconds, JsonScalar, mutationPayload, resultFile, type Job, type JobFiles } from '@pylon/kit';
 import type { DataTablesRuntime } from '../runtime.js';
 import { getDataTable } from '../use-cases/get-data-table.js';
 import { listDataTables } from '../use-cases/list-data-tables.js';
@@ -50,85 +50,65 @@ export function dataTablesResolvers(rt: DataTablesRuntime): Resolvers {
     JSON: JsonScalar,
     Query: {
       job: async (_, args, ctx) => {
-        guardQuery(ctx.principal, 'job');
         return jobView(await jobs().read(ctx.principal, args.id), rt.jobs?.files);
       },
       dataTables: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'dataTables');
         return listDataTables(repo, ctx.principal, args);
       },
       dataTable: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'dataTable');
         return getDataTable(repo, ctx.principal, args.tableId);
       },
       dataTableRows: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'dataTableRows');
         return listRows(rt, ctx.principal, args);
       },
       dataTableRow: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'dataTableRow');
         return getRow(rt, ctx.principal, args.tableId, args.rowId);
       },
       exportDataTableRows: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'exportDataTableRows');
         return exportRowsCsvText(rt, ctx.principal, args.tableId);
       },
       dataTableRowVersions: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'dataTableRowVersions');
         return listRowVersions(rt, ctx.principal, args.tableId, args.rowId, args);
       },
       dataTableRowVersion: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'dataTableRowVersion');
         return getRowVersion(rt, ctx.principal, args.tableId, args.rowId, args.version);
       },
     },
     Mutation: {
       cancelJob: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'cancelJob');
         return mutationPayload(async () => ({ job: jobView(await jobs().cancelAs(ctx.principal, a.id), rt.jobs?.files) }));
       },
       createDataTable: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'createDataTable');
         return mutationPayload(async () => ({ table: await createDataTable(rt, ctx.principal, a.input) }));
       },
       updateDataTable: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'updateDataTable');
         return mutationPayload(() => updateDataTable(rt, ctx.principal, a.input));
       },
       deleteDataTable: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'deleteDataTable');
         return mutationPayload(() => deleteDataTable(rt, ctx.principal, a.tableId));
       },
       createDataTableRow: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'createDataTableRow');
         return mutationPayload(async () => ({ row: await createRow(rt, ctx.principal, a.input) }));
       },
       updateDataTableRow: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'updateDataTableRow');
         return mutationPayload(async () => ({ row: await updateRow(rt, ctx.principal, a.input) }));
       },
       deleteDataTableRow: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'deleteDataTableRow');
         return mutationPayload(() => deleteRow(rt, ctx.principal, a));
       },
       batchCreateDataTableRows: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'batchCreateDataTableRows');
         return mutationPayload(() => batchCreateRows(rt, ctx.principal, a.input));
       },
       batchDeleteDataTableRows: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'batchDeleteDataTableRows');
         return mutationPayload(() => batchDeleteRows(rt, ctx.principal, a.input));
       },
       importDataTableRows: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'importDataTableRows');
         return mutationPayload(() => importRowsCsv(rt, ctx.principal, a.input.tableId, a.input.csv));
       },
       reorderDataTableRows: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'reorderDataTableRows');
         return mutationPayload(() => reorderRows(rt, ctx.principal, a.input));
       },
       rollbackDataTableRow: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'rollbackDataTableRow');
         return mutationPayload(() => rollbackRow(rt, ctx.principal, a.input));
       },
     },

@@ -1,5 +1,5 @@
 /** Mutation: every expected failure becomes { success: false, error, errorCode, errorField } (kit mutationPayload). */
-import { createGroup, deleteGroup, guardMutation, mutationPayload, updateGroup } from '@pylon/kit';
+import { createGroup, deleteGroup, mutationPayload, updateGroup } from '@pylon/kit';
 import type { DevicesRuntime } from '../runtime.js';
 import { createAlertRule, deleteAlertRule, updateAlertRule } from '../use-cases/alerts/alert-rules.js';
 import { patchAlert, updateAlert } from '../use-cases/alerts/manage-alerts.js';
@@ -15,71 +15,55 @@ export function mutationResolvers(rt: DevicesRuntime): MutationResolvers {
   const repo = rt.repo;
   return {
     createDevice: (_, a, ctx) => {
-      guardMutation(ctx.principal, 'createDevice');
       return mutationPayload(async () => ({ device: await createDevice(rt, ctx.principal, a.input) }));
     },
     updateDevice: (_, a, ctx) => {
-      guardMutation(ctx.principal, 'updateDevice');
       return mutationPayload(async () => ({ device: await updateDevice(rt, ctx.principal, a.id, a.input) }));
     },
     patchDevice: (_, a, ctx) => {
-      guardMutation(ctx.principal, 'patchDevice');
       return mutationPayload(async () => ({ device: await patchDevice(rt, ctx.principal, a.id, a.operations) }));
     },
     claimDevice: (_, a, ctx) => {
-      guardMutation(ctx.principal, 'claimDevice');
       return mutationPayload(async () => ({ device: await claimDevice(rt, ctx.principal, a) }));
     },
     deleteDevice: (_, a, ctx) => {
-      guardMutation(ctx.principal, 'deleteDevice');
       return mutationPayload(() => deleteDevice(rt, ctx.principal, a.id));
     },
     createDeviceGroup: (_, a, ctx) => {
-      guardMutation(ctx.principal, 'createDeviceGroup');
       return mutationPayload(async () => ({ group: await createGroup(repo.groupTree, ctx.principal, a.input) }));
     },
     updateDeviceGroup: (_, a, ctx) => {
-      guardMutation(ctx.principal, 'updateDeviceGroup');
       return mutationPayload(async () => ({ group: await updateGroup(repo.groupTree, ctx.principal, a.id, a.input) }));
     },
     deleteDeviceGroup: (_, a, ctx) => {
-      guardMutation(ctx.principal, 'deleteDeviceGroup');
       return mutationPayload(async () => {
         const { movedItems, ...deleted } = await deleteGroup(repo.groupTree, ctx.principal, a.id);
         return { ...deleted, movedDevices: movedItems };
       });
     },
     sendDeviceCommand: (_, a, ctx) => {
-      guardMutation(ctx.principal, 'sendDeviceCommand');
       return mutationPayload(() => sendDeviceCommand(rt, ctx.principal, a.deviceId, a.commands));
     },
     // Spec: this result has no top-level success; problems with the list itself are request errors.
     sendBulkDeviceCommands: (_, a, ctx) => {
-      guardMutation(ctx.principal, 'sendBulkDeviceCommands');
       return sendBulkDeviceCommands(rt, ctx.principal, a.input);
     },
     trackDeviceEvent: (_, a, ctx) => {
-      guardMutation(ctx.principal, 'trackDeviceEvent');
       return mutationPayload(async () => trackEvent(rt, await repo.getDevice(ctx.principal.accountId, a.deviceId), a.input));
     },
     updateAlert: (_, a, ctx) => {
-      guardMutation(ctx.principal, 'updateAlert');
       return mutationPayload(async () => ({ alert: await updateAlert(rt, ctx.principal, a.id, a.input) }));
     },
     patchAlert: (_, a, ctx) => {
-      guardMutation(ctx.principal, 'patchAlert');
       return mutationPayload(async () => ({ alert: await patchAlert(rt, ctx.principal, a.id, a.operations) }));
     },
     createAlertRule: (_, a, ctx) => {
-      guardMutation(ctx.principal, 'createAlertRule');
       return mutationPayload(async () => ({ alertRule: await createAlertRule(rt, ctx.principal, a.input) }));
     },
     updateAlertRule: (_, a, ctx) => {
-      guardMutation(ctx.principal, 'updateAlertRule');
       return mutationPayload(async () => ({ alertRule: await updateAlertRule(rt, ctx.principal, a.id, a.input) }));
     },
     deleteAlertRule: (_, a, ctx) => {
-      guardMutation(ctx.principal, 'deleteAlertRule');
       return mutationPayload(() => deleteAlertRule(rt, ctx.principal, a.id));
     },
   };

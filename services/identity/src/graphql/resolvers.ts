@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { guardEntity, guardMutation, guardQuery, isoSeconds, mutationPayload, once, type Cache, type PushEvents, type SubgraphContext } from '@pylon/kit';
+import { guardEntity, isoSeconds, mutationPayload, once, type Cache, type PushEvents, type SubgraphContext } from '@pylon/kit';
 import { mainRole } from '../domain/roles.js';
 import type { IdentityRepository, User } from '../repositories/identity.repository.js';
 import { createUser, updateAccount } from '../use-cases/accounts.js';
@@ -25,47 +25,37 @@ export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache
   return {
     Query: {
       permissions: (_, __, ctx) => {
-        guardQuery(ctx.principal, 'permissions');
         return permissionsOf(ctx.principal);
       },
       user: async (_, args, ctx) => {
-        guardQuery(ctx.principal, 'user');
         return repo.searchUsers(ctx.principal.accountId, args);
       },
       userCount: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'userCount');
         return repo.countUsers(ctx.principal.accountId, args);
       },
       account: (_, __, ctx) => {
-        guardQuery(ctx.principal, 'account');
         return repo.getAccount(ctx.principal.accountId);
       },
       organizations: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'organizations');
         return listOrganizations(repo, ctx.principal.accountId, args);
       },
       apiKeys: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'apiKeys');
         return listApiKeys(repo, ctx.principal.accountId, args, deps.now);
       },
     },
     Mutation: {
       updateAccount: (_, { input }, ctx) => {
-        guardMutation(ctx.principal, 'updateAccount');
         return mutationPayload(async () => ({ account: await updateAccount(repo, ctx.principal.accountId, input) }));
       },
       createOrganization: (_, { input }, ctx) => {
-        guardMutation(ctx.principal, 'createOrganization');
         return mutationPayload(async () => ({ organization: await createOrganization(repo, ctx.principal.accountId, input) }));
       },
       createUser: (_, { input }, ctx) => {
-        guardMutation(ctx.principal, 'createUser');
         return mutationPayload(async () => ({
           user: await createUser(repo, { ...input, accountId: ctx.principal.accountId }, ctx.principal, deps.pushEvents),
         }));
       },
       createApiKey: (_, { input }, ctx) => {
-        guardMutation(ctx.principal, 'createApiKey');
         return mutationPayload(async () => {
           const { key, value } = await createApiKey(
             repo,
@@ -77,7 +67,6 @@ export function identityResolvers(deps: { repo: IdentityRepository; cache: Cache
         });
       },
       revokeApiKey: (_, { id }, ctx) => {
-        guardMutation(ctx.principal, 'revokeApiKey');
         return mutationPayload(async () => ({ apiKey: await revokeApiKey(deps, ctx.principal.accountId, id, ctx.principal) }));
       },
     },

@@ -1,5 +1,5 @@
 /** GraphQL of webhook endpoints and their delivery log (identity subgraph); every field guarded through kit's operation rules. */
-import { guardMutation, guardQuery, mutationPayload, resolveLimit } from '@pylon/kit';
+import { mutationPayload, resolveLimit } from '@pylon/kit';
 import type { Resolvers, WebhookDelivery as WebhookDeliveryView, WebhookEndpoint as WebhookEndpointView } from './resolvers.generated.js';
 import { createEndpoint, deleteEndpoint, redeliver, rotateSecret, sendTestEvent, updateEndpoint, type WebhookDeps } from '../use-cases/manage-webhooks.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../repositories/webhook.repository.js';
@@ -40,7 +40,6 @@ export function webhookResolvers(deps: WebhookDeps): Resolvers {
   return {
     Query: {
       webhookEndpoints: async (_, a, ctx) => {
-        guardQuery(ctx.principal, 'webhookEndpoints');
         const found = await deps.repo.listEndpoints(ctx.principal.accountId, {
           ids: a.id ?? null,
           limit: resolveLimit(a.limit),
@@ -51,7 +50,6 @@ export function webhookResolvers(deps: WebhookDeps): Resolvers {
         return found.map(endpointView);
       },
       webhookDeliveries: async (_, a, ctx) => {
-        guardQuery(ctx.principal, 'webhookDeliveries');
         // Another account's endpoint id matches nothing here (the log is read in the caller's account).
         const found = await deps.repo.deliveriesOf(ctx.principal.accountId, a.endpointId, {
           limit: resolveLimit(a.limit),
@@ -64,33 +62,27 @@ export function webhookResolvers(deps: WebhookDeps): Resolvers {
     },
     Mutation: {
       createWebhookEndpoint: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'createWebhookEndpoint');
         return mutationPayload(async () => {
           const { endpoint, secret } = await createEndpoint(deps, ctx.principal.accountId, a.input);
           return { endpoint: endpointView(endpoint), secret };
         });
       },
       updateWebhookEndpoint: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'updateWebhookEndpoint');
         return mutationPayload(async () => ({ endpoint: endpointView(await updateEndpoint(deps, ctx.principal.accountId, a.id, a.input)) }));
       },
       deleteWebhookEndpoint: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'deleteWebhookEndpoint');
         return mutationPayload(() => deleteEndpoint(deps, ctx.principal.accountId, a.id));
       },
       rotateWebhookEndpointSecret: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'rotateWebhookEndpointSecret');
         return mutationPayload(async () => {
           const { endpoint, secret } = await rotateSecret(deps, ctx.principal.accountId, a.id, a.overlapSeconds);
           return { endpoint: endpointView(endpoint), secret };
         });
       },
       sendTestWebhookEvent: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'sendTestWebhookEvent');
         return mutationPayload(async () => ({ delivery: deliveryView(await sendTestEvent(deps, ctx.principal.accountId, a.id)) }));
       },
       redeliverWebhookEvents: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'redeliverWebhookEvents');
         return mutationPayload(async () => ({
           count: await redeliver(deps, ctx.principal.accountId, a.id, { eventId: a.eventId ?? null, from: a.from ?? null, to: a.to ?? null }),
         }));

@@ -1,8 +1,10 @@
 /**
  * The one table of what every root field (and every entity a subgraph resolves by reference)
- * requires; a root field's rule is declared beside it in the SDL (`@policy`). Subgraph resolvers guard through it (`guardQuery`, `guardMutation`, `guardEntity`) and
- * the identity subgraph's `permissions` query is computed from it, so what `permissions` reports is
- * what the API enforces. `services/kit/test/unit/operation-rules.test.ts` checks that every root field
+ * requires; a root field's rule is declared beside it in the SDL (`@policy`). `createSubgraph`
+ * wraps every Query and Mutation root field with its rule (graphql/subgraph.ts, guardRootFields),
+ * so resolvers write no guard; `guardEntity` guards `__resolveReference`, `guardQuery` and
+ * `guardHandler` the plain-HTTP routes. The identity subgraph's `permissions` query is computed
+ * from the same table, so what `permissions` reports is what the API enforces. `services/kit/test/unit/operation-rules.test.ts` checks that every root field
  * of the composed schema has a rule and every rule names a field; `gateway/test/access.e2e.test.ts`
  * calls every field with every role.
  */

@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
-import { execute, parse, validate, specifiedRules, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, execute, parse, validate, specifiedRules, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { requireRule, type Requirement } from '../auth/access.js';
+import { MUTATION_RULES, QUERY_RULES } from '../auth/operation-rules.js';
 import type { InternalTokens, Principal } from '../auth/principal.js';
 import { createBoundedCache, PARSED_BYTES_PER_CHAR } from './bounded-cache.js';
 import { createCompiledExecutor } from './compiled-execution.js';
@@ -55,6 +57,32 @@ export interface SubgraphRequest {
   operationName?: string;
 }
 
+/**
+ * Authorization wired once: every Query and Mutation root field of the schema runs its `@policy`
+ * rule (QUERY_RULES, MUTATION_RULES, generated from the SDL) before its resolver, so no resolver
+ * writes its own guard. A root field without a rule fails the build (closed, never open). The
+ * federation fields (`_entities`, `_service`) are left alone: each entity's `__resolveReference`
+ * guards by type (ENTITY_RULES), and checks about a particular object (tenancy) stay in the use cases.
+ */
+export function guardRootFields(schema: GraphQLSchema, subgraph: string): void {
+  const tables: [ReturnType<GraphQLSchema['getQueryType']>, Readonly<Record<string, Requirement>>][] = [
+    [schema.getQueryType(), QUERY_RULES],
+    [schema.getMutationType(), MUTATION_RULES],
+  ];
+  for (const [type, rules] of tables) {
+    for (const field of Object.values(type?.getFields() ?? {})) {
+      if (field.name.startsWith('_')) continue;
+      const rule = rules[field.name];
+      if (rule === undefined) throw new Error(`${subgraph}: ${type!.name}.${field.name} has no @policy rule (run npm run codegen)`);
+      const resolve = field.resolve ?? defaultFieldResolver;
+      field.resolve = (parent, args, ctx: SubgraphContext, info) => {
+        requireRule(ctx.principal, rule);
+        return resolve(parent, args, ctx, info);
+      };
+    }
+  }
+}
+
 export function createSubgraph(opts: {
   name: string;
   /** The subgraph's generated `Resolvers` (graphql/resolvers.generated.ts), merged with `mergeResolvers`. */
@@ -63,6 +91,7 @@ export function createSubgraph(opts: {
 }): Subgraph {
   // The one cast: generated resolver types describe the same map @apollo/subgraph takes untyped.
   const schema = buildSubgraphSchema({ typeDefs: loadSubgraphSdl(opts.name), resolvers: opts.resolvers as GraphQLResolverMap<unknown> });
+  guardRootFields(schema, opts.name);
   // Query plans repeat the same fetches; parse and validate each distinct text once (kept within
   // 500 documents and an estimated 32 MiB: issue 34, M1).
   const documents = createBoundedCache<DocumentNode>({ maxEntries: 500, maxBytes: 32 * 2 ** 20 });

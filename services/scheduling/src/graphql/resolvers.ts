@@ -1,15 +1,4 @@
-import {
-  createGroup,
-  deleteGroup,
-  guardMutation,
-  guardQuery,
-  isoSeconds,
-  listGroupViews,
-  mergeResolvers,
-  mutationPayload,
-  updateGroup,
-  JsonScalar,
-} from '@pylon/kit';
+import { createGroup, deleteGroup, isoSeconds, listGroupViews, mergeResolvers, mutationPayload, updateGroup, JsonScalar } from '@pylon/kit';
 import { SCHEDULE_PRIORITIES } from '../domain/schedule.js';
 import type { SchedulingRuntime } from '../runtime.js';
 import { countSchedules, listSchedules } from '../use-cases/list-schedules.js';
@@ -26,19 +15,15 @@ function queryResolvers(rt: SchedulingRuntime): Resolvers {
     SchedulePriorityType: SCHEDULE_PRIORITIES,
     Query: {
       schedule: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'schedule');
         return listSchedules(repo, ctx.principal, args);
       },
       scheduleCount: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'scheduleCount');
         return countSchedules(repo, ctx.principal, args);
       },
       scheduleGroups: (_, args, ctx) => {
-        guardQuery(ctx.principal, 'scheduleGroups');
         return listGroupViews(repo.groupTree, ctx.principal, args);
       },
       nowPlaying: async (_, args, ctx) => {
-        guardQuery(ctx.principal, 'nowPlaying');
         const r = await nowPlaying(rt, ctx.principal, args.deviceId, args.at);
         const winner = r.winner?.schedule ?? null;
         return {
@@ -66,7 +51,6 @@ function queryResolvers(rt: SchedulingRuntime): Resolvers {
         };
       },
       deviceTimeline: async (_, args, ctx) => {
-        guardQuery(ctx.principal, 'deviceTimeline');
         const r = await deviceTimeline(rt, ctx.principal, args.deviceId, args.from, args.to);
         return {
           device: { id: r.deviceId },
@@ -92,31 +76,24 @@ function mutationResolvers(rt: SchedulingRuntime): Resolvers {
   return {
     Mutation: {
       createSchedule: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'createSchedule');
         return mutationPayload(async () => ({ schedule: await createSchedule(rt, ctx.principal, a.input) }));
       },
       updateSchedule: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'updateSchedule');
         return mutationPayload(async () => ({ schedule: await updateSchedule(rt, ctx.principal, a.id, a.input) }));
       },
       patchSchedule: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'patchSchedule');
         return mutationPayload(async () => ({ schedule: await patchSchedule(rt, ctx.principal, a.id, a.operations) }));
       },
       deleteSchedule: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'deleteSchedule');
         return mutationPayload(() => deleteSchedule(rt, ctx.principal, a.id));
       },
       createScheduleGroup: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'createScheduleGroup');
         return mutationPayload(async () => ({ group: await createGroup(repo.groupTree, ctx.principal, a.input) }));
       },
       updateScheduleGroup: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'updateScheduleGroup');
         return mutationPayload(async () => ({ group: await updateGroup(repo.groupTree, ctx.principal, a.id, a.input) }));
       },
       deleteScheduleGroup: (_, a, ctx) => {
-        guardMutation(ctx.principal, 'deleteScheduleGroup');
         return mutationPayload(() => deleteGroup(repo.groupTree, ctx.principal, a.id));
       },
     },

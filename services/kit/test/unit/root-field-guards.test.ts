@@ -1,0 +1,48 @@
+/**
+ * Authorization wired once (issue 36): `createSubgraph` wraps every Query and Mutation root field
+ * with its `@policy` rule, so a resolver that writes no guard is still refused for a caller who
+ * lacks the rule, and a root field with no rule stops the build instead of running open.
+ */
+import { buildSchema } from 'graphql';
+import { InternalTokens, type Principal } from '../../src/auth/principal.js';
+import { createSubgraph, guardRootFields } from '../../src/graphql/subgraph.js';
+
+const tokens = new InternalTokens('root-field-guards-test-secret-0123456789');
+const caller = (policies: Principal['policies'], roles = ['Viewer']): Principal => ({
+  accountId: 'acc-a',
+  userId: 'u1',
+  userName: 'u1@example.com',
+  roles,
+  policies,
+  isOwner: false,
+  via: 'api-key',
+});
+
+// Resolvers as a subgraph writes them now: no guard call of their own.
+const subgraph = createSubgraph({
+  name: 'scheduling',
+  tokens,
+  resolvers: { Query: { scheduleCount: () => 7 }, Mutation: { deleteSchedule: () => ({ success: true }) } },
+});
+const run = async (query: string, p: Principal) => subgraph.execute({ query }, await subgraph.createContext(await tokens.sign(p)));
+
+test('a query runs only for callers holding its @policy rule', async () => {
+  expect((await run('{ scheduleCount }', caller(['Schedules_View']))).data).toEqual({ scheduleCount: 7 });
+  const refused = await run('{ scheduleCount }', caller(['Devices_View']));
+  expect(refused.data).toEqual(null);
+  expect(refused.errors?.map((e) => [e.message, e.extensions?.code])).toEqual([['this operation requires the Schedules_View policy', 'FORBIDDEN']]);
+});
+
+test('a mutation likewise: the resolver is never reached without the rule', async () => {
+  expect((await run('mutation { deleteSchedule(id: "s1") { success } }', caller(['Schedules_View', 'Schedules_Delete']))).data).toEqual({
+    deleteSchedule: { success: true },
+  });
+  const refused = await run('mutation { deleteSchedule(id: "s1") { success } }', caller(['Schedules_View', 'Schedules_Edit']));
+  expect(refused.errors?.map((e) => e.extensions?.code)).toEqual(['FORBIDDEN']);
+  expect(refused.data).toEqual({ deleteSchedule: null });
+});
+
+test('a root field without a rule stops the build, named', () => {
+  const schema = buildSchema('type Query { scheduleCount: Int  notInTheTable: Int }');
+  expect(() => guardRootFields(schema, 'test')).toThrow('test: Query.notInTheTable has no @policy rule');
+});

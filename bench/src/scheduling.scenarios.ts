@@ -9,6 +9,9 @@
 import type { DeviceRepository } from '@pylon/devices';
 import { load, probe, table, type LoadResult } from './load.js';
 
+/** The screen scenario 6 makes (its manifest: 50 overlapping schedules). */
+export const MANIFEST_REGISTRATION_KEY = 'bench-manifest-0123456789abcdef0123456789';
+
 export async function manifestScenario(o: {
   baseUrl: string;
   key: string;
@@ -18,7 +21,7 @@ export async function manifestScenario(o: {
   connections: number;
 }): Promise<LoadResult[]> {
   const headers = { 'x-service-apikey': o.key, 'content-type': 'application/json' };
-  const registrationKey = 'bench-manifest-0123456789abcdef0123456789';
+  const registrationKey = MANIFEST_REGISTRATION_KEY;
   const device = await o.repo.addDevice(o.accountId, {
     name: 'Manifest bench',
     tags: ['bench'],

@@ -22,7 +22,7 @@ const JPEG = Buffer.from(
 /** A user's shell: none of the test runner's or the CI's Pylon settings. */
 function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const k of Object.keys(env)) if (/^(SIGNAGE_|PORT$|LEGACY_PORT$|NODE_ENV$|LOG_LEVEL$|JEST_|REST_CONFORMANCE)/.test(k)) delete env[k];
+  for (const k of Object.keys(env)) if (/^(SIGNAGE_|PORT$|LEGACY_PORT$|NODE_ENV$|LOG_LEVEL$|LOG_FILE$|JEST_|REST_CONFORMANCE)/.test(k)) delete env[k];
   return { ...env, ...extra };
 }
 
@@ -46,7 +46,8 @@ beforeAll(async () => {
   server = spawn('npm', ['start'], {
     cwd: ROOT,
     detached: true,
-    env: userEnv({ PORT: String(port), LEGACY_PORT: String(legacyPort), SIGNAGE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' }),
+    // No LOG_LEVEL or LOG_FILE: the console as a new operator sees it (issue 35, item 6).
+    env: userEnv({ PORT: String(port), LEGACY_PORT: String(legacyPort), SIGNAGE_DATA_DIR: dataDir }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -182,6 +183,29 @@ test('a port in use ends with one line naming the port, its setting and the fix'
     `Port ${port} (PORT) is already in use, by another Pylon or another server. Stop that process, or choose another port: PORT=${port + 1} npm start`,
   ]);
   expect(r.stdout).not.toContain('opening stores');
+});
+
+test('after the banner the console shows warnings and errors only, the request lines in the log file it names', () => {
+  // Run after the README walkthrough: the demo's history upload, the simulator and every example have
+  // written their lines by now (the first start wrote 1,540 request lines in 89 s to the console).
+  const after = `${out.slice(out.indexOf('Pylon is running'))}${err}`;
+  const lines = after.slice(after.indexOf('  Sign-in')).split('\n').slice(1);
+  const belowWarn = lines.filter((l) => {
+    if (!l.trim()) return false;
+    try {
+      return (JSON.parse(l) as { level: number }).level < 40;
+    } catch {
+      // Not a log line: only Node's own warnings may be printed besides them.
+      return !/^\(node:\d+\) \w*Warning: /.test(l);
+    }
+  });
+  // One comparison, so a run shows each defect: the log file named, no line below warn (the first five shown).
+  expect({
+    logsLine: after.includes(`  Logs        ${join(dataDir, 'pylon.log')}`),
+    belowWarn: belowWarn.length,
+    first: belowWarn.slice(0, 5).map((l) => l.slice(0, 160)),
+  }).toEqual({ logsLine: true, belowWarn: 0, first: [] });
+  expect(readFileSync(join(dataDir, 'pylon.log'), 'utf8')).toMatch(/"msg":"request"/);
 });
 
 test('Ctrl-C stops it cleanly: exit 0, no npm failure', async () => {

@@ -220,6 +220,16 @@ function variablesOf(variables: Record<string, unknown> | undefined): Record<str
   return out ?? variables;
 }
 
+/**
+ * Whether subgraphs answer with compiled documents at all (GRAPHQL_COMPILED, default on): off, every
+ * document is answered by graphql-js. Process-wide and read per request, so the benchmark compares
+ * both in one run, request by request (bench/src/graphql-compiled.run.ts).
+ */
+let compiledExecution = true;
+export function setCompiledExecution(enabled: boolean): void {
+  compiledExecution = enabled;
+}
+
 export function createCompiledExecutor(schema: GraphQLSchema, opts: { maxEntries?: number; maxBytes?: number } = {}): CompiledExecutor {
   // Bounded by bytes as well as entries (issue 34, M1): large distinct documents would otherwise keep 500 × their size.
   const compiled = createBoundedCache<CompiledQuery | null>({ maxEntries: opts.maxEntries ?? 500, maxBytes: opts.maxBytes ?? 64 * 2 ** 20 });
@@ -231,6 +241,7 @@ export function createCompiledExecutor(schema: GraphQLSchema, opts: { maxEntries
       return compiled.bytes;
     },
     execute(document, request, context) {
+      if (!compiledExecution) return undefined;
       const op = operationOf(document, request.operationName);
       if (!op) return undefined;
       const missing = missingVariables(op, request.variables);

@@ -1,5 +1,5 @@
 import { buildSchema, execute, parse, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import { createCompiledExecutor } from '../../src/graphql/compiled-execution.js';
+import { createCompiledExecutor, setCompiledExecution } from '../../src/graphql/compiled-execution.js';
 
 // A schema with what subgraph documents use: input objects with variables inside, arguments with
 // defaults, lists, enums, nullable and non-null fields, an interface, and resolvers that throw.
@@ -158,6 +158,19 @@ describe('compiled subgraph execution (graphql-jit) answers what graphql-js answ
     const fresh = createCompiledExecutor(schema);
     expect(fresh.execute(document, { query, variables: {} }, {})).toBeUndefined();
     expect(JSON.stringify((await execute({ schema, document })).data)).toBe('{"__proto__":[{"id":"r0"}],"rows":[{"__proto__":"r0"}]}');
+  });
+
+  test('GRAPHQL_COMPILED off: every document is left to graphql-js, request by request', async () => {
+    const query = '{ rows(limit: 1) { id } }';
+    const fresh = createCompiledExecutor(schema);
+    expect(fresh.execute(parse(query), { query, variables: {} }, {})).toBeDefined();
+    setCompiledExecution(false);
+    try {
+      expect(fresh.execute(parse(query), { query, variables: {} }, {})).toBeUndefined();
+    } finally {
+      setCompiledExecution(true);
+    }
+    expect(fresh.execute(parse(query), { query, variables: {} }, {})).toBeDefined();
   });
 
   test('compiled documents are bounded', async () => {

@@ -14,7 +14,10 @@ test('the next run finds the newest earlier result and prints each load against 
     writeResult(dir, result('2026-11-25T13:10:00.000Z', [load('gateway', 500)]));
     const newest = writeResult(dir, result('2026-11-26T09:00:00.000Z', [load('gateway', 600), load('REST', 550)]));
     expect(newest).toBe(join(dir, '2026-11-26T09-00-00.000Z.json'));
-    expect(JSON.parse(readFileSync(newest, 'utf8'))).toMatchObject({ date: '2026-11-26T09:00:00.000Z', loads: [{ name: 'gateway', rps: 600 }, { name: 'REST' }] });
+    expect(JSON.parse(readFileSync(newest, 'utf8'))).toMatchObject({
+      date: '2026-11-26T09:00:00.000Z',
+      loads: [{ name: 'gateway', rps: 600 }, { name: 'REST' }],
+    });
     const previous = previousResult(dir)!;
     expect(previous.date).toBe('2026-11-26T09:00:00.000Z');
     const lines = deltaLines(previous, result('2026-11-27T09:00:00.000Z', [load('gateway', 540), load('REST', 605), load('ping', 10)]));

@@ -113,7 +113,7 @@ function demoRange(): { start: string; end: string } {
   return { start: day(Date.now() - 2 * 86_400_000), end: day(Date.now()) };
 }
 
-test('every runnable README and docs example works verbatim against it, every page\'s blocks run, analytics answer with data', async () => {
+test("every runnable README and docs example works verbatim against it, every page's blocks run, analytics answer with data", async () => {
   const blocks = docsBlocks(ROOT);
   for (const b of blocks.filter((x) => !x.skip))
     expect({ at: `${b.file}:${b.line}`, hosts: foreignHosts(b.body), hardCoded: hardCodedAddresses(b.body) }).toEqual({

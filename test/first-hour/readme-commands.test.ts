@@ -36,7 +36,10 @@ test('every shell block either runs in the README test or says why it cannot', (
   // No placeholder a reader would have to invent: ids are captured from earlier answers.
   for (const b of blocks)
     if (!b.skip)
-      expect({ at: `${b.file}:${b.line}`, placeholders: b.body.match(/<[a-z][a-z ]*(id|Id|etag)>/g) ?? [] }).toEqual({ at: `${b.file}:${b.line}`, placeholders: [] });
+      expect({ at: `${b.file}:${b.line}`, placeholders: b.body.match(/<[a-z][a-z ]*(id|Id|etag)>/g) ?? [] }).toEqual({
+        at: `${b.file}:${b.line}`,
+        placeholders: [],
+      });
 });
 
 test('every page sets BASE (and LEGACY) at the top of its examples, so another port is one edit', () => {

@@ -1,9 +1,9 @@
 /**
- * `npm test`'s layout check: every subgraph's src/ has the same skeleton, and the README's table
- * "Inside a subgraph" documents exactly that skeleton (names here, what each holds there).
+ * `npm test`'s layout check: every subgraph's src/ has the same skeleton, and the table
+ * "Inside a subgraph" of docs/development.md documents exactly that skeleton (names here, what each holds there).
  *   tsx scripts/check-layout.ts          prints each drift and exits 1, else one line and 0
  * A new top-level folder or file in a subgraph fails until it is moved into the skeleton, or the
- * skeleton (SKELETON below and the README table) changes for every subgraph at once.
+ * skeleton (SKELETON below and the docs/development.md table) changes for every subgraph at once.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,13 +12,13 @@ import { fileURLToPath } from 'node:url';
 export const SUBGRAPHS = ['devices', 'content', 'scheduling', 'datatables', 'analytics', 'identity'] as const;
 
 interface Entry {
-  /** As the README writes it: `domain/` a folder, `<role>.main.ts` any file of that shape. */
+  /** As docs/development.md writes it: `domain/` a folder, `<role>.main.ts` any file of that shape. */
   name: string;
   /** Every subgraph has it (otherwise: where the subgraph needs one). */
   required: boolean;
 }
 
-/** The top-level entries of services/<subgraph>/src, in the README's order. */
+/** The top-level entries of services/<subgraph>/src, in the order of docs/development.md. */
 export const SKELETON: readonly Entry[] = [
   { name: 'index.ts', required: true },
   { name: 'app.ts', required: true },
@@ -58,7 +58,7 @@ export function layoutProblems(root: string): string[] {
     for (const e of entries) {
       if (!SKELETON.some((s) => matches(s, e.name, e.isDirectory())))
         problems.push(
-          `services/${sg}/src/${e.name}${e.isDirectory() ? '/' : ''} is not in the subgraph skeleton (README "Inside a subgraph"): move it into one of ${SKELETON.map((s) => s.name).join(', ')}`,
+          `services/${sg}/src/${e.name}${e.isDirectory() ? '/' : ''} is not in the subgraph skeleton (docs/development.md "Inside a subgraph"): move it into one of ${SKELETON.map((s) => s.name).join(', ')}`,
         );
     }
     for (const s of SKELETON.filter((x) => x.required)) {
@@ -68,7 +68,7 @@ export function layoutProblems(root: string): string[] {
   return problems;
 }
 
-/** The first-column names of the README's "Inside a subgraph" table. */
+/** The first-column names of docs/development.md's "Inside a subgraph" table. */
 export function readmeSkeleton(readme: string): string[] {
   const at = readme.indexOf('\n### Inside a subgraph\n');
   if (at < 0) return [];
@@ -86,12 +86,12 @@ export function readmeProblems(readme: string): string[] {
   const names = SKELETON.map((s) => s.name);
   return documented.join('\n') === names.join('\n')
     ? []
-    : [`README.md "Inside a subgraph" lists ${documented.join(', ') || 'nothing'}; the skeleton (scripts/check-layout.ts) is ${names.join(', ')}`];
+    : [`docs/development.md "Inside a subgraph" lists ${documented.join(', ') || 'nothing'}; the skeleton (scripts/check-layout.ts) is ${names.join(', ')}`];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
-  const problems = [...layoutProblems(root), ...readmeProblems(readFileSync(join(root, 'README.md'), 'utf8'))];
+  const problems = [...layoutProblems(root), ...readmeProblems(readFileSync(join(root, 'docs', 'development.md'), 'utf8'))];
   for (const p of problems) process.stderr.write(`${p}\n`);
   if (problems.length) process.exit(1);
   process.stdout.write(`${SUBGRAPHS.length} subgraphs follow the skeleton of ${SKELETON.length} entries\n`);

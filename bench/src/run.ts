@@ -24,9 +24,11 @@
  * BENCH_SMOKE=true (run by `npm test`): every scenario for about a second, no warm-up, fewer
  * devices; figures are not judged, but a scenario that fails or answers with errors fails the run.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createLogger, createOps, createSubgraphHttp, InternalTokens, listenHttp, loadOperations } from '@pylon/kit';
 import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
 import type { DeviceRepository } from '@pylon/devices';
@@ -52,6 +54,7 @@ import {
 import { analyticsReport, generateTelemetry } from './analytics.scenarios.js';
 import { printReports, reportsScenario } from './reports.scenarios.js';
 import { webPlayerFleet } from './web-player.scenarios.js';
+import { deltaLines, previousResult, writeResult, type BenchResult } from './results.js';
 import { addBenchDevices, BENCH_KEY as KEY, BENCH_OWNER, BENCH_PASSWORD, startBenchApp } from './bench-app.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
@@ -309,3 +312,19 @@ if (broken.length) {
   process.exit(1);
 }
 if (smoke) console.log('\nsmoke run: every scenario answered without errors (figures not judged)');
+else {
+  // The machine-readable result beside the dated runs, and what moved since the last one.
+  const historyDir = fileURLToPath(new URL('../history', import.meta.url));
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+  const current: BenchResult = {
+    date: new Date().toISOString(),
+    machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`,
+    node: process.versions.node,
+    ...(commit ? { commit } : {}),
+    loads: [...results, ...authResults, ...deviceResults, ...manifestResults, ...telemetryResults],
+  };
+  const previous = previousResult(historyDir);
+  console.log(`\nchange since ${previous ? `${previous.date}${previous.commit ? ` (${previous.commit})` : ''}` : 'nothing (first result)'}:`);
+  for (const line of deltaLines(previous, current)) console.log(`  ${line}`);
+  console.log(`result written to ${writeResult(historyDir, current)}`);
+}

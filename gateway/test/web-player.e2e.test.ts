@@ -8,7 +8,7 @@
  * restart the play logs of the outage reach the store exactly once. Play logs carry their UTC end,
  * status (a file that cannot load is logged as skipped), the clock offset and the template zone.
  * Screenshots of the pairing page and of a playing template go to .tmp/screenshots/ (with
- * UPDATE_SCREENSHOTS=true to docs/screenshots/, shown in the README).
+ * UPDATE_SCREENSHOTS=true to docs/screenshots/, shown in docs/player.md).
  * Waits poll for conditions with generous limits (a busy 2-core machine).
  */
 import { existsSync } from 'node:fs';

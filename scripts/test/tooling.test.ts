@@ -264,7 +264,7 @@ describe('typed facades (npm run typecheck over the generated operation types)',
   }, 300_000);
 });
 
-describe('subgraph layout (scripts/check-layout.ts and the README table "Inside a subgraph")', () => {
+describe('subgraph layout (scripts/check-layout.ts and the table "Inside a subgraph" of docs/development.md)', () => {
   /** Every subgraph with every required entry of the skeleton. */
   const skeleton = () => {
     const files: Record<string, string> = {};
@@ -273,9 +273,9 @@ describe('subgraph layout (scripts/check-layout.ts and the README table "Inside 
     return files;
   };
 
-  test('the repository follows it, and its README documents exactly it', () => {
+  test('the repository follows it, and docs/development.md documents exactly it', () => {
     expect(layoutProblems(root)).toEqual([]);
-    expect(readmeProblems(readFileSync(join(root, 'README.md'), 'utf8'))).toEqual([]);
+    expect(readmeProblems(readFileSync(join(root, 'docs', 'development.md'), 'utf8'))).toEqual([]);
   });
 
   test('a folder or file outside the skeleton fails, so does a missing one; optional entries and role entries pass', () => {
@@ -292,7 +292,7 @@ describe('subgraph layout (scripts/check-layout.ts and the README table "Inside 
     ]);
   });
 
-  test('the README table drifting from the skeleton fails', () => {
+  test('the docs table drifting from the skeleton fails', () => {
     const table = (names: string[]) =>
       `# x\n\n### Inside a subgraph\n\n| entry | what |\n|---|---|\n${names.map((n) => `| \`${n}\` | ... |`).join('\n')}\n\n## Next\n`;
     const names = SKELETON.map((e) => e.name);

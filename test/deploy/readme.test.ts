@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { readmeWithTable } from '../../scripts/settings-table.js';
 import { ROOT } from './deploy.helpers.js';
 
-test('README settings table matches the config schemas (regenerate: tsx scripts/settings-table.ts --write)', () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+test('docs/operations-and-deployment.md settings table matches the config schemas (regenerate: tsx scripts/settings-table.ts --write)', () => {
+  const readme = readFileSync(join(ROOT, 'docs', 'operations-and-deployment.md'), 'utf8');
   expect(readme).toBe(readmeWithTable(readme));
   expect(readme).toContain('```mermaid');
 });

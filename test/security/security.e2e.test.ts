@@ -1,5 +1,5 @@
 /**
- * The security suite (SECURITY.md; README "Security"): `npm start`'s entry as one process in
+ * The security suite (docs/SECURITY.md, with its table of the tests that prove each row): `npm start`'s entry as one process in
  * production mode, probed through its public interfaces only (GraphQL, REST, legacy REST, player
  * API, /metrics). A second account is made with the operator CLI (`pnpm admin`), as an operator
  * would. Covers graphql-cop's checks, the findings of the issue-9 probe, object-level

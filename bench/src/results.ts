@@ -1,0 +1,48 @@
+/**
+ * `npm run bench`'s machine-readable result: each full run writes bench/history/<time>.json beside the
+ * dated runs (BENCHMARKS.md), and prints each load's change against the newest earlier JSON there, so a
+ * run says what moved without anyone diffing tables by hand. Smoke runs (`npm test`) write nothing.
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LoadResult } from './load.js';
+
+export interface BenchResult {
+  /** ISO time the run finished. */
+  date: string;
+  machine: string;
+  node: string;
+  commit?: string;
+  loads: LoadResult[];
+}
+
+/** The newest earlier result in `dir` (file names sort by time), or undefined. */
+export function previousResult(dir: string): BenchResult | undefined {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  } catch {
+    return undefined;
+  }
+  const last = files.sort().at(-1);
+  return last ? (JSON.parse(readFileSync(join(dir, last), 'utf8')) as BenchResult) : undefined;
+}
+
+/** One line per load of `current`: its req/s and the change against `previous` (same name), or "new". */
+export function deltaLines(previous: BenchResult | undefined, current: BenchResult): string[] {
+  const before = new Map((previous?.loads ?? []).map((l) => [l.name, l]));
+  const width = Math.max(0, ...current.loads.map((l) => l.name.length));
+  return current.loads.map((l) => {
+    const p = before.get(l.name);
+    const change = p && p.rps > 0 ? `${l.rps >= p.rps ? '+' : ''}${(((l.rps - p.rps) / p.rps) * 100).toFixed(1)} % (was ${Math.round(p.rps)} req/s)` : 'new';
+    return `${l.name.padEnd(width)}  ${String(Math.round(l.rps)).padStart(7)} req/s  ${change}`;
+  });
+}
+
+/** Writes `result` into `dir` as <date>.json (colons replaced, so the name is valid everywhere); returns its path. */
+export function writeResult(dir: string, result: BenchResult): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${result.date.replace(/:/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  return file;
+}

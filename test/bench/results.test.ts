@@ -1,0 +1,33 @@
+/** `npm run bench`'s machine-readable result (bench/src/results.ts): written beside the dated runs, and the next run prints its deltas. */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deltaLines, previousResult, writeResult, type BenchResult } from '../../bench/src/results.js';
+
+const load = (name: string, rps: number) => ({ name, rps, p50: 1, p99: 2, errors: 0 });
+const result = (date: string, loads: BenchResult['loads']): BenchResult => ({ date, machine: '2 × cpu, 24 GiB', node: '20.20.2', loads });
+
+test('the next run finds the newest earlier result and prints each load against it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-history-'));
+  try {
+    expect(previousResult(dir)).toBeUndefined();
+    writeResult(dir, result('2026-11-25T13:10:00.000Z', [load('gateway', 500)]));
+    const newest = writeResult(dir, result('2026-11-26T09:00:00.000Z', [load('gateway', 600), load('REST', 550)]));
+    expect(newest).toBe(join(dir, '2026-11-26T09-00-00.000Z.json'));
+    expect(JSON.parse(readFileSync(newest, 'utf8'))).toMatchObject({
+      date: '2026-11-26T09:00:00.000Z',
+      loads: [{ name: 'gateway', rps: 600 }, { name: 'REST' }],
+    });
+    const previous = previousResult(dir)!;
+    expect(previous.date).toBe('2026-11-26T09:00:00.000Z');
+    const lines = deltaLines(previous, result('2026-11-27T09:00:00.000Z', [load('gateway', 540), load('REST', 605), load('ping', 10)]));
+    expect(lines).toEqual([
+      'gateway      540 req/s  -10.0 % (was 600 req/s)',
+      'REST         605 req/s  +10.0 % (was 550 req/s)',
+      'ping          10 req/s  new',
+    ]);
+    expect(deltaLines(undefined, result('x', [load('gateway', 1)]))).toEqual(['gateway        1 req/s  new']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -165,7 +165,15 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       // Apollo's landing page loads Apollo Sandbox from a CDN; the self-hosted GraphiQL
       // (docs/api-docs.routes.ts) answers browsers instead.
       ApolloServerPluginLandingPageDisabled(),
-      ...(opts.planLimiter ? [planLimitPlugin({ limiter: opts.planLimiter, planned: (key) => caches.plans.has(key), logger: opts.logger })] : []),
+      ...(opts.planLimiter
+        ? [
+            planLimitPlugin({
+              limiter: opts.planLimiter,
+              planned: (key, document, operationName) => caches.plans.has(key) || singleFetch.knows(document, operationName),
+              logger: opts.logger,
+            }),
+          ]
+        : []),
       ...(opts.plugins ?? []),
     ],
     validationRules: [

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type DocumentNode } from 'graphql';
 import type { Logger, RateLimiter } from '@pylon/kit';
 import type { GatewayContext } from './data-sources.js';
 
@@ -18,13 +18,22 @@ import type { GatewayContext } from './data-sources.js';
 export const planStoreKey = (queryHash: string, operationName: string | undefined | null): string =>
   operationName ? createHash('sha256').update(queryHash).update(operationName).digest('hex') : queryHash;
 
-export function planLimitPlugin(o: { limiter: RateLimiter; planned: (key: string) => boolean; logger?: Logger }): ApolloServerPlugin<GatewayContext> {
+/**
+ * `planned`: whether the gateway holds a plan for the document: in the plan store under `key`, or
+ * as a single fetch (single-fetch.executor.ts answers those without reading the plan store, so a hot
+ * document's stored plan is not kept fresh there and may be evicted while it is still answered).
+ */
+export function planLimitPlugin(o: {
+  limiter: RateLimiter;
+  planned: (key: string, document: DocumentNode | undefined, operationName: string | undefined) => boolean;
+  logger?: Logger;
+}): ApolloServerPlugin<GatewayContext> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ contextValue, queryHash, request }) {
+        async didResolveOperation({ contextValue, queryHash, request, document }) {
           const rateKey = contextValue.rateKey;
-          if (!rateKey || o.planned(planStoreKey(queryHash, request.operationName))) return;
+          if (!rateKey || o.planned(planStoreKey(queryHash, request.operationName), document, request.operationName ?? undefined)) return;
           let decision;
           try {
             decision = await o.limiter.consume(`plans:${rateKey}`);

@@ -95,6 +95,11 @@ export class SingleFetchPlans {
     };
   }
 
+  /** Whether a document (with this operation name) is answered as a single fetch already: planned, without the plan store. */
+  knows(document: DocumentNode | undefined, operationName: string | undefined): boolean {
+    return document !== undefined && this.plans.get(document)?.has(operationName ?? '') === true;
+  }
+
   /** Forgets every plan (a new schema plans anew). */
   reset(): void {
     this.plans = new WeakMap();

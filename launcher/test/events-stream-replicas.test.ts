@@ -38,7 +38,7 @@ async function replica(o: Partial<EventsStreamOptions> = {}) {
   const leases = createRedisLeases({ url: REDIS_URL, keyPrefix: PREFIX });
   const router = createEventsStreamHttp(new PushEventLog(store), {
     authenticate: async (req) => KEYS.get(String(req.get('x-service-apikey'))) ?? null,
-    recheck: async () => true,
+    recheck: async (_req, p) => p,
     credentialKey: (req) => String(req.get('x-service-apikey')),
     pollMs: 50,
     maxPerCredential: 2,

@@ -11,7 +11,7 @@ import { createLogger, POLICIES, PUSH_EVENTS_TOPIC, pushEvent, type DocumentStor
 import { createMemoryPubSub } from '@pylon/kit/adapters/cache.memory';
 import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
-import { serveOnFreePort, testPrincipal, until } from '@pylon/kit/testing';
+import { openEventStream, serveOnFreePort, testPrincipal, until } from '@pylon/kit/testing';
 import { PushEventLog, startEventLog } from '../src/workers/event-log.js';
 import { createEventsStreamHttp } from '../src/http/events-stream.http.js';
 
@@ -88,6 +88,38 @@ test('each account sees its own events; a caller without Devices_View gets no de
   const bResumed = await read('b', 400, evB[0]!.id);
   expect(bResumed).toEqual([]);
 });
+
+test("a stream follows its caller's policies: a type it lost stops at the next re-check; losing every type ends the stream", async () => {
+  KEYS.demoted = testPrincipal('acc-a');
+  const stream = await openEventStream(`${base}/events/stream`, { 'x-service-apikey': 'demoted' });
+  expect(stream.status).toBe(200);
+  try {
+    await until('the stream open', () => stream.text().includes('stream open'), 30_000);
+    // Devices_View taken away while the stream is open; the re-check (every 2 s) sees it.
+    KEYS.demoted = testPrincipal(
+      'acc-a',
+      POLICIES.filter((p) => p !== 'Devices_View'),
+    );
+    await new Promise((r) => setTimeout(r, 2_500));
+    const device = pushEvent('acc-a', 'device.registered', { device_id: 'd-demoted', name: 'after' }) as PushEvent;
+    const alert = pushEvent('acc-a', 'alert.opened', {
+      device_id: 'd-demoted',
+      alert_id: 'al-demoted',
+      alert_rule_id: 'r',
+      rule_name: 'r',
+      reason: 'x',
+    }) as PushEvent;
+    await log.append([device, alert]);
+    await until('the alert on the stream', () => stream.text().includes('al-demoted'), 30_000);
+    expect(stream.text()).not.toContain('"name":"after"');
+    // Every readable type gone: the stream ends, saying why.
+    KEYS.demoted = { ...testPrincipal('acc-a', []), roles: [] };
+    await until('the stream to end', () => stream.ended(), 30_000);
+    expect(stream.text()).toMatch(/event: error\ndata: .*FORBIDDEN/);
+  } finally {
+    stream.close();
+  }
+}, 90_000);
 
 test('a caller whose policies read no event type is refused (403)', async () => {
   KEYS.none = { ...testPrincipal('acc-a', []), roles: [] };

@@ -9,7 +9,7 @@
  * - Filters: `types=a,b` (catalogue names), `device_id=x` (repeatable, at most 100).
  * - A comment line every 15 s keeps proxies from closing an idle stream.
  * - Limits (issue 34, M2/M3): at most MAX_STREAMS_PER_CREDENTIAL open streams per credential (API
- *   key or token) and MAX_STREAMS_PER_ACCOUNT per account; beyond, 429 with Retry-After. Counted
+ *   key; an OAuth token's streams count per user) and MAX_STREAMS_PER_ACCOUNT per account; beyond, 429 with Retry-After. Counted
  *   in this process, and with `leases` (Redis) across every replica as well: each open stream holds
  *   a lease per name, renewed while it is open, so the streams of a process that crashed stop
  *   counting within LEASE_SECONDS. While the shared count does not answer, the process's own holds.
@@ -43,10 +43,12 @@ export const LEASE_SECONDS = 30;
 export interface EventsStreamOptions {
   authenticate(req: Request): Promise<Principal | null>;
   /**
-   * Whether the stream's credential still holds (not revoked, not expired). Default: authenticate
-   * the request again (revocations bypass the principal cache) and compare the account and user.
+   * The stream's principal as it stands now, or null once its credential no longer holds (revoked,
+   * expired). Its policies decide which event types the stream still sends: a caller who lost a
+   * policy stops getting the types it guarded. Default: authenticate the request again
+   * (revocations bypass the principal cache) and want the same account and user.
    */
-  recheck?(req: Request, principal: Principal): Promise<boolean>;
+  recheck?(req: Request, principal: Principal): Promise<Principal | null>;
   /**
    * The name a request's open streams are counted under (MAX_STREAMS_PER_CREDENTIAL). Default: the
    * hashed credential header or parameter, else the principal's user. The composition root passes
@@ -89,10 +91,14 @@ function credentialOf(req: Request, principal: Principal): string {
 /** A re-check that authenticates the request again and wants the same account and user. */
 export const recheckBy =
   (authenticate: (req: Request) => Promise<Principal | null>) =>
-  async (req: Request, p: Principal): Promise<boolean> => {
+  async (req: Request, p: Principal): Promise<Principal | null> => {
     const again = await authenticate(req).catch(() => null);
-    return again !== null && again.accountId === p.accountId && again.userId === p.userId;
+    return again !== null && again.accountId === p.accountId && again.userId === p.userId ? again : null;
   };
+
+/** The event types a principal's policies let it read. */
+const readableBy = (principal: Principal): PushEventType[] =>
+  (Object.keys(PUSH_EVENT_CATALOGUE) as PushEventType[]).filter((t) => allows(principal, PUSH_EVENT_CATALOGUE[t].view));
 
 /** Counts of open streams by name. */
 function counter() {
@@ -137,7 +143,7 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
     if (bad !== undefined) return refuse(res, 400, 'BAD_USER_INPUT', `types names '${bad.slice(0, 100)}', not a catalogue event type`, 'types');
     const devices = list(req.query.device_id);
     if (devices.length > 100) return refuse(res, 400, 'BAD_USER_INPUT', 'at most 100 device_id values', 'device_id');
-    const readable = (Object.keys(PUSH_EVENT_CATALOGUE) as PushEventType[]).filter((t) => allows(principal, PUSH_EVENT_CATALOGUE[t].view));
+    const readable = readableBy(principal);
     if (readable.length === 0) return refuse(res, 403, 'FORBIDDEN', 'no event type is readable with your policies');
     const tenant = principal.accountId;
     const lastId = String(req.get('last-event-id') ?? req.query.last_event_id ?? '').slice(0, 100);
@@ -227,8 +233,18 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
         }
         if (Date.now() - lastCheck >= (o.recheckMs ?? RECHECK_MS)) {
           lastCheck = Date.now();
-          if (!(await recheck(req, principal).catch(() => false))) {
+          const current = await recheck(req, principal).catch(() => null);
+          if (!current) {
             res.write(`event: error\ndata: ${JSON.stringify({ code: 'UNAUTHENTICATED', message: 'the credential was revoked or has expired' })}\n\n`);
+            break;
+          }
+          // Policies lost since the stream opened: their event types stop (all of them: the stream ends).
+          const stillReadable = new Set(readableBy(current));
+          for (const t of wanted) if (!stillReadable.has(t as PushEventType)) wanted.delete(t);
+          if (wanted.size === 0) {
+            res.write(
+              `event: error\ndata: ${JSON.stringify({ code: 'FORBIDDEN', message: 'your policies no longer allow any event type this stream sends' })}\n\n`,
+            );
             break;
           }
         }

@@ -11,33 +11,41 @@
  *   reference (signed by an older gateway) does not: a credential that cannot be checked is not
  *   trusted to stay open.
  *
- * Answers are kept for `memoMs` per credential, so many streams of one key cost one lookup per
- * interval rather than one each.
+ * The answer is the principal as it stands now (its user's current roles and policies: a user who
+ * lost a policy stops getting what it guarded), or null once the credential does not hold. Answers
+ * are kept for `memoMs` per credential, so many streams of one key share one lookup per memo period
+ * rather than one each (a memo shorter than the re-check interval
+ * still means one lookup per re-check per credential).
  */
 import type { Principal } from '@pylon/kit';
-import { API_ROLE } from '../domain/roles.js';
+import { API_ROLE, policiesFor } from '../domain/roles.js';
 import type { IdentityRepository } from '../repositories/identity.repository.js';
 
 const MAX_MEMO = 10_000;
 
 export function credentialChecker(repo: IdentityRepository, o: { memoMs?: number; now?: () => number } = {}) {
   const now = o.now ?? Date.now;
-  const memo = new Map<string, { at: number; holds: Promise<boolean> }>();
-  async function lookUp(p: Principal, keyId: string): Promise<boolean> {
-    const key = await repo.findApiKey(p.accountId, keyId);
-    if (!key || key.revokedAt || key.userId !== p.userId) return false;
-    if (key.expiresAt && Date.parse(key.expiresAt) <= now()) return false;
-    const user = await repo.findUser(p.accountId, key.userId);
-    return user !== null && user.roles.includes(API_ROLE);
+  const memo = new Map<string, { at: number; holds: Promise<Principal | null> }>();
+  /** The principal with its user's current roles, or null when the user is gone. */
+  async function withUser(p: Principal, check: (roles: readonly string[]) => boolean = () => true): Promise<Principal | null> {
+    const user = await repo.findUser(p.accountId, p.userId);
+    if (!user || !check(user.roles)) return null;
+    return { ...p, roles: [...user.roles], policies: policiesFor(user.roles) };
   }
-  return async function holds(p: Principal): Promise<boolean> {
+  async function lookUp(p: Principal, keyId: string): Promise<Principal | null> {
+    const key = await repo.findApiKey(p.accountId, keyId);
+    if (!key || key.revokedAt || key.userId !== p.userId) return null;
+    if (key.expiresAt && Date.parse(key.expiresAt) <= now()) return null;
+    return withUser(p, (roles) => roles.includes(API_ROLE));
+  }
+  return async function holds(p: Principal): Promise<Principal | null> {
     const c = p.credential;
-    if (!c) return p.via === 'internal';
-    if (c.kind === 'bearer' && c.expiresAt <= now()) return false;
+    if (!c) return p.via === 'internal' ? p : null;
+    if (c.kind === 'bearer' && c.expiresAt <= now()) return null;
     const name = c.kind === 'api-key' ? `key:${p.accountId}:${c.id}:${p.userId}` : `user:${p.accountId}:${p.userId}`;
     const hit = memo.get(name);
     if (hit && now() - hit.at < (o.memoMs ?? 1_000)) return hit.holds;
-    const answer = c.kind === 'api-key' ? lookUp(p, c.id) : repo.findUser(p.accountId, p.userId).then((u) => u !== null);
+    const answer = c.kind === 'api-key' ? lookUp(p, c.id) : withUser(p);
     if (memo.size >= MAX_MEMO) memo.clear();
     memo.set(name, { at: now(), holds: answer });
     // A failed lookup is not remembered: the next check asks again.

@@ -17,6 +17,7 @@ import { PushEventLog } from '../../src/repositories/push-event-log.repository.j
 import { createAccount, createUser } from '../../src/use-cases/accounts.js';
 import { ApiKeyAuthenticator, createApiKey, revokeApiKey } from '../../src/use-cases/api-keys.js';
 import { credentialChecker } from '../../src/use-cases/credential-check.js';
+import { policiesFor } from '../../src/domain/roles.js';
 import { createEventsStreamHttp } from '../../src/http/events-stream.http.js';
 
 let dir: string;
@@ -46,9 +47,19 @@ test('an API key: holds until revoked; the reference survives the signed token',
   const p = await signedPrincipalOf(value);
   expect(p.credential).toEqual({ kind: 'api-key', id: key.id });
   const holds = credentialChecker(repo, { memoMs: 0 });
-  expect(await holds(p)).toBe(true);
+  expect(await holds(p)).not.toBeNull();
   await revokeApiKey({ repo, cache: createMemoryCache() }, 'acc-a', key.id);
-  expect(await holds(p)).toBe(false);
+  expect(await holds(p)).toBeNull();
+});
+
+test("the answer carries the user's current roles and policies, not the ones the signed token claims", async () => {
+  const user = await createUser(repo, { accountId: 'acc-a', username: 'viewer@a.example', roles: ['Viewer', 'API'] });
+  const { key } = await createApiKey(repo, { accountId: 'acc-a', userId: user.id, name: 'k' });
+  // A token signed when the user held every policy (testPrincipal's default).
+  const stale: Principal = { ...testPrincipal('acc-a', undefined, user.id), credential: { kind: 'api-key', id: key.id } };
+  const now = await credentialChecker(repo, { memoMs: 0 })(stale);
+  expect(now).toMatchObject({ roles: ['Viewer', 'API'], policies: policiesFor(['Viewer', 'API']) });
+  expect(now!.policies).not.toContain('Webhooks_View');
 });
 
 test('an API key past its expiry, one whose user has no API role, one named for another user: refused', async () => {
@@ -57,13 +68,13 @@ test('an API key past its expiry, one whose user has no API role, one named for 
   const { key, value } = await createApiKey(repo, { accountId: 'acc-a', userId: user.id, name: 'k', expiresAt: new Date(now + 60_000).toISOString() });
   const p = await signedPrincipalOf(value);
   const holds = credentialChecker(repo, { memoMs: 0, now: () => now });
-  expect(await holds(p)).toBe(true);
+  expect(await holds(p)).not.toBeNull();
   now += 60_000;
-  expect(await holds(p)).toBe(false);
+  expect(await holds(p)).toBeNull();
   const plain = await createUser(repo, { accountId: 'acc-a', username: 'plain@a.example', roles: ['Editor'] });
   const { key: noRole } = await createApiKey(repo, { accountId: 'acc-a', userId: plain.id, name: 'k2' });
-  expect(await holds({ ...testPrincipal('acc-a', [], plain.id), credential: { kind: 'api-key', id: noRole.id } })).toBe(false);
-  expect(await holds({ ...testPrincipal('acc-a', [], 'someone-else'), credential: { kind: 'api-key', id: key.id } })).toBe(false);
+  expect(await holds({ ...testPrincipal('acc-a', [], plain.id), credential: { kind: 'api-key', id: noRole.id } })).toBeNull();
+  expect(await holds({ ...testPrincipal('acc-a', [], 'someone-else'), credential: { kind: 'api-key', id: key.id } })).toBeNull();
 });
 
 test('a bearer token holds until its expiry; internal callers hold; a key principal without a reference does not', async () => {
@@ -72,11 +83,11 @@ test('a bearer token holds until its expiry; internal callers hold; a key princi
   const holds = credentialChecker(repo, { memoMs: 0, now: () => now });
   const bearer: Principal = { ...testPrincipal('acc-a', [], user.id), via: 'bearer', credential: { kind: 'bearer', expiresAt: now + 1_000 } };
   expect((await tokens.verify(await tokens.sign(bearer))).credential).toEqual(bearer.credential);
-  expect(await holds(bearer)).toBe(true);
+  expect(await holds(bearer)).not.toBeNull();
   now += 1_000;
-  expect(await holds(bearer)).toBe(false);
-  expect(await holds({ ...testPrincipal('acc-a'), via: 'internal' })).toBe(true);
-  expect(await holds(testPrincipal('acc-a'))).toBe(false);
+  expect(await holds(bearer)).toBeNull();
+  expect(await holds({ ...testPrincipal('acc-a'), via: 'internal' })).not.toBeNull();
+  expect(await holds(testPrincipal('acc-a'))).toBeNull();
 });
 
 test("a stream re-checked this way ends at its token's expiry with event: error", async () => {

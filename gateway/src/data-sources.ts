@@ -9,7 +9,7 @@ export interface GatewayContext {
   internalToken?: Promise<string>;
   /** The HTTP edge's audit note: the operation fills in its type and name (gateway.ts auditPlugin). */
   audit?: AuditNote;
-  /** The HTTP edge's rate-limit counter for the caller (rate-limits.ts requestKey): new documents are charged to it (plan-limit.plugin.ts). */
+  /** The HTTP edge's rate-limit counter for the caller (edge-auth.ts requestKey): new documents are charged to it (plan-limit.plugin.ts). */
   rateKey?: string;
 }
 

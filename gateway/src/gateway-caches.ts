@@ -26,7 +26,7 @@ const ENTRY_OVERHEAD = 1024;
 /** A parsed document's heap: ~100 bytes per character of its text (tokens, nodes, locations). */
 export const documentBytes = (doc: DocumentNode): number => ENTRY_OVERHEAD + PARSED_BYTES_PER_CHAR * (doc.loc?.source.body.length ?? 0);
 
-/** A query plan's heap: about twice its JSON, plus a fixed ~700 bytes (measured, see above). */
+/** A query plan's heap: counted as three times its JSON plus the entry overhead (measured 2-6x its JSON, see above). */
 export const planBytes = (plan: unknown): number => ENTRY_OVERHEAD + 3 * (JSON.stringify(plan)?.length ?? 0);
 
 /** A string's heap (two bytes per character at most). */

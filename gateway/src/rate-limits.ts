@@ -17,8 +17,6 @@ export interface EdgeLimits {
 
 export const rateLimited = (retryAfter: number, message: string) => new AppError('RATE_LIMITED', `${message}; retry in ${retryAfter} s`, { retryAfter });
 
-export { requestKey };
-
 export function limitedAuthenticator(inner: EdgeAuthenticator, limits: EdgeLimits): EdgeAuthenticator {
   // A limiter that fails (not a refusal: an error) must not take the API down: decide "allowed".
   const safely = async (what: string, run: () => Promise<RateLimitDecision>): Promise<RateLimitDecision> => {

@@ -8,8 +8,8 @@ import { auditReads, BufferedPublisher, TOPICS, type AuditEventRecord, type Audi
 import { createRateLimiter, type Backends } from '@pylon/composition/backends';
 import { createOAuthServer, principalCacheKey, watchRevocations, type IdentityService, type OAuthServer } from '@pylon/identity';
 import type { AllInOneEnv } from '../all-in-one.config.js';
-import { credentialsFrom, type EdgeAuthenticator } from '@pylon/gateway/edge-auth';
-import { limitedAuthenticator, requestKey } from '@pylon/gateway/rate-limits';
+import { credentialsFrom, requestKey, type EdgeAuthenticator } from '@pylon/gateway/edge-auth';
+import { limitedAuthenticator } from '@pylon/gateway/rate-limits';
 import { recheckBy, type EventsStreamOptions } from '@pylon/identity/http/events-stream.http';
 
 export interface AccessLayer {

@@ -221,7 +221,8 @@ function variablesOf(variables: Record<string, unknown> | undefined): Record<str
 }
 
 /**
- * Whether subgraphs answer with compiled documents at all (GRAPHQL_COMPILED, default on): off, every
+ * Whether subgraphs answer with compiled documents at all (GRAPHQL_COMPILED, default on; set by the
+ * all-in-one only: distributed subgraph processes always compile): off, every
  * document is answered by graphql-js. Process-wide and read per request, so the benchmark compares
  * both in one run, request by request (bench/src/graphql-compiled.run.ts).
  */

@@ -60,7 +60,7 @@ export interface SubgraphRequest {
 /**
  * Authorization wired once: every Query and Mutation root field of the schema runs its `@policy`
  * rule (QUERY_RULES, MUTATION_RULES, generated from the SDL) before its resolver, so no resolver
- * writes its own guard. A root field without a rule fails the build (closed, never open). The
+ * writes its own guard. A root field without a rule stops the subgraph from starting (closed, never open). The
  * federation fields (`_entities`, `_service`) are left alone: each entity's `__resolveReference`
  * guards by type (ENTITY_RULES), and checks about a particular object (tenancy) stay in the use cases.
  */

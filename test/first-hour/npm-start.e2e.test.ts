@@ -20,10 +20,16 @@ const JPEG = Buffer.from(
   'base64',
 );
 
-/** A user's shell: none of the test runner's or the CI's Pylon settings. */
+/**
+ * A user's shell: none of the test runner's or the CI's Pylon settings, and none of the npm_* /
+ * pnpm_* variables a package manager exports to the scripts it runs (this test runs under `npm test`
+ * through pnpm, and npm warns about pnpm's settings, "Unknown env config", on every npm command: a
+ * user typing `npm start` in a shell has none).
+ */
 function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const k of Object.keys(env)) if (/^(SIGNAGE_|PORT$|LEGACY_PORT$|NODE_ENV$|LOG_LEVEL$|LOG_FILE$|JEST_|REST_CONFORMANCE)/.test(k)) delete env[k];
+  for (const k of Object.keys(env))
+    if (/^(SIGNAGE_|PORT$|LEGACY_PORT$|NODE_ENV$|LOG_LEVEL$|LOG_FILE$|JEST_|REST_CONFORMANCE)/.test(k) || /^p?npm_/i.test(k)) delete env[k];
   return { ...env, ...extra };
 }
 

@@ -1,7 +1,7 @@
 /**
  * What a screen shows between and around content (issue 35), in headless Chromium against the
  * all-in-one run as a process like `npm start`: a paired screen with nothing scheduled shows a calm
- * idle card (not black); 50 image transitions sampled frame by frame (CDP screencast) show no
+ * idle card (not black); 25 image transitions (8K images) sampled frame by frame (CDP screencast) show no
  * black frame (see IMAGE_SIZE); with the server unreachable the offline label is legible (a TV's
  * 3 % of the height at least, opaque) and clears within 5 s of the server's return, while play-log
  * sends back off; a stopping server (pings answered at once, play logs refused) sees no burst of sends; the
@@ -28,6 +28,14 @@ const KEY = 'screen-states-key-0123456789abcdef';
  * player showed none there, so those would not prove the fix. PYLON_TEST_IMAGE=WxH picks another
  * size for a quicker local run (which then proves nothing about black frames).
  */
+/**
+ * Transitions judged: 25 (each a gap the old player could show black in), about half the run time
+ * of 50 (CI stays under its 30 minutes). Under load (average 20-25 on 2 cores) the old player showed
+ * black in 12 to 18 gaps of 50 with 8K images; on an idle machine it showed none in 25, with 8K
+ * images and with the page's CPU throttled 4x as well: this test proves the fix only on a busy
+ * machine (issue 35, item 8).
+ */
+const TRANSITIONS = 25;
 const IMAGE_SIZE = imageSize(process.env.PYLON_TEST_IMAGE ?? '7680x4320');
 function imageSize(text: string): [number, number] {
   const m = /^(\d{2,5})x(\d{2,5})$/.exec(text);
@@ -128,7 +136,7 @@ async function pixels(image: Buffer, points: [number, number][], type = 'image/p
 }
 
 browserTest(
-  '50 image transitions sampled frame by frame: no black frame',
+  `${TRANSITIONS} image transitions sampled frame by frame: no black frame`,
   async () => {
     const group = (await rest('POST', '/media/groups', { name: 'Transitions' })).body.id;
     const playlist = (await gql('mutation { createPlaylist(input: { name: "Transitions" }) { playlist { id } } }')).createPlaylist.playlist.id;
@@ -145,7 +153,7 @@ browserTest(
     });
     expect(made.createSchedule.success).toBe(true);
     await until('the playlist on screen', async () => !(await data('idle')) && Number(await data('createdPlays')) >= 1, 60_000);
-    // Every frame Chromium produces, as it produces them, for 50 transitions.
+    // Every frame Chromium produces, as it produces them, for TRANSITIONS transitions.
     const cdp = await context.newCDPSession(screen);
     const frames: string[] = [];
     cdp.on('Page.screencastFrame', (f: { data: string; sessionId: number }) => {
@@ -159,10 +167,10 @@ browserTest(
     // never later), a capture artefact, not the player.
     await until('a first transition', async () => Number(await data('createdPlays')) >= before + 1, 60_000, 50);
     const from = frames.length;
-    // 8K images: this test took 240 s on a 2-core machine at load 24 (the limits leave room for worse).
-    await until('50 transitions', async () => Number(await data('createdPlays')) >= before + 51, 420_000, 250);
+    // 8K images: 50 transitions took 240 s on a 2-core machine at load 24 (the limits leave room for worse).
+    await until(`${TRANSITIONS} transitions`, async () => Number(await data('createdPlays')) >= before + TRANSITIONS + 1, 420_000, 250);
     await cdp.send('Page.stopScreencast');
-    expect(frames.length).toBeGreaterThan(100);
+    expect(frames.length).toBeGreaterThan(50);
     // A frame is black where a row of the screen shows none of the colours: sampled on a 5 x 9 grid.
     const grid: [number, number][] = [];
     for (const y of [0.1, 0.3, 0.5, 0.7, 0.9]) for (const x of [0.05, 0.15, 0.25, 0.35, 0.5, 0.65, 0.75, 0.85, 0.95]) grid.push([x, y]);

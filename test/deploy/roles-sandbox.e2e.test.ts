@@ -149,6 +149,16 @@ async function start(d: Deployed, env: Record<string, string>, volumes: Record<s
   return r;
 }
 
+/**
+ * `n` free ports, all different: probed one after another (probes made at once could be handed the
+ * same port, and two roles on one port end in EADDRINUSE: seen in CI with 11 roles started together).
+ */
+async function distinctFreePorts(n: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < n) ports.add(await freePort());
+  return [...ports];
+}
+
 const get = (port: number, path: string) =>
   fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(5000) }).then(
     async (res) => ({ status: res.status, body: (await res.json().catch(() => ({}))) as Json }),
@@ -201,9 +211,9 @@ maybe.each([
   test('every server role is live, not ready (naming what it waits for), stays up, and stops cleanly on SIGTERM', async () => {
     const deployed = read().filter((d) => SERVED.has(d.role));
     expect(deployed.length).toBeGreaterThanOrEqual(9);
-    const closed = await freePort();
+    const [closed, ...own] = await distinctFreePorts(1 + 2 * deployed.length);
     const procs = await Promise.all(
-      deployed.map(async (d) => start(d, { ...pointAt(d.env, closed), PORT: String(await freePort()), METRICS_PORT: String(await freePort()) })),
+      deployed.map((d, i) => start(d, { ...pointAt(d.env, closed!), PORT: String(own[2 * i]), METRICS_PORT: String(own[2 * i + 1]) })),
     );
     await Promise.all(procs.map((r) => until(r, '/healthz', (a) => a.status === 200, 'live')));
     const named = await Promise.all(
@@ -240,7 +250,9 @@ maybe('with the embedded drivers (docker-compose.yml without its server backends
     const job = deployed.find((d) => d.role === 'migrate')!;
     const migrate = await start(job, embedded(job.env), { '/data': data });
     expect({ code: await migrate.exited, output: migrate.output() }).toMatchObject({ code: 0 });
-    const ports = Object.fromEntries(await Promise.all(deployed.map(async (d) => [d.role, await freePort()] as const)));
+    const free = await distinctFreePorts(2 * deployed.length);
+    const ports = Object.fromEntries(deployed.map((d, i) => [d.role, free[i]!] as const));
+    const metricsPorts = Object.fromEntries(deployed.map((d, i) => [d.role, free[deployed.length + i]!] as const));
     // Every peer address (http://<service>:<port>) to that role's port here.
     const wire = (env: Record<string, string>) =>
       Object.fromEntries(
@@ -258,7 +270,7 @@ maybe('with the embedded drivers (docker-compose.yml without its server backends
           {
             ...wire(embedded(d.env)),
             PORT: String(ports[d.role]),
-            METRICS_PORT: String(await freePort()),
+            METRICS_PORT: String(metricsPorts[d.role]),
             // On its own volume the embedded consumer migrates its own store, as the all-in-one does.
             ...(d.role === 'telemetry-consumer' ? { MIGRATE_AT_START: 'true' } : {}),
           },

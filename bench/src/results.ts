@@ -6,6 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadResult } from './load.js';
+import type { CapacityStep } from './capacity.scenarios.js';
 
 export interface BenchResult {
   /** ISO time the run finished. */
@@ -14,6 +15,8 @@ export interface BenchResult {
   node: string;
   commit?: string;
   loads: LoadResult[];
+  /** Screens one all-in-one held (capacity scenario), with each step's figures. */
+  capacity?: { screens: number; steps: CapacityStep[] };
 }
 
 /** The newest earlier result in `dir` (file names sort by time), or undefined. */

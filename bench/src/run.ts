@@ -41,6 +41,7 @@ import { dataTablesScenario } from './datatables.scenarios.js';
 import { MANIFEST_REGISTRATION_KEY, manifestScenario } from './scheduling.scenarios.js';
 import { compiledTable, compiledVsInterpreted } from './graphql-compiled.scenarios.js';
 import { printStart, startScenario } from './start.scenarios.js';
+import { runCapacity } from './capacity.run.js';
 import {
   ackToQueryable,
   ackToQueryableUnderLoad,
@@ -58,6 +59,11 @@ import { deltaLines, previousResult, writeResult, type BenchResult } from './res
 import { addBenchDevices, BENCH_KEY as KEY, BENCH_OWNER, BENCH_PASSWORD, startBenchApp } from './bench-app.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
+// BENCH_ONLY=capacity: only the capacity scenario (it starts a server of its own).
+if (process.env.BENCH_ONLY === 'capacity') {
+  await runCapacity(smoke);
+  process.exit(0);
+}
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 // The same document everywhere: the REST facade's persisted listDevices operation, loaded as the
@@ -305,6 +311,10 @@ printStart(await startScenario(startRuns), startRuns);
 console.log('\nScenario 10: reports\n');
 printReports(await reportsScenario({ rows: smoke ? 2000 : Number(process.env.BENCH_REPORT_ROWS ?? 1_000_000) }));
 
+// Capacity: screens one all-in-one holds (a server process of its own, from dist/); two small steps in smoke mode.
+console.log('\nCapacity: web-player screens on one all-in-one\n');
+const capacity = await runCapacity(smoke);
+
 const broken = brokenScenarios([...results, ...authResults, ...deviceResults, ...manifestResults, ...telemetryResults]);
 if (fleet.errors > 0) broken.push(`web player fleet: ${fleet.errors} errors`);
 if (broken.length) {
@@ -322,6 +332,7 @@ else {
     node: process.versions.node,
     ...(commit ? { commit } : {}),
     loads: [...results, ...authResults, ...deviceResults, ...manifestResults, ...telemetryResults],
+    capacity,
   };
   const previous = previousResult(historyDir);
   console.log(`\nchange since ${previous ? `${previous.date}${previous.commit ? ` (${previous.commit})` : ''}` : 'nothing (first result)'}:`);

@@ -52,8 +52,20 @@ const freePort = () =>
     });
   });
 
-/** Milliseconds from spawn until GET /readyz answers 200 (limit 60 s) and the CPU time by then; then the process is stopped. */
-async function timeToReady(cmd: string[], env: Record<string, string>, readyPort: number): Promise<{ ms: number; cpuMs?: number }> {
+export interface StartedProcess {
+  pid: number;
+  baseUrl: string;
+  /** Milliseconds from spawn until /readyz answered 200. */
+  readyMs: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns `cmd` with its data in a fresh directory and waits until GET /readyz on `readyPort` answers
+ * 200 (limit 60 s: a busy 2-core machine starts slowly); `stop()` ends it with SIGTERM and removes
+ * the directory.
+ */
+async function spawnReady(cmd: string[], env: Record<string, string>, readyPort: number): Promise<StartedProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'pylon-start-'));
   const started = performance.now();
   const child = spawn(cmd[0] as string, cmd.slice(1), {
@@ -69,37 +81,58 @@ async function timeToReady(cmd: string[], env: Record<string, string>, readyPort
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  try {
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`${cmd.join(' ')} exited with ${child.exitCode}`);
-      const ok = await fetch(`http://127.0.0.1:${readyPort}/readyz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) {
-        const ms = performance.now() - started;
-        const cpu = cpuMs(child.pid);
-        return cpu === undefined ? { ms } : { ms, cpuMs: cpu };
-      }
-      await new Promise((r) => setTimeout(r, 10));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
     }
-    throw new Error(`${cmd.join(' ')} was not ready within 60 s`);
-  } finally {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
     await rm(dir, { recursive: true, force: true });
+  };
+  const baseUrl = `http://127.0.0.1:${readyPort}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`${cmd.join(' ')} exited with ${child.exitCode}`);
+    }
+    const ok = await fetch(`${baseUrl}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return { pid: child.pid!, baseUrl, readyMs: performance.now() - started, stop };
+    await new Promise((r) => setTimeout(r, 10));
   }
+  await stop();
+  throw new Error(`${cmd.join(' ')} was not ready within 60 s`);
+}
+
+/** Milliseconds from spawn until GET /readyz answers 200 and the CPU time by then; then the process is stopped. */
+async function timeToReady(cmd: string[], env: Record<string, string>, readyPort: number): Promise<{ ms: number; cpuMs?: number }> {
+  const p = await spawnReady(cmd, env, readyPort);
+  const cpu = cpuMs(p.pid);
+  await p.stop();
+  return cpu === undefined ? { ms: p.readyMs } : { ms: p.readyMs, cpuMs: cpu };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
+function ensureBuilt(): void {
+  if (dist.isCurrent()) return;
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts/build.cjs')], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('npm run build failed');
+}
+
+/** The all-in-one from dist/ (built first when not current), as the image runs it, on free ports; running until `stop()`. */
+export async function startAllInOneProcess(env: Record<string, string> = {}): Promise<StartedProcess> {
+  ensureBuilt();
+  const port = await freePort();
+  const cmd = [process.execPath, `--conditions=${dist.CONDITION}`, join(ROOT, 'launcher/dist/all-in-one.main.js')];
+  return spawnReady(cmd, { PORT: String(port), LEGACY_PORT: String(await freePort()), ...env }, port);
+}
+
 export async function startScenario(runs: number, opts: StartOptions = {}): Promise<StartResult[]> {
-  if (!dist.isCurrent()) {
-    const r = spawnSync(process.execPath, [join(ROOT, 'scripts/build.cjs')], { cwd: ROOT, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('npm run build failed');
-  }
+  ensureBuilt();
   const node = (entry: string) => [process.execPath, `--conditions=${dist.CONDITION}`, join(ROOT, entry)];
   const tsx = (entry: string) => [join(ROOT, 'node_modules/.bin/tsx'), join(ROOT, entry)];
   const targets: Array<{ name: string; dist: string; src: string; env: Record<string, string> }> = [

@@ -91,7 +91,8 @@ export async function webPlayerFleet(o: WebPlayerFleetOptions): Promise<WebPlaye
         const r = await fetch(`${o.baseUrl}/player/${s.key}/ping?wait=${wait}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ type: 'web', player_version: 'bench', meta: { playing: 'x' } }),
+          // As the web player: the manifest it holds (a change made between two pings is answered at once).
+          body: JSON.stringify({ type: 'web', player_version: 'bench', meta: { playing: 'x', manifest_version: held.get(s.id)?.version ?? null } }),
           signal: ac.signal,
         });
         if (r.status !== 200) {

@@ -191,6 +191,34 @@ test('a long-polling ping answers as soon as its manifest changes, with the new 
   expect(answer.manifest_version).not.toBe(before);
 });
 
+test('a change made while the screen was between pings: a ping naming the older manifest it holds answers at once', async () => {
+  const held = (await ping(screen.registration_key)).manifest_version as string;
+  // The edit lands while no ping of this screen waits: nobody is woken by its announcement.
+  expect(
+    (await call('PATCH', `/playlists/${playlistId}`, [{ op: 'replace', path: '/name', value: `Lobby ${Date.now()}` }], 'application/json-patch+json')).status,
+  ).toBe(200);
+  // The next long-poll says which manifest the screen holds (as the web player does): answered at once with the new one.
+  const started = Date.now();
+  const answer = (await (
+    await fetch(`${h.baseUrl}/player/${screen.registration_key}/ping?wait=20`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ meta: { manifest_version: held } }),
+    })
+  ).json()) as Json;
+  // Without the check the ping waits out its 20 s (no wake-up comes); 10 s leaves a busy machine room.
+  expect(Date.now() - started).toBeLessThan(10_000);
+  expect(answer.manifest_version).not.toBe(held);
+  // Holding the current one, it waits as before (a short wait keeps the test quick).
+  const waitStarted = Date.now();
+  await fetch(`${h.baseUrl}/player/${screen.registration_key}/ping?wait=1`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ meta: { manifest_version: answer.manifest_version } }),
+  });
+  expect(Date.now() - waitStarted).toBeGreaterThanOrEqual(900);
+});
+
 test('a media edit reaches every screen playing the file: through its playlist, and through a template module playing that playlist', async () => {
   const templateId = (
     await gql(

@@ -43,6 +43,24 @@ export interface PingResult {
   manifest_version?: string | null;
 }
 
+/**
+ * A screen that says which manifest it holds (the web player sends `meta.manifest_version`) and holds
+ * another than the current one is answered at once instead of waiting: a change announced while it
+ * was between two pings (reading its last answer, refetching a manifest) woke nobody, and would
+ * otherwise reach it only when this wait runs out (issue 39: edit-to-glass under a growing fleet).
+ */
+async function holdsOldManifest(
+  rt: RecordPingDeps,
+  tenant: string,
+  deviceId: string,
+  meta: Record<string, string | null> | null | undefined,
+): Promise<boolean> {
+  const held = meta?.manifest_version;
+  if (!held || !rt.manifests) return false;
+  const current = await rt.manifests.version({ accountId: tenant, id: deviceId }).catch(() => null);
+  return current !== null && current !== held;
+}
+
 /** What a ping needs (everything but the sweep). */
 export type RecordPingDeps = Pick<
   DevicesRuntime,
@@ -105,7 +123,7 @@ export async function recordPing(rt: RecordPingDeps, input: PingInput): Promise<
       rt.logger.error({ err: e, deviceId: device.id }, 'alert evaluation after a ping failed');
     }
 
-    if (commands.length === 0 && waiter && (await waiter.promise)) {
+    if (commands.length === 0 && waiter && !(await holdsOldManifest(rt, tenant, device.id, parsed.data.meta)) && (await waiter.promise)) {
       commands = await deliverCommands(rt, tenant, await rt.commands.pendingFor(tenant, device.id), rt.now(), deviceRef(updated));
     }
     const result: PingResult = { device_id: device.id, device_name: updated.name, commands, server_time: `${new Date(rt.now()).toISOString().slice(0, 19)}Z` };

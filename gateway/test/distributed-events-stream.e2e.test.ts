@@ -21,7 +21,7 @@ import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
 import { createAccount, createApiKey, createIdentitySubgraph, createUser } from '@pylon/identity';
 import { InternalTokens } from '@pylon/kit';
-import { openEventStream, until } from '@pylon/kit/testing';
+import { openEventStream, until, type OpenEventStream } from '@pylon/kit/testing';
 import { freePort, Processes, REDIS_URL, redisAnswers } from './processes.js';
 
 const secret = randomBytes(32).toString('hex');
@@ -92,6 +92,17 @@ let doomedId = '';
     ).json()) as { data?: Record<string, any>; errors?: unknown[] };
 
   const openStream = (key: string) => openEventStream(`${gatewayUrl}/events/stream`, { 'x-service-apikey': key });
+  /** Runs `body` on a stream of `key` once the stream said it is open; closes it after. */
+  const withOpenStream = async (key: string, body: (stream: OpenEventStream) => Promise<void>) => {
+    const stream = await openStream(key);
+    expect(stream.status).toBe(200);
+    try {
+      await until('the stream open', () => stream.text().includes(': stream open'), LIMIT);
+      await body(stream);
+    } finally {
+      stream.close();
+    }
+  };
 
   /** identity's count of push-event log reads by open streams (its /metrics, loopback). */
   const logReads = async () => {
@@ -101,11 +112,8 @@ let doomedId = '';
 
   test(
     "M2: an idle stream reads the log at its re-checks only (the worker's notices come over Redis), and a new event arrives at once",
-    async () => {
-      const live = await openStream(KEY);
-      expect(live.status).toBe(200);
-      try {
-        await until('the stream open', () => live.text().includes(': stream open'), LIMIT);
+    () =>
+      withOpenStream(KEY, async (live) => {
         const before = await logReads();
         expect(Number.isFinite(before)).toBe(true);
         // Idle 3 s: a read per credential re-check (every 2 s), not one every 200 ms (15 before).
@@ -120,20 +128,14 @@ let doomedId = '';
         const userId = made.data!.createUser.user.id as string;
         await until('user.created on the stream', () => live.text().includes(userId), LIMIT);
         console.log(`distributed: event to stream ${Date.now() - sent} ms after the mutation was sent; ${idleReads} log reads while idle 3 s`);
-      } finally {
-        live.close();
-      }
-    },
+      }),
     3 * LIMIT,
   );
 
   test(
     'M3: revoking the key ends its open stream through the gateway within seconds, with event: error',
-    async () => {
-      const doomed = await openStream(DOOMED);
-      expect(doomed.status).toBe(200);
-      try {
-        await until('the stream open', () => doomed.text().includes(': stream open'), LIMIT);
+    () =>
+      withOpenStream(DOOMED, async (doomed) => {
         const revoked = await gql('mutation($id: String!) { revokeApiKey(id: $id) { success } }', { id: doomedId });
         expect(revoked.data?.revokeApiKey).toEqual({ success: true });
         const at = Date.now();
@@ -143,10 +145,7 @@ let doomedId = '';
         console.log(`distributed: stream ended ${Date.now() - at} ms after the revocation answered`);
         // The key is refused at the edge from now on too.
         expect((await openStream(DOOMED)).status).toBe(401);
-      } finally {
-        doomed.close();
-      }
-    },
+      }),
     2 * LIMIT,
   );
 });

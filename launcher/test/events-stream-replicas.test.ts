@@ -6,7 +6,10 @@
  * counting once their leases lapse (1 s here, 30 s by default).
  */
 import express from 'express';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,9 +36,9 @@ let dir: string;
 let store: DocumentStore;
 const replicas: { leases: Leases; router: ReturnType<typeof createEventsStreamHttp>; server: Awaited<ReturnType<typeof serveOnFreePort>> }[] = [];
 
-/** A replica: its own Redis client and router, on its own port. */
-async function replica(o: Partial<EventsStreamOptions> = {}) {
-  const leases = createRedisLeases({ url: REDIS_URL, keyPrefix: PREFIX });
+/** A replica: its own Redis client (of REDIS_URL unless `url` names another) and router, on its own port. */
+async function replica(o: Partial<EventsStreamOptions> = {}, url = REDIS_URL) {
+  const leases = createRedisLeases({ url, keyPrefix: PREFIX });
   const router = createEventsStreamHttp(new PushEventLog(store), {
     authenticate: async (req) => KEYS.get(String(req.get('x-service-apikey'))) ?? null,
     recheck: async (_req, p) => p,
@@ -121,5 +124,51 @@ async function open(base: string, key: string) {
     // Not before the first hold (taken after `first`, for 1 s) could lapse.
     expect(waited).toBeGreaterThanOrEqual(1_000);
     console.log(`a dead replica's streams stopped counting ${waited} ms after the first was opened (lease 1 s)`);
+  }, 60_000);
+});
+
+/**
+ * Redis Cluster runs a script only when all its keys hash to one slot (else CROSSSLOT). A one-node
+ * cluster of this test's own (every slot on it) answers as a real cluster does: the two leases a
+ * stream takes together must share a hash tag, or each replica falls back to its own count.
+ */
+const freePort = async () => {
+  const s = createServer().listen(0, '127.0.0.1');
+  await once(s, 'listening');
+  const { port } = s.address() as AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+};
+const redisServer = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim();
+(redisServer ? describe : describe.skip)('stream limits over Redis Cluster', () => {
+  let cluster: ChildProcess;
+  let clusterUrl: string;
+  const cli = (port: number, ...args: string[]) => spawnSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' }).stdout.trim();
+  beforeAll(async () => {
+    const [port, bus] = [await freePort(), await freePort()];
+    const args = ['--port', `${port}`, '--cluster-port', `${bus}`, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+    args.push('--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf'));
+    cluster = spawn(redisServer, args, { stdio: 'ignore' });
+    await until('redis-server (cluster mode) answers', () => cli(port, 'ping') === 'PONG', 30_000);
+    cli(port, 'cluster', 'addslotsrange', '0', '16383');
+    await until('the one-node cluster is ok', () => cli(port, 'cluster', 'info').includes('cluster_state:ok'), 30_000);
+    clusterUrl = `redis://127.0.0.1:${port}`;
+  }, 60_000);
+  afterAll(() => {
+    cluster?.kill('SIGKILL');
+  });
+
+  test('a credential limit holds across two replicas: the stream takes both leases in one slot', async () => {
+    const [a, b] = [await replica({}, clusterUrl), await replica({}, clusterUrl)];
+    const opened = [await open(a.server.base, 'k1'), await open(b.server.base, 'k1')];
+    try {
+      expect(opened.map((s) => s.status)).toEqual([200, 200]);
+      const third = await open(a.server.base, 'k1');
+      opened.push(third);
+      expect(third.status).toBe(429);
+      expect(await a.leases.count(`events-stream:{${ACCOUNT}}:credential:k1`)).toBe(2);
+    } finally {
+      for (const s of opened) s.close();
+    }
   }, 60_000);
 });

@@ -128,6 +128,9 @@ function nothing(r: GqlResult): void {
   }
   if (!r.body.data && !r.body.errors?.length) throw new Error(`no data and no errors (${r.status})`);
 }
+/** The variables of the data-table cases: A's table ($t), and its row ($r). */
+const onTable = (i: Ids) => ({ t: i.rowTable });
+const onRow = (i: Ids) => ({ t: i.rowTable, r: i.row });
 const gqlNothing =
   (query: string, vars: (ids: Ids) => Record<string, unknown>): Case =>
   async (c) =>
@@ -445,55 +448,42 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     (i) => ({ i: [i.media], g: [i.mediaGroup] }),
   ),
   // A's data table and its row.
-  'GraphQL Query.dataTable': gqlNothing('query($t: String!) { dataTable(tableId: $t) { id } }', (i) => ({ t: i.rowTable })),
-  'GraphQL Query.dataTableRows': gqlNothing('query($t: String!) { dataTableRows(tableId: $t) { totalCount } }', (i) => ({ t: i.rowTable })),
-  'GraphQL Query.dataTableRow': gqlNothing('query($t: String!, $r: String!) { dataTableRow(tableId: $t, rowId: $r) { id } }', (i) => ({
-    t: i.rowTable,
-    r: i.row,
-  })),
-  'GraphQL Query.exportDataTableRows': gqlNothing('query($t: String!) { exportDataTableRows(tableId: $t) }', (i) => ({ t: i.rowTable })),
-  'GraphQL Query.dataTableRowVersions': gqlNothing('query($t: String!, $r: String!) { dataTableRowVersions(tableId: $t, rowId: $r) { version } }', (i) => ({
-    t: i.rowTable,
-    r: i.row,
-  })),
+  'GraphQL Query.dataTable': gqlNothing('query($t: String!) { dataTable(tableId: $t) { id } }', onTable),
+  'GraphQL Query.dataTableRows': gqlNothing('query($t: String!) { dataTableRows(tableId: $t) { totalCount } }', onTable),
+  'GraphQL Query.dataTableRow': gqlNothing('query($t: String!, $r: String!) { dataTableRow(tableId: $t, rowId: $r) { id } }', onRow),
+  'GraphQL Query.exportDataTableRows': gqlNothing('query($t: String!) { exportDataTableRows(tableId: $t) }', onTable),
+  'GraphQL Query.dataTableRowVersions': gqlNothing('query($t: String!, $r: String!) { dataTableRowVersions(tableId: $t, rowId: $r) { version } }', onRow),
   'GraphQL Query.dataTableRowVersion': gqlNothing(
     'query($t: String!, $r: String!) { dataTableRowVersion(tableId: $t, rowId: $r, version: 1) { version } }',
-    (i) => ({ t: i.rowTable, r: i.row }),
+    onRow,
   ),
-  'GraphQL Mutation.updateDataTable': gqlNothing('mutation($t: String!) { updateDataTable(input: { tableId: $t, name: "b" }) { success } }', (i) => ({
-    t: i.rowTable,
-  })),
-  'GraphQL Mutation.deleteDataTable': gqlNothing('mutation($t: String!) { deleteDataTable(tableId: $t) { success } }', (i) => ({ t: i.rowTable })),
-  'GraphQL Mutation.createDataTableRow': gqlNothing('mutation($t: String!) { createDataTableRow(input: { tableId: $t, data: {} }) { success } }', (i) => ({
-    t: i.rowTable,
-  })),
+  'GraphQL Mutation.updateDataTable': gqlNothing('mutation($t: String!) { updateDataTable(input: { tableId: $t, name: "b" }) { success } }', onTable),
+  'GraphQL Mutation.deleteDataTable': gqlNothing('mutation($t: String!) { deleteDataTable(tableId: $t) { success } }', onTable),
+  'GraphQL Mutation.createDataTableRow': gqlNothing('mutation($t: String!) { createDataTableRow(input: { tableId: $t, data: {} }) { success } }', onTable),
   'GraphQL Mutation.updateDataTableRow': gqlNothing(
     'mutation($t: String!, $r: String!) { updateDataTableRow(input: { tableId: $t, rowId: $r, data: {} }) { success } }',
-    (i) => ({ t: i.rowTable, r: i.row }),
+    onRow,
   ),
-  'GraphQL Mutation.deleteDataTableRow': gqlNothing('mutation($t: String!, $r: String!) { deleteDataTableRow(tableId: $t, rowId: $r) { success } }', (i) => ({
-    t: i.rowTable,
-    r: i.row,
-  })),
+  'GraphQL Mutation.deleteDataTableRow': gqlNothing('mutation($t: String!, $r: String!) { deleteDataTableRow(tableId: $t, rowId: $r) { success } }', onRow),
   'GraphQL Mutation.batchCreateDataTableRows': gqlNothing(
     'mutation($t: String!) { batchCreateDataTableRows(input: { tableId: $t, rows: [{ data: {} }] }) { success } }',
-    (i) => ({ t: i.rowTable }),
+    onTable,
   ),
   'GraphQL Mutation.batchDeleteDataTableRows': gqlNothing(
     'mutation($t: String!, $r: String!) { batchDeleteDataTableRows(input: { tableId: $t, rowIds: [$r] }) { success } }',
-    (i) => ({ t: i.rowTable, r: i.row }),
+    onRow,
   ),
   'GraphQL Mutation.importDataTableRows': gqlNothing(
     'mutation($t: String!) { importDataTableRows(input: { tableId: $t, csv: "name\\nx" }) { success } }',
-    (i) => ({ t: i.rowTable }),
+    onTable,
   ),
   'GraphQL Mutation.reorderDataTableRows': gqlNothing(
     'mutation($t: String!, $r: String!) { reorderDataTableRows(input: { tableId: $t, rowIds: [$r] }) { success } }',
-    (i) => ({ t: i.rowTable, r: i.row }),
+    onRow,
   ),
   'GraphQL Mutation.rollbackDataTableRow': gqlNothing(
     'mutation($t: String!, $r: String!) { rollbackDataTableRow(input: { tableId: $t, rowId: $r, version: 1 }) { success } }',
-    (i) => ({ t: i.rowTable, r: i.row }),
+    onRow,
   ),
   'GraphQL Query.device': gqlNothing(
     'query($d: [String!], $g: [String!], $o: String, $k: String) { a: device(id: $d) { id } b: device(groupId: $g) { id } c: device(orgId: $o) { id } d: device(registrationKey: $k) { id } e: device(deviceTypeId: ["dt-brightsign"]) { id } }',

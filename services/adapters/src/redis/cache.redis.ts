@@ -91,6 +91,29 @@ function unavailable(what: string, cause: unknown): AppError {
   return e;
 }
 
+/**
+ * A client's commands as `what` (the cache, the leases): refused once `close()` ran, and any
+ * failure reported as UNAVAILABLE naming it. `close()` says whether this call closed it (the first).
+ */
+function guarded(what: string) {
+  let closed = false;
+  return {
+    async run<T>(fn: () => Promise<T>): Promise<T> {
+      if (closed) throw new AppError('UNAVAILABLE', `${what} is closed`);
+      try {
+        return await fn();
+      } catch (e) {
+        throw unavailable(what, e);
+      }
+    },
+    close(): boolean {
+      if (closed) return false;
+      closed = true;
+      return true;
+    },
+  };
+}
+
 function parse(json: string | null): unknown {
   if (json === null) return undefined;
   try {
@@ -103,16 +126,7 @@ function parse(json: string | null): unknown {
 export function createRedisCache(opts: RedisCacheOptions): Cache {
   const prefix = opts.keyPrefix ?? '';
   const redis = connect(opts, 'pylon-cache');
-  let closed = false;
-
-  async function run<T>(fn: () => Promise<T>): Promise<T> {
-    if (closed) throw new AppError('UNAVAILABLE', 'cache is closed');
-    try {
-      return await fn();
-    } catch (e) {
-      throw unavailable('cache', e);
-    }
-  }
+  const { run, close } = guarded('cache');
 
   return {
     async get<T = unknown>(key: string): Promise<T | undefined> {
@@ -135,9 +149,7 @@ export function createRedisCache(opts: RedisCacheOptions): Cache {
       await run(() => redis.ping());
     },
     async close() {
-      if (closed) return;
-      closed = true;
-      await shutdown(redis);
+      if (close()) await shutdown(redis);
     },
   };
 }
@@ -278,15 +290,7 @@ return redis.call('ZCARD', KEYS[1])`;
 export function createRedisLeases(opts: RedisCacheOptions): Leases {
   const prefix = opts.keyPrefix ?? '';
   const redis = connect(opts, 'pylon-leases');
-  let closed = false;
-  async function run<T>(fn: () => Promise<T>): Promise<T> {
-    if (closed) throw new AppError('UNAVAILABLE', 'leases are closed');
-    try {
-      return await fn();
-    } catch (e) {
-      throw unavailable('leases', e);
-    }
-  }
+  const { run, close } = guarded('lease store');
   const keys = (names: readonly string[]) => names.map((n) => prefix + n);
   return {
     async acquire(slots, holder, ttlSeconds) {
@@ -308,9 +312,7 @@ export function createRedisLeases(opts: RedisCacheOptions): Leases {
       return Number(await run(() => redis.eval(LEASE_COUNT, 1, prefix + name)));
     },
     async close() {
-      if (closed) return;
-      closed = true;
-      await shutdown(redis);
+      if (close()) await shutdown(redis);
     },
   };
 }

@@ -79,6 +79,13 @@ describe('redis adapter against an unreachable server', () => {
     }
   });
 
+  test('after close, the cache and the leases refuse commands as UNAVAILABLE, naming which is closed', async () => {
+    const [cache, leases] = [createRedisCache({ url: dead }), createRedisLeases({ url: dead })];
+    await Promise.all([cache.close(), leases.close(), cache.close()]);
+    await expect(cache.get('k')).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'cache is closed' });
+    await expect(leases.count('n')).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'lease store is closed' });
+  });
+
   test('close does not hang on a connection that never came up', async () => {
     const cache = createRedisCache({ url: dead });
     const started = Date.now();

@@ -100,6 +100,19 @@ export const recheckBy =
 const readableBy = (principal: Principal): PushEventType[] =>
   (Object.keys(PUSH_EVENT_CATALOGUE) as PushEventType[]).filter((t) => allows(principal, PUSH_EVENT_CATALOGUE[t].view));
 
+/**
+ * The lease names a stream holds: its credential's and its account's. Both carry the account as a
+ * Redis Cluster hash tag (`{...}`): the leases script touches both keys at once, which a cluster
+ * refuses (CROSSSLOT) unless they hash to one slot. The names before the tag
+ * (`events-stream:credential:<c>`, `events-stream:account:<a>`) are no longer read: during a rolling
+ * deploy, old and new replicas count their streams apart until the old ones stop (their leases then
+ * lapse within LEASE_SECONDS).
+ */
+const streamLeaseNames = (account: string, credential: string): [credential: string, account: string] => [
+  `events-stream:{${account}}:credential:${credential}`,
+  `events-stream:{${account}}:account`,
+];
+
 /** Counts of open streams by name. */
 function counter() {
   const counts = new Map<string, number>();
@@ -164,7 +177,7 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
       perAccount.add(tenant, 1);
     }
     const holder = randomUUID();
-    const [credentialLease, accountLease] = [`events-stream:credential:${credential}`, `events-stream:account:${tenant}`];
+    const [credentialLease, accountLease] = streamLeaseNames(tenant, credential);
     const leaseNames = [credentialLease, accountLease];
     const leaseSeconds = o.leaseSeconds ?? LEASE_SECONDS;
     let leased = false;

@@ -30,7 +30,8 @@ export interface LeaseSlot {
  * Counted leases on names, for limits on things that stay open (live event streams) shared by
  * replicas: a hold lapses `ttlSeconds` after it was taken or last renewed, so the holds of a
  * process that crashed stop counting on their own. Embedded adapter: in-process (one replica).
- * Scaled adapter: Redis, on the server's clock.
+ * Scaled adapter: Redis, on the server's clock. Names taken or renewed together are touched by one
+ * script: on Redis Cluster they must share a hash tag (`events-stream:{account}:...`).
  */
 export interface Leases {
   /**

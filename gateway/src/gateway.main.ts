@@ -1,7 +1,18 @@
 /** Distributed mode: the gateway alone, calling each subgraph over HTTP. */
 import { readFileSync } from 'node:fs';
 import { Router } from 'express';
-import { createLogger, createOps, InternalTokens, listenHttp, loadConfigOrExit, metricsAccess, onShutdown, SCHEMA_DIR, serveMetrics } from '@pylon/kit';
+import {
+  cacheMetrics,
+  createLogger,
+  createOps,
+  InternalTokens,
+  listenHttp,
+  loadConfigOrExit,
+  metricsAccess,
+  onShutdown,
+  SCHEMA_DIR,
+  serveMetrics,
+} from '@pylon/kit';
 import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
 import { createRedisCache, createRedisPubSub } from '@pylon/adapters/redis';
 import { createAuditSink } from '@pylon/composition/audit-sink';
@@ -48,6 +59,8 @@ try {
     logger,
     planLimiter: plans,
   });
+  // Each per-document cache's entries and estimated bytes on /metrics.
+  cacheMetrics(ops.registry, 'pylon_gateway_cache', Object.fromEntries(Object.entries(gateway.caches).map(([name, c]) => [name, c.cache])));
   const requests = await createRateLimiter(limiterEnv, { name: 'requests', points: env.RATE_LIMIT_POINTS, durationSeconds: env.RATE_LIMIT_DURATION_SECONDS });
   const failures = await createRateLimiter(limiterEnv, {
     name: 'auth-failures',

@@ -59,8 +59,6 @@ try {
     logger,
     planLimiter: plans,
   });
-  // Each per-document cache's entries and estimated bytes on /metrics.
-  cacheMetrics(ops.registry, 'pylon_gateway_cache', Object.fromEntries(Object.entries(gateway.caches).map(([name, c]) => [name, c.cache])));
   const requests = await createRateLimiter(limiterEnv, { name: 'requests', points: env.RATE_LIMIT_POINTS, durationSeconds: env.RATE_LIMIT_DURATION_SECONDS });
   const failures = await createRateLimiter(limiterEnv, {
     name: 'auth-failures',
@@ -71,6 +69,8 @@ try {
     remoteAuthenticator({ identityUrl: env.IDENTITY_URL, tokens, cache, ttlSeconds: env.PRINCIPAL_CACHE_SECONDS, timeoutMs: env.SUBGRAPH_TIMEOUT_MS }),
     { requests, failures, logger },
   );
+  // Each per-document cache's entries and estimated bytes on /metrics.
+  cacheMetrics(ops.registry, 'pylon_gateway_cache', Object.fromEntries(Object.entries(gateway.caches).map(([name, c]) => [name, c.cache])));
   // Identity announces revoked keys; without Redis this gateway's cache forgets them within PRINCIPAL_CACHE_SECONDS.
   const pubsub = env.REDIS_URL ? createRedisPubSub({ url: env.REDIS_URL }) : undefined;
   await pubsub

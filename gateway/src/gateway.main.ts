@@ -1,7 +1,18 @@
 /** Distributed mode: the gateway alone, calling each subgraph over HTTP. */
 import { readFileSync } from 'node:fs';
 import { Router } from 'express';
-import { createLogger, createOps, InternalTokens, listenHttp, loadConfigOrExit, metricsAccess, onShutdown, SCHEMA_DIR, serveMetrics } from '@pylon/kit';
+import {
+  cacheMetrics,
+  createLogger,
+  createOps,
+  InternalTokens,
+  listenHttp,
+  loadConfigOrExit,
+  metricsAccess,
+  onShutdown,
+  SCHEMA_DIR,
+  serveMetrics,
+} from '@pylon/kit';
 import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
 import { createRedisCache, createRedisPubSub } from '@pylon/adapters/redis';
 import { createAuditSink } from '@pylon/composition/audit-sink';
@@ -58,6 +69,8 @@ try {
     remoteAuthenticator({ identityUrl: env.IDENTITY_URL, tokens, cache, ttlSeconds: env.PRINCIPAL_CACHE_SECONDS, timeoutMs: env.SUBGRAPH_TIMEOUT_MS }),
     { requests, failures, logger },
   );
+  // Each per-document cache's entries and estimated bytes on /metrics.
+  cacheMetrics(ops.registry, 'pylon_gateway_cache', Object.fromEntries(Object.entries(gateway.caches).map(([name, c]) => [name, c.cache])));
   // Identity announces revoked keys; without Redis this gateway's cache forgets them within PRINCIPAL_CACHE_SECONDS.
   const pubsub = env.REDIS_URL ? createRedisPubSub({ url: env.REDIS_URL }) : undefined;
   await pubsub

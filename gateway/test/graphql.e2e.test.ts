@@ -140,8 +140,12 @@ describe('SDL and operations endpoints', () => {
     const ready = await fetch(`${h.baseUrl}/readyz`);
     expect(ready.status).toBe(200);
     expect(((await ready.json()) as { checks: Record<string, string> }).checks).toMatchObject({ documents: 'ok', analytics: 'ok' });
+    expect((await h.gql('{ device(limit: 1) { id } }')).status).toBe(200);
     const metrics = await (await fetch(`${h.baseUrl}/metrics`)).text();
     expect(metrics).toMatch(/http_request_duration_seconds/);
+    // The gateway's per-document caches (the query above is in them): entries and estimated bytes.
+    expect(metrics).toMatch(/^pylon_gateway_cache_entries\{[^}]*cache="plans"[^}]*\} [1-9]/m);
+    expect(metrics).toMatch(/^pylon_gateway_cache_bytes\{[^}]*cache="documents"[^}]*\} [1-9]/m);
   });
   test('security headers: nosniff, no X-Powered-By', async () => {
     const res = await fetch(`${h.baseUrl}/healthz`);

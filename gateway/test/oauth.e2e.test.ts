@@ -184,15 +184,16 @@ describe('bearer token verification (SECURITY.md JWT row): 401 for every forgery
     signingKey = (await importJWK(jwk, 'RS256')) as SigningKey;
   });
 
-  const sign = (o: { iss?: string; aud?: string; exp?: number | string; scope?: string; kid?: string; key?: SigningKey; typ?: string } = {}) =>
-    new SignJWT({ ...claims(), ...(o.scope !== undefined ? { scope: o.scope } : {}) })
+  /** A token like the server's, one thing changed; `exp: null` leaves the expiry out. */
+  const sign = (o: { iss?: string; aud?: string; exp?: number | string | null; scope?: string; kid?: string; key?: SigningKey; typ?: string } = {}) => {
+    const jwt = new SignJWT({ ...claims(), ...(o.scope !== undefined ? { scope: o.scope } : {}) })
       .setProtectedHeader({ alg: 'RS256', typ: o.typ ?? 'at+jwt', kid: o.kid ?? kid })
       .setSubject('demo-account:demo-owner')
       .setIssuer(o.iss ?? h.oauthIssuer)
       .setAudience(o.aud ?? h.oauthIssuer)
-      .setIssuedAt()
-      .setExpirationTime(o.exp ?? '5m')
-      .sign(o.key ?? signingKey);
+      .setIssuedAt();
+    return (o.exp === null ? jwt : jwt.setExpirationTime(o.exp ?? '5m')).sign(o.key ?? signingKey);
+  };
 
   const call = (token: string) => h.gql('{ permissions { isAdministrator } }', { key: null, headers: bearer(token) });
 
@@ -203,6 +204,8 @@ describe('bearer token verification (SECURITY.md JWT row): 401 for every forgery
 
   test.each([
     ['expired', () => sign({ exp: Math.floor(Date.now() / 1000) - 60 })],
+    // RFC 9068 requires exp: a token that never expires is refused, so no principal has a token without an expiry.
+    ['without exp', () => sign({ exp: null })],
     ['wrong issuer', () => sign({ iss: 'https://evil.example' })],
     ['wrong audience', () => sign({ aud: 'https://other-api.example' })],
     ['without the webapi scope', () => sign({ scope: 'openid' })],

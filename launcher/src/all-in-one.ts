@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import {
+  cacheMetrics,
   createLogger,
   createOps,
   InternalTokens,
@@ -139,6 +140,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     logger,
     planLimiter: plans,
   });
+  // Each per-document cache's entries and estimated bytes on /metrics.
+  cacheMetrics(ops.registry, 'pylon_gateway_cache', Object.fromEntries(Object.entries(gateway.caches).map(([name, c]) => [name, c.cache])));
   // Keys and bearer tokens with rate limits, the audit trail, the OAuth server.
   const access = await createAccessLayer(env, { backends, identity: sg.identity, logger });
   // The OAuth server starts once the listeners give the issuer: /readyz waits for it (issue 35).

@@ -76,6 +76,13 @@ async function open(base: string, key: string) {
   return s;
 }
 
+test('the count does not answer (Redis down): a new stream is refused with 503 and Retry-After, never opened uncounted', async () => {
+  const r = await replica({}, 'redis://127.0.0.1:1');
+  const s = await open(r.server.base, 'k1');
+  expect([s.status, s.headers.get('retry-after')]).toEqual([503, '5']);
+  expect(s.text()).toMatch(/"UNAVAILABLE"/);
+}, 30_000);
+
 (redisUp ? describe : describe.skip)('stream limits over one Redis', () => {
   test('per credential and per account across two replicas; a closed stream frees its place on the other', async () => {
     const [a, b] = [await replica(), await replica()];

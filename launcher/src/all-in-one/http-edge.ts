@@ -76,12 +76,12 @@ export async function createHttpEdge(
   const eventLog = new PushEventLog(backends.documents!);
   // Streams read the log when the writer says their account has news (pub/sub), not every 200 ms.
   const eventLogWriter = await startEventLog({ stream: backends.stream!, log: eventLog, logger, pubsub: backends.pubsub });
-  // With Redis the stream limits are counted across replicas (leases), else in this process.
+  // With Redis the stream limits are counted across replicas (leases), else in this process (embedded leases).
   const eventsHttp = createEventsStreamHttp(eventLog, {
     authenticate,
     ...streamCredentials(access.identify),
     appended: backends.pubsub,
-    leases: backends.leases,
+    leases: backends.leases!,
     metrics: liveStreamMetrics(ops.registry),
   });
   const front = Router().use(

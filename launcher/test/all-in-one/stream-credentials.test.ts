@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DocumentStore, Principal } from '@pylon/kit';
+import { createMemoryLeases } from '@pylon/kit/adapters/cache.memory';
 import { createMemoryRateLimiter } from '@pylon/kit/adapters/rate-limit.memory';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { openEventStream, serveOnFreePort, testPrincipal, until } from '@pylon/kit/testing';
@@ -40,6 +41,7 @@ beforeAll(async () => {
     ...streamCredentials(identify),
     recheckMs: 50,
     pollMs: 20,
+    leases: createMemoryLeases(),
     maxPerCredential: 2,
   });
   server = await serveOnFreePort(express().use(stream));

@@ -200,7 +200,7 @@ export interface Backends {
   spool?: Spool;
   cache?: Cache;
   pubsub?: PubSub;
-  /** Counted holds shared by replicas (CACHE_DRIVER=redis only; alone, a process counts in memory itself). */
+  /** Counted holds (the live stream's limits): Redis's are shared by replicas (CACHE_DRIVER=redis), embedded ones count this process's. */
   leases?: Leases;
   blobs?: BlobStore;
   /** Closes what was opened, in reverse order of opening. */
@@ -325,9 +325,10 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
         b.pubsub = createRedisPubSub({ url: env.REDIS_URL! });
         b.leases = createRedisLeases({ url: env.REDIS_URL!, keyPrefix: 'pylon:lease:' });
       } else {
-        const { createMemoryCache, createMemoryPubSub } = await import('@pylon/kit/adapters/cache.memory');
+        const { createMemoryCache, createMemoryLeases, createMemoryPubSub } = await import('@pylon/kit/adapters/cache.memory');
         b.cache = createMemoryCache();
         b.pubsub = createMemoryPubSub();
+        b.leases = createMemoryLeases();
       }
       const c = b.cache;
       const p = b.pubsub;

@@ -85,7 +85,7 @@ await runSubgraphProcess({
       recheck: (_req, principal) => holds(principal),
       // The log writer runs in the webhook-worker: its notices reach this process only over Redis.
       appended: env.CACHE_DRIVER === 'redis' ? backends.pubsub : undefined,
-      leases: backends.leases,
+      leases: backends.leases!,
       metrics: liveStreamMetrics(ops.registry),
     });
     app.use(events);

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, POLICIES, PUSH_EVENTS_TOPIC, pushEvent, type DocumentStore, type Principal, type PushEvent } from '@pylon/kit';
-import { createMemoryPubSub } from '@pylon/kit/adapters/cache.memory';
+import { createMemoryLeases, createMemoryPubSub } from '@pylon/kit/adapters/cache.memory';
 import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { openEventStream, serveOnFreePort, testPrincipal, until } from '@pylon/kit/testing';
@@ -35,7 +35,11 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-sse-'));
   store = await createLmdbDocumentStore({ path: dir });
   log = new PushEventLog(store);
-  stream = createEventsStreamHttp(log, { authenticate: async (req) => KEYS[String(req.get('x-service-apikey'))] ?? null, pollMs: 20 });
+  stream = createEventsStreamHttp(log, {
+    authenticate: async (req) => KEYS[String(req.get('x-service-apikey'))] ?? null,
+    pollMs: 20,
+    leases: createMemoryLeases(),
+  });
   server = await serveOnFreePort(express().use(stream));
   base = server.base;
 });
@@ -140,7 +144,11 @@ test("with the writer's notices an idle stream does not read the log on a timer,
   const pubsub = createMemoryPubSub();
   const events = createMemoryStream();
   const writer = await startEventLog({ stream: events, log: counted, logger: createLogger({ level: 'silent' }), pubsub });
-  const notified = createEventsStreamHttp(counted, { authenticate: async (req) => KEYS[String(req.get('x-service-apikey'))] ?? null, appended: pubsub });
+  const notified = createEventsStreamHttp(counted, {
+    authenticate: async (req) => KEYS[String(req.get('x-service-apikey'))] ?? null,
+    appended: pubsub,
+    leases: createMemoryLeases(),
+  });
   const srv = await serveOnFreePort(express().use(notified));
   const ac = new AbortController();
   try {

@@ -25,6 +25,7 @@ export * from './facade/gateway-client.js';
 export * from './http/ops.js';
 export * from './http/close-server.js';
 export * from './http/live-stream-metrics.js';
+export * from './http/cache-metrics.js';
 export * from './process/force-exit.js';
 export * from './process/start-retry.js';
 export * from './groups.js';

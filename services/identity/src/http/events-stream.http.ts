@@ -10,9 +10,10 @@
  * - A comment line every 15 s keeps proxies from closing an idle stream.
  * - Limits (issue 34, M2/M3): at most MAX_STREAMS_PER_CREDENTIAL open streams per credential (API
  *   key; an OAuth token's streams count per user) and MAX_STREAMS_PER_ACCOUNT per account; beyond, 429 with Retry-After. Counted
- *   in this process, and with `leases` (Redis) across every replica as well: each open stream holds
- *   a lease per name, renewed while it is open, so the streams of a process that crashed stop
- *   counting within LEASE_SECONDS. While the shared count does not answer, the process's own holds.
+ *   once, by `leases`: the embedded ones count this process's streams, Redis's every replica's. Each
+ *   open stream holds a lease per name, renewed while it is open, so the streams of a process that
+ *   crashed stop counting within LEASE_SECONDS. While the count does not answer, a new stream is
+ *   refused (503 with Retry-After) rather than opened uncounted; open streams go on.
  *   The credential is checked again every few seconds (`recheck`): a revoked key or an expired
  *   token ends the stream with an `error` event instead of leaving it open.
  */
@@ -31,7 +32,7 @@ import {
 } from '@pylon/kit';
 import { EVENT_LOG_APPENDED, type PushEventLog } from '../repositories/push-event-log.repository.js';
 
-/** Open streams one credential may hold (across replicas with `leases`, else in this process). */
+/** Open streams one credential may hold (as `leases` count them: across replicas with Redis). */
 export const MAX_STREAMS_PER_CREDENTIAL = 10;
 /** Open streams one account may hold (likewise). */
 export const MAX_STREAMS_PER_ACCOUNT = 50;
@@ -58,8 +59,8 @@ export interface EventsStreamOptions {
   recheckMs?: number;
   maxPerCredential?: number;
   maxPerAccount?: number;
-  /** The shared count of open streams (Redis leases), so the limits hold across replicas. */
-  leases?: Leases | undefined;
+  /** The count of open streams: embedded (this process) or Redis (every replica), so the limits hold across replicas. */
+  leases: Leases;
   leaseSeconds?: number;
   /** Open streams and log reads, on /metrics. */
   metrics?: LiveStreamMetrics | undefined;
@@ -113,25 +114,10 @@ const streamLeaseNames = (account: string, credential: string): [credential: str
   `events-stream:{${account}}:account`,
 ];
 
-/** Counts of open streams by name. */
-function counter() {
-  const counts = new Map<string, number>();
-  return {
-    count: (k: string) => counts.get(k) ?? 0,
-    add(k: string, d: number) {
-      const n = (counts.get(k) ?? 0) + d;
-      if (n > 0) counts.set(k, n);
-      else counts.delete(k);
-    },
-  };
-}
-
 /** The router, and `closeAll` for shutdown (open streams end at once instead of holding the server). */
 export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions): Router & { closeAll(): void } {
   const router = express.Router();
   const open = new Set<() => void>();
-  const perCredential = counter();
-  const perAccount = counter();
   const maxPerCredential = o.maxPerCredential ?? MAX_STREAMS_PER_CREDENTIAL;
   const maxPerAccount = o.maxPerAccount ?? MAX_STREAMS_PER_ACCOUNT;
   // One subscription per process (issue 34, M2): each notice wakes the open streams of its accounts.
@@ -168,41 +154,29 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
     } else seq = await log.head(tenant);
 
     const credential = credentialKey(req, principal);
-    const fullCredential = `this credential already holds ${maxPerCredential} open event streams`;
-    const fullAccount = `this account already holds ${maxPerAccount} open event streams`;
-    let full = perCredential.count(credential) >= maxPerCredential ? fullCredential : perAccount.count(tenant) >= maxPerAccount ? fullAccount : null;
-    // Counted here before asking the shared count, so concurrent opens in this process cannot pass together.
-    if (!full) {
-      perCredential.add(credential, 1);
-      perAccount.add(tenant, 1);
-    }
     const holder = randomUUID();
     const [credentialLease, accountLease] = streamLeaseNames(tenant, credential);
     const leaseNames = [credentialLease, accountLease];
     const leaseSeconds = o.leaseSeconds ?? LEASE_SECONDS;
-    let leased = false;
-    if (!full && o.leases) {
-      const taken = await o.leases
-        .acquire(
-          [
-            { name: credentialLease, limit: maxPerCredential },
-            { name: accountLease, limit: maxPerAccount },
-          ],
-          holder,
-          leaseSeconds,
-        )
-        // The shared count does not answer: this process's own count (checked above) limits meanwhile.
-        .catch(() => undefined);
-      leased = taken === null;
-      if (taken) {
-        full = taken === credentialLease ? fullCredential : fullAccount;
-        perCredential.add(credential, -1);
-        perAccount.add(tenant, -1);
-      }
+    let full: string | null;
+    try {
+      full = await o.leases.acquire(
+        [
+          { name: credentialLease, limit: maxPerCredential },
+          { name: accountLease, limit: maxPerAccount },
+        ],
+        holder,
+        leaseSeconds,
+      );
+    } catch {
+      // Not opened uncounted: the limits are what keeps one caller from holding every connection.
+      res.setHeader('Retry-After', '5');
+      return refuse(res, 503, 'UNAVAILABLE', 'open event streams cannot be counted right now; retry shortly');
     }
     if (full) {
       res.setHeader('Retry-After', '30');
-      return refuse(res, 429, 'RATE_LIMITED', `${full}; close one first`);
+      const what = full === credentialLease ? `this credential already holds ${maxPerCredential}` : `this account already holds ${maxPerAccount}`;
+      return refuse(res, 429, 'RATE_LIMITED', `${what} open event streams; close one first`);
     }
     o.metrics?.open.inc();
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
@@ -236,13 +210,10 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
       let lastRenew = Date.now();
       const renewMs = (leaseSeconds * 1000) / 3;
       while (!closed) {
-        if (o.leases && Date.now() - lastRenew >= renewMs) {
+        if (Date.now() - lastRenew >= renewMs) {
           lastRenew = Date.now();
-          // Renewing also takes the lease again if it lapsed while Redis was away (or was never taken).
-          leased = await o.leases.renew(leaseNames, holder, leaseSeconds).then(
-            () => true,
-            () => leased,
-          );
+          // Renewing also takes the lease again if it lapsed while Redis was away; a failed renewal waits for the next.
+          await o.leases.renew(leaseNames, holder, leaseSeconds).catch(() => undefined);
         }
         if (Date.now() - lastCheck >= (o.recheckMs ?? RECHECK_MS)) {
           lastCheck = Date.now();
@@ -281,8 +252,7 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
           continue;
         }
         // Until a notice, the next re-check, heartbeat or lease renewal, whichever comes first.
-        const due =
-          Math.min(lastCheck + (o.recheckMs ?? RECHECK_MS), lastBeat + (o.heartbeatMs ?? 15_000), o.leases ? lastRenew + renewMs : Infinity) - Date.now();
+        const due = Math.min(lastCheck + (o.recheckMs ?? RECHECK_MS), lastBeat + (o.heartbeatMs ?? 15_000), lastRenew + renewMs) - Date.now();
         if (!dirty && due > 0)
           await new Promise<void>((r) => {
             const t = setTimeout(r, due);
@@ -298,9 +268,7 @@ export function createEventsStreamHttp(log: PushEventLog, o: EventsStreamOptions
       const mine = wakers.get(tenant);
       mine?.delete(wake);
       if (mine?.size === 0) wakers.delete(tenant);
-      perCredential.add(credential, -1);
-      perAccount.add(tenant, -1);
-      if (leased) void o.leases?.release(leaseNames, holder).catch(() => undefined);
+      void o.leases.release(leaseNames, holder).catch(() => undefined);
       o.metrics?.open.dec();
       res.end();
     }

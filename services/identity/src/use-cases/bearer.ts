@@ -67,7 +67,9 @@ export class BearerAuthenticator {
     const ref = parseSubject(String(payload.sub));
     const user = ref ? await this.deps.repo.findUser(ref.accountId, ref.userId) : null;
     if (!user) return null;
-    const exp = (payload.exp ?? 0) * 1000;
+    // Always there: requiredClaims refuses a token without exp (RFC 9068), so no stream or cache
+    // entry holds a token that never expires, nor one read as expired at 0.
+    const exp = Number(payload.exp) * 1000;
     const principal: Principal = {
       accountId: user.accountId,
       userId: user.id,

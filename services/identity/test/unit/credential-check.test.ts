@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InternalTokens, type DocumentStore, type Principal } from '@pylon/kit';
-import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
+import { createMemoryCache, createMemoryLeases } from '@pylon/kit/adapters/cache.memory';
 import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
 import { serveOnFreePort, testPrincipal } from '@pylon/kit/testing';
 import { IdentityRepository } from '../../src/repositories/identity.repository.js';
@@ -95,7 +95,12 @@ test("a stream re-checked this way ends at its token's expiry with event: error"
   const expiresAt = Date.now() + 1_500;
   const principal: Principal = { ...testPrincipal('acc-a', undefined, user.id), via: 'bearer', credential: { kind: 'bearer', expiresAt } };
   const holds = credentialChecker(repo);
-  const router = createEventsStreamHttp(new PushEventLog(store), { authenticate: async () => principal, recheck: (_req, p) => holds(p), recheckMs: 100 });
+  const router = createEventsStreamHttp(new PushEventLog(store), {
+    authenticate: async () => principal,
+    recheck: (_req, p) => holds(p),
+    recheckMs: 100,
+    leases: createMemoryLeases(),
+  });
   const server = await serveOnFreePort(express().use(router));
   const ac = new AbortController();
   try {

@@ -6,7 +6,9 @@
 import { loadOperations } from '@pylon/kit';
 import { checkFacade, loadRestDocument } from '../src/document.js';
 import { deleteOp, listOp } from '../src/operations/declare.js';
-import { collectOperations, REST_OPERATIONS } from '../src/operations/index.js';
+import { collectOperations, collectRoutes, REST_OPERATIONS } from '../src/operations/index.js';
+import { OPERATION_MODULES } from '../src/operations/modules.generated.js';
+import { documented, errors, route } from '../src/operations/route.js';
 
 const { definition } = loadRestDocument();
 
@@ -32,5 +34,33 @@ test('two modules declaring one operationId, or an operation exported under anot
   );
   expect(() => collectOperations([{ listEverything: listOp('listDevices', { root: 'device' }) }])).toThrow(
     "REST operation 'listDevices' is exported as 'listEverything'",
+  );
+});
+
+test('every operation rest.yaml documents is declared with its route, and each route is the documented one', () => {
+  const routes = new Map(collectRoutes(OPERATION_MODULES).map((r) => [r.operationId, r.route]));
+  const documentedOps: string[] = [];
+  for (const [path, item] of Object.entries(definition.paths ?? {})) {
+    for (const [method, op] of Object.entries(item as Record<string, { operationId: string }>)) {
+      documentedOps.push(op.operationId);
+      expect([op.operationId, routes.get(op.operationId)?.method, routes.get(op.operationId)?.path]).toEqual([op.operationId, method, path]);
+    }
+  }
+  expect([...routes.keys()].sort()).toEqual(documentedOps.sort());
+  for (const id of Object.keys(REST_OPERATIONS)) expect([id, routes.has(id)]).toEqual([id, true]);
+});
+
+test('routes are keyed like the registry (documented ones by export name); one route claimed twice fails', () => {
+  const spec = { tags: ['Devices'], summary: 'Delete a device.', responses: { '204': { description: 'Deleted.' }, ...errors(401, 404) } };
+  const typed = route('DELETE /devices/{id}', spec, deleteOp('deleteDevice', { root: 'deleteDevice' }));
+  const ping = documented('POST /player/{registrationKey}/ping', { ...spec, 'x-pylon-handler': 'player' });
+  const routes = collectRoutes([{ deleteDevice: typed, playerPing: ping, plain: deleteOp({ root: 'x' }) }]);
+  expect(routes.map((r) => [r.operationId, r.route.method, r.route.path])).toEqual([
+    ['deleteDevice', 'delete', '/devices/{id}'],
+    ['playerPing', 'post', '/player/{registrationKey}/ping'],
+  ]);
+  expect(routes[0]!.route.spec.responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
+  expect(() => collectRoutes([{ playerPing: ping }, { playerPing: documented('GET /x', { ...spec, 'x-pylon-handler': 'player' }) }])).toThrow(
+    "two modules declare the route of 'playerPing'",
   );
 });

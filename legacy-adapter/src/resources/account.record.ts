@@ -1,6 +1,6 @@
 /** The legacy account record (spec, "Legacy account record"): exactly these fields, in this order. */
 import { isoSeconds, snakeRecord } from '@pylon/kit';
-import type { GetAccountQuery } from '@pylon/kit/generated/legacy-operations.generated';
+import type { GetAccountQuery } from '@pylon/kit/generated/rest-operations.generated';
 
 /** The `account` selection of getAccount.graphql (generated from the document). */
 export type AccountData = NonNullable<GetAccountQuery['account']>;

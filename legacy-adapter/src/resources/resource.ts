@@ -5,7 +5,8 @@
  */
 import type { NextFunction, Request, Response, Router } from 'express';
 import { AppError, auditNote, inputError } from '@pylon/kit';
-import type { LegacyOperationTypes } from '@pylon/kit/generated/legacy-operations.generated';
+import type { LegacyOperationTypes as OwnOperationTypes } from '@pylon/kit/generated/legacy-operations.generated';
+import type { RestOperationTypes } from '@pylon/kit/generated/rest-operations.generated';
 import type { z } from 'zod';
 import { callerOf } from '../http/api-key.js';
 import { negotiated } from '../http/negotiation.js';
@@ -20,15 +21,17 @@ export interface ResourceContext {
   /** The XML root element name, when the body was XML. */
   bodyRoot?: string;
   /**
-   * Runs a persisted legacy operation as the caller; its answer is typed by the document
-   * (schema/operations/legacy/<operationId>.graphql, kit's generated LegacyOperationTypes).
+   * Runs a persisted operation as the caller; its answer is typed by the document
+   * (schema/operations/legacy/<operationId>.graphql, else the REST one of that name).
    */
   run<N extends LegacyOperationId>(operationId: N, variables?: LegacyVariables<N>): Promise<LegacyData<N>>;
   /** An absolute address for a file address (fileUrl may be relative to the REST base; RSS needs absolute ones). */
   absoluteUrl(url: string): string;
 }
 
-/** A persisted legacy operation's name. */
+/** The documents the legacy adapter runs (operations.ts legacyDocuments): its own, else the REST one of the same name. */
+type LegacyOperationTypes = OwnOperationTypes & Omit<RestOperationTypes, keyof OwnOperationTypes>;
+/** A persisted operation's name the legacy adapter can run. */
 export type LegacyOperationId = keyof LegacyOperationTypes & string;
 /** What a persisted legacy operation answers. */
 export type LegacyData<N extends LegacyOperationId> = LegacyOperationTypes[N]['result'];

@@ -5,6 +5,7 @@ import { restOp, updateOp, type FieldMap } from './declare.js';
 import { fieldOf, listOf } from './shape.js';
 import type { RestSchema } from './types.js';
 import { toRestUser } from './users.js';
+import { errors, json, md, ref, route } from './route.js';
 
 type AccountData = NonNullable<GetAccountQuery['account']>;
 type OrganizationData = NonNullable<ListOrganizationsQuery['organizations']>[number];
@@ -18,11 +19,23 @@ function toRestAccount(a: AccountData | OrganizationData): RestSchema<'Account'>
 }
 
 /** The reference's account `tags` and `logo_url`: Pylon accounts have neither (null). */
-export const getAccount = restOp('getAccount', {
-  variables: () => ({}),
-  respond: (data) => ({ body: { ...toRestAccount(fieldOf(data, 'account')), tags: null, logo_url: null } }),
-  accepts: {},
-});
+export const getAccount = route(
+  'GET /account',
+  {
+    tags: ['Account'],
+    summary: "The caller's account.",
+    description: 'The account the credentials belong to (the same record legacy GET /account returns).',
+    responses: {
+      '200': { description: 'The account.', content: json(ref('Account')) },
+      ...errors(400, 401, 403, 500, 503),
+    },
+  },
+  restOp('getAccount', {
+    variables: () => ({}),
+    respond: (data) => ({ body: { ...toRestAccount(fieldOf(data, 'account')), tags: null, logo_url: null } }),
+    accepts: {},
+  }),
+);
 
 /** Null from a reference client ("no value") leaves a required field as it is. */
 const keepOnNull = <T extends string>(to: T) => ({ to, map: (v: unknown) => v ?? undefined });
@@ -51,28 +64,65 @@ const ACCOUNT_FIELDS = {
 } as const satisfies FieldMap;
 
 /** PUT answers 204, as the reference does. */
-export const updateAccount = updateOp('updateAccount', {
-  root: 'updateAccount',
-  record: 'account',
-  param: false,
-  body: { fields: ACCOUNT_FIELDS },
-  status: 204,
-  toRest: toRestAccount,
-});
+export const updateAccount = route(
+  'PUT /account',
+  {
+    tags: ['Account'],
+    summary: "Change the caller's account.",
+    description: md(
+      'Changes the fields given (snake_case, as in the legacy account record); fields not given stay',
+      'as they are and null clears an optional one (null for `name` or `timezone`, which an account',
+      'always has, leaves them as they are). `timezone` must be an IANA time zone name;',
+      '`primary_contact_id` and `secondary_contact_id` must be users of the account. The',
+      "reference's read-only `id`, `created_on`, `tags` and `logo_url` (sent back by clients that",
+      'PUT the account they read) are accepted and ignored; other unknown properties are refused',
+      "with 400. The reference's `timeZone` is accepted for `timezone`. Account owners and",
+      'administrators only (403 otherwise). Answers 204, as the reference does.',
+    ),
+    requestBody: { required: true, content: json(ref('AccountUpdate')) },
+    responses: {
+      '204': { description: 'Updated; GET /account reads it.' },
+      ...errors(400, 401, 403, 429, 500, 503),
+    },
+  },
+  updateOp('updateAccount', {
+    root: 'updateAccount',
+    record: 'account',
+    param: false,
+    body: { fields: ACCOUNT_FIELDS },
+    status: 204,
+    toRest: toRestAccount,
+  }),
+);
 
 /**
  * Organizations with the reference's `users`: the account's users whose org_id is the
  * organization's, in the reference User shape; null for every organization when the caller may
  * not list users (Account_ManageUsers_View), since `user` is an optional root here.
  */
-export const listOrganizations = restOp('listOrganizations', {
-  variables: () => ({}),
-  respond(data) {
-    const users = Array.isArray(data.user) ? listOf(data, 'user') : null;
-    return {
-      body: listOf(data, 'organizations').map((o) => ({ ...toRestAccount(o), users: users ? users.filter((u) => u.orgId === o.id).map(toRestUser) : null })),
-    };
+export const listOrganizations = route(
+  'GET /account/organizations',
+  {
+    tags: ['Account'],
+    summary: "Organizations of the caller's account.",
+    description: 'Every organization of the account, by name. Any authenticated caller.',
+    responses: {
+      '200': {
+        description: 'The organizations (possibly none).',
+        content: json({ type: 'array', items: ref('Organization') }),
+      },
+      ...errors(401, 429, 500, 503),
+    },
   },
-  accepts: {},
-  optionalRoots: ['user'],
-});
+  restOp('listOrganizations', {
+    variables: () => ({}),
+    respond(data) {
+      const users = Array.isArray(data.user) ? listOf(data, 'user') : null;
+      return {
+        body: listOf(data, 'organizations').map((o) => ({ ...toRestAccount(o), users: users ? users.filter((u) => u.orgId === o.id).map(toRestUser) : null })),
+      };
+    },
+    accepts: {},
+    optionalRoots: ['user'],
+  }),
+);

@@ -21,6 +21,7 @@ import { csvStream, wantsCsv } from '../csv.js';
 import { mapFields, recordsAt, type FieldMap } from './declare.js';
 import { isRecord } from './shape.js';
 import type { RestInput, RestOperation, RestSuccess } from './types.js';
+import { errors, json, jsonOrCsv, params, ref, route, type OpenApiValue } from './route.js';
 
 const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
 
@@ -89,20 +90,304 @@ function datasetOp(d: Dataset): RestOperation {
   };
 }
 
-export const listPlayLogs = datasetOp(DATASETS.playlogs!);
-export const listPingLogs = datasetOp(DATASETS.pinglogs!);
-export const listEventLogs = datasetOp(DATASETS.eventlogs!);
-export const getEventMetrics = datasetOp(DATASETS.eventmetrics!);
-export const getEventFlow = datasetOp(DATASETS.eventflow!);
-export const listImpressions = datasetOp(DATASETS.impressions!);
-export const getDeviceMetrics = datasetOp(DATASETS.devicemetrics!);
-export const getAudienceMetrics = datasetOp(DATASETS.audiencemetrics!);
-export const getMediaPlayStats = datasetOp(DATASETS.mediaplaystats!);
-export const getDevicePlayStats = datasetOp(DATASETS.deviceplaystats!);
-export const getPlayStatsByTime = datasetOp(DATASETS.playstatsbytime!);
-export const getHeatMap = datasetOp(DATASETS.heatmap!);
-export const getMediaImpressions = datasetOp(DATASETS.mediaimpressions!);
-export const getDeviceMediaImpressions = datasetOp(DATASETS.devicemediaimpressions!);
+/** What every dataset's GET says about its dates and CSV. */
+const DATASET_RULES =
+  'Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).';
+
+/** A dataset's answers: its rows as JSON or CSV, or an error. */
+const rows = (schema: OpenApiValue) => ({
+  '200': { description: 'The rows (JSON, or CSV when the Accept header asks for text/csv).', content: jsonOrCsv(schema) },
+  ...errors(400, 401, 403, 429, 500, 503),
+});
+
+export const listPlayLogs = route(
+  'GET /analytics/playlogs',
+  {
+    tags: ['Analytics'],
+    summary: 'Play logs (proof of play), oldest first.',
+    description: DATASET_RULES,
+    parameters: params(
+      'AnalyticsStartDate',
+      'AnalyticsEndDate',
+      'AnalyticsDeviceId',
+      'AnalyticsFileId',
+      'AnalyticsEventNameNoEffect',
+      'AnalyticsIntervalNoEffect',
+      'AnalyticsGroupByDeviceNoSplit',
+      'AnalyticsLimit',
+    ),
+    responses: rows({ type: 'array', items: ref('AnalyticsPlayLog') }),
+  },
+  datasetOp(DATASETS.playlogs!),
+);
+export const listPingLogs = route(
+  'GET /analytics/pinglogs',
+  {
+    tags: ['Analytics'],
+    summary: 'Ping (heartbeat and health) logs, oldest first.',
+    description: DATASET_RULES,
+    parameters: params(
+      'AnalyticsStartDate',
+      'AnalyticsEndDate',
+      'AnalyticsDeviceId',
+      'AnalyticsFileIdNoEffect',
+      'AnalyticsEventNameNoEffect',
+      'AnalyticsIntervalNoEffect',
+      'AnalyticsGroupByDeviceNoSplit',
+      'AnalyticsLimit',
+    ),
+    responses: rows({ type: 'array', items: ref('AnalyticsPingLog') }),
+  },
+  datasetOp(DATASETS.pinglogs!),
+);
+export const listEventLogs = route(
+  'GET /analytics/eventlogs',
+  {
+    tags: ['Analytics'],
+    summary: 'Custom device and application events, oldest first.',
+    description: DATASET_RULES,
+    parameters: params(
+      'AnalyticsStartDate',
+      'AnalyticsEndDate',
+      'AnalyticsDeviceId',
+      'AnalyticsEventName',
+      'AnalyticsFileIdNoEffect',
+      'AnalyticsIntervalNoEffect',
+      'AnalyticsGroupByDeviceNoSplit',
+      'AnalyticsLimit',
+    ),
+    responses: rows({ type: 'array', items: ref('AnalyticsEventLog') }),
+  },
+  datasetOp(DATASETS.eventlogs!),
+);
+export const getEventMetrics = route(
+  'GET /analytics/eventmetrics',
+  {
+    tags: ['Analytics'],
+    summary: 'Events per period (and per event name with groupByEvent); empty periods as zeros.',
+    description: DATASET_RULES,
+    parameters: [
+      ...params('AnalyticsStartDate', 'AnalyticsEndDate', 'AnalyticsDeviceId', 'AnalyticsEventName', 'AnalyticsInterval', 'AnalyticsTimeZone'),
+      { name: 'groupByEvent', in: 'query', description: 'One series per event name (default false).', schema: { type: 'boolean', default: false } },
+      ...params('AnalyticsFileIdNoEffect', 'AnalyticsGroupByDeviceNoSplit', 'AnalyticsLimit'),
+    ],
+    responses: rows({ type: 'array', items: ref('AnalyticsEventMetric') }),
+  },
+  datasetOp(DATASETS.eventmetrics!),
+);
+export const getEventFlow = route(
+  'GET /analytics/eventflow',
+  {
+    tags: ['Analytics'],
+    summary: 'Links between consecutive events of a session, for Sankey views.',
+    description: DATASET_RULES,
+    parameters: params(
+      'AnalyticsStartDate',
+      'AnalyticsEndDate',
+      'AnalyticsDeviceId',
+      'AnalyticsEventName',
+      'AnalyticsFileIdNoEffect',
+      'AnalyticsIntervalNoEffect',
+      'AnalyticsGroupByDeviceNoSplit',
+      'AnalyticsLimit',
+    ),
+    responses: rows({ type: 'array', items: ref('AnalyticsEventFlowLink') }),
+  },
+  datasetOp(DATASETS.eventflow!),
+);
+export const listImpressions = route(
+  'GET /analytics/impressions',
+  {
+    tags: ['Analytics'],
+    summary: 'Audience detections from sensors, oldest first.',
+    description: DATASET_RULES,
+    parameters: params(
+      'AnalyticsStartDate',
+      'AnalyticsEndDate',
+      'AnalyticsDeviceId',
+      'AnalyticsFileId',
+      'AnalyticsEventNameNoEffect',
+      'AnalyticsIntervalNoEffect',
+      'AnalyticsGroupByDeviceNoSplit',
+      'AnalyticsLimit',
+    ),
+    responses: rows({ type: 'array', items: ref('AnalyticsImpression') }),
+  },
+  datasetOp(DATASETS.impressions!),
+);
+export const getDeviceMetrics = route(
+  'GET /analytics/devicemetrics',
+  {
+    tags: ['Analytics'],
+    summary: 'Device health per device and period: CPU, memory, uptime, alerts.',
+    description:
+      "Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). Uptime counts the minutes of a period that have begun (the current period so far; a future one is 0). Each deviceId that is the caller's device has its series, zeros without pings; without deviceId, the devices that pinged. `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).",
+    parameters: params(
+      'AnalyticsStartDate',
+      'AnalyticsEndDate',
+      'AnalyticsDeviceId',
+      'AnalyticsInterval',
+      'AnalyticsTimeZone',
+      'AnalyticsFileIdNoEffect',
+      'AnalyticsEventNameNoEffect',
+      'AnalyticsGroupByDeviceAlways',
+      'AnalyticsLimit',
+    ),
+    responses: rows({ type: 'array', items: ref('AnalyticsDeviceMetric') }),
+  },
+  datasetOp(DATASETS.devicemetrics!),
+);
+export const getAudienceMetrics = route(
+  'GET /analytics/audiencemetrics',
+  {
+    tags: ['Analytics'],
+    summary: 'Audience per device and period: impressions, visitors, gender, age ranges.',
+    description: DATASET_RULES,
+    parameters: [
+      ...params('AnalyticsStartDate', 'AnalyticsEndDate', 'AnalyticsDeviceId', 'AnalyticsFileId', 'AnalyticsInterval', 'AnalyticsTimeZone'),
+      {
+        name: 'includeDwellTime',
+        in: 'query',
+        description: 'Include avg_dwell_time (default false: null).',
+        schema: { type: 'boolean', default: false },
+      },
+      ...params('AnalyticsEventNameNoEffect', 'AnalyticsGroupByDeviceAlways', 'AnalyticsLimit'),
+    ],
+    responses: rows({ type: 'array', items: ref('AnalyticsAudienceMetric') }),
+  },
+  datasetOp(DATASETS.audiencemetrics!),
+);
+export const getMediaPlayStats = route(
+  'GET /analytics/mediaplaystats',
+  {
+    tags: ['Analytics'],
+    summary: 'Plays per file; with groupByDevice per device and file.',
+    description: DATASET_RULES,
+    parameters: params(
+      'AnalyticsStartDate',
+      'AnalyticsEndDate',
+      'AnalyticsDeviceId',
+      'AnalyticsFileId',
+      'AnalyticsGroupByDevice',
+      'AnalyticsEventNameNoEffect',
+      'AnalyticsIntervalNoEffect',
+      'AnalyticsLimit',
+    ),
+    responses: rows({
+      anyOf: [
+        { type: 'array', items: ref('AnalyticsMediaPlayStat') },
+        { type: 'array', items: ref('AnalyticsDeviceMediaPlayStat') },
+      ],
+    }),
+  },
+  datasetOp(DATASETS.mediaplaystats!),
+);
+export const getDevicePlayStats = route(
+  'GET /analytics/deviceplaystats',
+  {
+    tags: ['Analytics'],
+    summary: 'Plays per device.',
+    description: DATASET_RULES,
+    parameters: params(
+      'AnalyticsStartDate',
+      'AnalyticsEndDate',
+      'AnalyticsDeviceId',
+      'AnalyticsFileId',
+      'AnalyticsEventNameNoEffect',
+      'AnalyticsIntervalNoEffect',
+      'AnalyticsGroupByDeviceAlways',
+      'AnalyticsLimit',
+    ),
+    responses: rows({ type: 'array', items: ref('AnalyticsDevicePlayStat') }),
+  },
+  datasetOp(DATASETS.deviceplaystats!),
+);
+export const getPlayStatsByTime = route(
+  'GET /analytics/playstatsbytime',
+  {
+    tags: ['Analytics'],
+    summary: 'Plays per period (and per file with groupByFile); empty periods as zeros.',
+    description: DATASET_RULES,
+    parameters: [
+      ...params('AnalyticsStartDate', 'AnalyticsEndDate', 'AnalyticsDeviceId', 'AnalyticsFileId', 'AnalyticsInterval', 'AnalyticsTimeZone'),
+      { name: 'groupByFile', in: 'query', description: 'One series per file (default false).', schema: { type: 'boolean', default: false } },
+      ...params('AnalyticsEventNameNoEffect', 'AnalyticsGroupByDeviceNoSplit', 'AnalyticsLimit'),
+    ],
+    responses: rows({ type: 'array', items: ref('AnalyticsPlayStatByTime') }),
+  },
+  datasetOp(DATASETS.playstatsbytime!),
+);
+export const getHeatMap = route(
+  'GET /analytics/heatmap',
+  {
+    tags: ['Analytics'],
+    summary: 'Impressions (or, with source=events, events) per rounded coordinate.',
+    description: DATASET_RULES,
+    parameters: [
+      ...params('AnalyticsStartDate', 'AnalyticsEndDate', 'AnalyticsDeviceId', 'AnalyticsFileId', 'AnalyticsEventName'),
+      {
+        name: 'source',
+        in: 'query',
+        description: 'impressions (default; fileId applies) or events (eventName applies).',
+        schema: { type: 'string', enum: ['impressions', 'events'], default: 'impressions' },
+      },
+      {
+        name: 'precision',
+        in: 'query',
+        description: 'Decimals the coordinates are rounded to (default 3, about 110 m).',
+        schema: { type: 'integer', minimum: 0, maximum: 6, default: 3 },
+      },
+      ...params('AnalyticsIntervalNoEffect', 'AnalyticsGroupByDeviceNoSplit', 'AnalyticsLimit'),
+    ],
+    responses: rows({ type: 'array', items: ref('AnalyticsHeatMapPoint') }),
+  },
+  datasetOp(DATASETS.heatmap!),
+);
+export const getMediaImpressions = route(
+  'GET /analytics/mediaimpressions',
+  {
+    tags: ['Analytics'],
+    summary: 'Opportunity to see per file; with groupByDevice per device and file.',
+    description: DATASET_RULES,
+    parameters: params(
+      'AnalyticsStartDate',
+      'AnalyticsEndDate',
+      'AnalyticsDeviceId',
+      'AnalyticsFileId',
+      'AnalyticsGroupByDevice',
+      'AnalyticsEventNameNoEffect',
+      'AnalyticsIntervalNoEffect',
+      'AnalyticsLimit',
+    ),
+    responses: rows({
+      anyOf: [
+        { type: 'array', items: ref('AnalyticsMediaImpression') },
+        { type: 'array', items: ref('AnalyticsDeviceMediaImpression') },
+      ],
+    }),
+  },
+  datasetOp(DATASETS.mediaimpressions!),
+);
+export const getDeviceMediaImpressions = route(
+  'GET /analytics/devicemediaimpressions',
+  {
+    tags: ['Analytics'],
+    summary: 'Opportunity to see per device and file.',
+    description: DATASET_RULES,
+    parameters: params(
+      'AnalyticsStartDate',
+      'AnalyticsEndDate',
+      'AnalyticsDeviceId',
+      'AnalyticsFileId',
+      'AnalyticsEventNameNoEffect',
+      'AnalyticsIntervalNoEffect',
+      'AnalyticsGroupByDeviceAlways',
+      'AnalyticsLimit',
+    ),
+    responses: rows({ type: 'array', items: ref('AnalyticsDeviceMediaImpression') }),
+  },
+  datasetOp(DATASETS.devicemediaimpressions!),
+);
 
 /** The GET operations by operationId. */
 const GET_OPS: Readonly<Record<string, RestOperation>> = {
@@ -136,19 +421,36 @@ function datasetOf(input: RestInput): { operationId: string; op: RestOperation; 
 }
 
 /** POST /analytics/dataset (legacy): the dataset named in the body, its GET parameters as body properties. */
-export const getAnalyticsDataset: RestOperation = {
-  via: (input) => datasetOf(input).operationId,
-  variables(input) {
-    const { op, asGet } = datasetOf(input);
-    return op.variables(asGet);
+export const getAnalyticsDataset: RestOperation = route(
+  'POST /analytics/dataset',
+  {
+    tags: ['Analytics'],
+    summary: 'One analytics dataset, named in the body with its parameters (legacy).',
+    description:
+      "The body names the dataset (the name of one GET /analytics endpoint, e.g. playstatsbytime) and carries that endpoint's parameters as properties; the answer is what the GET answers. Policy Analytics_View.",
+    requestBody: { required: true, content: json(ref('AnalyticsDatasetRequest')) },
+    responses: {
+      '200': {
+        description: "The dataset's rows (JSON, or CSV when the Accept header asks for text/csv).",
+        content: { 'application/json': { schema: { type: 'array', items: { type: 'object' } } }, 'text/csv': { schema: { type: 'string' } } },
+      },
+      ...errors(400, 401, 403, 429, 500, 503),
+    },
   },
-  respond(data, input) {
-    const { op, asGet } = datasetOf(input);
-    return op.respond(data, asGet);
+  {
+    via: (input) => datasetOf(input).operationId,
+    variables(input) {
+      const { op, asGet } = datasetOf(input);
+      return op.variables(asGet);
+    },
+    respond(data, input) {
+      const { op, asGet } = datasetOf(input);
+      return op.respond(data, asGet);
+    },
+    fieldNames: SAME_NAMES,
+    accepts: { body: ['dataset', ...Object.keys(PARAMS)] },
   },
-  fieldNames: SAME_NAMES,
-  accepts: { body: ['dataset', ...Object.keys(PARAMS)] },
-};
+);
 
 /** Every analytics operation by operationId, for the facade's registry. */
 export const ANALYTICS_OPERATIONS: Readonly<Record<string, RestOperation>> = { ...GET_OPS, getAnalyticsDataset };

@@ -3,6 +3,7 @@ import type { RestDeviceFragment, RestPingDataFragment } from '@pylon/kit/genera
 import { getOp, listOp } from './declare.js';
 import { isRecord } from './shape.js';
 import type { RestInput, RestSchema } from './types.js';
+import { errors, json, md, params, ref, route } from './route.js';
 
 /** A device as the persisted documents select it (the RestDevice fragment; lists add `snap`). */
 export type DeviceData = RestDeviceFragment & { snap?: string | null };
@@ -133,20 +134,108 @@ const REFERENCE_NAMES = {
   IsOnline: 'is_online',
 };
 
-export const listDevices = listOp('listDevices', {
-  root: 'device',
-  count: 'total',
-  params: {
-    id: { to: 'id', one: true },
-    group_id: 'groupId',
-    group_name: 'groupName',
-    device_type_id: { to: 'deviceTypeId', one: true },
-    include_snap: 'includeSnap',
-    org_id: 'orgId',
-    is_online: 'isOnline',
+export const listDevices = route(
+  'GET /devices',
+  {
+    tags: ['Devices'],
+    summary: "Devices of the caller's account.",
+    description: md('Every filter given must match (list filters match any of their values). Policy: Devices_View.'),
+    parameters: [
+      ...params('IdQuery', 'Take', 'Page', 'DeviceTypeId', 'GroupId', 'GroupName', 'IncludeSnap', 'OrgId', 'IsOnline'),
+      // The reference API's names for the same parameters, accepted so generated clients work unchanged.
+      // x-pylon-alias: the docs page (/docs) leaves them out; the API accepts them.
+      {
+        name: 'Id',
+        in: 'query',
+        description: 'Reference name of `id`.',
+        'x-pylon-alias': true,
+        schema: { type: 'string', minLength: 1, maxLength: 200 },
+      },
+      {
+        name: 'Take',
+        in: 'query',
+        description: 'Reference name of `take`.',
+        'x-pylon-alias': true,
+        schema: { type: 'integer', minimum: 0, maximum: 1000 },
+      },
+      {
+        name: 'Page',
+        in: 'query',
+        description: 'Reference name of `page`.',
+        'x-pylon-alias': true,
+        schema: { type: 'integer', minimum: 0, maximum: 10000000 },
+      },
+      {
+        name: 'DeviceTypeId',
+        in: 'query',
+        description: 'Reference name of `device_type_id`.',
+        'x-pylon-alias': true,
+        schema: { type: 'string', minLength: 1, maxLength: 200 },
+      },
+      {
+        name: 'GroupId',
+        in: 'query',
+        description: 'Reference name of `group_id`.',
+        'x-pylon-alias': true,
+        style: 'form',
+        explode: true,
+        schema: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 200 } },
+      },
+      {
+        name: 'GroupName',
+        in: 'query',
+        description: 'Reference name of `group_name`.',
+        'x-pylon-alias': true,
+        style: 'form',
+        explode: true,
+        schema: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 200 } },
+      },
+      { name: 'IncludeSnap', in: 'query', description: 'Reference name of `include_snap`.', 'x-pylon-alias': true, schema: { type: 'boolean' } },
+      {
+        name: 'OrgId',
+        in: 'query',
+        description: 'Reference name of `org_id`.',
+        'x-pylon-alias': true,
+        schema: { type: 'string', minLength: 1, maxLength: 200 },
+      },
+      { name: 'IsOnline', in: 'query', description: 'Reference name of `is_online`.', 'x-pylon-alias': true, schema: { type: 'boolean' } },
+    ],
+    responses: {
+      '200': {
+        description: 'One page of devices (possibly empty).',
+        content: json({ type: 'array', items: ref('Device') }),
+      },
+      ...errors(400, 401, 403, 500, 503),
+    },
   },
-  aliases: REFERENCE_NAMES,
-  toRest: toRestDevice,
-});
+  listOp('listDevices', {
+    root: 'device',
+    count: 'total',
+    params: {
+      id: { to: 'id', one: true },
+      group_id: 'groupId',
+      group_name: 'groupName',
+      device_type_id: { to: 'deviceTypeId', one: true },
+      include_snap: 'includeSnap',
+      org_id: 'orgId',
+      is_online: 'isOnline',
+    },
+    aliases: REFERENCE_NAMES,
+    toRest: toRestDevice,
+  }),
+);
 
-export const getDevice = getOp('getDevice', { root: 'device', what: 'device', toRest: (d) => toRestDevice(d) });
+export const getDevice = route(
+  'GET /devices/{id}',
+  {
+    tags: ['Devices'],
+    summary: 'One device.',
+    description: "404 when no device of the caller's account has this id (devices of other accounts are not revealed). Policy Devices_View.",
+    parameters: params('IdPath'),
+    responses: {
+      '200': { description: 'The device.', content: json(ref('Device')) },
+      ...errors(400, 401, 403, 404, 500, 503),
+    },
+  },
+  getOp('getDevice', { root: 'device', what: 'device', toRest: (d) => toRestDevice(d) }),
+);

@@ -12,7 +12,8 @@ import type {
 import { createOp, deleteOp, updateOp, type FieldMap } from './declare.js';
 import { recordsAt, type GqlRecord } from './shape.js';
 import type { RestOperation } from './types.js';
-import { AppError, snakeKeys } from '@pylon/kit';
+import { AppError, MAX_GROUP_DEPTH, snakeKeys } from '@pylon/kit';
+import { errors, json, params, ref, route, type RestRoute } from './route.js';
 
 /** One group of a flat group list, as every group-list document selects it. */
 export interface GroupData {
@@ -78,14 +79,90 @@ export interface GroupRoots {
   remove: string;
 }
 
+/** How one area's groups appear in rest.yaml: the four routes differ only in these names. */
+export interface GroupHttp {
+  /** `/media/groups` */
+  path: `/${string}`;
+  tag: string;
+  /** What a group holds, singular and plural: `media`, `medias`. */
+  noun: string;
+  plural: string;
+  /** The policy prefix: `Files` (Files_View, Files_Edit, Files_Delete). */
+  policy: string;
+  /** The component schemas of a group and of its create/update body. */
+  schema: 'Group' | 'ContentGroup';
+  request: 'GroupRequest' | 'ContentGroupRequest';
+  /** `x-reference-deviation` of every group route of the area, when it has one. */
+  deviation?: string;
+}
+
+type GroupOps = { list: RestOperation; create: RestOperation; update: RestOperation; remove: RestOperation };
+
+/** The four group operations with their routes. */
+function withRoutes(ops: GroupOps, http: GroupHttp): { [K in keyof GroupOps]: GroupOps[K] & { route: RestRoute } } {
+  const { path, noun, plural, policy } = http;
+  const common = { tags: [http.tag], ...(http.deviation ? { 'x-reference-deviation': http.deviation } : {}) };
+  const body = { required: true, content: json(ref(http.request)) };
+  return {
+    list: route(
+      `GET ${path}`,
+      {
+        ...common,
+        summary: `${noun.charAt(0).toUpperCase()}${noun.slice(1)} groups.`,
+        description: `Groups with their direct ${noun} count and nesting level (0 = top level), by name. With tree=true only top-level groups come back, each with its \`children\` (nested). \`take\` and \`page\` page over that list. Policy: ${policy}_View.`,
+        parameters: [
+          { name: 'tree', in: 'query', schema: { type: 'boolean', default: false } },
+          ...params('IdQuery'),
+          { name: 'take', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 1000 } },
+          { name: 'page', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 1000000 } },
+        ],
+        responses: { '200': { description: 'The groups.', content: json({ type: 'array', items: ref(http.schema) }) }, ...errors(400, 401, 403, 500) },
+      },
+      ops.list,
+    ),
+    create: route(
+      `POST ${path}`,
+      {
+        ...common,
+        summary: `Create a ${noun} group.`,
+        description: `\`parent_id\` nests it under another group of the account (at most ${MAX_GROUP_DEPTH} levels). Policy: ${policy}_Edit.`,
+        requestBody: body,
+        responses: { '201': { description: 'The new group.', content: json(ref(http.schema)) }, ...errors(400, 401, 403, 500) },
+      },
+      ops.create,
+    ),
+    update: route(
+      `PUT ${path}/{id}`,
+      {
+        ...common,
+        summary: `Rename and/or move a ${noun} group.`,
+        description: `Without \`parent_id\` the group stays where it is; a group cannot move under itself or its sub-groups. Policy: ${policy}_Edit.`,
+        parameters: params('IdPath'),
+        requestBody: body,
+        responses: { '204': { description: `Updated (the reference's status); GET ${path}?id= reads it.` }, ...errors(400, 401, 403, 404, 500) },
+      },
+      ops.update,
+    ),
+    remove: route(
+      `DELETE ${path}/{id}`,
+      {
+        ...common,
+        summary: `Delete a ${noun} group (never its ${plural}).`,
+        description: `Its ${plural} and sub-groups move up to its parent group (or out of any group). Policy: ${policy}_Delete.`,
+        parameters: params('IdPath'),
+        responses: { '204': { description: 'Deleted.' }, ...errors(401, 403, 404, 500) },
+      },
+      ops.remove,
+    ),
+  };
+}
+
 /**
  * `extra`: members every group answered carries beside the stored ones (the content areas give the
- * reference's `family` and `organization_count`, which Pylon does not keep, as null).
+ * reference's `family` and `organization_count`, which Pylon does not keep, as null). `http`: the
+ * area's names in rest.yaml (its routes).
  */
-export function groupOps(
-  roots: GroupRoots,
-  extra: Readonly<Record<string, unknown>> = {},
-): { list: RestOperation; create: RestOperation; update: RestOperation; remove: RestOperation } {
+export function groupOps(roots: GroupRoots, extra: Readonly<Record<string, unknown>>, http: GroupHttp): ReturnType<typeof withRoutes> {
   // With extra members, every group (nested children too) carries them and a `children` list.
   const withExtra = (g: Record<string, unknown>): Record<string, unknown> => ({
     ...g,
@@ -113,11 +190,14 @@ export function groupOps(
     },
     accepts: { query: ['tree', 'id', 'take', 'page'] },
   };
-  return {
-    list,
-    create: createOp({ root: roots.create, record: 'group', body: { fields: GROUP_FIELDS, finish: requireName }, toRest }),
-    // PUT answers 204 like the reference.
-    update: updateOp({ root: roots.update, record: 'group', body: { fields: GROUP_FIELDS, finish: requireName }, status: 204, toRest }),
-    remove: deleteOp({ root: roots.remove }),
-  };
+  return withRoutes(
+    {
+      list,
+      create: createOp({ root: roots.create, record: 'group', body: { fields: GROUP_FIELDS, finish: requireName }, toRest }),
+      // PUT answers 204 like the reference.
+      update: updateOp({ root: roots.update, record: 'group', body: { fields: GROUP_FIELDS, finish: requireName }, status: 204, toRest }),
+      remove: deleteOp({ root: roots.remove }),
+    },
+    http,
+  );
 }

@@ -2,13 +2,15 @@
  * Every REST operation, keyed by operationId, collected from the modules of this folder (their
  * list, modules.generated.ts, is written by `npm run codegen`): an exported value that is a
  * RestOperation is registered under the operationId it was declared with (`listOp('listDevices',
- * ...)`, `restOp('getAccount', ...)`), or else under its export name. Adding an endpoint = a path in
- * schema/openapi/rest.yaml + schema/operations/rest/<operationId>.graphql + one declaration
- * exported from an area module; nothing to list here. The facade refuses to start (and
- * rest-facade/test/registry.test.ts fails) when the three disagree or a documented parameter is
- * not mapped.
+ * ...)`, `restOp('getAccount', ...)`), or else under its export name. Adding an endpoint =
+ * schema/operations/rest/<operationId>.graphql (or a mutation builder's generated one) + one
+ * declaration wrapped in route(...) (method, path, OpenAPI description: rest.yaml's paths are
+ * generated from it) exported from an area module; nothing to list here. The facade refuses to
+ * start (and rest-facade/test/registry.test.ts fails) when they disagree or a documented
+ * parameter is not mapped.
  */
 import { OPERATION_MODULES } from './modules.generated.js';
+import type { RestRoute } from './route.js';
 import type { RestOperation } from './types.js';
 
 export type { Accepts, RestInput, RestOperation, RestSuccess } from './types.js';
@@ -36,6 +38,25 @@ export function collectOperations(modules: readonly Readonly<Record<string, unkn
     }
   }
   return out;
+}
+
+/**
+ * Every route the modules declare, in module and export order: the declared operations' (`route(...)`,
+ * keyed like the registry) and those other services serve (`documented(...)`, keyed by export name).
+ * rest.yaml's paths are generated from them (scripts/codegen.ts).
+ */
+export function collectRoutes(modules: readonly Readonly<Record<string, unknown>>[]): { operationId: string; route: RestRoute }[] {
+  const out = new Map<string, RestRoute>();
+  for (const module of modules) {
+    for (const [name, value] of Object.entries(module)) {
+      if (!isObject(value) || !isObject(value.route)) continue;
+      const id = isRestOperation(value) ? (value.operationId ?? name) : name;
+      const route = value.route as unknown as RestRoute;
+      if (out.has(id) && out.get(id) !== route) throw new Error(`two modules declare the route of '${id}'`);
+      out.set(id, route);
+    }
+  }
+  return [...out].map(([operationId, route]) => ({ operationId, route }));
 }
 
 export const REST_OPERATIONS: Readonly<Record<string, RestOperation>> = collectOperations(OPERATION_MODULES);

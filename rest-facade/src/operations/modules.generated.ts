@@ -11,9 +11,14 @@ import * as deviceCommands from './device-commands.js';
 import * as deviceGroups from './device-groups.js';
 import * as deviceWrites from './device-writes.js';
 import * as devices from './devices.js';
+import * as events from './events.js';
 import * as groups from './groups.js';
+import * as jobs from './jobs.js';
 import * as media from './media.js';
+import * as player from './player.js';
 import * as playlists from './playlists.js';
+import * as report from './report.js';
+import * as route from './route.js';
 import * as schedules from './schedules.js';
 import * as shape from './shape.js';
 import * as templates from './templates.js';
@@ -34,9 +39,14 @@ export const OPERATION_MODULES: readonly Readonly<Record<string, unknown>>[] = [
   deviceGroups,
   deviceWrites,
   devices,
+  events,
   groups,
+  jobs,
   media,
+  player,
   playlists,
+  report,
+  route,
   schedules,
   shape,
   templates,

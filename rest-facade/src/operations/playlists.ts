@@ -4,18 +4,51 @@ import { createOp, deleteOp, getOp, listOp, patchOp, updateOp, type FieldMap } f
 import { enumToGql, toRestPlaylist } from './content-shape.js';
 import { tagList } from './device-writes.js';
 import { CONTENT_GROUP_EXTRA, groupOps, requireName } from './groups.js';
+import { JSON_PATCH_BODY, errors, json, md, params, ref, route } from './route.js';
 
 const toRest = (p: RestPlaylistFragment) => toRestPlaylist(p);
 
 /** Filters live in the document's `where` (the playlist query has no id/group arguments). */
-export const listPlaylists = listOp('listPlaylists', {
-  root: 'playlist',
-  count: 'total',
-  params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName' },
-  toRest,
-});
+export const listPlaylists = route(
+  'GET /playlists',
+  {
+    tags: ['Playlists'],
+    summary: "Playlists of the caller's account.",
+    description: md(
+      'Every filter given must match (group_id and group_name match any of their values), by name.',
+      'Sources come in play order. Policy: Playlists_View.',
+    ),
+    parameters: params('IdQuery', 'Take', 'Page', 'GroupId', 'GroupName'),
+    responses: {
+      '200': {
+        description: 'One page of playlists (possibly empty).',
+        content: json({ type: 'array', items: ref('Playlist') }),
+      },
+      ...errors(400, 401, 403, 500, 503),
+    },
+  },
+  listOp('listPlaylists', {
+    root: 'playlist',
+    count: 'total',
+    params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName' },
+    toRest,
+  }),
+);
 
-export const getPlaylist = getOp('getPlaylist', { root: 'playlist', what: 'playlist', toRest });
+export const getPlaylist = route(
+  'GET /playlists/{id}',
+  {
+    tags: ['Playlists'],
+    summary: 'One playlist.',
+    description: md("404 when no playlist of the caller's account has this id. Policy: Playlists_View."),
+    parameters: params('IdPath'),
+    responses: {
+      '200': { description: 'The playlist.', content: json(ref('Playlist')) },
+      ...errors(400, 401, 403, 404, 500, 503),
+    },
+  },
+  getOp('getPlaylist', { root: 'playlist', what: 'playlist', toRest }),
+);
 
 /** null type: the default, Multimedia. */
 const playlistType = (v: unknown) => (v === null ? 'MULTIMEDIA' : enumToGql(v));
@@ -41,37 +74,98 @@ const PLAYLIST_FIELDS = {
   sources: false,
 } as const satisfies FieldMap;
 
-export const createPlaylist = createOp('createPlaylist', {
-  root: 'createPlaylist',
-  record: 'playlist',
-  body: { fields: PLAYLIST_FIELDS, finish: requireName },
-  toRest,
-});
+export const createPlaylist = route(
+  'POST /playlists',
+  {
+    tags: ['Playlists'],
+    summary: 'Create a playlist.',
+    description: md(
+      "Takes the reference's Playlist: name (required), type (default Multimedia), duration, group_id,",
+      'tags ("a,b"). Read-only members (id, created_on, ...) and `sources` are accepted and ignored:',
+      'sources are added with the GraphQL source mutations (addPlaylistSource, ...). Policy: Playlists_Edit.',
+    ),
+    requestBody: { required: true, content: json(ref('PlaylistRequest')) },
+    responses: {
+      '201': { description: 'The new playlist.', content: json(ref('Playlist')) },
+      ...errors(400, 401, 403, 500),
+    },
+  },
+  createOp('createPlaylist', {
+    root: 'createPlaylist',
+    record: 'playlist',
+    body: { fields: PLAYLIST_FIELDS, finish: requireName },
+    toRest,
+  }),
+);
 
 /** PUT answers 204 like the reference; what the body leaves out is reset. */
-export const updatePlaylist = updateOp('updatePlaylist', {
-  root: 'updatePlaylist',
-  record: 'playlist',
-  body: { finish: requireName, fields: PLAYLIST_FIELDS, resetTo: { type: 'MULTIMEDIA', duration: null, groupId: null, tags: [] } },
-  status: 204,
-  toRest,
-});
+export const updatePlaylist = route(
+  'PUT /playlists/{id}',
+  {
+    tags: ['Playlists'],
+    summary: "Replace a playlist's properties.",
+    description: md(
+      'name, type, duration, group_id and tags; what the body leaves out is reset (type to Multimedia).',
+      'Read-only members and `sources` are accepted and ignored (a body read with GET can be sent back).',
+      'Policy: Playlists_Edit. Answers 204, as the reference does.',
+    ),
+    parameters: params('IdPath'),
+    requestBody: { required: true, content: json(ref('PlaylistRequest')) },
+    responses: {
+      '204': { description: 'Updated; GET /playlists/{id} reads it.' },
+      ...errors(400, 401, 403, 404, 409, 500),
+    },
+  },
+  updateOp('updatePlaylist', {
+    root: 'updatePlaylist',
+    record: 'playlist',
+    body: { finish: requireName, fields: PLAYLIST_FIELDS, resetTo: { type: 'MULTIMEDIA', duration: null, groupId: null, tags: [] } },
+    status: 204,
+    toRest,
+  }),
+);
 
-export const patchPlaylist = patchOp('patchPlaylist', {
-  root: 'patchPlaylist',
-  record: 'playlist',
-  value: (path, value) => (path === '/tags' ? tagList(value) : path === '/type' ? enumToGql(value) : value),
-  toRest,
-});
+export const patchPlaylist = route(
+  'PATCH /playlists/{id}',
+  {
+    tags: ['Playlists'],
+    summary: 'JSON Patch a playlist.',
+    description: md(
+      'Paths in snake_case: /name, /type (the reference\'s values), /duration, /group_id, /tags (a "a,b"',
+      'string or a list). Read-only paths (/id, /sources, ...) are refused with 400 and nothing changes;',
+      'a failed `test` is 422; a concurrent change is 409. Policy: Playlists_Edit.',
+    ),
+    parameters: params('IdPath'),
+    requestBody: JSON_PATCH_BODY,
+    responses: {
+      '200': { description: 'The patched playlist.', content: json(ref('Playlist')) },
+      ...errors(400, 401, 403, 404, 409, 422, 500),
+    },
+  },
+  patchOp('patchPlaylist', {
+    root: 'patchPlaylist',
+    record: 'playlist',
+    value: (path, value) => (path === '/tags' ? tagList(value) : path === '/type' ? enumToGql(value) : value),
+    toRest,
+  }),
+);
 
-export const deletePlaylist = deleteOp('deletePlaylist', { root: 'deletePlaylist' });
+export const deletePlaylist = route(
+  'DELETE /playlists/{id}',
+  {
+    tags: ['Playlists'],
+    summary: 'Delete a playlist.',
+    description: md('Refused with 422 while a template module plays it. Policy: Playlists_Delete.'),
+    parameters: params('IdPath'),
+    responses: {
+      '204': { description: 'Deleted.' },
+      ...errors(401, 403, 404, 422, 500),
+    },
+  },
+  deleteOp('deletePlaylist', { root: 'deletePlaylist' }),
+);
 
-export const {
-  list: listPlaylistGroups,
-  create: createPlaylistGroup,
-  update: updatePlaylistGroup,
-  remove: deletePlaylistGroup,
-} = groupOps(
+const groups = groupOps(
   {
     list: 'playlistGroups',
     create: 'createPlaylistGroup',
@@ -79,4 +173,17 @@ export const {
     remove: 'deletePlaylistGroup',
   },
   CONTENT_GROUP_EXTRA,
+  {
+    path: '/playlists/groups',
+    tag: 'Playlists',
+    noun: 'playlist',
+    plural: 'playlists',
+    policy: 'Playlists',
+    schema: 'ContentGroup',
+    request: 'ContentGroupRequest',
+  },
 );
+export const listPlaylistGroups = groups.list;
+export const createPlaylistGroup = groups.create;
+export const updatePlaylistGroup = groups.update;
+export const deletePlaylistGroup = groups.remove;

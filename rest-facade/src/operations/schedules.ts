@@ -10,6 +10,7 @@ import { tagList } from './device-writes.js';
 import type { RestScheduleFragment } from '@pylon/kit/generated/rest-operations.generated';
 import { isRecord } from './shape.js';
 import type { RestSchema } from './types.js';
+import { JSON_PATCH_BODY, errors, json, md, params, ref, route } from './route.js';
 
 const TYPES: Record<string, string> = { PLAYLIST: 'Playlist', TEMPLATE: 'Template', CAMPAIGN: 'Campaign' };
 const PRIORITIES: Record<string, string> = { LOWEST: 'Lowest', LOW: 'Low', NORMAL: 'Normal', HIGH: 'High', HIGHEST: 'Highest' };
@@ -59,53 +60,166 @@ const SCHEDULE_FIELDS = {
 
 const toRest = (s: RestScheduleFragment) => toRestSchedule(s);
 
-export const listSchedules = listOp('listSchedules', {
-  root: 'schedule',
-  count: 'total',
-  params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName', device_id: 'deviceId' },
-  toRest,
-});
+export const listSchedules = route(
+  'GET /schedules',
+  {
+    tags: ['Schedules'],
+    summary: 'Schedules.',
+    description: md(
+      "The account's schedules by name. `device_id` keeps the schedules that include that device;",
+      '`group_id` and `group_name` match any of the values given. Policy: Schedules_View.',
+    ),
+    parameters: [
+      ...params('IdQuery', 'Take', 'Page', 'GroupId', 'GroupName'),
+      {
+        name: 'device_id',
+        in: 'query',
+        description: 'Only schedules that include this device.',
+        schema: { type: 'string', minLength: 1, maxLength: 200 },
+      },
+    ],
+    responses: {
+      '200': {
+        description: 'The schedules.',
+        content: json({ type: 'array', items: ref('Schedule') }),
+      },
+      ...errors(400, 401, 403, 500),
+    },
+  },
+  listOp('listSchedules', {
+    root: 'schedule',
+    count: 'total',
+    params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName', device_id: 'deviceId' },
+    toRest,
+  }),
+);
 
-export const getSchedule = getOp('getSchedule', { root: 'schedule', what: 'schedule', toRest });
+export const getSchedule = route(
+  'GET /schedules/{id}',
+  {
+    tags: ['Schedules'],
+    summary: 'One schedule.',
+    description: "404 when no schedule of the caller's account has this id. Policy Schedules_View.",
+    parameters: params('IdPath'),
+    responses: {
+      '200': { description: 'The schedule.', content: json(ref('Schedule')) },
+      ...errors(400, 401, 403, 404, 500),
+    },
+  },
+  getOp('getSchedule', { root: 'schedule', what: 'schedule', toRest }),
+);
 
-export const createSchedule = createOp('createSchedule', { root: 'createSchedule', record: 'schedule', body: { fields: SCHEDULE_FIELDS }, toRest });
+export const createSchedule = route(
+  'POST /schedules',
+  {
+    tags: ['Schedules'],
+    summary: 'Create a schedule.',
+    description: md(
+      "The reference's ScheduleRequest. A Playlist schedule needs `playlist_id`, a Template schedule",
+      "`template_id`, each of the caller's account; `devices` must be the caller's; `end_date` not",
+      'before `start_date`; times `HH:mm` (an end before the start runs overnight). Campaign',
+      'schedules (conditions) are refused. Each refusal is a 400 naming the property. Policy: Schedules_Edit.',
+    ),
+    requestBody: { required: true, content: json(ref('ScheduleRequest')) },
+    responses: {
+      '201': { description: 'The new schedule.', content: json(ref('Schedule')) },
+      ...errors(400, 401, 403, 500),
+    },
+  },
+  createOp('createSchedule', { root: 'createSchedule', record: 'schedule', body: { fields: SCHEDULE_FIELDS }, toRest }),
+);
 
 /** PUT replaces: what the body leaves out is reset (as on creation). Answers 204 like the reference. */
-export const updateSchedule = updateOp('updateSchedule', {
-  root: 'updateSchedule',
-  record: 'schedule',
-  body: { fields: SCHEDULE_FIELDS },
-  status: 204,
-  toRest,
-});
+export const updateSchedule = route(
+  'PUT /schedules/{id}',
+  {
+    tags: ['Schedules'],
+    summary: 'Replace a schedule.',
+    description:
+      'Every property left out is reset to its default (as on creation). Same rules as POST. Answers 204, as the reference does. Policy Schedules_Edit.',
+    parameters: params('IdPath'),
+    requestBody: { required: true, content: json(ref('ScheduleRequest')) },
+    responses: {
+      '204': { description: 'Updated; GET /schedules/{id} reads it.' },
+      ...errors(400, 401, 403, 404, 409, 500),
+    },
+  },
+  updateOp('updateSchedule', {
+    root: 'updateSchedule',
+    record: 'schedule',
+    body: { fields: SCHEDULE_FIELDS },
+    status: 204,
+    toRest,
+  }),
+);
 
 /** Paths name ScheduleRequest properties (/start_time, /devices/0); values in its spelling. */
-export const patchSchedule = patchOp('patchSchedule', {
-  root: 'patchSchedule',
-  record: 'schedule',
-  renames: { devices: 'deviceIds' },
-  value: (path, value) =>
-    path === '/tags'
-      ? tagList(value)
-      : path.startsWith('/deviceIds')
-        ? isRecord(value)
-          ? value.id
-          : deviceIds(value)
-        : path === '/type' || path === '/priority'
-          ? upper(value)
-          : value,
-  toRest,
-});
+export const patchSchedule = route(
+  'PATCH /schedules/{id}',
+  {
+    tags: ['Schedules'],
+    summary: 'JSON Patch a schedule.',
+    description: md(
+      'A JSON Patch (RFC 6902) array over the ScheduleRequest properties in snake_case (/name,',
+      '/start_time, /devices, /priority, ...). The result is validated like PUT and written only if',
+      'nobody changed the schedule meanwhile (409 otherwise). Policy: Schedules_Edit.',
+    ),
+    parameters: params('IdPath'),
+    requestBody: JSON_PATCH_BODY,
+    responses: {
+      '200': { description: 'The patched schedule.', content: json(ref('Schedule')) },
+      ...errors(400, 401, 403, 404, 409, 500),
+    },
+  },
+  patchOp('patchSchedule', {
+    root: 'patchSchedule',
+    record: 'schedule',
+    renames: { devices: 'deviceIds' },
+    value: (path, value) =>
+      path === '/tags'
+        ? tagList(value)
+        : path.startsWith('/deviceIds')
+          ? isRecord(value)
+            ? value.id
+            : deviceIds(value)
+          : path === '/type' || path === '/priority'
+            ? upper(value)
+            : value,
+    toRest,
+  }),
+);
 
-export const deleteSchedule = deleteOp('deleteSchedule', { root: 'deleteSchedule' });
+export const deleteSchedule = route(
+  'DELETE /schedules/{id}',
+  {
+    tags: ['Schedules'],
+    summary: 'Delete a schedule.',
+    description: 'Policy Schedules_Delete.',
+    parameters: params('IdPath'),
+    responses: {
+      '204': { description: 'Deleted.' },
+      ...errors(401, 403, 404, 500),
+    },
+  },
+  deleteOp('deleteSchedule', { root: 'deleteSchedule' }),
+);
 
-export const {
-  list: listScheduleGroups,
-  create: createScheduleGroup,
-  update: updateScheduleGroup,
-  remove: deleteScheduleGroup,
-} = groupOps(
+const groups = groupOps(
   { list: 'scheduleGroups', create: 'createScheduleGroup', update: 'updateScheduleGroup', remove: 'deleteScheduleGroup' },
   // The reference's Group answers these always; Pylon's groups have no family or organization count.
   CONTENT_GROUP_EXTRA,
+  {
+    path: '/schedules/groups',
+    tag: 'Schedules',
+    noun: 'schedule',
+    plural: 'schedules',
+    policy: 'Schedules',
+    schema: 'Group',
+    request: 'GroupRequest',
+    deviation: "Schedule groups are Pylon's groups (as device groups) - a name is required; family and organization_count are not kept.",
+  },
 );
+export const listScheduleGroups = groups.list;
+export const createScheduleGroup = groups.create;
+export const updateScheduleGroup = groups.update;
+export const deleteScheduleGroup = groups.remove;

@@ -3,26 +3,64 @@ import type { RestTemplateFragment } from '@pylon/kit/generated/rest-operations.
 import { deleteOp, getOp, listOp } from './declare.js';
 import { toRestTemplate } from './content-shape.js';
 import { CONTENT_GROUP_EXTRA, groupOps } from './groups.js';
+import { errors, json, md, params, ref, route } from './route.js';
 
 const toRest = (t: RestTemplateFragment) => toRestTemplate(t);
 
-export const listTemplates = listOp('listTemplates', {
-  root: 'template',
-  count: 'total',
-  params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName' },
-  toRest,
-});
+export const listTemplates = route(
+  'GET /templates',
+  {
+    tags: ['Templates'],
+    summary: "Templates of the caller's account.",
+    description: md('Every filter given must match (group_id and group_name match any of their values), by name.', 'Policy: Templates_View.'),
+    parameters: params('IdQuery', 'Take', 'Page', 'GroupId', 'GroupName'),
+    responses: {
+      '200': {
+        description: 'One page of templates (possibly empty).',
+        content: json({ type: 'array', items: ref('Template') }),
+      },
+      ...errors(400, 401, 403, 500, 503),
+    },
+  },
+  listOp('listTemplates', {
+    root: 'template',
+    count: 'total',
+    params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName' },
+    toRest,
+  }),
+);
 
-export const getTemplate = getOp('getTemplate', { root: 'template', what: 'template', toRest });
+export const getTemplate = route(
+  'GET /templates/{id}',
+  {
+    tags: ['Templates'],
+    summary: 'One template.',
+    description: md("404 when no template of the caller's account has this id. Policy: Templates_View."),
+    parameters: params('IdPath'),
+    responses: {
+      '200': { description: 'The template.', content: json(ref('Template')) },
+      ...errors(400, 401, 403, 404, 500, 503),
+    },
+  },
+  getOp('getTemplate', { root: 'template', what: 'template', toRest }),
+);
 
-export const deleteTemplate = deleteOp('deleteTemplate', { root: 'deleteTemplate' });
+export const deleteTemplate = route(
+  'DELETE /templates/{id}',
+  {
+    tags: ['Templates'],
+    summary: 'Delete a template.',
+    description: md('Policy: Templates_Delete.'),
+    parameters: params('IdPath'),
+    responses: {
+      '204': { description: 'Deleted.' },
+      ...errors(401, 403, 404, 500),
+    },
+  },
+  deleteOp('deleteTemplate', { root: 'deleteTemplate' }),
+);
 
-export const {
-  list: listTemplateGroups,
-  create: createTemplateGroup,
-  update: updateTemplateGroup,
-  remove: deleteTemplateGroup,
-} = groupOps(
+const groups = groupOps(
   {
     list: 'templateGroups',
     create: 'createTemplateGroup',
@@ -30,4 +68,17 @@ export const {
     remove: 'deleteTemplateGroup',
   },
   CONTENT_GROUP_EXTRA,
+  {
+    path: '/templates/groups',
+    tag: 'Templates',
+    noun: 'template',
+    plural: 'templates',
+    policy: 'Templates',
+    schema: 'ContentGroup',
+    request: 'ContentGroupRequest',
+  },
 );
+export const listTemplateGroups = groups.list;
+export const createTemplateGroup = groups.create;
+export const updateTemplateGroup = groups.update;
+export const deleteTemplateGroup = groups.remove;

@@ -79,6 +79,8 @@ export interface Accepts {
 export interface RestOperation<Data = Record<string, unknown>> {
   /** The operationId (and persisted document name) it was declared with; the registry keys it so. */
   operationId?: string;
+  /** Method, path and OpenAPI description (`route(...)`), from which rest.yaml's paths are generated. */
+  route?: RestRoute;
   /**
    * The mutation a builder (createOp, updateOp, patchOp, deleteOp) declared: its root field and the
    * payload field holding the record. `npm run codegen` writes the persisted document from it when
@@ -113,4 +115,31 @@ export interface RestOperation<Data = Record<string, unknown>> {
    * to `respond`; a null with an error still answers the error.
    */
   nullableRoots?: readonly string[];
+}
+
+/** HTTP methods of the REST interface, as OpenAPI spells them in a path item. */
+export type HttpMethod = 'get' | 'put' | 'post' | 'patch' | 'delete';
+
+/** A JSON value of an OpenAPI document (a schema, an example, a `$ref`). */
+export type OpenApiValue = string | number | boolean | null | readonly OpenApiValue[] | { readonly [key: string]: OpenApiValue };
+export type OpenApiObject = { readonly [key: string]: OpenApiValue };
+
+/** An OpenAPI operation object without its operationId (the declaration gives that). */
+export interface OperationSpec {
+  tags: readonly string[];
+  summary: string;
+  description?: string;
+  parameters?: readonly OpenApiObject[];
+  requestBody?: OpenApiObject;
+  /** By status; the shared error answers by `...errors(400, 401, ...)`. */
+  responses: { readonly [status: string]: OpenApiObject };
+  security?: readonly OpenApiObject[];
+  /** `x-pylon-handler` (served by another service), `x-reference-deviation` ... */
+  readonly [extension: `x-${string}`]: OpenApiValue | undefined;
+}
+
+export interface RestRoute {
+  method: HttpMethod;
+  path: string;
+  spec: OperationSpec;
 }

@@ -2,6 +2,7 @@
 import { getOp, listOp } from './declare.js';
 import type { GetUserQuery } from '@pylon/kit/generated/rest-operations.generated';
 import type { RestSchema } from './types.js';
+import { errors, json, params, ref, route } from './route.js';
 
 /** A user as the persisted documents select it. */
 export type UserData = NonNullable<GetUserQuery['user']>[number];
@@ -28,6 +29,35 @@ export function toRestUser(u: UserData): RestSchema<'User'> {
   };
 }
 
-export const listUsers = listOp('listUsers', { root: 'user', count: 'total', params: { id: { to: 'id', one: true } }, toRest: toRestUser });
+export const listUsers = route(
+  'GET /users',
+  {
+    tags: ['Users'],
+    summary: "Users of the caller's account.",
+    description: 'Users by username, one page (take, page 0-based). Policy Account_ManageUsers_View.',
+    parameters: params('IdQuery', 'Take', 'Page'),
+    responses: {
+      '200': {
+        description: 'One page of users (possibly empty).',
+        content: json({ type: 'array', items: ref('User') }),
+      },
+      ...errors(400, 401, 403, 429, 500, 503),
+    },
+  },
+  listOp('listUsers', { root: 'user', count: 'total', params: { id: { to: 'id', one: true } }, toRest: toRestUser }),
+);
 
-export const getUser = getOp('getUser', { root: 'user', what: 'user', toRest: toRestUser });
+export const getUser = route(
+  'GET /users/{id}',
+  {
+    tags: ['Users'],
+    summary: 'One user.',
+    description: '404 when the account has no user with this id (users of other accounts are not revealed). Policy Account_ManageUsers_View.',
+    parameters: params('IdPath'),
+    responses: {
+      '200': { description: 'The user.', content: json(ref('User')) },
+      ...errors(401, 403, 404, 429, 500, 503),
+    },
+  },
+  getOp('getUser', { root: 'user', what: 'user', toRest: toRestUser }),
+);

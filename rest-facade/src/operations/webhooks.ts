@@ -7,6 +7,7 @@ import { createOp, deleteOp, getOp, listOp, mapFields, restOp, updateOp, type Fi
 import { AppError } from '@pylon/kit';
 import { fieldOf, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema } from './types.js';
+import { errors, json, md, params, ref, route } from './route.js';
 
 /** REST body property -> WebhookEndpointInput / WebhookEndpointChanges field (both have the same fields). */
 const ENDPOINT_FIELDS = {
@@ -54,44 +55,138 @@ export const toRestDelivery = (d: DeliveryData): RestSchema<'WebhookDelivery'> =
   created_on: d.createdOn,
 });
 
-export const listWebhookEndpoints = listOp('listWebhookEndpoints', {
-  root: 'webhookEndpoints',
-  count: 'total',
-  params: { id: { to: 'id', one: true } },
-  toRest: toRestEndpoint,
-});
+export const listWebhookEndpoints = route(
+  'GET /webhooks',
+  {
+    tags: ['Webhooks'],
+    summary: "Webhook endpoints of the caller's account.",
+    description: 'One page (take, page 0-based); secrets are never shown. Policy Webhooks_View.',
+    parameters: params('IdQuery', 'Take', 'Page'),
+    responses: {
+      '200': {
+        description: 'One page of endpoints (possibly empty).',
+        content: json({ type: 'array', items: ref('WebhookEndpoint') }),
+      },
+      ...errors(400, 401, 403, 429, 500, 503),
+    },
+  },
+  listOp('listWebhookEndpoints', {
+    root: 'webhookEndpoints',
+    count: 'total',
+    params: { id: { to: 'id', one: true } },
+    toRest: toRestEndpoint,
+  }),
+);
 
-export const getWebhookEndpoint = getOp('getWebhookEndpoint', { root: 'webhookEndpoints', what: 'webhook endpoint', toRest: toRestEndpoint });
+export const getWebhookEndpoint = route(
+  'GET /webhooks/{id}',
+  {
+    tags: ['Webhooks'],
+    summary: 'One webhook endpoint.',
+    description: '404 when the account has no endpoint with this id. Policy Webhooks_View.',
+    parameters: params('IdPath'),
+    responses: {
+      '200': { description: 'The endpoint.', content: json(ref('WebhookEndpoint')) },
+      ...errors(400, 401, 403, 404, 429, 500, 503),
+    },
+  },
+  getOp('getWebhookEndpoint', { root: 'webhookEndpoints', what: 'webhook endpoint', toRest: toRestEndpoint }),
+);
 
 const create = createOp('createWebhookEndpoint', { root: 'createWebhookEndpoint', record: 'endpoint', body: { fields: ENDPOINT_FIELDS } });
 /** 201 with the endpoint and its signing secret (the only answer that ever carries it). */
-export const createWebhookEndpoint = restOp('createWebhookEndpoint', {
-  ...create,
-  respond(data) {
-    const payload = payloadOf(data, 'createWebhookEndpoint', create.fieldNames);
-    if (payload.secret === null) throw new AppError('INTERNAL', "the gateway answer has no secret at 'createWebhookEndpoint'");
-    const body: RestSchema<'WebhookEndpointCreated'> = { ...toRestEndpoint(fieldOf(payload, 'endpoint')), secret: payload.secret };
-    return { status: 201, body };
+export const createWebhookEndpoint = route(
+  'POST /webhooks',
+  {
+    tags: ['Webhooks'],
+    summary: 'Adds a webhook endpoint.',
+    description: md(
+      'A public http(s) URL (the media-import SSRF rules: private, loopback and link-local',
+      'addresses are refused unless WEBHOOK_ALLOW_LIST names them; redirects are not followed),',
+      'the event types it wants (empty: all) and optional filters (device ids, group, tag: ids of',
+      "the caller's account). The answer carries `secret` (whsec_...), shown this once. Policy Webhooks_Edit.",
+    ),
+    requestBody: { required: true, content: json(ref('WebhookEndpointRequest')) },
+    responses: {
+      '201': {
+        description: 'The new endpoint, with its signing secret.',
+        content: json(ref('WebhookEndpointCreated')),
+      },
+      ...errors(400, 401, 403, 429, 500, 503),
+    },
   },
-});
+  restOp('createWebhookEndpoint', {
+    ...create,
+    respond(data) {
+      const payload = payloadOf(data, 'createWebhookEndpoint', create.fieldNames);
+      if (payload.secret === null) throw new AppError('INTERNAL', "the gateway answer has no secret at 'createWebhookEndpoint'");
+      const body: RestSchema<'WebhookEndpointCreated'> = { ...toRestEndpoint(fieldOf(payload, 'endpoint')), secret: payload.secret };
+      return { status: 201, body };
+    },
+  }),
+);
 
-export const updateWebhookEndpoint = updateOp('updateWebhookEndpoint', {
-  root: 'updateWebhookEndpoint',
-  record: 'endpoint',
-  body: { fields: ENDPOINT_FIELDS },
-  toRest: toRestEndpoint,
-});
+export const updateWebhookEndpoint = route(
+  'PUT /webhooks/{id}',
+  {
+    tags: ['Webhooks'],
+    summary: 'Changes a webhook endpoint.',
+    description: 'The properties given change; the others stay. Enabling a disabled endpoint resets its failure count. Policy Webhooks_Edit.',
+    parameters: params('IdPath'),
+    requestBody: { required: true, content: json(ref('WebhookEndpointChanges')) },
+    responses: {
+      '200': { description: 'The changed endpoint.', content: json(ref('WebhookEndpoint')) },
+      ...errors(400, 401, 403, 404, 429, 500, 503),
+    },
+  },
+  updateOp('updateWebhookEndpoint', {
+    root: 'updateWebhookEndpoint',
+    record: 'endpoint',
+    body: { fields: ENDPOINT_FIELDS },
+    toRest: toRestEndpoint,
+  }),
+);
 
-export const deleteWebhookEndpoint = deleteOp('deleteWebhookEndpoint', { root: 'deleteWebhookEndpoint' });
+export const deleteWebhookEndpoint = route(
+  'DELETE /webhooks/{id}',
+  {
+    tags: ['Webhooks'],
+    summary: 'Deletes a webhook endpoint and its delivery log.',
+    description: 'Policy Webhooks_Edit.',
+    parameters: params('IdPath'),
+    responses: {
+      '204': { description: 'Deleted.' },
+      ...errors(400, 401, 403, 404, 429, 500, 503),
+    },
+  },
+  deleteOp('deleteWebhookEndpoint', { root: 'deleteWebhookEndpoint' }),
+);
 
 const deliveries = listOp('listWebhookDeliveries', { root: 'webhookDeliveries', toRest: toRestDelivery });
 /** GET /webhooks/{id}/deliveries: the list with the endpoint's id from the path. */
-export const listWebhookDeliveries = restOp('listWebhookDeliveries', {
-  ...deliveries,
-  variables: (input) => ({ ...deliveries.variables(input), id: input.params.id }),
-  fieldNames: { ...deliveries.fieldNames, id: 'id' },
-  accepts: { ...deliveries.accepts, path: ['id'] },
-});
+export const listWebhookDeliveries = route(
+  'GET /webhooks/{id}/deliveries',
+  {
+    tags: ['Webhooks'],
+    summary: 'The delivery log of a webhook endpoint.',
+    description:
+      "Newest first, each event with its attempts (status code, latency, response excerpt). Another account's endpoint id gives an empty list. Policy Webhooks_View.",
+    parameters: params('IdPath', 'Take', 'Page'),
+    responses: {
+      '200': {
+        description: 'One page of deliveries (possibly empty).',
+        content: json({ type: 'array', items: ref('WebhookDelivery') }),
+      },
+      ...errors(400, 401, 403, 429, 500, 503),
+    },
+  },
+  restOp('listWebhookDeliveries', {
+    ...deliveries,
+    variables: (input) => ({ ...deliveries.variables(input), id: input.params.id }),
+    fieldNames: { ...deliveries.fieldNames, id: 'id' },
+    accepts: { ...deliveries.accepts, path: ['id'] },
+  }),
+);
 
 /** The endpoint with its new signing secret (rotate: with create, the only answers that carry it). */
 const rotate = createOp('rotateWebhookEndpointSecret', {
@@ -103,36 +198,94 @@ const rotate = createOp('rotateWebhookEndpointSecret', {
   body: { fields: { overlap_seconds: 'overlapSeconds' } },
 });
 /** POST /webhooks/{id}/rotate-secret: 200 with the endpoint and its new secret; the previous one signs beside it for overlap_seconds. */
-export const rotateWebhookEndpointSecret = restOp('rotateWebhookEndpointSecret', {
-  ...rotate,
-  respond(data) {
-    const payload = payloadOf(data, 'rotateWebhookEndpointSecret', rotate.fieldNames);
-    if (payload.secret === null) throw new AppError('INTERNAL', "the gateway answer has no secret at 'rotateWebhookEndpointSecret'");
-    const body: RestSchema<'WebhookEndpointCreated'> = { ...toRestEndpoint(fieldOf(payload, 'endpoint')), secret: payload.secret };
-    return { status: 200, body };
+export const rotateWebhookEndpointSecret = route(
+  'POST /webhooks/{id}/rotate-secret',
+  {
+    tags: ['Webhooks'],
+    summary: 'Gives a webhook endpoint a new signing secret.',
+    description: md(
+      'The answer carries the new `secret` (whsec_...), shown this once. The previous secret keeps',
+      'signing beside it (a second `v1,` signature in webhook-signature) for `overlap_seconds`',
+      '(default 86400, at most 604800; 0 ends it at once), so receivers can switch without losing',
+      'an event. 404 when the account has no endpoint with this id. Policy Webhooks_Edit.',
+    ),
+    parameters: params('IdPath'),
+    requestBody: { content: json(ref('WebhookSecretRotation')) },
+    responses: {
+      '200': {
+        description: 'The endpoint, with its new signing secret.',
+        content: json(ref('WebhookEndpointCreated')),
+      },
+      ...errors(400, 401, 403, 404, 429, 500, 503),
+    },
   },
-});
+  restOp('rotateWebhookEndpointSecret', {
+    ...rotate,
+    respond(data) {
+      const payload = payloadOf(data, 'rotateWebhookEndpointSecret', rotate.fieldNames);
+      if (payload.secret === null) throw new AppError('INTERNAL', "the gateway answer has no secret at 'rotateWebhookEndpointSecret'");
+      const body: RestSchema<'WebhookEndpointCreated'> = { ...toRestEndpoint(fieldOf(payload, 'endpoint')), secret: payload.secret };
+      return { status: 200, body };
+    },
+  }),
+);
 
 /** POST /webhooks/{id}/test: 202 with the queued delivery of a webhook.test event to this endpoint alone. */
-export const sendTestWebhookEvent = createOp('sendTestWebhookEvent', {
-  root: 'sendTestWebhookEvent',
-  record: 'delivery',
-  param: 'id',
-  flat: true,
-  status: 202,
-  body: { fields: {} },
-  toRest: toRestDelivery,
-});
+export const sendTestWebhookEvent = route(
+  'POST /webhooks/{id}/test',
+  {
+    tags: ['Webhooks'],
+    summary: 'Sends a webhook.test event to this endpoint alone.',
+    description:
+      'Queues the event for delivery (signed and retried like any other); follow it in the delivery log. 404 when the account has no endpoint with this id. Policy Webhooks_Edit.',
+    parameters: params('IdPath'),
+    responses: {
+      '202': { description: 'The queued delivery.', content: json(ref('WebhookDelivery')) },
+      ...errors(400, 401, 403, 404, 429, 500, 503),
+    },
+  },
+  createOp('sendTestWebhookEvent', {
+    root: 'sendTestWebhookEvent',
+    record: 'delivery',
+    param: 'id',
+    flat: true,
+    status: 202,
+    body: { fields: {} },
+    toRest: toRestDelivery,
+  }),
+);
 
 const REDELIVER_FIELDS = { event_id: 'eventId', from: 'from', to: 'to' } as const satisfies FieldMap;
 const redeliverNames = { eventId: 'event_id', from: 'from', to: 'to', id: 'id' };
 /** POST /webhooks/{id}/redeliver: one event (event_id) or a time range (from/to), queued again; 200 with the count. */
-export const redeliverWebhookEvents = restOp('redeliverWebhookEvents', {
-  variables: (input) => ({ id: input.params.id, ...mapFields(input.body, REDELIVER_FIELDS, input) }),
-  respond(data) {
-    const payload = payloadOf(data, 'redeliverWebhookEvents', redeliverNames);
-    return { body: { count: payload.count } };
+export const redeliverWebhookEvents = route(
+  'POST /webhooks/{id}/redeliver',
+  {
+    tags: ['Webhooks'],
+    summary: 'Delivers events to this endpoint again.',
+    description: md(
+      "One event (`event_id`; 404 when the endpoint's log has no delivery of it) or the endpoint's",
+      'deliveries whose events happened in [`from`, `to`) (ISO 8601; either may be left out, at',
+      'most 1000 deliveries) are queued again, due at once, with the same webhook-id (receivers',
+      'deduplicate by it); earlier attempts stay in the log. Policy Webhooks_Edit.',
+    ),
+    parameters: params('IdPath'),
+    requestBody: { required: true, content: json(ref('WebhookRedelivery')) },
+    responses: {
+      '200': {
+        description: 'How many deliveries were queued again.',
+        content: json(ref('WebhookRedeliveryResult')),
+      },
+      ...errors(400, 401, 403, 404, 429, 500, 503),
+    },
   },
-  fieldNames: redeliverNames,
-  accepts: { path: ['id'], body: Object.keys(REDELIVER_FIELDS) },
-});
+  restOp('redeliverWebhookEvents', {
+    variables: (input) => ({ id: input.params.id, ...mapFields(input.body, REDELIVER_FIELDS, input) }),
+    respond(data) {
+      const payload = payloadOf(data, 'redeliverWebhookEvents', redeliverNames);
+      return { body: { count: payload.count } };
+    },
+    fieldNames: redeliverNames,
+    accepts: { path: ['id'], body: Object.keys(REDELIVER_FIELDS) },
+  }),
+);

@@ -4,30 +4,6 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
-export type AnalyticsAgeRange =
-  | 'AGE18TO24'
-  | 'AGE25TO34'
-  | 'AGE35TO44'
-  | 'AGE45TO54'
-  | 'AGE55TO64'
-  | 'AGE65TO74'
-  | 'AGEOVER74'
-  | 'UNDER18';
-
-export type AnalyticsGender =
-  | 'FEMALE'
-  | 'MALE'
-  | 'UNKNOWN';
-
-/** The length of the periods of a time series. */
-export type AnalyticsIntervalType =
-  | 'DAY'
-  | 'HOUR'
-  | 'MINUTE'
-  | 'MONTH'
-  /** Monday to Monday. */
-  | 'WEEK';
-
 export type ColumnType =
   | 'BOOLEAN'
   | 'DATE'
@@ -54,11 +30,6 @@ export type CreateDeviceInput = {
   tags?: Array<string> | null | undefined;
   /** IANA time zone name, e.g. Europe/Amsterdam. */
   timezone?: string | null | undefined;
-};
-
-export type DeviceGroupInput = {
-  name: string;
-  parentId?: string | null | undefined;
 };
 
 export type DeviceTypeInput = {
@@ -160,13 +131,6 @@ export type CreateDeviceMutationVariables = Exact<{
 
 export type CreateDeviceMutation = { createDevice: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, device: { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, registrationKey: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null } | null } | null };
 
-export type CreateDeviceGroupMutationVariables = Exact<{
-  input: DeviceGroupInput;
-}>;
-
-
-export type CreateDeviceGroupMutation = { createDeviceGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
-
 export type DeleteDataTableRowMutationVariables = Exact<{
   tableId: string;
   rowId: string;
@@ -175,39 +139,6 @@ export type DeleteDataTableRowMutationVariables = Exact<{
 
 
 export type DeleteDataTableRowMutation = { deleteDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, rowId: string | null, version: number | null } | null };
-
-export type DeleteDeviceMutationVariables = Exact<{
-  id: string | number;
-}>;
-
-
-export type DeleteDeviceMutation = { deleteDevice: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, deviceId: string | null } | null };
-
-export type DeleteDeviceGroupMutationVariables = Exact<{
-  id: string | number;
-}>;
-
-
-export type DeleteDeviceGroupMutation = { deleteDeviceGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null } | null };
-
-export type GetAccountQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type GetAccountQuery = { account: { id: string, name: string, businessName: string | null, address1: string | null, address2: string | null, city: string | null, state: string | null, postalCode: string | null, country: string | null, phone: string | null, fax: string | null, primaryContactId: string | null, secondaryContactId: string | null, createdOn: string, timezone: string } | null };
-
-export type GetAudienceMetricsQueryVariables = Exact<{
-  startDate: string;
-  endDate: string;
-  deviceId?: Array<string> | string | null | undefined;
-  fileId?: Array<string> | string | null | undefined;
-  interval?: AnalyticsIntervalType | null | undefined;
-  timeZone?: string | null | undefined;
-  includeDwellTime?: boolean | null | undefined;
-  limit?: number | null | undefined;
-}>;
-
-
-export type GetAudienceMetricsQuery = { audienceMetrics: Array<{ deviceId: string, deviceName: string | null, periodStart: string, periodEnd: string, totalImpressions: number, uniqueVisitors: number, avgDwellTime: number | null, maleCount: number, femaleCount: number, unknownGenderCount: number, ageUnder18: number, age18To24: number, age25To34: number, age35To44: number, age45To54: number, age55To64: number, age65To74: number, ageOver74: number }> | null };
 
 export type GetDataTableQueryVariables = Exact<{
   tableId: string;
@@ -231,123 +162,12 @@ export type GetDeviceQueryVariables = Exact<{
 
 export type GetDeviceQuery = { device: Array<{ id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, registrationKey: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null }> | null };
 
-export type GetDeviceMediaImpressionsQueryVariables = Exact<{
-  startDate: string;
-  endDate: string;
-  deviceId?: Array<string> | string | null | undefined;
-  fileId?: Array<string> | string | null | undefined;
-  limit?: number | null | undefined;
-}>;
-
-
-export type GetDeviceMediaImpressionsQuery = { deviceMediaImpressions: Array<{ deviceId: string, deviceName: string | null, fileId: string, fileName: string | null, totalPlays: number, playsWithAudience: number, totalImpressions: number, impressionsPerPlay: number, otsPercentage: number }> | null };
-
-export type GetDeviceMetricsQueryVariables = Exact<{
-  startDate: string;
-  endDate: string;
-  deviceId?: Array<string> | string | null | undefined;
-  interval?: AnalyticsIntervalType | null | undefined;
-  timeZone?: string | null | undefined;
-  limit?: number | null | undefined;
-}>;
-
-
-export type GetDeviceMetricsQuery = { deviceMetrics: Array<{ deviceId: string, deviceName: string | null, periodStart: string, periodEnd: string, avgCpuUsage: number, maxCpuUsage: number, avgMemoryUsage: number, maxMemoryUsage: number, uptimePercentage: number, alertCount: number }> | null };
-
-export type GetDevicePlayStatsQueryVariables = Exact<{
-  startDate: string;
-  endDate: string;
-  deviceId?: Array<string> | string | null | undefined;
-  fileId?: Array<string> | string | null | undefined;
-  limit?: number | null | undefined;
-}>;
-
-
-export type GetDevicePlayStatsQuery = { devicePlayStats: Array<{ deviceId: string, deviceName: string | null, totalPlays: number, totalDuration: number, avgDuration: number, fileCount: number, firstPlayed: string, lastPlayed: string }> | null };
-
-export type GetEventFlowQueryVariables = Exact<{
-  startDate: string;
-  endDate: string;
-  deviceId?: Array<string> | string | null | undefined;
-  eventName?: Array<string> | string | null | undefined;
-  limit?: number | null | undefined;
-}>;
-
-
-export type GetEventFlowQuery = { eventFlow: Array<{ source: string, target: string, count: number }> | null };
-
-export type GetEventMetricsQueryVariables = Exact<{
-  startDate: string;
-  endDate: string;
-  deviceId?: Array<string> | string | null | undefined;
-  eventName?: Array<string> | string | null | undefined;
-  interval?: AnalyticsIntervalType | null | undefined;
-  timeZone?: string | null | undefined;
-  groupByEvent?: boolean | null | undefined;
-  limit?: number | null | undefined;
-}>;
-
-
-export type GetEventMetricsQuery = { eventMetrics: Array<{ eventName: string | null, periodStart: string, periodEnd: string, totalEvents: number, uniqueSessions: number }> | null };
-
-export type GetHeatMapQueryVariables = Exact<{
-  startDate: string;
-  endDate: string;
-  deviceId?: Array<string> | string | null | undefined;
-  fileId?: Array<string> | string | null | undefined;
-  eventName?: Array<string> | string | null | undefined;
-  precision?: number | null | undefined;
-  limit?: number | null | undefined;
-  events: boolean;
-}>;
-
-
-export type GetHeatMapQuery = { heatMapData?: Array<{ latitude: number, longitude: number, weight: number }> | null, eventHeatMapData?: Array<{ latitude: number, longitude: number, weight: number }> | null };
-
 export type GetMediaQueryVariables = Exact<{
   id: string;
 }>;
 
 
 export type GetMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, tags: Array<string>, groupId: string | null, groupName: string | null }> | null };
-
-export type GetMediaImpressionsQueryVariables = Exact<{
-  startDate: string;
-  endDate: string;
-  deviceId?: Array<string> | string | null | undefined;
-  fileId?: Array<string> | string | null | undefined;
-  limit?: number | null | undefined;
-  groupByDevice: boolean;
-}>;
-
-
-export type GetMediaImpressionsQuery = { mediaImpressions?: Array<{ fileId: string, fileName: string | null, totalPlays: number, playsWithAudience: number, totalImpressions: number, impressionsPerPlay: number, otsPercentage: number }> | null, deviceMediaImpressions?: Array<{ deviceId: string, deviceName: string | null, fileId: string, fileName: string | null, totalPlays: number, playsWithAudience: number, totalImpressions: number, impressionsPerPlay: number, otsPercentage: number }> | null };
-
-export type GetMediaPlayStatsQueryVariables = Exact<{
-  startDate: string;
-  endDate: string;
-  deviceId?: Array<string> | string | null | undefined;
-  fileId?: Array<string> | string | null | undefined;
-  limit?: number | null | undefined;
-  groupByDevice: boolean;
-}>;
-
-
-export type GetMediaPlayStatsQuery = { mediaPlayStats?: Array<{ fileId: string, fileName: string | null, totalPlays: number, totalDuration: number, avgDuration: number, deviceCount: number, firstPlayed: string, lastPlayed: string }> | null, deviceMediaPlayStats?: Array<{ deviceId: string, deviceName: string | null, fileId: string, fileName: string | null, totalPlays: number, totalDuration: number, avgDuration: number, firstPlayed: string, lastPlayed: string }> | null };
-
-export type GetPlayStatsByTimeQueryVariables = Exact<{
-  startDate: string;
-  endDate: string;
-  deviceId?: Array<string> | string | null | undefined;
-  fileId?: Array<string> | string | null | undefined;
-  interval?: AnalyticsIntervalType | null | undefined;
-  timeZone?: string | null | undefined;
-  groupByFile?: boolean | null | undefined;
-  limit?: number | null | undefined;
-}>;
-
-
-export type GetPlayStatsByTimeQuery = { playStatsByTime: Array<{ fileId: string | null, fileName: string | null, periodStart: string, periodEnd: string, totalPlays: number, totalDuration: number, avgDuration: number }> | null };
 
 export type GetPlaylistQueryVariables = Exact<{
   id: string;
@@ -400,28 +220,6 @@ export type ListDevicesQueryVariables = Exact<{
 
 export type ListDevicesQuery = { device: Array<{ id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, registrationKey: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null }> | null };
 
-export type ListEventLogsQueryVariables = Exact<{
-  startDate: string;
-  endDate: string;
-  deviceId?: Array<string> | string | null | undefined;
-  eventName?: Array<string> | string | null | undefined;
-  limit?: number | null | undefined;
-}>;
-
-
-export type ListEventLogsQuery = { eventLogs: Array<{ id: string, timestamp: string, deviceId: string, sessionId: string | null, eventName: string, properties: string | null, latitude: number | null, longitude: number | null }> | null };
-
-export type ListImpressionsQueryVariables = Exact<{
-  startDate: string;
-  endDate: string;
-  deviceId?: Array<string> | string | null | undefined;
-  fileId?: Array<string> | string | null | undefined;
-  limit?: number | null | undefined;
-}>;
-
-
-export type ListImpressionsQuery = { impressions: Array<{ id: string, timestamp: string, deviceId: string, fileId: string | null, sensor: string | null, dwellTime: number | null, gender: AnalyticsGender, ageRange: AnalyticsAgeRange | null, visitorId: string | null, latitude: number | null, longitude: number | null }> | null };
-
 export type ListMediaQueryVariables = Exact<{
   limit?: number | null | undefined;
   offset?: number | null | undefined;
@@ -429,16 +227,6 @@ export type ListMediaQueryVariables = Exact<{
 
 
 export type ListMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, tags: Array<string>, groupId: string | null, groupName: string | null }> | null };
-
-export type ListPingLogsQueryVariables = Exact<{
-  startDate: string;
-  endDate: string;
-  deviceId?: Array<string> | string | null | undefined;
-  limit?: number | null | undefined;
-}>;
-
-
-export type ListPingLogsQuery = { pingLogs: Array<{ id: string, timestamp: string, deviceId: string, cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, ipAddress: string | null, externalIpAddress: string | null }> | null };
 
 export type ListPlayLogsQueryVariables = Exact<{
   startDate: string;
@@ -492,52 +280,26 @@ export type UpdateDeviceMutationVariables = Exact<{
 
 export type UpdateDeviceMutation = { updateDevice: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, device: { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, registrationKey: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null } | null } | null };
 
-export type UpdateDeviceGroupMutationVariables = Exact<{
-  id: string | number;
-  input: DeviceGroupInput;
-}>;
-
-
-export type UpdateDeviceGroupMutation = { updateDeviceGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, group: { id: string, name: string, parentId: string | null, count: number, level: number } | null } | null };
-
 /** Every persisted legacy operation by name: the types of its result and its variables. */
 export interface LegacyOperationTypes {
   createDataTableRow: { result: CreateDataTableRowMutation; variables: CreateDataTableRowMutationVariables };
   createDevice: { result: CreateDeviceMutation; variables: CreateDeviceMutationVariables };
-  createDeviceGroup: { result: CreateDeviceGroupMutation; variables: CreateDeviceGroupMutationVariables };
   deleteDataTableRow: { result: DeleteDataTableRowMutation; variables: DeleteDataTableRowMutationVariables };
-  deleteDevice: { result: DeleteDeviceMutation; variables: DeleteDeviceMutationVariables };
-  deleteDeviceGroup: { result: DeleteDeviceGroupMutation; variables: DeleteDeviceGroupMutationVariables };
-  getAccount: { result: GetAccountQuery; variables: GetAccountQueryVariables };
-  getAudienceMetrics: { result: GetAudienceMetricsQuery; variables: GetAudienceMetricsQueryVariables };
   getDataTable: { result: GetDataTableQuery; variables: GetDataTableQueryVariables };
   getDataTableRow: { result: GetDataTableRowQuery; variables: GetDataTableRowQueryVariables };
   getDevice: { result: GetDeviceQuery; variables: GetDeviceQueryVariables };
-  getDeviceMediaImpressions: { result: GetDeviceMediaImpressionsQuery; variables: GetDeviceMediaImpressionsQueryVariables };
-  getDeviceMetrics: { result: GetDeviceMetricsQuery; variables: GetDeviceMetricsQueryVariables };
-  getDevicePlayStats: { result: GetDevicePlayStatsQuery; variables: GetDevicePlayStatsQueryVariables };
-  getEventFlow: { result: GetEventFlowQuery; variables: GetEventFlowQueryVariables };
-  getEventMetrics: { result: GetEventMetricsQuery; variables: GetEventMetricsQueryVariables };
-  getHeatMap: { result: GetHeatMapQuery; variables: GetHeatMapQueryVariables };
   getMedia: { result: GetMediaQuery; variables: GetMediaQueryVariables };
-  getMediaImpressions: { result: GetMediaImpressionsQuery; variables: GetMediaImpressionsQueryVariables };
-  getMediaPlayStats: { result: GetMediaPlayStatsQuery; variables: GetMediaPlayStatsQueryVariables };
-  getPlayStatsByTime: { result: GetPlayStatsByTimeQuery; variables: GetPlayStatsByTimeQueryVariables };
   getPlaylist: { result: GetPlaylistQuery; variables: GetPlaylistQueryVariables };
   getTemplate: { result: GetTemplateQuery; variables: GetTemplateQueryVariables };
   listDataTableRows: { result: ListDataTableRowsQuery; variables: ListDataTableRowsQueryVariables };
   listDataTables: { result: ListDataTablesQuery; variables: ListDataTablesQueryVariables };
   listDeviceGroups: { result: ListDeviceGroupsQuery; variables: ListDeviceGroupsQueryVariables };
   listDevices: { result: ListDevicesQuery; variables: ListDevicesQueryVariables };
-  listEventLogs: { result: ListEventLogsQuery; variables: ListEventLogsQueryVariables };
-  listImpressions: { result: ListImpressionsQuery; variables: ListImpressionsQueryVariables };
   listMedia: { result: ListMediaQuery; variables: ListMediaQueryVariables };
-  listPingLogs: { result: ListPingLogsQuery; variables: ListPingLogsQueryVariables };
   listPlayLogs: { result: ListPlayLogsQuery; variables: ListPlayLogsQueryVariables };
   listPlaylists: { result: ListPlaylistsQuery; variables: ListPlaylistsQueryVariables };
   listSchedules: { result: ListSchedulesQuery; variables: ListSchedulesQueryVariables };
   listTemplates: { result: ListTemplatesQuery; variables: ListTemplatesQueryVariables };
   updateDataTableRow: { result: UpdateDataTableRowMutation; variables: UpdateDataTableRowMutationVariables };
   updateDevice: { result: UpdateDeviceMutation; variables: UpdateDeviceMutationVariables };
-  updateDeviceGroup: { result: UpdateDeviceGroupMutation; variables: UpdateDeviceGroupMutationVariables };
 }

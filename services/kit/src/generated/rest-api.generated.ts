@@ -32,26 +32,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/account/organizations": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Organizations of the caller's account.
-         * @description Every organization of the account, by name. Any authenticated caller.
-         */
-        get: operations["listOrganizations"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/account/auditevents": {
         parameters: {
             query?: never;
@@ -95,7 +75,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/users": {
+    "/account/organizations": {
         parameters: {
             query?: never;
             header?: never;
@@ -103,30 +83,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Users of the caller's account.
-         * @description Users by username, one page (take, page 0-based). Policy Account_ManageUsers_View.
+         * Organizations of the caller's account.
+         * @description Every organization of the account, by name. Any authenticated caller.
          */
-        get: operations["listUsers"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/users/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One user.
-         * @description 404 when the account has no user with this id (users of other accounts are not revealed). Policy Account_ManageUsers_View.
-         */
-        get: operations["getUser"];
+        get: operations["listOrganizations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -161,101 +121,6 @@ export interface paths {
          */
         post: operations["createDevice"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/devices/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One device.
-         * @description 404 when no device of the caller's account has this id (devices of other accounts are not revealed). Policy Devices_View.
-         */
-        get: operations["getDevice"];
-        /**
-         * Replace a device's writable fields.
-         * @description Replaces the writable representation: every writable field left out is reset (tags to
-         *     none, the others to null; the name stays when not given); use PATCH to change some fields
-         *     only. Takes the reference's DeviceRequest as is (`timeZone`, `tags` as "a,b"; its
-         *     language_code, last_service, mac_address and beacon are accepted and not stored).
-         *     `registration_key`, `id` and the other read-only fields cannot be set (unknown properties
-         *     are refused with 400). Policy: Devices_Edit. Answers 204, as the reference does.
-         */
-        put: operations["updateDevice"];
-        post?: never;
-        /**
-         * Delete a device.
-         * @description Its open alerts close and its screenshot is removed; commands still queued simply expire. Policy Devices_Delete.
-         */
-        delete: operations["deleteDevice"];
-        options?: never;
-        head?: never;
-        /**
-         * JSON Patch a device.
-         * @description A JSON Patch (RFC 6902) array; `path` names a writable property in snake_case: /name, /tags
-         *     (/tags/- appends; a "a,b" string replaces the list, as in the reference), /group_id,
-         *     /org_id, /device_type, /location (/location/city, ...), /timezone (or the reference's
-         *     /timeZone), /notes. Read-only paths (/id, /account_id, /version, /created_on, /updated_on,
-         *     /is_online, /ping_data, /registration_key, ...) and prototype paths (/__proto__/x,
-         *     /constructor/prototype/x) are refused with 400 and nothing changes; a failed `test` or a path
-         *     that does not resolve is 422. The patched device is validated as a whole and written only if
-         *     nobody changed it meanwhile (409 VERSION_CONFLICT otherwise). Content-Type
-         *     application/json-patch+json or application/json. Policy: Devices_Edit.
-         */
-        patch: operations["patchDevice"];
-        trace?: never;
-    };
-    "/devices/groups": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Device groups.
-         * @description Groups with their direct device count and nesting level (0 = top level), by name. With
-         *     tree=true only top-level groups come back, each with its `children` (nested). `take` and
-         *     `page` page over that list. Policy: Devices_View.
-         */
-        get: operations["listDeviceGroups"];
-        put?: never;
-        /**
-         * Create a device group.
-         * @description `parent_id` nests it under another group (at most 10 levels). Policy: Devices_Edit.
-         */
-        post: operations["createDeviceGroup"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/devices/groups/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Rename and/or move a device group.
-         * @description Without `parent_id` the group stays where it is; a group cannot move under itself or its sub-groups. Policy Devices_Edit.
-         */
-        put: operations["updateDeviceGroup"];
-        post?: never;
-        /**
-         * Delete a device group (never its devices).
-         * @description Its devices and sub-groups move up to its parent group (or out of any group). Policy Devices_Delete.
-         */
-        delete: operations["deleteDeviceGroup"];
         options?: never;
         head?: never;
         patch?: never;
@@ -337,6 +202,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/devices/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Device groups.
+         * @description Groups with their direct device count and nesting level (0 = top level), by name. With tree=true only top-level groups come back, each with its `children` (nested). `take` and `page` page over that list. Policy: Devices_View.
+         */
+        get: operations["listDeviceGroups"];
+        put?: never;
+        /**
+         * Create a device group.
+         * @description `parent_id` nests it under another group of the account (at most 10 levels). Policy: Devices_Edit.
+         */
+        post: operations["createDeviceGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/devices/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename and/or move a device group.
+         * @description Without `parent_id` the group stays where it is; a group cannot move under itself or its sub-groups. Policy: Devices_Edit.
+         */
+        put: operations["updateDeviceGroup"];
+        post?: never;
+        /**
+         * Delete a device group (never its devices).
+         * @description Its devices and sub-groups move up to its parent group (or out of any group). Policy: Devices_Delete.
+         */
+        delete: operations["deleteDeviceGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/devices/pingdata": {
         parameters: {
             query?: never;
@@ -357,7 +270,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/devices/{registrationKey}/pingdata": {
+    "/devices/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -365,36 +278,41 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Latest ping data by registration key.
-         * @description As GET /devices/pingdata, with the key in the path. Policy Devices_View.
+         * One device.
+         * @description 404 when no device of the caller's account has this id (devices of other accounts are not revealed). Policy Devices_View.
          */
-        get: operations["getDevicePingData"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/devices/{registrationKey}/snap": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
+        get: operations["getDevice"];
         /**
-         * The latest screenshot (JPEG) by registration key.
-         * @description The JPEG the player last sent (PUT /player/{registrationKey}/snap); with base64=true its base64 text instead. 404 when there is none yet. Policy Devices_View.
+         * Replace a device's writable fields.
+         * @description Replaces the writable representation: every writable field left out is reset (tags to
+         *     none, the others to null; the name stays when not given); use PATCH to change some fields
+         *     only. Takes the reference's DeviceRequest as is (`timeZone`, `tags` as "a,b"; its
+         *     language_code, last_service, mac_address and beacon are accepted and not stored).
+         *     `registration_key`, `id` and the other read-only fields cannot be set (unknown properties
+         *     are refused with 400). Policy: Devices_Edit. Answers 204, as the reference does.
          */
-        get: operations["getDeviceSnap"];
-        put?: never;
+        put: operations["updateDevice"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete a device.
+         * @description Its open alerts close and its screenshot is removed; commands still queued simply expire. Policy Devices_Delete.
+         */
+        delete: operations["deleteDevice"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * JSON Patch a device.
+         * @description A JSON Patch (RFC 6902) array; `path` names a writable property in snake_case: /name, /tags
+         *     (/tags/- appends; a "a,b" string replaces the list, as in the reference), /group_id,
+         *     /org_id, /device_type, /location (/location/city, ...), /timezone (or the reference's
+         *     /timeZone), /notes. Read-only paths (/id, /account_id, /version, /created_on, /updated_on,
+         *     /is_online, /ping_data, /registration_key, ...) and prototype paths (/__proto__/x,
+         *     /constructor/prototype/x) are refused with 400 and nothing changes; a failed `test` or a path
+         *     that does not resolve is 422. The patched device is validated as a whole and written only if
+         *     nobody changed it meanwhile (409 VERSION_CONFLICT otherwise). Content-Type
+         *     application/json-patch+json or application/json. Policy: Devices_Edit.
+         */
+        patch: operations["patchDevice"];
         trace?: never;
     };
     "/devices/{id}/commands": {
@@ -449,6 +367,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/devices/{registrationKey}/pingdata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Latest ping data by registration key.
+         * @description As GET /devices/pingdata, with the key in the path. Policy Devices_View.
+         */
+        get: operations["getDevicePingData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/devices/{registrationKey}/snap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest screenshot (JPEG) by registration key.
+         * @description The JPEG the player last sent (PUT /player/{registrationKey}/snap); with base64=true its base64 text instead. 404 when there is none yet. Policy Devices_View.
+         */
+        get: operations["getDeviceSnap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/alerts": {
         parameters: {
             query?: never;
@@ -496,6 +454,984 @@ export interface paths {
          * @description Operations on /snoozed_until and /resolved_on only (remove = null); other paths are refused with 400. Policies Alerts_View and Devices_Edit.
          */
         patch: operations["patchAlert"];
+        trace?: never;
+    };
+    "/player/pairings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A screen without a key asks for a pairing code.
+         * @description What /play does on a fresh screen: a 6-character code to show (unambiguous alphabet, valid 10
+         *     minutes, single use) and a secret to poll with (never shown; only the secret reveals the key).
+         *     An operator claims the code with `claimDevice` / `POST /devices/claim`. 30 requests per client
+         *     address per 10 minutes, then 429 with Retry-After.
+         */
+        post: operations["playerRequestPairing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/pairings/{secret}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The screen polls its pairing request.
+         * @description `pending` until an operator claims the code, then `claimed` with the device's registration key
+         *     (answered for 2 minutes after the claim, so a lost answer can be asked again). Unknown or
+         *     expired: 404 (ask for a new code).
+         */
+        get: operations["playerPollPairing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/{registrationKey}/commands/{commandId}/ack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report what became of a command.
+         * @description `status`: acknowledged (carried out; `delivered` means the same) or failed (with an optional
+         *     `message`). Repeating the same ack changes nothing; acking an expired command or changing a
+         *     reported outcome is 422. A command of another device is 404.
+         */
+        post: operations["playerAckCommand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/{registrationKey}/datatables/{tableId}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rows a menu-board module shows.
+         * @description For a template module with a `data_table_id` (in the manifest): the table's visible columns
+         *     (HIDDEN ones left out) and its first 100 rows in table order, read as the device's account
+         *     (another account's table is a 404 like an unknown one). The `ETag` changes with every write
+         *     to the table: poll with `If-None-Match` (304 without a body while unchanged). An unknown key is 401.
+         */
+        get: operations["playerDataTableRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/{registrationKey}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Events the player itself records (touches, sessions, custom events).
+         * @description As POST /player/{registrationKey}/track, in batches, with the player's own timestamps (the
+         *     service's clock when absent) and an optional position (the device's location when absent).
+         *     A batch of 1 to 1000 records (a JSON array, at most 1 MB); one invalid record refuses the
+         *     whole batch with 400 naming it as `[index].field`. Timestamps may be at most 5 minutes ahead
+         *     of the service's clock and at most PLAYER_RECORD_MAX_AGE_DAYS (default 90) days old. Each
+         *     record's `id` (optional, unique in the batch) is kept; without one the id is a digest of the
+         *     device and the record. Sending the same batch again (a retry after a timeout) stores each
+         *     record once. `202` means the batch is durably held: it survives any crash after the answer.
+         *     `503` (with Retry-After) means nothing was held: send the same batch again later. An unknown
+         *     key is 401 and counts against the address like a ping's.
+         */
+        post: operations["playerEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/{registrationKey}/impressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Audience detections from the screen's sensors.
+         * @description What a sensor (motion, face detection, BLE, WiFi) detected in front of the screen: when, for
+         *     how long (`dwell_time`, seconds), an anonymous `visitor_id`, and, where the sensor estimates
+         *     them, gender and age range (the analytics enums AnalyticsGender and AnalyticsAgeRange).
+         *     A batch of 1 to 1000 records (a JSON array, at most 1 MB); one invalid record refuses the
+         *     whole batch with 400 naming it as `[index].field`. Timestamps may be at most 5 minutes ahead
+         *     of the service's clock and at most PLAYER_RECORD_MAX_AGE_DAYS (default 90) days old. Each
+         *     record's `id` (optional, unique in the batch) is kept; without one the id is a digest of the
+         *     device and the record. Sending the same batch again (a retry after a timeout) stores each
+         *     record once. `202` means the batch is durably held: it survives any crash after the answer.
+         *     `503` (with Retry-After) means nothing was held: send the same batch again later. An unknown
+         *     key is 401 and counts against the address like a ping's.
+         */
+        post: operations["playerImpressions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/{registrationKey}/manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the device plays now and next, with every file it needs.
+         * @description Resolved by the scheduling engine for the device (its time zone, else the account's): `now`
+         *     is the winning schedule's content (a playlist with its sources in play order, or a template
+         *     with its modules' playlists), `next` what follows at `valid_until` (the next change; null
+         *     when nothing changes within the engine's horizon). Each file has a signed, expiring `url`
+         *     (relative to this API's base unless a public base URL is configured; fetch it without a key),
+         *     its `size` and hex `sha512`. `version` changes exactly when what the device should play
+         *     changes (schedules, playlists, templates, media, the device's zone); pings carry it as
+         *     `manifest_version`, so a player refetches only then. The `ETag` also covers the signed
+         *     addresses: with `If-None-Match` an unchanged manifest is a 304 without a body. An unknown key is 401.
+         */
+        get: operations["playerManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/{registrationKey}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A device's heartbeat; answers the commands queued for it.
+         * @description Updates the device's ping data (so is_online and ping_data follow the last ping; the
+         *     service's clock stamps it), publishes a ping log for analytics, evaluates the account's
+         *     alert rules, and answers the commands queued for the device, each handed out once (they
+         *     become `delivered`). `wait=N` (seconds, at most DEVICE_PING_MAX_WAIT_SECONDS, default 30)
+         *     long-polls: with nothing queued the answer waits until a command is sent (through any
+         *     replica), the manifest changes, a data table named in `tables` changes, or N seconds pass. The body may carry `snap`, a base64 JPEG screenshot. Unknown
+         *     properties are refused with 400; an unknown key is 401.
+         */
+        post: operations["playerPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/{registrationKey}/playlogs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Proof of play - what the screen showed, when and for how long.
+         * @description Each play log names the media file it played (`file_id`). The file's name is stored with the
+         *     play, so play statistics keep it after the file is renamed or deleted. A `file_id` that names
+         *     no media file of the device's account is kept, flagged as unknown, and listed in
+         *     `unknown_file_ids`; it is not refused.
+         *     A batch of 1 to 1000 records (a JSON array, at most 1 MB); one invalid record refuses the
+         *     whole batch with 400 naming it as `[index].field`. Timestamps may be at most 5 minutes ahead
+         *     of the service's clock and at most PLAYER_RECORD_MAX_AGE_DAYS (default 90) days old. Each
+         *     record's `id` (optional, unique in the batch) is kept; without one the id is a digest of the
+         *     device and the record. Sending the same batch again (a retry after a timeout) stores each
+         *     record once. `202` means the batch is durably held: it survives any crash after the answer.
+         *     `503` (with Retry-After) means nothing was held: send the same batch again later. An unknown
+         *     key is 401 and counts against the address like a ping's.
+         */
+        post: operations["playerPlayLogs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/{registrationKey}/snap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload the current screenshot.
+         * @description A JPEG body (Content-Type image/jpeg, at most DEVICE_SNAP_MAX_BYTES, default 2 MB); the type is checked by its magic bytes, not trusted from the header (415 otherwise). Replaces the previous screenshot.
+         */
+        put: operations["playerPutSnap"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/{registrationKey}/track": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record an event from the device itself.
+         * @description As POST /devices/{id}/track, authenticated by the registration key.
+         */
+        post: operations["playerTrack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Users of the caller's account.
+         * @description Users by username, one page (take, page 0-based). Policy Account_ManageUsers_View.
+         */
+        get: operations["listUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One user.
+         * @description 404 when the account has no user with this id (users of other accounts are not revealed). Policy Account_ManageUsers_View.
+         */
+        get: operations["getUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Media assets of the caller's account.
+         * @description Every filter given must match (group_id and group_name match any of their values), by name.
+         *     `file_url` and `thumbnail_url` are signed addresses that expire. Policy: Files_View.
+         */
+        get: operations["listMedia"];
+        put?: never;
+        /**
+         * Upload a media file (multipart/form-data).
+         * @description The `file` part streams to storage (never buffered whole); its type is judged by its bytes
+         *     (video, audio, PDF, and images a decoder reads: width and height known; 415 with the reason for
+         *     others, for truncated or undecodable images, and for SVG, refused because it can carry scripts),
+         *     its size capped (413). Form fields as the reference:
+         *     name (default: the file name), group_id, tags ("a,b"), start_date, end_date; advertiser_id and
+         *     is_shared are accepted and not stored. Served by the content service's upload router
+         *     (x-pylon-handler: content). Policy: Files_Edit.
+         */
+        post: operations["uploadMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/media/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Media groups.
+         * @description Groups with their direct media count and nesting level (0 = top level), by name. With tree=true only top-level groups come back, each with its `children` (nested). `take` and `page` page over that list. Policy: Files_View.
+         */
+        get: operations["listMediaGroups"];
+        put?: never;
+        /**
+         * Create a media group.
+         * @description `parent_id` nests it under another group of the account (at most 10 levels). Policy: Files_Edit.
+         */
+        post: operations["createMediaGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/media/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename and/or move a media group.
+         * @description Without `parent_id` the group stays where it is; a group cannot move under itself or its sub-groups. Policy: Files_Edit.
+         */
+        put: operations["updateMediaGroup"];
+        post?: never;
+        /**
+         * Delete a media group (never its medias).
+         * @description Its medias and sub-groups move up to its parent group (or out of any group). Policy: Files_Delete.
+         */
+        delete: operations["deleteMediaGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/media/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a media file from a URL.
+         * @description Downloads `url` (http or https; private, loopback, link-local and metadata addresses are refused
+         *     after DNS resolution and on every redirect unless allow-listed by the operator) into the
+         *     account's media, in `group_id` when given. Size and time are capped. Policy: Files_Edit.
+         */
+        post: operations["importMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/media/{group_id}/{file_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file (the raw body) into a media group.
+         * @description The body is the file itself, streamed to storage; `file_name` names it. Query parameters as
+         *     the reference: name, description (stored as tags, "a,b"), start_date, end_date; shared and
+         *     advertiser_id are accepted and not stored. Served by the content service's upload router
+         *     (x-pylon-handler: content). Policy: Files_Edit.
+         */
+        post: operations["uploadMediaToGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One media asset.
+         * @description 404 when no media of the caller's account has this id. Policy: Files_View.
+         */
+        get: operations["getMedia"];
+        /**
+         * Replace a media asset's metadata.
+         * @description The file is not replaced. Every writable field left out is reset (tags to none, group and
+         *     dates to null); `name` is required. advertiser_id and is_shared are accepted and not stored.
+         *     Policy: Files_Edit. Answers 204, as the reference does.
+         */
+        put: operations["updateMedia"];
+        post?: never;
+        /**
+         * Delete a media asset and its file.
+         * @description Refused with 422 while a playlist plays it (the message names the playlists). Policy: Files_Delete.
+         */
+        delete: operations["deleteMedia"];
+        options?: never;
+        head?: never;
+        /**
+         * JSON Patch a media asset's metadata.
+         * @description Paths in snake_case: /name, /group_id, /tags (a "a,b" string or a list), /start_date, /end_date.
+         *     Read-only paths are refused with 400 and nothing changes; a failed `test` is 422. Content-Type
+         *     application/json-patch+json or application/json. Policy: Files_Edit.
+         */
+        patch: operations["patchMedia"];
+        trace?: never;
+    };
+    "/playlists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Playlists of the caller's account.
+         * @description Every filter given must match (group_id and group_name match any of their values), by name.
+         *     Sources come in play order. Policy: Playlists_View.
+         */
+        get: operations["listPlaylists"];
+        put?: never;
+        /**
+         * Create a playlist.
+         * @description Takes the reference's Playlist: name (required), type (default Multimedia), duration, group_id,
+         *     tags ("a,b"). Read-only members (id, created_on, ...) and `sources` are accepted and ignored:
+         *     sources are added with the GraphQL source mutations (addPlaylistSource, ...). Policy: Playlists_Edit.
+         */
+        post: operations["createPlaylist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/playlists/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Playlist groups.
+         * @description Groups with their direct playlist count and nesting level (0 = top level), by name. With tree=true only top-level groups come back, each with its `children` (nested). `take` and `page` page over that list. Policy: Playlists_View.
+         */
+        get: operations["listPlaylistGroups"];
+        put?: never;
+        /**
+         * Create a playlist group.
+         * @description `parent_id` nests it under another group of the account (at most 10 levels). Policy: Playlists_Edit.
+         */
+        post: operations["createPlaylistGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/playlists/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename and/or move a playlist group.
+         * @description Without `parent_id` the group stays where it is; a group cannot move under itself or its sub-groups. Policy: Playlists_Edit.
+         */
+        put: operations["updatePlaylistGroup"];
+        post?: never;
+        /**
+         * Delete a playlist group (never its playlists).
+         * @description Its playlists and sub-groups move up to its parent group (or out of any group). Policy: Playlists_Delete.
+         */
+        delete: operations["deletePlaylistGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/playlists/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One playlist.
+         * @description 404 when no playlist of the caller's account has this id. Policy: Playlists_View.
+         */
+        get: operations["getPlaylist"];
+        /**
+         * Replace a playlist's properties.
+         * @description name, type, duration, group_id and tags; what the body leaves out is reset (type to Multimedia).
+         *     Read-only members and `sources` are accepted and ignored (a body read with GET can be sent back).
+         *     Policy: Playlists_Edit. Answers 204, as the reference does.
+         */
+        put: operations["updatePlaylist"];
+        post?: never;
+        /**
+         * Delete a playlist.
+         * @description Refused with 422 while a template module plays it. Policy: Playlists_Delete.
+         */
+        delete: operations["deletePlaylist"];
+        options?: never;
+        head?: never;
+        /**
+         * JSON Patch a playlist.
+         * @description Paths in snake_case: /name, /type (the reference's values), /duration, /group_id, /tags (a "a,b"
+         *     string or a list). Read-only paths (/id, /sources, ...) are refused with 400 and nothing changes;
+         *     a failed `test` is 422; a concurrent change is 409. Policy: Playlists_Edit.
+         */
+        patch: operations["patchPlaylist"];
+        trace?: never;
+    };
+    "/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Templates of the caller's account.
+         * @description Every filter given must match (group_id and group_name match any of their values), by name.
+         *     Policy: Templates_View.
+         */
+        get: operations["listTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Template groups.
+         * @description Groups with their direct template count and nesting level (0 = top level), by name. With tree=true only top-level groups come back, each with its `children` (nested). `take` and `page` page over that list. Policy: Templates_View.
+         */
+        get: operations["listTemplateGroups"];
+        put?: never;
+        /**
+         * Create a template group.
+         * @description `parent_id` nests it under another group of the account (at most 10 levels). Policy: Templates_Edit.
+         */
+        post: operations["createTemplateGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename and/or move a template group.
+         * @description Without `parent_id` the group stays where it is; a group cannot move under itself or its sub-groups. Policy: Templates_Edit.
+         */
+        put: operations["updateTemplateGroup"];
+        post?: never;
+        /**
+         * Delete a template group (never its templates).
+         * @description Its templates and sub-groups move up to its parent group (or out of any group). Policy: Templates_Delete.
+         */
+        delete: operations["deleteTemplateGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One template.
+         * @description 404 when no template of the caller's account has this id. Policy: Templates_View.
+         */
+        get: operations["getTemplate"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a template.
+         * @description Policy: Templates_Delete.
+         */
+        delete: operations["deleteTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/audiencemetrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audience per device and period: impressions, visitors, gender, age ranges.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getAudienceMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/dataset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One analytics dataset, named in the body with its parameters (legacy).
+         * @description The body names the dataset (the name of one GET /analytics endpoint, e.g. playstatsbytime) and carries that endpoint's parameters as properties; the answer is what the GET answers. Policy Analytics_View.
+         */
+        post: operations["getAnalyticsDataset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/devicemediaimpressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Opportunity to see per device and file.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getDeviceMediaImpressions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/devicemetrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Device health per device and period: CPU, memory, uptime, alerts.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). Uptime counts the minutes of a period that have begun (the current period so far; a future one is 0). Each deviceId that is the caller's device has its series, zeros without pings; without deviceId, the devices that pinged. `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getDeviceMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/deviceplaystats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Plays per device.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getDevicePlayStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/eventflow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Links between consecutive events of a session, for Sankey views.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getEventFlow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/eventlogs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Custom device and application events, oldest first.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["listEventLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/eventmetrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Events per period (and per event name with groupByEvent); empty periods as zeros.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getEventMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/heatmap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Impressions (or, with source=events, events) per rounded coordinate.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getHeatMap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/impressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audience detections from sensors, oldest first.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["listImpressions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/mediaimpressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Opportunity to see per file; with groupByDevice per device and file.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getMediaImpressions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/mediaplaystats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Plays per file; with groupByDevice per device and file.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getMediaPlayStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/pinglogs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ping (heartbeat and health) logs, oldest first.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["listPingLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/playlogs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Play logs (proof of play), oldest first.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["listPlayLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/playstatsbytime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Plays per period (and per file with groupByFile); empty periods as zeros.
+         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
+         */
+        get: operations["getPlayStatsByTime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/datatables": {
@@ -627,19 +1563,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/datatables/{tableId}/rows/reorder": {
+    "/datatables/{tableId}/rows/export": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
         /**
-         * Move rows.
-         * @description The given rows, in the given order, go right after `afterRowId` (at the top when it is null or absent). Other rows keep their order. Policy: DataTables_Edit.
+         * All rows as CSV (streamed).
+         * @description RFC 4180, UTF-8, CRLF, a header of column keys, rows in row order. Text cells starting with =, +, -, @, tab or CR are prefixed with an apostrophe so spreadsheets do not run them. Policy: DataTables_View.
+         *     A table of more than EXPORT_JOB_THRESHOLD_ROWS rows (default 100,000), or a request with
+         *     `Prefer: respond-async`, is exported by a job: the answer is 202 with the job (Location:
+         *     /jobs/{id}); the job writes the same CSV to the blob store, and once it succeeded GET
+         *     /jobs/{id} gives `result.download_url`, a signed link (GET /jobs/{id}/result) that works
+         *     without an API key until `download_expires_on`.
          */
-        put: operations["reorderDataTableRows"];
+        get: operations["exportDataTableRows"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -676,24 +1617,19 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/datatables/{tableId}/rows/export": {
+    "/datatables/{tableId}/rows/reorder": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
+        get?: never;
         /**
-         * All rows as CSV (streamed).
-         * @description RFC 4180, UTF-8, CRLF, a header of column keys, rows in row order. Text cells starting with =, +, -, @, tab or CR are prefixed with an apostrophe so spreadsheets do not run them. Policy: DataTables_View.
-         *     A table of more than EXPORT_JOB_THRESHOLD_ROWS rows (default 100,000), or a request with
-         *     `Prefer: respond-async`, is exported by a job: the answer is 202 with the job (Location:
-         *     /jobs/{id}); the job writes the same CSV to the blob store, and once it succeeded GET
-         *     /jobs/{id} gives `result.download_url`, a signed link (GET /jobs/{id}/result) that works
-         *     without an API key until `download_expires_on`.
+         * Move rows.
+         * @description The given rows, in the given order, go right after `afterRowId` (at the top when it is null or absent). Other rows keep their order. Policy: DataTables_Edit.
          */
-        get: operations["exportDataTableRows"];
-        put?: never;
+        put: operations["reorderDataTableRows"];
         post?: never;
         delete?: never;
         options?: never;
@@ -724,6 +1660,26 @@ export interface paths {
          * @description With `version`, refused with 409 unless the row is still at that version. Policy: DataTables_Delete.
          */
         delete: operations["deleteDataTableRow"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datatables/{tableId}/rows/{rowId}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a row (even a deleted one) to an earlier version, as a new version.
+         * @description With `expected_version`, refused with 409 unless the row is currently at that version. Policy: DataTables_Edit.
+         */
+        post: operations["rollbackDataTableRow"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -769,1080 +1725,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/datatables/{tableId}/rows/{rowId}/rollback": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Restore a row (even a deleted one) to an earlier version, as a new version.
-         * @description With `expected_version`, refused with 409 unless the row is currently at that version. Policy: DataTables_Edit.
-         */
-        post: operations["rollbackDataTableRow"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/player/{registrationKey}/ping": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A device's heartbeat; answers the commands queued for it.
-         * @description Updates the device's ping data (so is_online and ping_data follow the last ping; the
-         *     service's clock stamps it), publishes a ping log for analytics, evaluates the account's
-         *     alert rules, and answers the commands queued for the device, each handed out once (they
-         *     become `delivered`). `wait=N` (seconds, at most DEVICE_PING_MAX_WAIT_SECONDS, default 30)
-         *     long-polls: with nothing queued the answer waits until a command is sent (through any
-         *     replica), the manifest changes, a data table named in `tables` changes, or N seconds pass. The body may carry `snap`, a base64 JPEG screenshot. Unknown
-         *     properties are refused with 400; an unknown key is 401.
-         */
-        post: operations["playerPing"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/player/{registrationKey}/commands/{commandId}/ack": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Report what became of a command.
-         * @description `status`: acknowledged (carried out; `delivered` means the same) or failed (with an optional
-         *     `message`). Repeating the same ack changes nothing; acking an expired command or changing a
-         *     reported outcome is 422. A command of another device is 404.
-         */
-        post: operations["playerAckCommand"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/player/{registrationKey}/snap": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Upload the current screenshot.
-         * @description A JPEG body (Content-Type image/jpeg, at most DEVICE_SNAP_MAX_BYTES, default 2 MB); the type is checked by its magic bytes, not trusted from the header (415 otherwise). Replaces the previous screenshot.
-         */
-        put: operations["playerPutSnap"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/player/{registrationKey}/track": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Record an event from the device itself.
-         * @description As POST /devices/{id}/track, authenticated by the registration key.
-         */
-        post: operations["playerTrack"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/player/{registrationKey}/playlogs": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Proof of play - what the screen showed, when and for how long.
-         * @description Each play log names the media file it played (`file_id`). The file's name is stored with the
-         *     play, so play statistics keep it after the file is renamed or deleted. A `file_id` that names
-         *     no media file of the device's account is kept, flagged as unknown, and listed in
-         *     `unknown_file_ids`; it is not refused.
-         *     A batch of 1 to 1000 records (a JSON array, at most 1 MB); one invalid record refuses the
-         *     whole batch with 400 naming it as `[index].field`. Timestamps may be at most 5 minutes ahead
-         *     of the service's clock and at most PLAYER_RECORD_MAX_AGE_DAYS (default 90) days old. Each
-         *     record's `id` (optional, unique in the batch) is kept; without one the id is a digest of the
-         *     device and the record. Sending the same batch again (a retry after a timeout) stores each
-         *     record once. `202` means the batch is durably held: it survives any crash after the answer.
-         *     `503` (with Retry-After) means nothing was held: send the same batch again later. An unknown
-         *     key is 401 and counts against the address like a ping's.
-         */
-        post: operations["playerPlayLogs"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/player/{registrationKey}/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Events the player itself records (touches, sessions, custom events).
-         * @description As POST /player/{registrationKey}/track, in batches, with the player's own timestamps (the
-         *     service's clock when absent) and an optional position (the device's location when absent).
-         *     A batch of 1 to 1000 records (a JSON array, at most 1 MB); one invalid record refuses the
-         *     whole batch with 400 naming it as `[index].field`. Timestamps may be at most 5 minutes ahead
-         *     of the service's clock and at most PLAYER_RECORD_MAX_AGE_DAYS (default 90) days old. Each
-         *     record's `id` (optional, unique in the batch) is kept; without one the id is a digest of the
-         *     device and the record. Sending the same batch again (a retry after a timeout) stores each
-         *     record once. `202` means the batch is durably held: it survives any crash after the answer.
-         *     `503` (with Retry-After) means nothing was held: send the same batch again later. An unknown
-         *     key is 401 and counts against the address like a ping's.
-         */
-        post: operations["playerEvents"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/player/{registrationKey}/impressions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Audience detections from the screen's sensors.
-         * @description What a sensor (motion, face detection, BLE, WiFi) detected in front of the screen: when, for
-         *     how long (`dwell_time`, seconds), an anonymous `visitor_id`, and, where the sensor estimates
-         *     them, gender and age range (the analytics enums AnalyticsGender and AnalyticsAgeRange).
-         *     A batch of 1 to 1000 records (a JSON array, at most 1 MB); one invalid record refuses the
-         *     whole batch with 400 naming it as `[index].field`. Timestamps may be at most 5 minutes ahead
-         *     of the service's clock and at most PLAYER_RECORD_MAX_AGE_DAYS (default 90) days old. Each
-         *     record's `id` (optional, unique in the batch) is kept; without one the id is a digest of the
-         *     device and the record. Sending the same batch again (a retry after a timeout) stores each
-         *     record once. `202` means the batch is durably held: it survives any crash after the answer.
-         *     `503` (with Retry-After) means nothing was held: send the same batch again later. An unknown
-         *     key is 401 and counts against the address like a ping's.
-         */
-        post: operations["playerImpressions"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/player/{registrationKey}/manifest": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * What the device plays now and next, with every file it needs.
-         * @description Resolved by the scheduling engine for the device (its time zone, else the account's): `now`
-         *     is the winning schedule's content (a playlist with its sources in play order, or a template
-         *     with its modules' playlists), `next` what follows at `valid_until` (the next change; null
-         *     when nothing changes within the engine's horizon). Each file has a signed, expiring `url`
-         *     (relative to this API's base unless a public base URL is configured; fetch it without a key),
-         *     its `size` and hex `sha512`. `version` changes exactly when what the device should play
-         *     changes (schedules, playlists, templates, media, the device's zone); pings carry it as
-         *     `manifest_version`, so a player refetches only then. The `ETag` also covers the signed
-         *     addresses: with `If-None-Match` an unchanged manifest is a 304 without a body. An unknown key is 401.
-         */
-        get: operations["playerManifest"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/player/{registrationKey}/datatables/{tableId}/rows": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The rows a menu-board module shows.
-         * @description For a template module with a `data_table_id` (in the manifest): the table's visible columns
-         *     (HIDDEN ones left out) and its first 100 rows in table order, read as the device's account
-         *     (another account's table is a 404 like an unknown one). The `ETag` changes with every write
-         *     to the table: poll with `If-None-Match` (304 without a body while unchanged). An unknown key is 401.
-         */
-        get: operations["playerDataTableRows"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/player/pairings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A screen without a key asks for a pairing code.
-         * @description What /play does on a fresh screen: a 6-character code to show (unambiguous alphabet, valid 10
-         *     minutes, single use) and a secret to poll with (never shown; only the secret reveals the key).
-         *     An operator claims the code with `claimDevice` / `POST /devices/claim`. 30 requests per client
-         *     address per 10 minutes, then 429 with Retry-After.
-         */
-        post: operations["playerRequestPairing"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/player/pairings/{secret}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The screen polls its pairing request.
-         * @description `pending` until an operator claims the code, then `claimed` with the device's registration key
-         *     (answered for 2 minutes after the claim, so a lost answer can be asked again). Unknown or
-         *     expired: 404 (ask for a new code).
-         */
-        get: operations["playerPollPairing"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/media": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Media assets of the caller's account.
-         * @description Every filter given must match (group_id and group_name match any of their values), by name.
-         *     `file_url` and `thumbnail_url` are signed addresses that expire. Policy: Files_View.
-         */
-        get: operations["listMedia"];
-        put?: never;
-        /**
-         * Upload a media file (multipart/form-data).
-         * @description The `file` part streams to storage (never buffered whole); its type is judged by its bytes
-         *     (video, audio, PDF, and images a decoder reads: width and height known; 415 with the reason for
-         *     others, for truncated or undecodable images, and for SVG, refused because it can carry scripts),
-         *     its size capped (413). Form fields as the reference:
-         *     name (default: the file name), group_id, tags ("a,b"), start_date, end_date; advertiser_id and
-         *     is_shared are accepted and not stored. Served by the content service's upload router
-         *     (x-pylon-handler: content). Policy: Files_Edit.
-         */
-        post: operations["uploadMedia"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/media/import": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Import a media file from a URL.
-         * @description Downloads `url` (http or https; private, loopback, link-local and metadata addresses are refused
-         *     after DNS resolution and on every redirect unless allow-listed by the operator) into the
-         *     account's media, in `group_id` when given. Size and time are capped. Policy: Files_Edit.
-         */
-        post: operations["importMedia"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/media/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One media asset.
-         * @description 404 when no media of the caller's account has this id. Policy: Files_View.
-         */
-        get: operations["getMedia"];
-        /**
-         * Replace a media asset's metadata.
-         * @description The file is not replaced. Every writable field left out is reset (tags to none, group and
-         *     dates to null); `name` is required. advertiser_id and is_shared are accepted and not stored.
-         *     Policy: Files_Edit. Answers 204, as the reference does.
-         */
-        put: operations["updateMedia"];
-        post?: never;
-        /**
-         * Delete a media asset and its file.
-         * @description Refused with 422 while a playlist plays it (the message names the playlists). Policy: Files_Delete.
-         */
-        delete: operations["deleteMedia"];
-        options?: never;
-        head?: never;
-        /**
-         * JSON Patch a media asset's metadata.
-         * @description Paths in snake_case: /name, /group_id, /tags (a "a,b" string or a list), /start_date, /end_date.
-         *     Read-only paths are refused with 400 and nothing changes; a failed `test` is 422. Content-Type
-         *     application/json-patch+json or application/json. Policy: Files_Edit.
-         */
-        patch: operations["patchMedia"];
-        trace?: never;
-    };
-    "/media/groups": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * media groups.
-         * @description Groups with their direct media count and nesting level (0 = top level), by name. With
-         *     tree=true only top-level groups come back, each with its `children` (nested). `take` and
-         *     `page` page over that list. Policy: Files_View.
-         */
-        get: operations["listMediaGroups"];
-        put?: never;
-        /**
-         * Create a media group.
-         * @description `parent_id` nests it under another group of the account. Policy: Files_Edit.
-         */
-        post: operations["createMediaGroup"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/media/groups/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Rename and/or move a media group.
-         * @description Without `parent_id` the group stays where it is; a group cannot move under itself or its sub-groups. Policy: Files_Edit.
-         */
-        put: operations["updateMediaGroup"];
-        post?: never;
-        /**
-         * Delete a media group (never its medias).
-         * @description Its medias and sub-groups move up to its parent group (or out of any group). Policy: Files_Delete.
-         */
-        delete: operations["deleteMediaGroup"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/media/{group_id}/{file_name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Upload a file (the raw body) into a media group.
-         * @description The body is the file itself, streamed to storage; `file_name` names it. Query parameters as
-         *     the reference: name, description (stored as tags, "a,b"), start_date, end_date; shared and
-         *     advertiser_id are accepted and not stored. Served by the content service's upload router
-         *     (x-pylon-handler: content). Policy: Files_Edit.
-         */
-        post: operations["uploadMediaToGroup"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/playlists": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Playlists of the caller's account.
-         * @description Every filter given must match (group_id and group_name match any of their values), by name.
-         *     Sources come in play order. Policy: Playlists_View.
-         */
-        get: operations["listPlaylists"];
-        put?: never;
-        /**
-         * Create a playlist.
-         * @description Takes the reference's Playlist: name (required), type (default Multimedia), duration, group_id,
-         *     tags ("a,b"). Read-only members (id, created_on, ...) and `sources` are accepted and ignored:
-         *     sources are added with the GraphQL source mutations (addPlaylistSource, ...). Policy: Playlists_Edit.
-         */
-        post: operations["createPlaylist"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/playlists/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One playlist.
-         * @description 404 when no playlist of the caller's account has this id. Policy: Playlists_View.
-         */
-        get: operations["getPlaylist"];
-        /**
-         * Replace a playlist's properties.
-         * @description name, type, duration, group_id and tags; what the body leaves out is reset (type to Multimedia).
-         *     Read-only members and `sources` are accepted and ignored (a body read with GET can be sent back).
-         *     Policy: Playlists_Edit. Answers 204, as the reference does.
-         */
-        put: operations["updatePlaylist"];
-        post?: never;
-        /**
-         * Delete a playlist.
-         * @description Refused with 422 while a template module plays it. Policy: Playlists_Delete.
-         */
-        delete: operations["deletePlaylist"];
-        options?: never;
-        head?: never;
-        /**
-         * JSON Patch a playlist.
-         * @description Paths in snake_case: /name, /type (the reference's values), /duration, /group_id, /tags (a "a,b"
-         *     string or a list). Read-only paths (/id, /sources, ...) are refused with 400 and nothing changes;
-         *     a failed `test` is 422; a concurrent change is 409. Policy: Playlists_Edit.
-         */
-        patch: operations["patchPlaylist"];
-        trace?: never;
-    };
-    "/playlists/groups": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * playlist groups.
-         * @description Groups with their direct playlist count and nesting level (0 = top level), by name. With
-         *     tree=true only top-level groups come back, each with its `children` (nested). `take` and
-         *     `page` page over that list. Policy: Playlists_View.
-         */
-        get: operations["listPlaylistGroups"];
-        put?: never;
-        /**
-         * Create a playlist group.
-         * @description `parent_id` nests it under another group of the account. Policy: Playlists_Edit.
-         */
-        post: operations["createPlaylistGroup"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/playlists/groups/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Rename and/or move a playlist group.
-         * @description Without `parent_id` the group stays where it is; a group cannot move under itself or its sub-groups. Policy: Playlists_Edit.
-         */
-        put: operations["updatePlaylistGroup"];
-        post?: never;
-        /**
-         * Delete a playlist group (never its playlists).
-         * @description Its playlists and sub-groups move up to its parent group (or out of any group). Policy: Playlists_Delete.
-         */
-        delete: operations["deletePlaylistGroup"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/templates": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Templates of the caller's account.
-         * @description Every filter given must match (group_id and group_name match any of their values), by name.
-         *     Policy: Templates_View.
-         */
-        get: operations["listTemplates"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/templates/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One template.
-         * @description 404 when no template of the caller's account has this id. Policy: Templates_View.
-         */
-        get: operations["getTemplate"];
-        put?: never;
-        post?: never;
-        /**
-         * Delete a template.
-         * @description Policy: Templates_Delete.
-         */
-        delete: operations["deleteTemplate"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/templates/groups": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * template groups.
-         * @description Groups with their direct template count and nesting level (0 = top level), by name. With
-         *     tree=true only top-level groups come back, each with its `children` (nested). `take` and
-         *     `page` page over that list. Policy: Templates_View.
-         */
-        get: operations["listTemplateGroups"];
-        put?: never;
-        /**
-         * Create a template group.
-         * @description `parent_id` nests it under another group of the account. Policy: Templates_Edit.
-         */
-        post: operations["createTemplateGroup"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/templates/groups/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Rename and/or move a template group.
-         * @description Without `parent_id` the group stays where it is; a group cannot move under itself or its sub-groups. Policy: Templates_Edit.
-         */
-        put: operations["updateTemplateGroup"];
-        post?: never;
-        /**
-         * Delete a template group (never its templates).
-         * @description Its templates and sub-groups move up to its parent group (or out of any group). Policy: Templates_Delete.
-         */
-        delete: operations["deleteTemplateGroup"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/schedules": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Schedules.
-         * @description The account's schedules by name. `device_id` keeps the schedules that include that device;
-         *     `group_id` and `group_name` match any of the values given. Policy: Schedules_View.
-         */
-        get: operations["listSchedules"];
-        put?: never;
-        /**
-         * Create a schedule.
-         * @description The reference's ScheduleRequest. A Playlist schedule needs `playlist_id`, a Template schedule
-         *     `template_id`, each of the caller's account; `devices` must be the caller's; `end_date` not
-         *     before `start_date`; times `HH:mm` (an end before the start runs overnight). Campaign
-         *     schedules (conditions) are refused. Each refusal is a 400 naming the property. Policy: Schedules_Edit.
-         */
-        post: operations["createSchedule"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/schedules/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One schedule.
-         * @description 404 when no schedule of the caller's account has this id. Policy Schedules_View.
-         */
-        get: operations["getSchedule"];
-        /**
-         * Replace a schedule.
-         * @description Every property left out is reset to its default (as on creation). Same rules as POST. Answers 204, as the reference does. Policy Schedules_Edit.
-         */
-        put: operations["updateSchedule"];
-        post?: never;
-        /**
-         * Delete a schedule.
-         * @description Policy Schedules_Delete.
-         */
-        delete: operations["deleteSchedule"];
-        options?: never;
-        head?: never;
-        /**
-         * JSON Patch a schedule.
-         * @description A JSON Patch (RFC 6902) array over the ScheduleRequest properties in snake_case (/name,
-         *     /start_time, /devices, /priority, ...). The result is validated like PUT and written only if
-         *     nobody changed the schedule meanwhile (409 otherwise). Policy: Schedules_Edit.
-         */
-        patch: operations["patchSchedule"];
-        trace?: never;
-    };
-    "/schedules/groups": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Schedule groups.
-         * @description Groups with their direct schedule count and nesting level; with tree=true the top-level groups with nested `children`. Policy Schedules_View.
-         */
-        get: operations["listScheduleGroups"];
-        put?: never;
-        /**
-         * Create a schedule group.
-         * @description `parent_id` nests it under another group. Policy: Schedules_Edit.
-         */
-        post: operations["createScheduleGroup"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/schedules/groups/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Rename and/or move a schedule group.
-         * @description Policy Schedules_Edit.
-         */
-        put: operations["updateScheduleGroup"];
-        post?: never;
-        /**
-         * Delete a schedule group.
-         * @description Its schedules and sub-groups move up to its parent group. Policy Schedules_Delete.
-         */
-        delete: operations["deleteScheduleGroup"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/analytics/playlogs": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Play logs (proof of play), oldest first.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
-         */
-        get: operations["listPlayLogs"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/analytics/pinglogs": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Ping (heartbeat and health) logs, oldest first.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
-         */
-        get: operations["listPingLogs"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/analytics/eventlogs": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Custom device and application events, oldest first.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
-         */
-        get: operations["listEventLogs"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/analytics/eventmetrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Events per period (and per event name with groupByEvent); empty periods as zeros.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
-         */
-        get: operations["getEventMetrics"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/analytics/eventflow": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Links between consecutive events of a session, for Sankey views.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
-         */
-        get: operations["getEventFlow"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/analytics/impressions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Audience detections from sensors, oldest first.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
-         */
-        get: operations["listImpressions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/analytics/devicemetrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Device health per device and period: CPU, memory, uptime, alerts.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). Uptime counts the minutes of a period that have begun (the current period so far; a future one is 0). Each deviceId that is the caller's device has its series, zeros without pings; without deviceId, the devices that pinged. `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
-         */
-        get: operations["getDeviceMetrics"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/analytics/audiencemetrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Audience per device and period: impressions, visitors, gender, age ranges.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
-         */
-        get: operations["getAudienceMetrics"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/analytics/mediaplaystats": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Plays per file; with groupByDevice per device and file.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
-         */
-        get: operations["getMediaPlayStats"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/analytics/deviceplaystats": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Plays per device.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
-         */
-        get: operations["getDevicePlayStats"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/analytics/playstatsbytime": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Plays per period (and per file with groupByFile); empty periods as zeros.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
-         */
-        get: operations["getPlayStatsByTime"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/analytics/heatmap": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Impressions (or, with source=events, events) per rounded coordinate.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
-         */
-        get: operations["getHeatMap"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/analytics/mediaimpressions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Opportunity to see per file; with groupByDevice per device and file.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
-         */
-        get: operations["getMediaImpressions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/analytics/devicemediaimpressions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Opportunity to see per device and file.
-         * @description Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).
-         */
-        get: operations["getDeviceMediaImpressions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/analytics/dataset": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * One analytics dataset, named in the body with its parameters (legacy).
-         * @description The body names the dataset (the name of one GET /analytics endpoint, e.g. playstatsbytime) and carries that endpoint's parameters as properties; the answer is what the GET answers. Policy Analytics_View.
-         */
-        post: operations["getAnalyticsDataset"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/report": {
         parameters: {
             query?: never;
@@ -1857,6 +1739,32 @@ export interface paths {
         get: operations["listReports"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/report/adhawk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * AdHawk dataset (the reference's): not offered, answers 501.
+         * @description Policy: Analytics_View. The reference answers an AdHawk dataset here (impression, gender,
+         *     age, dwell, event and network totals). Pylon does not offer these datasets: every request
+         *     that passes authentication and the policy is answered 501 NOT_IMPLEMENTED with the JSON
+         *     error body. The same figures come from the /analytics endpoints (audiencemetrics,
+         *     impressions, eventmetrics, devicemetrics, ...), the GraphQL analytics queries, or a report
+         *     file from POST /report/export. The body is the reference's AdHawkDatasetPostBody; a body that
+         *     is not JSON is a 400 (415 for another content type) naming `body`.
+         */
+        post: operations["adhawkReport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1900,27 +1808,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/report/adhawk": {
+    "/jobs/{id}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
         /**
-         * AdHawk dataset (the reference's): not offered, answers 501.
-         * @description Policy: Analytics_View. The reference answers an AdHawk dataset here (impression, gender,
-         *     age, dwell, event and network totals). Pylon does not offer these datasets: every request
-         *     that passes authentication and the policy is answered 501 NOT_IMPLEMENTED with the JSON
-         *     error body. The same figures come from the /analytics endpoints (audiencemetrics,
-         *     impressions, eventmetrics, devicemetrics, ...), the GraphQL analytics queries, or a report
-         *     file from POST /report/export. The body is the reference's AdHawkDatasetPostBody; a body that
-         *     is not JSON is a 400 (415 for another content type) naming `body`.
+         * A background job of the caller's account.
+         * @description State (queued, running, succeeded, failed, cancelled), progress (rows done of the total, once
+         *     counted), the first 100 row errors, and the result when finished. A job survives a restart of
+         *     the service: an unfinished one continues from its last committed chunk. Another account's job
+         *     is a 404. Policy: that of the job's work (an import: DataTables_View).
          */
-        post: operations["adhawkReport"];
-        delete?: never;
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a job.
+         * @description A queued job is cancelled at once, a running one after its current chunk (rows already
+         *     imported stay); a finished job is answered as it is. Policy: that of the job's work (an
+         *     import: DataTables_Edit).
+         */
+        delete: operations["cancelJob"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1952,7 +1863,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/jobs/{id}": {
+    "/events/stream": {
         parameters: {
             query?: never;
             header?: never;
@@ -1960,22 +1871,19 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A background job of the caller's account.
-         * @description State (queued, running, succeeded, failed, cancelled), progress (rows done of the total, once
-         *     counted), the first 100 row errors, and the result when finished. A job survives a restart of
-         *     the service: an unfinished one continues from its last committed chunk. Another account's job
-         *     is a 404. Policy: that of the job's work (an import: DataTables_View).
+         * The account's push events, live, as Server-Sent Events.
+         * @description Each event of the catalogue (README "Push events") as one SSE message: `id` (the event id),
+         *     `event` (its type), `data` (the event as JSON: id, type, timestamp, account_id, data). Only
+         *     types whose policy the caller holds are sent (device events need Devices_View, etc.); 403
+         *     when none is readable. `Last-Event-ID` (header, or `last_event_id`) resumes right after that
+         *     event from the durable log (kept 24 hours); an id that is not in the account's log answers
+         *     410, so a gap never goes unnoticed. Without it the stream starts with the next event. A
+         *     comment line every 15 seconds keeps idle connections open.
          */
-        get: operations["getJob"];
+        get: operations["streamEvents"];
         put?: never;
         post?: never;
-        /**
-         * Cancel a job.
-         * @description A queued job is cancelled at once, a running one after its current chunk (rows already
-         *     imported stay); a finished job is answered as it is. Policy: that of the job's work (an
-         *     import: DataTables_Edit).
-         */
-        delete: operations["cancelJob"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2056,6 +1964,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delivers events to this endpoint again.
+         * @description One event (`event_id`; 404 when the endpoint's log has no delivery of it) or the endpoint's
+         *     deliveries whose events happened in [`from`, `to`) (ISO 8601; either may be left out, at
+         *     most 1000 deliveries) are queued again, due at once, with the same webhook-id (receivers
+         *     deduplicate by it); earlier attempts stay in the log. Policy Webhooks_Edit.
+         */
+        post: operations["redeliverWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{id}/rotate-secret": {
         parameters: {
             query?: never;
@@ -2099,7 +2030,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/webhooks/{id}/redeliver": {
+    "/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Schedules.
+         * @description The account's schedules by name. `device_id` keeps the schedules that include that device;
+         *     `group_id` and `group_name` match any of the values given. Policy: Schedules_View.
+         */
+        get: operations["listSchedules"];
+        put?: never;
+        /**
+         * Create a schedule.
+         * @description The reference's ScheduleRequest. A Playlist schedule needs `playlist_id`, a Template schedule
+         *     `template_id`, each of the caller's account; `devices` must be the caller's; `end_date` not
+         *     before `start_date`; times `HH:mm` (an end before the start runs overnight). Campaign
+         *     schedules (conditions) are refused. Each refusal is a 400 naming the property. Policy: Schedules_Edit.
+         */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Schedule groups.
+         * @description Groups with their direct schedule count and nesting level (0 = top level), by name. With tree=true only top-level groups come back, each with its `children` (nested). `take` and `page` page over that list. Policy: Schedules_View.
+         */
+        get: operations["listScheduleGroups"];
+        put?: never;
+        /**
+         * Create a schedule group.
+         * @description `parent_id` nests it under another group of the account (at most 10 levels). Policy: Schedules_Edit.
+         */
+        post: operations["createScheduleGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/groups/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2107,22 +2090,23 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
         /**
-         * Delivers events to this endpoint again.
-         * @description One event (`event_id`; 404 when the endpoint's log has no delivery of it) or the endpoint's
-         *     deliveries whose events happened in [`from`, `to`) (ISO 8601; either may be left out, at
-         *     most 1000 deliveries) are queued again, due at once, with the same webhook-id (receivers
-         *     deduplicate by it); earlier attempts stay in the log. Policy Webhooks_Edit.
+         * Rename and/or move a schedule group.
+         * @description Without `parent_id` the group stays where it is; a group cannot move under itself or its sub-groups. Policy: Schedules_Edit.
          */
-        post: operations["redeliverWebhookEvents"];
-        delete?: never;
+        put: operations["updateScheduleGroup"];
+        post?: never;
+        /**
+         * Delete a schedule group (never its schedules).
+         * @description Its schedules and sub-groups move up to its parent group (or out of any group). Policy: Schedules_Delete.
+         */
+        delete: operations["deleteScheduleGroup"];
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/events/stream": {
+    "/schedules/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2130,22 +2114,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The account's push events, live, as Server-Sent Events.
-         * @description Each event of the catalogue (README "Push events") as one SSE message: `id` (the event id),
-         *     `event` (its type), `data` (the event as JSON: id, type, timestamp, account_id, data). Only
-         *     types whose policy the caller holds are sent (device events need Devices_View, etc.); 403
-         *     when none is readable. `Last-Event-ID` (header, or `last_event_id`) resumes right after that
-         *     event from the durable log (kept 24 hours); an id that is not in the account's log answers
-         *     410, so a gap never goes unnoticed. Without it the stream starts with the next event. A
-         *     comment line every 15 seconds keeps idle connections open.
+         * One schedule.
+         * @description 404 when no schedule of the caller's account has this id. Policy Schedules_View.
          */
-        get: operations["streamEvents"];
-        put?: never;
+        get: operations["getSchedule"];
+        /**
+         * Replace a schedule.
+         * @description Every property left out is reset to its default (as on creation). Same rules as POST. Answers 204, as the reference does. Policy Schedules_Edit.
+         */
+        put: operations["updateSchedule"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete a schedule.
+         * @description Policy Schedules_Delete.
+         */
+        delete: operations["deleteSchedule"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * JSON Patch a schedule.
+         * @description A JSON Patch (RFC 6902) array over the ScheduleRequest properties in snake_case (/name,
+         *     /start_time, /devices, /priority, ...). The result is validated like PUT and written only if
+         *     nobody changed the schedule meanwhile (409 otherwise). Policy: Schedules_Edit.
+         */
+        patch: operations["patchSchedule"];
         trace?: never;
     };
 }
@@ -3816,30 +3808,6 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    listOrganizations: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The organizations (possibly none). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Organization"][];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
     listAuditEvents: {
         parameters: {
             query?: {
@@ -3918,63 +3886,25 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    listUsers: {
+    listOrganizations: {
         parameters: {
-            query?: {
-                /** @description Only the item with this id. */
-                id?: components["parameters"]["IdQuery"];
-                /** @description Maximum number of items to return. */
-                take?: components["parameters"]["Take"];
-                /** @description 0-based page index; skips page * take items. */
-                page?: components["parameters"]["Page"];
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description One page of users (possibly empty). */
+            /** @description The organizations (possibly none). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["User"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The user. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["Organization"][];
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4071,6 +4001,242 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    claimDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceClaim"];
+            };
+        };
+        responses: {
+            /** @description The paired device, with its registration_key. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Device"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPairingRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The waiting screen. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PairingRequest"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendBulkDeviceCommands: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkCommands"] | components["schemas"]["DeviceCommand"][];
+            };
+        };
+        responses: {
+            /** @description Per-device results (Pylon's body only). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkCommandsResult"];
+                };
+            };
+            /** @description Queued (reference body). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDeviceGroups: {
+        parameters: {
+            query?: {
+                tree?: boolean;
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDeviceGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateDeviceGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated (the reference's status); GET /devices/groups?id= reads it. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteDeviceGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPingData: {
+        parameters: {
+            query?: {
+                /** @description The device's registration key. */
+                registration_key?: string;
+                /** @description The same, under the reference API's name. */
+                key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest ping data. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingData"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4193,299 +4359,6 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    listDeviceGroups: {
-        parameters: {
-            query?: {
-                tree?: boolean;
-                /** @description Only the item with this id. */
-                id?: components["parameters"]["IdQuery"];
-                take?: number;
-                page?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The groups. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Group"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    createDeviceGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["GroupRequest"];
-            };
-        };
-        responses: {
-            /** @description The new group. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Group"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    updateDeviceGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["GroupRequest"];
-            };
-        };
-        responses: {
-            /** @description Updated (the reference's status); GET /devices/groups?id= reads it. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    deleteDeviceGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    claimDevice: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["DeviceClaim"];
-            };
-        };
-        responses: {
-            /** @description The paired device, with its registration_key. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Device"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    getPairingRequest: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                code: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The waiting screen. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PairingRequest"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    sendBulkDeviceCommands: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["BulkCommands"] | components["schemas"]["DeviceCommand"][];
-            };
-        };
-        responses: {
-            /** @description Per-device results (Pylon's body only). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BulkCommandsResult"];
-                };
-            };
-            /** @description Queued (reference body). */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    getPingData: {
-        parameters: {
-            query?: {
-                /** @description The device's registration key. */
-                registration_key?: string;
-                /** @description The same, under the reference API's name. */
-                key?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The latest ping data. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PingData"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    getDevicePingData: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A device's registration key. */
-                registrationKey: components["parameters"]["RegistrationKeyPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The latest ping data. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PingData"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    getDeviceSnap: {
-        parameters: {
-            query?: {
-                base64?: boolean;
-            };
-            header?: never;
-            path: {
-                /** @description A device's registration key. */
-                registrationKey: components["parameters"]["RegistrationKeyPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The screenshot. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/jpeg": string;
-                    "text/plain": string;
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
     listDeviceCommands: {
         parameters: {
             query?: {
@@ -4580,6 +4453,63 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDevicePingData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A device's registration key. */
+                registrationKey: components["parameters"]["RegistrationKeyPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest ping data. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingData"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDeviceSnap: {
+        parameters: {
+            query?: {
+                base64?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description A device's registration key. */
+                registrationKey: components["parameters"]["RegistrationKeyPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The screenshot. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "text/plain": string;
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4714,6 +4644,1998 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    playerRequestPairing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    user_agent?: string;
+                    width?: number;
+                    height?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The pending pairing request. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        secret: string;
+                        /** Format: date-time */
+                        expires_at: string;
+                        poll_interval_ms: number;
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    playerPollPairing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request's state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "pending";
+                        code: string;
+                        /** Format: date-time */
+                        expires_at: string;
+                    } | {
+                        /** @enum {string} */
+                        status: "claimed";
+                        registration_key: string;
+                        device_id: string;
+                        name: string;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    playerAckCommand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A device's registration key. */
+                registrationKey: components["parameters"]["RegistrationKeyPath"];
+                commandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CommandAck"];
+            };
+        };
+        responses: {
+            /** @description The command's status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id?: string;
+                        /** @enum {string} */
+                        status?: "acknowledged" | "failed";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    playerDataTableRows: {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description A device's registration key. */
+                registrationKey: components["parameters"]["RegistrationKeyPath"];
+                tableId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The columns and rows. */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        table_id: string;
+                        name: string;
+                        columns: {
+                            key: string;
+                            name: string;
+                            type: string;
+                        }[];
+                        rows: {
+                            [key: string]: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unchanged since the ETag given in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description Data-table rows are not served to players by this deployment (distributed mode, for now). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    playerEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A device's registration key. */
+                registrationKey: components["parameters"]["RegistrationKeyPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerEventRecord"][];
+            };
+        };
+        responses: {
+            /** @description Held; the stored id of each record, in order. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerIngestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    playerImpressions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A device's registration key. */
+                registrationKey: components["parameters"]["RegistrationKeyPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerImpression"][];
+            };
+        };
+        responses: {
+            /** @description Held; the stored id of each record, in order. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerIngestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    playerManifest: {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description A device's registration key. */
+                registrationKey: components["parameters"]["RegistrationKeyPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The manifest. */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerManifest"];
+                };
+            };
+            /** @description Unchanged since the ETag given in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Manifests are not served by this deployment, or scheduling could not be reached; retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    playerPing: {
+        parameters: {
+            query?: {
+                wait?: number;
+                /** @description Comma-separated ids (at most 20) of the data tables the screen shows (menu boards): a change to the rows of one of them also ends the wait, and the screen re-reads their rows (GET /player/{registrationKey}/datatables/{tableId}/rows with If-None-Match). */
+                tables?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A device's registration key. */
+                registrationKey: components["parameters"]["RegistrationKeyPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PlayerPing"];
+            };
+        };
+        responses: {
+            /** @description The commands to carry out (possibly none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerPingResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    playerPlayLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A device's registration key. */
+                registrationKey: components["parameters"]["RegistrationKeyPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerPlayLog"][];
+            };
+        };
+        responses: {
+            /** @description Held; the stored id of each record, in order. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerIngestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    playerPutSnap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A device's registration key. */
+                registrationKey: components["parameters"]["RegistrationKeyPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/jpeg": string;
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    playerTrack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A device's registration key. */
+                registrationKey: components["parameters"]["RegistrationKeyPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackedEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: {
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                /** @description Maximum number of items to return. */
+                take?: components["parameters"]["Take"];
+                /** @description 0-based page index; skips page * take items. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of users (possibly empty). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMedia: {
+        parameters: {
+            query?: {
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                /** @description Maximum number of items to return. */
+                take?: components["parameters"]["Take"];
+                /** @description 0-based page index; skips page * take items. */
+                page?: components["parameters"]["Page"];
+                /** @description Only items in one of these groups; repeat the parameter for several (group_id=a&group_id=b). */
+                group_id?: components["parameters"]["GroupId"];
+                /** @description Only items in a group with one of these names; repeat the parameter for several. */
+                group_name?: components["parameters"]["GroupName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of media (possibly empty). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    uploadMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["MediaUpload"];
+            };
+        };
+        responses: {
+            /** @description The stored media. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listMediaGroups: {
+        parameters: {
+            query?: {
+                tree?: boolean;
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentGroup"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createMediaGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateMediaGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated (the reference's status); GET /media/groups?id= reads it. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteMediaGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    importMedia: {
+        parameters: {
+            query: {
+                /** @description http or https address of the file. */
+                url: string;
+                /** @description A media group of the account. */
+                group_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored media. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    uploadMediaToGroup: {
+        parameters: {
+            query?: {
+                name?: string;
+                /** @description Tags, comma-separated. */
+                description?: string;
+                start_date?: string;
+                end_date?: string;
+                /** @description Accepted and not stored. */
+                shared?: boolean;
+                /** @description Accepted and not stored. */
+                advertiser_id?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A media group of the account. */
+                group_id: string;
+                file_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The stored media. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The media. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MediaRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated; GET /media/{id} reads it. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+                "application/json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The patched media. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPlaylists: {
+        parameters: {
+            query?: {
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                /** @description Maximum number of items to return. */
+                take?: components["parameters"]["Take"];
+                /** @description 0-based page index; skips page * take items. */
+                page?: components["parameters"]["Page"];
+                /** @description Only items in one of these groups; repeat the parameter for several (group_id=a&group_id=b). */
+                group_id?: components["parameters"]["GroupId"];
+                /** @description Only items in a group with one of these names; repeat the parameter for several. */
+                group_name?: components["parameters"]["GroupName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of playlists (possibly empty). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Playlist"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPlaylist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaylistRequest"];
+            };
+        };
+        responses: {
+            /** @description The new playlist. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Playlist"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPlaylistGroups: {
+        parameters: {
+            query?: {
+                tree?: boolean;
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentGroup"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPlaylistGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updatePlaylistGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated (the reference's status); GET /playlists/groups?id= reads it. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deletePlaylistGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPlaylist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The playlist. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Playlist"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updatePlaylist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaylistRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated; GET /playlists/{id} reads it. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deletePlaylist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchPlaylist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+                "application/json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The patched playlist. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Playlist"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTemplates: {
+        parameters: {
+            query?: {
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                /** @description Maximum number of items to return. */
+                take?: components["parameters"]["Take"];
+                /** @description 0-based page index; skips page * take items. */
+                page?: components["parameters"]["Page"];
+                /** @description Only items in one of these groups; repeat the parameter for several (group_id=a&group_id=b). */
+                group_id?: components["parameters"]["GroupId"];
+                /** @description Only items in a group with one of these names; repeat the parameter for several. */
+                group_name?: components["parameters"]["GroupName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of templates (possibly empty). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listTemplateGroups: {
+        parameters: {
+            query?: {
+                tree?: boolean;
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentGroup"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTemplateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateTemplateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated (the reference's status); GET /templates/groups?id= reads it. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteTemplateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAudienceMetrics: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
+                interval?: components["parameters"]["AnalyticsInterval"];
+                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
+                timeZone?: components["parameters"]["AnalyticsTimeZone"];
+                /** @description Include avg_dwell_time (default false: null). */
+                includeDwellTime?: boolean;
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceAlways"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsAudienceMetric"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAnalyticsDataset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnalyticsDatasetRequest"];
+            };
+        };
+        responses: {
+            /** @description The dataset's rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDeviceMediaImpressions: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceAlways"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsDeviceMediaImpression"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDeviceMetrics: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
+                interval?: components["parameters"]["AnalyticsInterval"];
+                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
+                timeZone?: components["parameters"]["AnalyticsTimeZone"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
+                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceAlways"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsDeviceMetric"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDevicePlayStats: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceAlways"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsDevicePlayStat"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getEventFlow: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these event names (repeat the parameter). */
+                eventName?: components["parameters"]["AnalyticsEventName"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
+                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsEventFlowLink"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listEventLogs: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these event names (repeat the parameter). */
+                eventName?: components["parameters"]["AnalyticsEventName"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
+                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsEventLog"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getEventMetrics: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these event names (repeat the parameter). */
+                eventName?: components["parameters"]["AnalyticsEventName"];
+                /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
+                interval?: components["parameters"]["AnalyticsInterval"];
+                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
+                timeZone?: components["parameters"]["AnalyticsTimeZone"];
+                /** @description One series per event name (default false). */
+                groupByEvent?: boolean;
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
+                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsEventMetric"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getHeatMap: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description Only these event names (repeat the parameter). */
+                eventName?: components["parameters"]["AnalyticsEventName"];
+                /** @description impressions (default; fileId applies) or events (eventName applies). */
+                source?: "impressions" | "events";
+                /** @description Decimals the coordinates are rounded to (default 3, about 110 m). */
+                precision?: number;
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsHeatMapPoint"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listImpressions: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsImpression"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMediaImpressions: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description One row per device and file instead of per file (default false). */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDevice"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsMediaImpression"][] | components["schemas"]["AnalyticsDeviceMediaImpression"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMediaPlayStats: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description One row per device and file instead of per file (default false). */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDevice"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsMediaPlayStat"][] | components["schemas"]["AnalyticsDeviceMediaPlayStat"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPingLogs: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
+                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsPingLog"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPlayLogs: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
+                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsPlayLog"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPlayStatsByTime: {
+        parameters: {
+            query: {
+                /** @description Start of the range, included (ISO 8601). */
+                startDate: components["parameters"]["AnalyticsStartDate"];
+                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
+                endDate: components["parameters"]["AnalyticsEndDate"];
+                /** @description Only these devices (repeat the parameter). */
+                deviceId?: components["parameters"]["AnalyticsDeviceId"];
+                /** @description Only these files (repeat the parameter). */
+                fileId?: components["parameters"]["AnalyticsFileId"];
+                /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
+                interval?: components["parameters"]["AnalyticsInterval"];
+                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
+                timeZone?: components["parameters"]["AnalyticsTimeZone"];
+                /** @description One series per file (default false). */
+                groupByFile?: boolean;
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
+                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
+                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
+                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
+                /** @description Maximum number of rows (default 1000, at most 10000). */
+                limit?: components["parameters"]["AnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsPlayStatByTime"][];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listDataTables: {
@@ -5002,36 +6924,44 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    reorderDataTableRows: {
+    exportDataTableRows: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `respond-async` (RFC 7240) asks for a job (202 + Location: /jobs/{id}) whatever the size; the answer then carries Preference-Applied. */
+                Prefer?: components["parameters"]["PreferAsync"];
+            };
             path: {
                 /** @description Identifier of the data table. */
                 tableId: components["parameters"]["TableIdPath"];
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["DataTableReorder"];
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description How many rows moved. */
+            /** @description The CSV file. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DataTableReorderResult"];
+                    "text/csv": string;
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The export runs as a job (Location names it); the file is downloaded through its signed link. */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     importDataTableRows: {
@@ -5081,44 +7011,36 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
-    exportDataTableRows: {
+    reorderDataTableRows: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description `respond-async` (RFC 7240) asks for a job (202 + Location: /jobs/{id}) whatever the size; the answer then carries Preference-Applied. */
-                Prefer?: components["parameters"]["PreferAsync"];
-            };
+            header?: never;
             path: {
                 /** @description Identifier of the data table. */
                 tableId: components["parameters"]["TableIdPath"];
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableReorder"];
+            };
+        };
         responses: {
-            /** @description The CSV file. */
+            /** @description How many rows moved. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
+                    "application/json": components["schemas"]["DataTableReorderResult"];
                 };
             };
-            /** @description The export runs as a job (Location names it); the file is downloaded through its signed link. */
-            202: {
-                headers: {
-                    Location?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Job"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getDataTableRow: {
@@ -5228,6 +7150,41 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    rollbackDataTableRow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the data table. */
+                tableId: components["parameters"]["TableIdPath"];
+                /** @description Identifier of the row. */
+                rowId: components["parameters"]["RowIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTableRollback"];
+            };
+        };
+        responses: {
+            /** @description The new version and the restored row. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataTableRollbackResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listDataTableRowVersions: {
         parameters: {
             query?: never;
@@ -5288,2267 +7245,6 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    rollbackDataTableRow: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the data table. */
-                tableId: components["parameters"]["TableIdPath"];
-                /** @description Identifier of the row. */
-                rowId: components["parameters"]["RowIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["DataTableRollback"];
-            };
-        };
-        responses: {
-            /** @description The new version and the restored row. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataTableRollbackResult"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    playerPing: {
-        parameters: {
-            query?: {
-                wait?: number;
-                /** @description Comma-separated ids (at most 20) of the data tables the screen shows (menu boards): a change to the rows of one of them also ends the wait, and the screen re-reads their rows (GET /player/{registrationKey}/datatables/{tableId}/rows with If-None-Match). */
-                tables?: string;
-            };
-            header?: never;
-            path: {
-                /** @description A device's registration key. */
-                registrationKey: components["parameters"]["RegistrationKeyPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["PlayerPing"];
-            };
-        };
-        responses: {
-            /** @description The commands to carry out (possibly none). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlayerPingResult"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    playerAckCommand: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A device's registration key. */
-                registrationKey: components["parameters"]["RegistrationKeyPath"];
-                commandId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CommandAck"];
-            };
-        };
-        responses: {
-            /** @description The command's status. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status?: "acknowledged" | "failed";
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
-        };
-    };
-    playerPutSnap: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A device's registration key. */
-                registrationKey: components["parameters"]["RegistrationKeyPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "image/jpeg": string;
-            };
-        };
-        responses: {
-            /** @description Stored. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    playerTrack: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A device's registration key. */
-                registrationKey: components["parameters"]["RegistrationKeyPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["Event"];
-            };
-        };
-        responses: {
-            /** @description Accepted. */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TrackedEvent"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-        };
-    };
-    playerPlayLogs: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A device's registration key. */
-                registrationKey: components["parameters"]["RegistrationKeyPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PlayerPlayLog"][];
-            };
-        };
-        responses: {
-            /** @description Held; the stored id of each record, in order. */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlayerIngestResult"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    playerEvents: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A device's registration key. */
-                registrationKey: components["parameters"]["RegistrationKeyPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PlayerEventRecord"][];
-            };
-        };
-        responses: {
-            /** @description Held; the stored id of each record, in order. */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlayerIngestResult"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    playerImpressions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A device's registration key. */
-                registrationKey: components["parameters"]["RegistrationKeyPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PlayerImpression"][];
-            };
-        };
-        responses: {
-            /** @description Held; the stored id of each record, in order. */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlayerIngestResult"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    playerManifest: {
-        parameters: {
-            query?: never;
-            header?: {
-                "If-None-Match"?: string;
-            };
-            path: {
-                /** @description A device's registration key. */
-                registrationKey: components["parameters"]["RegistrationKeyPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The manifest. */
-            200: {
-                headers: {
-                    ETag?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlayerManifest"];
-                };
-            };
-            /** @description Unchanged since the ETag given in If-None-Match. */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            /** @description Manifests are not served by this deployment, or scheduling could not be reached; retry. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    playerDataTableRows: {
-        parameters: {
-            query?: never;
-            header?: {
-                "If-None-Match"?: string;
-            };
-            path: {
-                /** @description A device's registration key. */
-                registrationKey: components["parameters"]["RegistrationKeyPath"];
-                tableId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The columns and rows. */
-            200: {
-                headers: {
-                    ETag?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        table_id: string;
-                        name: string;
-                        columns: {
-                            key: string;
-                            name: string;
-                            type: string;
-                        }[];
-                        rows: {
-                            [key: string]: unknown;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unchanged since the ETag given in If-None-Match. */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            /** @description Data-table rows are not served to players by this deployment (distributed mode, for now). */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    playerRequestPairing: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    user_agent?: string;
-                    width?: number;
-                    height?: number;
-                };
-            };
-        };
-        responses: {
-            /** @description The pending pairing request. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        secret: string;
-                        /** Format: date-time */
-                        expires_at: string;
-                        poll_interval_ms: number;
-                    };
-                };
-            };
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    playerPollPairing: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                secret: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The request's state. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "pending";
-                        code: string;
-                        /** Format: date-time */
-                        expires_at: string;
-                    } | {
-                        /** @enum {string} */
-                        status: "claimed";
-                        registration_key: string;
-                        device_id: string;
-                        name: string;
-                    };
-                };
-            };
-            404: components["responses"]["NotFound"];
-        };
-    };
-    listMedia: {
-        parameters: {
-            query?: {
-                /** @description Only the item with this id. */
-                id?: components["parameters"]["IdQuery"];
-                /** @description Maximum number of items to return. */
-                take?: components["parameters"]["Take"];
-                /** @description 0-based page index; skips page * take items. */
-                page?: components["parameters"]["Page"];
-                /** @description Only items in one of these groups; repeat the parameter for several (group_id=a&group_id=b). */
-                group_id?: components["parameters"]["GroupId"];
-                /** @description Only items in a group with one of these names; repeat the parameter for several. */
-                group_name?: components["parameters"]["GroupName"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of media (possibly empty). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Media"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    uploadMedia: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "multipart/form-data": components["schemas"]["MediaUpload"];
-            };
-        };
-        responses: {
-            /** @description The stored media. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Media"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    importMedia: {
-        parameters: {
-            query: {
-                /** @description http or https address of the file. */
-                url: string;
-                /** @description A media group of the account. */
-                group_id?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The stored media. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Media"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    getMedia: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The media. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Media"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    updateMedia: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MediaRequest"];
-            };
-        };
-        responses: {
-            /** @description Updated; GET /media/{id} reads it. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    deleteMedia: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    patchMedia: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json-patch+json": components["schemas"]["JsonPatch"];
-                "application/json": components["schemas"]["JsonPatch"];
-            };
-        };
-        responses: {
-            /** @description The patched media. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Media"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["Unprocessable"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    listMediaGroups: {
-        parameters: {
-            query?: {
-                tree?: boolean;
-                /** @description Only the item with this id. */
-                id?: components["parameters"]["IdQuery"];
-                take?: number;
-                page?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The groups. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ContentGroup"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    createMediaGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ContentGroupRequest"];
-            };
-        };
-        responses: {
-            /** @description The new group. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ContentGroup"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    updateMediaGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ContentGroupRequest"];
-            };
-        };
-        responses: {
-            /** @description Updated (the reference's status); GET /media/groups?id= reads it. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    deleteMediaGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    uploadMediaToGroup: {
-        parameters: {
-            query?: {
-                name?: string;
-                /** @description Tags, comma-separated. */
-                description?: string;
-                start_date?: string;
-                end_date?: string;
-                /** @description Accepted and not stored. */
-                shared?: boolean;
-                /** @description Accepted and not stored. */
-                advertiser_id?: number;
-            };
-            header?: never;
-            path: {
-                /** @description A media group of the account. */
-                group_id: string;
-                file_name: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/octet-stream": string;
-            };
-        };
-        responses: {
-            /** @description The stored media. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Media"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    listPlaylists: {
-        parameters: {
-            query?: {
-                /** @description Only the item with this id. */
-                id?: components["parameters"]["IdQuery"];
-                /** @description Maximum number of items to return. */
-                take?: components["parameters"]["Take"];
-                /** @description 0-based page index; skips page * take items. */
-                page?: components["parameters"]["Page"];
-                /** @description Only items in one of these groups; repeat the parameter for several (group_id=a&group_id=b). */
-                group_id?: components["parameters"]["GroupId"];
-                /** @description Only items in a group with one of these names; repeat the parameter for several. */
-                group_name?: components["parameters"]["GroupName"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of playlists (possibly empty). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Playlist"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    createPlaylist: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PlaylistRequest"];
-            };
-        };
-        responses: {
-            /** @description The new playlist. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Playlist"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    getPlaylist: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The playlist. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Playlist"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    updatePlaylist: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PlaylistRequest"];
-            };
-        };
-        responses: {
-            /** @description Updated; GET /playlists/{id} reads it. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    deletePlaylist: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    patchPlaylist: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json-patch+json": components["schemas"]["JsonPatch"];
-                "application/json": components["schemas"]["JsonPatch"];
-            };
-        };
-        responses: {
-            /** @description The patched playlist. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Playlist"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["Unprocessable"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    listPlaylistGroups: {
-        parameters: {
-            query?: {
-                tree?: boolean;
-                /** @description Only the item with this id. */
-                id?: components["parameters"]["IdQuery"];
-                take?: number;
-                page?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The groups. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ContentGroup"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    createPlaylistGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ContentGroupRequest"];
-            };
-        };
-        responses: {
-            /** @description The new group. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ContentGroup"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    updatePlaylistGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ContentGroupRequest"];
-            };
-        };
-        responses: {
-            /** @description Updated (the reference's status); GET /playlists/groups?id= reads it. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    deletePlaylistGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    listTemplates: {
-        parameters: {
-            query?: {
-                /** @description Only the item with this id. */
-                id?: components["parameters"]["IdQuery"];
-                /** @description Maximum number of items to return. */
-                take?: components["parameters"]["Take"];
-                /** @description 0-based page index; skips page * take items. */
-                page?: components["parameters"]["Page"];
-                /** @description Only items in one of these groups; repeat the parameter for several (group_id=a&group_id=b). */
-                group_id?: components["parameters"]["GroupId"];
-                /** @description Only items in a group with one of these names; repeat the parameter for several. */
-                group_name?: components["parameters"]["GroupName"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of templates (possibly empty). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Template"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getTemplate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The template. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Template"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    deleteTemplate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    listTemplateGroups: {
-        parameters: {
-            query?: {
-                tree?: boolean;
-                /** @description Only the item with this id. */
-                id?: components["parameters"]["IdQuery"];
-                take?: number;
-                page?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The groups. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ContentGroup"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    createTemplateGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ContentGroupRequest"];
-            };
-        };
-        responses: {
-            /** @description The new group. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ContentGroup"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    updateTemplateGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ContentGroupRequest"];
-            };
-        };
-        responses: {
-            /** @description Updated (the reference's status); GET /templates/groups?id= reads it. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    deleteTemplateGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    listSchedules: {
-        parameters: {
-            query?: {
-                /** @description Only the item with this id. */
-                id?: components["parameters"]["IdQuery"];
-                /** @description Maximum number of items to return. */
-                take?: components["parameters"]["Take"];
-                /** @description 0-based page index; skips page * take items. */
-                page?: components["parameters"]["Page"];
-                /** @description Only items in one of these groups; repeat the parameter for several (group_id=a&group_id=b). */
-                group_id?: components["parameters"]["GroupId"];
-                /** @description Only items in a group with one of these names; repeat the parameter for several. */
-                group_name?: components["parameters"]["GroupName"];
-                /** @description Only schedules that include this device. */
-                device_id?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The schedules. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Schedule"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    createSchedule: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ScheduleRequest"];
-            };
-        };
-        responses: {
-            /** @description The new schedule. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Schedule"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    getSchedule: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The schedule. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Schedule"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    updateSchedule: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ScheduleRequest"];
-            };
-        };
-        responses: {
-            /** @description Updated; GET /schedules/{id} reads it. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    deleteSchedule: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    patchSchedule: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json-patch+json": components["schemas"]["JsonPatch"];
-                "application/json": components["schemas"]["JsonPatch"];
-            };
-        };
-        responses: {
-            /** @description The patched schedule. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Schedule"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    listScheduleGroups: {
-        parameters: {
-            query?: {
-                tree?: boolean;
-                /** @description Only the item with this id. */
-                id?: components["parameters"]["IdQuery"];
-                take?: number;
-                page?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The groups. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Group"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    createScheduleGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["GroupRequest"];
-            };
-        };
-        responses: {
-            /** @description The new group. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Group"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    updateScheduleGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["GroupRequest"];
-            };
-        };
-        responses: {
-            /** @description Updated. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    deleteScheduleGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the item. */
-                id: components["parameters"]["IdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    listPlayLogs: {
-        parameters: {
-            query: {
-                /** @description Start of the range, included (ISO 8601). */
-                startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
-                endDate: components["parameters"]["AnalyticsEndDate"];
-                /** @description Only these devices (repeat the parameter). */
-                deviceId?: components["parameters"]["AnalyticsDeviceId"];
-                /** @description Only these files (repeat the parameter). */
-                fileId?: components["parameters"]["AnalyticsFileId"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
-                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
-                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
-                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
-                /** @description Maximum number of rows (default 1000, at most 10000). */
-                limit?: components["parameters"]["AnalyticsLimit"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AnalyticsPlayLog"][];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    listPingLogs: {
-        parameters: {
-            query: {
-                /** @description Start of the range, included (ISO 8601). */
-                startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
-                endDate: components["parameters"]["AnalyticsEndDate"];
-                /** @description Only these devices (repeat the parameter). */
-                deviceId?: components["parameters"]["AnalyticsDeviceId"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
-                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
-                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
-                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
-                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
-                /** @description Maximum number of rows (default 1000, at most 10000). */
-                limit?: components["parameters"]["AnalyticsLimit"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AnalyticsPingLog"][];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    listEventLogs: {
-        parameters: {
-            query: {
-                /** @description Start of the range, included (ISO 8601). */
-                startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
-                endDate: components["parameters"]["AnalyticsEndDate"];
-                /** @description Only these devices (repeat the parameter). */
-                deviceId?: components["parameters"]["AnalyticsDeviceId"];
-                /** @description Only these event names (repeat the parameter). */
-                eventName?: components["parameters"]["AnalyticsEventName"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
-                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
-                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
-                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
-                /** @description Maximum number of rows (default 1000, at most 10000). */
-                limit?: components["parameters"]["AnalyticsLimit"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AnalyticsEventLog"][];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getEventMetrics: {
-        parameters: {
-            query: {
-                /** @description Start of the range, included (ISO 8601). */
-                startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
-                endDate: components["parameters"]["AnalyticsEndDate"];
-                /** @description Only these devices (repeat the parameter). */
-                deviceId?: components["parameters"]["AnalyticsDeviceId"];
-                /** @description Only these event names (repeat the parameter). */
-                eventName?: components["parameters"]["AnalyticsEventName"];
-                /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
-                interval?: components["parameters"]["AnalyticsInterval"];
-                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
-                timeZone?: components["parameters"]["AnalyticsTimeZone"];
-                /** @description One series per event name (default false). */
-                groupByEvent?: boolean;
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
-                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
-                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
-                /** @description Maximum number of rows (default 1000, at most 10000). */
-                limit?: components["parameters"]["AnalyticsLimit"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AnalyticsEventMetric"][];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getEventFlow: {
-        parameters: {
-            query: {
-                /** @description Start of the range, included (ISO 8601). */
-                startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
-                endDate: components["parameters"]["AnalyticsEndDate"];
-                /** @description Only these devices (repeat the parameter). */
-                deviceId?: components["parameters"]["AnalyticsDeviceId"];
-                /** @description Only these event names (repeat the parameter). */
-                eventName?: components["parameters"]["AnalyticsEventName"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
-                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
-                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
-                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
-                /** @description Maximum number of rows (default 1000, at most 10000). */
-                limit?: components["parameters"]["AnalyticsLimit"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AnalyticsEventFlowLink"][];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    listImpressions: {
-        parameters: {
-            query: {
-                /** @description Start of the range, included (ISO 8601). */
-                startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
-                endDate: components["parameters"]["AnalyticsEndDate"];
-                /** @description Only these devices (repeat the parameter). */
-                deviceId?: components["parameters"]["AnalyticsDeviceId"];
-                /** @description Only these files (repeat the parameter). */
-                fileId?: components["parameters"]["AnalyticsFileId"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
-                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
-                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
-                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
-                /** @description Maximum number of rows (default 1000, at most 10000). */
-                limit?: components["parameters"]["AnalyticsLimit"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AnalyticsImpression"][];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getDeviceMetrics: {
-        parameters: {
-            query: {
-                /** @description Start of the range, included (ISO 8601). */
-                startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
-                endDate: components["parameters"]["AnalyticsEndDate"];
-                /** @description Only these devices (repeat the parameter). */
-                deviceId?: components["parameters"]["AnalyticsDeviceId"];
-                /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
-                interval?: components["parameters"]["AnalyticsInterval"];
-                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
-                timeZone?: components["parameters"]["AnalyticsTimeZone"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its records carry no file. */
-                fileId?: components["parameters"]["AnalyticsFileIdNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
-                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
-                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceAlways"];
-                /** @description Maximum number of rows (default 1000, at most 10000). */
-                limit?: components["parameters"]["AnalyticsLimit"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AnalyticsDeviceMetric"][];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getAudienceMetrics: {
-        parameters: {
-            query: {
-                /** @description Start of the range, included (ISO 8601). */
-                startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
-                endDate: components["parameters"]["AnalyticsEndDate"];
-                /** @description Only these devices (repeat the parameter). */
-                deviceId?: components["parameters"]["AnalyticsDeviceId"];
-                /** @description Only these files (repeat the parameter). */
-                fileId?: components["parameters"]["AnalyticsFileId"];
-                /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
-                interval?: components["parameters"]["AnalyticsInterval"];
-                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
-                timeZone?: components["parameters"]["AnalyticsTimeZone"];
-                /** @description Include avg_dwell_time (default false: null). */
-                includeDwellTime?: boolean;
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
-                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
-                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceAlways"];
-                /** @description Maximum number of rows (default 1000, at most 10000). */
-                limit?: components["parameters"]["AnalyticsLimit"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AnalyticsAudienceMetric"][];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getMediaPlayStats: {
-        parameters: {
-            query: {
-                /** @description Start of the range, included (ISO 8601). */
-                startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
-                endDate: components["parameters"]["AnalyticsEndDate"];
-                /** @description Only these devices (repeat the parameter). */
-                deviceId?: components["parameters"]["AnalyticsDeviceId"];
-                /** @description Only these files (repeat the parameter). */
-                fileId?: components["parameters"]["AnalyticsFileId"];
-                /** @description One row per device and file instead of per file (default false). */
-                groupByDevice?: components["parameters"]["AnalyticsGroupByDevice"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
-                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
-                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
-                /** @description Maximum number of rows (default 1000, at most 10000). */
-                limit?: components["parameters"]["AnalyticsLimit"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AnalyticsMediaPlayStat"][] | components["schemas"]["AnalyticsDeviceMediaPlayStat"][];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getDevicePlayStats: {
-        parameters: {
-            query: {
-                /** @description Start of the range, included (ISO 8601). */
-                startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
-                endDate: components["parameters"]["AnalyticsEndDate"];
-                /** @description Only these devices (repeat the parameter). */
-                deviceId?: components["parameters"]["AnalyticsDeviceId"];
-                /** @description Only these files (repeat the parameter). */
-                fileId?: components["parameters"]["AnalyticsFileId"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
-                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
-                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
-                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceAlways"];
-                /** @description Maximum number of rows (default 1000, at most 10000). */
-                limit?: components["parameters"]["AnalyticsLimit"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AnalyticsDevicePlayStat"][];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getPlayStatsByTime: {
-        parameters: {
-            query: {
-                /** @description Start of the range, included (ISO 8601). */
-                startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
-                endDate: components["parameters"]["AnalyticsEndDate"];
-                /** @description Only these devices (repeat the parameter). */
-                deviceId?: components["parameters"]["AnalyticsDeviceId"];
-                /** @description Only these files (repeat the parameter). */
-                fileId?: components["parameters"]["AnalyticsFileId"];
-                /** @description Length of the periods (default day). Any case is taken (DAY, the GraphQL spelling, or Day). */
-                interval?: components["parameters"]["AnalyticsInterval"];
-                /** @description IANA zone the periods are aligned in (default UTC; DST-correct). startDate and endDate are read on its clock: a date alone is that local day (midnight to the next midnight), a date-time without an offset local wall time; one with an offset or Z is exact. */
-                timeZone?: components["parameters"]["AnalyticsTimeZone"];
-                /** @description One series per file (default false). */
-                groupByFile?: boolean;
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
-                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
-                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
-                /** @description Maximum number of rows (default 1000, at most 10000). */
-                limit?: components["parameters"]["AnalyticsLimit"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AnalyticsPlayStatByTime"][];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getHeatMap: {
-        parameters: {
-            query: {
-                /** @description Start of the range, included (ISO 8601). */
-                startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
-                endDate: components["parameters"]["AnalyticsEndDate"];
-                /** @description Only these devices (repeat the parameter). */
-                deviceId?: components["parameters"]["AnalyticsDeviceId"];
-                /** @description Only these files (repeat the parameter). */
-                fileId?: components["parameters"]["AnalyticsFileId"];
-                /** @description Only these event names (repeat the parameter). */
-                eventName?: components["parameters"]["AnalyticsEventName"];
-                /** @description impressions (default; fileId applies) or events (eventName applies). */
-                source?: "impressions" | "events";
-                /** @description Decimals the coordinates are rounded to (default 3, about 110 m). */
-                precision?: number;
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
-                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it has no per-device variant. */
-                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceNoSplit"];
-                /** @description Maximum number of rows (default 1000, at most 10000). */
-                limit?: components["parameters"]["AnalyticsLimit"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AnalyticsHeatMapPoint"][];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getMediaImpressions: {
-        parameters: {
-            query: {
-                /** @description Start of the range, included (ISO 8601). */
-                startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
-                endDate: components["parameters"]["AnalyticsEndDate"];
-                /** @description Only these devices (repeat the parameter). */
-                deviceId?: components["parameters"]["AnalyticsDeviceId"];
-                /** @description Only these files (repeat the parameter). */
-                fileId?: components["parameters"]["AnalyticsFileId"];
-                /** @description One row per device and file instead of per file (default false). */
-                groupByDevice?: components["parameters"]["AnalyticsGroupByDevice"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
-                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
-                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
-                /** @description Maximum number of rows (default 1000, at most 10000). */
-                limit?: components["parameters"]["AnalyticsLimit"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AnalyticsMediaImpression"][] | components["schemas"]["AnalyticsDeviceMediaImpression"][];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getDeviceMediaImpressions: {
-        parameters: {
-            query: {
-                /** @description Start of the range, included (ISO 8601). */
-                startDate: components["parameters"]["AnalyticsStartDate"];
-                /** @description End of the range, included at the precision written: a date alone covers that whole day, a time in whole seconds that second (ISO 8601). */
-                endDate: components["parameters"]["AnalyticsEndDate"];
-                /** @description Only these devices (repeat the parameter). */
-                deviceId?: components["parameters"]["AnalyticsDeviceId"];
-                /** @description Only these files (repeat the parameter). */
-                fileId?: components["parameters"]["AnalyticsFileId"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it reads no events. */
-                eventName?: components["parameters"]["AnalyticsEventNameNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: it answers records or totals over the whole range, not periods. */
-                interval?: components["parameters"]["AnalyticsIntervalNoEffect"];
-                /** @description One of the common analytics parameters, accepted (and its value checked) on every /analytics endpoint; it has no effect on this one: its rows are always per device (device_id on each). */
-                groupByDevice?: components["parameters"]["AnalyticsGroupByDeviceAlways"];
-                /** @description Maximum number of rows (default 1000, at most 10000). */
-                limit?: components["parameters"]["AnalyticsLimit"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rows (JSON, or CSV when the Accept header asks for text/csv). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AnalyticsDeviceMediaImpression"][];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getAnalyticsDataset: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AnalyticsDatasetRequest"];
-            };
-        };
-        responses: {
-            /** @description The dataset's rows (JSON, or CSV when the Accept header asks for text/csv). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>[];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
     listReports: {
         parameters: {
             query?: {
@@ -7573,6 +7269,36 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    adhawkReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdHawkDatasetPostBody"];
+            };
+        };
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description AdHawk datasets are not offered (error code NOT_IMPLEMENTED); the message names where the figures come from instead. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     exportReport: {
@@ -7624,66 +7350,6 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
-    adhawkReport: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AdHawkDatasetPostBody"];
-            };
-        };
-        responses: {
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            /** @description AdHawk datasets are not offered (error code NOT_IMPLEMENTED); the message names where the figures come from instead. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getJobResult: {
-        parameters: {
-            query: {
-                /** @description Unix seconds. */
-                expires: string;
-                signature: string;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The file, as an attachment. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
-                    "application/pdf": string;
-                };
-            };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-        };
-    };
     getJob: {
         parameters: {
             query?: never;
@@ -7732,6 +7398,79 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    getJobResult: {
+        parameters: {
+            query: {
+                /** @description Unix seconds. */
+                expires: string;
+                signature: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/pdf": string;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated catalogue event types; only these are sent. */
+                types?: string;
+                /** @description Only events naming this device (repeatable or comma-separated, at most 100). */
+                device_id?: string[];
+                /** @description Resume after this event (for clients that cannot send the Last-Event-ID header). */
+                last_event_id?: string;
+            };
+            header?: {
+                /** @description Resume after this event (browsers' EventSource sends it on reconnect). */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream (never ends by itself). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The Last-Event-ID is not in the account's log (unknown, or older than 24 hours). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listWebhookEndpoints: {
@@ -7923,6 +7662,40 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    redeliverWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRedelivery"];
+            };
+        };
+        responses: {
+            /** @description How many deliveries were queued again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRedeliveryResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     rotateWebhookEndpointSecret: {
         parameters: {
             query?: never;
@@ -7987,7 +7760,130 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    redeliverWebhookEvents: {
+    listSchedules: {
+        parameters: {
+            query?: {
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                /** @description Maximum number of items to return. */
+                take?: components["parameters"]["Take"];
+                /** @description 0-based page index; skips page * take items. */
+                page?: components["parameters"]["Page"];
+                /** @description Only items in one of these groups; repeat the parameter for several (group_id=a&group_id=b). */
+                group_id?: components["parameters"]["GroupId"];
+                /** @description Only items in a group with one of these names; repeat the parameter for several. */
+                group_name?: components["parameters"]["GroupName"];
+                /** @description Only schedules that include this device. */
+                device_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The new schedule. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listScheduleGroups: {
+        parameters: {
+            query?: {
+                tree?: boolean;
+                /** @description Only the item with this id. */
+                id?: components["parameters"]["IdQuery"];
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createScheduleGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateScheduleGroup: {
         parameters: {
             query?: never;
             header?: never;
@@ -7999,69 +7895,165 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookRedelivery"];
+                "application/json": components["schemas"]["GroupRequest"];
             };
         };
         responses: {
-            /** @description How many deliveries were queued again. */
+            /** @description Updated (the reference's status); GET /schedules/groups?id= reads it. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteScheduleGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookRedeliveryResult"];
+                    "application/json": components["schemas"]["Schedule"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
         };
     };
-    streamEvents: {
+    updateSchedule: {
         parameters: {
-            query?: {
-                /** @description Comma-separated catalogue event types; only these are sent. */
-                types?: string;
-                /** @description Only events naming this device (repeatable or comma-separated, at most 100). */
-                device_id?: string[];
-                /** @description Resume after this event (for clients that cannot send the Last-Event-ID header). */
-                last_event_id?: string;
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
             };
-            header?: {
-                /** @description Resume after this event (browsers' EventSource sends it on reconnect). */
-                "Last-Event-ID"?: string;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleRequest"];
             };
-            path?: never;
+        };
+        responses: {
+            /** @description Updated; GET /schedules/{id} reads it. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The stream (never ends by itself). */
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+                "application/json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The patched schedule. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "application/json": components["schemas"]["Schedule"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description The Last-Event-ID is not in the account's log (unknown, or older than 24 hours). */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["TooManyRequests"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
         };
     };
 }

@@ -15,7 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { freePort, Processes } from './processes.js';
+import { freePort, Processes } from '../../gateway/test/processes.js';
 import { apiClient, png, SCREEN_ARGS, until } from './support/player-browser.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

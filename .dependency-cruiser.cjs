@@ -1,6 +1,6 @@
 /**
  * Layering rules (STYLE.md habit 9), checked by `depcruise` in `npm test` (scripts/test-all.cjs):
- *   depcruise --config .dependency-cruiser.cjs services gateway launcher rest-facade legacy-adapter bench scripts
+ *   depcruise --config .dependency-cruiser.cjs services gateway player-web launcher rest-facade legacy-adapter bench scripts
  * Paths are the resolved files (pnpm symlinks followed), so `@pylon/kit/adapters/x` and
  * `../adapters/x.js` are the same `services/kit/src/adapters/x.ts`.
  * "No process.env outside config and composition roots" is an ESLint rule (eslint.config.js):
@@ -84,6 +84,14 @@ module.exports = {
         "The gateway package is the gateway only: it may use a subgraph's public entry (src/index.ts), never its internals, and nothing of the launcher or the facades (the all-in-one wires those, in launcher/).",
       from: { path: '^gateway/src/' },
       to: { path: [`${SERVICES}src/`, '^(launcher|rest-facade|legacy-adapter)/'], pathNot: `${SERVICES}src/index\\.ts$` },
+    },
+    {
+      name: 'player-web-is-a-leaf',
+      severity: 'error',
+      comment:
+        "The browser player (@pylon/player-web) is browser sources and their bundle: it imports nothing of the workspace (the gateway serves it, issue 38's console sits beside it).",
+      from: { path: '^player-web/src/' },
+      to: { path: '^(services|gateway|launcher|rest-facade|legacy-adapter|bench)/' },
     },
     {
       name: 'http-in-http',

@@ -69,10 +69,10 @@ export default defineConfig(
   // Tests read untyped JSON responses; `any` there is the honest type.
   { files: ['**/test/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: commonJsGlobals }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
-  { files: ['**/*.js'], ignores: ['gateway/src/docs/browser/**', 'gateway/src/player-web/browser/**'], languageOptions: { globals: nodeGlobals } },
+  { files: ['**/*.js'], ignores: ['gateway/src/docs/browser/**', 'player-web/src/browser/**'], languageOptions: { globals: nodeGlobals } },
   // The web player (ES modules bundled by esbuild; sw.entry.js runs as its Service Worker) and /screens.
   {
-    files: ['gateway/src/player-web/browser/**/*.js'],
+    files: ['player-web/src/browser/**/*.js'],
     languageOptions: {
       sourceType: 'module',
       globals: Object.fromEntries(

@@ -16,7 +16,7 @@ export default {
   },
   transformIgnorePatterns: [`^(?!.*/node_modules/\\.pnpm/${esmOnly}).*/node_modules/`],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testMatch: ['<rootDir>/{services/*,gateway,launcher,rest-facade,legacy-adapter,scripts}/test/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+  testMatch: ['<rootDir>/{services/*,gateway,player-web,launcher,rest-facade,legacy-adapter,scripts}/test/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   // Checks every REST e2e response against the reference API (gateway/test/support/reference-conformance.ts).
   setupFiles: ['<rootDir>/gateway/test/support/conformance.setup.ts'],
   testTimeout: 30000,

@@ -13,6 +13,7 @@ const PACKAGES = [
     .filter((d) => fs.existsSync(path.join(root, 'services', d, 'src')))
     .map((d) => `services/${d}`),
   'gateway',
+  'player-web',
   'launcher',
   'rest-facade',
   'legacy-adapter',

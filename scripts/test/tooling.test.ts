@@ -112,6 +112,23 @@ describe('the gateway, the launcher and HTTP in subgraphs (dependency-cruiser)',
   });
 });
 
+describe('the browser player package (dependency-cruiser)', () => {
+  test('player-web imports nothing of the workspace; the gateway may import it', () => {
+    fixture({
+      'tsconfig.json': TSCONFIG,
+      'services/kit/src/index.ts': 'export const kit = 1;\n',
+      'player-web/src/index.ts': "export { files } from './files.js';\n",
+      'player-web/src/files.ts': 'export const files = 1;\n',
+      'player-web/src/uses-kit.ts': "import { kit } from '../../services/kit/src/index.js';\nexport const k = kit;\n",
+      'gateway/src/serves.ts': "import { files } from '../../player-web/src/index.js';\nexport const served = files;\n",
+    });
+    const r = run(bin('depcruise'), ['--config', join(root, '.dependency-cruiser.cjs'), 'services', 'gateway', 'player-web']);
+    expect(r.output).toMatch(/error player-web-is-a-leaf: player-web\/src\/uses-kit\.ts/);
+    expect(r.output).not.toMatch(/gateway\/src\/serves\.ts →/);
+    expect(r.status).not.toBe(0);
+  });
+});
+
 describe('format (prettier --check, .prettierrc.json)', () => {
   const prettierCheck = (file: string) => run(bin('prettier'), ['--config', join(root, '.prettierrc.json'), '--check', file]);
 

@@ -4,11 +4,14 @@
  * then the image's own rules on its instructions (hadolint is in neither Debian nor npm here):
  * pinned bases on Node 24, multi-stage with production dependencies only, compiled entry (no
  * tsx or package manager at run time), exec-form entrypoint, non-root user, every workspace
- * package's manifest in the dependency layer, and a .dockerignore that keeps local state out.
+ * package's manifest in the dependency layer, every compiled package in the runtime image, and a
+ * .dockerignore that keeps local state out.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { validate, ValidationSeverity } from 'dockerfile-utils';
+import { parse } from 'yaml';
 import { ROOT } from './deploy.helpers.js';
 
 const text = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
@@ -87,11 +90,18 @@ describe('Dockerfile', () => {
     expect(runtime.body.some((i) => i.keyword === 'VOLUME' && i.args.includes('/data'))).toBe(true);
   });
 
-  test('tools installed by version; every workspace package manifest is in the dependency layer', () => {
+  test('tools installed by version; every workspace package manifest is in the dependency layer, every compiled package in the image', () => {
     for (const i of all.filter((x) => x.keyword === 'RUN' && /\bnpm install/.test(x.args))) expect(i.args).toMatch(/pnpm@\d+\.\d+\.\d+/);
-    const packages = [...readdirSync(join(ROOT, 'services')).map((d) => `services/${d}`), 'gateway', 'launcher', 'rest-facade', 'legacy-adapter', 'bench'];
+    // The workspace's own list (pnpm-workspace.yaml), so a new package cannot be forgotten here.
+    const globs = (parse(readFileSync(join(ROOT, 'pnpm-workspace.yaml'), 'utf8')) as { packages: string[] }).packages;
+    const packages = globs.flatMap((g) => (g.endsWith('/*') ? readdirSync(join(ROOT, g.slice(0, -2))).map((d) => `${g.slice(0, -2)}/${d}`) : [g]));
+    expect(packages).toEqual(expect.arrayContaining(['gateway', 'player-web', 'launcher', 'services/kit']));
     const copied = all.filter((i) => i.keyword === 'COPY').map((i) => i.args);
-    for (const p of packages) expect(copied).toContain(`${p}/package.json ${p}/`);
+    for (const p of packages.filter((d) => existsSync(join(ROOT, d, 'package.json')))) expect(copied).toContain(`${p}/package.json ${p}/`);
+    // Every package `npm run build` compiles (scripts/dist.cjs) reaches the runtime image.
+    const build = all.find((i) => i.keyword === 'RUN' && i.args.includes('scripts/build.cjs'))!.args;
+    const { PACKAGES } = createRequire(join(ROOT, 'package.json'))('./scripts/dist.cjs') as { PACKAGES: string[] };
+    for (const p of PACKAGES) expect(build.split(/\s+/)).toContain(p.startsWith('services/') ? 'services/*/dist' : `${p}/dist`);
   });
 
   test('.dockerignore keeps local installs, build output, data, secrets and VCS metadata out', () => {

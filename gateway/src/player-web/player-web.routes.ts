@@ -1,17 +1,13 @@
 /**
  * The web player at /play (a browser becomes a screen: pairing, playback, proof of play, commands,
- * offline through a Service Worker) and the operator's fleet view at /screens. Static files of
- * this process, bundled with esbuild at start; the player then talks only to the player API
+ * offline through a Service Worker) and the operator's fleet view at /screens: their files come
+ * from @pylon/player-web (player-web/), whose scripts are bundled with esbuild at start; these routes
+ * add the gateway's HTTP policy (CSP, caching, paths). The player then talks only to the player API
  * (/player/...), the screens page to the REST API with the key entered in the page.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Router, type Request, type Response } from 'express';
 import type { Logger } from '@pylon/kit';
-import { buildPlayerBundle, type PlayerBundle } from './player-bundle.js';
-
-const BROWSER = fileURLToPath(new URL('./browser/', import.meta.url));
-const read = (f: string) => readFileSync(`${BROWSER}${f}`, 'utf8');
+import { buildPlayerBundle, readPlayerFiles, type PlayerBundle } from '@pylon/player-web';
 
 /**
  * No inline script and no third-party script. Media may come from MEDIA_PUBLIC_BASE_URL (another
@@ -33,10 +29,7 @@ export const PLAYER_CSP = [
 ].join('; ');
 
 export function createPlayerWeb(opts: { logger: Logger }): Router {
-  const playHtml = read('play.html');
-  const playCss = read('player.css');
-  const screensHtml = read('screens.html');
-  const screensJs = read('screens.js');
+  const { playHtml, playerCss, screensHtml, screensJs } = readPlayerFiles();
   let bundle: Promise<PlayerBundle> | undefined;
   const scripts = () => {
     bundle ??= buildPlayerBundle().catch((err: unknown) => {
@@ -68,7 +61,7 @@ export function createPlayerWeb(opts: { logger: Logger }): Router {
     if (path!.endsWith('/')) return send(res, 'text/html; charset=utf-8', playHtml, 'no-cache');
     res.redirect(302, `/play/${query ? `?${query}` : ''}`);
   });
-  router.get('/play/assets/player.css', (_req, res) => send(res, 'text/css; charset=utf-8', playCss, 'no-cache'));
+  router.get('/play/assets/player.css', (_req, res) => send(res, 'text/css; charset=utf-8', playerCss, 'no-cache'));
   router.get(
     '/play/assets/player.js',
     script((b) => b.player),
@@ -79,6 +72,6 @@ export function createPlayerWeb(opts: { logger: Logger }): Router {
   );
   router.get(['/screens', '/screens/'], (_req, res) => send(res, 'text/html; charset=utf-8', screensHtml, 'no-cache'));
   router.get('/screens/assets/screens.js', (_req, res) => send(res, 'text/javascript; charset=utf-8', screensJs, 'no-cache'));
-  router.get('/screens/assets/player.css', (_req, res) => send(res, 'text/css; charset=utf-8', playCss, 'no-cache'));
+  router.get('/screens/assets/player.css', (_req, res) => send(res, 'text/css; charset=utf-8', playerCss, 'no-cache'));
   return router;
 }

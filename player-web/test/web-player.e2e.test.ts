@@ -18,7 +18,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { freePort, Processes, ROOT } from './processes.js';
+import { freePort, Processes, ROOT } from '../../gateway/test/processes.js';
 import { apiClient, png, SCREEN_ARGS, until, type Json } from './support/player-browser.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -1,8 +1,8 @@
 /**
  * The web player's scripts (browser/player.entry.js and the Service Worker browser/sw.entry.js),
- * bundled with esbuild from this repository's files: no CDN, no framework. Built once per process
- * when the router is created (a few hundred milliseconds) and served from memory; `npm run build`
- * copies the sources into dist/, where the same build runs.
+ * bundled with esbuild from this package's files: no CDN, no framework. Built once per process
+ * when the gateway's router is created (a few hundred milliseconds) and served from memory; `npm run
+ * build` copies the sources into player-web/dist/, where the same build runs.
  */
 import { fileURLToPath } from 'node:url';
 

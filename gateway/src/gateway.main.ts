@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { Router } from 'express';
 import { createLogger, createOps, InternalTokens, listenHttp, loadConfigOrExit, metricsAccess, onShutdown, SCHEMA_DIR, serveMetrics } from '@pylon/kit';
-import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
+import { createMemoryCache } from '@pylon/adapters/memory';
 import { createRedisCache, createRedisPubSub } from '@pylon/adapters/redis';
 import { createAuditSink } from '@pylon/composition/audit-sink';
 import { createRateLimiter } from '@pylon/composition/backends';

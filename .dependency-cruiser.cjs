@@ -1,8 +1,8 @@
 /**
  * Layering rules (STYLE.md habit 9), checked by `depcruise` in `npm test` (scripts/test-all.cjs):
  *   depcruise --config .dependency-cruiser.cjs services gateway player-web launcher rest-facade legacy-adapter bench scripts
- * Paths are the resolved files (pnpm symlinks followed), so `@pylon/kit/adapters/x` and
- * `../adapters/x.js` are the same `services/kit/src/adapters/x.ts`.
+ * Paths are the resolved files (pnpm symlinks followed), so `@pylon/adapters/lmdb` and
+ * `../lmdb/index.js` are the same `services/adapters/src/lmdb/index.ts`.
  * "No process.env outside config and composition roots" is an ESLint rule (eslint.config.js):
  * it is a property access, not an import.
  */
@@ -11,13 +11,11 @@
 const TEST = '(^|/)test/';
 /** Composition roots: the only product code that picks adapters. */
 const ROOTS = ['(^|/)(main|[\\w-]+\\.main)\\.ts$', '^launcher/src/all-in-one\\.ts$', '^services/composition/src/', '^bench/'];
-const KIT_ADAPTERS = '^services/kit/src/adapters/';
-const DRIVER_ADAPTERS = '^services/adapters/src/';
+/** Every adapter, embedded (lmdb, memory, local) and driver-backed alike: @pylon/adapters. */
+const ADAPTERS = '^services/adapters/src/';
 const nodeModule = (names) => `(^|/)node_modules/(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})/`;
-/** The embedded document store's engine, owned by the kit's adapters. */
-const KIT_DRIVERS = nodeModule(['lmdb', 'mingo']);
-/** Drivers of the scaled backends (and chDB), owned by @pylon/adapters; an S3 client joins them. */
-const PACKAGE_DRIVERS = nodeModule(['mongoose', 'mongodb', 'chdb', '@clickhouse/client', 'kafkajs', 'ioredis', '@aws-sdk/client-s3']);
+/** Engines and drivers, owned by @pylon/adapters: the embedded ones (LMDB, mingo, chDB) and those of the scaled backends. */
+const DRIVERS = nodeModule(['lmdb', 'mingo', 'mongoose', 'mongodb', 'chdb', '@clickhouse/client', 'kafkajs', 'ioredis', '@aws-sdk/client-s3']);
 const SERVICES = '^services/(devices|content|scheduling|datatables|analytics|identity)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -41,25 +39,26 @@ module.exports = {
       to: { circular: true, via: { dependencyTypes: ['type-only'] } },
     },
     {
-      name: 'kit-drivers-in-kit-adapters',
-      severity: 'error',
-      comment: 'lmdb and mingo (the embedded document store) are imported only by services/kit/src/adapters.',
-      from: { pathNot: [KIT_ADAPTERS, TEST] },
-      to: { path: KIT_DRIVERS },
-    },
-    {
       name: 'drivers-in-adapters-package',
       severity: 'error',
-      comment: 'Network and engine drivers are imported only by @pylon/adapters (services/adapters/src), one entry per driver.',
-      from: { pathNot: [DRIVER_ADAPTERS, TEST] },
-      to: { path: PACKAGE_DRIVERS },
+      comment: 'Engines and network drivers (lmdb and mingo included) are imported only by @pylon/adapters (services/adapters/src), one entry per backend.',
+      from: { pathNot: [ADAPTERS, TEST] },
+      to: { path: DRIVERS },
+    },
+    {
+      name: 'kit-sees-no-adapter',
+      severity: 'error',
+      comment:
+        'The kit holds the ports; the adapters implement them and import the kit, never the reverse (kit tests that need a real adapter live in services/adapters/test/kit/).',
+      from: { path: '^services/kit/' },
+      to: { path: ADAPTERS },
     },
     {
       name: 'adapters-from-composition-roots',
       severity: 'error',
       comment: 'Adapters are chosen only in composition roots (main.ts, all-in-one.ts, services/composition, bench); everything else sees the ports.',
-      from: { pathNot: [...ROOTS, TEST, KIT_ADAPTERS, DRIVER_ADAPTERS] },
-      to: { path: [KIT_ADAPTERS, DRIVER_ADAPTERS] },
+      from: { pathNot: [...ROOTS, TEST, ADAPTERS] },
+      to: { path: ADAPTERS },
     },
     {
       name: 'domain-is-pure',
@@ -67,7 +66,7 @@ module.exports = {
       comment: 'domain/ imports no adapters, drivers, GraphQL, HTTP framework or use-cases.',
       from: { path: '/src/domain/' },
       to: {
-        path: [KIT_ADAPTERS, DRIVER_ADAPTERS, KIT_DRIVERS, PACKAGE_DRIVERS, '/src/graphql/', '/use-cases/', nodeModule(['graphql', 'express'])],
+        path: [ADAPTERS, DRIVERS, '/src/graphql/', '/use-cases/', nodeModule(['graphql', 'express'])],
       },
     },
     {

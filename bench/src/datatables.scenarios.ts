@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
+import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createDataTablesSubgraph } from '@pylon/datatables';
 import { newRowId } from '@pylon/datatables/repositories/data-table.repository';

@@ -9,8 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BufferedPublisher, PUSH_EVENTS_TOPIC, pushEventsOver, type PushEvent } from '@pylon/kit';
-import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
-import { createLmdbStream } from '@pylon/kit/adapters/stream.lmdb';
+import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createLmdbStream } from '@pylon/adapters/lmdb';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createDevicesSubgraph } from '@pylon/devices';
 

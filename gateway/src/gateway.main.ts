@@ -13,7 +13,7 @@ import {
   SCHEMA_DIR,
   serveMetrics,
 } from '@pylon/kit';
-import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
+import { createMemoryCache } from '@pylon/adapters/memory';
 import { createRedisCache, createRedisPubSub } from '@pylon/adapters/redis';
 import { createAuditSink } from '@pylon/composition/audit-sink';
 import { createRateLimiter } from '@pylon/composition/backends';

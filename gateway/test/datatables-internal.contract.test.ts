@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { devicePrincipal, INTERNAL_TOKEN_HEADER, type DocumentStore } from '@pylon/kit';
-import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
+import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createDataTablesInternalHttp, createDataTablesSubgraph } from '@pylon/datatables';
 import { createHttpDataTableSource } from '@pylon/devices/adapters/data-table-source.http';

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
+import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { pushEvent, type DocumentStore, type PushEvent } from '@pylon/kit';
 import { until } from '@pylon/kit/testing';
 import { createEndpoint, deliveryOf } from '@pylon/identity/use-cases/manage-webhooks';

@@ -375,7 +375,7 @@ if (scenario) {
         stream = redis.createRedisStream({ url: env.REDIS_URL!, keyPrefix: `${PREFIX.redis}e2e:` });
         streamTarget = `${redisTarget} (streams)`;
       } else {
-        const { createLmdbStream } = await import('@pylon/kit/adapters/stream.lmdb');
+        const { createLmdbStream } = await import('@pylon/adapters/lmdb');
         stream = createLmdbStream({ path: join(dir, 'stream') });
       }
       const s = stream;
@@ -386,7 +386,7 @@ if (scenario) {
         documents = await mongo.createMongoDocumentStore({ url: env.MONGO_URL!, dbName: PREFIX.db });
         docsTarget = mongoTarget;
       } else {
-        const { createLmdbDocumentStore } = await import('@pylon/kit/adapters/documents.lmdb');
+        const { createLmdbDocumentStore } = await import('@pylon/adapters/lmdb');
         documents = await createLmdbDocumentStore({ path: join(dir, 'documents') });
       }
       const d = documents;

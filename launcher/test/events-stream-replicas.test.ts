@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DocumentStore, Leases, Principal } from '@pylon/kit';
 import { createRedisLeases } from '@pylon/adapters/redis';
-import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
+import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { openEventStream, serveOnFreePort, testPrincipal, until } from '@pylon/kit/testing';
 import { PushEventLog } from '@pylon/identity/workers/event-log';
 import { createEventsStreamHttp, type EventsStreamOptions } from '@pylon/identity/http/events-stream.http';

@@ -4,7 +4,7 @@
  * the in-memory stream; Kafka does not run here), dead letters and lag name topics as the caller
  * did, and the stream underneath sees only prefixed names (what the clean-up deletes).
  */
-import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
+import { createMemoryStream } from '@pylon/adapters/memory';
 import type { EventStream } from '@pylon/kit';
 import { streamContract } from '@pylon/kit/contract/stream.contract';
 import { waitFor } from '@pylon/kit/contract/wait';

@@ -63,14 +63,27 @@ describe('layering (dependency-cruiser, .dependency-cruiser.cjs)', () => {
   test('domain code importing an adapter fails; a composition root may', () => {
     fixture({
       'tsconfig.json': TSCONFIG,
-      'services/kit/src/adapters/store.memory.ts': 'export const store = new Map<string, string>();\n',
-      'services/devices/src/domain/device.ts': "import { store } from '../../../kit/src/adapters/store.memory.js';\nexport const size = () => store.size;\n",
-      'services/devices/src/main.ts': "import { store } from '../../kit/src/adapters/store.memory.js';\nexport const main = () => store.clear();\n",
+      'services/adapters/src/memory/store.memory.ts': 'export const store = new Map<string, string>();\n',
+      'services/devices/src/domain/device.ts': "import { store } from '../../../adapters/src/memory/store.memory.js';\nexport const size = () => store.size;\n",
+      'services/devices/src/main.ts': "import { store } from '../../adapters/src/memory/store.memory.js';\nexport const main = () => store.clear();\n",
     });
     const r = depcruise();
     expect(r.output).toMatch(/error domain-is-pure: services\/devices\/src\/domain\/device\.ts/);
     expect(r.output).toMatch(/error adapters-from-composition-roots: services\/devices\/src\/domain\/device\.ts/);
     expect(r.output).not.toMatch(/main\.ts/);
+    expect(r.status).not.toBe(0);
+  });
+
+  test('the kit importing an adapter fails, its tests included', () => {
+    fixture({
+      'tsconfig.json': TSCONFIG,
+      'services/adapters/src/memory/store.memory.ts': 'export const store = new Map<string, string>();\n',
+      'services/kit/src/jobs.ts': "import { store } from '../../adapters/src/memory/store.memory.js';\nexport const size = () => store.size;\n",
+      'services/kit/test/jobs.test.ts': "import { store } from '../../adapters/src/memory/store.memory.js';\nexport const clear = () => store.clear();\n",
+    });
+    const r = depcruise();
+    expect(r.output).toMatch(/error kit-sees-no-adapter: services\/kit\/src\/jobs\.ts/);
+    expect(r.output).toMatch(/error kit-sees-no-adapter: services\/kit\/test\/jobs\.test\.ts/);
     expect(r.status).not.toBe(0);
   });
 

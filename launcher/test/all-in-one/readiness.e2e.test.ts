@@ -10,7 +10,7 @@ import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, loadConfig } from '@pylon/kit';
-import { listMigrations } from '@pylon/kit/adapters/analytics.migrations';
+import { listMigrations } from '@pylon/adapters/analytics';
 import { startAllInOne, type AllInOne } from '../../src/all-in-one.js';
 import { allInOneEnv } from '../../src/all-in-one.config.js';
 import { openAllInOneBackends } from '../../src/all-in-one/backends.js';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnalyticsStore } from '@pylon/kit';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
-import { DEFAULT_ANALYTICS_MIGRATIONS_DIR } from '@pylon/kit/adapters/analytics.migrations';
+import { DEFAULT_ANALYTICS_MIGRATIONS_DIR } from '@pylon/adapters/analytics';
 import type { Interval } from '../src/domain/buckets.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
 import type { Source } from '../src/domain/rollup-plan.js';

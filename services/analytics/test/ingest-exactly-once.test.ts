@@ -22,7 +22,7 @@ import {
   type PlayLogRecord,
 } from '@pylon/kit';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
-import { createLmdbStream } from '@pylon/kit/adapters/stream.lmdb';
+import { createLmdbStream } from '@pylon/adapters/lmdb';
 import { startIngest, type Ingest } from '../src/workers/ingest.js';
 import { LOOKUP_VALUES } from '../src/workers/exactly-once.js';
 import { repairRollups, ROLLUPS_OF } from '../src/workers/rollup-repair.js';

@@ -8,7 +8,7 @@
  * subscribe to: partitions nobody reads.
  */
 import { createLogger, TOPIC_TABLES, DEAD_LETTER_TOPIC, type AnalyticsStore, type EventStream } from '@pylon/kit';
-import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
+import { createMemoryStream } from '@pylon/adapters/memory';
 import { startIngest } from '../src/workers/ingest.js';
 import { assignedPartitions, type Member } from '../../adapters/test/kafka-group.helpers.js';
 import { withChdbStore } from './ingest.helpers.js';

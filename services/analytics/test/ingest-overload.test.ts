@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, isTransientError, TOPICS, type AnalyticsStore } from '@pylon/kit';
 import { createClickHouseAnalyticsStore } from '@pylon/adapters/clickhouse';
-import { createLmdbStream } from '@pylon/kit/adapters/stream.lmdb';
+import { createLmdbStream } from '@pylon/adapters/lmdb';
 import { startIngest } from '../src/workers/ingest.js';
 import { intercepted, until, withChdbStore } from './ingest.helpers.js';
 import { loopback } from './support/loopback.js';

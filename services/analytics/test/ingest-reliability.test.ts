@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, createOps, telemetryMetrics, TOPICS, type AnalyticsStore, type EventStream, type PingLogRecord } from '@pylon/kit';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
-import { createLmdbStream } from '@pylon/kit/adapters/stream.lmdb';
+import { createLmdbStream } from '@pylon/adapters/lmdb';
 import { startIngest } from '../src/workers/ingest.js';
 import { replayDeadLetters } from '../src/workers/dead-letters.js';
 import { intercepted, until } from './ingest.helpers.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BufferedPublisher, createLogger, TOPICS, type AnalyticsStore, type AuditEventRecord, type PingLogRecord } from '@pylon/kit';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
-import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
+import { createMemoryStream } from '@pylon/adapters/memory';
 import { startIngest } from '../src/workers/ingest.js';
 
 let dir: string;

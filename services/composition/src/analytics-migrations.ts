@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { envInt, type AnalyticsStore, type DocumentStore, type Logger } from '@pylon/kit';
-import { applyRetention, MAX_RETENTION_DAYS, type RetentionDays } from '@pylon/kit/adapters/analytics.retention';
+import { applyRetention, MAX_RETENTION_DAYS, type RetentionDays } from '@pylon/adapters/analytics';
 import { acquireAnalyticsLease, acquireDocumentsLease, type LeaseTiming } from './migration-lease.js';
 
 const days = () => z.coerce.number().int().min(0).max(MAX_RETENTION_DAYS).optional();

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { clusterRenderer, DEFAULT_ZOOKEEPER_PATH, type ClusterRendering } from '@pylon/kit/adapters/analytics.cluster';
+import { clusterRenderer, DEFAULT_ZOOKEEPER_PATH, type ClusterRendering } from '@pylon/adapters/analytics';
 import { analyticsRetentionEnv, retentionFromEnv, runAnalyticsMigrations } from './analytics-migrations.js';
 import {
   createFileSpool,
@@ -266,7 +266,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
         const { createMongoDocumentStore } = await import('@pylon/adapters/mongo');
         b.documents = await createMongoDocumentStore({ url: env.MONGO_URL!, indexes: options.migrate ? 'migrate' : 'create' });
       } else {
-        const { createLmdbDocumentStore } = await import('@pylon/kit/adapters/documents.lmdb');
+        const { createLmdbDocumentStore } = await import('@pylon/adapters/lmdb');
         b.documents = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
       }
       const d = b.documents;
@@ -325,7 +325,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
         b.pubsub = createRedisPubSub({ url: env.REDIS_URL! });
         b.leases = createRedisLeases({ url: env.REDIS_URL!, keyPrefix: 'pylon:lease:' });
       } else {
-        const { createMemoryCache, createMemoryLeases, createMemoryPubSub } = await import('@pylon/kit/adapters/cache.memory');
+        const { createMemoryCache, createMemoryLeases, createMemoryPubSub } = await import('@pylon/adapters/memory');
         b.cache = createMemoryCache();
         b.pubsub = createMemoryPubSub();
         b.leases = createMemoryLeases();
@@ -352,10 +352,10 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
         const { createRedisStream } = await import('@pylon/adapters/redis');
         b.stream = createRedisStream(redisStreamOptions(env, logger));
       } else if (env.STREAM_DRIVER === 'memory') {
-        const { createMemoryStream } = await import('@pylon/kit/adapters/stream.memory');
+        const { createMemoryStream } = await import('@pylon/adapters/memory');
         b.stream = createMemoryStream();
       } else {
-        const { createLmdbStream } = await import('@pylon/kit/adapters/stream.lmdb');
+        const { createLmdbStream } = await import('@pylon/adapters/lmdb');
         b.stream = createLmdbStream({ path: join(dataDir, 'stream') });
       }
       const s = b.stream;
@@ -376,7 +376,7 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
           prefix: env.S3_PREFIX,
         });
       } else {
-        const { createLocalBlobStore } = await import('@pylon/kit/adapters/blobs.local');
+        const { createLocalBlobStore } = await import('@pylon/adapters/local');
         b.blobs = createLocalBlobStore({ dir: join(dataDir, 'blobs') });
       }
       const bl = b.blobs;
@@ -410,6 +410,6 @@ export async function createRateLimiter(env: Pick<BackendEnv, 'CACHE_DRIVER' | '
     const { createRedisRateLimiter } = await import('@pylon/adapters/redis');
     return createRedisRateLimiter({ ...spec, url: env.REDIS_URL });
   }
-  const { createMemoryRateLimiter } = await import('@pylon/kit/adapters/rate-limit.memory');
+  const { createMemoryRateLimiter } = await import('@pylon/adapters/memory');
   return createMemoryRateLimiter(spec);
 }

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DocumentStore } from '@pylon/kit';
-import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
+import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { runAnalyticsMigrations } from '../src/analytics-migrations.js';
 
 /** These cases count migrate() calls only; no retention is asked for, so no SQL runs. */

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnalyticsStore } from '@pylon/kit';
-import { applyRetention, currentTtl } from '@pylon/kit/adapters/analytics.retention';
+import { applyRetention, currentTtl } from '@pylon/adapters/analytics';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { retentionFromEnv, runAnalyticsMigrations } from '../src/analytics-migrations.js';
 import { backendEnv } from '../src/backends.js';

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@pylon/kit';
-import { listMigrations } from '@pylon/kit/adapters/analytics.migrations';
+import { listMigrations } from '@pylon/adapters/analytics';
 import { backendEnv, backendRules, createBackends, type Backends } from '../src/backends.js';
 
 const schema = backendEnv.check(...backendRules);

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnalyticsStore, DocumentStore, MigrateOptions } from '@pylon/kit';
-import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
+import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { runAnalyticsMigrations } from '../src/analytics-migrations.js';
 import { LEASE_TABLE_PREFIX, MigrationLeaseLostError } from '../src/migration-lease.js';

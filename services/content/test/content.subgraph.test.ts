@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
-import { createLocalBlobStore } from '@pylon/kit/adapters/blobs.local';
+import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createLocalBlobStore } from '@pylon/adapters/local';
 import { createContentSubgraph } from '../src/app.js';
 import type { MediaRecord } from '../src/domain/media.js';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type { DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
+import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createDataTablesSubgraph } from '../src/app.js';
 import { validateRowData } from '../src/domain/cells.js';
 import { parseRowFilter } from '../src/domain/row-query.js';

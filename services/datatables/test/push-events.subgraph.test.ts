@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pushEvent, type DocumentStore, type PushEvent, type PushEvents } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
-import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
+import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createMemoryCache } from '@pylon/adapters/memory';
 import { createDataTablesSubgraph } from '../src/app.js';
 
 let dir: string;

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
-import { createMemoryCache } from '@pylon/kit/adapters/cache.memory';
+import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createMemoryCache } from '@pylon/adapters/memory';
 import { createDataTablesSubgraph } from '../src/app.js';
 
 const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);

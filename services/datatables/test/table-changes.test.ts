@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHANNELS, isDataTablesChangedEvent, type DataTablesChangedEvent, type DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
-import { createMemoryPubSub, createMemoryPubSubHub } from '@pylon/kit/adapters/cache.memory';
+import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createMemoryPubSub, createMemoryPubSubHub } from '@pylon/adapters/memory';
 import { createDataTablesSubgraph } from '../src/app.js';
 import { COALESCE_MS } from '../src/use-cases/table-changes.js';
 

@@ -1,5 +1,5 @@
 /** sendDeviceCommand / sendBulkDeviceCommands: results, every validation refusal, tenancy, bulk speed; delivery and ack through the player API. */
-import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
+import { createMemoryStream } from '@pylon/adapters/memory';
 import { TOPICS, type EventStream, type StreamMessage } from '@pylon/kit';
 import { createDevice, principal, startFixture, type Fixture } from './fixtures/subgraph.js';
 import { servePlayer, type PlayerHttp } from './fixtures/player-http.js';

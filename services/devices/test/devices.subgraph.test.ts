@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InternalTokens, POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
+import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createDevicesSubgraph } from '../src/app.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');

@@ -4,7 +4,7 @@
  * unknown files kept with a flag, the 202 given only after the stream holds the batch (503 when it
  * cannot), unknown keys refused and counted per address, and records scoped to the key's account.
  */
-import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
+import { createMemoryStream } from '@pylon/adapters/memory';
 import { TOPICS, recordsOf, type EventStream, type StreamMessage } from '@pylon/kit';
 import type { MediaDirectory } from '../src/index.js';
 import { MAX_PLAYER_BATCH } from '../src/domain/player-records.js';

@@ -8,7 +8,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
+import { createMemoryStream } from '@pylon/adapters/memory';
 import { createFileSpool, TOPICS, type EventStream } from '@pylon/kit';
 import { createDevice, startFixture, type Fixture } from './fixtures/subgraph.js';
 import { servePlayer, type PlayerHttp } from './fixtures/player-http.js';

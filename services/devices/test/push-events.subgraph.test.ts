@@ -4,7 +4,7 @@
  * `push.events` topic through the publisher, with the account, the resource id and the device's
  * group and tags; another account's changes carry its own account id.
  */
-import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
+import { createMemoryStream } from '@pylon/adapters/memory';
 import { BufferedPublisher, PUSH_EVENTS_TOPIC, pushEventsOver, type EventStream, type PushEvent } from '@pylon/kit';
 import { createDevice, principal, startFixture, type Fixture } from './fixtures/subgraph.js';
 import { servePlayer, type PlayerHttp } from './fixtures/player-http.js';

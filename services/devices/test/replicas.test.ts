@@ -4,7 +4,7 @@
  * once. Runs with the in-process hub always, and with a real Redis (REDIS_URL, default
  * redis://127.0.0.1:6379) when one answers.
  */
-import { createMemoryPubSub, createMemoryPubSubHub } from '@pylon/kit/adapters/cache.memory';
+import { createMemoryPubSub, createMemoryPubSubHub } from '@pylon/adapters/memory';
 import { createRedisPubSub } from '@pylon/adapters/redis';
 import type { PubSub } from '@pylon/kit';
 import { createDevice, principal, startFixture, tokens } from './fixtures/subgraph.js';

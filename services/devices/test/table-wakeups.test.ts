@@ -4,7 +4,7 @@
  * another replica's PubSub of the same hub), and not for another table or another account's table
  * of the same id. The parameter is bounded and validated.
  */
-import { createMemoryPubSub, createMemoryPubSubHub } from '@pylon/kit/adapters/cache.memory';
+import { createMemoryPubSub, createMemoryPubSubHub } from '@pylon/adapters/memory';
 import { CHANNELS, type DataTablesChangedEvent } from '@pylon/kit';
 import { createDevice, startFixture, type Fixture } from './fixtures/subgraph.js';
 import { servePlayer, type PlayerHttp } from './fixtures/player-http.js';

@@ -4,7 +4,7 @@
  * that account (readable through Query.alert, rule "Webhook endpoint disabled", no device) and an
  * alert.opened event; the same event delivered twice opens one alert; other types open none.
  */
-import { createMemoryStream } from '@pylon/kit/adapters/stream.memory';
+import { createMemoryStream } from '@pylon/adapters/memory';
 import { createLogger, pushEvent, PUSH_EVENTS_TOPIC, type EventStream, type PushEvent, type PushEvents, type Subscription } from '@pylon/kit';
 import { until } from '@pylon/kit/testing';
 import { startWebhookAlerts } from '../src/use-cases/alerts/webhook-alerts.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DocumentStore } from '@pylon/kit';
-import { createLmdbDocumentStore } from '@pylon/kit/adapters/documents.lmdb';
+import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { hashPassword, passwordProblem, verifyPassword } from '../src/domain/passwords.js';
 import { allows, requireRule } from '@pylon/kit';
 import { policiesFor } from '../src/domain/roles.js';

@@ -1,4 +1,4 @@
-/** Pylon kit: what every service shares. Adapters are imported only by composition roots, as `@pylon/kit/adapters/<name>`. */
+/** Pylon kit: what every service shares, and the ports. Adapters (in @pylon/adapters) are imported only by composition roots, as `@pylon/adapters/<backend>`. */
 export * from './errors.js';
 export * from './json-syntax.js';
 export * from './config.js';

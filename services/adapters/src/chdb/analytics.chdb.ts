@@ -26,10 +26,10 @@ import {
   storeClosed,
   trimStatement,
   type AnalyticsOp,
-} from '@pylon/kit/adapters/analytics.shared';
-import { parseJsonEachRow, toJsonEachRow } from '@pylon/kit/adapters/analytics.json-codec';
-import { runMigrations } from '@pylon/kit/adapters/analytics.migrations';
-import { deduplicationSettings } from '@pylon/kit/adapters/analytics.deduplication';
+} from '../analytics/analytics.shared.js';
+import { parseJsonEachRow, toJsonEachRow } from '../analytics/analytics.json-codec.js';
+import { runMigrations } from '../analytics/analytics.migrations.js';
+import { deduplicationSettings } from '../analytics/analytics.deduplication.js';
 
 export interface ChdbAnalyticsOptions {
   /** Data directory (created if absent). */

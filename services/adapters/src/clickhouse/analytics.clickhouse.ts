@@ -27,11 +27,11 @@ import {
   storeClosed,
   trimStatement,
   type AnalyticsOp,
-} from '@pylon/kit/adapters/analytics.shared';
-import { parseJsonEachRow, stringifyRow, toJsonEachRow } from '@pylon/kit/adapters/analytics.json-codec';
-import { runMigrations } from '@pylon/kit/adapters/analytics.migrations';
-import type { ClusterRendering } from '@pylon/kit/adapters/analytics.cluster';
-import { deduplicationSettings } from '@pylon/kit/adapters/analytics.deduplication';
+} from '../analytics/analytics.shared.js';
+import { parseJsonEachRow, stringifyRow, toJsonEachRow } from '../analytics/analytics.json-codec.js';
+import { runMigrations } from '../analytics/analytics.migrations.js';
+import type { ClusterRendering } from '../analytics/analytics.cluster.js';
+import { deduplicationSettings } from '../analytics/analytics.deduplication.js';
 
 export interface ClickHouseAnalyticsOptions {
   /** e.g. `http://localhost:8123` (credentials and `?database=` in the URL are honoured too). */

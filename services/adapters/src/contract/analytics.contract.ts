@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '@pylon/kit/errors';
 import type { AnalyticsStore } from '@pylon/kit/ports/analytics';
-import { listMigrations, runMigrations } from '@pylon/kit/adapters/analytics.migrations';
+import { listMigrations, runMigrations } from '../analytics/analytics.migrations.js';
 import { afterAll, beforeAll, describe, expect, test } from '@pylon/kit/contract/harness';
 
 export interface AnalyticsHarness {

@@ -36,21 +36,17 @@
  * - A consumer that crashed without restarting (CRASH event, `restart: false`) reports
  *   `alive() === false`, which /readyz shows.
  * - Errors reaching callers are AppError('UNAVAILABLE') that never name the engine.
+ *
+ * The parts: stream.kafka-wire.ts (values, topic names, rebalance errors, timeouts),
+ * stream.kafka-chunk.ts (a chunk in a handler's hands: heartbeats, retries, dead letters); this
+ * file holds the clients, the consumers and the EventStream they offer.
  */
-import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type KafkaMessage, type Producer, type SASLOptions } from 'kafkajs';
+import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type KafkaConfig, type Producer, type SASLOptions } from 'kafkajs';
 import { AppError } from '@pylon/kit/errors';
 import type { Logger } from '@pylon/kit/logger';
-import {
-  isLeaseLost,
-  isTransientError,
-  LeaseLostError,
-  type BatchContext,
-  type DeadLetter,
-  type EventStream,
-  type GroupLag,
-  type StreamMessage,
-  type Subscription,
-} from '@pylon/kit/ports/stream';
+import type { ConsumerOptions, EventStream, GroupLag, StreamMessage, Subscription } from '@pylon/kit/ports/stream';
+import { ChunkRunner, type ChunkSettings } from './stream.kafka-chunk.js';
+import { checkTopic, encodeValue, unavailable, withTimeout } from './stream.kafka-wire.js';
 
 export interface KafkaStreamOptions {
   brokers: string[];
@@ -86,132 +82,113 @@ export interface KafkaStreamOptions {
 
 const DEFAULT_MAX_BATCH = 500;
 export const DEFAULT_SESSION_TIMEOUT_MS = 630_000;
-
-/** kafkajs protocol errors of a heartbeat or commit that mean the member lost (or may lose) its partitions. */
-const REBALANCE_ERRORS = new Set(['REBALANCE_IN_PROGRESS', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTANCE_ID', 'NOT_COORDINATOR']);
-const isRebalance = (e: unknown) => typeof e === 'object' && e !== null && REBALANCE_ERRORS.has(String((e as { type?: unknown }).type));
 const DEFAULT_MAX_WAIT_MS = 500;
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-function unavailable(message: string, cause?: unknown): AppError {
-  if (cause instanceof AppError) return cause;
-  const e = new AppError('UNAVAILABLE', message);
-  if (cause !== undefined) e.cause = cause;
-  return e;
+/** kafkajs' own log lines (warn and above) to the logger, when there is one. */
+function logCreator(log: KafkaStreamOptions['logger']): Pick<KafkaConfig, 'logCreator'> {
+  if (!log) return {};
+  return {
+    logCreator: () => (entry) => {
+      const { message, ...extra } = entry.log;
+      const fields = { ...extra, namespace: entry.namespace };
+      if (entry.level <= logLevel.ERROR) log.error(fields, message);
+      else if (entry.level === logLevel.WARN) log.warn(fields, message);
+      else if (entry.level === logLevel.INFO) log.info(fields, message);
+      else log.debug(fields, message);
+    },
+  };
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  if (!(ms > 0) || !Number.isFinite(ms)) return p;
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new AppError('UNAVAILABLE', `${what} timed out`)), ms);
-    p.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
-}
-
-function decode(m: KafkaMessage, topic: string): StreamMessage {
-  let value: unknown = null;
-  if (m.value) {
-    const text = m.value.toString('utf8');
-    try {
-      value = JSON.parse(text);
-    } catch {
-      value = text;
-    }
+/** A subscription's checked options: its topics, chunk size, dead letter and consumer role (its sorted topics). */
+function checkSubscription(topics: string | readonly string[], options: ConsumerOptions) {
+  const names = [...new Set(typeof topics === 'string' ? [topics] : topics)];
+  if (names.length === 0) throw new AppError('BAD_USER_INPUT', 'at least one topic is needed', { field: 'topic' });
+  names.forEach(checkTopic);
+  if (typeof options?.group !== 'string' || options.group.length === 0) {
+    throw new AppError('BAD_USER_INPUT', 'group must be a non-empty string', { field: 'group' });
   }
-  const out: StreamMessage = { value, timestamp: Number(m.timestamp), topic };
-  if (m.key) out.key = m.key.toString('utf8');
-  return out;
-}
-
-function encodeValue(value: unknown): string {
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(value ?? null);
-  } catch {
-    json = undefined;
+  const maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH;
+  if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
+    throw new AppError('BAD_USER_INPUT', 'maxBatchSize must be a positive integer', { field: 'maxBatchSize' });
   }
-  if (json === undefined) throw new AppError('BAD_USER_INPUT', 'message value is not JSON-serialisable', { field: 'value' });
-  return json;
+  const dl = options.deadLetter;
+  if (dl) {
+    checkTopic(dl.topic);
+    if (!Number.isInteger(dl.maxAttempts) || dl.maxAttempts < 1)
+      throw new AppError('BAD_USER_INPUT', 'deadLetter.maxAttempts must be a positive integer', { field: 'deadLetter.maxAttempts' });
+    if (names.includes(dl.topic)) throw new AppError('BAD_USER_INPUT', 'a topic cannot be its own dead letter', { field: 'deadLetter.topic' });
+  }
+  return { names, maxBatchSize, role: [...names].sort().join(',') };
 }
 
-export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
-  const log = opts.logger;
-  const requestTimeoutMs = opts.requestTimeoutMs ?? 30_000;
-  const numPartitions = opts.numPartitions ?? 3;
-
-  const kafka = new Kafka({
-    clientId: opts.clientId,
-    brokers: opts.brokers,
-    ...(opts.ssl !== undefined ? { ssl: opts.ssl } : {}),
-    ...(opts.sasl ? { sasl: opts.sasl } : {}),
-    connectionTimeout: opts.connectionTimeoutMs ?? 3_000,
-    // Bounded retries (about 3 s against a dead broker) so failures surface and close is quick.
-    retry: { initialRetryTime: 200, maxRetryTime: 2_000, retries: 4 },
-    logLevel: logLevel.WARN,
-    ...(log
-      ? {
-          logCreator: () => (entry) => {
-            const { message, ...extra } = entry.log;
-            const fields = { ...extra, namespace: entry.namespace };
-            if (entry.level <= logLevel.ERROR) log.error(fields, message);
-            else if (entry.level === logLevel.WARN) log.warn(fields, message);
-            else if (entry.level === logLevel.INFO) log.info(fields, message);
-            else log.debug(fields, message);
-          },
-        }
-      : {}),
-  });
-
-  const producer: Producer = kafka.producer({
-    idempotent: false,
-    retry: { initialRetryTime: 100, maxRetryTime: 3_000, retries: 10 },
-    allowAutoTopicCreation: false,
-    createPartitioner: Partitioners.DefaultPartitioner,
-  });
-  const admin: Admin = kafka.admin();
-  const consumers = new Set<Consumer>();
+/** The clients, the consumers of this process and what they read; `createKafkaStream` offers it as an EventStream. */
+class KafkaBus {
+  private readonly kafka: Kafka;
+  private readonly producer: Producer;
+  private readonly admin: Admin;
+  private readonly consumers = new Set<Consumer>();
   /** Group -> topics its consumers read here: what lag() reports. */
-  const groupTopics = new Map<string, Set<string>>();
+  private readonly groupTopics = new Map<string, Set<string>>();
   /** Group -> the topic set its subscription here reads: one group per consumer role. */
-  const groupRoles = new Map<string, string>();
-  const sessionTimeout = opts.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
-  const rebalanceTimeout = opts.rebalanceTimeoutMs ?? sessionTimeout;
-  const heartbeatInterval = opts.heartbeatIntervalMs ?? 3_000;
-  const retryBaseMs = opts.retryBaseMs ?? 200;
-  const retryMaxMs = opts.retryMaxMs ?? 5_000;
-  const topicsReady = new Map<string, Promise<void>>();
-  let producerReady: Promise<void> | null = null;
-  let adminReady: Promise<void> | null = null;
-  let closed = false;
+  private readonly groupRoles = new Map<string, string>();
+  private readonly topicsReady = new Map<string, Promise<void>>();
+  private producerReady: Promise<void> | null = null;
+  private adminReady: Promise<void> | null = null;
+  private readonly requestTimeoutMs: number;
+  private readonly numPartitions: number;
+  private readonly sessionTimeout: number;
+  private readonly rebalanceTimeout: number;
+  private readonly heartbeatInterval: number;
+  private readonly retryBaseMs: number;
+  private readonly retryMaxMs: number;
+  closed = false;
 
-  function connectProducer(): Promise<void> {
-    if (!producerReady) {
-      producerReady = producer.connect().catch((e: unknown) => {
-        producerReady = null;
-        throw e;
-      });
-    }
-    return producerReady;
+  constructor(private readonly opts: KafkaStreamOptions) {
+    this.requestTimeoutMs = opts.requestTimeoutMs ?? 30_000;
+    this.numPartitions = opts.numPartitions ?? 3;
+    this.sessionTimeout = opts.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
+    this.rebalanceTimeout = opts.rebalanceTimeoutMs ?? this.sessionTimeout;
+    this.heartbeatInterval = opts.heartbeatIntervalMs ?? 3_000;
+    this.retryBaseMs = opts.retryBaseMs ?? 200;
+    this.retryMaxMs = opts.retryMaxMs ?? 5_000;
+    this.kafka = new Kafka({
+      clientId: opts.clientId,
+      brokers: opts.brokers,
+      ...(opts.ssl !== undefined ? { ssl: opts.ssl } : {}),
+      ...(opts.sasl ? { sasl: opts.sasl } : {}),
+      connectionTimeout: opts.connectionTimeoutMs ?? 3_000,
+      // Bounded retries (about 3 s against a dead broker) so failures surface and close is quick.
+      retry: { initialRetryTime: 200, maxRetryTime: 2_000, retries: 4 },
+      logLevel: logLevel.WARN,
+      ...logCreator(opts.logger),
+    });
+    this.producer = this.kafka.producer({
+      idempotent: false,
+      retry: { initialRetryTime: 100, maxRetryTime: 3_000, retries: 10 },
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    this.admin = this.kafka.admin();
   }
 
-  function connectAdmin(): Promise<void> {
-    if (!adminReady) {
-      adminReady = admin.connect().catch((e: unknown) => {
-        adminReady = null;
+  private connectProducer(): Promise<void> {
+    if (!this.producerReady) {
+      this.producerReady = this.producer.connect().catch((e: unknown) => {
+        this.producerReady = null;
         throw e;
       });
     }
-    return adminReady;
+    return this.producerReady;
+  }
+
+  private connectAdmin(): Promise<void> {
+    if (!this.adminReady) {
+      this.adminReady = this.admin.connect().catch((e: unknown) => {
+        this.adminReady = null;
+        throw e;
+      });
+    }
+    return this.adminReady;
   }
 
   /**
@@ -219,298 +196,187 @@ export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
    * they are provisioned by other means) is logged and retried on next use; it does not fail the
    * caller, whose own request reports a topic that really is missing.
    */
-  function ensureTopic(topic: string): Promise<void> {
-    let ready = topicsReady.get(topic);
+  private ensureTopic(topic: string): Promise<void> {
+    let ready = this.topicsReady.get(topic);
     if (!ready) {
+      const { replicationFactor } = this.opts;
       ready = (async () => {
-        await connectAdmin();
-        await admin.createTopics({
+        await this.connectAdmin();
+        await this.admin.createTopics({
           waitForLeaders: true,
-          topics: [{ topic, numPartitions, ...(opts.replicationFactor ? { replicationFactor: opts.replicationFactor } : {}) }],
+          topics: [{ topic, numPartitions: this.numPartitions, ...(replicationFactor ? { replicationFactor } : {}) }],
         });
       })().catch((e: unknown) => {
-        topicsReady.delete(topic);
-        log?.warn({ err: e, topic }, 'could not create stream topic');
+        this.topicsReady.delete(topic);
+        this.opts.logger?.warn({ err: e, topic }, 'could not create stream topic');
       });
-      topicsReady.set(topic, ready);
+      this.topicsReady.set(topic, ready);
     }
     return ready;
   }
 
-  function checkTopic(topic: string): void {
-    if (typeof topic !== 'string' || !/^[A-Za-z0-9._-]{1,249}$/.test(topic)) {
-      throw new AppError('BAD_USER_INPUT', 'topic must be 1-249 characters of A-Z a-z 0-9 . _ -', { field: 'topic' });
+  /** Runs `work` within the request timeout; any failure reaches the caller as UNAVAILABLE. */
+  private async request<T>(what: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await withTimeout(work(), this.requestTimeoutMs, what);
+    } catch (e) {
+      throw unavailable('event stream is unavailable', e);
     }
   }
 
-  const stream: EventStream = {
-    async publish(topic, messages) {
-      if (closed) throw new AppError('UNAVAILABLE', 'event stream is closed');
-      checkTopic(topic);
-      if (messages.length === 0) return;
-      const now = Date.now();
-      const encoded = messages.map((m) => ({
-        key: m.key ?? null,
-        value: encodeValue(m.value),
-        timestamp: String(m.timestamp ?? now),
-      }));
-      try {
-        await withTimeout(
-          (async () => {
-            await Promise.all([connectProducer(), ensureTopic(topic)]);
-            await producer.send({ topic, messages: encoded });
-          })(),
-          requestTimeoutMs,
-          'publish',
-        );
-      } catch (e) {
-        throw unavailable('event stream is unavailable', e);
-      }
-    },
+  async publish(topic: string, messages: StreamMessage[]): Promise<void> {
+    if (this.closed) throw new AppError('UNAVAILABLE', 'event stream is closed');
+    checkTopic(topic);
+    if (messages.length === 0) return;
+    const now = Date.now();
+    const encoded = messages.map((m) => ({
+      key: m.key ?? null,
+      value: encodeValue(m.value),
+      timestamp: String(m.timestamp ?? now),
+    }));
+    await this.request('publish', async () => {
+      await Promise.all([this.connectProducer(), this.ensureTopic(topic)]);
+      await this.producer.send({ topic, messages: encoded });
+    });
+  }
 
-    async subscribe(topics, options, handler): Promise<Subscription> {
-      if (closed) throw new AppError('UNAVAILABLE', 'event stream is closed');
-      const names = [...new Set(typeof topics === 'string' ? [topics] : topics)];
-      if (names.length === 0) throw new AppError('BAD_USER_INPUT', 'at least one topic is needed', { field: 'topic' });
-      names.forEach(checkTopic);
-      if (typeof options?.group !== 'string' || options.group.length === 0) {
-        throw new AppError('BAD_USER_INPUT', 'group must be a non-empty string', { field: 'group' });
-      }
-      const maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH;
-      if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
-        throw new AppError('BAD_USER_INPUT', 'maxBatchSize must be a positive integer', { field: 'maxBatchSize' });
-      }
-      const dl = options.deadLetter;
-      if (dl) {
-        checkTopic(dl.topic);
-        if (!Number.isInteger(dl.maxAttempts) || dl.maxAttempts < 1)
-          throw new AppError('BAD_USER_INPUT', 'deadLetter.maxAttempts must be a positive integer', { field: 'deadLetter.maxAttempts' });
-        if (names.includes(dl.topic)) throw new AppError('BAD_USER_INPUT', 'a topic cannot be its own dead letter', { field: 'deadLetter.topic' });
-      }
-      const role = [...names].sort().join(',');
-      const held = groupRoles.get(options.group);
-      if (held !== undefined && held !== role) {
-        throw new AppError('BAD_USER_INPUT', `group ${options.group} already reads other topics here (${held}); use one group per consumer role`, {
-          field: 'group',
-        });
-      }
-      groupRoles.set(options.group, role);
-      const consumer = kafka.consumer({
-        groupId: options.group,
-        sessionTimeout,
-        rebalanceTimeout,
-        heartbeatInterval,
-        allowAutoTopicCreation: false,
-        minBytes: opts.minBytes ?? 65_536,
-        maxWaitTimeInMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
-        retry: { initialRetryTime: 300, maxRetryTime: 5_000, retries: 8 },
+  async subscribe(topics: string | readonly string[], options: ConsumerOptions, handler: ChunkSettings['handler']): Promise<Subscription> {
+    if (this.closed) throw new AppError('UNAVAILABLE', 'event stream is closed');
+    const { names, maxBatchSize, role } = checkSubscription(topics, options);
+    const held = this.groupRoles.get(options.group);
+    if (held !== undefined && held !== role) {
+      throw new AppError('BAD_USER_INPUT', `group ${options.group} already reads other topics here (${held}); use one group per consumer role`, {
+        field: 'group',
       });
-      let stopped = false;
-      let crashed = false;
-      consumer.on(consumer.events.CRASH, (event) => {
-        if (!event.payload.restart) crashed = true;
-        log?.error({ err: event.payload.error, group: options.group, topics: names, restart: event.payload.restart }, 'stream consumer crashed');
-      });
+    }
+    this.groupRoles.set(options.group, role);
+    const consumer = this.consumer(options);
+    const state = { stopped: false, crashed: false };
+    consumer.on(consumer.events.CRASH, (event) => {
+      if (!event.payload.restart) state.crashed = true;
+      this.opts.logger?.error({ err: event.payload.error, group: options.group, topics: names, restart: event.payload.restart }, 'stream consumer crashed');
+    });
+    const chunks = new ChunkRunner({
+      group: options.group,
+      handler,
+      deadLetter: options.deadLetter,
+      heartbeatIntervalMs: this.heartbeatInterval,
+      retryBaseMs: this.retryBaseMs,
+      retryMaxMs: this.retryMaxMs,
+      log: this.opts.logger,
+      publish: (topic, messages) => this.publish(topic, messages),
+    });
+    try {
+      await this.run(consumer, names, maxBatchSize, chunks, () => state.stopped);
+    } catch (e) {
+      this.consumers.delete(consumer);
+      if (held === undefined) this.groupRoles.delete(options.group);
+      await consumer.disconnect().catch(() => undefined);
+      throw unavailable('event stream is unavailable', e);
+    }
+    const mine = this.groupTopics.get(options.group) ?? new Set<string>();
+    for (const n of names) mine.add(n);
+    this.groupTopics.set(options.group, mine);
+    return {
+      alive: () => !state.stopped && !state.crashed && !this.closed,
+      close: async () => {
+        if (state.stopped) return;
+        state.stopped = true;
+        this.consumers.delete(consumer);
+        await consumer.disconnect();
+      },
+    };
+  }
 
-      /**
-       * The hold of one chunk: heartbeats in the background while the handler runs and on the
-       * handler's `heartbeat()`. The first rebalance error is kept (`lost`); from then on
-       * `heartbeat()` rejects with LeaseLostError and the chunk is abandoned.
-       */
-      function hold(alive: () => boolean, heartbeat: () => Promise<void>) {
-        let lost: unknown;
-        const beat = async () => {
-          if (lost !== undefined) return;
-          try {
-            await heartbeat();
-          } catch (e) {
-            if (isRebalance(e)) lost = e;
-            else throw e;
+  /** A kafkajs consumer of `options.group`, with this stream's session, fetch and retry settings. */
+  private consumer(options: ConsumerOptions): Consumer {
+    return this.kafka.consumer({
+      groupId: options.group,
+      sessionTimeout: this.sessionTimeout,
+      rebalanceTimeout: this.rebalanceTimeout,
+      heartbeatInterval: this.heartbeatInterval,
+      allowAutoTopicCreation: false,
+      minBytes: this.opts.minBytes ?? 65_536,
+      maxWaitTimeInMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
+      retry: { initialRetryTime: 300, maxRetryTime: 5_000, retries: 8 },
+    });
+  }
+
+  /** Connects and starts the consumer: each fetched batch in chunks of `maxBatchSize`, each resolved and committed after its handler. */
+  private async run(consumer: Consumer, names: string[], maxBatchSize: number, chunks: ChunkRunner, stopped: () => boolean): Promise<void> {
+    await Promise.all(names.map((n) => this.ensureTopic(n)));
+    await consumer.connect();
+    this.consumers.add(consumer);
+    await consumer.subscribe({ topics: names, fromBeginning: true });
+    await consumer.run({
+      autoCommit: true,
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+        const alive = () => !stopped() && isRunning() && !isStale();
+        const msgs = batch.messages;
+        for (let i = 0; i < msgs.length; i += maxBatchSize) {
+          if (!alive()) return;
+          const chunk = msgs.slice(i, i + maxBatchSize);
+          if (!(await chunks.handle(chunk, batch.topic, batch.partition, alive, heartbeat))) return;
+          resolveOffset(chunk[chunk.length - 1]!.offset);
+          await commitOffsetsIfNecessary();
+          await heartbeat();
+        }
+      },
+    });
+  }
+
+  async lag(): Promise<GroupLag[]> {
+    const out: GroupLag[] = [];
+    await this.request('lag', async () => {
+      await this.connectAdmin();
+      for (const [group, names] of this.groupTopics) {
+        const committed = await this.admin.fetchOffsets({ groupId: group, topics: [...names] });
+        for (const t of committed) {
+          const ends = await this.admin.fetchTopicOffsets(t.topic);
+          let lag = 0;
+          for (const p of t.partitions) {
+            const high = Number(ends.find((e) => e.partition === p.partition)?.high ?? 0);
+            const at = Number(p.offset);
+            lag += Math.max(0, high - (at < 0 ? Number(ends.find((e) => e.partition === p.partition)?.low ?? 0) : at));
           }
-        };
-        const timer = setInterval(() => void beat().catch(() => undefined), heartbeatInterval);
-        timer.unref();
-        const context: BatchContext = {
-          async heartbeat() {
-            await beat().catch(() => undefined); // a broker hiccup: the session outlasts it
-            if (lost !== undefined || !alive()) throw new LeaseLostError('the partition is being handed to another member', { cause: lost });
-          },
-        };
-        return { context, lost: () => lost, beat, release: () => clearInterval(timer) };
-      }
-
-      /**
-       * Runs the handler until it succeeds; false when the consumer stops meanwhile. Dead-letters
-       * when told. Throws kafkajs's rebalance error when the partition is being handed over.
-       */
-      async function handle(chunk: KafkaMessage[], topic: string, partition: number, alive: () => boolean, heartbeat: () => Promise<void>): Promise<boolean> {
-        const held = hold(alive, heartbeat);
-        try {
-          return await attempts(chunk, topic, partition, alive, heartbeat, held);
-        } finally {
-          held.release();
+          out.push({ topic: t.topic, group, lag });
         }
       }
+    });
+    return out;
+  }
 
-      async function attempts(
-        chunk: KafkaMessage[],
-        topic: string,
-        partition: number,
-        alive: () => boolean,
-        heartbeat: () => Promise<void>,
-        held: ReturnType<typeof hold>,
-      ): Promise<boolean> {
-        const abandon = () => {
-          if (held.lost() !== undefined) throw held.lost();
-          return false;
-        };
-        for (let attempt = 1; ; attempt++) {
-          try {
-            await handler(
-              chunk.map((m) => decode(m, topic)),
-              held.context,
-            );
-            if (held.lost() !== undefined) return abandon();
-            return true;
-          } catch (e) {
-            if (isLeaseLost(e) || held.lost() !== undefined) return abandon();
-            if (dl && !isTransientError(e) && attempt >= dl.maxAttempts) {
-              if (chunk.length > 1) {
-                // Find the culprit: each message alone, each with its own attempts.
-                for (const m of chunk) if (!(await handle([m], topic, partition, alive, heartbeat))) return false;
-                return true;
-              }
-              const m = chunk[0]!;
-              const d = decode(m, topic);
-              const letter: DeadLetter = {
-                topic,
-                group: options.group,
-                position: `${partition}:${m.offset}`,
-                key: d.key ?? null,
-                value: d.value,
-                timestamp: d.timestamp ?? Date.now(),
-                error: e instanceof Error ? e.message.slice(0, 2000) : String(e).slice(0, 2000),
-                attempts: attempt,
-                dead_lettered_at: Date.now(),
-              };
-              await stream.publish(dl.topic, [{ ...(d.key !== undefined ? { key: d.key } : {}), value: letter }]);
-              return true;
-            }
-            log?.warn({ err: e, group: options.group, topic, attempt }, 'stream handler failed; retrying in place');
-            // Back off in steps, heartbeating, so the group keeps this member through a long outage;
-            // a rebalance meanwhile ends the retries here (the partition may go to another member).
-            let left = Math.min(retryMaxMs, retryBaseMs * 2 ** Math.min(attempt - 1, 20));
-            while (left > 0) {
-              if (!alive()) return false;
-              const step = Math.min(left, 1_000);
-              await sleep(step);
-              left -= step;
-              await held.beat().catch(() => undefined);
-              if (held.lost() !== undefined) return abandon();
-            }
-            if (!alive()) return false;
-          }
-        }
-      }
+  async ping(): Promise<void> {
+    if (this.closed) throw new AppError('UNAVAILABLE', 'event stream is closed');
+    await this.request('ping', async () => {
+      await this.connectAdmin();
+      await this.admin.describeCluster();
+    });
+  }
 
-      try {
-        await Promise.all(names.map(ensureTopic));
-        await consumer.connect();
-        consumers.add(consumer);
-        await consumer.subscribe({ topics: names, fromBeginning: true });
-        await consumer.run({
-          autoCommit: true,
-          eachBatchAutoResolve: false,
-          eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
-            const alive = () => !stopped && isRunning() && !isStale();
-            const msgs = batch.messages;
-            for (let i = 0; i < msgs.length; i += maxBatchSize) {
-              if (!alive()) return;
-              const chunk = msgs.slice(i, i + maxBatchSize);
-              if (!(await handle(chunk, batch.topic, batch.partition, alive, heartbeat))) return;
-              resolveOffset(chunk[chunk.length - 1]!.offset);
-              await commitOffsetsIfNecessary();
-              await heartbeat();
-            }
-          },
-        });
-      } catch (e) {
-        consumers.delete(consumer);
-        if (held === undefined) groupRoles.delete(options.group);
-        await consumer.disconnect().catch(() => undefined);
-        throw unavailable('event stream is unavailable', e);
-      }
-      const mine = groupTopics.get(options.group) ?? new Set<string>();
-      for (const n of names) mine.add(n);
-      groupTopics.set(options.group, mine);
-      return {
-        alive: () => !stopped && !crashed && !closed,
-        async close() {
-          if (stopped) return;
-          stopped = true;
-          consumers.delete(consumer);
-          await consumer.disconnect();
-        },
-      };
-    },
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.consumers];
+    this.consumers.clear();
+    await Promise.allSettled(all.map((c) => c.disconnect()));
+    // Disconnect without waiting for a connection attempt still in progress (it may be retrying
+    // against a dead broker); kafkajs stops using the connections once disconnected.
+    const pending = [this.producerReady ? this.producer.disconnect() : undefined, this.adminReady ? this.admin.disconnect() : undefined];
+    this.producerReady = null;
+    this.adminReady = null;
+    await Promise.allSettled(pending);
+  }
+}
 
-    async lag() {
-      const out: GroupLag[] = [];
-      try {
-        await withTimeout(
-          (async () => {
-            await connectAdmin();
-            for (const [group, names] of groupTopics) {
-              const committed = await admin.fetchOffsets({ groupId: group, topics: [...names] });
-              for (const t of committed) {
-                const ends = await admin.fetchTopicOffsets(t.topic);
-                let lag = 0;
-                for (const p of t.partitions) {
-                  const high = Number(ends.find((e) => e.partition === p.partition)?.high ?? 0);
-                  const at = Number(p.offset);
-                  lag += Math.max(0, high - (at < 0 ? Number(ends.find((e) => e.partition === p.partition)?.low ?? 0) : at));
-                }
-                out.push({ topic: t.topic, group, lag });
-              }
-            }
-          })(),
-          requestTimeoutMs,
-          'lag',
-        );
-      } catch (e) {
-        throw unavailable('event stream is unavailable', e);
-      }
-      return out;
-    },
-
-    async ping() {
-      if (closed) throw new AppError('UNAVAILABLE', 'event stream is closed');
-      try {
-        await withTimeout(
-          (async () => {
-            await connectAdmin();
-            await admin.describeCluster();
-          })(),
-          requestTimeoutMs,
-          'ping',
-        );
-      } catch (e) {
-        throw unavailable('event stream is unavailable', e);
-      }
-    },
-
-    async close() {
-      closed = true;
-      const all = [...consumers];
-      consumers.clear();
-      await Promise.allSettled(all.map((c) => c.disconnect()));
-      // Disconnect without waiting for a connection attempt still in progress (it may be retrying
-      // against a dead broker); kafkajs stops using the connections once disconnected.
-      const pending = [producerReady ? producer.disconnect() : undefined, adminReady ? admin.disconnect() : undefined];
-      producerReady = null;
-      adminReady = null;
-      await Promise.allSettled(pending);
-    },
+export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
+  const bus = new KafkaBus(opts);
+  // Own properties, not a class instance: callers spread or wrap the stream.
+  return {
+    publish: (topic, messages) => bus.publish(topic, messages),
+    subscribe: (topics, options, handler) => bus.subscribe(topics, options, handler),
+    lag: () => bus.lag(),
+    ping: () => bus.ping(),
+    close: () => bus.close(),
   };
-  return stream;
 }

@@ -24,7 +24,7 @@ import {
   indexReadiness,
   indexValuesOf,
   validateSecondaryIndexes,
-} from '@pylon/kit/adapters/documents.indexes';
+} from '../documents/documents.indexes.js';
 import {
   assertExpectedVersion,
   assertFilter,
@@ -40,7 +40,7 @@ import {
   resolveInsertId,
   versionConflict,
   type Doc,
-} from '@pylon/kit/adapters/documents.shared';
+} from '../documents/documents.shared.js';
 import { mapUnavailable } from './errors.mongo.js';
 import { ensureMongoIndexes, type IndexMode, type WantedIndex } from './indexes.mongo.js';
 

@@ -21,7 +21,7 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { AppError } from '@pylon/kit/errors';
 import type { Cache, Leases, PubSub } from '@pylon/kit/ports/cache';
-import { checkTtl, toJson } from '@pylon/kit/adapters/cache.memory';
+import { checkTtl, toJson } from '../memory/cache.memory.js';
 
 export interface RedisConnectionOptions {
   /** redis://[user:pass@]host:port[/db] or rediss:// */

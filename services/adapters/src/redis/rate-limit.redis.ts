@@ -7,7 +7,7 @@
 import { Redis } from 'ioredis';
 import rlf from 'rate-limiter-flexible';
 import type { RateLimiter, RateLimitSpec } from '@pylon/kit/ports/rate-limit';
-import { memoryLimiterOptions, wrapLimiter } from '@pylon/kit/adapters/rate-limit.memory';
+import { memoryLimiterOptions, wrapLimiter } from '../memory/rate-limit.memory.js';
 
 export interface RedisRateLimiterOptions extends RateLimitSpec {
   url: string;

@@ -29,7 +29,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import { AppError } from '@pylon/kit/errors';
-import { toJson } from '@pylon/kit/adapters/cache.memory';
+import { toJson } from '../memory/cache.memory.js';
 import {
   isLeaseLost,
   isTransientError,

@@ -4,7 +4,7 @@
  * screens took 17 s to load and missed schedule edits for 30 s (bench scenario 11, 2026-11-24).
  * The planner the embedded store and the Mongo emulation share must serve the read by key, in order.
  */
-import { planIndex } from '@pylon/kit/adapters/documents.indexes';
+import { planIndex } from '@pylon/adapters/documents';
 import { pendingQuery } from '../../src/repositories/command.repository.js';
 import { DEVICE_COMMANDS } from '../../src/domain/collections.js';
 

@@ -2,7 +2,7 @@
  * Analytics port: an append-mostly columnar store spoken to in ClickHouse SQL.
  * Embedded adapter: chDB (in-process ClickHouse, one data dir per process).
  * Scaled adapter: ClickHouse server through @clickhouse/client.
- * The same SQL text and the same numbered migrations (kit/migrations/*.sql) serve both;
+ * The same SQL text and the same numbered migrations (kit/migrations/analytics/*.sql, analytics-schema.ts) serve both;
  * parameters use ClickHouse's server-side binding syntax `{name:Type}`.
  */
 export type SqlParams = Record<string, string | number | boolean | null | string[] | number[]>;
@@ -34,7 +34,7 @@ export interface MigrateOptions {
  * - transient (`transient: true`, kit's `isTransientError`; code UNAVAILABLE): the store is busy or
  *   away, and the same call with the same rows can succeed later: overload (too many simultaneous
  *   queries, too many parts, memory limit, timeouts, Keeper/replica trouble; the list is
- *   TRANSIENT_ENGINE_CODES in adapters/analytics.shared.ts), the connection (refused, reset, timed
+ *   TRANSIENT_ENGINE_CODES in services/adapters/src/analytics/analytics.shared.ts), the connection (refused, reset, timed
  *   out) and a store being closed. Retry with backoff; never give the rows up for it.
  * - permanent (no `transient`): the rows or the statement are refused (bad data, bad SQL, unknown
  *   table, credentials); BAD_USER_INPUT for a bad query parameter, INTERNAL otherwise.

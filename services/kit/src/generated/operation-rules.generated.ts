@@ -56,12 +56,12 @@ export const QUERY_POLICIES = {
   mediaImpressions: 'Analytics_View',
   deviceMediaImpressions: 'Analytics_View',
   // identity
-  permissions: 'Authenticated',
   user: 'Account_ManageUsers_View',
   userCount: 'Account_ManageUsers_View',
   account: 'Authenticated',
   organizations: 'Authenticated',
   apiKeys: 'Administrator',
+  permissions: 'Authenticated',
   webhookEndpoints: 'Webhooks_View',
   webhookDeliveries: 'Webhooks_View',
 } as const;

@@ -1,6 +1,6 @@
 /** GraphQL of the account, its users and organizations (identity subgraph); root fields are guarded by createSubgraph from their @policy. */
 import DataLoader from 'dataloader';
-import { guardEntity, isoSeconds, mutationPayload, once, type PushEvents, type SubgraphContext } from '@pylon/kit';
+import { isoSeconds, mutationPayload, once, type PushEvents, type SubgraphContext } from '@pylon/kit';
 import { mainRole } from '../../domain/roles.js';
 import type { IdentityRepository, User } from '../../shared/identity.repository.js';
 import type { Resolvers } from '../../shared/resolvers.generated.js';
@@ -50,7 +50,6 @@ export function accountResolvers(deps: { repo: IdentityRepository; pushEvents?: 
     },
     User: {
       __resolveReference: (ref, ctx) => {
-        guardEntity(ctx.principal, 'User');
         return userLoader(ctx).load(ref.id);
       },
       role: (u) => mainRole(u.roles),
@@ -60,14 +59,12 @@ export function accountResolvers(deps: { repo: IdentityRepository; pushEvents?: 
     },
     Account: {
       __resolveReference: (ref, ctx) => {
-        guardEntity(ctx.principal, 'Account');
         return ref.id === ctx.principal.accountId ? repo.getAccount(ref.id) : null;
       },
       createdOn: (a) => isoSeconds(a.createdAt),
     },
     Organization: {
       __resolveReference: async (ref, ctx) => {
-        guardEntity(ctx.principal, 'Organization');
         return (await repo.findOrganization(ctx.principal.accountId, ref.id)) ?? null;
       },
       createdOn: (o) => isoSeconds(o.createdAt),

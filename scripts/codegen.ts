@@ -70,7 +70,7 @@ const SUBGRAPHS: Record<string, { mappers: Mappers; enumValues?: Record<string, 
       DataTableRowList: '../use-cases/read-rows.js#RowPage',
     },
   },
-  analytics: { mappers: {} },
+  analytics: { mappers: {}, sliced: true },
   identity: {
     sliced: true,
     mappers: {

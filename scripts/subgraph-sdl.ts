@@ -7,7 +7,7 @@
  *
  * A part writes its own root fields as `type Query { ... }` / `type Mutation { ... }`; the generated
  * file has one `Query` and one `Mutation` (codegen, the @policy table and the supergraph read plain
- * types), the fields in part order. A shared block is spliced in when its types are named by the
+ * types), the fields in part order (a description of the root type, in one part, goes with it). A shared block is spliced in when its types are named by the
  * parts (or by a block spliced in), so a subgraph carries exactly the blocks it uses.
  *
  * compose-supergraph.ts writes the result to schema/subgraphs/<name>.graphql (`npm run compose`)
@@ -23,7 +23,8 @@ export interface SharedBlock {
 }
 
 export const SHARED_BLOCK_RE = /# >>> shared:(\S+)\n([\s\S]*?)# <<< shared:\1\n/g;
-const ROOT_TYPE_RE = /^type (Query|Mutation) \{\n([\s\S]*?)^\}\n\n?/gm;
+/** A root type of a part, with its description: starting the part or after a blank line, the description holding no other description. */
+const ROOT_TYPE_RE = /(?<=^|\n\n)((?:"{3}(?:(?!"{3})[\s\S])*"{3}|"[^\n]*")\n)?type (Query|Mutation) \{\n([\s\S]*?\n)\}\n\n?/g;
 const DEFINED_RE = /^(?:type|input|enum|interface|scalar|union) (\w+)/gm;
 
 /** The shared blocks of schema/shared/*.graphql by name. */
@@ -66,19 +67,22 @@ export function generateSubgraphSdl(repoRoot: string, name: string, shared: Read
   const parts = sdlParts(repoRoot, name);
   if (parts.length === 0) return undefined;
   const roots: Record<'Query' | 'Mutation', string[]> = { Query: [], Mutation: [] };
+  const described: Partial<Record<'Query' | 'Mutation', string>> = {};
   const bodies: string[] = [];
   for (const part of parts) {
     const path = join(repoRoot, part);
     if (!existsSync(path)) throw new Error(`${part} is missing (the head of a sliced subgraph: federation link, directives, shared types)`);
     const text = readFileSync(path, 'utf8');
     if (text.includes('# >>> shared:')) throw new Error(`${part} carries a shared block: those are spliced in from schema/shared/, name the types instead`);
-    const rest = text.replace(ROOT_TYPE_RE, (_all, type: 'Query' | 'Mutation', fields: string) => {
+    const rest = text.replace(ROOT_TYPE_RE, (_all, description: string | undefined, type: 'Query' | 'Mutation', fields: string) => {
+      if (description && described[type] !== undefined) throw new Error(`${part}: type ${type} is described in two parts; keep one description`);
+      if (description) described[type] = description;
       roots[type].push(fields.replace(/\n+$/, '\n'));
       return '';
     });
     if (rest.trim()) bodies.push(`# ${part.split('\\').join('/')}\n${rest.trim()}\n`);
   }
-  const rootText = (['Query', 'Mutation'] as const).filter((t) => roots[t].length).map((t) => `type ${t} {\n${roots[t].join('\n')}}\n`);
+  const rootText = (['Query', 'Mutation'] as const).filter((t) => roots[t].length).map((t) => `${described[t] ?? ''}type ${t} {\n${roots[t].join('\n')}}\n`);
   const [head, ...features] = bodies;
   let text = [head, ...rootText, ...features].join('\n');
   // Splice the shared blocks the text names, then those the spliced ones name, until none is added.

@@ -59,7 +59,8 @@ const SUBGRAPHS: Record<string, { mappers: Mappers; enumValues?: Record<string, 
     },
   },
   scheduling: {
-    mappers: { Schedule: '../repositories/schedule.repository.js#Schedule', ScheduleGroup: '@pylon/kit#GroupView' },
+    sliced: true,
+    mappers: { Schedule: './schedule.repository.js#Schedule', ScheduleGroup: '@pylon/kit#GroupView' },
     enumValues: { SchedulePriorityType: { LOWEST: 1, LOW: 2, NORMAL: 3, HIGH: 4, HIGHEST: 5 } },
   },
   datatables: {

@@ -23,11 +23,11 @@ export const QUERY_POLICIES = {
   templateCount: 'Templates_View',
   templateGroups: 'Templates_View',
   // scheduling
-  schedule: 'Schedules_View',
-  scheduleCount: 'Schedules_View',
-  scheduleGroups: 'Schedules_View',
   nowPlaying: 'Schedules_View',
   deviceTimeline: 'Schedules_View',
+  scheduleGroups: 'Schedules_View',
+  schedule: 'Schedules_View',
+  scheduleCount: 'Schedules_View',
   // datatables
   job: 'Authenticated',
   dataTables: 'DataTables_View',
@@ -112,13 +112,13 @@ export const MUTATION_POLICIES = {
   updateTemplateGroup: 'Templates_Edit',
   deleteTemplateGroup: 'Templates_Delete',
   // scheduling
+  createScheduleGroup: 'Schedules_Edit',
+  updateScheduleGroup: 'Schedules_Edit',
+  deleteScheduleGroup: 'Schedules_Delete',
   createSchedule: 'Schedules_Edit',
   updateSchedule: 'Schedules_Edit',
   patchSchedule: 'Schedules_Edit',
   deleteSchedule: 'Schedules_Delete',
-  createScheduleGroup: 'Schedules_Edit',
-  updateScheduleGroup: 'Schedules_Edit',
-  deleteScheduleGroup: 'Schedules_Delete',
   // datatables
   cancelJob: 'Authenticated',
   createDataTable: 'DataTables_Edit',

@@ -4,11 +4,11 @@
  */
 import jsonpatch from 'fast-json-patch';
 import { AppError, type Principal } from '@pylon/kit';
-import { inputOf, scheduleFromInput } from '../domain/schedule-input.js';
-import type { ScheduleRecord } from '../domain/schedule.js';
-import type { Schedule } from '../repositories/schedule.repository.js';
-import type { SchedulingRuntime } from '../runtime.js';
-import { forgetManifests } from './manifest-changes.js';
+import { inputOf, scheduleFromInput } from '../../domain/schedule-input.js';
+import type { ScheduleRecord } from '../../domain/schedule.js';
+import type { Schedule } from '../../shared/schedule.repository.js';
+import type { SchedulingRuntime } from '../../runtime.js';
+import { forgetManifests } from '../player-manifest/manifest-changes.js';
 
 /** The record with every foreign reference checked against the caller's account. */
 async function checkedRecord(rt: SchedulingRuntime, caller: Principal, input: unknown): Promise<{ record: ScheduleRecord; expectedVersion: number | null }> {

@@ -6,8 +6,8 @@
  * answers at once with the new version. No device is polled.
  */
 import { announce, CHANNELS, isContentChangedEvent, isDevicesChangedEvent, type DevicesChangedEvent, type PubSub } from '@pylon/kit';
-import { manifestCacheKey } from '../domain/manifest-cache.js';
-import type { SchedulingRuntime } from '../runtime.js';
+import { manifestCacheKey } from '../../domain/manifest-cache.js';
+import type { SchedulingRuntime } from '../../runtime.js';
 
 const ANNOUNCE_CHUNK = 500;
 

@@ -1,5 +1,5 @@
 import { listQuery, type FieldMap, type Filter, type ListArgs, type Principal } from '@pylon/kit';
-import type { Schedule, ScheduleRepository } from '../repositories/schedule.repository.js';
+import type { Schedule, ScheduleRepository } from '../../shared/schedule.repository.js';
 
 export interface ScheduleQuery extends ListArgs {
   id?: string[] | null;

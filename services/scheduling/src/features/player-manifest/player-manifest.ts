@@ -16,13 +16,13 @@
  */
 import { createHash } from 'node:crypto';
 import { devicePrincipal, mapTemplateLayout, type Principal, type TemplateLayout, type TemplateModule } from '@pylon/kit';
-import { manifestCacheKey } from '../domain/manifest-cache.js';
-import { outlook } from '../domain/resolution.js';
-import type { SchedulePlan } from '../domain/plan.js';
-import type { ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
-import type { Schedule } from '../repositories/schedule.repository.js';
-import type { SchedulingRuntime } from '../runtime.js';
-import { deviceSchedules } from './now-playing.js';
+import { manifestCacheKey } from '../../domain/manifest-cache.js';
+import { outlook } from '../../domain/resolution.js';
+import type { SchedulePlan } from '../../domain/plan.js';
+import type { ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../../ports/content-directory.js';
+import type { Schedule } from '../../shared/schedule.repository.js';
+import type { SchedulingRuntime } from '../../runtime.js';
+import { deviceSchedules } from '../now-playing/now-playing.js';
 
 export const MAX_CACHE_SECONDS = 300;
 

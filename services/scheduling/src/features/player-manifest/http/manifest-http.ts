@@ -11,8 +11,8 @@
  */
 import { Router, type Request, type Response } from 'express';
 import { INTERNAL_TOKEN_HEADER, isDevicePrincipal, type InternalTokens } from '@pylon/kit';
-import type { SchedulingRuntime } from '../runtime.js';
-import { manifestVersion, playerManifest, type DeviceRef } from '../use-cases/player-manifest.js';
+import type { SchedulingRuntime } from '../../../runtime.js';
+import { manifestVersion, playerManifest, type DeviceRef } from '../player-manifest.js';
 
 export function createManifestHttp(rt: SchedulingRuntime, tokens: InternalTokens): Router {
   const router = Router();

@@ -3,11 +3,11 @@
  * whether their content still exists (I/O through the ports), then asks the pure engine.
  */
 import { AppError, type Principal } from '@pylon/kit';
-import { planOf, type SchedulePlan } from '../domain/plan.js';
-import { resolve, timeline, type Resolution, type Segment, type Verdict } from '../domain/resolution.js';
-import { isTimeZone, wallAt } from '../domain/zone-clock.js';
-import type { Schedule } from '../repositories/schedule.repository.js';
-import type { SchedulingRuntime } from '../runtime.js';
+import { planOf, type SchedulePlan } from '../../domain/plan.js';
+import { resolve, timeline, type Resolution, type Segment, type Verdict } from '../../domain/resolution.js';
+import { isTimeZone, wallAt } from '../../domain/zone-clock.js';
+import type { Schedule } from '../../shared/schedule.repository.js';
+import type { SchedulingRuntime } from '../../runtime.js';
 
 /** Longest deviceTimeline range. */
 export const MAX_TIMELINE_DAYS = 62;

@@ -95,8 +95,12 @@ module.exports = {
     {
       name: 'http-in-http',
       severity: 'error',
-      comment: 'A subgraph\'s HTTP routes live in src/http/ (README "Inside a subgraph"); besides them only its main.ts entries serve HTTP.',
-      from: { path: `${SERVICES}src/`, pathNot: [`${SERVICES}src/http/`, `${SERVICES}src/main\\.ts$`, `${SERVICES}src/[\\w-]+\\.main\\.ts$`] },
+      comment:
+        'A subgraph\'s HTTP routes live in src/http/ or a feature\'s http/ (docs/development.md "Inside a subgraph"); besides them only its main.ts entries serve HTTP.',
+      from: {
+        path: `${SERVICES}src/`,
+        pathNot: [`${SERVICES}src/http/`, `${SERVICES}src/features/[\\w-]+/(http|test)/`, `${SERVICES}src/main\\.ts$`, `${SERVICES}src/[\\w-]+\\.main\\.ts$`],
+      },
       to: { path: nodeModule(['express', '@as-integrations/express5']) },
     },
     {

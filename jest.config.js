@@ -16,7 +16,12 @@ export default {
   },
   transformIgnorePatterns: [`^(?!.*/node_modules/\\.pnpm/${esmOnly}).*/node_modules/`],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testMatch: ['<rootDir>/{services/*,gateway,player-web,launcher,rest-facade,legacy-adapter,scripts}/test/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+  // A sliced subgraph keeps a feature's tests beside it (services/<subgraph>/src/features/<feature>/test/).
+  testMatch: [
+    '<rootDir>/{services/*,gateway,player-web,launcher,rest-facade,legacy-adapter,scripts}/test/**/*.test.ts',
+    '<rootDir>/services/*/src/features/*/test/**/*.test.ts',
+    '<rootDir>/test/**/*.test.ts',
+  ],
   // Checks every REST e2e response against the reference API (gateway/test/support/reference-conformance.ts).
   setupFiles: ['<rootDir>/gateway/test/support/conformance.setup.ts'],
   testTimeout: 30000,

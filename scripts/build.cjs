@@ -17,7 +17,8 @@ function walk(dir) {
 async function buildPackage(pkg) {
   const src = path.join(root, pkg, 'src');
   const out = path.join(root, pkg, 'dist');
-  const files = walk(src);
+  // A feature's tests live beside it (src/features/<feature>/test/): not part of the package.
+  const files = walk(src).filter((f) => !f.split(path.sep).includes('test'));
   fs.rmSync(out, { recursive: true, force: true });
   await esbuild.build({
     entryPoints: files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')),

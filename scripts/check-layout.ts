@@ -1,6 +1,9 @@
 /**
  * `npm test`'s layout check: every subgraph's src/ has the same skeleton, and the table
  * "Inside a subgraph" of docs/development.md documents exactly that skeleton (names here, what each holds there).
+ * A subgraph is either layered (use-cases/, repositories/, graphql/) or sliced (issue 36: features/<feature>/
+ * holding a feature's SDL part, resolvers, use cases, repository and tests, shared/ what several use);
+ * the subgraphs move from the first to the second one by one, so both are checked, never a mix.
  *   tsx scripts/check-layout.ts          prints each drift and exits 1, else one line and 0
  * A new top-level folder or file in a subgraph fails until it is moved into the skeleton, or the
  * skeleton (SKELETON below and the docs/development.md table) changes for every subgraph at once.
@@ -14,8 +17,12 @@ export const SUBGRAPHS = ['devices', 'content', 'scheduling', 'datatables', 'ana
 interface Entry {
   /** As docs/development.md writes it: `domain/` a folder, `<role>.main.ts` any file of that shape. */
   name: string;
-  /** Every subgraph has it (otherwise: where the subgraph needs one). */
-  required: boolean;
+  /**
+   * true: every subgraph has it; false: where the subgraph needs one; 'layered': every layered
+   * subgraph has it and a sliced one does not (its features hold those pieces); 'sliced': every
+   * sliced subgraph has it and a layered one does not.
+   */
+  required: boolean | 'layered' | 'sliced';
 }
 
 /** The top-level entries of services/<subgraph>/src, in the order of docs/development.md. */
@@ -29,10 +36,12 @@ export const SKELETON: readonly Entry[] = [
   { name: '<role>.config.ts', required: false },
   { name: '<name>.cli.ts', required: false },
   { name: 'domain/', required: true },
-  { name: 'use-cases/', required: true },
-  { name: 'repositories/', required: true },
-  { name: 'graphql/', required: true },
-  { name: 'http/', required: true },
+  { name: 'features/', required: 'sliced' },
+  { name: 'shared/', required: 'sliced' },
+  { name: 'use-cases/', required: 'layered' },
+  { name: 'repositories/', required: 'layered' },
+  { name: 'graphql/', required: 'layered' },
+  { name: 'http/', required: false },
   { name: 'ports/', required: false },
   { name: 'adapters/', required: false },
   { name: 'workers/', required: false },
@@ -61,9 +70,36 @@ export function layoutProblems(root: string): string[] {
           `services/${sg}/src/${e.name}${e.isDirectory() ? '/' : ''} is not in the subgraph skeleton (docs/development.md "Inside a subgraph"): move it into one of ${SKELETON.map((s) => s.name).join(', ')}`,
         );
     }
-    for (const s of SKELETON.filter((x) => x.required)) {
-      if (!entries.some((e) => matches(s, e.name, e.isDirectory()))) problems.push(`services/${sg}/src/${s.name} is missing (every subgraph has one)`);
+    const sliced = entries.some((e) => e.isDirectory() && e.name === 'features');
+    const shape = sliced ? 'sliced' : 'layered';
+    for (const s of SKELETON) {
+      const present = entries.some((e) => matches(s, e.name, e.isDirectory()));
+      if (!present && (s.required === true || s.required === shape))
+        problems.push(`services/${sg}/src/${s.name} is missing (every ${s.required === true ? '' : `${shape} `}subgraph has one)`);
+      if (present && typeof s.required === 'string' && s.required !== shape)
+        problems.push(
+          `services/${sg}/src/${s.name} is in a ${shape} subgraph: ${sliced ? 'move its files into the feature folders that use them (or shared/ when several do)' : 'a subgraph without features/ has no ' + s.name}`,
+        );
     }
+    if (sliced) problems.push(...featureProblems(join(src, 'features'), `services/${sg}/src/features`));
+  }
+  return problems;
+}
+
+/** What a feature folder may hold: its SDL part, its modules, its routes (http/) and its tests (test/). */
+function featureProblems(dir: string, shown: string): string[] {
+  const problems: string[] = [];
+  for (const f of readdirSync(dir, { withFileTypes: true })) {
+    if (!f.isDirectory()) {
+      problems.push(`${shown}/${f.name}: features/ holds one folder per feature, no files`);
+      continue;
+    }
+    const entries = readdirSync(join(dir, f.name), { withFileTypes: true });
+    for (const e of entries) {
+      const ok = e.isDirectory() ? e.name === 'http' || e.name === 'test' : e.name.endsWith('.ts') || e.name.endsWith('.graphql');
+      if (!ok) problems.push(`${shown}/${f.name}/${e.name}${e.isDirectory() ? '/' : ''}: a feature holds *.graphql, *.ts, http/ and test/ only`);
+    }
+    if (!entries.some((e) => e.isFile() && e.name.endsWith('.ts'))) problems.push(`${shown}/${f.name}/ has no module`);
   }
   return problems;
 }

@@ -6,10 +6,15 @@
  *                         (schema/shared/*.graphql) was edited in one subgraph only, or when a
  *                         payload type carries success/error/errorCode/errorField without
  *                         implementing the shared MutationPayload interface.
+ * A sliced subgraph's SDL (services/<name>/src/features/) is generated first from its parts and the
+ * shared blocks (subgraph-sdl.ts): `pnpm compose` writes schema/subgraphs/<name>.graphql, and
+ * `pnpm compose:check` fails when the committed file differs from what the parts give.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { composeServices } from '@apollo/composition';
 import { Kind, parse } from 'graphql';
+import { generateSubgraphSdl, readSharedBlocks, SHARED_BLOCK_RE } from './subgraph-sdl.js';
 
 const root = new URL('../schema/', import.meta.url);
 const check = process.argv.includes('--check');
@@ -22,17 +27,29 @@ const names = readdirSync(new URL('subgraphs/', root))
 const expected = ['analytics', 'content', 'datatables', 'devices', 'identity', 'scheduling'];
 for (const n of expected) if (!names.includes(n)) problems.push(`schema/subgraphs/${n}.graphql is missing`);
 
-const blockRe = /# >>> shared:(\S+)\n([\s\S]*?)# <<< shared:\1\n/g;
-const sharedBlocks = new Map<string, { file: string; body: string }>();
-for (const file of readdirSync(new URL('shared/', root))
-  .filter((f) => f.endsWith('.graphql'))
-  .sort()) {
-  for (const m of readFileSync(new URL(`shared/${file}`, root), 'utf8').matchAll(blockRe)) sharedBlocks.set(m[1]!, { file, body: m[2]! });
-}
+const blockRe = SHARED_BLOCK_RE;
+const sharedBlocks = readSharedBlocks(fileURLToPath(new URL('..', root)));
 const PAYLOAD_FIELDS = ['success', 'error', 'errorCode', 'errorField'];
 
+/** The SDL of subgraph `name`: generated from its parts when it is sliced (written, or compared in --check), else the committed file. */
+function subgraphSdl(name: string): string {
+  const file = new URL(`subgraphs/${name}.graphql`, root);
+  const committed = readFileSync(file, 'utf8');
+  let generated: string | undefined;
+  try {
+    generated = generateSubgraphSdl(fileURLToPath(new URL('..', root)), name, sharedBlocks);
+  } catch (e) {
+    problems.push(`${name}: ${(e as Error).message}`);
+  }
+  if (generated === undefined) return committed;
+  if (check && committed !== generated)
+    problems.push(`schema/subgraphs/${name}.graphql differs from its parts (services/${name}/src/features): run npm run compose and commit it`);
+  if (!check && committed !== generated) writeFileSync(file, generated);
+  return generated;
+}
+
 const services = names.map((name) => {
-  const sdl = readFileSync(new URL(`subgraphs/${name}.graphql`, root), 'utf8');
+  const sdl = subgraphSdl(name);
   for (const m of sdl.matchAll(blockRe)) {
     const want = sharedBlocks.get(m[1]!);
     if (want === undefined) problems.push(`${name}.graphql: unknown shared block '${m[1]}'`);

@@ -7,12 +7,12 @@
  * so the insert path is the engine's own (materialized views included).
  */
 import type { AnalyticsStore } from '@pylon/kit';
-import { selectAudienceMetrics } from '@pylon/analytics/repositories/audience.queries';
-import { selectDeviceMetrics } from '@pylon/analytics/repositories/device-metrics.queries';
-import { selectPlayStatsByTime } from '@pylon/analytics/repositories/play-stats.queries';
+import { selectAudienceMetrics } from '@pylon/analytics/features/audience/audience.queries';
+import { selectDeviceMetrics } from '@pylon/analytics/features/device-metrics/device-metrics.queries';
+import { selectPlayStatsByTime } from '@pylon/analytics/features/play-stats/play-stats.queries';
 import { compactClosedPartitions } from '@pylon/analytics/workers/compaction';
 import { countVisitorDays } from '@pylon/analytics/workers/visitor-days';
-import { toSeriesQuery } from '@pylon/analytics/use-cases/analytics-args';
+import { toSeriesQuery } from '@pylon/analytics/shared/analytics-args';
 import { POLICIES } from '@pylon/kit';
 import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
 import { BENCH_KEY } from './bench-app.js';

@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { BufferedPublisher, createLogger, PUSH_EVENTS_TOPIC, pushEventsOver, type PushEvent } from '@pylon/kit';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createLmdbStream } from '@pylon/adapters/lmdb';
-import { WebhookRepository } from '@pylon/identity/repositories/webhook.repository';
-import { createEndpoint } from '@pylon/identity/use-cases/manage-webhooks';
-import { startDeliveryWorker } from '@pylon/identity/workers/webhook-delivery.worker';
+import { WebhookRepository } from '@pylon/identity/features/webhooks/webhook.repository';
+import { createEndpoint } from '@pylon/identity/features/webhooks/manage-webhooks';
+import { startDeliveryWorker } from '@pylon/identity/features/webhooks/webhook-delivery.worker';
 
 const [events, endpoints, rate, seconds] = [10_000, 4, 200, 5].map((d, i) => Number(process.argv[2 + i] ?? d)) as [number, number, number, number];
 const dir = await mkdtemp(join(tmpdir(), 'pylon-push-delivery-'));

@@ -17,7 +17,7 @@ import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import type { Principal } from '@pylon/kit';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
-import { prepareReportExport } from '@pylon/analytics/use-cases/export-report';
+import { prepareReportExport } from '@pylon/analytics/features/reports/export-report';
 
 const ACCOUNT = 'bench-account';
 const DEVICES = 100;

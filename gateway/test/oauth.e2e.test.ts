@@ -177,7 +177,7 @@ describe('bearer token verification (SECURITY.md JWT row): 401 for every forgery
   beforeAll(async () => {
     good = await accessTokenFor(h.oauthIssuer, OWNER);
     // The server's own signing key, from the documents store: forgeries differ in one thing only.
-    const { loadOrCreateOAuthKeys } = await import('@pylon/identity/use-cases/oauth-keys');
+    const { loadOrCreateOAuthKeys } = await import('@pylon/identity/features/oauth/oauth-keys');
     const keys = await loadOrCreateOAuthKeys(identity.repo.store);
     const jwk = keys.privateJwks.keys[0]!;
     kid = jwk.kid!;

@@ -17,8 +17,8 @@ import { Webhook } from 'standardwebhooks';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { pushEvent, type DocumentStore, type PushEvent } from '@pylon/kit';
 import { until } from '@pylon/kit/testing';
-import { createEndpoint, deliveryOf } from '@pylon/identity/use-cases/manage-webhooks';
-import { WebhookRepository } from '@pylon/identity/repositories/webhook.repository';
+import { createEndpoint, deliveryOf } from '@pylon/identity/features/webhooks/manage-webhooks';
+import { WebhookRepository } from '@pylon/identity/features/webhooks/webhook.repository';
 import { freePort, Processes } from './processes.js';
 
 const LIMIT = 60_000;

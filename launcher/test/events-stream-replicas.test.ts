@@ -17,8 +17,8 @@ import type { DocumentStore, Leases, Principal } from '@pylon/kit';
 import { createRedisLeases } from '@pylon/adapters/redis';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { openEventStream, serveOnFreePort, testPrincipal, until } from '@pylon/kit/testing';
-import { PushEventLog } from '@pylon/identity/workers/event-log';
-import { createEventsStreamHttp, type EventsStreamOptions } from '@pylon/identity/http/events-stream.http';
+import { PushEventLog } from '@pylon/identity/features/webhooks/event-log';
+import { createEventsStreamHttp, type EventsStreamOptions } from '@pylon/identity/features/webhooks/http/events-stream.http';
 import { REDIS_URL, redisAnswers } from '../../gateway/test/processes.js';
 
 const redisUp = await redisAnswers();

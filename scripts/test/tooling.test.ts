@@ -258,7 +258,7 @@ describe('typed facades (npm run typecheck over the generated operation types)',
     edit('schema/operations/rest/_fragments.graphql', /^ {2}isOnline$/m, '  online');
     edit('schema/operations/legacy/_fragments.graphql', /^ {2}isOnline$/m, '  online');
     // The same for a webhook endpoint's field (identity), read by the typed webhooks facade ...
-    edit('schema/subgraphs/identity.graphql', /^ {2}consecutiveFailures: Int!$/m, '  failures: Int!');
+    edit('services/identity/src/features/webhooks/webhooks.graphql', /^ {2}consecutiveFailures: Int!$/m, '  failures: Int!');
     // Every document that selects it (as the developer would find them), so the documents stay valid.
     for (const doc of readdirSync(join(dir, 'schema/operations/rest')))
       if (readFileSync(join(dir, 'schema/operations/rest', doc), 'utf8').includes('consecutiveFailures'))
@@ -299,7 +299,8 @@ describe('subgraph layout (scripts/check-layout.ts and the table "Inside a subgr
   const skeleton = () => {
     const files: Record<string, string> = {};
     for (const sg of SUBGRAPHS)
-      for (const e of SKELETON.filter((x) => x.required)) files[`services/${sg}/src/${e.name}${e.name.endsWith('/') ? 'x.ts' : ''}`] = 'export {};\n';
+      for (const e of SKELETON.filter((x) => x.required === true || x.required === 'layered'))
+        files[`services/${sg}/src/${e.name}${e.name.endsWith('/') ? 'x.ts' : ''}`] = 'export {};\n';
     return files;
   };
 
@@ -314,11 +315,37 @@ describe('subgraph layout (scripts/check-layout.ts and the table "Inside a subgr
     fixture({ 'services/analytics/src/ingest.main.ts': '', 'services/devices/src/ports/x.ts': '', 'services/identity/src/admin.cli.ts': '' });
     expect(layoutProblems(dir)).toEqual([]);
     fixture({ 'services/content/src/player/player-api.ts': '', 'services/devices/src/device.repository.ts': '' });
-    rmSync(join(dir, 'services/datatables/src/http'), { recursive: true });
+    rmSync(join(dir, 'services/datatables/src/graphql'), { recursive: true });
     expect(layoutProblems(dir)).toEqual([
       expect.stringMatching(/^services\/devices\/src\/device\.repository\.ts is not in the subgraph skeleton/),
       expect.stringMatching(/^services\/content\/src\/player\/ is not in the subgraph skeleton/),
-      'services/datatables/src/http/ is missing (every subgraph has one)',
+      'services/datatables/src/graphql/ is missing (every layered subgraph has one)',
+    ]);
+  });
+
+  test('a sliced subgraph (features/) has shared/ and no layered folder; a feature holds its parts, http/ and test/ only', () => {
+    fixture(skeleton());
+    for (const f of ['use-cases', 'repositories', 'graphql']) rmSync(join(dir, 'services/identity/src', f), { recursive: true });
+    fixture({
+      'services/identity/src/features/webhooks/webhooks.graphql': '',
+      'services/identity/src/features/webhooks/resolvers.ts': '',
+      'services/identity/src/features/webhooks/http/events.http.ts': '',
+      'services/identity/src/features/webhooks/test/webhooks.test.ts': '',
+      'services/identity/src/shared/schema.graphql': '',
+    });
+    expect(layoutProblems(dir)).toEqual([]);
+    fixture({
+      'services/identity/src/use-cases/x.ts': '',
+      'services/identity/src/features/webhooks/workers/x.ts': '',
+      'services/identity/src/features/empty/notes.md': '',
+    });
+    rmSync(join(dir, 'services/identity/src/shared'), { recursive: true });
+    expect(layoutProblems(dir)).toEqual([
+      'services/identity/src/shared/ is missing (every sliced subgraph has one)',
+      expect.stringMatching(/^services\/identity\/src\/use-cases\/ is in a sliced subgraph: move its files into the feature folders/),
+      'services/identity/src/features/empty/notes.md: a feature holds *.graphql, *.ts, http/ and test/ only',
+      'services/identity/src/features/empty/ has no module',
+      'services/identity/src/features/webhooks/workers/: a feature holds *.graphql, *.ts, http/ and test/ only',
     ]);
   });
 

@@ -10,7 +10,7 @@ import { createOAuthServer, principalCacheKey, watchRevocations, type IdentitySe
 import type { AllInOneEnv } from '../all-in-one.config.js';
 import { credentialsFrom, requestKey, type EdgeAuthenticator } from '@pylon/gateway/edge-auth';
 import { limitedAuthenticator } from '@pylon/gateway/rate-limits';
-import { recheckBy, type EventsStreamOptions } from '@pylon/identity/http/events-stream.http';
+import { recheckBy, type EventsStreamOptions } from '@pylon/identity/features/webhooks/http/events-stream.http';
 
 export interface AccessLayer {
   /** Keys and bearer tokens, with the per-key and per-address limits. */

@@ -25,7 +25,7 @@ import { cachedMediaDirectory, createDevicesSubgraph, startWebhookAlerts, type M
 import { devicesOptions } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { retryPolicyFrom } from '@pylon/identity/webhooks.config';
-import { startDeliveryWorker } from '@pylon/identity/workers/webhook-delivery.worker';
+import { startDeliveryWorker } from '@pylon/identity/features/webhooks/webhook-delivery.worker';
 import { createSchedulingSubgraph, manifestVersion, playerManifest, watchChanges, type SchedulingRuntime } from '@pylon/scheduling';
 import type { AllInOneEnv } from '../all-in-one.config.js';
 import { absoluteUrls } from './manifest-urls.js';

@@ -20,9 +20,9 @@ import {
 } from '@pylon/kit';
 import { sleep } from '@pylon/kit/contract/wait';
 import { startIngest } from '@pylon/analytics/workers/ingest';
-import { createEndpoint } from '@pylon/identity/use-cases/manage-webhooks';
-import { WebhookRepository } from '@pylon/identity/repositories/webhook.repository';
-import { startDeliveryWorker } from '@pylon/identity/workers/webhook-delivery.worker';
+import { createEndpoint } from '@pylon/identity/features/webhooks/manage-webhooks';
+import { WebhookRepository } from '@pylon/identity/features/webhooks/webhook.repository';
+import { startDeliveryWorker } from '@pylon/identity/features/webhooks/webhook-delivery.worker';
 
 export interface ScenarioPorts {
   stream: EventStream;

@@ -14,8 +14,8 @@ import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { openEventStream, serveOnFreePort, testPrincipal, until } from '@pylon/kit/testing';
 import { credentialsFrom, type EdgeAuthenticator } from '@pylon/gateway/edge-auth';
 import { limitedAuthenticator } from '@pylon/gateway/rate-limits';
-import { PushEventLog } from '@pylon/identity/workers/event-log';
-import { createEventsStreamHttp } from '@pylon/identity/http/events-stream.http';
+import { PushEventLog } from '@pylon/identity/features/webhooks/event-log';
+import { createEventsStreamHttp } from '@pylon/identity/features/webhooks/http/events-stream.http';
 import { streamCredentials } from '../../src/all-in-one/access.js';
 
 let dir: string;

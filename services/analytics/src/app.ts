@@ -1,6 +1,14 @@
-import { createSubgraph, type AnalyticsStore, type InternalTokens, type Subgraph } from '@pylon/kit';
-import { analyticsResolvers } from './graphql/resolvers.js';
+import { createSubgraph, mergeResolvers, type AnalyticsStore, type InternalTokens, type Subgraph } from '@pylon/kit';
 import type { ReportDirectory } from './ports/report-directory.js';
+import { readResolvers } from './shared/reads.js';
+import { auditReads } from './features/audit/resolvers.js';
+import { audienceFields, audienceReads } from './features/audience/resolvers.js';
+import { deviceMetricFields, deviceMetricReads } from './features/device-metrics/resolvers.js';
+import { eventFields, eventReads } from './features/events/resolvers.js';
+import { heatMapReads } from './features/heat-map/resolvers.js';
+import { logReads } from './features/logs/resolvers.js';
+import { mediaImpressionFields, mediaImpressionReads } from './features/media-impressions/resolvers.js';
+import { playStatFields, playStatReads } from './features/play-stats/resolvers.js';
 
 export interface AnalyticsDeps {
   analytics: AnalyticsStore;
@@ -11,5 +19,15 @@ export interface AnalyticsDeps {
 
 /** The analytics subgraph; main.ts serves it over HTTP, the all-in-one gateway calls it in-process. */
 export function createAnalyticsSubgraph(deps: AnalyticsDeps): Subgraph {
-  return createSubgraph({ name: 'analytics', tokens: deps.tokens, resolvers: analyticsResolvers(deps.analytics, deps.directory) });
+  const { analytics: store, directory } = deps;
+  const reads = [logReads, auditReads, eventReads, audienceReads, heatMapReads, deviceMetricReads, playStatReads, mediaImpressionReads];
+  const resolvers = mergeResolvers(
+    { Query: readResolvers(store, directory, ...reads) },
+    eventFields(),
+    audienceFields(directory),
+    deviceMetricFields(directory),
+    playStatFields(directory),
+    mediaImpressionFields(directory),
+  );
+  return createSubgraph({ name: 'analytics', tokens: deps.tokens, resolvers });
 }

@@ -16,8 +16,8 @@ import { createJobsHttp, createLogger, INTERNAL_TOKEN_HEADER, JobFiles, jobFileS
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createHttpReportDirectory } from './adapters/report-directory.http.js';
 import { createAnalyticsSubgraph } from './app.js';
-import { createReportsHttp } from './http/reports-http.js';
-import { registerReportExportJob } from './use-cases/report-export-job.js';
+import { createReportsHttp } from './features/reports/http/reports-http.js';
+import { registerReportExportJob } from './features/reports/report-export-job.js';
 import { startIngest } from './workers/ingest.js';
 import { analyticsProcessEnv } from './config.js';
 

@@ -12,7 +12,7 @@ import { firstError, subgraphRunner, testPrincipal, testTokens } from '@pylon/ki
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { createAnalyticsSubgraph } from '../src/app.js';
 import { filterAndSort, MAX_IN_TOTAL, MAX_ITEMS, parseList, parseWhere, type FieldKinds } from '../src/domain/list-filter.js';
-import { filteredSeries, MAX_FILTERED_SERIES } from '../src/use-cases/series-filter.js';
+import { filteredSeries, MAX_FILTERED_SERIES } from '../src/shared/series-filter.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
 
 let dir: string;

@@ -12,7 +12,7 @@ import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { parseDateRange } from '../src/domain/date-range.js';
 import { grainsOf, ROLLUPS } from '../src/domain/rollup-plan.js';
 import type { ReportDirectory } from '../src/ports/report-directory.js';
-import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
+import { selectDeviceMetrics } from '../src/features/device-metrics/device-metrics.queries.js';
 import { allowedGrains, seriesQuery } from './ingest.helpers.js';
 import { createAnalyticsSubgraph } from '../src/app.js';
 

@@ -16,8 +16,8 @@ import { DEFAULT_ANALYTICS_MIGRATIONS_DIR } from '@pylon/adapters/analytics';
 import type { Interval } from '../src/domain/buckets.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
 import type { Source } from '../src/domain/rollup-plan.js';
-import { selectAudienceMetrics } from '../src/repositories/audience.queries.js';
-import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
+import { selectAudienceMetrics } from '../src/features/audience/audience.queries.js';
+import { selectDeviceMetrics } from '../src/features/device-metrics/device-metrics.queries.js';
 import { countVisitorDays, markLateVisitorDays } from '../src/workers/visitor-days.js';
 import { intercepted, seriesQuery } from './ingest.helpers.js';
 

@@ -11,8 +11,8 @@ import type { AnalyticsStore } from '@pylon/kit';
 import { compactClosedPartitions } from '../src/workers/compaction.js';
 import { ROLLUPS_OF } from '../src/workers/rollup-repair.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
-import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
-import { selectDevicePlayStats, selectPlayStatsByTime } from '../src/repositories/play-stats.queries.js';
+import { selectDeviceMetrics } from '../src/features/device-metrics/device-metrics.queries.js';
+import { selectDevicePlayStats, selectPlayStatsByTime } from '../src/features/play-stats/play-stats.queries.js';
 import { seriesQuery, withChdbStore } from './ingest.helpers.js';
 
 let store: AnalyticsStore;

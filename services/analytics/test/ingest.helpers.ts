@@ -12,10 +12,10 @@ import { bucketsOf, type Interval } from '../src/domain/buckets.js';
 import { GRAIN_MS, grainsOf, planSource, ROLLUPS, type Grain, type Source } from '../src/domain/rollup-plan.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
 import type { DateRange } from '../src/domain/date-range.js';
-import { selectAudienceMetrics } from '../src/repositories/audience.queries.js';
-import { selectDeviceMetrics } from '../src/repositories/device-metrics.queries.js';
-import { selectEventMetrics } from '../src/repositories/event.queries.js';
-import { selectPlayStatsByTime } from '../src/repositories/play-stats.queries.js';
+import { selectAudienceMetrics } from '../src/features/audience/audience.queries.js';
+import { selectDeviceMetrics } from '../src/features/device-metrics/device-metrics.queries.js';
+import { selectEventMetrics } from '../src/features/events/event.queries.js';
+import { selectPlayStatsByTime } from '../src/features/play-stats/play-stats.queries.js';
 
 /**
  * A migrated embedded chDB store in a fresh temporary directory for the test file: opened before

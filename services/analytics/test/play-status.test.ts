@@ -12,7 +12,7 @@ import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { createAnalyticsSubgraph } from '../src/app.js';
 import { bucketsOf } from '../src/domain/buckets.js';
-import { selectPlayStatsByTime } from '../src/repositories/play-stats.queries.js';
+import { selectPlayStatsByTime } from '../src/features/play-stats/play-stats.queries.js';
 
 let dir: string;
 let store: AnalyticsStore;

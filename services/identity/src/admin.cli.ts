@@ -20,10 +20,10 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { isAppError, loadConfigOrExit } from '@pylon/kit';
 import { backendEnv, backendRules, createBackends } from '@pylon/composition/backends';
-import { IdentityRepository, type User } from './repositories/identity.repository.js';
-import { createAccount, createUser, setPassword } from './use-cases/accounts.js';
-import { createApiKey, listApiKeys, revokeApiKey } from './use-cases/api-keys.js';
-import { createOrganization } from './use-cases/organizations.js';
+import { IdentityRepository, type User } from './shared/identity.repository.js';
+import { createAccount, createUser, setPassword } from './features/accounts/accounts.js';
+import { createApiKey, listApiKeys, revokeApiKey } from './features/api-keys/api-keys.js';
+import { createOrganization } from './features/accounts/organizations.js';
 
 const USAGE = `usage: npm run admin -- <command> [options]
   create-account --name <name> [--id <id>] [--timezone <IANA zone>]

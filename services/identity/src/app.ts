@@ -1,11 +1,13 @@
 import { createSubgraph, mergeResolvers, type Cache, type DocumentStore, type InternalTokens, type PushEvents, type Subgraph } from '@pylon/kit';
-import { identityResolvers } from './graphql/resolvers.js';
-import { IdentityRepository } from './repositories/identity.repository.js';
-import { BearerAuthenticator } from './use-cases/bearer.js';
-import { ApiKeyAuthenticator } from './use-cases/api-keys.js';
-import { WebhookRepository } from './repositories/webhook.repository.js';
-import { webhookResolvers } from './graphql/webhook.resolvers.js';
-import type { WebhookDeviceDirectory } from './use-cases/manage-webhooks.js';
+import { accountResolvers } from './features/accounts/resolvers.js';
+import { apiKeyResolvers } from './features/api-keys/resolvers.js';
+import { permissionResolvers } from './features/permissions/resolvers.js';
+import { IdentityRepository } from './shared/identity.repository.js';
+import { BearerAuthenticator } from './features/oauth/bearer.js';
+import { ApiKeyAuthenticator } from './features/api-keys/api-keys.js';
+import { WebhookRepository } from './features/webhooks/webhook.repository.js';
+import { webhookResolvers } from './features/webhooks/resolvers.js';
+import type { WebhookDeviceDirectory } from './features/webhooks/manage-webhooks.js';
 
 export interface IdentityDeps {
   documents: DocumentStore;
@@ -35,7 +37,9 @@ export function createIdentitySubgraph(deps: IdentityDeps): IdentityService {
   const bearer = new BearerAuthenticator({ repo, cache: deps.cache, cacheTtlSeconds: deps.principalCacheSeconds });
   const webhooks = new WebhookRepository(deps.documents);
   const resolvers = mergeResolvers(
-    identityResolvers({ repo, cache: deps.cache, ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}) }),
+    permissionResolvers(),
+    accountResolvers({ repo, ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}) }),
+    apiKeyResolvers({ repo, cache: deps.cache }),
     webhookResolvers({ repo: webhooks, now: Date.now, ...(deps.webhookDevices ? { devices: deps.webhookDevices } : {}) }),
   );
   const subgraph = createSubgraph({ name: 'identity', tokens: deps.tokens, resolvers });

@@ -13,13 +13,13 @@ import { createRateLimiter } from '@pylon/composition/backends';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createIdentitySubgraph, type IdentityService } from './app.js';
 import { identityProcessEnv, oauthSettings } from './config.js';
-import { mountInternalAuth } from './http/internal-auth.http.js';
-import { createOAuthServer, type OAuthServer } from './http/oauth/server.js';
-import { principalCacheKey } from './use-cases/api-keys.js';
-import { KEY_REVOKED_CHANNEL, watchRevocations } from './use-cases/revocations.js';
-import { createEventsStreamHttp } from './http/events-stream.http.js';
-import { PushEventLog } from './repositories/push-event-log.repository.js';
-import { credentialChecker } from './use-cases/credential-check.js';
+import { mountInternalAuth } from './features/api-keys/http/internal-auth.http.js';
+import { createOAuthServer, type OAuthServer } from './features/oauth/http/server.js';
+import { principalCacheKey } from './features/api-keys/api-keys.js';
+import { KEY_REVOKED_CHANNEL, watchRevocations } from './features/api-keys/revocations.js';
+import { createEventsStreamHttp } from './features/webhooks/http/events-stream.http.js';
+import { PushEventLog } from './features/webhooks/push-event-log.repository.js';
+import { credentialChecker } from './features/api-keys/credential-check.js';
 
 let oauth: OAuthServer | undefined;
 

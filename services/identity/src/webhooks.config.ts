@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { envInt, envList, envLogLevel, envPort, metricsEnv } from '@pylon/kit';
 import { backendEnv, backendRules } from '@pylon/composition/backends';
-import type { RetryPolicy } from './domain/webhook-retry-policy.js';
+import type { RetryPolicy } from './features/webhooks/webhook-retry-policy.js';
 
 export const webhookDeliveryEnv = {
   /**

@@ -10,10 +10,10 @@ import { loadConfigOrExit } from '@pylon/kit';
 import { createPushEventProducer } from '@pylon/composition/push-events';
 import { runWorkerProcess } from '@pylon/composition/worker-process';
 import { retryPolicyFrom, webhookWorkerEnv } from './webhooks.config.js';
-import { startDeliveryWorker } from './workers/webhook-delivery.worker.js';
-import { startEventLog } from './workers/event-log.js';
-import { PushEventLog } from './repositories/push-event-log.repository.js';
-import { WebhookRepository } from './repositories/webhook.repository.js';
+import { startDeliveryWorker } from './features/webhooks/webhook-delivery.worker.js';
+import { startEventLog } from './features/webhooks/event-log.js';
+import { PushEventLog } from './features/webhooks/push-event-log.repository.js';
+import { WebhookRepository } from './features/webhooks/webhook.repository.js';
 
 await runWorkerProcess({
   name: 'webhooks',

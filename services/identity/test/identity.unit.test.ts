@@ -7,11 +7,11 @@ import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { hashPassword, passwordProblem, verifyPassword } from '../src/domain/passwords.js';
 import { allows, requireRule } from '@pylon/kit';
 import { policiesFor } from '../src/domain/roles.js';
-import { IdentityRepository } from '../src/repositories/identity.repository.js';
+import { IdentityRepository } from '../src/shared/identity.repository.js';
 import { oidcAdapterFactory } from '../src/adapters/oidc.adapter.js';
-import { loadOrCreateOAuthKeys } from '../src/use-cases/oauth-keys.js';
+import { loadOrCreateOAuthKeys } from '../src/features/oauth/oauth-keys.js';
 import { parseSubject, subjectOf } from '../src/domain/oauth-settings.js';
-import { recordRevocation, watchRevocations } from '../src/use-cases/revocations.js';
+import { recordRevocation, watchRevocations } from '../src/features/api-keys/revocations.js';
 
 let dir: string;
 let store: DocumentStore;

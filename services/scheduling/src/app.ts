@@ -1,7 +1,9 @@
-import { createSubgraph, type InternalTokens, type Subgraph } from '@pylon/kit';
-import { schedulingResolvers } from './graphql/resolvers.js';
+import { createSubgraph, mergeResolvers, type InternalTokens, type Subgraph } from '@pylon/kit';
+import { nowPlayingResolvers } from './features/now-playing/resolvers.js';
+import { scheduleGroupResolvers } from './features/schedule-groups/resolvers.js';
+import { scheduleResolvers } from './features/schedules/resolvers.js';
 import { createSchedulingRuntime, type SchedulingRuntime, type SchedulingRuntimeDeps } from './runtime.js';
-import type { ScheduleRepository } from './repositories/schedule.repository.js';
+import type { ScheduleRepository } from './shared/schedule.repository.js';
 
 export interface SchedulingDeps extends SchedulingRuntimeDeps {
   tokens: InternalTokens;
@@ -14,4 +16,8 @@ export function createSchedulingSubgraph(deps: SchedulingDeps): SchedulingSubgra
   const runtime = createSchedulingRuntime(deps);
   const subgraph = createSubgraph({ name: 'scheduling', tokens: deps.tokens, resolvers: schedulingResolvers(runtime) });
   return Object.assign(subgraph, { repo: runtime.repo, runtime });
+}
+
+function schedulingResolvers(rt: SchedulingRuntime) {
+  return mergeResolvers(scheduleResolvers(rt), scheduleGroupResolvers(rt), nowPlayingResolvers(rt));
 }

@@ -1,5 +1,5 @@
 export { createSchedulingSubgraph, type SchedulingDeps, type SchedulingSubgraph } from './app.js';
-export { ScheduleRepository } from './repositories/schedule.repository.js';
+export { ScheduleRepository } from './shared/schedule.repository.js';
 export { SCHEDULE_PRIORITIES, SCHEDULE_TYPES } from './domain/schedule.js';
 export type { ScheduleRecord, ScheduleGroupRecord, SchedulePriority, ScheduleType } from './domain/schedule.js';
 export type { DeviceDirectory, DeviceFacts } from './ports/device-directory.js';
@@ -7,6 +7,13 @@ export type { AccountDirectory } from './ports/account-directory.js';
 export type { ContentDirectory, ContentKind } from './ports/content-directory.js';
 export type { SchedulingRuntime } from './runtime.js';
 export type { ManifestMedia, ManifestPlaylist, ManifestTemplate } from './ports/content-directory.js';
-export { manifestVersion, playerManifest, playerPrincipal, type DeviceRef, type ManifestAnswer, type PlayerManifest } from './use-cases/player-manifest.js';
-export { watchChanges } from './use-cases/manifest-changes.js';
-export { createSchedule } from './use-cases/manage-schedules.js';
+export {
+  manifestVersion,
+  playerManifest,
+  playerPrincipal,
+  type DeviceRef,
+  type ManifestAnswer,
+  type PlayerManifest,
+} from './features/player-manifest/player-manifest.js';
+export { watchChanges } from './features/player-manifest/manifest-changes.js';
+export { createSchedule } from './features/schedules/manage-schedules.js';

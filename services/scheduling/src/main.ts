@@ -10,8 +10,8 @@ import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createSchedulingSubgraph, type SchedulingSubgraph } from './app.js';
 import { schedulingProcessEnv } from './config.js';
 import { createHttpAccountDirectory, createHttpContentDirectory, createHttpDeviceDirectory } from './adapters/directories.http.js';
-import { createManifestHttp } from './http/manifest-http.js';
-import { watchChanges } from './use-cases/manifest-changes.js';
+import { createManifestHttp } from './features/player-manifest/http/manifest-http.js';
+import { watchChanges } from './features/player-manifest/manifest-changes.js';
 
 await runSubgraphProcess({
   name: 'scheduling',

@@ -6,7 +6,7 @@ import type { Cache, DocumentStore, Logger, PubSub, PushEvents } from '@pylon/ki
 import type { AccountDirectory } from './ports/account-directory.js';
 import type { ContentDirectory } from './ports/content-directory.js';
 import type { DeviceDirectory } from './ports/device-directory.js';
-import { ScheduleRepository } from './repositories/schedule.repository.js';
+import { ScheduleRepository } from './shared/schedule.repository.js';
 
 export interface SchedulingRuntimeDeps {
   documents: DocumentStore;

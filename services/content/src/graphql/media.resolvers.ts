@@ -1,4 +1,4 @@
-import { guardEntity, isoSeconds, listGroupViews } from '@pylon/kit';
+import { isoSeconds, listGroupViews } from '@pylon/kit';
 import type { Media } from '../repositories/content.repository.js';
 import type { ContentRuntime } from '../runtime.js';
 import { countMedia, listMedia } from '../use-cases/list-media.js';
@@ -25,7 +25,6 @@ export function mediaResolvers(rt: ContentRuntime): Resolvers {
     },
     Media: {
       __resolveReference: (ref, ctx) => {
-        guardEntity(ctx.principal, 'Media');
         return mediaLoader(repo, ctx).load(ref.id);
       },
       fileUrl: (m) => fileUrlOf(rt, m),

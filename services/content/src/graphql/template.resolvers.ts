@@ -1,4 +1,4 @@
-import { guardEntity, isoSeconds, listGroupViews } from '@pylon/kit';
+import { isoSeconds, listGroupViews } from '@pylon/kit';
 import type { ContentRuntime } from '../runtime.js';
 import { countTemplates, listTemplates } from '../use-cases/list-templates.js';
 import type { Resolvers } from './resolvers.generated.js';
@@ -20,7 +20,6 @@ export function templateResolvers(rt: ContentRuntime): Resolvers {
     },
     Template: {
       __resolveReference: (ref, ctx) => {
-        guardEntity(ctx.principal, 'Template');
         return templateLoader(repo, ctx).load(ref.id);
       },
       modules: (t) => t.modules ?? [],

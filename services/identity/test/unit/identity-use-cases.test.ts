@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { AppError, type Cache, type DocumentStore } from '@pylon/kit';
 import { createMemoryCache } from '@pylon/adapters/memory';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
-import { IdentityRepository } from '../../src/repositories/identity.repository.js';
-import { createAccount, createUser, updateAccount } from '../../src/use-cases/accounts.js';
-import { ApiKeyAuthenticator, createApiKey, hashKey, principalCacheKey, revokeApiKey } from '../../src/use-cases/api-keys.js';
-import { bootstrapFirstAccount } from '../../src/use-cases/bootstrap.js';
+import { IdentityRepository } from '../../src/shared/identity.repository.js';
+import { createAccount, createUser, updateAccount } from '../../src/features/accounts/accounts.js';
+import { ApiKeyAuthenticator, createApiKey, hashKey, principalCacheKey, revokeApiKey } from '../../src/features/api-keys/api-keys.js';
+import { bootstrapFirstAccount } from '../../src/features/accounts/bootstrap.js';
 
 let dir: string;
 let store: DocumentStore;

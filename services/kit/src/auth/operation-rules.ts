@@ -2,8 +2,8 @@
  * The one table of what every root field (and every entity a subgraph resolves by reference)
  * requires; a root field's rule is declared beside it in the SDL (`@policy`). `createSubgraph`
  * wraps every Query and Mutation root field with its rule (graphql/subgraph.ts, guardRootFields),
- * so resolvers write no guard; `guardEntity` guards `__resolveReference`, `guardQuery` and
- * `guardHandler` the plain-HTTP routes. The identity subgraph's `permissions` query is computed
+ * and every entity's `__resolveReference` with ENTITY_RULES (guardEntityReferences), so resolvers
+ * write no guard; `guardQuery` and `guardHandler` guard the plain-HTTP routes. The identity subgraph's `permissions` query is computed
  * from the same table, so what `permissions` reports is what the API enforces. `services/kit/test/unit/operation-rules.test.ts` checks that every root field
  * of the composed schema has a rule and every rule names a field; `gateway/test/access.e2e.test.ts`
  * calls every field with every role.
@@ -30,6 +30,8 @@ export const MUTATION_RULES = MUTATION_POLICIES satisfies Record<string, Require
 /**
  * Entities other subgraphs reach by key (`_entities`): the same rule as the type's list query.
  * Account and Organization are only ever the caller's own (scoped by account id), so any caller.
+ * createSubgraph wraps each resolvable entity's reference resolver with its rule; a resolvable
+ * entity missing here stops the subgraph from starting.
  */
 export const ENTITY_RULES = {
   Device: 'Devices_View',
@@ -71,8 +73,6 @@ export const guardQuery = (p: Pick<Principal, 'policies' | 'roles'>, field: Quer
 export const guardMutation = (p: Pick<Principal, 'policies' | 'roles'>, field: MutationName): void => requireRule(p, MUTATION_RULES[field]);
 /** Throws FORBIDDEN unless the caller may call this handler-served REST operation. */
 export const guardHandler = (p: Pick<Principal, 'policies' | 'roles'>, op: HandlerName): void => requireRule(p, HANDLER_RULES[op]);
-/** Throws FORBIDDEN unless the caller may resolve this entity by reference. */
-export const guardEntity = (p: Pick<Principal, 'policies' | 'roles'>, type: EntityName): void => requireRule(p, ENTITY_RULES[type]);
 
 /** Whether the caller may read a guarded field (it resolves to null otherwise). */
 export const mayReadField = (p: Pick<Principal, 'policies' | 'roles'>, field: GuardedField): boolean => allows(p, FIELD_RULES[field]);

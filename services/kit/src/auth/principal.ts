@@ -122,7 +122,7 @@ export class InternalTokens {
   }
 }
 
-/** Throws FORBIDDEN unless the principal holds the policy. Root fields are guarded once by createSubgraph (guardRootFields) and entities by guardEntity, both from operation-rules. */
+/** Throws FORBIDDEN unless the principal holds the policy. Root fields are guarded once by createSubgraph (guardRootFields) and entities by guardEntityReferences, both from operation-rules. */
 export function requirePolicy(p: Principal, policy: Policy): void {
   if (!p.policies.includes(policy)) throw new AppError('FORBIDDEN', `this operation requires the ${policy} policy`);
 }

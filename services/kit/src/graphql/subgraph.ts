@@ -7,9 +7,22 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
-import { defaultFieldResolver, execute, parse, validate, specifiedRules, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  defaultFieldResolver,
+  execute,
+  isObjectType,
+  Kind,
+  parse,
+  validate,
+  specifiedRules,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+} from 'graphql';
 import { requireRule, type Requirement } from '../auth/access.js';
-import { MUTATION_RULES, QUERY_RULES } from '../auth/operation-rules.js';
+import { ENTITY_RULES, MUTATION_RULES, QUERY_RULES } from '../auth/operation-rules.js';
 import type { InternalTokens, Principal } from '../auth/principal.js';
 import { createBoundedCache, PARSED_BYTES_PER_CHAR } from './bounded-cache.js';
 import { toGraphQLError } from './errors.js';
@@ -60,8 +73,8 @@ export interface SubgraphRequest {
  * Authorization wired once: every Query and Mutation root field of the schema runs its `@policy`
  * rule (QUERY_RULES, MUTATION_RULES, generated from the SDL) before its resolver, so no resolver
  * writes its own guard. A root field without a rule stops the subgraph from starting (closed, never open). The
- * federation fields (`_entities`, `_service`) are left alone: each entity's `__resolveReference`
- * guards by type (ENTITY_RULES), and checks about a particular object (tenancy) stay in the use cases.
+ * federation fields (`_entities`, `_service`) are left alone here: guardEntityReferences guards each
+ * entity by type, and checks about a particular object (tenancy) stay in the use cases.
  */
 export function guardRootFields(schema: GraphQLSchema, subgraph: string): void {
   const tables: [ReturnType<GraphQLSchema['getQueryType']>, Readonly<Record<string, Requirement>>][] = [
@@ -82,6 +95,49 @@ export function guardRootFields(schema: GraphQLSchema, subgraph: string): void {
   }
 }
 
+type ResolveReference = (reference: object, ctx: SubgraphContext, info: GraphQLResolveInfo) => unknown;
+type EntityExtensions = { apollo?: { subgraph?: { resolveReference?: ResolveReference } } };
+
+/** Whether other subgraphs may fetch this type by key here (`@key` without `resolvable: false`). */
+const resolvableEntity = (type: GraphQLObjectType): boolean =>
+  [type.astNode, ...type.extensionASTNodes].some((node) =>
+    node?.directives?.some(
+      (d) => d.name.value === 'key' && !d.arguments?.some((a) => a.name.value === 'resolvable' && a.value.kind === Kind.BOOLEAN && !a.value.value),
+    ),
+  );
+
+/**
+ * The same for entities: every type this subgraph resolves by key (`_entities`) runs its ENTITY_RULES
+ * rule before its `__resolveReference` (or before handing the bare reference back, when it has
+ * none), so a resolver writes no guard. An entity without a rule stops the subgraph from starting.
+ */
+export function guardEntityReferences(schema: GraphQLSchema, subgraph: string): void {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__') || !resolvableEntity(type)) continue;
+    const rule = (ENTITY_RULES as Readonly<Record<string, Requirement>>)[type.name];
+    if (rule === undefined) throw new Error(`${subgraph}: entity ${type.name} has no rule in ENTITY_RULES (services/kit/src/auth/operation-rules.ts)`);
+    const extensions = type.extensions as EntityExtensions;
+    const resolve: ResolveReference = extensions.apollo?.subgraph?.resolveReference ?? ((reference) => reference);
+    // As the hand-written guards did: a refusal before an async resolver rejects (that reference
+    // alone reads null), before a plain one throws (the whole `_entities` answer fails).
+    const guarded: ResolveReference =
+      resolve.constructor.name === 'AsyncFunction'
+        ? async (reference, ctx, info) => {
+            requireRule(ctx.principal, rule);
+            return resolve(reference, ctx, info);
+          }
+        : (reference, ctx, info) => {
+            requireRule(ctx.principal, rule);
+            return resolve(reference, ctx, info);
+          };
+    // @apollo/subgraph reads the resolver from here (its own addResolversToSchema writes it the same way).
+    (type as { extensions: EntityExtensions }).extensions = {
+      ...extensions,
+      apollo: { ...extensions.apollo, subgraph: { ...extensions.apollo?.subgraph, resolveReference: guarded } },
+    };
+  }
+}
+
 export function createSubgraph(opts: {
   name: string;
   /** The subgraph's generated `Resolvers` (graphql/resolvers.generated.ts), merged with `mergeResolvers`. */
@@ -91,6 +147,7 @@ export function createSubgraph(opts: {
   // The one cast: generated resolver types describe the same map @apollo/subgraph takes untyped.
   const schema = buildSubgraphSchema({ typeDefs: loadSubgraphSdl(opts.name), resolvers: opts.resolvers as GraphQLResolverMap<unknown> });
   guardRootFields(schema, opts.name);
+  guardEntityReferences(schema, opts.name);
   // Query plans repeat the same fetches; parse and validate each distinct text once (kept within
   // 500 documents and an estimated 32 MiB: issue 34, M1).
   const documents = createBoundedCache<DocumentNode>({ maxEntries: 500, maxBytes: 32 * 2 ** 20 });

@@ -1,0 +1,108 @@
+/**
+ * A sliced subgraph's SDL, generated from its parts (issue 36, item 1): the subgraph's head
+ * (services/<name>/src/shared/schema.graphql: the federation link, the directives, types several
+ * features use), then each feature's part (services/<name>/src/features/<feature>/*.graphql, in
+ * folder order), then the shared blocks of schema/shared/*.graphql the parts use, spliced between
+ * their `# >>> shared:NAME` / `# <<< shared:NAME` markers.
+ *
+ * A part writes its own root fields as `type Query { ... }` / `type Mutation { ... }`; the generated
+ * file has one `Query` and one `Mutation` (codegen, the @policy table and the supergraph read plain
+ * types), the fields in part order (a description of the root type, in one part, goes with it). A shared block is spliced in when its types are named by the
+ * parts (or by a block spliced in), so a subgraph carries exactly the blocks it uses.
+ *
+ * compose-supergraph.ts writes the result to schema/subgraphs/<name>.graphql (`npm run compose`)
+ * and fails on drift (`npm run compose:check`). A subgraph without a features/ folder keeps its
+ * hand-written schema/subgraphs file.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface SharedBlock {
+  file: string;
+  body: string;
+}
+
+export const SHARED_BLOCK_RE = /# >>> shared:(\S+)\n([\s\S]*?)# <<< shared:\1\n/g;
+/** A root type of a part, with its description: starting the part or after a blank line, the description holding no other description. */
+const ROOT_TYPE_RE = /(?<=^|\n\n)((?:"{3}(?:(?!"{3})[\s\S])*"{3}|"[^\n]*")\n)?type (Query|Mutation) \{\n([\s\S]*?\n)\}\n\n?/g;
+const DEFINED_RE = /^(?:type|input|enum|interface|scalar|union) (\w+)/gm;
+
+/** The shared blocks of schema/shared/*.graphql by name. */
+export function readSharedBlocks(repoRoot: string): Map<string, SharedBlock> {
+  const dir = join(repoRoot, 'schema', 'shared');
+  const blocks = new Map<string, SharedBlock>();
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.graphql'))
+    .sort()) {
+    for (const m of readFileSync(join(dir, file), 'utf8').matchAll(SHARED_BLOCK_RE)) blocks.set(m[1]!, { file, body: m[2]! });
+  }
+  return blocks;
+}
+
+/** The part files of a sliced subgraph, head first, relative to the repository root (none when it is not sliced). */
+export function sdlParts(repoRoot: string, name: string): string[] {
+  const src = join('services', name, 'src');
+  const features = join(src, 'features');
+  if (!existsSync(join(repoRoot, features))) return [];
+  const parts = [join(src, 'shared', 'schema.graphql')];
+  for (const feature of readdirSync(join(repoRoot, features), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()) {
+    for (const f of readdirSync(join(repoRoot, features, feature))
+      .filter((x) => x.endsWith('.graphql'))
+      .sort())
+      parts.push(join(features, feature, f));
+  }
+  return parts;
+}
+
+const mentions = (text: string, names: readonly string[]): boolean => names.some((n) => new RegExp(`\\b${n}\\b`).test(text));
+
+/**
+ * The generated SDL of subgraph `name`, or undefined when it has no features/ folder.
+ * Throws naming the part when a part is missing or carries a shared block of its own.
+ */
+export function generateSubgraphSdl(repoRoot: string, name: string, shared: ReadonlyMap<string, SharedBlock>): string | undefined {
+  const parts = sdlParts(repoRoot, name);
+  if (parts.length === 0) return undefined;
+  const roots: Record<'Query' | 'Mutation', string[]> = { Query: [], Mutation: [] };
+  const described: Partial<Record<'Query' | 'Mutation', string>> = {};
+  const bodies: string[] = [];
+  for (const part of parts) {
+    const path = join(repoRoot, part);
+    if (!existsSync(path)) throw new Error(`${part} is missing (the head of a sliced subgraph: federation link, directives, shared types)`);
+    const text = readFileSync(path, 'utf8');
+    if (text.includes('# >>> shared:')) throw new Error(`${part} carries a shared block: those are spliced in from schema/shared/, name the types instead`);
+    const rest = text.replace(ROOT_TYPE_RE, (_all, description: string | undefined, type: 'Query' | 'Mutation', fields: string) => {
+      if (description && described[type] !== undefined) throw new Error(`${part}: type ${type} is described in two parts; keep one description`);
+      if (description) described[type] = description;
+      roots[type].push(fields.replace(/\n+$/, '\n'));
+      return '';
+    });
+    if (rest.trim()) bodies.push(`# ${part.split('\\').join('/')}\n${rest.trim()}\n`);
+  }
+  const rootText = (['Query', 'Mutation'] as const).filter((t) => roots[t].length).map((t) => `${described[t] ?? ''}type ${t} {\n${roots[t].join('\n')}}\n`);
+  const [head, ...features] = bodies;
+  let text = [head, ...rootText, ...features].join('\n');
+  // Splice the shared blocks the text names, then those the spliced ones name, until none is added.
+  const used = new Set<string>();
+  for (let grew = true; grew;) {
+    grew = false;
+    const scope = text + [...used].map((n) => shared.get(n)!.body).join('');
+    for (const [blockName, block] of shared) {
+      if (used.has(blockName)) continue;
+      const defined = [...block.body.matchAll(DEFINED_RE)].map((m) => m[1]!);
+      if (mentions(scope, defined)) {
+        used.add(blockName);
+        grew = true;
+      }
+    }
+  }
+  const spliced = [...shared.keys()].filter((n) => used.has(n)).map((n) => `# >>> shared:${n}\n${shared.get(n)!.body}# <<< shared:${n}\n`);
+  text = [text, ...spliced].join('\n');
+  const header =
+    `# Generated by \`npm run compose\` from services/${name}/src/shared/schema.graphql, services/${name}/src/features/*/*.graphql\n` +
+    '# and the shared blocks of schema/shared/. Do not edit; `npm run compose:check` fails on drift.\n';
+  return header + text;
+}

@@ -1,0 +1,140 @@
+/**
+ * The SQL of the log queries (tables from kit/migrations/analytics/001_telemetry.sql). Every query
+ * is scoped to one account and binds every value as a `{name:Type}` parameter; only the limit,
+ * an integer validated before it gets here, is spliced into the text; `where` / `order` go through
+ * sql/where.sql.ts (columns from the declarations below, values bound).
+ * FINAL collapses replayed events (ReplacingMergeTree) that have not been merged yet.
+ */
+import type { AnalyticsStore, SqlParams } from '@pylon/kit';
+import type { LogQuery, PingLog, PlayLog } from '../../domain/logs.js';
+import { orderSql, WhereBuilder, type ColumnMap } from '../../shared/where.sql.js';
+
+/** The shared WHERE clause and its parameters: account, [from, to), optional devices and files. */
+function scope(q: LogQuery, fields: ColumnMap): { where: string; params: SqlParams } {
+  const where = [
+    'account_id = {acc:String}',
+    "timestamp >= parseDateTime64BestEffort({from:String}, 3, 'UTC')",
+    "timestamp < parseDateTime64BestEffort({to:String}, 3, 'UTC')",
+  ];
+  const params: SqlParams = { acc: q.accountId, from: q.range.from.toISOString(), to: q.range.to.toISOString() };
+  if (q.deviceIds.length) {
+    where.push('has({devices:Array(String)}, device_id)');
+    params.devices = q.deviceIds;
+  }
+  if (q.fileIds.length) {
+    // Only tables with a file: a file filter on ping logs is a programming error, not an empty answer.
+    if (!fields.fileId) throw new Error('these logs carry no file to filter on');
+    where.push('has({files:Array(String)}, file_id)');
+    params.files = q.fileIds;
+  }
+  const filter = new WhereBuilder(fields);
+  where.push(filter.where(q.where));
+  return { where: where.join('\n  AND '), params: { ...params, ...filter.params } };
+}
+
+const PLAY_FIELDS: ColumnMap = {
+  id: { column: 'id', kind: 'string' },
+  timestamp: { column: 'timestamp', kind: 'date' },
+  deviceId: { column: 'device_id', kind: 'string' },
+  fileId: { column: 'file_id', kind: 'string' },
+  fileName: { column: 'file_name', kind: 'string' },
+  duration: { column: 'duration', kind: 'number' },
+  type: { column: 'type', kind: 'string' },
+  endTimestamp: { column: 'end_timestamp', kind: 'date' },
+  status: { column: 'status', kind: 'string' },
+  clockOffsetMs: { column: 'clock_offset_ms', kind: 'number' },
+  zoneId: { column: 'zone_id', kind: 'string' },
+};
+const PING_FIELDS: ColumnMap = {
+  id: { column: 'id', kind: 'string' },
+  timestamp: { column: 'timestamp', kind: 'date' },
+  deviceId: { column: 'device_id', kind: 'string' },
+  cpuUsage: { column: 'cpu_usage', kind: 'number' },
+  memoryUsage: { column: 'memory_usage', kind: 'number' },
+  diskUsage: { column: 'disk_usage', kind: 'number' },
+  ipAddress: { column: 'ip_address', kind: 'string' },
+  externalIpAddress: { column: 'external_ip_address', kind: 'string' },
+};
+
+function limitClause(limit: number): string {
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`log query limit must be a non-negative integer, got ${limit}`);
+  return `LIMIT ${limit}`;
+}
+
+// Seconds precision and a literal Z: the interface's timestamp form, whatever the engine's output settings.
+const TS = "formatDateTime(timestamp, '%Y-%m-%dT%H:%i:%SZ', 'UTC') AS ts";
+
+interface PlayLogRow {
+  id: string;
+  device_id: string;
+  ts: string;
+  file_id: string;
+  file_name: string;
+  duration: number;
+  type: string;
+  end_ts: string | null;
+  status: string;
+  clock_offset_ms: number | string | null;
+  zone_id: string;
+}
+
+export async function selectPlayLogs(store: AnalyticsStore, q: LogQuery): Promise<PlayLog[]> {
+  const { where, params } = scope(q, PLAY_FIELDS);
+  const rows = await store.query<PlayLogRow>(
+    `SELECT id, device_id, ${TS}, file_id, file_name, duration, type,
+  if(isNull(end_timestamp), NULL, formatDateTime(assumeNotNull(end_timestamp), '%Y-%m-%dT%H:%i:%SZ', 'UTC')) AS end_ts,
+  status, clock_offset_ms, zone_id
+FROM play_logs FINAL
+WHERE ${where}
+ORDER BY ${orderSql(q.order, PLAY_FIELDS, 'timestamp, device_id, id')}
+${limitClause(q.limit)}`,
+    params,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    timestamp: r.ts,
+    deviceId: r.device_id,
+    fileId: r.file_id || null,
+    fileName: r.file_name || null,
+    duration: r.duration,
+    type: r.type || null,
+    endTimestamp: r.end_ts || null,
+    status: r.status || 'completed',
+    // Int64 may come back as text (JSON output quotes 64-bit integers).
+    clockOffsetMs: r.clock_offset_ms === null || r.clock_offset_ms === undefined ? null : Number(r.clock_offset_ms),
+    zoneId: r.zone_id || null,
+  }));
+}
+
+interface PingLogRow {
+  id: string;
+  device_id: string;
+  ts: string;
+  cpu_usage: number;
+  memory_usage: number;
+  disk_usage: number;
+  ip_address: string;
+  external_ip_address: string;
+}
+
+export async function selectPingLogs(store: AnalyticsStore, q: LogQuery): Promise<PingLog[]> {
+  const { where, params } = scope(q, PING_FIELDS);
+  const rows = await store.query<PingLogRow>(
+    `SELECT id, device_id, ${TS}, cpu_usage, memory_usage, disk_usage, ip_address, external_ip_address
+FROM ping_logs FINAL
+WHERE ${where}
+ORDER BY ${orderSql(q.order, PING_FIELDS, 'timestamp, device_id, id')}
+${limitClause(q.limit)}`,
+    params,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    timestamp: r.ts,
+    deviceId: r.device_id,
+    cpuUsage: r.cpu_usage,
+    memoryUsage: r.memory_usage,
+    diskUsage: r.disk_usage,
+    ipAddress: r.ip_address || null,
+    externalIpAddress: r.external_ip_address || null,
+  }));
+}

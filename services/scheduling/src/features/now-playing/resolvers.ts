@@ -1,0 +1,49 @@
+/** GraphQL of what a device plays: now (and why) and over a period. */
+import { isoSeconds } from '@pylon/kit';
+import type { SchedulingRuntime } from '../../runtime.js';
+import type { Resolvers } from '../../shared/resolvers.generated.js';
+import { deviceTimeline, nowPlaying, reasonOf } from './now-playing.js';
+
+const iso = (ms: number | null) => (ms === null ? null : isoSeconds(ms));
+
+export function nowPlayingResolvers(rt: SchedulingRuntime): Resolvers {
+  return {
+    Query: {
+      nowPlaying: async (_, args, ctx) => {
+        const r = await nowPlaying(rt, ctx.principal, args.deviceId, args.at);
+        const winner = r.winner?.schedule ?? null;
+        return {
+          device: { id: r.deviceId },
+          at: iso(r.at)!,
+          timezone: r.zone,
+          localTime: r.localTime,
+          schedule: winner,
+          content: winner
+            ? {
+                type: winner.type,
+                playlist: winner.playlistId ? { id: winner.playlistId } : null,
+                template: winner.templateId ? { id: winner.templateId } : null,
+              }
+            : null,
+          considered: r.considered.map((c) => ({
+            schedule: c.plan.schedule,
+            matched: c.verdict === 'PLAYING',
+            verdict: c.verdict,
+            reason: reasonOf(c.verdict, c.plan.schedule),
+            windowStart: iso(c.window?.from ?? null),
+            windowEnd: iso(c.window?.to ?? null),
+          })),
+          nextChange: iso(r.nextChange),
+        };
+      },
+      deviceTimeline: async (_, args, ctx) => {
+        const r = await deviceTimeline(rt, ctx.principal, args.deviceId, args.from, args.to);
+        return {
+          device: { id: r.deviceId },
+          timezone: r.zone,
+          segments: r.segments.map((s) => ({ from: iso(s.from)!, to: iso(s.to)!, schedule: s.winner?.schedule ?? null })),
+        };
+      },
+    },
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * The player manifest: what a screen plays now and next, with every file it needs (signed address,
+ * size, SHA-512), until when that holds (the engine's next change), and a version.
+ *
+ * Version: a hash of the resolved manifest (schedules won, content ids, names, order, files'
+ * checksums and sizes, validUntil), signed addresses left out, so it changes exactly when what the
+ * screen should play changes (an edit that changes nothing visible keeps it), and every replica
+ * computes the same one without coordination. It is cached per device in the cache port (shared
+ * Redis when scaled) until validUntil (at most MAX_CACHE_SECONDS); change events (schedules,
+ * content, devices) delete the affected devices' entries, so the next ping recomputes it. The cap
+ * bounds how long a lost event or a race (a ping recomputing from data read just before an edit)
+ * can leave a stale version.
+ *
+ * The engine's answer (winner now, next change, winner then) comes from `outlook`, an exact memo of
+ * the pure engine keyed by every plan field it reads, reused until that next change.
+ */
+import { createHash } from 'node:crypto';
+import { devicePrincipal, mapTemplateLayout, type Principal, type TemplateLayout, type TemplateModule } from '@pylon/kit';
+import { manifestCacheKey } from '../../domain/manifest-cache.js';
+import { outlook } from '../../domain/resolution.js';
+import type { SchedulePlan } from '../../domain/plan.js';
+import type { ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../../ports/content-directory.js';
+import type { Schedule } from '../../shared/schedule.repository.js';
+import type { SchedulingRuntime } from '../../runtime.js';
+import { deviceSchedules } from '../now-playing/now-playing.js';
+
+export const MAX_CACHE_SECONDS = 300;
+
+export interface DeviceRef {
+  accountId: string;
+  id: string;
+}
+
+interface MediaOut {
+  id: string;
+  name: string;
+  mime_type: string | null;
+  url: string | null;
+  size: number | null;
+  sha512: string | null;
+  duration: number | null;
+}
+interface PlaylistOut {
+  type: 'playlist';
+  id: string;
+  name: string;
+  /** `page_url`: a web page source's address (only on such sources, so file-only manifests keep their shape). */
+  sources: { id: string; name: string | null; type: string; interval: number | null; media: MediaOut | null; page_url?: string }[];
+}
+interface TemplateOut extends Omit<TemplateLayout<PlaylistOut>, 'modules'> {
+  type: 'template';
+  /** Each module's data table as `data_table_id` (rows at GET /player/{registrationKey}/datatables/{id}/rows). */
+  modules: (Omit<TemplateModule<PlaylistOut>, 'dataTableId'> & { data_table_id: string | null })[];
+}
+
+export interface ManifestEntry {
+  /** When it starts (null for what plays now). */
+  starts_at: string | null;
+  /** The winning schedule; null: nothing scheduled from then on. */
+  schedule_id: string | null;
+  schedule_name: string | null;
+  content: PlaylistOut | TemplateOut | null;
+}
+
+export interface PlayerManifest {
+  device_id: string;
+  version: string;
+  /** The engine's next change (ISO 8601): refetch by then; null: nothing changes within the horizon. */
+  valid_until: string | null;
+  now: ManifestEntry;
+  next: ManifestEntry | null;
+}
+
+export interface ManifestAnswer {
+  manifest: PlayerManifest;
+  /** Strong ETag over the whole body (so a renewed signed address also changes it). */
+  etag: string;
+}
+
+/**
+ * Who the manifest is read as: the device's account, no user, and only the read policies the
+ * directory ports need (in-process they scope by account only; over HTTP the other subgraphs check them).
+ */
+export const playerPrincipal = (d: DeviceRef): Principal => ({
+  ...devicePrincipal(d.accountId, d.id),
+  policies: ['Devices_View', 'Files_View', 'Playlists_View', 'Templates_View'],
+});
+
+const cacheKey = (d: DeviceRef) => manifestCacheKey(d.accountId, d.id);
+const iso = (t: number) => `${new Date(t).toISOString().slice(0, 19)}Z`;
+
+const mediaOut = (m: ManifestMedia | null): MediaOut | null =>
+  m ? { id: m.id, name: m.name, mime_type: m.mimeType, url: m.url, size: m.size, sha512: m.sha512, duration: m.duration } : null;
+type SourceOut = PlaylistOut['sources'][number];
+/** A source as the player reads it; a web page's address only on web page sources. */
+const sourceOut = ({ url, media, ...s }: ManifestPlaylist['sources'][number]): SourceOut => ({
+  ...s,
+  media: mediaOut(media),
+  ...(url ? { page_url: url } : {}),
+});
+const playlistOut = (p: ManifestPlaylist): PlaylistOut => ({
+  type: 'playlist',
+  id: p.id,
+  name: p.name,
+  sources: p.sources.map(sourceOut),
+});
+const templateOut = (t: ManifestTemplate): TemplateOut => {
+  const layout = mapTemplateLayout(t, playlistOut);
+  return { type: 'template', ...layout, modules: layout.modules.map(({ dataTableId, ...m }) => ({ ...m, data_table_id: dataTableId ?? null })) };
+};
+
+/** The manifest body without its version, URLs blanked: what the version hashes. */
+const versionOf = (m: Omit<PlayerManifest, 'version'>): string =>
+  createHash('sha256')
+    .update(JSON.stringify(m, (k, v: unknown) => (k === 'url' ? null : v)))
+    .digest('base64url')
+    .slice(0, 22);
+
+/** Builds the device's manifest at the runtime's clock; null when the device is gone. */
+export async function playerManifest(rt: SchedulingRuntime, device: DeviceRef): Promise<ManifestAnswer | null> {
+  const caller = playerPrincipal(device);
+  const at = rt.now();
+  const found = await deviceSchedules(rt, caller, device.id).catch((e: unknown) => {
+    if ((e as { code?: string }).code === 'NOT_FOUND') return null;
+    throw e;
+  });
+  if (!found) return null;
+  const { zone, plans } = found;
+  const current = outlook(plans, zone, at);
+  const next = current.nextChange === null ? null : { at: current.nextChange, winner: current.next };
+  const winners = [current.winner, next?.winner ?? null].filter((w): w is SchedulePlan<Schedule> => w !== null).map((w) => w.schedule);
+  const content = await rt.content.playerContent(caller, {
+    playlistIds: [...new Set(winners.flatMap((s) => (s.type === 'PLAYLIST' && s.playlistId ? [s.playlistId] : [])))],
+    templateIds: [...new Set(winners.flatMap((s) => (s.type === 'TEMPLATE' && s.templateId ? [s.templateId] : [])))],
+  });
+  const entry = (w: SchedulePlan<Schedule> | null, startsAt: number | null): ManifestEntry => {
+    const s = w?.schedule;
+    const playlist = s?.type === 'PLAYLIST' && s.playlistId ? content.playlists.get(s.playlistId) : undefined;
+    const template = s?.type === 'TEMPLATE' && s.templateId ? content.templates.get(s.templateId) : undefined;
+    return {
+      starts_at: startsAt === null ? null : iso(startsAt),
+      schedule_id: s?.id ?? null,
+      schedule_name: s?.name ?? null,
+      content: playlist ? playlistOut(playlist) : template ? templateOut(template) : null,
+    };
+  };
+  const body = {
+    device_id: device.id,
+    valid_until: current.nextChange === null ? null : iso(current.nextChange),
+    now: entry(current.winner, null),
+    next: next ? entry(next.winner, next.at) : null,
+  };
+  const version = versionOf(body);
+  const manifest: PlayerManifest = { device_id: body.device_id, version, valid_until: body.valid_until, now: body.now, next: body.next };
+  await remember(rt, device, version, current.nextChange);
+  return { manifest, etag: `"${createHash('sha256').update(JSON.stringify(manifest)).digest('base64url').slice(0, 27)}"` };
+}
+
+/**
+ * now_playing.changed: the last version announced per device is kept (a week) apart from the
+ * version cache (which invalidations drop), so a recomputed manifest that differs is announced
+ * once. Manifests are computed when the device asks (ping, manifest fetch): that is when it fires.
+ */
+async function announceVersion(rt: SchedulingRuntime, device: DeviceRef, version: string): Promise<void> {
+  if (!rt.cache || !rt.pushEvents) return;
+  const key = `manifest-announced:${device.accountId}:${device.id}`;
+  const last = await rt.cache.get<string>(key).catch(() => undefined);
+  if (last === version) return;
+  await rt.cache.set(key, version, 7 * 86_400).catch(() => undefined);
+  if (last !== undefined && last !== null) rt.pushEvents.emit(device.accountId, 'now_playing.changed', { device_id: device.id, manifest_version: version });
+}
+
+async function remember(rt: SchedulingRuntime, device: DeviceRef, version: string, validUntil: number | null): Promise<void> {
+  await announceVersion(rt, device, version);
+  if (!rt.cache) return;
+  const seconds = validUntil === null ? MAX_CACHE_SECONDS : Math.min(MAX_CACHE_SECONDS, Math.max(1, Math.ceil((validUntil - rt.now()) / 1000)));
+  await rt.cache.set(cacheKey(device), { version, validUntil }, seconds).catch(() => undefined);
+}
+
+/** The device's current manifest version (what a ping carries): cached, else computed. Null: device gone. */
+export async function manifestVersion(rt: SchedulingRuntime, device: DeviceRef): Promise<string | null> {
+  const cached = rt.cache ? await rt.cache.get<{ version: string; validUntil: number | null }>(cacheKey(device)).catch(() => undefined) : undefined;
+  if (cached && (cached.validUntil === null || rt.now() < cached.validUntil)) return cached.version;
+  return (await playerManifest(rt, device))?.manifest.version ?? null;
+}

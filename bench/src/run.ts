@@ -38,7 +38,8 @@ import { bearerToken } from './oauth.flow.js';
 import { bulkCommandLatency, pingLoad, seedPingDevices } from './devices.scenarios.js';
 import { printUpload, uploadScenario } from './content.scenarios.js';
 import { dataTablesScenario } from './datatables.scenarios.js';
-import { manifestScenario } from './scheduling.scenarios.js';
+import { MANIFEST_REGISTRATION_KEY, manifestScenario } from './scheduling.scenarios.js';
+import { compiledTable, compiledVsInterpreted } from './graphql-compiled.scenarios.js';
 import { printStart, startScenario } from './start.scenarios.js';
 import { runCapacity } from './capacity.run.js';
 import {
@@ -239,6 +240,21 @@ async function telemetryScenario(): Promise<LoadResult[]> {
   );
   console.log(await analyticsReport(app, smoke));
 }
+
+// Compiled subgraph documents vs graphql-js on the list, the manifest and the analytics series
+// (issue 36, item 5), request by request in this server, on scenario 6's screen and scenario 9's data.
+console.log('\nGraphQL execution: compiled (graphql-jit) vs graphql-js, interleaved request by request\n');
+console.log(
+  compiledTable(
+    await compiledVsInterpreted({
+      baseUrl: app.baseUrl,
+      key: KEY,
+      manifestUrl: `${app.baseUrl}/player/${MANIFEST_REGISTRATION_KEY}/manifest`,
+      pairs: smoke ? 2 : 200,
+      warmup: smoke ? 0 : 20,
+    }),
+  ),
+);
 
 /** Scenario 2: the player API's ping path and bulk commands, on 1,000 devices of their own account (100 in smoke mode). */
 async function devicesScenario(): Promise<LoadResult[]> {

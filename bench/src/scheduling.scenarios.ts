@@ -10,7 +10,7 @@ import type { DeviceRepository } from '@pylon/devices';
 import { load, probe, table, type LoadResult } from './load.js';
 
 /** The screen scenario 6 makes (its manifest: 50 overlapping schedules). */
-const MANIFEST_REGISTRATION_KEY = 'bench-manifest-0123456789abcdef0123456789';
+export const MANIFEST_REGISTRATION_KEY = 'bench-manifest-0123456789abcdef0123456789';
 
 export async function manifestScenario(o: {
   baseUrl: string;

@@ -23,6 +23,8 @@ export const allInOneEnv = backendEnv
     /** Shared secret for internal principal tokens; random per start when unset (single process). */
     SIGNAGE_INTERNAL_SECRET: z.string().min(32).optional(),
     SIGNAGE_DEMO: envBool(true),
+    /** Subgraph documents compiled to JavaScript (graphql-jit; kit compiled-execution.ts); false: graphql-js answers every one. */
+    GRAPHQL_COMPILED: envBool(true),
     /**
      * `npm start`: the log file (LOG_LEVEL and above, request lines included; default
      * SIGNAGE_DATA_DIR/pylon.log); the console then shows warnings and errors only. Empty: every

@@ -13,6 +13,7 @@ import {
   InternalTokens,
   SCHEMA_DIR,
   serveMetrics,
+  setCompiledExecution,
   telemetryMetrics,
   type AnalyticsStore,
   type EventStream,
@@ -80,6 +81,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   const logger = opts.logger ?? createLogger({ level: env.LOG_LEVEL, name: 'pylon' });
   const progress = opts.progress ?? (() => undefined);
   const ops = createOps('all-in-one');
+  setCompiledExecution(env.GRAPHQL_COMPILED);
   if (!opts.backends) progress('opening stores');
   const backends = opts.backends ?? (await openAllInOneBackends(env, logger));
   const analytics = backends.analytics!;

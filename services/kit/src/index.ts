@@ -17,6 +17,7 @@ export * from './graphql/filters.js';
 export * from './graphql/json.scalar.js';
 export * from './graphql/errors.js';
 export * from './graphql/subgraph.js';
+export { setCompiledExecution } from './graphql/compiled-execution.js';
 export * from './graphql/merge-resolvers.js';
 export * from './auth/access.js';
 export * from './auth/operation-rules.js';

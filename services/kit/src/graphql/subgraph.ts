@@ -1,7 +1,7 @@
 /**
  * Building blocks every subgraph uses: its schema from the SDL file in schema/subgraphs,
  * a context built only from a verified internal token, and an in-process executor the
- * all-in-one gateway calls without HTTP (documents parsed and validated once, run by graphql-js).
+ * all-in-one gateway calls without HTTP (documents compiled once, compiled-execution.ts).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,7 @@ import { requireRule, type Requirement } from '../auth/access.js';
 import { ENTITY_RULES, MUTATION_RULES, QUERY_RULES } from '../auth/operation-rules.js';
 import type { InternalTokens, Principal } from '../auth/principal.js';
 import { createBoundedCache, PARSED_BYTES_PER_CHAR } from './bounded-cache.js';
+import { createCompiledExecutor } from './compiled-execution.js';
 import { toGraphQLError } from './errors.js';
 import type { ResolverMap } from './merge-resolvers.js';
 
@@ -165,15 +166,18 @@ export function createSubgraph(opts: {
     documents.set(query, doc, query.length * PARSED_BYTES_PER_CHAR);
     return doc;
   };
-  /** graphql-js; errors with their stable codes. */
+  const compiled = createCompiledExecutor(schema);
+  /** Compiled (compiled-execution.ts), or graphql-js when the document does not compile; errors with their stable codes. */
   const run = async (document: DocumentNode, request: SubgraphRequest, ctx: SubgraphContext): Promise<ExecutionResult> => {
-    const result = await execute({
-      schema,
-      document,
-      variableValues: request.variables ?? {},
-      ...(request.operationName ? { operationName: request.operationName } : {}),
-      contextValue: ctx,
-    });
+    const result =
+      (await compiled.execute(document, request, ctx)) ??
+      (await execute({
+        schema,
+        document,
+        variableValues: request.variables ?? {},
+        ...(request.operationName ? { operationName: request.operationName } : {}),
+        contextValue: ctx,
+      }));
     return result.errors ? { ...result, errors: result.errors.map(toGraphQLError) } : result;
   };
   return {

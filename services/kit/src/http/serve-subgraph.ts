@@ -26,7 +26,7 @@ export async function createSubgraphHttp(
   o: { ops: Ops; logger: Logger; checks: Record<string, ReadinessCheck>; metrics?: MetricsAccess; extend?: (app: Express) => void },
 ): Promise<SubgraphHttp> {
   // Apollo Server's HTTP pipeline (parsing, validation, CSRF, error formatting) in front of the
-  // subgraph's own execution (graphql-js, errors with their stable codes: subgraph.ts), as the all-in-one calls it in-process:
+  // subgraph's own execution (compiled documents, subgraph.ts), as the all-in-one calls it in-process:
   // the executor slot Apollo offers a gateway.
   const server = new ApolloServer<SubgraphContext>({
     gateway: {

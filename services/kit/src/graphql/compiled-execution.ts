@@ -26,7 +26,7 @@
  *
  * Otherwise the generated code is built from the schema and the document's structure only.
  * Compiled documents are kept per text and missing-variable set, at most `maxEntries` of them (the
- * oldest forgotten first).
+ * oldest forgotten first); a text is compiled from its third use (COMPILE_AFTER_USES).
  */
 import {
   BREAK,
@@ -47,6 +47,7 @@ import {
   type OperationDefinitionNode,
   type TypeNode,
 } from 'graphql';
+import { createHash } from 'node:crypto';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { createBoundedCache, PARSED_BYTES_PER_CHAR } from './bounded-cache.js';
 
@@ -231,9 +232,28 @@ export function setCompiledExecution(enabled: boolean): void {
   compiledExecution = enabled;
 }
 
-export function createCompiledExecutor(schema: GraphQLSchema, opts: { maxEntries?: number; maxBytes?: number } = {}): CompiledExecutor {
+/**
+ * A document is compiled on its third use (within the last `maxEntries * 2` distinct texts); before,
+ * graphql-js answers it. The code graphql-jit generates (`new Function`) stays in V8's compilation
+ * cache after the compiled document leaves the cache below, released only by V8's memory-saving
+ * collections: ~1.7 KB per distinct document, which a caller inventing documents grew without bound
+ * (issue 34, M1; measured with --trace-gc-object-stats). Documents used again and again (the
+ * facades' persisted operations, an app's queries) are what compiling speeds up; one-off texts gain
+ * nothing from it.
+ */
+const COMPILE_AFTER_USES = 3;
+
+export function createCompiledExecutor(
+  schema: GraphQLSchema,
+  opts: { maxEntries?: number; maxBytes?: number; compileAfterUses?: number } = {},
+): CompiledExecutor {
+  const maxEntries = opts.maxEntries ?? 500;
+  const compileAfter = opts.compileAfterUses ?? COMPILE_AFTER_USES;
   // Bounded by bytes as well as entries (issue 34, M1): large distinct documents would otherwise keep 500 × their size.
-  const compiled = createBoundedCache<CompiledQuery | null>({ maxEntries: opts.maxEntries ?? 500, maxBytes: opts.maxBytes ?? 64 * 2 ** 20 });
+  const compiled = createBoundedCache<CompiledQuery | null>({ maxEntries, maxBytes: opts.maxBytes ?? 64 * 2 ** 20 });
+  // Uses of documents not compiled yet: a count per text's digest (a few dozen bytes each, whatever
+  // the text's size), for the last 2 × maxEntries texts.
+  const uses = createBoundedCache<number>({ maxEntries: maxEntries * 2, maxBytes: 2 ** 20 });
   return {
     get size() {
       return compiled.size;
@@ -249,6 +269,14 @@ export function createCompiledExecutor(schema: GraphQLSchema, opts: { maxEntries
       const key = `${request.operationName ?? ''}\u0000${missing.join(',')}\u0000${request.query}`;
       let query = compiled.get(key);
       if (query === undefined) {
+        if (compileAfter > 1) {
+          const digest = createHash('sha256').update(key).digest('base64');
+          const used = (uses.get(digest) ?? 0) + 1;
+          if (used < compileAfter) {
+            uses.set(digest, used, 2 * digest.length);
+            return undefined;
+          }
+        }
         let result: CompiledQuery | ExecutionResult = { errors: [] };
         if (!unsafeToCompile(schema, document)) {
           try {

@@ -79,7 +79,7 @@ const norm = (r: ExecutionResult) =>
   JSON.parse(JSON.stringify({ data: r.data, errors: r.errors?.map((e) => ({ message: e.message, path: e.path })) })) as unknown;
 
 describe('compiled subgraph execution (graphql-jit) answers what graphql-js answers', () => {
-  const compiled = createCompiledExecutor(schema);
+  const compiled = createCompiledExecutor(schema, { compileAfterUses: 1 });
   test.each(cases)('%s', async (_name, query, variables) => {
     const document = parse(query);
     const expected = await execute({ schema, document, variableValues: variables });
@@ -107,7 +107,7 @@ describe('compiled subgraph execution (graphql-jit) answers what graphql-js answ
   ])("graphql-jit's marker strings in a literal (%s) are never compiled into code: graphql-js answers with the text as data", async (_how, literal) => {
     const query = literal.startsWith('{') ? `{ echo(where: { name: ${literal} }) }` : `{ patch(input: { name: ${literal} }) }`;
     const document = parse(query);
-    const fresh = createCompiledExecutor(schema);
+    const fresh = createCompiledExecutor(schema, { compileAfterUses: 1 });
     expect(fresh.execute(document, { query, variables: {} }, {})).toBeUndefined();
     expect(fresh.size).toBe(1);
     const expected = await execute({ schema, document });
@@ -136,7 +136,7 @@ describe('compiled subgraph execution (graphql-jit) answers what graphql-js answ
     ['a variable of a type holding a recursive one', 'query Q($h: Holds) { filtered(holds: $h) }', { h: { filter: { and: [] } } }],
   ])('%s', async (_name, query, variables) => {
     const document = parse(query);
-    const fresh = createCompiledExecutor(schema);
+    const fresh = createCompiledExecutor(schema, { compileAfterUses: 1 });
     const t = performance.now();
     expect(fresh.execute(document, { query, variables: JSON.parse(JSON.stringify(variables)) as Record<string, unknown> }, {})).toBeUndefined();
     expect(performance.now() - t).toBeLessThan(2_000); // refused, not compiled (13 levels take seconds to compile)
@@ -146,7 +146,7 @@ describe('compiled subgraph execution (graphql-jit) answers what graphql-js answ
   test('a variable of a non-recursive input object type is compiled and answers what graphql-js answers', async () => {
     const query = 'query Q($w: Where) { echo(where: $w) }';
     const variables = { w: { id: { in: ['1'] }, name: { eq: null } } };
-    const fresh = createCompiledExecutor(schema);
+    const fresh = createCompiledExecutor(schema, { compileAfterUses: 1 });
     const r = await fresh.execute(parse(query), { query, variables }, {});
     expect(r).toBeDefined();
     expect(r).toEqual(await execute({ schema, document: parse(query), variableValues: variables }));
@@ -155,14 +155,14 @@ describe('compiled subgraph execution (graphql-jit) answers what graphql-js answ
   test('an alias __proto__ is answered by graphql-js, as a field like any other', async () => {
     const query = '{ __proto__: rows(limit: 1) { id } rows(limit: 1) { __proto__: id } }';
     const document = parse(query);
-    const fresh = createCompiledExecutor(schema);
+    const fresh = createCompiledExecutor(schema, { compileAfterUses: 1 });
     expect(fresh.execute(document, { query, variables: {} }, {})).toBeUndefined();
     expect(JSON.stringify((await execute({ schema, document })).data)).toBe('{"__proto__":[{"id":"r0"}],"rows":[{"__proto__":"r0"}]}');
   });
 
   test('GRAPHQL_COMPILED off: every document is left to graphql-js, request by request', async () => {
     const query = '{ rows(limit: 1) { id } }';
-    const fresh = createCompiledExecutor(schema);
+    const fresh = createCompiledExecutor(schema, { compileAfterUses: 1 });
     expect(fresh.execute(parse(query), { query, variables: {} }, {})).toBeDefined();
     setCompiledExecution(false);
     try {
@@ -173,8 +173,25 @@ describe('compiled subgraph execution (graphql-jit) answers what graphql-js answ
     expect(fresh.execute(parse(query), { query, variables: {} }, {})).toBeDefined();
   });
 
+  test('a document is compiled from its third use: one-off texts (each a V8 compilation-cache entry once compiled) are answered by graphql-js (issue 34, M1)', async () => {
+    const fresh = createCompiledExecutor(schema);
+    const query = '{ rows(limit: 2) { id } }';
+    expect(fresh.execute(parse(query), { query }, {})).toBeUndefined();
+    expect(fresh.execute(parse(query), { query }, {})).toBeUndefined();
+    expect(fresh.size).toBe(0);
+    const third = await fresh.execute(parse(query), { query }, {});
+    expect((third!.data!.rows as unknown[]).length).toBe(2);
+    expect(fresh.size).toBe(1);
+    // 1,000 distinct documents used once each: none compiled.
+    for (let i = 0; i < 1000; i++) {
+      const q = `{ rows(limit: ${i % 7}) { id } echo(where: { name: { eq: "d${i}" } }) }`;
+      expect(fresh.execute(parse(q), { query: q }, {})).toBeUndefined();
+    }
+    expect(fresh.size).toBe(1);
+  });
+
   test('compiled documents are bounded', async () => {
-    const small = createCompiledExecutor(schema, { maxEntries: 3 });
+    const small = createCompiledExecutor(schema, { maxEntries: 3, compileAfterUses: 1 });
     for (let i = 1; i <= 5; i++) {
       const query = `{ rows(limit: ${i}) { id } }`;
       const r = await small.execute(parse(query), { query }, {});
@@ -186,7 +203,7 @@ describe('compiled subgraph execution (graphql-jit) answers what graphql-js answ
   test('compiled documents are bounded by bytes as well (issue 34, M1): 10,000 distinct large documents, heap settles', async () => {
     // Each ~1.7 KB of text (a where literal of 40 names): 500 of them would hold ~85 MB of parsed copies alone.
     const maxBytes = 8 * 2 ** 20;
-    const bounded = createCompiledExecutor(schema, { maxBytes });
+    const bounded = createCompiledExecutor(schema, { maxBytes, compileAfterUses: 1 });
     const names = (i: number) => Array.from({ length: 40 }, (_, k) => `"n${i}-${k}-${'x'.repeat(20)}"`).join(',');
     const started = Date.now();
     (globalThis as { gc?: () => void }).gc?.();

@@ -224,12 +224,15 @@ class Fleet {
         )),
       );
     }
+    // Only the schedules that gain screens are written (a rewrite would wake every screen they name).
+    const grown = new Set<{ id: string; deviceIds: string[] }>();
     for (const d of fresh) {
       let last = this.schedules.at(-1);
       if (!last || last.deviceIds.length >= 1000) this.schedules.push((last = { id: '', deviceIds: [] }));
       last.deviceIds.push(d.id);
+      grown.add(last);
     }
-    for (const sch of this.schedules) {
+    for (const sch of grown) {
       const input = { name: 'Capacity', type: 'PLAYLIST', playlistId, deviceIds: sch.deviceIds };
       if (!sch.id)
         sch.id = (

@@ -3,8 +3,9 @@
  * all-in-one run as a process like `npm start`: a paired screen with nothing scheduled shows a calm
  * idle card (not black); 50 image transitions with the cross-fade slowed under the test's control
  * (see FADE_RATE) sampled frame by frame (CDP screencast) never show the black background, nor do 8
- * transitions of 8K images (see IMAGE_SIZE); with the server unreachable the offline label is legible (a TV's
- * 3 % of the height at least, opaque) and clears within 5 s of the server's return, while play-log
+ * transitions of 8K images (see IMAGE_SIZE), nor five schedule changes (a new scene replacing the
+ * old: playlists, a four-zone template, nothing scheduled) with the fades slowed alike; with the
+ * server unreachable the offline label is legible (a TV's 3 % of the height at least, opaque) and clears within 5 s of the server's return, while play-log
  * sends back off; a stopping server (pings answered at once, play logs refused) sees no burst of sends; the
  * operator's /screens page shows no broken image where a screen has no screenshot, and its states
  * legibly. The idle card names the screen as the operator named it.
@@ -98,6 +99,9 @@ beforeAll(async () => {
     viewport: { width: 640, height: 360 },
   });
   helper = await context.newPage();
+  // The demo schedules, seeded in the background once the server listens, cover every screen of the
+  // account made before them: this screen is made after them, so only the tests' schedules reach it.
+  await until('the demo schedules', async () => (await gql('{ scheduleCount(tag: ["demo"]) }')).scheduleCount >= 2, 120_000, 250);
   const created = await rest('POST', '/devices', { name: 'Hall screen', timezone: 'UTC' });
   if (created.status !== 201) throw new Error(`device: ${created.status} ${JSON.stringify(created.body)}`);
   device = created.body;
@@ -177,12 +181,8 @@ function blendOfColours(p: Rgb, tolerance: number): boolean {
   return false;
 }
 
-let scheduleId: string | undefined;
-/** Puts `pngs` on the screen as a playlist (one second each), replacing the schedule before; resolves once the screen plays it. */
-async function playOnScreen(name: string, pngs: Buffer[]): Promise<void> {
-  const version = await data('manifestVersion');
-  const images = `[...document.querySelectorAll('.scene img')].map((i) => i.src)`;
-  const before = (await screen.evaluate(images)) as string[];
+/** A new playlist of `pngs` (uploaded as new files), one second each; its id. */
+async function playlistOf(name: string, pngs: Buffer[]): Promise<string> {
   const group = (await rest('POST', '/media/groups', { name })).body.id;
   const playlist = (await gql('mutation($n: String!) { createPlaylist(input: { name: $n }) { playlist { id } } }', { n: name })).createPlaylist.playlist.id;
   for (const [i, image] of pngs.entries()) {
@@ -193,12 +193,38 @@ async function playOnScreen(name: string, pngs: Buffer[]): Promise<void> {
       f: r.body.id,
     });
   }
-  if (scheduleId) expect((await gql('mutation($id: ID!) { deleteSchedule(id: $id) { success } }', { id: scheduleId })).deleteSchedule.success).toBe(true);
-  const made = await gql('mutation($i: ScheduleInput!) { createSchedule(input: $i) { success error schedule { id } } }', {
-    i: { name, type: 'PLAYLIST', playlistId: playlist, deviceIds: [device.id], priority: 'HIGHEST' },
-  });
+  return playlist;
+}
+
+let scheduleId: string | undefined;
+/**
+ * Points the screen's one schedule at `content` (updated in place: one manifest change, no empty one
+ * between), or deletes it (`null`: nothing scheduled).
+ */
+async function scheduleOnScreen(name: string, content: { playlistId: string } | { templateId: string } | null): Promise<void> {
+  if (!content) {
+    if (scheduleId) expect((await gql('mutation($id: ID!) { deleteSchedule(id: $id) { success } }', { id: scheduleId })).deleteSchedule.success).toBe(true);
+    scheduleId = undefined;
+    return;
+  }
+  const input = { name, type: 'templateId' in content ? 'TEMPLATE' : 'PLAYLIST', ...content, deviceIds: [device.id], priority: 'HIGHEST' };
+  if (scheduleId) {
+    const r = await gql('mutation($id: ID!, $i: ScheduleInput!) { updateSchedule(id: $id, input: $i) { success error } }', { id: scheduleId, i: input });
+    expect(r.updateSchedule).toEqual({ success: true, error: null });
+    return;
+  }
+  const made = await gql('mutation($i: ScheduleInput!) { createSchedule(input: $i) { success error schedule { id } } }', { i: input });
   expect(made.createSchedule.success).toBe(true);
   scheduleId = made.createSchedule.schedule.id;
+}
+
+/** Puts `pngs` on the screen as a playlist (one second each), replacing the schedule before; resolves once the screen plays it, to the playlist's id. */
+async function playOnScreen(name: string, pngs: Buffer[]): Promise<string> {
+  const version = await data('manifestVersion');
+  const images = `[...document.querySelectorAll('.scene img')].map((i) => i.src)`;
+  const before = (await screen.evaluate(images)) as string[];
+  const playlist = await playlistOf(name, pngs);
+  await scheduleOnScreen(name, { playlistId: playlist });
   await until(`${name} in the screen's manifest`, async () => (await data('manifestVersion')) !== version, 60_000);
   // On screen: one scene left (the one before retired), showing none of the images before.
   await until(
@@ -209,17 +235,15 @@ async function playOnScreen(name: string, pngs: Buffer[]): Promise<void> {
     },
     120_000,
   );
+  return playlist;
 }
 
 /**
- * Every frame Chromium produces, as it produces them (CDP screencast, `format`, at most 320 px wide),
- * from the first transition after the screencast started until `transitions` more have happened
- * (each counted as the play it ends). The screencast's own first frames can be dark after a first one
- * that is not (frames 1-5 of 1,122 in two of five runs on a loaded machine, never later), a capture
- * artefact, not the player: so they are left out. `pace`: the page's CSS transitions' playback rate
- * meanwhile (CDP Animation domain).
+ * Every frame Chromium produces while `during` runs, as it produces them (CDP screencast, `format`,
+ * at most 320 px wide), from the index `during` answers (it is given the frames so far). `pace`: the
+ * page's CSS transitions' playback rate meanwhile (CDP Animation domain).
  */
-async function screencast(transitions: number, limitMs: number, format: 'png' | 'jpeg', pace = 1): Promise<{ frames: string[]; seconds: number }> {
+async function recording(format: 'png' | 'jpeg', pace: number, during: (frames: string[]) => Promise<number>): Promise<string[]> {
   const cdp = await context.newCDPSession(screen);
   try {
     if (pace !== 1) {
@@ -231,19 +255,34 @@ async function screencast(transitions: number, limitMs: number, format: 'png' | 
       frames.push(f.data);
       void cdp.send('Page.screencastFrameAck', { sessionId: f.sessionId }).catch(() => undefined);
     });
-    const before = Number(await data('createdPlays'));
     await cdp.send('Page.startScreencast', { format, quality: 60, maxWidth: 320, maxHeight: 320, everyNthFrame: 1 });
-    await until('a first transition', async () => Number(await data('createdPlays')) >= before + 1, 60_000, 50);
-    const from = frames.length;
-    const started = Date.now();
-    await until(`${transitions} transitions`, async () => Number(await data('createdPlays')) >= before + transitions + 1, limitMs, 250);
+    const from = await during(frames);
     await cdp.send('Page.stopScreencast');
-    return { frames: frames.slice(from), seconds: (Date.now() - started) / 1000 };
+    return frames.slice(from);
   } finally {
     // Back to the page's own pace for the tests after this one (detaching alone may leave it set).
     if (pace !== 1) await cdp.send('Animation.setPlaybackRate', { playbackRate: 1 }).catch(() => undefined);
     await cdp.detach().catch(() => undefined);
   }
+}
+
+/**
+ * The frames from the first transition after the screencast started until `transitions` more have
+ * happened (each counted as the play it ends). The screencast's own first frames can be dark after a
+ * first one that is not (frames 1-5 of 1,122 in two of five runs on a loaded machine, never later), a
+ * capture artefact, not the player: so they are left out.
+ */
+async function screencast(transitions: number, limitMs: number, format: 'png' | 'jpeg', pace = 1): Promise<{ frames: string[]; seconds: number }> {
+  let started = 0;
+  const frames = await recording(format, pace, async (sofar) => {
+    const before = Number(await data('createdPlays'));
+    await until('a first transition', async () => Number(await data('createdPlays')) >= before + 1, 60_000, 50);
+    const from = sofar.length;
+    started = Date.now();
+    await until(`${transitions} transitions`, async () => Number(await data('createdPlays')) >= before + transitions + 1, limitMs, 250);
+    return from;
+  });
+  return { frames, seconds: (Date.now() - started) / 1000 };
 }
 
 browserTest(
@@ -270,6 +309,70 @@ browserTest(
     expect({ frames: judged.length, through, black }).toEqual({ frames: judged.length, through: [], black: [] });
   },
   420_000,
+);
+
+/**
+ * A point with black in it: every colour the screen should show (the four images, the idle card's
+ * background #10151f, the darkest at a channel sum of 68, and its text) and every blend of them sums
+ * to 68 at least; the black background of a scene or a zone showing through takes a point below.
+ */
+const blackIn = (p: Rgb) => p[0] + p[1] + p[2] < 50;
+
+browserTest(
+  'schedule changes (playlist to playlist, to a four-zone template, to nothing scheduled, to a playlist, to the template) sampled frame by frame across each switch, the fades slowed: no black frame',
+  async () => {
+    const small = COLOURS.map((rgb) => png(rgb, 640, 360));
+    const other = await playOnScreen('Switch from', [small[0]!, small[1]!]);
+    // Everything published before the screencast starts: each switch is then one schedule change.
+    const playlistId = await playlistOf('Switch to', [small[2]!, small[3]!]);
+    // A 2 x 2 template of 16:9 zones (the images fill them), each zone's playlist starting on another colour.
+    const quarter = (name: string, left: number, top: number, p: string) => ({ name, left, top, width: 960, height: 540, playlistId: p });
+    const made = await gql(
+      'mutation($m: [TemplateModuleInput!]) { createTemplate(input: { name: "Quarters", width: 1920, height: 1080, modules: $m }) { success error template { id } } }',
+      { m: [quarter('a', 0, 0, playlistId), quarter('b', 960, 0, other), quarter('c', 0, 540, other), quarter('d', 960, 540, playlistId)] },
+    );
+    expect(made.createTemplate.success).toBe(true);
+    const templateId = made.createTemplate.template.id as string;
+    const switches: [string, { playlistId: string } | { templateId: string } | null][] = [
+      ['another playlist', { playlistId }],
+      ['a four-zone template', { templateId }],
+      ['nothing scheduled', null],
+      ['a playlist', { playlistId: other }],
+      ['the template again', { templateId }],
+    ];
+    /** Where each switch starts among the judged frames. */
+    const marks: number[] = [];
+    const frames = await recording('png', FADE_RATE, async (sofar) => {
+      // From a first transition on: the screencast's own first frames can be dark (see screencast()).
+      const before = Number(await data('createdPlays'));
+      await until('a first transition', async () => Number(await data('createdPlays')) >= before + 1, 60_000, 50);
+      const start = sofar.length;
+      for (const [what, content] of switches) {
+        const version = await data('manifestVersion');
+        marks.push(sofar.length - start);
+        await scheduleOnScreen(`Switch to ${what}`, content);
+        // Switched: the new manifest applied (its scene built at once) and the scene before retired.
+        await until(
+          `${what} on screen`,
+          async () =>
+            (await data('manifestVersion')) !== version &&
+            (await screen.evaluate(`document.querySelectorAll('.scene').length`)) === 1 &&
+            (content !== null || (await data('idle')) === 'true'),
+          60_000,
+          50,
+        );
+      }
+      return start;
+    });
+    const samples = await pixels(frames, GRID);
+    const black = samples.flatMap((px, i) => (px.some(blackIn) ? [i] : []));
+    const perSwitch = switches.map(([what], k) => `${what}: ${black.filter((i) => i >= marks[k]! && i < (marks[k + 1] ?? Infinity)).length}`);
+    console.log(`schedule changes: ${frames.length} frames, black in ${black.length} (${perSwitch.join(', ')})`);
+    // Slowed, each switch's fade gives tens of frames (75 to 159 in all here, at load averages of 20 to 35).
+    expect(frames.length).toBeGreaterThan(5 * switches.length);
+    expect({ frames: frames.length, black }).toEqual({ frames: frames.length, black: [] });
+  },
+  240_000,
 );
 
 browserTest(

@@ -2,8 +2,10 @@
 // a template keeps its aspect ratio (letterboxed), is turned by its orientation (0 landscape,
 // 1 portrait, 2 landscape reversed, 3 portrait reversed) and places each module as a zone at its
 // left/top/width/height in template pixels (a module with a data table and no playlist shows the
-// table's rows: a menu board). A new scene is built over the old one, which stays
-// until the new scene's zones show their first items, so switching content shows no black frame.
+// table's rows: a menu board). A new scene is built over the old one and stays transparent (no
+// black background of its own) while each of its zones fades its first item in, decoded, over the
+// old picture; once every zone's first item covers its zone, painted, the scene becomes opaque and
+// the scenes below it go. So a schedule change shows no black frame (issue 35, item 8).
 import { TableZone } from './table-zone.js';
 import { Zone } from './zone.js';
 
@@ -47,6 +49,8 @@ export class Stage {
     this.ctx = ctx;
     this.scene = null;
     this.key = null;
+    /** Every scene on the stage, oldest (lowest) first: the last is `scene`, those before it are going. */
+    this.scenes = [];
   }
 
   /** Shows the entry (unless it is what shows already). */
@@ -54,25 +58,38 @@ export class Stage {
     const key = contentKey(entry);
     if (key === this.key) return;
     this.key = key;
-    const old = this.scene;
     const scene = this.build(entry);
     this.scene = scene;
+    this.scenes.push(scene);
     let pending = scene.zones.length;
-    const retire = () => {
-      if (!old) return;
-      for (const z of old.zones) z.stop();
-      old.el.remove();
-    };
-    if (pending === 0) retire();
-    const timer = setTimeout(retire, SWITCH_TIMEOUT_MS);
+    // A zone whose first item never starts (all of it broken) does not keep the old scene forever.
+    const timer = setTimeout(() => this.settle(scene), SWITCH_TIMEOUT_MS);
     scene.onZoneStarted = () => {
       if (--pending === 0) {
         clearTimeout(timer);
-        // Let the first fade finish before the old scene goes.
-        setTimeout(retire, 500);
+        // covers() saw the items painted; a margin more, as zone.js keeps an item below its successor
+        // (Chromium may paint a large image late once it is shown).
+        setTimeout(() => this.settle(scene), 500);
       }
     };
+    if (pending === 0) {
+      // Nothing to wait for (the idle card, opaque at once).
+      clearTimeout(timer);
+      this.settle(scene);
+    }
     for (const z of scene.zones) z.start();
+  }
+
+  /** `scene` covers the screen: it takes its own background and every scene below it goes. */
+  settle(scene) {
+    const at = this.scenes.indexOf(scene);
+    // Gone already: a scene put over it later covered the screen first.
+    if (at < 0) return;
+    for (const old of this.scenes.splice(0, at)) {
+      for (const z of old.zones) z.stop();
+      old.el.remove();
+    }
+    scene.el.classList.remove('incoming');
   }
 
   /** Ids of the data tables the scene shows (menu boards). */
@@ -91,16 +108,18 @@ export class Stage {
   }
 
   stop() {
-    if (!this.scene) return;
-    for (const z of this.scene.zones) z.stop();
-    this.scene.el.remove();
+    for (const scene of this.scenes.splice(0)) {
+      for (const z of scene.zones) z.stop();
+      scene.el.remove();
+    }
     this.scene = null;
     this.key = null;
   }
 
   build(entry) {
     const el = document.createElement('div');
-    el.className = 'scene';
+    // Transparent until settle(): the scene below shows through wherever its items are not yet in.
+    el.className = 'scene incoming';
     this.root.appendChild(el);
     const scene = { el, zones: [], onZoneStarted: () => undefined, entry };
     const content = entry && entry.content;

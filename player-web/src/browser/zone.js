@@ -47,21 +47,26 @@ function withTimeout(promise, ms, what) {
  * Resolves once `el` (just given the `shown` class) covers what is below it: its fade has ended and
  * its image is decoded for painting (Chromium may drop the decoded pixels of an image kept at opacity
  * 0, and decode it again as it fades in: tearing the old item down before that showed black for up
- * to 0.65 s), then two frames later, so that frame has been painted.
+ * to 0.65 s), then two frames later, so that frame has been painted. The fade's end is the
+ * transition's own (getAnimations), so a fade that runs late or slow is still waited for; a timer
+ * only where a browser lacks the Web Animations API.
  */
 function covers(el) {
   const img = el.querySelector('img');
-  const faded = new Promise((resolve) => {
-    const t = setTimeout(resolve, FADE_MS + 50);
-    el.addEventListener(
-      'transitionend',
-      () => {
-        clearTimeout(t);
-        resolve();
-      },
-      { once: true },
-    );
-  });
+  const faded =
+    typeof el.getAnimations === 'function'
+      ? Promise.all(el.getAnimations().map((a) => a.finished.catch(() => undefined)))
+      : new Promise((resolve) => {
+          const t = setTimeout(resolve, FADE_MS + 50);
+          el.addEventListener(
+            'transitionend',
+            () => {
+              clearTimeout(t);
+              resolve();
+            },
+            { once: true },
+          );
+        });
   const decoded = img ? img.decode().catch(() => undefined) : undefined;
   return Promise.all([faded, decoded]).then(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }

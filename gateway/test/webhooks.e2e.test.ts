@@ -81,6 +81,7 @@ test(
 
     const log = await until('the SUCCEEDED log entry', async () => {
       const rows = (await (await rest(`/webhooks/${endpoint.id}/deliveries`)).json()) as {
+        id: string;
         event_id: string;
         status: string;
         attempts: { status_code: number }[];
@@ -88,6 +89,16 @@ test(
       return rows.find((r) => r.event_id === event.id && r.status === 'SUCCEEDED');
     });
     expect(log.attempts).toEqual([expect.objectContaining({ status_code: 204 })]);
+    // One delivery by id (docs/contributing.md's example endpoint): REST and GraphQL answer the same
+    // record; another endpoint's path, or an unknown id, is 404 / null.
+    const one = await rest(`/webhooks/${endpoint.id}/deliveries/${log.id}`);
+    expect(one.status).toBe(200);
+    expect(await one.json()).toEqual(log);
+    expect((await rest(`/webhooks/no-such-endpoint/deliveries/${log.id}`)).status).toBe(404);
+    const gql = await h.gql('query($e: String!, $id: String!) { webhookDelivery(endpointId: $e, id: $id) { id eventId status } }', {
+      variables: { e: endpoint.id, id: log.id },
+    });
+    expect(gql.body.data?.webhookDelivery).toEqual({ id: log.id, eventId: event.id, status: 'SUCCEEDED' });
 
     const put = await rest(`/webhooks/${endpoint.id}`, { method: 'PUT', body: JSON.stringify({ enabled: false }) });
     expect(put.status).toBe(200);

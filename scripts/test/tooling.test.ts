@@ -250,32 +250,33 @@ describe('typed facades (npm run typecheck over the generated operation types)',
     writeFileSync(join(dir, path), text.replace(from, to));
   };
 
-  test('renaming a field or argument a facade reads (SDL and documents, then compose and codegen) fails the typecheck; a missing standard document is generated', () => {
+  test('renaming a field or argument a facade reads (SDL and declared documents, then compose and codegen) fails the typecheck; the REST documents are generated', () => {
     copyTree();
     // Device.isOnline -> online in the devices subgraph, and in the documents that select it, as a
     // developer renaming the field would: the documents stay valid, only the facade code is stale.
     edit('schema/subgraphs/devices.graphql', /^ {2}isOnline: Boolean!$/m, '  online: Boolean!');
-    edit('schema/operations/rest/_fragments.graphql', /^ {2}isOnline$/m, '  online');
+    // The REST documents are written in the declarations (fragments.ts, the operation modules):
+    // codegen writes schema/operations/rest from them.
+    edit('rest-facade/src/operations/fragments.ts', /^( +)isOnline$/m, '$1online');
     edit('schema/operations/legacy/_fragments.graphql', /^ {2}isOnline$/m, '  online');
     // The same for a webhook endpoint's field (identity), read by the typed webhooks facade ...
     edit('services/identity/src/features/webhooks/webhooks.graphql', /^ {2}consecutiveFailures: Int!$/m, '  failures: Int!');
     // Every document that selects it (as the developer would find them), so the documents stay valid.
-    for (const doc of readdirSync(join(dir, 'schema/operations/rest')))
-      if (readFileSync(join(dir, 'schema/operations/rest', doc), 'utf8').includes('consecutiveFailures'))
-        edit(`schema/operations/rest/${doc}`, /^( +)consecutiveFailures$/m, '$1failures');
-    // ... and for an argument of claimDevice, which the facade maps body properties onto by name.
+    for (const file of readdirSync(join(dir, 'rest-facade/src/operations')))
+      if (/^ +consecutiveFailures$/m.test(readFileSync(join(dir, 'rest-facade/src/operations', file), 'utf8')))
+        edit(`rest-facade/src/operations/${file}`, /^( +)consecutiveFailures$/m, '$1failures');
+    // ... and for an argument of claimDevice, which the facade maps body properties onto by name
+    // (its document is derived from the mutation, so codegen follows the rename by itself).
     edit(
       'schema/subgraphs/devices.graphql',
       /claimDevice\(code: String!, name: String, groupId: String, timeZone: String/,
       'claimDevice(code: String!, name: String, groupId: String, timezone: String',
     );
-    edit('schema/operations/rest/claimDevice.graphql', /\$timeZone: String/, '$timezone: String');
-    edit('schema/operations/rest/claimDevice.graphql', /timeZone: \$timeZone/, 'timezone: $timezone');
     const tsx = bin('tsx');
     const compose = run(tsx, ['scripts/compose-supergraph.ts']);
     expect(compose.output).not.toMatch(/error/i);
     expect(compose.status).toBe(0);
-    // A declared standard mutation without a persisted document gets one from its declaration.
+    // A declared standard mutation's persisted document is written from its declaration (a deleted one comes back).
     rmSync(join(dir, 'schema/operations/rest/deleteDevice.graphql'));
     const codegen = run(tsx, ['scripts/codegen.ts']);
     expect(codegen.status).toBe(0);

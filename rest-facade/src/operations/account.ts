@@ -6,6 +6,7 @@ import { fieldOf, listOf } from './shape.js';
 import type { RestSchema } from './types.js';
 import { toRestUser } from './users.js';
 import { errors, json, md, ref, route } from './route.js';
+import { gql } from './gql.js';
 
 type AccountData = NonNullable<GetAccountQuery['account']>;
 type OrganizationData = NonNullable<ListOrganizationsQuery['organizations']>[number];
@@ -31,6 +32,28 @@ export const getAccount = route(
     },
   },
   restOp('getAccount', {
+    document: gql`
+      # GET /account: the caller's account record.
+      query getAccount {
+        account {
+          id
+          name
+          businessName
+          address1
+          address2
+          city
+          state
+          postalCode
+          country
+          phone
+          fax
+          primaryContactId
+          secondaryContactId
+          createdOn
+          timezone
+        }
+      }
+    `,
     variables: () => ({}),
     respond: (data) => ({ body: { ...toRestAccount(fieldOf(data, 'account')), tags: null, logo_url: null } }),
     accepts: {},
@@ -115,6 +138,38 @@ export const listOrganizations = route(
     },
   },
   restOp('listOrganizations', {
+    document: gql`
+      # GET /account/organizations: the caller's account's organizations, and the account's users to
+      # answer each organization's 'users' (null when the caller may not list users: 'user' is optional).
+      query listOrganizations {
+        organizations(limit: 1000) {
+          id
+          name
+          address1
+          address2
+          city
+          state
+          postalCode
+          country
+          phone
+          fax
+          timezone
+          languageCode
+          createdOn
+        }
+        user(limit: 1000) {
+          id
+          firstName
+          lastName
+          email
+          username
+          roles
+          orgId
+          lastActivity
+          createdOn
+        }
+      }
+    `,
     variables: () => ({}),
     respond(data) {
       const users = Array.isArray(data.user) ? listOf(data, 'user') : null;

@@ -1,6 +1,7 @@
 /** GET /alerts, GET/PUT/PATCH /alerts/{id} onto Query.alert, updateAlert and patchAlert. */
 import { getOp, listOp, patchOp, updateOp } from './declare.js';
 import { JSON_PATCH_BODY, errors, json, md, params, ref, route } from './route.js';
+import { gql } from './gql.js';
 
 export const listAlerts = route(
   'GET /alerts',
@@ -34,6 +35,16 @@ export const listAlerts = route(
     },
   },
   listOp('listAlerts', {
+    document: gql`
+      # GET /alerts (take/page become limit/offset).
+      query listAlerts($id: [String!], $deviceId: [String!], $activeOnly: Boolean, $resolved: Boolean, $orgId: String, $limit: Int, $offset: Int) {
+        alert(id: $id, deviceId: $deviceId, activeOnly: $activeOnly, resolved: $resolved, orgId: $orgId, limit: $limit, offset: $offset) {
+          ...RestAlert
+        }
+        # The list's total (rest-facade declare.ts 'count'): same filters, counted by the store.
+        total: alertCount(id: $id, deviceId: $deviceId, activeOnly: $activeOnly, resolved: $resolved, orgId: $orgId)
+      }
+    `,
     root: 'alert',
     count: 'total',
     params: { id: { to: 'id', one: true }, device_id: 'deviceId', active_only: 'activeOnly', resolved: 'resolved', org_id: 'orgId' },
@@ -51,7 +62,18 @@ export const getAlert = route(
       ...errors(401, 403, 404, 500),
     },
   },
-  getOp('getAlert', { root: 'alert', what: 'alert' }),
+  getOp('getAlert', {
+    document: gql`
+      # GET /alerts/{id}. An empty list means the id is unknown in the caller's account: 404.
+      query getAlert($id: String!) {
+        alert(id: [$id], limit: 1) {
+          ...RestAlert
+        }
+      }
+    `,
+    root: 'alert',
+    what: 'alert',
+  }),
 );
 
 export const updateAlert = route(

@@ -22,6 +22,7 @@ import { mapFields, recordsAt, type FieldMap } from './declare.js';
 import { isRecord } from './shape.js';
 import type { RestInput, RestOperation, RestSuccess } from './types.js';
 import { errors, json, jsonOrCsv, params, ref, route, type OpenApiValue } from './route.js';
+import { gql } from './gql.js';
 
 const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
 
@@ -77,9 +78,12 @@ function answer(data: Record<string, unknown>, d: Dataset, root: string, input: 
 /** GraphQL argument -> REST parameter for error fields: the same names. */
 const SAME_NAMES = Object.fromEntries(Object.keys(PARAMS).map((p) => [p, p]));
 
-function datasetOp(d: Dataset): RestOperation {
+/** A dataset's GET, running its document (written beside it, `gql\`...\``). */
+function datasetOp(d: Dataset, document: string): RestOperation {
   const params = paramsOf(d);
   return {
+    operationId: d.operationId,
+    document,
     variables: (input) => ({
       ...mapFields(input.query, params, input),
       ...(d.alternative ? { [d.alternative.flag]: d.alternative.when(input.query) } : {}),
@@ -118,7 +122,27 @@ export const listPlayLogs = route(
     ),
     responses: rows({ type: 'array', items: ref('AnalyticsPlayLog') }),
   },
-  datasetOp(DATASETS.playlogs!),
+  datasetOp(
+    DATASETS.playlogs!,
+    gql`
+      # GET /analytics/playlogs: Play logs (proof of play), oldest first.
+      query listPlayLogs($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int) {
+        playLogs(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) {
+          id
+          timestamp
+          deviceId
+          fileId
+          fileName
+          duration
+          type
+          endTimestamp
+          status
+          clockOffsetMs
+          zoneId
+        }
+      }
+    `,
+  ),
 );
 export const listPingLogs = route(
   'GET /analytics/pinglogs',
@@ -138,7 +162,24 @@ export const listPingLogs = route(
     ),
     responses: rows({ type: 'array', items: ref('AnalyticsPingLog') }),
   },
-  datasetOp(DATASETS.pinglogs!),
+  datasetOp(
+    DATASETS.pinglogs!,
+    gql`
+      # GET /analytics/pinglogs: Ping (heartbeat and health) logs, oldest first.
+      query listPingLogs($startDate: String!, $endDate: String!, $deviceId: [String!], $limit: Int) {
+        pingLogs(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, limit: $limit) {
+          id
+          timestamp
+          deviceId
+          cpuUsage
+          memoryUsage
+          diskUsage
+          ipAddress
+          externalIpAddress
+        }
+      }
+    `,
+  ),
 );
 export const listEventLogs = route(
   'GET /analytics/eventlogs',
@@ -158,7 +199,24 @@ export const listEventLogs = route(
     ),
     responses: rows({ type: 'array', items: ref('AnalyticsEventLog') }),
   },
-  datasetOp(DATASETS.eventlogs!),
+  datasetOp(
+    DATASETS.eventlogs!,
+    gql`
+      # GET /analytics/eventlogs: Custom device and application events, oldest first.
+      query listEventLogs($startDate: String!, $endDate: String!, $deviceId: [String!], $eventName: [String!], $limit: Int) {
+        eventLogs(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, eventName: $eventName, limit: $limit) {
+          id
+          timestamp
+          deviceId
+          sessionId
+          eventName
+          properties
+          latitude
+          longitude
+        }
+      }
+    `,
+  ),
 );
 export const getEventMetrics = route(
   'GET /analytics/eventmetrics',
@@ -173,7 +231,39 @@ export const getEventMetrics = route(
     ],
     responses: rows({ type: 'array', items: ref('AnalyticsEventMetric') }),
   },
-  datasetOp(DATASETS.eventmetrics!),
+  datasetOp(
+    DATASETS.eventmetrics!,
+    gql`
+      # GET /analytics/eventmetrics: Events per period (and per event name with groupByEvent); empty periods as zeros.
+      query getEventMetrics(
+        $startDate: String!
+        $endDate: String!
+        $deviceId: [String!]
+        $eventName: [String!]
+        $interval: AnalyticsIntervalType
+        $timeZone: String
+        $groupByEvent: Boolean
+        $limit: Int
+      ) {
+        eventMetrics(
+          startDate: $startDate
+          endDate: $endDate
+          interval: $interval
+          groupByEvent: $groupByEvent
+          timeZone: $timeZone
+          deviceId: $deviceId
+          eventName: $eventName
+          limit: $limit
+        ) {
+          eventName
+          periodStart
+          periodEnd
+          totalEvents
+          uniqueSessions
+        }
+      }
+    `,
+  ),
 );
 export const getEventFlow = route(
   'GET /analytics/eventflow',
@@ -193,7 +283,19 @@ export const getEventFlow = route(
     ),
     responses: rows({ type: 'array', items: ref('AnalyticsEventFlowLink') }),
   },
-  datasetOp(DATASETS.eventflow!),
+  datasetOp(
+    DATASETS.eventflow!,
+    gql`
+      # GET /analytics/eventflow: Links between consecutive events of a session, for Sankey views.
+      query getEventFlow($startDate: String!, $endDate: String!, $deviceId: [String!], $eventName: [String!], $limit: Int) {
+        eventFlow(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, eventName: $eventName, limit: $limit) {
+          source
+          target
+          count
+        }
+      }
+    `,
+  ),
 );
 export const listImpressions = route(
   'GET /analytics/impressions',
@@ -213,7 +315,27 @@ export const listImpressions = route(
     ),
     responses: rows({ type: 'array', items: ref('AnalyticsImpression') }),
   },
-  datasetOp(DATASETS.impressions!),
+  datasetOp(
+    DATASETS.impressions!,
+    gql`
+      # GET /analytics/impressions: Audience detections from sensors, oldest first.
+      query listImpressions($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int) {
+        impressions(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) {
+          id
+          timestamp
+          deviceId
+          fileId
+          sensor
+          dwellTime
+          gender
+          ageRange
+          visitorId
+          latitude
+          longitude
+        }
+      }
+    `,
+  ),
 );
 export const getDeviceMetrics = route(
   'GET /analytics/devicemetrics',
@@ -235,7 +357,26 @@ export const getDeviceMetrics = route(
     ),
     responses: rows({ type: 'array', items: ref('AnalyticsDeviceMetric') }),
   },
-  datasetOp(DATASETS.devicemetrics!),
+  datasetOp(
+    DATASETS.devicemetrics!,
+    gql`
+      # GET /analytics/devicemetrics: Device health per device and period: CPU, memory, uptime, alerts.
+      query getDeviceMetrics($startDate: String!, $endDate: String!, $deviceId: [String!], $interval: AnalyticsIntervalType, $timeZone: String, $limit: Int) {
+        deviceMetrics(startDate: $startDate, endDate: $endDate, interval: $interval, timeZone: $timeZone, deviceId: $deviceId, limit: $limit) {
+          deviceId
+          deviceName
+          periodStart
+          periodEnd
+          avgCpuUsage
+          maxCpuUsage
+          avgMemoryUsage
+          maxMemoryUsage
+          uptimePercentage
+          alertCount
+        }
+      }
+    `,
+  ),
 );
 export const getAudienceMetrics = route(
   'GET /analytics/audiencemetrics',
@@ -255,7 +396,52 @@ export const getAudienceMetrics = route(
     ],
     responses: rows({ type: 'array', items: ref('AnalyticsAudienceMetric') }),
   },
-  datasetOp(DATASETS.audiencemetrics!),
+  datasetOp(
+    DATASETS.audiencemetrics!,
+    gql`
+      # GET /analytics/audiencemetrics: Audience per device and period: impressions, visitors, gender, age ranges.
+      query getAudienceMetrics(
+        $startDate: String!
+        $endDate: String!
+        $deviceId: [String!]
+        $fileId: [String!]
+        $interval: AnalyticsIntervalType
+        $timeZone: String
+        $includeDwellTime: Boolean
+        $limit: Int
+      ) {
+        audienceMetrics(
+          startDate: $startDate
+          endDate: $endDate
+          interval: $interval
+          includeDwellTime: $includeDwellTime
+          timeZone: $timeZone
+          deviceId: $deviceId
+          fileId: $fileId
+          limit: $limit
+        ) {
+          deviceId
+          deviceName
+          periodStart
+          periodEnd
+          totalImpressions
+          uniqueVisitors
+          avgDwellTime
+          maleCount
+          femaleCount
+          unknownGenderCount
+          ageUnder18
+          age18To24
+          age25To34
+          age35To44
+          age45To54
+          age55To64
+          age65To74
+          ageOver74
+        }
+      }
+    `,
+  ),
 );
 export const getMediaPlayStats = route(
   'GET /analytics/mediaplaystats',
@@ -280,7 +466,35 @@ export const getMediaPlayStats = route(
       ],
     }),
   },
-  datasetOp(DATASETS.mediaplaystats!),
+  datasetOp(
+    DATASETS.mediaplaystats!,
+    gql`
+      # GET /analytics/mediaplaystats: Plays per file; with groupByDevice per device and file.
+      query getMediaPlayStats($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int, $groupByDevice: Boolean!) {
+        mediaPlayStats(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) @skip(if: $groupByDevice) {
+          fileId
+          fileName
+          totalPlays
+          totalDuration
+          avgDuration
+          deviceCount
+          firstPlayed
+          lastPlayed
+        }
+        deviceMediaPlayStats(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) @include(if: $groupByDevice) {
+          deviceId
+          deviceName
+          fileId
+          fileName
+          totalPlays
+          totalDuration
+          avgDuration
+          firstPlayed
+          lastPlayed
+        }
+      }
+    `,
+  ),
 );
 export const getDevicePlayStats = route(
   'GET /analytics/deviceplaystats',
@@ -300,7 +514,24 @@ export const getDevicePlayStats = route(
     ),
     responses: rows({ type: 'array', items: ref('AnalyticsDevicePlayStat') }),
   },
-  datasetOp(DATASETS.deviceplaystats!),
+  datasetOp(
+    DATASETS.deviceplaystats!,
+    gql`
+      # GET /analytics/deviceplaystats: Plays per device.
+      query getDevicePlayStats($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int) {
+        devicePlayStats(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) {
+          deviceId
+          deviceName
+          totalPlays
+          totalDuration
+          avgDuration
+          fileCount
+          firstPlayed
+          lastPlayed
+        }
+      }
+    `,
+  ),
 );
 export const getPlayStatsByTime = route(
   'GET /analytics/playstatsbytime',
@@ -315,7 +546,41 @@ export const getPlayStatsByTime = route(
     ],
     responses: rows({ type: 'array', items: ref('AnalyticsPlayStatByTime') }),
   },
-  datasetOp(DATASETS.playstatsbytime!),
+  datasetOp(
+    DATASETS.playstatsbytime!,
+    gql`
+      # GET /analytics/playstatsbytime: Plays per period (and per file with groupByFile); empty periods as zeros.
+      query getPlayStatsByTime(
+        $startDate: String!
+        $endDate: String!
+        $deviceId: [String!]
+        $fileId: [String!]
+        $interval: AnalyticsIntervalType
+        $timeZone: String
+        $groupByFile: Boolean
+        $limit: Int
+      ) {
+        playStatsByTime(
+          startDate: $startDate
+          endDate: $endDate
+          interval: $interval
+          groupByFile: $groupByFile
+          timeZone: $timeZone
+          deviceId: $deviceId
+          fileId: $fileId
+          limit: $limit
+        ) {
+          fileId
+          fileName
+          periodStart
+          periodEnd
+          totalPlays
+          totalDuration
+          avgDuration
+        }
+      }
+    `,
+  ),
 );
 export const getHeatMap = route(
   'GET /analytics/heatmap',
@@ -341,7 +606,34 @@ export const getHeatMap = route(
     ],
     responses: rows({ type: 'array', items: ref('AnalyticsHeatMapPoint') }),
   },
-  datasetOp(DATASETS.heatmap!),
+  datasetOp(
+    DATASETS.heatmap!,
+    gql`
+      # GET /analytics/heatmap: Impressions (or, with source=events, events) per rounded coordinate.
+      query getHeatMap(
+        $startDate: String!
+        $endDate: String!
+        $deviceId: [String!]
+        $fileId: [String!]
+        $eventName: [String!]
+        $precision: Int
+        $limit: Int
+        $events: Boolean!
+      ) {
+        heatMapData(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, precision: $precision, limit: $limit) @skip(if: $events) {
+          latitude
+          longitude
+          weight
+        }
+        eventHeatMapData(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, eventName: $eventName, precision: $precision, limit: $limit)
+          @include(if: $events) {
+          latitude
+          longitude
+          weight
+        }
+      }
+    `,
+  ),
 );
 export const getMediaImpressions = route(
   'GET /analytics/mediaimpressions',
@@ -366,7 +658,34 @@ export const getMediaImpressions = route(
       ],
     }),
   },
-  datasetOp(DATASETS.mediaimpressions!),
+  datasetOp(
+    DATASETS.mediaimpressions!,
+    gql`
+      # GET /analytics/mediaimpressions: Opportunity to see per file; with groupByDevice per device and file.
+      query getMediaImpressions($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int, $groupByDevice: Boolean!) {
+        mediaImpressions(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) @skip(if: $groupByDevice) {
+          fileId
+          fileName
+          totalPlays
+          playsWithAudience
+          totalImpressions
+          impressionsPerPlay
+          otsPercentage
+        }
+        deviceMediaImpressions(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) @include(if: $groupByDevice) {
+          deviceId
+          deviceName
+          fileId
+          fileName
+          totalPlays
+          playsWithAudience
+          totalImpressions
+          impressionsPerPlay
+          otsPercentage
+        }
+      }
+    `,
+  ),
 );
 export const getDeviceMediaImpressions = route(
   'GET /analytics/devicemediaimpressions',
@@ -386,7 +705,25 @@ export const getDeviceMediaImpressions = route(
     ),
     responses: rows({ type: 'array', items: ref('AnalyticsDeviceMediaImpression') }),
   },
-  datasetOp(DATASETS.devicemediaimpressions!),
+  datasetOp(
+    DATASETS.devicemediaimpressions!,
+    gql`
+      # GET /analytics/devicemediaimpressions: Opportunity to see per device and file.
+      query getDeviceMediaImpressions($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int) {
+        deviceMediaImpressions(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) {
+          deviceId
+          deviceName
+          fileId
+          fileName
+          totalPlays
+          playsWithAudience
+          totalImpressions
+          impressionsPerPlay
+          otsPercentage
+        }
+      }
+    `,
+  ),
 );
 
 /** The GET operations by operationId. */

@@ -1,6 +1,7 @@
 /** GET /account/auditevents and GET /account/auditevents/{eventId} onto Query.auditEvent. */
 import { getOp, listOp, type FieldMap } from './declare.js';
 import { errors, json, md, ref, route } from './route.js';
+import { gql } from './gql.js';
 
 /** The spec names these parameters in camelCase, like the GraphQL arguments. */
 const FILTERS = {
@@ -93,7 +94,69 @@ export const listAuditEvents = route(
       ...errors(400, 401, 403, 429, 500, 503),
     },
   },
-  listOp('listAuditEvents', { root: 'auditEvent', count: 'total', params: FILTERS, paging: { take: 'limit', page: 'page' } }),
+  listOp('listAuditEvents', {
+    document: gql`
+      # GET /account/auditevents: one page of the account's audit events, newest first.
+      query listAuditEvents(
+        $startDate: String
+        $endDate: String
+        $limit: Int
+        $offset: Int
+        $userId: String
+        $eventType: String
+        $httpMethod: String
+        $controllerName: String
+        $actionName: String
+        $ipAddress: String
+        $responseCode: Int
+      ) {
+        auditEvent(
+          startDate: $startDate
+          endDate: $endDate
+          limit: $limit
+          offset: $offset
+          userId: $userId
+          eventType: $eventType
+          httpMethod: $httpMethod
+          controllerName: $controllerName
+          actionName: $actionName
+          ipAddress: $ipAddress
+          responseCode: $responseCode
+        ) {
+          eventId
+          timestamp
+          eventType
+          userId
+          userName
+          httpMethod
+          controllerName
+          actionName
+          ipAddress
+          responseCode
+          interface
+        }
+        # The list's total (rest-facade declare.ts 'count'): same filters, ids only, up to 1000.
+        total: auditEvent(
+          startDate: $startDate
+          endDate: $endDate
+          limit: 1000
+          userId: $userId
+          eventType: $eventType
+          httpMethod: $httpMethod
+          controllerName: $controllerName
+          actionName: $actionName
+          ipAddress: $ipAddress
+          responseCode: $responseCode
+        ) {
+          eventId
+        }
+      }
+    `,
+    root: 'auditEvent',
+    count: 'total',
+    params: FILTERS,
+    paging: { take: 'limit', page: 'page' },
+  }),
 );
 
 export const getAuditEvent = route(
@@ -108,5 +171,28 @@ export const getAuditEvent = route(
       ...errors(401, 403, 404, 429, 500, 503),
     },
   },
-  getOp('getAuditEvent', { root: 'auditEvent', what: 'audit event', param: 'eventId', variable: 'eventId' }),
+  getOp('getAuditEvent', {
+    document: gql`
+      # GET /account/auditevents/{eventId}: one audit event of the account.
+      query getAuditEvent($eventId: String!) {
+        auditEvent(eventId: [$eventId], limit: 1) {
+          eventId
+          timestamp
+          eventType
+          userId
+          userName
+          httpMethod
+          controllerName
+          actionName
+          ipAddress
+          responseCode
+          interface
+        }
+      }
+    `,
+    root: 'auditEvent',
+    what: 'audit event',
+    param: 'eventId',
+    variable: 'eventId',
+  }),
 );

@@ -20,6 +20,7 @@ import type {
 import { fieldOf, isRecord, listOf, payloadOf } from './shape.js';
 import type { DataOf, OperationId, RestInput, RestOperation, RestSchema, RestSuccess, RootOf } from './types.js';
 import { documented, errors, jobAccepted, json, md, params, ref, route } from './route.js';
+import { gql } from './gql.js';
 
 const restColumn = (r: RestDataTableFragment['columns'][number]): RestSchema<'DataTableColumn'> => {
   return {
@@ -67,6 +68,8 @@ const PATH_VARIABLES: Readonly<Record<string, string>> = { tableId: 'tableId', r
 
 interface InputSpec<N extends OperationId, R extends RootOf<N>> {
   root: R;
+  /** Its GraphQL document (gql`...`). */
+  document: string;
   /** Path parameters copied into `input` under the same name. */
   path: readonly string[];
   body: FieldMap;
@@ -93,6 +96,7 @@ function inputOp<N extends OperationId, R extends RootOf<N>>(operationId: N, spe
     fieldNames,
     accepts: { path: spec.path, body: Object.keys(spec.body) },
     operationId,
+    document: spec.document,
   };
 }
 
@@ -110,6 +114,17 @@ export const listDataTables = route(
     },
   },
   restOp('listDataTables', {
+    document: gql`
+      # GET /datatables.
+      query listDataTables($pageSize: Int, $continuationToken: String) {
+        dataTables(pageSize: $pageSize, continuationToken: $continuationToken) {
+          data {
+            ...RestDataTable
+          }
+          continuationToken
+        }
+      }
+    `,
     variables: ({ query }) => ({ pageSize: query.pageSize, continuationToken: query.continuationToken }),
     respond(data) {
       const list = fieldOf(data, 'dataTables');
@@ -131,7 +146,21 @@ export const getDataTable = route(
       ...errors(401, 403, 404, 500),
     },
   },
-  getOp('getDataTable', { root: 'dataTable', what: 'data table', param: 'tableId', variable: 'tableId', toRest: restTable }),
+  getOp('getDataTable', {
+    document: gql`
+      # GET /datatables/{tableId}.
+      query getDataTable($tableId: String!) {
+        dataTable(tableId: $tableId) {
+          ...RestDataTable
+        }
+      }
+    `,
+    root: 'dataTable',
+    what: 'data table',
+    param: 'tableId',
+    variable: 'tableId',
+    toRest: restTable,
+  }),
 );
 
 // The camelCase name first: an error's `field` names the first spelling (declare.ts inverse).
@@ -155,7 +184,26 @@ export const createDataTable = route(
       ...errors(400, 401, 403, 409, 500),
     },
   },
-  createOp('createDataTable', { root: 'createDataTable', record: 'table', body: { fields: TABLE_FIELDS }, toRest: restTable }),
+  createOp('createDataTable', {
+    document: gql`
+      # POST /datatables.
+      mutation createDataTable($input: CreateDataTableInput!) {
+        createDataTable(input: $input) {
+          success
+          error
+          errorCode
+          errorField
+          table {
+            ...RestDataTable
+          }
+        }
+      }
+    `,
+    root: 'createDataTable',
+    record: 'table',
+    body: { fields: TABLE_FIELDS },
+    toRest: restTable,
+  }),
 );
 
 export const updateDataTable = route(
@@ -178,6 +226,20 @@ export const updateDataTable = route(
     },
   },
   inputOp('updateDataTable', {
+    document: gql`
+      # PUT /datatables/{tableId}.
+      mutation updateDataTable($input: UpdateDataTableInput!) {
+        updateDataTable(input: $input) {
+          success
+          error
+          errorCode
+          errorField
+          table {
+            ...RestDataTable
+          }
+        }
+      }
+    `,
     root: 'updateDataTable',
     path: ['tableId'],
     body: { ...TABLE_FIELDS, onInvalidRows: 'onInvalidRows', on_invalid_rows: 'onInvalidRows' },
@@ -197,7 +259,23 @@ export const deleteDataTable = route(
       ...errors(401, 403, 404, 500),
     },
   },
-  deleteOp('deleteDataTable', { root: 'deleteDataTable', param: 'tableId', variable: 'tableId' }),
+  deleteOp('deleteDataTable', {
+    document: gql`
+      # DELETE /datatables/{tableId}.
+      mutation deleteDataTable($tableId: String!) {
+        deleteDataTable(tableId: $tableId) {
+          success
+          error
+          errorCode
+          errorField
+          tableId
+        }
+      }
+    `,
+    root: 'deleteDataTable',
+    param: 'tableId',
+    variable: 'tableId',
+  }),
 );
 
 export const createDataTableRow = route(
@@ -214,6 +292,20 @@ export const createDataTableRow = route(
     },
   },
   inputOp('createDataTableRow', {
+    document: gql`
+      # POST /datatables/{tableId}/rows.
+      mutation createDataTableRow($input: CreateDataTableRowInput!) {
+        createDataTableRow(input: $input) {
+          success
+          error
+          errorCode
+          errorField
+          row {
+            ...RestDataTableRow
+          }
+        }
+      }
+    `,
     root: 'createDataTableRow',
     path: ['tableId'],
     body: { data: 'data' },
@@ -236,6 +328,20 @@ export const updateDataTableRow = route(
     },
   },
   inputOp('updateDataTableRow', {
+    document: gql`
+      # PUT /datatables/{tableId}/rows/{rowId} (partial).
+      mutation updateDataTableRow($input: UpdateDataTableRowInput!) {
+        updateDataTableRow(input: $input) {
+          success
+          error
+          errorCode
+          errorField
+          row {
+            ...RestDataTableRow
+          }
+        }
+      }
+    `,
     root: 'updateDataTableRow',
     path: ['tableId', 'rowId'],
     body: { data: 'data', version: 'version' },
@@ -256,6 +362,18 @@ export const deleteDataTableRow = route(
     },
   },
   restOp('deleteDataTableRow', {
+    document: gql`
+      # DELETE /datatables/{tableId}/rows/{rowId}.
+      mutation deleteDataTableRow($tableId: String!, $rowId: String!, $version: Int) {
+        deleteDataTableRow(tableId: $tableId, rowId: $rowId, version: $version) {
+          success
+          error
+          errorCode
+          errorField
+          rowId
+        }
+      }
+    `,
     variables: ({ params, query }) => ({ tableId: params.tableId, rowId: params.rowId, version: query.version }),
     respond(data) {
       payloadOf(data, 'deleteDataTableRow');
@@ -284,6 +402,26 @@ export const batchCreateDataTableRows = route(
     },
   },
   inputOp('batchCreateDataTableRows', {
+    document: gql`
+      # POST /datatables/{tableId}/rows/batch.
+      mutation batchCreateDataTableRows($input: BatchCreateDataTableRowsInput!) {
+        batchCreateDataTableRows(input: $input) {
+          success
+          error
+          errorCode
+          errorField
+          results {
+            index
+            rowId
+            success
+            error
+            errorCode
+          }
+          successCount
+          failureCount
+        }
+      }
+    `,
     root: 'batchCreateDataTableRows',
     path: ['tableId'],
     body: { rows: 'rows' },
@@ -305,6 +443,26 @@ export const batchDeleteDataTableRows = route(
     },
   },
   inputOp('batchDeleteDataTableRows', {
+    document: gql`
+      # POST /datatables/{tableId}/rows/batch-delete.
+      mutation batchDeleteDataTableRows($input: BatchDeleteDataTableRowsInput!) {
+        batchDeleteDataTableRows(input: $input) {
+          success
+          error
+          errorCode
+          errorField
+          results {
+            index
+            rowId
+            success
+            error
+            errorCode
+          }
+          successCount
+          failureCount
+        }
+      }
+    `,
     root: 'batchDeleteDataTableRows',
     path: ['tableId'],
     body: { rowIds: 'rowIds', row_ids: 'rowIds' },
@@ -327,6 +485,18 @@ export const reorderDataTableRows = route(
     },
   },
   inputOp('reorderDataTableRows', {
+    document: gql`
+      # PUT /datatables/{tableId}/rows/reorder.
+      mutation reorderDataTableRows($input: ReorderDataTableRowsInput!) {
+        reorderDataTableRows(input: $input) {
+          success
+          error
+          errorCode
+          errorField
+          moved
+        }
+      }
+    `,
     root: 'reorderDataTableRows',
     path: ['tableId'],
     body: { rowIds: 'rowIds', afterRowId: 'afterRowId', row_ids: 'rowIds', after_row_id: 'afterRowId' },
@@ -351,6 +521,21 @@ export const rollbackDataTableRow = route(
     },
   },
   inputOp('rollbackDataTableRow', {
+    document: gql`
+      # POST /datatables/{tableId}/rows/{rowId}/rollback.
+      mutation rollbackDataTableRow($input: RollbackDataTableRowInput!) {
+        rollbackDataTableRow(input: $input) {
+          success
+          error
+          errorCode
+          errorField
+          newVersion
+          restoredRow {
+            ...RestDataTableRow
+          }
+        }
+      }
+    `,
     root: 'rollbackDataTableRow',
     path: ['tableId', 'rowId'],
     body: { version: 'version', expectedVersion: 'expectedVersion', expected_version: 'expectedVersion' },
@@ -374,6 +559,14 @@ export const listDataTableRowVersions = route(
     },
   },
   restOp('listDataTableRowVersions', {
+    document: gql`
+      # GET /datatables/{tableId}/rows/{rowId}/versions.
+      query listDataTableRowVersions($tableId: String!, $rowId: String!) {
+        dataTableRowVersions(tableId: $tableId, rowId: $rowId) {
+          ...RestDataTableRowVersion
+        }
+      }
+    `,
     variables: ({ params }) => ({ tableId: params.tableId, rowId: params.rowId }),
     respond: (data) => ({ body: listOf(data, 'dataTableRowVersions').map(restVersion) }),
     accepts: { path: ['tableId', 'rowId'] },
@@ -396,6 +589,14 @@ export const getDataTableRowVersion = route(
     },
   },
   restOp('getDataTableRowVersion', {
+    document: gql`
+      # GET /datatables/{tableId}/rows/{rowId}/versions/{version}.
+      query getDataTableRowVersion($tableId: String!, $rowId: String!, $version: Int!) {
+        dataTableRowVersion(tableId: $tableId, rowId: $rowId, version: $version) {
+          ...RestDataTableRowVersion
+        }
+      }
+    `,
     // Path parameters arrive as text; the OpenAPI check has already refused non-integers.
     variables: ({ params }) => ({ tableId: params.tableId, rowId: params.rowId, version: Number(params.version) }),
     respond(data, { params }) {

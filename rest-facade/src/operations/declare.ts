@@ -12,8 +12,9 @@
  * rest.yaml answers (rest-api.generated.ts), so a field renamed in a subgraph's SDL (and its
  * documents) fails `npm run typecheck` where a mapper reads it. The older form without the
  * operationId (`listOp({ root, ... })`) still works, untyped; the registry then keys it by its
- * export name. A create/update/patch/delete declaration also names its mutation (`document`), from
- * which `npm run codegen` writes the persisted document when no hand-written one exists.
+ * export name. Every spec may carry the operation's GraphQL document (`document: gql\`...\``); a
+ * create/update/patch/delete declaration without one has it derived from its mutation (`root`,
+ * `record`) by `npm run codegen`, which writes either to schema/operations/rest/<operationId>.graphql.
  */
 import { camelPatch, notFound, pageWindow, payloadAt, snakeKeys, type FieldNames } from '@pylon/kit';
 import { isRecord, one, recordAt, recordsAt, type GqlRecord } from './shape.js';
@@ -23,9 +24,14 @@ import type { DataOf, ItemOf, OperationId, RestBodyOf, RestInput, RestItemOf, Re
 type PayloadRecord<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>> = NonNullable<NonNullable<DataOf<N>[R]>[K]>;
 type PayloadField<N extends OperationId, R extends RootOf<N>> = keyof NonNullable<DataOf<N>[R]> & string;
 
-/** Names the operation (for the registry) when its builder was given its operationId. */
-function named<O extends RestOperation<never>>(operationId: string | undefined, op: O): O {
-  return operationId ? { ...op, operationId } : op;
+/** Names the operation (for the registry) when its builder was given its operationId; a document text written in the spec wins over a derived one. */
+function named<O extends RestOperation<never>>(operationId: string | undefined, op: O, spec: { document?: string }): O {
+  return { ...op, ...(operationId ? { operationId } : {}), ...(spec.document !== undefined ? { document: spec.document } : {}) };
+}
+
+/** Every builder's spec may carry the operation's GraphQL document (`gql\`...\``); mutation builders derive it otherwise. */
+interface WithDocument {
+  document?: string;
 }
 
 /**
@@ -86,7 +92,7 @@ function inverse(fields: FieldMap, prefix = ''): Record<string, string> {
 
 type Paging = 'take/page' | { take: string; page: string; defaultTake?: number };
 
-export interface ListSpec {
+export interface ListSpec extends WithDocument {
   /** Root field of the persisted query (a list). */
   root: string;
   /** Query parameters other than paging. */
@@ -145,7 +151,7 @@ export function listOp<N extends OperationId, R extends RootOf<N>>(operationId: 
 export function listOp(spec: ListSpec): RestOperation;
 export function listOp(idOrSpec: string | ListSpec, typed?: unknown): RestOperation {
   const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as ListSpec] : [undefined, idOrSpec];
-  return named(operationId, listOperation(spec));
+  return named(operationId, listOperation(spec), spec);
 }
 
 function listOperation(spec: ListSpec): RestOperation {
@@ -189,7 +195,7 @@ function listOperation(spec: ListSpec): RestOperation {
   };
 }
 
-export interface GetSpec {
+export interface GetSpec extends WithDocument {
   /** Root field: a list filtered by id (first item or 404) or a single nullable object. */
   root: string;
   /** What the 404 message names ('device'). */
@@ -215,7 +221,7 @@ export function getOp<N extends OperationId, R extends RootOf<N>>(operationId: N
 export function getOp(spec: GetSpec): RestOperation;
 export function getOp(idOrSpec: string | GetSpec, typed?: unknown): RestOperation {
   const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as GetSpec] : [undefined, idOrSpec];
-  return named(operationId, getOperation(spec));
+  return named(operationId, getOperation(spec), spec);
 }
 
 function getOperation(spec: GetSpec): RestOperation {
@@ -250,7 +256,7 @@ function bodyInput(body: BodySpec, input: RestInput): Record<string, unknown> {
   return body.finish ? body.finish(mapped, input) : mapped;
 }
 
-export interface WriteSpec {
+export interface WriteSpec extends WithDocument {
   /** Mutation root field (its payload has success/error/errorCode/errorField). */
   root: string;
   /** The payload field holding the written record. */
@@ -268,6 +274,8 @@ export interface WriteSpec {
   fieldNames?: FieldNames;
   /** The mutation takes the mapped fields as its own arguments (`claimDevice(code, name)`), not as one `input`. */
   flat?: boolean;
+  /** The record's selection in the derived document, in answer order (default: its Rest fragment, else its leaf fields). */
+  recordFields?: readonly string[];
 }
 
 function writeOp(spec: WriteSpec, defaults: { param: string | false; status: number }): RestOperation {
@@ -294,7 +302,7 @@ function writeOp(spec: WriteSpec, defaults: { param: string | false; status: num
     },
     fieldNames,
     accepts: { ...(param ? { path: [param] } : {}), ...(spec.query ? { query: Object.keys(spec.query) } : {}), body: Object.keys(spec.body.fields) },
-    document: { root: spec.root, record: spec.record },
+    document: { root: spec.root, record: spec.record, ...(spec.recordFields ? { recordFields: spec.recordFields } : {}) },
   };
 }
 
@@ -323,7 +331,7 @@ export function createOp<N extends OperationId, R extends RootOf<N>, K extends P
 export function createOp(spec: WriteSpec): RestOperation;
 export function createOp(idOrSpec: string | WriteSpec, typed?: unknown): RestOperation {
   const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as WriteSpec] : [undefined, idOrSpec];
-  return named(operationId, writeOp(spec, { param: false, status: 201 }));
+  return named(operationId, writeOp(spec, { param: false, status: 201 }), spec);
 }
 
 export function updateOp<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>>(
@@ -333,10 +341,10 @@ export function updateOp<N extends OperationId, R extends RootOf<N>, K extends P
 export function updateOp(spec: WriteSpec): RestOperation;
 export function updateOp(idOrSpec: string | WriteSpec, typed?: unknown): RestOperation {
   const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as WriteSpec] : [undefined, idOrSpec];
-  return named(operationId, writeOp(spec, { param: 'id', status: 200 }));
+  return named(operationId, writeOp(spec, { param: 'id', status: 200 }), spec);
 }
 
-export interface PatchSpec {
+export interface PatchSpec extends WithDocument {
   root: string;
   record: string;
   /** REST path segment -> GraphQL field, where camelCasing the snake_case name does not give it (`timeZone` -> `timezone`). */
@@ -362,7 +370,7 @@ export function patchOp<N extends OperationId, R extends RootOf<N>, K extends Pa
 export function patchOp(spec: PatchSpec): RestOperation;
 export function patchOp(idOrSpec: string | PatchSpec, typed?: unknown): RestOperation {
   const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as PatchSpec] : [undefined, idOrSpec];
-  return named(operationId, patchOperation(spec));
+  return named(operationId, patchOperation(spec), spec);
 }
 
 function patchOperation(spec: PatchSpec): RestOperation {
@@ -389,7 +397,7 @@ function patchOperation(spec: PatchSpec): RestOperation {
   };
 }
 
-export interface DeleteSpec {
+export interface DeleteSpec extends WithDocument {
   root: string;
   param?: string;
   variable?: string;
@@ -400,7 +408,7 @@ export function deleteOp<N extends OperationId>(operationId: N, spec: DeleteSpec
 export function deleteOp(spec: DeleteSpec): RestOperation;
 export function deleteOp(idOrSpec: string | DeleteSpec, typed?: unknown): RestOperation {
   const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as DeleteSpec] : [undefined, idOrSpec];
-  return named(operationId, deleteOperation(spec));
+  return named(operationId, deleteOperation(spec), spec);
 }
 
 function deleteOperation(spec: DeleteSpec): RestOperation {

@@ -7,6 +7,7 @@ import { toRestPingData } from './devices.js';
 import type { GetDevicePingDataQuery, GetDeviceSnapQuery, SendBulkDeviceCommandsMutation } from '@pylon/kit/generated/rest-operations.generated';
 import { restOp } from './declare.js';
 import { errors, json, md, params, ref, route } from './route.js';
+import { gql } from './gql.js';
 
 /** A REST command: { command, arg } (spec) or { name, arg } (reference); a numeric arg is sent as its text. */
 function commandsOf(list: unknown): { command: unknown; arg: unknown }[] {
@@ -49,6 +50,27 @@ export const sendDeviceCommand = route(
     },
   },
   restOp('sendDeviceCommand', {
+    document: gql`
+      # POST /devices/{id}/commands.
+      mutation sendDeviceCommand($deviceId: String!, $commands: [DeviceCommandInput!]!) {
+        sendDeviceCommand(deviceId: $deviceId, commands: $commands) {
+          success
+          error
+          errorCode
+          errorField
+          deviceId
+          commandCount
+          commands {
+            id
+            command
+            arg
+            status
+            queuedOn
+            expiresOn
+          }
+        }
+      }
+    `,
     variables: ({ params, body }) => ({ deviceId: params.id, commands: commandsOf(body) }),
     respond(data, { params }) {
       const payload = payloadAt(data, 'sendDeviceCommand') as NonNullable<typeof data.sendDeviceCommand>;
@@ -111,6 +133,23 @@ export const listDeviceCommands = route(
     },
   },
   restOp('listDeviceCommands', {
+    document: gql`
+      # GET /devices/{id}/commands. Variables come from rest-facade/src/operations/device-commands.ts.
+      query listDeviceCommands($deviceId: String!, $status: [DeviceCommandStatus!], $limit: Int) {
+        deviceCommands(deviceId: $deviceId, status: $status, limit: $limit) {
+          id
+          deviceId
+          command
+          arg
+          status
+          queuedOn
+          deliveredOn
+          completedOn
+          expiresOn
+          error
+        }
+      }
+    `,
     variables: ({ params, query }) => ({
       deviceId: params.id,
       status: Array.isArray(query.status) ? query.status.map((s) => STATUS_TO_GQL[String(s)]) : undefined,
@@ -174,6 +213,21 @@ export const sendBulkDeviceCommands = route(
     },
   },
   restOp<'sendBulkDeviceCommands', BulkData>('sendBulkDeviceCommands', {
+    document: gql`
+      # POST /devices/commands.
+      mutation sendBulkDeviceCommands($input: BulkDeviceCommandsInput!) {
+        sendBulkDeviceCommands(input: $input) {
+          totalDevices
+          successCount
+          failureCount
+          results {
+            success
+            deviceId
+            error
+          }
+        }
+      }
+    `,
     batches({ body }) {
       if (!Array.isArray(body)) return undefined;
       const byCommands = new Map<string, { deviceIds: unknown[]; commands: unknown[] }>();
@@ -225,6 +279,20 @@ export const trackDeviceEvent = route(
     },
   },
   restOp('trackDeviceEvent', {
+    document: gql`
+      # POST /devices/{id}/track.
+      mutation trackDeviceEvent($deviceId: String!, $input: DeviceEventInput!) {
+        trackDeviceEvent(deviceId: $deviceId, input: $input) {
+          success
+          error
+          errorCode
+          errorField
+          eventId
+          deviceId
+          timestamp
+        }
+      }
+    `,
     variables: ({ params, body }) => {
       const b = (body ?? {}) as Record<string, unknown>;
       return { deviceId: params.id, input: { sessionId: b.session_id, eventName: b.event_name, properties: b.properties } };
@@ -272,6 +340,17 @@ export const getPingData = route(
     },
   },
   restOp('getPingData', {
+    document: gql`
+      # GET /devices/pingdata?registration_key=: the latest ping data of the caller's device with this key.
+      query getPingData($registrationKey: String!) {
+        device(registrationKey: $registrationKey, limit: 1) {
+          id
+          pingData {
+            ...RestPingData
+          }
+        }
+      }
+    `,
     variables: ({ query }) => {
       const key = query.registration_key ?? query.key;
       if (typeof key !== 'string') throw badInput('registration_key', 'registration_key is required');
@@ -295,6 +374,17 @@ export const getDevicePingData = route(
     },
   },
   restOp('getDevicePingData', {
+    document: gql`
+      # GET /devices/{registrationKey}/pingdata.
+      query getDevicePingData($registrationKey: String!) {
+        device(registrationKey: $registrationKey, limit: 1) {
+          id
+          pingData {
+            ...RestPingData
+          }
+        }
+      }
+    `,
     variables: ({ params }) => ({ registrationKey: params.registrationKey }),
     respond: (data) => pingDataBody(data),
     accepts: { path: ['registrationKey'] },
@@ -319,6 +409,15 @@ export const getDeviceSnap = route(
     },
   },
   restOp('getDeviceSnap', {
+    document: gql`
+      # GET /devices/{registrationKey}/snap: the facade decodes the base64 and answers image/jpeg.
+      query getDeviceSnap($registrationKey: String!) {
+        device(registrationKey: $registrationKey, limit: 1, includeSnap: true) {
+          id
+          snap
+        }
+      }
+    `,
     variables: ({ params }) => ({ registrationKey: params.registrationKey }),
     respond(data: GetDeviceSnapQuery, { query }) {
       const snap = deviceByKey(data).snap;

@@ -3,6 +3,7 @@ import { createOp, deleteOp, getOp, patchOp, updateOp, type FieldMap } from './d
 import { toRestDevice, type DeviceData } from './devices.js';
 import { isRecord } from './shape.js';
 import { JSON_PATCH_BODY, errors, json, md, params, ref, route } from './route.js';
+import { gql } from './gql.js';
 
 /** Tags as the reference sends them ("a,b") or as a list; null or "" clear them. */
 export function tagList(v: unknown): unknown {
@@ -228,6 +229,18 @@ export const getPairingRequest = route(
     },
   },
   getOp('getPairingRequest', {
+    document: gql`
+      # GET /devices/claim/{code}: the screen waiting with this pairing code, before claiming it.
+      query getPairingRequest($code: String!) {
+        pairingRequest(code: $code) {
+          code
+          expiresAt
+          userAgent
+          screenWidth
+          screenHeight
+        }
+      }
+    `,
     root: 'pairingRequest',
     what: 'pairing request',
     param: 'code',

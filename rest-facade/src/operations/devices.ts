@@ -4,6 +4,7 @@ import { getOp, listOp } from './declare.js';
 import { isRecord } from './shape.js';
 import type { RestInput, RestSchema } from './types.js';
 import { errors, json, md, params, ref, route } from './route.js';
+import { gql } from './gql.js';
 
 /** A device as the persisted documents select it (the RestDevice fragment; lists add `snap`). */
 export type DeviceData = RestDeviceFragment & { snap?: string | null };
@@ -209,6 +210,46 @@ export const listDevices = route(
     },
   },
   listOp('listDevices', {
+    document: gql`
+      # GET /devices. Variables come from rest-facade/src/operations/devices.ts (take/page -> limit/offset).
+      # A null $isOnline leaves the where clause empty, so is_online is optional.
+      query listDevices(
+        $id: [String!]
+        $groupId: [String!]
+        $groupName: [String!]
+        $deviceTypeId: [String!]
+        $includeSnap: Boolean
+        $orgId: String
+        $isOnline: Boolean
+        $limit: Int
+        $offset: Int
+      ) {
+        device(
+          id: $id
+          groupId: $groupId
+          groupName: $groupName
+          deviceTypeId: $deviceTypeId
+          includeSnap: $includeSnap
+          orgId: $orgId
+          where: { isOnline: { eq: $isOnline } }
+          order: [{ name: ASC }, { id: ASC }]
+          limit: $limit
+          offset: $offset
+        ) {
+          ...RestDevice
+          snap
+        }
+        # The list's total (rest-facade declare.ts 'count'): same filters, counted by the store.
+        total: deviceCount(
+          id: $id
+          groupId: $groupId
+          groupName: $groupName
+          deviceTypeId: $deviceTypeId
+          orgId: $orgId
+          where: { isOnline: { eq: $isOnline } }
+        )
+      }
+    `,
     root: 'device',
     count: 'total',
     params: {
@@ -237,5 +278,17 @@ export const getDevice = route(
       ...errors(400, 401, 403, 404, 500, 503),
     },
   },
-  getOp('getDevice', { root: 'device', what: 'device', toRest: (d) => toRestDevice(d) }),
+  getOp('getDevice', {
+    document: gql`
+      # GET /devices/{id}. An empty list means the id is unknown in the caller's account: the facade answers 404.
+      query getDevice($id: String!) {
+        device(id: [$id], limit: 1) {
+          ...RestDevice
+        }
+      }
+    `,
+    root: 'device',
+    what: 'device',
+    toRest: (d) => toRestDevice(d),
+  }),
 );

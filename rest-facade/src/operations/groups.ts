@@ -37,6 +37,13 @@ export type GroupListsSelectGroupData<
 
 const GROUP_FIELDS = { name: 'name', parent_id: 'parentId' } as const satisfies FieldMap;
 
+/** What every group document selects of a group, in answer order. */
+const GROUP_SELECTION = ['id', 'name', 'parentId', 'count', 'level'] as const satisfies readonly (keyof GroupData)[];
+
+/** The flat group list's document: always the flat, depth-first list; the facade nests it for tree=true (any depth) and applies id, take and page. */
+const groupListDocument = (operationId: string, root: string) =>
+  `query ${operationId}($tree: Boolean) {\n  ${root}(tree: $tree) {\n${GROUP_SELECTION.map((f) => `    ${f}\n`).join('')}  }\n}\n`;
+
 /**
  * Body `finish` for inputs whose name is required while the reference's request schema allows null:
  * a null or missing name is a 400 naming `name` here, not a variable error without a field.
@@ -170,7 +177,10 @@ export function groupOps(roots: GroupRoots, extra: Readonly<Record<string, unkno
     children: Array.isArray(g.children) ? g.children.map((c) => withExtra(c as Record<string, unknown>)) : [],
   });
   const toRest = Object.keys(extra).length ? (g: GqlRecord) => withExtra(toRestGroup(g)) : toRestGroup;
+  const listId = `list${roots.list.charAt(0).toUpperCase()}${roots.list.slice(1)}`;
   const list: RestOperation = {
+    operationId: listId,
+    document: groupListDocument(listId, roots.list),
     variables: () => ({ tree: false }),
     respond(data, { query }) {
       const flat = recordsAt(data, roots.list) as unknown as GroupData[];
@@ -193,9 +203,16 @@ export function groupOps(roots: GroupRoots, extra: Readonly<Record<string, unkno
   return withRoutes(
     {
       list,
-      create: createOp({ root: roots.create, record: 'group', body: { fields: GROUP_FIELDS, finish: requireName }, toRest }),
+      create: createOp({ root: roots.create, record: 'group', recordFields: GROUP_SELECTION, body: { fields: GROUP_FIELDS, finish: requireName }, toRest }),
       // PUT answers 204 like the reference.
-      update: updateOp({ root: roots.update, record: 'group', body: { fields: GROUP_FIELDS, finish: requireName }, status: 204, toRest }),
+      update: updateOp({
+        root: roots.update,
+        record: 'group',
+        recordFields: GROUP_SELECTION,
+        body: { fields: GROUP_FIELDS, finish: requireName },
+        status: 204,
+        toRest,
+      }),
       remove: deleteOp({ root: roots.remove }),
     },
     http,

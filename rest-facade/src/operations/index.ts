@@ -2,10 +2,11 @@
  * Every REST operation, keyed by operationId, collected from the modules of this folder (their
  * list, modules.generated.ts, is written by `npm run codegen`): an exported value that is a
  * RestOperation is registered under the operationId it was declared with (`listOp('listDevices',
- * ...)`, `restOp('getAccount', ...)`), or else under its export name. Adding an endpoint =
- * schema/operations/rest/<operationId>.graphql (or a mutation builder's generated one) + one
- * declaration wrapped in route(...) (method, path, OpenAPI description: rest.yaml's paths are
- * generated from it) exported from an area module; nothing to list here. The facade refuses to
+ * ...)`, `restOp('getAccount', ...)`), or else under its export name. Adding an endpoint = one
+ * declaration wrapped in route(...) (method, path, OpenAPI description) holding its GraphQL
+ * document (`gql\`...\``, or derived for a standard mutation) and mapping, exported from an area
+ * module (docs/contributing.md); rest.yaml's paths and schema/operations/rest/ are generated from
+ * it, and nothing is listed here. The facade refuses to
  * start (and rest-facade/test/registry.test.ts fails) when they disagree or a documented
  * parameter is not mapped.
  */

@@ -6,6 +6,7 @@ import { toRestMedia } from './content-shape.js';
 import { tagList } from './device-writes.js';
 import { CONTENT_GROUP_EXTRA, groupOps, requireName } from './groups.js';
 import { JSON_PATCH_BODY, documented, errors, json, md, params, ref, route } from './route.js';
+import { gql } from './gql.js';
 
 const toRest = (m: RestMediaFragment) => toRestMedia(m);
 
@@ -28,6 +29,16 @@ export const listMedia = route(
     },
   },
   listOp('listMedia', {
+    document: gql`
+      # GET /media. Variables come from rest-facade/src/operations/media.ts (take/page -> limit/offset).
+      query listMedia($id: [String!], $groupId: [String!], $groupName: [String!], $limit: Int, $offset: Int) {
+        media(id: $id, groupId: $groupId, groupName: $groupName, order: [{ name: ASC }, { id: ASC }], limit: $limit, offset: $offset) {
+          ...RestMedia
+        }
+        # The list's total (rest-facade declare.ts 'count'): same filters, counted by the store.
+        total: mediaCount(id: $id, groupId: $groupId, groupName: $groupName)
+      }
+    `,
     root: 'media',
     count: 'total',
     params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName' },
@@ -47,7 +58,19 @@ export const getMedia = route(
       ...errors(400, 401, 403, 404, 500, 503),
     },
   },
-  getOp('getMedia', { root: 'media', what: 'media', toRest }),
+  getOp('getMedia', {
+    document: gql`
+      # GET /media/{id}. An empty list means the id is unknown in the caller's account: the facade answers 404.
+      query getMedia($id: String!) {
+        media(id: [$id], limit: 1) {
+          ...RestMedia
+        }
+      }
+    `,
+    root: 'media',
+    what: 'media',
+    toRest,
+  }),
 );
 
 /** The reference's MediaRequest; advertiser_id and is_shared have no Pylon field (accepted, not stored). */
@@ -156,6 +179,20 @@ export const importMedia = route(
     },
   },
   restOp('importMedia', {
+    document: gql`
+      # POST /media/import?url=&group_id=: the service downloads the file (SSRF-safe, size and time capped).
+      mutation importMedia($input: CreateMediaFromUrlInput!) {
+        createMediaFromUrl(input: $input) {
+          success
+          error
+          errorCode
+          errorField
+          media {
+            ...RestMedia
+          }
+        }
+      }
+    `,
     variables: ({ query }) => ({ input: { url: query.url, groupId: query.group_id } }),
     respond: (data) => ({ status: 201, body: toRestMedia(fieldOf(payloadOf(data, 'createMediaFromUrl', IMPORT_FIELDS), 'media')) }),
     fieldNames: IMPORT_FIELDS,

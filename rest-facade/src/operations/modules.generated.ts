@@ -12,6 +12,8 @@ import * as deviceGroups from './device-groups.js';
 import * as deviceWrites from './device-writes.js';
 import * as devices from './devices.js';
 import * as events from './events.js';
+import * as fragments from './fragments.js';
+import * as gql from './gql.js';
 import * as groups from './groups.js';
 import * as jobs from './jobs.js';
 import * as media from './media.js';
@@ -40,6 +42,8 @@ export const OPERATION_MODULES: readonly Readonly<Record<string, unknown>>[] = [
   deviceWrites,
   devices,
   events,
+  fragments,
+  gql,
   groups,
   jobs,
   media,

@@ -5,6 +5,7 @@ import { enumToGql, toRestPlaylist } from './content-shape.js';
 import { tagList } from './device-writes.js';
 import { CONTENT_GROUP_EXTRA, groupOps, requireName } from './groups.js';
 import { JSON_PATCH_BODY, errors, json, md, params, ref, route } from './route.js';
+import { gql } from './gql.js';
 
 const toRest = (p: RestPlaylistFragment) => toRestPlaylist(p);
 
@@ -28,6 +29,21 @@ export const listPlaylists = route(
     },
   },
   listOp('listPlaylists', {
+    document: gql`
+      # GET /playlists. Absent variables leave their where clauses empty, so every filter is optional.
+      query listPlaylists($id: [String], $groupId: [String], $groupName: [String], $limit: Int, $offset: Int) {
+        playlist(
+          where: { id: { in: $id }, groupId: { in: $groupId }, groupName: { in: $groupName } }
+          order: [{ name: ASC }, { id: ASC }]
+          limit: $limit
+          offset: $offset
+        ) {
+          ...RestPlaylist
+        }
+        # The list's total (rest-facade declare.ts 'count'): same filters, counted by the store.
+        total: playlistCount(where: { id: { in: $id }, groupId: { in: $groupId }, groupName: { in: $groupName } })
+      }
+    `,
     root: 'playlist',
     count: 'total',
     params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName' },
@@ -47,7 +63,19 @@ export const getPlaylist = route(
       ...errors(400, 401, 403, 404, 500, 503),
     },
   },
-  getOp('getPlaylist', { root: 'playlist', what: 'playlist', toRest }),
+  getOp('getPlaylist', {
+    document: gql`
+      # GET /playlists/{id}. An empty list means the id is unknown in the caller's account: the facade answers 404.
+      query getPlaylist($id: String!) {
+        playlist(where: { id: { eq: $id } }, limit: 1) {
+          ...RestPlaylist
+        }
+      }
+    `,
+    root: 'playlist',
+    what: 'playlist',
+    toRest,
+  }),
 );
 
 /** null type: the default, Multimedia. */

@@ -11,6 +11,7 @@ import type { RestScheduleFragment } from '@pylon/kit/generated/rest-operations.
 import { isRecord } from './shape.js';
 import type { RestSchema } from './types.js';
 import { JSON_PATCH_BODY, errors, json, md, params, ref, route } from './route.js';
+import { gql } from './gql.js';
 
 const TYPES: Record<string, string> = { PLAYLIST: 'Playlist', TEMPLATE: 'Template', CAMPAIGN: 'Campaign' };
 const PRIORITIES: Record<string, string> = { LOWEST: 'Lowest', LOW: 'Low', NORMAL: 'Normal', HIGH: 'High', HIGHEST: 'Highest' };
@@ -87,6 +88,16 @@ export const listSchedules = route(
     },
   },
   listOp('listSchedules', {
+    document: gql`
+      # GET /schedules.
+      query listSchedules($id: [String!], $groupId: [String!], $groupName: [String!], $deviceId: String, $limit: Int, $offset: Int) {
+        schedule(id: $id, groupId: $groupId, groupName: $groupName, deviceId: $deviceId, limit: $limit, offset: $offset) {
+          ...RestSchedule
+        }
+        # The list's total (rest-facade declare.ts 'count'): same filters, counted by the store.
+        total: scheduleCount(id: $id, groupId: $groupId, groupName: $groupName, deviceId: $deviceId)
+      }
+    `,
     root: 'schedule',
     count: 'total',
     params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName', device_id: 'deviceId' },
@@ -106,7 +117,19 @@ export const getSchedule = route(
       ...errors(400, 401, 403, 404, 500),
     },
   },
-  getOp('getSchedule', { root: 'schedule', what: 'schedule', toRest }),
+  getOp('getSchedule', {
+    document: gql`
+      # GET /schedules/{id}.
+      query getSchedule($id: String!) {
+        schedule(id: [$id], limit: 1) {
+          ...RestSchedule
+        }
+      }
+    `,
+    root: 'schedule',
+    what: 'schedule',
+    toRest,
+  }),
 );
 
 export const createSchedule = route(

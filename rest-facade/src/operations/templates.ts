@@ -4,6 +4,7 @@ import { deleteOp, getOp, listOp } from './declare.js';
 import { toRestTemplate } from './content-shape.js';
 import { CONTENT_GROUP_EXTRA, groupOps } from './groups.js';
 import { errors, json, md, params, ref, route } from './route.js';
+import { gql } from './gql.js';
 
 const toRest = (t: RestTemplateFragment) => toRestTemplate(t);
 
@@ -23,6 +24,21 @@ export const listTemplates = route(
     },
   },
   listOp('listTemplates', {
+    document: gql`
+      # GET /templates. Absent variables leave their where clauses empty, so every filter is optional.
+      query listTemplates($id: [String], $groupId: [String], $groupName: [String], $limit: Int, $offset: Int) {
+        template(
+          where: { id: { in: $id }, groupId: { in: $groupId }, groupName: { in: $groupName } }
+          order: [{ name: ASC }, { id: ASC }]
+          limit: $limit
+          offset: $offset
+        ) {
+          ...RestTemplate
+        }
+        # The list's total (rest-facade declare.ts 'count'): same filters, counted by the store.
+        total: templateCount(where: { id: { in: $id }, groupId: { in: $groupId }, groupName: { in: $groupName } })
+      }
+    `,
     root: 'template',
     count: 'total',
     params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName' },
@@ -42,7 +58,19 @@ export const getTemplate = route(
       ...errors(400, 401, 403, 404, 500, 503),
     },
   },
-  getOp('getTemplate', { root: 'template', what: 'template', toRest }),
+  getOp('getTemplate', {
+    document: gql`
+      # GET /templates/{id}. An empty list means the id is unknown in the caller's account: the facade answers 404.
+      query getTemplate($id: String!) {
+        template(where: { id: { eq: $id } }, limit: 1) {
+          ...RestTemplate
+        }
+      }
+    `,
+    root: 'template',
+    what: 'template',
+    toRest,
+  }),
 );
 
 export const deleteTemplate = route(

@@ -82,11 +82,13 @@ export interface RestOperation<Data = Record<string, unknown>> {
   /** Method, path and OpenAPI description (`route(...)`), from which rest.yaml's paths are generated. */
   route?: RestRoute;
   /**
-   * The mutation a builder (createOp, updateOp, patchOp, deleteOp) declared: its root field and the
-   * payload field holding the record. `npm run codegen` writes the persisted document from it when
-   * schema/operations/rest/<operationId>.graphql is missing (or was generated before).
+   * Its persisted GraphQL document: the text (`gql\`query getAccount { ... }\``), or for a standard
+   * mutation (createOp, updateOp, patchOp, deleteOp without a text) its root field and the payload
+   * field holding the record, from which the text is derived. `npm run codegen` writes it to
+   * schema/operations/rest/<operationId>.graphql. Only an operation running another's document
+   * (`via`) has none.
    */
-  document?: { root: string; record?: string };
+  document?: string | MutationDocument;
   /** REST request -> variables of the persisted document. Undefined values are dropped. */
   variables(input: RestInput): Record<string, unknown>;
   /**
@@ -115,6 +117,14 @@ export interface RestOperation<Data = Record<string, unknown>> {
    * to `respond`; a null with an error still answers the error.
    */
   nullableRoots?: readonly string[];
+}
+
+/** A standard mutation's document, described by its root field and the payload field holding the record. */
+export interface MutationDocument {
+  root: string;
+  record?: string;
+  /** The record's selection in answer order, where neither its `Rest<Type>` fragment nor its leaf fields in schema order are the answer. */
+  recordFields?: readonly string[];
 }
 
 /** HTTP methods of the REST interface, as OpenAPI spells them in a path item. */

@@ -3,6 +3,7 @@ import { getOp, listOp } from './declare.js';
 import type { GetUserQuery } from '@pylon/kit/generated/rest-operations.generated';
 import type { RestSchema } from './types.js';
 import { errors, json, params, ref, route } from './route.js';
+import { gql } from './gql.js';
 
 /** A user as the persisted documents select it. */
 export type UserData = NonNullable<GetUserQuery['user']>[number];
@@ -44,7 +45,30 @@ export const listUsers = route(
       ...errors(400, 401, 403, 429, 500, 503),
     },
   },
-  listOp('listUsers', { root: 'user', count: 'total', params: { id: { to: 'id', one: true } }, toRest: toRestUser }),
+  listOp('listUsers', {
+    document: gql`
+      # GET /users: one page of the account's users.
+      query listUsers($id: [String!], $limit: Int, $offset: Int) {
+        user(id: $id, limit: $limit, offset: $offset) {
+          id
+          firstName
+          lastName
+          email
+          username
+          roles
+          orgId
+          lastActivity
+          createdOn
+        }
+        # The list's total (rest-facade declare.ts 'count'): same filters, counted by the store.
+        total: userCount(id: $id)
+      }
+    `,
+    root: 'user',
+    count: 'total',
+    params: { id: { to: 'id', one: true } },
+    toRest: toRestUser,
+  }),
 );
 
 export const getUser = route(
@@ -59,5 +83,25 @@ export const getUser = route(
       ...errors(401, 403, 404, 429, 500, 503),
     },
   },
-  getOp('getUser', { root: 'user', what: 'user', toRest: toRestUser }),
+  getOp('getUser', {
+    document: gql`
+      # GET /users/{id}: one user of the account.
+      query getUser($id: String!) {
+        user(id: [$id], limit: 1) {
+          id
+          firstName
+          lastName
+          email
+          username
+          roles
+          orgId
+          lastActivity
+          createdOn
+        }
+      }
+    `,
+    root: 'user',
+    what: 'user',
+    toRest: toRestUser,
+  }),
 );

@@ -4,10 +4,11 @@
  * queries and mutations.
  */
 import { createOp, deleteOp, getOp, listOp, mapFields, restOp, updateOp, type FieldMap } from './declare.js';
-import { AppError } from '@pylon/kit';
+import { AppError, notFound } from '@pylon/kit';
 import { fieldOf, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema } from './types.js';
 import { errors, json, md, params, ref, route } from './route.js';
+import { gql } from './gql.js';
 
 /** REST body property -> WebhookEndpointInput / WebhookEndpointChanges field (both have the same fields). */
 const ENDPOINT_FIELDS = {
@@ -71,6 +72,18 @@ export const listWebhookEndpoints = route(
     },
   },
   listOp('listWebhookEndpoints', {
+    document: gql`
+      # GET /webhooks: one page of the account's webhook endpoints (never their secrets).
+      query listWebhookEndpoints($id: [String!], $limit: Int, $offset: Int) {
+        webhookEndpoints(id: $id, limit: $limit, offset: $offset) {
+          ...RestWebhookEndpoint
+        }
+        # The list's total (rest-facade declare.ts 'count'): same filters, ids only, up to 1000.
+        total: webhookEndpoints(id: $id, limit: 1000) {
+          id
+        }
+      }
+    `,
     root: 'webhookEndpoints',
     count: 'total',
     params: { id: { to: 'id', one: true } },
@@ -90,10 +103,41 @@ export const getWebhookEndpoint = route(
       ...errors(400, 401, 403, 404, 429, 500, 503),
     },
   },
-  getOp('getWebhookEndpoint', { root: 'webhookEndpoints', what: 'webhook endpoint', toRest: toRestEndpoint }),
+  getOp('getWebhookEndpoint', {
+    document: gql`
+      # GET /webhooks/{id}: one webhook endpoint of the account.
+      query getWebhookEndpoint($id: String!) {
+        webhookEndpoints(id: [$id], limit: 1) {
+          ...RestWebhookEndpoint
+        }
+      }
+    `,
+    root: 'webhookEndpoints',
+    what: 'webhook endpoint',
+    toRest: toRestEndpoint,
+  }),
 );
 
-const create = createOp('createWebhookEndpoint', { root: 'createWebhookEndpoint', record: 'endpoint', body: { fields: ENDPOINT_FIELDS } });
+const create = createOp('createWebhookEndpoint', {
+  document: gql`
+    # POST /webhooks: adds an endpoint; the answer carries the signing secret, shown this once.
+    mutation createWebhookEndpoint($input: WebhookEndpointInput!) {
+      createWebhookEndpoint(input: $input) {
+        success
+        error
+        errorCode
+        errorField
+        secret
+        endpoint {
+          ...RestWebhookEndpoint
+        }
+      }
+    }
+  `,
+  root: 'createWebhookEndpoint',
+  record: 'endpoint',
+  body: { fields: ENDPOINT_FIELDS },
+});
 /** 201 with the endpoint and its signing secret (the only answer that ever carries it). */
 export const createWebhookEndpoint = route(
   'POST /webhooks',
@@ -140,6 +184,20 @@ export const updateWebhookEndpoint = route(
     },
   },
   updateOp('updateWebhookEndpoint', {
+    document: gql`
+      # PUT /webhooks/{id}: changes the given fields of an endpoint.
+      mutation updateWebhookEndpoint($id: String!, $input: WebhookEndpointChanges!) {
+        updateWebhookEndpoint(id: $id, input: $input) {
+          success
+          error
+          errorCode
+          errorField
+          endpoint {
+            ...RestWebhookEndpoint
+          }
+        }
+      }
+    `,
     root: 'updateWebhookEndpoint',
     record: 'endpoint',
     body: { fields: ENDPOINT_FIELDS },
@@ -162,7 +220,18 @@ export const deleteWebhookEndpoint = route(
   deleteOp('deleteWebhookEndpoint', { root: 'deleteWebhookEndpoint' }),
 );
 
-const deliveries = listOp('listWebhookDeliveries', { root: 'webhookDeliveries', toRest: toRestDelivery });
+const deliveries = listOp('listWebhookDeliveries', {
+  document: gql`
+    # GET /webhooks/{id}/deliveries: the endpoint's delivery log, newest first, with every attempt.
+    query listWebhookDeliveries($id: String!, $limit: Int, $offset: Int) {
+      webhookDeliveries(endpointId: $id, limit: $limit, offset: $offset) {
+        ...RestWebhookDelivery
+      }
+    }
+  `,
+  root: 'webhookDeliveries',
+  toRest: toRestDelivery,
+});
 /** GET /webhooks/{id}/deliveries: the list with the endpoint's id from the path. */
 export const listWebhookDeliveries = route(
   'GET /webhooks/{id}/deliveries',
@@ -188,8 +257,58 @@ export const listWebhookDeliveries = route(
   }),
 );
 
+/** GET /webhooks/{id}/deliveries/{deliveryId}: one delivery of the endpoint's log; 404 when the endpoint has no such delivery. */
+export const getWebhookDelivery = route(
+  'GET /webhooks/{id}/deliveries/{deliveryId}',
+  {
+    tags: ['Webhooks'],
+    summary: 'One delivery of a webhook endpoint.',
+    description: "The event with its attempts (status code, latency, response excerpt). Another account's ids answer 404. Policy Webhooks_View.",
+    parameters: [
+      ...params('IdPath'),
+      { name: 'deliveryId', in: 'path', required: true, description: 'Identifier of the delivery.', schema: { type: 'string', minLength: 1, maxLength: 200 } },
+    ],
+    responses: {
+      '200': { description: 'The delivery.', content: json(ref('WebhookDelivery')) },
+      ...errors(400, 401, 403, 404, 429, 500, 503),
+    },
+  },
+  restOp('getWebhookDelivery', {
+    document: gql`
+      query getWebhookDelivery($endpointId: String!, $id: String!) {
+        webhookDelivery(endpointId: $endpointId, id: $id) {
+          ...RestWebhookDelivery
+        }
+      }
+    `,
+    variables: ({ params }) => ({ endpointId: params.id, id: params.deliveryId }),
+    respond(data, { params }) {
+      if (!data.webhookDelivery) throw notFound('webhook delivery', String(params.deliveryId));
+      return { body: toRestDelivery(data.webhookDelivery) };
+    },
+    fieldNames: { endpointId: 'id', id: 'deliveryId' },
+    accepts: { path: ['id', 'deliveryId'] },
+    nullableRoots: ['webhookDelivery'],
+  }),
+);
+
 /** The endpoint with its new signing secret (rotate: with create, the only answers that carry it). */
 const rotate = createOp('rotateWebhookEndpointSecret', {
+  document: gql`
+    # POST /webhooks/{id}/rotate-secret: a new signing secret (shown this once); the previous one signs beside it for the overlap.
+    mutation rotateWebhookEndpointSecret($id: String!, $overlapSeconds: Int) {
+      rotateWebhookEndpointSecret(id: $id, overlapSeconds: $overlapSeconds) {
+        success
+        error
+        errorCode
+        errorField
+        secret
+        endpoint {
+          ...RestWebhookEndpoint
+        }
+      }
+    }
+  `,
   root: 'rotateWebhookEndpointSecret',
   record: 'endpoint',
   param: 'id',
@@ -280,6 +399,18 @@ export const redeliverWebhookEvents = route(
     },
   },
   restOp('redeliverWebhookEvents', {
+    document: gql`
+      # POST /webhooks/{id}/redeliver: one event, or the deliveries of a time range, queued again.
+      mutation redeliverWebhookEvents($id: String!, $eventId: String, $from: String, $to: String) {
+        redeliverWebhookEvents(id: $id, eventId: $eventId, from: $from, to: $to) {
+          success
+          error
+          errorCode
+          errorField
+          count
+        }
+      }
+    `,
     variables: (input) => ({ id: input.params.id, ...mapFields(input.body, REDELIVER_FIELDS, input) }),
     respond(data) {
       const payload = payloadOf(data, 'redeliverWebhookEvents', redeliverNames);

@@ -17,7 +17,7 @@
  */
 import { randomFillSync } from 'node:crypto';
 import { AppError } from '@pylon/kit/errors';
-import type { CollectionSpec, FindOptions, IndexSpec, Sort, UpdateSpec } from '@pylon/kit/ports/documents';
+import type { Collection, CollectionSpec, FindOptions, IndexSpec, Sort, UpdateSpec } from '@pylon/kit/ports/documents';
 
 export type Doc = Record<string, unknown>;
 
@@ -387,4 +387,19 @@ export function versionConflict(collection: string, id: string, expected: number
 
 export function assertExpectedVersion(v: unknown): void {
   if (v !== undefined && (!Number.isInteger(v) || (v as number) < 1)) throw new Error('documents: expectedVersion must be a positive integer');
+}
+
+/** A collection as the port hands it out: a plain object of own functions (callers may pass them around), whatever class implements it. */
+export function asCollection(c: Collection<object>): Collection<object> {
+  return {
+    find: (tenant, filter, options) => c.find(tenant, filter, options),
+    findById: (tenant, id) => c.findById(tenant, id),
+    count: (tenant, filter) => c.count(tenant, filter),
+    insert: (tenant, doc) => c.insert(tenant, doc),
+    insertMany: (tenant, docs) => c.insertMany(tenant, docs),
+    deleteMany: (tenant, filter) => c.deleteMany(tenant, filter),
+    update: (tenant, id, update, options) => c.update(tenant, id, update, options),
+    delete: (tenant, id, options) => c.delete(tenant, id, options),
+    findByUnique: (index, values) => c.findByUnique(index, values),
+  };
 }

@@ -22,27 +22,13 @@
  */
 import type { Collection, CollectionSpec, DocumentStore } from '@pylon/kit/ports/documents';
 import { collectionHandles } from '../documents/documents.indexes.js';
+import { asCollection } from '../documents/documents.shared.js';
 import { openLmdbEnv } from './documents.lmdb-env.js';
 import { LmdbCollection } from './documents.lmdb-collection.js';
 
 export interface LmdbDocumentStoreOptions {
   /** Directory of the LMDB environment (created when missing). */
   path: string;
-}
-
-/** A collection as the port hands it out: a plain object of own functions (callers may pass them around). */
-function asCollection(c: LmdbCollection): Collection<object> {
-  return {
-    find: (tenant, filter, options) => c.find(tenant, filter, options),
-    findById: (tenant, id) => c.findById(tenant, id),
-    count: (tenant, filter) => c.count(tenant, filter),
-    insert: (tenant, doc) => c.insert(tenant, doc),
-    insertMany: (tenant, docs) => c.insertMany(tenant, docs),
-    deleteMany: (tenant, filter) => c.deleteMany(tenant, filter),
-    update: (tenant, id, update, options) => c.update(tenant, id, update, options),
-    delete: (tenant, id, options) => c.delete(tenant, id, options),
-    findByUnique: (index, values) => c.findByUnique(index, values),
-  };
 }
 
 export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): Promise<DocumentStore> {

@@ -17,6 +17,7 @@
  */
 import mongoose from 'mongoose';
 import { AppError } from '@pylon/kit/errors';
+import { TENANT_ID_INDEX, UNIQUE_PREFIX } from './indexes.mongo.js';
 
 const {
   MongoError,
@@ -76,4 +77,32 @@ export function isMongoUnavailable(e: unknown): boolean {
 /** UNAVAILABLE for an outage (no driver detail in the message), the error itself otherwise. */
 export function mapUnavailable(e: unknown): unknown {
   return isMongoUnavailable(e) ? new AppError('UNAVAILABLE', 'the document store is unavailable, retry later') : e;
+}
+
+function errorCode(e: unknown): unknown {
+  return typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+}
+
+export function isDuplicateKeyError(e: unknown): boolean {
+  const code = errorCode(e);
+  return code === 11000 || code === 11001;
+}
+
+/** The spec's index name from a duplicate-key error ("... index: uniq_slug dup key: ..."). */
+export function indexOfDuplicate(e: unknown, logicalByIndex: Map<string, string>): string | undefined {
+  const msg =
+    typeof e === 'object' && e !== null ? String((e as { errmsg?: unknown; message?: unknown }).errmsg ?? (e as { message?: unknown }).message ?? '') : '';
+  const m = /index: (\S+)/.exec(msg);
+  const raw = m?.[1];
+  if (!raw) return undefined;
+  const logical = logicalByIndex.get(raw);
+  if (logical) return logical;
+  if (raw === TENANT_ID_INDEX) return 'id';
+  return raw.startsWith(UNIQUE_PREFIX) ? raw.slice(UNIQUE_PREFIX.length) : undefined;
+}
+
+/** A failed index build: stored duplicates are named, an outage answers UNAVAILABLE. */
+export function mapReadyError(e: unknown, collection: string): unknown {
+  if (isDuplicateKeyError(e)) return new Error(`documents: cannot build a unique index on '${collection}': stored documents share a value`, { cause: e });
+  return mapUnavailable(e);
 }

@@ -13,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import type mongoose from 'mongoose';
+import type { IndexSpec } from '@pylon/kit/ports/documents';
 
 export type IndexMode = 'create' | 'migrate';
 
@@ -120,4 +121,59 @@ export async function ensureMongoIndexes(c: NativeCollection, wanted: WantedInde
     }
   }
   return logicalByName;
+}
+
+export const TENANT_ID_INDEX = 'tenant_id';
+export const UNIQUE_PREFIX = 'uniq_';
+/** Secondary indexes: {accountId, ...fields, id}, so equality prefix + sort + id paging is one index walk. */
+const SECONDARY_PREFIX = 'idx_';
+
+/** A unique index of a collection spec with its scope resolved. */
+export interface ResolvedIndex extends IndexSpec {
+  scope: 'tenant' | 'global';
+}
+
+/** Every index a collection declares, as MongoDB indexes (tenant id, unique, secondary). */
+export function wantedIndexes(unique: ResolvedIndex[], secondary: Array<{ name: string; fields: string[]; sparse?: boolean }>): WantedIndex[] {
+  const out: WantedIndex[] = [
+    {
+      logical: 'id',
+      name: TENANT_ID_INDEX,
+      key: new Map<string, 1>([
+        ['accountId', 1],
+        ['id', 1],
+      ]),
+      unique: true,
+    },
+  ];
+  for (const idx of unique) {
+    out.push({
+      logical: idx.name,
+      name: `${UNIQUE_PREFIX}${idx.name}`,
+      key: indexKey(idx),
+      unique: true,
+      partialFilterExpression: Object.fromEntries(idx.fields.map((f) => [f, { $exists: true }])),
+    });
+  }
+  for (const idx of secondary) {
+    const key = new Map<string, 1>([['accountId', 1]]);
+    for (const f of idx.fields) key.set(f, 1);
+    key.set('id', 1);
+    const last = idx.fields[idx.fields.length - 1] as string;
+    out.push({
+      logical: idx.name,
+      name: `${SECONDARY_PREFIX}${idx.name}`,
+      key,
+      unique: false,
+      ...(idx.sparse ? { partialFilterExpression: { [last]: { $exists: true } } } : {}),
+    });
+  }
+  return out;
+}
+
+function indexKey(idx: ResolvedIndex): Map<string, 1> {
+  const key = new Map<string, 1>();
+  if (idx.scope === 'tenant') key.set('accountId', 1);
+  for (const f of idx.fields) key.set(f, 1);
+  return key;
 }

@@ -410,6 +410,8 @@ export type Query = {
    * (status, latency, response excerpt). Policy: Webhooks_View. limit: default 100, at most 1000.
    */
   webhookDeliveries?: Maybe<Array<WebhookDelivery>>;
+  /** One delivery of an endpoint's log with its attempts; null when that endpoint of the caller's account has no such delivery. Policy: Webhooks_View. */
+  webhookDelivery?: Maybe<WebhookDelivery>;
   /** Webhook endpoints of the caller's account (never their secrets). Policy: Webhooks_View. limit: default 100, at most 1000. */
   webhookEndpoints?: Maybe<Array<WebhookEndpoint>>;
 };
@@ -454,6 +456,12 @@ export type QueryWebhookDeliveriesArgs = {
   offset?: InputMaybe<Scalars['Int']['input']>;
   order?: InputMaybe<Array<WebhookDeliverySortInput>>;
   where?: InputMaybe<WebhookDeliveryFilterInput>;
+};
+
+
+export type QueryWebhookDeliveryArgs = {
+  endpointId: Scalars['String']['input'];
+  id: Scalars['String']['input'];
 };
 
 
@@ -1071,6 +1079,7 @@ export type QueryResolvers<ContextType = SubgraphContext, ParentType extends Res
   user?: Resolver<Maybe<Array<ResolversTypes['User']>>, ParentType, ContextType, Partial<QueryUserArgs>>;
   userCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType, Partial<QueryUserCountArgs>>;
   webhookDeliveries?: Resolver<Maybe<Array<ResolversTypes['WebhookDelivery']>>, ParentType, ContextType, RequireFields<QueryWebhookDeliveriesArgs, 'endpointId'>>;
+  webhookDelivery?: Resolver<Maybe<ResolversTypes['WebhookDelivery']>, ParentType, ContextType, RequireFields<QueryWebhookDeliveryArgs, 'endpointId' | 'id'>>;
   webhookEndpoints?: Resolver<Maybe<Array<ResolversTypes['WebhookEndpoint']>>, ParentType, ContextType, Partial<QueryWebhookEndpointsArgs>>;
 };
 

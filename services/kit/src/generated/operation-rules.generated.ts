@@ -64,6 +64,7 @@ export const QUERY_POLICIES = {
   permissions: 'Authenticated',
   webhookEndpoints: 'Webhooks_View',
   webhookDeliveries: 'Webhooks_View',
+  webhookDelivery: 'Webhooks_View',
 } as const;
 
 /** What each mutation requires, from its `@policy` in schema/subgraphs/*.graphql. */

@@ -542,7 +542,7 @@ export type DeleteDeviceGroupMutationVariables = Exact<{
 }>;
 
 
-export type DeleteDeviceGroupMutation = { deleteDeviceGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null } | null };
+export type DeleteDeviceGroupMutation = { deleteDeviceGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null, movedDevices: number | null, movedGroups: number | null } | null };
 
 export type DeleteMediaMutationVariables = Exact<{
   id: string | number;
@@ -556,7 +556,7 @@ export type DeleteMediaGroupMutationVariables = Exact<{
 }>;
 
 
-export type DeleteMediaGroupMutation = { deleteMediaGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null } | null };
+export type DeleteMediaGroupMutation = { deleteMediaGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null, movedItems: number | null, movedGroups: number | null } | null };
 
 export type DeletePlaylistMutationVariables = Exact<{
   id: string | number;
@@ -570,7 +570,7 @@ export type DeletePlaylistGroupMutationVariables = Exact<{
 }>;
 
 
-export type DeletePlaylistGroupMutation = { deletePlaylistGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null } | null };
+export type DeletePlaylistGroupMutation = { deletePlaylistGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null, movedItems: number | null, movedGroups: number | null } | null };
 
 export type DeleteScheduleMutationVariables = Exact<{
   id: string | number;
@@ -584,7 +584,7 @@ export type DeleteScheduleGroupMutationVariables = Exact<{
 }>;
 
 
-export type DeleteScheduleGroupMutation = { deleteScheduleGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null } | null };
+export type DeleteScheduleGroupMutation = { deleteScheduleGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null, movedItems: number | null, movedGroups: number | null } | null };
 
 export type DeleteTemplateMutationVariables = Exact<{
   id: string | number;
@@ -598,7 +598,7 @@ export type DeleteTemplateGroupMutationVariables = Exact<{
 }>;
 
 
-export type DeleteTemplateGroupMutation = { deleteTemplateGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null } | null };
+export type DeleteTemplateGroupMutation = { deleteTemplateGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null, movedItems: number | null, movedGroups: number | null } | null };
 
 export type DeleteWebhookEndpointMutationVariables = Exact<{
   id: string;
@@ -836,6 +836,14 @@ export type GetUserQueryVariables = Exact<{
 
 
 export type GetUserQuery = { user: Array<{ id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string }> | null };
+
+export type GetWebhookDeliveryQueryVariables = Exact<{
+  endpointId: string;
+  id: string;
+}>;
+
+
+export type GetWebhookDeliveryQuery = { webhookDelivery: { id: string, endpointId: string, eventId: string, eventType: string, eventTimestamp: string, status: string, attemptCount: number, nextAttemptAt: string | null, createdOn: string, attempts: Array<{ at: string, statusCode: number | null, latencyMs: number, responseExcerpt: string | null }> } | null };
 
 export type GetWebhookEndpointQueryVariables = Exact<{
   id: string;
@@ -1341,6 +1349,7 @@ export interface RestOperationTypes {
   getSchedule: { result: GetScheduleQuery; variables: GetScheduleQueryVariables };
   getTemplate: { result: GetTemplateQuery; variables: GetTemplateQueryVariables };
   getUser: { result: GetUserQuery; variables: GetUserQueryVariables };
+  getWebhookDelivery: { result: GetWebhookDeliveryQuery; variables: GetWebhookDeliveryQueryVariables };
   getWebhookEndpoint: { result: GetWebhookEndpointQuery; variables: GetWebhookEndpointQueryVariables };
   importMedia: { result: ImportMediaMutation; variables: ImportMediaMutationVariables };
   listAlerts: { result: ListAlertsQuery; variables: ListAlertsQueryVariables };

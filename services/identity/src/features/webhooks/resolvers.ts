@@ -59,6 +59,11 @@ export function webhookResolvers(deps: WebhookDeps): Resolvers {
         });
         return found.map(deliveryView);
       },
+      webhookDelivery: async (_, a, ctx) => {
+        // Read in the caller's account; a delivery of another endpoint is not this endpoint's.
+        const found = await deps.repo.findDelivery(ctx.principal.accountId, a.id);
+        return found && found.endpointId === a.endpointId ? deliveryView(found) : null;
+      },
     },
     Mutation: {
       createWebhookEndpoint: (_, a, ctx) => {

@@ -1,0 +1,262 @@
+/**
+ * The fragments several REST documents spread (a record's REST selection, once): `npm run codegen`
+ * writes them to schema/operations/rest/_fragments.graphql, and kit's loadOperations appends to each
+ * document the ones it spreads. A standard mutation's derived document selects its record by the
+ * `Rest<Type>` fragment of its type when there is one.
+ */
+import { gql } from './gql.js';
+
+export const REST_FRAGMENTS = gql`
+  fragment RestAlert on Alert {
+    id
+    createdOn
+    isActive
+    alertRule {
+      id
+      name
+      ruleSet
+      isEnabled
+    }
+    devices {
+      id
+      name
+    }
+    snoozedUntil
+    resolvedOn
+    reason
+    autoResolved
+  }
+
+  fragment RestDevice on Device {
+    id
+    name
+    isOnline
+    tags
+    deviceType {
+      id
+      name
+      manufacturer
+    }
+    pingData {
+      ...RestPingData
+    }
+    location {
+      city
+      state
+      country
+      latitude
+      longitude
+    }
+    groupId
+    groupName
+    orgId
+    timezone
+    notes
+    registrationKey
+    createdOn
+    updatedOn
+  }
+
+  fragment RestPingData on PingData {
+    cpuUsage
+    memoryUsage
+    diskUsage
+    playerVersion
+    osVersion
+    ipAddress
+    externalIpAddress
+    macAddress
+    uptime
+    cpuTemperature
+    latitude
+    longitude
+    currentSchedule
+    bytesReceived
+    transferRate
+    downloadPctComplete
+    type
+    meta
+    timestamp
+  }
+
+  fragment RestMedia on Media {
+    id
+    name
+    fileName
+    mimeType
+    fileSize
+    fileUrl
+    thumbnailUrl
+    uploadedOn
+    width
+    height
+    sha512
+    startDate
+    endDate
+    tags
+    groupId
+    groupName
+  }
+
+  fragment RestPlaylist on Playlist {
+    id
+    name
+    type
+    duration
+    groupId
+    groupName
+    tags
+    createdOn
+    updatedOn
+    sources {
+      id
+      name
+      type
+      sequence
+      interval
+      media {
+        id
+        fileName
+        fileUrl
+        name
+        mimeType
+        fileSize
+        thumbnailUrl
+        uploadedOn
+        width
+        height
+        sha512
+        startDate
+        endDate
+        tags
+        groupId
+        groupName
+      }
+    }
+  }
+
+  fragment RestTemplate on Template {
+    id
+    name
+    width
+    height
+    orientation
+    groupId
+    groupName
+    tags
+    createdOn
+    updatedOn
+    modules {
+      id
+      name
+      type
+      left
+      top
+      width
+      height
+      playlistId
+    }
+  }
+
+  fragment RestDataTable on DataTable {
+    id
+    name
+    description
+    columnCount
+    rowCount
+    updatedAt
+    cacheTtlSeconds
+    columns {
+      id
+      name
+      key
+      type
+      required
+      sortable
+      options
+      default
+    }
+  }
+
+  fragment RestDataTableRow on DataTableRow {
+    id
+    sortOrder
+    data
+    updatedAt
+    version
+  }
+
+  fragment RestDataTableRowVersion on DataTableRowVersion {
+    rowId
+    version
+    change
+    data
+    sortOrder
+    updatedAt
+    userId
+  }
+
+  fragment RestSchedule on Schedule {
+    id
+    name
+    type
+    startDate
+    endDate
+    startTime
+    endTime
+    monday
+    tuesday
+    wednesday
+    thursday
+    friday
+    saturday
+    sunday
+    priority
+    templateId
+    playlistId
+    devices {
+      id
+    }
+    groupId
+    groupName
+    tags
+    createdOn
+    updatedOn
+  }
+
+  # A webhook endpoint as every /webhooks answer shows it (never its secret).
+  fragment RestWebhookEndpoint on WebhookEndpoint {
+    id
+    url
+    description
+    eventTypes
+    deviceIds
+    deviceGroupId
+    tag
+    enabled
+    disabledReason
+    consecutiveFailures
+    previousSecretExpiresAt
+    createdOn
+    updatedOn
+  }
+
+  # A delivery of one event to one endpoint, with every attempt (the delivery log).
+  fragment RestWebhookDelivery on WebhookDelivery {
+    id
+    endpointId
+    eventId
+    eventType
+    eventTimestamp
+    status
+    attemptCount
+    nextAttemptAt
+    attempts {
+      at
+      statusCode
+      latencyMs
+      responseExcerpt
+    }
+    createdOn
+  }
+`;

@@ -52,6 +52,11 @@ const JPEG = Buffer.from(
   'base64',
 );
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A failed fetch's reason: undici says only "fetch failed"; the socket's error is its cause. */
+const failure = (e: unknown): string => {
+  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+  return cause ? `${(e as Error).message} (${cause.code ?? cause.message})` : (e as Error).message;
+};
 
 /** One simulated /play page: its loops run until `stop()`. */
 class Screen {
@@ -65,7 +70,7 @@ class Screen {
 
   constructor(
     private readonly base: string,
-    private readonly key: string,
+    readonly key: string,
     private readonly fleet: Fleet,
   ) {}
 
@@ -97,7 +102,7 @@ class Screen {
     try {
       return await fetch(`${this.base}${path}`, { ...init, signal: ac.signal });
     } catch (e) {
-      if (!this.stopped) this.fleet.error(`${path.split('/').slice(0, 2).join('/')}: ${(e as Error).message}`);
+      if (!this.stopped) this.fleet.error(`${path.split('/').slice(0, 2).join('/')}: ${failure(e)}`);
       return undefined;
     } finally {
       this.aborts.delete(ac);
@@ -185,8 +190,15 @@ class Fleet {
     private readonly headers: Record<string, string>,
   ) {}
 
+  /** Errors by kind, so a step's line says what failed, not only how often. */
+  readonly kinds = new Map<string, number>();
+
   error(what: string): void {
-    if (++this.errors <= 5) console.error(`capacity: ${what}`);
+    this.errors++;
+    const kind = what.replace(/\d+ of \d+/, 'N of M');
+    const seen = (this.kinds.get(kind) ?? 0) + 1;
+    this.kinds.set(kind, seen);
+    if (seen === 1) console.error(`capacity: ${what}`);
   }
 
   async gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
@@ -253,6 +265,15 @@ class Fleet {
   async stop(): Promise<void> {
     await Promise.all(this.screens.map((s) => s.stop()));
   }
+
+  /** What the server says to a screen that missed an edit: the version a ping names and the manifest's, beside the one it holds. */
+  async explainMiss(s: Screen): Promise<string> {
+    const ping = await fetch(`${this.base}/player/${s.key}/ping?wait=0`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const pinged = ping.ok ? ((await ping.json()) as { manifest_version?: string }).manifest_version : `HTTP ${ping.status}`;
+    const m = await fetch(`${this.base}/player/${s.key}/manifest`);
+    const served = m.ok ? ((await m.json()) as { version: string }).version : `HTTP ${m.status}`;
+    return `holds ${s.version}, a ping names ${pinged}, the manifest is ${served}`;
+  }
 }
 
 function cpuTicksMs(pid: number): number {
@@ -311,7 +332,10 @@ export async function capacityScenario(o: CapacityOptions): Promise<CapacityStep
         const deadline = editStart + 30_000;
         while (fleet.screens.some((s) => before.has(s.version)) && performance.now() < deadline) await sleep(10);
         const lat = fleet.screens.map((s) => (before.has(s.version) ? Infinity : s.at - editStart));
-        if (lat.includes(Infinity)) fleet.error(`${lat.filter((l) => l === Infinity).length} of ${n} screens missed an edit for 30 s`);
+        if (lat.includes(Infinity)) {
+          fleet.error(`${lat.filter((l) => l === Infinity).length} of ${n} screens missed an edit for 30 s`);
+          console.error(`capacity: a screen that missed it: ${await fleet.explainMiss(fleet.screens.find((s) => before.has(s.version))!)}`);
+        }
         perEdit.push(pct(lat, 95));
         worst = Math.max(worst, pct(lat, 100));
         const rest = editStart + gap - performance.now();
@@ -333,6 +357,8 @@ export async function capacityScenario(o: CapacityOptions): Promise<CapacityStep
         held: p95 <= P95_LIMIT_MS && errors === 0 && lost === 0,
       };
       steps.push(step);
+      if (errors) console.log(`  errors by kind: ${[...fleet.kinds].map(([k, c]) => `${k} x${c}`).join('; ')}`);
+      fleet.kinds.clear();
       console.log(
         `  ${n} screens: edit-to-manifest p95 ${p95} ms (worst ${step.worst} ms), server CPU ${step.cpuPercent} % of a core ` +
           `(${step.cpuMsPerScreenMinute} ms per screen-minute), errors ${errors}, lost ${lost}${step.held ? '' : ': the limit'}`,

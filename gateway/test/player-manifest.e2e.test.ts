@@ -5,6 +5,9 @@
  * the devices scheduled to play it, and of no other device) through the pub/sub port.
  */
 import { createHash } from 'node:crypto';
+import type { DeviceRepository } from '@pylon/devices';
+import type { SchedulingRuntime } from '@pylon/scheduling';
+import { seedDemoSchedules } from '../../launcher/src/demo/seed-demo.js';
 import { startHarness, type Harness } from './harness.js';
 
 type Json = Record<string, any>;
@@ -37,6 +40,7 @@ let playlistId: string;
 let mediaId: string;
 let screen: Json;
 let bystander: Json;
+let demo: Json[];
 
 /** The demo schedules (seeded in the background after start, on the fleet existing then). */
 async function demoSchedules(): Promise<Json[]> {
@@ -51,7 +55,7 @@ async function demoSchedules(): Promise<Json[]> {
 beforeAll(async () => {
   h = await startHarness();
   // The test account is the demo account: let the demo schedules settle before adding screens.
-  await demoSchedules();
+  demo = await demoSchedules();
   const group = (await call('POST', '/media/groups', { name: 'Manifest media' })).body;
   const uploaded = await call('POST', `/media/${group.id}/pixel.png?name=Pixel`, PNG, 'application/octet-stream');
   expect(uploaded.status).toBe(201);
@@ -246,4 +250,22 @@ test('a media edit reaches every screen playing the file: through its playlist, 
   const body = (await (await manifest(wall.registration_key)).json()) as Json;
   expect(body.now.content).toMatchObject({ type: 'template', id: templateId });
   expect(body.now.content.modules[0].playlist.sources[0].media.name).toBe('Pixel (renamed)');
+});
+
+test('the demo schedules, seeded in the background after start, name the demo screens only, not one a user registered meanwhile', async () => {
+  // As if the seeding ran after this screen was registered (the first seconds of a fresh `npm start`).
+  const early = (await call('POST', '/devices', { name: 'Paired in the first seconds' })).body;
+  const [lobby, wall] = ['Playlist', 'Template'].map((t) => (demo as Json[]).find((s) => s.type === t)!);
+  await seedDemoSchedules(
+    (h.subgraphs.scheduling as unknown as { runtime: SchedulingRuntime }).runtime,
+    (h.subgraphs.devices as unknown as { repo: DeviceRepository }).repo,
+    { lobbyPlaylistId: lobby.playlist_id, templateId: wall.template_id },
+  );
+  const named = ((await call('GET', '/schedules')).body as Json[])
+    .filter((s) => String(s.tags).includes('demo'))
+    .flatMap((s) => (s.devices as Json[]).map((d) => d.id as string));
+  expect(named.length).toBeGreaterThan(0);
+  expect(named).not.toContain(early.id);
+  expect(named).not.toContain(screen.id);
+  expect((await (await manifest(early.registration_key)).json()).now.schedule_id).toBeNull();
 });

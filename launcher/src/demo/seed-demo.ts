@@ -122,7 +122,7 @@ export async function seedDemo(deps: {
       groupName: group.name,
       orgId: null,
       // `sim-` keys are the screens the built-in simulator plays (simulator.ts); `sim-hot-` runs hot.
-      registrationKey: `${i < 6 ? (i === 5 ? 'sim-hot' : 'sim') : 'demo'}-${randomBytes(16).toString('hex')}`,
+      registrationKey: `${i < 6 ? (i === 5 ? 'sim-hot' : 'sim') : DEMO_SCREEN_KEY_PREFIX}-${randomBytes(16).toString('hex')}`,
     });
   }
   return { created: true, apiKey: key.value, password };
@@ -167,12 +167,20 @@ export async function seedDemoMedia(runtime: ContentRuntime): Promise<{ lobbyPla
  * lobby playlist on every screen all day (Normal), and the template on the landscape screens on
  * weekdays 08:00-18:00 (High, so it wins then); times are read in each screen's zone.
  */
+/** The seeded demo screens' registration keys start with `sim-` (simulated) or this. */
+const DEMO_SCREEN_KEY_PREFIX = 'demo';
+/** One of the eight screens seedDemo creates (not one a user registered or paired in the demo account). */
+export const isDemoScreen = (d: { registrationKey: string }): boolean =>
+  d.registrationKey.startsWith('sim-') || d.registrationKey.startsWith(`${DEMO_SCREEN_KEY_PREFIX}-`);
+
 export async function seedDemoSchedules(
   scheduling: SchedulingRuntime,
   devices: DeviceRepository,
   content: { lobbyPlaylistId: string; templateId: string },
 ): Promise<void> {
-  const fleet = await devices.all(DEMO_ACCOUNT_ID, { byName: true });
+  // Only the seeded screens: the schedules are written in the background after start, and a screen a
+  // user registered or paired in those first seconds must not start playing the demo's lobby loop.
+  const fleet = (await devices.all(DEMO_ACCOUNT_ID, { byName: true })).filter(isDemoScreen);
   const owner = demoOwner();
   await createSchedule(scheduling, owner, {
     name: 'Lobby loop, all day',

@@ -48,17 +48,18 @@ export interface PingResult {
  * another than the current one is answered at once instead of waiting: a change announced while it
  * was between two pings (reading its last answer, refetching a manifest) woke nobody, and would
  * otherwise reach it only when this wait runs out (issue 39: edit-to-glass under a growing fleet).
+ * Returns the current version read for that check (the answer reuses it), or undefined when none was read.
  */
-async function holdsOldManifest(
+async function oldManifestCheck(
   rt: RecordPingDeps,
   tenant: string,
   deviceId: string,
   meta: Record<string, string | null> | null | undefined,
-): Promise<boolean> {
+): Promise<{ stale: boolean; version?: string | null }> {
   const held = meta?.manifest_version;
-  if (!held || !rt.manifests) return false;
-  const current = await rt.manifests.version({ accountId: tenant, id: deviceId }).catch(() => null);
-  return current !== null && current !== held;
+  if (!held || !rt.manifests) return { stale: false };
+  const version = await rt.manifests.version({ accountId: tenant, id: deviceId }).catch(() => null);
+  return { stale: version !== null && version !== held, version };
 }
 
 /** What a ping needs (everything but the sweep). */
@@ -123,16 +124,24 @@ export async function recordPing(rt: RecordPingDeps, input: PingInput): Promise<
       rt.logger.error({ err: e, deviceId: device.id }, 'alert evaluation after a ping failed');
     }
 
-    if (commands.length === 0 && waiter && !(await holdsOldManifest(rt, tenant, device.id, parsed.data.meta)) && (await waiter.promise)) {
-      commands = await deliverCommands(rt, tenant, await rt.commands.pendingFor(tenant, device.id), rt.now(), deviceRef(updated));
+    // The version read for the check answers the ping unless the ping then waits (a wake-up may change it).
+    let known: string | null | undefined;
+    if (commands.length === 0 && waiter) {
+      const held = await oldManifestCheck(rt, tenant, device.id, parsed.data.meta);
+      if (held.stale) known = held.version;
+      else if (await waiter.promise) {
+        commands = await deliverCommands(rt, tenant, await rt.commands.pendingFor(tenant, device.id), rt.now(), deviceRef(updated));
+      }
     }
     const result: PingResult = { device_id: device.id, device_name: updated.name, commands, server_time: `${new Date(rt.now()).toISOString().slice(0, 19)}Z` };
     if (rt.manifests) {
       // A manifest that cannot be resolved now must not cost the device its ping (or its commands).
-      result.manifest_version = await rt.manifests.version({ accountId: tenant, id: device.id }).catch((e: unknown) => {
-        rt.logger.warn({ err: e, deviceId: device.id }, 'manifest version unavailable for a ping');
-        return null;
-      });
+      result.manifest_version =
+        known ??
+        (await rt.manifests.version({ accountId: tenant, id: device.id }).catch((e: unknown) => {
+          rt.logger.warn({ err: e, deviceId: device.id }, 'manifest version unavailable for a ping');
+          return null;
+        }));
     }
     return result;
   } finally {

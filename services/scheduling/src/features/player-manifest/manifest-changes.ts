@@ -6,17 +6,27 @@
  * answers at once with the new version. No device is polled.
  */
 import { announce, CHANNELS, isContentChangedEvent, isDevicesChangedEvent, type DevicesChangedEvent, type PubSub } from '@pylon/kit';
-import { manifestCacheKey } from '../../domain/manifest-cache.js';
+import { GENERATION_TTL_SECONDS, manifestCacheKey, manifestGenerationKey } from '../../domain/manifest-cache.js';
 import type { SchedulingRuntime } from '../../runtime.js';
 
 const ANNOUNCE_CHUNK = 500;
 
-/** Drops the cached versions of these devices (their next ping recomputes) and announces the change. */
+/**
+ * Bumps these devices' generation (a version computed from data read before it no longer counts, see
+ * manifest-cache), drops their cached versions (their next ping recomputes) and announces the change.
+ */
 export async function forgetManifests(rt: SchedulingRuntime, accountId: string, ids: Iterable<string>): Promise<void> {
   const deviceIds = [...new Set(ids)];
   if (!deviceIds.length) return;
   const cache = rt.cache;
-  if (cache) await Promise.all(deviceIds.map((id) => cache.del(manifestCacheKey(accountId, id)).catch(() => undefined)));
+  if (cache) {
+    await Promise.all(
+      deviceIds.map(async (id) => {
+        await cache.incr(manifestGenerationKey(accountId, id), GENERATION_TTL_SECONDS).catch(() => undefined);
+        await cache.del(manifestCacheKey(accountId, id)).catch(() => undefined);
+      }),
+    );
+  }
   // In chunks, so a schedule on a whole fleet does not become one huge pub/sub message.
   for (let i = 0; i < deviceIds.length; i += ANNOUNCE_CHUNK) {
     const chunk = deviceIds.slice(i, i + ANNOUNCE_CHUNK);

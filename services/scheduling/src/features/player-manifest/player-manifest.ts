@@ -7,16 +7,16 @@
  * screen should play changes (an edit that changes nothing visible keeps it), and every replica
  * computes the same one without coordination. It is cached per device in the cache port (shared
  * Redis when scaled) until validUntil (at most MAX_CACHE_SECONDS); change events (schedules,
- * content, devices) delete the affected devices' entries, so the next ping recomputes it. The cap
- * bounds how long a lost event or a race (a ping recomputing from data read just before an edit)
- * can leave a stale version.
+ * content, devices) bump the affected devices' generation and delete their entries, so the next ping
+ * recomputes it. An entry counts only with the generation read before its data, so a ping that read
+ * just before an edit cannot cache a stale version after it; the cap bounds what a lost event leaves.
  *
  * The engine's answer (winner now, next change, winner then) comes from `outlook`, an exact memo of
  * the pure engine keyed by every plan field it reads, reused until that next change.
  */
 import { createHash } from 'node:crypto';
 import { devicePrincipal, mapTemplateLayout, type Principal, type TemplateLayout, type TemplateModule } from '@pylon/kit';
-import { manifestCacheKey } from '../../domain/manifest-cache.js';
+import { manifestCacheKey, manifestGenerationKey } from '../../domain/manifest-cache.js';
 import { outlook } from '../../domain/resolution.js';
 import type { SchedulePlan } from '../../domain/plan.js';
 import type { ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../../ports/content-directory.js';
@@ -87,6 +87,22 @@ export const playerPrincipal = (d: DeviceRef): Principal => ({
 });
 
 const cacheKey = (d: DeviceRef) => manifestCacheKey(d.accountId, d.id);
+
+interface CachedVersion {
+  version: string;
+  validUntil: number | null;
+  /** The device's invalidation generation read before the data this version was computed from. */
+  generation: number;
+}
+
+/** The device's invalidation generation (0 before the first bump; undefined without a cache or when it cannot be read). */
+async function generation(rt: SchedulingRuntime, d: DeviceRef): Promise<number | undefined> {
+  if (!rt.cache) return undefined;
+  return rt.cache.get<number>(manifestGenerationKey(d.accountId, d.id)).then(
+    (g) => (typeof g === 'number' ? g : 0),
+    () => undefined,
+  );
+}
 const iso = (t: number) => `${new Date(t).toISOString().slice(0, 19)}Z`;
 
 const mediaOut = (m: ManifestMedia | null): MediaOut | null =>
@@ -119,6 +135,8 @@ const versionOf = (m: Omit<PlayerManifest, 'version'>): string =>
 /** Builds the device's manifest at the runtime's clock; null when the device is gone. */
 export async function playerManifest(rt: SchedulingRuntime, device: DeviceRef): Promise<ManifestAnswer | null> {
   const caller = playerPrincipal(device);
+  // Read before any data: an invalidation after this point makes the version computed below not count.
+  const gen = await generation(rt, device);
   const at = rt.now();
   const found = await deviceSchedules(rt, caller, device.id).catch((e: unknown) => {
     if ((e as { code?: string }).code === 'NOT_FOUND') return null;
@@ -152,7 +170,7 @@ export async function playerManifest(rt: SchedulingRuntime, device: DeviceRef): 
   };
   const version = versionOf(body);
   const manifest: PlayerManifest = { device_id: body.device_id, version, valid_until: body.valid_until, now: body.now, next: body.next };
-  await remember(rt, device, version, current.nextChange);
+  await remember(rt, device, version, current.nextChange, gen);
   return { manifest, etag: `"${createHash('sha256').update(JSON.stringify(manifest)).digest('base64url').slice(0, 27)}"` };
 }
 
@@ -170,16 +188,19 @@ async function announceVersion(rt: SchedulingRuntime, device: DeviceRef, version
   if (last !== undefined && last !== null) rt.pushEvents.emit(device.accountId, 'now_playing.changed', { device_id: device.id, manifest_version: version });
 }
 
-async function remember(rt: SchedulingRuntime, device: DeviceRef, version: string, validUntil: number | null): Promise<void> {
+async function remember(rt: SchedulingRuntime, device: DeviceRef, version: string, validUntil: number | null, gen: number | undefined): Promise<void> {
   await announceVersion(rt, device, version);
-  if (!rt.cache) return;
+  if (!rt.cache || gen === undefined) return;
   const seconds = validUntil === null ? MAX_CACHE_SECONDS : Math.min(MAX_CACHE_SECONDS, Math.max(1, Math.ceil((validUntil - rt.now()) / 1000)));
-  await rt.cache.set(cacheKey(device), { version, validUntil }, seconds).catch(() => undefined);
+  const entry: CachedVersion = { version, validUntil, generation: gen };
+  await rt.cache.set(cacheKey(device), entry, seconds).catch(() => undefined);
 }
 
 /** The device's current manifest version (what a ping carries): cached, else computed. Null: device gone. */
 export async function manifestVersion(rt: SchedulingRuntime, device: DeviceRef): Promise<string | null> {
-  const cached = rt.cache ? await rt.cache.get<{ version: string; validUntil: number | null }>(cacheKey(device)).catch(() => undefined) : undefined;
-  if (cached && (cached.validUntil === null || rt.now() < cached.validUntil)) return cached.version;
+  if (rt.cache) {
+    const [cached, gen] = await Promise.all([rt.cache.get<CachedVersion>(cacheKey(device)).catch(() => undefined), generation(rt, device)]);
+    if (cached && cached.generation === gen && (cached.validUntil === null || rt.now() < cached.validUntil)) return cached.version;
+  }
   return (await playerManifest(rt, device))?.manifest.version ?? null;
 }

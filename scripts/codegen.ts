@@ -36,12 +36,13 @@ type Mappers = Record<string, string>;
 /** Stored records (and resolver sources) each subgraph's types resolve from, relative to the generated file's folder. */
 const SUBGRAPHS: Record<string, { mappers: Mappers; enumValues?: Record<string, Record<string, string | number>>; sliced?: true }> = {
   devices: {
+    sliced: true,
     mappers: {
       Device: './sources.js#DeviceSource',
       DeviceGroup: '@pylon/kit#GroupView',
-      DisplayCommand: '../repositories/device.repository.js#DisplayCommand',
-      DeviceCommand: '../repositories/command.repository.js#DeviceCommand',
-      Alert: '../repositories/alert.repository.js#Alert',
+      DisplayCommand: './device.repository.js#DisplayCommand',
+      DeviceCommand: '../features/commands/command.repository.js#DeviceCommand',
+      Alert: '../features/alerts/alert.repository.js#Alert',
       AlertRule: './sources.js#AlertRuleSource',
     },
     enumValues: {

@@ -1,5 +1,7 @@
 import {
   createSubgraph,
+  JsonScalar,
+  mergeResolvers,
   type BlobStore,
   type Cache,
   type DocumentStore,
@@ -11,12 +13,17 @@ import {
   type Spool,
   type Subgraph,
 } from '@pylon/kit';
-import type { DeviceRepository } from './repositories/device.repository.js';
+import type { DeviceRepository } from './shared/device.repository.js';
 import type { DataTableSource } from './ports/data-table-source.js';
 import type { ManifestSource } from './ports/manifest-source.js';
 import type { MediaDirectory } from './ports/media-directory.js';
 import type { OrganizationDirectory } from './ports/organization-directory.js';
-import { devicesResolvers } from './graphql/resolvers.js';
+import { alertResolvers } from './features/alerts/resolvers.js';
+import { commandResolvers } from './features/commands/resolvers.js';
+import { deviceGroupResolvers } from './features/device-groups/resolvers.js';
+import { deviceResolvers } from './features/devices/resolvers.js';
+import { pairingResolvers } from './features/pairing/resolvers.js';
+import { playerResolvers } from './features/player/resolvers.js';
 import { createDevicesRuntime, type DevicesRuntime, type DevicesSettings } from './runtime.js';
 
 export interface DevicesDeps {
@@ -71,4 +78,16 @@ export function createDevicesSubgraph(deps: DevicesDeps): DevicesSubgraph {
   });
   const subgraph = createSubgraph({ name: 'devices', tokens: deps.tokens, resolvers: devicesResolvers(runtime) });
   return Object.assign(subgraph, { repo: runtime.repo, runtime });
+}
+
+function devicesResolvers(rt: DevicesRuntime) {
+  return mergeResolvers(
+    deviceResolvers(rt),
+    deviceGroupResolvers(rt),
+    commandResolvers(rt),
+    pairingResolvers(rt),
+    playerResolvers(rt),
+    alertResolvers(rt),
+    { JSON: JsonScalar },
+  );
 }

@@ -7,7 +7,7 @@
 import { createMemoryStream } from '@pylon/adapters/memory';
 import { createLogger, pushEvent, PUSH_EVENTS_TOPIC, type EventStream, type PushEvent, type PushEvents, type Subscription } from '@pylon/kit';
 import { until } from '@pylon/kit/testing';
-import { startWebhookAlerts } from '../src/use-cases/alerts/webhook-alerts.js';
+import { startWebhookAlerts } from '../src/features/alerts/webhook-alerts.js';
 import { principal, startFixture, type Fixture } from './fixtures/subgraph.js';
 
 let f: Fixture;

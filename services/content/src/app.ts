@@ -1,6 +1,9 @@
-import { createSubgraph, type BlobStore, type DocumentStore, type InternalTokens, type Logger, type PubSub, type PushEvents, type Subgraph } from '@pylon/kit';
-import type { ContentRepository } from './repositories/content.repository.js';
-import { contentResolvers } from './graphql/resolvers.js';
+import { createSubgraph, JsonScalar, mergeResolvers, type BlobStore, type DocumentStore, type InternalTokens, type Logger, type PubSub, type PushEvents, type Subgraph } from '@pylon/kit';
+import type { ContentRepository } from './shared/content.repository.js';
+import { groupResolvers } from './features/groups/resolvers.js';
+import { mediaResolvers } from './features/media/resolvers.js';
+import { playlistResolvers } from './features/playlists/resolvers.js';
+import { templateResolvers } from './features/templates/resolvers.js';
 import type { DataTableDirectory } from './ports/data-table-directory.js';
 import { createContentRuntime, type ContentRuntime, type ContentSettings } from './runtime.js';
 
@@ -24,7 +27,7 @@ export interface ContentDeps {
 
 export type ContentSubgraph = Subgraph & { repo: ContentRepository; runtime: ContentRuntime };
 
-/** The content subgraph (media, playlists, templates); main.ts serves it over HTTP, the all-in-one gateway calls it in-process. Uploads and files share its runtime (http/media-http.ts). */
+/** The content subgraph (media, playlists, templates); main.ts serves it over HTTP, the all-in-one gateway calls it in-process. Uploads and files share its runtime (features/media/http/media-http.ts). */
 export function createContentSubgraph(deps: ContentDeps): ContentSubgraph {
   const runtime = createContentRuntime({
     documents: deps.documents,
@@ -39,4 +42,8 @@ export function createContentSubgraph(deps: ContentDeps): ContentSubgraph {
   });
   const subgraph = createSubgraph({ name: 'content', tokens: deps.tokens, resolvers: contentResolvers(runtime) });
   return Object.assign(subgraph, { repo: runtime.repo, runtime });
+}
+
+function contentResolvers(rt: ContentRuntime) {
+  return mergeResolvers(mediaResolvers(rt), playlistResolvers(rt), templateResolvers(rt), groupResolvers(rt), { JSON: JsonScalar });
 }

@@ -1,7 +1,7 @@
 /** Everything the content use cases share: the repositories, the blob port, signed file addresses and settings. */
 import type { BlobStore, DocumentStore, Logger, PubSub, PushEvents } from '@pylon/kit';
-import { ContentRepository } from './repositories/content.repository.js';
-import { FileUrls } from './http/file-urls.js';
+import { ContentRepository } from './shared/content.repository.js';
+import { FileUrls } from './shared/file-urls.js';
 import type { DataTableDirectory } from './ports/data-table-directory.js';
 
 export interface ContentSettings {

@@ -3,7 +3,7 @@
  * (http or https, no credentials, bounded), named after the host unless named; it reaches players
  * through playerContent with its `url`; another account's playlist is not found.
  */
-import { playerContent } from '../src/use-cases/player-content.js';
+import { playerContent } from '../src/features/player-content/player-content.js';
 import { principal, startContent, type ContentFixture } from './fixtures/content.js';
 
 let f: ContentFixture;

@@ -1,11 +1,11 @@
 /** Playlists: create, replace properties, delete. Sources are edited in playlist-sources.ts. */
 import { z } from 'zod';
 import { AppError, applyJsonPatch, parseInput, type Principal } from '@pylon/kit';
-import type { Playlist } from '../repositories/content.repository.js';
-import { nameField, tagsField } from '../domain/fields.js';
-import { PLAYLIST_TYPES } from '../domain/playlist.js';
-import type { ContentRuntime } from '../runtime.js';
-import { contentChanged, contentEvent } from './content-changes.js';
+import type { Playlist } from '../../shared/content.repository.js';
+import { nameField, tagsField } from '../../domain/fields.js';
+import { PLAYLIST_TYPES } from '../../domain/playlist.js';
+import type { ContentRuntime } from '../../runtime.js';
+import { contentChanged, contentEvent } from '../../shared/content-changes.js';
 
 const durationField = z
   .number()

@@ -4,9 +4,9 @@
  * What the scheduling subgraph's ContentDirectory.playerContent answers (in-process in the all-in-one).
  */
 import { templateLayoutOf, type TemplateLayout } from '@pylon/kit';
-import type { Media, Playlist, Template } from '../repositories/content.repository.js';
-import { playOrder } from '../domain/playlist.js';
-import type { ContentRuntime } from '../runtime.js';
+import type { Media, Playlist, Template } from '../../shared/content.repository.js';
+import { playOrder } from '../../domain/playlist.js';
+import type { ContentRuntime } from '../../runtime.js';
 
 export interface PlayerMedia {
   id: string;

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { once, type Stored, type SubgraphContext } from '@pylon/kit';
-import type { ContentRepository, GroupedItems } from '../repositories/content.repository.js';
+import type { ContentRepository, GroupedItems } from './content.repository.js';
 import type { Grouped } from '../domain/group.js';
 
 /** Per-request loader of one area's items by id, scoped to the caller's account; absent ids load as null. */

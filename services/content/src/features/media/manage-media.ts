@@ -1,10 +1,10 @@
 /** Media metadata changes and deletion (the file itself is never replaced in place). */
 import { z } from 'zod';
 import { AppError, applyJsonPatch, parseInput, type Principal } from '@pylon/kit';
-import type { Media } from '../repositories/content.repository.js';
-import { instantField, nameField, tagsField } from '../domain/fields.js';
-import type { ContentRuntime } from '../runtime.js';
-import { contentChanged } from './content-changes.js';
+import type { Media } from '../../shared/content.repository.js';
+import { instantField, nameField, tagsField } from '../../domain/fields.js';
+import type { ContentRuntime } from '../../runtime.js';
+import { contentChanged } from '../../shared/content-changes.js';
 
 const updateSchema = z
   .object({

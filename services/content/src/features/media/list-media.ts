@@ -1,6 +1,6 @@
 import type { FieldMap, Principal } from '@pylon/kit';
-import type { ContentRepository, Media } from '../repositories/content.repository.js';
-import { countItems, listItems, type ItemFilters, type ListQuery } from './list-items.js';
+import type { ContentRepository, Media } from '../../shared/content.repository.js';
+import { countItems, listItems, type ItemFilters, type ListQuery } from '../../shared/list-items.js';
 
 export interface MediaQuery extends ListQuery {
   id?: string[] | null;

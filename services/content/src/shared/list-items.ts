@@ -1,5 +1,5 @@
 import { listQuery, type FieldMap, type Filter, type ListArgs, type Principal, type Stored } from '@pylon/kit';
-import type { GroupedItems } from '../repositories/content.repository.js';
+import type { ContentRepository, GroupedItems } from './content.repository.js';
 import type { Grouped } from '../domain/group.js';
 
 export type ListQuery = ListArgs;
@@ -32,4 +32,13 @@ export function countItems<T extends Grouped>(
 ): Promise<number> {
   const { filter } = listQuery({ where: q.where }, fields, opts);
   return area.count(principal.accountId, filter);
+}
+
+/** The list and count reads of an area filtered by `where` alone (playlists, templates). */
+export function areaReads<T extends Grouped>(areaOf: (repo: ContentRepository) => GroupedItems<T>, fields: FieldMap) {
+  return {
+    list: (repo: ContentRepository, principal: Principal, q: ListQuery): Promise<Stored<T>[]> => listItems(areaOf(repo), fields, principal, q),
+    /** How many items `list` would return with the same `where` (no limit, no offset). */
+    count: (repo: ContentRepository, principal: Principal, q: ListQuery): Promise<number> => countItems(areaOf(repo), fields, principal, q),
+  };
 }

@@ -9,12 +9,12 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, isAppError, parseInput, type Principal } from '@pylon/kit';
-import type { Playlist } from '../repositories/content.repository.js';
-import { sourceTypeOf } from '../domain/media.js';
-import { densify, playOrder, type PlaylistSourceRecord } from '../domain/playlist.js';
-import { idField, nameField } from '../domain/fields.js';
-import type { ContentRuntime } from '../runtime.js';
-import { contentChanged, contentEvent } from './content-changes.js';
+import type { Playlist } from '../../shared/content.repository.js';
+import { sourceTypeOf } from '../../domain/media.js';
+import { densify, playOrder, type PlaylistSourceRecord } from '../../domain/playlist.js';
+import { idField, nameField } from '../../domain/fields.js';
+import type { ContentRuntime } from '../../runtime.js';
+import { contentChanged, contentEvent } from '../../shared/content-changes.js';
 
 const MAX_SOURCES = 1000;
 const RETRIES = 8;

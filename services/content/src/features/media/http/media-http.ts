@@ -17,9 +17,9 @@ import busboy from 'busboy';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { PassThrough, type Readable } from 'node:stream';
 import { AppError, authedRoutes, isAppError, requireRule, sendRestError, type AuthedHandler, type Principal } from '@pylon/kit';
-import type { ContentRuntime } from '../runtime.js';
-import { addMedia, type NewMediaMeta } from '../use-cases/add-media.js';
-import { FILES_PATH } from './file-urls.js';
+import type { ContentRuntime } from '../../../runtime.js';
+import { addMedia, type NewMediaMeta } from '../add-media.js';
+import { FILES_PATH } from '../../../shared/file-urls.js';
 import { restMedia, tagsOf } from './media-rest.js';
 
 export interface MediaHttpOptions {

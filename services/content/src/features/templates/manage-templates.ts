@@ -6,11 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, parseInput, type Principal } from '@pylon/kit';
-import type { Template } from '../repositories/content.repository.js';
-import { idField, nameField, tagsField } from '../domain/fields.js';
-import { checkModulesInside, type TemplateModuleRecord } from '../domain/template.js';
-import type { ContentRuntime } from '../runtime.js';
-import { contentChanged, contentEvent } from './content-changes.js';
+import type { Template } from '../../shared/content.repository.js';
+import { idField, nameField, tagsField } from '../../domain/fields.js';
+import { checkModulesInside, type TemplateModuleRecord } from '../../domain/template.js';
+import type { ContentRuntime } from '../../runtime.js';
+import { contentChanged, contentEvent } from '../../shared/content-changes.js';
 
 const px = z.number().int().min(0).max(32_768);
 const size = z.number().int().min(1).max(32_768);

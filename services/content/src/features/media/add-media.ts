@@ -7,12 +7,12 @@
 import { z } from 'zod';
 import type { Readable } from 'node:stream';
 import { AppError, parseInput, type Principal } from '@pylon/kit';
-import type { Media } from '../repositories/content.repository.js';
-import { instantField, nameField, tagsField } from '../domain/fields.js';
-import { openDownload } from '../adapters/fetch-url.js';
-import { probeMedia } from '../adapters/probe-media.js';
-import { storeFile } from '../adapters/store-file.js';
-import type { ContentRuntime } from '../runtime.js';
+import type { Media } from '../../shared/content.repository.js';
+import { instantField, nameField, tagsField } from '../../domain/fields.js';
+import { openDownload } from '../../adapters/fetch-url.js';
+import { probeMedia } from '../../adapters/probe-media.js';
+import { storeFile } from '../../adapters/store-file.js';
+import type { ContentRuntime } from '../../runtime.js';
 
 const metaSchema = z
   .object({

@@ -1,7 +1,7 @@
 /** The reference's REST Media body (snake_case, tags as one comma-separated string) for the upload endpoints. */
 import { isoSeconds } from '@pylon/kit';
-import type { Media } from '../repositories/content.repository.js';
-import type { ContentRuntime } from '../runtime.js';
+import type { Media } from '../../../shared/content.repository.js';
+import type { ContentRuntime } from '../../../runtime.js';
 
 export function restMedia(rt: ContentRuntime, m: Media): Record<string, unknown> {
   return {

@@ -372,7 +372,7 @@ describe('rows', () => {
       throw new Error('store went away');
     };
     try {
-      const { exportRowsCsv } = await import('../src/use-cases/export-rows.js');
+      const { exportRowsCsv } = await import('../src/features/import-export/export-rows.js');
       const stream = await exportRowsCsv(sg.runtime, principal('acc-a'), t3);
       await expect(
         (async () => {

@@ -12,7 +12,7 @@ import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createMemoryPubSub, createMemoryPubSubHub } from '@pylon/adapters/memory';
 import { createDataTablesSubgraph } from '../src/app.js';
-import { COALESCE_MS } from '../src/use-cases/table-changes.js';
+import { COALESCE_MS } from '../src/features/rows/table-changes.js';
 
 let dir: string;
 let store: DocumentStore;

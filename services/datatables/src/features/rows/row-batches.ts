@@ -4,12 +4,12 @@
  * versions in another, alongside one table update: a batch costs three writes, not 300.
  */
 import { AppError, badInput, type Principal } from '@pylon/kit';
-import { sortSlots, validateRowData } from '../domain/cells.js';
-import { MAX_BATCH_ROWS } from '../domain/data-table.js';
-import { newRowId, type DataTableRowRecord } from '../repositories/data-table.repository.js';
-import { rowsChanged, type DataTablesRuntime } from '../runtime.js';
+import { sortSlots, validateRowData } from '../../domain/cells.js';
+import { MAX_BATCH_ROWS } from '../../domain/data-table.js';
+import { newRowId, type DataTableRowRecord } from '../../shared/data-table.repository.js';
+import { rowsChanged, type DataTablesRuntime } from '../../runtime.js';
 import { bumped, created, type RowChange } from './filtered-counts.js';
-import { getDataTable } from './get-data-table.js';
+import { getDataTable } from '../tables/get-data-table.js';
 import { assertRoom, removeRow, SORT_GAP } from './row-writes.js';
 
 export interface RowResult {

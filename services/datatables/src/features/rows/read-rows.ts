@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { badInput, resolveLimit, type Principal } from '@pylon/kit';
-import { positionGone } from '../domain/continuation-token.js';
-import { ROW_PAGE, type Cell } from '../domain/data-table.js';
+import { positionGone } from '../../domain/continuation-token.js';
+import { ROW_PAGE, type Cell } from '../../domain/data-table.js';
 import {
   checkSortBounds,
   decodeRowToken,
@@ -17,10 +17,10 @@ import {
   sortValueOf,
   type RowCondition,
   type RowSort,
-} from '../domain/row-query.js';
-import type { DataTable, DataTableRow } from '../repositories/data-table.repository.js';
-import type { DataTablesRuntime } from '../runtime.js';
-import { getDataTable } from './get-data-table.js';
+} from '../../domain/row-query.js';
+import type { DataTable, DataTableRow } from '../../shared/data-table.repository.js';
+import type { DataTablesRuntime } from '../../runtime.js';
+import { getDataTable } from '../tables/get-data-table.js';
 import { getRowOf } from './row-writes.js';
 
 export interface RowPageQuery {

@@ -8,13 +8,13 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { AppError, badInput, type Principal } from '@pylon/kit';
-import { sortSlots, validateRowData } from '../domain/cells.js';
-import type { DataTableColumnRecord } from '../domain/data-table.js';
-import { newRowId, type DataTableRowRecord } from '../repositories/data-table.repository.js';
-import { rowsChanged, type DataTablesRuntime } from '../runtime.js';
-import { bumped, created } from './filtered-counts.js';
-import { getDataTable } from './get-data-table.js';
-import { SORT_GAP } from './row-writes.js';
+import { sortSlots, validateRowData } from '../../domain/cells.js';
+import type { DataTableColumnRecord } from '../../domain/data-table.js';
+import { newRowId, type DataTableRowRecord } from '../../shared/data-table.repository.js';
+import { rowsChanged, type DataTablesRuntime } from '../../runtime.js';
+import { bumped, created } from '../rows/filtered-counts.js';
+import { getDataTable } from '../tables/get-data-table.js';
+import { SORT_GAP } from '../rows/row-writes.js';
 
 export const IMPORT_LIMITS = { maxRows: 1_000_000, maxBytes: 100 * 1024 * 1024, reportedErrors: 100 } as const;
 const CHUNK = 1000;

@@ -16,7 +16,7 @@ import { rm, stat } from 'node:fs/promises';
 import { parse } from 'csv-parse';
 import yauzl from 'yauzl';
 import { POLICIES, type Job, type JobContext, type JobRunner, type Policy, type Principal } from '@pylon/kit';
-import type { DataTablesRuntime } from '../runtime.js';
+import type { DataTablesRuntime } from '../../runtime.js';
 import { importRowsCsv } from './import-rows.js';
 import { importRowsXlsx } from './import-xlsx.js';
 

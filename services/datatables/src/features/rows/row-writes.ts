@@ -5,12 +5,12 @@
  * generation (invalidating cached reads on every replica).
  */
 import { AppError, badInput, notFound, type Principal } from '@pylon/kit';
-import { sortSlots, validateRowData } from '../domain/cells.js';
-import type { DataTable, DataTableRow, DataTableRowVersionRecord, RowChange } from '../repositories/data-table.repository.js';
-import { newRowId } from '../repositories/data-table.repository.js';
-import { rowsChanged, type DataTablesRuntime } from '../runtime.js';
+import { sortSlots, validateRowData } from '../../domain/cells.js';
+import type { DataTable, DataTableRow, DataTableRowVersionRecord, RowChange } from '../../shared/data-table.repository.js';
+import { newRowId } from '../../shared/data-table.repository.js';
+import { rowsChanged, type DataTablesRuntime } from '../../runtime.js';
 import { bumped, created } from './filtered-counts.js';
-import { getDataTable } from './get-data-table.js';
+import { getDataTable } from '../tables/get-data-table.js';
 
 /** Gap between the sort keys of appended rows: room for many moves between two neighbours. */
 export const SORT_GAP = 1024;

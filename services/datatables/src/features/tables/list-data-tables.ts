@@ -1,7 +1,7 @@
 import { badInput, resolveLimit, type Principal } from '@pylon/kit';
-import { decodeContinuationToken, encodeContinuationToken, positionGone, type Position } from '../domain/continuation-token.js';
-import { TABLE_PAGE } from '../domain/data-table.js';
-import type { DataTable, DataTableRepository } from '../repositories/data-table.repository.js';
+import { decodeContinuationToken, encodeContinuationToken, positionGone, type Position } from '../../domain/continuation-token.js';
+import { TABLE_PAGE } from '../../domain/data-table.js';
+import type { DataTable, DataTableRepository } from '../../shared/data-table.repository.js';
 
 export interface DataTablePageQuery {
   pageSize?: number | null;

@@ -2,10 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, badInput, notFound, parseInput, type Principal } from '@pylon/kit';
 import { z } from 'zod';
-import { coerceCell, sortSlots } from '../domain/cells.js';
-import { COLUMN_TYPES, columnKeyProblem, MAX_COLUMNS, SORT_SLOTS, type Cell, type DataTableColumnRecord, type RowData } from '../domain/data-table.js';
-import type { DataTable } from '../repositories/data-table.repository.js';
-import type { DataTablesRuntime } from '../runtime.js';
+import { coerceCell, sortSlots } from '../../domain/cells.js';
+import { COLUMN_TYPES, columnKeyProblem, MAX_COLUMNS, SORT_SLOTS, type Cell, type DataTableColumnRecord, type RowData } from '../../domain/data-table.js';
+import type { DataTable } from '../../shared/data-table.repository.js';
+import type { DataTablesRuntime } from '../../runtime.js';
 import { getDataTable } from './get-data-table.js';
 
 const columnSchema = z.strictObject({

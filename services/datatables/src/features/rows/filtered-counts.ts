@@ -14,9 +14,9 @@
  * A count is remembered only when no write of this process to the table ran while it was read, so
  * a remembered count never already includes a write whose change is applied to it afterwards.
  */
-import type { RowData } from '../domain/data-table.js';
-import type { RowCondition } from '../domain/row-query.js';
-import { rowMatches } from '../domain/row-match.js';
+import type { RowData } from '../../domain/data-table.js';
+import type { RowCondition } from '../../domain/row-query.js';
+import { rowMatches } from '../../domain/row-match.js';
 
 /** A row as one write left it: data before (null: created) and after (null: deleted). */
 export interface RowChange {

@@ -25,15 +25,15 @@ import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import express, { type Request, type Response, type Router } from 'express';
 import { AppError, authedRoutes, badInput, guardMutation, guardQuery, isoSeconds, jobPrincipal, restJob, type JobRunner, type Principal } from '@pylon/kit';
-import type { DataTableRow } from '../repositories/data-table.repository.js';
-import type { DataTablesRuntime } from '../runtime.js';
-import { EXPORT_JOB_KIND, type ExportJobInput } from '../use-cases/export-job.js';
-import { exportRowsCsv } from '../use-cases/export-rows.js';
-import { getDataTable } from '../use-cases/get-data-table.js';
-import { fileSize, IMPORT_JOB_KIND, type ImportJobInput } from '../use-cases/import-job.js';
-import { IMPORT_LIMITS, importRowsCsv, type ImportResult } from '../use-cases/import-rows.js';
-import { importRowsXlsx, prescanXlsx } from '../use-cases/import-xlsx.js';
-import { getRow, listRows } from '../use-cases/read-rows.js';
+import type { DataTableRow } from '../../../shared/data-table.repository.js';
+import type { DataTablesRuntime } from '../../../runtime.js';
+import { EXPORT_JOB_KIND, type ExportJobInput } from '../export-job.js';
+import { exportRowsCsv } from '../export-rows.js';
+import { getDataTable } from '../../tables/get-data-table.js';
+import { fileSize, IMPORT_JOB_KIND, type ImportJobInput } from '../import-job.js';
+import { IMPORT_LIMITS, importRowsCsv, type ImportResult } from '../import-rows.js';
+import { importRowsXlsx, prescanXlsx } from '../import-xlsx.js';
+import { getRow, listRows } from '../../rows/read-rows.js';
 
 export interface DataTablesHttpOptions {
   /** The caller, or null when the request carries no valid credentials (401). */

@@ -11,9 +11,9 @@
  */
 import { pipeline } from 'node:stream/promises';
 import { fileJobCleanup, principalOfJob, writeFileJob, type JobContext, type JobPrincipal, type JobRunner } from '@pylon/kit';
-import type { DataTablesRuntime } from '../runtime.js';
+import type { DataTablesRuntime } from '../../runtime.js';
 import { exportRowsCsv } from './export-rows.js';
-import { getDataTable } from './get-data-table.js';
+import { getDataTable } from '../tables/get-data-table.js';
 
 export const EXPORT_JOB_KIND = 'datatables.export';
 

@@ -15,7 +15,7 @@
 import type ExcelJS from 'exceljs';
 import yauzl from 'yauzl';
 import { AppError, type Principal } from '@pylon/kit';
-import type { DataTablesRuntime } from '../runtime.js';
+import type { DataTablesRuntime } from '../../runtime.js';
 import { importRecords, type ImportOptions, type ImportResult } from './import-rows.js';
 
 export const XLSX_LIMITS = { maxEntries: 64, maxUncompressedBytes: 200 * 1024 * 1024, maxRatio: 200, ratioFloorBytes: 1024 * 1024 } as const;

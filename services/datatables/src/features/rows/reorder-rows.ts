@@ -5,11 +5,11 @@
  * moves exhaust the gap (keys closer than float precision allows) is the table renumbered.
  */
 import { badInput, notFound, type Principal } from '@pylon/kit';
-import { MAX_BATCH_ROWS } from '../domain/data-table.js';
-import type { DataTableRow } from '../repositories/data-table.repository.js';
-import { rowsChanged, type DataTablesRuntime } from '../runtime.js';
+import { MAX_BATCH_ROWS } from '../../domain/data-table.js';
+import type { DataTableRow } from '../../shared/data-table.repository.js';
+import { rowsChanged, type DataTablesRuntime } from '../../runtime.js';
 import { bumped } from './filtered-counts.js';
-import { getDataTable } from './get-data-table.js';
+import { getDataTable } from '../tables/get-data-table.js';
 import { SORT_GAP, versionOf } from './row-writes.js';
 
 const MAX_REORDER = MAX_BATCH_ROWS * 10;

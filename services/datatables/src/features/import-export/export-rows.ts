@@ -7,9 +7,9 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { AppError, type Principal } from '@pylon/kit';
-import type { Cell } from '../domain/data-table.js';
-import type { DataTablesRuntime } from '../runtime.js';
-import { getDataTable } from './get-data-table.js';
+import type { Cell } from '../../domain/data-table.js';
+import type { DataTablesRuntime } from '../../runtime.js';
+import { getDataTable } from '../tables/get-data-table.js';
 
 const FORMULA = /^[=+\-@\t\r]/;
 

@@ -1,5 +1,5 @@
 import { notFound, type Principal } from '@pylon/kit';
-import type { DataTable, DataTableRepository } from '../repositories/data-table.repository.js';
+import type { DataTable, DataTableRepository } from '../../shared/data-table.repository.js';
 
 /** The caller's table; NOT_FOUND for unknown ids and for other accounts' tables alike. */
 export async function getDataTable(repo: DataTableRepository, principal: Principal, tableId: string): Promise<DataTable> {

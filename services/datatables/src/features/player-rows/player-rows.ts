@@ -5,8 +5,8 @@
  * gets a body only after an edit.
  */
 import { devicePrincipal } from '@pylon/kit';
-import type { DataTablesRuntime } from '../runtime.js';
-import { listRows } from './read-rows.js';
+import type { DataTablesRuntime } from '../../runtime.js';
+import { listRows } from '../rows/read-rows.js';
 
 /** Rows a screen shows at most (one page). */
 export const PLAYER_ROWS = 100;

@@ -4,12 +4,12 @@
  * deleted row comes back under its id, its version continuing from the DELETE version.
  */
 import { badInput, notFound, type Principal } from '@pylon/kit';
-import { projectData, sortSlots } from '../domain/cells.js';
-import type { DataTableRow, DataTableRowVersion } from '../repositories/data-table.repository.js';
-import { rowsChanged, type DataTablesRuntime } from '../runtime.js';
-import { bumped } from './filtered-counts.js';
-import { getDataTable } from './get-data-table.js';
-import { assertRoom, checkVersion, versionOf } from './row-writes.js';
+import { projectData, sortSlots } from '../../domain/cells.js';
+import type { DataTableRow, DataTableRowVersion } from '../../shared/data-table.repository.js';
+import { rowsChanged, type DataTablesRuntime } from '../../runtime.js';
+import { bumped } from '../rows/filtered-counts.js';
+import { getDataTable } from '../tables/get-data-table.js';
+import { assertRoom, checkVersion, versionOf } from '../rows/row-writes.js';
 
 const MAX_LISTED = 1000;
 

@@ -13,8 +13,8 @@
  */
 import express, { type Request, type Router } from 'express';
 import { AppError, authedRoutes, badInput, guardQuery, type Principal } from '@pylon/kit';
-import type { DataTablesRuntime } from '../runtime.js';
-import { playerRows } from '../use-cases/player-rows.js';
+import type { DataTablesRuntime } from '../../../runtime.js';
+import { playerRows } from '../player-rows.js';
 
 /** Ids one existence check may name (a template has at most 100 modules). */
 export const MAX_EXISTING_IDS = 1000;

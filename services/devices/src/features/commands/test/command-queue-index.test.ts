@@ -5,8 +5,8 @@
  * The planner the embedded store and the Mongo emulation share must serve the read by key, in order.
  */
 import { planIndex } from '@pylon/adapters/documents';
-import { pendingQuery } from '../../src/features/commands/command.repository.js';
-import { DEVICE_COMMANDS } from '../../src/domain/collections.js';
+import { pendingQuery } from '../command.repository.js';
+import { DEVICE_COMMANDS } from '../../../domain/collections.js';
 
 test("a device's queued commands are read through the byDevice index, already in queue order", () => {
   const { filter, sort } = pendingQuery('device-1');

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
-import { createDataTablesSubgraph } from '../src/app.js';
-import type { DataTableRecord } from '../src/domain/data-table.js';
+import { createDataTablesSubgraph } from '../../../app.js';
+import type { DataTableRecord } from '../../../domain/data-table.js';
 
 const tokens = testTokens;
 const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);

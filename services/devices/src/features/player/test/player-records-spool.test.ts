@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryStream } from '@pylon/adapters/memory';
 import { createFileSpool, TOPICS, type EventStream } from '@pylon/kit';
-import { createDevice, startFixture, type Fixture } from './fixtures/subgraph.js';
-import { servePlayer, type PlayerHttp } from './fixtures/player-http.js';
+import { createDevice, startFixture, type Fixture } from '../../../../test/fixtures/subgraph.js';
+import { servePlayer, type PlayerHttp } from '../../../../test/fixtures/player-http.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const at = (offsetMs: number) => new Date(NOW + offsetMs).toISOString();

@@ -1,5 +1,5 @@
 /** Device and group mutations through subgraph.execute: success payloads, every refusal, tenancy, JSON Patch attacks. */
-import { createDevice, principal, startFixture, type Fixture } from './fixtures/subgraph.js';
+import { createDevice, principal, startFixture, type Fixture } from '../../../../test/fixtures/subgraph.js';
 
 let f: Fixture;
 beforeAll(async () => {

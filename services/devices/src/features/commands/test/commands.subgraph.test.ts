@@ -1,8 +1,8 @@
 /** sendDeviceCommand / sendBulkDeviceCommands: results, every validation refusal, tenancy, bulk speed; delivery and ack through the player API. */
 import { createMemoryStream } from '@pylon/adapters/memory';
 import { TOPICS, type EventStream, type StreamMessage } from '@pylon/kit';
-import { createDevice, principal, startFixture, type Fixture } from './fixtures/subgraph.js';
-import { servePlayer, type PlayerHttp } from './fixtures/player-http.js';
+import { createDevice, principal, startFixture, type Fixture } from '../../../../test/fixtures/subgraph.js';
+import { servePlayer, type PlayerHttp } from '../../../../test/fixtures/player-http.js';
 
 let f: Fixture;
 let player: PlayerHttp;

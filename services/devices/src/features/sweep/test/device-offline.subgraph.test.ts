@@ -4,8 +4,8 @@
  * The clock is the fixture's (no sleeps); the sweep reads only the due entries, not every device.
  */
 import { pushEvent, type PushEvent, type PushEvents } from '@pylon/kit';
-import { createDevice, startFixture, type Fixture } from './fixtures/subgraph.js';
-import { servePlayer, type PlayerHttp } from './fixtures/player-http.js';
+import { createDevice, startFixture, type Fixture } from '../../../../test/fixtures/subgraph.js';
+import { servePlayer, type PlayerHttp } from '../../../../test/fixtures/player-http.js';
 
 let f: Fixture;
 let player: PlayerHttp;

@@ -1,7 +1,7 @@
 /** where / order on deviceCommands (status: the effective one) and alertRules: known answers, the limit after the filter, refusals naming the field, tenancy. */
-import { DEVICE_COMMANDS } from '../src/domain/collections.js';
-import type { DeviceCommandRecord } from '../src/domain/command.js';
-import { createDevice, FIXED_NOW, minutesFromNow, principal, startFixture, type Fixture } from './fixtures/subgraph.js';
+import { DEVICE_COMMANDS } from '../../../domain/collections.js';
+import type { DeviceCommandRecord } from '../../../domain/command.js';
+import { createDevice, FIXED_NOW, minutesFromNow, principal, startFixture, type Fixture } from '../../../../test/fixtures/subgraph.js';
 
 let f: Fixture;
 let dA: string;

@@ -10,10 +10,10 @@ import fc from 'fast-check';
 import type { DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
-import { createDataTablesSubgraph } from '../src/app.js';
-import { validateRowData } from '../src/domain/cells.js';
-import { parseRowFilter } from '../src/domain/row-query.js';
-import { rowMatches } from '../src/domain/row-match.js';
+import { createDataTablesSubgraph } from '../../../app.js';
+import { validateRowData } from '../../../domain/cells.js';
+import { parseRowFilter } from '../../../domain/row-query.js';
+import { rowMatches } from '../../../domain/row-match.js';
 
 type Obj = Record<string, any>;
 const who = testPrincipal('acc-counts');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { InternalTokens, POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
-import { createDevicesSubgraph } from '../src/app.js';
+import { createDevicesSubgraph } from '../../../app.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const tokens = testTokens;

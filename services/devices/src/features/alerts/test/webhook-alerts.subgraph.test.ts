@@ -7,8 +7,8 @@
 import { createMemoryStream } from '@pylon/adapters/memory';
 import { createLogger, pushEvent, PUSH_EVENTS_TOPIC, type EventStream, type PushEvent, type PushEvents, type Subscription } from '@pylon/kit';
 import { until } from '@pylon/kit/testing';
-import { startWebhookAlerts } from '../src/features/alerts/webhook-alerts.js';
-import { principal, startFixture, type Fixture } from './fixtures/subgraph.js';
+import { startWebhookAlerts } from '../webhook-alerts.js';
+import { principal, startFixture, type Fixture } from '../../../../test/fixtures/subgraph.js';
 
 let f: Fixture;
 let stream: EventStream;

@@ -1,5 +1,5 @@
 /** Query.deviceCount: the same filters as Query.device, no limit or offset, the caller's account only (REST X-Total-Count). */
-import { principal, startFixture, type Fixture } from './fixtures/subgraph.js';
+import { principal, startFixture, type Fixture } from '../../../../test/fixtures/subgraph.js';
 
 let f: Fixture;
 const NOW = Date.parse('2026-06-01T12:00:00Z');

@@ -6,7 +6,7 @@ import { POLICIES, type DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createMemoryCache } from '@pylon/adapters/memory';
-import { createDataTablesSubgraph } from '../src/app.js';
+import { createDataTablesSubgraph } from '../../../app.js';
 
 type Obj = Record<string, any>;
 let dir: string;

@@ -1,6 +1,6 @@
 /** Alert rules and alerts: open once per rule+device, auto-close, snooze, resolve, the sweep, filters, tenancy. */
-import { createDevice, principal, startFixture, type Fixture } from './fixtures/subgraph.js';
-import { servePlayer, type PlayerHttp } from './fixtures/player-http.js';
+import { createDevice, principal, startFixture, type Fixture } from '../../../../test/fixtures/subgraph.js';
+import { servePlayer, type PlayerHttp } from '../../../../test/fixtures/player-http.js';
 
 let f: Fixture;
 let player: PlayerHttp;

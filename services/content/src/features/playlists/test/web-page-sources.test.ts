@@ -3,8 +3,8 @@
  * (http or https, no credentials, bounded), named after the host unless named; it reaches players
  * through playerContent with its `url`; another account's playlist is not found.
  */
-import { playerContent } from '../src/features/player-content/player-content.js';
-import { principal, startContent, type ContentFixture } from './fixtures/content.js';
+import { playerContent } from '../../player-content/player-content.js';
+import { principal, startContent, type ContentFixture } from '../../../../test/fixtures/content.js';
 
 let f: ContentFixture;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 /** createMediaFromUrl: success from an allow-listed loopback server, and every SSRF row of SECURITY.md refused. */
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { samplePng } from '../../../launcher/src/demo/sample-media.js';
-import { principal, startContent, type ContentFixture } from './fixtures/content.js';
+import { samplePng } from '../../../../../../launcher/src/demo/sample-media.js';
+import { principal, startContent, type ContentFixture } from '../../../../test/fixtures/content.js';
 
 const IMPORT =
   'mutation($i: CreateMediaFromUrlInput!) { createMediaFromUrl(input: $i) { success error errorCode errorField media { id name fileName mimeType width height fileUrl } } }';

@@ -11,8 +11,8 @@ import { CHANNELS, isDataTablesChangedEvent, type DataTablesChangedEvent, type D
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createMemoryPubSub, createMemoryPubSubHub } from '@pylon/adapters/memory';
-import { createDataTablesSubgraph } from '../src/app.js';
-import { COALESCE_MS } from '../src/features/rows/table-changes.js';
+import { createDataTablesSubgraph } from '../../../app.js';
+import { COALESCE_MS } from '../table-changes.js';
 
 let dir: string;
 let store: DocumentStore;

@@ -6,7 +6,7 @@ import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createMemoryCache } from '@pylon/adapters/memory';
-import { createDataTablesSubgraph } from '../src/app.js';
+import { createDataTablesSubgraph } from '../../../app.js';
 
 const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
 let dir: string;
@@ -331,7 +331,7 @@ describe('rows', () => {
   });
 
   test('an unindexed sort is bounded by the table size, with a message saying how to get the index', async () => {
-    const { checkSortBounds, parseRowSort, UNINDEXED_SORT_MAX_ROWS } = await import('../src/domain/row-query.js');
+    const { checkSortBounds, parseRowSort, UNINDEXED_SORT_MAX_ROWS } = await import('../../../domain/row-query.js');
     const columns = [
       { id: 'c1', name: 'A', key: 'a', type: 'TEXT' as const, required: false, sortable: true, slot: 0 },
       { id: 'c2', name: 'B', key: 'b', type: 'TEXT' as const, required: false, sortable: false, slot: null },
@@ -372,7 +372,7 @@ describe('rows', () => {
       throw new Error('store went away');
     };
     try {
-      const { exportRowsCsv } = await import('../src/features/import-export/export-rows.js');
+      const { exportRowsCsv } = await import('../../import-export/export-rows.js');
       const stream = await exportRowsCsv(sg.runtime, principal('acc-a'), t3);
       await expect(
         (async () => {

@@ -1,8 +1,8 @@
 /** Uploads (multipart and raw), metadata from the bytes, limits, interruptions and the signed file addresses, through the HTTP router and GraphQL. */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import { samplePng, sampleAvi } from '../../../launcher/src/demo/sample-media.js';
-import { MEDIA_FIELDS, multipart, principal, startContent, type ContentFixture } from './fixtures/content.js';
+import { samplePng, sampleAvi } from '../../../../../../launcher/src/demo/sample-media.js';
+import { MEDIA_FIELDS, multipart, principal, startContent, type ContentFixture } from '../../../../test/fixtures/content.js';
 
 let f: ContentFixture;
 let png: Buffer;

@@ -6,8 +6,8 @@
  * per account (the HTTP adapter is tested against a real datatables app in
  * gateway/test/datatables-internal.contract.test.ts, the in-process one through the all-in-one).
  */
-import type { DataTableDirectory } from '../src/ports/data-table-directory.js';
-import { principal, startContent, type ContentFixture } from './fixtures/content.js';
+import type { DataTableDirectory } from '../../../ports/data-table-directory.js';
+import { principal, startContent, type ContentFixture } from '../../../../test/fixtures/content.js';
 
 const TABLES: Record<string, string[]> = { 'acc-a': ['table-a'], 'acc-b': ['table-b'] };
 const asked: { accountId: string; ids: string[] }[] = [];

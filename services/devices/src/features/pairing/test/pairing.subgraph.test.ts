@@ -3,9 +3,9 @@
  * turns a code into a device. Expiry, single use, the guessing budget, tenancy of groupId and
  * deviceId, and re-pairing an existing device with its configuration kept.
  */
-import { normalizePairingCode, PAIRING_ALPHABET, PAIRING_CLAIM_FAILURES_PER_WINDOW, PAIRING_REQUESTS_PER_WINDOW } from '../src/domain/pairing.js';
-import { createDevice, principal, startFixture, type Fixture } from './fixtures/subgraph.js';
-import { servePlayer, type PlayerHttp } from './fixtures/player-http.js';
+import { normalizePairingCode, PAIRING_ALPHABET, PAIRING_CLAIM_FAILURES_PER_WINDOW, PAIRING_REQUESTS_PER_WINDOW } from '../../../domain/pairing.js';
+import { createDevice, principal, startFixture, type Fixture } from '../../../../test/fixtures/subgraph.js';
+import { servePlayer, type PlayerHttp } from '../../../../test/fixtures/player-http.js';
 
 let f: Fixture;
 let http: PlayerHttp;

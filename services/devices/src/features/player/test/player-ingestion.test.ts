@@ -6,10 +6,10 @@
  */
 import { createMemoryStream } from '@pylon/adapters/memory';
 import { TOPICS, recordsOf, type EventStream, type StreamMessage } from '@pylon/kit';
-import type { MediaDirectory } from '../src/index.js';
-import { MAX_PLAYER_BATCH } from '../src/domain/player-records.js';
-import { createDevice, principal, startFixture, type Fixture } from './fixtures/subgraph.js';
-import { servePlayer, type PlayerHttp } from './fixtures/player-http.js';
+import type { MediaDirectory } from '../../../index.js';
+import { MAX_PLAYER_BATCH } from '../../../domain/player-records.js';
+import { createDevice, principal, startFixture, type Fixture } from '../../../../test/fixtures/subgraph.js';
+import { servePlayer, type PlayerHttp } from '../../../../test/fixtures/player-http.js';
 
 type Json = Record<string, any>;
 /** Each test account's media files (content's answer, stood in for by a fixed table). */

@@ -1,8 +1,8 @@
 /** The player API over HTTP: ping validation, screenshots, events, long-poll, and its refusals. */
 import { createMemoryStream } from '@pylon/adapters/memory';
 import { TOPICS, type EventStream, type StreamMessage } from '@pylon/kit';
-import { createDevice, principal, startFixture, type Fixture } from './fixtures/subgraph.js';
-import { JPEG, servePlayer, type PlayerHttp } from './fixtures/player-http.js';
+import { createDevice, principal, startFixture, type Fixture } from '../../../../test/fixtures/subgraph.js';
+import { JPEG, servePlayer, type PlayerHttp } from '../../../../test/fixtures/player-http.js';
 
 let f: Fixture;
 let player: PlayerHttp;

@@ -63,7 +63,8 @@ export function layoutProblems(root: string): string[] {
         );
     }
     for (const s of SKELETON) {
-      if (s.required && !entries.some((e) => matches(s, e.name, e.isDirectory()))) problems.push(`services/${sg}/src/${s.name} is missing (every subgraph has one)`);
+      if (s.required && !entries.some((e) => matches(s, e.name, e.isDirectory())))
+        problems.push(`services/${sg}/src/${s.name} is missing (every subgraph has one)`);
     }
     if (existsSync(join(src, 'features'))) problems.push(...featureProblems(join(src, 'features'), `services/${sg}/src/features`));
   }

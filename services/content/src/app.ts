@@ -1,4 +1,15 @@
-import { createSubgraph, JsonScalar, mergeResolvers, type BlobStore, type DocumentStore, type InternalTokens, type Logger, type PubSub, type PushEvents, type Subgraph } from '@pylon/kit';
+import {
+  createSubgraph,
+  JsonScalar,
+  mergeResolvers,
+  type BlobStore,
+  type DocumentStore,
+  type InternalTokens,
+  type Logger,
+  type PubSub,
+  type PushEvents,
+  type Subgraph,
+} from '@pylon/kit';
 import type { ContentRepository } from './shared/content.repository.js';
 import { groupResolvers } from './features/groups/resolvers.js';
 import { mediaResolvers } from './features/media/resolvers.js';

@@ -81,13 +81,7 @@ export function createDevicesSubgraph(deps: DevicesDeps): DevicesSubgraph {
 }
 
 function devicesResolvers(rt: DevicesRuntime) {
-  return mergeResolvers(
-    deviceResolvers(rt),
-    deviceGroupResolvers(rt),
-    commandResolvers(rt),
-    pairingResolvers(rt),
-    playerResolvers(rt),
-    alertResolvers(rt),
-    { JSON: JsonScalar },
-  );
+  return mergeResolvers(deviceResolvers(rt), deviceGroupResolvers(rt), commandResolvers(rt), pairingResolvers(rt), playerResolvers(rt), alertResolvers(rt), {
+    JSON: JsonScalar,
+  });
 }

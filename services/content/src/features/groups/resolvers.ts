@@ -9,8 +9,7 @@ type Ctx = { principal: Principal };
 function groupFields(tree: GroupTree) {
   return {
     list: (_: unknown, args: GroupListArgs, ctx: Ctx) => listGroupViews(tree, ctx.principal, args),
-    create: (_: unknown, a: { input: unknown }, ctx: Ctx) =>
-      mutationPayload(async () => ({ group: await createGroup(tree, ctx.principal, a.input) })),
+    create: (_: unknown, a: { input: unknown }, ctx: Ctx) => mutationPayload(async () => ({ group: await createGroup(tree, ctx.principal, a.input) })),
     update: (_: unknown, a: { id: string; input: unknown }, ctx: Ctx) =>
       mutationPayload(async () => ({ group: await updateGroup(tree, ctx.principal, a.id, a.input) })),
     remove: (_: unknown, a: { id: string }, ctx: Ctx) => mutationPayload(() => deleteGroup(tree, ctx.principal, a.id)),

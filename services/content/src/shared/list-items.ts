@@ -4,6 +4,15 @@ import type { Grouped } from '../domain/group.js';
 
 export type ListQuery = ListArgs;
 
+/** The fields every grouped item with dates has (playlists, templates), as their filters and sorts map them. */
+export const GROUPED_FIELDS: FieldMap = {
+  tags: { path: 'tags', kind: 'stringList' },
+  groupId: { path: 'groupId', kind: 'string' },
+  groupName: { path: 'groupName', kind: 'string' },
+  createdOn: { path: 'createdAt', kind: 'date' },
+  updatedOn: { path: 'updatedAt', kind: 'date' },
+};
+
 /** Filters beside `where`: each anyOf path matches any listed value; clauses are ANDed. */
 export interface ItemFilters {
   anyOf?: Record<string, readonly string[] | null | undefined>;

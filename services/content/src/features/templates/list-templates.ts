@@ -1,5 +1,5 @@
 import type { FieldMap } from '@pylon/kit';
-import { areaReads } from '../../shared/list-items.js';
+import { areaReads, GROUPED_FIELDS } from '../../shared/list-items.js';
 
 /** How TemplateFilterInput / TemplateSortInput map onto stored template documents. */
 export const TEMPLATE_FIELDS: FieldMap = {
@@ -8,11 +8,7 @@ export const TEMPLATE_FIELDS: FieldMap = {
   width: { path: 'width', kind: 'number' },
   height: { path: 'height', kind: 'number' },
   orientation: { path: 'orientation', kind: 'number' },
-  tags: { path: 'tags', kind: 'stringList' },
-  groupId: { path: 'groupId', kind: 'string' },
-  groupName: { path: 'groupName', kind: 'string' },
-  createdOn: { path: 'createdAt', kind: 'date' },
-  updatedOn: { path: 'updatedAt', kind: 'date' },
+  ...GROUPED_FIELDS,
 };
 
 /** The caller's templates: `where`, sorted, offset, limited; and how many `where` keeps (no limit, no offset). */

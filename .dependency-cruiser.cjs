@@ -63,10 +63,10 @@ module.exports = {
     {
       name: 'domain-is-pure',
       severity: 'error',
-      comment: 'domain/ imports no adapters, drivers, GraphQL, HTTP framework or use-cases.',
+      comment: 'domain/ imports no adapters, drivers, GraphQL, HTTP framework, features or shared modules (repositories, resolvers).',
       from: { path: '/src/domain/' },
       to: {
-        path: [ADAPTERS, DRIVERS, '/src/graphql/', '/use-cases/', nodeModule(['graphql', 'express'])],
+        path: [ADAPTERS, DRIVERS, '/src/(features|shared)/', nodeModule(['graphql', 'express'])],
       },
     },
     {
@@ -96,10 +96,10 @@ module.exports = {
       name: 'http-in-http',
       severity: 'error',
       comment:
-        'A subgraph\'s HTTP routes live in src/http/ or a feature\'s http/ (docs/development.md "Inside a subgraph"); besides them only its main.ts entries serve HTTP.',
+        'A subgraph\'s HTTP routes live in a feature\'s http/ (docs/development.md "Inside a subgraph"); besides them only its main.ts entries serve HTTP.',
       from: {
         path: `${SERVICES}src/`,
-        pathNot: [`${SERVICES}src/http/`, `${SERVICES}src/features/[\\w-]+/(http|test)/`, `${SERVICES}src/main\\.ts$`, `${SERVICES}src/[\\w-]+\\.main\\.ts$`],
+        pathNot: [`${SERVICES}src/features/[\\w-]+/(http|test)/`, `${SERVICES}src/main\\.ts$`, `${SERVICES}src/[\\w-]+\\.main\\.ts$`],
       },
       to: { path: nodeModule(['express', '@as-integrations/express5']) },
     },

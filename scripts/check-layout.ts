@@ -1,9 +1,9 @@
 /**
  * `npm test`'s layout check: every subgraph's src/ has the same skeleton, and the table
  * "Inside a subgraph" of docs/development.md documents exactly that skeleton (names here, what each holds there).
- * A subgraph is either layered (use-cases/, repositories/, graphql/) or sliced (issue 36: features/<feature>/
- * holding a feature's SDL part, resolvers, use cases, repository and tests, shared/ what several use);
- * the subgraphs move from the first to the second one by one, so both are checked, never a mix.
+ * Every subgraph is sliced by feature (issue 36): features/<feature>/ holds a feature's SDL part,
+ * resolvers, use cases, repository, routes (http/) and tests, shared/ what several features use; the
+ * layered folders (use-cases/, repositories/, graphql/, a top-level http/) are gone from all six.
  *   tsx scripts/check-layout.ts          prints each drift and exits 1, else one line and 0
  * A new top-level folder or file in a subgraph fails until it is moved into the skeleton, or the
  * skeleton (SKELETON below and the docs/development.md table) changes for every subgraph at once.
@@ -17,12 +17,8 @@ export const SUBGRAPHS = ['devices', 'content', 'scheduling', 'datatables', 'ana
 interface Entry {
   /** As docs/development.md writes it: `domain/` a folder, `<role>.main.ts` any file of that shape. */
   name: string;
-  /**
-   * true: every subgraph has it; false: where the subgraph needs one; 'layered': every layered
-   * subgraph has it and a sliced one does not (its features hold those pieces); 'sliced': every
-   * sliced subgraph has it and a layered one does not.
-   */
-  required: boolean | 'layered' | 'sliced';
+  /** true: every subgraph has it; false: where the subgraph needs one. */
+  required: boolean;
 }
 
 /** The top-level entries of services/<subgraph>/src, in the order of docs/development.md. */
@@ -36,12 +32,8 @@ export const SKELETON: readonly Entry[] = [
   { name: '<role>.config.ts', required: false },
   { name: '<name>.cli.ts', required: false },
   { name: 'domain/', required: true },
-  { name: 'features/', required: 'sliced' },
-  { name: 'shared/', required: 'sliced' },
-  { name: 'use-cases/', required: 'layered' },
-  { name: 'repositories/', required: 'layered' },
-  { name: 'graphql/', required: 'layered' },
-  { name: 'http/', required: false },
+  { name: 'features/', required: true },
+  { name: 'shared/', required: true },
   { name: 'ports/', required: false },
   { name: 'adapters/', required: false },
   { name: 'workers/', required: false },
@@ -70,18 +62,11 @@ export function layoutProblems(root: string): string[] {
           `services/${sg}/src/${e.name}${e.isDirectory() ? '/' : ''} is not in the subgraph skeleton (docs/development.md "Inside a subgraph"): move it into one of ${SKELETON.map((s) => s.name).join(', ')}`,
         );
     }
-    const sliced = entries.some((e) => e.isDirectory() && e.name === 'features');
-    const shape = sliced ? 'sliced' : 'layered';
     for (const s of SKELETON) {
-      const present = entries.some((e) => matches(s, e.name, e.isDirectory()));
-      if (!present && (s.required === true || s.required === shape))
-        problems.push(`services/${sg}/src/${s.name} is missing (every ${s.required === true ? '' : `${shape} `}subgraph has one)`);
-      if (present && typeof s.required === 'string' && s.required !== shape)
-        problems.push(
-          `services/${sg}/src/${s.name} is in a ${shape} subgraph: ${sliced ? 'move its files into the feature folders that use them (or shared/ when several do)' : 'a subgraph without features/ has no ' + s.name}`,
-        );
+      if (s.required && !entries.some((e) => matches(s, e.name, e.isDirectory())))
+        problems.push(`services/${sg}/src/${s.name} is missing (every subgraph has one)`);
     }
-    if (sliced) problems.push(...featureProblems(join(src, 'features'), `services/${sg}/src/features`));
+    if (existsSync(join(src, 'features'))) problems.push(...featureProblems(join(src, 'features'), `services/${sg}/src/features`));
   }
   return problems;
 }

@@ -38,12 +38,13 @@ type Mappers = Record<string, string>;
 /** Stored records (and resolver sources) each subgraph's types resolve from, relative to the generated file's folder. */
 const SUBGRAPHS: Record<string, { mappers: Mappers; enumValues?: Record<string, Record<string, string | number>>; sliced?: true }> = {
   devices: {
+    sliced: true,
     mappers: {
       Device: './sources.js#DeviceSource',
       DeviceGroup: '@pylon/kit#GroupView',
-      DisplayCommand: '../repositories/device.repository.js#DisplayCommand',
-      DeviceCommand: '../repositories/command.repository.js#DeviceCommand',
-      Alert: '../repositories/alert.repository.js#Alert',
+      DisplayCommand: './device.repository.js#DisplayCommand',
+      DeviceCommand: '../features/commands/command.repository.js#DeviceCommand',
+      Alert: '../features/alerts/alert.repository.js#Alert',
       AlertRule: './sources.js#AlertRuleSource',
     },
     enumValues: {
@@ -52,11 +53,12 @@ const SUBGRAPHS: Record<string, { mappers: Mappers; enumValues?: Record<string, 
     },
   },
   content: {
+    sliced: true,
     mappers: {
-      Media: '../repositories/content.repository.js#Media',
-      Playlist: '../repositories/content.repository.js#Playlist',
+      Media: './content.repository.js#Media',
+      Playlist: './content.repository.js#Playlist',
       PlaylistSource: '../domain/playlist.js#PlaylistSourceRecord',
-      Template: '../repositories/content.repository.js#Template',
+      Template: './content.repository.js#Template',
       TemplateModule: '../domain/template.js#TemplateModuleRecord',
       MediaGroup: '@pylon/kit#GroupView',
       PlaylistGroup: '@pylon/kit#GroupView',
@@ -69,11 +71,12 @@ const SUBGRAPHS: Record<string, { mappers: Mappers; enumValues?: Record<string, 
     enumValues: { SchedulePriorityType: { LOWEST: 1, LOW: 2, NORMAL: 3, HIGH: 4, HIGHEST: 5 } },
   },
   datatables: {
+    sliced: true,
     mappers: {
-      DataTable: '../repositories/data-table.repository.js#DataTable',
-      DataTableRow: '../repositories/data-table.repository.js#DataTableRow',
-      DataTableRowVersion: '../repositories/data-table.repository.js#DataTableRowVersion',
-      DataTableRowList: '../use-cases/read-rows.js#RowPage',
+      DataTable: './data-table.repository.js#DataTable',
+      DataTableRow: './data-table.repository.js#DataTableRow',
+      DataTableRowVersion: './data-table.repository.js#DataTableRowVersion',
+      DataTableRowList: '../features/rows/read-rows.js#RowPage',
     },
   },
   analytics: { mappers: {}, sliced: true },

@@ -3,7 +3,7 @@
  * (services/<name>/src/shared/schema.graphql: the federation link, the directives, types several
  * features use), then each feature's part (services/<name>/src/features/<feature>/*.graphql, in
  * folder order), then the shared blocks of schema/shared/*.graphql the parts use, spliced between
- * their `# >>> shared:NAME` / `# <<< shared:NAME` markers.
+ * their `# >>> shared:NAME` / `# <<< shared:NAME` markers (filters, payloads, JSON Patch, the @policy directive).
  *
  * A part writes its own root fields as `type Query { ... }` / `type Mutation { ... }`; the generated
  * file has one `Query` and one `Mutation` (codegen, the @policy table and the supergraph read plain
@@ -25,7 +25,8 @@ export interface SharedBlock {
 export const SHARED_BLOCK_RE = /# >>> shared:(\S+)\n([\s\S]*?)# <<< shared:\1\n/g;
 /** A root type of a part, with its description: starting the part or after a blank line, the description holding no other description. */
 const ROOT_TYPE_RE = /(?<=^|\n\n)((?:"{3}(?:(?!"{3})[\s\S])*"{3}|"[^\n]*")\n)?type (Query|Mutation) \{\n([\s\S]*?\n)\}\n\n?/g;
-const DEFINED_RE = /^(?:type|input|enum|interface|scalar|union) (\w+)/gm;
+/** What a shared block defines: its types by name, its directives as `@name`. */
+const DEFINED_RE = /^(?:(?:type|input|enum|interface|scalar|union) (\w+)|directive (@\w+))/gm;
 
 /** The shared blocks of schema/shared/*.graphql by name. */
 export function readSharedBlocks(repoRoot: string): Map<string, SharedBlock> {
@@ -57,7 +58,7 @@ export function sdlParts(repoRoot: string, name: string): string[] {
   return parts;
 }
 
-const mentions = (text: string, names: readonly string[]): boolean => names.some((n) => new RegExp(`\\b${n}\\b`).test(text));
+const mentions = (text: string, names: readonly string[]): boolean => names.some((n) => new RegExp(`${n.startsWith('@') ? '' : '\\b'}${n}\\b`).test(text));
 
 /**
  * The generated SDL of subgraph `name`, or undefined when it has no features/ folder.
@@ -92,7 +93,7 @@ export function generateSubgraphSdl(repoRoot: string, name: string, shared: Read
     const scope = text + [...used].map((n) => shared.get(n)!.body).join('');
     for (const [blockName, block] of shared) {
       if (used.has(blockName)) continue;
-      const defined = [...block.body.matchAll(DEFINED_RE)].map((m) => m[1]!);
+      const defined = [...block.body.matchAll(DEFINED_RE)].map((m) => (m[1] ?? m[2])!);
       if (mentions(scope, defined)) {
         used.add(blockName);
         grew = true;

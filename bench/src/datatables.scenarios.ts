@@ -21,9 +21,9 @@ import { pipeline } from 'node:stream/promises';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createDataTablesSubgraph } from '@pylon/datatables';
-import { newRowId } from '@pylon/datatables/repositories/data-table.repository';
-import { exportRowsCsv } from '@pylon/datatables/use-cases/export-rows';
-import { importRowsCsv } from '@pylon/datatables/use-cases/import-rows';
+import { newRowId } from '@pylon/datatables/shared/data-table.repository';
+import { exportRowsCsv } from '@pylon/datatables/features/import-export/export-rows';
+import { importRowsCsv } from '@pylon/datatables/features/import-export/import-rows';
 import { sortSlots } from '@pylon/datatables/domain/cells';
 import { DATA_TABLE_ROWS } from '@pylon/datatables/domain/collections';
 

@@ -1,5 +1,5 @@
 /**
- * The datatables process's internal routes (services/datatables/src/http/internal-http.ts) and the
+ * The datatables process's internal routes (services/datatables/src/features/player-rows/http/internal-http.ts) and the
  * two HTTP adapters other processes use in distributed mode, against a real datatables app served
  * over HTTP (embedded store): devices' DataTableSource (a screen's menu-board rows, signed as the
  * device) and content's DataTableDirectory (a template module's dataTableId, signed with

@@ -254,7 +254,7 @@ describe('typed facades (npm run typecheck over the generated operation types)',
     copyTree();
     // Device.isOnline -> online in the devices subgraph, and in the documents that select it, as a
     // developer renaming the field would: the documents stay valid, only the facade code is stale.
-    edit('schema/subgraphs/devices.graphql', /^ {2}isOnline: Boolean!$/m, '  online: Boolean!');
+    edit('services/devices/src/features/devices/devices.graphql', /^ {2}isOnline: Boolean!$/m, '  online: Boolean!');
     // The REST documents are written in the declarations (fragments.ts, the operation modules):
     // codegen writes schema/operations/rest from them.
     edit('rest-facade/src/operations/fragments.ts', /^( +)isOnline$/m, '$1online');
@@ -268,7 +268,7 @@ describe('typed facades (npm run typecheck over the generated operation types)',
     // ... and for an argument of claimDevice, which the facade maps body properties onto by name
     // (its document is derived from the mutation, so codegen follows the rename by itself).
     edit(
-      'schema/subgraphs/devices.graphql',
+      'services/devices/src/features/pairing/pairing.graphql',
       /claimDevice\(code: String!, name: String, groupId: String, timeZone: String/,
       'claimDevice(code: String!, name: String, groupId: String, timezone: String',
     );
@@ -300,8 +300,8 @@ describe('subgraph layout (scripts/check-layout.ts and the table "Inside a subgr
   const skeleton = () => {
     const files: Record<string, string> = {};
     for (const sg of SUBGRAPHS)
-      for (const e of SKELETON.filter((x) => x.required === true || x.required === 'layered'))
-        files[`services/${sg}/src/${e.name}${e.name.endsWith('/') ? 'x.ts' : ''}`] = 'export {};\n';
+      for (const e of SKELETON.filter((x) => x.required))
+        files[`services/${sg}/src/${e.name}${e.name === 'features/' ? 'f/x.ts' : e.name.endsWith('/') ? 'x.ts' : ''}`] = 'export {};\n';
     return files;
   };
 
@@ -316,17 +316,16 @@ describe('subgraph layout (scripts/check-layout.ts and the table "Inside a subgr
     fixture({ 'services/analytics/src/ingest.main.ts': '', 'services/devices/src/ports/x.ts': '', 'services/identity/src/admin.cli.ts': '' });
     expect(layoutProblems(dir)).toEqual([]);
     fixture({ 'services/content/src/player/player-api.ts': '', 'services/devices/src/device.repository.ts': '' });
-    rmSync(join(dir, 'services/datatables/src/graphql'), { recursive: true });
+    rmSync(join(dir, 'services/datatables/src/shared'), { recursive: true });
     expect(layoutProblems(dir)).toEqual([
       expect.stringMatching(/^services\/devices\/src\/device\.repository\.ts is not in the subgraph skeleton/),
       expect.stringMatching(/^services\/content\/src\/player\/ is not in the subgraph skeleton/),
-      'services/datatables/src/graphql/ is missing (every layered subgraph has one)',
+      'services/datatables/src/shared/ is missing (every subgraph has one)',
     ]);
   });
 
-  test('a sliced subgraph (features/) has shared/ and no layered folder; a feature holds its parts, http/ and test/ only', () => {
+  test('a subgraph has features/ and shared/ and no layered folder; a feature holds its parts, http/ and test/ only', () => {
     fixture(skeleton());
-    for (const f of ['use-cases', 'repositories', 'graphql']) rmSync(join(dir, 'services/identity/src', f), { recursive: true });
     fixture({
       'services/identity/src/features/webhooks/webhooks.graphql': '',
       'services/identity/src/features/webhooks/resolvers.ts': '',
@@ -342,8 +341,8 @@ describe('subgraph layout (scripts/check-layout.ts and the table "Inside a subgr
     });
     rmSync(join(dir, 'services/identity/src/shared'), { recursive: true });
     expect(layoutProblems(dir)).toEqual([
-      'services/identity/src/shared/ is missing (every sliced subgraph has one)',
-      expect.stringMatching(/^services\/identity\/src\/use-cases\/ is in a sliced subgraph: move its files into the feature folders/),
+      expect.stringMatching(/^services\/identity\/src\/use-cases\/ is not in the subgraph skeleton/),
+      'services/identity/src/shared/ is missing (every subgraph has one)',
       'services/identity/src/features/empty/notes.md: a feature holds *.graphql, *.ts, http/ and test/ only',
       'services/identity/src/features/empty/ has no module',
       'services/identity/src/features/webhooks/workers/: a feature holds *.graphql, *.ts, http/ and test/ only',

@@ -1,16 +1,16 @@
 export { createContentSubgraph, type ContentDeps, type ContentSubgraph } from './app.js';
-export { createMediaHttp, type MediaHttpOptions } from './http/media-http.js';
+export { createMediaHttp, type MediaHttpOptions } from './features/media/http/media-http.js';
 export type { ContentRuntime, ContentSettings } from './runtime.js';
-export { ContentRepository, GroupedItems, PlaylistItems, TemplateItems } from './repositories/content.repository.js';
+export { ContentRepository, GroupedItems, PlaylistItems, TemplateItems } from './shared/content.repository.js';
 export type { MediaRecord } from './domain/media.js';
 export type { PlaylistRecord, PlaylistSourceRecord, PlaylistType, SourceType } from './domain/playlist.js';
 export type { TemplateRecord, TemplateModuleRecord } from './domain/template.js';
 export type { ContentGroupRecord } from './domain/group.js';
 // Use cases other packages call in-process (the launcher's demo seeding).
-export { addMedia } from './use-cases/add-media.js';
-export { createPlaylist } from './use-cases/manage-playlists.js';
-export { createTemplate } from './use-cases/manage-templates.js';
-export { addPlaylistSource } from './use-cases/playlist-sources.js';
+export { addMedia } from './features/media/add-media.js';
+export { createPlaylist } from './features/playlists/manage-playlists.js';
+export { createTemplate } from './features/templates/manage-templates.js';
+export { addPlaylistSource } from './features/playlists/playlist-sources.js';
 export {
   playerContent,
   type PlayerContent,
@@ -18,4 +18,4 @@ export {
   type PlayerPlaylist,
   type PlayerSource,
   type PlayerTemplate,
-} from './use-cases/player-content.js';
+} from './features/player-content/player-content.js';

@@ -9,7 +9,7 @@ import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createContentSubgraph, type ContentSubgraph } from './app.js';
 import { contentProcessEnv, contentSettings } from './config.js';
 import { createHttpDataTableDirectory } from './adapters/data-table-directory.http.js';
-import { createMediaHttp } from './http/media-http.js';
+import { createMediaHttp } from './features/media/http/media-http.js';
 
 await runSubgraphProcess({
   name: 'content',

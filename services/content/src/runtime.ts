@@ -1,7 +1,7 @@
 /** Everything the content use cases share: the repositories, the blob port, signed file addresses and settings. */
 import type { BlobStore, DocumentStore, Logger, PubSub, PushEvents } from '@pylon/kit';
-import { ContentRepository } from './repositories/content.repository.js';
-import { FileUrls } from './http/file-urls.js';
+import { ContentRepository } from './shared/content.repository.js';
+import { FileUrls } from './shared/file-urls.js';
 import type { DataTableDirectory } from './ports/data-table-directory.js';
 
 export interface ContentSettings {
@@ -48,18 +48,24 @@ export interface ContentRuntime {
   now(): number;
 }
 
-export function createContentRuntime(deps: {
+export interface ContentRuntimeDeps {
   documents: DocumentStore;
+  /** Media files and thumbnails. */
   blobs: BlobStore;
-  /** Signs file addresses (HMAC); the internal secret in practice, so every replica signs alike. */
+  /** Signs fileUrl / thumbnailUrl (HMAC); the internal secret in practice, so every replica signs alike. */
   urlSecret: string;
   settings?: Partial<ContentSettings>;
   logger?: Logger;
+  /** Announces playlist/template/media changes (player manifests follow). */
   pubsub?: PubSub;
+  /** Push events (kit push-events.ts). */
   pushEvents?: PushEvents;
+  /** Which data tables an account has (a template module's dataTableId is checked against it). */
   dataTables?: DataTableDirectory;
   now?: () => number;
-}): ContentRuntime {
+}
+
+export function createContentRuntime(deps: ContentRuntimeDeps): ContentRuntime {
   const settings = { ...DEFAULT_CONTENT_SETTINGS, ...deps.settings };
   const now = deps.now ?? Date.now;
   return {

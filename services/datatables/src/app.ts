@@ -1,5 +1,7 @@
 import {
   createSubgraph,
+  JsonScalar,
+  mergeResolvers,
   type Cache,
   type DocumentStore,
   type InternalTokens,
@@ -9,13 +11,17 @@ import {
   type PushEvents,
   type Subgraph,
 } from '@pylon/kit';
-import { DataTableRepository } from './repositories/data-table.repository.js';
-import { dataTablesResolvers } from './graphql/resolvers.js';
+import { DataTableRepository } from './shared/data-table.repository.js';
+import { importExportResolvers } from './features/import-export/resolvers.js';
+import { jobResolvers } from './features/jobs/resolvers.js';
+import { rowHistoryResolvers } from './features/row-history/resolvers.js';
+import { rowResolvers } from './features/rows/resolvers.js';
+import { tableResolvers } from './features/tables/resolvers.js';
 import type { DataTablesRuntime } from './runtime.js';
-import { FilteredCounts } from './use-cases/filtered-counts.js';
-import { registerExportJob } from './use-cases/export-job.js';
-import { registerImportJob } from './use-cases/import-job.js';
-import { TableChanges } from './use-cases/table-changes.js';
+import { FilteredCounts } from './features/rows/filtered-counts.js';
+import { registerExportJob } from './features/import-export/export-job.js';
+import { registerImportJob } from './features/import-export/import-job.js';
+import { TableChanges } from './features/rows/table-changes.js';
 
 export interface DataTablesDeps {
   documents: DocumentStore;
@@ -58,4 +64,8 @@ export function createDataTablesSubgraph(deps: DataTablesDeps): Subgraph & { rep
   }
   const subgraph = createSubgraph({ name: 'datatables', tokens: deps.tokens, resolvers: dataTablesResolvers(runtime) });
   return Object.assign(subgraph, { repo, runtime });
+}
+
+function dataTablesResolvers(rt: DataTablesRuntime) {
+  return mergeResolvers(jobResolvers(rt), tableResolvers(rt), rowResolvers(rt), rowHistoryResolvers(rt), importExportResolvers(rt), { JSON: JsonScalar });
 }

@@ -13,8 +13,8 @@ import { createPushEventProducer } from '@pylon/composition/push-events';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createDataTablesSubgraph } from './app.js';
 import { datatablesProcessEnv } from './config.js';
-import { createDataTablesHttp } from './http/datatables-http.js';
-import { createDataTablesInternalHttp } from './http/internal-http.js';
+import { createDataTablesHttp } from './features/import-export/http/datatables-http.js';
+import { createDataTablesInternalHttp } from './features/player-rows/http/internal-http.js';
 
 type DataTablesSubgraph = ReturnType<typeof createDataTablesSubgraph>;
 

@@ -1,6 +1,6 @@
 import type { Cache, JobRunner, Logger, PushEvents } from '@pylon/kit';
-import type { DataTableRepository } from './repositories/data-table.repository.js';
-import type { FilteredCounts } from './use-cases/filtered-counts.js';
+import type { DataTableRepository } from './shared/data-table.repository.js';
+import type { FilteredCounts } from './features/rows/filtered-counts.js';
 
 /** What the data tables use cases work with, built once by app.ts. */
 export interface DataTablesRuntime {

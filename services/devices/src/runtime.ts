@@ -22,18 +22,18 @@ import {
   type PushEvents,
   type Spool,
 } from '@pylon/kit';
-import { AlertRepository } from './repositories/alert.repository.js';
+import { AlertRepository } from './features/alerts/alert.repository.js';
 import { DEFAULT_SETTINGS, type DevicesSettings } from './domain/settings.js';
-import { CommandRepository } from './repositories/command.repository.js';
+import { CommandRepository } from './features/commands/command.repository.js';
 import type { DataTableSource } from './ports/data-table-source.js';
 import type { ManifestSource } from './ports/manifest-source.js';
 import type { MediaDirectory } from './ports/media-directory.js';
 import type { OrganizationDirectory } from './ports/organization-directory.js';
-import { DeviceRepository } from './repositories/device.repository.js';
-import { DeviceSilenceRepository } from './repositories/device-silence.repository.js';
-import { PairingRepository } from './repositories/pairing.repository.js';
-import { CommandWakeups } from './use-cases/command-wakeups.js';
-import { sweepOnce, type SweepReport } from './use-cases/sweep.js';
+import { DeviceRepository } from './shared/device.repository.js';
+import { DeviceSilenceRepository } from './features/sweep/device-silence.repository.js';
+import { PairingRepository } from './features/pairing/pairing.repository.js';
+import { CommandWakeups } from './features/commands/command-wakeups.js';
+import { sweepOnce, type SweepReport } from './features/sweep/sweep.js';
 
 export type { DevicesSettings };
 export { DEFAULT_SETTINGS };

@@ -1,0 +1,96 @@
+/**
+ * Playlists and templates as a player needs them: sources in play order, each file with a fetchable
+ * (signed, expiring) address, its size and SHA-512; a template's modules with their playlists.
+ * What the scheduling subgraph's ContentDirectory.playerContent answers (in-process in the all-in-one).
+ */
+import { templateLayoutOf, type TemplateLayout } from '@pylon/kit';
+import type { Media, Playlist, Template } from '../../shared/content.repository.js';
+import { playOrder } from '../../domain/playlist.js';
+import type { ContentRuntime } from '../../runtime.js';
+
+export interface PlayerMedia {
+  id: string;
+  name: string;
+  mimeType: string | null;
+  /** Signed file address (relative to the REST base unless publicBaseUrl is set), or the external one. */
+  url: string | null;
+  size: number | null;
+  sha512: string | null;
+  duration: number | null;
+}
+
+export interface PlayerSource {
+  id: string;
+  name: string | null;
+  type: string;
+  interval: number | null;
+  media: PlayerMedia | null;
+  /** A web page's address (WEB_PAGE sources); null for files. */
+  url: string | null;
+}
+
+export interface PlayerPlaylist {
+  kind: 'playlist';
+  id: string;
+  name: string;
+  sources: PlayerSource[];
+}
+
+/** A template with each module's playlist as a player plays it (the layout fields: kit's TemplateLayout). */
+export interface PlayerTemplate extends TemplateLayout<PlayerPlaylist> {
+  kind: 'template';
+}
+
+export interface PlayerContent {
+  playlists: Map<string, PlayerPlaylist>;
+  templates: Map<string, PlayerTemplate>;
+}
+
+export async function playerContent(
+  rt: ContentRuntime,
+  tenant: string,
+  refs: { playlistIds: readonly string[]; templateIds: readonly string[] },
+): Promise<PlayerContent> {
+  const templates: Map<string, Template> = refs.templateIds.length ? await rt.repo.templates.findByIds(tenant, refs.templateIds) : new Map();
+  const playlistIds = new Set(refs.playlistIds);
+  for (const t of templates.values()) for (const m of t.modules ?? []) if (m.playlistId) playlistIds.add(m.playlistId);
+  const playlists: Map<string, Playlist> = playlistIds.size ? await rt.repo.playlists.findByIds(tenant, [...playlistIds]) : new Map();
+  const mediaIds = new Set<string>();
+  for (const p of playlists.values()) for (const s of p.sources ?? []) if (s.mediaId) mediaIds.add(s.mediaId);
+  const media: Map<string, Media> = mediaIds.size ? await rt.repo.media.findByIds(tenant, [...mediaIds]) : new Map();
+
+  const mediaOf = (id: string | null): PlayerMedia | null => {
+    const m = id ? media.get(id) : undefined;
+    if (!m) return null;
+    return {
+      id: m.id,
+      name: m.name,
+      mimeType: m.mimeType ?? null,
+      url: m.blobKey ? rt.urls.urlFor(m.accountId, m.blobKey) : m.fileUrl,
+      size: m.fileSize ?? null,
+      sha512: m.sha512 ?? null,
+      duration: m.duration ?? null,
+    };
+  };
+  const playlistOf = (p: Playlist): PlayerPlaylist => ({
+    kind: 'playlist',
+    id: p.id,
+    name: p.name,
+    sources: playOrder(p.sources ?? []).map((s) => ({
+      id: s.id,
+      name: s.name,
+      type: s.type,
+      interval: s.interval,
+      media: mediaOf(s.mediaId),
+      url: s.url ?? null,
+    })),
+  });
+  const outPlaylists = new Map([...playlists.values()].map((p) => [p.id, playlistOf(p)] as const));
+  const outTemplates = new Map(
+    [...templates.values()].map((t) => {
+      const layout = templateLayoutOf(t, (m) => (m.playlistId ? (outPlaylists.get(m.playlistId) ?? null) : null));
+      return [t.id, { kind: 'template' as const, ...layout }] as const;
+    }),
+  );
+  return { playlists: outPlaylists, templates: outTemplates };
+}

@@ -1,0 +1,100 @@
+/**
+ * A player's batch of play logs, events or impressions -> the telemetry stream, acknowledged only
+ * once the stream holds it (the publisher's `hold`): a 202 means the batch survives a crash, a
+ * failure means nothing was promised and the player retries the same batch (its ids, or the
+ * content digests, make the retry collapse in the store).
+ */
+import { AppError, type EventLogRecord, type ImpressionRecord, type PlayLogRecord } from '@pylon/kit';
+import type { Device } from '../../shared/device.repository.js';
+import { isoMillis, parseBatch, propertiesText, recordId, type PlayerRecordKind } from '../../domain/player-records.js';
+import type { DevicesRuntime } from '../../runtime.js';
+
+export interface IngestResult {
+  /** Records now held (all of the batch). */
+  accepted: number;
+  /** The stored id of each record, in the batch's order (the client's `id` when it gave one). */
+  ids: string[];
+  /** Play logs only: ids whose file_id named no media file of the account (kept, flagged). */
+  unknown_file_ids?: string[];
+}
+
+type IngestDeps = Pick<DevicesRuntime, 'now' | 'settings' | 'media' | 'plays' | 'events' | 'heldEvents' | 'impressions'>;
+
+const notConfigured = () => new AppError('UNAVAILABLE', 'telemetry ingestion is not configured in this deployment');
+const window = (rt: IngestDeps) => ({ now: rt.now(), maxAgeDays: rt.settings.playerRecordMaxAgeDays });
+
+export async function ingestPlayLogs(rt: IngestDeps, device: Device, body: unknown): Promise<IngestResult> {
+  const batch = parseBatch('playlogs', body, window(rt));
+  if (!rt.plays) throw notConfigured();
+  const names = rt.media ? await rt.media.names(device.accountId, [...new Set(batch.map((p) => p.file_id))]) : new Map<string, string>();
+  const unknown = new Set<string>();
+  const records: PlayLogRecord[] = batch.map((p) => {
+    const name = names.get(p.file_id);
+    if (name === undefined) unknown.add(p.file_id);
+    return {
+      id: recordId(device.id, 'playlogs', p),
+      account_id: device.accountId,
+      device_id: device.id,
+      file_id: p.file_id,
+      file_name: name ?? '',
+      timestamp: isoMillis(p.timestamp),
+      duration: p.duration,
+      type: p.type,
+      playlist_id: p.playlist_id ?? '',
+      schedule_id: p.schedule_id ?? '',
+      file_known: name === undefined ? 0 : 1,
+      end_timestamp: p.end_timestamp === undefined ? null : isoMillis(p.end_timestamp),
+      status: p.status ?? 'completed',
+      clock_offset_ms: p.clock_offset_ms === undefined ? null : Math.round(p.clock_offset_ms),
+      zone_id: p.zone_id ?? '',
+    };
+  });
+  await rt.plays.hold(records);
+  return { accepted: records.length, ids: records.map((r) => r.id), unknown_file_ids: [...unknown] };
+}
+
+export async function ingestEvents(rt: IngestDeps, device: Device, body: unknown): Promise<IngestResult> {
+  const now = rt.now();
+  const batch = parseBatch('events', body, window(rt));
+  if (!rt.events) throw notConfigured();
+  const records: EventLogRecord[] = batch.map((e, i) => ({
+    id: recordId(device.id, 'events', e),
+    account_id: device.accountId,
+    device_id: device.id,
+    session_id: e.session_id ?? '',
+    event_name: e.event_name,
+    timestamp: isoMillis(e.timestamp ?? now),
+    properties: propertiesText(e.properties, `[${i}].properties`),
+    latitude: e.latitude ?? device.location?.latitude ?? null,
+    longitude: e.longitude ?? device.location?.longitude ?? null,
+  }));
+  await (rt.heldEvents ?? rt.events).hold(records);
+  return { accepted: records.length, ids: records.map((r) => r.id) };
+}
+
+export async function ingestImpressions(rt: IngestDeps, device: Device, body: unknown): Promise<IngestResult> {
+  const batch = parseBatch('impressions', body, window(rt));
+  if (!rt.impressions) throw notConfigured();
+  const records: ImpressionRecord[] = batch.map((m) => ({
+    id: recordId(device.id, 'impressions', m),
+    account_id: device.accountId,
+    device_id: device.id,
+    file_id: m.file_id ?? '',
+    timestamp: isoMillis(m.timestamp),
+    sensor: m.sensor,
+    dwell_time: m.dwell_time,
+    gender: m.gender ?? 'UNKNOWN',
+    age_range: m.age_range ?? '',
+    visitor_id: m.visitor_id ?? '',
+    latitude: m.latitude ?? device.location?.latitude ?? null,
+    longitude: m.longitude ?? device.location?.longitude ?? null,
+  }));
+  await rt.impressions.hold(records);
+  return { accepted: records.length, ids: records.map((r) => r.id) };
+}
+
+export const INGESTERS: Record<PlayerRecordKind, (rt: IngestDeps, device: Device, body: unknown) => Promise<IngestResult>> = {
+  playlogs: ingestPlayLogs,
+  events: ingestEvents,
+  impressions: ingestImpressions,
+};

@@ -52,11 +52,14 @@ const JPEG = Buffer.from(
   'base64',
 );
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** A failed fetch's reason: undici says only "fetch failed"; the socket's error is its cause. */
-const failure = (e: unknown): string => {
+/** A failed fetch's reason: undici says only "fetch failed"; the socket's error is its cause (`code`: that alone). */
+const failure = (e: unknown, code = false): string => {
   const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+  if (code) return cause?.code ?? '';
   return cause ? `${(e as Error).message} (${cause.code ?? cause.message})` : (e as Error).message;
 };
+/** The socket errors of a request sent on a kept-alive connection the server had just closed. */
+const RESET_ON_REUSE = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
 
 /** One simulated /play page: its loops run until `stop()`. */
 class Screen {
@@ -100,7 +103,19 @@ class Screen {
     const ac = new AbortController();
     this.aborts.add(ac);
     try {
-      return await fetch(`${this.base}${path}`, { ...init, signal: ac.signal });
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await fetch(`${this.base}${path}`, { ...init, signal: ac.signal });
+        } catch (e) {
+          // A kept-alive connection the server closed as it was reused: a browser sends the request
+          // again on a new one, so the page never sees it; so does this screen, once (counted apart).
+          if (attempt === 0 && !this.stopped && RESET_ON_REUSE.has(failure(e, true))) {
+            this.fleet.resent++;
+            continue;
+          }
+          throw e;
+        }
+      }
     } catch (e) {
       if (!this.stopped) this.fleet.error(`${path.split('/').slice(0, 2).join('/')}: ${failure(e)}`);
       return undefined;
@@ -184,6 +199,8 @@ class Fleet {
   readonly screens: Screen[] = [];
   accepted = 0;
   errors = 0;
+  /** Requests sent again after a kept-alive connection closed under them (as a browser does). */
+  resent = 0;
 
   constructor(
     private readonly base: string,
@@ -358,7 +375,9 @@ export async function capacityScenario(o: CapacityOptions): Promise<CapacityStep
       };
       steps.push(step);
       if (errors) console.log(`  errors by kind: ${[...fleet.kinds].map(([k, c]) => `${k} x${c}`).join('; ')}`);
+      if (fleet.resent) console.log(`  requests sent again on a new connection (a kept-alive one closed under them): ${fleet.resent}`);
       fleet.kinds.clear();
+      fleet.resent = 0;
       console.log(
         `  ${n} screens: edit-to-manifest p95 ${p95} ms (worst ${step.worst} ms), server CPU ${step.cpuPercent} % of a core ` +
           `(${step.cpuMsPerScreenMinute} ms per screen-minute), errors ${errors}, lost ${lost}${step.held ? '' : ': the limit'}`,

@@ -255,7 +255,8 @@ test('a media edit reaches every screen playing the file: through its playlist, 
 test('the demo schedules, seeded in the background after start, name the demo screens only, not one a user registered meanwhile', async () => {
   // As if the seeding ran after this screen was registered (the first seconds of a fresh `npm start`).
   const early = (await call('POST', '/devices', { name: 'Paired in the first seconds' })).body;
-  const [lobby, wall] = ['Playlist', 'Template'].map((t) => (demo as Json[]).find((s) => s.type === t)!);
+  const lobby = demo.find((s) => s.type === 'Playlist')!;
+  const wall = demo.find((s) => s.type === 'Template')!;
   await seedDemoSchedules(
     (h.subgraphs.scheduling as unknown as { runtime: SchedulingRuntime }).runtime,
     (h.subgraphs.devices as unknown as { repo: DeviceRepository }).repo,
@@ -267,5 +268,5 @@ test('the demo schedules, seeded in the background after start, name the demo sc
   expect(named.length).toBeGreaterThan(0);
   expect(named).not.toContain(early.id);
   expect(named).not.toContain(screen.id);
-  expect((await (await manifest(early.registration_key)).json()).now.schedule_id).toBeNull();
+  expect(((await (await manifest(early.registration_key)).json()) as Json).now.schedule_id).toBeNull();
 });

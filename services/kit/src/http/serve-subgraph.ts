@@ -81,13 +81,28 @@ export async function createSubgraphHttp(
   return { app, server };
 }
 
+/**
+ * How long an idle kept-alive connection stays open. Longer than the clients' own idle limits (undici
+ * 4 s, browsers 10 s or more behind a proxy, load balancers 60 s), so the client always closes first:
+ * with Node's 5 s default a client that reused a connection just as the server closed it got a reset
+ * (ECONNRESET / "other side closed") on a request the server never saw.
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
+function keepAlive<S extends Server>(s: S): S {
+  s.keepAliveTimeout = KEEP_ALIVE_MS;
+  // Above keepAliveTimeout, so a connection's next request headers are not cut short by it.
+  s.headersTimeout = KEEP_ALIVE_MS + 1_000;
+  return s;
+}
+
 /** Listens; once it does, the compile cache is written (flushCompileCache): the process's code is loaded by then. */
 export function listenHttp(app: Express, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const s = app.listen(port, host, (err?: Error) => {
       if (err) return reject(err);
       flushCompileCache();
-      resolve(s);
+      resolve(keepAlive(s));
     });
   });
 }
@@ -106,7 +121,7 @@ export interface SwitchableServer {
  */
 export function listenHttpSwitchable(first: Express, port: number, host: string): Promise<SwitchableServer> {
   let current: Express = first;
-  const server = createServer((req, res) => current(req, res));
+  const server = keepAlive(createServer((req, res) => current(req, res)));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

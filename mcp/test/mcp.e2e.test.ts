@@ -1,19 +1,24 @@
 /**
- * The remote MCP server at /mcp of the all-in-one server, driven by the SDK's own client over
- * Streamable HTTP (one server for the file): OAuth discovery as the MCP authorization spec has it
+ * Pylon's MCP server driven by the SDK's own client over both transports, against one started
+ * all-in-one server for the file. Stdio: `npm run --silent mcp` as a desktop client starts it, with
+ * the key in PYLON_API_KEY (ready within 60 s). Streamable HTTP at /mcp: OAuth discovery as the MCP authorization spec has it
  * (401 -> protected-resource metadata -> the issuer -> PKCE with the public client), the tools and
  * their schemas, explain_screen agreeing with nowPlaying, an image scheduled through the tool in
  * the screen's manifest, a viewer refused a write, another account's screen ids refused, and every
- * call in the audit trail under the tool's name.
+ * call in the audit trail under the tool's name. Readiness: the server and two sign-ins within 180 s (a
+ * loaded 2-core machine measured 35-47 s for the server and 16 s for the sign-ins, password hashing).
  */
 import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
+import addFormatsModule from 'ajv-formats';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
 import { startHarness, type Harness } from '../../gateway/test/harness.js';
 import { accessTokenFor } from '../../gateway/test/oauth.helpers.js';
+import { ROOT } from '../../gateway/test/processes.js';
+import { parseStdioEnv } from '../src/config.js';
 
 const OWNER = { username: 'owner@demo.example', password: 'demo-owner-password-1' };
 const VIEWER = { username: 'viewer-mcp@demo.example', password: 'viewer-password-1' };
@@ -43,7 +48,7 @@ beforeAll(async () => {
   const ownerB = await createUser(identity.repo, { accountId: 'tenant-b', username: 'owner@tenant-b.example', roles: ['Owner', 'API'] });
   keyB = (await createApiKey(identity.repo, { accountId: 'tenant-b', userId: ownerB.id, name: 'b' })).value;
   [ownerToken, viewerToken] = await Promise.all([accessTokenFor(h.oauthIssuer, OWNER), accessTokenFor(h.oauthIssuer, VIEWER)]);
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all(opened.map((c) => c.close()));
@@ -63,7 +68,7 @@ test('discovery: 401 names the protected-resource metadata, which names Pylon as
   // A token that is not Pylon's: 401 with error="invalid_token", the metadata named again.
   const bad = await fetch(`${h.baseUrl}/mcp`, { method: 'POST', headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json' }, body: '{}' });
   expect(bad.status).toBe(401);
-  expect(bad.headers.get('www-authenticate')).toMatch(/error="invalid_token".*|resource_metadata=.*invalid_token/);
+  expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+", scope="webapi", error="invalid_token"$/);
 });
 
 test('tools: every one with a description, valid input and output JSON schemas, destructive ones taking confirm', async () => {
@@ -73,7 +78,8 @@ test('tools: every one with a description, valid input and output JSON schemas, 
     ['delete_table_row', 'edit_table_row', 'explain_screen', 'export_proof_of_play', 'find_screens', 'play_stats', 'read_table_rows', 'schedule_content', 'screen_timeline', 'send_command', 'uptime'].sort(),
   );
   const ajv = new Ajv({ strict: false });
-  addFormats.default(ajv);
+  // ajv-formats is CommonJS with `exports.default` (see gateway/test/support/reference-conformance.ts).
+  (((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (a: Ajv) => Ajv)(ajv);
   for (const t of tools) {
     expect(t.description!.length).toBeGreaterThan(80);
     expect(() => ajv.compile(t.inputSchema)).not.toThrow();
@@ -171,4 +177,49 @@ test('every tool call is in the audit trail, under the caller and the tool name'
   }
   expect(actions.find((a) => a.actionName === 'mcp:explain_screen ExplainScreen')?.userName).toBe(OWNER.username);
   expect(actions.some((a) => a.actionName === 'mcp:schedule_content ScheduleContent')).toBe(true);
+});
+
+describe('stdio (npm run mcp)', () => {
+  const STDIO_READY_MS = 60_000;
+  let stdio: Client;
+  let stderr = '';
+
+  beforeAll(async () => {
+    const transport = new StdioClientTransport({
+      command: 'npm',
+      args: ['run', '--silent', 'mcp'],
+      cwd: ROOT,
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', PYLON_URL: h.baseUrl, PYLON_API_KEY: h.key },
+      stderr: 'pipe',
+    });
+    transport.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    stdio = new Client({ name: 'pylon-stdio-test', version: '1.0.0' });
+    await stdio.connect(transport, { timeout: STDIO_READY_MS });
+    opened.push(stdio);
+  }, STDIO_READY_MS + 10_000);
+
+  test('the same tools; calls act with the key (audited as find_screens); the key is never written', async () => {
+    const { tools } = await stdio.listTools();
+    expect(tools).toHaveLength(11);
+    const r = await call(stdio, 'find_screens', { online: false, pageSize: 1 });
+    expect(r.isError).toBeFalsy();
+    expect((r.structuredContent as { screens: unknown[] }).screens.length).toBeLessThanOrEqual(1);
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const a = await h.gql('{ auditEvent(limit: 50, where: { actionName: { eq: "mcp:find_screens FindScreens" } }) { userName } }');
+      if ((a.body.data?.auditEvent ?? []).length) break;
+      if (Date.now() > deadline) throw new Error('no audit event for the stdio call');
+      await new Promise((res) => setTimeout(res, 200));
+    }
+    expect(stderr).toMatch(/serving .* over stdio/);
+    expect(stderr).not.toContain(h.key);
+  });
+
+  test('settings: a missing key is named, a bad one never echoed', () => {
+    const missing = parseStdioEnv({});
+    expect(missing).toMatchObject({ ok: false, message: expect.stringContaining('PYLON_API_KEY') });
+    const short = parseStdioEnv({ PYLON_API_KEY: 'pyl_secret' });
+    expect(short.ok).toBe(false);
+    expect(JSON.stringify(short)).not.toContain('pyl_secret');
+  });
 });

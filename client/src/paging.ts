@@ -31,7 +31,11 @@ export interface LinkedPage<T> {
  * Items of a Link-paged list, following `rel="next"` until the last page or `max` items.
  * `fetchPage` gets the first URL, then each next link (absolute).
  */
-export async function* followLinks<T>(first: string, fetchPage: (url: string) => Promise<Result<LinkedPage<T>>>, max = 1000): AsyncGenerator<T, void, undefined> {
+export async function* followLinks<T>(
+  first: string,
+  fetchPage: (url: string) => Promise<Result<LinkedPage<T>>>,
+  max = 1000,
+): AsyncGenerator<T, void, undefined> {
   let url: string | undefined = first;
   let yielded = 0;
   while (url && yielded < max) {
@@ -53,7 +57,10 @@ export interface TokenPage<T> {
 }
 
 /** Items of a continuation-token list, page after page until the token is null or `max` items. */
-export async function* followTokens<T>(fetchPage: (token: string | undefined) => Promise<Result<TokenPage<T>>>, max = 1000): AsyncGenerator<T, void, undefined> {
+export async function* followTokens<T>(
+  fetchPage: (token: string | undefined) => Promise<Result<TokenPage<T>>>,
+  max = 1000,
+): AsyncGenerator<T, void, undefined> {
   let token: string | undefined;
   let yielded = 0;
   do {

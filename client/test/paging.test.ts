@@ -12,7 +12,11 @@ test('parseLink: every rel, relative links resolved, quoted or not', () => {
 });
 
 test('followTokens: pages until the token is null, or until the cap', async () => {
-  const pages: Record<string, TokenPage<number>> = { start: { data: [1, 2], continuationToken: 'b' }, b: { data: [3, 4], continuationToken: 'c' }, c: { data: [5], continuationToken: null } };
+  const pages: Record<string, TokenPage<number>> = {
+    start: { data: [1, 2], continuationToken: 'b' },
+    b: { data: [3, 4], continuationToken: 'c' },
+    c: { data: [5], continuationToken: null },
+  };
   const asked: (string | undefined)[] = [];
   const fetchPage = async (t: string | undefined): Promise<Result<TokenPage<number>>> => {
     asked.push(t);

@@ -61,7 +61,9 @@ test('Your first screen: a device, an image, a playlist, a schedule, what it pla
   const added = await pylon.graphql(d.AddToPlaylistDocument, { input: { playlistId: playlist.value.id, fileId: media.value.id, interval: 10 } });
   expect(added.ok && payload(added.value.addPlaylistSource).ok).toBe(true);
   // 4. A schedule: that playlist on that device, every day, all day.
-  const schedule = await pylon.result(pylon.rest.POST('/schedules', { body: { name: 'Window all day', playlist_id: playlist.value.id, devices: [{ id: device }] } }));
+  const schedule = await pylon.result(
+    pylon.rest.POST('/schedules', { body: { name: 'Window all day', playlist_id: playlist.value.id, devices: [{ id: device }] } }),
+  );
   if (!schedule.ok) throw new Error(schedule.error.message);
   // 5. What it plays now, and why; and the manifest the screen fetches.
   const now = await pylon.graphql(d.ExplainScreenDocument, { deviceId: device });

@@ -44,9 +44,11 @@ beforeAll(async () => {
   h = await startHarness({ SIGNAGE_DEMO_PASSWORD: OWNER.password, AUTH_FAILURE_POINTS: '1000' });
   const identity = h.subgraphs.identity as unknown as IdentityService;
   await createUser(identity.repo, { accountId: 'demo-account', username: VIEWER.username, roles: ['Viewer'], password: VIEWER.password });
-  await createAccount(identity.repo, { id: 'tenant-b', name: 'Tenant B', timezone: 'Asia/Tokyo' });
-  const ownerB = await createUser(identity.repo, { accountId: 'tenant-b', username: 'owner@tenant-b.example', roles: ['Owner', 'API'] });
-  keyB = (await createApiKey(identity.repo, { accountId: 'tenant-b', userId: ownerB.id, name: 'b' })).value;
+  // Another account, with a key of its own.
+  const other = { accountId: 'tenant-b' };
+  await createAccount(identity.repo, { id: other.accountId, name: 'Tenant B', timezone: 'Asia/Tokyo' });
+  const { id: userId } = await createUser(identity.repo, { ...other, username: 'owner@tenant-b.example', roles: ['Owner', 'API'] });
+  keyB = (await createApiKey(identity.repo, { ...other, userId, name: 'mcp-b' })).value;
   [ownerToken, viewerToken] = await Promise.all([accessTokenFor(h.oauthIssuer, OWNER), accessTokenFor(h.oauthIssuer, VIEWER)]);
 }, 180_000);
 
@@ -66,7 +68,11 @@ test('discovery: 401 names the protected-resource metadata, which names Pylon as
   const as = (await (await fetch(`${prm.authorization_servers[0]}/.well-known/oauth-authorization-server`)).json()) as Record<string, string[]>;
   expect(as.code_challenge_methods_supported).toContain('S256');
   // A token that is not Pylon's: 401 with error="invalid_token", the metadata named again.
-  const bad = await fetch(`${h.baseUrl}/mcp`, { method: 'POST', headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json' }, body: '{}' });
+  const bad = await fetch(`${h.baseUrl}/mcp`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json' },
+    body: '{}',
+  });
   expect(bad.status).toBe(401);
   expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+", scope="webapi", error="invalid_token"$/);
 });
@@ -75,7 +81,19 @@ test('tools: every one with a description, valid input and output JSON schemas, 
   const c = await connect({ authorization: `Bearer ${ownerToken}` });
   const { tools } = await c.listTools();
   expect(tools.map((t) => t.name).sort()).toEqual(
-    ['delete_table_row', 'edit_table_row', 'explain_screen', 'export_proof_of_play', 'find_screens', 'play_stats', 'read_table_rows', 'schedule_content', 'screen_timeline', 'send_command', 'uptime'].sort(),
+    [
+      'delete_table_row',
+      'edit_table_row',
+      'explain_screen',
+      'export_proof_of_play',
+      'find_screens',
+      'play_stats',
+      'read_table_rows',
+      'schedule_content',
+      'screen_timeline',
+      'send_command',
+      'uptime',
+    ].sort(),
   );
   const ajv = new Ajv({ strict: false });
   // ajv-formats is CommonJS with `exports.default` (see gateway/test/support/reference-conformance.ts).
@@ -87,7 +105,9 @@ test('tools: every one with a description, valid input and output JSON schemas, 
     if (t.annotations?.destructiveHint) expect(Object.keys(t.inputSchema.properties ?? {})).toContain('confirm');
   }
   const { resources } = await c.listResources();
-  expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['pylon://schema/graphql', 'pylon://schema/openapi', 'pylon://docs/agents.md', 'pylon://docs/content.md']));
+  expect(resources.map((r) => r.uri)).toEqual(
+    expect.arrayContaining(['pylon://schema/graphql', 'pylon://schema/openapi', 'pylon://docs/agents.md', 'pylon://docs/content.md']),
+  );
   const sdl = await c.readResource({ uri: 'pylon://schema/graphql' });
   expect((sdl.contents[0] as { text: string }).text).toMatch(/nowPlaying/);
 });
@@ -138,7 +158,7 @@ test('find_screens pages and caps; explain_screen gives the verdicts nowPlaying 
   expect((sent.structuredContent as { queued: { commands: { status: string }[] }[] }).queued[0]!.commands[0]!.status).toBe('QUEUED');
 });
 
-test('a viewer token reads but cannot call a write tool; another account\'s screen ids are refused', async () => {
+test("a viewer token reads but cannot call a write tool; another account's screen ids are refused", async () => {
   const viewer = await connect({ authorization: `Bearer ${viewerToken}` });
   const screens = (await call(viewer, 'find_screens', { pageSize: 1 })).structuredContent as { screens: { id: string }[] };
   const write = await call(viewer, 'schedule_content', { screenIds: [screens.screens[0]!.id], playlistId: 'any', name: 'Not allowed' });
@@ -147,7 +167,11 @@ test('a viewer token reads but cannot call a write tool; another account\'s scre
   const cmd = await call(viewer, 'send_command', { screenIds: [screens.screens[0]!.id], command: 'reboot', confirm: true });
   expect(text(cmd)).toMatch(/^FORBIDDEN/);
 
-  const b = await fetch(`${h.baseUrl}/devices`, { method: 'POST', headers: { 'x-service-apikey': keyB, 'content-type': 'application/json' }, body: '{"name":"B screen"}' });
+  const b = await fetch(`${h.baseUrl}/devices`, {
+    method: 'POST',
+    headers: { 'x-service-apikey': keyB, 'content-type': 'application/json' },
+    body: '{"name":"B screen"}',
+  });
   const foreign = ((await b.json()) as { id: string }).id;
   const owner = await connect({ authorization: `Bearer ${ownerToken}` });
   for (const [tool, args] of [

@@ -1,6 +1,6 @@
 /** Play statistics, uptime, and proof of play for a range: read-only, rows capped. */
 import { z } from 'zod';
-import { documents as d } from '@pylon/client';
+import { documents as d, type Result } from '@pylon/client';
 import { defineTool } from '../tool.js';
 
 /** The most rows an analytics tool answers: enough for an answer, never a warehouse dump into a context. */
@@ -15,6 +15,22 @@ const range = {
   interval: z.enum(['HOUR', 'DAY', 'WEEK', 'MONTH']).optional().describe('Length of the periods, default DAY.'),
 };
 
+/** The analytics query's variables for a range tool's input; one row more than the cap, to know it was cut. */
+const rangeVariables = (i: { from: string; to: string; interval?: string | undefined; screenIds?: string[] | undefined }) => ({
+  startDate: i.from,
+  endDate: i.to,
+  interval: (i.interval ?? null) as d.AnalyticsIntervalType | null,
+  deviceId: i.screenIds ?? null,
+  limit: MAX_ROWS + 1,
+});
+
+/** At most MAX_ROWS rows, and whether there were more. */
+function capped<V, R>(r: Result<V>, rows: (v: V) => R[]): Result<{ rows: R[]; truncated: boolean }> {
+  if (!r.ok) return r;
+  const all = rows(r.value);
+  return { ok: true, value: { rows: all.slice(0, MAX_ROWS), truncated: all.length > MAX_ROWS } };
+}
+
 export const playStats = defineTool({
   name: 'play_stats',
   title: 'Play statistics',
@@ -23,14 +39,21 @@ export const playStats = defineTool({
 At most ${MAX_ROWS} rows (truncated says when there were more: narrow the range or the screens).`,
   input: range,
   output: {
-    rows: z.array(z.object({ fileId: z.string().nullable(), fileName: z.string().nullable(), periodStart: z.string(), periodEnd: z.string(), totalPlays: z.number(), totalDuration: z.number() })),
+    rows: z.array(
+      z.object({
+        fileId: z.string().nullable(),
+        fileName: z.string().nullable(),
+        periodStart: z.string(),
+        periodEnd: z.string(),
+        totalPlays: z.number(),
+        totalDuration: z.number(),
+      }),
+    ),
     truncated: z.boolean(),
   },
   async run(client, i) {
-    const r = await client.graphql(d.PlayStatsDocument, { startDate: i.from, endDate: i.to, interval: i.interval ?? null, deviceId: i.screenIds ?? null, limit: MAX_ROWS + 1 });
-    if (!r.ok) return r;
-    const rows = (r.value.playStatsByTime ?? []).map((x) => ({ ...x, fileId: x.fileId ?? null, fileName: x.fileName ?? null }));
-    return { ok: true, value: { rows: rows.slice(0, MAX_ROWS), truncated: rows.length > MAX_ROWS } };
+    const r = await client.graphql(d.PlayStatsDocument, rangeVariables(i));
+    return capped(r, (v) => (v.playStatsByTime ?? []).map((x) => ({ ...x, fileId: x.fileId ?? null, fileName: x.fileName ?? null })));
   },
 });
 
@@ -42,14 +65,21 @@ export const uptime = defineTool({
 Default every screen that pinged in the range. At most ${MAX_ROWS} rows (truncated says when there were more).`,
   input: range,
   output: {
-    rows: z.array(z.object({ screenId: z.string(), screenName: z.string().nullable(), periodStart: z.string(), periodEnd: z.string(), uptimePercentage: z.number(), alertCount: z.number() })),
+    rows: z.array(
+      z.object({
+        screenId: z.string(),
+        screenName: z.string().nullable(),
+        periodStart: z.string(),
+        periodEnd: z.string(),
+        uptimePercentage: z.number(),
+        alertCount: z.number(),
+      }),
+    ),
     truncated: z.boolean(),
   },
   async run(client, i) {
-    const r = await client.graphql(d.UptimeDocument, { startDate: i.from, endDate: i.to, interval: i.interval ?? null, deviceId: i.screenIds ?? null, limit: MAX_ROWS + 1 });
-    if (!r.ok) return r;
-    const rows = (r.value.deviceMetrics ?? []).map(({ deviceId, deviceName, ...x }) => ({ screenId: deviceId, screenName: deviceName ?? null, ...x }));
-    return { ok: true, value: { rows: rows.slice(0, MAX_ROWS), truncated: rows.length > MAX_ROWS } };
+    const r = await client.graphql(d.UptimeDocument, rangeVariables(i));
+    return capped(r, (v) => (v.deviceMetrics ?? []).map(({ deviceId, deviceName, ...x }) => ({ screenId: deviceId, screenName: deviceName ?? null, ...x })));
   },
 });
 
@@ -77,7 +107,9 @@ smaller ranges, or use the REST endpoint GET /analytics/playlogs (Accept: text/c
       }),
     );
     if (!r.ok) return r;
-    const lines = String(r.value).replace(/\r?\n$/, '').split(/\r?\n/);
+    const lines = String(r.value)
+      .replace(/\r?\n$/, '')
+      .split(/\r?\n/);
     const [header = '', ...body] = lines.filter((l, n) => n === 0 || l.length > 0);
     const kept = body.slice(0, max);
     return { ok: true, value: { csv: [header, ...kept].join('\n') + '\n', rows: kept.length, truncated: body.length > max } };

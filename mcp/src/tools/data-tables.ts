@@ -30,13 +30,22 @@ filter is the table's filter expression (as the REST rows endpoint takes it). ne
   },
   output: { rows: z.array(row), total: z.number().int(), nextCursor: z.string().nullable() },
   async run(client, i) {
-    const r = await client.graphql(d.TableRowsDocument, { tableId: i.tableId, filter: i.filter ?? null, pageSize: i.pageSize ?? 20, continuationToken: i.cursor ?? null });
+    const r = await client.graphql(d.TableRowsDocument, {
+      tableId: i.tableId,
+      filter: i.filter ?? null,
+      pageSize: i.pageSize ?? 20,
+      continuationToken: i.cursor ?? null,
+    });
     if (!r.ok) return r;
     const page = r.value.dataTableRows;
     if (!page) return refuse('NOT_FOUND', `no table ${i.tableId} in your account`);
     return {
       ok: true,
-      value: { rows: page.data.map((x) => ({ ...x, data: x.data as Record<string, unknown> })), total: page.totalCount, nextCursor: page.continuationToken ?? null },
+      value: {
+        rows: page.data.map((x) => ({ ...x, data: x.data as Record<string, unknown> })),
+        total: page.totalCount,
+        nextCursor: page.continuationToken ?? null,
+      },
     };
   },
 });
@@ -71,7 +80,8 @@ Answers exactly which columns changed, from what to what, and the row's new vers
     const after = { ...p.value.row!, data: p.value.row!.data as Record<string, unknown> };
     const changed: Record<string, { from: unknown; to: unknown }> = {};
     for (const k of new Set([...Object.keys(before.value.data), ...Object.keys(after.data)]))
-      if (JSON.stringify(before.value.data[k]) !== JSON.stringify(after.data[k])) changed[k] = { from: before.value.data[k] ?? null, to: after.data[k] ?? null };
+      if (JSON.stringify(before.value.data[k]) !== JSON.stringify(after.data[k]))
+        changed[k] = { from: before.value.data[k] ?? null, to: after.data[k] ?? null };
     return { ok: true, value: { row: after, previousVersion: before.value.version, changed } };
   },
 });
@@ -87,7 +97,10 @@ Screens showing the table stop showing the row at their next refresh. Pass the v
   async run(client, i) {
     const before = await readRow(client, i.tableId, i.rowId);
     if (!before.ok) return before;
-    if (i.confirm !== true) return needsConfirm(`This would delete row ${i.rowId} (version ${before.value.version}) of table ${i.tableId}: ${JSON.stringify(before.value.data).slice(0, 300)}.`);
+    if (i.confirm !== true)
+      return needsConfirm(
+        `This would delete row ${i.rowId} (version ${before.value.version}) of table ${i.tableId}: ${JSON.stringify(before.value.data).slice(0, 300)}.`,
+      );
     const r = await client.graphql(d.DeleteTableRowDocument, { tableId: i.tableId, rowId: i.rowId, version: i.version ?? before.value.version });
     if (!r.ok) return r;
     const p = payload(r.value.deleteDataTableRow);

@@ -54,7 +54,11 @@ Use it to turn what a person says ("the lobby screen") into screen ids for the o
     groupId: z.string().min(1).max(200).optional().describe('Only screens of this device group.'),
     online: z.boolean().optional().describe('true: only screens online now; false: only offline ones.'),
     pageSize: z.number().int().min(1).max(MAX_PAGE).optional().describe(`Screens per page, default 20, at most ${MAX_PAGE}.`),
-    cursor: z.string().regex(/^\d{1,7}$/).optional().describe('nextCursor of the previous page.'),
+    cursor: z
+      .string()
+      .regex(/^\d{1,7}$/)
+      .optional()
+      .describe('nextCursor of the previous page.'),
   },
   output: {
     screens: z.array(screen),
@@ -111,7 +115,16 @@ read in the screen's time zone, plus when the answer next changes. Use it for "w
     localTime: z.string(),
     schedule: ref.nullable().describe('The winning schedule; null: nothing plays.'),
     content: z.object({ type: z.string(), playlist: ref.nullable(), template: ref.nullable() }).nullable(),
-    considered: z.array(z.object({ schedule: ref, matched: z.boolean(), verdict: z.string(), reason: z.string(), windowStart: z.string().nullable(), windowEnd: z.string().nullable() })),
+    considered: z.array(
+      z.object({
+        schedule: ref,
+        matched: z.boolean(),
+        verdict: z.string(),
+        reason: z.string(),
+        windowStart: z.string().nullable(),
+        windowEnd: z.string().nullable(),
+      }),
+    ),
     nextChange: z.string().nullable(),
   },
   async run(client, i) {

@@ -27,7 +27,9 @@ Answers, per screen, the queued command ids (their delivery shows in the device'
     const screens = await ownScreens(client, i.screenIds);
     if (!screens.ok) return screens;
     if (i.confirm !== true)
-      return needsConfirm(`This would send "${i.command}" to ${screens.value.length} screen(s): ${screens.value.map((s) => `${s.name} (${s.id})`).join(', ')}.`);
+      return needsConfirm(
+        `This would send "${i.command}" to ${screens.value.length} screen(s): ${screens.value.map((s) => `${s.name} (${s.id})`).join(', ')}.`,
+      );
     const queued = [];
     for (const s of screens.value) {
       const r = await client.graphql(d.SendCommandsDocument, { deviceId: s.id, commands: [{ command: i.command, arg: i.arg ?? null }] });
@@ -54,21 +56,46 @@ Answers exactly what it created (the schedule, and the playlist when it made one
     mediaId: z.string().min(1).max(200).optional().describe('An uploaded media file to show (exclusive with playlistId).'),
     playlistId: z.string().min(1).max(200).optional().describe('An existing playlist to play (exclusive with mediaId).'),
     secondsPerItem: z.number().int().min(1).max(86_400).optional().describe('With mediaId: how long it shows each time, default 10.'),
-    startDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('First day (YYYY-MM-DD), in the screens\' time zones; default today.'),
-    endDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('Last day, inclusive; default open-ended.'),
-    startTime: z.string().regex(/^\d{2}:\d{2}$/).optional().describe('Daily start HH:mm, local time; default 00:00.'),
-    endTime: z.string().regex(/^\d{2}:\d{2}$/).optional().describe('Daily end HH:mm, local time; default 24:00.'),
+    startDate: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional()
+      .describe("First day (YYYY-MM-DD), in the screens' time zones; default today."),
+    endDate: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional()
+      .describe('Last day, inclusive; default open-ended.'),
+    startTime: z
+      .string()
+      .regex(/^\d{2}:\d{2}$/)
+      .optional()
+      .describe('Daily start HH:mm, local time; default 00:00.'),
+    endTime: z
+      .string()
+      .regex(/^\d{2}:\d{2}$/)
+      .optional()
+      .describe('Daily end HH:mm, local time; default 24:00.'),
     priority: z.enum(['LOWEST', 'LOW', 'NORMAL', 'HIGH', 'HIGHEST']).optional().describe('Default NORMAL.'),
   },
   output: {
     created: z.object({
-      schedule: z.object({ id: z.string(), name: z.string(), priority: z.string(), startDate: z.string().nullable(), endDate: z.string().nullable(), startTime: z.string().nullable(), endTime: z.string().nullable() }),
+      schedule: z.object({
+        id: z.string(),
+        name: z.string(),
+        priority: z.string(),
+        startDate: z.string().nullable(),
+        endDate: z.string().nullable(),
+        startTime: z.string().nullable(),
+        endTime: z.string().nullable(),
+      }),
       playlist: ref.nullable().describe('The playlist this call created for mediaId; null when playlistId was given.'),
     }),
     screens: z.array(ref),
   },
   async run(client, i) {
-    if (!i.mediaId === !i.playlistId) return { ok: false, error: { kind: 'payload', code: 'VALIDATION_FAILED', message: 'give exactly one of mediaId and playlistId' } };
+    if (!i.mediaId === !i.playlistId)
+      return { ok: false, error: { kind: 'payload', code: 'VALIDATION_FAILED', message: 'give exactly one of mediaId and playlistId' } };
     const screens = await ownScreens(client, i.screenIds);
     if (!screens.ok) return screens;
     let playlistId = i.playlistId;
@@ -105,7 +132,14 @@ Answers exactly what it created (the schedule, and the playlist when it made one
       ok: true,
       value: {
         created: {
-          schedule: { ...schedule, priority: String(schedule.priority), startDate: schedule.startDate ?? null, endDate: schedule.endDate ?? null, startTime: schedule.startTime ?? null, endTime: schedule.endTime ?? null },
+          schedule: {
+            ...schedule,
+            priority: String(schedule.priority),
+            startDate: schedule.startDate ?? null,
+            endDate: schedule.endDate ?? null,
+            startTime: schedule.startTime ?? null,
+            endTime: schedule.endTime ?? null,
+          },
           playlist: created,
         },
         screens: screens.value,

@@ -79,6 +79,10 @@ export function createMcpHttp(o: McpHttpOptions): Router {
   };
 
   router.all(MCP_PATH, express.json({ limit: o.maxBodyBytes ?? 1_000_000 }), async (req, res, next) => {
+    // DNS rebinding (the transport spec's Origin rule): a browser page of another origin never reaches the tools.
+    const origin = req.get('origin');
+    if (origin && (origin === 'null' || !URL.canParse(origin) || new URL(origin).host !== req.get('host')))
+      return jsonRpcError(res, 403, 'cross-origin requests are refused');
     const auth = credentials(req);
     if (!auth) return unauthorized(res, false, 'authorization required: sign in with OAuth (see the resource metadata) or send X-Service-ApiKey');
     try {

@@ -74,6 +74,12 @@ test('discovery: 401 names the protected-resource metadata, which names Pylon as
     body: '{}',
   });
   expect(bad.status).toBe(401);
+  const rebound = await fetch(`${h.baseUrl}/mcp`, {
+    method: 'POST',
+    headers: { origin: 'http://evil.example', authorization: `Bearer ${ownerToken}` },
+    body: '{}',
+  });
+  expect(rebound.status).toBe(403);
   expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+", scope="webapi", error="invalid_token"$/);
 });
 
@@ -201,7 +207,7 @@ test('every tool call is in the audit trail, under the caller and the tool name'
   }
   expect(actions.find((a) => a.actionName === 'mcp:explain_screen ExplainScreen')?.userName).toBe(OWNER.username);
   expect(actions.some((a) => a.actionName === 'mcp:schedule_content ScheduleContent')).toBe(true);
-});
+}, 45_000);
 
 describe('stdio (npm run mcp)', () => {
   const STDIO_READY_MS = 60_000;
@@ -237,7 +243,7 @@ describe('stdio (npm run mcp)', () => {
     }
     expect(stderr).toMatch(/serving .* over stdio/);
     expect(stderr).not.toContain(h.key);
-  });
+  }, 45_000);
 
   test('settings: a missing key is named, a bad one never echoed', () => {
     const missing = parseStdioEnv({});

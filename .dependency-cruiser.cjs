@@ -1,6 +1,6 @@
 /**
  * Layering rules (STYLE.md habit 9), checked by `depcruise` in `npm test` (scripts/test-all.cjs):
- *   depcruise --config .dependency-cruiser.cjs services gateway player-web launcher rest-facade legacy-adapter bench scripts
+ *   depcruise --config .dependency-cruiser.cjs services gateway player-web launcher rest-facade legacy-adapter bench scripts client mcp
  * Paths are the resolved files (pnpm symlinks followed), so `@pylon/adapters/lmdb` and
  * `../lmdb/index.js` are the same `services/adapters/src/lmdb/index.ts`.
  * "No process.env outside config and composition roots" is an ESLint rule (eslint.config.js):
@@ -104,6 +104,29 @@ module.exports = {
       to: { path: nodeModule(['express', '@as-integrations/express5']) },
     },
     {
+      name: 'client-is-a-leaf',
+      severity: 'error',
+      comment:
+        "@pylon/client (client/) speaks Pylon's public HTTP APIs only, as any outside program would: it imports nothing of the workspace, so it can be published and its types come from the committed schema files alone.",
+      from: { path: '^client/src/' },
+      to: { path: '^(services|gateway|launcher|rest-facade|legacy-adapter|player-web|bench|mcp|scripts)/' },
+    },
+    {
+      name: 'mcp-over-the-client',
+      severity: 'error',
+      comment:
+        "The MCP server (mcp/) acts only through @pylon/client with the caller's credentials, so policies, tenancy, limits and audit apply to agents exactly as to people: no subgraph, no kit, no gateway code.",
+      from: { path: '^mcp/src/' },
+      to: { path: '^(services|gateway|launcher|rest-facade|legacy-adapter|player-web|bench)/' },
+    },
+    {
+      name: 'mcp-mounted-by-roots',
+      severity: 'error',
+      comment: 'The MCP server is wired by a composition root (the launcher) and used by tests; product packages do not import it.',
+      from: { pathNot: ['^launcher/', '^mcp/', TEST] },
+      to: { path: '^mcp/' },
+    },
+    {
       name: 'launcher-is-the-top',
       severity: 'error',
       comment: 'launcher/ starts processes and wires packages together; no package imports it (tests, benchmarks and scripts may).',
@@ -136,6 +159,8 @@ module.exports = {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
       extensions: ['.ts', '.js', '.cjs', '.mjs', '.json'],
+      // Types-only packages (@graphql-typed-document-node/core) name their entry in `typings` alone.
+      mainFields: ['main', 'types', 'typings'],
     },
     // `import type` edges are kept (and marked type-only): they count for layering.
     moduleSystems: ['es6', 'cjs'],

@@ -10,6 +10,10 @@
  *   - services/kit/src/generated/rest-api.generated.ts   openapi-typescript over schema/openapi/rest.yaml;
  *   - services/kit/src/generated/operation-rules.generated.ts   each root field's `@policy(name: ...)` in
  *     schema/subgraphs/*.graphql: the kit's operation table (and so `permissions`) is built from it;
+ *   - client/src/generated/graphql.generated.ts   @pylon/client's typed documents (typescript-operations and
+ *     typed-document-node) over client/src/operations/*.graphql against the composed API schema;
+ *   - client/src/generated/rest-api.generated.ts   the same openapi-typescript output, for @pylon/client
+ *     (a package of its own: it imports nothing of the server's packages);
  *   - rest-facade/src/operations/modules.generated.ts   every module of that folder, from which the
  *     facade's registry collects the declared operations (no hand-kept list);
  *   - schema/operations/rest/*.graphql   every REST operation's document, from its declaration in
@@ -122,6 +126,12 @@ async function graphqlFiles(): Promise<Map<string, string>> {
       config: { ...shared, skipTypename: true },
     };
   }
+  generates['client/src/generated/graphql.generated.ts'] = {
+    schema: api,
+    documents: 'client/src/operations/*.graphql',
+    plugins: ['typescript-operations', 'typed-document-node'],
+    config: { ...shared, skipTypename: true },
+  };
   const outputs = await generate({ cwd: root, silent: true, generates }, false);
   const files = new Map<string, string>(outputs.map((o: { filename: string; content: string }) => [o.filename.replace(`${root}`, ''), HEADER + o.content]));
   for (const facade of ['rest', 'legacy'] as const) {
@@ -298,6 +308,7 @@ const files = await graphqlFiles();
 for (const [file, text] of [operationRulesFile(), ...early]) files.set(file, text);
 const [apiFile, apiText] = await openapiFile();
 files.set(apiFile, apiText);
+files.set('client/src/generated/rest-api.generated.ts', apiText);
 
 const problems: string[] = [...stale];
 for (const [file, content] of files) {

@@ -22,7 +22,7 @@ const run = (label, cmd, args, extraEnv = {}) => {
 };
 
 /** Every source tree the layering rules cover. */
-const LAYERED = ['services', 'gateway', 'player-web', 'launcher', 'rest-facade', 'legacy-adapter', 'bench', 'scripts'];
+const LAYERED = ['services', 'gateway', 'player-web', 'launcher', 'rest-facade', 'legacy-adapter', 'bench', 'scripts', 'client', 'mcp'];
 
 let failed = 0;
 const checks = [

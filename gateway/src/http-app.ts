@@ -38,6 +38,8 @@ export interface HttpAppOptions {
   docs?: Router | undefined;
   /** The web player (/play) and the fleet view (/screens). */
   player?: Router | undefined;
+  /** The MCP server (/mcp and its OAuth protected-resource metadata), when this process serves it. */
+  mcp?: Router | undefined;
   /** Who may read /metrics here (default: loopback callers only). */
   metrics?: MetricsAccess;
   /**
@@ -87,6 +89,7 @@ export function createHttpApp(o: HttpAppOptions): Express {
       }),
     }),
   );
+  if (o.mcp) app.use(o.mcp);
   if (o.rest) app.use(o.rest);
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const status = typeof err === 'object' && err && 'status' in err && typeof err.status === 'number' ? err.status : 500;

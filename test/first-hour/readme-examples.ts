@@ -26,6 +26,7 @@ export const DOC_PAGES = [
   'docs/content.md',
   'docs/data-tables.md',
   'docs/access.md',
+  'docs/agents.md',
   'docs/operations-and-deployment.md',
   'docs/operations/README.md',
   'docs/operations/clickhouse.md',

@@ -16,6 +16,7 @@ import { PushEventLog, startEventLog } from '@pylon/identity/features/webhooks/e
 import { createEventsStreamHttp } from '@pylon/identity/features/webhooks/http/events-stream.http';
 import { createLegacyApp } from '@pylon/legacy-adapter';
 import { createRestFacade } from '@pylon/rest-facade';
+import { createMcpHttp } from '@pylon/mcp';
 import { introspectionEnabled } from '@pylon/gateway/config';
 import { createApiDocs } from '@pylon/gateway/docs/api-docs.routes';
 import { credentialsFrom } from '@pylon/gateway/edge-auth';
@@ -107,6 +108,12 @@ export async function createHttpEdge(
     trustProxy: env.TRUST_PROXY,
     docs,
     player: createPlayerWeb({ logger }),
+    // /mcp: tool calls come back to this app's API with the caller's own credentials.
+    mcp: createMcpHttp({
+      resource: () => env.OAUTH_AUDIENCE ?? access.oauth.issuer,
+      issuer: () => access.oauth.issuer,
+      authenticate: async (req) => (await authenticate(req)) !== null,
+    }),
     metrics,
     publicSdl: introspectionEnabled(env),
   });

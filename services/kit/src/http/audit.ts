@@ -57,6 +57,18 @@ export interface AuditTrailOptions {
 
 const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
+/**
+ * The header an agent's tool call carries (the MCP server, mcp/): its tool's name prefixes the
+ * event's action (`mcp:explain_screen ExplainScreen`), so the trail says which tool made each call.
+ * It is a label on the caller's own events, not a credential: only a plain tool name is recorded.
+ */
+export const AGENT_TOOL_HEADER = 'x-pylon-tool';
+const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+const toolPrefix = (req: Request) => {
+  const tool = req.get(AGENT_TOOL_HEADER);
+  return tool && TOOL_NAME.test(tool) ? `mcp:${tool} ` : '';
+};
+
 export function auditTrail(o: AuditTrailOptions) {
   const sink = o.sink;
   return (req: Request, res: Response, next: NextFunction) => {
@@ -78,7 +90,7 @@ export function auditTrail(o: AuditTrailOptions) {
         user_name: note.principal?.userName ?? '',
         http_method: req.method,
         controller_name: note.controllerName ?? o.controller(req),
-        action_name: note.actionName ?? `${req.method} ${redactPath(req.baseUrl + req.path).slice(0, 200)}`,
+        action_name: `${toolPrefix(req)}${note.actionName ?? `${req.method} ${redactPath(req.baseUrl + req.path)}`}`.slice(0, 200),
         ip_address: req.ip ?? '',
         response_code: status,
         interface: o.interface,

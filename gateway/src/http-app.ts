@@ -38,6 +38,8 @@ export interface HttpAppOptions {
   docs?: Router | undefined;
   /** The web player (/play) and the fleet view (/screens). */
   player?: Router | undefined;
+  /** The operator console (/console). */
+  console?: Router | undefined;
   /** Who may read /metrics here (default: loopback callers only). */
   metrics?: MetricsAccess;
   /**
@@ -62,6 +64,7 @@ export function createHttpApp(o: HttpAppOptions): Express {
   // Before /graphql: a browser's GET of /graphql gets GraphiQL, API calls pass through.
   if (o.docs) app.use(o.docs);
   if (o.player) app.use(o.player);
+  if (o.console) app.use(o.console);
 
   // The SDL is documentation, never with federation internals: public only where introspection is.
   const sdlAuth = graphqlAuth(o.auth);

@@ -23,6 +23,7 @@ import type { Gateway } from '@pylon/gateway/gateway';
 import { createHttpApp } from '@pylon/gateway/http-app';
 import { inProcessGatewayClient } from '@pylon/gateway/in-process-client';
 import { createPlayerWeb } from '@pylon/gateway/player-web/player-web.routes';
+import { createConsole } from '@pylon/gateway/console/console.routes';
 import { docsEnabled, type AllInOneEnv } from '../all-in-one.config.js';
 import { streamCredentials, type AccessLayer } from './access.js';
 import type { InProcessSubgraphs } from './in-process-subgraphs.js';
@@ -107,6 +108,7 @@ export async function createHttpEdge(
     trustProxy: env.TRUST_PROXY,
     docs,
     player: createPlayerWeb({ logger }),
+    console: createConsole({ logger }),
     metrics,
     publicSdl: introspectionEnabled(env),
   });

@@ -46,7 +46,7 @@ beforeAll(async () => {
     'launcher/src/all-in-one.main.ts',
     { LEGACY_PORT: String(legacy), SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_DEMO_PASSWORD: OWNER.password, NODE_ENV: 'development' },
     port,
-    90_000,
+    150_000,
   );
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -63,7 +63,7 @@ beforeAll(async () => {
   });
   owner = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await mkdir(SHOTS, { recursive: true });
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -21,7 +21,7 @@ export function useQuery<T>(run: () => Promise<T>, key: unknown[]): QueryState<T
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The caller names what the read depends on (key), as React Query's query keys do.
   }, [...key, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { data: state.data, error: state.error, loading: state.loading, reload };

@@ -61,7 +61,11 @@ export async function consoleLoad(o: { baseUrl: string; runs: number; browser: b
 /** Navigation to a rendered "Sign in" button in a fresh browser context (no cache), p50. */
 async function browserLoad(baseUrl: string, runs: number): Promise<number> {
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
   try {
     const times: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -82,11 +86,15 @@ async function browserLoad(baseUrl: string, runs: number): Promise<number> {
 export function printConsoleLoad(r: ConsoleLoadResult): string[] {
   const kb = (n: number) => `${(n / 1000).toFixed(1)} kB`;
   console.log(`  first load over HTTP (page + assets, p50)   ${r.httpMs.toFixed(1)} ms`);
-  console.log(`  first load in chromium (to sign-in button)  ${r.browserMs === undefined ? `skipped (smoke run, or no chromium at ${CHROMIUM})` : `${r.browserMs.toFixed(0)} ms`}`);
+  console.log(
+    `  first load in chromium (to sign-in button)  ${r.browserMs === undefined ? `skipped (smoke run, or no chromium at ${CHROMIUM})` : `${r.browserMs.toFixed(0)} ms`}`,
+  );
   console.log(`  JavaScript                                   ${kb(r.jsBytes)} raw, ${kb(r.jsGzipBytes)} gzipped (budget ${kb(CONSOLE_JS_BUDGET_GZIP)})`);
   console.log(`  CSS                                          ${kb(r.cssBytes)} raw`);
   // Over a budget is a finding printed with the figures, like every other scenario's; only a console that does not load breaks the run.
   const load = r.browserMs ?? r.httpMs;
-  console.log(`  budgets: JavaScript ${r.jsGzipBytes <= CONSOLE_JS_BUDGET_GZIP ? 'within' : 'OVER'}, first load ${load <= CONSOLE_LOAD_BUDGET_MS ? 'within' : 'OVER'} (${CONSOLE_LOAD_BUDGET_MS} ms)`);
+  console.log(
+    `  budgets: JavaScript ${r.jsGzipBytes <= CONSOLE_JS_BUDGET_GZIP ? 'within' : 'OVER'}, first load ${load <= CONSOLE_LOAD_BUDGET_MS ? 'within' : 'OVER'} (${CONSOLE_LOAD_BUDGET_MS} ms)`,
+  );
   return r.problems;
 }

@@ -142,7 +142,14 @@ function Shell({ rights }: { rights: Rights }) {
         ) : (
           <section>
             <h1>Not allowed</h1>
-            <p>Your role does not allow viewing this page. Ask an account owner for access.</p>
+            <p>Your role does not allow viewing this page. Ask an account owner for access, or open a page your role allows:</p>
+            <ul>
+              {NAV.filter((r) => rights.can(r.needs)).map((r) => (
+                <li key={r.path}>
+                  <Link to={r.path}>{r.label}</Link>
+                </li>
+              ))}
+            </ul>
           </section>
         )}
       </main>

@@ -23,6 +23,7 @@ export const PermissionsDocument = graphql(`
 export type Resource =
   'Devices' | 'Files' | 'Playlists' | 'Templates' | 'Schedules' | 'Alerts' | 'DataTables' | 'Analytics' | 'Users' | 'AuditEvents' | 'Account' | 'ApiKeys';
 export type Access = 'view' | 'edit' | 'delete';
+const FLEET: Resource[] = ['Devices', 'Files', 'Playlists', 'Templates', 'Schedules', 'Alerts', 'DataTables', 'Analytics'];
 
 export class Rights {
   constructor(private readonly p: NonNullable<PermissionsQuery['permissions']>) {}
@@ -31,9 +32,12 @@ export class Rights {
     const r = this.p.permissions.find((x) => x.resource === resource);
     return !!r && (access === 'view' ? r.canView : access === 'edit' ? r.canEdit : r.canDelete);
   }
-  /** False for a user without any policy: the console has nothing to show them. */
+  /**
+   * False for a user whose policies let them view none of the fleet's resources (Account reads
+   * are every user's, so they do not count): the console has nothing to show them.
+   */
   get any(): boolean {
-    return this.p.isAdministrator || this.p.permissions.some((r) => r.canView);
+    return this.p.isAdministrator || FLEET.some((r) => this.can(r));
   }
 }
 

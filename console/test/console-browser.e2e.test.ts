@@ -101,7 +101,7 @@ async function axe(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);
   const found = await page.evaluate(async () => {
     const r = await (
-      window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }
+      globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }
     ).axe.run();
     return r.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -130,7 +130,8 @@ browserTest(
     await shoot(page, 'overview');
 
     // A browser becomes a screen: /play shows a pairing code, typed into the console.
-    const screen = await owner.newPage({ viewport: { width: 640, height: 360 } });
+    const screen = await owner.newPage();
+    await screen.setViewportSize({ width: 640, height: 360 });
     await screen.goto(`${baseUrl}/play/`);
     // The page shows placeholders until the server gave it a code.
     const code = await until(

@@ -26,7 +26,7 @@ const nodeGlobals = Object.fromEntries(
 const commonJsGlobals = { ...nodeGlobals, require: 'readonly', module: 'writable', exports: 'writable', __dirname: 'readonly', __filename: 'readonly' };
 
 export default defineConfig(
-  { ignores: ['**/node_modules/', '**/*.generated.ts', '.tmp/', 'data/', 'coverage/', '**/dist/'] },
+  { ignores: ['**/node_modules/', '**/*.generated.ts', 'console/src/gql/', '.tmp/', 'data/', 'coverage/', '**/dist/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -18,7 +18,7 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   // A sliced subgraph keeps a feature's tests beside it (services/<subgraph>/src/features/<feature>/test/).
   testMatch: [
-    '<rootDir>/{services/*,gateway,player-web,launcher,rest-facade,legacy-adapter,scripts,client,mcp}/test/**/*.test.ts',
+    '<rootDir>/{services/*,gateway,player-web,console,launcher,rest-facade,legacy-adapter,scripts,client,mcp}/test/**/*.test.ts',
     '<rootDir>/services/*/src/features/*/test/**/*.test.ts',
     '<rootDir>/test/**/*.test.ts',
   ],

@@ -48,7 +48,11 @@ async function buildPackage(pkg) {
   cache.writeRestDocumentCache(path.join(root, 'schema/openapi/rest.yaml'));
   fs.mkdirSync(path.dirname(STAMP), { recursive: true });
   fs.writeFileSync(STAMP, JSON.stringify({ builtAt }));
-  process.stdout.write(`built ${PACKAGES.length} packages (${n} files) to <package>/dist in ${Date.now() - started} ms\n`);
+  // The operator console (/console): a browser app, built by Vite into console/dist.
+  const consoleMs = require('./console-build.cjs').build();
+  process.stdout.write(
+    `built ${PACKAGES.length} packages (${n} files) to <package>/dist and the console in ${Date.now() - started} ms (console ${consoleMs} ms)\n`,
+  );
 })().catch((e) => {
   process.stderr.write(`${e.stack ?? e}\n`);
   process.exit(1);

@@ -5,6 +5,7 @@
  *     a sliced subgraph (services/<subgraph>/src/features/) has it in src/shared/ instead, beside its SDL head;
  *   - services/kit/src/generated/{rest,legacy}-operations.generated.ts   typescript-operations over
  *     schema/operations/<facade>/*.graphql against the composed API schema;
+ *   - console/src/gql/*   the console's typed GraphQL documents (graphql-codegen's client preset);
  *   - schema/openapi/rest.yaml   schema/openapi/rest.components.yaml (info, tags, components) with
  *     the paths of the route(...) / documented(...) declarations in rest-facade/src/operations spliced in;
  *   - services/kit/src/generated/rest-api.generated.ts   openapi-typescript over schema/openapi/rest.yaml;
@@ -131,6 +132,15 @@ async function graphqlFiles(): Promise<Map<string, string>> {
     documents: 'client/src/operations/*.graphql',
     plugins: ['typescript-operations', 'typed-document-node'],
     config: { ...shared, skipTypename: true },
+  };
+  // The console's typed documents (client preset): each graphql(`...`) call in console/src is typed
+  // from the API schema; documents travel as strings (no GraphQL parser in the browser bundle).
+  generates['console/src/gql/'] = {
+    schema: api,
+    documents: ['console/src/**/*.{ts,tsx}', '!console/src/gql/**'],
+    preset: 'client',
+    presetConfig: { fragmentMasking: false },
+    config: { ...shared, documentMode: 'string', skipTypename: true },
   };
   const outputs = await generate({ cwd: root, silent: true, generates }, false);
   const files = new Map<string, string>(outputs.map((o: { filename: string; content: string }) => [o.filename.replace(`${root}`, ''), HEADER + o.content]));

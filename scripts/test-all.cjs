@@ -29,6 +29,8 @@ const checks = [
   ['supergraph check', bin('tsx'), ['scripts/compose-supergraph.ts', '--check']],
   ['generated types check', bin('tsx'), ['scripts/codegen.ts', '--check']],
   ['typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
+  // The operator console's browser code (DOM and JSX settings of its own).
+  ['console typecheck', bin('tsc'), ['-p', 'console/tsconfig.json']],
   ['layering', bin('depcruise'), ['--config', '.dependency-cruiser.cjs', ...LAYERED]],
   // Every subgraph's src/ has the same skeleton, the one the README's "Inside a subgraph" table documents.
   ['subgraph layout', bin('tsx'), ['scripts/check-layout.ts']],

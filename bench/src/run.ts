@@ -20,6 +20,8 @@
  * chDB, with the peak RSS above idle (bench/src/reports.scenarios.ts; last, on its own chDB dir).
  * Scenario 11 (web player): simulated /play screens long-polling one server, and how long a schedule
  * edit takes to reach all of their manifests (bench/src/web-player.scenarios.ts).
+ * Scenario 12 (operator console): first load of /console on loopback and its JavaScript gzipped,
+ * against the budgets of 1 s and 350 kB (bench/src/console.scenarios.ts).
  * Set BENCH_SECONDS / BENCH_CONNECTIONS to change the load (defaults 10 s, 10 connections).
  * BENCH_SMOKE=true (run by `npm test`): every scenario for about a second, no warm-up, fewer
  * devices; figures are not judged, but a scenario that fails or answers with errors fails the run.
@@ -55,6 +57,7 @@ import {
 import { analyticsReport, generateTelemetry } from './analytics.scenarios.js';
 import { printReports, reportsScenario } from './reports.scenarios.js';
 import { webPlayerFleet } from './web-player.scenarios.js';
+import { consoleLoad, printConsoleLoad } from './console.scenarios.js';
 import { deltaLines, previousResult, writeResult, type BenchResult } from './results.js';
 import { addBenchDevices, BENCH_KEY as KEY, BENCH_OWNER, BENCH_PASSWORD, startBenchApp } from './bench-app.js';
 
@@ -298,6 +301,10 @@ const fleet = await webPlayerFleet({
 // write transaction in flight never returns (lmdb-js waits for a callback the exiting thread will not run).
 if (fleet.errors > 0) console.error(`web player fleet: ${fleet.errors} errors`);
 
+// Scenario 12 (operator console): first load of /console and its JavaScript size, against the issue's budgets.
+console.log('\nScenario 12: operator console first load\n');
+const consoleProblems = printConsoleLoad(await consoleLoad({ baseUrl: app.baseUrl, runs: smoke ? 1 : 20, browser: !smoke }));
+
 await new Promise<void>((res) => directServer.close(() => res()));
 await direct.server.stop();
 await app.close();
@@ -317,6 +324,7 @@ const capacity = await runCapacity(smoke);
 
 const broken = brokenScenarios([...results, ...authResults, ...deviceResults, ...manifestResults, ...telemetryResults]);
 if (fleet.errors > 0) broken.push(`web player fleet: ${fleet.errors} errors`);
+broken.push(...consoleProblems);
 if (broken.length) {
   console.error(`\nbroken scenarios:\n  ${broken.join('\n  ')}`);
   process.exit(1);

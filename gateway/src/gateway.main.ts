@@ -24,6 +24,7 @@ import { DATATABLES_EDGE_ROUTES, forwardToProcess, IDENTITY_EDGE_ROUTES } from '
 import { createGateway } from './gateway.js';
 import { createHttpApp } from './http-app.js';
 import { createPlayerWeb } from './player-web/player-web.routes.js';
+import { createConsole } from './console/console.routes.js';
 import { forwardPlayerApi } from './player-forward.js';
 import { limitedAuthenticator } from './rate-limits.js';
 import { edgeKeyCacheKey, remoteAuthenticator } from './remote-auth.js';
@@ -102,6 +103,7 @@ try {
     // The web player's page, and its player API forwarded to the devices process: one origin for a
     // browser at /play (the k8s ingress routes /player to the devices process directly).
     player: Router().use(createPlayerWeb({ logger }), forwardPlayerApi({ devicesUrl: env.DEVICES_URL, auth, tokens })),
+    console: createConsole({ logger }),
     publicSdl: introspectionEnabled(env),
     // Large imports (jobs) and GET/DELETE /jobs/{id}: served by the datatables process, where the jobs run.
     // Idle limit, not a total: an upload streams for as long as it sends.

@@ -40,6 +40,8 @@ export interface HttpAppOptions {
   player?: Router | undefined;
   /** The MCP server (/mcp and its OAuth protected-resource metadata), when this process serves it. */
   mcp?: Router | undefined;
+  /** The operator console (/console). */
+  console?: Router | undefined;
   /** Who may read /metrics here (default: loopback callers only). */
   metrics?: MetricsAccess;
   /**
@@ -64,6 +66,7 @@ export function createHttpApp(o: HttpAppOptions): Express {
   // Before /graphql: a browser's GET of /graphql gets GraphiQL, API calls pass through.
   if (o.docs) app.use(o.docs);
   if (o.player) app.use(o.player);
+  if (o.console) app.use(o.console);
 
   // The SDL is documentation, never with federation internals: public only where introspection is.
   const sdlAuth = graphqlAuth(o.auth);

@@ -24,6 +24,7 @@ import type { Gateway } from '@pylon/gateway/gateway';
 import { createHttpApp } from '@pylon/gateway/http-app';
 import { inProcessGatewayClient } from '@pylon/gateway/in-process-client';
 import { createPlayerWeb } from '@pylon/gateway/player-web/player-web.routes';
+import { createConsole } from '@pylon/gateway/console/console.routes';
 import { docsEnabled, type AllInOneEnv } from '../all-in-one.config.js';
 import { streamCredentials, type AccessLayer } from './access.js';
 import type { InProcessSubgraphs } from './in-process-subgraphs.js';
@@ -114,6 +115,7 @@ export async function createHttpEdge(
       issuer: () => access.oauth.issuer,
       authenticate: async (req) => (await authenticate(req)) !== null,
     }),
+    console: createConsole({ logger }),
     metrics,
     publicSdl: introspectionEnabled(env),
   });

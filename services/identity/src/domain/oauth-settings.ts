@@ -16,6 +16,9 @@ export const DEFAULT_CLIENT_ID = 'pylon-public';
 /** Loopback redirect for native apps and scripts (RFC 8252), e.g. the README's curl walk-through. */
 export const DEFAULT_REDIRECT_URIS = ['http://127.0.0.1:8765/callback'];
 
+/** The operator console's redirect (served at /console by the gateway): always allowed on the issuer's origin. */
+export const CONSOLE_CALLBACK_PATH = '/console/callback';
+
 /** Paths the OAuth server answers ({auth_url} is the issuer). */
 export const OAUTH_ROUTES = {
   authorization: '/connect/authorize',

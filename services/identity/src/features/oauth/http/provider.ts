@@ -9,7 +9,7 @@ import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { IdentityRepository } from '../../../shared/identity.repository.js';
 import type { OAuthKeys } from '../oauth-keys.js';
 import type { OidcAdapterFactory } from '../../../adapters/oidc.adapter.js';
-import { API_SCOPE, INTERACTION_PREFIX, OAUTH_ROUTES, parseSubject, type OAuthSettings } from '../../../domain/oauth-settings.js';
+import { API_SCOPE, CONSOLE_CALLBACK_PATH, INTERACTION_PREFIX, OAUTH_ROUTES, parseSubject, type OAuthSettings } from '../../../domain/oauth-settings.js';
 import { renderErrorPage } from './pages.js';
 
 export interface ProviderDeps {
@@ -43,7 +43,9 @@ async function loadOidcProvider(): Promise<typeof import('oidc-provider')> {
 export async function createProvider(d: ProviderDeps): Promise<Provider> {
   const { default: ProviderClass, errors } = await loadOidcProvider();
   const audience = audienceOf(d.issuer, d.settings);
-  const origins = new Set(d.settings.redirectUris.map((u) => new URL(u).origin));
+  // The console signs in from the issuer's own origin, so a base URL change needs no extra setting.
+  const redirectUris = [...new Set([...d.settings.redirectUris, `${d.issuer}${CONSOLE_CALLBACK_PATH}`])];
+  const origins = new Set(redirectUris.map((u) => new URL(u).origin));
   const configuration: Configuration = {
     adapter: d.adapter as unknown as Configuration['adapter'],
     clients: [
@@ -53,7 +55,7 @@ export async function createProvider(d: ProviderDeps): Promise<Provider> {
         token_endpoint_auth_method: 'none',
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
-        redirect_uris: d.settings.redirectUris,
+        redirect_uris: redirectUris,
       },
     ],
     pkce: { required: () => true },

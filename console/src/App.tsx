@@ -1,0 +1,189 @@
+/** The console's shell: sign-in, the user's rights, navigation and the page for the current path. */
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { ErrorState, Loading } from './components/states';
+import { gql } from './lib/api';
+import { accessToken, CALLBACK_PATH, completeSignIn, signIn, signOut } from './lib/auth';
+import { PermissionsDocument, Rights, RightsContext, type Resource } from './lib/permissions';
+import { Link, navigate, useLocation } from './lib/router';
+import { useQuery } from './lib/use-query';
+import { AnalyticsPage } from './pages/Analytics';
+import { MediaPage } from './pages/Media';
+import { OverviewPage } from './pages/Overview';
+import { PairPage } from './pages/Pair';
+import { ScreenPage } from './pages/Screen';
+import { ScreensPage } from './pages/Screens';
+
+interface Route {
+  path: string;
+  label: string;
+  needs: Resource;
+}
+const NAV: Route[] = [
+  { path: '/', label: 'Overview', needs: 'Devices' },
+  { path: '/screens', label: 'Screens', needs: 'Devices' },
+  { path: '/pair', label: 'Pair a screen', needs: 'Devices' },
+  { path: '/media', label: 'Media', needs: 'Files' },
+  { path: '/analytics', label: 'Analytics', needs: 'Analytics' },
+];
+
+function page(path: string): { node: ReactNode; needs: Resource; title: string } {
+  const screen = /^\/screens\/([^/]+)$/.exec(path);
+  if (screen) return { node: <ScreenPage id={decodeURIComponent(screen[1]!)} />, needs: 'Devices', title: 'Screen' };
+  switch (path) {
+    case '/':
+      return { node: <OverviewPage />, needs: 'Devices', title: 'Overview' };
+    case '/screens':
+      return { node: <ScreensPage />, needs: 'Devices', title: 'Screens' };
+    case '/pair':
+      return { node: <PairPage />, needs: 'Devices', title: 'Pair a screen' };
+    case '/media':
+      return { node: <MediaPage />, needs: 'Files', title: 'Media' };
+    case '/analytics':
+      return { node: <AnalyticsPage />, needs: 'Analytics', title: 'Analytics' };
+    default:
+      return {
+        node: (
+          <section>
+            <h1>Page not found</h1>
+            <p>
+              There is no console page at this address. <Link to="/">Go to the overview</Link>.
+            </p>
+          </section>
+        ),
+        needs: 'Account',
+        title: 'Not found',
+      };
+  }
+}
+
+function Callback() {
+  const [error, setError] = useState<Error>();
+  useEffect(() => {
+    completeSignIn().then(
+      (to) => navigate(to, true),
+      (e: unknown) => setError(e instanceof Error ? e : new Error(String(e))),
+    );
+  }, []);
+  return (
+    <main className="signin" id="main">
+      <h1>Signing in</h1>
+      {error ? <ErrorState error={error} retry={() => void signIn('/console/')} /> : <Loading what="your session" />}
+    </main>
+  );
+}
+
+function SignIn() {
+  return (
+    <main className="signin" id="main">
+      <h1>Pylon console</h1>
+      <p>Sign in with your Pylon user to manage screens, media and schedules.</p>
+      <button type="button" className="primary" onClick={() => void signIn()}>
+        Sign in
+      </button>
+    </main>
+  );
+}
+
+function NoAccess() {
+  return (
+    <main className="signin" id="main">
+      <h1>No access yet</h1>
+      <p>You are signed in, but your user has no role that allows viewing anything in this account.</p>
+      <p>Ask an account owner or administrator to give you a role (for example Viewer or Editor), then sign in again.</p>
+      <SignOutButton />
+    </main>
+  );
+}
+
+function SignOutButton() {
+  return (
+    <button
+      type="button"
+      onClick={() => {
+        signOut();
+        navigate('/console/', true);
+      }}
+    >
+      Sign out
+    </button>
+  );
+}
+
+function Shell({ rights }: { rights: Rights }) {
+  const { path } = useLocation();
+  const current = page(path);
+  useEffect(() => {
+    document.title = `${current.title} · Pylon console`;
+  }, [current.title]);
+  const allowed = current.needs === 'Account' || rights.can(current.needs);
+  return (
+    <div className="shell">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <span className="brand">Pylon</span>
+        <nav aria-label="Console">
+          <ul>
+            {NAV.filter((r) => rights.can(r.needs)).map((r) => (
+              <li key={r.path}>
+                <Link to={r.path} aria-current={r.path === path || (r.path === '/screens' && path.startsWith('/screens/')) ? 'page' : undefined}>
+                  {r.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <SignOutButton />
+      </header>
+      <main id="main" tabIndex={-1}>
+        {allowed ? (
+          current.node
+        ) : (
+          <section>
+            <h1>Not allowed</h1>
+            <p>Your role does not allow viewing this page. Ask an account owner for access, or open a page your role allows:</p>
+            <ul>
+              {NAV.filter((r) => rights.can(r.needs)).map((r) => (
+                <li key={r.path}>
+                  <Link to={r.path}>{r.label}</Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </main>
+    </div>
+  );
+}
+
+function SignedIn() {
+  const q = useQuery(() => gql(PermissionsDocument), []);
+  const rights = useMemo(() => (q.data?.permissions ? new Rights(q.data.permissions) : undefined), [q.data]);
+  if (q.error)
+    return (
+      <main className="signin" id="main">
+        <h1>Pylon console</h1>
+        <ErrorState error={q.error} retry={q.reload} />
+      </main>
+    );
+  if (!q.data)
+    return (
+      <main className="signin" id="main">
+        <Loading what="your permissions" />
+      </main>
+    );
+  if (!rights || !rights.any) return <NoAccess />;
+  return (
+    <RightsContext.Provider value={rights}>
+      <Shell rights={rights} />
+    </RightsContext.Provider>
+  );
+}
+
+export function App() {
+  useLocation(); // re-render on navigation (the callback replaces its own address)
+  if (location.pathname === CALLBACK_PATH) return <Callback />;
+  if (!accessToken()) return <SignIn />;
+  return <SignedIn />;
+}

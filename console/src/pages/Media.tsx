@@ -1,0 +1,177 @@
+/** The media library (25 a page, with thumbnails) and uploads with progress (drop or pick files). */
+import { useRef, useState, type DragEvent } from 'react';
+import { Async, Empty, ErrorState } from '../components/states';
+import { graphql } from '../gql';
+import { authHeaders } from '../lib/api';
+import { gql } from '../lib/api';
+import { useRights } from '../lib/permissions';
+import { useQuery } from '../lib/use-query';
+
+const PAGE = 25;
+
+const MediaList = graphql(`
+  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput) {
+    mediaCount(where: $where)
+    media(limit: $limit, offset: $offset, where: $where, order: [{ uploadedOn: DESC }]) {
+      id
+      name
+      mimeType
+      fileSize
+      thumbnailUrl
+      uploadedOn
+      tags
+    }
+  }
+`);
+
+interface Upload {
+  name: string;
+  loaded: number;
+  total: number;
+  error?: string;
+  done?: boolean;
+}
+
+/** XMLHttpRequest, not fetch: only it reports upload progress in every browser. */
+function upload(file: File, onProgress: (loaded: number, total: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/media');
+    for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.total || file.size);
+    xhr.onload = () => {
+      if (xhr.status < 300) return resolve();
+      let message = `HTTP ${xhr.status}`;
+      try {
+        message = (JSON.parse(xhr.responseText) as { message?: string }).message ?? message;
+      } catch {
+        /* not JSON */
+      }
+      reject(new Error(message));
+    };
+    xhr.onerror = () => reject(new Error('the connection failed'));
+    const form = new FormData();
+    form.append('file', file);
+    form.append('name', file.name.replace(/\.[^.]+$/, ''));
+    xhr.send(form);
+  });
+}
+
+const size = (n: number | null | undefined) => (n == null ? '—' : n > 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1e3))} kB`);
+
+export function MediaPage() {
+  const rights = useRights();
+  const [page, setPage] = useState(0);
+  const [search, setSearch] = useState('');
+  const q = useQuery(
+    () => gql(MediaList, { limit: PAGE, offset: page * PAGE, where: search.trim() ? { name: { contains: search.trim() } } : null }),
+    [page, search],
+  );
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  const [over, setOver] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const start = (files: FileList | null) => {
+    for (const file of Array.from(files ?? [])) {
+      const entry: Upload = { name: file.name, loaded: 0, total: file.size };
+      setUploads((u) => [entry, ...u]);
+      const update = (patch: Partial<Upload>) => setUploads((u) => u.map((x) => (x === entry ? Object.assign(entry, patch) && { ...entry } : x)));
+      upload(file, (loaded, total) => update({ loaded, total })).then(
+        () => {
+          update({ done: true, loaded: entry.total });
+          q.reload();
+        },
+        (e: unknown) => update({ error: e instanceof Error ? e.message : String(e) }),
+      );
+    }
+  };
+  const drop = (e: DragEvent) => {
+    e.preventDefault();
+    setOver(false);
+    start(e.dataTransfer.files);
+  };
+  return (
+    <section>
+      <h1>Media</h1>
+      {rights.can('Files', 'edit') && (
+        <div
+          className={`dropzone ${over ? 'over' : ''}`}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setOver(true);
+          }}
+          onDragLeave={() => setOver(false)}
+          onDrop={drop}
+        >
+          <p>Drop images, videos or documents here, or</p>
+          <button type="button" onClick={() => input.current?.click()}>
+            Choose files
+          </button>
+          <input ref={input} type="file" multiple hidden aria-label="Files to upload" onChange={(e) => start(e.target.files)} />
+        </div>
+      )}
+      {uploads.length > 0 && (
+        <ul className="uploads" aria-label="Uploads">
+          {uploads.map((u, i) => (
+            <li key={`${u.name}-${i}`}>
+              <label>
+                {u.name} {u.error ? `failed: ${u.error}` : u.done ? 'uploaded' : `${Math.round((100 * u.loaded) / Math.max(1, u.total))} %`}
+                <progress max={u.total || 1} value={u.loaded} />
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Name contains
+          <input
+            type="search"
+            value={search}
+            onChange={(e) => {
+              setSearch(e.target.value);
+              setPage(0);
+            }}
+          />
+        </label>
+      </form>
+      <Async q={q} what="media">
+        {(d) =>
+          d.mediaCount === 0 ? (
+            <Empty title={search ? 'No media matches this name' : 'The library is empty'}>
+              <p>{rights.can('Files', 'edit') ? 'Upload a file above to start.' : 'Media uploaded by editors appears here.'}</p>
+            </Empty>
+          ) : (
+            <>
+              <p>
+                {d.mediaCount} file{d.mediaCount === 1 ? '' : 's'}
+              </p>
+              <ul className="media-grid">
+                {(d.media ?? []).map((m) => (
+                  <li key={m.id} className="card">
+                    {m.thumbnailUrl ? <img src={m.thumbnailUrl} alt="" loading="lazy" /> : <div className="no-thumb" aria-hidden="true" />}
+                    <strong>{m.name}</strong>
+                    <span className="muted">
+                      {m.mimeType ?? 'file'} · {size(m.fileSize)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+              <nav className="pager" aria-label="Pages">
+                <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>
+                  Previous
+                </button>
+                <span>
+                  Page {page + 1} of {Math.ceil(d.mediaCount / PAGE)}
+                </span>
+                <button type="button" disabled={(page + 1) * PAGE >= d.mediaCount} onClick={() => setPage(page + 1)}>
+                  Next
+                </button>
+              </nav>
+            </>
+          )
+        }
+      </Async>
+      {q.error && q.data && <ErrorState error={q.error} retry={q.reload} />}
+    </section>
+  );
+}

@@ -1,0 +1,131 @@
+/** The fleet at a glance: online/offline/alerting counts, open alerts, events as they happen. */
+import { useEffect, useState } from 'react';
+import { Async, Empty } from '../components/states';
+import { graphql } from '../gql';
+import { gql } from '../lib/api';
+import { followEvents, type PylonEvent, type StreamStatus } from '../lib/events';
+import { useRights } from '../lib/permissions';
+import { Link } from '../lib/router';
+import { useQuery } from '../lib/use-query';
+
+const FleetCounts = graphql(`
+  query FleetCounts {
+    total: deviceCount
+    online: deviceCount(where: { isOnline: { eq: true } })
+  }
+`);
+
+const OpenAlerts = graphql(`
+  query OpenAlerts {
+    alertCount(activeOnly: true)
+    alert(activeOnly: true, limit: 200) {
+      id
+      createdOn
+      reason
+      devices {
+        id
+        name
+      }
+    }
+  }
+`);
+
+function Stat({ label, value, tone }: { label: string; value: number | string; tone?: string }) {
+  return (
+    <div className={`stat ${tone ?? ''}`}>
+      <span className="stat-value">{value}</span>
+      <span className="stat-label">{label}</span>
+    </div>
+  );
+}
+
+function LiveEvents() {
+  const [events, setEvents] = useState<PylonEvent[]>([]);
+  const [status, setStatus] = useState<StreamStatus>({ state: 'connecting' });
+  useEffect(() => followEvents((e) => setEvents((l) => [e, ...l].slice(0, 20)), setStatus), []);
+  return (
+    <section aria-labelledby="events-h">
+      <h2 id="events-h">
+        Recent events <span className={`badge live-${status.state}`}>{status.state}</span>
+      </h2>
+      {status.state === 'forbidden' ? (
+        <Empty title="No events for your role">{status.detail}</Empty>
+      ) : events.length === 0 ? (
+        <Empty title="No events since you opened this page">
+          <p>Events appear here as they happen: screens pairing, going offline, alerts, content changes.</p>
+        </Empty>
+      ) : (
+        <ol className="events" aria-live="polite">
+          {events.map((e) => (
+            <li key={e.id}>
+              <time dateTime={e.timestamp}>{new Date(e.timestamp).toLocaleTimeString()}</time> <code>{e.type}</code>{' '}
+              {typeof e.data.device_id === 'string' && <Link to={`/screens/${e.data.device_id}`}>screen</Link>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+export function OverviewPage() {
+  const rights = useRights();
+  const counts = useQuery(() => gql(FleetCounts), []);
+  const alerts = useQuery(() => (rights.can('Alerts') ? gql(OpenAlerts) : Promise.resolve(null)), []);
+  const alerting = new Set(alerts.data?.alert?.flatMap((a) => a.devices.map((d) => d.id)) ?? []).size;
+  return (
+    <section>
+      <h1>Overview</h1>
+      <Async q={counts} what="the fleet">
+        {(c) =>
+          c.total === 0 ? (
+            <Empty title="No screens yet">
+              <p>
+                Open <code>/play</code> on a screen's browser and <Link to="/pair">pair it with the code it shows</Link>.
+              </p>
+            </Empty>
+          ) : (
+            <div className="stats">
+              <Stat label="screens" value={c.total} />
+              <Stat label="online" value={c.online} tone="ok" />
+              <Stat label="offline" value={c.total - c.online} tone={c.total - c.online ? 'warn' : ''} />
+              {alerts.data && <Stat label="alerting" value={alerting} tone={alerting ? 'bad' : ''} />}
+            </div>
+          )
+        }
+      </Async>
+      <div className="columns">
+        {rights.can('Alerts') && (
+          <section aria-labelledby="alerts-h">
+            <h2 id="alerts-h">Open alerts</h2>
+            <Async q={alerts} what="alerts">
+              {(a) =>
+                !a?.alert?.length ? (
+                  <Empty title="No open alerts">
+                    <p>Every screen is within its alert rules.</p>
+                  </Empty>
+                ) : (
+                  <ul className="alerts">
+                    {a.alert.slice(0, 10).map((al) => (
+                      <li key={al.id}>
+                        <strong>{al.reason ?? 'alert'}</strong> on{' '}
+                        {al.devices.map((d, i) => (
+                          <span key={d.id}>
+                            {i > 0 && ', '}
+                            <Link to={`/screens/${d.id}`}>{d.name}</Link>
+                          </span>
+                        ))}{' '}
+                        <time dateTime={al.createdOn}>since {new Date(al.createdOn).toLocaleString()}</time>
+                      </li>
+                    ))}
+                  </ul>
+                )
+              }
+            </Async>
+          </section>
+        )}
+        <LiveEvents />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,143 @@
+/** Every screen of the account: search, status and tag filters, totals and paging (25 a page). */
+import { useState } from 'react';
+import { Async, Empty } from '../components/states';
+import { graphql } from '../gql';
+import type { DeviceFilterInput } from '../gql/graphql';
+import { gql } from '../lib/api';
+import { Link } from '../lib/router';
+import { useQuery } from '../lib/use-query';
+
+const PAGE = 25;
+
+const ScreenList = graphql(`
+  query ScreenList($where: DeviceFilterInput, $tag: [String!], $limit: Int, $offset: Int) {
+    deviceCount(where: $where, tag: $tag)
+    device(where: $where, tag: $tag, limit: $limit, offset: $offset, order: [{ name: ASC }]) {
+      id
+      name
+      isOnline
+      tags
+      groupName
+      timezone
+      pingData {
+        timestamp
+        playerVersion
+        currentSchedule
+      }
+    }
+  }
+`);
+
+export function ScreensPage() {
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<'all' | 'online' | 'offline'>('all');
+  const [tag, setTag] = useState('');
+  const [page, setPage] = useState(0);
+  const where: DeviceFilterInput = {
+    ...(search.trim() ? { name: { contains: search.trim() } } : {}),
+    ...(status !== 'all' ? { isOnline: { eq: status === 'online' } } : {}),
+  };
+  const q = useQuery(() => gql(ScreenList, { where, tag: tag.trim() ? [tag.trim()] : null, limit: PAGE, offset: page * PAGE }), [search, status, tag, page]);
+  const filter = (f: () => void) => {
+    f();
+    setPage(0);
+  };
+  return (
+    <section>
+      <div className="title-row">
+        <h1>Screens</h1>
+        <Link to="/pair" className="button">
+          Pair a screen
+        </Link>
+      </div>
+      <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Name contains
+          <input type="search" value={search} onChange={(e) => filter(() => setSearch(e.target.value))} />
+        </label>
+        <label>
+          Status
+          <select value={status} onChange={(e) => filter(() => setStatus(e.target.value as typeof status))}>
+            <option value="all">All</option>
+            <option value="online">Online</option>
+            <option value="offline">Offline</option>
+          </select>
+        </label>
+        <label>
+          Tag
+          <input value={tag} onChange={(e) => filter(() => setTag(e.target.value))} />
+        </label>
+      </form>
+      <Async q={q} what="screens">
+        {(d) => {
+          const total = d.deviceCount;
+          const list = d.device ?? [];
+          if (total === 0)
+            return (
+              <Empty title={search || tag || status !== 'all' ? 'No screen matches these filters' : 'No screens yet'}>
+                <p>
+                  {search || tag || status !== 'all' ? 'Change or clear the filters above, or ' : 'Open /play on a screen and '}
+                  <Link to="/pair">pair it with the code it shows</Link>.
+                </p>
+              </Empty>
+            );
+          const pages = Math.ceil(total / PAGE);
+          return (
+            <>
+              <table className="grid">
+                <caption>
+                  {total} screen{total === 1 ? '' : 's'}
+                  {q.loading ? ' (updating…)' : ''}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Now playing</th>
+                    <th scope="col">Group</th>
+                    <th scope="col">Tags</th>
+                    <th scope="col">Last ping</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((s) => (
+                    <tr key={s.id}>
+                      <td>
+                        <Link to={`/screens/${encodeURIComponent(s.id)}`}>{s.name}</Link>
+                      </td>
+                      <td>
+                        <span className={`dot ${s.isOnline ? 'ok' : 'off'}`} aria-hidden="true" />
+                        {s.isOnline ? 'online' : 'offline'}
+                      </td>
+                      <td>{s.isOnline ? (s.pingData?.currentSchedule ?? 'nothing scheduled') : '—'}</td>
+                      <td>{s.groupName ?? '—'}</td>
+                      <td>
+                        {s.tags.map((t) => (
+                          <span className="tag" key={t}>
+                            {t}
+                          </span>
+                        ))}
+                      </td>
+                      <td>{s.pingData?.timestamp ? new Date(s.pingData.timestamp).toLocaleString() : 'never'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <nav className="pager" aria-label="Pages">
+                <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>
+                  Previous
+                </button>
+                <span>
+                  Page {page + 1} of {pages}
+                </span>
+                <button type="button" disabled={page + 1 >= pages} onClick={() => setPage(page + 1)}>
+                  Next
+                </button>
+              </nav>
+            </>
+          );
+        }}
+      </Async>
+    </section>
+  );
+}

@@ -13,6 +13,7 @@ export { createTemplate } from './use-cases/manage-templates.js';
 export { addPlaylistSource } from './use-cases/playlist-sources.js';
 export {
   playerContent,
+  playerMedia,
   type PlayerContent,
   type PlayerMedia,
   type PlayerPlaylist,

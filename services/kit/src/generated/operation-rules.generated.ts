@@ -25,6 +25,8 @@ export const QUERY_POLICIES = {
   // scheduling
   nowPlaying: 'Schedules_View',
   deviceTimeline: 'Schedules_View',
+  overrides: 'Schedules_View',
+  override: 'Schedules_View',
   scheduleGroups: 'Schedules_View',
   schedule: 'Schedules_View',
   scheduleCount: 'Schedules_View',
@@ -112,6 +114,8 @@ export const MUTATION_POLICIES = {
   updateTemplateGroup: 'Templates_Edit',
   deleteTemplateGroup: 'Templates_Delete',
   // scheduling
+  startOverride: 'Overrides_Edit',
+  cancelOverride: 'Overrides_Edit',
   createScheduleGroup: 'Schedules_Edit',
   updateScheduleGroup: 'Schedules_Edit',
   deleteScheduleGroup: 'Schedules_Delete',

@@ -11,6 +11,7 @@ import {
   jobFileSettingsFrom,
   JobRunner,
   jobSettingsFrom,
+  type AuditSink,
   type InternalTokens,
   type Logger,
   type PushEvents,
@@ -40,6 +41,8 @@ export interface SubgraphWiring {
   pushEvents: { pushEvents?: PushEvents };
   /** Where players fetch files (manifest links are made absolute against it). */
   publicBase: () => string;
+  /** The audit trail of acknowledgements by screens (emergency overrides). */
+  audit?: AuditSink;
 }
 
 export type InProcessSubgraphs = Awaited<ReturnType<typeof createInProcessSubgraphs>>;
@@ -158,6 +161,7 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
   const scheduling = createSchedulingSubgraph({
     documents,
     tokens,
+    ...(w.audit ? { audit: w.audit } : {}),
     cache,
     pubsub: backends.pubsub!,
     logger,

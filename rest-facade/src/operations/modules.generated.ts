@@ -15,6 +15,7 @@ import * as events from './events.js';
 import * as groups from './groups.js';
 import * as jobs from './jobs.js';
 import * as media from './media.js';
+import * as overrides from './overrides.js';
 import * as player from './player.js';
 import * as playlists from './playlists.js';
 import * as report from './report.js';
@@ -43,6 +44,7 @@ export const OPERATION_MODULES: readonly Readonly<Record<string, unknown>>[] = [
   groups,
   jobs,
   media,
+  overrides,
   player,
   playlists,
   report,

@@ -55,6 +55,7 @@ import {
 import { analyticsReport, generateTelemetry } from './analytics.scenarios.js';
 import { printReports, reportsScenario } from './reports.scenarios.js';
 import { webPlayerFleet } from './web-player.scenarios.js';
+import { overrideFleet } from './override.scenarios.js';
 import { deltaLines, previousResult, writeResult, type BenchResult } from './results.js';
 import { addBenchDevices, BENCH_KEY as KEY, BENCH_OWNER, BENCH_PASSWORD, startBenchApp } from './bench-app.js';
 
@@ -298,6 +299,18 @@ const fleet = await webPlayerFleet({
 // write transaction in flight never returns (lmdb-js waits for a callback the exiting thread will not run).
 if (fleet.errors > 0) console.error(`web player fleet: ${fleet.errors} errors`);
 
+// Scenario 12 (emergency override): real web-player screens in headless Chromium acknowledge an override and its cancel.
+console.log('\nScenario 12: emergency override\n');
+const override = await overrideFleet({
+  baseUrl: app.baseUrl,
+  key: KEY,
+  screens: smoke ? 3 : Number(process.env.BENCH_OVERRIDE_SCREENS ?? 50),
+  ...(process.env.CHROMIUM_PATH ? { chromiumPath: process.env.CHROMIUM_PATH } : {}),
+}).catch((e: unknown) => {
+  console.error(`emergency override: ${(e as Error).message}`);
+  return { errors: 1 };
+});
+
 await new Promise<void>((res) => directServer.close(() => res()));
 await direct.server.stop();
 await app.close();
@@ -317,6 +330,7 @@ const capacity = await runCapacity(smoke);
 
 const broken = brokenScenarios([...results, ...authResults, ...deviceResults, ...manifestResults, ...telemetryResults]);
 if (fleet.errors > 0) broken.push(`web player fleet: ${fleet.errors} errors`);
+if (override && override.errors > 0) broken.push(`emergency override: ${override.errors} screens did not acknowledge`);
 if (broken.length) {
   console.error(`\nbroken scenarios:\n  ${broken.join('\n  ')}`);
   process.exit(1);

@@ -127,7 +127,15 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   // Screens' override acknowledgements are audited into the access layer's trail, built after the subgraphs.
   const auditLate: { sink?: AuditSink } = {};
   const audit: AuditSink = { push: (r) => auditLate.sink?.push(r) };
-  const sg = await createInProcessSubgraphs(env, { backends, tokens, internalSecret, logger, pushEvents: push ? { pushEvents: push.events } : {}, publicBase, audit });
+  const sg = await createInProcessSubgraphs(env, {
+    backends,
+    tokens,
+    internalSecret,
+    logger,
+    pushEvents: push ? { pushEvents: push.events } : {},
+    publicBase,
+    audit,
+  });
   // The demo seed waits on store writes most of its time: it runs while the gateway and the edge are built.
   if (env.SIGNAGE_DEMO) progress('seeding demo');
   const demoStarted = startDemo(env, sg, logger);

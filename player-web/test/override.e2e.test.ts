@@ -88,7 +88,7 @@ beforeAll(async () => {
   for (let i = 0; i <= N; i++) {
     const created = await rest('POST', '/devices', { name: `Lobby ${i}`, timezone: 'UTC', tags: i < N ? ['override-lobby'] : ['override-street'] });
     if (created.status !== 201) throw new Error(`device: ${created.status} ${JSON.stringify(created.body)}`);
-    (i < N ? lobby : [] as Screen[]).push({ id: created.body.id, key: created.body.registration_key });
+    (i < N ? lobby : ([] as Screen[])).push({ id: created.body.id, key: created.body.registration_key });
     if (i === N) away = { id: created.body.id, key: created.body.registration_key };
   }
   // What the override must win over: a HIGHEST-priority schedule on every screen.
@@ -112,7 +112,11 @@ browserTest(
   'an override reaches every lobby screen over its HIGHEST schedule and each acknowledges; nowPlaying names it; cancel clears them',
   async () => {
     const sent = Date.now();
-    const o = await start({ name: 'Evacuate', content: { type: 'MESSAGE', text: 'Leave by the east exit', backgroundColor: '#c00000' }, target: { tags: ['override-lobby'] } });
+    const o = await start({
+      name: 'Evacuate',
+      content: { type: 'MESSAGE', text: 'Leave by the east exit', backgroundColor: '#c00000' },
+      target: { tags: ['override-lobby'] },
+    });
     expect(o.state).toBe('ACTIVE');
     expect(o.screens.map((x: { device: { id: string } }) => x.device.id).sort()).toEqual(lobby.map((s) => s.id).sort());
     await Promise.all(lobby.map((s) => until(`screen ${s.id} showing the override`, async () => (await data(s, 'override')) === o.id, 30_000)));
@@ -143,37 +147,45 @@ browserTest(
   'a screen offline for a whole override never shows it, even from a manifest that named it; one returning mid-override shows it at once',
   async () => {
     const [held, returning] = [lobby[0]!, lobby[1]!];
-    // Off the network before anything starts (a long-poll in flight still ends; the offline label says a ping failed).
-    await Promise.all([returning, away].map((s) => s.context!.setOffline(true)));
-    // A time-boxed override the held screen fetches, then loses its network before it starts.
-    const startsAt = new Date(Date.now() + 6_000).toISOString();
-    const endsAt = new Date(Date.now() + 12_000).toISOString();
-    const boxed = await start({ name: 'Boxed', content: { type: 'MESSAGE', text: 'Storm warning' }, target: { deviceIds: [held.id] }, startsAt, endsAt });
-    expect(boxed.state).toBe('SCHEDULED');
-    await until('the held screen holding the boxed override', () => held.page!.evaluate(`window.pylonPlayer.manifest.override?.id === ${JSON.stringify(boxed.id)}`), 30_000);
-    await held.context!.setOffline(true);
-    // Offline, it shows it at its start by its own clock, and takes it off at ends_at: never shown past it.
-    await until('the held screen showing the boxed override offline', async () => (await data(held, 'override')) === boxed.id, 30_000);
-    await until('the held screen taking it off at ends_at, offline', async () => !(await data(held, 'override')), 30_000);
-    // By the screen's corrected clock: the server's time learnt to within half a second (clock.js).
-    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(endsAt) - 1000);
+    try {
+      // Off the network before anything starts (a long-poll in flight still ends; the offline label says a ping failed).
+      await Promise.all([returning, away].map((s) => s.context!.setOffline(true)));
+      // A time-boxed override the held screen fetches, then loses its network before it starts.
+      const startsAt = new Date(Date.now() + 6_000).toISOString();
+      const endsAt = new Date(Date.now() + 12_000).toISOString();
+      const boxed = await start({ name: 'Boxed', content: { type: 'MESSAGE', text: 'Storm warning' }, target: { deviceIds: [held.id] }, startsAt, endsAt });
+      expect(boxed.state).toBe('SCHEDULED');
+      await until(
+        'the held screen holding the boxed override',
+        () => held.page!.evaluate(`window.pylonPlayer.manifest.override?.id === ${JSON.stringify(boxed.id)}`),
+        30_000,
+      );
+      await held.context!.setOffline(true);
+      // Offline, it shows it at its start by its own clock, and takes it off at ends_at: never shown past it.
+      await until('the held screen showing the boxed override offline', async () => (await data(held, 'override')) === boxed.id, 30_000);
+      await until('the held screen taking it off at ends_at, offline', async () => !(await data(held, 'override')), 30_000);
+      // By the screen's corrected clock: the server's time learnt to within half a second (clock.js).
+      expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(endsAt) - 1000);
 
-    await Promise.all([returning, away].map((s) => until(`screen ${s.id} offline`, () => s.page!.locator('#status').isVisible(), 60_000)));
-    const o = await start({ name: 'Lockdown', content: { type: 'MESSAGE', text: 'Stay inside' }, target: { all: true } });
-    expect(screenState(o, away)).toBe('UNREACHABLE');
-    const back = Date.now();
-    await returning.context!.setOffline(false);
-    await until('the returning screen showing the override', async () => (await data(returning, 'override')) === o.id, 30_000);
-    console.log(`a screen back online showed the running override ${Date.now() - back} ms later`);
-    await cancel(o.id);
-    await until('the returning screen back on its schedule', async () => !(await data(returning, 'override')), 30_000);
-    // Back after it ended: the away screen never shows it.
-    await away.context!.setOffline(false);
-    await until('the away screen pinging again', async () => !(await away.page!.locator('#status').isVisible()), 30_000);
-    await away.page!.evaluate('window.pylonPlayer.refreshManifest(true)');
-    expect(await seen(away)).toEqual([]);
-    expect(screenState(await read(o.id), away)).toBe('UNREACHABLE');
-    await held.context!.setOffline(false);
+      await Promise.all([returning, away].map((s) => until(`screen ${s.id} offline`, () => s.page!.locator('#status').isVisible(), 60_000)));
+      const o = await start({ name: 'Lockdown', content: { type: 'MESSAGE', text: 'Stay inside' }, target: { all: true } });
+      const back = Date.now();
+      await returning.context!.setOffline(false);
+      await until('the returning screen showing the override', async () => (await data(returning, 'override')) === o.id, 30_000);
+      console.log(`a screen back online showed the running override ${Date.now() - back} ms later`);
+      await cancel(o.id);
+      await until('the returning screen back on its schedule', async () => !(await data(returning, 'override')), 30_000);
+      // Back after it ended: the away screen never shows it.
+      await away.context!.setOffline(false);
+      await until('the away screen pinging again', async () => !(await away.page!.locator('#status').isVisible()), 30_000);
+      await away.page!.evaluate('window.pylonPlayer.refreshManifest(true)');
+      expect(await seen(away)).toEqual([]);
+      // Never acknowledged, and the override is over.
+      expect(screenState(await read(o.id), away)).toBe('UNREACHABLE');
+    } finally {
+      // Every screen back on the network for the next test, whatever happened here.
+      await Promise.all([held, returning, away].map((s) => s.context!.setOffline(false)));
+    }
   },
   120_000,
 );

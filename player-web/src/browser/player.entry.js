@@ -210,7 +210,9 @@ class Player {
   }
 
   pingBody() {
-    const playing = [...this.stage.playing(), ...[this.override.playing()].filter(Boolean)].map((p) => p.item.source.name || (p.item.source.media ? p.item.source.media.id : p.item.source.id));
+    const playing = [...this.stage.playing(), ...[this.override.playing()].filter(Boolean)].map(
+      (p) => p.item.source.name || (p.item.source.media ? p.item.source.media.id : p.item.source.id),
+    );
     const mem = performance.memory;
     const meta = {
       user_agent: navigator.userAgent.slice(0, 1000),

@@ -90,7 +90,8 @@ export const getOverride = route(
   {
     tags: TAGS,
     summary: 'One emergency override with its screens.',
-    description: 'Each screen: PENDING, SHOWING, ENDED or UNREACHABLE, with its acknowledgements. 404 when the account has no override with this id. Policy Schedules_View.',
+    description:
+      'Each screen: PENDING, SHOWING, ENDED or UNREACHABLE, with its acknowledgements. 404 when the account has no override with this id. Policy Schedules_View.',
     parameters: params('IdPath'),
     responses: {
       '200': { description: 'The override.', content: json(ref('Override')) },

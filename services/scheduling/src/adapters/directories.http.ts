@@ -31,11 +31,23 @@ export function createHttpDeviceDirectory(t: Target): DeviceDirectory {
         const data = await ask<{ device: RemoteFleetDevice[] | null }>(t, caller, FLEET_QUERY, { limit: FLEET_PAGE, offset }, 'the devices');
         const page = data.device ?? [];
         for (const d of page) {
-          devices.push({ id: d.id, tags: d.tags ?? [], groupId: d.groupId ?? null, latitude: d.location?.latitude ?? null, longitude: d.location?.longitude ?? null });
+          devices.push({
+            id: d.id,
+            tags: d.tags ?? [],
+            groupId: d.groupId ?? null,
+            latitude: d.location?.latitude ?? null,
+            longitude: d.location?.longitude ?? null,
+          });
         }
         if (page.length < FLEET_PAGE) break;
       }
-      const data = await ask<{ deviceGroups: { id: string; parentId: string | null }[] | null }>(t, caller, '{ deviceGroups { id parentId } }', {}, 'the device groups');
+      const data = await ask<{ deviceGroups: { id: string; parentId: string | null }[] | null }>(
+        t,
+        caller,
+        '{ deviceGroups { id parentId } }',
+        {},
+        'the device groups',
+      );
       return { devices, groups: new Map((data.deviceGroups ?? []).map((g) => [g.id, g.parentId ?? null])) };
     },
     async online(caller, ids) {

@@ -25,9 +25,7 @@ export const MAX_OVERRIDE_DEVICES = 10_000;
 export const MAX_MESSAGE_CHARS = 2_000;
 
 export type OverrideContent =
-  | { type: 'MEDIA'; mediaId: string }
-  | { type: 'PLAYLIST'; playlistId: string }
-  | { type: 'MESSAGE'; text: string; textColor: string; backgroundColor: string };
+  { type: 'MEDIA'; mediaId: string } | { type: 'PLAYLIST'; playlistId: string } | { type: 'MESSAGE'; text: string; textColor: string; backgroundColor: string };
 
 export interface OverrideRadius {
   latitude: number;
@@ -86,14 +84,22 @@ export const isLive = (o: Pick<OverrideRecord, 'startsAt' | 'endsAt' | 'cancelle
   return s === 'ACTIVE' || s === 'SCHEDULED';
 };
 
-export function screenState(o: Pick<OverrideRecord, 'startsAt' | 'endsAt' | 'cancelledAt'>, ack: OverrideScreenRecord | undefined, online: boolean, now: number): ScreenState {
+export function screenState(
+  o: Pick<OverrideRecord, 'startsAt' | 'endsAt' | 'cancelledAt'>,
+  ack: OverrideScreenRecord | undefined,
+  online: boolean,
+  now: number,
+): ScreenState {
   if (ack?.stoppedAt) return 'ENDED';
   if (ack?.shownAt) return 'SHOWING';
   return online && isLive(o, now) ? 'PENDING' : 'UNREACHABLE';
 }
 
 /** The override a screen shows among those naming it: the one started last (then created last). */
-export function winningOverride<O extends Pick<OverrideRecord, 'startsAt' | 'endsAt' | 'cancelledAt'> & { createdAt: string }>(overrides: readonly O[], now: number): O | null {
+export function winningOverride<O extends Pick<OverrideRecord, 'startsAt' | 'endsAt' | 'cancelledAt'> & { createdAt: string }>(
+  overrides: readonly O[],
+  now: number,
+): O | null {
   let best: O | null = null;
   for (const o of overrides) {
     if (stateAt(o, now) !== 'ACTIVE') continue;
@@ -226,6 +232,7 @@ export function overrideFromInput(input: unknown, now: number): Pick<OverrideRec
   }
   const starts = i.startsAt ? Date.parse(i.startsAt) : now;
   const ends = i.endsAt ? Date.parse(i.endsAt) : null;
-  if (ends !== null && ends <= Math.max(starts, now)) throw new AppError('BAD_USER_INPUT', 'endsAt must be after startsAt and in the future', { field: 'endsAt' });
+  if (ends !== null && ends <= Math.max(starts, now))
+    throw new AppError('BAD_USER_INPUT', 'endsAt must be after startsAt and in the future', { field: 'endsAt' });
   return { name: i.name, content, target, startsAt: isoOf(starts), endsAt: ends === null ? null : isoOf(ends) };
 }

@@ -177,7 +177,11 @@ export async function getOverride(rt: SchedulingRuntime, caller: Principal, id: 
   return viewOf(rt, caller, o!);
 }
 
-export async function listOverrides(rt: SchedulingRuntime, caller: Principal, args: { openOnly?: boolean | null; limit?: number | null }): Promise<OverrideView[]> {
+export async function listOverrides(
+  rt: SchedulingRuntime,
+  caller: Principal,
+  args: { openOnly?: boolean | null; limit?: number | null },
+): Promise<OverrideView[]> {
   const limit = args.limit ?? 50;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_OVERRIDE_LIST)
     throw new AppError('BAD_USER_INPUT', `limit must be 1 to ${MAX_OVERRIDE_LIST}`, { field: 'limit' });

@@ -69,7 +69,14 @@ export class OverrideRepository {
     for (let attempt = 0; attempt < 3; attempt++) {
       const current = await this.screens.findById(tenant, id);
       try {
-        if (!current) return await this.screens.insert(tenant, { id, overrideId, deviceId, shownAt: kind === 'shown' ? at : null, stoppedAt: kind === 'stopped' ? at : null });
+        if (!current)
+          return await this.screens.insert(tenant, {
+            id,
+            overrideId,
+            deviceId,
+            shownAt: kind === 'shown' ? at : null,
+            stoppedAt: kind === 'stopped' ? at : null,
+          });
         if (current[field]) return null;
         return await this.screens.update(tenant, id, { $set: { [field]: at } }, { expectedVersion: current.version });
       } catch (e) {

@@ -145,7 +145,9 @@ async function overrideOut(rt: SchedulingRuntime, caller: Principal, o: Override
   } else {
     const m = (await rt.content.playerMedia(caller, [c.mediaId])).get(c.mediaId);
     const kind = m?.mimeType?.startsWith('video/') ? 'VIDEO' : 'IMAGE';
-    content = m ? { type: 'playlist', id: `override:${o.id}`, name: o.name, sources: [{ id: m.id, name: m.name, type: kind, interval: null, media: mediaOut(m) }] } : null;
+    content = m
+      ? { type: 'playlist', id: `override:${o.id}`, name: o.name, sources: [{ id: m.id, name: m.name, type: kind, interval: null, media: mediaOut(m) }] }
+      : null;
   }
   return { id: o.id, name: o.name, starts_at: iso(Date.parse(o.startsAt)), ends_at: o.endsAt ? iso(Date.parse(o.endsAt)) : null, content };
 }
@@ -188,7 +190,14 @@ export async function playerManifest(rt: SchedulingRuntime, device: DeviceRef): 
     ...(override ? { override } : {}),
   };
   const version = versionOf(body);
-  const manifest: PlayerManifest = { device_id: body.device_id, version, valid_until: body.valid_until, now: body.now, next: body.next, ...(override ? { override } : {}) };
+  const manifest: PlayerManifest = {
+    device_id: body.device_id,
+    version,
+    valid_until: body.valid_until,
+    now: body.now,
+    next: body.next,
+    ...(override ? { override } : {}),
+  };
   // The cached version also lapses when the override starts or ends (the timers wake the screens then too).
   const edges = [current.nextChange, ...(held ? [Date.parse(held.startsAt), held.endsAt ? Date.parse(held.endsAt) : null] : [])];
   const lapse = edges.filter((t): t is number => t !== null && t > at).reduce<number | null>((a, t) => (a === null || t < a ? t : a), null);

@@ -25,7 +25,8 @@ let now = Date.parse('2026-05-04T10:30:00Z');
 const events: { type: PushEventType; data: Record<string, unknown> }[] = [];
 const run = subgraphRunner(() => sg, principal('acc-a'));
 
-const FIELDS = 'success error errorCode errorField override { id state startsAt endsAt target { tags } screens { device { id } state } screenCounts { pending showing ended unreachable } }';
+const FIELDS =
+  'success error errorCode errorField override { id state startsAt endsAt target { tags } screens { device { id } state } screenCounts { pending showing ended unreachable } }';
 const START = `mutation($input: OverrideInput!) { startOverride(input: $input) { ${FIELDS} } }`;
 type Payload = { success: boolean; error: string | null; errorCode: string | null; errorField: string | null; override: any };
 
@@ -55,7 +56,13 @@ beforeAll(async () => {
     { id: 'far', tags: [], groupId: null, latitude: null, longitude: null },
   ]);
   dirs.devices.set('acc-a', new Map(['ams', 'utr', 'rot', 'far'].map((id) => [id, { id, timezone: 'UTC' }])));
-  dirs.groups.set('acc-a', new Map([['g1', null], ['g2', 'g1']]));
+  dirs.groups.set(
+    'acc-a',
+    new Map([
+      ['g1', null],
+      ['g2', 'g1'],
+    ]),
+  );
   dirs.fleet.set('acc-b', [{ id: 'db', tags: ['lobby'], groupId: 'gb', latitude: 52.37, longitude: 4.9 }]);
   dirs.devices.set('acc-b', new Map([['db', { id: 'db', timezone: 'UTC' }]]));
   dirs.groups.set('acc-b', new Map([['gb', null]]));
@@ -106,14 +113,22 @@ test("every id passed must be the caller's: device, group, media, playlist (anot
   expect(read.data).toEqual({ override: null });
   const cancel = await run('mutation($id: ID!) { cancelOverride(id: $id) { success errorCode } }', { id: a.override.id }, principal('acc-b'));
   expect(cancel.data).toEqual({ cancelOverride: { success: false, errorCode: 'NOT_FOUND' } });
-  await expect(acknowledgeOverride(sg.runtime, { accountId: 'acc-b', id: 'db' }, a.override.id, { state: 'SHOWING' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  await expect(acknowledgeOverride(sg.runtime, { accountId: 'acc-b', id: 'db' }, a.override.id, { state: 'SHOWING' })).rejects.toMatchObject({
+    code: 'NOT_FOUND',
+  });
   await run('mutation($id: ID!) { cancelOverride(id: $id) { success } }', { id: a.override.id });
 });
 
 test('bad input names the field: no target, an end before the start, a colour, an unknown content member', async () => {
   expect(await start({ name: 'x', content: message, target: {} })).toMatchObject({ success: false, errorField: 'target' });
-  expect(await start({ name: 'x', content: message, target: { all: true }, endsAt: '2026-05-04T10:00:00Z' })).toMatchObject({ success: false, errorField: 'endsAt' });
-  expect(await start({ name: 'x', content: { ...message, textColor: 'red' }, target: { all: true } })).toMatchObject({ success: false, errorField: 'content.textColor' });
+  expect(await start({ name: 'x', content: message, target: { all: true }, endsAt: '2026-05-04T10:00:00Z' })).toMatchObject({
+    success: false,
+    errorField: 'endsAt',
+  });
+  expect(await start({ name: 'x', content: { ...message, textColor: 'red' }, target: { all: true } })).toMatchObject({
+    success: false,
+    errorField: 'content.textColor',
+  });
   expect(await start({ name: 'x', content: { type: 'MEDIA' }, target: { all: true } })).toMatchObject({ success: false, errorField: 'content.mediaId' });
 });
 
@@ -150,7 +165,9 @@ test('the override wins the manifest over a HIGHEST schedule; acknowledged per s
   // A retry changes nothing and is announced once.
   await acknowledgeOverride(sg.runtime, { accountId: 'acc-a', id: 'ams' }, o.id, { state: 'SHOWING' });
   expect(events.filter((e) => e.type === 'override.acknowledged')).toHaveLength(1);
-  await expect(acknowledgeOverride(sg.runtime, { accountId: 'acc-a', id: 'ams' }, o.id, { state: 'SOON' })).rejects.toMatchObject({ details: { field: 'state' } });
+  await expect(acknowledgeOverride(sg.runtime, { accountId: 'acc-a', id: 'ams' }, o.id, { state: 'SOON' })).rejects.toMatchObject({
+    details: { field: 'state' },
+  });
 
   now = Date.parse('2026-05-04T10:40:01Z');
   const after = (await playerManifest(sg.runtime, { accountId: 'acc-a', id: 'ams' }))!.manifest;

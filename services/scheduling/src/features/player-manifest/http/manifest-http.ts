@@ -73,7 +73,8 @@ export function createManifestHttp(rt: SchedulingRuntime, tokens: InternalTokens
     try {
       res.json(await acknowledgeOverride(rt, named, String(req.params.overrideId), body));
     } catch (e) {
-      if (isAppError(e) && e.code !== 'INTERNAL') return void sendRestError(res, e.code, e.message, { field: typeof e.details.field === 'string' ? e.details.field : undefined });
+      if (isAppError(e) && e.code !== 'INTERNAL')
+        return void sendRestError(res, e.code, e.message, { field: typeof e.details.field === 'string' ? e.details.field : undefined });
       failed(res, e);
     }
   });

@@ -36,16 +36,14 @@ export async function overrideFleet(o: OverrideFleetOptions): Promise<OverrideFl
     return null;
   }
   const headers = { 'x-service-apikey': o.key, 'content-type': 'application/json' };
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- GraphQL answers, read by field
-  const gql = async (query: string, variables: Record<string, unknown> = {}): Promise<Record<string, any>> => {
-    const r = (await (await fetch(`${o.baseUrl}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) })).json()) as {
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- GraphQL answers, read by field
-      data: Record<string, any>;
-      errors?: unknown;
-    };
-    if (r.errors) throw new Error(JSON.stringify(r.errors));
-    return r.data;
-  };
+  /** One GraphQL call as the bench key; a GraphQL error fails the scenario. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers read by field
+  async function gql(query: string, variables: Record<string, unknown> = {}): Promise<any> {
+    const res = await fetch(`${o.baseUrl}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+    const { data, errors: failed } = (await res.json()) as { data?: unknown; errors?: unknown };
+    if (failed || !data) throw new Error(`GraphQL answered ${res.status}: ${JSON.stringify(failed)}`);
+    return data;
+  }
   let errors = 0;
   const tag = `bench-override-${Date.now()}`;
   const screens: { id: string; key: string }[] = [];

@@ -197,13 +197,17 @@ browserTest(
     await Promise.all(lobby.map((s) => until(`screen ${s.id} showing it`, async () => (await data(s, 'override')) === o.id, 30_000)));
     await procs.stopAll();
     baseUrl = await procs.start('launcher/src/all-in-one.main.ts', env(), port, 240_000);
-    const after = await read(o.id);
-    expect(after.state).toBe('ACTIVE');
-    expect(after.screenCounts.showing).toBe(N);
+    // Read and cancelled over REST this time (the same use cases behind GET /overrides/{id} and POST .../cancel).
+    const after = await rest('GET', `/overrides/${o.id}`);
+    expect(after.status).toBe(200);
+    expect(after.body).toMatchObject({ state: 'ACTIVE', screen_counts: { showing: N } });
+    expect((await rest('GET', '/overrides?open_only=true')).body.map((x: { id: string }) => x.id)).toContain(o.id);
     // A screen that reloads after the restart (its manifest fetched from the new process) shows it again.
     await lobby[2]!.page!.reload();
     await until('the reloaded screen showing it', async () => (await data(lobby[2]!, 'override')) === o.id, 60_000);
-    await cancel(o.id);
+    const cancelled = await rest('POST', `/overrides/${o.id}/cancel`);
+    expect(cancelled).toMatchObject({ status: 200, body: { state: 'CANCELLED' } });
+    expect((await rest('POST', `/overrides/${o.id}/cancel`)).status).toBe(422);
     await Promise.all(lobby.map((s) => until(`screen ${s.id} cleared after the restart`, async () => !(await data(s, 'override')), 60_000)));
     await until('every screen acknowledged ENDED', async () => (await read(o.id)).screenCounts.ended === N, 30_000);
   },

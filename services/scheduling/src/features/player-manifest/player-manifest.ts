@@ -137,19 +137,16 @@ const versionOf = (m: Omit<PlayerManifest, 'version'>): string =>
 /** The override as the player reads it; its media or playlist fetched as the device's account. */
 async function overrideOut(rt: SchedulingRuntime, caller: Principal, o: Override): Promise<ManifestOverride> {
   const c = o.content;
-  let content: ManifestOverride['content'] = null;
-  if (c.type === 'MESSAGE') content = { type: 'message', text: c.text, text_color: c.textColor, background_color: c.backgroundColor };
-  else if (c.type === 'PLAYLIST') {
+  const when = { id: o.id, name: o.name, starts_at: iso(Date.parse(o.startsAt)), ends_at: o.endsAt ? iso(Date.parse(o.endsAt)) : null };
+  if (c.type === 'MESSAGE') return { ...when, content: { type: 'message', text: c.text, text_color: c.textColor, background_color: c.backgroundColor } };
+  if (c.type === 'PLAYLIST') {
     const p = (await rt.content.playerContent(caller, { playlistIds: [c.playlistId], templateIds: [] })).playlists.get(c.playlistId);
-    content = p ? playlistOut(p) : null;
-  } else {
-    const m = (await rt.content.playerMedia(caller, [c.mediaId])).get(c.mediaId);
-    const kind = m?.mimeType?.startsWith('video/') ? 'VIDEO' : 'IMAGE';
-    content = m
-      ? { type: 'playlist', id: `override:${o.id}`, name: o.name, sources: [{ id: m.id, name: m.name, type: kind, interval: null, media: mediaOut(m) }] }
-      : null;
+    return { ...when, content: p ? playlistOut(p) : null };
   }
-  return { id: o.id, name: o.name, starts_at: iso(Date.parse(o.startsAt)), ends_at: o.endsAt ? iso(Date.parse(o.endsAt)) : null, content };
+  const m = (await rt.content.playerMedia(caller, [c.mediaId])).get(c.mediaId);
+  const type = m?.mimeType?.startsWith('video/') ? 'VIDEO' : 'IMAGE';
+  const source = m ? { id: m.id, name: m.name, type, interval: null, media: mediaOut(m) } : null;
+  return { ...when, content: source ? { type: 'playlist', id: `override:${o.id}`, name: o.name, sources: [source] } : null };
 }
 
 /** Builds the device's manifest at the runtime's clock; null when the device is gone. */

@@ -16,11 +16,11 @@ import { playerManifest } from '../../player-manifest/player-manifest.js';
 import { acknowledgeOverride } from '../manage-overrides.js';
 import { tableDirectories } from '../../../../test/fixtures/directories.js';
 
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
-let dir: string;
-let store: DocumentStore;
-let sg: ReturnType<typeof createSchedulingSubgraph>;
 const dirs = tableDirectories();
+const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
+let sg: ReturnType<typeof createSchedulingSubgraph>;
+let store: DocumentStore;
+let dir: string;
 let now = Date.parse('2026-05-04T10:30:00Z');
 const events: { type: PushEventType; data: Record<string, unknown> }[] = [];
 const run = subgraphRunner(() => sg, principal('acc-a'));
@@ -109,6 +109,9 @@ test("every id passed must be the caller's: device, group, media, playlist (anot
   // And account B cannot read, cancel or acknowledge A's override.
   const a = await start({ name: 'mine', content: { type: 'MEDIA', mediaId: 'm1' }, target: { tags: ['lobby'] } });
   expect(a.success).toBe(true);
+  // A media item reaches the player as a one-source playlist.
+  const held = (await playerManifest(sg.runtime, { accountId: 'acc-a', id: 'ams' }))!.manifest.override;
+  expect(held?.content).toMatchObject({ type: 'playlist', sources: [{ id: 'm1', type: 'IMAGE', media: { id: 'm1', url: '/files/m1' } }] });
   const read = await run('query($id: ID!) { override(id: $id) { id } }', { id: a.override.id }, principal('acc-b'));
   expect(read.data).toEqual({ override: null });
   const cancel = await run('mutation($id: ID!) { cancelOverride(id: $id) { success errorCode } }', { id: a.override.id }, principal('acc-b'));

@@ -64,7 +64,8 @@ export async function overrideFleet(o: OverrideFleetOptions): Promise<OverrideFl
         screens.slice(i, i + 10).map(async (s) => {
           const page = await (await browser.newContext({ viewport: { width: 320, height: 180 } })).newPage();
           await page.goto(`${o.baseUrl}/play?key=${encodeURIComponent(s.key)}`);
-          await page.waitForFunction('document.body.dataset.manifestVersion', undefined, { timeout: 120_000 });
+          // A selector, not a script: the page's CSP refuses string evaluation (production mode).
+          await page.locator('body[data-manifest-version]').waitFor({ state: 'attached', timeout: 120_000 });
         }),
       );
     }

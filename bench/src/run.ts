@@ -20,7 +20,7 @@
  * chDB, with the peak RSS above idle (bench/src/reports.scenarios.ts; last, on its own chDB dir).
  * Scenario 11 (web player): simulated /play screens long-polling one server, and how long a schedule
  * edit takes to reach all of their manifests (bench/src/web-player.scenarios.ts).
- * Scenario 12 (operator console): first load of /console on loopback and its JavaScript gzipped,
+ * Scenario 13 (operator console): first load of /console on loopback and its JavaScript gzipped,
  * against the budgets of 1 s and 350 kB (bench/src/console.scenarios.ts).
  * Set BENCH_SECONDS / BENCH_CONNECTIONS to change the load (defaults 10 s, 10 connections).
  * BENCH_SMOKE=true (run by `npm test`): every scenario for about a second, no warm-up, fewer
@@ -57,6 +57,7 @@ import {
 import { analyticsReport, generateTelemetry } from './analytics.scenarios.js';
 import { printReports, reportsScenario } from './reports.scenarios.js';
 import { webPlayerFleet } from './web-player.scenarios.js';
+import { overrideFleet } from './override.scenarios.js';
 import { consoleLoad, printConsoleLoad } from './console.scenarios.js';
 import { deltaLines, previousResult, writeResult, type BenchResult } from './results.js';
 import { addBenchDevices, BENCH_KEY as KEY, BENCH_OWNER, BENCH_PASSWORD, startBenchApp } from './bench-app.js';
@@ -301,8 +302,19 @@ const fleet = await webPlayerFleet({
 // write transaction in flight never returns (lmdb-js waits for a callback the exiting thread will not run).
 if (fleet.errors > 0) console.error(`web player fleet: ${fleet.errors} errors`);
 
-// Scenario 12 (operator console): first load of /console and its JavaScript size, against the issue's budgets.
-console.log('\nScenario 12: operator console first load\n');
+// Scenario 12 (emergency override): real web-player screens in headless Chromium acknowledge an override and its cancel.
+console.log('\nScenario 12: emergency override\n');
+const override = await overrideFleet({
+  baseUrl: app.baseUrl,
+  key: KEY,
+  screens: smoke ? 3 : Number(process.env.BENCH_OVERRIDE_SCREENS ?? 50),
+  ...(process.env.CHROMIUM_PATH ? { chromiumPath: process.env.CHROMIUM_PATH } : {}),
+}).catch((e: unknown) => {
+  console.error(`emergency override: ${(e as Error).message}`);
+  return { errors: 1 };
+});
+// Scenario 13 (operator console): first load of /console and its JavaScript size, against the issue's budgets.
+console.log('\nScenario 13: operator console first load\n');
 const consoleProblems = printConsoleLoad(await consoleLoad({ baseUrl: app.baseUrl, runs: smoke ? 1 : 20, browser: !smoke }));
 
 await new Promise<void>((res) => directServer.close(() => res()));
@@ -324,6 +336,7 @@ const capacity = await runCapacity(smoke);
 
 const broken = brokenScenarios([...results, ...authResults, ...deviceResults, ...manifestResults, ...telemetryResults]);
 if (fleet.errors > 0) broken.push(`web player fleet: ${fleet.errors} errors`);
+if (override && override.errors > 0) broken.push(`emergency override: ${override.errors} screens did not acknowledge`);
 broken.push(...consoleProblems);
 if (broken.length) {
   console.error(`\nbroken scenarios:\n  ${broken.join('\n  ')}`);

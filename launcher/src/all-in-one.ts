@@ -16,6 +16,7 @@ import {
   setCompiledExecution,
   telemetryMetrics,
   type AnalyticsStore,
+  type AuditSink,
   type EventStream,
   type GatewayClient,
   type Logger,
@@ -123,7 +124,18 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   const publicBase = () => env.MEDIA_PUBLIC_BASE_URL || listening.baseUrl || `http://${env.HOST}:${env.PORT}`;
 
   progress('composing');
-  const sg = await createInProcessSubgraphs(env, { backends, tokens, internalSecret, logger, pushEvents: push ? { pushEvents: push.events } : {}, publicBase });
+  // Screens' override acknowledgements are audited into the access layer's trail, built after the subgraphs.
+  const auditLate: { sink?: AuditSink } = {};
+  const audit: AuditSink = { push: (r) => auditLate.sink?.push(r) };
+  const sg = await createInProcessSubgraphs(env, {
+    backends,
+    tokens,
+    internalSecret,
+    logger,
+    pushEvents: push ? { pushEvents: push.events } : {},
+    publicBase,
+    audit,
+  });
   // The demo seed waits on store writes most of its time: it runs while the gateway and the edge are built.
   if (env.SIGNAGE_DEMO) progress('seeding demo');
   const demoStarted = startDemo(env, sg, logger);
@@ -146,6 +158,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   cacheMetrics(ops.registry, 'pylon_gateway_cache', Object.fromEntries(Object.entries(gateway.caches).map(([name, c]) => [name, c.cache])));
   // Keys and bearer tokens with rate limits, the audit trail, the OAuth server.
   const access = await createAccessLayer(env, { backends, identity: sg.identity, logger });
+  auditLate.sink = access.audit;
   // The OAuth server starts once the listeners give the issuer: /readyz waits for it (issue 35).
   backends.checks.oauth = () => access.oauth.ready();
   const edge = await createHttpEdge(env, { gateway, access, subgraphs: sg, backends, ops, logger, publicBase });

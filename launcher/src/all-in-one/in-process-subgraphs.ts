@@ -11,6 +11,7 @@ import {
   jobFileSettingsFrom,
   JobRunner,
   jobSettingsFrom,
+  type AuditSink,
   type InternalTokens,
   type Logger,
   type PushEvents,
@@ -18,7 +19,7 @@ import {
 } from '@pylon/kit';
 import type { Backends } from '@pylon/composition/backends';
 import { createAnalyticsSubgraph, registerReportExportJob, type ReportDirectory } from '@pylon/analytics';
-import { createContentSubgraph, playerContent } from '@pylon/content';
+import { createContentSubgraph, playerContent, playerMedia } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
 import { createDataTablesSubgraph, playerRows } from '@pylon/datatables';
 import { cachedMediaDirectory, createDevicesSubgraph, startWebhookAlerts, type ManifestSource } from '@pylon/devices';
@@ -26,7 +27,7 @@ import { devicesOptions } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { retryPolicyFrom } from '@pylon/identity/webhooks.config';
 import { startDeliveryWorker } from '@pylon/identity/features/webhooks/webhook-delivery.worker';
-import { createSchedulingSubgraph, manifestVersion, playerManifest, watchChanges, type SchedulingRuntime } from '@pylon/scheduling';
+import { acknowledgeOverride, createSchedulingSubgraph, manifestVersion, playerManifest, watchChanges, type SchedulingRuntime } from '@pylon/scheduling';
 import type { AllInOneEnv } from '../all-in-one.config.js';
 import { absoluteUrls } from './manifest-urls.js';
 
@@ -40,6 +41,8 @@ export interface SubgraphWiring {
   pushEvents: { pushEvents?: PushEvents };
   /** Where players fetch files (manifest links are made absolute against it). */
   publicBase: () => string;
+  /** The audit trail of acknowledgements by screens (emergency overrides). */
+  audit?: AuditSink;
 }
 
 export type InProcessSubgraphs = Awaited<ReturnType<typeof createInProcessSubgraphs>>;
@@ -65,6 +68,7 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
       return a ? { body: absoluteUrls({ ...a.manifest }, w.publicBase()), etag: a.etag } : null;
     },
     version: (d) => manifestVersion(started('scheduling', late.scheduling), d),
+    acknowledgeOverride: (d, overrideId, body) => acknowledgeOverride(started('scheduling', late.scheduling), d, overrideId, body),
   };
 
   const identity = createIdentitySubgraph({
@@ -157,6 +161,7 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
   const scheduling = createSchedulingSubgraph({
     documents,
     tokens,
+    ...(w.audit ? { audit: w.audit } : {}),
     cache,
     pubsub: backends.pubsub!,
     logger,
@@ -164,11 +169,28 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
     devices: {
       devices: async (caller, ids) =>
         new Map((await devices.repo.findByIds(caller.accountId, ids)).map((d) => [d.id, { id: d.id, timezone: d.timezone ?? null }])),
+      // Emergency override targets: the whole fleet with tags, group and location, and the group tree.
+      fleet: async (caller) => ({
+        devices: (await devices.repo.all(caller.accountId)).map((d) => ({
+          id: d.id,
+          tags: d.tags ?? [],
+          groupId: d.groupId ?? null,
+          latitude: d.location?.latitude ?? null,
+          longitude: d.location?.longitude ?? null,
+        })),
+        groups: new Map((await devices.repo.groupTree.listGroups(caller.accountId)).map((g) => [g.id, g.parentId ?? null])),
+      }),
+      online: async (caller, ids) => {
+        const cutoff = devices.runtime.now() - devices.runtime.settings.onlineWindowSeconds * 1000;
+        const found = await devices.repo.findByIds(caller.accountId, ids);
+        return new Set(found.filter((d) => d.pingData?.timestamp && Date.parse(d.pingData.timestamp) >= cutoff).map((d) => d.id));
+      },
     },
     content: {
       existing: async (caller, kind, ids) =>
         new Set((await content.repo[kind === 'playlist' ? 'playlists' : 'templates'].findByIds(caller.accountId, ids)).keys()),
       playerContent: (caller, refs) => playerContent(content.runtime, caller.accountId, refs),
+      playerMedia: (caller, ids) => playerMedia(content.runtime, caller.accountId, ids),
     },
     accounts: {
       timeZone: async (caller) => (await identity.repo.getAccount(caller.accountId)).timezone,

@@ -41,6 +41,17 @@ export class PlayerApi {
     }).catch(() => undefined);
   }
 
+  /** An emergency override shown (SHOWING) or taken off (ENDED): the status (0 when the server was not reached). */
+  async ackOverride(overrideId, state) {
+    const res = await fetch(`${this.base}/overrides/${encodeURIComponent(overrideId)}/ack`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ state }),
+      cache: 'no-store',
+    }).catch(() => null);
+    return res ? res.status : 0;
+  }
+
   async tableRows(tableId, etag) {
     const res = await fetch(`${this.base}/datatables/${encodeURIComponent(tableId)}/rows`, {
       headers: etag ? { 'If-None-Match': etag } : {},

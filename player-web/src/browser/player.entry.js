@@ -6,6 +6,7 @@
 import { PlayerApi, PLAYER_VERSION } from './api.js';
 import { learn, offset, offsetKnown, serverNow, sleep } from './clock.js';
 import { pair } from './pairing.js';
+import { OverrideLayer } from './override.js';
 import { jittered, PlaylogQueue } from './playlog-queue.js';
 import { screenshot } from './screenshot.js';
 import { Stage } from './stage.js';
@@ -94,7 +95,7 @@ class Player {
     this.install = store.get('pylon.player.install') || Math.random().toString(36).slice(2, 10);
     store.set('pylon.player.install', this.install);
     this.switchTimer = null;
-    this.stage = new Stage($('stage'), {
+    const zoneCtx = {
       api: this.api,
       onPlayed: (p) => this.played(p),
       onProblem: (m) => {
@@ -106,7 +107,21 @@ class Player {
       screenName: () => store.get(NAME_STORAGE),
       autoplayBlocked: () => this.blocked,
       setAutoplayBlocked: () => (this.blocked = true),
+    };
+    this.stage = new Stage($('stage'), zoneCtx);
+    // What the stage should show (the manifest's entry now); held back while an override covers it.
+    this.entry = null;
+    // An emergency override pauses the stage (no hidden plays, no proof of play under it) and hands it back after.
+    this.override = new OverrideLayer($('override'), {
+      ...zoneCtx,
+      onChange: (covering) => (covering ? this.stage.stop() : this.stage.show(this.entry)),
     });
+  }
+
+  /** Shows an entry on the stage, unless an override covers the screen (then it shows once the override ends). */
+  show(entry) {
+    this.entry = entry;
+    if (!this.override.covering()) this.stage.show(entry);
   }
 
   async start() {
@@ -150,17 +165,14 @@ class Player {
     document.body.dataset.manifestVersion = manifest.version;
     clearTimeout(this.switchTimer);
     const until = manifest.valid_until ? Date.parse(manifest.valid_until) : null;
-    if (until !== null && serverNow() >= until && manifest.next) {
-      this.stage.show(manifest.next);
-    } else {
-      this.stage.show(manifest.now);
-    }
+    this.show(until !== null && serverNow() >= until && manifest.next ? manifest.next : manifest.now);
+    this.override.apply(manifest.override || null);
     if (until !== null && manifest.next) {
       // Exactly on time by the server's clock, without waiting for a ping; then ask what follows.
       const wait = Math.max(0, until - serverNow());
       this.switchTimer = setTimeout(
         () => {
-          this.stage.show(manifest.next);
+          this.show(manifest.next);
           void this.refreshManifest(true);
         },
         Math.min(wait, 2 ** 31 - 1),
@@ -198,7 +210,9 @@ class Player {
   }
 
   pingBody() {
-    const playing = this.stage.playing().map((p) => p.item.source.name || (p.item.source.media ? p.item.source.media.id : p.item.source.id));
+    const playing = [...this.stage.playing(), ...[this.override.playing()].filter(Boolean)].map(
+      (p) => p.item.source.name || (p.item.source.media ? p.item.source.media.id : p.item.source.id),
+    );
     const mem = performance.memory;
     const meta = {
       user_agent: navigator.userAgent.slice(0, 1000),

@@ -17,6 +17,7 @@ import * as gql from './gql.js';
 import * as groups from './groups.js';
 import * as jobs from './jobs.js';
 import * as media from './media.js';
+import * as overrides from './overrides.js';
 import * as player from './player.js';
 import * as playlists from './playlists.js';
 import * as report from './report.js';
@@ -47,6 +48,7 @@ export const OPERATION_MODULES: readonly Readonly<Record<string, unknown>>[] = [
   groups,
   jobs,
   media,
+  overrides,
   player,
   playlists,
   report,

@@ -13,6 +13,7 @@ export { createTemplate } from './features/templates/manage-templates.js';
 export { addPlaylistSource } from './features/playlists/playlist-sources.js';
 export {
   playerContent,
+  playerMedia,
   type PlayerContent,
   type PlayerMedia,
   type PlayerPlaylist,

@@ -78,6 +78,24 @@ export interface NowPlayingPayload extends DeviceRef {
   /** The device's new manifest version. */
   manifest_version: string;
 }
+export interface OverridePayload {
+  override_id: string;
+  name: string;
+  /** Screens it targets (resolved when it started). */
+  device_count: number;
+  starts_at: string;
+  /** Null: until cancelled. */
+  ends_at: string | null;
+  /** override.ended only: cancelled (by a user or an alert feed) or expired (its time box ran out). */
+  reason?: 'cancelled' | 'expired';
+}
+export interface OverrideAckPayload extends DeviceRef {
+  override_id: string;
+  /** SHOWING (the screen shows it) or ENDED (the screen stopped showing it). */
+  state: 'SHOWING' | 'ENDED';
+  /** When the screen said so (ISO 8601). */
+  acknowledged_at: string;
+}
 export interface RowsChangedPayload {
   datatable_id: string;
   /** created | updated | deleted | imported | reordered | rolled_back */
@@ -123,6 +141,9 @@ export interface PushEventPayloads {
   'schedule.changed': ScheduleChangedPayload;
   'now_playing.changed': NowPlayingPayload;
   'datatable.rows_changed': RowsChangedPayload;
+  'override.started': OverridePayload;
+  'override.acknowledged': OverrideAckPayload;
+  'override.ended': OverridePayload;
   'user.created': UserPayload;
   'api_key.revoked': ApiKeyPayload;
   'webhook_endpoint.disabled': EndpointDisabledPayload;
@@ -219,6 +240,21 @@ export const PUSH_EVENT_CATALOGUE: { [T in PushEventType]: CatalogueEntry<T> } =
     description: 'Rows of a data table were created, changed, deleted, imported, reordered or rolled back.',
     view: 'DataTables_View',
     example: { datatable_id: 'd1', change: 'created', row_ids: ['r1', 'r2'], row_count: 2 },
+  },
+  'override.started': {
+    description: 'An emergency override began (at once, or when its start time came): its screens show it over every schedule.',
+    view: 'Schedules_View',
+    example: { override_id: 'o1', name: 'Evacuate', device_count: 12, starts_at: '2026-11-24T10:00:00Z', ends_at: null },
+  },
+  'override.acknowledged': {
+    description: 'A screen reported showing an override (state SHOWING) or no longer showing it (state ENDED).',
+    view: 'Schedules_View',
+    example: { ...device, override_id: 'o1', state: 'SHOWING', acknowledged_at: '2026-11-24T10:00:01Z' },
+  },
+  'override.ended': {
+    description: 'An emergency override ended: cancelled, or its time box ran out.',
+    view: 'Schedules_View',
+    example: { override_id: 'o1', name: 'Evacuate', device_count: 12, starts_at: '2026-11-24T10:00:00Z', ends_at: '2026-11-24T10:30:00Z', reason: 'cancelled' },
   },
   'user.created': { description: 'A user was added to the account.', view: 'Account_ManageUsers_View', example: { user_id: 'u1', email: 'ana@example.com' } },
   'api_key.revoked': { description: 'An API key was revoked.', view: 'Administrator', example: { api_key_id: 'k1', name: 'CI' } },

@@ -17,3 +17,4 @@ export {
 } from './features/player-manifest/player-manifest.js';
 export { watchChanges } from './features/player-manifest/manifest-changes.js';
 export { createSchedule } from './features/schedules/manage-schedules.js';
+export { acknowledgeOverride, cancelOverride, getOverride, startOverride } from './features/overrides/manage-overrides.js';

@@ -2,11 +2,12 @@
  * What the scheduling subgraph and the player manifest share in one process: the repository, the
  * directory ports onto the other subgraphs, the clock and the change notifications.
  */
-import type { Cache, DocumentStore, Logger, PubSub, PushEvents } from '@pylon/kit';
+import type { AuditSink, Cache, DocumentStore, Logger, PubSub, PushEvents } from '@pylon/kit';
 import type { AccountDirectory } from './ports/account-directory.js';
 import type { ContentDirectory } from './ports/content-directory.js';
 import type { DeviceDirectory } from './ports/device-directory.js';
 import { ScheduleRepository } from './shared/schedule.repository.js';
+import { OverrideRepository } from './features/overrides/override.repository.js';
 
 export interface SchedulingRuntimeDeps {
   documents: DocumentStore;
@@ -20,6 +21,8 @@ export interface SchedulingRuntimeDeps {
   logger?: Logger;
   /** Push events (schedule.changed, now_playing.changed); none: not produced. */
   pushEvents?: PushEvents;
+  /** Where acknowledgements by screens are audited (the edges audit what users do); none: not audited. */
+  audit?: AuditSink;
   now?: () => number;
 }
 
@@ -32,7 +35,11 @@ export interface SchedulingRuntime {
   pubsub?: PubSub;
   logger?: Logger;
   pushEvents?: PushEvents;
+  audit?: AuditSink;
   now: () => number;
+  overrides: OverrideRepository;
+  /** Wake-ups at overrides' start and end instants, in this process (overrides/override-timers.ts). */
+  overrideTimers: Map<string, NodeJS.Timeout[]>;
 }
 
 export function createSchedulingRuntime(deps: SchedulingRuntimeDeps): SchedulingRuntime {
@@ -45,6 +52,9 @@ export function createSchedulingRuntime(deps: SchedulingRuntimeDeps): Scheduling
     ...(deps.pubsub ? { pubsub: deps.pubsub } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}),
+    ...(deps.audit ? { audit: deps.audit } : {}),
     now: deps.now ?? Date.now,
+    overrides: new OverrideRepository(deps.documents),
+    overrideTimers: new Map(),
   };
 }

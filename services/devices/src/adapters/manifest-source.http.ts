@@ -29,5 +29,20 @@ export function createHttpManifestSource(o: { schedulingUrl: string; tokens: Int
       const a = await get<{ version: string }>(d, '/version');
       return a ? a.version : null;
     },
+    async acknowledgeOverride(d, overrideId, body) {
+      const url = new URL(`/internal/manifests/${encodeURIComponent(d.id)}/overrides/${encodeURIComponent(overrideId.slice(0, 200))}/ack`, o.schedulingUrl);
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { [INTERNAL_TOKEN_HEADER]: await o.tokens.sign(devicePrincipal(d.accountId, d.id)), 'content-type': 'application/json' },
+        body: JSON.stringify({ ...(typeof body === 'object' && body ? body : {}), device: { name: d.name, groupId: d.groupId, tags: d.tags } }),
+        signal: AbortSignal.timeout(o.timeoutMs ?? 5000),
+      }).catch(() => null);
+      const answer = res ? ((await res.json().catch(() => null)) as { error?: { code?: string; message?: string; field?: string } } | null) : null;
+      if (res && !res.ok && res.status < 500 && answer?.error?.message) {
+        throw new AppError(res.status === 404 ? 'NOT_FOUND' : 'BAD_USER_INPUT', answer.error.message, { field: answer.error.field });
+      }
+      if (!res?.ok || !answer) throw new AppError('UNAVAILABLE', 'the acknowledgement could not be recorded now; retry');
+      return answer as { override_id: string; device_id: string; state: string };
+    },
   };
 }

@@ -13,4 +13,16 @@ export interface ManifestSource {
   manifest(device: ManifestDevice): Promise<{ body: { version: string } & Record<string, unknown>; etag: string } | null>;
   /** The current manifest version, cheap (cached): what a ping carries. */
   version(device: ManifestDevice): Promise<string | null>;
+  /**
+   * A screen's acknowledgement of an emergency override its manifest named (`{ state: SHOWING | ENDED }`):
+   * the recorded per-screen state; NOT_FOUND when no override of the screen has that id.
+   */
+  acknowledgeOverride?(device: OverrideAckDevice, overrideId: string, body: unknown): Promise<{ override_id: string; device_id: string; state: string }>;
+}
+
+/** The device acknowledging, with what its push event and audit entry name. */
+export interface OverrideAckDevice extends ManifestDevice {
+  name: string;
+  groupId: string | null;
+  tags: string[];
 }

@@ -89,6 +89,7 @@ export const RESOURCES: readonly { resource: string; view: AccessRule; edit?: Ac
   { resource: 'Analytics', view: 'Analytics_View' },
   { resource: 'Users', view: 'Account_ManageUsers_View', edit: 'Administrator' },
   { resource: 'AuditEvents', view: 'AuditEventsOwnerOnly' },
+  { resource: 'Overrides', view: 'Schedules_View', edit: 'Overrides_Edit', delete: 'Overrides_Edit' },
   { resource: 'Webhooks', view: 'Webhooks_View', edit: 'Webhooks_Edit', delete: 'Webhooks_Edit' },
   { resource: 'Account', view: 'Authenticated', edit: 'Administrator' },
   { resource: 'ApiKeys', view: 'Administrator', edit: 'Administrator', delete: 'Administrator' },

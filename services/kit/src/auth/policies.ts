@@ -24,6 +24,8 @@ export const POLICIES = [
   'AuditEventsOwnerOnly',
   'Webhooks_View',
   'Webhooks_Edit',
+  // Starting and cancelling emergency overrides: its own right, not implied by schedule editing.
+  'Overrides_Edit',
 ] as const;
 
 export type Policy = (typeof POLICIES)[number];

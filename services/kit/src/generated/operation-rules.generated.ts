@@ -25,6 +25,8 @@ export const QUERY_POLICIES = {
   // scheduling
   nowPlaying: 'Schedules_View',
   deviceTimeline: 'Schedules_View',
+  overrides: 'Schedules_View',
+  override: 'Schedules_View',
   scheduleGroups: 'Schedules_View',
   schedule: 'Schedules_View',
   scheduleCount: 'Schedules_View',
@@ -113,6 +115,8 @@ export const MUTATION_POLICIES = {
   updateTemplate: 'Templates_Edit',
   deleteTemplate: 'Templates_Delete',
   // scheduling
+  startOverride: 'Overrides_Edit',
+  cancelOverride: 'Overrides_Edit',
   createScheduleGroup: 'Schedules_Edit',
   updateScheduleGroup: 'Schedules_Edit',
   deleteScheduleGroup: 'Schedules_Delete',

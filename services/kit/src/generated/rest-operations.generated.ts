@@ -190,6 +190,74 @@ export type LocationInput = {
   state?: string | null | undefined;
 };
 
+export type OverrideContentInput = {
+  /** MESSAGE: #rgb or #rrggbb; default #b00020. */
+  backgroundColor?: string | null | undefined;
+  /** MEDIA: a media item of the caller's account. */
+  mediaId?: string | null | undefined;
+  /** PLAYLIST: a playlist of the caller's account. */
+  playlistId?: string | null | undefined;
+  /** MESSAGE: the text shown full screen (at most 2,000 characters). */
+  text?: string | null | undefined;
+  /** MESSAGE: #rgb or #rrggbb; default #ffffff. */
+  textColor?: string | null | undefined;
+  type: OverrideContentType;
+};
+
+export type OverrideContentType =
+  | 'MEDIA'
+  | 'MESSAGE'
+  | 'PLAYLIST';
+
+export type OverrideInput = {
+  content: OverrideContentInput;
+  /** ISO 8601; null: until cancelled. */
+  endsAt?: string | null | undefined;
+  name: string;
+  /** ISO 8601; default now. */
+  startsAt?: string | null | undefined;
+  /** Any of the criteria reaches a screen (a union); resolved to the account's devices when it starts. */
+  target: OverrideTargetInput;
+};
+
+export type OverrideRadiusInput = {
+  latitude: number;
+  longitude: number;
+  radiusKm: number;
+};
+
+export type OverrideScreenState =
+  /** The screen acknowledged that it stopped showing it. */
+  | 'ENDED'
+  /** Not acknowledged yet; the screen is online. */
+  | 'PENDING'
+  /** The screen acknowledged showing it. */
+  | 'SHOWING'
+  /** Never acknowledged, and the screen is offline (or the override is over). */
+  | 'UNREACHABLE';
+
+export type OverrideState =
+  /** Its screens show it. */
+  | 'ACTIVE'
+  | 'CANCELLED'
+  /** Its time box ran out. */
+  | 'ENDED'
+  /** Its start is ahead. */
+  | 'SCHEDULED';
+
+export type OverrideTargetInput = {
+  /** Every screen of the account. */
+  all?: boolean | null | undefined;
+  /** These screens (ids of the caller's devices). */
+  deviceIds?: Array<string> | null | undefined;
+  /** Screens in these device groups or their subgroups. */
+  groupIds?: Array<string> | null | undefined;
+  /** Screens whose location lies within the radius. */
+  radius?: OverrideRadiusInput | null | undefined;
+  /** Screens with any of these tags. */
+  tags?: Array<string> | null | undefined;
+};
+
 export type PlaylistType =
   | 'MARQUEE'
   | 'MULTIMEDIA'
@@ -412,6 +480,8 @@ export type RestWebhookEndpointFragment = { id: string, url: string, description
 
 export type RestWebhookDeliveryFragment = { id: string, endpointId: string, eventId: string, eventType: string, eventTimestamp: string, status: string, attemptCount: number, nextAttemptAt: string | null, createdOn: string, attempts: Array<{ at: string, statusCode: number | null, latencyMs: number, responseExcerpt: string | null }> };
 
+export type RestOverrideFragment = { id: string, name: string, state: OverrideState, startsAt: string, endsAt: string | null, cancelledAt: string | null, startedBy: string, createdOn: string, content: { type: OverrideContentType, text: string | null, textColor: string | null, backgroundColor: string | null, media: { id: string } | null, playlist: { id: string } | null }, target: { all: boolean, tags: Array<string>, groupIds: Array<string>, deviceIds: Array<string>, radius: { latitude: number, longitude: number, radiusKm: number } | null }, screens: Array<{ state: OverrideScreenState, shownAt: string | null, stoppedAt: string | null, device: { id: string } }>, screenCounts: { pending: number, showing: number, ended: number, unreachable: number } };
+
 export type BatchCreateDataTableRowsMutationVariables = Exact<{
   input: BatchCreateDataTableRowsInput;
 }>;
@@ -425,6 +495,13 @@ export type BatchDeleteDataTableRowsMutationVariables = Exact<{
 
 
 export type BatchDeleteDataTableRowsMutation = { batchDeleteDataTableRows: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, successCount: number | null, failureCount: number | null, results: Array<{ index: number, rowId: string | null, success: boolean, error: string | null, errorCode: string | null }> | null } | null };
+
+export type CancelOverrideMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type CancelOverrideMutation = { cancelOverride: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, override: { id: string, name: string, state: OverrideState, startsAt: string, endsAt: string | null, cancelledAt: string | null, startedBy: string, createdOn: string, content: { type: OverrideContentType, text: string | null, textColor: string | null, backgroundColor: string | null, media: { id: string } | null, playlist: { id: string } | null }, target: { all: boolean, tags: Array<string>, groupIds: Array<string>, deviceIds: Array<string>, radius: { latitude: number, longitude: number, radiusKm: number } | null }, screens: Array<{ state: OverrideScreenState, shownAt: string | null, stoppedAt: string | null, device: { id: string } }>, screenCounts: { pending: number, showing: number, ended: number, unreachable: number } } | null } | null };
 
 export type ClaimDeviceMutationVariables = Exact<{
   code: string;
@@ -781,6 +858,13 @@ export type GetMediaPlayStatsQueryVariables = Exact<{
 
 export type GetMediaPlayStatsQuery = { mediaPlayStats?: Array<{ fileId: string, fileName: string | null, totalPlays: number, totalDuration: number, avgDuration: number, deviceCount: number, firstPlayed: string, lastPlayed: string }> | null, deviceMediaPlayStats?: Array<{ deviceId: string, deviceName: string | null, fileId: string, fileName: string | null, totalPlays: number, totalDuration: number, avgDuration: number, firstPlayed: string, lastPlayed: string }> | null };
 
+export type GetOverrideQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GetOverrideQuery = { override: { id: string, name: string, state: OverrideState, startsAt: string, endsAt: string | null, cancelledAt: string | null, startedBy: string, createdOn: string, content: { type: OverrideContentType, text: string | null, textColor: string | null, backgroundColor: string | null, media: { id: string } | null, playlist: { id: string } | null }, target: { all: boolean, tags: Array<string>, groupIds: Array<string>, deviceIds: Array<string>, radius: { latitude: number, longitude: number, radiusKm: number } | null }, screens: Array<{ state: OverrideScreenState, shownAt: string | null, stoppedAt: string | null, device: { id: string } }>, screenCounts: { pending: number, showing: number, ended: number, unreachable: number } } | null };
+
 export type GetPairingRequestQueryVariables = Exact<{
   code: string;
 }>;
@@ -981,6 +1065,14 @@ export type ListOrganizationsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type ListOrganizationsQuery = { organizations: Array<{ id: string, name: string, address1: string | null, address2: string | null, city: string | null, state: string | null, postalCode: string | null, country: string | null, phone: string | null, fax: string | null, timezone: string | null, languageCode: string | null, createdOn: string }> | null, user: Array<{ id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string }> | null };
 
+export type ListOverridesQueryVariables = Exact<{
+  openOnly?: boolean | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type ListOverridesQuery = { overrides: Array<{ id: string, name: string, state: OverrideState, startsAt: string, endsAt: string | null, cancelledAt: string | null, startedBy: string, createdOn: string, content: { type: OverrideContentType, text: string | null, textColor: string | null, backgroundColor: string | null, media: { id: string } | null, playlist: { id: string } | null }, target: { all: boolean, tags: Array<string>, groupIds: Array<string>, deviceIds: Array<string>, radius: { latitude: number, longitude: number, radiusKm: number } | null }, screens: Array<{ state: OverrideScreenState, shownAt: string | null, stoppedAt: string | null, device: { id: string } }>, screenCounts: { pending: number, showing: number, ended: number, unreachable: number } }> };
+
 export type ListPingLogsQueryVariables = Exact<{
   startDate: string;
   endDate: string;
@@ -1178,6 +1270,13 @@ export type SendTestWebhookEventMutationVariables = Exact<{
 
 export type SendTestWebhookEventMutation = { sendTestWebhookEvent: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, delivery: { id: string, endpointId: string, eventId: string, eventType: string, eventTimestamp: string, status: string, attemptCount: number, nextAttemptAt: string | null, createdOn: string, attempts: Array<{ at: string, statusCode: number | null, latencyMs: number, responseExcerpt: string | null }> } | null } | null };
 
+export type StartOverrideMutationVariables = Exact<{
+  input: OverrideInput;
+}>;
+
+
+export type StartOverrideMutation = { startOverride: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, override: { id: string, name: string, state: OverrideState, startsAt: string, endsAt: string | null, cancelledAt: string | null, startedBy: string, createdOn: string, content: { type: OverrideContentType, text: string | null, textColor: string | null, backgroundColor: string | null, media: { id: string } | null, playlist: { id: string } | null }, target: { all: boolean, tags: Array<string>, groupIds: Array<string>, deviceIds: Array<string>, radius: { latitude: number, longitude: number, radiusKm: number } | null }, screens: Array<{ state: OverrideScreenState, shownAt: string | null, stoppedAt: string | null, device: { id: string } }>, screenCounts: { pending: number, showing: number, ended: number, unreachable: number } } | null } | null };
+
 export type TrackDeviceEventMutationVariables = Exact<{
   deviceId: string;
   input: DeviceEventInput;
@@ -1299,6 +1398,7 @@ export type UpdateWebhookEndpointMutation = { updateWebhookEndpoint: { success: 
 export interface RestOperationTypes {
   batchCreateDataTableRows: { result: BatchCreateDataTableRowsMutation; variables: BatchCreateDataTableRowsMutationVariables };
   batchDeleteDataTableRows: { result: BatchDeleteDataTableRowsMutation; variables: BatchDeleteDataTableRowsMutationVariables };
+  cancelOverride: { result: CancelOverrideMutation; variables: CancelOverrideMutationVariables };
   claimDevice: { result: ClaimDeviceMutation; variables: ClaimDeviceMutationVariables };
   createDataTable: { result: CreateDataTableMutation; variables: CreateDataTableMutationVariables };
   createDataTableRow: { result: CreateDataTableRowMutation; variables: CreateDataTableRowMutationVariables };
@@ -1342,6 +1442,7 @@ export interface RestOperationTypes {
   getMedia: { result: GetMediaQuery; variables: GetMediaQueryVariables };
   getMediaImpressions: { result: GetMediaImpressionsQuery; variables: GetMediaImpressionsQueryVariables };
   getMediaPlayStats: { result: GetMediaPlayStatsQuery; variables: GetMediaPlayStatsQueryVariables };
+  getOverride: { result: GetOverrideQuery; variables: GetOverrideQueryVariables };
   getPairingRequest: { result: GetPairingRequestQuery; variables: GetPairingRequestQueryVariables };
   getPingData: { result: GetPingDataQuery; variables: GetPingDataQueryVariables };
   getPlayStatsByTime: { result: GetPlayStatsByTimeQuery; variables: GetPlayStatsByTimeQueryVariables };
@@ -1364,6 +1465,7 @@ export interface RestOperationTypes {
   listMedia: { result: ListMediaQuery; variables: ListMediaQueryVariables };
   listMediaGroups: { result: ListMediaGroupsQuery; variables: ListMediaGroupsQueryVariables };
   listOrganizations: { result: ListOrganizationsQuery; variables: ListOrganizationsQueryVariables };
+  listOverrides: { result: ListOverridesQuery; variables: ListOverridesQueryVariables };
   listPingLogs: { result: ListPingLogsQuery; variables: ListPingLogsQueryVariables };
   listPlayLogs: { result: ListPlayLogsQuery; variables: ListPlayLogsQueryVariables };
   listPlaylistGroups: { result: ListPlaylistGroupsQuery; variables: ListPlaylistGroupsQueryVariables };
@@ -1387,6 +1489,7 @@ export interface RestOperationTypes {
   sendBulkDeviceCommands: { result: SendBulkDeviceCommandsMutation; variables: SendBulkDeviceCommandsMutationVariables };
   sendDeviceCommand: { result: SendDeviceCommandMutation; variables: SendDeviceCommandMutationVariables };
   sendTestWebhookEvent: { result: SendTestWebhookEventMutation; variables: SendTestWebhookEventMutationVariables };
+  startOverride: { result: StartOverrideMutation; variables: StartOverrideMutationVariables };
   trackDeviceEvent: { result: TrackDeviceEventMutation; variables: TrackDeviceEventMutationVariables };
   updateAccount: { result: UpdateAccountMutation; variables: UpdateAccountMutationVariables };
   updateAlert: { result: UpdateAlertMutation; variables: UpdateAlertMutationVariables };

@@ -4,7 +4,8 @@
  */
 import { mapTemplateLayout, querySubgraphAs, type SubgraphTarget, type TemplateLayout } from '@pylon/kit';
 import type { AccountDirectory } from '../ports/account-directory.js';
-import type { ContentDirectory, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
+import type { FleetDevice } from '../domain/override.js';
+import type { ContentDirectory, ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
 import type { DeviceDirectory, DeviceFacts } from '../ports/device-directory.js';
 
 type Target = SubgraphTarget;
@@ -23,7 +24,54 @@ export function createHttpDeviceDirectory(t: Target): DeviceDirectory {
       );
       return new Map((data.device ?? []).map((d) => [d.id, { id: d.id, timezone: d.timezone ?? null }]));
     },
+    async fleet(caller) {
+      const devices: FleetDevice[] = [];
+      // Pages of the largest list limit, by id, until a short page.
+      for (let offset = 0; ; offset += FLEET_PAGE) {
+        const data = await ask<{ device: RemoteFleetDevice[] | null }>(t, caller, FLEET_QUERY, { limit: FLEET_PAGE, offset }, 'the devices');
+        const page = data.device ?? [];
+        for (const d of page) {
+          devices.push({
+            id: d.id,
+            tags: d.tags ?? [],
+            groupId: d.groupId ?? null,
+            latitude: d.location?.latitude ?? null,
+            longitude: d.location?.longitude ?? null,
+          });
+        }
+        if (page.length < FLEET_PAGE) break;
+      }
+      const data = await ask<{ deviceGroups: { id: string; parentId: string | null }[] | null }>(
+        t,
+        caller,
+        '{ deviceGroups { id parentId } }',
+        {},
+        'the device groups',
+      );
+      return { devices, groups: new Map((data.deviceGroups ?? []).map((g) => [g.id, g.parentId ?? null])) };
+    },
+    async online(caller, ids) {
+      if (!ids.length) return new Set();
+      const data = await ask<{ device: { id: string; isOnline: boolean }[] | null }>(
+        t,
+        caller,
+        'query($id: [String!], $limit: Int) { device(id: $id, limit: $limit) { id isOnline } }',
+        { id: ids, limit: ids.length },
+        'the devices',
+      );
+      return new Set((data.device ?? []).filter((d) => d.isOnline).map((d) => d.id));
+    },
   };
+}
+
+const FLEET_PAGE = 1000;
+const FLEET_QUERY =
+  'query($limit: Int, $offset: Int) { device(limit: $limit, offset: $offset, order: [{ id: ASC }]) { id tags groupId location { latitude longitude } } }';
+interface RemoteFleetDevice {
+  id: string;
+  tags: string[] | null;
+  groupId: string | null;
+  location: { latitude: number | null; longitude: number | null } | null;
 }
 
 export function createHttpAccountDirectory(t: Target): AccountDirectory {
@@ -76,21 +124,43 @@ export function createHttpContentDirectory(t: Target): ContentDirectory {
       }
       return { playlists, templates };
     },
+    async playerMedia(caller, ids) {
+      if (!ids.length) return new Map();
+      const data = await ask<{ media: RemoteMedia[] | null }>(
+        t,
+        caller,
+        'query($ids: [String], $limit: Int) { media(where: { id: { in: $ids } }, limit: $limit) { id name mimeType fileUrl fileSize sha512 } }',
+        { ids, limit: ids.length },
+        'the media',
+      );
+      return new Map((data.media ?? []).filter((m) => ids.includes(m.id)).map((m) => [m.id, mediaOf(m)] as const));
+    },
   };
 }
 
+interface RemoteMedia {
+  id: string;
+  name: string | null;
+  mimeType: string | null;
+  fileUrl: string | null;
+  fileSize: number | null;
+  sha512: string | null;
+}
 interface RemotePlaylist {
   id: string;
   name: string;
-  sources: {
-    id: string;
-    name: string | null;
-    type: string;
-    interval: number | null;
-    media: { id: string; name: string | null; mimeType: string | null; fileUrl: string | null; fileSize: number | null; sha512: string | null } | null;
-    url: string | null;
-  }[];
+  sources: { id: string; name: string | null; type: string; interval: number | null; media: RemoteMedia | null; url: string | null }[];
 }
+
+const mediaOf = (m: RemoteMedia): ManifestMedia => ({
+  id: m.id,
+  name: m.name ?? '',
+  mimeType: m.mimeType,
+  url: m.fileUrl,
+  size: m.fileSize,
+  sha512: m.sha512,
+  duration: null,
+});
 type RemoteTemplate = TemplateLayout<RemotePlaylist>;
 
 const PLAYLIST_FIELDS = 'id name sources { id name type interval url media { id name mimeType fileUrl fileSize sha512 } }';
@@ -108,17 +178,7 @@ const playlistOf = (p: RemotePlaylist): ManifestPlaylist => ({
     name: s.name,
     type: s.type,
     interval: s.interval,
-    media: s.media
-      ? {
-          id: s.media.id,
-          name: s.media.name ?? '',
-          mimeType: s.media.mimeType,
-          url: s.media.fileUrl,
-          size: s.media.fileSize,
-          sha512: s.media.sha512,
-          duration: null,
-        }
-      : null,
+    media: s.media ? mediaOf(s.media) : null,
     url: s.url ?? null,
   })),
 });

@@ -2,3 +2,7 @@ import type { CollectionSpec } from '@pylon/kit';
 
 export const SCHEDULES: CollectionSpec = { name: 'schedules' };
 export const SCHEDULE_GROUPS: CollectionSpec = { name: 'scheduleGroups' };
+/** Emergency overrides; `open` (not yet announced as ended) is what a ping reads, through its index. */
+export const OVERRIDES: CollectionSpec = { name: 'overrides', indexes: [{ name: 'open', fields: ['open'] }] };
+/** One screen's acknowledgements of one override (id `<overrideId>:<deviceId>`). */
+export const OVERRIDE_SCREENS: CollectionSpec = { name: 'overrideScreens', indexes: [{ name: 'override', fields: ['overrideId'] }] };

@@ -38,4 +38,6 @@ export interface ContentDirectory {
     caller: Principal,
     refs: { playlistIds: readonly string[]; templateIds: readonly string[] },
   ): Promise<{ playlists: Map<string, ManifestPlaylist>; templates: Map<string, ManifestTemplate> }>;
+  /** The caller's media among the ids, as a player fetches them (absent: unknown, foreign or deleted). */
+  playerMedia(caller: Principal, ids: readonly string[]): Promise<Map<string, ManifestMedia>>;
 }

@@ -1,4 +1,5 @@
 import type { Principal } from '@pylon/kit';
+import type { FleetDevice } from '../domain/override.js';
 
 /** What scheduling needs to know of a device (the devices subgraph owns devices). */
 export interface DeviceFacts {
@@ -14,4 +15,8 @@ export interface DeviceFacts {
 export interface DeviceDirectory {
   /** The caller's devices among `ids`; unknown and foreign ids are absent from the map. */
   devices(caller: Principal, ids: readonly string[]): Promise<Map<string, DeviceFacts>>;
+  /** Every device of the caller's account as an override target sees it, and its group tree (id -> parent id). */
+  fleet(caller: Principal): Promise<{ devices: FleetDevice[]; groups: Map<string, string | null> }>;
+  /** Which of `ids` (the caller's devices) are online now (pinged within the online window). */
+  online(caller: Principal, ids: readonly string[]): Promise<Set<string>>;
 }

@@ -98,12 +98,19 @@ export type ListStringOperationFilterInput = {
   some?: InputMaybe<StringOperationFilterInput>;
 };
 
+export type Media = {
+  __typename?: 'Media';
+  id: Scalars['ID']['output'];
+};
+
 /**
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField naming the input field.
  */
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Ends a scheduled or active override on every reachable screen at once. Policy: Overrides_Edit. */
+  cancelOverride?: Maybe<OverridePayload>;
   /** Policy: Schedules_Edit. */
   createSchedule?: Maybe<SchedulePayload>;
   /** Policy: Schedules_Edit. */
@@ -114,10 +121,26 @@ export type Mutation = {
   deleteScheduleGroup?: Maybe<DeleteScheduleGroupPayload>;
   /** JSON Patch (RFC 6902) over the schedule's input fields (paths such as /name, /deviceIds/0). Policy: Schedules_Edit. */
   patchSchedule?: Maybe<SchedulePayload>;
+  /**
+   * Starts an emergency override (at once, or at startsAt): its content shows over every schedule on
+   * the targeted screens, for its time box or until cancelled. Expected failures (bad input, unknown
+   * or foreign ids) come back as success: false naming the input field. Policy: Overrides_Edit (not
+   * implied by Schedules_Edit).
+   */
+  startOverride?: Maybe<OverridePayload>;
   /** Replaces every property (what the input leaves out is reset to its default). Policy: Schedules_Edit. */
   updateSchedule?: Maybe<SchedulePayload>;
   /** Renames and/or moves a group (parentId omitted: stays where it is). Policy: Schedules_Edit. */
   updateScheduleGroup?: Maybe<ScheduleGroupPayload>;
+};
+
+
+/**
+ * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField naming the input field.
+ */
+export type MutationCancelOverrideArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -171,6 +194,15 @@ export type MutationPatchScheduleArgs = {
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField naming the input field.
  */
+export type MutationStartOverrideArgs = {
+  input: OverrideInput;
+};
+
+
+/**
+ * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField naming the input field.
+ */
 export type MutationUpdateScheduleArgs = {
   id: Scalars['ID']['input'];
   input: ScheduleInput;
@@ -215,10 +247,159 @@ export type NowPlaying = {
   localTime: Scalars['String']['output'];
   /** When the answer next changes (ISO 8601); null when it does not change within two years. */
   nextChange?: Maybe<Scalars['String']['output']>;
+  /**
+   * The emergency override shown at `at` over every schedule; null when none. It wins: `schedule`
+   * and `content` then say what plays again once it ends.
+   */
+  override?: Maybe<Override>;
+  /** Why the screen shows what it shows, in words: the override, the winning schedule, or nothing scheduled. */
+  reason: Scalars['String']['output'];
   /** The winning schedule; null when nothing plays. */
   schedule?: Maybe<Schedule>;
   /** The IANA time zone the windows were read in. */
   timezone: Scalars['String']['output'];
+};
+
+export type Override = {
+  __typename?: 'Override';
+  cancelledAt?: Maybe<Scalars['String']['output']>;
+  content: OverrideContent;
+  createdOn: Scalars['String']['output'];
+  /** ISO 8601; null: until cancelled. */
+  endsAt?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  /** How many screens are in each state. */
+  screenCounts: OverrideScreenCounts;
+  /** The screens it targets (resolved when it started), each with its state and acknowledgements. */
+  screens: Array<OverrideScreen>;
+  /** Who started it (a user's name, or cap:<feed> for an alert feed). */
+  startedBy: Scalars['String']['output'];
+  /** ISO 8601. */
+  startsAt: Scalars['String']['output'];
+  state: OverrideState;
+  target: OverrideTarget;
+};
+
+export type OverrideContent = {
+  __typename?: 'OverrideContent';
+  backgroundColor?: Maybe<Scalars['String']['output']>;
+  media?: Maybe<Media>;
+  playlist?: Maybe<Playlist>;
+  text?: Maybe<Scalars['String']['output']>;
+  textColor?: Maybe<Scalars['String']['output']>;
+  type: OverrideContentType;
+};
+
+export type OverrideContentInput = {
+  /** MESSAGE: #rgb or #rrggbb; default #b00020. */
+  backgroundColor?: InputMaybe<Scalars['String']['input']>;
+  /** MEDIA: a media item of the caller's account. */
+  mediaId?: InputMaybe<Scalars['String']['input']>;
+  /** PLAYLIST: a playlist of the caller's account. */
+  playlistId?: InputMaybe<Scalars['String']['input']>;
+  /** MESSAGE: the text shown full screen (at most 2,000 characters). */
+  text?: InputMaybe<Scalars['String']['input']>;
+  /** MESSAGE: #rgb or #rrggbb; default #ffffff. */
+  textColor?: InputMaybe<Scalars['String']['input']>;
+  type: OverrideContentType;
+};
+
+export type OverrideContentType =
+  | 'MEDIA'
+  | 'MESSAGE'
+  | 'PLAYLIST';
+
+export type OverrideInput = {
+  content: OverrideContentInput;
+  /** ISO 8601; null: until cancelled. */
+  endsAt?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
+  /** ISO 8601; default now. */
+  startsAt?: InputMaybe<Scalars['String']['input']>;
+  /** Any of the criteria reaches a screen (a union); resolved to the account's devices when it starts. */
+  target: OverrideTargetInput;
+};
+
+export type OverridePayload = MutationPayload & {
+  __typename?: 'OverridePayload';
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  override?: Maybe<Override>;
+  success: Scalars['Boolean']['output'];
+};
+
+export type OverrideRadius = {
+  __typename?: 'OverrideRadius';
+  latitude: Scalars['Float']['output'];
+  longitude: Scalars['Float']['output'];
+  radiusKm: Scalars['Float']['output'];
+};
+
+export type OverrideRadiusInput = {
+  latitude: Scalars['Float']['input'];
+  longitude: Scalars['Float']['input'];
+  radiusKm: Scalars['Float']['input'];
+};
+
+export type OverrideScreen = {
+  __typename?: 'OverrideScreen';
+  device: Device;
+  /** When the screen acknowledged showing it (ISO 8601). */
+  shownAt?: Maybe<Scalars['String']['output']>;
+  state: OverrideScreenState;
+  /** When the screen acknowledged that it stopped (ISO 8601). */
+  stoppedAt?: Maybe<Scalars['String']['output']>;
+};
+
+export type OverrideScreenCounts = {
+  __typename?: 'OverrideScreenCounts';
+  ended: Scalars['Int']['output'];
+  pending: Scalars['Int']['output'];
+  showing: Scalars['Int']['output'];
+  unreachable: Scalars['Int']['output'];
+};
+
+export type OverrideScreenState =
+  /** The screen acknowledged that it stopped showing it. */
+  | 'ENDED'
+  /** Not acknowledged yet; the screen is online. */
+  | 'PENDING'
+  /** The screen acknowledged showing it. */
+  | 'SHOWING'
+  /** Never acknowledged, and the screen is offline (or the override is over). */
+  | 'UNREACHABLE';
+
+export type OverrideState =
+  /** Its screens show it. */
+  | 'ACTIVE'
+  | 'CANCELLED'
+  /** Its time box ran out. */
+  | 'ENDED'
+  /** Its start is ahead. */
+  | 'SCHEDULED';
+
+export type OverrideTarget = {
+  __typename?: 'OverrideTarget';
+  all: Scalars['Boolean']['output'];
+  deviceIds: Array<Scalars['String']['output']>;
+  groupIds: Array<Scalars['String']['output']>;
+  radius?: Maybe<OverrideRadius>;
+  tags: Array<Scalars['String']['output']>;
+};
+
+export type OverrideTargetInput = {
+  /** Every screen of the account. */
+  all?: InputMaybe<Scalars['Boolean']['input']>;
+  /** These screens (ids of the caller's devices). */
+  deviceIds?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Screens in these device groups or their subgroups. */
+  groupIds?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Screens whose location lies within the radius. */
+  radius?: InputMaybe<OverrideRadiusInput>;
+  /** Screens with any of these tags. */
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
 export type Playlist = {
@@ -239,6 +420,14 @@ export type Query = {
    * device's time zone (the account's when the device has none). Policy: Schedules_View.
    */
   nowPlaying?: Maybe<NowPlaying>;
+  /** One emergency override with its screens' states; null when the account has none with this id. Policy: Schedules_View. */
+  override?: Maybe<Override>;
+  /**
+   * Emergency overrides of the caller's account, the latest start first (at most `limit`, default 50,
+   * at most 200), each with its screens' states. `openOnly`: only those not yet ended or cancelled.
+   * Policy: Schedules_View.
+   */
+  overrides: Array<Override>;
   /**
    * Schedules of the caller's account. Policy: Schedules_View. Results are filtered by every argument
    * given (id, groupId, groupName and tag match any of the listed values; deviceId keeps the schedules
@@ -263,6 +452,17 @@ export type QueryDeviceTimelineArgs = {
 export type QueryNowPlayingArgs = {
   at?: InputMaybe<Scalars['String']['input']>;
   deviceId: Scalars['ID']['input'];
+};
+
+
+export type QueryOverrideArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryOverridesArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  openOnly?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
@@ -634,6 +834,7 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
   MutationPayload:
     | ( DeleteScheduleGroupPayload )
     | ( DeleteSchedulePayload )
+    | ( OverridePayload )
     | ( Omit<ScheduleGroupPayload, 'group'> & { group?: Maybe<_RefType['ScheduleGroup']> } )
     | ( Omit<SchedulePayload, 'schedule'> & { schedule?: Maybe<_RefType['Schedule']> } )
   ;
@@ -654,9 +855,25 @@ export type ResolversTypes = {
   GroupSortInput: GroupSortInput;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   ListStringOperationFilterInput: ListStringOperationFilterInput;
+  Media: ResolverTypeWrapper<Media>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   MutationPayload: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['MutationPayload']>;
   NowPlaying: ResolverTypeWrapper<Omit<NowPlaying, 'considered' | 'schedule'> & { considered: Array<ResolversTypes['ScheduleConsideration']>, schedule?: Maybe<ResolversTypes['Schedule']> }>;
+  Override: ResolverTypeWrapper<Override>;
+  OverrideContent: ResolverTypeWrapper<OverrideContent>;
+  OverrideContentInput: OverrideContentInput;
+  OverrideContentType: OverrideContentType;
+  OverrideInput: OverrideInput;
+  OverridePayload: ResolverTypeWrapper<OverridePayload>;
+  OverrideRadius: ResolverTypeWrapper<OverrideRadius>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  OverrideRadiusInput: OverrideRadiusInput;
+  OverrideScreen: ResolverTypeWrapper<OverrideScreen>;
+  OverrideScreenCounts: ResolverTypeWrapper<OverrideScreenCounts>;
+  OverrideScreenState: OverrideScreenState;
+  OverrideState: OverrideState;
+  OverrideTarget: ResolverTypeWrapper<OverrideTarget>;
+  OverrideTargetInput: OverrideTargetInput;
   Playlist: ResolverTypeWrapper<Playlist>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Schedule: ResolverTypeWrapper<ScheduleRecord>;
@@ -697,9 +914,22 @@ export type ResolversParentTypes = {
   GroupSortInput: GroupSortInput;
   JSON: Scalars['JSON']['output'];
   ListStringOperationFilterInput: ListStringOperationFilterInput;
+  Media: Media;
   Mutation: Record<PropertyKey, never>;
   MutationPayload: ResolversInterfaceTypes<ResolversParentTypes>['MutationPayload'];
   NowPlaying: Omit<NowPlaying, 'considered' | 'schedule'> & { considered: Array<ResolversParentTypes['ScheduleConsideration']>, schedule?: Maybe<ResolversParentTypes['Schedule']> };
+  Override: Override;
+  OverrideContent: OverrideContent;
+  OverrideContentInput: OverrideContentInput;
+  OverrideInput: OverrideInput;
+  OverridePayload: OverridePayload;
+  OverrideRadius: OverrideRadius;
+  Float: Scalars['Float']['output'];
+  OverrideRadiusInput: OverrideRadiusInput;
+  OverrideScreen: OverrideScreen;
+  OverrideScreenCounts: OverrideScreenCounts;
+  OverrideTarget: OverrideTarget;
+  OverrideTargetInput: OverrideTargetInput;
   Playlist: Playlist;
   Query: Record<PropertyKey, never>;
   Schedule: ScheduleRecord;
@@ -761,18 +991,24 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
   name: 'JSON';
 }
 
+export type MediaResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Media'] = ResolversParentTypes['Media']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
 export type MutationResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  cancelOverride?: Resolver<Maybe<ResolversTypes['OverridePayload']>, ParentType, ContextType, RequireFields<MutationCancelOverrideArgs, 'id'>>;
   createSchedule?: Resolver<Maybe<ResolversTypes['SchedulePayload']>, ParentType, ContextType, RequireFields<MutationCreateScheduleArgs, 'input'>>;
   createScheduleGroup?: Resolver<Maybe<ResolversTypes['ScheduleGroupPayload']>, ParentType, ContextType, RequireFields<MutationCreateScheduleGroupArgs, 'input'>>;
   deleteSchedule?: Resolver<Maybe<ResolversTypes['DeleteSchedulePayload']>, ParentType, ContextType, RequireFields<MutationDeleteScheduleArgs, 'id'>>;
   deleteScheduleGroup?: Resolver<Maybe<ResolversTypes['DeleteScheduleGroupPayload']>, ParentType, ContextType, RequireFields<MutationDeleteScheduleGroupArgs, 'id'>>;
   patchSchedule?: Resolver<Maybe<ResolversTypes['SchedulePayload']>, ParentType, ContextType, RequireFields<MutationPatchScheduleArgs, 'id' | 'operations'>>;
+  startOverride?: Resolver<Maybe<ResolversTypes['OverridePayload']>, ParentType, ContextType, RequireFields<MutationStartOverrideArgs, 'input'>>;
   updateSchedule?: Resolver<Maybe<ResolversTypes['SchedulePayload']>, ParentType, ContextType, RequireFields<MutationUpdateScheduleArgs, 'id' | 'input'>>;
   updateScheduleGroup?: Resolver<Maybe<ResolversTypes['ScheduleGroupPayload']>, ParentType, ContextType, RequireFields<MutationUpdateScheduleGroupArgs, 'id' | 'input'>>;
 };
 
 export type MutationPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['MutationPayload'] = ResolversParentTypes['MutationPayload']> = {
-  __resolveType: TypeResolveFn<'DeleteScheduleGroupPayload' | 'DeleteSchedulePayload' | 'ScheduleGroupPayload' | 'SchedulePayload', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'DeleteScheduleGroupPayload' | 'DeleteSchedulePayload' | 'OverridePayload' | 'ScheduleGroupPayload' | 'SchedulePayload', ParentType, ContextType>;
 };
 
 export type NowPlayingResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['NowPlaying'] = ResolversParentTypes['NowPlaying']> = {
@@ -782,8 +1018,71 @@ export type NowPlayingResolvers<ContextType = SubgraphContext, ParentType extend
   device?: Resolver<ResolversTypes['Device'], ParentType, ContextType>;
   localTime?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   nextChange?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  override?: Resolver<Maybe<ResolversTypes['Override']>, ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   schedule?: Resolver<Maybe<ResolversTypes['Schedule']>, ParentType, ContextType>;
   timezone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type OverrideResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Override'] = ResolversParentTypes['Override']> = {
+  cancelledAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  content?: Resolver<ResolversTypes['OverrideContent'], ParentType, ContextType>;
+  createdOn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  endsAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  screenCounts?: Resolver<ResolversTypes['OverrideScreenCounts'], ParentType, ContextType>;
+  screens?: Resolver<Array<ResolversTypes['OverrideScreen']>, ParentType, ContextType>;
+  startedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  startsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['OverrideState'], ParentType, ContextType>;
+  target?: Resolver<ResolversTypes['OverrideTarget'], ParentType, ContextType>;
+};
+
+export type OverrideContentResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['OverrideContent'] = ResolversParentTypes['OverrideContent']> = {
+  backgroundColor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  media?: Resolver<Maybe<ResolversTypes['Media']>, ParentType, ContextType>;
+  playlist?: Resolver<Maybe<ResolversTypes['Playlist']>, ParentType, ContextType>;
+  text?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  textColor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['OverrideContentType'], ParentType, ContextType>;
+};
+
+export type OverridePayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['OverridePayload'] = ResolversParentTypes['OverridePayload']> = {
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  override?: Resolver<Maybe<ResolversTypes['Override']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type OverrideRadiusResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['OverrideRadius'] = ResolversParentTypes['OverrideRadius']> = {
+  latitude?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  longitude?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  radiusKm?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
+export type OverrideScreenResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['OverrideScreen'] = ResolversParentTypes['OverrideScreen']> = {
+  device?: Resolver<ResolversTypes['Device'], ParentType, ContextType>;
+  shownAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['OverrideScreenState'], ParentType, ContextType>;
+  stoppedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type OverrideScreenCountsResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['OverrideScreenCounts'] = ResolversParentTypes['OverrideScreenCounts']> = {
+  ended?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  pending?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  showing?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  unreachable?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type OverrideTargetResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['OverrideTarget'] = ResolversParentTypes['OverrideTarget']> = {
+  all?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  deviceIds?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  groupIds?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  radius?: Resolver<Maybe<ResolversTypes['OverrideRadius']>, ParentType, ContextType>;
+  tags?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type PlaylistResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Playlist'] = ResolversParentTypes['Playlist']> = {
@@ -793,6 +1092,8 @@ export type PlaylistResolvers<ContextType = SubgraphContext, ParentType extends 
 export type QueryResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   deviceTimeline?: Resolver<Maybe<ResolversTypes['DeviceTimeline']>, ParentType, ContextType, RequireFields<QueryDeviceTimelineArgs, 'deviceId' | 'from' | 'to'>>;
   nowPlaying?: Resolver<Maybe<ResolversTypes['NowPlaying']>, ParentType, ContextType, RequireFields<QueryNowPlayingArgs, 'deviceId'>>;
+  override?: Resolver<Maybe<ResolversTypes['Override']>, ParentType, ContextType, RequireFields<QueryOverrideArgs, 'id'>>;
+  overrides?: Resolver<Array<ResolversTypes['Override']>, ParentType, ContextType, Partial<QueryOverridesArgs>>;
   schedule?: Resolver<Maybe<Array<ResolversTypes['Schedule']>>, ParentType, ContextType, Partial<QueryScheduleArgs>>;
   scheduleCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType, Partial<QueryScheduleCountArgs>>;
   scheduleGroups?: Resolver<Maybe<Array<ResolversTypes['ScheduleGroup']>>, ParentType, ContextType, Partial<QueryScheduleGroupsArgs>>;
@@ -886,9 +1187,17 @@ export type Resolvers<ContextType = SubgraphContext> = {
   Device?: DeviceResolvers<ContextType>;
   DeviceTimeline?: DeviceTimelineResolvers<ContextType>;
   JSON?: GraphQLScalarType;
+  Media?: MediaResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   MutationPayload?: MutationPayloadResolvers<ContextType>;
   NowPlaying?: NowPlayingResolvers<ContextType>;
+  Override?: OverrideResolvers<ContextType>;
+  OverrideContent?: OverrideContentResolvers<ContextType>;
+  OverridePayload?: OverridePayloadResolvers<ContextType>;
+  OverrideRadius?: OverrideRadiusResolvers<ContextType>;
+  OverrideScreen?: OverrideScreenResolvers<ContextType>;
+  OverrideScreenCounts?: OverrideScreenCountsResolvers<ContextType>;
+  OverrideTarget?: OverrideTargetResolvers<ContextType>;
   Playlist?: PlaylistResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Schedule?: ScheduleResolvers<ContextType>;

@@ -61,16 +61,7 @@ export async function playerContent(
 
   const mediaOf = (id: string | null): PlayerMedia | null => {
     const m = id ? media.get(id) : undefined;
-    if (!m) return null;
-    return {
-      id: m.id,
-      name: m.name,
-      mimeType: m.mimeType ?? null,
-      url: m.blobKey ? rt.urls.urlFor(m.accountId, m.blobKey) : m.fileUrl,
-      size: m.fileSize ?? null,
-      sha512: m.sha512 ?? null,
-      duration: m.duration ?? null,
-    };
+    return m ? playerFile(rt, m) : null;
   };
   const playlistOf = (p: Playlist): PlayerPlaylist => ({
     kind: 'playlist',
@@ -93,4 +84,21 @@ export async function playerContent(
     }),
   );
   return { playlists: outPlaylists, templates: outTemplates };
+}
+
+/** A media file as a player fetches it. */
+const playerFile = (rt: ContentRuntime, m: Media): PlayerMedia => ({
+  id: m.id,
+  name: m.name,
+  mimeType: m.mimeType ?? null,
+  url: m.blobKey ? rt.urls.urlFor(m.accountId, m.blobKey) : m.fileUrl,
+  size: m.fileSize ?? null,
+  sha512: m.sha512 ?? null,
+  duration: m.duration ?? null,
+});
+
+/** The tenant's media among the ids as a player fetches them (an emergency override's media item); unknown ids are absent. */
+export async function playerMedia(rt: ContentRuntime, tenant: string, ids: readonly string[]): Promise<Map<string, PlayerMedia>> {
+  const found: Map<string, Media> = ids.length ? await rt.repo.media.findByIds(tenant, ids) : new Map();
+  return new Map([...found.values()].map((m) => [m.id, playerFile(rt, m)] as const));
 }

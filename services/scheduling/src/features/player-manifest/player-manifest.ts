@@ -23,6 +23,8 @@ import type { ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../../po
 import type { Schedule } from '../../shared/schedule.repository.js';
 import type { SchedulingRuntime } from '../../runtime.js';
 import { deviceSchedules } from '../now-playing/now-playing.js';
+import { overrideForDevice } from '../overrides/manage-overrides.js';
+import type { Override } from '../overrides/override.repository.js';
 
 export const MAX_CACHE_SECONDS = 300;
 
@@ -62,6 +64,20 @@ export interface ManifestEntry {
   content: PlaylistOut | TemplateOut | null;
 }
 
+/**
+ * An emergency override the screen holds: shown over `now` and `next` (whatever they say) while the
+ * server's time is within [starts_at, ends_at); ends_at null: until the manifest no longer names it.
+ * A player never shows it past ends_at, even from a cached manifest.
+ */
+export interface ManifestOverride {
+  id: string;
+  name: string;
+  starts_at: string;
+  ends_at: string | null;
+  /** A media item arrives as a one-source playlist; a message carries its text and colours. */
+  content: PlaylistOut | { type: 'message'; text: string; text_color: string; background_color: string } | null;
+}
+
 export interface PlayerManifest {
   device_id: string;
   version: string;
@@ -69,6 +85,8 @@ export interface PlayerManifest {
   valid_until: string | null;
   now: ManifestEntry;
   next: ManifestEntry | null;
+  /** Present only while an override names the screen (showing, or starting later). */
+  override?: ManifestOverride;
 }
 
 export interface ManifestAnswer {
@@ -132,6 +150,21 @@ const versionOf = (m: Omit<PlayerManifest, 'version'>): string =>
     .digest('base64url')
     .slice(0, 22);
 
+/** The override as the player reads it; its media or playlist fetched as the device's account. */
+async function overrideOut(rt: SchedulingRuntime, caller: Principal, o: Override): Promise<ManifestOverride> {
+  const c = o.content;
+  const when = { id: o.id, name: o.name, starts_at: iso(Date.parse(o.startsAt)), ends_at: o.endsAt ? iso(Date.parse(o.endsAt)) : null };
+  if (c.type === 'MESSAGE') return { ...when, content: { type: 'message', text: c.text, text_color: c.textColor, background_color: c.backgroundColor } };
+  if (c.type === 'PLAYLIST') {
+    const p = (await rt.content.playerContent(caller, { playlistIds: [c.playlistId], templateIds: [] })).playlists.get(c.playlistId);
+    return { ...when, content: p ? playlistOut(p) : null };
+  }
+  const m = (await rt.content.playerMedia(caller, [c.mediaId])).get(c.mediaId);
+  const type = m?.mimeType?.startsWith('video/') ? 'VIDEO' : 'IMAGE';
+  const source = m ? { id: m.id, name: m.name, type, interval: null, media: mediaOut(m) } : null;
+  return { ...when, content: source ? { type: 'playlist', id: `override:${o.id}`, name: o.name, sources: [source] } : null };
+}
+
 /** Builds the device's manifest at the runtime's clock; null when the device is gone. */
 export async function playerManifest(rt: SchedulingRuntime, device: DeviceRef): Promise<ManifestAnswer | null> {
   const caller = playerPrincipal(device);
@@ -162,15 +195,28 @@ export async function playerManifest(rt: SchedulingRuntime, device: DeviceRef): 
       content: playlist ? playlistOut(playlist) : template ? templateOut(template) : null,
     };
   };
+  const held = await overrideForDevice(rt, device);
+  const override = held ? await overrideOut(rt, caller, held) : null;
   const body = {
     device_id: device.id,
     valid_until: current.nextChange === null ? null : iso(current.nextChange),
     now: entry(current.winner, null),
     next: next ? entry(next.winner, next.at) : null,
+    ...(override ? { override } : {}),
   };
   const version = versionOf(body);
-  const manifest: PlayerManifest = { device_id: body.device_id, version, valid_until: body.valid_until, now: body.now, next: body.next };
-  await remember(rt, device, version, current.nextChange, gen);
+  const manifest: PlayerManifest = {
+    device_id: body.device_id,
+    version,
+    valid_until: body.valid_until,
+    now: body.now,
+    next: body.next,
+    ...(override ? { override } : {}),
+  };
+  // The cached version also lapses when the override starts or ends (the timers wake the screens then too).
+  const edges = [current.nextChange, ...(held ? [Date.parse(held.startsAt), held.endsAt ? Date.parse(held.endsAt) : null] : [])];
+  const lapse = edges.filter((t): t is number => t !== null && t > at).reduce<number | null>((a, t) => (a === null || t < a ? t : a), null);
+  await remember(rt, device, version, lapse, gen);
   return { manifest, etag: `"${createHash('sha256').update(JSON.stringify(manifest)).digest('base64url').slice(0, 27)}"` };
 }
 

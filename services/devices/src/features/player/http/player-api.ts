@@ -9,6 +9,7 @@
  *   PUT  /player/{registrationKey}/snap                          image/jpeg body (size-capped, magic bytes checked)
  *   POST /player/{registrationKey}/track                         { session_id, event_name, properties }
  *   GET  /player/{registrationKey}/manifest                      what to play now and next (ETag / If-None-Match: 304)
+ *   POST /player/{registrationKey}/overrides/{overrideId}/ack     { state: SHOWING | ENDED }: the screen shows / stopped an emergency override
  *   POST /player/{registrationKey}/playlogs|events|impressions   a batch of records; 202 once durably held
  *   GET  /player/{registrationKey}/datatables/{tableId}/rows     a menu board's rows (ETag / If-None-Match: 304)
  *   POST /player/pairings                                        a screen without a key: { code, secret, expires_at } (rate-limited per address)
@@ -263,6 +264,18 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
       if (!answer) throw badPlayerKey(); // deleted in between
       // Revalidate every time (the body names signed addresses), but a match costs no body.
       sendRevalidated(req, res, answer);
+    }),
+  );
+
+  router.post(
+    '/player/:registrationKey/overrides/:overrideId/ack',
+    smallJson,
+    wrap(async (req, res) => {
+      const device = await authenticatePlayer(rt, key(req));
+      await charge('pings', device, 1);
+      if (!rt.manifests?.acknowledgeOverride) throw new AppError('UNAVAILABLE', 'emergency overrides are not served by this deployment');
+      const who = { accountId: device.accountId, id: device.id, name: device.name, groupId: device.groupId ?? null, tags: device.tags ?? [] };
+      res.json(await rt.manifests.acknowledgeOverride(who, String(req.params.overrideId), req.body));
     }),
   );
 

@@ -4,13 +4,15 @@
  *
  *   GET /internal/manifests/{deviceId}           { manifest, etag }   (404: no such device)
  *   GET /internal/manifests/{deviceId}/version   { version }          (404: no such device)
+ *   POST /internal/manifests/{deviceId}/overrides/{overrideId}/ack   { state, device }: an override acknowledged
  *
  * Only internal callers reach it: the request carries a signed internal token of kind 'internal'
  * naming the device (`device:{deviceId}`) and its account, so a gateway-signed user token or a token
  * for another device is refused (401), and the answer comes from the token's account only.
  */
-import { Router, type Request, type Response } from 'express';
-import { INTERNAL_TOKEN_HEADER, isDevicePrincipal, type InternalTokens } from '@pylon/kit';
+import express, { Router, type Request, type Response } from 'express';
+import { INTERNAL_TOKEN_HEADER, isAppError, isDevicePrincipal, sendRestError, type InternalTokens } from '@pylon/kit';
+import { acknowledgeOverride } from '../../overrides/manage-overrides.js';
 import type { SchedulingRuntime } from '../../../runtime.js';
 import { manifestVersion, playerManifest, type DeviceRef } from '../player-manifest.js';
 
@@ -53,6 +55,26 @@ export function createManifestHttp(rt: SchedulingRuntime, tokens: InternalTokens
       if (version === null) return void gone(res);
       res.json({ version });
     } catch (e) {
+      failed(res, e);
+    }
+  });
+
+  router.post('/internal/manifests/:deviceId/overrides/:overrideId/ack', express.json({ limit: 16_000 }), async (req, res) => {
+    const device = await deviceOf(req, res);
+    if (!device) return;
+    // The devices process authenticated the screen and names it (for the event and the audit entry).
+    const { device: who, ...body } = (req.body ?? {}) as { device?: { name?: unknown; groupId?: unknown; tags?: unknown } };
+    const named = {
+      ...device,
+      name: typeof who?.name === 'string' ? who.name : device.id,
+      groupId: typeof who?.groupId === 'string' ? who.groupId : null,
+      tags: Array.isArray(who?.tags) ? who.tags.filter((t): t is string => typeof t === 'string') : [],
+    };
+    try {
+      res.json(await acknowledgeOverride(rt, named, String(req.params.overrideId), body));
+    } catch (e) {
+      if (isAppError(e) && e.code !== 'INTERNAL')
+        return void sendRestError(res, e.code, e.message, { field: typeof e.details.field === 'string' ? e.details.field : undefined });
       failed(res, e);
     }
   });

@@ -1,0 +1,166 @@
+/**
+ * /overrides: emergency overrides (list, get, start, cancel) onto the override queries and
+ * mutations. The body's nested content and target are snake_case like every REST body.
+ */
+import { AppError } from '@pylon/kit';
+import { restOp } from './declare.js';
+import { isRecord, listOf, payloadOf } from './shape.js';
+import type { ItemOf, RestSchema } from './types.js';
+import { errors, json, md, params, ref, route } from './route.js';
+
+type OverrideData = ItemOf<'getOverride', 'override'>;
+
+export const toRestOverride = (o: OverrideData): RestSchema<'Override'> => ({
+  id: o.id,
+  name: o.name,
+  state: o.state,
+  content: {
+    type: o.content.type,
+    media_id: o.content.media?.id ?? null,
+    playlist_id: o.content.playlist?.id ?? null,
+    text: o.content.text ?? null,
+    text_color: o.content.textColor ?? null,
+    background_color: o.content.backgroundColor ?? null,
+  },
+  target: {
+    all: o.target.all,
+    tags: o.target.tags,
+    group_ids: o.target.groupIds,
+    device_ids: o.target.deviceIds,
+    radius: o.target.radius ? { latitude: o.target.radius.latitude, longitude: o.target.radius.longitude, radius_km: o.target.radius.radiusKm } : null,
+  },
+  starts_at: o.startsAt,
+  ends_at: o.endsAt ?? null,
+  cancelled_at: o.cancelledAt ?? null,
+  started_by: o.startedBy,
+  created_on: o.createdOn,
+  screens: o.screens.map((s) => ({ device_id: s.device.id, state: s.state, shown_at: s.shownAt ?? null, stopped_at: s.stoppedAt ?? null })),
+  screen_counts: o.screenCounts,
+});
+
+/** REST body -> OverrideInput (shape checked by rest.yaml's schema first; values by the use case). */
+function overrideInput(body: unknown): Record<string, unknown> {
+  if (!isRecord(body)) throw new AppError('BAD_USER_INPUT', 'the body must be a JSON object', { field: 'body' });
+  const c = isRecord(body.content) ? body.content : {};
+  const t = isRecord(body.target) ? body.target : {};
+  const r = isRecord(t.radius) ? t.radius : null;
+  return {
+    name: body.name,
+    content: { type: c.type, mediaId: c.media_id, playlistId: c.playlist_id, text: c.text, textColor: c.text_color, backgroundColor: c.background_color },
+    target: {
+      all: t.all,
+      tags: t.tags,
+      groupIds: t.group_ids,
+      deviceIds: t.device_ids,
+      radius: r ? { latitude: r.latitude, longitude: r.longitude, radiusKm: r.radius_km } : t.radius,
+    },
+    startsAt: body.starts_at,
+    endsAt: body.ends_at,
+  };
+}
+
+const TAGS = ['Overrides'];
+const NAMES = { input: 'body', id: 'id', openOnly: 'open_only', limit: 'take' };
+
+export const listOverrides = route(
+  'GET /overrides',
+  {
+    tags: TAGS,
+    summary: "Emergency overrides of the caller's account.",
+    description: md(
+      'The latest start first (at most `take`, default 50, at most 200), each with its screens and',
+      'their states. `open_only`: only those not yet ended or cancelled. Policy Schedules_View.',
+    ),
+    parameters: params('OpenOnly', 'Take'),
+    responses: {
+      '200': { description: 'The overrides (possibly none).', content: json({ type: 'array', items: ref('Override') }) },
+      ...errors(400, 401, 403, 429, 500, 503),
+    },
+  },
+  restOp('listOverrides', {
+    variables: (input) => ({ openOnly: input.query.open_only, limit: input.query.take }),
+    respond: (data) => ({ body: listOf(data, 'overrides').map(toRestOverride) }),
+    fieldNames: NAMES,
+    accepts: { query: ['open_only', 'take'] },
+  }),
+);
+
+export const getOverride = route(
+  'GET /overrides/{id}',
+  {
+    tags: TAGS,
+    summary: 'One emergency override with its screens.',
+    description:
+      'Each screen: PENDING, SHOWING, ENDED or UNREACHABLE, with its acknowledgements. 404 when the account has no override with this id. Policy Schedules_View.',
+    parameters: params('IdPath'),
+    responses: {
+      '200': { description: 'The override.', content: json(ref('Override')) },
+      ...errors(400, 401, 403, 404, 429, 500, 503),
+    },
+  },
+  restOp('getOverride', {
+    variables: (input) => ({ id: input.params.id }),
+    respond(data) {
+      if (!data.override) throw new AppError('NOT_FOUND', 'override was not found', { field: 'id' });
+      return { body: toRestOverride(data.override) };
+    },
+    fieldNames: NAMES,
+    accepts: { path: ['id'] },
+  }),
+);
+
+export const startOverride = route(
+  'POST /overrides',
+  {
+    tags: TAGS,
+    summary: 'Starts an emergency override.',
+    description: md(
+      'Its content (a media item, a playlist or a full-screen message) shows over every schedule on',
+      'the targeted screens (all, tags, groups with their subgroups, device ids, a radius around a',
+      'location: any of them) from `starts_at` (default now) until `ends_at` or until cancelled.',
+      "Every id must be the caller's. Policy Overrides_Edit (not implied by Schedules_Edit).",
+    ),
+    requestBody: { required: true, content: json(ref('OverrideRequest')) },
+    responses: {
+      '201': { description: 'The override, with its screens (pending until they acknowledge).', content: json(ref('Override')) },
+      ...errors(400, 401, 403, 429, 500, 503),
+    },
+  },
+  restOp('startOverride', {
+    variables: (input) => ({ input: overrideInput(input.body) }),
+    respond(data) {
+      const payload = payloadOf(data, 'startOverride', NAMES);
+      if (!payload.override) throw new AppError('INTERNAL', "the gateway answer has no override at 'startOverride'");
+      return { status: 201, body: toRestOverride(payload.override) };
+    },
+    fieldNames: NAMES,
+    accepts: { body: ['name', 'content', 'target', 'starts_at', 'ends_at'] },
+  }),
+);
+
+export const cancelOverride = route(
+  'POST /overrides/{id}/cancel',
+  {
+    tags: TAGS,
+    summary: 'Cancels an emergency override.',
+    description: md(
+      'Every reachable screen stops showing it at once (its long-poll wakes); screens acknowledge the stop.',
+      '404 when the account has no override with this id; 422 when it already ended. Policy Overrides_Edit.',
+    ),
+    parameters: params('IdPath'),
+    responses: {
+      '200': { description: 'The cancelled override.', content: json(ref('Override')) },
+      ...errors(400, 401, 403, 404, 422, 429, 500, 503),
+    },
+  },
+  restOp('cancelOverride', {
+    variables: (input) => ({ id: input.params.id }),
+    respond(data) {
+      const payload = payloadOf(data, 'cancelOverride', NAMES);
+      if (!payload.override) throw new AppError('INTERNAL', "the gateway answer has no override at 'cancelOverride'");
+      return { body: toRestOverride(payload.override) };
+    },
+    fieldNames: NAMES,
+    accepts: { path: ['id'] },
+  }),
+);

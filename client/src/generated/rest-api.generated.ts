@@ -1964,6 +1964,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One delivery of a webhook endpoint.
+         * @description The event with its attempts (status code, latency, response excerpt). Another account's ids answer 404. Policy Webhooks_View.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{id}/redeliver": {
         parameters: {
             query?: never;
@@ -2024,6 +2044,75 @@ export interface paths {
          * @description Queues the event for delivery (signed and retried like any other); follow it in the delivery log. 404 when the account has no endpoint with this id. Policy Webhooks_Edit.
          */
         post: operations["sendTestWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/overrides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Emergency overrides of the caller's account.
+         * @description The latest start first (at most `take`, default 50, at most 200), each with its screens and
+         *     their states. `open_only`: only those not yet ended or cancelled. Policy Schedules_View.
+         */
+        get: operations["listOverrides"];
+        put?: never;
+        /**
+         * Starts an emergency override.
+         * @description Its content (a media item, a playlist or a full-screen message) shows over every schedule on
+         *     the targeted screens (all, tags, groups with their subgroups, device ids, a radius around a
+         *     location: any of them) from `starts_at` (default now) until `ends_at` or until cancelled.
+         *     Every id must be the caller's. Policy Overrides_Edit (not implied by Schedules_Edit).
+         */
+        post: operations["startOverride"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/overrides/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One emergency override with its screens.
+         * @description Each screen: PENDING, SHOWING, ENDED or UNREACHABLE, with its acknowledgements. 404 when the account has no override with this id. Policy Schedules_View.
+         */
+        get: operations["getOverride"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/overrides/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels an emergency override.
+         * @description Every reachable screen stops showing it at once (its long-poll wakes); screens acknowledge the stop.
+         *     404 when the account has no override with this id; 422 when it already ended. Policy Overrides_Edit.
+         */
+        post: operations["cancelOverride"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2144,6 +2233,71 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description An emergency override with its screens' states (pending, showing, ended, unreachable). */
+        Override: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            state: "SCHEDULED" | "ACTIVE" | "ENDED" | "CANCELLED";
+            content: {
+                /** @enum {string} */
+                type: "MEDIA" | "PLAYLIST" | "MESSAGE";
+                media_id?: string | null;
+                playlist_id?: string | null;
+                text?: string | null;
+                text_color?: string | null;
+                background_color?: string | null;
+            };
+            target: components["schemas"]["OverrideTarget"];
+            starts_at: string;
+            /** @description Null: until cancelled. */
+            ends_at: string | null;
+            cancelled_at: string | null;
+            started_by: string;
+            created_on: string;
+            screens: {
+                device_id: string;
+                /** @enum {string} */
+                state: "PENDING" | "SHOWING" | "ENDED" | "UNREACHABLE";
+                shown_at: string | null;
+                stopped_at: string | null;
+            }[];
+            screen_counts: {
+                pending: number;
+                showing: number;
+                ended: number;
+                unreachable: number;
+            };
+        };
+        /** @description Any of the criteria reaches a screen (a union); resolved to the account's devices when it starts. */
+        OverrideTarget: {
+            all?: boolean | null;
+            tags?: string[] | null;
+            group_ids?: string[] | null;
+            device_ids?: string[] | null;
+            radius?: {
+                latitude: number;
+                longitude: number;
+                radius_km: number;
+            } | null;
+        };
+        OverrideRequest: {
+            name: string;
+            content: {
+                /** @enum {string} */
+                type: "MEDIA" | "PLAYLIST" | "MESSAGE";
+                media_id?: string | null;
+                playlist_id?: string | null;
+                text?: string | null;
+                text_color?: string | null;
+                background_color?: string | null;
+            };
+            target: components["schemas"]["OverrideTarget"];
+            /** @description ISO 8601; default now. */
+            starts_at?: string | null;
+            /** @description ISO 8601; null: until cancelled. */
+            ends_at?: string | null;
+        };
         /** @description Where push events of the account are delivered (never its secret). */
         WebhookEndpoint: {
             id: string;
@@ -3686,6 +3840,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Only emergency overrides not yet ended or cancelled. */
+        OpenOnly: boolean;
         /** @description Only the item with this id. */
         IdQuery: string;
         /** @description Identifier of the item. */
@@ -7662,6 +7818,38 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+                /** @description Identifier of the delivery. */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     redeliverWebhookEvents: {
         parameters: {
             query?: never;
@@ -7755,6 +7943,128 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listOverrides: {
+        parameters: {
+            query?: {
+                /** @description Only emergency overrides not yet ended or cancelled. */
+                open_only?: components["parameters"]["OpenOnly"];
+                /** @description Maximum number of items to return. */
+                take?: components["parameters"]["Take"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overrides (possibly none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Override"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    startOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OverrideRequest"];
+            };
+        };
+        responses: {
+            /** @description The override, with its screens (pending until they acknowledge). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Override"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The override. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Override"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled override. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Override"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -259,4 +259,52 @@ export const REST_FRAGMENTS = gql`
     }
     createdOn
   }
+
+  fragment RestOverride on Override {
+    id
+    name
+    state
+    content {
+      type
+      media {
+        id
+      }
+      playlist {
+        id
+      }
+      text
+      textColor
+      backgroundColor
+    }
+    target {
+      all
+      tags
+      groupIds
+      deviceIds
+      radius {
+        latitude
+        longitude
+        radiusKm
+      }
+    }
+    startsAt
+    endsAt
+    cancelledAt
+    startedBy
+    createdOn
+    screens {
+      device {
+        id
+      }
+      state
+      shownAt
+      stoppedAt
+    }
+    screenCounts {
+      pending
+      showing
+      ended
+      unreachable
+    }
+  }
 `;

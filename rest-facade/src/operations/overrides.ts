@@ -4,6 +4,7 @@
  */
 import { AppError } from '@pylon/kit';
 import { restOp } from './declare.js';
+import { gql } from './gql.js';
 import { isRecord, listOf, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema } from './types.js';
 import { errors, json, md, params, ref, route } from './route.js';
@@ -78,6 +79,14 @@ export const listOverrides = route(
     },
   },
   restOp('listOverrides', {
+    document: gql`
+      # GET /overrides: the account's emergency overrides, the latest start first, with their screens' states.
+      query listOverrides($openOnly: Boolean, $limit: Int) {
+        overrides(openOnly: $openOnly, limit: $limit) {
+          ...RestOverride
+        }
+      }
+    `,
     variables: (input) => ({ openOnly: input.query.open_only, limit: input.query.take }),
     respond: (data) => ({ body: listOf(data, 'overrides').map(toRestOverride) }),
     fieldNames: NAMES,
@@ -99,6 +108,14 @@ export const getOverride = route(
     },
   },
   restOp('getOverride', {
+    document: gql`
+      # GET /overrides/{id}: one emergency override with its screens' states.
+      query getOverride($id: ID!) {
+        override(id: $id) {
+          ...RestOverride
+        }
+      }
+    `,
     variables: (input) => ({ id: input.params.id }),
     respond(data) {
       if (!data.override) throw new AppError('NOT_FOUND', 'override was not found', { field: 'id' });
@@ -127,6 +144,20 @@ export const startOverride = route(
     },
   },
   restOp('startOverride', {
+    document: gql`
+      # POST /overrides: starts an emergency override (at once, or at starts_at).
+      mutation startOverride($input: OverrideInput!) {
+        startOverride(input: $input) {
+          success
+          error
+          errorCode
+          errorField
+          override {
+            ...RestOverride
+          }
+        }
+      }
+    `,
     variables: (input) => ({ input: overrideInput(input.body) }),
     respond(data) {
       const payload = payloadOf(data, 'startOverride', NAMES);
@@ -154,6 +185,20 @@ export const cancelOverride = route(
     },
   },
   restOp('cancelOverride', {
+    document: gql`
+      # POST /overrides/{id}/cancel: ends an emergency override on every reachable screen.
+      mutation cancelOverride($id: ID!) {
+        cancelOverride(id: $id) {
+          success
+          error
+          errorCode
+          errorField
+          override {
+            ...RestOverride
+          }
+        }
+      }
+    `,
     variables: (input) => ({ id: input.params.id }),
     respond(data) {
       const payload = payloadOf(data, 'cancelOverride', NAMES);

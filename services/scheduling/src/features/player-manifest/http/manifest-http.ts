@@ -12,7 +12,7 @@
 import { Router, type Request, type Response } from 'express';
 import { INTERNAL_TOKEN_HEADER, isDevicePrincipal, type InternalTokens } from '@pylon/kit';
 import type { SchedulingRuntime } from '../../../runtime.js';
-import { manifestVersion, playerManifest, type DeviceRef } from '../player-manifest.js';
+import { currentManifest, manifestVersion, type DeviceRef } from '../player-manifest.js';
 
 export function createManifestHttp(rt: SchedulingRuntime, tokens: InternalTokens): Router {
   const router = Router();
@@ -37,7 +37,7 @@ export function createManifestHttp(rt: SchedulingRuntime, tokens: InternalTokens
     const device = await deviceOf(req, res);
     if (!device) return;
     try {
-      const answer = await playerManifest(rt, device);
+      const answer = await currentManifest(rt, device);
       if (!answer) return void gone(res);
       res.json(answer);
     } catch (e) {

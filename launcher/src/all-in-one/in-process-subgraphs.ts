@@ -27,7 +27,7 @@ import { devicesOptions } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { retryPolicyFrom } from '@pylon/identity/webhooks.config';
 import { startDeliveryWorker } from '@pylon/identity/features/webhooks/webhook-delivery.worker';
-import { acknowledgeOverride, createSchedulingSubgraph, manifestVersion, playerManifest, watchChanges, type SchedulingRuntime } from '@pylon/scheduling';
+import { acknowledgeOverride, createSchedulingSubgraph, currentManifest, manifestVersion, watchChanges, type SchedulingRuntime } from '@pylon/scheduling';
 import type { AllInOneEnv } from '../all-in-one.config.js';
 import { absoluteUrls } from './manifest-urls.js';
 
@@ -64,7 +64,7 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
   // Player manifests: the devices service authenticates the key, scheduling resolves.
   const manifests: ManifestSource = {
     manifest: async (d) => {
-      const a = await playerManifest(started('scheduling', late.scheduling), d);
+      const a = await currentManifest(started('scheduling', late.scheduling), d);
       return a ? { body: absoluteUrls({ ...a.manifest }, w.publicBase()), etag: a.etag } : null;
     },
     version: (d) => manifestVersion(started('scheduling', late.scheduling), d),

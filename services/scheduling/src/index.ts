@@ -8,6 +8,7 @@ export type { ContentDirectory, ContentKind } from './ports/content-directory.js
 export type { SchedulingRuntime } from './runtime.js';
 export type { ManifestMedia, ManifestPlaylist, ManifestTemplate } from './ports/content-directory.js';
 export {
+  currentManifest,
   manifestVersion,
   playerManifest,
   playerPrincipal,

@@ -111,7 +111,18 @@ interface CachedVersion {
   validUntil: number | null;
   /** The device's invalidation generation read before the data this version was computed from. */
   generation: number;
+  /** The whole answer and when it was computed: the manifest fetch that follows a ping reuses it (ANSWER_REUSE_MS). */
+  answer?: ManifestAnswer;
+  computedAt?: number;
 }
+
+/**
+ * How long a computed manifest answers fetches. After an edit every woken screen's ping computes its
+ * manifest and the screen fetches it at once: reusing that answer halves the burst (issue 39, the
+ * capacity scenario). Short, because the answer holds signed file addresses: their expiry is rounded
+ * up to a TTL/2 boundary, at least 30 s away with the shortest MEDIA_URL_TTL_SECONDS (60).
+ */
+export const ANSWER_REUSE_MS = 15_000;
 
 /** The device's invalidation generation (0 before the first bump; undefined without a cache or when it cannot be read). */
 async function generation(rt: SchedulingRuntime, d: DeviceRef): Promise<number | undefined> {
@@ -216,8 +227,23 @@ export async function playerManifest(rt: SchedulingRuntime, device: DeviceRef): 
   // The cached version also lapses when the override starts or ends (the timers wake the screens then too).
   const edges = [current.nextChange, ...(held ? [Date.parse(held.startsAt), held.endsAt ? Date.parse(held.endsAt) : null] : [])];
   const lapse = edges.filter((t): t is number => t !== null && t > at).reduce<number | null>((a, t) => (a === null || t < a ? t : a), null);
-  await remember(rt, device, version, lapse, gen);
-  return { manifest, etag: `"${createHash('sha256').update(JSON.stringify(manifest)).digest('base64url').slice(0, 27)}"` };
+  const answer: ManifestAnswer = { manifest, etag: `"${createHash('sha256').update(JSON.stringify(manifest)).digest('base64url').slice(0, 27)}"` };
+  await remember(rt, device, answer, lapse, gen);
+  return answer;
+}
+
+/** The device's cached entry while it counts (its generation current, not past validUntil); undefined otherwise. */
+async function cachedEntry(rt: SchedulingRuntime, device: DeviceRef): Promise<CachedVersion | undefined> {
+  if (!rt.cache) return undefined;
+  const [cached, gen] = await Promise.all([rt.cache.get<CachedVersion>(cacheKey(device)).catch(() => undefined), generation(rt, device)]);
+  return cached && cached.generation === gen && (cached.validUntil === null || rt.now() < cached.validUntil) ? cached : undefined;
+}
+
+/** The manifest a screen fetches: the answer computed in the last ANSWER_REUSE_MS while it counts, else computed now. */
+export async function currentManifest(rt: SchedulingRuntime, device: DeviceRef): Promise<ManifestAnswer | null> {
+  const cached = await cachedEntry(rt, device);
+  if (cached?.answer && cached.computedAt !== undefined && rt.now() - cached.computedAt < ANSWER_REUSE_MS) return cached.answer;
+  return playerManifest(rt, device);
 }
 
 /**
@@ -234,19 +260,18 @@ async function announceVersion(rt: SchedulingRuntime, device: DeviceRef, version
   if (last !== undefined && last !== null) rt.pushEvents.emit(device.accountId, 'now_playing.changed', { device_id: device.id, manifest_version: version });
 }
 
-async function remember(rt: SchedulingRuntime, device: DeviceRef, version: string, validUntil: number | null, gen: number | undefined): Promise<void> {
+async function remember(rt: SchedulingRuntime, device: DeviceRef, answer: ManifestAnswer, validUntil: number | null, gen: number | undefined): Promise<void> {
+  const version = answer.manifest.version;
   await announceVersion(rt, device, version);
   if (!rt.cache || gen === undefined) return;
   const seconds = validUntil === null ? MAX_CACHE_SECONDS : Math.min(MAX_CACHE_SECONDS, Math.max(1, Math.ceil((validUntil - rt.now()) / 1000)));
-  const entry: CachedVersion = { version, validUntil, generation: gen };
+  const entry: CachedVersion = { version, validUntil, generation: gen, answer, computedAt: rt.now() };
   await rt.cache.set(cacheKey(device), entry, seconds).catch(() => undefined);
 }
 
 /** The device's current manifest version (what a ping carries): cached, else computed. Null: device gone. */
 export async function manifestVersion(rt: SchedulingRuntime, device: DeviceRef): Promise<string | null> {
-  if (rt.cache) {
-    const [cached, gen] = await Promise.all([rt.cache.get<CachedVersion>(cacheKey(device)).catch(() => undefined), generation(rt, device)]);
-    if (cached && cached.generation === gen && (cached.validUntil === null || rt.now() < cached.validUntil)) return cached.version;
-  }
+  const cached = await cachedEntry(rt, device);
+  if (cached) return cached.version;
   return (await playerManifest(rt, device))?.manifest.version ?? null;
 }

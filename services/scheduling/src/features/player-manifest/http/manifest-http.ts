@@ -14,7 +14,7 @@ import express, { Router, type Request, type Response } from 'express';
 import { INTERNAL_TOKEN_HEADER, isAppError, isDevicePrincipal, sendRestError, type InternalTokens } from '@pylon/kit';
 import { acknowledgeOverride } from '../../overrides/manage-overrides.js';
 import type { SchedulingRuntime } from '../../../runtime.js';
-import { manifestVersion, playerManifest, type DeviceRef } from '../player-manifest.js';
+import { currentManifest, manifestVersion, type DeviceRef } from '../player-manifest.js';
 
 export function createManifestHttp(rt: SchedulingRuntime, tokens: InternalTokens): Router {
   const router = Router();
@@ -39,7 +39,7 @@ export function createManifestHttp(rt: SchedulingRuntime, tokens: InternalTokens
     const device = await deviceOf(req, res);
     if (!device) return;
     try {
-      const answer = await playerManifest(rt, device);
+      const answer = await currentManifest(rt, device);
       if (!answer) return void gone(res);
       res.json(answer);
     } catch (e) {

@@ -11,7 +11,7 @@ import { POLICIES, type DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createMemoryCache } from '@pylon/adapters/memory';
-import { createSchedulingSubgraph, manifestVersion, playerManifest, type ContentDirectory } from '../../../index.js';
+import { createSchedulingSubgraph, currentManifest, manifestVersion, playerManifest, type ContentDirectory } from '../../../index.js';
 import { tableDirectories } from '../../../../test/fixtures/directories.js';
 
 const device = { accountId: 'acc-a', id: 'd1' };
@@ -82,4 +82,25 @@ test('an edit during a ping computing the manifest is not hidden by the version 
   expect(fresh.now.content?.id).toBe('evening');
   expect(fresh.version).not.toBe(before);
   expect(carried).toBe(fresh.version);
+});
+
+test('the fetch that follows a ping reuses the answer the ping computed, until an invalidation', async () => {
+  const s = await schedule(`mutation($input: ScheduleInput!) { createSchedule(input: $input) { success error schedule { id version } } }`, {
+    input: { name: 'Reused', playlistId: 'morning', deviceIds: ['d1'], priority: 'HIGHEST' },
+  });
+  const computed = (await playerManifest(sg.runtime, device))!;
+  let reads = 0;
+  gate = { reached: () => void reads++, open: Promise.resolve() };
+  const fetched = await currentManifest(sg.runtime, device);
+  expect(reads).toBe(0);
+  expect(fetched).toEqual(computed);
+
+  await schedule(`mutation($id: ID!, $input: ScheduleInput!) { updateSchedule(id: $id, input: $input) { success error schedule { id version } } }`, {
+    id: s.id,
+    input: { name: 'Reused', playlistId: 'evening', deviceIds: ['d1'], priority: 'HIGHEST' },
+  });
+  const after = (await currentManifest(sg.runtime, device))!;
+  expect(reads).toBe(1);
+  expect(after.manifest.version).not.toBe(computed.manifest.version);
+  expect(after.manifest.now.content?.id).toBe('evening');
 });

@@ -9,6 +9,7 @@
 import type { AnyToolSpec } from '../tool.js';
 import { exportProofOfPlay, playStats, uptime } from './analytics.js';
 import { deleteTableRow, editTableRow, readTableRows } from './data-tables.js';
+import { cancelOverride, listOverrides, startOverride } from './overrides.js';
 import { explainScreen, findScreens, screenTimeline } from './screens.js';
 import { scheduleContent, sendCommand } from './writes.js';
 
@@ -18,6 +19,9 @@ export const TOOLS: readonly AnyToolSpec[] = [
   screenTimeline,
   scheduleContent,
   sendCommand,
+  startOverride,
+  cancelOverride,
+  listOverrides,
   playStats,
   uptime,
   exportProofOfPlay,

@@ -53,7 +53,10 @@ const names = (screens: { id: string; name: string }[], total: number) =>
     .join(', ') + (total > NAMED ? ` and ${total - NAMED} more` : '');
 
 /** The screens a target reaches now (the union of its criteria), as the server resolves it at the start. */
-async function reach(client: PylonClient, t: { all?: boolean; tags?: string[]; screenIds?: string[] }): Promise<Result<{ total: number; screens: { id: string; name: string }[] }>> {
+async function reach(
+  client: PylonClient,
+  t: { all?: boolean; tags?: string[]; screenIds?: string[] },
+): Promise<Result<{ total: number; screens: { id: string; name: string }[] }>> {
   const byId = t.screenIds?.length ? await ownScreens(client, t.screenIds) : { ok: true as const, value: [] };
   if (!byId.ok) return byId;
   if (!t.all && !t.tags?.length) return { ok: true, value: { total: byId.value.length, screens: byId.value } };

@@ -67,6 +67,12 @@ export const gatewayEnv = z.object({
   SCHEDULING_URL: z.string().url(),
   DATATABLES_URL: z.string().url(),
   ANALYTICS_URL: z.string().url(),
+  /**
+   * /mcp's protected-resource metadata: the identity process's OAUTH_ISSUER and OAUTH_AUDIENCE (set
+   * them alike on both). Unset issuer: read from IDENTITY_URL's OpenID discovery; unset audience: the issuer.
+   */
+  OAUTH_ISSUER: z.string().url().optional(),
+  OAUTH_AUDIENCE: z.string().url().optional(),
   ...auditSinkEnv, // REDIS_URL among them (rate limits; the audit stream with STREAM_DRIVER=redis)
 });
 export type GatewayEnv = z.infer<typeof gatewayEnv>;

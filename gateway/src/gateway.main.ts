@@ -18,6 +18,7 @@ import { createRedisCache, createRedisPubSub } from '@pylon/adapters/redis';
 import { createAuditSink } from '@pylon/composition/audit-sink';
 import { createRateLimiter } from '@pylon/composition/backends';
 import { KEY_REVOKED_CHANNEL } from '@pylon/identity';
+import { createMcpHttp } from '@pylon/mcp';
 import { gatewayEnv, introspectionEnabled, limitsFrom } from './config.js';
 import { SignedRemoteDataSource } from './data-sources.js';
 import { DATATABLES_EDGE_ROUTES, forwardToProcess, IDENTITY_EDGE_ROUTES } from './edge-forward.js';
@@ -28,6 +29,7 @@ import { createConsole } from './console/console.routes.js';
 import { forwardPlayerApi } from './player-forward.js';
 import { limitedAuthenticator } from './rate-limits.js';
 import { edgeKeyCacheKey, remoteAuthenticator } from './remote-auth.js';
+import { credentialsFrom } from './edge-auth.js';
 
 const env = loadConfigOrExit(gatewayEnv);
 const logger = createLogger({ level: env.LOG_LEVEL, name: 'gateway' });
@@ -91,6 +93,20 @@ try {
     ]),
   );
   const metrics = metricsAccess(env);
+  // The OAuth issuer is the identity process: named by OAUTH_ISSUER, or read from its discovery
+  // document (retried on each request until it answers: the processes may start in any order).
+  let issuer = env.OAUTH_ISSUER;
+  const discoverIssuer = () => {
+    if (issuer) return issuer;
+    void fetch(new URL('/.well-known/openid-configuration', env.IDENTITY_URL), { signal: AbortSignal.timeout(1500) })
+      .then(async (r) => (r.ok ? ((await r.json()) as { issuer?: unknown }).issuer : undefined))
+      .then((found) => {
+        if (typeof found === 'string' && !issuer) issuer = found;
+      })
+      .catch((err: unknown) => logger.warn({ err }, 'cannot read the OAuth issuer from the identity process yet'));
+    return undefined;
+  };
+  discoverIssuer();
   const app = createHttpApp({
     gateway,
     auth,
@@ -104,6 +120,13 @@ try {
     // browser at /play (the k8s ingress routes /player to the devices process directly).
     player: Router().use(createPlayerWeb({ logger }), forwardPlayerApi({ devicesUrl: env.DEVICES_URL, auth, tokens })),
     console: createConsole({ logger }),
+    // /mcp: tool calls come back to this gateway's API with the caller's own credentials, as in the all-in-one.
+    mcp: createMcpHttp({
+      // The resource is this gateway (clients check it against the URL they reached): OAUTH_AUDIENCE, else the request's origin.
+      resource: (req) => env.OAUTH_AUDIENCE ?? `${req.protocol}://${req.get('host')}`,
+      issuer: discoverIssuer,
+      authenticate: async (req) => (await auth.authenticate(credentialsFrom(req))) !== null,
+    }),
     publicSdl: introspectionEnabled(env),
     // Large imports (jobs) and GET/DELETE /jobs/{id}: served by the datatables process, where the jobs run.
     // Idle limit, not a total: an upload streams for as long as it sends.

@@ -2,7 +2,8 @@
  * Distributed mode, identity side: the identity process serves the OAuth server ({auth_url} is its
  * own URL) and checks keys and tokens for the gateway process; a bearer token obtained there works
  * through the gateway, and a key revoked through the gateway is refused at once when the processes
- * share Redis (the revocation is announced on pub/sub to the gateway's cache).
+ * share Redis (the revocation is announced on pub/sub to the gateway's cache). The gateway serves
+ * /mcp too, naming the identity process as the authorization server.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,6 +13,8 @@ import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createMemoryCache } from '@pylon/adapters/memory';
 import { createApiKey, createIdentitySubgraph, setPassword } from '@pylon/identity';
 import { InternalTokens } from '@pylon/kit';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { accessTokenFor } from './oauth.helpers.js';
 import { freePort, Processes, REDIS_URL, redisAnswers } from './processes.js';
 
@@ -76,6 +79,29 @@ test('the identity process serves the OAuth server; its token works through the 
   expect(((await res.json()) as { data: unknown }).data).toEqual({ permissions: { isAdministrator: true }, account: { name: 'Distributed Co' } });
   const forged = await gql('{ account { name } }', { authorization: `Bearer ${token.slice(0, -4)}AAAA` });
   expect(forged.status).toBe(401);
+}, 30_000);
+
+test('the gateway serves /mcp: its metadata names the identity process as issuer; a token from there lists the tools', async () => {
+  // The gateway reads the issuer from the identity process's discovery: 503 until it has (within 10 s).
+  const deadline = Date.now() + 10_000;
+  let metadata = await fetch(`${gatewayUrl}/.well-known/oauth-protected-resource/mcp`);
+  while (metadata.status === 503 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    metadata = await fetch(`${gatewayUrl}/.well-known/oauth-protected-resource/mcp`);
+  }
+  expect(await metadata.json()).toMatchObject({ resource: gatewayUrl, authorization_servers: [identityUrl] });
+  const anonymous = await fetch(`${gatewayUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  expect(anonymous.status).toBe(401);
+  expect(anonymous.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${gatewayUrl}/.well-known/oauth-protected-resource/mcp", scope="webapi"`);
+  const token = await accessTokenFor(identityUrl, OWNER);
+  const client = new Client({ name: 'pylon-dist-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', gatewayUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  try {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['find_screens', 'start_override', 'cancel_override']));
+  } finally {
+    await client.close();
+  }
 }, 30_000);
 
 test('a key revoked through the gateway stops working at the gateway (shared Redis)', async () => {

@@ -20,8 +20,12 @@ export const MCP_PATH = '/mcp';
 export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
 
 export interface McpHttpOptions {
-  /** The resource the tokens are for (the OAuth audience), e.g. http://127.0.0.1:4000. */
-  resource: () => string | undefined;
+  /**
+   * The resource the tokens are for (the OAuth audience), e.g. http://127.0.0.1:4000: the URL clients
+   * reach /mcp at (they check the metadata's resource against it); given the request for a process
+   * that knows its public URL only from it (the distributed gateway).
+   */
+  resource: (req: Request) => string | undefined;
   /** The OAuth issuer (authorization server); undefined while it starts. */
   issuer: () => string | undefined;
   /**
@@ -54,10 +58,10 @@ function credentials(req: Request): PylonAuth | undefined {
 
 export function createMcpHttp(o: McpHttpOptions): Router {
   const router = Router();
-  const metadataUrl = () => `${o.resource()}${RESOURCE_METADATA_PATH}${MCP_PATH}`;
+  const metadataUrl = (req: Request) => `${o.resource(req)}${RESOURCE_METADATA_PATH}${MCP_PATH}`;
 
-  const metadata = (_req: Request, res: Response) => {
-    const resource = o.resource();
+  const metadata = (req: Request, res: Response) => {
+    const resource = o.resource(req);
     const issuer = o.issuer();
     if (!resource || !issuer) return void res.status(503).type('text/plain').send('the sign-in service is starting');
     res.setHeader('cache-control', 'public, max-age=300');
@@ -73,8 +77,8 @@ export function createMcpHttp(o: McpHttpOptions): Router {
   router.get(RESOURCE_METADATA_PATH, metadata);
   router.get(`${RESOURCE_METADATA_PATH}${MCP_PATH}`, metadata);
 
-  const unauthorized = (res: Response, invalid: boolean, message: string) => {
-    res.setHeader('WWW-Authenticate', `Bearer resource_metadata="${metadataUrl()}", scope="webapi"${invalid ? ', error="invalid_token"' : ''}`);
+  const unauthorized = (req: Request, res: Response, invalid: boolean, message: string) => {
+    res.setHeader('WWW-Authenticate', `Bearer resource_metadata="${metadataUrl(req)}", scope="webapi"${invalid ? ', error="invalid_token"' : ''}`);
     jsonRpcError(res, 401, message);
   };
 
@@ -84,9 +88,9 @@ export function createMcpHttp(o: McpHttpOptions): Router {
     if (origin && (origin === 'null' || !URL.canParse(origin) || new URL(origin).host !== req.get('host')))
       return jsonRpcError(res, 403, 'cross-origin requests are refused');
     const auth = credentials(req);
-    if (!auth) return unauthorized(res, false, 'authorization required: sign in with OAuth (see the resource metadata) or send X-Service-ApiKey');
+    if (!auth) return unauthorized(req, res, false, 'authorization required: sign in with OAuth (see the resource metadata) or send X-Service-ApiKey');
     try {
-      if (!(await o.authenticate(req))) return unauthorized(res, true, 'invalid credentials: unknown, revoked or expired token or key');
+      if (!(await o.authenticate(req))) return unauthorized(req, res, true, 'invalid credentials: unknown, revoked or expired token or key');
     } catch (e) {
       const status = (e as { status?: unknown }).status;
       if (status === 429 || (e as { code?: unknown }).code === 'RATE_LIMITED') {

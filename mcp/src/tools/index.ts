@@ -2,13 +2,14 @@
  * Every tool the MCP server offers, in the order an agent reads them.
  *
  * Extension point: a feature adds its tools as one module of this folder exporting defineTool(...)
- * specs, and one line here. Emergency overrides (issue 37, fleet operations) come that way: start
- * and cancel are `kind: 'destructive'` (they take over screens), so they state the screens they
- * would reach and need `confirm: true` through tool.ts, like send_command.
+ * specs, and one line here, as emergency overrides (overrides.ts) did: start and cancel are
+ * `kind: 'destructive'` (they take over screens), so they state the screens they would reach and
+ * need `confirm: true` through tool.ts, like send_command.
  */
 import type { AnyToolSpec } from '../tool.js';
 import { exportProofOfPlay, playStats, uptime } from './analytics.js';
 import { deleteTableRow, editTableRow, readTableRows } from './data-tables.js';
+import { cancelOverride, listOverrides, startOverride } from './overrides.js';
 import { explainScreen, findScreens, screenTimeline } from './screens.js';
 import { scheduleContent, sendCommand } from './writes.js';
 
@@ -18,6 +19,9 @@ export const TOOLS: readonly AnyToolSpec[] = [
   screenTimeline,
   scheduleContent,
   sendCommand,
+  startOverride,
+  cancelOverride,
+  listOverrides,
   playStats,
   uptime,
   exportProofOfPlay,

@@ -30,6 +30,8 @@ COPY services/analytics/package.json services/analytics/
 COPY gateway/package.json gateway/
 COPY player-web/package.json player-web/
 COPY console/package.json console/
+COPY client/package.json client/
+COPY mcp/package.json mcp/
 COPY launcher/package.json launcher/
 COPY rest-facade/package.json rest-facade/
 COPY legacy-adapter/package.json legacy-adapter/
@@ -46,7 +48,7 @@ RUN pnpm install --frozen-lockfile --offline
 COPY . .
 RUN node scripts/build.cjs \
  && mkdir /out \
- && cp -r --parents services/*/dist gateway/dist player-web/dist console/dist launcher/dist rest-facade/dist legacy-adapter/dist services/kit/migrations schema /out/
+ && cp -r --parents services/*/dist gateway/dist player-web/dist console/dist client/dist mcp/dist launcher/dist rest-facade/dist legacy-adapter/dist services/kit/migrations schema docs/*.md docs/operations/*.md /out/
 
 FROM ${NODE_IMAGE} AS runtime
 # NODE_COMPILE_CACHE: Node keeps every module's compiled code there (written once a process

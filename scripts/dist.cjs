@@ -14,6 +14,8 @@ const PACKAGES = [
     .map((d) => `services/${d}`),
   'gateway',
   'player-web',
+  'client',
+  'mcp',
   'launcher',
   'rest-facade',
   'legacy-adapter',

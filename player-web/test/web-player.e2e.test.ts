@@ -524,6 +524,8 @@ browserTest(
       await route.fulfill({ status: 429, headers: { 'Retry-After': '30', 'Content-Type': 'application/json' }, body: '{"error":{"code":"RATE_LIMITED"}}' });
     });
     try {
+      // A send begun before the route was in place ends first (it may take every queued play with it).
+      await screen.evaluate('window.pylonPlayer.queue.sending');
       await until('a play queued', async () => Number((await data('createdPlays')) || 0) > 0 && Number((await data('pendingPlays')) || 0) > 0, 60_000, 250);
       // An earlier test's failed send may still hold the queue in its back-off: start from none, so the
       // first flush below sends and meets the 429.

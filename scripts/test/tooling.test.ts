@@ -107,7 +107,7 @@ describe('the gateway, the launcher and HTTP in subgraphs (dependency-cruiser)',
       'node_modules/express/index.js': 'module.exports = () => undefined;\n',
       'services/devices/src/index.ts': "export { repo } from './repositories/device.repository.js';\n",
       'services/devices/src/repositories/device.repository.ts': 'export const repo = 1;\n',
-      'services/devices/src/http/player-api.ts': "import express from 'express';\nexport const api = express;\n",
+      'services/devices/src/features/player/http/player-api.ts': "import express from 'express';\nexport const api = express;\n",
       'services/devices/src/main.ts': "import express from 'express';\nexport const app = express;\n",
       'services/devices/src/use-cases/ping.ts': "import express from 'express';\nexport const ping = express;\n",
       'gateway/src/ok.ts': "import { repo } from '../../services/devices/src/index.js';\nexport const ok = repo;\n",
@@ -236,7 +236,7 @@ describe('typed facades (npm run typecheck over the generated operation types)',
    * so the copy's own compose and codegen write its own supergraph and generated types.
    */
   function copyTree(): void {
-    for (const path of ['package.json', 'tsconfig.base.json', 'schema', 'scripts', 'services', 'rest-facade', 'legacy-adapter'])
+    for (const path of ['package.json', 'tsconfig.base.json', 'schema', 'scripts', 'services', 'rest-facade', 'legacy-adapter', 'client', 'console'])
       cpSync(join(root, path), join(dir, path), { recursive: true, verbatimSymlinks: true, filter: (src) => !/\/(data|dist|\.tmp)$/.test(src) });
     symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
     writeFileSync(
@@ -265,6 +265,13 @@ describe('typed facades (npm run typecheck over the generated operation types)',
     for (const file of readdirSync(join(dir, 'rest-facade/src/operations')))
       if (/^ +consecutiveFailures$/m.test(readFileSync(join(dir, 'rest-facade/src/operations', file), 'utf8')))
         edit(`rest-facade/src/operations/${file}`, /^( +)consecutiveFailures$/m, '$1failures');
+    // The typed client's and the console's documents select it too (a selection on its own line; their code is not typechecked here).
+    const documents = (d: string): string[] =>
+      readdirSync(join(dir, d), { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? (e.name === 'gql' ? [] : documents(join(d, e.name))) : /\.(graphql|tsx?)$/.test(e.name) ? [join(d, e.name)] : [],
+      );
+    for (const file of [...documents('client/src/operations'), ...documents('console/src')])
+      if (/^ +isOnline$/m.test(readFileSync(join(dir, file), 'utf8'))) edit(file, /^( +)isOnline$/gm, '$1online');
     // ... and for an argument of claimDevice, which the facade maps body properties onto by name
     // (its document is derived from the mutation, so codegen follows the rename by itself).
     edit(

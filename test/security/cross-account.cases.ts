@@ -51,6 +51,8 @@ export interface Ids {
   scheduleGroup: string;
   /** A pairing code A has claimed (a claimed code is no longer anyone's to read or claim). */
   pairingCode: string;
+  /** A's emergency override (scheduled a year ahead). */
+  override: string;
 }
 
 type GqlResult = { status: number; body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
@@ -131,6 +133,8 @@ function nothing(r: GqlResult): void {
 /** The variables of the data-table cases: A's table ($t), and its row ($r). */
 const onTable = (i: Ids) => ({ t: i.rowTable });
 const onRow = (i: Ids) => ({ t: i.rowTable, r: i.row });
+/** An id of the right form where A has no such object. */
+const STAND_IN_UUID = '00000000-0000-4000-8000-000000000000';
 const gqlNothing =
   (query: string, vars: (ids: Ids) => Record<string, unknown>): Case =>
   async (c) =>
@@ -659,6 +663,21 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'REST PUT /webhooks/{id}': (c) => status(c.rest(`/webhooks/${c.ids.webhookEndpoint}`, { method: 'PUT', body: JSON.stringify({ enabled: false }) }), 404),
   'REST DELETE /webhooks/{id}': (c) => status(c.rest(`/webhooks/${c.ids.webhookEndpoint}`, { method: 'DELETE' }), 404),
   'REST GET /webhooks/{id}/deliveries': (c) => emptyList(c.rest(`/webhooks/${c.ids.webhookEndpoint}/deliveries`)),
+  // One delivery of A's endpoint: A's suite queued none, so an id of the right form stands in.
+  'REST GET /webhooks/{id}/deliveries/{deliveryId}': (c) => status(c.rest(`/webhooks/${c.ids.webhookEndpoint}/deliveries/${STAND_IN_UUID}`), 404),
+  'GraphQL Query.webhookDelivery': gqlNothing('query($e: String!, $d: String!) { webhookDelivery(endpointId: $e, id: $d) { id } }', (i) => ({
+    e: i.webhookEndpoint,
+    d: STAND_IN_UUID,
+  })),
+  // Emergency overrides: A's is unknown to B; B's override may not name A's screens or media.
+  'REST GET /overrides/{id}': (c) => status(c.rest(`/overrides/${c.ids.override}`), 404),
+  'REST POST /overrides/{id}/cancel': (c) => status(c.rest(`/overrides/${c.ids.override}/cancel`, { method: 'POST' }), 404),
+  'GraphQL Query.override': gqlNothing('query($id: ID!) { override(id: $id) { id } }', (i) => ({ id: i.override })),
+  'GraphQL Mutation.cancelOverride': gqlNothing('mutation($id: ID!) { cancelOverride(id: $id) { success } }', (i) => ({ id: i.override })),
+  'GraphQL Mutation.startOverride': gqlNothing(
+    'mutation($d: [String!], $m: String) { a: startOverride(input: { name: "B", content: { type: MESSAGE, text: "B" }, target: { deviceIds: $d } }) { success } b: startOverride(input: { name: "B", content: { type: MEDIA, mediaId: $m }, target: { all: true } }) { success } }',
+    (i) => ({ d: [i.device], m: i.media }),
+  ),
   'REST POST /webhooks/{id}/rotate-secret': (c) =>
     status(c.rest(`/webhooks/${c.ids.webhookEndpoint}/rotate-secret`, { method: 'POST', body: JSON.stringify({ overlap_seconds: 0 }) }), 404),
   'REST POST /webhooks/{id}/test': (c) => status(c.rest(`/webhooks/${c.ids.webhookEndpoint}/test`, { method: 'POST' }), 404),

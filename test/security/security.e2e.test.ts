@@ -148,6 +148,15 @@ beforeAll(async () => {
   if (!madeBy.body.data?.s?.success || !madeBy.body.data?.r?.success) throw new Error(`A's schedule or row: ${madeBy.text}`);
   ids.schedule = madeBy.body.data.s.schedule.id;
   ids.row = madeBy.body.data.r.row.id;
+  // A's emergency override, a year ahead (it takes over no screen while the suite runs).
+  const override = await gql(
+    `mutation($d: [String!], $at: String) {
+      startOverride(input: { name: "A override", content: { type: MESSAGE, text: "A" }, target: { deviceIds: $d }, startsAt: $at }) { success error override { id } }
+    }`,
+    { variables: { d: [ids.device], at: new Date(Date.now() + 365 * 86_400_000).toISOString() } },
+  );
+  if (!override.body.data?.startOverride?.success) throw new Error(`A's override: ${override.text}`);
+  ids.override = override.body.data.startOverride.override.id;
   // A pairing code A claimed (a /play screen's, paired as A's device).
   const pairing = (await (await fetch(`${base}/player/pairings`, { method: 'POST', headers: json, body: '{}' })).json()) as { code: string };
   const claimed = await gql('mutation($c: String!) { claimDevice(code: $c, name: "A paired screen") { success error } }', { variables: { c: pairing.code } });

@@ -117,6 +117,8 @@ export const getOverride = route(
       }
     `,
     variables: (input) => ({ id: input.params.id }),
+    // An unknown id (or another account's) is a null root without errors: NOT_FOUND below, not a failed gateway.
+    nullableRoots: ['override'],
     respond(data) {
       if (!data.override) throw new AppError('NOT_FOUND', 'override was not found', { field: 'id' });
       return { body: toRestOverride(data.override) };

@@ -20,6 +20,8 @@ import { join, relative } from 'node:path';
 export const DOC_PAGES = [
   'README.md',
   'docs/player.md',
+  'docs/console.md',
+  'docs/fleet-operations.md',
   'docs/devices.md',
   'docs/telemetry-and-analytics.md',
   'docs/webhooks-and-events.md',
@@ -37,6 +39,7 @@ export const DOC_PAGES = [
   'docs/operations/self-check.md',
   'docs/SECURITY.md',
   'docs/development.md',
+  'docs/contributing.md',
   'docs/interface-notes.md',
 ] as const;
 

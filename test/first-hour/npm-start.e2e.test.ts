@@ -155,7 +155,9 @@ test("every runnable README and docs example works verbatim against it, every pa
     encoding: 'utf8',
     timeout: 480_000,
   });
-  const tail = `${r.stdout.slice(-3000)}\n--- stderr ---\n${r.stderr.slice(-3000)}`;
+  // The admin CLI prints a new key once (as the docs show): a failure's transcript must not carry it into CI's log.
+  const redact = (t: string) => t.replace(/\bpyl_[A-Za-z0-9_-]+/g, 'pyl_***');
+  const tail = redact(`${r.stdout.slice(-3000)}\n--- stderr ---\n${r.stderr.slice(-3000)}`);
   if (r.status !== 0) throw new Error(`README examples failed (exit ${r.status}):\n${tail}`);
   expect(r.stdout).toContain('### README examples done');
   // Each page's runnable blocks, counted in the page and in what the script printed.

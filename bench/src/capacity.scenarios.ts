@@ -52,10 +52,11 @@ const JPEG = Buffer.from(
   'base64',
 );
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** A failed fetch's reason: undici says only "fetch failed"; the socket's error is its cause (`code`: that alone). */
-const failure = (e: unknown, code = false): string => {
-  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-  if (code) return cause?.code ?? '';
+/** The socket error under a failed fetch (undici says only "fetch failed"; the cause holds the code). */
+const causeOf = (e: unknown) => (e as { cause?: { code?: string; message?: string } }).cause;
+/** A failed fetch's reason, with the socket's error. */
+const failure = (e: unknown): string => {
+  const cause = causeOf(e);
   return cause ? `${(e as Error).message} (${cause.code ?? cause.message})` : (e as Error).message;
 };
 /** The socket errors of a request sent on a kept-alive connection the server had just closed. */
@@ -109,7 +110,7 @@ class Screen {
         } catch (e) {
           // A kept-alive connection the server closed as it was reused: a browser sends the request
           // again on a new one, so the page never sees it; so does this screen, once (counted apart).
-          if (attempt === 0 && !this.stopped && RESET_ON_REUSE.has(failure(e, true))) {
+          if (attempt === 0 && !this.stopped && RESET_ON_REUSE.has(causeOf(e)?.code ?? '')) {
             this.fleet.resent++;
             continue;
           }

@@ -480,17 +480,17 @@ browserTest(
 );
 
 browserTest(
-  'valid_until: a window ending at the next minute switches the screen to `next` on time, without waiting for a ping',
+  'valid_until: a window ending in 30 s switches the screen to `next` on time, without waiting for a ping',
   async () => {
     // Below the red window's priority, so the window wins whatever the modification times.
     await schedule({ playlistId: playlists.green }, 'HIGH');
-    // The device's zone (claimed with Europe/Amsterdam): a red window from this minute to a minute boundary 45+ s away
-    // (on a loaded machine the red window may take a while to reach the glass: up to 40 s is allowed below).
-    const hhmm = (t: number) =>
-      new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Amsterdam', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(t);
-    let boundary = Math.ceil(Date.now() / 60_000) * 60_000;
-    if (boundary - Date.now() < 45_000) boundary += 60_000;
-    const end = hhmm(boundary) === '00:00' ? '24:00' : hhmm(boundary);
+    // The device's zone (claimed with Europe/Amsterdam): a red window from now to a whole second 30 s away
+    // (HH:MM:SS; on a loaded machine the red window may take a while to reach the glass: up to 25 s is allowed below).
+    const hhmmss = (t: number) =>
+      new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Amsterdam', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(t);
+    // A window across local midnight would run overnight from its start: begin after midnight instead.
+    if (hhmmss(Date.now() + 32_000) < hhmmss(Date.now())) await new Promise((resolve) => setTimeout(resolve, 33_000));
+    const boundary = Math.ceil((Date.now() + 30_000) / 1000) * 1000;
     const r = await gql('mutation($i: ScheduleInput!) { createSchedule(input: $i) { success error schedule { id } } }', {
       i: {
         name: 'Red window',
@@ -498,12 +498,12 @@ browserTest(
         playlistId: playlists.red,
         deviceIds: [device.id],
         priority: 'HIGHEST',
-        startTime: hhmm(Date.now()),
-        endTime: end,
+        startTime: hhmmss(Date.now() - 1000),
+        endTime: hhmmss(boundary),
       },
     });
     expect(r.createSchedule.success).toBe(true);
-    await until('red in its window', async () => isRed((await colours([[0.5, 0.5]]))[0]!), 40_000);
+    await until('red in its window', async () => isRed((await colours([[0.5, 0.5]]))[0]!), 25_000);
     const m = (await (await fetch(`${baseUrl}/player/${device.registration_key}/manifest`)).json()) as Json;
     expect(Date.parse(m.valid_until)).toBe(boundary);
     await until('green after the window', async () => isGreen((await colours([[0.5, 0.5]]))[0]!), boundary - Date.now() + 15_000, 50);

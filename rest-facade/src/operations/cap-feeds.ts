@@ -6,9 +6,10 @@
 import { AppError } from '@pylon/kit';
 import { deleteOp, restOp } from './declare.js';
 import { gql } from './gql.js';
+import { toRestTarget, targetInput } from './overrides.js';
+import { errors, json, md, params, ref, route } from './route.js';
 import { isRecord, listOf, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema } from './types.js';
-import { errors, json, md, params, ref, route } from './route.js';
 
 type CapFeedData = ItemOf<'getCapFeed', 'capFeed'>;
 type CapAlertData = CapFeedData['alerts'][number];
@@ -34,15 +35,7 @@ export const toRestCapFeed = (f: CapFeedData): RestSchema<'CapFeed'> => ({
   enabled: f.enabled,
   severities: f.severities,
   events: f.events,
-  target: f.target
-    ? {
-        all: f.target.all,
-        tags: f.target.tags,
-        group_ids: f.target.groupIds,
-        device_ids: f.target.deviceIds,
-        radius: f.target.radius ? { latitude: f.target.radius.latitude, longitude: f.target.radius.longitude, radius_km: f.target.radius.radiusKm } : null,
-      }
-    : null,
+  target: f.target ? toRestTarget(f.target) : null,
   poll_seconds: f.pollSeconds,
   default_duration_minutes: f.defaultDurationMinutes,
   configured_by: f.configuredBy,
@@ -55,23 +48,13 @@ export const toRestCapFeed = (f: CapFeedData): RestSchema<'CapFeed'> => ({
 /** REST body -> CapFeedInput / CapFeedUpdateInput (shape checked by rest.yaml's schema first; values by the use case). */
 function capFeedInput(body: unknown): Record<string, unknown> {
   if (!isRecord(body)) throw new AppError('BAD_USER_INPUT', 'the body must be a JSON object', { field: 'body' });
-  const t = isRecord(body.target) ? body.target : null;
-  const r = t && isRecord(t.radius) ? t.radius : null;
   const input: Record<string, unknown> = {
     name: body.name,
     url: body.url,
     enabled: body.enabled,
     severities: body.severities,
     events: body.events,
-    target: t
-      ? {
-          all: t.all,
-          tags: t.tags,
-          groupIds: t.group_ids,
-          deviceIds: t.device_ids,
-          radius: r ? { latitude: r.latitude, longitude: r.longitude, radiusKm: r.radius_km } : t.radius,
-        }
-      : body.target,
+    target: targetInput(body.target),
     pollSeconds: body.poll_seconds,
     defaultDurationMinutes: body.default_duration_minutes,
   };

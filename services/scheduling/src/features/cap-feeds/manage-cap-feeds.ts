@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { AppError, isoSeconds, parseInput, type Principal } from '@pylon/kit';
 import { CAP_SEVERITIES, type CapFeedRecord } from '../../domain/cap.js';
-import { overrideInputSchema, type OverrideTarget } from '../../domain/override.js';
+import { names, overrideInputSchema, targetOf, type OverrideTarget } from '../../domain/override.js';
 import type { SchedulingRuntime } from '../../runtime.js';
 import type { CapAlertSeen, CapFeed } from './cap-feed.repository.js';
 
@@ -33,14 +33,8 @@ type TargetInput = z.infer<typeof fields.target>;
 /** The target as stored (null: every screen), its ids checked against the caller's fleet. */
 async function checkedTarget(rt: SchedulingRuntime, caller: Principal, t: TargetInput): Promise<OverrideTarget | null> {
   if (!t) return null;
-  const target: OverrideTarget = {
-    all: t.all === true,
-    tags: [...new Set(t.tags ?? [])],
-    groupIds: [...new Set(t.groupIds ?? [])],
-    deviceIds: [...new Set(t.deviceIds ?? [])],
-    radius: t.radius ?? null,
-  };
-  if (target.all || (!target.tags.length && !target.groupIds.length && !target.deviceIds.length && !target.radius)) return null;
+  const target = targetOf(t);
+  if (target.all || !names(target)) return null;
   const fleet = await rt.devices.fleet(caller);
   const known = new Set(fleet.devices.map((d) => d.id));
   const missing = target.deviceIds.find((id) => !known.has(id));

@@ -72,7 +72,12 @@ const SUBGRAPHS: Record<string, { mappers: Mappers; enumValues?: Record<string, 
   },
   scheduling: {
     sliced: true,
-    mappers: { Schedule: './schedule.repository.js#Schedule', ScheduleGroup: '@pylon/kit#GroupView' },
+    mappers: {
+      Schedule: './schedule.repository.js#Schedule',
+      ScheduleGroup: '@pylon/kit#GroupView',
+      CapFeed: '../features/cap-feeds/manage-cap-feeds.js#CapFeedOut',
+      CapAlert: '../features/cap-feeds/manage-cap-feeds.js#CapAlertOut',
+    },
     enumValues: { SchedulePriorityType: { LOWEST: 1, LOW: 2, NORMAL: 3, HIGH: 4, HIGHEST: 5 } },
   },
   datatables: {

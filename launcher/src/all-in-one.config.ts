@@ -8,6 +8,7 @@ import { auditSinkEnv } from '@pylon/composition/audit-sink';
 import { backendEnv, backendRules } from '@pylon/composition/backends';
 import { devicesEnv } from '@pylon/devices/config';
 import { contentEnv } from '@pylon/content/config';
+import { schedulingEnv } from '@pylon/scheduling/config';
 import { datatablesEnv } from '@pylon/datatables/config';
 import { reportsEnv } from '@pylon/analytics/config';
 import { oauthEnv } from '@pylon/identity/config';
@@ -39,6 +40,8 @@ export const allInOneEnv = backendEnv
     ...oauthEnv,
     /** The devices subgraph's settings, declared in services/devices/src/config.ts. */
     ...devicesEnv,
+    /** CAP alert feeds' allow-list, declared in services/scheduling/src/config.ts. */
+    ...schedulingEnv,
     /** Media upload, import and file-address settings, declared in services/content/src/config.ts. */
     ...contentEnv,
     /** Import job threshold and rows per table, declared in services/datatables/src/config.ts. */

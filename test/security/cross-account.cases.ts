@@ -53,6 +53,8 @@ export interface Ids {
   pairingCode: string;
   /** A's emergency override (scheduled a year ahead). */
   override: string;
+  /** A's CAP alert feed (disabled). */
+  capFeed: string;
 }
 
 type GqlResult = { status: number; body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
@@ -673,6 +675,21 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'REST GET /overrides/{id}': (c) => status(c.rest(`/overrides/${c.ids.override}`), 404),
   'REST POST /overrides/{id}/cancel': (c) => status(c.rest(`/overrides/${c.ids.override}/cancel`, { method: 'POST' }), 404),
   'GraphQL Query.override': gqlNothing('query($id: ID!) { override(id: $id) { id } }', (i) => ({ id: i.override })),
+  // CAP feeds: A's is unknown to B; B's feed may not name A's screens or groups.
+  'REST GET /cap-feeds/{id}': (c) => status(c.rest(`/cap-feeds/${c.ids.capFeed}`), 404),
+  'REST PUT /cap-feeds/{id}': (c) => status(c.rest(`/cap-feeds/${c.ids.capFeed}`, { method: 'PUT', body: JSON.stringify({ enabled: true }) }), 404),
+  'REST DELETE /cap-feeds/{id}': (c) => status(c.rest(`/cap-feeds/${c.ids.capFeed}`, { method: 'DELETE' }), 404),
+  'REST POST /cap-feeds/{id}/poll': (c) => status(c.rest(`/cap-feeds/${c.ids.capFeed}/poll`, { method: 'POST' }), 404),
+  'GraphQL Query.capFeed': gqlNothing('query($id: ID!) { capFeed(id: $id) { id } }', (i) => ({ id: i.capFeed })),
+  'GraphQL Mutation.updateCapFeed': gqlNothing('mutation($id: ID!) { updateCapFeed(id: $id, input: { enabled: true }) { success } }', (i) => ({
+    id: i.capFeed,
+  })),
+  'GraphQL Mutation.deleteCapFeed': gqlNothing('mutation($id: ID!) { deleteCapFeed(id: $id) { success } }', (i) => ({ id: i.capFeed })),
+  'GraphQL Mutation.pollCapFeed': gqlNothing('mutation($id: ID!) { pollCapFeed(id: $id) { success } }', (i) => ({ id: i.capFeed })),
+  'GraphQL Mutation.createCapFeed': gqlNothing(
+    'mutation($d: [String!], $g: [String!]) { a: createCapFeed(input: { name: "B", url: "http://feeds.example.invalid/b.xml", target: { deviceIds: $d } }) { success } b: createCapFeed(input: { name: "B", url: "http://feeds.example.invalid/b.xml", target: { groupIds: $g } }) { success } }',
+    (i) => ({ d: [i.device], g: [i.deviceGroup] }),
+  ),
   'GraphQL Mutation.cancelOverride': gqlNothing('mutation($id: ID!) { cancelOverride(id: $id) { success } }', (i) => ({ id: i.override })),
   'GraphQL Mutation.startOverride': gqlNothing(
     'mutation($d: [String!], $m: String) { a: startOverride(input: { name: "B", content: { type: MESSAGE, text: "B" }, target: { deviceIds: $d } }) { success } b: startOverride(input: { name: "B", content: { type: MEDIA, mediaId: $m }, target: { all: true } }) { success } }',

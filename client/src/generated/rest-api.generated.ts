@@ -2050,6 +2050,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cap-feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's CAP alert feeds.
+         * @description At most 20, by name, each with the alerts it read (latest first). Policy Schedules_View.
+         */
+        get: operations["listCapFeeds"];
+        put?: never;
+        /**
+         * Adds a CAP 1.2 alert feed that starts and ends emergency overrides.
+         * @description A CAP alert, or an Atom/RSS feed of them, polled at once and then every `poll_seconds`: its Actual alerts of the
+         *     chosen `severities` (default Extreme and Severe) start overrides on the feed's screens inside their areas
+         *     (polygons and circles by screen location, geocodes by `<valueName>:<value>` tags) until they expire; an Update or
+         *     Cancel ends the overrides of the alerts it references. The feed acts with the caller's policies. Private and
+         *     loopback addresses only when CAP_FEED_ALLOW_LIST names them. Policy Overrides_Edit.
+         */
+        post: operations["createCapFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cap-feeds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One CAP alert feed with the alerts it read.
+         * @description Each alert with its outcome (STARTED with its override, NO_SCREENS, FILTERED, ...). 404 when the account has no feed with this id. Policy Schedules_View.
+         */
+        get: operations["getCapFeed"];
+        /**
+         * Changes a CAP alert feed.
+         * @description Only the given fields change; the feed then acts with the caller's policies. 404 when the account has no feed with this id. Policy Overrides_Edit.
+         */
+        put: operations["updateCapFeed"];
+        post?: never;
+        /**
+         * Deletes a CAP alert feed.
+         * @description Its record of alerts goes with it; the overrides it started stay (cancel them as any other). Policy Overrides_Edit.
+         */
+        delete: operations["deleteCapFeed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cap-feeds/{id}/poll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reads a CAP alert feed now.
+         * @description Enabled or not, and acts on the alerts it has not seen: `handled` says what each did. A feed that cannot be read
+         *     answers 200 with `feed_error` saying why (the address refused, its HTTP status, not CAP). Policy Overrides_Edit.
+         */
+        post: operations["pollCapFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/overrides": {
         parameters: {
             query?: never;
@@ -2297,6 +2374,81 @@ export interface components {
             starts_at?: string | null;
             /** @description ISO 8601; null: until cancelled. */
             ends_at?: string | null;
+        };
+        /** @description A CAP 1.2 alert feed that starts and ends emergency overrides, with the alerts it read (latest first). */
+        CapFeed: {
+            id: string;
+            name: string;
+            url: string;
+            enabled: boolean;
+            severities: ("Extreme" | "Severe" | "Moderate" | "Minor" | "Unknown")[];
+            events: string[];
+            /** @description The screens the feed may take; null is every screen of the account. */
+            target: {
+                all: boolean;
+                tags: string[];
+                group_ids: string[];
+                device_ids: string[];
+                radius: {
+                    latitude: number;
+                    longitude: number;
+                    radius_km: number;
+                } | null;
+            } | null;
+            poll_seconds: number;
+            default_duration_minutes: number;
+            /** @description Whose policies the feed acts with. */
+            configured_by: string;
+            last_polled_at: string | null;
+            /** @description Why the last poll could not read the feed. */
+            last_error: string | null;
+            created_on: string;
+            alerts: components["schemas"]["CapAlert"][];
+        };
+        /** @description An alert a CAP feed read, and what it did. */
+        CapAlert: {
+            identifier: string;
+            sender: string;
+            sent: string;
+            msg_type: string;
+            event: string;
+            severity: string;
+            headline: string;
+            /** @enum {string} */
+            outcome: "PENDING" | "STARTED" | "NO_SCREENS" | "FILTERED" | "EXPIRED" | "NOT_ACTUAL" | "CANCELLED" | "FAILED";
+            detail: string | null;
+            /** @description The override it started. */
+            override_id: string | null;
+            received_at: string;
+        };
+        CapFeedPollReport: {
+            /** @description Alerts in the document (inline and linked). */
+            alerts_read: number;
+            /** @description Why the feed could not be read. */
+            feed_error: string | null;
+            /** @description The alerts acted on in this poll. */
+            handled: components["schemas"]["CapAlert"][];
+            feed: components["schemas"]["CapFeed"];
+        };
+        CapFeedRequest: {
+            name: string;
+            url: string;
+            enabled?: boolean | null;
+            severities?: ("Extreme" | "Severe" | "Moderate" | "Minor" | "Unknown")[] | null;
+            events?: string[] | null;
+            target?: components["schemas"]["OverrideTarget"] | null;
+            poll_seconds?: number | null;
+            default_duration_minutes?: number | null;
+        };
+        CapFeedChanges: {
+            name?: string;
+            url?: string;
+            enabled?: boolean | null;
+            severities?: ("Extreme" | "Severe" | "Moderate" | "Minor" | "Unknown")[] | null;
+            events?: string[] | null;
+            target?: components["schemas"]["OverrideTarget"] | null;
+            poll_seconds?: number | null;
+            default_duration_minutes?: number | null;
         };
         /** @description Where push events of the account are delivered (never its secret). */
         WebhookEndpoint: {
@@ -7937,6 +8089,184 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCapFeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feeds (possibly none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CapFeed"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCapFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CapFeedRequest"];
+            };
+        };
+        responses: {
+            /** @description The feed. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CapFeed"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCapFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CapFeed"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateCapFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CapFeedChanges"];
+            };
+        };
+        responses: {
+            /** @description The changed feed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CapFeed"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteCapFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    pollCapFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the poll read and did. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CapFeedPollReport"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -27,7 +27,15 @@ import { devicesOptions } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { retryPolicyFrom } from '@pylon/identity/webhooks.config';
 import { startDeliveryWorker } from '@pylon/identity/features/webhooks/webhook-delivery.worker';
-import { acknowledgeOverride, createSchedulingSubgraph, currentManifest, manifestVersion, watchChanges, type SchedulingRuntime } from '@pylon/scheduling';
+import {
+  acknowledgeOverride,
+  createSchedulingSubgraph,
+  currentManifest,
+  manifestVersion,
+  startCapPolling,
+  watchChanges,
+  type SchedulingRuntime,
+} from '@pylon/scheduling';
 import type { AllInOneEnv } from '../all-in-one.config.js';
 import { absoluteUrls } from './manifest-urls.js';
 
@@ -161,6 +169,7 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
   const scheduling = createSchedulingSubgraph({
     documents,
     tokens,
+    capFeedAllowList: env.CAP_FEED_ALLOW_LIST,
     ...(w.audit ? { audit: w.audit } : {}),
     cache,
     pubsub: backends.pubsub!,
@@ -200,6 +209,8 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
   late.scheduling = scheduling.runtime;
   // Content and device changes reach scheduling through the pub/sub port (Redis with CACHE_DRIVER=redis).
   const unwatch = await watchChanges(scheduling.runtime, backends.pubsub!);
+  // CAP alert feeds start and end emergency overrides (cap-feeds/poll-cap-feed.ts).
+  const stopCapPolling = startCapPolling(scheduling.runtime);
   // Device and media names (and whether ids are the caller's) for analytics records and reports.
   const directory: ReportDirectory = {
     devices: async (caller, ids) => new Map((await devices.repo.findByIds(caller.accountId, ids)).map((d) => [d.id, d.name])),
@@ -240,6 +251,7 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
     webhookWorker,
     webhookAlerts,
     unwatch,
+    stopCapPolling,
     /** Where jobs keep files in flight (large imports). */
     jobsDir: join(resolve(env.SIGNAGE_DATA_DIR), 'jobs'),
   };

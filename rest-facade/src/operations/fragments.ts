@@ -307,4 +307,49 @@ export const REST_FRAGMENTS = gql`
       unreachable
     }
   }
+
+  fragment RestCapFeed on CapFeed {
+    id
+    name
+    url
+    enabled
+    severities
+    events
+    target {
+      all
+      tags
+      groupIds
+      deviceIds
+      radius {
+        latitude
+        longitude
+        radiusKm
+      }
+    }
+    pollSeconds
+    defaultDurationMinutes
+    configuredBy
+    lastPolledAt
+    lastError
+    createdOn
+    alerts {
+      ...RestCapAlert
+    }
+  }
+
+  fragment RestCapAlert on CapAlert {
+    identifier
+    sender
+    sent
+    msgType
+    event
+    severity
+    headline
+    outcome
+    detail
+    override {
+      id
+    }
+    receivedAt
+  }
 `;

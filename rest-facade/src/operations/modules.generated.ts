@@ -4,6 +4,7 @@ import * as account from './account.js';
 import * as alerts from './alerts.js';
 import * as analytics from './analytics.js';
 import * as auditEvents from './audit-events.js';
+import * as capFeeds from './cap-feeds.js';
 import * as contentShape from './content-shape.js';
 import * as datatables from './datatables.js';
 import * as declare from './declare.js';
@@ -35,6 +36,7 @@ export const OPERATION_MODULES: readonly Readonly<Record<string, unknown>>[] = [
   alerts,
   analytics,
   auditEvents,
+  capFeeds,
   contentShape,
   datatables,
   declare,

@@ -11,6 +11,28 @@ import { errors, json, md, params, ref, route } from './route.js';
 
 type OverrideData = ItemOf<'getOverride', 'override'>;
 
+/** An override's (or a CAP feed's) target as REST bodies write it. */
+export const toRestTarget = (t: OverrideData['target']): NonNullable<RestSchema<'CapFeed'>['target']> => ({
+  all: t.all,
+  tags: t.tags,
+  group_ids: t.groupIds,
+  device_ids: t.deviceIds,
+  radius: t.radius ? { latitude: t.radius.latitude, longitude: t.radius.longitude, radius_km: t.radius.radiusKm } : null,
+});
+
+/** A REST target (snake_case) as OverrideTargetInput; anything else is passed on for the schema to refuse. */
+export function targetInput(t: unknown): unknown {
+  if (!isRecord(t)) return t;
+  const r = isRecord(t.radius) ? t.radius : null;
+  return {
+    all: t.all,
+    tags: t.tags,
+    groupIds: t.group_ids,
+    deviceIds: t.device_ids,
+    radius: r ? { latitude: r.latitude, longitude: r.longitude, radiusKm: r.radius_km } : t.radius,
+  };
+}
+
 export const toRestOverride = (o: OverrideData): RestSchema<'Override'> => ({
   id: o.id,
   name: o.name,
@@ -23,13 +45,7 @@ export const toRestOverride = (o: OverrideData): RestSchema<'Override'> => ({
     text_color: o.content.textColor ?? null,
     background_color: o.content.backgroundColor ?? null,
   },
-  target: {
-    all: o.target.all,
-    tags: o.target.tags,
-    group_ids: o.target.groupIds,
-    device_ids: o.target.deviceIds,
-    radius: o.target.radius ? { latitude: o.target.radius.latitude, longitude: o.target.radius.longitude, radius_km: o.target.radius.radiusKm } : null,
-  },
+  target: toRestTarget(o.target),
   starts_at: o.startsAt,
   ends_at: o.endsAt ?? null,
   cancelled_at: o.cancelledAt ?? null,
@@ -43,18 +59,10 @@ export const toRestOverride = (o: OverrideData): RestSchema<'Override'> => ({
 function overrideInput(body: unknown): Record<string, unknown> {
   if (!isRecord(body)) throw new AppError('BAD_USER_INPUT', 'the body must be a JSON object', { field: 'body' });
   const c = isRecord(body.content) ? body.content : {};
-  const t = isRecord(body.target) ? body.target : {};
-  const r = isRecord(t.radius) ? t.radius : null;
   return {
     name: body.name,
     content: { type: c.type, mediaId: c.media_id, playlistId: c.playlist_id, text: c.text, textColor: c.text_color, backgroundColor: c.background_color },
-    target: {
-      all: t.all,
-      tags: t.tags,
-      groupIds: t.group_ids,
-      deviceIds: t.device_ids,
-      radius: r ? { latitude: r.latitude, longitude: r.longitude, radiusKm: r.radius_km } : t.radius,
-    },
+    target: targetInput(isRecord(body.target) ? body.target : {}),
     startsAt: body.starts_at,
     endsAt: body.ends_at,
   };

@@ -1,4 +1,5 @@
 import { createSubgraph, mergeResolvers, type InternalTokens, type Subgraph } from '@pylon/kit';
+import { capFeedResolvers } from './features/cap-feeds/resolvers.js';
 import { nowPlayingResolvers } from './features/now-playing/resolvers.js';
 import { overrideResolvers } from './features/overrides/resolvers.js';
 import { scheduleGroupResolvers } from './features/schedule-groups/resolvers.js';
@@ -20,5 +21,5 @@ export function createSchedulingSubgraph(deps: SchedulingDeps): SchedulingSubgra
 }
 
 function schedulingResolvers(rt: SchedulingRuntime) {
-  return mergeResolvers(scheduleResolvers(rt), scheduleGroupResolvers(rt), nowPlayingResolvers(rt), overrideResolvers(rt));
+  return mergeResolvers(scheduleResolvers(rt), scheduleGroupResolvers(rt), nowPlayingResolvers(rt), overrideResolvers(rt), capFeedResolvers(rt));
 }

@@ -12,6 +12,7 @@ import { schedulingProcessEnv } from './config.js';
 import { createHttpAccountDirectory, createHttpContentDirectory, createHttpDeviceDirectory } from './adapters/directories.http.js';
 import { createManifestHttp } from './features/player-manifest/http/manifest-http.js';
 import { watchChanges } from './features/player-manifest/manifest-changes.js';
+import { startCapPolling } from './features/cap-feeds/poll-cap-feed.js';
 
 await runSubgraphProcess({
   name: 'scheduling',
@@ -32,10 +33,14 @@ await runSubgraphProcess({
       devices: createHttpDeviceDirectory({ url: env.DEVICES_URL, tokens }),
       content: createHttpContentDirectory({ url: env.CONTENT_URL, tokens }),
       accounts: createHttpAccountDirectory({ url: env.IDENTITY_URL, tokens }),
+      capFeedAllowList: env.CAP_FEED_ALLOW_LIST,
     });
     // Content and device changes announced by the other processes drop the affected devices' versions.
     const unwatch = await watchChanges(scheduling.runtime, backends.pubsub!);
     backends.onClose(unwatch);
+    // CAP alert feeds are polled by every replica; each due feed is taken by one (cap-feeds/poll-cap-feed.ts).
+    const stopCapPolling = startCapPolling(scheduling.runtime);
+    backends.onClose(async () => stopCapPolling());
     return scheduling;
   },
   extend: (app, { tokens, subgraph }) => {

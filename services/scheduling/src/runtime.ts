@@ -8,6 +8,8 @@ import type { ContentDirectory } from './ports/content-directory.js';
 import type { DeviceDirectory } from './ports/device-directory.js';
 import { ScheduleRepository } from './shared/schedule.repository.js';
 import { OverrideRepository } from './features/overrides/override.repository.js';
+import { CapFeedRepository } from './features/cap-feeds/cap-feed.repository.js';
+import { fetchFeed } from './adapters/fetch-feed.js';
 
 export interface SchedulingRuntimeDeps {
   documents: DocumentStore;
@@ -24,6 +26,8 @@ export interface SchedulingRuntimeDeps {
   /** Where acknowledgements by screens are audited (the edges audit what users do); none: not audited. */
   audit?: AuditSink;
   now?: () => number;
+  /** Addresses CAP feeds may reach although private or loopback (CAP_FEED_ALLOW_LIST: on-premise feeds, tests). */
+  capFeedAllowList?: readonly string[];
 }
 
 export interface SchedulingRuntime {
@@ -40,6 +44,9 @@ export interface SchedulingRuntime {
   overrides: OverrideRepository;
   /** Wake-ups at overrides' start and end instants, in this process (overrides/override-timers.ts). */
   overrideTimers: Map<string, NodeJS.Timeout[]>;
+  capFeeds: CapFeedRepository;
+  /** Reads a CAP feed document (outbound rules: adapters/fetch-feed.ts). */
+  fetchFeed(url: string): Promise<string>;
 }
 
 export function createSchedulingRuntime(deps: SchedulingRuntimeDeps): SchedulingRuntime {
@@ -56,5 +63,7 @@ export function createSchedulingRuntime(deps: SchedulingRuntimeDeps): Scheduling
     now: deps.now ?? Date.now,
     overrides: new OverrideRepository(deps.documents),
     overrideTimers: new Map(),
+    capFeeds: new CapFeedRepository(deps.documents),
+    fetchFeed: (url) => fetchFeed(url, { allowList: deps.capFeedAllowList ?? [], timeoutMs: 10_000 }),
   };
 }

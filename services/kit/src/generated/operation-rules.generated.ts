@@ -23,6 +23,8 @@ export const QUERY_POLICIES = {
   template: 'Templates_View',
   templateCount: 'Templates_View',
   // scheduling
+  capFeeds: 'Schedules_View',
+  capFeed: 'Schedules_View',
   nowPlaying: 'Schedules_View',
   deviceTimeline: 'Schedules_View',
   overrides: 'Schedules_View',
@@ -115,6 +117,10 @@ export const MUTATION_POLICIES = {
   updateTemplate: 'Templates_Edit',
   deleteTemplate: 'Templates_Delete',
   // scheduling
+  createCapFeed: 'Overrides_Edit',
+  updateCapFeed: 'Overrides_Edit',
+  deleteCapFeed: 'Overrides_Edit',
+  pollCapFeed: 'Overrides_Edit',
   startOverride: 'Overrides_Edit',
   cancelOverride: 'Overrides_Edit',
   createScheduleGroup: 'Schedules_Edit',

@@ -47,6 +47,61 @@ export type BulkDeviceCommandsInput = {
   deviceIds: Array<string>;
 };
 
+export type CapAlertOutcome =
+  /** A Cancel: the overrides of the alerts it references ended. */
+  | 'CANCELLED'
+  /** It had expired when it was read. */
+  | 'EXPIRED'
+  /** Acting on it failed (detail says why). */
+  | 'FAILED'
+  /** Its severity, event or message type is not one the feed acts on. */
+  | 'FILTERED'
+  /** Its status is not Actual (Exercise, Test, System, Draft). */
+  | 'NOT_ACTUAL'
+  /** No screen of the feed is in its area. */
+  | 'NO_SCREENS'
+  /** Being acted on. */
+  | 'PENDING'
+  /** An override started on the screens in its area. */
+  | 'STARTED';
+
+export type CapFeedInput = {
+  /** How long an alert without `expires` holds its screens, 1 to 1440 minutes; default 60. */
+  defaultDurationMinutes?: number | null | undefined;
+  /** Default true. */
+  enabled?: boolean | null | undefined;
+  /** CAP event names that take screens over (case-insensitive); default every event. */
+  events?: Array<string> | null | undefined;
+  name: string;
+  /** Seconds between polls, 15 to 3600; default 60. */
+  pollSeconds?: number | null | undefined;
+  /** CAP severities that take screens over. Default [Extreme, Severe]. */
+  severities?: Array<CapSeverity> | null | undefined;
+  /** The screens the feed may take (each alert takes those in its areas); default every screen of the account. */
+  target?: OverrideTargetInput | null | undefined;
+  /** http(s) address of the feed; private and loopback addresses only when CAP_FEED_ALLOW_LIST names them. */
+  url: string;
+};
+
+export type CapFeedUpdateInput = {
+  defaultDurationMinutes?: number | null | undefined;
+  enabled?: boolean | null | undefined;
+  events?: Array<string> | null | undefined;
+  name?: string | null | undefined;
+  pollSeconds?: number | null | undefined;
+  severities?: Array<CapSeverity> | null | undefined;
+  /** Null or all: every screen of the account. */
+  target?: OverrideTargetInput | null | undefined;
+  url?: string | null | undefined;
+};
+
+export type CapSeverity =
+  | 'Extreme'
+  | 'Minor'
+  | 'Moderate'
+  | 'Severe'
+  | 'Unknown';
+
 export type ColumnType =
   | 'BOOLEAN'
   | 'DATE'
@@ -482,6 +537,10 @@ export type RestWebhookDeliveryFragment = { id: string, endpointId: string, even
 
 export type RestOverrideFragment = { id: string, name: string, state: OverrideState, startsAt: string, endsAt: string | null, cancelledAt: string | null, startedBy: string, createdOn: string, content: { type: OverrideContentType, text: string | null, textColor: string | null, backgroundColor: string | null, media: { id: string } | null, playlist: { id: string } | null }, target: { all: boolean, tags: Array<string>, groupIds: Array<string>, deviceIds: Array<string>, radius: { latitude: number, longitude: number, radiusKm: number } | null }, screens: Array<{ state: OverrideScreenState, shownAt: string | null, stoppedAt: string | null, device: { id: string } }>, screenCounts: { pending: number, showing: number, ended: number, unreachable: number } };
 
+export type RestCapFeedFragment = { id: string, name: string, url: string, enabled: boolean, severities: Array<CapSeverity>, events: Array<string>, pollSeconds: number, defaultDurationMinutes: number, configuredBy: string, lastPolledAt: string | null, lastError: string | null, createdOn: string, target: { all: boolean, tags: Array<string>, groupIds: Array<string>, deviceIds: Array<string>, radius: { latitude: number, longitude: number, radiusKm: number } | null } | null, alerts: Array<{ identifier: string, sender: string, sent: string, msgType: string, event: string, severity: string, headline: string, outcome: CapAlertOutcome, detail: string | null, receivedAt: string, override: { id: string } | null }> };
+
+export type RestCapAlertFragment = { identifier: string, sender: string, sent: string, msgType: string, event: string, severity: string, headline: string, outcome: CapAlertOutcome, detail: string | null, receivedAt: string, override: { id: string } | null };
+
 export type BatchCreateDataTableRowsMutationVariables = Exact<{
   input: BatchCreateDataTableRowsInput;
 }>;
@@ -513,6 +572,13 @@ export type ClaimDeviceMutationVariables = Exact<{
 
 
 export type ClaimDeviceMutation = { claimDevice: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, device: { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null } | null } | null };
+
+export type CreateCapFeedMutationVariables = Exact<{
+  input: CapFeedInput;
+}>;
+
+
+export type CreateCapFeedMutation = { createCapFeed: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, capFeed: { id: string, name: string, url: string, enabled: boolean, severities: Array<CapSeverity>, events: Array<string>, pollSeconds: number, defaultDurationMinutes: number, configuredBy: string, lastPolledAt: string | null, lastError: string | null, createdOn: string, target: { all: boolean, tags: Array<string>, groupIds: Array<string>, deviceIds: Array<string>, radius: { latitude: number, longitude: number, radiusKm: number } | null } | null, alerts: Array<{ identifier: string, sender: string, sent: string, msgType: string, event: string, severity: string, headline: string, outcome: CapAlertOutcome, detail: string | null, receivedAt: string, override: { id: string } | null }> } | null } | null };
 
 export type CreateDataTableMutationVariables = Exact<{
   input: CreateDataTableInput;
@@ -590,6 +656,13 @@ export type CreateWebhookEndpointMutationVariables = Exact<{
 
 
 export type CreateWebhookEndpointMutation = { createWebhookEndpoint: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, secret: string | null, endpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, deviceIds: Array<string>, deviceGroupId: string | null, tag: string | null, enabled: boolean, disabledReason: string | null, consecutiveFailures: number, previousSecretExpiresAt: string | null, createdOn: string, updatedOn: string } | null } | null };
+
+export type DeleteCapFeedMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteCapFeedMutation = { deleteCapFeed: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null } | null };
 
 export type DeleteDataTableMutationVariables = Exact<{
   tableId: string;
@@ -716,6 +789,13 @@ export type GetAuditEventQueryVariables = Exact<{
 
 
 export type GetAuditEventQuery = { auditEvent: Array<{ eventId: string, timestamp: string, eventType: string, userId: string | null, userName: string | null, httpMethod: string, controllerName: string, actionName: string, ipAddress: string | null, responseCode: number, interface: string }> | null };
+
+export type GetCapFeedQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GetCapFeedQuery = { capFeed: { id: string, name: string, url: string, enabled: boolean, severities: Array<CapSeverity>, events: Array<string>, pollSeconds: number, defaultDurationMinutes: number, configuredBy: string, lastPolledAt: string | null, lastError: string | null, createdOn: string, target: { all: boolean, tags: Array<string>, groupIds: Array<string>, deviceIds: Array<string>, radius: { latitude: number, longitude: number, radiusKm: number } | null } | null, alerts: Array<{ identifier: string, sender: string, sent: string, msgType: string, event: string, severity: string, headline: string, outcome: CapAlertOutcome, detail: string | null, receivedAt: string, override: { id: string } | null }> } | null };
 
 export type GetDataTableQueryVariables = Exact<{
   tableId: string;
@@ -973,6 +1053,11 @@ export type ListAuditEventsQueryVariables = Exact<{
 
 export type ListAuditEventsQuery = { auditEvent: Array<{ eventId: string, timestamp: string, eventType: string, userId: string | null, userName: string | null, httpMethod: string, controllerName: string, actionName: string, ipAddress: string | null, responseCode: number, interface: string }> | null, total: Array<{ eventId: string }> | null };
 
+export type ListCapFeedsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListCapFeedsQuery = { capFeeds: Array<{ id: string, name: string, url: string, enabled: boolean, severities: Array<CapSeverity>, events: Array<string>, pollSeconds: number, defaultDurationMinutes: number, configuredBy: string, lastPolledAt: string | null, lastError: string | null, createdOn: string, target: { all: boolean, tags: Array<string>, groupIds: Array<string>, deviceIds: Array<string>, radius: { latitude: number, longitude: number, radiusKm: number } | null } | null, alerts: Array<{ identifier: string, sender: string, sent: string, msgType: string, event: string, severity: string, headline: string, outcome: CapAlertOutcome, detail: string | null, receivedAt: string, override: { id: string } | null }> }> };
+
 export type ListDataTableRowVersionsQueryVariables = Exact<{
   tableId: string;
   rowId: string;
@@ -1216,6 +1301,13 @@ export type PatchScheduleMutationVariables = Exact<{
 
 export type PatchScheduleMutation = { patchSchedule: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, schedule: { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> } | null } | null };
 
+export type PollCapFeedMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type PollCapFeedMutation = { pollCapFeed: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, alertsRead: number | null, feedError: string | null, handled: Array<{ identifier: string, sender: string, sent: string, msgType: string, event: string, severity: string, headline: string, outcome: CapAlertOutcome, detail: string | null, receivedAt: string, override: { id: string } | null }> | null, capFeed: { id: string, name: string, url: string, enabled: boolean, severities: Array<CapSeverity>, events: Array<string>, pollSeconds: number, defaultDurationMinutes: number, configuredBy: string, lastPolledAt: string | null, lastError: string | null, createdOn: string, target: { all: boolean, tags: Array<string>, groupIds: Array<string>, deviceIds: Array<string>, radius: { latitude: number, longitude: number, radiusKm: number } | null } | null, alerts: Array<{ identifier: string, sender: string, sent: string, msgType: string, event: string, severity: string, headline: string, outcome: CapAlertOutcome, detail: string | null, receivedAt: string, override: { id: string } | null }> } | null } | null };
+
 export type RedeliverWebhookEventsMutationVariables = Exact<{
   id: string;
   eventId?: string | null | undefined;
@@ -1299,6 +1391,14 @@ export type UpdateAlertMutationVariables = Exact<{
 
 
 export type UpdateAlertMutation = { updateAlert: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, alert: { id: string, createdOn: string, isActive: boolean, snoozedUntil: string | null, resolvedOn: string | null, reason: string | null, autoResolved: boolean, alertRule: { id: string, name: string, ruleSet: string, isEnabled: boolean } | null, devices: Array<{ id: string, name: string }> } | null } | null };
+
+export type UpdateCapFeedMutationVariables = Exact<{
+  id: string | number;
+  input: CapFeedUpdateInput;
+}>;
+
+
+export type UpdateCapFeedMutation = { updateCapFeed: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, capFeed: { id: string, name: string, url: string, enabled: boolean, severities: Array<CapSeverity>, events: Array<string>, pollSeconds: number, defaultDurationMinutes: number, configuredBy: string, lastPolledAt: string | null, lastError: string | null, createdOn: string, target: { all: boolean, tags: Array<string>, groupIds: Array<string>, deviceIds: Array<string>, radius: { latitude: number, longitude: number, radiusKm: number } | null } | null, alerts: Array<{ identifier: string, sender: string, sent: string, msgType: string, event: string, severity: string, headline: string, outcome: CapAlertOutcome, detail: string | null, receivedAt: string, override: { id: string } | null }> } | null } | null };
 
 export type UpdateDataTableMutationVariables = Exact<{
   input: UpdateDataTableInput;
@@ -1400,6 +1500,7 @@ export interface RestOperationTypes {
   batchDeleteDataTableRows: { result: BatchDeleteDataTableRowsMutation; variables: BatchDeleteDataTableRowsMutationVariables };
   cancelOverride: { result: CancelOverrideMutation; variables: CancelOverrideMutationVariables };
   claimDevice: { result: ClaimDeviceMutation; variables: ClaimDeviceMutationVariables };
+  createCapFeed: { result: CreateCapFeedMutation; variables: CreateCapFeedMutationVariables };
   createDataTable: { result: CreateDataTableMutation; variables: CreateDataTableMutationVariables };
   createDataTableRow: { result: CreateDataTableRowMutation; variables: CreateDataTableRowMutationVariables };
   createDevice: { result: CreateDeviceMutation; variables: CreateDeviceMutationVariables };
@@ -1411,6 +1512,7 @@ export interface RestOperationTypes {
   createScheduleGroup: { result: CreateScheduleGroupMutation; variables: CreateScheduleGroupMutationVariables };
   createTemplateGroup: { result: CreateTemplateGroupMutation; variables: CreateTemplateGroupMutationVariables };
   createWebhookEndpoint: { result: CreateWebhookEndpointMutation; variables: CreateWebhookEndpointMutationVariables };
+  deleteCapFeed: { result: DeleteCapFeedMutation; variables: DeleteCapFeedMutationVariables };
   deleteDataTable: { result: DeleteDataTableMutation; variables: DeleteDataTableMutationVariables };
   deleteDataTableRow: { result: DeleteDataTableRowMutation; variables: DeleteDataTableRowMutationVariables };
   deleteDevice: { result: DeleteDeviceMutation; variables: DeleteDeviceMutationVariables };
@@ -1428,6 +1530,7 @@ export interface RestOperationTypes {
   getAlert: { result: GetAlertQuery; variables: GetAlertQueryVariables };
   getAudienceMetrics: { result: GetAudienceMetricsQuery; variables: GetAudienceMetricsQueryVariables };
   getAuditEvent: { result: GetAuditEventQuery; variables: GetAuditEventQueryVariables };
+  getCapFeed: { result: GetCapFeedQuery; variables: GetCapFeedQueryVariables };
   getDataTable: { result: GetDataTableQuery; variables: GetDataTableQueryVariables };
   getDataTableRowVersion: { result: GetDataTableRowVersionQuery; variables: GetDataTableRowVersionQueryVariables };
   getDevice: { result: GetDeviceQuery; variables: GetDeviceQueryVariables };
@@ -1455,6 +1558,7 @@ export interface RestOperationTypes {
   importMedia: { result: ImportMediaMutation; variables: ImportMediaMutationVariables };
   listAlerts: { result: ListAlertsQuery; variables: ListAlertsQueryVariables };
   listAuditEvents: { result: ListAuditEventsQuery; variables: ListAuditEventsQueryVariables };
+  listCapFeeds: { result: ListCapFeedsQuery; variables: ListCapFeedsQueryVariables };
   listDataTableRowVersions: { result: ListDataTableRowVersionsQuery; variables: ListDataTableRowVersionsQueryVariables };
   listDataTables: { result: ListDataTablesQuery; variables: ListDataTablesQueryVariables };
   listDeviceCommands: { result: ListDeviceCommandsQuery; variables: ListDeviceCommandsQueryVariables };
@@ -1482,6 +1586,7 @@ export interface RestOperationTypes {
   patchMedia: { result: PatchMediaMutation; variables: PatchMediaMutationVariables };
   patchPlaylist: { result: PatchPlaylistMutation; variables: PatchPlaylistMutationVariables };
   patchSchedule: { result: PatchScheduleMutation; variables: PatchScheduleMutationVariables };
+  pollCapFeed: { result: PollCapFeedMutation; variables: PollCapFeedMutationVariables };
   redeliverWebhookEvents: { result: RedeliverWebhookEventsMutation; variables: RedeliverWebhookEventsMutationVariables };
   reorderDataTableRows: { result: ReorderDataTableRowsMutation; variables: ReorderDataTableRowsMutationVariables };
   rollbackDataTableRow: { result: RollbackDataTableRowMutation; variables: RollbackDataTableRowMutationVariables };
@@ -1493,6 +1598,7 @@ export interface RestOperationTypes {
   trackDeviceEvent: { result: TrackDeviceEventMutation; variables: TrackDeviceEventMutationVariables };
   updateAccount: { result: UpdateAccountMutation; variables: UpdateAccountMutationVariables };
   updateAlert: { result: UpdateAlertMutation; variables: UpdateAlertMutationVariables };
+  updateCapFeed: { result: UpdateCapFeedMutation; variables: UpdateCapFeedMutationVariables };
   updateDataTable: { result: UpdateDataTableMutation; variables: UpdateDataTableMutationVariables };
   updateDataTableRow: { result: UpdateDataTableRowMutation; variables: UpdateDataTableRowMutationVariables };
   updateDevice: { result: UpdateDeviceMutation; variables: UpdateDeviceMutationVariables };

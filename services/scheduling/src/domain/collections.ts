@@ -6,3 +6,11 @@ export const SCHEDULE_GROUPS: CollectionSpec = { name: 'scheduleGroups' };
 export const OVERRIDES: CollectionSpec = { name: 'overrides', indexes: [{ name: 'open', fields: ['open'] }] };
 /** One screen's acknowledgements of one override (id `<overrideId>:<deviceId>`). */
 export const OVERRIDE_SCREENS: CollectionSpec = { name: 'overrideScreens', indexes: [{ name: 'override', fields: ['overrideId'] }] };
+/** CAP alert feeds of an account. */
+export const CAP_FEEDS: CollectionSpec = { name: 'capFeeds' };
+/** The alerts a feed read (id derived from feed, sender and identifier: one record, one action). */
+export const CAP_ALERTS: CollectionSpec = { name: 'capAlerts', indexes: [{ name: 'feed', fields: ['feedId'] }] };
+/** The accounts with feeds (SYSTEM_TENANT), so the poller visits only those. */
+export const CAP_FEED_ACCOUNTS: CollectionSpec = { name: 'capFeedAccounts' };
+/** Where cross-account registries live. */
+export const SYSTEM_TENANT = '_system';

@@ -203,6 +203,18 @@ export const overrideInputSchema = z
 
 export type OverrideInput = z.infer<typeof overrideInputSchema>;
 
+/** A parsed target input as stored: absent lists empty, duplicates dropped. */
+export const targetOf = (t: OverrideInput['target']): OverrideTarget => ({
+  all: t.all === true,
+  tags: [...new Set(t.tags ?? [])],
+  groupIds: [...new Set(t.groupIds ?? [])],
+  deviceIds: [...new Set(t.deviceIds ?? [])],
+  radius: t.radius ?? null,
+});
+
+/** Whether a target names any screen (all, tags, groups, devices or a radius). */
+export const names = (t: OverrideTarget): boolean => t.all || t.tags.length > 0 || t.groupIds.length > 0 || t.deviceIds.length > 0 || t.radius !== null;
+
 const isoOf = (t: number) => `${new Date(t).toISOString().slice(0, 19)}Z`;
 
 /** Input -> content, target and time box, with every rule that needs no other service; each refusal names its field. */
@@ -219,15 +231,8 @@ export function overrideFromInput(input: unknown, now: number): Pick<OverrideRec
       : c.type === 'PLAYLIST'
         ? { type: 'PLAYLIST', playlistId: need(c.playlistId, 'playlistId') }
         : { type: 'MESSAGE', text: need(c.text, 'text'), textColor: c.textColor ?? '#ffffff', backgroundColor: c.backgroundColor ?? '#b00020' };
-  const t = i.target;
-  const target: OverrideTarget = {
-    all: t.all === true,
-    tags: [...new Set(t.tags ?? [])],
-    groupIds: [...new Set(t.groupIds ?? [])],
-    deviceIds: [...new Set(t.deviceIds ?? [])],
-    radius: t.radius ?? null,
-  };
-  if (!target.all && !target.tags.length && !target.groupIds.length && !target.deviceIds.length && !target.radius) {
+  const target = targetOf(i.target);
+  if (!names(target)) {
     throw new AppError('BAD_USER_INPUT', 'target must name all screens, tags, groups, devices or a radius', { field: 'target' });
   }
   const starts = i.startsAt ? Date.parse(i.startsAt) : now;

@@ -3,6 +3,7 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { Schedule as ScheduleRecord } from './schedule.repository.js';
 import type { GroupView as GroupViewRecord, SubgraphContext } from '@pylon/kit';
+import type { CapFeedOut as CapFeedOutRecord, CapAlertOut as CapAlertOutRecord } from '../features/cap-feeds/manage-cap-feeds.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
 export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
@@ -24,6 +25,129 @@ export type BooleanOperationFilterInput = {
   eq?: InputMaybe<Scalars['Boolean']['input']>;
   neq?: InputMaybe<Scalars['Boolean']['input']>;
 };
+
+export type CapAlert = {
+  __typename?: 'CapAlert';
+  detail?: Maybe<Scalars['String']['output']>;
+  event: Scalars['String']['output'];
+  headline: Scalars['String']['output'];
+  identifier: Scalars['String']['output'];
+  msgType: Scalars['String']['output'];
+  outcome: CapAlertOutcome;
+  /** The override it started. */
+  override?: Maybe<Override>;
+  receivedAt: Scalars['String']['output'];
+  sender: Scalars['String']['output'];
+  /** ISO 8601. */
+  sent: Scalars['String']['output'];
+  severity: Scalars['String']['output'];
+};
+
+export type CapAlertOutcome =
+  /** A Cancel: the overrides of the alerts it references ended. */
+  | 'CANCELLED'
+  /** It had expired when it was read. */
+  | 'EXPIRED'
+  /** Acting on it failed (detail says why). */
+  | 'FAILED'
+  /** Its severity, event or message type is not one the feed acts on. */
+  | 'FILTERED'
+  /** Its status is not Actual (Exercise, Test, System, Draft). */
+  | 'NOT_ACTUAL'
+  /** No screen of the feed is in its area. */
+  | 'NO_SCREENS'
+  /** Being acted on. */
+  | 'PENDING'
+  /** An override started on the screens in its area. */
+  | 'STARTED';
+
+export type CapFeed = {
+  __typename?: 'CapFeed';
+  /** The alerts it read, the latest first (at most `limit`, default 20, at most 100). */
+  alerts: Array<CapAlert>;
+  /** Whose policies the feed acts with (who created or last changed it). */
+  configuredBy: Scalars['String']['output'];
+  createdOn: Scalars['String']['output'];
+  defaultDurationMinutes: Scalars['Int']['output'];
+  enabled: Scalars['Boolean']['output'];
+  events: Array<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  /** Why the last poll could not read the feed (or a linked alert); null when it could. */
+  lastError?: Maybe<Scalars['String']['output']>;
+  lastPolledAt?: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  pollSeconds: Scalars['Int']['output'];
+  severities: Array<CapSeverity>;
+  /** Null: every screen of the account. */
+  target?: Maybe<OverrideTarget>;
+  url: Scalars['String']['output'];
+};
+
+
+export type CapFeedAlertsArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type CapFeedInput = {
+  /** How long an alert without `expires` holds its screens, 1 to 1440 minutes; default 60. */
+  defaultDurationMinutes?: InputMaybe<Scalars['Int']['input']>;
+  /** Default true. */
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /** CAP event names that take screens over (case-insensitive); default every event. */
+  events?: InputMaybe<Array<Scalars['String']['input']>>;
+  name: Scalars['String']['input'];
+  /** Seconds between polls, 15 to 3600; default 60. */
+  pollSeconds?: InputMaybe<Scalars['Int']['input']>;
+  /** CAP severities that take screens over. Default [Extreme, Severe]. */
+  severities?: InputMaybe<Array<CapSeverity>>;
+  /** The screens the feed may take (each alert takes those in its areas); default every screen of the account. */
+  target?: InputMaybe<OverrideTargetInput>;
+  /** http(s) address of the feed; private and loopback addresses only when CAP_FEED_ALLOW_LIST names them. */
+  url: Scalars['String']['input'];
+};
+
+export type CapFeedPayload = MutationPayload & {
+  __typename?: 'CapFeedPayload';
+  capFeed?: Maybe<CapFeed>;
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  success: Scalars['Boolean']['output'];
+};
+
+export type CapFeedPollPayload = MutationPayload & {
+  __typename?: 'CapFeedPollPayload';
+  /** Alerts in the document (inline and linked). */
+  alertsRead?: Maybe<Scalars['Int']['output']>;
+  capFeed?: Maybe<CapFeed>;
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  /** Why the feed could not be read; null when it was. */
+  feedError?: Maybe<Scalars['String']['output']>;
+  /** The alerts acted on in this poll. */
+  handled?: Maybe<Array<CapAlert>>;
+  success: Scalars['Boolean']['output'];
+};
+
+export type CapFeedUpdateInput = {
+  defaultDurationMinutes?: InputMaybe<Scalars['Int']['input']>;
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  events?: InputMaybe<Array<Scalars['String']['input']>>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  pollSeconds?: InputMaybe<Scalars['Int']['input']>;
+  severities?: InputMaybe<Array<CapSeverity>>;
+  /** Null or all: every screen of the account. */
+  target?: InputMaybe<OverrideTargetInput>;
+  url?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type CapSeverity =
+  | 'Extreme'
+  | 'Minor'
+  | 'Moderate'
+  | 'Severe'
+  | 'Unknown';
 
 /** Operations on an ISO 8601 timestamp field (compared as instants). */
 export type DateTimeOperationFilterInput = {
@@ -111,16 +235,27 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** Ends a scheduled or active override on every reachable screen at once. Policy: Overrides_Edit. */
   cancelOverride?: Maybe<OverridePayload>;
+  /**
+   * Adds a CAP 1.2 alert feed (a CAP alert, or an Atom/RSS feed of them): its Actual alerts of the
+   * chosen severities start emergency overrides on the feed's screens inside their areas, until they
+   * expire; an Update or Cancel ends the overrides of the alerts it references. Polled at once, then
+   * every pollSeconds. The feed acts with the caller's policies. Policy: Overrides_Edit.
+   */
+  createCapFeed?: Maybe<CapFeedPayload>;
   /** Policy: Schedules_Edit. */
   createSchedule?: Maybe<SchedulePayload>;
   /** Policy: Schedules_Edit. */
   createScheduleGroup?: Maybe<ScheduleGroupPayload>;
+  /** Deletes a CAP feed and its record of alerts; the overrides it started stay (cancel them as any other). Policy: Overrides_Edit. */
+  deleteCapFeed?: Maybe<CapFeedPayload>;
   /** Policy: Schedules_Delete. */
   deleteSchedule?: Maybe<DeleteSchedulePayload>;
   /** Deletes a group; its schedules and sub-groups move up to its parent. Policy: Schedules_Delete. */
   deleteScheduleGroup?: Maybe<DeleteScheduleGroupPayload>;
   /** JSON Patch (RFC 6902) over the schedule's input fields (paths such as /name, /deviceIds/0). Policy: Schedules_Edit. */
   patchSchedule?: Maybe<SchedulePayload>;
+  /** Reads a CAP feed now (enabled or not) and acts on the alerts it has not seen; the report says what each alert did. Policy: Overrides_Edit. */
+  pollCapFeed?: Maybe<CapFeedPollPayload>;
   /**
    * Starts an emergency override (at once, or at startsAt): its content shows over every schedule on
    * the targeted screens, for its time box or until cancelled. Expected failures (bad input, unknown
@@ -128,6 +263,8 @@ export type Mutation = {
    * implied by Schedules_Edit).
    */
   startOverride?: Maybe<OverridePayload>;
+  /** Changes a CAP feed (only the given fields); it then acts with the caller's policies. Policy: Overrides_Edit. */
+  updateCapFeed?: Maybe<CapFeedPayload>;
   /** Replaces every property (what the input leaves out is reset to its default). Policy: Schedules_Edit. */
   updateSchedule?: Maybe<SchedulePayload>;
   /** Renames and/or moves a group (parentId omitted: stays where it is). Policy: Schedules_Edit. */
@@ -148,6 +285,15 @@ export type MutationCancelOverrideArgs = {
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField naming the input field.
  */
+export type MutationCreateCapFeedArgs = {
+  input: CapFeedInput;
+};
+
+
+/**
+ * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField naming the input field.
+ */
 export type MutationCreateScheduleArgs = {
   input: ScheduleInput;
 };
@@ -159,6 +305,15 @@ export type MutationCreateScheduleArgs = {
  */
 export type MutationCreateScheduleGroupArgs = {
   input: ScheduleGroupInput;
+};
+
+
+/**
+ * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField naming the input field.
+ */
+export type MutationDeleteCapFeedArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -194,8 +349,27 @@ export type MutationPatchScheduleArgs = {
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField naming the input field.
  */
+export type MutationPollCapFeedArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/**
+ * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField naming the input field.
+ */
 export type MutationStartOverrideArgs = {
   input: OverrideInput;
+};
+
+
+/**
+ * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField naming the input field.
+ */
+export type MutationUpdateCapFeedArgs = {
+  id: Scalars['ID']['input'];
+  input: CapFeedUpdateInput;
 };
 
 
@@ -409,6 +583,10 @@ export type Playlist = {
 
 export type Query = {
   __typename?: 'Query';
+  /** One CAP alert feed with the alerts it read; null when the account has none with this id. Policy: Schedules_View. */
+  capFeed?: Maybe<CapFeed>;
+  /** The account's CAP alert feeds (at most 20), by name. Policy: Schedules_View. */
+  capFeeds: Array<CapFeed>;
   /**
    * The winners over [from, to) for a calendar view: consecutive stretches with the same winner
    * (schedule null: nothing plays). At most 62 days. Policy: Schedules_View.
@@ -439,6 +617,11 @@ export type Query = {
   scheduleCount: Scalars['Int']['output'];
   /** Schedule groups; with tree: true, only top-level groups, each with its nested children. Policy: Schedules_View. */
   scheduleGroups?: Maybe<Array<ScheduleGroup>>;
+};
+
+
+export type QueryCapFeedArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -832,6 +1015,8 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping of interface types */
 export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
   MutationPayload:
+    | ( Omit<CapFeedPayload, 'capFeed'> & { capFeed?: Maybe<_RefType['CapFeed']> } )
+    | ( Omit<CapFeedPollPayload, 'capFeed' | 'handled'> & { capFeed?: Maybe<_RefType['CapFeed']>, handled?: Maybe<Array<_RefType['CapAlert']>> } )
     | ( DeleteScheduleGroupPayload )
     | ( DeleteSchedulePayload )
     | ( OverridePayload )
@@ -844,12 +1029,20 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 export type ResolversTypes = {
   BooleanOperationFilterInput: BooleanOperationFilterInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  CapAlert: ResolverTypeWrapper<CapAlertOutRecord>;
+  CapAlertOutcome: CapAlertOutcome;
+  CapFeed: ResolverTypeWrapper<CapFeedOutRecord>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  CapFeedInput: CapFeedInput;
+  CapFeedPayload: ResolverTypeWrapper<Omit<CapFeedPayload, 'capFeed'> & { capFeed?: Maybe<ResolversTypes['CapFeed']> }>;
+  CapFeedPollPayload: ResolverTypeWrapper<Omit<CapFeedPollPayload, 'capFeed' | 'handled'> & { capFeed?: Maybe<ResolversTypes['CapFeed']>, handled?: Maybe<Array<ResolversTypes['CapAlert']>> }>;
+  CapFeedUpdateInput: CapFeedUpdateInput;
+  CapSeverity: CapSeverity;
   DateTimeOperationFilterInput: DateTimeOperationFilterInput;
   DeleteScheduleGroupPayload: ResolverTypeWrapper<DeleteScheduleGroupPayload>;
-  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   DeleteSchedulePayload: ResolverTypeWrapper<DeleteSchedulePayload>;
   Device: ResolverTypeWrapper<Device>;
-  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   DeviceTimeline: ResolverTypeWrapper<Omit<DeviceTimeline, 'segments'> & { segments: Array<ResolversTypes['TimelineSegment']> }>;
   GroupFilterInput: GroupFilterInput;
   GroupSortInput: GroupSortInput;
@@ -903,12 +1096,18 @@ export type ResolversTypes = {
 export type ResolversParentTypes = {
   BooleanOperationFilterInput: BooleanOperationFilterInput;
   Boolean: Scalars['Boolean']['output'];
+  CapAlert: CapAlertOutRecord;
+  CapFeed: CapFeedOutRecord;
+  Int: Scalars['Int']['output'];
+  ID: Scalars['ID']['output'];
+  CapFeedInput: CapFeedInput;
+  CapFeedPayload: Omit<CapFeedPayload, 'capFeed'> & { capFeed?: Maybe<ResolversParentTypes['CapFeed']> };
+  CapFeedPollPayload: Omit<CapFeedPollPayload, 'capFeed' | 'handled'> & { capFeed?: Maybe<ResolversParentTypes['CapFeed']>, handled?: Maybe<Array<ResolversParentTypes['CapAlert']>> };
+  CapFeedUpdateInput: CapFeedUpdateInput;
   DateTimeOperationFilterInput: DateTimeOperationFilterInput;
   DeleteScheduleGroupPayload: DeleteScheduleGroupPayload;
-  Int: Scalars['Int']['output'];
   DeleteSchedulePayload: DeleteSchedulePayload;
   Device: Device;
-  ID: Scalars['ID']['output'];
   DeviceTimeline: Omit<DeviceTimeline, 'segments'> & { segments: Array<ResolversParentTypes['TimelineSegment']> };
   GroupFilterInput: GroupFilterInput;
   GroupSortInput: GroupSortInput;
@@ -957,6 +1156,58 @@ export type PolicyDirectiveArgs = {
 
 export type PolicyDirectiveResolver<Result, Parent, ContextType = SubgraphContext, Args = PolicyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
+export type CapAlertResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['CapAlert'] = ResolversParentTypes['CapAlert']> = {
+  detail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  event?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  headline?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  identifier?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  msgType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  outcome?: Resolver<ResolversTypes['CapAlertOutcome'], ParentType, ContextType>;
+  override?: Resolver<Maybe<ResolversTypes['Override']>, ParentType, ContextType>;
+  receivedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sender?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sent?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  severity?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type CapFeedResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['CapFeed'] = ResolversParentTypes['CapFeed']> = {
+  alerts?: Resolver<Array<ResolversTypes['CapAlert']>, ParentType, ContextType, Partial<CapFeedAlertsArgs>>;
+  configuredBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdOn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  defaultDurationMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  events?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lastError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastPolledAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  pollSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  severities?: Resolver<Array<ResolversTypes['CapSeverity']>, ParentType, ContextType>;
+  target?: Resolver<Maybe<ResolversTypes['OverrideTarget']>, ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type CapFeedPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['CapFeedPayload'] = ResolversParentTypes['CapFeedPayload']> = {
+  capFeed?: Resolver<Maybe<ResolversTypes['CapFeed']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type CapFeedPollPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['CapFeedPollPayload'] = ResolversParentTypes['CapFeedPollPayload']> = {
+  alertsRead?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  capFeed?: Resolver<Maybe<ResolversTypes['CapFeed']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  feedError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  handled?: Resolver<Maybe<Array<ResolversTypes['CapAlert']>>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type DeleteScheduleGroupPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeleteScheduleGroupPayload'] = ResolversParentTypes['DeleteScheduleGroupPayload']> = {
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -997,18 +1248,22 @@ export type MediaResolvers<ContextType = SubgraphContext, ParentType extends Res
 
 export type MutationResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   cancelOverride?: Resolver<Maybe<ResolversTypes['OverridePayload']>, ParentType, ContextType, RequireFields<MutationCancelOverrideArgs, 'id'>>;
+  createCapFeed?: Resolver<Maybe<ResolversTypes['CapFeedPayload']>, ParentType, ContextType, RequireFields<MutationCreateCapFeedArgs, 'input'>>;
   createSchedule?: Resolver<Maybe<ResolversTypes['SchedulePayload']>, ParentType, ContextType, RequireFields<MutationCreateScheduleArgs, 'input'>>;
   createScheduleGroup?: Resolver<Maybe<ResolversTypes['ScheduleGroupPayload']>, ParentType, ContextType, RequireFields<MutationCreateScheduleGroupArgs, 'input'>>;
+  deleteCapFeed?: Resolver<Maybe<ResolversTypes['CapFeedPayload']>, ParentType, ContextType, RequireFields<MutationDeleteCapFeedArgs, 'id'>>;
   deleteSchedule?: Resolver<Maybe<ResolversTypes['DeleteSchedulePayload']>, ParentType, ContextType, RequireFields<MutationDeleteScheduleArgs, 'id'>>;
   deleteScheduleGroup?: Resolver<Maybe<ResolversTypes['DeleteScheduleGroupPayload']>, ParentType, ContextType, RequireFields<MutationDeleteScheduleGroupArgs, 'id'>>;
   patchSchedule?: Resolver<Maybe<ResolversTypes['SchedulePayload']>, ParentType, ContextType, RequireFields<MutationPatchScheduleArgs, 'id' | 'operations'>>;
+  pollCapFeed?: Resolver<Maybe<ResolversTypes['CapFeedPollPayload']>, ParentType, ContextType, RequireFields<MutationPollCapFeedArgs, 'id'>>;
   startOverride?: Resolver<Maybe<ResolversTypes['OverridePayload']>, ParentType, ContextType, RequireFields<MutationStartOverrideArgs, 'input'>>;
+  updateCapFeed?: Resolver<Maybe<ResolversTypes['CapFeedPayload']>, ParentType, ContextType, RequireFields<MutationUpdateCapFeedArgs, 'id' | 'input'>>;
   updateSchedule?: Resolver<Maybe<ResolversTypes['SchedulePayload']>, ParentType, ContextType, RequireFields<MutationUpdateScheduleArgs, 'id' | 'input'>>;
   updateScheduleGroup?: Resolver<Maybe<ResolversTypes['ScheduleGroupPayload']>, ParentType, ContextType, RequireFields<MutationUpdateScheduleGroupArgs, 'id' | 'input'>>;
 };
 
 export type MutationPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['MutationPayload'] = ResolversParentTypes['MutationPayload']> = {
-  __resolveType: TypeResolveFn<'DeleteScheduleGroupPayload' | 'DeleteSchedulePayload' | 'OverridePayload' | 'ScheduleGroupPayload' | 'SchedulePayload', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'CapFeedPayload' | 'CapFeedPollPayload' | 'DeleteScheduleGroupPayload' | 'DeleteSchedulePayload' | 'OverridePayload' | 'ScheduleGroupPayload' | 'SchedulePayload', ParentType, ContextType>;
 };
 
 export type NowPlayingResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['NowPlaying'] = ResolversParentTypes['NowPlaying']> = {
@@ -1090,6 +1345,8 @@ export type PlaylistResolvers<ContextType = SubgraphContext, ParentType extends 
 };
 
 export type QueryResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  capFeed?: Resolver<Maybe<ResolversTypes['CapFeed']>, ParentType, ContextType, RequireFields<QueryCapFeedArgs, 'id'>>;
+  capFeeds?: Resolver<Array<ResolversTypes['CapFeed']>, ParentType, ContextType>;
   deviceTimeline?: Resolver<Maybe<ResolversTypes['DeviceTimeline']>, ParentType, ContextType, RequireFields<QueryDeviceTimelineArgs, 'deviceId' | 'from' | 'to'>>;
   nowPlaying?: Resolver<Maybe<ResolversTypes['NowPlaying']>, ParentType, ContextType, RequireFields<QueryNowPlayingArgs, 'deviceId'>>;
   override?: Resolver<Maybe<ResolversTypes['Override']>, ParentType, ContextType, RequireFields<QueryOverrideArgs, 'id'>>;
@@ -1182,6 +1439,10 @@ export type TimelineSegmentResolvers<ContextType = SubgraphContext, ParentType e
 };
 
 export type Resolvers<ContextType = SubgraphContext> = {
+  CapAlert?: CapAlertResolvers<ContextType>;
+  CapFeed?: CapFeedResolvers<ContextType>;
+  CapFeedPayload?: CapFeedPayloadResolvers<ContextType>;
+  CapFeedPollPayload?: CapFeedPollPayloadResolvers<ContextType>;
   DeleteScheduleGroupPayload?: DeleteScheduleGroupPayloadResolvers<ContextType>;
   DeleteSchedulePayload?: DeleteSchedulePayloadResolvers<ContextType>;
   Device?: DeviceResolvers<ContextType>;

@@ -10,12 +10,18 @@
  *   datatables process (another account's table is refused), and the devices process reads a
  *   screen's rows from the datatables process (HTTP adapter) instead of answering 503; a row edit
  *   changes the ETag and the rows.
+ * - Emergency overrides across processes: the scheduling process resolves the target against the
+ *   devices process (HTTP directory), the devices process serves the override in the manifest it
+ *   asks the scheduling process for, and forwards the screen's acknowledgement to it (internal
+ *   route); a CAP feed served on loopback starts one and its Cancel ends it.
  * - A browser at the gateway's /play (when chromium is installed) pairs and shows the menu board.
  * Readiness: each process gets 90 s to answer /healthz (six processes start at once on a busy
  * 2-core machine); waits poll with stated limits.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,7 +75,8 @@ beforeAll(async () => {
     procs.start('services/identity/src/main.ts', { ...shared, OAUTH_ISSUER: at(pi) }, pi, 90_000),
     procs.start('services/devices/src/main.ts', shared, pd, 90_000),
     procs.start('services/content/src/main.ts', shared, pc, 90_000),
-    procs.start('services/scheduling/src/main.ts', shared, ps, 90_000),
+    // The CAP feed test serves its feed on loopback.
+    procs.start('services/scheduling/src/main.ts', { ...shared, CAP_FEED_ALLOW_LIST: '127.0.0.1' }, ps, 90_000),
     procs.start('services/datatables/src/main.ts', shared, pt, 90_000),
   ]);
   gateway = await procs.start('gateway/src/gateway.main.ts', { ...shared, SUBGRAPH_TIMEOUT_MS: '10000' }, pg, 90_000);
@@ -167,6 +174,69 @@ test("a menu board: the content process checks the table with the datatables pro
     .createDataTable.table.id;
   expect((await player(`/${screen.key}/datatables/${bTable}/rows`)).status).toBe(404);
 }, 90_000);
+
+test('an emergency override across processes: targeted, in the manifest, acknowledged through the gateway, cancelled', async () => {
+  const FIELDS = 'success error override { id state screens { device { id } state } }';
+  const started = await gql(
+    `mutation($d: [String!]) { startOverride(input: { name: "Evacuate", content: { type: MESSAGE, text: "Leave now" }, target: { deviceIds: $d } }) { ${FIELDS} } }`,
+    { d: [screen.id] },
+  );
+  expect(started.startOverride).toMatchObject({ success: true, override: { state: 'ACTIVE', screens: [{ device: { id: screen.id } }] } });
+  const id = started.startOverride.override.id as string;
+  // Another account's screen is unknown to A's override (the scheduling process asks the devices process).
+  const foreign = await gql(
+    `mutation($d: [String!]) { startOverride(input: { name: "x", content: { type: MESSAGE, text: "x" }, target: { deviceIds: $d } }) { ${FIELDS} } }`,
+    { d: [screen.id] },
+    'b',
+  );
+  expect(foreign.startOverride).toMatchObject({ success: false });
+  const manifest = async () => ((await (await player(`/${screen.key}/manifest`)).json()) as Json).override ?? null;
+  expect(await manifest()).toMatchObject({ id, content: { type: 'message', text: 'Leave now' } });
+  const ack = await player(`/${screen.key}/overrides/${id}/ack`, json({ state: 'SHOWING' }));
+  expect([ack.status, ((await ack.json()) as Json).state]).toEqual([200, 'SHOWING']);
+  expect((await gql(`query($id: ID!) { override(id: $id) { screens { state shownAt } } }`, { id })).override.screens).toEqual([
+    { state: 'SHOWING', shownAt: expect.any(String) },
+  ]);
+  expect((await gql(`mutation($id: ID!) { cancelOverride(id: $id) { ${FIELDS} } }`, { id })).cancelOverride).toMatchObject({
+    success: true,
+    override: { state: 'CANCELLED' },
+  });
+  expect(await manifest()).toBeNull();
+}, 60_000);
+
+test('a CAP feed served on loopback starts an override through the scheduling process, and its Cancel ends it', async () => {
+  let alert = '';
+  const feedServer = createServer((_, res) => void res.writeHead(200, { 'content-type': 'application/xml' }).end(alert));
+  await new Promise<void>((resolve) => feedServer.listen(0, '127.0.0.1', resolve));
+  try {
+    const cap = (identifier: string, msgType: string, references = '') =>
+      `<alert xmlns="urn:oasis:names:tc:emergency:cap:1.2"><identifier>${identifier}</identifier><sender>warn@example.gov</sender>` +
+      `<sent>${new Date().toISOString()}</sent><status>Actual</status><msgType>${msgType}</msgType><scope>Public</scope>` +
+      `${references ? `<references>${references}</references>` : ''}<info><event>Flood</event><urgency>Immediate</urgency>` +
+      `<severity>Extreme</severity><certainty>Observed</certainty><headline>Flood warning</headline></info></alert>`;
+    alert = cap('flood-1', 'Alert');
+    const url = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}/cap.xml`;
+    const created = await gql(
+      'mutation($u: String!, $d: [String!]) { createCapFeed(input: { name: "Floods", url: $u, enabled: false, target: { deviceIds: $d } }) { success error capFeed { id } } }',
+      { u: url, d: [screen.id] },
+    );
+    expect(created.createCapFeed).toMatchObject({ success: true });
+    const feed = created.createCapFeed.capFeed.id as string;
+    const POLL = 'mutation($id: ID!) { pollCapFeed(id: $id) { success feedError handled { identifier outcome override { id state startedBy } } } }';
+    const first = (await gql(POLL, { id: feed })).pollCapFeed;
+    expect(first).toMatchObject({
+      success: true,
+      feedError: null,
+      handled: [{ identifier: 'flood-1', outcome: 'STARTED', override: { state: 'ACTIVE', startedBy: 'cap:Floods' } }],
+    });
+    alert = cap('flood-1-cancel', 'Cancel', `warn@example.gov,flood-1,${new Date().toISOString()}`);
+    expect((await gql(POLL, { id: feed })).pollCapFeed.handled).toEqual([expect.objectContaining({ outcome: 'CANCELLED' })]);
+    const after = await gql('query($id: ID!) { override(id: $id) { state } }', { id: first.handled[0].override.id });
+    expect(after.override.state).toBe('CANCELLED');
+  } finally {
+    await new Promise((resolve) => feedServer.close(resolve));
+  }
+}, 60_000);
 
 test("a row edit in the datatables process ends a screen's long-poll on the devices process (Redis pub/sub)", async () => {
   if (!redis) return console.warn(`skipped: no Redis at ${REDIS_URL}; table changes cross processes only through Redis`);

@@ -157,12 +157,18 @@ beforeAll(async () => {
   );
   if (!override.body.data?.startOverride?.success) throw new Error(`A's override: ${override.text}`);
   ids.override = override.body.data.startOverride.override.id;
-  // A's CAP feed, disabled (never polled while the suite runs).
-  const feed = await gql(
-    'mutation { createCapFeed(input: { name: "A feed", url: "http://feeds.example.invalid/cap.xml", enabled: false }) { success error capFeed { id } } }',
-  );
-  if (!feed.body.data?.createCapFeed?.success) throw new Error(`A's CAP feed: ${feed.text}`);
-  ids.capFeed = feed.body.data.createCapFeed.capFeed.id;
+  // A's CAP feed over REST, disabled (never polled while the suite runs), then limited to A's group.
+  const feed = await rest('/cap-feeds', {
+    method: 'POST',
+    body: JSON.stringify({ name: 'A feed', url: 'http://feeds.example.invalid/cap.xml', enabled: false }),
+  });
+  if (feed.status !== 201) throw new Error(`A's CAP feed: ${feed.status} ${await feed.text()}`);
+  ids.capFeed = ((await feed.json()) as { id: string }).id;
+  const limited = await rest(`/cap-feeds/${ids.capFeed}`, {
+    method: 'PUT',
+    body: JSON.stringify({ target: { group_ids: [ids.deviceGroup] }, poll_seconds: 30 }),
+  });
+  if (limited.status !== 200) throw new Error(`A's CAP feed change: ${limited.status} ${await limited.text()}`);
   // A pairing code A claimed (a /play screen's, paired as A's device).
   const pairing = (await (await fetch(`${base}/player/pairings`, { method: 'POST', headers: json, body: '{}' })).json()) as { code: string };
   const claimed = await gql('mutation($c: String!) { claimDevice(code: $c, name: "A paired screen") { success error } }', { variables: { c: pairing.code } });
@@ -423,8 +429,17 @@ describe("object-level authorization (API1): account B on account A's ids", () =
     );
     expect(hook.body.data).toEqual({ webhookEndpoints: [{ id: ids.webhookEndpoint, enabled: true, previousSecretExpiresAt: null }], webhookDeliveries: [] });
     // A's CAP feed: still there, as A configured it, never polled by B.
-    const feed = await gql('query($id: ID!) { capFeed(id: $id) { name enabled configuredBy lastPolledAt } }', { variables: { id: ids.capFeed } });
-    expect(feed.body.data!.capFeed).toMatchObject({ name: 'A feed', enabled: false, lastPolledAt: null });
+    const feed = await rest(`/cap-feeds/${ids.capFeed}`);
+    expect(feed.status).toBe(200);
+    expect(await feed.json()).toMatchObject({
+      name: 'A feed',
+      enabled: false,
+      last_polled_at: null,
+      poll_seconds: 30,
+      severities: ['Extreme', 'Severe'],
+      target: { all: false, group_ids: [ids.deviceGroup], device_ids: [] },
+      alerts: [],
+    });
   });
 });
 

@@ -5,6 +5,7 @@
  * replicas), and listens for content and device changes on the pub/sub port to drop them.
  */
 import { createLogger } from '@pylon/kit';
+import { createAuditSink } from '@pylon/composition/audit-sink';
 import { createPushEventProducer } from '@pylon/composition/push-events';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createSchedulingSubgraph, type SchedulingSubgraph } from './app.js';
@@ -23,12 +24,16 @@ await runSubgraphProcess({
     const logger = createLogger({ level: env.LOG_LEVEL, name: 'scheduling' });
     const push = createPushEventProducer(backends, logger);
     if (push) backends.onClose(() => push.publisher.close());
+    // Screens' override acknowledgements are audited here (users' actions are audited at the edges).
+    const audit = await createAuditSink(env, 'pylon-scheduling', logger);
+    backends.onClose(() => audit.close());
     const scheduling = createSchedulingSubgraph({
       documents: backends.documents!,
       cache: backends.cache!,
       pubsub: backends.pubsub!,
       tokens,
       logger,
+      audit: audit.sink,
       ...(push ? { pushEvents: push.events } : {}),
       devices: createHttpDeviceDirectory({ url: env.DEVICES_URL, tokens }),
       content: createHttpContentDirectory({ url: env.CONTENT_URL, tokens }),

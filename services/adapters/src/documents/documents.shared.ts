@@ -399,6 +399,7 @@ export function asCollection(c: Collection<object>): Collection<object> {
     insertMany: (tenant, docs) => c.insertMany(tenant, docs),
     deleteMany: (tenant, filter) => c.deleteMany(tenant, filter),
     update: (tenant, id, update, options) => c.update(tenant, id, update, options),
+    updateMany: (tenant, items) => c.updateMany(tenant, items),
     delete: (tenant, id, options) => c.delete(tenant, id, options),
     findByUnique: (index, values) => c.findByUnique(index, values),
   };

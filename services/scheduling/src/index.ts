@@ -19,3 +19,4 @@ export {
 export { watchChanges } from './features/player-manifest/manifest-changes.js';
 export { createSchedule } from './features/schedules/manage-schedules.js';
 export { acknowledgeOverride, cancelOverride, getOverride, startOverride } from './features/overrides/manage-overrides.js';
+export { assignScheduleDevices, checkSchedule } from './features/schedules/assign-devices.js';

@@ -7,6 +7,7 @@ import * as auditEvents from './audit-events.js';
 import * as contentShape from './content-shape.js';
 import * as datatables from './datatables.js';
 import * as declare from './declare.js';
+import * as deviceBulk from './device-bulk.js';
 import * as deviceCommands from './device-commands.js';
 import * as deviceGroups from './device-groups.js';
 import * as deviceWrites from './device-writes.js';
@@ -38,6 +39,7 @@ export const OPERATION_MODULES: readonly Readonly<Record<string, unknown>>[] = [
   contentShape,
   datatables,
   declare,
+  deviceBulk,
   deviceCommands,
   deviceGroups,
   deviceWrites,

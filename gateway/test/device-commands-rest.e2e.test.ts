@@ -122,15 +122,24 @@ test('fleet-wide bulk over REST: a dry run counts, a job tags and sends commands
     [ids[2], 'ok', null],
     ['no-such-device', 'failed', 'NOT_FOUND'],
   ]);
-  const sent = await finished(await call('POST', '/devices/bulk', { selector: { tags: ['bulk-e2e'] }, action: 'send_commands', commands: [{ command: 'refresh' }] }));
+  const sent = await finished(
+    await call('POST', '/devices/bulk', { selector: { tags: ['bulk-e2e'] }, action: 'send_commands', commands: [{ command: 'refresh' }] }),
+  );
   expect(sent.job).toMatchObject({ state: 'succeeded', progress: { rows_done: 3, rows_failed: 0 } });
   const queued = (await (await call('GET', `/devices/${ids[1]}/commands`)).json()) as Listed;
   expect(queued.map((c) => [c.command, c.status])).toEqual([['refresh', 'Queued']]);
 
   // An id list of any length, within the body limit (1,000,000 bytes): past it, 413 naming the limit.
-  const huge = await call('POST', '/devices/bulk', { selector: { ids: Array.from({ length: 30_000 }, () => crypto.randomUUID()) }, action: 'add_tags', tags: ['x'] });
+  const huge = await call('POST', '/devices/bulk', {
+    selector: { ids: Array.from({ length: 30_000 }, () => crypto.randomUUID()) },
+    action: 'add_tags',
+    tags: ['x'],
+  });
   expect(huge.status).toBe(413);
-  expect(((await huge.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: expect.stringMatching(/1000000 bytes/) });
+  expect(((await huge.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+    code: 'PAYLOAD_TOO_LARGE',
+    message: expect.stringMatching(/1000000 bytes/),
+  });
   const bad = await call('POST', '/devices/bulk', { selector: {}, action: 'add_tags', tags: ['x'] });
   expect(bad.status).toBe(400);
   expect(((await bad.json()) as { error: { field: string } }).error.field).toBe('selector');

@@ -302,16 +302,23 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   },
   // Fleet-wide bulk (issue 37.4): B's selector naming A's device finds nothing; A's bulk job is not B's.
   'REST POST /devices/bulk': async (c) => {
-    const r = await c.rest('/devices/bulk', { method: 'POST', body: JSON.stringify({ selector: { ids: [c.ids.device] }, action: 'add_tags', tags: ['b'], dry_run: true }) });
+    const r = await c.rest('/devices/bulk', {
+      method: 'POST',
+      body: JSON.stringify({ selector: { ids: [c.ids.device] }, action: 'add_tags', tags: ['b'], dry_run: true }),
+    });
     const body = await r.text();
-    if (r.status !== 200 || !body.includes('"targets":0,"not_found":1')) throw new Error(`expected a dry run of 0 targets, 1 not found: ${r.status} ${body.slice(0, 300)}`);
+    if (r.status !== 200 || !body.includes('"targets":0,"not_found":1'))
+      throw new Error(`expected a dry run of 0 targets, 1 not found: ${r.status} ${body.slice(0, 300)}`);
   },
   'REST GET /devices/bulk/{id}/results': (c) => status(c.rest(`/devices/bulk/${c.ids.bulkJob}/results`), 404),
   'GraphQL Query.deviceBulkJobResults': gqlNothing('query($id: ID!) { deviceBulkJobResults(jobId: $id) { deviceId } }', (i) => ({ id: i.bulkJob })),
   'GraphQL Mutation.startDeviceBulkJob': async (c) => {
-    const r = await c.gql('mutation($d: [String!]) { startDeviceBulkJob(input: { selector: { ids: $d }, action: ADD_TAGS, tags: ["b"], dryRun: true }) { dryRun { targets notFound } } }', {
-      d: [c.ids.device],
-    });
+    const r = await c.gql(
+      'mutation($d: [String!]) { startDeviceBulkJob(input: { selector: { ids: $d }, action: ADD_TAGS, tags: ["b"], dryRun: true }) { dryRun { targets notFound } } }',
+      {
+        d: [c.ids.device],
+      },
+    );
     const dry = JSON.stringify(r.body.data?.startDeviceBulkJob?.dryRun);
     if (dry !== '{"targets":0,"notFound":1}') throw new Error(`expected 0 targets and 1 not found, got ${dry}`);
   },

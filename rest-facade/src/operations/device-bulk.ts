@@ -128,9 +128,12 @@ export const startDeviceBulkJob = route(
       };
     },
     respond(data) {
-      const p = payloadAt(data, 'startDeviceBulkJob', { groupId: 'group_id', scheduleId: 'schedule_id', 'selector.groupIds': 'selector.group_ids', dryRun: 'dry_run' }) as NonNullable<
-        typeof data.startDeviceBulkJob
-      >;
+      const p = payloadAt(data, 'startDeviceBulkJob', {
+        groupId: 'group_id',
+        scheduleId: 'schedule_id',
+        'selector.groupIds': 'selector.group_ids',
+        dryRun: 'dry_run',
+      }) as NonNullable<typeof data.startDeviceBulkJob>;
       if (p.dryRun) {
         const d = p.dryRun;
         return { body: { dry_run: { targets: d.targets, not_found: d.notFound, sample: d.sample, not_found_sample: d.notFoundSample } } };
@@ -200,7 +203,12 @@ export const listDeviceBulkJobResults = route(
     respond(data, { params }) {
       if (!data.deviceBulkJobResults) throw notFound('bulk job', String(params.id));
       return {
-        body: data.deviceBulkJobResults.map((r) => ({ device_id: r.deviceId, state: r.state.toLowerCase(), error: r.error ?? null, error_code: r.errorCode ?? null })),
+        body: data.deviceBulkJobResults.map((r) => ({
+          device_id: r.deviceId,
+          state: r.state.toLowerCase(),
+          error: r.error ?? null,
+          error_code: r.errorCode ?? null,
+        })),
       };
     },
     fieldNames: { jobId: 'id', limit: 'take', offset: 'skip' },

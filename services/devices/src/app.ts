@@ -28,7 +28,16 @@ export function createDevicesSubgraph(deps: DevicesDeps): DevicesSubgraph {
 }
 
 function devicesResolvers(rt: DevicesRuntime) {
-  return mergeResolvers(deviceResolvers(rt), deviceGroupResolvers(rt), commandResolvers(rt), pairingResolvers(rt), playerResolvers(rt), alertResolvers(rt), bulkResolvers(rt), {
-    JSON: JsonScalar,
-  });
+  return mergeResolvers(
+    deviceResolvers(rt),
+    deviceGroupResolvers(rt),
+    commandResolvers(rt),
+    pairingResolvers(rt),
+    playerResolvers(rt),
+    alertResolvers(rt),
+    bulkResolvers(rt),
+    {
+      JSON: JsonScalar,
+    },
+  );
 }

@@ -22,6 +22,7 @@ import {
   normalizeFindOptions,
   prepareInsert,
   prepareUpdate,
+  prepareUpdates,
   resolveInsertId,
   versionConflict,
   type Doc,
@@ -175,23 +176,21 @@ export class LmdbCollection {
   }
 
   async update(tenant: string, id: string, update: UpdateSpec, options?: WriteOptions): Promise<Stored<object> | null> {
-    assertTenant(tenant);
-    const ops = prepareUpdate(update);
     const expected = options?.expectedVersion;
+    assertTenant(tenant);
     assertExpectedVersion(expected);
+    const ops = prepareUpdate(update);
     if (!isValidKeyString(id)) return null;
-    await this.begin();
     const now = new Date().toISOString();
+    await this.begin();
     return this.env.write<Stored<object> | null>(() => this.applyUpdateTx(tenant, id, ops, now, expected));
   }
 
   async updateMany(tenant: string, items: ReadonlyArray<{ id: string; update: UpdateSpec }>): Promise<Array<Stored<object> | null>> {
-    assertTenant(tenant);
-    if (!Array.isArray(items)) throw new Error('documents: updateMany takes an array');
-    const prepared = items.map((i) => ({ id: i.id, ops: prepareUpdate(i.update) }));
+    const now = new Date().toISOString();
+    const prepared = prepareUpdates(tenant, items);
     await this.begin();
     if (prepared.length === 0) return [];
-    const now = new Date().toISOString();
     // One transaction (one commit and flush for the lot); a failure stops there, the updates before it stay.
     return this.env.write(() => {
       const out: Array<Stored<object> | null> = [];
@@ -209,7 +208,13 @@ export class LmdbCollection {
   }
 
   /** Inside a write transaction: one document's update with its index entries; checks come before its first write. */
-  private applyUpdateTx(tenant: string, id: string, ops: ReturnType<typeof prepareUpdate>, now: string, expected: number | undefined): TxResult<Stored<object> | null> {
+  private applyUpdateTx(
+    tenant: string,
+    id: string,
+    ops: ReturnType<typeof prepareUpdate>,
+    now: string,
+    expected: number | undefined,
+  ): TxResult<Stored<object> | null> {
     const { docs } = this.env;
     const key = this.docKey(tenant, id);
     const doc = docs.get(key);

@@ -18,6 +18,7 @@ import {
   normalizeFindOptions,
   prepareInsert,
   prepareUpdate,
+  prepareUpdates,
   resolveInsertId,
   versionConflict,
   type Doc,
@@ -171,32 +172,12 @@ export class MongoCollection implements Collection<object> {
     return (await this.guarded(() => this.c.deleteMany(scoped(tenant, filter)))).deletedCount;
   }
 
-  async update(tenant: string, id: string, update: UpdateSpec, options?: WriteOptions): Promise<Stored<object> | null> {
-    assertTenant(tenant);
-    const ops = prepareUpdate(update);
-    const expected = options?.expectedVersion;
-    assertExpectedVersion(expected);
-    if (!isValidKeyString(id)) return null;
-    await this.begin();
-    assertIndexedSet(this.secondary, ops.setObject, this.name);
-    const filter: Doc = { accountId: tenant, id };
-    if (expected !== undefined) filter.version = expected;
-    const modifier: Doc = { $set: { ...ops.setObject, updatedAt: new Date().toISOString() }, $inc: { version: 1 } };
-    if (ops.unsetPaths.length > 0) modifier.$unset = Object.fromEntries(ops.unsetPaths.map((p) => [p, '']));
-    const after = await this.guarded(() => this.c.findOneAndUpdate(filter, modifier, { returnDocument: 'after', projection: NO_ID }));
-    if (after) return after as unknown as Stored<object>;
-    await this.checkVersion(tenant, id, expected);
-    return null;
-  }
-
   async updateMany(tenant: string, items: ReadonlyArray<{ id: string; update: UpdateSpec }>): Promise<Array<Stored<object> | null>> {
-    assertTenant(tenant);
-    if (!Array.isArray(items)) throw new Error('documents: updateMany takes an array');
-    const prepared = items.map((i) => ({ id: i.id, ops: prepareUpdate(i.update) }));
+    const prepared = prepareUpdates(tenant, items);
     await this.begin();
     if (prepared.length === 0) return [];
-    const now = new Date().toISOString();
     const ops: mongoose.mongo.AnyBulkWriteOperation<MongoDoc>[] = [];
+    const now = new Date().toISOString();
     for (const p of prepared) {
       // An object in an indexed field is refused before anything is sent (the embedded store refuses it at that item).
       assertIndexedSet(this.secondary, p.ops.setObject, this.name);
@@ -217,6 +198,24 @@ export class MongoCollection implements Collection<object> {
       for (const d of page) found.set(d.id, d);
     }
     return prepared.map((p) => found.get(p.id) ?? null);
+  }
+
+  async update(tenant: string, id: string, update: UpdateSpec, options?: WriteOptions): Promise<Stored<object> | null> {
+    assertTenant(tenant);
+    const ops = prepareUpdate(update);
+    const expected = options?.expectedVersion;
+    assertExpectedVersion(expected);
+    if (!isValidKeyString(id)) return null;
+    await this.begin();
+    assertIndexedSet(this.secondary, ops.setObject, this.name);
+    const filter: Doc = { accountId: tenant, id };
+    if (expected !== undefined) filter.version = expected;
+    const modifier: Doc = { $set: { ...ops.setObject, updatedAt: new Date().toISOString() }, $inc: { version: 1 } };
+    if (ops.unsetPaths.length > 0) modifier.$unset = Object.fromEntries(ops.unsetPaths.map((p) => [p, '']));
+    const after = await this.guarded(() => this.c.findOneAndUpdate(filter, modifier, { returnDocument: 'after', projection: NO_ID }));
+    if (after) return after as unknown as Stored<object>;
+    await this.checkVersion(tenant, id, expected);
+    return null;
   }
 
   async delete(tenant: string, id: string, options?: WriteOptions): Promise<boolean> {

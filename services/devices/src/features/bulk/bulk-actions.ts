@@ -11,7 +11,10 @@ import { editedTags, type BulkInput } from './bulk.js';
 
 export type Outcome = { ok: true } | { ok: false; error: string; code: string };
 
-export type BulkDeps = Pick<DevicesRuntime, 'repo' | 'commands' | 'alerts' | 'wakeups' | 'settings' | 'now' | 'logger' | 'pushEvents' | 'devicesChanged' | 'schedules'>;
+export type BulkDeps = Pick<
+  DevicesRuntime,
+  'repo' | 'commands' | 'alerts' | 'wakeups' | 'settings' | 'now' | 'logger' | 'pushEvents' | 'devicesChanged' | 'schedules'
+>;
 
 /** What the whole job computes once (validated commands, the group's fields) before its chunks. */
 export interface Prepared {
@@ -23,9 +26,17 @@ const OK: Outcome = { ok: true };
 const gone = (id: string): Outcome => ({ ok: false, error: `device '${id.slice(0, 100)}' was not found`, code: 'NOT_FOUND' });
 type Failure = Extract<Outcome, { ok: false }>;
 const failed = (e: unknown): Failure =>
-  isAppError(e) && e.code !== 'INTERNAL' ? { ok: false, error: e.message, code: e.code } : { ok: false, error: 'the change could not be stored; run the job again', code: 'UNAVAILABLE' };
+  isAppError(e) && e.code !== 'INTERNAL'
+    ? { ok: false, error: e.message, code: e.code }
+    : { ok: false, error: 'the change could not be stored; run the job again', code: 'UNAVAILABLE' };
 
-export async function applyChunk(rt: BulkDeps, principal: Principal, input: BulkInput, prepared: Prepared, ids: readonly string[]): Promise<Map<string, Outcome>> {
+export async function applyChunk(
+  rt: BulkDeps,
+  principal: Principal,
+  input: BulkInput,
+  prepared: Prepared,
+  ids: readonly string[],
+): Promise<Map<string, Outcome>> {
   const tenant = principal.accountId;
   const out = new Map<string, Outcome>();
   const found = new Map((await rt.repo.findByIds(tenant, ids)).map((d) => [d.id, d]));
@@ -101,7 +112,13 @@ export async function applyChunk(rt: BulkDeps, principal: Principal, input: Bulk
 }
 
 /** One updateMany for the chunk's changed devices; then their push events and the manifest announcement (tags and groups select schedules). */
-async function writeChanges(rt: BulkDeps, tenant: string, items: { id: string; changes: DeviceChanges }[], fields: string[], out: Map<string, Outcome>): Promise<void> {
+async function writeChanges(
+  rt: BulkDeps,
+  tenant: string,
+  items: { id: string; changes: DeviceChanges }[],
+  fields: string[],
+  out: Map<string, Outcome>,
+): Promise<void> {
   if (items.length === 0) return;
   let written: Array<Device | null>;
   try {

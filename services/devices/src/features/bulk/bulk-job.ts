@@ -2,17 +2,7 @@
  * Starting a bulk job (or its dry run) and running it: the use cases behind startDeviceBulkJob,
  * deviceBulkJobResults and POST /devices/bulk (life cycle in bulk.ts; the job machinery is kit jobs.ts).
  */
-import {
-  AppError,
-  jobPrincipal,
-  principalOfJob,
-  requireRule,
-  type Job,
-  type JobContext,
-  type JobPrincipal,
-  type JobRunner,
-  type Principal,
-} from '@pylon/kit';
+import { AppError, jobPrincipal, principalOfJob, requireRule, type Job, type JobContext, type JobPrincipal, type JobRunner, type Principal } from '@pylon/kit';
 import { validateCommands } from '../../domain/command.js';
 import { onlineCutoff } from '../../domain/device.js';
 import type { DevicesRuntime } from '../../runtime.js';

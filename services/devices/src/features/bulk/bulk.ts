@@ -84,7 +84,10 @@ const inputSchema = z.object({
   }),
   tags: tagsSchema.nullable().optional(),
   groupId: idText.nullable().optional(),
-  commands: z.array(z.object({ command: z.string(), arg: z.string().nullable().optional() })).nullable().optional(),
+  commands: z
+    .array(z.object({ command: z.string(), arg: z.string().nullable().optional() }))
+    .nullable()
+    .optional(),
   scheduleId: idText.nullable().optional(),
   dryRun: z.boolean().nullable().optional(),
 });

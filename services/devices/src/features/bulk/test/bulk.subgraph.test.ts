@@ -130,7 +130,10 @@ test('policies are checked per action; bad input names its field', async () => {
   expect(await refused({ selector: { tags: ['north'] }, action: 'ASSIGN_SCHEDULE', scheduleId: 's1' }, devicesOnly)).toBe('FORBIDDEN');
   expect(await refused({ selector: { all: true }, action: 'ADD_TAGS', tags: ['y'], dryRun: true }, principal('acc-a', []))).toBe('FORBIDDEN');
   // This process has no scheduling link: refused, not half done.
-  expect(await start({ selector: { tags: ['north'] }, action: 'ASSIGN_SCHEDULE', scheduleId: 's1' })).toMatchObject({ success: false, errorCode: 'UNAVAILABLE' });
+  expect(await start({ selector: { tags: ['north'] }, action: 'ASSIGN_SCHEDULE', scheduleId: 's1' })).toMatchObject({
+    success: false,
+    errorCode: 'UNAVAILABLE',
+  });
   expect(await start({ selector: {}, action: 'ADD_TAGS', tags: ['y'] })).toMatchObject({ success: false, errorField: 'selector' });
   expect(await start({ selector: { all: true }, action: 'MOVE_TO_GROUP', groupId: 'no-such-group' })).toMatchObject({ success: false, errorField: 'groupId' });
   expect(await start({ selector: { all: true }, action: 'SEND_COMMANDS', commands: [{ command: 'format_disk' }] })).toMatchObject({ success: false });
@@ -142,13 +145,22 @@ test('a job cut short by a restart resumes from its results; commands of the cut
   // Start on the first runner and stop it at once: the job stays running with its targets seeded.
   const job = await first.submit('acc-a', 'u1', 'devices.bulk', {
     principal: { accountId: 'acc-a', userId: 'u1', userName: 'user', roles: ['Owner'], policies: ['Devices_View', 'Devices_Edit'], isOwner: true },
-    bulk: { selector: { all: false, ids: null, tags: ['north'], groupIds: null, where: null }, action: 'send_commands', tags: [], groupId: null, commands: [{ command: 'refresh' }], scheduleId: null },
+    bulk: {
+      selector: { all: false, ids: null, tags: ['north'], groupIds: null, where: null },
+      action: 'send_commands',
+      tags: [],
+      groupId: null,
+      commands: [{ command: 'refresh' }],
+      scheduleId: null,
+    },
   });
   await first.close();
   const cut = await runner.get('acc-a', job.id);
   expect(['queued', 'running']).toContain(cut.state);
   // As if the process died while applying the first chunk.
-  await f.store.collection<{ checkpoint: unknown }>({ name: 'jobs', indexes: [{ name: 'state', fields: ['state'] }] }).update('acc-a', job.id, { $set: { checkpoint: { resolved: true, inFlight: 0 } } });
+  await f.store
+    .collection<{ checkpoint: unknown }>({ name: 'jobs', indexes: [{ name: 'state', fields: ['state'] }] })
+    .update('acc-a', job.id, { $set: { checkpoint: { resolved: true, inFlight: 0 } } });
   expect(await runner.resumeAll()).toBeGreaterThanOrEqual(1);
   const done = await finished(job.id);
   const targets = FLEET / 2 - 2;

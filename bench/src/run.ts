@@ -20,6 +20,8 @@
  * chDB, with the peak RSS above idle (bench/src/reports.scenarios.ts; last, on its own chDB dir).
  * Scenario 11 (web player): simulated /play screens long-polling one server, and how long a schedule
  * edit takes to reach all of their manifests (bench/src/web-player.scenarios.ts).
+ * Scenario 14 (fleet-wide bulk): 10,000 devices tagged in one bulk job against a raw insert of the
+ * same device documents (bench/src/bulk.scenarios.ts).
  * Scenario 13 (operator console): first load of /console on loopback and its JavaScript gzipped,
  * against the budgets of 1 s and 350 kB (bench/src/console.scenarios.ts).
  * Set BENCH_SECONDS / BENCH_CONNECTIONS to change the load (defaults 10 s, 10 connections).
@@ -40,6 +42,7 @@ import { bearerToken } from './oauth.flow.js';
 import { bulkCommandLatency, pingLoad, seedPingDevices } from './devices.scenarios.js';
 import { printUpload, uploadScenario } from './content.scenarios.js';
 import { dataTablesScenario } from './datatables.scenarios.js';
+import { bulkTagScenario, printBulk } from './bulk.scenarios.js';
 import { MANIFEST_REGISTRATION_KEY, manifestScenario } from './scheduling.scenarios.js';
 import { compiledTable, compiledVsInterpreted } from './graphql-compiled.scenarios.js';
 import { printStart, startScenario } from './start.scenarios.js';
@@ -175,6 +178,10 @@ await dataTablesScenario(
     ? { rows: 2000, batchCalls: 5, importRows: 2000, pages: 10 }
     : { rows: Number(process.env.BENCH_ROWS ?? 100_000), batchCalls: 200, importRows: 100_000, pages: 300 },
 );
+
+// Scenario 14 (fleet-wide bulk, in-process on its own LMDB store): 10,000 devices tagged in one job vs a raw insert of them (1,000 in smoke mode).
+console.log('\nScenario 14: fleet-wide bulk\n');
+printBulk(await bulkTagScenario({ devices: smoke ? 1000 : Number(process.env.BENCH_BULK_DEVICES ?? 10_000) }));
 
 /**
  * Scenario 7: the telemetry pipeline, raw ceiling vs stream-to-store vs HTTP ingestion. HTTP

@@ -95,3 +95,53 @@ test('a schedule error names the REST field (start_time), not the GraphQL one', 
   expect(error.field).toBe('start_time');
   expect(error.message).not.toContain('startTime');
 });
+
+test('fleet-wide bulk over REST: a dry run counts, a job tags and sends commands with per-device results, an oversized id list is 413', async () => {
+  const ids = [device.id];
+  for (const name of ['Bulk 1', 'Bulk 2']) ids.push(((await (await call('POST', '/devices', { name })).json()) as { id: string }).id);
+  const selector = { ids: [...ids, 'no-such-device'] };
+  const dry = await call('POST', '/devices/bulk', { selector, action: 'add_tags', tags: ['bulk-e2e'], dry_run: true });
+  expect(dry.status).toBe(200);
+  expect(((await dry.json()) as { dry_run: unknown }).dry_run).toMatchObject({ targets: 3, not_found: 1, not_found_sample: ['no-such-device'] });
+
+  const finished = async (res: Response) => {
+    expect(res.status).toBe(202);
+    const { job_id, links } = (await res.json()) as { job_id: string; links: { self: string; results: string } };
+    expect(links).toEqual({ self: `/jobs/${job_id}`, results: `/devices/bulk/${job_id}/results` });
+    for (const deadline = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 50))) {
+      const job = (await (await call('GET', links.self)).json()) as { state: string; progress: Record<string, number> };
+      if (!['queued', 'running'].includes(job.state)) return { job, results: (await (await call('GET', links.results)).json()) as Record<string, unknown>[] };
+      if (Date.now() > deadline) throw new Error(`bulk job still ${job.state} after 60 s`);
+    }
+  };
+  const tagged = await finished(await call('POST', '/devices/bulk', { selector, action: 'add_tags', tags: ['bulk-e2e'] }));
+  expect(tagged.job).toMatchObject({ state: 'succeeded', progress: { rows_done: 4, rows_total: 4, rows_failed: 1 } });
+  expect(tagged.results.map((r) => [r.device_id, r.state, r.error_code])).toEqual([
+    [ids[0], 'ok', null],
+    [ids[1], 'ok', null],
+    [ids[2], 'ok', null],
+    ['no-such-device', 'failed', 'NOT_FOUND'],
+  ]);
+  const sent = await finished(
+    await call('POST', '/devices/bulk', { selector: { tags: ['bulk-e2e'] }, action: 'send_commands', commands: [{ command: 'refresh' }] }),
+  );
+  expect(sent.job).toMatchObject({ state: 'succeeded', progress: { rows_done: 3, rows_failed: 0 } });
+  const queued = (await (await call('GET', `/devices/${ids[1]}/commands`)).json()) as Listed;
+  expect(queued.map((c) => [c.command, c.status])).toEqual([['refresh', 'Queued']]);
+
+  // An id list of any length, within the body limit (1,000,000 bytes): past it, 413 naming the limit.
+  const huge = await call('POST', '/devices/bulk', {
+    selector: { ids: Array.from({ length: 30_000 }, () => crypto.randomUUID()) },
+    action: 'add_tags',
+    tags: ['x'],
+  });
+  expect(huge.status).toBe(413);
+  expect(((await huge.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+    code: 'PAYLOAD_TOO_LARGE',
+    message: expect.stringMatching(/1000000 bytes/),
+  });
+  const bad = await call('POST', '/devices/bulk', { selector: {}, action: 'add_tags', tags: ['x'] });
+  expect(bad.status).toBe(400);
+  expect(((await bad.json()) as { error: { field: string } }).error.field).toBe('selector');
+  expect((await call('GET', '/devices/bulk/no-such-job/results')).status).toBe(404);
+});

@@ -51,6 +51,8 @@ export interface Ids {
   scheduleGroup: string;
   /** A pairing code A has claimed (a claimed code is no longer anyone's to read or claim). */
   pairingCode: string;
+  /** A's fleet-wide bulk job (a tag added to A's device). */
+  bulkJob: string;
   /** A's emergency override (scheduled a year ahead). */
   override: string;
   /** A's CAP alert feed (disabled). */
@@ -299,6 +301,28 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     await status(c.rest(`/jobs/${c.ids.exportJob}`), 404);
     await status(c.rest(`/jobs/${c.ids.exportJob}/result?expires=9999999999&signature=${'A'.repeat(43)}`), 403);
     await status(c.rest(`/jobs/${c.ids.exportJob}/result`), 403);
+  },
+  // Fleet-wide bulk (issue 37.4): B's selector naming A's device finds nothing; A's bulk job is not B's.
+  'REST POST /devices/bulk': async (c) => {
+    const r = await c.rest('/devices/bulk', {
+      method: 'POST',
+      body: JSON.stringify({ selector: { ids: [c.ids.device] }, action: 'add_tags', tags: ['b'], dry_run: true }),
+    });
+    const body = await r.text();
+    if (r.status !== 200 || !body.includes('"targets":0,"not_found":1'))
+      throw new Error(`expected a dry run of 0 targets, 1 not found: ${r.status} ${body.slice(0, 300)}`);
+  },
+  'REST GET /devices/bulk/{id}/results': (c) => status(c.rest(`/devices/bulk/${c.ids.bulkJob}/results`), 404),
+  'GraphQL Query.deviceBulkJobResults': gqlNothing('query($id: ID!) { deviceBulkJobResults(jobId: $id) { deviceId } }', (i) => ({ id: i.bulkJob })),
+  'GraphQL Mutation.startDeviceBulkJob': async (c) => {
+    const r = await c.gql(
+      'mutation($d: [String!]) { startDeviceBulkJob(input: { selector: { ids: $d }, action: ADD_TAGS, tags: ["b"], dryRun: true }) { dryRun { targets notFound } } }',
+      {
+        d: [c.ids.device],
+      },
+    );
+    const dry = JSON.stringify(r.body.data?.startDeviceBulkJob?.dryRun);
+    if (dry !== '{"targets":0,"notFound":1}') throw new Error(`expected 0 targets and 1 not found, got ${dry}`);
   },
   'GraphQL Query.job': gqlNothing('query($id: ID!) { job(id: $id) { id state } }', (i) => ({ id: i.job })),
   'GraphQL Mutation.cancelJob': gqlNothing('mutation($id: ID!) { cancelJob(id: $id) { success error job { id } } }', (i) => ({ id: i.job })),

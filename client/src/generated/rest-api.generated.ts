@@ -126,6 +126,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/devices/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change every device a selector matches, as a job (or count them first).
+         * @description One `action` over the devices `selector` matches: `ids` (any number within the 1,000,000-byte
+         *     body limit, about 25,000 UUIDs; a larger body is 413 PAYLOAD_TOO_LARGE), `tags` and `group_ids`
+         *     (any of them), `where` (the GraphQL `DeviceFilterInput`, as `Query.device` takes it), combined
+         *     with AND, or `all: true` alone. Actions: add_tags / remove_tags (`tags`), move_to_group
+         *     (`group_id`, null: out of every group), send_commands (`commands`, delivered on each
+         *     device's next ping), assign_schedule / unassign_schedule (`schedule_id`; a schedule lists at
+         *     most 1,000 devices). With `dry_run: true` the targets are counted and sampled (200) and
+         *     nothing changes; else the job is queued (202): follow it at `GET /jobs/{id}` (progress, the
+         *     first 100 failures), its per-device results at `GET /devices/bulk/{id}/results`, cancel it
+         *     with `DELETE /jobs/{id}`. Another account's ids are reported per id as not found and never
+         *     touched. At most 100,000 devices per job. Policy: Devices_View, and Devices_Edit (tags,
+         *     group, commands) or Schedules_Edit (schedule assignment).
+         */
+        post: operations["startDeviceBulkJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/devices/bulk/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bulk job's per-device results.
+         * @description In target order: `ok`, `failed` with the reason and its code (NOT_FOUND for an id that is
+         *     unknown or another account's), or `pending` while the job runs (and after a cancel).
+         *     `state` keeps one state; `take` (default 100, at most 1000) after `skip`. 404 for another
+         *     account's or an unknown job. Policy: Devices_View (schedule jobs: Schedules_View too).
+         */
+        get: operations["listDeviceBulkJobResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/devices/claim": {
         parameters: {
             query?: never;
@@ -4309,6 +4363,124 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    startDeviceBulkJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    selector: {
+                        all?: boolean;
+                        ids?: string[];
+                        tags?: string[];
+                        group_ids?: string[];
+                        /** @description A GraphQL DeviceFilterInput (e.g. {"location": {"city": {"eq": "Oslo"}}}). */
+                        where?: Record<string, never>;
+                    };
+                    /** @enum {string} */
+                    action: "add_tags" | "remove_tags" | "move_to_group" | "send_commands" | "assign_schedule" | "unassign_schedule";
+                    tags?: string[];
+                    group_id?: string | null;
+                    commands?: {
+                        command: string;
+                        arg?: string | null;
+                    }[];
+                    schedule_id?: string;
+                    /** @default false */
+                    dry_run?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The dry run: how many devices the job would change, and a sample. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        dry_run?: {
+                            targets?: number;
+                            not_found?: number;
+                            sample?: {
+                                id?: string;
+                                name?: string;
+                            }[];
+                            not_found_sample?: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Queued: the job to follow. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id?: string;
+                        links?: {
+                            self?: string;
+                            results?: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listDeviceBulkJobResults: {
+        parameters: {
+            query?: {
+                /** @description Only results in this state. */
+                state?: "pending" | "ok" | "failed";
+                /** @description At most this many results. */
+                take?: number;
+                /** @description Results to skip first. */
+                skip?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The job id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The results. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        device_id?: string;
+                        /** @enum {string} */
+                        state?: "pending" | "ok" | "failed";
+                        error?: string | null;
+                        error_code?: string | null;
+                    }[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

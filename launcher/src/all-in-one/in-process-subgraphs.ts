@@ -29,6 +29,8 @@ import { retryPolicyFrom } from '@pylon/identity/webhooks.config';
 import { startDeliveryWorker } from '@pylon/identity/features/webhooks/webhook-delivery.worker';
 import {
   acknowledgeOverride,
+  assignScheduleDevices,
+  checkSchedule,
   createSchedulingSubgraph,
   currentManifest,
   manifestVersion,
@@ -109,6 +111,10 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
     endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
     ...pushEvents,
   });
+  // Heavy work (large imports, large and asked-for exports, fleet-wide bulk) runs as jobs, their state in the documents
+  // store (kit jobs.ts); the files exports make go to the blob store, downloaded through signed links.
+  const jobFiles = new JobFiles(backends.blobs!, documents, w.internalSecret, jobFileSettingsFrom(env), logger);
+  const jobs = new JobRunner(documents, jobSettingsFrom(env), logger, jobFiles);
   const devices = createDevicesSubgraph({
     documents,
     tokens,
@@ -129,6 +135,12 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
     }),
     logger,
     ...pushEvents,
+    jobs,
+    // Bulk schedule assignment: scheduling's use case, as the caller.
+    schedules: {
+      check: (caller, id) => checkSchedule(started('scheduling', late.scheduling), caller, id),
+      assign: (caller, id, ids, mode) => assignScheduleDevices(started('scheduling', late.scheduling), caller, id, ids, mode),
+    },
   });
   // A webhook endpoint disabled after persistent failure opens an alert (devices owns alerts).
   const webhookAlerts = await startWebhookAlerts({ stream: backends.stream!, alerts: devices.runtime.alerts, pushEvents: pushEvents.pushEvents, logger });
@@ -151,10 +163,6 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
     },
   });
   late.content = content;
-  // Heavy work (large imports, large and asked-for exports) runs as jobs, their state in the documents
-  // store (kit jobs.ts); the files exports make go to the blob store, downloaded through signed links.
-  const jobFiles = new JobFiles(backends.blobs!, documents, w.internalSecret, jobFileSettingsFrom(env), logger);
-  const jobs = new JobRunner(documents, jobSettingsFrom(env), logger, jobFiles);
   const datatables = createDataTablesSubgraph({
     documents,
     tokens,

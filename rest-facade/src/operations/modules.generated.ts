@@ -8,6 +8,7 @@ import * as capFeeds from './cap-feeds.js';
 import * as contentShape from './content-shape.js';
 import * as datatables from './datatables.js';
 import * as declare from './declare.js';
+import * as deviceBulk from './device-bulk.js';
 import * as deviceCommands from './device-commands.js';
 import * as deviceGroups from './device-groups.js';
 import * as deviceWrites from './device-writes.js';
@@ -40,6 +41,7 @@ export const OPERATION_MODULES: readonly Readonly<Record<string, unknown>>[] = [
   contentShape,
   datatables,
   declare,
+  deviceBulk,
   deviceCommands,
   deviceGroups,
   deviceWrites,

@@ -1,6 +1,8 @@
 import { createSubgraph, JsonScalar, mergeResolvers, type InternalTokens, type Subgraph } from '@pylon/kit';
 import type { DeviceRepository } from './shared/device.repository.js';
 import { alertResolvers } from './features/alerts/resolvers.js';
+import { registerBulkJobs } from './features/bulk/bulk-job.js';
+import { bulkResolvers } from './features/bulk/resolvers.js';
 import { commandResolvers } from './features/commands/resolvers.js';
 import { deviceGroupResolvers } from './features/device-groups/resolvers.js';
 import { deviceResolvers } from './features/devices/resolvers.js';
@@ -20,12 +22,22 @@ export type DevicesSubgraph = Subgraph & { repo: DeviceRepository; runtime: Devi
 /** The devices subgraph; main.ts serves it over HTTP, the all-in-one gateway calls it in-process. The player API shares its runtime. */
 export function createDevicesSubgraph(deps: DevicesDeps): DevicesSubgraph {
   const runtime = createDevicesRuntime({ ...deps, settings: { ...deps.settings, onlineWindowSeconds: deps.onlineWindowSeconds } });
+  if (deps.jobs) registerBulkJobs(deps.jobs, runtime);
   const subgraph = createSubgraph({ name: 'devices', tokens: deps.tokens, resolvers: devicesResolvers(runtime) });
   return Object.assign(subgraph, { repo: runtime.repo, runtime });
 }
 
 function devicesResolvers(rt: DevicesRuntime) {
-  return mergeResolvers(deviceResolvers(rt), deviceGroupResolvers(rt), commandResolvers(rt), pairingResolvers(rt), playerResolvers(rt), alertResolvers(rt), {
-    JSON: JsonScalar,
-  });
+  return mergeResolvers(
+    deviceResolvers(rt),
+    deviceGroupResolvers(rt),
+    commandResolvers(rt),
+    pairingResolvers(rt),
+    playerResolvers(rt),
+    alertResolvers(rt),
+    bulkResolvers(rt),
+    {
+      JSON: JsonScalar,
+    },
+  );
 }

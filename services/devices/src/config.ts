@@ -4,7 +4,7 @@
  * options with `devicesOptions`.
  */
 import { z } from 'zod';
-import { envBool, envInt, type RateLimiter, type RateLimitSpec } from '@pylon/kit';
+import { envBool, envInt, jobsEnv, type RateLimiter, type RateLimitSpec } from '@pylon/kit';
 import type { DevicesDeps } from './app.js';
 
 export const devicesEnv = {
@@ -49,6 +49,8 @@ export type DevicesEnv = z.infer<z.ZodObject<typeof devicesEnv>>;
 /** The devices process (main.ts) also reaches four other processes. */
 export const devicesProcessEnv = {
   ...devicesEnv,
+  /** Fleet-wide bulk jobs run in this process (kit jobs.ts settings). */
+  ...jobsEnv,
   /** The identity subgraph, asked whether an orgId is the caller's (compose/k8s service name by default). */
   IDENTITY_URL: z.string().url().default('http://identity:4001'),
   /** The scheduling subgraph, which resolves the player manifests this process serves. */

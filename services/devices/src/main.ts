@@ -1,5 +1,5 @@
 /** Distributed mode: the devices subgraph as its own process, serving the player API beside /graphql. */
-import { createLogger, type RateLimiter } from '@pylon/kit';
+import { createLogger, JobRunner, jobSettingsFrom, type RateLimiter } from '@pylon/kit';
 import { createRateLimiter } from '@pylon/composition/backends';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createPushEventProducer } from '@pylon/composition/push-events';
@@ -25,7 +25,10 @@ await runSubgraphProcess({
   build: async ({ backends, tokens, env }) => {
     const logger = createLogger({ level: env.LOG_LEVEL, name: 'devices' });
     const push = createPushEventProducer(backends, logger);
+    // Fleet-wide bulk jobs (features/bulk); schedule assignment needs scheduling in-process, so it is refused here (UNAVAILABLE).
+    const jobs = new JobRunner(backends.documents!, jobSettingsFrom(env), logger);
     const devices = createDevicesSubgraph({
+      jobs,
       documents: backends.documents!,
       tokens,
       organizations: createHttpOrganizationDirectory({ identityUrl: env.IDENTITY_URL, tokens }),
@@ -52,6 +55,8 @@ await runSubgraphProcess({
     playerTelemetry = await playerTelemetryLimits(env, (spec) => createRateLimiter(env, spec));
     backends.onClose(() => Promise.all(Object.values(playerTelemetry!).map((l) => l.limiter.close())).then(() => undefined));
     backends.onClose(() => devices.runtime.close());
+    backends.onClose(() => jobs.close());
+    void jobs.resumeAll().catch((err: unknown) => logger.error({ err }, 'unfinished bulk jobs were not resumed'));
     // Long-polls answer at once on shutdown, so draining the server does not wait for them.
     for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => devices.runtime.releaseWaiters());
     return devices;

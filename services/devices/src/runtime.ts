@@ -12,6 +12,7 @@ import {
   type BlobStore,
   type Cache,
   type DocumentStore,
+  type JobRunner,
   type EventLogRecord,
   type ImpressionRecord,
   type PlayLogRecord,
@@ -34,6 +35,8 @@ import { DeviceSilenceRepository } from './features/sweep/device-silence.reposit
 import { PairingRepository } from './features/pairing/pairing.repository.js';
 import { CommandWakeups } from './features/commands/command-wakeups.js';
 import { sweepOnce, type SweepReport } from './features/sweep/sweep.js';
+import { BulkResultRepository } from './features/bulk/bulk-result.repository.js';
+import type { ScheduleAssigner } from './ports/schedule-assigner.js';
 
 export type { DevicesSettings };
 export { DEFAULT_SETTINGS };
@@ -63,6 +66,10 @@ export interface DevicesRuntimeDeps {
   dataTables?: DataTableSource;
   now?: () => number;
   settings: Partial<DevicesSettings> & Pick<DevicesSettings, 'onlineWindowSeconds'>;
+  /** The process's job runner: bulk jobs (features/bulk) register with it; without it only dry runs answer. */
+  jobs?: JobRunner;
+  /** Schedule assignment for bulk jobs (scheduling's); without it those jobs are refused (UNAVAILABLE). */
+  schedules?: ScheduleAssigner;
 }
 
 export interface DevicesRuntime {
@@ -86,6 +93,10 @@ export interface DevicesRuntime {
   /** The due-time set behind device.offline (use-cases/announce-offline.ts); present with pushEvents. */
   silence?: DeviceSilenceRepository;
   dataTables?: DataTableSource;
+  /** Per-device results of bulk jobs (features/bulk). */
+  bulkResults: BulkResultRepository;
+  jobs?: JobRunner;
+  schedules?: ScheduleAssigner;
   /** Announces devices whose manifests a change alters (time zone), over the pub/sub port. */
   devicesChanged?(accountId: string, deviceIds: string[], how?: { deleted: boolean }): Promise<void>;
   pings?: BufferedPublisher<PingLogRecord>;
@@ -114,6 +125,9 @@ export function createDevicesRuntime(deps: DevicesRuntimeDeps): DevicesRuntime {
     commands: new CommandRepository(deps.documents),
     alerts: new AlertRepository(deps.documents),
     pairings: new PairingRepository(deps.documents),
+    bulkResults: new BulkResultRepository(deps.documents),
+    ...(deps.jobs ? { jobs: deps.jobs } : {}),
+    ...(deps.schedules ? { schedules: deps.schedules } : {}),
     ...(deps.cache ? { cache: deps.cache } : {}),
     organizations: deps.organizations,
     wakeups: new CommandWakeups(deps.pubsub, logger),

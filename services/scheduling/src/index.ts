@@ -20,3 +20,4 @@ export { watchChanges } from './features/player-manifest/manifest-changes.js';
 export { createSchedule } from './features/schedules/manage-schedules.js';
 export { acknowledgeOverride, cancelOverride, getOverride, startOverride } from './features/overrides/manage-overrides.js';
 export { pollCapFeed, pollDueFeeds, startCapPolling } from './features/cap-feeds/poll-cap-feed.js';
+export { assignScheduleDevices, checkSchedule } from './features/schedules/assign-devices.js';

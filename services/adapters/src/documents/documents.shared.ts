@@ -389,6 +389,13 @@ export function assertExpectedVersion(v: unknown): void {
   if (v !== undefined && (!Number.isInteger(v) || (v as number) < 1)) throw new Error('documents: expectedVersion must be a positive integer');
 }
 
+/** updateMany's input checked and each update prepared (both adapters), before any read or write. */
+export function prepareUpdates(tenant: string, items: ReadonlyArray<{ id: string; update: UpdateSpec }>): Array<{ id: string; ops: UpdateOps }> {
+  assertTenant(tenant);
+  if (!Array.isArray(items)) throw new Error('documents: updateMany takes an array');
+  return items.map((i) => ({ id: i.id, ops: prepareUpdate(i.update) }));
+}
+
 /** A collection as the port hands it out: a plain object of own functions (callers may pass them around), whatever class implements it. */
 export function asCollection(c: Collection<object>): Collection<object> {
   return {
@@ -399,6 +406,7 @@ export function asCollection(c: Collection<object>): Collection<object> {
     insertMany: (tenant, docs) => c.insertMany(tenant, docs),
     deleteMany: (tenant, filter) => c.deleteMany(tenant, filter),
     update: (tenant, id, update, options) => c.update(tenant, id, update, options),
+    updateMany: (tenant, items) => c.updateMany(tenant, items),
     delete: (tenant, id, options) => c.delete(tenant, id, options),
     findByUnique: (index, values) => c.findByUnique(index, values),
   };

@@ -5,7 +5,7 @@
  */
 import type { CollectionSpec, Filter, FindOptions, Stored, UpdateSpec, WriteOptions } from '@pylon/kit/ports/documents';
 import { indexReadiness, validateSecondaryIndexes } from '../documents/documents.indexes.js';
-import { fail, ok, type Key, type LmdbEnv } from './documents.lmdb-env.js';
+import { fail, ok, type Key, type LmdbEnv, type TxResult } from './documents.lmdb-env.js';
 import { collectionQueries } from './documents.lmdb-query.js';
 import { ensureSecondaryIndexes, ensureUniqueIndexes } from './documents.lmdb-rebuild.js';
 import { secondaryIndexes, type SecondaryIndexes } from './documents.lmdb-secondary.js';
@@ -22,6 +22,7 @@ import {
   normalizeFindOptions,
   prepareInsert,
   prepareUpdate,
+  prepareUpdates,
   resolveInsertId,
   versionConflict,
   type Doc,
@@ -175,34 +176,64 @@ export class LmdbCollection {
   }
 
   async update(tenant: string, id: string, update: UpdateSpec, options?: WriteOptions): Promise<Stored<object> | null> {
-    assertTenant(tenant);
-    const ops = prepareUpdate(update);
     const expected = options?.expectedVersion;
+    assertTenant(tenant);
     assertExpectedVersion(expected);
+    const ops = prepareUpdate(update);
     if (!isValidKeyString(id)) return null;
-    await this.begin();
-    const key = this.docKey(tenant, id);
     const now = new Date().toISOString();
-    const { docs } = this.env;
-    return this.env.write<Stored<object> | null>(() => {
-      const doc = docs.get(key);
-      if (!doc) return ok(null);
-      const version = doc.version as number;
-      if (expected !== undefined && version !== expected) return fail(versionConflict(this.name, id, expected, version));
-      const before = this.uniqueKeys(doc);
-      const entriesBefore = this.sx.entriesOf(doc);
-      applyUpdate(doc, ops);
-      doc.version = version + 1;
-      doc.updatedAt = now;
-      const after = this.uniqueKeys(doc);
-      const entriesAfter = this.sx.entriesOf(doc);
-      const clash = this.moveUniqueKeys(tenant, id, before, after);
-      if (clash) return clash;
-      this.sx.removeEntries(entriesBefore);
-      this.sx.putEntries(entriesAfter);
-      docs.putSync(key, doc);
-      return ok(doc as Stored<object>);
+    await this.begin();
+    return this.env.write<Stored<object> | null>(() => this.applyUpdateTx(tenant, id, ops, now, expected));
+  }
+
+  async updateMany(tenant: string, items: ReadonlyArray<{ id: string; update: UpdateSpec }>): Promise<Array<Stored<object> | null>> {
+    const now = new Date().toISOString();
+    const prepared = prepareUpdates(tenant, items);
+    await this.begin();
+    if (prepared.length === 0) return [];
+    // One transaction (one commit and flush for the lot); a failure stops there, the updates before it stay.
+    return this.env.write(() => {
+      const out: Array<Stored<object> | null> = [];
+      for (const p of prepared) {
+        if (!isValidKeyString(p.id)) {
+          out.push(null);
+          continue;
+        }
+        const r = this.applyUpdateTx(tenant, p.id, p.ops, now, undefined);
+        if (!r.ok) return r as TxResult<Array<Stored<object> | null>>;
+        out.push(r.value);
+      }
+      return ok(out);
     });
+  }
+
+  /** Inside a write transaction: one document's update with its index entries; checks come before its first write. */
+  private applyUpdateTx(
+    tenant: string,
+    id: string,
+    ops: ReturnType<typeof prepareUpdate>,
+    now: string,
+    expected: number | undefined,
+  ): TxResult<Stored<object> | null> {
+    const { docs } = this.env;
+    const key = this.docKey(tenant, id);
+    const doc = docs.get(key);
+    if (!doc) return ok(null);
+    const version = doc.version as number;
+    if (expected !== undefined && version !== expected) return fail(versionConflict(this.name, id, expected, version));
+    const before = this.uniqueKeys(doc);
+    const entriesBefore = this.sx.entriesOf(doc);
+    applyUpdate(doc, ops);
+    doc.version = version + 1;
+    doc.updatedAt = now;
+    const after = this.uniqueKeys(doc);
+    const entriesAfter = this.sx.entriesOf(doc);
+    const clash = this.moveUniqueKeys(tenant, id, before, after);
+    if (clash) return clash;
+    this.sx.removeEntries(entriesBefore);
+    this.sx.putEntries(entriesAfter);
+    docs.putSync(key, doc);
+    return ok(doc as Stored<object>);
   }
 
   /**

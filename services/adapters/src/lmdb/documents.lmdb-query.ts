@@ -41,7 +41,9 @@ export function collectionQueries(env: LmdbEnv, name: string, secondary: Seconda
   /** Documents matching `filter`, through an index with an equality prefix when there is one. */
   function* candidates(tenant: string, filter: Filter | undefined): Generator<Doc> {
     const ids = pinnedIds(filter);
-    const q = queryOf(filter);
+    // A filter that is only the id list needs no per-document test: a read by key matches it (a
+    // 1,000-id $in tested on each of 1,000 documents cost ~300 ms of a bulk job's chunk).
+    const q = ids && Object.keys(filter!).length === 1 && Object.hasOwn(filter!, 'id') ? null : queryOf(filter);
     if (ids) {
       // By key: a by-id read costs the ids asked for, not the tenant's size.
       for (const id of ids) {

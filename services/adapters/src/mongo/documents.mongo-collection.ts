@@ -18,6 +18,7 @@ import {
   normalizeFindOptions,
   prepareInsert,
   prepareUpdate,
+  prepareUpdates,
   resolveInsertId,
   versionConflict,
   type Doc,
@@ -169,6 +170,34 @@ export class MongoCollection implements Collection<object> {
     assertFilter(filter);
     await this.begin();
     return (await this.guarded(() => this.c.deleteMany(scoped(tenant, filter)))).deletedCount;
+  }
+
+  async updateMany(tenant: string, items: ReadonlyArray<{ id: string; update: UpdateSpec }>): Promise<Array<Stored<object> | null>> {
+    const prepared = prepareUpdates(tenant, items);
+    await this.begin();
+    if (prepared.length === 0) return [];
+    const ops: mongoose.mongo.AnyBulkWriteOperation<MongoDoc>[] = [];
+    const now = new Date().toISOString();
+    for (const p of prepared) {
+      // An object in an indexed field is refused before anything is sent (the embedded store refuses it at that item).
+      assertIndexedSet(this.secondary, p.ops.setObject, this.name);
+      if (!isValidKeyString(p.id)) continue;
+      const modifier: Doc = { $set: { ...p.ops.setObject, updatedAt: now }, $inc: { version: 1 } };
+      if (p.ops.unsetPaths.length > 0) modifier.$unset = Object.fromEntries(p.ops.unsetPaths.map((path) => [path, '']));
+      ops.push({ updateOne: { filter: { accountId: tenant, id: p.id }, update: modifier } });
+    }
+    // Ordered: a failure (duplicate key) stops the batch there, as the port says.
+    if (ops.length) await this.guarded(() => this.c.bulkWrite(ops, { ordered: true }));
+    // The documents after the batch, read back in one query (bulkWrite answers counts, not documents).
+    const ids = [...new Set(prepared.map((p) => p.id).filter(isValidKeyString))];
+    const found = new Map<string, Stored<object>>();
+    for (let i = 0; i < ids.length; i += 5000) {
+      const page = (await this.guarded(() =>
+        this.c.find({ accountId: tenant, id: { $in: ids.slice(i, i + 5000) } }, { projection: NO_ID }).toArray(),
+      )) as unknown as Stored<object>[];
+      for (const d of page) found.set(d.id, d);
+    }
+    return prepared.map((p) => found.get(p.id) ?? null);
   }
 
   async update(tenant: string, id: string, update: UpdateSpec, options?: WriteOptions): Promise<Stored<object> | null> {

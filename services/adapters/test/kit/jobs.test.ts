@@ -123,6 +123,29 @@ test('a job left running by a stopped process resumes from its checkpoint in the
   await third.close();
 });
 
+test("a process that does not run a job's kind leaves it unfinished for the process that does (distributed: devices' bulk jobs, datatables' imports)", async () => {
+  const gate = { open: true };
+  const first = new JobRunner(store);
+  first.register('count', counter(gate, []), ACCESS);
+  const job = await first.submit('acc-a', 'u1', 'count', { n: 100_000 });
+  while ((await first.get('acc-a', job.id)).progress.rowsDone < 10) await tick();
+  // Stopped mid-run (its next report sees the close): left running, with a checkpoint.
+  await first.close();
+  // Another process's runner, without the kind, starts: the job is not failed for want of a handler.
+  const other = new JobRunner(store);
+  other.register('something-else', async () => ({}), ACCESS);
+  await other.resumeAll();
+  await other.close();
+  expect((await other.get('acc-a', job.id)).state).toBe('running');
+  const owner = new JobRunner(store);
+  owner.register('count', counter(gate, []), ACCESS);
+  expect(await owner.resumeAll()).toBe(1);
+  expect((await until(owner, 'acc-a', job.id, ['running'])).state).toBe('running');
+  await owner.cancel('acc-a', job.id);
+  expect((await until(owner, 'acc-a', job.id, ['cancelled'])).state).toBe('cancelled');
+  await owner.close();
+});
+
 test('a handler that throws fails the job with its reason; cleanup runs at every end', async () => {
   const cleaned: string[] = [];
   const runner = new JobRunner(store);

@@ -79,6 +79,20 @@ export class DeviceRepository {
     });
   }
 
+  /** The ids of every device a listing's filters match (no limit), in id order: a bulk job's targets. */
+  async selectIds(tenant: string, q: DeviceQuery, cutoff: () => string): Promise<string[]> {
+    const { filter } = this.listing({ ...q, limit: null, offset: null, order: null }, cutoff);
+    return (await this.devices.find(tenant, filter, { sort: { id: 1 } })).map((d) => d.id);
+  }
+
+  /** Sets each device's own changes in one store round trip (bulk jobs); null for a device that is gone. */
+  changeDevices(tenant: string, items: ReadonlyArray<{ id: string; changes: DeviceChanges }>): Promise<Array<Device | null>> {
+    return this.devices.updateMany(
+      tenant,
+      items.map((i) => ({ id: i.id, update: { $set: i.changes } })),
+    );
+  }
+
   /** Every device of the account (the sweep, a rule applied to the fleet). */
   all(tenant: string, opts: { byName?: boolean } = {}): Promise<Device[]> {
     return this.devices.find(tenant, {}, opts.byName ? { sort: { name: 1, id: 1 } } : {});
@@ -134,7 +148,10 @@ export class DeviceRepository {
 
   /** The delivery hint: these devices have commands queued at or before `at`. */
   async markCommandsQueued(tenant: string, ids: readonly string[], at: string): Promise<void> {
-    await Promise.all(ids.map((id) => this.devices.update(tenant, id, { $set: { commandsQueuedAt: at } })));
+    await this.devices.updateMany(
+      tenant,
+      ids.map((id) => ({ id, update: { $set: { commandsQueuedAt: at } } })),
+    );
   }
 
   // ---- display commands ----

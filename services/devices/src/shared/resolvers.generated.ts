@@ -290,6 +290,77 @@ export type Device = {
   updatedOn?: Maybe<Scalars['String']['output']>;
 };
 
+/** What a bulk job changes. */
+export type DeviceBulkAction =
+  /** Adds `tags` to each device (a device keeps at most 50 tags). */
+  | 'ADD_TAGS'
+  /** Adds the devices to schedule `scheduleId`'s device list (at most 1,000 devices per schedule: target larger fleets by tag or group). */
+  | 'ASSIGN_SCHEDULE'
+  /** Moves each device into `groupId` (null: out of every group). */
+  | 'MOVE_TO_GROUP'
+  /** Removes `tags` from each device. */
+  | 'REMOVE_TAGS'
+  /** Queues `commands` for each device, delivered on its next ping (delivery tracked as deviceCommands). */
+  | 'SEND_COMMANDS'
+  /** Removes the devices from schedule `scheduleId`'s device list. */
+  | 'UNASSIGN_SCHEDULE';
+
+export type DeviceBulkDryRun = {
+  __typename?: 'DeviceBulkDryRun';
+  /** Ids of the list that are unknown, another account's, or not matched by the other criteria. */
+  notFound: Scalars['Int']['output'];
+  /** The first 10 ids not found. */
+  notFoundSample: Array<Scalars['String']['output']>;
+  /** The first 10 targets. */
+  sample: Array<Device>;
+  /** Devices the job would change now. */
+  targets: Scalars['Int']['output'];
+};
+
+export type DeviceBulkJobInput = {
+  action: DeviceBulkAction;
+  /** SEND_COMMANDS: 1 to 20 commands, as sendDeviceCommand takes them. */
+  commands?: InputMaybe<Array<DeviceCommandInput>>;
+  /** Count and sample the targets; change nothing and start no job. */
+  dryRun?: InputMaybe<Scalars['Boolean']['input']>;
+  /** MOVE_TO_GROUP: the group (null: out of every group). */
+  groupId?: InputMaybe<Scalars['String']['input']>;
+  /** ASSIGN_SCHEDULE, UNASSIGN_SCHEDULE: the schedule. */
+  scheduleId?: InputMaybe<Scalars['String']['input']>;
+  selector: DeviceSelectorInput;
+  /** ADD_TAGS, REMOVE_TAGS: 1 to 50 tags. */
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+export type DeviceBulkJobPayload = MutationPayload & {
+  __typename?: 'DeviceBulkJobPayload';
+  /** A dry run's count (null otherwise). */
+  dryRun?: Maybe<DeviceBulkDryRun>;
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  /** The job's id (null for a dry run): Query.job(id), GET /jobs/{id}, cancelJob(id). */
+  jobId?: Maybe<Scalars['ID']['output']>;
+  /** Where to follow the job over REST: /jobs/{id}. */
+  link?: Maybe<Scalars['String']['output']>;
+  success: Scalars['Boolean']['output'];
+};
+
+export type DeviceBulkResult = {
+  __typename?: 'DeviceBulkResult';
+  deviceId: Scalars['String']['output'];
+  /** Why it failed. */
+  error?: Maybe<Scalars['String']['output']>;
+  /** Stable code of the failure (NOT_FOUND, UNPROCESSABLE, INTERRUPTED, ...). */
+  errorCode?: Maybe<Scalars['String']['output']>;
+  state: DeviceBulkResultState;
+};
+
+export type DeviceBulkResultState =
+  | 'FAILED'
+  | 'OK'
+  | 'PENDING';
+
 /** A command sent to a device. */
 export type DeviceCommand = {
   __typename?: 'DeviceCommand';
@@ -417,6 +488,19 @@ export type DevicePayload = MutationPayload & {
   /** The input field at fault, when one is. */
   errorField?: Maybe<Scalars['String']['output']>;
   success: Scalars['Boolean']['output'];
+};
+
+/**
+ * Which devices: `ids` (any length within the request body limit; over REST 1 MB, about 25,000
+ * UUIDs), `tags` (any of them), `groupIds` (any of them), `where` (as Query.device), combined with
+ * AND; or `all: true` alone.
+ */
+export type DeviceSelectorInput = {
+  all?: InputMaybe<Scalars['Boolean']['input']>;
+  groupIds?: InputMaybe<Array<Scalars['String']['input']>>;
+  ids?: InputMaybe<Array<Scalars['String']['input']>>;
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  where?: InputMaybe<DeviceFilterInput>;
 };
 
 export type DeviceSortInput = {
@@ -596,6 +680,14 @@ export type Mutation = {
    * that is not an integer 0..100 are refused. Policy: Devices_Edit.
    */
   sendDeviceCommand?: Maybe<SendDeviceCommandPayload>;
+  /**
+   * One change over every device a selector matches, run as a job (progress: Query.job(id), GET
+   * /jobs/{id}; per-device results: deviceBulkJobResults), or with dryRun: true only counted and
+   * sampled. Policy: Devices_View, and per action Devices_Edit (tags, group, commands) or
+   * Schedules_Edit (schedule assignment). Ids of another account are reported as not found, never
+   * changed.
+   */
+  startDeviceBulkJob?: Maybe<DeviceBulkJobPayload>;
   /** Records a custom event of a device for analytics (eventLogs). Policy: Devices_Edit. */
   trackDeviceEvent?: Maybe<TrackDeviceEventPayload>;
   /**
@@ -726,6 +818,16 @@ export type MutationSendBulkDeviceCommandsArgs = {
 export type MutationSendDeviceCommandArgs = {
   commands: Array<DeviceCommandInput>;
   deviceId: Scalars['String']['input'];
+};
+
+
+/**
+ * Every mutation answers with success and error (and errorCode / errorField naming the stable code
+ * and the input field at fault) instead of failing the request for expected problems: unknown ids,
+ * invalid input, conflicts. Missing policies fail the request (FORBIDDEN).
+ */
+export type MutationStartDeviceBulkJobArgs = {
+  input: DeviceBulkJobInput;
 };
 
 
@@ -879,6 +981,14 @@ export type Query = {
    */
   device?: Maybe<Array<Device>>;
   /**
+   * The per-device results of a bulk job (startDeviceBulkJob) in target order: OK, FAILED with the
+   * reason, or PENDING while the job runs (or after it was cancelled). `state` keeps one state; at
+   * most `limit` (default 100, at most 1000) after `offset`. Null for another account's, an unknown
+   * or a non-bulk job. The job's progress: Query.job(id) or GET /jobs/{id}. Policy: Devices_View and
+   * the job's kind (schedule assignment: Schedules_View).
+   */
+  deviceBulkJobResults?: Maybe<Array<DeviceBulkResult>>;
+  /**
    * Commands sent to one device with their delivery status, newest first. Policy: Devices_View.
    * limit: default 100, at most 1000. An unknown or foreign device is an error (NOT_FOUND).
    * `status` and `where: { status }` match the status as it is now (a queued or delivered command
@@ -951,6 +1061,14 @@ export type QueryDeviceArgs = {
   registrationKey?: InputMaybe<Scalars['String']['input']>;
   tag?: InputMaybe<Array<Scalars['String']['input']>>;
   where?: InputMaybe<DeviceFilterInput>;
+};
+
+
+export type QueryDeviceBulkJobResultsArgs = {
+  jobId: Scalars['ID']['input'];
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  state?: InputMaybe<DeviceBulkResultState>;
 };
 
 
@@ -1151,6 +1269,7 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( DeleteAlertRulePayload )
     | ( DeleteDeviceGroupPayload )
     | ( DeleteDevicePayload )
+    | ( Omit<DeviceBulkJobPayload, 'dryRun'> & { dryRun?: Maybe<_RefType['DeviceBulkDryRun']> } )
     | ( Omit<DeviceGroupPayload, 'group'> & { group?: Maybe<_RefType['DeviceGroup']> } )
     | ( Omit<DevicePayload, 'device'> & { device?: Maybe<_RefType['Device']> } )
     | ( Omit<SendDeviceCommandPayload, 'commands'> & { commands?: Maybe<Array<_RefType['DeviceCommand']>> } )
@@ -1190,6 +1309,12 @@ export type ResolversTypes = {
   DeleteDeviceGroupPayload: ResolverTypeWrapper<DeleteDeviceGroupPayload>;
   DeleteDevicePayload: ResolverTypeWrapper<DeleteDevicePayload>;
   Device: ResolverTypeWrapper<DeviceSourceRecord>;
+  DeviceBulkAction: DeviceBulkAction;
+  DeviceBulkDryRun: ResolverTypeWrapper<Omit<DeviceBulkDryRun, 'sample'> & { sample: Array<ResolversTypes['Device']> }>;
+  DeviceBulkJobInput: DeviceBulkJobInput;
+  DeviceBulkJobPayload: ResolverTypeWrapper<Omit<DeviceBulkJobPayload, 'dryRun'> & { dryRun?: Maybe<ResolversTypes['DeviceBulkDryRun']> }>;
+  DeviceBulkResult: ResolverTypeWrapper<DeviceBulkResult>;
+  DeviceBulkResultState: DeviceBulkResultState;
   DeviceCommand: ResolverTypeWrapper<DeviceCommandRecord>;
   DeviceCommandFilterInput: DeviceCommandFilterInput;
   DeviceCommandInput: DeviceCommandInput;
@@ -1202,6 +1327,7 @@ export type ResolversTypes = {
   DeviceGroupInput: DeviceGroupInput;
   DeviceGroupPayload: ResolverTypeWrapper<Omit<DeviceGroupPayload, 'group'> & { group?: Maybe<ResolversTypes['DeviceGroup']> }>;
   DevicePayload: ResolverTypeWrapper<Omit<DevicePayload, 'device'> & { device?: Maybe<ResolversTypes['Device']> }>;
+  DeviceSelectorInput: DeviceSelectorInput;
   DeviceSortInput: DeviceSortInput;
   DeviceType: ResolverTypeWrapper<DeviceType>;
   DeviceTypeFilterInput: DeviceTypeFilterInput;
@@ -1266,6 +1392,10 @@ export type ResolversParentTypes = {
   DeleteDeviceGroupPayload: DeleteDeviceGroupPayload;
   DeleteDevicePayload: DeleteDevicePayload;
   Device: DeviceSourceRecord;
+  DeviceBulkDryRun: Omit<DeviceBulkDryRun, 'sample'> & { sample: Array<ResolversParentTypes['Device']> };
+  DeviceBulkJobInput: DeviceBulkJobInput;
+  DeviceBulkJobPayload: Omit<DeviceBulkJobPayload, 'dryRun'> & { dryRun?: Maybe<ResolversParentTypes['DeviceBulkDryRun']> };
+  DeviceBulkResult: DeviceBulkResult;
   DeviceCommand: DeviceCommandRecord;
   DeviceCommandFilterInput: DeviceCommandFilterInput;
   DeviceCommandInput: DeviceCommandInput;
@@ -1277,6 +1407,7 @@ export type ResolversParentTypes = {
   DeviceGroupInput: DeviceGroupInput;
   DeviceGroupPayload: Omit<DeviceGroupPayload, 'group'> & { group?: Maybe<ResolversParentTypes['DeviceGroup']> };
   DevicePayload: Omit<DevicePayload, 'device'> & { device?: Maybe<ResolversParentTypes['Device']> };
+  DeviceSelectorInput: DeviceSelectorInput;
   DeviceSortInput: DeviceSortInput;
   DeviceType: DeviceType;
   DeviceTypeFilterInput: DeviceTypeFilterInput;
@@ -1431,6 +1562,31 @@ export type DeviceResolvers<ContextType = SubgraphContext, ParentType extends Re
   updatedOn?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type DeviceBulkDryRunResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeviceBulkDryRun'] = ResolversParentTypes['DeviceBulkDryRun']> = {
+  notFound?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  notFoundSample?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  sample?: Resolver<Array<ResolversTypes['Device']>, ParentType, ContextType>;
+  targets?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type DeviceBulkJobPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeviceBulkJobPayload'] = ResolversParentTypes['DeviceBulkJobPayload']> = {
+  dryRun?: Resolver<Maybe<ResolversTypes['DeviceBulkDryRun']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  jobId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  link?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type DeviceBulkResultResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeviceBulkResult'] = ResolversParentTypes['DeviceBulkResult']> = {
+  deviceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['DeviceBulkResultState'], ParentType, ContextType>;
+};
+
 export type DeviceCommandResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeviceCommand'] = ResolversParentTypes['DeviceCommand']> = {
   arg?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   command?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1507,6 +1663,7 @@ export type MutationResolvers<ContextType = SubgraphContext, ParentType extends 
   patchDevice?: Resolver<Maybe<ResolversTypes['DevicePayload']>, ParentType, ContextType, RequireFields<MutationPatchDeviceArgs, 'id' | 'operations'>>;
   sendBulkDeviceCommands?: Resolver<Maybe<ResolversTypes['BulkDeviceCommandsPayload']>, ParentType, ContextType, RequireFields<MutationSendBulkDeviceCommandsArgs, 'input'>>;
   sendDeviceCommand?: Resolver<Maybe<ResolversTypes['SendDeviceCommandPayload']>, ParentType, ContextType, RequireFields<MutationSendDeviceCommandArgs, 'commands' | 'deviceId'>>;
+  startDeviceBulkJob?: Resolver<Maybe<ResolversTypes['DeviceBulkJobPayload']>, ParentType, ContextType, RequireFields<MutationStartDeviceBulkJobArgs, 'input'>>;
   trackDeviceEvent?: Resolver<Maybe<ResolversTypes['TrackDeviceEventPayload']>, ParentType, ContextType, RequireFields<MutationTrackDeviceEventArgs, 'deviceId' | 'input'>>;
   updateAlert?: Resolver<Maybe<ResolversTypes['AlertPayload']>, ParentType, ContextType, RequireFields<MutationUpdateAlertArgs, 'id' | 'input'>>;
   updateAlertRule?: Resolver<Maybe<ResolversTypes['AlertRulePayload']>, ParentType, ContextType, RequireFields<MutationUpdateAlertRuleArgs, 'id' | 'input'>>;
@@ -1515,7 +1672,7 @@ export type MutationResolvers<ContextType = SubgraphContext, ParentType extends 
 };
 
 export type MutationPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['MutationPayload'] = ResolversParentTypes['MutationPayload']> = {
-  __resolveType: TypeResolveFn<'AlertPayload' | 'AlertRulePayload' | 'DeleteAlertRulePayload' | 'DeleteDeviceGroupPayload' | 'DeleteDevicePayload' | 'DeviceGroupPayload' | 'DevicePayload' | 'SendDeviceCommandPayload' | 'TrackDeviceEventPayload', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'AlertPayload' | 'AlertRulePayload' | 'DeleteAlertRulePayload' | 'DeleteDeviceGroupPayload' | 'DeleteDevicePayload' | 'DeviceBulkJobPayload' | 'DeviceGroupPayload' | 'DevicePayload' | 'SendDeviceCommandPayload' | 'TrackDeviceEventPayload', ParentType, ContextType>;
 };
 
 export type PairingRequestResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PairingRequest'] = ResolversParentTypes['PairingRequest']> = {
@@ -1553,6 +1710,7 @@ export type QueryResolvers<ContextType = SubgraphContext, ParentType extends Res
   alertCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType, Partial<QueryAlertCountArgs>>;
   alertRules?: Resolver<Maybe<Array<ResolversTypes['AlertRule']>>, ParentType, ContextType, Partial<QueryAlertRulesArgs>>;
   device?: Resolver<Maybe<Array<ResolversTypes['Device']>>, ParentType, ContextType, Partial<QueryDeviceArgs>>;
+  deviceBulkJobResults?: Resolver<Maybe<Array<ResolversTypes['DeviceBulkResult']>>, ParentType, ContextType, RequireFields<QueryDeviceBulkJobResultsArgs, 'jobId'>>;
   deviceCommands?: Resolver<Maybe<Array<ResolversTypes['DeviceCommand']>>, ParentType, ContextType, RequireFields<QueryDeviceCommandsArgs, 'deviceId'>>;
   deviceCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType, Partial<QueryDeviceCountArgs>>;
   deviceGroups?: Resolver<Maybe<Array<ResolversTypes['DeviceGroup']>>, ParentType, ContextType, Partial<QueryDeviceGroupsArgs>>;
@@ -1596,6 +1754,9 @@ export type Resolvers<ContextType = SubgraphContext> = {
   DeleteDeviceGroupPayload?: DeleteDeviceGroupPayloadResolvers<ContextType>;
   DeleteDevicePayload?: DeleteDevicePayloadResolvers<ContextType>;
   Device?: DeviceResolvers<ContextType>;
+  DeviceBulkDryRun?: DeviceBulkDryRunResolvers<ContextType>;
+  DeviceBulkJobPayload?: DeviceBulkJobPayloadResolvers<ContextType>;
+  DeviceBulkResult?: DeviceBulkResultResolvers<ContextType>;
   DeviceCommand?: DeviceCommandResolvers<ContextType>;
   DeviceGroup?: DeviceGroupResolvers<ContextType>;
   DeviceGroupPayload?: DeviceGroupPayloadResolvers<ContextType>;

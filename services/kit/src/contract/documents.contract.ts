@@ -732,6 +732,50 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
         expect(await col.count(A, { table: 't' })).toBeLessThanOrEqual(2);
       });
 
+      test('updateMany applies each update once, in this tenant only, and keeps the indexes in step', async () => {
+        const col = store.collection<Cell>(CELLS);
+        await col.insertMany(A, [
+          { id: 'u1', table: 't', rank: 1 },
+          { id: 'u2', table: 't', rank: 2, label: 'x' },
+        ]);
+        await col.insert(B, { id: 'u3', table: 't', rank: 3 });
+        const out = await col.updateMany(A, [
+          { id: 'u1', update: { $set: { rank: 10, label: 'one' } } },
+          { id: 'u3', update: { $set: { rank: 99 } } },
+          { id: 'missing', update: { $set: { rank: 1 } } },
+          { id: 'u2', update: { $set: { table: 's' }, $unset: ['label'] } },
+        ]);
+        expect(out.map((d) => d && { id: d.id, version: d.version, rank: d.rank, table: d.table, label: d.label })).toEqual([
+          { id: 'u1', version: 2, rank: 10, table: 't', label: 'one' },
+          null,
+          null,
+          { id: 'u2', version: 2, rank: 2, table: 's', label: undefined },
+        ]);
+        expect(await col.findById(B, 'u3')).toMatchObject({ rank: 3, version: 1 });
+        expect(ids(await col.find(A, { table: 't' }, { sort: { rank: 1 } }))).toEqual(['u1']);
+        expect(ids(await col.find(A, { table: 's' }, { sort: { rank: 1 } }))).toEqual(['u2']);
+        expect(await col.updateMany(A, [])).toEqual([]);
+      });
+
+      test('updateMany stops at a unique-key clash; the updates after it are not applied', async () => {
+        const col = store.collection<Device>(DEVICES);
+        await col.insertMany(A, [
+          { id: 'd1', label: 'a', registrationKey: 'UK1' },
+          { id: 'd2', label: 'b', registrationKey: 'UK2' },
+          { id: 'd3', label: 'c', registrationKey: 'UK3' },
+        ]);
+        await expectCode(
+          col.updateMany(A, [
+            { id: 'd1', update: { $set: { label: 'a2' } } },
+            { id: 'd2', update: { $set: { registrationKey: 'UK3' } } },
+            { id: 'd3', update: { $set: { label: 'c2' } } },
+          ]),
+          'DUPLICATE_KEY',
+        );
+        expect((await col.findById(A, 'd2'))?.registrationKey).toBe('UK2');
+        expect((await col.findById(A, 'd3'))?.label).toBe('c');
+      });
+
       test('indexes declared later are built from stored documents', async () => {
         if (!subject.reopen) return;
         const before = store.collection<Cell>({ name: 'later_idx' });

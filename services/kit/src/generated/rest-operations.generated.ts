@@ -42,6 +42,12 @@ export type BatchRowInput = {
   data: unknown;
 };
 
+/** Operations on a boolean field. */
+export type BooleanOperationFilterInput = {
+  eq?: boolean | null | undefined;
+  neq?: boolean | null | undefined;
+};
+
 export type BulkDeviceCommandsInput = {
   commands: Array<DeviceCommandInput>;
   deviceIds: Array<string>;
@@ -190,6 +196,57 @@ export type DataTableRowChange =
   | 'ROLLBACK'
   | 'UPDATE';
 
+/** Operations on an ISO 8601 timestamp field (compared as instants). */
+export type DateTimeOperationFilterInput = {
+  eq?: string | null | undefined;
+  gt?: string | null | undefined;
+  gte?: string | null | undefined;
+  in?: Array<string | null | undefined> | null | undefined;
+  lt?: string | null | undefined;
+  lte?: string | null | undefined;
+  neq?: string | null | undefined;
+  ngt?: string | null | undefined;
+  ngte?: string | null | undefined;
+  nin?: Array<string | null | undefined> | null | undefined;
+  nlt?: string | null | undefined;
+  nlte?: string | null | undefined;
+};
+
+/** What a bulk job changes. */
+export type DeviceBulkAction =
+  /** Adds `tags` to each device (a device keeps at most 50 tags). */
+  | 'ADD_TAGS'
+  /** Adds the devices to schedule `scheduleId`'s device list (at most 1,000 devices per schedule: target larger fleets by tag or group). */
+  | 'ASSIGN_SCHEDULE'
+  /** Moves each device into `groupId` (null: out of every group). */
+  | 'MOVE_TO_GROUP'
+  /** Removes `tags` from each device. */
+  | 'REMOVE_TAGS'
+  /** Queues `commands` for each device, delivered on its next ping (delivery tracked as deviceCommands). */
+  | 'SEND_COMMANDS'
+  /** Removes the devices from schedule `scheduleId`'s device list. */
+  | 'UNASSIGN_SCHEDULE';
+
+export type DeviceBulkJobInput = {
+  action: DeviceBulkAction;
+  /** SEND_COMMANDS: 1 to 20 commands, as sendDeviceCommand takes them. */
+  commands?: Array<DeviceCommandInput> | null | undefined;
+  /** Count and sample the targets; change nothing and start no job. */
+  dryRun?: boolean | null | undefined;
+  /** MOVE_TO_GROUP: the group (null: out of every group). */
+  groupId?: string | null | undefined;
+  /** ASSIGN_SCHEDULE, UNASSIGN_SCHEDULE: the schedule. */
+  scheduleId?: string | null | undefined;
+  selector: DeviceSelectorInput;
+  /** ADD_TAGS, REMOVE_TAGS: 1 to 50 tags. */
+  tags?: Array<string> | null | undefined;
+};
+
+export type DeviceBulkResultState =
+  | 'FAILED'
+  | 'OK'
+  | 'PENDING';
+
 export type DeviceCommandInput = {
   /** volume: an integer 0 to 100 as a string; optional for the others. */
   arg?: string | null | undefined;
@@ -212,15 +269,66 @@ export type DeviceEventInput = {
   sessionId?: string | null | undefined;
 };
 
+export type DeviceFilterInput = {
+  and?: Array<DeviceFilterInput> | null | undefined;
+  createdOn?: DateTimeOperationFilterInput | null | undefined;
+  deviceType?: DeviceTypeFilterInput | null | undefined;
+  groupId?: StringOperationFilterInput | null | undefined;
+  groupName?: StringOperationFilterInput | null | undefined;
+  id?: StringOperationFilterInput | null | undefined;
+  isOnline?: BooleanOperationFilterInput | null | undefined;
+  location?: LocationFilterInput | null | undefined;
+  name?: StringOperationFilterInput | null | undefined;
+  or?: Array<DeviceFilterInput> | null | undefined;
+  orgId?: StringOperationFilterInput | null | undefined;
+  pingData?: PingDataFilterInput | null | undefined;
+  tags?: ListStringOperationFilterInput | null | undefined;
+};
+
 export type DeviceGroupInput = {
   name: string;
   parentId?: string | null | undefined;
+};
+
+/**
+ * Which devices: `ids` (any length within the request body limit; over REST 1 MB, about 25,000
+ * UUIDs), `tags` (any of them), `groupIds` (any of them), `where` (as Query.device), combined with
+ * AND; or `all: true` alone.
+ */
+export type DeviceSelectorInput = {
+  all?: boolean | null | undefined;
+  groupIds?: Array<string> | null | undefined;
+  ids?: Array<string> | null | undefined;
+  tags?: Array<string> | null | undefined;
+  where?: DeviceFilterInput | null | undefined;
+};
+
+export type DeviceTypeFilterInput = {
+  id?: StringOperationFilterInput | null | undefined;
+  manufacturer?: StringOperationFilterInput | null | undefined;
+  name?: StringOperationFilterInput | null | undefined;
 };
 
 export type DeviceTypeInput = {
   id?: string | null | undefined;
   manufacturer?: string | null | undefined;
   name?: string | null | undefined;
+};
+
+/** Operations on a numeric field. */
+export type FloatOperationFilterInput = {
+  eq?: number | null | undefined;
+  gt?: number | null | undefined;
+  gte?: number | null | undefined;
+  in?: Array<number | null | undefined> | null | undefined;
+  lt?: number | null | undefined;
+  lte?: number | null | undefined;
+  neq?: number | null | undefined;
+  ngt?: number | null | undefined;
+  ngte?: number | null | undefined;
+  nin?: Array<number | null | undefined> | null | undefined;
+  nlt?: number | null | undefined;
+  nlte?: number | null | undefined;
 };
 
 export type InvalidRowsAction =
@@ -235,6 +343,21 @@ export type JsonPatchOperationInput = {
   op: string;
   path: string;
   value?: unknown;
+};
+
+/** Operations on a list of strings: some (any element matches), none (no element matches), any (the list is not empty). */
+export type ListStringOperationFilterInput = {
+  any?: boolean | null | undefined;
+  none?: StringOperationFilterInput | null | undefined;
+  some?: StringOperationFilterInput | null | undefined;
+};
+
+export type LocationFilterInput = {
+  city?: StringOperationFilterInput | null | undefined;
+  country?: StringOperationFilterInput | null | undefined;
+  latitude?: FloatOperationFilterInput | null | undefined;
+  longitude?: FloatOperationFilterInput | null | undefined;
+  state?: StringOperationFilterInput | null | undefined;
 };
 
 export type LocationInput = {
@@ -311,6 +434,15 @@ export type OverrideTargetInput = {
   radius?: OverrideRadiusInput | null | undefined;
   /** Screens with any of these tags. */
   tags?: Array<string> | null | undefined;
+};
+
+export type PingDataFilterInput = {
+  cpuUsage?: FloatOperationFilterInput | null | undefined;
+  diskUsage?: FloatOperationFilterInput | null | undefined;
+  ipAddress?: StringOperationFilterInput | null | undefined;
+  memoryUsage?: FloatOperationFilterInput | null | undefined;
+  playerVersion?: StringOperationFilterInput | null | undefined;
+  timestamp?: DateTimeOperationFilterInput | null | undefined;
 };
 
 export type PlaylistType =
@@ -415,6 +547,20 @@ export type SourceType =
   | 'VISTAR_MEDIA'
   | 'WEB_PAGE'
   | 'YOU_TUBE';
+
+/** Operations on a string field. */
+export type StringOperationFilterInput = {
+  contains?: string | null | undefined;
+  endsWith?: string | null | undefined;
+  eq?: string | null | undefined;
+  in?: Array<string | null | undefined> | null | undefined;
+  ncontains?: string | null | undefined;
+  nendsWith?: string | null | undefined;
+  neq?: string | null | undefined;
+  nin?: Array<string | null | undefined> | null | undefined;
+  nstartsWith?: string | null | undefined;
+  startsWith?: string | null | undefined;
+};
 
 /** Every field is optional; null clears an optional field. timezone must be an IANA name. */
 export type UpdateAccountInput = {
@@ -1074,6 +1220,16 @@ export type ListDataTablesQueryVariables = Exact<{
 
 export type ListDataTablesQuery = { dataTables: { continuationToken: string | null, data: Array<{ id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> }> } | null };
 
+export type ListDeviceBulkJobResultsQueryVariables = Exact<{
+  jobId: string | number;
+  state?: DeviceBulkResultState | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type ListDeviceBulkJobResultsQuery = { deviceBulkJobResults: Array<{ deviceId: string, state: DeviceBulkResultState, error: string | null, errorCode: string | null }> | null };
+
 export type ListDeviceCommandsQueryVariables = Exact<{
   deviceId: string;
   status?: Array<DeviceCommandStatus> | DeviceCommandStatus | null | undefined;
@@ -1362,6 +1518,13 @@ export type SendTestWebhookEventMutationVariables = Exact<{
 
 export type SendTestWebhookEventMutation = { sendTestWebhookEvent: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, delivery: { id: string, endpointId: string, eventId: string, eventType: string, eventTimestamp: string, status: string, attemptCount: number, nextAttemptAt: string | null, createdOn: string, attempts: Array<{ at: string, statusCode: number | null, latencyMs: number, responseExcerpt: string | null }> } | null } | null };
 
+export type StartDeviceBulkJobMutationVariables = Exact<{
+  input: DeviceBulkJobInput;
+}>;
+
+
+export type StartDeviceBulkJobMutation = { startDeviceBulkJob: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, jobId: string | null, link: string | null, dryRun: { targets: number, notFound: number, notFoundSample: Array<string>, sample: Array<{ id: string, name: string }> } | null } | null };
+
 export type StartOverrideMutationVariables = Exact<{
   input: OverrideInput;
 }>;
@@ -1561,6 +1724,7 @@ export interface RestOperationTypes {
   listCapFeeds: { result: ListCapFeedsQuery; variables: ListCapFeedsQueryVariables };
   listDataTableRowVersions: { result: ListDataTableRowVersionsQuery; variables: ListDataTableRowVersionsQueryVariables };
   listDataTables: { result: ListDataTablesQuery; variables: ListDataTablesQueryVariables };
+  listDeviceBulkJobResults: { result: ListDeviceBulkJobResultsQuery; variables: ListDeviceBulkJobResultsQueryVariables };
   listDeviceCommands: { result: ListDeviceCommandsQuery; variables: ListDeviceCommandsQueryVariables };
   listDeviceGroups: { result: ListDeviceGroupsQuery; variables: ListDeviceGroupsQueryVariables };
   listDevices: { result: ListDevicesQuery; variables: ListDevicesQueryVariables };
@@ -1594,6 +1758,7 @@ export interface RestOperationTypes {
   sendBulkDeviceCommands: { result: SendBulkDeviceCommandsMutation; variables: SendBulkDeviceCommandsMutationVariables };
   sendDeviceCommand: { result: SendDeviceCommandMutation; variables: SendDeviceCommandMutationVariables };
   sendTestWebhookEvent: { result: SendTestWebhookEventMutation; variables: SendTestWebhookEventMutationVariables };
+  startDeviceBulkJob: { result: StartDeviceBulkJobMutation; variables: StartDeviceBulkJobMutationVariables };
   startOverride: { result: StartOverrideMutation; variables: StartOverrideMutationVariables };
   trackDeviceEvent: { result: TrackDeviceEventMutation; variables: TrackDeviceEventMutationVariables };
   updateAccount: { result: UpdateAccountMutation; variables: UpdateAccountMutationVariables };

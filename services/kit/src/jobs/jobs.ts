@@ -214,6 +214,8 @@ export class JobRunner {
         await this.active.delete(SYSTEM_TENANT, a.id);
         continue;
       }
+      // Another process's kind (distributed: devices' bulk jobs, datatables' imports): left for the process that runs it.
+      if (!this.handlers.has(job.kind)) continue;
       if (job.cancelRequested) {
         await this.finish(a.tenant, a.id, 'cancelled', { error: 'cancelled' });
         continue;

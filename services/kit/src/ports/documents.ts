@@ -97,6 +97,14 @@ export interface Collection<T extends object> {
   deleteMany(tenant: string, filter: Filter): Promise<number>;
   /** Applies $set/$unset to one document; null when it does not exist in this tenant. */
   update(tenant: string, id: string, update: UpdateSpec, options?: WriteOptions): Promise<Stored<T> | null>;
+  /**
+   * Applies each item's $set/$unset to its document, in order, in as few round trips as the engine
+   * allows (bulk edits of thousands of documents); each stored version goes up by one. Answers one
+   * entry per item: the document after its update, or null when it does not exist in this tenant.
+   * On a failure (DUPLICATE_KEY, an object in an indexed field) the updates before the failing one
+   * may be applied, it and the rest are not; the failure is thrown.
+   */
+  updateMany(tenant: string, items: ReadonlyArray<{ id: string; update: UpdateSpec }>): Promise<Array<Stored<T> | null>>;
   /** Deletes one document; false when it did not exist in this tenant. */
   delete(tenant: string, id: string, options?: WriteOptions): Promise<boolean>;
   /** Cross-tenant lookup through a unique index declared with scope 'global'. */

@@ -25,7 +25,7 @@ export interface BulkResult {
   results: { success: boolean; deviceId: string; error: string | null; errorCode: string | null }[];
 }
 
-function records(
+export function records(
   rt: SendCommandsDeps,
   principal: Principal,
   device: Device,
@@ -48,7 +48,7 @@ function records(
 }
 
 /** After queuing: the delivery hint on each device, the sweep registration, the wake-up. */
-async function announce(rt: SendCommandsDeps, tenant: string, devices: readonly Device[], now: number): Promise<void> {
+export async function announce(rt: SendCommandsDeps, tenant: string, devices: readonly Device[], now: number): Promise<void> {
   const at = new Date(now + 1000).toISOString(); // at or after every queuedAt of this send
   await rt.repo.markCommandsQueued(
     tenant,

@@ -6,6 +6,7 @@
  */
 import { join, resolve } from 'node:path';
 import {
+  devicePrincipal,
   isAppError,
   JobFiles,
   jobFileSettingsFrom,
@@ -22,12 +23,12 @@ import { createAnalyticsSubgraph, registerReportExportJob, type ReportDirectory 
 import { createContentSubgraph, playerContent, playerMedia } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
 import { createDataTablesSubgraph, playerRows } from '@pylon/datatables';
-import { cachedMediaDirectory, createDevicesSubgraph, startWebhookAlerts, type ManifestSource } from '@pylon/devices';
+import { cachedMediaDirectory, createDevicesSubgraph, sendBulkDeviceCommands, startWebhookAlerts, type ManifestSource } from '@pylon/devices';
 import { devicesOptions } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { retryPolicyFrom } from '@pylon/identity/webhooks.config';
 import { startDeliveryWorker } from '@pylon/identity/features/webhooks/webhook-delivery.worker';
-import { acknowledgeOverride, createSchedulingSubgraph, currentManifest, manifestVersion, watchChanges, type SchedulingRuntime } from '@pylon/scheduling';
+import { acknowledgeOverride, createSchedulingSubgraph, currentManifest, devicePower, manifestVersion, playerPrincipal, startPowerEdges, watchChanges, type SchedulingRuntime } from '@pylon/scheduling';
 import type { AllInOneEnv } from '../all-in-one.config.js';
 import { absoluteUrls } from './manifest-urls.js';
 
@@ -69,6 +70,7 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
     },
     version: (d) => manifestVersion(started('scheduling', late.scheduling), d),
     acknowledgeOverride: (d, overrideId, body) => acknowledgeOverride(started('scheduling', late.scheduling), d, overrideId, body),
+    power: async (d) => devicePower(started('scheduling', late.scheduling), playerPrincipal(d), d.id),
   };
 
   const identity = createIdentitySubgraph({
@@ -185,6 +187,11 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
         const found = await devices.repo.findByIds(caller.accountId, ids);
         return new Set(found.filter((d) => d.pingData?.timestamp && Date.parse(d.pingData.timestamp) >= cutoff).map((d) => d.id));
       },
+      // Power schedule edges: queued like an operator's bulk command, sent by the power schedule.
+      display: async (accountId, deviceIds, command) => {
+        const by = { ...devicePrincipal(accountId, 'power-schedule'), userId: 'power-schedule' };
+        await sendBulkDeviceCommands(devices.runtime, by, { deviceIds, commands: [{ command }] });
+      },
     },
     content: {
       existing: async (caller, kind, ids) =>
@@ -199,7 +206,13 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
   });
   late.scheduling = scheduling.runtime;
   // Content and device changes reach scheduling through the pub/sub port (Redis with CACHE_DRIVER=redis).
-  const unwatch = await watchChanges(scheduling.runtime, backends.pubsub!);
+  const unwatchChanges = await watchChanges(scheduling.runtime, backends.pubsub!);
+  // display_on / display_off at power schedule edges (stored, so a restart resumes them).
+  const stopPowerEdges = startPowerEdges(scheduling.runtime);
+  const unwatch = async () => {
+    await stopPowerEdges();
+    await unwatchChanges();
+  };
   // Device and media names (and whether ids are the caller's) for analytics records and reports.
   const directory: ReportDirectory = {
     devices: async (caller, ids) => new Map((await devices.repo.findByIds(caller.accountId, ids)).map((d) => [d.id, d.name])),

@@ -1,6 +1,7 @@
 import { createSubgraph, mergeResolvers, type InternalTokens, type Subgraph } from '@pylon/kit';
 import { nowPlayingResolvers } from './features/now-playing/resolvers.js';
 import { overrideResolvers } from './features/overrides/resolvers.js';
+import { powerResolvers } from './features/power/resolvers.js';
 import { scheduleGroupResolvers } from './features/schedule-groups/resolvers.js';
 import { scheduleResolvers } from './features/schedules/resolvers.js';
 import { createSchedulingRuntime, type SchedulingRuntime, type SchedulingRuntimeDeps } from './runtime.js';
@@ -20,5 +21,5 @@ export function createSchedulingSubgraph(deps: SchedulingDeps): SchedulingSubgra
 }
 
 function schedulingResolvers(rt: SchedulingRuntime) {
-  return mergeResolvers(scheduleResolvers(rt), scheduleGroupResolvers(rt), nowPlayingResolvers(rt), overrideResolvers(rt));
+  return mergeResolvers(scheduleResolvers(rt), scheduleGroupResolvers(rt), nowPlayingResolvers(rt), overrideResolvers(rt), powerResolvers(rt));
 }

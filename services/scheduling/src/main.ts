@@ -12,6 +12,7 @@ import { schedulingProcessEnv } from './config.js';
 import { createHttpAccountDirectory, createHttpContentDirectory, createHttpDeviceDirectory } from './adapters/directories.http.js';
 import { createManifestHttp } from './features/player-manifest/http/manifest-http.js';
 import { watchChanges } from './features/player-manifest/manifest-changes.js';
+import { startPowerEdges } from './features/power/power-edges.js';
 
 await runSubgraphProcess({
   name: 'scheduling',
@@ -36,6 +37,8 @@ await runSubgraphProcess({
     // Content and device changes announced by the other processes drop the affected devices' versions.
     const unwatch = await watchChanges(scheduling.runtime, backends.pubsub!);
     backends.onClose(unwatch);
+    // display_on / display_off at power schedule edges (stored, so a restart resumes them).
+    backends.onClose(startPowerEdges(scheduling.runtime));
     return scheduling;
   },
   extend: (app, { tokens, subgraph }) => {

@@ -8,6 +8,7 @@ import type { ContentDirectory } from './ports/content-directory.js';
 import type { DeviceDirectory } from './ports/device-directory.js';
 import { ScheduleRepository } from './shared/schedule.repository.js';
 import { OverrideRepository } from './features/overrides/override.repository.js';
+import { PowerScheduleRepository } from './features/power/power-schedule.repository.js';
 
 export interface SchedulingRuntimeDeps {
   documents: DocumentStore;
@@ -40,6 +41,7 @@ export interface SchedulingRuntime {
   overrides: OverrideRepository;
   /** Wake-ups at overrides' start and end instants, in this process (overrides/override-timers.ts). */
   overrideTimers: Map<string, NodeJS.Timeout[]>;
+  power: PowerScheduleRepository;
 }
 
 export function createSchedulingRuntime(deps: SchedulingRuntimeDeps): SchedulingRuntime {
@@ -56,5 +58,6 @@ export function createSchedulingRuntime(deps: SchedulingRuntimeDeps): Scheduling
     now: deps.now ?? Date.now,
     overrides: new OverrideRepository(deps.documents),
     overrideTimers: new Map(),
+    power: new PowerScheduleRepository(deps.documents),
   };
 }

@@ -27,6 +27,9 @@ export const QUERY_POLICIES = {
   deviceTimeline: 'Schedules_View',
   overrides: 'Schedules_View',
   override: 'Schedules_View',
+  powerSchedules: 'Schedules_View',
+  powerSchedule: 'Schedules_View',
+  devicePower: 'Schedules_View',
   scheduleGroups: 'Schedules_View',
   schedule: 'Schedules_View',
   scheduleCount: 'Schedules_View',
@@ -117,6 +120,8 @@ export const MUTATION_POLICIES = {
   // scheduling
   startOverride: 'Overrides_Edit',
   cancelOverride: 'Overrides_Edit',
+  setPowerSchedule: 'Schedules_Edit',
+  deletePowerSchedule: 'Schedules_Edit',
   createScheduleGroup: 'Schedules_Edit',
   updateScheduleGroup: 'Schedules_Edit',
   deleteScheduleGroup: 'Schedules_Delete',

@@ -6,3 +6,7 @@ export const SCHEDULE_GROUPS: CollectionSpec = { name: 'scheduleGroups' };
 export const OVERRIDES: CollectionSpec = { name: 'overrides', indexes: [{ name: 'open', fields: ['open'] }] };
 /** One screen's acknowledgements of one override (id `<overrideId>:<deviceId>`). */
 export const OVERRIDE_SCREENS: CollectionSpec = { name: 'overrideScreens', indexes: [{ name: 'override', fields: ['overrideId'] }] };
+/** Power schedules: one per target (a device, a device group or a tag). */
+export const POWER_SCHEDULES: CollectionSpec = { name: 'powerSchedules', uniqueIndexes: [{ name: 'target', fields: ['scope', 'target'] }] };
+/** The next display edge per device with a power schedule (id: device id; SYSTEM tenant), walked by due time. */
+export const POWER_EDGES: CollectionSpec = { name: 'powerEdges', indexes: [{ name: 'due', fields: ['dueAt'] }] };

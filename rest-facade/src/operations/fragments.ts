@@ -307,4 +307,25 @@ export const REST_FRAGMENTS = gql`
       unreachable
     }
   }
+
+  fragment RestPowerSchedule on PowerSchedule {
+    id
+    name
+    scope
+    target
+    windows {
+      weekdays
+      on
+      off
+    }
+    exceptions {
+      date
+      windows {
+        on
+        off
+      }
+    }
+    createdOn
+    updatedOn
+  }
 `;

@@ -31,9 +31,9 @@ export const MAX_POWER_WINDOWS = 28;
 export const MAX_POWER_EXCEPTIONS = 366;
 
 export interface PowerHours {
-  /** HH:MM, 00:00-23:59. */
+  /** HH:MM (or HH:MM:SS), 00:00-23:59. */
   on: string;
-  /** HH:MM, 00:00-24:00; at or before `on`: the next day. */
+  /** HH:MM (or HH:MM:SS), 00:00-24:00; at or before `on`: the next day. */
   off: string;
 }
 export interface PowerWindow extends PowerHours {
@@ -62,7 +62,8 @@ export interface PowerScheduleRecord extends PowerRules {
 /** [from, to) in epoch ms. */
 export type Interval = [number, number];
 
-const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+/** Seconds into the day of HH:MM or HH:MM:SS. */
+const secondsOf = (t: string) => Number(t.slice(0, 2)) * 3600 + Number(t.slice(3, 5)) * 60 + Number(t.slice(6, 8) || 0);
 
 /** The on-intervals of the rules in `zone` that meet [from, to), merged and clipped. */
 export function onIntervals(rules: PowerRules, zone: string, from: number, to: number): Interval[] {
@@ -74,10 +75,10 @@ export function onIntervals(rules: PowerRules, zone: string, from: number, to: n
     const weekday = POWER_WEEKDAYS[weekdayOf(day)]!;
     const hours = exception ? exception.windows : rules.windows.filter((w) => w.weekdays.includes(weekday));
     for (const h of hours) {
-      const on = minutesOf(h.on);
-      const off = minutesOf(h.off);
-      const start = instantOfWall(zone, day * DAY_MS + on * 60_000);
-      const end = instantOfWall(zone, (off <= on ? day + 1 : day) * DAY_MS + off * 60_000);
+      const on = secondsOf(h.on);
+      const off = secondsOf(h.off);
+      const start = instantOfWall(zone, day * DAY_MS + on * 1000);
+      const end = instantOfWall(zone, (off <= on ? day + 1 : day) * DAY_MS + off * 1000);
       if (end > start) raw.push([start, end]);
     }
   }
@@ -118,8 +119,9 @@ export const localHhmm = (zone: string, t: number) => new Date(wallAt(zone, t)).
 
 // ---- input --------------------------------------------------------------------------------
 
-const onTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:MM from 00:00 to 23:59');
-const offTime = z.string().regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, 'must be a time HH:MM from 00:00 to 24:00');
+// Seconds are optional (HH:MM:SS, as schedules' times take them).
+const onTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, 'must be a time HH:MM from 00:00 to 23:59');
+const offTime = z.string().regex(/^(([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?|24:00(:00)?)$/, 'must be a time HH:MM from 00:00 to 24:00');
 const hours = { on: onTime, off: offTime };
 const dateString = z
   .string()
@@ -154,7 +156,7 @@ export function powerScheduleFromInput(input: unknown): PowerScheduleRecord {
   const key = given[0]!;
   const scope: PowerScope = key === 'deviceId' ? 'DEVICE' : key === 'groupId' ? 'GROUP' : 'TAG';
   const check = (h: PowerHours, field: string) => {
-    if (h.on === h.off) throw bad(`${field}.off`, `${field}.off must differ from on (for a whole day use on 00:00, off 24:00)`);
+    if (secondsOf(h.on) === secondsOf(h.off)) throw bad(`${field}.off`, `${field}.off must differ from on (for a whole day use on 00:00, off 24:00)`);
   };
   v.windows.forEach((w, i) => check(w, `windows[${i}]`));
   const exceptions = (v.exceptions ?? []).map((e, i) => {

@@ -543,7 +543,7 @@ export type PowerWindow = {
 export type PowerWindowInput = {
   /** HH:MM, 00:00 to 24:00; at or before `on`: the next day (22:00 to 06:00 runs over midnight). */
   off: Scalars['String']['input'];
-  /** HH:MM, 00:00 to 23:59, device time. */
+  /** HH:MM (or HH:MM:SS), 00:00 to 23:59, device time. */
   on: Scalars['String']['input'];
   weekdays: Array<PowerWeekday>;
 };

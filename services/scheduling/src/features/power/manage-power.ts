@@ -5,7 +5,7 @@
  * on-windows the web player follows by its own clock. Ids the caller passes are checked to be the
  * caller's; each refusal names its field.
  */
-import { AppError, type Principal } from '@pylon/kit';
+import { AppError, devicePrincipal, type Principal } from '@pylon/kit';
 import {
   governingSchedule,
   onIntervals,
@@ -119,6 +119,30 @@ async function replan(rt: SchedulingRuntime, caller: Principal, before: Map<stri
   }
   await forgetManifests(rt, caller.accountId, after.keys());
 }
+
+/**
+ * Devices that changed (group, tags, zone) or were added: their next edge follows the schedule that
+ * governs them now (the sweeper sends the state at that edge; a device that lost its schedule is
+ * unwatched). Cheap when the account has no power schedule: one read.
+ */
+export async function replanDevices(rt: SchedulingRuntime, accountId: string, deviceIds: readonly string[]): Promise<void> {
+  if (!deviceIds.length || !(await rt.power.all(accountId)).length) return;
+  const caller = powerPrincipal(accountId);
+  const found = await governed(rt, caller, deviceIds);
+  for (const id of deviceIds) {
+    const g = found.get(id);
+    const until = g?.schedule ? powerStateAt(g.schedule, g.zone, rt.now()).until : null;
+    if (until !== null) await rt.power.watch(accountId, id, until);
+    else await rt.power.unwatch(id);
+  }
+}
+
+/** Who the power schedule reads devices as (the edge sweeper, device changes): the account, no user, reading devices only. */
+export const powerPrincipal = (accountId: string): Principal => ({
+  ...devicePrincipal(accountId, 'power-schedule'),
+  userId: 'power-schedule',
+  policies: ['Devices_View'],
+});
 
 /** Checks the target's id against the caller's account. */
 async function checkTarget(rt: SchedulingRuntime, caller: Principal, scope: string, target: string): Promise<void> {

@@ -7,9 +7,9 @@
  * several edges sends the current state once, not the missed ones), moves the entry to the next
  * edge and, if it won that move (expected version: one replica per edge), sends the command.
  */
+import { CHANNELS, isDevicesChangedEvent } from '@pylon/kit';
 import type { SchedulingRuntime } from '../../runtime.js';
-import { playerPrincipal } from '../player-manifest/player-manifest.js';
-import { devicePower } from './manage-power.js';
+import { devicePower, powerPrincipal, replanDevices } from './manage-power.js';
 
 /** How often due edges are looked for: a screen switches within this of its edge (the web player at the edge, by its manifest). */
 export const POWER_EDGE_TICK_MS = 15_000;
@@ -25,7 +25,7 @@ export async function sendDueEdges(rt: SchedulingRuntime): Promise<EdgeReport> {
   const report: EdgeReport = { on: 0, off: 0 };
   const now = rt.now();
   for (const edge of await rt.power.due(now, EDGE_BATCH)) {
-    const state = await devicePower(rt, playerPrincipal({ accountId: edge.account, id: edge.id }), edge.id, now).catch((e: unknown) => {
+    const state = await devicePower(rt, powerPrincipal(edge.account), edge.id, now).catch((e: unknown) => {
       if ((e as { code?: string }).code === 'NOT_FOUND') return null; // the device is gone
       throw e;
     });
@@ -39,9 +39,21 @@ export async function sendDueEdges(rt: SchedulingRuntime): Promise<EdgeReport> {
   return report;
 }
 
-/** Ticks every `periodMs` in this process (unref'd); returns the stop function. */
+/**
+ * Ticks every `periodMs` in this process (unref'd), and re-plans the edges of devices that changed
+ * (moved to another group, tagged: another schedule may govern them); returns the stop function.
+ */
 export function startPowerEdges(rt: SchedulingRuntime, periodMs = POWER_EDGE_TICK_MS): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
+  const warn = (e: unknown) => rt.logger?.warn({ err: e }, 'power edges not re-planned; the next schedule change re-plans them');
+  const subscribed = rt.pubsub
+    ?.subscribe(CHANNELS.devicesChanged, (m) => {
+      if (isDevicesChangedEvent(m)) replanDevices(rt, m.accountId, m.deviceIds).catch(warn);
+    })
+    .catch((e: unknown) => {
+      warn(e);
+      return undefined;
+    });
   const timer = setInterval(() => {
     running = running
       .then(() => sendDueEdges(rt))
@@ -51,5 +63,7 @@ export function startPowerEdges(rt: SchedulingRuntime, periodMs = POWER_EDGE_TIC
   return async () => {
     clearInterval(timer);
     await running;
+    const off = await subscribed;
+    await off?.().catch(warn);
   };
 }

@@ -203,7 +203,15 @@ browserTest(
       i: {
         target: { deviceId: away.id },
         windows: [{ weekdays: everyDay, on: '00:00', off: '24:00' }],
-        exceptions: [{ date: new Date(offAt).toISOString().slice(0, 10), windows: [{ on: '00:00', off: hms(offAt) }, { on: hms(onAt), off: '24:00' }] }],
+        exceptions: [
+          {
+            date: new Date(offAt).toISOString().slice(0, 10),
+            windows: [
+              { on: '00:00', off: hms(offAt) },
+              { on: hms(onAt), off: '24:00' },
+            ],
+          },
+        ],
       },
     });
     expect(set.setPowerSchedule.success).toBe(true);

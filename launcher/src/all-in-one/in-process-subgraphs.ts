@@ -28,7 +28,17 @@ import { devicesOptions } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { retryPolicyFrom } from '@pylon/identity/webhooks.config';
 import { startDeliveryWorker } from '@pylon/identity/features/webhooks/webhook-delivery.worker';
-import { acknowledgeOverride, createSchedulingSubgraph, currentManifest, devicePower, manifestVersion, playerPrincipal, startPowerEdges, watchChanges, type SchedulingRuntime } from '@pylon/scheduling';
+import {
+  acknowledgeOverride,
+  createSchedulingSubgraph,
+  currentManifest,
+  devicePower,
+  manifestVersion,
+  playerPrincipal,
+  startPowerEdges,
+  watchChanges,
+  type SchedulingRuntime,
+} from '@pylon/scheduling';
 import type { AllInOneEnv } from '../all-in-one.config.js';
 import { absoluteUrls } from './manifest-urls.js';
 

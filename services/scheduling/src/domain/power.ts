@@ -129,16 +129,18 @@ const dateString = z
   .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'must be a real date');
 
 const targetSchema = z
-  .object({ deviceId: z.string().min(1).max(200).optional(), groupId: z.string().min(1).max(200).optional(), tag: z.string().trim().min(1).max(200).optional() })
+  .object({
+    deviceId: z.string().min(1).max(200).optional(),
+    groupId: z.string().min(1).max(200).optional(),
+    tag: z.string().trim().min(1).max(200).optional(),
+  })
   .strict();
 
 const inputSchema = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
     target: targetSchema,
-    windows: z
-      .array(z.object({ weekdays: z.array(z.enum(POWER_WEEKDAYS)).min(1).max(7), ...hours }).strict())
-      .max(MAX_POWER_WINDOWS),
+    windows: z.array(z.object({ weekdays: z.array(z.enum(POWER_WEEKDAYS)).min(1).max(7), ...hours }).strict()).max(MAX_POWER_WINDOWS),
     exceptions: z
       .array(z.object({ date: dateString, windows: z.array(z.object(hours).strict()).max(4).optional() }).strict())
       .max(MAX_POWER_EXCEPTIONS)

@@ -25,8 +25,8 @@ export function nowPlayingResolvers(rt: SchedulingRuntime): Resolvers {
             : !power.on
               ? powerReason(power)
               : winner
-              ? `schedule '${winner.name}' wins`
-              : 'nothing scheduled',
+                ? `schedule '${winner.name}' wins`
+                : 'nothing scheduled',
           device: { id: r.deviceId },
           at: iso(r.at)!,
           timezone: r.zone,

@@ -6,14 +6,7 @@
  * caller's; each refusal names its field.
  */
 import { AppError, devicePrincipal, type Principal } from '@pylon/kit';
-import {
-  governingSchedule,
-  onIntervals,
-  powerScheduleFromInput,
-  powerStateAt,
-  type PowerDevice,
-  type PowerState,
-} from '../../domain/power.js';
+import { governingSchedule, onIntervals, powerScheduleFromInput, powerStateAt, type PowerDevice, type PowerState } from '../../domain/power.js';
 import { DAY_MS } from '../../domain/zone-clock.js';
 import type { SchedulingRuntime } from '../../runtime.js';
 import { zoneOf } from '../now-playing/now-playing.js';
@@ -44,7 +37,11 @@ async function fleetFor(rt: SchedulingRuntime, caller: Principal, schedules: rea
 }
 
 /** Each device's governing schedule and zone (devices unknown to the caller are left out). */
-async function governed(rt: SchedulingRuntime, caller: Principal, ids?: readonly string[]): Promise<Map<string, { schedule: PowerSchedule | null; zone: string }>> {
+async function governed(
+  rt: SchedulingRuntime,
+  caller: Principal,
+  ids?: readonly string[],
+): Promise<Map<string, { schedule: PowerSchedule | null; zone: string }>> {
   const schedules = await rt.power.all(caller.accountId);
   const fleet = await fleetFor(rt, caller, schedules, ids);
   const facts = await rt.devices.devices(

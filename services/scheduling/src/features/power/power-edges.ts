@@ -55,9 +55,7 @@ export function startPowerEdges(rt: SchedulingRuntime, periodMs = POWER_EDGE_TIC
       return undefined;
     });
   const timer = setInterval(() => {
-    running = running
-      .then(() => sendDueEdges(rt))
-      .catch((e: unknown) => rt.logger?.warn({ err: e }, 'power edges not sent; the next tick sends them'));
+    running = running.then(() => sendDueEdges(rt)).catch((e: unknown) => rt.logger?.warn({ err: e }, 'power edges not sent; the next tick sends them'));
   }, periodMs);
   timer.unref();
   return async () => {

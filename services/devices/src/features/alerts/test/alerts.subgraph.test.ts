@@ -189,7 +189,9 @@ describe('offline alerts and power schedules', () => {
         version: async () => null,
         power: async (d) => {
           asked.push(d.id);
-          return on(f.clock.now) ? { on: true, since: day + (f.clock.now - day >= 31 * 3_600_000 ? 31 : 7) * 3_600_000 } : { on: false, since: day + 19 * 3_600_000 };
+          return on(f.clock.now)
+            ? { on: true, since: day + (f.clock.now - day >= 31 * 3_600_000 ? 31 : 7) * 3_600_000 }
+            : { on: false, since: day + 19 * 3_600_000 };
         },
       },
     });

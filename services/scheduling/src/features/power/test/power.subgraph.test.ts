@@ -111,7 +111,12 @@ test('group over tag; the device zone, else the account zone; nowPlaying and the
   expect(np.data).toEqual({ nowPlaying: { reason: 'display off by power schedule until 07:00' } });
 
   const m = (await playerManifest(sg.runtime, { accountId: 'acc-a', id: 'ams' }))!.manifest;
-  expect(m.power).toMatchObject({ schedule_id: group.powerSchedule!.id, timezone: 'Europe/Amsterdam', from: '2026-05-04T00:00:00Z', until: '2026-05-07T00:00:00Z' });
+  expect(m.power).toMatchObject({
+    schedule_id: group.powerSchedule!.id,
+    timezone: 'Europe/Amsterdam',
+    from: '2026-05-04T00:00:00Z',
+    until: '2026-05-07T00:00:00Z',
+  });
   expect(m.power!.on.slice(0, 2)).toEqual([
     { from: '2026-05-04T05:00:00Z', to: '2026-05-04T17:00:00Z' },
     { from: '2026-05-05T05:00:00Z', to: '2026-05-05T17:00:00Z' },

@@ -4,11 +4,11 @@
  * REST body.
  */
 import { AppError } from '@pylon/kit';
+import { errors, json, md, params, ref, route } from './route.js';
+import type { ItemOf, RestSchema } from './types.js';
+import { isRecord, listOf, payloadOf } from './shape.js';
 import { restOp } from './declare.js';
 import { gql } from './gql.js';
-import { isRecord, listOf, payloadOf } from './shape.js';
-import type { ItemOf, RestSchema } from './types.js';
-import { errors, json, md, params, ref, route } from './route.js';
 
 type PowerData = ItemOf<'getPowerSchedule', 'powerSchedule'>;
 

@@ -4,25 +4,23 @@
  * display's state and nowPlaying's reason at night, the manifest's on-windows, and the display
  * edges sent once each from the stored due-time set, across a restart of the subgraph.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { tableDirectories } from '../../../../test/fixtures/directories.js';
 import { createSchedulingSubgraph } from '../../../app.js';
 import { playerManifest } from '../../player-manifest/player-manifest.js';
 import { sendDueEdges } from '../power-edges.js';
-import { tableDirectories } from '../../../../test/fixtures/directories.js';
 
-const dirs = tableDirectories();
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
-let sg: ReturnType<typeof createSchedulingSubgraph>;
-let store: DocumentStore;
-let dir: string;
-// Monday 2026-05-04 12:00 in Amsterdam (UTC+2).
+// Monday 2026-05-04 12:00 in Amsterdam (UTC+2); the commands the edges sent.
 let now = Date.parse('2026-05-04T10:00:00Z');
 const sent: string[] = [];
+const dirs = tableDirectories();
+let [sg, store, dir] = [undefined as unknown as ReturnType<typeof createSchedulingSubgraph>, undefined as unknown as DocumentStore, ''];
+const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
 const run = subgraphRunner(() => sg, principal('acc-a'));
 const build = () =>
   createSchedulingSubgraph({

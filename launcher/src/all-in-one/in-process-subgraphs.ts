@@ -34,6 +34,7 @@ import {
   currentManifest,
   devicePower,
   manifestVersion,
+  offWindows,
   playerPrincipal,
   startPowerEdges,
   watchChanges,
@@ -240,6 +241,8 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
       }
       return out;
     },
+    // Uptime over on-hours: the off-hours of the caller's devices by their power schedules.
+    powerOff: (caller, from, to) => offWindows(scheduling.runtime, caller, from, to),
   };
   const subgraphs: Record<string, Subgraph> = {
     identity,

@@ -20,4 +20,4 @@ export { watchChanges } from './features/player-manifest/manifest-changes.js';
 export { createSchedule } from './features/schedules/manage-schedules.js';
 export { acknowledgeOverride, cancelOverride, getOverride, startOverride } from './features/overrides/manage-overrides.js';
 export { sendDueEdges, startPowerEdges, POWER_EDGE_TICK_MS } from './features/power/power-edges.js';
-export { devicePower } from './features/power/manage-power.js';
+export { devicePower, offWindows } from './features/power/manage-power.js';

@@ -65,6 +65,27 @@ export async function devicePower(rt: SchedulingRuntime, caller: Principal, devi
   return { deviceId, zone: g.zone, schedule: g.schedule, ...state };
 }
 
+/**
+ * The off-hours within [from, to) of the caller's devices that have a power schedule (analytics'
+ * uptime counts only the other minutes), by device id.
+ */
+export async function offWindows(rt: SchedulingRuntime, caller: Principal, from: number, to: number): Promise<Map<string, [number, number][]>> {
+  const out = new Map<string, [number, number][]>();
+  if (!(await rt.power.all(caller.accountId)).length) return out;
+  for (const [id, g] of await governed(rt, caller)) {
+    if (!g.schedule) continue;
+    const gaps: [number, number][] = [];
+    let cursor = from;
+    for (const [s, e] of onIntervals(g.schedule, g.zone, from, to)) {
+      if (s > cursor) gaps.push([cursor, s]);
+      cursor = Math.max(cursor, e);
+    }
+    if (cursor < to) gaps.push([cursor, to]);
+    out.set(id, gaps);
+  }
+  return out;
+}
+
 /** The manifest's `power`: on-windows from the start of the current UTC day for MANIFEST_POWER_DAYS; null without a schedule. */
 export async function manifestPower(rt: SchedulingRuntime, caller: Principal, deviceId: string): Promise<ManifestPower | null> {
   const g = (await governed(rt, caller, [deviceId])).get(deviceId);

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { tableDirectories } from '../../../../test/fixtures/directories.js';
 import { createSchedulingSubgraph } from '../../../app.js';
 import { playerManifest } from '../../player-manifest/player-manifest.js';
+import { offWindows } from '../manage-power.js';
 import { sendDueEdges } from '../power-edges.js';
 
 // Monday 2026-05-04 12:00 in Amsterdam (UTC+2); the commands the edges sent.
@@ -120,6 +121,13 @@ test('group over tag; the device zone, else the account zone; nowPlaying and the
     { from: '2026-05-05T05:00:00Z', to: '2026-05-05T17:00:00Z' },
   ]);
   expect((await playerManifest(sg.runtime, { accountId: 'acc-a', id: 'free' }))!.manifest.power).toBeUndefined();
+  // Analytics' uptime leaves out these off-hours (Monday, UTC): ams off before 07:00 and after 19:00 Amsterdam time.
+  const off = await offWindows(sg.runtime, principal('acc-a'), Date.parse('2026-05-04T00:00:00Z'), Date.parse('2026-05-05T00:00:00Z'));
+  expect([...off.keys()].sort()).toEqual(['ams', 'ny']);
+  expect(off.get('ams')!.map(([a, b]) => [new Date(a).toISOString(), new Date(b).toISOString()])).toEqual([
+    ['2026-05-04T00:00:00.000Z', '2026-05-04T05:00:00.000Z'],
+    ['2026-05-04T17:00:00.000Z', '2026-05-05T00:00:00.000Z'],
+  ]);
 
   // Account B reads none of it and deletes nothing of A's.
   const foreign = await run('query($id: ID!) { powerSchedule(id: $id) { id } }', { id: group.powerSchedule!.id }, principal('acc-b'));

@@ -4,7 +4,8 @@
  * override reaches every targeted screen over its schedule and each acknowledges; `nowPlaying` names
  * it; cancel clears them; a screen offline during a whole override never shows it, even holding a
  * manifest that named it (its clock judges ends_at); a screen returning mid-override shows it at once;
- * an override survives a restart of the process (same data dir) and is cancelled after it.
+ * an override survives a restart of the process (same data dir) and is cancelled after it. A power
+ * schedule (issue 37, item 2) blanks a screen at its off edge and wakes it at the on edge.
  * Waits poll for conditions with generous limits (a busy 2-core machine); nothing waits a fixed time.
  */
 import { existsSync } from 'node:fs';
@@ -188,6 +189,54 @@ browserTest(
     }
   },
   120_000,
+);
+
+browserTest(
+  'power schedule: the screen goes blank at its off edge (no playback, no proof of play) and wakes at the on edge without a reload; nowPlaying says why',
+  async () => {
+    // A UTC screen whose display is off for 8 s a few seconds from now (times to the second, device time).
+    const hms = (t: number) => new Date(t).toISOString().slice(11, 19);
+    if (Date.now() % 86_400_000 > 86_400_000 - 30_000) await until('past midnight UTC', async () => Date.now() % 86_400_000 < 60_000, 60_000);
+    const [offAt, onAt] = [Date.now() + 8_000, Date.now() + 16_000];
+    const everyDay = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'];
+    const set = await gql('mutation($i: PowerScheduleInput!) { setPowerSchedule(input: $i) { success error powerSchedule { id } } }', {
+      i: {
+        target: { deviceId: away.id },
+        windows: [{ weekdays: everyDay, on: '00:00', off: '24:00' }],
+        exceptions: [
+          {
+            date: new Date(offAt).toISOString().slice(0, 10),
+            windows: [
+              { on: '00:00', off: hms(offAt) },
+              { on: hms(onAt), off: '24:00' },
+            ],
+          },
+        ],
+      },
+    });
+    expect(set.setPowerSchedule.success).toBe(true);
+    await until('the screen holding the power schedule', () => away.page!.evaluate('!!window.pylonPlayer.manifest.power'), 30_000, 100);
+    console.log(`power schedule: the screen held it ${offAt - Date.now()} ms before the off edge`);
+    await until('the screen blank at the off edge', async () => (await data(away, 'power')) === 'off', 30_000, 100);
+    const blankedAt = Date.now();
+    expect(blankedAt).toBeGreaterThanOrEqual(offAt - 1_000);
+    expect(await away.page!.locator('#power-off').isVisible()).toBe(true);
+    const playsWhenOff = await data(away, 'createdPlays');
+    const np = (await gql('query($d: ID!) { nowPlaying(deviceId: $d) { reason } }', { d: away.id })).nowPlaying;
+    expect(np.reason).toBe(`display off by power schedule until ${hms(onAt).slice(0, 5)}`);
+    const loads = await away.page!.evaluate('performance.getEntriesByType("navigation").length');
+    await until('the screen awake at the on edge', async () => (await data(away, 'power')) !== 'off', 30_000, 100);
+    console.log(`power schedule: blank ${blankedAt - offAt} ms after the off edge, awake ${Date.now() - onAt} ms after the on edge`);
+    expect(Date.now()).toBeGreaterThanOrEqual(onAt - 1_000);
+    // Nothing played under the blank; after the wake it plays again, in the same page (no reload).
+    expect(await data(away, 'createdPlays')).toBe(playsWhenOff);
+    expect(await away.page!.locator('#power-off').isVisible()).toBe(false);
+    await until('a play after the wake', async () => Number(await data(away, 'createdPlays')) > Number(playsWhenOff || 0), 30_000, 250);
+    expect(await away.page!.evaluate('performance.getEntriesByType("navigation").length')).toBe(loads);
+    const del = await gql('mutation($id: ID!) { deletePowerSchedule(id: $id) { success } }', { id: set.setPowerSchedule.powerSchedule.id });
+    expect(del.deletePowerSchedule.success).toBe(true);
+  },
+  90_000,
 );
 
 browserTest(

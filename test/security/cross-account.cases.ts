@@ -57,6 +57,8 @@ export interface Ids {
   override: string;
   /** A's CAP alert feed (disabled). */
   capFeed: string;
+  /** A's power schedule (of a tag no screen has). */
+  powerSchedule: string;
 }
 
 type GqlResult = { status: number; body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
@@ -718,6 +720,17 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'GraphQL Mutation.startOverride': gqlNothing(
     'mutation($d: [String!], $m: String) { a: startOverride(input: { name: "B", content: { type: MESSAGE, text: "B" }, target: { deviceIds: $d } }) { success } b: startOverride(input: { name: "B", content: { type: MEDIA, mediaId: $m }, target: { all: true } }) { success } }',
     (i) => ({ d: [i.device], m: i.media }),
+  ),
+  // Power schedules: A's is unknown to B; B's may not target A's device or group, nor read A's device's display.
+  'REST GET /power-schedules/{id}': (c) => status(c.rest(`/power-schedules/${c.ids.powerSchedule}`), 404),
+  'REST DELETE /power-schedules/{id}': (c) => status(c.rest(`/power-schedules/${c.ids.powerSchedule}`, { method: 'DELETE' }), 404),
+  'REST GET /devices/{id}/power': (c) => status(c.rest(`/devices/${c.ids.device}/power`), 404),
+  'GraphQL Query.powerSchedule': gqlNothing('query($id: ID!) { powerSchedule(id: $id) { id } }', (i) => ({ id: i.powerSchedule })),
+  'GraphQL Query.devicePower': gqlNothing('query($d: ID!) { devicePower(deviceId: $d) { displayOn } }', (i) => ({ d: i.device })),
+  'GraphQL Mutation.deletePowerSchedule': gqlNothing('mutation($id: ID!) { deletePowerSchedule(id: $id) { success } }', (i) => ({ id: i.powerSchedule })),
+  'GraphQL Mutation.setPowerSchedule': gqlNothing(
+    'mutation($d: String, $g: String) { a: setPowerSchedule(input: { target: { deviceId: $d }, windows: [] }) { success } b: setPowerSchedule(input: { target: { groupId: $g }, windows: [] }) { success } }',
+    (i) => ({ d: i.device, g: i.deviceGroup }),
   ),
   'REST POST /webhooks/{id}/rotate-secret': (c) =>
     status(c.rest(`/webhooks/${c.ids.webhookEndpoint}/rotate-secret`, { method: 'POST', body: JSON.stringify({ overlap_seconds: 0 }) }), 404),

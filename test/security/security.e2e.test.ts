@@ -169,6 +169,10 @@ beforeAll(async () => {
     body: JSON.stringify({ target: { group_ids: [ids.deviceGroup] }, poll_seconds: 30 }),
   });
   if (limited.status !== 200) throw new Error(`A's CAP feed change: ${limited.status} ${await limited.text()}`);
+  // A's power schedule, of a tag none of its screens has (it switches no display off while the suite runs).
+  const power = await gql('mutation { setPowerSchedule(input: { target: { tag: "a-power-none" }, windows: [] }) { success error powerSchedule { id } } }');
+  if (!power.body.data?.setPowerSchedule?.success) throw new Error(`A's power schedule: ${power.text}`);
+  ids.powerSchedule = power.body.data.setPowerSchedule.powerSchedule.id;
   // A pairing code A claimed (a /play screen's, paired as A's device).
   const pairing = (await (await fetch(`${base}/player/pairings`, { method: 'POST', headers: json, body: '{}' })).json()) as { code: string };
   const claimed = await gql('mutation($c: String!) { claimDevice(code: $c, name: "A paired screen") { success error } }', { variables: { c: pairing.code } });

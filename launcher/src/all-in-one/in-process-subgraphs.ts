@@ -6,6 +6,7 @@
  */
 import { join, resolve } from 'node:path';
 import {
+  devicePrincipal,
   isAppError,
   JobFiles,
   jobFileSettingsFrom,
@@ -22,7 +23,7 @@ import { createAnalyticsSubgraph, registerReportExportJob, type ReportDirectory 
 import { createContentSubgraph, playerContent, playerMedia } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
 import { createDataTablesSubgraph, playerRows } from '@pylon/datatables';
-import { cachedMediaDirectory, createDevicesSubgraph, startWebhookAlerts, type ManifestSource } from '@pylon/devices';
+import { cachedMediaDirectory, createDevicesSubgraph, sendBulkDeviceCommands, startWebhookAlerts, type ManifestSource } from '@pylon/devices';
 import { devicesOptions } from '@pylon/devices/config';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { retryPolicyFrom } from '@pylon/identity/webhooks.config';
@@ -33,8 +34,12 @@ import {
   checkSchedule,
   createSchedulingSubgraph,
   currentManifest,
+  devicePower,
   manifestVersion,
+  offWindows,
+  playerPrincipal,
   startCapPolling,
+  startPowerEdges,
   watchChanges,
   type SchedulingRuntime,
 } from '@pylon/scheduling';
@@ -79,6 +84,7 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
     },
     version: (d) => manifestVersion(started('scheduling', late.scheduling), d),
     acknowledgeOverride: (d, overrideId, body) => acknowledgeOverride(started('scheduling', late.scheduling), d, overrideId, body),
+    power: async (d) => devicePower(started('scheduling', late.scheduling), playerPrincipal(d), d.id),
   };
 
   const identity = createIdentitySubgraph({
@@ -202,6 +208,11 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
         const found = await devices.repo.findByIds(caller.accountId, ids);
         return new Set(found.filter((d) => d.pingData?.timestamp && Date.parse(d.pingData.timestamp) >= cutoff).map((d) => d.id));
       },
+      // Power schedule edges: queued like an operator's bulk command, sent by the power schedule.
+      display: async (accountId, deviceIds, command) => {
+        const by = { ...devicePrincipal(accountId, 'power-schedule'), userId: 'power-schedule' };
+        await sendBulkDeviceCommands(devices.runtime, by, { deviceIds, commands: [{ command }] });
+      },
     },
     content: {
       existing: async (caller, kind, ids) =>
@@ -216,7 +227,13 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
   });
   late.scheduling = scheduling.runtime;
   // Content and device changes reach scheduling through the pub/sub port (Redis with CACHE_DRIVER=redis).
-  const unwatch = await watchChanges(scheduling.runtime, backends.pubsub!);
+  const unwatchChanges = await watchChanges(scheduling.runtime, backends.pubsub!);
+  // display_on / display_off at power schedule edges (stored, so a restart resumes them).
+  const stopPowerEdges = startPowerEdges(scheduling.runtime);
+  const unwatch = async () => {
+    await stopPowerEdges();
+    await unwatchChanges();
+  };
   // CAP alert feeds start and end emergency overrides (cap-feeds/poll-cap-feed.ts).
   const stopCapPolling = startCapPolling(scheduling.runtime);
   // Device and media names (and whether ids are the caller's) for analytics records and reports.
@@ -236,6 +253,8 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
       }
       return out;
     },
+    // Uptime over on-hours: the off-hours of the caller's devices by their power schedules.
+    powerOff: (caller, from, to) => offWindows(scheduling.runtime, caller, from, to),
   };
   const subgraphs: Record<string, Subgraph> = {
     identity,

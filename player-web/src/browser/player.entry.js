@@ -7,6 +7,7 @@ import { PlayerApi, PLAYER_VERSION } from './api.js';
 import { learn, offset, offsetKnown, serverNow, sleep } from './clock.js';
 import { pair } from './pairing.js';
 import { OverrideLayer } from './override.js';
+import { PowerLayer } from './power.js';
 import { jittered, PlaylogQueue } from './playlog-queue.js';
 import { screenshot } from './screenshot.js';
 import { Stage } from './stage.js';
@@ -114,14 +115,16 @@ class Player {
     // An emergency override pauses the stage (no hidden plays, no proof of play under it) and hands it back after.
     this.override = new OverrideLayer($('override'), {
       ...zoneCtx,
-      onChange: (covering) => (covering ? this.stage.stop() : this.stage.show(this.entry)),
+      onChange: (covering) => (covering ? this.stage.stop() : this.show(this.entry)),
     });
+    // The power schedule stops the stage while the display is off and hands it back at the on edge.
+    this.power = new PowerLayer((off) => (off ? this.stage.stop() : this.show(this.entry)));
   }
 
   /** Shows an entry on the stage, unless an override covers the screen (then it shows once the override ends). */
   show(entry) {
     this.entry = entry;
-    if (!this.override.covering()) this.stage.show(entry);
+    if (!this.override.covering() && !this.power.off()) this.stage.show(entry);
   }
 
   async start() {
@@ -165,6 +168,8 @@ class Player {
     document.body.dataset.manifestVersion = manifest.version;
     clearTimeout(this.switchTimer);
     const until = manifest.valid_until ? Date.parse(manifest.valid_until) : null;
+    // Before the stage is given its entry: a screen that starts at night never plays a first frame.
+    this.power.apply(manifest.power || null);
     this.show(until !== null && serverNow() >= until && manifest.next ? manifest.next : manifest.now);
     this.override.apply(manifest.override || null);
     if (until !== null && manifest.next) {

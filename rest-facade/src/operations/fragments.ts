@@ -352,4 +352,25 @@ export const REST_FRAGMENTS = gql`
     }
     receivedAt
   }
+
+  fragment RestPowerSchedule on PowerSchedule {
+    id
+    name
+    scope
+    target
+    windows {
+      weekdays
+      on
+      off
+    }
+    exceptions {
+      date
+      windows {
+        on
+        off
+      }
+    }
+    createdOn
+    updatedOn
+  }
 `;

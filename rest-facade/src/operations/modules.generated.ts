@@ -22,6 +22,7 @@ import * as media from './media.js';
 import * as overrides from './overrides.js';
 import * as player from './player.js';
 import * as playlists from './playlists.js';
+import * as powerSchedules from './power-schedules.js';
 import * as report from './report.js';
 import * as route from './route.js';
 import * as schedules from './schedules.js';
@@ -55,6 +56,7 @@ export const OPERATION_MODULES: readonly Readonly<Record<string, unknown>>[] = [
   overrides,
   player,
   playlists,
+  powerSchedules,
   report,
   route,
   schedules,

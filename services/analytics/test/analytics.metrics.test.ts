@@ -435,6 +435,43 @@ describe('deviceMetrics', () => {
       ]);
     });
   });
+
+  test('power schedules: uptime is over the on-hours only, whatever the source planned (pings while off do not count)', async () => {
+    // dp pings every minute of 2026-11-20 (a web player keeps pinging while blank); dq pings 07:00-18:59 only
+    // (unplugged at night). Both are off 19:00-07:00 by their schedule: 12 on-hours of 24.
+    const minutes = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => new Date(Date.parse('2026-11-20T00:00:30Z') + (from + i) * 60_000).toISOString());
+    await store.insert('ping_logs', [
+      ...minutes(0, 1440).map((t) => ping('dp', t, 10, 10, 5, 'acc-power')),
+      ...minutes(7 * 60, 12 * 60).map((t) => ping('dq', t, 10, 10, 5, 'acc-power')),
+    ]);
+    const at = (h: number) => Date.parse('2026-11-20T00:00:00Z') + h * 3_600_000;
+    const nights: [number, number][] = [
+      [at(0), at(7)],
+      [at(19), at(24)],
+    ];
+    const q = seriesQuery('acc-power', parseDateRange('2026-11-20', '2026-11-20'), 'DAY');
+    const up = async (o: Parameters<typeof selectDeviceMetrics>[3]) =>
+      (await selectDeviceMetrics(store, q, undefined, { now: new Date('2026-12-01T00:00:00Z'), ...o })).map((r) => [r.deviceId, r.uptimePercentage]);
+    // Without schedules (the planner reads the day rollup): dp up all day, dq half of it.
+    expect(await up({})).toEqual([
+      ['dp', 100],
+      ['dq', 50],
+    ]);
+    // With them both are up over every on-hour; another device's off-hours change nothing of dp's.
+    const off = new Map([
+      ['dp', nights],
+      ['dq', nights],
+    ]);
+    expect(await up({ off })).toEqual([
+      ['dp', 100],
+      ['dq', 100],
+    ]);
+    expect(await up({ off: new Map([['dq', [[at(7), at(19)]] as [number, number][]]]) })).toEqual([
+      ['dp', 100],
+      ['dq', 0],
+    ]);
+  });
 });
 
 describe("a deviceId filter's own devices each get a series, zeros without data", () => {

@@ -15,3 +15,4 @@ export type { OrganizationDirectory } from './ports/organization-directory.js';
 export type { ManifestDevice, ManifestSource } from './ports/manifest-source.js';
 export type { MediaDirectory } from './ports/media-directory.js';
 export { cachedMediaDirectory } from './adapters/media-directory.cached.js';
+export { sendBulkDeviceCommands } from './features/commands/send-commands.js';

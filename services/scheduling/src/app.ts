@@ -2,6 +2,7 @@ import { createSubgraph, mergeResolvers, type InternalTokens, type Subgraph } fr
 import { capFeedResolvers } from './features/cap-feeds/resolvers.js';
 import { nowPlayingResolvers } from './features/now-playing/resolvers.js';
 import { overrideResolvers } from './features/overrides/resolvers.js';
+import { powerResolvers } from './features/power/resolvers.js';
 import { scheduleGroupResolvers } from './features/schedule-groups/resolvers.js';
 import { scheduleResolvers } from './features/schedules/resolvers.js';
 import { createSchedulingRuntime, type SchedulingRuntime, type SchedulingRuntimeDeps } from './runtime.js';
@@ -21,5 +22,12 @@ export function createSchedulingSubgraph(deps: SchedulingDeps): SchedulingSubgra
 }
 
 function schedulingResolvers(rt: SchedulingRuntime) {
-  return mergeResolvers(scheduleResolvers(rt), scheduleGroupResolvers(rt), nowPlayingResolvers(rt), overrideResolvers(rt), capFeedResolvers(rt));
+  return mergeResolvers(
+    scheduleResolvers(rt),
+    scheduleGroupResolvers(rt),
+    nowPlayingResolvers(rt),
+    overrideResolvers(rt),
+    capFeedResolvers(rt),
+    powerResolvers(rt),
+  );
 }

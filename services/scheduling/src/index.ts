@@ -21,3 +21,5 @@ export { createSchedule } from './features/schedules/manage-schedules.js';
 export { acknowledgeOverride, cancelOverride, getOverride, startOverride } from './features/overrides/manage-overrides.js';
 export { pollCapFeed, pollDueFeeds, startCapPolling } from './features/cap-feeds/poll-cap-feed.js';
 export { assignScheduleDevices, checkSchedule } from './features/schedules/assign-devices.js';
+export { sendDueEdges, startPowerEdges, POWER_EDGE_TICK_MS } from './features/power/power-edges.js';
+export { devicePower, offWindows } from './features/power/manage-power.js';

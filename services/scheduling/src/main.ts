@@ -14,6 +14,7 @@ import { createHttpAccountDirectory, createHttpContentDirectory, createHttpDevic
 import { createManifestHttp } from './features/player-manifest/http/manifest-http.js';
 import { watchChanges } from './features/player-manifest/manifest-changes.js';
 import { startCapPolling } from './features/cap-feeds/poll-cap-feed.js';
+import { startPowerEdges } from './features/power/power-edges.js';
 
 await runSubgraphProcess({
   name: 'scheduling',
@@ -46,6 +47,8 @@ await runSubgraphProcess({
     // CAP alert feeds are polled by every replica; each due feed is taken by one (cap-feeds/poll-cap-feed.ts).
     const stopCapPolling = startCapPolling(scheduling.runtime);
     backends.onClose(async () => stopCapPolling());
+    // display_on / display_off at power schedule edges (stored, so a restart resumes them).
+    backends.onClose(startPowerEdges(scheduling.runtime));
     return scheduling;
   },
   extend: (app, { tokens, subgraph }) => {

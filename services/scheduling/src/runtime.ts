@@ -10,6 +10,7 @@ import { ScheduleRepository } from './shared/schedule.repository.js';
 import { OverrideRepository } from './features/overrides/override.repository.js';
 import { CapFeedRepository } from './features/cap-feeds/cap-feed.repository.js';
 import { fetchFeed } from './adapters/fetch-feed.js';
+import { PowerScheduleRepository } from './features/power/power-schedule.repository.js';
 
 export interface SchedulingRuntimeDeps {
   documents: DocumentStore;
@@ -47,6 +48,7 @@ export interface SchedulingRuntime {
   capFeeds: CapFeedRepository;
   /** Reads a CAP feed document (outbound rules: adapters/fetch-feed.ts). */
   fetchFeed(url: string): Promise<string>;
+  power: PowerScheduleRepository;
 }
 
 export function createSchedulingRuntime(deps: SchedulingRuntimeDeps): SchedulingRuntime {
@@ -65,5 +67,6 @@ export function createSchedulingRuntime(deps: SchedulingRuntimeDeps): Scheduling
     overrideTimers: new Map(),
     capFeeds: new CapFeedRepository(deps.documents),
     fetchFeed: (url) => fetchFeed(url, { allowList: deps.capFeedAllowList ?? [], timeoutMs: 10_000 }),
+    power: new PowerScheduleRepository(deps.documents),
   };
 }

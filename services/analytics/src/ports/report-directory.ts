@@ -17,4 +17,10 @@ export interface ReportDirectory {
   schedules(caller: Principal, ids: readonly string[]): Promise<Map<string, string>>;
   /** The caller's devices (id -> name), at most `max` of them (the first by name, then id). */
   listDevices(caller: Principal, max: number): Promise<Map<string, string>>;
+  /**
+   * The stretches [from, to) (epoch ms) within [from, to) in which the displays of the caller's
+   * devices are off by their power schedules, by device id (devices without a schedule are absent).
+   * Uptime counts only the other minutes. Absent: uptime counts every minute.
+   */
+  powerOff?(caller: Principal, from: number, to: number): Promise<Map<string, [number, number][]>>;
 }

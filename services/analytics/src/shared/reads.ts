@@ -18,6 +18,8 @@ export interface SeriesReadOptions {
   owned?: OwnedDevices;
   /** The clock (default: the current time). */
   now?: Date;
+  /** Off-hours of the caller's devices by their power schedules (ReportDirectory.powerOff). */
+  powerOff?: (from: number, to: number) => Promise<Map<string, [number, number][]>>;
 }
 
 type Fields = Required<QueryResolvers>;
@@ -34,7 +36,17 @@ export function readResolvers(store: AnalyticsStore, directory: ReportDirectory 
     for (const [field, read] of Object.entries(table) as [string, (s: AnalyticsStore, p: Principal, a: unknown, o: SeriesReadOptions) => unknown][]) {
       if (field in resolvers) throw new Error(`analytics: Query.${field} is read by two features`);
       resolvers[field] = (_: unknown, args: unknown, ctx: SubgraphContext) =>
-        read(store, ctx.principal, args, directory ? { owned: ownedDevices(directory, ctx) } : {});
+        read(
+          store,
+          ctx.principal,
+          args,
+          directory
+            ? {
+                owned: ownedDevices(directory, ctx),
+                ...(directory.powerOff ? { powerOff: (from: number, to: number) => directory.powerOff!(ctx.principal, from, to) } : {}),
+              }
+            : {},
+        );
     }
   }
   return resolvers as QueryResolvers;

@@ -25,6 +25,9 @@ export function createHttpManifestSource(o: { schedulingUrl: string; tokens: Int
       if (a && (typeof a.etag !== 'string' || typeof a.manifest?.version !== 'string')) throw new AppError('UNAVAILABLE', 'the manifest answer was malformed');
       return a ? { body: a.manifest, etag: a.etag } : null;
     },
+    async power(d) {
+      return (await get<{ on: boolean; since: number | null }>(d, '/power')) ?? { on: true, since: null };
+    },
     async version(d) {
       const a = await get<{ version: string }>(d, '/version');
       return a ? a.version : null;

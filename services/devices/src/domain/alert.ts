@@ -3,6 +3,9 @@
  *
  * A rule holds for a device when its conditions match (`any` of them, or `all`):
  *   offline       - no ping for longer than `minutes` (a device that never pinged counts from its registration);
+ *                   never while its display is off by its power schedule, and counted from the
+ *                   start of the current on-window at the earliest (a screen switched on at 07:00
+ *                   has until 07:00 + `minutes` to ping);
  *   cpu_above, memory_above, disk_above - the latest ping reported more than `threshold` percent,
  *                   judged only while that ping is fresh (within the online window): stale figures
  *                   of a silent device neither open nor keep open a threshold alert.
@@ -87,15 +90,17 @@ export function evaluateRule(
   device: Pick<DeviceRecord, 'pingData'> & { createdAt: string },
   now: number,
   onlineWindowSeconds: number,
+  power?: { on: boolean; since: number | null },
 ): Evaluation {
   const ping = device.pingData;
-  const lastSeen = Date.parse(ping?.timestamp ?? device.createdAt);
+  const seen = Date.parse(ping?.timestamp ?? device.createdAt);
+  const lastSeen = power?.since != null && power.since > seen ? power.since : seen;
   const fresh = !!ping && now - lastSeen <= onlineWindowSeconds * 1000;
   const reasons: string[] = [];
   const results = rule.conditions.map((c) => {
     if (c.type === 'offline') {
       const silentMs = now - lastSeen;
-      const holds = Number.isFinite(silentMs) && silentMs > (c.minutes ?? 0) * 60_000;
+      const holds = power?.on !== false && Number.isFinite(silentMs) && silentMs > (c.minutes ?? 0) * 60_000;
       if (holds) reasons.push(`offline for ${Math.floor(silentMs / 60_000)} min > ${c.minutes} min`);
       return holds;
     }

@@ -18,6 +18,16 @@ export interface ManifestSource {
    * the recorded per-screen state; NOT_FOUND when no override of the screen has that id.
    */
   acknowledgeOverride?(device: OverrideAckDevice, overrideId: string, body: unknown): Promise<{ override_id: string; device_id: string; state: string }>;
+  /**
+   * The device's display by its power schedule now: off, or on since `since` (the start of the
+   * current on-window, null when none within a day or no schedule). Offline alerts read it.
+   */
+  power?(device: ManifestDevice): Promise<DisplayPower>;
+}
+
+export interface DisplayPower {
+  on: boolean;
+  since: number | null;
 }
 
 /** The device acknowledging, with what its push event and audit entry name. */

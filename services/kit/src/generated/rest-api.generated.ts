@@ -2181,6 +2181,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/devices/{id}/power": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A device's display by its power schedule.
+         * @description Whether the display is on at `at` (default now), until when, in which time zone, under which
+         *     schedule (its own, its group or a parent group, its first tag by name; none: always on), and why
+         *     in words. 404 when the account has no such device. Policy Schedules_View.
+         */
+        get: operations["getDevicePower"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/overrides": {
         parameters: {
             query?: never;
@@ -2245,6 +2267,57 @@ export interface paths {
          */
         post: operations["cancelOverride"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/power-schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's power schedules.
+         * @description One per device, device group or tag, by scope then target. Policy Schedules_View.
+         */
+        get: operations["listPowerSchedules"];
+        put?: never;
+        /**
+         * Sets the power schedule of a device, device group or tag.
+         * @description Replaces the one its target had. The display is on in the windows (weekdays, `on` and `off` as
+         *     HH:MM in the device time zone, the account zone when the device has none; `off` at or before `on`
+         *     runs past midnight) and on exception dates in their hours instead (none: off all day). Screens get
+         *     display_on / display_off at the edges. Every refusal names its field. Policy Schedules_Edit.
+         */
+        post: operations["setPowerSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/power-schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One power schedule.
+         * @description 404 when the account has no power schedule with this id. Policy Schedules_View.
+         */
+        get: operations["getPowerSchedule"];
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a power schedule.
+         * @description Its screens fall back to the next schedule that applies, or stay on. 404 for an unknown id. Policy Schedules_Edit.
+         */
+        delete: operations["deletePowerSchedule"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2503,6 +2576,58 @@ export interface components {
             target?: components["schemas"]["OverrideTarget"] | null;
             poll_seconds?: number | null;
             default_duration_minutes?: number | null;
+        };
+        PowerHours: {
+            /** @description HH:MM (or HH:MM:SS), 00:00 to 23:59, device time. */
+            on: string;
+            /** @description HH:MM (or HH:MM:SS), 00:00 to 24:00; at or before on: the next day. */
+            off: string;
+        };
+        PowerWindow: {
+            weekdays: ("MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY")[];
+            on: string;
+            off: string;
+        };
+        PowerException: {
+            /** @description YYYY-MM-DD (the device's local date). */
+            date: string;
+            /** @description Other hours that day; none or empty: off all day. */
+            windows?: components["schemas"]["PowerHours"][];
+        };
+        /** @description When the display of a device, a device group's devices or a tag's devices is on. */
+        PowerSchedule: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            scope: "DEVICE" | "GROUP" | "TAG";
+            /** @description The device id */
+            target: string;
+            windows: components["schemas"]["PowerWindow"][];
+            exceptions: components["schemas"]["PowerException"][];
+            created_on: string;
+            updated_on: string;
+        };
+        PowerScheduleRequest: {
+            name?: string | null;
+            /** @description Exactly one of device_id, group_id, tag. */
+            target: {
+                device_id?: string;
+                group_id?: string;
+                tag?: string;
+            };
+            windows: components["schemas"]["PowerWindow"][];
+            exceptions?: components["schemas"]["PowerException"][];
+        };
+        /** @description A device's display by its power schedule at one instant. */
+        DevicePower: {
+            device_id: string;
+            at: string;
+            timezone: string;
+            display_on: boolean;
+            until: string | null;
+            /** @description In words, e.g. display off by power schedule until 07:00. */
+            reason: string;
+            schedule: components["schemas"]["PowerSchedule"] | null;
         };
         /** @description Where push events of the account are delivered (never its secret). */
         WebhookEndpoint: {
@@ -8450,6 +8575,39 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getDevicePower: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 instant; default now. */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The device's display. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DevicePower"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listOverrides: {
         parameters: {
             query?: {
@@ -8567,6 +8725,121 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPowerSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The power schedules (possibly none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PowerSchedule"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setPowerSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PowerScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The power schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PowerSchedule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPowerSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The power schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PowerSchedule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deletePowerSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted power schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PowerSchedule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

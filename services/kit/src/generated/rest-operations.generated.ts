@@ -451,6 +451,60 @@ export type PlaylistType =
   | 'SLIDESHOW'
   | 'TEMPLATE';
 
+export type PowerExceptionInput = {
+  /** YYYY-MM-DD. */
+  date: string;
+  /** The hours that day instead of the weekly windows; none or empty: off all day. */
+  windows?: Array<PowerHoursInput> | null | undefined;
+};
+
+export type PowerHoursInput = {
+  off: string;
+  on: string;
+};
+
+export type PowerScheduleInput = {
+  /** Dates (the device's local dates) with other hours, or none (off all day). */
+  exceptions?: Array<PowerExceptionInput> | null | undefined;
+  /** Default: the scope and target. */
+  name?: string | null | undefined;
+  /** Exactly one of deviceId, groupId, tag. */
+  target: PowerTargetInput;
+  /** When the display is on each week (at most 28 windows); none: off except on exception dates. */
+  windows: Array<PowerWindowInput>;
+};
+
+export type PowerScope =
+  | 'DEVICE'
+  | 'GROUP'
+  | 'TAG';
+
+export type PowerTargetInput = {
+  /** A device of the caller's account. */
+  deviceId?: string | null | undefined;
+  /** A device group of the caller's account (its subgroups too, unless they have their own). */
+  groupId?: string | null | undefined;
+  /** Devices with this tag. */
+  tag?: string | null | undefined;
+};
+
+export type PowerWeekday =
+  | 'FRIDAY'
+  | 'MONDAY'
+  | 'SATURDAY'
+  | 'SUNDAY'
+  | 'THURSDAY'
+  | 'TUESDAY'
+  | 'WEDNESDAY';
+
+export type PowerWindowInput = {
+  /** HH:MM, 00:00 to 24:00; at or before `on`: the next day (22:00 to 06:00 runs over midnight). */
+  off: string;
+  /** HH:MM (or HH:MM:SS), 00:00 to 23:59, device time. */
+  on: string;
+  weekdays: Array<PowerWeekday>;
+};
+
 export type ReorderDataTableRowsInput = {
   afterRowId?: string | null | undefined;
   rowIds: Array<string>;
@@ -687,6 +741,8 @@ export type RestCapFeedFragment = { id: string, name: string, url: string, enabl
 
 export type RestCapAlertFragment = { identifier: string, sender: string, sent: string, msgType: string, event: string, severity: string, headline: string, outcome: CapAlertOutcome, detail: string | null, receivedAt: string, override: { id: string } | null };
 
+export type RestPowerScheduleFragment = { id: string, name: string, scope: PowerScope, target: string, createdOn: string, updatedOn: string, windows: Array<{ weekdays: Array<PowerWeekday>, on: string, off: string }>, exceptions: Array<{ date: string, windows: Array<{ on: string, off: string }> }> };
+
 export type BatchCreateDataTableRowsMutationVariables = Exact<{
   input: BatchCreateDataTableRowsInput;
 }>;
@@ -868,6 +924,13 @@ export type DeletePlaylistGroupMutationVariables = Exact<{
 
 export type DeletePlaylistGroupMutation = { deletePlaylistGroup: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, groupId: string | null, movedItems: number | null, movedGroups: number | null } | null };
 
+export type DeletePowerScheduleMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeletePowerScheduleMutation = { deletePowerSchedule: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, powerSchedule: { id: string, name: string, scope: PowerScope, target: string, createdOn: string, updatedOn: string, windows: Array<{ weekdays: Array<PowerWeekday>, on: string, off: string }>, exceptions: Array<{ date: string, windows: Array<{ on: string, off: string }> }> } | null } | null };
+
 export type DeleteScheduleMutationVariables = Exact<{
   id: string | number;
 }>;
@@ -1007,6 +1070,14 @@ export type GetDevicePlayStatsQueryVariables = Exact<{
 
 export type GetDevicePlayStatsQuery = { devicePlayStats: Array<{ deviceId: string, deviceName: string | null, totalPlays: number, totalDuration: number, avgDuration: number, fileCount: number, firstPlayed: string, lastPlayed: string }> | null };
 
+export type GetDevicePowerQueryVariables = Exact<{
+  deviceId: string | number;
+  at?: string | null | undefined;
+}>;
+
+
+export type GetDevicePowerQuery = { devicePower: { at: string, timezone: string, displayOn: boolean, until: string | null, reason: string, schedule: { id: string, name: string, scope: PowerScope, target: string, createdOn: string, updatedOn: string, windows: Array<{ weekdays: Array<PowerWeekday>, on: string, off: string }>, exceptions: Array<{ date: string, windows: Array<{ on: string, off: string }> }> } | null } | null };
+
 export type GetDeviceSnapQueryVariables = Exact<{
   registrationKey: string;
 }>;
@@ -1125,6 +1196,13 @@ export type GetPlaylistQueryVariables = Exact<{
 
 
 export type GetPlaylistQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
+
+export type GetPowerScheduleQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GetPowerScheduleQuery = { powerSchedule: { id: string, name: string, scope: PowerScope, target: string, createdOn: string, updatedOn: string, windows: Array<{ weekdays: Array<PowerWeekday>, on: string, off: string }>, exceptions: Array<{ date: string, windows: Array<{ on: string, off: string }> }> } | null };
 
 export type GetScheduleQueryVariables = Exact<{
   id: string;
@@ -1353,6 +1431,11 @@ export type ListPlaylistsQueryVariables = Exact<{
 
 export type ListPlaylistsQuery = { total: number, playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
 
+export type ListPowerSchedulesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListPowerSchedulesQuery = { powerSchedules: Array<{ id: string, name: string, scope: PowerScope, target: string, createdOn: string, updatedOn: string, windows: Array<{ weekdays: Array<PowerWeekday>, on: string, off: string }>, exceptions: Array<{ date: string, windows: Array<{ on: string, off: string }> }> }> };
+
 export type ListScheduleGroupsQueryVariables = Exact<{
   tree?: boolean | null | undefined;
 }>;
@@ -1517,6 +1600,13 @@ export type SendTestWebhookEventMutationVariables = Exact<{
 
 
 export type SendTestWebhookEventMutation = { sendTestWebhookEvent: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, delivery: { id: string, endpointId: string, eventId: string, eventType: string, eventTimestamp: string, status: string, attemptCount: number, nextAttemptAt: string | null, createdOn: string, attempts: Array<{ at: string, statusCode: number | null, latencyMs: number, responseExcerpt: string | null }> } | null } | null };
+
+export type SetPowerScheduleMutationVariables = Exact<{
+  input: PowerScheduleInput;
+}>;
+
+
+export type SetPowerScheduleMutation = { setPowerSchedule: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, powerSchedule: { id: string, name: string, scope: PowerScope, target: string, createdOn: string, updatedOn: string, windows: Array<{ weekdays: Array<PowerWeekday>, on: string, off: string }>, exceptions: Array<{ date: string, windows: Array<{ on: string, off: string }> }> } | null } | null };
 
 export type StartDeviceBulkJobMutationVariables = Exact<{
   input: DeviceBulkJobInput;
@@ -1684,6 +1774,7 @@ export interface RestOperationTypes {
   deleteMediaGroup: { result: DeleteMediaGroupMutation; variables: DeleteMediaGroupMutationVariables };
   deletePlaylist: { result: DeletePlaylistMutation; variables: DeletePlaylistMutationVariables };
   deletePlaylistGroup: { result: DeletePlaylistGroupMutation; variables: DeletePlaylistGroupMutationVariables };
+  deletePowerSchedule: { result: DeletePowerScheduleMutation; variables: DeletePowerScheduleMutationVariables };
   deleteSchedule: { result: DeleteScheduleMutation; variables: DeleteScheduleMutationVariables };
   deleteScheduleGroup: { result: DeleteScheduleGroupMutation; variables: DeleteScheduleGroupMutationVariables };
   deleteTemplate: { result: DeleteTemplateMutation; variables: DeleteTemplateMutationVariables };
@@ -1701,6 +1792,7 @@ export interface RestOperationTypes {
   getDeviceMetrics: { result: GetDeviceMetricsQuery; variables: GetDeviceMetricsQueryVariables };
   getDevicePingData: { result: GetDevicePingDataQuery; variables: GetDevicePingDataQueryVariables };
   getDevicePlayStats: { result: GetDevicePlayStatsQuery; variables: GetDevicePlayStatsQueryVariables };
+  getDevicePower: { result: GetDevicePowerQuery; variables: GetDevicePowerQueryVariables };
   getDeviceSnap: { result: GetDeviceSnapQuery; variables: GetDeviceSnapQueryVariables };
   getEventFlow: { result: GetEventFlowQuery; variables: GetEventFlowQueryVariables };
   getEventMetrics: { result: GetEventMetricsQuery; variables: GetEventMetricsQueryVariables };
@@ -1713,6 +1805,7 @@ export interface RestOperationTypes {
   getPingData: { result: GetPingDataQuery; variables: GetPingDataQueryVariables };
   getPlayStatsByTime: { result: GetPlayStatsByTimeQuery; variables: GetPlayStatsByTimeQueryVariables };
   getPlaylist: { result: GetPlaylistQuery; variables: GetPlaylistQueryVariables };
+  getPowerSchedule: { result: GetPowerScheduleQuery; variables: GetPowerScheduleQueryVariables };
   getSchedule: { result: GetScheduleQuery; variables: GetScheduleQueryVariables };
   getTemplate: { result: GetTemplateQuery; variables: GetTemplateQueryVariables };
   getUser: { result: GetUserQuery; variables: GetUserQueryVariables };
@@ -1738,6 +1831,7 @@ export interface RestOperationTypes {
   listPlayLogs: { result: ListPlayLogsQuery; variables: ListPlayLogsQueryVariables };
   listPlaylistGroups: { result: ListPlaylistGroupsQuery; variables: ListPlaylistGroupsQueryVariables };
   listPlaylists: { result: ListPlaylistsQuery; variables: ListPlaylistsQueryVariables };
+  listPowerSchedules: { result: ListPowerSchedulesQuery; variables: ListPowerSchedulesQueryVariables };
   listScheduleGroups: { result: ListScheduleGroupsQuery; variables: ListScheduleGroupsQueryVariables };
   listSchedules: { result: ListSchedulesQuery; variables: ListSchedulesQueryVariables };
   listTemplateGroups: { result: ListTemplateGroupsQuery; variables: ListTemplateGroupsQueryVariables };
@@ -1758,6 +1852,7 @@ export interface RestOperationTypes {
   sendBulkDeviceCommands: { result: SendBulkDeviceCommandsMutation; variables: SendBulkDeviceCommandsMutationVariables };
   sendDeviceCommand: { result: SendDeviceCommandMutation; variables: SendDeviceCommandMutationVariables };
   sendTestWebhookEvent: { result: SendTestWebhookEventMutation; variables: SendTestWebhookEventMutationVariables };
+  setPowerSchedule: { result: SetPowerScheduleMutation; variables: SetPowerScheduleMutationVariables };
   startDeviceBulkJob: { result: StartDeviceBulkJobMutation; variables: StartDeviceBulkJobMutationVariables };
   startOverride: { result: StartOverrideMutation; variables: StartOverrideMutationVariables };
   trackDeviceEvent: { result: TrackDeviceEventMutation; variables: TrackDeviceEventMutationVariables };

@@ -2,7 +2,7 @@
  * The directory ports over the other subgraphs' GraphQL (distributed mode), each request signed as
  * the caller so the other subgraph answers from the caller's account only.
  */
-import { mapTemplateLayout, querySubgraphAs, type SubgraphTarget, type TemplateLayout } from '@pylon/kit';
+import { devicePrincipal, mapTemplateLayout, querySubgraphAs, type SubgraphTarget, type TemplateLayout } from '@pylon/kit';
 import type { AccountDirectory } from '../ports/account-directory.js';
 import type { FleetDevice } from '../domain/override.js';
 import type { ContentDirectory, ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
@@ -61,8 +61,15 @@ export function createHttpDeviceDirectory(t: Target): DeviceDirectory {
       );
       return new Set((data.device ?? []).filter((d) => d.isOnline).map((d) => d.id));
     },
+    async display(accountId, deviceIds, command) {
+      // Signed as the power schedule of the account, with only the policy the mutation needs.
+      const by = { ...devicePrincipal(accountId, 'power-schedule'), userId: 'power-schedule', policies: ['Devices_Edit' as const] };
+      await ask(t, by, DISPLAY_MUTATION, { input: { deviceIds, commands: [{ command }] } }, 'the devices');
+    },
   };
 }
+
+const DISPLAY_MUTATION = 'mutation($input: BulkDeviceCommandsInput!) { sendBulkDeviceCommands(input: $input) { success error } }';
 
 const FLEET_PAGE = 1000;
 const FLEET_QUERY =

@@ -14,3 +14,7 @@ export const CAP_ALERTS: CollectionSpec = { name: 'capAlerts', indexes: [{ name:
 export const CAP_FEED_ACCOUNTS: CollectionSpec = { name: 'capFeedAccounts' };
 /** Where cross-account registries live. */
 export const SYSTEM_TENANT = '_system';
+/** Power schedules: one per target (a device, a device group or a tag). */
+export const POWER_SCHEDULES: CollectionSpec = { name: 'powerSchedules', uniqueIndexes: [{ name: 'target', fields: ['scope', 'target'] }] };
+/** The next display edge per device with a power schedule (id: device id; SYSTEM tenant), walked by due time. */
+export const POWER_EDGES: CollectionSpec = { name: 'powerEdges', indexes: [{ name: 'due', fields: ['dueAt'] }] };

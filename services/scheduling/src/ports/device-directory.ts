@@ -19,4 +19,6 @@ export interface DeviceDirectory {
   fleet(caller: Principal): Promise<{ devices: FleetDevice[]; groups: Map<string, string | null> }>;
   /** Which of `ids` (the caller's devices) are online now (pinged within the online window). */
   online(caller: Principal, ids: readonly string[]): Promise<Set<string>>;
+  /** Queues display_on / display_off for the account's devices (power schedule edges); none: native players get no commands. */
+  display?(accountId: string, deviceIds: readonly string[], command: 'display_on' | 'display_off'): Promise<void>;
 }

@@ -191,6 +191,23 @@ export type Device = {
   id: Scalars['ID']['output'];
 };
 
+/** A device's display by its power schedule at one instant. */
+export type DevicePower = {
+  __typename?: 'DevicePower';
+  /** The instant asked about, ISO 8601. */
+  at: Scalars['String']['output'];
+  device: Device;
+  displayOn: Scalars['Boolean']['output'];
+  /** In words, e.g. display off by power schedule until 07:00. */
+  reason: Scalars['String']['output'];
+  /** The governing schedule; null: none, always on. */
+  schedule?: Maybe<PowerSchedule>;
+  /** The IANA time zone the schedule was read in. */
+  timezone: Scalars['String']['output'];
+  /** When it next changes (ISO 8601); null: not within 14 days (or no schedule). */
+  until?: Maybe<Scalars['String']['output']>;
+};
+
 export type DeviceTimeline = {
   __typename?: 'DeviceTimeline';
   device: Device;
@@ -248,6 +265,8 @@ export type Mutation = {
   createScheduleGroup?: Maybe<ScheduleGroupPayload>;
   /** Deletes a CAP feed and its record of alerts; the overrides it started stay (cancel them as any other). Policy: Overrides_Edit. */
   deleteCapFeed?: Maybe<CapFeedPayload>;
+  /** Deletes a power schedule: its screens fall back to the next schedule that applies, or stay on. Policy: Schedules_Edit. */
+  deletePowerSchedule?: Maybe<PowerSchedulePayload>;
   /** Policy: Schedules_Delete. */
   deleteSchedule?: Maybe<DeleteSchedulePayload>;
   /** Deletes a group; its schedules and sub-groups move up to its parent. Policy: Schedules_Delete. */
@@ -256,6 +275,14 @@ export type Mutation = {
   patchSchedule?: Maybe<SchedulePayload>;
   /** Reads a CAP feed now (enabled or not) and acts on the alerts it has not seen; the report says what each alert did. Policy: Overrides_Edit. */
   pollCapFeed?: Maybe<CapFeedPollPayload>;
+  /**
+   * Sets the power schedule of one device, device group or tag (replacing the one it had): when the
+   * display is on, by weekday and time in the device's time zone (the account's when the device has
+   * none), with exceptions by date. Screens get display_on / display_off at the edges; the web player
+   * blanks itself while off. Expected failures come back as success: false naming the input field.
+   * Policy: Schedules_Edit.
+   */
+  setPowerSchedule?: Maybe<PowerSchedulePayload>;
   /**
    * Starts an emergency override (at once, or at startsAt): its content shows over every schedule on
    * the targeted screens, for its time box or until cancelled. Expected failures (bad input, unknown
@@ -321,6 +348,15 @@ export type MutationDeleteCapFeedArgs = {
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField naming the input field.
  */
+export type MutationDeletePowerScheduleArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/**
+ * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField naming the input field.
+ */
 export type MutationDeleteScheduleArgs = {
   id: Scalars['ID']['input'];
 };
@@ -351,6 +387,15 @@ export type MutationPatchScheduleArgs = {
  */
 export type MutationPollCapFeedArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+/**
+ * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
+ * success: false with error, errorCode and errorField naming the input field.
+ */
+export type MutationSetPowerScheduleArgs = {
+  input: PowerScheduleInput;
 };
 
 
@@ -426,7 +471,7 @@ export type NowPlaying = {
    * and `content` then say what plays again once it ends.
    */
   override?: Maybe<Override>;
-  /** Why the screen shows what it shows, in words: the override, the winning schedule, or nothing scheduled. */
+  /** Why the screen shows what it shows, in words: the override, the display off by its power schedule (until HH:MM, device time), the winning schedule, or nothing scheduled. */
   reason: Scalars['String']['output'];
   /** The winning schedule; null when nothing plays. */
   schedule?: Maybe<Schedule>;
@@ -581,12 +626,114 @@ export type Playlist = {
   id: Scalars['ID']['output'];
 };
 
+export type PowerException = {
+  __typename?: 'PowerException';
+  date: Scalars['String']['output'];
+  /** Empty: off all day. */
+  windows: Array<PowerHours>;
+};
+
+export type PowerExceptionInput = {
+  /** YYYY-MM-DD. */
+  date: Scalars['String']['input'];
+  /** The hours that day instead of the weekly windows; none or empty: off all day. */
+  windows?: InputMaybe<Array<PowerHoursInput>>;
+};
+
+export type PowerHours = {
+  __typename?: 'PowerHours';
+  off: Scalars['String']['output'];
+  on: Scalars['String']['output'];
+};
+
+export type PowerHoursInput = {
+  off: Scalars['String']['input'];
+  on: Scalars['String']['input'];
+};
+
+export type PowerSchedule = {
+  __typename?: 'PowerSchedule';
+  createdOn: Scalars['String']['output'];
+  exceptions: Array<PowerException>;
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  scope: PowerScope;
+  /** The device id, device group id or tag. */
+  target: Scalars['String']['output'];
+  updatedOn: Scalars['String']['output'];
+  windows: Array<PowerWindow>;
+};
+
+export type PowerScheduleInput = {
+  /** Dates (the device's local dates) with other hours, or none (off all day). */
+  exceptions?: InputMaybe<Array<PowerExceptionInput>>;
+  /** Default: the scope and target. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** Exactly one of deviceId, groupId, tag. */
+  target: PowerTargetInput;
+  /** When the display is on each week (at most 28 windows); none: off except on exception dates. */
+  windows: Array<PowerWindowInput>;
+};
+
+export type PowerSchedulePayload = MutationPayload & {
+  __typename?: 'PowerSchedulePayload';
+  error?: Maybe<Scalars['String']['output']>;
+  errorCode?: Maybe<Scalars['String']['output']>;
+  errorField?: Maybe<Scalars['String']['output']>;
+  powerSchedule?: Maybe<PowerSchedule>;
+  success: Scalars['Boolean']['output'];
+};
+
+export type PowerScope =
+  | 'DEVICE'
+  | 'GROUP'
+  | 'TAG';
+
+export type PowerTargetInput = {
+  /** A device of the caller's account. */
+  deviceId?: InputMaybe<Scalars['String']['input']>;
+  /** A device group of the caller's account (its subgroups too, unless they have their own). */
+  groupId?: InputMaybe<Scalars['String']['input']>;
+  /** Devices with this tag. */
+  tag?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type PowerWeekday =
+  | 'FRIDAY'
+  | 'MONDAY'
+  | 'SATURDAY'
+  | 'SUNDAY'
+  | 'THURSDAY'
+  | 'TUESDAY'
+  | 'WEDNESDAY';
+
+export type PowerWindow = {
+  __typename?: 'PowerWindow';
+  off: Scalars['String']['output'];
+  on: Scalars['String']['output'];
+  weekdays: Array<PowerWeekday>;
+};
+
+export type PowerWindowInput = {
+  /** HH:MM, 00:00 to 24:00; at or before `on`: the next day (22:00 to 06:00 runs over midnight). */
+  off: Scalars['String']['input'];
+  /** HH:MM (or HH:MM:SS), 00:00 to 23:59, device time. */
+  on: Scalars['String']['input'];
+  weekdays: Array<PowerWeekday>;
+};
+
 export type Query = {
   __typename?: 'Query';
   /** One CAP alert feed with the alerts it read; null when the account has none with this id. Policy: Schedules_View. */
   capFeed?: Maybe<CapFeed>;
   /** The account's CAP alert feeds (at most 20), by name. Policy: Schedules_View. */
   capFeeds: Array<CapFeed>;
+  /**
+   * Whether the device's display is on at `at` (default now) by its power schedule, until when, and
+   * which schedule governs it (its own, else its group's or a parent group's, else its first tag's by
+   * name; none: always on). Null when the account has no such device. Policy: Schedules_View.
+   */
+  devicePower?: Maybe<DevicePower>;
   /**
    * The winners over [from, to) for a calendar view: consecutive stretches with the same winner
    * (schedule null: nothing plays). At most 62 days. Policy: Schedules_View.
@@ -606,6 +753,10 @@ export type Query = {
    * Policy: Schedules_View.
    */
   overrides: Array<Override>;
+  /** One power schedule; null when the account has none with this id. Policy: Schedules_View. */
+  powerSchedule?: Maybe<PowerSchedule>;
+  /** The account's power schedules (one per device, device group or tag), by scope then target. Policy: Schedules_View. */
+  powerSchedules: Array<PowerSchedule>;
   /**
    * Schedules of the caller's account. Policy: Schedules_View. Results are filtered by every argument
    * given (id, groupId, groupName and tag match any of the listed values; deviceId keeps the schedules
@@ -622,6 +773,12 @@ export type Query = {
 
 export type QueryCapFeedArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type QueryDevicePowerArgs = {
+  at?: InputMaybe<Scalars['String']['input']>;
+  deviceId: Scalars['ID']['input'];
 };
 
 
@@ -646,6 +803,11 @@ export type QueryOverrideArgs = {
 export type QueryOverridesArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   openOnly?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type QueryPowerScheduleArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -1020,6 +1182,7 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( DeleteScheduleGroupPayload )
     | ( DeleteSchedulePayload )
     | ( OverridePayload )
+    | ( PowerSchedulePayload )
     | ( Omit<ScheduleGroupPayload, 'group'> & { group?: Maybe<_RefType['ScheduleGroup']> } )
     | ( Omit<SchedulePayload, 'schedule'> & { schedule?: Maybe<_RefType['Schedule']> } )
   ;
@@ -1043,6 +1206,7 @@ export type ResolversTypes = {
   DeleteScheduleGroupPayload: ResolverTypeWrapper<DeleteScheduleGroupPayload>;
   DeleteSchedulePayload: ResolverTypeWrapper<DeleteSchedulePayload>;
   Device: ResolverTypeWrapper<Device>;
+  DevicePower: ResolverTypeWrapper<DevicePower>;
   DeviceTimeline: ResolverTypeWrapper<Omit<DeviceTimeline, 'segments'> & { segments: Array<ResolversTypes['TimelineSegment']> }>;
   GroupFilterInput: GroupFilterInput;
   GroupSortInput: GroupSortInput;
@@ -1068,6 +1232,18 @@ export type ResolversTypes = {
   OverrideTarget: ResolverTypeWrapper<OverrideTarget>;
   OverrideTargetInput: OverrideTargetInput;
   Playlist: ResolverTypeWrapper<Playlist>;
+  PowerException: ResolverTypeWrapper<PowerException>;
+  PowerExceptionInput: PowerExceptionInput;
+  PowerHours: ResolverTypeWrapper<PowerHours>;
+  PowerHoursInput: PowerHoursInput;
+  PowerSchedule: ResolverTypeWrapper<PowerSchedule>;
+  PowerScheduleInput: PowerScheduleInput;
+  PowerSchedulePayload: ResolverTypeWrapper<PowerSchedulePayload>;
+  PowerScope: PowerScope;
+  PowerTargetInput: PowerTargetInput;
+  PowerWeekday: PowerWeekday;
+  PowerWindow: ResolverTypeWrapper<PowerWindow>;
+  PowerWindowInput: PowerWindowInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Schedule: ResolverTypeWrapper<ScheduleRecord>;
   ScheduleConsideration: ResolverTypeWrapper<Omit<ScheduleConsideration, 'schedule'> & { schedule: ResolversTypes['Schedule'] }>;
@@ -1108,6 +1284,7 @@ export type ResolversParentTypes = {
   DeleteScheduleGroupPayload: DeleteScheduleGroupPayload;
   DeleteSchedulePayload: DeleteSchedulePayload;
   Device: Device;
+  DevicePower: DevicePower;
   DeviceTimeline: Omit<DeviceTimeline, 'segments'> & { segments: Array<ResolversParentTypes['TimelineSegment']> };
   GroupFilterInput: GroupFilterInput;
   GroupSortInput: GroupSortInput;
@@ -1130,6 +1307,16 @@ export type ResolversParentTypes = {
   OverrideTarget: OverrideTarget;
   OverrideTargetInput: OverrideTargetInput;
   Playlist: Playlist;
+  PowerException: PowerException;
+  PowerExceptionInput: PowerExceptionInput;
+  PowerHours: PowerHours;
+  PowerHoursInput: PowerHoursInput;
+  PowerSchedule: PowerSchedule;
+  PowerScheduleInput: PowerScheduleInput;
+  PowerSchedulePayload: PowerSchedulePayload;
+  PowerTargetInput: PowerTargetInput;
+  PowerWindow: PowerWindow;
+  PowerWindowInput: PowerWindowInput;
   Query: Record<PropertyKey, never>;
   Schedule: ScheduleRecord;
   ScheduleConsideration: Omit<ScheduleConsideration, 'schedule'> & { schedule: ResolversParentTypes['Schedule'] };
@@ -1232,6 +1419,16 @@ export type DeviceResolvers<ContextType = SubgraphContext, ParentType extends Re
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
+export type DevicePowerResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DevicePower'] = ResolversParentTypes['DevicePower']> = {
+  at?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  device?: Resolver<ResolversTypes['Device'], ParentType, ContextType>;
+  displayOn?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  schedule?: Resolver<Maybe<ResolversTypes['PowerSchedule']>, ParentType, ContextType>;
+  timezone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  until?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type DeviceTimelineResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['DeviceTimeline'] = ResolversParentTypes['DeviceTimeline']> = {
   device?: Resolver<ResolversTypes['Device'], ParentType, ContextType>;
   segments?: Resolver<Array<ResolversTypes['TimelineSegment']>, ParentType, ContextType>;
@@ -1252,10 +1449,12 @@ export type MutationResolvers<ContextType = SubgraphContext, ParentType extends 
   createSchedule?: Resolver<Maybe<ResolversTypes['SchedulePayload']>, ParentType, ContextType, RequireFields<MutationCreateScheduleArgs, 'input'>>;
   createScheduleGroup?: Resolver<Maybe<ResolversTypes['ScheduleGroupPayload']>, ParentType, ContextType, RequireFields<MutationCreateScheduleGroupArgs, 'input'>>;
   deleteCapFeed?: Resolver<Maybe<ResolversTypes['CapFeedPayload']>, ParentType, ContextType, RequireFields<MutationDeleteCapFeedArgs, 'id'>>;
+  deletePowerSchedule?: Resolver<Maybe<ResolversTypes['PowerSchedulePayload']>, ParentType, ContextType, RequireFields<MutationDeletePowerScheduleArgs, 'id'>>;
   deleteSchedule?: Resolver<Maybe<ResolversTypes['DeleteSchedulePayload']>, ParentType, ContextType, RequireFields<MutationDeleteScheduleArgs, 'id'>>;
   deleteScheduleGroup?: Resolver<Maybe<ResolversTypes['DeleteScheduleGroupPayload']>, ParentType, ContextType, RequireFields<MutationDeleteScheduleGroupArgs, 'id'>>;
   patchSchedule?: Resolver<Maybe<ResolversTypes['SchedulePayload']>, ParentType, ContextType, RequireFields<MutationPatchScheduleArgs, 'id' | 'operations'>>;
   pollCapFeed?: Resolver<Maybe<ResolversTypes['CapFeedPollPayload']>, ParentType, ContextType, RequireFields<MutationPollCapFeedArgs, 'id'>>;
+  setPowerSchedule?: Resolver<Maybe<ResolversTypes['PowerSchedulePayload']>, ParentType, ContextType, RequireFields<MutationSetPowerScheduleArgs, 'input'>>;
   startOverride?: Resolver<Maybe<ResolversTypes['OverridePayload']>, ParentType, ContextType, RequireFields<MutationStartOverrideArgs, 'input'>>;
   updateCapFeed?: Resolver<Maybe<ResolversTypes['CapFeedPayload']>, ParentType, ContextType, RequireFields<MutationUpdateCapFeedArgs, 'id' | 'input'>>;
   updateSchedule?: Resolver<Maybe<ResolversTypes['SchedulePayload']>, ParentType, ContextType, RequireFields<MutationUpdateScheduleArgs, 'id' | 'input'>>;
@@ -1263,7 +1462,7 @@ export type MutationResolvers<ContextType = SubgraphContext, ParentType extends 
 };
 
 export type MutationPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['MutationPayload'] = ResolversParentTypes['MutationPayload']> = {
-  __resolveType: TypeResolveFn<'CapFeedPayload' | 'CapFeedPollPayload' | 'DeleteScheduleGroupPayload' | 'DeleteSchedulePayload' | 'OverridePayload' | 'ScheduleGroupPayload' | 'SchedulePayload', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'CapFeedPayload' | 'CapFeedPollPayload' | 'DeleteScheduleGroupPayload' | 'DeleteSchedulePayload' | 'OverridePayload' | 'PowerSchedulePayload' | 'ScheduleGroupPayload' | 'SchedulePayload', ParentType, ContextType>;
 };
 
 export type NowPlayingResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['NowPlaying'] = ResolversParentTypes['NowPlaying']> = {
@@ -1344,13 +1543,52 @@ export type PlaylistResolvers<ContextType = SubgraphContext, ParentType extends 
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
+export type PowerExceptionResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PowerException'] = ResolversParentTypes['PowerException']> = {
+  date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  windows?: Resolver<Array<ResolversTypes['PowerHours']>, ParentType, ContextType>;
+};
+
+export type PowerHoursResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PowerHours'] = ResolversParentTypes['PowerHours']> = {
+  off?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  on?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type PowerScheduleResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PowerSchedule'] = ResolversParentTypes['PowerSchedule']> = {
+  createdOn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  exceptions?: Resolver<Array<ResolversTypes['PowerException']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  scope?: Resolver<ResolversTypes['PowerScope'], ParentType, ContextType>;
+  target?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedOn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  windows?: Resolver<Array<ResolversTypes['PowerWindow']>, ParentType, ContextType>;
+};
+
+export type PowerSchedulePayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PowerSchedulePayload'] = ResolversParentTypes['PowerSchedulePayload']> = {
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorField?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  powerSchedule?: Resolver<Maybe<ResolversTypes['PowerSchedule']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type PowerWindowResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PowerWindow'] = ResolversParentTypes['PowerWindow']> = {
+  off?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  on?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  weekdays?: Resolver<Array<ResolversTypes['PowerWeekday']>, ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   capFeed?: Resolver<Maybe<ResolversTypes['CapFeed']>, ParentType, ContextType, RequireFields<QueryCapFeedArgs, 'id'>>;
   capFeeds?: Resolver<Array<ResolversTypes['CapFeed']>, ParentType, ContextType>;
+  devicePower?: Resolver<Maybe<ResolversTypes['DevicePower']>, ParentType, ContextType, RequireFields<QueryDevicePowerArgs, 'deviceId'>>;
   deviceTimeline?: Resolver<Maybe<ResolversTypes['DeviceTimeline']>, ParentType, ContextType, RequireFields<QueryDeviceTimelineArgs, 'deviceId' | 'from' | 'to'>>;
   nowPlaying?: Resolver<Maybe<ResolversTypes['NowPlaying']>, ParentType, ContextType, RequireFields<QueryNowPlayingArgs, 'deviceId'>>;
   override?: Resolver<Maybe<ResolversTypes['Override']>, ParentType, ContextType, RequireFields<QueryOverrideArgs, 'id'>>;
   overrides?: Resolver<Array<ResolversTypes['Override']>, ParentType, ContextType, Partial<QueryOverridesArgs>>;
+  powerSchedule?: Resolver<Maybe<ResolversTypes['PowerSchedule']>, ParentType, ContextType, RequireFields<QueryPowerScheduleArgs, 'id'>>;
+  powerSchedules?: Resolver<Array<ResolversTypes['PowerSchedule']>, ParentType, ContextType>;
   schedule?: Resolver<Maybe<Array<ResolversTypes['Schedule']>>, ParentType, ContextType, Partial<QueryScheduleArgs>>;
   scheduleCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType, Partial<QueryScheduleCountArgs>>;
   scheduleGroups?: Resolver<Maybe<Array<ResolversTypes['ScheduleGroup']>>, ParentType, ContextType, Partial<QueryScheduleGroupsArgs>>;
@@ -1446,6 +1684,7 @@ export type Resolvers<ContextType = SubgraphContext> = {
   DeleteScheduleGroupPayload?: DeleteScheduleGroupPayloadResolvers<ContextType>;
   DeleteSchedulePayload?: DeleteSchedulePayloadResolvers<ContextType>;
   Device?: DeviceResolvers<ContextType>;
+  DevicePower?: DevicePowerResolvers<ContextType>;
   DeviceTimeline?: DeviceTimelineResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   Media?: MediaResolvers<ContextType>;
@@ -1460,6 +1699,11 @@ export type Resolvers<ContextType = SubgraphContext> = {
   OverrideScreenCounts?: OverrideScreenCountsResolvers<ContextType>;
   OverrideTarget?: OverrideTargetResolvers<ContextType>;
   Playlist?: PlaylistResolvers<ContextType>;
+  PowerException?: PowerExceptionResolvers<ContextType>;
+  PowerHours?: PowerHoursResolvers<ContextType>;
+  PowerSchedule?: PowerScheduleResolvers<ContextType>;
+  PowerSchedulePayload?: PowerSchedulePayloadResolvers<ContextType>;
+  PowerWindow?: PowerWindowResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Schedule?: ScheduleResolvers<ContextType>;
   ScheduleConsideration?: ScheduleConsiderationResolvers<ContextType>;

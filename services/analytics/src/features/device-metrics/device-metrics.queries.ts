@@ -3,6 +3,10 @@
  * it pinged; uptimePercentage = such minutes / the minutes of the period that lie inside the
  * queried range and have begun by `now` (the current period so far; a period wholly after `now`
  * has none and is 0). Those minutes are counted here, not in SQL, so raw and rollups share them.
+ * With power schedules (`off`), a device's minutes off by its schedule count neither as minutes of
+ * the period nor as uptime (a web player keeps pinging while blank; a native one may be unplugged):
+ * uptime is over the on-hours only. That read goes to the raw pings, whose minutes can be told apart
+ * (a rollup's minute masks would need the off-hours per hour).
  * An alert is a ping at or above HEALTH_ALERT_PERCENT of CPU, memory or disk (the hourly rollup in
  * 003_rollups.sql counts with the same 90).
  */
@@ -41,6 +45,8 @@ export interface DeviceMetricsOptions {
    * the devices that pinged. A promise is awaited after the query, so the check runs beside it.
    */
   devices?: readonly string[] | Promise<readonly string[]>;
+  /** Off-hours by device ([from, to) epoch ms): left out of uptime's minutes, both counted and elapsed. */
+  off?: Map<string, [number, number][]> | Promise<Map<string, [number, number][]>>;
 }
 
 /**
@@ -53,6 +59,9 @@ export async function selectDeviceMetrics(
   source: Source = planSource(q.range, q.buckets, grainsOf(ROLLUPS.pings)),
   o: DeviceMetricsOptions = {},
 ): Promise<DeviceMetric[]> {
+  const off = (await o.off) ?? new Map<string, [number, number][]>();
+  const flat = [...off].flatMap(([d, ws]) => ws.map(([a, b]) => [d, Math.floor(a / 1000), Math.ceil(b / 1000)] as const));
+  if (flat.length) source = 'RAW';
   const grain = source === 'HOUR' || source === 'DAY' ? source : null;
   const { where, params } = scope(q, grain ? { device: 'device_id', time: 'period' } : { device: 'device_id' });
   const rows = await store.query<Row>(
@@ -72,12 +81,17 @@ FROM (
 GROUP BY device_id, p`
       : `SELECT device_id, ${periodExpr(q.interval, 'timestamp')} AS p,
   avg(cpu_usage) AS avg_cpu, max(cpu_usage) AS max_cpu, avg(memory_usage) AS avg_mem, max(memory_usage) AS max_mem,
-  uniqExact(toStartOfMinute(timestamp)) AS up,
+  ${flat.length ? `uniqExactIf(toStartOfMinute(timestamp), NOT arrayExists((d, a, b) -> d = device_id AND toUnixTimestamp(timestamp) >= a AND toUnixTimestamp(timestamp) < b, {offDev:Array(String)}, {offFrom:Array(Int64)}, {offTo:Array(Int64)}))` : 'uniqExact(toStartOfMinute(timestamp))'} AS up,
   countIf(greatest(cpu_usage, memory_usage, disk_usage) >= {alertAt:Float64}) AS alerts
 FROM ping_logs FINAL
 WHERE ${where}
 GROUP BY device_id, p`,
-    { ...params, tz: q.timeZone, alertAt: HEALTH_ALERT_PERCENT },
+    {
+      ...params,
+      tz: q.timeZone,
+      alertAt: HEALTH_ALERT_PERCENT,
+      ...(flat.length ? { offDev: flat.map((f) => f[0]), offFrom: flat.map((f) => f[1]), offTo: flat.map((f) => f[2]) } : {}),
+    },
   );
   const from = q.range.from.getTime(),
     to = Math.min(q.range.to.getTime(), (o.now ?? new Date()).getTime());
@@ -89,7 +103,11 @@ GROUP BY device_id, p`,
     (deviceId, b, r): DeviceMetric => {
       // Minutes of the period inside the range that have begun by now (a partial minute counts: a
       // ping in it is uptime); none for a period after now.
-      const minutes = Math.max(0, Math.ceil((Math.min(b.end, to) - Math.floor(Math.max(b.start, from) / MINUTE) * MINUTE) / MINUTE));
+      const start = Math.floor(Math.max(b.start, from) / MINUTE) * MINUTE;
+      const end = Math.min(b.end, to);
+      // Whole minutes off by the device's power schedule inside [start, end).
+      const offMinutes = (off.get(deviceId) ?? []).reduce((n, [a, z]) => n + Math.max(0, Math.floor((Math.min(z, end) - Math.max(a, start)) / MINUTE)), 0);
+      const minutes = Math.max(0, Math.ceil((end - start) / MINUTE) - offMinutes);
       return {
         deviceId,
         periodStart: isoOf(b.start),

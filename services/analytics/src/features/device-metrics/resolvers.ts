@@ -11,7 +11,8 @@ export const deviceMetricReads: ReadTable = {
   deviceMetrics: (s, p, a, o) => {
     const q = toSeriesQuery(p, a);
     const devices = listedDevices(q, o.owned);
-    return filteredSeries(q, a, DEVICE_METRIC_FIELDS, (r) => selectDeviceMetrics(s, r, undefined, { now: o.now, devices }));
+    const off = o.powerOff?.(q.range.from.getTime(), q.range.to.getTime());
+    return filteredSeries(q, a, DEVICE_METRIC_FIELDS, (r) => selectDeviceMetrics(s, r, undefined, { now: o.now, devices, ...(off ? { off } : {}) }));
   },
 };
 

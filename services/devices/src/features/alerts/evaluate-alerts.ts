@@ -1,6 +1,7 @@
 /** Opens and closes alerts for one device from its current state (after a ping, or in the sweep). */
 import { deviceRef, type AlertPayload, type DeviceRef, type PushEvents } from '@pylon/kit';
-import { evaluateRule } from '../../domain/alert.js';
+import { evaluateRule, hasOfflineCondition } from '../../domain/alert.js';
+import type { DisplayPower, ManifestSource } from '../../ports/manifest-source.js';
 import type { DevicesSettings } from '../../domain/settings.js';
 import type { Alert, AlertRepository, AlertRule } from './alert.repository.js';
 import type { Device } from '../../shared/device.repository.js';
@@ -17,6 +18,8 @@ export interface AlertEvaluationDeps {
   now: () => number;
   /** alert.opened / alert.resolved go out here. */
   pushEvents?: PushEvents;
+  /** The displays' power schedules (scheduling): an offline condition holds only while the display should be on. */
+  manifests?: Pick<ManifestSource, 'power'>;
 }
 
 /** An alert's push-event payload; the device's group and tags when the caller knows the device. */
@@ -43,10 +46,17 @@ export async function evaluateDeviceAlerts(
 ): Promise<EvaluationReport> {
   const report: EvaluationReport = { opened: 0, closed: 0 };
   const tenant = device.accountId;
+  // Asked once per device, and only when an offline condition would hold (never on the ping path's healthy devices).
+  let power: Promise<DisplayPower | undefined> | undefined;
+  const powerOf = () =>
+    (power ??= deps.manifests?.power
+      ? deps.manifests.power({ accountId: tenant, id: device.id }).catch(() => undefined) // unknown: judged as before
+      : Promise.resolve(undefined));
   await Promise.all(
     rules.map(async (rule) => {
       if (!rule.isEnabled) return;
-      const { holds, reason } = evaluateRule(rule, device, now, deps.settings.onlineWindowSeconds);
+      let { holds, reason } = evaluateRule(rule, device, now, deps.settings.onlineWindowSeconds);
+      if (holds && hasOfflineCondition(rule)) ({ holds, reason } = evaluateRule(rule, device, now, deps.settings.onlineWindowSeconds, await powerOf()));
       const latched = await deps.alerts.findLatched(tenant, rule.id, device.id);
       if (holds && !latched) {
         const opened = await deps.alerts.openFor(device, rule, reason);

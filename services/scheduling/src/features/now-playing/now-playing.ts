@@ -32,7 +32,7 @@ export function instantArg(value: string | null | undefined, field: string, fall
 }
 
 /** The zone a device's windows are read in: its own, else the account's, else UTC. */
-async function zoneOf(rt: SchedulingRuntime, caller: Principal, own: string | null): Promise<string> {
+export async function zoneOf(rt: SchedulingRuntime, caller: Principal, own: string | null): Promise<string> {
   if (own && isTimeZone(own)) return own;
   const account = await rt.accounts.timeZone(caller).catch(() => 'UTC');
   return isTimeZone(account) ? account : 'UTC';

@@ -4,6 +4,8 @@ import type { SchedulingRuntime } from '../../runtime.js';
 import type { Resolvers } from '../../shared/resolvers.generated.js';
 import { overrideAt } from '../overrides/manage-overrides.js';
 import { overrideOut } from '../overrides/resolvers.js';
+import { devicePower } from '../power/manage-power.js';
+import { powerReason } from '../power/resolvers.js';
 import { deviceTimeline, nowPlaying, reasonOf } from './now-playing.js';
 
 const iso = (ms: number | null) => (ms === null ? null : isoSeconds(ms));
@@ -15,13 +17,16 @@ export function nowPlayingResolvers(rt: SchedulingRuntime): Resolvers {
         const r = await nowPlaying(rt, ctx.principal, args.deviceId, args.at);
         const winner = r.winner?.schedule ?? null;
         const override = await overrideAt(rt, ctx.principal, r.deviceId, r.at);
+        const power = await devicePower(rt, ctx.principal, r.deviceId, r.at);
         return {
           override: override ? overrideOut(override) : null,
           reason: override
             ? `emergency override '${override.override.name}' (started ${iso(Date.parse(override.override.startsAt))}) shows over every schedule`
-            : winner
-              ? `schedule '${winner.name}' wins`
-              : 'nothing scheduled',
+            : !power.on
+              ? powerReason(power)
+              : winner
+                ? `schedule '${winner.name}' wins`
+                : 'nothing scheduled',
           device: { id: r.deviceId },
           at: iso(r.at)!,
           timezone: r.zone,

@@ -25,6 +25,7 @@ import type { SchedulingRuntime } from '../../runtime.js';
 import { deviceSchedules } from '../now-playing/now-playing.js';
 import { overrideForDevice } from '../overrides/manage-overrides.js';
 import type { Override } from '../overrides/override.repository.js';
+import { manifestPower, type ManifestPower } from '../power/manage-power.js';
 
 export const MAX_CACHE_SECONDS = 300;
 
@@ -87,6 +88,8 @@ export interface PlayerManifest {
   next: ManifestEntry | null;
   /** Present only while an override names the screen (showing, or starting later). */
   override?: ManifestOverride;
+  /** Present only when a power schedule governs the screen (power/manage-power.ts). */
+  power?: ManifestPower;
 }
 
 export interface ManifestAnswer {
@@ -208,12 +211,14 @@ export async function playerManifest(rt: SchedulingRuntime, device: DeviceRef): 
   };
   const held = await overrideForDevice(rt, device);
   const override = held ? await overrideOut(rt, caller, held) : null;
+  const power = await manifestPower(rt, caller, device.id);
   const body = {
     device_id: device.id,
     valid_until: current.nextChange === null ? null : iso(current.nextChange),
     now: entry(current.winner, null),
     next: next ? entry(next.winner, next.at) : null,
     ...(override ? { override } : {}),
+    ...(power ? { power } : {}),
   };
   const version = versionOf(body);
   const manifest: PlayerManifest = {
@@ -223,9 +228,15 @@ export async function playerManifest(rt: SchedulingRuntime, device: DeviceRef): 
     now: body.now,
     next: body.next,
     ...(override ? { override } : {}),
+    ...(power ? { power } : {}),
   };
   // The cached version also lapses when the override starts or ends (the timers wake the screens then too).
-  const edges = [current.nextChange, ...(held ? [Date.parse(held.startsAt), held.endsAt ? Date.parse(held.endsAt) : null] : [])];
+  // And when the power windows' span moves on (the start of the next UTC day).
+  const edges = [
+    current.nextChange,
+    ...(held ? [Date.parse(held.startsAt), held.endsAt ? Date.parse(held.endsAt) : null] : []),
+    ...(power ? [Date.parse(power.from) + 86_400_000] : []),
+  ];
   const lapse = edges.filter((t): t is number => t !== null && t > at).reduce<number | null>((a, t) => (a === null || t < a ? t : a), null);
   const answer: ManifestAnswer = { manifest, etag: `"${createHash('sha256').update(JSON.stringify(manifest)).digest('base64url').slice(0, 27)}"` };
   await remember(rt, device, answer, lapse, gen);

@@ -170,3 +170,47 @@ describe('snooze and resolve', () => {
     expect((await f.run('{ alertRules { name isEnabled } }', {}, m)).data!.alertRules).toEqual([{ name: 'Memory', isEnabled: false }]);
   });
 });
+
+describe('offline alerts and power schedules', () => {
+  test('a screen off by its power schedule and silent raises no offline alert; once on, it has the rule minutes from the on edge', async () => {
+    const who = principal('acc-p');
+    const { id, registrationKey } = await createDevice(f, { name: 'Night off' }, who);
+    await f.run(RULE, { i: { name: 'Offline 30', conditions: [{ type: 'OFFLINE', minutes: 30 }] } }, who);
+    // The display is off from 19:00 to 07:00 (scheduling answers through the manifest port; the all-in-one wires its devicePower).
+    const day = Math.floor(f.clock.now / 86_400_000) * 86_400_000;
+    const on = (t: number) => {
+      const h = (t - day) / 3_600_000;
+      return h >= 7 + 24 || (h >= 7 && h < 19);
+    };
+    const asked: string[] = [];
+    const sweeper = f.replica({
+      manifests: {
+        manifest: async () => null,
+        version: async () => null,
+        power: async (d) => {
+          asked.push(d.id);
+          return on(f.clock.now)
+            ? { on: true, since: day + (f.clock.now - day >= 31 * 3_600_000 ? 31 : 7) * 3_600_000 }
+            : { on: false, since: day + 19 * 3_600_000 };
+        },
+      },
+    });
+    const open = async () => (await alerts('activeOnly: true', who)).map((a) => a.reason);
+    f.clock.now = day + 18.5 * 3_600_000;
+    await player.ping(registrationKey);
+    // 23:00 and 06:59: silent for hours, but off by schedule.
+    for (const h of [23, 30.98]) {
+      f.clock.now = day + h * 3_600_000;
+      await sweeper.runtime.sweep();
+      expect(await open()).toEqual([]);
+    }
+    expect(asked).toContain(id);
+    // 07:20: on for 20 minutes, not yet 30; 07:31: offline counted from 07:00.
+    f.clock.now = day + (31 + 20 / 60) * 3_600_000;
+    await sweeper.runtime.sweep();
+    expect(await open()).toEqual([]);
+    f.clock.now = day + (31 + 31 / 60) * 3_600_000;
+    await sweeper.runtime.sweep();
+    expect(await open()).toEqual(['offline for 31 min > 30 min']);
+  });
+});

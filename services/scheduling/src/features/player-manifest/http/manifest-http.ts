@@ -5,6 +5,7 @@
  *   GET /internal/manifests/{deviceId}           { manifest, etag }   (404: no such device)
  *   GET /internal/manifests/{deviceId}/version   { version }          (404: no such device)
  *   POST /internal/manifests/{deviceId}/overrides/{overrideId}/ack   { state, device }: an override acknowledged
+ *   GET /internal/manifests/{deviceId}/power     { on, since }        the display by its power schedule (offline alerts)
  *
  * Only internal callers reach it: the request carries a signed internal token of kind 'internal'
  * naming the device (`device:{deviceId}`) and its account, so a gateway-signed user token or a token
@@ -13,8 +14,9 @@
 import express, { Router, type Request, type Response } from 'express';
 import { INTERNAL_TOKEN_HEADER, isAppError, isDevicePrincipal, sendRestError, type InternalTokens } from '@pylon/kit';
 import { acknowledgeOverride } from '../../overrides/manage-overrides.js';
+import { devicePower } from '../../power/manage-power.js';
 import type { SchedulingRuntime } from '../../../runtime.js';
-import { currentManifest, manifestVersion, type DeviceRef } from '../player-manifest.js';
+import { currentManifest, manifestVersion, playerPrincipal, type DeviceRef } from '../player-manifest.js';
 
 export function createManifestHttp(rt: SchedulingRuntime, tokens: InternalTokens): Router {
   const router = Router();
@@ -55,6 +57,18 @@ export function createManifestHttp(rt: SchedulingRuntime, tokens: InternalTokens
       if (version === null) return void gone(res);
       res.json({ version });
     } catch (e) {
+      failed(res, e);
+    }
+  });
+
+  router.get('/internal/manifests/:deviceId/power', async (req, res) => {
+    const device = await deviceOf(req, res);
+    if (!device) return;
+    try {
+      const p = await devicePower(rt, playerPrincipal(device), device.id);
+      res.json({ on: p.on, since: p.since });
+    } catch (e) {
+      if (isAppError(e) && e.code === 'NOT_FOUND') return void gone(res);
       failed(res, e);
     }
   });

@@ -424,6 +424,10 @@ export type UpdateMediaInput = {
   /** ISO 8601; when the media may start playing. */
   startDate?: string | null | undefined;
   tags?: Array<string> | null | undefined;
+  /** ISO 8601 instant with a zone: the file plays from then on (the same field as startDate; this name wins when both are given). Must be before validUntil. */
+  validFrom?: string | null | undefined;
+  /** ISO 8601 instant with a zone: the file no longer plays from then on, on any screen, offline ones too (the same field as endDate; this name wins). */
+  validUntil?: string | null | undefined;
 };
 
 export type UpdatePlaylistInput = {

@@ -2,7 +2,7 @@
  * The directory ports over the other subgraphs' GraphQL (distributed mode), each request signed as
  * the caller so the other subgraph answers from the caller's account only.
  */
-import { mapTemplateLayout, querySubgraphAs, type SubgraphTarget, type TemplateLayout } from '@pylon/kit';
+import { intersectWindows, isoSeconds, mapTemplateLayout, querySubgraphAs, windowOf, type SubgraphTarget, type TemplateLayout } from '@pylon/kit';
 import type { AccountDirectory } from '../ports/account-directory.js';
 import type { FleetDevice } from '../domain/override.js';
 import type { ContentDirectory, ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
@@ -149,7 +149,16 @@ interface RemoteMedia {
 interface RemotePlaylist {
   id: string;
   name: string;
-  sources: { id: string; name: string | null; type: string; interval: number | null; media: RemoteMedia | null; url: string | null }[];
+  sources: {
+    id: string;
+    name: string | null;
+    type: string;
+    interval: number | null;
+    media: (RemoteMedia & { validFrom: string | null; validUntil: string | null }) | null;
+    url: string | null;
+    validFrom: string | null;
+    validUntil: string | null;
+  }[];
 }
 
 const mediaOf = (m: RemoteMedia): ManifestMedia => ({
@@ -163,7 +172,7 @@ const mediaOf = (m: RemoteMedia): ManifestMedia => ({
 });
 type RemoteTemplate = TemplateLayout<RemotePlaylist>;
 
-const PLAYLIST_FIELDS = 'id name sources { id name type interval url media { id name mimeType fileUrl fileSize sha512 } }';
+const PLAYLIST_FIELDS = 'id name sources { id name type interval url validFrom validUntil media { id name mimeType fileUrl fileSize sha512 validFrom validUntil } }';
 const PLAYER_CONTENT_QUERY = `query($p: [String], $pl: Int, $t: [String], $tl: Int) {
   playlist(where: { id: { in: $p } }, limit: $pl) { ${PLAYLIST_FIELDS} }
   template(where: { id: { in: $t } }, limit: $tl) { id name width height orientation modules { id name left top width height dataTableId playlist { ${PLAYLIST_FIELDS} } } }
@@ -173,12 +182,18 @@ const playlistOf = (p: RemotePlaylist): ManifestPlaylist => ({
   kind: 'playlist',
   id: p.id,
   name: p.name,
-  sources: p.sources.map((s) => ({
-    id: s.id,
-    name: s.name,
-    type: s.type,
-    interval: s.interval,
-    media: s.media ? mediaOf(s.media) : null,
-    url: s.url ?? null,
-  })),
+  sources: p.sources.map((s) => {
+    // The same intersection content's in-process directory makes (the source's window and its file's).
+    const w = intersectWindows(windowOf(s.validFrom, s.validUntil), windowOf(s.media?.validFrom, s.media?.validUntil));
+    return {
+      id: s.id,
+      name: s.name,
+      type: s.type,
+      interval: s.interval,
+      media: s.media ? mediaOf(s.media) : null,
+      url: s.url ?? null,
+      validFrom: w.validFrom === null ? null : isoSeconds(w.validFrom),
+      validUntil: w.validUntil === null ? null : isoSeconds(w.validUntil),
+    };
+  }),
 });

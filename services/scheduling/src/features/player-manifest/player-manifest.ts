@@ -25,7 +25,7 @@ import type { SchedulingRuntime } from '../../runtime.js';
 import { deviceSchedules } from '../now-playing/now-playing.js';
 import { overrideForDevice } from '../overrides/manage-overrides.js';
 import type { Override } from '../overrides/override.repository.js';
-import { nextContentEdge, validContentAt } from './content-validity.js';
+import { nextContentEdge, validContentAt } from '../../domain/content-validity.js';
 
 export const MAX_CACHE_SECONDS = 300;
 

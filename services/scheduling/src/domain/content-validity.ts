@@ -6,7 +6,7 @@
  * exclusive, source and file windows intersected) is kit's validity.ts.
  */
 import { instantMs, mapTemplateLayout, nextValidityEdge, validityAt, type ValidityState, type ValidityWindow } from '@pylon/kit';
-import type { ManifestPlaylist, ManifestTemplate } from '../../ports/content-directory.js';
+import type { ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
 
 type Source = ManifestPlaylist['sources'][number];
 export type ManifestContent = ManifestPlaylist | ManifestTemplate;

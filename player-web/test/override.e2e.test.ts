@@ -223,10 +223,13 @@ browserTest(
     const groupId = (await rest('POST', '/media/groups', { name: 'Expiry test' })).body.id;
     const media = (await rest('POST', `/media/${groupId}/red.png?name=Red`, png([220, 30, 30]), 'application/octet-stream')).body.id;
     const playlist = (await gql('mutation { createPlaylist(input: { name: "Expiring" }) { playlist { id } } }')).createPlaylist.playlist.id;
-    const added = await gql('mutation($p: ID!, $f: ID!) { addPlaylistSource(input: { playlistId: $p, fileId: $f, interval: 2 }) { playlist { sources { id } } } }', {
-      p: playlist,
-      f: media,
-    });
+    const added = await gql(
+      'mutation($p: ID!, $f: ID!) { addPlaylistSource(input: { playlistId: $p, fileId: $f, interval: 2 }) { playlist { sources { id } } } }',
+      {
+        p: playlist,
+        f: media,
+      },
+    );
     const sourceId = added.addPlaylistSource.playlist.sources[0].id;
     const sched = await gql('mutation($i: ScheduleInput!) { createSchedule(input: $i) { success error } }', {
       i: { name: 'Expiring', playlistId: playlist, priority: 'HIGHEST', deviceIds: [screen.id] },
@@ -252,9 +255,12 @@ browserTest(
 
     // It expires in 10 s; the screen learns that online, then loses its network and keeps only its cached manifest.
     const validUntil = new Date(Math.ceil((Date.now() + 10_000) / 1000) * 1000).toISOString();
-    const upd = await gql('mutation($i: UpdatePlaylistSourceInput!) { updatePlaylistSource(input: $i) { success error playlist { sources { validUntil } } } }', {
-      i: { playlistId: playlist, sourceId, validUntil },
-    });
+    const upd = await gql(
+      'mutation($i: UpdatePlaylistSourceInput!) { updatePlaylistSource(input: $i) { success error playlist { sources { validUntil } } } }',
+      {
+        i: { playlistId: playlist, sourceId, validUntil },
+      },
+    );
     expect(upd.updatePlaylistSource).toMatchObject({ success: true, playlist: { sources: [{ validUntil: validUntil.replace('.000Z', 'Z') }] } });
     await until(
       'the screen holding the source with its valid_until',

@@ -183,7 +183,13 @@ export class Zone {
     if (this.below) teardown(this.below);
     this.below = null;
     this.ctx.onStarted(this);
-    await atServerTime(nextEdge(this.items.map((it) => it.source), serverNow()), signal);
+    await atServerTime(
+      nextEdge(
+        this.items.map((it) => it.source),
+        serverNow(),
+      ),
+      signal,
+    );
   }
 
   /** Builds the item's element at opacity 0 above the current one and waits until it can show at once. */

@@ -125,7 +125,7 @@ export const playerPlayLogs = documented('POST /player/{registrationKey}/playlog
     "Each play log names the media file it played (`file_id`). The file's name is stored with the",
     'play, so play statistics keep it after the file is renamed or deleted. A `file_id` that names',
     "no media file of the device's account is kept, flagged as unknown, and listed in",
-    '`unknown_file_ids`; it is not refused. A play that started outside its file\'s validity window',
+    "`unknown_file_ids`; it is not refused. A play that started outside its file's validity window",
     '(`start_date`/`end_date`, GraphQL `validFrom`/`validUntil`: content expiry) is refused, not stored',
     'and never counted, and listed in `outside_validity_ids`.',
     ...BATCH_RULES,

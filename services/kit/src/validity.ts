@@ -71,7 +71,8 @@ export function checkValidityInput(
 ): { validFrom: string | null; validUntil: string | null } {
   const one = (v: string | null | undefined, field: string): string | null => {
     if (v === null || v === undefined || v === '') return null;
-    const ok = typeof v === 'string' && v.length <= 40 && /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:?\d\d))?$/.test(v) && !Number.isNaN(Date.parse(v));
+    const ok =
+      typeof v === 'string' && v.length <= 40 && /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:?\d\d))?$/.test(v) && !Number.isNaN(Date.parse(v));
     if (!ok) throw new AppError('BAD_USER_INPUT', `${field} must be an ISO 8601 instant with a zone, e.g. 2026-12-31T23:00:00Z`, { field });
     return new Date(Date.parse(v)).toISOString().replace(/\.000Z$/, 'Z');
   };

@@ -172,7 +172,8 @@ const mediaOf = (m: RemoteMedia): ManifestMedia => ({
 });
 type RemoteTemplate = TemplateLayout<RemotePlaylist>;
 
-const PLAYLIST_FIELDS = 'id name sources { id name type interval url validFrom validUntil media { id name mimeType fileUrl fileSize sha512 validFrom validUntil } }';
+const PLAYLIST_FIELDS =
+  'id name sources { id name type interval url validFrom validUntil media { id name mimeType fileUrl fileSize sha512 validFrom validUntil } }';
 const PLAYER_CONTENT_QUERY = `query($p: [String], $pl: Int, $t: [String], $tl: Int) {
   playlist(where: { id: { in: $p } }, limit: $pl) { ${PLAYLIST_FIELDS} }
   template(where: { id: { in: $t } }, limit: $tl) { id name width height orientation modules { id name left top width height dataTableId playlist { ${PLAYLIST_FIELDS} } } }

@@ -45,23 +45,25 @@ export async function ingestPlayLogs(rt: IngestDeps, device: Device, body: unkno
       outside.push(recordId(device.id, 'playlogs', p));
       return [];
     }
-    return [{
-      id: recordId(device.id, 'playlogs', p),
-      account_id: device.accountId,
-      device_id: device.id,
-      file_id: p.file_id,
-      file_name: name ?? '',
-      timestamp: isoMillis(p.timestamp),
-      duration: p.duration,
-      type: p.type,
-      playlist_id: p.playlist_id ?? '',
-      schedule_id: p.schedule_id ?? '',
-      file_known: name === undefined ? 0 : 1,
-      end_timestamp: p.end_timestamp === undefined ? null : isoMillis(p.end_timestamp),
-      status: p.status ?? 'completed',
-      clock_offset_ms: p.clock_offset_ms === undefined ? null : Math.round(p.clock_offset_ms),
-      zone_id: p.zone_id ?? '',
-    }];
+    return [
+      {
+        id: recordId(device.id, 'playlogs', p),
+        account_id: device.accountId,
+        device_id: device.id,
+        file_id: p.file_id,
+        file_name: name ?? '',
+        timestamp: isoMillis(p.timestamp),
+        duration: p.duration,
+        type: p.type,
+        playlist_id: p.playlist_id ?? '',
+        schedule_id: p.schedule_id ?? '',
+        file_known: name === undefined ? 0 : 1,
+        end_timestamp: p.end_timestamp === undefined ? null : isoMillis(p.end_timestamp),
+        status: p.status ?? 'completed',
+        clock_offset_ms: p.clock_offset_ms === undefined ? null : Math.round(p.clock_offset_ms),
+        zone_id: p.zone_id ?? '',
+      },
+    ];
   });
   if (records.length) await rt.plays.hold(records);
   return {

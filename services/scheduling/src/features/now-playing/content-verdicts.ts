@@ -30,10 +30,7 @@ export async function contentVerdicts(rt: SchedulingRuntime, caller: Principal, 
     validFrom: isoSeconds(s.validFrom),
     validUntil: isoSeconds(s.validUntil),
     verdict: state,
-    reason:
-      state === 'EXPIRED'
-        ? `left out: expired at ${isoSeconds(s.validUntil)}`
-        : `left out: valid from ${isoSeconds(s.validFrom)}`,
+    reason: state === 'EXPIRED' ? `left out: expired at ${isoSeconds(s.validUntil)}` : `left out: valid from ${isoSeconds(s.validFrom)}`,
   }));
   return { skipped, total: playlistsOf(c).reduce((n, p) => n + p.sources.length, 0) };
 }

@@ -21,7 +21,9 @@ const WINDOWS: Record<string, { validFrom: string | null; validUntil: string | n
 MEDIA['acc-a']!['file-expired'] = 'Summer sale.png';
 const media: MediaDirectory = {
   files: async (accountId, ids) =>
-    new Map(ids.filter((id) => MEDIA[accountId]?.[id]).map((id) => [id, { name: MEDIA[accountId]![id]!, ...(WINDOWS[id] ?? { validFrom: null, validUntil: null }) }])),
+    new Map(
+      ids.filter((id) => MEDIA[accountId]?.[id]).map((id) => [id, { name: MEDIA[accountId]![id]!, ...(WINDOWS[id] ?? { validFrom: null, validUntil: null }) }]),
+    ),
 };
 
 let f: Fixture;

@@ -91,7 +91,14 @@ test('nowPlaying names each skipped source with its verdict, and says when the c
   const q = `query($at: String) { nowPlaying(deviceId: "d1", at: $at) { reason skippedContent { playlistId sourceId verdict reason validFrom validUntil } } }`;
   const before = (await run(q, { at: iso(T) })).data as { nowPlaying: { reason: string; skippedContent: Record<string, unknown>[] } };
   expect(before.nowPlaying.skippedContent).toEqual([
-    { playlistId: 'lobby', sourceId: 'launch', verdict: 'NOT_YET_VALID', reason: `left out: valid from ${iso(T + H)}`, validFrom: iso(T + H), validUntil: null },
+    {
+      playlistId: 'lobby',
+      sourceId: 'launch',
+      verdict: 'NOT_YET_VALID',
+      reason: `left out: valid from ${iso(T + H)}`,
+      validFrom: iso(T + H),
+      validUntil: null,
+    },
   ]);
   expect(before.nowPlaying.reason).toBe("schedule 'All day' wins; 1 of its 3 sources left out (expired or not yet valid)");
   const after = (await run(q, { at: iso(T + 3 * H) })).data as { nowPlaying: { skippedContent: { sourceId: string; verdict: string }[] } };

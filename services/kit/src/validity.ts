@@ -60,6 +60,19 @@ export const windowOf = (from: string | null | undefined, until: string | null |
 });
 
 /**
+ * A playlist source's effective window as ISO 8601 (second precision): its own intersected with its
+ * file's (either may be absent). What content answers and scheduling's remote directory rebuilds.
+ */
+export function effectiveWindow(
+  source: { validFrom?: string | null; validUntil?: string | null },
+  file?: { validFrom?: string | null; validUntil?: string | null } | null,
+): { validFrom: string | null; validUntil: string | null } {
+  const w = intersectWindows(windowOf(source.validFrom, source.validUntil), windowOf(file?.validFrom, file?.validUntil));
+  const out = (t: number | null) => (t === null ? null : new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+  return { validFrom: out(w.validFrom), validUntil: out(w.validUntil) };
+}
+
+/**
  * Checks an input window: each side an ISO 8601 instant with a zone or Z, or a bare date (UTC
  * midnight); a date-time without a zone is refused (it would be read in whatever zone the server
  * runs in). validFrom must be strictly before validUntil. Returned normalised to UTC.

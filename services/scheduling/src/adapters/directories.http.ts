@@ -2,7 +2,7 @@
  * The directory ports over the other subgraphs' GraphQL (distributed mode), each request signed as
  * the caller so the other subgraph answers from the caller's account only.
  */
-import { intersectWindows, isoSeconds, mapTemplateLayout, querySubgraphAs, windowOf, type SubgraphTarget, type TemplateLayout } from '@pylon/kit';
+import { effectiveWindow, mapTemplateLayout, querySubgraphAs, type SubgraphTarget, type TemplateLayout } from '@pylon/kit';
 import type { AccountDirectory } from '../ports/account-directory.js';
 import type { FleetDevice } from '../domain/override.js';
 import type { ContentDirectory, ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
@@ -183,18 +183,14 @@ const playlistOf = (p: RemotePlaylist): ManifestPlaylist => ({
   kind: 'playlist',
   id: p.id,
   name: p.name,
-  sources: p.sources.map((s) => {
+  sources: p.sources.map((s) => ({
+    id: s.id,
+    name: s.name,
+    type: s.type,
+    interval: s.interval,
+    media: s.media ? mediaOf(s.media) : null,
+    url: s.url ?? null,
     // The same intersection content's in-process directory makes (the source's window and its file's).
-    const w = intersectWindows(windowOf(s.validFrom, s.validUntil), windowOf(s.media?.validFrom, s.media?.validUntil));
-    return {
-      id: s.id,
-      name: s.name,
-      type: s.type,
-      interval: s.interval,
-      media: s.media ? mediaOf(s.media) : null,
-      url: s.url ?? null,
-      validFrom: w.validFrom === null ? null : isoSeconds(w.validFrom),
-      validUntil: w.validUntil === null ? null : isoSeconds(w.validUntil),
-    };
-  }),
+    ...effectiveWindow(s, s.media),
+  })),
 });

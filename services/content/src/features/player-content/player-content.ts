@@ -3,7 +3,7 @@
  * (signed, expiring) address, its size and SHA-512; a template's modules with their playlists.
  * What the scheduling subgraph's ContentDirectory.playerContent answers (in-process in the all-in-one).
  */
-import { intersectWindows, isoSeconds, templateLayoutOf, windowOf, type TemplateLayout } from '@pylon/kit';
+import { effectiveWindow, templateLayoutOf, type TemplateLayout } from '@pylon/kit';
 import type { Media, Playlist, Template } from '../../shared/content.repository.js';
 import { playOrder } from '../../domain/playlist.js';
 import type { ContentRuntime } from '../../runtime.js';
@@ -72,7 +72,6 @@ export async function playerContent(
     name: p.name,
     sources: playOrder(p.sources ?? []).map((s) => {
       const file = s.mediaId ? media.get(s.mediaId) : undefined;
-      const w = intersectWindows(windowOf(s.validFrom, s.validUntil), windowOf(file?.startDate, file?.endDate));
       return {
         id: s.id,
         name: s.name,
@@ -80,8 +79,8 @@ export async function playerContent(
         interval: s.interval,
         media: mediaOf(s.mediaId),
         url: s.url ?? null,
-        validFrom: w.validFrom === null ? null : isoSeconds(w.validFrom),
-        validUntil: w.validUntil === null ? null : isoSeconds(w.validUntil),
+        // The file's start/end dates are its validity window: the source plays within both.
+        ...effectiveWindow(s, file && { validFrom: file.startDate, validUntil: file.endDate }),
       };
     }),
   });

@@ -4,12 +4,12 @@
  * the first validity edge (its `next` the same schedule re-cut there), and nowPlaying names what it
  * skips and why.
  */
+import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { POLICIES, type DocumentStore } from '@pylon/kit';
+import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { POLICIES, type DocumentStore } from '@pylon/kit';
-import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createSchedulingSubgraph, playerManifest, type ContentDirectory, type ManifestPlaylist } from '../../../index.js';
 import { tableDirectories } from '../../../../test/fixtures/directories.js';
 

@@ -52,3 +52,24 @@ test("another account's playlist is not found", async () => {
   const r = await f.run(ADD, { i: { playlistId: foreign, url: 'https://example.com/' } });
   expect(r.data!.addPlaylistWebPage).toMatchObject({ success: false, errorCode: 'NOT_FOUND' });
 });
+
+test('a validity window (content expiry): kept in UTC, checked as stored on update, refused inverted naming the field, carried to players', async () => {
+  const id = await newPlaylist();
+  const add = `mutation($i: AddPlaylistWebPageInput!) { addPlaylistWebPage(input: $i) { success error errorField playlist { sources { id validFrom validUntil } } } }`;
+  const r = await f.run(add, { i: { playlistId: id, url: 'https://example.com/sale', validFrom: '2030-11-27T01:00:00+01:00', validUntil: '2030-12-01' } });
+  expect(r.data!.addPlaylistWebPage).toMatchObject({
+    success: true,
+    playlist: { sources: [{ validFrom: '2030-11-27T00:00:00Z', validUntil: '2030-12-01T00:00:00Z' }] },
+  });
+  const sourceId = r.data!.addPlaylistWebPage.playlist.sources[0].id as string;
+  const update = `mutation($i: UpdatePlaylistSourceInput!) { updatePlaylistSource(input: $i) { success error errorField playlist { sources { validFrom validUntil } } } }`;
+  // Only validUntil sent: checked against the stored validFrom.
+  const inverted = await f.run(update, { i: { playlistId: id, sourceId, validUntil: '2030-11-26T00:00:00Z' } });
+  expect(inverted.data!.updatePlaylistSource).toMatchObject({ success: false, errorField: 'validUntil', error: 'validUntil must be after validFrom' });
+  const zoneless = await f.run(add, { i: { playlistId: id, url: 'https://example.com/', validFrom: '2030-11-27T00:00:00' } });
+  expect(zoneless.data!.addPlaylistWebPage).toMatchObject({ success: false, errorField: 'validFrom' });
+  const lifted = await f.run(update, { i: { playlistId: id, sourceId, validFrom: null } });
+  expect(lifted.data!.updatePlaylistSource.playlist.sources[0]).toEqual({ validFrom: null, validUntil: '2030-12-01T00:00:00Z' });
+  const content = await playerContent(f.sg.runtime, 'acc-a', { playlistIds: [id], templateIds: [] });
+  expect(content.playlists.get(id)!.sources[0]).toMatchObject({ validFrom: null, validUntil: '2030-12-01T00:00:00Z' });
+});

@@ -5,6 +5,7 @@ import type { Media } from '../../shared/content.repository.js';
 import { instantField, nameField, tagsField } from '../../domain/fields.js';
 import type { ContentRuntime } from '../../runtime.js';
 import { contentChanged } from '../../shared/content-changes.js';
+import { armExpiry } from '../expiry/expiry-announcer.js';
 
 const updateSchema = z
   .object({
@@ -36,6 +37,7 @@ export async function updateMedia(rt: ContentRuntime, principal: Principal, id: 
     endDate: window.validUntil,
   });
   await contentChanged(rt, tenant, { mediaIds: [changed.id] });
+  armExpiry(rt, tenant, { playlistId: null, sourceId: null, mediaId: changed.id }, changed.endDate);
   return changed;
 }
 

@@ -15,6 +15,14 @@ import { densify, playOrder, type PlaylistSourceRecord } from '../../domain/play
 import { idField, nameField } from '../../domain/fields.js';
 import type { ContentRuntime } from '../../runtime.js';
 import { contentChanged, contentEvent } from '../../shared/content-changes.js';
+import { armExpiry } from '../expiry/expiry-announcer.js';
+
+/** content.expired for the source at its validUntil (expiry-announcer.ts); the playlist as stored, unchanged. */
+function announcing(rt: ContentRuntime, principal: Principal, changed: Playlist, sourceId?: string): Playlist {
+  const s = sourceId ? changed.sources?.find((x) => x.id === sourceId) : playOrder(changed.sources ?? []).at(-1);
+  if (s) armExpiry(rt, principal.accountId, { playlistId: changed.id, sourceId: s.id, mediaId: s.mediaId }, s.validUntil);
+  return changed;
+}
 
 const MAX_SOURCES = 1000;
 const RETRIES = 8;
@@ -71,9 +79,10 @@ export async function addPlaylistSource(rt: ContentRuntime, principal: Principal
   const window = windowFields(checkValidityInput(a));
   const media = await rt.repo.media.findByIds(principal.accountId, [a.fileId]).then((m) => m.get(a.fileId));
   if (!media) throw new AppError('BAD_USER_INPUT', `media '${a.fileId.slice(0, 100)}' was not found`, { field: 'fileId' });
-  return edit(rt, principal, a.playlistId, a.expectedVersion, (sources) =>
+  const changed = await edit(rt, principal, a.playlistId, a.expectedVersion, (sources) =>
     appended(sources, { name: a.name ?? media.name, type: sourceTypeOf(media.mimeType), interval: a.interval ?? null, mediaId: media.id, ...window }),
   );
+  return announcing(rt, principal, changed);
 }
 
 /** The sources with one more at the end (a new id, the next sequence), within MAX_SOURCES. */
@@ -117,9 +126,10 @@ const addWebPageSchema = z
 export async function addPlaylistWebPage(rt: ContentRuntime, principal: Principal, input: unknown): Promise<Playlist> {
   const a = parseInput(addWebPageSchema, input);
   const window = windowFields(checkValidityInput(a));
-  return edit(rt, principal, a.playlistId, a.expectedVersion, (sources) =>
+  const changed = await edit(rt, principal, a.playlistId, a.expectedVersion, (sources) =>
     appended(sources, { name: a.name ?? new URL(a.url).host, type: 'WEB_PAGE', interval: a.interval ?? null, mediaId: null, url: a.url, ...window }),
   );
+  return announcing(rt, principal, changed);
 }
 
 const updateSchema = z
@@ -147,7 +157,7 @@ const findSource = (sources: PlaylistSourceRecord[], id: string) => {
 export async function updatePlaylistSource(rt: ContentRuntime, principal: Principal, input: unknown): Promise<Playlist> {
   const u = parseInput(updateSchema, input);
   checkValidityInput(u);
-  return edit(rt, principal, u.playlistId, u.expectedVersion, (sources) => {
+  const changed = await edit(rt, principal, u.playlistId, u.expectedVersion, (sources) => {
     const at = findSource(sources, u.sourceId);
     const { validFrom: _from, validUntil: _until, ...s } = sources[at]!;
     const window = checkValidityInput({
@@ -162,6 +172,7 @@ export async function updatePlaylistSource(rt: ContentRuntime, principal: Princi
     };
     return sources;
   });
+  return announcing(rt, principal, changed, u.sourceId);
 }
 
 export async function removePlaylistSource(

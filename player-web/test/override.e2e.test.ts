@@ -262,3 +262,81 @@ browserTest(
   },
   240_000,
 );
+
+browserTest(
+  'content expiry: an expired image leaves an offline screen (cached manifest) at the second it expires, with no proof of play after it',
+  async () => {
+    // Its own screen and schedule, so the lobby's tests are untouched.
+    const created = await rest('POST', '/devices', { name: 'Expiry screen', timezone: 'UTC' });
+    const screen: Screen = { id: created.body.id, key: created.body.registration_key };
+    const groupId = (await rest('POST', '/media/groups', { name: 'Expiry test' })).body.id;
+    const media = (await rest('POST', `/media/${groupId}/red.png?name=Red`, png([220, 30, 30]), 'application/octet-stream')).body.id;
+    const playlist = (await gql('mutation { createPlaylist(input: { name: "Expiring" }) { playlist { id } } }')).createPlaylist.playlist.id;
+    const added = await gql(
+      'mutation($p: ID!, $f: ID!) { addPlaylistSource(input: { playlistId: $p, fileId: $f, interval: 2 }) { playlist { sources { id } } } }',
+      {
+        p: playlist,
+        f: media,
+      },
+    );
+    const sourceId = added.addPlaylistSource.playlist.sources[0].id;
+    const sched = await gql('mutation($i: ScheduleInput!) { createSchedule(input: $i) { success error } }', {
+      i: { name: 'Expiring', playlistId: playlist, priority: 'HIGHEST', deviceIds: [screen.id] },
+    });
+    expect(sched.createSchedule.success).toBe(true);
+    await open(screen);
+    const page = screen.page!;
+    // Every play the page logs, and every instant (by its own corrected clock) an image is on the glass.
+    await page.evaluate(`(() => {
+      const p = window.pylonPlayer;
+      const played = p.played.bind(p);
+      window.plays = [];
+      p.played = (x) => { window.plays.push({ startedAt: x.startedAt, seconds: x.seconds, status: x.status }); played(x); };
+      window.imageGoneAt = null;
+      new MutationObserver(() => {
+        const on = !!document.querySelector('#stage .item.shown img');
+        if (!on && window.imageGoneAt === null) window.imageGoneAt = Date.now();
+        if (on) window.imageGoneAt = null;
+      }).observe(document.getElementById('stage'), { childList: true, subtree: true, attributes: true });
+    })()`);
+    const imageShown = () => page.evaluate(`!!document.querySelector('#stage .item.shown img')`) as Promise<boolean>;
+    await until('the red image on the glass', imageShown, 30_000);
+
+    // It expires in 10 s; the screen learns that online, then loses its network and keeps only its cached manifest.
+    const validUntil = new Date(Math.ceil((Date.now() + 10_000) / 1000) * 1000).toISOString();
+    const upd = await gql(
+      'mutation($i: UpdatePlaylistSourceInput!) { updatePlaylistSource(input: $i) { success error playlist { sources { validUntil } } } }',
+      {
+        i: { playlistId: playlist, sourceId, validUntil },
+      },
+    );
+    expect(upd.updatePlaylistSource).toMatchObject({ success: true, playlist: { sources: [{ validUntil: validUntil.replace('.000Z', 'Z') }] } });
+    await until(
+      'the screen holding the source with its valid_until',
+      () => page.evaluate(`JSON.stringify(window.pylonPlayer.manifest.now.content).includes('"valid_until"')`) as Promise<boolean>,
+      8_000,
+    );
+    await screen.context!.setOffline(true);
+    try {
+      const expiry = Date.parse(validUntil);
+      await until('the image off the glass', async () => !(await imageShown()), 20_000);
+      // When it left, by this machine's clock (the server's too): the screen's corrected clock is within half a second of it.
+      const off = (await page.evaluate('window.imageGoneAt')) as number;
+      expect(off).toBeGreaterThanOrEqual(expiry - 1000);
+      expect(off).toBeLessThan(expiry + 1500);
+      // Two more intervals: the image never comes back, and no play started at or after the expiry.
+      await until('two intervals past the expiry', async () => Date.now() > expiry + 4_000 && !(await imageShown()), 20_000);
+      expect(await imageShown()).toBe(false);
+      const plays = (await page.evaluate('window.plays')) as { startedAt: number; seconds: number; status: string }[];
+      expect(plays.length).toBeGreaterThan(0); // the image played before
+      // No play started at or after the expiry, and the last one ended at it (within the clock's half second).
+      expect(plays.filter((p) => p.startedAt >= expiry)).toEqual([]);
+      expect(Math.max(...plays.map((p) => p.startedAt + p.seconds * 1000))).toBeLessThan(expiry + 1500);
+      console.log(`expiry: the image left the offline screen ${off - expiry} ms after valid_until`);
+    } finally {
+      await screen.context!.setOffline(false);
+      await screen.context!.close();
+    }
+  },
+  120_000,
+);

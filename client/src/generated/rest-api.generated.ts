@@ -727,7 +727,9 @@ export interface paths {
          * @description Each play log names the media file it played (`file_id`). The file's name is stored with the
          *     play, so play statistics keep it after the file is renamed or deleted. A `file_id` that names
          *     no media file of the device's account is kept, flagged as unknown, and listed in
-         *     `unknown_file_ids`; it is not refused.
+         *     `unknown_file_ids`; it is not refused. A play that started outside its file's validity window
+         *     (`start_date`/`end_date`, GraphQL `validFrom`/`validUntil`: content expiry) is refused, not stored
+         *     and never counted, and listed in `outside_validity_ids`.
          *     A batch of 1 to 1000 records (a JSON array, at most 1 MB); one invalid record refuses the
          *     whole batch with 400 naming it as `[index].field`. Timestamps may be at most 5 minutes ahead
          *     of the service's clock and at most PLAYER_RECORD_MAX_AGE_DAYS (default 90) days old. Each
@@ -3222,6 +3224,8 @@ export interface components {
             ids?: string[];
             /** @description Play logs only: file ids that name no media file of the account (kept, flagged). */
             unknown_file_ids?: string[];
+            /** @description Play logs only: ids of plays that started outside their file's validity window (content expiry): refused, not stored, not counted in `accepted`; do not resend them. */
+            outside_validity_ids?: string[];
         };
         TrackedEvent: {
             event_id?: string;
@@ -3486,6 +3490,10 @@ export interface components {
             loop_policy_type?: "Default";
             /** @description Source conditions are not supported; always empty. */
             conditions?: Record<string, never>[];
+            /** @description Content expiry (an extra: the reference's Source has no such field; its AfterDate conditions are zone-less local times). ISO 8601 instant from which the source plays; null: no limit. Its media's start_date applies too (the later wins). Set with the GraphQL source mutations. */
+            valid_from?: string | null;
+            /** @description Content expiry (an extra). ISO 8601 instant from which the source no longer plays, on any screen, offline ones too; null: no limit. Its media's end_date applies too (the earlier wins). */
+            valid_until?: string | null;
         };
         /**
          * @description The reference's Playlist as a request body: name, type, duration, group_id and tags are

@@ -136,8 +136,13 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
     dataTables: { rows: async (device, tableId) => playerRows(started('datatables', late.datatables).runtime, device, tableId) },
     // Play logs keep the media file's name: content's repository, scoped to the device's account.
     media: cachedMediaDirectory({
-      names: async (accountId, ids) =>
-        new Map([...(await started('content', late.content).repo.media.findByIds(accountId, ids))].map(([id, m]) => [id, m.name])),
+      files: async (accountId, ids) =>
+        new Map(
+          [...(await started('content', late.content).repo.media.findByIds(accountId, ids))].map(([id, m]) => [
+            id,
+            { name: m.name, validFrom: m.startDate ?? null, validUntil: m.endDate ?? null },
+          ]),
+        ),
     }),
     logger,
     ...pushEvents,

@@ -16,9 +16,12 @@ const MEDIA_FIELDS = [
   'tags',
   'group_id',
   'group_name',
+  // Content expiry (issue 37.3): the file's validity window, ISO 8601, null when open.
+  'valid_from',
+  'valid_until',
 ] as const;
 const PLAYLIST_FIELDS = ['id', 'name', 'type', 'duration', 'calculated_duration', 'group_id', 'group_name', 'tags', 'updated_on'] as const;
-const SOURCE_FIELDS = ['id', 'name', 'type', 'sequence', 'interval'] as const;
+const SOURCE_FIELDS = ['id', 'name', 'type', 'sequence', 'interval', 'valid_from', 'valid_until'] as const;
 const SOURCE_MEDIA_FIELDS = ['id', 'file_name', 'file_url', 'mime_type', 'file_size'] as const;
 const TEMPLATE_FIELDS = ['id', 'name', 'width', 'height', 'orientation', 'group_id', 'group_name', 'tags'] as const;
 const MODULE_FIELDS = ['id', 'name', 'type', 'left', 'top', 'width', 'height', 'playlist_id'] as const;

@@ -8,6 +8,7 @@
 // while showing ends its play log as `failed`. Only NotAllowedError from play() is an autoplay block
 // (then it plays muted); other rejections are transient and retried once.
 import { serverNow, until } from './clock.js';
+import { atServerTime, nextEdge, validAt } from './expiry.js';
 
 const DEFAULT_IMAGE_SECONDS = 10;
 const DEFAULT_WEB_SECONDS = 30;
@@ -141,6 +142,11 @@ export class Zone {
     while (!signal.aborted) {
       const item = this.items[i % this.items.length];
       i++;
+      if (!validAt(item.source, serverNow())) {
+        // Expired or not yet valid (expiry.js): never shown; with nothing valid left, the glass clears until an edge.
+        if (!this.items.some((it) => validAt(it.source, serverNow()))) await this.idleUntilValid(signal);
+        continue;
+      }
       const aside = this.setAside.get(item.source.id);
       if (aside && aside > performance.now() && this.items.length > 1) continue;
       let next;
@@ -159,8 +165,31 @@ export class Zone {
       // Hold the current item until its time is up (a video without a set time: until it ends).
       if (this.current) await this.current.done;
       if (signal.aborted) return teardown(next.el);
+      if (!validAt(next.item.source, serverNow())) {
+        teardown(next.el); // it expired while the one before it showed
+        continue;
+      }
       this.show(next);
     }
+  }
+
+  /** Nothing is valid now: takes what shows off the glass (its play ends here) and waits for the next validity edge. */
+  async idleUntilValid(signal) {
+    if (this.current) {
+      this.finish(this.current, this.current.status);
+      teardown(this.current.el);
+      this.current = null;
+    }
+    if (this.below) teardown(this.below);
+    this.below = null;
+    this.ctx.onStarted(this);
+    await atServerTime(
+      nextEdge(
+        this.items.map((it) => it.source),
+        serverNow(),
+      ),
+      signal,
+    );
   }
 
   /** Builds the item's element at opacity 0 above the current one and waits until it can show at once. */
@@ -311,6 +340,8 @@ export class Zone {
     } else {
       play.done = until(startedMono + seconds * 1000, signal);
     }
+    // Its time on glass ends at its valid_until at the latest (expiry.js), to the second.
+    if (s.valid_until) play.done = Promise.race([play.done, atServerTime(Date.parse(s.valid_until), signal)]);
   }
 
   /** A play that left the glass: its proof of play. */

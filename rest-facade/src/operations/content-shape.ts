@@ -71,6 +71,8 @@ function toRestSource(s: SourceData): RestSchema<'Source'> {
     ...(media ? { media: toRestMedia(media) } : {}),
     loop_policy_type: 'Default',
     conditions: [],
+    valid_from: str(s.validFrom),
+    valid_until: str(s.validUntil),
   };
 }
 

@@ -114,6 +114,8 @@ export const REST_FRAGMENTS = gql`
       type
       sequence
       interval
+      validFrom
+      validUntil
       media {
         id
         fileName

@@ -22,6 +22,7 @@ export * from './graphql/merge-resolvers.js';
 export * from './auth/access.js';
 export * from './auth/operation-rules.js';
 export * from './time.js';
+export * from './validity.js';
 export * from './facade/gateway-client.js';
 export * from './http/ops.js';
 export * from './http/close-server.js';

@@ -78,6 +78,15 @@ export interface NowPlayingPayload extends DeviceRef {
   /** The device's new manifest version. */
   manifest_version: string;
 }
+/** content.expired: a playlist source's or a media file's validUntil came (content expiry, issue 37.3). */
+export interface ContentExpiredPayload {
+  /** The playlist of an expired source; null when a media file expired. */
+  playlist_id: string | null;
+  source_id: string | null;
+  /** The expired file (or the expired source's file); null for a web page source. */
+  media_id: string | null;
+  valid_until: string;
+}
 export interface OverridePayload {
   override_id: string;
   name: string;
@@ -141,6 +150,7 @@ export interface PushEventPayloads {
   'schedule.changed': ScheduleChangedPayload;
   'now_playing.changed': NowPlayingPayload;
   'datatable.rows_changed': RowsChangedPayload;
+  'content.expired': ContentExpiredPayload;
   'override.started': OverridePayload;
   'override.acknowledged': OverrideAckPayload;
   'override.ended': OverridePayload;
@@ -235,6 +245,11 @@ export const PUSH_EVENT_CATALOGUE: { [T in PushEventType]: CatalogueEntry<T> } =
     description: "A device's manifest version changed: what it plays changed.",
     view: 'Schedules_View',
     example: { ...device, manifest_version: 'v-9f2c' },
+  },
+  'content.expired': {
+    description: "A playlist source's or a media file's validUntil came: screens no longer show it (content expiry).",
+    view: 'Playlists_View',
+    example: { playlist_id: 'p1', source_id: 's1', media_id: 'm1', valid_until: '2026-12-01T00:00:00Z' },
   },
   'datatable.rows_changed': {
     description: 'Rows of a data table were created, changed, deleted, imported, reordered or rolled back.',

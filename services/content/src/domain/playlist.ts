@@ -41,6 +41,10 @@ export interface PlaylistSourceRecord {
   mediaId: string | null;
   /** A web page's address (WEB_PAGE sources, no media file): players show it in a sandboxed frame. */
   url?: string | null;
+  /** ISO 8601 instant from which the source may play (issue 37.3); null or absent: no limit. */
+  validFrom?: string | null;
+  /** ISO 8601 instant from which it no longer plays; null or absent: no limit. */
+  validUntil?: string | null;
 }
 
 export interface PlaylistRecord extends Grouped {

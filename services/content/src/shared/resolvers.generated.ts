@@ -30,6 +30,10 @@ export type AddPlaylistSourceInput = {
   /** Defaults to the media's name. */
   name?: InputMaybe<Scalars['String']['input']>;
   playlistId: Scalars['ID']['input'];
+  /** ISO 8601 instant with a zone: the source plays from then on (null: no limit). Must be before validUntil. */
+  validFrom?: InputMaybe<Scalars['String']['input']>;
+  /** ISO 8601 instant with a zone: the source no longer plays from then on (null: no limit). Screens drop it at that second, offline too. */
+  validUntil?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type AddPlaylistWebPageInput = {
@@ -41,6 +45,10 @@ export type AddPlaylistWebPageInput = {
   playlistId: Scalars['ID']['input'];
   /** http or https address of the page. */
   url: Scalars['String']['input'];
+  /** ISO 8601 instant with a zone: the source plays from then on (null: no limit). Must be before validUntil. */
+  validFrom?: InputMaybe<Scalars['String']['input']>;
+  /** ISO 8601 instant with a zone: the source no longer plays from then on (null: no limit). Screens drop it at that second, offline too. */
+  validUntil?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type ContentGroupInput = {
@@ -216,6 +224,10 @@ export type Media = {
   thumbnailUrl?: Maybe<Scalars['String']['output']>;
   /** ISO 8601, YYYY-MM-DDTHH:MM:SSZ. */
   uploadedOn?: Maybe<Scalars['String']['output']>;
+  /** ISO 8601: the file plays from then on (null: no limit); the same instant as startDate. Left out of manifests before it. */
+  validFrom?: Maybe<Scalars['String']['output']>;
+  /** ISO 8601: the file no longer plays from then on (null: no limit); the same instant as endDate. Left out of manifests and taken off screens at it. */
+  validUntil?: Maybe<Scalars['String']['output']>;
   /** Pixels; null for media without a visual size (audio, documents). */
   width?: Maybe<Scalars['Int']['output']>;
 };
@@ -354,7 +366,7 @@ export type Mutation = {
   updatePlaylist?: Maybe<PlaylistPayload>;
   /** Policy: Playlists_Edit. */
   updatePlaylistGroup?: Maybe<PlaylistGroupPayload>;
-  /** Changes a source's name or interval. Policy: Playlists_Edit. */
+  /** Changes a source's name, interval or validity window. Policy: Playlists_Edit. */
   updatePlaylistSource?: Maybe<PlaylistPayload>;
   /** Replaces a template's properties and modules (same rules as createTemplate). Policy: Templates_Edit. */
   updateTemplate?: Maybe<TemplatePayload>;
@@ -732,6 +744,10 @@ export type PlaylistSource = {
   type: SourceType;
   /** A web page source's address (addPlaylistWebPage); null for other sources. */
   url?: Maybe<Scalars['String']['output']>;
+  /** ISO 8601: the source plays from then on; null: no limit. The file's own validFrom applies too (the later one wins). */
+  validFrom?: Maybe<Scalars['String']['output']>;
+  /** ISO 8601: the source no longer plays from then on; null: no limit. The file's own validUntil applies too (the earlier one wins). */
+  validUntil?: Maybe<Scalars['String']['output']>;
 };
 
 /** The file behind a playlist source (its current metadata, read with the playlist). */
@@ -754,6 +770,10 @@ export type PlaylistSourceMedia = {
   thumbnailUrl?: Maybe<Scalars['String']['output']>;
   /** ISO 8601, YYYY-MM-DDTHH:MM:SSZ. */
   uploadedOn?: Maybe<Scalars['String']['output']>;
+  /** The file's validity start (the same instant as startDate). */
+  validFrom?: Maybe<Scalars['String']['output']>;
+  /** The file's validity end (the same instant as endDate). */
+  validUntil?: Maybe<Scalars['String']['output']>;
   width?: Maybe<Scalars['Int']['output']>;
 };
 
@@ -1040,6 +1060,10 @@ export type UpdateMediaInput = {
   /** ISO 8601; when the media may start playing. */
   startDate?: InputMaybe<Scalars['String']['input']>;
   tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** ISO 8601 instant with a zone: the file plays from then on (the same field as startDate; this name wins when both are given). Must be before validUntil. */
+  validFrom?: InputMaybe<Scalars['String']['input']>;
+  /** ISO 8601 instant with a zone: the file no longer plays from then on, on any screen, offline ones too (the same field as endDate; this name wins). */
+  validUntil?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type UpdateMediaPayload = MutationPayload & {
@@ -1067,6 +1091,10 @@ export type UpdatePlaylistSourceInput = {
   name?: InputMaybe<Scalars['String']['input']>;
   playlistId: Scalars['ID']['input'];
   sourceId: Scalars['ID']['input'];
+  /** ISO 8601 instant with a zone: the source plays from then on (an explicit null lifts the limit; omitted: unchanged). Must be before validUntil. */
+  validFrom?: InputMaybe<Scalars['String']['input']>;
+  /** ISO 8601 instant with a zone: the source no longer plays from then on (an explicit null lifts the limit; omitted: unchanged). Screens drop it at that second, offline too. */
+  validUntil?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type UpdateTemplateInput = {
@@ -1393,6 +1421,8 @@ export type MediaResolvers<ContextType = SubgraphContext, ParentType extends Res
   tags?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   thumbnailUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   uploadedOn?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  validFrom?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  validUntil?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   width?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
@@ -1497,6 +1527,8 @@ export type PlaylistSourceResolvers<ContextType = SubgraphContext, ParentType ex
   sequence?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['SourceType'], ParentType, ContextType>;
   url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  validFrom?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  validUntil?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type PlaylistSourceMediaResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['PlaylistSourceMedia'] = ResolversParentTypes['PlaylistSourceMedia']> = {
@@ -1515,6 +1547,8 @@ export type PlaylistSourceMediaResolvers<ContextType = SubgraphContext, ParentTy
   tags?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
   thumbnailUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   uploadedOn?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  validFrom?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  validUntil?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   width?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 

@@ -4,9 +4,9 @@
  * media and nothing else.
  */
 import { AppError, INTERNAL_TOKEN_HEADER, type InternalTokens, type Principal } from '@pylon/kit';
-import type { MediaDirectory } from '../ports/media-directory.js';
+import type { MediaDirectory, MediaFacts } from '../ports/media-directory.js';
 
-const QUERY = 'query($id: [String!], $limit: Int) { media(id: $id, limit: $limit) { id name } }';
+const QUERY = 'query($id: [String!], $limit: Int) { media(id: $id, limit: $limit) { id name validFrom validUntil } }';
 /** content's own cap on `limit`. */
 const PAGE = 1000;
 
@@ -23,8 +23,8 @@ const mediaReader = (accountId: string): Principal => ({
 export function createHttpMediaDirectory(o: { contentUrl: string; tokens: InternalTokens; timeoutMs?: number }): MediaDirectory {
   const url = new URL('/graphql', o.contentUrl).toString();
   return {
-    async names(accountId, fileIds) {
-      const out = new Map<string, string>();
+    async files(accountId, fileIds) {
+      const out = new Map<string, MediaFacts>();
       for (let i = 0; i < fileIds.length; i += PAGE) {
         const ids = fileIds.slice(i, i + PAGE);
         const res = await fetch(url, {
@@ -33,9 +33,9 @@ export function createHttpMediaDirectory(o: { contentUrl: string; tokens: Intern
           body: JSON.stringify({ query: QUERY, variables: { id: ids, limit: ids.length } }),
           signal: AbortSignal.timeout(o.timeoutMs ?? 5000),
         }).catch(() => null);
-        const body = res?.ok ? ((await res.json().catch(() => null)) as { data?: { media?: { id: string; name: string }[] | null } } | null) : null;
+        const body = res?.ok ? ((await res.json().catch(() => null)) as { data?: { media?: ({ id: string } & MediaFacts)[] | null } } | null) : null;
         if (!body?.data) throw new AppError('UNAVAILABLE', 'media files could not be looked up now; retry');
-        for (const m of body.data.media ?? []) out.set(m.id, m.name);
+        for (const m of body.data.media ?? []) out.set(m.id, { name: m.name, validFrom: m.validFrom ?? null, validUntil: m.validUntil ?? null });
       }
       return out;
     },

@@ -107,9 +107,9 @@ export type UpdateDeviceInput = {
 
 export type LegacyDeviceFragment = { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, registrationKey: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null };
 
-export type LegacyMediaFragment = { id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, tags: Array<string>, groupId: string | null, groupName: string | null };
+export type LegacyMediaFragment = { id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, tags: Array<string>, groupId: string | null, groupName: string | null, validFrom: string | null, validUntil: string | null };
 
-export type LegacyPlaylistFragment = { id: string, name: string, type: PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> };
+export type LegacyPlaylistFragment = { id: string, name: string, type: PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> };
 
 export type LegacyTemplateFragment = { id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> };
 
@@ -167,14 +167,14 @@ export type GetMediaQueryVariables = Exact<{
 }>;
 
 
-export type GetMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, tags: Array<string>, groupId: string | null, groupName: string | null }> | null };
+export type GetMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, tags: Array<string>, groupId: string | null, groupName: string | null, validFrom: string | null, validUntil: string | null }> | null };
 
 export type GetPlaylistQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type GetPlaylistQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> }> | null };
+export type GetPlaylistQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> }> | null };
 
 export type GetTemplateQueryVariables = Exact<{
   id: string;
@@ -226,7 +226,7 @@ export type ListMediaQueryVariables = Exact<{
 }>;
 
 
-export type ListMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, tags: Array<string>, groupId: string | null, groupName: string | null }> | null };
+export type ListMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, tags: Array<string>, groupId: string | null, groupName: string | null, validFrom: string | null, validUntil: string | null }> | null };
 
 export type ListPlayLogsQueryVariables = Exact<{
   startDate: string;
@@ -245,7 +245,7 @@ export type ListPlaylistsQueryVariables = Exact<{
 }>;
 
 
-export type ListPlaylistsQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> }> | null };
+export type ListPlaylistsQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> }> | null };
 
 export type ListSchedulesQueryVariables = Exact<{
   deviceId?: string | null | undefined;

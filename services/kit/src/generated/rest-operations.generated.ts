@@ -679,6 +679,10 @@ export type UpdateMediaInput = {
   /** ISO 8601; when the media may start playing. */
   startDate?: string | null | undefined;
   tags?: Array<string> | null | undefined;
+  /** ISO 8601 instant with a zone: the file plays from then on (the same field as startDate; this name wins when both are given). Must be before validUntil. */
+  validFrom?: string | null | undefined;
+  /** ISO 8601 instant with a zone: the file no longer plays from then on, on any screen, offline ones too (the same field as endDate; this name wins). */
+  validUntil?: string | null | undefined;
 };
 
 export type UpdatePlaylistInput = {
@@ -719,7 +723,7 @@ export type RestPingDataFragment = { cpuUsage: number | null, memoryUsage: numbe
 
 export type RestMediaFragment = { id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null };
 
-export type RestPlaylistFragment = { id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> };
+export type RestPlaylistFragment = { id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> };
 
 export type RestTemplateFragment = { id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> };
 
@@ -822,7 +826,7 @@ export type CreatePlaylistMutationVariables = Exact<{
 }>;
 
 
-export type CreatePlaylistMutation = { createPlaylist: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, playlist: { id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> } | null } | null };
+export type CreatePlaylistMutation = { createPlaylist: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, playlist: { id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> } | null } | null };
 
 export type CreatePlaylistGroupMutationVariables = Exact<{
   input: ContentGroupInput;
@@ -1195,7 +1199,7 @@ export type GetPlaylistQueryVariables = Exact<{
 }>;
 
 
-export type GetPlaylistQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
+export type GetPlaylistQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
 
 export type GetPowerScheduleQueryVariables = Exact<{
   id: string | number;
@@ -1429,7 +1433,7 @@ export type ListPlaylistsQueryVariables = Exact<{
 }>;
 
 
-export type ListPlaylistsQuery = { total: number, playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
+export type ListPlaylistsQuery = { total: number, playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
 
 export type ListPowerSchedulesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1530,7 +1534,7 @@ export type PatchPlaylistMutationVariables = Exact<{
 }>;
 
 
-export type PatchPlaylistMutation = { patchPlaylist: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, playlist: { id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> } | null } | null };
+export type PatchPlaylistMutation = { patchPlaylist: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, playlist: { id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> } | null } | null };
 
 export type PatchScheduleMutationVariables = Exact<{
   id: string | number;
@@ -1705,7 +1709,7 @@ export type UpdatePlaylistMutationVariables = Exact<{
 }>;
 
 
-export type UpdatePlaylistMutation = { updatePlaylist: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, playlist: { id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> } | null } | null };
+export type UpdatePlaylistMutation = { updatePlaylist: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, playlist: { id: string, name: string, type: PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> } | null } | null };
 
 export type UpdatePlaylistGroupMutationVariables = Exact<{
   id: string | number;

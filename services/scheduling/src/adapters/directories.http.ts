@@ -2,7 +2,7 @@
  * The directory ports over the other subgraphs' GraphQL (distributed mode), each request signed as
  * the caller so the other subgraph answers from the caller's account only.
  */
-import { devicePrincipal, mapTemplateLayout, querySubgraphAs, type SubgraphTarget, type TemplateLayout } from '@pylon/kit';
+import { devicePrincipal, effectiveWindow, mapTemplateLayout, querySubgraphAs, type SubgraphTarget, type TemplateLayout } from '@pylon/kit';
 import type { AccountDirectory } from '../ports/account-directory.js';
 import type { FleetDevice } from '../domain/override.js';
 import type { ContentDirectory, ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
@@ -156,7 +156,16 @@ interface RemoteMedia {
 interface RemotePlaylist {
   id: string;
   name: string;
-  sources: { id: string; name: string | null; type: string; interval: number | null; media: RemoteMedia | null; url: string | null }[];
+  sources: {
+    id: string;
+    name: string | null;
+    type: string;
+    interval: number | null;
+    media: (RemoteMedia & { validFrom: string | null; validUntil: string | null }) | null;
+    url: string | null;
+    validFrom: string | null;
+    validUntil: string | null;
+  }[];
 }
 
 const mediaOf = (m: RemoteMedia): ManifestMedia => ({
@@ -170,7 +179,8 @@ const mediaOf = (m: RemoteMedia): ManifestMedia => ({
 });
 type RemoteTemplate = TemplateLayout<RemotePlaylist>;
 
-const PLAYLIST_FIELDS = 'id name sources { id name type interval url media { id name mimeType fileUrl fileSize sha512 } }';
+const PLAYLIST_FIELDS =
+  'id name sources { id name type interval url validFrom validUntil media { id name mimeType fileUrl fileSize sha512 validFrom validUntil } }';
 const PLAYER_CONTENT_QUERY = `query($p: [String], $pl: Int, $t: [String], $tl: Int) {
   playlist(where: { id: { in: $p } }, limit: $pl) { ${PLAYLIST_FIELDS} }
   template(where: { id: { in: $t } }, limit: $tl) { id name width height orientation modules { id name left top width height dataTableId playlist { ${PLAYLIST_FIELDS} } } }
@@ -187,5 +197,7 @@ const playlistOf = (p: RemotePlaylist): ManifestPlaylist => ({
     interval: s.interval,
     media: s.media ? mediaOf(s.media) : null,
     url: s.url ?? null,
+    // The same intersection content's in-process directory makes (the source's window and its file's).
+    ...effectiveWindow(s, s.media),
   })),
 });

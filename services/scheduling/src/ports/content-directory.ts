@@ -18,8 +18,20 @@ export interface ManifestPlaylist {
   kind: 'playlist';
   id: string;
   name: string;
-  /** `url`: a web page source's address (no media); absent or null for files. */
-  sources: { id: string; name: string | null; type: string; interval: number | null; media: ManifestMedia | null; url?: string | null }[];
+  /**
+   * `url`: a web page source's address (no media); absent or null for files. `validFrom`/`validUntil`:
+   * the source's effective validity window (its own and its file's intersected), ISO 8601; absent or null: open.
+   */
+  sources: {
+    id: string;
+    name: string | null;
+    type: string;
+    interval: number | null;
+    media: ManifestMedia | null;
+    url?: string | null;
+    validFrom?: string | null;
+    validUntil?: string | null;
+  }[];
 }
 
 export interface ManifestTemplate extends TemplateLayout<ManifestPlaylist> {

@@ -149,6 +149,12 @@ export type CapSeverity =
   | 'Severe'
   | 'Unknown';
 
+export type ContentValidityVerdict =
+  /** Its validUntil has passed. */
+  | 'EXPIRED'
+  /** Its validFrom is still ahead. */
+  | 'NOT_YET_VALID';
+
 /** Operations on an ISO 8601 timestamp field (compared as instants). */
 export type DateTimeOperationFilterInput = {
   eq?: InputMaybe<Scalars['String']['input']>;
@@ -471,10 +477,15 @@ export type NowPlaying = {
    * and `content` then say what plays again once it ends.
    */
   override?: Maybe<Override>;
-  /** Why the screen shows what it shows, in words: the override, the display off by its power schedule (until HH:MM, device time), the winning schedule, or nothing scheduled. */
+  /** Why the screen shows what it shows, in words: the override, the display off by its power schedule (until HH:MM, device time), the winning schedule (and what expiry leaves out of it), or nothing scheduled. */
   reason: Scalars['String']['output'];
   /** The winning schedule; null when nothing plays. */
   schedule?: Maybe<Schedule>;
+  /**
+   * Sources of the winner's content left out at `at` because of their validity window (content
+   * expiry: the source's or its file's validFrom/validUntil); empty when everything plays.
+   */
+  skippedContent: Array<SkippedContent>;
   /** The IANA time zone the windows were read in. */
   timezone: Scalars['String']['output'];
 };
@@ -1071,6 +1082,20 @@ export type ScheduledContent = {
   type: ScheduleType;
 };
 
+/** A source of the winning content the screen does not show at the instant, and why. */
+export type SkippedContent = {
+  __typename?: 'SkippedContent';
+  name?: Maybe<Scalars['String']['output']>;
+  playlistId: Scalars['ID']['output'];
+  /** The verdict in words, with the edge. */
+  reason: Scalars['String']['output'];
+  sourceId: Scalars['ID']['output'];
+  /** The source's effective window (its own and its file's, intersected), ISO 8601; null: open. */
+  validFrom?: Maybe<Scalars['String']['output']>;
+  validUntil?: Maybe<Scalars['String']['output']>;
+  verdict: ContentValidityVerdict;
+};
+
 /** Sort direction of an order input field. */
 export type SortEnumType =
   | 'ASC'
@@ -1202,6 +1227,7 @@ export type ResolversTypes = {
   CapFeedPollPayload: ResolverTypeWrapper<Omit<CapFeedPollPayload, 'capFeed' | 'handled'> & { capFeed?: Maybe<ResolversTypes['CapFeed']>, handled?: Maybe<Array<ResolversTypes['CapAlert']>> }>;
   CapFeedUpdateInput: CapFeedUpdateInput;
   CapSeverity: CapSeverity;
+  ContentValidityVerdict: ContentValidityVerdict;
   DateTimeOperationFilterInput: DateTimeOperationFilterInput;
   DeleteScheduleGroupPayload: ResolverTypeWrapper<DeleteScheduleGroupPayload>;
   DeleteSchedulePayload: ResolverTypeWrapper<DeleteSchedulePayload>;
@@ -1261,6 +1287,7 @@ export type ResolversTypes = {
   ScheduleTypeOperationFilterInput: ScheduleTypeOperationFilterInput;
   ScheduleVerdict: ScheduleVerdict;
   ScheduledContent: ResolverTypeWrapper<ScheduledContent>;
+  SkippedContent: ResolverTypeWrapper<SkippedContent>;
   SortEnumType: SortEnumType;
   StringOperationFilterInput: StringOperationFilterInput;
   Template: ResolverTypeWrapper<Template>;
@@ -1331,6 +1358,7 @@ export type ResolversParentTypes = {
   ScheduleSortInput: ScheduleSortInput;
   ScheduleTypeOperationFilterInput: ScheduleTypeOperationFilterInput;
   ScheduledContent: ScheduledContent;
+  SkippedContent: SkippedContent;
   StringOperationFilterInput: StringOperationFilterInput;
   Template: Template;
   TimelineSegment: Omit<TimelineSegment, 'schedule'> & { schedule?: Maybe<ResolversParentTypes['Schedule']> };
@@ -1475,6 +1503,7 @@ export type NowPlayingResolvers<ContextType = SubgraphContext, ParentType extend
   override?: Resolver<Maybe<ResolversTypes['Override']>, ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   schedule?: Resolver<Maybe<ResolversTypes['Schedule']>, ParentType, ContextType>;
+  skippedContent?: Resolver<Array<ResolversTypes['SkippedContent']>, ParentType, ContextType>;
   timezone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
@@ -1666,6 +1695,16 @@ export type ScheduledContentResolvers<ContextType = SubgraphContext, ParentType 
   type?: Resolver<ResolversTypes['ScheduleType'], ParentType, ContextType>;
 };
 
+export type SkippedContentResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['SkippedContent'] = ResolversParentTypes['SkippedContent']> = {
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  playlistId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sourceId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  validFrom?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  validUntil?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  verdict?: Resolver<ResolversTypes['ContentValidityVerdict'], ParentType, ContextType>;
+};
+
 export type TemplateResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Template'] = ResolversParentTypes['Template']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
@@ -1712,6 +1751,7 @@ export type Resolvers<ContextType = SubgraphContext> = {
   SchedulePayload?: SchedulePayloadResolvers<ContextType>;
   SchedulePriorityType?: SchedulePriorityTypeResolvers;
   ScheduledContent?: ScheduledContentResolvers<ContextType>;
+  SkippedContent?: SkippedContentResolvers<ContextType>;
   Template?: TemplateResolvers<ContextType>;
   TimelineSegment?: TimelineSegmentResolvers<ContextType>;
 };

@@ -1,10 +1,11 @@
 /** Media metadata changes and deletion (the file itself is never replaced in place). */
 import { z } from 'zod';
-import { AppError, applyJsonPatch, parseInput, type Principal } from '@pylon/kit';
+import { AppError, applyJsonPatch, checkValidityInput, parseInput, type Principal } from '@pylon/kit';
 import type { Media } from '../../shared/content.repository.js';
 import { instantField, nameField, tagsField } from '../../domain/fields.js';
 import type { ContentRuntime } from '../../runtime.js';
 import { contentChanged } from '../../shared/content-changes.js';
+import { armExpiry } from '../expiry/expiry-announcer.js';
 
 const updateSchema = z
   .object({
@@ -13,6 +14,8 @@ const updateSchema = z
     tags: tagsField.nullable().optional(),
     startDate: instantField.nullable().optional(),
     endDate: instantField.nullable().optional(),
+    validFrom: z.string().max(40).nullable().optional(),
+    validUntil: z.string().max(40).nullable().optional(),
   })
   .strict();
 
@@ -21,18 +24,20 @@ export async function updateMedia(rt: ContentRuntime, principal: Principal, id: 
   const tenant = principal.accountId;
   await rt.repo.media.get(tenant, id);
   const u = parseInput(updateSchema, input);
-  if (u.startDate && u.endDate && Date.parse(u.endDate) < Date.parse(u.startDate)) {
-    throw new AppError('BAD_USER_INPUT', 'endDate must not be before startDate', { field: 'endDate' });
-  }
+  // validFrom/validUntil are the file's validity window (issue 37.3) under their own names; startDate/endDate
+  // (the reference API's start_date/end_date) are the same stored instants. The name given is the one an error names.
+  const names = { validFrom: u.validFrom != null ? 'validFrom' : 'startDate', validUntil: u.validUntil != null ? 'validUntil' : 'endDate' };
+  const window = checkValidityInput({ validFrom: u.validFrom ?? u.startDate, validUntil: u.validUntil ?? u.endDate }, names);
   const group = await rt.repo.media.groupTree.groupFor(tenant, u.groupId);
   const changed = await rt.repo.media.change(tenant, id, {
     name: u.name,
     ...group,
     tags: u.tags ?? [],
-    startDate: u.startDate ?? null,
-    endDate: u.endDate ?? null,
+    startDate: window.validFrom,
+    endDate: window.validUntil,
   });
   await contentChanged(rt, tenant, { mediaIds: [changed.id] });
+  armExpiry(rt, tenant, { playlistId: null, sourceId: null, mediaId: changed.id }, changed.endDate);
   return changed;
 }
 

@@ -48,6 +48,8 @@ export function mediaResolvers(rt: ContentRuntime): Resolvers {
       sha512: (m) => m.sha512 ?? null,
       startDate: (m) => isoSeconds(m.startDate ?? null),
       endDate: (m) => isoSeconds(m.endDate ?? null),
+      validFrom: (m) => isoSeconds(m.startDate ?? null),
+      validUntil: (m) => isoSeconds(m.endDate ?? null),
       tags: (m) => m.tags ?? [],
     },
   };

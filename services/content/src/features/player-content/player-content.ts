@@ -3,7 +3,7 @@
  * (signed, expiring) address, its size and SHA-512; a template's modules with their playlists.
  * What the scheduling subgraph's ContentDirectory.playerContent answers (in-process in the all-in-one).
  */
-import { templateLayoutOf, type TemplateLayout } from '@pylon/kit';
+import { effectiveWindow, templateLayoutOf, type TemplateLayout } from '@pylon/kit';
 import type { Media, Playlist, Template } from '../../shared/content.repository.js';
 import { playOrder } from '../../domain/playlist.js';
 import type { ContentRuntime } from '../../runtime.js';
@@ -27,6 +27,9 @@ export interface PlayerSource {
   media: PlayerMedia | null;
   /** A web page's address (WEB_PAGE sources); null for files. */
   url: string | null;
+  /** The effective validity window (the source's and its file's, intersected), ISO 8601; null sides are open. */
+  validFrom: string | null;
+  validUntil: string | null;
 }
 
 export interface PlayerPlaylist {
@@ -67,14 +70,19 @@ export async function playerContent(
     kind: 'playlist',
     id: p.id,
     name: p.name,
-    sources: playOrder(p.sources ?? []).map((s) => ({
-      id: s.id,
-      name: s.name,
-      type: s.type,
-      interval: s.interval,
-      media: mediaOf(s.mediaId),
-      url: s.url ?? null,
-    })),
+    sources: playOrder(p.sources ?? []).map((s) => {
+      const file = s.mediaId ? media.get(s.mediaId) : undefined;
+      return {
+        id: s.id,
+        name: s.name,
+        type: s.type,
+        interval: s.interval,
+        media: mediaOf(s.mediaId),
+        url: s.url ?? null,
+        // The file's start/end dates are its validity window: the source plays within both.
+        ...effectiveWindow(s, file && { validFrom: file.startDate, validUntil: file.endDate }),
+      };
+    }),
   });
   const outPlaylists = new Map([...playlists.values()].map((p) => [p.id, playlistOf(p)] as const));
   const outTemplates = new Map(

@@ -8,18 +8,33 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { AppError, isAppError, parseInput, type Principal } from '@pylon/kit';
+import { AppError, checkValidityInput, isAppError, parseInput, type Principal } from '@pylon/kit';
 import type { Playlist } from '../../shared/content.repository.js';
 import { sourceTypeOf } from '../../domain/media.js';
 import { densify, playOrder, type PlaylistSourceRecord } from '../../domain/playlist.js';
 import { idField, nameField } from '../../domain/fields.js';
 import type { ContentRuntime } from '../../runtime.js';
 import { contentChanged, contentEvent } from '../../shared/content-changes.js';
+import { armExpiry } from '../expiry/expiry-announcer.js';
+
+/** content.expired for the source at its validUntil (expiry-announcer.ts); the playlist as stored, unchanged. */
+function announcing(rt: ContentRuntime, principal: Principal, changed: Playlist, sourceId?: string): Playlist {
+  const s = sourceId ? changed.sources?.find((x) => x.id === sourceId) : playOrder(changed.sources ?? []).at(-1);
+  if (s) armExpiry(rt, principal.accountId, { playlistId: changed.id, sourceId: s.id, mediaId: s.mediaId }, s.validUntil);
+  return changed;
+}
 
 const MAX_SOURCES = 1000;
 const RETRIES = 8;
 const intervalField = z.number().int().min(1).max(86_400).nullable().optional();
 const versionField = z.number().int().min(1).nullable().optional();
+/** Checked as a pair by checkValidityInput (format, then validFrom < validUntil), so zod only bounds the length. */
+const validityFields = { validFrom: z.string().max(40).nullable().optional(), validUntil: z.string().max(40).nullable().optional() };
+/** The window to store: only the sides that are set, so sources without one keep their stored shape. */
+const windowFields = (w: { validFrom: string | null; validUntil: string | null }) => ({
+  ...(w.validFrom ? { validFrom: w.validFrom } : {}),
+  ...(w.validUntil ? { validUntil: w.validUntil } : {}),
+});
 
 async function edit(
   rt: ContentRuntime,
@@ -49,16 +64,25 @@ async function edit(
 }
 
 const addSchema = z
-  .object({ playlistId: idField, fileId: idField, interval: intervalField, name: nameField.nullable().optional(), expectedVersion: versionField })
+  .object({
+    playlistId: idField,
+    fileId: idField,
+    interval: intervalField,
+    name: nameField.nullable().optional(),
+    expectedVersion: versionField,
+    ...validityFields,
+  })
   .strict();
 
 export async function addPlaylistSource(rt: ContentRuntime, principal: Principal, input: unknown): Promise<Playlist> {
   const a = parseInput(addSchema, input);
+  const window = windowFields(checkValidityInput(a));
   const media = await rt.repo.media.findByIds(principal.accountId, [a.fileId]).then((m) => m.get(a.fileId));
   if (!media) throw new AppError('BAD_USER_INPUT', `media '${a.fileId.slice(0, 100)}' was not found`, { field: 'fileId' });
-  return edit(rt, principal, a.playlistId, a.expectedVersion, (sources) =>
-    appended(sources, { name: a.name ?? media.name, type: sourceTypeOf(media.mimeType), interval: a.interval ?? null, mediaId: media.id }),
+  const changed = await edit(rt, principal, a.playlistId, a.expectedVersion, (sources) =>
+    appended(sources, { name: a.name ?? media.name, type: sourceTypeOf(media.mimeType), interval: a.interval ?? null, mediaId: media.id, ...window }),
   );
+  return announcing(rt, principal, changed);
 }
 
 /** The sources with one more at the end (a new id, the next sequence), within MAX_SOURCES. */
@@ -84,7 +108,14 @@ const webPageUrl = z
   }, 'must be an http or https address without credentials');
 
 const addWebPageSchema = z
-  .object({ playlistId: idField, url: webPageUrl, interval: intervalField, name: nameField.nullable().optional(), expectedVersion: versionField })
+  .object({
+    playlistId: idField,
+    url: webPageUrl,
+    interval: intervalField,
+    name: nameField.nullable().optional(),
+    expectedVersion: versionField,
+    ...validityFields,
+  })
   .strict();
 
 /**
@@ -94,13 +125,22 @@ const addWebPageSchema = z
  */
 export async function addPlaylistWebPage(rt: ContentRuntime, principal: Principal, input: unknown): Promise<Playlist> {
   const a = parseInput(addWebPageSchema, input);
-  return edit(rt, principal, a.playlistId, a.expectedVersion, (sources) =>
-    appended(sources, { name: a.name ?? new URL(a.url).host, type: 'WEB_PAGE', interval: a.interval ?? null, mediaId: null, url: a.url }),
+  const window = windowFields(checkValidityInput(a));
+  const changed = await edit(rt, principal, a.playlistId, a.expectedVersion, (sources) =>
+    appended(sources, { name: a.name ?? new URL(a.url).host, type: 'WEB_PAGE', interval: a.interval ?? null, mediaId: null, url: a.url, ...window }),
   );
+  return announcing(rt, principal, changed);
 }
 
 const updateSchema = z
-  .object({ playlistId: idField, sourceId: idField, name: nameField.nullable().optional(), interval: intervalField, expectedVersion: versionField })
+  .object({
+    playlistId: idField,
+    sourceId: idField,
+    name: nameField.nullable().optional(),
+    interval: intervalField,
+    expectedVersion: versionField,
+    ...validityFields,
+  })
   .strict();
 
 const findSource = (sources: PlaylistSourceRecord[], id: string) => {
@@ -109,15 +149,30 @@ const findSource = (sources: PlaylistSourceRecord[], id: string) => {
   return at;
 };
 
-/** Changes the fields given; an explicit null interval returns the source to the media's own duration. */
+/**
+ * Changes the fields given; an explicit null interval returns the source to the media's own
+ * duration, an explicit null validFrom or validUntil lifts that limit. The window is checked as it
+ * will be stored (a new validUntil against the stored validFrom too).
+ */
 export async function updatePlaylistSource(rt: ContentRuntime, principal: Principal, input: unknown): Promise<Playlist> {
   const u = parseInput(updateSchema, input);
-  return edit(rt, principal, u.playlistId, u.expectedVersion, (sources) => {
+  checkValidityInput(u);
+  const changed = await edit(rt, principal, u.playlistId, u.expectedVersion, (sources) => {
     const at = findSource(sources, u.sourceId);
-    const s = sources[at]!;
-    sources[at] = { ...s, ...(u.name != null ? { name: u.name } : {}), ...(u.interval !== undefined ? { interval: u.interval } : {}) };
+    const { validFrom: _from, validUntil: _until, ...s } = sources[at]!;
+    const window = checkValidityInput({
+      validFrom: u.validFrom !== undefined ? u.validFrom : (_from ?? null),
+      validUntil: u.validUntil !== undefined ? u.validUntil : (_until ?? null),
+    });
+    sources[at] = {
+      ...s,
+      ...(u.name != null ? { name: u.name } : {}),
+      ...(u.interval !== undefined ? { interval: u.interval } : {}),
+      ...windowFields(window),
+    };
     return sources;
   });
+  return announcing(rt, principal, changed, u.sourceId);
 }
 
 export async function removePlaylistSource(

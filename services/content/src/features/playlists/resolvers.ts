@@ -72,6 +72,8 @@ export function playlistResolvers(rt: ContentRuntime): Resolvers {
       updatedOn: (p) => isoSeconds(p.updatedAt),
     },
     PlaylistSource: {
+      validFrom: (s) => isoSeconds(s.validFrom ?? null),
+      validUntil: (s) => isoSeconds(s.validUntil ?? null),
       // The file's current name and address; reading them is part of reading the playlist (Playlists_View).
       media: async (s, _, ctx) => {
         if (!s.mediaId) return null;
@@ -91,6 +93,8 @@ export function playlistResolvers(rt: ContentRuntime): Resolvers {
           sha512: m.sha512 ?? null,
           startDate: isoSeconds(m.startDate ?? null),
           endDate: isoSeconds(m.endDate ?? null),
+          validFrom: isoSeconds(m.startDate ?? null),
+          validUntil: isoSeconds(m.endDate ?? null),
           tags: m.tags ?? [],
           groupId: m.groupId,
           groupName: m.groupName,

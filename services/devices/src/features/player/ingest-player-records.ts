@@ -4,10 +4,11 @@
  * failure means nothing was promised and the player retries the same batch (its ids, or the
  * content digests, make the retry collapse in the store).
  */
-import { AppError, type EventLogRecord, type ImpressionRecord, type PlayLogRecord } from '@pylon/kit';
+import { AppError, validityAt, windowOf, type EventLogRecord, type ImpressionRecord, type PlayLogRecord } from '@pylon/kit';
 import type { Device } from '../../shared/device.repository.js';
 import { isoMillis, parseBatch, propertiesText, recordId, type PlayerRecordKind } from '../../domain/player-records.js';
 import type { DevicesRuntime } from '../../runtime.js';
+import type { MediaFacts } from '../../ports/media-directory.js';
 
 export interface IngestResult {
   /** Records now held (all of the batch). */
@@ -16,6 +17,11 @@ export interface IngestResult {
   ids: string[];
   /** Play logs only: ids whose file_id named no media file of the account (kept, flagged). */
   unknown_file_ids?: string[];
+  /**
+   * Play logs only: ids of plays that started outside their file's validity window (content expiry):
+   * refused, not stored and never counted; `accepted` does not include them. The player need not resend them.
+   */
+  outside_validity_ids?: string[];
 }
 
 type IngestDeps = Pick<DevicesRuntime, 'now' | 'settings' | 'media' | 'plays' | 'events' | 'heldEvents' | 'impressions'>;
@@ -26,31 +32,46 @@ const window = (rt: IngestDeps) => ({ now: rt.now(), maxAgeDays: rt.settings.pla
 export async function ingestPlayLogs(rt: IngestDeps, device: Device, body: unknown): Promise<IngestResult> {
   const batch = parseBatch('playlogs', body, window(rt));
   if (!rt.plays) throw notConfigured();
-  const names = rt.media ? await rt.media.names(device.accountId, [...new Set(batch.map((p) => p.file_id))]) : new Map<string, string>();
+  const files = rt.media ? await rt.media.files(device.accountId, [...new Set(batch.map((p) => p.file_id))]) : new Map<string, MediaFacts>();
   const unknown = new Set<string>();
-  const records: PlayLogRecord[] = batch.map((p) => {
-    const name = names.get(p.file_id);
+  const outside: string[] = [];
+  const records: PlayLogRecord[] = batch.flatMap((p) => {
+    const file = files.get(p.file_id);
+    const name = file?.name;
     if (name === undefined) unknown.add(p.file_id);
-    return {
-      id: recordId(device.id, 'playlogs', p),
-      account_id: device.accountId,
-      device_id: device.id,
-      file_id: p.file_id,
-      file_name: name ?? '',
-      timestamp: isoMillis(p.timestamp),
-      duration: p.duration,
-      type: p.type,
-      playlist_id: p.playlist_id ?? '',
-      schedule_id: p.schedule_id ?? '',
-      file_known: name === undefined ? 0 : 1,
-      end_timestamp: p.end_timestamp === undefined ? null : isoMillis(p.end_timestamp),
-      status: p.status ?? 'completed',
-      clock_offset_ms: p.clock_offset_ms === undefined ? null : Math.round(p.clock_offset_ms),
-      zone_id: p.zone_id ?? '',
-    };
+    // A play that started while its file was expired or not yet valid should not have happened: refused,
+    // so no report counts it (docs/fleet-operations.md, Content expiry, says why it is refused, not flagged).
+    if (file && validityAt(windowOf(file.validFrom, file.validUntil), Date.parse(isoMillis(p.timestamp))) !== 'VALID') {
+      outside.push(recordId(device.id, 'playlogs', p));
+      return [];
+    }
+    return [
+      {
+        id: recordId(device.id, 'playlogs', p),
+        account_id: device.accountId,
+        device_id: device.id,
+        file_id: p.file_id,
+        file_name: name ?? '',
+        timestamp: isoMillis(p.timestamp),
+        duration: p.duration,
+        type: p.type,
+        playlist_id: p.playlist_id ?? '',
+        schedule_id: p.schedule_id ?? '',
+        file_known: name === undefined ? 0 : 1,
+        end_timestamp: p.end_timestamp === undefined ? null : isoMillis(p.end_timestamp),
+        status: p.status ?? 'completed',
+        clock_offset_ms: p.clock_offset_ms === undefined ? null : Math.round(p.clock_offset_ms),
+        zone_id: p.zone_id ?? '',
+      },
+    ];
   });
-  await rt.plays.hold(records);
-  return { accepted: records.length, ids: records.map((r) => r.id), unknown_file_ids: [...unknown] };
+  if (records.length) await rt.plays.hold(records);
+  return {
+    accepted: records.length,
+    ids: records.map((r) => r.id),
+    unknown_file_ids: [...unknown],
+    ...(outside.length ? { outside_validity_ids: outside } : {}),
+  };
 }
 
 export async function ingestEvents(rt: IngestDeps, device: Device, body: unknown): Promise<IngestResult> {

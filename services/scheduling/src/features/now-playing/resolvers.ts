@@ -7,6 +7,7 @@ import { overrideOut } from '../overrides/resolvers.js';
 import { devicePower } from '../power/manage-power.js';
 import { powerReason } from '../power/resolvers.js';
 import { deviceTimeline, nowPlaying, reasonOf } from './now-playing.js';
+import { contentVerdicts, expiryReason } from './content-verdicts.js';
 
 const iso = (ms: number | null) => (ms === null ? null : isoSeconds(ms));
 
@@ -16,16 +17,20 @@ export function nowPlayingResolvers(rt: SchedulingRuntime): Resolvers {
       nowPlaying: async (_, args, ctx) => {
         const r = await nowPlaying(rt, ctx.principal, args.deviceId, args.at);
         const winner = r.winner?.schedule ?? null;
-        const override = await overrideAt(rt, ctx.principal, r.deviceId, r.at);
-        const power = await devicePower(rt, ctx.principal, r.deviceId, r.at);
+        const [override, verdicts, power] = await Promise.all([
+          overrideAt(rt, ctx.principal, r.deviceId, r.at),
+          contentVerdicts(rt, ctx.principal, winner, r.at),
+          devicePower(rt, ctx.principal, r.deviceId, r.at),
+        ]);
         return {
+          skippedContent: verdicts.skipped,
           override: override ? overrideOut(override) : null,
           reason: override
             ? `emergency override '${override.override.name}' (started ${iso(Date.parse(override.override.startsAt))}) shows over every schedule`
             : !power.on
               ? powerReason(power)
               : winner
-                ? `schedule '${winner.name}' wins`
+                ? expiryReason(`schedule '${winner.name}' wins`, verdicts)
                 : 'nothing scheduled',
           device: { id: r.deviceId },
           at: iso(r.at)!,

@@ -26,6 +26,7 @@ import { deviceSchedules } from '../now-playing/now-playing.js';
 import { overrideForDevice } from '../overrides/manage-overrides.js';
 import type { Override } from '../overrides/override.repository.js';
 import { manifestPower, type ManifestPower } from '../power/manage-power.js';
+import { nextContentEdge, validContentAt } from '../../domain/content-validity.js';
 
 export const MAX_CACHE_SECONDS = 300;
 
@@ -47,8 +48,20 @@ interface PlaylistOut {
   type: 'playlist';
   id: string;
   name: string;
-  /** `page_url`: a web page source's address (only on such sources, so file-only manifests keep their shape). */
-  sources: { id: string; name: string | null; type: string; interval: number | null; media: MediaOut | null; page_url?: string }[];
+  /**
+   * `page_url`: a web page source's address (only on such sources, so file-only manifests keep their shape).
+   * `valid_from`/`valid_until`: the source's validity window (only when set): a player never shows it outside.
+   */
+  sources: {
+    id: string;
+    name: string | null;
+    type: string;
+    interval: number | null;
+    media: MediaOut | null;
+    page_url?: string;
+    valid_from?: string;
+    valid_until?: string;
+  }[];
 }
 interface TemplateOut extends Omit<TemplateLayout<PlaylistOut>, 'modules'> {
   type: 'template';
@@ -82,7 +95,7 @@ export interface ManifestOverride {
 export interface PlayerManifest {
   device_id: string;
   version: string;
-  /** The engine's next change (ISO 8601): refetch by then; null: nothing changes within the horizon. */
+  /** The next change (ISO 8601): the engine's, or a source of `now` expiring or becoming valid; refetch by then; null: nothing changes within the horizon. */
   valid_until: string | null;
   now: ManifestEntry;
   next: ManifestEntry | null;
@@ -141,10 +154,12 @@ const mediaOut = (m: ManifestMedia | null): MediaOut | null =>
   m ? { id: m.id, name: m.name, mime_type: m.mimeType, url: m.url, size: m.size, sha512: m.sha512, duration: m.duration } : null;
 type SourceOut = PlaylistOut['sources'][number];
 /** A source as the player reads it; a web page's address only on web page sources. */
-const sourceOut = ({ url, media, ...s }: ManifestPlaylist['sources'][number]): SourceOut => ({
+const sourceOut = ({ url, media, validFrom, validUntil, ...s }: ManifestPlaylist['sources'][number]): SourceOut => ({
   ...s,
   media: mediaOut(media),
   ...(url ? { page_url: url } : {}),
+  ...(validFrom ? { valid_from: validFrom } : {}),
+  ...(validUntil ? { valid_until: validUntil } : {}),
 });
 const playlistOut = (p: ManifestPlaylist): PlaylistOut => ({
   type: 'playlist',
@@ -192,21 +207,28 @@ export async function playerManifest(rt: SchedulingRuntime, device: DeviceRef): 
   if (!found) return null;
   const { zone, plans } = found;
   const current = outlook(plans, zone, at);
-  const next = current.nextChange === null ? null : { at: current.nextChange, winner: current.next };
-  const winners = [current.winner, next?.winner ?? null].filter((w): w is SchedulePlan<Schedule> => w !== null).map((w) => w.schedule);
+  const winners = [current.winner, current.next].filter((w): w is SchedulePlan<Schedule> => w !== null).map((w) => w.schedule);
   const content = await rt.content.playerContent(caller, {
     playlistIds: [...new Set(winners.flatMap((s) => (s.type === 'PLAYLIST' && s.playlistId ? [s.playlistId] : [])))],
     templateIds: [...new Set(winners.flatMap((s) => (s.type === 'TEMPLATE' && s.templateId ? [s.templateId] : [])))],
   });
+  const contentOf = (s: Schedule | undefined) =>
+    (s?.type === 'PLAYLIST' && s.playlistId ? content.playlists.get(s.playlistId) : undefined) ??
+    (s?.type === 'TEMPLATE' && s.templateId ? content.templates.get(s.templateId) : undefined);
+  // A source of what plays now expiring or becoming valid before the engine's next change is a change
+  // too: `next` is then the same schedule with its content cut at that edge (issue 37.3).
+  const edge = nextContentEdge(contentOf(current.winner?.schedule), at);
+  const byValidity = edge !== null && (current.nextChange === null || edge < current.nextChange);
+  const next = byValidity ? { at: edge, winner: current.winner } : current.nextChange === null ? null : { at: current.nextChange, winner: current.next };
   const entry = (w: SchedulePlan<Schedule> | null, startsAt: number | null): ManifestEntry => {
     const s = w?.schedule;
-    const playlist = s?.type === 'PLAYLIST' && s.playlistId ? content.playlists.get(s.playlistId) : undefined;
-    const template = s?.type === 'TEMPLATE' && s.templateId ? content.templates.get(s.templateId) : undefined;
+    const c = contentOf(s);
+    const cut = c ? validContentAt(c, startsAt ?? at) : undefined;
     return {
       starts_at: startsAt === null ? null : iso(startsAt),
       schedule_id: s?.id ?? null,
       schedule_name: s?.name ?? null,
-      content: playlist ? playlistOut(playlist) : template ? templateOut(template) : null,
+      content: cut?.kind === 'playlist' ? playlistOut(cut) : cut?.kind === 'template' ? templateOut(cut) : null,
     };
   };
   const held = await overrideForDevice(rt, device);
@@ -214,7 +236,7 @@ export async function playerManifest(rt: SchedulingRuntime, device: DeviceRef): 
   const power = await manifestPower(rt, caller, device.id);
   const body = {
     device_id: device.id,
-    valid_until: current.nextChange === null ? null : iso(current.nextChange),
+    valid_until: next === null ? null : iso(next.at),
     now: entry(current.winner, null),
     next: next ? entry(next.winner, next.at) : null,
     ...(override ? { override } : {}),
@@ -233,7 +255,7 @@ export async function playerManifest(rt: SchedulingRuntime, device: DeviceRef): 
   // The cached version also lapses when the override starts or ends (the timers wake the screens then too).
   // And when the power windows' span moves on (the start of the next UTC day).
   const edges = [
-    current.nextChange,
+    next?.at ?? null,
     ...(held ? [Date.parse(held.startsAt), held.endsAt ? Date.parse(held.endsAt) : null] : []),
     ...(power ? [Date.parse(power.from) + 86_400_000] : []),
   ];

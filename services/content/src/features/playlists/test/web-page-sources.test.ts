@@ -7,8 +7,10 @@ import { playerContent } from '../../player-content/player-content.js';
 import { principal, startContent, type ContentFixture } from '../../../../test/fixtures/content.js';
 
 let f: ContentFixture;
+/** The push events the subgraph emitted (content.expired). */
+const emitted: { type: string; data: unknown }[] = [];
 beforeAll(async () => {
-  f = await startContent();
+  f = await startContent({}, { pushEvents: { emit: (_account, type, data) => void emitted.push({ type, data }) } });
 });
 afterAll(async () => {
   await f?.close();
@@ -51,4 +53,40 @@ test("another account's playlist is not found", async () => {
   const foreign = await newPlaylist(principal('acc-b'));
   const r = await f.run(ADD, { i: { playlistId: foreign, url: 'https://example.com/' } });
   expect(r.data!.addPlaylistWebPage).toMatchObject({ success: false, errorCode: 'NOT_FOUND' });
+});
+
+test('a validity window (content expiry): kept in UTC, checked as stored on update, refused inverted naming the field, carried to players', async () => {
+  const id = await newPlaylist();
+  const add = `mutation($i: AddPlaylistWebPageInput!) { addPlaylistWebPage(input: $i) { success error errorField playlist { sources { id validFrom validUntil } } } }`;
+  const r = await f.run(add, { i: { playlistId: id, url: 'https://example.com/sale', validFrom: '2030-11-27T01:00:00+01:00', validUntil: '2030-12-01' } });
+  expect(r.data!.addPlaylistWebPage).toMatchObject({
+    success: true,
+    playlist: { sources: [{ validFrom: '2030-11-27T00:00:00Z', validUntil: '2030-12-01T00:00:00Z' }] },
+  });
+  const sourceId = r.data!.addPlaylistWebPage.playlist.sources[0].id as string;
+  const update = `mutation($i: UpdatePlaylistSourceInput!) { updatePlaylistSource(input: $i) { success error errorField playlist { sources { validFrom validUntil } } } }`;
+  // Only validUntil sent: checked against the stored validFrom.
+  const inverted = await f.run(update, { i: { playlistId: id, sourceId, validUntil: '2030-11-26T00:00:00Z' } });
+  expect(inverted.data!.updatePlaylistSource).toMatchObject({ success: false, errorField: 'validUntil', error: 'validUntil must be after validFrom' });
+  const zoneless = await f.run(add, { i: { playlistId: id, url: 'https://example.com/', validFrom: '2030-11-27T00:00:00' } });
+  expect(zoneless.data!.addPlaylistWebPage).toMatchObject({ success: false, errorField: 'validFrom' });
+  const lifted = await f.run(update, { i: { playlistId: id, sourceId, validFrom: null } });
+  expect(lifted.data!.updatePlaylistSource.playlist.sources[0]).toEqual({ validFrom: null, validUntil: '2030-12-01T00:00:00Z' });
+  const content = await playerContent(f.sg.runtime, 'acc-a', { playlistIds: [id], templateIds: [] });
+  expect(content.playlists.get(id)!.sources[0]).toMatchObject({ validFrom: null, validUntil: '2030-12-01T00:00:00Z' });
+});
+
+test("content.expired goes out when a source's validUntil comes, once, and not for a window moved meanwhile", async () => {
+  const id = await newPlaylist();
+  const add = `mutation($i: AddPlaylistWebPageInput!) { addPlaylistWebPage(input: $i) { success playlist { sources { id } } } }`;
+  const soon = new Date(Math.ceil((Date.now() + 1500) / 1000) * 1000).toISOString();
+  const kept = (await f.run(add, { i: { playlistId: id, url: 'https://example.com/a', validUntil: soon } })).data!.addPlaylistWebPage.playlist.sources[0].id;
+  const moved = (await f.run(add, { i: { playlistId: id, url: 'https://example.com/b', validUntil: soon } })).data!.addPlaylistWebPage.playlist.sources[1].id;
+  const update = `mutation($i: UpdatePlaylistSourceInput!) { updatePlaylistSource(input: $i) { success } }`;
+  await f.run(update, { i: { playlistId: id, sourceId: moved, validUntil: '2031-01-01T00:00:00Z' } });
+  const deadline = Date.now() + 30_000;
+  while (!emitted.some((e) => e.type === 'content.expired') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  expect(emitted.filter((e) => e.type === 'content.expired').map((e) => e.data)).toEqual([
+    { playlist_id: id, source_id: kept, media_id: null, valid_until: soon.replace('.000Z', 'Z') },
+  ]);
 });

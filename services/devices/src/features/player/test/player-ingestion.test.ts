@@ -14,8 +14,16 @@ import { servePlayer, type PlayerHttp } from '../../../../test/fixtures/player-h
 type Json = Record<string, any>;
 /** Each test account's media files (content's answer, stood in for by a fixed table). */
 const MEDIA: Record<string, Record<string, string>> = { 'acc-a': { 'file-a': 'Lobby loop.mp4' }, 'acc-b': { 'file-b': 'Other account.png' } };
+/** Validity windows of files (content expiry): 'file-expired' played until NOW - 1 h only. */
+const WINDOWS: Record<string, { validFrom: string | null; validUntil: string | null }> = {
+  'file-expired': { validFrom: null, validUntil: '2026-06-01T11:00:00Z' },
+};
+MEDIA['acc-a']!['file-expired'] = 'Summer sale.png';
 const media: MediaDirectory = {
-  names: async (accountId, ids) => new Map(ids.filter((id) => MEDIA[accountId]?.[id]).map((id) => [id, MEDIA[accountId]![id]!])),
+  files: async (accountId, ids) =>
+    new Map(
+      ids.filter((id) => MEDIA[accountId]?.[id]).map((id) => [id, { name: MEDIA[accountId]![id]!, ...(WINDOWS[id] ?? { validFrom: null, validUntil: null }) }]),
+    ),
 };
 
 let f: Fixture;
@@ -192,6 +200,18 @@ describe('ingestion', () => {
     const retry = await post(d.registrationKey, 'playlogs', batch);
     expect(retry.body.ids).toEqual(first.body.ids);
     expect((await values(TOPICS.plays, 3)).map((r) => r.id)).toEqual(first.body.ids);
+  });
+
+  test("a play that started outside its file's validity window is refused and never stored (content expiry); one before the edge counts", async () => {
+    const d = await createDevice(f, { name: 'Expiry' });
+    const expiry = Date.parse('2026-06-01T11:00:00Z') - NOW;
+    const r = await post(d.registrationKey, 'playlogs', [
+      play({ id: 'x-before', file_id: 'file-expired', timestamp: at(expiry - 10_000) }),
+      play({ id: 'x-at', file_id: 'file-expired', timestamp: at(expiry) }),
+      play({ id: 'x-after', file_id: 'file-expired', timestamp: at(-1000) }),
+    ]);
+    expect(r).toMatchObject({ status: 202, body: { accepted: 1, ids: ['x-before'], outside_validity_ids: ['x-at', 'x-after'] } });
+    expect((await values(TOPICS.plays, 1)).map((x) => x.id)).toEqual(['x-before']);
   });
 
   test('play logs carry the UTC end, status, the clock offset and the template zone; without them a play is completed', async () => {

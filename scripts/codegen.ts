@@ -4,7 +4,7 @@
  *     schema/subgraphs/<subgraph>.graphql, with mappers onto the stored records (federation: true),
  *     beside the subgraph's SDL head (its feature parts are in src/features/);
  *   - services/kit/src/generated/{rest,legacy}-operations.generated.ts   typescript-operations over
- *     schema/operations/<facade>/*.graphql against the composed API schema;
+ *     the REST declarations' documents and schema/operations/legacy/*.graphql against the composed API schema;
  *   - console/src/gql/*   the console's typed GraphQL documents (graphql-codegen's client preset);
  *   - schema/openapi/rest.yaml   schema/openapi/rest.components.yaml (info, tags, components) with
  *     the paths of the route(...) / documented(...) declarations in rest-facade/src/operations spliced in;
@@ -17,14 +17,15 @@
  *     (a package of its own: it imports nothing of the server's packages);
  *   - rest-facade/src/operations/modules.generated.ts   every module of that folder, from which the
  *     facade's registry collects the declared operations (no hand-kept list);
- *   - schema/operations/rest/*.graphql   every REST operation's document, from its declaration in
- *     rest-facade/src/operations (its `gql` text, or a standard mutation's root field), and the
- *     shared fragments from fragments.ts (scripts/rest-documents.ts); nothing there is hand-written.
+ *   - schema/operations/rest.manifest.json   the REST facade's persisted-query manifest: every REST
+ *     operation's document, from its declaration in rest-facade/src/operations (its `gql` text, or a
+ *     standard mutation's root field), with the shared fragments of fragments.ts it spreads appended
+ *     (scripts/rest-documents.ts); nothing there is hand-written.
  *
  *   pnpm codegen          writes them
  *   pnpm codegen:check    fails when a committed file differs from what would be generated
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate, type CodegenConfig } from '@graphql-codegen/cli';
@@ -32,7 +33,8 @@ import { Kind, parse, printSchema, type GraphQLSchema } from 'graphql';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { Document, isCollection, parse as parseYaml, visit } from 'yaml';
 import { loadApiSchema } from '../services/kit/src/graphql/api-schema.js';
-import { REST_DOCUMENTS_DIR, restDocumentFiles } from './rest-documents.js';
+import { REST_MANIFEST } from '../services/kit/src/facade/gateway-client.js';
+import { OLD_REST_DOCUMENTS_DIR, restDocuments, restManifestText } from './rest-documents.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const check = process.argv.includes('--check');
@@ -102,7 +104,13 @@ const shared = {
   scalars: { JSON: 'unknown' },
 };
 
-async function graphqlFiles(): Promise<Map<string, string>> {
+/** The REST documents (by operationId) and the fragments they share, as the declarations give them. */
+interface RestSource {
+  documents: ReadonlyMap<string, string>;
+  fragments: string;
+}
+
+async function graphqlFiles(rest: RestSource): Promise<Map<string, string>> {
   const generates: CodegenConfig['generates'] = {};
   for (const [name, { mappers, enumValues }] of Object.entries(SUBGRAPHS)) {
     generates[`services/${name}/src/shared/resolvers.generated.ts`] = {
@@ -119,10 +127,11 @@ async function graphqlFiles(): Promise<Map<string, string>> {
     };
   }
   const api = printSchema(loadApiSchema());
+  // The REST documents are in no file of their own (the manifest holds them standalone): given as text.
   for (const facade of ['rest', 'legacy']) {
     generates[`services/kit/src/generated/${facade}-operations.generated.ts`] = {
       schema: api,
-      documents: `schema/operations/${facade}/*.graphql`,
+      documents: facade === 'rest' ? [rest.fragments, ...rest.documents.values()].join('\n') : `schema/operations/${facade}/*.graphql`,
       plugins: ['typescript-operations'],
       config: { ...shared, skipTypename: true },
     };
@@ -146,7 +155,8 @@ async function graphqlFiles(): Promise<Map<string, string>> {
   const files = new Map<string, string>(outputs.map((o: { filename: string; content: string }) => [o.filename.replace(`${root}`, ''), HEADER + o.content]));
   for (const facade of ['rest', 'legacy'] as const) {
     const file = `services/kit/src/generated/${facade}-operations.generated.ts`;
-    files.set(file, `${files.get(file)}${operationMap(facade)}`);
+    const documents = facade === 'rest' ? [...rest.documents.values()] : legacyDocuments();
+    files.set(file, `${files.get(file)}${operationMap(facade, documents)}`);
   }
   return files;
 }
@@ -154,17 +164,23 @@ async function graphqlFiles(): Promise<Map<string, string>> {
 /** `getAccount` -> `GetAccount` (typescript-operations' default naming of operation types). */
 const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
+/** The hand-kept legacy documents, in file-name order. */
+function legacyDocuments(): string[] {
+  const dir = `${root}schema/operations/legacy/`;
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.graphql'))
+    .sort()
+    .map((f) => readFileSync(dir + f, 'utf8'));
+}
+
 /**
  * The persisted operations by name, each with its result and variables type, so a facade declares
  * an operation by its name and reads typed data (`RestOperationTypes['getAccount']['result']`).
  */
-function operationMap(facade: 'rest' | 'legacy'): string {
-  const dir = `${root}schema/operations/${facade}/`;
+function operationMap(facade: 'rest' | 'legacy', documents: readonly string[]): string {
   const entries: string[] = [];
-  for (const file of readdirSync(dir)
-    .filter((f) => f.endsWith('.graphql'))
-    .sort()) {
-    for (const d of parse(readFileSync(dir + file, 'utf8')).definitions) {
+  for (const text of documents) {
+    for (const d of parse(text).definitions) {
       if (d.kind !== Kind.OPERATION_DEFINITION || !d.name) continue;
       const type = `${pascal(d.name.value)}${d.operation === 'query' ? 'Query' : d.operation === 'mutation' ? 'Mutation' : 'Subscription'}`;
       entries.push(`  ${d.name.value}: { result: ${type}; variables: ${type}Variables };`);
@@ -177,7 +193,7 @@ function operationMap(facade: 'rest' | 'legacy'): string {
 const REST_YAML_HEADER = `# Generated by \`npm run codegen\` from schema/openapi/rest.components.yaml (info, tags, components)
 # and the route(...) / documented(...) declarations in rest-facade/src/operations/*.ts (paths). Do not
 # edit: change those; \`npm run codegen:check\` fails on drift. Every operation the facade serves has
-# a persisted GraphQL document (schema/operations/rest/<operationId>.graphql, generated from the same
+# a persisted GraphQL document (in schema/operations/rest.manifest.json, generated from the same
 # declaration) and its mapping beside its route; the facade refuses to start when they disagree.
 `;
 
@@ -287,34 +303,32 @@ function restModulesFile(): [string, string] {
   ];
 }
 
-/** schema/operations/rest/*.graphql from the declarations (scripts/rest-documents.ts); a file there no declaration writes is stale. */
-async function restDocuments(api: GraphQLSchema): Promise<[string, string][]> {
+/** The REST documents from the declarations (scripts/rest-documents.ts) and the manifest file that holds them. */
+async function restSource(api: GraphQLSchema): Promise<RestSource & { manifest: [string, string] }> {
   const { REST_OPERATIONS } = await import('../rest-facade/src/operations/index.js');
-  const { REST_FRAGMENTS } = await import('../rest-facade/src/operations/fragments.js');
-  const files = restDocumentFiles(api, REST_OPERATIONS, REST_FRAGMENTS);
-  for (const file of readdirSync(`${root}${REST_DOCUMENTS_DIR}`)) {
-    const path = `${REST_DOCUMENTS_DIR}${file}`;
-    if (files.has(path)) continue;
-    if (check) stale.push(`${path} is declared nowhere in rest-facade/src/operations: run pnpm codegen`);
-    else rmSync(`${root}${path}`);
+  const { REST_FRAGMENTS: fragments } = await import('../rest-facade/src/operations/fragments.js');
+  const documents = restDocuments(api, REST_OPERATIONS, fragments);
+  // The documents were one file each in schema/operations/rest/ before the manifest: a branch merged
+  // from before then brings that folder back, which is stale.
+  if (existsSync(`${root}${OLD_REST_DOCUMENTS_DIR}`)) {
+    if (check) stale.push(`${OLD_REST_DOCUMENTS_DIR} is generated no more (${REST_MANIFEST} holds the REST documents): run pnpm codegen`);
+    else rmSync(`${root}${OLD_REST_DOCUMENTS_DIR}`, { recursive: true });
   }
-  return [...files];
+  return { documents, fragments, manifest: [REST_MANIFEST, restManifestText(documents, fragments)] };
 }
 
 /** Generated files that no longer have a source (found by the check). */
 const stale: string[] = [];
 
-// The registry the generated documents are read from imports the module list, and the operation
-// types are generated from the documents on disk: both are written first.
+// The registry the REST documents are read from imports the module list: it is written first.
 const modules = restModulesFile();
 if (!check) writeFileSync(`${root}${modules[0]}`, modules[1]);
-const documents = await restDocuments(loadApiSchema());
-if (!check) for (const [file, text] of documents) writeFileSync(`${root}${file}`, text);
+const rest = await restSource(loadApiSchema());
 // openapi-typescript reads rest.yaml from disk: it is written before the types are generated.
 const restYaml = await restYamlFile();
 if (!check) writeFileSync(`${root}${restYaml[0]}`, restYaml[1]);
-const early = [modules, ...documents, restYaml];
-const files = await graphqlFiles();
+const early = [modules, rest.manifest, restYaml];
+const files = await graphqlFiles(rest);
 for (const [file, text] of [operationRulesFile(), ...early]) files.set(file, text);
 const [apiFile, apiText] = await openapiFile();
 files.set(apiFile, apiText);

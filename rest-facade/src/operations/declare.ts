@@ -14,7 +14,7 @@
  * operationId (`listOp({ root, ... })`) still works, untyped; the registry then keys it by its
  * export name. Every spec may carry the operation's GraphQL document (`document: gql\`...\``); a
  * create/update/patch/delete declaration without one has it derived from its mutation (`root`,
- * `record`) by `npm run codegen`, which writes either to schema/operations/rest/<operationId>.graphql.
+ * `record`) by `npm run codegen`, which writes either into the REST manifest (schema/operations/rest.manifest.json).
  */
 import { camelPatch, notFound, pageWindow, payloadAt, snakeKeys, type FieldNames } from '@pylon/kit';
 import { isRecord, one, recordAt, recordsAt, type GqlRecord } from './shape.js';

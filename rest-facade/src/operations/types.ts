@@ -3,7 +3,7 @@ import type { components, operations as RestApiOperations } from '@pylon/kit/gen
 import type { RestOperationTypes } from '@pylon/kit/generated/rest-operations.generated';
 
 /**
- * The name of a persisted REST operation (schema/operations/rest/<name>.graphql); the operationId
+ * The name of a persisted REST operation (named in schema/operations/rest.manifest.json); the operationId
  * of its rest.yaml operation.
  */
 export type OperationId = keyof RestOperationTypes & string;
@@ -84,8 +84,8 @@ export interface RestOperation<Data = Record<string, unknown>> {
   /**
    * Its persisted GraphQL document: the text (`gql\`query getAccount { ... }\``), or for a standard
    * mutation (createOp, updateOp, patchOp, deleteOp without a text) its root field and the payload
-   * field holding the record, from which the text is derived. `npm run codegen` writes it to
-   * schema/operations/rest/<operationId>.graphql. Only an operation running another's document
+   * field holding the record, from which the text is derived. `npm run codegen` writes it into
+   * the REST manifest (schema/operations/rest.manifest.json). Only an operation running another's document
    * (`via`) has none.
    */
   document?: string | MutationDocument;

@@ -8,13 +8,13 @@
  *   - console/src/gql/*   the console's typed GraphQL documents (graphql-codegen's client preset);
  *   - schema/openapi/rest.yaml   schema/openapi/rest.components.yaml (info, tags, components) with
  *     the paths of the route(...) / documented(...) declarations in rest-facade/src/operations spliced in;
- *   - services/kit/src/generated/rest-api.generated.ts   openapi-typescript over schema/openapi/rest.yaml;
+ *   - client/src/generated/rest-api.generated.ts   openapi-typescript over schema/openapi/rest.yaml, once:
+ *     @pylon/client (a leaf: it imports nothing of the workspace, so it stays publishable) exports
+ *     them, and the REST facade types its answers by them (rest-facade imports @pylon/client's types);
  *   - services/kit/src/generated/operation-rules.generated.ts   each root field's `@policy(name: ...)` in
  *     schema/subgraphs/*.graphql: the kit's operation table (and so `permissions`) is built from it;
  *   - client/src/generated/graphql.generated.ts   @pylon/client's typed documents (typescript-operations and
  *     typed-document-node) over client/src/operations/*.graphql against the composed API schema;
- *   - client/src/generated/rest-api.generated.ts   the same openapi-typescript output, for @pylon/client
- *     (a package of its own: it imports nothing of the server's packages);
  *   - rest-facade/src/operations/modules.generated.ts   every module of that folder, from which the
  *     facade's registry collects the declared operations (no hand-kept list);
  *   - schema/operations/rest.manifest.json   the REST facade's persisted-query manifest: every REST
@@ -245,7 +245,7 @@ async function restYamlFile(): Promise<[string, string]> {
 
 async function openapiFile(): Promise<[string, string]> {
   const ast = await openapiTS(new URL('../schema/openapi/rest.yaml', import.meta.url));
-  return ['services/kit/src/generated/rest-api.generated.ts', HEADER + astToString(ast)];
+  return ['client/src/generated/rest-api.generated.ts', HEADER + astToString(ast)];
 }
 
 /** Query and Mutation fields of every subgraph with their `@policy` rule, in SDL order. */
@@ -332,7 +332,6 @@ const files = await graphqlFiles(rest);
 for (const [file, text] of [operationRulesFile(), ...early]) files.set(file, text);
 const [apiFile, apiText] = await openapiFile();
 files.set(apiFile, apiText);
-files.set('client/src/generated/rest-api.generated.ts', apiText);
 
 const problems: string[] = [...stale];
 for (const [file, content] of files) {

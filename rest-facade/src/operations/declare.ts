@@ -9,7 +9,7 @@
  * Given its operationId first, a builder is typed by the persisted document of that name
  * (kit's generated RestOperationTypes): `root` must be a root field of its answer, `record` a field
  * of the payload, and `toRest` receives the document's own record type and must return what
- * rest.yaml answers (rest-api.generated.ts), so a field renamed in a subgraph's SDL (and its
+ * rest.yaml answers (@pylon/client's rest-api.generated.ts), so a field renamed in a subgraph's SDL (and its
  * documents) fails `npm run typecheck` where a mapper reads it. The older form without the
  * operationId (`listOp({ root, ... })`) still works, untyped; the registry then keys it by its
  * export name. Every spec may carry the operation's GraphQL document (`document: gql\`...\``); a

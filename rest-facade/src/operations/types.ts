@@ -1,5 +1,5 @@
 /** What the facade needs to know about one REST operation beyond the OpenAPI document. */
-import type { components, operations as RestApiOperations } from '@pylon/kit/generated/rest-api.generated';
+import type { components, operations as RestApiOperations } from '@pylon/client/generated/rest-api.generated';
 import type { RestOperationTypes } from '@pylon/kit/generated/rest-operations.generated';
 
 /**

@@ -279,11 +279,11 @@ describe('typed facades (npm run typecheck over the generated operation types)',
       /claimDevice\(code: String!, name: String, groupId: String, timeZone: String/,
       'claimDevice(code: String!, name: String, groupId: String, timezone: String',
     );
-    // A misspelt variable in a hand-written operation's variables() (restOp): the document declares $endpointId.
+    // A misspelt variable in a hand-written operation's variables() (restOp): the document declares $deviceId.
     edit(
-      'rest-facade/src/operations/webhooks.ts',
-      /variables: \(\{ params \}\) => \(\{ endpointId: params\.id, id: params\.deliveryId \}\)/,
-      'variables: ({ params }) => ({ endpointID: params.id, id: params.deliveryId })',
+      'rest-facade/src/operations/device-commands.ts',
+      /return \{ deviceId: params\.id, input: \{ sessionId/,
+      'return { deviceID: params.id, input: { sessionId',
     );
     const tsx = bin('tsx');
     const compose = run(tsx, ['scripts/compose-supergraph.ts']);
@@ -309,7 +309,9 @@ describe('typed facades (npm run typecheck over the generated operation types)',
     // claimDevice's body map still names the old argument: no overload of createOp takes it.
     expect(tsc.output).toMatch(/rest-facade\/src\/operations\/device-writes\.ts\(\d+,\d+\): error TS\d+/);
     expect(tsc.output).toMatch(/'"timeZone"'/);
-    expect(tsc.output).toMatch(/rest-facade\/src\/operations\/webhooks\.ts\(\d+,\d+\): error TS\d+: .*'endpointID' is not a variable of getWebhookDelivery/);
+    expect(tsc.output).toMatch(
+      /rest-facade\/src\/operations\/device-commands\.ts\(\d+,\d+\): error TS\d+:[\s\S]*?'deviceID' is not a variable of trackDeviceEvent/,
+    );
     expect(tsc.status).not.toBe(0);
   }, 300_000);
 });

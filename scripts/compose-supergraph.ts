@@ -6,9 +6,9 @@
  *                         (schema/shared/*.graphql) was edited in one subgraph only, or when a
  *                         payload type carries success/error/errorCode/errorField without
  *                         implementing the shared MutationPayload interface.
- * A sliced subgraph's SDL (services/<name>/src/features/) is generated first from its parts and the
- * shared blocks (subgraph-sdl.ts): `pnpm compose` writes schema/subgraphs/<name>.graphql, and
- * `pnpm compose:check` fails when the committed file differs from what the parts give.
+ * Every subgraph's SDL is generated first from its parts (services/<name>/src/shared/schema.graphql and
+ * features/) and the shared blocks (subgraph-sdl.ts): `pnpm compose` writes schema/subgraphs/<name>.graphql,
+ * and `pnpm compose:check` fails when the committed file differs from what the parts give.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +31,7 @@ const blockRe = SHARED_BLOCK_RE;
 const sharedBlocks = readSharedBlocks(fileURLToPath(new URL('..', root)));
 const PAYLOAD_FIELDS = ['success', 'error', 'errorCode', 'errorField'];
 
-/** The SDL of subgraph `name`: generated from its parts when it is sliced (written, or compared in --check), else the committed file. */
+/** The SDL of subgraph `name`, generated from its parts (written, or compared in --check); every subgraph is sliced into features/. */
 function subgraphSdl(name: string): string {
   const file = new URL(`subgraphs/${name}.graphql`, root);
   const committed = readFileSync(file, 'utf8');
@@ -41,7 +41,10 @@ function subgraphSdl(name: string): string {
   } catch (e) {
     problems.push(`${name}: ${(e as Error).message}`);
   }
-  if (generated === undefined) return committed;
+  if (generated === undefined) {
+    problems.push(`${name}: no SDL parts under services/${name}/src/ (shared/schema.graphql, features/*/*.graphql)`);
+    return committed;
+  }
   if (check && committed !== generated)
     problems.push(`schema/subgraphs/${name}.graphql differs from its parts (services/${name}/src/features): run npm run compose and commit it`);
   if (!check && committed !== generated) writeFileSync(file, generated);

@@ -74,7 +74,7 @@ if (process.env.BENCH_ONLY === 'capacity') {
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 // The same document everywhere: the REST facade's persisted listDevices operation, loaded as the
-// facade loads it (shared fragments from _fragments.graphql appended), so it stands alone.
+// facade loads it from the REST manifest (shared fragments appended), so it stands alone.
 const QUERY = loadOperations('rest').get('listDevices')!;
 const VARIABLES = { limit: 50, offset: 0 };
 

@@ -2,7 +2,7 @@
  * The only way the legacy adapter reaches data: persisted operations, run through the
  * GatewayClient with the caller's own credentials. GraphQL errors become AppErrors with the kit's
  * stable codes. A legacy route whose query is the REST endpoint's runs the REST document of that
- * name (schema/operations/rest/<operationId>.graphql), not a copy of it; only the documents whose
+ * name (in schema/operations/rest.manifest.json), not a copy of it; only the documents whose
  * selection differs (the legacy record shapes) live in schema/operations/legacy/.
  */
 import {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { Kind, parse as parseGraphQL } from 'graphql';
 import type { Document } from 'openapi-backend';
-import { SCHEMA_DIR } from '@pylon/kit';
+import { REST_MANIFEST, SCHEMA_DIR } from '@pylon/kit';
 import { cachedRestDocument, parseRestYaml } from './document-cache.js';
 
 export const REST_DOCUMENT_PATH = `${SCHEMA_DIR}openapi/rest.yaml`;
@@ -58,17 +58,17 @@ export function checkAgreement(operationIds: readonly string[], persisted: Reado
   const problems: string[] = [];
   const inDoc = new Set(operationIds);
   for (const id of inDoc) {
-    if (!persisted.has(id)) problems.push(`operation '${id}' has no schema/operations/rest/${id}.graphql`);
+    if (!persisted.has(id)) problems.push(`operation '${id}' has no document in ${REST_MANIFEST}`);
     if (!mappers.includes(id)) problems.push(`operation '${id}' has no mapper in rest-facade/src/operations`);
   }
-  for (const id of persisted.keys()) if (!inDoc.has(id)) problems.push(`schema/operations/rest/${id}.graphql matches no operationId in rest.yaml`);
+  for (const id of persisted.keys()) if (!inDoc.has(id)) problems.push(`${REST_MANIFEST}: document '${id}' matches no operationId in rest.yaml`);
   for (const id of mappers) if (!inDoc.has(id)) problems.push(`mapper '${id}' matches no operationId in rest.yaml`);
   for (const [id, text] of persisted) {
     try {
       const ops = parseGraphQL(text).definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
-      if (ops.length !== 1 || ops[0]?.name?.value !== id) problems.push(`${id}.graphql must hold exactly one operation, named '${id}'`);
+      if (ops.length !== 1 || ops[0]?.name?.value !== id) problems.push(`${REST_MANIFEST}: document '${id}' must hold exactly one operation, named '${id}'`);
     } catch (e) {
-      problems.push(`${id}.graphql does not parse: ${(e as Error).message}`);
+      problems.push(`${REST_MANIFEST}: document '${id}' does not parse: ${(e as Error).message}`);
     }
   }
   return problems;

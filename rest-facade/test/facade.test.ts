@@ -251,10 +251,10 @@ describe('startup agreement', () => {
       ['misnamed', 'query other { device { id } }'],
     ]);
     expect(checkAgreement(['listDevices', 'getDevice', 'misnamed'], persisted, ['listDevices', 'misnamed'])).toEqual([
-      "operation 'getDevice' has no schema/operations/rest/getDevice.graphql",
+      "operation 'getDevice' has no document in schema/operations/rest.manifest.json",
       "operation 'getDevice' has no mapper in rest-facade/src/operations",
-      'schema/operations/rest/orphan.graphql matches no operationId in rest.yaml',
-      "misnamed.graphql must hold exactly one operation, named 'misnamed'",
+      "schema/operations/rest.manifest.json: document 'orphan' matches no operationId in rest.yaml",
+      "schema/operations/rest.manifest.json: document 'misnamed' must hold exactly one operation, named 'misnamed'",
     ]);
   });
 });

@@ -58,7 +58,7 @@ test('every file naming the example is generated or in the table, and every file
   expect([...found].filter(([, generated]) => generated).map(([rel]) => rel)).toEqual(
     expect.arrayContaining([
       'schema/openapi/rest.yaml',
-      `schema/operations/rest/${names[1]}.graphql`,
+      'schema/operations/rest.manifest.json',
       'services/kit/src/generated/rest-operations.generated.ts',
       'services/kit/src/generated/operation-rules.generated.ts',
     ]),

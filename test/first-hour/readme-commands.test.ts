@@ -1,5 +1,5 @@
 /** README and docs commands a new user types on a fresh machine: no bare pnpm (not on PATH there), every example block accounted for. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../../gateway/test/processes.js';
 import { DOC_PAGES, docsBlocks, foreignHosts, hardCodedAddresses, unlistedPages } from './readme-examples.js';
@@ -61,4 +61,32 @@ test('README and docs links stay inside the repository (no /work/... or other lo
       expect({ file, target, exists: existsSync(path) }).toEqual({ file, target, exists: true });
     }
   }
+});
+
+/** Paths the pages name that a build or a run writes (not in a fresh clone): `npm run build`'s console bundle, the data folder. */
+const WRITTEN_AT_RUN = ['console/dist', 'data/'];
+/** Top-level entries a fresh clone does not have (.gitignore): a path under one is not checked. */
+const NOT_IN_A_CLONE = new Set(['node_modules', 'data', 'dist', 'coverage', '.tmp', '.git']);
+
+/** `a/{b,c}/d` -> `a/b/d`, `a/c/d`. */
+const expandBraces = (path: string): string[] => {
+  const m = /\{([^{}]*)\}/.exec(path);
+  return m ? m[1]!.split(',').flatMap((alt) => expandBraces(path.slice(0, m.index) + alt + path.slice(m.index + m[0].length))) : [path];
+};
+
+test('every repository path a page names in backticks exists (a file moved into features/ leaves no stale path behind)', () => {
+  const tops = new Set(readdirSync(ROOT).filter((name) => !NOT_IN_A_CLONE.has(name)));
+  const missing: string[] = [];
+  for (const { file, text } of pages)
+    for (const [, token] of text.matchAll(/`([^`\s]+\/[^`\s]*)`/g)) {
+      const path = token!.replace(/[:#].*$/, '').replace(/[.,;)]+$/, '');
+      if (!tops.has(path.split('/')[0]!) || path.includes('$') || WRITTEN_AT_RUN.some((p) => path.startsWith(p))) continue;
+      // A pattern (`schema/subgraphs/*.graphql`, `services/<subgraph>/...`): its fixed folder must exist.
+      for (const one of expandBraces(path)) {
+        const wild = one.search(/[*<]/);
+        const fixed = wild < 0 ? one : one.slice(0, one.lastIndexOf('/', wild) + 1);
+        if (!existsSync(join(ROOT, fixed))) missing.push(`${file}: ${one}`);
+      }
+    }
+  expect(missing).toEqual([]);
 });

@@ -9,16 +9,28 @@
  * Given its operationId first, a builder is typed by the persisted document of that name
  * (kit's generated RestOperationTypes): `root` must be a root field of its answer, `record` a field
  * of the payload, and `toRest` receives the document's own record type and must return what
- * rest.yaml answers (rest-api.generated.ts), so a field renamed in a subgraph's SDL (and its
+ * rest.yaml answers (@pylon/client's rest-api.generated.ts), so a field renamed in a subgraph's SDL (and its
  * documents) fails `npm run typecheck` where a mapper reads it. The older form without the
  * operationId (`listOp({ root, ... })`) still works, untyped; the registry then keys it by its
  * export name. Every spec may carry the operation's GraphQL document (`document: gql\`...\``); a
  * create/update/patch/delete declaration without one has it derived from its mutation (`root`,
- * `record`) by `npm run codegen`, which writes either to schema/operations/rest/<operationId>.graphql.
+ * `record`) by `npm run codegen`, which writes either into the REST manifest (schema/operations/rest.manifest.json).
  */
 import { camelPatch, notFound, pageWindow, payloadAt, snakeKeys, type FieldNames } from '@pylon/kit';
 import { isRecord, one, recordAt, recordsAt, type GqlRecord } from './shape.js';
-import type { DataOf, ItemOf, OperationId, RestBodyOf, RestInput, RestItemOf, RestOperation, RestSuccess, RootOf, VariablesOf } from './types.js';
+import type {
+  DataOf,
+  ItemOf,
+  OperationId,
+  RestBodyOf,
+  RestInput,
+  RestItemOf,
+  RestOperation,
+  RestSuccess,
+  RootOf,
+  SomeVariablesOf,
+  VariablesOf,
+} from './types.js';
 
 /** The record type of a payload field: `createDevice { device }` -> the device. */
 type PayloadRecord<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>> = NonNullable<NonNullable<DataOf<N>[R]>[K]>;
@@ -35,14 +47,25 @@ interface WithDocument {
 }
 
 /**
- * A hand-written operation typed by its persisted document: `respond` reads the document's answer,
- * `variables` may name only the document's variables.
+ * `V` where it names only variables of N's document; a name the document does not declare becomes a
+ * property of a type no value has, so the typecheck names it. (A callback's returned object literal
+ * gets no excess-property check of its own, so `variables: () => ({ endpointID })` would pass
+ * against SomeVariablesOf alone.)
  */
-export function restOp<N extends OperationId, D = DataOf<N>>(
+type OnlyVariablesOf<N extends OperationId, V> = V & { [K in Exclude<keyof V, keyof VariablesOf<N>>]: `'${K & string}' is not a variable of ${N}` };
+
+/**
+ * A hand-written operation typed by its persisted document: `respond` reads the document's answer,
+ * `variables` (and `batches`) may name only the document's variables.
+ */
+export function restOp<N extends OperationId, D = DataOf<N>, V extends SomeVariablesOf<N> = SomeVariablesOf<N>>(
   operationId: N,
-  op: Omit<RestOperation<D>, 'operationId' | 'variables'> & { variables(input: RestInput): { [K in keyof VariablesOf<N>]?: unknown } },
-): RestOperation<D> & { operationId: N } {
-  return { ...op, operationId } as RestOperation<D> & { operationId: N };
+  op: Omit<RestOperation<D>, 'operationId' | 'variables' | 'batches'> & {
+    variables(input: RestInput): OnlyVariablesOf<N, V>;
+    batches?(input: RestInput): OnlyVariablesOf<N, V>[] | undefined;
+  },
+): RestOperation<D, SomeVariablesOf<N>> & { operationId: N } {
+  return { ...op, operationId } as RestOperation<D, SomeVariablesOf<N>> & { operationId: N };
 }
 
 /** GraphQL record -> REST body. */
@@ -147,7 +170,7 @@ export type TypedListSpec<N extends OperationId, R extends RootOf<N>> = Omit<Lis
   toRest?: (record: ItemOf<N, R>, input: RestInput) => RestItemOf<N>;
 };
 
-export function listOp<N extends OperationId, R extends RootOf<N>>(operationId: N, spec: TypedListSpec<N, R>): RestOperation<DataOf<N>>;
+export function listOp<N extends OperationId, R extends RootOf<N>>(operationId: N, spec: TypedListSpec<N, R>): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function listOp(spec: ListSpec): RestOperation;
 export function listOp(idOrSpec: string | ListSpec, typed?: unknown): RestOperation {
   const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as ListSpec] : [undefined, idOrSpec];
@@ -217,7 +240,7 @@ export type TypedGetSpec<N extends OperationId, R extends RootOf<N>> = Omit<GetS
   toRest?: (record: ItemOf<N, R>, input: RestInput) => RestBodyOf<N>;
 };
 
-export function getOp<N extends OperationId, R extends RootOf<N>>(operationId: N, spec: TypedGetSpec<N, R>): RestOperation<DataOf<N>>;
+export function getOp<N extends OperationId, R extends RootOf<N>>(operationId: N, spec: TypedGetSpec<N, R>): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function getOp(spec: GetSpec): RestOperation;
 export function getOp(idOrSpec: string | GetSpec, typed?: unknown): RestOperation {
   const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as GetSpec] : [undefined, idOrSpec];
@@ -327,7 +350,7 @@ export type TypedWriteSpec<N extends OperationId, R extends RootOf<N>, K extends
 export function createOp<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>>(
   operationId: N,
   spec: TypedWriteSpec<N, R, K>,
-): RestOperation<DataOf<N>>;
+): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function createOp(spec: WriteSpec): RestOperation;
 export function createOp(idOrSpec: string | WriteSpec, typed?: unknown): RestOperation {
   const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as WriteSpec] : [undefined, idOrSpec];
@@ -337,7 +360,7 @@ export function createOp(idOrSpec: string | WriteSpec, typed?: unknown): RestOpe
 export function updateOp<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>>(
   operationId: N,
   spec: TypedWriteSpec<N, R, K>,
-): RestOperation<DataOf<N>>;
+): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function updateOp(spec: WriteSpec): RestOperation;
 export function updateOp(idOrSpec: string | WriteSpec, typed?: unknown): RestOperation {
   const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as WriteSpec] : [undefined, idOrSpec];
@@ -366,7 +389,7 @@ export type TypedPatchSpec<N extends OperationId, R extends RootOf<N>, K extends
 export function patchOp<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>>(
   operationId: N,
   spec: TypedPatchSpec<N, R, K>,
-): RestOperation<DataOf<N>>;
+): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function patchOp(spec: PatchSpec): RestOperation;
 export function patchOp(idOrSpec: string | PatchSpec, typed?: unknown): RestOperation {
   const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as PatchSpec] : [undefined, idOrSpec];
@@ -404,7 +427,7 @@ export interface DeleteSpec extends WithDocument {
 }
 
 /** DELETE by id: 204 with no body. */
-export function deleteOp<N extends OperationId>(operationId: N, spec: DeleteSpec & { root: RootOf<N> }): RestOperation<DataOf<N>>;
+export function deleteOp<N extends OperationId>(operationId: N, spec: DeleteSpec & { root: RootOf<N> }): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function deleteOp(spec: DeleteSpec): RestOperation;
 export function deleteOp(idOrSpec: string | DeleteSpec, typed?: unknown): RestOperation {
   const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as DeleteSpec] : [undefined, idOrSpec];

@@ -8,6 +8,7 @@ import type { GetDevicePingDataQuery, GetDeviceSnapQuery, SendBulkDeviceCommands
 import { restOp } from './declare.js';
 import { errors, json, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
+import type { RestRequestBodyOf } from './types.js';
 
 /** A REST command: { command, arg } (spec) or { name, arg } (reference); a numeric arg is sent as its text. */
 function commandsOf(list: unknown): { command: unknown; arg: unknown }[] {
@@ -241,7 +242,7 @@ export const sendBulkDeviceCommands = route(
       return [...byCommands.values()].map((input) => ({ input }));
     },
     variables: ({ body }) => {
-      const b = (body ?? {}) as Record<string, unknown>;
+      const b = (body ?? {}) as Exclude<RestRequestBodyOf<'sendBulkDeviceCommands'>, readonly unknown[]>;
       return { input: { deviceIds: b.device_ids, commands: commandsOf(b.commands) } };
     },
     respond(data, { body }) {
@@ -294,7 +295,7 @@ export const trackDeviceEvent = route(
       }
     `,
     variables: ({ params, body }) => {
-      const b = (body ?? {}) as Record<string, unknown>;
+      const b = (body ?? {}) as Partial<RestRequestBodyOf<'trackDeviceEvent'>>;
       return { deviceId: params.id, input: { sessionId: b.session_id, eventName: b.event_name, properties: b.properties } };
     },
     // 204 like the reference (the event is queued for the analytics stream; nothing to read back).

@@ -1,7 +1,7 @@
 /**
  * The fragments several REST documents spread (a record's REST selection, once): `npm run codegen`
- * writes them to schema/operations/rest/_fragments.graphql, and kit's loadOperations appends to each
- * document the ones it spreads. A standard mutation's derived document selects its record by the
+ * appends to each document of the REST manifest (schema/operations/rest.manifest.json) the ones it
+ * spreads, so every document there stands alone. A standard mutation's derived document selects its record by the
  * `Rest<Type>` fragment of its type when there is one.
  */
 import { gql } from './gql.js';

@@ -5,10 +5,10 @@
  *     query getAccount { account { id name } }
  *   `, ... })
  *
- * `npm run codegen` writes it to schema/operations/rest/<operationId>.graphql (what the facade
- * and the gateway read at run time, and what the operation types are generated from);
- * `npm run codegen:check` fails when a committed file differs. No `${...}`: a document is static
- * text, so the file on disk and the declaration cannot say different things.
+ * `npm run codegen` writes it into schema/operations/rest.manifest.json (what the facade and the
+ * gateway read at run time) and generates the operation types from it; `npm run codegen:check`
+ * fails when the committed manifest differs. No `${...}`: a document is static text, so the
+ * manifest and the declaration cannot say different things.
  */
 export function gql(strings: TemplateStringsArray, ...values: never[]): string {
   if (values.length) throw new Error('gql documents take no ${...} values');

@@ -5,7 +5,7 @@
  * ...)`, `restOp('getAccount', ...)`), or else under its export name. Adding an endpoint = one
  * declaration wrapped in route(...) (method, path, OpenAPI description) holding its GraphQL
  * document (`gql\`...\``, or derived for a standard mutation) and mapping, exported from an area
- * module (docs/contributing.md); rest.yaml's paths and schema/operations/rest/ are generated from
+ * module (docs/contributing.md); rest.yaml's paths and the REST manifest (schema/operations/rest.manifest.json) are generated from
  * it, and nothing is listed here. The facade refuses to
  * start (and rest-facade/test/registry.test.ts fails) when they disagree or a documented
  * parameter is not mapped.

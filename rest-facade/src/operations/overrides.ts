@@ -6,7 +6,7 @@ import { AppError } from '@pylon/kit';
 import { restOp } from './declare.js';
 import { gql } from './gql.js';
 import { isRecord, listOf, payloadOf } from './shape.js';
-import type { ItemOf, RestSchema } from './types.js';
+import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 import { errors, json, md, params, ref, route } from './route.js';
 
 type OverrideData = ItemOf<'getOverride', 'override'>;
@@ -56,7 +56,7 @@ export const toRestOverride = (o: OverrideData): RestSchema<'Override'> => ({
 });
 
 /** REST body -> OverrideInput (shape checked by rest.yaml's schema first; values by the use case). */
-function overrideInput(body: unknown): Record<string, unknown> {
+function overrideInput(body: unknown): SomeInputOf<'startOverride'> {
   if (!isRecord(body)) throw new AppError('BAD_USER_INPUT', 'the body must be a JSON object', { field: 'body' });
   const c = isRecord(body.content) ? body.content : {};
   return {

@@ -1,9 +1,9 @@
 /** What the facade needs to know about one REST operation beyond the OpenAPI document. */
-import type { components, operations as RestApiOperations } from '@pylon/kit/generated/rest-api.generated';
+import type { components, operations as RestApiOperations } from '@pylon/client/generated/rest-api.generated';
 import type { RestOperationTypes } from '@pylon/kit/generated/rest-operations.generated';
 
 /**
- * The name of a persisted REST operation (schema/operations/rest/<name>.graphql); the operationId
+ * The name of a persisted REST operation (named in schema/operations/rest.manifest.json); the operationId
  * of its rest.yaml operation.
  */
 export type OperationId = keyof RestOperationTypes & string;
@@ -11,6 +11,10 @@ export type OperationId = keyof RestOperationTypes & string;
 export type DataOf<N extends OperationId> = RestOperationTypes[N]['result'];
 /** The variables a persisted operation declares. */
 export type VariablesOf<N extends OperationId> = RestOperationTypes[N]['variables'];
+/** The fields of the document's `$input` variable by name (values checked by the gateway), where a mapper builds the input itself. */
+export type SomeInputOf<N extends OperationId> = VariablesOf<N> extends { input: infer I } ? { [K in keyof NonNullable<I>]?: unknown } : never;
+/** What a declaration's `variables` returns: the document's own variables, by name (values are checked by the gateway against the document). */
+export type SomeVariablesOf<N extends OperationId> = { [K in keyof VariablesOf<N>]?: unknown };
 /** A root field of the operation's answer. */
 export type RootOf<N extends OperationId> = keyof DataOf<N> & string;
 /** One item of a list root (or the object of an object root), nulls removed. */
@@ -22,6 +26,12 @@ type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : un
 type ResponsesOf<N> = N extends keyof RestApiOperations ? RestApiOperations[N]['responses'] : never;
 /** The JSON body of an operation's success response (200, else 201) as rest.yaml types it. */
 export type RestBodyOf<N> = ResponsesOf<N> extends { 200: infer R } ? JsonOf<R> : ResponsesOf<N> extends { 201: infer R } ? JsonOf<R> : unknown;
+/** The JSON request body of an operation as rest.yaml types it (what OpenAPI validation let through). */
+export type RestRequestBodyOf<N> = N extends keyof RestApiOperations
+  ? RestApiOperations[N] extends { requestBody?: { content: { 'application/json': infer B } } }
+    ? B
+    : unknown
+  : unknown;
 /** One item of a list body (or the body itself). */
 export type RestItemOf<N> = RestBodyOf<N> extends readonly (infer I)[] ? I : RestBodyOf<N>;
 
@@ -73,10 +83,11 @@ export interface Accepts {
 
 /**
  * One REST operation. `Data` is the persisted document's answer (`DataOf<'getAccount'>` when declared
- * with `restOp('getAccount', ...)` or a builder given its operationId); the registry holds them as
- * `RestOperation` (any data).
+ * with `restOp('getAccount', ...)` or a builder given its operationId) and `Variables` what its
+ * `variables` may name (`SomeVariablesOf<'getAccount'>`); the registry holds them as `RestOperation`
+ * (any data, any variables).
  */
-export interface RestOperation<Data = Record<string, unknown>> {
+export interface RestOperation<Data = Record<string, unknown>, Variables = Record<string, unknown>> {
   /** The operationId (and persisted document name) it was declared with; the registry keys it so. */
   operationId?: string;
   /** Method, path and OpenAPI description (`route(...)`), from which rest.yaml's paths are generated. */
@@ -84,19 +95,19 @@ export interface RestOperation<Data = Record<string, unknown>> {
   /**
    * Its persisted GraphQL document: the text (`gql\`query getAccount { ... }\``), or for a standard
    * mutation (createOp, updateOp, patchOp, deleteOp without a text) its root field and the payload
-   * field holding the record, from which the text is derived. `npm run codegen` writes it to
-   * schema/operations/rest/<operationId>.graphql. Only an operation running another's document
+   * field holding the record, from which the text is derived. `npm run codegen` writes it into
+   * the REST manifest (schema/operations/rest.manifest.json). Only an operation running another's document
    * (`via`) has none.
    */
   document?: string | MutationDocument;
   /** REST request -> variables of the persisted document. Undefined values are dropped. */
-  variables(input: RestInput): Record<string, unknown>;
+  variables(input: RestInput): Variables;
   /**
    * When one request needs several calls of the persisted operation (e.g. the reference's bulk
    * commands, one command list per device): their variables, run in order; `respond` then gets
    * `{ batches: [data, ...] }`. Any failed call fails the request.
    */
-  batches?(input: RestInput): Record<string, unknown>[] | undefined;
+  batches?(input: RestInput): Variables[] | undefined;
   /**
    * Runs the persisted document of another operation, chosen per request (POST /analytics/dataset
    * runs the GET dataset its body names); such an operation has no document of its own.

@@ -24,6 +24,7 @@ export * from './auth/operation-rules.js';
 export * from './time.js';
 export * from './validity.js';
 export * from './facade/gateway-client.js';
+export * from './facade/persisted-manifest.js';
 export * from './http/ops.js';
 export * from './http/close-server.js';
 export * from './http/live-stream-metrics.js';

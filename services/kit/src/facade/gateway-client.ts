@@ -1,11 +1,13 @@
 /**
  * How the REST facade and the legacy adapter reach the gateway: they send only persisted
- * operations (schema/operations/<facade>/<operationId>.graphql) with the caller's own
+ * operations (REST: schema/operations/rest.manifest.json; legacy: schema/operations/legacy/*.graphql) with the caller's own
  * credentials. In-process in the all-in-one server, over HTTP when distributed.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { Kind, parse, print, visit, type DocumentNode, type FragmentDefinitionNode, type GraphQLFormattedError } from 'graphql';
+import { join } from 'node:path';
+import { type FragmentDefinitionNode, type GraphQLFormattedError } from 'graphql';
 import { SCHEMA_DIR } from '../graphql/subgraph.js';
+import { fragmentDefinitions, readManifest, withSharedFragments } from './persisted-manifest.js';
 import type { PrincipalSummary } from '../http/audit.js';
 
 export interface CallerCredentials {
@@ -53,55 +55,33 @@ export interface GatewayClient {
   execute<T = Record<string, unknown>>(request: GatewayRequest, caller: CallerCredentials): Promise<GatewayResult<T>>;
 }
 
-/** Fragment spreads used by a document (its own fragment definitions included). */
-function spreadsOf(doc: DocumentNode): Set<string> {
-  const names = new Set<string>();
-  visit(doc, { FragmentSpread: (node) => void names.add(node.name.value) });
-  return names;
-}
+/** Where the REST facade's operations are: one manifest generated from its declarations (persisted-manifest.ts). */
+export const REST_MANIFEST = 'schema/operations/rest.manifest.json';
 
 /**
- * Loads every persisted operation of one facade, keyed by operationId (the file name). Fragments
- * shared by several operations live once in `_fragments.graphql`; each operation gets the ones it
- * spreads (transitively) appended, so every loaded document stands alone.
+ * Loads every persisted operation of one facade, keyed by operationId, each document standing alone
+ * (the shared fragments it spreads appended). REST: the generated manifest (REST_MANIFEST). Legacy:
+ * the hand-kept schema/operations/legacy/<operationId>.graphql files, fragments shared by several
+ * operations once in `_fragments.graphql`.
  */
 export function loadOperations(facade: 'rest' | 'legacy'): ReadonlyMap<string, string> {
   // Read and parsed once per process: the all-in-one asks for each facade's set two or three times at start.
   let ops = loaded.get(facade);
-  if (!ops) loaded.set(facade, (ops = readOperations(facade)));
+  if (!ops) loaded.set(facade, (ops = facade === 'rest' ? readManifest(join(SCHEMA_DIR, '..', REST_MANIFEST)) : readOperations(facade)));
   return ops;
 }
 
 const loaded = new Map<'rest' | 'legacy', ReadonlyMap<string, string>>();
 
-function readOperations(facade: 'rest' | 'legacy'): Map<string, string> {
+function readOperations(facade: 'legacy'): Map<string, string> {
   const dir = `${SCHEMA_DIR}operations/${facade}/`;
   const files = readdirSync(dir).filter((f) => f.endsWith('.graphql'));
   const shared = new Map<string, FragmentDefinitionNode>();
-  for (const file of files.filter((f) => f.startsWith('_'))) {
-    for (const def of parse(readFileSync(dir + file, 'utf8')).definitions) {
-      if (def.kind !== Kind.FRAGMENT_DEFINITION) throw new Error(`${facade}/${file}: only fragments belong in a shared file`);
-      shared.set(def.name.value, def);
-    }
-  }
+  for (const file of files.filter((f) => f.startsWith('_')))
+    for (const [name, def] of fragmentDefinitions(readFileSync(dir + file, 'utf8'), `${facade}/${file}`)) shared.set(name, def);
   const ops = new Map<string, string>();
-  for (const file of files.filter((f) => !f.startsWith('_'))) {
-    const text = readFileSync(dir + file, 'utf8');
-    const doc = parse(text);
-    const own = new Set(doc.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [d.name.value] : [])));
-    const needed: FragmentDefinitionNode[] = [];
-    const pending = [...spreadsOf(doc)].filter((n) => !own.has(n));
-    while (pending.length) {
-      const name = pending.shift()!;
-      if (own.has(name)) continue;
-      const def = shared.get(name);
-      if (!def) throw new Error(`${facade}/${file}: fragment '${name}' is defined nowhere`);
-      own.add(name);
-      needed.push(def);
-      pending.push(...[...spreadsOf({ kind: Kind.DOCUMENT, definitions: [def] })].filter((n) => !own.has(n)));
-    }
-    ops.set(file.slice(0, -'.graphql'.length), needed.length ? `${text.trimEnd()}\n\n${needed.map((d) => print(d)).join('\n\n')}\n` : text);
-  }
+  for (const file of files.filter((f) => !f.startsWith('_')))
+    ops.set(file.slice(0, -'.graphql'.length), withSharedFragments(readFileSync(dir + file, 'utf8'), shared, `${facade}/${file}`));
   return ops;
 }
 

@@ -9,7 +9,7 @@ import { Async, Empty, ErrorState } from '../components/states';
 import { graphql } from '../gql';
 import type { AuditEventFilterInput } from '../gql/graphql';
 import { gql } from '../lib/api';
-import { errorOf, plural, when } from '../lib/format';
+import { errorOf, plural, theLast, when } from '../lib/format';
 import { useRights, type Resource } from '../lib/permissions';
 import { Link, useLocation } from '../lib/router';
 import { useQuery } from '../lib/use-query';
@@ -213,7 +213,8 @@ function UsersSection() {
             Sign-in name <input required value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} />
           </label>
           <label>
-            Password (10+ characters) <input type="password" minLength={10} value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
+            Password (10+ characters){' '}
+            <input type="password" minLength={10} value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
           </label>
           <label>
             Role{' '}
@@ -374,7 +375,7 @@ function DeliveryLog({ endpointId, canEdit }: { endpointId: string; canEdit: boo
             </Empty>
           ) : (
             <table className="grid" data-testid="deliveries">
-              <caption>The last {plural(d.webhookDeliveries.length, 'delivery', 'deliveries')}</caption>
+              <caption>{theLast(d.webhookDeliveries.length, 'delivery', 'deliveries')}</caption>
               <thead>
                 <tr>
                   <th scope="col">Event</th>
@@ -438,7 +439,10 @@ function WebhooksSection() {
       .split(/[\s,]+/)
       .map((s) => s.trim())
       .filter(Boolean);
-    const r = ok((await gql(CreateEndpoint, { input: { url: form.url, description: form.description || null, eventTypes: eventTypes.length ? eventTypes : null } })).createWebhookEndpoint);
+    const r = ok(
+      (await gql(CreateEndpoint, { input: { url: form.url, description: form.description || null, eventTypes: eventTypes.length ? eventTypes : null } }))
+        .createWebhookEndpoint,
+    );
     setSecret(r.secret ?? undefined);
     setForm({ url: '', description: '', eventTypes: '' });
     q.reload();
@@ -449,13 +453,21 @@ function WebhooksSection() {
         <form className="card filters" onSubmit={create} aria-labelledby="new-hook-h">
           <h2 id="new-hook-h">Add a webhook endpoint</h2>
           <label>
-            URL <input required type="url" value={form.url} onChange={(e) => setForm({ ...form, url: e.target.value })} placeholder="https://hooks.example.com/pylon" />
+            URL{' '}
+            <input
+              required
+              type="url"
+              value={form.url}
+              onChange={(e) => setForm({ ...form, url: e.target.value })}
+              placeholder="https://hooks.example.com/pylon"
+            />
           </label>
           <label>
             Description <input value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
           </label>
           <label>
-            Event types (empty: all) <input value={form.eventTypes} onChange={(e) => setForm({ ...form, eventTypes: e.target.value })} placeholder="device.offline, alert.opened" />
+            Event types (empty: all){' '}
+            <input value={form.eventTypes} onChange={(e) => setForm({ ...form, eventTypes: e.target.value })} placeholder="device.offline, alert.opened" />
           </label>
           <button type="submit" className="primary" disabled={a.busy}>
             Add endpoint
@@ -478,7 +490,9 @@ function WebhooksSection() {
                     <h3>
                       <code>{w.url}</code>
                     </h3>
-                    <span className={`badge ${w.enabled ? 'live-live' : ''}`}>{w.enabled ? 'enabled' : `disabled${w.disabledReason ? `: ${w.disabledReason}` : ''}`}</span>
+                    <span className={`badge ${w.enabled ? 'live-live' : ''}`}>
+                      {w.enabled ? 'enabled' : `disabled${w.disabledReason ? `: ${w.disabledReason}` : ''}`}
+                    </span>
                   </div>
                   <p className="muted">
                     {w.description ? `${w.description} · ` : ''}
@@ -566,7 +580,7 @@ function AuditSection() {
             </Empty>
           ) : (
             <table className="grid">
-              <caption>The newest {plural(d.auditEvent.length, 'event')}</caption>
+              <caption>{theLast(d.auditEvent.length, 'event', 'events', 'The newest')}</caption>
               <thead>
                 <tr>
                   <th scope="col">When</th>

@@ -175,7 +175,17 @@ function CellEditor({ column, row, canEdit, onSave }: { column: Column; row: Row
           ref={input}
           aria-label={label}
           aria-invalid={!!error}
-          type={column.type === 'NUMBER' ? 'number' : column.type === 'BOOLEAN' ? 'checkbox' : column.type === 'DATE' ? 'date' : column.type === 'IMAGE' ? 'url' : 'text'}
+          type={
+            column.type === 'NUMBER'
+              ? 'number'
+              : column.type === 'BOOLEAN'
+                ? 'checkbox'
+                : column.type === 'DATE'
+                  ? 'date'
+                  : column.type === 'IMAGE'
+                    ? 'url'
+                    : 'text'
+          }
           step={column.type === 'NUMBER' ? 'any' : undefined}
           defaultValue={column.type === 'BOOLEAN' ? undefined : column.type === 'DATE' ? String(value ?? '').slice(0, 10) : String(value ?? '')}
           defaultChecked={column.type === 'BOOLEAN' ? !!value : undefined}
@@ -192,7 +202,19 @@ function CellEditor({ column, row, canEdit, onSave }: { column: Column; row: Row
   );
 }
 
-function History({ tableId, row, canEdit, onRolledBack, onClose }: { tableId: string; row: Row; canEdit: boolean; onRolledBack: () => void; onClose: () => void }) {
+function History({
+  tableId,
+  row,
+  canEdit,
+  onRolledBack,
+  onClose,
+}: {
+  tableId: string;
+  row: Row;
+  canEdit: boolean;
+  onRolledBack: () => void;
+  onClose: () => void;
+}) {
   const q = useQuery(() => gql(RowVersions, { tableId, rowId: row.id }), [tableId, row.id, row.version]);
   const [error, setError] = useState<Error>();
   const rollback = async (version: number) => {
@@ -304,8 +326,10 @@ async function importFile(tableId: string, file: File, onState: (s: ImportState)
     const job = (await gql(JobProgress, { id })).job;
     if (!job) throw new Error('the import job is gone');
     const { rowsDone, rowsTotal, rowsFailed } = job.progress;
-    if (job.state === 'SUCCEEDED') return onState({ phase: 'done', loaded: 1, total: 1, message: `${plural(rowsDone - rowsFailed, 'row')} imported, ${rowsFailed} failed.` });
-    if (job.state === 'FAILED' || job.state === 'CANCELLED') return onState({ phase: 'failed', loaded: rowsDone, total: rowsTotal ?? rowsDone, message: job.error ?? job.state.toLowerCase() });
+    if (job.state === 'SUCCEEDED')
+      return onState({ phase: 'done', loaded: 1, total: 1, message: `${plural(rowsDone - rowsFailed, 'row')} imported, ${rowsFailed} failed.` });
+    if (job.state === 'FAILED' || job.state === 'CANCELLED')
+      return onState({ phase: 'failed', loaded: rowsDone, total: rowsTotal ?? rowsDone, message: job.error ?? job.state.toLowerCase() });
     onState({ phase: 'job', loaded: rowsDone, total: rowsTotal ?? 0, message: `${rowsDone.toLocaleString()} of ${rowsTotal?.toLocaleString() ?? '…'} rows` });
     await new Promise((r) => setTimeout(r, 1000));
   }
@@ -316,27 +340,31 @@ function Grid({ tableId, onChanged }: { tableId: string; onChanged: () => void }
   const [sort, setSort] = useState<{ key: string; dir: 'asc' | 'desc' }>();
   const [filter, setFilter] = useState<{ key: string; op: string; value: string }>({ key: '', op: 'contains', value: '' });
   const [applied, setApplied] = useState<string>();
-  const q = useQuery(() => gql(TablePage, { tableId, filter: applied ?? null, sort: sort?.key ?? null, sortDir: sort?.dir ?? null }), [tableId, applied, sort?.key, sort?.dir]);
+  const q = useQuery(
+    () => gql(TablePage, { tableId, filter: applied ?? null, sort: sort?.key ?? null, sortDir: sort?.dir ?? null }),
+    [tableId, applied, sort?.key, sort?.dir],
+  );
   const [history, setHistory] = useState<string>();
   const [error, setError] = useState<Error>();
   const [imp, setImp] = useState<ImportState>();
 
   const save = async (row: Row, key: string, v: Cell) => {
-    const r = (await gql(UpdateRow, { input: { tableId, rowId: row.id, data: { ...(row.data as object), [key]: v }, version: row.version } })).updateDataTableRow;
+    const r = (await gql(UpdateRow, { input: { tableId, rowId: row.id, data: { ...(row.data as object), [key]: v }, version: row.version } }))
+      .updateDataTableRow;
     if (!r?.success) throw new Error(r?.error ?? 'the edit was refused');
     q.reload();
   };
   const applyFilter = (columns: Column[]) => {
     const c = columns.find((x) => x.key === filter.key);
     if (!c || filter.value === '') return setApplied(undefined);
-    let v: Cell = filter.value;
     try {
-      v = ['gt', 'lt', 'eq'].includes(filter.op) && c.type === 'NUMBER' ? parseCell(c, filter.value) : filter.value;
+      // Comparisons on a number column compare numbers; "contains" always matches text.
+      const v = ['gt', 'lt', 'eq'].includes(filter.op) && c.type === 'NUMBER' ? parseCell(c, filter.value) : filter.value;
       setError(undefined);
+      setApplied(JSON.stringify({ [c.key]: { [filter.op]: v } }));
     } catch (e) {
-      return setError(errorOf(e));
+      setError(errorOf(e));
     }
-    setApplied(JSON.stringify({ [c.key]: { [filter.op]: v } }));
   };
 
   return (
@@ -432,8 +460,11 @@ function Grid({ tableId, onChanged }: { tableId: string; onChanged: () => void }
             )}
             {imp && (
               <p className={`import ${imp.phase === 'failed' ? 'state-error' : ''}`} role="status" aria-live="polite">
-                {imp.phase === 'uploading' ? 'Uploading' : imp.phase === 'job' ? 'Importing (job)' : imp.phase === 'done' ? 'Import finished' : 'Import failed'}:{' '}
-                {imp.phase === 'uploading' || imp.phase === 'job' ? <progress max={imp.total || undefined} value={imp.loaded} aria-label="Import progress" /> : null}{' '}
+                {imp.phase === 'uploading' ? 'Uploading' : imp.phase === 'job' ? 'Importing (job)' : imp.phase === 'done' ? 'Import finished' : 'Import failed'}
+                :{' '}
+                {imp.phase === 'uploading' || imp.phase === 'job' ? (
+                  <progress max={imp.total || undefined} value={imp.loaded} aria-label="Import progress" />
+                ) : null}{' '}
                 {imp.message}
               </p>
             )}
@@ -454,7 +485,11 @@ function Grid({ tableId, onChanged }: { tableId: string; onChanged: () => void }
                     <tr>
                       {t.columns.map((c) => (
                         <th key={c.key} scope="col" aria-sort={sort?.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
-                          <button type="button" className="sort" onClick={() => setSort({ key: c.key, dir: sort?.key === c.key && sort.dir === 'asc' ? 'desc' : 'asc' })}>
+                          <button
+                            type="button"
+                            className="sort"
+                            onClick={() => setSort({ key: c.key, dir: sort?.key === c.key && sort.dir === 'asc' ? 'desc' : 'asc' })}
+                          >
                             {c.name} <span className="muted">{c.type.toLowerCase()}</span> {sort?.key === c.key ? (sort.dir === 'asc' ? '▲' : '▼') : ''}
                           </button>
                         </th>
@@ -471,8 +506,8 @@ function Grid({ tableId, onChanged }: { tableId: string; onChanged: () => void }
                           </td>
                         ))}
                         <td>
-                          <button type="button" onClick={() => setHistory(r.id)} aria-label={`Versions of row ${r.id} (now ${r.version})`}>
-                            v{r.version} · history
+                          <button type="button" onClick={() => setHistory(r.id)}>
+                            Versions (v{r.version})<span className="visually-hidden"> of row {r.id}</span>
                           </button>
                         </td>
                       </tr>

@@ -131,7 +131,10 @@ export function OverridesPage() {
       .filter(Boolean);
     const input: OverrideInput = {
       name: form.name,
-      content: form.type === 'MESSAGE' ? { type: 'MESSAGE' as OverrideContentType, text: form.text } : { type: 'PLAYLIST' as OverrideContentType, playlistId: form.playlistId },
+      content:
+        form.type === 'MESSAGE'
+          ? { type: 'MESSAGE' as OverrideContentType, text: form.text }
+          : { type: 'PLAYLIST' as OverrideContentType, playlistId: form.playlistId },
       target: { all: form.all, tags, deviceIds: form.deviceIds },
       endsAt: form.minutes ? new Date(Date.now() + Number(form.minutes) * 60_000).toISOString() : null,
     };
@@ -173,7 +176,8 @@ export function OverridesPage() {
                   </label>
                   {form.type === 'MESSAGE' ? (
                     <label>
-                      Message <input required value={form.text} onChange={(e) => setForm({ ...form, text: e.target.value })} placeholder="Leave by the east exit" />
+                      Message{' '}
+                      <input required value={form.text} onChange={(e) => setForm({ ...form, text: e.target.value })} placeholder="Leave by the east exit" />
                     </label>
                   ) : (
                     <label>
@@ -195,7 +199,8 @@ export function OverridesPage() {
                     <input type="checkbox" checked={form.all} onChange={(e) => setForm({ ...form, all: e.target.checked })} /> every screen of the account
                   </label>
                   <label>
-                    Screens tagged (comma-separated) <input value={form.tags} onChange={(e) => setForm({ ...form, tags: e.target.value })} placeholder="lobby" />
+                    Screens tagged (comma-separated){' '}
+                    <input value={form.tags} onChange={(e) => setForm({ ...form, tags: e.target.value })} placeholder="lobby" />
                   </label>
                   <label>
                     These screens{' '}
@@ -214,7 +219,8 @@ export function OverridesPage() {
                   </label>
                 </fieldset>
                 <label>
-                  Ends after (minutes; empty: until cancelled) <input type="number" min={1} value={form.minutes} onChange={(e) => setForm({ ...form, minutes: e.target.value })} />
+                  Ends after (minutes; empty: until cancelled){' '}
+                  <input type="number" min={1} value={form.minutes} onChange={(e) => setForm({ ...form, minutes: e.target.value })} />
                 </label>
                 <div className="actions">
                   <button type="submit" className="primary danger" disabled={busy || (!form.all && !form.tags.trim() && form.deviceIds.length === 0)}>
@@ -237,20 +243,33 @@ export function OverridesPage() {
                       <h2 id={`ov-${o.id}`}>{o.name}</h2>
                       <span className={`verdict v-${o.state.toLowerCase()}`}>{o.state.toLowerCase()}</span>
                       {canEdit && open && (
-                        <button type="button" className="danger" disabled={busy} onClick={() => void act(async () => (await gql(CancelOverride, { id: o.id })).cancelOverride)}>
+                        <button
+                          type="button"
+                          className="danger"
+                          disabled={busy}
+                          onClick={() => void act(async () => (await gql(CancelOverride, { id: o.id })).cancelOverride)}
+                        >
                           Cancel {o.name}
                         </button>
                       )}
                     </div>
                     <p className="meta">
-                      {o.content.type === 'MESSAGE' ? `message “${o.content.text}”` : `${o.content.type.toLowerCase()} ${o.content.playlist?.name ?? o.content.media?.name ?? ''}`} · started{' '}
-                      {when(o.startsAt)} by {o.startedBy} · {o.cancelledAt ? `cancelled ${when(o.cancelledAt)}` : o.endsAt ? `ends ${when(o.endsAt)}` : 'until cancelled'} · targets{' '}
-                      {[o.target.all && 'every screen', o.target.tags.length && `tags ${o.target.tags.join(', ')}`, o.target.deviceIds.length && plural(o.target.deviceIds.length, 'chosen screen')]
+                      {o.content.type === 'MESSAGE'
+                        ? `message “${o.content.text}”`
+                        : `${o.content.type.toLowerCase()} ${o.content.playlist?.name ?? o.content.media?.name ?? ''}`}{' '}
+                      · started {when(o.startsAt)} by {o.startedBy} ·{' '}
+                      {o.cancelledAt ? `cancelled ${when(o.cancelledAt)}` : o.endsAt ? `ends ${when(o.endsAt)}` : 'until cancelled'} · targets{' '}
+                      {[
+                        o.target.all && 'every screen',
+                        o.target.tags.length && `tags ${o.target.tags.join(', ')}`,
+                        o.target.deviceIds.length && plural(o.target.deviceIds.length, 'chosen screen'),
+                      ]
                         .filter(Boolean)
                         .join(', ') || 'groups'}
                     </p>
                     <p data-testid="override-counts">
-                      {o.screenCounts.showing} showing · {o.screenCounts.pending} pending · {o.screenCounts.ended} ended · {o.screenCounts.unreachable} unreachable
+                      {o.screenCounts.showing} showing · {o.screenCounts.pending} pending · {o.screenCounts.ended} ended · {o.screenCounts.unreachable}{' '}
+                      unreachable
                     </p>
                     {o.screens.length === 0 ? (
                       <Empty title="No screen matched its targets" />

@@ -154,7 +154,11 @@ function Preview({ sources }: { sources: Source[] }) {
   return (
     <figure className="preview" aria-label="Live preview">
       <div className="preview-screen">
-        {current.media?.thumbnailUrl ? <img src={current.media.thumbnailUrl} alt="" /> : <span>{current.media?.name ?? current.name ?? current.url ?? current.type}</span>}
+        {current.media?.thumbnailUrl ? (
+          <img src={current.media.thumbnailUrl} alt="" />
+        ) : (
+          <span>{current.media?.name ?? current.name ?? current.url ?? current.type}</span>
+        )}
       </div>
       <figcaption aria-live="polite">
         {(i % sources.length) + 1} of {sources.length}: {current.media?.name ?? current.name ?? current.type} for {seconds(current.interval ?? 10)}{' '}
@@ -271,16 +275,29 @@ function Editor({ id, onChanged }: { id: string; onChanged: () => void }) {
                               const v = e.currentTarget.value ? Number(e.currentTarget.value) : null;
                               if (v === (s.interval ?? null) || v === null) return;
                               void run(`Duration set to ${seconds(v)}.`, async () =>
-                                ok((await gql(UpdateSource, { input: { playlistId: p.id, sourceId: s.id, interval: v, expectedVersion: p.version } })).updatePlaylistSource),
+                                ok(
+                                  (await gql(UpdateSource, { input: { playlistId: p.id, sourceId: s.id, interval: v, expectedVersion: p.version } }))
+                                    .updatePlaylistSource,
+                                ),
                               );
                             }}
                           />{' '}
                           s
                         </label>
-                        <button type="button" disabled={busy || i === 0} onClick={() => move(i, i - 1)} aria-label={`Move ${s.media?.name ?? s.name ?? 'source'} up`}>
+                        <button
+                          type="button"
+                          disabled={busy || i === 0}
+                          onClick={() => move(i, i - 1)}
+                          aria-label={`Move ${s.media?.name ?? s.name ?? 'source'} up`}
+                        >
                           ↑
                         </button>
-                        <button type="button" disabled={busy || i === order.length - 1} onClick={() => move(i, i + 1)} aria-label={`Move ${s.media?.name ?? s.name ?? 'source'} down`}>
+                        <button
+                          type="button"
+                          disabled={busy || i === order.length - 1}
+                          onClick={() => move(i, i + 1)}
+                          aria-label={`Move ${s.media?.name ?? s.name ?? 'source'} down`}
+                        >
                           ↓
                         </button>
                         <button
@@ -309,7 +326,9 @@ function Editor({ id, onChanged }: { id: string; onChanged: () => void }) {
                 onSubmit={(e) => {
                   e.preventDefault();
                   if (!add) return;
-                  void run('Media added.', async () => ok((await gql(AddSource, { input: { playlistId: p.id, fileId: add, interval: 10, expectedVersion: p.version } })).addPlaylistSource));
+                  void run('Media added.', async () =>
+                    ok((await gql(AddSource, { input: { playlistId: p.id, fileId: add, interval: 10, expectedVersion: p.version } })).addPlaylistSource),
+                  );
                 }}
               >
                 <label>
@@ -356,12 +375,22 @@ function Templates() {
                 return (
                   <li key={t.id}>
                     <h3>{t.name}</h3>
-                    <div className="zones" style={{ aspectRatio: `${w} / ${h}` }} role="img" aria-label={`${t.name}: ${plural(t.modules.length, 'zone')}, ${w}×${h}`}>
+                    <div
+                      className="zones"
+                      style={{ aspectRatio: `${w} / ${h}` }}
+                      role="img"
+                      aria-label={`${t.name}: ${plural(t.modules.length, 'zone')}, ${w}×${h}`}
+                    >
                       {t.modules.map((m) => (
                         <div
                           key={m.id}
                           className="zone"
-                          style={{ left: `${(m.left / w) * 100}%`, top: `${(m.top / h) * 100}%`, width: `${(m.width / w) * 100}%`, height: `${(m.height / h) * 100}%` }}
+                          style={{
+                            left: `${(m.left / w) * 100}%`,
+                            top: `${(m.top / h) * 100}%`,
+                            width: `${(m.width / w) * 100}%`,
+                            height: `${(m.height / h) * 100}%`,
+                          }}
                         >
                           {m.name ?? 'zone'}
                           <small>{m.playlist?.name ?? (m.dataTableId ? 'data table' : 'empty')}</small>
@@ -432,7 +461,10 @@ export function PlaylistsPage() {
                   {d.playlist.map((p) => (
                     <li key={p.id}>
                       <button type="button" aria-pressed={p.id === current} onClick={() => setSelected(p.id)}>
-                        {p.name} <span className="muted">({plural(p.sources.length, 'source')}, {seconds(p.calculatedDuration)})</span>
+                        {p.name}{' '}
+                        <span className="muted">
+                          ({plural(p.sources.length, 'source')}, {seconds(p.calculatedDuration)})
+                        </span>
                       </button>
                     </li>
                   ))}

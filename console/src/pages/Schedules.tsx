@@ -180,7 +180,17 @@ function draftOf(s: Schedule): Draft {
   };
 }
 
-function ScheduleForm({ draft, playlists, onDone, onCancel }: { draft: Draft; playlists: { id: string; name: string }[]; onDone: () => void; onCancel: () => void }) {
+function ScheduleForm({
+  draft,
+  playlists,
+  onDone,
+  onCancel,
+}: {
+  draft: Draft;
+  playlists: { id: string; name: string }[];
+  onDone: () => void;
+  onCancel: () => void;
+}) {
   const [d, setD] = useState(draft);
   const [error, setError] = useState<Error>();
   const [busy, setBusy] = useState(false);
@@ -257,7 +267,8 @@ function ScheduleForm({ draft, playlists, onDone, onCancel }: { draft: Draft; pl
         From <input type="time" value={d.startTime} onChange={(e) => setD({ ...d, startTime: e.target.value })} />
       </label>
       <label>
-        Until (24:00 = end of day; before "from" runs overnight) <input pattern="([01]\d|2[0-3]):[0-5]\d|24:00" value={d.endTime} onChange={(e) => setD({ ...d, endTime: e.target.value })} />
+        Until (24:00 = end of day; before "from" runs overnight){' '}
+        <input pattern="([01]\d|2[0-3]):[0-5]\d|24:00" value={d.endTime} onChange={(e) => setD({ ...d, endTime: e.target.value })} />
       </label>
       <label>
         First day <input type="date" value={d.startDate} onChange={(e) => setD({ ...d, startDate: e.target.value })} />
@@ -281,7 +292,10 @@ function ScheduleForm({ draft, playlists, onDone, onCancel }: { draft: Draft; pl
 function Week({ target, playlists }: { target: { deviceId?: string; groupId?: string }; playlists: { id: string; name: string }[] }) {
   const canEdit = useRights().can('Schedules', 'edit');
   const [monday, setMonday] = useState(() => mondayOf(new Date()));
-  const q = useQuery(() => gql(WeekSchedules, { deviceId: target.deviceId ?? null, groupId: target.groupId ? [target.groupId] : null }), [target.deviceId, target.groupId]);
+  const q = useQuery(
+    () => gql(WeekSchedules, { deviceId: target.deviceId ?? null, groupId: target.groupId ? [target.groupId] : null }),
+    [target.deviceId, target.groupId],
+  );
   const blocks = useMemo(() => weekBlocks(q.data?.schedule ?? [], monday), [q.data, monday]);
   const [draft, setDraft] = useState<Draft>();
   const [drag, setDrag] = useState<{ day: number; from: number; to: number }>();
@@ -297,7 +311,8 @@ function Week({ target, playlists }: { target: { deviceId?: string; groupId?: st
     deviceIds: target.deviceId ? [target.deviceId] : [],
     groupId: target.groupId,
   });
-  const at = (e: PointerEvent<HTMLElement>) => Math.max(0, Math.min(1440, Math.round(((e.clientY - e.currentTarget.getBoundingClientRect().top) / HOUR_PX) * 2) * 30));
+  const at = (e: PointerEvent<HTMLElement>) =>
+    Math.max(0, Math.min(1440, Math.round(((e.clientY - e.currentTarget.getBoundingClientRect().top) / HOUR_PX) * 2) * 30));
   const conflicts = blocks.filter((b) => b.conflict);
   return (
     <>
@@ -320,13 +335,14 @@ function Week({ target, playlists }: { target: { deviceId?: string; groupId?: st
           <>
             {!d.schedule?.length && (
               <Empty title="No schedule covers this yet">
-                <p>{canEdit ? 'Drag down a day column to draw one, or choose New schedule.' : 'An editor can create one.'}</p>
+                <p>{canEdit ? 'Drag down a day column (its free right strip) to draw one, or choose New schedule.' : 'An editor can create one.'}</p>
               </Empty>
             )}
             {conflicts.length > 0 && (
               <p className="state state-error" role="note">
-                {plural(new Set(conflicts.map((c) => c.schedule.id)).size, 'schedule')} overlap another of the same priority (marked ⚠): which plays there is not
-                decided by priority; give one a higher priority.
+                {plural(new Set(conflicts.map((c) => c.schedule.id)).size, 'schedule')}{' '}
+                {new Set(conflicts.map((c) => c.schedule.id)).size === 1 ? 'overlaps' : 'overlap'} another of the same priority (marked ⚠): which plays there is
+                not decided by priority; give one a higher priority.
               </p>
             )}
             <div className="week" role="group" aria-label={`Week of ${monday.toISOString().slice(0, 10)}`}>
@@ -356,7 +372,9 @@ function Week({ target, playlists }: { target: { deviceId?: string; groupId?: st
                       setDrag(undefined);
                     }}
                   >
-                    {drag?.day === i && <div className="block drawing" style={{ top: (drag.from / 60) * HOUR_PX, height: ((drag.to - drag.from) / 60) * HOUR_PX }} />}
+                    {drag?.day === i && (
+                      <div className="block drawing" style={{ top: (drag.from / 60) * HOUR_PX, height: ((drag.to - drag.from) / 60) * HOUR_PX }} />
+                    )}
                     {blocks
                       .filter((b) => b.day === i)
                       .map((b) => (
@@ -367,8 +385,9 @@ function Week({ target, playlists }: { target: { deviceId?: string; groupId?: st
                           style={{
                             top: (b.from / 60) * HOUR_PX,
                             height: Math.max(14, ((b.to - b.from) / 60) * HOUR_PX),
-                            left: `${(b.lane / b.lanes) * 100}%`,
-                            width: `${100 / b.lanes}%`,
+                            // 85%: a free strip on the right of every day stays open for drawing.
+                            left: `${(b.lane / b.lanes) * 85}%`,
+                            width: `${85 / b.lanes}%`,
                           }}
                           title={`${b.schedule.name}: ${hhmm(b.from)}–${hhmm(b.to)}, priority ${b.schedule.priority.toLowerCase()}`}
                           onClick={() => canEdit && setDraft(draftOf(b.schedule))}
@@ -417,7 +436,7 @@ export function SchedulesPage() {
             <>
               <div className="filters">
                 <label>
-                  Week of{' '}
+                  Screen or schedule group{' '}
                   <select value={current} onChange={(e) => setTarget(e.target.value)}>
                     <optgroup label="Screens">
                       {d.device?.map((s) => (

@@ -7,7 +7,7 @@ import { Async, Empty, ErrorState } from '../components/states';
 import { graphql } from '../gql';
 import { gql } from '../lib/api';
 import { useRights } from '../lib/permissions';
-import { plural } from '../lib/format';
+import { theLast } from '../lib/format';
 import { Link } from '../lib/router';
 import { useQuery } from '../lib/use-query';
 
@@ -225,7 +225,7 @@ function Commands({ id }: { id: string }) {
             <Empty title="No commands sent to this screen yet" />
           ) : (
             <table className="grid">
-              <caption>{d.deviceCommands.length === 1 ? 'The last command' : `The last ${plural(d.deviceCommands.length, 'command')}`}</caption>
+              <caption>{theLast(d.deviceCommands.length, 'command')}</caption>
               <thead>
                 <tr>
                   <th scope="col">Command</th>
@@ -282,7 +282,8 @@ export function ScreenPage({ id }: { id: string }) {
               <h1>{s.name}</h1>
               <p className="meta">
                 <span className={`dot ${s.isOnline ? 'ok' : 'off'}`} aria-hidden="true" />
-                {s.isOnline ? 'online' : 'offline'} · last ping {when(s.pingData?.timestamp)} · <span data-testid="screen-zone">
+                {s.isOnline ? 'online' : 'offline'} · last ping {when(s.pingData?.timestamp)} ·{' '}
+                <span data-testid="screen-zone">
                   {s.timezone ? `time zone ${s.timezone}` : zoneUsed ? `time zone ${zoneUsed} (the account's; the screen sets none)` : 'time zone…'}
                 </span>
                 {s.groupName ? ` · group ${s.groupName}` : ''}

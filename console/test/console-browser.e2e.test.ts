@@ -225,6 +225,20 @@ browserTest(
   240_000,
 );
 
+interface Tokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresAt: number;
+}
+/** The console's stored tokens (session storage); `expire` first sets the access token's end to the past. */
+const tokens = (page: Page, expire = false) =>
+  page.evaluate((expire) => {
+    const store = (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } }).sessionStorage;
+    const t = JSON.parse(store.getItem('pylon.console.token')!) as Tokens;
+    if (expire) store.setItem('pylon.console.token', JSON.stringify({ ...t, expiresAt: 0 }));
+    return t;
+  }, expire);
+
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
 const settled = (page: Page) => page.locator('[role=status].state').first().waitFor({ state: 'detached', timeout: 20_000 });
 
@@ -235,18 +249,12 @@ browserTest(
     const problems = watch(page);
 
     // An expired access token is renewed with the refresh token: no sign-in page, a new token pair.
-    const before = await page.evaluate(() => {
-      const t = JSON.parse(sessionStorage.getItem('pylon.console.token')!) as { accessToken: string; refreshToken: string; expiresAt: number };
-      sessionStorage.setItem('pylon.console.token', JSON.stringify({ ...t, expiresAt: 0 }));
-      return t;
-    });
+    const before = await tokens(page, true);
     expect(before.refreshToken).toBeTruthy();
     await nav(page, 'Playlists');
     await page.getByRole('heading', { name: 'Playlists and templates' }).waitFor();
     await page.getByRole('list', { name: 'Playlists' }).waitFor();
-    const after = await page.evaluate(
-      () => JSON.parse(sessionStorage.getItem('pylon.console.token')!) as { accessToken: string; refreshToken: string; expiresAt: number },
-    );
+    const after = await tokens(page);
     expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.refreshToken).not.toBe(before.refreshToken); // rotated at every use
     expect(after.expiresAt).toBeGreaterThan(Date.now());
@@ -445,7 +453,7 @@ browserTest(
     expect(await page.getByRole('button', { name: 'Start override' }).count()).toBe(0);
     expect(await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Administration' }).count()).toBe(0);
     // Sign-out revokes the refresh token at the server: presented again, it is refused.
-    const refreshToken = await page.evaluate(() => (JSON.parse(sessionStorage.getItem('pylon.console.token')!) as { refreshToken: string }).refreshToken);
+    const { refreshToken } = await tokens(page);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await until(

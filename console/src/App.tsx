@@ -2,33 +2,48 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ErrorState, Loading } from './components/states';
 import { gql } from './lib/api';
-import { accessToken, CALLBACK_PATH, completeSignIn, signIn, signOut } from './lib/auth';
+import { CALLBACK_PATH, hasSession, completeSignIn, signIn, signOut } from './lib/auth';
 import { PermissionsDocument, Rights, RightsContext, type Resource } from './lib/permissions';
 import { Link, navigate, useLocation } from './lib/router';
 import { useQuery } from './lib/use-query';
+import { AdminPage, ADMIN_RESOURCES } from './pages/Admin';
 import { AnalyticsPage } from './pages/Analytics';
+import { DataTablesPage } from './pages/DataTables';
 import { MediaPage } from './pages/Media';
+import { OverridesPage } from './pages/Overrides';
 import { OverviewPage } from './pages/Overview';
 import { PairPage } from './pages/Pair';
+import { PlaylistsPage } from './pages/Playlists';
+import { SchedulesPage } from './pages/Schedules';
 import { ScreenPage } from './pages/Screen';
 import { ScreensPage } from './pages/Screens';
 
 interface Route {
   path: string;
   label: string;
-  needs: Resource;
+  /** Shown when the user may view this resource (or any of these). */
+  needs: Resource | Resource[];
 }
+const may = (rights: Rights, needs: Resource | Resource[]) => (Array.isArray(needs) ? needs.some((n) => rights.can(n)) : rights.can(needs));
+// Issue 37's pages (power schedules, content expiry, fleet-wide bulk actions) go here and in page()
+// below, one line each, beside Overrides.
 const NAV: Route[] = [
   { path: '/', label: 'Overview', needs: 'Devices' },
   { path: '/screens', label: 'Screens', needs: 'Devices' },
   { path: '/pair', label: 'Pair a screen', needs: 'Devices' },
   { path: '/media', label: 'Media', needs: 'Files' },
+  { path: '/playlists', label: 'Playlists', needs: 'Playlists' },
+  { path: '/schedules', label: 'Schedules', needs: 'Schedules' },
+  { path: '/overrides', label: 'Overrides', needs: 'Overrides' },
+  { path: '/datatables', label: 'Data tables', needs: 'DataTables' },
   { path: '/analytics', label: 'Analytics', needs: 'Analytics' },
+  { path: '/admin', label: 'Administration', needs: ADMIN_RESOURCES },
 ];
 
-function page(path: string): { node: ReactNode; needs: Resource; title: string } {
+function page(path: string): { node: ReactNode; needs: Resource | Resource[]; title: string } {
   const screen = /^\/screens\/([^/]+)$/.exec(path);
   if (screen) return { node: <ScreenPage id={decodeURIComponent(screen[1]!)} />, needs: 'Devices', title: 'Screen' };
+  if (/^\/admin(\/(keys|webhooks|audit))?$/.test(path)) return { node: <AdminPage />, needs: ADMIN_RESOURCES, title: 'Administration' };
   switch (path) {
     case '/':
       return { node: <OverviewPage />, needs: 'Devices', title: 'Overview' };
@@ -40,6 +55,14 @@ function page(path: string): { node: ReactNode; needs: Resource; title: string }
       return { node: <MediaPage />, needs: 'Files', title: 'Media' };
     case '/analytics':
       return { node: <AnalyticsPage />, needs: 'Analytics', title: 'Analytics' };
+    case '/playlists':
+      return { node: <PlaylistsPage />, needs: 'Playlists', title: 'Playlists and templates' };
+    case '/schedules':
+      return { node: <SchedulesPage />, needs: 'Schedules', title: 'Schedules' };
+    case '/overrides':
+      return { node: <OverridesPage />, needs: 'Overrides', title: 'Overrides' };
+    case '/datatables':
+      return { node: <DataTablesPage />, needs: 'DataTables', title: 'Data tables' };
     default:
       return {
         node: (
@@ -115,7 +138,7 @@ function Shell({ rights }: { rights: Rights }) {
   useEffect(() => {
     document.title = `${current.title} · Pylon console`;
   }, [current.title]);
-  const allowed = current.needs === 'Account' || rights.can(current.needs);
+  const allowed = current.needs === 'Account' || may(rights, current.needs);
   return (
     <div className="shell">
       <a className="skip" href="#main">
@@ -125,9 +148,9 @@ function Shell({ rights }: { rights: Rights }) {
         <span className="brand">Pylon</span>
         <nav aria-label="Console">
           <ul>
-            {NAV.filter((r) => rights.can(r.needs)).map((r) => (
+            {NAV.filter((r) => may(rights, r.needs)).map((r) => (
               <li key={r.path}>
-                <Link to={r.path} aria-current={r.path === path || (r.path === '/screens' && path.startsWith('/screens/')) ? 'page' : undefined}>
+                <Link to={r.path} aria-current={r.path === path || (r.path !== '/' && path.startsWith(`${r.path}/`)) ? 'page' : undefined}>
                   {r.label}
                 </Link>
               </li>
@@ -144,7 +167,7 @@ function Shell({ rights }: { rights: Rights }) {
             <h1>Not allowed</h1>
             <p>Your role does not allow viewing this page. Ask an account owner for access, or open a page your role allows:</p>
             <ul>
-              {NAV.filter((r) => rights.can(r.needs)).map((r) => (
+              {NAV.filter((r) => may(rights, r.needs)).map((r) => (
                 <li key={r.path}>
                   <Link to={r.path}>{r.label}</Link>
                 </li>
@@ -184,6 +207,6 @@ function SignedIn() {
 export function App() {
   useLocation(); // re-render on navigation (the callback replaces its own address)
   if (location.pathname === CALLBACK_PATH) return <Callback />;
-  if (!accessToken()) return <SignIn />;
+  if (!hasSession()) return <SignIn />;
   return <SignedIn />;
 }

@@ -9,6 +9,7 @@
  * Without chromium the test fails in CI (CI=true, `.ci/run` installs it) and is skipped elsewhere.
  */
 import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -33,18 +34,42 @@ let browser: Browser;
 let owner: BrowserContext;
 let axeSource: string;
 const api = apiClient(() => baseUrl, KEY);
+// The first test's signed-in tab, its /play screen and that screen's id, carried into the next.
+let ownerPage: Page;
+let screenPage: Page;
+let deviceId: string;
+// A loopback webhook receiver (allow-listed by WEBHOOK_ALLOW_LIST), counting what Pylon posts.
+let receiver: Server;
+let receiverPort: number;
+const received: string[] = [];
 
 beforeAll(async () => {
   if (!haveChromium) return;
   // What `npm start` does first: build the console when console/ changed since the last build.
   (require(join(ROOT, 'scripts/console-build.cjs')) as { ensure(): number }).ensure();
   axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push(body);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  receiverPort = (receiver.address() as { port: number }).port;
   dir = await mkdtemp(join(tmpdir(), 'pylon-console-'));
   procs = new Processes({ secret: 's'.repeat(64), dataDir: join(dir, 'data') });
   const [port, legacy] = await Promise.all([freePort(), freePort()]);
   baseUrl = await procs.start(
     'launcher/src/all-in-one.main.ts',
-    { LEGACY_PORT: String(legacy), SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_DEMO_PASSWORD: OWNER.password, NODE_ENV: 'development' },
+    {
+      LEGACY_PORT: String(legacy),
+      SIGNAGE_BOOTSTRAP_API_KEY: KEY,
+      SIGNAGE_DEMO_PASSWORD: OWNER.password,
+      NODE_ENV: 'development',
+      WEBHOOK_ALLOW_LIST: '127.0.0.1',
+    },
     port,
     150_000,
   );
@@ -68,6 +93,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await procs?.stopAll();
+  receiver?.closeAllConnections();
+  receiver?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -151,7 +178,7 @@ browserTest(
     await shoot(page, 'pair');
     await page.getByRole('button', { name: 'Claim this screen' }).click();
     await page.getByRole('heading', { name: 'Console lobby' }).waitFor();
-    const deviceId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    deviceId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
     await page.getByText('No schedule covers this screen').waitFor();
 
     // A schedule for it (the API as another editor would): the page says it plays, and why.
@@ -169,6 +196,12 @@ browserTest(
       .locator('td', { hasText: /^screenshot$/ })
       .first()
       .waitFor();
+    // One command reads as one ("The last command", not "Last 1 commands"); a screen without its own
+    // zone names the zone nowPlaying used (the account's), as its verdicts do.
+    await page.getByText('The last command', { exact: true }).waitFor();
+    const zone = (await page.getByTestId('now-playing').innerText()).match(/local time [^,]+, ([^;]+);/)?.[1];
+    expect(zone).toBeTruthy();
+    expect(await page.getByTestId('screen-zone').innerText()).toBe(`time zone ${zone} (the account's; the screen sets none)`);
     expect(await axe(page)).toEqual([]);
     await shoot(page, 'screen');
 
@@ -186,8 +219,193 @@ browserTest(
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Screens', exact: true }).click();
     await page.getByRole('link', { name: 'Console lobby' }).waitFor();
     expect(problems).toEqual([]);
+    ownerPage = page;
+    screenPage = screen;
   },
   240_000,
+);
+
+interface Tokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresAt: number;
+}
+/** The console's stored tokens (session storage); `expire` first sets the access token's end to the past. */
+const tokens = (page: Page, expire = false) =>
+  page.evaluate((expire) => {
+    const store = (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } }).sessionStorage;
+    const t = JSON.parse(store.getItem('pylon.console.token')!) as Tokens;
+    if (expire) store.setItem('pylon.console.token', JSON.stringify({ ...t, expiresAt: 0 }));
+    return t;
+  }, expire);
+
+const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
+const settled = (page: Page) => page.locator('[role=status].state').first().waitFor({ state: 'detached', timeout: 20_000 });
+
+browserTest(
+  'the owner builds a playlist, sees the week, edits and rolls back a cell, gets a webhook delivery, runs an override; the session refreshes',
+  async () => {
+    const page = ownerPage;
+    const problems = watch(page);
+
+    // An expired access token is renewed with the refresh token: no sign-in page, a new token pair.
+    const before = await tokens(page, true);
+    expect(before.refreshToken).toBeTruthy();
+    await nav(page, 'Playlists');
+    await page.getByRole('heading', { name: 'Playlists and templates' }).waitFor();
+    await page.getByRole('list', { name: 'Playlists' }).waitFor();
+    const after = await tokens(page);
+    expect(after.accessToken).not.toBe(before.accessToken);
+    expect(after.refreshToken).not.toBe(before.refreshToken); // rotated at every use
+    expect(after.expiresAt).toBeGreaterThan(Date.now());
+    expect(new URL(page.url()).pathname).toBe('/console/playlists');
+
+    // Build a playlist: create, add two media, reorder from the keyboard, set a duration.
+    await page.getByLabel('New playlist').fill('Console loop');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByRole('heading', { name: 'Console loop' }).waitFor();
+    await page.getByText('This playlist is empty').waitFor();
+    const media = (await api.gql('{ media(limit: 2, order: [{ name: ASC }]) { id name } }')).media as { id: string; name: string }[];
+    for (const m of media) {
+      await page.getByLabel('Add media').selectOption(m.id);
+      await page.getByRole('button', { name: 'Add to playlist' }).click();
+      await page.locator('.sources li', { hasText: m.name }).waitFor();
+    }
+    const rows = page.locator('.sources li');
+    await rows.first().focus();
+    await page.keyboard.press('Alt+ArrowDown');
+    await page.getByText(`Moved ${media[0]!.name} to position 2.`).waitFor();
+    await page.getByLabel(`Seconds for ${media[1]!.name}`).fill('7');
+    await page.getByLabel(`Seconds for ${media[1]!.name}`).blur();
+    await page.getByText('Duration set to 7 s.').waitFor();
+    const built = (await api.gql('{ playlist(where: { name: { eq: "Console loop" } }) { sources { interval media { id } } } }')).playlist[0];
+    expect(built.sources.map((s: { media: { id: string } }) => s.media.id)).toEqual([media[1]!.id, media[0]!.id]);
+    expect(built.sources[0].interval).toBe(7);
+    await page.getByRole('figure', { name: 'Live preview' }).waitFor();
+    expect(await axe(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'console-playlists-1440.png'), fullPage: true });
+
+    // The week of the paired screen shows its schedule with its priority.
+    await nav(page, 'Schedules');
+    await page.getByLabel('Screen or schedule group').selectOption(`d:${deviceId}`);
+    await page.locator('.block', { hasText: 'Lobby all day' }).first().waitFor();
+    expect(await page.locator('.block', { hasText: 'Lobby all day' }).count()).toBe(7);
+    expect(await page.locator('.block', { hasText: 'Lobby all day' }).first().innerText()).toContain('high');
+    // Drawn by dragging down Monday from 09:00 to 12:00, created with the same priority: a conflict.
+    const monday = page.getByRole('group', { name: /^monday / }).locator('.day-body');
+    const box = (await monday.boundingBox())!;
+    const hour = box.height / 24;
+    await page.mouse.move(box.x + box.width - 4, box.y + 9 * hour + 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width - 4, box.y + 10.5 * hour, { steps: 3 });
+    await page.mouse.move(box.x + box.width - 4, box.y + 12 * hour + 2, { steps: 3 });
+    await page.mouse.up();
+    expect(await page.getByLabel('From', { exact: true }).inputValue()).toBe('09:00');
+    expect(await page.getByLabel(/^Until/).inputValue()).toBe('12:00');
+    await page.getByLabel('Name', { exact: true }).fill('Console brunch');
+    await page.getByLabel('Playlist').selectOption({ label: 'Console loop' });
+    await page.getByLabel('Priority').selectOption('HIGH');
+    await page.getByRole('button', { name: 'Create schedule' }).click();
+    await page.locator('.block.conflict', { hasText: 'Console brunch' }).waitFor();
+    await page.getByText('2 schedules overlap another of the same priority').waitFor();
+    expect(await axe(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'console-schedules-1440.png'), fullPage: true });
+
+    // A data table cell edited in place (typed: a number), then rolled back to version 1.
+    const t = await api.gql('mutation($i: CreateDataTableInput!) { createDataTable(input: $i) { success error table { id } } }', {
+      i: {
+        name: 'Console menu',
+        columns: [
+          { name: 'Dish', key: 'dish', type: 'TEXT' },
+          { name: 'Price', key: 'price', type: 'NUMBER' },
+        ],
+      },
+    });
+    const tableId = t.createDataTable.table.id as string;
+    const row = await api.gql('mutation($i: CreateDataTableRowInput!) { createDataTableRow(input: $i) { success row { id } } }', {
+      i: { tableId, data: { dish: 'Soup', price: 4.5 } },
+    });
+    const rowId = row.createDataTableRow.row.id as string;
+    await nav(page, 'Data tables');
+    await page.getByRole('button', { name: `Edit Price of row ${rowId}: 4.5` }).click();
+    await page.getByLabel(`Price of row ${rowId}`).fill('7.25');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: `Edit Price of row ${rowId}: 7.25` }).waitFor();
+    expect((await api.gql(`{ dataTableRow(tableId: "${tableId}", rowId: "${rowId}") { data version } }`)).dataTableRow).toEqual({
+      data: { dish: 'Soup', price: 7.25 },
+      version: 2,
+    });
+    await page.getByRole('button', { name: `Versions (v2) of row ${rowId}` }).click();
+    expect(await axe(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'console-datatables-1440.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Roll back to version 1' }).click();
+    await page.getByRole('button', { name: `Edit Price of row ${rowId}: 4.5` }).waitFor();
+    expect((await api.gql(`{ dataTableRow(tableId: "${tableId}", rowId: "${rowId}") { data version } }`)).dataTableRow).toEqual({
+      data: { dish: 'Soup', price: 4.5 },
+      version: 3,
+    });
+
+    // A webhook endpoint (its secret shown once), a test event delivered to the loopback receiver.
+    await nav(page, 'Administration');
+    await page.getByRole('heading', { name: 'Add a user' }).waitFor();
+    await settled(page);
+    expect(await axe(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'console-admin-1440.png'), fullPage: true });
+    await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByLabel('URL').fill(`http://127.0.0.1:${receiverPort}/hook`);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    expect(await page.getByTestId('shown-once').innerText()).toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    const deliveries = page.getByTestId('deliveries');
+    await until(
+      'the test delivery in the log',
+      async () => {
+        if (
+          await deliveries
+            .locator('tr', { hasText: 'webhook.test' })
+            .filter({ hasText: /delivered|succeeded/i })
+            .count()
+        )
+          return true;
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        return false;
+      },
+      20_000,
+      500,
+    );
+    expect(received.some((b) => b.includes('webhook.test'))).toBe(true);
+    expect(await axe(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'console-webhooks-1440.png'), fullPage: true });
+    await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Audit log' }).click();
+    await page.getByLabel('Action contains').fill('Webhook');
+    const audited = page.locator('td', { hasText: 'AdminCreateWebhook' });
+    await until(
+      "the endpoint's creation in the audit log",
+      async () => {
+        await page.getByRole('button', { name: 'Apply' }).click();
+        await settled(page);
+        return (await audited.count()) > 0;
+      },
+      20_000,
+      500,
+    );
+
+    // An override on the paired screen: its acknowledgement arrives live (no reload), then cancel.
+    await nav(page, 'Overrides');
+    await page.getByText('No overrides').waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Console drill');
+    await page.getByLabel('Message', { exact: true }).fill('This is a drill');
+    await page.getByLabel('These screens').selectOption(deviceId);
+    await page.getByRole('button', { name: 'Start override' }).click();
+    await page.getByTestId('override-counts').filter({ hasText: '1 showing' }).waitFor({ timeout: 30_000 });
+    await screenPage.getByText('This is a drill').waitFor();
+    expect(await axe(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'console-overrides-1440.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Cancel Console drill' }).click();
+    await page.getByTestId('override-counts').filter({ hasText: '1 ended' }).waitFor({ timeout: 30_000 });
+    expect(problems).toEqual([]);
+  },
+  180_000,
 );
 
 browserTest(
@@ -216,6 +434,41 @@ browserTest(
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Media', exact: true }).click();
     await page.getByRole('heading', { name: 'Media' }).waitFor();
     expect(await page.getByRole('button', { name: 'Choose files' }).count()).toBe(0);
+    // The new pages show a Viewer no write control either.
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Playlists', exact: true }).click();
+    await page.getByRole('heading', { name: 'Console loop' }).waitFor();
+    expect(await page.getByLabel('New playlist').count()).toBe(0);
+    expect(await page.getByLabel('Add media').count()).toBe(0);
+    expect(await page.locator('.sources li[draggable=true]').count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Data tables', exact: true }).click();
+    await page.getByRole('columnheader', { name: /Price/ }).waitFor();
+    expect(await page.locator('button.cell').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Add a row' }).count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Schedules', exact: true }).click();
+    await page.getByRole('heading', { name: 'Schedules' }).waitFor();
+    await settled(page);
+    expect(await page.getByRole('button', { name: 'New schedule' }).count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Overrides', exact: true }).click();
+    await page.getByRole('heading', { name: 'Console drill' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Start override' }).count()).toBe(0);
+    expect(await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Administration' }).count()).toBe(0);
+    // Sign-out revokes the refresh token at the server: presented again, it is refused.
+    const { refreshToken } = await tokens(page);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await until(
+      'the refresh token revoked',
+      async () => {
+        const res = await fetch(`${baseUrl}/connect/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ grant_type: 'refresh_token', client_id: 'pylon-public', refresh_token: refreshToken }),
+        });
+        return res.status === 400 && ((await res.json()) as { error: string }).error === 'invalid_grant';
+      },
+      10_000,
+      200,
+    );
     await viewer.close();
 
     const nobodyContext = await browser.newContext({ viewport: { width: 1024, height: 768 } });

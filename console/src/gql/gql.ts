@@ -18,12 +18,45 @@ import * as types from './graphql';
  */
 type Documents = {
     "\n  query Permissions {\n    permissions {\n      isAdministrator\n      permissions {\n        resource\n        canView\n        canEdit\n        canDelete\n      }\n    }\n  }\n": typeof types.PermissionsDocument,
+    "\n  query AdminUsers {\n    userCount\n    user(limit: 200, order: [{ username: ASC }]) {\n      id\n      username\n      firstName\n      lastName\n      roles\n      lastActivity\n    }\n  }\n": typeof types.AdminUsersDocument,
+    "\n  mutation AdminCreateUser($input: CreateUserInput!) {\n    createUser(input: $input) {\n      success\n      error\n    }\n  }\n": typeof types.AdminCreateUserDocument,
+    "\n  query AdminApiKeys {\n    apiKeys(includeRevoked: true) {\n      id\n      name\n      prefix\n      userId\n      createdOn\n      expiresAt\n      revokedAt\n      isActive\n    }\n    user(limit: 200) {\n      id\n      username\n    }\n  }\n": typeof types.AdminApiKeysDocument,
+    "\n  mutation AdminCreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      success\n      error\n      key\n    }\n  }\n": typeof types.AdminCreateApiKeyDocument,
+    "\n  mutation AdminRevokeApiKey($id: String!) {\n    revokeApiKey(id: $id) {\n      success\n      error\n    }\n  }\n": typeof types.AdminRevokeApiKeyDocument,
+    "\n  query AdminWebhooks {\n    webhookEndpoints {\n      id\n      url\n      description\n      eventTypes\n      enabled\n      disabledReason\n      consecutiveFailures\n    }\n  }\n": typeof types.AdminWebhooksDocument,
+    "\n  mutation AdminCreateWebhook($input: WebhookEndpointInput!) {\n    createWebhookEndpoint(input: $input) {\n      success\n      error\n      secret\n    }\n  }\n": typeof types.AdminCreateWebhookDocument,
+    "\n  mutation AdminTestWebhook($id: String!) {\n    sendTestWebhookEvent(id: $id) {\n      success\n      error\n    }\n  }\n": typeof types.AdminTestWebhookDocument,
+    "\n  mutation AdminRedeliverWebhook($id: String!, $eventId: String) {\n    redeliverWebhookEvents(id: $id, eventId: $eventId) {\n      success\n      error\n      count\n    }\n  }\n": typeof types.AdminRedeliverWebhookDocument,
+    "\n  query AdminWebhookDeliveries($endpointId: String!) {\n    webhookDeliveries(endpointId: $endpointId, limit: 25) {\n      id\n      eventId\n      eventType\n      status\n      attemptCount\n      nextAttemptAt\n      createdOn\n      attempts {\n        at\n        statusCode\n        latencyMs\n      }\n    }\n  }\n": typeof types.AdminWebhookDeliveriesDocument,
+    "\n  query AdminAudit($startDate: String, $endDate: String, $where: AuditEventFilterInput) {\n    auditEvent(startDate: $startDate, endDate: $endDate, limit: 100, where: $where) {\n      eventId\n      timestamp\n      userName\n      httpMethod\n      controllerName\n      actionName\n      responseCode\n      interface\n      ipAddress\n    }\n  }\n": typeof types.AdminAuditDocument,
     "\n  query PlaysOverTime($start: String!, $end: String!, $interval: AnalyticsIntervalType, $timeZone: String) {\n    playStatsByTime(startDate: $start, endDate: $end, interval: $interval, timeZone: $timeZone, limit: 1000) {\n      periodStart\n      totalPlays\n      totalDuration\n    }\n  }\n": typeof types.PlaysOverTimeDocument,
+    "\n  query DataTableList {\n    dataTables(pageSize: 100) {\n      data {\n        id\n        name\n        rowCount\n      }\n    }\n  }\n": typeof types.DataTableListDocument,
+    "\n  query DataTablePage($tableId: String!, $filter: String, $sort: String, $sortDir: String) {\n    dataTable(tableId: $tableId) {\n      id\n      name\n      description\n      rowCount\n      columns {\n        id\n        key\n        name\n        type\n        options\n        required\n      }\n    }\n    dataTableRows(tableId: $tableId, filter: $filter, sort: $sort, sortDir: $sortDir, pageSize: 100) {\n      totalCount\n      data {\n        id\n        data\n        version\n        updatedAt\n      }\n    }\n  }\n": typeof types.DataTablePageDocument,
+    "\n  mutation UpdateDataTableCell($input: UpdateDataTableRowInput!) {\n    updateDataTableRow(input: $input) {\n      success\n      error\n    }\n  }\n": typeof types.UpdateDataTableCellDocument,
+    "\n  mutation CreateDataTableGridRow($input: CreateDataTableRowInput!) {\n    createDataTableRow(input: $input) {\n      success\n      error\n    }\n  }\n": typeof types.CreateDataTableGridRowDocument,
+    "\n  query DataTableRowHistory($tableId: String!, $rowId: String!) {\n    dataTableRowVersions(tableId: $tableId, rowId: $rowId, order: [{ version: DESC }]) {\n      version\n      change\n      data\n      updatedAt\n      userId\n    }\n  }\n": typeof types.DataTableRowHistoryDocument,
+    "\n  mutation RollbackDataTableRowTo($input: RollbackDataTableRowInput!) {\n    rollbackDataTableRow(input: $input) {\n      success\n      error\n      newVersion\n    }\n  }\n": typeof types.RollbackDataTableRowToDocument,
+    "\n  query ImportJob($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n  }\n": typeof types.ImportJobDocument,
     "\n  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput) {\n    mediaCount(where: $where)\n    media(limit: $limit, offset: $offset, where: $where, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n      fileSize\n      thumbnailUrl\n      uploadedOn\n      tags\n    }\n  }\n": typeof types.MediaListDocument,
+    "\n  query OverrideList {\n    overrides(limit: 20) {\n      id\n      name\n      state\n      startsAt\n      endsAt\n      cancelledAt\n      startedBy\n      content {\n        type\n        text\n        playlist {\n          name\n        }\n        media {\n          name\n        }\n      }\n      target {\n        all\n        tags\n        groupIds\n        deviceIds\n      }\n      screenCounts {\n        pending\n        showing\n        ended\n        unreachable\n      }\n      screens {\n        state\n        shownAt\n        stoppedAt\n        device {\n          id\n          name\n          isOnline\n        }\n      }\n    }\n    device(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n    playlist(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n  }\n": typeof types.OverrideListDocument,
+    "\n  mutation ConsoleStartOverride($input: OverrideInput!) {\n    startOverride(input: $input) {\n      success\n      error\n    }\n  }\n": typeof types.ConsoleStartOverrideDocument,
+    "\n  mutation ConsoleCancelOverride($id: ID!) {\n    cancelOverride(id: $id) {\n      success\n      error\n    }\n  }\n": typeof types.ConsoleCancelOverrideDocument,
     "\n  query FleetCounts {\n    total: deviceCount\n    online: deviceCount(where: { isOnline: { eq: true } })\n  }\n": typeof types.FleetCountsDocument,
     "\n  query OpenAlerts {\n    alertCount(activeOnly: true)\n    alert(activeOnly: true, limit: 200) {\n      id\n      createdOn\n      reason\n      devices {\n        id\n        name\n      }\n    }\n  }\n": typeof types.OpenAlertsDocument,
     "\n  query LookUpPairing($code: String!) {\n    pairingRequest(code: $code) {\n      code\n      expiresAt\n      userAgent\n      screenWidth\n      screenHeight\n    }\n  }\n": typeof types.LookUpPairingDocument,
     "\n  mutation ClaimScreen($code: String!, $name: String) {\n    claimDevice(code: $code, name: $name) {\n      success\n      error\n      device {\n        id\n        name\n      }\n    }\n  }\n": typeof types.ClaimScreenDocument,
+    "\n  query PlaylistList {\n    playlistCount\n    playlist(limit: 100, order: [{ name: ASC }]) {\n      id\n      name\n      calculatedDuration\n      sources {\n        id\n      }\n    }\n  }\n": typeof types.PlaylistListDocument,
+    "\n  query PlaylistEditor($id: String!) {\n    playlist(where: { id: { eq: $id } }, limit: 1) {\n      id\n      name\n      version\n      calculatedDuration\n      sources {\n        id\n        name\n        type\n        sequence\n        interval\n        url\n        media {\n          id\n          name\n          mimeType\n          thumbnailUrl\n        }\n      }\n    }\n    media(limit: 50, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n    }\n  }\n": typeof types.PlaylistEditorDocument,
+    "\n  mutation CreatePlaylist($name: String!) {\n    createPlaylist(input: { name: $name }) {\n      success\n      error\n      playlist {\n        id\n      }\n    }\n  }\n": typeof types.CreatePlaylistDocument,
+    "\n  mutation ReorderSources($input: ReorderPlaylistSourcesInput!) {\n    reorderPlaylistSources(input: $input) {\n      success\n      error\n    }\n  }\n": typeof types.ReorderSourcesDocument,
+    "\n  mutation UpdateSource($input: UpdatePlaylistSourceInput!) {\n    updatePlaylistSource(input: $input) {\n      success\n      error\n    }\n  }\n": typeof types.UpdateSourceDocument,
+    "\n  mutation AddSource($input: AddPlaylistSourceInput!) {\n    addPlaylistSource(input: $input) {\n      success\n      error\n    }\n  }\n": typeof types.AddSourceDocument,
+    "\n  mutation RemoveSource($playlistId: ID!, $sourceId: ID!, $expectedVersion: Int) {\n    removePlaylistSource(playlistId: $playlistId, sourceId: $sourceId, expectedVersion: $expectedVersion) {\n      success\n      error\n    }\n  }\n": typeof types.RemoveSourceDocument,
+    "\n  query TemplateList {\n    template(limit: 50, order: [{ name: ASC }]) {\n      id\n      name\n      width\n      height\n      modules {\n        id\n        name\n        left\n        top\n        width\n        height\n        playlist {\n          id\n          name\n        }\n        dataTableId\n      }\n    }\n  }\n": typeof types.TemplateListDocument,
+    "\n  query ScheduleTargets {\n    device(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n    scheduleGroups {\n      id\n      name\n    }\n    playlist(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n  }\n": typeof types.ScheduleTargetsDocument,
+    "\n  query WeekSchedules($deviceId: String, $groupId: [String!]) {\n    schedule(deviceId: $deviceId, groupId: $groupId, limit: 200) {\n      id\n      name\n      type\n      startDate\n      endDate\n      startTime\n      endTime\n      monday\n      tuesday\n      wednesday\n      thursday\n      friday\n      saturday\n      sunday\n      priority\n      playlistId\n      templateId\n      groupId\n      version\n      devices {\n        id\n      }\n    }\n  }\n": typeof types.WeekSchedulesDocument,
+    "\n  mutation CreateWeekSchedule($input: ScheduleInput!) {\n    createSchedule(input: $input) {\n      success\n      error\n    }\n  }\n": typeof types.CreateWeekScheduleDocument,
+    "\n  mutation UpdateWeekSchedule($id: ID!, $input: ScheduleInput!) {\n    updateSchedule(id: $id, input: $input) {\n      success\n      error\n    }\n  }\n": typeof types.UpdateWeekScheduleDocument,
     "\n  query ScreenDetail($id: String!) {\n    device(id: [$id], includeSnap: true) {\n      id\n      name\n      isOnline\n      tags\n      groupName\n      timezone\n      snap\n      pingData {\n        timestamp\n        playerVersion\n        cpuUsage\n        memoryUsage\n        ipAddress\n      }\n    }\n  }\n": typeof types.ScreenDetailDocument,
     "\n  query ScreenPlaying($id: ID!, $from: String!, $to: String!) {\n    nowPlaying(deviceId: $id) {\n      localTime\n      timezone\n      nextChange\n      schedule {\n        id\n        name\n      }\n      content {\n        type\n        playlist {\n          id\n          name\n        }\n        template {\n          id\n          name\n        }\n      }\n      considered {\n        matched\n        verdict\n        reason\n        schedule {\n          id\n          name\n          priority\n        }\n      }\n    }\n    deviceTimeline(deviceId: $id, from: $from, to: $to) {\n      segments {\n        from\n        to\n        schedule {\n          id\n          name\n        }\n      }\n    }\n  }\n": typeof types.ScreenPlayingDocument,
     "\n  query ScreenCommands($id: String!) {\n    deviceCommands(deviceId: $id, limit: 10) {\n      id\n      command\n      arg\n      status\n      queuedOn\n      completedOn\n      error\n    }\n  }\n": typeof types.ScreenCommandsDocument,
@@ -32,12 +65,45 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  query Permissions {\n    permissions {\n      isAdministrator\n      permissions {\n        resource\n        canView\n        canEdit\n        canDelete\n      }\n    }\n  }\n": types.PermissionsDocument,
+    "\n  query AdminUsers {\n    userCount\n    user(limit: 200, order: [{ username: ASC }]) {\n      id\n      username\n      firstName\n      lastName\n      roles\n      lastActivity\n    }\n  }\n": types.AdminUsersDocument,
+    "\n  mutation AdminCreateUser($input: CreateUserInput!) {\n    createUser(input: $input) {\n      success\n      error\n    }\n  }\n": types.AdminCreateUserDocument,
+    "\n  query AdminApiKeys {\n    apiKeys(includeRevoked: true) {\n      id\n      name\n      prefix\n      userId\n      createdOn\n      expiresAt\n      revokedAt\n      isActive\n    }\n    user(limit: 200) {\n      id\n      username\n    }\n  }\n": types.AdminApiKeysDocument,
+    "\n  mutation AdminCreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      success\n      error\n      key\n    }\n  }\n": types.AdminCreateApiKeyDocument,
+    "\n  mutation AdminRevokeApiKey($id: String!) {\n    revokeApiKey(id: $id) {\n      success\n      error\n    }\n  }\n": types.AdminRevokeApiKeyDocument,
+    "\n  query AdminWebhooks {\n    webhookEndpoints {\n      id\n      url\n      description\n      eventTypes\n      enabled\n      disabledReason\n      consecutiveFailures\n    }\n  }\n": types.AdminWebhooksDocument,
+    "\n  mutation AdminCreateWebhook($input: WebhookEndpointInput!) {\n    createWebhookEndpoint(input: $input) {\n      success\n      error\n      secret\n    }\n  }\n": types.AdminCreateWebhookDocument,
+    "\n  mutation AdminTestWebhook($id: String!) {\n    sendTestWebhookEvent(id: $id) {\n      success\n      error\n    }\n  }\n": types.AdminTestWebhookDocument,
+    "\n  mutation AdminRedeliverWebhook($id: String!, $eventId: String) {\n    redeliverWebhookEvents(id: $id, eventId: $eventId) {\n      success\n      error\n      count\n    }\n  }\n": types.AdminRedeliverWebhookDocument,
+    "\n  query AdminWebhookDeliveries($endpointId: String!) {\n    webhookDeliveries(endpointId: $endpointId, limit: 25) {\n      id\n      eventId\n      eventType\n      status\n      attemptCount\n      nextAttemptAt\n      createdOn\n      attempts {\n        at\n        statusCode\n        latencyMs\n      }\n    }\n  }\n": types.AdminWebhookDeliveriesDocument,
+    "\n  query AdminAudit($startDate: String, $endDate: String, $where: AuditEventFilterInput) {\n    auditEvent(startDate: $startDate, endDate: $endDate, limit: 100, where: $where) {\n      eventId\n      timestamp\n      userName\n      httpMethod\n      controllerName\n      actionName\n      responseCode\n      interface\n      ipAddress\n    }\n  }\n": types.AdminAuditDocument,
     "\n  query PlaysOverTime($start: String!, $end: String!, $interval: AnalyticsIntervalType, $timeZone: String) {\n    playStatsByTime(startDate: $start, endDate: $end, interval: $interval, timeZone: $timeZone, limit: 1000) {\n      periodStart\n      totalPlays\n      totalDuration\n    }\n  }\n": types.PlaysOverTimeDocument,
+    "\n  query DataTableList {\n    dataTables(pageSize: 100) {\n      data {\n        id\n        name\n        rowCount\n      }\n    }\n  }\n": types.DataTableListDocument,
+    "\n  query DataTablePage($tableId: String!, $filter: String, $sort: String, $sortDir: String) {\n    dataTable(tableId: $tableId) {\n      id\n      name\n      description\n      rowCount\n      columns {\n        id\n        key\n        name\n        type\n        options\n        required\n      }\n    }\n    dataTableRows(tableId: $tableId, filter: $filter, sort: $sort, sortDir: $sortDir, pageSize: 100) {\n      totalCount\n      data {\n        id\n        data\n        version\n        updatedAt\n      }\n    }\n  }\n": types.DataTablePageDocument,
+    "\n  mutation UpdateDataTableCell($input: UpdateDataTableRowInput!) {\n    updateDataTableRow(input: $input) {\n      success\n      error\n    }\n  }\n": types.UpdateDataTableCellDocument,
+    "\n  mutation CreateDataTableGridRow($input: CreateDataTableRowInput!) {\n    createDataTableRow(input: $input) {\n      success\n      error\n    }\n  }\n": types.CreateDataTableGridRowDocument,
+    "\n  query DataTableRowHistory($tableId: String!, $rowId: String!) {\n    dataTableRowVersions(tableId: $tableId, rowId: $rowId, order: [{ version: DESC }]) {\n      version\n      change\n      data\n      updatedAt\n      userId\n    }\n  }\n": types.DataTableRowHistoryDocument,
+    "\n  mutation RollbackDataTableRowTo($input: RollbackDataTableRowInput!) {\n    rollbackDataTableRow(input: $input) {\n      success\n      error\n      newVersion\n    }\n  }\n": types.RollbackDataTableRowToDocument,
+    "\n  query ImportJob($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n  }\n": types.ImportJobDocument,
     "\n  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput) {\n    mediaCount(where: $where)\n    media(limit: $limit, offset: $offset, where: $where, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n      fileSize\n      thumbnailUrl\n      uploadedOn\n      tags\n    }\n  }\n": types.MediaListDocument,
+    "\n  query OverrideList {\n    overrides(limit: 20) {\n      id\n      name\n      state\n      startsAt\n      endsAt\n      cancelledAt\n      startedBy\n      content {\n        type\n        text\n        playlist {\n          name\n        }\n        media {\n          name\n        }\n      }\n      target {\n        all\n        tags\n        groupIds\n        deviceIds\n      }\n      screenCounts {\n        pending\n        showing\n        ended\n        unreachable\n      }\n      screens {\n        state\n        shownAt\n        stoppedAt\n        device {\n          id\n          name\n          isOnline\n        }\n      }\n    }\n    device(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n    playlist(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n  }\n": types.OverrideListDocument,
+    "\n  mutation ConsoleStartOverride($input: OverrideInput!) {\n    startOverride(input: $input) {\n      success\n      error\n    }\n  }\n": types.ConsoleStartOverrideDocument,
+    "\n  mutation ConsoleCancelOverride($id: ID!) {\n    cancelOverride(id: $id) {\n      success\n      error\n    }\n  }\n": types.ConsoleCancelOverrideDocument,
     "\n  query FleetCounts {\n    total: deviceCount\n    online: deviceCount(where: { isOnline: { eq: true } })\n  }\n": types.FleetCountsDocument,
     "\n  query OpenAlerts {\n    alertCount(activeOnly: true)\n    alert(activeOnly: true, limit: 200) {\n      id\n      createdOn\n      reason\n      devices {\n        id\n        name\n      }\n    }\n  }\n": types.OpenAlertsDocument,
     "\n  query LookUpPairing($code: String!) {\n    pairingRequest(code: $code) {\n      code\n      expiresAt\n      userAgent\n      screenWidth\n      screenHeight\n    }\n  }\n": types.LookUpPairingDocument,
     "\n  mutation ClaimScreen($code: String!, $name: String) {\n    claimDevice(code: $code, name: $name) {\n      success\n      error\n      device {\n        id\n        name\n      }\n    }\n  }\n": types.ClaimScreenDocument,
+    "\n  query PlaylistList {\n    playlistCount\n    playlist(limit: 100, order: [{ name: ASC }]) {\n      id\n      name\n      calculatedDuration\n      sources {\n        id\n      }\n    }\n  }\n": types.PlaylistListDocument,
+    "\n  query PlaylistEditor($id: String!) {\n    playlist(where: { id: { eq: $id } }, limit: 1) {\n      id\n      name\n      version\n      calculatedDuration\n      sources {\n        id\n        name\n        type\n        sequence\n        interval\n        url\n        media {\n          id\n          name\n          mimeType\n          thumbnailUrl\n        }\n      }\n    }\n    media(limit: 50, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n    }\n  }\n": types.PlaylistEditorDocument,
+    "\n  mutation CreatePlaylist($name: String!) {\n    createPlaylist(input: { name: $name }) {\n      success\n      error\n      playlist {\n        id\n      }\n    }\n  }\n": types.CreatePlaylistDocument,
+    "\n  mutation ReorderSources($input: ReorderPlaylistSourcesInput!) {\n    reorderPlaylistSources(input: $input) {\n      success\n      error\n    }\n  }\n": types.ReorderSourcesDocument,
+    "\n  mutation UpdateSource($input: UpdatePlaylistSourceInput!) {\n    updatePlaylistSource(input: $input) {\n      success\n      error\n    }\n  }\n": types.UpdateSourceDocument,
+    "\n  mutation AddSource($input: AddPlaylistSourceInput!) {\n    addPlaylistSource(input: $input) {\n      success\n      error\n    }\n  }\n": types.AddSourceDocument,
+    "\n  mutation RemoveSource($playlistId: ID!, $sourceId: ID!, $expectedVersion: Int) {\n    removePlaylistSource(playlistId: $playlistId, sourceId: $sourceId, expectedVersion: $expectedVersion) {\n      success\n      error\n    }\n  }\n": types.RemoveSourceDocument,
+    "\n  query TemplateList {\n    template(limit: 50, order: [{ name: ASC }]) {\n      id\n      name\n      width\n      height\n      modules {\n        id\n        name\n        left\n        top\n        width\n        height\n        playlist {\n          id\n          name\n        }\n        dataTableId\n      }\n    }\n  }\n": types.TemplateListDocument,
+    "\n  query ScheduleTargets {\n    device(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n    scheduleGroups {\n      id\n      name\n    }\n    playlist(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n  }\n": types.ScheduleTargetsDocument,
+    "\n  query WeekSchedules($deviceId: String, $groupId: [String!]) {\n    schedule(deviceId: $deviceId, groupId: $groupId, limit: 200) {\n      id\n      name\n      type\n      startDate\n      endDate\n      startTime\n      endTime\n      monday\n      tuesday\n      wednesday\n      thursday\n      friday\n      saturday\n      sunday\n      priority\n      playlistId\n      templateId\n      groupId\n      version\n      devices {\n        id\n      }\n    }\n  }\n": types.WeekSchedulesDocument,
+    "\n  mutation CreateWeekSchedule($input: ScheduleInput!) {\n    createSchedule(input: $input) {\n      success\n      error\n    }\n  }\n": types.CreateWeekScheduleDocument,
+    "\n  mutation UpdateWeekSchedule($id: ID!, $input: ScheduleInput!) {\n    updateSchedule(id: $id, input: $input) {\n      success\n      error\n    }\n  }\n": types.UpdateWeekScheduleDocument,
     "\n  query ScreenDetail($id: String!) {\n    device(id: [$id], includeSnap: true) {\n      id\n      name\n      isOnline\n      tags\n      groupName\n      timezone\n      snap\n      pingData {\n        timestamp\n        playerVersion\n        cpuUsage\n        memoryUsage\n        ipAddress\n      }\n    }\n  }\n": types.ScreenDetailDocument,
     "\n  query ScreenPlaying($id: ID!, $from: String!, $to: String!) {\n    nowPlaying(deviceId: $id) {\n      localTime\n      timezone\n      nextChange\n      schedule {\n        id\n        name\n      }\n      content {\n        type\n        playlist {\n          id\n          name\n        }\n        template {\n          id\n          name\n        }\n      }\n      considered {\n        matched\n        verdict\n        reason\n        schedule {\n          id\n          name\n          priority\n        }\n      }\n    }\n    deviceTimeline(deviceId: $id, from: $from, to: $to) {\n      segments {\n        from\n        to\n        schedule {\n          id\n          name\n        }\n      }\n    }\n  }\n": types.ScreenPlayingDocument,
     "\n  query ScreenCommands($id: String!) {\n    deviceCommands(deviceId: $id, limit: 10) {\n      id\n      command\n      arg\n      status\n      queuedOn\n      completedOn\n      error\n    }\n  }\n": types.ScreenCommandsDocument,
@@ -52,11 +118,95 @@ export function graphql(source: "\n  query Permissions {\n    permissions {\n   
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query AdminUsers {\n    userCount\n    user(limit: 200, order: [{ username: ASC }]) {\n      id\n      username\n      firstName\n      lastName\n      roles\n      lastActivity\n    }\n  }\n"): typeof import('./graphql').AdminUsersDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AdminCreateUser($input: CreateUserInput!) {\n    createUser(input: $input) {\n      success\n      error\n    }\n  }\n"): typeof import('./graphql').AdminCreateUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AdminApiKeys {\n    apiKeys(includeRevoked: true) {\n      id\n      name\n      prefix\n      userId\n      createdOn\n      expiresAt\n      revokedAt\n      isActive\n    }\n    user(limit: 200) {\n      id\n      username\n    }\n  }\n"): typeof import('./graphql').AdminApiKeysDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AdminCreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      success\n      error\n      key\n    }\n  }\n"): typeof import('./graphql').AdminCreateApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AdminRevokeApiKey($id: String!) {\n    revokeApiKey(id: $id) {\n      success\n      error\n    }\n  }\n"): typeof import('./graphql').AdminRevokeApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AdminWebhooks {\n    webhookEndpoints {\n      id\n      url\n      description\n      eventTypes\n      enabled\n      disabledReason\n      consecutiveFailures\n    }\n  }\n"): typeof import('./graphql').AdminWebhooksDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AdminCreateWebhook($input: WebhookEndpointInput!) {\n    createWebhookEndpoint(input: $input) {\n      success\n      error\n      secret\n    }\n  }\n"): typeof import('./graphql').AdminCreateWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AdminTestWebhook($id: String!) {\n    sendTestWebhookEvent(id: $id) {\n      success\n      error\n    }\n  }\n"): typeof import('./graphql').AdminTestWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AdminRedeliverWebhook($id: String!, $eventId: String) {\n    redeliverWebhookEvents(id: $id, eventId: $eventId) {\n      success\n      error\n      count\n    }\n  }\n"): typeof import('./graphql').AdminRedeliverWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AdminWebhookDeliveries($endpointId: String!) {\n    webhookDeliveries(endpointId: $endpointId, limit: 25) {\n      id\n      eventId\n      eventType\n      status\n      attemptCount\n      nextAttemptAt\n      createdOn\n      attempts {\n        at\n        statusCode\n        latencyMs\n      }\n    }\n  }\n"): typeof import('./graphql').AdminWebhookDeliveriesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AdminAudit($startDate: String, $endDate: String, $where: AuditEventFilterInput) {\n    auditEvent(startDate: $startDate, endDate: $endDate, limit: 100, where: $where) {\n      eventId\n      timestamp\n      userName\n      httpMethod\n      controllerName\n      actionName\n      responseCode\n      interface\n      ipAddress\n    }\n  }\n"): typeof import('./graphql').AdminAuditDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query PlaysOverTime($start: String!, $end: String!, $interval: AnalyticsIntervalType, $timeZone: String) {\n    playStatsByTime(startDate: $start, endDate: $end, interval: $interval, timeZone: $timeZone, limit: 1000) {\n      periodStart\n      totalPlays\n      totalDuration\n    }\n  }\n"): typeof import('./graphql').PlaysOverTimeDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query DataTableList {\n    dataTables(pageSize: 100) {\n      data {\n        id\n        name\n        rowCount\n      }\n    }\n  }\n"): typeof import('./graphql').DataTableListDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DataTablePage($tableId: String!, $filter: String, $sort: String, $sortDir: String) {\n    dataTable(tableId: $tableId) {\n      id\n      name\n      description\n      rowCount\n      columns {\n        id\n        key\n        name\n        type\n        options\n        required\n      }\n    }\n    dataTableRows(tableId: $tableId, filter: $filter, sort: $sort, sortDir: $sortDir, pageSize: 100) {\n      totalCount\n      data {\n        id\n        data\n        version\n        updatedAt\n      }\n    }\n  }\n"): typeof import('./graphql').DataTablePageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateDataTableCell($input: UpdateDataTableRowInput!) {\n    updateDataTableRow(input: $input) {\n      success\n      error\n    }\n  }\n"): typeof import('./graphql').UpdateDataTableCellDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateDataTableGridRow($input: CreateDataTableRowInput!) {\n    createDataTableRow(input: $input) {\n      success\n      error\n    }\n  }\n"): typeof import('./graphql').CreateDataTableGridRowDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DataTableRowHistory($tableId: String!, $rowId: String!) {\n    dataTableRowVersions(tableId: $tableId, rowId: $rowId, order: [{ version: DESC }]) {\n      version\n      change\n      data\n      updatedAt\n      userId\n    }\n  }\n"): typeof import('./graphql').DataTableRowHistoryDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RollbackDataTableRowTo($input: RollbackDataTableRowInput!) {\n    rollbackDataTableRow(input: $input) {\n      success\n      error\n      newVersion\n    }\n  }\n"): typeof import('./graphql').RollbackDataTableRowToDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ImportJob($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n  }\n"): typeof import('./graphql').ImportJobDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput) {\n    mediaCount(where: $where)\n    media(limit: $limit, offset: $offset, where: $where, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n      fileSize\n      thumbnailUrl\n      uploadedOn\n      tags\n    }\n  }\n"): typeof import('./graphql').MediaListDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query OverrideList {\n    overrides(limit: 20) {\n      id\n      name\n      state\n      startsAt\n      endsAt\n      cancelledAt\n      startedBy\n      content {\n        type\n        text\n        playlist {\n          name\n        }\n        media {\n          name\n        }\n      }\n      target {\n        all\n        tags\n        groupIds\n        deviceIds\n      }\n      screenCounts {\n        pending\n        showing\n        ended\n        unreachable\n      }\n      screens {\n        state\n        shownAt\n        stoppedAt\n        device {\n          id\n          name\n          isOnline\n        }\n      }\n    }\n    device(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n    playlist(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n  }\n"): typeof import('./graphql').OverrideListDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleStartOverride($input: OverrideInput!) {\n    startOverride(input: $input) {\n      success\n      error\n    }\n  }\n"): typeof import('./graphql').ConsoleStartOverrideDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCancelOverride($id: ID!) {\n    cancelOverride(id: $id) {\n      success\n      error\n    }\n  }\n"): typeof import('./graphql').ConsoleCancelOverrideDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -73,6 +223,54 @@ export function graphql(source: "\n  query LookUpPairing($code: String!) {\n    
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ClaimScreen($code: String!, $name: String) {\n    claimDevice(code: $code, name: $name) {\n      success\n      error\n      device {\n        id\n        name\n      }\n    }\n  }\n"): typeof import('./graphql').ClaimScreenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PlaylistList {\n    playlistCount\n    playlist(limit: 100, order: [{ name: ASC }]) {\n      id\n      name\n      calculatedDuration\n      sources {\n        id\n      }\n    }\n  }\n"): typeof import('./graphql').PlaylistListDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PlaylistEditor($id: String!) {\n    playlist(where: { id: { eq: $id } }, limit: 1) {\n      id\n      name\n      version\n      calculatedDuration\n      sources {\n        id\n        name\n        type\n        sequence\n        interval\n        url\n        media {\n          id\n          name\n          mimeType\n          thumbnailUrl\n        }\n      }\n    }\n    media(limit: 50, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n    }\n  }\n"): typeof import('./graphql').PlaylistEditorDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreatePlaylist($name: String!) {\n    createPlaylist(input: { name: $name }) {\n      success\n      error\n      playlist {\n        id\n      }\n    }\n  }\n"): typeof import('./graphql').CreatePlaylistDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ReorderSources($input: ReorderPlaylistSourcesInput!) {\n    reorderPlaylistSources(input: $input) {\n      success\n      error\n    }\n  }\n"): typeof import('./graphql').ReorderSourcesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateSource($input: UpdatePlaylistSourceInput!) {\n    updatePlaylistSource(input: $input) {\n      success\n      error\n    }\n  }\n"): typeof import('./graphql').UpdateSourceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AddSource($input: AddPlaylistSourceInput!) {\n    addPlaylistSource(input: $input) {\n      success\n      error\n    }\n  }\n"): typeof import('./graphql').AddSourceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RemoveSource($playlistId: ID!, $sourceId: ID!, $expectedVersion: Int) {\n    removePlaylistSource(playlistId: $playlistId, sourceId: $sourceId, expectedVersion: $expectedVersion) {\n      success\n      error\n    }\n  }\n"): typeof import('./graphql').RemoveSourceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TemplateList {\n    template(limit: 50, order: [{ name: ASC }]) {\n      id\n      name\n      width\n      height\n      modules {\n        id\n        name\n        left\n        top\n        width\n        height\n        playlist {\n          id\n          name\n        }\n        dataTableId\n      }\n    }\n  }\n"): typeof import('./graphql').TemplateListDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ScheduleTargets {\n    device(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n    scheduleGroups {\n      id\n      name\n    }\n    playlist(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n  }\n"): typeof import('./graphql').ScheduleTargetsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WeekSchedules($deviceId: String, $groupId: [String!]) {\n    schedule(deviceId: $deviceId, groupId: $groupId, limit: 200) {\n      id\n      name\n      type\n      startDate\n      endDate\n      startTime\n      endTime\n      monday\n      tuesday\n      wednesday\n      thursday\n      friday\n      saturday\n      sunday\n      priority\n      playlistId\n      templateId\n      groupId\n      version\n      devices {\n        id\n      }\n    }\n  }\n"): typeof import('./graphql').WeekSchedulesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateWeekSchedule($input: ScheduleInput!) {\n    createSchedule(input: $input) {\n      success\n      error\n    }\n  }\n"): typeof import('./graphql').CreateWeekScheduleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateWeekSchedule($id: ID!, $input: ScheduleInput!) {\n    updateSchedule(id: $id, input: $input) {\n      success\n      error\n    }\n  }\n"): typeof import('./graphql').UpdateWeekScheduleDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -6,6 +6,17 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type AddPlaylistSourceInput = {
+  expectedVersion?: number | null | undefined;
+  /** The media file to play (one of the account's media ids). */
+  fileId: string | number;
+  /** Seconds the source is shown; null: the media's own duration (videos, audio). */
+  interval?: number | null | undefined;
+  /** Defaults to the media's name. */
+  name?: string | null | undefined;
+  playlistId: string | number;
+};
+
 /** The length of the periods of a time series. */
 export type AnalyticsIntervalType =
   | 'DAY'
@@ -15,11 +26,70 @@ export type AnalyticsIntervalType =
   /** Monday to Monday. */
   | 'WEEK';
 
+/** Filter of auditEvent. */
+export type AuditEventFilterInput = {
+  actionName?: StringOperationFilterInput | null | undefined;
+  and?: Array<AuditEventFilterInput> | null | undefined;
+  controllerName?: StringOperationFilterInput | null | undefined;
+  eventId?: StringOperationFilterInput | null | undefined;
+  eventType?: StringOperationFilterInput | null | undefined;
+  httpMethod?: StringOperationFilterInput | null | undefined;
+  interface?: StringOperationFilterInput | null | undefined;
+  ipAddress?: StringOperationFilterInput | null | undefined;
+  or?: Array<AuditEventFilterInput> | null | undefined;
+  responseCode?: FloatOperationFilterInput | null | undefined;
+  timestamp?: DateTimeOperationFilterInput | null | undefined;
+  userId?: StringOperationFilterInput | null | undefined;
+  userName?: StringOperationFilterInput | null | undefined;
+};
+
 /** Operations on a boolean field. */
 export type BooleanOperationFilterInput = {
   eq?: boolean | null | undefined;
   neq?: boolean | null | undefined;
 };
+
+export type ColumnType =
+  | 'BOOLEAN'
+  | 'DATE'
+  /** Stored and exported but not shown on screens. */
+  | 'HIDDEN'
+  | 'IMAGE'
+  | 'NUMBER'
+  | 'TEXT';
+
+export type CreateApiKeyInput = {
+  /** ISO 8601 date-time in the future; absent: the key never expires. */
+  expiresAt?: string | null | undefined;
+  /** A label to tell keys apart (1 to 100 characters). */
+  name: string;
+  userId: string;
+};
+
+export type CreateDataTableRowInput = {
+  data: unknown;
+  tableId: string;
+};
+
+export type CreateUserInput = {
+  email?: string | null | undefined;
+  firstName?: string | null | undefined;
+  lastName?: string | null | undefined;
+  orgId?: string | null | undefined;
+  /** Sign-in password for the OAuth login page (10 to 200 characters); without one the user cannot sign in there. */
+  password?: string | null | undefined;
+  /** Owner, Administrator, Manager, Editor or Viewer, plus API for programmatic access. */
+  roles: Array<string>;
+  /** 2 to 100 letters, digits or . _ @ + -; unique across the service (it is a sign-in name). */
+  username: string;
+};
+
+export type DataTableRowChange =
+  | 'CREATE'
+  | 'DELETE'
+  | 'REORDER'
+  | 'ROLLBACK'
+  | 'UPDATE';
 
 /** Operations on an ISO 8601 timestamp field (compared as instants). */
 export type DateTimeOperationFilterInput = {
@@ -83,6 +153,13 @@ export type FloatOperationFilterInput = {
   nlte?: number | null | undefined;
 };
 
+export type JobState =
+  | 'CANCELLED'
+  | 'FAILED'
+  | 'QUEUED'
+  | 'RUNNING'
+  | 'SUCCEEDED';
+
 /** Operations on a list of strings: some (any element matches), none (no element matches), any (the list is not empty). */
 export type ListStringOperationFilterInput = {
   any?: boolean | null | undefined;
@@ -115,6 +192,74 @@ export type MediaFilterInput = {
   width?: FloatOperationFilterInput | null | undefined;
 };
 
+export type OverrideContentInput = {
+  /** MESSAGE: #rgb or #rrggbb; default #b00020. */
+  backgroundColor?: string | null | undefined;
+  /** MEDIA: a media item of the caller's account. */
+  mediaId?: string | null | undefined;
+  /** PLAYLIST: a playlist of the caller's account. */
+  playlistId?: string | null | undefined;
+  /** MESSAGE: the text shown full screen (at most 2,000 characters). */
+  text?: string | null | undefined;
+  /** MESSAGE: #rgb or #rrggbb; default #ffffff. */
+  textColor?: string | null | undefined;
+  type: OverrideContentType;
+};
+
+export type OverrideContentType =
+  | 'MEDIA'
+  | 'MESSAGE'
+  | 'PLAYLIST';
+
+export type OverrideInput = {
+  content: OverrideContentInput;
+  /** ISO 8601; null: until cancelled. */
+  endsAt?: string | null | undefined;
+  name: string;
+  /** ISO 8601; default now. */
+  startsAt?: string | null | undefined;
+  /** Any of the criteria reaches a screen (a union); resolved to the account's devices when it starts. */
+  target: OverrideTargetInput;
+};
+
+export type OverrideRadiusInput = {
+  latitude: number;
+  longitude: number;
+  radiusKm: number;
+};
+
+export type OverrideScreenState =
+  /** The screen acknowledged that it stopped showing it. */
+  | 'ENDED'
+  /** Not acknowledged yet; the screen is online. */
+  | 'PENDING'
+  /** The screen acknowledged showing it. */
+  | 'SHOWING'
+  /** Never acknowledged, and the screen is offline (or the override is over). */
+  | 'UNREACHABLE';
+
+export type OverrideState =
+  /** Its screens show it. */
+  | 'ACTIVE'
+  | 'CANCELLED'
+  /** Its time box ran out. */
+  | 'ENDED'
+  /** Its start is ahead. */
+  | 'SCHEDULED';
+
+export type OverrideTargetInput = {
+  /** Every screen of the account. */
+  all?: boolean | null | undefined;
+  /** These screens (ids of the caller's devices). */
+  deviceIds?: Array<string> | null | undefined;
+  /** Screens in these device groups or their subgroups. */
+  groupIds?: Array<string> | null | undefined;
+  /** Screens whose location lies within the radius. */
+  radius?: OverrideRadiusInput | null | undefined;
+  /** Screens with any of these tags. */
+  tags?: Array<string> | null | undefined;
+};
+
 export type PingDataFilterInput = {
   cpuUsage?: FloatOperationFilterInput | null | undefined;
   diskUsage?: FloatOperationFilterInput | null | undefined;
@@ -122,6 +267,58 @@ export type PingDataFilterInput = {
   memoryUsage?: FloatOperationFilterInput | null | undefined;
   playerVersion?: StringOperationFilterInput | null | undefined;
   timestamp?: DateTimeOperationFilterInput | null | undefined;
+};
+
+export type ReorderPlaylistSourcesInput = {
+  expectedVersion?: number | null | undefined;
+  playlistId: string | number;
+  /** Every source id of the playlist, in the desired play order. */
+  sourceIds: Array<string | number>;
+};
+
+export type RollbackDataTableRowInput = {
+  /** When given, refused (VERSION_CONFLICT) unless the row is currently at this version. */
+  expectedVersion?: number | null | undefined;
+  rowId: string;
+  tableId: string;
+  version: number;
+};
+
+/**
+ * A schedule's properties. PLAYLIST schedules need playlistId, TEMPLATE schedules templateId, each of
+ * the caller's account; devices must be the caller's. CAMPAIGN schedules (conditions) are refused.
+ */
+export type ScheduleInput = {
+  /** Devices the schedule applies to (ids of the caller's devices). */
+  deviceIds?: Array<string> | null | undefined;
+  /** Last day, inclusive; not before startDate. Null: open-ended. */
+  endDate?: string | null | undefined;
+  /** HH:mm; 24:00 is the end of the day. Before startTime: the window runs overnight. Null: 24:00. */
+  endTime?: string | null | undefined;
+  /** The version read; the update is refused when the schedule has changed since. */
+  expectedVersion?: number | null | undefined;
+  friday?: boolean | null | undefined;
+  groupId?: string | null | undefined;
+  /** Each weekday defaults to true. */
+  monday?: boolean | null | undefined;
+  name: string;
+  orgId?: string | null | undefined;
+  playlistId?: string | null | undefined;
+  /** Default NORMAL. */
+  priority?: SchedulePriorityType | null | undefined;
+  saturday?: boolean | null | undefined;
+  /** First day (YYYY-MM-DD, or an ISO 8601 timestamp whose date part is taken). Null: no start. */
+  startDate?: string | null | undefined;
+  /** HH:mm (or HH:mm:ss) in the device's local time. Null: 00:00. */
+  startTime?: string | null | undefined;
+  sunday?: boolean | null | undefined;
+  tags?: Array<string> | null | undefined;
+  templateId?: string | null | undefined;
+  thursday?: boolean | null | undefined;
+  tuesday?: boolean | null | undefined;
+  /** Default PLAYLIST. */
+  type?: ScheduleType | null | undefined;
+  wednesday?: boolean | null | undefined;
 };
 
 /** From lowest to highest; a higher priority schedule wins over a lower one. */
@@ -153,6 +350,27 @@ export type ScheduleVerdict =
   /** Today's weekday is not enabled. */
   | 'WRONG_WEEKDAY';
 
+export type SourceType =
+  | 'AUDIO'
+  | 'COMMAND'
+  | 'FLASH'
+  | 'GADGET'
+  | 'IMAGE'
+  | 'PDF'
+  | 'PLACE_EXCHANGE'
+  | 'PLAYLIST'
+  | 'POWER_POINT'
+  | 'RSS'
+  | 'SVG'
+  | 'TEMPLATE'
+  | 'TEXT'
+  | 'TWITTER'
+  | 'URL'
+  | 'VIDEO'
+  | 'VISTAR_MEDIA'
+  | 'WEB_PAGE'
+  | 'YOU_TUBE';
+
 /** Operations on a string field. */
 export type StringOperationFilterInput = {
   contains?: string | null | undefined;
@@ -167,10 +385,110 @@ export type StringOperationFilterInput = {
   startsWith?: string | null | undefined;
 };
 
+export type UpdateDataTableRowInput = {
+  data: unknown;
+  rowId: string;
+  tableId: string;
+  /** When given, the write is refused (VERSION_CONFLICT) unless the row is at this version. */
+  version?: number | null | undefined;
+};
+
+export type UpdatePlaylistSourceInput = {
+  expectedVersion?: number | null | undefined;
+  interval?: number | null | undefined;
+  name?: string | null | undefined;
+  playlistId: string | number;
+  sourceId: string | number;
+};
+
+export type WebhookEndpointInput = {
+  description?: string | null | undefined;
+  deviceGroupId?: string | null | undefined;
+  deviceIds?: Array<string> | null | undefined;
+  enabled?: boolean | null | undefined;
+  eventTypes?: Array<string> | null | undefined;
+  tag?: string | null | undefined;
+  url: string;
+};
+
 export type PermissionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type PermissionsQuery = { permissions: { isAdministrator: boolean, permissions: Array<{ resource: string, canView: boolean, canEdit: boolean, canDelete: boolean }> } | null };
+
+export type AdminUsersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminUsersQuery = { userCount: number, user: Array<{ id: string, username: string, firstName: string | null, lastName: string | null, roles: Array<string>, lastActivity: string | null }> | null };
+
+export type AdminCreateUserMutationVariables = Exact<{
+  input: CreateUserInput;
+}>;
+
+
+export type AdminCreateUserMutation = { createUser: { success: boolean, error: string | null } | null };
+
+export type AdminApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminApiKeysQuery = { apiKeys: Array<{ id: string, name: string, prefix: string, userId: string, createdOn: string, expiresAt: string | null, revokedAt: string | null, isActive: boolean }> | null, user: Array<{ id: string, username: string }> | null };
+
+export type AdminCreateApiKeyMutationVariables = Exact<{
+  input: CreateApiKeyInput;
+}>;
+
+
+export type AdminCreateApiKeyMutation = { createApiKey: { success: boolean, error: string | null, key: string | null } | null };
+
+export type AdminRevokeApiKeyMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type AdminRevokeApiKeyMutation = { revokeApiKey: { success: boolean, error: string | null } | null };
+
+export type AdminWebhooksQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminWebhooksQuery = { webhookEndpoints: Array<{ id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, disabledReason: string | null, consecutiveFailures: number }> | null };
+
+export type AdminCreateWebhookMutationVariables = Exact<{
+  input: WebhookEndpointInput;
+}>;
+
+
+export type AdminCreateWebhookMutation = { createWebhookEndpoint: { success: boolean, error: string | null, secret: string | null } | null };
+
+export type AdminTestWebhookMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type AdminTestWebhookMutation = { sendTestWebhookEvent: { success: boolean, error: string | null } | null };
+
+export type AdminRedeliverWebhookMutationVariables = Exact<{
+  id: string;
+  eventId?: string | null | undefined;
+}>;
+
+
+export type AdminRedeliverWebhookMutation = { redeliverWebhookEvents: { success: boolean, error: string | null, count: number | null } | null };
+
+export type AdminWebhookDeliveriesQueryVariables = Exact<{
+  endpointId: string;
+}>;
+
+
+export type AdminWebhookDeliveriesQuery = { webhookDeliveries: Array<{ id: string, eventId: string, eventType: string, status: string, attemptCount: number, nextAttemptAt: string | null, createdOn: string, attempts: Array<{ at: string, statusCode: number | null, latencyMs: number }> }> | null };
+
+export type AdminAuditQueryVariables = Exact<{
+  startDate?: string | null | undefined;
+  endDate?: string | null | undefined;
+  where?: AuditEventFilterInput | null | undefined;
+}>;
+
+
+export type AdminAuditQuery = { auditEvent: Array<{ eventId: string, timestamp: string, userName: string | null, httpMethod: string, controllerName: string, actionName: string, responseCode: number, interface: string, ipAddress: string | null }> | null };
 
 export type PlaysOverTimeQueryVariables = Exact<{
   start: string;
@@ -182,6 +500,57 @@ export type PlaysOverTimeQueryVariables = Exact<{
 
 export type PlaysOverTimeQuery = { playStatsByTime: Array<{ periodStart: string, totalPlays: number, totalDuration: number }> | null };
 
+export type DataTableListQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DataTableListQuery = { dataTables: { data: Array<{ id: string, name: string, rowCount: number }> } | null };
+
+export type DataTablePageQueryVariables = Exact<{
+  tableId: string;
+  filter?: string | null | undefined;
+  sort?: string | null | undefined;
+  sortDir?: string | null | undefined;
+}>;
+
+
+export type DataTablePageQuery = { dataTable: { id: string, name: string, description: string | null, rowCount: number, columns: Array<{ id: string, key: string, name: string, type: ColumnType, options: Array<string> | null, required: boolean }> } | null, dataTableRows: { totalCount: number, data: Array<{ id: string, data: unknown, version: number, updatedAt: string }> } | null };
+
+export type UpdateDataTableCellMutationVariables = Exact<{
+  input: UpdateDataTableRowInput;
+}>;
+
+
+export type UpdateDataTableCellMutation = { updateDataTableRow: { success: boolean, error: string | null } | null };
+
+export type CreateDataTableGridRowMutationVariables = Exact<{
+  input: CreateDataTableRowInput;
+}>;
+
+
+export type CreateDataTableGridRowMutation = { createDataTableRow: { success: boolean, error: string | null } | null };
+
+export type DataTableRowHistoryQueryVariables = Exact<{
+  tableId: string;
+  rowId: string;
+}>;
+
+
+export type DataTableRowHistoryQuery = { dataTableRowVersions: Array<{ version: number, change: DataTableRowChange, data: unknown, updatedAt: string, userId: string | null }> | null };
+
+export type RollbackDataTableRowToMutationVariables = Exact<{
+  input: RollbackDataTableRowInput;
+}>;
+
+
+export type RollbackDataTableRowToMutation = { rollbackDataTableRow: { success: boolean, error: string | null, newVersion: number | null } | null };
+
+export type ImportJobQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ImportJobQuery = { job: { id: string, state: JobState, error: string | null, progress: { rowsDone: number, rowsTotal: number | null, rowsFailed: number } } | null };
+
 export type MediaListQueryVariables = Exact<{
   limit?: number | null | undefined;
   offset?: number | null | undefined;
@@ -190,6 +559,25 @@ export type MediaListQueryVariables = Exact<{
 
 
 export type MediaListQuery = { mediaCount: number, media: Array<{ id: string, name: string, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, tags: Array<string> }> | null };
+
+export type OverrideListQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type OverrideListQuery = { overrides: Array<{ id: string, name: string, state: OverrideState, startsAt: string, endsAt: string | null, cancelledAt: string | null, startedBy: string, content: { type: OverrideContentType, text: string | null, playlist: { name: string } | null, media: { name: string } | null }, target: { all: boolean, tags: Array<string>, groupIds: Array<string>, deviceIds: Array<string> }, screenCounts: { pending: number, showing: number, ended: number, unreachable: number }, screens: Array<{ state: OverrideScreenState, shownAt: string | null, stoppedAt: string | null, device: { id: string, name: string, isOnline: boolean } }> }>, device: Array<{ id: string, name: string }> | null, playlist: Array<{ id: string, name: string }> | null };
+
+export type ConsoleStartOverrideMutationVariables = Exact<{
+  input: OverrideInput;
+}>;
+
+
+export type ConsoleStartOverrideMutation = { startOverride: { success: boolean, error: string | null } | null };
+
+export type ConsoleCancelOverrideMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleCancelOverrideMutation = { cancelOverride: { success: boolean, error: string | null } | null };
 
 export type FleetCountsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -215,6 +603,88 @@ export type ClaimScreenMutationVariables = Exact<{
 
 
 export type ClaimScreenMutation = { claimDevice: { success: boolean, error: string | null, device: { id: string, name: string } | null } | null };
+
+export type PlaylistListQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PlaylistListQuery = { playlistCount: number, playlist: Array<{ id: string, name: string, calculatedDuration: number, sources: Array<{ id: string }> }> | null };
+
+export type PlaylistEditorQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type PlaylistEditorQuery = { playlist: Array<{ id: string, name: string, version: number, calculatedDuration: number, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, url: string | null, media: { id: string, name: string | null, mimeType: string | null, thumbnailUrl: string | null } | null }> }> | null, media: Array<{ id: string, name: string, mimeType: string | null }> | null };
+
+export type CreatePlaylistMutationVariables = Exact<{
+  name: string;
+}>;
+
+
+export type CreatePlaylistMutation = { createPlaylist: { success: boolean, error: string | null, playlist: { id: string } | null } | null };
+
+export type ReorderSourcesMutationVariables = Exact<{
+  input: ReorderPlaylistSourcesInput;
+}>;
+
+
+export type ReorderSourcesMutation = { reorderPlaylistSources: { success: boolean, error: string | null } | null };
+
+export type UpdateSourceMutationVariables = Exact<{
+  input: UpdatePlaylistSourceInput;
+}>;
+
+
+export type UpdateSourceMutation = { updatePlaylistSource: { success: boolean, error: string | null } | null };
+
+export type AddSourceMutationVariables = Exact<{
+  input: AddPlaylistSourceInput;
+}>;
+
+
+export type AddSourceMutation = { addPlaylistSource: { success: boolean, error: string | null } | null };
+
+export type RemoveSourceMutationVariables = Exact<{
+  playlistId: string | number;
+  sourceId: string | number;
+  expectedVersion?: number | null | undefined;
+}>;
+
+
+export type RemoveSourceMutation = { removePlaylistSource: { success: boolean, error: string | null } | null };
+
+export type TemplateListQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TemplateListQuery = { template: Array<{ id: string, name: string, width: number | null, height: number | null, modules: Array<{ id: string, name: string | null, left: number, top: number, width: number, height: number, dataTableId: string | null, playlist: { id: string, name: string } | null }> }> | null };
+
+export type ScheduleTargetsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ScheduleTargetsQuery = { device: Array<{ id: string, name: string }> | null, scheduleGroups: Array<{ id: string, name: string }> | null, playlist: Array<{ id: string, name: string }> | null };
+
+export type WeekSchedulesQueryVariables = Exact<{
+  deviceId?: string | null | undefined;
+  groupId?: Array<string> | string | null | undefined;
+}>;
+
+
+export type WeekSchedulesQuery = { schedule: Array<{ id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, playlistId: string | null, templateId: string | null, groupId: string | null, version: number, devices: Array<{ id: string }> }> | null };
+
+export type CreateWeekScheduleMutationVariables = Exact<{
+  input: ScheduleInput;
+}>;
+
+
+export type CreateWeekScheduleMutation = { createSchedule: { success: boolean, error: string | null } | null };
+
+export type UpdateWeekScheduleMutationVariables = Exact<{
+  id: string | number;
+  input: ScheduleInput;
+}>;
+
+
+export type UpdateWeekScheduleMutation = { updateSchedule: { success: boolean, error: string | null } | null };
 
 export type ScreenDetailQueryVariables = Exact<{
   id: string;
@@ -289,6 +759,134 @@ export const PermissionsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PermissionsQuery, PermissionsQueryVariables>;
+export const AdminUsersDocument = new TypedDocumentString(`
+    query AdminUsers {
+  userCount
+  user(limit: 200, order: [{username: ASC}]) {
+    id
+    username
+    firstName
+    lastName
+    roles
+    lastActivity
+  }
+}
+    `) as unknown as TypedDocumentString<AdminUsersQuery, AdminUsersQueryVariables>;
+export const AdminCreateUserDocument = new TypedDocumentString(`
+    mutation AdminCreateUser($input: CreateUserInput!) {
+  createUser(input: $input) {
+    success
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<AdminCreateUserMutation, AdminCreateUserMutationVariables>;
+export const AdminApiKeysDocument = new TypedDocumentString(`
+    query AdminApiKeys {
+  apiKeys(includeRevoked: true) {
+    id
+    name
+    prefix
+    userId
+    createdOn
+    expiresAt
+    revokedAt
+    isActive
+  }
+  user(limit: 200) {
+    id
+    username
+  }
+}
+    `) as unknown as TypedDocumentString<AdminApiKeysQuery, AdminApiKeysQueryVariables>;
+export const AdminCreateApiKeyDocument = new TypedDocumentString(`
+    mutation AdminCreateApiKey($input: CreateApiKeyInput!) {
+  createApiKey(input: $input) {
+    success
+    error
+    key
+  }
+}
+    `) as unknown as TypedDocumentString<AdminCreateApiKeyMutation, AdminCreateApiKeyMutationVariables>;
+export const AdminRevokeApiKeyDocument = new TypedDocumentString(`
+    mutation AdminRevokeApiKey($id: String!) {
+  revokeApiKey(id: $id) {
+    success
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<AdminRevokeApiKeyMutation, AdminRevokeApiKeyMutationVariables>;
+export const AdminWebhooksDocument = new TypedDocumentString(`
+    query AdminWebhooks {
+  webhookEndpoints {
+    id
+    url
+    description
+    eventTypes
+    enabled
+    disabledReason
+    consecutiveFailures
+  }
+}
+    `) as unknown as TypedDocumentString<AdminWebhooksQuery, AdminWebhooksQueryVariables>;
+export const AdminCreateWebhookDocument = new TypedDocumentString(`
+    mutation AdminCreateWebhook($input: WebhookEndpointInput!) {
+  createWebhookEndpoint(input: $input) {
+    success
+    error
+    secret
+  }
+}
+    `) as unknown as TypedDocumentString<AdminCreateWebhookMutation, AdminCreateWebhookMutationVariables>;
+export const AdminTestWebhookDocument = new TypedDocumentString(`
+    mutation AdminTestWebhook($id: String!) {
+  sendTestWebhookEvent(id: $id) {
+    success
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<AdminTestWebhookMutation, AdminTestWebhookMutationVariables>;
+export const AdminRedeliverWebhookDocument = new TypedDocumentString(`
+    mutation AdminRedeliverWebhook($id: String!, $eventId: String) {
+  redeliverWebhookEvents(id: $id, eventId: $eventId) {
+    success
+    error
+    count
+  }
+}
+    `) as unknown as TypedDocumentString<AdminRedeliverWebhookMutation, AdminRedeliverWebhookMutationVariables>;
+export const AdminWebhookDeliveriesDocument = new TypedDocumentString(`
+    query AdminWebhookDeliveries($endpointId: String!) {
+  webhookDeliveries(endpointId: $endpointId, limit: 25) {
+    id
+    eventId
+    eventType
+    status
+    attemptCount
+    nextAttemptAt
+    createdOn
+    attempts {
+      at
+      statusCode
+      latencyMs
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AdminWebhookDeliveriesQuery, AdminWebhookDeliveriesQueryVariables>;
+export const AdminAuditDocument = new TypedDocumentString(`
+    query AdminAudit($startDate: String, $endDate: String, $where: AuditEventFilterInput) {
+  auditEvent(startDate: $startDate, endDate: $endDate, limit: 100, where: $where) {
+    eventId
+    timestamp
+    userName
+    httpMethod
+    controllerName
+    actionName
+    responseCode
+    interface
+    ipAddress
+  }
+}
+    `) as unknown as TypedDocumentString<AdminAuditQuery, AdminAuditQueryVariables>;
 export const PlaysOverTimeDocument = new TypedDocumentString(`
     query PlaysOverTime($start: String!, $end: String!, $interval: AnalyticsIntervalType, $timeZone: String) {
   playStatsByTime(
@@ -304,6 +902,100 @@ export const PlaysOverTimeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PlaysOverTimeQuery, PlaysOverTimeQueryVariables>;
+export const DataTableListDocument = new TypedDocumentString(`
+    query DataTableList {
+  dataTables(pageSize: 100) {
+    data {
+      id
+      name
+      rowCount
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DataTableListQuery, DataTableListQueryVariables>;
+export const DataTablePageDocument = new TypedDocumentString(`
+    query DataTablePage($tableId: String!, $filter: String, $sort: String, $sortDir: String) {
+  dataTable(tableId: $tableId) {
+    id
+    name
+    description
+    rowCount
+    columns {
+      id
+      key
+      name
+      type
+      options
+      required
+    }
+  }
+  dataTableRows(
+    tableId: $tableId
+    filter: $filter
+    sort: $sort
+    sortDir: $sortDir
+    pageSize: 100
+  ) {
+    totalCount
+    data {
+      id
+      data
+      version
+      updatedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DataTablePageQuery, DataTablePageQueryVariables>;
+export const UpdateDataTableCellDocument = new TypedDocumentString(`
+    mutation UpdateDataTableCell($input: UpdateDataTableRowInput!) {
+  updateDataTableRow(input: $input) {
+    success
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateDataTableCellMutation, UpdateDataTableCellMutationVariables>;
+export const CreateDataTableGridRowDocument = new TypedDocumentString(`
+    mutation CreateDataTableGridRow($input: CreateDataTableRowInput!) {
+  createDataTableRow(input: $input) {
+    success
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<CreateDataTableGridRowMutation, CreateDataTableGridRowMutationVariables>;
+export const DataTableRowHistoryDocument = new TypedDocumentString(`
+    query DataTableRowHistory($tableId: String!, $rowId: String!) {
+  dataTableRowVersions(tableId: $tableId, rowId: $rowId, order: [{version: DESC}]) {
+    version
+    change
+    data
+    updatedAt
+    userId
+  }
+}
+    `) as unknown as TypedDocumentString<DataTableRowHistoryQuery, DataTableRowHistoryQueryVariables>;
+export const RollbackDataTableRowToDocument = new TypedDocumentString(`
+    mutation RollbackDataTableRowTo($input: RollbackDataTableRowInput!) {
+  rollbackDataTableRow(input: $input) {
+    success
+    error
+    newVersion
+  }
+}
+    `) as unknown as TypedDocumentString<RollbackDataTableRowToMutation, RollbackDataTableRowToMutationVariables>;
+export const ImportJobDocument = new TypedDocumentString(`
+    query ImportJob($id: ID!) {
+  job(id: $id) {
+    id
+    state
+    error
+    progress {
+      rowsDone
+      rowsTotal
+      rowsFailed
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ImportJobQuery, ImportJobQueryVariables>;
 export const MediaListDocument = new TypedDocumentString(`
     query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput) {
   mediaCount(where: $where)
@@ -323,6 +1015,75 @@ export const MediaListDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MediaListQuery, MediaListQueryVariables>;
+export const OverrideListDocument = new TypedDocumentString(`
+    query OverrideList {
+  overrides(limit: 20) {
+    id
+    name
+    state
+    startsAt
+    endsAt
+    cancelledAt
+    startedBy
+    content {
+      type
+      text
+      playlist {
+        name
+      }
+      media {
+        name
+      }
+    }
+    target {
+      all
+      tags
+      groupIds
+      deviceIds
+    }
+    screenCounts {
+      pending
+      showing
+      ended
+      unreachable
+    }
+    screens {
+      state
+      shownAt
+      stoppedAt
+      device {
+        id
+        name
+        isOnline
+      }
+    }
+  }
+  device(limit: 200, order: [{name: ASC}]) {
+    id
+    name
+  }
+  playlist(limit: 200, order: [{name: ASC}]) {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<OverrideListQuery, OverrideListQueryVariables>;
+export const ConsoleStartOverrideDocument = new TypedDocumentString(`
+    mutation ConsoleStartOverride($input: OverrideInput!) {
+  startOverride(input: $input) {
+    success
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleStartOverrideMutation, ConsoleStartOverrideMutationVariables>;
+export const ConsoleCancelOverrideDocument = new TypedDocumentString(`
+    mutation ConsoleCancelOverride($id: ID!) {
+  cancelOverride(id: $id) {
+    success
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCancelOverrideMutation, ConsoleCancelOverrideMutationVariables>;
 export const FleetCountsDocument = new TypedDocumentString(`
     query FleetCounts {
   total: deviceCount
@@ -366,6 +1127,178 @@ export const ClaimScreenDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ClaimScreenMutation, ClaimScreenMutationVariables>;
+export const PlaylistListDocument = new TypedDocumentString(`
+    query PlaylistList {
+  playlistCount
+  playlist(limit: 100, order: [{name: ASC}]) {
+    id
+    name
+    calculatedDuration
+    sources {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PlaylistListQuery, PlaylistListQueryVariables>;
+export const PlaylistEditorDocument = new TypedDocumentString(`
+    query PlaylistEditor($id: String!) {
+  playlist(where: {id: {eq: $id}}, limit: 1) {
+    id
+    name
+    version
+    calculatedDuration
+    sources {
+      id
+      name
+      type
+      sequence
+      interval
+      url
+      media {
+        id
+        name
+        mimeType
+        thumbnailUrl
+      }
+    }
+  }
+  media(limit: 50, order: [{uploadedOn: DESC}]) {
+    id
+    name
+    mimeType
+  }
+}
+    `) as unknown as TypedDocumentString<PlaylistEditorQuery, PlaylistEditorQueryVariables>;
+export const CreatePlaylistDocument = new TypedDocumentString(`
+    mutation CreatePlaylist($name: String!) {
+  createPlaylist(input: {name: $name}) {
+    success
+    error
+    playlist {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreatePlaylistMutation, CreatePlaylistMutationVariables>;
+export const ReorderSourcesDocument = new TypedDocumentString(`
+    mutation ReorderSources($input: ReorderPlaylistSourcesInput!) {
+  reorderPlaylistSources(input: $input) {
+    success
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<ReorderSourcesMutation, ReorderSourcesMutationVariables>;
+export const UpdateSourceDocument = new TypedDocumentString(`
+    mutation UpdateSource($input: UpdatePlaylistSourceInput!) {
+  updatePlaylistSource(input: $input) {
+    success
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateSourceMutation, UpdateSourceMutationVariables>;
+export const AddSourceDocument = new TypedDocumentString(`
+    mutation AddSource($input: AddPlaylistSourceInput!) {
+  addPlaylistSource(input: $input) {
+    success
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<AddSourceMutation, AddSourceMutationVariables>;
+export const RemoveSourceDocument = new TypedDocumentString(`
+    mutation RemoveSource($playlistId: ID!, $sourceId: ID!, $expectedVersion: Int) {
+  removePlaylistSource(
+    playlistId: $playlistId
+    sourceId: $sourceId
+    expectedVersion: $expectedVersion
+  ) {
+    success
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<RemoveSourceMutation, RemoveSourceMutationVariables>;
+export const TemplateListDocument = new TypedDocumentString(`
+    query TemplateList {
+  template(limit: 50, order: [{name: ASC}]) {
+    id
+    name
+    width
+    height
+    modules {
+      id
+      name
+      left
+      top
+      width
+      height
+      playlist {
+        id
+        name
+      }
+      dataTableId
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<TemplateListQuery, TemplateListQueryVariables>;
+export const ScheduleTargetsDocument = new TypedDocumentString(`
+    query ScheduleTargets {
+  device(limit: 200, order: [{name: ASC}]) {
+    id
+    name
+  }
+  scheduleGroups {
+    id
+    name
+  }
+  playlist(limit: 200, order: [{name: ASC}]) {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<ScheduleTargetsQuery, ScheduleTargetsQueryVariables>;
+export const WeekSchedulesDocument = new TypedDocumentString(`
+    query WeekSchedules($deviceId: String, $groupId: [String!]) {
+  schedule(deviceId: $deviceId, groupId: $groupId, limit: 200) {
+    id
+    name
+    type
+    startDate
+    endDate
+    startTime
+    endTime
+    monday
+    tuesday
+    wednesday
+    thursday
+    friday
+    saturday
+    sunday
+    priority
+    playlistId
+    templateId
+    groupId
+    version
+    devices {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<WeekSchedulesQuery, WeekSchedulesQueryVariables>;
+export const CreateWeekScheduleDocument = new TypedDocumentString(`
+    mutation CreateWeekSchedule($input: ScheduleInput!) {
+  createSchedule(input: $input) {
+    success
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<CreateWeekScheduleMutation, CreateWeekScheduleMutationVariables>;
+export const UpdateWeekScheduleDocument = new TypedDocumentString(`
+    mutation UpdateWeekSchedule($id: ID!, $input: ScheduleInput!) {
+  updateSchedule(id: $id, input: $input) {
+    success
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateWeekScheduleMutation, UpdateWeekScheduleMutationVariables>;
 export const ScreenDetailDocument = new TypedDocumentString(`
     query ScreenDetail($id: String!) {
   device(id: [$id], includeSnap: true) {

@@ -1,10 +1,11 @@
 /**
  * Calls to Pylon's own API with the signed-in user's bearer token: GraphQL through the typed
  * documents graphql-codegen generates from the supergraph (src/gql), REST for files and reports.
- * A 401 means the token expired or was revoked: the operator signs in again (same page after).
+ * An access token about to expire is renewed with the refresh token first (lib/auth); a 401 means
+ * the session was revoked: the operator signs in again (same page after).
  */
 import type { TypedDocumentString } from '../gql/graphql';
-import { accessToken, signIn } from './auth';
+import { freshAccessToken, signIn } from './auth';
 
 export class ApiError extends Error {
   constructor(
@@ -16,8 +17,8 @@ export class ApiError extends Error {
   }
 }
 
-export function authHeaders(): Record<string, string> {
-  const token = accessToken();
+export async function authHeaders(): Promise<Record<string, string>> {
+  const token = await freshAccessToken();
   if (!token) {
     void signIn();
     throw new ApiError('Your session has ended; signing in again.', 401);
@@ -29,7 +30,7 @@ export function authHeaders(): Record<string, string> {
 export async function gql<R, V>(doc: TypedDocumentString<R, V>, ...[variables]: V extends Record<string, never> ? [] | [V] : [V]): Promise<R> {
   const res = await fetch('/graphql', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...authHeaders() },
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...(await authHeaders()) },
     body: JSON.stringify({ query: doc.toString(), variables: variables ?? {} }),
   });
   if (res.status === 401) {
@@ -45,7 +46,7 @@ export async function gql<R, V>(doc: TypedDocumentString<R, V>, ...[variables]: 
 
 /** A REST call answering JSON (or nothing); errors carry the server's message. */
 export async function rest<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(path, { ...init, headers: { accept: 'application/json', ...init.headers, ...authHeaders() } });
+  const res = await fetch(path, { ...init, headers: { accept: 'application/json', ...init.headers, ...(await authHeaders()) } });
   if (res.status === 401) {
     void signIn();
     throw new ApiError('Your session has ended; signing in again.', 401);
@@ -62,7 +63,7 @@ export async function rest<T>(path: string, init: RequestInit = {}): Promise<T> 
 
 /** Saves a response body as a file (reports): the browser's download, no new window. */
 export async function download(path: string, body: unknown, fileName: string): Promise<void> {
-  const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders() }, body: JSON.stringify(body) });
+  const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...(await authHeaders()) }, body: JSON.stringify(body) });
   if (!res.ok) {
     const text = await res.text();
     let message = `The server answered HTTP ${res.status}.`;

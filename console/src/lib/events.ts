@@ -26,7 +26,7 @@ export function followEvents(onEvent: (e: PylonEvent) => void, onStatus: (s: Str
     while (!abort.signal.aborted) {
       try {
         const res = await fetch('/events/stream', {
-          headers: { accept: 'text/event-stream', ...authHeaders(), ...(lastId ? { 'last-event-id': lastId } : {}) },
+          headers: { accept: 'text/event-stream', ...(await authHeaders()), ...(lastId ? { 'last-event-id': lastId } : {}) },
           signal: abort.signal,
         });
         if (res.status === 403) return onStatus({ state: 'forbidden', detail: 'Your role can read none of the event types.' });

@@ -21,7 +21,20 @@ export const PermissionsDocument = graphql(`
 `);
 
 export type Resource =
-  'Devices' | 'Files' | 'Playlists' | 'Templates' | 'Schedules' | 'Alerts' | 'DataTables' | 'Analytics' | 'Users' | 'AuditEvents' | 'Account' | 'ApiKeys';
+  | 'Devices'
+  | 'Files'
+  | 'Playlists'
+  | 'Templates'
+  | 'Schedules'
+  | 'Alerts'
+  | 'DataTables'
+  | 'Analytics'
+  | 'Users'
+  | 'AuditEvents'
+  | 'Overrides'
+  | 'Webhooks'
+  | 'Account'
+  | 'ApiKeys';
 export type Access = 'view' | 'edit' | 'delete';
 const FLEET: Resource[] = ['Devices', 'Files', 'Playlists', 'Templates', 'Schedules', 'Alerts', 'DataTables', 'Analytics'];
 

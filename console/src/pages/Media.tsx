@@ -33,11 +33,12 @@ interface Upload {
 }
 
 /** XMLHttpRequest, not fetch: only it reports upload progress in every browser. */
-function upload(file: File, onProgress: (loaded: number, total: number) => void): Promise<void> {
+async function upload(file: File, onProgress: (loaded: number, total: number) => void): Promise<void> {
+  const headers = await authHeaders();
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/media');
-    for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
+    for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
     xhr.upload.onprogress = (e) => onProgress(e.loaded, e.total || file.size);
     xhr.onload = () => {
       if (xhr.status < 300) return resolve();

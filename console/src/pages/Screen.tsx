@@ -2,11 +2,12 @@
  * One screen: what it plays now and why (every schedule's verdict), the next 24 hours, its last
  * screenshot, and commands with their delivery state (sending needs Devices edit rights).
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Async, Empty, ErrorState } from '../components/states';
 import { graphql } from '../gql';
 import { gql } from '../lib/api';
 import { useRights } from '../lib/permissions';
+import { theLast } from '../lib/format';
 import { Link } from '../lib/router';
 import { useQuery } from '../lib/use-query';
 
@@ -102,12 +103,17 @@ const SendCommand = graphql(`
 const COMMANDS = ['refresh', 'screenshot', 'restart', 'display_on', 'display_off'];
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
 
-function Playing({ id }: { id: string }) {
+/** `onZone` learns the zone nowPlaying used (the screen's own, else the account's), for the page's header. */
+function Playing({ id, onZone }: { id: string; onZone: (zone: string) => void }) {
   const [range] = useState(() => {
     const from = new Date();
     return { from: from.toISOString(), to: new Date(from.getTime() + 86_400_000).toISOString() };
   });
   const q = useQuery(() => gql(ScreenPlaying, { id, ...range }), [id]);
+  const zone = q.data?.nowPlaying?.timezone;
+  useEffect(() => {
+    if (zone) onZone(zone);
+  }, [zone, onZone]);
   return (
     <Async q={q} what="what this screen plays">
       {({ nowPlaying: np, deviceTimeline: tl }) => (
@@ -219,7 +225,7 @@ function Commands({ id }: { id: string }) {
             <Empty title="No commands sent to this screen yet" />
           ) : (
             <table className="grid">
-              <caption>Last {d.deviceCommands.length} commands</caption>
+              <caption>{theLast(d.deviceCommands.length, 'command')}</caption>
               <thead>
                 <tr>
                   <th scope="col">Command</th>
@@ -254,6 +260,7 @@ function Commands({ id }: { id: string }) {
 
 export function ScreenPage({ id }: { id: string }) {
   const q = useQuery(() => gql(ScreenDetail, { id }), [id]);
+  const [zoneUsed, setZoneUsed] = useState<string>();
   return (
     <section>
       <p>
@@ -275,7 +282,10 @@ export function ScreenPage({ id }: { id: string }) {
               <h1>{s.name}</h1>
               <p className="meta">
                 <span className={`dot ${s.isOnline ? 'ok' : 'off'}`} aria-hidden="true" />
-                {s.isOnline ? 'online' : 'offline'} · last ping {when(s.pingData?.timestamp)} · {s.timezone ?? 'account time zone'}
+                {s.isOnline ? 'online' : 'offline'} · last ping {when(s.pingData?.timestamp)} ·{' '}
+                <span data-testid="screen-zone">
+                  {s.timezone ? `time zone ${s.timezone}` : zoneUsed ? `time zone ${zoneUsed} (the account's; the screen sets none)` : 'time zone…'}
+                </span>
                 {s.groupName ? ` · group ${s.groupName}` : ''}
                 {s.tags.map((t) => (
                   <span className="tag" key={t}>
@@ -285,7 +295,7 @@ export function ScreenPage({ id }: { id: string }) {
               </p>
               <div className="columns">
                 <div>
-                  <Playing id={s.id} />
+                  <Playing id={s.id} onZone={setZoneUsed} />
                 </div>
                 <div>
                   <section aria-labelledby="shot-h" className="card">

@@ -15,6 +15,10 @@ export type AddPlaylistSourceInput = {
   /** Defaults to the media's name. */
   name?: string | null | undefined;
   playlistId: string | number;
+  /** ISO 8601 instant with a zone: the source plays from then on (null: no limit). Must be before validUntil. */
+  validFrom?: string | null | undefined;
+  /** ISO 8601 instant with a zone: the source no longer plays from then on (null: no limit). Screens drop it at that second, offline too. */
+  validUntil?: string | null | undefined;
 };
 
 /** The length of the periods of a time series. */
@@ -399,6 +403,10 @@ export type UpdatePlaylistSourceInput = {
   name?: string | null | undefined;
   playlistId: string | number;
   sourceId: string | number;
+  /** ISO 8601 instant with a zone: the source plays from then on (an explicit null lifts the limit; omitted: unchanged). Must be before validUntil. */
+  validFrom?: string | null | undefined;
+  /** ISO 8601 instant with a zone: the source no longer plays from then on (an explicit null lifts the limit; omitted: unchanged). Screens drop it at that second, offline too. */
+  validUntil?: string | null | undefined;
 };
 
 export type WebhookEndpointInput = {

@@ -14,6 +14,8 @@
  *   devices process (HTTP directory), the devices process serves the override in the manifest it
  *   asks the scheduling process for, and forwards the screen's acknowledgement to it (internal
  *   route); a CAP feed served on loopback starts one and its Cancel ends it.
+ * - A bulk job of the devices process assigns a schedule through the scheduling process's internal
+ *   routes, as the job's caller (another account's schedule refused).
  * - A browser at the gateway's /play (when chromium is installed) pairs and shows the menu board.
  * Readiness: each process gets 90 s to answer /healthz (six processes start at once on a busy
  * 2-core machine); waits poll with stated limits.
@@ -203,6 +205,35 @@ test('an emergency override across processes: targeted, in the manifest, acknowl
   });
   expect(await manifest()).toBeNull();
 }, 60_000);
+
+test("a bulk job of the devices process assigns a schedule through the scheduling process's internal routes", async () => {
+  const playlist = await gql('mutation { createPlaylist(input: { name: "Bulk loop" }) { success playlist { id } } }');
+  const made = await gql(
+    'mutation($p: String) { createSchedule(input: { name: "Bulk schedule", type: PLAYLIST, playlistId: $p }) { success error schedule { id } } }',
+    {
+      p: playlist.createPlaylist.playlist.id,
+    },
+  );
+  expect(made.createSchedule).toMatchObject({ success: true });
+  const scheduleId = made.createSchedule.schedule.id as string;
+  const START = 'mutation($i: DeviceBulkJobInput!) { startDeviceBulkJob(input: $i) { success error errorCode jobId } }';
+  const started = await gql(START, { i: { selector: { ids: [screen.id] }, action: 'ASSIGN_SCHEDULE', scheduleId } });
+  expect(started.startDeviceBulkJob).toMatchObject({ success: true, jobId: expect.any(String) });
+  const end = Date.now() + 45_000;
+  let state = '';
+  while (Date.now() < end && !['SUCCEEDED', 'FAILED', 'CANCELLED'].includes(state)) {
+    state = (await gql('query($id: ID!) { job(id: $id) { state } }', { id: started.startDeviceBulkJob.jobId })).job.state;
+    if (state !== 'SUCCEEDED') await new Promise((r) => setTimeout(r, 250));
+  }
+  expect(state).toBe('SUCCEEDED');
+  expect((await gql('query($id: [String!]) { schedule(id: $id) { deviceIds } }', { id: [scheduleId] })).schedule).toEqual([{ deviceIds: [screen.id] }]);
+  // Another account's schedule is unknown to A's job: refused before it starts.
+  const foreign = await gql('mutation { createSchedule(input: { name: "B schedule", type: PLAYLIST }) { schedule { id } } }', {}, 'b');
+  const refused = await gql(START, {
+    i: { selector: { ids: [screen.id] }, action: 'ASSIGN_SCHEDULE', scheduleId: foreign.createSchedule.schedule?.id ?? 'none' },
+  });
+  expect(refused.startDeviceBulkJob).toMatchObject({ success: false, errorCode: 'NOT_FOUND' });
+}, 90_000);
 
 test('a CAP feed served on loopback starts an override through the scheduling process, and its Cancel ends it', async () => {
   let alert = '';

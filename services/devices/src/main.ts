@@ -8,6 +8,7 @@ import { devicesOptions, devicesProcessEnv, playerFailureLimit, playerTelemetryL
 import { createPlayerApi } from './features/player/http/player-api.js';
 import { startWebhookAlerts } from './features/alerts/webhook-alerts.js';
 import { createHttpOrganizationDirectory } from './adapters/organization-directory.http.js';
+import { createHttpScheduleAssigner } from './adapters/schedule-assigner.http.js';
 import { createHttpManifestSource } from './adapters/manifest-source.http.js';
 import { createHttpMediaDirectory } from './adapters/media-directory.http.js';
 import { cachedMediaDirectory } from './adapters/media-directory.cached.js';
@@ -39,6 +40,8 @@ await runSubgraphProcess({
       stream: backends.stream!,
       ...(backends.spool ? { spool: backends.spool } : {}),
       manifests: createHttpManifestSource({ schedulingUrl: env.SCHEDULING_URL, tokens }),
+      // Bulk jobs' schedule assignment: the scheduling process's internal routes, as the job's caller.
+      schedules: createHttpScheduleAssigner({ schedulingUrl: env.SCHEDULING_URL, tokens }),
       media: cachedMediaDirectory(createHttpMediaDirectory({ contentUrl: env.CONTENT_URL, tokens })),
       // Menu-board rows for screens: the datatables process, as the device's account.
       dataTables: createHttpDataTableSource({ datatablesUrl: env.DATATABLES_URL, tokens }),

@@ -12,6 +12,8 @@ import { createSchedulingSubgraph, type SchedulingSubgraph } from './app.js';
 import { schedulingProcessEnv } from './config.js';
 import { createHttpAccountDirectory, createHttpContentDirectory, createHttpDeviceDirectory } from './adapters/directories.http.js';
 import { createManifestHttp } from './features/player-manifest/http/manifest-http.js';
+import { createOffWindowsHttp } from './features/power/http/off-windows-http.js';
+import { createAssignHttp } from './features/schedules/http/assign-http.js';
 import { watchChanges } from './features/player-manifest/manifest-changes.js';
 import { startCapPolling } from './features/cap-feeds/poll-cap-feed.js';
 import { startPowerEdges } from './features/power/power-edges.js';
@@ -53,5 +55,9 @@ await runSubgraphProcess({
   },
   extend: (app, { tokens, subgraph }) => {
     app.use(createManifestHttp((subgraph as SchedulingSubgraph).runtime, tokens));
+    // Uptime over on-hours: the analytics process asks for the off-hours of the caller's devices.
+    app.use(createOffWindowsHttp((subgraph as SchedulingSubgraph).runtime, tokens));
+    // Fleet-wide bulk jobs of the devices process assign schedules through scheduling's own checks.
+    app.use(createAssignHttp((subgraph as SchedulingSubgraph).runtime, tokens));
   },
 });

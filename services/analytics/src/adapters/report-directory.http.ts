@@ -1,9 +1,10 @@
 /**
  * The report directory over the devices, content and scheduling subgraphs' GraphQL (distributed
  * mode), asked as the caller, so only the caller's devices, media, playlists and schedules come
- * back. Ids go in slices of 500.
+ * back. Ids go in slices of 500. Devices' off-hours (uptime over on-hours) come from the scheduling
+ * process's internal route, as the caller.
  */
-import { querySubgraphAs, type Principal, type SubgraphTarget } from '@pylon/kit';
+import { AppError, INTERNAL_TOKEN_HEADER, querySubgraphAs, type Principal, type SubgraphTarget } from '@pylon/kit';
 import type { ReportDirectory } from '../ports/report-directory.js';
 
 const SLICE = 500;
@@ -57,6 +58,18 @@ async function listDevices(t: SubgraphTarget, caller: Principal, max: number): P
   return out;
 }
 
+/** Off-hours of the caller's devices by their power schedules (the scheduling process's internal route). */
+async function powerOff(t: SubgraphTarget, caller: Principal, from: number, to: number): Promise<Map<string, [number, number][]>> {
+  const url = new URL('/internal/power/off-windows', t.url);
+  url.search = new URLSearchParams({ from: String(from), to: String(to) }).toString();
+  const res = await fetch(url, { headers: { [INTERNAL_TOKEN_HEADER]: await t.tokens.sign(caller) }, signal: AbortSignal.timeout(t.timeoutMs ?? 5000) }).catch(
+    () => null,
+  );
+  const body = res?.ok ? ((await res.json().catch(() => null)) as { devices?: Record<string, [number, number][]> } | null) : null;
+  if (!body?.devices) throw new AppError('UNAVAILABLE', "the devices' power schedules could not be read; retry");
+  return new Map(Object.entries(body.devices));
+}
+
 export function createHttpReportDirectory(o: { devices: SubgraphTarget; content: SubgraphTarget; scheduling: SubgraphTarget }): ReportDirectory {
   return {
     devices: (caller, ids) => names(o.devices, caller, ids, 'device'),
@@ -64,5 +77,6 @@ export function createHttpReportDirectory(o: { devices: SubgraphTarget; content:
     playlists: (caller, ids) => names(o.content, caller, ids, 'playlist'),
     schedules: (caller, ids) => names(o.scheduling, caller, ids, 'schedule'),
     listDevices: (caller, max) => listDevices(o.devices, caller, max),
+    powerOff: (caller, from, to) => powerOff(o.scheduling, caller, from, to),
   };
 }

@@ -4,8 +4,8 @@ import type { Principal } from '@pylon/kit';
  * Assigning a schedule to devices (bulk jobs). Schedules belong to the scheduling service: a
  * schedule lists its devices (`deviceIds`, at most scheduling's MAX_SCHEDULE_DEVICES), so assigning
  * one adds devices to that list. In-process in the all-in-one (scheduling's use case, as the caller,
- * with its checks and manifest invalidation); absent in a distributed devices process, where
- * schedule assignment is refused (UNAVAILABLE) rather than half done.
+ * with its checks and manifest invalidation); over the scheduling process's internal routes in a
+ * distributed devices process (adapters/schedule-assigner.http.ts). Absent: refused (UNAVAILABLE).
  */
 export interface ScheduleAssigner {
   /** Throws NOT_FOUND (AppError) unless the schedule is one of the caller's account's. */

@@ -5,9 +5,12 @@
  * edges sent once each from the stored due-time set, across a restart of the subgraph.
  */
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
-import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
+import { INTERNAL_TOKEN_HEADER, POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { tableDirectories } from '../../../../test/fixtures/directories.js';
@@ -15,6 +18,7 @@ import { createSchedulingSubgraph } from '../../../app.js';
 import { playerManifest } from '../../player-manifest/player-manifest.js';
 import { offWindows } from '../manage-power.js';
 import { sendDueEdges } from '../power-edges.js';
+import { createOffWindowsHttp } from '../http/off-windows-http.js';
 
 // Monday 2026-05-04 12:00 in Amsterdam (UTC+2); the commands the edges sent.
 let now = Date.parse('2026-05-04T10:00:00Z');
@@ -128,6 +132,23 @@ test('group over tag; the device zone, else the account zone; nowPlaying and the
     ['2026-05-04T00:00:00.000Z', '2026-05-04T05:00:00.000Z'],
     ['2026-05-04T17:00:00.000Z', '2026-05-05T00:00:00.000Z'],
   ]);
+  // The same over the internal route the distributed analytics process asks, as the caller: A's
+  // windows to A; nothing of A's to B; refused unsigned or with a bad range.
+  const server = express().use(createOffWindowsHttp(sg.runtime, testTokens)).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const ask = async (who: string | null, range = `from=${Date.parse('2026-05-04T00:00:00Z')}&to=${Date.parse('2026-05-05T00:00:00Z')}`) => {
+      const headers: Record<string, string> = who ? { [INTERNAL_TOKEN_HEADER]: await testTokens.sign(principal(who)) } : {};
+      const r = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/internal/power/off-windows?${range}`, { headers });
+      return [r.status, await r.json()];
+    };
+    expect(await ask('acc-a')).toEqual([200, { devices: Object.fromEntries(off) }]);
+    expect(await ask('acc-b')).toEqual([200, { devices: {} }]);
+    expect((await ask(null))[0]).toBe(401);
+    expect((await ask('acc-a', 'from=5&to=1'))[0]).toBe(400);
+  } finally {
+    server.close();
+  }
 
   // Account B reads none of it and deletes nothing of A's.
   const foreign = await run('query($id: ID!) { powerSchedule(id: $id) { id } }', { id: group.powerSchedule!.id }, principal('acc-b'));

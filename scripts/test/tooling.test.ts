@@ -265,13 +265,15 @@ describe('typed facades (npm run typecheck over the generated operation types)',
     for (const file of readdirSync(join(dir, 'rest-facade/src/operations')))
       if (/^ +consecutiveFailures$/m.test(readFileSync(join(dir, 'rest-facade/src/operations', file), 'utf8')))
         edit(`rest-facade/src/operations/${file}`, /^( +)consecutiveFailures$/m, '$1failures');
-    // The typed client's and the console's documents select it too (a selection on its own line; their code is not typechecked here).
+    // The typed client's and the console's documents select them too (a selection on its own line; their code is not typechecked here).
     const documents = (d: string): string[] =>
       readdirSync(join(dir, d), { withFileTypes: true }).flatMap((e) =>
         e.isDirectory() ? (e.name === 'gql' ? [] : documents(join(d, e.name))) : /\.(graphql|tsx?)$/.test(e.name) ? [join(d, e.name)] : [],
       );
-    for (const file of [...documents('client/src/operations'), ...documents('console/src')])
+    for (const file of [...documents('client/src/operations'), ...documents('console/src')]) {
       if (/^ +isOnline$/m.test(readFileSync(join(dir, file), 'utf8'))) edit(file, /^( +)isOnline$/gm, '$1online');
+      if (/^ +consecutiveFailures$/m.test(readFileSync(join(dir, file), 'utf8'))) edit(file, /^( +)consecutiveFailures$/gm, '$1failures');
+    }
     // ... and for an argument of claimDevice, which the facade maps body properties onto by name
     // (its document is derived from the mutation, so codegen follows the rename by itself).
     edit(

@@ -2602,7 +2602,7 @@ export interface components {
             name: string;
             /** @enum {string} */
             scope: "DEVICE" | "GROUP" | "TAG";
-            /** @description The device id */
+            /** @description The device id, device group id or tag. */
             target: string;
             windows: components["schemas"]["PowerWindow"][];
             exceptions: components["schemas"]["PowerException"][];

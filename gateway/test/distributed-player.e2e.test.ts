@@ -226,13 +226,17 @@ test("a bulk job of the devices process assigns a schedule through the schedulin
     if (state !== 'SUCCEEDED') await new Promise((r) => setTimeout(r, 250));
   }
   expect(state).toBe('SUCCEEDED');
-  expect((await gql('query($id: [String!]) { schedule(id: $id) { deviceIds } }', { id: [scheduleId] })).schedule).toEqual([{ deviceIds: [screen.id] }]);
+  expect((await gql('query($id: [String!]) { schedule(id: $id) { devices { id } } }', { id: [scheduleId] })).schedule).toEqual([
+    { devices: [{ id: screen.id }] },
+  ]);
   // Another account's schedule is unknown to A's job: refused before it starts.
   const foreign = await gql('mutation { createSchedule(input: { name: "B schedule", type: PLAYLIST }) { schedule { id } } }', {}, 'b');
   const refused = await gql(START, {
     i: { selector: { ids: [screen.id] }, action: 'ASSIGN_SCHEDULE', scheduleId: foreign.createSchedule.schedule?.id ?? 'none' },
   });
   expect(refused.startDeviceBulkJob).toMatchObject({ success: false, errorCode: 'NOT_FOUND' });
+  // The screen goes back to its menu board for the browser test below.
+  expect((await gql('mutation($id: ID!) { deleteSchedule(id: $id) { success } }', { id: scheduleId })).deleteSchedule.success).toBe(true);
 }, 90_000);
 
 test('a CAP feed served on loopback starts an override through the scheduling process, and its Cancel ends it', async () => {

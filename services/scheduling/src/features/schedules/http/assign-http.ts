@@ -48,11 +48,9 @@ export function createAssignHttp(rt: SchedulingRuntime, tokens: InternalTokens):
     const body = req.body as { deviceIds?: unknown; mode?: unknown } | undefined;
     const ids = body?.deviceIds;
     if (!Array.isArray(ids) || ids.length > MAX_DEVICES || !ids.every((id) => typeof id === 'string') || (body?.mode !== 'add' && body?.mode !== 'remove'))
-      return void res
-        .status(400)
-        .json({
-          error: { code: 'BAD_USER_INPUT', message: `deviceIds (at most ${MAX_DEVICES} strings) and mode (add or remove) are required`, field: 'deviceIds' },
-        });
+      return void res.status(400).json({
+        error: { code: 'BAD_USER_INPUT', message: `deviceIds (at most ${MAX_DEVICES} strings) and mode (add or remove) are required`, field: 'deviceIds' },
+      });
     try {
       const refused = await assignScheduleDevices(rt, caller, String(req.params.id).slice(0, 200), ids as string[], body.mode);
       res.json({ refused: Object.fromEntries(refused) });

@@ -5,7 +5,7 @@
  * never do more than that user could.
  */
 import { z } from 'zod';
-import { AppError, isoSeconds, parseInput, type Principal } from '@pylon/kit';
+import { AppError, isoSeconds, parseInput, parseOutboundUrl, type Principal } from '@pylon/kit';
 import { CAP_SEVERITIES, type CapFeedRecord } from '../../domain/cap.js';
 import { names, overrideInputSchema, targetOf, type OverrideTarget } from '../../domain/override.js';
 import type { SchedulingRuntime } from '../../runtime.js';
@@ -44,18 +44,8 @@ async function checkedTarget(rt: SchedulingRuntime, caller: Principal, t: Target
   return target;
 }
 
-/** The feed's URL checked as the poller will use it (http(s), no credentials, bounded). */
-function checkedUrl(url: string): string {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new AppError('BAD_USER_INPUT', 'url is not a valid absolute URL', { field: 'url' });
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new AppError('BAD_USER_INPUT', 'url must use http or https', { field: 'url' });
-  if (u.username || u.password) throw new AppError('BAD_USER_INPUT', 'url must not carry credentials', { field: 'url' });
-  return u.toString();
-}
+/** The feed's URL checked as the poller will use it (kit's outbound rules: http(s), no credentials, bounded). */
+const checkedUrl = (url: string): string => parseOutboundUrl(url, 'url').toString();
 
 const actorOf = (p: Principal): CapFeedRecord['actor'] => ({
   userId: p.userId,

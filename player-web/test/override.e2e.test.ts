@@ -293,6 +293,10 @@ browserTest(
       window.plays = [];
       p.played = (x) => { window.plays.push({ startedAt: x.startedAt, seconds: x.seconds, status: x.status }); played(x); };
       window.imageGoneAt = null;
+      // How late this page's timers run (a loaded CI machine starves Chromium): the bound below allows for it.
+      window.maxTimerLag = 0;
+      let last = performance.now();
+      setInterval(() => { const now = performance.now(); window.maxTimerLag = Math.max(window.maxTimerLag, now - last - 100); last = now; }, 100);
       new MutationObserver(() => {
         const on = !!document.querySelector('#stage .item.shown img');
         if (!on && window.imageGoneAt === null) window.imageGoneAt = Date.now();
@@ -322,8 +326,10 @@ browserTest(
       await until('the image off the glass', async () => !(await imageShown()), 20_000);
       // When it left, by this machine's clock (the server's too): the screen's corrected clock is within half a second of it.
       const off = (await page.evaluate('window.imageGoneAt')) as number;
+      // Half a second of clock plus one second of timer, plus however late the page's own timers ran meanwhile.
+      const late = 1500 + Math.ceil((await page.evaluate('window.maxTimerLag')) as number);
       expect(off).toBeGreaterThanOrEqual(expiry - 1000);
-      expect(off).toBeLessThan(expiry + 1500);
+      expect(off).toBeLessThan(expiry + late);
       // Two more intervals: the image never comes back, and no play started at or after the expiry.
       await until('two intervals past the expiry', async () => Date.now() > expiry + 4_000 && !(await imageShown()), 20_000);
       expect(await imageShown()).toBe(false);
@@ -331,8 +337,8 @@ browserTest(
       expect(plays.length).toBeGreaterThan(0); // the image played before
       // No play started at or after the expiry, and the last one ended at it (within the clock's half second).
       expect(plays.filter((p) => p.startedAt >= expiry)).toEqual([]);
-      expect(Math.max(...plays.map((p) => p.startedAt + p.seconds * 1000))).toBeLessThan(expiry + 1500);
-      console.log(`expiry: the image left the offline screen ${off - expiry} ms after valid_until`);
+      expect(Math.max(...plays.map((p) => p.startedAt + p.seconds * 1000))).toBeLessThan(expiry + late);
+      console.log(`expiry: the image left the offline screen ${off - expiry} ms after valid_until (page timers ran up to ${late - 1500} ms late)`);
     } finally {
       await screen.context!.setOffline(false);
       await screen.context!.close();

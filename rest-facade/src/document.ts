@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Kind, parse as parseGraphQL } from 'graphql';
 import type { Document } from 'openapi-backend';
 import { REST_MANIFEST, SCHEMA_DIR } from '@pylon/kit';
-import { cachedRestDocument, parseRestYaml } from './document-cache.js';
+import { restDocumentOf } from './document-cache.js';
 
 export const REST_DOCUMENT_PATH = `${SCHEMA_DIR}openapi/rest.yaml`;
 
@@ -18,8 +18,8 @@ export interface RestDocument {
 
 export function loadRestDocument(path = REST_DOCUMENT_PATH): RestDocument {
   const yaml = readFileSync(path, 'utf8');
-  // Parsed at build time when this is the YAML the build read (document-cache.ts).
-  const definition = (cachedRestDocument(yaml) ?? parseRestYaml(yaml)) as Document;
+  // Parsed at build time (or by an earlier start) when this is the YAML it read (document-cache.ts).
+  const definition = restDocumentOf(yaml) as Document;
   if (!definition || typeof definition !== 'object' || !String(definition.openapi).startsWith('3.1')) {
     throw new Error(`${path} is not an OpenAPI 3.1 document`);
   }

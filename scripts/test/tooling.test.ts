@@ -304,7 +304,9 @@ describe('typed facades (npm run typecheck over the generated operation types)',
     );
     expect(readdirSync(join(dir, 'schema/operations'))).not.toContain('rest');
     expect(readFileSync(join(dir, 'services/kit/src/generated/rest-operations.generated.ts'), 'utf8')).toMatch(/RestDeviceFragment = \{[^}]*\bonline: boolean/);
-    const tsc = run(bin('tsc'), ['-p', 'tsconfig.json']);
+    // The facades' sources only (and what they import): the whole tree's typecheck is CI's own check.
+    writeFileSync(join(dir, 'tsconfig.facades.json'), JSON.stringify({ extends: './tsconfig.json', include: ['rest-facade/src'] }));
+    const tsc = run(bin('tsc'), ['-p', 'tsconfig.facades.json']);
     // The REST mapper still reads d.isOnline (rest-facade/src/operations/devices.ts, inSync).
     expect(tsc.output).toMatch(/rest-facade\/src\/operations\/devices\.ts\(\d+,\d+\): error TS\d+: Property 'isOnline' does not exist on type 'DeviceData'/);
     expect(tsc.output).toMatch(/rest-facade\/src\/operations\/webhooks\.ts\(\d+,\d+\): error TS\d+: Property 'consecutiveFailures' does not exist on type/);

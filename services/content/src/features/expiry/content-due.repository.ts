@@ -54,12 +54,13 @@ export class ContentDueRepository {
 
   /**
    * Writes the target's entry: inserted, or replacing the one there when its instant differs (a new
-   * instant wins over the old); one for the same instant is kept as it is (announced or not).
+   * instant wins over the old); one for the same instant is kept when already announced, or due as
+   * asked (a changed lead setting moves it).
    */
   async put(record: DueRecord): Promise<void> {
     const id = dueId(record.account, record);
     const held = await this.entries.findById(SYSTEM_TENANT, id);
-    if (held?.at === record.at) return;
+    if (held?.at === record.at && (held.announced || held.dueAt === record.dueAt)) return;
     const set = { $set: { ...record, announced: false } };
     if (held && (await this.entries.update(SYSTEM_TENANT, id, set))) return;
     try {

@@ -5,7 +5,8 @@
  * loopback receiver (allow-listed by WEBHOOK_ALLOW_LIST: the outbound rules refuse loopback
  * otherwise). REST /webhooks CRUD and the delivery log; bad input names the field; the secret is
  * only in the create answer; the REST actions (test event, rotate-secret, redeliver); a dead
- * endpoint disabled after the failure window opens an alert. Waits poll with a 60 s limit.
+ * endpoint disabled after the failure window opens an alert; content expiry's events (swept every
+ * second here) are delivered and open a "Content runs empty" alert. Waits poll with a 60 s limit.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -38,6 +39,7 @@ beforeAll(async () => {
     WEBHOOK_RETRY_BASE_MS: '200',
     WEBHOOK_RETRY_MAX_DELAY_MS: '400',
     WEBHOOK_DISABLE_AFTER_SECONDS: '1',
+    CONTENT_EXPIRY_SWEEP_SECONDS: '1',
   });
 }, LIMIT);
 afterAll(async () => {
@@ -200,6 +202,45 @@ test(
       ).json()) as { data: { alert: { id: string; reason: string; alertRule: { name: string }; devices: unknown[] }[] } };
     const alert = await until('the alert', async () => (await gql()).data.alert.find((a) => a.reason.includes(endpoint.id)));
     expect(alert).toMatchObject({ alertRule: { name: 'Webhook endpoint disabled' }, devices: [] });
+  },
+  LIMIT,
+);
+
+test(
+  'content expiry through the composition: content.running_empty at once inside the lead, content.expired at the instant, and a "Content runs empty" alert',
+  async () => {
+    const created = await rest('/webhooks', {
+      method: 'POST',
+      body: JSON.stringify({ url: receiver, event_types: ['content.expired', 'content.running_empty'] }),
+    });
+    expect(created.status).toBe(201);
+    const made = await h.gql('mutation { createPlaylist(input: { name: "Expiring e2e" }) { playlist { id } } }');
+    const playlistId = (made.body as { data: { createPlaylist: { playlist: { id: string } } } }).data.createPlaylist.playlist.id;
+    // Its only source expires in about 3 s (whole seconds, as stored): well inside the 24 h lead.
+    const validUntil = new Date(Math.ceil((Date.now() + 3000) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    const added = await h.gql('mutation($i: AddPlaylistWebPageInput!) { addPlaylistWebPage(input: $i) { success } }', {
+      variables: { i: { playlistId, url: 'https://example.com/sale', validUntil } },
+    });
+    expect(added.body).toEqual({ data: { addPlaylistWebPage: { success: true } } });
+    const delivered = await until('both events delivered', () => {
+      const mine = received.map((r) => JSON.parse(r.body) as PushEvent).filter((e) => (e.data as { playlist_id?: string }).playlist_id === playlistId);
+      return mine.some((e) => e.type === 'content.expired') && mine.some((e) => e.type === 'content.running_empty') ? mine : undefined;
+    });
+    expect(delivered.map((e) => [e.type, e.data])).toEqual([
+      ['content.running_empty', { playlist_id: playlistId, media_id: null, name: 'Expiring e2e', runs_empty_at: validUntil }],
+      ['content.expired', expect.objectContaining({ playlist_id: playlistId, media_id: null, valid_until: validUntil })],
+    ]);
+    const alerts = async () =>
+      (
+        (await h.gql('{ alert(activeOnly: true) { reason alertRule { name } } }')).body as {
+          data: { alert: { reason: string; alertRule: { name: string } }[] };
+        }
+      ).data.alert;
+    const alert = await until('the alert', async () => (await alerts()).find((a) => a.reason.includes(playlistId)));
+    expect(alert).toEqual({
+      alertRule: { name: 'Content runs empty' },
+      reason: `playlist 'Expiring e2e' (${playlistId}) runs empty at ${validUntil}: every source of it expires by then`,
+    });
   },
   LIMIT,
 );

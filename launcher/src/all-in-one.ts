@@ -216,6 +216,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
       await step('demo simulator', () => demo.closeSimulator());
       await step('change watchers', () => sg.unwatch());
       await step('CAP feed poller', () => sg.stopCapPolling());
+      await step('content expiry sweep', () => sg.stopExpirySweep());
       await step('devices runtime', () => sg.devices.runtime.close());
       await step('demo seeding', () => demo.seeded());
       await step('webhook worker', () => sg.webhookWorker.close());

@@ -20,7 +20,7 @@ import {
 } from '@pylon/kit';
 import type { Backends } from '@pylon/composition/backends';
 import { createAnalyticsSubgraph, registerReportExportJob, type ReportDirectory } from '@pylon/analytics';
-import { createContentSubgraph, playerContent, playerMedia } from '@pylon/content';
+import { createContentSubgraph, playerContent, playerMedia, startExpirySweep } from '@pylon/content';
 import { contentSettings } from '@pylon/content/config';
 import { createDataTablesSubgraph, playerRows } from '@pylon/datatables';
 import { cachedMediaDirectory, createDevicesSubgraph, sendBulkDeviceCommands, startWebhookAlerts, type ManifestSource } from '@pylon/devices';
@@ -174,6 +174,8 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
     },
   });
   late.content = content;
+  // content.expired / content.running_empty from the stored due entries (features/expiry).
+  const stopExpirySweep = startExpirySweep(content.runtime);
   const datatables = createDataTablesSubgraph({
     documents,
     tokens,
@@ -284,6 +286,7 @@ export async function createInProcessSubgraphs(env: AllInOneEnv, w: SubgraphWiri
     webhookAlerts,
     unwatch,
     stopCapPolling,
+    stopExpirySweep,
     /** Where jobs keep files in flight (large imports). */
     jobsDir: join(resolve(env.SIGNAGE_DATA_DIR), 'jobs'),
   };

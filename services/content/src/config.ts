@@ -18,6 +18,10 @@ export const contentEnv = {
   MEDIA_URL_TTL_SECONDS: envInt(3600, 60, 7 * 86_400),
   /** Absolute prefix for fileUrl (e.g. https://signage.example.com); empty: relative to the REST base. */
   MEDIA_PUBLIC_BASE_URL: z.string().url().or(z.literal('')).default(''),
+  /** How often due content.expired / content.running_empty announcements are looked for; 0: never (another replica sweeps). */
+  CONTENT_EXPIRY_SWEEP_SECONDS: envInt(15, 0, 3600),
+  /** How long before a playlist or file runs empty because of expiry its alert opens (content.running_empty). */
+  CONTENT_RUNS_EMPTY_LEAD_HOURS: envInt(24, 0, 24 * 90),
 };
 
 export type ContentEnv = z.infer<z.ZodObject<typeof contentEnv>>;
@@ -35,5 +39,7 @@ export function contentSettings(env: ContentEnv): Partial<ContentSettings> {
     importAllowList: env.MEDIA_IMPORT_ALLOW_LIST,
     fileUrlTtlSeconds: env.MEDIA_URL_TTL_SECONDS,
     publicBaseUrl: env.MEDIA_PUBLIC_BASE_URL,
+    expirySweepSeconds: env.CONTENT_EXPIRY_SWEEP_SECONDS,
+    runsEmptyLeadSeconds: env.CONTENT_RUNS_EMPTY_LEAD_HOURS * 3600,
   };
 }

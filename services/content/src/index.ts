@@ -11,6 +11,7 @@ export { addMedia } from './features/media/add-media.js';
 export { createPlaylist } from './features/playlists/manage-playlists.js';
 export { createTemplate } from './features/templates/manage-templates.js';
 export { addPlaylistSource } from './features/playlists/playlist-sources.js';
+export { startExpirySweep, sweepDue } from './features/expiry/expiry-due.js';
 export {
   playerContent,
   playerMedia,

@@ -10,6 +10,7 @@ import { createContentSubgraph, type ContentSubgraph } from './app.js';
 import { contentProcessEnv, contentSettings } from './config.js';
 import { createHttpDataTableDirectory } from './adapters/data-table-directory.http.js';
 import { createMediaHttp } from './features/media/http/media-http.js';
+import { startExpirySweep } from './features/expiry/expiry-due.js';
 
 await runSubgraphProcess({
   name: 'content',
@@ -21,7 +22,7 @@ await runSubgraphProcess({
     const logger = createLogger({ level: env.LOG_LEVEL, name: 'content' });
     const push = createPushEventProducer(backends, logger);
     if (push) backends.onClose(() => push.publisher.close());
-    return createContentSubgraph({
+    const content = createContentSubgraph({
       documents: backends.documents!,
       blobs: backends.blobs!,
       tokens,
@@ -33,6 +34,10 @@ await runSubgraphProcess({
       // A template module's dataTableId must name a table of the caller's account: the datatables process answers.
       dataTables: createHttpDataTableDirectory({ datatablesUrl: env.DATATABLES_URL, tokens }),
     });
+    // content.expired / content.running_empty from the stored due entries (every replica sweeps; each entry is announced once).
+    // Stopped before the push-event publisher closes (onClose runs in reverse order of registration).
+    backends.onClose(startExpirySweep(content.runtime));
+    return content;
   },
   extend: (app, { tokens, subgraph }) => {
     app.use(createMediaHttp((subgraph as ContentSubgraph).runtime, { authenticate: (req) => tokens.verify(req.get(INTERNAL_TOKEN_HEADER)).catch(() => null) }));

@@ -3,6 +3,7 @@ import type { BlobStore, DocumentStore, Logger, PubSub, PushEvents } from '@pylo
 import { ContentRepository } from './shared/content.repository.js';
 import { FileUrls } from './shared/file-urls.js';
 import type { DataTableDirectory } from './ports/data-table-directory.js';
+import { ContentDueRepository } from './features/expiry/content-due.repository.js';
 
 export interface ContentSettings {
   /** Largest file one upload or import may store (413 past it). */
@@ -21,6 +22,10 @@ export interface ContentSettings {
   fileUrlTtlSeconds: number;
   /** Prefix of fileUrl (e.g. https://signage.example.com); empty: addresses relative to the REST base. */
   publicBaseUrl: string;
+  /** How often due expiry announcements are looked for (content.expired goes out within this of its instant); 0: never. */
+  expirySweepSeconds: number;
+  /** How long before a playlist or file runs empty because of expiry content.running_empty goes out (the alert opens). */
+  runsEmptyLeadSeconds: number;
 }
 
 export const DEFAULT_CONTENT_SETTINGS: ContentSettings = {
@@ -31,6 +36,8 @@ export const DEFAULT_CONTENT_SETTINGS: ContentSettings = {
   importAllowList: [],
   fileUrlTtlSeconds: 3600,
   publicBaseUrl: '',
+  expirySweepSeconds: 15,
+  runsEmptyLeadSeconds: 86_400,
 };
 
 export interface ContentRuntime {
@@ -43,6 +50,8 @@ export interface ContentRuntime {
   pubsub?: PubSub;
   /** Push events (media.ready/failed, playlist/template.changed); none: not produced. */
   pushEvents?: PushEvents;
+  /** When content.expired / content.running_empty are due (features/expiry); present with pushEvents. */
+  due?: ContentDueRepository;
   /** Checks a template module's dataTableId; none: a module naming a data table is refused (UNAVAILABLE). */
   dataTables?: DataTableDirectory;
   now(): number;
@@ -75,7 +84,7 @@ export function createContentRuntime(deps: ContentRuntimeDeps): ContentRuntime {
     settings,
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.pubsub ? { pubsub: deps.pubsub } : {}),
-    ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}),
+    ...(deps.pushEvents ? { pushEvents: deps.pushEvents, due: new ContentDueRepository(deps.documents) } : {}),
     ...(deps.dataTables ? { dataTables: deps.dataTables } : {}),
     now,
   };

@@ -87,6 +87,19 @@ export interface ContentExpiredPayload {
   media_id: string | null;
   valid_until: string;
 }
+/**
+ * content.running_empty: a playlist or a media file runs empty because of expiry at `runs_empty_at`
+ * (every source of the playlist expires by then; the file's validUntil), announced a lead before it.
+ */
+export interface ContentRunningEmptyPayload {
+  /** The playlist that runs empty; null for a media file. */
+  playlist_id: string | null;
+  /** The media file that expires (whatever plays it alone runs empty); null for a playlist. */
+  media_id: string | null;
+  /** The playlist's or file's name. */
+  name: string;
+  runs_empty_at: string;
+}
 export interface OverridePayload {
   override_id: string;
   name: string;
@@ -151,6 +164,7 @@ export interface PushEventPayloads {
   'now_playing.changed': NowPlayingPayload;
   'datatable.rows_changed': RowsChangedPayload;
   'content.expired': ContentExpiredPayload;
+  'content.running_empty': ContentRunningEmptyPayload;
   'override.started': OverridePayload;
   'override.acknowledged': OverrideAckPayload;
   'override.ended': OverridePayload;
@@ -250,6 +264,12 @@ export const PUSH_EVENT_CATALOGUE: { [T in PushEventType]: CatalogueEntry<T> } =
     description: "A playlist source's or a media file's validUntil came: screens no longer show it (content expiry).",
     view: 'Playlists_View',
     example: { playlist_id: 'p1', source_id: 's1', media_id: 'm1', valid_until: '2026-12-01T00:00:00Z' },
+  },
+  'content.running_empty': {
+    description:
+      'A playlist (every source expires by then) or a media file (its validUntil) runs empty because of expiry: announced a lead before (CONTENT_RUNS_EMPTY_LEAD_HOURS); the devices service opens an alert.',
+    view: 'Playlists_View',
+    example: { playlist_id: 'p1', media_id: null, name: 'Lobby loop', runs_empty_at: '2026-12-01T00:00:00Z' },
   },
   'datatable.rows_changed': {
     description: 'Rows of a data table were created, changed, deleted, imported, reordered or rolled back.',

@@ -31,6 +31,21 @@ export const nextContentEdge = (c: ManifestContent | null | undefined, t: number
     t,
   );
 
+/**
+ * A stretch of time [from, to) cut at the validity edges of its content strictly inside it, so that
+ * within each piece the same sources play (deviceTimeline's per-segment expiry).
+ */
+export function cutAtContentEdges<S extends { from: number; to: number }>(stretch: S, c: ManifestContent | null | undefined): S[] {
+  const pieces: S[] = [];
+  let start = stretch.from;
+  for (let edge = nextContentEdge(c, start); edge !== null && edge < stretch.to; edge = nextContentEdge(c, edge)) {
+    pieces.push({ ...stretch, from: start, to: edge });
+    start = edge;
+  }
+  pieces.push({ ...stretch, from: start, to: stretch.to });
+  return pieces;
+}
+
 export interface SkippedSource {
   playlistId: string;
   sourceId: string;

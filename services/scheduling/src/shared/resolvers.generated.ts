@@ -217,7 +217,7 @@ export type DevicePower = {
 export type DeviceTimeline = {
   __typename?: 'DeviceTimeline';
   device: Device;
-  /** Consecutive stretches covering [from, to). */
+  /** Consecutive stretches covering [from, to): cut where the winner changes and where a source of its content expires or becomes valid. */
   segments: Array<TimelineSegment>;
   timezone: Scalars['String']['output'];
 };
@@ -1126,6 +1126,12 @@ export type TimelineSegment = {
   from: Scalars['String']['output'];
   /** The winner; null: nothing plays. */
   schedule?: Maybe<Schedule>;
+  /**
+   * The winner's sources left out throughout this segment (content expiry: the source's or its
+   * file's validFrom/validUntil); empty when everything plays. A winner's stretch is cut into
+   * segments where one of its sources expires or becomes valid.
+   */
+  skippedContent: Array<SkippedContent>;
   to: Scalars['String']['output'];
 };
 
@@ -1712,6 +1718,7 @@ export type TemplateResolvers<ContextType = SubgraphContext, ParentType extends 
 export type TimelineSegmentResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['TimelineSegment'] = ResolversParentTypes['TimelineSegment']> = {
   from?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   schedule?: Resolver<Maybe<ResolversTypes['Schedule']>, ParentType, ContextType>;
+  skippedContent?: Resolver<Array<ResolversTypes['SkippedContent']>, ParentType, ContextType>;
   to?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 

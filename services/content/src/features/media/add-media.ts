@@ -13,6 +13,7 @@ import { openDownload } from '../../adapters/fetch-url.js';
 import { probeMedia } from '../../adapters/probe-media.js';
 import { storeFile } from '../../adapters/store-file.js';
 import type { ContentRuntime } from '../../runtime.js';
+import { mediaTargets, planDue } from '../expiry/expiry-due.js';
 
 const metaSchema = z
   .object({
@@ -97,6 +98,7 @@ export async function addMedia(
       orgId: null,
     });
     rt.pushEvents?.emit(tenant, 'media.ready', { media_id: media.id, name: media.name });
+    if (media.endDate) await planDue(rt, tenant, mediaTargets(rt, tenant, media.id));
     return media;
   } catch (e) {
     await Promise.all([rt.blobs.delete(tenant, file.key), thumbKey ? rt.blobs.delete(tenant, thumbKey) : false]).catch(() => undefined);

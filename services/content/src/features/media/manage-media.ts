@@ -5,7 +5,7 @@ import type { Media } from '../../shared/content.repository.js';
 import { instantField, nameField, tagsField } from '../../domain/fields.js';
 import type { ContentRuntime } from '../../runtime.js';
 import { contentChanged } from '../../shared/content-changes.js';
-import { armExpiry } from '../expiry/expiry-announcer.js';
+import { mediaTargets, planDue } from '../expiry/expiry-due.js';
 
 const updateSchema = z
   .object({
@@ -22,7 +22,7 @@ const updateSchema = z
 /** updateMedia / PUT /media/{id}: metadata only. Omitted optional fields are cleared (a replace). */
 export async function updateMedia(rt: ContentRuntime, principal: Principal, id: string, input: unknown): Promise<Media> {
   const tenant = principal.accountId;
-  await rt.repo.media.get(tenant, id);
+  const before = await rt.repo.media.get(tenant, id);
   const u = parseInput(updateSchema, input);
   // validFrom/validUntil are the file's validity window (issue 37.3) under their own names; startDate/endDate
   // (the reference API's start_date/end_date) are the same stored instants. The name given is the one an error names.
@@ -37,7 +37,8 @@ export async function updateMedia(rt: ContentRuntime, principal: Principal, id: 
     endDate: window.validUntil,
   });
   await contentChanged(rt, tenant, { mediaIds: [changed.id] });
-  armExpiry(rt, tenant, { playlistId: null, sourceId: null, mediaId: changed.id }, changed.endDate);
+  // content.expired at its endDate, content.running_empty before it, for the file and the playlists playing it.
+  if (before.endDate || changed.endDate) await planDue(rt, tenant, mediaTargets(rt, tenant, changed.id));
   return changed;
 }
 

@@ -15,12 +15,14 @@ import { densify, playOrder, type PlaylistSourceRecord } from '../../domain/play
 import { idField, nameField } from '../../domain/fields.js';
 import type { ContentRuntime } from '../../runtime.js';
 import { contentChanged, contentEvent } from '../../shared/content-changes.js';
-import { armExpiry } from '../expiry/expiry-announcer.js';
+import { planDue, playlistTargets } from '../expiry/expiry-due.js';
 
-/** content.expired for the source at its validUntil (expiry-announcer.ts); the playlist as stored, unchanged. */
-function announcing(rt: ContentRuntime, principal: Principal, changed: Playlist, sourceId?: string): Playlist {
-  const s = sourceId ? changed.sources?.find((x) => x.id === sourceId) : playOrder(changed.sources ?? []).at(-1);
-  if (s) armExpiry(rt, principal.accountId, { playlistId: changed.id, sourceId: s.id, mediaId: s.mediaId }, s.validUntil);
+/**
+ * After a source write: the due entries of the source's expiry (content.expired) and of the
+ * playlist running empty (content.running_empty), from the playlist as stored; returned unchanged.
+ */
+async function planned(rt: ContentRuntime, principal: Principal, changed: Playlist, sourceId: string | undefined): Promise<Playlist> {
+  await planDue(rt, principal.accountId, playlistTargets(changed.id, sourceId ?? playOrder(changed.sources ?? []).at(-1)?.id));
   return changed;
 }
 
@@ -82,7 +84,7 @@ export async function addPlaylistSource(rt: ContentRuntime, principal: Principal
   const changed = await edit(rt, principal, a.playlistId, a.expectedVersion, (sources) =>
     appended(sources, { name: a.name ?? media.name, type: sourceTypeOf(media.mimeType), interval: a.interval ?? null, mediaId: media.id, ...window }),
   );
-  return announcing(rt, principal, changed);
+  return planned(rt, principal, changed, undefined);
 }
 
 /** The sources with one more at the end (a new id, the next sequence), within MAX_SOURCES. */
@@ -129,7 +131,7 @@ export async function addPlaylistWebPage(rt: ContentRuntime, principal: Principa
   const changed = await edit(rt, principal, a.playlistId, a.expectedVersion, (sources) =>
     appended(sources, { name: a.name ?? new URL(a.url).host, type: 'WEB_PAGE', interval: a.interval ?? null, mediaId: null, url: a.url, ...window }),
   );
-  return announcing(rt, principal, changed);
+  return planned(rt, principal, changed, undefined);
 }
 
 const updateSchema = z
@@ -172,7 +174,7 @@ export async function updatePlaylistSource(rt: ContentRuntime, principal: Princi
     };
     return sources;
   });
-  return announcing(rt, principal, changed, u.sourceId);
+  return planned(rt, principal, changed, u.sourceId);
 }
 
 export async function removePlaylistSource(
@@ -181,10 +183,12 @@ export async function removePlaylistSource(
   args: { playlistId: string; sourceId: string; expectedVersion?: number | null },
 ): Promise<Playlist> {
   const r = parseInput(z.object({ playlistId: idField, sourceId: idField, expectedVersion: versionField }).strict(), args);
-  return edit(rt, principal, r.playlistId, r.expectedVersion, (sources) => {
+  const changed = await edit(rt, principal, r.playlistId, r.expectedVersion, (sources) => {
     sources.splice(findSource(sources, r.sourceId), 1);
     return sources;
   });
+  // The removed source's expiry entry goes; the playlist may now run empty sooner (its open-ended source went).
+  return planned(rt, principal, changed, r.sourceId);
 }
 
 const reorderSchema = z.object({ playlistId: idField, sourceIds: z.array(idField).max(MAX_SOURCES), expectedVersion: versionField }).strict();

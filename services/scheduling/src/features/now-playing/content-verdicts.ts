@@ -1,10 +1,12 @@
 /**
- * nowPlaying's word on content expiry (issue 37.3): which sources of the winner's content are left
- * out at the instant because of their validity window, read from the same player content the
- * manifest is cut from, so the verdict and the screen agree.
+ * nowPlaying's and deviceTimeline's word on content expiry (issue 37.3): which sources of the
+ * winner's content are left out at an instant because of their validity window, read from the same
+ * player content the manifest is cut from, so the verdict and the screen agree.
  */
 import { isoSeconds, type Principal } from '@pylon/kit';
-import { playlistsOf, skippedSourcesAt, type SkippedSource } from '../../domain/content-validity.js';
+import { cutAtContentEdges, playlistsOf, skippedSourcesAt, type ManifestContent, type SkippedSource } from '../../domain/content-validity.js';
+import type { SchedulePlan } from '../../domain/plan.js';
+import type { Segment } from '../../domain/resolution.js';
 import type { Schedule } from '../../shared/schedule.repository.js';
 import type { SchedulingRuntime } from '../../runtime.js';
 
@@ -25,14 +27,54 @@ export async function contentVerdicts(rt: SchedulingRuntime, caller: Principal, 
   if (!playlistIds.length && !templateIds.length) return { skipped: [], total: 0 };
   const found = await rt.content.playerContent(caller, { playlistIds, templateIds });
   const c = found.playlists.get(playlistIds[0] ?? '') ?? found.templates.get(templateIds[0] ?? '');
-  const skipped = skippedSourcesAt(c, at).map(({ state, ...s }) => ({
+  return { skipped: skippedAt(c, at), total: playlistsOf(c).reduce((n, p) => n + p.sources.length, 0) };
+}
+
+/** The content's sources left out at `at`, with their verdicts in words. */
+function skippedAt(c: ManifestContent | null | undefined, at: number): SkippedContent[] {
+  return skippedSourcesAt(c, at).map(({ state, ...s }) => ({
     ...s,
     validFrom: isoSeconds(s.validFrom),
     validUntil: isoSeconds(s.validUntil),
     verdict: state,
     reason: state === 'EXPIRED' ? `left out: expired at ${isoSeconds(s.validUntil)}` : `left out: valid from ${isoSeconds(s.validFrom)}`,
   }));
-  return { skipped, total: playlistsOf(c).reduce((n, p) => n + p.sources.length, 0) };
+}
+
+export interface TimelinePiece {
+  from: number;
+  to: number;
+  schedule: Schedule | null;
+  /** The winner's sources left out throughout the piece. */
+  skipped: SkippedContent[];
+}
+
+/**
+ * deviceTimeline's segments cut where a source of the winner's content expires or becomes valid,
+ * each piece with what it leaves out (one content read for every winner of the range).
+ */
+export async function timelineVerdicts(
+  rt: SchedulingRuntime,
+  caller: Principal,
+  segments: readonly Segment<SchedulePlan<Schedule>>[],
+): Promise<TimelinePiece[]> {
+  const winners = segments.flatMap((s) => (s.winner ? [s.winner.schedule] : []));
+  const playlistIds = [...new Set(winners.flatMap((w) => (w.type === 'PLAYLIST' && w.playlistId ? [w.playlistId] : [])))];
+  const templateIds = [...new Set(winners.flatMap((w) => (w.type === 'TEMPLATE' && w.templateId ? [w.templateId] : [])))];
+  const found = playlistIds.length || templateIds.length ? await rt.content.playerContent(caller, { playlistIds, templateIds }) : null;
+  const contentOf = (w: Schedule | null): ManifestContent | undefined =>
+    !w || !found
+      ? undefined
+      : w.type === 'PLAYLIST'
+        ? found.playlists.get(w.playlistId ?? '')
+        : w.type === 'TEMPLATE'
+          ? found.templates.get(w.templateId ?? '')
+          : undefined;
+  return segments.flatMap((seg) => {
+    const schedule = seg.winner?.schedule ?? null;
+    const c = contentOf(schedule);
+    return cutAtContentEdges({ from: seg.from, to: seg.to }, c).map((p) => ({ ...p, schedule, skipped: skippedAt(c, p.from) }));
+  });
 }
 
 /** The winner's reason with what expiry leaves out of it. */

@@ -7,7 +7,7 @@ import { overrideOut } from '../overrides/resolvers.js';
 import { devicePower } from '../power/manage-power.js';
 import { powerReason } from '../power/resolvers.js';
 import { deviceTimeline, nowPlaying, reasonOf } from './now-playing.js';
-import { contentVerdicts, expiryReason } from './content-verdicts.js';
+import { contentVerdicts, expiryReason, timelineVerdicts } from './content-verdicts.js';
 
 const iso = (ms: number | null) => (ms === null ? null : isoSeconds(ms));
 
@@ -57,10 +57,11 @@ export function nowPlayingResolvers(rt: SchedulingRuntime): Resolvers {
       },
       deviceTimeline: async (_, args, ctx) => {
         const r = await deviceTimeline(rt, ctx.principal, args.deviceId, args.from, args.to);
+        const pieces = await timelineVerdicts(rt, ctx.principal, r.segments);
         return {
           device: { id: r.deviceId },
           timezone: r.zone,
-          segments: r.segments.map((s) => ({ from: iso(s.from)!, to: iso(s.to)!, schedule: s.winner?.schedule ?? null })),
+          segments: pieces.map((p) => ({ from: iso(p.from)!, to: iso(p.to)!, schedule: p.schedule, skippedContent: p.skipped })),
         };
       },
     },

@@ -2,7 +2,8 @@
  * A webhook endpoint disabled after persistent failure opens an alert: the devices service's
  * consumer of the push-event stream turns each webhook_endpoint.disabled event into one alert of
  * that account (readable through Query.alert, rule "Webhook endpoint disabled", no device) and an
- * alert.opened event; the same event delivered twice opens one alert; other types open none.
+ * alert.opened event; the same event delivered twice opens one alert; other types open none. A
+ * content.running_empty event (content expiry) opens a "Content runs empty" alert per target and instant.
  */
 import { createMemoryStream } from '@pylon/adapters/memory';
 import { createLogger, pushEvent, PUSH_EVENTS_TOPIC, type EventStream, type PushEvent, type PushEvents, type Subscription } from '@pylon/kit';
@@ -63,4 +64,31 @@ test('webhook_endpoint.disabled opens one alert of that account, announced as al
     at: '2026-06-01T12:00:00Z',
   });
   expect(resolved.data?.updateAlert).toMatchObject({ success: true });
+});
+
+test('content.running_empty opens one "Content runs empty" alert per playlist or file and instant, naming it; another account sees none', async () => {
+  const before = seen.filter((e) => e.type === 'alert.opened').length;
+  const lunch = { playlist_id: 'p-lunch', media_id: null, name: 'Lunch menu', runs_empty_at: '2030-01-21T00:00:00Z' };
+  const file = { playlist_id: null, media_id: 'm-menu', name: 'menu.png', runs_empty_at: '2030-01-21T00:00:00Z' };
+  await stream.publish(PUSH_EVENTS_TOPIC, [
+    { key: 'acc-a', value: pushEvent('acc-a', 'content.running_empty', lunch) },
+    { key: 'acc-a', value: pushEvent('acc-a', 'content.running_empty', file) },
+    // The same instant again (another sweep's event, a redelivery): no second alert. A later instant: a new one.
+    { key: 'acc-a', value: pushEvent('acc-a', 'content.running_empty', lunch) },
+    { key: 'acc-a', value: pushEvent('acc-a', 'content.running_empty', { ...lunch, runs_empty_at: '2030-03-01T00:00:00Z' }) },
+  ]);
+  await until(
+    'the events consumed',
+    async () => (await stream.lag()).every((l) => l.lag === 0) && seen.filter((e) => e.type === 'alert.opened').length >= before + 3,
+  );
+  const all = (await f.run(ALERTS)).data?.alert as { reason: string; isActive: boolean; alertRule: { name: string }; devices: unknown[] }[];
+  const runsEmpty = all.filter((a) => a.alertRule.name === 'Content runs empty');
+  expect(runsEmpty.map((a) => a.reason).sort()).toEqual([
+    "media file 'menu.png' (m-menu) runs empty at 2030-01-21T00:00:00Z: it expires then, and whatever plays it alone (a playlist of it only, an override showing it) shows nothing",
+    "playlist 'Lunch menu' (p-lunch) runs empty at 2030-01-21T00:00:00Z: every source of it expires by then",
+    "playlist 'Lunch menu' (p-lunch) runs empty at 2030-03-01T00:00:00Z: every source of it expires by then",
+  ]);
+  expect(runsEmpty.every((a) => a.isActive && a.devices.length === 0)).toBe(true);
+  expect(seen.filter((e) => e.type === 'alert.opened')).toHaveLength(before + 3);
+  expect(((await f.run(ALERTS, {}, principal('acc-b'))).data?.alert as unknown[]).length).toBe(0);
 });

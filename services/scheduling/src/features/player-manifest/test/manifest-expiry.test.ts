@@ -2,7 +2,7 @@
  * Content expiry in the manifest and in nowPlaying (issue 37.3), through the subgraph with a clock
  * the test sets: sources outside their validity window are left out, the manifest's next change is
  * the first validity edge (its `next` the same schedule re-cut there), and nowPlaying names what it
- * skips and why.
+ * skips and why; deviceTimeline cuts its segments at the validity edges.
  */
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { POLICIES, type DocumentStore } from '@pylon/kit';
@@ -112,4 +112,17 @@ test('nowPlaying names each skipped source with its verdict, and says when the c
   } finally {
     playlist.sources = saved;
   }
+});
+
+test('deviceTimeline cuts the winner at its sources validity edges, each segment naming what it leaves out', async () => {
+  const q = `query($from: String!, $to: String!) { deviceTimeline(deviceId: "d1", from: $from, to: $to) {
+    segments { from to schedule { name } skippedContent { sourceId verdict } } } }`;
+  const r = (await run(q, { from: iso(T - H), to: iso(T + 4 * H) })).data as {
+    deviceTimeline: { segments: { from: string; to: string; schedule: { name: string } | null; skippedContent: { sourceId: string; verdict: string }[] }[] };
+  };
+  expect(r.deviceTimeline.segments).toEqual([
+    { from: iso(T - H), to: iso(T + H), schedule: { name: 'All day' }, skippedContent: [{ sourceId: 'launch', verdict: 'NOT_YET_VALID' }] },
+    { from: iso(T + H), to: iso(T + 2 * H), schedule: { name: 'All day' }, skippedContent: [] },
+    { from: iso(T + 2 * H), to: iso(T + 4 * H), schedule: { name: 'All day' }, skippedContent: [{ sourceId: 'sale', verdict: 'EXPIRED' }] },
+  ]);
 });

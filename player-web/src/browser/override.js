@@ -111,8 +111,11 @@ export class OverrideLayer {
       const status = await this.ctx.api.ackOverride(a.id, a.state);
       // 2xx recorded; 4xx will never be (not this screen's, or gone): drop either way.
       if (status >= 200 && status < 500) this.acks.delete(k);
-      // The last acknowledgement the server recorded (tests and the bench read it as `${id}:${state}`).
-      if (status >= 200 && status < 300) document.body.dataset.overrideAcked = `${a.id}:${a.state}`;
+      // The last acknowledgement the server recorded, and when by this page's clock (tests and the bench read them).
+      if (status >= 200 && status < 300) {
+        document.body.dataset.overrideAcked = `${a.id}:${a.state}`;
+        document.body.dataset.overrideAckedAt = String(Date.now());
+      }
     }
     document.body.dataset.overrideAcksPending = String(this.acks.size);
     if (this.acks.size) this.ackTimer = setTimeout(() => void this.sendAcks(), ACK_RETRY_MS);

@@ -19,7 +19,14 @@ const isManifest = (url) => /^\/player\/[^/]+\/manifest$/.test(url.pathname);
 const isShell = (url) =>
   url.origin === self.location.origin && (url.pathname === '/play' || url.pathname === '/play/' || url.pathname.startsWith('/play/assets/'));
 
-self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('install', (ev) => {
+  // Pings, acknowledgements, play logs and screenshots (every POST) go to the network without waking
+  // this worker (Service Worker static routing): its fetch handler lets them through anyway, and
+  // dispatching each one to it cost a loaded screen hundreds of ms on an emergency override's path.
+  // Browsers without static routing run the handler as before.
+  if (typeof ev.addRoutes === 'function') ev.waitUntil(ev.addRoutes([{ condition: { requestMethod: 'POST' }, source: 'network' }]).catch(() => undefined));
+  self.skipWaiting();
+});
 self.addEventListener('activate', (ev) => ev.waitUntil(self.clients.claim()));
 self.addEventListener('message', (ev) => {
   if (ev.data && ev.data.type === 'clear') ev.waitUntil(Promise.all([caches.delete(FILES), caches.delete(MANIFESTS)]));
@@ -40,7 +47,11 @@ async function networkFirst(request, cacheName, key) {
   }
 }
 
-async function manifestResponse(request) {
+/** The manifest writes to Cache Storage, chained. */
+let storing = Promise.resolve();
+
+async function manifestResponse(ev) {
+  const request = ev.request;
   const url = new URL(request.url);
   let res;
   try {
@@ -52,11 +63,19 @@ async function manifestResponse(request) {
     throw e;
   }
   if (res.status === 200) {
-    const body = await res.clone().json();
-    const cache = await caches.open(MANIFESTS);
-    await cache.put(url.pathname, res.clone());
-    // Files are cached in the background; the page plays from the network meanwhile.
-    void syncFiles(body).catch(() => undefined);
+    // Kept for offline starts and files cached, after the page has its answer: an emergency override
+    // reaches the glass without waiting for a Cache Storage write (the event stays alive until both end).
+    // One write at a time, in the order the answers came, so an older manifest never lands last.
+    const copy = res.clone();
+    storing = storing
+      .then(async () => {
+        const body = await copy.clone().json();
+        await (await caches.open(MANIFESTS)).put(url.pathname, copy);
+        // Files are cached in the background; the page plays from the network meanwhile.
+        void syncFiles(body).catch(() => undefined);
+      })
+      .catch(() => undefined);
+    ev.waitUntil(storing);
     const tag = request.headers.get('if-none-match');
     if (tag && tag === res.headers.get('etag')) return new Response(null, { status: 304, headers: { etag: tag } });
   }
@@ -143,7 +162,7 @@ self.addEventListener('fetch', (ev) => {
   const request = ev.request;
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
-  if (isManifest(url)) return ev.respondWith(manifestResponse(request));
+  if (isManifest(url)) return ev.respondWith(manifestResponse(ev));
   if (isShell(url)) return ev.respondWith(networkFirst(request, SHELL, url.pathname === '/play' ? '/play/' : url.pathname));
   ev.respondWith(caches.match(fileKey(request.url), { cacheName: FILES }).then((cached) => (cached ? fromCache(request, cached) : fetch(request))));
 });

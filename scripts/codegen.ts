@@ -2,7 +2,9 @@
  * Generates the TypeScript types every layer reads, from the one source of each shape:
  *   - services/<subgraph>/src/shared/resolvers.generated.ts   typescript-resolvers over
  *     schema/subgraphs/<subgraph>.graphql, with mappers onto the stored records (federation: true),
- *     beside the subgraph's SDL head (its feature parts are in src/features/);
+ *     beside the subgraph's SDL head (its feature parts are in src/features/); the prelude the six
+ *     share to the letter (Maybe, the resolver function types, ...) is written once, in
+ *     services/kit/src/generated/resolver-types.generated.ts (scripts/shared-resolver-types.ts);
  *   - services/kit/src/generated/{rest,legacy}-operations.generated.ts   typescript-operations over
  *     the REST declarations' documents and schema/operations/legacy/*.graphql against the composed API schema;
  *   - console/src/gql/*   the console's typed GraphQL documents (graphql-codegen's client preset);
@@ -35,6 +37,7 @@ import { Document, isCollection, parse as parseYaml, visit } from 'yaml';
 import { loadApiSchema } from '../services/kit/src/graphql/api-schema.js';
 import { REST_MANIFEST } from '../services/kit/src/facade/gateway-client.js';
 import { OLD_REST_DOCUMENTS_DIR, restDocuments, restManifestText } from './rest-documents.js';
+import { hoistSharedTypes, SHARED_TYPES_FILE } from './shared-resolver-types.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const check = process.argv.includes('--check');
@@ -153,6 +156,16 @@ async function graphqlFiles(rest: RestSource): Promise<Map<string, string>> {
   };
   const outputs = await generate({ cwd: root, silent: true, generates }, false);
   const files = new Map<string, string>(outputs.map((o: { filename: string; content: string }) => [o.filename.replace(`${root}`, ''), HEADER + o.content]));
+  // The plugins' prelude, alike in every subgraph's file, is written once in the kit.
+  const resolverFiles = Object.keys(SUBGRAPHS).map((name) => `services/${name}/src/shared/resolvers.generated.ts`);
+  const schemaTypes = new Set(
+    Object.keys(SUBGRAPHS).flatMap((name) =>
+      parse(readFileSync(`${root}schema/subgraphs/${name}.graphql`, 'utf8')).definitions.flatMap((d) => ('name' in d && d.name ? [d.name.value] : [])),
+    ),
+  );
+  const hoisted = hoistSharedTypes(new Map(resolverFiles.map((f) => [f, files.get(f)!])), HEADER, schemaTypes);
+  for (const [file, text] of hoisted.files) files.set(file, text);
+  files.set(SHARED_TYPES_FILE, hoisted.shared);
   for (const facade of ['rest', 'legacy'] as const) {
     const file = `services/kit/src/generated/${facade}-operations.generated.ts`;
     const documents = facade === 'rest' ? [...rest.documents.values()] : legacyDocuments();

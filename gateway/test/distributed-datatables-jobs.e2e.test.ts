@@ -8,13 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
-import { createMemoryCache } from '@pylon/adapters/memory';
-import { createAccount, createApiKey, createIdentitySubgraph, createUser } from '@pylon/identity';
-import { createDevicesSubgraph } from '@pylon/devices';
-import { InternalTokens } from '@pylon/kit';
-import { seedDemo } from '../../launcher/src/demo/seed-demo.js';
-import { freePort, Processes } from './processes.js';
+import { createAccount, createApiKey, createUser } from '@pylon/identity';
+import { freePort, gatewayEnv, Processes, seedDemoStore } from './processes.js';
 
 const secret = randomBytes(32).toString('hex');
 const KEY = 'distributed-jobs-key-0123456789';
@@ -26,15 +21,11 @@ let gatewayUrl: string;
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-jobs-'));
   procs = new Processes({ secret, dataDir, logLevel: 'warn' });
-  const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
-  const tokens = new InternalTokens(secret);
-  const identity = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens, principalCacheSeconds: 30 });
-  const devices = createDevicesSubgraph({ documents: store, tokens, onlineWindowSeconds: 600, organizations: { belongsTo: async () => false } });
-  await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: KEY });
-  await createAccount(identity.repo, { id: 'dist-jobs-other', name: 'Other Co' });
-  const user = await createUser(identity.repo, { accountId: 'dist-jobs-other', username: 'o@other.example', roles: ['Owner', 'API'] });
-  keyB = (await createApiKey(identity.repo, { accountId: 'dist-jobs-other', userId: user.id, name: 'other' })).value;
-  await store.close();
+  await seedDemoStore(dataDir, secret, KEY, async ({ identity }) => {
+    await createAccount(identity.repo, { id: 'dist-jobs-other', name: 'Other Co' });
+    const user = await createUser(identity.repo, { accountId: 'dist-jobs-other', username: 'o@other.example', roles: ['Owner', 'API'] });
+    keyB = (await createApiKey(identity.repo, { accountId: 'dist-jobs-other', userId: user.id, name: 'other' })).value;
+  });
 
   const [pi, pd, pg, dead] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   const [identityUrl, datatablesUrl] = await Promise.all([
@@ -42,19 +33,7 @@ beforeAll(async () => {
     procs.start('services/datatables/src/main.ts', { IMPORT_JOB_THRESHOLD_BYTES: '1000' }, pd, 60_000),
   ]);
   const nowhere = `http://127.0.0.1:${dead}`;
-  gatewayUrl = await procs.start(
-    'gateway/src/gateway.main.ts',
-    {
-      IDENTITY_URL: identityUrl,
-      DEVICES_URL: nowhere,
-      CONTENT_URL: nowhere,
-      SCHEDULING_URL: nowhere,
-      DATATABLES_URL: datatablesUrl,
-      ANALYTICS_URL: nowhere,
-    },
-    pg,
-    60_000,
-  );
+  gatewayUrl = await procs.start('gateway/src/gateway.main.ts', gatewayEnv(nowhere, { IDENTITY_URL: identityUrl, DATATABLES_URL: datatablesUrl }), pg, 60_000);
 }, 150_000);
 
 afterAll(async () => {

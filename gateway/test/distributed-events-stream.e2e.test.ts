@@ -22,7 +22,7 @@ import { createMemoryCache } from '@pylon/adapters/memory';
 import { createAccount, createApiKey, createIdentitySubgraph, createUser } from '@pylon/identity';
 import { InternalTokens } from '@pylon/kit';
 import { openEventStream, until, type OpenEventStream } from '@pylon/kit/testing';
-import { freePort, Processes, REDIS_URL, redisAnswers } from './processes.js';
+import { freePort, gatewayEnv, Processes, REDIS_URL, redisAnswers } from './processes.js';
 
 const secret = randomBytes(32).toString('hex');
 const ACCOUNT = `dist-sse-${randomBytes(4).toString('hex')}`;
@@ -58,20 +58,7 @@ let doomedId = '';
       procs.start('services/identity/src/webhooks.main.ts', shared, pw, LIMIT),
     ]);
     const nowhere = `http://127.0.0.1:${dead}`;
-    gatewayUrl = await procs.start(
-      'gateway/src/gateway.main.ts',
-      {
-        IDENTITY_URL: identityUrl,
-        REDIS_URL,
-        DEVICES_URL: nowhere,
-        CONTENT_URL: nowhere,
-        SCHEDULING_URL: nowhere,
-        DATATABLES_URL: nowhere,
-        ANALYTICS_URL: nowhere,
-      },
-      pg,
-      LIMIT,
-    );
+    gatewayUrl = await procs.start('gateway/src/gateway.main.ts', gatewayEnv(nowhere, { IDENTITY_URL: identityUrl, REDIS_URL }), pg, LIMIT);
   }, 4 * LIMIT);
 
   afterAll(async () => {

@@ -16,7 +16,7 @@ import { InternalTokens } from '@pylon/kit';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { accessTokenFor } from './oauth.helpers.js';
-import { freePort, Processes, REDIS_URL, redisAnswers } from './processes.js';
+import { freePort, gatewayEnv, Processes, REDIS_URL, redisAnswers } from './processes.js';
 
 const secret = randomBytes(32).toString('hex');
 const redisUrl = REDIS_URL;
@@ -48,16 +48,7 @@ beforeAll(async () => {
   const nowhere = `http://127.0.0.1:${dead}`;
   gatewayUrl = await procs.start(
     'gateway/src/gateway.main.ts',
-    {
-      ...(redis ? { REDIS_URL: redisUrl } : {}),
-      IDENTITY_URL: identityUrl,
-      DEVICES_URL: nowhere,
-      CONTENT_URL: nowhere,
-      SCHEDULING_URL: nowhere,
-      DATATABLES_URL: nowhere,
-      ANALYTICS_URL: nowhere,
-      SUBGRAPH_TIMEOUT_MS: '2000',
-    },
+    gatewayEnv(nowhere, { ...(redis ? { REDIS_URL: redisUrl } : {}), IDENTITY_URL: identityUrl, SUBGRAPH_TIMEOUT_MS: '2000' }),
     pg,
   );
 }, 120_000);

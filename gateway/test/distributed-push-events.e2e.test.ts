@@ -21,7 +21,7 @@ import { createMemoryCache } from '@pylon/adapters/memory';
 import { createAccount, createApiKey, createIdentitySubgraph, createUser } from '@pylon/identity';
 import { InternalTokens, PUSH_EVENTS_TOPIC, type PushEvent } from '@pylon/kit';
 import { until } from '@pylon/kit/testing';
-import { freePort, Processes, REDIS_URL, redisAnswers } from './processes.js';
+import { freePort, gatewayEnv, Processes, REDIS_URL, redisAnswers } from './processes.js';
 
 const secret = randomBytes(32).toString('hex');
 const KEY = 'distributed-push-key-0123456789';
@@ -67,12 +67,7 @@ beforeAll(async () => {
     procs.start('services/identity/src/webhooks.main.ts', { ...stream, WEBHOOK_ALLOW_LIST: '127.0.0.1', WEBHOOK_POLL_MS: '50' }, pw, LIMIT),
   ]);
   const nowhere = `http://127.0.0.1:${dead}`;
-  gatewayUrl = await procs.start(
-    'gateway/src/gateway.main.ts',
-    { IDENTITY_URL: identityUrl!, CONTENT_URL: contentUrl!, DEVICES_URL: nowhere, SCHEDULING_URL: nowhere, DATATABLES_URL: nowhere, ANALYTICS_URL: nowhere },
-    pg,
-    LIMIT,
-  );
+  gatewayUrl = await procs.start('gateway/src/gateway.main.ts', gatewayEnv(nowhere, { IDENTITY_URL: identityUrl!, CONTENT_URL: contentUrl! }), pg, LIMIT);
 }, 4 * LIMIT);
 
 afterAll(async () => {

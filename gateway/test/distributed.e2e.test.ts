@@ -6,14 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
-import { createMemoryCache } from '@pylon/adapters/memory';
-import { createIdentitySubgraph } from '@pylon/identity';
-import { createDevicesSubgraph } from '@pylon/devices';
 import { InternalTokens } from '@pylon/kit';
-import { seedDemo } from '../../launcher/src/demo/seed-demo.js';
 import { registerRestOrigin } from './support/reference-conformance.js';
-import { freePort, Processes } from './processes.js';
+import { freePort, gatewayEnv, Processes, seedDemoStore } from './processes.js';
 
 const secret = randomBytes(32).toString('hex');
 const KEY = 'distributed-test-key-0123456789';
@@ -27,13 +22,7 @@ let legacyUrl: string;
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-'));
   procs = new Processes({ secret, dataDir, logLevel: 'warn' });
-  // Seed through the public use-cases, then let the processes share the store.
-  const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
-  const tokens = new InternalTokens(secret);
-  const identity = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens, principalCacheSeconds: 30 });
-  const devices = createDevicesSubgraph({ documents: store, tokens, onlineWindowSeconds: 600, organizations: { belongsTo: async () => false } });
-  await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: KEY });
-  await store.close();
+  await seedDemoStore(dataDir, secret, KEY);
 
   const [pi, pd, pg, dead] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   const identityUrl = await procs.start('services/identity/src/main.ts', {}, pi);
@@ -41,15 +30,7 @@ beforeAll(async () => {
   const nowhere = `http://127.0.0.1:${dead}`;
   gatewayUrl = await procs.start(
     'gateway/src/gateway.main.ts',
-    {
-      IDENTITY_URL: identityUrl,
-      DEVICES_URL: devicesUrl,
-      CONTENT_URL: nowhere,
-      SCHEDULING_URL: nowhere,
-      DATATABLES_URL: nowhere,
-      ANALYTICS_URL: nowhere,
-      SUBGRAPH_TIMEOUT_MS: '2000',
-    },
+    gatewayEnv(nowhere, { IDENTITY_URL: identityUrl, DEVICES_URL: devicesUrl, SUBGRAPH_TIMEOUT_MS: '2000' }),
     pg,
   );
   const [pr, pl] = await Promise.all([freePort(), freePort()]);

@@ -2,6 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ContentRepository } from '@pylon/content';
 import { loadConfig } from '@pylon/kit';
 import { startAllInOne, type AllInOne } from '../../launcher/src/all-in-one.js';
 import { allInOneEnv } from '../../launcher/src/all-in-one.config.js';
@@ -47,4 +48,29 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       return { status: res.status, body: (await res.json()) as never };
     },
   });
+}
+
+/**
+ * A media record written straight to the content store (no upload, no file): tests that need a
+ * media id to play, report or probe. Ungrouped, untagged, 1x1 and 10 bytes unless `fields` says otherwise.
+ */
+export async function insertMedia(
+  h: AllInOne,
+  accountId: string,
+  fields: { name: string; fileName: string; mimeType: string; groupId?: string | null; groupName?: string | null; tags?: string[] },
+): Promise<string> {
+  const content = (h.subgraphs.content as unknown as { repo: ContentRepository }).repo;
+  const media = await content.media.items.insert(accountId, {
+    groupId: null,
+    groupName: null,
+    tags: [],
+    ...fields,
+    fileSize: 10,
+    fileUrl: null,
+    thumbnailUrl: null,
+    width: 1,
+    height: 1,
+    orgId: null,
+  });
+  return media.id;
 }

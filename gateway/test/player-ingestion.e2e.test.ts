@@ -6,7 +6,7 @@
  */
 import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
 import type { ContentRepository } from '@pylon/content';
-import { startHarness, type Harness } from './harness.js';
+import { insertMedia, startHarness, type Harness } from './harness.js';
 
 type Json = Record<string, any>;
 let h: Harness;
@@ -29,23 +29,7 @@ const gql = async (query: string, variables: Json = {}, key?: string) => {
 };
 const newDevice = async (name: string, key?: string): Promise<{ id: string; registrationKey: string }> =>
   (await gql('mutation($n: String!) { createDevice(input: { name: $n }) { device { id registrationKey } } }', { n: name }, key)).createDevice.device;
-const addMedia = async (account: string, name: string) =>
-  (
-    await content.media.items.insert(account, {
-      groupId: null,
-      groupName: null,
-      tags: [],
-      name,
-      fileName: `${name}.png`,
-      mimeType: 'image/png',
-      fileSize: 10,
-      fileUrl: null,
-      thumbnailUrl: null,
-      width: 1,
-      height: 1,
-      orgId: null,
-    })
-  ).id;
+const addMedia = (account: string, name: string) => insertMedia(h, account, { name, fileName: `${name}.png`, mimeType: 'image/png' });
 const PLAYS =
   'query($d: [String!]) { playLogs(startDate: "2000-01-01", endDate: "2100-01-01", deviceId: $d, limit: 1000) { id deviceId fileId fileName duration } }';
 /** Polls until `n` play logs of the device are queryable (acknowledged-to-queryable is well under this). */

@@ -5,7 +5,13 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createMemoryCache } from '@pylon/adapters/memory';
 import { createRedisCache } from '@pylon/adapters/redis';
+import { createDevicesSubgraph } from '@pylon/devices';
+import { createIdentitySubgraph } from '@pylon/identity';
+import { InternalTokens } from '@pylon/kit';
+import { seedDemo } from '../../launcher/src/demo/seed-demo.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 export const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -33,6 +39,41 @@ export const freePort = () =>
       s.close(() => resolve(port));
     });
   });
+
+/**
+ * Seeds the demo (account, bootstrap key, devices) into `dataDir`'s embedded store through the
+ * public use cases, lets `more` add what the test needs, then closes the store for the processes
+ * to share (LMDB is multi-process safe).
+ */
+export async function seedDemoStore(
+  dataDir: string,
+  secret: string,
+  bootstrapKey: string,
+  more?: (seeded: { identity: ReturnType<typeof createIdentitySubgraph>; devices: ReturnType<typeof createDevicesSubgraph> }) => Promise<void>,
+): Promise<void> {
+  const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
+  try {
+    const tokens = new InternalTokens(secret);
+    const identity = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens, principalCacheSeconds: 30 });
+    const devices = createDevicesSubgraph({ documents: store, tokens, onlineWindowSeconds: 600, organizations: { belongsTo: async () => false } });
+    await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey });
+    await more?.({ identity, devices });
+  } finally {
+    await store.close();
+  }
+}
+
+/** The subgraph addresses the gateway reads from its environment. */
+const SUBGRAPH_URLS = ['IDENTITY_URL', 'DEVICES_URL', 'CONTENT_URL', 'SCHEDULING_URL', 'DATATABLES_URL', 'ANALYTICS_URL'] as const;
+
+/**
+ * The gateway's environment for a test that starts only some subgraphs: `env` names those (and any
+ * other setting); every subgraph it does not name points at `nowhere`, an address nothing listens
+ * on, so the gateway starts and those subgraphs' fields fail fast.
+ */
+export function gatewayEnv(nowhere: string, env: Record<string, string>): Record<string, string> {
+  return { ...Object.fromEntries(SUBGRAPH_URLS.map((name) => [name, nowhere])), ...env };
+}
 
 /** The Redis the distributed tests share (REDIS_URL, else the local default), and whether it answers. */
 export const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';

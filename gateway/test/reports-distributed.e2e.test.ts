@@ -10,13 +10,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
-import { createMemoryCache } from '@pylon/adapters/memory';
-import { createIdentitySubgraph } from '@pylon/identity';
-import { createDevicesSubgraph } from '@pylon/devices';
 import { INTERNAL_TOKEN_HEADER, InternalTokens, POLICIES, type Principal } from '@pylon/kit';
-import { DEMO_ACCOUNT_ID, seedDemo } from '../../launcher/src/demo/seed-demo.js';
-import { freePort, Processes } from './processes.js';
+import { DEMO_ACCOUNT_ID } from '../../launcher/src/demo/seed-demo.js';
+import { freePort, Processes, seedDemoStore } from './processes.js';
 
 const secret = randomBytes(32).toString('hex');
 const tokens = new InternalTokens(secret);
@@ -42,13 +38,10 @@ const principal = (accountId: string): Principal => ({
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-reports-'));
   procs = new Processes({ secret, dataDir, logLevel: 'warn' });
-  const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
-  const identity = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens, principalCacheSeconds: 30 });
-  const devices = createDevicesSubgraph({ documents: store, tokens, onlineWindowSeconds: 600, organizations: { belongsTo: async () => false } });
-  await seedDemo({ identity: identity.repo, devices: devices.repo, bootstrapKey: 'distributed-reports-key-0123456789' });
-  const d = (await devices.repo.all(DEMO_ACCOUNT_ID))[0]!;
-  device = { id: d.id, name: d.name };
-  await store.close();
+  await seedDemoStore(dataDir, secret, 'distributed-reports-key-0123456789', async ({ devices }) => {
+    const d = (await devices.repo.all(DEMO_ACCOUNT_ID))[0]!;
+    device = { id: d.id, name: d.name };
+  });
   const [pi, pd, pc, ps, pa] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   const identityUrl = await procs.start('services/identity/src/main.ts', {}, pi);
   const devicesUrl = await procs.start('services/devices/src/main.ts', { IDENTITY_URL: identityUrl }, pd);

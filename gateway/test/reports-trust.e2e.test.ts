@@ -10,8 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
-import type { ContentRepository } from '@pylon/content';
-import { startHarness, type Harness } from './harness.js';
+import { insertMedia, startHarness, type Harness } from './harness.js';
 import { printedFields } from '../../services/analytics/test/fixtures/csv-fields.js';
 
 const A = 'tenant-proof';
@@ -53,24 +52,7 @@ async function device(key: string, name: string): Promise<string> {
   return ((await res.json()) as { id: string }).id;
 }
 
-async function media(accountId: string, name: string): Promise<string> {
-  const content = (h.subgraphs.content as unknown as { repo: ContentRepository }).repo;
-  const m = await content.media.items.insert(accountId, {
-    groupId: null,
-    groupName: null,
-    tags: [],
-    name,
-    fileName: `${name}.mp4`,
-    mimeType: 'video/mp4',
-    fileSize: 10,
-    fileUrl: null,
-    thumbnailUrl: null,
-    width: 1,
-    height: 1,
-    orgId: null,
-  });
-  return m.id;
-}
+const media = (accountId: string, name: string): Promise<string> => insertMedia(h, accountId, { name, fileName: `${name}.mp4`, mimeType: 'video/mp4' });
 
 async function mutate<T>(key: string, query: string, variables: Record<string, unknown>): Promise<T> {
   const res = await h.gql(query, { variables, key });

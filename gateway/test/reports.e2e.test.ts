@@ -7,11 +7,10 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
-import type { ContentRepository } from '@pylon/content';
 import type { DeviceRepository } from '@pylon/devices';
 import { HANDLER_RULES } from '@pylon/kit';
 import { loadRestDocument } from '@pylon/rest-facade/document';
-import { startHarness, TEST_KEY, type Harness } from './harness.js';
+import { insertMedia, startHarness, TEST_KEY, type Harness } from './harness.js';
 
 const A = 'demo-account';
 let h: Harness;
@@ -26,25 +25,9 @@ beforeAll(async () => {
   h = await startHarness({ SIGNAGE_DEMO: 'true' });
   const identity = h.subgraphs.identity as unknown as IdentityService;
   const devices = (h.subgraphs.devices as unknown as { repo: DeviceRepository }).repo;
-  const content = (h.subgraphs.content as unknown as { repo: ContentRepository }).repo;
   const d = (await devices.all(A))[0]!;
   device = { id: d.id, name: d.name };
-  mediaId = (
-    await content.media.items.insert(A, {
-      groupId: null,
-      groupName: null,
-      tags: [],
-      name: 'Promo',
-      fileName: 'promo.mp4',
-      mimeType: 'video/mp4',
-      fileSize: 10,
-      fileUrl: null,
-      thumbnailUrl: null,
-      width: 1,
-      height: 1,
-      orgId: null,
-    })
-  ).id;
+  mediaId = await insertMedia(h, A, { name: 'Promo', fileName: 'promo.mp4', mimeType: 'video/mp4' });
   await createAccount(identity.repo, { id: 'tenant-r', name: 'Tenant R', timezone: 'UTC' });
   const ownerB = await createUser(identity.repo, { accountId: 'tenant-r', username: 'owner@tenant-r.example', roles: ['Owner', 'API'] });
   keyB = (await createApiKey(identity.repo, { accountId: 'tenant-r', userId: ownerB.id, name: 'b' })).value;

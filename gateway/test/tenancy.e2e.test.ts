@@ -10,7 +10,7 @@ import type { ContentRepository } from '@pylon/content';
 import type { DataTableRepository } from '@pylon/datatables';
 import type { DeviceRepository } from '@pylon/devices';
 import type { ScheduleRepository } from '@pylon/scheduling';
-import { startHarness, TEST_KEY, type Harness } from './harness.js';
+import { insertMedia, startHarness, TEST_KEY, type Harness } from './harness.js';
 
 const A = 'demo-account';
 let h: Harness;
@@ -29,20 +29,7 @@ beforeAll(async () => {
   const grouped = { groupId: null, groupName: null, tags: ['a'] };
   a.device = (await devices.all(A))[0]!.id;
   a.deviceGroup = (await devices.groupTree.listGroups(A))[0]!.id;
-  a.media = (
-    await content.media.items.insert(A, {
-      ...grouped,
-      name: 'A logo',
-      fileName: 'a.png',
-      mimeType: 'image/png',
-      fileSize: 10,
-      fileUrl: null,
-      thumbnailUrl: null,
-      width: 1,
-      height: 1,
-      orgId: null,
-    })
-  ).id;
+  a.media = await insertMedia(h, A, { ...grouped, name: 'A logo', fileName: 'a.png', mimeType: 'image/png' });
   a.mediaGroup = (await content.media.groups.insert(A, { name: 'A media', parentId: null })).id;
   a.playlist = (await content.playlists.items.insert(A, { ...grouped, name: 'A loop', type: 'MULTIMEDIA', duration: null, sources: [] })).id;
   a.playlistGroup = (await content.playlists.groups.insert(A, { name: 'A playlists', parentId: null })).id;

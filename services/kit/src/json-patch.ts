@@ -9,9 +9,10 @@ import jsonpatch from 'fast-json-patch';
 import { AppError } from './errors.js';
 
 /** Keys that reach an object's prototype: never accepted in a path or a value. */
-const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
-function assertPlainJson(value: unknown, field: string, maxDepth = 16): void {
+/** Throws BAD_USER_INPUT when a JSON value holds a prototype key or nests deeper than maxDepth (patch values, event properties). */
+export function assertPlainJson(value: unknown, field: string, maxDepth = 16): void {
   const stack: { v: unknown; depth: number }[] = [{ v: value, depth: 0 }];
   while (stack.length) {
     const { v, depth } = stack.pop()!;

@@ -5,17 +5,11 @@ import type { Media as MediaRecord, Playlist as PlaylistRecord, Template as Temp
 import type { PlaylistSourceRecord as PlaylistSourceRecordRecord } from '../domain/playlist.js';
 import type { TemplateModuleRecord as TemplateModuleRecordRecord } from '../domain/template.js';
 import type { GroupView as GroupViewRecord, SubgraphContext } from '@pylon/kit';
-export type Maybe<T> = T | null;
-export type InputMaybe<T> = Maybe<T>;
-export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
-export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
+import type { BuiltinScalars, Maybe, InputMaybe, Omit, RequireFields, ResolverTypeWrapper, ReferenceResolver, GraphQLRecursivePick, ResolverWithResolve, Resolver, ResolverFn, SubscriptionSubscribeFn, SubscriptionResolveFn, SubscriptionSubscriberObject, SubscriptionResolverObject, SubscriptionObject, SubscriptionResolver, TypeResolveFn, IsTypeOfResolverFn, NextResolverFn, DirectiveResolverFn, PolicyDirectiveArgs, PolicyDirectiveResolver, DirectiveResolvers } from '@pylon/kit/generated/resolver-types.generated';
+export type { Maybe, InputMaybe, Omit, RequireFields, ResolverTypeWrapper, ReferenceResolver, GraphQLRecursivePick, ResolverWithResolve, Resolver, ResolverFn, SubscriptionSubscribeFn, SubscriptionResolveFn, SubscriptionSubscriberObject, SubscriptionResolverObject, SubscriptionObject, SubscriptionResolver, TypeResolveFn, IsTypeOfResolverFn, NextResolverFn, DirectiveResolverFn, PolicyDirectiveArgs, PolicyDirectiveResolver, DirectiveResolvers };
+
 /** All built-in and custom scalars, mapped to their actual values */
-export type Scalars = {
-  ID: { input: string; output: string; }
-  String: { input: string; output: string; }
-  Boolean: { input: boolean; output: boolean; }
-  Int: { input: number; output: number; }
-  Float: { input: number; output: number; }
+export type Scalars = BuiltinScalars & {
   /** Any JSON value (JSON Patch values, event properties). */
   JSON: { input: unknown; output: unknown; }
   _FieldSet: { input: unknown; output: unknown; }
@@ -374,7 +368,6 @@ export type Mutation = {
   updateTemplateGroup?: Maybe<TemplateGroupPayload>;
 };
 
-
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
@@ -383,7 +376,6 @@ export type Mutation = {
 export type MutationAddPlaylistSourceArgs = {
   input: AddPlaylistSourceInput;
 };
-
 
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -394,7 +386,6 @@ export type MutationAddPlaylistWebPageArgs = {
   input: AddPlaylistWebPageInput;
 };
 
-
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
@@ -403,7 +394,6 @@ export type MutationAddPlaylistWebPageArgs = {
 export type MutationCreateMediaFromUrlArgs = {
   input: CreateMediaFromUrlInput;
 };
-
 
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -414,7 +404,6 @@ export type MutationCreateMediaGroupArgs = {
   input: ContentGroupInput;
 };
 
-
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
@@ -423,7 +412,6 @@ export type MutationCreateMediaGroupArgs = {
 export type MutationCreatePlaylistArgs = {
   input: CreatePlaylistInput;
 };
-
 
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -434,7 +422,6 @@ export type MutationCreatePlaylistGroupArgs = {
   input: ContentGroupInput;
 };
 
-
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
@@ -443,7 +430,6 @@ export type MutationCreatePlaylistGroupArgs = {
 export type MutationCreateTemplateArgs = {
   input: CreateTemplateInput;
 };
-
 
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -454,7 +440,6 @@ export type MutationCreateTemplateGroupArgs = {
   input: ContentGroupInput;
 };
 
-
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
@@ -463,7 +448,6 @@ export type MutationCreateTemplateGroupArgs = {
 export type MutationDeleteMediaArgs = {
   id: Scalars['ID']['input'];
 };
-
 
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -474,7 +458,6 @@ export type MutationDeleteMediaGroupArgs = {
   id: Scalars['ID']['input'];
 };
 
-
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
@@ -483,7 +466,6 @@ export type MutationDeleteMediaGroupArgs = {
 export type MutationDeletePlaylistArgs = {
   id: Scalars['ID']['input'];
 };
-
 
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -494,7 +476,6 @@ export type MutationDeletePlaylistGroupArgs = {
   id: Scalars['ID']['input'];
 };
 
-
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
@@ -504,7 +485,6 @@ export type MutationDeleteTemplateArgs = {
   id: Scalars['ID']['input'];
 };
 
-
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
@@ -513,7 +493,6 @@ export type MutationDeleteTemplateArgs = {
 export type MutationDeleteTemplateGroupArgs = {
   id: Scalars['ID']['input'];
 };
-
 
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -525,7 +504,6 @@ export type MutationPatchMediaArgs = {
   operations: Array<JsonPatchOperationInput>;
 };
 
-
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
@@ -535,7 +513,6 @@ export type MutationPatchPlaylistArgs = {
   id: Scalars['ID']['input'];
   operations: Array<JsonPatchOperationInput>;
 };
-
 
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -548,7 +525,6 @@ export type MutationRemovePlaylistSourceArgs = {
   sourceId: Scalars['ID']['input'];
 };
 
-
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
@@ -557,7 +533,6 @@ export type MutationRemovePlaylistSourceArgs = {
 export type MutationReorderPlaylistSourcesArgs = {
   input: ReorderPlaylistSourcesInput;
 };
-
 
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -569,7 +544,6 @@ export type MutationUpdateMediaArgs = {
   input: UpdateMediaInput;
 };
 
-
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
@@ -579,7 +553,6 @@ export type MutationUpdateMediaGroupArgs = {
   id: Scalars['ID']['input'];
   input: ContentGroupInput;
 };
-
 
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -591,7 +564,6 @@ export type MutationUpdatePlaylistArgs = {
   input: UpdatePlaylistInput;
 };
 
-
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
@@ -602,7 +574,6 @@ export type MutationUpdatePlaylistGroupArgs = {
   input: ContentGroupInput;
 };
 
-
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField. Uploads are plain HTTP (REST POST /media,
@@ -611,7 +582,6 @@ export type MutationUpdatePlaylistGroupArgs = {
 export type MutationUpdatePlaylistSourceArgs = {
   input: UpdatePlaylistSourceInput;
 };
-
 
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -622,7 +592,6 @@ export type MutationUpdateTemplateArgs = {
   id: Scalars['ID']['input'];
   input: UpdateTemplateInput;
 };
-
 
 /**
  * Content changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -824,7 +793,6 @@ export type Query = {
   templateGroups?: Maybe<Array<TemplateGroup>>;
 };
 
-
 export type QueryMediaArgs = {
   groupId?: InputMaybe<Array<Scalars['String']['input']>>;
   groupName?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -837,7 +805,6 @@ export type QueryMediaArgs = {
   where?: InputMaybe<MediaFilterInput>;
 };
 
-
 export type QueryMediaCountArgs = {
   groupId?: InputMaybe<Array<Scalars['String']['input']>>;
   groupName?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -847,13 +814,11 @@ export type QueryMediaCountArgs = {
   where?: InputMaybe<MediaFilterInput>;
 };
 
-
 export type QueryMediaGroupsArgs = {
   order?: InputMaybe<Array<GroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
   where?: InputMaybe<GroupFilterInput>;
 };
-
 
 export type QueryPlaylistArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
@@ -862,18 +827,15 @@ export type QueryPlaylistArgs = {
   where?: InputMaybe<PlaylistFilterInput>;
 };
 
-
 export type QueryPlaylistCountArgs = {
   where?: InputMaybe<PlaylistFilterInput>;
 };
-
 
 export type QueryPlaylistGroupsArgs = {
   order?: InputMaybe<Array<GroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
   where?: InputMaybe<GroupFilterInput>;
 };
-
 
 export type QueryTemplateArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
@@ -882,11 +844,9 @@ export type QueryTemplateArgs = {
   where?: InputMaybe<TemplateFilterInput>;
 };
 
-
 export type QueryTemplateCountArgs = {
   where?: InputMaybe<TemplateFilterInput>;
 };
-
 
 export type QueryTemplateGroupsArgs = {
   order?: InputMaybe<Array<GroupSortInput>>;
@@ -1108,83 +1068,7 @@ export type UpdateTemplateInput = {
   width: Scalars['Int']['input'];
 };
 
-
-
-export type ResolverTypeWrapper<T> = Promise<T> | T;
-
-export type ReferenceResolver<TResult, TReference, TContext> = (
-      reference: TReference,
-      context: TContext,
-      info: GraphQLResolveInfo
-    ) => Promise<TResult> | TResult;
-
-      type ScalarCheck<T, S> = S extends true ? T : NullableCheck<T, S>;
-      type NullableCheck<T, S> = Maybe<T> extends T ? Maybe<ListCheck<NonNullable<T>, S>> : ListCheck<T, S>;
-      type ListCheck<T, S> = T extends (infer U)[] ? NullableCheck<U, S>[] : GraphQLRecursivePick<T, S>;
-      export type GraphQLRecursivePick<T, S> = { [K in keyof T & keyof S]: ScalarCheck<T[K], S[K]> };
     
-
-export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
-  resolve: ResolverFn<TResult, TParent, TContext, TArgs>;
-};
-export type Resolver<TResult, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = ResolverFn<TResult, TParent, TContext, TArgs> | ResolverWithResolve<TResult, TParent, TContext, TArgs>;
-
-export type ResolverFn<TResult, TParent, TContext, TArgs> = (
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => Promise<TResult> | TResult;
-
-export type SubscriptionSubscribeFn<TResult, TParent, TContext, TArgs> = (
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => AsyncIterable<TResult> | Promise<AsyncIterable<TResult>>;
-
-export type SubscriptionResolveFn<TResult, TParent, TContext, TArgs> = (
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => TResult | Promise<TResult>;
-
-export interface SubscriptionSubscriberObject<TResult, TKey extends string, TParent, TContext, TArgs> {
-  subscribe: SubscriptionSubscribeFn<{ [key in TKey]: TResult }, TParent, TContext, TArgs>;
-  resolve?: SubscriptionResolveFn<TResult, { [key in TKey]: TResult }, TContext, TArgs>;
-}
-
-export interface SubscriptionResolverObject<TResult, TParent, TContext, TArgs> {
-  subscribe: SubscriptionSubscribeFn<any, TParent, TContext, TArgs>;
-  resolve: SubscriptionResolveFn<TResult, any, TContext, TArgs>;
-}
-
-export type SubscriptionObject<TResult, TKey extends string, TParent, TContext, TArgs> =
-  | SubscriptionSubscriberObject<TResult, TKey, TParent, TContext, TArgs>
-  | SubscriptionResolverObject<TResult, TParent, TContext, TArgs>;
-
-export type SubscriptionResolver<TResult, TKey extends string, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> =
-  | ((...args: any[]) => SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>)
-  | SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>;
-
-export type TypeResolveFn<TTypes, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (
-  parent: TParent,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => Maybe<TTypes> | Promise<Maybe<TTypes>>;
-
-export type IsTypeOfResolverFn<T = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (obj: T, context: TContext, info: GraphQLResolveInfo) => boolean | Promise<boolean>;
-
-export type NextResolverFn<T> = () => Promise<T>;
-
-export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = (
-  next: NextResolverFn<TResult>,
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => TResult | Promise<TResult>;
 
 /** Mapping of federation types */
 export type FederationTypes = {
@@ -1205,7 +1089,6 @@ export type FederationReferenceTypes = {
     ( { __typename: 'Template' }
     & GraphQLRecursivePick<FederationTypes['Template'], {"id":true}> );
 };
-
 
 /** Mapping of interface types */
 export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
@@ -1344,12 +1227,6 @@ export type ResolversParentTypes = {
   UpdateTemplateInput: UpdateTemplateInput;
   String: Scalars['String']['output'];
 };
-
-export type PolicyDirectiveArgs = {
-  name: Array<Scalars['String']['input']>;
-};
-
-export type PolicyDirectiveResolver<Result, Parent, ContextType = SubgraphContext, Args = PolicyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type CreateMediaFromUrlPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['CreateMediaFromUrlPayload'] = ResolversParentTypes['CreateMediaFromUrlPayload']> = {
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1654,8 +1531,4 @@ export type Resolvers<ContextType = SubgraphContext> = {
   TemplateModule?: TemplateModuleResolvers<ContextType>;
   TemplatePayload?: TemplatePayloadResolvers<ContextType>;
   UpdateMediaPayload?: UpdateMediaPayloadResolvers<ContextType>;
-};
-
-export type DirectiveResolvers<ContextType = SubgraphContext> = {
-  policy?: PolicyDirectiveResolver<any, any, ContextType>;
 };

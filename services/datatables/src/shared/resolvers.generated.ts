@@ -4,17 +4,11 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { DataTable as DataTableRecord, DataTableRow as DataTableRowRecord, DataTableRowVersion as DataTableRowVersionRecord } from './data-table.repository.js';
 import type { RowPage as RowPageRecord } from '../features/rows/read-rows.js';
 import type { SubgraphContext } from '@pylon/kit';
-export type Maybe<T> = T | null;
-export type InputMaybe<T> = Maybe<T>;
-export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
-export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
+import type { BuiltinScalars, Maybe, InputMaybe, Omit, RequireFields, ResolverTypeWrapper, ResolverWithResolve, Resolver, ResolverFn, SubscriptionSubscribeFn, SubscriptionResolveFn, SubscriptionSubscriberObject, SubscriptionResolverObject, SubscriptionObject, SubscriptionResolver, TypeResolveFn, IsTypeOfResolverFn, NextResolverFn, DirectiveResolverFn, PolicyDirectiveArgs, PolicyDirectiveResolver, DirectiveResolvers } from '@pylon/kit/generated/resolver-types.generated';
+export type { Maybe, InputMaybe, Omit, RequireFields, ResolverTypeWrapper, ResolverWithResolve, Resolver, ResolverFn, SubscriptionSubscribeFn, SubscriptionResolveFn, SubscriptionSubscriberObject, SubscriptionResolverObject, SubscriptionObject, SubscriptionResolver, TypeResolveFn, IsTypeOfResolverFn, NextResolverFn, DirectiveResolverFn, PolicyDirectiveArgs, PolicyDirectiveResolver, DirectiveResolvers };
+
 /** All built-in and custom scalars, mapped to their actual values */
-export type Scalars = {
-  ID: { input: string; output: string; }
-  String: { input: string; output: string; }
-  Boolean: { input: boolean; output: boolean; }
-  Int: { input: number; output: number; }
-  Float: { input: number; output: number; }
+export type Scalars = BuiltinScalars & {
   /** A JSON value; a row's data is an object of column key to cell value. */
   JSON: { input: unknown; output: unknown; }
   _FieldSet: { input: unknown; output: unknown; }
@@ -437,36 +431,29 @@ export type Mutation = {
   updateDataTableRow?: Maybe<DataTableRowPayload>;
 };
 
-
 export type MutationBatchCreateDataTableRowsArgs = {
   input: BatchCreateDataTableRowsInput;
 };
-
 
 export type MutationBatchDeleteDataTableRowsArgs = {
   input: BatchDeleteDataTableRowsInput;
 };
 
-
 export type MutationCancelJobArgs = {
   id: Scalars['ID']['input'];
 };
-
 
 export type MutationCreateDataTableArgs = {
   input: CreateDataTableInput;
 };
 
-
 export type MutationCreateDataTableRowArgs = {
   input: CreateDataTableRowInput;
 };
 
-
 export type MutationDeleteDataTableArgs = {
   tableId: Scalars['String']['input'];
 };
-
 
 export type MutationDeleteDataTableRowArgs = {
   rowId: Scalars['String']['input'];
@@ -474,26 +461,21 @@ export type MutationDeleteDataTableRowArgs = {
   version?: InputMaybe<Scalars['Int']['input']>;
 };
 
-
 export type MutationImportDataTableRowsArgs = {
   input: ImportDataTableRowsInput;
 };
-
 
 export type MutationReorderDataTableRowsArgs = {
   input: ReorderDataTableRowsInput;
 };
 
-
 export type MutationRollbackDataTableRowArgs = {
   input: RollbackDataTableRowInput;
 };
 
-
 export type MutationUpdateDataTableArgs = {
   input: UpdateDataTableInput;
 };
-
 
 export type MutationUpdateDataTableRowArgs = {
   input: UpdateDataTableRowInput;
@@ -572,17 +554,14 @@ export type Query = {
   job?: Maybe<Job>;
 };
 
-
 export type QueryDataTableArgs = {
   tableId: Scalars['String']['input'];
 };
-
 
 export type QueryDataTableRowArgs = {
   rowId: Scalars['String']['input'];
   tableId: Scalars['String']['input'];
 };
-
 
 export type QueryDataTableRowVersionArgs = {
   rowId: Scalars['String']['input'];
@@ -590,14 +569,12 @@ export type QueryDataTableRowVersionArgs = {
   version: Scalars['Int']['input'];
 };
 
-
 export type QueryDataTableRowVersionsArgs = {
   order?: InputMaybe<Array<DataTableRowVersionSortInput>>;
   rowId: Scalars['String']['input'];
   tableId: Scalars['String']['input'];
   where?: InputMaybe<DataTableRowVersionFilterInput>;
 };
-
 
 export type QueryDataTableRowsArgs = {
   continuationToken?: InputMaybe<Scalars['String']['input']>;
@@ -608,7 +585,6 @@ export type QueryDataTableRowsArgs = {
   tableId: Scalars['String']['input'];
 };
 
-
 export type QueryDataTablesArgs = {
   continuationToken?: InputMaybe<Scalars['String']['input']>;
   order?: InputMaybe<Array<DataTableSortInput>>;
@@ -616,11 +592,9 @@ export type QueryDataTablesArgs = {
   where?: InputMaybe<DataTableFilterInput>;
 };
 
-
 export type QueryExportDataTableRowsArgs = {
   tableId: Scalars['String']['input'];
 };
-
 
 export type QueryJobArgs = {
   id: Scalars['ID']['input'];
@@ -695,76 +669,6 @@ export type UpdateDataTableRowInput = {
   /** When given, the write is refused (VERSION_CONFLICT) unless the row is at this version. */
   version?: InputMaybe<Scalars['Int']['input']>;
 };
-
-
-
-export type ResolverTypeWrapper<T> = Promise<T> | T;
-
-
-export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
-  resolve: ResolverFn<TResult, TParent, TContext, TArgs>;
-};
-export type Resolver<TResult, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = ResolverFn<TResult, TParent, TContext, TArgs> | ResolverWithResolve<TResult, TParent, TContext, TArgs>;
-
-export type ResolverFn<TResult, TParent, TContext, TArgs> = (
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => Promise<TResult> | TResult;
-
-export type SubscriptionSubscribeFn<TResult, TParent, TContext, TArgs> = (
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => AsyncIterable<TResult> | Promise<AsyncIterable<TResult>>;
-
-export type SubscriptionResolveFn<TResult, TParent, TContext, TArgs> = (
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => TResult | Promise<TResult>;
-
-export interface SubscriptionSubscriberObject<TResult, TKey extends string, TParent, TContext, TArgs> {
-  subscribe: SubscriptionSubscribeFn<{ [key in TKey]: TResult }, TParent, TContext, TArgs>;
-  resolve?: SubscriptionResolveFn<TResult, { [key in TKey]: TResult }, TContext, TArgs>;
-}
-
-export interface SubscriptionResolverObject<TResult, TParent, TContext, TArgs> {
-  subscribe: SubscriptionSubscribeFn<any, TParent, TContext, TArgs>;
-  resolve: SubscriptionResolveFn<TResult, any, TContext, TArgs>;
-}
-
-export type SubscriptionObject<TResult, TKey extends string, TParent, TContext, TArgs> =
-  | SubscriptionSubscriberObject<TResult, TKey, TParent, TContext, TArgs>
-  | SubscriptionResolverObject<TResult, TParent, TContext, TArgs>;
-
-export type SubscriptionResolver<TResult, TKey extends string, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> =
-  | ((...args: any[]) => SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>)
-  | SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>;
-
-export type TypeResolveFn<TTypes, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (
-  parent: TParent,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => Maybe<TTypes> | Promise<Maybe<TTypes>>;
-
-export type IsTypeOfResolverFn<T = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (obj: T, context: TContext, info: GraphQLResolveInfo) => boolean | Promise<boolean>;
-
-export type NextResolverFn<T> = () => Promise<T>;
-
-export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = (
-  next: NextResolverFn<TResult>,
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => TResult | Promise<TResult>;
-
-
-
 
 /** Mapping of interface types */
 export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
@@ -889,12 +793,6 @@ export type ResolversParentTypes = {
   UpdateDataTableRowInput: UpdateDataTableRowInput;
   String: Scalars['String']['output'];
 };
-
-export type PolicyDirectiveArgs = {
-  name: Array<Scalars['String']['input']>;
-};
-
-export type PolicyDirectiveResolver<Result, Parent, ContextType = SubgraphContext, Args = PolicyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type BatchDataTableRowsPayloadResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['BatchDataTableRowsPayload'] = ResolversParentTypes['BatchDataTableRowsPayload']> = {
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1138,8 +1036,4 @@ export type Resolvers<ContextType = SubgraphContext> = {
   Query?: QueryResolvers<ContextType>;
   ReorderDataTableRowsPayload?: ReorderDataTableRowsPayloadResolvers<ContextType>;
   RollbackDataTableRowPayload?: RollbackDataTableRowPayloadResolvers<ContextType>;
-};
-
-export type DirectiveResolvers<ContextType = SubgraphContext> = {
-  policy?: PolicyDirectiveResolver<any, any, ContextType>;
 };

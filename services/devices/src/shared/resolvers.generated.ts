@@ -6,17 +6,11 @@ import type { GroupView as GroupViewRecord, SubgraphContext } from '@pylon/kit';
 import type { DisplayCommand as DisplayCommandRecord } from './device.repository.js';
 import type { DeviceCommand as DeviceCommandRecord } from '../features/commands/command.repository.js';
 import type { Alert as AlertRecord } from '../features/alerts/alert.repository.js';
-export type Maybe<T> = T | null;
-export type InputMaybe<T> = Maybe<T>;
-export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
-export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
+import type { BuiltinScalars, Maybe, InputMaybe, Omit, RequireFields, ResolverTypeWrapper, ReferenceResolver, GraphQLRecursivePick, ResolverWithResolve, Resolver, ResolverFn, SubscriptionSubscribeFn, SubscriptionResolveFn, SubscriptionSubscriberObject, SubscriptionResolverObject, SubscriptionObject, SubscriptionResolver, TypeResolveFn, IsTypeOfResolverFn, NextResolverFn, DirectiveResolverFn, PolicyDirectiveArgs, PolicyDirectiveResolver, DirectiveResolvers } from '@pylon/kit/generated/resolver-types.generated';
+export type { Maybe, InputMaybe, Omit, RequireFields, ResolverTypeWrapper, ReferenceResolver, GraphQLRecursivePick, ResolverWithResolve, Resolver, ResolverFn, SubscriptionSubscribeFn, SubscriptionResolveFn, SubscriptionSubscriberObject, SubscriptionResolverObject, SubscriptionObject, SubscriptionResolver, TypeResolveFn, IsTypeOfResolverFn, NextResolverFn, DirectiveResolverFn, PolicyDirectiveArgs, PolicyDirectiveResolver, DirectiveResolvers };
+
 /** All built-in and custom scalars, mapped to their actual values */
-export type Scalars = {
-  ID: { input: string; output: string; }
-  String: { input: string; output: string; }
-  Boolean: { input: boolean; output: boolean; }
-  Int: { input: number; output: number; }
-  Float: { input: number; output: number; }
+export type Scalars = BuiltinScalars & {
   /** Any JSON value (JSON Patch values, event properties). */
   JSON: { input: unknown; output: unknown; }
   _FieldSet: { input: unknown; output: unknown; }
@@ -703,7 +697,6 @@ export type Mutation = {
   updateDeviceGroup?: Maybe<DeviceGroupPayload>;
 };
 
-
 /**
  * Every mutation answers with success and error (and errorCode / errorField naming the stable code
  * and the input field at fault) instead of failing the request for expected problems: unknown ids,
@@ -717,7 +710,6 @@ export type MutationClaimDeviceArgs = {
   timeZone?: InputMaybe<Scalars['String']['input']>;
 };
 
-
 /**
  * Every mutation answers with success and error (and errorCode / errorField naming the stable code
  * and the input field at fault) instead of failing the request for expected problems: unknown ids,
@@ -726,7 +718,6 @@ export type MutationClaimDeviceArgs = {
 export type MutationCreateAlertRuleArgs = {
   input: AlertRuleInput;
 };
-
 
 /**
  * Every mutation answers with success and error (and errorCode / errorField naming the stable code
@@ -737,7 +728,6 @@ export type MutationCreateDeviceArgs = {
   input: CreateDeviceInput;
 };
 
-
 /**
  * Every mutation answers with success and error (and errorCode / errorField naming the stable code
  * and the input field at fault) instead of failing the request for expected problems: unknown ids,
@@ -746,7 +736,6 @@ export type MutationCreateDeviceArgs = {
 export type MutationCreateDeviceGroupArgs = {
   input: DeviceGroupInput;
 };
-
 
 /**
  * Every mutation answers with success and error (and errorCode / errorField naming the stable code
@@ -757,7 +746,6 @@ export type MutationDeleteAlertRuleArgs = {
   id: Scalars['ID']['input'];
 };
 
-
 /**
  * Every mutation answers with success and error (and errorCode / errorField naming the stable code
  * and the input field at fault) instead of failing the request for expected problems: unknown ids,
@@ -767,7 +755,6 @@ export type MutationDeleteDeviceArgs = {
   id: Scalars['ID']['input'];
 };
 
-
 /**
  * Every mutation answers with success and error (and errorCode / errorField naming the stable code
  * and the input field at fault) instead of failing the request for expected problems: unknown ids,
@@ -776,7 +763,6 @@ export type MutationDeleteDeviceArgs = {
 export type MutationDeleteDeviceGroupArgs = {
   id: Scalars['ID']['input'];
 };
-
 
 /**
  * Every mutation answers with success and error (and errorCode / errorField naming the stable code
@@ -788,7 +774,6 @@ export type MutationPatchAlertArgs = {
   operations: Array<JsonPatchOperationInput>;
 };
 
-
 /**
  * Every mutation answers with success and error (and errorCode / errorField naming the stable code
  * and the input field at fault) instead of failing the request for expected problems: unknown ids,
@@ -799,7 +784,6 @@ export type MutationPatchDeviceArgs = {
   operations: Array<JsonPatchOperationInput>;
 };
 
-
 /**
  * Every mutation answers with success and error (and errorCode / errorField naming the stable code
  * and the input field at fault) instead of failing the request for expected problems: unknown ids,
@@ -808,7 +792,6 @@ export type MutationPatchDeviceArgs = {
 export type MutationSendBulkDeviceCommandsArgs = {
   input: BulkDeviceCommandsInput;
 };
-
 
 /**
  * Every mutation answers with success and error (and errorCode / errorField naming the stable code
@@ -820,7 +803,6 @@ export type MutationSendDeviceCommandArgs = {
   deviceId: Scalars['String']['input'];
 };
 
-
 /**
  * Every mutation answers with success and error (and errorCode / errorField naming the stable code
  * and the input field at fault) instead of failing the request for expected problems: unknown ids,
@@ -829,7 +811,6 @@ export type MutationSendDeviceCommandArgs = {
 export type MutationStartDeviceBulkJobArgs = {
   input: DeviceBulkJobInput;
 };
-
 
 /**
  * Every mutation answers with success and error (and errorCode / errorField naming the stable code
@@ -841,7 +822,6 @@ export type MutationTrackDeviceEventArgs = {
   input: DeviceEventInput;
 };
 
-
 /**
  * Every mutation answers with success and error (and errorCode / errorField naming the stable code
  * and the input field at fault) instead of failing the request for expected problems: unknown ids,
@@ -851,7 +831,6 @@ export type MutationUpdateAlertArgs = {
   id: Scalars['ID']['input'];
   input: UpdateAlertInput;
 };
-
 
 /**
  * Every mutation answers with success and error (and errorCode / errorField naming the stable code
@@ -863,7 +842,6 @@ export type MutationUpdateAlertRuleArgs = {
   input: AlertRuleInput;
 };
 
-
 /**
  * Every mutation answers with success and error (and errorCode / errorField naming the stable code
  * and the input field at fault) instead of failing the request for expected problems: unknown ids,
@@ -873,7 +851,6 @@ export type MutationUpdateDeviceArgs = {
   id: Scalars['ID']['input'];
   input: UpdateDeviceInput;
 };
-
 
 /**
  * Every mutation answers with success and error (and errorCode / errorField naming the stable code
@@ -1018,7 +995,6 @@ export type Query = {
   pairingRequest?: Maybe<PairingRequest>;
 };
 
-
 export type QueryAlertArgs = {
   activeOnly?: InputMaybe<Scalars['Boolean']['input']>;
   deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -1031,7 +1007,6 @@ export type QueryAlertArgs = {
   where?: InputMaybe<AlertFilterInput>;
 };
 
-
 export type QueryAlertCountArgs = {
   activeOnly?: InputMaybe<Scalars['Boolean']['input']>;
   deviceId?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -1041,12 +1016,10 @@ export type QueryAlertCountArgs = {
   where?: InputMaybe<AlertFilterInput>;
 };
 
-
 export type QueryAlertRulesArgs = {
   order?: InputMaybe<Array<AlertRuleSortInput>>;
   where?: InputMaybe<AlertRuleFilterInput>;
 };
-
 
 export type QueryDeviceArgs = {
   deviceTypeId?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -1063,14 +1036,12 @@ export type QueryDeviceArgs = {
   where?: InputMaybe<DeviceFilterInput>;
 };
 
-
 export type QueryDeviceBulkJobResultsArgs = {
   jobId: Scalars['ID']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
   state?: InputMaybe<DeviceBulkResultState>;
 };
-
 
 export type QueryDeviceCommandsArgs = {
   deviceId: Scalars['String']['input'];
@@ -1079,7 +1050,6 @@ export type QueryDeviceCommandsArgs = {
   status?: InputMaybe<Array<DeviceCommandStatus>>;
   where?: InputMaybe<DeviceCommandFilterInput>;
 };
-
 
 export type QueryDeviceCountArgs = {
   deviceTypeId?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -1092,19 +1062,16 @@ export type QueryDeviceCountArgs = {
   where?: InputMaybe<DeviceFilterInput>;
 };
 
-
 export type QueryDeviceGroupsArgs = {
   order?: InputMaybe<Array<GroupSortInput>>;
   tree?: InputMaybe<Scalars['Boolean']['input']>;
   where?: InputMaybe<GroupFilterInput>;
 };
 
-
 export type QueryDisplayCommandsArgs = {
   order?: InputMaybe<Array<DisplayCommandSortInput>>;
   where?: InputMaybe<DisplayCommandFilterInput>;
 };
-
 
 export type QueryPairingRequestArgs = {
   code: Scalars['String']['input'];
@@ -1170,83 +1137,7 @@ export type UpdateDeviceInput = {
   timezone?: InputMaybe<Scalars['String']['input']>;
 };
 
-
-
-export type ResolverTypeWrapper<T> = Promise<T> | T;
-
-export type ReferenceResolver<TResult, TReference, TContext> = (
-      reference: TReference,
-      context: TContext,
-      info: GraphQLResolveInfo
-    ) => Promise<TResult> | TResult;
-
-      type ScalarCheck<T, S> = S extends true ? T : NullableCheck<T, S>;
-      type NullableCheck<T, S> = Maybe<T> extends T ? Maybe<ListCheck<NonNullable<T>, S>> : ListCheck<T, S>;
-      type ListCheck<T, S> = T extends (infer U)[] ? NullableCheck<U, S>[] : GraphQLRecursivePick<T, S>;
-      export type GraphQLRecursivePick<T, S> = { [K in keyof T & keyof S]: ScalarCheck<T[K], S[K]> };
     
-
-export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
-  resolve: ResolverFn<TResult, TParent, TContext, TArgs>;
-};
-export type Resolver<TResult, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = ResolverFn<TResult, TParent, TContext, TArgs> | ResolverWithResolve<TResult, TParent, TContext, TArgs>;
-
-export type ResolverFn<TResult, TParent, TContext, TArgs> = (
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => Promise<TResult> | TResult;
-
-export type SubscriptionSubscribeFn<TResult, TParent, TContext, TArgs> = (
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => AsyncIterable<TResult> | Promise<AsyncIterable<TResult>>;
-
-export type SubscriptionResolveFn<TResult, TParent, TContext, TArgs> = (
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => TResult | Promise<TResult>;
-
-export interface SubscriptionSubscriberObject<TResult, TKey extends string, TParent, TContext, TArgs> {
-  subscribe: SubscriptionSubscribeFn<{ [key in TKey]: TResult }, TParent, TContext, TArgs>;
-  resolve?: SubscriptionResolveFn<TResult, { [key in TKey]: TResult }, TContext, TArgs>;
-}
-
-export interface SubscriptionResolverObject<TResult, TParent, TContext, TArgs> {
-  subscribe: SubscriptionSubscribeFn<any, TParent, TContext, TArgs>;
-  resolve: SubscriptionResolveFn<TResult, any, TContext, TArgs>;
-}
-
-export type SubscriptionObject<TResult, TKey extends string, TParent, TContext, TArgs> =
-  | SubscriptionSubscriberObject<TResult, TKey, TParent, TContext, TArgs>
-  | SubscriptionResolverObject<TResult, TParent, TContext, TArgs>;
-
-export type SubscriptionResolver<TResult, TKey extends string, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> =
-  | ((...args: any[]) => SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>)
-  | SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>;
-
-export type TypeResolveFn<TTypes, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (
-  parent: TParent,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => Maybe<TTypes> | Promise<Maybe<TTypes>>;
-
-export type IsTypeOfResolverFn<T = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (obj: T, context: TContext, info: GraphQLResolveInfo) => boolean | Promise<boolean>;
-
-export type NextResolverFn<T> = () => Promise<T>;
-
-export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = (
-  next: NextResolverFn<TResult>,
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => TResult | Promise<TResult>;
 
 /** Mapping of federation types */
 export type FederationTypes = {
@@ -1259,7 +1150,6 @@ export type FederationReferenceTypes = {
     ( { __typename: 'Device' }
     & GraphQLRecursivePick<FederationTypes['Device'], {"id":true}> );
 };
-
 
 /** Mapping of interface types */
 export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
@@ -1440,12 +1330,6 @@ export type ResolversParentTypes = {
   UpdateDeviceInput: UpdateDeviceInput;
   String: Scalars['String']['output'];
 };
-
-export type PolicyDirectiveArgs = {
-  name: Array<Scalars['String']['input']>;
-};
-
-export type PolicyDirectiveResolver<Result, Parent, ContextType = SubgraphContext, Args = PolicyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type AlertResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Alert'] = ResolversParentTypes['Alert']> = {
   alertRule?: Resolver<Maybe<ResolversTypes['AlertRule']>, ParentType, ContextType>;
@@ -1772,8 +1656,4 @@ export type Resolvers<ContextType = SubgraphContext> = {
   Query?: QueryResolvers<ContextType>;
   SendDeviceCommandPayload?: SendDeviceCommandPayloadResolvers<ContextType>;
   TrackDeviceEventPayload?: TrackDeviceEventPayloadResolvers<ContextType>;
-};
-
-export type DirectiveResolvers<ContextType = SubgraphContext> = {
-  policy?: PolicyDirectiveResolver<any, any, ContextType>;
 };

@@ -3,17 +3,11 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { User as UserRecord, Account as AccountRecord, Organization as OrganizationRecord, ApiKey as ApiKeyRecord } from './identity.repository.js';
 import type { SubgraphContext } from '@pylon/kit';
-export type Maybe<T> = T | null;
-export type InputMaybe<T> = Maybe<T>;
-export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
-export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
+import type { BuiltinScalars, Maybe, InputMaybe, Omit, RequireFields, ResolverTypeWrapper, ReferenceResolver, GraphQLRecursivePick, ResolverWithResolve, Resolver, ResolverFn, SubscriptionSubscribeFn, SubscriptionResolveFn, SubscriptionSubscriberObject, SubscriptionResolverObject, SubscriptionObject, SubscriptionResolver, TypeResolveFn, IsTypeOfResolverFn, NextResolverFn, DirectiveResolverFn, PolicyDirectiveArgs, PolicyDirectiveResolver, DirectiveResolvers } from '@pylon/kit/generated/resolver-types.generated';
+export type { Maybe, InputMaybe, Omit, RequireFields, ResolverTypeWrapper, ReferenceResolver, GraphQLRecursivePick, ResolverWithResolve, Resolver, ResolverFn, SubscriptionSubscribeFn, SubscriptionResolveFn, SubscriptionSubscriberObject, SubscriptionResolverObject, SubscriptionObject, SubscriptionResolver, TypeResolveFn, IsTypeOfResolverFn, NextResolverFn, DirectiveResolverFn, PolicyDirectiveArgs, PolicyDirectiveResolver, DirectiveResolvers };
+
 /** All built-in and custom scalars, mapped to their actual values */
-export type Scalars = {
-  ID: { input: string; output: string; }
-  String: { input: string; output: string; }
-  Boolean: { input: boolean; output: boolean; }
-  Int: { input: number; output: number; }
-  Float: { input: number; output: number; }
+export type Scalars = BuiltinScalars & {
   _FieldSet: { input: unknown; output: unknown; }
 };
 
@@ -242,31 +236,25 @@ export type Mutation = {
   updateWebhookEndpoint?: Maybe<WebhookEndpointPayload>;
 };
 
-
 export type MutationCreateApiKeyArgs = {
   input: CreateApiKeyInput;
 };
-
 
 export type MutationCreateOrganizationArgs = {
   input: CreateOrganizationInput;
 };
 
-
 export type MutationCreateUserArgs = {
   input: CreateUserInput;
 };
-
 
 export type MutationCreateWebhookEndpointArgs = {
   input: WebhookEndpointInput;
 };
 
-
 export type MutationDeleteWebhookEndpointArgs = {
   id: Scalars['String']['input'];
 };
-
 
 export type MutationRedeliverWebhookEventsArgs = {
   eventId?: InputMaybe<Scalars['String']['input']>;
@@ -275,27 +263,22 @@ export type MutationRedeliverWebhookEventsArgs = {
   to?: InputMaybe<Scalars['String']['input']>;
 };
 
-
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['String']['input'];
 };
-
 
 export type MutationRotateWebhookEndpointSecretArgs = {
   id: Scalars['String']['input'];
   overlapSeconds?: InputMaybe<Scalars['Int']['input']>;
 };
 
-
 export type MutationSendTestWebhookEventArgs = {
   id: Scalars['String']['input'];
 };
 
-
 export type MutationUpdateAccountArgs = {
   input: UpdateAccountInput;
 };
-
 
 export type MutationUpdateWebhookEndpointArgs = {
   id: Scalars['String']['input'];
@@ -416,7 +399,6 @@ export type Query = {
   webhookEndpoints?: Maybe<Array<WebhookEndpoint>>;
 };
 
-
 export type QueryApiKeysArgs = {
   includeRevoked?: InputMaybe<Scalars['Boolean']['input']>;
   order?: InputMaybe<Array<ApiKeySortInput>>;
@@ -424,14 +406,12 @@ export type QueryApiKeysArgs = {
   where?: InputMaybe<ApiKeyFilterInput>;
 };
 
-
 export type QueryOrganizationsArgs = {
   id?: InputMaybe<Array<Scalars['String']['input']>>;
   limit?: InputMaybe<Scalars['Int']['input']>;
   order?: InputMaybe<Array<OrganizationSortInput>>;
   where?: InputMaybe<OrganizationFilterInput>;
 };
-
 
 export type QueryUserArgs = {
   id?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -442,13 +422,11 @@ export type QueryUserArgs = {
   where?: InputMaybe<UserFilterInput>;
 };
 
-
 export type QueryUserCountArgs = {
   id?: InputMaybe<Array<Scalars['String']['input']>>;
   orgId?: InputMaybe<Scalars['String']['input']>;
   where?: InputMaybe<UserFilterInput>;
 };
-
 
 export type QueryWebhookDeliveriesArgs = {
   endpointId: Scalars['String']['input'];
@@ -458,12 +436,10 @@ export type QueryWebhookDeliveriesArgs = {
   where?: InputMaybe<WebhookDeliveryFilterInput>;
 };
 
-
 export type QueryWebhookDeliveryArgs = {
   endpointId: Scalars['String']['input'];
   id: Scalars['String']['input'];
 };
-
 
 export type QueryWebhookEndpointsArgs = {
   id?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -739,83 +715,7 @@ export type WebhookEndpointSortInput = {
   url?: InputMaybe<SortEnumType>;
 };
 
-
-
-export type ResolverTypeWrapper<T> = Promise<T> | T;
-
-export type ReferenceResolver<TResult, TReference, TContext> = (
-      reference: TReference,
-      context: TContext,
-      info: GraphQLResolveInfo
-    ) => Promise<TResult> | TResult;
-
-      type ScalarCheck<T, S> = S extends true ? T : NullableCheck<T, S>;
-      type NullableCheck<T, S> = Maybe<T> extends T ? Maybe<ListCheck<NonNullable<T>, S>> : ListCheck<T, S>;
-      type ListCheck<T, S> = T extends (infer U)[] ? NullableCheck<U, S>[] : GraphQLRecursivePick<T, S>;
-      export type GraphQLRecursivePick<T, S> = { [K in keyof T & keyof S]: ScalarCheck<T[K], S[K]> };
     
-
-export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
-  resolve: ResolverFn<TResult, TParent, TContext, TArgs>;
-};
-export type Resolver<TResult, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = ResolverFn<TResult, TParent, TContext, TArgs> | ResolverWithResolve<TResult, TParent, TContext, TArgs>;
-
-export type ResolverFn<TResult, TParent, TContext, TArgs> = (
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => Promise<TResult> | TResult;
-
-export type SubscriptionSubscribeFn<TResult, TParent, TContext, TArgs> = (
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => AsyncIterable<TResult> | Promise<AsyncIterable<TResult>>;
-
-export type SubscriptionResolveFn<TResult, TParent, TContext, TArgs> = (
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => TResult | Promise<TResult>;
-
-export interface SubscriptionSubscriberObject<TResult, TKey extends string, TParent, TContext, TArgs> {
-  subscribe: SubscriptionSubscribeFn<{ [key in TKey]: TResult }, TParent, TContext, TArgs>;
-  resolve?: SubscriptionResolveFn<TResult, { [key in TKey]: TResult }, TContext, TArgs>;
-}
-
-export interface SubscriptionResolverObject<TResult, TParent, TContext, TArgs> {
-  subscribe: SubscriptionSubscribeFn<any, TParent, TContext, TArgs>;
-  resolve: SubscriptionResolveFn<TResult, any, TContext, TArgs>;
-}
-
-export type SubscriptionObject<TResult, TKey extends string, TParent, TContext, TArgs> =
-  | SubscriptionSubscriberObject<TResult, TKey, TParent, TContext, TArgs>
-  | SubscriptionResolverObject<TResult, TParent, TContext, TArgs>;
-
-export type SubscriptionResolver<TResult, TKey extends string, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> =
-  | ((...args: any[]) => SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>)
-  | SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>;
-
-export type TypeResolveFn<TTypes, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (
-  parent: TParent,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => Maybe<TTypes> | Promise<Maybe<TTypes>>;
-
-export type IsTypeOfResolverFn<T = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (obj: T, context: TContext, info: GraphQLResolveInfo) => boolean | Promise<boolean>;
-
-export type NextResolverFn<T> = () => Promise<T>;
-
-export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = (
-  next: NextResolverFn<TResult>,
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => TResult | Promise<TResult>;
 
 /** Mapping of federation types */
 export type FederationTypes = {
@@ -836,7 +736,6 @@ export type FederationReferenceTypes = {
     ( { __typename: 'User' }
     & GraphQLRecursivePick<FederationTypes['User'], {"id":true}> );
 };
-
 
 /** Mapping of interface types */
 export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
@@ -955,12 +854,6 @@ export type ResolversParentTypes = {
   WebhookEndpointSortInput: WebhookEndpointSortInput;
   String: Scalars['String']['output'];
 };
-
-export type PolicyDirectiveArgs = {
-  name: Array<Scalars['String']['input']>;
-};
-
-export type PolicyDirectiveResolver<Result, Parent, ContextType = SubgraphContext, Args = PolicyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type AccountResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Account'] = ResolversParentTypes['Account'], FederationReferenceType extends FederationReferenceTypes['Account'] = FederationReferenceTypes['Account']> = {
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Account']> | FederationReferenceType, FederationReferenceType, ContextType>;
@@ -1208,8 +1101,4 @@ export type Resolvers<ContextType = SubgraphContext> = {
   WebhookDeliveryPayload?: WebhookDeliveryPayloadResolvers<ContextType>;
   WebhookEndpoint?: WebhookEndpointResolvers<ContextType>;
   WebhookEndpointPayload?: WebhookEndpointPayloadResolvers<ContextType>;
-};
-
-export type DirectiveResolvers<ContextType = SubgraphContext> = {
-  policy?: PolicyDirectiveResolver<any, any, ContextType>;
 };

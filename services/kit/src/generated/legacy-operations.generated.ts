@@ -117,6 +117,150 @@ export type LegacyDataTableFragment = { id: string, name: string, description: s
 
 export type LegacyDataTableRowFragment = { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number };
 
+type LegacyOutcome_AlertPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_AlertRulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_BatchDataTableRowsPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_CapFeedPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_CapFeedPollPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_CreateApiKeyPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_CreateMediaFromUrlPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_CreateOrganizationPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_CreateUserPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_DataTablePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_DataTableRowPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_DeleteAlertRulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_DeleteContentGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_DeleteDataTablePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_DeleteDataTableRowPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_DeleteDeviceGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_DeleteDevicePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_DeleteMediaPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_DeletePlaylistPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_DeleteScheduleGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_DeleteSchedulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_DeleteTemplatePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_DeleteWebhookEndpointPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_DeviceBulkJobPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_DeviceGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_DevicePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_ImportDataTableRowsPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_JobPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_MediaGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_OverridePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_PlaylistGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_PlaylistPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_PowerSchedulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_RedeliverWebhookEventsPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_ReorderDataTableRowsPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_RevokeApiKeyPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_RollbackDataTableRowPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_ScheduleGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_SchedulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_SendDeviceCommandPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_TemplateGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_TemplatePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_TrackDeviceEventPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_UpdateAccountPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_UpdateMediaPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_WebhookDeliveryPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type LegacyOutcome_WebhookEndpointPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+export type LegacyOutcomeFragment =
+  | LegacyOutcome_AlertPayload_Fragment
+  | LegacyOutcome_AlertRulePayload_Fragment
+  | LegacyOutcome_BatchDataTableRowsPayload_Fragment
+  | LegacyOutcome_CapFeedPayload_Fragment
+  | LegacyOutcome_CapFeedPollPayload_Fragment
+  | LegacyOutcome_CreateApiKeyPayload_Fragment
+  | LegacyOutcome_CreateMediaFromUrlPayload_Fragment
+  | LegacyOutcome_CreateOrganizationPayload_Fragment
+  | LegacyOutcome_CreateUserPayload_Fragment
+  | LegacyOutcome_DataTablePayload_Fragment
+  | LegacyOutcome_DataTableRowPayload_Fragment
+  | LegacyOutcome_DeleteAlertRulePayload_Fragment
+  | LegacyOutcome_DeleteContentGroupPayload_Fragment
+  | LegacyOutcome_DeleteDataTablePayload_Fragment
+  | LegacyOutcome_DeleteDataTableRowPayload_Fragment
+  | LegacyOutcome_DeleteDeviceGroupPayload_Fragment
+  | LegacyOutcome_DeleteDevicePayload_Fragment
+  | LegacyOutcome_DeleteMediaPayload_Fragment
+  | LegacyOutcome_DeletePlaylistPayload_Fragment
+  | LegacyOutcome_DeleteScheduleGroupPayload_Fragment
+  | LegacyOutcome_DeleteSchedulePayload_Fragment
+  | LegacyOutcome_DeleteTemplatePayload_Fragment
+  | LegacyOutcome_DeleteWebhookEndpointPayload_Fragment
+  | LegacyOutcome_DeviceBulkJobPayload_Fragment
+  | LegacyOutcome_DeviceGroupPayload_Fragment
+  | LegacyOutcome_DevicePayload_Fragment
+  | LegacyOutcome_ImportDataTableRowsPayload_Fragment
+  | LegacyOutcome_JobPayload_Fragment
+  | LegacyOutcome_MediaGroupPayload_Fragment
+  | LegacyOutcome_OverridePayload_Fragment
+  | LegacyOutcome_PlaylistGroupPayload_Fragment
+  | LegacyOutcome_PlaylistPayload_Fragment
+  | LegacyOutcome_PowerSchedulePayload_Fragment
+  | LegacyOutcome_RedeliverWebhookEventsPayload_Fragment
+  | LegacyOutcome_ReorderDataTableRowsPayload_Fragment
+  | LegacyOutcome_RevokeApiKeyPayload_Fragment
+  | LegacyOutcome_RollbackDataTableRowPayload_Fragment
+  | LegacyOutcome_ScheduleGroupPayload_Fragment
+  | LegacyOutcome_SchedulePayload_Fragment
+  | LegacyOutcome_SendDeviceCommandPayload_Fragment
+  | LegacyOutcome_TemplateGroupPayload_Fragment
+  | LegacyOutcome_TemplatePayload_Fragment
+  | LegacyOutcome_TrackDeviceEventPayload_Fragment
+  | LegacyOutcome_UpdateAccountPayload_Fragment
+  | LegacyOutcome_UpdateMediaPayload_Fragment
+  | LegacyOutcome_WebhookDeliveryPayload_Fragment
+  | LegacyOutcome_WebhookEndpointPayload_Fragment
+;
+
 export type CreateDataTableRowMutationVariables = Exact<{
   input: CreateDataTableRowInput;
 }>;
@@ -138,7 +282,7 @@ export type DeleteDataTableRowMutationVariables = Exact<{
 }>;
 
 
-export type DeleteDataTableRowMutation = { deleteDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, rowId: string | null, version: number | null } | null };
+export type DeleteDataTableRowMutation = { deleteDataTableRow: { rowId: string | null, version: number | null, success: boolean, error: string | null, errorCode: string | null, errorField: string | null } | null };
 
 export type GetDataTableQueryVariables = Exact<{
   tableId: string;

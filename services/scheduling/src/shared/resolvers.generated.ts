@@ -4,17 +4,11 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { Schedule as ScheduleRecord } from './schedule.repository.js';
 import type { GroupView as GroupViewRecord, SubgraphContext } from '@pylon/kit';
 import type { CapFeedOut as CapFeedOutRecord, CapAlertOut as CapAlertOutRecord } from '../features/cap-feeds/manage-cap-feeds.js';
-export type Maybe<T> = T | null;
-export type InputMaybe<T> = Maybe<T>;
-export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
-export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
+import type { BuiltinScalars, Maybe, InputMaybe, Omit, RequireFields, ResolverTypeWrapper, ResolverWithResolve, Resolver, ResolverFn, SubscriptionSubscribeFn, SubscriptionResolveFn, SubscriptionSubscriberObject, SubscriptionResolverObject, SubscriptionObject, SubscriptionResolver, TypeResolveFn, IsTypeOfResolverFn, NextResolverFn, DirectiveResolverFn, PolicyDirectiveArgs, PolicyDirectiveResolver, DirectiveResolvers } from '@pylon/kit/generated/resolver-types.generated';
+export type { Maybe, InputMaybe, Omit, RequireFields, ResolverTypeWrapper, ResolverWithResolve, Resolver, ResolverFn, SubscriptionSubscribeFn, SubscriptionResolveFn, SubscriptionSubscriberObject, SubscriptionResolverObject, SubscriptionObject, SubscriptionResolver, TypeResolveFn, IsTypeOfResolverFn, NextResolverFn, DirectiveResolverFn, PolicyDirectiveArgs, PolicyDirectiveResolver, DirectiveResolvers };
+
 /** All built-in and custom scalars, mapped to their actual values */
-export type Scalars = {
-  ID: { input: string; output: string; }
-  String: { input: string; output: string; }
-  Boolean: { input: boolean; output: boolean; }
-  Int: { input: number; output: number; }
-  Float: { input: number; output: number; }
+export type Scalars = BuiltinScalars & {
   /** Any JSON value. */
   JSON: { input: unknown; output: unknown; }
   _FieldSet: { input: unknown; output: unknown; }
@@ -82,7 +76,6 @@ export type CapFeed = {
   target?: Maybe<OverrideTarget>;
   url: Scalars['String']['output'];
 };
-
 
 export type CapFeedAlertsArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
@@ -304,7 +297,6 @@ export type Mutation = {
   updateScheduleGroup?: Maybe<ScheduleGroupPayload>;
 };
 
-
 /**
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField naming the input field.
@@ -312,7 +304,6 @@ export type Mutation = {
 export type MutationCancelOverrideArgs = {
   id: Scalars['ID']['input'];
 };
-
 
 /**
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -322,7 +313,6 @@ export type MutationCreateCapFeedArgs = {
   input: CapFeedInput;
 };
 
-
 /**
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField naming the input field.
@@ -330,7 +320,6 @@ export type MutationCreateCapFeedArgs = {
 export type MutationCreateScheduleArgs = {
   input: ScheduleInput;
 };
-
 
 /**
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -340,7 +329,6 @@ export type MutationCreateScheduleGroupArgs = {
   input: ScheduleGroupInput;
 };
 
-
 /**
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField naming the input field.
@@ -348,7 +336,6 @@ export type MutationCreateScheduleGroupArgs = {
 export type MutationDeleteCapFeedArgs = {
   id: Scalars['ID']['input'];
 };
-
 
 /**
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -358,7 +345,6 @@ export type MutationDeletePowerScheduleArgs = {
   id: Scalars['ID']['input'];
 };
 
-
 /**
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField naming the input field.
@@ -367,7 +353,6 @@ export type MutationDeleteScheduleArgs = {
   id: Scalars['ID']['input'];
 };
 
-
 /**
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField naming the input field.
@@ -375,7 +360,6 @@ export type MutationDeleteScheduleArgs = {
 export type MutationDeleteScheduleGroupArgs = {
   id: Scalars['ID']['input'];
 };
-
 
 /**
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -386,7 +370,6 @@ export type MutationPatchScheduleArgs = {
   operations: Array<ScheduleJsonPatchOperationInput>;
 };
 
-
 /**
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField naming the input field.
@@ -394,7 +377,6 @@ export type MutationPatchScheduleArgs = {
 export type MutationPollCapFeedArgs = {
   id: Scalars['ID']['input'];
 };
-
 
 /**
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -404,7 +386,6 @@ export type MutationSetPowerScheduleArgs = {
   input: PowerScheduleInput;
 };
 
-
 /**
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField naming the input field.
@@ -412,7 +393,6 @@ export type MutationSetPowerScheduleArgs = {
 export type MutationStartOverrideArgs = {
   input: OverrideInput;
 };
-
 
 /**
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -423,7 +403,6 @@ export type MutationUpdateCapFeedArgs = {
   input: CapFeedUpdateInput;
 };
 
-
 /**
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
  * success: false with error, errorCode and errorField naming the input field.
@@ -432,7 +411,6 @@ export type MutationUpdateScheduleArgs = {
   id: Scalars['ID']['input'];
   input: ScheduleInput;
 };
-
 
 /**
  * Schedule changes. Expected failures (bad input, unknown or foreign ids, conflicts) come back as
@@ -781,17 +759,14 @@ export type Query = {
   scheduleGroups?: Maybe<Array<ScheduleGroup>>;
 };
 
-
 export type QueryCapFeedArgs = {
   id: Scalars['ID']['input'];
 };
-
 
 export type QueryDevicePowerArgs = {
   at?: InputMaybe<Scalars['String']['input']>;
   deviceId: Scalars['ID']['input'];
 };
-
 
 export type QueryDeviceTimelineArgs = {
   deviceId: Scalars['ID']['input'];
@@ -799,28 +774,23 @@ export type QueryDeviceTimelineArgs = {
   to: Scalars['String']['input'];
 };
 
-
 export type QueryNowPlayingArgs = {
   at?: InputMaybe<Scalars['String']['input']>;
   deviceId: Scalars['ID']['input'];
 };
 
-
 export type QueryOverrideArgs = {
   id: Scalars['ID']['input'];
 };
-
 
 export type QueryOverridesArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   openOnly?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
-
 export type QueryPowerScheduleArgs = {
   id: Scalars['ID']['input'];
 };
-
 
 export type QueryScheduleArgs = {
   deviceId?: InputMaybe<Scalars['String']['input']>;
@@ -835,7 +805,6 @@ export type QueryScheduleArgs = {
   where?: InputMaybe<ScheduleFilterInput>;
 };
 
-
 export type QueryScheduleCountArgs = {
   deviceId?: InputMaybe<Scalars['String']['input']>;
   groupId?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -845,7 +814,6 @@ export type QueryScheduleCountArgs = {
   tag?: InputMaybe<Array<Scalars['String']['input']>>;
   where?: InputMaybe<ScheduleFilterInput>;
 };
-
 
 export type QueryScheduleGroupsArgs = {
   order?: InputMaybe<Array<GroupSortInput>>;
@@ -1135,76 +1103,6 @@ export type TimelineSegment = {
   to: Scalars['String']['output'];
 };
 
-
-
-export type ResolverTypeWrapper<T> = Promise<T> | T;
-
-
-export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
-  resolve: ResolverFn<TResult, TParent, TContext, TArgs>;
-};
-export type Resolver<TResult, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = ResolverFn<TResult, TParent, TContext, TArgs> | ResolverWithResolve<TResult, TParent, TContext, TArgs>;
-
-export type ResolverFn<TResult, TParent, TContext, TArgs> = (
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => Promise<TResult> | TResult;
-
-export type SubscriptionSubscribeFn<TResult, TParent, TContext, TArgs> = (
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => AsyncIterable<TResult> | Promise<AsyncIterable<TResult>>;
-
-export type SubscriptionResolveFn<TResult, TParent, TContext, TArgs> = (
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => TResult | Promise<TResult>;
-
-export interface SubscriptionSubscriberObject<TResult, TKey extends string, TParent, TContext, TArgs> {
-  subscribe: SubscriptionSubscribeFn<{ [key in TKey]: TResult }, TParent, TContext, TArgs>;
-  resolve?: SubscriptionResolveFn<TResult, { [key in TKey]: TResult }, TContext, TArgs>;
-}
-
-export interface SubscriptionResolverObject<TResult, TParent, TContext, TArgs> {
-  subscribe: SubscriptionSubscribeFn<any, TParent, TContext, TArgs>;
-  resolve: SubscriptionResolveFn<TResult, any, TContext, TArgs>;
-}
-
-export type SubscriptionObject<TResult, TKey extends string, TParent, TContext, TArgs> =
-  | SubscriptionSubscriberObject<TResult, TKey, TParent, TContext, TArgs>
-  | SubscriptionResolverObject<TResult, TParent, TContext, TArgs>;
-
-export type SubscriptionResolver<TResult, TKey extends string, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> =
-  | ((...args: any[]) => SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>)
-  | SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>;
-
-export type TypeResolveFn<TTypes, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (
-  parent: TParent,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => Maybe<TTypes> | Promise<Maybe<TTypes>>;
-
-export type IsTypeOfResolverFn<T = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (obj: T, context: TContext, info: GraphQLResolveInfo) => boolean | Promise<boolean>;
-
-export type NextResolverFn<T> = () => Promise<T>;
-
-export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = (
-  next: NextResolverFn<TResult>,
-  parent: TParent,
-  args: TArgs,
-  context: TContext,
-  info: GraphQLResolveInfo
-) => TResult | Promise<TResult>;
-
-
-
-
 /** Mapping of interface types */
 export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
   MutationPayload:
@@ -1370,12 +1268,6 @@ export type ResolversParentTypes = {
   TimelineSegment: Omit<TimelineSegment, 'schedule'> & { schedule?: Maybe<ResolversParentTypes['Schedule']> };
   String: Scalars['String']['output'];
 };
-
-export type PolicyDirectiveArgs = {
-  name: Array<Scalars['String']['input']>;
-};
-
-export type PolicyDirectiveResolver<Result, Parent, ContextType = SubgraphContext, Args = PolicyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type CapAlertResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['CapAlert'] = ResolversParentTypes['CapAlert']> = {
   detail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1761,8 +1653,4 @@ export type Resolvers<ContextType = SubgraphContext> = {
   SkippedContent?: SkippedContentResolvers<ContextType>;
   Template?: TemplateResolvers<ContextType>;
   TimelineSegment?: TimelineSegmentResolvers<ContextType>;
-};
-
-export type DirectiveResolvers<ContextType = SubgraphContext> = {
-  policy?: PolicyDirectiveResolver<any, any, ContextType>;
 };

@@ -438,7 +438,8 @@ browserTest(
     expect(await axe(page)).toEqual([]);
     await page.getByRole('button', { name: 'Create power schedule' }).click();
     await page.getByRole('button', { name: 'Edit Console nights' }).waitFor();
-    const read = async () => (await api.gql('{ powerSchedules { id name scope target windows { weekdays on off } exceptions { date windows { on } } } }')).powerSchedules;
+    const read = async () =>
+      (await api.gql('{ powerSchedules { id name scope target windows { weekdays on off } exceptions { date windows { on } } } }')).powerSchedules;
     const [created] = await read();
     expect(created).toMatchObject({ name: 'Console nights', scope: 'DEVICE', target: deviceId, exceptions: [{ date: '2030-12-25', windows: [] }] });
     expect(created.windows).toHaveLength(1);

@@ -112,8 +112,8 @@ export function CapFeeds({ canEdit }: { canEdit: boolean }) {
     <section aria-labelledby="cap-h" className="cap-feeds">
       <h2 id="cap-h">CAP alert feeds</h2>
       <p className="muted">
-        A warning system's CAP 1.2 feed starts an override on the screens inside each alert's areas (by location, or a geocode tag such as SAME:006037),
-        and its cancel ends it.
+        A warning system's CAP 1.2 feed starts an override on the screens inside each alert's areas (by location, or a geocode tag such as SAME:006037), and its
+        cancel ends it.
       </p>
       {canEdit && (
         <form
@@ -186,7 +186,12 @@ export function CapFeeds({ canEdit }: { canEdit: boolean }) {
                       <button type="button" disabled={busy} onClick={() => void act(async () => (await gql(PollCapFeed, { id: f.id })).pollCapFeed)}>
                         Poll {f.name} now
                       </button>
-                      <button type="button" className="danger" disabled={busy} onClick={() => void act(async () => (await gql(DeleteCapFeed, { id: f.id })).deleteCapFeed)}>
+                      <button
+                        type="button"
+                        className="danger"
+                        disabled={busy}
+                        onClick={() => void act(async () => (await gql(DeleteCapFeed, { id: f.id })).deleteCapFeed)}
+                      >
                         Remove {f.name}
                       </button>
                     </>

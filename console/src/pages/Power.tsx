@@ -123,11 +123,18 @@ function draftOf(s: Schedule): Draft {
 export function windowText(w: { weekdays: string[]; on: string; off: string }): string {
   const idx = WEEKDAYS.filter((d) => w.weekdays.includes(d)).map((d) => WEEKDAYS.indexOf(d));
   const runs: string[] = [];
-  for (let i = 0; i < idx.length; ) {
+  for (let i = 0; i < idx.length;) {
     let j = i;
     while (j + 1 < idx.length && idx[j + 1] === idx[j]! + 1) j++;
     const a = short(WEEKDAYS[idx[i]!]!);
-    runs.push(j - i >= 2 ? `${a}–${short(WEEKDAYS[idx[j]!]!)}` : idx.slice(i, j + 1).map((k) => short(WEEKDAYS[k]!)).join(', '));
+    runs.push(
+      j - i >= 2
+        ? `${a}–${short(WEEKDAYS[idx[j]!]!)}`
+        : idx
+            .slice(i, j + 1)
+            .map((k) => short(WEEKDAYS[k]!))
+            .join(', '),
+    );
     i = j + 1;
   }
   return `${runs.join(', ') || 'no day'} ${w.on.slice(0, 5)}–${w.off.slice(0, 5)}`;
@@ -169,9 +176,7 @@ function PowerForm({
       }}
     >
       <h2 id="power-form-h">{d.id ? `Edit ${draft.name}` : 'New power schedule'}</h2>
-      <p className="muted">
-        Times are each screen's local time (its time zone, else the account's). Setting a schedule for a target that has one replaces it.
-      </p>
+      <p className="muted">Times are each screen's local time (its time zone, else the account's). Setting a schedule for a target that has one replaces it.</p>
       <fieldset disabled={!!d.id}>
         <legend>Screens</legend>
         {(['DEVICE', 'GROUP', 'TAG'] as const).map((s) => (
@@ -294,8 +299,8 @@ export function PowerPage() {
         )}
       </div>
       <p className="muted">
-        When each display is on. Outside these hours screens go dark, play nothing and raise no offline alert; a screen with no schedule (its own, its
-        group's, or its tag's) stays on.
+        When each display is on. Outside these hours screens go dark, play nothing and raise no offline alert; a screen with no schedule (its own, its group's,
+        or its tag's) stays on.
       </p>
       <Async q={q} what="power schedules">
         {(d) => {

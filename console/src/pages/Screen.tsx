@@ -151,8 +151,7 @@ function Playing({ id, onZone }: { id: string; onZone: (zone: string) => void })
                     <strong>Nothing scheduled now</strong>
                   )}{' '}
                   <span className="muted">
-                    {np.reason}{' '}
-                    (local time {np.localTime}, {np.timezone}; next change {np.nextChange ? when(np.nextChange) : 'none ahead'})
+                    {np.reason} (local time {np.localTime}, {np.timezone}; next change {np.nextChange ? when(np.nextChange) : 'none ahead'})
                   </span>
                 </p>
                 {np.considered.length === 0 ? (

@@ -53,8 +53,9 @@ export function ScreensPage() {
   const check = (rows: { id: string; name: string }[], on: boolean) =>
     setChecked((c) => {
       const next = new Map(c);
-      for (const r of rows) if (on) next.set(r.id, r.name);
-      else next.delete(r.id);
+      for (const r of rows)
+        if (on) next.set(r.id, r.name);
+        else next.delete(r.id);
       return next;
     });
   const q = useQuery(() => gql(ScreenList, { where, tag: tag.trim() ? [tag.trim()] : null, limit: PAGE, offset: page * PAGE }), [search, status, tag, page]);

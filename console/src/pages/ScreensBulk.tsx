@@ -138,9 +138,7 @@ function Progress({ id, names, onFinished }: { id: string; names: Map<string, st
       {job.error && <p className="state state-error">{job.error}</p>}
       {results.length > 0 && (
         <table className="grid">
-          <caption>
-            Per-screen results{total != null && total > results.length ? ` (the first ${results.length} of ${total.toLocaleString()})` : ''}
-          </caption>
+          <caption>Per-screen results{total != null && total > results.length ? ` (the first ${results.length} of ${total.toLocaleString()})` : ''}</caption>
           <thead>
             <tr>
               <th scope="col">Screen</th>
@@ -254,37 +252,67 @@ export function BulkActions({ where, tag, checked, names, onDone }: Props) {
           void dryRun();
         }}
       >
-      <fieldset>
-        <legend>Which screens</legend>
-        <label className="inline">
-          <input type="radio" name="bulk-who" checked={who === 'checked'} disabled={!checked.length} onChange={() => change(setWho)('checked')} /> the
-          checked rows ({checked.length})
+        <fieldset>
+          <legend>Which screens</legend>
+          <label className="inline">
+            <input type="radio" name="bulk-who" checked={who === 'checked'} disabled={!checked.length} onChange={() => change(setWho)('checked')} /> the checked
+            rows ({checked.length})
+          </label>
+          <label className="inline">
+            <input type="radio" name="bulk-who" checked={who === 'filter'} onChange={() => change(setWho)('filter')} />{' '}
+            {filtered ? 'every screen matching the filters above (all pages)' : 'every screen of the account'}
+          </label>
+          <label className="inline">
+            <input type="radio" name="bulk-who" checked={who === 'tags'} onChange={() => change(setWho)('tags')} /> screens with any of these tags
+          </label>
+          <label className="inline">
+            <input type="radio" name="bulk-who" checked={who === 'groups'} onChange={() => change(setWho)('groups')} /> screens in these device groups
+          </label>
+          {who === 'tags' && (
+            <label>
+              Select by tags (comma-separated) <input required value={tags} onChange={(e) => change(setTags)(e.target.value)} placeholder="lobby" />
+            </label>
+          )}
+          {who === 'groups' && (
+            <label>
+              Select by device groups{' '}
+              <select
+                multiple
+                required
+                size={Math.min(6, Math.max(2, groups.length))}
+                value={groupIds}
+                onChange={(e) => change(setGroupIds)([...e.target.selectedOptions].map((o) => o.value))}
+              >
+                {groups.map((g) => (
+                  <option key={g.id} value={g.id}>
+                    {g.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+        </fieldset>
+        <label>
+          Action{' '}
+          <select value={action} onChange={(e) => change(setAction)(e.target.value as DeviceBulkAction)}>
+            {actions.map((a) => (
+              <option key={a.value} value={a.value}>
+                {a.label}
+              </option>
+            ))}
+          </select>
         </label>
-        <label className="inline">
-          <input type="radio" name="bulk-who" checked={who === 'filter'} onChange={() => change(setWho)('filter')} />{' '}
-          {filtered ? 'every screen matching the filters above (all pages)' : 'every screen of the account'}
-        </label>
-        <label className="inline">
-          <input type="radio" name="bulk-who" checked={who === 'tags'} onChange={() => change(setWho)('tags')} /> screens with any of these tags
-        </label>
-        <label className="inline">
-          <input type="radio" name="bulk-who" checked={who === 'groups'} onChange={() => change(setWho)('groups')} /> screens in these device groups
-        </label>
-        {who === 'tags' && (
+        {(action === 'ADD_TAGS' || action === 'REMOVE_TAGS') && (
           <label>
-            Select by tags (comma-separated) <input required value={tags} onChange={(e) => change(setTags)(e.target.value)} placeholder="lobby" />
+            Tags to {action === 'ADD_TAGS' ? 'add' : 'remove'} (comma-separated){' '}
+            <input required value={actionTags} onChange={(e) => change(setActionTags)(e.target.value)} placeholder="spring-menu" />
           </label>
         )}
-        {who === 'groups' && (
+        {action === 'MOVE_TO_GROUP' && (
           <label>
-            Select by device groups{' '}
-            <select
-              multiple
-              required
-              size={Math.min(6, Math.max(2, groups.length))}
-              value={groupIds}
-              onChange={(e) => change(setGroupIds)([...e.target.selectedOptions].map((o) => o.value))}
-            >
+            Into device group{' '}
+            <select value={groupId} onChange={(e) => change(setGroupId)(e.target.value)}>
+              <option value="">none (out of every group)</option>
               {groups.map((g) => (
                 <option key={g.id} value={g.id}>
                   {g.name}
@@ -293,79 +321,49 @@ export function BulkActions({ where, tag, checked, names, onDone }: Props) {
             </select>
           </label>
         )}
-      </fieldset>
-      <label>
-        Action{' '}
-        <select value={action} onChange={(e) => change(setAction)(e.target.value as DeviceBulkAction)}>
-          {actions.map((a) => (
-            <option key={a.value} value={a.value}>
-              {a.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      {(action === 'ADD_TAGS' || action === 'REMOVE_TAGS') && (
-        <label>
-          Tags to {action === 'ADD_TAGS' ? 'add' : 'remove'} (comma-separated){' '}
-          <input required value={actionTags} onChange={(e) => change(setActionTags)(e.target.value)} placeholder="spring-menu" />
-        </label>
-      )}
-      {action === 'MOVE_TO_GROUP' && (
-        <label>
-          Into device group{' '}
-          <select value={groupId} onChange={(e) => change(setGroupId)(e.target.value)}>
-            <option value="">none (out of every group)</option>
-            {groups.map((g) => (
-              <option key={g.id} value={g.id}>
-                {g.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
-      {action === 'SEND_COMMANDS' && (
-        <label>
-          Command{' '}
-          <select value={command} onChange={(e) => change(setCommand)(e.target.value)}>
-            {COMMANDS.map((c) => (
-              <option key={c} value={c}>
-                {c.replace('_', ' ')}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
-      {(action === 'ASSIGN_SCHEDULE' || action === 'UNASSIGN_SCHEDULE') && (
-        <label>
-          Schedule{' '}
-          <select required value={scheduleId} onChange={(e) => change(setScheduleId)(e.target.value)}>
-            <option value="">Choose…</option>
-            {schedules.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
-      <div className="actions">
-        <button type="submit" disabled={busy || (who === 'checked' && !checked.length)}>
-          Count the screens
-        </button>
-        {count && (
-          <button type="button" className="primary" disabled={busy || count.targets === 0} onClick={() => void run()}>
-            Run on {plural(count.targets, 'screen')}
-          </button>
+        {action === 'SEND_COMMANDS' && (
+          <label>
+            Command{' '}
+            <select value={command} onChange={(e) => change(setCommand)(e.target.value)}>
+              {COMMANDS.map((c) => (
+                <option key={c} value={c}>
+                  {c.replace('_', ' ')}
+                </option>
+              ))}
+            </select>
+          </label>
         )}
-      </div>
-      {count && (
-        <p role="status" data-testid="bulk-count">
-          {plural(count.targets, 'screen')} would change{count.notFound ? `; ${count.notFound.toLocaleString()} of the ids not found` : ''}
-          {count.sample.length ? ` (${count.sample.map((s) => s.name).join(', ')}${count.targets > count.sample.length ? ', …' : ''})` : ''}.
-        </p>
-      )}
-      {error && <ErrorState error={error} />}
-      {jobId && <Progress id={jobId} names={known} onFinished={onDone} />}
+        {(action === 'ASSIGN_SCHEDULE' || action === 'UNASSIGN_SCHEDULE') && (
+          <label>
+            Schedule{' '}
+            <select required value={scheduleId} onChange={(e) => change(setScheduleId)(e.target.value)}>
+              <option value="">Choose…</option>
+              {schedules.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <div className="actions">
+          <button type="submit" disabled={busy || (who === 'checked' && !checked.length)}>
+            Count the screens
+          </button>
+          {count && (
+            <button type="button" className="primary" disabled={busy || count.targets === 0} onClick={() => void run()}>
+              Run on {plural(count.targets, 'screen')}
+            </button>
+          )}
+        </div>
+        {count && (
+          <p role="status" data-testid="bulk-count">
+            {plural(count.targets, 'screen')} would change{count.notFound ? `; ${count.notFound.toLocaleString()} of the ids not found` : ''}
+            {count.sample.length ? ` (${count.sample.map((s) => s.name).join(', ')}${count.targets > count.sample.length ? ', …' : ''})` : ''}.
+          </p>
+        )}
+        {error && <ErrorState error={error} />}
+        {jobId && <Progress id={jobId} names={known} onFinished={onDone} />}
       </form>
     </details>
   );

@@ -494,7 +494,7 @@ browserTest(
     if (UPDATE_SCREENSHOTS) await shoot(page, 'bulk', true);
     // Checking a row makes the checked rows the selection (and asks for a new count).
     await page.getByRole('checkbox', { name: 'Check Console lobby' }).check();
-    expect(await page.getByRole('radio', { name: /the checked rows \(1\)/ }).isChecked()).toBe(true);
+    await page.getByRole('radio', { name: /the checked rows \(1\)/, checked: true }).waitFor();
     expect(await page.getByRole('button', { name: /^Run on/ }).count()).toBe(0);
 
     // A CAP feed served on loopback: added in the form, polled, its Minor alert left alone (filtered), removed.

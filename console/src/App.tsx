@@ -14,6 +14,7 @@ import { OverridesPage } from './pages/Overrides';
 import { OverviewPage } from './pages/Overview';
 import { PairPage } from './pages/Pair';
 import { PlaylistsPage } from './pages/Playlists';
+import { PowerPage } from './pages/Power';
 import { SchedulesPage } from './pages/Schedules';
 import { ScreenPage } from './pages/Screen';
 import { ScreensPage } from './pages/Screens';
@@ -25,8 +26,8 @@ interface Route {
   needs: Resource | Resource[];
 }
 const may = (rights: Rights, needs: Resource | Resource[]) => (Array.isArray(needs) ? needs.some((n) => rights.can(n)) : rights.can(needs));
-// Issue 37's pages (power schedules, content expiry, fleet-wide bulk actions) go here and in page()
-// below, one line each, beside Overrides.
+// Issue 37's pages sit beside Schedules; its bulk actions live on Screens, content expiry in
+// Playlists and Media, CAP feeds on Overrides.
 const NAV: Route[] = [
   { path: '/', label: 'Overview', needs: 'Devices' },
   { path: '/screens', label: 'Screens', needs: 'Devices' },
@@ -34,6 +35,7 @@ const NAV: Route[] = [
   { path: '/media', label: 'Media', needs: 'Files' },
   { path: '/playlists', label: 'Playlists', needs: 'Playlists' },
   { path: '/schedules', label: 'Schedules', needs: 'Schedules' },
+  { path: '/power', label: 'Power', needs: 'Schedules' },
   { path: '/overrides', label: 'Overrides', needs: 'Overrides' },
   { path: '/datatables', label: 'Data tables', needs: 'DataTables' },
   { path: '/analytics', label: 'Analytics', needs: 'Analytics' },
@@ -59,6 +61,8 @@ function page(path: string): { node: ReactNode; needs: Resource | Resource[]; ti
       return { node: <PlaylistsPage />, needs: 'Playlists', title: 'Playlists and templates' };
     case '/schedules':
       return { node: <SchedulesPage />, needs: 'Schedules', title: 'Schedules' };
+    case '/power':
+      return { node: <PowerPage />, needs: 'Schedules', title: 'Power schedules' };
     case '/overrides':
       return { node: <OverridesPage />, needs: 'Overrides', title: 'Overrides' };
     case '/datatables':

@@ -2,7 +2,9 @@
  * The operator console in a real browser (Debian's chromium through playwright-core) against an
  * all-in-one started like `npm start`: one server and one browser for the file. The owner signs in
  * through Pylon's OAuth 2.0 authorization code + PKCE flow, pairs a /play screen opened in a second
- * page, and the screen's page says what it plays and why; a Viewer sees no write control; a user
+ * page, and the screen's page says what it plays and why; issue 37's operations each make one change
+ * through the UI, read back over the API (a power schedule, a bulk job, a CAP feed, a source's
+ * validity); a Viewer sees no write control; a user
  * without any role gets the "no access" page. axe-core (injected from its npm package) finds no
  * serious or critical violation on any page. Screenshots (1440x900 and 1024x768) go to
  * .tmp/screenshots/, or with UPDATE_SCREENSHOTS=true to docs/screenshots/console-*.png.
@@ -22,7 +24,8 @@ const require = createRequire(import.meta.url);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const KEY = 'console-browser-key-0123456789';
 const OWNER = { username: 'owner@demo.example', password: 'console-demo-password-0123456789' };
-const SHOTS = join(ROOT, process.env.UPDATE_SCREENSHOTS === 'true' ? 'docs/screenshots' : '.tmp/screenshots');
+const UPDATE_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === 'true';
+const SHOTS = join(ROOT, UPDATE_SCREENSHOTS ? 'docs/screenshots' : '.tmp/screenshots');
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium && process.env.CI !== 'true') console.warn(`skipping the console browser test: no chromium at ${CHROMIUM}`);
 const browserTest = haveChromium || process.env.CI === 'true' ? test : test.skip;
@@ -42,6 +45,15 @@ let deviceId: string;
 let receiver: Server;
 let receiverPort: number;
 const received: string[] = [];
+// The CAP feed the receiver serves: one Actual alert of a severity the console's feed leaves alone.
+const CAP_ALERT = `<?xml version="1.0" encoding="UTF-8"?>
+<alert xmlns="urn:oasis:names:tc:emergency:cap:1.2">
+  <identifier>console-minor-1</identifier><sender>warn@example.gov</sender><sent>2026-01-01T00:00:00+00:00</sent>
+  <status>Actual</status><msgType>Alert</msgType><scope>Public</scope>
+  <info><language>en-US</language><category>Met</category><event>Fog Advisory</event><urgency>Expected</urgency>
+    <severity>Minor</severity><certainty>Likely</certainty><expires>2099-01-01T00:00:00+00:00</expires>
+    <headline>Patchy fog</headline><area><areaDesc>Everywhere</areaDesc></area></info>
+</alert>`;
 
 beforeAll(async () => {
   if (!haveChromium) return;
@@ -49,6 +61,7 @@ beforeAll(async () => {
   (require(join(ROOT, 'scripts/console-build.cjs')) as { ensure(): number }).ensure();
   axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
   receiver = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/cap.xml') return void res.writeHead(200, { 'content-type': 'application/cap+xml' }).end(CAP_ALERT);
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
@@ -69,6 +82,7 @@ beforeAll(async () => {
       SIGNAGE_DEMO_PASSWORD: OWNER.password,
       NODE_ENV: 'development',
       WEBHOOK_ALLOW_LIST: '127.0.0.1',
+      CAP_FEED_ALLOW_LIST: '127.0.0.1',
     },
     port,
     150_000,
@@ -137,10 +151,10 @@ async function axe(page: Page): Promise<string[]> {
   return found;
 }
 
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `console-${name}-1440.png`) });
+async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `console-${name}-1440.png`), fullPage });
   await page.setViewportSize({ width: 1024, height: 768 });
-  await page.screenshot({ path: join(SHOTS, `console-${name}-1024.png`) });
+  await page.screenshot({ path: join(SHOTS, `console-${name}-1024.png`), fullPage });
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
@@ -409,6 +423,123 @@ browserTest(
 );
 
 browserTest(
+  'fleet operations: a power schedule darkens the screen, a bulk dry run counts and a job tags, a CAP feed polls, a source expires',
+  async () => {
+    const page = ownerPage;
+    const problems = watch(page);
+    // Its screenshots are taken only for docs/screenshots (UPDATE_SCREENSHOTS=true): at two widths,
+    // full page, they cost ~15 s of a loaded CI machine.
+
+    // A power schedule for the paired screen, created and edited in the form, read back over GraphQL.
+    await nav(page, 'Power');
+    await page.getByText('No power schedules: every display is always on').waitFor();
+    await page.getByRole('button', { name: 'New power schedule' }).click();
+    await page.getByLabel(/^Screen/).selectOption(deviceId);
+    await page.getByLabel('Name (optional)').fill('Console nights');
+    await page.getByRole('button', { name: 'Add an exception date' }).click();
+    await page.getByLabel('Date', { exact: true }).fill('2030-12-25');
+    await page.getByRole('button', { name: 'Create power schedule' }).click();
+    await page.getByRole('button', { name: 'Edit Console nights' }).waitFor();
+    const read = async () =>
+      (await api.gql('{ powerSchedules { id name scope target windows { weekdays on off } exceptions { date windows { on } } } }')).powerSchedules;
+    const [created] = await read();
+    expect(created).toMatchObject({ name: 'Console nights', scope: 'DEVICE', target: deviceId, exceptions: [{ date: '2030-12-25', windows: [] }] });
+    expect(created.windows).toHaveLength(1);
+    expect(created.windows[0].weekdays).toEqual(['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY']);
+    expect([created.windows[0].on.slice(0, 5), created.windows[0].off.slice(0, 5)]).toEqual(['07:00', '19:00']);
+    await page.getByRole('cell', { name: 'Mon–Fri 07:00–19:00' }).waitFor();
+    if (UPDATE_SCREENSHOTS) await shoot(page, 'power');
+    // Edited to no weekly window: off all the time, so the screen's page says its display is off.
+    // axe runs once here, on the list and the open form together.
+    await page.getByRole('button', { name: 'Edit Console nights' }).click();
+    expect(await axe(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Remove on window 1' }).click();
+    await page.getByRole('button', { name: 'Save power schedule' }).click();
+    await page.getByRole('cell', { name: 'off except exceptions' }).waitFor();
+    expect((await read())[0].windows).toEqual([]);
+    // Through the console's router (as its links do): no reload of the whole app.
+    await page.evaluate(
+      (path) => {
+        const w = globalThis as unknown as {
+          history: { pushState(s: null, t: string, u: string): void };
+          dispatchEvent(e: unknown): void;
+          PopStateEvent: new (type: string) => unknown;
+        };
+        w.history.pushState(null, '', path);
+        w.dispatchEvent(new w.PopStateEvent('popstate'));
+      },
+      `/console/screens/${encodeURIComponent(deviceId)}`,
+    );
+    await page.getByTestId('display-off').getByText('Display off by power schedule').waitFor();
+    expect(await page.getByTestId('now-playing').innerText()).toContain('display off by power schedule');
+    if (UPDATE_SCREENSHOTS) await page.screenshot({ path: join(SHOTS, 'console-screen-power-off-1440.png') });
+    await nav(page, 'Power');
+    await page.getByRole('button', { name: 'Delete Console nights' }).click();
+    await page.getByText('No power schedules: every display is always on').waitFor();
+    expect(await read()).toEqual([]);
+
+    // Bulk: the dry run over every screen counts what the API counts; the checked row gets a tag by a job.
+    await nav(page, 'Screens');
+    await page.getByRole('link', { name: 'Console lobby' }).waitFor();
+    await page.getByText('Act on many screens').click();
+    await page.getByLabel('Tags to add (comma-separated)').fill('console-bulk');
+    await page.getByRole('button', { name: 'Count the screens' }).click();
+    const total = (await api.gql('{ deviceCount }')).deviceCount as number;
+    await page.getByTestId('bulk-count').getByText(`${total} screens would change`).waitFor();
+    await page.getByRole('button', { name: `Run on ${total} screens` }).click();
+    await page.getByTestId('bulk-progress').getByText(`${total} of ${total} screens done, 0 failed`).waitFor({ timeout: 30_000 });
+    await page.getByRole('row', { name: 'Console lobby ok' }).waitFor();
+    expect((await api.gql(`{ device(id: ["${deviceId}"]) { tags } }`)).device[0].tags).toContain('console-bulk');
+    expect(await axe(page)).toEqual([]);
+    if (UPDATE_SCREENSHOTS) await shoot(page, 'bulk', true);
+    // Checking a row makes the checked rows the selection (and asks for a new count).
+    await page.getByRole('checkbox', { name: 'Check Console lobby' }).check();
+    await page.getByRole('radio', { name: /the checked rows \(1\)/, checked: true }).waitFor();
+    expect(await page.getByRole('button', { name: /^Run on/ }).count()).toBe(0);
+
+    // A CAP feed served on loopback: added in the form, polled, its Minor alert left alone (filtered), removed.
+    await nav(page, 'Overrides');
+    await page.getByLabel('Feed name').fill('Console warnings');
+    await page.getByLabel('Feed URL').fill(`http://127.0.0.1:${receiverPort}/cap.xml`);
+    await page.getByRole('button', { name: 'Add feed' }).click();
+    await page.getByRole('button', { name: 'Poll Console warnings now' }).click();
+    await page.getByRole('row', { name: /Patchy fog Minor filtered/ }).waitFor();
+    const [feed] = (await api.gql('{ capFeeds { name url severities lastPolledAt lastError alerts { identifier outcome } } }')).capFeeds;
+    expect(feed).toMatchObject({
+      name: 'Console warnings',
+      url: `http://127.0.0.1:${receiverPort}/cap.xml`,
+      severities: ['Extreme', 'Severe'],
+      lastError: null,
+      alerts: [{ identifier: 'console-minor-1', outcome: 'FILTERED' }],
+    });
+    expect(await page.getByTestId('cap-last-poll').innerText()).toMatch(/^Last poll .+: read$/);
+    expect(await axe(page)).toEqual([]);
+    if (UPDATE_SCREENSHOTS) await shoot(page, 'cap-feeds', true);
+    await page.getByRole('button', { name: 'Remove Console warnings' }).click();
+    await page.getByText('No CAP feeds').waitFor();
+    expect((await api.gql('{ capFeeds { id } }')).capFeeds).toEqual([]);
+
+    // Content validity: a source's end set in the past is marked expired and stored as that instant.
+    await nav(page, 'Playlists');
+    await page.getByRole('button', { name: /^Console loop/ }).click();
+    const first = page.locator('.sources li').first();
+    const name = (await first.locator('.src-name').innerText()).trim();
+    await first.getByRole('button', { name: `Validity of ${name}` }).click();
+    await page.getByLabel(`Plays until (${name})`).fill('2020-01-01T00:00');
+    expect(await axe(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Save validity' }).click();
+    await first.locator('.validity-expired').waitFor();
+    const until = await page.evaluate(() => new Date('2020-01-01T00:00').toISOString());
+    const sources = (await api.gql('{ playlist(where: { name: { eq: "Console loop" } }) { sources { sequence validFrom validUntil } } }')).playlist[0].sources;
+    const stored = sources.find((x: { sequence: number }) => x.sequence === 1);
+    expect(stored.validFrom).toBeNull();
+    expect(Date.parse(stored.validUntil)).toBe(Date.parse(until));
+    expect(problems).toEqual([]);
+  },
+  120_000,
+);
+
+browserTest(
   'a Viewer sees no write control; a user without a role gets the no-access page',
   async () => {
     const users = [
@@ -451,6 +582,15 @@ browserTest(
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Overrides', exact: true }).click();
     await page.getByRole('heading', { name: 'Console drill' }).waitFor();
     expect(await page.getByRole('button', { name: 'Start override' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Add feed' }).count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Power', exact: true }).click();
+    await page.getByRole('heading', { name: 'Power schedules' }).waitFor();
+    await settled(page);
+    expect(await page.getByRole('button', { name: 'New power schedule' }).count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Screens', exact: true }).click();
+    await page.getByRole('link', { name: 'Console lobby' }).waitFor();
+    expect(await page.getByText('Act on many screens').count()).toBe(0);
+    expect(await page.getByRole('checkbox').count()).toBe(0);
     expect(await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Administration' }).count()).toBe(0);
     // Sign-out revokes the refresh token at the server: presented again, it is refused.
     const { refreshToken } = await tokens(page);

@@ -53,6 +53,49 @@ export type BooleanOperationFilterInput = {
   neq?: boolean | null | undefined;
 };
 
+export type CapAlertOutcome =
+  /** A Cancel: the overrides of the alerts it references ended. */
+  | 'CANCELLED'
+  /** It had expired when it was read. */
+  | 'EXPIRED'
+  /** Acting on it failed (detail says why). */
+  | 'FAILED'
+  /** Its severity, event or message type is not one the feed acts on. */
+  | 'FILTERED'
+  /** Its status is not Actual (Exercise, Test, System, Draft). */
+  | 'NOT_ACTUAL'
+  /** No screen of the feed is in its area. */
+  | 'NO_SCREENS'
+  /** Being acted on. */
+  | 'PENDING'
+  /** An override started on the screens in its area. */
+  | 'STARTED';
+
+export type CapFeedInput = {
+  /** How long an alert without `expires` holds its screens, 1 to 1440 minutes; default 60. */
+  defaultDurationMinutes?: number | null | undefined;
+  /** Default true. */
+  enabled?: boolean | null | undefined;
+  /** CAP event names that take screens over (case-insensitive); default every event. */
+  events?: Array<string> | null | undefined;
+  name: string;
+  /** Seconds between polls, 15 to 3600; default 60. */
+  pollSeconds?: number | null | undefined;
+  /** CAP severities that take screens over. Default [Extreme, Severe]. */
+  severities?: Array<CapSeverity> | null | undefined;
+  /** The screens the feed may take (each alert takes those in its areas); default every screen of the account. */
+  target?: OverrideTargetInput | null | undefined;
+  /** http(s) address of the feed; private and loopback addresses only when CAP_FEED_ALLOW_LIST names them. */
+  url: string;
+};
+
+export type CapSeverity =
+  | 'Extreme'
+  | 'Minor'
+  | 'Moderate'
+  | 'Severe'
+  | 'Unknown';
+
 export type ColumnType =
   | 'BOOLEAN'
   | 'DATE'
@@ -111,6 +154,48 @@ export type DateTimeOperationFilterInput = {
   nlte?: string | null | undefined;
 };
 
+/** What a bulk job changes. */
+export type DeviceBulkAction =
+  /** Adds `tags` to each device (a device keeps at most 50 tags). */
+  | 'ADD_TAGS'
+  /** Adds the devices to schedule `scheduleId`'s device list (at most 1,000 devices per schedule: target larger fleets by tag or group). */
+  | 'ASSIGN_SCHEDULE'
+  /** Moves each device into `groupId` (null: out of every group). */
+  | 'MOVE_TO_GROUP'
+  /** Removes `tags` from each device. */
+  | 'REMOVE_TAGS'
+  /** Queues `commands` for each device, delivered on its next ping (delivery tracked as deviceCommands). */
+  | 'SEND_COMMANDS'
+  /** Removes the devices from schedule `scheduleId`'s device list. */
+  | 'UNASSIGN_SCHEDULE';
+
+export type DeviceBulkJobInput = {
+  action: DeviceBulkAction;
+  /** SEND_COMMANDS: 1 to 20 commands, as sendDeviceCommand takes them. */
+  commands?: Array<DeviceCommandInput> | null | undefined;
+  /** Count and sample the targets; change nothing and start no job. */
+  dryRun?: boolean | null | undefined;
+  /** MOVE_TO_GROUP: the group (null: out of every group). */
+  groupId?: string | null | undefined;
+  /** ASSIGN_SCHEDULE, UNASSIGN_SCHEDULE: the schedule. */
+  scheduleId?: string | null | undefined;
+  selector: DeviceSelectorInput;
+  /** ADD_TAGS, REMOVE_TAGS: 1 to 50 tags. */
+  tags?: Array<string> | null | undefined;
+};
+
+export type DeviceBulkResultState =
+  | 'FAILED'
+  | 'OK'
+  | 'PENDING';
+
+export type DeviceCommandInput = {
+  /** volume: an integer 0 to 100 as a string; optional for the others. */
+  arg?: string | null | undefined;
+  /** One of the account's displayCommands (restart, reboot, screenshot, refresh, display_on, display_off, volume, clear_cache, update). */
+  command: string;
+};
+
 /** Where a command is: queued until the next ping, delivered to the player, then acknowledged or failed by it; expired when not delivered (or not acknowledged) before expiresOn. */
 export type DeviceCommandStatus =
   | 'ACKNOWLEDGED'
@@ -133,6 +218,19 @@ export type DeviceFilterInput = {
   orgId?: StringOperationFilterInput | null | undefined;
   pingData?: PingDataFilterInput | null | undefined;
   tags?: ListStringOperationFilterInput | null | undefined;
+};
+
+/**
+ * Which devices: `ids` (any length within the request body limit; over REST 1 MB, about 25,000
+ * UUIDs), `tags` (any of them), `groupIds` (any of them), `where` (as Query.device), combined with
+ * AND; or `all: true` alone.
+ */
+export type DeviceSelectorInput = {
+  all?: boolean | null | undefined;
+  groupIds?: Array<string> | null | undefined;
+  ids?: Array<string> | null | undefined;
+  tags?: Array<string> | null | undefined;
+  where?: DeviceFilterInput | null | undefined;
 };
 
 export type DeviceTypeFilterInput = {
@@ -163,6 +261,14 @@ export type JobState =
   | 'QUEUED'
   | 'RUNNING'
   | 'SUCCEEDED';
+
+/** One JSON Patch operation: op is add, remove, replace, move, copy or test; path a JSON Pointer such as /name or /location/city. */
+export type JsonPatchOperationInput = {
+  from?: string | null | undefined;
+  op: string;
+  path: string;
+  value?: unknown;
+};
 
 /** Operations on a list of strings: some (any element matches), none (no element matches), any (the list is not empty). */
 export type ListStringOperationFilterInput = {
@@ -271,6 +377,60 @@ export type PingDataFilterInput = {
   memoryUsage?: FloatOperationFilterInput | null | undefined;
   playerVersion?: StringOperationFilterInput | null | undefined;
   timestamp?: DateTimeOperationFilterInput | null | undefined;
+};
+
+export type PowerExceptionInput = {
+  /** YYYY-MM-DD. */
+  date: string;
+  /** The hours that day instead of the weekly windows; none or empty: off all day. */
+  windows?: Array<PowerHoursInput> | null | undefined;
+};
+
+export type PowerHoursInput = {
+  off: string;
+  on: string;
+};
+
+export type PowerScheduleInput = {
+  /** Dates (the device's local dates) with other hours, or none (off all day). */
+  exceptions?: Array<PowerExceptionInput> | null | undefined;
+  /** Default: the scope and target. */
+  name?: string | null | undefined;
+  /** Exactly one of deviceId, groupId, tag. */
+  target: PowerTargetInput;
+  /** When the display is on each week (at most 28 windows); none: off except on exception dates. */
+  windows: Array<PowerWindowInput>;
+};
+
+export type PowerScope =
+  | 'DEVICE'
+  | 'GROUP'
+  | 'TAG';
+
+export type PowerTargetInput = {
+  /** A device of the caller's account. */
+  deviceId?: string | null | undefined;
+  /** A device group of the caller's account (its subgroups too, unless they have their own). */
+  groupId?: string | null | undefined;
+  /** Devices with this tag. */
+  tag?: string | null | undefined;
+};
+
+export type PowerWeekday =
+  | 'FRIDAY'
+  | 'MONDAY'
+  | 'SATURDAY'
+  | 'SUNDAY'
+  | 'THURSDAY'
+  | 'TUESDAY'
+  | 'WEDNESDAY';
+
+export type PowerWindowInput = {
+  /** HH:MM, 00:00 to 24:00; at or before `on`: the next day (22:00 to 06:00 runs over midnight). */
+  off: string;
+  /** HH:MM (or HH:MM:SS), 00:00 to 23:59, device time. */
+  on: string;
+  weekdays: Array<PowerWeekday>;
 };
 
 export type ReorderPlaylistSourcesInput = {
@@ -508,6 +668,32 @@ export type PlaysOverTimeQueryVariables = Exact<{
 
 export type PlaysOverTimeQuery = { playStatsByTime: Array<{ periodStart: string, totalPlays: number, totalDuration: number }> | null };
 
+export type CapFeedListQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CapFeedListQuery = { capFeeds: Array<{ id: string, name: string, url: string, enabled: boolean, severities: Array<CapSeverity>, events: Array<string>, pollSeconds: number, configuredBy: string, lastPolledAt: string | null, lastError: string | null, target: { all: boolean, tags: Array<string>, groupIds: Array<string>, deviceIds: Array<string> } | null, alerts: Array<{ identifier: string, event: string, severity: string, headline: string, outcome: CapAlertOutcome, detail: string | null, receivedAt: string }> }> };
+
+export type ConsoleCreateCapFeedMutationVariables = Exact<{
+  input: CapFeedInput;
+}>;
+
+
+export type ConsoleCreateCapFeedMutation = { createCapFeed: { success: boolean, error: string | null, errorField: string | null } | null };
+
+export type ConsoleDeleteCapFeedMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleDeleteCapFeedMutation = { deleteCapFeed: { success: boolean, error: string | null } | null };
+
+export type ConsolePollCapFeedMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsolePollCapFeedMutation = { pollCapFeed: { success: boolean, error: string | null } | null };
+
 export type DataTableListQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -566,7 +752,15 @@ export type MediaListQueryVariables = Exact<{
 }>;
 
 
-export type MediaListQuery = { mediaCount: number, media: Array<{ id: string, name: string, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, tags: Array<string> }> | null };
+export type MediaListQuery = { mediaCount: number, media: Array<{ id: string, name: string, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, tags: Array<string>, validFrom: string | null, validUntil: string | null }> | null };
+
+export type PatchMediaValidityMutationVariables = Exact<{
+  id: string | number;
+  operations: Array<JsonPatchOperationInput> | JsonPatchOperationInput;
+}>;
+
+
+export type PatchMediaValidityMutation = { patchMedia: { success: boolean, error: string | null, errorField: string | null } | null };
 
 export type OverrideListQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -622,7 +816,7 @@ export type PlaylistEditorQueryVariables = Exact<{
 }>;
 
 
-export type PlaylistEditorQuery = { playlist: Array<{ id: string, name: string, version: number, calculatedDuration: number, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, url: string | null, media: { id: string, name: string | null, mimeType: string | null, thumbnailUrl: string | null } | null }> }> | null, media: Array<{ id: string, name: string, mimeType: string | null }> | null };
+export type PlaylistEditorQuery = { playlist: Array<{ id: string, name: string, version: number, calculatedDuration: number, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, url: string | null, validFrom: string | null, validUntil: string | null, media: { id: string, name: string | null, mimeType: string | null, thumbnailUrl: string | null, validFrom: string | null, validUntil: string | null } | null }> }> | null, media: Array<{ id: string, name: string, mimeType: string | null }> | null };
 
 export type CreatePlaylistMutationVariables = Exact<{
   name: string;
@@ -666,6 +860,25 @@ export type TemplateListQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type TemplateListQuery = { template: Array<{ id: string, name: string, width: number | null, height: number | null, modules: Array<{ id: string, name: string | null, left: number, top: number, width: number, height: number, dataTableId: string | null, playlist: { id: string, name: string } | null }> }> | null };
 
+export type PowerScheduleListQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PowerScheduleListQuery = { powerSchedules: Array<{ id: string, name: string, scope: PowerScope, target: string, updatedOn: string, windows: Array<{ weekdays: Array<PowerWeekday>, on: string, off: string }>, exceptions: Array<{ date: string, windows: Array<{ on: string, off: string }> }> }>, device: Array<{ id: string, name: string }> | null, deviceGroups: Array<{ id: string, name: string }> | null };
+
+export type ConsoleSetPowerScheduleMutationVariables = Exact<{
+  input: PowerScheduleInput;
+}>;
+
+
+export type ConsoleSetPowerScheduleMutation = { setPowerSchedule: { success: boolean, error: string | null, errorField: string | null } | null };
+
+export type ConsoleDeletePowerScheduleMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleDeletePowerScheduleMutation = { deletePowerSchedule: { success: boolean, error: string | null } | null };
+
 export type ScheduleTargetsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -708,7 +921,7 @@ export type ScreenPlayingQueryVariables = Exact<{
 }>;
 
 
-export type ScreenPlayingQuery = { nowPlaying: { localTime: string, timezone: string, nextChange: string | null, schedule: { id: string, name: string } | null, content: { type: ScheduleType, playlist: { id: string, name: string } | null, template: { id: string, name: string } | null } | null, considered: Array<{ matched: boolean, verdict: ScheduleVerdict, reason: string, schedule: { id: string, name: string, priority: SchedulePriorityType } }> } | null, deviceTimeline: { segments: Array<{ from: string, to: string, schedule: { id: string, name: string } | null }> } | null };
+export type ScreenPlayingQuery = { nowPlaying: { localTime: string, timezone: string, nextChange: string | null, reason: string, schedule: { id: string, name: string } | null, content: { type: ScheduleType, playlist: { id: string, name: string } | null, template: { id: string, name: string } | null } | null, considered: Array<{ matched: boolean, verdict: ScheduleVerdict, reason: string, schedule: { id: string, name: string, priority: SchedulePriorityType } }> } | null, devicePower: { displayOn: boolean, until: string | null, reason: string, schedule: { name: string } | null } | null, deviceTimeline: { segments: Array<{ from: string, to: string, schedule: { id: string, name: string } | null }> } | null };
 
 export type ScreenCommandsQueryVariables = Exact<{
   id: string;
@@ -734,6 +947,27 @@ export type ScreenListQueryVariables = Exact<{
 
 
 export type ScreenListQuery = { deviceCount: number, device: Array<{ id: string, name: string, isOnline: boolean, tags: Array<string>, groupName: string | null, timezone: string | null, pingData: { timestamp: string | null, playerVersion: string | null, currentSchedule: string | null } | null }> | null };
+
+export type BulkChoicesQueryVariables = Exact<{
+  schedules: boolean;
+}>;
+
+
+export type BulkChoicesQuery = { deviceGroups: Array<{ id: string, name: string }> | null, schedule?: Array<{ id: string, name: string }> | null };
+
+export type ConsoleStartBulkMutationVariables = Exact<{
+  input: DeviceBulkJobInput;
+}>;
+
+
+export type ConsoleStartBulkMutation = { startDeviceBulkJob: { success: boolean, error: string | null, errorField: string | null, jobId: string | null, dryRun: { targets: number, notFound: number, notFoundSample: Array<string>, sample: Array<{ id: string, name: string }> } | null } | null };
+
+export type BulkJobProgressQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type BulkJobProgressQuery = { job: { id: string, state: JobState, error: string | null, progress: { rowsDone: number, rowsTotal: number | null, rowsFailed: number } } | null, deviceBulkJobResults: Array<{ deviceId: string, state: DeviceBulkResultState, error: string | null }> | null };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -910,6 +1144,62 @@ export const PlaysOverTimeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PlaysOverTimeQuery, PlaysOverTimeQueryVariables>;
+export const CapFeedListDocument = new TypedDocumentString(`
+    query CapFeedList {
+  capFeeds {
+    id
+    name
+    url
+    enabled
+    severities
+    events
+    target {
+      all
+      tags
+      groupIds
+      deviceIds
+    }
+    pollSeconds
+    configuredBy
+    lastPolledAt
+    lastError
+    alerts(limit: 5) {
+      identifier
+      event
+      severity
+      headline
+      outcome
+      detail
+      receivedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CapFeedListQuery, CapFeedListQueryVariables>;
+export const ConsoleCreateCapFeedDocument = new TypedDocumentString(`
+    mutation ConsoleCreateCapFeed($input: CapFeedInput!) {
+  createCapFeed(input: $input) {
+    success
+    error
+    errorField
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateCapFeedMutation, ConsoleCreateCapFeedMutationVariables>;
+export const ConsoleDeleteCapFeedDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteCapFeed($id: ID!) {
+  deleteCapFeed(id: $id) {
+    success
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteCapFeedMutation, ConsoleDeleteCapFeedMutationVariables>;
+export const ConsolePollCapFeedDocument = new TypedDocumentString(`
+    mutation ConsolePollCapFeed($id: ID!) {
+  pollCapFeed(id: $id) {
+    success
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<ConsolePollCapFeedMutation, ConsolePollCapFeedMutationVariables>;
 export const DataTableListDocument = new TypedDocumentString(`
     query DataTableList {
   dataTables(pageSize: 100) {
@@ -1020,9 +1310,20 @@ export const MediaListDocument = new TypedDocumentString(`
     thumbnailUrl
     uploadedOn
     tags
+    validFrom
+    validUntil
   }
 }
     `) as unknown as TypedDocumentString<MediaListQuery, MediaListQueryVariables>;
+export const PatchMediaValidityDocument = new TypedDocumentString(`
+    mutation PatchMediaValidity($id: ID!, $operations: [JsonPatchOperationInput!]!) {
+  patchMedia(id: $id, operations: $operations) {
+    success
+    error
+    errorField
+  }
+}
+    `) as unknown as TypedDocumentString<PatchMediaValidityMutation, PatchMediaValidityMutationVariables>;
 export const OverrideListDocument = new TypedDocumentString(`
     query OverrideList {
   overrides(limit: 20) {
@@ -1162,11 +1463,15 @@ export const PlaylistEditorDocument = new TypedDocumentString(`
       sequence
       interval
       url
+      validFrom
+      validUntil
       media {
         id
         name
         mimeType
         thumbnailUrl
+        validFrom
+        validUntil
       }
     }
   }
@@ -1247,6 +1552,54 @@ export const TemplateListDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<TemplateListQuery, TemplateListQueryVariables>;
+export const PowerScheduleListDocument = new TypedDocumentString(`
+    query PowerScheduleList {
+  powerSchedules {
+    id
+    name
+    scope
+    target
+    windows {
+      weekdays
+      on
+      off
+    }
+    exceptions {
+      date
+      windows {
+        on
+        off
+      }
+    }
+    updatedOn
+  }
+  device(limit: 200, order: [{name: ASC}]) {
+    id
+    name
+  }
+  deviceGroups {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<PowerScheduleListQuery, PowerScheduleListQueryVariables>;
+export const ConsoleSetPowerScheduleDocument = new TypedDocumentString(`
+    mutation ConsoleSetPowerSchedule($input: PowerScheduleInput!) {
+  setPowerSchedule(input: $input) {
+    success
+    error
+    errorField
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSetPowerScheduleMutation, ConsoleSetPowerScheduleMutationVariables>;
+export const ConsoleDeletePowerScheduleDocument = new TypedDocumentString(`
+    mutation ConsoleDeletePowerSchedule($id: ID!) {
+  deletePowerSchedule(id: $id) {
+    success
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeletePowerScheduleMutation, ConsoleDeletePowerScheduleMutationVariables>;
 export const ScheduleTargetsDocument = new TypedDocumentString(`
     query ScheduleTargets {
   device(limit: 200, order: [{name: ASC}]) {
@@ -1333,6 +1686,7 @@ export const ScreenPlayingDocument = new TypedDocumentString(`
     localTime
     timezone
     nextChange
+    reason
     schedule {
       id
       name
@@ -1357,6 +1711,14 @@ export const ScreenPlayingDocument = new TypedDocumentString(`
         name
         priority
       }
+    }
+  }
+  devicePower(deviceId: $id) {
+    displayOn
+    until
+    reason
+    schedule {
+      name
     }
   }
   deviceTimeline(deviceId: $id, from: $from, to: $to) {
@@ -1416,3 +1778,53 @@ export const ScreenListDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ScreenListQuery, ScreenListQueryVariables>;
+export const BulkChoicesDocument = new TypedDocumentString(`
+    query BulkChoices($schedules: Boolean!) {
+  deviceGroups {
+    id
+    name
+  }
+  schedule(limit: 200) @include(if: $schedules) {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<BulkChoicesQuery, BulkChoicesQueryVariables>;
+export const ConsoleStartBulkDocument = new TypedDocumentString(`
+    mutation ConsoleStartBulk($input: DeviceBulkJobInput!) {
+  startDeviceBulkJob(input: $input) {
+    success
+    error
+    errorField
+    jobId
+    dryRun {
+      targets
+      notFound
+      sample {
+        id
+        name
+      }
+      notFoundSample
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleStartBulkMutation, ConsoleStartBulkMutationVariables>;
+export const BulkJobProgressDocument = new TypedDocumentString(`
+    query BulkJobProgress($id: ID!) {
+  job(id: $id) {
+    id
+    state
+    error
+    progress {
+      rowsDone
+      rowsTotal
+      rowsFailed
+    }
+  }
+  deviceBulkJobResults(jobId: $id, limit: 100) {
+    deviceId
+    state
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<BulkJobProgressQuery, BulkJobProgressQueryVariables>;

@@ -1,10 +1,15 @@
-/** The media library (25 a page, with thumbnails) and uploads with progress (drop or pick files). */
+/**
+ * The media library (25 a page, with thumbnails, each file's validity: expired ones marked, and
+ * with Files edit rights its window edited) and uploads with progress (drop or pick files).
+ */
 import { useRef, useState, type DragEvent } from 'react';
 import { Async, Empty, ErrorState } from '../components/states';
+import { ValidityBadge, ValidityEditor } from '../components/validity';
 import { graphql } from '../gql';
 import { authHeaders } from '../lib/api';
 import { gql } from '../lib/api';
 import { useRights } from '../lib/permissions';
+import { accepted } from '../lib/use-action';
 import { useQuery } from '../lib/use-query';
 
 const PAGE = 25;
@@ -20,6 +25,19 @@ const MediaList = graphql(`
       thumbnailUrl
       uploadedOn
       tags
+      validFrom
+      validUntil
+    }
+  }
+`);
+
+// A file's validity is its startDate/endDate (the same stored instants): patched alone, nothing else changes.
+const PatchMediaValidity = graphql(`
+  mutation PatchMediaValidity($id: ID!, $operations: [JsonPatchOperationInput!]!) {
+    patchMedia(id: $id, operations: $operations) {
+      success
+      error
+      errorField
     }
   }
 `);
@@ -70,6 +88,7 @@ export function MediaPage() {
   );
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [over, setOver] = useState(false);
+  const [validityOf, setValidityOf] = useState<string>();
   const input = useRef<HTMLInputElement>(null);
   const start = (files: FileList | null) => {
     for (const file of Array.from(files ?? [])) {
@@ -154,6 +173,28 @@ export function MediaPage() {
                     <span className="muted">
                       {m.mimeType ?? 'file'} · {size(m.fileSize)}
                     </span>
+                    <ValidityBadge windows={[m]} />
+                    {rights.can('Files', 'edit') &&
+                      (validityOf === m.id ? (
+                        <ValidityEditor
+                          name={m.name}
+                          validFrom={m.validFrom}
+                          validUntil={m.validUntil}
+                          onClose={() => setValidityOf(undefined)}
+                          onSave={async (validFrom, validUntil) => {
+                            const operations = [
+                              { op: 'replace', path: '/startDate', value: validFrom },
+                              { op: 'replace', path: '/endDate', value: validUntil },
+                            ];
+                            accepted((await gql(PatchMediaValidity, { id: m.id, operations })).patchMedia, 'the validity');
+                            q.reload();
+                          }}
+                        />
+                      ) : (
+                        <button type="button" onClick={() => setValidityOf(m.id)} aria-label={`Validity of ${m.name}`}>
+                          Validity
+                        </button>
+                      ))}
                   </li>
                 ))}
               </ul>

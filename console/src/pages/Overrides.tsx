@@ -2,7 +2,8 @@
  * Emergency overrides (docs/fleet-operations.md): start one over every schedule of the screens it
  * targets (all, tags, schedule groups, chosen screens), watch each screen acknowledge it live from
  * the event stream (override.started, override.acknowledged, override.ended re-read the override),
- * and cancel it. Starting and cancelling need Overrides_Edit; reading needs Schedules_View.
+ * and cancel it; below, the CAP alert feeds that start overrides by themselves (CapFeeds.tsx).
+ * Starting and cancelling need Overrides_Edit; reading needs Schedules_View.
  */
 import { useEffect, useState } from 'react';
 import { Async, Empty, ErrorState } from '../components/states';
@@ -13,6 +14,7 @@ import { followEvents, type StreamStatus } from '../lib/events';
 import { errorOf, plural, when } from '../lib/format';
 import { useRights } from '../lib/permissions';
 import { useQuery } from '../lib/use-query';
+import { CapFeeds } from './CapFeeds';
 
 const OverrideList = graphql(`
   query OverrideList {
@@ -306,6 +308,7 @@ export function OverridesPage() {
           </>
         )}
       </Async>
+      <CapFeeds canEdit={canEdit} />
     </section>
   );
 }

@@ -2,11 +2,13 @@
  * Playlists and templates: a playlist's sources in play order, reordered by dragging or from the
  * keyboard (each row's move buttons, or Alt+Arrow on a focused row), their durations edited in
  * place, media added from the library, and a live preview that plays the order as the screen
- * would. Templates are drawn as their zones, each naming the playlist it plays. Writes need
+ * would (leaving out what is expired or not yet valid, as screens do); each source's validity
+ * window is shown and edited in place (content expiry). Templates are drawn as their zones, each naming the playlist it plays. Writes need
  * Playlists edit rights; each carries the version read, so a concurrent edit is refused, not lost.
  */
 import { useEffect, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { Async, Empty, ErrorState } from '../components/states';
+import { effective, ValidityBadge, ValidityEditor } from '../components/validity';
 import { graphql } from '../gql';
 import type { PlaylistEditorQuery } from '../gql/graphql';
 import { gql } from '../lib/api';
@@ -42,11 +44,15 @@ const PlaylistEditor = graphql(`
         sequence
         interval
         url
+        validFrom
+        validUntil
         media {
           id
           name
           mimeType
           thumbnailUrl
+          validFrom
+          validUntil
         }
       }
     }
@@ -133,6 +139,9 @@ const TemplateList = graphql(`
 type Playlist = NonNullable<PlaylistEditorQuery['playlist']>[number];
 type Source = Playlist['sources'][number];
 
+/** False for a source a screen leaves out now: expired or not yet valid (its own window or its file's). */
+const playsNow = (s: Source) => !['expired', 'not-yet-valid'].includes(effective([s, s.media ?? {}]).state);
+
 const seconds = (n: number) => (n >= 60 ? `${Math.floor(n / 60)} min ${n % 60 ? `${n % 60} s` : ''}`.trim() : `${n} s`);
 
 /** Throws the payload's error when a mutation answered success: false. */
@@ -180,6 +189,7 @@ function Editor({ id, onChanged }: { id: string; onChanged: () => void }) {
   const [error, setError] = useState<Error>();
   const [status, setStatus] = useState('');
   const [add, setAdd] = useState('');
+  const [validityOf, setValidityOf] = useState<string>();
   const p = q.data?.playlist?.[0];
   useEffect(() => setOrder(p ? [...p.sources].sort((a, b) => a.sequence - b.sequence) : []), [p]);
 
@@ -260,7 +270,9 @@ function Editor({ id, onChanged }: { id: string; onChanged: () => void }) {
                       ⠿
                     </span>
                     <span className="pos">{i + 1}</span>
-                    <span className="src-name">{s.media?.name ?? s.name ?? s.url ?? s.type}</span>
+                    <span className="src-name">
+                      {s.media?.name ?? s.name ?? s.url ?? s.type} <ValidityBadge windows={[s, s.media ?? {}]} />
+                    </span>
                     {canEdit ? (
                       <>
                         <label>
@@ -284,6 +296,14 @@ function Editor({ id, onChanged }: { id: string; onChanged: () => void }) {
                           />{' '}
                           s
                         </label>
+                        <button
+                          type="button"
+                          aria-expanded={validityOf === s.id}
+                          onClick={() => setValidityOf(validityOf === s.id ? undefined : s.id)}
+                          aria-label={`Validity of ${s.media?.name ?? s.name ?? 'source'}`}
+                        >
+                          ⏱
+                        </button>
                         <button
                           type="button"
                           disabled={busy || i === 0}
@@ -315,6 +335,24 @@ function Editor({ id, onChanged }: { id: string; onChanged: () => void }) {
                       </>
                     ) : (
                       <span>{s.interval ? seconds(s.interval) : 'own length'}</span>
+                    )}
+                    {validityOf === s.id && (
+                      <ValidityEditor
+                        name={s.media?.name ?? s.name ?? 'this source'}
+                        validFrom={s.validFrom}
+                        validUntil={s.validUntil}
+                        onClose={() => setValidityOf(undefined)}
+                        onSave={async (validFrom, validUntil) => {
+                          // Errors stay in the open editor (it throws), not in the page's banner.
+                          ok(
+                            (await gql(UpdateSource, { input: { playlistId: p.id, sourceId: s.id, validFrom, validUntil, expectedVersion: p.version } }))
+                              .updatePlaylistSource,
+                          );
+                          setStatus('Validity saved.');
+                          q.reload();
+                          onChanged();
+                        }}
+                      />
                     )}
                   </li>
                 ))}
@@ -348,7 +386,7 @@ function Editor({ id, onChanged }: { id: string; onChanged: () => void }) {
               </form>
             )}
             <h3>Live preview</h3>
-            <Preview sources={order} />
+            <Preview sources={order.filter(playsNow)} />
           </div>
         )
       }

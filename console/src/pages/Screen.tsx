@@ -1,5 +1,6 @@
 /**
- * One screen: what it plays now and why (every schedule's verdict), the next 24 hours, its last
+ * One screen: what it plays now and why (every schedule's verdict; a display dark by its power
+ * schedule says so, with until when), the next 24 hours, its last
  * screenshot, and commands with their delivery state (sending needs Devices edit rights).
  */
 import { useEffect, useState } from 'react';
@@ -38,6 +39,7 @@ const ScreenPlaying = graphql(`
       localTime
       timezone
       nextChange
+      reason
       schedule {
         id
         name
@@ -62,6 +64,14 @@ const ScreenPlaying = graphql(`
           name
           priority
         }
+      }
+    }
+    devicePower(deviceId: $id) {
+      displayOn
+      until
+      reason
+      schedule {
+        name
       }
     }
     deviceTimeline(deviceId: $id, from: $from, to: $to) {
@@ -116,10 +126,18 @@ function Playing({ id, onZone }: { id: string; onZone: (zone: string) => void })
   }, [zone, onZone]);
   return (
     <Async q={q} what="what this screen plays">
-      {({ nowPlaying: np, deviceTimeline: tl }) => (
+      {({ nowPlaying: np, deviceTimeline: tl, devicePower: power }) => (
         <>
           <section aria-labelledby="now-h" className="card">
             <h2 id="now-h">Now playing</h2>
+            {power && !power.displayOn && (
+              // The API's words (until HH:MM on the screen's clock; nowPlaying's reason says the same).
+              <p className="state power-off" role="note" data-testid="display-off">
+                <strong>{power.reason.charAt(0).toUpperCase() + power.reason.slice(1)}</strong>
+                {power.schedule ? ` (${power.schedule.name}, screen time)` : ''}: the screen is dark on purpose, plays nothing and raises no offline alert
+                {power.until ? ` until ${when(power.until)} your time` : ''}.
+              </p>
+            )}
             {!np ? (
               <Empty title="No answer for this screen" />
             ) : (
@@ -133,7 +151,7 @@ function Playing({ id, onZone }: { id: string; onZone: (zone: string) => void })
                     <strong>Nothing scheduled now</strong>
                   )}{' '}
                   <span className="muted">
-                    (local time {np.localTime}, {np.timezone}; next change {np.nextChange ? when(np.nextChange) : 'none ahead'})
+                    {np.reason} (local time {np.localTime}, {np.timezone}; next change {np.nextChange ? when(np.nextChange) : 'none ahead'})
                   </span>
                 </p>
                 {np.considered.length === 0 ? (

@@ -1,11 +1,16 @@
-/** Every screen of the account: search, status and tag filters, totals and paging (25 a page). */
-import { useState } from 'react';
+/**
+ * Every screen of the account: search, status and tag filters, totals and paging (25 a page); with
+ * edit rights, rows to check and bulk actions over the checked rows, the filter, tags or groups.
+ */
+import { useMemo, useState } from 'react';
 import { Async, Empty } from '../components/states';
 import { graphql } from '../gql';
 import type { DeviceFilterInput } from '../gql/graphql';
 import { gql } from '../lib/api';
+import { useRights } from '../lib/permissions';
 import { Link } from '../lib/router';
 import { useQuery } from '../lib/use-query';
+import { BulkActions } from './ScreensBulk';
 
 const PAGE = 25;
 
@@ -33,11 +38,28 @@ export function ScreensPage() {
   const [status, setStatus] = useState<'all' | 'online' | 'offline'>('all');
   const [tag, setTag] = useState('');
   const [page, setPage] = useState(0);
-  const where: DeviceFilterInput = {
-    ...(search.trim() ? { name: { contains: search.trim() } } : {}),
-    ...(status !== 'all' ? { isOnline: { eq: status === 'online' } } : {}),
-  };
+  const rights = useRights();
+  const canBulk = rights.can('Devices', 'edit') || rights.can('Schedules', 'edit');
+  // Checked rows by id, with their names for the bulk results (they stay checked across pages).
+  const [checked, setChecked] = useState<Map<string, string>>(new Map());
+  const where: DeviceFilterInput = useMemo(
+    () => ({
+      ...(search.trim() ? { name: { contains: search.trim() } } : {}),
+      ...(status !== 'all' ? { isOnline: { eq: status === 'online' } } : {}),
+    }),
+    [search, status],
+  );
+  const checkedIds = useMemo(() => [...checked.keys()], [checked]);
+  const check = (rows: { id: string; name: string }[], on: boolean) =>
+    setChecked((c) => {
+      const next = new Map(c);
+      for (const r of rows)
+        if (on) next.set(r.id, r.name);
+        else next.delete(r.id);
+      return next;
+    });
   const q = useQuery(() => gql(ScreenList, { where, tag: tag.trim() ? [tag.trim()] : null, limit: PAGE, offset: page * PAGE }), [search, status, tag, page]);
+  const names = useMemo(() => new Map([...(q.data?.device ?? []).map((d) => [d.id, d.name] as const), ...checked]), [q.data, checked]);
   const filter = (f: () => void) => {
     f();
     setPage(0);
@@ -68,6 +90,7 @@ export function ScreensPage() {
           <input value={tag} onChange={(e) => filter(() => setTag(e.target.value))} />
         </label>
       </form>
+      {canBulk && <BulkActions where={where} tag={tag} checked={checkedIds} names={names} onDone={q.reload} />}
       <Async q={q} what="screens">
         {(d) => {
           const total = d.deviceCount;
@@ -91,6 +114,16 @@ export function ScreensPage() {
                 </caption>
                 <thead>
                   <tr>
+                    {canBulk && (
+                      <th scope="col">
+                        <input
+                          type="checkbox"
+                          aria-label="Check every screen on this page"
+                          checked={list.length > 0 && list.every((s) => checked.has(s.id))}
+                          onChange={(e) => check(list, e.target.checked)}
+                        />
+                      </th>
+                    )}
                     <th scope="col">Name</th>
                     <th scope="col">Status</th>
                     <th scope="col">Now playing</th>
@@ -102,6 +135,11 @@ export function ScreensPage() {
                 <tbody>
                   {list.map((s) => (
                     <tr key={s.id}>
+                      {canBulk && (
+                        <td>
+                          <input type="checkbox" aria-label={`Check ${s.name}`} checked={checked.has(s.id)} onChange={(e) => check([s], e.target.checked)} />
+                        </td>
+                      )}
                       <td>
                         <Link to={`/screens/${encodeURIComponent(s.id)}`}>{s.name}</Link>
                       </td>

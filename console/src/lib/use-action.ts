@@ -1,0 +1,37 @@
+/**
+ * One write at a time from a page: busy while it runs, its error kept for the page to show. A
+ * mutation payload answering success: false becomes that error, naming the field it refused.
+ */
+import { useCallback, useState } from 'react';
+import { errorOf } from './format';
+
+export interface Payload {
+  success: boolean;
+  error?: string | null;
+  errorField?: string | null;
+}
+
+/** Throws the payload's error when a mutation answered success: false (or nothing); else returns it. */
+export function accepted<P extends Payload>(p: P | null | undefined, what = 'the change'): P {
+  if (!p?.success) throw new Error(`${p?.error ?? `${what} was refused`}${p?.errorField ? ` (${p.errorField})` : ''}`);
+  return p;
+}
+
+export function useAction(): { busy: boolean; error: Error | undefined; run: (f: () => Promise<unknown>) => Promise<boolean> } {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error>();
+  const run = useCallback(async (f: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await f();
+      return true;
+    } catch (e) {
+      setError(errorOf(e));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, run };
+}

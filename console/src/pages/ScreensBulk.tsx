@@ -1,0 +1,370 @@
+/**
+ * Fleet-wide bulk actions from the Screens page (docs/fleet-operations.md): one change over the
+ * screens a selector matches (the checked rows, the page's current filter, tags or device groups),
+ * counted first by a dry run, then run as a job whose progress and per-screen results are polled
+ * until it finishes. Changing anything after the count asks for a new count, so the job always runs
+ * on the selection the operator saw counted. Tags, groups and commands need Devices edit rights;
+ * schedule assignment needs Schedules edit rights.
+ */
+import { useEffect, useState } from 'react';
+import { ErrorState } from '../components/states';
+import { graphql } from '../gql';
+import type { BulkJobProgressQuery, DeviceBulkAction, DeviceBulkJobInput, DeviceFilterInput, DeviceSelectorInput } from '../gql/graphql';
+import { gql } from '../lib/api';
+import { errorOf, plural } from '../lib/format';
+import { useRights } from '../lib/permissions';
+import { accepted, useAction } from '../lib/use-action';
+import { Link } from '../lib/router';
+import { useQuery } from '../lib/use-query';
+
+const BulkChoices = graphql(`
+  query BulkChoices($schedules: Boolean!) {
+    deviceGroups {
+      id
+      name
+    }
+    schedule(limit: 200) @include(if: $schedules) {
+      id
+      name
+    }
+  }
+`);
+
+const StartBulk = graphql(`
+  mutation ConsoleStartBulk($input: DeviceBulkJobInput!) {
+    startDeviceBulkJob(input: $input) {
+      success
+      error
+      errorField
+      jobId
+      dryRun {
+        targets
+        notFound
+        sample {
+          id
+          name
+        }
+        notFoundSample
+      }
+    }
+  }
+`);
+
+const BulkJobProgress = graphql(`
+  query BulkJobProgress($id: ID!) {
+    job(id: $id) {
+      id
+      state
+      error
+      progress {
+        rowsDone
+        rowsTotal
+        rowsFailed
+      }
+    }
+    deviceBulkJobResults(jobId: $id, limit: 100) {
+      deviceId
+      state
+      error
+    }
+  }
+`);
+
+type Who = 'checked' | 'filter' | 'tags' | 'groups';
+const ACTIONS: { value: DeviceBulkAction; label: string; schedules?: boolean }[] = [
+  { value: 'ADD_TAGS' as DeviceBulkAction, label: 'Add tags' },
+  { value: 'REMOVE_TAGS' as DeviceBulkAction, label: 'Remove tags' },
+  { value: 'MOVE_TO_GROUP' as DeviceBulkAction, label: 'Move to a device group' },
+  { value: 'SEND_COMMANDS' as DeviceBulkAction, label: 'Send a command' },
+  { value: 'ASSIGN_SCHEDULE' as DeviceBulkAction, label: 'Add to a schedule', schedules: true },
+  { value: 'UNASSIGN_SCHEDULE' as DeviceBulkAction, label: 'Remove from a schedule', schedules: true },
+];
+const COMMANDS = ['refresh', 'screenshot', 'restart', 'display_on', 'display_off', 'clear_cache'];
+const FINISHED = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
+/** How often a running job is read again: a 10,000-screen job takes seconds, so this shows it move. */
+const POLL_MS = 1000;
+const list = (s: string) =>
+  s
+    .split(/[\s,]+/)
+    .map((t) => t.trim())
+    .filter(Boolean);
+
+interface Props {
+  /** The Screens page's filter as it stands (name, status) and its tag box. */
+  where: DeviceFilterInput;
+  tag: string;
+  checked: string[];
+  names: Map<string, string>;
+  onDone: () => void;
+}
+
+function Progress({ id, names, onFinished }: { id: string; names: Map<string, string>; onFinished: () => void }) {
+  const [data, setData] = useState<BulkJobProgressQuery>();
+  const [error, setError] = useState<Error>();
+  useEffect(() => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const read = async () => {
+      try {
+        const r = await gql(BulkJobProgress, { id });
+        if (!live) return;
+        setData(r);
+        if (r.job && FINISHED.has(r.job.state)) onFinished();
+        else timer = setTimeout(() => void read(), POLL_MS);
+      } catch (e) {
+        if (live) setError(errorOf(e));
+      }
+    };
+    void read();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [id, onFinished]);
+  if (error) return <ErrorState error={error} />;
+  const job = data?.job;
+  if (!job) return <p role="status">Starting the job…</p>;
+  const total = job.progress.rowsTotal;
+  const results = data?.deviceBulkJobResults ?? [];
+  return (
+    <div className="stack" aria-labelledby="bulk-job-h">
+      <h3 id="bulk-job-h">Job {job.state.toLowerCase()}</h3>
+      <label>
+        <span data-testid="bulk-progress" aria-live="polite">
+          {job.progress.rowsDone.toLocaleString()} of {total == null ? '…' : plural(total, 'screen')} done, {job.progress.rowsFailed.toLocaleString()} failed
+        </span>
+        <progress max={total || 1} value={job.progress.rowsDone} />
+      </label>
+      {job.error && <p className="state state-error">{job.error}</p>}
+      {results.length > 0 && (
+        <table className="grid">
+          <caption>Per-screen results{total != null && total > results.length ? ` (the first ${results.length} of ${total.toLocaleString()})` : ''}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Screen</th>
+              <th scope="col">Result</th>
+            </tr>
+          </thead>
+          <tbody>
+            {results.map((r) => (
+              <tr key={r.deviceId}>
+                <td>
+                  <Link to={`/screens/${encodeURIComponent(r.deviceId)}`}>{names.get(r.deviceId) ?? r.deviceId}</Link>
+                </td>
+                <td className={r.state === 'FAILED' ? 'bad' : undefined}>
+                  {r.state.toLowerCase()}
+                  {r.error ? `: ${r.error}` : ''}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+export function BulkActions({ where, tag, checked, names, onDone }: Props) {
+  const rights = useRights();
+  const canDevices = rights.can('Devices', 'edit');
+  const canSchedules = rights.can('Schedules', 'edit');
+  const choices = useQuery(() => gql(BulkChoices, { schedules: canSchedules }), [canSchedules]);
+  const actions = ACTIONS.filter((a) => (a.schedules ? canSchedules : canDevices));
+  const [who, setWho] = useState<Who>(checked.length ? 'checked' : 'filter');
+  const [tags, setTags] = useState('');
+  const [groupIds, setGroupIds] = useState<string[]>([]);
+  const [action, setAction] = useState<DeviceBulkAction>(actions[0]?.value ?? ('ADD_TAGS' as DeviceBulkAction));
+  const [actionTags, setActionTags] = useState('');
+  const [groupId, setGroupId] = useState('');
+  const [command, setCommand] = useState(COMMANDS[0]!);
+  const [scheduleId, setScheduleId] = useState('');
+  const [count, setCount] = useState<{ targets: number; notFound: number; sample: { id: string; name: string }[]; input: DeviceBulkJobInput }>();
+  const [jobId, setJobId] = useState<string>();
+  // Names the dry runs showed, for the results of screens not on the page.
+  const [sampled, setSampled] = useState<Map<string, string>>(new Map());
+  const { busy, error, run: act } = useAction();
+  // Anything changed after a count makes it stale: the job must run on what was counted.
+  const change =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setCount(undefined);
+    };
+  // By value: the page builds a new filter object at every render.
+  const selectionKey = JSON.stringify([where, tag, checked]);
+  useEffect(() => setCount(undefined), [selectionKey]);
+  // Checking rows makes them the selection; unchecking the last falls back to the filter.
+  const hasChecked = checked.length > 0;
+  useEffect(() => setWho((w) => (hasChecked ? 'checked' : w === 'checked' ? 'filter' : w)), [hasChecked]);
+  if (!actions.length) return null;
+
+  const filtered = Object.keys(where).length > 0 || !!tag.trim();
+  const selector = (): DeviceSelectorInput => {
+    switch (who) {
+      case 'checked':
+        return { ids: checked };
+      case 'filter':
+        return filtered ? { where, tags: tag.trim() ? [tag.trim()] : null } : { all: true };
+      case 'tags':
+        return { tags: list(tags) };
+      case 'groups':
+        return { groupIds };
+    }
+  };
+  const input = (): DeviceBulkJobInput => ({
+    selector: selector(),
+    action,
+    ...(action === 'ADD_TAGS' || action === 'REMOVE_TAGS' ? { tags: list(actionTags) } : {}),
+    ...(action === 'MOVE_TO_GROUP' ? { groupId: groupId || null } : {}),
+    ...(action === 'SEND_COMMANDS' ? { commands: [{ command }] } : {}),
+    ...(action === 'ASSIGN_SCHEDULE' || action === 'UNASSIGN_SCHEDULE' ? { scheduleId } : {}),
+  });
+  const call = async (i: DeviceBulkJobInput) => accepted((await gql(StartBulk, { input: i })).startDeviceBulkJob, 'the bulk job');
+  const dryRun = () =>
+    act(async () => {
+      const i = input();
+      const r = await call({ ...i, dryRun: true });
+      setJobId(undefined);
+      setCount({ targets: r.dryRun!.targets, notFound: r.dryRun!.notFound, sample: r.dryRun!.sample, input: i });
+      setSampled((m) => new Map([...m, ...r.dryRun!.sample.map((x) => [x.id, x.name] as [string, string])]));
+    });
+  const run = () =>
+    act(async () => {
+      const r = await call(count!.input);
+      setCount(undefined);
+      setJobId(r.jobId!);
+    });
+  const groups = choices.data?.deviceGroups ?? [];
+  const schedules = choices.data?.schedule ?? [];
+  const known = new Map([...sampled, ...names]);
+
+  return (
+    // Folded by default, so the list stays at the top; its summary says how many rows are checked.
+    <details className="card bulk">
+      <summary>
+        <h2>Act on many screens{checked.length ? ` (${checked.length} checked)` : ''}</h2>
+      </summary>
+      <form
+        className="stack"
+        aria-label="Act on many screens"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void dryRun();
+        }}
+      >
+        <fieldset>
+          <legend>Which screens</legend>
+          <label className="inline">
+            <input type="radio" name="bulk-who" checked={who === 'checked'} disabled={!checked.length} onChange={() => change(setWho)('checked')} /> the checked
+            rows ({checked.length})
+          </label>
+          <label className="inline">
+            <input type="radio" name="bulk-who" checked={who === 'filter'} onChange={() => change(setWho)('filter')} />{' '}
+            {filtered ? 'every screen matching the filters above (all pages)' : 'every screen of the account'}
+          </label>
+          <label className="inline">
+            <input type="radio" name="bulk-who" checked={who === 'tags'} onChange={() => change(setWho)('tags')} /> screens with any of these tags
+          </label>
+          <label className="inline">
+            <input type="radio" name="bulk-who" checked={who === 'groups'} onChange={() => change(setWho)('groups')} /> screens in these device groups
+          </label>
+          {who === 'tags' && (
+            <label>
+              Select by tags (comma-separated) <input required value={tags} onChange={(e) => change(setTags)(e.target.value)} placeholder="lobby" />
+            </label>
+          )}
+          {who === 'groups' && (
+            <label>
+              Select by device groups{' '}
+              <select
+                multiple
+                required
+                size={Math.min(6, Math.max(2, groups.length))}
+                value={groupIds}
+                onChange={(e) => change(setGroupIds)([...e.target.selectedOptions].map((o) => o.value))}
+              >
+                {groups.map((g) => (
+                  <option key={g.id} value={g.id}>
+                    {g.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+        </fieldset>
+        <label>
+          Action{' '}
+          <select value={action} onChange={(e) => change(setAction)(e.target.value as DeviceBulkAction)}>
+            {actions.map((a) => (
+              <option key={a.value} value={a.value}>
+                {a.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {(action === 'ADD_TAGS' || action === 'REMOVE_TAGS') && (
+          <label>
+            Tags to {action === 'ADD_TAGS' ? 'add' : 'remove'} (comma-separated){' '}
+            <input required value={actionTags} onChange={(e) => change(setActionTags)(e.target.value)} placeholder="spring-menu" />
+          </label>
+        )}
+        {action === 'MOVE_TO_GROUP' && (
+          <label>
+            Into device group{' '}
+            <select value={groupId} onChange={(e) => change(setGroupId)(e.target.value)}>
+              <option value="">none (out of every group)</option>
+              {groups.map((g) => (
+                <option key={g.id} value={g.id}>
+                  {g.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {action === 'SEND_COMMANDS' && (
+          <label>
+            Command{' '}
+            <select value={command} onChange={(e) => change(setCommand)(e.target.value)}>
+              {COMMANDS.map((c) => (
+                <option key={c} value={c}>
+                  {c.replace('_', ' ')}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {(action === 'ASSIGN_SCHEDULE' || action === 'UNASSIGN_SCHEDULE') && (
+          <label>
+            Schedule{' '}
+            <select required value={scheduleId} onChange={(e) => change(setScheduleId)(e.target.value)}>
+              <option value="">Choose…</option>
+              {schedules.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <div className="actions">
+          <button type="submit" disabled={busy || (who === 'checked' && !checked.length)}>
+            Count the screens
+          </button>
+          {count && (
+            <button type="button" className="primary" disabled={busy || count.targets === 0} onClick={() => void run()}>
+              Run on {plural(count.targets, 'screen')}
+            </button>
+          )}
+        </div>
+        {count && (
+          <p role="status" data-testid="bulk-count">
+            {plural(count.targets, 'screen')} would change{count.notFound ? `; ${count.notFound.toLocaleString()} of the ids not found` : ''}
+            {count.sample.length ? ` (${count.sample.map((s) => s.name).join(', ')}${count.targets > count.sample.length ? ', …' : ''})` : ''}.
+          </p>
+        )}
+        {error && <ErrorState error={error} />}
+        {jobId && <Progress id={jobId} names={known} onFinished={onDone} />}
+      </form>
+    </details>
+  );
+}

@@ -5,7 +5,7 @@
 // and Prettier (.prettierrc.json),
 // every benchmark scenario in smoke mode (about a second each, figures not judged: a broken scenario
 // fails here, not at the next `npm run bench`), then every jest suite (each REST e2e response
-// validated against the reference API) in two phases (see jestPhases below), then the coverage of
+// validated against the reference API) in two phases (see runJest below), then the coverage of
 // that validation over the operations rest.yaml shares with the reference.
 // Ends with a plain 'N passed, N failed, N skipped' line so CI can read the outcome.
 'use strict';
@@ -113,7 +113,7 @@ const asPattern = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * Jest in two phases (the whole suite; a subset given on the command line runs as one phase):
  * 1. every suite but the browser ones, on one more worker than the jest config's two: most of
  *    those files wait on processes, stores and sockets more than they compute, so a third worker
- *    fills a 2-core machine's idle time (CI measured the browser files at under half a core each);
+ *    fills a 2-core machine's idle time (the browser files measured about half a core each);
  * 2. the browser suites on the config's two workers, with nothing else beside them, so the
  *    pixels and the timings they judge see the load they always saw.
  * Both phases write their report; the second is folded into the first (one jest-report.json).

@@ -3,16 +3,14 @@
  * all-in-one server), and the admin CLI working on the same data dir while the server runs.
  */
 import { runToEnd } from '@pylon/kit/testing';
-import { join } from 'node:path';
 import { createApiKey, createUser, type IdentityService } from '@pylon/identity';
 import { startHarness, TEST_KEY, type Harness } from './harness.js';
+import { entryCommand } from './processes.js';
 
 let h: Harness;
 let identity: IdentityService;
 let viewerKey: string;
 let adminKey: string;
-
-const root = new URL('../../', import.meta.url).pathname;
 
 beforeAll(async () => {
   h = await startHarness({ REVOCATION_POLL_MS: '200' });
@@ -295,8 +293,10 @@ describe('API keys', () => {
 });
 
 describe("admin CLI on the running server's data dir", () => {
+  // Compiled when `npm run build` is current (as the image runs it), else through tsx.
+  const [cli, entry] = entryCommand('services/identity/src/admin.cli.ts');
   const admin = (...args: string[]) =>
-    runToEnd(join(root, 'node_modules/.bin/tsx'), [join(root, 'services/identity/src/admin.cli.ts'), ...args], {
+    runToEnd(cli, [...entry, ...args], {
       ...process.env,
       SIGNAGE_DATA_DIR: h.dataDir,
       LOG_LEVEL: 'silent',

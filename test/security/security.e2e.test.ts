@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { freePort, Processes, ROOT, TSX } from '../../gateway/test/processes.js';
+import { entryCommand, freePort, Processes } from '../../gateway/test/processes.js';
 import { operationsOf } from '../../rest-facade/src/document.js';
 import { REST_OPERATIONS } from '../../rest-facade/src/operations/index.js';
 import { CROSS_ACCOUNT_CASES, idTakingEndpoints, type Ids } from './cross-account.cases.js';
@@ -31,7 +31,8 @@ const ids = {} as Ids;
 /** `pnpm admin ...` against the service's data, as an operator runs it (LMDB is multi-process). */
 function admin(args: string[]): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [join(ROOT, 'services/identity/src/admin.cli.ts'), ...args, '--json'], {
+    const [cmd, entry] = entryCommand('services/identity/src/admin.cli.ts');
+    const child = spawn(cmd, [...entry, ...args, '--json'], {
       env: { ...process.env, SIGNAGE_DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -5,13 +5,12 @@
 // and Prettier (.prettierrc.json),
 // every benchmark scenario in smoke mode (about a second each, figures not judged: a broken scenario
 // fails here, not at the next `npm run bench`), then every jest suite (each REST e2e response
-// validated against the reference API) in two phases (see runJest below), then the coverage of
-// that validation over the operations rest.yaml shares with the reference.
+// validated against the reference API), then the coverage of that validation over the operations
+// rest.yaml shares with the reference.
 // Ends with a plain 'N passed, N failed, N skipped' line so CI can read the outcome.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
@@ -88,82 +87,17 @@ async function runStaticChecks(list, lanes = 2) {
   );
 }
 
-/**
- * The suites that drive Chromium and judge what it paints in real time (frames, fades, edges to the
- * second): the files that import playwright-core. Found by reading the test files, so a new one
- * joins by itself.
- */
-function browserSuites() {
-  const found = [];
-  const walk = (dir) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      if (['node_modules', 'dist', '.tmp', '.git', 'data'].includes(e.name)) continue;
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.test.ts') && /from 'playwright-core'/.test(fs.readFileSync(p, 'utf8'))) found.push(p);
-    }
-  };
-  walk(root);
-  return found.sort();
-}
-
-const asPattern = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * Jest in two phases (the whole suite; a subset given on the command line runs as one phase):
- * 1. every suite but the browser ones, on one more worker than the jest config's two: most of
- *    those files wait on processes, stores and sockets more than they compute, so a third worker
- *    fills a 2-core machine's idle time (the browser files measured about half a core each);
- * 2. the browser suites on the config's two workers, with nothing else beside them, so the
- *    pixels and the timings they judge see the load they always saw.
- * Both phases write their report; the second is folded into the first (one jest-report.json).
- */
+/** Every jest suite (or the subset the command line names), its report in `report`. */
 function runJest(report, conformanceDir, extra) {
-  const jest = (label, args, outputFile) =>
-    run(
-      label,
-      process.execPath,
-      [
-        '--experimental-vm-modules',
-        '--no-warnings=ExperimentalWarning',
-        path.join(root, 'node_modules/jest/bin/jest.js'),
-        '--json',
-        `--outputFile=${outputFile}`,
-        ...args,
-      ],
-      { REST_CONFORMANCE_DIR: conformanceDir },
-    );
-  if (extra.length) return jest('jest', extra, report);
-  const browser = browserSuites();
-  const workers = Math.max(3, os.availableParallelism?.() ?? os.cpus().length);
-  const first = jest(
-    `jest, phase 1 of 2: every suite but the ${browser.length} browser suites, ${workers} workers`,
-    [`--maxWorkers=${workers}`, '--testPathIgnorePatterns', '/node_modules/', ...browser.map(asPattern)],
-    report,
-  );
-  const browserReport = path.join(root, '.tmp', 'jest-report-browser.json');
-  fs.rmSync(browserReport, { force: true });
-  const second = jest(
-    `jest, phase 2 of 2: the browser suites (${browser.map((f) => path.relative(root, f)).join(', ')})`,
-    browser.map(asPattern),
-    browserReport,
-  );
-  mergeReports(report, browserReport);
-  return first || second;
-}
-
-/** Folds jest report `from` into `into` (counts added, suites appended); a missing one counts as a failed run. */
-function mergeReports(into, from) {
-  const read = (f) => (fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, 'utf8')) : null);
-  const a = read(into);
-  const b = read(from);
-  if (!a || !b) {
-    if (a) fs.writeFileSync(into, JSON.stringify({ ...a, numRuntimeErrorTestSuites: (a.numRuntimeErrorTestSuites || 0) + 1 }));
-    return;
-  }
-  const merged = { ...a, success: a.success && b.success, testResults: [...a.testResults, ...b.testResults] };
-  for (const k of Object.keys(a)) if (k.startsWith('num') && typeof a[k] === 'number') merged[k] = a[k] + (b[k] || 0);
-  fs.writeFileSync(into, JSON.stringify(merged));
+  const args = [
+    '--experimental-vm-modules',
+    '--no-warnings=ExperimentalWarning',
+    path.join(root, 'node_modules/jest/bin/jest.js'),
+    '--json',
+    `--outputFile=${report}`,
+    ...extra,
+  ];
+  return run('jest', process.execPath, args, { REST_CONFORMANCE_DIR: conformanceDir });
 }
 
 (async () => {

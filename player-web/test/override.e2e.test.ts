@@ -44,7 +44,7 @@ const { gql, rest } = apiClient(() => baseUrl, KEY);
 const env = () => ({ LEGACY_PORT: String(legacyPort), SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_SIMULATOR: 'false', NODE_ENV: 'development' });
 const data = async (s: Screen, name: string) => (await s.page!.evaluate(`document.body.dataset[${JSON.stringify(name)}] || ''`)) as string;
 
-const OVERRIDE_FIELDS = 'id state screens { device { id } state shownAt stoppedAt } screenCounts { pending showing ended unreachable }';
+const OVERRIDE_FIELDS = 'id state startsAt endsAt screens { device { id } state shownAt stoppedAt } screenCounts { pending showing ended unreachable }';
 
 async function start(input: Record<string, unknown>): Promise<Record<string, any>> {
   const r = await gql(`mutation($i: OverrideInput!) { startOverride(input: $i) { success error override { ${OVERRIDE_FIELDS} } } }`, { i: input });
@@ -152,8 +152,10 @@ browserTest(
       // Off the network before anything starts (a long-poll in flight still ends; the offline label says a ping failed).
       await Promise.all([returning, away].map((s) => s.context!.setOffline(true)));
       // A time-boxed override the held screen fetches, then loses its network before it starts.
-      const startsAt = new Date(Date.now() + 6_000).toISOString();
-      const endsAt = new Date(Date.now() + 12_000).toISOString();
+      // Whole seconds: what the server stores and the manifest carries (a finer instant is truncated).
+      const wholeSecond = (t: number) => new Date(Math.ceil(t / 1000) * 1000).toISOString();
+      const startsAt = wholeSecond(Date.now() + 6_000);
+      const endsAt = wholeSecond(Date.now() + 12_000);
       const boxed = await start({ name: 'Boxed', content: { type: 'MESSAGE', text: 'Storm warning' }, target: { deviceIds: [held.id] }, startsAt, endsAt });
       expect(boxed.state).toBe('SCHEDULED');
       await until(
@@ -165,8 +167,10 @@ browserTest(
       // Offline, it shows it at its start by its own clock, and takes it off at ends_at: never shown past it.
       await until('the held screen showing the boxed override offline', async () => (await data(held, 'override')) === boxed.id, 30_000);
       await until('the held screen taking it off at ends_at, offline', async () => !(await data(held, 'override')), 30_000);
-      // By the screen's corrected clock: the server's time learnt to within half a second (clock.js).
-      expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(endsAt) - 1000);
+      // By the screen's corrected clock: the server's time learnt from whole-second server_time, so at
+      // most half a second ahead (clock.js takes the middle of the second), and never early beyond that.
+      expect(Date.parse(boxed.endsAt)).toBe(Date.parse(endsAt));
+      expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(endsAt) - 600);
 
       await Promise.all([returning, away].map((s) => until(`screen ${s.id} offline`, () => s.page!.locator('#status').isVisible(), 60_000)));
       const o = await start({ name: 'Lockdown', content: { type: 'MESSAGE', text: 'Stay inside' }, target: { all: true } });

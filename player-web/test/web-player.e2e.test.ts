@@ -378,11 +378,27 @@ browserTest(
     })()`)) as string;
     media.video = await upload('Clip', Buffer.from(b64, 'base64'), 'clip.webm');
     playlists.video = await playlist('Clip', media.video, 4);
+    // Heard, not sampled: media events do not bubble, but a capture listener on the document sees every
+    // video's progress, so a loaded browser that plays the 3 s clip between two polls still counts.
+    await screen.evaluate(`(() => {
+      window.videoProgress = 0;
+      document.addEventListener('timeupdate', (e) => {
+        if (e.target instanceof HTMLVideoElement) window.videoProgress = Math.max(window.videoProgress, e.target.currentTime);
+      }, true);
+    })()`);
     await schedule({ playlistId: playlists.video });
     await until(
       'a playing video',
-      async () => screen.evaluate(`(() => { const v = document.querySelector('.item.shown video'); return !!v && !v.paused && v.currentTime > 0.3; })()`),
-      30_000,
+      async () => {
+        const seen = (await screen.evaluate(`(() => {
+          const v = document.querySelector('.item.shown video');
+          return JSON.stringify({ progress: window.videoProgress, manifest: document.body.dataset.manifestVersion || '',
+            video: v ? { paused: v.paused, at: v.currentTime, ready: v.readyState, error: v.error && v.error.code } : null });
+        })()`)) as string;
+        if (JSON.parse(seen).progress > 0.3) return true;
+        throw new Error(seen); // the timeout names the screen's last state
+      },
+      60_000,
       200,
     );
   },

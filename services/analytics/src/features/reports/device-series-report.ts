@@ -1,7 +1,7 @@
 /**
  * The rows of a device-series report (device uptime): one per device and period, read through
  * deviceMetrics' repository function (selectDeviceMetrics), so the report's uptime is the GraphQL
- * query's. The devices are the caller's devices (the directory's list) and the ones the caller's
+ * query's, over the on-hours of devices with a power schedule. The devices are the caller's devices (the directory's list) and the ones the caller's
  * pings name in the range (deleted since), or exactly the device_id filter; each listed for every
  * period of [from, min(to, now)), a period without pings as the zero record. Read in chunks of
  * devices (at most CHUNK_ROWS records a query), so memory stays bounded by one chunk.
@@ -31,6 +31,11 @@ export interface DeviceSeriesPlan {
   /** The range read: [from, min(to, now rounded up to the minute)). */
   range: { from: Date; to: Date };
   rows: number;
+  /**
+   * Off-hours by device (power schedules, [from, to) epoch ms) inside the range: uptime counts only
+   * the on-hours, as deviceMetrics does. Empty when no device has a schedule.
+   */
+  off: Map<string, [number, number][]>;
 }
 
 /** Which devices and periods the export lists; refuses (400) more than MAX_DEVICE_SERIES_ROWS rows. */
@@ -66,7 +71,11 @@ export async function planDeviceSeries(
       'interval_type',
       `${devices.size} devices x ${buckets.length} periods exceed ${MAX_DEVICE_SERIES_ROWS} rows; choose a longer interval_type, a shorter range or fewer device_id`,
     );
-  return { devices, buckets, range, rows };
+  const scheduled = deps.directory.powerOff
+    ? await deps.directory.powerOff(caller, range.from.getTime(), range.to.getTime())
+    : new Map<string, [number, number][]>();
+  const off = new Map([...scheduled].filter(([id]) => devices.has(id)));
+  return { devices, buckets, range, rows, off };
 }
 
 const zero = (deviceId: string, b: Bucket): DevicePeriodHealth => ({
@@ -104,7 +113,9 @@ export async function* deviceSeriesBatches(
       buckets: plan.buckets,
     };
     const found = new Map<string, DevicePeriodHealth>();
-    for (const m of await selectDeviceMetrics(store, q, undefined, { now: plan.range.to })) found.set(`${m.deviceId}\u0000${Date.parse(m.periodStart)}`, m);
+    const off = new Map(chunk.flatMap((id) => (plan.off.has(id) ? [[id, plan.off.get(id)!] as const] : [])));
+    for (const m of await selectDeviceMetrics(store, q, undefined, { now: plan.range.to, off }))
+      found.set(`${m.deviceId}\u0000${Date.parse(m.periodStart)}`, m);
     const batch: Record<string, unknown>[] = [];
     for (const id of chunk) for (const b of plan.buckets) batch.push(report.row(found.get(`${id}\u0000${b.start}`) ?? zero(id, b), plan.devices.get(id) ?? id));
     yield batch;

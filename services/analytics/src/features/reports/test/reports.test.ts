@@ -50,8 +50,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function exportBytes(body: Record<string, unknown>): Promise<Buffer> {
-  const file = await prepareReportExport(deps(), caller, body);
+async function exportBytes(body: Record<string, unknown>, d: ReturnType<typeof deps> = deps()): Promise<Buffer> {
+  const file = await prepareReportExport(d, caller, body);
   const out = new PassThrough();
   const parts: Buffer[] = [];
   out.on('data', (c: Buffer) => parts.push(c));
@@ -239,6 +239,35 @@ describe('aggregate reports', () => {
     ]);
     expect(pairs['Average Uptime %']).toBe('2.5');
     expect(pairs['Total Alerts']).toBe('0');
+  });
+
+  test("device uptime over a power schedule's on-hours only: pings while off count neither up nor down, as in deviceMetrics", async () => {
+    // dev-a is off 00:00-06:00 and 12:00-24:00 on May 1st: 360 on-minutes, 72 of them with a ping
+    // (06:00-11:55; the 72 pinged minutes before 06:00 were off) = 20 %. dev-b has no schedule.
+    const at = (h: number) => Date.UTC(2024, 4, 1, h);
+    const asked: [string, number, number][] = [];
+    const scheduled: ReportDirectory = {
+      ...directory,
+      powerOff: async (c, from, to) => {
+        asked.push([c.accountId, from, to]);
+        return new Map([
+          [
+            'dev-a',
+            [
+              [at(0), at(6)],
+              [at(12), at(24)],
+            ] as [number, number][],
+          ],
+          ['not-listed', [[at(0), at(24)]] as [number, number][]],
+        ]);
+      },
+    };
+    const bytes = await exportBytes({ report_id: 'device_uptime', start_date: '2024-05-01', end_date: '2024-05-01' }, { ...deps(), directory: scheduled });
+    const { rows, pairs } = csvParts(bytes.toString('utf8'));
+    expect(rows).toEqual(['2024-05-01T00:00:00.000Z,dev-a,Lobby screen,20,10,10,20,20,0', '2024-05-01T00:00:00.000Z,dev-b,Window,0,0,0,0,0,0']);
+    expect(pairs['Average Uptime %']).toBe('10');
+    // Asked once, for the caller's account and the export's range.
+    expect(asked).toEqual([[ACC, at(0), at(24)]]);
   });
 
   test('media performance per day: plays, play time, average, devices; totals equal the rows', async () => {

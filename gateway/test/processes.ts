@@ -1,36 +1,20 @@
 /** Starting Pylon entry points as real processes for distributed-mode tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createMemoryCache } from '@pylon/adapters/memory';
 import { createRedisCache } from '@pylon/adapters/redis';
 import { createDevicesSubgraph } from '@pylon/devices';
 import { createIdentitySubgraph } from '@pylon/identity';
 import { InternalTokens } from '@pylon/kit';
+import { entryCommand } from '@pylon/kit/testing';
 import { seedDemo } from '../../launcher/src/demo/seed-demo.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 export const TSX = join(ROOT, 'node_modules/.bin/tsx');
-/**
- * tsx's loader, for `node --import <it> entry.ts`: one process, so a signal reaches the entry
- * itself. (The `tsx` command is a parent that relays signals and, when its child does not confirm
- * one within 30 ms, as on a busy machine, SIGKILLs it and exits 143.)
- */
-export const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
-const dist = createRequire(import.meta.url)(join(ROOT, 'scripts/dist.cjs')) as { isCurrent(): boolean; CONDITION: string };
-
-/**
- * How to start an entry: compiled (plain node, what the image runs; a fraction of tsx's start
- * time on a busy machine) when `npm run build` output is current, through tsx otherwise.
- */
-export function entryCommand(entry: string): [string, string[]] {
-  if (dist.isCurrent()) return [process.execPath, [`--conditions=${dist.CONDITION}`, join(ROOT, entry.replace('/src/', '/dist/').replace(/\.ts$/, '.js'))]];
-  return [process.execPath, ['--import', TSX_LOADER, join(ROOT, entry)]];
-}
+export { entryCommand, TSX_LOADER } from '@pylon/kit/testing';
 
 export const freePort = () =>
   new Promise<number>((resolve) => {

@@ -5,11 +5,10 @@
  * stack trace and never the password or key given.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runToEnd } from '@pylon/kit/testing';
+import { entryCommand, runToEnd } from '@pylon/kit/testing';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 let dataDir: string;
@@ -19,11 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-const dist = createRequire(import.meta.url)(join(root, 'scripts/dist.cjs')) as { isCurrent(): boolean; CONDITION: string };
 /** The CLI compiled (plain node, as the image runs it) when `npm run build` is current, else through tsx. */
-const [cli, cliArgs] = dist.isCurrent()
-  ? [process.execPath, [`--conditions=${dist.CONDITION}`, join(root, 'services/identity/dist/admin.cli.js')]]
-  : [join(root, 'node_modules/.bin/tsx'), [join(root, 'services/identity/src/admin.cli.ts')]];
+const [cli, cliArgs] = entryCommand('services/identity/src/admin.cli.ts');
 
 /** One CLI run; a busy 2-core machine may take several seconds to start it. */
 const admin = (args: string[], env: Record<string, string> = {}) =>

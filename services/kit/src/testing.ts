@@ -2,9 +2,13 @@
  * Test support for subgraph-tier tests (imported as `@pylon/kit/testing`, never by product code):
  * a principal builder, a runner that executes operations through a subgraph's public entry with a
  * context built from a signed internal token exactly as the gateway does, polling, a handler served
- * on a free port, an event stream opened and read in the background, and a CLI run to its end.
+ * on a free port, an event stream opened and read in the background, a CLI run to its end, and how
+ * to start an entry point (compiled when the build is current, else through tsx).
  */
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { POLICIES, type Policy } from './auth/policies.js';
@@ -51,6 +55,26 @@ export async function until<T>(what: string, f: () => T | undefined | false | Pr
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, every));
   }
+}
+
+/** The repository's root (this file is services/kit/src/testing.ts, or dist/testing.js when built). */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+/**
+ * tsx's loader, for `node --import <it> entry.ts`: one process, so a signal reaches the entry
+ * itself. (The `tsx` command is a parent that relays signals and, when its child does not confirm
+ * one within 30 ms, as on a busy machine, SIGKILLs it and exits 143.)
+ */
+export const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+const dist = createRequire(import.meta.url)(join(ROOT, 'scripts/dist.cjs')) as { isCurrent(): boolean; CONDITION: string };
+
+/**
+ * How to start an entry (`services/x/src/y.ts`, from the repository's root): compiled (plain node,
+ * what the image runs; a fraction of tsx's start time on a busy machine) when `npm run build`
+ * output is current, through tsx otherwise.
+ */
+export function entryCommand(entry: string): [string, string[]] {
+  if (dist.isCurrent()) return [process.execPath, [`--conditions=${dist.CONDITION}`, join(ROOT, entry.replace('/src/', '/dist/').replace(/\.ts$/, '.js'))]];
+  return [process.execPath, ['--import', TSX_LOADER, join(ROOT, entry)]];
 }
 
 /** What a finished child process printed, and its exit code (1 when killed by a signal). */

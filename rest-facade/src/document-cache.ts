@@ -1,64 +1,66 @@
 /**
- * rest.yaml parsed once, at build time: parsing its 270 KB of YAML took a fifth of the all-in-one's
- * start (and of the `rest` role's). `npm run build` writes the parsed document beside the compiled
- * facade (`dist/rest-document.json`) with the SHA-256 of the YAML it came from; a start uses it only
- * while that hash matches the YAML it reads, else parses the YAML as before (sources, or a YAML
- * changed after the build). No @pylon import, so the build script can load the compiled module.
- *
- * Started from sources (`npm start` before a build, every test that starts the service), the parse
- * is memoised by content in the package's `node_modules/.cache/pylon/` (the place tools keep such
- * caches): the next start reading the same YAML skips it. The memo is named by the YAML's SHA-256,
- * so an edited YAML never meets a stale one; a read-only file system just goes without it.
+ * rest.yaml parsed once, not at every start: parsing its 270 KB of YAML took a fifth of the
+ * all-in-one's start (and of the `rest` role's). The parse is kept as `rest-document-<SHA-256 of
+ * the YAML>.json`, so an edited YAML never meets a stale parse; a start looks for its YAML's file
+ * in two places, in order:
+ * - beside this module: `npm run build` writes it into the compiled facade's dist/ (what the image
+ *   runs, on a read-only root file system);
+ * - the package's `node_modules/.cache/pylon/` (the place tools keep such caches): a start from
+ *   sources (`npm start` before a build, every test that starts the service) that had to parse
+ *   writes it there for the next one; a read-only file system just goes without it.
+ * No @pylon import, so the build script can load the compiled module.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
 
-/** Where the build writes the parsed document: beside this module in dist/ (absent beside the sources). */
-const CACHE = new URL('./rest-document.json', import.meta.url);
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+/** Where the build writes the parse: beside this module in dist/ (nothing is written beside the sources). */
+const BUILT_DIR = new URL('./', import.meta.url);
+/** Where a start from sources keeps the parse it made. */
+const MEMO_DIR = new URL('../node_modules/.cache/pylon/', import.meta.url);
 
 /** The one way rest.yaml is parsed (duplicate keys are an error). */
 export function parseRestYaml(text: string): unknown {
   return parse(text, { uniqueKeys: true });
 }
 
-/** Where a start from sources memoises the parse (one file per YAML text). */
-const MEMO_DIR = new URL('../node_modules/.cache/pylon/', import.meta.url);
+/** The parse of exactly this YAML text, as a file in `dir`. */
+const parseFile = (text: string, dir: URL) => new URL(`rest-document-${createHash('sha256').update(text).digest('hex')}.json`, dir);
 
-/** The document parsed at build time from exactly this YAML text; undefined when there is none or it came from another text. */
-export function cachedRestDocument(text: string, cache: URL | string = CACHE): unknown {
-  if (!existsSync(cache)) return undefined;
-  const cached = JSON.parse(readFileSync(cache, 'utf8')) as { sha256?: string; definition?: unknown };
-  return cached.sha256 === sha256(text) ? cached.definition : undefined;
+function readParse(file: URL): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined; // none there (or an unreadable one)
+  }
 }
 
-/** The document for this YAML text: the build's, else the memo of an earlier parse of the same text, else parsed now (and memoised). */
-export function restDocumentOf(text: string, memoDir: URL = MEMO_DIR): unknown {
-  const built = cachedRestDocument(text);
-  if (built !== undefined) return built;
-  const memo = new URL(`rest-document-${sha256(text)}.json`, memoDir);
-  try {
-    return JSON.parse(readFileSync(memo, 'utf8'));
-  } catch {
-    // No memo yet (or an unreadable one): parse, and keep the result for the next start.
+/** Written aside and renamed: processes starting at once never read half a file. Throws on a read-only file system. */
+function writeParse(file: URL, definition: unknown): void {
+  const dir = new URL('./', file);
+  mkdirSync(dir, { recursive: true });
+  const partial = new URL(`${file.pathname.split('/').pop()}.${process.pid}.tmp`, dir);
+  writeFileSync(partial, JSON.stringify(definition));
+  renameSync(partial, file);
+}
+
+/** The document for this YAML text: the parse found in `dirs` (in order), else parsed now and kept in the last of them. */
+export function restDocumentOf(text: string, dirs: readonly URL[] = [BUILT_DIR, MEMO_DIR]): unknown {
+  for (const dir of dirs) {
+    const found = readParse(parseFile(text, dir));
+    if (found !== undefined) return found;
   }
   const definition = parseRestYaml(text);
   try {
-    mkdirSync(memoDir, { recursive: true });
-    // Written aside and renamed: processes starting at once never read half a file.
-    const partial = new URL(`${memo.pathname.split('/').pop()}.${process.pid}.tmp`, memoDir);
-    writeFileSync(partial, JSON.stringify(definition));
-    renameSync(partial, memo);
+    writeParse(parseFile(text, dirs[dirs.length - 1]!), definition);
   } catch {
     // A read-only file system (the image's root): the next start parses again.
   }
   return definition;
 }
 
-/** Build step (scripts/build.cjs): parses the YAML at `path` and writes the cache beside this module. */
-export function writeRestDocumentCache(path: string, cache: URL | string = CACHE): void {
+/** Build step (scripts/build.cjs): parses the YAML at `path` and writes its parse beside this module (or into `dir`). */
+export function writeRestDocumentCache(path: string, dir: URL = BUILT_DIR): void {
   const text = readFileSync(path, 'utf8');
-  writeFileSync(cache, JSON.stringify({ sha256: sha256(text), definition: parseRestYaml(text) }));
+  writeParse(parseFile(text, dir), parseRestYaml(text));
 }

@@ -1,4 +1,5 @@
 // The player API, authenticated by the registration key in the path.
+import { keepManifest, keptManifest } from './manifest-cache.js';
 export const PLAYER_VERSION = 'pylon-web/1.0.0';
 
 /** Retry-After in seconds (the player API sends no dates), as ms; 0 when absent or unreadable. */
@@ -13,11 +14,27 @@ export class PlayerApi {
     this.base = `/player/${encodeURIComponent(key)}`;
   }
 
+  /**
+   * The manifest (304 when `etag` still holds). Kept in Cache Storage after it is read; offline, the
+   * kept one answers (manifest-cache.js); it throws only offline with nothing kept.
+   */
   async manifest(etag) {
-    const res = await fetch(`${this.base}/manifest`, { headers: etag ? { 'If-None-Match': etag } : {}, cache: 'no-store' });
+    const path = `${this.base}/manifest`;
+    let res;
+    try {
+      res = await fetch(path, { headers: etag ? { 'If-None-Match': etag } : {}, cache: 'no-store' });
+    } catch (e) {
+      const kept = await keptManifest(path);
+      if (!kept) throw e;
+      return { status: 200, etag: kept.headers.get('etag'), body: await kept.json() };
+    }
     if (res.status === 304) return { status: 304 };
     if (!res.ok) return { status: res.status };
-    return { status: 200, etag: res.headers.get('etag'), body: await res.json() };
+    const copy = res.clone();
+    const body = await res.json();
+    // Kept once the caller has applied it (the next task): an override reaches the glass first.
+    setTimeout(() => void keepManifest(path, copy, body), 0);
+    return { status: 200, etag: res.headers.get('etag'), body };
   }
 
   /** `tables`: ids of the data tables on screen; a change to one of them ends the long-poll too. */

@@ -1,15 +1,18 @@
 // The web player's Service Worker (scope /play/): the screen keeps playing through an outage and a
 // Pylon restart.
-// - The page shell (/play, /play/assets/*) and the manifest: network first, the cached copy when
-//   the network fails.
+// - The page shell (/play, /play/assets/*): network first, the cached copy when the network fails.
+// - The manifest: where static routing exists, the page fetches it past this worker and keeps it
+//   itself (manifest-cache.js), then posts it here for its files; elsewhere this worker answers it,
+//   network first, the cached copy when the network fails.
 // - Files the manifest names: fetched whole and explicitly (the Cache API stores no partial
 //   responses), checked against the manifest's sha512, stored under their address without the
 //   query (signatures are renewed), and answered from the cache, Range requests included (a video
 //   element asks for ranges; the cache does not answer them itself). Files no manifest names any
 //   more are evicted; nothing is cached past 90% of the storage quota.
+import { MANIFESTS } from './manifest-cache.js';
+
 const SHELL = 'pylon-shell-v1';
 const FILES = 'pylon-files-v1';
-const MANIFESTS = 'pylon-manifest-v1';
 
 const fileKey = (url) => {
   const u = new URL(url, self.location.href);
@@ -24,12 +27,23 @@ self.addEventListener('install', (ev) => {
   // this worker (Service Worker static routing): its fetch handler lets them through anyway, and
   // dispatching each one to it cost a loaded screen hundreds of ms on an emergency override's path.
   // Browsers without static routing run the handler as before.
-  if (typeof ev.addRoutes === 'function') ev.waitUntil(ev.addRoutes([{ condition: { requestMethod: 'POST' }, source: 'network' }]).catch(() => undefined));
+  // The manifest too: the page fetches it, keeps it in Cache Storage and falls back on it itself
+  // (manifest-cache.js), and tells this worker to cache its files.
+  if (typeof ev.addRoutes === 'function') {
+    ev.waitUntil(
+      Promise.all([
+        ev.addRoutes([{ condition: { requestMethod: 'POST' }, source: 'network' }]).catch(() => undefined),
+        ev.addRoutes([{ condition: { requestMethod: 'GET', urlPattern: '/player/*/manifest' }, source: 'network' }]).catch(() => undefined),
+      ]),
+    );
+  }
   self.skipWaiting();
 });
 self.addEventListener('activate', (ev) => ev.waitUntil(self.clients.claim()));
 self.addEventListener('message', (ev) => {
   if (ev.data && ev.data.type === 'clear') ev.waitUntil(Promise.all([caches.delete(FILES), caches.delete(MANIFESTS)]));
+  // A manifest the page fetched past this worker (static routing) and kept: its files, in the background.
+  if (ev.data && ev.data.type === 'manifest' && ev.data.manifest) ev.waitUntil(syncFiles(ev.data.manifest));
 });
 
 async function networkFirst(request, cacheName, key) {

@@ -69,7 +69,8 @@ export async function updateUser(deps: UpdateUserDeps, actor: Pick<Principal, 'a
   if (Object.keys(set).length === 0) return user;
 
   // An owner is changed by an owner only; granting or removing Owner likewise.
-  assertMayManage(actor, [...user.roles, ...(set.roles ?? [])], set.roles?.includes('Owner') !== user.roles.includes('Owner') ? 'roles' : 'id');
+  const ownerChanges = set.roles !== undefined && set.roles.includes('Owner') !== user.roles.includes('Owner');
+  assertMayManage(actor, [...user.roles, ...(set.roles ?? [])], ownerChanges ? 'roles' : 'id');
   if (set.disabled && user.id === actor.userId) throw unprocessable('disabled', 'you cannot disable yourself; another owner or administrator can');
   const after = { roles: set.roles ?? user.roles, disabled: set.disabled ?? user.disabled };
   if (holdsOwner(user) && !holdsOwner(after) && (await repo.countEnabledOwners(accountId)) <= 1) {

@@ -114,10 +114,13 @@ describe('changing users', () => {
   test('updateUser (GraphQL): the payload carries the user; bad input and foreign ids are success false naming the field', async () => {
     const u = await createUser(identity.repo, { accountId: 'demo-account', username: 'mover@demo.example', roles: ['Viewer'] });
     const update = (id: string, input: Record<string, unknown>, key = adminKey) =>
-      h.gql('mutation($id: String!, $i: UpdateUserInput!) { updateUser(id: $id, input: $i) { success error errorCode errorField user { id role roles lastName disabled } } }', {
-        key,
-        variables: { id, i: input },
-      });
+      h.gql(
+        'mutation($id: String!, $i: UpdateUserInput!) { updateUser(id: $id, input: $i) { success error errorCode errorField user { id role roles lastName disabled } } }',
+        {
+          key,
+          variables: { id, i: input },
+        },
+      );
     expect((await update(u.id, { roles: ['Editor'], lastName: 'Mover' })).body.data?.updateUser).toEqual({
       success: true,
       error: null,
@@ -136,11 +139,18 @@ describe('changing users', () => {
     expect((await identity.repo.getUser('users-other-account', other.id)).disabled).toBeUndefined();
   });
 
-  test('PATCH /users/{id}: answers the GET /users/{id} shape; a disabled user\'s cached key gets 401 at once; 400/403/404/422 name the problem', async () => {
+  test("PATCH /users/{id}: answers the GET /users/{id} shape; a disabled user's cached key gets 401 at once; 400/403/404/422 name the problem", async () => {
     const u = await createUser(identity.repo, { accountId: 'demo-account', username: 'leaver@demo.example', roles: ['Editor', 'API'] });
     const { value } = await createApiKey(identity.repo, { accountId: 'demo-account', userId: u.id, name: 'leaver' });
     expect((await rest('/account', { key: value })).status).toBe(200);
-    const off = await patch(u.id, [{ op: 'replace', path: '/disabled', value: true }, { op: 'replace', path: '/first_name', value: 'Lee' }], adminKey);
+    const off = await patch(
+      u.id,
+      [
+        { op: 'replace', path: '/disabled', value: true },
+        { op: 'replace', path: '/first_name', value: 'Lee' },
+      ],
+      adminKey,
+    );
     expect(off.status).toBe(200);
     expect(off.body).toMatchObject({ id: u.id, user_name: 'leaver@demo.example', first_name: 'Lee', role: ['Editor', 'API'], disabled: true });
     expect(off.body).toEqual((await rest(`/users/${u.id}`)).body);

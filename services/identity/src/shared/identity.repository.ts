@@ -163,7 +163,11 @@ export class IdentityRepository {
   }
 
   /** Writes the given user fields; null when the user is gone. */
-  changeUser(accountId: string, userId: string, fields: Partial<Pick<UserRecord, 'firstName' | 'lastName' | 'email' | 'roles' | 'orgId' | 'disabled'>>): Promise<User | null> {
+  changeUser(
+    accountId: string,
+    userId: string,
+    fields: Partial<Pick<UserRecord, 'firstName' | 'lastName' | 'email' | 'roles' | 'orgId' | 'disabled'>>,
+  ): Promise<User | null> {
     return this.users.update(accountId, userId, { $set: fields });
   }
 

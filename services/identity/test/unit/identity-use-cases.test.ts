@@ -96,10 +96,26 @@ describe('updateUser', () => {
   test('changes the given fields only; bad input names the field; nothing given changes nothing', async () => {
     const admin = await make('admin', ['Administrator']);
     const ed = await make('ed', ['Editor', 'API']);
-    const org = await repo.addOrganization('acc-a', { name: 'North', address1: null, address2: null, city: null, state: null, postalCode: null, country: null, phone: null, fax: null, timezone: null, languageCode: null });
+    const org = await repo.addOrganization('acc-a', {
+      name: 'North',
+      address1: null,
+      address2: null,
+      city: null,
+      state: null,
+      postalCode: null,
+      country: null,
+      phone: null,
+      fax: null,
+      timezone: null,
+      languageCode: null,
+    });
     const changed = await updateUser(deps(), actor(admin), ed.id, { firstName: ' Ed ', roles: ['Manager', 'API'], orgId: org.id });
     expect(changed).toMatchObject({ firstName: 'Ed', lastName: null, roles: ['Manager', 'API'], orgId: org.id, username: 'ed' });
-    expect(await updateUser(deps(), actor(admin), ed.id, { orgId: null, lastName: 'Smith' })).toMatchObject({ orgId: null, lastName: 'Smith', roles: ['Manager', 'API'] });
+    expect(await updateUser(deps(), actor(admin), ed.id, { orgId: null, lastName: 'Smith' })).toMatchObject({
+      orgId: null,
+      lastName: 'Smith',
+      roles: ['Manager', 'API'],
+    });
     for (const [input, field] of [
       [{ roles: ['Wizard'] }, 'roles'],
       [{ roles: ['API'] }, 'roles'],
@@ -186,10 +202,22 @@ describe('updateUser', () => {
       { op: 'replace', path: '/disabled', value: true },
     ]);
     expect(patched).toMatchObject({ roles: ['Editor'], firstName: 'Vi', disabled: true });
-    expect(await refusal(patchUser(deps(), actor(owner), vi.id, [{ op: 'replace', path: '/username', value: 'x' }]))).toEqual({ code: 'BAD_USER_INPUT', field: 'operations[0].path' });
-    expect(await refusal(patchUser(deps(), actor(owner), vi.id, [{ op: 'replace', path: '/passwordHash', value: 'x' }]))).toEqual({ code: 'BAD_USER_INPUT', field: 'operations[0].path' });
-    expect(await refusal(patchUser(deps(), actor(owner), vi.id, [{ op: 'replace', path: '/disabled', value: 'yes' }]))).toEqual({ code: 'BAD_USER_INPUT', field: 'disabled' });
-    expect(await refusal(patchUser(deps(), actor(owner), owner.id, [{ op: 'replace', path: '/disabled', value: true }]))).toEqual({ code: 'UNPROCESSABLE', field: 'disabled' });
+    expect(await refusal(patchUser(deps(), actor(owner), vi.id, [{ op: 'replace', path: '/username', value: 'x' }]))).toEqual({
+      code: 'BAD_USER_INPUT',
+      field: 'operations[0].path',
+    });
+    expect(await refusal(patchUser(deps(), actor(owner), vi.id, [{ op: 'replace', path: '/passwordHash', value: 'x' }]))).toEqual({
+      code: 'BAD_USER_INPUT',
+      field: 'operations[0].path',
+    });
+    expect(await refusal(patchUser(deps(), actor(owner), vi.id, [{ op: 'replace', path: '/disabled', value: 'yes' }]))).toEqual({
+      code: 'BAD_USER_INPUT',
+      field: 'disabled',
+    });
+    expect(await refusal(patchUser(deps(), actor(owner), owner.id, [{ op: 'replace', path: '/disabled', value: true }]))).toEqual({
+      code: 'UNPROCESSABLE',
+      field: 'disabled',
+    });
   });
 });
 

@@ -43,7 +43,12 @@ type UserChanges = Parameters<IdentityRepository['changeUser']>[2];
 const unprocessable = (field: string, message: string) => new AppError('UNPROCESSABLE', message, { field });
 const holdsOwner = (u: Pick<User, 'roles' | 'disabled'>) => u.roles.includes('Owner') && !u.disabled;
 
-export async function updateUser(deps: UpdateUserDeps, actor: Pick<Principal, 'accountId' | 'userId' | 'roles'>, id: string, input: UpdateUserInput): Promise<User> {
+export async function updateUser(
+  deps: UpdateUserDeps,
+  actor: Pick<Principal, 'accountId' | 'userId' | 'roles'>,
+  id: string,
+  input: UpdateUserInput,
+): Promise<User> {
   const { repo } = deps;
   const accountId = actor.accountId;
   const userId = optionalText(id, 'id', 100);
@@ -60,7 +65,8 @@ export async function updateUser(deps: UpdateUserDeps, actor: Pick<Principal, 'a
   if (email !== undefined && email !== user.email) set.email = email;
   if (input.roles !== undefined && input.roles !== null) {
     const roles = checkRoles(input.roles);
-    if (!roles.some((r) => r !== 'API')) throw new AppError('BAD_USER_INPUT', 'roles must hold a main role (Owner, Administrator, Manager, Editor or Viewer)', { field: 'roles' });
+    if (!roles.some((r) => r !== 'API'))
+      throw new AppError('BAD_USER_INPUT', 'roles must hold a main role (Owner, Administrator, Manager, Editor or Viewer)', { field: 'roles' });
     if (roles.length !== user.roles.length || roles.some((r) => !user.roles.includes(r))) set.roles = roles;
   }
   const orgId = await checkOrgId(repo, accountId, input.orgId);
@@ -81,7 +87,12 @@ export async function updateUser(deps: UpdateUserDeps, actor: Pick<Principal, 'a
   const updated = await repo.changeUser(accountId, user.id, set);
   if (!updated) throw notFound('user', user.id);
   if (set.roles || set.disabled !== undefined) await forgetUserKeys(deps, accountId, user.id);
-  deps.pushEvents?.emit(accountId, 'user.updated', { user_id: updated.id, email: updated.email ?? '', changed: Object.keys(set).sort(), disabled: Boolean(updated.disabled) });
+  deps.pushEvents?.emit(accountId, 'user.updated', {
+    user_id: updated.id,
+    email: updated.email ?? '',
+    changed: Object.keys(set).sort(),
+    disabled: Boolean(updated.disabled),
+  });
   return updated;
 }
 
@@ -92,18 +103,33 @@ const PATCH_RULES = {
 };
 
 /** JSON Patch over the writable fields (remove = null, which leaves roles and disabled as they are); then updateUser's rules. */
-export async function patchUser(deps: UpdateUserDeps, actor: Pick<Principal, 'accountId' | 'userId' | 'roles'>, id: string, operations: unknown): Promise<User> {
+export async function patchUser(
+  deps: UpdateUserDeps,
+  actor: Pick<Principal, 'accountId' | 'userId' | 'roles'>,
+  id: string,
+  operations: unknown,
+): Promise<User> {
   const user = await deps.repo.findUser(actor.accountId, String(id).slice(0, 100));
   if (!user) throw notFound('user', String(id).slice(0, 100));
-  const before = { firstName: user.firstName, lastName: user.lastName, email: user.email, roles: user.roles, orgId: user.orgId ?? null, disabled: Boolean(user.disabled) };
+  const before = {
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    roles: user.roles,
+    orgId: user.orgId ?? null,
+    disabled: Boolean(user.disabled),
+  };
   const after = applyJsonPatch(before, operations, PATCH_RULES);
   const input: UpdateUserInput = {};
   for (const f of PATCH_FIELDS) {
     const v = after[f] === undefined ? null : after[f];
     if (JSON.stringify(v) === JSON.stringify(before[f])) continue;
-    if (f === 'roles' && v !== null && !(Array.isArray(v) && v.every((r) => typeof r === 'string'))) throw new AppError('BAD_USER_INPUT', 'roles must be a list of role names', { field: 'roles' });
-    else if (f === 'disabled' && v !== null && typeof v !== 'boolean') throw new AppError('BAD_USER_INPUT', 'disabled must be true or false', { field: 'disabled' });
-    else if (f !== 'roles' && f !== 'disabled' && v !== null && typeof v !== 'string') throw new AppError('BAD_USER_INPUT', `${f} must be a string or null`, { field: f });
+    if (f === 'roles' && v !== null && !(Array.isArray(v) && v.every((r) => typeof r === 'string')))
+      throw new AppError('BAD_USER_INPUT', 'roles must be a list of role names', { field: 'roles' });
+    else if (f === 'disabled' && v !== null && typeof v !== 'boolean')
+      throw new AppError('BAD_USER_INPUT', 'disabled must be true or false', { field: 'disabled' });
+    else if (f !== 'roles' && f !== 'disabled' && v !== null && typeof v !== 'string')
+      throw new AppError('BAD_USER_INPUT', `${f} must be a string or null`, { field: f });
     (input as Record<string, unknown>)[f] = v;
   }
   return updateUser(deps, actor, user.id, input);

@@ -49,6 +49,7 @@ describe('users', () => {
       'city',
       'country',
       'created_on',
+      'disabled',
       'email',
       'first_name',
       'home_phone',

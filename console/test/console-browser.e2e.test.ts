@@ -365,6 +365,12 @@ browserTest(
     await settled(page);
     expect(await axe(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'console-admin-1440.png'), fullPage: true });
+    // A user's role changed from the users table (shown with the Users edit right), then restored.
+    const roleOf = async () => (await api.gql('{ user(where: { username: { eq: "viewer@demo.example" } }) { roles } }')).user[0].roles[0] as string;
+    await page.getByLabel('Role of viewer@demo.example').selectOption('Editor');
+    await until('the role change stored', async () => (await roleOf()) === 'Editor', 10_000, 200);
+    await page.getByLabel('Role of viewer@demo.example').selectOption('Viewer');
+    await until('the role restored', async () => (await roleOf()) === 'Viewer', 10_000, 200);
     await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Webhooks' }).click();
     await page.getByLabel('URL').fill(`http://127.0.0.1:${receiverPort}/hook`);
     await page.getByRole('button', { name: 'Add endpoint' }).click();

@@ -3,7 +3,7 @@
  * all-in-one server), and the admin CLI working on the same data dir while the server runs.
  */
 import { runToEnd } from '@pylon/kit/testing';
-import { createApiKey, createUser, type IdentityService } from '@pylon/identity';
+import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
 import { startHarness, TEST_KEY, type Harness } from './harness.js';
 import { entryCommand } from './processes.js';
 
@@ -49,6 +49,7 @@ describe('users', () => {
       'city',
       'country',
       'created_on',
+      'disabled',
       'email',
       'first_name',
       'home_phone',
@@ -105,6 +106,69 @@ describe('users', () => {
     expect(bad.body.data?.createUser).toMatchObject({ success: false, errorField: 'roles', error: expect.stringMatching(/unknown role/) });
     const dup = await make(TEST_KEY, ['Viewer'], 'EDITOR@demo.example');
     expect(dup.body.data?.createUser).toMatchObject({ success: false, errorField: 'username', error: expect.stringMatching(/taken/) });
+  });
+});
+
+describe('changing users', () => {
+  const patch = (id: string, ops: unknown, key?: string) => rest(`/users/${id}`, { method: 'PATCH', body: JSON.stringify(ops), ...(key ? { key } : {}) });
+
+  test('updateUser (GraphQL): the payload carries the user; bad input and foreign ids are success false naming the field', async () => {
+    const u = await createUser(identity.repo, { accountId: 'demo-account', username: 'mover@demo.example', roles: ['Viewer'] });
+    const update = (id: string, input: Record<string, unknown>, key = adminKey) =>
+      h.gql(
+        'mutation($id: String!, $i: UpdateUserInput!) { updateUser(id: $id, input: $i) { success error errorCode errorField user { id role roles lastName disabled } } }',
+        {
+          key,
+          variables: { id, i: input },
+        },
+      );
+    expect((await update(u.id, { roles: ['Editor'], lastName: 'Mover' })).body.data?.updateUser).toEqual({
+      success: true,
+      error: null,
+      errorCode: null,
+      errorField: null,
+      user: { id: u.id, role: 'Editor', roles: ['Editor'], lastName: 'Mover', disabled: false },
+    });
+    expect((await update(u.id, { roles: ['Boss'] })).body.data?.updateUser).toMatchObject({ success: false, errorField: 'roles', user: null });
+    expect((await update('demo-owner', { disabled: true })).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect((await update(u.id, { disabled: true }, viewerKey)).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    // A user of another account: not found, even for the demo account's owner, and left as it was.
+    await createAccount(identity.repo, { id: 'users-other-account', name: 'Other' });
+    const other = await createUser(identity.repo, { accountId: 'users-other-account', username: 'outsider@other.example', roles: ['Viewer'] });
+    expect((await update(other.id, { disabled: true }, TEST_KEY)).body.data?.updateUser).toMatchObject({ success: false, errorCode: 'NOT_FOUND' });
+    expect((await patch(other.id, [{ op: 'replace', path: '/disabled', value: true }])).status).toBe(404);
+    expect((await identity.repo.getUser('users-other-account', other.id)).disabled).toBeUndefined();
+  });
+
+  test("PATCH /users/{id}: answers the GET /users/{id} shape; a disabled user's cached key gets 401 at once; 400/403/404/422 name the problem", async () => {
+    const u = await createUser(identity.repo, { accountId: 'demo-account', username: 'leaver@demo.example', roles: ['Editor', 'API'] });
+    const { value } = await createApiKey(identity.repo, { accountId: 'demo-account', userId: u.id, name: 'leaver' });
+    expect((await rest('/account', { key: value })).status).toBe(200);
+    const off = await patch(
+      u.id,
+      [
+        { op: 'replace', path: '/disabled', value: true },
+        { op: 'replace', path: '/first_name', value: 'Lee' },
+      ],
+      adminKey,
+    );
+    expect(off.status).toBe(200);
+    expect(off.body).toMatchObject({ id: u.id, user_name: 'leaver@demo.example', first_name: 'Lee', role: ['Editor', 'API'], disabled: true });
+    expect(off.body).toEqual((await rest(`/users/${u.id}`)).body);
+    expect((await rest('/account', { key: value })).status).toBe(401);
+    expect((await h.gql('{ account { id } }', { key: value })).status).toBe(401);
+    const readOnly = await patch(u.id, [{ op: 'replace', path: '/user_name', value: 'x' }]);
+    expect(readOnly.status).toBe(400);
+    expect(readOnly.body.error).toMatchObject({ field: 'body[0].path', message: expect.stringContaining('read-only') });
+    expect((await patch('nobody', [{ op: 'replace', path: '/disabled', value: true }])).status).toBe(404);
+    expect((await patch('demo-owner', [{ op: 'replace', path: '/role', value: ['Viewer'] }], adminKey)).status).toBe(403);
+    expect((await patch(u.id, [{ op: 'replace', path: '/disabled', value: false }], viewerKey)).status).toBe(403);
+    const self = await patch('demo-owner', [{ op: 'replace', path: '/disabled', value: true }]);
+    expect(self.status).toBe(422);
+    expect(self.body.error).toMatchObject({ field: 'disabled' });
+    const back = await patch(u.id, [{ op: 'replace', path: '/disabled', value: false }], adminKey);
+    expect(back.body.disabled).toBe(false);
+    expect((await rest('/account', { key: value })).status).toBe(200);
   });
 });
 

@@ -75,6 +75,30 @@ describe('authorization code flow with PKCE', () => {
     expect((await h.gql('{ account { id } }', { key: null, headers: bearer(refreshed.access_token) })).status).toBe(200);
   });
 
+  test('a disabled user: the refresh grant is invalid_grant, sign-in fails, the access token is refused; enabling lets them back', async () => {
+    const who = { username: 'leaver-oauth@demo.example', password: 'leaver-password-1' };
+    const u = await createUser(identity.repo, { accountId: 'demo-account', username: who.username, roles: ['Editor'], password: who.password });
+    const flow = await browserFlow(h.oauthIssuer, who, { scope: 'openid webapi offline_access', prompt: 'consent' });
+    const t = await exchange(h.oauthIssuer, { code: flow.code, code_verifier: flow.verifier });
+    const setDisabled = async (disabled: boolean) =>
+      (
+        await h.gql('mutation($id: String!, $d: Boolean) { updateUser(id: $id, input: { disabled: $d }) { success } }', {
+          variables: { id: u.id, d: disabled },
+        })
+      ).body.data?.updateUser.success;
+    expect(await setDisabled(true)).toBe(true);
+    const refresh = () =>
+      fetch(`${h.oauthIssuer}/connect/token`, form({ grant_type: 'refresh_token', refresh_token: t.body.refresh_token, client_id: CLIENT_ID }));
+    const refused = await refresh();
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toBe('invalid_grant');
+    expect((await h.gql('{ account { id } }', { key: null, headers: bearer(t.body.access_token) })).status).toBe(401);
+    await expect(accessTokenFor(h.oauthIssuer, who)).rejects.toThrow(/401/);
+    // Enabled again, the same access token works (unit tests cover keys and a fresh sign-in's checks).
+    expect(await setDisabled(false)).toBe(true);
+    expect((await h.gql('{ account { id } }', { key: null, headers: bearer(t.body.access_token) })).status).toBe(200);
+  });
+
   test('a second authorization in the same browser skips sign-in and consent', async () => {
     const first = await browserFlow(h.oauthIssuer, OWNER);
     const { challenge } = pkce();

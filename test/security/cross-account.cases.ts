@@ -253,6 +253,11 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'REST GET /account/auditevents/{eventId}': (c) => status(c.rest(`/account/auditevents/${c.ids.auditEvent}`), 404),
   'REST GET /users': (c) => emptyList(c.rest(`/users?id=${c.ids.user}`)),
   'REST GET /users/{id}': (c) => status(c.rest(`/users/${c.ids.user}`), 404),
+  'REST PATCH /users/{id}': (c) =>
+    status(
+      c.rest(`/users/${c.ids.user}`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/disabled', true) }),
+      404,
+    ),
   'REST GET /devices': async (c) => {
     await emptyList(c.rest(`/devices?id=${c.ids.device}`));
     await emptyList(c.rest(`/devices?group_id=${c.ids.deviceGroup}`));
@@ -656,6 +661,13 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'GraphQL Mutation.createUser': gqlNothing(
     'mutation($o: String) { createUser(input: { username: "b-in-a-org@tenant-b.example", roles: ["Viewer"], orgId: $o }) { success } }',
     (i) => ({ o: i.org }),
+  ),
+  'GraphQL Mutation.updateUser': gqlNothing('mutation($u: String!) { updateUser(id: $u, input: { disabled: true, roles: ["Viewer"] }) { success } }', (i) => ({
+    u: i.user,
+  })),
+  'GraphQL Mutation.patchUser': gqlNothing(
+    'mutation($u: String!) { patchUser(id: $u, operations: [{ op: "replace", path: "/disabled", value: true }]) { success } }',
+    (i) => ({ u: i.user }),
   ),
   'GraphQL Mutation.createApiKey': gqlNothing('mutation($u: String!) { createApiKey(input: { userId: $u, name: "stolen" }) { success } }', (i) => ({
     u: i.user,

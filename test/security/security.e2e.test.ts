@@ -421,6 +421,9 @@ describe("object-level authorization (API1): account B on account A's ids", () =
     expect(r.body.data!.alertRules.map((g: { id: string }) => g.id)).toContain(ids.alertRule);
     expect(r.body.data!.apiKeys.map((g: { id: string }) => g.id)).toContain(ids.apiKey);
     expect(r.body.data!.organizations).toEqual([{ id: ids.org, name: 'A branch' }]);
+    // A's user not disabled by B (updateUser, patchUser, PATCH /users/{id} each asked for it).
+    const user = await gql('query($u: [String!]) { user(id: $u) { disabled } }', { variables: { u: [ids.user] } });
+    expect(user.body.data!.user).toEqual([{ disabled: false }]);
     // A's job was neither read nor cancelled by B.
     const job = await gql('query($id: ID!) { job(id: $id) { state progress { rowsDone } } }', { variables: { id: ids.job } });
     expect(job.body.data!.job).toEqual({ state: 'SUCCEEDED', progress: { rowsDone: 200 } });

@@ -823,7 +823,18 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * JSON Patch a user: names, email, roles, organization, disabled.
+         * @description Operations on /first_name, /last_name, /email, /role (the list of roles), /org_id and /disabled
+         *     (remove = null, which leaves role and disabled as they are); other paths are refused with 400
+         *     naming them. Answers the user as GET /users/{id} does. Account owners and administrators only;
+         *     only an owner may grant or remove the Owner role or change or disable an owner (403). The
+         *     account's last enabled owner can be neither demoted nor disabled, and nobody disables
+         *     themselves (422). Users of other accounts are 404. A disabled user cannot sign in or refresh a
+         *     token, and their API keys answer 401 from the next request; an OAuth access token already
+         *     issued stops within PRINCIPAL_CACHE_SECONDS (default 30 s), never later than its expiry.
+         */
+        patch: operations["patchUser"];
         trace?: never;
     };
     "/media": {
@@ -2940,6 +2951,8 @@ export interface components {
             /** @description ISO 8601, YYYY-MM-DDTHH:MM:SSZ; the last time a key or token of the user was used. */
             last_activity?: string | null;
             created_on?: string | null;
+            /** @description Off-boarded (PATCH /users/{id}); a disabled user cannot sign in, refresh a token or use an API key. */
+            disabled?: boolean;
             /** @description Not stored (always null). */
             city?: string | null;
             /** @description Not stored (always null). */
@@ -5705,6 +5718,42 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the item. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+                "application/json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

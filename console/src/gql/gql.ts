@@ -18,7 +18,8 @@ import * as types from './graphql';
  */
 type Documents = {
     "\n  query Permissions {\n    permissions {\n      isAdministrator\n      permissions {\n        resource\n        canView\n        canEdit\n        canDelete\n      }\n    }\n  }\n": typeof types.PermissionsDocument,
-    "\n  query AdminUsers {\n    userCount\n    user(limit: 200, order: [{ username: ASC }]) {\n      id\n      username\n      firstName\n      lastName\n      roles\n      lastActivity\n    }\n  }\n": typeof types.AdminUsersDocument,
+    "\n  query AdminUsers {\n    userCount\n    user(limit: 200, order: [{ username: ASC }]) {\n      id\n      username\n      firstName\n      lastName\n      roles\n      lastActivity\n      disabled\n    }\n  }\n": typeof types.AdminUsersDocument,
+    "\n  mutation AdminUpdateUser($id: String!, $input: UpdateUserInput!) {\n    updateUser(id: $id, input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n": typeof types.AdminUpdateUserDocument,
     "\n  mutation AdminCreateUser($input: CreateUserInput!) {\n    createUser(input: $input) {\n      success\n      error\n    }\n  }\n": typeof types.AdminCreateUserDocument,
     "\n  query AdminApiKeys {\n    apiKeys(includeRevoked: true) {\n      id\n      name\n      prefix\n      userId\n      createdOn\n      expiresAt\n      revokedAt\n      isActive\n    }\n    user(limit: 200) {\n      id\n      username\n    }\n  }\n": typeof types.AdminApiKeysDocument,
     "\n  mutation AdminCreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      success\n      error\n      key\n    }\n  }\n": typeof types.AdminCreateApiKeyDocument,
@@ -76,7 +77,8 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  query Permissions {\n    permissions {\n      isAdministrator\n      permissions {\n        resource\n        canView\n        canEdit\n        canDelete\n      }\n    }\n  }\n": types.PermissionsDocument,
-    "\n  query AdminUsers {\n    userCount\n    user(limit: 200, order: [{ username: ASC }]) {\n      id\n      username\n      firstName\n      lastName\n      roles\n      lastActivity\n    }\n  }\n": types.AdminUsersDocument,
+    "\n  query AdminUsers {\n    userCount\n    user(limit: 200, order: [{ username: ASC }]) {\n      id\n      username\n      firstName\n      lastName\n      roles\n      lastActivity\n      disabled\n    }\n  }\n": types.AdminUsersDocument,
+    "\n  mutation AdminUpdateUser($id: String!, $input: UpdateUserInput!) {\n    updateUser(id: $id, input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n": types.AdminUpdateUserDocument,
     "\n  mutation AdminCreateUser($input: CreateUserInput!) {\n    createUser(input: $input) {\n      success\n      error\n    }\n  }\n": types.AdminCreateUserDocument,
     "\n  query AdminApiKeys {\n    apiKeys(includeRevoked: true) {\n      id\n      name\n      prefix\n      userId\n      createdOn\n      expiresAt\n      revokedAt\n      isActive\n    }\n    user(limit: 200) {\n      id\n      username\n    }\n  }\n": types.AdminApiKeysDocument,
     "\n  mutation AdminCreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      success\n      error\n      key\n    }\n  }\n": types.AdminCreateApiKeyDocument,
@@ -140,7 +142,11 @@ export function graphql(source: "\n  query Permissions {\n    permissions {\n   
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query AdminUsers {\n    userCount\n    user(limit: 200, order: [{ username: ASC }]) {\n      id\n      username\n      firstName\n      lastName\n      roles\n      lastActivity\n    }\n  }\n"): typeof import('./graphql').AdminUsersDocument;
+export function graphql(source: "\n  query AdminUsers {\n    userCount\n    user(limit: 200, order: [{ username: ASC }]) {\n      id\n      username\n      firstName\n      lastName\n      roles\n      lastActivity\n      disabled\n    }\n  }\n"): typeof import('./graphql').AdminUsersDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AdminUpdateUser($id: String!, $input: UpdateUserInput!) {\n    updateUser(id: $id, input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n"): typeof import('./graphql').AdminUpdateUserDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

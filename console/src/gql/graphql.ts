@@ -569,6 +569,22 @@ export type UpdatePlaylistSourceInput = {
   validUntil?: string | null | undefined;
 };
 
+/**
+ * Every field is optional: absent stays as it is; null clears firstName, lastName, email or orgId and
+ * leaves roles and disabled as they are.
+ */
+export type UpdateUserInput = {
+  /** true off-boards the user (no sign-in, refresh or API key); false lets them back in. */
+  disabled?: boolean | null | undefined;
+  email?: string | null | undefined;
+  firstName?: string | null | undefined;
+  lastName?: string | null | undefined;
+  /** An organization of the account. */
+  orgId?: string | null | undefined;
+  /** Replaces the user's roles: Owner, Administrator, Manager, Editor or Viewer (at least one of these), plus API for programmatic access. */
+  roles?: Array<string> | null | undefined;
+};
+
 export type WebhookEndpointInput = {
   description?: string | null | undefined;
   deviceGroupId?: string | null | undefined;
@@ -587,7 +603,15 @@ export type PermissionsQuery = { permissions: { isAdministrator: boolean, permis
 export type AdminUsersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AdminUsersQuery = { userCount: number, user: Array<{ id: string, username: string, firstName: string | null, lastName: string | null, roles: Array<string>, lastActivity: string | null }> | null };
+export type AdminUsersQuery = { userCount: number, user: Array<{ id: string, username: string, firstName: string | null, lastName: string | null, roles: Array<string>, lastActivity: string | null, disabled: boolean }> | null };
+
+export type AdminUpdateUserMutationVariables = Exact<{
+  id: string;
+  input: UpdateUserInput;
+}>;
+
+
+export type AdminUpdateUserMutation = { updateUser: { success: boolean, error: string | null, errorField: string | null } | null };
 
 export type AdminCreateUserMutationVariables = Exact<{
   input: CreateUserInput;
@@ -1011,9 +1035,19 @@ export const AdminUsersDocument = new TypedDocumentString(`
     lastName
     roles
     lastActivity
+    disabled
   }
 }
     `) as unknown as TypedDocumentString<AdminUsersQuery, AdminUsersQueryVariables>;
+export const AdminUpdateUserDocument = new TypedDocumentString(`
+    mutation AdminUpdateUser($id: String!, $input: UpdateUserInput!) {
+  updateUser(id: $id, input: $input) {
+    success
+    error
+    errorField
+  }
+}
+    `) as unknown as TypedDocumentString<AdminUpdateUserMutation, AdminUpdateUserMutationVariables>;
 export const AdminCreateUserDocument = new TypedDocumentString(`
     mutation AdminCreateUser($input: CreateUserInput!) {
   createUser(input: $input) {

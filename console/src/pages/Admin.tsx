@@ -12,6 +12,7 @@ import { gql } from '../lib/api';
 import { errorOf, plural, theLast, when } from '../lib/format';
 import { useRights, type Resource } from '../lib/permissions';
 import { Link, useLocation } from '../lib/router';
+import { accepted, type Payload } from '../lib/use-action';
 import { useQuery } from '../lib/use-query';
 
 const Users = graphql(`
@@ -24,6 +25,17 @@ const Users = graphql(`
       lastName
       roles
       lastActivity
+      disabled
+    }
+  }
+`);
+
+const UpdateUser = graphql(`
+  mutation AdminUpdateUser($id: String!, $input: UpdateUserInput!) {
+    updateUser(id: $id, input: $input) {
+      success
+      error
+      errorField
     }
   }
 `);
@@ -154,6 +166,8 @@ const Audit = graphql(`
 `);
 
 const ROLES = ['Owner', 'Administrator', 'Manager', 'Editor', 'Viewer', 'API'];
+/** The roles of which a user holds one (API access is held beside them). */
+const MAIN_ROLES = ROLES.filter((r) => r !== 'API');
 
 /** A form's submit with busy and error state; `f` throws the payload's error. */
 function useAction() {
@@ -174,10 +188,8 @@ function useAction() {
   return { busy, error, run };
 }
 
-function ok<T extends { success: boolean; error?: string | null }>(p: T | null | undefined): T {
-  if (!p?.success) throw new Error(p?.error ?? 'the change was refused');
-  return p;
-}
+/** The payload when it succeeded; else its error, naming the refused field (lib/use-action). */
+const ok = <T extends Payload>(p: T | null | undefined): T => accepted(p);
 
 /** A secret shown this once, with the advice to store it now. */
 function ShownOnce({ label, value }: { label: string; value: string }) {
@@ -204,6 +216,13 @@ function UsersSection() {
     setForm({ username: '', password: '', role: 'Viewer' });
     q.reload();
   });
+  // Row actions: the main role (API access is kept as it is) and off-boarding; the server enforces who may.
+  const row = useAction();
+  const change = (id: string, input: { roles?: string[]; disabled?: boolean }) =>
+    void row.run(async () => {
+      ok((await gql(UpdateUser, { id, input })).updateUser);
+      q.reload();
+    })();
   return (
     <>
       {canEdit && (
@@ -230,6 +249,7 @@ function UsersSection() {
           {a.error && <ErrorState error={a.error} />}
         </form>
       )}
+      {row.error && <ErrorState error={row.error} />}
       <Async q={q} what="users">
         {(d) =>
           !d.user?.length ? (
@@ -243,12 +263,16 @@ function UsersSection() {
                   <th scope="col">Name</th>
                   <th scope="col">Roles</th>
                   <th scope="col">Last active</th>
+                  {canEdit && <th scope="col">Change</th>}
                 </tr>
               </thead>
               <tbody>
                 {d.user.map((u) => (
                   <tr key={u.id}>
-                    <td>{u.username}</td>
+                    <td>
+                      {u.username}
+                      {u.disabled && <span className="tag">disabled</span>}
+                    </td>
                     <td>{[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}</td>
                     <td>
                       {u.roles.map((r) => (
@@ -258,6 +282,24 @@ function UsersSection() {
                       ))}
                     </td>
                     <td>{when(u.lastActivity)}</td>
+                    {canEdit && (
+                      <td>
+                        <select
+                          aria-label={`Role of ${u.username}`}
+                          value={MAIN_ROLES.find((r) => u.roles.includes(r)) ?? ''}
+                          disabled={row.busy}
+                          onChange={(e) => change(u.id, { roles: [e.target.value, ...u.roles.filter((r) => r === 'API')] })}
+                        >
+                          {MAIN_ROLES.map((r) => (
+                            <option key={r}>{r}</option>
+                          ))}
+                        </select>{' '}
+                        <button type="button" disabled={row.busy} onClick={() => change(u.id, { disabled: !u.disabled })}>
+                          {u.disabled ? 'Enable' : 'Disable'}
+                          <span className="visually-hidden"> {u.username}</span>
+                        </button>
+                      </td>
+                    )}
                   </tr>
                 ))}
               </tbody>

@@ -167,6 +167,7 @@ export const listOrganizations = route(
           orgId
           lastActivity
           createdOn
+          disabled
         }
       }
     `,

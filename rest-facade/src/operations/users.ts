@@ -1,8 +1,8 @@
-/** GET /users and GET /users/{id} onto Query.user (reference User shape: user_name, role as a list). */
-import { getOp, listOp } from './declare.js';
+/** GET /users and GET /users/{id} onto Query.user (reference User shape: user_name, role as a list); PATCH /users/{id} onto Mutation.patchUser. */
+import { getOp, listOp, patchOp } from './declare.js';
 import type { GetUserQuery } from '@pylon/kit/generated/rest-operations.generated';
 import type { RestSchema } from './types.js';
-import { errors, json, params, ref, route } from './route.js';
+import { errors, JSON_PATCH_BODY, json, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 /** A user as the persisted documents select it. */
@@ -19,6 +19,7 @@ export function toRestUser(u: UserData): RestSchema<'User'> {
     org_id: u.orgId ?? null,
     last_activity: u.lastActivity ?? null,
     created_on: u.createdOn ?? null,
+    disabled: u.disabled ?? false,
     // Reference members Pylon does not store.
     city: null,
     state: null,
@@ -59,6 +60,7 @@ export const listUsers = route(
           orgId
           lastActivity
           createdOn
+          disabled
         }
         # The list's total (rest-facade declare.ts 'count'): same filters, counted by the store.
         total: userCount(id: $id)
@@ -97,6 +99,7 @@ export const getUser = route(
           orgId
           lastActivity
           createdOn
+          disabled
         }
       }
     `,
@@ -104,4 +107,29 @@ export const getUser = route(
     what: 'user',
     toRest: toRestUser,
   }),
+);
+
+export const patchUser = route(
+  'PATCH /users/{id}',
+  {
+    tags: ['Users'],
+    summary: 'JSON Patch a user: names, email, roles, organization, disabled.',
+    description: md(
+      'Operations on /first_name, /last_name, /email, /role (the list of roles), /org_id and /disabled',
+      '(remove = null, which leaves role and disabled as they are); other paths are refused with 400',
+      'naming them. Answers the user as GET /users/{id} does. Account owners and administrators only;',
+      'only an owner may grant or remove the Owner role or change or disable an owner (403). The',
+      "account's last enabled owner can be neither demoted nor disabled, and nobody disables",
+      'themselves (422). Users of other accounts are 404. A disabled user cannot sign in or refresh a',
+      'token, and their API keys answer 401 from the next request; an OAuth access token already',
+      'issued stops within PRINCIPAL_CACHE_SECONDS (default 30 s), never later than its expiry.',
+    ),
+    parameters: params('IdPath'),
+    requestBody: JSON_PATCH_BODY,
+    responses: {
+      '200': { description: 'The user.', content: json(ref('User')) },
+      ...errors(400, 401, 403, 404, 422, 429, 500, 503),
+    },
+  },
+  patchOp('patchUser', { root: 'patchUser', record: 'user', renames: { role: 'roles' }, toRest: toRestUser }),
 );

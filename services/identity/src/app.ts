@@ -1,4 +1,4 @@
-import { createSubgraph, mergeResolvers, type Cache, type DocumentStore, type InternalTokens, type PushEvents, type Subgraph } from '@pylon/kit';
+import { createSubgraph, JsonScalar, mergeResolvers, type Cache, type DocumentStore, type InternalTokens, type PushEvents, type Subgraph } from '@pylon/kit';
 import { accountResolvers } from './features/accounts/resolvers.js';
 import { apiKeyResolvers } from './features/api-keys/resolvers.js';
 import { permissionResolvers } from './features/permissions/resolvers.js';
@@ -16,7 +16,7 @@ export interface IdentityDeps {
   principalCacheSeconds: number;
   /** Checks webhook filters' device and group ids (the devices subgraph's, in-process or over HTTP). */
   webhookDevices?: WebhookDeviceDirectory;
-  /** Push events (user.created, api_key.revoked). */
+  /** Push events (user.created, user.updated, api_key.revoked). */
   pushEvents?: PushEvents;
 }
 
@@ -38,9 +38,10 @@ export function createIdentitySubgraph(deps: IdentityDeps): IdentityService {
   const webhooks = new WebhookRepository(deps.documents);
   const resolvers = mergeResolvers(
     permissionResolvers(),
-    accountResolvers({ repo, ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}) }),
+    accountResolvers({ repo, cache: deps.cache, ...(deps.pushEvents ? { pushEvents: deps.pushEvents } : {}) }),
     apiKeyResolvers({ repo, cache: deps.cache }),
     webhookResolvers({ repo: webhooks, now: Date.now, ...(deps.webhookDevices ? { devices: deps.webhookDevices } : {}) }),
+    { JSON: JsonScalar },
   );
   const subgraph = createSubgraph({ name: 'identity', tokens: deps.tokens, resolvers });
   return Object.assign(subgraph, { repo, authenticator, bearer, cache: deps.cache, webhooks });

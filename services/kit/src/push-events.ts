@@ -130,6 +130,11 @@ export interface UserPayload {
   user_id: string;
   email: string;
 }
+export interface UserUpdatedPayload extends UserPayload {
+  /** The fields that changed (GraphQL names: disabled, email, firstName, lastName, orgId, roles). */
+  changed: string[];
+  disabled: boolean;
+}
 export interface ApiKeyPayload {
   api_key_id: string;
   name: string;
@@ -169,6 +174,7 @@ export interface PushEventPayloads {
   'override.acknowledged': OverrideAckPayload;
   'override.ended': OverridePayload;
   'user.created': UserPayload;
+  'user.updated': UserUpdatedPayload;
   'api_key.revoked': ApiKeyPayload;
   'webhook_endpoint.disabled': EndpointDisabledPayload;
   'webhook.test': TestPayload;
@@ -292,6 +298,11 @@ export const PUSH_EVENT_CATALOGUE: { [T in PushEventType]: CatalogueEntry<T> } =
     example: { override_id: 'o1', name: 'Evacuate', device_count: 12, starts_at: '2026-11-24T10:00:00Z', ends_at: '2026-11-24T10:30:00Z', reason: 'cancelled' },
   },
   'user.created': { description: 'A user was added to the account.', view: 'Account_ManageUsers_View', example: { user_id: 'u1', email: 'ana@example.com' } },
+  'user.updated': {
+    description: "A user's names, email, roles, organization or disabled state changed (updateUser, PATCH /users/{id}).",
+    view: 'Account_ManageUsers_View',
+    example: { user_id: 'u1', email: 'ana@example.com', changed: ['disabled'], disabled: true },
+  },
   'api_key.revoked': { description: 'An API key was revoked.', view: 'Administrator', example: { api_key_id: 'k1', name: 'CI' } },
   'webhook_endpoint.disabled': {
     description: 'A webhook endpoint was disabled after failing persistently.',

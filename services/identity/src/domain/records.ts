@@ -47,6 +47,8 @@ export interface UserRecord {
   orgId?: string | null;
   /** scrypt hash of the sign-in password (kit-independent format, see domain/passwords.ts); absent: no sign-in. */
   passwordHash?: string | null;
+  /** Off-boarded: no sign-in, no token refresh, no API key (absent on users stored before it existed: enabled). */
+  disabled?: boolean;
 }
 
 export interface ApiKeyRecord {

@@ -162,6 +162,20 @@ export class IdentityRepository {
     return this.users.count(accountId, userListing({ ...q, limit: null, offset: null, order: null }).filter);
   }
 
+  /** Writes the given user fields; null when the user is gone. */
+  changeUser(
+    accountId: string,
+    userId: string,
+    fields: Partial<Pick<UserRecord, 'firstName' | 'lastName' | 'email' | 'roles' | 'orgId' | 'disabled'>>,
+  ): Promise<User | null> {
+    return this.users.update(accountId, userId, { $set: fields });
+  }
+
+  /** How many users of the account hold the Owner role and are not disabled. */
+  countEnabledOwners(accountId: string): Promise<number> {
+    return this.users.count(accountId, { roles: { $elemMatch: { $eq: 'Owner' } }, disabled: { $ne: true } });
+  }
+
   /** Sets (or with null removes) the user's password hash. */
   setPasswordHash(accountId: string, userId: string, passwordHash: string | null): Promise<User | null> {
     return this.users.update(accountId, userId, { $set: { passwordHash } });

@@ -13,6 +13,11 @@ import { IdentityRepository } from '../../src/shared/identity.repository.js';
 import { createAccount, createUser, updateAccount } from '../../src/features/accounts/accounts.js';
 import { ApiKeyAuthenticator, createApiKey, hashKey, principalCacheKey, revokeApiKey } from '../../src/features/api-keys/api-keys.js';
 import { bootstrapFirstAccount } from '../../src/features/accounts/bootstrap.js';
+import { patchUser, updateUser } from '../../src/features/accounts/update-user.js';
+import { credentialChecker } from '../../src/features/api-keys/credential-check.js';
+import { BearerAuthenticator } from '../../src/features/oauth/bearer.js';
+import { API_SCOPE, subjectOf } from '../../src/domain/oauth-settings.js';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 
 let dir: string;
 let store: DocumentStore;
@@ -79,6 +84,140 @@ describe('users', () => {
     expect(await refusal(createUser(repo, { accountId: 'acc-a', username: 'boss', roles: ['Owner'] }, ADMIN))).toEqual({ code: 'FORBIDDEN', field: 'roles' });
     const owner = await createUser(repo, { accountId: 'acc-a', username: 'boss', roles: ['Owner'] }, { roles: ['Owner'] });
     expect(owner.roles).toEqual(['Owner']);
+  });
+});
+
+describe('updateUser', () => {
+  // Actors as the resolvers pass them (ctx.principal): account, user id, roles.
+  const actor = (u: { accountId: string; id: string; roles: string[] }) => ({ accountId: u.accountId, userId: u.id, roles: u.roles });
+  const make = (username: string, roles: string[], accountId = 'acc-a') => createUser(repo, { accountId, username, roles });
+  const deps = () => ({ repo, cache });
+
+  test('changes the given fields only; bad input names the field; nothing given changes nothing', async () => {
+    const admin = await make('admin', ['Administrator']);
+    const ed = await make('ed', ['Editor', 'API']);
+    const org = await repo.addOrganization('acc-a', {
+      name: 'North',
+      address1: null,
+      address2: null,
+      city: null,
+      state: null,
+      postalCode: null,
+      country: null,
+      phone: null,
+      fax: null,
+      timezone: null,
+      languageCode: null,
+    });
+    const changed = await updateUser(deps(), actor(admin), ed.id, { firstName: ' Ed ', roles: ['Manager', 'API'], orgId: org.id });
+    expect(changed).toMatchObject({ firstName: 'Ed', lastName: null, roles: ['Manager', 'API'], orgId: org.id, username: 'ed' });
+    expect(await updateUser(deps(), actor(admin), ed.id, { orgId: null, lastName: 'Smith' })).toMatchObject({
+      orgId: null,
+      lastName: 'Smith',
+      roles: ['Manager', 'API'],
+    });
+    for (const [input, field] of [
+      [{ roles: ['Wizard'] }, 'roles'],
+      [{ roles: ['API'] }, 'roles'],
+      [{ email: 'nope' }, 'email'],
+      [{ orgId: 'org-of-nobody' }, 'orgId'],
+      [{ firstName: 'x'.repeat(201) }, 'firstName'],
+    ] as const) {
+      expect(await refusal(updateUser(deps(), actor(admin), ed.id, input))).toEqual({ code: 'BAD_USER_INPUT', field });
+    }
+    expect((await updateUser(deps(), actor(admin), ed.id, {})).updatedAt).toBe((await repo.getUser('acc-a', ed.id)).updatedAt);
+  });
+
+  test('only an owner grants or removes Owner or changes an owner; the last enabled owner stays; nobody disables themselves', async () => {
+    const owner = await make('olga', ['Owner']);
+    const admin = await make('adam', ['Administrator']);
+    const ed = await make('edna', ['Editor']);
+    expect(await refusal(updateUser(deps(), actor(admin), ed.id, { roles: ['Owner'] }))).toEqual({ code: 'FORBIDDEN', field: 'roles' });
+    expect(await refusal(updateUser(deps(), actor(admin), owner.id, { disabled: true }))).toEqual({ code: 'FORBIDDEN', field: 'id' });
+    expect(await refusal(updateUser(deps(), actor(admin), owner.id, { firstName: 'O' }))).toEqual({ code: 'FORBIDDEN', field: 'id' });
+    expect(await refusal(updateUser(deps(), actor(admin), admin.id, { disabled: true }))).toEqual({ code: 'UNPROCESSABLE', field: 'disabled' });
+    // The last enabled owner: neither demoted nor disabled (by themselves or by anyone).
+    expect(await refusal(updateUser(deps(), actor(owner), owner.id, { roles: ['Administrator'] }))).toEqual({ code: 'UNPROCESSABLE', field: 'roles' });
+    const second = await updateUser(deps(), actor(owner), ed.id, { roles: ['Owner'] });
+    expect(second.roles).toEqual(['Owner']);
+    await updateUser(deps(), actor(owner), second.id, { disabled: true });
+    expect(await refusal(updateUser(deps(), actor(owner), owner.id, { roles: ['Viewer'] }))).toEqual({ code: 'UNPROCESSABLE', field: 'roles' });
+    // With a second enabled owner, one of them may go.
+    await updateUser(deps(), actor(owner), second.id, { disabled: false });
+    expect((await updateUser(deps(), actor(second), owner.id, { disabled: true })).disabled).toBe(true);
+    expect(await refusal(updateUser(deps(), actor(second), second.id, { roles: ['Administrator'] }))).toEqual({ code: 'UNPROCESSABLE', field: 'roles' });
+    // An administrator may change administrators and below, themselves included.
+    expect((await updateUser(deps(), actor(admin), admin.id, { roles: ['Manager'] })).roles).toEqual(['Manager']);
+  });
+
+  test("another account's user reads as not found, whatever the caller's roles", async () => {
+    const ownerA = await make('ann', ['Owner']);
+    const bob = await make('bob', ['Viewer'], 'acc-b');
+    expect(await refusal(updateUser(deps(), actor(ownerA), bob.id, { disabled: true }))).toEqual({ code: 'NOT_FOUND', field: undefined });
+    expect(await refusal(patchUser(deps(), actor(ownerA), bob.id, [{ op: 'replace', path: '/disabled', value: true }]))).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await repo.getUser('acc-b', bob.id)).disabled).toBeUndefined();
+  });
+
+  test('disabling stops the API key at once, although its principal was cached; the live stream and bearer tokens refuse too; enabling lets it back', async () => {
+    const owner = await make('owen', ['Owner']);
+    const ci = await make('ci', ['Editor', 'API']);
+    const { key, value } = await createApiKey(repo, { accountId: 'acc-a', userId: ci.id, name: 'ci' });
+    const auth = new ApiKeyAuthenticator({ repo, cache, cacheTtlSeconds: 3600 });
+    const principal = (await auth.authenticate(value))!;
+    expect(principal).toMatchObject({ userId: ci.id, roles: ['Editor', 'API'] });
+    expect(await cache.get(principalCacheKey(key.hash))).toBeDefined();
+    await updateUser(deps(), actor(owner), ci.id, { disabled: true });
+    expect(await auth.authenticate(value)).toBeNull();
+    // The other processes hear of it as of a revoked key (revocation events by the key's hash).
+    expect((await repo.revocationsSince('2000-01-01T00:00:00Z')).map((r) => r.hash)).toContain(key.hash);
+    expect(await credentialChecker(repo, { memoMs: 0 })(principal)).toBeNull();
+    // An access token (a JWT signed as the OAuth server signs them) of the disabled user: refused on its next look-up.
+    const { publicKey, privateKey } = await generateKeyPair('RS256');
+    const bearer = new BearerAuthenticator({ repo, cache: createMemoryCache(), cacheTtlSeconds: 30 });
+    const site = { issuer: 'https://id.test', audience: 'https://api.test', clientId: 'pylon-public' };
+    bearer.configure({ ...site, jwks: { keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' }] } });
+    const token = await new SignJWT({ scope: API_SCOPE, client_id: site.clientId })
+      .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'k1' })
+      .setIssuer(site.issuer)
+      .setAudience(site.audience)
+      .setSubject(subjectOf('acc-a', ci.id))
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(privateKey);
+    expect(await bearer.authenticate(token)).toBeNull();
+    await updateUser(deps(), actor(owner), ci.id, { disabled: false });
+    expect(await auth.authenticate(value)).toMatchObject({ userId: ci.id });
+    expect(await bearer.authenticate(token)).toMatchObject({ userId: ci.id, via: 'bearer' });
+    // A demotion reaches the cached principal at once too.
+    await updateUser(deps(), actor(owner), ci.id, { roles: ['Viewer', 'API'] });
+    expect((await auth.authenticate(value))?.roles).toEqual(['Viewer', 'API']);
+  });
+
+  test('patchUser: JSON Patch over the writable fields, read-only and unknown paths named, then the same rules', async () => {
+    const owner = await make('pat', ['Owner']);
+    const vi = await make('vi', ['Viewer']);
+    const patched = await patchUser(deps(), actor(owner), vi.id, [
+      { op: 'replace', path: '/roles', value: ['Editor'] },
+      { op: 'add', path: '/firstName', value: 'Vi' },
+      { op: 'replace', path: '/disabled', value: true },
+    ]);
+    expect(patched).toMatchObject({ roles: ['Editor'], firstName: 'Vi', disabled: true });
+    expect(await refusal(patchUser(deps(), actor(owner), vi.id, [{ op: 'replace', path: '/username', value: 'x' }]))).toEqual({
+      code: 'BAD_USER_INPUT',
+      field: 'operations[0].path',
+    });
+    expect(await refusal(patchUser(deps(), actor(owner), vi.id, [{ op: 'replace', path: '/passwordHash', value: 'x' }]))).toEqual({
+      code: 'BAD_USER_INPUT',
+      field: 'operations[0].path',
+    });
+    expect(await refusal(patchUser(deps(), actor(owner), vi.id, [{ op: 'replace', path: '/disabled', value: 'yes' }]))).toEqual({
+      code: 'BAD_USER_INPUT',
+      field: 'disabled',
+    });
+    expect(await refusal(patchUser(deps(), actor(owner), owner.id, [{ op: 'replace', path: '/disabled', value: true }]))).toEqual({
+      code: 'UNPROCESSABLE',
+      field: 'disabled',
+    });
   });
 });
 

@@ -207,6 +207,8 @@ type LegacyOutcome_UpdateAccountPayload_Fragment = { success: boolean, error: st
 
 type LegacyOutcome_UpdateMediaPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
 
+type LegacyOutcome_UpdateUserPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
 type LegacyOutcome_WebhookDeliveryPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
 
 type LegacyOutcome_WebhookEndpointPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
@@ -257,6 +259,7 @@ export type LegacyOutcomeFragment =
   | LegacyOutcome_TrackDeviceEventPayload_Fragment
   | LegacyOutcome_UpdateAccountPayload_Fragment
   | LegacyOutcome_UpdateMediaPayload_Fragment
+  | LegacyOutcome_UpdateUserPayload_Fragment
   | LegacyOutcome_WebhookDeliveryPayload_Fragment
   | LegacyOutcome_WebhookEndpointPayload_Fragment
 ;

@@ -154,6 +154,8 @@ export const MUTATION_POLICIES = {
   updateAccount: 'Administrator',
   createOrganization: 'Administrator',
   createUser: 'Administrator',
+  updateUser: 'Administrator',
+  patchUser: 'Administrator',
   createApiKey: 'Administrator',
   revokeApiKey: 'Administrator',
   createWebhookEndpoint: 'Webhooks_Edit',

@@ -1227,7 +1227,7 @@ export type GetUserQueryVariables = Exact<{
 }>;
 
 
-export type GetUserQuery = { user: Array<{ id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string }> | null };
+export type GetUserQuery = { user: Array<{ id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string, disabled: boolean }> | null };
 
 export type GetWebhookDeliveryQueryVariables = Exact<{
   endpointId: string;
@@ -1386,7 +1386,7 @@ export type ListMediaGroupsQuery = { mediaGroups: Array<{ id: string, name: stri
 export type ListOrganizationsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ListOrganizationsQuery = { organizations: Array<{ id: string, name: string, address1: string | null, address2: string | null, city: string | null, state: string | null, postalCode: string | null, country: string | null, phone: string | null, fax: string | null, timezone: string | null, languageCode: string | null, createdOn: string }> | null, user: Array<{ id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string }> | null };
+export type ListOrganizationsQuery = { organizations: Array<{ id: string, name: string, address1: string | null, address2: string | null, city: string | null, state: string | null, postalCode: string | null, country: string | null, phone: string | null, fax: string | null, timezone: string | null, languageCode: string | null, createdOn: string }> | null, user: Array<{ id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string, disabled: boolean }> | null };
 
 export type ListOverridesQueryVariables = Exact<{
   openOnly?: boolean | null | undefined;
@@ -1484,7 +1484,7 @@ export type ListUsersQueryVariables = Exact<{
 }>;
 
 
-export type ListUsersQuery = { total: number, user: Array<{ id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string }> | null };
+export type ListUsersQuery = { total: number, user: Array<{ id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string, disabled: boolean }> | null };
 
 export type ListWebhookDeliveriesQueryVariables = Exact<{
   id: string;
@@ -1543,6 +1543,14 @@ export type PatchScheduleMutationVariables = Exact<{
 
 
 export type PatchScheduleMutation = { patchSchedule: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, schedule: { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> } | null } | null };
+
+export type PatchUserMutationVariables = Exact<{
+  id: string;
+  operations: Array<JsonPatchOperationInput> | JsonPatchOperationInput;
+}>;
+
+
+export type PatchUserMutation = { patchUser: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, user: { id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, role: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string, disabled: boolean } | null } | null };
 
 export type PollCapFeedMutationVariables = Exact<{
   id: string | number;
@@ -1848,6 +1856,7 @@ export interface RestOperationTypes {
   patchMedia: { result: PatchMediaMutation; variables: PatchMediaMutationVariables };
   patchPlaylist: { result: PatchPlaylistMutation; variables: PatchPlaylistMutationVariables };
   patchSchedule: { result: PatchScheduleMutation; variables: PatchScheduleMutationVariables };
+  patchUser: { result: PatchUserMutation; variables: PatchUserMutationVariables };
   pollCapFeed: { result: PollCapFeedMutation; variables: PollCapFeedMutationVariables };
   redeliverWebhookEvents: { result: RedeliverWebhookEventsMutation; variables: RedeliverWebhookEventsMutationVariables };
   reorderDataTableRows: { result: ReorderDataTableRowsMutation; variables: ReorderDataTableRowsMutationVariables };

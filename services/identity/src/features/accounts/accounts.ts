@@ -81,6 +81,29 @@ export interface CreateUserInput {
   id?: string;
 }
 
+/** The distinct known role names given (trimmed); an unknown one is BAD_USER_INPUT on `roles`. */
+export function checkRoles(given: readonly string[]): string[] {
+  const roles = [...new Set(given.map((r) => r.trim()).filter(Boolean))];
+  const unknown = roles.filter((r) => r !== API_ROLE && !isRole(r));
+  if (unknown.length) throw badInput('roles', `unknown role(s): ${unknown.join(', ')}; roles are Owner, Administrator, Manager, Editor, Viewer and API`);
+  return roles;
+}
+
+/** An optional email address (optionalText's undefined / null / trimmed value), refused when it has no `@`. */
+export function checkEmail(given: string | null | undefined): string | null | undefined {
+  const email = optionalText(given, 'email');
+  if (email && !/^[^\s@]+@[^\s@]+$/.test(email)) throw badInput('email', `email '${email}' is not an email address`);
+  return email;
+}
+
+/** An optional organization id (undefined: not given, null: none), refused unless it is one of the account's. */
+export async function checkOrgId(repo: IdentityRepository, accountId: string, given: string | null | undefined): Promise<string | null | undefined> {
+  const orgId = optionalText(given, 'orgId', 100);
+  if (orgId && !(await repo.findOrganization(accountId, orgId)))
+    throw new AppError('BAD_USER_INPUT', `orgId '${orgId}' is not an organization of this account`, { field: 'orgId' });
+  return orgId;
+}
+
 /** Only an owner may hand out the Owner role (or act for an owner): administrators cannot raise themselves. */
 export function assertMayManage(actor: Pick<Principal, 'roles'> | undefined, targetRoles: readonly string[], field = 'roles'): void {
   if (actor && targetRoles.includes('Owner') && !actor.roles.includes('Owner')) {
@@ -94,12 +117,9 @@ export async function createUser(repo: IdentityRepository, input: CreateUserInpu
   if (!username || !/^[A-Za-z0-9._@+-]{2,100}$/.test(username)) {
     throw badInput('username', 'username must be 2 to 100 letters, digits or . _ @ + -');
   }
-  const roles = [...new Set(input.roles.map((r) => r.trim()).filter(Boolean))];
-  const unknown = roles.filter((r) => r !== API_ROLE && !isRole(r));
-  if (unknown.length) throw badInput('roles', `unknown role(s): ${unknown.join(', ')}; roles are Owner, Administrator, Manager, Editor, Viewer and API`);
+  const roles = checkRoles(input.roles);
   assertMayManage(actor, roles);
-  const email = optionalText(input.email, 'email');
-  if (email && !/^[^\s@]+@[^\s@]+$/.test(email)) throw badInput('email', `email '${email}' is not an email address`);
+  const email = checkEmail(input.email);
   let passwordHash: string | null = null;
   if (input.password) {
     const problem = passwordProblem(input.password);
@@ -107,9 +127,7 @@ export async function createUser(repo: IdentityRepository, input: CreateUserInpu
     passwordHash = await hashPassword(input.password);
   }
   await repo.getAccount(input.accountId);
-  const orgId = optionalText(input.orgId, 'orgId', 100) ?? null;
-  if (orgId && !(await repo.findOrganization(input.accountId, orgId)))
-    throw new AppError('BAD_USER_INPUT', `orgId '${orgId}' is not an organization of this account`, { field: 'orgId' });
+  const orgId = (await checkOrgId(repo, input.accountId, input.orgId)) ?? null;
   try {
     const user = await repo.addUser(input.accountId, {
       ...(input.id ? { id: input.id } : {}),

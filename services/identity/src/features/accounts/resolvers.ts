@@ -1,13 +1,14 @@
 /** GraphQL of the account, its users and organizations (identity subgraph); root fields are guarded by createSubgraph from their @policy. */
 import DataLoader from 'dataloader';
-import { isoSeconds, mutationPayload, once, type PushEvents, type SubgraphContext } from '@pylon/kit';
+import { isoSeconds, mutationPayload, once, type Cache, type PushEvents, type SubgraphContext } from '@pylon/kit';
 import { mainRole } from '../../domain/roles.js';
 import type { IdentityRepository, User } from '../../shared/identity.repository.js';
 import type { Resolvers } from '../../shared/resolvers.generated.js';
 import { createUser, updateAccount } from './accounts.js';
 import { createOrganization, listOrganizations } from './organizations.js';
+import { patchUser, updateUser } from './update-user.js';
 
-export function accountResolvers(deps: { repo: IdentityRepository; pushEvents?: PushEvents }): Resolvers {
+export function accountResolvers(deps: { repo: IdentityRepository; cache: Cache; pushEvents?: PushEvents }): Resolvers {
   const { repo } = deps;
   const userLoader = (ctx: SubgraphContext) =>
     once(
@@ -47,6 +48,12 @@ export function accountResolvers(deps: { repo: IdentityRepository; pushEvents?: 
           user: await createUser(repo, { ...input, accountId: ctx.principal.accountId }, ctx.principal, deps.pushEvents),
         }));
       },
+      updateUser: (_, { id, input }, ctx) => {
+        return mutationPayload(async () => ({ user: await updateUser(deps, ctx.principal, id, input) }));
+      },
+      patchUser: (_, { id, operations }, ctx) => {
+        return mutationPayload(async () => ({ user: await patchUser(deps, ctx.principal, id, operations) }));
+      },
     },
     User: {
       __resolveReference: (ref, ctx) => {
@@ -56,6 +63,7 @@ export function accountResolvers(deps: { repo: IdentityRepository; pushEvents?: 
       orgId: (u) => u.orgId ?? null,
       lastActivity: (u) => isoSeconds(u.lastActivity),
       createdOn: (u) => isoSeconds(u.createdAt),
+      disabled: (u) => Boolean(u.disabled),
     },
     Account: {
       __resolveReference: (ref, ctx) => {

@@ -92,6 +92,18 @@ export async function revokeApiKey(
   return revoked;
 }
 
+/**
+ * Makes every process forget the cached principals of a user's keys (the user was disabled or their
+ * roles changed): the same path as a revocation (this cache now, the others through the revocation
+ * events), without revoking the keys, so the next request looks the user up again.
+ */
+export async function forgetUserKeys(deps: { repo: IdentityRepository; cache: Cache }, accountId: string, userId: string): Promise<void> {
+  for (const key of await deps.repo.listApiKeys(accountId, { userId })) {
+    await deps.cache.del(principalCacheKey(key.hash)).catch(() => undefined);
+    await recordRevocation(deps.repo, key.hash);
+  }
+}
+
 export interface AuthenticatorDeps {
   repo: IdentityRepository;
   cache: Cache;
@@ -102,8 +114,8 @@ export interface AuthenticatorDeps {
 
 /**
  * Resolves an API key to the principal it acts for. Keys are looked up by their SHA-256, so
- * the comparison never touches the secret byte by byte. Refuses revoked and expired keys and
- * users without the API role.
+ * the comparison never touches the secret byte by byte. Refuses revoked and expired keys, disabled
+ * users and users without the API role.
  */
 export class ApiKeyAuthenticator {
   private readonly cache: Pick<Cache, 'get' | 'set' | 'del'>;
@@ -127,7 +139,7 @@ export class ApiKeyAuthenticator {
     const exp = key.expiresAt ? Date.parse(key.expiresAt) : null;
     if (exp !== null && exp <= now) return null;
     const user = await this.deps.repo.findUser(key.accountId, key.userId);
-    if (!user || !user.roles.includes(API_ROLE)) return null;
+    if (!user || user.disabled || !user.roles.includes(API_ROLE)) return null;
     const principal: Principal = {
       accountId: key.accountId,
       userId: user.id,

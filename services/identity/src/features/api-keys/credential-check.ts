@@ -5,8 +5,8 @@
  * gateway's signed principal lasts a minute by design, which says nothing about the key).
  *
  * - An API key holds while it exists, is neither revoked nor expired, still belongs to the
- *   principal's user, and that user still has the API role (what authentication asks).
- * - A bearer token holds until its expiry, while its user exists.
+ *   principal's user, and that user is not disabled and still has the API role (what authentication asks).
+ * - A bearer token holds until its expiry, while its user exists and is not disabled.
  * - An internal caller holds (nothing to check). An API-key or bearer principal without a
  *   reference (signed by an older gateway) does not: a credential that cannot be checked is not
  *   trusted to stay open.
@@ -29,7 +29,7 @@ export function credentialChecker(repo: IdentityRepository, o: { memoMs?: number
   /** The principal with its user's current roles, or null when the user is gone. */
   async function withUser(p: Principal, check: (roles: readonly string[]) => boolean = () => true): Promise<Principal | null> {
     const user = await repo.findUser(p.accountId, p.userId);
-    if (!user || !check(user.roles)) return null;
+    if (!user || user.disabled || !check(user.roles)) return null;
     return { ...p, roles: [...user.roles], policies: policiesFor(user.roles) };
   }
   async function lookUp(p: Principal, keyId: string): Promise<Principal | null> {

@@ -66,7 +66,9 @@ export class BearerAuthenticator {
     if (!scopes.includes(API_SCOPE) || payload.client_id !== c.clientId) return null;
     const ref = parseSubject(String(payload.sub));
     const user = ref ? await this.deps.repo.findUser(ref.accountId, ref.userId) : null;
-    if (!user) return null;
+    // A disabled user's token is refused from the first look-up after the change (the cache above
+    // holds an answer at most cacheTtlSeconds, never past the token's own expiry).
+    if (!user || user.disabled) return null;
     // Always there: requiredClaims refuses a token without exp (RFC 9068), so no stream or cache
     // entry holds a token that never expires, nor one read as expired at 0.
     const exp = Number(payload.exp) * 1000;

@@ -82,7 +82,8 @@ export function interactionRoutes(d: InteractionDeps): Router {
       const user = username ? await d.repo.findUserByUsername(username) : null;
       // The hash is checked even for an unknown user's dummy, so timing does not tell names apart.
       const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-      if (!user || !ok || !user.passwordHash) {
+      // A disabled user is refused like a wrong password: the page does not tell who is off-boarded.
+      if (!user || !ok || !user.passwordHash || user.disabled) {
         note.eventType = 'LoginFailed';
         if (user) note.principal = { accountId: user.accountId, userId: user.id, userName: user.username };
         if (d.loginLimiter) for (const key of keys) await d.loginLimiter.consume(key);

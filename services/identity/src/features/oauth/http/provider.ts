@@ -91,7 +91,9 @@ export async function createProvider(d: ProviderDeps): Promise<Provider> {
     async findAccount(_ctx, sub) {
       const ref = parseSubject(sub);
       const user = ref ? await d.repo.findUser(ref.accountId, ref.userId) : null;
-      if (!user) return undefined;
+      // A disabled user has no account here: oidc-provider then refuses the refresh token grant
+      // (invalid_grant) and drops a signed-in session back to the login page.
+      if (!user || user.disabled) return undefined;
       return {
         accountId: sub,
         claims: () => ({

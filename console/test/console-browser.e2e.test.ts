@@ -4,7 +4,8 @@
  * through Pylon's OAuth 2.0 authorization code + PKCE flow, pairs a /play screen opened in a second
  * page, and the screen's page says what it plays and why; issue 37's operations each make one change
  * through the UI, read back over the API (a power schedule, a bulk job, a CAP feed, a source's
- * validity); a Viewer sees no write control; a user
+ * validity; on the Media page a group, a URL import into it, a tag and its filter); a Viewer sees
+ * no write control; a user
  * without any role gets the "no access" page. axe-core (injected from its npm package) finds no
  * serious or critical violation on any page. Screenshots (1440x900 and 1024x768) go to
  * .tmp/screenshots/, or with UPDATE_SCREENSHOTS=true to docs/screenshots/console-*.png.
@@ -18,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { freePort, Processes, ROOT } from '../../gateway/test/processes.js';
+import { samplePng } from '../../launcher/src/demo/sample-media.js';
 import { apiClient, until } from '../../player-web/test/support/player-browser.js';
 
 const require = createRequire(import.meta.url);
@@ -45,6 +47,8 @@ let deviceId: string;
 let receiver: Server;
 let receiverPort: number;
 const received: string[] = [];
+// The image the Media page imports by URL from the receiver (MEDIA_IMPORT_ALLOW_LIST admits its loopback address).
+let poster: Buffer;
 // The CAP feed the receiver serves: one Actual alert of a severity the console's feed leaves alone.
 const CAP_ALERT = `<?xml version="1.0" encoding="UTF-8"?>
 <alert xmlns="urn:oasis:names:tc:emergency:cap:1.2">
@@ -60,8 +64,10 @@ beforeAll(async () => {
   // What `npm start` does first: build the console when console/ changed since the last build.
   (require(join(ROOT, 'scripts/console-build.cjs')) as { ensure(): number }).ensure();
   axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+  poster = await samplePng(320, 180, '#2457c5');
   receiver = createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/cap.xml') return void res.writeHead(200, { 'content-type': 'application/cap+xml' }).end(CAP_ALERT);
+    if (req.method === 'GET' && req.url === '/poster.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(poster);
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
@@ -83,6 +89,7 @@ beforeAll(async () => {
       NODE_ENV: 'development',
       WEBHOOK_ALLOW_LIST: '127.0.0.1',
       CAP_FEED_ALLOW_LIST: '127.0.0.1',
+      MEDIA_IMPORT_ALLOW_LIST: '127.0.0.1',
     },
     port,
     150_000,
@@ -429,7 +436,7 @@ browserTest(
 );
 
 browserTest(
-  'fleet operations: a power schedule darkens the screen, a bulk dry run counts and a job tags, a CAP feed polls, a source expires',
+  'fleet operations: a power schedule darkens the screen, a bulk dry run counts and a job tags, a CAP feed polls, a source expires; media groups, URL import and tags',
   async () => {
     const page = ownerPage;
     const problems = watch(page);
@@ -540,6 +547,47 @@ browserTest(
     const stored = sources.find((x: { sequence: number }) => x.sequence === 1);
     expect(stored.validFrom).toBeNull();
     expect(Date.parse(stored.validUntil)).toBe(Date.parse(until));
+
+    // Media: a new group becomes the chosen one; a metadata address is refused with the server's
+    // reason; the loopback server's image (allow-listed) lands in the group, which the filter shows.
+    await nav(page, 'Media');
+    await settled(page);
+    await page.getByLabel('New group').fill('Console posters');
+    await page.getByRole('button', { name: 'Create group' }).click();
+    await page.getByText('No media matches these filters').waitFor();
+    const address = page.getByLabel('Import from address (URL)');
+    await address.fill('http://169.254.169.254/latest/poster.png');
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Could not import this address.' })
+      .getByText(/may not reach.*\(url\)/)
+      .waitFor();
+    await address.fill(`http://127.0.0.1:${receiverPort}/poster.png`);
+    await page.getByLabel('Name (optional)').fill('Console poster');
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByTestId('import-result').getByText('Imported Console poster.').waitFor();
+    // The list (and its total) is the chosen group's, and the group's count was read again.
+    await page.getByText('1 file', { exact: true }).waitFor();
+    const groupPicker = page.getByRole('combobox', { name: /^Group/ });
+    await groupPicker.locator('option:checked', { hasText: 'Console posters (1)' }).waitFor({ state: 'attached' });
+    // A tag added in the card's editor is stored, shown as a chip, and filters the whole library.
+    await page.getByRole('button', { name: 'Tags of Console poster' }).click();
+    await page.getByLabel('New tag (Console poster)').fill('console-poster');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Remove tag console-poster from Console poster' }).waitFor();
+    expect(await axe(page)).toEqual([]);
+    if (UPDATE_SCREENSHOTS) await page.screenshot({ path: join(SHOTS, 'console-media-tags-1440.png'), fullPage: true });
+    // All media, filtered by the tag: only the poster (the demo's files have other tags or none).
+    await groupPicker.selectOption('');
+    await page.getByText(/^\d+ files$/).waitFor();
+    await page.getByLabel('Tag', { exact: true }).fill('console-poster');
+    await page.getByText('1 file', { exact: true }).waitFor();
+    await page.locator('.media-grid li', { hasText: 'Console poster' }).locator('.tag', { hasText: 'console-poster' }).waitFor();
+    const readBack =
+      '{ mediaGroups(where: { name: { eq: "Console posters" } }) { id } media(where: { name: { eq: "Console poster" } }) { groupId mimeType tags } }';
+    const { mediaGroups, media: posters } = await api.gql(readBack);
+    expect(posters).toEqual([{ groupId: mediaGroups[0].id, mimeType: 'image/png', tags: ['console-poster'] }]);
     expect(problems).toEqual([]);
   },
   120_000,
@@ -571,6 +619,9 @@ browserTest(
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Media', exact: true }).click();
     await page.getByRole('heading', { name: 'Media' }).waitFor();
     expect(await page.getByRole('button', { name: 'Choose files' }).count()).toBe(0);
+    await page.locator('.media-grid li').first().waitFor();
+    for (const control of [page.getByLabel('Import from address (URL)'), page.getByLabel('New group'), page.getByRole('button', { name: /^Tags of / })])
+      expect(await control.count()).toBe(0);
     // The new pages show a Viewer no write control either.
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Playlists', exact: true }).click();
     await page.getByRole('heading', { name: 'Console loop' }).waitFor();

@@ -9,11 +9,12 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
-export function ErrorState({ error, retry }: { error: Error; retry?: () => void }) {
+/** `title`: what failed, for a write ("Could not import this address."); a read's by default. */
+export function ErrorState({ error, retry, title = 'Could not load this.' }: { error: Error; retry?: () => void; title?: string }) {
   return (
     <div className="state state-error" role="alert">
       <p>
-        <strong>Could not load this.</strong> {error.message}
+        <strong>{title}</strong> {error.message}
       </p>
       {retry && (
         <button type="button" onClick={retry}>

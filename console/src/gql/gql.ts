@@ -17,6 +17,10 @@ import * as types from './graphql';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  query MediaGroups {\n    mediaGroups(order: [{ name: ASC }]) {\n      id\n      name\n      level\n      count\n      parentId\n    }\n  }\n": typeof types.MediaGroupsDocument,
+    "\n  mutation CreateMediaGroup($input: ContentGroupInput!) {\n    createMediaGroup(input: $input) {\n      success\n      error\n      errorField\n      group {\n        id\n      }\n    }\n  }\n": typeof types.CreateMediaGroupDocument,
+    "\n  mutation CreateMediaFromUrl($input: CreateMediaFromUrlInput!) {\n    createMediaFromUrl(input: $input) {\n      success\n      error\n      errorField\n      media {\n        id\n        name\n      }\n    }\n  }\n": typeof types.CreateMediaFromUrlDocument,
+    "\n  mutation PatchMediaTags($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n      media {\n        id\n        tags\n      }\n    }\n  }\n": typeof types.PatchMediaTagsDocument,
     "\n  query Permissions {\n    permissions {\n      isAdministrator\n      permissions {\n        resource\n        canView\n        canEdit\n        canDelete\n      }\n    }\n  }\n": typeof types.PermissionsDocument,
     "\n  query AdminUsers {\n    userCount\n    user(limit: 200, order: [{ username: ASC }]) {\n      id\n      username\n      firstName\n      lastName\n      roles\n      lastActivity\n      disabled\n    }\n  }\n": typeof types.AdminUsersDocument,
     "\n  mutation AdminUpdateUser($id: String!, $input: UpdateUserInput!) {\n    updateUser(id: $id, input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n": typeof types.AdminUpdateUserDocument,
@@ -42,7 +46,7 @@ type Documents = {
     "\n  query DataTableRowHistory($tableId: String!, $rowId: String!) {\n    dataTableRowVersions(tableId: $tableId, rowId: $rowId, order: [{ version: DESC }]) {\n      version\n      change\n      data\n      updatedAt\n      userId\n    }\n  }\n": typeof types.DataTableRowHistoryDocument,
     "\n  mutation RollbackDataTableRowTo($input: RollbackDataTableRowInput!) {\n    rollbackDataTableRow(input: $input) {\n      success\n      error\n      newVersion\n    }\n  }\n": typeof types.RollbackDataTableRowToDocument,
     "\n  query ImportJob($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n  }\n": typeof types.ImportJobDocument,
-    "\n  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput) {\n    mediaCount(where: $where)\n    media(limit: $limit, offset: $offset, where: $where, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n      fileSize\n      thumbnailUrl\n      uploadedOn\n      tags\n      validFrom\n      validUntil\n    }\n  }\n": typeof types.MediaListDocument,
+    "\n  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput, $groupId: [String!], $tag: [String!]) {\n    mediaCount(where: $where, groupId: $groupId, tag: $tag)\n    media(limit: $limit, offset: $offset, where: $where, groupId: $groupId, tag: $tag, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n      fileSize\n      thumbnailUrl\n      uploadedOn\n      tags\n      groupName\n      validFrom\n      validUntil\n    }\n  }\n": typeof types.MediaListDocument,
     "\n  mutation PatchMediaValidity($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n    }\n  }\n": typeof types.PatchMediaValidityDocument,
     "\n  query OverrideList {\n    overrides(limit: 20) {\n      id\n      name\n      state\n      startsAt\n      endsAt\n      cancelledAt\n      startedBy\n      content {\n        type\n        text\n        playlist {\n          name\n        }\n        media {\n          name\n        }\n      }\n      target {\n        all\n        tags\n        groupIds\n        deviceIds\n      }\n      screenCounts {\n        pending\n        showing\n        ended\n        unreachable\n      }\n      screens {\n        state\n        shownAt\n        stoppedAt\n        device {\n          id\n          name\n          isOnline\n        }\n      }\n    }\n    device(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n    playlist(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n  }\n": typeof types.OverrideListDocument,
     "\n  mutation ConsoleStartOverride($input: OverrideInput!) {\n    startOverride(input: $input) {\n      success\n      error\n    }\n  }\n": typeof types.ConsoleStartOverrideDocument,
@@ -76,6 +80,10 @@ type Documents = {
     "\n  query BulkJobProgress($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n    deviceBulkJobResults(jobId: $id, limit: 100) {\n      deviceId\n      state\n      error\n    }\n  }\n": typeof types.BulkJobProgressDocument,
 };
 const documents: Documents = {
+    "\n  query MediaGroups {\n    mediaGroups(order: [{ name: ASC }]) {\n      id\n      name\n      level\n      count\n      parentId\n    }\n  }\n": types.MediaGroupsDocument,
+    "\n  mutation CreateMediaGroup($input: ContentGroupInput!) {\n    createMediaGroup(input: $input) {\n      success\n      error\n      errorField\n      group {\n        id\n      }\n    }\n  }\n": types.CreateMediaGroupDocument,
+    "\n  mutation CreateMediaFromUrl($input: CreateMediaFromUrlInput!) {\n    createMediaFromUrl(input: $input) {\n      success\n      error\n      errorField\n      media {\n        id\n        name\n      }\n    }\n  }\n": types.CreateMediaFromUrlDocument,
+    "\n  mutation PatchMediaTags($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n      media {\n        id\n        tags\n      }\n    }\n  }\n": types.PatchMediaTagsDocument,
     "\n  query Permissions {\n    permissions {\n      isAdministrator\n      permissions {\n        resource\n        canView\n        canEdit\n        canDelete\n      }\n    }\n  }\n": types.PermissionsDocument,
     "\n  query AdminUsers {\n    userCount\n    user(limit: 200, order: [{ username: ASC }]) {\n      id\n      username\n      firstName\n      lastName\n      roles\n      lastActivity\n      disabled\n    }\n  }\n": types.AdminUsersDocument,
     "\n  mutation AdminUpdateUser($id: String!, $input: UpdateUserInput!) {\n    updateUser(id: $id, input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n": types.AdminUpdateUserDocument,
@@ -101,7 +109,7 @@ const documents: Documents = {
     "\n  query DataTableRowHistory($tableId: String!, $rowId: String!) {\n    dataTableRowVersions(tableId: $tableId, rowId: $rowId, order: [{ version: DESC }]) {\n      version\n      change\n      data\n      updatedAt\n      userId\n    }\n  }\n": types.DataTableRowHistoryDocument,
     "\n  mutation RollbackDataTableRowTo($input: RollbackDataTableRowInput!) {\n    rollbackDataTableRow(input: $input) {\n      success\n      error\n      newVersion\n    }\n  }\n": types.RollbackDataTableRowToDocument,
     "\n  query ImportJob($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n  }\n": types.ImportJobDocument,
-    "\n  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput) {\n    mediaCount(where: $where)\n    media(limit: $limit, offset: $offset, where: $where, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n      fileSize\n      thumbnailUrl\n      uploadedOn\n      tags\n      validFrom\n      validUntil\n    }\n  }\n": types.MediaListDocument,
+    "\n  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput, $groupId: [String!], $tag: [String!]) {\n    mediaCount(where: $where, groupId: $groupId, tag: $tag)\n    media(limit: $limit, offset: $offset, where: $where, groupId: $groupId, tag: $tag, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n      fileSize\n      thumbnailUrl\n      uploadedOn\n      tags\n      groupName\n      validFrom\n      validUntil\n    }\n  }\n": types.MediaListDocument,
     "\n  mutation PatchMediaValidity($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n    }\n  }\n": types.PatchMediaValidityDocument,
     "\n  query OverrideList {\n    overrides(limit: 20) {\n      id\n      name\n      state\n      startsAt\n      endsAt\n      cancelledAt\n      startedBy\n      content {\n        type\n        text\n        playlist {\n          name\n        }\n        media {\n          name\n        }\n      }\n      target {\n        all\n        tags\n        groupIds\n        deviceIds\n      }\n      screenCounts {\n        pending\n        showing\n        ended\n        unreachable\n      }\n      screens {\n        state\n        shownAt\n        stoppedAt\n        device {\n          id\n          name\n          isOnline\n        }\n      }\n    }\n    device(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n    playlist(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n  }\n": types.OverrideListDocument,
     "\n  mutation ConsoleStartOverride($input: OverrideInput!) {\n    startOverride(input: $input) {\n      success\n      error\n    }\n  }\n": types.ConsoleStartOverrideDocument,
@@ -135,6 +143,22 @@ const documents: Documents = {
     "\n  query BulkJobProgress($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n    deviceBulkJobResults(jobId: $id, limit: 100) {\n      deviceId\n      state\n      error\n    }\n  }\n": types.BulkJobProgressDocument,
 };
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MediaGroups {\n    mediaGroups(order: [{ name: ASC }]) {\n      id\n      name\n      level\n      count\n      parentId\n    }\n  }\n"): typeof import('./graphql').MediaGroupsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateMediaGroup($input: ContentGroupInput!) {\n    createMediaGroup(input: $input) {\n      success\n      error\n      errorField\n      group {\n        id\n      }\n    }\n  }\n"): typeof import('./graphql').CreateMediaGroupDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateMediaFromUrl($input: CreateMediaFromUrlInput!) {\n    createMediaFromUrl(input: $input) {\n      success\n      error\n      errorField\n      media {\n        id\n        name\n      }\n    }\n  }\n"): typeof import('./graphql').CreateMediaFromUrlDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation PatchMediaTags($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n      media {\n        id\n        tags\n      }\n    }\n  }\n"): typeof import('./graphql').PatchMediaTagsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -238,7 +262,7 @@ export function graphql(source: "\n  query ImportJob($id: ID!) {\n    job(id: $i
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput) {\n    mediaCount(where: $where)\n    media(limit: $limit, offset: $offset, where: $where, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n      fileSize\n      thumbnailUrl\n      uploadedOn\n      tags\n      validFrom\n      validUntil\n    }\n  }\n"): typeof import('./graphql').MediaListDocument;
+export function graphql(source: "\n  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput, $groupId: [String!], $tag: [String!]) {\n    mediaCount(where: $where, groupId: $groupId, tag: $tag)\n    media(limit: $limit, offset: $offset, where: $where, groupId: $groupId, tag: $tag, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n      fileSize\n      thumbnailUrl\n      uploadedOn\n      tags\n      groupName\n      validFrom\n      validUntil\n    }\n  }\n"): typeof import('./graphql').MediaListDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

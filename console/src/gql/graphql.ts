@@ -105,6 +105,11 @@ export type ColumnType =
   | 'NUMBER'
   | 'TEXT';
 
+export type ContentGroupInput = {
+  name: string;
+  parentId?: string | null | undefined;
+};
+
 export type CreateApiKeyInput = {
   /** ISO 8601 date-time in the future; absent: the key never expires. */
   expiresAt?: string | null | undefined;
@@ -116,6 +121,15 @@ export type CreateApiKeyInput = {
 export type CreateDataTableRowInput = {
   data: unknown;
   tableId: string;
+};
+
+export type CreateMediaFromUrlInput = {
+  groupId?: string | null | undefined;
+  /** Defaults to the file name in the URL. */
+  name?: string | null | undefined;
+  tags?: Array<string> | null | undefined;
+  /** http or https address of the file. */
+  url: string;
 };
 
 export type CreateUserInput = {
@@ -595,6 +609,33 @@ export type WebhookEndpointInput = {
   url: string;
 };
 
+export type MediaGroupsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MediaGroupsQuery = { mediaGroups: Array<{ id: string, name: string, level: number, count: number, parentId: string | null }> | null };
+
+export type CreateMediaGroupMutationVariables = Exact<{
+  input: ContentGroupInput;
+}>;
+
+
+export type CreateMediaGroupMutation = { createMediaGroup: { success: boolean, error: string | null, errorField: string | null, group: { id: string } | null } | null };
+
+export type CreateMediaFromUrlMutationVariables = Exact<{
+  input: CreateMediaFromUrlInput;
+}>;
+
+
+export type CreateMediaFromUrlMutation = { createMediaFromUrl: { success: boolean, error: string | null, errorField: string | null, media: { id: string, name: string } | null } | null };
+
+export type PatchMediaTagsMutationVariables = Exact<{
+  id: string | number;
+  operations: Array<JsonPatchOperationInput> | JsonPatchOperationInput;
+}>;
+
+
+export type PatchMediaTagsMutation = { patchMedia: { success: boolean, error: string | null, errorField: string | null, media: { id: string, tags: Array<string> } | null } | null };
+
 export type PermissionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -773,10 +814,12 @@ export type MediaListQueryVariables = Exact<{
   limit?: number | null | undefined;
   offset?: number | null | undefined;
   where?: MediaFilterInput | null | undefined;
+  groupId?: Array<string> | string | null | undefined;
+  tag?: Array<string> | string | null | undefined;
 }>;
 
 
-export type MediaListQuery = { mediaCount: number, media: Array<{ id: string, name: string, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, tags: Array<string>, validFrom: string | null, validUntil: string | null }> | null };
+export type MediaListQuery = { mediaCount: number, media: Array<{ id: string, name: string, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, tags: Array<string>, groupName: string | null, validFrom: string | null, validUntil: string | null }> | null };
 
 export type PatchMediaValidityMutationVariables = Exact<{
   id: string | number;
@@ -1012,6 +1055,55 @@ export class TypedDocumentString<TResult, TVariables>
   }
 }
 
+export const MediaGroupsDocument = new TypedDocumentString(`
+    query MediaGroups {
+  mediaGroups(order: [{name: ASC}]) {
+    id
+    name
+    level
+    count
+    parentId
+  }
+}
+    `) as unknown as TypedDocumentString<MediaGroupsQuery, MediaGroupsQueryVariables>;
+export const CreateMediaGroupDocument = new TypedDocumentString(`
+    mutation CreateMediaGroup($input: ContentGroupInput!) {
+  createMediaGroup(input: $input) {
+    success
+    error
+    errorField
+    group {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateMediaGroupMutation, CreateMediaGroupMutationVariables>;
+export const CreateMediaFromUrlDocument = new TypedDocumentString(`
+    mutation CreateMediaFromUrl($input: CreateMediaFromUrlInput!) {
+  createMediaFromUrl(input: $input) {
+    success
+    error
+    errorField
+    media {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateMediaFromUrlMutation, CreateMediaFromUrlMutationVariables>;
+export const PatchMediaTagsDocument = new TypedDocumentString(`
+    mutation PatchMediaTags($id: ID!, $operations: [JsonPatchOperationInput!]!) {
+  patchMedia(id: $id, operations: $operations) {
+    success
+    error
+    errorField
+    media {
+      id
+      tags
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PatchMediaTagsMutation, PatchMediaTagsMutationVariables>;
 export const PermissionsDocument = new TypedDocumentString(`
     query Permissions {
   permissions {
@@ -1329,12 +1421,14 @@ export const ImportJobDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ImportJobQuery, ImportJobQueryVariables>;
 export const MediaListDocument = new TypedDocumentString(`
-    query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput) {
-  mediaCount(where: $where)
+    query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput, $groupId: [String!], $tag: [String!]) {
+  mediaCount(where: $where, groupId: $groupId, tag: $tag)
   media(
     limit: $limit
     offset: $offset
     where: $where
+    groupId: $groupId
+    tag: $tag
     order: [{uploadedOn: DESC}]
   ) {
     id
@@ -1344,6 +1438,7 @@ export const MediaListDocument = new TypedDocumentString(`
     thumbnailUrl
     uploadedOn
     tags
+    groupName
     validFrom
     validUntil
   }

@@ -1,8 +1,13 @@
 /**
  * The media library (25 a page, with thumbnails, each file's validity: expired ones marked, and
- * with Files edit rights its window edited) and uploads with progress (drop or pick files).
+ * with Files edit rights its window edited) and uploads with progress (drop or pick files). A group
+ * picker filters the list and its total to one group, and uploads and URL imports go into the
+ * group chosen; each file's tags show as chips, edited with Files edit rights, and filter the list.
  */
 import { useRef, useState, type DragEvent } from 'react';
+import { MediaGroupPicker } from '../components/media-groups';
+import { UrlImport } from '../components/media-import';
+import { TagChips, TagEditor } from '../components/media-tags';
 import { Async, Empty, ErrorState } from '../components/states';
 import { ValidityBadge, ValidityEditor } from '../components/validity';
 import { graphql } from '../gql';
@@ -15,9 +20,9 @@ import { useQuery } from '../lib/use-query';
 const PAGE = 25;
 
 const MediaList = graphql(`
-  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput) {
-    mediaCount(where: $where)
-    media(limit: $limit, offset: $offset, where: $where, order: [{ uploadedOn: DESC }]) {
+  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput, $groupId: [String!], $tag: [String!]) {
+    mediaCount(where: $where, groupId: $groupId, tag: $tag)
+    media(limit: $limit, offset: $offset, where: $where, groupId: $groupId, tag: $tag, order: [{ uploadedOn: DESC }]) {
       id
       name
       mimeType
@@ -25,6 +30,7 @@ const MediaList = graphql(`
       thumbnailUrl
       uploadedOn
       tags
+      groupName
       validFrom
       validUntil
     }
@@ -51,7 +57,7 @@ interface Upload {
 }
 
 /** XMLHttpRequest, not fetch: only it reports upload progress in every browser. */
-async function upload(file: File, onProgress: (loaded: number, total: number) => void): Promise<void> {
+async function upload(file: File, groupId: string, onProgress: (loaded: number, total: number) => void): Promise<void> {
   const headers = await authHeaders();
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -72,6 +78,7 @@ async function upload(file: File, onProgress: (loaded: number, total: number) =>
     const form = new FormData();
     form.append('file', file);
     form.append('name', file.name.replace(/\.[^.]+$/, ''));
+    if (groupId) form.append('group_id', groupId);
     xhr.send(form);
   });
 }
@@ -82,10 +89,28 @@ export function MediaPage() {
   const rights = useRights();
   const [page, setPage] = useState(0);
   const [search, setSearch] = useState('');
+  const [groupId, setGroupId] = useState('');
+  const [tag, setTag] = useState('');
   const q = useQuery(
-    () => gql(MediaList, { limit: PAGE, offset: page * PAGE, where: search.trim() ? { name: { contains: search.trim() } } : null }),
-    [page, search],
+    () =>
+      gql(MediaList, {
+        limit: PAGE,
+        offset: page * PAGE,
+        where: search.trim() ? { name: { contains: search.trim() } } : null,
+        groupId: groupId ? [groupId] : null,
+        tag: tag.trim() ? [tag.trim()] : null,
+      }),
+    [page, search, groupId, tag],
   );
+  const filtered = !!(search.trim() || groupId || tag.trim());
+  const canEdit = rights.can('Files', 'edit');
+  const [tagsOf, setTagsOf] = useState<string>();
+  // Files added (uploads, imports): the list and the groups' counts are read again.
+  const [changes, setChanges] = useState(0);
+  const added = () => {
+    setChanges((n) => n + 1);
+    q.reload();
+  };
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [over, setOver] = useState(false);
   const [validityOf, setValidityOf] = useState<string>();
@@ -95,10 +120,10 @@ export function MediaPage() {
       const entry: Upload = { name: file.name, loaded: 0, total: file.size };
       setUploads((u) => [entry, ...u]);
       const update = (patch: Partial<Upload>) => setUploads((u) => u.map((x) => (x === entry ? Object.assign(entry, patch) && { ...entry } : x)));
-      upload(file, (loaded, total) => update({ loaded, total })).then(
+      upload(file, groupId, (loaded, total) => update({ loaded, total })).then(
         () => {
           update({ done: true, loaded: entry.total });
-          q.reload();
+          added();
         },
         (e: unknown) => update({ error: e instanceof Error ? e.message : String(e) }),
       );
@@ -112,7 +137,16 @@ export function MediaPage() {
   return (
     <section>
       <h1>Media</h1>
-      {rights.can('Files', 'edit') && (
+      <MediaGroupPicker
+        value={groupId}
+        canCreate={canEdit}
+        changes={changes}
+        onChange={(g) => {
+          setGroupId(g);
+          setPage(0);
+        }}
+      />
+      {canEdit && (
         <div
           className={`dropzone ${over ? 'over' : ''}`}
           onDragOver={(e) => {
@@ -122,13 +156,14 @@ export function MediaPage() {
           onDragLeave={() => setOver(false)}
           onDrop={drop}
         >
-          <p>Drop images, videos or documents here, or</p>
+          <p>Drop images, videos or documents here{groupId ? ' (they go into the chosen group)' : ''}, or</p>
           <button type="button" onClick={() => input.current?.click()}>
             Choose files
           </button>
           <input ref={input} type="file" multiple hidden aria-label="Files to upload" onChange={(e) => start(e.target.files)} />
         </div>
       )}
+      {canEdit && <UrlImport groupId={groupId} onImported={added} />}
       {uploads.length > 0 && (
         <ul className="uploads" aria-label="Uploads">
           {uploads.map((u, i) => (
@@ -153,12 +188,28 @@ export function MediaPage() {
             }}
           />
         </label>
+        <label>
+          Tag
+          <input
+            value={tag}
+            onChange={(e) => {
+              setTag(e.target.value);
+              setPage(0);
+            }}
+          />
+        </label>
       </form>
       <Async q={q} what="media">
         {(d) =>
           d.mediaCount === 0 ? (
-            <Empty title={search ? 'No media matches this name' : 'The library is empty'}>
-              <p>{rights.can('Files', 'edit') ? 'Upload a file above to start.' : 'Media uploaded by editors appears here.'}</p>
+            <Empty title={filtered ? 'No media matches these filters' : 'The library is empty'}>
+              <p>
+                {filtered
+                  ? `Change or clear the filters${canEdit ? ', or add a file above' : ''}.`
+                  : canEdit
+                    ? 'Upload a file above to start.'
+                    : 'Media uploaded by editors appears here.'}
+              </p>
             </Empty>
           ) : (
             <>
@@ -172,9 +223,22 @@ export function MediaPage() {
                     <strong>{m.name}</strong>
                     <span className="muted">
                       {m.mimeType ?? 'file'} · {size(m.fileSize)}
+                      {m.groupName ? ` · ${m.groupName}` : ''}
                     </span>
                     <ValidityBadge windows={[m]} />
-                    {rights.can('Files', 'edit') &&
+                    {tagsOf === m.id ? (
+                      <TagEditor id={m.id} name={m.name} tags={m.tags} onSaved={q.reload} onClose={() => setTagsOf(undefined)} />
+                    ) : (
+                      <span className="card-row">
+                        <TagChips tags={m.tags} />
+                        {canEdit && (
+                          <button type="button" onClick={() => setTagsOf(m.id)} aria-label={`Tags of ${m.name}`}>
+                            Tags
+                          </button>
+                        )}
+                      </span>
+                    )}
+                    {canEdit &&
                       (validityOf === m.id ? (
                         <ValidityEditor
                           name={m.name}

@@ -853,6 +853,11 @@ export type FleetCountsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type FleetCountsQuery = { total: number, online: number };
 
+export type MapScreensQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MapScreensQuery = { deviceCount: number, device: Array<{ id: string, name: string, isOnline: boolean, location: { city: string | null, latitude: number | null, longitude: number | null } | null }> | null };
+
 export type OpenAlertsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1004,6 +1009,17 @@ export type SendCommandMutationVariables = Exact<{
 
 
 export type SendCommandMutation = { sendDeviceCommand: { success: boolean, error: string | null } | null };
+
+export type ScreenHealthQueryVariables = Exact<{
+  id: string;
+  start: string;
+  end: string;
+  interval?: AnalyticsIntervalType | null | undefined;
+  timeZone?: string | null | undefined;
+}>;
+
+
+export type ScreenHealthQuery = { deviceMetrics: Array<{ periodStart: string, uptimePercentage: number, avgCpuUsage: number, maxCpuUsage: number, avgMemoryUsage: number, maxMemoryUsage: number, alertCount: number }> | null };
 
 export type ScreenListQueryVariables = Exact<{
   where?: DeviceFilterInput | null | undefined;
@@ -1528,6 +1544,21 @@ export const FleetCountsDocument = new TypedDocumentString(`
   online: deviceCount(where: {isOnline: {eq: true}})
 }
     `) as unknown as TypedDocumentString<FleetCountsQuery, FleetCountsQueryVariables>;
+export const MapScreensDocument = new TypedDocumentString(`
+    query MapScreens {
+  deviceCount
+  device(limit: 1000, order: [{name: ASC}]) {
+    id
+    name
+    isOnline
+    location {
+      city
+      latitude
+      longitude
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MapScreensQuery, MapScreensQueryVariables>;
 export const OpenAlertsDocument = new TypedDocumentString(`
     query OpenAlerts {
   alertCount(activeOnly: true)
@@ -1883,6 +1914,26 @@ export const SendCommandDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SendCommandMutation, SendCommandMutationVariables>;
+export const ScreenHealthDocument = new TypedDocumentString(`
+    query ScreenHealth($id: String!, $start: String!, $end: String!, $interval: AnalyticsIntervalType, $timeZone: String) {
+  deviceMetrics(
+    deviceId: [$id]
+    startDate: $start
+    endDate: $end
+    interval: $interval
+    timeZone: $timeZone
+    limit: 1000
+  ) {
+    periodStart
+    uptimePercentage
+    avgCpuUsage
+    maxCpuUsage
+    avgMemoryUsage
+    maxMemoryUsage
+    alertCount
+  }
+}
+    `) as unknown as TypedDocumentString<ScreenHealthQuery, ScreenHealthQueryVariables>;
 export const ScreenListDocument = new TypedDocumentString(`
     query ScreenList($where: DeviceFilterInput, $tag: [String!], $limit: Int, $offset: Int) {
   deviceCount(where: $where, tag: $tag)

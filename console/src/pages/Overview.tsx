@@ -1,5 +1,6 @@
-/** The fleet at a glance: online/offline/alerting counts, open alerts, events as they happen. */
+/** The fleet at a glance: online/offline/alerting counts, a map of the screens, open alerts, events as they happen. */
 import { useEffect, useState } from 'react';
+import { FleetMap } from '../components/FleetMap';
 import { Async, Empty } from '../components/states';
 import { graphql } from '../gql';
 import { gql } from '../lib/api';
@@ -12,6 +13,23 @@ const FleetCounts = graphql(`
   query FleetCounts {
     total: deviceCount
     online: deviceCount(where: { isOnline: { eq: true } })
+  }
+`);
+
+// The map's screens: the first 1000 (the API's page limit); the map says when there are more.
+const MapScreens = graphql(`
+  query MapScreens {
+    deviceCount
+    device(limit: 1000, order: [{ name: ASC }]) {
+      id
+      name
+      isOnline
+      location {
+        city
+        latitude
+        longitude
+      }
+    }
   }
 `);
 
@@ -72,7 +90,9 @@ export function OverviewPage() {
   const rights = useRights();
   const counts = useQuery(() => gql(FleetCounts), []);
   const alerts = useQuery(() => (rights.can('Alerts') ? gql(OpenAlerts) : Promise.resolve(null)), []);
-  const alerting = new Set(alerts.data?.alert?.flatMap((a) => a.devices.map((d) => d.id)) ?? []).size;
+  const mapScreens = useQuery(() => gql(MapScreens), []);
+  const alertingIds = new Set(alerts.data?.alert?.flatMap((a) => a.devices.map((d) => d.id)) ?? []);
+  const alerting = alertingIds.size;
   return (
     <section>
       <h1>Overview</h1>
@@ -94,6 +114,20 @@ export function OverviewPage() {
           )
         }
       </Async>
+      <section aria-labelledby="map-h">
+        <h2 id="map-h">Map</h2>
+        <Async q={mapScreens} what="the map">
+          {(m) =>
+            !m.device?.length ? (
+              <Empty title="No screens to place">
+                <p>Paired screens with a location appear here.</p>
+              </Empty>
+            ) : (
+              <FleetMap screens={m.device} alerting={alertingIds} total={m.deviceCount} />
+            )
+          }
+        </Async>
+      </section>
       <div className="columns">
         {rights.can('Alerts') && (
           <section aria-labelledby="alerts-h">

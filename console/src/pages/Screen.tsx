@@ -1,6 +1,6 @@
 /**
  * One screen: what it plays now and why (every schedule's verdict; a display dark by its power
- * schedule says so, with until when), the next 24 hours, its last
+ * schedule says so, with until when), the next 24 hours, its ping health (ScreenHealth), its last
  * screenshot, and commands with their delivery state (sending needs Devices edit rights).
  */
 import { useEffect, useState } from 'react';
@@ -11,6 +11,7 @@ import { useRights } from '../lib/permissions';
 import { theLast } from '../lib/format';
 import { Link } from '../lib/router';
 import { useQuery } from '../lib/use-query';
+import { ScreenHealth } from './ScreenHealth';
 
 const ScreenDetail = graphql(`
   query ScreenDetail($id: String!) {
@@ -314,6 +315,7 @@ export function ScreenPage({ id }: { id: string }) {
               <div className="columns">
                 <div>
                   <Playing id={s.id} onZone={setZoneUsed} />
+                  <ScreenHealth id={s.id} />
                 </div>
                 <div>
                   <section aria-labelledby="shot-h" className="card">

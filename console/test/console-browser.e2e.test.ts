@@ -174,6 +174,18 @@ browserTest(
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await page.locator('.stat-label', { hasText: 'online' }).waitFor();
     await page.locator('.badge.live-live').waitFor({ timeout: 20_000 });
+    // The map: one dot per located screen, a link named after it (zoomed: the viewBox is not the world's).
+    const located = (
+      (await api.gql('{ device(limit: 1000) { name location { latitude } } }')).device as { name: string; location: { latitude: number | null } | null }[]
+    )
+      .filter((d) => d.location?.latitude != null)
+      .map((d) => d.name);
+    expect(located.length).toBeGreaterThan(0);
+    const map = page.getByTestId('fleet-map');
+    await map.getByRole('link').first().waitFor();
+    expect(await map.getByRole('link').count()).toBe(located.length);
+    for (const name of located) expect(await map.getByRole('link', { name: new RegExp(`^${name}: (online|offline|alerting)`) }).count()).toBe(1);
+    expect(await map.getAttribute('viewBox')).not.toBe('-180 -90 360 180');
     expect(await axe(page)).toEqual([]);
     await shoot(page, 'overview');
 
@@ -223,6 +235,20 @@ browserTest(
     const zone = (await page.getByTestId('now-playing').innerText()).match(/local time [^,]+, ([^;]+);/)?.[1];
     expect(zone).toBeTruthy();
     expect(await page.getByTestId('screen-zone').innerText()).toBe(`time zone ${zone} (the account's; the screen sets none)`);
+    // Ping health: the /play screen pinged, so the chart is drawn and its text alternative has figures.
+    // Pings reach analytics in batches: the empty state's "Check again" asks until they have.
+    const health = page.locator('section[aria-labelledby=health-h]');
+    await until(
+      'a health chart',
+      async () => {
+        if ((await health.locator('canvas').count()) > 0) return true;
+        await health.getByRole('button', { name: 'Check again' }).click({ timeout: 5_000 });
+        return false;
+      },
+      60_000,
+      1_000,
+    );
+    expect(await page.getByTestId('health-summary').innerText()).toMatch(/uptime \d+(\.\d)? %, CPU \d/);
     expect(await axe(page)).toEqual([]);
     await shoot(page, 'screen');
 

@@ -29,9 +29,18 @@ function land(): string {
     if (g.type === 'Polygon') polys.push(g.coordinates as number[][][]);
     else polys.push(...(g.coordinates as number[][][][]));
   }
-  landPath = polys
-    .flatMap((rings) => rings.map((ring) => 'M' + ring.map(([x, y]) => `${x!.toFixed(2)},${(-y!).toFixed(2)}`).join('L') + 'Z'))
-    .join('');
+  // Rings that cross the antimeridian (Russia, Fiji, Antarctica) jump by 360 degrees: unwrapped here so
+  // they run past 180 instead of striping the map; the map draws the land three times: as is and shifted by -360 and +360.
+  const unwrap = (ring: number[][]) => {
+    let shift = 0;
+    return ring.map(([x, y], i) => {
+      const prev = i > 0 ? ring[i - 1]![0]! : x!;
+      if (x! - prev > 180) shift -= 360;
+      else if (prev - x! > 180) shift += 360;
+      return `${(x! + shift).toFixed(2)},${(-y!).toFixed(2)}`;
+    });
+  };
+  landPath = polys.flatMap((rings) => rings.map((ring) => 'M' + unwrap(ring).join('L') + 'Z')).join('');
   return landPath;
 }
 
@@ -78,7 +87,11 @@ export function FleetMap({ screens, alerting, total }: { screens: MapScreen[]; a
     <figure className="fleet-map">
       <svg viewBox={`${v.x} ${v.y} ${v.w} ${v.h}`} role="group" aria-label={`Map of ${located.length} located screens`} data-testid="fleet-map">
         <rect className="sea" x={-180} y={-90} width={360} height={180} aria-hidden="true" />
-        <path className="land" d={land()} aria-hidden="true" />
+        <g className="land" aria-hidden="true">
+          <path d={land()} />
+          <path d={land()} transform="translate(-360 0)" />
+          <path d={land()} transform="translate(360 0)" />
+        </g>
         {dots.map(({ s, state, x, y }) => (
           <Link key={s.id} to={`/screens/${encodeURIComponent(s.id)}`} aria-label={`${s.name}: ${state}${s.location?.city ? `, ${s.location.city}` : ''}`}>
             <title>{`${s.name} (${state})`}</title>
@@ -100,7 +113,8 @@ export function FleetMap({ screens, alerting, total }: { screens: MapScreen[]; a
         {missing > 0 && (
           <p data-testid="no-location">
             {missing} screen{missing === 1 ? ' has' : 's have'} no location
-            {screens.length < total ? ` (of the first ${screens.length} of ${total} screens)` : ''}: set one in the API (location.latitude and longitude) to place it here.
+            {screens.length < total ? ` (of the first ${screens.length} of ${total} screens)` : ''}: set one in the API (location.latitude and longitude) to
+            place it here.
           </p>
         )}
       </figcaption>

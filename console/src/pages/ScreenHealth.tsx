@@ -74,7 +74,13 @@ export function ScreenHealth({ id }: { id: string }) {
               if (pinged.length === 0)
                 return (
                   <Empty title={`No pings from this screen in the ${range.toLowerCase()}`}>
-                    <p>Health appears once the screen's player is running and online; check its power and network, or pick a longer range.</p>
+                    <p>
+                      Health appears within a minute or two of the screen's first pings; if it stays empty, check the screen's power and network, or pick a
+                      longer range.
+                    </p>
+                    <button type="button" onClick={q.reload}>
+                      Check again
+                    </button>
                   </Empty>
                 );
               const label = (iso: string) =>
@@ -98,8 +104,20 @@ export function ScreenHealth({ id }: { id: string }) {
                         labels: rows.map((r) => label(r.periodStart)),
                         datasets: [
                           { label: 'Uptime %', data: rows.map((r) => r.uptimePercentage), borderColor: '#16723a', backgroundColor: '#16723a' },
-                          { label: 'CPU % (avg)', data: rows.map((r) => r.avgCpuUsage), borderColor: '#2457c5', backgroundColor: '#2457c5', borderDash: [6, 3] },
-                          { label: 'Memory % (avg)', data: rows.map((r) => r.avgMemoryUsage), borderColor: '#8a5a00', backgroundColor: '#8a5a00', borderDash: [2, 2] },
+                          {
+                            label: 'CPU % (avg)',
+                            data: rows.map((r) => r.avgCpuUsage),
+                            borderColor: '#2457c5',
+                            backgroundColor: '#2457c5',
+                            borderDash: [6, 3],
+                          },
+                          {
+                            label: 'Memory % (avg)',
+                            data: rows.map((r) => r.avgMemoryUsage),
+                            borderColor: '#8a5a00',
+                            backgroundColor: '#8a5a00',
+                            borderDash: [2, 2],
+                          },
                         ],
                       }}
                       options={{ maintainAspectRatio: false, animation: false, scales: { y: { min: 0, max: 100 } } }}

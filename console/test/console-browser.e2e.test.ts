@@ -236,7 +236,8 @@ browserTest(
     expect(zone).toBeTruthy();
     expect(await page.getByTestId('screen-zone').innerText()).toBe(`time zone ${zone} (the account's; the screen sets none)`);
     // Ping health: the /play screen pinged, so the chart is drawn and its text alternative has figures.
-    // Pings reach analytics in batches: the empty state's "Check again" asks until they have.
+    // Pings reach analytics in batches, and a paired player pings again only when its long poll ends
+    // (up to 30 s) or a command wakes it (the screenshot above): "Check again" asks up to now until they have.
     const health = page.locator('section[aria-labelledby=health-h]');
     await until(
       'a health chart',

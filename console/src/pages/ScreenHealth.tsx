@@ -42,11 +42,12 @@ export function ScreenHealth({ id }: { id: string }) {
   const [range, setRange] = useState('Last 24 hours');
   const { days, interval } = RANGES[range]!;
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const [now] = useState(() => Date.now());
+  // The range ends when it was last asked for: "Check again" and a new range move it to the present.
+  const [now, setNow] = useState(() => Date.now());
   const end = new Date(now).toISOString().slice(0, 19) + 'Z';
   const start = new Date(now - days * 86_400_000).toISOString().slice(0, 19) + 'Z';
   const allowed = rights.can('Analytics');
-  const q = useQuery(() => (allowed ? gql(ScreenHealthQuery, { id, start, end, interval, timeZone }) : Promise.resolve(null)), [id, range, allowed]);
+  const q = useQuery(() => (allowed ? gql(ScreenHealthQuery, { id, start, end, interval, timeZone }) : Promise.resolve(null)), [id, range, allowed, now]);
   return (
     <section aria-labelledby="health-h" className="card">
       <h2 id="health-h">Ping health</h2>
@@ -59,7 +60,13 @@ export function ScreenHealth({ id }: { id: string }) {
           <form className="filters" onSubmit={(e) => e.preventDefault()}>
             <label>
               Range
-              <select value={range} onChange={(e) => setRange(e.target.value)}>
+              <select
+                value={range}
+                onChange={(e) => {
+                  setRange(e.target.value);
+                  setNow(Date.now());
+                }}
+              >
                 {Object.keys(RANGES).map((r) => (
                   <option key={r}>{r}</option>
                 ))}
@@ -78,7 +85,7 @@ export function ScreenHealth({ id }: { id: string }) {
                       Health appears within a minute or two of the screen's first pings; if it stays empty, check the screen's power and network, or pick a
                       longer range.
                     </p>
-                    <button type="button" onClick={q.reload}>
+                    <button type="button" onClick={() => setNow(Date.now())}>
                       Check again
                     </button>
                   </Empty>

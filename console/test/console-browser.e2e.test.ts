@@ -540,7 +540,7 @@ browserTest(
     await page.getByRole('radio', { name: /the checked rows \(1\)/, checked: true }).waitFor();
     expect(await page.getByRole('button', { name: /^Run on/ }).count()).toBe(0);
 
-    // A CAP feed served on loopback: added in the form, polled, its Minor alert left alone (filtered), removed.
+    // A CAP feed served on loopback: added in the form, polled, its Minor alert left alone (filtered), edited, removed.
     await nav(page, 'Overrides');
     await page.getByLabel('Feed name').fill('Console warnings');
     await page.getByLabel('Feed URL').fill(`http://127.0.0.1:${receiverPort}/cap.xml`);
@@ -558,7 +558,19 @@ browserTest(
     expect(await page.getByTestId('cap-last-poll').innerText()).toMatch(/^Last poll .+: read$/);
     expect(await axe(page)).toEqual([]);
     if (UPDATE_SCREENSHOTS) await shoot(page, 'cap-feeds', true);
-    await page.getByRole('button', { name: 'Remove Console warnings' }).click();
+    // Edited in the same form: renamed, Moderate added, paused; stored as saved.
+    await page.getByRole('button', { name: 'Edit Console warnings' }).click();
+    await page.getByRole('heading', { name: 'Edit Console warnings' }).waitFor();
+    await page.getByLabel('Feed name').fill('Regional warnings');
+    await page.getByRole('checkbox', { name: 'Moderate' }).check();
+    await page.getByRole('checkbox', { name: /poll it/ }).uncheck();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { name: 'Regional warnings' }).waitFor();
+    await page.getByRole('heading', { name: 'Add a feed' }).waitFor();
+    expect((await api.gql('{ capFeeds { name severities enabled } }')).capFeeds).toEqual([
+      { name: 'Regional warnings', severities: ['Extreme', 'Severe', 'Moderate'], enabled: false },
+    ]);
+    await page.getByRole('button', { name: 'Remove Regional warnings' }).click();
     await page.getByText('No CAP feeds').waitFor();
     expect((await api.gql('{ capFeeds { id } }')).capFeeds).toEqual([]);
 

@@ -37,6 +37,7 @@ type Documents = {
     "\n  query PlaysOverTime($start: String!, $end: String!, $interval: AnalyticsIntervalType, $timeZone: String) {\n    playStatsByTime(startDate: $start, endDate: $end, interval: $interval, timeZone: $timeZone, limit: 1000) {\n      periodStart\n      totalPlays\n      totalDuration\n    }\n  }\n": typeof types.PlaysOverTimeDocument,
     "\n  query CapFeedList {\n    capFeeds {\n      id\n      name\n      url\n      enabled\n      severities\n      events\n      target {\n        all\n        tags\n        groupIds\n        deviceIds\n      }\n      pollSeconds\n      configuredBy\n      lastPolledAt\n      lastError\n      alerts(limit: 5) {\n        identifier\n        event\n        severity\n        headline\n        outcome\n        detail\n        receivedAt\n      }\n    }\n  }\n": typeof types.CapFeedListDocument,
     "\n  mutation ConsoleCreateCapFeed($input: CapFeedInput!) {\n    createCapFeed(input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n": typeof types.ConsoleCreateCapFeedDocument,
+    "\n  mutation ConsoleUpdateCapFeed($id: ID!, $input: CapFeedUpdateInput!) {\n    updateCapFeed(id: $id, input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n": typeof types.ConsoleUpdateCapFeedDocument,
     "\n  mutation ConsoleDeleteCapFeed($id: ID!) {\n    deleteCapFeed(id: $id) {\n      success\n      error\n    }\n  }\n": typeof types.ConsoleDeleteCapFeedDocument,
     "\n  mutation ConsolePollCapFeed($id: ID!) {\n    pollCapFeed(id: $id) {\n      success\n      error\n    }\n  }\n": typeof types.ConsolePollCapFeedDocument,
     "\n  query DataTableList {\n    dataTables(pageSize: 100) {\n      data {\n        id\n        name\n        rowCount\n      }\n    }\n  }\n": typeof types.DataTableListDocument,
@@ -102,6 +103,7 @@ const documents: Documents = {
     "\n  query PlaysOverTime($start: String!, $end: String!, $interval: AnalyticsIntervalType, $timeZone: String) {\n    playStatsByTime(startDate: $start, endDate: $end, interval: $interval, timeZone: $timeZone, limit: 1000) {\n      periodStart\n      totalPlays\n      totalDuration\n    }\n  }\n": types.PlaysOverTimeDocument,
     "\n  query CapFeedList {\n    capFeeds {\n      id\n      name\n      url\n      enabled\n      severities\n      events\n      target {\n        all\n        tags\n        groupIds\n        deviceIds\n      }\n      pollSeconds\n      configuredBy\n      lastPolledAt\n      lastError\n      alerts(limit: 5) {\n        identifier\n        event\n        severity\n        headline\n        outcome\n        detail\n        receivedAt\n      }\n    }\n  }\n": types.CapFeedListDocument,
     "\n  mutation ConsoleCreateCapFeed($input: CapFeedInput!) {\n    createCapFeed(input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n": types.ConsoleCreateCapFeedDocument,
+    "\n  mutation ConsoleUpdateCapFeed($id: ID!, $input: CapFeedUpdateInput!) {\n    updateCapFeed(id: $id, input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n": types.ConsoleUpdateCapFeedDocument,
     "\n  mutation ConsoleDeleteCapFeed($id: ID!) {\n    deleteCapFeed(id: $id) {\n      success\n      error\n    }\n  }\n": types.ConsoleDeleteCapFeedDocument,
     "\n  mutation ConsolePollCapFeed($id: ID!) {\n    pollCapFeed(id: $id) {\n      success\n      error\n    }\n  }\n": types.ConsolePollCapFeedDocument,
     "\n  query DataTableList {\n    dataTables(pageSize: 100) {\n      data {\n        id\n        name\n        rowCount\n      }\n    }\n  }\n": types.DataTableListDocument,
@@ -227,6 +229,10 @@ export function graphql(source: "\n  query CapFeedList {\n    capFeeds {\n      
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleCreateCapFeed($input: CapFeedInput!) {\n    createCapFeed(input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n"): typeof import('./graphql').ConsoleCreateCapFeedDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleUpdateCapFeed($id: ID!, $input: CapFeedUpdateInput!) {\n    updateCapFeed(id: $id, input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n"): typeof import('./graphql').ConsoleUpdateCapFeedDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -89,6 +89,18 @@ export type CapFeedInput = {
   url: string;
 };
 
+export type CapFeedUpdateInput = {
+  defaultDurationMinutes?: number | null | undefined;
+  enabled?: boolean | null | undefined;
+  events?: Array<string> | null | undefined;
+  name?: string | null | undefined;
+  pollSeconds?: number | null | undefined;
+  severities?: Array<CapSeverity> | null | undefined;
+  /** Null or all: every screen of the account. */
+  target?: OverrideTargetInput | null | undefined;
+  url?: string | null | undefined;
+};
+
 export type CapSeverity =
   | 'Extreme'
   | 'Minor'
@@ -745,6 +757,14 @@ export type ConsoleCreateCapFeedMutationVariables = Exact<{
 
 export type ConsoleCreateCapFeedMutation = { createCapFeed: { success: boolean, error: string | null, errorField: string | null } | null };
 
+export type ConsoleUpdateCapFeedMutationVariables = Exact<{
+  id: string | number;
+  input: CapFeedUpdateInput;
+}>;
+
+
+export type ConsoleUpdateCapFeedMutation = { updateCapFeed: { success: boolean, error: string | null, errorField: string | null } | null };
+
 export type ConsoleDeleteCapFeedMutationVariables = Exact<{
   id: string | number;
 }>;
@@ -1326,6 +1346,15 @@ export const ConsoleCreateCapFeedDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleCreateCapFeedMutation, ConsoleCreateCapFeedMutationVariables>;
+export const ConsoleUpdateCapFeedDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateCapFeed($id: ID!, $input: CapFeedUpdateInput!) {
+  updateCapFeed(id: $id, input: $input) {
+    success
+    error
+    errorField
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateCapFeedMutation, ConsoleUpdateCapFeedMutationVariables>;
 export const ConsoleDeleteCapFeedDocument = new TypedDocumentString(`
     mutation ConsoleDeleteCapFeed($id: ID!) {
   deleteCapFeed(id: $id) {

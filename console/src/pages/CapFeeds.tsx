@@ -2,7 +2,7 @@
  * CAP alert feeds on the Overrides page (docs/fleet-operations.md): a public warning system's CAP 1.2
  * feed starts overrides by itself on the screens inside each alert's areas. Listed with their last
  * poll (when, and why it failed) and the alerts they read; added (URL, severities, the screens they
- * may take), polled now, and removed. The areas come from each alert (polygons, circles, geocode
+ * may take), edited in the same form, polled now, and removed. The areas come from each alert (polygons, circles, geocode
  * tags): the feed only narrows which screens it may take. Configuring needs Overrides_Edit.
  */
 import { useState } from 'react';
@@ -56,6 +56,16 @@ const CreateCapFeed = graphql(`
   }
 `);
 
+const UpdateCapFeed = graphql(`
+  mutation ConsoleUpdateCapFeed($id: ID!, $input: CapFeedUpdateInput!) {
+    updateCapFeed(id: $id, input: $input) {
+      success
+      error
+      errorField
+    }
+  }
+`);
+
 const DeleteCapFeed = graphql(`
   mutation ConsoleDeleteCapFeed($id: ID!) {
     deleteCapFeed(id: $id) {
@@ -88,6 +98,8 @@ const EMPTY: Form = { name: '', url: '', severities: SEVERITIES.slice(0, 2), tag
 export function CapFeeds({ canEdit }: { canEdit: boolean }) {
   const q = useQuery(() => gql(CapFeedList), []);
   const [form, setForm] = useState<Form>(EMPTY);
+  /** The feed being edited in the form (null: the form adds one). */
+  const [editing, setEditing] = useState<{ id: string; name: string } | null>(null);
   const { busy, error, run } = useAction();
   const act = (f: () => Promise<Payload | null | undefined>) =>
     run(async () => {
@@ -106,7 +118,18 @@ export function CapFeeds({ canEdit }: { canEdit: boolean }) {
       enabled: form.enabled,
       target: tags.length ? { tags } : null,
     };
-    if (await act(async () => (await gql(CreateCapFeed, { input })).createCapFeed)) setForm(EMPTY);
+    const saved = editing
+      ? await act(async () => (await gql(UpdateCapFeed, { id: editing.id, input })).updateCapFeed)
+      : await act(async () => (await gql(CreateCapFeed, { input })).createCapFeed);
+    if (saved) {
+      setForm(EMPTY);
+      setEditing(null);
+    }
+  };
+  const edit = (f: { id: string; name: string; url: string; severities: CapSeverity[]; enabled: boolean; target?: { tags: string[] } | null }) => {
+    setEditing({ id: f.id, name: f.name });
+    setForm({ name: f.name, url: f.url, severities: [...f.severities], tags: (f.target?.tags ?? []).join(', '), enabled: f.enabled });
+    document.getElementById('cap-name')?.focus();
   };
   return (
     <section aria-labelledby="cap-h" className="cap-feeds">
@@ -124,9 +147,10 @@ export function CapFeeds({ canEdit }: { canEdit: boolean }) {
             void add();
           }}
         >
-          <h3 id="cap-new-h">Add a feed</h3>
+          <h3 id="cap-new-h">{editing ? `Edit ${editing.name}` : 'Add a feed'}</h3>
           <label>
-            Feed name <input required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} placeholder="National warnings" />
+            Feed name{' '}
+            <input id="cap-name" required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} placeholder="National warnings" />
           </label>
           <label>
             Feed URL{' '}
@@ -161,8 +185,19 @@ export function CapFeeds({ canEdit }: { canEdit: boolean }) {
           </label>
           <div className="actions">
             <button type="submit" className="primary" disabled={busy || !form.severities.length}>
-              Add feed
+              {editing ? 'Save changes' : 'Add feed'}
             </button>
+            {editing && (
+              <button
+                type="button"
+                onClick={() => {
+                  setEditing(null);
+                  setForm(EMPTY);
+                }}
+              >
+                Cancel editing
+              </button>
+            )}
           </div>
         </form>
       )}
@@ -185,6 +220,9 @@ export function CapFeeds({ canEdit }: { canEdit: boolean }) {
                     <>
                       <button type="button" disabled={busy} onClick={() => void act(async () => (await gql(PollCapFeed, { id: f.id })).pollCapFeed)}>
                         Poll {f.name} now
+                      </button>
+                      <button type="button" disabled={busy} onClick={() => edit(f)}>
+                        Edit {f.name}
                       </button>
                       <button
                         type="button"

@@ -12,7 +12,7 @@ import { gql } from '../lib/api';
 import { errorOf, plural, theLast, when } from '../lib/format';
 import { useRights, type Resource } from '../lib/permissions';
 import { Link, useLocation } from '../lib/router';
-import { accepted, type Payload } from '../lib/use-action';
+import { accepted } from '../lib/use-action';
 import { useQuery } from '../lib/use-query';
 
 const Users = graphql(`
@@ -188,9 +188,6 @@ function useAction() {
   return { busy, error, run };
 }
 
-/** The payload when it succeeded; else its error, naming the refused field (lib/use-action). */
-const ok = <T extends Payload>(p: T | null | undefined): T => accepted(p);
-
 /** A secret shown this once, with the advice to store it now. */
 function ShownOnce({ label, value }: { label: string; value: string }) {
   return (
@@ -212,7 +209,7 @@ function UsersSection() {
   const [form, setForm] = useState({ username: '', password: '', role: 'Viewer' });
   const a = useAction();
   const submit = a.run(async () => {
-    ok((await gql(CreateUser, { input: { username: form.username, password: form.password || null, roles: [form.role] } })).createUser);
+    accepted((await gql(CreateUser, { input: { username: form.username, password: form.password || null, roles: [form.role] } })).createUser);
     setForm({ username: '', password: '', role: 'Viewer' });
     q.reload();
   });
@@ -220,7 +217,7 @@ function UsersSection() {
   const row = useAction();
   const change = (id: string, input: { roles?: string[]; disabled?: boolean }) =>
     void row.run(async () => {
-      ok((await gql(UpdateUser, { id, input })).updateUser);
+      accepted((await gql(UpdateUser, { id, input })).updateUser);
       q.reload();
     })();
   return (
@@ -317,7 +314,7 @@ function KeysSection() {
   const [shown, setShown] = useState<string>();
   const a = useAction();
   const create = a.run(async () => {
-    const r = ok((await gql(CreateKey, { input: { name: form.name, userId: form.userId } })).createApiKey);
+    const r = accepted((await gql(CreateKey, { input: { name: form.name, userId: form.userId } })).createApiKey);
     setShown(r.key ?? undefined);
     setForm({ ...form, name: '' });
     q.reload();
@@ -379,7 +376,10 @@ function KeysSection() {
                     <td>{k.isActive ? 'active' : k.revokedAt ? `revoked ${when(k.revokedAt)}` : 'expired'}</td>
                     <td>
                       {k.isActive && (
-                        <button type="button" onClick={() => void a.run(async () => (ok((await gql(RevokeKey, { id: k.id })).revokeApiKey), q.reload()))()}>
+                        <button
+                          type="button"
+                          onClick={() => void a.run(async () => (accepted((await gql(RevokeKey, { id: k.id })).revokeApiKey), q.reload()))()}
+                        >
                           Revoke {k.name}
                         </button>
                       )}
@@ -447,7 +447,7 @@ function DeliveryLog({ endpointId, canEdit }: { endpointId: string; canEdit: boo
                             disabled={a.busy}
                             onClick={() =>
                               void a.run(async () => {
-                                const r = ok((await gql(Redeliver, { id: endpointId, eventId: w.eventId })).redeliverWebhookEvents);
+                                const r = accepted((await gql(Redeliver, { id: endpointId, eventId: w.eventId })).redeliverWebhookEvents);
                                 setNote(`Queued ${plural(r.count ?? 0, 'redelivery', 'redeliveries')}.`);
                                 q.reload();
                               })()
@@ -481,7 +481,7 @@ function WebhooksSection() {
       .split(/[\s,]+/)
       .map((s) => s.trim())
       .filter(Boolean);
-    const r = ok(
+    const r = accepted(
       (await gql(CreateEndpoint, { input: { url: form.url, description: form.description || null, eventTypes: eventTypes.length ? eventTypes : null } }))
         .createWebhookEndpoint,
     );
@@ -548,7 +548,7 @@ function WebhooksSection() {
                         disabled={a.busy}
                         onClick={() =>
                           void a.run(async () => {
-                            ok((await gql(TestEndpoint, { id: w.id })).sendTestWebhookEvent);
+                            accepted((await gql(TestEndpoint, { id: w.id })).sendTestWebhookEvent);
                             setOpen(w.id);
                           })()
                         }

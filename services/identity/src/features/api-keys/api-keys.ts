@@ -86,22 +86,23 @@ export async function revokeApiKey(
   assertMayManage(actor, owner?.roles ?? [], 'id');
   const revoked = key.revokedAt ? key : await deps.repo.revokeApiKey(accountId, id, new Date().toISOString());
   if (!revoked) throw notFound('API key', id);
-  await deps.cache.del(principalCacheKey(key.hash)).catch(() => undefined);
-  await recordRevocation(deps.repo, key.hash);
+  await forgetKey(deps, key.hash);
   if (!key.revokedAt) deps.pushEvents?.emit(accountId, 'api_key.revoked', { api_key_id: revoked.id, name: revoked.name });
   return revoked;
 }
 
+/** Makes every process forget a key's cached principal: this cache now, the others through the revocation events. */
+async function forgetKey(deps: { repo: IdentityRepository; cache: Cache }, hash: string): Promise<void> {
+  await deps.cache.del(principalCacheKey(hash)).catch(() => undefined);
+  await recordRevocation(deps.repo, hash);
+}
+
 /**
  * Makes every process forget the cached principals of a user's keys (the user was disabled or their
- * roles changed): the same path as a revocation (this cache now, the others through the revocation
- * events), without revoking the keys, so the next request looks the user up again.
+ * roles changed), as a revocation does, without revoking the keys: the next request looks the user up again.
  */
 export async function forgetUserKeys(deps: { repo: IdentityRepository; cache: Cache }, accountId: string, userId: string): Promise<void> {
-  for (const key of await deps.repo.listApiKeys(accountId, { userId })) {
-    await deps.cache.del(principalCacheKey(key.hash)).catch(() => undefined);
-    await recordRevocation(deps.repo, key.hash);
-  }
+  for (const key of await deps.repo.listApiKeys(accountId, { userId })) await forgetKey(deps, key.hash);
 }
 
 export interface AuthenticatorDeps {

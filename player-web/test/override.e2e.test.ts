@@ -251,6 +251,8 @@ browserTest(
   async () => {
     const o = await start({ name: 'Across restart', content: { type: 'MESSAGE', text: 'Closed today' }, target: { tags: ['override-lobby'] } });
     await Promise.all(lobby.map((s) => until(`screen ${s.id} showing it`, async () => (await data(s, 'override')) === o.id, 30_000)));
+    // A screen acknowledges just after it paints; what the restart must keep is what the server recorded.
+    await until('every screen acknowledged SHOWING', async () => (await read(o.id)).screenCounts.showing === N, 30_000);
     await procs.stopAll();
     baseUrl = await procs.start('launcher/src/all-in-one.main.ts', env(), port, 240_000);
     // Read and cancelled over REST this time (the same use cases behind GET /overrides/{id} and POST .../cancel).

@@ -22,7 +22,7 @@ const IMPORTABLE: Record<string, { from: string; kitFrom: string }> = {
   GraphQLResolveInfo: { from: 'graphql', kitFrom: 'graphql' },
   GraphQLScalarType: { from: 'graphql', kitFrom: 'graphql' },
   GraphQLScalarTypeConfig: { from: 'graphql', kitFrom: 'graphql' },
-  SubgraphContext: { from: '@pylon/kit', kitFrom: '../graphql/subgraph.js' },
+  SubgraphContext: { from: '@pylon/kit', kitFrom: '../graphql/context.js' },
 };
 const BUILTIN_SCALARS = ['ID', 'String', 'Boolean', 'Int', 'Float'];
 

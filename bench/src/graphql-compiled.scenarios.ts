@@ -6,7 +6,8 @@
  * control, whose ratio shows the noise) and the analytics series on the rollups; per path the
  * medians and B/A (above 1: compiled is faster).
  */
-import { loadOperations, setCompiledExecution } from '@pylon/kit';
+import { loadOperations } from '@pylon/kit';
+import { setCompiledExecution } from '@pylon/kit/serving';
 
 export interface CompiledRow {
   request: string;

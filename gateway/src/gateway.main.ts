@@ -1,18 +1,8 @@
 /** Distributed mode: the gateway alone, calling each subgraph over HTTP. */
 import { readFileSync } from 'node:fs';
 import { Router } from 'express';
-import {
-  cacheMetrics,
-  createLogger,
-  createOps,
-  InternalTokens,
-  listenHttp,
-  loadConfigOrExit,
-  metricsAccess,
-  onShutdown,
-  SCHEMA_DIR,
-  serveMetrics,
-} from '@pylon/kit';
+import { cacheMetrics, createLogger, createOps, InternalTokens, loadConfigOrExit, metricsAccess, onShutdown, SCHEMA_DIR, serveMetrics } from '@pylon/kit';
+import { listenHttp } from '@pylon/kit/serving';
 import { createMemoryCache } from '@pylon/adapters/memory';
 import { createRedisCache, createRedisPubSub } from '@pylon/adapters/redis';
 import { createAuditSink } from '@pylon/composition/audit-sink';

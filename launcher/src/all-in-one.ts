@@ -13,7 +13,6 @@ import {
   InternalTokens,
   SCHEMA_DIR,
   serveMetrics,
-  setCompiledExecution,
   telemetryMetrics,
   type AnalyticsStore,
   type AuditSink,
@@ -22,6 +21,7 @@ import {
   type Logger,
   type Subgraph,
 } from '@pylon/kit';
+import { setCompiledExecution } from '@pylon/kit/serving';
 import { createRateLimiter, type Backends } from '@pylon/composition/backends';
 import { createPushEventProducer } from '@pylon/composition/push-events';
 import { introspectionEnabled, limitsFrom } from '@pylon/gateway/config';

@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { closeHttpServer, listenHttp } from '@pylon/kit';
+import { closeHttpServer } from '@pylon/kit';
+import { listenHttp } from '@pylon/kit/serving';
 
 /** kit's listenHttp: listens, then writes the compile cache. */
 export const listen = (app: Express, port: number, host: string): Promise<Server> => listenHttp(app, port, host);

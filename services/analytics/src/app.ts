@@ -1,4 +1,5 @@
-import { createSubgraph, mergeResolvers, type AnalyticsStore, type InternalTokens, type Subgraph } from '@pylon/kit';
+import { mergeResolvers, type AnalyticsStore, type InternalTokens, type Subgraph } from '@pylon/kit';
+import { createSubgraph } from '@pylon/kit/serving';
 import type { ReportDirectory } from './ports/report-directory.js';
 import { readResolvers } from './shared/reads.js';
 import { auditReads } from './features/audit/resolvers.js';

@@ -10,7 +10,6 @@ import express, { type Express } from 'express';
 import {
   createLogger,
   createOps,
-  listenHttpSwitchable,
   metricsAccess,
   mountOps,
   onShutdown,
@@ -21,6 +20,7 @@ import {
   type Ops,
   type ReadinessCheck,
 } from '@pylon/kit';
+import { listenHttpSwitchable } from '@pylon/kit/serving';
 import { createBackends, failedBackend, type BackendEnv, type Backends } from './backends.js';
 
 /** What one successful start attempt built: the app to serve and what stops it (in order). */

@@ -14,7 +14,6 @@ import {
   envLogLevel,
   envPort,
   envTrustProxy,
-  listenHttp,
   metricsAccess,
   metricsEnv,
   onShutdown,
@@ -25,6 +24,7 @@ import {
   type MetricsAccess,
   type Ops,
 } from '@pylon/kit';
+import { listenHttp } from '@pylon/kit/serving';
 import { auditSinkEnv, createAuditSink } from './audit-sink.js';
 
 /** A facade process's settings; only the default port differs between facades. */

@@ -7,7 +7,6 @@
 import type { Express } from 'express';
 import { z } from 'zod';
 import {
-  createSubgraphHttp,
   envLogLevel,
   envPort,
   envTrustProxy,
@@ -19,6 +18,7 @@ import {
   type Ops,
   type Subgraph,
 } from '@pylon/kit';
+import { createSubgraphHttp } from '@pylon/kit/serving';
 import { backendEnv, backendRules, type BackendEnv, type Backends, type createBackends } from './backends.js';
 import { runOnBackends } from './background-start.js';
 

@@ -1,4 +1,5 @@
-import { createSubgraph, JsonScalar, mergeResolvers, type InternalTokens, type Subgraph } from '@pylon/kit';
+import { JsonScalar, mergeResolvers, type InternalTokens, type Subgraph } from '@pylon/kit';
+import { createSubgraph } from '@pylon/kit/serving';
 import type { ContentRepository } from './shared/content.repository.js';
 import { groupResolvers } from './features/groups/resolvers.js';
 import { mediaResolvers } from './features/media/resolvers.js';

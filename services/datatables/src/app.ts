@@ -1,5 +1,4 @@
 import {
-  createSubgraph,
   JsonScalar,
   mergeResolvers,
   type Cache,
@@ -11,6 +10,7 @@ import {
   type PushEvents,
   type Subgraph,
 } from '@pylon/kit';
+import { createSubgraph } from '@pylon/kit/serving';
 import { DataTableRepository } from './shared/data-table.repository.js';
 import { importExportResolvers } from './features/import-export/resolvers.js';
 import { jobResolvers } from './features/jobs/resolvers.js';

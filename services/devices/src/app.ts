@@ -1,4 +1,5 @@
-import { createSubgraph, JsonScalar, mergeResolvers, type InternalTokens, type Subgraph } from '@pylon/kit';
+import { JsonScalar, mergeResolvers, type InternalTokens, type Subgraph } from '@pylon/kit';
+import { createSubgraph } from '@pylon/kit/serving';
 import type { DeviceRepository } from './shared/device.repository.js';
 import { alertResolvers } from './features/alerts/resolvers.js';
 import { registerBulkJobs } from './features/bulk/bulk-job.js';

@@ -1,4 +1,5 @@
-import { createSubgraph, JsonScalar, mergeResolvers, type Cache, type DocumentStore, type InternalTokens, type PushEvents, type Subgraph } from '@pylon/kit';
+import { JsonScalar, mergeResolvers, type Cache, type DocumentStore, type InternalTokens, type PushEvents, type Subgraph } from '@pylon/kit';
+import { createSubgraph } from '@pylon/kit/serving';
 import { accountResolvers } from './features/accounts/resolvers.js';
 import { apiKeyResolvers } from './features/api-keys/resolvers.js';
 import { permissionResolvers } from './features/permissions/resolvers.js';

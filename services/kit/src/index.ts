@@ -1,4 +1,8 @@
-/** Pylon kit: what every service shares, and the ports. Adapters (in @pylon/adapters) are imported only by composition roots, as `@pylon/adapters/<backend>`. */
+/**
+ * Pylon kit: what every service shares, and the ports. Adapters (in @pylon/adapters) are imported only by composition roots,
+ * as `@pylon/adapters/<backend>`. Building and serving a subgraph (Apollo's federation and server packages, about a second
+ * of loading) is `@pylon/kit/serving`, imported by the subgraphs' app.ts and the processes, not by domain code.
+ */
 export * from './errors.js';
 export * from './json-syntax.js';
 export * from './config.js';
@@ -16,8 +20,7 @@ export type * from './ports/rate-limit.js';
 export * from './graphql/filters.js';
 export * from './graphql/json.scalar.js';
 export * from './graphql/errors.js';
-export * from './graphql/subgraph.js';
-export { setCompiledExecution } from './graphql/compiled-execution.js';
+export * from './graphql/context.js';
 export * from './graphql/merge-resolvers.js';
 export * from './auth/access.js';
 export * from './auth/operation-rules.js';
@@ -35,7 +38,6 @@ export * from './groups.js';
 export * from './group-rules.js';
 export * from './group-tree.repository.js';
 export * from './template-layout.js';
-export * from './http/serve-subgraph.js';
 export * from './http/outbound-url.js';
 export * from './http/query-subgraph.js';
 export * from './telemetry.js';

@@ -13,7 +13,7 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { POLICIES, type Policy } from './auth/policies.js';
 import { InternalTokens, type Principal } from './auth/principal.js';
-import type { Subgraph } from './graphql/subgraph.js';
+import type { Subgraph } from './graphql/context.js';
 
 export const testTokens = new InternalTokens('test-internal-secret-'.padEnd(32, 'x'));
 

@@ -1,4 +1,5 @@
-import { createSubgraph, mergeResolvers, type InternalTokens, type Subgraph } from '@pylon/kit';
+import { mergeResolvers, type InternalTokens, type Subgraph } from '@pylon/kit';
+import { createSubgraph } from '@pylon/kit/serving';
 import { capFeedResolvers } from './features/cap-feeds/resolvers.js';
 import { nowPlayingResolvers } from './features/now-playing/resolvers.js';
 import { overrideResolvers } from './features/overrides/resolvers.js';

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type FragmentDefinitionNode, type GraphQLFormattedError } from 'graphql';
-import { SCHEMA_DIR } from '../graphql/subgraph.js';
+import { SCHEMA_DIR } from '../graphql/context.js';
 import { fragmentDefinitions, readManifest, withSharedFragments } from './persisted-manifest.js';
 import type { PrincipalSummary } from '../http/audit.js';
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Supergraph } from '@apollo/federation-internals';
 import type { GraphQLSchema } from 'graphql';
-import { SCHEMA_DIR } from './subgraph.js';
+import { SCHEMA_DIR } from './context.js';
 
 /** Builds the API schema from supergraph SDL (what `pnpm compose` writes). */
 export function apiSchemaOf(supergraphSdl: string): GraphQLSchema {

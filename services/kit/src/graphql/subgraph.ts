@@ -3,8 +3,6 @@
  * a context built only from a verified internal token, and an in-process executor the
  * all-in-one gateway calls without HTTP (documents compiled once, compiled-execution.ts).
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
 import {
@@ -23,52 +21,12 @@ import {
 } from 'graphql';
 import { requireRule, type Requirement } from '../auth/access.js';
 import { ENTITY_RULES, MUTATION_RULES, QUERY_RULES } from '../auth/operation-rules.js';
-import type { InternalTokens, Principal } from '../auth/principal.js';
+import type { InternalTokens } from '../auth/principal.js';
+import { loadSubgraphSdl, type Subgraph, type SubgraphContext, type SubgraphRequest } from './context.js';
 import { createBoundedCache, PARSED_BYTES_PER_CHAR } from './bounded-cache.js';
 import { createCompiledExecutor } from './compiled-execution.js';
 import { toGraphQLError } from './errors.js';
 import type { ResolverMap } from './merge-resolvers.js';
-
-export const SCHEMA_DIR = fileURLToPath(new URL('../../../../schema/', import.meta.url));
-
-/** Reads `schema/subgraphs/<name>.graphql`. */
-export function loadSubgraphSdl(name: string): DocumentNode {
-  return parse(readFileSync(`${SCHEMA_DIR}subgraphs/${name}.graphql`, 'utf8'));
-}
-
-/** What every resolver receives. `scope` carries per-request caches (DataLoaders). */
-export interface SubgraphContext {
-  principal: Principal;
-  requestId: string;
-  scope: Map<string, unknown>;
-}
-
-/** Per-request memo: `once(ctx, 'devices', () => new DataLoader(...))`. */
-export function once<T>(ctx: SubgraphContext, key: string, make: () => T): T {
-  let v = ctx.scope.get(key) as T | undefined;
-  if (v === undefined) {
-    v = make();
-    ctx.scope.set(key, v);
-  }
-  return v;
-}
-
-export interface Subgraph {
-  name: string;
-  schema: GraphQLSchema;
-  /** Verifies the internal token; throws UNAUTHENTICATED otherwise. */
-  createContext(token: string | undefined, requestId?: string): Promise<SubgraphContext>;
-  /** Executes a document in-process (used by the all-in-one gateway). */
-  execute(request: SubgraphRequest, ctx: SubgraphContext): Promise<ExecutionResult>;
-  /** Executes a document already parsed and validated against `schema` (Apollo Server's pipeline, serve-subgraph.ts). */
-  executeDocument(document: DocumentNode, request: SubgraphRequest, ctx: SubgraphContext): Promise<ExecutionResult>;
-}
-
-export interface SubgraphRequest {
-  query: string;
-  variables?: Record<string, unknown>;
-  operationName?: string;
-}
 
 /**
  * Authorization wired once: every Query and Mutation root field of the schema runs its `@policy`

@@ -11,7 +11,7 @@ import { GraphQLError } from 'graphql';
 import { INTERNAL_TOKEN_HEADER } from '../auth/principal.js';
 import { isAppError } from '../errors.js';
 import { formatError } from '../graphql/errors.js';
-import type { Subgraph, SubgraphContext } from '../graphql/subgraph.js';
+import type { Subgraph, SubgraphContext } from '../graphql/context.js';
 import type { Logger } from '../logger.js';
 import { mountOps, requestLogging, type MetricsAccess, type Ops, type ReadinessCheck } from './ops.js';
 import { flushCompileCache } from '../process/compile-cache.js';

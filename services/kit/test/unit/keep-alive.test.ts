@@ -6,7 +6,8 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { closeHttpServer, listenHttp } from '../../src/index.js';
+import { closeHttpServer } from '../../src/index.js';
+import { listenHttp } from '../../src/serving.js';
 
 test('an idle kept-alive connection is still open, and answers, after 6 s', async () => {
   const app = express();

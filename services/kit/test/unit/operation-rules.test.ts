@@ -7,7 +7,7 @@ import { loadApiSchema } from '../../src/graphql/api-schema.js';
 import { allows, requireRule } from '../../src/auth/access.js';
 import { ENTITY_RULES, FIELD_RULES, MUTATION_RULES, QUERY_RULES, guardMutation, guardQuery, mayReadField } from '../../src/auth/operation-rules.js';
 import { readFileSync } from 'node:fs';
-import { SCHEMA_DIR } from '../../src/graphql/subgraph.js';
+import { SCHEMA_DIR } from '../../src/graphql/context.js';
 
 const schema = loadApiSchema();
 const fields = (t: 'Query' | 'Mutation') => Object.keys((t === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields() ?? {}).sort();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parse, Kind } from 'graphql';
 import { loadOperations, REST_MANIFEST } from '../../src/facade/gateway-client.js';
 import { manifestOf, MANIFEST_FORMAT, readManifest, type PersistedManifest } from '../../src/facade/persisted-manifest.js';
-import { SCHEMA_DIR } from '../../src/graphql/subgraph.js';
+import { SCHEMA_DIR } from '../../src/graphql/context.js';
 
 test.each(['rest', 'legacy'] as const)('every %s operation stands alone: one operation, every spread fragment defined once, none unused', (facade) => {
   const ops = loadOperations(facade);

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Kind, parse, type FieldDefinitionNode } from 'graphql';
-import { SCHEMA_DIR } from '../../src/graphql/subgraph.js';
+import { SCHEMA_DIR } from '../../src/graphql/context.js';
 import { MUTATION_RULES, QUERY_RULES } from '../../src/auth/operation-rules.js';
 import { POLICIES } from '../../src/auth/policies.js';
 

@@ -1,9 +1,9 @@
 /**
  * An HTTP client in a child process, as a BI tool or an app would call the service: its request
  * building and response parsing run beside the server, not on the server's event loop, so what a
- * scenario times is the server's answer as a client sees it. One client per request body;
- * `run(n)` sends n sequential POSTs on one kept-alive connection and answers the wall time of
- * each (ms); an answer that is not a 200 without `"errors"` rejects.
+ * scenario times is the server's answer as a client sees it. One client per request body (null:
+ * a GET of the URL, as a REST client reads); `run(n)` sends n sequential requests on one kept-alive
+ * connection and answers the wall time of each (ms); an answer that is not a 200 without `"errors"` rejects.
  */
 import { spawn } from 'node:child_process';
 
@@ -11,12 +11,13 @@ const CLIENT = `
 const { url, body, key } = JSON.parse(process.argv[1]);
 const http = require('node:http');
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-const payload = Buffer.from(body);
+const payload = body === null ? null : Buffer.from(body);
+const headers = payload ? { 'content-type': 'application/json', 'content-length': payload.length, 'x-service-apikey': key } : { 'x-service-apikey': key };
 // A kept-alive socket the server closed between runs: one retry on a fresh socket.
 const one = () => once1().catch((e) => (e.code === 'ECONNRESET' ? once1() : Promise.reject(e)));
 const once1 = () => new Promise((resolve, reject) => {
   const t = performance.now();
-  const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': payload.length, 'x-service-apikey': key } }, (res) => {
+  const req = http.request(url, { method: payload ? 'POST' : 'GET', agent, headers }, (res) => {
     const chunks = [];
     res.on('data', (c) => chunks.push(c));
     res.on('end', () => {
@@ -27,7 +28,7 @@ const once1 = () => new Promise((resolve, reject) => {
     });
   });
   req.on('error', reject);
-  req.end(payload);
+  req.end(payload ?? undefined);
 });
 process.stdin.setEncoding('utf8');
 let buf = '';
@@ -51,7 +52,9 @@ export interface ChildHttpClient {
 }
 
 export function childHttpClient(url: string, key: string, body: unknown): ChildHttpClient {
-  const child = spawn(process.execPath, ['-e', CLIENT, JSON.stringify({ url, body: JSON.stringify(body), key })], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', CLIENT, JSON.stringify({ url, body: body === null ? null : JSON.stringify(body), key })], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   child.stdout.setEncoding('utf8');
   let buf = '';
   const waiting: { resolve: (v: number[]) => void; reject: (e: Error) => void }[] = [];

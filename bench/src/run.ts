@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: scenarios measured side by side against their baselines in one run.
- * Scenario 1 (platform): the same 50-device list straight to the devices subgraph over HTTP
- * (baseline), through the gateway, and through the REST facade.
+ * Scenario 1 (platform): the same 50-device list from a bare node:http handler over the same repository
+ * (the floor), through the gateway, through the REST facade and from the devices subgraph served alone,
+ * in interleaved rounds with each ratio's spread (bench/src/platform.scenarios.ts).
  * Scenario 2 (devices): pings per second accepted by POST /player/{key}/ping with 1,000 devices
  * online, and the latency of sendBulkDeviceCommands for 1,000 devices (bench/src/devices.scenarios.ts).
  * Scenario 3 (identity): the platform's gateway request with a warm and a cold principal cache and
@@ -37,8 +38,9 @@ import { createLogger, createOps, InternalTokens, loadOperations } from '@pylon/
 import { createSubgraphHttp, listenHttp } from '@pylon/kit/serving';
 import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
 import type { DeviceRepository } from '@pylon/devices';
-import { brokenScenarios, load, probe, table, type LoadResult } from './load.js';
+import { brokenScenarios, probe, table, type LoadResult } from './load.js';
 import { authScenario } from './auth.scenarios.js';
+import { platformScenario, printPlatform, startFloor } from './platform.scenarios.js';
 import { bearerToken } from './oauth.flow.js';
 import { bulkCommandLatency, pingLoad, seedPingDevices } from './devices.scenarios.js';
 import { printUpload, uploadScenario } from './content.scenarios.js';
@@ -117,36 +119,39 @@ console.log(
 );
 console.log(`load: ${connections} connections × ${seconds} s per scenario (autocannon in a worker thread, loopback; NODE_ENV=production)\n`);
 
-const results: LoadResult[] = [];
-results.push(
-  await load('devices subgraph direct (baseline)', {
+// Scenario 1: the floor (a bare node:http handler over the same repository), the gateway, REST and the
+// devices subgraph alone, in interleaved rounds (bench/src/platform.scenarios.ts).
+const gatewaySide = {
+  name: 'gateway /graphql (API key)',
+  url: `${app.baseUrl}/graphql`,
+  method: 'POST' as const,
+  headers: gql,
+  body: { query: QUERY, variables: VARIABLES },
+};
+const shape = (
+  (await (await fetch(gatewaySide.url, { method: 'POST', headers: gql, body: JSON.stringify(gatewaySide.body) })).json()) as { data: { device: unknown[] } }
+).data.device[0];
+const floor = await startFloor(repo, DEMO_ACCOUNT_ID, shape);
+const rounds = Number(process.env.BENCH_ROUNDS ?? (smoke ? 1 : 3));
+const platform = await platformScenario({
+  floor: { name: 'floor: bare node:http over the repository', url: floor.url },
+  gateway: gatewaySide,
+  rest: { name: 'REST GET /devices?take=50', url: `${app.baseUrl}/devices?take=50&page=0`, headers: { 'x-service-apikey': KEY } },
+  direct: {
+    name: 'devices subgraph alone (second line)',
     url: directUrl,
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-pylon-internal-token': internalToken },
     body: { query: QUERY, variables: VARIABLES },
-    seconds,
-    connections,
-  }),
-);
-results.push(
-  await load('gateway /graphql (API key)', {
-    url: `${app.baseUrl}/graphql`,
-    method: 'POST',
-    headers: gql,
-    body: { query: QUERY, variables: VARIABLES },
-    seconds,
-    connections,
-  }),
-);
-results.push(
-  await load('REST GET /devices?take=50', { url: `${app.baseUrl}/devices?take=50&page=0`, headers: { 'x-service-apikey': KEY }, seconds, connections }),
-);
-
-console.log('Scenario 1: the same 50-device list\n');
-console.log(table(results));
-const [d, g, r] = results as [LoadResult, LoadResult, LoadResult];
-console.log(`\ngateway / direct subgraph: ${(g.rps / d.rps).toFixed(2)}× (target ≥ 0.50×)`);
-console.log(`REST / GraphQL (gateway): ${(r.rps / g.rps).toFixed(2)}× (target ≥ 0.90×)`);
+  },
+  rounds,
+  seconds,
+  connections,
+});
+await new Promise((closed) => floor.server.close(closed));
+printPlatform(platform, rounds);
+const results: LoadResult[] = platform.loads;
+const g = platform.loads[1]!;
 
 // Scenario 3 (identity): the same gateway request with a warm and a cold principal cache, and with a bearer token.
 const authResults = await authScenario({

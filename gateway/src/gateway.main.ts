@@ -8,7 +8,7 @@ import { createRedisCache, createRedisPubSub } from '@pylon/adapters/redis';
 import { createAuditSink } from '@pylon/composition/audit-sink';
 import { createRateLimiter } from '@pylon/composition/backends';
 import { KEY_REVOKED_CHANNEL } from '@pylon/identity';
-import { createMcpHttp } from '@pylon/mcp';
+import { createMcpHttp } from '@pylon/mcp/http';
 import { gatewayEnv, introspectionEnabled, limitsFrom } from './config.js';
 import { SignedRemoteDataSource } from './data-sources.js';
 import { DATATABLES_EDGE_ROUTES, forwardToProcess, IDENTITY_EDGE_ROUTES } from './edge-forward.js';

@@ -12,9 +12,14 @@
  * Stateless: a server and a transport per request (no session to hijack, any replica answers).
  */
 import express, { Router, type Request, type Response } from 'express';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createPylonClient, type PylonAuth } from '@pylon/client';
-import { createPylonMcpServer } from './server.js';
+
+/**
+ * The MCP SDK and the tools, loaded on the first call to /mcp rather than at start: they are about
+ * 300 modules (0.2 CPU-s on the 2-core machine) that a process serving no agent never needs.
+ */
+let mcpParts: Promise<[typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'), typeof import('./server.js')]> | undefined;
+const loadMcp = () => (mcpParts ??= Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('./server.js')]));
 
 export const MCP_PATH = '/mcp';
 export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
@@ -111,13 +116,14 @@ export function createMcpHttp(o: McpHttpOptions): Router {
       // The caller's address for the API's limits and audit (trusted from loopback, as a proxy's).
       headers: { 'x-forwarded-for': req.ip ?? '', 'x-request-id': String(res.getHeader('x-request-id') ?? crypto.randomUUID()) },
     });
-    const server = createPylonMcpServer({ client, docsDir: o.docsDir });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
     try {
+      const [{ StreamableHTTPServerTransport }, { createPylonMcpServer }] = await loadMcp();
+      const server = createPylonMcpServer({ client, docsDir: o.docsDir });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
       await server.connect(transport);
       await transport.handleRequest(req, res, req.body);
     } catch (e) {

@@ -12,15 +12,19 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
 
 /** Where the build writes the parse: beside this module in dist/ (nothing is written beside the sources). */
 const BUILT_DIR = new URL('./', import.meta.url);
 /** Where a start from sources keeps the parse it made. */
 const MEMO_DIR = new URL('../node_modules/.cache/pylon/', import.meta.url);
 
-/** The one way rest.yaml is parsed (duplicate keys are an error). */
+/**
+ * The one way rest.yaml is parsed (duplicate keys are an error). The YAML parser (about 70 modules) is
+ * loaded only when a parse is needed: a start that finds its parse kept never loads it.
+ */
 export function parseRestYaml(text: string): unknown {
+  const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   return parse(text, { uniqueKeys: true });
 }
 

@@ -16,7 +16,7 @@ import { PushEventLog, startEventLog } from '@pylon/identity/features/webhooks/e
 import { createEventsStreamHttp } from '@pylon/identity/features/webhooks/http/events-stream.http';
 import { createLegacyApp } from '@pylon/legacy-adapter';
 import { createRestFacade } from '@pylon/rest-facade';
-import { createMcpHttp } from '@pylon/mcp';
+import { createMcpHttp } from '@pylon/mcp/http';
 import { introspectionEnabled } from '@pylon/gateway/config';
 import { createApiDocs } from '@pylon/gateway/docs/api-docs.routes';
 import { credentialsFrom } from '@pylon/gateway/edge-auth';

@@ -2,13 +2,16 @@
  * Media files made on the spot, for the demo account and tests: PNG images drawn with sharp and a
  * short Motion-JPEG AVI (the simplest real video container ffprobe reads; no encoder needed).
  */
-import sharp from 'sharp';
+
+/** libvips is loaded when a sample is first drawn (a fresh demo), not by every start that imports the demo. */
+const loadSharp = async () => (await import('sharp')).default;
 
 /**
  * A PNG: a colour field with a lighter band whose position depends on `seed`, so different seeds
  * give different bytes. No text: rendering text loads fonts, which costs seconds at startup.
  */
-export function samplePng(width: number, height: number, color: string, seed = ''): Promise<Buffer> {
+export async function samplePng(width: number, height: number, color: string, seed = ''): Promise<Buffer> {
+  const sharp = await loadSharp();
   const y = [...seed].reduce((n, c) => n + c.charCodeAt(0), 0) % Math.max(1, height - Math.ceil(height / 5));
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="${color}"/><rect y="${y}" width="100%" height="${Math.ceil(height / 5)}" fill="white" fill-opacity="0.3"/></svg>`;
   return sharp(Buffer.from(svg)).png({ compressionLevel: 3 }).toBuffer();
@@ -33,6 +36,7 @@ const list = (type: string, parts: Buffer[]) => {
 
 /** A Motion-JPEG AVI of `seconds` at `fps`, frames fading between two colours. */
 export async function sampleAvi(width: number, height: number, seconds: number, fps = 5): Promise<Buffer> {
+  const sharp = await loadSharp();
   const frames: Buffer[] = [];
   const total = Math.max(1, Math.round(seconds * fps));
   for (let i = 0; i < total; i++) {

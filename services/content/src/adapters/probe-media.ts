@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import ffprobe from '@ffprobe-installer/ffprobe';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { AppError } from '@pylon/kit';
 import type { ContentRuntime } from '../runtime.js';
 
@@ -40,7 +40,11 @@ const reason = (e: unknown) =>
 
 const undecodable = (why: string) => new AppError('UNSUPPORTED_MEDIA_TYPE', `the image cannot be decoded: ${why}`, { field: 'file' });
 
+/** libvips is loaded on the first image rather than at start (a native library: ~0.1 CPU-s a start need not spend). */
+const loadSharp = async () => (await import('sharp')).default;
+
 async function probeImage(rt: ContentRuntime, tenant: string, key: string): Promise<Probed> {
+  const sharp = await loadSharp();
   // A read failure of the stored file rejects the probe (never an unhandled 'error' event).
   const input = await open(rt, tenant, key);
   const meta = await new Promise<Metadata>((resolve, reject) => {

@@ -2,7 +2,7 @@
  * One write at a time from a page: busy while it runs, its error kept for the page to show. A
  * mutation payload answering success: false becomes that error, naming the field it refused.
  */
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { errorOf } from './format';
 
 export interface Payload {
@@ -17,7 +17,16 @@ export function accepted<P extends Payload>(p: P | null | undefined, what = 'the
   return p;
 }
 
-export function useAction(): { busy: boolean; error: Error | undefined; run: (f: () => Promise<unknown>) => Promise<boolean> } {
+export interface Action {
+  busy: boolean;
+  error: Error | undefined;
+  /** Runs `f`: true when it finished, false when it threw (the error is kept). */
+  run: (f: () => Promise<unknown>) => Promise<boolean>;
+  /** A form's onSubmit that runs `f` instead of the browser's submit. */
+  submit: (f: () => Promise<unknown>) => (e?: FormEvent) => void;
+}
+
+export function useAction(): Action {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error>();
   const run = useCallback(async (f: () => Promise<unknown>) => {
@@ -33,5 +42,12 @@ export function useAction(): { busy: boolean; error: Error | undefined; run: (f:
       setBusy(false);
     }
   }, []);
-  return { busy, error, run };
+  const submit = useCallback(
+    (f: () => Promise<unknown>) => (e?: FormEvent) => {
+      e?.preventDefault();
+      void run(f);
+    },
+    [run],
+  );
+  return { busy, error, run, submit };
 }

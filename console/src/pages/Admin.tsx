@@ -4,15 +4,15 @@
  * event and redelivery, and the audit log with filters. Each section shows only where the user's
  * policies allow it (Users, ApiKeys, Webhooks, AuditEvents in the `permissions` answer).
  */
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Async, Empty, ErrorState } from '../components/states';
 import { graphql } from '../gql';
 import type { AuditEventFilterInput } from '../gql/graphql';
 import { gql } from '../lib/api';
-import { errorOf, plural, theLast, when } from '../lib/format';
+import { plural, theLast, when } from '../lib/format';
 import { useRights, type Resource } from '../lib/permissions';
 import { Link, useLocation } from '../lib/router';
-import { accepted } from '../lib/use-action';
+import { accepted, useAction } from '../lib/use-action';
 import { useQuery } from '../lib/use-query';
 
 const Users = graphql(`
@@ -169,25 +169,6 @@ const ROLES = ['Owner', 'Administrator', 'Manager', 'Editor', 'Viewer', 'API'];
 /** The roles of which a user holds one (API access is held beside them). */
 const MAIN_ROLES = ROLES.filter((r) => r !== 'API');
 
-/** A form's submit with busy and error state; `f` throws the payload's error. */
-function useAction() {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
-  const run = (f: () => Promise<void>) => async (e?: FormEvent) => {
-    e?.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await f();
-    } catch (x) {
-      setError(errorOf(x));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, run };
-}
-
 /** A secret shown this once, with the advice to store it now. */
 function ShownOnce({ label, value }: { label: string; value: string }) {
   return (
@@ -208,7 +189,7 @@ function UsersSection() {
   const q = useQuery(() => gql(Users), []);
   const [form, setForm] = useState({ username: '', password: '', role: 'Viewer' });
   const a = useAction();
-  const submit = a.run(async () => {
+  const submit = a.submit(async () => {
     accepted((await gql(CreateUser, { input: { username: form.username, password: form.password || null, roles: [form.role] } })).createUser);
     setForm({ username: '', password: '', role: 'Viewer' });
     q.reload();
@@ -219,7 +200,7 @@ function UsersSection() {
     void row.run(async () => {
       accepted((await gql(UpdateUser, { id, input })).updateUser);
       q.reload();
-    })();
+    });
   return (
     <>
       {canEdit && (
@@ -313,7 +294,7 @@ function KeysSection() {
   const [form, setForm] = useState({ name: '', userId: '' });
   const [shown, setShown] = useState<string>();
   const a = useAction();
-  const create = a.run(async () => {
+  const create = a.submit(async () => {
     const r = accepted((await gql(CreateKey, { input: { name: form.name, userId: form.userId } })).createApiKey);
     setShown(r.key ?? undefined);
     setForm({ ...form, name: '' });
@@ -376,10 +357,7 @@ function KeysSection() {
                     <td>{k.isActive ? 'active' : k.revokedAt ? `revoked ${when(k.revokedAt)}` : 'expired'}</td>
                     <td>
                       {k.isActive && (
-                        <button
-                          type="button"
-                          onClick={() => void a.run(async () => (accepted((await gql(RevokeKey, { id: k.id })).revokeApiKey), q.reload()))()}
-                        >
+                        <button type="button" onClick={() => void a.run(async () => (accepted((await gql(RevokeKey, { id: k.id })).revokeApiKey), q.reload()))}>
                           Revoke {k.name}
                         </button>
                       )}
@@ -450,7 +428,7 @@ function DeliveryLog({ endpointId, canEdit }: { endpointId: string; canEdit: boo
                                 const r = accepted((await gql(Redeliver, { id: endpointId, eventId: w.eventId })).redeliverWebhookEvents);
                                 setNote(`Queued ${plural(r.count ?? 0, 'redelivery', 'redeliveries')}.`);
                                 q.reload();
-                              })()
+                              })
                             }
                           >
                             Redeliver
@@ -476,7 +454,7 @@ function WebhooksSection() {
   const [secret, setSecret] = useState<string>();
   const [open, setOpen] = useState<string>();
   const a = useAction();
-  const create = a.run(async () => {
+  const create = a.submit(async () => {
     const eventTypes = form.eventTypes
       .split(/[\s,]+/)
       .map((s) => s.trim())
@@ -550,7 +528,7 @@ function WebhooksSection() {
                           void a.run(async () => {
                             accepted((await gql(TestEndpoint, { id: w.id })).sendTestWebhookEvent);
                             setOpen(w.id);
-                          })()
+                          })
                         }
                       >
                         Send a test event

@@ -223,6 +223,29 @@ test('a change made while the screen was between pings: a ping naming the older 
   expect(Date.now() - waitStarted).toBeGreaterThanOrEqual(900);
 });
 
+test('manifest=inline: an answer announcing another manifest than the held one carries it (the GET body and ETag); one announcing nothing new does not', async () => {
+  const pingInline = async (held: string | null) =>
+    (await (
+      await fetch(`${h.baseUrl}/player/${screen.registration_key}/ping?manifest=inline`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ meta: { manifest_version: held } }),
+      })
+    ).json()) as Json;
+  const got = await fetch(`${h.baseUrl}/player/${screen.registration_key}/manifest`);
+  const current = (await got.json()) as Json;
+  // Holding an older (here: unknown) version: the current manifest comes with the answer, as the GET gives it.
+  const stale = await pingInline('an-older-version');
+  expect(stale.manifest_version).toBe(current.version);
+  expect(stale.manifest).toEqual(current);
+  expect(stale.manifest_etag).toBe(got.headers.get('etag'));
+  // Holding the current one: no manifest in the answer; without the parameter, never.
+  const same = await pingInline(current.version);
+  expect(same.manifest_version).toBe(current.version);
+  expect(same).not.toHaveProperty('manifest');
+  expect(await ping(screen.registration_key)).not.toHaveProperty('manifest');
+});
+
 test('a media edit reaches every screen playing the file: through its playlist, and through a template module playing that playlist', async () => {
   const templateId = (
     await gql(

@@ -37,10 +37,22 @@ export class PlayerApi {
     return { status: 200, etag: res.headers.get('etag'), body };
   }
 
-  /** `tables`: ids of the data tables on screen; a change to one of them ends the long-poll too. */
+  /**
+   * A manifest that came inline in a ping's answer, kept as a GET of it would have been (for an
+   * offline start), once the caller has applied it.
+   */
+  keepInline(body, etag) {
+    const copy = new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json', ...(etag ? { ETag: etag } : {}) } });
+    setTimeout(() => void keepManifest(`${this.base}/manifest`, copy, body), 0);
+  }
+
+  /**
+   * `tables`: ids of the data tables on screen; a change to one of them ends the long-poll too.
+   * `manifest=inline`: an answer announcing another manifest than the one held carries it (no GET after).
+   */
   async ping(body, waitSeconds, tables, signal) {
     const shown = tables && tables.length ? `&tables=${tables.slice(0, 20).map(encodeURIComponent).join(',')}` : '';
-    const res = await fetch(`${this.base}/ping?wait=${waitSeconds}${shown}`, {
+    const res = await fetch(`${this.base}/ping?wait=${waitSeconds}&manifest=inline${shown}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body),

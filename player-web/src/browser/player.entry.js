@@ -270,7 +270,12 @@ class Player {
       wait = PING_WAIT_SECONDS;
       learn(r.body.server_time, Date.now());
       this.rename(r.body.device_name);
-      if (r.body.manifest_version && (!this.manifest || r.body.manifest_version !== this.manifest.version)) await this.refreshManifest();
+      if (r.body.manifest && r.body.manifest.version) {
+        // The new manifest came with the answer: applied at once, kept as a fetched one is.
+        this.etag = r.body.manifest_etag || null;
+        this.apply(r.body.manifest);
+        this.api.keepInline(r.body.manifest, r.body.manifest_etag);
+      } else if (r.body.manifest_version && (!this.manifest || r.body.manifest_version !== this.manifest.version)) await this.refreshManifest();
       // A table the screen shows may have changed (that ends the wait too): conditional re-reads.
       this.stage.refreshTables();
       for (const c of r.body.commands || []) await this.run(c);

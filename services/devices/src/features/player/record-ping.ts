@@ -28,6 +28,12 @@ export interface PingInput {
   tableIds?: readonly string[] | undefined;
   /** Admission once the device is known (the player API's per-screen limit): throws to refuse. */
   admit?: ((device: Device) => Promise<void>) | undefined;
+  /**
+   * `?manifest=inline`: when the screen holds another manifest than the current one (`meta.manifest_version`),
+   * the answer carries the current manifest itself, so an edit or an emergency override reaches the glass
+   * one round trip sooner than through a GET of /manifest after the ping.
+   */
+  inlineManifest?: boolean | undefined;
 }
 
 export interface PingResult {
@@ -41,6 +47,9 @@ export interface PingResult {
    * differs from the one held. Absent when manifests are not served; null when it could not be read now.
    */
   manifest_version?: string | null;
+  /** With `?manifest=inline` and a manifest other than the held one: the body GET /player/{key}/manifest answers, and its ETag. */
+  manifest?: unknown;
+  manifest_etag?: string;
 }
 
 /**
@@ -142,6 +151,12 @@ export async function recordPing(rt: RecordPingDeps, input: PingInput): Promise<
           rt.logger.warn({ err: e, deviceId: device.id }, 'manifest version unavailable for a ping');
           return null;
         }));
+      const held = parsed.data.meta?.manifest_version;
+      if (input.inlineManifest && result.manifest_version && result.manifest_version !== held) {
+        // The same answer the GET would give; one that cannot be read now leaves the screen to that GET.
+        const answer = await rt.manifests.manifest({ accountId: tenant, id: device.id }).catch(() => null);
+        if (answer) Object.assign(result, { manifest: answer.body, manifest_etag: answer.etag });
+      }
     }
     return result;
   } finally {

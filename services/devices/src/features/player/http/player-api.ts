@@ -4,7 +4,7 @@
  * every few seconds), so it talks to the use-cases directly. Mounted by the all-in-one server
  * before the REST facade, and by services/devices/src/main.ts in distributed mode.
  *
- *   POST /player/{registrationKey}/ping[?wait=seconds]           ping data in, queued commands out
+ *   POST /player/{registrationKey}/ping[?wait=seconds][&manifest=inline]  ping data in, queued commands out (inline: a changed manifest too)
  *   POST /player/{registrationKey}/commands/{commandId}/ack      { status: acknowledged | delivered | failed, message? }
  *   PUT  /player/{registrationKey}/snap                          image/jpeg body (size-capped, magic bytes checked)
  *   POST /player/{registrationKey}/track                         { session_id, event_name, properties }
@@ -183,6 +183,7 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
         signal: ac.signal,
         tableIds,
         admit: (device) => charge('pings', device, 1),
+        inlineManifest: req.query.manifest === 'inline',
       });
       if (!res.headersSent && !res.destroyed) res.json(result);
     }),

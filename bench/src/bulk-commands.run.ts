@@ -26,7 +26,9 @@ if (bulk.successCount !== count) throw new Error(`sendBulkDeviceCommands queued 
 console.log(
   `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.versions.node}, load ${loadavg()
     .map((l) => l.toFixed(1))
-    .join(' ')}\nsendBulkDeviceCommands, ${count.toLocaleString('en')} devices x 2 commands, through the gateway (${rounds} calls): p50 ${bulk.p50} ms, min ${bulk.min} ms, max ${bulk.max} ms, CPU ${((cpu.user + cpu.system) / 1000 / (rounds + 1)).toFixed(1)} ms per call`,
+    .join(
+      ' ',
+    )}\nsendBulkDeviceCommands, ${count.toLocaleString('en')} devices x 2 commands, through the gateway (${rounds} calls): p50 ${bulk.p50} ms, min ${bulk.min} ms, max ${bulk.max} ms, CPU ${((cpu.user + cpu.system) / 1000 / (rounds + 1)).toFixed(1)} ms per call`,
 );
 await app.close();
 await rm(dir, { recursive: true, force: true });

@@ -86,14 +86,7 @@ export async function createHttpEdge(
     leases: backends.leases!,
     metrics: liveStreamMetrics(ops.registry),
   });
-  const front = Router().use(
-    eventsHttp,
-    mediaHttp,
-    dataTablesHttp,
-    jobsHttp,
-    reportsHttp,
-    rest,
-  );
+  const front = Router().use(eventsHttp, mediaHttp, dataTablesHttp, jobsHttp, reportsHttp, rest);
   const docs = docsEnabled(env) ? createApiDocs({ logger }) : undefined;
   const metrics = metricsAccess(env);
   const app = createHttpApp({

@@ -36,6 +36,11 @@ export interface HttpAppOptions {
   trustProxy?: TrustProxy;
   /** The browser documentation (/docs, /graphiql, /graphql for browsers), when enabled. */
   docs?: Router | undefined;
+  /**
+   * Device-facing hot paths (the player API: thousands of requests a second): served right after the
+   * request id, logging and security headers, before the other routers, none of which serves their paths.
+   */
+  early?: Router | undefined;
   /** The web player (/play) and the fleet view (/screens). */
   player?: Router | undefined;
   /** The MCP server (/mcp and its OAuth protected-resource metadata), when this process serves it. */
@@ -61,6 +66,7 @@ export function createHttpApp(o: HttpAppOptions): Express {
   });
   app.use(requestLogging(o.ops, o.logger));
   app.use(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } }));
+  if (o.early) app.use(o.early);
   mountOps(app, o.ops, o.checks, o.metrics);
   if (o.oauth) app.use(o.oauth);
   // Before /graphql: a browser's GET of /graphql gets GraphiQL, API calls pass through.

@@ -56,6 +56,25 @@ afterAll(async () => {
   await h?.stop();
 });
 
+test("the player API is served first (http-app's early routers) with the app's request id, security headers and its own 404", async () => {
+  const screen = await newDevice('Ingest headers');
+  const res = await fetch(`${h.baseUrl}/player/${screen.registrationKey}/playlogs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-request-id': 'early-1' },
+    body: JSON.stringify([{ timestamp: ago(30), file_id: 'f', duration: 1, type: 'image' }]),
+  });
+  expect(res.status).toBe(202);
+  expect(Object.fromEntries(['x-request-id', 'cache-control', 'x-content-type-options', 'x-frame-options'].map((k) => [k, res.headers.get(k)]))).toEqual({
+    'x-request-id': 'early-1',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'SAMEORIGIN',
+  });
+  const missing = await fetch(`${h.baseUrl}/player/${screen.registrationKey}/nothing`, { method: 'POST' });
+  expect(missing.status).toBe(404);
+  expect(((await missing.json()) as Json).error.message).toBe('the player API has no POST /player/{registrationKey}/nothing');
+});
+
 test('a retried batch is stored once; the file name survives the file; unknown files are kept', async () => {
   const screen = await newDevice('Ingest lobby');
   const fileId = await addMedia(A, 'Spring sale');

@@ -56,8 +56,8 @@ export async function createHttpEdge(
   const authenticate = (req: Parameters<typeof credentialsFrom>[0]) => auth.authenticate(credentialsFrom(req));
   const client = inProcessGatewayClient(gateway, auth);
   const rest = await createRestFacade({ client, logger, audit });
-  // The player API (device-facing, registration-key auth) answers /player/... before the REST facade;
-  // so do media uploads and files, which stream (not GraphQL) and authenticate like the facade.
+  // The player API (device-facing, registration-key auth) answers /player/... first (http-app's early
+  // routers); media uploads and files, which stream (not GraphQL), answer before the REST facade.
   // Failed registration keys per address: the API-key path's mechanism, its own counters.
   const playerFailures = await createRateLimiter(env, playerFailureLimit(env));
   // Records per screen by kind (pings, play logs, events, impressions), the same port's counters.
@@ -86,15 +86,7 @@ export async function createHttpEdge(
     leases: backends.leases!,
     metrics: liveStreamMetrics(ops.registry),
   });
-  const front = Router().use(
-    createPlayerApi(sg.devices.runtime, { failures: playerFailures, telemetry: playerTelemetry }),
-    eventsHttp,
-    mediaHttp,
-    dataTablesHttp,
-    jobsHttp,
-    reportsHttp,
-    rest,
-  );
+  const front = Router().use(eventsHttp, mediaHttp, dataTablesHttp, jobsHttp, reportsHttp, rest);
   const docs = docsEnabled(env) ? createApiDocs({ logger }) : undefined;
   const metrics = metricsAccess(env);
   const app = createHttpApp({
@@ -104,6 +96,8 @@ export async function createHttpEdge(
     logger,
     checks: backends.checks,
     rest: front,
+    // The player API first: its paths (/player/...) are served by no other router.
+    early: createPlayerApi(sg.devices.runtime, { failures: playerFailures, telemetry: playerTelemetry }),
     audit,
     oauth: access.oauth.handler,
     trustProxy: env.TRUST_PROXY,

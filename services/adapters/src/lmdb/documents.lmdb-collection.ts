@@ -38,6 +38,12 @@ export class LmdbCollection {
   private readonly sx: SecondaryIndexes;
   private readonly queries: ReturnType<typeof collectionQueries>;
   private readonly readiness: ReturnType<typeof indexReadiness>;
+  /**
+   * The top-level fields that some unique or secondary index reads: an index value lies inside its
+   * field's top-level subtree, and an update path changes only its own top-level subtree, so an
+   * update naming none of these leaves every index entry as it was (and as valid as when written).
+   */
+  private readonly indexedTops: ReadonlySet<string>;
 
   constructor(
     private readonly env: LmdbEnv,
@@ -49,6 +55,7 @@ export class LmdbCollection {
     this.uniqueKeys = uniqueKeysFor(name, this.indexes);
     const secondary = validateSecondaryIndexes(spec);
     this.sx = secondaryIndexes(env, name, secondary);
+    this.indexedTops = new Set([...this.indexes, ...secondary].flatMap((i) => i.fields.map((f) => f.split('.')[0]!)));
     this.queries = collectionQueries(env, name, secondary, this.sx);
     const { indexes, uniqueKeys } = this;
     const { entriesOf } = this.sx;
@@ -221,6 +228,14 @@ export class LmdbCollection {
     if (!doc) return ok(null);
     const version = doc.version as number;
     if (expected !== undefined && version !== expected) return fail(versionConflict(this.name, id, expected, version));
+    if (!this.touchesIndexes(ops)) {
+      // No index entry can change (bulk $sets of an unindexed field: delivery hints, ping data).
+      applyUpdate(doc, ops);
+      doc.version = version + 1;
+      doc.updatedAt = now;
+      docs.putSync(key, doc);
+      return ok(doc as Stored<object>);
+    }
     const before = this.uniqueKeys(doc);
     const entriesBefore = this.sx.entriesOf(doc);
     applyUpdate(doc, ops);
@@ -234,6 +249,14 @@ export class LmdbCollection {
     this.sx.putEntries(entriesAfter);
     docs.putSync(key, doc);
     return ok(doc as Stored<object>);
+  }
+
+  /** Whether an update sets or unsets a path inside a field some index reads. */
+  private touchesIndexes(ops: ReturnType<typeof prepareUpdate>): boolean {
+    if (this.indexedTops.size === 0) return false;
+    for (const [segs] of ops.set) if (this.indexedTops.has(segs[0]!)) return true;
+    for (const segs of ops.unset) if (this.indexedTops.has(segs[0]!)) return true;
+    return false;
   }
 
   /**

@@ -757,6 +757,35 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
         expect(await col.updateMany(A, [])).toEqual([]);
       });
 
+      test('updates of unindexed fields keep every index entry; later updates of indexed fields still move them', async () => {
+        const col = store.collection<Cell & { key?: string; place?: { city?: string; zip?: string } }>({
+          name: 'cells_keyed',
+          uniqueIndexes: [{ name: 'key', fields: ['key'], scope: 'global' }],
+          indexes: [{ name: 'byCity', fields: ['place.city', 'rank'] }],
+        });
+        await col.insertMany(A, [
+          { id: 'k1', table: 't', rank: 1, key: 'KX1', place: { city: 'Oslo', zip: '1' } },
+          { id: 'k2', table: 't', rank: 2, key: 'KX2', place: { city: 'Oslo' } },
+        ]);
+        // Unindexed fields only (label, other; place.zip shares its top-level field with the index).
+        await col.update(A, 'k1', { $set: { label: 'one', 'place.zip': '2' }, $unset: ['other'] });
+        await col.updateMany(A, [
+          { id: 'k1', update: { $set: { other: { deep: true } } } },
+          { id: 'k2', update: { $set: { label: 'two' } } },
+        ]);
+        expect(await col.findByUnique('key', ['KX1'])).toMatchObject({ id: 'k1', version: 3, label: 'one', place: { city: 'Oslo', zip: '2' } });
+        expect(ids(await col.find(A, { 'place.city': 'Oslo' }, { sort: { rank: 1 } }))).toEqual(['k1', 'k2']);
+        await col.updateMany(A, [
+          { id: 'k1', update: { $set: { key: 'KX9', 'place.city': 'Bergen' } } },
+          { id: 'k2', update: { $unset: ['place'] } },
+        ]);
+        expect(await col.findByUnique('key', ['KX1'])).toBeNull();
+        expect((await col.findByUnique('key', ['KX9']))?.id).toBe('k1');
+        expect(ids(await col.find(A, { 'place.city': 'Oslo' }, { sort: { rank: 1 } }))).toEqual([]);
+        expect(ids(await col.find(A, { 'place.city': 'Bergen' }, { sort: { rank: 1 } }))).toEqual(['k1']);
+        await expectCode(col.insert(B, { table: 't', key: 'KX9' }), 'DUPLICATE_KEY');
+      });
+
       test('updateMany stops at a unique-key clash; the updates after it are not applied', async () => {
         const col = store.collection<Device>(DEVICES);
         await col.insertMany(A, [

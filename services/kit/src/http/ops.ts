@@ -171,6 +171,8 @@ export function requestLogging(ops: Ops, logger: Logger) {
       const route = (req.route?.path as string | undefined) ?? (res.locals.route as string | undefined) ?? req.baseUrl ?? '';
       histogram.observe({ method: req.method, route: route || 'unmatched', status: String(res.statusCode) }, seconds);
       if (req.path === '/healthz' || req.path === '/readyz' || req.path === '/metrics') return;
+      // The line (its redacted URL above all) is built only when written: ingestion serves thousands a second.
+      if (!logger.isLevelEnabled('info')) return;
       logger.info(
         {
           method: req.method,

@@ -1,5 +1,10 @@
-/** Request-log redaction: credentials never reach a log line, however the URL spells them. */
-import { redactUrl } from '../../src/logger.js';
+/** Request-log redaction: credentials never reach a log line, however the URL spells them; a line is built only when written. */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import express from 'express';
+import { createOps, requestLogging } from '../../src/http/ops.js';
+import { createLogger, redactUrl } from '../../src/logger.js';
 
 test.each([
   ['/devices?api_key=SECRET1', '/devices?api_key=[Redacted]'],
@@ -32,4 +37,33 @@ test.each([
   ['/devices?name=pylon&q=eyJ', '/devices?name=pylon&q=eyJ'],
 ])('%s', (url, expected) => {
   expect(redactUrl(url)).toBe(expected);
+});
+
+describe('request log lines', () => {
+  // The request log of an app: `level` decides whether the line is written at all.
+  async function logged(level: string): Promise<string[]> {
+    const lines: string[] = [];
+    const destination = new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString()), done()) });
+    const app = express();
+    app.use(requestLogging(createOps(`redact-${level}`), createLogger({ level, destination })));
+    app.post('/player/:key/playlogs', (_req, res) => void res.status(202).end());
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const r = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/player/SECRET1/playlogs?token=SECRET2`, { method: 'POST' });
+      expect(r.status).toBe(202);
+    } finally {
+      server.close();
+    }
+    await new Promise((r) => setImmediate(r));
+    return lines;
+  }
+
+  test('at info one line per request, credentials redacted; below info none is built', async () => {
+    const info = await logged('info');
+    expect(info).toHaveLength(1);
+    expect(JSON.parse(info[0]!)).toMatchObject({ msg: 'request', method: 'POST', status: 202, url: '/player/[Redacted]/playlogs?token=[Redacted]' });
+    expect(info[0]).not.toContain('SECRET');
+    expect(await logged('warn')).toEqual([]);
+  });
 });

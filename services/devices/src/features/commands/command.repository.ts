@@ -4,8 +4,11 @@ import { COMMAND_STATUSES, type CommandStatus, type DeviceCommandRecord } from '
 
 export type DeviceCommand = Stored<DeviceCommandRecord>;
 
-/** Inserts in parallel slices of this size: the embedded store batches a slice into few transactions. */
-const SLICE = 500;
+/**
+ * Records per insertMany: one write transaction (embedded) or one round trip (Mongo) each; the
+ * slices of one call go out together, so the embedded store commits them in one flush.
+ */
+const SLICE = 1000;
 /** The most commands one sweep pass expires or prunes per account (the next pass takes the rest). */
 const SWEEP_BATCH = 5000;
 
@@ -51,13 +54,15 @@ export class CommandRepository {
     this.commands = store.collection<DeviceCommandRecord>(DEVICE_COMMANDS);
   }
 
-  /** Inserts every record (in order within each device); resolves with the stored commands. */
+  /**
+   * Inserts every record (in order within each device); resolves with the stored commands, in the
+   * order given. Batched (insertMany per slice, never one write per command): on a failure some
+   * records may be stored and the failure is thrown, as with the inserts one by one before.
+   */
   async queue(tenant: string, records: DeviceCommandRecord[]): Promise<DeviceCommand[]> {
-    const out: DeviceCommand[] = [];
-    for (let i = 0; i < records.length; i += SLICE) {
-      out.push(...(await Promise.all(records.slice(i, i + SLICE).map((r) => this.commands.insert(tenant, r)))));
-    }
-    return out;
+    const slices: DeviceCommandRecord[][] = [];
+    for (let i = 0; i < records.length; i += SLICE) slices.push(records.slice(i, i + SLICE));
+    return (await Promise.all(slices.map((s) => this.commands.insertMany(tenant, s)))).flat();
   }
 
   /** Queued (not yet delivered) commands of one device, oldest first. */

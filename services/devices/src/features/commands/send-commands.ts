@@ -78,9 +78,10 @@ export async function sendDeviceCommand(
 }
 
 /**
- * The same commands to many devices: one read for all devices (never one round trip each), inserts
- * in parallel slices, one result per distinct device id in the order given. Unknown and foreign
- * devices fail individually; invalid commands fail every device with the same error.
+ * The same commands to many devices: one read for all devices (never one round trip each), one
+ * batched insert of every command, one result per distinct device id in the order given. Unknown
+ * and foreign devices fail individually; invalid commands, or a store that refuses the insert, fail
+ * every device with the same error.
  */
 export async function sendBulkDeviceCommands(
   rt: SendCommandsDeps,
@@ -104,32 +105,23 @@ export async function sendBulkDeviceCommands(
   const found = new Map((await rt.repo.findByIds(tenant, ids)).map((d) => [d.id, d]));
   const devices = ids.map((id) => found.get(id)).filter((d): d is Device => d !== undefined);
   const now = rt.now();
-  const queuedFor = new Set<string>();
-  const errors = new Map<string, AppError>();
-  const slice = Math.max(1, Math.floor(500 / valid.length));
-  for (let i = 0; i < devices.length; i += slice) {
-    await Promise.all(
-      devices.slice(i, i + slice).map(async (d) => {
-        try {
-          await rt.commands.queue(tenant, records(rt, principal, d, valid, now));
-          queuedFor.add(d.id);
-        } catch (e) {
-          rt.logger.error({ err: e, deviceId: d.id }, 'bulk command not queued');
-          errors.set(d.id, isAppError(e) && e.code !== 'INTERNAL' ? e : new AppError('UNAVAILABLE', 'the commands could not be queued; retry'));
-        }
-      }),
+  // One batched write for every device's commands (as a bulk job's chunk, features/bulk): a store
+  // failure fails every device of the call with the same retryable error.
+  let queueError: AppError | null = null;
+  try {
+    await rt.commands.queue(
+      tenant,
+      devices.flatMap((d) => records(rt, principal, d, valid, now)),
     );
+  } catch (e) {
+    rt.logger.error({ err: e, devices: devices.length }, 'bulk commands not queued');
+    queueError = isAppError(e) && e.code !== 'INTERNAL' ? e : new AppError('UNAVAILABLE', 'the commands could not be queued; retry');
   }
-  await announce(
-    rt,
-    tenant,
-    devices.filter((d) => queuedFor.has(d.id)),
-    now,
-  );
+  if (!queueError) await announce(rt, tenant, devices, now);
   return summarise(
     ids.map((id) => {
-      if (queuedFor.has(id)) return { success: true, deviceId: id, error: null, errorCode: null };
-      return fail(id, errors.get(id) ?? new AppError('NOT_FOUND', `device '${id.slice(0, 100)}' was not found`));
+      if (found.has(id)) return queueError ? fail(id, queueError) : { success: true, deviceId: id, error: null, errorCode: null };
+      return fail(id, new AppError('NOT_FOUND', `device '${id.slice(0, 100)}' was not found`));
     }),
   );
 }

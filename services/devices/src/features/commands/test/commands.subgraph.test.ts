@@ -181,6 +181,35 @@ describe('sendBulkDeviceCommands', () => {
       (await f.run(BULK, { i: { deviceIds: Array.from({ length: 5001 }, (_, i) => `d${i}`), commands: [{ command: 'restart' }] } })).errors?.[0]?.message,
     ).toMatch(/at most 5000/);
   });
+  test('one batched insert for every device: a store that refuses it fails each found device with the same retryable error', async () => {
+    const a = await createDevice(f, { name: 'Bulk refused A' });
+    const b = await createDevice(f, { name: 'Bulk refused B' });
+    // The store's refusal, injected at the repository (the embedded store cannot be made to refuse one collection's insert).
+    const commands = f.sg.runtime.commands;
+    const calls: string[][] = [];
+    commands.queue = async (_tenant, records) => {
+      calls.push(records.map((c) => c.deviceId));
+      throw new Error('disk full');
+    };
+    try {
+      const r = (await f.run(BULK, { i: { deviceIds: [a.id, 'ghost', b.id], commands: [{ command: 'refresh' }] } })).data!.sendBulkDeviceCommands;
+      expect(calls).toEqual([[a.id, b.id]]);
+      expect(r).toEqual({
+        totalDevices: 3,
+        successCount: 0,
+        failureCount: 3,
+        results: [
+          { success: false, deviceId: a.id, error: 'the commands could not be queued; retry' },
+          { success: false, deviceId: 'ghost', error: "device 'ghost' was not found" },
+          { success: false, deviceId: b.id, error: 'the commands could not be queued; retry' },
+        ],
+      });
+    } finally {
+      Reflect.deleteProperty(commands, 'queue');
+    }
+    // Nothing was announced: the next ping finds no command.
+    expect((await player.ping(a.registrationKey)).body.commands).toEqual([]);
+  });
   test('1,000 devices in one call: batched reads and writes, well under a few seconds', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 1000; i += 100) {

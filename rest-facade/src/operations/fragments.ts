@@ -227,6 +227,19 @@ export const REST_FRAGMENTS = gql`
   }
 
   # A webhook endpoint as every /webhooks answer shows it (never its secret).
+  fragment RestUser on User {
+    id
+    firstName
+    lastName
+    email
+    username
+    roles
+    orgId
+    lastActivity
+    createdOn
+    disabled
+  }
+
   fragment RestWebhookEndpoint on WebhookEndpoint {
     id
     url

@@ -735,6 +735,8 @@ export type RestDataTableRowVersionFragment = { rowId: string, version: number, 
 
 export type RestScheduleFragment = { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> };
 
+export type RestUserFragment = { id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string, disabled: boolean };
+
 export type RestWebhookEndpointFragment = { id: string, url: string, description: string | null, eventTypes: Array<string>, deviceIds: Array<string>, deviceGroupId: string | null, tag: string | null, enabled: boolean, disabledReason: string | null, consecutiveFailures: number, previousSecretExpiresAt: string | null, createdOn: string, updatedOn: string };
 
 export type RestWebhookDeliveryFragment = { id: string, endpointId: string, eventId: string, eventType: string, eventTimestamp: string, status: string, attemptCount: number, nextAttemptAt: string | null, createdOn: string, attempts: Array<{ at: string, statusCode: number | null, latencyMs: number, responseExcerpt: string | null }> };
@@ -1550,7 +1552,7 @@ export type PatchUserMutationVariables = Exact<{
 }>;
 
 
-export type PatchUserMutation = { patchUser: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, user: { id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, role: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string, disabled: boolean } | null } | null };
+export type PatchUserMutation = { patchUser: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, user: { id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string, disabled: boolean } | null } | null };
 
 export type PollCapFeedMutationVariables = Exact<{
   id: string | number;

@@ -149,10 +149,7 @@ export const createCapFeed = route(
       # POST /cap-feeds: adds a CAP alert feed.
       mutation createCapFeed($input: CapFeedInput!) {
         createCapFeed(input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           capFeed {
             ...RestCapFeed
           }
@@ -189,10 +186,7 @@ export const updateCapFeed = route(
       # PUT /cap-feeds/{id}: changes the given fields of a CAP alert feed.
       mutation updateCapFeed($id: ID!, $input: CapFeedUpdateInput!) {
         updateCapFeed(id: $id, input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           capFeed {
             ...RestCapFeed
           }
@@ -245,10 +239,7 @@ export const pollCapFeed = route(
       # POST /cap-feeds/{id}/poll: reads a CAP alert feed now and acts on what is new.
       mutation pollCapFeed($id: ID!) {
         pollCapFeed(id: $id) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           alertsRead
           feedError
           handled {

@@ -227,6 +227,27 @@ export const REST_FRAGMENTS = gql`
   }
 
   # A webhook endpoint as every /webhooks answer shows it (never its secret).
+  fragment RestAuditEvent on AuditEvent {
+    eventId
+    timestamp
+    eventType
+    userId
+    userName
+    httpMethod
+    controllerName
+    actionName
+    ipAddress
+    responseCode
+    interface
+  }
+
+  fragment RestOutcome on MutationPayload {
+    success
+    error
+    errorCode
+    errorField
+  }
+
   fragment RestUser on User {
     id
     firstName

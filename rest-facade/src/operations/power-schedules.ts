@@ -119,10 +119,7 @@ export const setPowerSchedule = route(
       # POST /power-schedules: sets the power schedule of its target.
       mutation setPowerSchedule($input: PowerScheduleInput!) {
         setPowerSchedule(input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           powerSchedule {
             ...RestPowerSchedule
           }
@@ -157,10 +154,7 @@ export const deletePowerSchedule = route(
       # DELETE /power-schedules/{id}: deletes a power schedule.
       mutation deletePowerSchedule($id: ID!) {
         deletePowerSchedule(id: $id) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           powerSchedule {
             ...RestPowerSchedule
           }

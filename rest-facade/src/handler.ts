@@ -8,7 +8,7 @@ import type { Context } from 'openapi-backend';
 import { auditNote, failureFromGraphQL, isAppError, type GatewayClient, type Logger } from '@pylon/kit';
 import { apiKeyOf, type RestCredentials } from './credentials.js';
 import { sendError } from './errors.js';
-import type { RestInput, RestOperation } from './operations/index.js';
+import type { RequestParams, RestInput, RestOperation } from './operations/index.js';
 import type { PageFacts } from './operations/types.js';
 
 /** What every openapi-backend handler receives after the context. */
@@ -35,8 +35,9 @@ export function gatewayHandler(
     note.actionName = operationId;
     const requestId = typeof res.getHeader('x-request-id') === 'string' ? String(res.getHeader('x-request-id')) : req.get('x-request-id');
     const input: RestInput = {
-      params: (c.request.params ?? {}) as Record<string, unknown>,
-      query: (c.request.query ?? {}) as Record<string, unknown>,
+      // openapi-backend's validated values: coerced to the scalar (or list) type rest.yaml gives each parameter.
+      params: (c.request.params ?? {}) as RequestParams,
+      query: (c.request.query ?? {}) as RequestParams,
       body: c.request.requestBody,
       ...(req.get('accept') ? { accept: req.get('accept') } : {}),
     };

@@ -158,16 +158,7 @@ export const listOrganizations = route(
           createdOn
         }
         user(limit: 1000) {
-          id
-          firstName
-          lastName
-          email
-          username
-          roles
-          orgId
-          lastActivity
-          createdOn
-          disabled
+          ...RestUser
         }
       }
     `,

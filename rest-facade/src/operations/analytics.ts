@@ -20,7 +20,7 @@ import {
 import { csvStream, wantsCsv } from '../csv.js';
 import { mapFields, recordsAt, type FieldMap } from './declare.js';
 import { isRecord } from './shape.js';
-import type { RestInput, RestOperation, RestSuccess } from './types.js';
+import type { RequestParams, RestInput, RestOperation, RestSuccess } from './types.js';
 import { errors, json, jsonOrCsv, params, ref, route, type OpenApiValue } from './route.js';
 import { gql } from './gql.js';
 
@@ -754,7 +754,8 @@ function datasetOf(input: RestInput): { operationId: string; op: RestOperation; 
   const { dataset: _, ...query } = props;
   const accepted = analyticsParamsAccepted(d);
   for (const k of Object.keys(query)) if (!accepted.includes(k)) throw badInput(k, `dataset ${name} does not take ${k}`);
-  return { operationId: d.operationId, op, asGet: { ...input, query } };
+  // rest.yaml's AnalyticsDatasetRequest (additionalProperties: false) gives every property a scalar or list type.
+  return { operationId: d.operationId, op, asGet: { ...input, query: query as RequestParams } };
 }
 
 /** POST /analytics/dataset (legacy): the dataset named in the body, its GET parameters as body properties. */

@@ -123,17 +123,7 @@ export const listAuditEvents = route(
           ipAddress: $ipAddress
           responseCode: $responseCode
         ) {
-          eventId
-          timestamp
-          eventType
-          userId
-          userName
-          httpMethod
-          controllerName
-          actionName
-          ipAddress
-          responseCode
-          interface
+          ...RestAuditEvent
         }
         # The list's total (rest-facade declare.ts 'count'): same filters, ids only, up to 1000.
         total: auditEvent(
@@ -176,17 +166,7 @@ export const getAuditEvent = route(
       # GET /account/auditevents/{eventId}: one audit event of the account.
       query getAuditEvent($eventId: String!) {
         auditEvent(eventId: [$eventId], limit: 1) {
-          eventId
-          timestamp
-          eventType
-          userId
-          userName
-          httpMethod
-          controllerName
-          actionName
-          ipAddress
-          responseCode
-          interface
+          ...RestAuditEvent
         }
       }
     `,

@@ -9,7 +9,7 @@ import { gql } from './gql.js';
 import { toRestTarget, targetInput } from './overrides.js';
 import { errors, json, md, params, ref, route } from './route.js';
 import { isRecord, listOf, payloadOf } from './shape.js';
-import type { ItemOf, RestSchema } from './types.js';
+import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 
 type CapFeedData = ItemOf<'getCapFeed', 'capFeed'>;
 type CapAlertData = CapFeedData['alerts'][number];
@@ -46,9 +46,9 @@ export const toRestCapFeed = (f: CapFeedData): RestSchema<'CapFeed'> => ({
 });
 
 /** REST body -> CapFeedInput / CapFeedUpdateInput (shape checked by rest.yaml's schema first; values by the use case). */
-function capFeedInput(body: unknown): Record<string, unknown> {
+function capFeedInput(body: unknown): SomeInputOf<'createCapFeed'> & SomeInputOf<'updateCapFeed'> {
   if (!isRecord(body)) throw new AppError('BAD_USER_INPUT', 'the body must be a JSON object', { field: 'body' });
-  const input: Record<string, unknown> = {
+  const input: SomeInputOf<'createCapFeed'> & SomeInputOf<'updateCapFeed'> = {
     name: body.name,
     url: body.url,
     enabled: body.enabled,
@@ -149,10 +149,7 @@ export const createCapFeed = route(
       # POST /cap-feeds: adds a CAP alert feed.
       mutation createCapFeed($input: CapFeedInput!) {
         createCapFeed(input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           capFeed {
             ...RestCapFeed
           }
@@ -189,10 +186,7 @@ export const updateCapFeed = route(
       # PUT /cap-feeds/{id}: changes the given fields of a CAP alert feed.
       mutation updateCapFeed($id: ID!, $input: CapFeedUpdateInput!) {
         updateCapFeed(id: $id, input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           capFeed {
             ...RestCapFeed
           }
@@ -245,10 +239,7 @@ export const pollCapFeed = route(
       # POST /cap-feeds/{id}/poll: reads a CAP alert feed now and acts on what is new.
       mutation pollCapFeed($id: ID!) {
         pollCapFeed(id: $id) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           alertsRead
           feedError
           handled {

@@ -189,10 +189,7 @@ export const createDataTable = route(
       # POST /datatables.
       mutation createDataTable($input: CreateDataTableInput!) {
         createDataTable(input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           table {
             ...RestDataTable
           }
@@ -230,10 +227,7 @@ export const updateDataTable = route(
       # PUT /datatables/{tableId}.
       mutation updateDataTable($input: UpdateDataTableInput!) {
         updateDataTable(input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           table {
             ...RestDataTable
           }
@@ -264,10 +258,7 @@ export const deleteDataTable = route(
       # DELETE /datatables/{tableId}.
       mutation deleteDataTable($tableId: String!) {
         deleteDataTable(tableId: $tableId) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           tableId
         }
       }
@@ -296,10 +287,7 @@ export const createDataTableRow = route(
       # POST /datatables/{tableId}/rows.
       mutation createDataTableRow($input: CreateDataTableRowInput!) {
         createDataTableRow(input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           row {
             ...RestDataTableRow
           }
@@ -332,10 +320,7 @@ export const updateDataTableRow = route(
       # PUT /datatables/{tableId}/rows/{rowId} (partial).
       mutation updateDataTableRow($input: UpdateDataTableRowInput!) {
         updateDataTableRow(input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           row {
             ...RestDataTableRow
           }
@@ -366,10 +351,7 @@ export const deleteDataTableRow = route(
       # DELETE /datatables/{tableId}/rows/{rowId}.
       mutation deleteDataTableRow($tableId: String!, $rowId: String!, $version: Int) {
         deleteDataTableRow(tableId: $tableId, rowId: $rowId, version: $version) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           rowId
         }
       }
@@ -406,10 +388,7 @@ export const batchCreateDataTableRows = route(
       # POST /datatables/{tableId}/rows/batch.
       mutation batchCreateDataTableRows($input: BatchCreateDataTableRowsInput!) {
         batchCreateDataTableRows(input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           results {
             index
             rowId
@@ -447,10 +426,7 @@ export const batchDeleteDataTableRows = route(
       # POST /datatables/{tableId}/rows/batch-delete.
       mutation batchDeleteDataTableRows($input: BatchDeleteDataTableRowsInput!) {
         batchDeleteDataTableRows(input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           results {
             index
             rowId
@@ -489,10 +465,7 @@ export const reorderDataTableRows = route(
       # PUT /datatables/{tableId}/rows/reorder.
       mutation reorderDataTableRows($input: ReorderDataTableRowsInput!) {
         reorderDataTableRows(input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           moved
         }
       }
@@ -525,10 +498,7 @@ export const rollbackDataTableRow = route(
       # POST /datatables/{tableId}/rows/{rowId}/rollback.
       mutation rollbackDataTableRow($input: RollbackDataTableRowInput!) {
         rollbackDataTableRow(input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           newVersion
           restoredRow {
             ...RestDataTableRow

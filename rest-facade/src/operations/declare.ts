@@ -22,6 +22,7 @@ import type {
   DataOf,
   ItemOf,
   OperationId,
+  RequestParams,
   RestBodyOf,
   RestInput,
   RestItemOf,
@@ -151,7 +152,7 @@ function countedTotal(data: Record<string, unknown>, key: string | undefined): n
 }
 
 /** The query with aliased parameters under their canonical names. */
-function canonical(query: Record<string, unknown>, aliases: Readonly<Record<string, string>> | undefined): Record<string, unknown> {
+function canonical(query: RequestParams, aliases: Readonly<Record<string, string>> | undefined): RequestParams {
   if (!aliases) return query;
   const out = { ...query };
   for (const [alias, name] of Object.entries(aliases)) if (out[alias] !== undefined) out[name] = out[alias];
@@ -182,7 +183,7 @@ function listOperation(spec: ListSpec): RestOperation {
   const names = paging === 'none' ? undefined : paging === 'take/page' ? { take: 'take', page: 'page' } : paging;
   const params = spec.params ?? {};
   const toRest = spec.toRest ?? snakeRecord;
-  const windowOf = (query: Record<string, unknown>): { limit?: number | undefined; offset?: number | undefined } =>
+  const windowOf = (query: RequestParams): { limit?: number | undefined; offset?: number | undefined } =>
     names
       ? pageWindow(query[names.take], query[names.page], {
           names,
@@ -274,6 +275,13 @@ export interface BodySpec {
   finish?: (input: Record<string, unknown>, rest: RestInput) => Record<string, unknown>;
 }
 
+/** BodySpec over the names a document takes (its `$input`'s fields, or with `flat` its variables). */
+type TypedBodySpec<F extends string> = {
+  fields: FieldMap<F>;
+  resetTo?: { readonly [K in F]?: unknown };
+  finish?: (input: { [K in F]?: unknown }, rest: RestInput) => { [K in F]?: unknown };
+};
+
 function bodyInput(body: BodySpec, input: RestInput): Record<string, unknown> {
   const mapped = { ...body.resetTo, ...mapFields(input.body, body.fields, input) };
   return body.finish ? body.finish(mapped, input) : mapped;
@@ -343,8 +351,8 @@ export type TypedWriteSpec<N extends OperationId, R extends RootOf<N>, K extends
   variable?: VariableName<N>;
   toRest?: (record: PayloadRecord<N, R, K>, input: RestInput) => RestBodyOf<N>;
 } & (
-    | { flat?: false; body: Omit<BodySpec, 'fields'> & { fields: FieldMap<InputField<N>> }; query?: FieldMap<InputField<N>> }
-    | { flat: true; body: Omit<BodySpec, 'fields'> & { fields: FieldMap<VariableName<N>> }; query?: FieldMap<VariableName<N>> }
+    | { flat?: false; body: TypedBodySpec<InputField<N>>; query?: FieldMap<InputField<N>> }
+    | { flat: true; body: TypedBodySpec<VariableName<N>>; query?: FieldMap<VariableName<N>> }
   );
 
 export function createOp<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>>(

@@ -93,10 +93,7 @@ export const startDeviceBulkJob = route(
       # POST /devices/bulk.
       mutation startDeviceBulkJob($input: DeviceBulkJobInput!) {
         startDeviceBulkJob(input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           jobId
           link
           dryRun {

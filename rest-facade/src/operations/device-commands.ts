@@ -55,10 +55,7 @@ export const sendDeviceCommand = route(
       # POST /devices/{id}/commands.
       mutation sendDeviceCommand($deviceId: String!, $commands: [DeviceCommandInput!]!) {
         sendDeviceCommand(deviceId: $deviceId, commands: $commands) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           deviceId
           commandCount
           commands {
@@ -284,10 +281,7 @@ export const trackDeviceEvent = route(
       # POST /devices/{id}/track.
       mutation trackDeviceEvent($deviceId: String!, $input: DeviceEventInput!) {
         trackDeviceEvent(deviceId: $deviceId, input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           eventId
           deviceId
           timestamp

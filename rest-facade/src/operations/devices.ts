@@ -3,7 +3,7 @@ import type { RestDeviceFragment, RestPingDataFragment } from '@pylon/kit/genera
 import { getOp, listOp } from './declare.js';
 import { isRecord } from './shape.js';
 import type { RestInput, RestSchema } from './types.js';
-import { errors, json, md, params, ref, route } from './route.js';
+import { errors, json, md, params, ref, route, type OpenApiObject } from './route.js';
 import { gql } from './gql.js';
 
 /** A device as the persisted documents select it (the RestDevice fragment; lists add `snap`). */
@@ -135,6 +135,20 @@ const REFERENCE_NAMES = {
   IsOnline: 'is_online',
 };
 
+const TEXT = { type: 'string', minLength: 1, maxLength: 200 } as const;
+/** A repeated parameter (`?GroupId=a&GroupId=b`). */
+const TEXT_LIST = { type: 'array', maxItems: 100, items: TEXT } as const;
+
+/** The query parameter of a reference name, described as the alias it is (`x-pylon-alias`: the docs page leaves it out). */
+const alias = (name: keyof typeof REFERENCE_NAMES, schema: OpenApiObject): OpenApiObject => ({
+  name,
+  in: 'query',
+  description: `Reference name of \`${REFERENCE_NAMES[name]}\`.`,
+  'x-pylon-alias': true,
+  ...(schema.type === 'array' ? { style: 'form', explode: true } : {}),
+  schema,
+});
+
 export const listDevices = route(
   'GET /devices',
   {
@@ -145,61 +159,15 @@ export const listDevices = route(
       ...params('IdQuery', 'Take', 'Page', 'DeviceTypeId', 'GroupId', 'GroupName', 'IncludeSnap', 'OrgId', 'IsOnline'),
       // The reference API's names for the same parameters, accepted so generated clients work unchanged.
       // x-pylon-alias: the docs page (/docs) leaves them out; the API accepts them.
-      {
-        name: 'Id',
-        in: 'query',
-        description: 'Reference name of `id`.',
-        'x-pylon-alias': true,
-        schema: { type: 'string', minLength: 1, maxLength: 200 },
-      },
-      {
-        name: 'Take',
-        in: 'query',
-        description: 'Reference name of `take`.',
-        'x-pylon-alias': true,
-        schema: { type: 'integer', minimum: 0, maximum: 1000 },
-      },
-      {
-        name: 'Page',
-        in: 'query',
-        description: 'Reference name of `page`.',
-        'x-pylon-alias': true,
-        schema: { type: 'integer', minimum: 0, maximum: 10000000 },
-      },
-      {
-        name: 'DeviceTypeId',
-        in: 'query',
-        description: 'Reference name of `device_type_id`.',
-        'x-pylon-alias': true,
-        schema: { type: 'string', minLength: 1, maxLength: 200 },
-      },
-      {
-        name: 'GroupId',
-        in: 'query',
-        description: 'Reference name of `group_id`.',
-        'x-pylon-alias': true,
-        style: 'form',
-        explode: true,
-        schema: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 200 } },
-      },
-      {
-        name: 'GroupName',
-        in: 'query',
-        description: 'Reference name of `group_name`.',
-        'x-pylon-alias': true,
-        style: 'form',
-        explode: true,
-        schema: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 200 } },
-      },
-      { name: 'IncludeSnap', in: 'query', description: 'Reference name of `include_snap`.', 'x-pylon-alias': true, schema: { type: 'boolean' } },
-      {
-        name: 'OrgId',
-        in: 'query',
-        description: 'Reference name of `org_id`.',
-        'x-pylon-alias': true,
-        schema: { type: 'string', minLength: 1, maxLength: 200 },
-      },
-      { name: 'IsOnline', in: 'query', description: 'Reference name of `is_online`.', 'x-pylon-alias': true, schema: { type: 'boolean' } },
+      alias('Id', TEXT),
+      alias('Take', { type: 'integer', minimum: 0, maximum: 1000 }),
+      alias('Page', { type: 'integer', minimum: 0, maximum: 10000000 }),
+      alias('DeviceTypeId', TEXT),
+      alias('GroupId', TEXT_LIST),
+      alias('GroupName', TEXT_LIST),
+      alias('IncludeSnap', { type: 'boolean' }),
+      alias('OrgId', TEXT),
+      alias('IsOnline', { type: 'boolean' }),
     ],
     responses: {
       '200': {

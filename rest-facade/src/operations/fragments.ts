@@ -227,6 +227,40 @@ export const REST_FRAGMENTS = gql`
   }
 
   # A webhook endpoint as every /webhooks answer shows it (never its secret).
+  fragment RestAuditEvent on AuditEvent {
+    eventId
+    timestamp
+    eventType
+    userId
+    userName
+    httpMethod
+    controllerName
+    actionName
+    ipAddress
+    responseCode
+    interface
+  }
+
+  fragment RestOutcome on MutationPayload {
+    success
+    error
+    errorCode
+    errorField
+  }
+
+  fragment RestUser on User {
+    id
+    firstName
+    lastName
+    email
+    username
+    roles
+    orgId
+    lastActivity
+    createdOn
+    disabled
+  }
+
   fragment RestWebhookEndpoint on WebhookEndpoint {
     id
     url

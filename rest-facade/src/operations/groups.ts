@@ -48,7 +48,7 @@ const groupListDocument = (operationId: string, root: string) =>
  * Body `finish` for inputs whose name is required while the reference's request schema allows null:
  * a null or missing name is a 400 naming `name` here, not a variable error without a field.
  */
-export function requireName(input: Record<string, unknown>): Record<string, unknown> {
+export function requireName<I extends { readonly name?: unknown }>(input: I): I {
   if (input.name === null || input.name === undefined) throw new AppError('BAD_USER_INPUT', 'name is required', { field: 'name' });
   return input;
 }

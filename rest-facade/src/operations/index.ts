@@ -14,7 +14,7 @@ import { OPERATION_MODULES } from './modules.generated.js';
 import type { RestRoute } from './route.js';
 import type { RestOperation } from './types.js';
 
-export type { Accepts, RestInput, RestOperation, RestSuccess } from './types.js';
+export type { Accepts, RequestParams, RestInput, RestOperation, RestSuccess } from './types.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -183,10 +183,7 @@ export const importMedia = route(
       # POST /media/import?url=&group_id=: the service downloads the file (SSRF-safe, size and time capped).
       mutation importMedia($input: CreateMediaFromUrlInput!) {
         createMediaFromUrl(input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           media {
             ...RestMedia
           }

@@ -158,10 +158,7 @@ export const startOverride = route(
       # POST /overrides: starts an emergency override (at once, or at starts_at).
       mutation startOverride($input: OverrideInput!) {
         startOverride(input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           override {
             ...RestOverride
           }
@@ -199,10 +196,7 @@ export const cancelOverride = route(
       # POST /overrides/{id}/cancel: ends an emergency override on every reachable screen.
       mutation cancelOverride($id: ID!) {
         cancelOverride(id: $id) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           override {
             ...RestOverride
           }

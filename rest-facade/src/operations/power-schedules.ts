@@ -5,7 +5,7 @@
  */
 import { AppError } from '@pylon/kit';
 import { errors, json, md, params, ref, route } from './route.js';
-import type { ItemOf, RestSchema } from './types.js';
+import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 import { isRecord, listOf, payloadOf } from './shape.js';
 import { restOp } from './declare.js';
 import { gql } from './gql.js';
@@ -24,7 +24,7 @@ export const toRestPowerSchedule = (s: PowerData): RestSchema<'PowerSchedule'> =
 });
 
 /** REST body -> PowerScheduleInput (shape checked by rest.yaml's schema first; values by the use case). */
-function powerInput(body: unknown): Record<string, unknown> {
+function powerInput(body: unknown): SomeInputOf<'setPowerSchedule'> {
   if (!isRecord(body)) throw new AppError('BAD_USER_INPUT', 'the body must be a JSON object', { field: 'body' });
   const t = isRecord(body.target) ? body.target : {};
   return {
@@ -119,10 +119,7 @@ export const setPowerSchedule = route(
       # POST /power-schedules: sets the power schedule of its target.
       mutation setPowerSchedule($input: PowerScheduleInput!) {
         setPowerSchedule(input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           powerSchedule {
             ...RestPowerSchedule
           }
@@ -157,10 +154,7 @@ export const deletePowerSchedule = route(
       # DELETE /power-schedules/{id}: deletes a power schedule.
       mutation deletePowerSchedule($id: ID!) {
         deletePowerSchedule(id: $id) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           powerSchedule {
             ...RestPowerSchedule
           }

@@ -35,10 +35,18 @@ export type RestRequestBodyOf<N> = N extends keyof RestApiOperations
 /** One item of a list body (or the body itself). */
 export type RestItemOf<N> = RestBodyOf<N> extends readonly (infer I)[] ? I : RestBodyOf<N>;
 
+/**
+ * A path or query parameter after OpenAPI validation: a scalar of the type rest.yaml gives it, or a
+ * list of them (a repeated parameter, `style: form, explode: true`).
+ */
+export type ParamValue = string | number | boolean | readonly (string | number | boolean)[];
+/** Path or query parameters by name; one the request left out (and rest.yaml gives no default) is absent. */
+export type RequestParams = { readonly [name: string]: ParamValue | undefined };
+
 /** The request after OpenAPI validation: types coerced, defaults applied, `api_key` removed. */
 export interface RestInput {
-  params: Record<string, unknown>;
-  query: Record<string, unknown>;
+  params: RequestParams;
+  query: RequestParams;
   body: unknown;
   /** The request's Accept header (content negotiation, e.g. CSV). */
   accept?: string;

@@ -51,16 +51,7 @@ export const listUsers = route(
       # GET /users: one page of the account's users.
       query listUsers($id: [String!], $limit: Int, $offset: Int) {
         user(id: $id, limit: $limit, offset: $offset) {
-          id
-          firstName
-          lastName
-          email
-          username
-          roles
-          orgId
-          lastActivity
-          createdOn
-          disabled
+          ...RestUser
         }
         # The list's total (rest-facade declare.ts 'count'): same filters, counted by the store.
         total: userCount(id: $id)
@@ -90,16 +81,7 @@ export const getUser = route(
       # GET /users/{id}: one user of the account.
       query getUser($id: String!) {
         user(id: [$id], limit: 1) {
-          id
-          firstName
-          lastName
-          email
-          username
-          roles
-          orgId
-          lastActivity
-          createdOn
-          disabled
+          ...RestUser
         }
       }
     `,

@@ -123,10 +123,7 @@ const create = createOp('createWebhookEndpoint', {
     # POST /webhooks: adds an endpoint; the answer carries the signing secret, shown this once.
     mutation createWebhookEndpoint($input: WebhookEndpointInput!) {
       createWebhookEndpoint(input: $input) {
-        success
-        error
-        errorCode
-        errorField
+        ...RestOutcome
         secret
         endpoint {
           ...RestWebhookEndpoint
@@ -188,10 +185,7 @@ export const updateWebhookEndpoint = route(
       # PUT /webhooks/{id}: changes the given fields of an endpoint.
       mutation updateWebhookEndpoint($id: String!, $input: WebhookEndpointChanges!) {
         updateWebhookEndpoint(id: $id, input: $input) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           endpoint {
             ...RestWebhookEndpoint
           }
@@ -298,10 +292,7 @@ const rotate = createOp('rotateWebhookEndpointSecret', {
     # POST /webhooks/{id}/rotate-secret: a new signing secret (shown this once); the previous one signs beside it for the overlap.
     mutation rotateWebhookEndpointSecret($id: String!, $overlapSeconds: Int) {
       rotateWebhookEndpointSecret(id: $id, overlapSeconds: $overlapSeconds) {
-        success
-        error
-        errorCode
-        errorField
+        ...RestOutcome
         secret
         endpoint {
           ...RestWebhookEndpoint
@@ -403,10 +394,7 @@ export const redeliverWebhookEvents = route(
       # POST /webhooks/{id}/redeliver: one event, or the deliveries of a time range, queued again.
       mutation redeliverWebhookEvents($id: String!, $eventId: String, $from: String, $to: String) {
         redeliverWebhookEvents(id: $id, eventId: $eventId, from: $from, to: $to) {
-          success
-          error
-          errorCode
-          errorField
+          ...RestOutcome
           count
         }
       }

@@ -4,116 +4,17 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
-export type ColumnType =
-  | 'BOOLEAN'
-  | 'DATE'
-  /** Stored and exported but not shown on screens. */
-  | 'HIDDEN'
-  | 'IMAGE'
-  | 'NUMBER'
-  | 'TEXT';
-
-export type CreateDataTableRowInput = {
-  data: unknown;
-  tableId: string;
-};
-
-export type CreateDeviceInput = {
-  deviceType?: DeviceTypeInput | null | undefined;
-  groupId?: string | null | undefined;
-  location?: LocationInput | null | undefined;
-  name: string;
-  notes?: string | null | undefined;
-  orgId?: string | null | undefined;
-  /** The player's own key (32 to 128 of A-Z a-z 0-9 - _: at least 128 bits when random, so guessing one is pointless), e.g. shown on its screen; generated (128 random bits) when omitted. */
-  registrationKey?: string | null | undefined;
-  tags?: Array<string> | null | undefined;
-  /** IANA time zone name, e.g. Europe/Amsterdam. */
-  timezone?: string | null | undefined;
-};
-
-export type DeviceTypeInput = {
-  id?: string | null | undefined;
-  manufacturer?: string | null | undefined;
-  name?: string | null | undefined;
-};
-
-export type LocationInput = {
-  city?: string | null | undefined;
-  country?: string | null | undefined;
-  latitude?: number | null | undefined;
-  longitude?: number | null | undefined;
-  state?: string | null | undefined;
-};
-
-export type PlaylistType =
-  | 'MARQUEE'
-  | 'MULTIMEDIA'
-  | 'SLIDESHOW'
-  | 'TEMPLATE';
-
-/** From lowest to highest; a higher priority schedule wins over a lower one. */
-export type SchedulePriorityType =
-  | 'HIGH'
-  | 'HIGHEST'
-  | 'LOW'
-  | 'LOWEST'
-  | 'NORMAL';
-
-export type ScheduleType =
-  | 'CAMPAIGN'
-  | 'PLAYLIST'
-  | 'TEMPLATE';
-
-export type SourceType =
-  | 'AUDIO'
-  | 'COMMAND'
-  | 'FLASH'
-  | 'GADGET'
-  | 'IMAGE'
-  | 'PDF'
-  | 'PLACE_EXCHANGE'
-  | 'PLAYLIST'
-  | 'POWER_POINT'
-  | 'RSS'
-  | 'SVG'
-  | 'TEMPLATE'
-  | 'TEXT'
-  | 'TWITTER'
-  | 'URL'
-  | 'VIDEO'
-  | 'VISTAR_MEDIA'
-  | 'WEB_PAGE'
-  | 'YOU_TUBE';
-
-export type UpdateDataTableRowInput = {
-  data: unknown;
-  rowId: string;
-  tableId: string;
-  /** When given, the write is refused (VERSION_CONFLICT) unless the row is at this version. */
-  version?: number | null | undefined;
-};
-
-export type UpdateDeviceInput = {
-  deviceType?: DeviceTypeInput | null | undefined;
-  groupId?: string | null | undefined;
-  location?: LocationInput | null | undefined;
-  name?: string | null | undefined;
-  notes?: string | null | undefined;
-  orgId?: string | null | undefined;
-  tags?: Array<string> | null | undefined;
-  timezone?: string | null | undefined;
-};
+import type * as Types from './rest-operations.generated.js';
 
 export type LegacyDeviceFragment = { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, registrationKey: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null };
 
 export type LegacyMediaFragment = { id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, tags: Array<string>, groupId: string | null, groupName: string | null, validFrom: string | null, validUntil: string | null };
 
-export type LegacyPlaylistFragment = { id: string, name: string, type: PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> };
+export type LegacyPlaylistFragment = { id: string, name: string, type: Types.PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: Types.SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> };
 
 export type LegacyTemplateFragment = { id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> };
 
-export type LegacyDataTableFragment = { id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> };
+export type LegacyDataTableFragment = { id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: Types.ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> };
 
 export type LegacyDataTableRowFragment = { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number };
 
@@ -265,14 +166,14 @@ export type LegacyOutcomeFragment =
 ;
 
 export type CreateDataTableRowMutationVariables = Exact<{
-  input: CreateDataTableRowInput;
+  input: Types.CreateDataTableRowInput;
 }>;
 
 
 export type CreateDataTableRowMutation = { createDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, row: { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number } | null } | null };
 
 export type CreateDeviceMutationVariables = Exact<{
-  input: CreateDeviceInput;
+  input: Types.CreateDeviceInput;
 }>;
 
 
@@ -292,7 +193,7 @@ export type GetDataTableQueryVariables = Exact<{
 }>;
 
 
-export type GetDataTableQuery = { dataTable: { id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> } | null };
+export type GetDataTableQuery = { dataTable: { id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: Types.ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> } | null };
 
 export type GetDataTableRowQueryVariables = Exact<{
   tableId: string;
@@ -321,7 +222,7 @@ export type GetPlaylistQueryVariables = Exact<{
 }>;
 
 
-export type GetPlaylistQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> }> | null };
+export type GetPlaylistQuery = { playlist: Array<{ id: string, name: string, type: Types.PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: Types.SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> }> | null };
 
 export type GetTemplateQueryVariables = Exact<{
   id: string;
@@ -348,7 +249,7 @@ export type ListDataTablesQueryVariables = Exact<{
 }>;
 
 
-export type ListDataTablesQuery = { dataTables: { continuationToken: string | null, data: Array<{ id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> }> } | null };
+export type ListDataTablesQuery = { dataTables: { continuationToken: string | null, data: Array<{ id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: Types.ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> }> } | null };
 
 export type ListDeviceGroupsQueryVariables = Exact<{
   tree?: boolean | null | undefined;
@@ -392,7 +293,7 @@ export type ListPlaylistsQueryVariables = Exact<{
 }>;
 
 
-export type ListPlaylistsQuery = { playlist: Array<{ id: string, name: string, type: PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> }> | null };
+export type ListPlaylistsQuery = { playlist: Array<{ id: string, name: string, type: Types.PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: Types.SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> }> | null };
 
 export type ListSchedulesQueryVariables = Exact<{
   deviceId?: string | null | undefined;
@@ -402,7 +303,7 @@ export type ListSchedulesQueryVariables = Exact<{
 }>;
 
 
-export type ListSchedulesQuery = { schedule: Array<{ id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, devices: Array<{ id: string }> }> | null };
+export type ListSchedulesQuery = { schedule: Array<{ id: string, name: string, type: Types.ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: Types.SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, devices: Array<{ id: string }> }> | null };
 
 export type ListTemplatesQueryVariables = Exact<{
   limit?: number | null | undefined;
@@ -413,7 +314,7 @@ export type ListTemplatesQueryVariables = Exact<{
 export type ListTemplatesQuery = { template: Array<{ id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> }> | null };
 
 export type UpdateDataTableRowMutationVariables = Exact<{
-  input: UpdateDataTableRowInput;
+  input: Types.UpdateDataTableRowInput;
 }>;
 
 
@@ -421,7 +322,7 @@ export type UpdateDataTableRowMutation = { updateDataTableRow: { success: boolea
 
 export type UpdateDeviceMutationVariables = Exact<{
   id: string | number;
-  input: UpdateDeviceInput;
+  input: Types.UpdateDeviceInput;
 }>;
 
 

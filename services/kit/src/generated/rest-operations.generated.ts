@@ -735,6 +735,157 @@ export type RestDataTableRowVersionFragment = { rowId: string, version: number, 
 
 export type RestScheduleFragment = { id: string, name: string, type: ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> };
 
+export type RestAuditEventFragment = { eventId: string, timestamp: string, eventType: string, userId: string | null, userName: string | null, httpMethod: string, controllerName: string, actionName: string, ipAddress: string | null, responseCode: number, interface: string };
+
+type RestOutcome_AlertPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_AlertRulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_BatchDataTableRowsPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_CapFeedPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_CapFeedPollPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_CreateApiKeyPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_CreateMediaFromUrlPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_CreateOrganizationPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_CreateUserPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_DataTablePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_DataTableRowPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_DeleteAlertRulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_DeleteContentGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_DeleteDataTablePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_DeleteDataTableRowPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_DeleteDeviceGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_DeleteDevicePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_DeleteMediaPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_DeletePlaylistPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_DeleteScheduleGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_DeleteSchedulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_DeleteTemplatePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_DeleteWebhookEndpointPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_DeviceBulkJobPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_DeviceGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_DevicePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_ImportDataTableRowsPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_JobPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_MediaGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_OverridePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_PlaylistGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_PlaylistPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_PowerSchedulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_RedeliverWebhookEventsPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_ReorderDataTableRowsPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_RevokeApiKeyPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_RollbackDataTableRowPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_ScheduleGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_SchedulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_SendDeviceCommandPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_TemplateGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_TemplatePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_TrackDeviceEventPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_UpdateAccountPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_UpdateMediaPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_UpdateUserPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_WebhookDeliveryPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+type RestOutcome_WebhookEndpointPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
+
+export type RestOutcomeFragment =
+  | RestOutcome_AlertPayload_Fragment
+  | RestOutcome_AlertRulePayload_Fragment
+  | RestOutcome_BatchDataTableRowsPayload_Fragment
+  | RestOutcome_CapFeedPayload_Fragment
+  | RestOutcome_CapFeedPollPayload_Fragment
+  | RestOutcome_CreateApiKeyPayload_Fragment
+  | RestOutcome_CreateMediaFromUrlPayload_Fragment
+  | RestOutcome_CreateOrganizationPayload_Fragment
+  | RestOutcome_CreateUserPayload_Fragment
+  | RestOutcome_DataTablePayload_Fragment
+  | RestOutcome_DataTableRowPayload_Fragment
+  | RestOutcome_DeleteAlertRulePayload_Fragment
+  | RestOutcome_DeleteContentGroupPayload_Fragment
+  | RestOutcome_DeleteDataTablePayload_Fragment
+  | RestOutcome_DeleteDataTableRowPayload_Fragment
+  | RestOutcome_DeleteDeviceGroupPayload_Fragment
+  | RestOutcome_DeleteDevicePayload_Fragment
+  | RestOutcome_DeleteMediaPayload_Fragment
+  | RestOutcome_DeletePlaylistPayload_Fragment
+  | RestOutcome_DeleteScheduleGroupPayload_Fragment
+  | RestOutcome_DeleteSchedulePayload_Fragment
+  | RestOutcome_DeleteTemplatePayload_Fragment
+  | RestOutcome_DeleteWebhookEndpointPayload_Fragment
+  | RestOutcome_DeviceBulkJobPayload_Fragment
+  | RestOutcome_DeviceGroupPayload_Fragment
+  | RestOutcome_DevicePayload_Fragment
+  | RestOutcome_ImportDataTableRowsPayload_Fragment
+  | RestOutcome_JobPayload_Fragment
+  | RestOutcome_MediaGroupPayload_Fragment
+  | RestOutcome_OverridePayload_Fragment
+  | RestOutcome_PlaylistGroupPayload_Fragment
+  | RestOutcome_PlaylistPayload_Fragment
+  | RestOutcome_PowerSchedulePayload_Fragment
+  | RestOutcome_RedeliverWebhookEventsPayload_Fragment
+  | RestOutcome_ReorderDataTableRowsPayload_Fragment
+  | RestOutcome_RevokeApiKeyPayload_Fragment
+  | RestOutcome_RollbackDataTableRowPayload_Fragment
+  | RestOutcome_ScheduleGroupPayload_Fragment
+  | RestOutcome_SchedulePayload_Fragment
+  | RestOutcome_SendDeviceCommandPayload_Fragment
+  | RestOutcome_TemplateGroupPayload_Fragment
+  | RestOutcome_TemplatePayload_Fragment
+  | RestOutcome_TrackDeviceEventPayload_Fragment
+  | RestOutcome_UpdateAccountPayload_Fragment
+  | RestOutcome_UpdateMediaPayload_Fragment
+  | RestOutcome_UpdateUserPayload_Fragment
+  | RestOutcome_WebhookDeliveryPayload_Fragment
+  | RestOutcome_WebhookEndpointPayload_Fragment
+;
+
+export type RestUserFragment = { id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string, disabled: boolean };
+
 export type RestWebhookEndpointFragment = { id: string, url: string, description: string | null, eventTypes: Array<string>, deviceIds: Array<string>, deviceGroupId: string | null, tag: string | null, enabled: boolean, disabledReason: string | null, consecutiveFailures: number, previousSecretExpiresAt: string | null, createdOn: string, updatedOn: string };
 
 export type RestWebhookDeliveryFragment = { id: string, endpointId: string, eventId: string, eventType: string, eventTimestamp: string, status: string, attemptCount: number, nextAttemptAt: string | null, createdOn: string, attempts: Array<{ at: string, statusCode: number | null, latencyMs: number, responseExcerpt: string | null }> };
@@ -752,14 +903,14 @@ export type BatchCreateDataTableRowsMutationVariables = Exact<{
 }>;
 
 
-export type BatchCreateDataTableRowsMutation = { batchCreateDataTableRows: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, successCount: number | null, failureCount: number | null, results: Array<{ index: number, rowId: string | null, success: boolean, error: string | null, errorCode: string | null }> | null } | null };
+export type BatchCreateDataTableRowsMutation = { batchCreateDataTableRows: { successCount: number | null, failureCount: number | null, success: boolean, error: string | null, errorCode: string | null, errorField: string | null, results: Array<{ index: number, rowId: string | null, success: boolean, error: string | null, errorCode: string | null }> | null } | null };
 
 export type BatchDeleteDataTableRowsMutationVariables = Exact<{
   input: BatchDeleteDataTableRowsInput;
 }>;
 
 
-export type BatchDeleteDataTableRowsMutation = { batchDeleteDataTableRows: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, successCount: number | null, failureCount: number | null, results: Array<{ index: number, rowId: string | null, success: boolean, error: string | null, errorCode: string | null }> | null } | null };
+export type BatchDeleteDataTableRowsMutation = { batchDeleteDataTableRows: { successCount: number | null, failureCount: number | null, success: boolean, error: string | null, errorCode: string | null, errorField: string | null, results: Array<{ index: number, rowId: string | null, success: boolean, error: string | null, errorCode: string | null }> | null } | null };
 
 export type CancelOverrideMutationVariables = Exact<{
   id: string | number;
@@ -861,7 +1012,7 @@ export type CreateWebhookEndpointMutationVariables = Exact<{
 }>;
 
 
-export type CreateWebhookEndpointMutation = { createWebhookEndpoint: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, secret: string | null, endpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, deviceIds: Array<string>, deviceGroupId: string | null, tag: string | null, enabled: boolean, disabledReason: string | null, consecutiveFailures: number, previousSecretExpiresAt: string | null, createdOn: string, updatedOn: string } | null } | null };
+export type CreateWebhookEndpointMutation = { createWebhookEndpoint: { secret: string | null, success: boolean, error: string | null, errorCode: string | null, errorField: string | null, endpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, deviceIds: Array<string>, deviceGroupId: string | null, tag: string | null, enabled: boolean, disabledReason: string | null, consecutiveFailures: number, previousSecretExpiresAt: string | null, createdOn: string, updatedOn: string } | null } | null };
 
 export type DeleteCapFeedMutationVariables = Exact<{
   id: string | number;
@@ -875,7 +1026,7 @@ export type DeleteDataTableMutationVariables = Exact<{
 }>;
 
 
-export type DeleteDataTableMutation = { deleteDataTable: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, tableId: string | null } | null };
+export type DeleteDataTableMutation = { deleteDataTable: { tableId: string | null, success: boolean, error: string | null, errorCode: string | null, errorField: string | null } | null };
 
 export type DeleteDataTableRowMutationVariables = Exact<{
   tableId: string;
@@ -884,7 +1035,7 @@ export type DeleteDataTableRowMutationVariables = Exact<{
 }>;
 
 
-export type DeleteDataTableRowMutation = { deleteDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, rowId: string | null } | null };
+export type DeleteDataTableRowMutation = { deleteDataTableRow: { rowId: string | null, success: boolean, error: string | null, errorCode: string | null, errorField: string | null } | null };
 
 export type DeleteDeviceMutationVariables = Exact<{
   id: string | number;
@@ -1550,14 +1701,14 @@ export type PatchUserMutationVariables = Exact<{
 }>;
 
 
-export type PatchUserMutation = { patchUser: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, user: { id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, role: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string, disabled: boolean } | null } | null };
+export type PatchUserMutation = { patchUser: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, user: { id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string, disabled: boolean } | null } | null };
 
 export type PollCapFeedMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type PollCapFeedMutation = { pollCapFeed: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, alertsRead: number | null, feedError: string | null, handled: Array<{ identifier: string, sender: string, sent: string, msgType: string, event: string, severity: string, headline: string, outcome: CapAlertOutcome, detail: string | null, receivedAt: string, override: { id: string } | null }> | null, capFeed: { id: string, name: string, url: string, enabled: boolean, severities: Array<CapSeverity>, events: Array<string>, pollSeconds: number, defaultDurationMinutes: number, configuredBy: string, lastPolledAt: string | null, lastError: string | null, createdOn: string, target: { all: boolean, tags: Array<string>, groupIds: Array<string>, deviceIds: Array<string>, radius: { latitude: number, longitude: number, radiusKm: number } | null } | null, alerts: Array<{ identifier: string, sender: string, sent: string, msgType: string, event: string, severity: string, headline: string, outcome: CapAlertOutcome, detail: string | null, receivedAt: string, override: { id: string } | null }> } | null } | null };
+export type PollCapFeedMutation = { pollCapFeed: { alertsRead: number | null, feedError: string | null, success: boolean, error: string | null, errorCode: string | null, errorField: string | null, handled: Array<{ identifier: string, sender: string, sent: string, msgType: string, event: string, severity: string, headline: string, outcome: CapAlertOutcome, detail: string | null, receivedAt: string, override: { id: string } | null }> | null, capFeed: { id: string, name: string, url: string, enabled: boolean, severities: Array<CapSeverity>, events: Array<string>, pollSeconds: number, defaultDurationMinutes: number, configuredBy: string, lastPolledAt: string | null, lastError: string | null, createdOn: string, target: { all: boolean, tags: Array<string>, groupIds: Array<string>, deviceIds: Array<string>, radius: { latitude: number, longitude: number, radiusKm: number } | null } | null, alerts: Array<{ identifier: string, sender: string, sent: string, msgType: string, event: string, severity: string, headline: string, outcome: CapAlertOutcome, detail: string | null, receivedAt: string, override: { id: string } | null }> } | null } | null };
 
 export type RedeliverWebhookEventsMutationVariables = Exact<{
   id: string;
@@ -1567,21 +1718,21 @@ export type RedeliverWebhookEventsMutationVariables = Exact<{
 }>;
 
 
-export type RedeliverWebhookEventsMutation = { redeliverWebhookEvents: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, count: number | null } | null };
+export type RedeliverWebhookEventsMutation = { redeliverWebhookEvents: { count: number | null, success: boolean, error: string | null, errorCode: string | null, errorField: string | null } | null };
 
 export type ReorderDataTableRowsMutationVariables = Exact<{
   input: ReorderDataTableRowsInput;
 }>;
 
 
-export type ReorderDataTableRowsMutation = { reorderDataTableRows: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, moved: number | null } | null };
+export type ReorderDataTableRowsMutation = { reorderDataTableRows: { moved: number | null, success: boolean, error: string | null, errorCode: string | null, errorField: string | null } | null };
 
 export type RollbackDataTableRowMutationVariables = Exact<{
   input: RollbackDataTableRowInput;
 }>;
 
 
-export type RollbackDataTableRowMutation = { rollbackDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, newVersion: number | null, restoredRow: { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number } | null } | null };
+export type RollbackDataTableRowMutation = { rollbackDataTableRow: { newVersion: number | null, success: boolean, error: string | null, errorCode: string | null, errorField: string | null, restoredRow: { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number } | null } | null };
 
 export type RotateWebhookEndpointSecretMutationVariables = Exact<{
   id: string;
@@ -1589,7 +1740,7 @@ export type RotateWebhookEndpointSecretMutationVariables = Exact<{
 }>;
 
 
-export type RotateWebhookEndpointSecretMutation = { rotateWebhookEndpointSecret: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, secret: string | null, endpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, deviceIds: Array<string>, deviceGroupId: string | null, tag: string | null, enabled: boolean, disabledReason: string | null, consecutiveFailures: number, previousSecretExpiresAt: string | null, createdOn: string, updatedOn: string } | null } | null };
+export type RotateWebhookEndpointSecretMutation = { rotateWebhookEndpointSecret: { secret: string | null, success: boolean, error: string | null, errorCode: string | null, errorField: string | null, endpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, deviceIds: Array<string>, deviceGroupId: string | null, tag: string | null, enabled: boolean, disabledReason: string | null, consecutiveFailures: number, previousSecretExpiresAt: string | null, createdOn: string, updatedOn: string } | null } | null };
 
 export type SendBulkDeviceCommandsMutationVariables = Exact<{
   input: BulkDeviceCommandsInput;
@@ -1604,7 +1755,7 @@ export type SendDeviceCommandMutationVariables = Exact<{
 }>;
 
 
-export type SendDeviceCommandMutation = { sendDeviceCommand: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, deviceId: string | null, commandCount: number | null, commands: Array<{ id: string, command: string, arg: string | null, status: DeviceCommandStatus, queuedOn: string, expiresOn: string }> | null } | null };
+export type SendDeviceCommandMutation = { sendDeviceCommand: { deviceId: string | null, commandCount: number | null, success: boolean, error: string | null, errorCode: string | null, errorField: string | null, commands: Array<{ id: string, command: string, arg: string | null, status: DeviceCommandStatus, queuedOn: string, expiresOn: string }> | null } | null };
 
 export type SendTestWebhookEventMutationVariables = Exact<{
   id: string;
@@ -1625,7 +1776,7 @@ export type StartDeviceBulkJobMutationVariables = Exact<{
 }>;
 
 
-export type StartDeviceBulkJobMutation = { startDeviceBulkJob: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, jobId: string | null, link: string | null, dryRun: { targets: number, notFound: number, notFoundSample: Array<string>, sample: Array<{ id: string, name: string }> } | null } | null };
+export type StartDeviceBulkJobMutation = { startDeviceBulkJob: { jobId: string | null, link: string | null, success: boolean, error: string | null, errorCode: string | null, errorField: string | null, dryRun: { targets: number, notFound: number, notFoundSample: Array<string>, sample: Array<{ id: string, name: string }> } | null } | null };
 
 export type StartOverrideMutationVariables = Exact<{
   input: OverrideInput;
@@ -1640,7 +1791,7 @@ export type TrackDeviceEventMutationVariables = Exact<{
 }>;
 
 
-export type TrackDeviceEventMutation = { trackDeviceEvent: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, eventId: string | null, deviceId: string | null, timestamp: string | null } | null };
+export type TrackDeviceEventMutation = { trackDeviceEvent: { eventId: string | null, deviceId: string | null, timestamp: string | null, success: boolean, error: string | null, errorCode: string | null, errorField: string | null } | null };
 
 export type UpdateAccountMutationVariables = Exact<{
   input: UpdateAccountInput;

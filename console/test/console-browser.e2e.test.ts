@@ -186,6 +186,21 @@ browserTest(
     expect(await map.getByRole('link').count()).toBe(located.length);
     for (const name of located) expect(await map.getByRole('link', { name: new RegExp(`^${name}: (online|offline|alerting)`) }).count()).toBe(1);
     expect(await map.getAttribute('viewBox')).not.toBe('-180 -90 360 180');
+    // Every demo screen has a location, so the legend counts the fleet: one rule (an offline screen
+    // with an alert is offline), the same numbers as the tiles (the quiet screens' offline alerts
+    // made the legend read "offline (0), alerting (3)" beside a tile of 2 offline).
+    await page.locator('.stat', { hasText: 'alerting' }).waitFor();
+    const tile = async (label: string) =>
+      Number(
+        await page
+          .locator('.stat', { has: page.locator('.stat-label', { hasText: label }) })
+          .locator('.stat-value')
+          .innerText(),
+      );
+    const legend = async (state: string) => Number(/\((\d+)\)/.exec(await page.locator('.map-legend li', { hasText: state }).innerText())?.[1]);
+    expect(await tile('screens')).toBe(located.length);
+    for (const state of ['online', 'offline', 'alerting']) expect([state, await legend(state)]).toEqual([state, await tile(state)]);
+    expect(await tile('offline')).toBeGreaterThan(0);
     expect(await axe(page)).toEqual([]);
     await shoot(page, 'overview');
 
@@ -269,6 +284,27 @@ browserTest(
     await page.getByTestId('no-location').getByText('1 screen has no location').waitFor();
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Screens', exact: true }).click();
     await page.getByRole('link', { name: 'Console lobby' }).waitFor();
+    // Live rows: a quiet demo screen pings over the player route; its row turns from offline to
+    // online (device.online, its offline alert resolved), then alerting on a hot ping (alert.opened),
+    // with no reload (the marker set on the page's window survives only without one).
+    await page.getByTestId('screens-live').getByText('live updates: live').waitFor({ timeout: 20_000 });
+    const [quiet] = (await api.gql('{ device(where: { isOnline: { eq: false } }, order: [{ name: ASC }]) { name registrationKey } }')).device as {
+      name: string;
+      registrationKey: string;
+    }[];
+    const state = page.locator('tbody tr', { has: page.getByRole('link', { name: quiet!.name, exact: true }) }).getByTestId('screen-state');
+    expect(await state.innerText()).toBe('offline');
+    await page.evaluate(() => ((globalThis as unknown as { notReloaded: boolean }).notReloaded = true));
+    const ping = (cpu: number) =>
+      api.rest('POST', `/player/${quiet!.registrationKey}/ping`, { cpu_usage: cpu, memory_usage: 20, player_version: 'console-test' });
+    expect((await ping(12)).status).toBe(200);
+    await state.getByText('online', { exact: true }).waitFor({ timeout: 20_000 });
+    expect((await ping(97)).status).toBe(200);
+    await state.getByText('alerting', { exact: true }).waitFor({ timeout: 20_000 });
+    expect(await page.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    await shoot(page, 'screens-live');
+    expect((await ping(12)).status).toBe(200);
+    await state.getByText('online', { exact: true }).waitFor({ timeout: 20_000 });
     expect(problems).toEqual([]);
     ownerPage = page;
     screenPage = screen;

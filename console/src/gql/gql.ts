@@ -54,7 +54,7 @@ type Documents = {
     "\n  mutation ConsoleCancelOverride($id: ID!) {\n    cancelOverride(id: $id) {\n      success\n      error\n    }\n  }\n": typeof types.ConsoleCancelOverrideDocument,
     "\n  query FleetCounts {\n    total: deviceCount\n    online: deviceCount(where: { isOnline: { eq: true } })\n  }\n": typeof types.FleetCountsDocument,
     "\n  query MapScreens {\n    deviceCount\n    device(limit: 1000, order: [{ name: ASC }]) {\n      id\n      name\n      isOnline\n      location {\n        city\n        latitude\n        longitude\n      }\n    }\n  }\n": typeof types.MapScreensDocument,
-    "\n  query OpenAlerts {\n    alertCount(activeOnly: true)\n    alert(activeOnly: true, limit: 200) {\n      id\n      createdOn\n      reason\n      devices {\n        id\n        name\n      }\n    }\n  }\n": typeof types.OpenAlertsDocument,
+    "\n  query OpenAlerts {\n    alertCount(activeOnly: true)\n    alert(activeOnly: true, limit: 200) {\n      id\n      createdOn\n      reason\n      devices {\n        id\n        name\n        isOnline\n      }\n    }\n  }\n": typeof types.OpenAlertsDocument,
     "\n  query LookUpPairing($code: String!) {\n    pairingRequest(code: $code) {\n      code\n      expiresAt\n      userAgent\n      screenWidth\n      screenHeight\n    }\n  }\n": typeof types.LookUpPairingDocument,
     "\n  mutation ClaimScreen($code: String!, $name: String) {\n    claimDevice(code: $code, name: $name) {\n      success\n      error\n      device {\n        id\n        name\n      }\n    }\n  }\n": typeof types.ClaimScreenDocument,
     "\n  query PlaylistList {\n    playlistCount\n    playlist(limit: 100, order: [{ name: ASC }]) {\n      id\n      name\n      calculatedDuration\n      sources {\n        id\n      }\n    }\n  }\n": typeof types.PlaylistListDocument,
@@ -78,6 +78,7 @@ type Documents = {
     "\n  mutation SendCommand($id: String!, $command: String!) {\n    sendDeviceCommand(deviceId: $id, commands: [{ command: $command }]) {\n      success\n      error\n    }\n  }\n": typeof types.SendCommandDocument,
     "\n  query ScreenHealth($id: String!, $start: String!, $end: String!, $interval: AnalyticsIntervalType, $timeZone: String) {\n    deviceMetrics(deviceId: [$id], startDate: $start, endDate: $end, interval: $interval, timeZone: $timeZone, limit: 1000) {\n      periodStart\n      uptimePercentage\n      avgCpuUsage\n      maxCpuUsage\n      avgMemoryUsage\n      maxMemoryUsage\n      alertCount\n    }\n  }\n": typeof types.ScreenHealthDocument,
     "\n  query ScreenList($where: DeviceFilterInput, $tag: [String!], $limit: Int, $offset: Int) {\n    deviceCount(where: $where, tag: $tag)\n    device(where: $where, tag: $tag, limit: $limit, offset: $offset, order: [{ name: ASC }]) {\n      id\n      name\n      isOnline\n      tags\n      groupName\n      timezone\n      pingData {\n        timestamp\n        playerVersion\n        currentSchedule\n      }\n    }\n  }\n": typeof types.ScreenListDocument,
+    "\n  query ScreenAlerts($ids: [String!]) {\n    alert(activeOnly: true, deviceId: $ids, limit: 200) {\n      id\n      devices {\n        id\n      }\n    }\n  }\n": typeof types.ScreenAlertsDocument,
     "\n  query BulkChoices($schedules: Boolean!) {\n    deviceGroups {\n      id\n      name\n    }\n    schedule(limit: 200) @include(if: $schedules) {\n      id\n      name\n    }\n  }\n": typeof types.BulkChoicesDocument,
     "\n  mutation ConsoleStartBulk($input: DeviceBulkJobInput!) {\n    startDeviceBulkJob(input: $input) {\n      success\n      error\n      errorField\n      jobId\n      dryRun {\n        targets\n        notFound\n        sample {\n          id\n          name\n        }\n        notFoundSample\n      }\n    }\n  }\n": typeof types.ConsoleStartBulkDocument,
     "\n  query BulkJobProgress($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n    deviceBulkJobResults(jobId: $id, limit: 100) {\n      deviceId\n      state\n      error\n    }\n  }\n": typeof types.BulkJobProgressDocument,
@@ -120,7 +121,7 @@ const documents: Documents = {
     "\n  mutation ConsoleCancelOverride($id: ID!) {\n    cancelOverride(id: $id) {\n      success\n      error\n    }\n  }\n": types.ConsoleCancelOverrideDocument,
     "\n  query FleetCounts {\n    total: deviceCount\n    online: deviceCount(where: { isOnline: { eq: true } })\n  }\n": types.FleetCountsDocument,
     "\n  query MapScreens {\n    deviceCount\n    device(limit: 1000, order: [{ name: ASC }]) {\n      id\n      name\n      isOnline\n      location {\n        city\n        latitude\n        longitude\n      }\n    }\n  }\n": types.MapScreensDocument,
-    "\n  query OpenAlerts {\n    alertCount(activeOnly: true)\n    alert(activeOnly: true, limit: 200) {\n      id\n      createdOn\n      reason\n      devices {\n        id\n        name\n      }\n    }\n  }\n": types.OpenAlertsDocument,
+    "\n  query OpenAlerts {\n    alertCount(activeOnly: true)\n    alert(activeOnly: true, limit: 200) {\n      id\n      createdOn\n      reason\n      devices {\n        id\n        name\n        isOnline\n      }\n    }\n  }\n": types.OpenAlertsDocument,
     "\n  query LookUpPairing($code: String!) {\n    pairingRequest(code: $code) {\n      code\n      expiresAt\n      userAgent\n      screenWidth\n      screenHeight\n    }\n  }\n": types.LookUpPairingDocument,
     "\n  mutation ClaimScreen($code: String!, $name: String) {\n    claimDevice(code: $code, name: $name) {\n      success\n      error\n      device {\n        id\n        name\n      }\n    }\n  }\n": types.ClaimScreenDocument,
     "\n  query PlaylistList {\n    playlistCount\n    playlist(limit: 100, order: [{ name: ASC }]) {\n      id\n      name\n      calculatedDuration\n      sources {\n        id\n      }\n    }\n  }\n": types.PlaylistListDocument,
@@ -144,6 +145,7 @@ const documents: Documents = {
     "\n  mutation SendCommand($id: String!, $command: String!) {\n    sendDeviceCommand(deviceId: $id, commands: [{ command: $command }]) {\n      success\n      error\n    }\n  }\n": types.SendCommandDocument,
     "\n  query ScreenHealth($id: String!, $start: String!, $end: String!, $interval: AnalyticsIntervalType, $timeZone: String) {\n    deviceMetrics(deviceId: [$id], startDate: $start, endDate: $end, interval: $interval, timeZone: $timeZone, limit: 1000) {\n      periodStart\n      uptimePercentage\n      avgCpuUsage\n      maxCpuUsage\n      avgMemoryUsage\n      maxMemoryUsage\n      alertCount\n    }\n  }\n": types.ScreenHealthDocument,
     "\n  query ScreenList($where: DeviceFilterInput, $tag: [String!], $limit: Int, $offset: Int) {\n    deviceCount(where: $where, tag: $tag)\n    device(where: $where, tag: $tag, limit: $limit, offset: $offset, order: [{ name: ASC }]) {\n      id\n      name\n      isOnline\n      tags\n      groupName\n      timezone\n      pingData {\n        timestamp\n        playerVersion\n        currentSchedule\n      }\n    }\n  }\n": types.ScreenListDocument,
+    "\n  query ScreenAlerts($ids: [String!]) {\n    alert(activeOnly: true, deviceId: $ids, limit: 200) {\n      id\n      devices {\n        id\n      }\n    }\n  }\n": types.ScreenAlertsDocument,
     "\n  query BulkChoices($schedules: Boolean!) {\n    deviceGroups {\n      id\n      name\n    }\n    schedule(limit: 200) @include(if: $schedules) {\n      id\n      name\n    }\n  }\n": types.BulkChoicesDocument,
     "\n  mutation ConsoleStartBulk($input: DeviceBulkJobInput!) {\n    startDeviceBulkJob(input: $input) {\n      success\n      error\n      errorField\n      jobId\n      dryRun {\n        targets\n        notFound\n        sample {\n          id\n          name\n        }\n        notFoundSample\n      }\n    }\n  }\n": types.ConsoleStartBulkDocument,
     "\n  query BulkJobProgress($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n    deviceBulkJobResults(jobId: $id, limit: 100) {\n      deviceId\n      state\n      error\n    }\n  }\n": types.BulkJobProgressDocument,
@@ -300,7 +302,7 @@ export function graphql(source: "\n  query MapScreens {\n    deviceCount\n    de
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query OpenAlerts {\n    alertCount(activeOnly: true)\n    alert(activeOnly: true, limit: 200) {\n      id\n      createdOn\n      reason\n      devices {\n        id\n        name\n      }\n    }\n  }\n"): typeof import('./graphql').OpenAlertsDocument;
+export function graphql(source: "\n  query OpenAlerts {\n    alertCount(activeOnly: true)\n    alert(activeOnly: true, limit: 200) {\n      id\n      createdOn\n      reason\n      devices {\n        id\n        name\n        isOnline\n      }\n    }\n  }\n"): typeof import('./graphql').OpenAlertsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -393,6 +395,10 @@ export function graphql(source: "\n  query ScreenHealth($id: String!, $start: St
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ScreenList($where: DeviceFilterInput, $tag: [String!], $limit: Int, $offset: Int) {\n    deviceCount(where: $where, tag: $tag)\n    device(where: $where, tag: $tag, limit: $limit, offset: $offset, order: [{ name: ASC }]) {\n      id\n      name\n      isOnline\n      tags\n      groupName\n      timezone\n      pingData {\n        timestamp\n        playerVersion\n        currentSchedule\n      }\n    }\n  }\n"): typeof import('./graphql').ScreenListDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ScreenAlerts($ids: [String!]) {\n    alert(activeOnly: true, deviceId: $ids, limit: 200) {\n      id\n      devices {\n        id\n      }\n    }\n  }\n"): typeof import('./graphql').ScreenAlertsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -881,7 +881,7 @@ export type MapScreensQuery = { deviceCount: number, device: Array<{ id: string,
 export type OpenAlertsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type OpenAlertsQuery = { alertCount: number, alert: Array<{ id: string, createdOn: string, reason: string | null, devices: Array<{ id: string, name: string }> }> | null };
+export type OpenAlertsQuery = { alertCount: number, alert: Array<{ id: string, createdOn: string, reason: string | null, devices: Array<{ id: string, name: string, isOnline: boolean }> }> | null };
 
 export type LookUpPairingQueryVariables = Exact<{
   code: string;
@@ -1050,6 +1050,13 @@ export type ScreenListQueryVariables = Exact<{
 
 
 export type ScreenListQuery = { deviceCount: number, device: Array<{ id: string, name: string, isOnline: boolean, tags: Array<string>, groupName: string | null, timezone: string | null, pingData: { timestamp: string | null, playerVersion: string | null, currentSchedule: string | null } | null }> | null };
+
+export type ScreenAlertsQueryVariables = Exact<{
+  ids?: Array<string> | string | null | undefined;
+}>;
+
+
+export type ScreenAlertsQuery = { alert: Array<{ id: string, devices: Array<{ id: string }> }> | null };
 
 export type BulkChoicesQueryVariables = Exact<{
   schedules: boolean;
@@ -1598,6 +1605,7 @@ export const OpenAlertsDocument = new TypedDocumentString(`
     devices {
       id
       name
+      isOnline
     }
   }
 }
@@ -1987,6 +1995,16 @@ export const ScreenListDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ScreenListQuery, ScreenListQueryVariables>;
+export const ScreenAlertsDocument = new TypedDocumentString(`
+    query ScreenAlerts($ids: [String!]) {
+  alert(activeOnly: true, deviceId: $ids, limit: 200) {
+    id
+    devices {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ScreenAlertsQuery, ScreenAlertsQueryVariables>;
 export const BulkChoicesDocument = new TypedDocumentString(`
     query BulkChoices($schedules: Boolean!) {
   deviceGroups {

@@ -633,12 +633,35 @@ export type CreateMediaGroupMutationVariables = Exact<{
 
 export type CreateMediaGroupMutation = { createMediaGroup: { success: boolean, error: string | null, errorField: string | null, group: { id: string } | null } | null };
 
+export type RenameMediaGroupMutationVariables = Exact<{
+  id: string | number;
+  input: ContentGroupInput;
+}>;
+
+
+export type RenameMediaGroupMutation = { updateMediaGroup: { success: boolean, error: string | null, errorField: string | null } | null };
+
+export type DeleteMediaGroupMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteMediaGroupMutation = { deleteMediaGroup: { success: boolean, error: string | null, errorField: string | null, movedItems: number | null } | null };
+
 export type CreateMediaFromUrlMutationVariables = Exact<{
   input: CreateMediaFromUrlInput;
 }>;
 
 
 export type CreateMediaFromUrlMutation = { createMediaFromUrl: { success: boolean, error: string | null, errorField: string | null, media: { id: string, name: string } | null } | null };
+
+export type MoveMediaMutationVariables = Exact<{
+  id: string | number;
+  operations: Array<JsonPatchOperationInput> | JsonPatchOperationInput;
+}>;
+
+
+export type MoveMediaMutation = { patchMedia: { success: boolean, error: string | null, errorField: string | null } | null };
 
 export type PatchMediaTagsMutationVariables = Exact<{
   id: string | number;
@@ -839,7 +862,7 @@ export type MediaListQueryVariables = Exact<{
 }>;
 
 
-export type MediaListQuery = { mediaCount: number, media: Array<{ id: string, name: string, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, tags: Array<string>, groupName: string | null, validFrom: string | null, validUntil: string | null }> | null };
+export type MediaListQuery = { mediaCount: number, media: Array<{ id: string, name: string, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, tags: Array<string>, groupId: string | null, groupName: string | null, validFrom: string | null, validUntil: string | null }> | null };
 
 export type PatchMediaValidityMutationVariables = Exact<{
   id: string | number;
@@ -1079,6 +1102,13 @@ export type BulkJobProgressQueryVariables = Exact<{
 
 export type BulkJobProgressQuery = { job: { id: string, state: JobState, error: string | null, progress: { rowsDone: number, rowsTotal: number | null, rowsFailed: number } } | null, deviceBulkJobResults: Array<{ deviceId: string, state: DeviceBulkResultState, error: string | null }> | null };
 
+export type ConsoleCancelJobMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleCancelJobMutation = { cancelJob: { success: boolean, error: string | null, errorField: string | null, job: { id: string, state: JobState } | null } | null };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -1121,6 +1151,25 @@ export const CreateMediaGroupDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CreateMediaGroupMutation, CreateMediaGroupMutationVariables>;
+export const RenameMediaGroupDocument = new TypedDocumentString(`
+    mutation RenameMediaGroup($id: ID!, $input: ContentGroupInput!) {
+  updateMediaGroup(id: $id, input: $input) {
+    success
+    error
+    errorField
+  }
+}
+    `) as unknown as TypedDocumentString<RenameMediaGroupMutation, RenameMediaGroupMutationVariables>;
+export const DeleteMediaGroupDocument = new TypedDocumentString(`
+    mutation DeleteMediaGroup($id: ID!) {
+  deleteMediaGroup(id: $id) {
+    success
+    error
+    errorField
+    movedItems
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteMediaGroupMutation, DeleteMediaGroupMutationVariables>;
 export const CreateMediaFromUrlDocument = new TypedDocumentString(`
     mutation CreateMediaFromUrl($input: CreateMediaFromUrlInput!) {
   createMediaFromUrl(input: $input) {
@@ -1134,6 +1183,15 @@ export const CreateMediaFromUrlDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CreateMediaFromUrlMutation, CreateMediaFromUrlMutationVariables>;
+export const MoveMediaDocument = new TypedDocumentString(`
+    mutation MoveMedia($id: ID!, $operations: [JsonPatchOperationInput!]!) {
+  patchMedia(id: $id, operations: $operations) {
+    success
+    error
+    errorField
+  }
+}
+    `) as unknown as TypedDocumentString<MoveMediaMutation, MoveMediaMutationVariables>;
 export const PatchMediaTagsDocument = new TypedDocumentString(`
     mutation PatchMediaTags($id: ID!, $operations: [JsonPatchOperationInput!]!) {
   patchMedia(id: $id, operations: $operations) {
@@ -1490,6 +1548,7 @@ export const MediaListDocument = new TypedDocumentString(`
     thumbnailUrl
     uploadedOn
     tags
+    groupId
     groupName
     validFrom
     validUntil
@@ -2055,3 +2114,16 @@ export const BulkJobProgressDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<BulkJobProgressQuery, BulkJobProgressQueryVariables>;
+export const ConsoleCancelJobDocument = new TypedDocumentString(`
+    mutation ConsoleCancelJob($id: ID!) {
+  cancelJob(id: $id) {
+    success
+    error
+    errorField
+    job {
+      id
+      state
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCancelJobMutation, ConsoleCancelJobMutationVariables>;

@@ -186,6 +186,21 @@ browserTest(
     expect(await map.getByRole('link').count()).toBe(located.length);
     for (const name of located) expect(await map.getByRole('link', { name: new RegExp(`^${name}: (online|offline|alerting)`) }).count()).toBe(1);
     expect(await map.getAttribute('viewBox')).not.toBe('-180 -90 360 180');
+    // Every demo screen has a location, so the legend counts the fleet: one rule (an offline screen
+    // with an alert is offline), the same numbers as the tiles (the quiet screens' offline alerts
+    // made the legend read "offline (0), alerting (3)" beside a tile of 2 offline).
+    await page.locator('.stat', { hasText: 'alerting' }).waitFor();
+    const tile = async (label: string) =>
+      Number(
+        await page
+          .locator('.stat', { has: page.locator('.stat-label', { hasText: label }) })
+          .locator('.stat-value')
+          .innerText(),
+      );
+    const legend = async (state: string) => Number(/\((\d+)\)/.exec(await page.locator('.map-legend li', { hasText: state }).innerText())?.[1]);
+    expect(await tile('screens')).toBe(located.length);
+    for (const state of ['online', 'offline', 'alerting']) expect([state, await legend(state)]).toEqual([state, await tile(state)]);
+    expect(await tile('offline')).toBeGreaterThan(0);
     expect(await axe(page)).toEqual([]);
     await shoot(page, 'overview');
 
@@ -269,6 +284,26 @@ browserTest(
     await page.getByTestId('no-location').getByText('1 screen has no location').waitFor();
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Screens', exact: true }).click();
     await page.getByRole('link', { name: 'Console lobby' }).waitFor();
+    // Live rows: a quiet demo screen pings over the player route; its row turns from offline to
+    // online (device.online, its offline alert resolved), then alerting on a hot ping (alert.opened),
+    // with no reload (the marker set on the page's window survives only without one). It stays
+    // alerting (nothing after reads it).
+    await page.getByTestId('screens-live').getByText('live updates: live').waitFor({ timeout: 20_000 });
+    const [quiet] = (await api.gql('{ device(where: { isOnline: { eq: false } }, order: [{ name: ASC }]) { name registrationKey } }')).device as {
+      name: string;
+      registrationKey: string;
+    }[];
+    const state = page.locator('tbody tr', { has: page.getByRole('link', { name: quiet!.name, exact: true }) }).getByTestId('screen-state');
+    expect(await state.innerText()).toBe('offline');
+    await page.evaluate(() => ((globalThis as unknown as { notReloaded: boolean }).notReloaded = true));
+    const ping = (cpu: number) =>
+      api.rest('POST', `/player/${quiet!.registrationKey}/ping`, { cpu_usage: cpu, memory_usage: 20, player_version: 'console-test' });
+    expect((await ping(12)).status).toBe(200);
+    await state.getByText('online', { exact: true }).waitFor({ timeout: 20_000 });
+    expect((await ping(97)).status).toBe(200);
+    await state.getByText('alerting', { exact: true }).waitFor({ timeout: 20_000 });
+    expect(await page.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    if (UPDATE_SCREENSHOTS) await shoot(page, 'screens-live');
     expect(problems).toEqual([]);
     ownerPage = page;
     screenPage = screen;
@@ -539,6 +574,35 @@ browserTest(
     await page.getByRole('checkbox', { name: 'Check Console lobby' }).check();
     await page.getByRole('radio', { name: /the checked rows \(1\)/, checked: true }).waitFor();
     expect(await page.getByRole('button', { name: /^Run on/ }).count()).toBe(0);
+    // Cancel from the console. The server runs one job at a time (JOBS_WORKERS=1): the console's job
+    // waits behind a 100,000-row CSV import (a job: over IMPORT_JOB_THRESHOLD_BYTES, 1 MB; 5 to 9 s in
+    // bench scenario 5) and, queued, is cancelled at once: no screen changed.
+    const blocker = (
+      await api.gql('mutation($i: CreateDataTableInput!) { createDataTable(input: $i) { table { id } } }', {
+        i: { name: 'Console queue blocker', columns: [{ name: 'Row', key: 'row', type: 'TEXT' }] },
+      })
+    ).createDataTable.table.id as string;
+    const form = new FormData();
+    const csv = `row\n${Array.from({ length: 100_000 }, (_, i) => `blocker-row-${i}`).join('\n')}\n`; // 1.8 MB
+    form.append('file', new Blob([csv], { type: 'text/csv' }), 'rows.csv');
+    const imported = await fetch(`${baseUrl}/datatables/${blocker}/rows/import`, { method: 'POST', headers: { 'x-service-apikey': KEY }, body: form });
+    expect(imported.status).toBe(202);
+    const importJob = ((await imported.json()) as { id: string }).id;
+    const jobState = async (id: string) => (await api.gql(`{ job(id: "${id}") { state } }`)).job.state as string;
+    expect(await jobState(importJob)).toMatch(/^(QUEUED|RUNNING)$/);
+    await page.getByLabel('Tags to add (comma-separated)').fill('console-cancel');
+    await page.getByRole('button', { name: 'Count the screens' }).click();
+    await page.getByRole('button', { name: 'Run on 1 screen' }).click();
+    await page.getByRole('heading', { name: 'Job queued' }).waitFor();
+    await page.getByRole('button', { name: 'Cancel the job' }).click();
+    await page.getByRole('heading', { name: 'Job cancelled' }).waitFor();
+    await page.getByTestId('bulk-cancel').getByText('Cancelled before it changed any screen.').waitFor();
+    expect(await jobState(await page.getByTestId('bulk-job-id').innerText())).toBe('CANCELLED');
+    expect((await api.gql(`{ device(id: ["${deviceId}"]) { tags } }`)).device[0].tags).not.toContain('console-cancel');
+    expect(await axe(page)).toEqual([]);
+    if (UPDATE_SCREENSHOTS) await shoot(page, 'bulk-cancelled', true);
+    // The import stops at its next chunk; its table (named to sort after the data-tables page's first) is left.
+    expect((await api.gql(`mutation { cancelJob(id: "${importJob}") { success } }`)).cancelJob.success).toBe(true);
 
     // A CAP feed served on loopback: added in the form, polled, its Minor alert left alone (filtered), edited, removed.
     await nav(page, 'Overrides');
@@ -584,14 +648,15 @@ browserTest(
     expect(await axe(page)).toEqual([]);
     await page.getByRole('button', { name: 'Save validity' }).click();
     await first.locator('.validity-expired').waitFor();
-    const until = await page.evaluate(() => new Date('2020-01-01T00:00').toISOString());
+    const untilIso = await page.evaluate(() => new Date('2020-01-01T00:00').toISOString());
     const sources = (await api.gql('{ playlist(where: { name: { eq: "Console loop" } }) { sources { sequence validFrom validUntil } } }')).playlist[0].sources;
     const stored = sources.find((x: { sequence: number }) => x.sequence === 1);
     expect(stored.validFrom).toBeNull();
-    expect(Date.parse(stored.validUntil)).toBe(Date.parse(until));
+    expect(Date.parse(stored.validUntil)).toBe(Date.parse(untilIso));
 
     // Media: a new group becomes the chosen one; a metadata address is refused with the server's
     // reason; the loopback server's image (allow-listed) lands in the group, which the filter shows.
+    const archiveId = (await api.gql('mutation { createMediaGroup(input: { name: "Console archive" }) { group { id } } }')).createMediaGroup.group.id as string;
     await nav(page, 'Media');
     await settled(page);
     await page.getByLabel('New group').fill('Console posters');
@@ -630,9 +695,50 @@ browserTest(
       '{ mediaGroups(where: { name: { eq: "Console posters" } }) { id } media(where: { name: { eq: "Console poster" } }) { groupId mimeType tags } }';
     const { mediaGroups, media: posters } = await api.gql(readBack);
     expect(posters).toEqual([{ groupId: mediaGroups[0].id, mimeType: 'image/png', tags: ['console-poster'] }]);
+
+    // Groups edited: the poster moves to another group (made over the API above), which is renamed; deleting a group another
+    // editor deleted meanwhile shows the server's refusal as the API words it; deleting the renamed
+    // group moves its file out of any group (the API never deletes media with a group).
+    const posterAt = async () => (await api.gql('{ media(where: { name: { eq: "Console poster" } }) { groupId } }')).media[0].groupId as string | null;
+    await page.getByLabel('Tag', { exact: true }).fill('');
+    await groupPicker.selectOption({ label: 'Console posters (1)' });
+    await page.getByRole('button', { name: 'Move Console poster to another group' }).click();
+    await page.getByLabel('Group for Console poster').selectOption({ label: 'Console archive (0)' });
+    await page.getByRole('button', { name: 'Move', exact: true }).click();
+    await page.getByText('No media matches these filters').waitFor();
+    await groupPicker.locator('option', { hasText: 'Console archive (1)' }).waitFor({ state: 'attached' });
+    expect(await posterAt()).toBe(archiveId);
+    await groupPicker.selectOption({ label: 'Console archive (1)' });
+    await page.getByRole('button', { name: 'Rename group' }).click();
+    await page.getByLabel('New name for Console archive').fill('Console old posters');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('group-result').getByText('Renamed Console archive to Console old posters.').waitFor();
+    await groupPicker.locator('option:checked', { hasText: 'Console old posters (1)' }).waitFor({ state: 'attached' });
+    await page
+      .locator('.media-grid li', { hasText: 'Console poster' })
+      .getByText(/Console old posters/)
+      .waitFor();
+    await groupPicker.selectOption({ label: 'Console posters (0)' });
+    await page.getByRole('button', { name: 'Delete group' }).click();
+    await page.getByRole('group', { name: 'Delete Console posters' }).getByText('Its 0 files and sub-groups move to no group; no file is deleted.').waitFor();
+    const deleteGroup = `mutation { deleteMediaGroup(id: "${mediaGroups[0].id}") { success error } }`;
+    expect((await api.gql(deleteGroup)).deleteMediaGroup).toEqual({ success: true, error: null });
+    await page.getByRole('button', { name: 'Delete Console posters' }).click();
+    const refusal = (await api.gql(deleteGroup)).deleteMediaGroup;
+    expect(refusal.success).toBe(false);
+    await page.getByRole('alert').filter({ hasText: 'The group was not changed.' }).getByText(refusal.error).waitFor();
+    await groupPicker.selectOption({ label: 'Console old posters (1)' });
+    await page.getByRole('button', { name: 'Delete group' }).click();
+    await page.getByText('Its 1 file and sub-groups move to no group; no file is deleted.').waitFor();
+    expect(await axe(page)).toEqual([]);
+    if (UPDATE_SCREENSHOTS) await page.screenshot({ path: join(SHOTS, 'console-media-groups-1440.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Delete Console old posters' }).click();
+    await page.getByTestId('group-result').getByText('Deleted Console old posters; 1 file moved to no group.').waitFor();
+    expect(await posterAt()).toBeNull();
+    expect((await api.gql('{ mediaGroups(where: { name: { startsWith: "Console" } }) { name } }')).mediaGroups).toEqual([]);
     expect(problems).toEqual([]);
   },
-  120_000,
+  180_000,
 );
 
 browserTest(
@@ -662,8 +768,11 @@ browserTest(
     await page.getByRole('heading', { name: 'Media' }).waitFor();
     expect(await page.getByRole('button', { name: 'Choose files' }).count()).toBe(0);
     await page.locator('.media-grid li').first().waitFor();
-    for (const control of [page.getByLabel('Import from address (URL)'), page.getByLabel('New group'), page.getByRole('button', { name: /^Tags of / })])
+    for (const control of [page.getByLabel('Import from address (URL)'), page.getByLabel('New group'), page.getByRole('button', { name: /^(Tags of|Move) / })])
       expect(await control.count()).toBe(0);
+    // A chosen group offers a Viewer no rename or delete.
+    expect((await page.getByRole('combobox', { name: /^Group/ }).selectOption({ index: 1 }))[0]).toBeTruthy();
+    expect(await page.getByRole('button', { name: /^(Rename|Delete) group$/ }).count()).toBe(0);
     // The new pages show a Viewer no write control either.
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Playlists', exact: true }).click();
     await page.getByRole('heading', { name: 'Console loop' }).waitFor();

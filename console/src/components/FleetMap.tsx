@@ -3,10 +3,12 @@
  * domain, converted by topojson-client): no tile server, nothing fetched. Equirectangular: x is the
  * longitude, y minus the latitude, so the SVG viewBox alone zooms to the screens' bounding box (a
  * fleet in one city fills the map instead of being one pixel). Each dot links to its screen; the
- * state is told by shape as well as colour.
+ * state is told by shape as well as colour, by the console's one rule (lib/fleet-state.ts), so the
+ * legend's counts agree with the Overview's tiles.
  */
 import { feature } from 'topojson-client';
 import land110m from 'world-atlas/land-110m.json';
+import { countStates, SCREEN_STATES, screenState, type ScreenState } from '../lib/fleet-state';
 import { Link } from '../lib/router';
 
 export interface MapScreen {
@@ -15,8 +17,6 @@ export interface MapScreen {
   isOnline: boolean;
   location?: { latitude?: number | null; longitude?: number | null; city?: string | null } | null;
 }
-
-type State = 'online' | 'offline' | 'alerting';
 
 let landPath: string | undefined;
 /** The land as one SVG path in (longitude, -latitude), built on first use. */
@@ -57,7 +57,7 @@ function view(points: { x: number; y: number }[]): { x: number; y: number; w: nu
   return { x: clamp((x0 + x1) / 2 - w / 2, -180, 180 - w), y: clamp((y0 + y1) / 2 - h / 2, -90, 90 - h), w, h };
 }
 
-function Marker({ state, x, y, r }: { state: State; x: number; y: number; r: number }) {
+function Marker({ state, x, y, r }: { state: ScreenState; x: number; y: number; r: number }) {
   if (state === 'alerting')
     return <polygon className="m-alerting" points={`${x},${y - r * 1.3} ${x + r * 1.2},${y + r * 0.9} ${x - r * 1.2},${y + r * 0.9}`} />;
   if (state === 'offline') return <rect className="m-offline" x={x - r * 0.85} y={y - r * 0.85} width={r * 1.7} height={r * 1.7} />;
@@ -79,10 +79,11 @@ export function FleetMap({ screens, alerting, total }: { screens: MapScreen[]; a
     g.map((s, i) => {
       const spread = g.length > 1 ? r * (1.4 + g.length * 0.25) : 0;
       const a = (2 * Math.PI * i) / g.length - Math.PI / 2;
-      const state: State = alerting.has(s.id) ? 'alerting' : s.isOnline ? 'online' : 'offline';
+      const state = screenState(s.isOnline, alerting.has(s.id));
       return { s, state, x: s.location!.longitude! + spread * Math.cos(a), y: -s.location!.latitude! + spread * Math.sin(a) };
     }),
   );
+  const counts = countStates(located, alerting);
   return (
     <figure className="fleet-map">
       <svg viewBox={`${v.x} ${v.y} ${v.w} ${v.h}`} role="group" aria-label={`Map of ${located.length} located screens`} data-testid="fleet-map">
@@ -101,12 +102,12 @@ export function FleetMap({ screens, alerting, total }: { screens: MapScreen[]; a
       </svg>
       <figcaption>
         <ul className="map-legend" aria-label="Legend">
-          {(['online', 'offline', 'alerting'] as const).map((st) => (
+          {SCREEN_STATES.map((st) => (
             <li key={st}>
               <svg viewBox="-1.5 -1.5 3 3" width="14" height="14" aria-hidden="true">
                 <Marker state={st} x={0} y={0} r={1} />
               </svg>
-              {st} ({dots.filter((d) => d.state === st).length})
+              {st} ({counts[st]})
             </li>
           ))}
         </ul>

@@ -19,7 +19,10 @@ import * as types from './graphql';
 type Documents = {
     "\n  query MediaGroups {\n    mediaGroups(order: [{ name: ASC }]) {\n      id\n      name\n      level\n      count\n      parentId\n    }\n  }\n": typeof types.MediaGroupsDocument,
     "\n  mutation CreateMediaGroup($input: ContentGroupInput!) {\n    createMediaGroup(input: $input) {\n      success\n      error\n      errorField\n      group {\n        id\n      }\n    }\n  }\n": typeof types.CreateMediaGroupDocument,
+    "\n  mutation RenameMediaGroup($id: ID!, $input: ContentGroupInput!) {\n    updateMediaGroup(id: $id, input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n": typeof types.RenameMediaGroupDocument,
+    "\n  mutation DeleteMediaGroup($id: ID!) {\n    deleteMediaGroup(id: $id) {\n      success\n      error\n      errorField\n      movedItems\n    }\n  }\n": typeof types.DeleteMediaGroupDocument,
     "\n  mutation CreateMediaFromUrl($input: CreateMediaFromUrlInput!) {\n    createMediaFromUrl(input: $input) {\n      success\n      error\n      errorField\n      media {\n        id\n        name\n      }\n    }\n  }\n": typeof types.CreateMediaFromUrlDocument,
+    "\n  mutation MoveMedia($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n    }\n  }\n": typeof types.MoveMediaDocument,
     "\n  mutation PatchMediaTags($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n      media {\n        id\n        tags\n      }\n    }\n  }\n": typeof types.PatchMediaTagsDocument,
     "\n  query Permissions {\n    permissions {\n      isAdministrator\n      permissions {\n        resource\n        canView\n        canEdit\n        canDelete\n      }\n    }\n  }\n": typeof types.PermissionsDocument,
     "\n  query AdminUsers {\n    userCount\n    user(limit: 200, order: [{ username: ASC }]) {\n      id\n      username\n      firstName\n      lastName\n      roles\n      lastActivity\n      disabled\n    }\n  }\n": typeof types.AdminUsersDocument,
@@ -47,14 +50,14 @@ type Documents = {
     "\n  query DataTableRowHistory($tableId: String!, $rowId: String!) {\n    dataTableRowVersions(tableId: $tableId, rowId: $rowId, order: [{ version: DESC }]) {\n      version\n      change\n      data\n      updatedAt\n      userId\n    }\n  }\n": typeof types.DataTableRowHistoryDocument,
     "\n  mutation RollbackDataTableRowTo($input: RollbackDataTableRowInput!) {\n    rollbackDataTableRow(input: $input) {\n      success\n      error\n      newVersion\n    }\n  }\n": typeof types.RollbackDataTableRowToDocument,
     "\n  query ImportJob($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n  }\n": typeof types.ImportJobDocument,
-    "\n  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput, $groupId: [String!], $tag: [String!]) {\n    mediaCount(where: $where, groupId: $groupId, tag: $tag)\n    media(limit: $limit, offset: $offset, where: $where, groupId: $groupId, tag: $tag, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n      fileSize\n      thumbnailUrl\n      uploadedOn\n      tags\n      groupName\n      validFrom\n      validUntil\n    }\n  }\n": typeof types.MediaListDocument,
+    "\n  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput, $groupId: [String!], $tag: [String!]) {\n    mediaCount(where: $where, groupId: $groupId, tag: $tag)\n    media(limit: $limit, offset: $offset, where: $where, groupId: $groupId, tag: $tag, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n      fileSize\n      thumbnailUrl\n      uploadedOn\n      tags\n      groupId\n      groupName\n      validFrom\n      validUntil\n    }\n  }\n": typeof types.MediaListDocument,
     "\n  mutation PatchMediaValidity($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n    }\n  }\n": typeof types.PatchMediaValidityDocument,
     "\n  query OverrideList {\n    overrides(limit: 20) {\n      id\n      name\n      state\n      startsAt\n      endsAt\n      cancelledAt\n      startedBy\n      content {\n        type\n        text\n        playlist {\n          name\n        }\n        media {\n          name\n        }\n      }\n      target {\n        all\n        tags\n        groupIds\n        deviceIds\n      }\n      screenCounts {\n        pending\n        showing\n        ended\n        unreachable\n      }\n      screens {\n        state\n        shownAt\n        stoppedAt\n        device {\n          id\n          name\n          isOnline\n        }\n      }\n    }\n    device(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n    playlist(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n  }\n": typeof types.OverrideListDocument,
     "\n  mutation ConsoleStartOverride($input: OverrideInput!) {\n    startOverride(input: $input) {\n      success\n      error\n    }\n  }\n": typeof types.ConsoleStartOverrideDocument,
     "\n  mutation ConsoleCancelOverride($id: ID!) {\n    cancelOverride(id: $id) {\n      success\n      error\n    }\n  }\n": typeof types.ConsoleCancelOverrideDocument,
     "\n  query FleetCounts {\n    total: deviceCount\n    online: deviceCount(where: { isOnline: { eq: true } })\n  }\n": typeof types.FleetCountsDocument,
     "\n  query MapScreens {\n    deviceCount\n    device(limit: 1000, order: [{ name: ASC }]) {\n      id\n      name\n      isOnline\n      location {\n        city\n        latitude\n        longitude\n      }\n    }\n  }\n": typeof types.MapScreensDocument,
-    "\n  query OpenAlerts {\n    alertCount(activeOnly: true)\n    alert(activeOnly: true, limit: 200) {\n      id\n      createdOn\n      reason\n      devices {\n        id\n        name\n      }\n    }\n  }\n": typeof types.OpenAlertsDocument,
+    "\n  query OpenAlerts {\n    alertCount(activeOnly: true)\n    alert(activeOnly: true, limit: 200) {\n      id\n      createdOn\n      reason\n      devices {\n        id\n        name\n        isOnline\n      }\n    }\n  }\n": typeof types.OpenAlertsDocument,
     "\n  query LookUpPairing($code: String!) {\n    pairingRequest(code: $code) {\n      code\n      expiresAt\n      userAgent\n      screenWidth\n      screenHeight\n    }\n  }\n": typeof types.LookUpPairingDocument,
     "\n  mutation ClaimScreen($code: String!, $name: String) {\n    claimDevice(code: $code, name: $name) {\n      success\n      error\n      device {\n        id\n        name\n      }\n    }\n  }\n": typeof types.ClaimScreenDocument,
     "\n  query PlaylistList {\n    playlistCount\n    playlist(limit: 100, order: [{ name: ASC }]) {\n      id\n      name\n      calculatedDuration\n      sources {\n        id\n      }\n    }\n  }\n": typeof types.PlaylistListDocument,
@@ -78,14 +81,19 @@ type Documents = {
     "\n  mutation SendCommand($id: String!, $command: String!) {\n    sendDeviceCommand(deviceId: $id, commands: [{ command: $command }]) {\n      success\n      error\n    }\n  }\n": typeof types.SendCommandDocument,
     "\n  query ScreenHealth($id: String!, $start: String!, $end: String!, $interval: AnalyticsIntervalType, $timeZone: String) {\n    deviceMetrics(deviceId: [$id], startDate: $start, endDate: $end, interval: $interval, timeZone: $timeZone, limit: 1000) {\n      periodStart\n      uptimePercentage\n      avgCpuUsage\n      maxCpuUsage\n      avgMemoryUsage\n      maxMemoryUsage\n      alertCount\n    }\n  }\n": typeof types.ScreenHealthDocument,
     "\n  query ScreenList($where: DeviceFilterInput, $tag: [String!], $limit: Int, $offset: Int) {\n    deviceCount(where: $where, tag: $tag)\n    device(where: $where, tag: $tag, limit: $limit, offset: $offset, order: [{ name: ASC }]) {\n      id\n      name\n      isOnline\n      tags\n      groupName\n      timezone\n      pingData {\n        timestamp\n        playerVersion\n        currentSchedule\n      }\n    }\n  }\n": typeof types.ScreenListDocument,
+    "\n  query ScreenAlerts($ids: [String!]) {\n    alert(activeOnly: true, deviceId: $ids, limit: 200) {\n      id\n      devices {\n        id\n      }\n    }\n  }\n": typeof types.ScreenAlertsDocument,
     "\n  query BulkChoices($schedules: Boolean!) {\n    deviceGroups {\n      id\n      name\n    }\n    schedule(limit: 200) @include(if: $schedules) {\n      id\n      name\n    }\n  }\n": typeof types.BulkChoicesDocument,
     "\n  mutation ConsoleStartBulk($input: DeviceBulkJobInput!) {\n    startDeviceBulkJob(input: $input) {\n      success\n      error\n      errorField\n      jobId\n      dryRun {\n        targets\n        notFound\n        sample {\n          id\n          name\n        }\n        notFoundSample\n      }\n    }\n  }\n": typeof types.ConsoleStartBulkDocument,
     "\n  query BulkJobProgress($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n    deviceBulkJobResults(jobId: $id, limit: 100) {\n      deviceId\n      state\n      error\n    }\n  }\n": typeof types.BulkJobProgressDocument,
+    "\n  mutation ConsoleCancelJob($id: ID!) {\n    cancelJob(id: $id) {\n      success\n      error\n      errorField\n      job {\n        id\n        state\n      }\n    }\n  }\n": typeof types.ConsoleCancelJobDocument,
 };
 const documents: Documents = {
     "\n  query MediaGroups {\n    mediaGroups(order: [{ name: ASC }]) {\n      id\n      name\n      level\n      count\n      parentId\n    }\n  }\n": types.MediaGroupsDocument,
     "\n  mutation CreateMediaGroup($input: ContentGroupInput!) {\n    createMediaGroup(input: $input) {\n      success\n      error\n      errorField\n      group {\n        id\n      }\n    }\n  }\n": types.CreateMediaGroupDocument,
+    "\n  mutation RenameMediaGroup($id: ID!, $input: ContentGroupInput!) {\n    updateMediaGroup(id: $id, input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n": types.RenameMediaGroupDocument,
+    "\n  mutation DeleteMediaGroup($id: ID!) {\n    deleteMediaGroup(id: $id) {\n      success\n      error\n      errorField\n      movedItems\n    }\n  }\n": types.DeleteMediaGroupDocument,
     "\n  mutation CreateMediaFromUrl($input: CreateMediaFromUrlInput!) {\n    createMediaFromUrl(input: $input) {\n      success\n      error\n      errorField\n      media {\n        id\n        name\n      }\n    }\n  }\n": types.CreateMediaFromUrlDocument,
+    "\n  mutation MoveMedia($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n    }\n  }\n": types.MoveMediaDocument,
     "\n  mutation PatchMediaTags($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n      media {\n        id\n        tags\n      }\n    }\n  }\n": types.PatchMediaTagsDocument,
     "\n  query Permissions {\n    permissions {\n      isAdministrator\n      permissions {\n        resource\n        canView\n        canEdit\n        canDelete\n      }\n    }\n  }\n": types.PermissionsDocument,
     "\n  query AdminUsers {\n    userCount\n    user(limit: 200, order: [{ username: ASC }]) {\n      id\n      username\n      firstName\n      lastName\n      roles\n      lastActivity\n      disabled\n    }\n  }\n": types.AdminUsersDocument,
@@ -113,14 +121,14 @@ const documents: Documents = {
     "\n  query DataTableRowHistory($tableId: String!, $rowId: String!) {\n    dataTableRowVersions(tableId: $tableId, rowId: $rowId, order: [{ version: DESC }]) {\n      version\n      change\n      data\n      updatedAt\n      userId\n    }\n  }\n": types.DataTableRowHistoryDocument,
     "\n  mutation RollbackDataTableRowTo($input: RollbackDataTableRowInput!) {\n    rollbackDataTableRow(input: $input) {\n      success\n      error\n      newVersion\n    }\n  }\n": types.RollbackDataTableRowToDocument,
     "\n  query ImportJob($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n  }\n": types.ImportJobDocument,
-    "\n  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput, $groupId: [String!], $tag: [String!]) {\n    mediaCount(where: $where, groupId: $groupId, tag: $tag)\n    media(limit: $limit, offset: $offset, where: $where, groupId: $groupId, tag: $tag, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n      fileSize\n      thumbnailUrl\n      uploadedOn\n      tags\n      groupName\n      validFrom\n      validUntil\n    }\n  }\n": types.MediaListDocument,
+    "\n  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput, $groupId: [String!], $tag: [String!]) {\n    mediaCount(where: $where, groupId: $groupId, tag: $tag)\n    media(limit: $limit, offset: $offset, where: $where, groupId: $groupId, tag: $tag, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n      fileSize\n      thumbnailUrl\n      uploadedOn\n      tags\n      groupId\n      groupName\n      validFrom\n      validUntil\n    }\n  }\n": types.MediaListDocument,
     "\n  mutation PatchMediaValidity($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n    }\n  }\n": types.PatchMediaValidityDocument,
     "\n  query OverrideList {\n    overrides(limit: 20) {\n      id\n      name\n      state\n      startsAt\n      endsAt\n      cancelledAt\n      startedBy\n      content {\n        type\n        text\n        playlist {\n          name\n        }\n        media {\n          name\n        }\n      }\n      target {\n        all\n        tags\n        groupIds\n        deviceIds\n      }\n      screenCounts {\n        pending\n        showing\n        ended\n        unreachable\n      }\n      screens {\n        state\n        shownAt\n        stoppedAt\n        device {\n          id\n          name\n          isOnline\n        }\n      }\n    }\n    device(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n    playlist(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n  }\n": types.OverrideListDocument,
     "\n  mutation ConsoleStartOverride($input: OverrideInput!) {\n    startOverride(input: $input) {\n      success\n      error\n    }\n  }\n": types.ConsoleStartOverrideDocument,
     "\n  mutation ConsoleCancelOverride($id: ID!) {\n    cancelOverride(id: $id) {\n      success\n      error\n    }\n  }\n": types.ConsoleCancelOverrideDocument,
     "\n  query FleetCounts {\n    total: deviceCount\n    online: deviceCount(where: { isOnline: { eq: true } })\n  }\n": types.FleetCountsDocument,
     "\n  query MapScreens {\n    deviceCount\n    device(limit: 1000, order: [{ name: ASC }]) {\n      id\n      name\n      isOnline\n      location {\n        city\n        latitude\n        longitude\n      }\n    }\n  }\n": types.MapScreensDocument,
-    "\n  query OpenAlerts {\n    alertCount(activeOnly: true)\n    alert(activeOnly: true, limit: 200) {\n      id\n      createdOn\n      reason\n      devices {\n        id\n        name\n      }\n    }\n  }\n": types.OpenAlertsDocument,
+    "\n  query OpenAlerts {\n    alertCount(activeOnly: true)\n    alert(activeOnly: true, limit: 200) {\n      id\n      createdOn\n      reason\n      devices {\n        id\n        name\n        isOnline\n      }\n    }\n  }\n": types.OpenAlertsDocument,
     "\n  query LookUpPairing($code: String!) {\n    pairingRequest(code: $code) {\n      code\n      expiresAt\n      userAgent\n      screenWidth\n      screenHeight\n    }\n  }\n": types.LookUpPairingDocument,
     "\n  mutation ClaimScreen($code: String!, $name: String) {\n    claimDevice(code: $code, name: $name) {\n      success\n      error\n      device {\n        id\n        name\n      }\n    }\n  }\n": types.ClaimScreenDocument,
     "\n  query PlaylistList {\n    playlistCount\n    playlist(limit: 100, order: [{ name: ASC }]) {\n      id\n      name\n      calculatedDuration\n      sources {\n        id\n      }\n    }\n  }\n": types.PlaylistListDocument,
@@ -144,9 +152,11 @@ const documents: Documents = {
     "\n  mutation SendCommand($id: String!, $command: String!) {\n    sendDeviceCommand(deviceId: $id, commands: [{ command: $command }]) {\n      success\n      error\n    }\n  }\n": types.SendCommandDocument,
     "\n  query ScreenHealth($id: String!, $start: String!, $end: String!, $interval: AnalyticsIntervalType, $timeZone: String) {\n    deviceMetrics(deviceId: [$id], startDate: $start, endDate: $end, interval: $interval, timeZone: $timeZone, limit: 1000) {\n      periodStart\n      uptimePercentage\n      avgCpuUsage\n      maxCpuUsage\n      avgMemoryUsage\n      maxMemoryUsage\n      alertCount\n    }\n  }\n": types.ScreenHealthDocument,
     "\n  query ScreenList($where: DeviceFilterInput, $tag: [String!], $limit: Int, $offset: Int) {\n    deviceCount(where: $where, tag: $tag)\n    device(where: $where, tag: $tag, limit: $limit, offset: $offset, order: [{ name: ASC }]) {\n      id\n      name\n      isOnline\n      tags\n      groupName\n      timezone\n      pingData {\n        timestamp\n        playerVersion\n        currentSchedule\n      }\n    }\n  }\n": types.ScreenListDocument,
+    "\n  query ScreenAlerts($ids: [String!]) {\n    alert(activeOnly: true, deviceId: $ids, limit: 200) {\n      id\n      devices {\n        id\n      }\n    }\n  }\n": types.ScreenAlertsDocument,
     "\n  query BulkChoices($schedules: Boolean!) {\n    deviceGroups {\n      id\n      name\n    }\n    schedule(limit: 200) @include(if: $schedules) {\n      id\n      name\n    }\n  }\n": types.BulkChoicesDocument,
     "\n  mutation ConsoleStartBulk($input: DeviceBulkJobInput!) {\n    startDeviceBulkJob(input: $input) {\n      success\n      error\n      errorField\n      jobId\n      dryRun {\n        targets\n        notFound\n        sample {\n          id\n          name\n        }\n        notFoundSample\n      }\n    }\n  }\n": types.ConsoleStartBulkDocument,
     "\n  query BulkJobProgress($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n    deviceBulkJobResults(jobId: $id, limit: 100) {\n      deviceId\n      state\n      error\n    }\n  }\n": types.BulkJobProgressDocument,
+    "\n  mutation ConsoleCancelJob($id: ID!) {\n    cancelJob(id: $id) {\n      success\n      error\n      errorField\n      job {\n        id\n        state\n      }\n    }\n  }\n": types.ConsoleCancelJobDocument,
 };
 
 /**
@@ -160,7 +170,19 @@ export function graphql(source: "\n  mutation CreateMediaGroup($input: ContentGr
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation RenameMediaGroup($id: ID!, $input: ContentGroupInput!) {\n    updateMediaGroup(id: $id, input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n"): typeof import('./graphql').RenameMediaGroupDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteMediaGroup($id: ID!) {\n    deleteMediaGroup(id: $id) {\n      success\n      error\n      errorField\n      movedItems\n    }\n  }\n"): typeof import('./graphql').DeleteMediaGroupDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation CreateMediaFromUrl($input: CreateMediaFromUrlInput!) {\n    createMediaFromUrl(input: $input) {\n      success\n      error\n      errorField\n      media {\n        id\n        name\n      }\n    }\n  }\n"): typeof import('./graphql').CreateMediaFromUrlDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation MoveMedia($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n    }\n  }\n"): typeof import('./graphql').MoveMediaDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -272,7 +294,7 @@ export function graphql(source: "\n  query ImportJob($id: ID!) {\n    job(id: $i
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput, $groupId: [String!], $tag: [String!]) {\n    mediaCount(where: $where, groupId: $groupId, tag: $tag)\n    media(limit: $limit, offset: $offset, where: $where, groupId: $groupId, tag: $tag, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n      fileSize\n      thumbnailUrl\n      uploadedOn\n      tags\n      groupName\n      validFrom\n      validUntil\n    }\n  }\n"): typeof import('./graphql').MediaListDocument;
+export function graphql(source: "\n  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput, $groupId: [String!], $tag: [String!]) {\n    mediaCount(where: $where, groupId: $groupId, tag: $tag)\n    media(limit: $limit, offset: $offset, where: $where, groupId: $groupId, tag: $tag, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n      fileSize\n      thumbnailUrl\n      uploadedOn\n      tags\n      groupId\n      groupName\n      validFrom\n      validUntil\n    }\n  }\n"): typeof import('./graphql').MediaListDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -300,7 +322,7 @@ export function graphql(source: "\n  query MapScreens {\n    deviceCount\n    de
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query OpenAlerts {\n    alertCount(activeOnly: true)\n    alert(activeOnly: true, limit: 200) {\n      id\n      createdOn\n      reason\n      devices {\n        id\n        name\n      }\n    }\n  }\n"): typeof import('./graphql').OpenAlertsDocument;
+export function graphql(source: "\n  query OpenAlerts {\n    alertCount(activeOnly: true)\n    alert(activeOnly: true, limit: 200) {\n      id\n      createdOn\n      reason\n      devices {\n        id\n        name\n        isOnline\n      }\n    }\n  }\n"): typeof import('./graphql').OpenAlertsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -396,6 +418,10 @@ export function graphql(source: "\n  query ScreenList($where: DeviceFilterInput,
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query ScreenAlerts($ids: [String!]) {\n    alert(activeOnly: true, deviceId: $ids, limit: 200) {\n      id\n      devices {\n        id\n      }\n    }\n  }\n"): typeof import('./graphql').ScreenAlertsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query BulkChoices($schedules: Boolean!) {\n    deviceGroups {\n      id\n      name\n    }\n    schedule(limit: 200) @include(if: $schedules) {\n      id\n      name\n    }\n  }\n"): typeof import('./graphql').BulkChoicesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -405,6 +431,10 @@ export function graphql(source: "\n  mutation ConsoleStartBulk($input: DeviceBul
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query BulkJobProgress($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n    deviceBulkJobResults(jobId: $id, limit: 100) {\n      deviceId\n      state\n      error\n    }\n  }\n"): typeof import('./graphql').BulkJobProgressDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCancelJob($id: ID!) {\n    cancelJob(id: $id) {\n      success\n      error\n      errorField\n      job {\n        id\n        state\n      }\n    }\n  }\n"): typeof import('./graphql').ConsoleCancelJobDocument;
 
 
 export function graphql(source: string) {

@@ -633,12 +633,35 @@ export type CreateMediaGroupMutationVariables = Exact<{
 
 export type CreateMediaGroupMutation = { createMediaGroup: { success: boolean, error: string | null, errorField: string | null, group: { id: string } | null } | null };
 
+export type RenameMediaGroupMutationVariables = Exact<{
+  id: string | number;
+  input: ContentGroupInput;
+}>;
+
+
+export type RenameMediaGroupMutation = { updateMediaGroup: { success: boolean, error: string | null, errorField: string | null } | null };
+
+export type DeleteMediaGroupMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteMediaGroupMutation = { deleteMediaGroup: { success: boolean, error: string | null, errorField: string | null, movedItems: number | null } | null };
+
 export type CreateMediaFromUrlMutationVariables = Exact<{
   input: CreateMediaFromUrlInput;
 }>;
 
 
 export type CreateMediaFromUrlMutation = { createMediaFromUrl: { success: boolean, error: string | null, errorField: string | null, media: { id: string, name: string } | null } | null };
+
+export type MoveMediaMutationVariables = Exact<{
+  id: string | number;
+  operations: Array<JsonPatchOperationInput> | JsonPatchOperationInput;
+}>;
+
+
+export type MoveMediaMutation = { patchMedia: { success: boolean, error: string | null, errorField: string | null } | null };
 
 export type PatchMediaTagsMutationVariables = Exact<{
   id: string | number;
@@ -839,7 +862,7 @@ export type MediaListQueryVariables = Exact<{
 }>;
 
 
-export type MediaListQuery = { mediaCount: number, media: Array<{ id: string, name: string, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, tags: Array<string>, groupName: string | null, validFrom: string | null, validUntil: string | null }> | null };
+export type MediaListQuery = { mediaCount: number, media: Array<{ id: string, name: string, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, tags: Array<string>, groupId: string | null, groupName: string | null, validFrom: string | null, validUntil: string | null }> | null };
 
 export type PatchMediaValidityMutationVariables = Exact<{
   id: string | number;
@@ -881,7 +904,7 @@ export type MapScreensQuery = { deviceCount: number, device: Array<{ id: string,
 export type OpenAlertsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type OpenAlertsQuery = { alertCount: number, alert: Array<{ id: string, createdOn: string, reason: string | null, devices: Array<{ id: string, name: string }> }> | null };
+export type OpenAlertsQuery = { alertCount: number, alert: Array<{ id: string, createdOn: string, reason: string | null, devices: Array<{ id: string, name: string, isOnline: boolean }> }> | null };
 
 export type LookUpPairingQueryVariables = Exact<{
   code: string;
@@ -1051,6 +1074,13 @@ export type ScreenListQueryVariables = Exact<{
 
 export type ScreenListQuery = { deviceCount: number, device: Array<{ id: string, name: string, isOnline: boolean, tags: Array<string>, groupName: string | null, timezone: string | null, pingData: { timestamp: string | null, playerVersion: string | null, currentSchedule: string | null } | null }> | null };
 
+export type ScreenAlertsQueryVariables = Exact<{
+  ids?: Array<string> | string | null | undefined;
+}>;
+
+
+export type ScreenAlertsQuery = { alert: Array<{ id: string, devices: Array<{ id: string }> }> | null };
+
 export type BulkChoicesQueryVariables = Exact<{
   schedules: boolean;
 }>;
@@ -1071,6 +1101,13 @@ export type BulkJobProgressQueryVariables = Exact<{
 
 
 export type BulkJobProgressQuery = { job: { id: string, state: JobState, error: string | null, progress: { rowsDone: number, rowsTotal: number | null, rowsFailed: number } } | null, deviceBulkJobResults: Array<{ deviceId: string, state: DeviceBulkResultState, error: string | null }> | null };
+
+export type ConsoleCancelJobMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleCancelJobMutation = { cancelJob: { success: boolean, error: string | null, errorField: string | null, job: { id: string, state: JobState } | null } | null };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1093,7 +1130,10 @@ export class TypedDocumentString<TResult, TVariables>
 
 export const MediaGroupsDocument = new TypedDocumentString(`query MediaGroups{mediaGroups(order:[{name:ASC}]){id name level count parentId}}`) as unknown as TypedDocumentString<MediaGroupsQuery, MediaGroupsQueryVariables>;
 export const CreateMediaGroupDocument = new TypedDocumentString(`mutation CreateMediaGroup($input:ContentGroupInput!){createMediaGroup(input:$input){success error errorField group{id}}}`) as unknown as TypedDocumentString<CreateMediaGroupMutation, CreateMediaGroupMutationVariables>;
+export const RenameMediaGroupDocument = new TypedDocumentString(`mutation RenameMediaGroup($id:ID!$input:ContentGroupInput!){updateMediaGroup(id:$id input:$input){success error errorField}}`) as unknown as TypedDocumentString<RenameMediaGroupMutation, RenameMediaGroupMutationVariables>;
+export const DeleteMediaGroupDocument = new TypedDocumentString(`mutation DeleteMediaGroup($id:ID!){deleteMediaGroup(id:$id){success error errorField movedItems}}`) as unknown as TypedDocumentString<DeleteMediaGroupMutation, DeleteMediaGroupMutationVariables>;
 export const CreateMediaFromUrlDocument = new TypedDocumentString(`mutation CreateMediaFromUrl($input:CreateMediaFromUrlInput!){createMediaFromUrl(input:$input){success error errorField media{id name}}}`) as unknown as TypedDocumentString<CreateMediaFromUrlMutation, CreateMediaFromUrlMutationVariables>;
+export const MoveMediaDocument = new TypedDocumentString(`mutation MoveMedia($id:ID!$operations:[JsonPatchOperationInput!]!){patchMedia(id:$id operations:$operations){success error errorField}}`) as unknown as TypedDocumentString<MoveMediaMutation, MoveMediaMutationVariables>;
 export const PatchMediaTagsDocument = new TypedDocumentString(`mutation PatchMediaTags($id:ID!$operations:[JsonPatchOperationInput!]!){patchMedia(id:$id operations:$operations){success error errorField media{id tags}}}`) as unknown as TypedDocumentString<PatchMediaTagsMutation, PatchMediaTagsMutationVariables>;
 export const PermissionsDocument = new TypedDocumentString(`query Permissions{permissions{isAdministrator permissions{resource canView canEdit canDelete}}}`) as unknown as TypedDocumentString<PermissionsQuery, PermissionsQueryVariables>;
 export const AdminUsersDocument = new TypedDocumentString(`query AdminUsers{userCount user(limit:200 order:[{username:ASC}]){id username firstName lastName roles lastActivity disabled}}`) as unknown as TypedDocumentString<AdminUsersQuery, AdminUsersQueryVariables>;
@@ -1121,14 +1161,14 @@ export const CreateDataTableGridRowDocument = new TypedDocumentString(`mutation 
 export const DataTableRowHistoryDocument = new TypedDocumentString(`query DataTableRowHistory($tableId:String!$rowId:String!){dataTableRowVersions(tableId:$tableId rowId:$rowId order:[{version:DESC}]){version change data updatedAt userId}}`) as unknown as TypedDocumentString<DataTableRowHistoryQuery, DataTableRowHistoryQueryVariables>;
 export const RollbackDataTableRowToDocument = new TypedDocumentString(`mutation RollbackDataTableRowTo($input:RollbackDataTableRowInput!){rollbackDataTableRow(input:$input){success error newVersion}}`) as unknown as TypedDocumentString<RollbackDataTableRowToMutation, RollbackDataTableRowToMutationVariables>;
 export const ImportJobDocument = new TypedDocumentString(`query ImportJob($id:ID!){job(id:$id){id state error progress{rowsDone rowsTotal rowsFailed}}}`) as unknown as TypedDocumentString<ImportJobQuery, ImportJobQueryVariables>;
-export const MediaListDocument = new TypedDocumentString(`query MediaList($limit:Int$offset:Int$where:MediaFilterInput$groupId:[String!]$tag:[String!]){mediaCount(where:$where groupId:$groupId tag:$tag)media(limit:$limit offset:$offset where:$where groupId:$groupId tag:$tag order:[{uploadedOn:DESC}]){id name mimeType fileSize thumbnailUrl uploadedOn tags groupName validFrom validUntil}}`) as unknown as TypedDocumentString<MediaListQuery, MediaListQueryVariables>;
+export const MediaListDocument = new TypedDocumentString(`query MediaList($limit:Int$offset:Int$where:MediaFilterInput$groupId:[String!]$tag:[String!]){mediaCount(where:$where groupId:$groupId tag:$tag)media(limit:$limit offset:$offset where:$where groupId:$groupId tag:$tag order:[{uploadedOn:DESC}]){id name mimeType fileSize thumbnailUrl uploadedOn tags groupId groupName validFrom validUntil}}`) as unknown as TypedDocumentString<MediaListQuery, MediaListQueryVariables>;
 export const PatchMediaValidityDocument = new TypedDocumentString(`mutation PatchMediaValidity($id:ID!$operations:[JsonPatchOperationInput!]!){patchMedia(id:$id operations:$operations){success error errorField}}`) as unknown as TypedDocumentString<PatchMediaValidityMutation, PatchMediaValidityMutationVariables>;
 export const OverrideListDocument = new TypedDocumentString(`query OverrideList{overrides(limit:20){id name state startsAt endsAt cancelledAt startedBy content{type text playlist{name}media{name}}target{all tags groupIds deviceIds}screenCounts{pending showing ended unreachable}screens{state shownAt stoppedAt device{id name isOnline}}}device(limit:200 order:[{name:ASC}]){id name}playlist(limit:200 order:[{name:ASC}]){id name}}`) as unknown as TypedDocumentString<OverrideListQuery, OverrideListQueryVariables>;
 export const ConsoleStartOverrideDocument = new TypedDocumentString(`mutation ConsoleStartOverride($input:OverrideInput!){startOverride(input:$input){success error}}`) as unknown as TypedDocumentString<ConsoleStartOverrideMutation, ConsoleStartOverrideMutationVariables>;
 export const ConsoleCancelOverrideDocument = new TypedDocumentString(`mutation ConsoleCancelOverride($id:ID!){cancelOverride(id:$id){success error}}`) as unknown as TypedDocumentString<ConsoleCancelOverrideMutation, ConsoleCancelOverrideMutationVariables>;
 export const FleetCountsDocument = new TypedDocumentString(`query FleetCounts{total:deviceCount online:deviceCount(where:{isOnline:{eq:true}})}`) as unknown as TypedDocumentString<FleetCountsQuery, FleetCountsQueryVariables>;
 export const MapScreensDocument = new TypedDocumentString(`query MapScreens{deviceCount device(limit:1000 order:[{name:ASC}]){id name isOnline location{city latitude longitude}}}`) as unknown as TypedDocumentString<MapScreensQuery, MapScreensQueryVariables>;
-export const OpenAlertsDocument = new TypedDocumentString(`query OpenAlerts{alertCount(activeOnly:true)alert(activeOnly:true limit:200){id createdOn reason devices{id name}}}`) as unknown as TypedDocumentString<OpenAlertsQuery, OpenAlertsQueryVariables>;
+export const OpenAlertsDocument = new TypedDocumentString(`query OpenAlerts{alertCount(activeOnly:true)alert(activeOnly:true limit:200){id createdOn reason devices{id name isOnline}}}`) as unknown as TypedDocumentString<OpenAlertsQuery, OpenAlertsQueryVariables>;
 export const LookUpPairingDocument = new TypedDocumentString(`query LookUpPairing($code:String!){pairingRequest(code:$code){code expiresAt userAgent screenWidth screenHeight}}`) as unknown as TypedDocumentString<LookUpPairingQuery, LookUpPairingQueryVariables>;
 export const ClaimScreenDocument = new TypedDocumentString(`mutation ClaimScreen($code:String!$name:String){claimDevice(code:$code name:$name){success error device{id name}}}`) as unknown as TypedDocumentString<ClaimScreenMutation, ClaimScreenMutationVariables>;
 export const PlaylistListDocument = new TypedDocumentString(`query PlaylistList{playlistCount playlist(limit:100 order:[{name:ASC}]){id name calculatedDuration sources{id}}}`) as unknown as TypedDocumentString<PlaylistListQuery, PlaylistListQueryVariables>;
@@ -1152,6 +1192,8 @@ export const ScreenCommandsDocument = new TypedDocumentString(`query ScreenComma
 export const SendCommandDocument = new TypedDocumentString(`mutation SendCommand($id:String!$command:String!){sendDeviceCommand(deviceId:$id commands:[{command:$command}]){success error}}`) as unknown as TypedDocumentString<SendCommandMutation, SendCommandMutationVariables>;
 export const ScreenHealthDocument = new TypedDocumentString(`query ScreenHealth($id:String!$start:String!$end:String!$interval:AnalyticsIntervalType$timeZone:String){deviceMetrics(deviceId:[$id]startDate:$start endDate:$end interval:$interval timeZone:$timeZone limit:1000){periodStart uptimePercentage avgCpuUsage maxCpuUsage avgMemoryUsage maxMemoryUsage alertCount}}`) as unknown as TypedDocumentString<ScreenHealthQuery, ScreenHealthQueryVariables>;
 export const ScreenListDocument = new TypedDocumentString(`query ScreenList($where:DeviceFilterInput$tag:[String!]$limit:Int$offset:Int){deviceCount(where:$where tag:$tag)device(where:$where tag:$tag limit:$limit offset:$offset order:[{name:ASC}]){id name isOnline tags groupName timezone pingData{timestamp playerVersion currentSchedule}}}`) as unknown as TypedDocumentString<ScreenListQuery, ScreenListQueryVariables>;
+export const ScreenAlertsDocument = new TypedDocumentString(`query ScreenAlerts($ids:[String!]){alert(activeOnly:true deviceId:$ids limit:200){id devices{id}}}`) as unknown as TypedDocumentString<ScreenAlertsQuery, ScreenAlertsQueryVariables>;
 export const BulkChoicesDocument = new TypedDocumentString(`query BulkChoices($schedules:Boolean!){deviceGroups{id name}schedule(limit:200)@include(if:$schedules){id name}}`) as unknown as TypedDocumentString<BulkChoicesQuery, BulkChoicesQueryVariables>;
 export const ConsoleStartBulkDocument = new TypedDocumentString(`mutation ConsoleStartBulk($input:DeviceBulkJobInput!){startDeviceBulkJob(input:$input){success error errorField jobId dryRun{targets notFound sample{id name}notFoundSample}}}`) as unknown as TypedDocumentString<ConsoleStartBulkMutation, ConsoleStartBulkMutationVariables>;
 export const BulkJobProgressDocument = new TypedDocumentString(`query BulkJobProgress($id:ID!){job(id:$id){id state error progress{rowsDone rowsTotal rowsFailed}}deviceBulkJobResults(jobId:$id limit:100){deviceId state error}}`) as unknown as TypedDocumentString<BulkJobProgressQuery, BulkJobProgressQueryVariables>;
+export const ConsoleCancelJobDocument = new TypedDocumentString(`mutation ConsoleCancelJob($id:ID!){cancelJob(id:$id){success error errorField job{id state}}}`) as unknown as TypedDocumentString<ConsoleCancelJobMutation, ConsoleCancelJobMutationVariables>;

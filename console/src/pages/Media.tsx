@@ -3,10 +3,13 @@
  * with Files edit rights its window edited) and uploads with progress (drop or pick files). A group
  * picker filters the list and its total to one group, and uploads and URL imports go into the
  * group chosen; each file's tags show as chips, edited with Files edit rights, and filter the list.
+ * With Files edit rights a file moves to another group and the chosen group is renamed; with Files
+ * delete rights the chosen group is deleted (its files move up, components/media-groups.tsx).
  */
 import { useRef, useState, type DragEvent } from 'react';
-import { MediaGroupPicker } from '../components/media-groups';
+import { MediaGroupPicker, treeOrder, useMediaGroups } from '../components/media-groups';
 import { UrlImport } from '../components/media-import';
+import { MoveToGroup } from '../components/media-move';
 import { TagChips, TagEditor } from '../components/media-tags';
 import { Async, Empty, ErrorState } from '../components/states';
 import { ValidityBadge, ValidityEditor } from '../components/validity';
@@ -30,6 +33,7 @@ const MediaList = graphql(`
       thumbnailUrl
       uploadedOn
       tags
+      groupId
       groupName
       validFrom
       validUntil
@@ -105,8 +109,10 @@ export function MediaPage() {
   const filtered = !!(search.trim() || groupId || tag.trim());
   const canEdit = rights.can('Files', 'edit');
   const [tagsOf, setTagsOf] = useState<string>();
-  // Files added (uploads, imports): the list and the groups' counts are read again.
+  const [moving, setMoving] = useState<string>();
+  // Files added (uploads, imports) or moved, groups renamed or deleted: the list and the groups' counts are read again.
   const [changes, setChanges] = useState(0);
+  const groups = useMediaGroups(changes);
   const added = () => {
     setChanges((n) => n + 1);
     q.reload();
@@ -139,8 +145,10 @@ export function MediaPage() {
       <h1>Media</h1>
       <MediaGroupPicker
         value={groupId}
+        groups={groups}
         canCreate={canEdit}
-        changes={changes}
+        canDelete={rights.can('Files', 'delete')}
+        onChanged={added}
         onChange={(g) => {
           setGroupId(g);
           setPage(0);
@@ -238,6 +246,21 @@ export function MediaPage() {
                         )}
                       </span>
                     )}
+                    {canEdit &&
+                      (moving === m.id ? (
+                        <MoveToGroup
+                          id={m.id}
+                          name={m.name}
+                          groupId={m.groupId ?? null}
+                          groups={treeOrder(groups.data?.mediaGroups ?? [])}
+                          onMoved={added}
+                          onClose={() => setMoving(undefined)}
+                        />
+                      ) : (
+                        <button type="button" onClick={() => setMoving(m.id)} aria-label={`Move ${m.name} to another group`}>
+                          Move
+                        </button>
+                      ))}
                     {canEdit &&
                       (validityOf === m.id ? (
                         <ValidityEditor

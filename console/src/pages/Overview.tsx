@@ -5,6 +5,7 @@ import { Async, Empty } from '../components/states';
 import { graphql } from '../gql';
 import { gql } from '../lib/api';
 import { followEvents, type PylonEvent, type StreamStatus } from '../lib/events';
+import { fleetTiles } from '../lib/fleet-state';
 import { useRights } from '../lib/permissions';
 import { Link } from '../lib/router';
 import { useQuery } from '../lib/use-query';
@@ -43,6 +44,7 @@ const OpenAlerts = graphql(`
       devices {
         id
         name
+        isOnline
       }
     }
   }
@@ -91,28 +93,36 @@ export function OverviewPage() {
   const counts = useQuery(() => gql(FleetCounts), []);
   const alerts = useQuery(() => (rights.can('Alerts') ? gql(OpenAlerts) : Promise.resolve(null)), []);
   const mapScreens = useQuery(() => gql(MapScreens), []);
-  const alertingIds = new Set(alerts.data?.alert?.flatMap((a) => a.devices.map((d) => d.id)) ?? []);
-  const alerting = alertingIds.size;
+  const alerted = alerts.data?.alert?.flatMap((a) => a.devices) ?? [];
+  const alertingIds = new Set(alerted.map((d) => d.id));
   return (
     <section>
       <h1>Overview</h1>
       <Async q={counts} what="the fleet">
-        {(c) =>
-          c.total === 0 ? (
+        {(c) => {
+          const tiles = fleetTiles(c.total, c.online, alerted);
+          return c.total === 0 ? (
             <Empty title="No screens yet">
               <p>
                 Open <code>/play</code> on a screen's browser and <Link to="/pair">pair it with the code it shows</Link>.
               </p>
             </Empty>
           ) : (
-            <div className="stats">
-              <Stat label="screens" value={c.total} />
-              <Stat label="online" value={c.online} tone="ok" />
-              <Stat label="offline" value={c.total - c.online} tone={c.total - c.online ? 'warn' : ''} />
-              {alerts.data && <Stat label="alerting" value={alerting} tone={alerting ? 'bad' : ''} />}
-            </div>
-          )
-        }
+            <>
+              <div className="stats">
+                <Stat label="screens" value={c.total} />
+                <Stat label="online" value={alerts.data ? tiles.online : c.online} tone="ok" />
+                <Stat label="offline" value={tiles.offline} tone={tiles.offline ? 'warn' : ''} />
+                {alerts.data && <Stat label="alerting" value={tiles.alerting} tone={tiles.alerting ? 'bad' : ''} />}
+              </div>
+              {alerts.data && (
+                <p className="muted" data-testid="count-rule">
+                  Each screen counts once: offline, else alerting (online with an open alert), else online.
+                </p>
+              )}
+            </>
+          );
+        }}
       </Async>
       <section aria-labelledby="map-h">
         <h2 id="map-h">Map</h2>

@@ -3,8 +3,10 @@
  * screens a selector matches (the checked rows, the page's current filter, tags or device groups),
  * counted first by a dry run, then run as a job whose progress and per-screen results are polled
  * until it finishes. Changing anything after the count asks for a new count, so the job always runs
- * on the selection the operator saw counted. Tags, groups and commands need Devices edit rights;
- * schedule assignment needs Schedules edit rights.
+ * on the selection the operator saw counted. Until it finishes the job can be cancelled (cancelJob):
+ * a queued job stops at once, a running one after its current chunk; the screens it changed stay
+ * changed and the rest stay as they were (their results read "not changed"). Tags, groups and
+ * commands need Devices edit rights; schedule assignment needs Schedules edit rights.
  */
 import { useEffect, useState } from 'react';
 import { ErrorState } from '../components/states';
@@ -70,6 +72,20 @@ const BulkJobProgress = graphql(`
   }
 `);
 
+const CancelBulkJob = graphql(`
+  mutation ConsoleCancelJob($id: ID!) {
+    cancelJob(id: $id) {
+      success
+      error
+      errorField
+      job {
+        id
+        state
+      }
+    }
+  }
+`);
+
 type Who = 'checked' | 'filter' | 'tags' | 'groups';
 const ACTIONS: { value: DeviceBulkAction; label: string; schedules?: boolean }[] = [
   { value: 'ADD_TAGS' as DeviceBulkAction, label: 'Add tags' },
@@ -101,6 +117,11 @@ interface Props {
 function Progress({ id, names, onFinished }: { id: string; names: Map<string, string>; onFinished: () => void }) {
   const [data, setData] = useState<BulkJobProgressQuery>();
   const [error, setError] = useState<Error>();
+  // Set once the server took the cancel.
+  const [cancel, setCancel] = useState(false);
+  const cancelling = useAction();
+  // A new read now (not at the next poll): a queued job is cancelled by the answer already.
+  const [tick, setTick] = useState(0);
   useEffect(() => {
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -120,22 +141,56 @@ function Progress({ id, names, onFinished }: { id: string; names: Map<string, st
       live = false;
       clearTimeout(timer);
     };
-  }, [id, onFinished]);
+  }, [id, onFinished, tick]);
   if (error) return <ErrorState error={error} />;
   const job = data?.job;
-  if (!job) return <p role="status">Starting the job…</p>;
+  const finished = !!job && FINISHED.has(job.state);
+  const stop = () =>
+    cancelling.run(async () => {
+      accepted((await gql(CancelBulkJob, { id })).cancelJob, 'the cancel');
+      setCancel(true);
+      setTick((t) => t + 1);
+    });
+  const cancelControl = !finished && (
+    <button type="button" className="danger" disabled={cancelling.busy || cancel} onClick={() => void stop()}>
+      Cancel the job
+    </button>
+  );
+  if (!job)
+    return (
+      <div className="actions">
+        <p role="status">Starting the job…</p>
+        {cancelControl}
+        {cancelling.error && <ErrorState error={cancelling.error} title="Could not cancel the job." />}
+      </div>
+    );
   const total = job.progress.rowsTotal;
   const results = data?.deviceBulkJobResults ?? [];
+  const notChanged = job.state === 'CANCELLED' ? Math.max(0, (total ?? 0) - job.progress.rowsDone) : 0;
   return (
     <div className="stack" aria-labelledby="bulk-job-h">
       <h3 id="bulk-job-h">Job {job.state.toLowerCase()}</h3>
+      <span className="muted">
+        Job id <code data-testid="bulk-job-id">{job.id}</code> (GET /jobs/{'{id}'} reads it too)
+      </span>
       <label>
         <span data-testid="bulk-progress" aria-live="polite">
           {job.progress.rowsDone.toLocaleString()} of {total == null ? '…' : plural(total, 'screen')} done, {job.progress.rowsFailed.toLocaleString()} failed
         </span>
         <progress max={total || 1} value={job.progress.rowsDone} />
       </label>
-      {job.error && <p className="state state-error">{job.error}</p>}
+      {cancelControl}
+      {cancelling.error && <ErrorState error={cancelling.error} title="Could not cancel the job." />}
+      <p role="status" data-testid="bulk-cancel">
+        {cancel && !finished ? 'Cancel asked: the job stops after the chunk it is writing.' : ''}
+        {cancel && finished && job.state !== 'CANCELLED' ? `The job ${job.state.toLowerCase()} before the cancel took effect: nothing was undone.` : ''}
+        {job.state === 'CANCELLED'
+          ? job.progress.rowsDone === 0
+            ? 'Cancelled before it changed any screen.'
+            : `Cancelled: the screens done keep the change; ${plural(notChanged, 'screen was', 'screens were')} not changed.`
+          : ''}
+      </p>
+      {job.error && job.state !== 'CANCELLED' && <p className="state state-error">{job.error}</p>}
       {results.length > 0 && (
         <table className="grid">
           <caption>Per-screen results{total != null && total > results.length ? ` (the first ${results.length} of ${total.toLocaleString()})` : ''}</caption>
@@ -152,7 +207,7 @@ function Progress({ id, names, onFinished }: { id: string; names: Map<string, st
                   <Link to={`/screens/${encodeURIComponent(r.deviceId)}`}>{names.get(r.deviceId) ?? r.deviceId}</Link>
                 </td>
                 <td className={r.state === 'FAILED' ? 'bad' : undefined}>
-                  {r.state.toLowerCase()}
+                  {r.state === 'PENDING' && job.state === 'CANCELLED' ? 'not changed (cancelled)' : r.state.toLowerCase()}
                   {r.error ? `: ${r.error}` : ''}
                 </td>
               </tr>
@@ -363,7 +418,7 @@ export function BulkActions({ where, tag, checked, names, onDone }: Props) {
           </p>
         )}
         {error && <ErrorState error={error} />}
-        {jobId && <Progress id={jobId} names={known} onFinished={onDone} />}
+        {jobId && <Progress key={jobId} id={jobId} names={known} onFinished={onDone} />}
       </form>
     </details>
   );

@@ -98,19 +98,18 @@ function GroupActions(props: {
   const { group, parent } = props;
   const [name, setName] = useState<string>();
   const [confirming, setConfirming] = useState(false);
-  const { busy, error, run } = useAction();
+  const { busy, error, run, submit } = useAction();
   // The control that opened a form is replaced by it: focus follows, for keyboard users.
   const nameInput = useRef<HTMLInputElement>(null);
   const keep = useRef<HTMLButtonElement>(null);
   const renaming = name !== undefined;
   useEffect(() => void (renaming && nameInput.current?.focus()), [renaming]);
   useEffect(() => void (confirming && keep.current?.focus()), [confirming]);
-  const rename = () =>
-    run(async () => {
-      accepted((await gql(RenameMediaGroup, { id: group.id, input: { name: name!.trim() } })).updateMediaGroup, 'the rename');
-      setName(undefined);
-      props.onDone(`Renamed ${group.name} to ${name!.trim()}.`);
-    });
+  const rename = submit(async () => {
+    accepted((await gql(RenameMediaGroup, { id: group.id, input: { name: name!.trim() } })).updateMediaGroup, 'the rename');
+    setName(undefined);
+    props.onDone(`Renamed ${group.name} to ${name!.trim()}.`);
+  });
   const remove = () =>
     run(async () => {
       const p = accepted((await gql(DeleteMediaGroup, { id: group.id })).deleteMediaGroup, 'the delete');
@@ -125,14 +124,7 @@ function GroupActions(props: {
             Rename group
           </button>
         ) : (
-          <form
-            className="inline-form"
-            aria-label={`Rename ${group.name}`}
-            onSubmit={(e) => {
-              e.preventDefault();
-              void rename();
-            }}
-          >
+          <form className="inline-form" aria-label={`Rename ${group.name}`} onSubmit={rename}>
             <label>
               New name for {group.name} <input ref={nameInput} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
             </label>

@@ -9,8 +9,9 @@ import { accepted, useAction } from '../lib/use-action';
 import { groupLabel, type MediaGroup } from './media-groups';
 import { ErrorState } from './states';
 
-const MoveMedia = graphql(`
-  mutation MoveMedia($id: ID!, $operations: [JsonPatchOperationInput!]!) {
+/** JSON Patch on one file: the move here, the validity (startDate/endDate) on the Media page. */
+export const PatchMedia = graphql(`
+  mutation PatchMedia($id: ID!, $operations: [JsonPatchOperationInput!]!) {
     patchMedia(id: $id, operations: $operations) {
       success
       error
@@ -22,25 +23,17 @@ const MoveMedia = graphql(`
 /** `groupId`: the file's group now (null: none); `groups` in tree order. */
 export function MoveToGroup(props: { id: string; name: string; groupId: string | null; groups: MediaGroup[]; onMoved: () => void; onClose: () => void }) {
   const [target, setTarget] = useState(props.groupId ?? '');
-  const { busy, error, run } = useAction();
+  const { busy, error, submit } = useAction();
   const select = useRef<HTMLSelectElement>(null);
   useEffect(() => select.current?.focus(), []);
-  const move = () =>
-    run(async () => {
-      const operations = [{ op: 'replace', path: '/groupId', value: target || null }];
-      accepted((await gql(MoveMedia, { id: props.id, operations })).patchMedia, 'the move');
-      props.onMoved();
-      props.onClose();
-    });
+  const move = submit(async () => {
+    const operations = [{ op: 'replace', path: '/groupId', value: target || null }];
+    accepted((await gql(PatchMedia, { id: props.id, operations })).patchMedia, 'the move');
+    props.onMoved();
+    props.onClose();
+  });
   return (
-    <form
-      className="move-form"
-      aria-label={`Move ${props.name}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        void move();
-      }}
-    >
+    <form className="move-form" aria-label={`Move ${props.name}`} onSubmit={move}>
       <label>
         Group for {props.name}{' '}
         <select ref={select} value={target} onChange={(e) => setTarget(e.target.value)}>

@@ -655,13 +655,13 @@ export type CreateMediaFromUrlMutationVariables = Exact<{
 
 export type CreateMediaFromUrlMutation = { createMediaFromUrl: { success: boolean, error: string | null, errorField: string | null, media: { id: string, name: string } | null } | null };
 
-export type MoveMediaMutationVariables = Exact<{
+export type PatchMediaMutationVariables = Exact<{
   id: string | number;
   operations: Array<JsonPatchOperationInput> | JsonPatchOperationInput;
 }>;
 
 
-export type MoveMediaMutation = { patchMedia: { success: boolean, error: string | null, errorField: string | null } | null };
+export type PatchMediaMutation = { patchMedia: { success: boolean, error: string | null, errorField: string | null } | null };
 
 export type PatchMediaTagsMutationVariables = Exact<{
   id: string | number;
@@ -863,14 +863,6 @@ export type MediaListQueryVariables = Exact<{
 
 
 export type MediaListQuery = { mediaCount: number, media: Array<{ id: string, name: string, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, tags: Array<string>, groupId: string | null, groupName: string | null, validFrom: string | null, validUntil: string | null }> | null };
-
-export type PatchMediaValidityMutationVariables = Exact<{
-  id: string | number;
-  operations: Array<JsonPatchOperationInput> | JsonPatchOperationInput;
-}>;
-
-
-export type PatchMediaValidityMutation = { patchMedia: { success: boolean, error: string | null, errorField: string | null } | null };
 
 export type OverrideListQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1133,7 +1125,7 @@ export const CreateMediaGroupDocument = new TypedDocumentString(`mutation Create
 export const RenameMediaGroupDocument = new TypedDocumentString(`mutation RenameMediaGroup($id:ID!$input:ContentGroupInput!){updateMediaGroup(id:$id input:$input){success error errorField}}`) as unknown as TypedDocumentString<RenameMediaGroupMutation, RenameMediaGroupMutationVariables>;
 export const DeleteMediaGroupDocument = new TypedDocumentString(`mutation DeleteMediaGroup($id:ID!){deleteMediaGroup(id:$id){success error errorField movedItems}}`) as unknown as TypedDocumentString<DeleteMediaGroupMutation, DeleteMediaGroupMutationVariables>;
 export const CreateMediaFromUrlDocument = new TypedDocumentString(`mutation CreateMediaFromUrl($input:CreateMediaFromUrlInput!){createMediaFromUrl(input:$input){success error errorField media{id name}}}`) as unknown as TypedDocumentString<CreateMediaFromUrlMutation, CreateMediaFromUrlMutationVariables>;
-export const MoveMediaDocument = new TypedDocumentString(`mutation MoveMedia($id:ID!$operations:[JsonPatchOperationInput!]!){patchMedia(id:$id operations:$operations){success error errorField}}`) as unknown as TypedDocumentString<MoveMediaMutation, MoveMediaMutationVariables>;
+export const PatchMediaDocument = new TypedDocumentString(`mutation PatchMedia($id:ID!$operations:[JsonPatchOperationInput!]!){patchMedia(id:$id operations:$operations){success error errorField}}`) as unknown as TypedDocumentString<PatchMediaMutation, PatchMediaMutationVariables>;
 export const PatchMediaTagsDocument = new TypedDocumentString(`mutation PatchMediaTags($id:ID!$operations:[JsonPatchOperationInput!]!){patchMedia(id:$id operations:$operations){success error errorField media{id tags}}}`) as unknown as TypedDocumentString<PatchMediaTagsMutation, PatchMediaTagsMutationVariables>;
 export const PermissionsDocument = new TypedDocumentString(`query Permissions{permissions{isAdministrator permissions{resource canView canEdit canDelete}}}`) as unknown as TypedDocumentString<PermissionsQuery, PermissionsQueryVariables>;
 export const AdminUsersDocument = new TypedDocumentString(`query AdminUsers{userCount user(limit:200 order:[{username:ASC}]){id username firstName lastName roles lastActivity disabled}}`) as unknown as TypedDocumentString<AdminUsersQuery, AdminUsersQueryVariables>;
@@ -1162,7 +1154,6 @@ export const DataTableRowHistoryDocument = new TypedDocumentString(`query DataTa
 export const RollbackDataTableRowToDocument = new TypedDocumentString(`mutation RollbackDataTableRowTo($input:RollbackDataTableRowInput!){rollbackDataTableRow(input:$input){success error newVersion}}`) as unknown as TypedDocumentString<RollbackDataTableRowToMutation, RollbackDataTableRowToMutationVariables>;
 export const ImportJobDocument = new TypedDocumentString(`query ImportJob($id:ID!){job(id:$id){id state error progress{rowsDone rowsTotal rowsFailed}}}`) as unknown as TypedDocumentString<ImportJobQuery, ImportJobQueryVariables>;
 export const MediaListDocument = new TypedDocumentString(`query MediaList($limit:Int$offset:Int$where:MediaFilterInput$groupId:[String!]$tag:[String!]){mediaCount(where:$where groupId:$groupId tag:$tag)media(limit:$limit offset:$offset where:$where groupId:$groupId tag:$tag order:[{uploadedOn:DESC}]){id name mimeType fileSize thumbnailUrl uploadedOn tags groupId groupName validFrom validUntil}}`) as unknown as TypedDocumentString<MediaListQuery, MediaListQueryVariables>;
-export const PatchMediaValidityDocument = new TypedDocumentString(`mutation PatchMediaValidity($id:ID!$operations:[JsonPatchOperationInput!]!){patchMedia(id:$id operations:$operations){success error errorField}}`) as unknown as TypedDocumentString<PatchMediaValidityMutation, PatchMediaValidityMutationVariables>;
 export const OverrideListDocument = new TypedDocumentString(`query OverrideList{overrides(limit:20){id name state startsAt endsAt cancelledAt startedBy content{type text playlist{name}media{name}}target{all tags groupIds deviceIds}screenCounts{pending showing ended unreachable}screens{state shownAt stoppedAt device{id name isOnline}}}device(limit:200 order:[{name:ASC}]){id name}playlist(limit:200 order:[{name:ASC}]){id name}}`) as unknown as TypedDocumentString<OverrideListQuery, OverrideListQueryVariables>;
 export const ConsoleStartOverrideDocument = new TypedDocumentString(`mutation ConsoleStartOverride($input:OverrideInput!){startOverride(input:$input){success error}}`) as unknown as TypedDocumentString<ConsoleStartOverrideMutation, ConsoleStartOverrideMutationVariables>;
 export const ConsoleCancelOverrideDocument = new TypedDocumentString(`mutation ConsoleCancelOverride($id:ID!){cancelOverride(id:$id){success error}}`) as unknown as TypedDocumentString<ConsoleCancelOverrideMutation, ConsoleCancelOverrideMutationVariables>;

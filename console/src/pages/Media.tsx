@@ -9,7 +9,7 @@
 import { useRef, useState, type DragEvent } from 'react';
 import { MediaGroupPicker, treeOrder, useMediaGroups } from '../components/media-groups';
 import { UrlImport } from '../components/media-import';
-import { MoveToGroup } from '../components/media-move';
+import { MoveToGroup, PatchMedia } from '../components/media-move';
 import { TagChips, TagEditor } from '../components/media-tags';
 import { Async, Empty, ErrorState } from '../components/states';
 import { ValidityBadge, ValidityEditor } from '../components/validity';
@@ -37,17 +37,6 @@ const MediaList = graphql(`
       groupName
       validFrom
       validUntil
-    }
-  }
-`);
-
-// A file's validity is its startDate/endDate (the same stored instants): patched alone, nothing else changes.
-const PatchMediaValidity = graphql(`
-  mutation PatchMediaValidity($id: ID!, $operations: [JsonPatchOperationInput!]!) {
-    patchMedia(id: $id, operations: $operations) {
-      success
-      error
-      errorField
     }
   }
 `);
@@ -273,7 +262,7 @@ export function MediaPage() {
                               { op: 'replace', path: '/startDate', value: validFrom },
                               { op: 'replace', path: '/endDate', value: validUntil },
                             ];
-                            accepted((await gql(PatchMediaValidity, { id: m.id, operations })).patchMedia, 'the validity');
+                            accepted((await gql(PatchMedia, { id: m.id, operations })).patchMedia, 'the validity');
                             q.reload();
                           }}
                         />

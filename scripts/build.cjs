@@ -6,9 +6,9 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const url = require('node:url');
+const { spawnSync } = require('node:child_process');
 const esbuild = require('esbuild');
-const { root, PACKAGES, STAMP } = require('./dist.cjs');
+const { root, PACKAGES, STAMP, CONDITION } = require('./dist.cjs');
 
 function walk(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
@@ -43,9 +43,9 @@ async function buildPackage(pkg) {
   const builtAt = Date.now();
   let n = 0;
   for (const pkg of PACKAGES) n += await buildPackage(pkg);
-  // rest.yaml parsed once here instead of at every start (rest-facade/src/document-cache.ts).
-  const cache = await import(url.pathToFileURL(path.join(root, 'rest-facade/dist/document-cache.js')).href);
-  cache.writeRestDocumentCache(path.join(root, 'schema/openapi/rest.yaml'));
+  // rest.yaml's parse and the subgraphs' expanded SDL, made once here instead of at every start.
+  const caches = spawnSync(process.execPath, [`--conditions=${CONDITION}`, path.join(__dirname, 'write-start-caches.mjs')], { stdio: 'inherit' });
+  if (caches.status !== 0) throw new Error('scripts/write-start-caches.mjs failed');
   fs.mkdirSync(path.dirname(STAMP), { recursive: true });
   fs.writeFileSync(STAMP, JSON.stringify({ builtAt }));
   // The operator console (/console): a browser app, built by Vite into console/dist.

@@ -140,6 +140,12 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   if (env.SIGNAGE_DEMO) progress('seeding demo');
   const demoStarted = startDemo(env, sg, logger);
   demoStarted.catch(() => undefined);
+  // Keys and bearer tokens with rate limits, the audit trail, the OAuth server (its keys
+  // load, or are generated on a first start, while the gateway is built).
+  const access = await createAccessLayer(env, { backends, identity: sg.identity, logger });
+  auditLate.sink = access.audit;
+  // The OAuth server starts once the listeners give the issuer: /readyz waits for it (issue 35).
+  backends.checks.oauth = () => access.oauth.ready();
   // New documents per key (plan-limit.plugin.ts), beside the request limits of the access layer.
   const plans = await createRateLimiter(env, { name: 'plans', points: env.RATE_LIMIT_PLAN_POINTS, durationSeconds: env.RATE_LIMIT_DURATION_SECONDS });
   const gateway = await createGateway({
@@ -156,11 +162,6 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   });
   // Each per-document cache's entries and estimated bytes on /metrics.
   cacheMetrics(ops.registry, 'pylon_gateway_cache', Object.fromEntries(Object.entries(gateway.caches).map(([name, c]) => [name, c.cache])));
-  // Keys and bearer tokens with rate limits, the audit trail, the OAuth server.
-  const access = await createAccessLayer(env, { backends, identity: sg.identity, logger });
-  auditLate.sink = access.audit;
-  // The OAuth server starts once the listeners give the issuer: /readyz waits for it (issue 35).
-  backends.checks.oauth = () => access.oauth.ready();
   const edge = await createHttpEdge(env, { gateway, access, subgraphs: sg, backends, ops, logger, publicBase });
   const demo = await demoStarted;
   const telemetryConsumer = await consumerStarted;

@@ -5,14 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parse, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Principal } from '../auth/principal.js';
 
 export const SCHEMA_DIR = fileURLToPath(new URL('../../../../schema/', import.meta.url));
 
-/** Reads `schema/subgraphs/<name>.graphql`. */
-export function loadSubgraphSdl(name: string): DocumentNode {
-  return parse(readFileSync(`${SCHEMA_DIR}subgraphs/${name}.graphql`, 'utf8'));
+/** The text of `schema/subgraphs/<name>.graphql`. */
+export function readSubgraphSdl(name: string): string {
+  return readFileSync(`${SCHEMA_DIR}subgraphs/${name}.graphql`, 'utf8');
 }
 
 /** What every resolver receives. `scope` carries per-request caches (DataLoaders). */

@@ -3,7 +3,6 @@
  * a context built only from a verified internal token, and an in-process executor the
  * all-in-one gateway calls without HTTP (documents compiled once, compiled-execution.ts).
  */
-import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
 import {
   defaultFieldResolver,
@@ -22,9 +21,10 @@ import {
 import { requireRule, type Requirement } from '../auth/access.js';
 import { ENTITY_RULES, MUTATION_RULES, QUERY_RULES } from '../auth/operation-rules.js';
 import type { InternalTokens } from '../auth/principal.js';
-import { loadSubgraphSdl, type Subgraph, type SubgraphContext, type SubgraphRequest } from './context.js';
+import { readSubgraphSdl, type Subgraph, type SubgraphContext, type SubgraphRequest } from './context.js';
 import { createBoundedCache, PARSED_BYTES_PER_CHAR } from './bounded-cache.js';
 import { createCompiledExecutor } from './compiled-execution.js';
+import { buildSubgraphSchemaOnce } from './subgraph-schema.js';
 import { toGraphQLError } from './errors.js';
 import type { ResolverMap } from './merge-resolvers.js';
 
@@ -104,7 +104,7 @@ export function createSubgraph(opts: {
   tokens: InternalTokens;
 }): Subgraph {
   // The one cast: generated resolver types describe the same map @apollo/subgraph takes untyped.
-  const schema = buildSubgraphSchema({ typeDefs: loadSubgraphSdl(opts.name), resolvers: opts.resolvers as GraphQLResolverMap<unknown> });
+  const schema = buildSubgraphSchemaOnce(readSubgraphSdl(opts.name), opts.resolvers as GraphQLResolverMap<unknown>);
   guardRootFields(schema, opts.name);
   guardEntityReferences(schema, opts.name);
   // Query plans repeat the same fetches; parse and validate each distinct text once (kept within

@@ -55,6 +55,10 @@ export function createOAuthServer(d: OAuthServerDeps): OAuthServer {
   let issuer: string | undefined;
   let sweeper: NodeJS.Timeout | undefined;
   const adapter = oidcAdapterFactory(d.documents);
+  // Read (or, on a first start, generated on libuv's threads) while the rest of the process is built;
+  // `start` awaits them. A failure is `start`'s to report.
+  const keysLoaded = loadOrCreateOAuthKeys(d.documents);
+  keysLoaded.catch(() => undefined);
 
   const router = express.Router();
   router.use(
@@ -102,7 +106,7 @@ export function createOAuthServer(d: OAuthServerDeps): OAuthServer {
     ready: () => (provider && callback ? Promise.resolve() : Promise.reject(new Error(STARTING))),
     async start(iss) {
       const base = iss.replace(/\/+$/, '');
-      const keys = await loadOrCreateOAuthKeys(d.documents);
+      const keys = await keysLoaded;
       provider = await createProvider({ issuer: base, settings: d.settings, keys, adapter, repo: d.repo });
       provider.on('server_error', (_ctx: unknown, err: unknown) => d.logger.error({ err }, 'OAuth server error'));
       // `webapi` is a resource server scope, which discovery does not list by itself; clients look for it there.

@@ -7,6 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadResult } from './load.js';
 import type { CapacityStep } from './capacity.scenarios.js';
+import type { StartResult } from './start.scenarios.js';
 
 export interface BenchResult {
   /** ISO time the run finished. */
@@ -17,6 +18,8 @@ export interface BenchResult {
   loads: LoadResult[];
   /** Screens one all-in-one held (capacity scenario), with each step's figures. */
   capacity?: { screens: number; steps: CapacityStep[] };
+  /** Scenario 8: milliseconds from spawn to ready, per process (recorded since 2026-11-30). */
+  starts?: StartResult[];
 }
 
 /** The newest earlier result in `dir` (file names sort by time), or undefined. */
@@ -39,6 +42,16 @@ export function deltaLines(previous: BenchResult | undefined, current: BenchResu
     const p = before.get(l.name);
     const change = p && p.rps > 0 ? `${l.rps >= p.rps ? '+' : ''}${(((l.rps - p.rps) / p.rps) * 100).toFixed(1)} % (was ${Math.round(p.rps)} req/s)` : 'new';
     return `${l.name.padEnd(width)}  ${String(Math.round(l.rps)).padStart(7)} req/s  ${change}`;
+  });
+}
+
+/** One line per start of `current` (scenario 8): its milliseconds to ready from dist/ and the change against `previous`, or "new". */
+export function startDeltaLines(previous: BenchResult | undefined, current: BenchResult): string[] {
+  const before = new Map((previous?.starts ?? []).map((s) => [s.name, s]));
+  return (current.starts ?? []).map((s) => {
+    const p = before.get(s.name);
+    const change = p ? `${s.distMs >= p.distMs ? '+' : ''}${Math.round(s.distMs - p.distMs)} ms (was ${Math.round(p.distMs)} ms)` : 'new';
+    return `start: ${s.name}  ${Math.round(s.distMs)} ms  ${change}`;
   });
 }
 

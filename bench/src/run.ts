@@ -48,7 +48,7 @@ import { dataTablesScenario } from './datatables.scenarios.js';
 import { bulkTagScenario, printBulk } from './bulk.scenarios.js';
 import { MANIFEST_REGISTRATION_KEY, manifestScenario } from './scheduling.scenarios.js';
 import { compiledTable, compiledVsInterpreted } from './graphql-compiled.scenarios.js';
-import { printStart, startScenario } from './start.scenarios.js';
+import { imageNode, printStart, startScenario } from './start.scenarios.js';
 import { runCapacity } from './capacity.run.js';
 import {
   ackToQueryable,
@@ -65,7 +65,7 @@ import { printReports, reportsScenario } from './reports.scenarios.js';
 import { webPlayerFleet } from './web-player.scenarios.js';
 import { overrideFleet } from './override.scenarios.js';
 import { consoleLoad, printConsoleLoad } from './console.scenarios.js';
-import { deltaLines, previousResult, writeResult, type BenchResult } from './results.js';
+import { deltaLines, previousResult, startDeltaLines, writeResult, type BenchResult } from './results.js';
 import { addBenchDevices, BENCH_KEY as KEY, BENCH_OWNER, BENCH_PASSWORD, startBenchApp } from './bench-app.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
@@ -336,8 +336,10 @@ await app.close();
 await rm(dir, { recursive: true, force: true });
 
 // Scenario 8 (start): spawn to ready from dist/ (node) and from the sources (tsx); 1 start each in smoke mode.
+// Full runs also start it as the image does (its Node, its compile cache), when that Node can be had.
 const startRuns = smoke ? 1 : 5;
-printStart(await startScenario(startRuns), startRuns);
+const starts = await startScenario(startRuns, smoke ? {} : { imageNode: imageNode() });
+printStart(starts, startRuns);
 
 // Scenario 10 (reports): after the server closed its analytics store (chDB serves one data dir per process).
 console.log('\nScenario 10: reports\n');
@@ -367,9 +369,10 @@ else {
     ...(commit ? { commit } : {}),
     loads: [...results, ...authResults, ...deviceResults, ...manifestResults, ...telemetryResults],
     capacity,
+    starts,
   };
   const previous = previousResult(historyDir);
   console.log(`\nchange since ${previous ? `${previous.date}${previous.commit ? ` (${previous.commit})` : ''}` : 'nothing (first result)'}:`);
-  for (const line of deltaLines(previous, current)) console.log(`  ${line}`);
+  for (const line of [...deltaLines(previous, current), ...startDeltaLines(previous, current)]) console.log(`  ${line}`);
   console.log(`result written to ${writeResult(historyDir, current)}`);
 }

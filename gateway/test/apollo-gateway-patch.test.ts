@@ -1,7 +1,8 @@
 /**
  * patches/@apollo__gateway@2.14.4.patch (pnpm-workspace.yaml patchedDependencies): @apollo/gateway
- * loads the OpenTelemetry modules of Apollo's usage reporting, which Pylon turns off, on first use
- * instead of at require time. Checked in a plain node process, as the gateway loads it.
+ * loads the OpenTelemetry modules of Apollo's usage reporting, which Pylon turns off, and
+ * make-fetch-happen, the fetcher of a remote data source or Uplink given none, on first use instead
+ * of at require time. Checked in a plain node process, as the gateway loads it.
  */
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -21,6 +22,19 @@ describe('the @apollo/gateway patch', () => {
     const loaded = inNode<string[]>(`require('@apollo/gateway'); console.log(JSON.stringify(Object.keys(require.cache)))`);
     expect(loaded.some((p) => /@opentelemetry[+/]api[@/]/.test(p))).toBe(true);
     expect(loaded.filter((p) => REPORTING_ONLY.test(p))).toEqual([]);
+    expect(loaded.filter((p) => /make-fetch-happen[@/]/.test(p))).toEqual([]);
+  });
+
+  test('a remote data source and Uplink without a fetcher of their own get make-fetch-happen, on first use', () => {
+    const made = inNode<{ before: boolean; remote: string; uplink: string; after: boolean }>(
+      `const gw = require('@apollo/gateway');
+       const loaded = () => Object.keys(require.cache).some((p) => /make-fetch-happen[@/]/.test(p));
+       const before = loaded();
+       const remote = new gw.RemoteGraphQLDataSource({ url: 'http://127.0.0.1:1/graphql' });
+       const uplink = new gw.UplinkSupergraphManager({ apiKey: 'k', graphRef: 'g@v' });
+       console.log(JSON.stringify({ before, remote: typeof remote.fetcher, uplink: typeof uplink.fetcher, after: loaded() }))`,
+    );
+    expect(made).toEqual({ before: false, remote: 'function', uplink: 'function', after: true });
   });
 
   test('the attribute names it spells out are the semantic conventions', () => {

@@ -2,7 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deltaLines, previousResult, writeResult, type BenchResult } from '../../bench/src/results.js';
+import { deltaLines, previousResult, startDeltaLines, writeResult, type BenchResult } from '../../bench/src/results.js';
 
 const load = (name: string, rps: number) => ({ name, rps, p50: 1, p99: 2, errors: 0 });
 const result = (date: string, loads: BenchResult['loads']): BenchResult => ({ date, machine: '2 × cpu, 24 GiB', node: '20.20.2', loads });
@@ -30,4 +30,17 @@ test('the next run finds the newest earlier result and prints each load against 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('starts are compared by process: the milliseconds to ready and their change, or "new"', () => {
+  const previous = { ...result('a', []), starts: [{ name: 'all-in-one', distMs: 2100 }] };
+  const current = {
+    ...result('b', []),
+    starts: [
+      { name: 'all-in-one', distMs: 1800.4 },
+      { name: 'datatables subgraph', distMs: 700 },
+    ],
+  };
+  expect(startDeltaLines(previous, current)).toEqual(['start: all-in-one  1800 ms  -300 ms (was 2100 ms)', 'start: datatables subgraph  700 ms  new']);
+  expect(startDeltaLines(result('c', []), result('d', []))).toEqual([]);
 });

@@ -48,8 +48,13 @@ import {
   type TypeNode,
 } from 'graphql';
 import { createHash } from 'node:crypto';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { createRequire } from 'node:module';
+import type { CompiledQuery } from 'graphql-jit';
 import { createBoundedCache, PARSED_BYTES_PER_CHAR } from './bounded-cache.js';
+
+/** graphql-jit (about 100 modules) is loaded by the first compile, not by every start. */
+let jit: typeof import('graphql-jit') | undefined;
+const loadJit = () => (jit ??= createRequire(import.meta.url)('graphql-jit') as typeof import('graphql-jit'));
 
 export interface CompiledExecutor {
   /** The compiled document's answer, or undefined when it does not compile (graphql-js answers then). */
@@ -282,12 +287,12 @@ export function createCompiledExecutor(
           try {
             // graphql-jit writes into the nodes it compiles: it gets a private copy of the document.
             const own = parse(request.query);
-            result = compileQuery(schema, missing.length ? withoutMissing(own, new Set(missing)) : own, request.operationName);
+            result = loadJit().compileQuery(schema, missing.length ? withoutMissing(own, new Set(missing)) : own, request.operationName);
           } catch {
             // graphql-js answers (and reports whatever the compiler refused).
           }
         }
-        query = isCompiledQuery(result) ? result : null;
+        query = 'query' in result && typeof result.query === 'function' ? result : null; // graphql-jit's isCompiledQuery
         // Its own parsed copy, and the generated code (two bytes per character of its source).
         const bytes = key.length * PARSED_BYTES_PER_CHAR + (query ? 2 * query.query.toString().length : 0);
         compiled.set(key, query, bytes);

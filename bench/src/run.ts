@@ -344,7 +344,6 @@ await direct.server.stop();
 await app.close();
 await rm(dir, { recursive: true, force: true });
 
-
 // Scenario 10 (reports): after the server closed its analytics store (chDB serves one data dir per process).
 console.log('\nScenario 10: reports\n');
 printReports(await reportsScenario({ rows: smoke ? 2000 : Number(process.env.BENCH_REPORT_ROWS ?? 1_000_000) }));

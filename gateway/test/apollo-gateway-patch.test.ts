@@ -1,8 +1,8 @@
 /**
  * patches/@apollo__gateway@2.14.4.patch (pnpm-workspace.yaml patchedDependencies): @apollo/gateway
  * loads the OpenTelemetry modules of Apollo's usage reporting, which Pylon turns off, and
- * make-fetch-happen, the fetcher of a remote data source or Uplink given none, on first use instead
- * of at require time. Checked in a plain node process, as the gateway loads it.
+ * make-fetch-happen, the default fetcher of a remote data source or Uplink, only when one is given
+ * none, instead of at require time. Checked in a plain node process, as the gateway loads it.
  */
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -35,6 +35,18 @@ describe('the @apollo/gateway patch', () => {
        console.log(JSON.stringify({ before, remote: typeof remote.fetcher, uplink: typeof uplink.fetcher, after: loaded() }))`,
     );
     expect(made).toEqual({ before: false, remote: 'function', uplink: 'function', after: true });
+  });
+
+  test('given a fetcher of their own (the distributed gateway signs its requests through one), neither loads make-fetch-happen', () => {
+    const made = inNode<{ remote: boolean; uplink: boolean; loaded: boolean }>(
+      `const gw = require('@apollo/gateway');
+       const mine = async () => ({});
+       const remote = new gw.RemoteGraphQLDataSource({ url: 'http://127.0.0.1:1/graphql', fetcher: mine });
+       const uplink = new gw.UplinkSupergraphManager({ apiKey: 'k', graphRef: 'g@v', fetcher: mine });
+       const loaded = Object.keys(require.cache).some((p) => /make-fetch-happen[@/]/.test(p));
+       console.log(JSON.stringify({ remote: remote.fetcher === mine, uplink: uplink.fetcher === mine, loaded }))`,
+    );
+    expect(made).toEqual({ remote: true, uplink: true, loaded: false });
   });
 
   test('the attribute names it spells out are the semantic conventions', () => {

@@ -42,12 +42,21 @@ test('a type only extended gets its empty definition, entities resolve by refere
     Gadget: { __resolveReference: (ref: { id: string }) => ({ ...ref, name: `gadget ${ref.id}` }), name: (g: { name?: string }) => g.name ?? 'plain' },
   };
   const [library, ours] = both(sdl, resolvers);
-  expect(expandSubgraphSdl(sdl).extensionsWithoutDefinition).toBe('type Gadget');
+  expect(expandSubgraphSdl(sdl).extensionsWithoutDefinition.map(print)).toEqual(['type Gadget']);
   expect(shape(ours)).toEqual(shape(library));
   const query = parse('{ gadget { id name } _entities(representations: [{ __typename: "Gadget", id: "7" }]) { ... on Gadget { name } } }');
   const answers = await Promise.all([library, ours].map((schema) => execute({ schema, document: query })));
   expect(answers[1]).toEqual(answers[0]);
   expect(answers[1]).toEqual({ data: { gadget: { id: '1', name: 'plain' }, _entities: [{ name: 'gadget 7' }] } });
+});
+
+test('root types named only in a schema extension: the empty schema definition is kept and built as the library builds it', async () => {
+  const sdl = `extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"]) { query: Root }\ntype Root { hello: String }`;
+  const [library, ours] = both(sdl, { Root: { hello: () => 'hi' } });
+  expect(expandSubgraphSdl(sdl).extensionsWithoutDefinition.map((d) => d.kind)).toEqual(['SchemaDefinition']);
+  expect(shape(ours)).toEqual(shape(library));
+  const answers = await Promise.all([library, ours].map((schema) => execute({ schema, document: parse('{ hello }') })));
+  expect(answers[1]).toEqual(answers[0]);
 });
 
 test('a subgraph without entities has no _entities, as with the library', () => {

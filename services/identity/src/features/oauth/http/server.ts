@@ -123,6 +123,8 @@ export function createOAuthServer(d: OAuthServerDeps): OAuthServer {
     },
     async close() {
       if (sweeper) clearInterval(sweeper);
+      // A first start's key insert finishes before the caller closes the store under it.
+      await keysLoaded.catch(() => undefined);
     },
   };
 }

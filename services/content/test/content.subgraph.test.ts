@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
-import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
+import { subgraphLister, subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createLocalBlobStore } from '@pylon/adapters/local';
 import { createContentSubgraph } from '../src/app.js';
@@ -17,17 +17,7 @@ let sg: ReturnType<typeof createContentSubgraph>;
 
 const run = subgraphRunner(() => sg, principal('acc-a'));
 
-/** The named list field of a successful result. */
-async function list<T = Record<string, unknown>>(
-  field: string,
-  query: string,
-  variables: Record<string, unknown> = {},
-  who = principal('acc-a'),
-): Promise<T[]> {
-  const r = await run(query, variables, who);
-  expect(r.errors).toBeUndefined();
-  return (r.data as Record<string, T[]>)[field]!;
-}
+const list = subgraphLister(run, principal('acc-a'));
 
 const names = async (field: string, query: string, who = principal('acc-a')) => (await list<{ name: string }>(field, query, {}, who)).map((x) => x.name);
 

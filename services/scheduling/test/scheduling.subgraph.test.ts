@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
-import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
+import { subgraphLister, subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createSchedulingSubgraph } from '../src/app.js';
 import { SCHEDULE_PRIORITIES, type ScheduleRecord } from '../src/domain/schedule.js';
@@ -17,16 +17,7 @@ let sg: ReturnType<typeof createSchedulingSubgraph>;
 
 const run = subgraphRunner(() => sg, principal('acc-a'));
 
-async function list<T = Record<string, unknown>>(
-  field: string,
-  query: string,
-  variables: Record<string, unknown> = {},
-  who = principal('acc-a'),
-): Promise<T[]> {
-  const r = await run(query, variables, who);
-  expect(r.errors).toBeUndefined();
-  return (r.data as Record<string, T[]>)[field]!;
-}
+const list = subgraphLister(run, principal('acc-a'));
 
 const names = async (query: string, who = principal('acc-a')) => (await list<{ name: string }>('schedule', query, {}, who)).map((s) => s.name);
 

@@ -15,6 +15,7 @@ import { errorOf, plural, when } from '../lib/format';
 import { useRights } from '../lib/permissions';
 import { useQuery } from '../lib/use-query';
 import { CapFeeds } from './CapFeeds';
+import { RecordTable } from '../components/record-table';
 
 const OverrideList = graphql(`
   query OverrideList {
@@ -276,30 +277,22 @@ export function OverridesPage() {
                     {o.screens.length === 0 ? (
                       <Empty title="No screen matched its targets" />
                     ) : (
-                      <table className="grid">
-                        <caption>Acknowledgement per screen ({plural(o.screens.length, 'screen')})</caption>
-                        <thead>
-                          <tr>
-                            <th scope="col">Screen</th>
-                            <th scope="col">State</th>
-                            <th scope="col">Shown</th>
-                            <th scope="col">Stopped</th>
+                      <RecordTable
+                        caption={<>Acknowledgement per screen ({plural(o.screens.length, 'screen')})</>}
+                        columns={['Screen', 'State', 'Shown', 'Stopped']}
+                      >
+                        {o.screens.map((s) => (
+                          <tr key={s.device.id}>
+                            <td>
+                              <span className={`dot ${s.device.isOnline ? 'ok' : 'off'}`} aria-hidden="true" />
+                              {s.device.name}
+                            </td>
+                            <td>{s.state.toLowerCase()}</td>
+                            <td>{when(s.shownAt)}</td>
+                            <td>{when(s.stoppedAt)}</td>
                           </tr>
-                        </thead>
-                        <tbody>
-                          {o.screens.map((s) => (
-                            <tr key={s.device.id}>
-                              <td>
-                                <span className={`dot ${s.device.isOnline ? 'ok' : 'off'}`} aria-hidden="true" />
-                                {s.device.name}
-                              </td>
-                              <td>{s.state.toLowerCase()}</td>
-                              <td>{when(s.shownAt)}</td>
-                              <td>{when(s.stoppedAt)}</td>
-                            </tr>
-                          ))}
-                        </tbody>
-                      </table>
+                        ))}
+                      </RecordTable>
                     )}
                   </section>
                 );

@@ -14,6 +14,7 @@ import { plural, when } from '../lib/format';
 import { useRights } from '../lib/permissions';
 import { accepted, useAction } from '../lib/use-action';
 import { useQuery } from '../lib/use-query';
+import { RecordTable } from '../components/record-table';
 
 const PowerScheduleList = graphql(`
   query PowerScheduleList {
@@ -333,50 +334,40 @@ export function PowerPage() {
                   <p>{canEdit ? 'Choose New power schedule to switch screens off at night or on closed days.' : 'An editor can add one.'}</p>
                 </Empty>
               ) : (
-                <table className="grid">
-                  <caption>{plural(d.powerSchedules.length, 'power schedule')}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Screens</th>
-                      <th scope="col">On</th>
-                      <th scope="col">Exceptions</th>
-                      <th scope="col">Changed</th>
-                      {canEdit && <th scope="col">Actions</th>}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {d.powerSchedules.map((s) => (
-                      <tr key={s.id}>
-                        <td>{s.name}</td>
-                        <td>{targetName(s)}</td>
-                        <td>{s.windows.length ? s.windows.map((w) => <div key={windowText(w)}>{windowText(w)}</div>) : 'off except exceptions'}</td>
+                <RecordTable
+                  caption={plural(d.powerSchedules.length, 'power schedule')}
+                  columns={['Name', 'Screens', 'On', 'Exceptions', 'Changed', canEdit && 'Actions']}
+                >
+                  {d.powerSchedules.map((s) => (
+                    <tr key={s.id}>
+                      <td>{s.name}</td>
+                      <td>{targetName(s)}</td>
+                      <td>{s.windows.length ? s.windows.map((w) => <div key={windowText(w)}>{windowText(w)}</div>) : 'off except exceptions'}</td>
+                      <td>
+                        {s.exceptions.length
+                          ? s.exceptions.map((e) => (
+                              <div key={e.date}>
+                                {e.date}: {e.windows.length ? e.windows.map((w) => `${w.on.slice(0, 5)}–${w.off.slice(0, 5)}`).join(', ') : 'off all day'}
+                              </div>
+                            ))
+                          : '—'}
+                      </td>
+                      <td>{when(s.updatedOn)}</td>
+                      {canEdit && (
                         <td>
-                          {s.exceptions.length
-                            ? s.exceptions.map((e) => (
-                                <div key={e.date}>
-                                  {e.date}: {e.windows.length ? e.windows.map((w) => `${w.on.slice(0, 5)}–${w.off.slice(0, 5)}`).join(', ') : 'off all day'}
-                                </div>
-                              ))
-                            : '—'}
+                          <div className="actions">
+                            <button type="button" disabled={busy} onClick={() => setDraft(draftOf(s))}>
+                              Edit {s.name}
+                            </button>
+                            <button type="button" className="danger" disabled={busy} onClick={() => void remove(s)}>
+                              Delete {s.name}
+                            </button>
+                          </div>
                         </td>
-                        <td>{when(s.updatedOn)}</td>
-                        {canEdit && (
-                          <td>
-                            <div className="actions">
-                              <button type="button" disabled={busy} onClick={() => setDraft(draftOf(s))}>
-                                Edit {s.name}
-                              </button>
-                              <button type="button" className="danger" disabled={busy} onClick={() => void remove(s)}>
-                                Delete {s.name}
-                              </button>
-                            </div>
-                          </td>
-                        )}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                      )}
+                    </tr>
+                  ))}
+                </RecordTable>
               )}
             </>
           );

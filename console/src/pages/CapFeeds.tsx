@@ -11,7 +11,7 @@ import { graphql } from '../gql';
 import type { CapFeedInput, CapSeverity } from '../gql/graphql';
 import { gql } from '../lib/api';
 import { plural, theLast, when } from '../lib/format';
-import { accepted, useAction, type Payload } from '../lib/use-action';
+import { accepted, handleSubmit, type Payload, useAction } from '../lib/use-action';
 import { useQuery } from '../lib/use-query';
 import { RecordTable } from '../components/record-table';
 
@@ -140,14 +140,7 @@ export function CapFeeds({ canEdit }: { canEdit: boolean }) {
         cancel ends it.
       </p>
       {canEdit && (
-        <form
-          className="card stack"
-          aria-labelledby="cap-new-h"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void add();
-          }}
-        >
+        <form className="card stack" aria-labelledby="cap-new-h" onSubmit={handleSubmit(add)}>
           <h3 id="cap-new-h">{editing ? `Edit ${editing.name}` : 'Add a feed'}</h3>
           <label>
             Feed name{' '}

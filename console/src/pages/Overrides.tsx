@@ -16,6 +16,7 @@ import { useRights } from '../lib/permissions';
 import { useQuery } from '../lib/use-query';
 import { CapFeeds } from './CapFeeds';
 import { RecordTable } from '../components/record-table';
+import { handleSubmit } from '../lib/use-action';
 
 const OverrideList = graphql(`
   query OverrideList {
@@ -156,14 +157,7 @@ export function OverridesPage() {
         {(d) => (
           <>
             {canEdit && (
-              <form
-                className="card stack"
-                aria-labelledby="ov-new-h"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  void start();
-                }}
-              >
+              <form className="card stack" aria-labelledby="ov-new-h" onSubmit={handleSubmit(start)}>
                 <h2 id="ov-new-h">Start an override</h2>
                 <p className="muted">It shows over every schedule on the screens it targets, at once, until cancelled or its time runs out.</p>
                 <label>

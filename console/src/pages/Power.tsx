@@ -12,7 +12,7 @@ import type { PowerScheduleListQuery, PowerScheduleInput, PowerWeekday } from '.
 import { gql } from '../lib/api';
 import { plural, when } from '../lib/format';
 import { useRights } from '../lib/permissions';
-import { accepted, useAction } from '../lib/use-action';
+import { accepted, handleSubmit, useAction } from '../lib/use-action';
 import { useQuery } from '../lib/use-query';
 import { RecordTable } from '../components/record-table';
 
@@ -168,14 +168,7 @@ function PowerForm({
     if (await run(async () => accepted((await gql(SetPowerSchedule, { input })).setPowerSchedule, 'the power schedule'))) onDone();
   };
   return (
-    <form
-      className="card stack"
-      aria-labelledby="power-form-h"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
+    <form className="card stack" aria-labelledby="power-form-h" onSubmit={handleSubmit(save)}>
       <h2 id="power-form-h">{d.id ? `Edit ${draft.name}` : 'New power schedule'}</h2>
       <p className="muted">Times are each screen's local time (its time zone, else the account's). Setting a schedule for a target that has one replaces it.</p>
       <fieldset disabled={!!d.id}>

@@ -14,6 +14,7 @@ import { gql } from '../lib/api';
 import { errorOf, plural } from '../lib/format';
 import { useRights } from '../lib/permissions';
 import { useQuery } from '../lib/use-query';
+import { handleSubmit } from '../lib/use-action';
 
 const Targets = graphql(`
   query ScheduleTargets {
@@ -222,14 +223,7 @@ function ScheduleForm({
     }
   };
   return (
-    <form
-      className="card stack"
-      aria-labelledby="sched-form-h"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
+    <form className="card stack" aria-labelledby="sched-form-h" onSubmit={handleSubmit(save)}>
       <h2 id="sched-form-h">{d.id ? `Edit ${draft.name}` : 'New schedule'}</h2>
       <label>
         Name <input required value={d.name} onChange={(e) => setD({ ...d, name: e.target.value })} />

@@ -15,7 +15,7 @@ import type { BulkJobProgressQuery, DeviceBulkAction, DeviceBulkJobInput, Device
 import { gql } from '../lib/api';
 import { errorOf, plural } from '../lib/format';
 import { useRights } from '../lib/permissions';
-import { accepted, useAction } from '../lib/use-action';
+import { accepted, handleSubmit, useAction } from '../lib/use-action';
 import { Link } from '../lib/router';
 import { useQuery } from '../lib/use-query';
 import { RecordTable } from '../components/record-table';
@@ -294,14 +294,7 @@ export function BulkActions({ where, tag, checked, names, onDone }: Props) {
       <summary>
         <h2>Act on many screens{checked.length ? ` (${checked.length} checked)` : ''}</h2>
       </summary>
-      <form
-        className="stack"
-        aria-label="Act on many screens"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void dryRun();
-        }}
-      >
+      <form className="stack" aria-label="Act on many screens" onSubmit={handleSubmit(dryRun)}>
         <fieldset>
           <legend>Which screens</legend>
           <label className="inline">

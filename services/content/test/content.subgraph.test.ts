@@ -2,10 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
-import { subgraphLister, subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
+import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createLocalBlobStore } from '@pylon/adapters/local';
 import { createContentSubgraph } from '../src/app.js';
+import { subgraphLister } from '@pylon/kit/testing';
 import type { MediaRecord } from '../src/domain/media.js';
 
 const tokens = testTokens;

@@ -2,11 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
-import { subgraphLister, subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
+import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createSchedulingSubgraph } from '../src/app.js';
 import { SCHEDULE_PRIORITIES, type ScheduleRecord } from '../src/domain/schedule.js';
 import { tableDirectories } from './fixtures/directories.js';
+import { subgraphLister } from '@pylon/kit/testing';
 
 const tokens = testTokens;
 const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);

@@ -11,12 +11,12 @@ import { graphql } from '../gql';
 import type { OverrideContentType, OverrideInput } from '../gql/graphql';
 import { gql } from '../lib/api';
 import { followEvents, type StreamStatus } from '../lib/events';
-import { errorOf, plural, when } from '../lib/format';
+import { plural, when } from '../lib/format';
 import { useRights } from '../lib/permissions';
 import { useQuery } from '../lib/use-query';
 import { CapFeeds } from './CapFeeds';
 import { RecordTable } from '../components/record-table';
-import { handleSubmit } from '../lib/use-action';
+import { handleSubmit, useAction } from '../lib/use-action';
 
 const OverrideList = graphql(`
   query OverrideList {
@@ -108,26 +108,16 @@ export function OverridesPage() {
   const q = useQuery(() => gql(OverrideList), []);
   const [stream, setStream] = useState<StreamStatus>({ state: 'connecting' });
   const [form, setForm] = useState<Form>(EMPTY);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
+  const { busy, error, run } = useAction();
   const { reload } = q;
   useEffect(() => followEvents((e) => e.type.startsWith('override.') && reload(), setStream), [reload]);
 
-  const act = async (f: () => Promise<{ success: boolean; error?: string | null } | null | undefined>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const act = (f: () => Promise<{ success: boolean; error?: string | null } | null | undefined>) =>
+    run(async () => {
       const r = await f();
       if (!r?.success) throw new Error(r?.error ?? 'refused');
       reload();
-      return true;
-    } catch (e) {
-      setError(errorOf(e));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   const start = async () => {
     const tags = form.tags
       .split(/[\s,]+/)

@@ -27,48 +27,26 @@ export async function authScenario(o: {
   const url = `${o.app.baseUrl}/graphql`;
   const body = { query: o.query, variables: o.variables };
   const headers = (auth: Record<string, string>) => ({ 'content-type': 'application/json', 'apollo-require-preflight': 'true', ...auth });
-  const results: LoadResult[] = [];
-  results.push(
-    await load('gateway, API key, warm principal cache', {
-      url,
-      method: 'POST',
-      headers: headers({ 'x-service-apikey': o.key }),
-      body,
-      seconds: o.seconds,
-      connections: o.connections,
-    }),
-  );
-
-  // Cold: the identity service's principal cache answers every read with a miss for this run.
+  /** One load run of a GraphQL POST with these credentials. */
+  const post = (name: string, auth: Record<string, string>, payload: object) =>
+    load(name, { url, method: 'POST', headers: headers(auth), body: payload, seconds: o.seconds, connections: o.connections });
+  const apiKey = { 'x-service-apikey': o.key };
+  // Cold: the identity service's principal cache answers every read with a miss while `f` runs.
   const cache = (o.app.subgraphs.identity as unknown as { cache: CacheLike }).cache;
   const get = cache.get;
-  cache.get = async () => undefined;
-  try {
-    results.push(
-      await load('gateway, API key, cold principal cache (store lookup per request)', {
-        url,
-        method: 'POST',
-        headers: headers({ 'x-service-apikey': o.key }),
-        body,
-        seconds: o.seconds,
-        connections: o.connections,
-      }),
-    );
-  } finally {
-    cache.get = get;
-  }
-  if (o.bearer) {
-    results.push(
-      await load('gateway, OAuth bearer token (JWT), warm cache', {
-        url,
-        method: 'POST',
-        headers: headers({ authorization: `Bearer ${o.bearer}` }),
-        body,
-        seconds: o.seconds,
-        connections: o.connections,
-      }),
-    );
-  }
+  const cold = async <T>(f: () => Promise<T>): Promise<T> => {
+    cache.get = async () => undefined;
+    try {
+      return await f();
+    } finally {
+      cache.get = get;
+    }
+  };
+
+  const results: LoadResult[] = [];
+  results.push(await post('gateway, API key, warm principal cache', apiKey, body));
+  results.push(await cold(() => post('gateway, API key, cold principal cache (store lookup per request)', apiKey, body)));
+  if (o.bearer) results.push(await post('gateway, OAuth bearer token (JWT), warm cache', { authorization: `Bearer ${o.bearer}` }, body));
 
   console.log("\nScenario 3: the cost of authentication (the platform scenario's gateway request)\n");
   console.log(table(results));
@@ -77,31 +55,8 @@ export async function authScenario(o: {
   // The same comparison on a request that does almost nothing else, where authentication is a larger share.
   const tiny = { query: '{ permissions { isAdministrator } }' };
   const small: LoadResult[] = [];
-  small.push(
-    await load('tiny query, API key, warm cache', {
-      url,
-      method: 'POST',
-      headers: headers({ 'x-service-apikey': o.key }),
-      body: tiny,
-      seconds: o.seconds,
-      connections: o.connections,
-    }),
-  );
-  cache.get = async () => undefined;
-  try {
-    small.push(
-      await load('tiny query, API key, cold cache', {
-        url,
-        method: 'POST',
-        headers: headers({ 'x-service-apikey': o.key }),
-        body: tiny,
-        seconds: o.seconds,
-        connections: o.connections,
-      }),
-    );
-  } finally {
-    cache.get = get;
-  }
+  small.push(await post('tiny query, API key, warm cache', apiKey, tiny));
+  small.push(await cold(() => post('tiny query, API key, cold cache', apiKey, tiny)));
   console.log('\n' + table(small));
   console.log(`tiny query, cold / warm principal cache: ${(small[1]!.rps / small[0]!.rps).toFixed(2)}×`);
   return [...results, ...small];

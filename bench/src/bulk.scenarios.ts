@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { FINISHED, JobRunner } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createDevicesSubgraph } from '@pylon/devices';
+import { createDevicesSubgraph, newDeviceRecord } from '@pylon/devices';
 import { DEVICES } from '@pylon/devices/domain/collections';
 
 export interface BulkBenchResult {
@@ -39,15 +39,7 @@ export async function bulkTagScenario(o: { devices: number }): Promise<BulkBench
   try {
     const docs = Array.from({ length: o.devices }, (_, i) => ({
       id: `bench-${String(i).padStart(6, '0')}`,
-      name: `Bulk bench ${i}`,
-      tags: ['bench'],
-      deviceType: null,
-      location: null,
-      groupId: null,
-      groupName: null,
-      orgId: null,
-      pingData: null,
-      registrationKey: `bench-bulk-${i}`,
+      ...newDeviceRecord(`Bulk bench ${i}`, `bench-bulk-${i}`, { tags: ['bench'] }),
     }));
     // The floor, and the fleet the job then changes.
     const f0 = performance.now();

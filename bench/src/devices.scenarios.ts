@@ -4,7 +4,7 @@
  * The ping load runs in a worker thread (its own event loop), like autocannon in load.ts.
  */
 import { Worker } from 'node:worker_threads';
-import type { DeviceRepository } from '@pylon/devices';
+import { newDeviceRecord, type DeviceRepository } from '@pylon/devices';
 import { WARMUP_SECONDS, type LoadResult } from './load.js';
 
 /** Registers `count` devices with known keys (bench-ping-<i>) in the account; returns their ids. */
@@ -13,17 +13,7 @@ export async function seedPingDevices(repo: DeviceRepository, accountId: string,
   for (let i = 0; i < count; i += 200) {
     const made = await Promise.all(
       Array.from({ length: Math.min(200, count - i) }, (_, j) =>
-        repo.addDevice(accountId, {
-          name: `Ping bench ${String(i + j).padStart(4, '0')}`,
-          tags: ['bench'],
-          deviceType: null,
-          pingData: null,
-          location: null,
-          groupId: null,
-          groupName: null,
-          orgId: null,
-          registrationKey: `bench-ping-${i + j}`,
-        }),
+        repo.addDevice(accountId, newDeviceRecord(`Ping bench ${String(i + j).padStart(4, '0')}`, `bench-ping-${i + j}`, { tags: ['bench'] })),
       ),
     );
     ids.push(...made.map((d) => d.id));

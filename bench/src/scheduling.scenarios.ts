@@ -6,7 +6,7 @@
  * and hashes the result), against the same number of plain REST GET /devices/{id} calls in the same
  * run. Target: ≥ 0.8×.
  */
-import type { DeviceRepository } from '@pylon/devices';
+import { newDeviceRecord, type DeviceRepository } from '@pylon/devices';
 import { load, probe, table, type LoadResult } from './load.js';
 
 /** The screen scenario 6 makes (its manifest: 50 overlapping schedules). */
@@ -22,18 +22,7 @@ export async function manifestScenario(o: {
 }): Promise<LoadResult[]> {
   const headers = { 'x-service-apikey': o.key, 'content-type': 'application/json' };
   const registrationKey = MANIFEST_REGISTRATION_KEY;
-  const device = await o.repo.addDevice(o.accountId, {
-    name: 'Manifest bench',
-    tags: ['bench'],
-    deviceType: null,
-    pingData: null,
-    location: null,
-    groupId: null,
-    groupName: null,
-    orgId: null,
-    registrationKey,
-    timezone: 'Europe/Amsterdam',
-  });
+  const device = await o.repo.addDevice(o.accountId, newDeviceRecord('Manifest bench', registrationKey, { tags: ['bench'], timezone: 'Europe/Amsterdam' }));
   const post = async (path: string, body: unknown) => {
     const r = await fetch(`${o.baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
     if (r.status !== 201) throw new Error(`POST ${path}: ${r.status} ${(await r.text()).slice(0, 300)}`);

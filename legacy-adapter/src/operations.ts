@@ -15,10 +15,26 @@ import {
   type GatewayResult,
   type Logger,
 } from '@pylon/kit';
+import type { LegacyOperationTypes as OwnOperationTypes } from '@pylon/kit/generated/legacy-operations.generated';
+import type { RestOperationTypes } from '@pylon/kit/generated/rest-operations.generated';
+
+/** The documents the legacy adapter runs (legacyDocuments): its own, else the REST one of the same name. */
+type LegacyOperationTypes = OwnOperationTypes & Omit<RestOperationTypes, keyof OwnOperationTypes>;
+/** A persisted operation's name the legacy adapter can run. */
+export type LegacyOperationId = keyof LegacyOperationTypes & string;
+/** What a persisted legacy operation answers. */
+export type LegacyData<N extends LegacyOperationId> = LegacyOperationTypes[N]['result'];
+/** The variables it declares, by name (values are checked by the gateway against the document). */
+export type LegacyVariables<N extends LegacyOperationId> = { [K in keyof LegacyOperationTypes[N]['variables']]?: unknown };
 
 export interface OperationRunner {
   /** `observe` sees the gateway's whole answer (the audit trail reads who the caller was). */
-  run<T>(operationId: string, variables: Record<string, unknown>, caller: CallerCredentials, observe?: (result: GatewayResult<unknown>) => void): Promise<T>;
+  run<N extends LegacyOperationId>(
+    operationId: N,
+    variables: LegacyVariables<N>,
+    caller: CallerCredentials,
+    observe?: (result: GatewayResult<unknown>) => void,
+  ): Promise<LegacyData<N>>;
 }
 
 /** The gateway's errors as one AppError, by the mapper the REST facade uses too (kit failureFromGraphQL). */
@@ -48,15 +64,15 @@ export function createOperationRunner(opts: {
   const missing = opts.required.filter((id) => !documents.has(id));
   if (missing.length) throw new Error(`legacy adapter: missing persisted operations ${missing.join(', ')} in schema/operations/legacy or rest`);
   return {
-    async run<T>(
-      operationId: string,
-      variables: Record<string, unknown>,
+    async run<N extends LegacyOperationId>(
+      operationId: N,
+      variables: LegacyVariables<N>,
       caller: CallerCredentials,
       observe?: (result: GatewayResult<unknown>) => void,
-    ): Promise<T> {
+    ): Promise<LegacyData<N>> {
       const query = documents.get(operationId);
       if (!query) throw new AppError('INTERNAL', 'internal error');
-      const result = await opts.client.execute<T>({ query, variables, operationName: operationId }, caller);
+      const result = await opts.client.execute<LegacyData<N>>({ query, variables, operationName: operationId }, caller);
       observe?.(result);
       // Legacy responses are all or nothing: any error fails the request.
       if (result.errors?.length) throw toAppError(result, operationId, opts.logger);

@@ -216,35 +216,31 @@ describe('every role starts from dist/ with production settings and a read-only 
     }
   }, 90_000);
 
-  test('the telemetry consumer becomes ready on its own data dir (embedded chDB and stream are one process each)', async () => {
-    const port = await freePort();
-    const dir = mkdtempSync(join(tmpdir(), 'pylon-ingest-'));
-    if (asRoot) chownSync(dir, NOBODY, NOBODY);
-    try {
-      const child = run('telemetry-consumer', { SIGNAGE_DATA_DIR: dir, HOST: '127.0.0.1', PORT: String(port) });
-      await ready('telemetry-consumer', child, port);
-      const done = exitCode(child);
-      child.kill('SIGTERM');
-      expect(await done).toBe(0);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 90_000);
-
-  test('the webhook worker becomes ready on its own data dir and stops cleanly', async () => {
-    const port = await freePort();
-    const dir = mkdtempSync(join(tmpdir(), 'pylon-webhooks-'));
-    if (asRoot) chownSync(dir, NOBODY, NOBODY);
-    try {
-      const child = run('webhook-worker', { SIGNAGE_DATA_DIR: dir, HOST: '127.0.0.1', PORT: String(port) });
-      await ready('webhook-worker', child, port);
-      const done = exitCode(child);
-      child.kill('SIGTERM');
-      expect(await done).toBe(0);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 90_000);
+  test.each([
+    {
+      role: 'telemetry-consumer',
+      prefix: 'pylon-ingest-',
+      title: 'the telemetry consumer becomes ready on its own data dir (embedded chDB and stream are one process each)',
+    },
+    { role: 'webhook-worker', prefix: 'pylon-webhooks-', title: 'the webhook worker becomes ready on its own data dir and stops cleanly' },
+  ])(
+    '$title',
+    async ({ role, prefix }) => {
+      const port = await freePort();
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      if (asRoot) chownSync(dir, NOBODY, NOBODY);
+      try {
+        const child = run(role, { SIGNAGE_DATA_DIR: dir, HOST: '127.0.0.1', PORT: String(port) });
+        await ready(role, child, port);
+        const done = exitCode(child);
+        child.kill('SIGTERM');
+        expect(await done).toBe(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    90_000,
+  );
 
   test('an unknown role is refused with the list of roles', async () => {
     const child = run('nope', {});

@@ -11,7 +11,7 @@ import { graphql } from '../gql';
 import type { MediaGroupsQuery } from '../gql/graphql';
 import { gql } from '../lib/api';
 import { plural } from '../lib/format';
-import { accepted, useAction } from '../lib/use-action';
+import { accepted, handleSubmit, useAction } from '../lib/use-action';
 import { useQuery, type QueryState } from '../lib/use-query';
 import { ErrorState } from './states';
 
@@ -207,14 +207,7 @@ export function MediaGroupPicker(props: {
         </select>
       </label>
       {props.canCreate && (
-        <form
-          className="inline-form"
-          aria-label="Create a media group"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void create();
-          }}
-        >
+        <form className="inline-form" aria-label="Create a media group" onSubmit={handleSubmit(create)}>
           <label>
             New group <input required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
           </label>

@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { graphql } from '../gql';
 import { gql } from '../lib/api';
-import { accepted, useAction } from '../lib/use-action';
+import { accepted, handleSubmit, useAction } from '../lib/use-action';
 import { ErrorState } from './states';
 
 const CreateMediaFromUrl = graphql(`
@@ -41,14 +41,7 @@ export function UrlImport(props: { groupId: string; onImported: () => void }) {
     });
   };
   return (
-    <form
-      className="inline-form url-import"
-      aria-label="Import from an address"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-    >
+    <form className="inline-form url-import" aria-label="Import from an address" onSubmit={handleSubmit(submit)}>
       <label>
         Import from address (URL){' '}
         <input type="url" required value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/poster.png" />

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { graphql } from '../gql';
 import { gql } from '../lib/api';
-import { accepted, useAction } from '../lib/use-action';
+import { accepted, handleSubmit, useAction } from '../lib/use-action';
 import { ErrorState } from './states';
 
 const PatchMediaTags = graphql(`
@@ -68,12 +68,7 @@ export function TagEditor(props: { id: string; name: string; tags: readonly stri
           </li>
         ))}
       </ul>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void add();
-        }}
-      >
+      <form onSubmit={handleSubmit(add)}>
         <label>
           New tag ({props.name}) <input value={added} maxLength={100} onChange={(e) => setAdded(e.target.value)} />
         </label>

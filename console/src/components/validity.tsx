@@ -7,7 +7,7 @@
  */
 import { useState } from 'react';
 import { when } from '../lib/format';
-import { useAction } from '../lib/use-action';
+import { handleSubmit, useAction } from '../lib/use-action';
 import { ErrorState } from './states';
 
 type Iso = string | null | undefined;
@@ -60,14 +60,7 @@ export function ValidityEditor(props: {
     if (await run(() => props.onSave(fromLocal(from), fromLocal(until)))) props.onClose();
   };
   return (
-    <form
-      className="validity-form"
-      aria-label={`Validity of ${props.name}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
+    <form className="validity-form" aria-label={`Validity of ${props.name}`} onSubmit={handleSubmit(save)}>
       <label>
         Plays from ({props.name}) <input type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} />
       </label>

@@ -17,6 +17,14 @@ export function accepted<P extends Payload>(p: P | null | undefined, what = 'the
   return p;
 }
 
+/** A form's onSubmit that calls `f` instead of the browser's submit (for a form that keeps its own busy and error state). */
+export const handleSubmit =
+  (f: () => unknown) =>
+  (e: FormEvent): void => {
+    e.preventDefault();
+    void f();
+  };
+
 export interface Action {
   busy: boolean;
   error: Error | undefined;

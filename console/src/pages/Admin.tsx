@@ -14,6 +14,7 @@ import { useRights, type Resource } from '../lib/permissions';
 import { Link, useLocation } from '../lib/router';
 import { accepted, useAction } from '../lib/use-action';
 import { useQuery } from '../lib/use-query';
+import { RecordTable, ROW_ACTIONS } from '../components/record-table';
 
 const Users = graphql(`
   query AdminUsers {
@@ -233,55 +234,43 @@ function UsersSection() {
           !d.user?.length ? (
             <Empty title="No users" />
           ) : (
-            <table className="grid">
-              <caption>{plural(d.userCount, 'user')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">User</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Roles</th>
-                  <th scope="col">Last active</th>
-                  {canEdit && <th scope="col">Change</th>}
+            <RecordTable caption={plural(d.userCount, 'user')} columns={['User', 'Name', 'Roles', 'Last active', canEdit && 'Change']}>
+              {d.user.map((u) => (
+                <tr key={u.id}>
+                  <td>
+                    {u.username}
+                    {u.disabled && <span className="tag">disabled</span>}
+                  </td>
+                  <td>{[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}</td>
+                  <td>
+                    {u.roles.map((r) => (
+                      <span className="tag" key={r}>
+                        {r}
+                      </span>
+                    ))}
+                  </td>
+                  <td>{when(u.lastActivity)}</td>
+                  {canEdit && (
+                    <td>
+                      <select
+                        aria-label={`Role of ${u.username}`}
+                        value={MAIN_ROLES.find((r) => u.roles.includes(r)) ?? ''}
+                        disabled={row.busy}
+                        onChange={(e) => change(u.id, { roles: [e.target.value, ...u.roles.filter((r) => r === 'API')] })}
+                      >
+                        {MAIN_ROLES.map((r) => (
+                          <option key={r}>{r}</option>
+                        ))}
+                      </select>{' '}
+                      <button type="button" disabled={row.busy} onClick={() => change(u.id, { disabled: !u.disabled })}>
+                        {u.disabled ? 'Enable' : 'Disable'}
+                        <span className="visually-hidden"> {u.username}</span>
+                      </button>
+                    </td>
+                  )}
                 </tr>
-              </thead>
-              <tbody>
-                {d.user.map((u) => (
-                  <tr key={u.id}>
-                    <td>
-                      {u.username}
-                      {u.disabled && <span className="tag">disabled</span>}
-                    </td>
-                    <td>{[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}</td>
-                    <td>
-                      {u.roles.map((r) => (
-                        <span className="tag" key={r}>
-                          {r}
-                        </span>
-                      ))}
-                    </td>
-                    <td>{when(u.lastActivity)}</td>
-                    {canEdit && (
-                      <td>
-                        <select
-                          aria-label={`Role of ${u.username}`}
-                          value={MAIN_ROLES.find((r) => u.roles.includes(r)) ?? ''}
-                          disabled={row.busy}
-                          onChange={(e) => change(u.id, { roles: [e.target.value, ...u.roles.filter((r) => r === 'API')] })}
-                        >
-                          {MAIN_ROLES.map((r) => (
-                            <option key={r}>{r}</option>
-                          ))}
-                        </select>{' '}
-                        <button type="button" disabled={row.busy} onClick={() => change(u.id, { disabled: !u.disabled })}>
-                          {u.disabled ? 'Enable' : 'Disable'}
-                          <span className="visually-hidden"> {u.username}</span>
-                        </button>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </RecordTable>
           )
         }
       </Async>
@@ -331,41 +320,26 @@ function KeysSection() {
               <p>Create one above for a script or integration; people sign in instead.</p>
             </Empty>
           ) : (
-            <table className="grid">
-              <caption>{plural(d.apiKeys.length, 'API key')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Prefix</th>
-                  <th scope="col">User</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+            <RecordTable caption={plural(d.apiKeys.length, 'API key')} columns={['Name', 'Prefix', 'User', 'Created', 'State', ROW_ACTIONS]}>
+              {d.apiKeys.map((k) => (
+                <tr key={k.id}>
+                  <td>{k.name}</td>
+                  <td>
+                    <code>{k.prefix}…</code>
+                  </td>
+                  <td>{d.user?.find((u) => u.id === k.userId)?.username ?? k.userId}</td>
+                  <td>{when(k.createdOn)}</td>
+                  <td>{k.isActive ? 'active' : k.revokedAt ? `revoked ${when(k.revokedAt)}` : 'expired'}</td>
+                  <td>
+                    {k.isActive && (
+                      <button type="button" onClick={() => void a.run(async () => (accepted((await gql(RevokeKey, { id: k.id })).revokeApiKey), q.reload()))}>
+                        Revoke {k.name}
+                      </button>
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {d.apiKeys.map((k) => (
-                  <tr key={k.id}>
-                    <td>{k.name}</td>
-                    <td>
-                      <code>{k.prefix}…</code>
-                    </td>
-                    <td>{d.user?.find((u) => u.id === k.userId)?.username ?? k.userId}</td>
-                    <td>{when(k.createdOn)}</td>
-                    <td>{k.isActive ? 'active' : k.revokedAt ? `revoked ${when(k.revokedAt)}` : 'expired'}</td>
-                    <td>
-                      {k.isActive && (
-                        <button type="button" onClick={() => void a.run(async () => (accepted((await gql(RevokeKey, { id: k.id })).revokeApiKey), q.reload()))}>
-                          Revoke {k.name}
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </RecordTable>
           )}
         </>
       )}
@@ -394,52 +368,41 @@ function DeliveryLog({ endpointId, canEdit }: { endpointId: string; canEdit: boo
               <p>Send a test event, or wait for an event this endpoint subscribes to.</p>
             </Empty>
           ) : (
-            <table className="grid" data-testid="deliveries">
-              <caption>{theLast(d.webhookDeliveries.length, 'delivery', 'deliveries')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Last answer</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.webhookDeliveries.map((w) => {
-                  const last = w.attempts[w.attempts.length - 1];
-                  return (
-                    <tr key={w.id}>
-                      <td>{w.eventType}</td>
-                      <td>{w.status.toLowerCase()}</td>
-                      <td>{w.attemptCount}</td>
-                      <td>{last ? `${last.statusCode ?? 'no answer'} in ${last.latencyMs} ms` : '—'}</td>
-                      <td>{when(w.createdOn)}</td>
-                      <td>
-                        {canEdit && (
-                          <button
-                            type="button"
-                            disabled={a.busy}
-                            onClick={() =>
-                              void a.run(async () => {
-                                const r = accepted((await gql(Redeliver, { id: endpointId, eventId: w.eventId })).redeliverWebhookEvents);
-                                setNote(`Queued ${plural(r.count ?? 0, 'redelivery', 'redeliveries')}.`);
-                                q.reload();
-                              })
-                            }
-                          >
-                            Redeliver
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+            <RecordTable
+              caption={theLast(d.webhookDeliveries.length, 'delivery', 'deliveries')}
+              columns={['Event', 'State', 'Attempts', 'Last answer', 'Created', ROW_ACTIONS]}
+              testId="deliveries"
+            >
+              {d.webhookDeliveries.map((w) => {
+                const last = w.attempts[w.attempts.length - 1];
+                return (
+                  <tr key={w.id}>
+                    <td>{w.eventType}</td>
+                    <td>{w.status.toLowerCase()}</td>
+                    <td>{w.attemptCount}</td>
+                    <td>{last ? `${last.statusCode ?? 'no answer'} in ${last.latencyMs} ms` : '—'}</td>
+                    <td>{when(w.createdOn)}</td>
+                    <td>
+                      {canEdit && (
+                        <button
+                          type="button"
+                          disabled={a.busy}
+                          onClick={() =>
+                            void a.run(async () => {
+                              const r = accepted((await gql(Redeliver, { id: endpointId, eventId: w.eventId })).redeliverWebhookEvents);
+                              setNote(`Queued ${plural(r.count ?? 0, 'redelivery', 'redeliveries')}.`);
+                              q.reload();
+                            })
+                          }
+                        >
+                          Redeliver
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </RecordTable>
           )
         }
       </Async>
@@ -599,35 +562,24 @@ function AuditSection() {
               <p>Widen the dates or clear a filter.</p>
             </Empty>
           ) : (
-            <table className="grid">
-              <caption>{theLast(d.auditEvent.length, 'event', 'events', 'The newest')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">User</th>
-                  <th scope="col">Via</th>
-                  <th scope="col">Area</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Answer</th>
-                  <th scope="col">From</th>
+            <RecordTable
+              caption={theLast(d.auditEvent.length, 'event', 'events', 'The newest')}
+              columns={['When', 'User', 'Via', 'Area', 'Action', 'Answer', 'From']}
+            >
+              {d.auditEvent.map((e) => (
+                <tr key={e.eventId}>
+                  <td>{when(e.timestamp)}</td>
+                  <td>{e.userName ?? '—'}</td>
+                  <td>
+                    {e.interface} {e.httpMethod}
+                  </td>
+                  <td>{e.controllerName}</td>
+                  <td>{e.actionName}</td>
+                  <td className={e.responseCode >= 400 ? 'bad' : undefined}>{e.responseCode}</td>
+                  <td>{e.ipAddress ?? '—'}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {d.auditEvent.map((e) => (
-                  <tr key={e.eventId}>
-                    <td>{when(e.timestamp)}</td>
-                    <td>{e.userName ?? '—'}</td>
-                    <td>
-                      {e.interface} {e.httpMethod}
-                    </td>
-                    <td>{e.controllerName}</td>
-                    <td>{e.actionName}</td>
-                    <td className={e.responseCode >= 400 ? 'bad' : undefined}>{e.responseCode}</td>
-                    <td>{e.ipAddress ?? '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </RecordTable>
           )
         }
       </Async>

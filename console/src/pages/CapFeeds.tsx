@@ -11,8 +11,9 @@ import { graphql } from '../gql';
 import type { CapFeedInput, CapSeverity } from '../gql/graphql';
 import { gql } from '../lib/api';
 import { plural, theLast, when } from '../lib/format';
-import { accepted, useAction, type Payload } from '../lib/use-action';
+import { accepted, handleSubmit, type Payload, useAction } from '../lib/use-action';
 import { useQuery } from '../lib/use-query';
+import { RecordTable } from '../components/record-table';
 
 const CapFeedList = graphql(`
   query CapFeedList {
@@ -139,14 +140,7 @@ export function CapFeeds({ canEdit }: { canEdit: boolean }) {
         cancel ends it.
       </p>
       {canEdit && (
-        <form
-          className="card stack"
-          aria-labelledby="cap-new-h"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void add();
-          }}
-        >
+        <form className="card stack" aria-labelledby="cap-new-h" onSubmit={handleSubmit(add)}>
           <h3 id="cap-new-h">{editing ? `Edit ${editing.name}` : 'Add a feed'}</h3>
           <label>
             Feed name{' '}
@@ -253,30 +247,19 @@ export function CapFeeds({ canEdit }: { canEdit: boolean }) {
                   {f.lastPolledAt ? `Last poll ${when(f.lastPolledAt)}: ${f.lastError ? `failed: ${f.lastError}` : 'read'}` : 'Not polled yet'}
                 </p>
                 {f.alerts.length > 0 && (
-                  <table className="grid">
-                    <caption>{theLast(f.alerts.length, 'alert')} it read</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Received</th>
-                        <th scope="col">Alert</th>
-                        <th scope="col">Severity</th>
-                        <th scope="col">What it did</th>
+                  <RecordTable caption={<>{theLast(f.alerts.length, 'alert')} it read</>} columns={['Received', 'Alert', 'Severity', 'What it did']}>
+                    {f.alerts.map((a) => (
+                      <tr key={a.identifier}>
+                        <td>{when(a.receivedAt)}</td>
+                        <td>{a.headline || a.event}</td>
+                        <td>{a.severity}</td>
+                        <td>
+                          {a.outcome.toLowerCase().replace(/_/g, ' ')}
+                          {a.detail ? `: ${a.detail}` : ''}
+                        </td>
                       </tr>
-                    </thead>
-                    <tbody>
-                      {f.alerts.map((a) => (
-                        <tr key={a.identifier}>
-                          <td>{when(a.receivedAt)}</td>
-                          <td>{a.headline || a.event}</td>
-                          <td>{a.severity}</td>
-                          <td>
-                            {a.outcome.toLowerCase().replace(/_/g, ' ')}
-                            {a.detail ? `: ${a.detail}` : ''}
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                    ))}
+                  </RecordTable>
                 )}
               </section>
             ))

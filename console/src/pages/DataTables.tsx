@@ -13,6 +13,7 @@ import { authHeaders, gql } from '../lib/api';
 import { errorOf, plural, when } from '../lib/format';
 import { useRights } from '../lib/permissions';
 import { useQuery } from '../lib/use-query';
+import { RecordTable, ROW_ACTIONS } from '../components/record-table';
 
 const TableList = graphql(`
   query DataTableList {
@@ -241,40 +242,29 @@ function History({
           !d.dataTableRowVersions?.length ? (
             <Empty title="No versions recorded" />
           ) : (
-            <table className="grid">
-              <caption>{plural(d.dataTableRowVersions.length, 'version')}, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Version</th>
-                  <th scope="col">Change</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Data</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+            <RecordTable
+              caption={<>{plural(d.dataTableRowVersions.length, 'version')}, newest first</>}
+              columns={['Version', 'Change', 'When', 'Data', ROW_ACTIONS]}
+            >
+              {d.dataTableRowVersions.map((v) => (
+                <tr key={v.version}>
+                  <td>{v.version}</td>
+                  <td>{v.change.toLowerCase()}</td>
+                  <td>{when(v.updatedAt)}</td>
+                  <td>
+                    <code>{JSON.stringify(v.data)}</code>
+                  </td>
+                  <td>
+                    {canEdit && v.version !== row.version && (
+                      <button type="button" onClick={() => void rollback(v.version)}>
+                        Roll back to version {v.version}
+                      </button>
+                    )}
+                    {v.version === row.version && <span className="muted">current</span>}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {d.dataTableRowVersions.map((v) => (
-                  <tr key={v.version}>
-                    <td>{v.version}</td>
-                    <td>{v.change.toLowerCase()}</td>
-                    <td>{when(v.updatedAt)}</td>
-                    <td>
-                      <code>{JSON.stringify(v.data)}</code>
-                    </td>
-                    <td>
-                      {canEdit && v.version !== row.version && (
-                        <button type="button" onClick={() => void rollback(v.version)}>
-                          Roll back to version {v.version}
-                        </button>
-                      )}
-                      {v.version === row.version && <span className="muted">current</span>}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </RecordTable>
           )
         }
       </Async>

@@ -11,10 +11,12 @@ import { graphql } from '../gql';
 import type { OverrideContentType, OverrideInput } from '../gql/graphql';
 import { gql } from '../lib/api';
 import { followEvents, type StreamStatus } from '../lib/events';
-import { errorOf, plural, when } from '../lib/format';
+import { plural, when } from '../lib/format';
 import { useRights } from '../lib/permissions';
 import { useQuery } from '../lib/use-query';
 import { CapFeeds } from './CapFeeds';
+import { RecordTable } from '../components/record-table';
+import { handleSubmit, useAction } from '../lib/use-action';
 
 const OverrideList = graphql(`
   query OverrideList {
@@ -106,26 +108,16 @@ export function OverridesPage() {
   const q = useQuery(() => gql(OverrideList), []);
   const [stream, setStream] = useState<StreamStatus>({ state: 'connecting' });
   const [form, setForm] = useState<Form>(EMPTY);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
+  const { busy, error, run } = useAction();
   const { reload } = q;
   useEffect(() => followEvents((e) => e.type.startsWith('override.') && reload(), setStream), [reload]);
 
-  const act = async (f: () => Promise<{ success: boolean; error?: string | null } | null | undefined>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const act = (f: () => Promise<{ success: boolean; error?: string | null } | null | undefined>) =>
+    run(async () => {
       const r = await f();
       if (!r?.success) throw new Error(r?.error ?? 'refused');
       reload();
-      return true;
-    } catch (e) {
-      setError(errorOf(e));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   const start = async () => {
     const tags = form.tags
       .split(/[\s,]+/)
@@ -155,14 +147,7 @@ export function OverridesPage() {
         {(d) => (
           <>
             {canEdit && (
-              <form
-                className="card stack"
-                aria-labelledby="ov-new-h"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  void start();
-                }}
-              >
+              <form className="card stack" aria-labelledby="ov-new-h" onSubmit={handleSubmit(start)}>
                 <h2 id="ov-new-h">Start an override</h2>
                 <p className="muted">It shows over every schedule on the screens it targets, at once, until cancelled or its time runs out.</p>
                 <label>
@@ -276,30 +261,22 @@ export function OverridesPage() {
                     {o.screens.length === 0 ? (
                       <Empty title="No screen matched its targets" />
                     ) : (
-                      <table className="grid">
-                        <caption>Acknowledgement per screen ({plural(o.screens.length, 'screen')})</caption>
-                        <thead>
-                          <tr>
-                            <th scope="col">Screen</th>
-                            <th scope="col">State</th>
-                            <th scope="col">Shown</th>
-                            <th scope="col">Stopped</th>
+                      <RecordTable
+                        caption={<>Acknowledgement per screen ({plural(o.screens.length, 'screen')})</>}
+                        columns={['Screen', 'State', 'Shown', 'Stopped']}
+                      >
+                        {o.screens.map((s) => (
+                          <tr key={s.device.id}>
+                            <td>
+                              <span className={`dot ${s.device.isOnline ? 'ok' : 'off'}`} aria-hidden="true" />
+                              {s.device.name}
+                            </td>
+                            <td>{s.state.toLowerCase()}</td>
+                            <td>{when(s.shownAt)}</td>
+                            <td>{when(s.stoppedAt)}</td>
                           </tr>
-                        </thead>
-                        <tbody>
-                          {o.screens.map((s) => (
-                            <tr key={s.device.id}>
-                              <td>
-                                <span className={`dot ${s.device.isOnline ? 'ok' : 'off'}`} aria-hidden="true" />
-                                {s.device.name}
-                              </td>
-                              <td>{s.state.toLowerCase()}</td>
-                              <td>{when(s.shownAt)}</td>
-                              <td>{when(s.stoppedAt)}</td>
-                            </tr>
-                          ))}
-                        </tbody>
-                      </table>
+                        ))}
+                      </RecordTable>
                     )}
                   </section>
                 );

@@ -1,11 +1,12 @@
 /** Pairing: the code a /play screen shows, looked up, then claimed under a name. */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Empty, ErrorState } from '../components/states';
 import { graphql } from '../gql';
 import type { LookUpPairingQuery } from '../gql/graphql';
 import { gql } from '../lib/api';
 import { useRights } from '../lib/permissions';
 import { Link, navigate } from '../lib/router';
+import { useAction } from '../lib/use-action';
 
 const LookUpPairing = graphql(`
   query LookUpPairing($code: String!) {
@@ -37,8 +38,7 @@ export function PairPage() {
   const [code, setCode] = useState('');
   const [name, setName] = useState('');
   const [found, setFound] = useState<NonNullable<LookUpPairingQuery['pairingRequest']> | null>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
+  const { busy, error, submit } = useAction();
   if (!rights.can('Devices', 'edit'))
     return (
       <section>
@@ -48,29 +48,12 @@ export function PairPage() {
         </Empty>
       </section>
     );
-  const run = async (f: () => Promise<void>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await f();
-    } catch (e) {
-      setError(e instanceof Error ? e : new Error(String(e)));
-    } finally {
-      setBusy(false);
-    }
-  };
-  const lookUp = (e: FormEvent) => {
-    e.preventDefault();
-    void run(async () => setFound((await gql(LookUpPairing, { code: code.trim().toUpperCase() })).pairingRequest ?? null));
-  };
-  const claim = (e: FormEvent) => {
-    e.preventDefault();
-    void run(async () => {
-      const r = (await gql(ClaimScreen, { code: found!.code, name: name.trim() || null })).claimDevice;
-      if (!r?.success || !r.device) throw new Error(r?.error ?? 'the screen could not be claimed');
-      navigate(`/console/screens/${encodeURIComponent(r.device.id)}`);
-    });
-  };
+  const lookUp = submit(async () => setFound((await gql(LookUpPairing, { code: code.trim().toUpperCase() })).pairingRequest ?? null));
+  const claim = submit(async () => {
+    const r = (await gql(ClaimScreen, { code: found!.code, name: name.trim() || null })).claimDevice;
+    if (!r?.success || !r.device) throw new Error(r?.error ?? 'the screen could not be claimed');
+    navigate(`/console/screens/${encodeURIComponent(r.device.id)}`);
+  });
   return (
     <section>
       <h1>Pair a screen</h1>

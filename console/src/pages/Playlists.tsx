@@ -14,6 +14,7 @@ import type { PlaylistEditorQuery } from '../gql/graphql';
 import { gql } from '../lib/api';
 import { errorOf, plural } from '../lib/format';
 import { useRights } from '../lib/permissions';
+import { useAction } from '../lib/use-action';
 import { useQuery } from '../lib/use-query';
 
 const PlaylistList = graphql(`
@@ -185,28 +186,22 @@ function Editor({ id, onChanged }: { id: string; onChanged: () => void }) {
   const q = useQuery(() => gql(PlaylistEditor, { id }), [id]);
   const [order, setOrder] = useState<Source[]>([]);
   const [dragging, setDragging] = useState<number>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
+  const action = useAction();
+  const { busy, error } = action;
   const [status, setStatus] = useState('');
   const [add, setAdd] = useState('');
   const [validityOf, setValidityOf] = useState<string>();
   const p = q.data?.playlist?.[0];
   useEffect(() => setOrder(p ? [...p.sources].sort((a, b) => a.sequence - b.sequence) : []), [p]);
 
-  const run = async (what: string, f: () => Promise<void>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
+  /** Runs a change; when it went through, says `what` and reloads. */
+  const run = (what: string, f: () => Promise<void>) =>
+    action.run(async () => {
       await f();
       setStatus(what);
       q.reload();
       onChanged();
-    } catch (e) {
-      setError(errorOf(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   const move = (from: number, to: number) => {
     if (!p || to < 0 || to >= order.length || from === to) return;
     const next = [...order];

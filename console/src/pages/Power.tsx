@@ -12,8 +12,9 @@ import type { PowerScheduleListQuery, PowerScheduleInput, PowerWeekday } from '.
 import { gql } from '../lib/api';
 import { plural, when } from '../lib/format';
 import { useRights } from '../lib/permissions';
-import { accepted, useAction } from '../lib/use-action';
+import { accepted, handleSubmit, useAction } from '../lib/use-action';
 import { useQuery } from '../lib/use-query';
+import { RecordTable } from '../components/record-table';
 
 const PowerScheduleList = graphql(`
   query PowerScheduleList {
@@ -167,14 +168,7 @@ function PowerForm({
     if (await run(async () => accepted((await gql(SetPowerSchedule, { input })).setPowerSchedule, 'the power schedule'))) onDone();
   };
   return (
-    <form
-      className="card stack"
-      aria-labelledby="power-form-h"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
+    <form className="card stack" aria-labelledby="power-form-h" onSubmit={handleSubmit(save)}>
       <h2 id="power-form-h">{d.id ? `Edit ${draft.name}` : 'New power schedule'}</h2>
       <p className="muted">Times are each screen's local time (its time zone, else the account's). Setting a schedule for a target that has one replaces it.</p>
       <fieldset disabled={!!d.id}>
@@ -333,50 +327,40 @@ export function PowerPage() {
                   <p>{canEdit ? 'Choose New power schedule to switch screens off at night or on closed days.' : 'An editor can add one.'}</p>
                 </Empty>
               ) : (
-                <table className="grid">
-                  <caption>{plural(d.powerSchedules.length, 'power schedule')}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Screens</th>
-                      <th scope="col">On</th>
-                      <th scope="col">Exceptions</th>
-                      <th scope="col">Changed</th>
-                      {canEdit && <th scope="col">Actions</th>}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {d.powerSchedules.map((s) => (
-                      <tr key={s.id}>
-                        <td>{s.name}</td>
-                        <td>{targetName(s)}</td>
-                        <td>{s.windows.length ? s.windows.map((w) => <div key={windowText(w)}>{windowText(w)}</div>) : 'off except exceptions'}</td>
+                <RecordTable
+                  caption={plural(d.powerSchedules.length, 'power schedule')}
+                  columns={['Name', 'Screens', 'On', 'Exceptions', 'Changed', canEdit && 'Actions']}
+                >
+                  {d.powerSchedules.map((s) => (
+                    <tr key={s.id}>
+                      <td>{s.name}</td>
+                      <td>{targetName(s)}</td>
+                      <td>{s.windows.length ? s.windows.map((w) => <div key={windowText(w)}>{windowText(w)}</div>) : 'off except exceptions'}</td>
+                      <td>
+                        {s.exceptions.length
+                          ? s.exceptions.map((e) => (
+                              <div key={e.date}>
+                                {e.date}: {e.windows.length ? e.windows.map((w) => `${w.on.slice(0, 5)}–${w.off.slice(0, 5)}`).join(', ') : 'off all day'}
+                              </div>
+                            ))
+                          : '—'}
+                      </td>
+                      <td>{when(s.updatedOn)}</td>
+                      {canEdit && (
                         <td>
-                          {s.exceptions.length
-                            ? s.exceptions.map((e) => (
-                                <div key={e.date}>
-                                  {e.date}: {e.windows.length ? e.windows.map((w) => `${w.on.slice(0, 5)}–${w.off.slice(0, 5)}`).join(', ') : 'off all day'}
-                                </div>
-                              ))
-                            : '—'}
+                          <div className="actions">
+                            <button type="button" disabled={busy} onClick={() => setDraft(draftOf(s))}>
+                              Edit {s.name}
+                            </button>
+                            <button type="button" className="danger" disabled={busy} onClick={() => void remove(s)}>
+                              Delete {s.name}
+                            </button>
+                          </div>
                         </td>
-                        <td>{when(s.updatedOn)}</td>
-                        {canEdit && (
-                          <td>
-                            <div className="actions">
-                              <button type="button" disabled={busy} onClick={() => setDraft(draftOf(s))}>
-                                Edit {s.name}
-                              </button>
-                              <button type="button" className="danger" disabled={busy} onClick={() => void remove(s)}>
-                                Delete {s.name}
-                              </button>
-                            </div>
-                          </td>
-                        )}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                      )}
+                    </tr>
+                  ))}
+                </RecordTable>
               )}
             </>
           );

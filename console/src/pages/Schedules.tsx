@@ -11,9 +11,10 @@ import { Async, Empty, ErrorState } from '../components/states';
 import { graphql } from '../gql';
 import type { ScheduleInput, SchedulePriorityType, WeekSchedulesQuery } from '../gql/graphql';
 import { gql } from '../lib/api';
-import { errorOf, plural } from '../lib/format';
+import { plural } from '../lib/format';
 import { useRights } from '../lib/permissions';
 import { useQuery } from '../lib/use-query';
+import { useAction } from '../lib/use-action';
 
 const Targets = graphql(`
   query ScheduleTargets {
@@ -192,11 +193,8 @@ function ScheduleForm({
   onCancel: () => void;
 }) {
   const [d, setD] = useState(draft);
-  const [error, setError] = useState<Error>();
-  const [busy, setBusy] = useState(false);
-  const save = async () => {
-    setBusy(true);
-    setError(undefined);
+  const { busy, error, submit } = useAction();
+  const save = submit(async () => {
     const input: ScheduleInput = {
       name: d.name,
       type: 'PLAYLIST' as ScheduleInput['type'],
@@ -211,25 +209,12 @@ function ScheduleForm({
       groupId: d.groupId ?? null,
       ...(d.version ? { expectedVersion: d.version } : {}),
     };
-    try {
-      const r = d.id ? (await gql(UpdateSchedule, { id: d.id, input })).updateSchedule : (await gql(CreateSchedule, { input })).createSchedule;
-      if (!r?.success) throw new Error(r?.error ?? 'the schedule was refused');
-      onDone();
-    } catch (e) {
-      setError(errorOf(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    const r = d.id ? (await gql(UpdateSchedule, { id: d.id, input })).updateSchedule : (await gql(CreateSchedule, { input })).createSchedule;
+    if (!r?.success) throw new Error(r?.error ?? 'the schedule was refused');
+    onDone();
+  });
   return (
-    <form
-      className="card stack"
-      aria-labelledby="sched-form-h"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
+    <form className="card stack" aria-labelledby="sched-form-h" onSubmit={save}>
       <h2 id="sched-form-h">{d.id ? `Edit ${draft.name}` : 'New schedule'}</h2>
       <label>
         Name <input required value={d.name} onChange={(e) => setD({ ...d, name: e.target.value })} />

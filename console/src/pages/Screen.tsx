@@ -12,6 +12,7 @@ import { theLast } from '../lib/format';
 import { Link } from '../lib/router';
 import { useQuery } from '../lib/use-query';
 import { ScreenHealth } from './ScreenHealth';
+import { RecordTable } from '../components/record-table';
 
 const ScreenDetail = graphql(`
   query ScreenDetail($id: String!) {
@@ -160,29 +161,18 @@ function Playing({ id, onZone }: { id: string; onZone: (zone: string) => void })
                     <p>Create a schedule for this screen or its group to give it content.</p>
                   </Empty>
                 ) : (
-                  <table className="grid">
-                    <caption>Why: every schedule of this screen and its verdict</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Schedule</th>
-                        <th scope="col">Priority</th>
-                        <th scope="col">Verdict</th>
-                        <th scope="col">Reason</th>
+                  <RecordTable caption={<>Why: every schedule of this screen and its verdict</>} columns={['Schedule', 'Priority', 'Verdict', 'Reason']}>
+                    {np.considered.map((c) => (
+                      <tr key={c.schedule.id} className={c.matched ? 'winner' : undefined}>
+                        <td>{c.schedule.name}</td>
+                        <td>{c.schedule.priority.toLowerCase()}</td>
+                        <td>
+                          <span className={`verdict v-${c.verdict.toLowerCase()}`}>{c.verdict.toLowerCase().replace(/_/g, ' ')}</span>
+                        </td>
+                        <td>{c.reason}</td>
                       </tr>
-                    </thead>
-                    <tbody>
-                      {np.considered.map((c) => (
-                        <tr key={c.schedule.id} className={c.matched ? 'winner' : undefined}>
-                          <td>{c.schedule.name}</td>
-                          <td>{c.schedule.priority.toLowerCase()}</td>
-                          <td>
-                            <span className={`verdict v-${c.verdict.toLowerCase()}`}>{c.verdict.toLowerCase().replace(/_/g, ' ')}</span>
-                          </td>
-                          <td>{c.reason}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                    ))}
+                  </RecordTable>
                 )}
               </>
             )}
@@ -243,33 +233,22 @@ function Commands({ id }: { id: string }) {
           !d.deviceCommands?.length ? (
             <Empty title="No commands sent to this screen yet" />
           ) : (
-            <table className="grid">
-              <caption>{theLast(d.deviceCommands.length, 'command')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Command</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Queued</th>
-                  <th scope="col">Completed</th>
+            <RecordTable caption={theLast(d.deviceCommands.length, 'command')} columns={['Command', 'State', 'Queued', 'Completed']}>
+              {d.deviceCommands.map((c) => (
+                <tr key={c.id}>
+                  <td>
+                    {c.command}
+                    {c.arg ? ` ${c.arg}` : ''}
+                  </td>
+                  <td>
+                    {c.status.toLowerCase()}
+                    {c.error ? `: ${c.error}` : ''}
+                  </td>
+                  <td>{when(c.queuedOn)}</td>
+                  <td>{when(c.completedOn)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {d.deviceCommands.map((c) => (
-                  <tr key={c.id}>
-                    <td>
-                      {c.command}
-                      {c.arg ? ` ${c.arg}` : ''}
-                    </td>
-                    <td>
-                      {c.status.toLowerCase()}
-                      {c.error ? `: ${c.error}` : ''}
-                    </td>
-                    <td>{when(c.queuedOn)}</td>
-                    <td>{when(c.completedOn)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </RecordTable>
           )
         }
       </Async>

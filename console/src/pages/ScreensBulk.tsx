@@ -15,9 +15,10 @@ import type { BulkJobProgressQuery, DeviceBulkAction, DeviceBulkJobInput, Device
 import { gql } from '../lib/api';
 import { errorOf, plural } from '../lib/format';
 import { useRights } from '../lib/permissions';
-import { accepted, useAction } from '../lib/use-action';
+import { accepted, handleSubmit, useAction } from '../lib/use-action';
 import { Link } from '../lib/router';
 import { useQuery } from '../lib/use-query';
+import { RecordTable } from '../components/record-table';
 
 const BulkChoices = graphql(`
   query BulkChoices($schedules: Boolean!) {
@@ -192,28 +193,22 @@ function Progress({ id, names, onFinished }: { id: string; names: Map<string, st
       </p>
       {job.error && job.state !== 'CANCELLED' && <p className="state state-error">{job.error}</p>}
       {results.length > 0 && (
-        <table className="grid">
-          <caption>Per-screen results{total != null && total > results.length ? ` (the first ${results.length} of ${total.toLocaleString()})` : ''}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Screen</th>
-              <th scope="col">Result</th>
+        <RecordTable
+          caption={<>Per-screen results{total != null && total > results.length ? ` (the first ${results.length} of ${total.toLocaleString()})` : ''}</>}
+          columns={['Screen', 'Result']}
+        >
+          {results.map((r) => (
+            <tr key={r.deviceId}>
+              <td>
+                <Link to={`/screens/${encodeURIComponent(r.deviceId)}`}>{names.get(r.deviceId) ?? r.deviceId}</Link>
+              </td>
+              <td className={r.state === 'FAILED' ? 'bad' : undefined}>
+                {r.state === 'PENDING' && job.state === 'CANCELLED' ? 'not changed (cancelled)' : r.state.toLowerCase()}
+                {r.error ? `: ${r.error}` : ''}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {results.map((r) => (
-              <tr key={r.deviceId}>
-                <td>
-                  <Link to={`/screens/${encodeURIComponent(r.deviceId)}`}>{names.get(r.deviceId) ?? r.deviceId}</Link>
-                </td>
-                <td className={r.state === 'FAILED' ? 'bad' : undefined}>
-                  {r.state === 'PENDING' && job.state === 'CANCELLED' ? 'not changed (cancelled)' : r.state.toLowerCase()}
-                  {r.error ? `: ${r.error}` : ''}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </RecordTable>
       )}
     </div>
   );
@@ -299,14 +294,7 @@ export function BulkActions({ where, tag, checked, names, onDone }: Props) {
       <summary>
         <h2>Act on many screens{checked.length ? ` (${checked.length} checked)` : ''}</h2>
       </summary>
-      <form
-        className="stack"
-        aria-label="Act on many screens"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void dryRun();
-        }}
-      >
+      <form className="stack" aria-label="Act on many screens" onSubmit={handleSubmit(dryRun)}>
         <fieldset>
           <legend>Which screens</legend>
           <label className="inline">

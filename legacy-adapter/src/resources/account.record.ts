@@ -43,6 +43,6 @@ export const LEGACY_ACCOUNT_FIELDS = [
 
 export function toLegacyAccount(a: AccountData): LegacyAccount {
   // Same case conversion as the REST record (kit snakeKeys, address1 -> address_1); the list fixes the order.
-  const record = snakeRecord(a as unknown as Record<string, unknown>, LEGACY_ACCOUNT_FIELDS) as LegacyAccount;
+  const record = snakeRecord(a, LEGACY_ACCOUNT_FIELDS) as LegacyAccount;
   return { ...record, created_on: isoSeconds(a.createdOn) };
 }

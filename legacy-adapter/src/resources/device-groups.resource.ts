@@ -1,17 +1,12 @@
 /** /devices/groups: list (flat, or nested with tree=true), create, update, delete (devices move up, never deleted). */
 import { z } from 'zod';
 import { snakeRecord } from '@pylon/kit';
+import type { LegacyGroupFragment } from '@pylon/kit/generated/legacy-operations.generated';
 import { defineResource, parseQuery } from './resource.js';
 import { groupInput, payloadOf } from './device.input.js';
 
-interface GroupData {
-  id: string;
-  name: string;
-  parentId: string | null;
-  count: number;
-  level: number;
-  children?: GroupData[];
-}
+/** A group as the legacy documents select it (LegacyGroup fragment), nested children when listed as a tree. */
+type GroupData = LegacyGroupFragment & { children?: GroupData[] };
 
 export interface LegacyGroup {
   id: string;
@@ -25,7 +20,7 @@ export interface LegacyGroup {
 const GROUP_FIELDS = ['id', 'name', 'parent_id', 'count', 'level'] as const;
 // Same case conversion as the REST record (kit snakeKeys); children always present, nested the same way.
 const toLegacyGroup = (g: GroupData): LegacyGroup => ({
-  ...(snakeRecord(g as unknown as Record<string, unknown>, GROUP_FIELDS) as Omit<LegacyGroup, 'children'>),
+  ...(snakeRecord(g, GROUP_FIELDS) as Omit<LegacyGroup, 'children'>),
   children: (g.children ?? []).map(toLegacyGroup),
 });
 

@@ -5,8 +5,10 @@
  * (the service owns id, account, version and the rest).
  */
 import { AppError } from '@pylon/kit';
+import type { CreateDeviceInput, DeviceGroupInput, UpdateDeviceInput } from '@pylon/kit/generated/rest-operations.generated';
 
-type Body = Record<string, unknown>;
+/** The request body before its properties are checked (JSON object or XML root element's content). */
+type Body = { readonly [property: string]: unknown };
 
 const bad = (field: string, message: string) => new AppError('BAD_USER_INPUT', message, { field });
 
@@ -41,25 +43,31 @@ function tags(v: unknown): string[] {
   throw bad('tags', 'tags must be a list of strings');
 }
 
-function nested(v: unknown, field: string, keys: Record<string, 'text' | 'number'>): Body | null {
+type Kinds = { readonly [key: string]: 'text' | 'number' };
+/** A nested input object of these keys: a number where the kind says so, text otherwise. */
+type Nested<K extends Kinds> = { [P in keyof K]?: (K[P] extends 'number' ? number : string) | null };
+
+function nested<K extends Kinds>(v: unknown, field: string, keys: K): Nested<K> | null {
   if (v === null || v === undefined || v === '') return null;
   if (typeof v !== 'object' || Array.isArray(v)) throw bad(field, `${field} must be an object`);
-  const out: Body = {};
+  const out: { [key: string]: string | number | null } = {};
   for (const [k, val] of Object.entries(v as Body)) {
     const kind = keys[k];
     if (!kind) throw bad(`${field}.${k}`, `unknown field '${field}.${k}'`);
     out[k] = kind === 'number' ? num(val, `${field}.${k}`) : text(val, `${field}.${k}`);
   }
-  return out;
+  return out as Nested<K>;
 }
 
 const LOCATION = { city: 'text', state: 'text', country: 'text', latitude: 'number', longitude: 'number' } as const;
 const DEVICE_TYPE = { id: 'text', name: 'text', manufacturer: 'text' } as const;
 
 /** A device body -> CreateDeviceInput / UpdateDeviceInput (only the fields given, for updates). */
-export function deviceInput(body: unknown, opts: { create: boolean }): Body {
+export function deviceInput(body: unknown, opts: { create: true }): CreateDeviceInput;
+export function deviceInput(body: unknown, opts: { create: false }): UpdateDeviceInput;
+export function deviceInput(body: unknown, opts: { create: boolean }): CreateDeviceInput | UpdateDeviceInput {
   const b = objectBody(body, 'device');
-  const input: Body = {};
+  const input: Partial<CreateDeviceInput> = {};
   for (const [k, v] of Object.entries(b)) {
     switch (k) {
       case 'name':
@@ -75,8 +83,10 @@ export function deviceInput(body: unknown, opts: { create: boolean }): Body {
         input.orgId = text(v, 'org_id');
         break;
       case 'timezone':
+        input.timezone = text(v, k);
+        break;
       case 'notes':
-        input[k] = text(v, k);
+        input.notes = text(v, k);
         break;
       case 'location':
         input.location = nested(v, 'location', LOCATION);
@@ -93,11 +103,11 @@ export function deviceInput(body: unknown, opts: { create: boolean }): Body {
     }
   }
   if (opts.create && typeof input.name !== 'string') throw bad('name', 'name is required');
-  return input;
+  return input as CreateDeviceInput | UpdateDeviceInput;
 }
 
 /** A group body -> DeviceGroupInput. */
-export function groupInput(body: unknown): Body {
+export function groupInput(body: unknown): DeviceGroupInput {
   const b = objectBody(body, 'group');
   for (const k of Object.keys(b)) if (k !== 'name' && k !== 'parent_id') throw bad(k, `unknown field '${k.slice(0, 50)}'`);
   const name = text(b.name, 'name');

@@ -44,6 +44,6 @@ const LEGACY_DEVICE_FIELDS = [
 
 export function toLegacyDevice(d: DeviceData): LegacyDevice {
   // Same case conversion as the REST record (kit snakeKeys); the list fixes the order.
-  const record = snakeRecord(d as unknown as Record<string, unknown>, LEGACY_DEVICE_FIELDS) as LegacyDevice;
+  const record = snakeRecord(d, LEGACY_DEVICE_FIELDS) as LegacyDevice;
   return record.ping_data ? { ...record, ping_data: { ...record.ping_data, timestamp: isoSeconds(d.pingData?.timestamp) } } : record;
 }

@@ -5,12 +5,10 @@
  */
 import type { NextFunction, Request, Response, Router } from 'express';
 import { AppError, auditNote, inputError } from '@pylon/kit';
-import type { LegacyOperationTypes as OwnOperationTypes } from '@pylon/kit/generated/legacy-operations.generated';
-import type { RestOperationTypes } from '@pylon/kit/generated/rest-operations.generated';
 import type { z } from 'zod';
 import { callerOf } from '../http/api-key.js';
 import { negotiated } from '../http/negotiation.js';
-import type { OperationRunner } from '../operations.js';
+import type { LegacyData, LegacyOperationId, LegacyVariables, OperationRunner } from '../operations.js';
 import { sendData, type View } from '../render/respond.js';
 
 export interface ResourceContext {
@@ -29,14 +27,7 @@ export interface ResourceContext {
   absoluteUrl(url: string): string;
 }
 
-/** The documents the legacy adapter runs (operations.ts legacyDocuments): its own, else the REST one of the same name. */
-type LegacyOperationTypes = OwnOperationTypes & Omit<RestOperationTypes, keyof OwnOperationTypes>;
-/** A persisted operation's name the legacy adapter can run. */
-export type LegacyOperationId = keyof LegacyOperationTypes & string;
-/** What a persisted legacy operation answers. */
-export type LegacyData<N extends LegacyOperationId> = LegacyOperationTypes[N]['result'];
-/** The variables it declares, by name (values are checked by the gateway against the document). */
-export type LegacyVariables<N extends LegacyOperationId> = { [K in keyof LegacyOperationTypes[N]['variables']]?: unknown };
+export type { LegacyData, LegacyOperationId, LegacyVariables } from '../operations.js';
 
 export interface MountOptions {
   /** Base of relative file addresses (the REST interface, which serves /content/files); default: this request's origin. */
@@ -82,7 +73,7 @@ export function defineResource<T>(r: LegacyResource<T>): DefinedResource {
             ...(typeof res.locals.bodyRoot === 'string' ? { bodyRoot: res.locals.bodyRoot } : {}),
             absoluteUrl: (url) => new URL(url, options.filesBaseUrl?.() ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).href,
             run: <N extends LegacyOperationId>(id: N, variables: LegacyVariables<N> = {}) =>
-              runner.run<LegacyData<N>>(id, variables as Record<string, unknown>, caller, (result) => {
+              runner.run(id, variables, caller, (result) => {
                 if (result.principal) note.principal = result.principal;
               }),
           });

@@ -1,7 +1,7 @@
 /** Legacy GET /schedules: the account's schedules (json, xml, JSONP like every legacy resource). */
 import { z } from 'zod';
 import { snakeRecord } from '@pylon/kit';
-import { defineResource, parseQuery } from './resource.js';
+import { defineResource, parseQuery, type LegacyData } from './resource.js';
 
 const FIELDS = [
   'id',
@@ -32,7 +32,12 @@ const Query = z.object({
   page: z.coerce.number().int().min(0).max(1_000_000).optional(),
 });
 
-export const listSchedules = defineResource<Record<string, unknown>[]>({
+type ScheduleData = NonNullable<LegacyData<'listSchedules'>['schedule']>[number];
+
+/** A schedule as the legacy API writes it: the listed fields in snake_case, its devices by id. */
+const toLegacySchedule = (s: ScheduleData) => ({ ...snakeRecord(s, FIELDS), devices: s.devices.map((d) => ({ id: d.id })) });
+
+export const listSchedules = defineResource<ReturnType<typeof toLegacySchedule>[]>({
   method: 'get',
   path: '/schedules',
   operations: ['listSchedules'],
@@ -46,6 +51,6 @@ export const listSchedules = defineResource<Record<string, unknown>[]>({
       limit: take,
       offset: (q.page ?? 0) * take,
     });
-    return (data.schedule ?? []).map((s) => ({ ...snakeRecord(s, FIELDS), devices: s.devices.map((d) => ({ id: d.id })) }));
+    return (data.schedule ?? []).map(toLegacySchedule);
   },
 });

@@ -12,7 +12,7 @@
 import { notFound } from '@pylon/kit';
 import { createOp, deleteOp, getOp, mapFields, restOp, type FieldMap } from './declare.js';
 import type {
-  BatchCreateDataTableRowsMutation,
+  RestBatchRowsFragment,
   RestDataTableFragment,
   RestDataTableRowFragment,
   RestDataTableRowVersionFragment,
@@ -365,7 +365,7 @@ export const deleteDataTableRow = route(
   }),
 );
 
-type BatchPayload = NonNullable<BatchCreateDataTableRowsMutation['batchCreateDataTableRows']>;
+type BatchPayload = RestBatchRowsFragment;
 const batchBody = (p: BatchPayload) => ({
   body: { results: Array.isArray(p.results) ? p.results.map(restResult) : [], successCount: p.successCount ?? 0, failureCount: p.failureCount ?? 0 },
 });
@@ -388,16 +388,7 @@ export const batchCreateDataTableRows = route(
       # POST /datatables/{tableId}/rows/batch.
       mutation batchCreateDataTableRows($input: BatchCreateDataTableRowsInput!) {
         batchCreateDataTableRows(input: $input) {
-          ...RestOutcome
-          results {
-            index
-            rowId
-            success
-            error
-            errorCode
-          }
-          successCount
-          failureCount
+          ...RestBatchRows
         }
       }
     `,
@@ -426,16 +417,7 @@ export const batchDeleteDataTableRows = route(
       # POST /datatables/{tableId}/rows/batch-delete.
       mutation batchDeleteDataTableRows($input: BatchDeleteDataTableRowsInput!) {
         batchDeleteDataTableRows(input: $input) {
-          ...RestOutcome
-          results {
-            index
-            rowId
-            success
-            error
-            errorCode
-          }
-          successCount
-          failureCount
+          ...RestBatchRows
         }
       }
     `,

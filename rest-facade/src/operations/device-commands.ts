@@ -4,15 +4,23 @@
  */
 import { AppError, badInput, notFound, payloadAt, snakeKeys } from '@pylon/kit';
 import { toRestPingData } from './devices.js';
-import type { GetDevicePingDataQuery, GetDeviceSnapQuery, SendBulkDeviceCommandsMutation } from '@pylon/kit/generated/rest-operations.generated';
+import type {
+  DeviceCommandInput,
+  GetDevicePingDataQuery,
+  GetDeviceSnapQuery,
+  SendBulkDeviceCommandsMutation,
+} from '@pylon/kit/generated/rest-operations.generated';
 import { restOp } from './declare.js';
 import { errors, json, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 import type { RestRequestBodyOf } from './types.js';
 
+/** A command as sent, before the gateway checks it against DeviceCommandInput. */
+type SentCommand = { readonly command?: unknown; readonly name?: unknown; readonly arg?: unknown };
+
 /** A REST command: { command, arg } (spec) or { name, arg } (reference); a numeric arg is sent as its text. */
-function commandsOf(list: unknown): { command: unknown; arg: unknown }[] {
-  return (Array.isArray(list) ? list : []).map((c: Record<string, unknown>) => ({
+function commandsOf(list: unknown): { [K in keyof DeviceCommandInput]-?: unknown }[] {
+  return (Array.isArray(list) ? (list as SentCommand[]) : []).map((c) => ({
     command: c.command ?? c.name,
     arg: typeof c.arg === 'number' ? String(c.arg) : (c.arg ?? null),
   }));

@@ -248,6 +248,19 @@ export const REST_FRAGMENTS = gql`
     errorField
   }
 
+  fragment RestBatchRows on BatchDataTableRowsPayload {
+    ...RestOutcome
+    results {
+      index
+      rowId
+      success
+      error
+      errorCode
+    }
+    successCount
+    failureCount
+  }
+
   fragment RestUser on User {
     id
     firstName

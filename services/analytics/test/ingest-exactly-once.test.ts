@@ -142,40 +142,25 @@ async function totals(acc: string) {
   const visitorsHour = await seen('toStartOfHour');
   const visitorsDay = await seen('toStartOfDay');
   /** 006's visitor rows: distinct (device, file, period, visitor), as the reads count them. */
+  /** A rollup's sums of these columns, in order. */
+  const sums = async (rollup: string, ...columns: string[]): Promise<number[]> => {
+    const out: number[] = [];
+    for (const c of columns) out.push(await num(`SELECT sum(${c}) AS v FROM ${rollup} ${w}`, acc));
+    return out;
+  };
   const visitorRows = (rollup: string) => num(`SELECT uniqExact(device_id, file_id, period, visitor) AS v FROM ${rollup} ${w}`, acc);
   return {
     raw: { plays, duration, events, impressions, dwell, pings, cpu, visitorsHour, visitorsDay },
     rollups: {
-      play_rollup_minute: [
-        await num(`SELECT sum(plays) AS v FROM play_rollup_minute ${w}`, acc),
-        await num(`SELECT sum(duration) AS v FROM play_rollup_minute ${w}`, acc),
-      ],
-      play_rollup_hour: [
-        await num(`SELECT sum(plays) AS v FROM play_rollup_hour ${w}`, acc),
-        await num(`SELECT sum(duration) AS v FROM play_rollup_hour ${w}`, acc),
-      ],
-      play_rollup_day: [
-        await num(`SELECT sum(plays) AS v FROM play_rollup_day ${w}`, acc),
-        await num(`SELECT sum(duration) AS v FROM play_rollup_day ${w}`, acc),
-      ],
-      event_rollup_hour: [await num(`SELECT sum(events) AS v FROM event_rollup_hour ${w}`, acc)],
-      audience_rollup_hour: [
-        await num(`SELECT sum(impressions) AS v FROM audience_rollup_hour ${w}`, acc),
-        await num(`SELECT sum(dwell_sum) AS v FROM audience_rollup_hour ${w}`, acc),
-      ],
-      audience_rollup_day: [
-        await num(`SELECT sum(impressions) AS v FROM audience_rollup_day ${w}`, acc),
-        await num(`SELECT sum(dwell_sum) AS v FROM audience_rollup_day ${w}`, acc),
-      ],
-      ping_rollup_hour: [await num(`SELECT sum(pings) AS v FROM ping_rollup_hour ${w}`, acc)],
-      device_rollup_hour: [
-        await num(`SELECT sum(pings) AS v FROM device_rollup_hour ${w}`, acc),
-        await num(`SELECT sum(cpu_sum) AS v FROM device_rollup_hour ${w}`, acc),
-      ],
-      device_rollup_day: [
-        await num(`SELECT sum(pings) AS v FROM device_rollup_day ${w}`, acc),
-        await num(`SELECT sum(cpu_sum) AS v FROM device_rollup_day ${w}`, acc),
-      ],
+      play_rollup_minute: await sums('play_rollup_minute', 'plays', 'duration'),
+      play_rollup_hour: await sums('play_rollup_hour', 'plays', 'duration'),
+      play_rollup_day: await sums('play_rollup_day', 'plays', 'duration'),
+      event_rollup_hour: await sums('event_rollup_hour', 'events'),
+      audience_rollup_hour: await sums('audience_rollup_hour', 'impressions', 'dwell_sum'),
+      audience_rollup_day: await sums('audience_rollup_day', 'impressions', 'dwell_sum'),
+      ping_rollup_hour: await sums('ping_rollup_hour', 'pings'),
+      device_rollup_hour: await sums('device_rollup_hour', 'pings', 'cpu_sum'),
+      device_rollup_day: await sums('device_rollup_day', 'pings', 'cpu_sum'),
       audience_visitors_hour: [await visitorRows('audience_visitors_hour')],
       audience_visitors_day: [await visitorRows('audience_visitors_day')],
     },

@@ -6,6 +6,7 @@ import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createLocalBlobStore } from '@pylon/adapters/local';
 import { createContentSubgraph } from '../src/app.js';
+import { subgraphLister } from '@pylon/kit/testing';
 import type { MediaRecord } from '../src/domain/media.js';
 
 const tokens = testTokens;
@@ -17,17 +18,7 @@ let sg: ReturnType<typeof createContentSubgraph>;
 
 const run = subgraphRunner(() => sg, principal('acc-a'));
 
-/** The named list field of a successful result. */
-async function list<T = Record<string, unknown>>(
-  field: string,
-  query: string,
-  variables: Record<string, unknown> = {},
-  who = principal('acc-a'),
-): Promise<T[]> {
-  const r = await run(query, variables, who);
-  expect(r.errors).toBeUndefined();
-  return (r.data as Record<string, T[]>)[field]!;
-}
+const list = subgraphLister(run, principal('acc-a'));
 
 const names = async (field: string, query: string, who = principal('acc-a')) => (await list<{ name: string }>(field, query, {}, who)).map((x) => x.name);
 

@@ -3,6 +3,7 @@ export { DeviceRepository } from './shared/device.repository.js';
 export { AlertRepository } from './features/alerts/alert.repository.js';
 export { CommandRepository } from './features/commands/command.repository.js';
 export type { DeviceRecord, DeviceGroupRecord } from './domain/device.js';
+export { newDeviceRecord } from './domain/device.js';
 export type { AlertRuleRecord } from './domain/alert.js';
 export { createPlayerApi } from './features/player/http/player-api.js';
 export { createDevicesRuntime, type DevicesRuntime, type DevicesSettings } from './runtime.js';

@@ -1,6 +1,7 @@
 /** where / order on organizations, apiKeys, webhookEndpoints and webhookDeliveries: known answers, the limit after the filter, refusals naming the field, tenancy. */
 import { firstError, subgraphRunner, testPrincipal } from '@pylon/kit/testing';
 import type { OrganizationRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../src/domain/records.js';
+import { organizationRecord } from './fixtures/records.js';
 import { identitySubgraphFixture } from './fixtures/subgraph.js';
 
 const f = identitySubgraphFixture('pylon-identity-lists-');
@@ -11,20 +12,7 @@ const NOW = Date.now(); // the subgraph's clock (isActive)
 const at = (minutes: number) => new Date(NOW + minutes * 60_000).toISOString();
 const tick = () => new Promise((r) => setTimeout(r, 5)); // createdOn ascends in insertion order
 
-const org = (name: string, over: Partial<OrganizationRecord> = {}): OrganizationRecord => ({
-  name,
-  address1: null,
-  address2: null,
-  city: null,
-  state: null,
-  postalCode: null,
-  country: null,
-  phone: null,
-  fax: null,
-  timezone: null,
-  languageCode: null,
-  ...over,
-});
+const org = organizationRecord;
 const endpoint = (url: string, over: Partial<WebhookEndpointRecord> = {}): WebhookEndpointRecord => ({
   url,
   description: null,

@@ -36,6 +36,23 @@ export function subgraphRunner(subgraph: () => Subgraph, defaultWho: Principal, 
   };
 }
 
+/**
+ * `list(field, query, variables, who)`: the named root field (a list) of an answer that must have
+ * succeeded; an answer with errors fails the test, naming them.
+ */
+export function subgraphLister(run: ReturnType<typeof subgraphRunner>, defaultWho: Principal) {
+  return async <T = Record<string, unknown>>(
+    field: string,
+    query: string,
+    variables: Record<string, unknown> = {},
+    who: Principal = defaultWho,
+  ): Promise<T[]> => {
+    const r = await run(query, variables, who);
+    if (r.errors !== undefined) throw new Error(`${field}: expected no errors, got ${JSON.stringify(r.errors)}`);
+    return (r.data as Record<string, T[]>)[field]!;
+  };
+}
+
 /** The first error of a GraphQL answer that must have failed: its message and its extensions (code, field, ...). */
 export function firstError(r: { errors?: readonly { message: string; extensions?: unknown }[] | undefined }): { message: string } & Record<string, unknown> {
   const e = r.errors?.[0];

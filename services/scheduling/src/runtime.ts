@@ -31,16 +31,12 @@ export interface SchedulingRuntimeDeps {
   capFeedAllowList?: readonly string[];
 }
 
-export interface SchedulingRuntime {
+/** The runtime keeps the directories and optional ports as given; `now` defaults to Date.now. */
+export interface SchedulingRuntime extends Pick<
+  SchedulingRuntimeDeps,
+  'devices' | 'accounts' | 'content' | 'cache' | 'pubsub' | 'logger' | 'pushEvents' | 'audit'
+> {
   repo: ScheduleRepository;
-  devices: DeviceDirectory;
-  accounts: AccountDirectory;
-  content: ContentDirectory;
-  cache?: Cache;
-  pubsub?: PubSub;
-  logger?: Logger;
-  pushEvents?: PushEvents;
-  audit?: AuditSink;
   now: () => number;
   overrides: OverrideRepository;
   /** Wake-ups at overrides' start and end instants, in this process (overrides/override-timers.ts). */

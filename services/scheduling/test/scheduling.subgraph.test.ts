@@ -7,6 +7,7 @@ import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createSchedulingSubgraph } from '../src/app.js';
 import { SCHEDULE_PRIORITIES, type ScheduleRecord } from '../src/domain/schedule.js';
 import { tableDirectories } from './fixtures/directories.js';
+import { subgraphLister } from '@pylon/kit/testing';
 
 const tokens = testTokens;
 const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
@@ -17,16 +18,7 @@ let sg: ReturnType<typeof createSchedulingSubgraph>;
 
 const run = subgraphRunner(() => sg, principal('acc-a'));
 
-async function list<T = Record<string, unknown>>(
-  field: string,
-  query: string,
-  variables: Record<string, unknown> = {},
-  who = principal('acc-a'),
-): Promise<T[]> {
-  const r = await run(query, variables, who);
-  expect(r.errors).toBeUndefined();
-  return (r.data as Record<string, T[]>)[field]!;
-}
+const list = subgraphLister(run, principal('acc-a'));
 
 const names = async (query: string, who = principal('acc-a')) => (await list<{ name: string }>('schedule', query, {}, who)).map((s) => s.name);
 

@@ -19,35 +19,10 @@ import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError } from '@pylon/kit/errors';
 import type { BlobInfo, BlobStore } from '@pylon/kit/ports/blobs';
+import { checkContentType, checkName, DEFAULT_CONTENT_TYPE } from '../blobs/blobs.shared.js';
 
 export interface LocalBlobStoreOptions {
   dir: string;
-}
-
-const NAME = /^[A-Za-z0-9._-]{1,200}$/;
-const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
-
-function checkName(value: unknown, field: 'tenant' | 'key'): string {
-  if (
-    typeof value !== 'string' ||
-    !NAME.test(value) ||
-    value.startsWith('.') ||
-    value.includes('..') ||
-    value.includes('/') ||
-    value.includes('\\') ||
-    value.includes('\0')
-  ) {
-    throw new AppError('BAD_USER_INPUT', `invalid blob ${field}`, { field });
-  }
-  return value;
-}
-
-function checkContentType(value: unknown): string {
-  // A media type: printable ASCII without control characters, bounded.
-  if (typeof value !== 'string' || value.length === 0 || value.length > 255 || !/^[\x21-\x7e][\x20-\x7e]*$/.test(value)) {
-    throw new AppError('BAD_USER_INPUT', 'invalid content type', { field: 'contentType' });
-  }
-  return value;
 }
 
 const isNotFound = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code === 'ENOENT';

@@ -23,6 +23,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { AppError } from '@pylon/kit/errors';
 import type { BlobInfo, BlobRange, BlobStore } from '@pylon/kit/ports/blobs';
+import { checkContentType, checkName, DEFAULT_CONTENT_TYPE } from '../blobs/blobs.shared.js';
 
 export interface S3BlobStoreOptions {
   bucket: string;
@@ -40,23 +41,7 @@ export interface S3BlobStoreOptions {
   partSizeBytes?: number | undefined;
 }
 
-const NAME = /^[A-Za-z0-9._-]{1,200}$/;
-const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 const MIN_PART = 5 * 1024 * 1024;
-
-function checkName(value: unknown, field: 'tenant' | 'key'): string {
-  if (typeof value !== 'string' || !NAME.test(value) || value.startsWith('.') || value.includes('..')) {
-    throw new AppError('BAD_USER_INPUT', `invalid blob ${field}`, { field });
-  }
-  return value;
-}
-
-function checkContentType(value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 255 || !/^[\x21-\x7e][\x20-\x7e]*$/.test(value)) {
-    throw new AppError('BAD_USER_INPUT', 'invalid content type', { field: 'contentType' });
-  }
-  return value;
-}
 
 interface ServiceError {
   name?: string;

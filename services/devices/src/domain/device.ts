@@ -70,6 +70,20 @@ export interface DeviceRecord {
   silenceWatched?: boolean;
 }
 
+/** A device as it is first registered: a name and a key, no tags, type, ping, location, group or organization unless `over` gives them. */
+export const newDeviceRecord = (name: string, registrationKey: string, over: Partial<DeviceRecord> = {}): DeviceRecord => ({
+  name,
+  tags: [],
+  deviceType: null,
+  pingData: null,
+  location: null,
+  groupId: null,
+  groupName: null,
+  orgId: null,
+  registrationKey,
+  ...over,
+});
+
 export interface DeviceGroupRecord {
   name: string;
   parentId: string | null;

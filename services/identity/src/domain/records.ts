@@ -1,8 +1,7 @@
 import type { CollectionSpec } from '@pylon/kit';
 
-export interface AccountRecord {
-  name: string;
-  businessName: string | null;
+/** The postal address and telephone numbers an account and its organizations carry alike. */
+export interface PostalAddress {
   address1: string | null;
   address2: string | null;
   city: string | null;
@@ -11,6 +10,11 @@ export interface AccountRecord {
   country: string | null;
   phone: string | null;
   fax: string | null;
+}
+
+export interface AccountRecord extends PostalAddress {
+  name: string;
+  businessName: string | null;
   primaryContactId: string | null;
   secondaryContactId: string | null;
   /** IANA zone name. */
@@ -18,16 +22,8 @@ export interface AccountRecord {
 }
 
 /** A part of an account (a branch, a region); devices, media and schedules carry an orgId. */
-export interface OrganizationRecord {
+export interface OrganizationRecord extends PostalAddress {
   name: string;
-  address1: string | null;
-  address2: string | null;
-  city: string | null;
-  state: string | null;
-  postalCode: string | null;
-  country: string | null;
-  phone: string | null;
-  fax: string | null;
   /** IANA zone name. */
   timezone: string | null;
   /** BCP 47 language tag, e.g. en-US. */

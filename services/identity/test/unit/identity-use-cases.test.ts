@@ -10,6 +10,7 @@ import { AppError, type Cache, type DocumentStore } from '@pylon/kit';
 import { createMemoryCache } from '@pylon/adapters/memory';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { IdentityRepository } from '../../src/shared/identity.repository.js';
+import { organizationRecord } from '../fixtures/records.js';
 import { createAccount, createUser, updateAccount } from '../../src/features/accounts/accounts.js';
 import { ApiKeyAuthenticator, createApiKey, hashKey, principalCacheKey, revokeApiKey } from '../../src/features/api-keys/api-keys.js';
 import { bootstrapFirstAccount } from '../../src/features/accounts/bootstrap.js';
@@ -96,19 +97,7 @@ describe('updateUser', () => {
   test('changes the given fields only; bad input names the field; nothing given changes nothing', async () => {
     const admin = await make('admin', ['Administrator']);
     const ed = await make('ed', ['Editor', 'API']);
-    const org = await repo.addOrganization('acc-a', {
-      name: 'North',
-      address1: null,
-      address2: null,
-      city: null,
-      state: null,
-      postalCode: null,
-      country: null,
-      phone: null,
-      fax: null,
-      timezone: null,
-      languageCode: null,
-    });
+    const org = await repo.addOrganization('acc-a', organizationRecord('North'));
     const changed = await updateUser(deps(), actor(admin), ed.id, { firstName: ' Ed ', roles: ['Manager', 'API'], orgId: org.id });
     expect(changed).toMatchObject({ firstName: 'Ed', lastName: null, roles: ['Manager', 'API'], orgId: org.id, username: 'ed' });
     expect(await updateUser(deps(), actor(admin), ed.id, { orgId: null, lastName: 'Smith' })).toMatchObject({

@@ -173,8 +173,11 @@ export function streamContract(name: string, make: () => EventStream | Promise<E
       expect(seen.filter((v) => v === 3)).toHaveLength(3);
     });
 
-    test('closing a subscription waits for its in-flight batch', async () => {
-      const topic = uniqueName('inflight');
+    test.each([
+      { closing: 'a subscription', waitsFor: 'its in-flight batch', prefix: 'inflight', close: () => subs[subs.length - 1]!.close() },
+      { closing: 'the stream', waitsFor: 'in-flight batches', prefix: 'closeall', close: () => stream.close() },
+    ])('closing $closing waits for $waitsFor', async ({ prefix, close }) => {
+      const topic = uniqueName(prefix);
       let started = false;
       let finished = false;
       await collect(topic, uniqueName('g'), {
@@ -186,24 +189,7 @@ export function streamContract(name: string, make: () => EventStream | Promise<E
       });
       await stream.publish(topic, [{ value: 'slow' }]);
       await waitFor(() => started, timeoutMs, 'handler start');
-      await subs[subs.length - 1]!.close();
-      expect(finished).toBe(true);
-    });
-
-    test('closing the stream waits for in-flight batches', async () => {
-      const topic = uniqueName('closeall');
-      let started = false;
-      let finished = false;
-      await collect(topic, uniqueName('g'), {
-        handler: async () => {
-          started = true;
-          await sleep(300);
-          finished = true;
-        },
-      });
-      await stream.publish(topic, [{ value: 'slow' }]);
-      await waitFor(() => started, timeoutMs, 'handler start');
-      await stream.close();
+      await close();
       expect(finished).toBe(true);
     });
 

@@ -884,6 +884,8 @@ export type RestOutcomeFragment =
   | RestOutcome_WebhookEndpointPayload_Fragment
 ;
 
+export type RestBatchRowsFragment = { successCount: number | null, failureCount: number | null, success: boolean, error: string | null, errorCode: string | null, errorField: string | null, results: Array<{ index: number, rowId: string | null, success: boolean, error: string | null, errorCode: string | null }> | null };
+
 export type RestUserFragment = { id: string, firstName: string | null, lastName: string | null, email: string | null, username: string, roles: Array<string>, orgId: string | null, lastActivity: string | null, createdOn: string, disabled: boolean };
 
 export type RestWebhookEndpointFragment = { id: string, url: string, description: string | null, eventTypes: Array<string>, deviceIds: Array<string>, deviceGroupId: string | null, tag: string | null, enabled: boolean, disabledReason: string | null, consecutiveFailures: number, previousSecretExpiresAt: string | null, createdOn: string, updatedOn: string };

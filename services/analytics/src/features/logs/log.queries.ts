@@ -64,10 +64,30 @@ function limitClause(limit: number): string {
 // Seconds precision and a literal Z: the interface's timestamp form, whatever the engine's output settings.
 const TS = "formatDateTime(timestamp, '%Y-%m-%dT%H:%i:%SZ', 'UTC') AS ts";
 
-interface PlayLogRow {
+/** The columns every log row starts with. */
+interface LogRow {
   id: string;
   device_id: string;
   ts: string;
+}
+
+/** A log's first fields, from those columns. */
+const logKeys = (r: LogRow) => ({ id: r.id, timestamp: r.ts, deviceId: r.device_id });
+
+/** The log table's rows of one query: the shared scope and filter, its order (default time, device, id), its limit. */
+function selectLog<R extends LogRow>(store: AnalyticsStore, table: string, columns: string, q: LogQuery, fields: ColumnMap): Promise<R[]> {
+  const { where, params } = scope(q, fields);
+  return store.query<R>(
+    `SELECT ${columns}
+FROM ${table} FINAL
+WHERE ${where}
+ORDER BY ${orderSql(q.order, fields, 'timestamp, device_id, id')}
+${limitClause(q.limit)}`,
+    params,
+  );
+}
+
+interface PlayLogRow extends LogRow {
   file_id: string;
   file_name: string;
   duration: number;
@@ -79,21 +99,17 @@ interface PlayLogRow {
 }
 
 export async function selectPlayLogs(store: AnalyticsStore, q: LogQuery): Promise<PlayLog[]> {
-  const { where, params } = scope(q, PLAY_FIELDS);
-  const rows = await store.query<PlayLogRow>(
-    `SELECT id, device_id, ${TS}, file_id, file_name, duration, type,
+  const rows = await selectLog<PlayLogRow>(
+    store,
+    'play_logs',
+    `id, device_id, ${TS}, file_id, file_name, duration, type,
   if(isNull(end_timestamp), NULL, formatDateTime(assumeNotNull(end_timestamp), '%Y-%m-%dT%H:%i:%SZ', 'UTC')) AS end_ts,
-  status, clock_offset_ms, zone_id
-FROM play_logs FINAL
-WHERE ${where}
-ORDER BY ${orderSql(q.order, PLAY_FIELDS, 'timestamp, device_id, id')}
-${limitClause(q.limit)}`,
-    params,
+  status, clock_offset_ms, zone_id`,
+    q,
+    PLAY_FIELDS,
   );
   return rows.map((r) => ({
-    id: r.id,
-    timestamp: r.ts,
-    deviceId: r.device_id,
+    ...logKeys(r),
     fileId: r.file_id || null,
     fileName: r.file_name || null,
     duration: r.duration,
@@ -106,10 +122,7 @@ ${limitClause(q.limit)}`,
   }));
 }
 
-interface PingLogRow {
-  id: string;
-  device_id: string;
-  ts: string;
+interface PingLogRow extends LogRow {
   cpu_usage: number;
   memory_usage: number;
   disk_usage: number;
@@ -118,19 +131,15 @@ interface PingLogRow {
 }
 
 export async function selectPingLogs(store: AnalyticsStore, q: LogQuery): Promise<PingLog[]> {
-  const { where, params } = scope(q, PING_FIELDS);
-  const rows = await store.query<PingLogRow>(
-    `SELECT id, device_id, ${TS}, cpu_usage, memory_usage, disk_usage, ip_address, external_ip_address
-FROM ping_logs FINAL
-WHERE ${where}
-ORDER BY ${orderSql(q.order, PING_FIELDS, 'timestamp, device_id, id')}
-${limitClause(q.limit)}`,
-    params,
+  const rows = await selectLog<PingLogRow>(
+    store,
+    'ping_logs',
+    `id, device_id, ${TS}, cpu_usage, memory_usage, disk_usage, ip_address, external_ip_address`,
+    q,
+    PING_FIELDS,
   );
   return rows.map((r) => ({
-    id: r.id,
-    timestamp: r.ts,
-    deviceId: r.device_id,
+    ...logKeys(r),
     cpuUsage: r.cpu_usage,
     memoryUsage: r.memory_usage,
     diskUsage: r.disk_usage,

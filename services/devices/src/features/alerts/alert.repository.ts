@@ -151,24 +151,16 @@ export class AlertRepository {
   /** Opens an alert for the rule+device latch; null when one already holds it. */
   async openFor(device: Pick<Stored<DeviceRecord>, 'id' | 'accountId' | 'name' | 'orgId'>, rule: AlertRule, reason: string): Promise<Alert | null> {
     const tenant = device.accountId;
-    try {
-      return await this.alerts.insert(tenant, {
-        ruleId: rule.id,
-        ruleName: rule.name,
-        ruleSet: ruleSetOf(rule),
-        deviceIds: [device.id],
-        deviceNames: [device.name],
-        orgId: device.orgId ?? null,
-        openKey: openKeyOf(tenant, rule.id, device.id),
-        reason,
-        snoozedUntil: null,
-        resolvedOn: null,
-        autoResolved: false,
-      });
-    } catch (e) {
-      if (isDuplicate(e)) return null;
-      throw e;
-    }
+    return this.insertOpen(tenant, {
+      ruleId: rule.id,
+      ruleName: rule.name,
+      ruleSet: ruleSetOf(rule),
+      deviceIds: [device.id],
+      deviceNames: [device.name],
+      orgId: device.orgId ?? null,
+      openKey: openKeyOf(tenant, rule.id, device.id),
+      reason,
+    });
   }
 
   /**
@@ -177,20 +169,22 @@ export class AlertRepository {
    * occurrence, so the same occurrence reported twice opens one alert. Null when it is open already.
    */
   async openSystemAlert(tenant: string, o: { ruleId: string; ruleName: string; key: string; reason: string }): Promise<Alert | null> {
+    return this.insertOpen(tenant, {
+      ruleId: o.ruleId,
+      ruleName: o.ruleName,
+      ruleSet: ruleSetOf({ match: 'any', conditions: [] }),
+      deviceIds: [],
+      deviceNames: [],
+      orgId: null,
+      openKey: openKeyOf(tenant, o.ruleId, o.key),
+      reason: o.reason,
+    });
+  }
+
+  /** Inserts an alert open (not snoozed, not resolved); null when its openKey's latch is held already. */
+  private async insertOpen(tenant: string, alert: Omit<AlertRecord, 'snoozedUntil' | 'resolvedOn' | 'autoResolved'>): Promise<Alert | null> {
     try {
-      return await this.alerts.insert(tenant, {
-        ruleId: o.ruleId,
-        ruleName: o.ruleName,
-        ruleSet: ruleSetOf({ match: 'any', conditions: [] }),
-        deviceIds: [],
-        deviceNames: [],
-        orgId: null,
-        openKey: openKeyOf(tenant, o.ruleId, o.key),
-        reason: o.reason,
-        snoozedUntil: null,
-        resolvedOn: null,
-        autoResolved: false,
-      });
+      return await this.alerts.insert(tenant, { ...alert, snoozedUntil: null, resolvedOn: null, autoResolved: false });
     } catch (e) {
       if (isDuplicate(e)) return null;
       throw e;

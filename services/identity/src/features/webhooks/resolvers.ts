@@ -6,6 +6,14 @@ import type { WebhookDelivery, WebhookEndpoint } from './webhook.repository.js';
 
 const OFFSET_MAX = { default: 0, max: 10_000_000 };
 
+/** A list field's page and filters (limit, offset, where, order) as the repository takes them. */
+const pageOf = (a: { limit?: number | null; offset?: number | null; where?: unknown; order?: unknown }) => ({
+  limit: resolveLimit(a.limit),
+  skip: resolveLimit(a.offset, OFFSET_MAX, 'offset'),
+  where: a.where ?? undefined,
+  order: a.order ?? undefined,
+});
+
 /** What the API shows of an endpoint: never a secret. */
 export const endpointView = (e: WebhookEndpoint): WebhookEndpointView => ({
   id: e.id,
@@ -40,23 +48,12 @@ export function webhookResolvers(deps: WebhookDeps): Resolvers {
   return {
     Query: {
       webhookEndpoints: async (_, a, ctx) => {
-        const found = await deps.repo.listEndpoints(ctx.principal.accountId, {
-          ids: a.id ?? null,
-          limit: resolveLimit(a.limit),
-          skip: resolveLimit(a.offset, OFFSET_MAX, 'offset'),
-          where: a.where ?? undefined,
-          order: a.order ?? undefined,
-        });
+        const found = await deps.repo.listEndpoints(ctx.principal.accountId, { ids: a.id ?? null, ...pageOf(a) });
         return found.map(endpointView);
       },
       webhookDeliveries: async (_, a, ctx) => {
         // Another account's endpoint id matches nothing here (the log is read in the caller's account).
-        const found = await deps.repo.deliveriesOf(ctx.principal.accountId, a.endpointId, {
-          limit: resolveLimit(a.limit),
-          skip: resolveLimit(a.offset, OFFSET_MAX, 'offset'),
-          where: a.where ?? undefined,
-          order: a.order ?? undefined,
-        });
+        const found = await deps.repo.deliveriesOf(ctx.principal.accountId, a.endpointId, pageOf(a));
         return found.map(deliveryView);
       },
       webhookDelivery: async (_, a, ctx) => {

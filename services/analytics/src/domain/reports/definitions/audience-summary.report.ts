@@ -1,6 +1,6 @@
 /** Audience summary: per period, impressions, unique visitors, dwell and the split by gender. */
 import type { SqlReport } from '../report.js';
-import { periodOf, scope } from './scope.js';
+import { COLUMNS, periodOf, scope } from './scope.js';
 
 export const audienceSummary: SqlReport = {
   kind: 'sql',
@@ -11,7 +11,7 @@ export const audienceSummary: SqlReport = {
   filters: { device: true, media: true, interval: true, timeOfDay: true },
   table: 'impressions',
   columns: [
-    { key: 'period', title: 'Period (UTC)', type: 'datetime', width: 14 },
+    COLUMNS.period,
     { key: 'impressions', title: 'Impressions', type: 'integer', total: true, width: 10 },
     { key: 'visitors', title: 'Unique visitors', type: 'integer', width: 10 },
     { key: 'avg_dwell', title: 'Average dwell (s)', type: 'seconds', width: 10 },

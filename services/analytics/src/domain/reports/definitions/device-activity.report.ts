@@ -1,6 +1,6 @@
 /** Device activity: per period and device, plays, play time and distinct files. */
 import type { SqlReport } from '../report.js';
-import { deviceName, periodOf, scope } from './scope.js';
+import { COLUMNS, deviceName, periodOf, scope } from './scope.js';
 
 export const deviceActivity: SqlReport = {
   kind: 'sql',
@@ -10,14 +10,7 @@ export const deviceActivity: SqlReport = {
   filters: { device: true, media: true, interval: true, timeOfDay: true },
   table: 'play_logs',
   deviceColumn: 'device_id',
-  columns: [
-    { key: 'period', title: 'Period (UTC)', type: 'datetime', width: 14 },
-    { key: 'device_id', title: 'Device ID', type: 'text', width: 16 },
-    { key: 'device_name', title: 'Device', type: 'text', width: 20 },
-    { key: 'plays', title: 'Plays', type: 'integer', total: true, width: 8 },
-    { key: 'play_time', title: 'Play time (s)', type: 'seconds', total: true, width: 10 },
-    { key: 'files', title: 'Files', type: 'integer', width: 8 },
-  ],
+  columns: [COLUMNS.period, COLUMNS.deviceId, COLUMNS.deviceName, COLUMNS.plays, COLUMNS.playTime, { key: 'files', title: 'Files', type: 'integer', width: 8 }],
   chart: { title: 'Play time per period (s)', category: 'period', value: 'play_time', aggregate: 'sum' },
   digest: ['period', 'device_id', 'plays', 'play_time', 'files'],
   sql(req, names) {

@@ -8,6 +8,7 @@
  * at 0 %, so a device down for the whole range is in the file, not missing from it.
  */
 import type { DeviceSeriesReport } from '../report.js';
+import { COLUMNS } from './scope.js';
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
 
@@ -20,9 +21,9 @@ export const deviceUptime: DeviceSeriesReport = {
   filters: { device: true, media: false, interval: true, timeOfDay: false },
   table: 'ping_logs',
   columns: [
-    { key: 'period', title: 'Period (UTC)', type: 'datetime', width: 14 },
-    { key: 'device_id', title: 'Device ID', type: 'text', width: 16 },
-    { key: 'device_name', title: 'Device', type: 'text', width: 20 },
+    COLUMNS.period,
+    COLUMNS.deviceId,
+    COLUMNS.deviceName,
     { key: 'uptime', title: 'Uptime %', type: 'percent', average: true, width: 8 },
     { key: 'avg_cpu', title: 'Average CPU %', type: 'percent', width: 8 },
     { key: 'max_cpu', title: 'Max CPU %', type: 'percent', width: 8 },

@@ -1,6 +1,6 @@
 /** Custom events: per period and event name, how many, on how many devices and in how many sessions. */
 import type { SqlReport } from '../report.js';
-import { periodOf, scope } from './scope.js';
+import { COLUMNS, periodOf, scope } from './scope.js';
 
 export const eventSummary: SqlReport = {
   kind: 'sql',
@@ -10,10 +10,10 @@ export const eventSummary: SqlReport = {
   filters: { device: true, media: false, interval: true, timeOfDay: true },
   table: 'event_logs',
   columns: [
-    { key: 'period', title: 'Period (UTC)', type: 'datetime', width: 14 },
+    COLUMNS.period,
     { key: 'event_name', title: 'Event', type: 'text', width: 22 },
     { key: 'events', title: 'Events', type: 'integer', total: true, width: 8 },
-    { key: 'devices', title: 'Devices', type: 'integer', width: 8 },
+    COLUMNS.devices,
     { key: 'sessions', title: 'Sessions', type: 'integer', width: 8 },
   ],
   chart: { title: 'Events per period', category: 'period', value: 'events', aggregate: 'sum' },

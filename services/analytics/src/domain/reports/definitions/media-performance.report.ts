@@ -1,6 +1,6 @@
 /** Media performance: per period and file, how often and how long it played, on how many devices. */
 import type { SqlReport } from '../report.js';
-import { periodOf, scope } from './scope.js';
+import { COLUMNS, periodOf, scope } from './scope.js';
 
 export const mediaPerformance: SqlReport = {
   kind: 'sql',
@@ -11,13 +11,13 @@ export const mediaPerformance: SqlReport = {
   filters: { device: true, media: true, interval: true, timeOfDay: true },
   table: 'play_logs',
   columns: [
-    { key: 'period', title: 'Period (UTC)', type: 'datetime', width: 14 },
+    COLUMNS.period,
     { key: 'file_id', title: 'File ID', type: 'text', width: 16 },
     { key: 'file_name', title: 'File', type: 'text', width: 22 },
-    { key: 'plays', title: 'Plays', type: 'integer', total: true, width: 8 },
-    { key: 'play_time', title: 'Play time (s)', type: 'seconds', total: true, width: 10 },
+    COLUMNS.plays,
+    COLUMNS.playTime,
     { key: 'avg_duration', title: 'Average play (s)', type: 'seconds', width: 10 },
-    { key: 'devices', title: 'Devices', type: 'integer', width: 8 },
+    COLUMNS.devices,
   ],
   chart: { title: 'Plays per period', category: 'period', value: 'plays', aggregate: 'sum' },
   digest: ['period', 'file_id', 'file_name', 'plays', 'play_time', 'avg_duration', 'devices'],

@@ -3,7 +3,7 @@
  * optional device and media filters, and the optional time-of-day window. Values are bound.
  */
 import type { SqlParams } from '@pylon/kit';
-import type { ReportInterval, ReportRequest } from '../report.js';
+import type { ReportColumn, ReportInterval, ReportRequest } from '../report.js';
 
 /** `completedPlays`: a play_logs report counts completed plays only (skipped and failed attempts are not plays). */
 export function scope(req: ReportRequest, opts: { media?: string; completedPlays?: boolean } = {}): { where: string; params: SqlParams } {
@@ -41,3 +41,13 @@ export const deviceName = (column = 'device_id') => `transform(${column}, {dev_i
 
 /** A playlist's or schedule's name from the looked-up names (`key`: pl or sc), empty when it is gone. */
 export const lookedUpName = (column: string, key: 'pl' | 'sc') => `transform(${column}, {${key}_ids:Array(String)}, {${key}_names:Array(String)}, '')`;
+
+/** The columns several reports share, written once so their titles and widths stay alike. */
+export const COLUMNS = {
+  period: { key: 'period', title: 'Period (UTC)', type: 'datetime', width: 14 },
+  plays: { key: 'plays', title: 'Plays', type: 'integer', total: true, width: 8 },
+  playTime: { key: 'play_time', title: 'Play time (s)', type: 'seconds', total: true, width: 10 },
+  devices: { key: 'devices', title: 'Devices', type: 'integer', width: 8 },
+  deviceId: { key: 'device_id', title: 'Device ID', type: 'text', width: 16 },
+  deviceName: { key: 'device_name', title: 'Device', type: 'text', width: 20 },
+} as const satisfies Record<string, ReportColumn>;

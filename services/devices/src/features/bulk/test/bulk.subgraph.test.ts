@@ -6,7 +6,7 @@
 import { FINISHED, JobRunner, type Job, type Principal } from '@pylon/kit';
 import { subgraphRunner } from '@pylon/kit/testing';
 import { DEVICES } from '../../../domain/collections.js';
-import type { DeviceRecord } from '../../../domain/device.js';
+import { newDeviceRecord, type DeviceRecord } from '../../../domain/device.js';
 import type { DevicesSubgraph } from '../../../app.js';
 import { principal, startFixture, tokens, type Fixture } from '../../../../test/fixtures/subgraph.js';
 
@@ -16,20 +16,10 @@ let runner: JobRunner;
 let sg: DevicesSubgraph;
 let run: ReturnType<typeof subgraphRunner>;
 
-const device = (id: string, extra: Partial<DeviceRecord> = {}): DeviceRecord & { id: string } =>
-  ({
-    id,
-    name: `Screen ${id}`,
-    tags: [],
-    groupId: null,
-    groupName: null,
-    orgId: null,
-    deviceType: null,
-    location: null,
-    pingData: null,
-    registrationKey: `rk-${id}`,
-    ...extra,
-  }) as DeviceRecord & { id: string };
+const device = (id: string, extra: Partial<DeviceRecord> = {}): DeviceRecord & { id: string } => ({
+  id,
+  ...newDeviceRecord(`Screen ${id}`, `rk-${id}`, extra),
+});
 
 beforeAll(async () => {
   f = await startFixture();

@@ -3,6 +3,7 @@ import { createMemoryStream } from '@pylon/adapters/memory';
 import { TOPICS, type EventStream, type StreamMessage } from '@pylon/kit';
 import { createDevice, principal, startFixture, type Fixture } from '../../../../test/fixtures/subgraph.js';
 import { servePlayer, type PlayerHttp } from '../../../../test/fixtures/player-http.js';
+import { newDeviceRecord } from '../../../domain/device.js';
 
 let f: Fixture;
 let player: PlayerHttp;
@@ -213,21 +214,7 @@ describe('sendBulkDeviceCommands', () => {
   test('1,000 devices in one call: batched reads and writes, well under a few seconds', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 1000; i += 100) {
-      const made = await Promise.all(
-        Array.from({ length: 100 }, (_, j) =>
-          f.sg.repo.addDevice('acc-bulk', {
-            name: `B${i + j}`,
-            tags: [],
-            deviceType: null,
-            pingData: null,
-            location: null,
-            groupId: null,
-            groupName: null,
-            orgId: null,
-            registrationKey: `bulk-key-${i + j}`,
-          }),
-        ),
-      );
+      const made = await Promise.all(Array.from({ length: 100 }, (_, j) => f.sg.repo.addDevice('acc-bulk', newDeviceRecord(`B${i + j}`, `bulk-key-${i + j}`))));
       ids.push(...made.map((d) => d.id));
     }
     const started = performance.now();

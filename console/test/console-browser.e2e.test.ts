@@ -597,6 +597,8 @@ browserTest(
     await page.getByRole('button', { name: 'Cancel the job' }).click();
     await page.getByRole('heading', { name: 'Job cancelled' }).waitFor();
     await page.getByTestId('bulk-cancel').getByText('Cancelled before it changed any screen.').waitFor();
+    // Cancelled while queued, it never counted its screens: no "0 of …" progress line.
+    expect(await page.getByTestId('bulk-progress').innerText()).toBe('Not started: cancelled while it waited in the queue.');
     expect(await jobState(await page.getByTestId('bulk-job-id').innerText())).toBe('CANCELLED');
     expect((await api.gql(`{ device(id: ["${deviceId}"]) { tags } }`)).device[0].tags).not.toContain('console-cancel');
     expect(await axe(page)).toEqual([]);

@@ -174,12 +174,17 @@ function Progress({ id, names, onFinished }: { id: string; names: Map<string, st
       <span className="muted">
         Job id <code data-testid="bulk-job-id">{job.id}</code> (GET /jobs/{'{id}'} reads it too)
       </span>
-      <label>
-        <span data-testid="bulk-progress" aria-live="polite">
-          {job.progress.rowsDone.toLocaleString()} of {total == null ? '…' : plural(total, 'screen')} done, {job.progress.rowsFailed.toLocaleString()} failed
-        </span>
-        <progress max={total || 1} value={job.progress.rowsDone} />
-      </label>
+      {total == null && job.state === 'CANCELLED' ? (
+        // Cancelled while queued: it never counted its screens, so there is no "0 of …" to show.
+        <p data-testid="bulk-progress">Not started: cancelled while it waited in the queue.</p>
+      ) : (
+        <label>
+          <span data-testid="bulk-progress" aria-live="polite">
+            {job.progress.rowsDone.toLocaleString()} of {total == null ? '…' : plural(total, 'screen')} done, {job.progress.rowsFailed.toLocaleString()} failed
+          </span>
+          <progress max={total || 1} value={job.progress.rowsDone} />
+        </label>
+      )}
       {cancelControl}
       {cancelling.error && <ErrorState error={cancelling.error} title="Could not cancel the job." />}
       <p role="status" data-testid="bulk-cancel">

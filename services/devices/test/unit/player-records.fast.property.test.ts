@@ -130,8 +130,13 @@ function records(kind: Kind): fc.Arbitrary<unknown> {
   // Each field present most of the time (required ones too: a missing one is a near miss).
   const entries = Object.entries(FIELDS[kind]).map(([k, a]) => [k, fc.option(a, { nil: undefined, freq: 12 })] as const);
   const record = fc.record(Object.fromEntries(entries));
-  const shuffled = fc.tuple(record, fc.option(fc.constantFrom('extra', '__proto__', 'constructor'), { freq: 12 })).map(([r, extra]) => {
-    const out = JSON.parse(JSON.stringify(r)) as Record<string, unknown>; // as a parsed body is: no undefined, own keys only
+  // Keys mostly in the schema's order (as players send them), sometimes in another (the fast check must not keep that order).
+  const order = fc.option(fc.constantFrom('reversed', 'rotated'), { freq: 6 });
+  const shuffled = fc.tuple(record, fc.option(fc.constantFrom('extra', '__proto__', 'constructor'), { freq: 12 }), order).map(([r, extra, reorder]) => {
+    const entries = Object.entries(JSON.parse(JSON.stringify(r)) as Record<string, unknown>); // as a parsed body is: no undefined, own keys only
+    if (reorder === 'reversed') entries.reverse();
+    if (reorder === 'rotated') entries.push(...entries.splice(0, 1));
+    const out = Object.fromEntries(entries);
     if (extra) Object.defineProperty(out, extra, { value: 1, enumerable: true, configurable: true, writable: true });
     return out;
   });

@@ -4,7 +4,7 @@
  * failure means nothing was promised and the player retries the same batch (its ids, or the
  * content digests, make the retry collapse in the store).
  */
-import { AppError, validityAt, windowOf, type EventLogRecord, type ImpressionRecord, type PlayLogRecord } from '@pylon/kit';
+import { AppError, validityAt, windowOf, type EventLogRecord, type ValidityWindow, type ImpressionRecord, type PlayLogRecord } from '@pylon/kit';
 import type { Device } from '../../shared/device.repository.js';
 import { isoMillis, parseBatch, propertiesText, recordId, type PlayerRecordKind } from '../../domain/player-records.js';
 import type { DevicesRuntime } from '../../runtime.js';
@@ -32,39 +32,45 @@ const window = (rt: IngestDeps) => ({ now: rt.now(), maxAgeDays: rt.settings.pla
 export async function ingestPlayLogs(rt: IngestDeps, device: Device, body: unknown): Promise<IngestResult> {
   const batch = parseBatch('playlogs', body, window(rt));
   if (!rt.plays) throw notConfigured();
-  const files = rt.media ? await rt.media.files(device.accountId, [...new Set(batch.map((p) => p.file_id))]) : new Map<string, MediaFacts>();
+  const fileIds = new Set<string>();
+  for (const p of batch) fileIds.add(p.file_id);
+  const files = rt.media ? await rt.media.files(device.accountId, [...fileIds]) : new Map<string, MediaFacts>();
+  // Each file's validity window once (a batch names a few files many times); none for an unknown file.
+  const windows = new Map<string, ValidityWindow>();
+  for (const [id, file] of files) windows.set(id, windowOf(file.validFrom, file.validUntil));
   const unknown = new Set<string>();
   const outside: string[] = [];
-  const records: PlayLogRecord[] = batch.flatMap((p) => {
-    const file = files.get(p.file_id);
-    const name = file?.name;
+  const records: PlayLogRecord[] = [];
+  for (const p of batch) {
+    const name = files.get(p.file_id)?.name;
     if (name === undefined) unknown.add(p.file_id);
+    const id = recordId(device.id, 'playlogs', p);
+    const timestamp = isoMillis(p.timestamp);
+    const w = windows.get(p.file_id);
     // A play that started while its file was expired or not yet valid should not have happened: refused,
     // so no report counts it (docs/fleet-operations.md, Content expiry, says why it is refused, not flagged).
-    if (file && validityAt(windowOf(file.validFrom, file.validUntil), Date.parse(isoMillis(p.timestamp))) !== 'VALID') {
-      outside.push(recordId(device.id, 'playlogs', p));
-      return [];
+    if (w && (w.validFrom !== null || w.validUntil !== null) && validityAt(w, Date.parse(timestamp)) !== 'VALID') {
+      outside.push(id);
+      continue;
     }
-    return [
-      {
-        id: recordId(device.id, 'playlogs', p),
-        account_id: device.accountId,
-        device_id: device.id,
-        file_id: p.file_id,
-        file_name: name ?? '',
-        timestamp: isoMillis(p.timestamp),
-        duration: p.duration,
-        type: p.type,
-        playlist_id: p.playlist_id ?? '',
-        schedule_id: p.schedule_id ?? '',
-        file_known: name === undefined ? 0 : 1,
-        end_timestamp: p.end_timestamp === undefined ? null : isoMillis(p.end_timestamp),
-        status: p.status ?? 'completed',
-        clock_offset_ms: p.clock_offset_ms === undefined ? null : Math.round(p.clock_offset_ms),
-        zone_id: p.zone_id ?? '',
-      },
-    ];
-  });
+    records.push({
+      id,
+      account_id: device.accountId,
+      device_id: device.id,
+      file_id: p.file_id,
+      file_name: name ?? '',
+      timestamp,
+      duration: p.duration,
+      type: p.type,
+      playlist_id: p.playlist_id ?? '',
+      schedule_id: p.schedule_id ?? '',
+      file_known: name === undefined ? 0 : 1,
+      end_timestamp: p.end_timestamp === undefined ? null : isoMillis(p.end_timestamp),
+      status: p.status ?? 'completed',
+      clock_offset_ms: p.clock_offset_ms === undefined ? null : Math.round(p.clock_offset_ms),
+      zone_id: p.zone_id ?? '',
+    });
+  }
   if (records.length) await rt.plays.hold(records);
   return {
     accepted: records.length,

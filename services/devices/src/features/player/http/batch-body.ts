@@ -28,16 +28,17 @@ export function batchBody(limit: number, fallback: RequestHandler): RequestHandl
       length > limit
     )
       return fallback(req, res, next);
-    // Node's parser delivers at most Content-Length bytes.
-    const body = Buffer.allocUnsafe(length);
+    // Node's parser delivers at most Content-Length bytes, most often in one chunk: then it is the body, not copied.
+    const chunks: Buffer[] = [];
     let at = 0;
     req.on('data', (chunk: Buffer) => {
-      at += chunk.copy(body, at);
+      chunks.push(chunk);
+      at += chunk.length;
     });
     req.once('error', next);
     req.once('end', () => {
       if (at !== length) return next(Object.assign(new Error('request aborted'), { type: 'request.aborted', status: 400 }));
-      let text = body.toString('utf8');
+      let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, at)).toString('utf8');
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       if (text.length === 0) {
         req.body = {};

@@ -32,7 +32,7 @@ import { recordPing } from '../record-ping.js';
 import { storeSnap } from '../snaps.js';
 import { trackEvent } from '../track-event.js';
 import { INGESTERS } from '../ingest-player-records.js';
-import { refuseOversizedBatch } from '../../../domain/player-records.js';
+import { refuseOversizedBatch, type PlayerRecordKind } from '../../../domain/player-records.js';
 import { batchBody } from './batch-body.js';
 
 type Handler = (req: Request, res: Response) => Promise<void>;
@@ -101,6 +101,9 @@ function eventInput(body: unknown): unknown {
   return { sessionId: session_id, eventName: event_name, properties };
 }
 
+/** A batch route's URL as players send it: a key of the registration-key alphabet, the kind in lower case, perhaps a query. */
+const BATCH_URL = /^\/player\/([A-Za-z0-9_-]{8,128})\/(playlogs|events|impressions)(?:\?|$)/;
+
 const tooManyFailures = (retryAfter: number) =>
   new AppError('RATE_LIMITED', `too many unknown registration keys from this address; retry in ${retryAfter} s`, { retryAfter });
 
@@ -131,6 +134,44 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
   };
   const recordsIn = (body: unknown) => (Array.isArray(body) ? Math.max(1, body.length) : 1);
 
+  // A full batch (MAX_PLAYER_BATCH records) of plain records fits well within this.
+  const batchJson = batchBody(1_000_000, express.json({ limit: 1_000_000 }));
+  const readBatch = (req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) => batchJson(req, res, (err?: unknown) => (err ? reject(err as Error) : resolve())));
+  /**
+   * POST /player/{key}/playlogs|events|impressions once the key's address passed the failed-key check.
+   * The key is authenticated before the body is read (an unknown key costs no parsing); the batch is
+   * refused over its limit before its records are charged (the same 413 parsing gives: a batch longer
+   * than the burst was 429, retried for ever; a shorter one spent the burst first); 202 once held.
+   */
+  const ingestBatch = async (req: Request, res: Response, kind: PlayerRecordKind, registrationKey: string) => {
+    const device = await authenticatePlayer(rt, registrationKey);
+    await readBatch(req, res);
+    res.setHeader('Cache-Control', 'no-store');
+    refuseOversizedBatch(req.body);
+    await charge(kind, device, recordsIn(req.body));
+    const result = await INGESTERS[kind](rt, device, req.body);
+    // Written directly: res.json would also hash the body for an ETag nobody revalidates.
+    res.status(202).setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.end(JSON.stringify(result));
+  };
+  // The batch routes are the hot path (a fleet's play logs: thousands of requests a second), so a
+  // plain URL (a well-formed key, the kind in lower case) is answered here, ahead of the router's
+  // other layers, with the same steps as the routes below (the failed-key check, then ingestBatch)
+  // and the same metrics label. Any other spelling goes on to those routes, which decode it as ever.
+  router.use((req: Request, res: Response, next: NextFunction) => {
+    const m = req.method === 'POST' ? BATCH_URL.exec(req.url) : null;
+    if (!m) return next();
+    const kind = m[2] as PlayerRecordKind;
+    safely(() => failures.peek(addressOf(req)))
+      .then((d) => {
+        if (!d.allowed) throw tooManyFailures(d.retryAfterSeconds);
+        res.locals.route = `/player/:registrationKey/${kind}`;
+        return ingestBatch(req, res, kind, m[1]!);
+      })
+      .catch(next);
+  });
+
   // Pairing (no key yet): before the key routes, which would read "pairings" as a key.
   router.post('/player/pairings', express.json({ limit: 4_000 }), (req: Request, res: Response, next: NextFunction) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -154,8 +195,6 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
   // Ping bodies may carry a base64 screenshot (4/3 of the snap cap) besides the figures.
   const pingJson = express.json({ limit: Math.ceil(rt.settings.maxSnapBytes * 1.4) + 64_000 });
   const smallJson = express.json({ limit: 64_000 });
-  // A full batch (MAX_PLAYER_BATCH records) of plain records fits well within this.
-  const batchJson = batchBody(1_000_000, express.json({ limit: 1_000_000 }));
   const jpeg = express.raw({ type: () => true, limit: rt.settings.maxSnapBytes });
 
   const wrap = (h: Handler) => (req: Request, res: Response, next: NextFunction) => {
@@ -230,29 +269,10 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
     }),
   );
 
-  for (const kind of Object.keys(INGESTERS) as (keyof typeof INGESTERS)[]) {
+  for (const kind of Object.keys(INGESTERS) as PlayerRecordKind[]) {
     router.post(
       `/player/:registrationKey/${kind}`,
-      // Authenticated before the body is read: an unknown key costs no parsing.
-      (req: Request, res: Response, next: NextFunction) => {
-        authenticatePlayer(rt, key(req))
-          .then((device) => {
-            res.locals.device = device;
-            next();
-          })
-          .catch(next);
-      },
-      batchJson,
-      wrap(async (req, res) => {
-        // Over the batch limit: the same 413 parsing gives, before the records are charged (a batch
-        // longer than the burst was 429, retried for ever; a shorter one spent the burst first).
-        refuseOversizedBatch(req.body);
-        await charge(kind, res.locals.device, recordsIn(req.body));
-        const result = await INGESTERS[kind](rt, res.locals.device, req.body);
-        // Written directly: res.json would also hash the body for an ETag nobody revalidates.
-        res.status(202).setHeader('Content-Type', 'application/json; charset=utf-8');
-        res.end(JSON.stringify(result));
-      }),
+      (req: Request, res: Response, next: NextFunction) => void ingestBatch(req, res, kind, key(req)).catch(next),
     );
   }
 

@@ -202,6 +202,25 @@ describe('ingestion', () => {
     expect((await values(TOPICS.plays, 3)).map((r) => r.id)).toEqual(first.body.ids);
   });
 
+  test('a batch URL spelled otherwise (an encoded key, a trailing slash, a query) is answered as the plain one', async () => {
+    const d = await createDevice(f, { name: 'Spelling' });
+    const key = d.registrationKey;
+    const encoded = `%${key.charCodeAt(0).toString(16)}${key.slice(1)}`;
+    for (const [i, path] of [`/player/${key}/playlogs`, `/player/${key}/playlogs/`, `/player/${encoded}/playlogs`, `/player/${key}/playlogs?v=1`].entries()) {
+      const send = async (body: unknown) => {
+        const res = await fetch(`${player.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        return { status: res.status, cache: res.headers.get('cache-control'), body: (await res.json()) as Json };
+      };
+      expect(await send([play({ id: `spelled-${i}` })])).toEqual({
+        status: 202,
+        cache: 'no-store',
+        body: { accepted: 1, ids: [`spelled-${i}`], unknown_file_ids: [] },
+      });
+      expect(await send([play({ duration: -1 })])).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', field: '[0].duration' } } });
+    }
+    expect((await values(TOPICS.plays, 4)).map((r) => r.id)).toEqual(['spelled-0', 'spelled-1', 'spelled-2', 'spelled-3']);
+  });
+
   test("a play that started outside its file's validity window is refused and never stored (content expiry); one before the edge counts", async () => {
     const d = await createDevice(f, { name: 'Expiry' });
     const expiry = Date.parse('2026-06-01T11:00:00Z') - NOW;

@@ -187,7 +187,6 @@ const telemetryResults = await telemetryScenario();
 // Scenario 6 (scheduling): manifest resolutions for a device in 50 overlapping schedules vs GET /devices/{id}.
 const manifestResults = await manifestScenario({ baseUrl: app.baseUrl, key: KEY, accountId: DEMO_ACCOUNT_ID, repo, seconds, connections });
 
-
 // Scenario 5 (data tables, in-process on its own LMDB store): small in smoke mode; the 1M-row
 // figures come from `tsx --expose-gc bench/src/datatables.scenarios.ts` (BENCH_ROWS), see BENCHMARKS.md.
 console.log('\nScenario 5: data tables\n');

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Entry for `npm start`, `npm test` and `npm run bench` on a fresh clone: installs the
 // workspace with the pinned pnpm (through npx) when needed, then runs the pnpm script.
-// `npm start` with a current install runs the server without an npx/pnpm layer: the compiled entry
-// when `npm run build` is current, else in this very process (tsx registered as a module hook); its
-// progress lines at once, Ctrl-C ends it with exit 0.
+// `npm start` with a current install runs the server without an npx/pnpm layer, in this very process:
+// the compiled entry when `npm run build` is current, else the sources (tsx registered as a module
+// hook); its progress lines at once, Ctrl-C ends it with exit 0.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -45,9 +45,12 @@ if (process.argv[2] === 'start') {
 }
 
 /**
- * The all-in-one server. With a current `npm run build` (scripts/dist.cjs): the compiled entry under
- * plain node (export conditions are a start-up flag, so a child process; signals are passed on and
- * its exit code is ours). Otherwise in this process: TypeScript through tsx's module hooks.
+ * The all-in-one server. With a current `npm run build` (scripts/dist.cjs): the compiled entry. Its
+ * packages resolve to dist/ under the `pylon-dist` export condition, which only a start-up flag sets:
+ * `npm start` passes it to this process (package.json), so the entry runs right here, one Node boot
+ * fewer; run without it, a child process gets it (signals passed on, its exit code ours).
+ * Otherwise TypeScript through tsx's module hooks: in this process, or in a child when this one
+ * carries the dist condition (which would send the packages to a stale or missing dist/).
  */
 function startServer() {
   // The operator console (/console) is built once and reused while console/ is unchanged (~4 s when it changed).
@@ -61,22 +64,36 @@ function startServer() {
     }
   }
   const dist = require('./dist.cjs');
+  const withDistCondition = process.execArgv.includes(`--conditions=${dist.CONDITION}`);
+  // Node 22.1+ keeps the compiled code of every module in this directory, so a restart skips most
+  // of the compiling (Node 20 has no such cache); the image sets its own (Dockerfile).
+  const compileCache = process.env.NODE_COMPILE_CACHE ?? path.join(root, '.tmp', 'compile-cache');
   if (dist.isCurrent()) {
-    const args = [...dist.nodeArgs('launcher/dist/all-in-one.main.js'), ...process.argv.slice(3)];
-    // Node 22.1+ keeps the compiled code of every module in this directory, so a restart skips most
-    // of the compiling (Node 20 ignores the setting); the image sets its own (Dockerfile).
-    const env = { NODE_COMPILE_CACHE: path.join(root, '.tmp', 'compile-cache'), ...process.env };
-    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env });
-    for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-    child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-    return;
+    const entry = path.join(root, 'launcher/dist/all-in-one.main.js');
+    if (withDistCondition) {
+      require('node:module').enableCompileCache?.(compileCache);
+      return load(entry);
+    }
+    return runChild([...dist.nodeArgs('launcher/dist/all-in-one.main.js'), ...process.argv.slice(3)], { NODE_COMPILE_CACHE: compileCache, ...process.env });
   }
-  const { pathToFileURL } = require('node:url');
+  const entry = path.join(root, 'launcher/src/all-in-one.main.ts');
+  if (withDistCondition) return runChild(['--import', 'tsx', entry, ...process.argv.slice(3)], process.env);
   // What `node --import tsx` loads: registers tsx's module hooks for this process.
-  import('tsx')
-    .then(() => import(pathToFileURL(path.join(root, 'launcher/src/all-in-one.main.ts')).href))
-    .catch((e) => {
-      console.error(`Pylon could not load its code: ${e && e.message}`);
-      process.exit(1);
-    });
+  import('tsx').then(() => load(entry), fail);
+}
+
+function load(entry) {
+  const { pathToFileURL } = require('node:url');
+  import(pathToFileURL(entry).href).catch(fail);
+}
+
+function fail(e) {
+  console.error(`Pylon could not load its code: ${e && e.message}`);
+  process.exit(1);
+}
+
+function runChild(args, env) {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env });
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

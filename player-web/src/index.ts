@@ -5,5 +5,5 @@
  * own policy (CSP, caching, paths: gateway/src/player-web/player-web.routes.ts), so this package
  * imports nothing of the workspace.
  */
-export { buildPlayerBundle, type PlayerBundle } from './player-bundle.js';
+export { buildPlayerBundle, writePlayerBundle, type PlayerBundle } from './player-bundle.js';
 export { readPlayerFiles, type PlayerFiles } from './player-files.js';

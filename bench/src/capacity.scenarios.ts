@@ -16,7 +16,8 @@
  * 30 s (a lost record). The capacity is the last step that held.
  */
 import { readFileSync } from 'node:fs';
-import { startAllInOneProcess, type StartedProcess } from './start.scenarios.js';
+import type { Topology } from './distributed.js';
+import { startAllInOneProcess } from './start.scenarios.js';
 
 export interface CapacityOptions {
   start: number;
@@ -28,6 +29,8 @@ export interface CapacityOptions {
   judgeLatency?: boolean;
   /** Extra environment of the server (e.g. a distributed topology's settings). */
   env?: Record<string, string>;
+  /** Starts the server processes with that environment (default: one all-in-one from dist/). */
+  topology?: (env: Record<string, string>) => Promise<Topology>;
 }
 
 export interface CapacityStep {
@@ -74,6 +77,8 @@ class Screen {
 
   constructor(
     private readonly base: string,
+    /** Where its player calls go (/player/...): the same origin on an all-in-one, a devices process when distributed. */
+    readonly apiBase: string,
     readonly key: string,
     private readonly fleet: Fleet,
   ) {}
@@ -106,7 +111,7 @@ class Screen {
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          return await fetch(`${this.base}${path}`, { ...init, signal: ac.signal });
+          return await fetch(`${path.startsWith('/player/') ? this.apiBase : this.base}${path}`, { ...init, signal: ac.signal });
         } catch (e) {
           // A kept-alive connection the server closed as it was reused: a browser sends the request
           // again on a new one, so the page never sees it; so does this screen, once (counted apart).
@@ -205,6 +210,7 @@ class Fleet {
 
   constructor(
     private readonly base: string,
+    private readonly playerUrls: string[],
     private readonly headers: Record<string, string>,
   ) {}
 
@@ -232,8 +238,8 @@ class Fleet {
   private readonly schedules: { id: string; deviceIds: string[] }[] = [];
 
   /**
-   * Registers screens (REST, as claimDevice would create them) until there are `n`, schedules the
-   * playlist on them, and starts them; resolves when each holds its first manifest (limit 120 s).
+   * Registers screens (createDevice, as claimDevice would create them) until there are `n`, schedules
+   * the playlist on them, and starts them; resolves when each holds its first manifest (limit 120 s).
    */
   async grow(n: number, playlistId: string): Promise<void> {
     const fresh: { id: string; key: string }[] = [];
@@ -242,14 +248,12 @@ class Fleet {
       fresh.push(
         ...(await Promise.all(
           Array.from({ length: batch }, async () => {
-            const r = await fetch(`${this.base}/devices`, {
-              method: 'POST',
-              headers: this.headers,
-              body: JSON.stringify({ name: 'Capacity screen', tags: TAG }),
-            });
-            if (r.status !== 201 && r.status !== 200) throw new Error(`POST /devices answered ${r.status}: ${await r.text()}`);
-            const d = (await r.json()) as { id: string; registration_key: string };
-            return { id: d.id, key: d.registration_key };
+            const { createDevice } = await this.gql<{ createDevice: { error: string | null; device: { id: string; registrationKey: string } | null } }>(
+              'mutation($i: CreateDeviceInput!) { createDevice(input: $i) { error device { id registrationKey } } }',
+              { i: { name: 'Capacity screen', tags: [TAG] } },
+            );
+            if (!createDevice.device) throw new Error(`createDevice: ${createDevice.error}`);
+            return { id: createDevice.device.id, key: createDevice.device.registrationKey };
           }),
         )),
       );
@@ -272,7 +276,7 @@ class Fleet {
         ).createSchedule.schedule.id;
       else await this.gql('mutation($id: ID!, $i: ScheduleInput!) { updateSchedule(id: $id, input: $i) { success } }', { id: sch.id, i: input });
     }
-    const screens = fresh.map((d) => new Screen(this.base, d.key, this));
+    const screens = fresh.map((d, i) => new Screen(this.base, this.playerUrls[(this.screens.length + i) % this.playerUrls.length]!, d.key, this));
     for (const s of screens) s.start();
     this.screens.push(...screens);
     const deadline = performance.now() + 120_000;
@@ -286,18 +290,25 @@ class Fleet {
 
   /** What the server says to a screen that missed an edit: the version a ping names and the manifest's, beside the one it holds. */
   async explainMiss(s: Screen): Promise<string> {
-    const ping = await fetch(`${this.base}/player/${s.key}/ping?wait=0`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const ping = await fetch(`${s.apiBase}/player/${s.key}/ping?wait=0`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     const pinged = ping.ok ? ((await ping.json()) as { manifest_version?: string }).manifest_version : `HTTP ${ping.status}`;
-    const m = await fetch(`${this.base}/player/${s.key}/manifest`);
+    const m = await fetch(`${s.apiBase}/player/${s.key}/manifest`);
     const served = m.ok ? ((await m.json()) as { version: string }).version : `HTTP ${m.status}`;
     return `holds ${s.version}, a ping names ${pinged}, the manifest is ${served}`;
   }
 }
 
-function cpuTicksMs(pid: number): number {
-  // /proc on Linux (the bench's machine): utime + stime, in 10 ms ticks.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+function cpuTicksMs(pids: number[]): number {
+  // /proc on Linux (the bench's machine): utime + stime, in 10 ms ticks, summed over the server's processes.
+  return pids.reduce((sum, pid) => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return sum + (Number(fields[11]) + Number(fields[12])) * 10;
+  }, 0);
+}
+
+async function allInOne(env: Record<string, string>): Promise<Topology> {
+  const p = await startAllInOneProcess(env);
+  return { baseUrl: p.baseUrl, playerUrls: [p.baseUrl], pids: [p.pid], stop: () => p.stop() };
 }
 
 const pct = (xs: number[], p: number) => {
@@ -306,7 +317,7 @@ const pct = (xs: number[], p: number) => {
 };
 
 export async function capacityScenario(o: CapacityOptions): Promise<CapacityStep[]> {
-  const server: StartedProcess = await startAllInOneProcess({
+  const server = await (o.topology ?? allInOne)({
     SIGNAGE_BOOTSTRAP_API_KEY: KEY,
     SIGNAGE_SIMULATOR: 'false',
     // The operator key registers thousands of screens and edits their schedule; the screens keep the default per-screen limits.
@@ -314,7 +325,7 @@ export async function capacityScenario(o: CapacityOptions): Promise<CapacityStep
     ...o.env,
   });
   const headers = { 'x-service-apikey': KEY, 'content-type': 'application/json', 'apollo-require-preflight': 'true' };
-  const fleet = new Fleet(server.baseUrl, headers);
+  const fleet = new Fleet(server.baseUrl, server.playerUrls, headers);
   const steps: CapacityStep[] = [];
   // The fleet's first records start 10 s before they are sent: a minute's margin (the account is new).
   const since = new Date(Date.now() - 60_000).toISOString();
@@ -334,7 +345,7 @@ export async function capacityScenario(o: CapacityOptions): Promise<CapacityStep
     for (let n = o.start; n <= o.max; n *= 2) {
       const errorsBefore = fleet.errors;
       await fleet.grow(n, playlistId);
-      const cpu0 = cpuTicksMs(server.pid);
+      const cpu0 = cpuTicksMs(server.pids);
       const t0 = performance.now();
       const perEdit: number[] = [];
       let worst = 0;
@@ -360,7 +371,7 @@ export async function capacityScenario(o: CapacityOptions): Promise<CapacityStep
         if (rest > 0) await sleep(rest);
       }
       const windowMs = performance.now() - t0;
-      const cpuMs = cpuTicksMs(server.pid) - cpu0;
+      const cpuMs = cpuTicksMs(server.pids) - cpu0;
       const lost = await lostPlayLogs(fleet, since);
       const p95 = Math.round(pct(perEdit, 50));
       const errors = fleet.errors - errorsBefore;

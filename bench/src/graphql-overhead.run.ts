@@ -7,7 +7,7 @@
  * CPU µs per request (the median round) and wall p50/p95 over every request. CPU per request is
  * the robust figure on a shared machine: queueing behind other processes costs wall time, not CPU.
  *
- * Cases: `{ __typename }`, scenario 1's 50-device list (the persisted listDevices document) and
+ * Cases: `{ __typename }`, scenario 1's 50-device list (the persisted listDevices document, and GET /devices) and
  * playStatsByTime on the day rollup (90 rows) over HTTP with the API key; the same analytics query
  * through the in-process layers (`client.execute`: auth + gateway; `gateway.execute`; the analytics
  * subgraph's own `execute`) and its SQL run directly on the store. BENCH_ONLY: a comma list of
@@ -96,6 +96,8 @@ const cases: Record<string, { run(n: number): Promise<number[]>; close(): unknow
   'client.execute typename': inProcess(async () => ok(await app.client.execute(TYPENAME, { apiKey: KEY, via: 'rest' }))),
   'gateway.execute typename': inProcess(async () => ok(await app.gateway.execute(TYPENAME, BENCH_OWNER, 'bench'))),
   'http devices(50)': httpClient(DEVICES),
+  // Scenario 1's REST side: the same 50 devices through the REST facade (GET, the reference body).
+  'http REST devices(50)': httpClient(null, `${app.baseUrl}/devices?take=50&page=0`),
   'client.execute devices(50)': inProcess(async () => ok(await app.client.execute(DEVICES, { apiKey: KEY, via: 'rest' }))),
   'gateway.execute devices(50)': inProcess(async () => ok(await app.gateway.execute(DEVICES, BENCH_OWNER, 'bench'))),
   'http playStatsByTime rollup': httpClient(PLAYS),

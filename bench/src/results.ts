@@ -18,6 +18,8 @@ export interface BenchResult {
   loads: LoadResult[];
   /** Screens one all-in-one held (capacity scenario), with each step's figures. */
   capacity?: { screens: number; steps: CapacityStep[] };
+  /** The same in the distributed topology over Redis: one, then two devices processes. */
+  capacityDistributed?: { screens: number; steps: CapacityStep[] }[];
   /** Scenario 8: milliseconds from spawn to ready, per process (recorded since 2026-11-30). */
   starts?: StartResult[];
 }

@@ -49,7 +49,7 @@ import { bulkTagScenario, printBulk } from './bulk.scenarios.js';
 import { MANIFEST_REGISTRATION_KEY, manifestScenario } from './scheduling.scenarios.js';
 import { compiledTable, compiledVsInterpreted } from './graphql-compiled.scenarios.js';
 import { imageNode, printStart, startScenario } from './start.scenarios.js';
-import { runCapacity } from './capacity.run.js';
+import { runCapacity, runDistributedCapacity } from './capacity.run.js';
 import {
   ackToQueryable,
   ackToQueryableUnderLoad,
@@ -69,9 +69,13 @@ import { deltaLines, previousResult, startDeltaLines, writeResult, type BenchRes
 import { addBenchDevices, BENCH_KEY as KEY, BENCH_OWNER, BENCH_PASSWORD, startBenchApp } from './bench-app.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
-// BENCH_ONLY=capacity: only the capacity scenario (it starts a server of its own).
+// BENCH_ONLY=capacity: only the capacity scenario (it starts a server of its own); capacity-distributed: only its distributed topology.
 if (process.env.BENCH_ONLY === 'capacity') {
   await runCapacity(smoke);
+  process.exit(0);
+}
+if (process.env.BENCH_ONLY === 'capacity-distributed') {
+  await runDistributedCapacity(smoke);
   process.exit(0);
 }
 // Scenario 8 (start) first, on a machine nothing else loads yet: run after the other scenarios (whose
@@ -353,6 +357,9 @@ printReports(await reportsScenario({ rows: smoke ? 2000 : Number(process.env.BEN
 // Capacity: screens one all-in-one holds (a server process of its own, from dist/); two small steps in smoke mode.
 console.log('\nCapacity: web-player screens on one all-in-one\n');
 const capacity = await runCapacity(smoke);
+// The distributed topology (every role its own process, Redis between them), one and two devices processes; two devices processes only in smoke mode.
+console.log('\nCapacity: the distributed topology over Redis\n');
+const capacityDistributed = await runDistributedCapacity(smoke);
 
 const broken = brokenScenarios([...results, ...authResults, ...deviceResults, ...manifestResults, ...telemetryResults]);
 if (fleet.errors > 0) broken.push(`web player fleet: ${fleet.errors} errors`);
@@ -374,6 +381,7 @@ else {
     ...(commit ? { commit } : {}),
     loads: [...results, ...authResults, ...deviceResults, ...manifestResults, ...telemetryResults],
     capacity,
+    ...(capacityDistributed ? { capacityDistributed } : {}),
     starts,
   };
   const previous = previousResult(historyDir);

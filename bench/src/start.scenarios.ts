@@ -60,7 +60,7 @@ function cpuMs(pid: number | undefined): number | undefined {
 }
 
 /** A loopback port free now (the system picks it). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   const { port } = server.address() as AddressInfo;
@@ -77,12 +77,12 @@ export interface StartedProcess {
 }
 
 /**
- * Spawns `cmd` with its data in a fresh directory and waits until GET /readyz on `readyPort` answers
- * 200 (limit 60 s: a busy 2-core machine starts slowly); `stop()` ends it with SIGTERM and removes
- * the directory.
+ * Spawns `cmd` with its data in a fresh directory (or in `sharedDir`, which it leaves in place) and
+ * waits until GET /readyz on `readyPort` answers 200 (limit 60 s: a busy 2-core machine starts
+ * slowly); `stop()` ends it with SIGTERM and removes the fresh directory.
  */
-async function spawnReady(cmd: string[], env: Record<string, string>, readyPort: number): Promise<StartedProcess> {
-  const dir = await mkdtemp(join(tmpdir(), 'pylon-start-'));
+export async function spawnReady(cmd: string[], env: Record<string, string>, readyPort: number, sharedDir?: string): Promise<StartedProcess> {
+  const dir = sharedDir ?? (await mkdtemp(join(tmpdir(), 'pylon-start-')));
   const started = performance.now();
   const child = spawn(cmd[0] as string, cmd.slice(1), {
     cwd: ROOT,
@@ -103,7 +103,7 @@ async function spawnReady(cmd: string[], env: Record<string, string>, readyPort:
       child.kill('SIGTERM');
       await exited;
     }
-    await rm(dir, { recursive: true, force: true });
+    if (!sharedDir) await rm(dir, { recursive: true, force: true });
   };
   const baseUrl = `http://127.0.0.1:${readyPort}`;
   const deadline = Date.now() + 60_000;
@@ -133,7 +133,7 @@ async function timeToReady(cmd: string[], env: Record<string, string>, readyPort
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
-function ensureBuilt(): void {
+export function ensureBuilt(): void {
   if (dist.isCurrent()) return;
   const r = spawnSync(process.execPath, [join(ROOT, 'scripts/build.cjs')], { cwd: ROOT, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('npm run build failed');

@@ -12,7 +12,8 @@
  *
  * A block several types repeat (the payload fields, a group type, a filter's field list) is written once
  * as a template, `# >>> template:NAME(Param, ...)` ... `# <<< template:NAME`, in schema/shared/*.graphql
- * (for every subgraph) or in a part (for that part only; it is not emitted where it is written), and
+ * (for every subgraph), in the subgraph's head (for its parts) or in a feature's part (for that part
+ * only); a template is not emitted where it is written, and a template of a head or part must be used. It is
  * used where it goes by a line `# use:NAME(Param: value, ...)`: the line becomes the template's body,
  * each `$Param` replaced by its value and each line indented as the use line is. Unlike a shared block
  * it leaves no marker, so the generated SDL reads as if written out.
@@ -87,17 +88,16 @@ export function readSharedTemplates(repoRoot: string): Map<string, Template> {
 
 /**
  * `text` (of `file`) with every `# use:NAME(...)` line replaced by its template's body; a template may
- * use another. Throws naming the file on an unknown template, a missing or extra argument, or an unused
- * template of `own` (those the part writes).
+ * use another. Each template used is added to `used`. Throws naming the file on an unknown template or
+ * a missing or extra argument.
  */
-export function expandTemplates(text: string, file: string, templates: ReadonlyMap<string, Template>, own: ReadonlySet<string> = new Set()): string {
-  const unused = new Set(own);
+export function expandTemplates(text: string, file: string, templates: ReadonlyMap<string, Template>, used: Set<string> = new Set()): string {
   const expand = (t: string, depth: number): string =>
     t.replace(USE_RE, (_all, indent: string, name: string, args: string | undefined) => {
       const template = templates.get(name);
       if (!template) throw new Error(`${file}: # use:${name} names no template (schema/shared/*.graphql or this part)`);
       if (depth > 8) throw new Error(`${file}: template ${name} uses itself`);
-      unused.delete(name);
+      used.add(name);
       const values = new Map<string, string>();
       for (const arg of args?.split(',').filter((a) => a.trim()) ?? []) {
         const m = /^\s*(\w+)\s*:\s*(.*?)\s*$/.exec(arg);
@@ -112,9 +112,7 @@ export function expandTemplates(text: string, file: string, templates: ReadonlyM
       });
       return expand(body.replace(/^(?=.)/gm, indent), depth + 1);
     });
-  const out = expand(text, 0);
-  if (unused.size) throw new Error(`${file}: template ${[...unused].join(', ')} is written but not used`);
-  return out;
+  return expand(text, 0);
 }
 
 /** The part files of a sliced subgraph, head first, relative to the repository root (none when it is not sliced). */
@@ -152,14 +150,22 @@ export function generateSubgraphSdl(
   const roots: Record<'Query' | 'Mutation', string[]> = { Query: [], Mutation: [] };
   const described: Partial<Record<'Query' | 'Mutation', string>> = {};
   const bodies: string[] = [];
+  const scope = new Map(templates);
+  const usedLocal = new Set<string>();
   for (const part of parts) {
     const path = join(repoRoot, part);
     if (!existsSync(path)) throw new Error(`${part} is missing (the head of a sliced subgraph: federation link, directives, shared types)`);
     const written = readFileSync(path, 'utf8');
     if (written.includes('# >>> shared:')) throw new Error(`${part} carries a shared block: those are spliced in from schema/shared/, name the types instead`);
     const own = readTemplates(written, part);
-    for (const n of own.templates.keys()) if (templates.has(n)) throw new Error(`${part}: template ${n} is also written in ${templates.get(n)!.file}`);
-    const text = expandTemplates(own.rest, part, new Map([...templates, ...own.templates]), new Set(own.templates.keys()));
+    for (const n of own.templates.keys()) if (scope.has(n)) throw new Error(`${part}: template ${n} is also written in ${scope.get(n)!.file}`);
+    const used = new Set<string>();
+    // The head's templates serve every part of the subgraph; a feature part's serve that part.
+    if (part === parts[0]) for (const [n, t] of own.templates) scope.set(n, t);
+    const text = expandTemplates(own.rest, part, new Map([...scope, ...own.templates]), used);
+    used.forEach((n) => usedLocal.add(n));
+    const unused = [...own.templates.keys()].filter((n) => part !== parts[0] && !used.has(n));
+    if (unused.length) throw new Error(`${part}: template ${unused.join(', ')} is written but not used`);
     const rest = text.replace(ROOT_TYPE_RE, (_all, description: string | undefined, type: 'Query' | 'Mutation', fields: string) => {
       if (description && described[type] !== undefined) throw new Error(`${part}: type ${type} is described in two parts; keep one description`);
       if (description) described[type] = description;
@@ -168,6 +174,8 @@ export function generateSubgraphSdl(
     });
     if (rest.trim()) bodies.push(`# ${part.split('\\').join('/')}\n${rest.trim()}\n`);
   }
+  const unusedHead = [...scope.keys()].filter((n) => !templates.has(n) && !usedLocal.has(n));
+  if (unusedHead.length) throw new Error(`${parts[0]}: template ${unusedHead.join(', ')} is written but not used`);
   const rootText = (['Query', 'Mutation'] as const).filter((t) => roots[t].length).map((t) => `${described[t] ?? ''}type ${t} {\n${roots[t].join('\n')}}\n`);
   const [head, ...features] = bodies;
   let text = [head, ...rootText, ...features].join('\n');

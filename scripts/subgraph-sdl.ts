@@ -64,7 +64,15 @@ export function readTemplates(text: string, file: string): { templates: Map<stri
   const templates = new Map<string, Template>();
   const rest = text.replace(TEMPLATE_RE, (_all, name: string, params: string | undefined, body: string) => {
     if (templates.has(name)) throw new Error(`${file}: template ${name} is written twice`);
-    templates.set(name, { file, params: params?.split(',').map((p) => p.trim()).filter(Boolean) ?? [], body });
+    templates.set(name, {
+      file,
+      params:
+        params
+          ?.split(',')
+          .map((p) => p.trim())
+          .filter(Boolean) ?? [],
+      body,
+    });
     return '';
   });
   if (rest.includes('# >>> template:') || rest.includes('# <<< template:')) throw new Error(`${file}: a template marker without its pair`);
@@ -101,7 +109,8 @@ export function expandTemplates(text: string, file: string, templates: ReadonlyM
       const values = new Map<string, string>();
       for (const arg of args?.split(',').filter((a) => a.trim()) ?? []) {
         const m = /^\s*(\w+)\s*:\s*(.*?)\s*$/.exec(arg);
-        if (!m || !template.params.includes(m[1]!) || values.has(m[1]!)) throw new Error(`${file}: # use:${name}: '${arg.trim()}' is not one of its parameters (${template.params.join(', ')})`);
+        if (!m || !template.params.includes(m[1]!) || values.has(m[1]!))
+          throw new Error(`${file}: # use:${name}: '${arg.trim()}' is not one of its parameters (${template.params.join(', ')})`);
         values.set(m[1]!, m[2]!);
       }
       const missing = template.params.filter((p) => !values.has(p));

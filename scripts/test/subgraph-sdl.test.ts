@@ -77,7 +77,9 @@ test('templates: a use line becomes the body with its arguments, indented as the
   });
   const sdl = generateSubgraphSdl(dir, 'sg', readSharedBlocks(dir))!;
   expect(sdl).toContain('type Query {\n  a(\n    limit: Int\n    order: [SortEnumType!]\n  ): [A!]\n}\n');
-  expect(sdl).toContain('type AGroup {\n  "As in it."\n  count: Int!\n  children: [AGroup!]!\n}\n\ntype A {\n  success: Boolean!\n  error: String\n  by: String\n}\n');
+  expect(sdl).toContain(
+    'type AGroup {\n  "As in it."\n  count: Int!\n  children: [AGroup!]!\n}\n\ntype A {\n  success: Boolean!\n  error: String\n  by: String\n}\n',
+  );
   expect(sdl).toContain('type B {\n  by: String\n}\n');
   expect(sdl).not.toMatch(/template:|# use:/);
   expect(sdl).toContain('# >>> shared:sort\n');

@@ -103,7 +103,7 @@ export function expandTemplates(text: string, file: string, templates: ReadonlyM
   const expand = (t: string, depth: number): string =>
     t.replace(USE_RE, (_all, indent: string, name: string, args: string | undefined) => {
       const template = templates.get(name);
-      if (!template) throw new Error(`${file}: # use:${name} names no template (schema/shared/*.graphql or this part)`);
+      if (!template) throw new Error(`${file}: # use:${name} names no template (schema/shared/*.graphql, the subgraph's head or this part)`);
       if (depth > 8) throw new Error(`${file}: template ${name} uses itself`);
       used.add(name);
       const values = new Map<string, string>();
@@ -159,21 +159,23 @@ export function generateSubgraphSdl(
   const roots: Record<'Query' | 'Mutation', string[]> = { Query: [], Mutation: [] };
   const described: Partial<Record<'Query' | 'Mutation', string>> = {};
   const bodies: string[] = [];
-  const scope = new Map(templates);
-  const usedLocal = new Set<string>();
+  /** The templates every part may use: the shared ones, then the head's. */
+  const subgraphTemplates = new Map(templates);
+  const usedTemplates = new Set<string>();
   for (const part of parts) {
     const path = join(repoRoot, part);
     if (!existsSync(path)) throw new Error(`${part} is missing (the head of a sliced subgraph: federation link, directives, shared types)`);
     const written = readFileSync(path, 'utf8');
     if (written.includes('# >>> shared:')) throw new Error(`${part} carries a shared block: those are spliced in from schema/shared/, name the types instead`);
     const own = readTemplates(written, part);
-    for (const n of own.templates.keys()) if (scope.has(n)) throw new Error(`${part}: template ${n} is also written in ${scope.get(n)!.file}`);
-    const used = new Set<string>();
+    for (const n of own.templates.keys())
+      if (subgraphTemplates.has(n)) throw new Error(`${part}: template ${n} is also written in ${subgraphTemplates.get(n)!.file}`);
+    const usedHere = new Set<string>();
     // The head's templates serve every part of the subgraph; a feature part's serve that part.
-    if (part === parts[0]) for (const [n, t] of own.templates) scope.set(n, t);
-    const text = expandTemplates(own.rest, part, new Map([...scope, ...own.templates]), used);
-    used.forEach((n) => usedLocal.add(n));
-    const unused = [...own.templates.keys()].filter((n) => part !== parts[0] && !used.has(n));
+    if (part === parts[0]) for (const [n, t] of own.templates) subgraphTemplates.set(n, t);
+    const text = expandTemplates(own.rest, part, new Map([...subgraphTemplates, ...own.templates]), usedHere);
+    usedHere.forEach((n) => usedTemplates.add(n));
+    const unused = [...own.templates.keys()].filter((n) => part !== parts[0] && !usedHere.has(n));
     if (unused.length) throw new Error(`${part}: template ${unused.join(', ')} is written but not used`);
     const rest = text.replace(ROOT_TYPE_RE, (_all, description: string | undefined, type: 'Query' | 'Mutation', fields: string) => {
       if (description && described[type] !== undefined) throw new Error(`${part}: type ${type} is described in two parts; keep one description`);
@@ -183,7 +185,7 @@ export function generateSubgraphSdl(
     });
     if (rest.trim()) bodies.push(`# ${part.split('\\').join('/')}\n${rest.trim()}\n`);
   }
-  const unusedHead = [...scope.keys()].filter((n) => !templates.has(n) && !usedLocal.has(n));
+  const unusedHead = [...subgraphTemplates.keys()].filter((n) => !templates.has(n) && !usedTemplates.has(n));
   if (unusedHead.length) throw new Error(`${parts[0]}: template ${unusedHead.join(', ')} is written but not used`);
   const rootText = (['Query', 'Mutation'] as const).filter((t) => roots[t].length).map((t) => `${described[t] ?? ''}type ${t} {\n${roots[t].join('\n')}}\n`);
   const [head, ...features] = bodies;

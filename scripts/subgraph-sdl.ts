@@ -40,14 +40,20 @@ const ROOT_TYPE_RE = /(?<=^|\n\n)((?:"{3}(?:(?!"{3})[\s\S])*"{3}|"[^\n]*")\n)?ty
 /** What a shared block defines: its types by name, its directives as `@name`. */
 const DEFINED_RE = /^(?:(?:type|input|enum|interface|scalar|union) (\w+)|directive (@\w+))/gm;
 
+/** The files of schema/shared/*.graphql (name and text), in name order. */
+const sharedFiles = (repoRoot: string): { file: string; text: string }[] => {
+  const dir = join(repoRoot, 'schema', 'shared');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.graphql'))
+    .sort()
+    .map((file) => ({ file, text: readFileSync(join(dir, file), 'utf8') }));
+};
+
 /** The shared blocks of schema/shared/*.graphql by name. */
 export function readSharedBlocks(repoRoot: string): Map<string, SharedBlock> {
-  const dir = join(repoRoot, 'schema', 'shared');
   const blocks = new Map<string, SharedBlock>();
-  for (const file of readdirSync(dir)
-    .filter((f) => f.endsWith('.graphql'))
-    .sort()) {
-    for (const m of readFileSync(join(dir, file), 'utf8').matchAll(SHARED_BLOCK_RE)) blocks.set(m[1]!, { file, body: m[2]! });
+  for (const { file, text } of sharedFiles(repoRoot)) {
+    for (const m of text.matchAll(SHARED_BLOCK_RE)) blocks.set(m[1]!, { file, body: m[2]! });
   }
   return blocks;
 }
@@ -81,12 +87,9 @@ export function readTemplates(text: string, file: string): { templates: Map<stri
 
 /** The templates of schema/shared/*.graphql by name. */
 export function readSharedTemplates(repoRoot: string): Map<string, Template> {
-  const dir = join(repoRoot, 'schema', 'shared');
   const all = new Map<string, Template>();
-  for (const file of readdirSync(dir)
-    .filter((f) => f.endsWith('.graphql'))
-    .sort()) {
-    for (const [name, t] of readTemplates(readFileSync(join(dir, file), 'utf8'), `schema/shared/${file}`).templates) {
+  for (const { file, text } of sharedFiles(repoRoot)) {
+    for (const [name, t] of readTemplates(text, `schema/shared/${file}`).templates) {
       if (all.has(name)) throw new Error(`template ${name} is written in ${all.get(name)!.file} and schema/shared/${file}`);
       all.set(name, t);
     }

@@ -65,6 +65,38 @@ test('a subgraph without features/ is not generated; a part carrying its own sha
   expect(() => generateSubgraphSdl(dir, 'sg', readSharedBlocks(dir))).toThrow(/features\/a\/a\.graphql carries a shared block/);
 });
 
+test('templates: a use line becomes the body with its arguments, indented as the line; shared, head and part templates; errors name the file', () => {
+  fixture({
+    'schema/shared/filters.graphql': SHARED,
+    'schema/shared/t.graphql':
+      '# >>> template:fields\nsuccess: Boolean!\nerror: String\n# <<< template:fields\n\n# >>> template:group(Type, Items)\ntype $Type {\n  "$Items in it."\n  count: Int!\n  children: [$Type!]!\n}\n# <<< template:group\n',
+    'services/sg/src/shared/schema.graphql': 'scalar JSON\n\n# >>> template:who\nby: String\n# <<< template:who\n',
+    'services/sg/src/features/a/a.graphql':
+      'type Query {\n  a(\n    # use:list-args\n  ): [A!]\n}\n\n# use:group(Type: AGroup, Items: As)\n\ntype A {\n  # use:fields\n  # use:who\n}\n\n# >>> template:list-args\nlimit: Int\norder: [SortEnumType!]\n# <<< template:list-args\n',
+    'services/sg/src/features/b/b.graphql': 'type B {\n  # use:who\n}\n',
+  });
+  const sdl = generateSubgraphSdl(dir, 'sg', readSharedBlocks(dir))!;
+  expect(sdl).toContain('type Query {\n  a(\n    limit: Int\n    order: [SortEnumType!]\n  ): [A!]\n}\n');
+  expect(sdl).toContain(
+    'type AGroup {\n  "As in it."\n  count: Int!\n  children: [AGroup!]!\n}\n\ntype A {\n  success: Boolean!\n  error: String\n  by: String\n}\n',
+  );
+  expect(sdl).toContain('type B {\n  by: String\n}\n');
+  expect(sdl).not.toMatch(/template:|# use:/);
+  expect(sdl).toContain('# >>> shared:sort\n');
+  expect(() => parse(sdl)).not.toThrow();
+  // The part's own template serves that part only.
+  fixture({ 'services/sg/src/features/b/b.graphql': 'type B {\n  # use:list-args\n}\n' });
+  expect(() => generateSubgraphSdl(dir, 'sg', readSharedBlocks(dir))).toThrow(/features\/b\/b\.graphql: # use:list-args names no template/);
+  fixture({ 'services/sg/src/features/b/b.graphql': 'type B {\n  # use:group(Type: BGroup)\n}\n' });
+  expect(() => generateSubgraphSdl(dir, 'sg', readSharedBlocks(dir))).toThrow(/# use:group lacks Items/);
+  fixture({ 'services/sg/src/features/b/b.graphql': 'type B {\n  # use:fields(Type: B)\n}\n' });
+  expect(() => generateSubgraphSdl(dir, 'sg', readSharedBlocks(dir))).toThrow(/'Type: B' is not one of its parameters/);
+  fixture({ 'services/sg/src/features/b/b.graphql': 'type B {\n  # use:fields\n}\n\n# >>> template:unused\nx: Int\n# <<< template:unused\n' });
+  expect(() => generateSubgraphSdl(dir, 'sg', readSharedBlocks(dir))).toThrow(/b\.graphql: template unused is written but not used/);
+  fixture({ 'services/sg/src/features/b/b.graphql': 'type B {\n  # use:fields\n}\n', 'services/sg/src/features/a/a.graphql': 'type A {\n  id: ID\n}\n' });
+  expect(() => generateSubgraphSdl(dir, 'sg', readSharedBlocks(dir))).toThrow(/shared\/schema\.graphql: template who is written but not used/);
+});
+
 test('every sliced subgraph in the repository: the committed schema/subgraphs file is what its parts give', () => {
   const shared = readSharedBlocks(root);
   const sliced = ['devices', 'content', 'scheduling', 'datatables', 'analytics', 'identity'].filter((n) => sdlParts(root, n).length);

@@ -7,24 +7,19 @@ import {
   auditTrail,
   invalidJsonMessage,
   mountOps,
-  requestLogging,
+  publicHttpApp,
   type AuditNote,
   type AuditSink,
-  type Logger,
-  type MetricsAccess,
-  type Ops,
+  type PublicHttpOptions,
   type ReadinessCheck,
-  type TrustProxy,
 } from '@pylon/kit';
 import type { GatewayContext } from './data-sources.js';
 import { graphqlAuth, type EdgeAuthenticator } from './edge-auth.js';
 import type { Gateway } from './gateway.js';
 
-export interface HttpAppOptions {
+export interface HttpAppOptions extends PublicHttpOptions {
   gateway: Gateway;
   auth: EdgeAuthenticator;
-  ops: Ops;
-  logger: Logger;
   checks: Record<string, ReadinessCheck>;
   rest?: Router;
   maxBodyBytes?: number;
@@ -32,8 +27,6 @@ export interface HttpAppOptions {
   audit?: AuditSink | undefined;
   /** The OAuth 2.0 / OIDC server (/connect/*, /.well-known/openid-configuration), when this process serves it. */
   oauth?: RequestHandler | undefined;
-  /** Which proxies may set X-Forwarded-For (default: loopback). */
-  trustProxy?: TrustProxy;
   /** The browser documentation (/docs, /graphiql, /graphql for browsers), when enabled. */
   docs?: Router | undefined;
   /**
@@ -47,8 +40,6 @@ export interface HttpAppOptions {
   mcp?: Router | undefined;
   /** The operator console (/console). */
   console?: Router | undefined;
-  /** Who may read /metrics here (default: loopback callers only). */
-  metrics?: MetricsAccess;
   /**
    * Whether the SDL at /graphql/?sdl is public documentation. Off (production, where introspection
    * is off): it needs a key like any query, or it would make disabling introspection moot.
@@ -57,14 +48,7 @@ export interface HttpAppOptions {
 }
 
 export function createHttpApp(o: HttpAppOptions): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('trust proxy', o.trustProxy ?? 'loopback');
-  app.use((req, res, next) => {
-    res.setHeader('x-request-id', req.get('x-request-id')?.slice(0, 100) || crypto.randomUUID());
-    next();
-  });
-  app.use(requestLogging(o.ops, o.logger));
+  const app = publicHttpApp(o);
   app.use(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } }));
   if (o.early) app.use(o.early);
   mountOps(app, o.ops, o.checks, o.metrics);

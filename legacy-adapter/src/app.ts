@@ -9,18 +9,7 @@
  */
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import {
-  auditTrail,
-  mountOps,
-  requestLogging,
-  type AuditSink,
-  type GatewayClient,
-  type Logger,
-  type MetricsAccess,
-  type Ops,
-  type ReadinessCheck,
-  type TrustProxy,
-} from '@pylon/kit';
+import { auditTrail, mountOps, publicHttpApp, type AuditSink, type GatewayClient, type PublicHttpOptions, type ReadinessCheck } from '@pylon/kit';
 import { requireApiKey } from './http/api-key.js';
 import { bodyParsing } from './http/body.middleware.js';
 import { errorHandler, notFound } from './http/errors.js';
@@ -28,20 +17,14 @@ import { negotiation } from './http/negotiation.js';
 import { createOperationRunner } from './operations.js';
 import { RESOURCES } from './resources/index.js';
 
-export interface LegacyAppOptions {
+export interface LegacyAppOptions extends PublicHttpOptions {
   client: GatewayClient;
-  logger: Logger;
-  ops: Ops;
   /** Request body cap in bytes, after decompression (default 1 MB). */
   maxBodyBytes?: number;
   /** Element / object nesting cap for request bodies (default 32). */
   maxBodyDepth?: number;
   /** Where each request's audit event goes (none: not recorded). */
   audit?: AuditSink | undefined;
-  /** Which proxies may set X-Forwarded-For (default: loopback). */
-  trustProxy?: TrustProxy;
-  /** Who may read /metrics here (default: loopback callers only). */
-  metrics?: MetricsAccess;
   /** Readiness checks for /readyz (its own process: the gateway it sends to; in-process: none). */
   checks?: Record<string, ReadinessCheck>;
   /** Where relative media file addresses resolve (RSS enclosures): the REST base URL, which serves the files. */
@@ -53,15 +36,8 @@ export function createLegacyApp(opts: LegacyAppOptions): Express {
   const runner = createOperationRunner({ client: opts.client, logger: opts.logger, required: RESOURCES.flatMap((r) => r.operations) });
   const ops = opts.ops;
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('trust proxy', opts.trustProxy ?? 'loopback');
-  app.use((req, res, next) => {
-    res.setHeader('x-request-id', req.get('x-request-id')?.slice(0, 100) || crypto.randomUUID());
-    next();
-  });
   // Logs redact api_key from URLs (kit redactUrl).
-  app.use(requestLogging(ops, opts.logger));
+  const app = publicHttpApp(opts);
   // Every request but the ops endpoints is an audit event, refusals included (resources name the rest).
   app.use(auditTrail({ sink: opts.audit, interface: 'legacy', controller: (req) => req.path.split('/')[1] || 'root' }));
   app.use(

@@ -128,25 +128,7 @@ export async function seedDemo(deps: {
   return { created: true, apiKey: key.value, password };
 }
 
-/**
- * Demo alert rules (devices issue): high CPU (the simulator's hot screen trips it) and offline for
- * 30 minutes (the two quiet screens). Applied to the fleet at once, so alerts show from the start.
- */
-export async function seedDemoAlertRules(runtime: DevicesRuntime): Promise<void> {
-  const owner: Principal = {
-    accountId: DEMO_ACCOUNT_ID,
-    userId: DEMO_OWNER_ID,
-    userName: 'owner@demo.example',
-    roles: ['Owner', 'API'],
-    policies: [...POLICIES],
-    isOwner: true,
-    via: 'internal',
-  };
-  if ((await runtime.alerts.listRules(DEMO_ACCOUNT_ID)).length) return;
-  await createAlertRule(runtime, owner, { name: 'High CPU', conditions: [{ type: 'cpu_above', threshold: 90 }] });
-  await createAlertRule(runtime, owner, { name: 'Offline for 30 minutes', conditions: [{ type: 'offline', minutes: 30 }] });
-}
-
+/** The demo account's owner, as the demo's writes act. */
 const demoOwner = (): Principal => ({
   accountId: DEMO_ACCOUNT_ID,
   userId: DEMO_OWNER_ID,
@@ -156,6 +138,17 @@ const demoOwner = (): Principal => ({
   isOwner: true,
   via: 'internal',
 });
+
+/**
+ * Demo alert rules (devices issue): high CPU (the simulator's hot screen trips it) and offline for
+ * 30 minutes (the two quiet screens). Applied to the fleet at once, so alerts show from the start.
+ */
+export async function seedDemoAlertRules(runtime: DevicesRuntime): Promise<void> {
+  const owner = demoOwner();
+  if ((await runtime.alerts.listRules(DEMO_ACCOUNT_ID)).length) return;
+  await createAlertRule(runtime, owner, { name: 'High CPU', conditions: [{ type: 'cpu_above', threshold: 90 }] });
+  await createAlertRule(runtime, owner, { name: 'Offline for 30 minutes', conditions: [{ type: 'offline', minutes: 30 }] });
+}
 
 /** Demo content (content issue): generated images and a short video, two playlists, a template using them. */
 export async function seedDemoMedia(runtime: ContentRuntime): Promise<{ lobbyPlaylistId: string; sidePlaylistId: string; templateId: string } | null> {

@@ -1,6 +1,6 @@
 /** GET /alerts, GET/PUT/PATCH /alerts/{id} onto Query.alert, updateAlert and patchAlert. */
 import { getOp, listOp, patchOp, updateOp } from './declare.js';
-import { JSON_PATCH_BODY, errors, json, md, params, ref, route } from './route.js';
+import { byId, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 export const listAlerts = route(
@@ -56,11 +56,7 @@ export const getAlert = route(
   {
     tags: ['Alerts'],
     summary: 'One alert.',
-    parameters: params('IdPath'),
-    responses: {
-      '200': { description: 'The alert.', content: json(ref('Alert')) },
-      ...errors(401, 403, 404, 500),
-    },
+    ...byId('The alert.', 'Alert', 401, 403, 404, 500),
   },
   getOp('getAlert', {
     document: gql`

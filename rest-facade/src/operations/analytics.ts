@@ -21,7 +21,7 @@ import { csvStream, wantsCsv } from '../csv.js';
 import { mapFields, recordsAt, type FieldMap } from './declare.js';
 import { isRecord } from './shape.js';
 import type { RequestParams, RestInput, RestOperation, RestSuccess } from './types.js';
-import { errors, json, jsonOrCsv, params, ref, route, type OpenApiValue } from './route.js';
+import { errors, json, jsonOrCsv, params, ref, route, type OpenApiObject, type OpenApiValue } from './route.js';
 import { gql } from './gql.js';
 
 const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
@@ -94,9 +94,13 @@ function datasetOp(d: Dataset, document: string): RestOperation {
   };
 }
 
-/** What every dataset's GET says about its dates and CSV. */
-const DATASET_RULES =
-  'Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).';
+/** What every dataset's GET says about its dates and CSV, with what a dataset adds between them. */
+const datasetRules = (more?: string) =>
+  [
+    'Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second).',
+    ...(more ? [more] : []),
+    '`Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).',
+  ].join(' ');
 
 /** A dataset's answers: its rows as JSON or CSV, or an error. */
 const rows = (schema: OpenApiValue) => ({
@@ -104,628 +108,434 @@ const rows = (schema: OpenApiValue) => ({
   ...errors(400, 401, 403, 429, 500, 503),
 });
 
-export const listPlayLogs = route(
-  'GET /analytics/playlogs',
-  {
-    tags: ['Analytics'],
-    summary: 'Play logs (proof of play), oldest first.',
-    description: DATASET_RULES,
-    parameters: params(
-      'AnalyticsStartDate',
-      'AnalyticsEndDate',
-      'AnalyticsDeviceId',
-      'AnalyticsFileId',
-      'AnalyticsEventNameNoEffect',
-      'AnalyticsIntervalNoEffect',
-      'AnalyticsGroupByDeviceNoSplit',
-      'AnalyticsLimit',
-    ),
-    responses: rows({ type: 'array', items: ref('AnalyticsPlayLog') }),
-  },
-  datasetOp(
-    DATASETS.playlogs!,
-    gql`
-      # GET /analytics/playlogs: Play logs (proof of play), oldest first.
-      query listPlayLogs($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int) {
-        playLogs(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) {
-          id
-          timestamp
-          deviceId
-          fileId
-          fileName
-          duration
-          type
-          endTimestamp
-          status
-          clockOffsetMs
-          zoneId
-        }
-      }
-    `,
-  ),
-);
-export const listPingLogs = route(
-  'GET /analytics/pinglogs',
-  {
-    tags: ['Analytics'],
-    summary: 'Ping (heartbeat and health) logs, oldest first.',
-    description: DATASET_RULES,
-    parameters: params(
-      'AnalyticsStartDate',
-      'AnalyticsEndDate',
-      'AnalyticsDeviceId',
-      'AnalyticsFileIdNoEffect',
-      'AnalyticsEventNameNoEffect',
-      'AnalyticsIntervalNoEffect',
-      'AnalyticsGroupByDeviceNoSplit',
-      'AnalyticsLimit',
-    ),
-    responses: rows({ type: 'array', items: ref('AnalyticsPingLog') }),
-  },
-  datasetOp(
-    DATASETS.pinglogs!,
-    gql`
-      # GET /analytics/pinglogs: Ping (heartbeat and health) logs, oldest first.
-      query listPingLogs($startDate: String!, $endDate: String!, $deviceId: [String!], $limit: Int) {
-        pingLogs(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, limit: $limit) {
-          id
-          timestamp
-          deviceId
-          cpuUsage
-          memoryUsage
-          diskUsage
-          ipAddress
-          externalIpAddress
-        }
-      }
-    `,
-  ),
-);
-export const listEventLogs = route(
-  'GET /analytics/eventlogs',
-  {
-    tags: ['Analytics'],
-    summary: 'Custom device and application events, oldest first.',
-    description: DATASET_RULES,
-    parameters: params(
-      'AnalyticsStartDate',
-      'AnalyticsEndDate',
-      'AnalyticsDeviceId',
-      'AnalyticsEventName',
-      'AnalyticsFileIdNoEffect',
-      'AnalyticsIntervalNoEffect',
-      'AnalyticsGroupByDeviceNoSplit',
-      'AnalyticsLimit',
-    ),
-    responses: rows({ type: 'array', items: ref('AnalyticsEventLog') }),
-  },
-  datasetOp(
-    DATASETS.eventlogs!,
-    gql`
-      # GET /analytics/eventlogs: Custom device and application events, oldest first.
-      query listEventLogs($startDate: String!, $endDate: String!, $deviceId: [String!], $eventName: [String!], $limit: Int) {
-        eventLogs(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, eventName: $eventName, limit: $limit) {
-          id
-          timestamp
-          deviceId
-          sessionId
-          eventName
-          properties
-          latitude
-          longitude
-        }
-      }
-    `,
-  ),
-);
-export const getEventMetrics = route(
-  'GET /analytics/eventmetrics',
-  {
-    tags: ['Analytics'],
-    summary: 'Events per period (and per event name with groupByEvent); empty periods as zeros.',
-    description: DATASET_RULES,
-    parameters: [
-      ...params('AnalyticsStartDate', 'AnalyticsEndDate', 'AnalyticsDeviceId', 'AnalyticsEventName', 'AnalyticsInterval', 'AnalyticsTimeZone'),
-      { name: 'groupByEvent', in: 'query', description: 'One series per event name (default false).', schema: { type: 'boolean', default: false } },
-      ...params('AnalyticsFileIdNoEffect', 'AnalyticsGroupByDeviceNoSplit', 'AnalyticsLimit'),
-    ],
-    responses: rows({ type: 'array', items: ref('AnalyticsEventMetric') }),
-  },
-  datasetOp(
-    DATASETS.eventmetrics!,
-    gql`
-      # GET /analytics/eventmetrics: Events per period (and per event name with groupByEvent); empty periods as zeros.
-      query getEventMetrics(
-        $startDate: String!
-        $endDate: String!
-        $deviceId: [String!]
-        $eventName: [String!]
-        $interval: AnalyticsIntervalType
-        $timeZone: String
-        $groupByEvent: Boolean
-        $limit: Int
-      ) {
-        eventMetrics(
-          startDate: $startDate
-          endDate: $endDate
-          interval: $interval
-          groupByEvent: $groupByEvent
-          timeZone: $timeZone
-          deviceId: $deviceId
-          eventName: $eventName
-          limit: $limit
-        ) {
-          eventName
-          periodStart
-          periodEnd
-          totalEvents
-          uniqueSessions
-        }
-      }
-    `,
-  ),
-);
-export const getEventFlow = route(
-  'GET /analytics/eventflow',
-  {
-    tags: ['Analytics'],
-    summary: 'Links between consecutive events of a session, for Sankey views.',
-    description: DATASET_RULES,
-    parameters: params(
-      'AnalyticsStartDate',
-      'AnalyticsEndDate',
-      'AnalyticsDeviceId',
-      'AnalyticsEventName',
-      'AnalyticsFileIdNoEffect',
-      'AnalyticsIntervalNoEffect',
-      'AnalyticsGroupByDeviceNoSplit',
-      'AnalyticsLimit',
-    ),
-    responses: rows({ type: 'array', items: ref('AnalyticsEventFlowLink') }),
-  },
-  datasetOp(
-    DATASETS.eventflow!,
-    gql`
-      # GET /analytics/eventflow: Links between consecutive events of a session, for Sankey views.
-      query getEventFlow($startDate: String!, $endDate: String!, $deviceId: [String!], $eventName: [String!], $limit: Int) {
-        eventFlow(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, eventName: $eventName, limit: $limit) {
-          source
-          target
-          count
-        }
-      }
-    `,
-  ),
-);
-export const listImpressions = route(
-  'GET /analytics/impressions',
-  {
-    tags: ['Analytics'],
-    summary: 'Audience detections from sensors, oldest first.',
-    description: DATASET_RULES,
-    parameters: params(
-      'AnalyticsStartDate',
-      'AnalyticsEndDate',
-      'AnalyticsDeviceId',
-      'AnalyticsFileId',
-      'AnalyticsEventNameNoEffect',
-      'AnalyticsIntervalNoEffect',
-      'AnalyticsGroupByDeviceNoSplit',
-      'AnalyticsLimit',
-    ),
-    responses: rows({ type: 'array', items: ref('AnalyticsImpression') }),
-  },
-  datasetOp(
-    DATASETS.impressions!,
-    gql`
-      # GET /analytics/impressions: Audience detections from sensors, oldest first.
-      query listImpressions($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int) {
-        impressions(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) {
-          id
-          timestamp
-          deviceId
-          fileId
-          sensor
-          dwellTime
-          gender
-          ageRange
-          visitorId
-          latitude
-          longitude
-        }
-      }
-    `,
-  ),
-);
-export const getDeviceMetrics = route(
-  'GET /analytics/devicemetrics',
-  {
-    tags: ['Analytics'],
-    summary: 'Device health per device and period: CPU, memory, uptime, alerts.',
-    description:
-      "Policy Analytics_View. startDate and endDate are required (ISO 8601; endDate is included at the precision written: a date alone covers that whole day, a time in whole seconds that second). Uptime counts the minutes of a period that have begun (the current period so far; a future one is 0). Each deviceId that is the caller's device has its series, zeros without pings; without deviceId, the devices that pinged. `Accept: text/csv` answers the same rows as CSV (streamed, formula-safe).",
-    parameters: params(
-      'AnalyticsStartDate',
-      'AnalyticsEndDate',
-      'AnalyticsDeviceId',
-      'AnalyticsInterval',
-      'AnalyticsTimeZone',
-      'AnalyticsFileIdNoEffect',
-      'AnalyticsEventNameNoEffect',
-      'AnalyticsGroupByDeviceAlways',
-      'AnalyticsLimit',
-    ),
-    responses: rows({ type: 'array', items: ref('AnalyticsDeviceMetric') }),
-  },
-  datasetOp(
-    DATASETS.devicemetrics!,
-    gql`
-      # GET /analytics/devicemetrics: Device health per device and period: CPU, memory, uptime, alerts.
-      query getDeviceMetrics($startDate: String!, $endDate: String!, $deviceId: [String!], $interval: AnalyticsIntervalType, $timeZone: String, $limit: Int) {
-        deviceMetrics(startDate: $startDate, endDate: $endDate, interval: $interval, timeZone: $timeZone, deviceId: $deviceId, limit: $limit) {
-          deviceId
-          deviceName
-          periodStart
-          periodEnd
-          avgCpuUsage
-          maxCpuUsage
-          avgMemoryUsage
-          maxMemoryUsage
-          uptimePercentage
-          alertCount
-        }
-      }
-    `,
-  ),
-);
-export const getAudienceMetrics = route(
-  'GET /analytics/audiencemetrics',
-  {
-    tags: ['Analytics'],
-    summary: 'Audience per device and period: impressions, visitors, gender, age ranges.',
-    description: DATASET_RULES,
-    parameters: [
-      ...params('AnalyticsStartDate', 'AnalyticsEndDate', 'AnalyticsDeviceId', 'AnalyticsFileId', 'AnalyticsInterval', 'AnalyticsTimeZone'),
-      {
-        name: 'includeDwellTime',
-        in: 'query',
-        description: 'Include avg_dwell_time (default false: null).',
-        schema: { type: 'boolean', default: false },
-      },
-      ...params('AnalyticsEventNameNoEffect', 'AnalyticsGroupByDeviceAlways', 'AnalyticsLimit'),
-    ],
-    responses: rows({ type: 'array', items: ref('AnalyticsAudienceMetric') }),
-  },
-  datasetOp(
-    DATASETS.audiencemetrics!,
-    gql`
-      # GET /analytics/audiencemetrics: Audience per device and period: impressions, visitors, gender, age ranges.
-      query getAudienceMetrics(
-        $startDate: String!
-        $endDate: String!
-        $deviceId: [String!]
-        $fileId: [String!]
-        $interval: AnalyticsIntervalType
-        $timeZone: String
-        $includeDwellTime: Boolean
-        $limit: Int
-      ) {
-        audienceMetrics(
-          startDate: $startDate
-          endDate: $endDate
-          interval: $interval
-          includeDwellTime: $includeDwellTime
-          timeZone: $timeZone
-          deviceId: $deviceId
-          fileId: $fileId
-          limit: $limit
-        ) {
-          deviceId
-          deviceName
-          periodStart
-          periodEnd
-          totalImpressions
-          uniqueVisitors
-          avgDwellTime
-          maleCount
-          femaleCount
-          unknownGenderCount
-          ageUnder18
-          age18To24
-          age25To34
-          age35To44
-          age45To54
-          age55To64
-          age65To74
-          ageOver74
-        }
-      }
-    `,
-  ),
-);
-export const getMediaPlayStats = route(
-  'GET /analytics/mediaplaystats',
-  {
-    tags: ['Analytics'],
-    summary: 'Plays per file; with groupByDevice per device and file.',
-    description: DATASET_RULES,
-    parameters: params(
-      'AnalyticsStartDate',
-      'AnalyticsEndDate',
-      'AnalyticsDeviceId',
-      'AnalyticsFileId',
-      'AnalyticsGroupByDevice',
-      'AnalyticsEventNameNoEffect',
-      'AnalyticsIntervalNoEffect',
-      'AnalyticsLimit',
-    ),
-    responses: rows({
-      anyOf: [
-        { type: 'array', items: ref('AnalyticsMediaPlayStat') },
-        { type: 'array', items: ref('AnalyticsDeviceMediaPlayStat') },
-      ],
-    }),
-  },
-  datasetOp(
-    DATASETS.mediaplaystats!,
-    gql`
-      # GET /analytics/mediaplaystats: Plays per file; with groupByDevice per device and file.
-      query getMediaPlayStats($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int, $groupByDevice: Boolean!) {
-        mediaPlayStats(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) @skip(if: $groupByDevice) {
-          fileId
-          fileName
-          totalPlays
-          totalDuration
-          avgDuration
-          deviceCount
-          firstPlayed
-          lastPlayed
-        }
-        deviceMediaPlayStats(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) @include(if: $groupByDevice) {
-          deviceId
-          deviceName
-          fileId
-          fileName
-          totalPlays
-          totalDuration
-          avgDuration
-          firstPlayed
-          lastPlayed
-        }
-      }
-    `,
-  ),
-);
-export const getDevicePlayStats = route(
-  'GET /analytics/deviceplaystats',
-  {
-    tags: ['Analytics'],
-    summary: 'Plays per device.',
-    description: DATASET_RULES,
-    parameters: params(
-      'AnalyticsStartDate',
-      'AnalyticsEndDate',
-      'AnalyticsDeviceId',
-      'AnalyticsFileId',
-      'AnalyticsEventNameNoEffect',
-      'AnalyticsIntervalNoEffect',
-      'AnalyticsGroupByDeviceAlways',
-      'AnalyticsLimit',
-    ),
-    responses: rows({ type: 'array', items: ref('AnalyticsDevicePlayStat') }),
-  },
-  datasetOp(
-    DATASETS.deviceplaystats!,
-    gql`
-      # GET /analytics/deviceplaystats: Plays per device.
-      query getDevicePlayStats($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int) {
-        devicePlayStats(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) {
-          deviceId
-          deviceName
-          totalPlays
-          totalDuration
-          avgDuration
-          fileCount
-          firstPlayed
-          lastPlayed
-        }
-      }
-    `,
-  ),
-);
-export const getPlayStatsByTime = route(
-  'GET /analytics/playstatsbytime',
-  {
-    tags: ['Analytics'],
-    summary: 'Plays per period (and per file with groupByFile); empty periods as zeros.',
-    description: DATASET_RULES,
-    parameters: [
-      ...params('AnalyticsStartDate', 'AnalyticsEndDate', 'AnalyticsDeviceId', 'AnalyticsFileId', 'AnalyticsInterval', 'AnalyticsTimeZone'),
-      { name: 'groupByFile', in: 'query', description: 'One series per file (default false).', schema: { type: 'boolean', default: false } },
-      ...params('AnalyticsEventNameNoEffect', 'AnalyticsGroupByDeviceNoSplit', 'AnalyticsLimit'),
-    ],
-    responses: rows({ type: 'array', items: ref('AnalyticsPlayStatByTime') }),
-  },
-  datasetOp(
-    DATASETS.playstatsbytime!,
-    gql`
-      # GET /analytics/playstatsbytime: Plays per period (and per file with groupByFile); empty periods as zeros.
-      query getPlayStatsByTime(
-        $startDate: String!
-        $endDate: String!
-        $deviceId: [String!]
-        $fileId: [String!]
-        $interval: AnalyticsIntervalType
-        $timeZone: String
-        $groupByFile: Boolean
-        $limit: Int
-      ) {
-        playStatsByTime(
-          startDate: $startDate
-          endDate: $endDate
-          interval: $interval
-          groupByFile: $groupByFile
-          timeZone: $timeZone
-          deviceId: $deviceId
-          fileId: $fileId
-          limit: $limit
-        ) {
-          fileId
-          fileName
-          periodStart
-          periodEnd
-          totalPlays
-          totalDuration
-          avgDuration
-        }
-      }
-    `,
-  ),
-);
-export const getHeatMap = route(
-  'GET /analytics/heatmap',
-  {
-    tags: ['Analytics'],
-    summary: 'Impressions (or, with source=events, events) per rounded coordinate.',
-    description: DATASET_RULES,
-    parameters: [
-      ...params('AnalyticsStartDate', 'AnalyticsEndDate', 'AnalyticsDeviceId', 'AnalyticsFileId', 'AnalyticsEventName'),
-      {
-        name: 'source',
-        in: 'query',
-        description: 'impressions (default; fileId applies) or events (eventName applies).',
-        schema: { type: 'string', enum: ['impressions', 'events'], default: 'impressions' },
-      },
-      {
-        name: 'precision',
-        in: 'query',
-        description: 'Decimals the coordinates are rounded to (default 3, about 110 m).',
-        schema: { type: 'integer', minimum: 0, maximum: 6, default: 3 },
-      },
-      ...params('AnalyticsIntervalNoEffect', 'AnalyticsGroupByDeviceNoSplit', 'AnalyticsLimit'),
-    ],
-    responses: rows({ type: 'array', items: ref('AnalyticsHeatMapPoint') }),
-  },
-  datasetOp(
-    DATASETS.heatmap!,
-    gql`
-      # GET /analytics/heatmap: Impressions (or, with source=events, events) per rounded coordinate.
-      query getHeatMap(
-        $startDate: String!
-        $endDate: String!
-        $deviceId: [String!]
-        $fileId: [String!]
-        $eventName: [String!]
-        $precision: Int
-        $limit: Int
-        $events: Boolean!
-      ) {
-        heatMapData(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, precision: $precision, limit: $limit) @skip(if: $events) {
-          latitude
-          longitude
-          weight
-        }
-        eventHeatMapData(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, eventName: $eventName, precision: $precision, limit: $limit)
-          @include(if: $events) {
-          latitude
-          longitude
-          weight
-        }
-      }
-    `,
-  ),
-);
-export const getMediaImpressions = route(
-  'GET /analytics/mediaimpressions',
-  {
-    tags: ['Analytics'],
-    summary: 'Opportunity to see per file; with groupByDevice per device and file.',
-    description: DATASET_RULES,
-    parameters: params(
-      'AnalyticsStartDate',
-      'AnalyticsEndDate',
-      'AnalyticsDeviceId',
-      'AnalyticsFileId',
-      'AnalyticsGroupByDevice',
-      'AnalyticsEventNameNoEffect',
-      'AnalyticsIntervalNoEffect',
-      'AnalyticsLimit',
-    ),
-    responses: rows({
-      anyOf: [
-        { type: 'array', items: ref('AnalyticsMediaImpression') },
-        { type: 'array', items: ref('AnalyticsDeviceMediaImpression') },
-      ],
-    }),
-  },
-  datasetOp(
-    DATASETS.mediaimpressions!,
-    gql`
-      # GET /analytics/mediaimpressions: Opportunity to see per file; with groupByDevice per device and file.
-      query getMediaImpressions($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int, $groupByDevice: Boolean!) {
-        mediaImpressions(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) @skip(if: $groupByDevice) {
-          fileId
-          fileName
-          totalPlays
-          playsWithAudience
-          totalImpressions
-          impressionsPerPlay
-          otsPercentage
-        }
-        deviceMediaImpressions(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) @include(if: $groupByDevice) {
-          deviceId
-          deviceName
-          fileId
-          fileName
-          totalPlays
-          playsWithAudience
-          totalImpressions
-          impressionsPerPlay
-          otsPercentage
-        }
-      }
-    `,
-  ),
-);
-export const getDeviceMediaImpressions = route(
-  'GET /analytics/devicemediaimpressions',
-  {
-    tags: ['Analytics'],
-    summary: 'Opportunity to see per device and file.',
-    description: DATASET_RULES,
-    parameters: params(
-      'AnalyticsStartDate',
-      'AnalyticsEndDate',
-      'AnalyticsDeviceId',
-      'AnalyticsFileId',
-      'AnalyticsEventNameNoEffect',
-      'AnalyticsIntervalNoEffect',
-      'AnalyticsGroupByDeviceAlways',
-      'AnalyticsLimit',
-    ),
-    responses: rows({ type: 'array', items: ref('AnalyticsDeviceMediaImpression') }),
-  },
-  datasetOp(
-    DATASETS.devicemediaimpressions!,
-    gql`
-      # GET /analytics/devicemediaimpressions: Opportunity to see per device and file.
-      query getDeviceMediaImpressions($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int) {
-        deviceMediaImpressions(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) {
-          deviceId
-          deviceName
-          fileId
-          fileName
-          totalPlays
-          playsWithAudience
-          totalImpressions
-          impressionsPerPlay
-          otsPercentage
-        }
-      }
-    `,
-  ),
-);
+/** A common parameter's component (rest.components.yaml): `deviceId` -> AnalyticsDeviceId. */
+const component = (param: string) => `Analytics${param[0]!.toUpperCase()}${param.slice(1)}`;
 
+/** What a dataset's GET declares beyond its dataset (kit ANALYTICS_DATASETS). */
+interface DatasetRoute {
+  summary: string;
+  /** What its description says beyond the dates and CSV every dataset's says. */
+  rules?: string;
+  /** The OpenAPI description of each parameter the dataset applies that is not a common one (no component of its own). */
+  own?: Readonly<Record<string, OpenApiObject>>;
+  /** Its rows are per device already (groupByDevice, which it does not apply, then says so): AnalyticsGroupByDeviceAlways, else NoSplit. */
+  perDevice?: boolean;
+  /** The component schema of a row; two: the rows without and with groupByDevice (or source=events). */
+  rows: string | readonly [string, string];
+  /** The persisted document (`gql\`...\``). */
+  document: string;
+}
+
+/**
+ * `GET /analytics/<name>`: its parameters follow from the dataset, in this order: startDate and
+ * endDate, the ones it applies (kit's order), the common ones it does not apply (NoEffect), limit.
+ */
+function datasetRoute(name: string, r: DatasetRoute) {
+  const d = DATASETS[name]!;
+  const applied = d.params.map((p) => (r.own?.[p] ? { name: p, in: 'query', ...r.own[p] } : params(component(p))[0]!));
+  const withoutEffect = analyticsParamsWithoutEffect(d).map((p) =>
+    p === 'groupByDevice' ? `AnalyticsGroupByDevice${r.perDevice ? 'Always' : 'NoSplit'}` : `${component(p)}NoEffect`,
+  );
+  const list = (schema: string) => ({ type: 'array', items: ref(schema) });
+  return route(
+    `GET /analytics/${name}`,
+    {
+      tags: ['Analytics'],
+      summary: r.summary,
+      description: datasetRules(r.rules),
+      parameters: [...params('AnalyticsStartDate', 'AnalyticsEndDate'), ...applied, ...params(...withoutEffect, 'AnalyticsLimit')],
+      responses: rows(typeof r.rows === 'string' ? list(r.rows) : { anyOf: r.rows.map(list) }),
+    },
+    datasetOp(d, r.document),
+  );
+}
+
+export const listPlayLogs = datasetRoute('playlogs', {
+  summary: 'Play logs (proof of play), oldest first.',
+  rows: 'AnalyticsPlayLog',
+  document: gql`
+    # GET /analytics/playlogs: Play logs (proof of play), oldest first.
+    query listPlayLogs($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int) {
+      playLogs(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) {
+        id
+        timestamp
+        deviceId
+        fileId
+        fileName
+        duration
+        type
+        endTimestamp
+        status
+        clockOffsetMs
+        zoneId
+      }
+    }
+  `,
+});
+export const listPingLogs = datasetRoute('pinglogs', {
+  summary: 'Ping (heartbeat and health) logs, oldest first.',
+  rows: 'AnalyticsPingLog',
+  document: gql`
+    # GET /analytics/pinglogs: Ping (heartbeat and health) logs, oldest first.
+    query listPingLogs($startDate: String!, $endDate: String!, $deviceId: [String!], $limit: Int) {
+      pingLogs(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, limit: $limit) {
+        id
+        timestamp
+        deviceId
+        cpuUsage
+        memoryUsage
+        diskUsage
+        ipAddress
+        externalIpAddress
+      }
+    }
+  `,
+});
+export const listEventLogs = datasetRoute('eventlogs', {
+  summary: 'Custom device and application events, oldest first.',
+  rows: 'AnalyticsEventLog',
+  document: gql`
+    # GET /analytics/eventlogs: Custom device and application events, oldest first.
+    query listEventLogs($startDate: String!, $endDate: String!, $deviceId: [String!], $eventName: [String!], $limit: Int) {
+      eventLogs(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, eventName: $eventName, limit: $limit) {
+        id
+        timestamp
+        deviceId
+        sessionId
+        eventName
+        properties
+        latitude
+        longitude
+      }
+    }
+  `,
+});
+export const getEventMetrics = datasetRoute('eventmetrics', {
+  summary: 'Events per period (and per event name with groupByEvent); empty periods as zeros.',
+  own: {
+    groupByEvent: { description: 'One series per event name (default false).', schema: { type: 'boolean', default: false } },
+  },
+  rows: 'AnalyticsEventMetric',
+  document: gql`
+    # GET /analytics/eventmetrics: Events per period (and per event name with groupByEvent); empty periods as zeros.
+    query getEventMetrics(
+      $startDate: String!
+      $endDate: String!
+      $deviceId: [String!]
+      $eventName: [String!]
+      $interval: AnalyticsIntervalType
+      $timeZone: String
+      $groupByEvent: Boolean
+      $limit: Int
+    ) {
+      eventMetrics(
+        startDate: $startDate
+        endDate: $endDate
+        interval: $interval
+        groupByEvent: $groupByEvent
+        timeZone: $timeZone
+        deviceId: $deviceId
+        eventName: $eventName
+        limit: $limit
+      ) {
+        eventName
+        periodStart
+        periodEnd
+        totalEvents
+        uniqueSessions
+      }
+    }
+  `,
+});
+export const getEventFlow = datasetRoute('eventflow', {
+  summary: 'Links between consecutive events of a session, for Sankey views.',
+  rows: 'AnalyticsEventFlowLink',
+  document: gql`
+    # GET /analytics/eventflow: Links between consecutive events of a session, for Sankey views.
+    query getEventFlow($startDate: String!, $endDate: String!, $deviceId: [String!], $eventName: [String!], $limit: Int) {
+      eventFlow(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, eventName: $eventName, limit: $limit) {
+        source
+        target
+        count
+      }
+    }
+  `,
+});
+export const listImpressions = datasetRoute('impressions', {
+  summary: 'Audience detections from sensors, oldest first.',
+  rows: 'AnalyticsImpression',
+  document: gql`
+    # GET /analytics/impressions: Audience detections from sensors, oldest first.
+    query listImpressions($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int) {
+      impressions(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) {
+        id
+        timestamp
+        deviceId
+        fileId
+        sensor
+        dwellTime
+        gender
+        ageRange
+        visitorId
+        latitude
+        longitude
+      }
+    }
+  `,
+});
+export const getDeviceMetrics = datasetRoute('devicemetrics', {
+  summary: 'Device health per device and period: CPU, memory, uptime, alerts.',
+  rules:
+    "Uptime counts the minutes of a period that have begun (the current period so far; a future one is 0). Each deviceId that is the caller's device has its series, zeros without pings; without deviceId, the devices that pinged.",
+  perDevice: true,
+  rows: 'AnalyticsDeviceMetric',
+  document: gql`
+    # GET /analytics/devicemetrics: Device health per device and period: CPU, memory, uptime, alerts.
+    query getDeviceMetrics($startDate: String!, $endDate: String!, $deviceId: [String!], $interval: AnalyticsIntervalType, $timeZone: String, $limit: Int) {
+      deviceMetrics(startDate: $startDate, endDate: $endDate, interval: $interval, timeZone: $timeZone, deviceId: $deviceId, limit: $limit) {
+        deviceId
+        deviceName
+        periodStart
+        periodEnd
+        avgCpuUsage
+        maxCpuUsage
+        avgMemoryUsage
+        maxMemoryUsage
+        uptimePercentage
+        alertCount
+      }
+    }
+  `,
+});
+export const getAudienceMetrics = datasetRoute('audiencemetrics', {
+  summary: 'Audience per device and period: impressions, visitors, gender, age ranges.',
+  own: {
+    includeDwellTime: { description: 'Include avg_dwell_time (default false: null).', schema: { type: 'boolean', default: false } },
+  },
+  perDevice: true,
+  rows: 'AnalyticsAudienceMetric',
+  document: gql`
+    # GET /analytics/audiencemetrics: Audience per device and period: impressions, visitors, gender, age ranges.
+    query getAudienceMetrics(
+      $startDate: String!
+      $endDate: String!
+      $deviceId: [String!]
+      $fileId: [String!]
+      $interval: AnalyticsIntervalType
+      $timeZone: String
+      $includeDwellTime: Boolean
+      $limit: Int
+    ) {
+      audienceMetrics(
+        startDate: $startDate
+        endDate: $endDate
+        interval: $interval
+        includeDwellTime: $includeDwellTime
+        timeZone: $timeZone
+        deviceId: $deviceId
+        fileId: $fileId
+        limit: $limit
+      ) {
+        deviceId
+        deviceName
+        periodStart
+        periodEnd
+        totalImpressions
+        uniqueVisitors
+        avgDwellTime
+        maleCount
+        femaleCount
+        unknownGenderCount
+        ageUnder18
+        age18To24
+        age25To34
+        age35To44
+        age45To54
+        age55To64
+        age65To74
+        ageOver74
+      }
+    }
+  `,
+});
+export const getMediaPlayStats = datasetRoute('mediaplaystats', {
+  summary: 'Plays per file; with groupByDevice per device and file.',
+  rows: ['AnalyticsMediaPlayStat', 'AnalyticsDeviceMediaPlayStat'],
+  document: gql`
+    # GET /analytics/mediaplaystats: Plays per file; with groupByDevice per device and file.
+    query getMediaPlayStats($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int, $groupByDevice: Boolean!) {
+      mediaPlayStats(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) @skip(if: $groupByDevice) {
+        fileId
+        fileName
+        totalPlays
+        totalDuration
+        avgDuration
+        deviceCount
+        firstPlayed
+        lastPlayed
+      }
+      deviceMediaPlayStats(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) @include(if: $groupByDevice) {
+        deviceId
+        deviceName
+        fileId
+        fileName
+        totalPlays
+        totalDuration
+        avgDuration
+        firstPlayed
+        lastPlayed
+      }
+    }
+  `,
+});
+export const getDevicePlayStats = datasetRoute('deviceplaystats', {
+  summary: 'Plays per device.',
+  perDevice: true,
+  rows: 'AnalyticsDevicePlayStat',
+  document: gql`
+    # GET /analytics/deviceplaystats: Plays per device.
+    query getDevicePlayStats($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int) {
+      devicePlayStats(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) {
+        deviceId
+        deviceName
+        totalPlays
+        totalDuration
+        avgDuration
+        fileCount
+        firstPlayed
+        lastPlayed
+      }
+    }
+  `,
+});
+export const getPlayStatsByTime = datasetRoute('playstatsbytime', {
+  summary: 'Plays per period (and per file with groupByFile); empty periods as zeros.',
+  own: {
+    groupByFile: { description: 'One series per file (default false).', schema: { type: 'boolean', default: false } },
+  },
+  rows: 'AnalyticsPlayStatByTime',
+  document: gql`
+    # GET /analytics/playstatsbytime: Plays per period (and per file with groupByFile); empty periods as zeros.
+    query getPlayStatsByTime(
+      $startDate: String!
+      $endDate: String!
+      $deviceId: [String!]
+      $fileId: [String!]
+      $interval: AnalyticsIntervalType
+      $timeZone: String
+      $groupByFile: Boolean
+      $limit: Int
+    ) {
+      playStatsByTime(
+        startDate: $startDate
+        endDate: $endDate
+        interval: $interval
+        groupByFile: $groupByFile
+        timeZone: $timeZone
+        deviceId: $deviceId
+        fileId: $fileId
+        limit: $limit
+      ) {
+        fileId
+        fileName
+        periodStart
+        periodEnd
+        totalPlays
+        totalDuration
+        avgDuration
+      }
+    }
+  `,
+});
+export const getHeatMap = datasetRoute('heatmap', {
+  summary: 'Impressions (or, with source=events, events) per rounded coordinate.',
+  own: {
+    source: {
+      description: 'impressions (default; fileId applies) or events (eventName applies).',
+      schema: { type: 'string', enum: ['impressions', 'events'], default: 'impressions' },
+    },
+    precision: {
+      description: 'Decimals the coordinates are rounded to (default 3, about 110 m).',
+      schema: { type: 'integer', minimum: 0, maximum: 6, default: 3 },
+    },
+  },
+  rows: 'AnalyticsHeatMapPoint',
+  document: gql`
+    # GET /analytics/heatmap: Impressions (or, with source=events, events) per rounded coordinate.
+    query getHeatMap(
+      $startDate: String!
+      $endDate: String!
+      $deviceId: [String!]
+      $fileId: [String!]
+      $eventName: [String!]
+      $precision: Int
+      $limit: Int
+      $events: Boolean!
+    ) {
+      heatMapData(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, precision: $precision, limit: $limit) @skip(if: $events) {
+        latitude
+        longitude
+        weight
+      }
+      eventHeatMapData(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, eventName: $eventName, precision: $precision, limit: $limit)
+        @include(if: $events) {
+        latitude
+        longitude
+        weight
+      }
+    }
+  `,
+});
+export const getMediaImpressions = datasetRoute('mediaimpressions', {
+  summary: 'Opportunity to see per file; with groupByDevice per device and file.',
+  rows: ['AnalyticsMediaImpression', 'AnalyticsDeviceMediaImpression'],
+  document: gql`
+    # GET /analytics/mediaimpressions: Opportunity to see per file; with groupByDevice per device and file.
+    query getMediaImpressions($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int, $groupByDevice: Boolean!) {
+      mediaImpressions(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) @skip(if: $groupByDevice) {
+        fileId
+        fileName
+        totalPlays
+        playsWithAudience
+        totalImpressions
+        impressionsPerPlay
+        otsPercentage
+      }
+      deviceMediaImpressions(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) @include(if: $groupByDevice) {
+        deviceId
+        deviceName
+        fileId
+        fileName
+        totalPlays
+        playsWithAudience
+        totalImpressions
+        impressionsPerPlay
+        otsPercentage
+      }
+    }
+  `,
+});
+export const getDeviceMediaImpressions = datasetRoute('devicemediaimpressions', {
+  summary: 'Opportunity to see per device and file.',
+  perDevice: true,
+  rows: 'AnalyticsDeviceMediaImpression',
+  document: gql`
+    # GET /analytics/devicemediaimpressions: Opportunity to see per device and file.
+    query getDeviceMediaImpressions($startDate: String!, $endDate: String!, $deviceId: [String!], $fileId: [String!], $limit: Int) {
+      deviceMediaImpressions(startDate: $startDate, endDate: $endDate, deviceId: $deviceId, fileId: $fileId, limit: $limit) {
+        deviceId
+        deviceName
+        fileId
+        fileName
+        totalPlays
+        playsWithAudience
+        totalImpressions
+        impressionsPerPlay
+        otsPercentage
+      }
+    }
+  `,
+});
 /** The GET operations by operationId. */
 const GET_OPS: Readonly<Record<string, RestOperation>> = {
   listPlayLogs,

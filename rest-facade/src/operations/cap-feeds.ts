@@ -7,7 +7,7 @@ import { AppError } from '@pylon/kit';
 import { deleteOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 import { toRestTarget, targetInput } from './overrides.js';
-import { errors, json, md, params, ref, route } from './route.js';
+import { byId, errors, json, md, params, ref, route } from './route.js';
 import { isRecord, listOf, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 
@@ -100,11 +100,7 @@ export const getCapFeed = route(
     summary: 'One CAP alert feed with the alerts it read.',
     description:
       'Each alert with its outcome (STARTED with its override, NO_SCREENS, FILTERED, ...). 404 when the account has no feed with this id. Policy Schedules_View.',
-    parameters: params('IdPath'),
-    responses: {
-      '200': { description: 'The feed.', content: json(ref('CapFeed')) },
-      ...errors(400, 401, 403, 404, 429, 500, 503),
-    },
+    ...byId('The feed.', 'CapFeed', 400, 401, 403, 404, 429, 500, 503),
   },
   restOp('getCapFeed', {
     document: gql`
@@ -228,11 +224,7 @@ export const pollCapFeed = route(
       'Enabled or not, and acts on the alerts it has not seen: `handled` says what each did. A feed that cannot be read',
       'answers 200 with `feed_error` saying why (the address refused, its HTTP status, not CAP). Policy Overrides_Edit.',
     ),
-    parameters: params('IdPath'),
-    responses: {
-      '200': { description: 'What the poll read and did.', content: json(ref('CapFeedPollReport')) },
-      ...errors(400, 401, 403, 404, 429, 500, 503),
-    },
+    ...byId('What the poll read and did.', 'CapFeedPollReport', 400, 401, 403, 404, 429, 500, 503),
   },
   restOp('pollCapFeed', {
     document: gql`

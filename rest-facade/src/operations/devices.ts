@@ -3,7 +3,7 @@ import type { RestDeviceFragment, RestPingDataFragment } from '@pylon/kit/genera
 import { getOp, listOp } from './declare.js';
 import { isRecord } from './shape.js';
 import type { RestInput, RestSchema } from './types.js';
-import { errors, json, md, params, ref, route, type OpenApiObject } from './route.js';
+import { byId, errors, json, md, params, ref, route, type OpenApiObject } from './route.js';
 import { gql } from './gql.js';
 
 /** A device as the persisted documents select it (the RestDevice fragment; lists add `snap`). */
@@ -240,11 +240,7 @@ export const getDevice = route(
     tags: ['Devices'],
     summary: 'One device.',
     description: "404 when no device of the caller's account has this id (devices of other accounts are not revealed). Policy Devices_View.",
-    parameters: params('IdPath'),
-    responses: {
-      '200': { description: 'The device.', content: json(ref('Device')) },
-      ...errors(400, 401, 403, 404, 500, 503),
-    },
+    ...byId('The device.', 'Device', 400, 401, 403, 404, 500, 503),
   },
   getOp('getDevice', {
     document: gql`

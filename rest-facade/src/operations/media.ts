@@ -5,7 +5,7 @@ import { fieldOf, payloadOf } from './shape.js';
 import { toRestMedia } from './content-shape.js';
 import { tagList } from './device-writes.js';
 import { CONTENT_GROUP_EXTRA, groupOps, requireName } from './groups.js';
-import { JSON_PATCH_BODY, documented, errors, json, md, params, ref, route } from './route.js';
+import { byId, documented, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 const toRest = (m: RestMediaFragment) => toRestMedia(m);
@@ -52,11 +52,7 @@ export const getMedia = route(
     tags: ['Media'],
     summary: 'One media asset.',
     description: md("404 when no media of the caller's account has this id. Policy: Files_View."),
-    parameters: params('IdPath'),
-    responses: {
-      '200': { description: 'The media.', content: json(ref('Media')) },
-      ...errors(400, 401, 403, 404, 500, 503),
-    },
+    ...byId('The media.', 'Media', 400, 401, 403, 404, 500, 503),
   },
   getOp('getMedia', {
     document: gql`

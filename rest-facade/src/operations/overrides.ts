@@ -7,7 +7,7 @@ import { restOp } from './declare.js';
 import { gql } from './gql.js';
 import { isRecord, listOf, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
-import { errors, json, md, params, ref, route } from './route.js';
+import { byId, errors, json, md, params, ref, route } from './route.js';
 
 type OverrideData = ItemOf<'getOverride', 'override'>;
 
@@ -109,11 +109,7 @@ export const getOverride = route(
     summary: 'One emergency override with its screens.',
     description:
       'Each screen: PENDING, SHOWING, ENDED or UNREACHABLE, with its acknowledgements. 404 when the account has no override with this id. Policy Schedules_View.',
-    parameters: params('IdPath'),
-    responses: {
-      '200': { description: 'The override.', content: json(ref('Override')) },
-      ...errors(400, 401, 403, 404, 429, 500, 503),
-    },
+    ...byId('The override.', 'Override', 400, 401, 403, 404, 429, 500, 503),
   },
   restOp('getOverride', {
     document: gql`
@@ -185,11 +181,7 @@ export const cancelOverride = route(
       'Every reachable screen stops showing it at once (its long-poll wakes); screens acknowledge the stop.',
       '404 when the account has no override with this id; 422 when it already ended. Policy Overrides_Edit.',
     ),
-    parameters: params('IdPath'),
-    responses: {
-      '200': { description: 'The cancelled override.', content: json(ref('Override')) },
-      ...errors(400, 401, 403, 404, 422, 429, 500, 503),
-    },
+    ...byId('The cancelled override.', 'Override', 400, 401, 403, 404, 422, 429, 500, 503),
   },
   restOp('cancelOverride', {
     document: gql`

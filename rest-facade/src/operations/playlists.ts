@@ -4,7 +4,7 @@ import { createOp, deleteOp, getOp, listOp, patchOp, updateOp, type FieldMap } f
 import { enumToGql, toRestPlaylist } from './content-shape.js';
 import { tagList } from './device-writes.js';
 import { CONTENT_GROUP_EXTRA, groupOps, requireName } from './groups.js';
-import { JSON_PATCH_BODY, errors, json, md, params, ref, route } from './route.js';
+import { byId, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 const toRest = (p: RestPlaylistFragment) => toRestPlaylist(p);
@@ -57,11 +57,7 @@ export const getPlaylist = route(
     tags: ['Playlists'],
     summary: 'One playlist.',
     description: md("404 when no playlist of the caller's account has this id. Policy: Playlists_View."),
-    parameters: params('IdPath'),
-    responses: {
-      '200': { description: 'The playlist.', content: json(ref('Playlist')) },
-      ...errors(400, 401, 403, 404, 500, 503),
-    },
+    ...byId('The playlist.', 'Playlist', 400, 401, 403, 404, 500, 503),
   },
   getOp('getPlaylist', {
     document: gql`

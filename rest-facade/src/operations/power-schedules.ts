@@ -4,7 +4,7 @@
  * REST body.
  */
 import { AppError } from '@pylon/kit';
-import { errors, json, md, params, ref, route } from './route.js';
+import { byId, errors, json, md, params, ref, route } from './route.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 import { isRecord, listOf, payloadOf } from './shape.js';
 import { restOp } from './declare.js';
@@ -71,11 +71,7 @@ export const getPowerSchedule = route(
     tags: TAGS,
     summary: 'One power schedule.',
     description: '404 when the account has no power schedule with this id. Policy Schedules_View.',
-    parameters: params('IdPath'),
-    responses: {
-      '200': { description: 'The power schedule.', content: json(ref('PowerSchedule')) },
-      ...errors(400, 401, 403, 404, 429, 500, 503),
-    },
+    ...byId('The power schedule.', 'PowerSchedule', 400, 401, 403, 404, 429, 500, 503),
   },
   restOp('getPowerSchedule', {
     document: gql`
@@ -143,11 +139,7 @@ export const deletePowerSchedule = route(
     tags: TAGS,
     summary: 'Deletes a power schedule.',
     description: 'Its screens fall back to the next schedule that applies, or stay on. 404 for an unknown id. Policy Schedules_Edit.',
-    parameters: params('IdPath'),
-    responses: {
-      '200': { description: 'The deleted power schedule.', content: json(ref('PowerSchedule')) },
-      ...errors(400, 401, 403, 404, 429, 500, 503),
-    },
+    ...byId('The deleted power schedule.', 'PowerSchedule', 400, 401, 403, 404, 429, 500, 503),
   },
   restOp('deletePowerSchedule', {
     document: gql`

@@ -65,6 +65,15 @@ export const ref = (schema: string): { $ref: string } => ({ $ref: `#/components/
 /** A JSON `content` map: `content: json(ref('Device'))`. */
 export const json = (schema: OpenApiValue): { 'application/json': { schema: OpenApiValue } } => ({ 'application/json': { schema } });
 
+/**
+ * A GET by id's parameters and answers, spread into its spec: `{id}` in the path, the record (`schema`)
+ * as the 200 answer described so, each error status by its shared response.
+ */
+export const byId = (description: string, schema: string, ...statuses: (keyof typeof ERROR_RESPONSES)[]) => ({
+  parameters: params('IdPath'),
+  responses: { '200': { description, content: json(ref(schema)) }, ...errors(...statuses) },
+});
+
 /** The body of a JSON Patch (RFC 6902) operation, under either content type. */
 export const JSON_PATCH_BODY = {
   required: true,

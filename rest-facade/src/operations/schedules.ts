@@ -10,7 +10,7 @@ import { tagList } from './device-writes.js';
 import type { RestScheduleFragment } from '@pylon/kit/generated/rest-operations.generated';
 import { isRecord } from './shape.js';
 import type { RestSchema } from './types.js';
-import { JSON_PATCH_BODY, errors, json, md, params, ref, route } from './route.js';
+import { byId, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 const TYPES: Record<string, string> = { PLAYLIST: 'Playlist', TEMPLATE: 'Template', CAMPAIGN: 'Campaign' };
@@ -111,11 +111,7 @@ export const getSchedule = route(
     tags: ['Schedules'],
     summary: 'One schedule.',
     description: "404 when no schedule of the caller's account has this id. Policy Schedules_View.",
-    parameters: params('IdPath'),
-    responses: {
-      '200': { description: 'The schedule.', content: json(ref('Schedule')) },
-      ...errors(400, 401, 403, 404, 500),
-    },
+    ...byId('The schedule.', 'Schedule', 400, 401, 403, 404, 500),
   },
   getOp('getSchedule', {
     document: gql`

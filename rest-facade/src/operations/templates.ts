@@ -3,7 +3,7 @@ import type { RestTemplateFragment } from '@pylon/kit/generated/rest-operations.
 import { deleteOp, getOp, listOp } from './declare.js';
 import { toRestTemplate } from './content-shape.js';
 import { CONTENT_GROUP_EXTRA, groupOps } from './groups.js';
-import { errors, json, md, params, ref, route } from './route.js';
+import { byId, errors, json, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 const toRest = (t: RestTemplateFragment) => toRestTemplate(t);
@@ -52,11 +52,7 @@ export const getTemplate = route(
     tags: ['Templates'],
     summary: 'One template.',
     description: md("404 when no template of the caller's account has this id. Policy: Templates_View."),
-    parameters: params('IdPath'),
-    responses: {
-      '200': { description: 'The template.', content: json(ref('Template')) },
-      ...errors(400, 401, 403, 404, 500, 503),
-    },
+    ...byId('The template.', 'Template', 400, 401, 403, 404, 500, 503),
   },
   getOp('getTemplate', {
     document: gql`

@@ -2,7 +2,7 @@
 import { getOp, listOp, patchOp } from './declare.js';
 import type { GetUserQuery } from '@pylon/kit/generated/rest-operations.generated';
 import type { RestSchema } from './types.js';
-import { errors, JSON_PATCH_BODY, json, md, params, ref, route } from './route.js';
+import { byId, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 /** A user as the persisted documents select it. */
@@ -70,11 +70,7 @@ export const getUser = route(
     tags: ['Users'],
     summary: 'One user.',
     description: '404 when the account has no user with this id (users of other accounts are not revealed). Policy Account_ManageUsers_View.',
-    parameters: params('IdPath'),
-    responses: {
-      '200': { description: 'The user.', content: json(ref('User')) },
-      ...errors(401, 403, 404, 429, 500, 503),
-    },
+    ...byId('The user.', 'User', 401, 403, 404, 429, 500, 503),
   },
   getOp('getUser', {
     document: gql`

@@ -7,7 +7,7 @@ import { createOp, deleteOp, getOp, listOp, mapFields, restOp, updateOp, type Fi
 import { AppError, notFound } from '@pylon/kit';
 import { fieldOf, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema } from './types.js';
-import { errors, json, md, params, ref, route } from './route.js';
+import { byId, errors, json, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 /** REST body property -> WebhookEndpointInput / WebhookEndpointChanges field (both have the same fields). */
@@ -97,11 +97,7 @@ export const getWebhookEndpoint = route(
     tags: ['Webhooks'],
     summary: 'One webhook endpoint.',
     description: '404 when the account has no endpoint with this id. Policy Webhooks_View.',
-    parameters: params('IdPath'),
-    responses: {
-      '200': { description: 'The endpoint.', content: json(ref('WebhookEndpoint')) },
-      ...errors(400, 401, 403, 404, 429, 500, 503),
-    },
+    ...byId('The endpoint.', 'WebhookEndpoint', 400, 401, 403, 404, 429, 500, 503),
   },
   getOp('getWebhookEndpoint', {
     document: gql`

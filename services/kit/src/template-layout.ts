@@ -3,7 +3,8 @@
  * playing a playlist. The same shape travels from content's stored template (modules naming their
  * playlist by id) through scheduling's content port (over GraphQL when distributed) to the manifest
  * a player reads; only the playlist inside a module changes form, so the layout fields are copied
- * here, once, for content and scheduling alike.
+ * here, once, for content and scheduling alike. So are the playlist and its files as a player
+ * plays them (PlayerPlaylist, PlayerMedia), the form content answers and scheduling's port reads.
  */
 export interface TemplateModule<P> {
   id: string;
@@ -24,6 +25,48 @@ export interface TemplateLayout<P> {
   height: number | null;
   orientation: number | null;
   modules: TemplateModule<P>[];
+}
+
+/** A file as a player fetches it. */
+export interface PlayerMedia {
+  id: string;
+  name: string;
+  mimeType: string | null;
+  /** Signed, expiring address (relative to the REST base unless content has a public base URL), or the external one. */
+  url: string | null;
+  size: number | null;
+  sha512: string | null;
+  duration: number | null;
+}
+
+/** A playlist's source as a player plays it. */
+export interface PlayerSource {
+  id: string;
+  name: string | null;
+  type: string;
+  interval: number | null;
+  media: PlayerMedia | null;
+  /** A web page source's address (no media); absent or null for files. */
+  url?: string | null;
+  /** The source's effective validity window (its own and its file's, intersected), ISO 8601; absent or null sides are open. */
+  validFrom?: string | null;
+  validUntil?: string | null;
+}
+
+/**
+ * A playlist as a player plays it (sources in play order): what content's player content answers
+ * and scheduling's content port reads, in process or over content's GraphQL.
+ */
+export interface PlayerPlaylist {
+  kind: 'playlist';
+  id: string;
+  name: string;
+  sources: PlayerSource[];
+}
+
+/** A template with each module's playlist as a player plays it. */
+export interface PlayerTemplate extends TemplateLayout<PlayerPlaylist> {
+  kind: 'template';
 }
 
 /** The fields every form of a module has, whatever holds its playlist. */

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { redactUrl, type Logger } from '../logger.js';
 import { forceExit } from '../process/force-exit.js';
+import type { TrustProxy } from '../config.js';
 import { closeHttpServer } from './close-server.js';
 
 export interface Ops {
@@ -149,6 +150,33 @@ export const metricsAccess = (env: { METRICS_PORT?: number | undefined; METRICS_
   internalPort: env.METRICS_PORT,
   token: env.METRICS_TOKEN,
 });
+
+/** What every public HTTP surface (the gateway's, the legacy interface's) is given for publicHttpApp and mountOps. */
+export interface PublicHttpOptions {
+  ops: Ops;
+  logger: Logger;
+  /** Which proxies may set X-Forwarded-For (default: loopback). */
+  trustProxy?: TrustProxy;
+  /** Who may read /metrics here (default: loopback callers only). */
+  metrics?: MetricsAccess;
+}
+
+/**
+ * A public HTTP surface's first steps (the gateway's, the legacy interface's): no X-Powered-By,
+ * X-Forwarded-For believed from `trustProxy` only (default: loopback), an x-request-id on every
+ * answer (the caller's, at most 100 characters, or a new one), then requestLogging.
+ */
+export function publicHttpApp(o: PublicHttpOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', o.trustProxy ?? 'loopback');
+  app.use((req, res, next) => {
+    res.setHeader('x-request-id', req.get('x-request-id')?.slice(0, 100) || crypto.randomUUID());
+    next();
+  });
+  app.use(requestLogging(o.ops, o.logger));
+  return app;
+}
 
 /** Request duration histogram plus one JSON log line per request (credentials redacted). */
 export function requestLogging(ops: Ops, logger: Logger) {

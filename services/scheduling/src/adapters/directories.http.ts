@@ -9,6 +9,7 @@ import type { ContentDirectory, ManifestMedia, ManifestPlaylist, ManifestTemplat
 import type { DeviceDirectory, DeviceFacts } from '../ports/device-directory.js';
 
 type Target = SubgraphTarget;
+type ManifestSource = ManifestPlaylist['sources'][number];
 const ask = querySubgraphAs;
 
 export function createHttpDeviceDirectory(t: Target): DeviceDirectory {
@@ -153,19 +154,11 @@ interface RemoteMedia {
   fileSize: number | null;
   sha512: string | null;
 }
+/** A playlist as content's GraphQL answers it: a player's source with every field present, its file in GraphQL's form. */
 interface RemotePlaylist {
   id: string;
   name: string;
-  sources: {
-    id: string;
-    name: string | null;
-    type: string;
-    interval: number | null;
-    media: (RemoteMedia & { validFrom: string | null; validUntil: string | null }) | null;
-    url: string | null;
-    validFrom: string | null;
-    validUntil: string | null;
-  }[];
+  sources: (Required<Omit<ManifestSource, 'media'>> & { media: (RemoteMedia & { validFrom: string | null; validUntil: string | null }) | null })[];
 }
 
 const mediaOf = (m: RemoteMedia): ManifestMedia => ({

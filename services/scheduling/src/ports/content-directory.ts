@@ -1,42 +1,9 @@
-import type { Principal, TemplateLayout } from '@pylon/kit';
+import type { PlayerMedia as ManifestMedia, PlayerPlaylist as ManifestPlaylist, PlayerTemplate as ManifestTemplate, Principal } from '@pylon/kit';
 
 export type ContentKind = 'playlist' | 'template';
 
-/** A file as a player fetches it. */
-export interface ManifestMedia {
-  id: string;
-  name: string;
-  mimeType: string | null;
-  /** Signed, expiring address (relative to the API base unless content has a public base URL). */
-  url: string | null;
-  size: number | null;
-  sha512: string | null;
-  duration: number | null;
-}
-
-export interface ManifestPlaylist {
-  kind: 'playlist';
-  id: string;
-  name: string;
-  /**
-   * `url`: a web page source's address (no media); absent or null for files. `validFrom`/`validUntil`:
-   * the source's effective validity window (its own and its file's intersected), ISO 8601; absent or null: open.
-   */
-  sources: {
-    id: string;
-    name: string | null;
-    type: string;
-    interval: number | null;
-    media: ManifestMedia | null;
-    url?: string | null;
-    validFrom?: string | null;
-    validUntil?: string | null;
-  }[];
-}
-
-export interface ManifestTemplate extends TemplateLayout<ManifestPlaylist> {
-  kind: 'template';
-}
+/** The content a player plays, as content answers it (kit; the same in process and over GraphQL). */
+export type { ManifestMedia, ManifestPlaylist, ManifestTemplate };
 
 /**
  * The caller's playlists and templates, as the content subgraph knows them. In-process in the

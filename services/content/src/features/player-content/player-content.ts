@@ -3,46 +3,12 @@
  * (signed, expiring) address, its size and SHA-512; a template's modules with their playlists.
  * What the scheduling subgraph's ContentDirectory.playerContent answers (in-process in the all-in-one).
  */
-import { effectiveWindow, templateLayoutOf, type TemplateLayout } from '@pylon/kit';
+import { effectiveWindow, templateLayoutOf, type PlayerMedia, type PlayerPlaylist, type PlayerSource, type PlayerTemplate } from '@pylon/kit';
 import type { Media, Playlist, Template } from '../../shared/content.repository.js';
 import { playOrder } from '../../domain/playlist.js';
 import type { ContentRuntime } from '../../runtime.js';
 
-export interface PlayerMedia {
-  id: string;
-  name: string;
-  mimeType: string | null;
-  /** Signed file address (relative to the REST base unless publicBaseUrl is set), or the external one. */
-  url: string | null;
-  size: number | null;
-  sha512: string | null;
-  duration: number | null;
-}
-
-export interface PlayerSource {
-  id: string;
-  name: string | null;
-  type: string;
-  interval: number | null;
-  media: PlayerMedia | null;
-  /** A web page's address (WEB_PAGE sources); null for files. */
-  url: string | null;
-  /** The effective validity window (the source's and its file's, intersected), ISO 8601; null sides are open. */
-  validFrom: string | null;
-  validUntil: string | null;
-}
-
-export interface PlayerPlaylist {
-  kind: 'playlist';
-  id: string;
-  name: string;
-  sources: PlayerSource[];
-}
-
-/** A template with each module's playlist as a player plays it (the layout fields: kit's TemplateLayout). */
-export interface PlayerTemplate extends TemplateLayout<PlayerPlaylist> {
-  kind: 'template';
-}
+export type { PlayerMedia, PlayerPlaylist, PlayerSource, PlayerTemplate };
 
 export interface PlayerContent {
   playlists: Map<string, PlayerPlaylist>;

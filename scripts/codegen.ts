@@ -6,8 +6,8 @@
  *     share to the letter (Maybe, the resolver function types, ...) is written once, in
  *     services/kit/src/generated/resolver-types.generated.ts (scripts/shared-resolver-types.ts);
  *   - services/kit/src/generated/{rest,legacy}-operations.generated.ts   typescript-operations over
- *     the REST declarations' documents and schema/operations/legacy/*.graphql (with the REST fragments
- *     they spread) against the composed API schema;
+ *     the REST declarations' documents and schema/operations/legacy/*.graphql (the REST fragments
+ *     they spread inlined) against the composed API schema;
  *   - console/src/gql/*   the console's typed GraphQL documents (graphql-codegen's client preset);
  *   - schema/openapi/rest.yaml   schema/openapi/rest.components.yaml (info, tags, components) with
  *     the paths of the route(...) / documented(...) declarations in rest-facade/src/operations spliced in;
@@ -32,12 +32,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate, type CodegenConfig } from '@graphql-codegen/cli';
-import { Kind, parse, printSchema, stripIgnoredCharacters, type GraphQLSchema } from 'graphql';
+import { Kind, parse, print, printSchema, stripIgnoredCharacters, visit as visitDocument, type GraphQLSchema, type InlineFragmentNode } from 'graphql';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { Document, isCollection, parse as parseYaml, visit } from 'yaml';
 import { loadApiSchema } from '../services/kit/src/graphql/api-schema.js';
 import { REST_MANIFEST } from '../services/kit/src/facade/gateway-client.js';
-import { fragmentDefinitions, withSharedFragments } from '../services/kit/src/facade/persisted-manifest.js';
+import { fragmentDefinitions } from '../services/kit/src/facade/persisted-manifest.js';
 import { OLD_REST_DOCUMENTS_DIR, restDocuments, restManifestText } from './rest-documents.js';
 import { hoistSharedTypes, SHARED_TYPES_FILE } from './shared-resolver-types.js';
 
@@ -199,7 +199,9 @@ const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 /**
  * The hand-kept legacy documents (schema/operations/legacy/*.graphql, in file-name order) as one
- * text, with the REST fragments (fragments.ts) they spread appended, as loadOperations serves them.
+ * text, each spread of a REST fragment (fragments.ts) replaced by an inline fragment of its
+ * selection: the same result types, without declaring the REST fragments' types a second time
+ * (rest-operations.generated.ts has them).
  */
 function legacyDocumentsText(restFragments: string): string {
   const dir = `${root}schema/operations/legacy/`;
@@ -207,7 +209,15 @@ function legacyDocumentsText(restFragments: string): string {
     .filter((f) => f.endsWith('.graphql'))
     .sort()
     .map((f) => readFileSync(dir + f, 'utf8'));
-  return withSharedFragments(files.join('\n'), fragmentDefinitions(restFragments, 'rest-facade/src/operations/fragments.ts'), 'schema/operations/legacy');
+  const shared = fragmentDefinitions(restFragments, 'rest-facade/src/operations/fragments.ts');
+  // A node returned on enter is visited in turn, so the REST fragments' own spreads are inlined too.
+  const inlined = visitDocument(parse(files.join('\n')), {
+    FragmentSpread(spread): InlineFragmentNode | undefined {
+      const def = shared.get(spread.name.value);
+      return def && { kind: Kind.INLINE_FRAGMENT, typeCondition: def.typeCondition, directives: spread.directives ?? [], selectionSet: def.selectionSet };
+    },
+  });
+  return print(inlined);
 }
 
 /**

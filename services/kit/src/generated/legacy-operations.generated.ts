@@ -6,9 +6,9 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type * as Types from './rest-operations.generated.js';
 
-export type LegacyMediaFragment = { validFrom: string | null, validUntil: string | null, id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null };
+export type LegacyMediaFragment = { id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null, validFrom: string | null, validUntil: string | null };
 
-export type LegacyPlaylistFragment = { calculatedDuration: number, id: string, name: string, type: Types.PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: Types.SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> };
+export type LegacyPlaylistFragment = { id: string, name: string, type: Types.PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, calculatedDuration: number, sources: Array<{ id: string, name: string | null, type: Types.SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> };
 
 export type DeleteDataTableRowMutationVariables = Exact<{
   tableId: string;
@@ -17,7 +17,7 @@ export type DeleteDataTableRowMutationVariables = Exact<{
 }>;
 
 
-export type DeleteDataTableRowMutation = { deleteDataTableRow: { rowId: string | null, version: number | null, success: boolean, error: string | null, errorCode: string | null, errorField: string | null } | null };
+export type DeleteDataTableRowMutation = { deleteDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, rowId: string | null, version: number | null } | null };
 
 export type GetDataTableRowQueryVariables = Exact<{
   tableId: string;
@@ -32,14 +32,14 @@ export type GetMediaQueryVariables = Exact<{
 }>;
 
 
-export type GetMediaQuery = { media: Array<{ validFrom: string | null, validUntil: string | null, id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null }> | null };
+export type GetMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null, validFrom: string | null, validUntil: string | null }> | null };
 
 export type GetPlaylistQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type GetPlaylistQuery = { playlist: Array<{ calculatedDuration: number, id: string, name: string, type: Types.PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: Types.SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
+export type GetPlaylistQuery = { playlist: Array<{ id: string, name: string, type: Types.PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, calculatedDuration: number, sources: Array<{ id: string, name: string | null, type: Types.SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
 
 export type ListDataTableRowsQueryVariables = Exact<{
   tableId: string;
@@ -76,7 +76,7 @@ export type ListMediaQueryVariables = Exact<{
 }>;
 
 
-export type ListMediaQuery = { media: Array<{ validFrom: string | null, validUntil: string | null, id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null }> | null };
+export type ListMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null, validFrom: string | null, validUntil: string | null }> | null };
 
 export type ListPlayLogsQueryVariables = Exact<{
   startDate: string;
@@ -95,7 +95,7 @@ export type ListPlaylistsQueryVariables = Exact<{
 }>;
 
 
-export type ListPlaylistsQuery = { playlist: Array<{ calculatedDuration: number, id: string, name: string, type: Types.PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: Types.SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
+export type ListPlaylistsQuery = { playlist: Array<{ id: string, name: string, type: Types.PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, calculatedDuration: number, sources: Array<{ id: string, name: string | null, type: Types.SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
 
 export type ListSchedulesQueryVariables = Exact<{
   deviceId?: string | null | undefined;
@@ -114,167 +114,6 @@ export type ListTemplatesQueryVariables = Exact<{
 
 
 export type ListTemplatesQuery = { template: Array<{ id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> }> | null };
-
-export type RestMediaFragment = { id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null };
-
-export type RestPlaylistFragment = { id: string, name: string, type: Types.PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: Types.SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> };
-
-type RestOutcome_AlertPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_AlertRulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_BatchDataTableRowsPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_CapFeedPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_CapFeedPollPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_CreateApiKeyPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_CreateMediaFromUrlPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_CreateOrganizationPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_CreateUserPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_DataTablePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_DataTableRowPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_DeleteAlertRulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_DeleteContentGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_DeleteDataTablePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_DeleteDataTableRowPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_DeleteDeviceGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_DeleteDevicePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_DeleteMediaPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_DeletePlaylistPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_DeleteScheduleGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_DeleteSchedulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_DeleteTemplatePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_DeleteWebhookEndpointPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_DeviceBulkJobPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_DeviceGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_DevicePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_ImportDataTableRowsPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_JobPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_MediaGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_OverridePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_PlaylistGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_PlaylistPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_PowerSchedulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_RedeliverWebhookEventsPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_ReorderDataTableRowsPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_RevokeApiKeyPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_RollbackDataTableRowPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_ScheduleGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_SchedulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_SendDeviceCommandPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_TemplateGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_TemplatePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_TrackDeviceEventPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_UpdateAccountPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_UpdateMediaPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_UpdateUserPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_WebhookDeliveryPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type RestOutcome_WebhookEndpointPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-export type RestOutcomeFragment =
-  | RestOutcome_AlertPayload_Fragment
-  | RestOutcome_AlertRulePayload_Fragment
-  | RestOutcome_BatchDataTableRowsPayload_Fragment
-  | RestOutcome_CapFeedPayload_Fragment
-  | RestOutcome_CapFeedPollPayload_Fragment
-  | RestOutcome_CreateApiKeyPayload_Fragment
-  | RestOutcome_CreateMediaFromUrlPayload_Fragment
-  | RestOutcome_CreateOrganizationPayload_Fragment
-  | RestOutcome_CreateUserPayload_Fragment
-  | RestOutcome_DataTablePayload_Fragment
-  | RestOutcome_DataTableRowPayload_Fragment
-  | RestOutcome_DeleteAlertRulePayload_Fragment
-  | RestOutcome_DeleteContentGroupPayload_Fragment
-  | RestOutcome_DeleteDataTablePayload_Fragment
-  | RestOutcome_DeleteDataTableRowPayload_Fragment
-  | RestOutcome_DeleteDeviceGroupPayload_Fragment
-  | RestOutcome_DeleteDevicePayload_Fragment
-  | RestOutcome_DeleteMediaPayload_Fragment
-  | RestOutcome_DeletePlaylistPayload_Fragment
-  | RestOutcome_DeleteScheduleGroupPayload_Fragment
-  | RestOutcome_DeleteSchedulePayload_Fragment
-  | RestOutcome_DeleteTemplatePayload_Fragment
-  | RestOutcome_DeleteWebhookEndpointPayload_Fragment
-  | RestOutcome_DeviceBulkJobPayload_Fragment
-  | RestOutcome_DeviceGroupPayload_Fragment
-  | RestOutcome_DevicePayload_Fragment
-  | RestOutcome_ImportDataTableRowsPayload_Fragment
-  | RestOutcome_JobPayload_Fragment
-  | RestOutcome_MediaGroupPayload_Fragment
-  | RestOutcome_OverridePayload_Fragment
-  | RestOutcome_PlaylistGroupPayload_Fragment
-  | RestOutcome_PlaylistPayload_Fragment
-  | RestOutcome_PowerSchedulePayload_Fragment
-  | RestOutcome_RedeliverWebhookEventsPayload_Fragment
-  | RestOutcome_ReorderDataTableRowsPayload_Fragment
-  | RestOutcome_RevokeApiKeyPayload_Fragment
-  | RestOutcome_RollbackDataTableRowPayload_Fragment
-  | RestOutcome_ScheduleGroupPayload_Fragment
-  | RestOutcome_SchedulePayload_Fragment
-  | RestOutcome_SendDeviceCommandPayload_Fragment
-  | RestOutcome_TemplateGroupPayload_Fragment
-  | RestOutcome_TemplatePayload_Fragment
-  | RestOutcome_TrackDeviceEventPayload_Fragment
-  | RestOutcome_UpdateAccountPayload_Fragment
-  | RestOutcome_UpdateMediaPayload_Fragment
-  | RestOutcome_UpdateUserPayload_Fragment
-  | RestOutcome_WebhookDeliveryPayload_Fragment
-  | RestOutcome_WebhookEndpointPayload_Fragment
-;
-
-export type RestDataTableRowFragment = { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number };
-
-export type RestDeviceFragment = { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null };
-
-export type RestScheduleFragment = { id: string, name: string, type: Types.ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: Types.SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> };
-
-export type RestTemplateFragment = { id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> };
-
-export type RestPingDataFragment = { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null };
 
 /** Every persisted legacy operation by name: the types of its result and its variables. */
 export interface LegacyOperationTypes {

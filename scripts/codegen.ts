@@ -6,7 +6,8 @@
  *     share to the letter (Maybe, the resolver function types, ...) is written once, in
  *     services/kit/src/generated/resolver-types.generated.ts (scripts/shared-resolver-types.ts);
  *   - services/kit/src/generated/{rest,legacy}-operations.generated.ts   typescript-operations over
- *     the REST declarations' documents and schema/operations/legacy/*.graphql against the composed API schema;
+ *     the REST declarations' documents and schema/operations/legacy/*.graphql (the REST fragments
+ *     they spread inlined) against the composed API schema;
  *   - console/src/gql/*   the console's typed GraphQL documents (graphql-codegen's client preset);
  *   - schema/openapi/rest.yaml   schema/openapi/rest.components.yaml (info, tags, components) with
  *     the paths of the route(...) / documented(...) declarations in rest-facade/src/operations spliced in;
@@ -31,11 +32,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate, type CodegenConfig } from '@graphql-codegen/cli';
-import { Kind, parse, printSchema, stripIgnoredCharacters, type GraphQLSchema } from 'graphql';
+import { Kind, parse, print, printSchema, stripIgnoredCharacters, visit as visitDocument, type GraphQLSchema, type InlineFragmentNode } from 'graphql';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { Document, isCollection, parse as parseYaml, visit } from 'yaml';
 import { loadApiSchema } from '../services/kit/src/graphql/api-schema.js';
 import { REST_MANIFEST } from '../services/kit/src/facade/gateway-client.js';
+import { fragmentDefinitions } from '../services/kit/src/facade/persisted-manifest.js';
 import { OLD_REST_DOCUMENTS_DIR, restDocuments, restManifestText } from './rest-documents.js';
 import { hoistSharedTypes, SHARED_TYPES_FILE } from './shared-resolver-types.js';
 
@@ -134,7 +136,7 @@ async function graphqlFiles(rest: RestSource): Promise<Map<string, string>> {
   for (const facade of ['rest', 'legacy']) {
     generates[`services/kit/src/generated/${facade}-operations.generated.ts`] = {
       schema: api,
-      documents: facade === 'rest' ? [rest.fragments, ...rest.documents.values()].join('\n') : `schema/operations/${facade}/*.graphql`,
+      documents: facade === 'rest' ? [rest.fragments, ...rest.documents.values()].join('\n') : legacyDocumentsText(rest.fragments),
       plugins: ['typescript-operations'],
       config: {
         ...shared,
@@ -175,7 +177,7 @@ async function graphqlFiles(rest: RestSource): Promise<Map<string, string>> {
   files.set(consoleTypes, compactDocuments(files.get(consoleTypes)!));
   for (const facade of ['rest', 'legacy'] as const) {
     const file = `services/kit/src/generated/${facade}-operations.generated.ts`;
-    const documents = facade === 'rest' ? [...rest.documents.values()] : legacyDocuments();
+    const documents = facade === 'rest' ? [...rest.documents.values()] : [legacyDocumentsText(rest.fragments)];
     files.set(file, `${files.get(file)}${operationMap(facade, documents)}`);
   }
   return files;
@@ -195,13 +197,27 @@ function compactDocuments(text: string): string {
 /** `getAccount` -> `GetAccount` (typescript-operations' default naming of operation types). */
 const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
-/** The hand-kept legacy documents, in file-name order. */
-function legacyDocuments(): string[] {
+/**
+ * The hand-kept legacy documents (schema/operations/legacy/*.graphql, in file-name order) as one
+ * text, each spread of a REST fragment (fragments.ts) replaced by an inline fragment of its
+ * selection: the same result types, without declaring the REST fragments' types a second time
+ * (rest-operations.generated.ts has them).
+ */
+function legacyDocumentsText(restFragments: string): string {
   const dir = `${root}schema/operations/legacy/`;
-  return readdirSync(dir)
+  const files = readdirSync(dir)
     .filter((f) => f.endsWith('.graphql'))
     .sort()
     .map((f) => readFileSync(dir + f, 'utf8'));
+  const shared = fragmentDefinitions(restFragments, 'rest-facade/src/operations/fragments.ts');
+  // A node returned on enter is visited in turn, so the REST fragments' own spreads are inlined too.
+  const inlined = visitDocument(parse(files.join('\n')), {
+    FragmentSpread(spread): InlineFragmentNode | undefined {
+      const def = shared.get(spread.name.value);
+      return def && { kind: Kind.INLINE_FRAGMENT, typeCondition: def.typeCondition, directives: spread.directives ?? [], selectionSet: def.selectionSet };
+    },
+  });
+  return print(inlined);
 }
 
 /**

@@ -2,8 +2,9 @@
  * The only way the legacy adapter reaches data: persisted operations, run through the
  * GatewayClient with the caller's own credentials. GraphQL errors become AppErrors with the kit's
  * stable codes. A legacy route whose query is the REST endpoint's runs the REST document of that
- * name (in schema/operations/rest.manifest.json), not a copy of it; only the documents whose
- * selection differs (the legacy record shapes) live in schema/operations/legacy/.
+ * name (in schema/operations/rest.manifest.json), not a copy of it (the legacy records pick their
+ * fields from the REST selection); only the documents whose query differs (their variables, a
+ * legacy-only field) live in schema/operations/legacy/, and they spread the REST fragments.
  */
 import {
   AppError,

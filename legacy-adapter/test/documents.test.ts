@@ -1,10 +1,10 @@
 /**
  * The legacy adapter runs the REST facade's persisted document wherever its query is the same
- * (operations.ts legacyDocuments): schema/operations/legacy/ holds only the documents whose
- * selection differs (the legacy record shapes), never a copy of a REST one.
+ * (operations.ts legacyDocuments): schema/operations/legacy/ holds only the documents whose query
+ * differs, never a copy of a REST one, and they spread the REST fragments rather than copies of them.
  */
 import { loadOperations } from '@pylon/kit';
-import { parse, print } from 'graphql';
+import { Kind, parse, print } from 'graphql';
 import { createOperationRunner, legacyDocuments } from '../src/operations.js';
 import { RESOURCES } from '../src/resources/index.js';
 
@@ -24,7 +24,21 @@ test('every operation a legacy resource runs has a document; shared ones are the
   // e.g. GET /account and the analytics datasets run the REST documents, the device records their own.
   expect(documents.get('getAccount')).toBe(loadOperations('rest').get('getAccount'));
   expect(documents.get('getHeatMap')).toBe(loadOperations('rest').get('getHeatMap'));
+  expect(documents.get('getDevice')).toBe(loadOperations('rest').get('getDevice'));
   expect(documents.get('listDevices')).toBe(loadOperations('legacy').get('listDevices'));
+});
+
+test('the legacy documents spread the REST fragments: no legacy fragment repeats one', () => {
+  const fragments = (texts: Iterable<string>) =>
+    new Map(
+      [...texts].flatMap((t) =>
+        parse(t).definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, print(d.selectionSet)] as const] : [])),
+      ),
+    );
+  const rest = new Set(fragments(loadOperations('rest').values()).values());
+  const legacy = [...fragments(loadOperations('legacy').values())].filter(([name]) => !name.startsWith('Rest'));
+  expect(legacy.filter(([, selection]) => rest.has(selection)).map(([name]) => name)).toEqual([]);
+  expect(loadOperations('legacy').get('listDevices')).toMatch(/\.\.\.RestDevice\b/);
 });
 
 test('the runner refuses to start when a resource names a document neither set has', () => {

@@ -1,6 +1,7 @@
 /** Legacy media, playlist and template records: the GraphQL fields in snake_case (kit snakeRecord), tags as a list like the legacy device. */
 import { snakeRecord } from '@pylon/kit';
-import type { LegacyMediaFragment, LegacyPlaylistFragment, LegacyTemplateFragment } from '@pylon/kit/generated/legacy-operations.generated';
+import type { LegacyMediaFragment, LegacyPlaylistFragment } from '@pylon/kit/generated/legacy-operations.generated';
+import type { RestTemplateFragment } from '@pylon/kit/generated/rest-operations.generated';
 
 const MEDIA_FIELDS = [
   'id',
@@ -46,6 +47,6 @@ export function toLegacyPlaylist(p: LegacyPlaylistFragment): LegacyPlaylist {
   };
 }
 
-export function toLegacyTemplate(t: LegacyTemplateFragment): LegacyTemplate {
+export function toLegacyTemplate(t: RestTemplateFragment): LegacyTemplate {
   return { ...snakeRecord(t, TEMPLATE_FIELDS), modules: (t.modules ?? []).map((m) => snakeRecord(m, MODULE_FIELDS)) };
 }

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { AppError, payloadAt, snakeRecord } from '@pylon/kit';
-import type { LegacyDataTableFragment, LegacyDataTableRowFragment } from '@pylon/kit/generated/legacy-operations.generated';
+import type { RestDataTableFragment, RestDataTableRowFragment } from '@pylon/kit/generated/rest-operations.generated';
 import { defineResource, parseQuery } from './resource.js';
 
 type Data = Record<string, unknown>;
@@ -17,14 +17,14 @@ type Data = Record<string, unknown>;
 const COLUMN_FIELDS = ['id', 'name', 'key', 'type', 'required', 'sortable', 'options', 'default'] as const;
 const TABLE_FIELDS = ['id', 'name', 'description', 'column_count', 'row_count', 'updated_at', 'cache_ttl_seconds'] as const;
 
-export const toLegacyTable = (t: LegacyDataTableFragment) => ({
+export const toLegacyTable = (t: RestDataTableFragment) => ({
   ...snakeRecord(t, TABLE_FIELDS),
   columns: (t.columns ?? []).map((c) => snakeRecord(c, COLUMN_FIELDS)),
 });
 type LegacyTable = ReturnType<typeof toLegacyTable>;
 
 /** `data` is the row's cells under the table's own column keys: never case-converted. */
-export const toLegacyRow = (r: LegacyDataTableRowFragment) => ({
+export const toLegacyRow = (r: RestDataTableRowFragment) => ({
   id: r.id,
   sort_order: r.sortOrder,
   data: r.data,
@@ -128,7 +128,7 @@ function rowBody(body: unknown, opts: { version: boolean }): { data: Data; versi
   return { data: data as Data, version };
 }
 
-const rowOf = (data: Data, root: string): LegacyRow => toLegacyRow(payloadAt(data, root).row as LegacyDataTableRowFragment);
+const rowOf = (data: Data, root: string): LegacyRow => toLegacyRow(payloadAt(data, root).row as RestDataTableRowFragment);
 
 export const createDataTableRow = defineResource<LegacyRow>({
   method: 'post',

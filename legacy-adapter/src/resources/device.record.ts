@@ -1,11 +1,17 @@
 /** The legacy device record: the Device fields in snake_case, like the current REST Device. */
 import { isoSeconds, snakeRecord } from '@pylon/kit';
-import type { LegacyDeviceFragment } from '@pylon/kit/generated/legacy-operations.generated';
+import type { RestDeviceFragment, RestPingDataFragment } from '@pylon/kit/generated/rest-operations.generated';
 
-/** One `device` of listDevices.graphql (generated from the document; getDevice and the device mutations select the same fragment). */
-export type DeviceData = Omit<LegacyDeviceFragment, 'registrationKey'> & {
+type PingData = Pick<RestPingDataFragment, 'cpuUsage' | 'memoryUsage' | 'diskUsage' | 'playerVersion' | 'ipAddress' | 'timestamp'>;
+
+/**
+ * The fields of one `device` the legacy record shows: the REST selection (`...RestDevice` in
+ * listDevices.graphql; getDevice and the device mutations run the REST documents) holds them.
+ */
+export type DeviceData = Pick<RestDeviceFragment, 'id' | 'name' | 'isOnline' | 'tags' | 'groupId' | 'groupName' | 'deviceType' | 'location'> & {
+  pingData: PingData | null;
   /** Null unless the caller holds Devices_Edit (a record built without it reads as null). */
-  registrationKey?: LegacyDeviceFragment['registrationKey'];
+  registrationKey?: RestDeviceFragment['registrationKey'];
 };
 
 export interface LegacyDevice {
@@ -42,8 +48,23 @@ const LEGACY_DEVICE_FIELDS = [
   'registration_key',
 ] as const satisfies readonly (keyof LegacyDevice)[];
 
+/** The ping fields the legacy record shows, in wire order (the REST selection holds more). */
+const LEGACY_PING_FIELDS = [
+  'cpu_usage',
+  'memory_usage',
+  'disk_usage',
+  'player_version',
+  'ip_address',
+  'timestamp',
+] as const satisfies readonly (keyof NonNullable<LegacyDevice['ping_data']>)[];
+
 export function toLegacyDevice(d: DeviceData): LegacyDevice {
-  // Same case conversion as the REST record (kit snakeKeys); the list fixes the order.
+  // Same case conversion as the REST record (kit snakeKeys); the lists fix the fields and their order.
   const record = snakeRecord(d, LEGACY_DEVICE_FIELDS) as LegacyDevice;
-  return record.ping_data ? { ...record, ping_data: { ...record.ping_data, timestamp: isoSeconds(d.pingData?.timestamp) } } : record;
+  return d.pingData
+    ? {
+        ...record,
+        ping_data: { ...(snakeRecord(d.pingData, LEGACY_PING_FIELDS) as NonNullable<LegacyDevice['ping_data']>), timestamp: isoSeconds(d.pingData.timestamp) },
+      }
+    : record;
 }

@@ -226,7 +226,6 @@ export const REST_FRAGMENTS = gql`
     updatedOn
   }
 
-  # A webhook endpoint as every /webhooks answer shows it (never its secret).
   fragment RestAuditEvent on AuditEvent {
     eventId
     timestamp
@@ -274,6 +273,7 @@ export const REST_FRAGMENTS = gql`
     disabled
   }
 
+  # A webhook endpoint as every /webhooks answer shows it (never its secret).
   fragment RestWebhookEndpoint on WebhookEndpoint {
     id
     url
@@ -326,15 +326,7 @@ export const REST_FRAGMENTS = gql`
       backgroundColor
     }
     target {
-      all
-      tags
-      groupIds
-      deviceIds
-      radius {
-        latitude
-        longitude
-        radiusKm
-      }
+      ...RestOverrideTarget
     }
     startsAt
     endsAt
@@ -357,6 +349,19 @@ export const REST_FRAGMENTS = gql`
     }
   }
 
+  # Which screens an override (or a CAP feed's overrides) reaches.
+  fragment RestOverrideTarget on OverrideTarget {
+    all
+    tags
+    groupIds
+    deviceIds
+    radius {
+      latitude
+      longitude
+      radiusKm
+    }
+  }
+
   fragment RestCapFeed on CapFeed {
     id
     name
@@ -365,15 +370,7 @@ export const REST_FRAGMENTS = gql`
     severities
     events
     target {
-      all
-      tags
-      groupIds
-      deviceIds
-      radius {
-        latitude
-        longitude
-        radiusKm
-      }
+      ...RestOverrideTarget
     }
     pollSeconds
     defaultDurationMinutes

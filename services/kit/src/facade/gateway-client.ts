@@ -5,9 +5,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type FragmentDefinitionNode, type GraphQLFormattedError } from 'graphql';
+import { type GraphQLFormattedError } from 'graphql';
 import { SCHEMA_DIR } from '../graphql/context.js';
-import { fragmentDefinitions, readManifest, withSharedFragments } from './persisted-manifest.js';
+import { fragmentDefinitions, readManifest, restFragments, withSharedFragments } from './persisted-manifest.js';
 import type { PrincipalSummary } from '../http/audit.js';
 
 export interface CallerCredentials {
@@ -61,8 +61,9 @@ export const REST_MANIFEST = 'schema/operations/rest.manifest.json';
 /**
  * Loads every persisted operation of one facade, keyed by operationId, each document standing alone
  * (the shared fragments it spreads appended). REST: the generated manifest (REST_MANIFEST). Legacy:
- * the hand-kept schema/operations/legacy/<operationId>.graphql files, fragments shared by several
- * operations once in `_fragments.graphql`.
+ * the hand-kept schema/operations/legacy/<operationId>.graphql files, which spread the REST
+ * fragments (`RestDevice`, ...: rest-facade/src/operations/fragments.ts, read from the manifest
+ * that carries them) and the few legacy-only ones in `_fragments.graphql`.
  */
 export function loadOperations(facade: 'rest' | 'legacy'): ReadonlyMap<string, string> {
   // Read and parsed once per process: the all-in-one asks for each facade's set two or three times at start.
@@ -76,7 +77,7 @@ const loaded = new Map<'rest' | 'legacy', ReadonlyMap<string, string>>();
 function readOperations(facade: 'legacy'): Map<string, string> {
   const dir = `${SCHEMA_DIR}operations/${facade}/`;
   const files = readdirSync(dir).filter((f) => f.endsWith('.graphql'));
-  const shared = new Map<string, FragmentDefinitionNode>();
+  const shared = new Map(restFragments(loadOperations('rest')));
   for (const file of files.filter((f) => f.startsWith('_')))
     for (const [name, def] of fragmentDefinitions(readFileSync(dir + file, 'utf8'), `${facade}/${file}`)) shared.set(name, def);
   const ops = new Map<string, string>();

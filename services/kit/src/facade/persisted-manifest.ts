@@ -44,6 +44,17 @@ export function fragmentDefinitions(text: string, where: string): Map<string, Fr
   return shared;
 }
 
+/**
+ * The shared fragments of fragments.ts as the REST manifest carries them (appended to the documents
+ * that spread them): what the legacy documents spread too, read from there rather than copied.
+ */
+export function restFragments(documents: ReadonlyMap<string, string>): Map<string, FragmentDefinitionNode> {
+  const shared = new Map<string, FragmentDefinitionNode>();
+  for (const text of documents.values())
+    for (const def of parse(text).definitions) if (def.kind === Kind.FRAGMENT_DEFINITION && def.name.value.startsWith('Rest')) shared.set(def.name.value, def);
+  return shared;
+}
+
 /** `text` with the shared fragments it spreads (transitively) appended, so the document stands alone. */
 export function withSharedFragments(text: string, shared: ReadonlyMap<string, FragmentDefinitionNode>, where: string): string {
   const doc = parse(text);

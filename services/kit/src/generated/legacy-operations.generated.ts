@@ -6,178 +6,9 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type * as Types from './rest-operations.generated.js';
 
-export type LegacyDeviceFragment = { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, registrationKey: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null };
+export type LegacyMediaFragment = { id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null, validFrom: string | null, validUntil: string | null };
 
-export type LegacyMediaFragment = { id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, tags: Array<string>, groupId: string | null, groupName: string | null, validFrom: string | null, validUntil: string | null };
-
-export type LegacyPlaylistFragment = { id: string, name: string, type: Types.PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: Types.SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> };
-
-export type LegacyTemplateFragment = { id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> };
-
-export type LegacyDataTableFragment = { id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: Types.ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> };
-
-export type LegacyDataTableRowFragment = { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number };
-
-type LegacyOutcome_AlertPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_AlertRulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_BatchDataTableRowsPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_CapFeedPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_CapFeedPollPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_CreateApiKeyPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_CreateMediaFromUrlPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_CreateOrganizationPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_CreateUserPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_DataTablePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_DataTableRowPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_DeleteAlertRulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_DeleteContentGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_DeleteDataTablePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_DeleteDataTableRowPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_DeleteDeviceGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_DeleteDevicePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_DeleteMediaPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_DeletePlaylistPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_DeleteScheduleGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_DeleteSchedulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_DeleteTemplatePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_DeleteWebhookEndpointPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_DeviceBulkJobPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_DeviceGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_DevicePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_ImportDataTableRowsPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_JobPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_MediaGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_OverridePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_PlaylistGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_PlaylistPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_PowerSchedulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_RedeliverWebhookEventsPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_ReorderDataTableRowsPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_RevokeApiKeyPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_RollbackDataTableRowPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_ScheduleGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_SchedulePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_SendDeviceCommandPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_TemplateGroupPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_TemplatePayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_TrackDeviceEventPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_UpdateAccountPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_UpdateMediaPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_UpdateUserPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_WebhookDeliveryPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-type LegacyOutcome_WebhookEndpointPayload_Fragment = { success: boolean, error: string | null, errorCode: string | null, errorField: string | null };
-
-export type LegacyOutcomeFragment =
-  | LegacyOutcome_AlertPayload_Fragment
-  | LegacyOutcome_AlertRulePayload_Fragment
-  | LegacyOutcome_BatchDataTableRowsPayload_Fragment
-  | LegacyOutcome_CapFeedPayload_Fragment
-  | LegacyOutcome_CapFeedPollPayload_Fragment
-  | LegacyOutcome_CreateApiKeyPayload_Fragment
-  | LegacyOutcome_CreateMediaFromUrlPayload_Fragment
-  | LegacyOutcome_CreateOrganizationPayload_Fragment
-  | LegacyOutcome_CreateUserPayload_Fragment
-  | LegacyOutcome_DataTablePayload_Fragment
-  | LegacyOutcome_DataTableRowPayload_Fragment
-  | LegacyOutcome_DeleteAlertRulePayload_Fragment
-  | LegacyOutcome_DeleteContentGroupPayload_Fragment
-  | LegacyOutcome_DeleteDataTablePayload_Fragment
-  | LegacyOutcome_DeleteDataTableRowPayload_Fragment
-  | LegacyOutcome_DeleteDeviceGroupPayload_Fragment
-  | LegacyOutcome_DeleteDevicePayload_Fragment
-  | LegacyOutcome_DeleteMediaPayload_Fragment
-  | LegacyOutcome_DeletePlaylistPayload_Fragment
-  | LegacyOutcome_DeleteScheduleGroupPayload_Fragment
-  | LegacyOutcome_DeleteSchedulePayload_Fragment
-  | LegacyOutcome_DeleteTemplatePayload_Fragment
-  | LegacyOutcome_DeleteWebhookEndpointPayload_Fragment
-  | LegacyOutcome_DeviceBulkJobPayload_Fragment
-  | LegacyOutcome_DeviceGroupPayload_Fragment
-  | LegacyOutcome_DevicePayload_Fragment
-  | LegacyOutcome_ImportDataTableRowsPayload_Fragment
-  | LegacyOutcome_JobPayload_Fragment
-  | LegacyOutcome_MediaGroupPayload_Fragment
-  | LegacyOutcome_OverridePayload_Fragment
-  | LegacyOutcome_PlaylistGroupPayload_Fragment
-  | LegacyOutcome_PlaylistPayload_Fragment
-  | LegacyOutcome_PowerSchedulePayload_Fragment
-  | LegacyOutcome_RedeliverWebhookEventsPayload_Fragment
-  | LegacyOutcome_ReorderDataTableRowsPayload_Fragment
-  | LegacyOutcome_RevokeApiKeyPayload_Fragment
-  | LegacyOutcome_RollbackDataTableRowPayload_Fragment
-  | LegacyOutcome_ScheduleGroupPayload_Fragment
-  | LegacyOutcome_SchedulePayload_Fragment
-  | LegacyOutcome_SendDeviceCommandPayload_Fragment
-  | LegacyOutcome_TemplateGroupPayload_Fragment
-  | LegacyOutcome_TemplatePayload_Fragment
-  | LegacyOutcome_TrackDeviceEventPayload_Fragment
-  | LegacyOutcome_UpdateAccountPayload_Fragment
-  | LegacyOutcome_UpdateMediaPayload_Fragment
-  | LegacyOutcome_UpdateUserPayload_Fragment
-  | LegacyOutcome_WebhookDeliveryPayload_Fragment
-  | LegacyOutcome_WebhookEndpointPayload_Fragment
-;
-
-export type CreateDataTableRowMutationVariables = Exact<{
-  input: Types.CreateDataTableRowInput;
-}>;
-
-
-export type CreateDataTableRowMutation = { createDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, row: { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number } | null } | null };
-
-export type CreateDeviceMutationVariables = Exact<{
-  input: Types.CreateDeviceInput;
-}>;
-
-
-export type CreateDeviceMutation = { createDevice: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, device: { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, registrationKey: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null } | null } | null };
+export type LegacyPlaylistFragment = { id: string, name: string, type: Types.PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, calculatedDuration: number, sources: Array<{ id: string, name: string | null, type: Types.SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> };
 
 export type DeleteDataTableRowMutationVariables = Exact<{
   tableId: string;
@@ -186,14 +17,7 @@ export type DeleteDataTableRowMutationVariables = Exact<{
 }>;
 
 
-export type DeleteDataTableRowMutation = { deleteDataTableRow: { rowId: string | null, version: number | null, success: boolean, error: string | null, errorCode: string | null, errorField: string | null } | null };
-
-export type GetDataTableQueryVariables = Exact<{
-  tableId: string;
-}>;
-
-
-export type GetDataTableQuery = { dataTable: { id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: Types.ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> } | null };
+export type DeleteDataTableRowMutation = { deleteDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, rowId: string | null, version: number | null } | null };
 
 export type GetDataTableRowQueryVariables = Exact<{
   tableId: string;
@@ -203,33 +27,19 @@ export type GetDataTableRowQueryVariables = Exact<{
 
 export type GetDataTableRowQuery = { dataTableRow: { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number } | null };
 
-export type GetDeviceQueryVariables = Exact<{
-  id: string;
-}>;
-
-
-export type GetDeviceQuery = { device: Array<{ id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, registrationKey: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null }> | null };
-
 export type GetMediaQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type GetMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, tags: Array<string>, groupId: string | null, groupName: string | null, validFrom: string | null, validUntil: string | null }> | null };
+export type GetMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null, validFrom: string | null, validUntil: string | null }> | null };
 
 export type GetPlaylistQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type GetPlaylistQuery = { playlist: Array<{ id: string, name: string, type: Types.PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: Types.SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> }> | null };
-
-export type GetTemplateQueryVariables = Exact<{
-  id: string;
-}>;
-
-
-export type GetTemplateQuery = { template: Array<{ id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> }> | null };
+export type GetPlaylistQuery = { playlist: Array<{ id: string, name: string, type: Types.PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, calculatedDuration: number, sources: Array<{ id: string, name: string | null, type: Types.SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
 
 export type ListDataTableRowsQueryVariables = Exact<{
   tableId: string;
@@ -242,14 +52,6 @@ export type ListDataTableRowsQueryVariables = Exact<{
 
 
 export type ListDataTableRowsQuery = { dataTableRows: { totalCount: number, continuationToken: string | null, data: Array<{ id: string, sortOrder: number, data: unknown, updatedAt: string, version: number }> } | null };
-
-export type ListDataTablesQueryVariables = Exact<{
-  pageSize?: number | null | undefined;
-  continuationToken?: string | null | undefined;
-}>;
-
-
-export type ListDataTablesQuery = { dataTables: { continuationToken: string | null, data: Array<{ id: string, name: string, description: string | null, columnCount: number, rowCount: number, updatedAt: string, cacheTtlSeconds: number | null, columns: Array<{ id: string, name: string, key: string, type: Types.ColumnType, required: boolean, sortable: boolean, options: Array<string> | null, default: string | null }> }> } | null };
 
 export type ListDeviceGroupsQueryVariables = Exact<{
   tree?: boolean | null | undefined;
@@ -266,7 +68,7 @@ export type ListDevicesQueryVariables = Exact<{
 }>;
 
 
-export type ListDevicesQuery = { device: Array<{ id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, registrationKey: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null }> | null };
+export type ListDevicesQuery = { device: Array<{ id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, orgId: string | null, timezone: string | null, notes: string | null, registrationKey: string | null, createdOn: string | null, updatedOn: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null }> | null };
 
 export type ListMediaQueryVariables = Exact<{
   limit?: number | null | undefined;
@@ -274,7 +76,7 @@ export type ListMediaQueryVariables = Exact<{
 }>;
 
 
-export type ListMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, tags: Array<string>, groupId: string | null, groupName: string | null, validFrom: string | null, validUntil: string | null }> | null };
+export type ListMediaQuery = { media: Array<{ id: string, name: string, fileName: string | null, mimeType: string | null, fileSize: number | null, fileUrl: string | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string>, groupId: string | null, groupName: string | null, validFrom: string | null, validUntil: string | null }> | null };
 
 export type ListPlayLogsQueryVariables = Exact<{
   startDate: string;
@@ -293,7 +95,7 @@ export type ListPlaylistsQueryVariables = Exact<{
 }>;
 
 
-export type ListPlaylistsQuery = { playlist: Array<{ id: string, name: string, type: Types.PlaylistType, duration: number | null, calculatedDuration: number, groupId: string | null, groupName: string | null, tags: Array<string>, updatedOn: string | null, sources: Array<{ id: string, name: string | null, type: Types.SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, mimeType: string | null, fileSize: number | null } | null }> }> | null };
+export type ListPlaylistsQuery = { playlist: Array<{ id: string, name: string, type: Types.PlaylistType, duration: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, calculatedDuration: number, sources: Array<{ id: string, name: string | null, type: Types.SourceType, sequence: number, interval: number | null, validFrom: string | null, validUntil: string | null, media: { id: string, fileName: string | null, fileUrl: string | null, name: string | null, mimeType: string | null, fileSize: number | null, thumbnailUrl: string | null, uploadedOn: string | null, width: number | null, height: number | null, sha512: string | null, startDate: string | null, endDate: string | null, tags: Array<string> | null, groupId: string | null, groupName: string | null } | null }> }> | null };
 
 export type ListSchedulesQueryVariables = Exact<{
   deviceId?: string | null | undefined;
@@ -303,7 +105,7 @@ export type ListSchedulesQueryVariables = Exact<{
 }>;
 
 
-export type ListSchedulesQuery = { schedule: Array<{ id: string, name: string, type: Types.ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: Types.SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, devices: Array<{ id: string }> }> | null };
+export type ListSchedulesQuery = { schedule: Array<{ id: string, name: string, type: Types.ScheduleType, startDate: string | null, endDate: string | null, startTime: string | null, endTime: string | null, monday: boolean, tuesday: boolean, wednesday: boolean, thursday: boolean, friday: boolean, saturday: boolean, sunday: boolean, priority: Types.SchedulePriorityType, templateId: string | null, playlistId: string | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, devices: Array<{ id: string }> }> | null };
 
 export type ListTemplatesQueryVariables = Exact<{
   limit?: number | null | undefined;
@@ -311,36 +113,15 @@ export type ListTemplatesQueryVariables = Exact<{
 }>;
 
 
-export type ListTemplatesQuery = { template: Array<{ id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> }> | null };
-
-export type UpdateDataTableRowMutationVariables = Exact<{
-  input: Types.UpdateDataTableRowInput;
-}>;
-
-
-export type UpdateDataTableRowMutation = { updateDataTableRow: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, row: { id: string, sortOrder: number, data: unknown, updatedAt: string, version: number } | null } | null };
-
-export type UpdateDeviceMutationVariables = Exact<{
-  id: string | number;
-  input: Types.UpdateDeviceInput;
-}>;
-
-
-export type UpdateDeviceMutation = { updateDevice: { success: boolean, error: string | null, errorCode: string | null, errorField: string | null, device: { id: string, name: string, isOnline: boolean, tags: Array<string>, groupId: string | null, groupName: string | null, registrationKey: string | null, deviceType: { id: string | null, name: string | null, manufacturer: string | null } | null, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, ipAddress: string | null, timestamp: string | null } | null, location: { city: string | null, state: string | null, country: string | null, latitude: number | null, longitude: number | null } | null } | null } | null };
+export type ListTemplatesQuery = { template: Array<{ id: string, name: string, width: number | null, height: number | null, orientation: number | null, groupId: string | null, groupName: string | null, tags: Array<string>, createdOn: string | null, updatedOn: string | null, modules: Array<{ id: string, name: string | null, type: string | null, left: number, top: number, width: number, height: number, playlistId: string | null }> }> | null };
 
 /** Every persisted legacy operation by name: the types of its result and its variables. */
 export interface LegacyOperationTypes {
-  createDataTableRow: { result: CreateDataTableRowMutation; variables: CreateDataTableRowMutationVariables };
-  createDevice: { result: CreateDeviceMutation; variables: CreateDeviceMutationVariables };
   deleteDataTableRow: { result: DeleteDataTableRowMutation; variables: DeleteDataTableRowMutationVariables };
-  getDataTable: { result: GetDataTableQuery; variables: GetDataTableQueryVariables };
   getDataTableRow: { result: GetDataTableRowQuery; variables: GetDataTableRowQueryVariables };
-  getDevice: { result: GetDeviceQuery; variables: GetDeviceQueryVariables };
   getMedia: { result: GetMediaQuery; variables: GetMediaQueryVariables };
   getPlaylist: { result: GetPlaylistQuery; variables: GetPlaylistQueryVariables };
-  getTemplate: { result: GetTemplateQuery; variables: GetTemplateQueryVariables };
   listDataTableRows: { result: ListDataTableRowsQuery; variables: ListDataTableRowsQueryVariables };
-  listDataTables: { result: ListDataTablesQuery; variables: ListDataTablesQueryVariables };
   listDeviceGroups: { result: ListDeviceGroupsQuery; variables: ListDeviceGroupsQueryVariables };
   listDevices: { result: ListDevicesQuery; variables: ListDevicesQueryVariables };
   listMedia: { result: ListMediaQuery; variables: ListMediaQueryVariables };
@@ -348,6 +129,4 @@ export interface LegacyOperationTypes {
   listPlaylists: { result: ListPlaylistsQuery; variables: ListPlaylistsQueryVariables };
   listSchedules: { result: ListSchedulesQuery; variables: ListSchedulesQueryVariables };
   listTemplates: { result: ListTemplatesQuery; variables: ListTemplatesQueryVariables };
-  updateDataTableRow: { result: UpdateDataTableRowMutation; variables: UpdateDataTableRowMutationVariables };
-  updateDevice: { result: UpdateDeviceMutation; variables: UpdateDeviceMutationVariables };
 }

@@ -84,7 +84,7 @@ if (process.env.BENCH_ONLY === 'capacity-distributed') {
 // Spawn to ready from dist/ (node) and from the sources (tsx); 1 start each in smoke mode. Full runs
 // also start it as the image does (its Node, its compile cache), when that Node can be had.
 const startRuns = smoke ? 1 : 5;
-const starts = await startScenario(startRuns, smoke ? {} : { imageNode: imageNode() });
+const starts = await startScenario(startRuns, smoke ? { waitForDemoHistory: false } : { imageNode: imageNode() });
 printStart(starts, startRuns);
 
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));

@@ -1,7 +1,7 @@
 /**
  * Scenario 8 alone (`pnpm --filter @pylon/bench exec tsx src/start.run.ts`): spawn to /readyz from
  * dist/ (and through tsx). BENCH_START_RUNS starts each (default 5), BENCH_START_ONLY a target
- * ('all-in-one', 'datatables'), BENCH_START_TSX=false leaves out the starts through tsx,
+ * ('all-in-one', 'datatables', 'npm start'), BENCH_START_TSX=false leaves out the starts through tsx,
  * BENCH_START_IMAGE=false the all-in-one under the image's Node with its compile cache.
  */
 import { loadavg } from 'node:os';

@@ -14,6 +14,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { userShellEnv } from '@pylon/kit/testing';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dist = createRequire(import.meta.url)(join(ROOT, 'scripts/dist.cjs')) as { isCurrent(): boolean; CONDITION: string };
@@ -27,7 +28,7 @@ export interface StartResult {
 }
 
 export interface StartOptions {
-  /** Only the targets whose name contains this ('all-in-one', 'datatables'). */
+  /** Only the targets whose name contains this ('all-in-one', 'datatables', 'npm start'). */
   only?: string;
   /** Also start through tsx (default true). */
   tsx?: boolean;
@@ -36,6 +37,8 @@ export interface StartOptions {
    * Dockerfile's, imageNode()) with NODE_COMPILE_CACHE set, after one start that fills the cache.
    */
   imageNode?: string | undefined;
+  /** Before timing `npm start`, let the first (seeding) start send the demo's telemetry history (default true). */
+  waitForDemoHistory?: boolean;
 }
 
 /**
@@ -182,8 +185,75 @@ export async function startScenario(runs: number, opts: StartOptions = {}): Prom
     }
   }
   if (cacheDir) await rm(cacheDir, { recursive: true, force: true });
+  if (!opts.only || 'npm start'.includes(opts.only)) out.push(...(await npmStartScenario(runs, opts.waitForDemoHistory ?? true)));
   return out;
 }
+
+/**
+ * `npm start` as a user types it in a shell (none of the bench's settings or npm/pnpm variables), on
+ * a data dir a first, uncounted start seeded with the demo (its telemetry history waited for, up to
+ * 120 s, when `waitForHistory`): the median of `runs` starts to the banner and to /readyz 200.
+ */
+async function npmStartScenario(runs: number, waitForHistory: boolean): Promise<StartResult[]> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'pylon-npm-start-'));
+  try {
+    await npmStartOnce(dataDir, waitForHistory ? 120_000 : 0);
+    const r: { bannerMs: number; ms: number }[] = [];
+    for (let i = 0; i < runs; i++) r.push(await npmStartOnce(dataDir, 0));
+    return [
+      { name: 'npm start, existing data dir: the banner', distMs: median(r.map((x) => x.bannerMs)) },
+      { name: 'npm start, existing data dir: /readyz', distMs: median(r.map((x) => x.ms)) },
+    ];
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function npmStartOnce(dataDir: string, historyWaitMs: number): Promise<{ bannerMs: number; ms: number }> {
+  const port = await freePort();
+  const env = userShellEnv(process.env, { PORT: String(port), LEGACY_PORT: String(await freePort()), SIGNAGE_DATA_DIR: dataDir });
+  const started = performance.now();
+  // Its own process group: the stop reaches npm and the server as a terminal's Ctrl-C would.
+  const child = spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  let bannerMs = 0;
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    if (!bannerMs && out.includes('Pylon is running')) bannerMs = performance.now() - started;
+  });
+  const exited = new Promise((r) => child.once('exit', r));
+  try {
+    let ms = 0;
+    const deadline = Date.now() + 120_000;
+    while (!ms || !bannerMs) {
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`npm start was not ready within 120 s (exit ${child.exitCode}):\n${out.slice(-2000)}`);
+      if (
+        !ms &&
+        (await fetch(`http://127.0.0.1:${port}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        ))
+      )
+        ms = performance.now() - started;
+      else await new Promise((r) => setTimeout(r, 10));
+    }
+    const historyDeadline = Date.now() + historyWaitMs;
+    while (Date.now() < historyDeadline && !readLog(dataDir).includes('demo telemetry history sent')) await new Promise((r) => setTimeout(r, 500));
+    return { bannerMs, ms };
+  } finally {
+    if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
+    await exited;
+  }
+}
+
+const readLog = (dataDir: string) => {
+  try {
+    return readFileSync(join(dataDir, 'pylon.log'), 'utf8');
+  } catch {
+    return '';
+  }
+};
 
 function summary(name: string, d: { ms: number; cpuMs?: number }[], s: { ms: number }[]): StartResult {
   const cpu = d.flatMap((r) => (r.cpuMs === undefined ? [] : [r.cpuMs]));

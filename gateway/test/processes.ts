@@ -14,7 +14,7 @@ import { seedDemo } from '../../launcher/src/demo/seed-demo.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 export const TSX = join(ROOT, 'node_modules/.bin/tsx');
-export { entryCommand, TSX_LOADER } from '@pylon/kit/testing';
+export { entryCommand, TSX_LOADER, userShellEnv } from '@pylon/kit/testing';
 
 export const freePort = () =>
   new Promise<number>((resolve) => {

@@ -9,7 +9,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, ROOT } from '../../gateway/test/processes.js';
+import { freePort, ROOT, userShellEnv } from '../../gateway/test/processes.js';
 import { blockMarker, blocksRun, curlShim, docsBlocks, foreignHosts, hardCodedAddresses, readmeScript } from './readme-examples.js';
 
 const READY_MS = 120_000;
@@ -19,19 +19,6 @@ const JPEG = Buffer.from(
   '/9j/4AAQSkZJRgABAQEAAQABAAD/2wBDAAMCAgICAgMCAgIDAwMDBAYEBAQEBAgGBgUGCQgKCgkICQkKDA8MCgsOCwkJDRENDg8QEBEQCgwSExIQEw8QEBD/2wBDAQMDAwQDBAgEBAgQCwkLEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBD/wAARCAAQABADASIAAhEBAxEB/8QAFgABAQEAAAAAAAAAAAAAAAAABwQF/8QAJBAAAQQBBAICAwAAAAAAAAAAAQIDBAYFBwgSExEiABQJMTL/xAAVAQEBAAAAAAAAAAAAAAAAAAAABv/EACMRAAECBQMFAAAAAAAAAAAAAAECEQMEBQYhABIxFRZhgeH/2gAMAwEAAhEDEQA/ABSm0mobc8HmExLUlRzzEWPkJWW+ulrsaUVAseUgslSlH9LKuPryIKuWPZdskzXmm3fX5m2nF4GlVxx/HOpx4ks51+MiU/Iaad7UcUo4tILoS4kqcWkezS0hO/HvuRp0rO6hWnWO1UisZVuFi4GFeyEpmGepa5S5SWVPuciFKRFLgSrwetnyPIB+Vb4N9mKhQMzo5po9XLdDs9d6ZVix2VEhiL9kuNPxw2gEKcDQ/rs8AuA8VAe0vdl7VOYn+27flGAUgmITjbhSmCg3BYlyeWDkMolvw4KOp1KM6iCNvngZHwetf//Z',
   'base64',
 );
-
-/**
- * A user's shell: none of the test runner's or the CI's Pylon settings, and none of the npm_* /
- * pnpm_* variables a package manager exports to the scripts it runs (this test runs under `npm test`
- * through pnpm, and npm warns about pnpm's settings, "Unknown env config", on every npm command: a
- * user typing `npm start` in a shell has none).
- */
-function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const k of Object.keys(env))
-    if (/^(SIGNAGE_|PORT$|LEGACY_PORT$|NODE_ENV$|LOG_LEVEL$|LOG_FILE$|JEST_|REST_CONFORMANCE)/.test(k) || /^p?npm_/i.test(k)) delete env[k];
-  return { ...env, ...extra };
-}
 
 let work: string;
 let dataDir: string;
@@ -54,7 +41,7 @@ beforeAll(async () => {
     cwd: ROOT,
     detached: true,
     // No LOG_LEVEL or LOG_FILE: the console as a new operator sees it (issue 35, item 6).
-    env: userEnv({ PORT: String(port), LEGACY_PORT: String(legacyPort), SIGNAGE_DATA_DIR: dataDir }),
+    env: userShellEnv(process.env, { PORT: String(port), LEGACY_PORT: String(legacyPort), SIGNAGE_DATA_DIR: dataDir }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -151,7 +138,7 @@ test("every runnable README and docs example works verbatim against it, every pa
   writeFileSync(join(work, 'readme.sh'), script);
   const r = spawnSync('bash', [join(work, 'readme.sh')], {
     cwd: work,
-    env: userEnv({ KEY: key, PATH: `${bin}:${process.env.PATH}`, SIGNAGE_DATA_DIR: dataDir }),
+    env: userShellEnv(process.env, { KEY: key, PATH: `${bin}:${process.env.PATH}`, SIGNAGE_DATA_DIR: dataDir }),
     encoding: 'utf8',
     timeout: 480_000,
   });
@@ -202,7 +189,7 @@ test('an API key sent as a bearer token: 401 saying to send it as X-Service-ApiK
 test('a second npm start on the same data dir ends with one line naming the running one', () => {
   const r = spawnSync('npm', ['start'], {
     cwd: ROOT,
-    env: userEnv({ PORT: '0', LEGACY_PORT: '0', SIGNAGE_DATA_DIR: dataDir }),
+    env: userShellEnv(process.env, { PORT: '0', LEGACY_PORT: '0', SIGNAGE_DATA_DIR: dataDir }),
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -215,7 +202,7 @@ test('a second npm start on the same data dir ends with one line naming the runn
 test('a port in use ends with one line naming the port, its setting and the fix', () => {
   const r = spawnSync('npm', ['start'], {
     cwd: ROOT,
-    env: userEnv({ PORT: String(port), LEGACY_PORT: '0', SIGNAGE_DATA_DIR: join(work, 'other-data') }),
+    env: userShellEnv(process.env, { PORT: String(port), LEGACY_PORT: '0', SIGNAGE_DATA_DIR: join(work, 'other-data') }),
     encoding: 'utf8',
     timeout: 60_000,
   });

@@ -151,3 +151,16 @@ export async function openEventStream(url: string, headers: Record<string, strin
     })();
   return { status: res.status, headers: res.headers, text: () => text, ended: () => ended, close: () => ac.abort() };
 }
+
+/**
+ * A user's shell, for starting `npm start` (or another command) as a person types it: `extra` over
+ * `base` (the caller's process.env) without Pylon's settings, NODE_ENV, LOG_* and the npm_* / pnpm_*
+ * variables a package manager exports to the scripts it runs (npm warns about pnpm's, "Unknown env
+ * config", on every npm command; a user's shell has none).
+ */
+export function userShellEnv(base: NodeJS.ProcessEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...base };
+  for (const k of Object.keys(env))
+    if (/^(SIGNAGE_|PORT$|LEGACY_PORT$|NODE_ENV$|LOG_LEVEL$|LOG_FILE$|JEST_|REST_CONFORMANCE)/.test(k) || /^p?npm_/i.test(k)) delete env[k];
+  return { ...env, ...extra };
+}

@@ -178,12 +178,13 @@ const authResults = await authScenario({
   gatewayRps: g.rps,
 });
 
-const deviceResults = await devicesScenario();
-
 // Scenario 4 (content): a 200 MB upload against a local copy of the same bytes (2 MB in smoke mode).
-// Before scenario 7: the store merging its backlog of play logs in the background took a core from
-// the upload (0.26× after it on 2026-11-30, 0.53-0.61× alone).
+// Before the scenarios that write telemetry (2's pings, 7): the store merging their rows in the
+// background took a core from the upload, whose reads, hash and writes share the event loop with
+// this process's client (0.26× after scenario 7 and 0.46× after scenario 2 on 2026-11-30, 0.53-0.83× alone).
 printUpload(await uploadScenario({ baseUrl: app.baseUrl, key: KEY, dir, sizeMb: smoke ? 2 : 200 }));
+
+const deviceResults = await devicesScenario();
 
 // Scenario 7 (telemetry): on the ping scenario's devices (bench-ping-<i>), in the same server.
 const telemetryResults = await telemetryScenario();

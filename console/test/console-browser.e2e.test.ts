@@ -11,26 +11,21 @@
  * .tmp/screenshots/, or with UPDATE_SCREENSHOTS=true to docs/screenshots/console-*.png.
  * Without chromium the test fails in CI (CI=true, `.ci/run` installs it) and is skipped elsewhere.
  */
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { browserTest as chromiumTest, CHROMIUM, haveChromium, PAGE_ARGS, SHOTS, UPDATE_SCREENSHOTS } from '../../gateway/test/chromium.js';
 import { freePort, Processes, ROOT } from '../../gateway/test/processes.js';
 import { samplePng } from '../../launcher/src/demo/sample-media.js';
 import { apiClient, until } from '../../player-web/test/support/player-browser.js';
 
 const require = createRequire(import.meta.url);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const KEY = 'console-browser-key-0123456789';
 const OWNER = { username: 'owner@demo.example', password: 'console-demo-password-0123456789' };
-const UPDATE_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === 'true';
-const SHOTS = join(ROOT, UPDATE_SCREENSHOTS ? 'docs/screenshots' : '.tmp/screenshots');
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.CI !== 'true') console.warn(`skipping the console browser test: no chromium at ${CHROMIUM}`);
-const browserTest = haveChromium || process.env.CI === 'true' ? test : test.skip;
+const browserTest = chromiumTest('the console browser test');
 
 let dir: string;
 let procs: Processes;
@@ -97,15 +92,7 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: PAGE_ARGS,
   });
   owner = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await mkdir(SHOTS, { recursive: true });

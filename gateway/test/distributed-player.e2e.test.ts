@@ -21,7 +21,6 @@
  * 2-core machine); waits poll with stated limits.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -32,10 +31,10 @@ import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createMemoryCache } from '@pylon/adapters/memory';
 import { createAccount, createApiKey, createUser, createIdentitySubgraph } from '@pylon/identity';
 import { InternalTokens } from '@pylon/kit';
+import { CHROMIUM, haveChromium } from './chromium.js';
 import { freePort, Processes, REDIS_URL, redisAnswers } from './processes.js';
 
 type Json = Record<string, any>;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const secret = randomBytes(32).toString('hex');
 const run = randomBytes(4).toString('hex');
 const keys: Record<'a' | 'b', string> = { a: `dist-player-a-${run}-0123456789`, b: `dist-player-b-${run}-0123456789` };
@@ -288,7 +287,7 @@ test("a row edit in the datatables process ends a screen's long-poll on the devi
   expect(Date.now() - started).toBeLessThan(15_000);
 }, 60_000);
 
-(existsSync(CHROMIUM) ? test : test.skip)(
+(haveChromium ? test : test.skip)(
   "a browser at the gateway's /play shows the menu board (one origin: page, player API and rows)",
   async () => {
     let browser: Browser | undefined;

@@ -6,22 +6,15 @@
  * committed ones in docs/screenshots/ (shown in the README), so a test run leaves the tree clean.
  * Without chromium the test fails in CI (CI=true, `.ci/run` installs it) and is skipped elsewhere.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { freePort, Processes, ROOT } from './processes.js';
+import { browserTest as chromiumTest, CHROMIUM, haveChromium, PAGE_ARGS, SHOTS } from './chromium.js';
+import { freePort, Processes } from './processes.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const KEY = 'docs-browser-key-0123456789';
-const SHOTS = join(ROOT, process.env.UPDATE_SCREENSHOTS === 'true' ? 'docs/screenshots' : '.tmp/screenshots');
-const haveChromium = existsSync(CHROMIUM);
-
-if (!haveChromium && process.env.CI !== 'true') {
-  console.warn(`skipping the browser docs test: no chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
-}
-const browserTest = haveChromium || process.env.CI === 'true' ? test : test.skip;
+const browserTest = chromiumTest('the browser docs test');
 
 let dir: string;
 let procs: Processes;
@@ -45,16 +38,7 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(join(dir, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: ['--headless', ...PAGE_ARGS],
     viewport: { width: 1280, height: 900 },
   });
   await mkdir(SHOTS, { recursive: true });

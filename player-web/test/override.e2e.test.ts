@@ -8,21 +8,18 @@
  * schedule (issue 37, item 2) blanks a screen at its off edge and wakes it at the on edge.
  * Waits poll for conditions with generous limits (a busy 2-core machine); nothing waits a fixed time.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { browserTest as chromiumTest, CHROMIUM, haveChromium } from '../../gateway/test/chromium.js';
 import { freePort, Processes } from '../../gateway/test/processes.js';
 import { apiClient, png, SCREEN_ARGS, until } from './support/player-browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const KEY = 'override-test-key-0123456789abcdef';
 /** Screens in the lobby (the override's tag); the bench runs 50. */
 const N = 5;
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.CI !== 'true') console.warn(`skipping the override test: no chromium at ${CHROMIUM}`);
-const browserTest = haveChromium || process.env.CI === 'true' ? test : test.skip;
+const browserTest = chromiumTest('the override test');
 
 interface Screen {
   id: string;

@@ -11,15 +11,14 @@
  * legibly. The idle card names the screen as the operator named it.
  * Waits poll for conditions with generous limits (a busy 2-core machine).
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { browserTest as chromiumTest, CHROMIUM, haveChromium } from '../../gateway/test/chromium.js';
 import { freePort, Processes } from '../../gateway/test/processes.js';
 import { apiClient, png, SCREEN_ARGS, until } from './support/player-browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const KEY = 'screen-states-key-0123456789abcdef';
 /**
  * The pace of the page's CSS transitions while the deterministic transitions are sampled (CDP
@@ -55,9 +54,7 @@ function imageSize(text: string): [number, number] {
   if (!m) throw new Error(`PYLON_TEST_IMAGE must be WIDTHxHEIGHT in pixels (e.g. 1920x1080), not ${JSON.stringify(text)}`);
   return [Number(m[1]), Number(m[2])];
 }
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.CI !== 'true') console.warn(`skipping the screen states test: no chromium at ${CHROMIUM}`);
-const browserTest = haveChromium || process.env.CI === 'true' ? test : test.skip;
+const browserTest = chromiumTest('the screen states test');
 
 let dir: string;
 let procs: Processes;

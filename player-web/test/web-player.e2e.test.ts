@@ -11,22 +11,18 @@
  * UPDATE_SCREENSHOTS=true to docs/screenshots/, shown in docs/player.md).
  * Waits poll for conditions with generous limits (a busy 2-core machine).
  */
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { freePort, Processes, ROOT } from '../../gateway/test/processes.js';
+import { browserTest as chromiumTest, CHROMIUM, haveChromium, SHOTS } from '../../gateway/test/chromium.js';
+import { freePort, Processes } from '../../gateway/test/processes.js';
 import { apiClient, png, SCREEN_ARGS, until, type Json } from './support/player-browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const KEY = 'web-player-key-0123456789abcdef';
-const SHOTS = join(ROOT, process.env.UPDATE_SCREENSHOTS === 'true' ? 'docs/screenshots' : '.tmp/screenshots');
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.CI !== 'true') console.warn(`skipping the web player test: no chromium at ${CHROMIUM}`);
-const browserTest = haveChromium || process.env.CI === 'true' ? test : test.skip;
+const browserTest = chromiumTest('the web player test');
 
 let dir: string;
 let procs: Processes;

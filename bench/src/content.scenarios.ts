@@ -10,6 +10,7 @@ import { open, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { watchRss } from './rss.js';
 
 const MB = 1024 * 1024;
 
@@ -68,17 +69,11 @@ export async function uploadScenario(o: { baseUrl: string; key: string; dir: str
   });
   const groupId = ((await gql.json()) as { data: { createMediaGroup: { group: { id: string } } } }).data.createMediaGroup.group.id;
 
-  global.gc?.();
-  await new Promise((r) => setTimeout(r, 200));
-  const idle = process.memoryUsage().rss;
-  let peak = idle;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 10);
+  const rss = await watchRss({ everyMs: 10, settleMs: 200 });
   const t1 = performance.now();
   const status = await upload(`${o.baseUrl}/media/${groupId}/bench.pdf`, o.key, src, size);
   const uploadMbs = sizeMb / ((performance.now() - t1) / 1000);
-  clearInterval(sampler);
+  const { idle, peak } = rss.stop();
   await rm(src);
   if (status !== 201) throw new Error(`upload answered ${status}`);
   return { sizeMb, copyMbs, uploadMbs, ratio: uploadMbs / copyMbs, peakRssAboveIdleMb: (peak - idle) / MB };

@@ -26,6 +26,7 @@ import { exportRowsCsv } from '@pylon/datatables/features/import-export/export-r
 import { importRowsCsv } from '@pylon/datatables/features/import-export/import-rows';
 import { sortSlots } from '@pylon/datatables/domain/cells';
 import { DATA_TABLE_ROWS } from '@pylon/datatables/domain/collections';
+import { watchRss } from './rss.js';
 
 export interface DataTablesBenchOptions {
   /** Rows of the big table (pages, export). */
@@ -168,12 +169,7 @@ export async function dataTablesScenario(o: DataTablesBenchOptions): Promise<voi
 
   // 4. export o.rows rows
   {
-    global.gc?.();
-    const idle = process.memoryUsage().rss;
-    let peak = idle;
-    const timer = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 20);
+    const rss = await watchRss({ everyMs: 20 });
     let bytes = 0;
     const t0 = performance.now();
     await pipeline(
@@ -185,7 +181,7 @@ export async function dataTablesScenario(o: DataTablesBenchOptions): Promise<voi
         },
       }),
     );
-    clearInterval(timer);
+    const { idle, peak } = rss.stop();
     console.log(
       `export ${o.rows} rows: ${((performance.now() - t0) / 1000).toFixed(1)} s, ${(bytes / 1e6).toFixed(0)} MB CSV, peak RSS ${((peak - idle) / 1e6).toFixed(0)} MB above idle (${(idle / 1e6).toFixed(0)} MB)`,
     );

@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import type { Principal } from '@pylon/kit';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { prepareReportExport } from '@pylon/analytics/features/reports/export-report';
+import { watchRss } from './rss.js';
 
 const ACCOUNT = 'bench-account';
 const DEVICES = 100;
@@ -92,18 +93,13 @@ export async function reportsScenario(o: { rows: number }): Promise<ReportsBench
     const baselineSeconds = (performance.now() - b0) / 1000;
     const baselineMb = statSync(rawPath).size / 1e6;
 
-    global.gc?.();
-    const idle = process.memoryUsage().rss;
-    let peak = idle;
-    const timer = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 20);
+    const rss = await watchRss({ everyMs: 20 });
     const path = join(dir, 'report.csv');
     const t0 = performance.now();
     const file = await prepareReportExport(deps, caller, body);
     await file.write(createWriteStream(path));
     const seconds = (performance.now() - t0) / 1000;
-    clearInterval(timer);
+    const { idle, peak } = rss.stop();
     const summary = await summaryOf(path);
     if (Number(summary['Rows']) !== o.rows) throw new Error(`the export printed ${summary['Rows']} rows, expected ${o.rows}`);
     return { rows: o.rows, seconds, baselineSeconds, baselineMb, mb: statSync(path).size / 1e6, peakAboveIdleMb: (peak - idle) / 1e6 };

@@ -17,6 +17,8 @@ const nodeModule = (names) => `(^|/)node_modules/(${names.map((n) => n.replace(/
 /** Engines and drivers, owned by @pylon/adapters: the embedded ones (LMDB, mingo, chDB) and those of the scaled backends. */
 const DRIVERS = nodeModule(['lmdb', 'mingo', 'mongoose', 'mongodb', 'chdb', '@clickhouse/client', 'kafkajs', 'ioredis', '@aws-sdk/client-s3']);
 const SERVICES = '^services/(devices|content|scheduling|datatables|analytics|identity)/';
+/** A package whose sources (`from`) import none of the workspace's `folders`; `comment` says why. */
+const leaf = (name, comment, from, folders) => ({ name, severity: 'error', comment, from: { path: from }, to: { path: `^(${folders.join('|')})/` } });
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -84,14 +86,12 @@ module.exports = {
       from: { path: '^gateway/src/' },
       to: { path: [`${SERVICES}src/`, '^(launcher|rest-facade|legacy-adapter)/'], pathNot: `${SERVICES}src/index\\.ts$` },
     },
-    {
-      name: 'player-web-is-a-leaf',
-      severity: 'error',
-      comment:
-        "The browser player (@pylon/player-web) is browser sources and their bundle: it imports nothing of the workspace (the gateway serves it, issue 38's console sits beside it).",
-      from: { path: '^player-web/src/' },
-      to: { path: '^(services|gateway|launcher|rest-facade|legacy-adapter|bench)/' },
-    },
+    leaf(
+      'player-web-is-a-leaf',
+      "The browser player (@pylon/player-web) is browser sources and their bundle: it imports nothing of the workspace (the gateway serves it, issue 38's console sits beside it).",
+      '^player-web/src/',
+      ['services', 'gateway', 'launcher', 'rest-facade', 'legacy-adapter', 'bench'],
+    ),
     {
       name: 'http-in-http',
       severity: 'error',
@@ -103,22 +103,18 @@ module.exports = {
       },
       to: { path: nodeModule(['express', '@as-integrations/express5']) },
     },
-    {
-      name: 'client-is-a-leaf',
-      severity: 'error',
-      comment:
-        "@pylon/client (client/) speaks Pylon's public HTTP APIs only, as any outside program would: it imports nothing of the workspace, so it can be published and its types come from the committed schema files alone.",
-      from: { path: '^client/src/' },
-      to: { path: '^(services|gateway|launcher|rest-facade|legacy-adapter|player-web|bench|mcp|scripts)/' },
-    },
-    {
-      name: 'mcp-over-the-client',
-      severity: 'error',
-      comment:
-        "The MCP server (mcp/) acts only through @pylon/client with the caller's credentials, so policies, tenancy, limits and audit apply to agents exactly as to people: no subgraph, no kit, no gateway code.",
-      from: { path: '^mcp/src/' },
-      to: { path: '^(services|gateway|launcher|rest-facade|legacy-adapter|player-web|bench)/' },
-    },
+    leaf(
+      'client-is-a-leaf',
+      "@pylon/client (client/) speaks Pylon's public HTTP APIs only, as any outside program would: it imports nothing of the workspace, so it can be published and its types come from the committed schema files alone.",
+      '^client/src/',
+      ['services', 'gateway', 'launcher', 'rest-facade', 'legacy-adapter', 'player-web', 'bench', 'mcp', 'scripts'],
+    ),
+    leaf(
+      'mcp-over-the-client',
+      "The MCP server (mcp/) acts only through @pylon/client with the caller's credentials, so policies, tenancy, limits and audit apply to agents exactly as to people: no subgraph, no kit, no gateway code.",
+      '^mcp/src/',
+      ['services', 'gateway', 'launcher', 'rest-facade', 'legacy-adapter', 'player-web', 'bench'],
+    ),
     {
       name: 'mcp-mounted-by-roots',
       severity: 'error',

@@ -5,6 +5,7 @@
  * (formula-safe), POST /analytics/dataset, and tenancy.
  */
 import { startHarness, TEST_KEY, type Harness } from './harness.js';
+import { playRow } from '../../services/analytics/test/fixtures/telemetry-rows.js';
 
 let h: Harness;
 const ACC = 'demo-account';
@@ -21,18 +22,8 @@ const json = async (path: string) => {
 
 beforeAll(async () => {
   h = await startHarness({ LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent' });
-  const play = (id: string, device: string, file: string, ts: string, duration: number, name = `${file}.mp4`, account = ACC) => ({
-    id,
-    account_id: account,
-    device_id: device,
-    file_id: file,
-    file_name: name,
-    timestamp: ts,
-    duration,
-    type: 'VIDEO',
-    playlist_id: '',
-    schedule_id: '',
-  });
+  const play = (id: string, device: string, file: string, ts: string, duration: number, name = `${file}.mp4`, account = ACC) =>
+    playRow({ id, account_id: account, device_id: device, file_id: file, file_name: name, timestamp: ts, duration });
   await h.analytics.insert('play_logs', [
     play('rp1', 'd1', 'f1', '2026-05-04T10:00:00Z', 10, '=HYPERLINK("x")'),
     play('rp2', 'd1', 'f1', '2026-05-04T11:00:00Z', 20, '=HYPERLINK("x")'),
@@ -425,18 +416,7 @@ test("deviceName is the device's current name from the devices subgraph, null on
   expect(created.status).toBeLessThan(300);
   const { id } = (await created.json()) as { id: string };
   await h.analytics.insert('play_logs', [
-    {
-      id: 'rn1',
-      account_id: ACC,
-      device_id: id,
-      file_id: 'f1',
-      file_name: 'f1.mp4',
-      timestamp: '2026-06-01T10:00:00Z',
-      duration: 5,
-      type: 'VIDEO',
-      playlist_id: '',
-      schedule_id: '',
-    },
+    playRow({ id: 'rn1', account_id: ACC, device_id: id, file_id: 'f1', timestamp: '2026-06-01T10:00:00Z', duration: 5 }),
   ]);
   const stats = async () => {
     const res = await fetch(`${h.baseUrl}/graphql`, {

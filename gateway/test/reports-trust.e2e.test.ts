@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
 import { insertMedia, startHarness, type Harness } from './harness.js';
 import { printedFields } from '../../services/analytics/test/fixtures/csv-fields.js';
+import { pingRow } from '../../services/analytics/test/fixtures/telemetry-rows.js';
 
 const A = 'tenant-proof';
 const B = 'tenant-proof-other';
@@ -90,18 +91,8 @@ const play = (
   schedule_id: from.schedule,
 });
 
-const ping = (id: string, account: string, dev: string, ts: number) => ({
-  id,
-  account_id: account,
-  device_id: dev,
-  timestamp: new Date(ts).toISOString(),
-  cpu_usage: 10,
-  memory_usage: 20,
-  disk_usage: 30,
-  player_version: '1',
-  ip_address: '',
-  external_ip_address: '',
-});
+const ping = (id: string, account: string, dev: string, ts: number) =>
+  pingRow({ id, account_id: account, device_id: dev, timestamp: new Date(ts).toISOString() });
 
 const T10 = Date.UTC(2024, 4, 1, 10);
 

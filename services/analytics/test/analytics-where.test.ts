@@ -14,6 +14,7 @@ import { createAnalyticsSubgraph } from '../src/app.js';
 import { filterAndSort, MAX_IN_TOTAL, MAX_ITEMS, parseList, parseWhere, type FieldKinds } from '../src/domain/list-filter.js';
 import { filteredSeries, MAX_FILTERED_SERIES } from '../src/shared/series-filter.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
+import { pingRow, playRow } from './fixtures/telemetry-rows.js';
 
 let dir: string;
 let store: AnalyticsStore;
@@ -30,30 +31,10 @@ async function data<T = Record<string, unknown>[]>(query: string, vars: Record<s
 const refusal = async (query: string, vars: Record<string, unknown> = {}) => firstError(await run(query, vars));
 
 let n = 0;
-const play = (device: string, file: string, timestamp: string, duration: number, account = 'acc-a') => ({
-  id: `p${++n}`,
-  account_id: account,
-  device_id: device,
-  file_id: file,
-  file_name: `${file}.mp4`,
-  timestamp,
-  duration,
-  type: 'VIDEO',
-  playlist_id: 'pl',
-  schedule_id: 'sc',
-});
-const ping = (device: string, timestamp: string, cpu: number, mem: number, account = 'acc-a') => ({
-  id: `g${++n}`,
-  account_id: account,
-  device_id: device,
-  timestamp,
-  cpu_usage: cpu,
-  memory_usage: mem,
-  disk_usage: 5,
-  player_version: '4',
-  ip_address: '',
-  external_ip_address: '',
-});
+const play = (device: string, file: string, timestamp: string, duration: number, account = 'acc-a') =>
+  playRow({ id: `p${++n}`, account_id: account, device_id: device, file_id: file, timestamp, duration, playlist_id: 'pl', schedule_id: 'sc' });
+const ping = (device: string, timestamp: string, cpu: number, mem: number, account = 'acc-a') =>
+  pingRow({ id: `g${++n}`, account_id: account, device_id: device, timestamp, cpu_usage: cpu, memory_usage: mem, disk_usage: 5, player_version: '4' });
 const imp = (id: string, device: string, file: string, timestamp: string, sensor: string, gender: string, age: string, dwell: number, account = 'acc-a') => ({
   id,
   account_id: account,

@@ -14,6 +14,7 @@ import { grainsOf, ROLLUPS } from '../src/domain/rollup-plan.js';
 import type { ReportDirectory } from '../src/ports/report-directory.js';
 import { selectDeviceMetrics } from '../src/features/device-metrics/device-metrics.queries.js';
 import { allowedGrains, seriesQuery } from './ingest.helpers.js';
+import { pingRow, playRow } from './fixtures/telemetry-rows.js';
 import { createAnalyticsSubgraph } from '../src/app.js';
 
 const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
@@ -34,30 +35,10 @@ async function refusal(query: string, vars: Record<string, unknown> = {}): Promi
 }
 
 let n = 0;
-const play = (device: string, file: string, timestamp: string, duration: number, file_name = `${file}.mp4`, account = 'acc-a') => ({
-  id: `p${++n}`,
-  account_id: account,
-  device_id: device,
-  file_id: file,
-  file_name,
-  timestamp,
-  duration,
-  type: 'VIDEO',
-  playlist_id: 'pl',
-  schedule_id: 'sc',
-});
-const ping = (device: string, timestamp: string, cpu: number, mem: number, disk = 5, account = 'acc-a') => ({
-  id: `g${++n}`,
-  account_id: account,
-  device_id: device,
-  timestamp,
-  cpu_usage: cpu,
-  memory_usage: mem,
-  disk_usage: disk,
-  player_version: '4',
-  ip_address: '',
-  external_ip_address: '',
-});
+const play = (device: string, file: string, timestamp: string, duration: number, file_name = `${file}.mp4`, account = 'acc-a') =>
+  playRow({ id: `p${++n}`, account_id: account, device_id: device, file_id: file, file_name, timestamp, duration, playlist_id: 'pl', schedule_id: 'sc' });
+const ping = (device: string, timestamp: string, cpu: number, mem: number, disk = 5, account = 'acc-a') =>
+  pingRow({ id: `g${++n}`, account_id: account, device_id: device, timestamp, cpu_usage: cpu, memory_usage: mem, disk_usage: disk, player_version: '4' });
 const imp = (
   device: string,
   file: string,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { POLICIES, type AnalyticsStore, type Policy } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
+import { playRow } from './fixtures/telemetry-rows.js';
 import { createAnalyticsSubgraph } from '../src/app.js';
 
 const tokens = testTokens;
@@ -27,18 +28,8 @@ async function playIds(vars: Record<string, unknown>, who = principal('acc-a')):
   return (r.data as { playLogs: { id: string }[] }).playLogs.map((p) => p.id);
 }
 
-const play = (id: string, device: string, timestamp: string, account = 'acc-a') => ({
-  id,
-  account_id: account,
-  device_id: device,
-  file_id: `f-${id}`,
-  file_name: `${id}.mp4`,
-  timestamp,
-  duration: 12.5,
-  type: 'VIDEO',
-  playlist_id: 'p1',
-  schedule_id: '',
-});
+const play = (id: string, device: string, timestamp: string, account = 'acc-a') =>
+  playRow({ id, account_id: account, device_id: device, file_id: `f-${id}`, file_name: `${id}.mp4`, timestamp, duration: 12.5, playlist_id: 'p1' });
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-analytics-sg-'));

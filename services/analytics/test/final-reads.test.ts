@@ -14,6 +14,7 @@ import type { SeriesQuery } from '../src/domain/analytics-query.js';
 import { selectDeviceMetrics } from '../src/features/device-metrics/device-metrics.queries.js';
 import { selectDevicePlayStats, selectPlayStatsByTime } from '../src/features/play-stats/play-stats.queries.js';
 import { seriesQuery, withChdbStore } from './ingest.helpers.js';
+import { pingRow, playRow } from './fixtures/telemetry-rows.js';
 
 let store: AnalyticsStore;
 withChdbStore('pylon-analytics-final-', (s) => (store = s));
@@ -31,30 +32,10 @@ WHERE database = currentDatabase() AND is_in_partition_key AND NOT is_in_sorting
   expect(straddling).toEqual([]);
 });
 
-const play = (id: string, timestamp: string, device = 'd1', duration = 10) => ({
-  id,
-  account_id: 'acc',
-  device_id: device,
-  file_id: 'f1',
-  file_name: 'f1.mp4',
-  timestamp,
-  duration,
-  type: 'VIDEO',
-  playlist_id: '',
-  schedule_id: '',
-});
-const ping = (id: string, timestamp: string) => ({
-  id,
-  account_id: 'acc',
-  device_id: 'd1',
-  timestamp,
-  cpu_usage: 50,
-  memory_usage: 10,
-  disk_usage: 1,
-  player_version: '',
-  ip_address: '',
-  external_ip_address: '',
-});
+const play = (id: string, timestamp: string, device = 'd1', duration = 10) =>
+  playRow({ id, account_id: 'acc', device_id: device, file_id: 'f1', timestamp, duration });
+const ping = (id: string, timestamp: string) =>
+  pingRow({ id, account_id: 'acc', device_id: 'd1', timestamp, cpu_usage: 50, memory_usage: 10, disk_usage: 1, player_version: '' });
 
 /** Account acc's plays over January to March 2026, by month (UTC). */
 function firstQuarterByMonth(): SeriesQuery {

@@ -7,6 +7,7 @@ import { applyRetention, currentTtl } from '@pylon/adapters/analytics';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { retentionFromEnv, runAnalyticsMigrations } from '../src/analytics-migrations.js';
 import { backendEnv } from '../src/backends.js';
+import { pingRow, playRow } from '../../analytics/test/fixtures/telemetry-rows.js';
 
 let dir: string;
 let store: AnalyticsStore;
@@ -54,30 +55,9 @@ test('settings: ANALYTICS_RAW_TTL_DAYS for every family, per-family overrides, b
 
 test('the runner sets each table TTL from the settings; rows older than it disappear on OPTIMIZE FINAL', async () => {
   await store.migrate();
-  const play = (id: string, timestamp: string) => ({
-    id,
-    account_id: 'acc',
-    device_id: 'd',
-    file_id: 'f',
-    file_name: 'f.mp4',
-    timestamp,
-    duration: 10,
-    type: 'VIDEO',
-    playlist_id: '',
-    schedule_id: '',
-  });
-  const ping = (id: string, timestamp: string) => ({
-    id,
-    account_id: 'acc',
-    device_id: 'd',
-    timestamp,
-    cpu_usage: 1,
-    memory_usage: 1,
-    disk_usage: 1,
-    player_version: '',
-    ip_address: '',
-    external_ip_address: '',
-  });
+  const play = (id: string, timestamp: string) => playRow({ id, account_id: 'acc', device_id: 'd', file_id: 'f', timestamp, duration: 10 });
+  const ping = (id: string, timestamp: string) =>
+    pingRow({ id, account_id: 'acc', device_id: 'd', timestamp, cpu_usage: 1, memory_usage: 1, disk_usage: 1, player_version: '' });
   await store.insert('play_logs', [play('old', ago(40)), play('edge', ago(29)), play('new', ago(1))]);
   await store.insert('ping_logs', [ping('old', ago(400)), ping('new', ago(1))]);
   expect(await ttls()).toEqual({ play_logs: null, ping_logs: null, event_logs: null, impressions: null, audit_events: null });

@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { when } from '../lib/format';
 import { handleSubmit, useAction } from '../lib/use-action';
 import { ErrorState } from './states';
+import { SaveOrCancel } from './forms';
 
 type Iso = string | null | undefined;
 export type ValidityState = 'expired' | 'not-yet-valid' | 'valid' | 'always';
@@ -68,14 +69,9 @@ export function ValidityEditor(props: {
         Plays until ({props.name}) <input type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} />
       </label>
       <span className="muted">Your local time; empty: no limit.</span>
-      <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
-          Save validity
-        </button>
-        <button type="button" onClick={props.onClose}>
-          Cancel
-        </button>
-      </div>
+      <SaveOrCancel disabled={busy} onCancel={props.onClose}>
+        Save validity
+      </SaveOrCancel>
       {error && <ErrorState error={error} />}
     </form>
   );

@@ -17,6 +17,7 @@ import { useQuery } from '../lib/use-query';
 import { CapFeeds } from './CapFeeds';
 import { RecordTable } from '../components/record-table';
 import { handleSubmit, useAction } from '../lib/use-action';
+import { NamedOptions } from '../components/forms';
 
 const OverrideList = graphql(`
   query OverrideList {
@@ -171,11 +172,7 @@ export function OverridesPage() {
                       Playlist{' '}
                       <select required value={form.playlistId} onChange={(e) => setForm({ ...form, playlistId: e.target.value })}>
                         <option value="">Choose…</option>
-                        {d.playlist?.map((p) => (
-                          <option key={p.id} value={p.id}>
-                            {p.name}
-                          </option>
-                        ))}
+                        <NamedOptions items={d.playlist} />
                       </select>
                     </label>
                   )}
@@ -197,11 +194,7 @@ export function OverridesPage() {
                       value={form.deviceIds}
                       onChange={(e) => setForm({ ...form, deviceIds: [...e.target.selectedOptions].map((o) => o.value) })}
                     >
-                      {d.device?.map((s) => (
-                        <option key={s.id} value={s.id}>
-                          {s.name}
-                        </option>
-                      ))}
+                      <NamedOptions items={d.device} />
                     </select>
                   </label>
                 </fieldset>

@@ -16,6 +16,7 @@ import { errorOf, plural } from '../lib/format';
 import { useRights } from '../lib/permissions';
 import { useAction } from '../lib/use-action';
 import { useQuery } from '../lib/use-query';
+import { NamedOptions } from '../components/forms';
 
 const PlaylistList = graphql(`
   query PlaylistList {
@@ -368,11 +369,7 @@ function Editor({ id, onChanged }: { id: string; onChanged: () => void }) {
                   Add media{' '}
                   <select value={add} onChange={(e) => setAdd(e.target.value)}>
                     <option value="">Choose from the library…</option>
-                    {q.data?.media?.map((m) => (
-                      <option key={m.id} value={m.id}>
-                        {m.name}
-                      </option>
-                    ))}
+                    <NamedOptions items={q.data?.media} />
                   </select>
                 </label>
                 <button type="submit" disabled={!add || busy}>

@@ -15,6 +15,7 @@ import { useRights } from '../lib/permissions';
 import { accepted, handleSubmit, useAction } from '../lib/use-action';
 import { useQuery } from '../lib/use-query';
 import { RecordTable } from '../components/record-table';
+import { NamedOptions, SaveOrCancel } from '../components/forms';
 
 const PowerScheduleList = graphql(`
   query PowerScheduleList {
@@ -188,11 +189,7 @@ function PowerForm({
             {d.scope === 'DEVICE' ? 'Screen' : 'Device group'}{' '}
             <select required value={d.target} onChange={(e) => setD({ ...d, target: e.target.value })}>
               <option value="">Choose…</option>
-              {(d.scope === 'DEVICE' ? devices : groups).map((x) => (
-                <option key={x.id} value={x.id}>
-                  {x.name}
-                </option>
-              ))}
+              <NamedOptions items={d.scope === 'DEVICE' ? devices : groups} />
             </select>
           </label>
         )}
@@ -262,14 +259,9 @@ function PowerForm({
         </fieldset>
       ))}
       {error && <ErrorState error={error} />}
-      <div className="actions">
-        <button type="submit" className="primary" disabled={busy || !d.target.trim()}>
-          {busy ? 'Saving…' : d.id ? 'Save power schedule' : 'Create power schedule'}
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <SaveOrCancel disabled={busy || !d.target.trim()} onCancel={onCancel}>
+        {busy ? 'Saving…' : d.id ? 'Save power schedule' : 'Create power schedule'}
+      </SaveOrCancel>
     </form>
   );
 }

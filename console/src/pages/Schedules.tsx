@@ -15,6 +15,7 @@ import { plural } from '../lib/format';
 import { useRights } from '../lib/permissions';
 import { useQuery } from '../lib/use-query';
 import { useAction } from '../lib/use-action';
+import { NamedOptions, SaveOrCancel } from '../components/forms';
 
 const Targets = graphql(`
   query ScheduleTargets {
@@ -223,11 +224,7 @@ function ScheduleForm({
         Playlist{' '}
         <select required value={d.playlistId} onChange={(e) => setD({ ...d, playlistId: e.target.value })}>
           <option value="">Choose…</option>
-          {playlists.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
+          <NamedOptions items={playlists} />
         </select>
       </label>
       <label>
@@ -262,14 +259,9 @@ function ScheduleForm({
         Last day <input type="date" value={d.endDate} onChange={(e) => setD({ ...d, endDate: e.target.value })} />
       </label>
       {error && <ErrorState error={error} />}
-      <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Saving…' : d.id ? 'Save changes' : 'Create schedule'}
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <SaveOrCancel disabled={busy} onCancel={onCancel}>
+        {busy ? 'Saving…' : d.id ? 'Save changes' : 'Create schedule'}
+      </SaveOrCancel>
     </form>
   );
 }

@@ -19,6 +19,7 @@ import { accepted, handleSubmit, useAction } from '../lib/use-action';
 import { Link } from '../lib/router';
 import { useQuery } from '../lib/use-query';
 import { RecordTable } from '../components/record-table';
+import { NamedOptions } from '../components/forms';
 
 const BulkChoices = graphql(`
   query BulkChoices($schedules: Boolean!) {
@@ -331,11 +332,7 @@ export function BulkActions({ where, tag, checked, names, onDone }: Props) {
                 value={groupIds}
                 onChange={(e) => change(setGroupIds)([...e.target.selectedOptions].map((o) => o.value))}
               >
-                {groups.map((g) => (
-                  <option key={g.id} value={g.id}>
-                    {g.name}
-                  </option>
-                ))}
+                <NamedOptions items={groups} />
               </select>
             </label>
           )}
@@ -361,11 +358,7 @@ export function BulkActions({ where, tag, checked, names, onDone }: Props) {
             Into device group{' '}
             <select value={groupId} onChange={(e) => change(setGroupId)(e.target.value)}>
               <option value="">none (out of every group)</option>
-              {groups.map((g) => (
-                <option key={g.id} value={g.id}>
-                  {g.name}
-                </option>
-              ))}
+              <NamedOptions items={groups} />
             </select>
           </label>
         )}
@@ -386,11 +379,7 @@ export function BulkActions({ where, tag, checked, names, onDone }: Props) {
             Schedule{' '}
             <select required value={scheduleId} onChange={(e) => change(setScheduleId)(e.target.value)}>
               <option value="">Choose…</option>
-              {schedules.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name}
-                </option>
-              ))}
+              <NamedOptions items={schedules} />
             </select>
           </label>
         )}

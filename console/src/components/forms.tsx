@@ -1,0 +1,29 @@
+/** Pieces every form repeats: its last row (submit and Cancel), and a select's options of named records. */
+import type { ReactNode } from 'react';
+
+/** The primary submit button (`children` is its label) and Cancel. */
+export function SaveOrCancel({ disabled, onCancel, children }: { disabled: boolean; onCancel: () => void; children: ReactNode }) {
+  return (
+    <div className="actions">
+      <button type="submit" className="primary" disabled={disabled}>
+        {children}
+      </button>
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+/** One option a record: its name shown, its id the value (none while the records load). */
+export function NamedOptions({ items }: { items: readonly { id: string; name: string }[] | null | undefined }) {
+  return (
+    <>
+      {items?.map((x) => (
+        <option key={x.id} value={x.id}>
+          {x.name}
+        </option>
+      ))}
+    </>
+  );
+}

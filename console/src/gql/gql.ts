@@ -24,6 +24,7 @@ type Documents = {
     "\n  mutation CreateMediaFromUrl($input: CreateMediaFromUrlInput!) {\n    createMediaFromUrl(input: $input) {\n      success\n      error\n      errorField\n      media {\n        id\n        name\n      }\n    }\n  }\n": typeof types.CreateMediaFromUrlDocument,
     "\n  mutation PatchMedia($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n    }\n  }\n": typeof types.PatchMediaDocument,
     "\n  mutation PatchMediaTags($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n      media {\n        id\n        tags\n      }\n    }\n  }\n": typeof types.PatchMediaTagsDocument,
+    "\n  fragment JobProgressFields on Job {\n    id\n    state\n    error\n    progress {\n      rowsDone\n      rowsTotal\n      rowsFailed\n    }\n  }\n": typeof types.JobProgressFieldsFragmentDoc,
     "\n  query Permissions {\n    permissions {\n      isAdministrator\n      permissions {\n        resource\n        canView\n        canEdit\n        canDelete\n      }\n    }\n  }\n": typeof types.PermissionsDocument,
     "\n  query AdminUsers {\n    userCount\n    user(limit: 200, order: [{ username: ASC }]) {\n      id\n      username\n      firstName\n      lastName\n      roles\n      lastActivity\n      disabled\n    }\n  }\n": typeof types.AdminUsersDocument,
     "\n  mutation AdminUpdateUser($id: String!, $input: UpdateUserInput!) {\n    updateUser(id: $id, input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n": typeof types.AdminUpdateUserDocument,
@@ -49,7 +50,7 @@ type Documents = {
     "\n  mutation CreateDataTableGridRow($input: CreateDataTableRowInput!) {\n    createDataTableRow(input: $input) {\n      success\n      error\n    }\n  }\n": typeof types.CreateDataTableGridRowDocument,
     "\n  query DataTableRowHistory($tableId: String!, $rowId: String!) {\n    dataTableRowVersions(tableId: $tableId, rowId: $rowId, order: [{ version: DESC }]) {\n      version\n      change\n      data\n      updatedAt\n      userId\n    }\n  }\n": typeof types.DataTableRowHistoryDocument,
     "\n  mutation RollbackDataTableRowTo($input: RollbackDataTableRowInput!) {\n    rollbackDataTableRow(input: $input) {\n      success\n      error\n      newVersion\n    }\n  }\n": typeof types.RollbackDataTableRowToDocument,
-    "\n  query ImportJob($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n  }\n": typeof types.ImportJobDocument,
+    "\n  query ImportJob($id: ID!) {\n    job(id: $id) {\n      ...JobProgressFields\n    }\n  }\n": typeof types.ImportJobDocument,
     "\n  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput, $groupId: [String!], $tag: [String!]) {\n    mediaCount(where: $where, groupId: $groupId, tag: $tag)\n    media(limit: $limit, offset: $offset, where: $where, groupId: $groupId, tag: $tag, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n      fileSize\n      thumbnailUrl\n      uploadedOn\n      tags\n      groupId\n      groupName\n      validFrom\n      validUntil\n    }\n  }\n": typeof types.MediaListDocument,
     "\n  query OverrideList {\n    overrides(limit: 20) {\n      id\n      name\n      state\n      startsAt\n      endsAt\n      cancelledAt\n      startedBy\n      content {\n        type\n        text\n        playlist {\n          name\n        }\n        media {\n          name\n        }\n      }\n      target {\n        all\n        tags\n        groupIds\n        deviceIds\n      }\n      screenCounts {\n        pending\n        showing\n        ended\n        unreachable\n      }\n      screens {\n        state\n        shownAt\n        stoppedAt\n        device {\n          id\n          name\n          isOnline\n        }\n      }\n    }\n    device(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n    playlist(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n  }\n": typeof types.OverrideListDocument,
     "\n  mutation ConsoleStartOverride($input: OverrideInput!) {\n    startOverride(input: $input) {\n      success\n      error\n    }\n  }\n": typeof types.ConsoleStartOverrideDocument,
@@ -83,7 +84,7 @@ type Documents = {
     "\n  query ScreenAlerts($ids: [String!]) {\n    alert(activeOnly: true, deviceId: $ids, limit: 200) {\n      id\n      devices {\n        id\n      }\n    }\n  }\n": typeof types.ScreenAlertsDocument,
     "\n  query BulkChoices($schedules: Boolean!) {\n    deviceGroups {\n      id\n      name\n    }\n    schedule(limit: 200) @include(if: $schedules) {\n      id\n      name\n    }\n  }\n": typeof types.BulkChoicesDocument,
     "\n  mutation ConsoleStartBulk($input: DeviceBulkJobInput!) {\n    startDeviceBulkJob(input: $input) {\n      success\n      error\n      errorField\n      jobId\n      dryRun {\n        targets\n        notFound\n        sample {\n          id\n          name\n        }\n        notFoundSample\n      }\n    }\n  }\n": typeof types.ConsoleStartBulkDocument,
-    "\n  query BulkJobProgress($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n    deviceBulkJobResults(jobId: $id, limit: 100) {\n      deviceId\n      state\n      error\n    }\n  }\n": typeof types.BulkJobProgressDocument,
+    "\n  query BulkJobProgress($id: ID!) {\n    job(id: $id) {\n      ...JobProgressFields\n    }\n    deviceBulkJobResults(jobId: $id, limit: 100) {\n      deviceId\n      state\n      error\n    }\n  }\n": typeof types.BulkJobProgressDocument,
     "\n  mutation ConsoleCancelJob($id: ID!) {\n    cancelJob(id: $id) {\n      success\n      error\n      errorField\n      job {\n        id\n        state\n      }\n    }\n  }\n": typeof types.ConsoleCancelJobDocument,
 };
 const documents: Documents = {
@@ -94,6 +95,7 @@ const documents: Documents = {
     "\n  mutation CreateMediaFromUrl($input: CreateMediaFromUrlInput!) {\n    createMediaFromUrl(input: $input) {\n      success\n      error\n      errorField\n      media {\n        id\n        name\n      }\n    }\n  }\n": types.CreateMediaFromUrlDocument,
     "\n  mutation PatchMedia($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n    }\n  }\n": types.PatchMediaDocument,
     "\n  mutation PatchMediaTags($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n      media {\n        id\n        tags\n      }\n    }\n  }\n": types.PatchMediaTagsDocument,
+    "\n  fragment JobProgressFields on Job {\n    id\n    state\n    error\n    progress {\n      rowsDone\n      rowsTotal\n      rowsFailed\n    }\n  }\n": types.JobProgressFieldsFragmentDoc,
     "\n  query Permissions {\n    permissions {\n      isAdministrator\n      permissions {\n        resource\n        canView\n        canEdit\n        canDelete\n      }\n    }\n  }\n": types.PermissionsDocument,
     "\n  query AdminUsers {\n    userCount\n    user(limit: 200, order: [{ username: ASC }]) {\n      id\n      username\n      firstName\n      lastName\n      roles\n      lastActivity\n      disabled\n    }\n  }\n": types.AdminUsersDocument,
     "\n  mutation AdminUpdateUser($id: String!, $input: UpdateUserInput!) {\n    updateUser(id: $id, input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n": types.AdminUpdateUserDocument,
@@ -119,7 +121,7 @@ const documents: Documents = {
     "\n  mutation CreateDataTableGridRow($input: CreateDataTableRowInput!) {\n    createDataTableRow(input: $input) {\n      success\n      error\n    }\n  }\n": types.CreateDataTableGridRowDocument,
     "\n  query DataTableRowHistory($tableId: String!, $rowId: String!) {\n    dataTableRowVersions(tableId: $tableId, rowId: $rowId, order: [{ version: DESC }]) {\n      version\n      change\n      data\n      updatedAt\n      userId\n    }\n  }\n": types.DataTableRowHistoryDocument,
     "\n  mutation RollbackDataTableRowTo($input: RollbackDataTableRowInput!) {\n    rollbackDataTableRow(input: $input) {\n      success\n      error\n      newVersion\n    }\n  }\n": types.RollbackDataTableRowToDocument,
-    "\n  query ImportJob($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n  }\n": types.ImportJobDocument,
+    "\n  query ImportJob($id: ID!) {\n    job(id: $id) {\n      ...JobProgressFields\n    }\n  }\n": types.ImportJobDocument,
     "\n  query MediaList($limit: Int, $offset: Int, $where: MediaFilterInput, $groupId: [String!], $tag: [String!]) {\n    mediaCount(where: $where, groupId: $groupId, tag: $tag)\n    media(limit: $limit, offset: $offset, where: $where, groupId: $groupId, tag: $tag, order: [{ uploadedOn: DESC }]) {\n      id\n      name\n      mimeType\n      fileSize\n      thumbnailUrl\n      uploadedOn\n      tags\n      groupId\n      groupName\n      validFrom\n      validUntil\n    }\n  }\n": types.MediaListDocument,
     "\n  query OverrideList {\n    overrides(limit: 20) {\n      id\n      name\n      state\n      startsAt\n      endsAt\n      cancelledAt\n      startedBy\n      content {\n        type\n        text\n        playlist {\n          name\n        }\n        media {\n          name\n        }\n      }\n      target {\n        all\n        tags\n        groupIds\n        deviceIds\n      }\n      screenCounts {\n        pending\n        showing\n        ended\n        unreachable\n      }\n      screens {\n        state\n        shownAt\n        stoppedAt\n        device {\n          id\n          name\n          isOnline\n        }\n      }\n    }\n    device(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n    playlist(limit: 200, order: [{ name: ASC }]) {\n      id\n      name\n    }\n  }\n": types.OverrideListDocument,
     "\n  mutation ConsoleStartOverride($input: OverrideInput!) {\n    startOverride(input: $input) {\n      success\n      error\n    }\n  }\n": types.ConsoleStartOverrideDocument,
@@ -153,7 +155,7 @@ const documents: Documents = {
     "\n  query ScreenAlerts($ids: [String!]) {\n    alert(activeOnly: true, deviceId: $ids, limit: 200) {\n      id\n      devices {\n        id\n      }\n    }\n  }\n": types.ScreenAlertsDocument,
     "\n  query BulkChoices($schedules: Boolean!) {\n    deviceGroups {\n      id\n      name\n    }\n    schedule(limit: 200) @include(if: $schedules) {\n      id\n      name\n    }\n  }\n": types.BulkChoicesDocument,
     "\n  mutation ConsoleStartBulk($input: DeviceBulkJobInput!) {\n    startDeviceBulkJob(input: $input) {\n      success\n      error\n      errorField\n      jobId\n      dryRun {\n        targets\n        notFound\n        sample {\n          id\n          name\n        }\n        notFoundSample\n      }\n    }\n  }\n": types.ConsoleStartBulkDocument,
-    "\n  query BulkJobProgress($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n    deviceBulkJobResults(jobId: $id, limit: 100) {\n      deviceId\n      state\n      error\n    }\n  }\n": types.BulkJobProgressDocument,
+    "\n  query BulkJobProgress($id: ID!) {\n    job(id: $id) {\n      ...JobProgressFields\n    }\n    deviceBulkJobResults(jobId: $id, limit: 100) {\n      deviceId\n      state\n      error\n    }\n  }\n": types.BulkJobProgressDocument,
     "\n  mutation ConsoleCancelJob($id: ID!) {\n    cancelJob(id: $id) {\n      success\n      error\n      errorField\n      job {\n        id\n        state\n      }\n    }\n  }\n": types.ConsoleCancelJobDocument,
 };
 
@@ -185,6 +187,10 @@ export function graphql(source: "\n  mutation PatchMedia($id: ID!, $operations: 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation PatchMediaTags($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n      media {\n        id\n        tags\n      }\n    }\n  }\n"): typeof import('./graphql').PatchMediaTagsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment JobProgressFields on Job {\n    id\n    state\n    error\n    progress {\n      rowsDone\n      rowsTotal\n      rowsFailed\n    }\n  }\n"): typeof import('./graphql').JobProgressFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -288,7 +294,7 @@ export function graphql(source: "\n  mutation RollbackDataTableRowTo($input: Rol
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ImportJob($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n  }\n"): typeof import('./graphql').ImportJobDocument;
+export function graphql(source: "\n  query ImportJob($id: ID!) {\n    job(id: $id) {\n      ...JobProgressFields\n    }\n  }\n"): typeof import('./graphql').ImportJobDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -424,7 +430,7 @@ export function graphql(source: "\n  mutation ConsoleStartBulk($input: DeviceBul
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query BulkJobProgress($id: ID!) {\n    job(id: $id) {\n      id\n      state\n      error\n      progress {\n        rowsDone\n        rowsTotal\n        rowsFailed\n      }\n    }\n    deviceBulkJobResults(jobId: $id, limit: 100) {\n      deviceId\n      state\n      error\n    }\n  }\n"): typeof import('./graphql').BulkJobProgressDocument;
+export function graphql(source: "\n  query BulkJobProgress($id: ID!) {\n    job(id: $id) {\n      ...JobProgressFields\n    }\n    deviceBulkJobResults(jobId: $id, limit: 100) {\n      deviceId\n      state\n      error\n    }\n  }\n"): typeof import('./graphql').BulkJobProgressDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -671,6 +671,8 @@ export type PatchMediaTagsMutationVariables = Exact<{
 
 export type PatchMediaTagsMutation = { patchMedia: { success: boolean, error: string | null, errorField: string | null, media: { id: string, tags: Array<string> } | null } | null };
 
+export type JobProgressFieldsFragment = { id: string, state: JobState, error: string | null, progress: { rowsDone: number, rowsTotal: number | null, rowsFailed: number } };
+
 export type PermissionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1119,7 +1121,7 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
-
+export const JobProgressFieldsFragmentDoc = new TypedDocumentString(`fragment JobProgressFields on Job{id state error progress{rowsDone rowsTotal rowsFailed}}`, {"fragmentName":"JobProgressFields"}) as unknown as TypedDocumentString<JobProgressFieldsFragment, unknown>;
 export const MediaGroupsDocument = new TypedDocumentString(`query MediaGroups{mediaGroups(order:[{name:ASC}]){id name level count parentId}}`) as unknown as TypedDocumentString<MediaGroupsQuery, MediaGroupsQueryVariables>;
 export const CreateMediaGroupDocument = new TypedDocumentString(`mutation CreateMediaGroup($input:ContentGroupInput!){createMediaGroup(input:$input){success error errorField group{id}}}`) as unknown as TypedDocumentString<CreateMediaGroupMutation, CreateMediaGroupMutationVariables>;
 export const RenameMediaGroupDocument = new TypedDocumentString(`mutation RenameMediaGroup($id:ID!$input:ContentGroupInput!){updateMediaGroup(id:$id input:$input){success error errorField}}`) as unknown as TypedDocumentString<RenameMediaGroupMutation, RenameMediaGroupMutationVariables>;
@@ -1152,7 +1154,7 @@ export const UpdateDataTableCellDocument = new TypedDocumentString(`mutation Upd
 export const CreateDataTableGridRowDocument = new TypedDocumentString(`mutation CreateDataTableGridRow($input:CreateDataTableRowInput!){createDataTableRow(input:$input){success error}}`) as unknown as TypedDocumentString<CreateDataTableGridRowMutation, CreateDataTableGridRowMutationVariables>;
 export const DataTableRowHistoryDocument = new TypedDocumentString(`query DataTableRowHistory($tableId:String!$rowId:String!){dataTableRowVersions(tableId:$tableId rowId:$rowId order:[{version:DESC}]){version change data updatedAt userId}}`) as unknown as TypedDocumentString<DataTableRowHistoryQuery, DataTableRowHistoryQueryVariables>;
 export const RollbackDataTableRowToDocument = new TypedDocumentString(`mutation RollbackDataTableRowTo($input:RollbackDataTableRowInput!){rollbackDataTableRow(input:$input){success error newVersion}}`) as unknown as TypedDocumentString<RollbackDataTableRowToMutation, RollbackDataTableRowToMutationVariables>;
-export const ImportJobDocument = new TypedDocumentString(`query ImportJob($id:ID!){job(id:$id){id state error progress{rowsDone rowsTotal rowsFailed}}}`) as unknown as TypedDocumentString<ImportJobQuery, ImportJobQueryVariables>;
+export const ImportJobDocument = new TypedDocumentString(`query ImportJob($id:ID!){job(id:$id){...JobProgressFields}}fragment JobProgressFields on Job{id state error progress{rowsDone rowsTotal rowsFailed}}`) as unknown as TypedDocumentString<ImportJobQuery, ImportJobQueryVariables>;
 export const MediaListDocument = new TypedDocumentString(`query MediaList($limit:Int$offset:Int$where:MediaFilterInput$groupId:[String!]$tag:[String!]){mediaCount(where:$where groupId:$groupId tag:$tag)media(limit:$limit offset:$offset where:$where groupId:$groupId tag:$tag order:[{uploadedOn:DESC}]){id name mimeType fileSize thumbnailUrl uploadedOn tags groupId groupName validFrom validUntil}}`) as unknown as TypedDocumentString<MediaListQuery, MediaListQueryVariables>;
 export const OverrideListDocument = new TypedDocumentString(`query OverrideList{overrides(limit:20){id name state startsAt endsAt cancelledAt startedBy content{type text playlist{name}media{name}}target{all tags groupIds deviceIds}screenCounts{pending showing ended unreachable}screens{state shownAt stoppedAt device{id name isOnline}}}device(limit:200 order:[{name:ASC}]){id name}playlist(limit:200 order:[{name:ASC}]){id name}}`) as unknown as TypedDocumentString<OverrideListQuery, OverrideListQueryVariables>;
 export const ConsoleStartOverrideDocument = new TypedDocumentString(`mutation ConsoleStartOverride($input:OverrideInput!){startOverride(input:$input){success error}}`) as unknown as TypedDocumentString<ConsoleStartOverrideMutation, ConsoleStartOverrideMutationVariables>;
@@ -1186,5 +1188,5 @@ export const ScreenListDocument = new TypedDocumentString(`query ScreenList($whe
 export const ScreenAlertsDocument = new TypedDocumentString(`query ScreenAlerts($ids:[String!]){alert(activeOnly:true deviceId:$ids limit:200){id devices{id}}}`) as unknown as TypedDocumentString<ScreenAlertsQuery, ScreenAlertsQueryVariables>;
 export const BulkChoicesDocument = new TypedDocumentString(`query BulkChoices($schedules:Boolean!){deviceGroups{id name}schedule(limit:200)@include(if:$schedules){id name}}`) as unknown as TypedDocumentString<BulkChoicesQuery, BulkChoicesQueryVariables>;
 export const ConsoleStartBulkDocument = new TypedDocumentString(`mutation ConsoleStartBulk($input:DeviceBulkJobInput!){startDeviceBulkJob(input:$input){success error errorField jobId dryRun{targets notFound sample{id name}notFoundSample}}}`) as unknown as TypedDocumentString<ConsoleStartBulkMutation, ConsoleStartBulkMutationVariables>;
-export const BulkJobProgressDocument = new TypedDocumentString(`query BulkJobProgress($id:ID!){job(id:$id){id state error progress{rowsDone rowsTotal rowsFailed}}deviceBulkJobResults(jobId:$id limit:100){deviceId state error}}`) as unknown as TypedDocumentString<BulkJobProgressQuery, BulkJobProgressQueryVariables>;
+export const BulkJobProgressDocument = new TypedDocumentString(`query BulkJobProgress($id:ID!){job(id:$id){...JobProgressFields}deviceBulkJobResults(jobId:$id limit:100){deviceId state error}}fragment JobProgressFields on Job{id state error progress{rowsDone rowsTotal rowsFailed}}`) as unknown as TypedDocumentString<BulkJobProgressQuery, BulkJobProgressQueryVariables>;
 export const ConsoleCancelJobDocument = new TypedDocumentString(`mutation ConsoleCancelJob($id:ID!){cancelJob(id:$id){success error errorField job{id state}}}`) as unknown as TypedDocumentString<ConsoleCancelJobMutation, ConsoleCancelJobMutationVariables>;

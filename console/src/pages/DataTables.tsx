@@ -98,14 +98,7 @@ const Rollback = graphql(`
 const JobProgress = graphql(`
   query ImportJob($id: ID!) {
     job(id: $id) {
-      id
-      state
-      error
-      progress {
-        rowsDone
-        rowsTotal
-        rowsFailed
-      }
+      ...JobProgressFields
     }
   }
 `);

@@ -57,14 +57,7 @@ const StartBulk = graphql(`
 const BulkJobProgress = graphql(`
   query BulkJobProgress($id: ID!) {
     job(id: $id) {
-      id
-      state
-      error
-      progress {
-        rowsDone
-        rowsTotal
-        rowsFailed
-      }
+      ...JobProgressFields
     }
     deviceBulkJobResults(jobId: $id, limit: 100) {
       deviceId

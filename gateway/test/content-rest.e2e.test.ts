@@ -6,8 +6,9 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
+import type { IdentityService } from '@pylon/identity';
 import { startHarness, type Harness } from './harness.js';
+import { otherAccountKey } from './other-account.js';
 
 type Json = Record<string, any>;
 let h: Harness;
@@ -27,9 +28,7 @@ beforeAll(async () => {
   fileBase = `http://127.0.0.2:${(fileServer.address() as AddressInfo).port}`;
   h = await startHarness({ MEDIA_IMPORT_ALLOW_LIST: '127.0.0.2' });
   const identity = h.subgraphs.identity as unknown as IdentityService;
-  await createAccount(identity.repo, { id: 'content-e2e-other', name: 'Other Co' });
-  const user = await createUser(identity.repo, { accountId: 'content-e2e-other', username: 'o@content-other.example', roles: ['Owner', 'API'] });
-  otherKey = (await createApiKey(identity.repo, { accountId: 'content-e2e-other', userId: user.id, name: 'other' })).value;
+  otherKey = await otherAccountKey(identity, 'content-e2e-other', 'o@content-other.example');
 }, 60_000);
 afterAll(async () => {
   await h.stop();

@@ -8,11 +8,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
+import type { IdentityService } from '@pylon/identity';
 import { loadConfig } from '@pylon/kit';
 import { startAllInOne, type AllInOne } from '../../launcher/src/all-in-one.js';
 import { allInOneEnv } from '../../launcher/src/all-in-one.config.js';
 import { TEST_KEY } from './harness.js';
+import { otherAccountKey } from './other-account.js';
 import { jobFinished } from './support/jobs.js';
 import { registerRestOrigin } from './support/reference-conformance.js';
 
@@ -40,9 +41,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-jobs-e2e-'));
   app = await start();
   const identity = app.subgraphs.identity as unknown as IdentityService;
-  await createAccount(identity.repo, { id: 'jobs-e2e-other', name: 'Other Co' });
-  const user = await createUser(identity.repo, { accountId: 'jobs-e2e-other', username: 'o@other.example', roles: ['Owner', 'API'] });
-  keyB = (await createApiKey(identity.repo, { accountId: 'jobs-e2e-other', userId: user.id, name: 'other' })).value;
+  keyB = await otherAccountKey(identity, 'jobs-e2e-other', 'o@other.example');
 }, 60_000);
 afterAll(async () => {
   await app?.close();

@@ -1,7 +1,8 @@
 /** Legacy /datatables: tables and rows in json, xml and JSONP; camelCase row query parameters; row writes with JSON or XML bodies; another account's ids are 404. */
-import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
+import type { IdentityService } from '@pylon/identity';
 import { parseXmlBody } from '@pylon/legacy-adapter';
 import { startHarness, type Harness } from './harness.js';
+import { otherAccountKey } from './other-account.js';
 
 let h: Harness;
 let otherKey: string;
@@ -9,9 +10,7 @@ let tableId: string;
 beforeAll(async () => {
   h = await startHarness();
   const identity = h.subgraphs.identity as unknown as IdentityService;
-  await createAccount(identity.repo, { id: 'legacy-dt-other', name: 'Other' });
-  const user = await createUser(identity.repo, { accountId: 'legacy-dt-other', username: 'o@legacy-dt.example', roles: ['Owner', 'API'] });
-  otherKey = (await createApiKey(identity.repo, { accountId: 'legacy-dt-other', userId: user.id, name: 'o' })).value;
+  otherKey = await otherAccountKey(identity, 'legacy-dt-other', 'o@legacy-dt.example');
   const created = await h.gql('mutation($input: CreateDataTableInput!) { createDataTable(input: $input) { success error table { id } } }', {
     variables: {
       input: {

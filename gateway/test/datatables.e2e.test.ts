@@ -6,8 +6,9 @@
  */
 import { crc32, deflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
-import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
+import type { IdentityService } from '@pylon/identity';
 import { startHarness, type Harness } from './harness.js';
+import { otherAccountKey } from './other-account.js';
 
 let h: Harness;
 let keyB: string;
@@ -91,9 +92,7 @@ const LIAR = zip([{ name: '[Content_Types].xml', data: Buffer.alloc(10 * 1024 * 
 beforeAll(async () => {
   h = await startHarness();
   const identity = h.subgraphs.identity as unknown as IdentityService;
-  await createAccount(identity.repo, { id: 'dt-other', name: 'Other Co' });
-  const user = await createUser(identity.repo, { accountId: 'dt-other', username: 'dt@other.example', roles: ['Owner', 'API'] });
-  keyB = (await createApiKey(identity.repo, { accountId: 'dt-other', userId: user.id, name: 'other' })).value;
+  keyB = await otherAccountKey(identity, 'dt-other', 'dt@other.example');
   const created = await call('/datatables', {
     method: 'POST',
     json: {

@@ -2,8 +2,9 @@
  * Device commands over REST: a send answers 204 (the reference) with a `Location` naming the queued
  * commands; `GET /devices/{id}/commands` lists them with their status as the player moves them on.
  */
-import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
+import type { IdentityService } from '@pylon/identity';
 import { startHarness, type Harness } from './harness.js';
+import { otherAccountKey } from './other-account.js';
 
 let h: Harness;
 let device: { id: string; registration_key: string };
@@ -64,9 +65,7 @@ test('bad input names the parameter; unknown and foreign devices are 404', async
   expect((await call('GET', '/devices/no-such-device/commands')).status).toBe(404);
 
   const identity = h.subgraphs.identity as IdentityService;
-  await createAccount(identity.repo, { id: 'commands-other', name: 'Other Co' });
-  const user = await createUser(identity.repo, { accountId: 'commands-other', username: 'other@commands.example', roles: ['Owner', 'API'] });
-  const { value } = await createApiKey(identity.repo, { accountId: 'commands-other', userId: user.id, name: 'other' });
+  const value = await otherAccountKey(identity, 'commands-other', 'other@commands.example');
   expect((await call('GET', `/devices/${device.id}/commands`, undefined, value)).status).toBe(404);
   expect((await call('POST', `/devices/${device.id}/commands`, [{ command: 'reboot' }], value)).status).toBe(404);
 });

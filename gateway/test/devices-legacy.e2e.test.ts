@@ -1,16 +1,15 @@
 /** Legacy /devices and /devices/groups: list, one, create and update with XML or JSON bodies, delete; json, xml and JSONP out; errors in the asked format. */
-import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
+import type { IdentityService } from '@pylon/identity';
 import { parseXmlBody } from '@pylon/legacy-adapter';
 import { startHarness, type Harness } from './harness.js';
+import { otherAccountKey } from './other-account.js';
 
 let h: Harness;
 let otherKey: string;
 beforeAll(async () => {
   h = await startHarness();
   const identity = h.subgraphs.identity as unknown as IdentityService;
-  await createAccount(identity.repo, { id: 'legacy-dev-other', name: 'Other' });
-  const user = await createUser(identity.repo, { accountId: 'legacy-dev-other', username: 'o@legacy.example', roles: ['Owner', 'API'] });
-  otherKey = (await createApiKey(identity.repo, { accountId: 'legacy-dev-other', userId: user.id, name: 'o' })).value;
+  otherKey = await otherAccountKey(identity, 'legacy-dev-other', 'o@legacy.example');
 }, 60_000);
 afterAll(() => h.stop());
 

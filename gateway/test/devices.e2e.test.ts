@@ -4,8 +4,9 @@
  * REST facade, GraphQL mutations through the gateway, JSON Patch attacks and cross-account isolation.
  */
 import { DEMO_SNAP } from '../../launcher/src/demo/ping-simulator.js';
-import { createAccount, createApiKey, createOrganization, createUser, type IdentityService } from '@pylon/identity';
+import { createOrganization, type IdentityService } from '@pylon/identity';
 import { startHarness, type Harness } from './harness.js';
+import { otherAccountKey } from './other-account.js';
 
 let h: Harness;
 let otherKey: string;
@@ -15,9 +16,7 @@ const JPEG = DEMO_SNAP;
 beforeAll(async () => {
   h = await startHarness();
   const identity = h.subgraphs.identity as unknown as IdentityService;
-  await createAccount(identity.repo, { id: 'devices-e2e-other', name: 'Other Co' });
-  const user = await createUser(identity.repo, { accountId: 'devices-e2e-other', username: 'o@other.example', roles: ['Owner', 'API'] });
-  otherKey = (await createApiKey(identity.repo, { accountId: 'devices-e2e-other', userId: user.id, name: 'other' })).value;
+  otherKey = await otherAccountKey(identity, 'devices-e2e-other', 'o@other.example');
 }, 60_000);
 afterAll(() => h.stop());
 

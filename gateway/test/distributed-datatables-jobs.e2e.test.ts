@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccount, createApiKey, createUser } from '@pylon/identity';
 import { freePort, gatewayEnv, Processes, seedDemoStore } from './processes.js';
+import { otherAccountKey } from './other-account.js';
 
 const secret = randomBytes(32).toString('hex');
 const KEY = 'distributed-jobs-key-0123456789';
@@ -22,9 +22,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-jobs-'));
   procs = new Processes({ secret, dataDir, logLevel: 'warn' });
   await seedDemoStore(dataDir, secret, KEY, async ({ identity }) => {
-    await createAccount(identity.repo, { id: 'dist-jobs-other', name: 'Other Co' });
-    const user = await createUser(identity.repo, { accountId: 'dist-jobs-other', username: 'o@other.example', roles: ['Owner', 'API'] });
-    keyB = (await createApiKey(identity.repo, { accountId: 'dist-jobs-other', userId: user.id, name: 'other' })).value;
+    keyB = await otherAccountKey(identity, 'dist-jobs-other', 'o@other.example');
   });
 
   const [pi, pd, pg, dead] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);

@@ -12,9 +12,10 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
-import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
+import type { IdentityService } from '@pylon/identity';
 import type { DeviceRepository } from '@pylon/devices';
 import { startHarness, TEST_KEY, type Harness } from './harness.js';
+import { otherAccountKey } from './other-account.js';
 import { jobFinished } from './support/jobs.js';
 
 const SECRET = 'export-jobs-e2e-secret-0123456789abcdef';
@@ -73,9 +74,7 @@ beforeAll(async () => {
     REPORT_JOB_THRESHOLD_ROWS: '100',
   });
   const identity = h.subgraphs.identity as unknown as IdentityService;
-  await createAccount(identity.repo, { id: 'export-jobs-other', name: 'Other Co' });
-  const user = await createUser(identity.repo, { accountId: 'export-jobs-other', username: 'o@other.example', roles: ['Owner', 'API'] });
-  keyB = (await createApiKey(identity.repo, { accountId: 'export-jobs-other', userId: user.id, name: 'other' })).value;
+  keyB = await otherAccountKey(identity, 'export-jobs-other', 'o@other.example');
   const devices = (h.subgraphs.devices as unknown as { repo: DeviceRepository }).repo;
   const d = (await devices.all(A))[0]!;
   device = { id: d.id, name: d.name };

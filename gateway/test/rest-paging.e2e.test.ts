@@ -2,8 +2,9 @@
  * REST list paging headers: RFC 8288 `Link` (first, prev, next) and `X-Total-Count` when the total
  * is known, beside the reference's bare-array bodies (demo data: eight devices).
  */
-import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
+import type { IdentityService } from '@pylon/identity';
 import { startHarness, type Harness } from './harness.js';
+import { otherAccountKey } from './other-account.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -128,9 +129,7 @@ test('group lists carry Link and X-Total-Count on every page', async () => {
 
 test("another account's totals count only its own records", async () => {
   const identity = h.subgraphs.identity as IdentityService;
-  await createAccount(identity.repo, { id: 'paging-other', name: 'Other Co' });
-  const user = await createUser(identity.repo, { accountId: 'paging-other', username: 'other@paging.example', roles: ['Owner', 'API'] });
-  const { value } = await createApiKey(identity.repo, { accountId: 'paging-other', userId: user.id, name: 'other' });
+  const value = await otherAccountKey(identity, 'paging-other', 'other@paging.example');
   const other = (path: string) => fetch(`${h.baseUrl}${path}`, { headers: { 'x-service-apikey': value } });
   const created = await fetch(`${h.baseUrl}/devices`, {
     method: 'POST',

@@ -6,10 +6,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@pylon/kit';
-import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
+import { createApiKey, createUser, type IdentityService } from '@pylon/identity';
 import { startAllInOne, type AllInOne } from '../../launcher/src/all-in-one.js';
 import { allInOneEnv } from '../../launcher/src/all-in-one.config.js';
 import { registerRestOrigin } from './support/reference-conformance.js';
+import { otherAccountKey } from './other-account.js';
 
 const KEY = 'rest-e2e-bootstrap-key-0123456789';
 
@@ -198,9 +199,7 @@ describe('GET /devices/{id}', () => {
   });
   test("404 for another account's device (object-level authorization)", async () => {
     const identity = app.subgraphs.identity as unknown as IdentityService;
-    await createAccount(identity.repo, { id: 'rest-e2e-other', name: 'Other Co' });
-    const user = await createUser(identity.repo, { accountId: 'rest-e2e-other', username: 'other@other.example', roles: ['Owner', 'API'] });
-    const { value } = await createApiKey(identity.repo, { accountId: 'rest-e2e-other', userId: user.id, name: 'other' });
+    const value = await otherAccountKey(identity, 'rest-e2e-other', 'other@other.example');
     const foreign = await json<RestError>(`/devices/${encodeURIComponent(all[0]!.id)}`, { 'X-Service-ApiKey': value });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('NOT_FOUND');

@@ -4,8 +4,9 @@
  * GraphQL writes and nowPlaying / deviceTimeline resolved across subgraphs (device zone from
  * devices, content from content by entity reference), and cross-account isolation.
  */
-import { createAccount, createApiKey, createUser, type IdentityService } from '@pylon/identity';
+import type { IdentityService } from '@pylon/identity';
 import { startHarness, type Harness } from './harness.js';
+import { otherAccountKey } from './other-account.js';
 
 type Json = Record<string, any>;
 let h: Harness;
@@ -32,9 +33,7 @@ const gqlData = async (query: string, variables: Record<string, unknown> = {}, k
 beforeAll(async () => {
   h = await startHarness();
   const identity = h.subgraphs.identity as unknown as IdentityService;
-  await createAccount(identity.repo, { id: 'schedules-e2e-other', name: 'Other Co' });
-  const user = await createUser(identity.repo, { accountId: 'schedules-e2e-other', username: 'o@other.example', roles: ['Owner', 'API'] });
-  otherKey = (await createApiKey(identity.repo, { accountId: 'schedules-e2e-other', userId: user.id, name: 'other' })).value;
+  otherKey = await otherAccountKey(identity, 'schedules-e2e-other', 'o@other.example');
   playlistId = (await gqlData('mutation { createPlaylist(input: { name: "Sched list" }) { playlist { id } } }')).createPlaylist.playlist.id;
   templateId = (await gqlData('mutation { createTemplate(input: { name: "Sched layout", width: 1920, height: 1080 }) { template { id } } }')).createTemplate
     .template.id;

@@ -1,7 +1,7 @@
 /** Legacy /datatables: tables and rows in json, xml and JSONP; camelCase row query parameters; row writes with JSON or XML bodies; another account's ids are 404. */
 import type { IdentityService } from '@pylon/identity';
 import { parseXmlBody } from '@pylon/legacy-adapter';
-import { startHarness, type Harness } from './harness.js';
+import { legacyCaller, startHarness, type Harness } from './harness.js';
 import { otherAccountKey } from './other-account.js';
 
 let h: Harness;
@@ -27,16 +27,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => h.stop());
 
-async function call(method: string, path: string, opts: { body?: string; type?: string; key?: string; query?: Record<string, string> } = {}) {
-  const url = new URL(path, h.legacyUrl);
-  url.searchParams.set('api_key', opts.key ?? h.key);
-  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
-  const res = await fetch(url, {
-    method,
-    ...(opts.body !== undefined ? { body: opts.body, headers: { 'content-type': opts.type ?? 'application/json' } } : {}),
-  });
-  return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
-}
+const call = legacyCaller(() => h);
 const json = (t: string) => JSON.parse(t) as Record<string, any>;
 
 test('rows written with JSON and XML bodies, read back as json, xml and JSONP; tables listed and read', async () => {

@@ -1,28 +1,19 @@
 /** Legacy /devices and /devices/groups: list, one, create and update with XML or JSON bodies, delete; json, xml and JSONP out; errors in the asked format. */
 import type { IdentityService } from '@pylon/identity';
 import { parseXmlBody } from '@pylon/legacy-adapter';
-import { startHarness, type Harness } from './harness.js';
+import { legacyCaller, startHarness, type Harness } from './harness.js';
 import { otherAccountKey } from './other-account.js';
 
 let h: Harness;
 let otherKey: string;
+const call = legacyCaller(() => h);
+const json = (t: string) => JSON.parse(t) as Record<string, any>;
 beforeAll(async () => {
   h = await startHarness();
   const identity = h.subgraphs.identity as unknown as IdentityService;
   otherKey = await otherAccountKey(identity, 'legacy-dev-other', 'o@legacy.example');
 }, 60_000);
 afterAll(() => h.stop());
-
-async function call(method: string, path: string, opts: { body?: string; type?: string; key?: string } = {}) {
-  const url = new URL(path, h.legacyUrl);
-  url.searchParams.set('api_key', opts.key ?? h.key);
-  const res = await fetch(url, {
-    method,
-    ...(opts.body !== undefined ? { body: opts.body, headers: { 'content-type': opts.type ?? 'application/json' } } : {}),
-  });
-  return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
-}
-const json = (t: string) => JSON.parse(t) as Record<string, any>;
 
 test('create with an XML body, read it back as json, xml and JSONP', async () => {
   const xml =

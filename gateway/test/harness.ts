@@ -74,3 +74,21 @@ export async function insertMedia(
   });
   return media.id;
 }
+
+/**
+ * Calls to the legacy API of the harness `h()` answers, the key as the `api_key` parameter (the
+ * reference's way; the harness's key unless `opts.key`), `opts.query` as more parameters and
+ * `opts.body` sent as `opts.type` (JSON by default). Answers the status, content type and body text.
+ */
+export function legacyCaller(h: () => Harness) {
+  return async (method: string, path: string, opts: { body?: string; type?: string; key?: string; query?: Record<string, string> } = {}) => {
+    const url = new URL(path, h().legacyUrl);
+    url.searchParams.set('api_key', opts.key ?? h().key);
+    for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
+    const res = await fetch(url, {
+      method,
+      ...(opts.body !== undefined ? { body: opts.body, headers: { 'content-type': opts.type ?? 'application/json' } } : {}),
+    });
+    return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
+  };
+}

@@ -1,14 +1,15 @@
 /**
  * Scenario 4 (content): a 200 MB media upload (raw body, POST /media/{group_id}/{file_name})
  * through the all-in-one server into the embedded blob store, against a plain stream copy of the
- * same file on the same disk in the same run; and the process's peak RSS above idle during the
- * upload (server and client share this process, so the figure includes both).
+ * same file on the same disk in the same run; and the server process's peak RSS above idle during
+ * the upload (the client is a child process, as the other scenarios' clients are).
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
-import http from 'node:http';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { watchRss } from './rss.js';
 
@@ -34,19 +35,46 @@ async function makeFile(path: string, bytes: number): Promise<void> {
   }
 }
 
-function upload(url: string, key: string, path: string, size: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: 'POST', headers: { 'x-service-apikey': key, 'content-type': 'application/pdf', 'content-length': String(size) } },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    createReadStream(path).pipe(req);
+/**
+ * The uploading client, in a child process as another machine's client would be: its file reads and
+ * socket writes run beside the server, not on the server's event loop (the other scenarios' clients
+ * are child processes too: child-http-client.ts). It starts, then waits for a line on stdin, sends
+ * the file with one `http.request` and prints the answer's status and the milliseconds it took.
+ */
+const UPLOADER = `
+const http = require('node:http');
+const fs = require('node:fs');
+const { url, key, path, size } = JSON.parse(process.argv[1]);
+process.stdin.once('data', () => {
+  const t = performance.now();
+  const req = http.request(url, { method: 'POST', headers: { 'x-service-apikey': key, 'content-type': 'application/pdf', 'content-length': String(size) } }, (res) => {
+    res.resume();
+    res.on('end', () => { process.stdout.write(JSON.stringify({ status: res.statusCode, ms: performance.now() - t }) + '\\n'); process.exit(0); });
   });
+  req.on('error', (e) => { process.stdout.write(JSON.stringify({ error: String(e) }) + '\\n'); process.exit(1); });
+  fs.createReadStream(path).pipe(req);
+});
+process.stdout.write('ready\\n');
+`;
+
+/** Starts the uploading client; `send()` uploads and answers the status and the milliseconds from its first byte read to the answer's end. */
+async function uploader(url: string, key: string, path: string, size: number): Promise<{ send(): Promise<{ status: number; ms: number }> }> {
+  const child = spawn(process.execPath, ['-e', UPLOADER, JSON.stringify({ url, key, path, size })], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => {
+    const r = await lines.next();
+    if (r.done) throw new Error('the uploading client exited');
+    return r.value;
+  };
+  if ((await next()) !== 'ready') throw new Error('the uploading client did not start');
+  return {
+    async send() {
+      child.stdin.end('go\n');
+      const answer = JSON.parse(await next()) as { status: number; ms: number; error?: string };
+      if (answer.error) throw new Error(`upload failed: ${answer.error}`);
+      return answer;
+    },
+  };
 }
 
 export async function uploadScenario(o: { baseUrl: string; key: string; dir: string; sizeMb?: number }): Promise<UploadFigures> {
@@ -69,10 +97,10 @@ export async function uploadScenario(o: { baseUrl: string; key: string; dir: str
   });
   const groupId = ((await gql.json()) as { data: { createMediaGroup: { group: { id: string } } } }).data.createMediaGroup.group.id;
 
+  const client = await uploader(`${o.baseUrl}/media/${groupId}/bench.pdf`, o.key, src, size);
   const rss = await watchRss({ everyMs: 10, settleMs: 200 });
-  const t1 = performance.now();
-  const status = await upload(`${o.baseUrl}/media/${groupId}/bench.pdf`, o.key, src, size);
-  const uploadMbs = sizeMb / ((performance.now() - t1) / 1000);
+  const { status, ms } = await client.send();
+  const uploadMbs = sizeMb / (ms / 1000);
   const { idle, peak } = rss.stop();
   await rm(src);
   if (status !== 201) throw new Error(`upload answered ${status}`);

@@ -43,6 +43,8 @@ async function buildPackage(pkg) {
   const builtAt = Date.now();
   let n = 0;
   for (const pkg of PACKAGES) n += await buildPackage(pkg);
+  // The all-in-one's entry and the workspace code it loads, as one bundle (scripts/bundle-entry.cjs).
+  await require('./bundle-entry.cjs').bundleAllInOne(root, CONDITION);
   // rest.yaml's parse and the subgraphs' expanded SDL, made once here instead of at every start.
   const caches = spawnSync(process.execPath, [`--conditions=${CONDITION}`, path.join(__dirname, 'write-start-caches.mjs')], { stdio: 'inherit' });
   if (caches.status !== 0) throw new Error('scripts/write-start-caches.mjs failed');

@@ -10,7 +10,7 @@
  * binary, the Node.js version the image runs (the Dockerfile's NODE_IMAGE); else on this one.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -215,6 +215,22 @@ describe('every role starts from dist/ with production settings and a read-only 
       rmSync(dir, { recursive: true, force: true });
     }
   }, 90_000);
+
+  test('the all-in-one from dist/ is one bundle that the image can copy: no path of the build machine, every import at a file', () => {
+    // scripts/bundle-entry.cjs: the workspace code in launcher/dist/bundle/, third-party packages at their own files.
+    expect(readFileSync(join(ROOT, 'launcher/dist/all-in-one.main.js'), 'utf8')).toContain("import './bundle/all-in-one.main.js'");
+    const bundleDir = join(ROOT, 'launcher/dist/bundle');
+    const files = readdirSync(bundleDir).filter((f) => f.endsWith('.js'));
+    const specifiers = new Set<string>();
+    for (const f of files) {
+      const code = readFileSync(join(bundleDir, f), 'utf8');
+      expect(code).not.toContain(ROOT);
+      for (const m of code.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)) specifiers.add(m[1]!);
+      for (const m of code.matchAll(/new URL\("(\.{1,2}\/[^"]+)", import\.meta\.url\)/g)) specifiers.add(m[1]!);
+    }
+    expect([...specifiers].some((s) => s.includes('/node_modules/.pnpm/'))).toBe(true);
+    expect([...specifiers].filter((s) => !existsSync(join(bundleDir, s)))).toEqual([]);
+  });
 
   test.each([
     {

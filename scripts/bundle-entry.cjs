@@ -5,9 +5,10 @@
 // the bundle, so `npm start`, the image's `all-in-one` role and the tests from dist/ all run it.
 //
 // What stays as it is:
-// - Third-party packages are not bundled: each import points at the very file Node resolves today
-//   (a path relative to the bundle, into node_modules/.pnpm), so every package keeps one instance
-//   (graphql's realm checks) and its own files, and the image's --prod install answers the same paths.
+// - Third-party packages but those of INLINED are not bundled: each import points at the very file
+//   Node resolves today (a path relative to the bundle, into node_modules/.pnpm), so every package
+//   keeps one instance (graphql's realm checks) and its own files, and the image's --prod install
+//   answers the same paths.
 // - The dynamic imports (the stores, then the rest of the code) stay lazy: chunks loaded on demand.
 // - `import.meta.url` in workspace code is the URL of the file it was compiled to, written as a
 //   path relative to the bundle: the files a module reads beside itself (schema/, the browser
@@ -20,6 +21,29 @@ const esbuild = require('esbuild');
 
 const ENTRY = 'launcher/dist/all-in-one.main.js';
 const BUNDLE_DIR = 'launcher/dist/bundle';
+
+/**
+ * Packages bundled too: pure JavaScript, ESM for the most part (Node 20 loads each ESM file with an
+ * async read), many files each (~510 of the 2,180 files a start opened), and imported only by the
+ * workspace or by each other, so no package left outside imports a second copy of them.
+ */
+const INLINED = new Set([
+  'oidc-provider',
+  'jose',
+  'zod',
+  'mingo',
+  '@apollo/server',
+  '@as-integrations/express5',
+  '@graphql-tools/schema',
+  '@graphql-tools/utils',
+  '@graphql-tools/merge',
+]);
+
+/** `@scope/name` or `name` of a bare import specifier. */
+function packageName(specifier) {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
 
 /** A path from the bundle's folder to `file`, as an import specifier. */
 function fromBundle(root, file) {
@@ -37,6 +61,7 @@ async function bundleAllInOne(root, condition) {
       build.onResolve({ filter: /^[^./]/ }, async (args) => {
         if (isBuiltin(args.path)) return { external: true };
         if (args.path.startsWith('@pylon/') || args.pluginData === 'resolving') return undefined;
+        if (INLINED.has(packageName(args.path))) return undefined;
         const r = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'resolving' });
         // An optional package that is not installed stays a bare import: it fails where it would have.
         if (r.errors.length > 0) return { path: args.path, external: true };

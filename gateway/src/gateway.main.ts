@@ -127,6 +127,8 @@ try {
     ),
   });
   const server = await listenHttp(app, env.PORT, env.HOST);
+  // A second later: the readiness probes that find it ready do not wait for it; the first query need not build it.
+  setTimeout(() => gateway.warm(), 1000).unref();
   const metricsServer = await serveMetrics(ops, metrics, env.HOST);
   logger.info({ port: env.PORT }, 'gateway listening');
   onShutdown({

@@ -59,6 +59,11 @@ export interface Gateway {
   server: ApolloServer<GatewayContext>;
   /** The API schema SDL (no federation internals), served at /graphql/?sdl. */
   sdl(): string;
+  /**
+   * Builds what the first query plan reads and the start need not wait for (the supergraph as a
+   * graphql-js schema, ~100-150 ms: patches/@apollo__gateway@2.14.4.patch); called once the server is ready.
+   */
+  warm(): void;
   /** Runs an operation for an already authenticated principal (in-process facades). */
   execute(
     request: { query: string; variables?: Record<string, unknown>; operationName?: string },
@@ -192,6 +197,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   return {
     server,
     sdl: () => (apiSchema ? printSchema(apiSchema) : ''),
+    warm: () => void (gateway as unknown as { supergraphSchema?: GraphQLSchema }).supergraphSchema,
     async execute(request, principal, requestId) {
       const response = await server.executeOperation(request, { contextValue: { principal, requestId } });
       const status = response.http.status ?? 200;

@@ -174,6 +174,8 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   listening.baseUrl = baseUrl;
   await access.start(baseUrl);
   demo.listening(baseUrl);
+  // A second later: the readiness probes that find it ready do not wait for it; the first query need not build it.
+  setTimeout(() => gateway.warm(), 1000).unref();
   // Jobs a previous run left unfinished continue from their checkpoints.
   void sg.jobs.resumeAll().catch((err: unknown) => logger.error({ err }, 'unfinished jobs were not resumed'));
   let closed = false;

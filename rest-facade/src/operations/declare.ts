@@ -16,7 +16,7 @@
  * create/update/patch/delete declaration without one has it derived from its mutation (`root`,
  * `record`) by `npm run codegen`, which writes either into the REST manifest (schema/operations/rest.manifest.json).
  */
-import { camelPatch, notFound, pageWindow, payloadAt, snakeKeys, type FieldNames } from '@pylon/kit';
+import { camelPatch, notFound, pageWindow, payloadAt, snakeKeys, type FieldNames, type JsonObject } from '@pylon/kit';
 import { isRecord, one, recordAt, recordsAt, type GqlRecord } from './shape.js';
 import type {
   DataOf,
@@ -90,9 +90,12 @@ type VariableName<N extends OperationId> = keyof VariablesOf<N> & string;
 /** The fields of the document's `$input` variable (its input type). */
 type InputField<N extends OperationId> = VariablesOf<N> extends { input: infer I } ? keyof NonNullable<I> & string : never;
 
+/** A document's variables, or the fields of its `$input`, by GraphQL name (the untyped form of the builders; the typed overloads name them). */
+export type GqlFields = JsonObject;
+
 /** Values of `source` under their GraphQL names (only the properties present). */
-export function mapFields(source: unknown, fields: FieldMap, input: RestInput): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+export function mapFields(source: unknown, fields: FieldMap, input: RestInput): GqlFields {
+  const out: GqlFields = {};
   if (!isRecord(source)) return out;
   for (const [name, spec] of Object.entries(fields)) {
     if (spec === false || !Object.hasOwn(source, name) || source[name] === undefined) continue;
@@ -126,7 +129,7 @@ export interface ListSpec extends WithDocument {
   /** Other names for parameters (alias -> canonical, e.g. the reference's `Take` -> `take`); an alias sent wins over the canonical name's document default. */
   aliases?: Readonly<Record<string, string>>;
   /** Fixed variables. */
-  fixed?: Record<string, unknown>;
+  fixed?: GqlFields;
   toRest?: ToRest;
   /**
    * The response key of the persisted document's total: either a count field of the root under
@@ -144,7 +147,7 @@ export interface ListSpec extends WithDocument {
 export const COUNT_MAX = 1000;
 
 /** The list's total: a count field's value, or a count selection's length when it is complete (shorter than COUNT_MAX). */
-function countedTotal(data: Record<string, unknown>, key: string | undefined): number | undefined {
+function countedTotal(data: GqlRecord, key: string | undefined): number | undefined {
   if (!key) return undefined;
   const counted = data[key];
   if (typeof counted === 'number' && Number.isInteger(counted) && counted >= 0) return counted;
@@ -270,9 +273,9 @@ export interface BodySpec {
   /** REST body property -> GraphQL input field. */
   fields: FieldMap;
   /** PUT replaces: the input fields every request starts from (what the body leaves out is reset). */
-  resetTo?: Record<string, unknown>;
+  resetTo?: GqlFields;
   /** Last say over the mapped input (cross-field rules). */
-  finish?: (input: Record<string, unknown>, rest: RestInput) => Record<string, unknown>;
+  finish?: (input: GqlFields, rest: RestInput) => GqlFields;
 }
 
 /** BodySpec over the names a document takes (its `$input`'s fields, or with `flat` its variables). */
@@ -282,7 +285,7 @@ type TypedBodySpec<F extends string> = {
   finish?: (input: { [K in F]?: unknown }, rest: RestInput) => { [K in F]?: unknown };
 };
 
-function bodyInput(body: BodySpec, input: RestInput): Record<string, unknown> {
+function bodyInput(body: BodySpec, input: RestInput): GqlFields {
   const mapped = { ...body.resetTo, ...mapFields(input.body, body.fields, input) };
   return body.finish ? body.finish(mapped, input) : mapped;
 }

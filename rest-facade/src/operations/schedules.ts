@@ -22,17 +22,18 @@ const deviceIds = (v: unknown) => (Array.isArray(v) ? v.map((d) => (isRecord(d) 
 /** GraphQL Schedule -> the reference's Schedule (which allows no other members). */
 export function toRestSchedule(s: RestScheduleFragment): RestSchema<'Schedule'> {
   const { updatedOn, ...rest } = s;
-  const body = snakeKeys(rest) as Record<string, unknown>;
-  body.type = TYPES[String(s.type)] ?? s.type;
-  body.priority = PRIORITIES[String(s.priority)] ?? s.priority;
-  body.tags = Array.isArray(s.tags) ? s.tags.join(',') : null;
-  body.modified_on = updatedOn ?? null;
-  // The reference answers these always; Pylon keeps no campaign conditions and no authors.
-  body.conditions = null;
-  body.created_by_id = null;
-  body.modified_by_id = null;
-  // The generic case conversion above gives the other Schedule members.
-  return body as RestSchema<'Schedule'>;
+  // The generic case conversion gives the other Schedule members (in the fragment's order; those below keep their place).
+  return {
+    ...(snakeKeys(rest) as RestSchema<'Schedule'>),
+    type: (TYPES[String(s.type)] ?? s.type) as RestSchema<'Schedule'>['type'],
+    priority: (PRIORITIES[String(s.priority)] ?? s.priority) as RestSchema<'Schedule'>['priority'],
+    tags: Array.isArray(s.tags) ? s.tags.join(',') : null,
+    modified_on: updatedOn ?? null,
+    // The reference answers these always; Pylon keeps no campaign conditions and no authors.
+    conditions: null,
+    created_by_id: null,
+    modified_by_id: null,
+  };
 }
 
 /** ScheduleRequest property -> ScheduleInput field. Campaign `conditions` are accepted empty only (rest.yaml) and dropped. */

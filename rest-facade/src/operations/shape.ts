@@ -1,9 +1,10 @@
 /** Small helpers for mappers: reading GraphQL data defensively. */
-import { AppError, payloadAt, type FieldNames } from '@pylon/kit';
+import { AppError, isJsonObject, payloadAt, type FieldNames, type JsonObject } from '@pylon/kit';
 
-export type GqlRecord = Record<string, unknown>;
+/** An object of a gateway answer read by a mapper that serves many documents (a typed mapper reads DataOf<N>). */
+export type GqlRecord = JsonObject;
 
-export const isRecord = (v: unknown): v is GqlRecord => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord: (v: unknown) => v is GqlRecord = isJsonObject;
 
 /** The root field as an object; a missing one is a facade/schema defect, not the caller's. */
 export function recordAt(data: GqlRecord, field: string): GqlRecord {
@@ -26,7 +27,7 @@ export const one = <T>(v: T | undefined): T[] | undefined => (v === undefined ? 
  * (or a missing one) throws the AppError its errorCode names (kit payloadAt).
  */
 export function payloadOf<D extends object, R extends keyof D & string>(data: D, root: R, fieldNames?: FieldNames): NonNullable<D[R]> {
-  return payloadAt(data as Record<string, unknown>, root, fieldNames) as NonNullable<D[R]>;
+  return payloadAt(data as GqlRecord, root, fieldNames) as NonNullable<D[R]>;
 }
 
 /** A payload's object field, typed; a missing one is a facade/schema defect. */

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { AppError, payloadAt, snakeRecord, type JsonObject } from '@pylon/kit';
 import type { RestDataTableFragment, RestDataTableRowFragment } from '@pylon/kit/generated/rest-operations.generated';
-import { defineResource, parseQuery, type LegacyQuery } from './resource.js';
+import { defineResource, notFoundById, parseQuery, type LegacyQuery } from './resource.js';
 
 /** A row's cells under the table's own column keys: any JSON object (the service checks them against the columns). */
 type RowCells = JsonObject;
@@ -45,8 +45,6 @@ const RowsQuery = TablesQuery.extend({
 const only = <T extends string>(query: LegacyQuery, names: readonly T[]): Partial<Record<T, unknown>> =>
   Object.fromEntries(names.filter((n) => query[n] !== undefined).map((n) => [n, query[n]])) as Partial<Record<T, unknown>>;
 
-const notFound = (what: string, id: unknown) => new AppError('NOT_FOUND', `${what} '${String(id).slice(0, 100)}' was not found`);
-
 export const listDataTables = defineResource<LegacyTable[]>({
   method: 'get',
   path: '/datatables',
@@ -66,7 +64,7 @@ export const getDataTable = defineResource<LegacyTable>({
   view: { root: 'datatable' },
   async handle({ params, run }) {
     const data = await run('getDataTable', { tableId: params.tableId });
-    if (!data.dataTable) throw notFound('data table', params.tableId);
+    if (!data.dataTable) throw notFoundById('data table', params.tableId);
     return toLegacyTable(data.dataTable);
   },
 });
@@ -89,7 +87,7 @@ export const listDataTableRows = defineResource<LegacyRowPage>({
       ...q,
     });
     const page = data.dataTableRows;
-    if (!page) throw notFound('data table', params.tableId);
+    if (!page) throw notFoundById('data table', params.tableId);
     return { rows: page.data.map(toLegacyRow), total_count: page.totalCount, continuation_token: page.continuationToken ?? null };
   },
 });
@@ -101,7 +99,7 @@ export const getDataTableRow = defineResource<LegacyRow>({
   view: { root: 'row' },
   async handle({ params, run }) {
     const data = await run('getDataTableRow', { tableId: params.tableId, rowId: params.rowId });
-    if (!data.dataTableRow) throw notFound('row', params.rowId);
+    if (!data.dataTableRow) throw notFoundById('row', params.rowId);
     return toLegacyRow(data.dataTableRow);
   },
 });

@@ -89,6 +89,9 @@ export function defineResource<T>(r: LegacyResource<T>): DefinedResource {
   };
 }
 
+/** 404 naming the id asked for (at most 100 characters of it). Another account's record is as unknown as a missing one. */
+export const notFoundById = (what: string, id: unknown) => new AppError('NOT_FOUND', `${what} '${String(id).slice(0, 100)}' was not found`);
+
 /**
  * Validates query parameters with a zod schema; the first problem becomes a 400 naming the
  * parameter (`field`) in the kit's words, as the subgraphs and the REST facade say it:

@@ -27,7 +27,6 @@ import type {
   RestInput,
   RestItemOf,
   RestOperation,
-  RestSuccess,
   RootOf,
   SomeVariablesOf,
   VariablesOf,
@@ -45,6 +44,15 @@ function named<O extends RestOperation<never>>(operationId: string | undefined, 
 /** Every builder's spec may carry the operation's GraphQL document (`gql\`...\``); mutation builders derive it otherwise. */
 interface WithDocument {
   document?: string;
+}
+
+/**
+ * A builder's two forms: its operationId first (then `typed` is the spec, typed by that document)
+ * or the spec alone (untyped; the registry keys it by its export name).
+ */
+function declared<S extends WithDocument>(idOrSpec: string | S, typed: unknown, build: (spec: S) => RestOperation): RestOperation {
+  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as S] : [undefined, idOrSpec];
+  return named(operationId, build(spec), spec);
 }
 
 /**
@@ -177,8 +185,7 @@ export type TypedListSpec<N extends OperationId, R extends RootOf<N>> = Omit<Lis
 export function listOp<N extends OperationId, R extends RootOf<N>>(operationId: N, spec: TypedListSpec<N, R>): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function listOp(spec: ListSpec): RestOperation;
 export function listOp(idOrSpec: string | ListSpec, typed?: unknown): RestOperation {
-  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as ListSpec] : [undefined, idOrSpec];
-  return named(operationId, listOperation(spec), spec);
+  return declared(idOrSpec, typed, listOperation);
 }
 
 function listOperation(spec: ListSpec): RestOperation {
@@ -247,8 +254,7 @@ export type TypedGetSpec<N extends OperationId, R extends RootOf<N>> = Omit<GetS
 export function getOp<N extends OperationId, R extends RootOf<N>>(operationId: N, spec: TypedGetSpec<N, R>): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function getOp(spec: GetSpec): RestOperation;
 export function getOp(idOrSpec: string | GetSpec, typed?: unknown): RestOperation {
-  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as GetSpec] : [undefined, idOrSpec];
-  return named(operationId, getOperation(spec), spec);
+  return declared(idOrSpec, typed, getOperation);
 }
 
 function getOperation(spec: GetSpec): RestOperation {
@@ -312,6 +318,14 @@ export interface WriteSpec extends WithDocument {
   recordFields?: readonly string[];
 }
 
+/** A mutation's answer: the payload's record in REST form (a failed payload answers its error); 204 answers no body. */
+function recordAnswer(spec: { root: string; record: string }, fieldNames: FieldNames, status: number, toRest: ToRest): RestOperation['respond'] {
+  return (data, input) => {
+    const record = recordAt(payloadAt(data, spec.root, fieldNames), spec.record);
+    return status === 204 ? { status, body: null } : { status, body: toRest(record, input) };
+  };
+}
+
 function writeOp(spec: WriteSpec, defaults: { param: string | false; status: number }): RestOperation {
   const param = spec.param ?? defaults.param;
   const status = spec.status ?? defaults.status;
@@ -330,10 +344,7 @@ function writeOp(spec: WriteSpec, defaults: { param: string | false; status: num
       const fields = { ...mapFields(input.query, spec.query ?? {}, input), ...bodyInput(spec.body, input) };
       return { ...(param ? { [spec.variable ?? 'id']: input.params[param] } : {}), ...(spec.flat ? fields : { input: fields }) };
     },
-    respond(data, input): RestSuccess {
-      const record = recordAt(payloadAt(data, spec.root, fieldNames), spec.record);
-      return status === 204 ? { status, body: null } : { status, body: toRest(record, input) };
-    },
+    respond: recordAnswer(spec, fieldNames, status, toRest),
     fieldNames,
     accepts: { ...(param ? { path: [param] } : {}), ...(spec.query ? { query: Object.keys(spec.query) } : {}), body: Object.keys(spec.body.fields) },
     document: { root: spec.root, record: spec.record, ...(spec.recordFields ? { recordFields: spec.recordFields } : {}) },
@@ -364,8 +375,7 @@ export function createOp<N extends OperationId, R extends RootOf<N>, K extends P
 ): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function createOp(spec: WriteSpec): RestOperation;
 export function createOp(idOrSpec: string | WriteSpec, typed?: unknown): RestOperation {
-  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as WriteSpec] : [undefined, idOrSpec];
-  return named(operationId, writeOp(spec, { param: false, status: 201 }), spec);
+  return declared(idOrSpec, typed, (s: WriteSpec) => writeOp(s, { param: false, status: 201 }));
 }
 
 export function updateOp<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>>(
@@ -374,8 +384,7 @@ export function updateOp<N extends OperationId, R extends RootOf<N>, K extends P
 ): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function updateOp(spec: WriteSpec): RestOperation;
 export function updateOp(idOrSpec: string | WriteSpec, typed?: unknown): RestOperation {
-  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as WriteSpec] : [undefined, idOrSpec];
-  return named(operationId, writeOp(spec, { param: 'id', status: 200 }), spec);
+  return declared(idOrSpec, typed, (s: WriteSpec) => writeOp(s, { param: 'id', status: 200 }));
 }
 
 export interface PatchSpec extends WithDocument {
@@ -403,8 +412,7 @@ export function patchOp<N extends OperationId, R extends RootOf<N>, K extends Pa
 ): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function patchOp(spec: PatchSpec): RestOperation;
 export function patchOp(idOrSpec: string | PatchSpec, typed?: unknown): RestOperation {
-  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as PatchSpec] : [undefined, idOrSpec];
-  return named(operationId, patchOperation(spec), spec);
+  return declared(idOrSpec, typed, patchOperation);
 }
 
 function patchOperation(spec: PatchSpec): RestOperation {
@@ -421,10 +429,7 @@ function patchOperation(spec: PatchSpec): RestOperation {
       }
       return { id: params[param], operations };
     },
-    respond(data, input) {
-      const record = recordAt(payloadAt(data, spec.root, fieldNames), spec.record);
-      return spec.status === 204 ? { status: 204, body: null } : { status: spec.status ?? 200, body: toRest(record, input) };
-    },
+    respond: recordAnswer(spec, fieldNames, spec.status ?? 200, toRest),
     fieldNames,
     accepts: { path: [param], body: 'whole' },
     document: { root: spec.root, record: spec.record },
@@ -441,8 +446,7 @@ export interface DeleteSpec extends WithDocument {
 export function deleteOp<N extends OperationId>(operationId: N, spec: DeleteSpec & { root: RootOf<N> }): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function deleteOp(spec: DeleteSpec): RestOperation;
 export function deleteOp(idOrSpec: string | DeleteSpec, typed?: unknown): RestOperation {
-  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as DeleteSpec] : [undefined, idOrSpec];
-  return named(operationId, deleteOperation(spec), spec);
+  return declared(idOrSpec, typed, deleteOperation);
 }
 
 function deleteOperation(spec: DeleteSpec): RestOperation {

@@ -5,7 +5,7 @@
  */
 import { snakeKeys } from '@pylon/kit';
 import { createOp, deleteOp, getOp, listOp, patchOp, updateOp, type FieldMap } from './declare.js';
-import { CONTENT_GROUP_EXTRA, groupOps } from './groups.js';
+import { groupOps } from './groups.js';
 import { tagList } from './device-writes.js';
 import type { RestScheduleFragment } from '@pylon/kit/generated/rest-operations.generated';
 import { isRecord } from './shape.js';
@@ -224,10 +224,13 @@ export const deleteSchedule = route(
   deleteOp('deleteSchedule', { root: 'deleteSchedule' }),
 );
 
-const groups = groupOps(
+export const {
+  list: listScheduleGroups,
+  create: createScheduleGroup,
+  update: updateScheduleGroup,
+  remove: deleteScheduleGroup,
+} = groupOps(
   { list: 'scheduleGroups', create: 'createScheduleGroup', update: 'updateScheduleGroup', remove: 'deleteScheduleGroup' },
-  // The reference's Group answers these always; Pylon's groups have no family or organization count.
-  CONTENT_GROUP_EXTRA,
   {
     path: '/schedules/groups',
     tag: 'Schedules',
@@ -239,7 +242,3 @@ const groups = groupOps(
     deviation: "Schedule groups are Pylon's groups (as device groups) - a name is required; family and organization_count are not kept.",
   },
 );
-export const listScheduleGroups = groups.list;
-export const createScheduleGroup = groups.create;
-export const updateScheduleGroup = groups.update;
-export const deleteScheduleGroup = groups.remove;

@@ -16,7 +16,7 @@
  * create/update/patch/delete declaration without one has it derived from its mutation (`root`,
  * `record`) by `npm run codegen`, which writes either into the REST manifest (schema/operations/rest.manifest.json).
  */
-import { camelPatch, notFound, pageWindow, payloadAt, snakeKeys, type FieldNames, type JsonObject } from '@pylon/kit';
+import { AppError, camelPatch, notFound, pageWindow, payloadAt, snakeKeys, type FieldNames, type JsonObject } from '@pylon/kit';
 import { isRecord, one, recordAt, recordsAt, type GqlRecord } from './shape.js';
 import type {
   DataOf,
@@ -242,6 +242,8 @@ export interface GetSpec extends WithDocument {
   toRest?: ToRest;
   /** The root is a single nullable object whose null means "not found" (404), not a failed field. */
   nullable?: boolean;
+  /** What the 404 says: `<what> '<id>' was not found` (default), or with 'field' `<what> was not found` naming the path parameter as its field. */
+  notFound?: 'id' | 'field';
 }
 
 export type TypedGetSpec<N extends OperationId, R extends RootOf<N>> = Omit<GetSpec, 'root' | 'toRest' | 'query' | 'variable'> & {
@@ -266,7 +268,10 @@ function getOperation(spec: GetSpec): RestOperation {
       const v = data[spec.root];
       // Unknown and foreign ids look the same: reads only see the caller's account.
       const record = Array.isArray(v) ? v[0] : v;
-      if (!isRecord(record)) throw notFound(spec.what, String(input.params[param]));
+      if (!isRecord(record))
+        throw spec.notFound === 'field'
+          ? new AppError('NOT_FOUND', `${spec.what} was not found`, { field: param })
+          : notFound(spec.what, String(input.params[param]));
       return { body: toRest(record, input) };
     },
     fieldNames: { [spec.variable ?? 'id']: param, ...inverse(spec.query ?? {}) },

@@ -19,6 +19,12 @@ export function recordsAt(data: GqlRecord, field: string): GqlRecord[] {
   return v;
 }
 
+/** The request body of a mapper that reads it member by member (rest.yaml's schema checked its shape first); anything but an object is a 400 naming the body. */
+export function objectBody(body: unknown): GqlRecord {
+  if (!isRecord(body)) throw new AppError('BAD_USER_INPUT', 'the body must be a JSON object', { field: 'body' });
+  return body;
+}
+
 /** A single REST value as the one-element list GraphQL list arguments take. */
 export const one = <T>(v: T | undefined): T[] | undefined => (v === undefined ? undefined : [v]);
 

@@ -346,7 +346,7 @@ function restModulesFile(): [string, string] {
   const list = modules.map((f) => `  ${camel(f)},`).join('\n');
   return [
     'rest-facade/src/operations/modules.generated.ts',
-    `${HEADER}${imports}\n\n/** Every module of rest-facade/src/operations: index.ts collects the REST operations they export. */\nexport const OPERATION_MODULES: readonly Readonly<Record<string, unknown>>[] = [\n${list}\n];\n`,
+    `${HEADER}import type { OperationModule } from './types.js';\n${imports}\n\n/** Every module of rest-facade/src/operations: index.ts collects the REST operations they export. */\nexport const OPERATION_MODULES: readonly OperationModule[] = [\n${list}\n];\n`,
   ];
 }
 

@@ -6,6 +6,7 @@
  * naming the parameter and listing the documented values.
  */
 import type { Operation } from 'openapi-backend';
+import { isJsonObject as isObj } from '@pylon/kit';
 
 const MARK = 'x-pylon-case-insensitive';
 
@@ -15,9 +16,6 @@ export interface CaseFolds {
   query: Folds;
   body: Folds;
 }
-
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function foldsOf(schema: unknown): Map<string, string> | undefined {
   if (!isObj(schema) || !Array.isArray(schema.enum)) return undefined;

@@ -4,6 +4,7 @@
  * or CR) are prefixed with ' (SECURITY.md, CSV formula injection); numbers stay numbers.
  */
 import { Readable } from 'node:stream';
+import type { JsonObject } from '@pylon/kit';
 
 const FORMULA = /^[=+\-@\t\r]/;
 const QUOTE = /[",\r\n]/;
@@ -26,7 +27,7 @@ export function wantsCsv(accept: string | undefined): boolean {
 }
 
 /** The rows as a CSV stream under the header `columns` (absent: the first row's keys), so an empty result still has its header. */
-export function csvStream(rows: readonly Record<string, unknown>[], columns: readonly string[]): Readable {
+export function csvStream(rows: readonly Readonly<JsonObject>[], columns: readonly string[]): Readable {
   const keys = columns.length ? [...columns] : rows.length ? Object.keys(rows[0]!) : [];
   function* lines(): Generator<string> {
     yield keys.map(csvCell).join(',') + '\r\n';

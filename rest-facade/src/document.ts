@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { Kind, parse as parseGraphQL } from 'graphql';
 import type { Document } from 'openapi-backend';
-import { REST_MANIFEST, SCHEMA_DIR } from '@pylon/kit';
+import { isJsonObject, REST_MANIFEST, SCHEMA_DIR } from '@pylon/kit';
+import type { OpenApiObject } from './operations/types.js';
 import { restDocumentOf } from './document-cache.js';
 
 export const REST_DOCUMENT_PATH = `${SCHEMA_DIR}openapi/rest.yaml`;
@@ -86,15 +87,16 @@ export function allowedMethods(definition: Document, path: string): string[] {
         .join('[^/]+')}$`,
     );
     if (!pattern.test(normalized)) continue;
-    for (const m of METHODS) if ((item as Record<string, unknown> | undefined)?.[m]) methods.add(m.toUpperCase());
+    for (const m of METHODS) if (item?.[m]) methods.add(m.toUpperCase());
   }
   if (methods.has('GET')) methods.add('HEAD');
   if (methods.size) methods.add('OPTIONS');
   return [...methods];
 }
 
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A JSON object of the document (a path item, an operation, a schema, a `$ref`). */
+type Json = OpenApiObject;
+const isObj = (v: unknown): v is Json => isJsonObject(v);
 
 /** Follows a local `$ref` ('#/components/...') to what it names. */
 function deref(definition: Document, v: unknown): unknown {

@@ -9,7 +9,8 @@ import { auditNote, failureFromGraphQL, isAppError, type GatewayClient, type Log
 import { apiKeyOf, type RestCredentials } from './credentials.js';
 import { sendError } from './errors.js';
 import type { RequestParams, RestInput, RestOperation } from './operations/index.js';
-import type { PageFacts } from './operations/types.js';
+import type { GqlRecord } from './operations/shape.js';
+import type { AnyVariables, PageFacts } from './operations/types.js';
 
 /** What every openapi-backend handler receives after the context. */
 export interface Exchange {
@@ -20,7 +21,7 @@ export interface Exchange {
   request?: { query?: unknown; body?: unknown };
 }
 
-const compact = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+const compact = (o: Readonly<AnyVariables>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 export function gatewayHandler(
   deps: { client: GatewayClient; logger: Logger; persisted?: ReadonlyMap<string, string> },
@@ -47,7 +48,7 @@ export function gatewayHandler(
       if (text === undefined) throw new Error(`no persisted document for '${runId}'`);
       const batches = op.batches?.(input);
       const runs = batches ?? [op.variables(input)];
-      const answers: Record<string, unknown>[] = [];
+      const answers: GqlRecord[] = [];
       for (const vars of runs) {
         const result = await deps.client.execute(
           { query: text, variables: compact(vars), operationName: runId },

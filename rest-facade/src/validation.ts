@@ -7,6 +7,13 @@ import type { ErrorDetail } from './errors.js';
 
 type AjvError = NonNullable<ValidationResult['errors']>[number];
 
+/** The members of Ajv's `params` read here (which a keyword gives depends on the keyword). */
+interface AjvParams {
+  additionalProperty?: unknown;
+  missingProperty?: unknown;
+  allowedValues?: unknown;
+}
+
 const LOCATIONS: Record<string, ErrorDetail['in']> = { query: 'query', path: 'path', header: 'header', requestBody: 'body' };
 
 const unescapePointer = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
@@ -19,7 +26,7 @@ function dotted(segments: string[]): string {
 export function detailOf(e: AjvError): ErrorDetail {
   const segments = e.instancePath.split('/').slice(1).map(unescapePointer);
   const where = LOCATIONS[segments[0] ?? ''];
-  const params = e.params as Record<string, unknown>;
+  const params: AjvParams = e.params;
   if (e.keyword === 'parse') return { in: 'body', message: 'the body is not valid JSON' };
 
   let rest = segments.slice(1);

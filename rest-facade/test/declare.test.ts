@@ -63,6 +63,15 @@ describe('getOp', () => {
       field: undefined,
     });
   });
+  test("a nullable root's null is 404; notFound: 'field' names the path parameter instead of quoting the id", () => {
+    const byField = getOp({ root: 'override', what: 'override', nullable: true, notFound: 'field' });
+    expect(byField.nullableRoots).toEqual(['override']);
+    expect(failure(() => byField.respond({ override: null }, input({ params: { id: 'nope' } })))).toEqual({
+      code: 'NOT_FOUND',
+      message: 'override was not found',
+      field: 'id',
+    });
+  });
 });
 
 describe('write operations', () => {

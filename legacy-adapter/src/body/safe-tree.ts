@@ -3,7 +3,7 @@
  * an object's prototype when later merged or assigned (`__proto__`, `constructor`, `prototype`),
  * and no deeper nesting than the cap. Walks iteratively, so a hostile depth cannot overflow the stack.
  */
-import { AppError } from '@pylon/kit';
+import { AppError, type JsonObject } from '@pylon/kit';
 
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 export const DEFAULT_MAX_DEPTH = 32;
@@ -20,7 +20,7 @@ export function assertSafeTree(value: unknown, maxDepth = DEFAULT_MAX_DEPTH): vo
     }
     for (const key of Object.keys(v)) {
       if (FORBIDDEN_KEYS.has(key)) throw new AppError('BAD_USER_INPUT', `the key '${key}' is not allowed in a request body`);
-      stack.push({ v: (v as Record<string, unknown>)[key], depth: depth + 1 });
+      stack.push({ v: (v as JsonObject)[key], depth: depth + 1 });
     }
   }
 }

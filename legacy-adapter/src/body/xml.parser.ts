@@ -16,7 +16,7 @@
  * Leaves are strings (no number guessing); repeated elements become arrays; empty elements are ''.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { AppError } from '@pylon/kit';
+import { AppError, type JsonObject } from '@pylon/kit';
 import { assertSafeTree, DEFAULT_MAX_DEPTH } from './safe-tree.js';
 
 export interface XmlBody {
@@ -68,7 +68,7 @@ const asStrings = (v: unknown): string[] => (Array.isArray(v) ? v : [v]).map((x)
 /** Decodes text, keeps CDATA verbatim and folds text-only elements into strings (iteratively). */
 function normalise(value: unknown): unknown {
   const root = { v: value };
-  const stack: { holder: Record<string, unknown> | unknown[]; key: string | number }[] = [{ holder: root as unknown as Record<string, unknown>, key: 'v' }];
+  const stack: { holder: JsonObject | unknown[]; key: string | number }[] = [{ holder: root, key: 'v' }];
   while (stack.length) {
     const { holder, key } = stack.pop()!;
     const v = (holder as Record<string | number, unknown>)[key];
@@ -77,7 +77,7 @@ function normalise(value: unknown): unknown {
     } else if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) stack.push({ holder: v, key: i });
     } else if (v && typeof v === 'object') {
-      const obj = v as Record<string, unknown>;
+      const obj = v as JsonObject;
       const keys = Object.keys(obj);
       if (keys.length && keys.every((k) => k === TEXT || k === CDATA)) {
         const text = asStrings(obj[TEXT] ?? [])
@@ -109,10 +109,10 @@ export function parseXmlBody(text: string, opts: { maxDepth?: number } = {}): Xm
     throw bad('the request body is not well-formed XML');
   }
   const roots = parsed && typeof parsed === 'object' ? Object.keys(parsed) : [];
-  if (roots.length !== 1 || Array.isArray((parsed as Record<string, unknown>)[roots[0]!])) throw bad('the XML body must have exactly one root element');
+  if (roots.length !== 1 || Array.isArray((parsed as JsonObject)[roots[0]!])) throw bad('the XML body must have exactly one root element');
   const root = roots[0]!;
   // Key and depth checks on the raw tree: `{ root: { child: ... } }` puts element n's content at
   // depth n, so at most maxDepth nested elements pass (the parser's own cap is one looser).
   assertSafeTree(parsed, maxDepth);
-  return { root, value: normalise((parsed as Record<string, unknown>)[root]) };
+  return { root, value: normalise((parsed as JsonObject)[root]) };
 }

@@ -26,7 +26,7 @@ export const FALLBACK: Negotiated = { format: 'json' };
  * Reads `format` and `callback` from a query. Throws UNSUPPORTED_FORMAT / BAD_USER_INPUT (400);
  * whether a route offers rss is checked by the route itself.
  */
-export function negotiate(query: Record<string, unknown>, method: string): Negotiated {
+export function negotiate(query: Request['query'], method: string): Negotiated {
   const rawFormat = query.format;
   let format: LegacyFormat = 'json';
   if (rawFormat !== undefined) {
@@ -59,7 +59,7 @@ export const negotiated = (res: Response): Negotiated => (res.locals.legacy as N
 export function negotiation() {
   return (req: Request, res: Response, next: NextFunction) => {
     try {
-      res.locals.legacy = negotiate(req.query as Record<string, unknown>, req.method);
+      res.locals.legacy = negotiate(req.query, req.method);
       next();
     } catch (e) {
       try {

@@ -15,8 +15,9 @@ import {
   badInput,
   snakeKeys,
   type AnalyticsDataset,
+  type JsonObject,
 } from '@pylon/kit';
-import { defineResource, parseQuery, type LegacyOperationId, type ResourceContext } from './resource.js';
+import { defineResource, parseQuery, type LegacyOperationId, type LegacyQuery, type ResourceContext } from './resource.js';
 
 const ids = z
   .union([z.string().max(200), z.array(z.string().max(200)).max(1000)])
@@ -47,6 +48,8 @@ const PARAMS = {
   source: z.enum(['impressions', 'events']).optional(),
 } as const;
 type Param = keyof typeof PARAMS;
+/** The checked parameters of a dataset request (those the dataset takes). */
+type Checked = { [P in Param]?: z.infer<(typeof PARAMS)[P]> };
 
 function datasetNamed(name: unknown): AnalyticsDataset {
   const d = typeof name === 'string' ? ANALYTICS_DATASETS[name] : undefined;
@@ -55,15 +58,16 @@ function datasetNamed(name: unknown): AnalyticsDataset {
 }
 
 /** The dataset's rows for these parameters (the ones it accepts, all checked; any other is refused). */
-async function rowsOf(d: AnalyticsDataset, given: Record<string, unknown>, run: ResourceContext['run']): Promise<unknown[]> {
+async function rowsOf(d: AnalyticsDataset, given: Readonly<JsonObject>, run: ResourceContext['run']): Promise<unknown[]> {
   const names = analyticsParamsAccepted(d) as Param[];
   for (const k of Object.keys(given)) {
     if (!(names as string[]).includes(k)) throw badInput(k, `this dataset does not take ${k}`);
   }
   const schema = z.object(Object.fromEntries(names.map((n) => [n, PARAMS[n]])) as Record<string, z.ZodType>);
-  const q = parseQuery(schema, given) as Record<string, unknown>;
+  const q = parseQuery(schema, given) as Checked;
   const withoutEffect = new Set(analyticsParamsWithoutEffect(d));
-  const variables: Record<string, unknown> = {};
+  // The dataset (chosen per request) names the document: its variables are built by name.
+  const variables: JsonObject = {};
   for (const [k, v] of Object.entries(q)) {
     // groupByDevice and source pick the root field (below), not an argument.
     if (v === undefined || withoutEffect.has(k) || k === 'groupByDevice' || k === 'source') continue;
@@ -77,7 +81,7 @@ async function rowsOf(d: AnalyticsDataset, given: Record<string, unknown>, run: 
 
 /** Express query without the legacy envelope parameters. */
 const ENVELOPE = new Set(['api_key', 'format', 'callback', '_']);
-const paramsOfQuery = (query: Record<string, unknown>) => Object.fromEntries(Object.entries(query).filter(([k]) => !ENVELOPE.has(k)));
+const paramsOfQuery = (query: LegacyQuery) => Object.fromEntries(Object.entries(query).filter(([k]) => !ENVELOPE.has(k)));
 
 export const postAnalyticsDataset = defineResource<unknown[]>({
   method: 'post',
@@ -85,7 +89,7 @@ export const postAnalyticsDataset = defineResource<unknown[]>({
   operations: Object.values(ANALYTICS_DATASETS).map((d) => d.operationId),
   view: { root: 'dataset', item: 'row' },
   async handle({ body, run }) {
-    const { dataset, ...given } = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+    const { dataset, ...given } = (body && typeof body === 'object' ? body : {}) as JsonObject;
     return rowsOf(datasetNamed(dataset), given, run);
   },
 });

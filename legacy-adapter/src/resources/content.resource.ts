@@ -4,11 +4,10 @@
  * order, each with an <enclosure url length type> for its media file; GET /playlists is a feed of
  * the playlists, each item linking to its own feed.
  */
-import { AppError } from '@pylon/kit';
 import type { RssFeed } from '../render/rss.renderer.js';
 import { toLegacyMedia, toLegacyPlaylist, toLegacyTemplate, type LegacyMedia, type LegacyPlaylist, type LegacyTemplate } from './content.record.js';
 import { legacyPageWindow } from './paging.js';
-import { defineResource, type LegacyData, type LegacyOperationId, type ResourceContext } from './resource.js';
+import { defineResource, notFoundById, type LegacyData, type LegacyOperationId, type ResourceContext } from './resource.js';
 
 async function listOf<N extends LegacyOperationId, T>(ctx: ResourceContext, operationId: N, items: (data: LegacyData<N>) => T[] | null): Promise<T[]> {
   const data = await ctx.run(operationId, legacyPageWindow(ctx.query));
@@ -23,8 +22,7 @@ async function oneOf<N extends 'getMedia' | 'getPlaylist' | 'getTemplate', T>(
 ): Promise<T> {
   const data = await ctx.run(operationId, { id: ctx.params.id });
   const [found] = items(data) ?? [];
-  // Another account's item is as unknown as a missing one.
-  if (!found) throw new AppError('NOT_FOUND', `${what} '${String(ctx.params.id).slice(0, 100)}' was not found`);
+  if (!found) throw notFoundById(what, ctx.params.id);
   return found;
 }
 

@@ -7,11 +7,12 @@
  * XML leaves arrive as strings and the service converts them by column type).
  */
 import { z } from 'zod';
-import { AppError, payloadAt, snakeRecord } from '@pylon/kit';
+import { AppError, payloadAt, snakeRecord, type JsonObject } from '@pylon/kit';
 import type { RestDataTableFragment, RestDataTableRowFragment } from '@pylon/kit/generated/rest-operations.generated';
-import { defineResource, parseQuery } from './resource.js';
+import { defineResource, notFoundById, parseQuery, type LegacyQuery } from './resource.js';
 
-type Data = Record<string, unknown>;
+/** A row's cells under the table's own column keys: any JSON object (the service checks them against the columns). */
+type RowCells = JsonObject;
 
 /** Field lists in wire order; the keys come out of kit's case conversion, like every REST and legacy record. */
 const COLUMN_FIELDS = ['id', 'name', 'key', 'type', 'required', 'sortable', 'options', 'default'] as const;
@@ -41,10 +42,8 @@ const RowsQuery = TablesQuery.extend({
   sortDir: z.enum(['asc', 'desc']).optional(),
 });
 
-const only = <T extends string>(query: Data, names: readonly T[]): Partial<Record<T, unknown>> =>
+const only = <T extends string>(query: LegacyQuery, names: readonly T[]): Partial<Record<T, unknown>> =>
   Object.fromEntries(names.filter((n) => query[n] !== undefined).map((n) => [n, query[n]])) as Partial<Record<T, unknown>>;
-
-const notFound = (what: string, id: unknown) => new AppError('NOT_FOUND', `${what} '${String(id).slice(0, 100)}' was not found`);
 
 export const listDataTables = defineResource<LegacyTable[]>({
   method: 'get',
@@ -65,7 +64,7 @@ export const getDataTable = defineResource<LegacyTable>({
   view: { root: 'datatable' },
   async handle({ params, run }) {
     const data = await run('getDataTable', { tableId: params.tableId });
-    if (!data.dataTable) throw notFound('data table', params.tableId);
+    if (!data.dataTable) throw notFoundById('data table', params.tableId);
     return toLegacyTable(data.dataTable);
   },
 });
@@ -88,7 +87,7 @@ export const listDataTableRows = defineResource<LegacyRowPage>({
       ...q,
     });
     const page = data.dataTableRows;
-    if (!page) throw notFound('data table', params.tableId);
+    if (!page) throw notFoundById('data table', params.tableId);
     return { rows: page.data.map(toLegacyRow), total_count: page.totalCount, continuation_token: page.continuationToken ?? null };
   },
 });
@@ -100,17 +99,17 @@ export const getDataTableRow = defineResource<LegacyRow>({
   view: { root: 'row' },
   async handle({ params, run }) {
     const data = await run('getDataTableRow', { tableId: params.tableId, rowId: params.rowId });
-    if (!data.dataTableRow) throw notFound('row', params.rowId);
+    if (!data.dataTableRow) throw notFoundById('row', params.rowId);
     return toLegacyRow(data.dataTableRow);
   },
 });
 
 /** `{ data: {...}, version? }` (XML: `<row><data>...</data><version>3</version></row>`); anything else is refused by name. */
-function rowBody(body: unknown, opts: { version: boolean }): { data: Data; version?: number } {
+function rowBody(body: unknown, opts: { version: boolean }): { data: RowCells; version?: number } {
   if (body === undefined || body === null || body === '')
     throw new AppError('BAD_USER_INPUT', 'a row body (JSON or XML) with data is required', { field: 'data' });
   if (typeof body !== 'object' || Array.isArray(body)) throw new AppError('BAD_USER_INPUT', 'the body must be one row object', { field: 'data' });
-  const b = body as Data;
+  const b = body as JsonObject;
   for (const k of Object.keys(b)) {
     if (k !== 'data' && !(opts.version && k === 'version'))
       throw new AppError('BAD_USER_INPUT', `unknown field ${k.slice(0, 100)}: a row body takes data${opts.version ? ' and version' : ''}`, {
@@ -121,14 +120,16 @@ function rowBody(body: unknown, opts: { version: boolean }): { data: Data; versi
   const data = b.data === '' || b.data === null || b.data === undefined ? {} : b.data;
   if (typeof data !== 'object' || Array.isArray(data))
     throw new AppError('BAD_USER_INPUT', 'data must be an object of column key to cell value', { field: 'data' });
-  if (b.version === undefined || b.version === null || b.version === '') return { data: data as Data };
+  if (b.version === undefined || b.version === null || b.version === '') return { data: data as RowCells };
   const version =
     typeof b.version === 'number' ? b.version : typeof b.version === 'string' && /^\d{1,9}$/.test(b.version.trim()) ? Number(b.version) : Number.NaN;
   if (!Number.isInteger(version) || version < 0) throw new AppError('BAD_USER_INPUT', 'version must be a non-negative integer', { field: 'version' });
-  return { data: data as Data, version };
+  return { data: data as RowCells, version };
 }
 
-const rowOf = (data: Data, root: string): LegacyRow => toLegacyRow(payloadAt(data, root).row as RestDataTableRowFragment);
+/** The written row of a create or update payload (a failed payload answers its error). */
+const rowOf = (data: JsonObject, root: 'createDataTableRow' | 'updateDataTableRow'): LegacyRow =>
+  toLegacyRow(payloadAt(data, root).row as RestDataTableRowFragment);
 
 export const createDataTableRow = defineResource<LegacyRow>({
   method: 'post',

@@ -1,7 +1,6 @@
 /** /devices: list (take, page: 0-based, as on current REST), one, create, update (JSON or XML bodies), delete. */
-import { AppError } from '@pylon/kit';
 import { legacyPageWindow } from './paging.js';
-import { defineResource } from './resource.js';
+import { defineResource, notFoundById } from './resource.js';
 import { toLegacyDevice, type DeviceData, type LegacyDevice } from './device.record.js';
 import { deviceInput, payloadOf } from './device.input.js';
 
@@ -24,8 +23,7 @@ export const getDevice = defineResource<LegacyDevice>({
   async handle({ params, run }) {
     const data = await run('getDevice', { id: params.id });
     const [device] = data.device ?? [];
-    // Another account's device is as unknown as a missing one.
-    if (!device) throw new AppError('NOT_FOUND', `device '${String(params.id).slice(0, 100)}' was not found`);
+    if (!device) throw notFoundById('device', params.id);
     return toLegacyDevice(device);
   },
 });

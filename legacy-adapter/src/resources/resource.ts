@@ -4,15 +4,18 @@
  * run the handler with the caller's credentials, render in the negotiated format.
  */
 import type { NextFunction, Request, Response, Router } from 'express';
-import { AppError, auditNote, inputError } from '@pylon/kit';
+import { AppError, auditNote, inputError, type JsonObject } from '@pylon/kit';
 import type { z } from 'zod';
 import { callerOf } from '../http/api-key.js';
 import { negotiated } from '../http/negotiation.js';
 import type { LegacyData, LegacyOperationId, LegacyVariables, OperationRunner } from '../operations.js';
 import { sendData, type View } from '../render/respond.js';
 
+/** The query as Express parsed it (qs: a string, a list, or a nested object per name), not yet checked. */
+export type LegacyQuery = Request['query'];
+
 export interface ResourceContext {
-  query: Record<string, unknown>;
+  query: LegacyQuery;
   params: Record<string, string>;
   /** The parsed, checked request body (content of the root element for XML). */
   body: unknown;
@@ -67,7 +70,7 @@ export function defineResource<T>(r: LegacyResource<T>): DefinedResource {
           note.controllerName = r.path.split('/')[1] || 'root';
           note.actionName = r.operations.join(',');
           const data = await r.handle({
-            query: req.query as Record<string, unknown>,
+            query: req.query,
             params: req.params as Record<string, string>,
             body: res.locals.body,
             ...(typeof res.locals.bodyRoot === 'string' ? { bodyRoot: res.locals.bodyRoot } : {}),
@@ -86,12 +89,15 @@ export function defineResource<T>(r: LegacyResource<T>): DefinedResource {
   };
 }
 
+/** 404 naming the id asked for (at most 100 characters of it). Another account's record is as unknown as a missing one. */
+export const notFoundById = (what: string, id: unknown) => new AppError('NOT_FOUND', `${what} '${String(id).slice(0, 100)}' was not found`);
+
 /**
  * Validates query parameters with a zod schema; the first problem becomes a 400 naming the
  * parameter (`field`) in the kit's words, as the subgraphs and the REST facade say it:
  * `limit must be at most 10000`, `interval must be one of: minute, hour, day, week, month`.
  */
-export function parseQuery<S extends z.ZodType>(schema: S, query: Record<string, unknown>): z.infer<S> {
+export function parseQuery<S extends z.ZodType>(schema: S, query: Readonly<JsonObject>): z.infer<S> {
   const result = schema.safeParse(query);
   if (result.success) return result.data;
   const error = inputError(result.error.issues);

@@ -15,8 +15,8 @@ type OrganizationData = NonNullable<ListOrganizationsQuery['organizations']>[num
 function toRestAccount(a: AccountData): RestSchema<'Account'>;
 function toRestAccount(a: OrganizationData): RestSchema<'Organization'>;
 function toRestAccount(a: AccountData | OrganizationData): RestSchema<'Account'> | RestSchema<'Organization'> {
-  const body = snakeKeys(a, RECORD_RENAMES) as Record<string, unknown>;
-  return ('timezone' in body ? { ...body, timeZone: body.timezone } : body) as RestSchema<'Account'>;
+  const body = snakeKeys(a, RECORD_RENAMES) as RestSchema<'Account'> | RestSchema<'Organization'>;
+  return 'timezone' in body ? ({ ...body, timeZone: body.timezone } as typeof body) : body;
 }
 
 /** The reference's account `tags` and `logo_url`: Pylon accounts have neither (null). */

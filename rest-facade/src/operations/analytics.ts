@@ -19,7 +19,7 @@ import {
 } from '@pylon/kit';
 import { csvStream, wantsCsv } from '../csv.js';
 import { mapFields, recordsAt, type FieldMap } from './declare.js';
-import { isRecord } from './shape.js';
+import { isRecord, type GqlRecord } from './shape.js';
 import type { RequestParams, RestInput, RestOperation, RestSuccess } from './types.js';
 import { errors, json, jsonOrCsv, params, ref, route, type OpenApiObject, type OpenApiValue } from './route.js';
 import { gql } from './gql.js';
@@ -69,8 +69,8 @@ function columnsOf(d: Dataset, root: string): string[] {
 }
 
 /** The rows of the answering root as JSON, or as CSV when the caller asks for it (a header row even when empty). */
-function answer(data: Record<string, unknown>, d: Dataset, root: string, input: RestInput): RestSuccess {
-  const rows = recordsAt(data, root).map((r) => snakeKeys(r) as Record<string, unknown>);
+function answer(data: GqlRecord, d: Dataset, root: string, input: RestInput): RestSuccess {
+  const rows = recordsAt(data, root).map((r) => snakeKeys(r) as GqlRecord);
   if (wantsCsv(input.accept)) return { body: csvStream(rows, columnsOf(d, root)), contentType: 'text/csv; charset=utf-8' };
   return { body: rows };
 }

@@ -4,11 +4,11 @@
  * every REST body; a feed's target has the override target's shape.
  */
 import { AppError } from '@pylon/kit';
-import { deleteOp, restOp } from './declare.js';
+import { deleteOp, getOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 import { toRestTarget, targetInput } from './overrides.js';
 import { byId, errors, json, md, params, ref, route } from './route.js';
-import { isRecord, listOf, payloadOf } from './shape.js';
+import { listOf, objectBody, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 
 type CapFeedData = ItemOf<'getCapFeed', 'capFeed'>;
@@ -46,8 +46,8 @@ export const toRestCapFeed = (f: CapFeedData): RestSchema<'CapFeed'> => ({
 });
 
 /** REST body -> CapFeedInput / CapFeedUpdateInput (shape checked by rest.yaml's schema first; values by the use case). */
-function capFeedInput(body: unknown): SomeInputOf<'createCapFeed'> & SomeInputOf<'updateCapFeed'> {
-  if (!isRecord(body)) throw new AppError('BAD_USER_INPUT', 'the body must be a JSON object', { field: 'body' });
+function capFeedInput(raw: unknown): SomeInputOf<'createCapFeed'> & SomeInputOf<'updateCapFeed'> {
+  const body = objectBody(raw);
   const input: SomeInputOf<'createCapFeed'> & SomeInputOf<'updateCapFeed'> = {
     name: body.name,
     url: body.url,
@@ -102,7 +102,7 @@ export const getCapFeed = route(
       'Each alert with its outcome (STARTED with its override, NO_SCREENS, FILTERED, ...). 404 when the account has no feed with this id. Policy Schedules_View.',
     ...byId('The feed.', 'CapFeed', 400, 401, 403, 404, 429, 500, 503),
   },
-  restOp('getCapFeed', {
+  getOp('getCapFeed', {
     document: gql`
       # GET /cap-feeds/{id}: one CAP alert feed with the alerts it read.
       query getCapFeed($id: ID!) {
@@ -111,14 +111,12 @@ export const getCapFeed = route(
         }
       }
     `,
-    variables: (input) => ({ id: input.params.id }),
-    nullableRoots: ['capFeed'],
-    respond(data) {
-      if (!data.capFeed) throw new AppError('NOT_FOUND', 'CAP feed was not found', { field: 'id' });
-      return { body: toRestCapFeed(data.capFeed) };
-    },
-    fieldNames: NAMES,
-    accepts: { path: ['id'] },
+    root: 'capFeed',
+    what: 'CAP feed',
+    // An unknown id (or another account's) is a null root without errors: a 404 naming the id parameter, not a failed gateway.
+    nullable: true,
+    notFound: 'field',
+    toRest: toRestCapFeed,
   }),
 );
 

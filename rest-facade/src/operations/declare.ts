@@ -16,7 +16,7 @@
  * create/update/patch/delete declaration without one has it derived from its mutation (`root`,
  * `record`) by `npm run codegen`, which writes either into the REST manifest (schema/operations/rest.manifest.json).
  */
-import { camelPatch, notFound, pageWindow, payloadAt, snakeKeys, type FieldNames } from '@pylon/kit';
+import { AppError, camelPatch, notFound, pageWindow, payloadAt, snakeKeys, type FieldNames, type JsonObject } from '@pylon/kit';
 import { isRecord, one, recordAt, recordsAt, type GqlRecord } from './shape.js';
 import type {
   DataOf,
@@ -27,7 +27,6 @@ import type {
   RestInput,
   RestItemOf,
   RestOperation,
-  RestSuccess,
   RootOf,
   SomeVariablesOf,
   VariablesOf,
@@ -45,6 +44,15 @@ function named<O extends RestOperation<never>>(operationId: string | undefined, 
 /** Every builder's spec may carry the operation's GraphQL document (`gql\`...\``); mutation builders derive it otherwise. */
 interface WithDocument {
   document?: string;
+}
+
+/**
+ * A builder's two forms: its operationId first (then `typed` is the spec, typed by that document)
+ * or the spec alone (untyped; the registry keys it by its export name).
+ */
+function declared<S extends WithDocument>(idOrSpec: string | S, typed: unknown, build: (spec: S) => RestOperation): RestOperation {
+  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as S] : [undefined, idOrSpec];
+  return named(operationId, build(spec), spec);
 }
 
 /**
@@ -90,9 +98,12 @@ type VariableName<N extends OperationId> = keyof VariablesOf<N> & string;
 /** The fields of the document's `$input` variable (its input type). */
 type InputField<N extends OperationId> = VariablesOf<N> extends { input: infer I } ? keyof NonNullable<I> & string : never;
 
+/** A document's variables, or the fields of its `$input`, by GraphQL name (the untyped form of the builders; the typed overloads name them). */
+export type GqlFields = JsonObject;
+
 /** Values of `source` under their GraphQL names (only the properties present). */
-export function mapFields(source: unknown, fields: FieldMap, input: RestInput): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+export function mapFields(source: unknown, fields: FieldMap, input: RestInput): GqlFields {
+  const out: GqlFields = {};
   if (!isRecord(source)) return out;
   for (const [name, spec] of Object.entries(fields)) {
     if (spec === false || !Object.hasOwn(source, name) || source[name] === undefined) continue;
@@ -126,7 +137,7 @@ export interface ListSpec extends WithDocument {
   /** Other names for parameters (alias -> canonical, e.g. the reference's `Take` -> `take`); an alias sent wins over the canonical name's document default. */
   aliases?: Readonly<Record<string, string>>;
   /** Fixed variables. */
-  fixed?: Record<string, unknown>;
+  fixed?: GqlFields;
   toRest?: ToRest;
   /**
    * The response key of the persisted document's total: either a count field of the root under
@@ -144,7 +155,7 @@ export interface ListSpec extends WithDocument {
 export const COUNT_MAX = 1000;
 
 /** The list's total: a count field's value, or a count selection's length when it is complete (shorter than COUNT_MAX). */
-function countedTotal(data: Record<string, unknown>, key: string | undefined): number | undefined {
+function countedTotal(data: GqlRecord, key: string | undefined): number | undefined {
   if (!key) return undefined;
   const counted = data[key];
   if (typeof counted === 'number' && Number.isInteger(counted) && counted >= 0) return counted;
@@ -174,8 +185,7 @@ export type TypedListSpec<N extends OperationId, R extends RootOf<N>> = Omit<Lis
 export function listOp<N extends OperationId, R extends RootOf<N>>(operationId: N, spec: TypedListSpec<N, R>): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function listOp(spec: ListSpec): RestOperation;
 export function listOp(idOrSpec: string | ListSpec, typed?: unknown): RestOperation {
-  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as ListSpec] : [undefined, idOrSpec];
-  return named(operationId, listOperation(spec), spec);
+  return declared(idOrSpec, typed, listOperation);
 }
 
 function listOperation(spec: ListSpec): RestOperation {
@@ -232,6 +242,8 @@ export interface GetSpec extends WithDocument {
   toRest?: ToRest;
   /** The root is a single nullable object whose null means "not found" (404), not a failed field. */
   nullable?: boolean;
+  /** What the 404 says: `<what> '<id>' was not found` (default), or with 'field' `<what> was not found` naming the path parameter as its field. */
+  notFound?: 'id' | 'field';
 }
 
 export type TypedGetSpec<N extends OperationId, R extends RootOf<N>> = Omit<GetSpec, 'root' | 'toRest' | 'query' | 'variable'> & {
@@ -244,8 +256,7 @@ export type TypedGetSpec<N extends OperationId, R extends RootOf<N>> = Omit<GetS
 export function getOp<N extends OperationId, R extends RootOf<N>>(operationId: N, spec: TypedGetSpec<N, R>): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function getOp(spec: GetSpec): RestOperation;
 export function getOp(idOrSpec: string | GetSpec, typed?: unknown): RestOperation {
-  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as GetSpec] : [undefined, idOrSpec];
-  return named(operationId, getOperation(spec), spec);
+  return declared(idOrSpec, typed, getOperation);
 }
 
 function getOperation(spec: GetSpec): RestOperation {
@@ -257,7 +268,10 @@ function getOperation(spec: GetSpec): RestOperation {
       const v = data[spec.root];
       // Unknown and foreign ids look the same: reads only see the caller's account.
       const record = Array.isArray(v) ? v[0] : v;
-      if (!isRecord(record)) throw notFound(spec.what, String(input.params[param]));
+      if (!isRecord(record))
+        throw spec.notFound === 'field'
+          ? new AppError('NOT_FOUND', `${spec.what} was not found`, { field: param })
+          : notFound(spec.what, String(input.params[param]));
       return { body: toRest(record, input) };
     },
     fieldNames: { [spec.variable ?? 'id']: param, ...inverse(spec.query ?? {}) },
@@ -270,9 +284,9 @@ export interface BodySpec {
   /** REST body property -> GraphQL input field. */
   fields: FieldMap;
   /** PUT replaces: the input fields every request starts from (what the body leaves out is reset). */
-  resetTo?: Record<string, unknown>;
+  resetTo?: GqlFields;
   /** Last say over the mapped input (cross-field rules). */
-  finish?: (input: Record<string, unknown>, rest: RestInput) => Record<string, unknown>;
+  finish?: (input: GqlFields, rest: RestInput) => GqlFields;
 }
 
 /** BodySpec over the names a document takes (its `$input`'s fields, or with `flat` its variables). */
@@ -282,7 +296,7 @@ type TypedBodySpec<F extends string> = {
   finish?: (input: { [K in F]?: unknown }, rest: RestInput) => { [K in F]?: unknown };
 };
 
-function bodyInput(body: BodySpec, input: RestInput): Record<string, unknown> {
+function bodyInput(body: BodySpec, input: RestInput): GqlFields {
   const mapped = { ...body.resetTo, ...mapFields(input.body, body.fields, input) };
   return body.finish ? body.finish(mapped, input) : mapped;
 }
@@ -309,6 +323,14 @@ export interface WriteSpec extends WithDocument {
   recordFields?: readonly string[];
 }
 
+/** A mutation's answer: the payload's record in REST form (a failed payload answers its error); 204 answers no body. */
+function recordAnswer(spec: { root: string; record: string }, fieldNames: FieldNames, status: number, toRest: ToRest): RestOperation['respond'] {
+  return (data, input) => {
+    const record = recordAt(payloadAt(data, spec.root, fieldNames), spec.record);
+    return status === 204 ? { status, body: null } : { status, body: toRest(record, input) };
+  };
+}
+
 function writeOp(spec: WriteSpec, defaults: { param: string | false; status: number }): RestOperation {
   const param = spec.param ?? defaults.param;
   const status = spec.status ?? defaults.status;
@@ -327,10 +349,7 @@ function writeOp(spec: WriteSpec, defaults: { param: string | false; status: num
       const fields = { ...mapFields(input.query, spec.query ?? {}, input), ...bodyInput(spec.body, input) };
       return { ...(param ? { [spec.variable ?? 'id']: input.params[param] } : {}), ...(spec.flat ? fields : { input: fields }) };
     },
-    respond(data, input): RestSuccess {
-      const record = recordAt(payloadAt(data, spec.root, fieldNames), spec.record);
-      return status === 204 ? { status, body: null } : { status, body: toRest(record, input) };
-    },
+    respond: recordAnswer(spec, fieldNames, status, toRest),
     fieldNames,
     accepts: { ...(param ? { path: [param] } : {}), ...(spec.query ? { query: Object.keys(spec.query) } : {}), body: Object.keys(spec.body.fields) },
     document: { root: spec.root, record: spec.record, ...(spec.recordFields ? { recordFields: spec.recordFields } : {}) },
@@ -361,8 +380,7 @@ export function createOp<N extends OperationId, R extends RootOf<N>, K extends P
 ): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function createOp(spec: WriteSpec): RestOperation;
 export function createOp(idOrSpec: string | WriteSpec, typed?: unknown): RestOperation {
-  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as WriteSpec] : [undefined, idOrSpec];
-  return named(operationId, writeOp(spec, { param: false, status: 201 }), spec);
+  return declared(idOrSpec, typed, (s: WriteSpec) => writeOp(s, { param: false, status: 201 }));
 }
 
 export function updateOp<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>>(
@@ -371,8 +389,7 @@ export function updateOp<N extends OperationId, R extends RootOf<N>, K extends P
 ): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function updateOp(spec: WriteSpec): RestOperation;
 export function updateOp(idOrSpec: string | WriteSpec, typed?: unknown): RestOperation {
-  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as WriteSpec] : [undefined, idOrSpec];
-  return named(operationId, writeOp(spec, { param: 'id', status: 200 }), spec);
+  return declared(idOrSpec, typed, (s: WriteSpec) => writeOp(s, { param: 'id', status: 200 }));
 }
 
 export interface PatchSpec extends WithDocument {
@@ -400,8 +417,7 @@ export function patchOp<N extends OperationId, R extends RootOf<N>, K extends Pa
 ): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function patchOp(spec: PatchSpec): RestOperation;
 export function patchOp(idOrSpec: string | PatchSpec, typed?: unknown): RestOperation {
-  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as PatchSpec] : [undefined, idOrSpec];
-  return named(operationId, patchOperation(spec), spec);
+  return declared(idOrSpec, typed, patchOperation);
 }
 
 function patchOperation(spec: PatchSpec): RestOperation {
@@ -418,10 +434,7 @@ function patchOperation(spec: PatchSpec): RestOperation {
       }
       return { id: params[param], operations };
     },
-    respond(data, input) {
-      const record = recordAt(payloadAt(data, spec.root, fieldNames), spec.record);
-      return spec.status === 204 ? { status: 204, body: null } : { status: spec.status ?? 200, body: toRest(record, input) };
-    },
+    respond: recordAnswer(spec, fieldNames, spec.status ?? 200, toRest),
     fieldNames,
     accepts: { path: [param], body: 'whole' },
     document: { root: spec.root, record: spec.record },
@@ -438,8 +451,7 @@ export interface DeleteSpec extends WithDocument {
 export function deleteOp<N extends OperationId>(operationId: N, spec: DeleteSpec & { root: RootOf<N> }): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
 export function deleteOp(spec: DeleteSpec): RestOperation;
 export function deleteOp(idOrSpec: string | DeleteSpec, typed?: unknown): RestOperation {
-  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as DeleteSpec] : [undefined, idOrSpec];
-  return named(operationId, deleteOperation(spec), spec);
+  return declared(idOrSpec, typed, deleteOperation);
 }
 
 function deleteOperation(spec: DeleteSpec): RestOperation {

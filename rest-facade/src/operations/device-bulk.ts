@@ -3,10 +3,10 @@ import { notFound, payloadAt } from '@pylon/kit';
 import { restOp } from './declare.js';
 import { gql } from './gql.js';
 import { errors, json, md, route } from './route.js';
+import type { RestRequestBodyOf } from './types.js';
 
 const ACTIONS = ['add_tags', 'remove_tags', 'move_to_group', 'send_commands', 'assign_schedule', 'unassign_schedule'];
 const STATES = ['pending', 'ok', 'failed'];
-const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 const text = { type: 'string', minLength: 1, maxLength: 200 } as const;
 
 export const startDeviceBulkJob = route(
@@ -109,8 +109,9 @@ export const startDeviceBulkJob = route(
       }
     `,
     variables: ({ body }) => {
-      const b = obj(body);
-      const s = obj(b.selector);
+      // rest.yaml requires the object body and its selector (OpenAPI validation ran).
+      const b = body as RestRequestBodyOf<'startDeviceBulkJob'>;
+      const s = b.selector;
       const action = typeof b.action === 'string' ? b.action.toUpperCase() : b.action;
       return {
         input: {

@@ -11,7 +11,7 @@ import type {
 } from '@pylon/kit/generated/rest-operations.generated';
 import { createOp, deleteOp, updateOp, type FieldMap } from './declare.js';
 import { recordsAt, type GqlRecord } from './shape.js';
-import type { RestOperation } from './types.js';
+import type { RestOperation, RestSchema } from './types.js';
 import { AppError, MAX_GROUP_DEPTH, snakeKeys } from '@pylon/kit';
 import { errors, json, params, ref, route, type RestRoute } from './route.js';
 
@@ -53,7 +53,10 @@ export function requireName<I extends { readonly name?: unknown }>(input: I): I 
   return input;
 }
 
-export const toRestGroup = (g: GqlRecord) => snakeKeys(g) as Record<string, unknown>;
+/** The reference's Group, as every group operation answers it. */
+type RestGroup = RestSchema<'Group'>;
+
+export const toRestGroup = (g: GqlRecord) => snakeKeys(g) as RestGroup;
 
 /**
  * Nests a flat, depth-first group list (parents before children, each with its level) into trees
@@ -74,8 +77,8 @@ export function nest(flat: GroupData[]): GqlRecord[] {
   return roots;
 }
 
-/** The reference's Group members the content and schedule areas do not keep. */
-export const CONTENT_GROUP_EXTRA = { family: null, organization_count: null } as const;
+/** The reference's Group members Pylon's groups do not keep (no group families, no per-organization counts): null in every group answered. */
+const GROUP_EXTRA = { family: null, organization_count: null } as const;
 
 export interface GroupRoots {
   /** Query root: the flat group list (its persisted document takes `tree: false`). */
@@ -164,19 +167,15 @@ function withRoutes(ops: GroupOps, http: GroupHttp): { [K in keyof GroupOps]: Gr
   };
 }
 
-/**
- * `extra`: members every group answered carries beside the stored ones (the content areas give the
- * reference's `family` and `organization_count`, which Pylon does not keep, as null). `http`: the
- * area's names in rest.yaml (its routes).
- */
-export function groupOps(roots: GroupRoots, extra: Readonly<Record<string, unknown>>, http: GroupHttp): ReturnType<typeof withRoutes> {
-  // With extra members, every group (nested children too) carries them and a `children` list.
-  const withExtra = (g: Record<string, unknown>): Record<string, unknown> => ({
+/** One area's four group operations: `roots` its GraphQL fields, `http` its names in rest.yaml (its routes). */
+export function groupOps(roots: GroupRoots, http: GroupHttp): ReturnType<typeof withRoutes> {
+  // Every group answered (nested children too, and a new one) carries GROUP_EXTRA and a `children` list.
+  const withExtra = (g: RestGroup): RestGroup => ({
     ...g,
-    ...extra,
-    children: Array.isArray(g.children) ? g.children.map((c) => withExtra(c as Record<string, unknown>)) : [],
+    ...GROUP_EXTRA,
+    children: Array.isArray(g.children) ? g.children.map(withExtra) : [],
   });
-  const toRest = Object.keys(extra).length ? (g: GqlRecord) => withExtra(toRestGroup(g)) : toRestGroup;
+  const toRest = (g: GqlRecord) => withExtra(toRestGroup(g));
   const listId = `list${roots.list.charAt(0).toUpperCase()}${roots.list.slice(1)}`;
   const list: RestOperation = {
     operationId: listId,

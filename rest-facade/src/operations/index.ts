@@ -10,13 +10,12 @@
  * start (and rest-facade/test/registry.test.ts fails) when they disagree or a documented
  * parameter is not mapped.
  */
+import { isJsonObject as isObject } from '@pylon/kit';
 import { OPERATION_MODULES } from './modules.generated.js';
 import type { RestRoute } from './route.js';
-import type { RestOperation } from './types.js';
+import type { OperationModule, RestOperation } from './types.js';
 
 export type { Accepts, RequestParams, RestInput, RestOperation, RestSuccess } from './types.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A declared REST operation: `variables`, `respond` and the `accepts` the rest.yaml check reads. */
 export const isRestOperation = (v: unknown): v is RestOperation =>
@@ -27,7 +26,7 @@ export const isRestOperation = (v: unknown): v is RestOperation =>
  * (the same operation exported under two names counts once), or when an operation declared with
  * an operationId is exported under another name.
  */
-export function collectOperations(modules: readonly Readonly<Record<string, unknown>>[]): Record<string, RestOperation> {
+export function collectOperations(modules: readonly OperationModule[]): Record<string, RestOperation> {
   const out: Record<string, RestOperation> = {};
   for (const module of modules) {
     for (const [name, value] of Object.entries(module)) {
@@ -46,7 +45,7 @@ export function collectOperations(modules: readonly Readonly<Record<string, unkn
  * keyed like the registry) and those other services serve (`documented(...)`, keyed by export name).
  * rest.yaml's paths are generated from them (scripts/codegen.ts).
  */
-export function collectRoutes(modules: readonly Readonly<Record<string, unknown>>[]): { operationId: string; route: RestRoute }[] {
+export function collectRoutes(modules: readonly OperationModule[]): { operationId: string; route: RestRoute }[] {
   const out = new Map<string, RestRoute>();
   for (const module of modules) {
     for (const [name, value] of Object.entries(module)) {

@@ -4,7 +4,7 @@ import { getOp, listOp, updateOp, patchOp, deleteOp, restOp, type FieldMap } fro
 import { fieldOf, payloadOf } from './shape.js';
 import { toRestMedia } from './content-shape.js';
 import { tagList } from './device-writes.js';
-import { CONTENT_GROUP_EXTRA, groupOps, requireName } from './groups.js';
+import { groupOps, requireName } from './groups.js';
 import { byId, documented, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
@@ -193,20 +193,20 @@ export const importMedia = route(
   }),
 );
 
-const groups = groupOps(
+export const {
+  list: listMediaGroups,
+  create: createMediaGroup,
+  update: updateMediaGroup,
+  remove: deleteMediaGroup,
+} = groupOps(
   {
     list: 'mediaGroups',
     create: 'createMediaGroup',
     update: 'updateMediaGroup',
     remove: 'deleteMediaGroup',
   },
-  CONTENT_GROUP_EXTRA,
   { path: '/media/groups', tag: 'Media', noun: 'media', plural: 'medias', policy: 'Files', schema: 'ContentGroup', request: 'ContentGroupRequest' },
 );
-export const listMediaGroups = groups.list;
-export const createMediaGroup = groups.create;
-export const updateMediaGroup = groups.update;
-export const deleteMediaGroup = groups.remove;
 
 export const uploadMedia = documented('POST /media', {
   tags: ['Media'],

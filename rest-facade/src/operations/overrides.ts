@@ -3,9 +3,9 @@
  * mutations. The body's nested content and target are snake_case like every REST body.
  */
 import { AppError } from '@pylon/kit';
-import { restOp } from './declare.js';
+import { getOp, restOp } from './declare.js';
 import { gql } from './gql.js';
-import { isRecord, listOf, payloadOf } from './shape.js';
+import { isRecord, listOf, objectBody, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 import { byId, errors, json, md, params, ref, route } from './route.js';
 
@@ -56,8 +56,8 @@ export const toRestOverride = (o: OverrideData): RestSchema<'Override'> => ({
 });
 
 /** REST body -> OverrideInput (shape checked by rest.yaml's schema first; values by the use case). */
-function overrideInput(body: unknown): SomeInputOf<'startOverride'> {
-  if (!isRecord(body)) throw new AppError('BAD_USER_INPUT', 'the body must be a JSON object', { field: 'body' });
+function overrideInput(raw: unknown): SomeInputOf<'startOverride'> {
+  const body = objectBody(raw);
   const c = isRecord(body.content) ? body.content : {};
   return {
     name: body.name,
@@ -111,7 +111,7 @@ export const getOverride = route(
       'Each screen: PENDING, SHOWING, ENDED or UNREACHABLE, with its acknowledgements. 404 when the account has no override with this id. Policy Schedules_View.',
     ...byId('The override.', 'Override', 400, 401, 403, 404, 429, 500, 503),
   },
-  restOp('getOverride', {
+  getOp('getOverride', {
     document: gql`
       # GET /overrides/{id}: one emergency override with its screens' states.
       query getOverride($id: ID!) {
@@ -120,15 +120,12 @@ export const getOverride = route(
         }
       }
     `,
-    variables: (input) => ({ id: input.params.id }),
-    // An unknown id (or another account's) is a null root without errors: NOT_FOUND below, not a failed gateway.
-    nullableRoots: ['override'],
-    respond(data) {
-      if (!data.override) throw new AppError('NOT_FOUND', 'override was not found', { field: 'id' });
-      return { body: toRestOverride(data.override) };
-    },
-    fieldNames: NAMES,
-    accepts: { path: ['id'] },
+    root: 'override',
+    what: 'override',
+    // An unknown id (or another account's) is a null root without errors: a 404 naming the id parameter, not a failed gateway.
+    nullable: true,
+    notFound: 'field',
+    toRest: toRestOverride,
   }),
 );
 

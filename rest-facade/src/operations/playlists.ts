@@ -3,7 +3,7 @@ import type { RestPlaylistFragment } from '@pylon/kit/generated/rest-operations.
 import { createOp, deleteOp, getOp, listOp, patchOp, updateOp, type FieldMap } from './declare.js';
 import { enumToGql, toRestPlaylist } from './content-shape.js';
 import { tagList } from './device-writes.js';
-import { CONTENT_GROUP_EXTRA, groupOps, requireName } from './groups.js';
+import { groupOps, requireName } from './groups.js';
 import { byId, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
@@ -189,14 +189,18 @@ export const deletePlaylist = route(
   deleteOp('deletePlaylist', { root: 'deletePlaylist' }),
 );
 
-const groups = groupOps(
+export const {
+  list: listPlaylistGroups,
+  create: createPlaylistGroup,
+  update: updatePlaylistGroup,
+  remove: deletePlaylistGroup,
+} = groupOps(
   {
     list: 'playlistGroups',
     create: 'createPlaylistGroup',
     update: 'updatePlaylistGroup',
     remove: 'deletePlaylistGroup',
   },
-  CONTENT_GROUP_EXTRA,
   {
     path: '/playlists/groups',
     tag: 'Playlists',
@@ -207,7 +211,3 @@ const groups = groupOps(
     request: 'ContentGroupRequest',
   },
 );
-export const listPlaylistGroups = groups.list;
-export const createPlaylistGroup = groups.create;
-export const updatePlaylistGroup = groups.update;
-export const deletePlaylistGroup = groups.remove;

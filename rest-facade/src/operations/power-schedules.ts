@@ -6,8 +6,8 @@
 import { AppError } from '@pylon/kit';
 import { byId, errors, json, md, params, ref, route } from './route.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
-import { isRecord, listOf, payloadOf } from './shape.js';
-import { restOp } from './declare.js';
+import { isRecord, listOf, objectBody, payloadOf } from './shape.js';
+import { getOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 
 type PowerData = ItemOf<'getPowerSchedule', 'powerSchedule'>;
@@ -24,8 +24,8 @@ export const toRestPowerSchedule = (s: PowerData): RestSchema<'PowerSchedule'> =
 });
 
 /** REST body -> PowerScheduleInput (shape checked by rest.yaml's schema first; values by the use case). */
-function powerInput(body: unknown): SomeInputOf<'setPowerSchedule'> {
-  if (!isRecord(body)) throw new AppError('BAD_USER_INPUT', 'the body must be a JSON object', { field: 'body' });
+function powerInput(raw: unknown): SomeInputOf<'setPowerSchedule'> {
+  const body = objectBody(raw);
   const t = isRecord(body.target) ? body.target : {};
   return {
     name: body.name,
@@ -73,7 +73,7 @@ export const getPowerSchedule = route(
     description: '404 when the account has no power schedule with this id. Policy Schedules_View.',
     ...byId('The power schedule.', 'PowerSchedule', 400, 401, 403, 404, 429, 500, 503),
   },
-  restOp('getPowerSchedule', {
+  getOp('getPowerSchedule', {
     document: gql`
       # GET /power-schedules/{id}: one power schedule.
       query getPowerSchedule($id: ID!) {
@@ -82,14 +82,12 @@ export const getPowerSchedule = route(
         }
       }
     `,
-    variables: (input) => ({ id: input.params.id }),
-    nullableRoots: ['powerSchedule'],
-    respond(data) {
-      if (!data.powerSchedule) throw new AppError('NOT_FOUND', 'power schedule was not found', { field: 'id' });
-      return { body: toRestPowerSchedule(data.powerSchedule) };
-    },
-    fieldNames: NAMES,
-    accepts: { path: ['id'] },
+    root: 'powerSchedule',
+    what: 'power schedule',
+    // An unknown id (or another account's) is a null root without errors: a 404 naming the id parameter, not a failed gateway.
+    nullable: true,
+    notFound: 'field',
+    toRest: toRestPowerSchedule,
   }),
 );
 

@@ -5,7 +5,7 @@
  */
 import { snakeKeys } from '@pylon/kit';
 import { createOp, deleteOp, getOp, listOp, patchOp, updateOp, type FieldMap } from './declare.js';
-import { CONTENT_GROUP_EXTRA, groupOps } from './groups.js';
+import { groupOps } from './groups.js';
 import { tagList } from './device-writes.js';
 import type { RestScheduleFragment } from '@pylon/kit/generated/rest-operations.generated';
 import { isRecord } from './shape.js';
@@ -22,17 +22,18 @@ const deviceIds = (v: unknown) => (Array.isArray(v) ? v.map((d) => (isRecord(d) 
 /** GraphQL Schedule -> the reference's Schedule (which allows no other members). */
 export function toRestSchedule(s: RestScheduleFragment): RestSchema<'Schedule'> {
   const { updatedOn, ...rest } = s;
-  const body = snakeKeys(rest) as Record<string, unknown>;
-  body.type = TYPES[String(s.type)] ?? s.type;
-  body.priority = PRIORITIES[String(s.priority)] ?? s.priority;
-  body.tags = Array.isArray(s.tags) ? s.tags.join(',') : null;
-  body.modified_on = updatedOn ?? null;
-  // The reference answers these always; Pylon keeps no campaign conditions and no authors.
-  body.conditions = null;
-  body.created_by_id = null;
-  body.modified_by_id = null;
-  // The generic case conversion above gives the other Schedule members.
-  return body as RestSchema<'Schedule'>;
+  // The generic case conversion gives the other Schedule members (in the fragment's order; those below keep their place).
+  return {
+    ...(snakeKeys(rest) as RestSchema<'Schedule'>),
+    type: (TYPES[String(s.type)] ?? s.type) as RestSchema<'Schedule'>['type'],
+    priority: (PRIORITIES[String(s.priority)] ?? s.priority) as RestSchema<'Schedule'>['priority'],
+    tags: Array.isArray(s.tags) ? s.tags.join(',') : null,
+    modified_on: updatedOn ?? null,
+    // The reference answers these always; Pylon keeps no campaign conditions and no authors.
+    conditions: null,
+    created_by_id: null,
+    modified_by_id: null,
+  };
 }
 
 /** ScheduleRequest property -> ScheduleInput field. Campaign `conditions` are accepted empty only (rest.yaml) and dropped. */
@@ -223,10 +224,13 @@ export const deleteSchedule = route(
   deleteOp('deleteSchedule', { root: 'deleteSchedule' }),
 );
 
-const groups = groupOps(
+export const {
+  list: listScheduleGroups,
+  create: createScheduleGroup,
+  update: updateScheduleGroup,
+  remove: deleteScheduleGroup,
+} = groupOps(
   { list: 'scheduleGroups', create: 'createScheduleGroup', update: 'updateScheduleGroup', remove: 'deleteScheduleGroup' },
-  // The reference's Group answers these always; Pylon's groups have no family or organization count.
-  CONTENT_GROUP_EXTRA,
   {
     path: '/schedules/groups',
     tag: 'Schedules',
@@ -238,7 +242,3 @@ const groups = groupOps(
     deviation: "Schedule groups are Pylon's groups (as device groups) - a name is required; family and organization_count are not kept.",
   },
 );
-export const listScheduleGroups = groups.list;
-export const createScheduleGroup = groups.create;
-export const updateScheduleGroup = groups.update;
-export const deleteScheduleGroup = groups.remove;

@@ -1,9 +1,10 @@
 /** Small helpers for mappers: reading GraphQL data defensively. */
-import { AppError, payloadAt, type FieldNames } from '@pylon/kit';
+import { AppError, isJsonObject, payloadAt, type FieldNames, type JsonObject } from '@pylon/kit';
 
-export type GqlRecord = Record<string, unknown>;
+/** An object of a gateway answer read by a mapper that serves many documents (a typed mapper reads DataOf<N>). */
+export type GqlRecord = JsonObject;
 
-export const isRecord = (v: unknown): v is GqlRecord => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord: (v: unknown) => v is GqlRecord = isJsonObject;
 
 /** The root field as an object; a missing one is a facade/schema defect, not the caller's. */
 export function recordAt(data: GqlRecord, field: string): GqlRecord {
@@ -18,6 +19,12 @@ export function recordsAt(data: GqlRecord, field: string): GqlRecord[] {
   return v;
 }
 
+/** The request body of a mapper that reads it member by member (rest.yaml's schema checked its shape first); anything but an object is a 400 naming the body. */
+export function objectBody(body: unknown): GqlRecord {
+  if (!isRecord(body)) throw new AppError('BAD_USER_INPUT', 'the body must be a JSON object', { field: 'body' });
+  return body;
+}
+
 /** A single REST value as the one-element list GraphQL list arguments take. */
 export const one = <T>(v: T | undefined): T[] | undefined => (v === undefined ? undefined : [v]);
 
@@ -26,7 +33,7 @@ export const one = <T>(v: T | undefined): T[] | undefined => (v === undefined ? 
  * (or a missing one) throws the AppError its errorCode names (kit payloadAt).
  */
 export function payloadOf<D extends object, R extends keyof D & string>(data: D, root: R, fieldNames?: FieldNames): NonNullable<D[R]> {
-  return payloadAt(data as Record<string, unknown>, root, fieldNames) as NonNullable<D[R]>;
+  return payloadAt(data as GqlRecord, root, fieldNames) as NonNullable<D[R]>;
 }
 
 /** A payload's object field, typed; a missing one is a facade/schema defect. */

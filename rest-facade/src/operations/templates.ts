@@ -2,7 +2,7 @@
 import type { RestTemplateFragment } from '@pylon/kit/generated/rest-operations.generated';
 import { deleteOp, getOp, listOp } from './declare.js';
 import { toRestTemplate } from './content-shape.js';
-import { CONTENT_GROUP_EXTRA, groupOps } from './groups.js';
+import { groupOps } from './groups.js';
 import { byId, errors, json, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
@@ -84,14 +84,18 @@ export const deleteTemplate = route(
   deleteOp('deleteTemplate', { root: 'deleteTemplate' }),
 );
 
-const groups = groupOps(
+export const {
+  list: listTemplateGroups,
+  create: createTemplateGroup,
+  update: updateTemplateGroup,
+  remove: deleteTemplateGroup,
+} = groupOps(
   {
     list: 'templateGroups',
     create: 'createTemplateGroup',
     update: 'updateTemplateGroup',
     remove: 'deleteTemplateGroup',
   },
-  CONTENT_GROUP_EXTRA,
   {
     path: '/templates/groups',
     tag: 'Templates',
@@ -102,7 +106,3 @@ const groups = groupOps(
     request: 'ContentGroupRequest',
   },
 );
-export const listTemplateGroups = groups.list;
-export const createTemplateGroup = groups.create;
-export const updateTemplateGroup = groups.update;
-export const deleteTemplateGroup = groups.remove;

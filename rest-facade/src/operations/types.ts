@@ -1,6 +1,8 @@
 /** What the facade needs to know about one REST operation beyond the OpenAPI document. */
 import type { components, operations as RestApiOperations } from '@pylon/client/generated/rest-api.generated';
 import type { RestOperationTypes } from '@pylon/kit/generated/rest-operations.generated';
+import type { JsonObject } from '@pylon/kit';
+import type { GqlRecord } from './shape.js';
 
 /**
  * The name of a persisted REST operation (named in schema/operations/rest.manifest.json); the operationId
@@ -13,6 +15,11 @@ export type DataOf<N extends OperationId> = RestOperationTypes[N]['result'];
 export type VariablesOf<N extends OperationId> = RestOperationTypes[N]['variables'];
 /** The fields of the document's `$input` variable by name (values checked by the gateway), where a mapper builds the input itself. */
 export type SomeInputOf<N extends OperationId> = VariablesOf<N> extends { input: infer I } ? { [K in keyof NonNullable<I>]?: unknown } : never;
+/**
+ * The variables of a document the type does not name (the registry's operations, the untyped builders):
+ * by name, values checked by the gateway against the document.
+ */
+export type AnyVariables = JsonObject;
 /** What a declaration's `variables` returns: the document's own variables, by name (values are checked by the gateway against the document). */
 export type SomeVariablesOf<N extends OperationId> = { [K in keyof VariablesOf<N>]?: unknown };
 /** A root field of the operation's answer. */
@@ -95,7 +102,7 @@ export interface Accepts {
  * `variables` may name (`SomeVariablesOf<'getAccount'>`); the registry holds them as `RestOperation`
  * (any data, any variables).
  */
-export interface RestOperation<Data = Record<string, unknown>, Variables = Record<string, unknown>> {
+export interface RestOperation<Data = GqlRecord, Variables = AnyVariables> {
   /** The operationId (and persisted document name) it was declared with; the registry keys it so. */
   operationId?: string;
   /** Method, path and OpenAPI description (`route(...)`), from which rest.yaml's paths are generated. */
@@ -145,6 +152,9 @@ export interface MutationDocument {
   /** The record's selection in answer order, where neither its `Rest<Type>` fragment nor its leaf fields in schema order are the answer. */
   recordFields?: readonly string[];
 }
+
+/** A module of this folder as imported (`import * as m`): its exports by name, which the registry sorts out. */
+export type OperationModule = { readonly [exportName: string]: unknown };
 
 /** HTTP methods of the REST interface, as OpenAPI spells them in a path item. */
 export type HttpMethod = 'get' | 'put' | 'post' | 'patch' | 'delete';

@@ -114,6 +114,12 @@ export const getWebhookEndpoint = route(
   }),
 );
 
+/** The endpoint with its new secret (created, or rotated), which no later answer shows again. */
+function withSecret(payload: { secret: string | null; endpoint: EndpointData | null }, root: string): RestSchema<'WebhookEndpointCreated'> {
+  if (payload.secret === null) throw new AppError('INTERNAL', `the gateway answer has no secret at '${root}'`);
+  return { ...toRestEndpoint(fieldOf(payload, 'endpoint')), secret: payload.secret };
+}
+
 const create = createOp('createWebhookEndpoint', {
   document: gql`
     # POST /webhooks: adds an endpoint; the answer carries the signing secret, shown this once.
@@ -154,12 +160,7 @@ export const createWebhookEndpoint = route(
   },
   restOp('createWebhookEndpoint', {
     ...create,
-    respond(data) {
-      const payload = payloadOf(data, 'createWebhookEndpoint', create.fieldNames);
-      if (payload.secret === null) throw new AppError('INTERNAL', "the gateway answer has no secret at 'createWebhookEndpoint'");
-      const body: RestSchema<'WebhookEndpointCreated'> = { ...toRestEndpoint(fieldOf(payload, 'endpoint')), secret: payload.secret };
-      return { status: 201, body };
-    },
+    respond: (data) => ({ status: 201, body: withSecret(payloadOf(data, 'createWebhookEndpoint', create.fieldNames), 'createWebhookEndpoint') }),
   }),
 );
 
@@ -327,12 +328,7 @@ export const rotateWebhookEndpointSecret = route(
   },
   restOp('rotateWebhookEndpointSecret', {
     ...rotate,
-    respond(data) {
-      const payload = payloadOf(data, 'rotateWebhookEndpointSecret', rotate.fieldNames);
-      if (payload.secret === null) throw new AppError('INTERNAL', "the gateway answer has no secret at 'rotateWebhookEndpointSecret'");
-      const body: RestSchema<'WebhookEndpointCreated'> = { ...toRestEndpoint(fieldOf(payload, 'endpoint')), secret: payload.secret };
-      return { status: 200, body };
-    },
+    respond: (data) => ({ status: 200, body: withSecret(payloadOf(data, 'rotateWebhookEndpointSecret', rotate.fieldNames), 'rotateWebhookEndpointSecret') }),
   }),
 );
 

@@ -5,6 +5,7 @@
  */
 export * from './errors.js';
 export * from './json-syntax.js';
+export * from './json-object.js';
 export * from './config.js';
 export * from './validation.js';
 export * from './logger.js';

@@ -26,6 +26,9 @@ export interface DemoStart {
   seeded(): Promise<void>;
 }
 
+/** How long after the server listens the demo screens start sending. */
+const FLEET_DELAY_MS = 1000;
+
 const NO_DEMO: DemoStart = {
   listening: () => undefined,
   closeFleet: async () => undefined,
@@ -59,8 +62,10 @@ export async function startDemo(env: AllInOneEnv, sg: InProcessSubgraphs, logger
           .then((ids) => (ids ? seedDemoSchedules(sg.scheduling.runtime, sg.devices.repo, ids) : undefined))
           .catch((e: unknown) => logger.warn({ err: e }, 'demo content was not seeded'));
       if (!simulator) return;
-      // History at first start, then live, once the demo schedules exist.
-      fleet = media.then(async () => {
+      // History at first start, then live, once the demo schedules exist and a second after the
+      // server listens: its first requests (a manifest per screen) do not compete with the start's
+      // readiness probes.
+      fleet = Promise.all([media, new Promise((r) => setTimeout(r, FLEET_DELAY_MS))]).then(async () => {
         const screens = (await sg.devices.repo.all(DEMO_ACCOUNT_ID)).filter((d) => d.registrationKey.startsWith('sim-'));
         const f = await startFleet({
           baseUrl,

@@ -50,8 +50,12 @@ export function fragmentDefinitions(text: string, where: string): Map<string, Fr
  */
 export function restFragments(documents: ReadonlyMap<string, string>): Map<string, FragmentDefinitionNode> {
   const shared = new Map<string, FragmentDefinitionNode>();
-  for (const text of documents.values())
+  for (const text of documents.values()) {
+    // Most documents carry only fragments already read (they share them): parsed only when one is new.
+    const named = [...text.matchAll(/\bfragment\s+(Rest\w*)/g)].map((m) => m[1]!);
+    if (named.every((n) => shared.has(n))) continue;
     for (const def of parse(text).definitions) if (def.kind === Kind.FRAGMENT_DEFINITION && def.name.value.startsWith('Rest')) shared.set(def.name.value, def);
+  }
   return shared;
 }
 

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppError, POLICIES, QUERY_RULES, type AnalyticsStore, type Policy } from '@pylon/kit';
+import { AppError, POLICIES, QUERY_RULES, type AnalyticsStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { parseDateRange } from '../src/domain/date-range.js';
@@ -17,7 +17,7 @@ import { allowedGrains, seriesQuery } from './ingest.helpers.js';
 import { pingRow, playRow } from './fixtures/telemetry-rows.js';
 import { createAnalyticsSubgraph } from '../src/app.js';
 
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
+const principal = testPrincipal;
 let dir: string;
 let store: AnalyticsStore;
 let sg: ReturnType<typeof createAnalyticsSubgraph>;

@@ -1,14 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { POLICIES, type AnalyticsStore, type Policy } from '@pylon/kit';
+import { POLICIES, type AnalyticsStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { playRow } from './fixtures/telemetry-rows.js';
 import { createAnalyticsSubgraph } from '../src/app.js';
 
-const tokens = testTokens;
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
+const principal = testPrincipal;
 
 // chDB binds one data directory per process and jest reuses workers: the store is closed in afterAll.
 let dir: string;
@@ -35,7 +34,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-analytics-sg-'));
   store = await createChdbAnalyticsStore({ path: dir });
   await store.migrate();
-  sg = createAnalyticsSubgraph({ analytics: store, tokens });
+  sg = createAnalyticsSubgraph({ analytics: store, tokens: testTokens });
   const plays = [
     play('pl1', 'd1', '2024-03-04T23:59:59.999Z'),
     play('pl2', 'd1', '2024-03-05T00:00:00.000Z'),

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
+import { POLICIES, type DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createSchedulingSubgraph } from '../src/app.js';
@@ -9,8 +9,7 @@ import { SCHEDULE_PRIORITIES, type ScheduleRecord } from '../src/domain/schedule
 import { tableDirectories } from './fixtures/directories.js';
 import { subgraphLister } from '@pylon/kit/testing';
 
-const tokens = testTokens;
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
+const principal = testPrincipal;
 
 let dir: string;
 let store: DocumentStore;
@@ -44,7 +43,7 @@ const schedule = (over: Partial<ScheduleRecord> & { id: string; name: string }):
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-scheduling-'));
   store = await createLmdbDocumentStore({ path: dir });
-  sg = createSchedulingSubgraph({ documents: store, tokens, ...tableDirectories().ports });
+  sg = createSchedulingSubgraph({ documents: store, tokens: testTokens, ...tableDirectories().ports });
   const { repo } = sg;
   const stores = await repo.groups.insert('acc-a', { name: 'Stores', parentId: null });
   const north = await repo.groups.insert('acc-a', { name: 'North', parentId: stores.id });

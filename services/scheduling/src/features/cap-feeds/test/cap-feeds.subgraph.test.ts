@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
+import { type DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createSchedulingSubgraph } from '../../../app.js';
@@ -19,7 +19,7 @@ import { pollDueFeeds } from '../poll-cap-feed.js';
 import { tableDirectories } from '../../../../test/fixtures/directories.js';
 
 const dirs = tableDirectories();
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
+const principal = testPrincipal;
 let sg: ReturnType<typeof createSchedulingSubgraph>;
 let store: DocumentStore;
 let dir: string;

@@ -8,7 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { POLICIES, type DocumentStore, type Policy, type PushEventType } from '@pylon/kit';
+import { type DocumentStore, type PushEventType } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createSchedulingSubgraph } from '../../../app.js';
@@ -17,7 +17,7 @@ import { acknowledgeOverride } from '../manage-overrides.js';
 import { tableDirectories } from '../../../../test/fixtures/directories.js';
 
 const dirs = tableDirectories();
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
+const principal = testPrincipal;
 let sg: ReturnType<typeof createSchedulingSubgraph>;
 let store: DocumentStore;
 let dir: string;

@@ -43,32 +43,16 @@ function ruleLoader(rt: DevicesRuntime, ctx: SubgraphContext) {
 export function alertResolvers(rt: DevicesRuntime): Resolvers {
   return {
     Query: {
-      alert: async (_, args, ctx) => {
-        return listAlerts(rt, ctx.principal, args);
-      },
-      alertCount: (_, args, ctx) => {
-        return countAlerts(rt, ctx.principal, args);
-      },
-      alertRules: async (_, args, ctx) => {
-        return rt.alerts.listRules(ctx.principal.accountId, args);
-      },
+      alert: async (_, args, ctx) => listAlerts(rt, ctx.principal, args),
+      alertCount: (_, args, ctx) => countAlerts(rt, ctx.principal, args),
+      alertRules: async (_, args, ctx) => rt.alerts.listRules(ctx.principal.accountId, args),
     },
     Mutation: {
-      updateAlert: (_, a, ctx) => {
-        return mutationPayload(async () => ({ alert: await updateAlert(rt, ctx.principal, a.id, a.input) }));
-      },
-      patchAlert: (_, a, ctx) => {
-        return mutationPayload(async () => ({ alert: await patchAlert(rt, ctx.principal, a.id, a.operations) }));
-      },
-      createAlertRule: (_, a, ctx) => {
-        return mutationPayload(async () => ({ alertRule: await createAlertRule(rt, ctx.principal, a.input) }));
-      },
-      updateAlertRule: (_, a, ctx) => {
-        return mutationPayload(async () => ({ alertRule: await updateAlertRule(rt, ctx.principal, a.id, a.input) }));
-      },
-      deleteAlertRule: (_, a, ctx) => {
-        return mutationPayload(() => deleteAlertRule(rt, ctx.principal, a.id));
-      },
+      updateAlert: (_, a, ctx) => mutationPayload(async () => ({ alert: await updateAlert(rt, ctx.principal, a.id, a.input) })),
+      patchAlert: (_, a, ctx) => mutationPayload(async () => ({ alert: await patchAlert(rt, ctx.principal, a.id, a.operations) })),
+      createAlertRule: (_, a, ctx) => mutationPayload(async () => ({ alertRule: await createAlertRule(rt, ctx.principal, a.input) })),
+      updateAlertRule: (_, a, ctx) => mutationPayload(async () => ({ alertRule: await updateAlertRule(rt, ctx.principal, a.id, a.input) })),
+      deleteAlertRule: (_, a, ctx) => mutationPayload(() => deleteAlertRule(rt, ctx.principal, a.id)),
     },
     Alert: {
       createdOn: (a) => isoSeconds(a.createdAt),

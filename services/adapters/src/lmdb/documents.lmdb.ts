@@ -20,6 +20,9 @@
  * planning), documents.lmdb-rebuild.ts (index (re)builds), documents.lmdb-collection.ts (a collection's
  * reads and writes); this file opens the store.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Collection, CollectionSpec, DocumentStore } from '@pylon/kit/ports/documents';
 import { collectionHandles } from '../documents/documents.indexes.js';
 import { asCollection } from '../documents/documents.shared.js';
@@ -45,6 +48,22 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
     },
     close(): Promise<void> {
       return env.close();
+    },
+  };
+}
+
+/**
+ * An embedded store in a fresh temporary directory named `prefix` plus a random suffix (tests,
+ * scratch work): closing the store removes the directory.
+ */
+export async function createScratchLmdbStore(prefix: string): Promise<DocumentStore> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const store = await createLmdbDocumentStore({ path: dir });
+  return {
+    ...store,
+    async close() {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }

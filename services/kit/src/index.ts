@@ -21,6 +21,7 @@ export * from './graphql/filters.js';
 export * from './graphql/json.scalar.js';
 export * from './graphql/errors.js';
 export * from './graphql/context.js';
+export * from './graphql/loaders.js';
 export * from './graphql/merge-resolvers.js';
 export * from './auth/access.js';
 export * from './auth/operation-rules.js';

@@ -1,6 +1,5 @@
 /** GraphQL of alerts: the alerts and their count, alert rules, their writes, and the Alert / AlertRule types. */
-import DataLoader from 'dataloader';
-import { isoSeconds, mutationPayload, once, type SubgraphContext } from '@pylon/kit';
+import { byIdLoader, isoSeconds, mutationPayload, type SubgraphContext } from '@pylon/kit';
 import { isAlertActive, ruleSetOf, type AlertCondition } from '../../domain/alert.js';
 import type { DevicesRuntime } from '../../runtime.js';
 import { deviceLoader } from '../../shared/loaders.js';
@@ -28,16 +27,7 @@ function ruleSnapshot(a: Alert): RuleSnapshot {
 
 /** Per request: one read for every alert rule a response references. */
 function ruleLoader(rt: DevicesRuntime, ctx: SubgraphContext) {
-  return once(
-    ctx,
-    'alertRules.byId',
-    () =>
-      new DataLoader<string, AlertRule | null>(async (ids) => {
-        const found = await rt.alerts.findRulesByIds(ctx.principal.accountId, ids);
-        const byId = new Map(found.map((r) => [r.id, r]));
-        return ids.map((id) => byId.get(id) ?? null);
-      }),
-  );
+  return byIdLoader<AlertRule>(ctx, 'alertRules.byId', (tenant, ids) => rt.alerts.findRulesByIds(tenant, ids));
 }
 
 export function alertResolvers(rt: DevicesRuntime): Resolvers {

@@ -1,6 +1,5 @@
 /** GraphQL of the account, its users and organizations (identity subgraph); root fields are guarded by createSubgraph from their @policy. */
-import DataLoader from 'dataloader';
-import { isoSeconds, mutationPayload, once, type Cache, type PushEvents, type SubgraphContext } from '@pylon/kit';
+import { byIdLoader, isoSeconds, mutationPayload, type Cache, type PushEvents, type SubgraphContext } from '@pylon/kit';
 import { mainRole } from '../../domain/roles.js';
 import type { IdentityRepository, User } from '../../shared/identity.repository.js';
 import type { Resolvers } from '../../shared/resolvers.generated.js';
@@ -10,17 +9,7 @@ import { patchUser, updateUser } from './update-user.js';
 
 export function accountResolvers(deps: { repo: IdentityRepository; cache: Cache; pushEvents?: PushEvents }): Resolvers {
   const { repo } = deps;
-  const userLoader = (ctx: SubgraphContext) =>
-    once(
-      ctx,
-      'identity.users',
-      () =>
-        new DataLoader<string, User | null>(async (ids) => {
-          const found = await repo.usersByIds(ctx.principal.accountId, ids);
-          const byId = new Map(found.map((u) => [u.id, u]));
-          return ids.map((id) => byId.get(id) ?? null);
-        }),
-    );
+  const userLoader = (ctx: SubgraphContext) => byIdLoader<User>(ctx, 'identity.users', (tenant, ids) => repo.usersByIds(tenant, ids));
   return {
     Query: {
       user: async (_, args, ctx) => repo.searchUsers(ctx.principal.accountId, args),

@@ -1,16 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { POLICIES, type AnalyticsStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
+import { createScratchChdbStore } from '@pylon/adapters/chdb';
 import { playRow } from './fixtures/telemetry-rows.js';
 import { createAnalyticsSubgraph } from '../src/app.js';
 
 const principal = testPrincipal;
 
 // chDB binds one data directory per process and jest reuses workers: the store is closed in afterAll.
-let dir: string;
 let store: AnalyticsStore;
 let sg: ReturnType<typeof createAnalyticsSubgraph>;
 
@@ -31,8 +27,7 @@ const play = (id: string, device: string, timestamp: string, account = 'acc-a') 
   playRow({ id, account_id: account, device_id: device, file_id: `f-${id}`, file_name: `${id}.mp4`, timestamp, duration: 12.5, playlist_id: 'p1' });
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-analytics-sg-'));
-  store = await createChdbAnalyticsStore({ path: dir });
+  store = await createScratchChdbStore('pylon-analytics-sg-');
   await store.migrate();
   sg = createAnalyticsSubgraph({ analytics: store, tokens: testTokens });
   const plays = [
@@ -86,10 +81,7 @@ beforeAll(async () => {
   ]);
 });
 
-afterAll(async () => {
-  await store?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => store?.close());
 
 test('play logs of a day, oldest first, with seconds-precision timestamps', async () => {
   const r = await run(PLAY, { s: '2024-03-05', e: '2024-03-05' });

@@ -55,3 +55,4 @@ export * from './jobs/jobs.js';
 export * from './jobs/jobs-http.js';
 export * from './jobs/job-files.js';
 export * from './jobs/file-job.js';
+export * from './scratch.js';

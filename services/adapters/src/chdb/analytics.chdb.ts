@@ -12,6 +12,7 @@
 import { Session } from 'chdb';
 import type { ChdbQueryStream, ChdbResult, StreamChunk } from 'chdb';
 import { AppError } from '@pylon/kit/errors';
+import { inScratchDir } from '@pylon/kit/scratch';
 import type { AnalyticsStore, SqlParams } from '@pylon/kit/ports/analytics';
 import {
   ANALYTICS_INSERT_SETTINGS,
@@ -163,3 +164,6 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
   };
   return store;
 }
+
+/** A chDB store in a fresh temporary directory (`prefix` plus a random suffix): closing it removes the directory. */
+export const createScratchChdbStore = (prefix: string): Promise<AnalyticsStore> => inScratchDir(prefix, (path) => createChdbAnalyticsStore({ path }));

@@ -20,9 +20,7 @@
  * planning), documents.lmdb-rebuild.ts (index (re)builds), documents.lmdb-collection.ts (a collection's
  * reads and writes); this file opens the store.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { inScratchDir } from '@pylon/kit/scratch';
 import type { Collection, CollectionSpec, DocumentStore } from '@pylon/kit/ports/documents';
 import { collectionHandles } from '../documents/documents.indexes.js';
 import { asCollection } from '../documents/documents.shared.js';
@@ -56,14 +54,4 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
  * An embedded store in a fresh temporary directory named `prefix` plus a random suffix (tests,
  * scratch work): closing the store removes the directory.
  */
-export async function createScratchLmdbStore(prefix: string): Promise<DocumentStore> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  const store = await createLmdbDocumentStore({ path: dir });
-  return {
-    ...store,
-    async close() {
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
+export const createScratchLmdbStore = (prefix: string): Promise<DocumentStore> => inScratchDir(prefix, (path) => createLmdbDocumentStore({ path }));

@@ -4,14 +4,19 @@
  * deviceId, and re-pairing an existing device with its configuration kept.
  */
 import { normalizePairingCode, PAIRING_ALPHABET, PAIRING_CLAIM_FAILURES_PER_WINDOW, PAIRING_REQUESTS_PER_WINDOW } from '../../../domain/pairing.js';
-import { createDevice, principal } from '../../../../test/fixtures/subgraph.js';
-import { startPlayerFixture, type PlayerFixture } from '../../../../test/fixtures/player-http.js';
+import { createDevice, principal, startFixture, type Fixture } from '../../../../test/fixtures/subgraph.js';
+import { servePlayer, type PlayerHttp } from '../../../../test/fixtures/player-http.js';
 
-let f: PlayerFixture;
+let f: Fixture;
+let http: PlayerHttp;
 beforeAll(async () => {
-  f = await startPlayerFixture();
+  f = await startFixture();
+  http = await servePlayer(f.sg.runtime);
 });
-afterAll(() => f.close());
+afterAll(async () => {
+  await http.close();
+  await f.close();
+});
 
 const CLAIM = `mutation($code: String!, $name: String, $groupId: String, $timeZone: String, $deviceId: String) {
   claimDevice(code: $code, name: $name, groupId: $groupId, timeZone: $timeZone, deviceId: $deviceId) {
@@ -21,7 +26,7 @@ const CLAIM = `mutation($code: String!, $name: String, $groupId: String, $timeZo
 const claim = (v: Record<string, unknown>, who = principal('acc-a')) => f.run(CLAIM, v, who);
 
 async function requestCode(body: unknown = { user_agent: 'test', width: 1920, height: 1080 }, ip?: string) {
-  const res = await fetch(`${f.player.url}/player/pairings`, {
+  const res = await fetch(`${http.url}/player/pairings`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(ip ? { 'x-forwarded-for': ip } : {}) },
     body: JSON.stringify(body),
@@ -29,7 +34,7 @@ async function requestCode(body: unknown = { user_agent: 'test', width: 1920, he
   return { status: res.status, body: (await res.json()) as any };
 }
 const poll = async (secret: string) => {
-  const res = await fetch(`${f.player.url}/player/pairings/${encodeURIComponent(secret)}`);
+  const res = await fetch(`${http.url}/player/pairings/${encodeURIComponent(secret)}`);
   return { status: res.status, body: (await res.json()) as any };
 };
 
@@ -55,7 +60,7 @@ test('a code is 6 characters of the unambiguous alphabet; the screen polls pendi
     name: 'Window',
   });
   // The key works on the player API.
-  expect((await f.player.ping(p.body.registration_key)).status).toBe(200);
+  expect((await http.ping(p.body.registration_key)).status).toBe(200);
 });
 
 test('pairingRequest shows the waiting screen before the claim, and nothing once claimed', async () => {
@@ -131,7 +136,7 @@ test('codes per address are rate-limited (429 with Retry-After)', async () => {
   const statuses: number[] = [];
   for (let i = 0; i <= PAIRING_REQUESTS_PER_WINDOW; i++) statuses.push((await requestCode({})).status);
   expect(statuses).toContain(429);
-  const res = await fetch(`${f.player.url}/player/pairings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const res = await fetch(`${http.url}/player/pairings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   expect(res.status).toBe(429);
   expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
 });

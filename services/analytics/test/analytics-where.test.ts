@@ -4,19 +4,15 @@
  * grouped queries, in memory after the zero fill for the series), refusals name `where.<field>`,
  * the SQL and in-memory evaluations of one where agree, and filters never reach another account.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AnalyticsStore } from '@pylon/kit';
 import { firstError, subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
+import { createScratchChdbStore } from '@pylon/adapters/chdb';
 import { createAnalyticsSubgraph } from '../src/app.js';
 import { filterAndSort, MAX_IN_TOTAL, MAX_ITEMS, parseList, parseWhere, type FieldKinds } from '../src/domain/list-filter.js';
 import { filteredSeries, MAX_FILTERED_SERIES } from '../src/shared/series-filter.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
 import { pingRow, playRow } from './fixtures/telemetry-rows.js';
 
-let dir: string;
 let store: AnalyticsStore;
 let sg: ReturnType<typeof createAnalyticsSubgraph>;
 const A = testPrincipal('acc-a');
@@ -62,8 +58,7 @@ const ev = (id: string, device: string, session: string, name: string, timestamp
 });
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-analytics-where-'));
-  store = await createChdbAnalyticsStore({ path: dir });
+  store = await createScratchChdbStore('pylon-analytics-where-');
   await store.migrate();
   sg = createAnalyticsSubgraph({ analytics: store, tokens: testTokens });
   await store.insert('play_logs', [
@@ -101,10 +96,7 @@ beforeAll(async () => {
   ]);
 });
 
-afterAll(async () => {
-  await store?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => store?.close());
 
 const R = 'startDate: "2026-03-28", endDate: "2026-03-31"';
 

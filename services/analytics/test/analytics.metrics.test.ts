@@ -3,12 +3,9 @@
  * links, heat-map weights, period boundaries in UTC and in a zone on DST days (ClickHouse's
  * periods must be the bucketing engine's), empty periods as zeros, validation, tenancy, policy.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AppError, POLICIES, QUERY_RULES, type AnalyticsStore, type Policy } from '@pylon/kit';
+import { AppError, POLICIES, QUERY_RULES, type AnalyticsStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
+import { createScratchChdbStore } from '@pylon/adapters/chdb';
 import { parseDateRange } from '../src/domain/date-range.js';
 import { grainsOf, ROLLUPS } from '../src/domain/rollup-plan.js';
 import type { ReportDirectory } from '../src/ports/report-directory.js';
@@ -17,8 +14,7 @@ import { allowedGrains, seriesQuery } from './ingest.helpers.js';
 import { pingRow, playRow } from './fixtures/telemetry-rows.js';
 import { createAnalyticsSubgraph } from '../src/app.js';
 
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
-let dir: string;
+const principal = testPrincipal;
 let store: AnalyticsStore;
 let sg: ReturnType<typeof createAnalyticsSubgraph>;
 const run = subgraphRunner(() => sg, principal('acc-a'));
@@ -85,8 +81,7 @@ const ev = (
 });
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-analytics-metrics-'));
-  store = await createChdbAnalyticsStore({ path: dir });
+  store = await createScratchChdbStore('pylon-analytics-metrics-');
   await store.migrate();
   sg = createAnalyticsSubgraph({ analytics: store, tokens: testTokens });
   const plays = [
@@ -130,10 +125,7 @@ beforeAll(async () => {
   ]);
 });
 
-afterAll(async () => {
-  await store?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => store?.close());
 
 const BY_TIME = `query($s: String!, $e: String!, $i: AnalyticsIntervalType, $g: Boolean, $tz: String, $d: [String!], $l: Int) {
   playStatsByTime(startDate: $s, endDate: $e, interval: $i, groupByFile: $g, timeZone: $tz, deviceId: $d, limit: $l) {

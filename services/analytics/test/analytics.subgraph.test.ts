@@ -1,17 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { POLICIES, type AnalyticsStore, type Policy } from '@pylon/kit';
+import { POLICIES, type AnalyticsStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
+import { createScratchChdbStore } from '@pylon/adapters/chdb';
 import { playRow } from './fixtures/telemetry-rows.js';
 import { createAnalyticsSubgraph } from '../src/app.js';
 
-const tokens = testTokens;
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
+const principal = testPrincipal;
 
 // chDB binds one data directory per process and jest reuses workers: the store is closed in afterAll.
-let dir: string;
 let store: AnalyticsStore;
 let sg: ReturnType<typeof createAnalyticsSubgraph>;
 
@@ -32,10 +27,9 @@ const play = (id: string, device: string, timestamp: string, account = 'acc-a') 
   playRow({ id, account_id: account, device_id: device, file_id: `f-${id}`, file_name: `${id}.mp4`, timestamp, duration: 12.5, playlist_id: 'p1' });
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-analytics-sg-'));
-  store = await createChdbAnalyticsStore({ path: dir });
+  store = await createScratchChdbStore('pylon-analytics-sg-');
   await store.migrate();
-  sg = createAnalyticsSubgraph({ analytics: store, tokens });
+  sg = createAnalyticsSubgraph({ analytics: store, tokens: testTokens });
   const plays = [
     play('pl1', 'd1', '2024-03-04T23:59:59.999Z'),
     play('pl2', 'd1', '2024-03-05T00:00:00.000Z'),
@@ -87,10 +81,7 @@ beforeAll(async () => {
   ]);
 });
 
-afterAll(async () => {
-  await store?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => store?.close());
 
 test('play logs of a day, oldest first, with seconds-precision timestamps', async () => {
   const r = await run(PLAY, { s: '2024-03-05', e: '2024-03-05' });

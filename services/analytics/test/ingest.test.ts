@@ -1,22 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { BufferedPublisher, createLogger, TOPICS, type AnalyticsStore, type AuditEventRecord, type PingLogRecord } from '@pylon/kit';
-import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
+import { createScratchChdbStore } from '@pylon/adapters/chdb';
 import { createMemoryStream } from '@pylon/adapters/memory';
 import { startIngest } from '../src/workers/ingest.js';
 
-let dir: string;
 let analytics: AnalyticsStore;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-ingest-'));
-  analytics = await createChdbAnalyticsStore({ path: dir });
+  analytics = await createScratchChdbStore('pylon-ingest-');
   await analytics.migrate();
 });
-afterAll(async () => {
-  await analytics.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => analytics.close());
 
 const waitFor = async (check: () => Promise<boolean>, ms = 10_000) => {
   const deadline = Date.now() + ms;

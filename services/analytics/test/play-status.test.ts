@@ -4,17 +4,13 @@
  * completed plays with nulls. Only completed plays count: play statistics (raw and every rollup),
  * opportunity-to-see and the play reports leave skipped and failed attempts out.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { POLICIES, type AnalyticsStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
+import { createScratchChdbStore } from '@pylon/adapters/chdb';
 import { createAnalyticsSubgraph } from '../src/app.js';
 import { bucketsOf } from '../src/domain/buckets.js';
 import { selectPlayStatsByTime } from '../src/features/play-stats/play-stats.queries.js';
 
-let dir: string;
 let store: AnalyticsStore;
 let sg: ReturnType<typeof createAnalyticsSubgraph>;
 const principal = testPrincipal('acc-a', POLICIES);
@@ -23,8 +19,7 @@ const run = subgraphRunner(() => sg, principal);
 const base = { account_id: 'acc-a', device_id: 'd1', file_id: 'f1', file_name: 'Menu.png', type: 'image', playlist_id: 'p1', schedule_id: 's1' };
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-analytics-status-'));
-  store = await createChdbAnalyticsStore({ path: dir });
+  store = await createScratchChdbStore('pylon-analytics-status-');
   await store.migrate();
   sg = createAnalyticsSubgraph({ analytics: store, tokens: testTokens });
   await store.insert('play_logs', [
@@ -60,10 +55,7 @@ beforeAll(async () => {
     },
   ]);
 });
-afterAll(async () => {
-  await store?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => store?.close());
 
 const LOGS = `query($w: PlayLogFilterInput) { playLogs(startDate: "2026-03-05", endDate: "2026-03-05", where: $w) {
   id timestamp duration endTimestamp status clockOffsetMs zoneId } }`;

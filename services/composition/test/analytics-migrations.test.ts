@@ -1,28 +1,20 @@
 /** runAnalyticsMigrations: one process migrates at a time; a dead holder's lease is taken over. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { DocumentStore } from '@pylon/kit';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { runAnalyticsMigrations } from '../src/analytics-migrations.js';
 
 /** These cases count migrate() calls only; no retention is asked for, so no SQL runs. */
 const noSql = { query: async () => [], exec: async () => undefined };
 
-let dir: string;
 let documents: DocumentStore;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-analytics-migrations-'));
-  documents = await createLmdbDocumentStore({ path: dir });
+  documents = await createScratchLmdbStore('pylon-analytics-migrations-');
 });
 // Each case starts without a lease (one case leaves a live holder's behind on purpose).
 beforeEach(async () => {
   await documents.collection({ name: 'locks' }).delete('_system', 'analytics-migrations');
 });
-afterAll(async () => {
-  await documents?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => documents?.close());
 
 test('replicas starting together migrate one after the other', async () => {
   let running = 0;

@@ -1,24 +1,16 @@
 /** Raw-table retention from the settings: TTLs set by the migration runner on chDB; expired rows go on OPTIMIZE FINAL. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AnalyticsStore } from '@pylon/kit';
 import { applyRetention, currentTtl } from '@pylon/adapters/analytics';
-import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
+import { createScratchChdbStore } from '@pylon/adapters/chdb';
 import { retentionFromEnv, runAnalyticsMigrations } from '../src/analytics-migrations.js';
 import { backendEnv } from '../src/backends.js';
 import { pingRow, playRow } from '../../analytics/test/fixtures/telemetry-rows.js';
 
-let dir: string;
 let store: AnalyticsStore;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-analytics-retention-'));
-  store = await createChdbAnalyticsStore({ path: dir });
+  store = await createScratchChdbStore('pylon-analytics-retention-');
 });
-afterAll(async () => {
-  await store?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => store?.close());
 
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();

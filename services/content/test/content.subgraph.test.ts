@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
+import { POLICIES, type DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createLocalBlobStore } from '@pylon/adapters/local';
@@ -9,8 +9,7 @@ import { createContentSubgraph } from '../src/app.js';
 import { subgraphLister } from '@pylon/kit/testing';
 import type { MediaRecord } from '../src/domain/media.js';
 
-const tokens = testTokens;
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
+const principal = testPrincipal;
 
 let dir: string;
 let store: DocumentStore;
@@ -42,7 +41,7 @@ beforeAll(async () => {
   store = await createLmdbDocumentStore({ path: dir });
   sg = createContentSubgraph({
     documents: store,
-    tokens,
+    tokens: testTokens,
     blobs: createLocalBlobStore({ dir: join(dir, 'blobs') }),
     urlSecret: 'test-url-secret-test-url-secret-0123',
   });

@@ -3,16 +3,12 @@
  * (one event for the whole import: the first 100 row ids and row_count), a reorder (the moved
  * rows) and a rollback (the restored row); a refused import stores nothing and announces nothing.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pushEvent, type DocumentStore, type PushEvent, type PushEvents } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { createMemoryCache } from '@pylon/adapters/memory';
 import { createDataTablesSubgraph } from '../src/app.js';
 
-let dir: string;
 let store: DocumentStore;
 let sg: ReturnType<typeof createDataTablesSubgraph>;
 const cache = createMemoryCache();
@@ -26,14 +22,12 @@ async function ok(query: string, variables: Record<string, unknown> = {}): Promi
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-dt-push-'));
-  store = await createLmdbDocumentStore({ path: dir });
+  store = await createScratchLmdbStore('pylon-dt-push-');
   sg = createDataTablesSubgraph({ documents: store, tokens: testTokens, cache, historyLimit: 100, pushEvents: events });
 });
 afterAll(async () => {
   await cache.close();
   await store.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 test('import, reorder and rollback each announce datatable.rows_changed', async () => {

@@ -1,9 +1,6 @@
 /** Passwords, the OIDC documents adapter (expiry, consume, lookups, grant revocation) and revocation events, on a real LMDB store. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { DocumentStore } from '@pylon/kit';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { hashPassword, passwordProblem, verifyPassword } from '../src/domain/passwords.js';
 import { allows, requireRule } from '@pylon/kit';
 import { policiesFor } from '../src/domain/roles.js';
@@ -13,16 +10,11 @@ import { loadOrCreateOAuthKeys } from '../src/features/oauth/oauth-keys.js';
 import { parseSubject, subjectOf } from '../src/domain/oauth-settings.js';
 import { recordRevocation, watchRevocations } from '../src/features/api-keys/revocations.js';
 
-let dir: string;
 let store: DocumentStore;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-identity-'));
-  store = await createLmdbDocumentStore({ path: dir });
+  store = await createScratchLmdbStore('pylon-identity-');
 });
-afterAll(async () => {
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => store.close());
 
 describe('passwords', () => {
   test('scrypt with a per-user salt: same password, different hashes; verify is exact', async () => {

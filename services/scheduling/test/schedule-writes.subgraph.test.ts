@@ -1,14 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
+import { type DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { createSchedulingSubgraph } from '../src/app.js';
 import { tableDirectories } from './fixtures/directories.js';
 
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
-let dir: string;
+const principal = testPrincipal;
 let store: DocumentStore;
 let sg: ReturnType<typeof createSchedulingSubgraph>;
 const dirs = tableDirectories();
@@ -34,8 +30,7 @@ async function mutate(query: string, variables: Record<string, unknown>, who = p
 const create = (input: Record<string, unknown>, who = principal('acc-a')) => mutate(CREATE, { input }, who);
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-scheduling-w-'));
-  store = await createLmdbDocumentStore({ path: dir });
+  store = await createScratchLmdbStore('pylon-scheduling-w-');
   sg = createSchedulingSubgraph({ documents: store, tokens: testTokens, ...dirs.ports, now: () => now });
   dirs.devices.set(
     'acc-a',
@@ -52,10 +47,7 @@ beforeAll(async () => {
   dirs.orgs.set('acc-a', new Set(['org-1']));
 });
 
-afterAll(async () => {
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => store.close());
 
 test('create, read, replace, patch and delete a schedule', async () => {
   const c = await create({

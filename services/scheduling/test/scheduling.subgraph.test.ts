@@ -1,18 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
+import { POLICIES, type DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { createSchedulingSubgraph } from '../src/app.js';
 import { SCHEDULE_PRIORITIES, type ScheduleRecord } from '../src/domain/schedule.js';
 import { tableDirectories } from './fixtures/directories.js';
 import { subgraphLister } from '@pylon/kit/testing';
 
-const tokens = testTokens;
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
+const principal = testPrincipal;
 
-let dir: string;
 let store: DocumentStore;
 let sg: ReturnType<typeof createSchedulingSubgraph>;
 
@@ -42,9 +37,8 @@ const schedule = (over: Partial<ScheduleRecord> & { id: string; name: string }):
 });
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-scheduling-'));
-  store = await createLmdbDocumentStore({ path: dir });
-  sg = createSchedulingSubgraph({ documents: store, tokens, ...tableDirectories().ports });
+  store = await createScratchLmdbStore('pylon-scheduling-');
+  sg = createSchedulingSubgraph({ documents: store, tokens: testTokens, ...tableDirectories().ports });
   const { repo } = sg;
   const stores = await repo.groups.insert('acc-a', { name: 'Stores', parentId: null });
   const north = await repo.groups.insert('acc-a', { name: 'North', parentId: stores.id });
@@ -94,10 +88,7 @@ beforeAll(async () => {
   await repo.schedules.insert('acc-b', schedule({ id: 's9', name: 'Other account', deviceIds: ['d1'] }));
 });
 
-afterAll(async () => {
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => store.close());
 
 test('lists the caller’s schedules sorted by name with every field', async () => {
   const items = await list<Record<string, unknown>>(

@@ -95,6 +95,18 @@ export function engineError(cause: unknown, op: AnalyticsOp, engineCode: number 
   return analyticsError('INTERNAL', 'analytics query failed', cause, engineCode === undefined ? { op } : { op, engineCode });
 }
 
+/**
+ * A failed engine call as an AppError: paramError's when the parameters were refused (`badParam`, as
+ * the client saw it, or one of PARAM_ERROR_CODES), else engineError's.
+ */
+export function engineFailure(cause: unknown, op: AnalyticsOp, engineCode: number | undefined, badParam = false): AppError {
+  if (badParam || (engineCode !== undefined && PARAM_ERROR_CODES.has(engineCode))) return paramError(cause, op);
+  return engineError(cause, op, engineCode);
+}
+
+/** The engine or its client could not be created (bad path, bad URL). */
+export const openFailed = (cause: unknown): AppError => analyticsError('INTERNAL', 'analytics store could not be opened', cause, { op: 'open' });
+
 /** BAD_USER_INPUT for a parameter the engine refused; names the parameter when the engine did. */
 export function paramError(cause: unknown, op: AnalyticsOp): AppError {
   const msg = cause instanceof Error ? cause.message : String(cause);

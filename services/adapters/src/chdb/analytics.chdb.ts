@@ -12,17 +12,16 @@
 import { Session } from 'chdb';
 import type { ChdbQueryStream, ChdbResult, StreamChunk } from 'chdb';
 import { AppError } from '@pylon/kit/errors';
+import { inScratchDir } from '@pylon/kit/scratch';
 import type { AnalyticsStore, SqlParams } from '@pylon/kit/ports/analytics';
 import {
   ANALYTICS_INSERT_SETTINGS,
   ANALYTICS_SETTINGS,
-  PARAM_ERROR_CODES,
-  analyticsError,
   assertTableName,
   engineCalls,
-  engineError,
+  engineFailure,
   hasParams,
-  paramError,
+  openFailed,
   storeClosed,
   trimStatement,
   type AnalyticsOp,
@@ -47,12 +46,10 @@ function toAppError(e: unknown, op: AnalyticsOp): AppError {
   // A streamed read's error (ChdbStreamError) carries the engine's code only in its message.
   const streamed = err.code === 'CHDB_STREAM' && e instanceof Error ? /^Code: (\d+)\./.exec(e.message) : null;
   const engineCode = typeof err.clickhouseCode === 'number' ? err.clickhouseCode : streamed ? Number(streamed[1]) : undefined;
-  if (err.code === 'CHDB_BIND' || (engineCode !== undefined && PARAM_ERROR_CODES.has(engineCode))) {
-    return paramError(e, op);
-  }
   // A closed store is transient (storeClosed): a batch in flight at shutdown is redelivered.
+  // (chdb's closed-session error never carries an engine code.)
   if (err.code === 'CHDB_CLOSED') return storeClosed(op);
-  return engineError(e, op, engineCode);
+  return engineFailure(e, op, engineCode, err.code === 'CHDB_BIND');
 }
 
 export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Promise<AnalyticsStore> {
@@ -60,7 +57,7 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
   try {
     session = new Session(opts.path, { connectionArgs: CONNECTION_ARGS });
   } catch (e) {
-    throw analyticsError('INTERNAL', 'analytics store could not be opened', e, { op: 'open' });
+    throw openFailed(e);
   }
 
   /** Engine calls, open streams (close() cancels them before it releases the engine), migrations. */
@@ -167,3 +164,6 @@ export async function createChdbAnalyticsStore(opts: ChdbAnalyticsOptions): Prom
   };
   return store;
 }
+
+/** A chDB store in a fresh temporary directory (`prefix` plus a random suffix): closing it removes the directory. */
+export const createScratchChdbStore = (prefix: string): Promise<AnalyticsStore> => inScratchDir(prefix, (path) => createChdbAnalyticsStore({ path }));

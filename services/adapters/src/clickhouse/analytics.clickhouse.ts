@@ -16,14 +16,13 @@ import type { AnalyticsStore, SqlParams } from '@pylon/kit/ports/analytics';
 import {
   ANALYTICS_INSERT_SETTINGS,
   ANALYTICS_SETTINGS,
-  PARAM_ERROR_CODES,
   analyticsError,
   assertTableName,
   engineCalls,
-  engineError,
+  engineFailure,
   hasParams,
   markTransient,
-  paramError,
+  openFailed,
   storeClosed,
   trimStatement,
   type AnalyticsOp,
@@ -137,13 +136,12 @@ function toAppError(e: unknown, op: AnalyticsOp): AppError {
   const message = typeof err.message === 'string' ? err.message : '';
   // ClickHouseError (matched by shape: a server error carries its numeric code as a string).
   const engineCode = typeof err.code === 'string' && /^\d+$/.test(err.code) ? Number(err.code) : undefined;
-  if (engineCode !== undefined && PARAM_ERROR_CODES.has(engineCode)) return paramError(e, op);
   // The client refuses parameter values it cannot format before sending anything.
-  if (engineCode === undefined && /query param/i.test(message)) return paramError(e, op);
-  if (engineCode === undefined && ((typeof err.code === 'string' && NETWORK_CODES.has(err.code)) || /^Timeout error/.test(message))) {
+  const refusedByClient = engineCode === undefined && /query param/i.test(message);
+  if (!refusedByClient && engineCode === undefined && ((typeof err.code === 'string' && NETWORK_CODES.has(err.code)) || /^Timeout error/.test(message))) {
     return markTransient(analyticsError('UNAVAILABLE', 'analytics store is unavailable', e, { op }));
   }
-  return engineError(e, op, engineCode);
+  return engineFailure(e, op, engineCode, refusedByClient);
 }
 
 export async function createClickHouseAnalyticsStore(opts: ClickHouseAnalyticsOptions): Promise<AnalyticsStore> {
@@ -152,7 +150,7 @@ export async function createClickHouseAnalyticsStore(opts: ClickHouseAnalyticsOp
   try {
     client = createClient(config);
   } catch (e) {
-    throw analyticsError('INTERNAL', 'analytics store could not be opened', e, { op: 'open' });
+    throw openFailed(e);
   }
   return createClickHouseAnalyticsStoreWithClient(client, { migrationsDir: opts.migrationsDir, cluster: opts.cluster });
 }

@@ -20,6 +20,7 @@
  * planning), documents.lmdb-rebuild.ts (index (re)builds), documents.lmdb-collection.ts (a collection's
  * reads and writes); this file opens the store.
  */
+import { inScratchDir } from '@pylon/kit/scratch';
 import type { Collection, CollectionSpec, DocumentStore } from '@pylon/kit/ports/documents';
 import { collectionHandles } from '../documents/documents.indexes.js';
 import { asCollection } from '../documents/documents.shared.js';
@@ -48,3 +49,9 @@ export async function createLmdbDocumentStore(opts: LmdbDocumentStoreOptions): P
     },
   };
 }
+
+/**
+ * An embedded store in a fresh temporary directory named `prefix` plus a random suffix (tests,
+ * scratch work): closing the store removes the directory.
+ */
+export const createScratchLmdbStore = (prefix: string): Promise<DocumentStore> => inScratchDir(prefix, (path) => createLmdbDocumentStore({ path }));

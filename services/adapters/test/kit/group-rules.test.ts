@@ -3,10 +3,7 @@
  * documents store): where/order on the listing with known answers, refusals naming the field,
  * depth and cycle rules, delete moving members up, and accounts never seeing each other's groups.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createLmdbDocumentStore } from '../../src/lmdb/documents.lmdb.js';
+import { createScratchLmdbStore } from '../../src/lmdb/documents.lmdb.js';
 import {
   AppError,
   createGroup,
@@ -20,7 +17,6 @@ import {
 } from '@pylon/kit';
 import { testPrincipal } from '@pylon/kit/testing';
 
-let dir: string;
 let store: DocumentStore;
 let tree: GroupTreeRepository<GroupMember & { name: string }>;
 const A = testPrincipal('acc-a');
@@ -28,8 +24,7 @@ const B = testPrincipal('acc-b');
 const ids: Record<string, string> = {};
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-groups-'));
-  store = await createLmdbDocumentStore({ path: dir });
+  store = await createScratchLmdbStore('pylon-groups-');
   const members = store.collection<GroupMember & { name: string }>({ name: 'group_test_members' });
   tree = new GroupTreeRepository(store.collection<GroupRecord>({ name: 'group_test_groups' }), members, 'widget');
   // acc-a: Stores > (Europe > Paris, Americas), Lobby; members: 2 in Europe, 1 in Lobby.
@@ -46,10 +41,7 @@ beforeEach(async () => {
   ] as const)
     await members.insert('acc-a', { name, groupId: ids[g]!, groupName: g });
 });
-afterEach(async () => {
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => store.close());
 
 const names = (views: { name: string }[]) => views.map((v) => v.name);
 const refusal = async (p: Promise<unknown>) => {

@@ -1,21 +1,13 @@
 /** The job machinery (kit jobs.ts) over the embedded documents store: life cycle, limits, tenancy, cancel, restart. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createLmdbDocumentStore } from '../../src/lmdb/documents.lmdb.js';
+import { createScratchLmdbStore } from '../../src/lmdb/documents.lmdb.js';
 import { JobRunner, type DocumentStore, type Job, type JobContext } from '@pylon/kit';
 import { testPrincipal } from '@pylon/kit/testing';
 
-let dir: string;
 let store: DocumentStore;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-jobs-'));
-  store = await createLmdbDocumentStore({ path: dir });
+  store = await createScratchLmdbStore('pylon-jobs-');
 });
-afterEach(async () => {
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => store.close());
 
 const ACCESS = { view: 'DataTables_View', edit: 'DataTables_Edit' } as const;
 const tick = () => new Promise((r) => setTimeout(r, 5));

@@ -16,6 +16,14 @@ import { NEGATED, parseList, parseOrder, parseWhere, type Condition, type FieldK
 export type ColumnKind = FieldKind;
 export type ColumnMap = Readonly<Record<string, { column: string; kind: ColumnKind }>>;
 
+/** Fields of one kind, each over the column named after it in snake_case (deviceId: device_id). */
+export function namedColumns(kind: ColumnKind, names: readonly string[]): ColumnMap {
+  return Object.fromEntries(names.map((name) => [name, { column: name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), kind }]));
+}
+
+/** The id, timestamp and device fields every telemetry row has. */
+export const TELEMETRY_FIELDS: ColumnMap = { ...namedColumns('string', ['id', 'deviceId']), timestamp: { column: 'timestamp', kind: 'date' } };
+
 const COMPARE: Record<string, string> = { gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
 /** Builds SQL conditions, collecting their parameters. */

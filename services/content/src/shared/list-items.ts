@@ -1,4 +1,4 @@
-import { listQuery, type FieldMap, type Filter, type ListArgs, type Principal, type Stored } from '@pylon/kit';
+import { listQuery, STAMP_FIELDS, storedFields, type FieldMap, type Filter, type ListArgs, type Principal, type Stored } from '@pylon/kit';
 import type { ContentRepository, GroupedItems } from './content.repository.js';
 import type { Grouped } from '../domain/group.js';
 
@@ -7,10 +7,8 @@ export type ListQuery = ListArgs;
 /** The fields every grouped item with dates has (playlists, templates), as their filters and sorts map them. */
 export const GROUPED_FIELDS: FieldMap = {
   tags: { path: 'tags', kind: 'stringList' },
-  groupId: { path: 'groupId', kind: 'string' },
-  groupName: { path: 'groupName', kind: 'string' },
-  createdOn: { path: 'createdAt', kind: 'date' },
-  updatedOn: { path: 'updatedAt', kind: 'date' },
+  ...storedFields('string', ['groupId', 'groupName']),
+  ...STAMP_FIELDS,
 };
 
 /** Filters beside `where`: each anyOf path matches any listed value; clauses are ANDed. */

@@ -4,6 +4,7 @@ import {
   listQuery,
   orderToSort,
   scalarCondition,
+  storedFields,
   whereToFilter,
   type Collection,
   type DocumentStore,
@@ -379,11 +380,8 @@ export class DataTableRepository {
 
 /** How the GraphQL where/order fields of DataTable map onto stored tables (columns are neither). */
 const TABLE_FIELDS: FieldMap = {
-  id: { path: 'id', kind: 'string' },
-  name: { path: 'name', kind: 'string' },
-  description: { path: 'description', kind: 'string' },
-  rowCount: { path: 'rowCount', kind: 'number' },
-  cacheTtlSeconds: { path: 'cacheTtlSeconds', kind: 'number' },
+  ...storedFields('string', ['id', 'name', 'description']),
+  ...storedFields('number', ['rowCount', 'cacheTtlSeconds']),
   updatedAt: { path: 'updatedAt', kind: 'date' },
 };
 
@@ -394,11 +392,9 @@ const TABLE_FIELDS: FieldMap = {
  * neither filterable nor sortable.
  */
 const VERSION_FIELDS: FieldMap = {
-  rowId: { path: 'rowId', kind: 'string' },
+  ...storedFields('string', ['rowId', 'change', 'userId']),
   version: { path: 'rev', kind: 'number' },
-  change: { path: 'change', kind: 'string' },
   sortOrder: { path: 'sortOrder', kind: 'number' },
-  userId: { path: 'userId', kind: 'string' },
   updatedAt: {
     custom: (ops, name) => {
       const conds = scalarCondition(name, 'date', ops);

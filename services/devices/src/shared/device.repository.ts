@@ -3,6 +3,7 @@ import {
   GroupTreeRepository,
   listQuery,
   notFound,
+  storedFields,
   whereToFilter,
   type Collection,
   type DocumentStore,
@@ -181,9 +182,7 @@ export class DeviceRepository {
 
 /** How the GraphQL where/order fields of DisplayCommand map onto the stored documents. */
 export const DISPLAY_COMMAND_FIELDS: FieldMap = {
-  name: { path: 'name', kind: 'string' },
-  command: { path: 'command', kind: 'string' },
-  arg: { path: 'arg', kind: 'string' },
+  ...storedFields('string', ['name', 'command', 'arg']),
 };
 
 /** How the GraphQL where/order fields map onto stored device documents. */
@@ -191,38 +190,22 @@ export function deviceFields(cutoff: () => string): FieldMap {
   const onlineClause = (wantOnline: boolean): Filter =>
     wantOnline ? { 'pingData.timestamp': { $gte: cutoff() } } : { $or: [{ pingData: null }, { 'pingData.timestamp': { $lt: cutoff() } }] };
   return {
-    id: { path: 'id', kind: 'string' },
-    name: { path: 'name', kind: 'string' },
+    ...storedFields('string', ['id', 'name', 'groupId', 'groupName', 'orgId']),
     tags: { path: 'tags', kind: 'stringList' },
-    groupId: { path: 'groupId', kind: 'string' },
-    groupName: { path: 'groupName', kind: 'string' },
-    orgId: { path: 'orgId', kind: 'string' },
     createdOn: { path: 'createdAt', kind: 'date' },
     isOnline: derivedBooleanField(onlineClause, 'pingData.timestamp'),
-    deviceType: {
-      nested: {
-        id: { path: 'deviceType.id', kind: 'string' },
-        name: { path: 'deviceType.name', kind: 'string' },
-        manufacturer: { path: 'deviceType.manufacturer', kind: 'string' },
-      },
-    },
+    deviceType: { nested: storedFields('string', ['id', 'name', 'manufacturer'], 'deviceType') },
     pingData: {
       nested: {
-        cpuUsage: { path: 'pingData.cpuUsage', kind: 'number' },
-        memoryUsage: { path: 'pingData.memoryUsage', kind: 'number' },
-        diskUsage: { path: 'pingData.diskUsage', kind: 'number' },
-        playerVersion: { path: 'pingData.playerVersion', kind: 'string' },
-        ipAddress: { path: 'pingData.ipAddress', kind: 'string' },
+        ...storedFields('number', ['cpuUsage', 'memoryUsage', 'diskUsage'], 'pingData'),
+        ...storedFields('string', ['playerVersion', 'ipAddress'], 'pingData'),
         timestamp: { path: 'pingData.timestamp', kind: 'date' },
       },
     },
     location: {
       nested: {
-        city: { path: 'location.city', kind: 'string' },
-        state: { path: 'location.state', kind: 'string' },
-        country: { path: 'location.country', kind: 'string' },
-        latitude: { path: 'location.latitude', kind: 'number' },
-        longitude: { path: 'location.longitude', kind: 'number' },
+        ...storedFields('string', ['city', 'state', 'country'], 'location'),
+        ...storedFields('number', ['latitude', 'longitude'], 'location'),
       },
     },
   };

@@ -4,6 +4,7 @@ import {
   listQuery,
   notFound,
   orderToSort,
+  storedFields,
   type Collection,
   type DocumentStore,
   type FieldMap,
@@ -35,13 +36,8 @@ export type ApiKey = Stored<ApiKeyRecord>;
  * from `roles` (the strongest one), so it is filtered through `roles` instead.
  */
 export const USER_FIELDS: FieldMap = {
-  id: { path: 'id', kind: 'string' },
-  firstName: { path: 'firstName', kind: 'string' },
-  lastName: { path: 'lastName', kind: 'string' },
-  email: { path: 'email', kind: 'string' },
-  username: { path: 'username', kind: 'string' },
+  ...storedFields('string', ['id', 'firstName', 'lastName', 'email', 'username', 'orgId']),
   roles: { path: 'roles', kind: 'stringList' },
-  orgId: { path: 'orgId', kind: 'string' },
   lastActivity: { path: 'lastActivity', kind: 'date' },
   createdOn: { path: 'createdAt', kind: 'date' },
 };
@@ -247,31 +243,16 @@ type UserSearch = ListArgs & { id?: readonly string[] | null; orgId?: string | n
 /** The store filter and options of a user search (argument filters AND where, by username). */
 /** How the GraphQL where/order fields of Organization map onto stored organizations. */
 export const ORGANIZATION_FIELDS: FieldMap = {
-  id: { path: 'id', kind: 'string' },
-  name: { path: 'name', kind: 'string' },
-  address1: { path: 'address1', kind: 'string' },
-  address2: { path: 'address2', kind: 'string' },
-  city: { path: 'city', kind: 'string' },
-  state: { path: 'state', kind: 'string' },
-  postalCode: { path: 'postalCode', kind: 'string' },
-  country: { path: 'country', kind: 'string' },
-  phone: { path: 'phone', kind: 'string' },
-  fax: { path: 'fax', kind: 'string' },
-  timezone: { path: 'timezone', kind: 'string' },
-  languageCode: { path: 'languageCode', kind: 'string' },
+  ...storedFields('string', ['id', 'name', 'address1', 'address2', 'city', 'state', 'postalCode', 'country', 'phone', 'fax', 'timezone', 'languageCode']),
   createdOn: { path: 'createdAt', kind: 'date' },
 };
 
 /** How the GraphQL where/order fields of ApiKey map onto stored keys (never the hash); isActive as of `nowIso`. */
 export function apiKeyFields(nowIso: string): FieldMap {
   return {
-    id: { path: 'id', kind: 'string' },
-    name: { path: 'name', kind: 'string' },
-    prefix: { path: 'prefix', kind: 'string' },
-    userId: { path: 'userId', kind: 'string' },
+    ...storedFields('string', ['id', 'name', 'prefix', 'userId']),
+    ...storedFields('date', ['expiresAt', 'revokedAt']),
     createdOn: { path: 'createdAt', kind: 'date' },
-    expiresAt: { path: 'expiresAt', kind: 'date' },
-    revokedAt: { path: 'revokedAt', kind: 'date' },
     // Neither revoked nor expired (resolvers.ts ApiKey.isActive).
     isActive: derivedBooleanField((active) =>
       active

@@ -3,12 +3,9 @@
  * accounts, users and roles, API keys and the authenticator, bootstrap. Each refusal names its
  * field; nothing reads or writes across accounts.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { AppError, type Cache, type DocumentStore } from '@pylon/kit';
 import { createMemoryCache } from '@pylon/adapters/memory';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { IdentityRepository } from '../../src/shared/identity.repository.js';
 import { organizationRecord } from '../fixtures/records.js';
 import { createAccount, createUser, updateAccount } from '../../src/features/accounts/accounts.js';
@@ -20,22 +17,17 @@ import { BearerAuthenticator } from '../../src/features/oauth/bearer.js';
 import { API_SCOPE, subjectOf } from '../../src/domain/oauth-settings.js';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 
-let dir: string;
 let store: DocumentStore;
 let repo: IdentityRepository;
 let cache: Cache;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-identity-uc-'));
-  store = await createLmdbDocumentStore({ path: dir });
+  store = await createScratchLmdbStore('pylon-identity-uc-');
   repo = new IdentityRepository(store);
   cache = createMemoryCache();
   await createAccount(repo, { id: 'acc-a', name: 'A' });
   await createAccount(repo, { id: 'acc-b', name: 'B' });
 });
-afterEach(async () => {
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => store.close());
 
 /** The AppError a call fails with: code and field. */
 async function refusal(p: Promise<unknown>): Promise<{ code: string; field: unknown }> {

@@ -21,6 +21,20 @@ export type FieldMap = {
 };
 
 /**
+ * Fields of one kind, each stored under its own name (under `prefix.` when given):
+ * `storedFields('string', ['id', 'name'])` is `{ id: { path: 'id', kind: 'string' }, name: ... }`.
+ */
+export function storedFields(kind: FieldKind, names: readonly string[], prefix?: string): FieldMap {
+  return Object.fromEntries(names.map((name) => [name, { path: prefix ? `${prefix}.${name}` : name, kind }]));
+}
+
+/** The createdOn / updatedOn fields of documents stamped with createdAt / updatedAt. */
+export const STAMP_FIELDS: FieldMap = {
+  createdOn: { path: 'createdAt', kind: 'date' },
+  updatedOn: { path: 'updatedAt', kind: 'date' },
+};
+
+/**
  * A derived boolean field (isOnline, isActive): takes only `eq` or `neq` with a boolean, and builds
  * the clause of the value asked for (neq true = eq false); no operator, no clause.
  */

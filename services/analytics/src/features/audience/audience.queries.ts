@@ -10,7 +10,7 @@ import { fillSeries, groupsOf } from '../../domain/series.js';
 import type { AnalyticsAgeRange, AnalyticsGender, AudienceMetric, Impression } from '../../shared/resolvers.generated.js';
 import type { ListArgs } from '../../domain/list-filter.js';
 import { isoOf, isoSql, limitClause, periodExpr, scope } from '../../shared/scope.sql.js';
-import { orderSql, WhereBuilder, type ColumnMap } from '../../shared/where.sql.js';
+import { namedColumns, orderSql, TELEMETRY_FIELDS, WhereBuilder, type ColumnMap } from '../../shared/where.sql.js';
 
 const GENDERS: Record<string, AnalyticsGender> = { male: 'MALE', m: 'MALE', female: 'FEMALE', f: 'FEMALE' };
 const AGES: Record<AnalyticsAgeRange, string[]> = {
@@ -47,17 +47,11 @@ interface ImpressionRow {
 
 /** where / order fields of impressions (gender and ageRange as the interface's enums, through the spelling maps). */
 const IMPRESSION_FIELDS: ColumnMap = {
-  id: { column: 'id', kind: 'string' },
-  timestamp: { column: 'timestamp', kind: 'date' },
-  deviceId: { column: 'device_id', kind: 'string' },
-  fileId: { column: 'file_id', kind: 'string' },
-  sensor: { column: 'sensor', kind: 'string' },
-  dwellTime: { column: 'dwell_time', kind: 'number' },
+  ...TELEMETRY_FIELDS,
+  ...namedColumns('string', ['fileId', 'sensor', 'visitorId']),
+  ...namedColumns('number', ['dwellTime', 'latitude', 'longitude']),
   gender: { column: GENDER_SQL, kind: 'string' },
   ageRange: { column: AGE_SQL, kind: 'string' },
-  visitorId: { column: 'visitor_id', kind: 'string' },
-  latitude: { column: 'latitude', kind: 'number' },
-  longitude: { column: 'longitude', kind: 'number' },
 };
 
 export async function selectImpressions(

@@ -5,7 +5,7 @@
  */
 import type { AnalyticsStore, AuditEventRecord, SqlParams } from '@pylon/kit';
 import type { AuditEvent, AuditQuery } from '../../domain/audit.js';
-import { orderSql, WhereBuilder, type ColumnMap } from '../../shared/where.sql.js';
+import { namedColumns, orderSql, WhereBuilder, type ColumnMap } from '../../shared/where.sql.js';
 
 const TEXT_FILTERS = [
   ['userId', 'user_id'],
@@ -18,17 +18,9 @@ const TEXT_FILTERS = [
 
 /** The GraphQL where/order fields of AuditEvent and their columns (absent user/ip are ''). */
 const AUDIT_FIELDS: ColumnMap = {
-  eventId: { column: 'event_id', kind: 'string' },
+  ...namedColumns('string', ['eventId', 'eventType', 'userId', 'userName', 'httpMethod', 'controllerName', 'actionName', 'ipAddress', 'interface']),
   timestamp: { column: 'timestamp', kind: 'date' },
-  eventType: { column: 'event_type', kind: 'string' },
-  userId: { column: 'user_id', kind: 'string' },
-  userName: { column: 'user_name', kind: 'string' },
-  httpMethod: { column: 'http_method', kind: 'string' },
-  controllerName: { column: 'controller_name', kind: 'string' },
-  actionName: { column: 'action_name', kind: 'string' },
-  ipAddress: { column: 'ip_address', kind: 'string' },
   responseCode: { column: 'response_code', kind: 'number' },
-  interface: { column: 'interface', kind: 'string' },
 };
 
 /** An audit_events row as selected: the timestamp comes formatted in SQL as `ts`. */

@@ -9,7 +9,7 @@ import { fillSeries, groupsOf } from '../../domain/series.js';
 import type { EventFlowLink, EventLog, EventMetric } from '../../shared/resolvers.generated.js';
 import { isoOf, isoSql, limitClause, periodExpr, scope } from '../../shared/scope.sql.js';
 import type { ListArgs } from '../../domain/list-filter.js';
-import { listSql, orderSql, WhereBuilder, type ColumnMap } from '../../shared/where.sql.js';
+import { listSql, namedColumns, orderSql, TELEMETRY_FIELDS, WhereBuilder, type ColumnMap } from '../../shared/where.sql.js';
 
 const EVENT_COLUMNS = { device: 'device_id', event: 'event_name' };
 
@@ -25,11 +25,8 @@ interface EventRow {
 }
 
 const EVENT_FIELDS: ColumnMap = {
-  id: { column: 'id', kind: 'string' },
-  timestamp: { column: 'timestamp', kind: 'date' },
-  deviceId: { column: 'device_id', kind: 'string' },
-  sessionId: { column: 'session_id', kind: 'string' },
-  eventName: { column: 'event_name', kind: 'string' },
+  ...TELEMETRY_FIELDS,
+  ...namedColumns('string', ['sessionId', 'eventName']),
 };
 
 export async function selectEventLogs(store: AnalyticsStore, q: AnalyticsQuery, list: { where?: unknown; order?: unknown } = {}): Promise<EventLog[]> {

@@ -7,7 +7,7 @@
  */
 import type { AnalyticsStore, SqlParams } from '@pylon/kit';
 import type { LogQuery, PingLog, PlayLog } from '../../domain/logs.js';
-import { orderSql, WhereBuilder, type ColumnMap } from '../../shared/where.sql.js';
+import { namedColumns, orderSql, TELEMETRY_FIELDS, WhereBuilder, type ColumnMap } from '../../shared/where.sql.js';
 
 /** The shared WHERE clause and its parameters: account, [from, to), optional devices and files. */
 function scope(q: LogQuery, fields: ColumnMap): { where: string; params: SqlParams } {
@@ -33,27 +33,15 @@ function scope(q: LogQuery, fields: ColumnMap): { where: string; params: SqlPara
 }
 
 const PLAY_FIELDS: ColumnMap = {
-  id: { column: 'id', kind: 'string' },
-  timestamp: { column: 'timestamp', kind: 'date' },
-  deviceId: { column: 'device_id', kind: 'string' },
-  fileId: { column: 'file_id', kind: 'string' },
-  fileName: { column: 'file_name', kind: 'string' },
-  duration: { column: 'duration', kind: 'number' },
-  type: { column: 'type', kind: 'string' },
+  ...TELEMETRY_FIELDS,
+  ...namedColumns('string', ['fileId', 'fileName', 'type', 'status', 'zoneId']),
+  ...namedColumns('number', ['duration', 'clockOffsetMs']),
   endTimestamp: { column: 'end_timestamp', kind: 'date' },
-  status: { column: 'status', kind: 'string' },
-  clockOffsetMs: { column: 'clock_offset_ms', kind: 'number' },
-  zoneId: { column: 'zone_id', kind: 'string' },
 };
 const PING_FIELDS: ColumnMap = {
-  id: { column: 'id', kind: 'string' },
-  timestamp: { column: 'timestamp', kind: 'date' },
-  deviceId: { column: 'device_id', kind: 'string' },
-  cpuUsage: { column: 'cpu_usage', kind: 'number' },
-  memoryUsage: { column: 'memory_usage', kind: 'number' },
-  diskUsage: { column: 'disk_usage', kind: 'number' },
-  ipAddress: { column: 'ip_address', kind: 'string' },
-  externalIpAddress: { column: 'external_ip_address', kind: 'string' },
+  ...TELEMETRY_FIELDS,
+  ...namedColumns('number', ['cpuUsage', 'memoryUsage', 'diskUsage']),
+  ...namedColumns('string', ['ipAddress', 'externalIpAddress']),
 };
 
 function limitClause(limit: number): string {

@@ -1,4 +1,4 @@
-import type { FieldMap, Principal } from '@pylon/kit';
+import { storedFields, type FieldMap, type Principal } from '@pylon/kit';
 import type { ContentRepository, Media } from '../../shared/content.repository.js';
 import { countItems, listItems, type ItemFilters, type ListQuery } from '../../shared/list-items.js';
 
@@ -12,17 +12,9 @@ export interface MediaQuery extends ListQuery {
 
 /** How MediaFilterInput / MediaSortInput map onto stored media documents. */
 export const MEDIA_FIELDS: FieldMap = {
-  id: { path: 'id', kind: 'string' },
-  name: { path: 'name', kind: 'string' },
-  fileName: { path: 'fileName', kind: 'string' },
-  mimeType: { path: 'mimeType', kind: 'string' },
-  fileSize: { path: 'fileSize', kind: 'number' },
-  width: { path: 'width', kind: 'number' },
-  height: { path: 'height', kind: 'number' },
+  ...storedFields('string', ['id', 'name', 'fileName', 'mimeType', 'groupId', 'groupName', 'orgId']),
+  ...storedFields('number', ['fileSize', 'width', 'height']),
   tags: { path: 'tags', kind: 'stringList' },
-  groupId: { path: 'groupId', kind: 'string' },
-  groupName: { path: 'groupName', kind: 'string' },
-  orgId: { path: 'orgId', kind: 'string' },
   uploadedOn: { path: 'createdAt', kind: 'date' },
 };
 

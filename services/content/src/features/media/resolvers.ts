@@ -16,31 +16,17 @@ export function mediaResolvers(rt: ContentRuntime): Resolvers {
   const repo = rt.repo;
   return {
     Query: {
-      media: (_, args, ctx) => {
-        return listMedia(repo, ctx.principal, args);
-      },
-      mediaCount: (_, args, ctx) => {
-        return countMedia(repo, ctx.principal, args);
-      },
+      media: (_, args, ctx) => listMedia(repo, ctx.principal, args),
+      mediaCount: (_, args, ctx) => countMedia(repo, ctx.principal, args),
     },
     Mutation: {
-      createMediaFromUrl: (_, a, ctx) => {
-        return mutationPayload(async () => ({ media: await importMedia(rt, ctx.principal, a.input) }));
-      },
-      updateMedia: (_, a, ctx) => {
-        return mutationPayload(async () => ({ media: await updateMedia(rt, ctx.principal, a.id, a.input) }));
-      },
-      patchMedia: (_, a, ctx) => {
-        return mutationPayload(async () => ({ media: await patchMedia(rt, ctx.principal, a.id, a.operations) }));
-      },
-      deleteMedia: (_, a, ctx) => {
-        return mutationPayload(() => deleteMedia(rt, ctx.principal, a.id));
-      },
+      createMediaFromUrl: (_, a, ctx) => mutationPayload(async () => ({ media: await importMedia(rt, ctx.principal, a.input) })),
+      updateMedia: (_, a, ctx) => mutationPayload(async () => ({ media: await updateMedia(rt, ctx.principal, a.id, a.input) })),
+      patchMedia: (_, a, ctx) => mutationPayload(async () => ({ media: await patchMedia(rt, ctx.principal, a.id, a.operations) })),
+      deleteMedia: (_, a, ctx) => mutationPayload(() => deleteMedia(rt, ctx.principal, a.id)),
     },
     Media: {
-      __resolveReference: (ref, ctx) => {
-        return mediaLoader(repo, ctx).load(ref.id);
-      },
+      __resolveReference: (ref, ctx) => mediaLoader(repo, ctx).load(ref.id),
       fileUrl: (m) => fileUrlOf(rt, m),
       thumbnailUrl: (m) => (m.thumbKey ? rt.urls.urlFor(m.accountId, m.thumbKey) : m.thumbnailUrl),
       uploadedOn: (m) => isoSeconds(m.createdAt),

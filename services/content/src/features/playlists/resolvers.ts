@@ -13,46 +13,22 @@ export function playlistResolvers(rt: ContentRuntime): Resolvers {
   const repo = rt.repo;
   return {
     Query: {
-      playlist: (_, args, ctx) => {
-        return listPlaylists(repo, ctx.principal, args);
-      },
-      playlistCount: (_, args, ctx) => {
-        return countPlaylists(repo, ctx.principal, args);
-      },
+      playlist: (_, args, ctx) => listPlaylists(repo, ctx.principal, args),
+      playlistCount: (_, args, ctx) => countPlaylists(repo, ctx.principal, args),
     },
     Mutation: {
-      createPlaylist: (_, a, ctx) => {
-        return mutationPayload(async () => ({ playlist: await createPlaylist(rt, ctx.principal, a.input) }));
-      },
-      updatePlaylist: (_, a, ctx) => {
-        return mutationPayload(async () => ({ playlist: await updatePlaylist(rt, ctx.principal, a.id, a.input) }));
-      },
-      patchPlaylist: (_, a, ctx) => {
-        return mutationPayload(async () => ({ playlist: await patchPlaylist(rt, ctx.principal, a.id, a.operations) }));
-      },
-      deletePlaylist: (_, a, ctx) => {
-        return mutationPayload(() => deletePlaylist(rt, ctx.principal, a.id));
-      },
-      addPlaylistSource: (_, a, ctx) => {
-        return mutationPayload(async () => ({ playlist: await addPlaylistSource(rt, ctx.principal, a.input) }));
-      },
-      addPlaylistWebPage: (_, a, ctx) => {
-        return mutationPayload(async () => ({ playlist: await addPlaylistWebPage(rt, ctx.principal, a.input) }));
-      },
-      updatePlaylistSource: (_, a, ctx) => {
-        return mutationPayload(async () => ({ playlist: await updatePlaylistSource(rt, ctx.principal, a.input) }));
-      },
-      removePlaylistSource: (_, a, ctx) => {
-        return mutationPayload(async () => ({ playlist: await removePlaylistSource(rt, ctx.principal, a) }));
-      },
-      reorderPlaylistSources: (_, a, ctx) => {
-        return mutationPayload(async () => ({ playlist: await reorderPlaylistSources(rt, ctx.principal, a.input) }));
-      },
+      createPlaylist: (_, a, ctx) => mutationPayload(async () => ({ playlist: await createPlaylist(rt, ctx.principal, a.input) })),
+      updatePlaylist: (_, a, ctx) => mutationPayload(async () => ({ playlist: await updatePlaylist(rt, ctx.principal, a.id, a.input) })),
+      patchPlaylist: (_, a, ctx) => mutationPayload(async () => ({ playlist: await patchPlaylist(rt, ctx.principal, a.id, a.operations) })),
+      deletePlaylist: (_, a, ctx) => mutationPayload(() => deletePlaylist(rt, ctx.principal, a.id)),
+      addPlaylistSource: (_, a, ctx) => mutationPayload(async () => ({ playlist: await addPlaylistSource(rt, ctx.principal, a.input) })),
+      addPlaylistWebPage: (_, a, ctx) => mutationPayload(async () => ({ playlist: await addPlaylistWebPage(rt, ctx.principal, a.input) })),
+      updatePlaylistSource: (_, a, ctx) => mutationPayload(async () => ({ playlist: await updatePlaylistSource(rt, ctx.principal, a.input) })),
+      removePlaylistSource: (_, a, ctx) => mutationPayload(async () => ({ playlist: await removePlaylistSource(rt, ctx.principal, a) })),
+      reorderPlaylistSources: (_, a, ctx) => mutationPayload(async () => ({ playlist: await reorderPlaylistSources(rt, ctx.principal, a.input) })),
     },
     Playlist: {
-      __resolveReference: (ref, ctx) => {
-        return playlistLoader(repo, ctx).load(ref.id);
-      },
+      __resolveReference: (ref, ctx) => playlistLoader(repo, ctx).load(ref.id),
       sources: (p) => playOrder(p.sources ?? []),
       // Sources without an interval play their media's own duration: load those files (batched).
       calculatedDuration: async (p, _, ctx) => {

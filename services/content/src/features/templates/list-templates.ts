@@ -1,13 +1,10 @@
-import type { FieldMap } from '@pylon/kit';
+import { storedFields, type FieldMap } from '@pylon/kit';
 import { areaReads, GROUPED_FIELDS } from '../../shared/list-items.js';
 
 /** How TemplateFilterInput / TemplateSortInput map onto stored template documents. */
 export const TEMPLATE_FIELDS: FieldMap = {
-  id: { path: 'id', kind: 'string' },
-  name: { path: 'name', kind: 'string' },
-  width: { path: 'width', kind: 'number' },
-  height: { path: 'height', kind: 'number' },
-  orientation: { path: 'orientation', kind: 'number' },
+  ...storedFields('string', ['id', 'name']),
+  ...storedFields('number', ['width', 'height', 'orientation']),
   ...GROUPED_FIELDS,
 };
 

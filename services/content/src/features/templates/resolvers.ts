@@ -10,28 +10,16 @@ export function templateResolvers(rt: ContentRuntime): Resolvers {
   const repo = rt.repo;
   return {
     Query: {
-      template: (_, args, ctx) => {
-        return listTemplates(repo, ctx.principal, args);
-      },
-      templateCount: (_, args, ctx) => {
-        return countTemplates(repo, ctx.principal, args);
-      },
+      template: (_, args, ctx) => listTemplates(repo, ctx.principal, args),
+      templateCount: (_, args, ctx) => countTemplates(repo, ctx.principal, args),
     },
     Mutation: {
-      createTemplate: (_, a, ctx) => {
-        return mutationPayload(async () => ({ template: await createTemplate(rt, ctx.principal, a.input) }));
-      },
-      updateTemplate: (_, a, ctx) => {
-        return mutationPayload(async () => ({ template: await updateTemplate(rt, ctx.principal, a.id, a.input) }));
-      },
-      deleteTemplate: (_, a, ctx) => {
-        return mutationPayload(() => deleteTemplate(rt, ctx.principal, a.id));
-      },
+      createTemplate: (_, a, ctx) => mutationPayload(async () => ({ template: await createTemplate(rt, ctx.principal, a.input) })),
+      updateTemplate: (_, a, ctx) => mutationPayload(async () => ({ template: await updateTemplate(rt, ctx.principal, a.id, a.input) })),
+      deleteTemplate: (_, a, ctx) => mutationPayload(() => deleteTemplate(rt, ctx.principal, a.id)),
     },
     Template: {
-      __resolveReference: (ref, ctx) => {
-        return templateLoader(repo, ctx).load(ref.id);
-      },
+      __resolveReference: (ref, ctx) => templateLoader(repo, ctx).load(ref.id),
       modules: (t) => t.modules ?? [],
       tags: (t) => t.tags ?? [],
       createdOn: (t) => isoSeconds(t.createdAt),

@@ -8,14 +8,10 @@ import { importRowsCsv } from './import-rows.js';
 export function importExportResolvers(rt: DataTablesRuntime): Resolvers {
   return {
     Query: {
-      exportDataTableRows: (_, args, ctx) => {
-        return exportRowsCsvText(rt, ctx.principal, args.tableId);
-      },
+      exportDataTableRows: (_, args, ctx) => exportRowsCsvText(rt, ctx.principal, args.tableId),
     },
     Mutation: {
-      importDataTableRows: (_, a, ctx) => {
-        return mutationPayload(() => importRowsCsv(rt, ctx.principal, a.input.tableId, a.input.csv));
-      },
+      importDataTableRows: (_, a, ctx) => mutationPayload(() => importRowsCsv(rt, ctx.principal, a.input.tableId, a.input.csv)),
     },
   };
 }

@@ -38,14 +38,10 @@ export function jobResolvers(rt: DataTablesRuntime): Resolvers {
   };
   return {
     Query: {
-      job: async (_, args, ctx) => {
-        return jobView(await jobs().read(ctx.principal, args.id), rt.jobs?.files);
-      },
+      job: async (_, args, ctx) => jobView(await jobs().read(ctx.principal, args.id), rt.jobs?.files),
     },
     Mutation: {
-      cancelJob: (_, a, ctx) => {
-        return mutationPayload(async () => ({ job: jobView(await jobs().cancelAs(ctx.principal, a.id), rt.jobs?.files) }));
-      },
+      cancelJob: (_, a, ctx) => mutationPayload(async () => ({ job: jobView(await jobs().cancelAs(ctx.principal, a.id), rt.jobs?.files) })),
     },
   };
 }

@@ -7,17 +7,11 @@ import { getRowVersion, listRowVersions, rollbackRow } from './row-history.js';
 export function rowHistoryResolvers(rt: DataTablesRuntime): Resolvers {
   return {
     Query: {
-      dataTableRowVersions: (_, args, ctx) => {
-        return listRowVersions(rt, ctx.principal, args.tableId, args.rowId, args);
-      },
-      dataTableRowVersion: (_, args, ctx) => {
-        return getRowVersion(rt, ctx.principal, args.tableId, args.rowId, args.version);
-      },
+      dataTableRowVersions: (_, args, ctx) => listRowVersions(rt, ctx.principal, args.tableId, args.rowId, args),
+      dataTableRowVersion: (_, args, ctx) => getRowVersion(rt, ctx.principal, args.tableId, args.rowId, args.version),
     },
     Mutation: {
-      rollbackDataTableRow: (_, a, ctx) => {
-        return mutationPayload(() => rollbackRow(rt, ctx.principal, a.input));
-      },
+      rollbackDataTableRow: (_, a, ctx) => mutationPayload(() => rollbackRow(rt, ctx.principal, a.input)),
     },
     DataTableRowVersion: {
       version: (v) => v.rev,

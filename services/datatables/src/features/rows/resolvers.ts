@@ -10,32 +10,16 @@ import { createRow, deleteRow, updateRow } from './row-writes.js';
 export function rowResolvers(rt: DataTablesRuntime): Resolvers {
   return {
     Query: {
-      dataTableRows: (_, args, ctx) => {
-        return listRows(rt, ctx.principal, args);
-      },
-      dataTableRow: (_, args, ctx) => {
-        return getRow(rt, ctx.principal, args.tableId, args.rowId);
-      },
+      dataTableRows: (_, args, ctx) => listRows(rt, ctx.principal, args),
+      dataTableRow: (_, args, ctx) => getRow(rt, ctx.principal, args.tableId, args.rowId),
     },
     Mutation: {
-      createDataTableRow: (_, a, ctx) => {
-        return mutationPayload(async () => ({ row: await createRow(rt, ctx.principal, a.input) }));
-      },
-      updateDataTableRow: (_, a, ctx) => {
-        return mutationPayload(async () => ({ row: await updateRow(rt, ctx.principal, a.input) }));
-      },
-      deleteDataTableRow: (_, a, ctx) => {
-        return mutationPayload(() => deleteRow(rt, ctx.principal, a));
-      },
-      batchCreateDataTableRows: (_, a, ctx) => {
-        return mutationPayload(() => batchCreateRows(rt, ctx.principal, a.input));
-      },
-      batchDeleteDataTableRows: (_, a, ctx) => {
-        return mutationPayload(() => batchDeleteRows(rt, ctx.principal, a.input));
-      },
-      reorderDataTableRows: (_, a, ctx) => {
-        return mutationPayload(() => reorderRows(rt, ctx.principal, a.input));
-      },
+      createDataTableRow: (_, a, ctx) => mutationPayload(async () => ({ row: await createRow(rt, ctx.principal, a.input) })),
+      updateDataTableRow: (_, a, ctx) => mutationPayload(async () => ({ row: await updateRow(rt, ctx.principal, a.input) })),
+      deleteDataTableRow: (_, a, ctx) => mutationPayload(() => deleteRow(rt, ctx.principal, a)),
+      batchCreateDataTableRows: (_, a, ctx) => mutationPayload(() => batchCreateRows(rt, ctx.principal, a.input)),
+      batchDeleteDataTableRows: (_, a, ctx) => mutationPayload(() => batchDeleteRows(rt, ctx.principal, a.input)),
+      reorderDataTableRows: (_, a, ctx) => mutationPayload(() => reorderRows(rt, ctx.principal, a.input)),
     },
     DataTableRowList: {
       totalCount: (p) => p.totalCount(),

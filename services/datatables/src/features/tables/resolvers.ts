@@ -9,23 +9,13 @@ import { createDataTable, deleteDataTable, updateDataTable } from './manage-tabl
 export function tableResolvers(rt: DataTablesRuntime): Resolvers {
   return {
     Query: {
-      dataTables: (_, args, ctx) => {
-        return listDataTables(rt.repo, ctx.principal, args);
-      },
-      dataTable: (_, args, ctx) => {
-        return getDataTable(rt.repo, ctx.principal, args.tableId);
-      },
+      dataTables: (_, args, ctx) => listDataTables(rt.repo, ctx.principal, args),
+      dataTable: (_, args, ctx) => getDataTable(rt.repo, ctx.principal, args.tableId),
     },
     Mutation: {
-      createDataTable: (_, a, ctx) => {
-        return mutationPayload(async () => ({ table: await createDataTable(rt, ctx.principal, a.input) }));
-      },
-      updateDataTable: (_, a, ctx) => {
-        return mutationPayload(() => updateDataTable(rt, ctx.principal, a.input));
-      },
-      deleteDataTable: (_, a, ctx) => {
-        return mutationPayload(() => deleteDataTable(rt, ctx.principal, a.tableId));
-      },
+      createDataTable: (_, a, ctx) => mutationPayload(async () => ({ table: await createDataTable(rt, ctx.principal, a.input) })),
+      updateDataTable: (_, a, ctx) => mutationPayload(() => updateDataTable(rt, ctx.principal, a.input)),
+      deleteDataTable: (_, a, ctx) => mutationPayload(() => deleteDataTable(rt, ctx.principal, a.tableId)),
     },
     DataTable: {
       columns: (t) => t.columns ?? [],

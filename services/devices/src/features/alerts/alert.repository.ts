@@ -3,6 +3,8 @@ import {
   listQuery,
   lowerCaseEnumField,
   orderToSort,
+  STAMP_FIELDS,
+  storedFields,
   whereToFilter,
   type Collection,
   type DocumentStore,
@@ -242,23 +244,18 @@ function activeClause(active: boolean, nowIso: string): Filter {
 
 /** How the GraphQL where/order fields of AlertRule map onto stored rule documents. */
 export const ALERT_RULE_FIELDS: FieldMap = {
-  id: { path: 'id', kind: 'string' },
-  name: { path: 'name', kind: 'string' },
+  ...storedFields('string', ['id', 'name']),
   isEnabled: { path: 'isEnabled', kind: 'boolean' },
   match: lowerCaseEnumField(['any', 'all'], (values) => ({ match: { $in: values } }), 'match'),
-  createdOn: { path: 'createdAt', kind: 'date' },
-  updatedOn: { path: 'updatedAt', kind: 'date' },
+  ...STAMP_FIELDS,
 };
 
 /** How the GraphQL where/order fields of Alert map onto stored alert documents. */
 export function alertFields(nowIso: string): FieldMap {
   return {
-    id: { path: 'id', kind: 'string' },
-    createdOn: { path: 'createdAt', kind: 'date' },
-    updatedOn: { path: 'updatedAt', kind: 'date' },
-    snoozedUntil: { path: 'snoozedUntil', kind: 'date' },
-    resolvedOn: { path: 'resolvedOn', kind: 'date' },
-    reason: { path: 'reason', kind: 'string' },
+    ...storedFields('string', ['id', 'reason']),
+    ...STAMP_FIELDS,
+    ...storedFields('date', ['snoozedUntil', 'resolvedOn']),
     autoResolved: { path: 'autoResolved', kind: 'boolean' },
     isActive: derivedBooleanField((active) => activeClause(active, nowIso)),
     alertRule: {

@@ -1,6 +1,5 @@
 /** GraphQL of alerts: the alerts and their count, alert rules, their writes, and the Alert / AlertRule types. */
-import DataLoader from 'dataloader';
-import { isoSeconds, mutationPayload, once, type SubgraphContext } from '@pylon/kit';
+import { byIdLoader, isoSeconds, mutationPayload, type SubgraphContext } from '@pylon/kit';
 import { isAlertActive, ruleSetOf, type AlertCondition } from '../../domain/alert.js';
 import type { DevicesRuntime } from '../../runtime.js';
 import { deviceLoader } from '../../shared/loaders.js';
@@ -28,47 +27,22 @@ function ruleSnapshot(a: Alert): RuleSnapshot {
 
 /** Per request: one read for every alert rule a response references. */
 function ruleLoader(rt: DevicesRuntime, ctx: SubgraphContext) {
-  return once(
-    ctx,
-    'alertRules.byId',
-    () =>
-      new DataLoader<string, AlertRule | null>(async (ids) => {
-        const found = await rt.alerts.findRulesByIds(ctx.principal.accountId, ids);
-        const byId = new Map(found.map((r) => [r.id, r]));
-        return ids.map((id) => byId.get(id) ?? null);
-      }),
-  );
+  return byIdLoader<AlertRule>(ctx, 'alertRules.byId', (tenant, ids) => rt.alerts.findRulesByIds(tenant, ids));
 }
 
 export function alertResolvers(rt: DevicesRuntime): Resolvers {
   return {
     Query: {
-      alert: async (_, args, ctx) => {
-        return listAlerts(rt, ctx.principal, args);
-      },
-      alertCount: (_, args, ctx) => {
-        return countAlerts(rt, ctx.principal, args);
-      },
-      alertRules: async (_, args, ctx) => {
-        return rt.alerts.listRules(ctx.principal.accountId, args);
-      },
+      alert: async (_, args, ctx) => listAlerts(rt, ctx.principal, args),
+      alertCount: (_, args, ctx) => countAlerts(rt, ctx.principal, args),
+      alertRules: async (_, args, ctx) => rt.alerts.listRules(ctx.principal.accountId, args),
     },
     Mutation: {
-      updateAlert: (_, a, ctx) => {
-        return mutationPayload(async () => ({ alert: await updateAlert(rt, ctx.principal, a.id, a.input) }));
-      },
-      patchAlert: (_, a, ctx) => {
-        return mutationPayload(async () => ({ alert: await patchAlert(rt, ctx.principal, a.id, a.operations) }));
-      },
-      createAlertRule: (_, a, ctx) => {
-        return mutationPayload(async () => ({ alertRule: await createAlertRule(rt, ctx.principal, a.input) }));
-      },
-      updateAlertRule: (_, a, ctx) => {
-        return mutationPayload(async () => ({ alertRule: await updateAlertRule(rt, ctx.principal, a.id, a.input) }));
-      },
-      deleteAlertRule: (_, a, ctx) => {
-        return mutationPayload(() => deleteAlertRule(rt, ctx.principal, a.id));
-      },
+      updateAlert: (_, a, ctx) => mutationPayload(async () => ({ alert: await updateAlert(rt, ctx.principal, a.id, a.input) })),
+      patchAlert: (_, a, ctx) => mutationPayload(async () => ({ alert: await patchAlert(rt, ctx.principal, a.id, a.operations) })),
+      createAlertRule: (_, a, ctx) => mutationPayload(async () => ({ alertRule: await createAlertRule(rt, ctx.principal, a.input) })),
+      updateAlertRule: (_, a, ctx) => mutationPayload(async () => ({ alertRule: await updateAlertRule(rt, ctx.principal, a.id, a.input) })),
+      deleteAlertRule: (_, a, ctx) => mutationPayload(() => deleteAlertRule(rt, ctx.principal, a.id)),
     },
     Alert: {
       createdOn: (a) => isoSeconds(a.createdAt),

@@ -1,4 +1,4 @@
-import { listQuery, lowerCaseEnumField, type Collection, type DocumentStore, type FieldMap, type Filter, type Stored } from '@pylon/kit';
+import { listQuery, lowerCaseEnumField, storedFields, type Collection, type DocumentStore, type FieldMap, type Filter, type Stored } from '@pylon/kit';
 import { DEVICE_COMMANDS } from '../../domain/collections.js';
 import { COMMAND_STATUSES, type CommandStatus, type DeviceCommandRecord } from '../../domain/command.js';
 
@@ -34,15 +34,12 @@ export function statusClause(statuses: readonly string[], nowIso: string): Filte
 /** How the GraphQL where/order fields of DeviceCommand map onto stored commands (status: the effective one at `nowIso`). */
 export function commandFields(nowIso: string): FieldMap {
   return {
-    id: { path: 'id', kind: 'string' },
-    command: { path: 'command', kind: 'string' },
-    arg: { path: 'arg', kind: 'string' },
+    ...storedFields('string', ['id', 'command', 'arg', 'error']),
     status: lowerCaseEnumField(COMMAND_STATUSES, (values) => statusClause(values, nowIso), 'status'),
     queuedOn: { path: 'queuedAt', kind: 'date' },
     deliveredOn: { path: 'deliveredAt', kind: 'date' },
     completedOn: { path: 'completedAt', kind: 'date' },
     expiresOn: { path: 'expiresAt', kind: 'date' },
-    error: { path: 'error', kind: 'string' },
   };
 }
 

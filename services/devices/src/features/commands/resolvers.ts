@@ -11,9 +11,7 @@ const lower = (s: string) => s.toLowerCase();
 export function commandResolvers(rt: DevicesRuntime): Resolvers {
   return {
     Query: {
-      displayCommands: async (_, args, ctx) => {
-        return rt.repo.listCommands(ctx.principal.accountId, args);
-      },
+      displayCommands: async (_, args, ctx) => rt.repo.listCommands(ctx.principal.accountId, args),
       deviceCommands: async (_, args, ctx) => {
         return listDeviceCommands(rt, ctx.principal, args.deviceId, {
           status: (args.status?.map(lower) ?? null) as CommandStatus[] | null,
@@ -24,13 +22,9 @@ export function commandResolvers(rt: DevicesRuntime): Resolvers {
       },
     },
     Mutation: {
-      sendDeviceCommand: (_, a, ctx) => {
-        return mutationPayload(() => sendDeviceCommand(rt, ctx.principal, a.deviceId, a.commands));
-      },
+      sendDeviceCommand: (_, a, ctx) => mutationPayload(() => sendDeviceCommand(rt, ctx.principal, a.deviceId, a.commands)),
       // Spec: this result has no top-level success; problems with the list itself are request errors.
-      sendBulkDeviceCommands: (_, a, ctx) => {
-        return sendBulkDeviceCommands(rt, ctx.principal, a.input);
-      },
+      sendBulkDeviceCommands: (_, a, ctx) => sendBulkDeviceCommands(rt, ctx.principal, a.input),
     },
     DeviceCommand: {
       status: (c) => upper(effectiveStatus(c, rt.now())),

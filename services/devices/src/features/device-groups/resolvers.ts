@@ -6,17 +6,11 @@ import type { Resolvers } from '../../shared/resolvers.generated.js';
 export function deviceGroupResolvers({ repo }: DevicesRuntime): Resolvers {
   return {
     Query: {
-      deviceGroups: async (_, args, ctx) => {
-        return listGroupViews(repo.groupTree, ctx.principal, args);
-      },
+      deviceGroups: async (_, args, ctx) => listGroupViews(repo.groupTree, ctx.principal, args),
     },
     Mutation: {
-      createDeviceGroup: (_, a, ctx) => {
-        return mutationPayload(async () => ({ group: await createGroup(repo.groupTree, ctx.principal, a.input) }));
-      },
-      updateDeviceGroup: (_, a, ctx) => {
-        return mutationPayload(async () => ({ group: await updateGroup(repo.groupTree, ctx.principal, a.id, a.input) }));
-      },
+      createDeviceGroup: (_, a, ctx) => mutationPayload(async () => ({ group: await createGroup(repo.groupTree, ctx.principal, a.input) })),
+      updateDeviceGroup: (_, a, ctx) => mutationPayload(async () => ({ group: await updateGroup(repo.groupTree, ctx.principal, a.id, a.input) })),
       deleteDeviceGroup: (_, a, ctx) => {
         return mutationPayload(async () => {
           const { movedItems, ...deleted } = await deleteGroup(repo.groupTree, ctx.principal, a.id);

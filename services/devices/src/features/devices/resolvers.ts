@@ -16,28 +16,16 @@ export function deviceResolvers(rt: DevicesRuntime): Resolvers {
         const devices = await listDevices({ repo: rt.repo, onlineWindowSeconds: rt.settings.onlineWindowSeconds, now: rt.now }, ctx.principal, args);
         return devices.map((d) => ({ ...d, includeSnap: args.includeSnap === true }));
       },
-      deviceCount: (_, args, ctx) => {
-        return countDevices({ repo: rt.repo, onlineWindowSeconds: rt.settings.onlineWindowSeconds, now: rt.now }, ctx.principal, args);
-      },
+      deviceCount: (_, args, ctx) => countDevices({ repo: rt.repo, onlineWindowSeconds: rt.settings.onlineWindowSeconds, now: rt.now }, ctx.principal, args),
     },
     Mutation: {
-      createDevice: (_, a, ctx) => {
-        return mutationPayload(async () => ({ device: await createDevice(rt, ctx.principal, a.input) }));
-      },
-      updateDevice: (_, a, ctx) => {
-        return mutationPayload(async () => ({ device: await updateDevice(rt, ctx.principal, a.id, a.input) }));
-      },
-      patchDevice: (_, a, ctx) => {
-        return mutationPayload(async () => ({ device: await patchDevice(rt, ctx.principal, a.id, a.operations) }));
-      },
-      deleteDevice: (_, a, ctx) => {
-        return mutationPayload(() => deleteDevice(rt, ctx.principal, a.id));
-      },
+      createDevice: (_, a, ctx) => mutationPayload(async () => ({ device: await createDevice(rt, ctx.principal, a.input) })),
+      updateDevice: (_, a, ctx) => mutationPayload(async () => ({ device: await updateDevice(rt, ctx.principal, a.id, a.input) })),
+      patchDevice: (_, a, ctx) => mutationPayload(async () => ({ device: await patchDevice(rt, ctx.principal, a.id, a.operations) })),
+      deleteDevice: (_, a, ctx) => mutationPayload(() => deleteDevice(rt, ctx.principal, a.id)),
     },
     Device: {
-      __resolveReference: async (ref, ctx) => {
-        return deviceLoader(rt, ctx).load(ref.id);
-      },
+      __resolveReference: async (ref, ctx) => deviceLoader(rt, ctx).load(ref.id),
       isOnline: (d) => isOnline(d.pingData ?? null, rt.now(), rt.settings.onlineWindowSeconds),
       tags: (d) => d.tags ?? [],
       pingData: (d) => (d.pingData ? { ...d.pingData, timestamp: isoSeconds(d.pingData.timestamp) } : null),

@@ -7,14 +7,10 @@ import { claimDevice, pairingRequest } from './pairing.js';
 export function pairingResolvers(rt: DevicesRuntime): Resolvers {
   return {
     Query: {
-      pairingRequest: async (_, args, ctx) => {
-        return pairingRequest(rt, ctx.principal, args.code);
-      },
+      pairingRequest: async (_, args, ctx) => pairingRequest(rt, ctx.principal, args.code),
     },
     Mutation: {
-      claimDevice: (_, a, ctx) => {
-        return mutationPayload(async () => ({ device: await claimDevice(rt, ctx.principal, a) }));
-      },
+      claimDevice: (_, a, ctx) => mutationPayload(async () => ({ device: await claimDevice(rt, ctx.principal, a) })),
     },
   };
 }

@@ -7,9 +7,7 @@ import { trackEvent } from './track-event.js';
 export function playerResolvers(rt: DevicesRuntime): Resolvers {
   return {
     Mutation: {
-      trackDeviceEvent: (_, a, ctx) => {
-        return mutationPayload(async () => trackEvent(rt, await rt.repo.getDevice(ctx.principal.accountId, a.deviceId), a.input));
-      },
+      trackDeviceEvent: (_, a, ctx) => mutationPayload(async () => trackEvent(rt, await rt.repo.getDevice(ctx.principal.accountId, a.deviceId), a.input)),
     },
   };
 }

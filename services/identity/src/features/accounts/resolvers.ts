@@ -1,6 +1,5 @@
 /** GraphQL of the account, its users and organizations (identity subgraph); root fields are guarded by createSubgraph from their @policy. */
-import DataLoader from 'dataloader';
-import { isoSeconds, mutationPayload, once, type Cache, type PushEvents, type SubgraphContext } from '@pylon/kit';
+import { byIdLoader, isoSeconds, mutationPayload, type Cache, type PushEvents, type SubgraphContext } from '@pylon/kit';
 import { mainRole } from '../../domain/roles.js';
 import type { IdentityRepository, User } from '../../shared/identity.repository.js';
 import type { Resolvers } from '../../shared/resolvers.generated.js';
@@ -10,55 +9,28 @@ import { patchUser, updateUser } from './update-user.js';
 
 export function accountResolvers(deps: { repo: IdentityRepository; cache: Cache; pushEvents?: PushEvents }): Resolvers {
   const { repo } = deps;
-  const userLoader = (ctx: SubgraphContext) =>
-    once(
-      ctx,
-      'identity.users',
-      () =>
-        new DataLoader<string, User | null>(async (ids) => {
-          const found = await repo.usersByIds(ctx.principal.accountId, ids);
-          const byId = new Map(found.map((u) => [u.id, u]));
-          return ids.map((id) => byId.get(id) ?? null);
-        }),
-    );
+  const userLoader = (ctx: SubgraphContext) => byIdLoader<User>(ctx, 'identity.users', (tenant, ids) => repo.usersByIds(tenant, ids));
   return {
     Query: {
-      user: async (_, args, ctx) => {
-        return repo.searchUsers(ctx.principal.accountId, args);
-      },
-      userCount: (_, args, ctx) => {
-        return repo.countUsers(ctx.principal.accountId, args);
-      },
-      account: (_, __, ctx) => {
-        return repo.getAccount(ctx.principal.accountId);
-      },
-      organizations: (_, args, ctx) => {
-        return listOrganizations(repo, ctx.principal.accountId, args);
-      },
+      user: async (_, args, ctx) => repo.searchUsers(ctx.principal.accountId, args),
+      userCount: (_, args, ctx) => repo.countUsers(ctx.principal.accountId, args),
+      account: (_, __, ctx) => repo.getAccount(ctx.principal.accountId),
+      organizations: (_, args, ctx) => listOrganizations(repo, ctx.principal.accountId, args),
     },
     Mutation: {
-      updateAccount: (_, { input }, ctx) => {
-        return mutationPayload(async () => ({ account: await updateAccount(repo, ctx.principal.accountId, input) }));
-      },
-      createOrganization: (_, { input }, ctx) => {
-        return mutationPayload(async () => ({ organization: await createOrganization(repo, ctx.principal.accountId, input) }));
-      },
+      updateAccount: (_, { input }, ctx) => mutationPayload(async () => ({ account: await updateAccount(repo, ctx.principal.accountId, input) })),
+      createOrganization: (_, { input }, ctx) =>
+        mutationPayload(async () => ({ organization: await createOrganization(repo, ctx.principal.accountId, input) })),
       createUser: (_, { input }, ctx) => {
         return mutationPayload(async () => ({
           user: await createUser(repo, { ...input, accountId: ctx.principal.accountId }, ctx.principal, deps.pushEvents),
         }));
       },
-      updateUser: (_, { id, input }, ctx) => {
-        return mutationPayload(async () => ({ user: await updateUser(deps, ctx.principal, id, input) }));
-      },
-      patchUser: (_, { id, operations }, ctx) => {
-        return mutationPayload(async () => ({ user: await patchUser(deps, ctx.principal, id, operations) }));
-      },
+      updateUser: (_, { id, input }, ctx) => mutationPayload(async () => ({ user: await updateUser(deps, ctx.principal, id, input) })),
+      patchUser: (_, { id, operations }, ctx) => mutationPayload(async () => ({ user: await patchUser(deps, ctx.principal, id, operations) })),
     },
     User: {
-      __resolveReference: (ref, ctx) => {
-        return userLoader(ctx).load(ref.id);
-      },
+      __resolveReference: (ref, ctx) => userLoader(ctx).load(ref.id),
       role: (u) => mainRole(u.roles),
       orgId: (u) => u.orgId ?? null,
       lastActivity: (u) => isoSeconds(u.lastActivity),
@@ -66,15 +38,11 @@ export function accountResolvers(deps: { repo: IdentityRepository; cache: Cache;
       disabled: (u) => Boolean(u.disabled),
     },
     Account: {
-      __resolveReference: (ref, ctx) => {
-        return ref.id === ctx.principal.accountId ? repo.getAccount(ref.id) : null;
-      },
+      __resolveReference: (ref, ctx) => (ref.id === ctx.principal.accountId ? repo.getAccount(ref.id) : null),
       createdOn: (a) => isoSeconds(a.createdAt),
     },
     Organization: {
-      __resolveReference: async (ref, ctx) => {
-        return (await repo.findOrganization(ctx.principal.accountId, ref.id)) ?? null;
-      },
+      __resolveReference: async (ref, ctx) => (await repo.findOrganization(ctx.principal.accountId, ref.id)) ?? null,
       createdOn: (o) => isoSeconds(o.createdAt),
     },
   };

@@ -8,9 +8,7 @@ export function apiKeyResolvers(deps: { repo: IdentityRepository; cache: Cache; 
   const { repo } = deps;
   return {
     Query: {
-      apiKeys: (_, args, ctx) => {
-        return listApiKeys(repo, ctx.principal.accountId, args, deps.now);
-      },
+      apiKeys: (_, args, ctx) => listApiKeys(repo, ctx.principal.accountId, args, deps.now),
     },
     Mutation: {
       createApiKey: (_, { input }, ctx) => {
@@ -24,9 +22,7 @@ export function apiKeyResolvers(deps: { repo: IdentityRepository; cache: Cache; 
           return { apiKey: key, key: value };
         });
       },
-      revokeApiKey: (_, { id }, ctx) => {
-        return mutationPayload(async () => ({ apiKey: await revokeApiKey(deps, ctx.principal.accountId, id, ctx.principal) }));
-      },
+      revokeApiKey: (_, { id }, ctx) => mutationPayload(async () => ({ apiKey: await revokeApiKey(deps, ctx.principal.accountId, id, ctx.principal) })),
     },
     ApiKey: {
       createdOn: (k) => isoSeconds(k.createdAt),

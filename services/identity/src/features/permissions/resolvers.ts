@@ -4,8 +4,6 @@ import { permissionsOf } from './permissions.js';
 
 export const permissionResolvers = (): Resolvers => ({
   Query: {
-    permissions: (_, __, ctx) => {
-      return permissionsOf(ctx.principal);
-    },
+    permissions: (_, __, ctx) => permissionsOf(ctx.principal),
   },
 });

@@ -69,21 +69,16 @@ export function webhookResolvers(deps: WebhookDeps): Resolvers {
           return { endpoint: endpointView(endpoint), secret };
         });
       },
-      updateWebhookEndpoint: (_, a, ctx) => {
-        return mutationPayload(async () => ({ endpoint: endpointView(await updateEndpoint(deps, ctx.principal.accountId, a.id, a.input)) }));
-      },
-      deleteWebhookEndpoint: (_, a, ctx) => {
-        return mutationPayload(() => deleteEndpoint(deps, ctx.principal.accountId, a.id));
-      },
+      updateWebhookEndpoint: (_, a, ctx) =>
+        mutationPayload(async () => ({ endpoint: endpointView(await updateEndpoint(deps, ctx.principal.accountId, a.id, a.input)) })),
+      deleteWebhookEndpoint: (_, a, ctx) => mutationPayload(() => deleteEndpoint(deps, ctx.principal.accountId, a.id)),
       rotateWebhookEndpointSecret: (_, a, ctx) => {
         return mutationPayload(async () => {
           const { endpoint, secret } = await rotateSecret(deps, ctx.principal.accountId, a.id, a.overlapSeconds);
           return { endpoint: endpointView(endpoint), secret };
         });
       },
-      sendTestWebhookEvent: (_, a, ctx) => {
-        return mutationPayload(async () => ({ delivery: deliveryView(await sendTestEvent(deps, ctx.principal.accountId, a.id)) }));
-      },
+      sendTestWebhookEvent: (_, a, ctx) => mutationPayload(async () => ({ delivery: deliveryView(await sendTestEvent(deps, ctx.principal.accountId, a.id)) })),
       redeliverWebhookEvents: (_, a, ctx) => {
         return mutationPayload(async () => ({
           count: await redeliver(deps, ctx.principal.accountId, a.id, { eventId: a.eventId ?? null, from: a.from ?? null, to: a.to ?? null }),

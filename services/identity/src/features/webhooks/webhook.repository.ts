@@ -1,5 +1,5 @@
 /** Webhook endpoints, their delivery log and the accounts that have any, over the documents port. */
-import { listQuery, type Collection, type DocumentStore, type FieldMap, type Stored, type UpdateSpec } from '@pylon/kit';
+import { listQuery, STAMP_FIELDS, storedFields, type Collection, type DocumentStore, type FieldMap, type Stored, type UpdateSpec } from '@pylon/kit';
 import { WEBHOOK_ACCOUNTS, WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type WebhookDeliveryRecord, type WebhookEndpointRecord } from '../../domain/records.js';
 
 export type WebhookEndpoint = Stored<WebhookEndpointRecord>;
@@ -21,28 +21,17 @@ function settled(set: Partial<WebhookDeliveryRecord>): UpdateSpec {
 
 /** How the GraphQL where/order fields of WebhookEndpoint map onto stored endpoints (never the secrets). */
 export const ENDPOINT_FIELDS: FieldMap = {
-  id: { path: 'id', kind: 'string' },
-  url: { path: 'url', kind: 'string' },
-  description: { path: 'description', kind: 'string' },
-  eventTypes: { path: 'eventTypes', kind: 'stringList' },
-  deviceIds: { path: 'deviceIds', kind: 'stringList' },
-  deviceGroupId: { path: 'deviceGroupId', kind: 'string' },
-  tag: { path: 'tag', kind: 'string' },
+  ...storedFields('string', ['id', 'url', 'description', 'deviceGroupId', 'tag', 'disabledReason']),
+  ...storedFields('stringList', ['eventTypes', 'deviceIds']),
   enabled: { path: 'enabled', kind: 'boolean' },
-  disabledReason: { path: 'disabledReason', kind: 'string' },
   consecutiveFailures: { path: 'consecutiveFailures', kind: 'number' },
-  createdOn: { path: 'createdAt', kind: 'date' },
-  updatedOn: { path: 'updatedAt', kind: 'date' },
+  ...STAMP_FIELDS,
 };
 
 /** How the GraphQL where/order fields of WebhookDelivery map onto stored deliveries. */
 export const DELIVERY_FIELDS: FieldMap = {
-  id: { path: 'id', kind: 'string' },
-  eventId: { path: 'eventId', kind: 'string' },
-  eventType: { path: 'eventType', kind: 'string' },
-  eventTimestamp: { path: 'eventTimestamp', kind: 'date' },
-  status: { path: 'status', kind: 'string' },
-  nextAttemptAt: { path: 'nextAttemptAt', kind: 'date' },
+  ...storedFields('string', ['id', 'eventId', 'eventType', 'status']),
+  ...storedFields('date', ['eventTimestamp', 'nextAttemptAt']),
   createdOn: { path: 'createdAt', kind: 'date' },
 };
 

@@ -1,4 +1,4 @@
-import { listQuery, type FieldMap, type Filter, type ListArgs, type Principal } from '@pylon/kit';
+import { listQuery, STAMP_FIELDS, storedFields, type FieldMap, type Filter, type ListArgs, type Principal } from '@pylon/kit';
 import type { Schedule, ScheduleRepository } from '../../shared/schedule.repository.js';
 
 export interface ScheduleQuery extends ListArgs {
@@ -17,23 +17,12 @@ const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'satur
  * arrives as its stored rank (the enum's internal value), so it filters and sorts as a number.
  */
 export const SCHEDULE_FIELDS: FieldMap = {
-  id: { path: 'id', kind: 'string' },
-  name: { path: 'name', kind: 'string' },
-  type: { path: 'type', kind: 'string' },
+  ...storedFields('string', ['id', 'name', 'type', 'startTime', 'endTime', 'templateId', 'playlistId', 'groupId', 'groupName', 'orgId']),
   priority: { path: 'priority', kind: 'number' },
-  startDate: { path: 'startDate', kind: 'date' },
-  endDate: { path: 'endDate', kind: 'date' },
-  startTime: { path: 'startTime', kind: 'string' },
-  endTime: { path: 'endTime', kind: 'string' },
-  ...Object.fromEntries(WEEKDAYS.map((d) => [d, { path: d, kind: 'boolean' as const }])),
-  templateId: { path: 'templateId', kind: 'string' },
-  playlistId: { path: 'playlistId', kind: 'string' },
-  groupId: { path: 'groupId', kind: 'string' },
-  groupName: { path: 'groupName', kind: 'string' },
-  orgId: { path: 'orgId', kind: 'string' },
+  ...storedFields('date', ['startDate', 'endDate']),
+  ...storedFields('boolean', WEEKDAYS),
   tags: { path: 'tags', kind: 'stringList' },
-  createdOn: { path: 'createdAt', kind: 'date' },
-  updatedOn: { path: 'updatedAt', kind: 'date' },
+  ...STAMP_FIELDS,
 };
 
 /** Lists the caller's schedules: argument filters AND where, sorted (default: name), `offset` skipped, limited. */

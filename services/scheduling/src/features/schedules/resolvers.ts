@@ -12,26 +12,14 @@ export function scheduleResolvers(rt: SchedulingRuntime): Resolvers {
     JSON: JsonScalar,
     SchedulePriorityType: SCHEDULE_PRIORITIES,
     Query: {
-      schedule: (_, args, ctx) => {
-        return listSchedules(repo, ctx.principal, args);
-      },
-      scheduleCount: (_, args, ctx) => {
-        return countSchedules(repo, ctx.principal, args);
-      },
+      schedule: (_, args, ctx) => listSchedules(repo, ctx.principal, args),
+      scheduleCount: (_, args, ctx) => countSchedules(repo, ctx.principal, args),
     },
     Mutation: {
-      createSchedule: (_, a, ctx) => {
-        return mutationPayload(async () => ({ schedule: await createSchedule(rt, ctx.principal, a.input) }));
-      },
-      updateSchedule: (_, a, ctx) => {
-        return mutationPayload(async () => ({ schedule: await updateSchedule(rt, ctx.principal, a.id, a.input) }));
-      },
-      patchSchedule: (_, a, ctx) => {
-        return mutationPayload(async () => ({ schedule: await patchSchedule(rt, ctx.principal, a.id, a.operations) }));
-      },
-      deleteSchedule: (_, a, ctx) => {
-        return mutationPayload(() => deleteSchedule(rt, ctx.principal, a.id));
-      },
+      createSchedule: (_, a, ctx) => mutationPayload(async () => ({ schedule: await createSchedule(rt, ctx.principal, a.input) })),
+      updateSchedule: (_, a, ctx) => mutationPayload(async () => ({ schedule: await updateSchedule(rt, ctx.principal, a.id, a.input) })),
+      patchSchedule: (_, a, ctx) => mutationPayload(async () => ({ schedule: await patchSchedule(rt, ctx.principal, a.id, a.operations) })),
+      deleteSchedule: (_, a, ctx) => mutationPayload(() => deleteSchedule(rt, ctx.principal, a.id)),
     },
     Schedule: {
       startDate: (s) => isoSeconds(s.startDate),

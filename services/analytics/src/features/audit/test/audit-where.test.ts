@@ -1,13 +1,9 @@
 /** where / order on the auditEvent query (chDB): known answers, refusals naming the field, tenancy. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AnalyticsStore, AuditEventRecord } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
+import { createScratchChdbStore } from '@pylon/adapters/chdb';
 import { createAnalyticsSubgraph } from '../../../app.js';
 
-let dir: string;
 let store: AnalyticsStore;
 let sg: ReturnType<typeof createAnalyticsSubgraph>;
 const run = subgraphRunner(() => sg, testPrincipal('acc-a'));
@@ -29,8 +25,7 @@ const event = (id: string, timestamp: string, over: Partial<AuditEventRecord> = 
 });
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-analytics-audit-'));
-  store = await createChdbAnalyticsStore({ path: dir });
+  store = await createScratchChdbStore('pylon-analytics-audit-');
   await store.migrate();
   sg = createAnalyticsSubgraph({ analytics: store, tokens: testTokens });
   await store.insert('audit_events', [
@@ -41,10 +36,7 @@ beforeAll(async () => {
     event('b1', '2026-05-01T12:30:00.000Z', { account_id: 'acc-b', response_code: 500 }),
   ]);
 });
-afterAll(async () => {
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => store.close());
 
 const Q = 'query($where: AuditEventFilterInput, $order: [AuditEventSortInput!]) { auditEvent(where: $where, order: $order) { eventId } }';
 const ids = async (vars: Record<string, unknown>, who = testPrincipal('acc-a')) => {

@@ -1,15 +1,11 @@
 /** where / order on dataTableRowVersions: known answers (incl. a CREATE version not yet stored), refusals, tenancy. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { POLICIES, type DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { createMemoryCache } from '@pylon/adapters/memory';
 import { createDataTablesSubgraph } from '../../../app.js';
 
 type Obj = Record<string, any>;
-let dir: string;
 let store: DocumentStore;
 let sg: ReturnType<typeof createDataTablesSubgraph>;
 const cache = createMemoryCache();
@@ -30,8 +26,7 @@ let table: string;
 let edited: string;
 let fresh: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-dt-versions-'));
-  store = await createLmdbDocumentStore({ path: dir });
+  store = await createScratchLmdbStore('pylon-dt-versions-');
   sg = createDataTablesSubgraph({ documents: store, tokens: testTokens, cache, historyLimit: 1000 });
   const t = await data('mutation($i: CreateDataTableInput!) { createDataTable(input: $i) { table { id } } }', {
     i: { name: 'Menu', columns: [{ name: 'Dish', key: 'dish', type: 'TEXT' }] },
@@ -51,7 +46,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await cache.close();
   await store.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 const versions = async (rowId: string, v: Obj = {}, who = ann) =>

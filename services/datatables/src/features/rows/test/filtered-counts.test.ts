@@ -3,13 +3,10 @@
  * random rows and filters, and counts carried across this process's writes stay equal to a full
  * recount through every kind of write, without recounting.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import type { DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { createDataTablesSubgraph } from '../../../app.js';
 import { validateRowData } from '../../../domain/cells.js';
 import { parseRowFilter } from '../../../domain/row-query.js';
@@ -17,15 +14,13 @@ import { rowMatches } from '../../../domain/row-match.js';
 
 type Obj = Record<string, any>;
 const who = testPrincipal('acc-counts');
-let dir: string;
 let store: DocumentStore;
 let sg: ReturnType<typeof createDataTablesSubgraph>;
 const run = subgraphRunner(() => sg, who);
 let fullCounts = 0;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-dt-counts-'));
-  store = await createLmdbDocumentStore({ path: dir });
+  store = await createScratchLmdbStore('pylon-dt-counts-');
   sg = createDataTablesSubgraph({ documents: store, tokens: testTokens, historyLimit: 1000 });
   // Counts how often a filtered count reaches the store (the thing the carried counts avoid).
   const countRows = sg.repo.countRows.bind(sg.repo);
@@ -34,10 +29,7 @@ beforeAll(async () => {
     return countRows(...args);
   };
 });
-afterAll(async () => {
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => store.close());
 
 async function ok(query: string, variables: Obj = {}): Promise<Obj> {
   const r = await run(query, variables);

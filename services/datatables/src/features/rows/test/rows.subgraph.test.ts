@@ -2,13 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
+import { type DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createMemoryCache } from '@pylon/adapters/memory';
 import { createDataTablesSubgraph } from '../../../app.js';
 
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
+const principal = testPrincipal;
 let dir: string;
 let store: DocumentStore;
 let sg: ReturnType<typeof createDataTablesSubgraph>;

@@ -1,16 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
+import { POLICIES, type DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { createDataTablesSubgraph } from '../../../app.js';
 import type { DataTableRecord } from '../../../domain/data-table.js';
 
-const tokens = testTokens;
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
+const principal = testPrincipal;
 
-let dir: string;
 let store: DocumentStore;
 let sg: ReturnType<typeof createDataTablesSubgraph>;
 
@@ -38,9 +33,8 @@ const table = (name: string, over: Partial<DataTableRecord> = {}): DataTableReco
 });
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-datatables-'));
-  store = await createLmdbDocumentStore({ path: dir });
-  sg = createDataTablesSubgraph({ documents: store, tokens });
+  store = await createScratchLmdbStore('pylon-datatables-');
+  sg = createDataTablesSubgraph({ documents: store, tokens: testTokens });
   const tables = { insert: (tenant: string, t: DataTableRecord & { id: string }) => sg.repo.insertTable(tenant, t) };
   await tables.insert('acc-a', {
     id: 'menu',
@@ -67,10 +61,7 @@ beforeAll(async () => {
   await tables.insert('acc-b', { id: 'secret', ...table('Other account') });
 });
 
-afterAll(async () => {
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => store.close());
 
 test('one table with its columns', async () => {
   const r = await run(

@@ -1,17 +1,12 @@
 /** Alert rules and alerts: open once per rule+device, auto-close, snooze, resolve, the sweep, filters, tenancy. */
-import { createDevice, principal, startFixture, type Fixture } from '../../../../test/fixtures/subgraph.js';
-import { servePlayer, type PlayerHttp } from '../../../../test/fixtures/player-http.js';
+import { createDevice, principal } from '../../../../test/fixtures/subgraph.js';
+import { startPlayerFixture, type PlayerFixture } from '../../../../test/fixtures/player-http.js';
 
-let f: Fixture;
-let player: PlayerHttp;
+let f: PlayerFixture;
 beforeAll(async () => {
-  f = await startFixture();
-  player = await servePlayer(f.sg.runtime);
+  f = await startPlayerFixture();
 });
-afterAll(async () => {
-  await player.close();
-  await f.close();
-});
+afterAll(() => f.close());
 
 const ALERT = 'id createdOn isActive reason autoResolved snoozedUntil resolvedOn alertRule { id name ruleSet isEnabled } devices { id name }';
 const RULE =
@@ -49,8 +44,8 @@ describe('threshold alerts from pings', () => {
     expect(rule).toMatchObject({ isEnabled: true, match: 'ANY', conditions: [{ type: 'CPU_ABOVE', threshold: 90, minutes: null }] });
     expect(JSON.parse(rule.ruleSet)).toEqual({ match: 'any', conditions: [{ type: 'cpu_above', threshold: 90 }] });
     const { id, registrationKey } = await createDevice(f, { name: 'Hot one' });
-    await player.ping(registrationKey, { cpu_usage: 95 });
-    await player.ping(registrationKey, { cpu_usage: 97 });
+    await f.player.ping(registrationKey, { cpu_usage: 95 });
+    await f.player.ping(registrationKey, { cpu_usage: 97 });
     let mine = await alerts(`deviceId: ["${id}"]`);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({
@@ -64,11 +59,11 @@ describe('threshold alerts from pings', () => {
     expect((await alerts('activeOnly: true')).map((a) => a.id)).toContain(mine[0]!.id);
 
     f.clock.now += 60_000;
-    await player.ping(registrationKey, { cpu_usage: 20 });
+    await f.player.ping(registrationKey, { cpu_usage: 20 });
     mine = await alerts(`deviceId: ["${id}"]`);
     expect(mine[0]).toMatchObject({ isActive: false, autoResolved: true, resolvedOn: iso(f.clock.now) });
 
-    await player.ping(registrationKey, { cpu_usage: 99 });
+    await f.player.ping(registrationKey, { cpu_usage: 99 });
     mine = await alerts(`deviceId: ["${id}"]`);
     expect(mine.map((a) => a.isActive)).toEqual([true, false]);
     await f.run('mutation($id: ID!) { deleteAlertRule(id: $id) { success } }', { id: rule.id });
@@ -81,7 +76,7 @@ describe('offline alerts from silence (the sweep)', () => {
     const { id, registrationKey } = await createDevice(f, { name: 'Silent' }, principal('acc-s'));
     await f.run(RULE, { i: { name: 'Offline 30', conditions: [{ type: 'OFFLINE', minutes: 30 }] } }, principal('acc-s'));
     await f.run(RULE, { i: { name: 'Disk', conditions: [{ type: 'DISK_ABOVE', threshold: 80 }] } }, principal('acc-s'));
-    await player.ping(registrationKey, { disk_usage: 95 });
+    await f.player.ping(registrationKey, { disk_usage: 95 });
     const open = async () => (await alerts('activeOnly: true', principal('acc-s'))).map((a) => a.alertRule.name).sort();
     expect(await open()).toEqual(['Disk']);
     f.clock.now += 31 * 60_000;
@@ -93,7 +88,7 @@ describe('offline alerts from silence (the sweep)', () => {
       reason: expect.stringMatching(/^offline for 31 min > 30 min$/),
     });
     expect((await f.sg.runtime.sweep()).opened).toBe(0); // once
-    await player.ping(registrationKey, { disk_usage: 10 });
+    await f.player.ping(registrationKey, { disk_usage: 10 });
     expect(await open()).toEqual([]);
   });
 });
@@ -105,7 +100,7 @@ describe('snooze and resolve', () => {
     await createRule({ name: 'Memory', conditions: [{ type: 'MEMORY_ABOVE', threshold: 50 }] }, principal('acc-m'));
     const d = await createDevice(f, { name: 'Mem' }, principal('acc-m'));
     key = d.registrationKey;
-    await player.ping(key, { memory_usage: 80 });
+    await f.player.ping(key, { memory_usage: 80 });
     alertId = (await alerts('', principal('acc-m')))[0]!.id;
   });
   const m = principal('acc-m');
@@ -146,15 +141,15 @@ describe('snooze and resolve', () => {
   test('resolving: inactive, stays latched while the condition holds, cannot be reopened or snoozed', async () => {
     const at = iso(f.clock.now);
     expect(await updateAlert(alertId, { resolvedOn: at }, m)).toMatchObject({ success: true, alert: { resolvedOn: at, isActive: false, autoResolved: false } });
-    await player.ping(key, { memory_usage: 90 });
+    await f.player.ping(key, { memory_usage: 90 });
     expect(await alerts('', m)).toHaveLength(1); // no new alert while the condition still holds
     expect(await updateAlert(alertId, { resolvedOn: null }, m)).toMatchObject({ success: false, errorCode: 'UNPROCESSABLE' });
     expect(await updateAlert(alertId, { snoozedUntil: iso(f.clock.now + 60_000) }, m)).toMatchObject({ success: false, errorCode: 'UNPROCESSABLE' });
     expect((await alerts('resolved: true', m)).map((a) => a.id)).toEqual([alertId]);
     expect(await alerts('resolved: false', m)).toEqual([]);
-    await player.ping(key, { memory_usage: 10 }); // clears: the latch goes, the manual resolution stays
+    await f.player.ping(key, { memory_usage: 10 }); // clears: the latch goes, the manual resolution stays
     expect((await alerts('', m))[0]).toMatchObject({ resolvedOn: at, autoResolved: false });
-    await player.ping(key, { memory_usage: 90 });
+    await f.player.ping(key, { memory_usage: 90 });
     expect(await alerts('resolved: false', m)).toHaveLength(1);
   });
   test('disabling a rule closes its alerts; Alerts_View is required to read', async () => {
@@ -197,7 +192,7 @@ describe('offline alerts and power schedules', () => {
     });
     const open = async () => (await alerts('activeOnly: true', who)).map((a) => a.reason);
     f.clock.now = day + 18.5 * 3_600_000;
-    await player.ping(registrationKey);
+    await f.player.ping(registrationKey);
     // 23:00 and 06:59: silent for hours, but off by schedule.
     for (const h of [23, 30.98]) {
       f.clock.now = day + h * 3_600_000;

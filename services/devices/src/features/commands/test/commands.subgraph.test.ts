@@ -1,25 +1,22 @@
 /** sendDeviceCommand / sendBulkDeviceCommands: results, every validation refusal, tenancy, bulk speed; delivery and ack through the player API. */
 import { createMemoryStream } from '@pylon/adapters/memory';
 import { TOPICS, type EventStream, type StreamMessage } from '@pylon/kit';
-import { createDevice, principal, startFixture, type Fixture } from '../../../../test/fixtures/subgraph.js';
-import { servePlayer, type PlayerHttp } from '../../../../test/fixtures/player-http.js';
+import { createDevice, principal } from '../../../../test/fixtures/subgraph.js';
+import { startPlayerFixture, type PlayerFixture } from '../../../../test/fixtures/player-http.js';
 import { newDeviceRecord } from '../../../domain/device.js';
 
-let f: Fixture;
-let player: PlayerHttp;
+let f: PlayerFixture;
 let stream: EventStream;
 const pings: StreamMessage[] = [];
 
 beforeAll(async () => {
   stream = createMemoryStream();
-  f = await startFixture({ stream });
+  f = await startPlayerFixture({ stream });
   await stream.subscribe(TOPICS.pings, { group: 'test', maxWaitMs: 10 }, async (batch) => {
     pings.push(...batch);
   });
-  player = await servePlayer(f.sg.runtime);
 });
 afterAll(async () => {
-  await player.close();
   await f.close();
   await stream.close();
 });
@@ -83,7 +80,7 @@ describe('delivery through the player API', () => {
   test('the next ping updates ping data and takes the queued commands once; acks move them on', async () => {
     const { id, registrationKey } = await createDevice(f, { name: 'Player 1' });
     const [restart, volume] = (await send(id, [{ command: 'restart' }, { command: 'volume', arg: '7' }])).data!.sendDeviceCommand.commands;
-    const first = await player.ping(registrationKey, { cpu_usage: 12.5, memory_usage: 40, disk_usage: 70, player_version: '5.1', ip_address: '10.0.0.9' });
+    const first = await f.player.ping(registrationKey, { cpu_usage: 12.5, memory_usage: 40, disk_usage: 70, player_version: '5.1', ip_address: '10.0.0.9' });
     expect(first.status).toBe(200);
     expect(first.body.device_id).toBe(id);
     expect(first.body.commands.map((c: { id: string; command: string; arg: string | null }) => [c.id, c.command, c.arg])).toEqual([
@@ -91,7 +88,7 @@ describe('delivery through the player API', () => {
       [volume.id, 'volume', '7'],
     ]);
     expect(first.body.commands[0].expires_on).toMatch(/Z$/);
-    expect((await player.ping(registrationKey)).body.commands).toEqual([]);
+    expect((await f.player.ping(registrationKey)).body.commands).toEqual([]);
     const d = (
       await f.run(
         'query($id: String!) { device(id: [$id]) { isOnline pingData { cpuUsage memoryUsage diskUsage playerVersion ipAddress externalIpAddress timestamp } } }',
@@ -102,16 +99,16 @@ describe('delivery through the player API', () => {
     expect(d.pingData.externalIpAddress).toMatch(/127\.0\.0\.1/);
     expect(Object.fromEntries((await statuses(id)).map((c) => [c.command, c.status]))).toEqual({ restart: 'DELIVERED', volume: 'DELIVERED' });
 
-    expect(await player.ack(registrationKey, restart.id, { status: 'acknowledged' })).toEqual({
+    expect(await f.player.ack(registrationKey, restart.id, { status: 'acknowledged' })).toEqual({
       status: 200,
       body: { id: restart.id, status: 'acknowledged' },
     });
-    expect(await player.ack(registrationKey, volume.id, { status: 'failed', message: 'no audio device' })).toEqual({
+    expect(await f.player.ack(registrationKey, volume.id, { status: 'failed', message: 'no audio device' })).toEqual({
       status: 200,
       body: { id: volume.id, status: 'failed' },
     });
-    expect((await player.ack(registrationKey, restart.id, { status: 'acknowledged' })).status).toBe(200); // repeated: no change
-    expect((await player.ack(registrationKey, restart.id, { status: 'failed' })).status).toBe(422);
+    expect((await f.player.ack(registrationKey, restart.id, { status: 'acknowledged' })).status).toBe(200); // repeated: no change
+    expect((await f.player.ack(registrationKey, restart.id, { status: 'failed' })).status).toBe(422);
     expect(Object.fromEntries((await statuses(id)).map((c) => [c.command, c.status]))).toEqual({ restart: 'ACKNOWLEDGED', volume: 'FAILED' });
     await new Promise((r) => setTimeout(r, 300));
     expect(pings.filter((m) => (m.value as { device_id: string }).device_id === id)).toHaveLength(2);
@@ -125,25 +122,25 @@ describe('delivery through the player API', () => {
     const a = await createDevice(f, { name: 'Ack A' });
     const b = await createDevice(f, { name: 'Ack B' });
     const [cmd] = (await send(a.id, [{ command: 'refresh' }])).data!.sendDeviceCommand.commands;
-    expect((await player.ack(a.registrationKey, 'nope')).status).toBe(404);
-    expect((await player.ack(b.registrationKey, cmd.id)).status).toBe(404);
-    expect(await player.ack(a.registrationKey, cmd.id, { status: 'done' })).toMatchObject({
+    expect((await f.player.ack(a.registrationKey, 'nope')).status).toBe(404);
+    expect((await f.player.ack(b.registrationKey, cmd.id)).status).toBe(404);
+    expect(await f.player.ack(a.registrationKey, cmd.id, { status: 'done' })).toMatchObject({
       status: 400,
       body: { error: { code: 'VALIDATION_FAILED', field: 'status' } },
     });
-    expect(await player.ack('unknown-key-123', cmd.id)).toMatchObject({
+    expect(await f.player.ack('unknown-key-123', cmd.id)).toMatchObject({
       status: 401,
       body: { error: { code: 'UNAUTHENTICATED', message: 'unknown registration key' } },
     });
     // Acknowledging a command that was never delivered (the player saw it some other way) is accepted.
-    expect((await player.ack(a.registrationKey, cmd.id, { status: 'delivered' })).body).toEqual({ id: cmd.id, status: 'acknowledged' });
+    expect((await f.player.ack(a.registrationKey, cmd.id, { status: 'delivered' })).body).toEqual({ id: cmd.id, status: 'acknowledged' });
   });
   test('expired commands are not delivered and read as EXPIRED', async () => {
     const { id, registrationKey } = await createDevice(f, { name: 'Late' });
     await send(id, [{ command: 'reboot' }]);
     f.clock.now += 25 * 3600_000;
     try {
-      expect((await player.ping(registrationKey)).body.commands).toEqual([]);
+      expect((await f.player.ping(registrationKey)).body.commands).toEqual([]);
       expect((await statuses(id))[0]!.status).toBe('EXPIRED');
     } finally {
       f.clock.now -= 25 * 3600_000;
@@ -169,8 +166,8 @@ describe('sendBulkDeviceCommands', () => {
         { success: false, deviceId: foreign.id, error: `device '${foreign.id}' was not found` },
       ],
     });
-    expect((await player.ping(b.registrationKey)).body.commands.map((c: { command: string }) => c.command)).toEqual(['display_off']);
-    expect((await player.ping(foreign.registrationKey)).body.commands).toEqual([]);
+    expect((await f.player.ping(b.registrationKey)).body.commands.map((c: { command: string }) => c.command)).toEqual(['display_off']);
+    expect((await f.player.ping(foreign.registrationKey)).body.commands).toEqual([]);
   });
   test('invalid commands fail every device; an empty or oversized list is a request error', async () => {
     const a = await createDevice(f, { name: 'Bulk bad' });
@@ -209,7 +206,7 @@ describe('sendBulkDeviceCommands', () => {
       Reflect.deleteProperty(commands, 'queue');
     }
     // Nothing was announced: the next ping finds no command.
-    expect((await player.ping(a.registrationKey)).body.commands).toEqual([]);
+    expect((await f.player.ping(a.registrationKey)).body.commands).toEqual([]);
   });
   test('1,000 devices in one call: batched reads and writes, well under a few seconds', async () => {
     const ids: string[] = [];
@@ -223,6 +220,6 @@ describe('sendBulkDeviceCommands', () => {
     const ms = performance.now() - started;
     expect(r).toMatchObject({ totalDevices: 1000, successCount: 1000, failureCount: 0 });
     expect(ms).toBeLessThan(5000);
-    expect((await player.ping('bulk-key-999')).body.commands.map((c: { command: string }) => c.command)).toEqual(['refresh', 'volume']);
+    expect((await f.player.ping('bulk-key-999')).body.commands.map((c: { command: string }) => c.command)).toEqual(['refresh', 'volume']);
   });
 });

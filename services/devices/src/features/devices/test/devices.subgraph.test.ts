@@ -1,25 +1,25 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { InternalTokens, POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
+import { InternalTokens, type DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { createDevicesSubgraph } from '../../../app.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
-const tokens = testTokens;
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
+const principal = testPrincipal;
 
-let dir: string;
 let store: DocumentStore;
 let sg: ReturnType<typeof createDevicesSubgraph>;
 
 const run = subgraphRunner(() => sg, principal('acc-a'));
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-devices-'));
-  store = await createLmdbDocumentStore({ path: dir });
-  sg = createDevicesSubgraph({ documents: store, tokens, onlineWindowSeconds: 600, now: () => NOW, organizations: { belongsTo: async () => false } });
+  store = await createScratchLmdbStore('pylon-devices-');
+  sg = createDevicesSubgraph({
+    documents: store,
+    tokens: testTokens,
+    onlineWindowSeconds: 600,
+    now: () => NOW,
+    organizations: { belongsTo: async () => false },
+  });
   const root = await sg.repo.groupTree.addGroup('acc-a', { name: 'Root', parentId: null });
   const child = await sg.repo.groupTree.addGroup('acc-a', { name: 'Child', parentId: root.id });
   const ping = (ageMs: number, cpu: number) => ({
@@ -74,10 +74,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => store.close());
 
 const names = (r: { data?: unknown }) => ((r.data as { device: { name: string }[] }).device ?? []).map((d) => d.name);
 

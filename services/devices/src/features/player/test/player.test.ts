@@ -1,30 +1,27 @@
 /** The player API over HTTP: ping validation, screenshots, events, long-poll, and its refusals. */
 import { createMemoryStream } from '@pylon/adapters/memory';
 import { TOPICS, type EventStream, type StreamMessage } from '@pylon/kit';
-import { createDevice, principal, startFixture, type Fixture } from '../../../../test/fixtures/subgraph.js';
-import { JPEG, servePlayer, type PlayerHttp } from '../../../../test/fixtures/player-http.js';
+import { createDevice, principal } from '../../../../test/fixtures/subgraph.js';
+import { JPEG, servePlayer, startPlayerFixture, type PlayerFixture } from '../../../../test/fixtures/player-http.js';
 
-let f: Fixture;
-let player: PlayerHttp;
+let f: PlayerFixture;
 let stream: EventStream;
 const events: StreamMessage[] = [];
 
 beforeAll(async () => {
   stream = createMemoryStream();
-  f = await startFixture({ stream });
+  f = await startPlayerFixture({ stream });
   await stream.subscribe(TOPICS.events, { group: 'test', maxWaitMs: 10 }, async (batch) => {
     events.push(...batch);
   });
-  player = await servePlayer(f.sg.runtime);
 });
 afterAll(async () => {
-  await player.close();
   await f.close();
   await stream.close();
 });
 
 const putSnap = (key: string, body: Buffer, type = 'image/jpeg') =>
-  fetch(`${player.url}/player/${key}/snap`, { method: 'PUT', headers: { 'content-type': type }, body });
+  fetch(`${f.player.url}/player/${key}/snap`, { method: 'PUT', headers: { 'content-type': type }, body });
 const snapOf = async (id: string) =>
   (await f.run('query($id: String!) { device(id: [$id], includeSnap: true) { snap } }', { id })).data!.device[0].snap as string | null;
 
@@ -36,14 +33,14 @@ describe('ping', () => {
     [{ latitude: 100 }, 'latitude'],
   ])('%j -> 400 naming the field', async (body, field) => {
     const { registrationKey } = await createDevice(f, { name: 'Validate' });
-    const r = await player.ping(registrationKey, body);
+    const r = await f.player.ping(registrationKey, body);
     expect(r).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', field } } });
   });
   test('unknown, malformed and deleted keys: the same 401', async () => {
     const { id, registrationKey } = await createDevice(f, { name: 'Gone' });
     await f.run('mutation($id: ID!) { deleteDevice(id: $id) { success } }', { id });
     for (const key of ['no-such-key-000', 'x', registrationKey]) {
-      expect(await player.ping(key)).toEqual({ status: 401, body: { error: { code: 'UNAUTHENTICATED', message: 'unknown registration key' } } });
+      expect(await f.player.ping(key)).toEqual({ status: 401, body: { error: { code: 'UNAUTHENTICATED', message: 'unknown registration key' } } });
     }
   });
   test('the full reference PingData is accepted; the server clock stamps it', async () => {
@@ -69,7 +66,7 @@ describe('ping', () => {
       meta: { a: 'b' },
       cpu_temperature: 55,
     };
-    expect((await player.ping(registrationKey, body)).status).toBe(200);
+    expect((await f.player.ping(registrationKey, body)).status).toBe(200);
     const d = (
       await f.run(
         'query($id: String!) { device(id: [$id]) { pingData { osVersion macAddress uptime cpuTemperature latitude currentSchedule timestamp externalIpAddress } } }',
@@ -89,16 +86,16 @@ describe('ping', () => {
   });
   test('wait must be whole seconds within the cap; unknown player paths are 404 JSON', async () => {
     const { registrationKey } = await createDevice(f, { name: 'Wait' });
-    expect(await player.ping(registrationKey, {}, '?wait=abc')).toMatchObject({ status: 400, body: { error: { field: 'wait' } } });
-    expect((await player.ping(registrationKey, {}, '?wait=999')).status).toBe(400);
-    const res = await fetch(`${player.url}/player/${registrationKey}/nothing`);
+    expect(await f.player.ping(registrationKey, {}, '?wait=abc')).toMatchObject({ status: 400, body: { error: { field: 'wait' } } });
+    expect((await f.player.ping(registrationKey, {}, '?wait=999')).status).toBe(400);
+    const res = await fetch(`${f.player.url}/player/${registrationKey}/nothing`);
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
   });
   test('long-poll: a command sent during the wait is returned at once', async () => {
     const { id, registrationKey } = await createDevice(f, { name: 'Poller' });
     const started = Date.now();
-    const polling = player.ping(registrationKey, {}, '?wait=20');
+    const polling = f.player.ping(registrationKey, {}, '?wait=20');
     await new Promise((r) => setTimeout(r, 200));
     await f.run('mutation($d: String!) { sendDeviceCommand(deviceId: $d, commands: [{ command: "screenshot" }]) { success } }', { d: id });
     const r = await polling;
@@ -108,7 +105,7 @@ describe('ping', () => {
   test('long-poll: times out with no commands', async () => {
     const { registrationKey } = await createDevice(f, { name: 'Quiet' });
     const started = Date.now();
-    expect((await player.ping(registrationKey, {}, '?wait=1')).body.commands).toEqual([]);
+    expect((await f.player.ping(registrationKey, {}, '?wait=1')).body.commands).toEqual([]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
   });
 });
@@ -155,9 +152,9 @@ describe('screenshots', () => {
   });
   test('a snap inline in the ping (base64) is stored too', async () => {
     const { id, registrationKey } = await createDevice(f, { name: 'Inline' });
-    expect((await player.ping(registrationKey, { snap: JPEG.toString('base64') })).status).toBe(200);
+    expect((await f.player.ping(registrationKey, { snap: JPEG.toString('base64') })).status).toBe(200);
     expect(await snapOf(id)).toBe(JPEG.toString('base64'));
-    expect((await player.ping(registrationKey, { snap: Buffer.from('not a jpeg').toString('base64') })).status).toBe(415);
+    expect((await f.player.ping(registrationKey, { snap: Buffer.from('not a jpeg').toString('base64') })).status).toBe(415);
   });
   test('only a whole JPEG is stored: a JPEG header followed by HTML, trailing bytes or a truncated file are 415', async () => {
     const { id, registrationKey } = await createDevice(f, { name: 'Polyglot' });
@@ -172,7 +169,7 @@ describe('screenshots', () => {
       const res = await putSnap(registrationKey, body);
       expect(res.status).toBe(415);
       expect(await res.json()).toMatchObject({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', field: 'snap' } });
-      expect((await player.ping(registrationKey, { snap: body.toString('base64') })).status).toBe(415);
+      expect((await f.player.ping(registrationKey, { snap: body.toString('base64') })).status).toBe(415);
     }
     expect(await snapOf(id)).toBeNull();
   });
@@ -181,7 +178,7 @@ describe('screenshots', () => {
 describe('events', () => {
   test('player and GraphQL tracking publish event_logs records', async () => {
     const { id, registrationKey } = await createDevice(f, { name: 'Events', location: { latitude: 1, longitude: 2 } });
-    const res = await fetch(`${player.url}/player/${registrationKey}/track`, {
+    const res = await fetch(`${f.player.url}/player/${registrationKey}/track`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ session_id: 's1', event_name: 'tap', properties: { button: 'buy' } }),
@@ -217,14 +214,14 @@ describe('events', () => {
     async (key) => {
       const { id, registrationKey } = await createDevice(f, { name: `Proto ${key}` });
       const properties = `{"${key}":{"polluted":1},"ok":1}`;
-      const res = await fetch(`${player.url}/player/${registrationKey}/track`, {
+      const res = await fetch(`${f.player.url}/player/${registrationKey}/track`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: `{"event_name":"tap","properties":${properties}}`,
       });
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', field: 'properties', message: expect.stringContaining(`'${key}'`) } });
-      const nested = await fetch(`${player.url}/player/${registrationKey}/track`, {
+      const nested = await fetch(`${f.player.url}/player/${registrationKey}/track`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: `{"event_name":"tap","properties":{"a":${properties}}}`,

@@ -4,23 +4,18 @@
  * The clock is the fixture's (no sleeps); the sweep reads only the due entries, not every device.
  */
 import { pushEvent, type PushEvent, type PushEvents } from '@pylon/kit';
-import { createDevice, startFixture, type Fixture } from '../../../../test/fixtures/subgraph.js';
-import { servePlayer, type PlayerHttp } from '../../../../test/fixtures/player-http.js';
+import { createDevice, type Fixture } from '../../../../test/fixtures/subgraph.js';
+import { startPlayerFixture, type PlayerFixture } from '../../../../test/fixtures/player-http.js';
 
-let f: Fixture;
-let player: PlayerHttp;
+let f: PlayerFixture;
 const seen: PushEvent[] = [];
 const events: PushEvents = { emit: (account, type, data, at) => void seen.push(pushEvent(account, type, data, at) as PushEvent) };
 const WINDOW_MS = 600_000;
 
 beforeAll(async () => {
-  f = await startFixture({ pushEvents: events });
-  player = await servePlayer(f.sg.runtime);
+  f = await startPlayerFixture({ pushEvents: events });
 });
-afterAll(async () => {
-  await player.close();
-  await f.close();
-});
+afterAll(() => f.close());
 
 /** Counts the device reads of a runtime's repository until `restore`. */
 function countReads(repo: Fixture['sg']['runtime']['repo']): { calls: number; restore(): void } {
@@ -44,13 +39,13 @@ test('silent for the window: one device.offline; pinging again: device.online; a
   const silent = await createDevice(f, { name: 'Goes quiet', tags: ['lobby'] });
   const busy = await createDevice(f, { name: 'Keeps pinging' });
   const t0 = f.clock.now;
-  await player.ping(silent.registrationKey);
-  await player.ping(busy.registrationKey);
+  await f.player.ping(silent.registrationKey);
+  await f.player.ping(busy.registrationKey);
   expect(of('device.online', silent.id)).toHaveLength(1);
 
   // Half a window later only the busy one pings; at the end of the window nobody is offline yet.
   f.clock.now = t0 + WINDOW_MS / 2;
-  await player.ping(busy.registrationKey);
+  await f.player.ping(busy.registrationKey);
   f.clock.now = t0 + WINDOW_MS;
   expect((await f.sg.runtime.sweep()).offline).toBe(0);
 
@@ -73,7 +68,7 @@ test('silent for the window: one device.offline; pinging again: device.online; a
   expect(of('device.offline', busy.id)).toHaveLength(1);
 
   // Back: device.online, and offline again after another silent window.
-  await player.ping(silent.registrationKey);
+  await f.player.ping(silent.registrationKey);
   expect(of('device.online', silent.id)).toHaveLength(2);
   f.clock.now += WINDOW_MS + 1;
   await f.sg.runtime.sweep();
@@ -91,10 +86,10 @@ test('the sweep reads only due devices, and two replicas sweeping at once announ
   const fleet = await Promise.all(Array.from({ length: 30 }, (_, i) => createDevice(f, { name: `Fleet ${i}` })));
   const quiet = await createDevice(f, { name: 'Quiet one' });
   const t0 = f.clock.now;
-  for (const d of [...fleet, quiet]) await player.ping(d.registrationKey);
+  for (const d of [...fleet, quiet]) await f.player.ping(d.registrationKey);
   // The fleet pings just before the window ends; the quiet one does not.
   f.clock.now = t0 + WINDOW_MS - 1000;
-  for (const d of fleet) await player.ping(d.registrationKey);
+  for (const d of fleet) await f.player.ping(d.registrationKey);
   f.clock.now = t0 + WINDOW_MS - 500;
   const reads = countReads(f.sg.runtime.repo);
   expect((await f.sg.runtime.sweep()).offline).toBe(0);

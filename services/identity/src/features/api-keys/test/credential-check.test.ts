@@ -5,12 +5,9 @@
  * token's expiry; a stream re-checked this way ends at the token's expiry.
  */
 import express from 'express';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { InternalTokens, type DocumentStore, type Principal } from '@pylon/kit';
 import { createMemoryCache, createMemoryLeases } from '@pylon/adapters/memory';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { serveOnFreePort, testPrincipal } from '@pylon/kit/testing';
 import { IdentityRepository } from '../../../shared/identity.repository.js';
 import { PushEventLog } from '../../webhooks/push-event-log.repository.js';
@@ -20,19 +17,14 @@ import { credentialChecker } from '../credential-check.js';
 import { policiesFor } from '../../../domain/roles.js';
 import { createEventsStreamHttp } from '../../webhooks/http/events-stream.http.js';
 
-let dir: string;
 let store: DocumentStore;
 let repo: IdentityRepository;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-cred-check-'));
-  store = await createLmdbDocumentStore({ path: dir });
+  store = await createScratchLmdbStore('pylon-cred-check-');
   repo = new IdentityRepository(store);
   await createAccount(repo, { id: 'acc-a', name: 'A' });
 });
-afterEach(async () => {
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => store.close());
 
 const tokens = new InternalTokens('s'.repeat(32));
 /** The principal as identity sees it behind the gateway: authenticated, signed, verified. */

@@ -4,17 +4,13 @@
  * event type names does not get those events; another account's event id is not a resume point.
  */
 import express from 'express';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createLogger, POLICIES, PUSH_EVENTS_TOPIC, pushEvent, type DocumentStore, type Principal, type PushEvent } from '@pylon/kit';
 import { createMemoryLeases, createMemoryPubSub, createMemoryStream } from '@pylon/adapters/memory';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { openEventStream, serveOnFreePort, testPrincipal, until } from '@pylon/kit/testing';
 import { PushEventLog, startEventLog } from '../event-log.js';
 import { createEventsStreamHttp } from '../http/events-stream.http.js';
 
-let dir: string;
 let store: DocumentStore;
 let log: PushEventLog;
 let server: Awaited<ReturnType<typeof serveOnFreePort>>;
@@ -31,8 +27,7 @@ const KEYS: Record<string, Principal> = {
 };
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-sse-'));
-  store = await createLmdbDocumentStore({ path: dir });
+  store = await createScratchLmdbStore('pylon-sse-');
   log = new PushEventLog(store);
   stream = createEventsStreamHttp(log, {
     authenticate: async (req) => KEYS[String(req.get('x-service-apikey'))] ?? null,
@@ -46,7 +41,6 @@ afterAll(async () => {
   stream.closeAll();
   await server.close();
   await store.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 /** Reads the stream for `ms` and returns the events it sent. */

@@ -7,19 +7,15 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { BufferedPublisher, createLogger, POLICIES, PUSH_EVENTS_TOPIC, pushEventsOver, type DocumentStore, type EventStream, type PushEvent } from '@pylon/kit';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { createMemoryStream } from '@pylon/adapters/memory';
 import { createMemoryCache } from '@pylon/adapters/memory';
 import { subgraphRunner, testPrincipal, testTokens, until } from '@pylon/kit/testing';
 import { createIdentitySubgraph, type IdentityService } from '../../../app.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../webhook-delivery.worker.js';
 
-let dir: string;
 let store: DocumentStore;
 let stream: EventStream;
 let publisher: BufferedPublisher<PushEvent>;
@@ -39,8 +35,7 @@ const B = testPrincipal('acc-b');
 const run = subgraphRunner(() => sg, A);
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-webhooks-'));
-  store = await createLmdbDocumentStore({ path: dir });
+  store = await createScratchLmdbStore('pylon-webhooks-');
   stream = createMemoryStream();
   publisher = new BufferedPublisher<PushEvent>(stream, PUSH_EVENTS_TOPIC, { maxWaitMs: 5 });
   sg = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens: testTokens, principalCacheSeconds: 1 });
@@ -78,7 +73,6 @@ afterAll(async () => {
   await stream.close();
   await new Promise((r) => server.close(r));
   await store.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 const CREATE =

@@ -8,21 +8,17 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
+import { type DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { createSchedulingSubgraph } from '../../../app.js';
 import { pollDueFeeds } from '../poll-cap-feed.js';
 import { tableDirectories } from '../../../../test/fixtures/directories.js';
 
 const dirs = tableDirectories();
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
+const principal = testPrincipal;
 let sg: ReturnType<typeof createSchedulingSubgraph>;
 let store: DocumentStore;
-let dir: string;
 let server: Server;
 let base: string;
 let now = Date.parse('2026-05-04T10:30:00Z');
@@ -84,8 +80,7 @@ const readFeed = async (id: string, who = principal('acc-a')) =>
   ).capFeed;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-cap-'));
-  store = await createLmdbDocumentStore({ path: dir });
+  store = await createScratchLmdbStore('pylon-cap-');
   server = createServer((req, res) => {
     const body = served.get(req.url ?? '');
     res.writeHead(body ? 200 : 404, { 'content-type': 'application/xml' }).end(body ?? 'no such feed');
@@ -111,7 +106,6 @@ afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
   await store.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 test('an Actual Severe alert takes the screens in its polygon, once; its Cancel ends the override', async () => {

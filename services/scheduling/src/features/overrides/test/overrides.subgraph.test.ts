@@ -5,22 +5,18 @@
  * override winning the manifest over a HIGHEST schedule and leaving it when the time box ends (with
  * override.ended announced once), acknowledgements and per-screen states.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { POLICIES, type DocumentStore, type Policy, type PushEventType } from '@pylon/kit';
+import { type DocumentStore, type PushEventType } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { createSchedulingSubgraph } from '../../../app.js';
 import { playerManifest } from '../../player-manifest/player-manifest.js';
 import { acknowledgeOverride } from '../manage-overrides.js';
 import { tableDirectories } from '../../../../test/fixtures/directories.js';
 
 const dirs = tableDirectories();
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
+const principal = testPrincipal;
 let sg: ReturnType<typeof createSchedulingSubgraph>;
 let store: DocumentStore;
-let dir: string;
 let now = Date.parse('2026-05-04T10:30:00Z');
 const events: { type: PushEventType; data: Record<string, unknown> }[] = [];
 const run = subgraphRunner(() => sg, principal('acc-a'));
@@ -39,8 +35,7 @@ const message = { type: 'MESSAGE', text: 'Leave the building' };
 const screens = (p: Payload) => (p.override.screens as { device: { id: string } }[]).map((s) => s.device.id).sort();
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-overrides-'));
-  store = await createLmdbDocumentStore({ path: dir });
+  store = await createScratchLmdbStore('pylon-overrides-');
   sg = createSchedulingSubgraph({
     documents: store,
     tokens: testTokens,
@@ -73,10 +68,7 @@ beforeAll(async () => {
   dirs.online.set('acc-a', new Set(['ams', 'utr']));
 });
 
-afterAll(async () => {
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => store.close());
 
 test('targets resolve at start: tags, groups with their subgroups, device ids, a radius (a union); screens offline are UNREACHABLE', async () => {
   const started: Payload[] = [];

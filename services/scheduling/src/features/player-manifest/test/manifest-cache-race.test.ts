@@ -4,18 +4,14 @@
  * version to the cache after the edit's invalidation, left the old version cached for up to
  * MAX_CACHE_SECONDS: every later ping answered it, so no screen refetched.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { POLICIES, type DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { createMemoryCache } from '@pylon/adapters/memory';
 import { createSchedulingSubgraph, currentManifest, manifestVersion, playerManifest, type ContentDirectory } from '../../../index.js';
 import { tableDirectories } from '../../../../test/fixtures/directories.js';
 
 const device = { accountId: 'acc-a', id: 'd1' };
-let dir: string;
 let store: DocumentStore;
 let sg: ReturnType<typeof createSchedulingSubgraph>;
 /** While set, the content port says it was reached and waits: the moment between a ping's schedule read and its cache write. */
@@ -23,8 +19,7 @@ let gate: { reached: () => void; open: Promise<void> } | null = null;
 const run = subgraphRunner(() => sg, testPrincipal('acc-a', POLICIES));
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-manifest-race-'));
-  store = await createLmdbDocumentStore({ path: dir });
+  store = await createScratchLmdbStore('pylon-manifest-race-');
   const dirs = tableDirectories();
   dirs.devices.set('acc-a', new Map([['d1', { id: 'd1', timezone: null }]]));
   dirs.playlists.set('acc-a', new Set(['morning', 'evening']));
@@ -43,10 +38,7 @@ beforeAll(async () => {
   sg = createSchedulingSubgraph({ documents: store, tokens: testTokens, ...dirs.ports, content, cache: createMemoryCache() });
 });
 
-afterAll(async () => {
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => store.close());
 
 async function schedule(mutation: string, variables: Record<string, unknown>): Promise<{ id: string; version: number }> {
   const r = await run(mutation, variables);

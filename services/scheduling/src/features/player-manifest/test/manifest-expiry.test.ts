@@ -4,12 +4,9 @@
  * the first validity edge (its `next` the same schedule re-cut there), and nowPlaying names what it
  * skips and why; deviceTimeline cuts its segments at the validity edges.
  */
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
+import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { POLICIES, type DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createSchedulingSubgraph, playerManifest, type ContentDirectory, type ManifestPlaylist } from '../../../index.js';
 import { tableDirectories } from '../../../../test/fixtures/directories.js';
 
@@ -18,7 +15,6 @@ const iso = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z');
 const H = 3_600_000;
 const device = { accountId: 'acc-a', id: 'd1' };
 let clock = T;
-let dir: string;
 let store: DocumentStore;
 let sg: ReturnType<typeof createSchedulingSubgraph>;
 const run = subgraphRunner(() => sg, testPrincipal('acc-a', POLICIES));
@@ -40,8 +36,7 @@ const playlist: ManifestPlaylist = {
 };
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-manifest-expiry-'));
-  store = await createLmdbDocumentStore({ path: dir });
+  store = await createScratchLmdbStore('pylon-manifest-expiry-');
   const dirs = tableDirectories();
   dirs.devices.set('acc-a', new Map([['d1', { id: 'd1', timezone: 'UTC' }]]));
   dirs.playlists.set('acc-a', new Set(['lobby']));
@@ -59,10 +54,7 @@ beforeAll(async () => {
   expect(r.data).toEqual({ createSchedule: { success: true, error: null } });
 });
 
-afterAll(async () => {
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => store.close());
 
 const ids = (c: unknown) => ((c as { sources: { id: string }[] } | null)?.sources ?? []).map((s) => s.id);
 

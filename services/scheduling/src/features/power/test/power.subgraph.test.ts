@@ -5,7 +5,7 @@
  * edges sent once each from the stored due-time set, across a restart of the subgraph.
  */
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
-import { INTERNAL_TOKEN_HEADER, POLICIES, type DocumentStore, type Policy } from '@pylon/kit';
+import { INTERNAL_TOKEN_HEADER, type DocumentStore } from '@pylon/kit';
 import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -25,7 +25,7 @@ let now = Date.parse('2026-05-04T10:00:00Z');
 const sent: string[] = [];
 const dirs = tableDirectories();
 let [sg, store, dir] = [undefined as unknown as ReturnType<typeof createSchedulingSubgraph>, undefined as unknown as DocumentStore, ''];
-const principal = (accountId: string, policies: readonly Policy[] = POLICIES) => testPrincipal(accountId, policies);
+const principal = testPrincipal;
 const run = subgraphRunner(() => sg, principal('acc-a'));
 const build = () =>
   createSchedulingSubgraph({

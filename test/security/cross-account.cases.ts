@@ -247,6 +247,34 @@ function analyticsRestCases(): Record<string, Case> {
   );
 }
 
+/**
+ * A content area's REST cases on A's record `id` and group `group`: B's lists filtered by A's ids
+ * (`lists`: query parameter → id) are empty, and B's reads and writes by id answer 404. Templates
+ * take no PUT or PATCH (`edits: false`).
+ */
+function restAreaCases(area: string, id: keyof Ids, group: keyof Ids, lists: Record<string, keyof Ids>, edits = true): Record<string, Case> {
+  const one = (c: CaseContext) => `/${area}/${c.ids[id]}`;
+  const groupOf = (c: CaseContext) => `/${area}/groups/${c.ids[group]}`;
+  const rename = { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) };
+  const cases: Record<string, Case> = {
+    [`REST GET /${area}`]: async (c) => {
+      for (const [param, of] of Object.entries(lists)) await emptyList(c.rest(`/${area}?${param}=${c.ids[of]}`));
+    },
+    [`REST GET /${area}/{id}`]: (c) => status(c.rest(one(c)), 404),
+    [`REST DELETE /${area}/{id}`]: (c) => status(c.rest(one(c), { method: 'DELETE' }), 404),
+    [`REST GET /${area}/groups`]: (c) => emptyList(c.rest(`/${area}/groups?id=${c.ids[group]}`)),
+    [`REST PUT /${area}/groups/{id}`]: (c) => status(c.rest(groupOf(c), rename), 404),
+    [`REST DELETE /${area}/groups/{id}`]: (c) => status(c.rest(groupOf(c), { method: 'DELETE' }), 404),
+  };
+  if (!edits) return cases;
+  return {
+    ...cases,
+    [`REST PUT /${area}/{id}`]: (c) => status(c.rest(one(c), rename), 404),
+    [`REST PATCH /${area}/{id}`]: (c) =>
+      status(c.rest(one(c), { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/name', 'B was here') }), 404),
+  };
+}
+
 export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   // ---- REST
   'REST GET /account/auditevents': (c) => emptyList(c.rest(`/account/auditevents?userId=${c.ids.user}`)),
@@ -388,84 +416,21 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   },
 
   // ---- REST content (A's demo media, playlists, templates and groups)
-  'REST GET /media': async (c) => {
-    await emptyList(c.rest(`/media?id=${c.ids.media}`));
-    await emptyList(c.rest(`/media?group_id=${c.ids.mediaGroup}`));
-  },
-  'REST GET /media/{id}': (c) => status(c.rest(`/media/${c.ids.media}`), 404),
-  'REST PUT /media/{id}': (c) => status(c.rest(`/media/${c.ids.media}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST PATCH /media/{id}': (c) =>
-    status(
-      c.rest(`/media/${c.ids.media}`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/name', 'B was here') }),
-      404,
-    ),
-  'REST DELETE /media/{id}': (c) => status(c.rest(`/media/${c.ids.media}`, { method: 'DELETE' }), 404),
+  ...restAreaCases('media', 'media', 'mediaGroup', { id: 'media', group_id: 'mediaGroup' }),
   'REST POST /media/import': (c) =>
     refused(c.rest(`/media/import?url=${encodeURIComponent('https://example.com/a.png')}&group_id=${c.ids.mediaGroup}`, { method: 'POST' })),
   'REST POST /media/{group_id}/{file_name}': (c) =>
     refused(c.rest(`/media/${c.ids.mediaGroup}/b.png`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: PNG_1X1 })),
-  'REST GET /media/groups': (c) => emptyList(c.rest(`/media/groups?id=${c.ids.mediaGroup}`)),
-  'REST PUT /media/groups/{id}': (c) =>
-    status(c.rest(`/media/groups/${c.ids.mediaGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST DELETE /media/groups/{id}': (c) => status(c.rest(`/media/groups/${c.ids.mediaGroup}`, { method: 'DELETE' }), 404),
-  'REST GET /playlists': async (c) => {
-    await emptyList(c.rest(`/playlists?id=${c.ids.playlist}`));
-    await emptyList(c.rest(`/playlists?group_id=${c.ids.playlistGroup}`));
-  },
-  'REST GET /playlists/{id}': (c) => status(c.rest(`/playlists/${c.ids.playlist}`), 404),
-  'REST PUT /playlists/{id}': (c) => status(c.rest(`/playlists/${c.ids.playlist}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST PATCH /playlists/{id}': (c) =>
-    status(
-      c.rest(`/playlists/${c.ids.playlist}`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json-patch+json' },
-        body: patch('/name', 'B was here'),
-      }),
-      404,
-    ),
-  'REST DELETE /playlists/{id}': (c) => status(c.rest(`/playlists/${c.ids.playlist}`, { method: 'DELETE' }), 404),
-  'REST GET /playlists/groups': (c) => emptyList(c.rest(`/playlists/groups?id=${c.ids.playlistGroup}`)),
-  'REST PUT /playlists/groups/{id}': (c) =>
-    status(c.rest(`/playlists/groups/${c.ids.playlistGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST DELETE /playlists/groups/{id}': (c) => status(c.rest(`/playlists/groups/${c.ids.playlistGroup}`, { method: 'DELETE' }), 404),
-  'REST GET /templates': async (c) => {
-    await emptyList(c.rest(`/templates?id=${c.ids.template}`));
-    await emptyList(c.rest(`/templates?group_id=${c.ids.templateGroup}`));
-  },
-  'REST GET /templates/{id}': (c) => status(c.rest(`/templates/${c.ids.template}`), 404),
-  'REST DELETE /templates/{id}': (c) => status(c.rest(`/templates/${c.ids.template}`, { method: 'DELETE' }), 404),
-  'REST GET /templates/groups': (c) => emptyList(c.rest(`/templates/groups?id=${c.ids.templateGroup}`)),
-  'REST PUT /templates/groups/{id}': (c) =>
-    status(c.rest(`/templates/groups/${c.ids.templateGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST DELETE /templates/groups/{id}': (c) => status(c.rest(`/templates/groups/${c.ids.templateGroup}`, { method: 'DELETE' }), 404),
+  ...restAreaCases('playlists', 'playlist', 'playlistGroup', { id: 'playlist', group_id: 'playlistGroup' }),
+  ...restAreaCases('templates', 'template', 'templateGroup', { id: 'template', group_id: 'templateGroup' }, false),
 
   // Schedules: A's schedule and schedule group; A's device must be refused in B's writes.
-  'REST GET /schedules': async (c) => {
-    await emptyList(c.rest(`/schedules?id=${c.ids.schedule}`));
-    await emptyList(c.rest(`/schedules?device_id=${c.ids.device}`));
-    await emptyList(c.rest(`/schedules?group_id=${c.ids.scheduleGroup}`));
-  },
+  ...restAreaCases('schedules', 'schedule', 'scheduleGroup', { id: 'schedule', device_id: 'device', group_id: 'scheduleGroup' }),
   'REST POST /schedules': (c) =>
     status(
       c.rest('/schedules', { method: 'POST', body: JSON.stringify({ name: 'B on A device', playlist_id: NO_PUBLIC_WRITE, devices: [{ id: c.ids.device }] }) }),
       400,
     ),
-  'REST GET /schedules/{id}': (c) => status(c.rest(`/schedules/${c.ids.schedule}`), 404),
-  'REST PUT /schedules/{id}': (c) => status(c.rest(`/schedules/${c.ids.schedule}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST PATCH /schedules/{id}': (c) =>
-    status(
-      c.rest(`/schedules/${c.ids.schedule}`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json-patch+json' },
-        body: patch('/name', 'B was here'),
-      }),
-      404,
-    ),
-  'REST DELETE /schedules/{id}': (c) => status(c.rest(`/schedules/${c.ids.schedule}`, { method: 'DELETE' }), 404),
-  'REST GET /schedules/groups': (c) => emptyList(c.rest(`/schedules/groups?id=${c.ids.scheduleGroup}`)),
-  'REST PUT /schedules/groups/{id}': (c) =>
-    status(c.rest(`/schedules/groups/${c.ids.scheduleGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST DELETE /schedules/groups/{id}': (c) => status(c.rest(`/schedules/groups/${c.ids.scheduleGroup}`, { method: 'DELETE' }), 404),
 
   // ---- GraphQL queries: B's answers are empty
   'GraphQL Query.playLogs': gqlNothing('query($d: [String!]) { playLogs(startDate: "2020-01-01", endDate: "2100-01-01", deviceId: $d) { deviceId } }', (i) => ({

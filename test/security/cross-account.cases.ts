@@ -275,6 +275,19 @@ function restAreaCases(area: string, id: keyof Ids, group: keyof Ids, lists: Rec
   };
 }
 
+/** The group mutations of an area (`Schedule`: createScheduleGroup...) on A's group: B may not nest under it, rename or delete it. */
+function gqlGroupCases(type: string, group: keyof Ids): Record<string, Case> {
+  const vars = (i: Ids) => ({ g: i[group] });
+  return {
+    [`GraphQL Mutation.create${type}Group`]: gqlNothing(
+      `mutation($g: String) { create${type}Group(input: { name: "B under A", parentId: $g }) { success } }`,
+      vars,
+    ),
+    [`GraphQL Mutation.update${type}Group`]: gqlNothing(`mutation($g: ID!) { update${type}Group(id: $g, input: { name: "B was here" }) { success } }`, vars),
+    [`GraphQL Mutation.delete${type}Group`]: gqlNothing(`mutation($g: ID!) { delete${type}Group(id: $g) { success } }`, vars),
+  };
+}
+
 export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   // ---- REST
   'REST GET /account/auditevents': (c) => emptyList(c.rest(`/account/auditevents?userId=${c.ids.user}`)),
@@ -551,14 +564,7 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     (i) => ({ s: i.schedule }),
   ),
   'GraphQL Mutation.deleteSchedule': gqlNothing('mutation($s: ID!) { deleteSchedule(id: $s) { success } }', (i) => ({ s: i.schedule })),
-  'GraphQL Mutation.createScheduleGroup': gqlNothing(
-    'mutation($g: String) { createScheduleGroup(input: { name: "B under A", parentId: $g }) { success } }',
-    (i) => ({ g: i.scheduleGroup }),
-  ),
-  'GraphQL Mutation.updateScheduleGroup': gqlNothing('mutation($g: ID!) { updateScheduleGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({
-    g: i.scheduleGroup,
-  })),
-  'GraphQL Mutation.deleteScheduleGroup': gqlNothing('mutation($g: ID!) { deleteScheduleGroup(id: $g) { success } }', (i) => ({ g: i.scheduleGroup })),
+  ...gqlGroupCases('Schedule', 'scheduleGroup'),
   // ---- GraphQL mutations: refused (success:false), nothing of A changes
   // input.orgId with A's organization is issue 9 item 7 (another change, with its own test); groupId here.
   'GraphQL Mutation.createDevice': gqlNothing('mutation($g: String) { createDevice(input: { name: "B on A group", groupId: $g }) { success } }', (i) => ({
@@ -586,14 +592,7 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     (i) => ({ d: i.device }),
   ),
   'GraphQL Mutation.deleteDevice': gqlNothing('mutation($d: ID!) { deleteDevice(id: $d) { success } }', (i) => ({ d: i.device })),
-  'GraphQL Mutation.createDeviceGroup': gqlNothing(
-    'mutation($g: String) { createDeviceGroup(input: { name: "B under A", parentId: $g }) { success } }',
-    (i) => ({ g: i.deviceGroup }),
-  ),
-  'GraphQL Mutation.updateDeviceGroup': gqlNothing('mutation($g: ID!) { updateDeviceGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({
-    g: i.deviceGroup,
-  })),
-  'GraphQL Mutation.deleteDeviceGroup': gqlNothing('mutation($g: ID!) { deleteDeviceGroup(id: $g) { success } }', (i) => ({ g: i.deviceGroup })),
+  ...gqlGroupCases('Device', 'deviceGroup'),
   'GraphQL Mutation.sendDeviceCommand': gqlNothing(
     'mutation($d: String!) { sendDeviceCommand(deviceId: $d, commands: [{ command: "reboot" }]) { success } }',
     (i) => ({ d: i.device }),
@@ -741,13 +740,7 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     (i) => ({ m: i.media }),
   ),
   'GraphQL Mutation.deleteMedia': gqlNothing('mutation($m: ID!) { deleteMedia(id: $m) { success } }', (i) => ({ m: i.media })),
-  'GraphQL Mutation.createMediaGroup': gqlNothing('mutation($g: String) { createMediaGroup(input: { name: "B under A", parentId: $g }) { success } }', (i) => ({
-    g: i.mediaGroup,
-  })),
-  'GraphQL Mutation.updateMediaGroup': gqlNothing('mutation($g: ID!) { updateMediaGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({
-    g: i.mediaGroup,
-  })),
-  'GraphQL Mutation.deleteMediaGroup': gqlNothing('mutation($g: ID!) { deleteMediaGroup(id: $g) { success } }', (i) => ({ g: i.mediaGroup })),
+  ...gqlGroupCases('Media', 'mediaGroup'),
   'GraphQL Mutation.createPlaylist': gqlNothing('mutation($g: String) { createPlaylist(input: { name: "B in A group", groupId: $g }) { success } }', (i) => ({
     g: i.playlistGroup,
   })),
@@ -779,14 +772,7 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     'mutation($p: ID!) { reorderPlaylistSources(input: { playlistId: $p, sourceIds: [] }) { success } }',
     (i) => ({ p: i.playlist }),
   ),
-  'GraphQL Mutation.createPlaylistGroup': gqlNothing(
-    'mutation($g: String) { createPlaylistGroup(input: { name: "B under A", parentId: $g }) { success } }',
-    (i) => ({ g: i.playlistGroup }),
-  ),
-  'GraphQL Mutation.updatePlaylistGroup': gqlNothing('mutation($g: ID!) { updatePlaylistGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({
-    g: i.playlistGroup,
-  })),
-  'GraphQL Mutation.deletePlaylistGroup': gqlNothing('mutation($g: ID!) { deletePlaylistGroup(id: $g) { success } }', (i) => ({ g: i.playlistGroup })),
+  ...gqlGroupCases('Playlist', 'playlistGroup'),
   // A's group, A's playlist in a module, A's data table in a module (a menu board): each refused.
   'GraphQL Mutation.createTemplate': gqlNothing(
     'mutation($g: String, $p: String, $d: String) { a: createTemplate(input: { name: "B", width: 100, height: 100, groupId: $g }) { success } b: createTemplate(input: { name: "B", width: 100, height: 100, modules: [{ left: 0, top: 0, width: 10, height: 10, playlistId: $p }] }) { success } c: createTemplate(input: { name: "B", width: 100, height: 100, modules: [{ left: 0, top: 0, width: 10, height: 10, dataTableId: $d }] }) { success } }',
@@ -797,14 +783,7 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     (i) => ({ t: i.template }),
   ),
   'GraphQL Mutation.deleteTemplate': gqlNothing('mutation($t: ID!) { deleteTemplate(id: $t) { success } }', (i) => ({ t: i.template })),
-  'GraphQL Mutation.createTemplateGroup': gqlNothing(
-    'mutation($g: String) { createTemplateGroup(input: { name: "B under A", parentId: $g }) { success } }',
-    (i) => ({ g: i.templateGroup }),
-  ),
-  'GraphQL Mutation.updateTemplateGroup': gqlNothing('mutation($g: ID!) { updateTemplateGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({
-    g: i.templateGroup,
-  })),
-  'GraphQL Mutation.deleteTemplateGroup': gqlNothing('mutation($g: ID!) { deleteTemplateGroup(id: $g) { success } }', (i) => ({ g: i.templateGroup })),
+  ...gqlGroupCases('Template', 'templateGroup'),
 
   // Lists and counts filtered by `where` on A's ids (and A's groups as parents): nothing of A's.
   'GraphQL Query.mediaGroups': gqlWhere('mediaGroups', { id: 'mediaGroup', parentId: 'mediaGroup' }),

@@ -288,6 +288,15 @@ function gqlGroupCases(type: string, group: keyof Ids): Record<string, Case> {
   };
 }
 
+/** B's patch (a rename) and delete of A's record of `type` (`Media`: patchMedia, deleteMedia); templates take no patch. */
+function gqlPatchDeleteCases(type: string, id: keyof Ids, patchable = true): Record<string, Case> {
+  const vars = (i: Ids) => ({ id: i[id] });
+  const del = { [`GraphQL Mutation.delete${type}`]: gqlNothing(`mutation($id: ID!) { delete${type}(id: $id) { success } }`, vars) };
+  if (!patchable) return del;
+  const rename = 'operations: [{ op: "replace", path: "/name", value: "B was here" }]';
+  return { ...del, [`GraphQL Mutation.patch${type}`]: gqlNothing(`mutation($id: ID!) { patch${type}(id: $id, ${rename}) { success } }`, vars) };
+}
+
 export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   // ---- REST
   'REST GET /account/auditevents': (c) => emptyList(c.rest(`/account/auditevents?userId=${c.ids.user}`)),
@@ -559,11 +568,7 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     'mutation($s: ID!) { updateSchedule(id: $s, input: { name: "B was here", playlistId: "x" }) { success } }',
     (i) => ({ s: i.schedule }),
   ),
-  'GraphQL Mutation.patchSchedule': gqlNothing(
-    'mutation($s: ID!) { patchSchedule(id: $s, operations: [{ op: "replace", path: "/name", value: "B" }]) { success } }',
-    (i) => ({ s: i.schedule }),
-  ),
-  'GraphQL Mutation.deleteSchedule': gqlNothing('mutation($s: ID!) { deleteSchedule(id: $s) { success } }', (i) => ({ s: i.schedule })),
+  ...gqlPatchDeleteCases('Schedule', 'schedule'),
   ...gqlGroupCases('Schedule', 'scheduleGroup'),
   // ---- GraphQL mutations: refused (success:false), nothing of A changes
   // input.orgId with A's organization is issue 9 item 7 (another change, with its own test); groupId here.
@@ -587,11 +592,7 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     'mutation($d: ID!, $g: String, $o: String) { a: updateDevice(id: $d, input: { name: "B was here" }) { success } }',
     (i) => ({ d: i.device }),
   ),
-  'GraphQL Mutation.patchDevice': gqlNothing(
-    'mutation($d: ID!) { patchDevice(id: $d, operations: [{ op: "replace", path: "/name", value: "B was here" }]) { success } }',
-    (i) => ({ d: i.device }),
-  ),
-  'GraphQL Mutation.deleteDevice': gqlNothing('mutation($d: ID!) { deleteDevice(id: $d) { success } }', (i) => ({ d: i.device })),
+  ...gqlPatchDeleteCases('Device', 'device'),
   ...gqlGroupCases('Device', 'deviceGroup'),
   'GraphQL Mutation.sendDeviceCommand': gqlNothing(
     'mutation($d: String!) { sendDeviceCommand(deviceId: $d, commands: [{ command: "reboot" }]) { success } }',
@@ -735,11 +736,7 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'GraphQL Mutation.updateMedia': gqlNothing('mutation($m: ID!, $g: String) { a: updateMedia(id: $m, input: { name: "B was here" }) { success } }', (i) => ({
     m: i.media,
   })),
-  'GraphQL Mutation.patchMedia': gqlNothing(
-    'mutation($m: ID!) { patchMedia(id: $m, operations: [{ op: "replace", path: "/name", value: "B was here" }]) { success } }',
-    (i) => ({ m: i.media }),
-  ),
-  'GraphQL Mutation.deleteMedia': gqlNothing('mutation($m: ID!) { deleteMedia(id: $m) { success } }', (i) => ({ m: i.media })),
+  ...gqlPatchDeleteCases('Media', 'media'),
   ...gqlGroupCases('Media', 'mediaGroup'),
   'GraphQL Mutation.createPlaylist': gqlNothing('mutation($g: String) { createPlaylist(input: { name: "B in A group", groupId: $g }) { success } }', (i) => ({
     g: i.playlistGroup,
@@ -748,11 +745,7 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     'mutation($p: ID!) { updatePlaylist(id: $p, input: { name: "B was here", type: MULTIMEDIA }) { success } }',
     (i) => ({ p: i.playlist }),
   ),
-  'GraphQL Mutation.patchPlaylist': gqlNothing(
-    'mutation($p: ID!) { patchPlaylist(id: $p, operations: [{ op: "replace", path: "/name", value: "B was here" }]) { success } }',
-    (i) => ({ p: i.playlist }),
-  ),
-  'GraphQL Mutation.deletePlaylist': gqlNothing('mutation($p: ID!) { deletePlaylist(id: $p) { success } }', (i) => ({ p: i.playlist })),
+  ...gqlPatchDeleteCases('Playlist', 'playlist'),
   'GraphQL Mutation.addPlaylistSource': gqlNothing(
     'mutation($p: ID!, $m: ID!) { addPlaylistSource(input: { playlistId: $p, fileId: $m, interval: 5 }) { success } }',
     (i) => ({ p: i.playlist, m: i.media }),
@@ -782,7 +775,7 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     'mutation($t: ID!) { updateTemplate(id: $t, input: { name: "B was here", width: 100, height: 100, modules: [] }) { success } }',
     (i) => ({ t: i.template }),
   ),
-  'GraphQL Mutation.deleteTemplate': gqlNothing('mutation($t: ID!) { deleteTemplate(id: $t) { success } }', (i) => ({ t: i.template })),
+  ...gqlPatchDeleteCases('Template', 'template', false),
   ...gqlGroupCases('Template', 'templateGroup'),
 
   // Lists and counts filtered by `where` on A's ids (and A's groups as parents): nothing of A's.

@@ -6,7 +6,6 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { IdentityService } from '@pylon/identity';
 import { startHarness, type Harness } from './harness.js';
 import { otherAccountKey } from './other-account.js';
 
@@ -27,8 +26,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => fileServer.listen(0, '127.0.0.2', () => r()));
   fileBase = `http://127.0.0.2:${(fileServer.address() as AddressInfo).port}`;
   h = await startHarness({ MEDIA_IMPORT_ALLOW_LIST: '127.0.0.2' });
-  const identity = h.subgraphs.identity as unknown as IdentityService;
-  otherKey = await otherAccountKey(identity, 'content-e2e-other', 'o@content-other.example');
+  otherKey = await otherAccountKey(h, 'content-e2e-other', 'o@content-other.example');
 }, 60_000);
 afterAll(async () => {
   await h.stop();

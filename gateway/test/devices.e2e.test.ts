@@ -15,8 +15,7 @@ const JPEG = DEMO_SNAP;
 
 beforeAll(async () => {
   h = await startHarness();
-  const identity = h.subgraphs.identity as unknown as IdentityService;
-  otherKey = await otherAccountKey(identity, 'devices-e2e-other', 'o@other.example');
+  otherKey = await otherAccountKey(h, 'devices-e2e-other', 'o@other.example');
 }, 60_000);
 afterAll(() => h.stop());
 

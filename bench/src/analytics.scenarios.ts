@@ -145,7 +145,7 @@ const pct = (xs: number[], p: number) => {
 const stats = (xs: number[]) => ({ p50: pct(xs, 50), p95: pct(xs, 95), p99: pct(xs, 99) });
 
 /** Wall times of `iterations` sequential calls, ms. */
-async function times(iterations: number, f: () => Promise<unknown>): Promise<number[]> {
+export async function times(iterations: number, f: () => Promise<unknown>): Promise<number[]> {
   const xs: number[] = [];
   for (let i = 0; i < iterations; i++) {
     const t = performance.now();

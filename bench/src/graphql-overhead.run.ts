@@ -26,7 +26,7 @@ import { selectPlayStatsByTime } from '@pylon/analytics/features/play-stats/play
 import { toSeriesQuery } from '@pylon/analytics/shared/analytics-args';
 import { loadOperations, POLICIES, type Principal } from '@pylon/kit';
 import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
-import { generateTelemetry } from './analytics.scenarios.js';
+import { generateTelemetry, times } from './analytics.scenarios.js';
 import { addBenchDevices, BENCH_KEY as KEY, BENCH_OWNER, startBenchApp } from './bench-app.js';
 import { childHttpClient } from './child-http-client.js';
 
@@ -69,18 +69,7 @@ const bare = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/gra
 const httpClient = (body: unknown, url = `${app.baseUrl}/graphql`) => childHttpClient(url, KEY, body);
 
 /** An in-process case: `n` sequential calls, their wall times. */
-const inProcess = (f: () => Promise<unknown>) => ({
-  async run(n: number) {
-    const lat: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const t = performance.now();
-      await f();
-      lat.push(performance.now() - t);
-    }
-    return lat;
-  },
-  close: () => undefined,
-});
+const inProcess = (f: () => Promise<unknown>) => ({ run: (n: number) => times(n, f), close: () => undefined });
 
 const ok = (r: { errors?: unknown; status?: number }) => {
   if (r.errors) throw new Error(JSON.stringify(r.errors).slice(0, 300));

@@ -27,6 +27,26 @@ export interface LinkedPage<T> {
   next: string | undefined;
 }
 
+/** Items page after page, from the page at `first` while each names the next, up to `max` items. */
+async function* follow<T>(
+  first: string | undefined,
+  fetchPage: (cursor: string | undefined) => Promise<Result<{ items: T[]; next: string | undefined }>>,
+  max: number,
+): AsyncGenerator<T, void, undefined> {
+  let cursor = first;
+  let yielded = 0;
+  do {
+    const page = await fetchPage(cursor);
+    if (!page.ok) throw new PagingError(page.error);
+    for (const item of page.value.items) {
+      if (yielded >= max) return;
+      yielded++;
+      yield item;
+    }
+    cursor = page.value.next;
+  } while (cursor && yielded < max);
+}
+
 /**
  * Items of a Link-paged list, following `rel="next"` until the last page or `max` items.
  * `fetchPage` gets the first URL, then each next link (absolute).
@@ -36,18 +56,7 @@ export async function* followLinks<T>(
   fetchPage: (url: string) => Promise<Result<LinkedPage<T>>>,
   max = 1000,
 ): AsyncGenerator<T, void, undefined> {
-  let url: string | undefined = first;
-  let yielded = 0;
-  while (url && yielded < max) {
-    const page = await fetchPage(url);
-    if (!page.ok) throw new PagingError(page.error);
-    for (const item of page.value.items) {
-      if (yielded >= max) return;
-      yielded++;
-      yield item;
-    }
-    url = page.value.next;
-  }
+  if (first && max > 0) yield* follow(first, (url) => fetchPage(url!), max);
 }
 
 /** A continuation-token page, as data-table rows answer. */
@@ -61,18 +70,14 @@ export async function* followTokens<T>(
   fetchPage: (token: string | undefined) => Promise<Result<TokenPage<T>>>,
   max = 1000,
 ): AsyncGenerator<T, void, undefined> {
-  let token: string | undefined;
-  let yielded = 0;
-  do {
-    const page = await fetchPage(token);
-    if (!page.ok) throw new PagingError(page.error);
-    for (const item of page.value.data) {
-      if (yielded >= max) return;
-      yielded++;
-      yield item;
-    }
-    token = page.value.continuationToken ?? undefined;
-  } while (token && yielded < max);
+  yield* follow(
+    undefined,
+    async (token) => {
+      const page = await fetchPage(token);
+      return page.ok ? { ok: true, value: { items: page.value.data, next: page.value.continuationToken ?? undefined } } : page;
+    },
+    max,
+  );
 }
 
 /** Collects an async iterator (already capped by its `max`). */

@@ -22,65 +22,47 @@ import { ScreensPage } from './pages/Screens';
 interface Route {
   path: string;
   label: string;
+  /** The document's title, when not the label. */
+  title?: string;
   /** Shown when the user may view this resource (or any of these). */
   needs: Resource | Resource[];
+  Page: () => ReactNode;
 }
 const may = (rights: Rights, needs: Resource | Resource[]) => (Array.isArray(needs) ? needs.some((n) => rights.can(n)) : rights.can(needs));
 // Issue 37's pages sit beside Schedules; its bulk actions live on Screens, content expiry in
 // Playlists and Media, CAP feeds on Overrides.
 const NAV: Route[] = [
-  { path: '/', label: 'Overview', needs: 'Devices' },
-  { path: '/screens', label: 'Screens', needs: 'Devices' },
-  { path: '/pair', label: 'Pair a screen', needs: 'Devices' },
-  { path: '/media', label: 'Media', needs: 'Files' },
-  { path: '/playlists', label: 'Playlists', needs: 'Playlists' },
-  { path: '/schedules', label: 'Schedules', needs: 'Schedules' },
-  { path: '/power', label: 'Power', needs: 'Schedules' },
-  { path: '/overrides', label: 'Overrides', needs: 'Overrides' },
-  { path: '/datatables', label: 'Data tables', needs: 'DataTables' },
-  { path: '/analytics', label: 'Analytics', needs: 'Analytics' },
-  { path: '/admin', label: 'Administration', needs: ADMIN_RESOURCES },
+  { path: '/', label: 'Overview', needs: 'Devices', Page: OverviewPage },
+  { path: '/screens', label: 'Screens', needs: 'Devices', Page: ScreensPage },
+  { path: '/pair', label: 'Pair a screen', needs: 'Devices', Page: PairPage },
+  { path: '/media', label: 'Media', needs: 'Files', Page: MediaPage },
+  { path: '/playlists', label: 'Playlists', title: 'Playlists and templates', needs: 'Playlists', Page: PlaylistsPage },
+  { path: '/schedules', label: 'Schedules', needs: 'Schedules', Page: SchedulesPage },
+  { path: '/power', label: 'Power', title: 'Power schedules', needs: 'Schedules', Page: PowerPage },
+  { path: '/overrides', label: 'Overrides', needs: 'Overrides', Page: OverridesPage },
+  { path: '/datatables', label: 'Data tables', needs: 'DataTables', Page: DataTablesPage },
+  { path: '/analytics', label: 'Analytics', needs: 'Analytics', Page: AnalyticsPage },
+  { path: '/admin', label: 'Administration', needs: ADMIN_RESOURCES, Page: AdminPage },
 ];
 
 function page(path: string): { node: ReactNode; needs: Resource | Resource[]; title: string } {
   const screen = /^\/screens\/([^/]+)$/.exec(path);
   if (screen) return { node: <ScreenPage id={decodeURIComponent(screen[1]!)} />, needs: 'Devices', title: 'Screen' };
-  if (/^\/admin(\/(keys|webhooks|audit))?$/.test(path)) return { node: <AdminPage />, needs: ADMIN_RESOURCES, title: 'Administration' };
-  switch (path) {
-    case '/':
-      return { node: <OverviewPage />, needs: 'Devices', title: 'Overview' };
-    case '/screens':
-      return { node: <ScreensPage />, needs: 'Devices', title: 'Screens' };
-    case '/pair':
-      return { node: <PairPage />, needs: 'Devices', title: 'Pair a screen' };
-    case '/media':
-      return { node: <MediaPage />, needs: 'Files', title: 'Media' };
-    case '/analytics':
-      return { node: <AnalyticsPage />, needs: 'Analytics', title: 'Analytics' };
-    case '/playlists':
-      return { node: <PlaylistsPage />, needs: 'Playlists', title: 'Playlists and templates' };
-    case '/schedules':
-      return { node: <SchedulesPage />, needs: 'Schedules', title: 'Schedules' };
-    case '/power':
-      return { node: <PowerPage />, needs: 'Schedules', title: 'Power schedules' };
-    case '/overrides':
-      return { node: <OverridesPage />, needs: 'Overrides', title: 'Overrides' };
-    case '/datatables':
-      return { node: <DataTablesPage />, needs: 'DataTables', title: 'Data tables' };
-    default:
-      return {
-        node: (
-          <section>
-            <h1>Page not found</h1>
-            <p>
-              There is no console page at this address. <Link to="/">Go to the overview</Link>.
-            </p>
-          </section>
-        ),
-        needs: 'Account',
-        title: 'Not found',
-      };
-  }
+  // The administration's sections are addresses of its one page.
+  const route = NAV.find((r) => r.path === (/^\/admin(\/(keys|webhooks|audit))?$/.test(path) ? '/admin' : path));
+  if (route) return { node: <route.Page />, needs: route.needs, title: route.title ?? route.label };
+  return {
+    node: (
+      <section>
+        <h1>Page not found</h1>
+        <p>
+          There is no console page at this address. <Link to="/">Go to the overview</Link>.
+        </p>
+      </section>
+    ),
+    needs: 'Account',
+    title: 'Not found',
+  };
 }
 
 function Callback() {

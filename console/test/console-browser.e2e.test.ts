@@ -16,7 +16,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { browserTest as chromiumTest, CHROMIUM, haveChromium, PAGE_ARGS, SHOTS, UPDATE_SCREENSHOTS } from '../../gateway/test/chromium.js';
 import { freePort, Processes, ROOT } from '../../gateway/test/processes.js';
 import { samplePng } from '../../launcher/src/demo/sample-media.js';
@@ -260,16 +260,16 @@ browserTest(
       ['Media', 'Media', 'media'],
       ['Analytics', 'Analytics', 'analytics'],
     ] as const) {
-      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: link, exact: true }).click();
+      await nav(page, link);
       await page.getByRole('heading', { name: heading, exact: true }).waitFor();
       await page.locator('[role=status]').first().waitFor({ state: 'detached', timeout: 20_000 });
       expect(await axe(page)).toEqual([]);
       await shoot(page, name);
     }
     // The paired screen has no location: the map counts it instead of placing it.
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Overview', exact: true }).click();
+    await nav(page, 'Overview');
     await page.getByTestId('no-location').getByText('1 screen has no location').waitFor();
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Screens', exact: true }).click();
+    await nav(page, 'Screens');
     await page.getByRole('link', { name: 'Console lobby' }).waitFor();
     // Live rows: a quiet demo screen pings over the player route; its row turns from offline to
     // online (device.online, its offline alert resolved), then alerting on a hot ping (alert.opened),
@@ -749,14 +749,14 @@ browserTest(
     const problems = watch(page);
     await signIn(page, users[0]!);
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Screens', exact: true }).click();
+    await nav(page, 'Screens');
     await page.locator('table.grid tbody tr a').first().click();
     await page.getByRole('heading', { name: 'Commands' }).waitFor();
     await page.locator('[role=status]').first().waitFor({ state: 'detached', timeout: 20_000 });
     expect(await page.getByRole('group', { name: 'Send a command' }).count()).toBe(0);
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Pair a screen' }).click();
+    await nav(page, 'Pair a screen');
     await page.getByText('Your role cannot add screens').waitFor();
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Media', exact: true }).click();
+    await nav(page, 'Media');
     await page.getByRole('heading', { name: 'Media' }).waitFor();
     expect(await page.getByRole('button', { name: 'Choose files' }).count()).toBe(0);
     await page.locator('.media-grid li').first().waitFor();
@@ -765,33 +765,51 @@ browserTest(
     // A chosen group offers a Viewer no rename or delete.
     expect((await page.getByRole('combobox', { name: /^Group/ }).selectOption({ index: 1 }))[0]).toBeTruthy();
     expect(await page.getByRole('button', { name: /^(Rename|Delete) group$/ }).count()).toBe(0);
-    // The new pages show a Viewer no write control either.
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Playlists', exact: true }).click();
-    await page.getByRole('heading', { name: 'Console loop' }).waitFor();
-    expect(await page.getByLabel('New playlist').count()).toBe(0);
-    expect(await page.getByLabel('Add media').count()).toBe(0);
-    expect(await page.locator('.sources li[draggable=true]').count()).toBe(0);
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Data tables', exact: true }).click();
-    await page.getByRole('columnheader', { name: /Price/ }).waitFor();
-    expect(await page.locator('button.cell').count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Add a row' }).count()).toBe(0);
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Schedules', exact: true }).click();
-    await page.getByRole('heading', { name: 'Schedules' }).waitFor();
-    await settled(page);
-    expect(await page.getByRole('button', { name: 'New schedule' }).count()).toBe(0);
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Overrides', exact: true }).click();
-    await page.getByRole('heading', { name: 'Console drill' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Start override' }).count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Add feed' }).count()).toBe(0);
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Power', exact: true }).click();
-    await page.getByRole('heading', { name: 'Power schedules' }).waitFor();
-    await settled(page);
-    expect(await page.getByRole('button', { name: 'New power schedule' }).count()).toBe(0);
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Screens', exact: true }).click();
-    await page.getByRole('link', { name: 'Console lobby' }).waitFor();
-    expect(await page.getByText('Act on many screens').count()).toBe(0);
-    expect(await page.getByRole('checkbox').count()).toBe(0);
-    expect(await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Administration' }).count()).toBe(0);
+    // The new pages show a Viewer no write control either: each page, what shows it is ready, the controls it must not offer.
+    const viewerPages: { link: string; ready: Locator; settle?: boolean; absent: Locator[] }[] = [
+      {
+        link: 'Playlists',
+        ready: page.getByRole('heading', { name: 'Console loop' }),
+        absent: [page.getByLabel('New playlist'), page.getByLabel('Add media'), page.locator('.sources li[draggable=true]')],
+      },
+      {
+        link: 'Data tables',
+        ready: page.getByRole('columnheader', { name: /Price/ }),
+        absent: [page.locator('button.cell'), page.getByRole('button', { name: 'Add a row' })],
+      },
+      {
+        link: 'Schedules',
+        ready: page.getByRole('heading', { name: 'Schedules' }),
+        settle: true,
+        absent: [page.getByRole('button', { name: 'New schedule' })],
+      },
+      {
+        link: 'Overrides',
+        ready: page.getByRole('heading', { name: 'Console drill' }),
+        absent: [page.getByRole('button', { name: 'Start override' }), page.getByRole('button', { name: 'Add feed' })],
+      },
+      {
+        link: 'Power',
+        ready: page.getByRole('heading', { name: 'Power schedules' }),
+        settle: true,
+        absent: [page.getByRole('button', { name: 'New power schedule' })],
+      },
+      {
+        link: 'Screens',
+        ready: page.getByRole('link', { name: 'Console lobby' }),
+        absent: [
+          page.getByText('Act on many screens'),
+          page.getByRole('checkbox'),
+          page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Administration' }),
+        ],
+      },
+    ];
+    for (const p of viewerPages) {
+      await nav(page, p.link);
+      await p.ready.waitFor();
+      if (p.settle) await settled(page);
+      for (const control of p.absent) expect(await control.count()).toBe(0);
+    }
     // Sign-out revokes the refresh token at the server: presented again, it is refused.
     const { refreshToken } = await tokens(page);
     await page.getByRole('button', { name: 'Sign out' }).click();

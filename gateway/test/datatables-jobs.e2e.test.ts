@@ -8,7 +8,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import type { IdentityService } from '@pylon/identity';
 import { loadConfig } from '@pylon/kit';
 import { startAllInOne, type AllInOne } from '../../launcher/src/all-in-one.js';
 import { allInOneEnv } from '../../launcher/src/all-in-one.config.js';
@@ -40,8 +39,7 @@ async function start(): Promise<AllInOne> {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pylon-jobs-e2e-'));
   app = await start();
-  const identity = app.subgraphs.identity as unknown as IdentityService;
-  keyB = await otherAccountKey(identity, 'jobs-e2e-other', 'o@other.example');
+  keyB = await otherAccountKey(app, 'jobs-e2e-other', 'o@other.example');
 }, 60_000);
 afterAll(async () => {
   await app?.close();

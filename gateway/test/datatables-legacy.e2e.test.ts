@@ -1,5 +1,4 @@
 /** Legacy /datatables: tables and rows in json, xml and JSONP; camelCase row query parameters; row writes with JSON or XML bodies; another account's ids are 404. */
-import type { IdentityService } from '@pylon/identity';
 import { parseXmlBody } from '@pylon/legacy-adapter';
 import { legacyCaller, startHarness, type Harness } from './harness.js';
 import { otherAccountKey } from './other-account.js';
@@ -9,8 +8,7 @@ let otherKey: string;
 let tableId: string;
 beforeAll(async () => {
   h = await startHarness();
-  const identity = h.subgraphs.identity as unknown as IdentityService;
-  otherKey = await otherAccountKey(identity, 'legacy-dt-other', 'o@legacy-dt.example');
+  otherKey = await otherAccountKey(h, 'legacy-dt-other', 'o@legacy-dt.example');
   const created = await h.gql('mutation($input: CreateDataTableInput!) { createDataTable(input: $input) { success error table { id } } }', {
     variables: {
       input: {

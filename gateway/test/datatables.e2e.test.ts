@@ -6,7 +6,6 @@
  */
 import { crc32, deflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
-import type { IdentityService } from '@pylon/identity';
 import { startHarness, type Harness } from './harness.js';
 import { otherAccountKey } from './other-account.js';
 
@@ -91,8 +90,7 @@ const LIAR = zip([{ name: '[Content_Types].xml', data: Buffer.alloc(10 * 1024 * 
 
 beforeAll(async () => {
   h = await startHarness();
-  const identity = h.subgraphs.identity as unknown as IdentityService;
-  keyB = await otherAccountKey(identity, 'dt-other', 'dt@other.example');
+  keyB = await otherAccountKey(h, 'dt-other', 'dt@other.example');
   const created = await call('/datatables', {
     method: 'POST',
     json: {

@@ -2,7 +2,6 @@
  * Device commands over REST: a send answers 204 (the reference) with a `Location` naming the queued
  * commands; `GET /devices/{id}/commands` lists them with their status as the player moves them on.
  */
-import type { IdentityService } from '@pylon/identity';
 import { startHarness, type Harness } from './harness.js';
 import { otherAccountKey } from './other-account.js';
 
@@ -64,8 +63,7 @@ test('bad input names the parameter; unknown and foreign devices are 404', async
   expect(((await bad.json()) as { error: { field: string } }).error.field).toBe('status');
   expect((await call('GET', '/devices/no-such-device/commands')).status).toBe(404);
 
-  const identity = h.subgraphs.identity as IdentityService;
-  const value = await otherAccountKey(identity, 'commands-other', 'other@commands.example');
+  const value = await otherAccountKey(h, 'commands-other', 'other@commands.example');
   expect((await call('GET', `/devices/${device.id}/commands`, undefined, value)).status).toBe(404);
   expect((await call('POST', `/devices/${device.id}/commands`, [{ command: 'reboot' }], value)).status).toBe(404);
 });

@@ -1,5 +1,4 @@
 /** Legacy /devices and /devices/groups: list, one, create and update with XML or JSON bodies, delete; json, xml and JSONP out; errors in the asked format. */
-import type { IdentityService } from '@pylon/identity';
 import { parseXmlBody } from '@pylon/legacy-adapter';
 import { legacyCaller, startHarness, type Harness } from './harness.js';
 import { otherAccountKey } from './other-account.js';
@@ -10,8 +9,7 @@ const call = legacyCaller(() => h);
 const json = (t: string) => JSON.parse(t) as Record<string, any>;
 beforeAll(async () => {
   h = await startHarness();
-  const identity = h.subgraphs.identity as unknown as IdentityService;
-  otherKey = await otherAccountKey(identity, 'legacy-dev-other', 'o@legacy.example');
+  otherKey = await otherAccountKey(h, 'legacy-dev-other', 'o@legacy.example');
 }, 60_000);
 afterAll(() => h.stop());
 

@@ -17,12 +17,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deleteRedisKeys } from '@pylon/adapters/redis';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
-import { createMemoryCache } from '@pylon/adapters/memory';
-import { createAccount, createApiKey, createIdentitySubgraph, createUser } from '@pylon/identity';
-import { InternalTokens } from '@pylon/kit';
+import { createAccount, createApiKey, createUser } from '@pylon/identity';
 import { openEventStream, until, type OpenEventStream } from '@pylon/kit/testing';
-import { freePort, gatewayEnv, Processes, REDIS_URL, redisAnswers } from './processes.js';
+import { freePort, gatewayEnv, Processes, REDIS_URL, redisAnswers, seedIdentity } from './processes.js';
 
 const secret = randomBytes(32).toString('hex');
 const ACCOUNT = `dist-sse-${randomBytes(4).toString('hex')}`;
@@ -43,13 +40,12 @@ let doomedId = '';
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-sse-'));
     procs = new Processes({ secret, dataDir, logLevel: 'warn' });
-    const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
-    const identity = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens: new InternalTokens(secret), principalCacheSeconds: 30 });
-    await createAccount(identity.repo, { id: ACCOUNT, name: 'Stream Co' });
-    const owner = await createUser(identity.repo, { accountId: ACCOUNT, username: `owner@${ACCOUNT}.example`, roles: ['Owner', 'API'] });
-    await createApiKey(identity.repo, { accountId: ACCOUNT, userId: owner.id, name: 'e2e', value: KEY });
-    doomedId = (await createApiKey(identity.repo, { accountId: ACCOUNT, userId: owner.id, name: 'doomed', value: DOOMED })).key.id;
-    await store.close();
+    doomedId = await seedIdentity(dataDir, secret, async ({ repo }) => {
+      await createAccount(repo, { id: ACCOUNT, name: 'Stream Co' });
+      const owner = await createUser(repo, { accountId: ACCOUNT, username: `owner@${ACCOUNT}.example`, roles: ['Owner', 'API'] });
+      await createApiKey(repo, { accountId: ACCOUNT, userId: owner.id, name: 'e2e', value: KEY });
+      return (await createApiKey(repo, { accountId: ACCOUNT, userId: owner.id, name: 'doomed', value: DOOMED })).key.id;
+    });
 
     const shared = { STREAM_DRIVER: 'redis', CACHE_DRIVER: 'redis', REDIS_URL, REDIS_STREAM_PREFIX: PREFIX };
     const [pi, pw, pg, dead] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);

@@ -13,12 +13,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
-import { createMemoryCache } from '@pylon/adapters/memory';
-import { createAccount, createIdentitySubgraph } from '@pylon/identity';
+import { createAccount } from '@pylon/identity';
 import { devicePrincipal, INTERNAL_TOKEN_HEADER, InternalTokens, type Principal } from '@pylon/kit';
 import { testPrincipal } from '@pylon/kit/testing';
-import { freePort, Processes, REDIS_URL, redisAnswers } from './processes.js';
+import { freePort, Processes, REDIS_URL, redisAnswers, seedIdentity } from './processes.js';
+import { pingThroughChange } from './support/long-poll.js';
 
 type Json = Record<string, any>;
 const secret = randomBytes(32).toString('hex');
@@ -37,10 +36,7 @@ beforeAll(async () => {
   redis = await redisAnswers(redisUrl);
   if (!redis && process.env.CI) throw new Error(`Redis at ${redisUrl} is needed under CI`);
 
-  const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
-  const identity = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens, principalCacheSeconds: 30 });
-  await createAccount(identity.repo, { id: ACCOUNT, name: 'Distributed manifests', timezone: 'Europe/Amsterdam' });
-  await store.close();
+  await seedIdentity(dataDir, secret, ({ repo }) => createAccount(repo, { id: ACCOUNT, name: 'Distributed manifests', timezone: 'Europe/Amsterdam' }));
 
   const [pi, pd, pc, ps] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   const at = (p: number) => `http://127.0.0.1:${p}`;
@@ -132,16 +128,10 @@ test('a playlist edit in the content process changes the version the devices pro
 test('a ping long-polling on the devices process answers when a content edit changes its manifest', async () => {
   if (!redis) return console.warn(`skipped: no Redis at ${redisUrl}; change events cross processes only through Redis`);
   const before = (await ping(screen.registrationKey)).manifest_version as string;
-  const started = Date.now();
-  const waiting = fetch(`${url.devices}/player/${screen.registrationKey}/ping?wait=20`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{}',
-  }).then(async (r) => (await r.json()) as Json);
-  await new Promise((r) => setTimeout(r, 300));
-  await gql('content', 'mutation($id: ID!) { updatePlaylist(id: $id, input: { name: "Lobby (night)", type: MULTIMEDIA }) { success } }', { id: playlistId });
-  const answer = await waiting;
-  expect(Date.now() - started).toBeLessThan(10_000);
+  const { answer, ms } = await pingThroughChange(url.devices, screen.registrationKey, () =>
+    gql('content', 'mutation($id: ID!) { updatePlaylist(id: $id, input: { name: "Lobby (night)", type: MULTIMEDIA }) { success } }', { id: playlistId }),
+  );
+  expect(ms).toBeLessThan(10_000);
   expect(answer.manifest_version).not.toBe(before);
 });
 

@@ -27,12 +27,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
-import { createMemoryCache } from '@pylon/adapters/memory';
-import { createAccount, createApiKey, createUser, createIdentitySubgraph } from '@pylon/identity';
-import { InternalTokens } from '@pylon/kit';
+import { createAccount, createApiKey, createUser } from '@pylon/identity';
 import { CHROMIUM, haveChromium } from './chromium.js';
-import { freePort, Processes, REDIS_URL, redisAnswers } from './processes.js';
+import { freePort, Processes, REDIS_URL, redisAnswers, seedIdentity } from './processes.js';
 
 type Json = Record<string, any>;
 const secret = randomBytes(32).toString('hex');
@@ -49,14 +46,13 @@ beforeAll(async () => {
   redis = await redisAnswers(REDIS_URL);
   if (!redis && process.env.CI) throw new Error(`Redis at ${REDIS_URL} is needed under CI`);
 
-  const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
-  const identity = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens: new InternalTokens(secret), principalCacheSeconds: 30 });
-  for (const acc of ['a', 'b'] as const) {
-    const account = await createAccount(identity.repo, { id: `dist-player-${acc}-${run}`, name: `Player ${acc}`, timezone: 'UTC' });
-    const owner = await createUser(identity.repo, { accountId: account.id, username: `owner-${acc}`, roles: ['Owner', 'API'] });
-    await createApiKey(identity.repo, { accountId: account.id, userId: owner.id, name: 'test', value: keys[acc] });
-  }
-  await store.close();
+  await seedIdentity(dataDir, secret, async ({ repo }) => {
+    for (const acc of ['a', 'b'] as const) {
+      const account = await createAccount(repo, { id: `dist-player-${acc}-${run}`, name: `Player ${acc}`, timezone: 'UTC' });
+      const owner = await createUser(repo, { accountId: account.id, username: `owner-${acc}`, roles: ['Owner', 'API'] });
+      await createApiKey(repo, { accountId: account.id, userId: owner.id, name: 'test', value: keys[acc] });
+    }
+  });
 
   // One free port per process (and one nobody listens on: analytics is not started).
   const ports: number[] = [];

@@ -12,7 +12,6 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
-import type { IdentityService } from '@pylon/identity';
 import type { DeviceRepository } from '@pylon/devices';
 import { startHarness, TEST_KEY, type Harness } from './harness.js';
 import { otherAccountKey } from './other-account.js';
@@ -73,8 +72,7 @@ beforeAll(async () => {
     JOBS_MAX_PER_ACCOUNT: '5',
     REPORT_JOB_THRESHOLD_ROWS: '100',
   });
-  const identity = h.subgraphs.identity as unknown as IdentityService;
-  keyB = await otherAccountKey(identity, 'export-jobs-other', 'o@other.example');
+  keyB = await otherAccountKey(h, 'export-jobs-other', 'o@other.example');
   const devices = (h.subgraphs.devices as unknown as { repo: DeviceRepository }).repo;
   const d = (await devices.all(A))[0]!;
   device = { id: d.id, name: d.name };

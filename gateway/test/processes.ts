@@ -47,6 +47,19 @@ export async function seedDemoStore(
   }
 }
 
+/**
+ * Writes what a test needs into `dataDir`'s embedded store through the identity subgraph's use cases
+ * (`seed`), then closes the store for the processes to share; answers what `seed` answers.
+ */
+export async function seedIdentity<T>(dataDir: string, secret: string, seed: (identity: ReturnType<typeof createIdentitySubgraph>) => Promise<T>): Promise<T> {
+  const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
+  try {
+    return await seed(createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens: new InternalTokens(secret), principalCacheSeconds: 30 }));
+  } finally {
+    await store.close();
+  }
+}
+
 /** The subgraph addresses the gateway reads from its environment. */
 const SUBGRAPH_URLS = ['IDENTITY_URL', 'DEVICES_URL', 'CONTENT_URL', 'SCHEDULING_URL', 'DATATABLES_URL', 'ANALYTICS_URL'] as const;
 

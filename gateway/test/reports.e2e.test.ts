@@ -110,20 +110,19 @@ test('POST /report/export streams the CSV: rows, totals, digest; the same again 
   expect(summary).toContain(`SHA-256 of rows,${digest}\r\n`);
   const again = await (await call('/report/export', TEST_KEY, POP)).text();
   expect(again).toContain(`SHA-256 of rows,${digest}\r\n`);
-  const xlsx = await call('/report/export', TEST_KEY, { ...POP, format: 'EXCEL' });
-  expect([
-    xlsx.status,
-    Buffer.from(await xlsx.arrayBuffer())
-      .subarray(0, 2)
-      .toString(),
-  ]).toEqual([200, 'PK']);
-  const pdf = await call('/report/export', TEST_KEY, { ...POP, format: 'PDF' });
-  expect([
-    pdf.status,
-    Buffer.from(await pdf.arrayBuffer())
-      .subarray(0, 5)
-      .toString(),
-  ]).toEqual([200, '%PDF-']);
+  // The other formats: their files' magic numbers (a zip for Excel).
+  for (const [format, magic] of [
+    ['EXCEL', 'PK'],
+    ['PDF', '%PDF-'],
+  ] as const) {
+    const file = await call('/report/export', TEST_KEY, { ...POP, format });
+    expect([
+      file.status,
+      Buffer.from(await file.arrayBuffer())
+        .subarray(0, magic.length)
+        .toString(),
+    ]).toEqual([200, magic]);
+  }
 });
 
 test('every Report operation of rest.yaml: Analytics_View required (viewer yes, API-only 403, no key 401)', async () => {

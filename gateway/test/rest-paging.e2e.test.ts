@@ -2,7 +2,6 @@
  * REST list paging headers: RFC 8288 `Link` (first, prev, next) and `X-Total-Count` when the total
  * is known, beside the reference's bare-array bodies (demo data: eight devices).
  */
-import type { IdentityService } from '@pylon/identity';
 import { startHarness, type Harness } from './harness.js';
 import { otherAccountKey } from './other-account.js';
 
@@ -128,8 +127,7 @@ test('group lists carry Link and X-Total-Count on every page', async () => {
 });
 
 test("another account's totals count only its own records", async () => {
-  const identity = h.subgraphs.identity as IdentityService;
-  const value = await otherAccountKey(identity, 'paging-other', 'other@paging.example');
+  const value = await otherAccountKey(h, 'paging-other', 'other@paging.example');
   const other = (path: string) => fetch(`${h.baseUrl}${path}`, { headers: { 'x-service-apikey': value } });
   const created = await fetch(`${h.baseUrl}/devices`, {
     method: 'POST',

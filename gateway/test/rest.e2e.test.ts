@@ -198,8 +198,7 @@ describe('GET /devices/{id}', () => {
     expect(body.error.message).toContain('no-such-device');
   });
   test("404 for another account's device (object-level authorization)", async () => {
-    const identity = app.subgraphs.identity as unknown as IdentityService;
-    const value = await otherAccountKey(identity, 'rest-e2e-other', 'other@other.example');
+    const value = await otherAccountKey(app, 'rest-e2e-other', 'other@other.example');
     const foreign = await json<RestError>(`/devices/${encodeURIComponent(all[0]!.id)}`, { 'X-Service-ApiKey': value });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('NOT_FOUND');

@@ -13,11 +13,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
-import { createMemoryCache } from '@pylon/adapters/memory';
-import { InternalTokens } from '@pylon/kit';
-import { createAccount, createApiKey, createIdentitySubgraph, createUser } from '@pylon/identity';
-import { freePort, Processes, REDIS_URL, redisAnswers } from './processes.js';
+import { createAccount, createApiKey, createUser } from '@pylon/identity';
+import { freePort, Processes, REDIS_URL, redisAnswers, seedIdentity } from './processes.js';
 
 type Json = Record<string, any>;
 const redis = await redisAnswers(REDIS_URL);
@@ -37,13 +34,12 @@ const dev = { a: '', b: '' };
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'pylon-scale-'));
     procs = new Processes({ secret, dataDir, logLevel: 'warn' });
-    const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
-    const identity = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens: new InternalTokens(secret), principalCacheSeconds: 30 });
-    await createAccount(identity.repo, { id: ACCOUNT, name: 'Scale-out', timezone: 'UTC' });
-    await createUser(identity.repo, { accountId: ACCOUNT, id: 'owner', username: `owner-${ACCOUNT}`, roles: ['Owner', 'API'] });
-    key = (await createApiKey(identity.repo, { accountId: ACCOUNT, userId: 'owner', name: 'main' })).value;
-    spare = await createApiKey(identity.repo, { accountId: ACCOUNT, userId: 'owner', name: 'to revoke' }).then((k) => ({ id: k.key.id, value: k.value }));
-    await store.close();
+    await seedIdentity(dataDir, secret, async ({ repo }) => {
+      await createAccount(repo, { id: ACCOUNT, name: 'Scale-out', timezone: 'UTC' });
+      await createUser(repo, { accountId: ACCOUNT, id: 'owner', username: `owner-${ACCOUNT}`, roles: ['Owner', 'API'] });
+      key = (await createApiKey(repo, { accountId: ACCOUNT, userId: 'owner', name: 'main' })).value;
+      spare = await createApiKey(repo, { accountId: ACCOUNT, userId: 'owner', name: 'to revoke' }).then((k) => ({ id: k.key.id, value: k.value }));
+    });
 
     const [pi, pc, ps, pda, pdb, pga, pgb] = (await Promise.all(Array.from({ length: 7 }, () => freePort()))) as [
       number,

@@ -4,7 +4,6 @@
  * GraphQL writes and nowPlaying / deviceTimeline resolved across subgraphs (device zone from
  * devices, content from content by entity reference), and cross-account isolation.
  */
-import type { IdentityService } from '@pylon/identity';
 import { startHarness, type Harness } from './harness.js';
 import { otherAccountKey } from './other-account.js';
 
@@ -32,8 +31,7 @@ const gqlData = async (query: string, variables: Record<string, unknown> = {}, k
 
 beforeAll(async () => {
   h = await startHarness();
-  const identity = h.subgraphs.identity as unknown as IdentityService;
-  otherKey = await otherAccountKey(identity, 'schedules-e2e-other', 'o@other.example');
+  otherKey = await otherAccountKey(h, 'schedules-e2e-other', 'o@other.example');
   playlistId = (await gqlData('mutation { createPlaylist(input: { name: "Sched list" }) { playlist { id } } }')).createPlaylist.playlist.id;
   templateId = (await gqlData('mutation { createTemplate(input: { name: "Sched layout", width: 1920, height: 1080 }) { template { id } } }')).createTemplate
     .template.id;

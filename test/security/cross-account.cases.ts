@@ -247,6 +247,56 @@ function analyticsRestCases(): Record<string, Case> {
   );
 }
 
+/**
+ * A content area's REST cases on A's record `id` and group `group`: B's lists filtered by A's ids
+ * (`lists`: query parameter → id) are empty, and B's reads and writes by id answer 404. Templates
+ * take no PUT or PATCH (`edits: false`).
+ */
+function restAreaCases(area: string, id: keyof Ids, group: keyof Ids, lists: Record<string, keyof Ids>, edits = true): Record<string, Case> {
+  const one = (c: CaseContext) => `/${area}/${c.ids[id]}`;
+  const groupOf = (c: CaseContext) => `/${area}/groups/${c.ids[group]}`;
+  const rename = { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) };
+  const cases: Record<string, Case> = {
+    [`REST GET /${area}`]: async (c) => {
+      for (const [param, of] of Object.entries(lists)) await emptyList(c.rest(`/${area}?${param}=${c.ids[of]}`));
+    },
+    [`REST GET /${area}/{id}`]: (c) => status(c.rest(one(c)), 404),
+    [`REST DELETE /${area}/{id}`]: (c) => status(c.rest(one(c), { method: 'DELETE' }), 404),
+    [`REST GET /${area}/groups`]: (c) => emptyList(c.rest(`/${area}/groups?id=${c.ids[group]}`)),
+    [`REST PUT /${area}/groups/{id}`]: (c) => status(c.rest(groupOf(c), rename), 404),
+    [`REST DELETE /${area}/groups/{id}`]: (c) => status(c.rest(groupOf(c), { method: 'DELETE' }), 404),
+  };
+  if (!edits) return cases;
+  return {
+    ...cases,
+    [`REST PUT /${area}/{id}`]: (c) => status(c.rest(one(c), rename), 404),
+    [`REST PATCH /${area}/{id}`]: (c) =>
+      status(c.rest(one(c), { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/name', 'B was here') }), 404),
+  };
+}
+
+/** The group mutations of an area (`Schedule`: createScheduleGroup...) on A's group: B may not nest under it, rename or delete it. */
+function gqlGroupCases(type: string, group: keyof Ids): Record<string, Case> {
+  const vars = (i: Ids) => ({ g: i[group] });
+  return {
+    [`GraphQL Mutation.create${type}Group`]: gqlNothing(
+      `mutation($g: String) { create${type}Group(input: { name: "B under A", parentId: $g }) { success } }`,
+      vars,
+    ),
+    [`GraphQL Mutation.update${type}Group`]: gqlNothing(`mutation($g: ID!) { update${type}Group(id: $g, input: { name: "B was here" }) { success } }`, vars),
+    [`GraphQL Mutation.delete${type}Group`]: gqlNothing(`mutation($g: ID!) { delete${type}Group(id: $g) { success } }`, vars),
+  };
+}
+
+/** B's patch (a rename) and delete of A's record of `type` (`Media`: patchMedia, deleteMedia); templates take no patch. */
+function gqlPatchDeleteCases(type: string, id: keyof Ids, patchable = true): Record<string, Case> {
+  const vars = (i: Ids) => ({ id: i[id] });
+  const del = { [`GraphQL Mutation.delete${type}`]: gqlNothing(`mutation($id: ID!) { delete${type}(id: $id) { success } }`, vars) };
+  if (!patchable) return del;
+  const rename = 'operations: [{ op: "replace", path: "/name", value: "B was here" }]';
+  return { ...del, [`GraphQL Mutation.patch${type}`]: gqlNothing(`mutation($id: ID!) { patch${type}(id: $id, ${rename}) { success } }`, vars) };
+}
+
 export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   // ---- REST
   'REST GET /account/auditevents': (c) => emptyList(c.rest(`/account/auditevents?userId=${c.ids.user}`)),
@@ -388,84 +438,21 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   },
 
   // ---- REST content (A's demo media, playlists, templates and groups)
-  'REST GET /media': async (c) => {
-    await emptyList(c.rest(`/media?id=${c.ids.media}`));
-    await emptyList(c.rest(`/media?group_id=${c.ids.mediaGroup}`));
-  },
-  'REST GET /media/{id}': (c) => status(c.rest(`/media/${c.ids.media}`), 404),
-  'REST PUT /media/{id}': (c) => status(c.rest(`/media/${c.ids.media}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST PATCH /media/{id}': (c) =>
-    status(
-      c.rest(`/media/${c.ids.media}`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: patch('/name', 'B was here') }),
-      404,
-    ),
-  'REST DELETE /media/{id}': (c) => status(c.rest(`/media/${c.ids.media}`, { method: 'DELETE' }), 404),
+  ...restAreaCases('media', 'media', 'mediaGroup', { id: 'media', group_id: 'mediaGroup' }),
   'REST POST /media/import': (c) =>
     refused(c.rest(`/media/import?url=${encodeURIComponent('https://example.com/a.png')}&group_id=${c.ids.mediaGroup}`, { method: 'POST' })),
   'REST POST /media/{group_id}/{file_name}': (c) =>
     refused(c.rest(`/media/${c.ids.mediaGroup}/b.png`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: PNG_1X1 })),
-  'REST GET /media/groups': (c) => emptyList(c.rest(`/media/groups?id=${c.ids.mediaGroup}`)),
-  'REST PUT /media/groups/{id}': (c) =>
-    status(c.rest(`/media/groups/${c.ids.mediaGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST DELETE /media/groups/{id}': (c) => status(c.rest(`/media/groups/${c.ids.mediaGroup}`, { method: 'DELETE' }), 404),
-  'REST GET /playlists': async (c) => {
-    await emptyList(c.rest(`/playlists?id=${c.ids.playlist}`));
-    await emptyList(c.rest(`/playlists?group_id=${c.ids.playlistGroup}`));
-  },
-  'REST GET /playlists/{id}': (c) => status(c.rest(`/playlists/${c.ids.playlist}`), 404),
-  'REST PUT /playlists/{id}': (c) => status(c.rest(`/playlists/${c.ids.playlist}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST PATCH /playlists/{id}': (c) =>
-    status(
-      c.rest(`/playlists/${c.ids.playlist}`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json-patch+json' },
-        body: patch('/name', 'B was here'),
-      }),
-      404,
-    ),
-  'REST DELETE /playlists/{id}': (c) => status(c.rest(`/playlists/${c.ids.playlist}`, { method: 'DELETE' }), 404),
-  'REST GET /playlists/groups': (c) => emptyList(c.rest(`/playlists/groups?id=${c.ids.playlistGroup}`)),
-  'REST PUT /playlists/groups/{id}': (c) =>
-    status(c.rest(`/playlists/groups/${c.ids.playlistGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST DELETE /playlists/groups/{id}': (c) => status(c.rest(`/playlists/groups/${c.ids.playlistGroup}`, { method: 'DELETE' }), 404),
-  'REST GET /templates': async (c) => {
-    await emptyList(c.rest(`/templates?id=${c.ids.template}`));
-    await emptyList(c.rest(`/templates?group_id=${c.ids.templateGroup}`));
-  },
-  'REST GET /templates/{id}': (c) => status(c.rest(`/templates/${c.ids.template}`), 404),
-  'REST DELETE /templates/{id}': (c) => status(c.rest(`/templates/${c.ids.template}`, { method: 'DELETE' }), 404),
-  'REST GET /templates/groups': (c) => emptyList(c.rest(`/templates/groups?id=${c.ids.templateGroup}`)),
-  'REST PUT /templates/groups/{id}': (c) =>
-    status(c.rest(`/templates/groups/${c.ids.templateGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST DELETE /templates/groups/{id}': (c) => status(c.rest(`/templates/groups/${c.ids.templateGroup}`, { method: 'DELETE' }), 404),
+  ...restAreaCases('playlists', 'playlist', 'playlistGroup', { id: 'playlist', group_id: 'playlistGroup' }),
+  ...restAreaCases('templates', 'template', 'templateGroup', { id: 'template', group_id: 'templateGroup' }, false),
 
   // Schedules: A's schedule and schedule group; A's device must be refused in B's writes.
-  'REST GET /schedules': async (c) => {
-    await emptyList(c.rest(`/schedules?id=${c.ids.schedule}`));
-    await emptyList(c.rest(`/schedules?device_id=${c.ids.device}`));
-    await emptyList(c.rest(`/schedules?group_id=${c.ids.scheduleGroup}`));
-  },
+  ...restAreaCases('schedules', 'schedule', 'scheduleGroup', { id: 'schedule', device_id: 'device', group_id: 'scheduleGroup' }),
   'REST POST /schedules': (c) =>
     status(
       c.rest('/schedules', { method: 'POST', body: JSON.stringify({ name: 'B on A device', playlist_id: NO_PUBLIC_WRITE, devices: [{ id: c.ids.device }] }) }),
       400,
     ),
-  'REST GET /schedules/{id}': (c) => status(c.rest(`/schedules/${c.ids.schedule}`), 404),
-  'REST PUT /schedules/{id}': (c) => status(c.rest(`/schedules/${c.ids.schedule}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST PATCH /schedules/{id}': (c) =>
-    status(
-      c.rest(`/schedules/${c.ids.schedule}`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json-patch+json' },
-        body: patch('/name', 'B was here'),
-      }),
-      404,
-    ),
-  'REST DELETE /schedules/{id}': (c) => status(c.rest(`/schedules/${c.ids.schedule}`, { method: 'DELETE' }), 404),
-  'REST GET /schedules/groups': (c) => emptyList(c.rest(`/schedules/groups?id=${c.ids.scheduleGroup}`)),
-  'REST PUT /schedules/groups/{id}': (c) =>
-    status(c.rest(`/schedules/groups/${c.ids.scheduleGroup}`, { method: 'PUT', body: JSON.stringify({ name: 'B was here' }) }), 404),
-  'REST DELETE /schedules/groups/{id}': (c) => status(c.rest(`/schedules/groups/${c.ids.scheduleGroup}`, { method: 'DELETE' }), 404),
 
   // ---- GraphQL queries: B's answers are empty
   'GraphQL Query.playLogs': gqlNothing('query($d: [String!]) { playLogs(startDate: "2020-01-01", endDate: "2100-01-01", deviceId: $d) { deviceId } }', (i) => ({
@@ -581,19 +568,8 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     'mutation($s: ID!) { updateSchedule(id: $s, input: { name: "B was here", playlistId: "x" }) { success } }',
     (i) => ({ s: i.schedule }),
   ),
-  'GraphQL Mutation.patchSchedule': gqlNothing(
-    'mutation($s: ID!) { patchSchedule(id: $s, operations: [{ op: "replace", path: "/name", value: "B" }]) { success } }',
-    (i) => ({ s: i.schedule }),
-  ),
-  'GraphQL Mutation.deleteSchedule': gqlNothing('mutation($s: ID!) { deleteSchedule(id: $s) { success } }', (i) => ({ s: i.schedule })),
-  'GraphQL Mutation.createScheduleGroup': gqlNothing(
-    'mutation($g: String) { createScheduleGroup(input: { name: "B under A", parentId: $g }) { success } }',
-    (i) => ({ g: i.scheduleGroup }),
-  ),
-  'GraphQL Mutation.updateScheduleGroup': gqlNothing('mutation($g: ID!) { updateScheduleGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({
-    g: i.scheduleGroup,
-  })),
-  'GraphQL Mutation.deleteScheduleGroup': gqlNothing('mutation($g: ID!) { deleteScheduleGroup(id: $g) { success } }', (i) => ({ g: i.scheduleGroup })),
+  ...gqlPatchDeleteCases('Schedule', 'schedule'),
+  ...gqlGroupCases('Schedule', 'scheduleGroup'),
   // ---- GraphQL mutations: refused (success:false), nothing of A changes
   // input.orgId with A's organization is issue 9 item 7 (another change, with its own test); groupId here.
   'GraphQL Mutation.createDevice': gqlNothing('mutation($g: String) { createDevice(input: { name: "B on A group", groupId: $g }) { success } }', (i) => ({
@@ -616,19 +592,8 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     'mutation($d: ID!, $g: String, $o: String) { a: updateDevice(id: $d, input: { name: "B was here" }) { success } }',
     (i) => ({ d: i.device }),
   ),
-  'GraphQL Mutation.patchDevice': gqlNothing(
-    'mutation($d: ID!) { patchDevice(id: $d, operations: [{ op: "replace", path: "/name", value: "B was here" }]) { success } }',
-    (i) => ({ d: i.device }),
-  ),
-  'GraphQL Mutation.deleteDevice': gqlNothing('mutation($d: ID!) { deleteDevice(id: $d) { success } }', (i) => ({ d: i.device })),
-  'GraphQL Mutation.createDeviceGroup': gqlNothing(
-    'mutation($g: String) { createDeviceGroup(input: { name: "B under A", parentId: $g }) { success } }',
-    (i) => ({ g: i.deviceGroup }),
-  ),
-  'GraphQL Mutation.updateDeviceGroup': gqlNothing('mutation($g: ID!) { updateDeviceGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({
-    g: i.deviceGroup,
-  })),
-  'GraphQL Mutation.deleteDeviceGroup': gqlNothing('mutation($g: ID!) { deleteDeviceGroup(id: $g) { success } }', (i) => ({ g: i.deviceGroup })),
+  ...gqlPatchDeleteCases('Device', 'device'),
+  ...gqlGroupCases('Device', 'deviceGroup'),
   'GraphQL Mutation.sendDeviceCommand': gqlNothing(
     'mutation($d: String!) { sendDeviceCommand(deviceId: $d, commands: [{ command: "reboot" }]) { success } }',
     (i) => ({ d: i.device }),
@@ -771,18 +736,8 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
   'GraphQL Mutation.updateMedia': gqlNothing('mutation($m: ID!, $g: String) { a: updateMedia(id: $m, input: { name: "B was here" }) { success } }', (i) => ({
     m: i.media,
   })),
-  'GraphQL Mutation.patchMedia': gqlNothing(
-    'mutation($m: ID!) { patchMedia(id: $m, operations: [{ op: "replace", path: "/name", value: "B was here" }]) { success } }',
-    (i) => ({ m: i.media }),
-  ),
-  'GraphQL Mutation.deleteMedia': gqlNothing('mutation($m: ID!) { deleteMedia(id: $m) { success } }', (i) => ({ m: i.media })),
-  'GraphQL Mutation.createMediaGroup': gqlNothing('mutation($g: String) { createMediaGroup(input: { name: "B under A", parentId: $g }) { success } }', (i) => ({
-    g: i.mediaGroup,
-  })),
-  'GraphQL Mutation.updateMediaGroup': gqlNothing('mutation($g: ID!) { updateMediaGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({
-    g: i.mediaGroup,
-  })),
-  'GraphQL Mutation.deleteMediaGroup': gqlNothing('mutation($g: ID!) { deleteMediaGroup(id: $g) { success } }', (i) => ({ g: i.mediaGroup })),
+  ...gqlPatchDeleteCases('Media', 'media'),
+  ...gqlGroupCases('Media', 'mediaGroup'),
   'GraphQL Mutation.createPlaylist': gqlNothing('mutation($g: String) { createPlaylist(input: { name: "B in A group", groupId: $g }) { success } }', (i) => ({
     g: i.playlistGroup,
   })),
@@ -790,11 +745,7 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     'mutation($p: ID!) { updatePlaylist(id: $p, input: { name: "B was here", type: MULTIMEDIA }) { success } }',
     (i) => ({ p: i.playlist }),
   ),
-  'GraphQL Mutation.patchPlaylist': gqlNothing(
-    'mutation($p: ID!) { patchPlaylist(id: $p, operations: [{ op: "replace", path: "/name", value: "B was here" }]) { success } }',
-    (i) => ({ p: i.playlist }),
-  ),
-  'GraphQL Mutation.deletePlaylist': gqlNothing('mutation($p: ID!) { deletePlaylist(id: $p) { success } }', (i) => ({ p: i.playlist })),
+  ...gqlPatchDeleteCases('Playlist', 'playlist'),
   'GraphQL Mutation.addPlaylistSource': gqlNothing(
     'mutation($p: ID!, $m: ID!) { addPlaylistSource(input: { playlistId: $p, fileId: $m, interval: 5 }) { success } }',
     (i) => ({ p: i.playlist, m: i.media }),
@@ -814,14 +765,7 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     'mutation($p: ID!) { reorderPlaylistSources(input: { playlistId: $p, sourceIds: [] }) { success } }',
     (i) => ({ p: i.playlist }),
   ),
-  'GraphQL Mutation.createPlaylistGroup': gqlNothing(
-    'mutation($g: String) { createPlaylistGroup(input: { name: "B under A", parentId: $g }) { success } }',
-    (i) => ({ g: i.playlistGroup }),
-  ),
-  'GraphQL Mutation.updatePlaylistGroup': gqlNothing('mutation($g: ID!) { updatePlaylistGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({
-    g: i.playlistGroup,
-  })),
-  'GraphQL Mutation.deletePlaylistGroup': gqlNothing('mutation($g: ID!) { deletePlaylistGroup(id: $g) { success } }', (i) => ({ g: i.playlistGroup })),
+  ...gqlGroupCases('Playlist', 'playlistGroup'),
   // A's group, A's playlist in a module, A's data table in a module (a menu board): each refused.
   'GraphQL Mutation.createTemplate': gqlNothing(
     'mutation($g: String, $p: String, $d: String) { a: createTemplate(input: { name: "B", width: 100, height: 100, groupId: $g }) { success } b: createTemplate(input: { name: "B", width: 100, height: 100, modules: [{ left: 0, top: 0, width: 10, height: 10, playlistId: $p }] }) { success } c: createTemplate(input: { name: "B", width: 100, height: 100, modules: [{ left: 0, top: 0, width: 10, height: 10, dataTableId: $d }] }) { success } }',
@@ -831,15 +775,8 @@ export const CROSS_ACCOUNT_CASES: Record<string, Case> = {
     'mutation($t: ID!) { updateTemplate(id: $t, input: { name: "B was here", width: 100, height: 100, modules: [] }) { success } }',
     (i) => ({ t: i.template }),
   ),
-  'GraphQL Mutation.deleteTemplate': gqlNothing('mutation($t: ID!) { deleteTemplate(id: $t) { success } }', (i) => ({ t: i.template })),
-  'GraphQL Mutation.createTemplateGroup': gqlNothing(
-    'mutation($g: String) { createTemplateGroup(input: { name: "B under A", parentId: $g }) { success } }',
-    (i) => ({ g: i.templateGroup }),
-  ),
-  'GraphQL Mutation.updateTemplateGroup': gqlNothing('mutation($g: ID!) { updateTemplateGroup(id: $g, input: { name: "B was here" }) { success } }', (i) => ({
-    g: i.templateGroup,
-  })),
-  'GraphQL Mutation.deleteTemplateGroup': gqlNothing('mutation($g: ID!) { deleteTemplateGroup(id: $g) { success } }', (i) => ({ g: i.templateGroup })),
+  ...gqlPatchDeleteCases('Template', 'template', false),
+  ...gqlGroupCases('Template', 'templateGroup'),
 
   // Lists and counts filtered by `where` on A's ids (and A's groups as parents): nothing of A's.
   'GraphQL Query.mediaGroups': gqlWhere('mediaGroups', { id: 'mediaGroup', parentId: 'mediaGroup' }),

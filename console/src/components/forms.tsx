@@ -15,12 +15,12 @@ export function SaveOrCancel({ disabled, onCancel, children }: { disabled: boole
   );
 }
 
-/** One option a record: its name shown, its id the value (none while the records load). */
-export function NamedOptions({ items }: { items: readonly { id: string; name: string }[] | null | undefined }) {
+/** One option a record: its name shown, its id the value, after `prefix` (none while the records load). */
+export function NamedOptions({ items, prefix = '' }: { items: readonly { id: string; name: string }[] | null | undefined; prefix?: string }) {
   return (
     <>
       {items?.map((x) => (
-        <option key={x.id} value={x.id}>
+        <option key={x.id} value={prefix + x.id}>
           {x.name}
         </option>
       ))}

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { graphql } from '../gql';
 import { gql } from '../lib/api';
 import { accepted, handleSubmit, useAction } from '../lib/use-action';
+import { Chips } from './chips';
 import { ErrorState } from './states';
 
 const PatchMediaTags = graphql(`
@@ -26,11 +27,7 @@ export function TagChips({ tags }: { tags: readonly string[] }) {
   if (!tags.length) return null;
   return (
     <span className="tags">
-      {tags.map((t) => (
-        <span className="tag" key={t}>
-          {t}
-        </span>
-      ))}
+      <Chips items={tags} />
     </span>
   );
 }

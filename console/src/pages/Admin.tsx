@@ -15,6 +15,7 @@ import { Link, useLocation } from '../lib/router';
 import { accepted, useAction } from '../lib/use-action';
 import { useQuery } from '../lib/use-query';
 import { RecordTable, ROW_ACTIONS } from '../components/record-table';
+import { Chips } from '../components/chips';
 
 const Users = graphql(`
   query AdminUsers {
@@ -243,11 +244,7 @@ function UsersSection() {
                   </td>
                   <td>{[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}</td>
                   <td>
-                    {u.roles.map((r) => (
-                      <span className="tag" key={r}>
-                        {r}
-                      </span>
-                    ))}
+                    <Chips items={u.roles} />
                   </td>
                   <td>{when(u.lastActivity)}</td>
                   {canEdit && (

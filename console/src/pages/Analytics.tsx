@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { Bar } from 'react-chartjs-2';
 import { Async, Empty, ErrorState } from '../components/states';
 import { graphql } from '../gql';
-import type { AnalyticsIntervalType } from '../gql/graphql';
 import { download, gql } from '../lib/api';
+import { RANGES, rangeDates } from '../lib/ranges';
 import { useQuery } from '../lib/use-query';
 
 ChartJS.register(CategoryScale, LinearScale, BarElement, Tooltip, Legend);
@@ -20,19 +20,12 @@ const PlaysOverTime = graphql(`
   }
 `);
 
-const RANGES: Record<string, { days: number; interval: AnalyticsIntervalType }> = {
-  'Last 24 hours': { days: 1, interval: 'HOUR' },
-  'Last 7 days': { days: 7, interval: 'DAY' },
-  'Last 30 days': { days: 30, interval: 'DAY' },
-};
-
 export function AnalyticsPage() {
   const [range, setRange] = useState('Last 24 hours');
   const { days, interval } = RANGES[range]!;
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const [span] = useState(() => ({ now: Date.now() }));
-  const end = new Date(span.now).toISOString().slice(0, 19) + 'Z';
-  const start = new Date(span.now - days * 86_400_000).toISOString().slice(0, 19) + 'Z';
+  const { start, end } = rangeDates(days, span.now);
   const q = useQuery(() => gql(PlaysOverTime, { start, end, interval, timeZone }), [range]);
   const [csvError, setCsvError] = useState<Error>();
   const [csvBusy, setCsvBusy] = useState(false);

@@ -11,6 +11,7 @@ import { MediaGroupPicker, treeOrder, useMediaGroups } from '../components/media
 import { UrlImport } from '../components/media-import';
 import { MoveToGroup, PatchMedia } from '../components/media-move';
 import { TagChips, TagEditor } from '../components/media-tags';
+import { Pager } from '../components/pager';
 import { Async, Empty, ErrorState } from '../components/states';
 import { ValidityBadge, ValidityEditor } from '../components/validity';
 import { graphql } from '../gql';
@@ -274,17 +275,7 @@ export function MediaPage() {
                   </li>
                 ))}
               </ul>
-              <nav className="pager" aria-label="Pages">
-                <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>
-                  Previous
-                </button>
-                <span>
-                  Page {page + 1} of {Math.ceil(d.mediaCount / PAGE)}
-                </span>
-                <button type="button" disabled={(page + 1) * PAGE >= d.mediaCount} onClick={() => setPage(page + 1)}>
-                  Next
-                </button>
-              </nav>
+              <Pager page={page} pages={Math.ceil(d.mediaCount / PAGE)} onPage={setPage} />
             </>
           )
         }

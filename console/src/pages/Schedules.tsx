@@ -416,18 +416,10 @@ export function SchedulesPage() {
                   Screen or schedule group{' '}
                   <select value={current} onChange={(e) => setTarget(e.target.value)}>
                     <optgroup label="Screens">
-                      {d.device?.map((s) => (
-                        <option key={s.id} value={`d:${s.id}`}>
-                          {s.name}
-                        </option>
-                      ))}
+                      <NamedOptions items={d.device} prefix="d:" />
                     </optgroup>
                     <optgroup label="Schedule groups">
-                      {d.scheduleGroups?.map((g) => (
-                        <option key={g.id} value={`g:${g.id}`}>
-                          {g.name}
-                        </option>
-                      ))}
+                      <NamedOptions items={d.scheduleGroups} prefix="g:" />
                     </optgroup>
                   </select>
                 </label>

@@ -13,6 +13,7 @@ import { Link } from '../lib/router';
 import { useQuery } from '../lib/use-query';
 import { ScreenHealth } from './ScreenHealth';
 import { RecordTable } from '../components/record-table';
+import { Chips } from '../components/chips';
 
 const ScreenDetail = graphql(`
   query ScreenDetail($id: String!) {
@@ -285,11 +286,7 @@ export function ScreenPage({ id }: { id: string }) {
                   {s.timezone ? `time zone ${s.timezone}` : zoneUsed ? `time zone ${zoneUsed} (the account's; the screen sets none)` : 'time zone…'}
                 </span>
                 {s.groupName ? ` · group ${s.groupName}` : ''}
-                {s.tags.map((t) => (
-                  <span className="tag" key={t}>
-                    {t}
-                  </span>
-                ))}
+                <Chips items={s.tags} />
               </p>
               <div className="columns">
                 <div>

@@ -8,8 +8,8 @@ import { useState } from 'react';
 import { Line } from 'react-chartjs-2';
 import { Async, Empty } from '../components/states';
 import { graphql } from '../gql';
-import type { AnalyticsIntervalType } from '../gql/graphql';
 import { gql } from '../lib/api';
+import { RANGES, rangeDates } from '../lib/ranges';
 import { useRights } from '../lib/permissions';
 import { useQuery } from '../lib/use-query';
 
@@ -29,10 +29,8 @@ const ScreenHealthQuery = graphql(`
   }
 `);
 
-const RANGES: Record<string, { days: number; interval: AnalyticsIntervalType }> = {
-  'Last 24 hours': { days: 1, interval: 'HOUR' },
-  'Last 7 days': { days: 7, interval: 'DAY' },
-};
+/** Ping health is charted over a day or a week. */
+const HEALTH_RANGES = Object.keys(RANGES).filter((r) => RANGES[r]!.days <= 7);
 
 const pct = (n: number) => `${Math.round(n * 10) / 10} %`;
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
@@ -44,8 +42,7 @@ export function ScreenHealth({ id }: { id: string }) {
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   // The range ends when it was last asked for: "Check again" and a new range move it to the present.
   const [now, setNow] = useState(() => Date.now());
-  const end = new Date(now).toISOString().slice(0, 19) + 'Z';
-  const start = new Date(now - days * 86_400_000).toISOString().slice(0, 19) + 'Z';
+  const { start, end } = rangeDates(days, now);
   const allowed = rights.can('Analytics');
   const q = useQuery(() => (allowed ? gql(ScreenHealthQuery, { id, start, end, interval, timeZone }) : Promise.resolve(null)), [id, range, allowed, now]);
   return (
@@ -67,7 +64,7 @@ export function ScreenHealth({ id }: { id: string }) {
                   setNow(Date.now());
                 }}
               >
-                {Object.keys(RANGES).map((r) => (
+                {HEALTH_RANGES.map((r) => (
                   <option key={r}>{r}</option>
                 ))}
               </select>

@@ -7,6 +7,8 @@
  * read the page's alerts or the page again, at most twice a second.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { Chips } from '../components/chips';
+import { Pager } from '../components/pager';
 import { Async, Empty } from '../components/states';
 import { graphql } from '../gql';
 import type { DeviceFilterInput } from '../gql/graphql';
@@ -232,11 +234,7 @@ export function ScreensPage() {
                         <td>{s.isOnline ? (s.pingData?.currentSchedule ?? 'nothing scheduled') : '—'}</td>
                         <td>{s.groupName ?? '—'}</td>
                         <td>
-                          {s.tags.map((t) => (
-                            <span className="tag" key={t}>
-                              {t}
-                            </span>
-                          ))}
+                          <Chips items={s.tags} />
                         </td>
                         <td>{s.pingData?.timestamp ? new Date(s.pingData.timestamp).toLocaleString() : 'never'}</td>
                       </tr>
@@ -244,17 +242,7 @@ export function ScreensPage() {
                   })}
                 </tbody>
               </table>
-              <nav className="pager" aria-label="Pages">
-                <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>
-                  Previous
-                </button>
-                <span>
-                  Page {page + 1} of {pages}
-                </span>
-                <button type="button" disabled={page + 1 >= pages} onClick={() => setPage(page + 1)}>
-                  Next
-                </button>
-              </nav>
+              <Pager page={page} pages={pages} onPage={setPage} />
             </>
           );
         }}

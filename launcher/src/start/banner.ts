@@ -1,13 +1,8 @@
 /** What `npm start` prints once ready: the addresses, and the demo credentials when this start made them. */
+import type { AllInOne } from '../all-in-one.js';
 import type { AllInOneEnv } from '../all-in-one.config.js';
 
-export interface BannerFacts {
-  baseUrl: string;
-  legacyUrl: string;
-  docs: boolean;
-  apiKey?: string;
-  demoPassword?: string;
-  oauthIssuer: string;
+export interface BannerFacts extends Pick<AllInOne, 'baseUrl' | 'legacyUrl' | 'docs' | 'apiKey' | 'demoPassword' | 'oauthIssuer'> {
   /** Where `npm start` writes its log (the console shows warnings and errors only). */
   logFile?: string;
 }

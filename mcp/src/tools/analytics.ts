@@ -24,6 +24,9 @@ const rangeVariables = (i: { from: string; to: string; interval?: string | undef
   limit: MAX_ROWS + 1,
 });
 
+/** A capped answer's shape: rows of `row`, and whether there were more. */
+const cappedRows = <S extends z.ZodRawShape>(row: S) => ({ rows: z.array(z.object(row)), truncated: z.boolean() });
+
 /** At most MAX_ROWS rows, and whether there were more. */
 function capped<V, R>(r: Result<V>, rows: (v: V) => R[]): Result<{ rows: R[]; truncated: boolean }> {
   if (!r.ok) return r;
@@ -38,19 +41,14 @@ export const playStats = defineTool({
   description: `How often and how long each media file played per period over a range, across the given screens (default all of yours).
 At most ${MAX_ROWS} rows (truncated says when there were more: narrow the range or the screens).`,
   input: range,
-  output: {
-    rows: z.array(
-      z.object({
-        fileId: z.string().nullable(),
-        fileName: z.string().nullable(),
-        periodStart: z.string(),
-        periodEnd: z.string(),
-        totalPlays: z.number(),
-        totalDuration: z.number(),
-      }),
-    ),
-    truncated: z.boolean(),
-  },
+  output: cappedRows({
+    fileId: z.string().nullable(),
+    fileName: z.string().nullable(),
+    periodStart: z.string(),
+    periodEnd: z.string(),
+    totalPlays: z.number(),
+    totalDuration: z.number(),
+  }),
   async run(client, i) {
     const r = await client.graphql(d.PlayStatsDocument, rangeVariables(i));
     return capped(r, (v) => (v.playStatsByTime ?? []).map((x) => ({ ...x, fileId: x.fileId ?? null, fileName: x.fileName ?? null })));
@@ -64,19 +62,14 @@ export const uptime = defineTool({
   description: `Uptime per screen and period over a range: the share of the period's minutes with a ping (0 to 100), and health alerts counted.
 Default every screen that pinged in the range. At most ${MAX_ROWS} rows (truncated says when there were more).`,
   input: range,
-  output: {
-    rows: z.array(
-      z.object({
-        screenId: z.string(),
-        screenName: z.string().nullable(),
-        periodStart: z.string(),
-        periodEnd: z.string(),
-        uptimePercentage: z.number(),
-        alertCount: z.number(),
-      }),
-    ),
-    truncated: z.boolean(),
-  },
+  output: cappedRows({
+    screenId: z.string(),
+    screenName: z.string().nullable(),
+    periodStart: z.string(),
+    periodEnd: z.string(),
+    uptimePercentage: z.number(),
+    alertCount: z.number(),
+  }),
   async run(client, i) {
     const r = await client.graphql(d.UptimeDocument, rangeVariables(i));
     return capped(r, (v) => (v.deviceMetrics ?? []).map(({ deviceId, deviceName, ...x }) => ({ screenId: deviceId, screenName: deviceName ?? null, ...x })));

@@ -46,6 +46,14 @@ const view = (o: OverrideView): z.infer<typeof override> => ({
   screens: o.screens.slice(0, NAMED).map((s) => ({ id: s.device.id, name: s.device.name, state: String(s.state) })),
 });
 
+type OverridePayload = Parameters<typeof payload>[0] & { override?: OverrideView | null };
+/** The override a start or cancel answered, as the tools show it (or why the mutation failed). */
+function answered<V>(r: Result<V>, field: (v: V) => OverridePayload | null | undefined): Result<z.infer<typeof override>> {
+  if (!r.ok) return r;
+  const p = payload(field(r.value));
+  return p.ok ? { ok: true, value: view(p.value.override!) } : p;
+}
+
 const names = (screens: { id: string; name: string }[], total: number) =>
   screens
     .slice(0, NAMED)
@@ -124,10 +132,8 @@ permission (Owner, Administrator).`,
         endsAt: i.endsAt ?? null,
       },
     });
-    if (!r.ok) return r;
-    const p = payload(r.value.startOverride);
-    if (!p.ok) return p;
-    return { ok: true, value: { started: view(p.value.override!) } };
+    const started = answered(r, (v) => v.startOverride);
+    return started.ok ? { ok: true, value: { started: started.value } } : started;
   },
 });
 
@@ -155,10 +161,8 @@ Answers the override after the cancel (state CANCELLED, cancelledAt). Needs the 
     if (i.confirm !== true)
       return needsConfirm(`This would cancel override "${o.name}" (${o.id}), releasing ${screens.length} screen(s): ${names(screens, screens.length)}.`);
     const r = await client.graphql(d.CancelOverrideDocument, { id: o.id });
-    if (!r.ok) return r;
-    const p = payload(r.value.cancelOverride);
-    if (!p.ok) return p;
-    return { ok: true, value: { cancelled: view(p.value.override!) } };
+    const cancelled = answered(r, (v) => v.cancelOverride);
+    return cancelled.ok ? { ok: true, value: { cancelled: cancelled.value } } : cancelled;
   },
 });
 

@@ -185,28 +185,30 @@ export const DISPLAY_COMMAND_FIELDS: FieldMap = {
   ...storedFields('string', ['name', 'command', 'arg']),
 };
 
+/** The device fields stored as they are (built once; `deviceFields` adds the derived isOnline). */
+const STORED_DEVICE_FIELDS: FieldMap = {
+  ...storedFields('string', ['id', 'name', 'groupId', 'groupName', 'orgId']),
+  tags: { path: 'tags', kind: 'stringList' },
+  createdOn: { path: 'createdAt', kind: 'date' },
+  deviceType: { nested: storedFields('string', ['id', 'name', 'manufacturer'], 'deviceType') },
+  pingData: {
+    nested: {
+      ...storedFields('number', ['cpuUsage', 'memoryUsage', 'diskUsage'], 'pingData'),
+      ...storedFields('string', ['playerVersion', 'ipAddress'], 'pingData'),
+      timestamp: { path: 'pingData.timestamp', kind: 'date' },
+    },
+  },
+  location: {
+    nested: {
+      ...storedFields('string', ['city', 'state', 'country'], 'location'),
+      ...storedFields('number', ['latitude', 'longitude'], 'location'),
+    },
+  },
+};
+
 /** How the GraphQL where/order fields map onto stored device documents. */
 export function deviceFields(cutoff: () => string): FieldMap {
   const onlineClause = (wantOnline: boolean): Filter =>
     wantOnline ? { 'pingData.timestamp': { $gte: cutoff() } } : { $or: [{ pingData: null }, { 'pingData.timestamp': { $lt: cutoff() } }] };
-  return {
-    ...storedFields('string', ['id', 'name', 'groupId', 'groupName', 'orgId']),
-    tags: { path: 'tags', kind: 'stringList' },
-    createdOn: { path: 'createdAt', kind: 'date' },
-    isOnline: derivedBooleanField(onlineClause, 'pingData.timestamp'),
-    deviceType: { nested: storedFields('string', ['id', 'name', 'manufacturer'], 'deviceType') },
-    pingData: {
-      nested: {
-        ...storedFields('number', ['cpuUsage', 'memoryUsage', 'diskUsage'], 'pingData'),
-        ...storedFields('string', ['playerVersion', 'ipAddress'], 'pingData'),
-        timestamp: { path: 'pingData.timestamp', kind: 'date' },
-      },
-    },
-    location: {
-      nested: {
-        ...storedFields('string', ['city', 'state', 'country'], 'location'),
-        ...storedFields('number', ['latitude', 'longitude'], 'location'),
-      },
-    },
-  };
+  return { ...STORED_DEVICE_FIELDS, isOnline: derivedBooleanField(onlineClause, 'pingData.timestamp') };
 }

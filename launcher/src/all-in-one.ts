@@ -164,6 +164,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   cacheMetrics(ops.registry, 'pylon_gateway_cache', Object.fromEntries(Object.entries(gateway.caches).map(([name, c]) => [name, c.cache])));
   const edge = await createHttpEdge(env, { gateway, access, subgraphs: sg, backends, ops, logger, publicBase });
   const demo = await demoStarted;
+  const telemetryConsumer = await consumerStarted;
 
   progress('listening');
   const servers = [await listen(edge.app, env.PORT, env.HOST), await listen(edge.legacy, env.LEGACY_PORT, env.HOST)];
@@ -172,12 +173,6 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   const baseUrl = urlOf(servers[0]!);
   listening.baseUrl = baseUrl;
   await access.start(baseUrl);
-  // The consumer subscribes once the analytics migrations are applied: on a first start they run
-  // ~0.5 s on chDB's threads, while the listeners and the OAuth server start (/readyz says 503 until then).
-  const telemetryConsumer = await consumerStarted.catch(async (e: unknown) => {
-    await Promise.all(servers.map(closeServer));
-    throw e;
-  });
   demo.listening(baseUrl);
   // A second later: the readiness probes that find it ready do not wait for it; the first query need not build it.
   setTimeout(() => gateway.warm(), 1000).unref();

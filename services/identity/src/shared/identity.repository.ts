@@ -247,11 +247,16 @@ export const ORGANIZATION_FIELDS: FieldMap = {
   createdOn: { path: 'createdAt', kind: 'date' },
 };
 
+/** The API key fields stored as they are (built once per process, not per listing). */
+const STORED_API_KEY_FIELDS: FieldMap = {
+  ...storedFields('string', ['id', 'name', 'prefix', 'userId']),
+  ...storedFields('date', ['expiresAt', 'revokedAt']),
+};
+
 /** How the GraphQL where/order fields of ApiKey map onto stored keys (never the hash); isActive as of `nowIso`. */
 export function apiKeyFields(nowIso: string): FieldMap {
   return {
-    ...storedFields('string', ['id', 'name', 'prefix', 'userId']),
-    ...storedFields('date', ['expiresAt', 'revokedAt']),
+    ...STORED_API_KEY_FIELDS,
     createdOn: { path: 'createdAt', kind: 'date' },
     // Neither revoked nor expired (resolvers.ts ApiKey.isActive).
     isActive: derivedBooleanField((active) =>

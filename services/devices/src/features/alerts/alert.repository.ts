@@ -250,12 +250,17 @@ export const ALERT_RULE_FIELDS: FieldMap = {
   ...STAMP_FIELDS,
 };
 
+/** The alert fields stored as they are (built once per process, not per listing). */
+const STORED_ALERT_FIELDS: FieldMap = {
+  ...storedFields('string', ['id', 'reason']),
+  ...STAMP_FIELDS,
+  ...storedFields('date', ['snoozedUntil', 'resolvedOn']),
+};
+
 /** How the GraphQL where/order fields of Alert map onto stored alert documents. */
 export function alertFields(nowIso: string): FieldMap {
   return {
-    ...storedFields('string', ['id', 'reason']),
-    ...STAMP_FIELDS,
-    ...storedFields('date', ['snoozedUntil', 'resolvedOn']),
+    ...STORED_ALERT_FIELDS,
     autoResolved: { path: 'autoResolved', kind: 'boolean' },
     isActive: derivedBooleanField((active) => activeClause(active, nowIso)),
     alertRule: {

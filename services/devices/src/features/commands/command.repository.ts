@@ -31,10 +31,13 @@ export function statusClause(statuses: readonly string[], nowIso: string): Filte
   return parts.length === 0 ? { id: { $in: [] } } : parts.length === 1 ? parts[0]! : { $or: parts };
 }
 
+/** The command fields stored as they are (built once per process, not per listing). */
+const STORED_COMMAND_FIELDS: FieldMap = storedFields('string', ['id', 'command', 'arg', 'error']);
+
 /** How the GraphQL where/order fields of DeviceCommand map onto stored commands (status: the effective one at `nowIso`). */
 export function commandFields(nowIso: string): FieldMap {
   return {
-    ...storedFields('string', ['id', 'command', 'arg', 'error']),
+    ...STORED_COMMAND_FIELDS,
     status: lowerCaseEnumField(COMMAND_STATUSES, (values) => statusClause(values, nowIso), 'status'),
     queuedOn: { path: 'queuedAt', kind: 'date' },
     deliveredOn: { path: 'deliveredAt', kind: 'date' },

@@ -33,13 +33,18 @@ function newestMtime(dir) {
   return newest;
 }
 
-/** The sources a build depends on: every package's src/ and package.json. */
+/**
+ * The sources a build depends on: every package's src/ and package.json; and what the all-in-one's
+ * bundle names (scripts/bundle-entry.cjs): the installed packages' folders follow the lockfile and
+ * the patches, so a change to either makes the build stale too.
+ */
 function sourcesMtime() {
   let newest = 0;
   for (const pkg of PACKAGES) {
     newest = Math.max(newest, newestMtime(path.join(root, pkg, 'src')), fs.statSync(path.join(root, pkg, 'package.json')).mtimeMs);
   }
-  return newest;
+  for (const file of ['pnpm-lock.yaml', 'scripts/bundle-entry.cjs']) newest = Math.max(newest, fs.statSync(path.join(root, file)).mtimeMs);
+  return Math.max(newest, newestMtime(path.join(root, 'patches')));
 }
 
 /** True when `npm run build` ran after the last change to any source. */

@@ -9,12 +9,22 @@ import { join } from 'node:path';
  */
 export async function inScratchDir<S extends { close(): Promise<void> }>(prefix: string, open: (dir: string) => Promise<S>): Promise<S> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
-  const store = await open(dir);
+  const removeDir = () => rm(dir, { recursive: true, force: true });
+  let store: S;
+  try {
+    store = await open(dir);
+  } catch (e) {
+    await removeDir();
+    throw e;
+  }
   const close = store.close.bind(store);
   return Object.assign(store, {
     async close() {
-      await close();
-      await rm(dir, { recursive: true, force: true });
+      try {
+        await close();
+      } finally {
+        await removeDir();
+      }
     },
   });
 }

@@ -175,7 +175,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   await access.start(baseUrl);
   demo.listening(baseUrl);
   // A second later: the readiness probes that find it ready do not wait for it; the first query need not build it.
-  setTimeout(() => gateway.warm(), 1000).unref();
+  const warming = setTimeout(() => gateway.warm(), 1000).unref();
   // Jobs a previous run left unfinished continue from their checkpoints.
   void sg.jobs.resumeAll().catch((err: unknown) => logger.error({ err }, 'unfinished jobs were not resumed'));
   let closed = false;
@@ -197,6 +197,7 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
     async close() {
       if (closed) return;
       closed = true;
+      clearTimeout(warming);
       ops.setDraining();
       /** One step of the stop, in order; a step still running after 2 s is named in the log (where a stop hangs). */
       const step = async (name: string, run: () => unknown) => {

@@ -53,6 +53,9 @@ export async function startDemo(env: AllInOneEnv, sg: InProcessSubgraphs, logger
     ? startSimulator(sg.devices.runtime, { accountId: DEMO_ACCOUNT_ID, intervalSeconds: env.SIGNAGE_SIMULATOR_SECONDS, logger })
     : undefined;
   let fleet: Promise<Fleet | undefined> = Promise.resolve(undefined);
+  // The fleet's delayed start: a stop within that second clears it, and the fleet does not start.
+  let delay: { timer: NodeJS.Timeout; release: () => void } | undefined;
+  let closing = false;
   return {
     ...(demo.apiKey ? { apiKey: demo.apiKey } : {}),
     ...(demo.password ? { password: demo.password } : {}),
@@ -65,7 +68,11 @@ export async function startDemo(env: AllInOneEnv, sg: InProcessSubgraphs, logger
       // History at first start, then live, once the demo schedules exist and a second after the
       // server listens: its first requests (a manifest per screen) do not compete with the start's
       // readiness probes.
-      fleet = Promise.all([media, new Promise((r) => setTimeout(r, FLEET_DELAY_MS))]).then(async () => {
+      const waited = new Promise<void>((release) => {
+        delay = { timer: setTimeout(release, FLEET_DELAY_MS), release };
+      });
+      fleet = Promise.all([media, waited]).then(async () => {
+        if (closing) return undefined;
         const screens = (await sg.devices.repo.all(DEMO_ACCOUNT_ID)).filter((d) => d.registrationKey.startsWith('sim-'));
         const f = await startFleet({
           baseUrl,
@@ -81,6 +88,11 @@ export async function startDemo(env: AllInOneEnv, sg: InProcessSubgraphs, logger
       });
     },
     closeFleet: async () => {
+      closing = true;
+      if (delay) {
+        clearTimeout(delay.timer);
+        delay.release();
+      }
       await (await fleet)?.close();
     },
     closeSimulator: async () => simulator?.close(),

@@ -14,6 +14,7 @@ import {
   envList,
   type Logger,
   type AnalyticsStore,
+  type SqlParams,
   type BlobStore,
   type Cache,
   type DocumentStore,
@@ -235,10 +236,33 @@ export interface BackendOptions {
   logger?: Logger;
   /**
    * Resolve with the analytics store opened but its migrations still running (on the engine's
-   * threads; `migrated` says when they are done), so the caller builds the rest meanwhile. The
-   * caller must await `migrated` before it writes analytics or reports ready.
+   * threads; `migrated` says when they are done), so the caller builds the rest meanwhile. Until
+   * then every call on `analytics` waits for them (and fails as they failed), and the analytics
+   * readiness check fails.
    */
   deferMigrations?: boolean;
+}
+
+/** `store` whose every call first waits for `migrated` (then rejects as it rejected). */
+export function afterMigrations(store: AnalyticsStore, migrated: Promise<void>): AnalyticsStore {
+  let applied = false;
+  void migrated.then(
+    () => (applied = true),
+    () => undefined,
+  );
+  const ready = () => (applied ? undefined : migrated);
+  return {
+    migrate: async (o) => (await ready(), store.migrate(o)),
+    insert: async (table, rows, o) => (await ready(), store.insert(table, rows, o)),
+    query: async <T>(sql: string, params?: SqlParams) => (await ready(), store.query<T>(sql, params)),
+    async *queryStream<T>(sql: string, params?: SqlParams, o?: { signal?: AbortSignal }) {
+      await ready();
+      yield* store.queryStream<T>(sql, params, o);
+    },
+    exec: async (sql, params) => (await ready(), store.exec(sql, params)),
+    ping: () => store.ping(),
+    close: () => store.close(),
+  };
 }
 
 export async function createBackends(env: BackendEnv, want: Want[], clientId = 'pylon', options: BackendOptions = {}): Promise<Backends> {
@@ -308,6 +332,8 @@ export async function createBackends(env: BackendEnv, want: Want[], clientId = '
         if (options.deferMigrations) {
           // Handled where the caller awaits `migrated`; no unhandled rejection meanwhile.
           migrated.catch(() => undefined);
+          // Whoever reads or writes before they are applied waits for them (the migrations run on `a` itself).
+          b.analytics = afterMigrations(a, migrated);
           b.checks.analytics = () => (done ? a.ping() : Promise.reject(new Error('analytics migrations are still running')));
         } else {
           await migrated;

@@ -74,9 +74,10 @@ export interface StartOptions {
 
 /**
  * Start-up: the stores, then the subgraphs, the gateway over them, the access layer and the HTTP
- * edge, and the demo, while the analytics migrations run on chDB's threads and the telemetry
- * consumer starts once they are done; then the listeners. /readyz answers only once the listeners
- * are up, so every backend and the consumer it covers is up by then. `close()` undoes it in reverse.
+ * edge, and the demo, while the analytics migrations run on chDB's threads (every analytics call
+ * waits for them: createBackends' deferMigrations) and the telemetry consumer starts once they are
+ * done; then the listeners and the OAuth server, and the consumer is awaited. /readyz says 503 until
+ * every backend and the consumer are up. `close()` undoes it in reverse.
  */
 export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): Promise<AllInOne> {
   const logger = opts.logger ?? createLogger({ level: env.LOG_LEVEL, name: 'pylon' });
@@ -164,7 +165,6 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   cacheMetrics(ops.registry, 'pylon_gateway_cache', Object.fromEntries(Object.entries(gateway.caches).map(([name, c]) => [name, c.cache])));
   const edge = await createHttpEdge(env, { gateway, access, subgraphs: sg, backends, ops, logger, publicBase });
   const demo = await demoStarted;
-  const telemetryConsumer = await consumerStarted;
 
   progress('listening');
   const servers = [await listen(edge.app, env.PORT, env.HOST), await listen(edge.legacy, env.LEGACY_PORT, env.HOST)];
@@ -173,6 +173,12 @@ export async function startAllInOne(env: AllInOneEnv, opts: StartOptions = {}): 
   const baseUrl = urlOf(servers[0]!);
   listening.baseUrl = baseUrl;
   await access.start(baseUrl);
+  // The consumer subscribes once the analytics migrations are applied: on a first start they run
+  // ~0.5 s on chDB's threads, while the listeners and the OAuth server start (/readyz says 503 until then).
+  const telemetryConsumer = await consumerStarted.catch(async (e: unknown) => {
+    await Promise.all(servers.map(closeServer));
+    throw e;
+  });
   demo.listening(baseUrl);
   // A second later: the readiness probes that find it ready do not wait for it; the first query need not build it.
   const warming = setTimeout(() => gateway.warm(), 1000).unref();

@@ -1,8 +1,8 @@
 /**
  * The all-in-one's stores. `npm start` starts opening them before it loads the rest of the code,
  * so the analytics migrations (tens of DDL statements on a new data dir) run on chDB's threads
- * meanwhile instead of after it; `startAllInOne` awaits them (`migrated`) before the telemetry
- * consumer starts and before the listeners, so /readyz is not 200 before they are done.
+ * meanwhile instead of after it. Every analytics call waits for them; `startAllInOne` starts the
+ * telemetry consumer once they are done (`migrated`) and /readyz is not 200 before.
  */
 import type { Logger } from '@pylon/kit';
 import { createBackends, type Backends } from '@pylon/composition/backends';

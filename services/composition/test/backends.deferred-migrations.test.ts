@@ -1,6 +1,7 @@
 /**
  * createBackends with deferMigrations (the all-in-one's start): the stores are handed over while the
- * analytics migrations still run, and the analytics readiness check fails until they are applied.
+ * analytics migrations still run; the analytics readiness check fails until they are applied, and
+ * every call on the analytics store waits for them.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,15 @@ test('deferred: handed over before the migrations are applied; analytics is not 
   await backends.migrated;
   await expect(backends.checks.analytics!()).resolves.toBeUndefined();
   expect(await appliedCount(backends)).toBe((await listMigrations()).length);
+});
+
+test('deferred: a query sent while the migrations run waits for them and reads the migrated tables', async () => {
+  backends = await createBackends(loadConfig(schema, { SIGNAGE_DATA_DIR: dir }), ['documents', 'analytics'], 'test', { deferMigrations: true });
+  await expect(backends.checks.analytics!()).rejects.toThrow(/migrations are still running/);
+  // Sent at once, before `migrated`: without the wait, schema_migrations and play_logs would not exist yet.
+  const [applied, plays] = await Promise.all([appliedCount(backends), backends.analytics!.query<{ n: string }>('SELECT count() AS n FROM play_logs')]);
+  expect(applied).toBe((await listMigrations()).length);
+  expect(Number(plays[0]?.n)).toBe(0);
 });
 
 test('not deferred (every other process): migrated before createBackends resolves', async () => {

@@ -70,7 +70,7 @@ function fromBundle(root, file) {
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
-/** Bundles `ENTRY` (already compiled); returns how many workspace modules went in. */
+/** Bundles `ENTRY` (already compiled); returns how many modules went in (workspace and inlined). */
 async function bundleAllInOne(root, condition) {
   const outdir = path.join(root, BUNDLE_DIR);
   fs.rmSync(outdir, { recursive: true, force: true });

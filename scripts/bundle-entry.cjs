@@ -70,7 +70,7 @@ function fromBundle(root, file) {
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
-/** Bundles `ENTRY` (already compiled); returns how many modules went in (workspace and inlined). */
+/** Bundles `ENTRY` (already compiled) into BUNDLE_DIR and points `ENTRY` at it. */
 async function bundleAllInOne(root, condition) {
   const outdir = path.join(root, BUNDLE_DIR);
   fs.rmSync(outdir, { recursive: true, force: true });
@@ -100,7 +100,7 @@ async function bundleAllInOne(root, condition) {
       });
     },
   };
-  const result = await esbuild.build({
+  await esbuild.build({
     entryPoints: [path.join(root, ENTRY)],
     bundle: true,
     splitting: true,
@@ -110,13 +110,11 @@ async function bundleAllInOne(root, condition) {
     conditions: [condition],
     outdir,
     sourcemap: 'linked',
-    metafile: true,
     logLevel: 'warning',
     plugins: [thirdPartyAtItsPath, ownUrl],
   });
   fs.writeFileSync(path.join(root, ENTRY), `// The bundle of this entry (scripts/bundle-entry.cjs).\nimport './bundle/all-in-one.main.js';\n`);
   fs.rmSync(path.join(root, `${ENTRY}.map`), { force: true });
-  return Object.keys(result.metafile.inputs).length;
 }
 
-module.exports = { bundleAllInOne, BUNDLE_DIR };
+module.exports = { bundleAllInOne };

@@ -7,7 +7,7 @@ import { AppError } from '@pylon/kit';
 import { deleteOp, getOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 import { toRestTarget, targetInput } from './overrides.js';
-import { byId, errors, json, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, errors, json, md, params, ref, route } from './route.js';
 import { listOf, objectBody, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 
@@ -72,10 +72,7 @@ export const listCapFeeds = route(
     tags: TAGS,
     summary: "The account's CAP alert feeds.",
     description: 'At most 20, by name, each with the alerts it read (latest first). Policy Schedules_View.',
-    responses: {
-      '200': { description: 'The feeds (possibly none).', content: json({ type: 'array', items: ref('CapFeed') }) },
-      ...errors(401, 403, 429, 500, 503),
-    },
+    responses: answers('The feeds (possibly none).', arrayOf('CapFeed'), 401, 403, 429, 500, 503),
   },
   restOp('listCapFeeds', {
     document: gql`
@@ -170,10 +167,7 @@ export const updateCapFeed = route(
       "Only the given fields change; the feed then acts with the caller's policies. 404 when the account has no feed with this id. Policy Overrides_Edit.",
     parameters: params('IdPath'),
     requestBody: { required: true, content: json(ref('CapFeedChanges')) },
-    responses: {
-      '200': { description: 'The changed feed.', content: json(ref('CapFeed')) },
-      ...errors(400, 401, 403, 404, 429, 500, 503),
-    },
+    responses: answers('The changed feed.', ref('CapFeed'), 400, 401, 403, 404, 429, 500, 503),
   },
   restOp('updateCapFeed', {
     document: gql`

@@ -2,7 +2,7 @@
 import { createOp, deleteOp, getOp, patchOp, updateOp, type FieldMap } from './declare.js';
 import { toRestDevice, type DeviceData } from './devices.js';
 import { isRecord } from './shape.js';
-import { JSON_PATCH_BODY, errors, json, md, params, ref, route } from './route.js';
+import { answers, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 /** Tags as the reference sends them ("a,b") or as a list; null or "" clear them. */
@@ -148,10 +148,7 @@ export const patchDevice = route(
     ),
     parameters: params('IdPath'),
     requestBody: JSON_PATCH_BODY,
-    responses: {
-      '200': { description: 'The patched device.', content: json(ref('Device')) },
-      ...errors(400, 401, 403, 404, 409, 422, 500),
-    },
+    responses: answers('The patched device.', ref('Device'), 400, 401, 403, 404, 409, 422, 500),
   },
   patchOp('patchDevice', {
     root: 'patchDevice',
@@ -223,10 +220,7 @@ export const getPairingRequest = route(
       '429), so this is no way to guess codes. Policy: Devices_Edit.',
     ),
     parameters: [{ name: 'code', in: 'path', required: true, schema: { type: 'string', maxLength: 50 } }],
-    responses: {
-      '200': { description: 'The waiting screen.', content: json(ref('PairingRequest')) },
-      ...errors(401, 403, 404, 429, 500),
-    },
+    responses: answers('The waiting screen.', ref('PairingRequest'), 401, 403, 404, 429, 500),
   },
   getOp('getPairingRequest', {
     document: gql`

@@ -5,7 +5,7 @@ import { fieldOf, payloadOf } from './shape.js';
 import { toRestMedia } from './content-shape.js';
 import { tagList } from './device-writes.js';
 import { groupOps, requireName } from './groups.js';
-import { byId, documented, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, documented, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 const toRest = (m: RestMediaFragment) => toRestMedia(m);
@@ -20,13 +20,7 @@ export const listMedia = route(
       '`file_url` and `thumbnail_url` are signed addresses that expire. Policy: Files_View.',
     ),
     parameters: params('IdQuery', 'Take', 'Page', 'GroupId', 'GroupName'),
-    responses: {
-      '200': {
-        description: 'One page of media (possibly empty).',
-        content: json({ type: 'array', items: ref('Media') }),
-      },
-      ...errors(400, 401, 403, 500, 503),
-    },
+    responses: answers('One page of media (possibly empty).', arrayOf('Media'), 400, 401, 403, 500, 503),
   },
   listOp('listMedia', {
     document: gql`
@@ -119,10 +113,7 @@ export const patchMedia = route(
     ),
     parameters: params('IdPath'),
     requestBody: JSON_PATCH_BODY,
-    responses: {
-      '200': { description: 'The patched media.', content: json(ref('Media')) },
-      ...errors(400, 401, 403, 404, 409, 422, 500),
-    },
+    responses: answers('The patched media.', ref('Media'), 400, 401, 403, 404, 409, 422, 500),
   },
   patchOp('patchMedia', {
     root: 'patchMedia',

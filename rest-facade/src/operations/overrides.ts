@@ -7,7 +7,7 @@ import { getOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 import { isRecord, listOf, objectBody, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
-import { byId, errors, json, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, errors, json, md, params, ref, route } from './route.js';
 
 type OverrideData = ItemOf<'getOverride', 'override'>;
 
@@ -81,10 +81,7 @@ export const listOverrides = route(
       'their states. `open_only`: only those not yet ended or cancelled. Policy Schedules_View.',
     ),
     parameters: params('OpenOnly', 'Take'),
-    responses: {
-      '200': { description: 'The overrides (possibly none).', content: json({ type: 'array', items: ref('Override') }) },
-      ...errors(400, 401, 403, 429, 500, 503),
-    },
+    responses: answers('The overrides (possibly none).', arrayOf('Override'), 400, 401, 403, 429, 500, 503),
   },
   restOp('listOverrides', {
     document: gql`

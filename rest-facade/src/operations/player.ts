@@ -4,7 +4,7 @@
  * player), mounted in front of this facade; documented here so players and operators find it in
  * one place.
  */
-import { documented, errors, json, md, params, ref } from './route.js';
+import { answers, documented, errors, json, md, params, ref } from './route.js';
 
 /** What every batch endpoint of the player (play logs, events, impressions) promises. */
 const BATCH_RULES = [
@@ -53,13 +53,7 @@ export const playerPing = documented('POST /player/{registrationKey}/ping', {
     },
   ],
   requestBody: { content: json(ref('PlayerPing')) },
-  responses: {
-    '200': {
-      description: 'The commands to carry out (possibly none).',
-      content: json(ref('PlayerPingResult')),
-    },
-    ...errors(400, 401, 413, 415),
-  },
+  responses: answers('The commands to carry out (possibly none).', ref('PlayerPingResult'), 400, 401, 413, 415),
 });
 
 export const playerAckCommand = documented('POST /player/{registrationKey}/commands/{commandId}/ack', {

@@ -4,7 +4,7 @@ import { createOp, deleteOp, getOp, listOp, patchOp, updateOp, type FieldMap } f
 import { enumToGql, toRestPlaylist } from './content-shape.js';
 import { tagList } from './device-writes.js';
 import { groupOps, requireName } from './groups.js';
-import { byId, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 const toRest = (p: RestPlaylistFragment) => toRestPlaylist(p);
@@ -20,13 +20,7 @@ export const listPlaylists = route(
       'Sources come in play order. Policy: Playlists_View.',
     ),
     parameters: params('IdQuery', 'Take', 'Page', 'GroupId', 'GroupName'),
-    responses: {
-      '200': {
-        description: 'One page of playlists (possibly empty).',
-        content: json({ type: 'array', items: ref('Playlist') }),
-      },
-      ...errors(400, 401, 403, 500, 503),
-    },
+    responses: answers('One page of playlists (possibly empty).', arrayOf('Playlist'), 400, 401, 403, 500, 503),
   },
   listOp('listPlaylists', {
     document: gql`
@@ -161,10 +155,7 @@ export const patchPlaylist = route(
     ),
     parameters: params('IdPath'),
     requestBody: JSON_PATCH_BODY,
-    responses: {
-      '200': { description: 'The patched playlist.', content: json(ref('Playlist')) },
-      ...errors(400, 401, 403, 404, 409, 422, 500),
-    },
+    responses: answers('The patched playlist.', ref('Playlist'), 400, 401, 403, 404, 409, 422, 500),
   },
   patchOp('patchPlaylist', {
     root: 'patchPlaylist',

@@ -10,7 +10,7 @@ import { tagList } from './device-writes.js';
 import type { RestScheduleFragment } from '@pylon/kit/generated/rest-operations.generated';
 import { isRecord } from './shape.js';
 import type { RestSchema } from './types.js';
-import { byId, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 const TYPES: Record<string, string> = { PLAYLIST: 'Playlist', TEMPLATE: 'Template', CAMPAIGN: 'Campaign' };
@@ -80,13 +80,7 @@ export const listSchedules = route(
         schema: { type: 'string', minLength: 1, maxLength: 200 },
       },
     ],
-    responses: {
-      '200': {
-        description: 'The schedules.',
-        content: json({ type: 'array', items: ref('Schedule') }),
-      },
-      ...errors(400, 401, 403, 500),
-    },
+    responses: answers('The schedules.', arrayOf('Schedule'), 400, 401, 403, 500),
   },
   listOp('listSchedules', {
     document: gql`
@@ -186,10 +180,7 @@ export const patchSchedule = route(
     ),
     parameters: params('IdPath'),
     requestBody: JSON_PATCH_BODY,
-    responses: {
-      '200': { description: 'The patched schedule.', content: json(ref('Schedule')) },
-      ...errors(400, 401, 403, 404, 409, 500),
-    },
+    responses: answers('The patched schedule.', ref('Schedule'), 400, 401, 403, 404, 409, 500),
   },
   patchOp('patchSchedule', {
     root: 'patchSchedule',

@@ -5,7 +5,7 @@ import { restOp, updateOp, type FieldMap } from './declare.js';
 import { fieldOf, listOf } from './shape.js';
 import type { RestSchema } from './types.js';
 import { toRestUser } from './users.js';
-import { answers, arrayOf, errors, json, md, ref, route } from './route.js';
+import { answers, arrayOf, json, md, noContent, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 type AccountData = NonNullable<GetAccountQuery['account']>;
@@ -100,10 +100,7 @@ export const updateAccount = route(
       'administrators only (403 otherwise). Answers 204, as the reference does.',
     ),
     requestBody: { required: true, content: json(ref('AccountUpdate')) },
-    responses: {
-      '204': { description: 'Updated; GET /account reads it.' },
-      ...errors(400, 401, 403, 429, 500, 503),
-    },
+    responses: noContent('Updated; GET /account reads it.', 400, 401, 403, 429, 500, 503),
   },
   updateOp('updateAccount', {
     root: 'updateAccount',

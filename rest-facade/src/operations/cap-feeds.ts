@@ -7,7 +7,7 @@ import { AppError } from '@pylon/kit';
 import { deleteOp, getOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 import { toRestTarget, targetInput } from './overrides.js';
-import { answers, arrayOf, byId, errors, json, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, json, md, noContent, params, ref, route } from './route.js';
 import { listOf, objectBody, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 
@@ -130,10 +130,7 @@ export const createCapFeed = route(
       'loopback addresses only when CAP_FEED_ALLOW_LIST names them. Policy Overrides_Edit.',
     ),
     requestBody: { required: true, content: json(ref('CapFeedRequest')) },
-    responses: {
-      '201': { description: 'The feed.', content: json(ref('CapFeed')) },
-      ...errors(400, 401, 403, 422, 429, 500, 503),
-    },
+    responses: created('The feed.', ref('CapFeed'), 400, 401, 403, 422, 429, 500, 503),
   },
   restOp('createCapFeed', {
     document: gql`
@@ -199,10 +196,7 @@ export const deleteCapFeed = route(
     summary: 'Deletes a CAP alert feed.',
     description: 'Its record of alerts goes with it; the overrides it started stay (cancel them as any other). Policy Overrides_Edit.',
     parameters: params('IdPath'),
-    responses: {
-      '204': { description: 'Deleted.' },
-      ...errors(400, 401, 403, 404, 429, 500, 503),
-    },
+    responses: noContent('Deleted.', 400, 401, 403, 404, 429, 500, 503),
   },
   deleteOp('deleteCapFeed', { root: 'deleteCapFeed' }),
 );

@@ -19,7 +19,7 @@ import type {
 } from '@pylon/kit/generated/rest-operations.generated';
 import { fieldOf, isRecord, listOf, payloadOf } from './shape.js';
 import type { DataOf, OperationId, RestInput, RestOperation, RestSchema, RestSuccess, RootOf } from './types.js';
-import { answers, arrayOf, documented, errors, jobAccepted, json, md, params, ref, route } from './route.js';
+import { answers, arrayOf, created, documented, errors, jobAccepted, json, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 const restColumn = (r: RestDataTableFragment['columns'][number]): RestSchema<'DataTableColumn'> => {
@@ -173,10 +173,7 @@ export const createDataTable = route(
     summary: 'Create a data table.',
     description: 'Column keys: letters, digits, _ and -, starting with a letter or _; unique in the table. Policy: DataTables_Edit.',
     requestBody: { required: true, content: json(ref('DataTableCreate')) },
-    responses: {
-      '201': { description: 'The new table.', content: json(ref('DataTable')) },
-      ...errors(400, 401, 403, 409, 500),
-    },
+    responses: created('The new table.', ref('DataTable'), 400, 401, 403, 409, 500),
   },
   createOp('createDataTable', {
     document: gql`
@@ -239,10 +236,7 @@ export const deleteDataTable = route(
     summary: 'Delete the table, all its rows and their history.',
     description: 'Policy: DataTables_Delete.',
     parameters: params('TableIdPath'),
-    responses: {
-      '204': { description: 'Deleted.' },
-      ...errors(401, 403, 404, 500),
-    },
+    responses: noContent('Deleted.', 401, 403, 404, 500),
   },
   deleteOp('deleteDataTable', {
     document: gql`
@@ -268,10 +262,7 @@ export const createDataTableRow = route(
     description: 'Cells are validated and coerced by column type; required columns without a default must be given. Policy: DataTables_Edit.',
     parameters: params('TableIdPath'),
     requestBody: { required: true, content: json(ref('DataTableRowCreate')) },
-    responses: {
-      '201': { description: 'The new row.', content: json(ref('DataTableRow')) },
-      ...errors(400, 401, 403, 404, 500),
-    },
+    responses: created('The new row.', ref('DataTableRow'), 400, 401, 403, 404, 500),
   },
   inputOp('createDataTableRow', {
     document: gql`
@@ -329,10 +320,7 @@ export const deleteDataTableRow = route(
     summary: 'Delete a row (its history stays until the table is deleted).',
     description: 'With `version`, refused with 409 unless the row is still at that version. Policy: DataTables_Delete.',
     parameters: [...params('TableIdPath', 'RowIdPath'), { name: 'version', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } }],
-    responses: {
-      '204': { description: 'Deleted.' },
-      ...errors(400, 401, 403, 404, 409, 500),
-    },
+    responses: noContent('Deleted.', 400, 401, 403, 404, 409, 500),
   },
   restOp('deleteDataTableRow', {
     document: gql`

@@ -13,7 +13,7 @@ import { createOp, deleteOp, updateOp, type FieldMap } from './declare.js';
 import { recordsAt, type GqlRecord } from './shape.js';
 import type { RestOperation, RestSchema } from './types.js';
 import { AppError, MAX_GROUP_DEPTH, snakeKeys } from '@pylon/kit';
-import { errors, json, params, ref, route, type RestRoute } from './route.js';
+import { errors, json, noContent, params, ref, type RestRoute, route } from './route.js';
 
 /** One group of a flat group list, as every group-list document selects it. */
 export interface GroupData {
@@ -160,7 +160,7 @@ function withRoutes(ops: GroupOps, http: GroupHttp): { [K in keyof GroupOps]: Gr
         summary: `Delete a ${noun} group (never its ${plural}).`,
         description: `Its ${plural} and sub-groups move up to its parent group (or out of any group). Policy: ${policy}_Delete.`,
         parameters: params('IdPath'),
-        responses: { '204': { description: 'Deleted.' }, ...errors(401, 403, 404, 500) },
+        responses: noContent('Deleted.', 401, 403, 404, 500),
       },
       ops.remove,
     ),

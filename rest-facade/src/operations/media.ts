@@ -5,7 +5,7 @@ import { fieldOf, payloadOf } from './shape.js';
 import { toRestMedia } from './content-shape.js';
 import { tagList } from './device-writes.js';
 import { groupOps, requireName } from './groups.js';
-import { answers, arrayOf, byId, documented, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, documented, json, JSON_PATCH_BODY, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 const toRest = (m: RestMediaFragment) => toRestMedia(m);
@@ -87,10 +87,7 @@ export const updateMedia = route(
     ),
     parameters: params('IdPath'),
     requestBody: { required: true, content: json(ref('MediaRequest')) },
-    responses: {
-      '204': { description: 'Updated; GET /media/{id} reads it.' },
-      ...errors(400, 401, 403, 404, 500),
-    },
+    responses: noContent('Updated; GET /media/{id} reads it.', 400, 401, 403, 404, 500),
   },
   updateOp('updateMedia', {
     root: 'updateMedia',
@@ -130,10 +127,7 @@ export const deleteMedia = route(
     summary: 'Delete a media asset and its file.',
     description: md('Refused with 422 while a playlist plays it (the message names the playlists). Policy: Files_Delete.'),
     parameters: params('IdPath'),
-    responses: {
-      '204': { description: 'Deleted.' },
-      ...errors(401, 403, 404, 422, 500),
-    },
+    responses: noContent('Deleted.', 401, 403, 404, 422, 500),
   },
   deleteOp('deleteMedia', { root: 'deleteMedia' }),
 );
@@ -160,10 +154,7 @@ export const importMedia = route(
       },
       { name: 'group_id', in: 'query', description: 'A media group of the account.', schema: { type: 'string', minLength: 1, maxLength: 200 } },
     ],
-    responses: {
-      '201': { description: 'The stored media.', content: json(ref('Media')) },
-      ...errors(400, 401, 403, 413, 415, 500),
-    },
+    responses: created('The stored media.', ref('Media'), 400, 401, 403, 413, 415, 500),
   },
   restOp('importMedia', {
     document: gql`
@@ -213,10 +204,7 @@ export const uploadMedia = documented('POST /media', {
     '(x-pylon-handler: content). Policy: Files_Edit.',
   ),
   requestBody: { required: true, content: { 'multipart/form-data': { schema: ref('MediaUpload') } } },
-  responses: {
-    '201': { description: 'The stored media.', content: json(ref('Media')) },
-    ...errors(400, 401, 403, 413, 415, 500),
-  },
+  responses: created('The stored media.', ref('Media'), 400, 401, 403, 413, 415, 500),
 });
 
 export const uploadMediaToGroup = documented('POST /media/{group_id}/{file_name}', {
@@ -250,8 +238,5 @@ export const uploadMediaToGroup = documented('POST /media/{group_id}/{file_name}
     'x-reference-deviation': "The file is the raw request body (the reference's document declares none, its clients send the file).",
     content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
   },
-  responses: {
-    '201': { description: 'The stored media.', content: json(ref('Media')) },
-    ...errors(400, 401, 403, 404, 413, 415, 500),
-  },
+  responses: created('The stored media.', ref('Media'), 400, 401, 403, 404, 413, 415, 500),
 });

@@ -7,7 +7,7 @@ import { getOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 import { isRecord, listOf, objectBody, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
-import { answers, arrayOf, byId, errors, json, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, json, md, params, ref, route } from './route.js';
 
 type OverrideData = ItemOf<'getOverride', 'override'>;
 
@@ -138,10 +138,7 @@ export const startOverride = route(
       "Every id must be the caller's. Policy Overrides_Edit (not implied by Schedules_Edit).",
     ),
     requestBody: { required: true, content: json(ref('OverrideRequest')) },
-    responses: {
-      '201': { description: 'The override, with its screens (pending until they acknowledge).', content: json(ref('Override')) },
-      ...errors(400, 401, 403, 429, 500, 503),
-    },
+    responses: created('The override, with its screens (pending until they acknowledge).', ref('Override'), 400, 401, 403, 429, 500, 503),
   },
   restOp('startOverride', {
     document: gql`

@@ -4,7 +4,7 @@
  * player), mounted in front of this facade; documented here so players and operators find it in
  * one place.
  */
-import { answers, documented, errors, json, md, params, ref } from './route.js';
+import { answers, documented, errors, json, md, noContent, params, ref } from './route.js';
 
 /** What every batch endpoint of the player (play logs, events, impressions) promises. */
 const BATCH_RULES = [
@@ -90,10 +90,7 @@ export const playerPutSnap = documented('PUT /player/{registrationKey}/snap', {
     'A JPEG body (Content-Type image/jpeg, at most DEVICE_SNAP_MAX_BYTES, default 2 MB); the type is checked by its magic bytes, not trusted from the header (415 otherwise). Replaces the previous screenshot.',
   parameters: params('RegistrationKeyPath'),
   requestBody: { required: true, content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } } },
-  responses: {
-    '204': { description: 'Stored.' },
-    ...errors(401, 413, 415),
-  },
+  responses: noContent('Stored.', 401, 413, 415),
 });
 
 export const playerTrack = documented('POST /player/{registrationKey}/track', {

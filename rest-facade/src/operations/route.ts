@@ -77,6 +77,18 @@ export const answers = (description: string, schema: OpenApiValue, ...statuses: 
   ...errors(...statuses),
 });
 
+/** `responses` of an operation answering 201 with JSON (the new record, `schema`) described so, each error status by its shared response. */
+export const created = (description: string, schema: OpenApiValue, ...statuses: (keyof typeof ERROR_RESPONSES)[]) => ({
+  '201': { description, content: json(schema) },
+  ...errors(...statuses),
+});
+
+/** `responses` of an operation answering 204 (no body) described so, each error status by its shared response. */
+export const noContent = (description: string, ...statuses: (keyof typeof ERROR_RESPONSES)[]) => ({
+  '204': { description },
+  ...errors(...statuses),
+});
+
 /**
  * A GET by id's parameters and answers, spread into its spec: `{id}` in the path, the record (`schema`)
  * as the 200 answer described so, each error status by its shared response.

@@ -3,7 +3,7 @@ import type { RestTemplateFragment } from '@pylon/kit/generated/rest-operations.
 import { deleteOp, getOp, listOp } from './declare.js';
 import { toRestTemplate } from './content-shape.js';
 import { groupOps } from './groups.js';
-import { answers, arrayOf, byId, errors, md, params, route } from './route.js';
+import { answers, arrayOf, byId, md, noContent, params, route } from './route.js';
 import { gql } from './gql.js';
 
 const toRest = (t: RestTemplateFragment) => toRestTemplate(t);
@@ -70,10 +70,7 @@ export const deleteTemplate = route(
     summary: 'Delete a template.',
     description: md('Policy: Templates_Delete.'),
     parameters: params('IdPath'),
-    responses: {
-      '204': { description: 'Deleted.' },
-      ...errors(401, 403, 404, 500),
-    },
+    responses: noContent('Deleted.', 401, 403, 404, 500),
   },
   deleteOp('deleteTemplate', { root: 'deleteTemplate' }),
 );

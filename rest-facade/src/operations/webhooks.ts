@@ -7,7 +7,7 @@ import { createOp, deleteOp, getOp, listOp, mapFields, restOp, updateOp, type Fi
 import { AppError, notFound } from '@pylon/kit';
 import { fieldOf, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema } from './types.js';
-import { answers, arrayOf, byId, errors, json, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, errors, json, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 /** REST body property -> WebhookEndpointInput / WebhookEndpointChanges field (both have the same fields). */
@@ -144,13 +144,7 @@ export const createWebhookEndpoint = route(
       "the caller's account). The answer carries `secret` (whsec_...), shown this once. Policy Webhooks_Edit.",
     ),
     requestBody: { required: true, content: json(ref('WebhookEndpointRequest')) },
-    responses: {
-      '201': {
-        description: 'The new endpoint, with its signing secret.',
-        content: json(ref('WebhookEndpointCreated')),
-      },
-      ...errors(400, 401, 403, 429, 500, 503),
-    },
+    responses: created('The new endpoint, with its signing secret.', ref('WebhookEndpointCreated'), 400, 401, 403, 429, 500, 503),
   },
   restOp('createWebhookEndpoint', {
     ...create,
@@ -194,10 +188,7 @@ export const deleteWebhookEndpoint = route(
     summary: 'Deletes a webhook endpoint and its delivery log.',
     description: 'Policy Webhooks_Edit.',
     parameters: params('IdPath'),
-    responses: {
-      '204': { description: 'Deleted.' },
-      ...errors(400, 401, 403, 404, 429, 500, 503),
-    },
+    responses: noContent('Deleted.', 400, 401, 403, 404, 429, 500, 503),
   },
   deleteOp('deleteWebhookEndpoint', { root: 'deleteWebhookEndpoint' }),
 );

@@ -180,15 +180,7 @@ export const {
   create: createMediaGroup,
   update: updateMediaGroup,
   remove: deleteMediaGroup,
-} = groupOps(
-  {
-    list: 'mediaGroups',
-    create: 'createMediaGroup',
-    update: 'updateMediaGroup',
-    remove: 'deleteMediaGroup',
-  },
-  { path: '/media/groups', tag: 'Media', noun: 'media', plural: 'medias', policy: 'Files', schema: 'ContentGroup', request: 'ContentGroupRequest' },
-);
+} = groupOps({ path: '/media/groups', tag: 'Media', noun: 'media', plural: 'medias', policy: 'Files', schema: 'ContentGroup', request: 'ContentGroupRequest' });
 
 export const uploadMedia = documented('POST /media', {
   tags: ['Media'],

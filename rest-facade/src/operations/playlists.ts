@@ -176,20 +176,12 @@ export const {
   create: createPlaylistGroup,
   update: updatePlaylistGroup,
   remove: deletePlaylistGroup,
-} = groupOps(
-  {
-    list: 'playlistGroups',
-    create: 'createPlaylistGroup',
-    update: 'updatePlaylistGroup',
-    remove: 'deletePlaylistGroup',
-  },
-  {
-    path: '/playlists/groups',
-    tag: 'Playlists',
-    noun: 'playlist',
-    plural: 'playlists',
-    policy: 'Playlists',
-    schema: 'ContentGroup',
-    request: 'ContentGroupRequest',
-  },
-);
+} = groupOps({
+  path: '/playlists/groups',
+  tag: 'Playlists',
+  noun: 'playlist',
+  plural: 'playlists',
+  policy: 'Playlists',
+  schema: 'ContentGroup',
+  request: 'ContentGroupRequest',
+});

@@ -211,16 +211,13 @@ export const {
   create: createScheduleGroup,
   update: updateScheduleGroup,
   remove: deleteScheduleGroup,
-} = groupOps(
-  { list: 'scheduleGroups', create: 'createScheduleGroup', update: 'updateScheduleGroup', remove: 'deleteScheduleGroup' },
-  {
-    path: '/schedules/groups',
-    tag: 'Schedules',
-    noun: 'schedule',
-    plural: 'schedules',
-    policy: 'Schedules',
-    schema: 'Group',
-    request: 'GroupRequest',
-    deviation: "Schedule groups are Pylon's groups (as device groups) - a name is required; family and organization_count are not kept.",
-  },
-);
+} = groupOps({
+  path: '/schedules/groups',
+  tag: 'Schedules',
+  noun: 'schedule',
+  plural: 'schedules',
+  policy: 'Schedules',
+  schema: 'Group',
+  request: 'GroupRequest',
+  deviation: "Schedule groups are Pylon's groups (as device groups) - a name is required; family and organization_count are not kept.",
+});

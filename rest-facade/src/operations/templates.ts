@@ -80,20 +80,12 @@ export const {
   create: createTemplateGroup,
   update: updateTemplateGroup,
   remove: deleteTemplateGroup,
-} = groupOps(
-  {
-    list: 'templateGroups',
-    create: 'createTemplateGroup',
-    update: 'updateTemplateGroup',
-    remove: 'deleteTemplateGroup',
-  },
-  {
-    path: '/templates/groups',
-    tag: 'Templates',
-    noun: 'template',
-    plural: 'templates',
-    policy: 'Templates',
-    schema: 'ContentGroup',
-    request: 'ContentGroupRequest',
-  },
-);
+} = groupOps({
+  path: '/templates/groups',
+  tag: 'Templates',
+  noun: 'template',
+  plural: 'templates',
+  policy: 'Templates',
+  schema: 'ContentGroup',
+  request: 'ContentGroupRequest',
+});

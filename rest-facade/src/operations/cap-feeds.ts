@@ -3,12 +3,11 @@
  * change, delete, poll now) onto the capFeed queries and mutations. Bodies are snake_case like
  * every REST body; a feed's target has the override target's shape.
  */
-import { AppError } from '@pylon/kit';
 import { deleteOp, getOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 import { toRestTarget, targetInput } from './overrides.js';
 import { answers, arrayOf, byId, created, json, md, noContent, params, ref, route } from './route.js';
-import { listOf, objectBody, payloadOf } from './shape.js';
+import { fieldOf, listOf, objectBody, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 
 type CapFeedData = ItemOf<'getCapFeed', 'capFeed'>;
@@ -145,11 +144,7 @@ export const createCapFeed = route(
       }
     `,
     variables: (input) => ({ input: capFeedInput(input.body) }),
-    respond(data) {
-      const payload = payloadOf(data, 'createCapFeed', NAMES);
-      if (!payload.capFeed) throw new AppError('INTERNAL', "the gateway answer has no feed at 'createCapFeed'");
-      return { status: 201, body: toRestCapFeed(payload.capFeed) };
-    },
+    respond: (data) => ({ status: 201, body: toRestCapFeed(fieldOf(payloadOf(data, 'createCapFeed', NAMES), 'capFeed')) }),
     fieldNames: NAMES,
     accepts: { body: BODY_FIELDS },
   }),
@@ -179,11 +174,7 @@ export const updateCapFeed = route(
       }
     `,
     variables: (input) => ({ id: input.params.id, input: capFeedInput(input.body) }),
-    respond(data) {
-      const payload = payloadOf(data, 'updateCapFeed', NAMES);
-      if (!payload.capFeed) throw new AppError('INTERNAL', "the gateway answer has no feed at 'updateCapFeed'");
-      return { body: toRestCapFeed(payload.capFeed) };
-    },
+    respond: (data) => ({ body: toRestCapFeed(fieldOf(payloadOf(data, 'updateCapFeed', NAMES), 'capFeed')) }),
     fieldNames: NAMES,
     accepts: { path: ['id'], body: BODY_FIELDS },
   }),
@@ -232,13 +223,12 @@ export const pollCapFeed = route(
     variables: (input) => ({ id: input.params.id }),
     respond(data) {
       const payload = payloadOf(data, 'pollCapFeed', NAMES);
-      if (!payload.capFeed) throw new AppError('INTERNAL', "the gateway answer has no feed at 'pollCapFeed'");
       return {
         body: {
           alerts_read: payload.alertsRead ?? 0,
           feed_error: payload.feedError ?? null,
           handled: (payload.handled ?? []).map(toRestAlert),
-          feed: toRestCapFeed(payload.capFeed),
+          feed: toRestCapFeed(fieldOf(payload, 'capFeed')),
         },
       };
     },

@@ -2,10 +2,9 @@
  * /overrides: emergency overrides (list, get, start, cancel) onto the override queries and
  * mutations. The body's nested content and target are snake_case like every REST body.
  */
-import { AppError } from '@pylon/kit';
 import { getOp, restOp } from './declare.js';
 import { gql } from './gql.js';
-import { isRecord, listOf, objectBody, payloadOf } from './shape.js';
+import { fieldOf, isRecord, listOf, objectBody, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 import { answers, arrayOf, byId, created, json, md, params, ref, route } from './route.js';
 
@@ -153,11 +152,7 @@ export const startOverride = route(
       }
     `,
     variables: (input) => ({ input: overrideInput(input.body) }),
-    respond(data) {
-      const payload = payloadOf(data, 'startOverride', NAMES);
-      if (!payload.override) throw new AppError('INTERNAL', "the gateway answer has no override at 'startOverride'");
-      return { status: 201, body: toRestOverride(payload.override) };
-    },
+    respond: (data) => ({ status: 201, body: toRestOverride(fieldOf(payloadOf(data, 'startOverride', NAMES), 'override')) }),
     fieldNames: NAMES,
     accepts: { body: ['name', 'content', 'target', 'starts_at', 'ends_at'] },
   }),
@@ -187,11 +182,7 @@ export const cancelOverride = route(
       }
     `,
     variables: (input) => ({ id: input.params.id }),
-    respond(data) {
-      const payload = payloadOf(data, 'cancelOverride', NAMES);
-      if (!payload.override) throw new AppError('INTERNAL', "the gateway answer has no override at 'cancelOverride'");
-      return { body: toRestOverride(payload.override) };
-    },
+    respond: (data) => ({ body: toRestOverride(fieldOf(payloadOf(data, 'cancelOverride', NAMES), 'override')) }),
     fieldNames: NAMES,
     accepts: { path: ['id'] },
   }),

@@ -6,7 +6,7 @@
 import { AppError } from '@pylon/kit';
 import { answers, arrayOf, byId, json, md, params, ref, route } from './route.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
-import { isRecord, listOf, objectBody, payloadOf } from './shape.js';
+import { fieldOf, isRecord, listOf, objectBody, payloadOf } from './shape.js';
 import { getOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 
@@ -115,11 +115,7 @@ export const setPowerSchedule = route(
       }
     `,
     variables: (input) => ({ input: powerInput(input.body) }),
-    respond(data) {
-      const payload = payloadOf(data, 'setPowerSchedule', NAMES);
-      if (!payload.powerSchedule) throw new AppError('INTERNAL', "the gateway answer has no power schedule at 'setPowerSchedule'");
-      return { body: toRestPowerSchedule(payload.powerSchedule) };
-    },
+    respond: (data) => ({ body: toRestPowerSchedule(fieldOf(payloadOf(data, 'setPowerSchedule', NAMES), 'powerSchedule')) }),
     fieldNames: NAMES,
     accepts: { body: ['name', 'target', 'windows', 'exceptions'] },
   }),
@@ -146,11 +142,7 @@ export const deletePowerSchedule = route(
       }
     `,
     variables: (input) => ({ id: input.params.id }),
-    respond(data) {
-      const payload = payloadOf(data, 'deletePowerSchedule', NAMES);
-      if (!payload.powerSchedule) throw new AppError('INTERNAL', "the gateway answer has no power schedule at 'deletePowerSchedule'");
-      return { body: toRestPowerSchedule(payload.powerSchedule) };
-    },
+    respond: (data) => ({ body: toRestPowerSchedule(fieldOf(payloadOf(data, 'deletePowerSchedule', NAMES), 'powerSchedule')) }),
     fieldNames: NAMES,
     accepts: { path: ['id'] },
   }),

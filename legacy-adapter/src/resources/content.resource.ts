@@ -5,24 +5,23 @@
  * the playlists, each item linking to its own feed.
  */
 import type { RssFeed } from '../render/rss.renderer.js';
-import { toLegacyMedia, toLegacyPlaylist, toLegacyTemplate, type LegacyMedia, type LegacyPlaylist, type LegacyTemplate } from './content.record.js';
+import { toLegacyMedia, toLegacyPlaylist, toLegacyTemplate, type LegacyPlaylist } from './content.record.js';
 import { legacyPageWindow } from './paging.js';
-import { defineResource, notFoundById, type LegacyData, type LegacyOperationId, type ResourceContext } from './resource.js';
+import { notFoundById, resource, type LegacyData, type LegacyOperationId, type OperationContext, type ResourceContext } from './resource.js';
 
-async function listOf<N extends LegacyOperationId, T>(ctx: ResourceContext, operationId: N, items: (data: LegacyData<N>) => T[] | null): Promise<T[]> {
-  const data = await ctx.run(operationId, legacyPageWindow(ctx.query));
-  return items(data) ?? [];
+/** The page of records the request's take and page ask for. */
+async function listOf<N extends LegacyOperationId, T>({ query, call }: OperationContext<N>, items: (data: LegacyData<N>) => T[] | null): Promise<T[]> {
+  return items(await call(legacyPageWindow(query))) ?? [];
 }
 
+/** The record with the path's id (404 naming `what` when the account has none). */
 async function oneOf<N extends 'getMedia' | 'getPlaylist' | 'getTemplate', T>(
-  ctx: ResourceContext,
-  operationId: N,
+  { params, call }: OperationContext<N>,
   items: (data: LegacyData<N>) => T[] | null,
   what: string,
 ): Promise<T> {
-  const data = await ctx.run(operationId, { id: ctx.params.id });
-  const [found] = items(data) ?? [];
-  if (!found) throw notFoundById(what, ctx.params.id);
+  const [found] = items(await call({ id: params.id })) ?? [];
+  if (!found) throw notFoundById(what, params.id);
   return found;
 }
 
@@ -36,21 +35,11 @@ function withAbsoluteFiles(ctx: ResourceContext, p: LegacyPlaylist): LegacyPlayl
   };
 }
 
-export const listMedia = defineResource<LegacyMedia[]>({
-  method: 'get',
-  path: '/media',
-  operations: ['listMedia'],
-  view: { root: 'media', item: 'medium' },
-  handle: async (ctx) => (await listOf(ctx, 'listMedia', (d) => d.media)).map(toLegacyMedia),
-});
+export const listMedia = resource('GET /media', 'listMedia', { root: 'media', item: 'medium' }, async (ctx) =>
+  (await listOf(ctx, (d) => d.media)).map(toLegacyMedia),
+);
 
-export const getMedia = defineResource<LegacyMedia>({
-  method: 'get',
-  path: '/media/:id',
-  operations: ['getMedia'],
-  view: { root: 'medium' },
-  handle: async (ctx) => toLegacyMedia(await oneOf(ctx, 'getMedia', (d) => d.media, 'media')),
-});
+export const getMedia = resource('GET /media/:id', 'getMedia', { root: 'medium' }, async (ctx) => toLegacyMedia(await oneOf(ctx, (d) => d.media, 'media')));
 
 /** The REST address of each playlist answered, for its feed's channel link (kept beside the data, not in it). */
 const feedLinks = new WeakMap<object, string>();
@@ -74,56 +63,35 @@ function playlistFeed(p: LegacyPlaylist): RssFeed {
   };
 }
 
-export const listPlaylists = defineResource<LegacyPlaylist[]>({
-  method: 'get',
-  path: '/playlists',
-  operations: ['listPlaylists'],
-  view: {
-    root: 'playlists',
-    item: 'playlist',
-    rss: (playlists) => ({
-      title: 'Playlists',
-      link: feedLinks.get(playlists) ?? '',
-      description: `${playlists.length} playlist(s); each item's feed is GET /playlists/{id}?format=rss`,
-      items: playlists.map((p) => ({
-        title: String(p.name),
-        guid: String(p.id),
-        description: `${String(p.type)}, ${p.sources.length} source(s)`,
-        pubDate: typeof p.updated_on === 'string' ? p.updated_on : null,
-      })),
-    }),
-  },
-  async handle(ctx) {
-    const playlists = (await listOf(ctx, 'listPlaylists', (d) => d.playlist)).map((p) => withAbsoluteFiles(ctx, toLegacyPlaylist(p)));
-    feedLinks.set(playlists, ctx.absoluteUrl('/playlists'));
-    return playlists;
-  },
+/** The playlists, a feed of them with format=rss (each item linking to its own feed). */
+const playlistsFeed = (playlists: LegacyPlaylist[]): RssFeed => ({
+  title: 'Playlists',
+  link: feedLinks.get(playlists) ?? '',
+  description: `${playlists.length} playlist(s); each item's feed is GET /playlists/{id}?format=rss`,
+  items: playlists.map((p) => ({
+    title: String(p.name),
+    guid: String(p.id),
+    description: `${String(p.type)}, ${p.sources.length} source(s)`,
+    pubDate: typeof p.updated_on === 'string' ? p.updated_on : null,
+  })),
 });
 
-export const getPlaylist = defineResource<LegacyPlaylist>({
-  method: 'get',
-  path: '/playlists/:id',
-  operations: ['getPlaylist'],
-  view: { root: 'playlist', rss: playlistFeed },
-  async handle(ctx) {
-    const p = withAbsoluteFiles(ctx, toLegacyPlaylist(await oneOf(ctx, 'getPlaylist', (d) => d.playlist, 'playlist')));
-    feedLinks.set(p, ctx.absoluteUrl(`/playlists/${encodeURIComponent(String(p.id))}`));
-    return p;
-  },
+export const listPlaylists = resource('GET /playlists', 'listPlaylists', { root: 'playlists', item: 'playlist', rss: playlistsFeed }, async (ctx) => {
+  const playlists = (await listOf(ctx, (d) => d.playlist)).map((p) => withAbsoluteFiles(ctx, toLegacyPlaylist(p)));
+  feedLinks.set(playlists, ctx.absoluteUrl('/playlists'));
+  return playlists;
 });
 
-export const listTemplates = defineResource<LegacyTemplate[]>({
-  method: 'get',
-  path: '/templates',
-  operations: ['listTemplates'],
-  view: { root: 'templates', item: 'template' },
-  handle: async (ctx) => (await listOf(ctx, 'listTemplates', (d) => d.template)).map(toLegacyTemplate),
+export const getPlaylist = resource('GET /playlists/:id', 'getPlaylist', { root: 'playlist', rss: playlistFeed }, async (ctx) => {
+  const p = withAbsoluteFiles(ctx, toLegacyPlaylist(await oneOf(ctx, (d) => d.playlist, 'playlist')));
+  feedLinks.set(p, ctx.absoluteUrl(`/playlists/${encodeURIComponent(String(p.id))}`));
+  return p;
 });
 
-export const getTemplate = defineResource<LegacyTemplate>({
-  method: 'get',
-  path: '/templates/:id',
-  operations: ['getTemplate'],
-  view: { root: 'template' },
-  handle: async (ctx) => toLegacyTemplate(await oneOf(ctx, 'getTemplate', (d) => d.template, 'template')),
-});
+export const listTemplates = resource('GET /templates', 'listTemplates', { root: 'templates', item: 'template' }, async (ctx) =>
+  (await listOf(ctx, (d) => d.template)).map(toLegacyTemplate),
+);
+
+export const getTemplate = resource('GET /templates/:id', 'getTemplate', { root: 'template' }, async (ctx) =>
+  toLegacyTemplate(await oneOf(ctx, (d) => d.template, 'template')),
+);

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { AppError, payloadAt, snakeRecord, type JsonObject } from '@pylon/kit';
 import type { RestDataTableFragment, RestDataTableRowFragment } from '@pylon/kit/generated/rest-operations.generated';
-import { defineResource, notFoundById, parseQuery, type LegacyQuery } from './resource.js';
+import { notFoundById, parseQuery, resource, type LegacyQuery } from './resource.js';
 
 /** A row's cells under the table's own column keys: any JSON object (the service checks them against the columns). */
 type RowCells = JsonObject;
@@ -22,7 +22,6 @@ export const toLegacyTable = (t: RestDataTableFragment) => ({
   ...snakeRecord(t, TABLE_FIELDS),
   columns: (t.columns ?? []).map((c) => snakeRecord(c, COLUMN_FIELDS)),
 });
-type LegacyTable = ReturnType<typeof toLegacyTable>;
 
 /** `data` is the row's cells under the table's own column keys: never case-converted. */
 export const toLegacyRow = (r: RestDataTableRowFragment) => ({
@@ -45,28 +44,15 @@ const RowsQuery = TablesQuery.extend({
 const only = <T extends string>(query: LegacyQuery, names: readonly T[]): Partial<Record<T, unknown>> =>
   Object.fromEntries(names.filter((n) => query[n] !== undefined).map((n) => [n, query[n]])) as Partial<Record<T, unknown>>;
 
-export const listDataTables = defineResource<LegacyTable[]>({
-  method: 'get',
-  path: '/datatables',
-  operations: ['listDataTables'],
-  view: { root: 'datatables', item: 'datatable' },
-  async handle({ query, run }) {
-    const q = parseQuery(TablesQuery, only(query, ['pageSize', 'continuationToken']));
-    const data = await run('listDataTables', q);
-    return (data.dataTables?.data ?? []).map(toLegacyTable);
-  },
+export const listDataTables = resource('GET /datatables', 'listDataTables', { root: 'datatables', item: 'datatable' }, async ({ query, call }) => {
+  const q = parseQuery(TablesQuery, only(query, ['pageSize', 'continuationToken']));
+  return ((await call(q)).dataTables?.data ?? []).map(toLegacyTable);
 });
 
-export const getDataTable = defineResource<LegacyTable>({
-  method: 'get',
-  path: '/datatables/:tableId',
-  operations: ['getDataTable'],
-  view: { root: 'datatable' },
-  async handle({ params, run }) {
-    const data = await run('getDataTable', { tableId: params.tableId });
-    if (!data.dataTable) throw notFoundById('data table', params.tableId);
-    return toLegacyTable(data.dataTable);
-  },
+export const getDataTable = resource('GET /datatables/:tableId', 'getDataTable', { root: 'datatable' }, async ({ params, call }) => {
+  const { dataTable } = await call({ tableId: params.tableId });
+  if (!dataTable) throw notFoundById('data table', params.tableId);
+  return toLegacyTable(dataTable);
 });
 
 interface LegacyRowPage {
@@ -75,33 +61,22 @@ interface LegacyRowPage {
   continuation_token: string | null;
 }
 
-export const listDataTableRows = defineResource<LegacyRowPage>({
-  method: 'get',
-  path: '/datatables/:tableId/rows',
-  operations: ['listDataTableRows'],
-  view: { root: 'datatable_rows' },
-  async handle({ params, query, run }) {
+export const listDataTableRows = resource(
+  'GET /datatables/:tableId/rows',
+  'listDataTableRows',
+  { root: 'datatable_rows' },
+  async ({ params, query, call }): Promise<LegacyRowPage> => {
     const q = parseQuery(RowsQuery, only(query, ['pageSize', 'continuationToken', 'filter', 'sort', 'sortDir']));
-    const data = await run('listDataTableRows', {
-      tableId: params.tableId,
-      ...q,
-    });
-    const page = data.dataTableRows;
+    const page = (await call({ tableId: params.tableId, ...q })).dataTableRows;
     if (!page) throw notFoundById('data table', params.tableId);
     return { rows: page.data.map(toLegacyRow), total_count: page.totalCount, continuation_token: page.continuationToken ?? null };
   },
-});
+);
 
-export const getDataTableRow = defineResource<LegacyRow>({
-  method: 'get',
-  path: '/datatables/:tableId/rows/:rowId',
-  operations: ['getDataTableRow'],
-  view: { root: 'row' },
-  async handle({ params, run }) {
-    const data = await run('getDataTableRow', { tableId: params.tableId, rowId: params.rowId });
-    if (!data.dataTableRow) throw notFoundById('row', params.rowId);
-    return toLegacyRow(data.dataTableRow);
-  },
+export const getDataTableRow = resource('GET /datatables/:tableId/rows/:rowId', 'getDataTableRow', { root: 'row' }, async ({ params, call }) => {
+  const { dataTableRow } = await call({ tableId: params.tableId, rowId: params.rowId });
+  if (!dataTableRow) throw notFoundById('row', params.rowId);
+  return toLegacyRow(dataTableRow);
 });
 
 /** `{ data: {...}, version? }` (XML: `<row><data>...</data><version>3</version></row>`); anything else is refused by name. */
@@ -131,47 +106,38 @@ function rowBody(body: unknown, opts: { version: boolean }): { data: RowCells; v
 const rowOf = (data: JsonObject, root: 'createDataTableRow' | 'updateDataTableRow'): LegacyRow =>
   toLegacyRow(payloadAt(data, root).row as RestDataTableRowFragment);
 
-export const createDataTableRow = defineResource<LegacyRow>({
-  method: 'post',
-  path: '/datatables/:tableId/rows',
-  operations: ['createDataTableRow'],
-  view: { root: 'row' },
-  status: 201,
-  async handle({ params, body, run }) {
+export const createDataTableRow = resource(
+  'POST /datatables/:tableId/rows',
+  'createDataTableRow',
+  { root: 'row' },
+  async ({ params, body, call }) => {
     const { data } = rowBody(body, { version: false });
-    return rowOf(await run('createDataTableRow', { input: { tableId: params.tableId, data } }), 'createDataTableRow');
+    return rowOf(await call({ input: { tableId: params.tableId, data } }), 'createDataTableRow');
   },
-});
+  { status: 201 },
+);
 
 /** Changes the given cells (PUT, or POST for clients that only POST); `version` refuses stale writes. */
-function updateRow(method: 'put' | 'post') {
-  return defineResource<LegacyRow>({
-    method,
-    path: '/datatables/:tableId/rows/:rowId',
-    operations: ['updateDataTableRow'],
-    view: { root: 'row' },
-    async handle({ params, body, run }) {
-      const input = rowBody(body, { version: true });
-      return rowOf(await run('updateDataTableRow', { input: { tableId: params.tableId, rowId: params.rowId, ...input } }), 'updateDataTableRow');
-    },
+const updateRow = (method: 'PUT' | 'POST') =>
+  resource(`${method} /datatables/:tableId/rows/:rowId`, 'updateDataTableRow', { root: 'row' }, async ({ params, body, call }) => {
+    const input = rowBody(body, { version: true });
+    return rowOf(await call({ input: { tableId: params.tableId, rowId: params.rowId, ...input } }), 'updateDataTableRow');
   });
-}
-export const putDataTableRow = updateRow('put');
-export const postDataTableRow = updateRow('post');
+export const putDataTableRow = updateRow('PUT');
+export const postDataTableRow = updateRow('POST');
 
 const VersionQuery = z.object({ version: z.coerce.number().int().min(0).optional() });
 
-export const deleteDataTableRow = defineResource<{ id: string; deleted: boolean; version: number | null }>({
-  method: 'delete',
-  path: '/datatables/:tableId/rows/:rowId',
-  operations: ['deleteDataTableRow'],
-  view: { root: 'row' },
-  async handle({ params, query, run }) {
+export const deleteDataTableRow = resource(
+  'DELETE /datatables/:tableId/rows/:rowId',
+  'deleteDataTableRow',
+  { root: 'row' },
+  async ({ params, query, call }) => {
     const { version } = parseQuery(VersionQuery, only(query, ['version']));
     const payload = payloadAt(
-      await run('deleteDataTableRow', { tableId: params.tableId, rowId: params.rowId, ...(version !== undefined ? { version } : {}) }),
+      await call({ tableId: params.tableId, rowId: params.rowId, ...(version !== undefined ? { version } : {}) }),
       'deleteDataTableRow',
     );
     return { id: String(payload.rowId), deleted: true, version: typeof payload.version === 'number' ? payload.version : null };
   },
-});
+);

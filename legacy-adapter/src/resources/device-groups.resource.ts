@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { snakeRecord } from '@pylon/kit';
 import type { LegacyGroupFragment } from '@pylon/kit/generated/legacy-operations.generated';
-import { defineResource, parseQuery } from './resource.js';
+import { parseQuery, resource } from './resource.js';
 import { groupInput, payloadOf } from './device.input.js';
 
 /** A group as the legacy documents select it (LegacyGroup fragment), nested children when listed as a tree. */
@@ -26,48 +26,24 @@ const toLegacyGroup = (g: GroupData): LegacyGroup => ({
 
 const Query = z.object({ tree: z.enum(['true', 'false']).optional() });
 
-export const listDeviceGroups = defineResource<LegacyGroup[]>({
-  method: 'get',
-  path: '/devices/groups',
-  operations: ['listDeviceGroups'],
-  view: { root: 'groups', item: 'group' },
-  async handle({ query, run }) {
-    const { tree } = parseQuery(Query, { tree: query.tree });
-    const data = await run('listDeviceGroups', { tree: tree === 'true' });
-    return (data.deviceGroups ?? []).map(toLegacyGroup);
-  },
+export const listDeviceGroups = resource('GET /devices/groups', 'listDeviceGroups', { root: 'groups', item: 'group' }, async ({ query, call }) => {
+  const { tree } = parseQuery(Query, { tree: query.tree });
+  return ((await call({ tree: tree === 'true' })).deviceGroups ?? []).map(toLegacyGroup);
 });
 
-export const createDeviceGroup = defineResource<LegacyGroup>({
-  method: 'post',
-  path: '/devices/groups',
-  operations: ['createDeviceGroup'],
-  view: { root: 'group' },
-  status: 201,
-  async handle({ body, run }) {
-    const data = await run('createDeviceGroup', { input: groupInput(body) });
-    return toLegacyGroup(payloadOf(data, 'createDeviceGroup').group as GroupData);
-  },
-});
+export const createDeviceGroup = resource(
+  'POST /devices/groups',
+  'createDeviceGroup',
+  { root: 'group' },
+  async ({ body, call }) => toLegacyGroup(payloadOf(await call({ input: groupInput(body) }), 'createDeviceGroup').group as GroupData),
+  { status: 201 },
+);
 
-export const updateDeviceGroup = defineResource<LegacyGroup>({
-  method: 'put',
-  path: '/devices/groups/:id',
-  operations: ['updateDeviceGroup'],
-  view: { root: 'group' },
-  async handle({ params, body, run }) {
-    const data = await run('updateDeviceGroup', { id: params.id, input: groupInput(body) });
-    return toLegacyGroup(payloadOf(data, 'updateDeviceGroup').group as GroupData);
-  },
-});
+export const updateDeviceGroup = resource('PUT /devices/groups/:id', 'updateDeviceGroup', { root: 'group' }, async ({ params, body, call }) =>
+  toLegacyGroup(payloadOf(await call({ id: params.id, input: groupInput(body) }), 'updateDeviceGroup').group as GroupData),
+);
 
-export const deleteDeviceGroup = defineResource<{ id: string; deleted: boolean }>({
-  method: 'delete',
-  path: '/devices/groups/:id',
-  operations: ['deleteDeviceGroup'],
-  view: { root: 'group' },
-  async handle({ params, run }) {
-    const data = await run('deleteDeviceGroup', { id: params.id });
-    return { id: String(payloadOf(data, 'deleteDeviceGroup').groupId), deleted: true };
-  },
-});
+export const deleteDeviceGroup = resource('DELETE /devices/groups/:id', 'deleteDeviceGroup', { root: 'group' }, async ({ params, call }) => ({
+  id: String(payloadOf(await call({ id: params.id }), 'deleteDeviceGroup').groupId),
+  deleted: true,
+}));

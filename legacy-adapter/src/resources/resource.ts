@@ -89,6 +89,35 @@ export function defineResource<T>(r: LegacyResource<T>): DefinedResource {
   };
 }
 
+/** `'GET /devices/:id'` */
+export type ResourceAt = `${'GET' | 'POST' | 'PUT' | 'DELETE'} /${string}`;
+
+/** What a resource that runs one operation is handed: the request, and `call` running that operation as the caller. */
+export type OperationContext<N extends LegacyOperationId> = ResourceContext & { call(variables?: LegacyVariables<N>): Promise<LegacyData<N>> };
+
+/**
+ * A resource that runs one persisted operation, named once:
+ *
+ *   resource('GET /devices/:id', 'getDevice', { root: 'device' }, async ({ params, call }) => toLegacyDevice(...(await call({ id: params.id }))))
+ */
+export function resource<T, N extends LegacyOperationId>(
+  at: ResourceAt,
+  operation: N,
+  view: View<T>,
+  handle: (ctx: OperationContext<N>) => Promise<T>,
+  options: { status?: number } = {},
+): DefinedResource {
+  const space = at.indexOf(' ');
+  return defineResource<T>({
+    method: at.slice(0, space).toLowerCase() as LegacyResource<T>['method'],
+    path: at.slice(space + 1),
+    operations: [operation],
+    view,
+    ...options,
+    handle: (ctx) => handle({ ...ctx, call: (variables) => ctx.run(operation, variables) }),
+  });
+}
+
 /** 404 naming the id asked for (at most 100 characters of it). Another account's record is as unknown as a missing one. */
 export const notFoundById = (what: string, id: unknown) => new AppError('NOT_FOUND', `${what} '${String(id).slice(0, 100)}' was not found`);
 

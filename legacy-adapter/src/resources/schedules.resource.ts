@@ -1,7 +1,7 @@
 /** Legacy GET /schedules: the account's schedules (json, xml, JSONP like every legacy resource). */
 import { z } from 'zod';
 import { snakeRecord } from '@pylon/kit';
-import { defineResource, parseQuery, type LegacyData } from './resource.js';
+import { parseQuery, resource, type LegacyData } from './resource.js';
 
 const FIELDS = [
   'id',
@@ -37,20 +37,14 @@ type ScheduleData = NonNullable<LegacyData<'listSchedules'>['schedule']>[number]
 /** A schedule as the legacy API writes it: the listed fields in snake_case, its devices by id. */
 const toLegacySchedule = (s: ScheduleData) => ({ ...snakeRecord(s, FIELDS), devices: s.devices.map((d) => ({ id: d.id })) });
 
-export const listSchedules = defineResource<ReturnType<typeof toLegacySchedule>[]>({
-  method: 'get',
-  path: '/schedules',
-  operations: ['listSchedules'],
-  view: { root: 'schedules', item: 'schedule' },
-  async handle({ query, run }) {
-    const q = parseQuery(Query, { device_id: query.device_id, group_id: query.group_id, take: query.take, page: query.page });
-    const take = q.take ?? 100;
-    const data = await run('listSchedules', {
-      ...(q.device_id ? { deviceId: q.device_id } : {}),
-      ...(q.group_id ? { groupId: [q.group_id] } : {}),
-      limit: take,
-      offset: (q.page ?? 0) * take,
-    });
-    return (data.schedule ?? []).map(toLegacySchedule);
-  },
+export const listSchedules = resource('GET /schedules', 'listSchedules', { root: 'schedules', item: 'schedule' }, async ({ query, call }) => {
+  const q = parseQuery(Query, { device_id: query.device_id, group_id: query.group_id, take: query.take, page: query.page });
+  const take = q.take ?? 100;
+  const data = await call({
+    ...(q.device_id ? { deviceId: q.device_id } : {}),
+    ...(q.group_id ? { groupId: [q.group_id] } : {}),
+    limit: take,
+    offset: (q.page ?? 0) * take,
+  });
+  return (data.schedule ?? []).map(toLegacySchedule);
 });

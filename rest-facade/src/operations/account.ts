@@ -5,7 +5,7 @@ import { restOp, updateOp, type FieldMap } from './declare.js';
 import { fieldOf, listOf } from './shape.js';
 import type { RestSchema } from './types.js';
 import { toRestUser } from './users.js';
-import { errors, json, md, ref, route } from './route.js';
+import { answers, arrayOf, json, md, noContent, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 type AccountData = NonNullable<GetAccountQuery['account']>;
@@ -26,10 +26,7 @@ export const getAccount = route(
     tags: ['Account'],
     summary: "The caller's account.",
     description: 'The account the credentials belong to (the same record legacy GET /account returns).',
-    responses: {
-      '200': { description: 'The account.', content: json(ref('Account')) },
-      ...errors(400, 401, 403, 500, 503),
-    },
+    responses: answers('The account.', ref('Account'), 400, 401, 403, 500, 503),
   },
   restOp('getAccount', {
     document: gql`
@@ -103,10 +100,7 @@ export const updateAccount = route(
       'administrators only (403 otherwise). Answers 204, as the reference does.',
     ),
     requestBody: { required: true, content: json(ref('AccountUpdate')) },
-    responses: {
-      '204': { description: 'Updated; GET /account reads it.' },
-      ...errors(400, 401, 403, 429, 500, 503),
-    },
+    responses: noContent('Updated; GET /account reads it.', 400, 401, 403, 429, 500, 503),
   },
   updateOp('updateAccount', {
     root: 'updateAccount',
@@ -129,13 +123,7 @@ export const listOrganizations = route(
     tags: ['Account'],
     summary: "Organizations of the caller's account.",
     description: 'Every organization of the account, by name. Any authenticated caller.',
-    responses: {
-      '200': {
-        description: 'The organizations (possibly none).',
-        content: json({ type: 'array', items: ref('Organization') }),
-      },
-      ...errors(401, 429, 500, 503),
-    },
+    responses: answers('The organizations (possibly none).', arrayOf('Organization'), 401, 429, 500, 503),
   },
   restOp('listOrganizations', {
     document: gql`

@@ -1,6 +1,6 @@
 /** GET /alerts, GET/PUT/PATCH /alerts/{id} onto Query.alert, updateAlert and patchAlert. */
 import { getOp, listOp, patchOp, updateOp } from './declare.js';
-import { byId, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 export const listAlerts = route(
@@ -26,13 +26,7 @@ export const listAlerts = route(
       { name: 'resolved', in: 'query', schema: { type: 'boolean' } },
       ...params('OrgId', 'Take', 'Page'),
     ],
-    responses: {
-      '200': {
-        description: 'One page of alerts.',
-        content: json({ type: 'array', items: ref('Alert') }),
-      },
-      ...errors(400, 401, 403, 500),
-    },
+    responses: answers('One page of alerts.', arrayOf('Alert'), 400, 401, 403, 500),
   },
   listOp('listAlerts', {
     document: gql`
@@ -84,10 +78,7 @@ export const updateAlert = route(
     ),
     parameters: params('IdPath'),
     requestBody: { required: true, content: json(ref('AlertUpdate')) },
-    responses: {
-      '200': { description: 'The alert.', content: json(ref('Alert')) },
-      ...errors(400, 401, 403, 404, 422, 500),
-    },
+    responses: answers('The alert.', ref('Alert'), 400, 401, 403, 404, 422, 500),
   },
   updateOp('updateAlert', {
     root: 'updateAlert',
@@ -104,10 +95,7 @@ export const patchAlert = route(
     description: 'Operations on /snoozed_until and /resolved_on only (remove = null); other paths are refused with 400. Policies Alerts_View and Devices_Edit.',
     parameters: params('IdPath'),
     requestBody: JSON_PATCH_BODY,
-    responses: {
-      '200': { description: 'The alert.', content: json(ref('Alert')) },
-      ...errors(400, 401, 403, 404, 422, 500),
-    },
+    responses: answers('The alert.', ref('Alert'), 400, 401, 403, 404, 422, 500),
   },
   patchOp('patchAlert', { root: 'patchAlert', record: 'alert' }),
 );

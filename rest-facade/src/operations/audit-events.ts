@@ -1,6 +1,6 @@
 /** GET /account/auditevents and GET /account/auditevents/{eventId} onto Query.auditEvent. */
 import { getOp, listOp, type FieldMap } from './declare.js';
-import { errors, json, md, ref, route } from './route.js';
+import { answers, arrayOf, md, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 /** The spec names these parameters in camelCase, like the GraphQL arguments. */
@@ -86,13 +86,7 @@ export const listAuditEvents = route(
         schema: { type: 'integer', minimum: 0, maximum: 1000000, default: 0 },
       },
     ],
-    responses: {
-      '200': {
-        description: 'One page of events (possibly empty).',
-        content: json({ type: 'array', items: ref('AuditEvent') }),
-      },
-      ...errors(400, 401, 403, 429, 500, 503),
-    },
+    responses: answers('One page of events (possibly empty).', arrayOf('AuditEvent'), 400, 401, 403, 429, 500, 503),
   },
   listOp('listAuditEvents', {
     document: gql`
@@ -156,10 +150,7 @@ export const getAuditEvent = route(
     summary: 'One audit event.',
     description: '404 when the account has no event with this id (events of other accounts are not revealed). Account owners only.',
     parameters: [{ name: 'eventId', in: 'path', required: true, description: 'The event id.', schema: { type: 'string', minLength: 1, maxLength: 100 } }],
-    responses: {
-      '200': { description: 'The event.', content: json(ref('AuditEvent')) },
-      ...errors(401, 403, 404, 429, 500, 503),
-    },
+    responses: answers('The event.', ref('AuditEvent'), 401, 403, 404, 429, 500, 503),
   },
   getOp('getAuditEvent', {
     document: gql`

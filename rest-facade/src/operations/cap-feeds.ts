@@ -3,12 +3,11 @@
  * change, delete, poll now) onto the capFeed queries and mutations. Bodies are snake_case like
  * every REST body; a feed's target has the override target's shape.
  */
-import { AppError } from '@pylon/kit';
 import { deleteOp, getOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 import { toRestTarget, targetInput } from './overrides.js';
-import { byId, errors, json, md, params, ref, route } from './route.js';
-import { listOf, objectBody, payloadOf } from './shape.js';
+import { answers, arrayOf, byId, created, json, md, noContent, params, ref, route } from './route.js';
+import { fieldOf, listOf, objectBody, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 
 type CapFeedData = ItemOf<'getCapFeed', 'capFeed'>;
@@ -72,10 +71,7 @@ export const listCapFeeds = route(
     tags: TAGS,
     summary: "The account's CAP alert feeds.",
     description: 'At most 20, by name, each with the alerts it read (latest first). Policy Schedules_View.',
-    responses: {
-      '200': { description: 'The feeds (possibly none).', content: json({ type: 'array', items: ref('CapFeed') }) },
-      ...errors(401, 403, 429, 500, 503),
-    },
+    responses: answers('The feeds (possibly none).', arrayOf('CapFeed'), 401, 403, 429, 500, 503),
   },
   restOp('listCapFeeds', {
     document: gql`
@@ -133,10 +129,7 @@ export const createCapFeed = route(
       'loopback addresses only when CAP_FEED_ALLOW_LIST names them. Policy Overrides_Edit.',
     ),
     requestBody: { required: true, content: json(ref('CapFeedRequest')) },
-    responses: {
-      '201': { description: 'The feed.', content: json(ref('CapFeed')) },
-      ...errors(400, 401, 403, 422, 429, 500, 503),
-    },
+    responses: created('The feed.', ref('CapFeed'), 400, 401, 403, 422, 429, 500, 503),
   },
   restOp('createCapFeed', {
     document: gql`
@@ -151,11 +144,7 @@ export const createCapFeed = route(
       }
     `,
     variables: (input) => ({ input: capFeedInput(input.body) }),
-    respond(data) {
-      const payload = payloadOf(data, 'createCapFeed', NAMES);
-      if (!payload.capFeed) throw new AppError('INTERNAL', "the gateway answer has no feed at 'createCapFeed'");
-      return { status: 201, body: toRestCapFeed(payload.capFeed) };
-    },
+    respond: (data) => ({ status: 201, body: toRestCapFeed(fieldOf(payloadOf(data, 'createCapFeed', NAMES), 'capFeed')) }),
     fieldNames: NAMES,
     accepts: { body: BODY_FIELDS },
   }),
@@ -170,10 +159,7 @@ export const updateCapFeed = route(
       "Only the given fields change; the feed then acts with the caller's policies. 404 when the account has no feed with this id. Policy Overrides_Edit.",
     parameters: params('IdPath'),
     requestBody: { required: true, content: json(ref('CapFeedChanges')) },
-    responses: {
-      '200': { description: 'The changed feed.', content: json(ref('CapFeed')) },
-      ...errors(400, 401, 403, 404, 429, 500, 503),
-    },
+    responses: answers('The changed feed.', ref('CapFeed'), 400, 401, 403, 404, 429, 500, 503),
   },
   restOp('updateCapFeed', {
     document: gql`
@@ -188,11 +174,7 @@ export const updateCapFeed = route(
       }
     `,
     variables: (input) => ({ id: input.params.id, input: capFeedInput(input.body) }),
-    respond(data) {
-      const payload = payloadOf(data, 'updateCapFeed', NAMES);
-      if (!payload.capFeed) throw new AppError('INTERNAL', "the gateway answer has no feed at 'updateCapFeed'");
-      return { body: toRestCapFeed(payload.capFeed) };
-    },
+    respond: (data) => ({ body: toRestCapFeed(fieldOf(payloadOf(data, 'updateCapFeed', NAMES), 'capFeed')) }),
     fieldNames: NAMES,
     accepts: { path: ['id'], body: BODY_FIELDS },
   }),
@@ -205,10 +187,7 @@ export const deleteCapFeed = route(
     summary: 'Deletes a CAP alert feed.',
     description: 'Its record of alerts goes with it; the overrides it started stay (cancel them as any other). Policy Overrides_Edit.',
     parameters: params('IdPath'),
-    responses: {
-      '204': { description: 'Deleted.' },
-      ...errors(400, 401, 403, 404, 429, 500, 503),
-    },
+    responses: noContent('Deleted.', 400, 401, 403, 404, 429, 500, 503),
   },
   deleteOp('deleteCapFeed', { root: 'deleteCapFeed' }),
 );
@@ -244,13 +223,12 @@ export const pollCapFeed = route(
     variables: (input) => ({ id: input.params.id }),
     respond(data) {
       const payload = payloadOf(data, 'pollCapFeed', NAMES);
-      if (!payload.capFeed) throw new AppError('INTERNAL', "the gateway answer has no feed at 'pollCapFeed'");
       return {
         body: {
           alerts_read: payload.alertsRead ?? 0,
           feed_error: payload.feedError ?? null,
           handled: (payload.handled ?? []).map(toRestAlert),
-          feed: toRestCapFeed(payload.capFeed),
+          feed: toRestCapFeed(fieldOf(payload, 'capFeed')),
         },
       };
     },

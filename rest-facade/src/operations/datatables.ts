@@ -19,7 +19,7 @@ import type {
 } from '@pylon/kit/generated/rest-operations.generated';
 import { fieldOf, isRecord, listOf, payloadOf } from './shape.js';
 import type { DataOf, OperationId, RestInput, RestOperation, RestSchema, RestSuccess, RootOf } from './types.js';
-import { documented, errors, jobAccepted, json, md, params, ref, route } from './route.js';
+import { answers, arrayOf, created, documented, errors, jobAccepted, json, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 const restColumn = (r: RestDataTableFragment['columns'][number]): RestSchema<'DataTableColumn'> => {
@@ -108,10 +108,7 @@ export const listDataTables = route(
     description:
       '`pageSize` tables per page (default 50, at most 100); to read the next page, send the `continuationToken` field of this answer as the `continuationToken` query parameter. Policy: DataTables_View.',
     parameters: params('DataTablePageSize', 'ContinuationToken'),
-    responses: {
-      '200': { description: 'One page of tables.', content: json(ref('DataTableList')) },
-      ...errors(400, 401, 403, 500),
-    },
+    responses: answers('One page of tables.', ref('DataTableList'), 400, 401, 403, 500),
   },
   restOp('listDataTables', {
     document: gql`
@@ -141,10 +138,7 @@ export const getDataTable = route(
     summary: "A table's definition with its columns.",
     description: 'Policy: DataTables_View.',
     parameters: params('TableIdPath'),
-    responses: {
-      '200': { description: 'The table.', content: json(ref('DataTable')) },
-      ...errors(401, 403, 404, 500),
-    },
+    responses: answers('The table.', ref('DataTable'), 401, 403, 404, 500),
   },
   getOp('getDataTable', {
     document: gql`
@@ -179,10 +173,7 @@ export const createDataTable = route(
     summary: 'Create a data table.',
     description: 'Column keys: letters, digits, _ and -, starting with a letter or _; unique in the table. Policy: DataTables_Edit.',
     requestBody: { required: true, content: json(ref('DataTableCreate')) },
-    responses: {
-      '201': { description: 'The new table.', content: json(ref('DataTable')) },
-      ...errors(400, 401, 403, 409, 500),
-    },
+    responses: created('The new table.', ref('DataTable'), 400, 401, 403, 409, 500),
   },
   createOp('createDataTable', {
     document: gql`
@@ -217,10 +208,7 @@ export const updateDataTable = route(
     ),
     parameters: params('TableIdPath'),
     requestBody: { required: true, content: json(ref('DataTableUpdate')) },
-    responses: {
-      '200': { description: 'The table as changed.', content: json(ref('DataTable')) },
-      ...errors(400, 401, 403, 404, 409, 422, 500),
-    },
+    responses: answers('The table as changed.', ref('DataTable'), 400, 401, 403, 404, 409, 422, 500),
   },
   inputOp('updateDataTable', {
     document: gql`
@@ -248,10 +236,7 @@ export const deleteDataTable = route(
     summary: 'Delete the table, all its rows and their history.',
     description: 'Policy: DataTables_Delete.',
     parameters: params('TableIdPath'),
-    responses: {
-      '204': { description: 'Deleted.' },
-      ...errors(401, 403, 404, 500),
-    },
+    responses: noContent('Deleted.', 401, 403, 404, 500),
   },
   deleteOp('deleteDataTable', {
     document: gql`
@@ -277,10 +262,7 @@ export const createDataTableRow = route(
     description: 'Cells are validated and coerced by column type; required columns without a default must be given. Policy: DataTables_Edit.',
     parameters: params('TableIdPath'),
     requestBody: { required: true, content: json(ref('DataTableRowCreate')) },
-    responses: {
-      '201': { description: 'The new row.', content: json(ref('DataTableRow')) },
-      ...errors(400, 401, 403, 404, 500),
-    },
+    responses: created('The new row.', ref('DataTableRow'), 400, 401, 403, 404, 500),
   },
   inputOp('createDataTableRow', {
     document: gql`
@@ -310,10 +292,7 @@ export const updateDataTableRow = route(
       'Cells not in `data` stay; null clears one. With `version`, the write is refused with 409 (VERSION_CONFLICT) unless the row is still at that version. Policy: DataTables_Edit.',
     parameters: params('TableIdPath', 'RowIdPath'),
     requestBody: { required: true, content: json(ref('DataTableRowUpdate')) },
-    responses: {
-      '200': { description: 'The row as written.', content: json(ref('DataTableRow')) },
-      ...errors(400, 401, 403, 404, 409, 500),
-    },
+    responses: answers('The row as written.', ref('DataTableRow'), 400, 401, 403, 404, 409, 500),
   },
   inputOp('updateDataTableRow', {
     document: gql`
@@ -341,10 +320,7 @@ export const deleteDataTableRow = route(
     summary: 'Delete a row (its history stays until the table is deleted).',
     description: 'With `version`, refused with 409 unless the row is still at that version. Policy: DataTables_Delete.',
     parameters: [...params('TableIdPath', 'RowIdPath'), { name: 'version', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } }],
-    responses: {
-      '204': { description: 'Deleted.' },
-      ...errors(400, 401, 403, 404, 409, 500),
-    },
+    responses: noContent('Deleted.', 400, 401, 403, 404, 409, 500),
   },
   restOp('deleteDataTableRow', {
     document: gql`
@@ -378,10 +354,7 @@ export const batchCreateDataTableRows = route(
     description: 'More than 100 rows are refused as a whole (400, nothing written). Policy: DataTables_Edit.',
     parameters: params('TableIdPath'),
     requestBody: { required: true, content: json(ref('DataTableBatchCreate')) },
-    responses: {
-      '200': { description: 'Per-row results.', content: json(ref('DataTableBatchResult')) },
-      ...errors(400, 401, 403, 404, 500),
-    },
+    responses: answers('Per-row results.', ref('DataTableBatchResult'), 400, 401, 403, 404, 500),
   },
   inputOp('batchCreateDataTableRows', {
     document: gql`
@@ -407,10 +380,7 @@ export const batchDeleteDataTableRows = route(
     description: 'More than 100 ids are refused as a whole (400, nothing deleted). Policy: DataTables_Delete.',
     parameters: params('TableIdPath'),
     requestBody: { required: true, content: json(ref('DataTableBatchDelete')) },
-    responses: {
-      '200': { description: 'Per-row results.', content: json(ref('DataTableBatchResult')) },
-      ...errors(400, 401, 403, 404, 500),
-    },
+    responses: answers('Per-row results.', ref('DataTableBatchResult'), 400, 401, 403, 404, 500),
   },
   inputOp('batchDeleteDataTableRows', {
     document: gql`
@@ -437,10 +407,7 @@ export const reorderDataTableRows = route(
       'The given rows, in the given order, go right after `afterRowId` (at the top when it is null or absent). Other rows keep their order. Policy: DataTables_Edit.',
     parameters: params('TableIdPath'),
     requestBody: { required: true, content: json(ref('DataTableReorder')) },
-    responses: {
-      '200': { description: 'How many rows moved.', content: json(ref('DataTableReorderResult')) },
-      ...errors(400, 401, 403, 404, 500),
-    },
+    responses: answers('How many rows moved.', ref('DataTableReorderResult'), 400, 401, 403, 404, 500),
   },
   inputOp('reorderDataTableRows', {
     document: gql`
@@ -467,13 +434,7 @@ export const rollbackDataTableRow = route(
     description: 'With `expected_version`, refused with 409 unless the row is currently at that version. Policy: DataTables_Edit.',
     parameters: params('TableIdPath', 'RowIdPath'),
     requestBody: { required: true, content: json(ref('DataTableRollback')) },
-    responses: {
-      '200': {
-        description: 'The new version and the restored row.',
-        content: json(ref('DataTableRollbackResult')),
-      },
-      ...errors(400, 401, 403, 404, 409, 500),
-    },
+    responses: answers('The new version and the restored row.', ref('DataTableRollbackResult'), 400, 401, 403, 404, 409, 500),
   },
   inputOp('rollbackDataTableRow', {
     document: gql`
@@ -502,13 +463,7 @@ export const listDataTableRowVersions = route(
     summary: "A row's version history, newest first.",
     description: 'Kept after the row is deleted, until the table is. Policy: DataTables_View.',
     parameters: params('TableIdPath', 'RowIdPath'),
-    responses: {
-      '200': {
-        description: 'The versions.',
-        content: json({ type: 'array', items: ref('DataTableRowVersion') }),
-      },
-      ...errors(401, 403, 404, 500),
-    },
+    responses: answers('The versions.', arrayOf('DataTableRowVersion'), 401, 403, 404, 500),
   },
   restOp('listDataTableRowVersions', {
     document: gql`
@@ -535,10 +490,7 @@ export const getDataTableRowVersion = route(
       ...params('TableIdPath', 'RowIdPath'),
       { name: 'version', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } },
     ],
-    responses: {
-      '200': { description: 'The version.', content: json(ref('DataTableRowVersion')) },
-      ...errors(400, 401, 403, 404, 500),
-    },
+    responses: answers('The version.', ref('DataTableRowVersion'), 400, 401, 403, 404, 500),
   },
   restOp('getDataTableRowVersion', {
     document: gql`

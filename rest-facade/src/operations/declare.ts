@@ -46,13 +46,20 @@ interface WithDocument {
   document?: string;
 }
 
+/** What a builder given an operationId answers: the operation typed by that document. */
+type Typed<N extends OperationId> = RestOperation<DataOf<N>, SomeVariablesOf<N>>;
+
 /**
- * A builder's two forms: its operationId first (then `typed` is the spec, typed by that document)
- * or the spec alone (untyped; the registry keys it by its export name).
+ * A builder's two forms: its operationId first (`Form`: the spec typed by that document) or the
+ * spec `S` alone (untyped; the registry keys it by its export name).
  */
-function declared<S extends WithDocument>(idOrSpec: string | S, typed: unknown, build: (spec: S) => RestOperation): RestOperation {
-  const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as S] : [undefined, idOrSpec];
-  return named(operationId, build(spec), spec);
+type Builder<S, Form> = Form & ((spec: S) => RestOperation);
+
+function builder<S extends WithDocument, Form>(build: (spec: S) => RestOperation): Builder<S, Form> {
+  return ((idOrSpec: string | S, typed?: unknown) => {
+    const [operationId, spec] = typeof idOrSpec === 'string' ? [idOrSpec, typed as S] : [undefined, idOrSpec];
+    return named(operationId, build(spec), spec);
+  }) as Builder<S, Form>;
 }
 
 /**
@@ -182,11 +189,7 @@ export type TypedListSpec<N extends OperationId, R extends RootOf<N>> = Omit<Lis
   toRest?: (record: ItemOf<N, R>, input: RestInput) => RestItemOf<N>;
 };
 
-export function listOp<N extends OperationId, R extends RootOf<N>>(operationId: N, spec: TypedListSpec<N, R>): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
-export function listOp(spec: ListSpec): RestOperation;
-export function listOp(idOrSpec: string | ListSpec, typed?: unknown): RestOperation {
-  return declared(idOrSpec, typed, listOperation);
-}
+export const listOp = builder<ListSpec, <N extends OperationId, R extends RootOf<N>>(operationId: N, spec: TypedListSpec<N, R>) => Typed<N>>(listOperation);
 
 function listOperation(spec: ListSpec): RestOperation {
   const paging = spec.paging ?? 'take/page';
@@ -253,11 +256,7 @@ export type TypedGetSpec<N extends OperationId, R extends RootOf<N>> = Omit<GetS
   toRest?: (record: ItemOf<N, R>, input: RestInput) => RestBodyOf<N>;
 };
 
-export function getOp<N extends OperationId, R extends RootOf<N>>(operationId: N, spec: TypedGetSpec<N, R>): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
-export function getOp(spec: GetSpec): RestOperation;
-export function getOp(idOrSpec: string | GetSpec, typed?: unknown): RestOperation {
-  return declared(idOrSpec, typed, getOperation);
-}
+export const getOp = builder<GetSpec, <N extends OperationId, R extends RootOf<N>>(operationId: N, spec: TypedGetSpec<N, R>) => Typed<N>>(getOperation);
 
 function getOperation(spec: GetSpec): RestOperation {
   const param = spec.param ?? 'id';
@@ -374,23 +373,11 @@ export type TypedWriteSpec<N extends OperationId, R extends RootOf<N>, K extends
     | { flat: true; body: TypedBodySpec<VariableName<N>>; query?: FieldMap<VariableName<N>> }
   );
 
-export function createOp<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>>(
-  operationId: N,
-  spec: TypedWriteSpec<N, R, K>,
-): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
-export function createOp(spec: WriteSpec): RestOperation;
-export function createOp(idOrSpec: string | WriteSpec, typed?: unknown): RestOperation {
-  return declared(idOrSpec, typed, (s: WriteSpec) => writeOp(s, { param: false, status: 201 }));
-}
+type TypedWrite = <N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>>(operationId: N, spec: TypedWriteSpec<N, R, K>) => Typed<N>;
 
-export function updateOp<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>>(
-  operationId: N,
-  spec: TypedWriteSpec<N, R, K>,
-): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
-export function updateOp(spec: WriteSpec): RestOperation;
-export function updateOp(idOrSpec: string | WriteSpec, typed?: unknown): RestOperation {
-  return declared(idOrSpec, typed, (s: WriteSpec) => writeOp(s, { param: 'id', status: 200 }));
-}
+export const createOp = builder<WriteSpec, TypedWrite>((s) => writeOp(s, { param: false, status: 201 }));
+
+export const updateOp = builder<WriteSpec, TypedWrite>((s) => writeOp(s, { param: 'id', status: 200 }));
 
 export interface PatchSpec extends WithDocument {
   root: string;
@@ -411,14 +398,10 @@ export type TypedPatchSpec<N extends OperationId, R extends RootOf<N>, K extends
 };
 
 /** PATCH with a JSON Patch array whose paths name REST properties. */
-export function patchOp<N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>>(
-  operationId: N,
-  spec: TypedPatchSpec<N, R, K>,
-): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
-export function patchOp(spec: PatchSpec): RestOperation;
-export function patchOp(idOrSpec: string | PatchSpec, typed?: unknown): RestOperation {
-  return declared(idOrSpec, typed, patchOperation);
-}
+export const patchOp = builder<
+  PatchSpec,
+  <N extends OperationId, R extends RootOf<N>, K extends PayloadField<N, R>>(operationId: N, spec: TypedPatchSpec<N, R, K>) => Typed<N>
+>(patchOperation);
 
 function patchOperation(spec: PatchSpec): RestOperation {
   const param = spec.param ?? 'id';
@@ -448,11 +431,7 @@ export interface DeleteSpec extends WithDocument {
 }
 
 /** DELETE by id: 204 with no body. */
-export function deleteOp<N extends OperationId>(operationId: N, spec: DeleteSpec & { root: RootOf<N> }): RestOperation<DataOf<N>, SomeVariablesOf<N>>;
-export function deleteOp(spec: DeleteSpec): RestOperation;
-export function deleteOp(idOrSpec: string | DeleteSpec, typed?: unknown): RestOperation {
-  return declared(idOrSpec, typed, deleteOperation);
-}
+export const deleteOp = builder<DeleteSpec, <N extends OperationId>(operationId: N, spec: DeleteSpec & { root: RootOf<N> }) => Typed<N>>(deleteOperation);
 
 function deleteOperation(spec: DeleteSpec): RestOperation {
   const param = spec.param ?? 'id';

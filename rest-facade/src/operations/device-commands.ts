@@ -11,7 +11,7 @@ import type {
   SendBulkDeviceCommandsMutation,
 } from '@pylon/kit/generated/rest-operations.generated';
 import { restOp } from './declare.js';
-import { errors, json, md, params, ref, route } from './route.js';
+import { answers, arrayOf, errors, json, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 import type { RestRequestBodyOf } from './types.js';
 
@@ -130,13 +130,7 @@ export const listDeviceCommands = route(
         schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
       },
     ],
-    responses: {
-      '200': {
-        description: 'The commands, newest first.',
-        content: json({ type: 'array', items: ref('CommandStatus') }),
-      },
-      ...errors(400, 401, 403, 404, 500),
-    },
+    responses: answers('The commands, newest first.', arrayOf('CommandStatus'), 400, 401, 403, 404, 500),
   },
   restOp('listDeviceCommands', {
     document: gql`
@@ -279,10 +273,7 @@ export const trackDeviceEvent = route(
       'Published to the analytics stream (event logs, event metrics). `properties` is a JSON object of at most 16 KB. Answers 204, as the reference does. Policy Devices_Edit.',
     parameters: params('IdPath'),
     requestBody: { required: true, content: json(ref('Event')) },
-    responses: {
-      '204': { description: "Recorded (the reference's status); GraphQL eventLogs reads it." },
-      ...errors(400, 401, 403, 404, 500),
-    },
+    responses: noContent("Recorded (the reference's status); GraphQL eventLogs reads it.", 400, 401, 403, 404, 500),
   },
   restOp('trackDeviceEvent', {
     document: gql`
@@ -337,10 +328,7 @@ export const getPingData = route(
       },
       { name: 'key', in: 'query', description: "The same, under the reference API's name.", schema: { type: 'string', minLength: 1, maxLength: 200 } },
     ],
-    responses: {
-      '200': { description: 'The latest ping data.', content: json(ref('PingData')) },
-      ...errors(400, 401, 403, 404, 500),
-    },
+    responses: answers('The latest ping data.', ref('PingData'), 400, 401, 403, 404, 500),
   },
   restOp('getPingData', {
     document: gql`
@@ -371,10 +359,7 @@ export const getDevicePingData = route(
     summary: 'Latest ping data by registration key.',
     description: 'As GET /devices/pingdata, with the key in the path. Policy Devices_View.',
     parameters: params('RegistrationKeyPath'),
-    responses: {
-      '200': { description: 'The latest ping data.', content: json(ref('PingData')) },
-      ...errors(401, 403, 404, 500),
-    },
+    responses: answers('The latest ping data.', ref('PingData'), 401, 403, 404, 500),
   },
   restOp('getDevicePingData', {
     document: gql`

@@ -6,12 +6,4 @@ export const {
   create: createDeviceGroup,
   update: updateDeviceGroup,
   remove: deleteDeviceGroup,
-} = groupOps(
-  {
-    list: 'deviceGroups',
-    create: 'createDeviceGroup',
-    update: 'updateDeviceGroup',
-    remove: 'deleteDeviceGroup',
-  },
-  { path: '/devices/groups', tag: 'Devices', noun: 'device', plural: 'devices', policy: 'Devices', schema: 'Group', request: 'GroupRequest' },
-);
+} = groupOps({ path: '/devices/groups', tag: 'Devices', noun: 'device', plural: 'devices', policy: 'Devices', schema: 'Group', request: 'GroupRequest' });

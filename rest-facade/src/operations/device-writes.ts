@@ -2,7 +2,7 @@
 import { createOp, deleteOp, getOp, patchOp, updateOp, type FieldMap } from './declare.js';
 import { toRestDevice, type DeviceData } from './devices.js';
 import { isRecord } from './shape.js';
-import { JSON_PATCH_BODY, errors, json, md, params, ref, route } from './route.js';
+import { answers, created, json, JSON_PATCH_BODY, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 /** Tags as the reference sends them ("a,b") or as a list; null or "" clear them. */
@@ -77,13 +77,7 @@ export const createDevice = route(
       },
     ],
     requestBody: { required: true, content: json(ref('DeviceCreate')) },
-    responses: {
-      '201': {
-        description: 'The registered device, with its registration_key.',
-        content: json(ref('Device')),
-      },
-      ...errors(400, 401, 403, 409, 500),
-    },
+    responses: created('The registered device, with its registration_key.', ref('Device'), 400, 401, 403, 409, 500),
   },
   createOp('createDevice', {
     root: 'createDevice',
@@ -110,10 +104,7 @@ export const updateDevice = route(
     ),
     parameters: params('IdPath'),
     requestBody: { required: true, content: json(ref('DeviceReplace')) },
-    responses: {
-      '204': { description: 'Updated; GET /devices/{id} reads it.' },
-      ...errors(400, 401, 403, 404, 500),
-    },
+    responses: noContent('Updated; GET /devices/{id} reads it.', 400, 401, 403, 404, 500),
   },
   updateOp('updateDevice', {
     root: 'updateDevice',
@@ -148,10 +139,7 @@ export const patchDevice = route(
     ),
     parameters: params('IdPath'),
     requestBody: JSON_PATCH_BODY,
-    responses: {
-      '200': { description: 'The patched device.', content: json(ref('Device')) },
-      ...errors(400, 401, 403, 404, 409, 422, 500),
-    },
+    responses: answers('The patched device.', ref('Device'), 400, 401, 403, 404, 409, 422, 500),
   },
   patchOp('patchDevice', {
     root: 'patchDevice',
@@ -169,10 +157,7 @@ export const deleteDevice = route(
     summary: 'Delete a device.',
     description: 'Its open alerts close and its screenshot is removed; commands still queued simply expire. Policy Devices_Delete.',
     parameters: params('IdPath'),
-    responses: {
-      '204': { description: 'Deleted.' },
-      ...errors(401, 403, 404, 500),
-    },
+    responses: noContent('Deleted.', 401, 403, 404, 500),
   },
   deleteOp('deleteDevice', { root: 'deleteDevice' }),
 );
@@ -192,13 +177,7 @@ export const claimDevice = route(
       "account gets 429. `group_id` and `device_id` must be the caller's account's. Policy: Devices_Edit.",
     ),
     requestBody: { required: true, content: json(ref('DeviceClaim')) },
-    responses: {
-      '201': {
-        description: 'The paired device, with its registration_key.',
-        content: json(ref('Device')),
-      },
-      ...errors(400, 401, 403, 404, 429, 500),
-    },
+    responses: created('The paired device, with its registration_key.', ref('Device'), 400, 401, 403, 404, 429, 500),
   },
   createOp('claimDevice', {
     root: 'claimDevice',
@@ -223,10 +202,7 @@ export const getPairingRequest = route(
       '429), so this is no way to guess codes. Policy: Devices_Edit.',
     ),
     parameters: [{ name: 'code', in: 'path', required: true, schema: { type: 'string', maxLength: 50 } }],
-    responses: {
-      '200': { description: 'The waiting screen.', content: json(ref('PairingRequest')) },
-      ...errors(401, 403, 404, 429, 500),
-    },
+    responses: answers('The waiting screen.', ref('PairingRequest'), 401, 403, 404, 429, 500),
   },
   getOp('getPairingRequest', {
     document: gql`

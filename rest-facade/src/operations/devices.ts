@@ -3,7 +3,7 @@ import type { RestDeviceFragment, RestPingDataFragment } from '@pylon/kit/genera
 import { getOp, listOp } from './declare.js';
 import { isRecord } from './shape.js';
 import type { RestInput, RestSchema } from './types.js';
-import { byId, errors, json, md, params, ref, route, type OpenApiObject } from './route.js';
+import { answers, arrayOf, byId, md, type OpenApiObject, params, route } from './route.js';
 import { gql } from './gql.js';
 
 /** A device as the persisted documents select it (the RestDevice fragment; lists add `snap`). */
@@ -169,13 +169,7 @@ export const listDevices = route(
       alias('OrgId', TEXT),
       alias('IsOnline', { type: 'boolean' }),
     ],
-    responses: {
-      '200': {
-        description: 'One page of devices (possibly empty).',
-        content: json({ type: 'array', items: ref('Device') }),
-      },
-      ...errors(400, 401, 403, 500, 503),
-    },
+    responses: answers('One page of devices (possibly empty).', arrayOf('Device'), 400, 401, 403, 500, 503),
   },
   listOp('listDevices', {
     document: gql`

@@ -13,7 +13,7 @@ import { createOp, deleteOp, updateOp, type FieldMap } from './declare.js';
 import { recordsAt, type GqlRecord } from './shape.js';
 import type { RestOperation, RestSchema } from './types.js';
 import { AppError, MAX_GROUP_DEPTH, snakeKeys } from '@pylon/kit';
-import { errors, json, params, ref, route, type RestRoute } from './route.js';
+import { errors, json, noContent, params, ref, type RestRoute, route } from './route.js';
 
 /** One group of a flat group list, as every group-list document selects it. */
 export interface GroupData {
@@ -80,21 +80,16 @@ export function nest(flat: GroupData[]): GqlRecord[] {
 /** The reference's Group members Pylon's groups do not keep (no group families, no per-organization counts): null in every group answered. */
 const GROUP_EXTRA = { family: null, organization_count: null } as const;
 
-export interface GroupRoots {
-  /** Query root: the flat group list (its persisted document takes `tree: false`). */
-  list: string;
-  /** Mutation roots; create/update payloads hold `group`. */
-  create: string;
-  update: string;
-  remove: string;
-}
-
 /** How one area's groups appear in rest.yaml: the four routes differ only in these names. */
 export interface GroupHttp {
   /** `/media/groups` */
   path: `/${string}`;
   tag: string;
-  /** What a group holds, singular and plural: `media`, `medias`. */
+  /**
+   * What a group holds, singular and plural: `media`, `medias`. The singular names the GraphQL
+   * fields too: the flat group list `mediaGroups` (its persisted document takes `tree: false`) and
+   * the mutations `createMediaGroup`, `updateMediaGroup` (their payloads hold `group`), `deleteMediaGroup`.
+   */
   noun: string;
   plural: string;
   /** The policy prefix: `Files` (Files_View, Files_Edit, Files_Delete). */
@@ -160,15 +155,17 @@ function withRoutes(ops: GroupOps, http: GroupHttp): { [K in keyof GroupOps]: Gr
         summary: `Delete a ${noun} group (never its ${plural}).`,
         description: `Its ${plural} and sub-groups move up to its parent group (or out of any group). Policy: ${policy}_Delete.`,
         parameters: params('IdPath'),
-        responses: { '204': { description: 'Deleted.' }, ...errors(401, 403, 404, 500) },
+        responses: noContent('Deleted.', 401, 403, 404, 500),
       },
       ops.remove,
     ),
   };
 }
 
-/** One area's four group operations: `roots` its GraphQL fields, `http` its names in rest.yaml (its routes). */
-export function groupOps(roots: GroupRoots, http: GroupHttp): ReturnType<typeof withRoutes> {
+/** One area's four group operations, named by `http` in rest.yaml (its routes) and, by its noun, in the API. */
+export function groupOps(http: GroupHttp): ReturnType<typeof withRoutes> {
+  const Noun = `${http.noun.charAt(0).toUpperCase()}${http.noun.slice(1)}`;
+  const roots = { list: `${http.noun}Groups`, create: `create${Noun}Group`, update: `update${Noun}Group`, remove: `delete${Noun}Group` };
   // Every group answered (nested children too, and a new one) carries GROUP_EXTRA and a `children` list.
   const withExtra = (g: RestGroup): RestGroup => ({
     ...g,
@@ -176,7 +173,7 @@ export function groupOps(roots: GroupRoots, http: GroupHttp): ReturnType<typeof 
     children: Array.isArray(g.children) ? g.children.map(withExtra) : [],
   });
   const toRest = (g: GqlRecord) => withExtra(toRestGroup(g));
-  const listId = `list${roots.list.charAt(0).toUpperCase()}${roots.list.slice(1)}`;
+  const listId = `list${Noun}Groups`;
   const list: RestOperation = {
     operationId: listId,
     document: groupListDocument(listId, roots.list),

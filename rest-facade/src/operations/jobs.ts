@@ -1,5 +1,5 @@
 /** GET/DELETE /jobs/{id} and its result: background jobs, served by the jobs handler (x-pylon-handler: jobs). */
-import { FILE_CONTENT, documented, errors, json, md, ref } from './route.js';
+import { answers, documented, errors, FILE_CONTENT, json, md, ref } from './route.js';
 
 export const getJobResult = documented('GET /jobs/{id}/result', {
   tags: ['Jobs'],
@@ -40,10 +40,7 @@ export const getJob = documented('GET /jobs/{id}', {
     "is a 404. Policy: that of the job's work (an import: DataTables_View).",
   ),
   parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 100 } }],
-  responses: {
-    '200': { description: 'The job.', content: json(ref('Job')) },
-    ...errors(401, 403, 404),
-  },
+  responses: answers('The job.', ref('Job'), 401, 403, 404),
 });
 
 export const cancelJob = documented('DELETE /jobs/{id}', {

@@ -5,7 +5,7 @@ import { fieldOf, payloadOf } from './shape.js';
 import { toRestMedia } from './content-shape.js';
 import { tagList } from './device-writes.js';
 import { groupOps, requireName } from './groups.js';
-import { byId, documented, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, documented, json, JSON_PATCH_BODY, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 const toRest = (m: RestMediaFragment) => toRestMedia(m);
@@ -20,13 +20,7 @@ export const listMedia = route(
       '`file_url` and `thumbnail_url` are signed addresses that expire. Policy: Files_View.',
     ),
     parameters: params('IdQuery', 'Take', 'Page', 'GroupId', 'GroupName'),
-    responses: {
-      '200': {
-        description: 'One page of media (possibly empty).',
-        content: json({ type: 'array', items: ref('Media') }),
-      },
-      ...errors(400, 401, 403, 500, 503),
-    },
+    responses: answers('One page of media (possibly empty).', arrayOf('Media'), 400, 401, 403, 500, 503),
   },
   listOp('listMedia', {
     document: gql`
@@ -93,10 +87,7 @@ export const updateMedia = route(
     ),
     parameters: params('IdPath'),
     requestBody: { required: true, content: json(ref('MediaRequest')) },
-    responses: {
-      '204': { description: 'Updated; GET /media/{id} reads it.' },
-      ...errors(400, 401, 403, 404, 500),
-    },
+    responses: noContent('Updated; GET /media/{id} reads it.', 400, 401, 403, 404, 500),
   },
   updateOp('updateMedia', {
     root: 'updateMedia',
@@ -119,10 +110,7 @@ export const patchMedia = route(
     ),
     parameters: params('IdPath'),
     requestBody: JSON_PATCH_BODY,
-    responses: {
-      '200': { description: 'The patched media.', content: json(ref('Media')) },
-      ...errors(400, 401, 403, 404, 409, 422, 500),
-    },
+    responses: answers('The patched media.', ref('Media'), 400, 401, 403, 404, 409, 422, 500),
   },
   patchOp('patchMedia', {
     root: 'patchMedia',
@@ -139,10 +127,7 @@ export const deleteMedia = route(
     summary: 'Delete a media asset and its file.',
     description: md('Refused with 422 while a playlist plays it (the message names the playlists). Policy: Files_Delete.'),
     parameters: params('IdPath'),
-    responses: {
-      '204': { description: 'Deleted.' },
-      ...errors(401, 403, 404, 422, 500),
-    },
+    responses: noContent('Deleted.', 401, 403, 404, 422, 500),
   },
   deleteOp('deleteMedia', { root: 'deleteMedia' }),
 );
@@ -169,10 +154,7 @@ export const importMedia = route(
       },
       { name: 'group_id', in: 'query', description: 'A media group of the account.', schema: { type: 'string', minLength: 1, maxLength: 200 } },
     ],
-    responses: {
-      '201': { description: 'The stored media.', content: json(ref('Media')) },
-      ...errors(400, 401, 403, 413, 415, 500),
-    },
+    responses: created('The stored media.', ref('Media'), 400, 401, 403, 413, 415, 500),
   },
   restOp('importMedia', {
     document: gql`
@@ -198,15 +180,7 @@ export const {
   create: createMediaGroup,
   update: updateMediaGroup,
   remove: deleteMediaGroup,
-} = groupOps(
-  {
-    list: 'mediaGroups',
-    create: 'createMediaGroup',
-    update: 'updateMediaGroup',
-    remove: 'deleteMediaGroup',
-  },
-  { path: '/media/groups', tag: 'Media', noun: 'media', plural: 'medias', policy: 'Files', schema: 'ContentGroup', request: 'ContentGroupRequest' },
-);
+} = groupOps({ path: '/media/groups', tag: 'Media', noun: 'media', plural: 'medias', policy: 'Files', schema: 'ContentGroup', request: 'ContentGroupRequest' });
 
 export const uploadMedia = documented('POST /media', {
   tags: ['Media'],
@@ -222,10 +196,7 @@ export const uploadMedia = documented('POST /media', {
     '(x-pylon-handler: content). Policy: Files_Edit.',
   ),
   requestBody: { required: true, content: { 'multipart/form-data': { schema: ref('MediaUpload') } } },
-  responses: {
-    '201': { description: 'The stored media.', content: json(ref('Media')) },
-    ...errors(400, 401, 403, 413, 415, 500),
-  },
+  responses: created('The stored media.', ref('Media'), 400, 401, 403, 413, 415, 500),
 });
 
 export const uploadMediaToGroup = documented('POST /media/{group_id}/{file_name}', {
@@ -259,8 +230,5 @@ export const uploadMediaToGroup = documented('POST /media/{group_id}/{file_name}
     'x-reference-deviation': "The file is the raw request body (the reference's document declares none, its clients send the file).",
     content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
   },
-  responses: {
-    '201': { description: 'The stored media.', content: json(ref('Media')) },
-    ...errors(400, 401, 403, 404, 413, 415, 500),
-  },
+  responses: created('The stored media.', ref('Media'), 400, 401, 403, 404, 413, 415, 500),
 });

@@ -2,12 +2,11 @@
  * /overrides: emergency overrides (list, get, start, cancel) onto the override queries and
  * mutations. The body's nested content and target are snake_case like every REST body.
  */
-import { AppError } from '@pylon/kit';
 import { getOp, restOp } from './declare.js';
 import { gql } from './gql.js';
-import { isRecord, listOf, objectBody, payloadOf } from './shape.js';
+import { fieldOf, isRecord, listOf, objectBody, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
-import { byId, errors, json, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, json, md, params, ref, route } from './route.js';
 
 type OverrideData = ItemOf<'getOverride', 'override'>;
 
@@ -81,10 +80,7 @@ export const listOverrides = route(
       'their states. `open_only`: only those not yet ended or cancelled. Policy Schedules_View.',
     ),
     parameters: params('OpenOnly', 'Take'),
-    responses: {
-      '200': { description: 'The overrides (possibly none).', content: json({ type: 'array', items: ref('Override') }) },
-      ...errors(400, 401, 403, 429, 500, 503),
-    },
+    responses: answers('The overrides (possibly none).', arrayOf('Override'), 400, 401, 403, 429, 500, 503),
   },
   restOp('listOverrides', {
     document: gql`
@@ -141,10 +137,7 @@ export const startOverride = route(
       "Every id must be the caller's. Policy Overrides_Edit (not implied by Schedules_Edit).",
     ),
     requestBody: { required: true, content: json(ref('OverrideRequest')) },
-    responses: {
-      '201': { description: 'The override, with its screens (pending until they acknowledge).', content: json(ref('Override')) },
-      ...errors(400, 401, 403, 429, 500, 503),
-    },
+    responses: created('The override, with its screens (pending until they acknowledge).', ref('Override'), 400, 401, 403, 429, 500, 503),
   },
   restOp('startOverride', {
     document: gql`
@@ -159,11 +152,7 @@ export const startOverride = route(
       }
     `,
     variables: (input) => ({ input: overrideInput(input.body) }),
-    respond(data) {
-      const payload = payloadOf(data, 'startOverride', NAMES);
-      if (!payload.override) throw new AppError('INTERNAL', "the gateway answer has no override at 'startOverride'");
-      return { status: 201, body: toRestOverride(payload.override) };
-    },
+    respond: (data) => ({ status: 201, body: toRestOverride(fieldOf(payloadOf(data, 'startOverride', NAMES), 'override')) }),
     fieldNames: NAMES,
     accepts: { body: ['name', 'content', 'target', 'starts_at', 'ends_at'] },
   }),
@@ -193,11 +182,7 @@ export const cancelOverride = route(
       }
     `,
     variables: (input) => ({ id: input.params.id }),
-    respond(data) {
-      const payload = payloadOf(data, 'cancelOverride', NAMES);
-      if (!payload.override) throw new AppError('INTERNAL', "the gateway answer has no override at 'cancelOverride'");
-      return { body: toRestOverride(payload.override) };
-    },
+    respond: (data) => ({ body: toRestOverride(fieldOf(payloadOf(data, 'cancelOverride', NAMES), 'override')) }),
     fieldNames: NAMES,
     accepts: { path: ['id'] },
   }),

@@ -4,7 +4,10 @@
  * player), mounted in front of this facade; documented here so players and operators find it in
  * one place.
  */
-import { documented, errors, json, md, params, ref } from './route.js';
+import { answers, documented, errors, json, md, noContent, params, ref } from './route.js';
+
+/** Every player route: served by the devices service, authenticated by the key in its path (no API key). */
+const PLAYER = { tags: ['Player'], 'x-pylon-handler': 'player', security: [] };
 
 /** What every batch endpoint of the player (play logs, events, impressions) promises. */
 const BATCH_RULES = [
@@ -28,9 +31,7 @@ const batchOf = (record: string) => ({
 });
 
 export const playerPing = documented('POST /player/{registrationKey}/ping', {
-  tags: ['Player'],
-  'x-pylon-handler': 'player',
-  security: [],
+  ...PLAYER,
   summary: "A device's heartbeat; answers the commands queued for it.",
   description: md(
     "Updates the device's ping data (so is_online and ping_data follow the last ping; the",
@@ -53,19 +54,11 @@ export const playerPing = documented('POST /player/{registrationKey}/ping', {
     },
   ],
   requestBody: { content: json(ref('PlayerPing')) },
-  responses: {
-    '200': {
-      description: 'The commands to carry out (possibly none).',
-      content: json(ref('PlayerPingResult')),
-    },
-    ...errors(400, 401, 413, 415),
-  },
+  responses: answers('The commands to carry out (possibly none).', ref('PlayerPingResult'), 400, 401, 413, 415),
 });
 
 export const playerAckCommand = documented('POST /player/{registrationKey}/commands/{commandId}/ack', {
-  tags: ['Player'],
-  'x-pylon-handler': 'player',
-  security: [],
+  ...PLAYER,
   summary: 'Report what became of a command.',
   description: md(
     '`status`: acknowledged (carried out; `delivered` means the same) or failed (with an optional',
@@ -88,24 +81,17 @@ export const playerAckCommand = documented('POST /player/{registrationKey}/comma
 });
 
 export const playerPutSnap = documented('PUT /player/{registrationKey}/snap', {
-  tags: ['Player'],
-  'x-pylon-handler': 'player',
-  security: [],
+  ...PLAYER,
   summary: 'Upload the current screenshot.',
   description:
     'A JPEG body (Content-Type image/jpeg, at most DEVICE_SNAP_MAX_BYTES, default 2 MB); the type is checked by its magic bytes, not trusted from the header (415 otherwise). Replaces the previous screenshot.',
   parameters: params('RegistrationKeyPath'),
   requestBody: { required: true, content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } } },
-  responses: {
-    '204': { description: 'Stored.' },
-    ...errors(401, 413, 415),
-  },
+  responses: noContent('Stored.', 401, 413, 415),
 });
 
 export const playerTrack = documented('POST /player/{registrationKey}/track', {
-  tags: ['Player'],
-  'x-pylon-handler': 'player',
-  security: [],
+  ...PLAYER,
   summary: 'Record an event from the device itself.',
   description: 'As POST /devices/{id}/track, authenticated by the registration key.',
   parameters: params('RegistrationKeyPath'),
@@ -117,9 +103,7 @@ export const playerTrack = documented('POST /player/{registrationKey}/track', {
 });
 
 export const playerPlayLogs = documented('POST /player/{registrationKey}/playlogs', {
-  tags: ['Player'],
-  'x-pylon-handler': 'player',
-  security: [],
+  ...PLAYER,
   summary: 'Proof of play - what the screen showed, when and for how long.',
   description: md(
     "Each play log names the media file it played (`file_id`). The file's name is stored with the",
@@ -135,9 +119,7 @@ export const playerPlayLogs = documented('POST /player/{registrationKey}/playlog
 });
 
 export const playerEvents = documented('POST /player/{registrationKey}/events', {
-  tags: ['Player'],
-  'x-pylon-handler': 'player',
-  security: [],
+  ...PLAYER,
   summary: 'Events the player itself records (touches, sessions, custom events).',
   description: md(
     "As POST /player/{registrationKey}/track, in batches, with the player's own timestamps (the",
@@ -149,9 +131,7 @@ export const playerEvents = documented('POST /player/{registrationKey}/events', 
 });
 
 export const playerImpressions = documented('POST /player/{registrationKey}/impressions', {
-  tags: ['Player'],
-  'x-pylon-handler': 'player',
-  security: [],
+  ...PLAYER,
   summary: "Audience detections from the screen's sensors.",
   description: md(
     'What a sensor (motion, face detection, BLE, WiFi) detected in front of the screen: when, for',
@@ -164,9 +144,7 @@ export const playerImpressions = documented('POST /player/{registrationKey}/impr
 });
 
 export const playerManifest = documented('GET /player/{registrationKey}/manifest', {
-  tags: ['Player'],
-  'x-pylon-handler': 'player',
-  security: [],
+  ...PLAYER,
   summary: 'What the device plays now and next, with every file it needs.',
   description: md(
     "Resolved by the scheduling engine for the device (its time zone, else the account's): `now`",
@@ -193,9 +171,7 @@ export const playerManifest = documented('GET /player/{registrationKey}/manifest
 });
 
 export const playerDataTableRows = documented('GET /player/{registrationKey}/datatables/{tableId}/rows', {
-  tags: ['Player'],
-  'x-pylon-handler': 'player',
-  security: [],
+  ...PLAYER,
   summary: 'The rows a menu-board module shows.',
   description: md(
     "For a template module with a `data_table_id` (in the manifest): the table's visible columns",
@@ -241,9 +217,7 @@ export const playerDataTableRows = documented('GET /player/{registrationKey}/dat
 });
 
 export const playerRequestPairing = documented('POST /player/pairings', {
-  tags: ['Player'],
-  'x-pylon-handler': 'player',
-  security: [],
+  ...PLAYER,
   summary: 'A screen without a key asks for a pairing code.',
   description: md(
     'What /play does on a fresh screen: a 6-character code to show (unambiguous alphabet, valid 10',
@@ -290,9 +264,7 @@ export const playerRequestPairing = documented('POST /player/pairings', {
 });
 
 export const playerPollPairing = documented('GET /player/pairings/{secret}', {
-  tags: ['Player'],
-  'x-pylon-handler': 'player',
-  security: [],
+  ...PLAYER,
   summary: 'The screen polls its pairing request.',
   description: md(
     "`pending` until an operator claims the code, then `claimed` with the device's registration key",

@@ -4,7 +4,7 @@ import { createOp, deleteOp, getOp, listOp, patchOp, updateOp, type FieldMap } f
 import { enumToGql, toRestPlaylist } from './content-shape.js';
 import { tagList } from './device-writes.js';
 import { groupOps, requireName } from './groups.js';
-import { byId, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, json, JSON_PATCH_BODY, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 const toRest = (p: RestPlaylistFragment) => toRestPlaylist(p);
@@ -20,13 +20,7 @@ export const listPlaylists = route(
       'Sources come in play order. Policy: Playlists_View.',
     ),
     parameters: params('IdQuery', 'Take', 'Page', 'GroupId', 'GroupName'),
-    responses: {
-      '200': {
-        description: 'One page of playlists (possibly empty).',
-        content: json({ type: 'array', items: ref('Playlist') }),
-      },
-      ...errors(400, 401, 403, 500, 503),
-    },
+    responses: answers('One page of playlists (possibly empty).', arrayOf('Playlist'), 400, 401, 403, 500, 503),
   },
   listOp('listPlaylists', {
     document: gql`
@@ -109,10 +103,7 @@ export const createPlaylist = route(
       'sources are added with the GraphQL source mutations (addPlaylistSource, ...). Policy: Playlists_Edit.',
     ),
     requestBody: { required: true, content: json(ref('PlaylistRequest')) },
-    responses: {
-      '201': { description: 'The new playlist.', content: json(ref('Playlist')) },
-      ...errors(400, 401, 403, 500),
-    },
+    responses: created('The new playlist.', ref('Playlist'), 400, 401, 403, 500),
   },
   createOp('createPlaylist', {
     root: 'createPlaylist',
@@ -135,10 +126,7 @@ export const updatePlaylist = route(
     ),
     parameters: params('IdPath'),
     requestBody: { required: true, content: json(ref('PlaylistRequest')) },
-    responses: {
-      '204': { description: 'Updated; GET /playlists/{id} reads it.' },
-      ...errors(400, 401, 403, 404, 409, 500),
-    },
+    responses: noContent('Updated; GET /playlists/{id} reads it.', 400, 401, 403, 404, 409, 500),
   },
   updateOp('updatePlaylist', {
     root: 'updatePlaylist',
@@ -161,10 +149,7 @@ export const patchPlaylist = route(
     ),
     parameters: params('IdPath'),
     requestBody: JSON_PATCH_BODY,
-    responses: {
-      '200': { description: 'The patched playlist.', content: json(ref('Playlist')) },
-      ...errors(400, 401, 403, 404, 409, 422, 500),
-    },
+    responses: answers('The patched playlist.', ref('Playlist'), 400, 401, 403, 404, 409, 422, 500),
   },
   patchOp('patchPlaylist', {
     root: 'patchPlaylist',
@@ -181,10 +166,7 @@ export const deletePlaylist = route(
     summary: 'Delete a playlist.',
     description: md('Refused with 422 while a template module plays it. Policy: Playlists_Delete.'),
     parameters: params('IdPath'),
-    responses: {
-      '204': { description: 'Deleted.' },
-      ...errors(401, 403, 404, 422, 500),
-    },
+    responses: noContent('Deleted.', 401, 403, 404, 422, 500),
   },
   deleteOp('deletePlaylist', { root: 'deletePlaylist' }),
 );
@@ -194,20 +176,12 @@ export const {
   create: createPlaylistGroup,
   update: updatePlaylistGroup,
   remove: deletePlaylistGroup,
-} = groupOps(
-  {
-    list: 'playlistGroups',
-    create: 'createPlaylistGroup',
-    update: 'updatePlaylistGroup',
-    remove: 'deletePlaylistGroup',
-  },
-  {
-    path: '/playlists/groups',
-    tag: 'Playlists',
-    noun: 'playlist',
-    plural: 'playlists',
-    policy: 'Playlists',
-    schema: 'ContentGroup',
-    request: 'ContentGroupRequest',
-  },
-);
+} = groupOps({
+  path: '/playlists/groups',
+  tag: 'Playlists',
+  noun: 'playlist',
+  plural: 'playlists',
+  policy: 'Playlists',
+  schema: 'ContentGroup',
+  request: 'ContentGroupRequest',
+});

@@ -4,9 +4,9 @@
  * REST body.
  */
 import { AppError } from '@pylon/kit';
-import { byId, errors, json, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, json, md, params, ref, route } from './route.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
-import { isRecord, listOf, objectBody, payloadOf } from './shape.js';
+import { fieldOf, isRecord, listOf, objectBody, payloadOf } from './shape.js';
 import { getOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 
@@ -44,10 +44,7 @@ export const listPowerSchedules = route(
     tags: TAGS,
     summary: "The account's power schedules.",
     description: 'One per device, device group or tag, by scope then target. Policy Schedules_View.',
-    responses: {
-      '200': { description: 'The power schedules (possibly none).', content: json({ type: 'array', items: ref('PowerSchedule') }) },
-      ...errors(401, 403, 429, 500, 503),
-    },
+    responses: answers('The power schedules (possibly none).', arrayOf('PowerSchedule'), 401, 403, 429, 500, 503),
   },
   restOp('listPowerSchedules', {
     document: gql`
@@ -103,10 +100,7 @@ export const setPowerSchedule = route(
       'display_on / display_off at the edges. Every refusal names its field. Policy Schedules_Edit.',
     ),
     requestBody: { required: true, content: json(ref('PowerScheduleRequest')) },
-    responses: {
-      '200': { description: 'The power schedule.', content: json(ref('PowerSchedule')) },
-      ...errors(400, 401, 403, 429, 500, 503),
-    },
+    responses: answers('The power schedule.', ref('PowerSchedule'), 400, 401, 403, 429, 500, 503),
   },
   restOp('setPowerSchedule', {
     document: gql`
@@ -121,11 +115,7 @@ export const setPowerSchedule = route(
       }
     `,
     variables: (input) => ({ input: powerInput(input.body) }),
-    respond(data) {
-      const payload = payloadOf(data, 'setPowerSchedule', NAMES);
-      if (!payload.powerSchedule) throw new AppError('INTERNAL', "the gateway answer has no power schedule at 'setPowerSchedule'");
-      return { body: toRestPowerSchedule(payload.powerSchedule) };
-    },
+    respond: (data) => ({ body: toRestPowerSchedule(fieldOf(payloadOf(data, 'setPowerSchedule', NAMES), 'powerSchedule')) }),
     fieldNames: NAMES,
     accepts: { body: ['name', 'target', 'windows', 'exceptions'] },
   }),
@@ -152,11 +142,7 @@ export const deletePowerSchedule = route(
       }
     `,
     variables: (input) => ({ id: input.params.id }),
-    respond(data) {
-      const payload = payloadOf(data, 'deletePowerSchedule', NAMES);
-      if (!payload.powerSchedule) throw new AppError('INTERNAL', "the gateway answer has no power schedule at 'deletePowerSchedule'");
-      return { body: toRestPowerSchedule(payload.powerSchedule) };
-    },
+    respond: (data) => ({ body: toRestPowerSchedule(fieldOf(payloadOf(data, 'deletePowerSchedule', NAMES), 'powerSchedule')) }),
     fieldNames: NAMES,
     accepts: { path: ['id'] },
   }),
@@ -176,10 +162,7 @@ export const getDevicePower = route(
       ...params('IdPath'),
       { name: 'at', in: 'query', required: false, description: 'ISO 8601 instant; default now.', schema: { type: 'string', maxLength: 40 } },
     ],
-    responses: {
-      '200': { description: "The device's display.", content: json(ref('DevicePower')) },
-      ...errors(400, 401, 403, 404, 429, 500, 503),
-    },
+    responses: answers("The device's display.", ref('DevicePower'), 400, 401, 403, 404, 429, 500, 503),
   },
   restOp('getDevicePower', {
     document: gql`

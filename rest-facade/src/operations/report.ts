@@ -1,5 +1,5 @@
 /** GET /report, POST /report/export and /report/adhawk: served by the analytics service (x-pylon-handler: analytics). */
-import { FILE_CONTENT, documented, errors, jobAccepted, json, md, params, ref } from './route.js';
+import { answers, arrayOf, documented, errors, FILE_CONTENT, jobAccepted, json, md, params, ref } from './route.js';
 
 export const listReports = documented('GET /report', {
   tags: ['Report'],
@@ -7,10 +7,7 @@ export const listReports = documented('GET /report', {
   summary: 'The reports available for export, with their parameters.',
   description: 'Policy: Analytics_View. `id` narrows the list to that report (an unknown id gives an empty list).',
   parameters: [{ name: 'id', in: 'query', description: 'Only the report with this id.', schema: { type: 'string', minLength: 1, maxLength: 200 } }],
-  responses: {
-    '200': { description: 'The reports.', content: json({ type: 'array', items: ref('Report') }) },
-    ...errors(400, 401, 403),
-  },
+  responses: answers('The reports.', arrayOf('Report'), 400, 401, 403),
 });
 
 export const exportReport = documented('POST /report/export', {

@@ -65,13 +65,37 @@ export const ref = (schema: string): { $ref: string } => ({ $ref: `#/components/
 /** A JSON `content` map: `content: json(ref('Device'))`. */
 export const json = (schema: OpenApiValue): { 'application/json': { schema: OpenApiValue } } => ({ 'application/json': { schema } });
 
+/** A JSON list of component records: `arrayOf('Device')`. */
+export const arrayOf = (schema: string) => ({ type: 'array', items: ref(schema) });
+
+/**
+ * `responses` of an operation answering 200 with JSON: `schema` (`ref('Device')`, `arrayOf('Device')`)
+ * described so, each error status by its shared response.
+ */
+export const answers = (description: string, schema: OpenApiValue, ...statuses: (keyof typeof ERROR_RESPONSES)[]) => ({
+  '200': { description, content: json(schema) },
+  ...errors(...statuses),
+});
+
+/** `responses` of an operation answering 201 with JSON (the new record, `schema`) described so, each error status by its shared response. */
+export const created = (description: string, schema: OpenApiValue, ...statuses: (keyof typeof ERROR_RESPONSES)[]) => ({
+  '201': { description, content: json(schema) },
+  ...errors(...statuses),
+});
+
+/** `responses` of an operation answering 204 (no body) described so, each error status by its shared response. */
+export const noContent = (description: string, ...statuses: (keyof typeof ERROR_RESPONSES)[]) => ({
+  '204': { description },
+  ...errors(...statuses),
+});
+
 /**
  * A GET by id's parameters and answers, spread into its spec: `{id}` in the path, the record (`schema`)
  * as the 200 answer described so, each error status by its shared response.
  */
 export const byId = (description: string, schema: string, ...statuses: (keyof typeof ERROR_RESPONSES)[]) => ({
   parameters: params('IdPath'),
-  responses: { '200': { description, content: json(ref(schema)) }, ...errors(...statuses) },
+  responses: answers(description, ref(schema), ...statuses),
 });
 
 /** The body of a JSON Patch (RFC 6902) operation, under either content type. */

@@ -10,7 +10,7 @@ import { tagList } from './device-writes.js';
 import type { RestScheduleFragment } from '@pylon/kit/generated/rest-operations.generated';
 import { isRecord } from './shape.js';
 import type { RestSchema } from './types.js';
-import { byId, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, json, JSON_PATCH_BODY, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 const TYPES: Record<string, string> = { PLAYLIST: 'Playlist', TEMPLATE: 'Template', CAMPAIGN: 'Campaign' };
@@ -80,13 +80,7 @@ export const listSchedules = route(
         schema: { type: 'string', minLength: 1, maxLength: 200 },
       },
     ],
-    responses: {
-      '200': {
-        description: 'The schedules.',
-        content: json({ type: 'array', items: ref('Schedule') }),
-      },
-      ...errors(400, 401, 403, 500),
-    },
+    responses: answers('The schedules.', arrayOf('Schedule'), 400, 401, 403, 500),
   },
   listOp('listSchedules', {
     document: gql`
@@ -141,10 +135,7 @@ export const createSchedule = route(
       'schedules (conditions) are refused. Each refusal is a 400 naming the property. Policy: Schedules_Edit.',
     ),
     requestBody: { required: true, content: json(ref('ScheduleRequest')) },
-    responses: {
-      '201': { description: 'The new schedule.', content: json(ref('Schedule')) },
-      ...errors(400, 401, 403, 500),
-    },
+    responses: created('The new schedule.', ref('Schedule'), 400, 401, 403, 500),
   },
   createOp('createSchedule', { root: 'createSchedule', record: 'schedule', body: { fields: SCHEDULE_FIELDS }, toRest }),
 );
@@ -159,10 +150,7 @@ export const updateSchedule = route(
       'Every property left out is reset to its default (as on creation). Same rules as POST. Answers 204, as the reference does. Policy Schedules_Edit.',
     parameters: params('IdPath'),
     requestBody: { required: true, content: json(ref('ScheduleRequest')) },
-    responses: {
-      '204': { description: 'Updated; GET /schedules/{id} reads it.' },
-      ...errors(400, 401, 403, 404, 409, 500),
-    },
+    responses: noContent('Updated; GET /schedules/{id} reads it.', 400, 401, 403, 404, 409, 500),
   },
   updateOp('updateSchedule', {
     root: 'updateSchedule',
@@ -186,10 +174,7 @@ export const patchSchedule = route(
     ),
     parameters: params('IdPath'),
     requestBody: JSON_PATCH_BODY,
-    responses: {
-      '200': { description: 'The patched schedule.', content: json(ref('Schedule')) },
-      ...errors(400, 401, 403, 404, 409, 500),
-    },
+    responses: answers('The patched schedule.', ref('Schedule'), 400, 401, 403, 404, 409, 500),
   },
   patchOp('patchSchedule', {
     root: 'patchSchedule',
@@ -216,10 +201,7 @@ export const deleteSchedule = route(
     summary: 'Delete a schedule.',
     description: 'Policy Schedules_Delete.',
     parameters: params('IdPath'),
-    responses: {
-      '204': { description: 'Deleted.' },
-      ...errors(401, 403, 404, 500),
-    },
+    responses: noContent('Deleted.', 401, 403, 404, 500),
   },
   deleteOp('deleteSchedule', { root: 'deleteSchedule' }),
 );
@@ -229,16 +211,13 @@ export const {
   create: createScheduleGroup,
   update: updateScheduleGroup,
   remove: deleteScheduleGroup,
-} = groupOps(
-  { list: 'scheduleGroups', create: 'createScheduleGroup', update: 'updateScheduleGroup', remove: 'deleteScheduleGroup' },
-  {
-    path: '/schedules/groups',
-    tag: 'Schedules',
-    noun: 'schedule',
-    plural: 'schedules',
-    policy: 'Schedules',
-    schema: 'Group',
-    request: 'GroupRequest',
-    deviation: "Schedule groups are Pylon's groups (as device groups) - a name is required; family and organization_count are not kept.",
-  },
-);
+} = groupOps({
+  path: '/schedules/groups',
+  tag: 'Schedules',
+  noun: 'schedule',
+  plural: 'schedules',
+  policy: 'Schedules',
+  schema: 'Group',
+  request: 'GroupRequest',
+  deviation: "Schedule groups are Pylon's groups (as device groups) - a name is required; family and organization_count are not kept.",
+});

@@ -3,7 +3,7 @@ import type { RestTemplateFragment } from '@pylon/kit/generated/rest-operations.
 import { deleteOp, getOp, listOp } from './declare.js';
 import { toRestTemplate } from './content-shape.js';
 import { groupOps } from './groups.js';
-import { byId, errors, json, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, md, noContent, params, route } from './route.js';
 import { gql } from './gql.js';
 
 const toRest = (t: RestTemplateFragment) => toRestTemplate(t);
@@ -15,13 +15,7 @@ export const listTemplates = route(
     summary: "Templates of the caller's account.",
     description: md('Every filter given must match (group_id and group_name match any of their values), by name.', 'Policy: Templates_View.'),
     parameters: params('IdQuery', 'Take', 'Page', 'GroupId', 'GroupName'),
-    responses: {
-      '200': {
-        description: 'One page of templates (possibly empty).',
-        content: json({ type: 'array', items: ref('Template') }),
-      },
-      ...errors(400, 401, 403, 500, 503),
-    },
+    responses: answers('One page of templates (possibly empty).', arrayOf('Template'), 400, 401, 403, 500, 503),
   },
   listOp('listTemplates', {
     document: gql`
@@ -76,10 +70,7 @@ export const deleteTemplate = route(
     summary: 'Delete a template.',
     description: md('Policy: Templates_Delete.'),
     parameters: params('IdPath'),
-    responses: {
-      '204': { description: 'Deleted.' },
-      ...errors(401, 403, 404, 500),
-    },
+    responses: noContent('Deleted.', 401, 403, 404, 500),
   },
   deleteOp('deleteTemplate', { root: 'deleteTemplate' }),
 );
@@ -89,20 +80,12 @@ export const {
   create: createTemplateGroup,
   update: updateTemplateGroup,
   remove: deleteTemplateGroup,
-} = groupOps(
-  {
-    list: 'templateGroups',
-    create: 'createTemplateGroup',
-    update: 'updateTemplateGroup',
-    remove: 'deleteTemplateGroup',
-  },
-  {
-    path: '/templates/groups',
-    tag: 'Templates',
-    noun: 'template',
-    plural: 'templates',
-    policy: 'Templates',
-    schema: 'ContentGroup',
-    request: 'ContentGroupRequest',
-  },
-);
+} = groupOps({
+  path: '/templates/groups',
+  tag: 'Templates',
+  noun: 'template',
+  plural: 'templates',
+  policy: 'Templates',
+  schema: 'ContentGroup',
+  request: 'ContentGroupRequest',
+});

@@ -2,7 +2,7 @@
 import { getOp, listOp, patchOp } from './declare.js';
 import type { GetUserQuery } from '@pylon/kit/generated/rest-operations.generated';
 import type { RestSchema } from './types.js';
-import { byId, errors, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 /** A user as the persisted documents select it. */
@@ -38,13 +38,7 @@ export const listUsers = route(
     summary: "Users of the caller's account.",
     description: 'Users by username, one page (take, page 0-based). Policy Account_ManageUsers_View.',
     parameters: params('IdQuery', 'Take', 'Page'),
-    responses: {
-      '200': {
-        description: 'One page of users (possibly empty).',
-        content: json({ type: 'array', items: ref('User') }),
-      },
-      ...errors(400, 401, 403, 429, 500, 503),
-    },
+    responses: answers('One page of users (possibly empty).', arrayOf('User'), 400, 401, 403, 429, 500, 503),
   },
   listOp('listUsers', {
     document: gql`
@@ -104,10 +98,7 @@ export const patchUser = route(
     ),
     parameters: params('IdPath'),
     requestBody: JSON_PATCH_BODY,
-    responses: {
-      '200': { description: 'The user.', content: json(ref('User')) },
-      ...errors(400, 401, 403, 404, 422, 429, 500, 503),
-    },
+    responses: answers('The user.', ref('User'), 400, 401, 403, 404, 422, 429, 500, 503),
   },
   patchOp('patchUser', { root: 'patchUser', record: 'user', renames: { role: 'roles' }, toRest: toRestUser }),
 );

@@ -7,7 +7,7 @@ import { createOp, deleteOp, getOp, listOp, mapFields, restOp, updateOp, type Fi
 import { AppError, notFound } from '@pylon/kit';
 import { fieldOf, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema } from './types.js';
-import { byId, errors, json, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, errors, json, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 /** REST body property -> WebhookEndpointInput / WebhookEndpointChanges field (both have the same fields). */
@@ -63,13 +63,7 @@ export const listWebhookEndpoints = route(
     summary: "Webhook endpoints of the caller's account.",
     description: 'One page (take, page 0-based); secrets are never shown. Policy Webhooks_View.',
     parameters: params('IdQuery', 'Take', 'Page'),
-    responses: {
-      '200': {
-        description: 'One page of endpoints (possibly empty).',
-        content: json({ type: 'array', items: ref('WebhookEndpoint') }),
-      },
-      ...errors(400, 401, 403, 429, 500, 503),
-    },
+    responses: answers('One page of endpoints (possibly empty).', arrayOf('WebhookEndpoint'), 400, 401, 403, 429, 500, 503),
   },
   listOp('listWebhookEndpoints', {
     document: gql`
@@ -150,13 +144,7 @@ export const createWebhookEndpoint = route(
       "the caller's account). The answer carries `secret` (whsec_...), shown this once. Policy Webhooks_Edit.",
     ),
     requestBody: { required: true, content: json(ref('WebhookEndpointRequest')) },
-    responses: {
-      '201': {
-        description: 'The new endpoint, with its signing secret.',
-        content: json(ref('WebhookEndpointCreated')),
-      },
-      ...errors(400, 401, 403, 429, 500, 503),
-    },
+    responses: created('The new endpoint, with its signing secret.', ref('WebhookEndpointCreated'), 400, 401, 403, 429, 500, 503),
   },
   restOp('createWebhookEndpoint', {
     ...create,
@@ -172,10 +160,7 @@ export const updateWebhookEndpoint = route(
     description: 'The properties given change; the others stay. Enabling a disabled endpoint resets its failure count. Policy Webhooks_Edit.',
     parameters: params('IdPath'),
     requestBody: { required: true, content: json(ref('WebhookEndpointChanges')) },
-    responses: {
-      '200': { description: 'The changed endpoint.', content: json(ref('WebhookEndpoint')) },
-      ...errors(400, 401, 403, 404, 429, 500, 503),
-    },
+    responses: answers('The changed endpoint.', ref('WebhookEndpoint'), 400, 401, 403, 404, 429, 500, 503),
   },
   updateOp('updateWebhookEndpoint', {
     document: gql`
@@ -203,10 +188,7 @@ export const deleteWebhookEndpoint = route(
     summary: 'Deletes a webhook endpoint and its delivery log.',
     description: 'Policy Webhooks_Edit.',
     parameters: params('IdPath'),
-    responses: {
-      '204': { description: 'Deleted.' },
-      ...errors(400, 401, 403, 404, 429, 500, 503),
-    },
+    responses: noContent('Deleted.', 400, 401, 403, 404, 429, 500, 503),
   },
   deleteOp('deleteWebhookEndpoint', { root: 'deleteWebhookEndpoint' }),
 );
@@ -232,13 +214,7 @@ export const listWebhookDeliveries = route(
     description:
       "Newest first, each event with its attempts (status code, latency, response excerpt). Another account's endpoint id gives an empty list. Policy Webhooks_View.",
     parameters: params('IdPath', 'Take', 'Page'),
-    responses: {
-      '200': {
-        description: 'One page of deliveries (possibly empty).',
-        content: json({ type: 'array', items: ref('WebhookDelivery') }),
-      },
-      ...errors(400, 401, 403, 429, 500, 503),
-    },
+    responses: answers('One page of deliveries (possibly empty).', arrayOf('WebhookDelivery'), 400, 401, 403, 429, 500, 503),
   },
   restOp('listWebhookDeliveries', {
     ...deliveries,
@@ -259,10 +235,7 @@ export const getWebhookDelivery = route(
       ...params('IdPath'),
       { name: 'deliveryId', in: 'path', required: true, description: 'Identifier of the delivery.', schema: { type: 'string', minLength: 1, maxLength: 200 } },
     ],
-    responses: {
-      '200': { description: 'The delivery.', content: json(ref('WebhookDelivery')) },
-      ...errors(400, 401, 403, 404, 429, 500, 503),
-    },
+    responses: answers('The delivery.', ref('WebhookDelivery'), 400, 401, 403, 404, 429, 500, 503),
   },
   restOp('getWebhookDelivery', {
     document: gql`
@@ -318,13 +291,7 @@ export const rotateWebhookEndpointSecret = route(
     ),
     parameters: params('IdPath'),
     requestBody: { content: json(ref('WebhookSecretRotation')) },
-    responses: {
-      '200': {
-        description: 'The endpoint, with its new signing secret.',
-        content: json(ref('WebhookEndpointCreated')),
-      },
-      ...errors(400, 401, 403, 404, 429, 500, 503),
-    },
+    responses: answers('The endpoint, with its new signing secret.', ref('WebhookEndpointCreated'), 400, 401, 403, 404, 429, 500, 503),
   },
   restOp('rotateWebhookEndpointSecret', {
     ...rotate,
@@ -373,13 +340,7 @@ export const redeliverWebhookEvents = route(
     ),
     parameters: params('IdPath'),
     requestBody: { required: true, content: json(ref('WebhookRedelivery')) },
-    responses: {
-      '200': {
-        description: 'How many deliveries were queued again.',
-        content: json(ref('WebhookRedeliveryResult')),
-      },
-      ...errors(400, 401, 403, 404, 429, 500, 503),
-    },
+    responses: answers('How many deliveries were queued again.', ref('WebhookRedeliveryResult'), 400, 401, 403, 404, 429, 500, 503),
   },
   restOp('redeliverWebhookEvents', {
     document: gql`

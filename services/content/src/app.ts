@@ -6,9 +6,7 @@ import { playlistResolvers } from './features/playlists/resolvers.js';
 import { templateResolvers } from './features/templates/resolvers.js';
 import { createContentRuntime, type ContentRuntime, type ContentRuntimeDeps } from './runtime.js';
 
-export interface ContentDeps extends ContentRuntimeDeps {
-  tokens: InternalTokens;
-}
+export type ContentDeps = ContentRuntimeDeps & { tokens: InternalTokens };
 
 export type ContentSubgraph = RuntimeSubgraph<ContentRuntime>;
 

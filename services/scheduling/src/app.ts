@@ -8,9 +8,7 @@ import { scheduleGroupResolvers } from './features/schedule-groups/resolvers.js'
 import { scheduleResolvers } from './features/schedules/resolvers.js';
 import { createSchedulingRuntime, type SchedulingRuntime, type SchedulingRuntimeDeps } from './runtime.js';
 
-export interface SchedulingDeps extends SchedulingRuntimeDeps {
-  tokens: InternalTokens;
-}
+export type SchedulingDeps = SchedulingRuntimeDeps & { tokens: InternalTokens };
 
 export type SchedulingSubgraph = RuntimeSubgraph<SchedulingRuntime>;
 

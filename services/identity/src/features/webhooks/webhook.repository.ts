@@ -1,15 +1,6 @@
 /** Webhook endpoints, their delivery log and the accounts that have any, over the documents port. */
-import {
-  insertUnlessPresent,
-  listQuery,
-  STAMP_FIELDS,
-  storedFields,
-  type Collection,
-  type DocumentStore,
-  type FieldMap,
-  type Stored,
-  type UpdateSpec,
-} from '@pylon/kit';
+import { insertUnlessPresent, listQuery, STAMP_FIELDS, storedFields } from '@pylon/kit';
+import type { Collection, DocumentStore, FieldMap, Stored, UpdateSpec } from '@pylon/kit';
 import { WEBHOOK_ACCOUNTS, WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type WebhookDeliveryRecord, type WebhookEndpointRecord } from '../../domain/records.js';
 
 export type WebhookEndpoint = Stored<WebhookEndpointRecord>;

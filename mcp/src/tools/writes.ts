@@ -5,6 +5,15 @@ import { confirmArg, defineTool, needsConfirm } from '../tool.js';
 import { ownScreens, screenIds } from './screens.js';
 
 const ref = z.object({ id: z.string(), name: z.string() });
+/** An optional day, YYYY-MM-DD, and an optional local time of day, HH:mm. */
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .optional();
+const clock = z
+  .string()
+  .regex(/^\d{2}:\d{2}$/)
+  .optional();
 
 export const sendCommand = defineTool({
   name: 'send_command',
@@ -56,26 +65,10 @@ Answers exactly what it created (the schedule, and the playlist when it made one
     mediaId: z.string().min(1).max(200).optional().describe('An uploaded media file to show (exclusive with playlistId).'),
     playlistId: z.string().min(1).max(200).optional().describe('An existing playlist to play (exclusive with mediaId).'),
     secondsPerItem: z.number().int().min(1).max(86_400).optional().describe('With mediaId: how long it shows each time, default 10.'),
-    startDate: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/)
-      .optional()
-      .describe("First day (YYYY-MM-DD), in the screens' time zones; default today."),
-    endDate: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/)
-      .optional()
-      .describe('Last day, inclusive; default open-ended.'),
-    startTime: z
-      .string()
-      .regex(/^\d{2}:\d{2}$/)
-      .optional()
-      .describe('Daily start HH:mm, local time; default 00:00.'),
-    endTime: z
-      .string()
-      .regex(/^\d{2}:\d{2}$/)
-      .optional()
-      .describe('Daily end HH:mm, local time; default 24:00.'),
+    startDate: day.describe("First day (YYYY-MM-DD), in the screens' time zones; default today."),
+    endDate: day.describe('Last day, inclusive; default open-ended.'),
+    startTime: clock.describe('Daily start HH:mm, local time; default 00:00.'),
+    endTime: clock.describe('Daily end HH:mm, local time; default 24:00.'),
     priority: z.enum(['LOWEST', 'LOW', 'NORMAL', 'HIGH', 'HIGHEST']).optional().describe('Default NORMAL.'),
   },
   output: {

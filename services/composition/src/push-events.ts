@@ -23,3 +23,18 @@ export function createPushEventProducer(
   });
   return { events: pushEventsOver(publisher), publisher };
 }
+
+/**
+ * The push events a composition root hands its subgraph (`{}` without a stream: spread it into the
+ * deps), the publisher closed with the backends. onClose runs in reverse order of registration: what
+ * registers after this stops before the publisher closes.
+ */
+export function closingPushEvents(
+  backends: { stream?: EventStream | undefined; spool?: Spool | undefined; onClose(close: () => Promise<void>): void },
+  logger: Logger,
+): { pushEvents?: PushEvents } {
+  const push = createPushEventProducer(backends, logger);
+  if (!push) return {};
+  backends.onClose(() => push.publisher.close());
+  return { pushEvents: push.events };
+}

@@ -3,8 +3,8 @@
  * media uploads and files (http/media-http.ts); uploads there are authenticated by the signed
  * internal token, so only the edge (which checked the API key) can stream one in.
  */
-import { createLogger, INTERNAL_TOKEN_HEADER } from '@pylon/kit';
-import { createPushEventProducer } from '@pylon/composition/push-events';
+import { INTERNAL_TOKEN_HEADER } from '@pylon/kit';
+import { closingPushEvents } from '@pylon/composition/push-events';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createContentSubgraph, type ContentSubgraph } from './app.js';
 import { contentProcessEnv, contentSettings } from './config.js';
@@ -18,10 +18,8 @@ await runSubgraphProcess({
   // the stream carries its push events (media.ready/failed, playlist/template.changed).
   needs: ['documents', 'blobs', 'cache', 'stream'],
   env: contentProcessEnv,
-  build: ({ backends, tokens, env }) => {
-    const logger = createLogger({ level: env.LOG_LEVEL, name: 'content' });
-    const push = createPushEventProducer(backends, logger);
-    if (push) backends.onClose(() => push.publisher.close());
+  build: ({ backends, tokens, env, logger }) => {
+    const push = closingPushEvents(backends, logger);
     const content = createContentSubgraph({
       documents: backends.documents!,
       blobs: backends.blobs!,
@@ -30,7 +28,7 @@ await runSubgraphProcess({
       settings: contentSettings(env),
       pubsub: backends.pubsub!,
       logger,
-      ...(push ? { pushEvents: push.events } : {}),
+      ...push,
       // A template module's dataTableId must name a table of the caller's account: the datatables process answers.
       dataTables: createHttpDataTableDirectory({ datatablesUrl: env.DATATABLES_URL, tokens }),
     });

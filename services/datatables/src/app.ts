@@ -1,16 +1,5 @@
-import {
-  JsonScalar,
-  mergeResolvers,
-  type Cache,
-  type DocumentStore,
-  type InternalTokens,
-  type JobRunner,
-  type Logger,
-  type PubSub,
-  type PushEvents,
-  type Subgraph,
-} from '@pylon/kit';
-import { createSubgraph } from '@pylon/kit/serving';
+import { JsonScalar, type Cache, type DocumentStore, type InternalTokens, type JobRunner, type Logger, type PubSub, type PushEvents } from '@pylon/kit';
+import { createRuntimeSubgraph, type RuntimeSubgraph } from '@pylon/kit/serving';
 import { DataTableRepository } from './shared/data-table.repository.js';
 import { importExportResolvers } from './features/import-export/resolvers.js';
 import { jobResolvers } from './features/jobs/resolvers.js';
@@ -44,7 +33,7 @@ export interface DataTablesDeps {
 export const DEFAULT_HISTORY_LIMIT = 100;
 
 /** The data tables subgraph; main.ts serves it over HTTP, the all-in-one gateway calls it in-process. */
-export function createDataTablesSubgraph(deps: DataTablesDeps): Subgraph & { repo: DataTableRepository; runtime: DataTablesRuntime } {
+export function createDataTablesSubgraph(deps: DataTablesDeps): RuntimeSubgraph<DataTablesRuntime> {
   const repo = new DataTableRepository(deps.documents);
   const changes = deps.pubsub ? new TableChanges(deps.pubsub, deps.logger) : undefined;
   const runtime: DataTablesRuntime = {
@@ -62,10 +51,12 @@ export function createDataTablesSubgraph(deps: DataTablesDeps): Subgraph & { rep
     // Large exports write their CSV through the runner's job files (when the process keeps them).
     registerExportJob(deps.jobs, runtime);
   }
-  const subgraph = createSubgraph({ name: 'datatables', tokens: deps.tokens, resolvers: dataTablesResolvers(runtime) });
-  return Object.assign(subgraph, { repo, runtime });
-}
-
-function dataTablesResolvers(rt: DataTablesRuntime) {
-  return mergeResolvers(jobResolvers(rt), tableResolvers(rt), rowResolvers(rt), rowHistoryResolvers(rt), importExportResolvers(rt), { JSON: JsonScalar });
+  return createRuntimeSubgraph('datatables', deps.tokens, runtime, [
+    jobResolvers,
+    tableResolvers,
+    rowResolvers,
+    rowHistoryResolvers,
+    importExportResolvers,
+    () => ({ JSON: JsonScalar }),
+  ]);
 }

@@ -9,7 +9,7 @@
 import { join, resolve } from 'node:path';
 import type { Request } from 'express';
 import { createJobsHttp, INTERNAL_TOKEN_HEADER, JobFiles, jobFileSettingsFrom, JobRunner, jobSettingsFrom } from '@pylon/kit';
-import { createPushEventProducer } from '@pylon/composition/push-events';
+import { closingPushEvents } from '@pylon/composition/push-events';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createDataTablesSubgraph } from './app.js';
 import { datatablesProcessEnv } from './config.js';
@@ -26,8 +26,7 @@ await runSubgraphProcess({
   needs: ['documents', 'cache', 'blobs', 'stream'],
   env: datatablesProcessEnv,
   build: ({ backends, tokens, env, logger }) => {
-    const push = createPushEventProducer(backends, logger);
-    if (push) backends.onClose(() => push.publisher.close());
+    const push = closingPushEvents(backends, logger);
     // Large exports write their CSV to the blob store and hand out signed links (kit job-files.ts).
     const files = new JobFiles(backends.blobs!, backends.documents!, env.SIGNAGE_INTERNAL_SECRET, jobFileSettingsFrom(env), logger);
     jobs = new JobRunner(backends.documents!, jobSettingsFrom(env), logger, files);
@@ -40,7 +39,7 @@ await runSubgraphProcess({
       logger,
       jobs,
       maxTableRows: env.DATATABLE_MAX_ROWS,
-      ...(push ? { pushEvents: push.events } : {}),
+      ...push,
     });
   },
   extend: (app, { tokens, subgraph, env, logger, onClose }) => {

@@ -1,6 +1,5 @@
-import { JsonScalar, mergeResolvers, type InternalTokens, type Subgraph } from '@pylon/kit';
-import { createSubgraph } from '@pylon/kit/serving';
-import type { DeviceRepository } from './shared/device.repository.js';
+import { JsonScalar, type InternalTokens } from '@pylon/kit';
+import { createRuntimeSubgraph, type RuntimeSubgraph } from '@pylon/kit/serving';
 import { alertResolvers } from './features/alerts/resolvers.js';
 import { registerBulkJobs } from './features/bulk/bulk-job.js';
 import { bulkResolvers } from './features/bulk/resolvers.js';
@@ -18,27 +17,20 @@ export interface DevicesDeps extends Omit<DevicesRuntimeDeps, 'settings'> {
   settings?: Partial<Omit<DevicesSettings, 'onlineWindowSeconds'>>;
 }
 
-export type DevicesSubgraph = Subgraph & { repo: DeviceRepository; runtime: DevicesRuntime };
+export type DevicesSubgraph = RuntimeSubgraph<DevicesRuntime>;
 
 /** The devices subgraph; main.ts serves it over HTTP, the all-in-one gateway calls it in-process. The player API shares its runtime. */
 export function createDevicesSubgraph(deps: DevicesDeps): DevicesSubgraph {
   const runtime = createDevicesRuntime({ ...deps, settings: { ...deps.settings, onlineWindowSeconds: deps.onlineWindowSeconds } });
   if (deps.jobs) registerBulkJobs(deps.jobs, runtime);
-  const subgraph = createSubgraph({ name: 'devices', tokens: deps.tokens, resolvers: devicesResolvers(runtime) });
-  return Object.assign(subgraph, { repo: runtime.repo, runtime });
-}
-
-function devicesResolvers(rt: DevicesRuntime) {
-  return mergeResolvers(
-    deviceResolvers(rt),
-    deviceGroupResolvers(rt),
-    commandResolvers(rt),
-    pairingResolvers(rt),
-    playerResolvers(rt),
-    alertResolvers(rt),
-    bulkResolvers(rt),
-    {
-      JSON: JsonScalar,
-    },
-  );
+  return createRuntimeSubgraph('devices', deps.tokens, runtime, [
+    deviceResolvers,
+    deviceGroupResolvers,
+    commandResolvers,
+    pairingResolvers,
+    playerResolvers,
+    alertResolvers,
+    bulkResolvers,
+    () => ({ JSON: JsonScalar }),
+  ]);
 }

@@ -1,8 +1,8 @@
 /** Distributed mode: the devices subgraph as its own process, serving the player API beside /graphql. */
-import { createLogger, JobRunner, jobSettingsFrom, type RateLimiter } from '@pylon/kit';
+import { JobRunner, jobSettingsFrom, type RateLimiter } from '@pylon/kit';
 import { createRateLimiter } from '@pylon/composition/backends';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
-import { createPushEventProducer } from '@pylon/composition/push-events';
+import { closingPushEvents } from '@pylon/composition/push-events';
 import { createDevicesSubgraph, type DevicesSubgraph } from './app.js';
 import { devicesOptions, devicesProcessEnv, playerFailureLimit, playerTelemetryLimits, type TelemetryKind, type TelemetryLimit } from './config.js';
 import { createPlayerApi } from './features/player/http/player-api.js';
@@ -23,9 +23,8 @@ await runSubgraphProcess({
   name: 'devices',
   needs: ['documents', 'cache', 'stream', 'blobs'],
   env: devicesProcessEnv,
-  build: async ({ backends, tokens, env }) => {
-    const logger = createLogger({ level: env.LOG_LEVEL, name: 'devices' });
-    const push = createPushEventProducer(backends, logger);
+  build: async ({ backends, tokens, env, logger }) => {
+    const push = closingPushEvents(backends, logger);
     // Fleet-wide bulk jobs (features/bulk); schedule assignment needs scheduling in-process, so it is refused here (UNAVAILABLE).
     const jobs = new JobRunner(backends.documents!, jobSettingsFrom(env), logger);
     const devices = createDevicesSubgraph({
@@ -46,11 +45,10 @@ await runSubgraphProcess({
       // Menu-board rows for screens: the datatables process, as the device's account.
       dataTables: createHttpDataTableSource({ datatablesUrl: env.DATATABLES_URL, tokens }),
       logger,
-      ...(push ? { pushEvents: push.events } : {}),
+      ...push,
     });
-    if (push) backends.onClose(() => push.publisher.close());
     // A webhook endpoint disabled after persistent failure (the webhook-worker's event) opens an alert.
-    const webhookAlerts = await startWebhookAlerts({ stream: backends.stream!, alerts: devices.runtime.alerts, pushEvents: push?.events, logger });
+    const webhookAlerts = await startWebhookAlerts({ stream: backends.stream!, alerts: devices.runtime.alerts, pushEvents: push.pushEvents, logger });
     backends.onClose(() => webhookAlerts.close());
     playerFailures = await createRateLimiter(env, playerFailureLimit(env));
     // Closed before the backends it uses (onClose runs first, in reverse order of registration).

@@ -6,8 +6,8 @@
  * Key revocations recorded anywhere (GraphQL, admin CLI, other replicas) are picked up by polling
  * and announced on the pub/sub channel the gateways listen to, so their caches forget the key.
  */
-import { createLogger, INTERNAL_TOKEN_HEADER, liveStreamMetrics } from '@pylon/kit';
-import { createPushEventProducer } from '@pylon/composition/push-events';
+import { INTERNAL_TOKEN_HEADER, liveStreamMetrics } from '@pylon/kit';
+import { closingPushEvents } from '@pylon/composition/push-events';
 import { createAuditSink } from '@pylon/composition/audit-sink';
 import { createRateLimiter } from '@pylon/composition/backends';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
@@ -28,16 +28,14 @@ await runSubgraphProcess({
   // The stream carries its push events (user.created, api_key.revoked).
   needs: ['documents', 'cache', 'stream'],
   env: identityProcessEnv,
-  build: async ({ backends, tokens, env }) => {
-    const logger = createLogger({ level: env.LOG_LEVEL, name: 'identity' });
-    const push = createPushEventProducer(backends, logger);
-    if (push) backends.onClose(() => push.publisher.close());
+  build: async ({ backends, tokens, env, logger }) => {
+    const push = closingPushEvents(backends, logger);
     const identity = createIdentitySubgraph({
       documents: backends.documents!,
       cache: backends.cache!,
       tokens,
       principalCacheSeconds: env.PRINCIPAL_CACHE_SECONDS,
-      ...(push ? { pushEvents: push.events } : {}),
+      ...push,
     });
     const loginLimiter = await createRateLimiter(env, {
       name: 'auth-failures',

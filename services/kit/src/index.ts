@@ -39,6 +39,7 @@ export * from './process/start-retry.js';
 export * from './groups.js';
 export * from './group-rules.js';
 export * from './group-tree.repository.js';
+export * from './insert-unless-present.js';
 export * from './template-layout.js';
 export * from './http/outbound-url.js';
 export * from './http/query-subgraph.js';

@@ -4,9 +4,8 @@
  * the per-device manifest versions in the cache port (Redis with CACHE_DRIVER=redis, shared by
  * replicas), and listens for content and device changes on the pub/sub port to drop them.
  */
-import { createLogger } from '@pylon/kit';
 import { createAuditSink } from '@pylon/composition/audit-sink';
-import { createPushEventProducer } from '@pylon/composition/push-events';
+import { closingPushEvents } from '@pylon/composition/push-events';
 import { runSubgraphProcess } from '@pylon/composition/subgraph-process';
 import { createSchedulingSubgraph, type SchedulingSubgraph } from './app.js';
 import { schedulingProcessEnv } from './config.js';
@@ -23,10 +22,8 @@ await runSubgraphProcess({
   // The stream carries its push events (schedule.changed, now_playing.changed).
   needs: ['documents', 'cache', 'stream'],
   env: schedulingProcessEnv,
-  build: async ({ backends, tokens, env }) => {
-    const logger = createLogger({ level: env.LOG_LEVEL, name: 'scheduling' });
-    const push = createPushEventProducer(backends, logger);
-    if (push) backends.onClose(() => push.publisher.close());
+  build: async ({ backends, tokens, env, logger }) => {
+    const push = closingPushEvents(backends, logger);
     // Screens' override acknowledgements are audited here (users' actions are audited at the edges).
     const audit = await createAuditSink(env, 'pylon-scheduling', logger);
     backends.onClose(() => audit.close());
@@ -37,7 +34,7 @@ await runSubgraphProcess({
       tokens,
       logger,
       audit: audit.sink,
-      ...(push ? { pushEvents: push.events } : {}),
+      ...push,
       devices: createHttpDeviceDirectory({ url: env.DEVICES_URL, tokens }),
       content: createHttpContentDirectory({ url: env.CONTENT_URL, tokens }),
       accounts: createHttpAccountDirectory({ url: env.IDENTITY_URL, tokens }),

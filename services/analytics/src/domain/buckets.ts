@@ -13,7 +13,7 @@
  * The SQL side computes the same starts with ClickHouse's toStartOf* functions in the same zone
  * (sql/bucket.sql.ts); the subgraph test checks both agree on DST days.
  */
-import { badInput } from '@pylon/kit';
+import { badInput, isKnownZone, wallAt } from '@pylon/kit';
 
 export const INTERVALS = ['MINUTE', 'HOUR', 'DAY', 'WEEK', 'MONTH'] as const;
 export type Interval = (typeof INTERVALS)[number];
@@ -31,31 +31,10 @@ export const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-function format(zone: string): Intl.DateTimeFormat {
-  let f = formats.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formats.set(zone, f);
-  }
-  return f;
-}
-
 /** The wall clock in `zone` at instant `t`, as if it were UTC (epoch ms, whole seconds). */
 export function wallClock(t: number, zone: string): number {
-  if (zone === 'UTC') return t - (((t % 1000) + 1000) % 1000);
-  const p: Record<string, string> = {};
-  for (const x of format(zone).formatToParts(t)) p[x.type] = x.value;
-  return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  const whole = t - (((t % 1000) + 1000) % 1000);
+  return zone === 'UTC' ? whole : wallAt(zone, whole);
 }
 
 /** Offset of the zone at instant t (wall - utc), in ms. */
@@ -98,15 +77,8 @@ function transitionBetween(from: number, to: number, zone: string): number {
 /** Is `zone` an IANA zone this runtime knows? */
 export function isTimeZone(zone: string): boolean {
   if (zone.length > 64) return false;
-  if (formats.has(zone)) return true;
-  try {
-    // Builds (and keeps, as the periods of that zone need it) the zone's format: a valid zone is
-    // checked once per process, not on every request (an Intl.DateTimeFormat costs about 0.3 ms).
-    format(zone);
-    return true;
-  } catch {
-    return false;
-  }
+  // Keeps the zone's format (the periods of that zone need it): a valid zone is checked once per process.
+  return isKnownZone(zone);
 }
 
 /** Start of the bucket holding instant t. */

@@ -21,6 +21,14 @@ export function namedColumns(kind: ColumnKind, names: readonly string[]): Column
   return Object.fromEntries(names.map((name) => [name, { column: name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), kind }]));
 }
 
+/** Number fields, each over its column expression (integers as toFloat64(...): comparable with the bound numbers). */
+export function numberColumns(columns: Readonly<Record<string, string>>): ColumnMap {
+  return Object.fromEntries(Object.entries(columns).map(([name, column]) => [name, { column, kind: 'number' }]));
+}
+
+/** A statistic's file fields over its output columns file_id and name. */
+export const FILE_FIELDS: ColumnMap = { ...namedColumns('string', ['fileId']), fileName: { column: 'name', kind: 'string' } };
+
 /** The id, timestamp and device fields every telemetry row has. */
 export const TELEMETRY_FIELDS: ColumnMap = { ...namedColumns('string', ['id', 'deviceId']), timestamp: { column: 'timestamp', kind: 'date' } };
 

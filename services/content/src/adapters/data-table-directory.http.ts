@@ -3,18 +3,10 @@
  * POST {DATATABLES_URL}/internal/datatables/existing, signed as an internal caller of the account
  * holding DataTables_View only, so datatables answers from that account's tables and nothing else.
  */
-import { AppError, INTERNAL_TOKEN_HEADER, type InternalTokens, type Principal } from '@pylon/kit';
+import { AppError, INTERNAL_TOKEN_HEADER, servicePrincipal, type InternalTokens } from '@pylon/kit';
 import type { DataTableDirectory } from '../ports/data-table-directory.js';
 
-const tableReader = (accountId: string): Principal => ({
-  accountId,
-  userId: 'service:template-check',
-  userName: 'template check',
-  roles: [],
-  policies: ['DataTables_View'],
-  isOwner: false,
-  via: 'internal',
-});
+const tableReader = (accountId: string) => servicePrincipal(accountId, 'template-check', 'template check', ['DataTables_View']);
 
 export function createHttpDataTableDirectory(o: { datatablesUrl: string; tokens: InternalTokens; timeoutMs?: number }): DataTableDirectory {
   const url = new URL('/internal/datatables/existing', o.datatablesUrl).toString();

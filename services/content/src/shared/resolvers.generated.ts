@@ -358,13 +358,13 @@ export type Mutation = {
    * since it was read. Policy: Playlists_Edit.
    */
   updatePlaylist?: Maybe<PlaylistPayload>;
-  /** Policy: Playlists_Edit. */
+  /** Renames and/or moves a group (parentId omitted: stays where it is). Policy: Playlists_Edit. */
   updatePlaylistGroup?: Maybe<PlaylistGroupPayload>;
   /** Changes a source's name, interval or validity window. Policy: Playlists_Edit. */
   updatePlaylistSource?: Maybe<PlaylistPayload>;
   /** Replaces a template's properties and modules (same rules as createTemplate). Policy: Templates_Edit. */
   updateTemplate?: Maybe<TemplatePayload>;
-  /** Policy: Templates_Edit. */
+  /** Renames and/or moves a group (parentId omitted: stays where it is). Policy: Templates_Edit. */
   updateTemplateGroup?: Maybe<TemplateGroupPayload>;
 };
 

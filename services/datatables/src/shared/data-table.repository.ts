@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   AppError,
+  insertUnlessPresent,
   listQuery,
   orderToSort,
   scalarCondition,
@@ -280,11 +281,7 @@ export class DataTableRepository {
    */
   private async keepCreateVersion(tenant: string, row: DataTableRow): Promise<void> {
     if (!row.createdBy) return;
-    try {
-      await this.versions.insert(tenant, { id: versionId(row.id, 1), ...createVersionOf(row) });
-    } catch (e) {
-      if (!(e instanceof AppError && e.code === 'DUPLICATE_KEY')) throw e;
-    }
+    await insertUnlessPresent(this.versions, tenant, { id: versionId(row.id, 1), ...createVersionOf(row) });
   }
 
   /** Writes a row's new state; VERSION_CONFLICT when it changed since it was read. */

@@ -3,22 +3,14 @@
  * caller of the device's account holding Files_View only, so content answers from that account's
  * media and nothing else.
  */
-import { AppError, INTERNAL_TOKEN_HEADER, type InternalTokens, type Principal } from '@pylon/kit';
+import { AppError, INTERNAL_TOKEN_HEADER, servicePrincipal, type InternalTokens } from '@pylon/kit';
 import type { MediaDirectory, MediaFacts } from '../ports/media-directory.js';
 
 const QUERY = 'query($id: [String!], $limit: Int) { media(id: $id, limit: $limit) { id name validFrom validUntil } }';
 /** content's own cap on `limit`. */
 const PAGE = 1000;
 
-const mediaReader = (accountId: string): Principal => ({
-  accountId,
-  userId: 'service:player-ingestion',
-  userName: 'player ingestion',
-  roles: [],
-  policies: ['Files_View'],
-  isOwner: false,
-  via: 'internal',
-});
+const mediaReader = (accountId: string) => servicePrincipal(accountId, 'player-ingestion', 'player ingestion', ['Files_View']);
 
 export function createHttpMediaDirectory(o: { contentUrl: string; tokens: InternalTokens; timeoutMs?: number }): MediaDirectory {
   const url = new URL('/graphql', o.contentUrl).toString();

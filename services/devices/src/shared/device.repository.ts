@@ -1,6 +1,7 @@
 import {
   derivedBooleanField,
   GroupTreeRepository,
+  insertUnlessPresent,
   listQuery,
   notFound,
   storedFields,
@@ -34,8 +35,6 @@ export interface DeviceQuery extends ListArgs {
 
 /** The fields a device change may set (writable fields, the denormalised group name). */
 export type DeviceChanges = Partial<Omit<DeviceRecord, 'registrationKey' | 'pingData' | 'snapUpdatedAt'>>;
-
-const isDuplicate = (e: unknown) => (e as { code?: string } | null)?.code === 'DUPLICATE_KEY';
 
 /**
  * Devices, groups and display commands of one account, over the documents port. The only module
@@ -170,10 +169,8 @@ export class DeviceRepository {
     const { filter, options } = listQuery(q, DISPLAY_COMMAND_FIELDS, { fallbackSort: { createdAt: 1, id: 1 } });
     if ((await this.commands.find(tenant, {}, { limit: 1 })).length === 0) {
       for (const c of DEFAULT_DISPLAY_COMMANDS) {
-        await this.commands.insert(tenant, c).catch((e: unknown) => {
-          // A concurrent first call seeded it already.
-          if (!isDuplicate(e)) throw e;
-        });
+        // null: a concurrent first call seeded it already.
+        await insertUnlessPresent(this.commands, tenant, c);
       }
     }
     return this.commands.find(tenant, filter, options);

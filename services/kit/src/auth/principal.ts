@@ -141,5 +141,20 @@ export const devicePrincipal = (accountId: string, deviceId: string): Principal 
   via: 'internal',
 });
 
+/**
+ * The internal caller one service signs to look things up in another process for one account
+ * (`service:NAME`), holding only `policies`: the other process answers from that account's data and
+ * nothing else.
+ */
+export const servicePrincipal = (accountId: string, service: string, userName: string, policies: Policy[]): Principal => ({
+  accountId,
+  userId: `service:${service}`,
+  userName,
+  roles: [],
+  policies,
+  isOwner: false,
+  via: 'internal',
+});
+
 /** Whether `p` is the internal caller signed for exactly this device (see devicePrincipal). */
 export const isDevicePrincipal = (p: Principal, deviceId: string): boolean => p.via === 'internal' && p.userId === `device:${deviceId}`;

@@ -27,7 +27,13 @@ export const ANALYTICS_COMMON_PARAMS = ['startDate', 'endDate', 'deviceId', 'fil
 /** Of the common parameters, the ones every dataset applies. */
 const APPLIED_BY_EVERY_DATASET: readonly string[] = ['startDate', 'endDate', 'limit'];
 
-const byDevice = (root: string) => ({ root, flag: 'groupByDevice' as const, when: (q: Record<string, unknown>) => q.groupByDevice === true });
+/** A per-file media dataset whose groupByDevice answer is read from the per-device-and-file field `byDeviceRoot`. */
+const groupedByDevice = (operationId: string, root: string, byDeviceRoot: string): AnalyticsDataset => ({
+  operationId,
+  root,
+  alternative: { root: byDeviceRoot, flag: 'groupByDevice', when: (q) => q.groupByDevice === true },
+  params: ['deviceId', 'fileId', 'groupByDevice'],
+});
 
 export const ANALYTICS_DATASETS: Readonly<Record<string, AnalyticsDataset>> = {
   playlogs: { operationId: 'listPlayLogs', root: 'playLogs', params: ['deviceId', 'fileId'] },
@@ -38,12 +44,7 @@ export const ANALYTICS_DATASETS: Readonly<Record<string, AnalyticsDataset>> = {
   impressions: { operationId: 'listImpressions', root: 'impressions', params: ['deviceId', 'fileId'] },
   devicemetrics: { operationId: 'getDeviceMetrics', root: 'deviceMetrics', params: ['deviceId', 'interval', 'timeZone'] },
   audiencemetrics: { operationId: 'getAudienceMetrics', root: 'audienceMetrics', params: ['deviceId', 'fileId', 'interval', 'timeZone', 'includeDwellTime'] },
-  mediaplaystats: {
-    operationId: 'getMediaPlayStats',
-    root: 'mediaPlayStats',
-    alternative: byDevice('deviceMediaPlayStats'),
-    params: ['deviceId', 'fileId', 'groupByDevice'],
-  },
+  mediaplaystats: groupedByDevice('getMediaPlayStats', 'mediaPlayStats', 'deviceMediaPlayStats'),
   deviceplaystats: { operationId: 'getDevicePlayStats', root: 'devicePlayStats', params: ['deviceId', 'fileId'] },
   playstatsbytime: { operationId: 'getPlayStatsByTime', root: 'playStatsByTime', params: ['deviceId', 'fileId', 'interval', 'timeZone', 'groupByFile'] },
   heatmap: {
@@ -52,12 +53,7 @@ export const ANALYTICS_DATASETS: Readonly<Record<string, AnalyticsDataset>> = {
     alternative: { root: 'eventHeatMapData', flag: 'events', when: (q) => q.source === 'events' },
     params: ['deviceId', 'fileId', 'eventName', 'source', 'precision'],
   },
-  mediaimpressions: {
-    operationId: 'getMediaImpressions',
-    root: 'mediaImpressions',
-    alternative: byDevice('deviceMediaImpressions'),
-    params: ['deviceId', 'fileId', 'groupByDevice'],
-  },
+  mediaimpressions: groupedByDevice('getMediaImpressions', 'mediaImpressions', 'deviceMediaImpressions'),
   devicemediaimpressions: { operationId: 'getDeviceMediaImpressions', root: 'deviceMediaImpressions', params: ['deviceId', 'fileId'] },
 };
 

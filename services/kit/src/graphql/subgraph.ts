@@ -26,7 +26,7 @@ import { createBoundedCache, PARSED_BYTES_PER_CHAR } from './bounded-cache.js';
 import { createCompiledExecutor } from './compiled-execution.js';
 import { buildSubgraphSchemaOnce } from './subgraph-schema.js';
 import { toGraphQLError } from './errors.js';
-import type { ResolverMap } from './merge-resolvers.js';
+import { mergeResolvers, type ResolverMap } from './merge-resolvers.js';
 
 /**
  * Authorization wired once: every Query and Mutation root field of the schema runs its `@policy`
@@ -151,4 +151,18 @@ export function createSubgraph(opts: {
     },
     executeDocument: run,
   };
+}
+
+/** A subgraph whose features share one runtime; main.ts, the all-in-one and the tests reach the runtime and its repository. */
+export type RuntimeSubgraph<R extends { repo: unknown }> = Subgraph & { repo: R['repo']; runtime: R };
+
+/** The subgraph `name` over `runtime`: the resolvers of its `features` (each given the runtime), merged. */
+export function createRuntimeSubgraph<R extends { repo: unknown }>(
+  name: string,
+  tokens: InternalTokens,
+  runtime: R,
+  features: readonly ((rt: R) => ResolverMap)[],
+): RuntimeSubgraph<R> {
+  const subgraph = createSubgraph({ name, tokens, resolvers: mergeResolvers(...features.map((feature) => feature(runtime))) });
+  return Object.assign(subgraph, { repo: runtime.repo, runtime });
 }

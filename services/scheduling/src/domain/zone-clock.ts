@@ -15,46 +15,16 @@
  *     the first 02:30 and does not play again when the clock falls back. No window plays twice a day.
  */
 
+import { isKnownZone, wallAt } from '@pylon/kit';
+
 export const DAY_MS = 86_400_000;
 const MAX_MEMO = 20_000;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(zone: string): Intl.DateTimeFormat {
-  let f = formatters.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(zone, f);
-  }
-  return f;
-}
-
 /** True when the platform knows `zone` as an IANA time zone. */
-export function isTimeZone(zone: string): boolean {
-  try {
-    formatter(zone);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const isTimeZone = isKnownZone;
 
 /** The local wall value of instant `t` (ms) in `zone`. */
-export function wallAt(zone: string, t: number): number {
-  const whole = Math.floor(t / 1000) * 1000;
-  const p: Record<string, number> = {};
-  for (const part of formatter(zone).formatToParts(whole)) if (part.type !== 'literal') p[part.type] = Number(part.value);
-  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) + (t - whole);
-}
+export { wallAt };
 
 const offsetAt = (zone: string, t: number) => wallAt(zone, t) - t;
 

@@ -268,7 +268,7 @@ export type Mutation = {
   deletePowerSchedule?: Maybe<PowerSchedulePayload>;
   /** Policy: Schedules_Delete. */
   deleteSchedule?: Maybe<DeleteSchedulePayload>;
-  /** Deletes a group; its schedules and sub-groups move up to its parent. Policy: Schedules_Delete. */
+  /** Deletes a group, never its schedules: they and its sub-groups move up to its parent. Policy: Schedules_Delete. */
   deleteScheduleGroup?: Maybe<DeleteScheduleGroupPayload>;
   /** JSON Patch (RFC 6902) over the schedule's input fields (paths such as /name, /deviceIds/0). Policy: Schedules_Edit. */
   patchSchedule?: Maybe<SchedulePayload>;

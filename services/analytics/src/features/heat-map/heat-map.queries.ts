@@ -4,16 +4,12 @@ import type { AnalyticsQuery } from '../../domain/analytics-query.js';
 import type { ListArgs } from '../../domain/list-filter.js';
 import type { HeatMapPoint } from '../../shared/resolvers.generated.js';
 import { limitClause, scope } from '../../shared/scope.sql.js';
-import { listSql, type ColumnMap } from '../../shared/where.sql.js';
+import { listSql, numberColumns } from '../../shared/where.sql.js';
 
 export const PRECISION = { default: 3, max: 6 } as const;
 
 /** Rows of `table` with coordinates, counted per rounded coordinate, heaviest first. */
-const HEAT_FIELDS: ColumnMap = {
-  latitude: { column: 'lat', kind: 'number' },
-  longitude: { column: 'lon', kind: 'number' },
-  weight: { column: 'toFloat64(w)', kind: 'number' },
-};
+const HEAT_FIELDS = numberColumns({ latitude: 'lat', longitude: 'lon', weight: 'toFloat64(w)' });
 
 export async function selectHeatMap(
   store: AnalyticsStore,

@@ -9,7 +9,7 @@ import type { AnalyticsQuery } from '../../domain/analytics-query.js';
 import type { DeviceMediaImpression, MediaImpression } from '../../shared/resolvers.generated.js';
 import type { ListArgs } from '../../domain/list-filter.js';
 import { limitClause, scope } from '../../shared/scope.sql.js';
-import { listSql, type ColumnMap } from '../../shared/where.sql.js';
+import { FILE_FIELDS, listSql, namedColumns, numberColumns, type ColumnMap } from '../../shared/where.sql.js';
 
 /** Plays can run past the end of the range; impressions this long after it still count for them. */
 const PLAY_SPILL_SECONDS = 86_400;
@@ -25,15 +25,16 @@ interface Row {
 
 /** where / order fields over the output columns below (the figures as `figures` computes them). */
 const MEDIA_FIELDS: ColumnMap = {
-  fileId: { column: 'file_id', kind: 'string' },
-  fileName: { column: 'name', kind: 'string' },
-  totalPlays: { column: 'toFloat64(plays)', kind: 'number' },
-  playsWithAudience: { column: 'toFloat64(seen)', kind: 'number' },
-  totalImpressions: { column: 'toFloat64(imps)', kind: 'number' },
-  impressionsPerPlay: { column: 'if(plays = 0, 0, imps / plays)', kind: 'number' },
-  otsPercentage: { column: 'if(plays = 0, 0, 100 * seen / plays)', kind: 'number' },
+  ...FILE_FIELDS,
+  ...numberColumns({
+    totalPlays: 'toFloat64(plays)',
+    playsWithAudience: 'toFloat64(seen)',
+    totalImpressions: 'toFloat64(imps)',
+    impressionsPerPlay: 'if(plays = 0, 0, imps / plays)',
+    otsPercentage: 'if(plays = 0, 0, 100 * seen / plays)',
+  }),
 };
-const DEVICE_MEDIA_FIELDS: ColumnMap = { deviceId: { column: 'device_id', kind: 'string' }, ...MEDIA_FIELDS };
+const DEVICE_MEDIA_FIELDS: ColumnMap = { ...namedColumns('string', ['deviceId']), ...MEDIA_FIELDS };
 
 async function selectOts(store: AnalyticsStore, q: AnalyticsQuery, byDevice: boolean, list: ListArgs): Promise<Row[]> {
   const plays = scope(q, { device: 'device_id', file: 'file_id', status: 'status' });

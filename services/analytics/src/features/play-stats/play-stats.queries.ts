@@ -10,7 +10,7 @@ import { fillSeries, groupsOf } from '../../domain/series.js';
 import type { DeviceMediaPlayStat, DevicePlayStat, MediaPlayStat, PlayStatByTime } from '../../shared/resolvers.generated.js';
 import type { ListArgs } from '../../domain/list-filter.js';
 import { isoOf, isoSql, limitClause, periodExpr, scope } from '../../shared/scope.sql.js';
-import { listSql, type ColumnMap } from '../../shared/where.sql.js';
+import { FILE_FIELDS, listSql, namedColumns, numberColumns, type ColumnMap } from '../../shared/where.sql.js';
 
 // Completed plays only: what the rollups hold too (migration 007).
 const PLAY_COLUMNS = { device: 'device_id', file: 'file_id', status: 'status' };
@@ -33,29 +33,14 @@ const totals = (r: TotalsRow) => ({
 
 /** where / order fields over TOTALS' output columns (integers as Float64: comparable with the bound numbers). */
 const TOTALS_FIELDS: ColumnMap = {
-  totalPlays: { column: 'toFloat64(plays)', kind: 'number' },
-  totalDuration: { column: 'toFloat64(dur)', kind: 'number' },
-  avgDuration: { column: 'if(plays = 0, 0, dur / plays)', kind: 'number' },
+  ...numberColumns({ totalPlays: 'toFloat64(plays)', totalDuration: 'toFloat64(dur)', avgDuration: 'if(plays = 0, 0, dur / plays)' }),
   firstPlayed: { column: "parseDateTime64BestEffort(first, 3, 'UTC')", kind: 'date' },
   lastPlayed: { column: "parseDateTime64BestEffort(last, 3, 'UTC')", kind: 'date' },
 };
-const MEDIA_FIELDS: ColumnMap = {
-  fileId: { column: 'file_id', kind: 'string' },
-  fileName: { column: 'name', kind: 'string' },
-  deviceCount: { column: 'toFloat64(devices)', kind: 'number' },
-  ...TOTALS_FIELDS,
-};
-const DEVICE_FIELDS: ColumnMap = {
-  deviceId: { column: 'device_id', kind: 'string' },
-  fileCount: { column: 'toFloat64(files)', kind: 'number' },
-  ...TOTALS_FIELDS,
-};
-const DEVICE_MEDIA_FIELDS: ColumnMap = {
-  deviceId: { column: 'device_id', kind: 'string' },
-  fileId: { column: 'file_id', kind: 'string' },
-  fileName: { column: 'name', kind: 'string' },
-  ...TOTALS_FIELDS,
-};
+const DEVICE_ID = namedColumns('string', ['deviceId']);
+const MEDIA_FIELDS: ColumnMap = { ...FILE_FIELDS, ...numberColumns({ deviceCount: 'toFloat64(devices)' }), ...TOTALS_FIELDS };
+const DEVICE_FIELDS: ColumnMap = { ...DEVICE_ID, ...numberColumns({ fileCount: 'toFloat64(files)' }), ...TOTALS_FIELDS };
+const DEVICE_MEDIA_FIELDS: ColumnMap = { ...DEVICE_ID, ...FILE_FIELDS, ...TOTALS_FIELDS };
 
 export async function selectMediaPlayStats(store: AnalyticsStore, q: AnalyticsQuery, list: ListArgs = {}): Promise<MediaPlayStat[]> {
   const { where, params } = scope(q, PLAY_COLUMNS);

@@ -6,7 +6,7 @@
  * replicas sweeping at once, one wins that write and announces, the others see a conflict.
  */
 import { createHash } from 'node:crypto';
-import type { Collection, DocumentStore, Stored } from '@pylon/kit';
+import { insertUnlessPresent, type Collection, type DocumentStore, type Stored } from '@pylon/kit';
 import { CONTENT_DUE, SYSTEM_TENANT } from '../../domain/collections.js';
 
 /** expired: a source's or file's validUntil (content.expired); runs_empty: a playlist's or file's last valid instant (content.running_empty). */
@@ -63,13 +63,8 @@ export class ContentDueRepository {
     if (held?.at === record.at && (held.announced || held.dueAt === record.dueAt)) return;
     const set = { $set: { ...record, announced: false } };
     if (held && (await this.entries.update(SYSTEM_TENANT, id, set))) return;
-    try {
-      await this.entries.insert(SYSTEM_TENANT, { id, ...record, announced: false });
-    } catch (e) {
-      // Another writer inserted it between the two calls: replace theirs (the later write wins, as for the record).
-      if (!isCode(e, 'DUPLICATE_KEY')) throw e;
-      await this.entries.update(SYSTEM_TENANT, id, set);
-    }
+    // null: another writer inserted it between the two calls: replace theirs (the later write wins, as for the record).
+    if (!(await insertUnlessPresent(this.entries, SYSTEM_TENANT, { id, ...record, announced: false }))) await this.entries.update(SYSTEM_TENANT, id, set);
   }
 
   /** Removes the target's entry, if any (its instant was lifted). */

@@ -1,5 +1,6 @@
 import {
   derivedBooleanField,
+  insertUnlessPresent,
   listQuery,
   lowerCaseEnumField,
   orderToSort,
@@ -46,8 +47,6 @@ export interface AlertStateChange {
   snoozedUntil?: string | null;
   resolvedOn?: string | null;
 }
-
-const isDuplicate = (e: unknown) => (e as { code?: string } | null)?.code === 'DUPLICATE_KEY';
 
 /** How long a process reuses an account's enabled rules on the ping path before reading them again. */
 const RULES_TTL_MS = 2_000;
@@ -184,13 +183,8 @@ export class AlertRepository {
   }
 
   /** Inserts an alert open (not snoozed, not resolved); null when its openKey's latch is held already. */
-  private async insertOpen(tenant: string, alert: Omit<AlertRecord, 'snoozedUntil' | 'resolvedOn' | 'autoResolved'>): Promise<Alert | null> {
-    try {
-      return await this.alerts.insert(tenant, { ...alert, snoozedUntil: null, resolvedOn: null, autoResolved: false });
-    } catch (e) {
-      if (isDuplicate(e)) return null;
-      throw e;
-    }
+  private insertOpen(tenant: string, alert: Omit<AlertRecord, 'snoozedUntil' | 'resolvedOn' | 'autoResolved'>): Promise<Alert | null> {
+    return insertUnlessPresent(this.alerts, tenant, { ...alert, snoozedUntil: null, resolvedOn: null, autoResolved: false });
   }
 
   /** Releases an alert's latch; an alert nobody resolved yet is closed as auto-resolved at `nowIso`. */
@@ -219,11 +213,9 @@ export class AlertRepository {
     if (change.commands && change.alertRules === undefined && this.knownCommandAccounts.has(tenant)) return;
     const existing = await this.accounts.findById(SYSTEM_TENANT, tenant);
     if (!existing) {
-      await this.accounts.insert(SYSTEM_TENANT, { id: tenant, alertRules: false, commands: false, ...change }).catch(async (e: unknown) => {
-        // A concurrent first registration won: apply the change on top of it.
-        if ((e as { code?: string })?.code !== 'DUPLICATE_KEY') throw e;
+      // A concurrent first registration won: apply the change on top of it.
+      if (!(await insertUnlessPresent(this.accounts, SYSTEM_TENANT, { id: tenant, alertRules: false, commands: false, ...change })))
         await this.accounts.update(SYSTEM_TENANT, tenant, { $set: change });
-      });
     } else if (Object.entries(change).some(([k, v]) => existing[k as keyof FleetAccountRecord] !== v)) {
       await this.accounts.update(SYSTEM_TENANT, tenant, { $set: change });
     }

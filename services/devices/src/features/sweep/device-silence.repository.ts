@@ -5,7 +5,7 @@
  * not touch its entry, the sweep moves a due entry to the device's real last ping + window), so
  * the ping path pays nothing for it.
  */
-import type { Collection, DocumentStore, Stored } from '@pylon/kit';
+import { insertUnlessPresent, type Collection, type DocumentStore, type Stored } from '@pylon/kit';
 import { DEVICE_SILENCE, SYSTEM_TENANT } from '../../domain/collections.js';
 
 export interface SilenceRecord {
@@ -27,10 +27,8 @@ export class DeviceSilenceRepository {
   async watch(account: string, deviceId: string, dueAt: number): Promise<void> {
     const moved = await this.entries.update(SYSTEM_TENANT, deviceId, { $set: { account, dueAt } });
     if (moved) return;
-    await this.entries.insert(SYSTEM_TENANT, { id: deviceId, account, dueAt }).catch(async (e: unknown) => {
-      if ((e as { code?: string })?.code !== 'DUPLICATE_KEY') throw e;
+    if (!(await insertUnlessPresent(this.entries, SYSTEM_TENANT, { id: deviceId, account, dueAt })))
       await this.entries.update(SYSTEM_TENANT, deviceId, { $set: { account, dueAt } });
-    });
   }
 
   /** Entries due at `now`, earliest first (an index walk that stops past `now`). */

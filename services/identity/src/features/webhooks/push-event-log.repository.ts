@@ -3,7 +3,7 @@
  * Invariant: one writer appends (event-log.ts; the stream hands a group's messages to one
  * consumer), so the sequence only grows; an event appended twice keeps its first place (id = event id).
  */
-import { deviceOf, type Collection, type DocumentStore, type PushEvent, type Stored } from '@pylon/kit';
+import { deviceOf, insertUnlessPresent, type Collection, type DocumentStore, type PushEvent, type Stored } from '@pylon/kit';
 import { PUSH_EVENT_LOG, type PushEventLogRecord } from '../../domain/records.js';
 
 export type LoggedEvent = Stored<PushEventLogRecord>;
@@ -28,11 +28,7 @@ export class PushEventLog {
 
   async append(events: readonly PushEvent[]): Promise<void> {
     for (const e of events) {
-      await this.log
-        .insert(e.account_id, { id: e.id, seq: this.nextSeq(), type: e.type, deviceId: deviceOf(e)?.device_id ?? null, event: e })
-        .catch((err: unknown) => {
-          if ((err as { code?: string }).code !== 'DUPLICATE_KEY') throw err;
-        });
+      await insertUnlessPresent(this.log, e.account_id, { id: e.id, seq: this.nextSeq(), type: e.type, deviceId: deviceOf(e)?.device_id ?? null, event: e });
     }
   }
 

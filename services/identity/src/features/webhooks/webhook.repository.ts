@@ -1,12 +1,12 @@
 /** Webhook endpoints, their delivery log and the accounts that have any, over the documents port. */
-import { listQuery, STAMP_FIELDS, storedFields, type Collection, type DocumentStore, type FieldMap, type Stored, type UpdateSpec } from '@pylon/kit';
+import { insertUnlessPresent, listQuery, STAMP_FIELDS, storedFields } from '@pylon/kit';
+import type { Collection, DocumentStore, FieldMap, Stored, UpdateSpec } from '@pylon/kit';
 import { WEBHOOK_ACCOUNTS, WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type WebhookDeliveryRecord, type WebhookEndpointRecord } from '../../domain/records.js';
 
 export type WebhookEndpoint = Stored<WebhookEndpointRecord>;
 export type WebhookDelivery = Stored<WebhookDeliveryRecord>;
 
 const SYSTEM_TENANT = '_system';
-const isDuplicate = (e: unknown) => (e as { code?: string } | null)?.code === 'DUPLICATE_KEY';
 
 /** dueAt of a delivery in this state: its next attempt while it waits for one, none once finished. */
 function dueOf(set: Partial<WebhookDeliveryRecord>): { dueAt?: number } {
@@ -49,9 +49,7 @@ export class WebhookRepository {
   async addEndpoint(tenant: string, record: WebhookEndpointRecord): Promise<WebhookEndpoint> {
     const e = await this.endpoints.insert(tenant, record);
     // `accountId` is the store's own field (the system tenant here): the account goes in `account`.
-    await this.accounts.insert(SYSTEM_TENANT, { id: tenant, account: tenant }).catch((err: unknown) => {
-      if (!isDuplicate(err)) throw err;
-    });
+    await insertUnlessPresent(this.accounts, SYSTEM_TENANT, { id: tenant, account: tenant });
     return e;
   }
 
@@ -93,13 +91,8 @@ export class WebhookRepository {
   }
 
   /** Queues one event for one endpoint; the id is the pair, so a redelivered stream message queues nothing twice. */
-  async queue(tenant: string, record: WebhookDeliveryRecord): Promise<WebhookDelivery | null> {
-    try {
-      return await this.deliveries.insert(tenant, { ...record, ...dueOf(record), id: `${record.eventId}.${record.endpointId}` });
-    } catch (e) {
-      if (isDuplicate(e)) return null;
-      throw e;
-    }
+  queue(tenant: string, record: WebhookDeliveryRecord): Promise<WebhookDelivery | null> {
+    return insertUnlessPresent(this.deliveries, tenant, { ...record, ...dueOf(record), id: `${record.eventId}.${record.endpointId}` });
   }
 
   findDelivery(tenant: string, id: string): Promise<WebhookDelivery | null> {

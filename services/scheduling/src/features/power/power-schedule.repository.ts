@@ -3,7 +3,7 @@
  * sweeper walks; intent-named methods, each scoped to the tenant (the edges to the system tenant,
  * with the device's account in the entry, so one index walk serves every account).
  */
-import { notFound, type Collection, type DocumentStore, type Stored } from '@pylon/kit';
+import { insertUnlessPresent, notFound, type Collection, type DocumentStore, type Stored } from '@pylon/kit';
 import { POWER_EDGES, POWER_SCHEDULES, SYSTEM_TENANT } from '../../domain/collections.js';
 import type { PowerScheduleRecord, PowerScope } from '../../domain/power.js';
 
@@ -65,10 +65,8 @@ export class PowerScheduleRepository {
   /** The device's next edge is at `dueAt` (insert or move). */
   async watch(account: string, deviceId: string, dueAt: number): Promise<void> {
     if (await this.edges.update(POWER_SYSTEM_TENANT, deviceId, { $set: { account, dueAt } })) return;
-    await this.edges.insert(POWER_SYSTEM_TENANT, { id: deviceId, account, dueAt }).catch(async (e: unknown) => {
-      if (code(e) !== 'DUPLICATE_KEY') throw e;
+    if (!(await insertUnlessPresent(this.edges, POWER_SYSTEM_TENANT, { id: deviceId, account, dueAt })))
       await this.edges.update(POWER_SYSTEM_TENANT, deviceId, { $set: { account, dueAt } });
-    });
   }
 
   unwatch(deviceId: string): Promise<boolean> {

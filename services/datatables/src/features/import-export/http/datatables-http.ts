@@ -179,9 +179,13 @@ function multipartFile<T>(req: Request, consume: (file: Readable, info: { filena
 const prefersAsync = (req: Request) => (req.get('prefer') ?? '').split(/[,;]/).some((p) => p.trim().toLowerCase() === 'respond-async');
 
 const XLSX_TYPES = new Set(['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']);
+/** An uploaded part is an .xlsx workbook by its file name or its type; CSV otherwise. */
+const isXlsx = (info: { filename: string; mimeType: string }) => /\.xlsx$/i.test(info.filename) || XLSX_TYPES.has(info.mimeType);
 
 export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOptions): Router {
   const router = express.Router();
+  /** The table the path names, when the caller's account has it (NOT_FOUND otherwise). */
+  const tableOf = (req: Request, principal: Principal) => getDataTable(rt.repo, principal, String(req.params.tableId));
 
   // A small unread body is drained (the connection stays usable); a large one is cut off.
   const authed = authedRoutes({ authenticate: o.authenticate, logger: rt.logger, what: 'data tables request', cutUnreadBodyAbove: 1024 * 1024 });
@@ -191,7 +195,7 @@ export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOpt
     authed(async (req, res, principal) => {
       guardQuery(principal, 'exportDataTableRows');
       queryOf(req, NO_PARAMS);
-      const table = await getDataTable(rt.repo, principal, String(req.params.tableId));
+      const table = await tableOf(req, principal);
       const jobs = o.jobs;
       if (jobs?.runner.files && (prefersAsync(req) || table.rowCount > (jobs.exportThresholdRows ?? Infinity))) {
         const input: ExportJobInput = { tableId: table.id, principal: jobPrincipal(principal) };
@@ -228,7 +232,7 @@ export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOpt
       const fields = fieldsOf(q.fields);
       if (q.sortDir !== undefined && !/^(asc|desc)$/i.test(q.sortDir))
         throw new AppError('VALIDATION_FAILED', 'sortDir must be asc or desc', { field: 'sortDir' });
-      const table = await getDataTable(rt.repo, principal, String(req.params.tableId));
+      const table = await tableOf(req, principal);
       const etag = etagOf(table.id, table.generation ?? 0, ['rows', q.filter, q.sort, q.sortDir, pageSize, q.continuationToken, q.fields]);
       cacheHeaders(res, etag, table.cacheTtlSeconds);
       if (matches(req.get('if-none-match'), etag)) return void res.status(304).end();
@@ -250,7 +254,7 @@ export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOpt
       guardQuery(principal, 'dataTableRow');
       const q = queryOf(req, ROW_PARAMS);
       const fields = fieldsOf(q.fields);
-      const table = await getDataTable(rt.repo, principal, String(req.params.tableId));
+      const table = await tableOf(req, principal);
       const rowId = String(req.params.rowId);
       const etag = etagOf(table.id, table.generation ?? 0, ['row', rowId, q.fields]);
       cacheHeaders(res, etag, table.cacheTtlSeconds);
@@ -269,7 +273,7 @@ export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOpt
       guardMutation(principal, 'importDataTableRows');
       queryOf(req, NO_PARAMS);
       // The table is checked before the body is read: a foreign or unknown table is a 404 at once.
-      const table = await getDataTable(rt.repo, principal, String(req.params.tableId));
+      const table = await tableOf(req, principal);
       if (!req.is('multipart/form-data')) {
         req.resume();
         throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'POST .../rows/import takes multipart/form-data with the CSV or .xlsx file in a part named file', {
@@ -284,7 +288,7 @@ export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOpt
       if (jobs && !(Number.isFinite(declared) && declared <= jobs.thresholdBytes)) {
         await mkdir(jobs.dir, { recursive: true, mode: 0o700 });
         const spooled = await multipartFile(req, async (file, info) => {
-          const format: 'csv' | 'xlsx' = /\.xlsx$/i.test(info.filename) || XLSX_TYPES.has(info.mimeType) ? 'xlsx' : 'csv';
+          const format: 'csv' | 'xlsx' = isXlsx(info) ? 'xlsx' : 'csv';
           const path = join(jobs.dir, `${randomUUID()}.${format}`);
           try {
             await pipeline(file, createWriteStream(path, { mode: 0o600 }));
@@ -310,14 +314,7 @@ export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOpt
             tableId: table.id,
             path: spooled.path,
             format: spooled.format,
-            principal: {
-              accountId: principal.accountId,
-              userId: principal.userId,
-              userName: principal.userName,
-              roles: principal.roles,
-              policies: principal.policies,
-              isOwner: principal.isOwner,
-            },
+            principal: jobPrincipal(principal),
           };
           const job = await jobs.runner.submit(principal.accountId, principal.userId, IMPORT_JOB_KIND, input as unknown as Record<string, unknown>);
           handedOver = true;
@@ -328,8 +325,7 @@ export function createDataTablesHttp(rt: DataTablesRuntime, o: DataTablesHttpOpt
         }
       }
       const result = await multipartFile(req, async (file, info): Promise<ImportResult> => {
-        const xlsx = /\.xlsx$/i.test(info.filename) || XLSX_TYPES.has(info.mimeType);
-        if (!xlsx) return importRowsCsv(rt, principal, table.id, file);
+        if (!isXlsx(info)) return importRowsCsv(rt, principal, table.id, file);
         // A zip is read from its end (central directory): spool it to a private temp file first.
         const path = join(o.tmpDir ?? tmpdir(), `pylon-import-${randomBytes(12).toString('hex')}.xlsx`);
         try {

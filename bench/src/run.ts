@@ -389,6 +389,7 @@ else {
   };
   const previous = previousResult(historyDir);
   console.log(`\nchange since ${previous ? `${previous.date}${previous.commit ? ` (${previous.commit})` : ''}` : 'nothing (first result)'}:`);
-  for (const line of [...deltaLines(previous, current), ...startDeltaLines(previous, current), ...uploadDeltaLines(previous, current)]) console.log(`  ${line}`);
+  for (const line of [...deltaLines(previous, current), ...startDeltaLines(previous, current), ...uploadDeltaLines(previous, current)])
+    console.log(`  ${line}`);
   console.log(`result written to ${writeResult(historyDir, current)}`);
 }

@@ -55,16 +55,20 @@ test('more than the queue cap posted at once: whenReady waits for the worker, th
 /** tsx compiles the module in the child on a busy 2-core machine: generous. */
 const CHILD_LIMIT_MS = 60_000;
 
-test('a process awaiting a digest stays alive for it, then ends by itself', async () => {
-  const module = new URL('../src/adapters/sha512-off-thread.ts', import.meta.url).href;
-  const script = `import { createSha512 } from ${JSON.stringify(module)};
+test(
+  'a process awaiting a digest stays alive for it, then ends by itself',
+  async () => {
+    const module = new URL('../src/adapters/sha512-off-thread.ts', import.meta.url).href;
+    const script = `import { createSha512 } from ${JSON.stringify(module)};
 const h = createSha512();
 h.update(Buffer.alloc(3 * 1024 * 1024, 7));
 console.log(await h.digest());`;
-  const out = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: CHILD_LIMIT_MS }, (e, stdout, stderr) =>
-      e ? reject(new Error(`${e.message}\n${stderr}`)) : resolve(stdout),
-    ),
-  );
-  expect(out.trim()).toBe(sha512(Buffer.alloc(3 * MiB, 7)));
-}, CHILD_LIMIT_MS + 10_000);
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: CHILD_LIMIT_MS }, (e, stdout, stderr) =>
+        e ? reject(new Error(`${e.message}\n${stderr}`)) : resolve(stdout),
+      ),
+    );
+    expect(out.trim()).toBe(sha512(Buffer.alloc(3 * MiB, 7)));
+  },
+  CHILD_LIMIT_MS + 10_000,
+);

@@ -1,17 +1,15 @@
 /**
  * Streams one incoming file into the blob port: never buffered whole. The first bytes are held
  * back just long enough to learn the type from them (`file-type`, magic bytes; what the client
- * claims is ignored), then everything flows through a SHA-512 (hashed off the event loop:
- * sha512-off-thread.ts) and a byte counter into `put`.
+ * claims is ignored), then everything flows through a SHA-512 and a byte counter into `put`.
  * Past the size cap (413), an unrefused type (415) or a failing source (client gone, import cut),
  * the stream errors, the blob port drops its temporary file, and nothing is stored.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
 import { AppError } from '@pylon/kit';
 import type { ContentRuntime } from '../runtime.js';
-import { createSha512 } from './sha512-off-thread.js';
 
 /** file-type reads at most this many bytes to decide. */
 const SNIFF_BYTES = 4100;
@@ -74,7 +72,7 @@ export async function storeFile(rt: ContentRuntime, tenant: string, source: Asyn
     );
   }
 
-  const hash = createSha512();
+  const hash = createHash('sha512');
   let size = 0;
   async function* body(): AsyncGenerator<Buffer> {
     hash.update(first);
@@ -86,7 +84,6 @@ export async function storeFile(rt: ContentRuntime, tenant: string, source: Asyn
       size += b.length;
       if (size > max) throw tooLarge();
       hash.update(b);
-      await hash.whenReady();
       yield b;
     }
   }
@@ -95,18 +92,10 @@ export async function storeFile(rt: ContentRuntime, tenant: string, source: Asyn
   try {
     await rt.blobs.put(tenant, key, stream, type.mime);
   } catch (e) {
-    hash.drop();
     source.destroy?.();
     // The port removed its temporary file; make sure no blob survives a failure after commit either.
     await rt.blobs.delete(tenant, key).catch(() => undefined);
     throw e;
   }
-  let sha512: string;
-  try {
-    sha512 = await hash.digest();
-  } catch (e) {
-    await rt.blobs.delete(tenant, key).catch(() => undefined);
-    throw e;
-  }
-  return { key, size, sha512, mimeType: type.mime, ext: type.ext };
+  return { key, size, sha512: hash.digest('hex'), mimeType: type.mime, ext: type.ext };
 }

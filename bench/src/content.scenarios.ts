@@ -171,7 +171,9 @@ export async function uploadScenario(o: { baseUrl: string; key: string; dir: str
 export function printUpload(f: UploadFigures): void {
   const low = Math.min(...f.rounds);
   const met = low >= 0.5 ? 'met' : f.ratio >= 0.5 ? 'the median meets it, the low end does not' : 'not met';
-  console.log(`\nScenario 4: content — a ${f.sizeMb} MB upload (${f.rounds.length} interleaved rounds; the round with the median ratio)\n`);
+  console.log(
+    `\nScenario 4: content — a ${f.sizeMb} MB upload (${f.rounds.length} interleaved round${f.rounds.length === 1 ? '' : 's'}; the round with the median ratio)\n`,
+  );
   console.log('| path | MB/s |\n|---|---:|');
   console.log(`| local stream copy of the same file (baseline) | ${f.copyMbs.toFixed(0)} |`);
   console.log(`| floor: a bare node:http server, the same client: SHA-512, a file, fsync | ${f.floorMbs.toFixed(0)} |`);

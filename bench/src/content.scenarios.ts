@@ -1,12 +1,20 @@
 /**
  * Scenario 4 (content): a 200 MB media upload (raw body, POST /media/{group_id}/{file_name})
  * through the all-in-one server into the embedded blob store, against a plain stream copy of the
- * same file on the same disk in the same run; and the server process's peak RSS above idle during
- * the upload (the client is a child process, as the other scenarios' clients are).
+ * same file on the same disk, in interleaved rounds (copy, floor, upload, copy, ...: all see the
+ * same page cache and the same neighbours); the ratio is the median round's, printed with its spread
+ * (issue 39: a target is met when the spread's low end meets it); and the server process's peak RSS
+ * above idle during the uploads (the client is a child process, as the other scenarios' clients are).
+ *
+ * The second line is the physical floor of the same work in Node on this machine: a bare node:http
+ * server that takes the same body from the same client, hashes it (SHA-512, which the media record
+ * carries), writes it to a file and fsyncs it (as the blob store does) before it answers.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -17,11 +25,20 @@ const MB = 1024 * 1024;
 
 export interface UploadFigures {
   sizeMb: number;
+  /** Of the round with the median ratio. */
   copyMbs: number;
   uploadMbs: number;
   ratio: number;
+  /** Every round's upload / copy, in the order run. */
+  rounds: number[];
+  /** The bare node:http floor (hash, write, fsync), of the same round. */
+  floorMbs: number;
+  /** The median over the rounds of upload / floor. */
+  uploadOverFloor: number;
   peakRssAboveIdleMb: number;
 }
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function makeFile(path: string, bytes: number): Promise<void> {
   // A PDF header (accepted type) then incompressible bytes.
@@ -57,7 +74,7 @@ process.stdin.once('data', () => {
 process.stdout.write('ready\\n');
 `;
 
-/** Starts the uploading client; `send()` uploads and answers the status and the milliseconds from its first byte read to the answer's end. */
+/** Starts the uploading client; `send()` uploads once and answers the status and the milliseconds from its first byte read to the answer's end. */
 async function uploader(url: string, key: string, path: string, size: number): Promise<{ send(): Promise<{ status: number; ms: number }> }> {
   const child = spawn(process.execPath, ['-e', UPLOADER, JSON.stringify({ url, key, path, size })], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
@@ -77,18 +94,44 @@ async function uploader(url: string, key: string, path: string, size: number): P
   };
 }
 
-export async function uploadScenario(o: { baseUrl: string; key: string; dir: string; sizeMb?: number }): Promise<UploadFigures> {
+/** A plain stream copy of `src` on the same disk, removed after: MB/s. */
+async function copyMbs(src: string, copy: string, size: number): Promise<number> {
+  const t0 = performance.now();
+  await pipeline(createReadStream(src), createWriteStream(copy));
+  const mbs = size / MB / ((performance.now() - t0) / 1000);
+  if ((await stat(copy)).size !== size) throw new Error('copy is short');
+  await rm(copy);
+  return mbs;
+}
+
+/** The floor: a bare node:http server storing the body as the product must (SHA-512, a file, fsync). */
+async function bareUploadServer(dir: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const path = join(dir, 'bench-floor.bin');
+    const hash = createHash('sha512');
+    req.on('data', (c: Buffer) => hash.update(c));
+    pipeline(req, createWriteStream(path))
+      .then(async () => {
+        const f = await open(path, 'r+');
+        await f.sync();
+        await f.close();
+        res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sha512: hash.digest('hex') }));
+        await rm(path);
+      })
+      .catch(() => res.writeHead(500).end());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+export async function uploadScenario(o: { baseUrl: string; key: string; dir: string; sizeMb?: number; rounds?: number }): Promise<UploadFigures> {
   const sizeMb = o.sizeMb ?? 200;
   const size = sizeMb * MB;
   const src = join(o.dir, 'bench-upload.pdf');
-  const copy = join(o.dir, 'bench-copy.pdf');
   await makeFile(src, size);
-
-  const t0 = performance.now();
-  await pipeline(createReadStream(src), createWriteStream(copy));
-  const copyMbs = sizeMb / ((performance.now() - t0) / 1000);
-  if ((await stat(copy)).size !== size) throw new Error('copy is short');
-  await rm(copy);
 
   const gql = await fetch(`${o.baseUrl}/graphql`, {
     method: 'POST',
@@ -97,21 +140,45 @@ export async function uploadScenario(o: { baseUrl: string; key: string; dir: str
   });
   const groupId = ((await gql.json()) as { data: { createMediaGroup: { group: { id: string } } } }).data.createMediaGroup.group.id;
 
-  const client = await uploader(`${o.baseUrl}/media/${groupId}/bench.pdf`, o.key, src, size);
-  const rss = await watchRss({ everyMs: 10, settleMs: 200 });
-  const { status, ms } = await client.send();
-  const uploadMbs = sizeMb / (ms / 1000);
-  const { idle, peak } = rss.stop();
+  const floor = await bareUploadServer(o.dir);
+  const rounds: { copyMbs: number; floorMbs: number; uploadMbs: number; ratio: number }[] = [];
+  let peakAboveIdle = 0;
+  for (let r = 0; r < (o.rounds ?? 3); r++) {
+    const copy = await copyMbs(src, join(o.dir, 'bench-copy.pdf'), size);
+    const bare = await (await uploader(floor.url, o.key, src, size)).send();
+    if (bare.status !== 201) throw new Error(`the floor answered ${bare.status}`);
+    const client = await uploader(`${o.baseUrl}/media/${groupId}/bench-${r}.pdf`, o.key, src, size);
+    const rss = await watchRss({ everyMs: 10, settleMs: 200 });
+    const { status, ms } = await client.send();
+    const seen = rss.stop();
+    if (status !== 201) throw new Error(`upload answered ${status}`);
+    peakAboveIdle = Math.max(peakAboveIdle, seen.peak - seen.idle);
+    const uploadMbs = sizeMb / (ms / 1000);
+    rounds.push({ copyMbs: copy, floorMbs: sizeMb / (bare.ms / 1000), uploadMbs, ratio: uploadMbs / copy });
+  }
+  await floor.close();
   await rm(src);
-  if (status !== 201) throw new Error(`upload answered ${status}`);
-  return { sizeMb, copyMbs, uploadMbs, ratio: uploadMbs / copyMbs, peakRssAboveIdleMb: (peak - idle) / MB };
+  const mid = rounds.find((r) => r.ratio === median(rounds.map((x) => x.ratio)))!;
+  return {
+    sizeMb,
+    ...mid,
+    rounds: rounds.map((r) => r.ratio),
+    uploadOverFloor: median(rounds.map((r) => r.uploadMbs / r.floorMbs)),
+    peakRssAboveIdleMb: peakAboveIdle / MB,
+  };
 }
 
 export function printUpload(f: UploadFigures): void {
-  console.log(`\nScenario 4: content — a ${f.sizeMb} MB upload\n`);
+  const low = Math.min(...f.rounds);
+  const met = low >= 0.5 ? 'met' : f.ratio >= 0.5 ? 'the median meets it, the low end does not' : 'not met';
+  console.log(
+    `\nScenario 4: content — a ${f.sizeMb} MB upload (${f.rounds.length} interleaved round${f.rounds.length === 1 ? '' : 's'}; the round with the median ratio)\n`,
+  );
   console.log('| path | MB/s |\n|---|---:|');
   console.log(`| local stream copy of the same file (baseline) | ${f.copyMbs.toFixed(0)} |`);
+  console.log(`| floor: a bare node:http server, the same client: SHA-512, a file, fsync | ${f.floorMbs.toFixed(0)} |`);
   console.log(`| POST /media/{group_id}/{file_name} (raw body → blob store) | ${f.uploadMbs.toFixed(0)} |`);
-  console.log(`\nupload / local copy: ${f.ratio.toFixed(2)}× (target ≥ 0.50×)`);
+  console.log(`\nupload / local copy: ${f.ratio.toFixed(2)}× (rounds ${low.toFixed(2)}-${Math.max(...f.rounds).toFixed(2)}; target ≥ 0.50×: ${met})`);
+  console.log(`upload / the bare node:http floor: ${f.uploadOverFloor.toFixed(2)}× (median of the rounds)`);
   console.log(`peak RSS above idle during the upload: ${f.peakRssAboveIdleMb.toFixed(0)} MB (target < 150 MB)`);
 }

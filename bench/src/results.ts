@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { LoadResult } from './load.js';
 import type { CapacityStep } from './capacity.scenarios.js';
 import type { StartResult } from './start.scenarios.js';
+import type { UploadFigures } from './content.scenarios.js';
 
 export interface BenchResult {
   /** ISO time the run finished. */
@@ -22,6 +23,8 @@ export interface BenchResult {
   capacityDistributed?: { screens: number; steps: CapacityStep[] }[];
   /** Scenario 8: milliseconds from spawn to ready, per process (recorded since 2026-11-30). */
   starts?: StartResult[];
+  /** Scenario 4: the upload against a local copy (recorded since 2026-11-30 14:30). */
+  upload?: UploadFigures;
 }
 
 /** The newest earlier result in `dir` (file names sort by time), or undefined. */
@@ -55,6 +58,15 @@ export function startDeltaLines(previous: BenchResult | undefined, current: Benc
     const change = p ? `${s.distMs >= p.distMs ? '+' : ''}${Math.round(s.distMs - p.distMs)} ms (was ${Math.round(p.distMs)} ms)` : 'new';
     return `start: ${s.name}  ${Math.round(s.distMs)} ms  ${change}`;
   });
+}
+
+/** Scenario 4's ratio against `previous`'s, or nothing when either run did not record it. */
+export function uploadDeltaLines(previous: BenchResult | undefined, current: BenchResult): string[] {
+  const now = current.upload;
+  if (!now) return [];
+  const was = previous?.upload;
+  const change = was ? `${now.ratio >= was.ratio ? '+' : ''}${(now.ratio - was.ratio).toFixed(2)} (was ${was.ratio.toFixed(2)}×)` : 'new';
+  return [`upload / local copy  ${now.ratio.toFixed(2)}×  ${change}`];
 }
 
 /** Writes `result` into `dir` as <date>.json (colons replaced, so the name is valid everywhere); returns its path. */

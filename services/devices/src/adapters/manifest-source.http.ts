@@ -6,16 +6,20 @@
 import { AppError, devicePrincipal, INTERNAL_TOKEN_HEADER, type InternalTokens } from '@pylon/kit';
 import type { ManifestDevice, ManifestSource } from '../ports/manifest-source.js';
 
+/** An UNAVAILABLE whose cause (in the log, never in the answer) says what failed: the connection, the time limit, scheduling's status. */
+const unavailable = (message: string, cause: unknown) => Object.assign(new AppError('UNAVAILABLE', message), { cause });
+
 export function createHttpManifestSource(o: { schedulingUrl: string; tokens: InternalTokens; timeoutMs?: number }): ManifestSource {
   async function get<T>(d: ManifestDevice, suffix: string): Promise<T | null> {
     const url = new URL(`/internal/manifests/${encodeURIComponent(d.id)}${suffix}`, o.schedulingUrl);
+    let failure: unknown;
     const res = await fetch(url, {
       headers: { [INTERNAL_TOKEN_HEADER]: await o.tokens.sign(devicePrincipal(d.accountId, d.id)) },
       signal: AbortSignal.timeout(o.timeoutMs ?? 5000),
-    }).catch(() => null);
+    }).catch((e: unknown) => ((failure = e), null));
     if (res?.status === 404) return null;
-    const body = res?.ok ? ((await res.json().catch(() => null)) as T | null) : null;
-    if (!body) throw new AppError('UNAVAILABLE', 'the manifest could not be resolved now; retry');
+    const body = res?.ok ? ((await res.json().catch((e: unknown) => ((failure = e), null))) as T | null) : null;
+    if (!body) throw unavailable('the manifest could not be resolved now; retry', failure ?? new Error(`scheduling answered ${res?.status}`));
     return body;
   }
 

@@ -30,11 +30,13 @@ export function harnessForTests(env: Record<string, string> = {}, timeout = 60_0
     started = await startHarness(env);
   }, timeout);
   afterAll(() => started?.stop());
+  const current = (): Harness => {
+    if (!started) throw new Error('the harness is read before it started (outside a test or hook)');
+    return started;
+  };
   return new Proxy({} as Harness, {
-    get(_, key) {
-      if (!started) throw new Error('the harness is read before it started (outside a test or hook)');
-      return Reflect.get(started, key, started);
-    },
+    get: (_, key) => Reflect.get(current(), key),
+    has: (_, key) => Reflect.has(current(), key),
   });
 }
 

@@ -4,6 +4,8 @@
  * the test owns; its output is kept for the test to read.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './processes.js';
 
@@ -65,6 +67,29 @@ export async function stopAllInOneChild(c: AllInOneChild | undefined): Promise<v
   if (!c || c.child.exitCode !== null || c.child.signalCode !== null) return;
   c.child.kill('SIGTERM');
   await c.exited;
+}
+
+/**
+ * The data dir of one test file's children: made before its tests; after them the child last
+ * started is stopped and the dir removed. `start` runs `npm start` on it (again after a stop or
+ * a kill: a restart on the same data).
+ */
+export function childrenOnOneDataDir(name: string, key: string): { start(port: number, env?: Record<string, string>): Promise<AllInOneChild> } {
+  let dataDir = '';
+  let last: AllInOneChild | undefined;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), `pylon-${name}-`));
+  });
+  afterAll(async () => {
+    await stopAllInOneChild(last);
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  return {
+    async start(port, env) {
+      last = await startAllInOneChild({ port, dataDir, key, env });
+      return last;
+    },
+  };
 }
 
 /** `n` devices of the bootstrap key's account, named `<name> <i>`. */

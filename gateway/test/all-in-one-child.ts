@@ -99,3 +99,13 @@ export async function createScreens(c: AllInOneChild, n: number, name: string): 
     screens.push((await (await c.api('POST', '/devices', { name: `${name} ${i}` })).json()) as { id: string; registration_key: string });
   return screens;
 }
+
+/** Batch `b` of `n` play logs of screen `p` under load: ids `<prefix>-<p>-<b>-<i>`, a millisecond apart from `base` + `b` s. */
+export const playLogBatch = (prefix: string, p: number, b: number, n: number, base: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `${prefix}-${p}-${b}-${i}`,
+    timestamp: new Date(base + b * 1000 + i).toISOString(),
+    file_id: 'kill9-file',
+    duration: 5,
+    type: 'image',
+  }));

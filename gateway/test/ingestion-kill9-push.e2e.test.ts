@@ -12,7 +12,7 @@
  * Embedded drivers (LMDB stream, chDB store); the simulator is off, so the account holds only this
  * test's records.
  */
-import { childrenOnOneDataDir, createScreens } from './all-in-one-child.js';
+import { childrenOnOneDataDir, createScreens, playLogBatch } from './all-in-one-child.js';
 import { freePort } from './processes.js';
 
 const KEY = 'kill9-push-bootstrap-key-0123456789';
@@ -39,13 +39,7 @@ test('kill -9 mid-load: acknowledged play logs stored, pushed pings, events and 
     fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).catch(() => null);
   const load = screens.map(async (s, p) => {
     for (let b = 0; !stop; b++) {
-      const batch = Array.from({ length: 20 }, (_, i) => ({
-        id: `k9p-${p}-${b}-${i}`,
-        timestamp: new Date(base + b * 1000 + i).toISOString(),
-        file_id: 'kill9-file',
-        duration: 5,
-        type: 'image',
-      }));
+      const batch = playLogBatch('k9p', p, b, 20, base);
       sent.pings++;
       sent.events++;
       const [playRes, pingRes, trackRes, readRes] = await Promise.all([

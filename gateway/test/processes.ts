@@ -1,7 +1,7 @@
 /** Starting Pylon entry points as real processes for distributed-mode tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +92,21 @@ export class Processes {
   /** What the children wrote to stdout and stderr, when started with `capture`. */
   private printed = '';
   constructor(private readonly base: { secret: string; dataDir: string; logLevel?: string; capture?: boolean; startTimeoutMs?: number }) {}
+
+  /** Processes on a fresh data dir (`pylon-<name>-…` in the system's temp dir); `dispose` stops them and removes it. */
+  static async inTempDir(name: string, base: { secret: string; logLevel?: string }): Promise<Processes> {
+    return new Processes({ ...base, dataDir: await mkdtemp(join(tmpdir(), `pylon-${name}-`)) });
+  }
+
+  get dataDir(): string {
+    return this.base.dataDir;
+  }
+
+  /** Stops the children, then removes the data dir. */
+  async dispose(): Promise<void> {
+    await this.stopAll();
+    await rm(this.base.dataDir, { recursive: true, force: true });
+  }
 
   /**
    * Everything the children logged, when started with `capture` (log-hygiene checks): what they

@@ -12,13 +12,12 @@
  * Without chromium the test fails in CI (CI=true, `.ci/run` installs it) and is skipped elsewhere.
  */
 import { createServer, type Server } from 'node:http';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { browserTest as chromiumTest, CHROMIUM, haveChromium, PAGE_ARGS, SHOTS, UPDATE_SCREENSHOTS } from '../../gateway/test/chromium.js';
-import { freePort, Processes, ROOT } from '../../gateway/test/processes.js';
+import { startAllInOneProcess, type Processes, ROOT } from '../../gateway/test/processes.js';
 import { samplePng } from '../../launcher/src/demo/sample-media.js';
 import { apiClient, until } from '../../player-web/test/support/player-browser.js';
 
@@ -72,23 +71,17 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverPort = (receiver.address() as { port: number }).port;
-  dir = await mkdtemp(join(tmpdir(), 'pylon-console-'));
-  procs = new Processes({ secret: 's'.repeat(64), dataDir: join(dir, 'data') });
-  const [port, legacy] = await Promise.all([freePort(), freePort()]);
-  baseUrl = await procs.start(
-    'launcher/src/all-in-one.main.ts',
+  ({ dir, procs, baseUrl } = await startAllInOneProcess(
+    'console',
+    KEY,
     {
-      LEGACY_PORT: String(legacy),
-      SIGNAGE_BOOTSTRAP_API_KEY: KEY,
       SIGNAGE_DEMO_PASSWORD: OWNER.password,
-      NODE_ENV: 'development',
       WEBHOOK_ALLOW_LIST: '127.0.0.1',
       CAP_FEED_ALLOW_LIST: '127.0.0.1',
       MEDIA_IMPORT_ALLOW_LIST: '127.0.0.1',
     },
-    port,
     150_000,
-  );
+  ));
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,

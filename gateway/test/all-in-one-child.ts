@@ -4,6 +4,8 @@
  * the test owns; its output is kept for the test to read.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './processes.js';
 
@@ -67,6 +69,29 @@ export async function stopAllInOneChild(c: AllInOneChild | undefined): Promise<v
   await c.exited;
 }
 
+/**
+ * The data dir of one test file's children: made before its tests; after them the child last
+ * started is stopped and the dir removed. `start` runs `npm start` on it (again after a stop or
+ * a kill: a restart on the same data).
+ */
+export function childrenOnOneDataDir(name: string, key: string): { start(port: number, env?: Record<string, string>): Promise<AllInOneChild> } {
+  let dataDir = '';
+  let last: AllInOneChild | undefined;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), `pylon-${name}-`));
+  });
+  afterAll(async () => {
+    await stopAllInOneChild(last);
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  return {
+    async start(port, env) {
+      last = await startAllInOneChild({ port, dataDir, key, env });
+      return last;
+    },
+  };
+}
+
 /** `n` devices of the bootstrap key's account, named `<name> <i>`. */
 export async function createScreens(c: AllInOneChild, n: number, name: string): Promise<{ id: string; registration_key: string }[]> {
   const screens: { id: string; registration_key: string }[] = [];
@@ -74,3 +99,13 @@ export async function createScreens(c: AllInOneChild, n: number, name: string): 
     screens.push((await (await c.api('POST', '/devices', { name: `${name} ${i}` })).json()) as { id: string; registration_key: string });
   return screens;
 }
+
+/** Batch `b` of `n` play logs of screen `p` under load: ids `<prefix>-<p>-<b>-<i>`, a millisecond apart from `base` + `b` s. */
+export const playLogBatch = (prefix: string, p: number, b: number, n: number, base: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `${prefix}-${p}-${b}-${i}`,
+    timestamp: new Date(base + b * 1000 + i).toISOString(),
+    file_id: 'kill9-file',
+    duration: 5,
+    type: 'image',
+  }));

@@ -4,7 +4,7 @@
  * only the non-reads do. (A request refused before it authenticates, e.g. by REST body validation, is
  * recorded without an account, so the account's trail does not show it.)
  */
-import { startHarness, TEST_KEY, type Harness } from './harness.js';
+import { harnessForTests, TEST_KEY, type Harness } from './harness.js';
 
 interface Event {
   event_type: string;
@@ -50,11 +50,7 @@ async function events(h: Harness, until: (e: Event[]) => boolean): Promise<Event
 const summary = (e: Event) => `${e.interface} ${e.http_method} ${e.action_name} ${e.response_code} ${e.event_type}`;
 
 describe('reads recorded (default)', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  }, 60_000);
-  afterAll(() => h.stop());
+  const h = harnessForTests();
 
   test('successful and failed reads and writes of every interface, each with its eventType', async () => {
     await walk(h);
@@ -75,11 +71,7 @@ describe('reads recorded (default)', () => {
 });
 
 describe('AUDIT_READS=false', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ AUDIT_READS: 'false' });
-  }, 60_000);
-  afterAll(() => h.stop());
+  const h = harnessForTests({ AUDIT_READS: 'false' });
 
   test('writes and failures of writes are recorded, reads (successful or not) are not', async () => {
     await walk(h);

@@ -6,29 +6,16 @@
  * answered 200 is stored, once (pushes the stream had not taken at the stop wait in the spool and
  * are published at the next start).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createScreens, startAllInOneChild, stopAllInOneChild, type AllInOneChild } from './all-in-one-child.js';
+import { childrenOnOneDataDir, createScreens } from './all-in-one-child.js';
 import { freePort } from './processes.js';
 
 const KEY = 'clean-stop-bootstrap-key-0123456789';
 const SIMULATOR = { SIGNAGE_SIMULATOR: 'true', SIGNAGE_SIMULATOR_SECONDS: '1', SIGNAGE_SIMULATOR_HISTORY_DAYS: '0' };
-let dataDir: string;
-let server: AllInOneChild | undefined;
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'pylon-clean-stop-'));
-});
-afterAll(async () => {
-  await stopAllInOneChild(server);
-  await rm(dataDir, { recursive: true, force: true });
-});
+const children = childrenOnOneDataDir('clean-stop', KEY);
 
 test('SIGINT while players ping: exit 0, "no telemetry lost", no lost line, and every answered ping stored once', async () => {
   const port = await freePort();
-  const first = await startAllInOneChild({ port, dataDir, key: KEY, env: SIMULATOR });
-  server = first;
+  const first = await children.start(port, SIMULATOR);
   const url = first.url;
   const screens = await createScreens(first, 2, 'Stop screen');
 
@@ -60,9 +47,9 @@ test('SIGINT while players ping: exit 0, "no telemetry lost", no lost line, and 
   expect(first.output()).not.toMatch(/telemetry record lost/);
   expect(first.output()).toContain('Pylon stopped; no telemetry lost');
 
-  server = await startAllInOneChild({ port, dataDir, key: KEY, env: SIMULATOR });
+  const second = await children.start(port, SIMULATOR);
   const stored = async () => {
-    const res = await server!.api('POST', '/graphql', {
+    const res = await second.api('POST', '/graphql', {
       query: 'query($d: [String!]) { pingLogs(startDate: "2000-01-01", endDate: "2100-01-01", deviceId: $d, limit: 5000) { id } }',
       variables: { d: screens.map((s) => s.id) },
     });

@@ -5,9 +5,6 @@
  * sharing one LMDB store.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { freePort, gatewayEnv, Processes, seedDemoStore } from './processes.js';
 import { otherAccountKey } from './other-account.js';
 
@@ -15,13 +12,11 @@ const secret = randomBytes(32).toString('hex');
 const KEY = 'distributed-jobs-key-0123456789';
 let keyB: string;
 let procs: Processes;
-let dataDir: string;
 let gatewayUrl: string;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-jobs-'));
-  procs = new Processes({ secret, dataDir, logLevel: 'warn' });
-  await seedDemoStore(dataDir, secret, KEY, async ({ identity }) => {
+  procs = await Processes.inTempDir('dist-jobs', { secret, logLevel: 'warn' });
+  await seedDemoStore(procs.dataDir, secret, KEY, async ({ identity }) => {
     keyB = await otherAccountKey(identity, 'dist-jobs-other', 'o@other.example');
   });
 
@@ -35,8 +30,7 @@ beforeAll(async () => {
 }, 150_000);
 
 afterAll(async () => {
-  await procs?.stopAll();
-  await rm(dataDir, { recursive: true, force: true });
+  await procs?.dispose();
 });
 
 type Json = Record<string, any>;

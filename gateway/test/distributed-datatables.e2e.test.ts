@@ -5,31 +5,25 @@
  * carrying the signed internal token the edge adds; without one it answers 401.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { INTERNAL_TOKEN_HEADER, InternalTokens } from '@pylon/kit';
 import { testPrincipal } from '@pylon/kit/testing';
 import { freePort, Processes } from './processes.js';
 
 const secret = randomBytes(32).toString('hex');
 let procs: Processes;
-let dataDir: string;
 let url: string;
 let headers: Record<string, string>;
 let otherHeaders: Record<string, string>;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-dt-'));
-  procs = new Processes({ secret, dataDir, logLevel: 'warn' });
+  procs = await Processes.inTempDir('dist-dt', { secret, logLevel: 'warn' });
   url = await procs.start('services/datatables/src/main.ts', { IMPORT_JOB_THRESHOLD_BYTES: '1000' }, await freePort(), 60_000);
   headers = { [INTERNAL_TOKEN_HEADER]: await new InternalTokens(secret).sign(testPrincipal('dist-dt')) };
   otherHeaders = { [INTERNAL_TOKEN_HEADER]: await new InternalTokens(secret).sign(testPrincipal('dist-dt-other')) };
 }, 90_000);
 
 afterAll(async () => {
-  await procs?.stopAll();
-  await rm(dataDir, { recursive: true, force: true });
+  await procs?.dispose();
 });
 
 const gql = async (query: string, variables: Record<string, unknown>, as = headers) => {

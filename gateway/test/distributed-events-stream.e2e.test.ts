@@ -13,9 +13,6 @@
  * Skipped when Redis does not answer. Readiness: 60 s per process; waits: 60 s.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { deleteRedisKeys } from '@pylon/adapters/redis';
 import { createAccount, createApiKey, createUser } from '@pylon/identity';
 import { openEventStream, until, type OpenEventStream } from '@pylon/kit/testing';
@@ -31,16 +28,14 @@ const redisUp = await redisAnswers();
 if (!redisUp && process.env.CI) throw new Error(`Redis at ${REDIS_URL} is needed under CI`);
 
 let procs: Processes;
-let dataDir: string;
 let gatewayUrl = '';
 let identityUrl = '';
 let doomedId = '';
 
 (redisUp ? describe : describe.skip)('the live stream in distributed mode', () => {
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-sse-'));
-    procs = new Processes({ secret, dataDir, logLevel: 'warn' });
-    doomedId = await seedIdentity(dataDir, secret, async ({ repo }) => {
+    procs = await Processes.inTempDir('dist-sse', { secret, logLevel: 'warn' });
+    doomedId = await seedIdentity(procs.dataDir, secret, async ({ repo }) => {
       await createAccount(repo, { id: ACCOUNT, name: 'Stream Co' });
       const owner = await createUser(repo, { accountId: ACCOUNT, username: `owner@${ACCOUNT}.example`, roles: ['Owner', 'API'] });
       await createApiKey(repo, { accountId: ACCOUNT, userId: owner.id, name: 'e2e', value: KEY });
@@ -58,8 +53,7 @@ let doomedId = '';
   }, 4 * LIMIT);
 
   afterAll(async () => {
-    await procs?.stopAll();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await procs?.dispose();
     // The run's stream and its consumer groups (the leases lapse by themselves).
     await deleteRedisKeys(REDIS_URL, PREFIX);
   });

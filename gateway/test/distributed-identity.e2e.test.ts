@@ -6,8 +6,6 @@
  * /mcp too, naming the identity process as the authorization server.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createMemoryCache } from '@pylon/adapters/memory';
@@ -21,7 +19,6 @@ import { freePort, gatewayEnv, Processes, REDIS_URL, redisAnswers } from './proc
 const secret = randomBytes(32).toString('hex');
 const redisUrl = REDIS_URL;
 let procs: Processes;
-let dataDir: string;
 let identityUrl: string;
 let gatewayUrl: string;
 let redis = false;
@@ -29,11 +26,10 @@ let spareKey: { id: string; value: string };
 const OWNER = { username: 'owner@dist.example', password: 'dist-owner-password' };
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-id-'));
-  procs = new Processes({ secret, dataDir, logLevel: 'error' });
+  procs = await Processes.inTempDir('dist-id', { secret, logLevel: 'error' });
   redis = await redisAnswers(redisUrl);
 
-  const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
+  const store = await createLmdbDocumentStore({ path: join(procs.dataDir, 'documents') });
   const identity = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens: new InternalTokens(secret), principalCacheSeconds: 30 });
   const { createAccount, createUser } = await import('@pylon/identity');
   await createAccount(identity.repo, { id: 'dist', name: 'Distributed Co' });
@@ -54,8 +50,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await procs?.stopAll();
-  await rm(dataDir, { recursive: true, force: true });
+  await procs?.dispose();
 });
 
 const gql = (query: string, headers: Record<string, string>) =>

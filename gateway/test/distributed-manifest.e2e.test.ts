@@ -10,9 +10,6 @@
  * deleted in the devices process leaves its schedules in the scheduling process the same way.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createAccount } from '@pylon/identity';
 import { devicePrincipal, INTERNAL_TOKEN_HEADER, InternalTokens, type Principal } from '@pylon/kit';
 import { testPrincipal } from '@pylon/kit/testing';
@@ -26,17 +23,15 @@ const redisUrl = REDIS_URL;
 const ACCOUNT = `dist-manifest-${randomBytes(4).toString('hex')}`;
 const owner = testPrincipal(ACCOUNT);
 let procs: Processes;
-let dataDir: string;
 let redis = false;
 const url: Record<'identity' | 'devices' | 'content' | 'scheduling', string> = { identity: '', devices: '', content: '', scheduling: '' };
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-manifest-'));
-  procs = new Processes({ secret, dataDir, logLevel: 'warn' });
+  procs = await Processes.inTempDir('dist-manifest', { secret, logLevel: 'warn' });
   redis = await redisAnswers(redisUrl);
   if (!redis && process.env.CI) throw new Error(`Redis at ${redisUrl} is needed under CI`);
 
-  await seedIdentity(dataDir, secret, ({ repo }) => createAccount(repo, { id: ACCOUNT, name: 'Distributed manifests', timezone: 'Europe/Amsterdam' }));
+  await seedIdentity(procs.dataDir, secret, ({ repo }) => createAccount(repo, { id: ACCOUNT, name: 'Distributed manifests', timezone: 'Europe/Amsterdam' }));
 
   const [pi, pd, pc, ps] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   const at = (p: number) => `http://127.0.0.1:${p}`;
@@ -56,8 +51,7 @@ beforeAll(async () => {
 }, 150_000);
 
 afterAll(async () => {
-  await procs?.stopAll();
-  await rm(dataDir, { recursive: true, force: true });
+  await procs?.dispose();
 });
 
 /** A subgraph process called directly, as the gateway would, signed as `who`. */

@@ -23,9 +23,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { createAccount, createApiKey, createUser } from '@pylon/identity';
 import { CHROMIUM, haveChromium } from './chromium.js';
@@ -36,17 +33,15 @@ const secret = randomBytes(32).toString('hex');
 const run = randomBytes(4).toString('hex');
 const keys: Record<'a' | 'b', string> = { a: `dist-player-a-${run}-0123456789`, b: `dist-player-b-${run}-0123456789` };
 let procs: Processes;
-let dataDir: string;
 let gateway: string;
 let redis = false;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-player-'));
-  procs = new Processes({ secret, dataDir, logLevel: 'warn' });
+  procs = await Processes.inTempDir('dist-player', { secret, logLevel: 'warn' });
   redis = await redisAnswers(REDIS_URL);
   if (!redis && process.env.CI) throw new Error(`Redis at ${REDIS_URL} is needed under CI`);
 
-  await seedIdentity(dataDir, secret, async ({ repo }) => {
+  await seedIdentity(procs.dataDir, secret, async ({ repo }) => {
     for (const acc of ['a', 'b'] as const) {
       const account = await createAccount(repo, { id: `dist-player-${acc}-${run}`, name: `Player ${acc}`, timezone: 'UTC' });
       const owner = await createUser(repo, { accountId: account.id, username: `owner-${acc}`, roles: ['Owner', 'API'] });
@@ -80,8 +75,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await procs?.stopAll();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await procs?.dispose();
 });
 
 /** GraphQL through the gateway with account `acc`'s API key. */

@@ -9,10 +9,8 @@
  * Readiness: 60 s per process; waits: 60 s.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { createRedisCache } from '@pylon/adapters/redis';
@@ -31,7 +29,6 @@ const redisUp = await redisAnswers();
 const maybe = redisUp ? describe : describe.skip;
 
 let procs: Processes;
-let dataDir: string;
 let gatewayUrl = '';
 let receiver: Server;
 let receiverUrl = '';
@@ -50,9 +47,8 @@ beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
-  dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-push-'));
-  procs = new Processes({ secret, dataDir, logLevel: 'warn' });
-  const store = await createLmdbDocumentStore({ path: join(dataDir, 'documents') });
+  procs = await Processes.inTempDir('dist-push', { secret, logLevel: 'warn' });
+  const store = await createLmdbDocumentStore({ path: join(procs.dataDir, 'documents') });
   const identity = createIdentitySubgraph({ documents: store, cache: createMemoryCache(), tokens: new InternalTokens(secret), principalCacheSeconds: 30 });
   await createAccount(identity.repo, { id: 'dist-push', name: 'Push Co' });
   const user = await createUser(identity.repo, { accountId: 'dist-push', username: 'owner@push.example', roles: ['Owner', 'API'] });
@@ -72,9 +68,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (!redisUp) return;
-  await procs?.stopAll();
+  await procs?.dispose();
   await new Promise((r) => receiver.close(r));
-  await rm(dataDir, { recursive: true, force: true });
   // The run's only stream (its consumer groups go with it).
   const redis = createRedisCache({ url: REDIS_URL });
   await redis.del(`${PREFIX}${PUSH_EVENTS_TOPIC}`);

@@ -3,9 +3,6 @@
  * talking HTTP, sharing one embedded LMDB store (LMDB is multi-process safe).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { InternalTokens } from '@pylon/kit';
 import { registerRestOrigin } from './support/reference-conformance.js';
 import { freePort, gatewayEnv, Processes, seedDemoStore } from './processes.js';
@@ -13,16 +10,14 @@ import { freePort, gatewayEnv, Processes, seedDemoStore } from './processes.js';
 const secret = randomBytes(32).toString('hex');
 const KEY = 'distributed-test-key-0123456789';
 let procs: Processes;
-let dataDir: string;
 let gatewayUrl: string;
 let devicesUrl: string;
 let restUrl: string;
 let legacyUrl: string;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-'));
-  procs = new Processes({ secret, dataDir, logLevel: 'warn' });
-  await seedDemoStore(dataDir, secret, KEY);
+  procs = await Processes.inTempDir('dist', { secret, logLevel: 'warn' });
+  await seedDemoStore(procs.dataDir, secret, KEY);
 
   const [pi, pd, pg, dead] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   const identityUrl = await procs.start('services/identity/src/main.ts', {}, pi);
@@ -42,8 +37,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await procs?.stopAll();
-  await rm(dataDir, { recursive: true, force: true });
+  await procs?.dispose();
 });
 
 const gql = (query: string, headers: Record<string, string> = { 'x-service-apikey': KEY }) =>

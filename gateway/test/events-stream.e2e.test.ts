@@ -4,17 +4,11 @@
  * one, none missing and none twice; type filters; refusals (no key 401, unknown type 400, unknown
  * Last-Event-ID 410). Waits poll with a 60 s limit.
  */
-import { startHarness, type Harness } from './harness.js';
+import { harnessForTests } from './harness.js';
 import { until } from '@pylon/kit/testing';
 
 const LIMIT = 90_000;
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-}, LIMIT);
-afterAll(async () => {
-  await h?.stop();
-});
+const h = harnessForTests({}, LIMIT);
 
 interface Sse {
   events: { id: string; event: string; data: { type: string; data: Record<string, unknown> } }[];

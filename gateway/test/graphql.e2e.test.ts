@@ -1,11 +1,7 @@
 import { createApiKey, type IdentityService } from '@pylon/identity';
-import { startHarness, TEST_KEY, type Harness } from './harness.js';
+import { harnessForTests, TEST_KEY } from './harness.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(() => h.stop());
+const h = harnessForTests();
 
 const deep = (n: number) => `{ deviceGroups(tree: true) { ${'children { '.repeat(n)}id${' }'.repeat(n)} } }`;
 

@@ -20,6 +20,26 @@ export interface Harness extends AllInOne {
   ): Promise<{ status: number; body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } }>;
 }
 
+/**
+ * The harness of the tests of this file, or of the describe block it is called in: started before
+ * them, stopped after. It stands for the started harness, so read it only inside tests and hooks.
+ */
+export function harnessForTests(env: Record<string, string> = {}, timeout = 60_000): Harness {
+  let started: Harness | undefined;
+  beforeAll(async () => {
+    started = await startHarness(env);
+  }, timeout);
+  afterAll(() => started?.stop());
+  const current = (): Harness => {
+    if (!started) throw new Error('the harness is read before it started (outside a test or hook)');
+    return started;
+  };
+  return new Proxy({} as Harness, {
+    get: (_, key) => Reflect.get(current(), key),
+    has: (_, key) => Reflect.has(current(), key),
+  });
+}
+
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const dataDir = await mkdtemp(join(tmpdir(), 'pylon-e2e-'));
   const config = loadConfig(allInOneEnv, {

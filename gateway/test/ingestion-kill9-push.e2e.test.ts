@@ -12,30 +12,18 @@
  * Embedded drivers (LMDB stream, chDB store); the simulator is off, so the account holds only this
  * test's records.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createScreens, startAllInOneChild, stopAllInOneChild, type AllInOneChild } from './all-in-one-child.js';
+import { childrenOnOneDataDir, createScreens, playLogBatch } from './all-in-one-child.js';
 import { freePort } from './processes.js';
 
 const KEY = 'kill9-push-bootstrap-key-0123456789';
-let dataDir: string;
-let server: AllInOneChild | undefined;
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'pylon-kill9-push-'));
-});
-afterAll(async () => {
-  await stopAllInOneChild(server);
-  await rm(dataDir, { recursive: true, force: true });
-});
+const children = childrenOnOneDataDir('kill9-push', KEY);
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const sum = (rows: Record<string, number>[], field: string) => rows.reduce((n, r) => n + r[field]!, 0);
 
 test('kill -9 mid-load: acknowledged play logs stored, pushed pings, events and audit never stored twice, rollups equal raw', async () => {
   const port = await freePort();
-  server = await startAllInOneChild({ port, dataDir, key: KEY });
+  const server = await children.start(port);
   const { url, api } = server;
   const screens = await createScreens(server, 3, 'Kill push screen');
 
@@ -51,13 +39,7 @@ test('kill -9 mid-load: acknowledged play logs stored, pushed pings, events and 
     fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).catch(() => null);
   const load = screens.map(async (s, p) => {
     for (let b = 0; !stop; b++) {
-      const batch = Array.from({ length: 20 }, (_, i) => ({
-        id: `k9p-${p}-${b}-${i}`,
-        timestamp: new Date(base + b * 1000 + i).toISOString(),
-        file_id: 'kill9-file',
-        duration: 5,
-        type: 'image',
-      }));
+      const batch = playLogBatch('k9p', p, b, 20, base);
       sent.pings++;
       sent.events++;
       const [playRes, pingRes, trackRes, readRes] = await Promise.all([
@@ -83,9 +65,9 @@ test('kill -9 mid-load: acknowledged play logs stored, pushed pings, events and 
   expect(plays.size).toBeGreaterThanOrEqual(1_000);
   expect(pings).toBeGreaterThanOrEqual(50);
 
-  server = await startAllInOneChild({ port, dataDir, key: KEY });
+  const restarted = await children.start(port);
   const gql = async <T>(query: string): Promise<T> => {
-    const res = await server!.api('POST', '/graphql', { query });
+    const res = await restarted.api('POST', '/graphql', { query });
     const body = (await res.json()) as { data?: T; errors?: unknown };
     if (!body.data || body.errors) throw new Error(`GraphQL: ${JSON.stringify(body.errors)}`);
     return body.data;

@@ -1,7 +1,9 @@
 /** Starting Pylon entry points as real processes for distributed-mode tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLmdbDocumentStore } from '@pylon/adapters/lmdb';
 import { createMemoryCache } from '@pylon/adapters/memory';
@@ -91,6 +93,21 @@ export class Processes {
   private printed = '';
   constructor(private readonly base: { secret: string; dataDir: string; logLevel?: string; capture?: boolean; startTimeoutMs?: number }) {}
 
+  /** Processes on a fresh data dir (`pylon-<name>-…` in the system's temp dir); `dispose` stops them and removes it. */
+  static async inTempDir(name: string, base: { secret: string; logLevel?: string }): Promise<Processes> {
+    return new Processes({ ...base, dataDir: await mkdtemp(join(tmpdir(), `pylon-${name}-`)) });
+  }
+
+  get dataDir(): string {
+    return this.base.dataDir;
+  }
+
+  /** Stops the children, then removes the data dir. */
+  async dispose(): Promise<void> {
+    await this.stopAll();
+    await rm(this.base.dataDir, { recursive: true, force: true });
+  }
+
   /**
    * Everything the children logged, when started with `capture` (log-hygiene checks): what they
    * printed, then the all-in-one's log file (LOG_FILE, default SIGNAGE_DATA_DIR/pylon.log: its
@@ -151,4 +168,28 @@ export class Processes {
       ),
     );
   }
+}
+
+/**
+ * `npm start` (the all-in-one) as a child process for a browser test, in development mode on free
+ * ports with the bootstrap `key`: `dir` is a fresh folder (its data in `dir/data`, room beside it
+ * for a browser profile) that the test removes after `procs.stopAll()`.
+ */
+export async function startAllInOneProcess(
+  name: string,
+  key: string,
+  env: Record<string, string>,
+  startTimeoutMs: number,
+): Promise<{ dir: string; procs: Processes; baseUrl: string }> {
+  const dir = await mkdtemp(join(tmpdir(), `pylon-${name}-`));
+  const procs = new Processes({ secret: 's'.repeat(64), dataDir: join(dir, 'data') });
+  const [port, legacy] = await Promise.all([freePort(), freePort()]);
+  const entry = 'launcher/src/all-in-one.main.ts';
+  const baseUrl = await procs.start(
+    entry,
+    { LEGACY_PORT: String(legacy), SIGNAGE_BOOTSTRAP_API_KEY: key, NODE_ENV: 'development', ...env },
+    port,
+    startTimeoutMs,
+  );
+  return { dir, procs, baseUrl };
 }

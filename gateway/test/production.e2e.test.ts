@@ -1,10 +1,6 @@
-import { startHarness, type Harness } from './harness.js';
+import { harnessForTests } from './harness.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ NODE_ENV: 'production' });
-}, 60_000);
-afterAll(() => h.stop());
+const h = harnessForTests({ NODE_ENV: 'production' });
 
 test('introspection is refused in production', async () => {
   const r = await h.gql('{ __schema { types { name } } }');

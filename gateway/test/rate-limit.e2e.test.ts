@@ -7,7 +7,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createApiKey, type IdentityService } from '@pylon/identity';
-import { startHarness, type Harness } from './harness.js';
+import { harnessForTests, startHarness, type Harness } from './harness.js';
 
 const freshKey = async (h: Harness, name: string) =>
   (await createApiKey((h.subgraphs.identity as unknown as IdentityService).repo, { accountId: 'demo-account', userId: 'demo-owner', name })).value;
@@ -19,11 +19,7 @@ const gql = (h: Harness, key: string) =>
   });
 
 describe('in-memory limits', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ RATE_LIMIT_POINTS: '5', RATE_LIMIT_DURATION_SECONDS: '60', AUTH_FAILURE_POINTS: '4', AUTH_FAILURE_WINDOW_SECONDS: '60' });
-  }, 60_000);
-  afterAll(() => h.stop());
+  const h = harnessForTests({ RATE_LIMIT_POINTS: '5', RATE_LIMIT_DURATION_SECONDS: '60', AUTH_FAILURE_POINTS: '4', AUTH_FAILURE_WINDOW_SECONDS: '60' });
 
   test('GraphQL: the 6th request of a key within the window is 429 RATE_LIMITED with Retry-After', async () => {
     const key = await freshKey(h, 'gql');
@@ -72,11 +68,7 @@ describe('in-memory limits', () => {
 });
 
 describe('player API: failed registration keys per address (defaults: 30 per 300 s)', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  }, 60_000);
-  afterAll(() => h.stop());
+  const h = harnessForTests();
 
   test('40 unknown keys from one address: 401 up to the budget, then 429 + Retry-After, a right key included; API keys keep working', async () => {
     const created = await fetch(`${h.baseUrl}/devices`, {

@@ -6,8 +6,6 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { INTERNAL_TOKEN_HEADER, InternalTokens, POLICIES, type Principal } from '@pylon/kit';
@@ -17,7 +15,6 @@ import { freePort, Processes, seedDemoStore } from './processes.js';
 const secret = randomBytes(32).toString('hex');
 const tokens = new InternalTokens(secret);
 let procs: Processes;
-let dataDir: string;
 let analyticsUrl: string;
 let device: { id: string; name: string };
 let playlistId: string;
@@ -36,9 +33,8 @@ const principal = (accountId: string): Principal => ({
 });
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'pylon-dist-reports-'));
-  procs = new Processes({ secret, dataDir, logLevel: 'warn' });
-  await seedDemoStore(dataDir, secret, 'distributed-reports-key-0123456789', async ({ devices }) => {
+  procs = await Processes.inTempDir('dist-reports', { secret, logLevel: 'warn' });
+  await seedDemoStore(procs.dataDir, secret, 'distributed-reports-key-0123456789', async ({ devices }) => {
     const d = (await devices.repo.all(DEMO_ACCOUNT_ID))[0]!;
     device = { id: d.id, name: d.name };
   });
@@ -70,7 +66,7 @@ beforeAll(async () => {
     })
   ).schedule!.id;
   // Plays written before the analytics process opens the store (chDB: one process per data dir).
-  const analytics = await createChdbAnalyticsStore({ path: join(dataDir, 'analytics') });
+  const analytics = await createChdbAnalyticsStore({ path: join(procs.dataDir, 'analytics') });
   await analytics.migrate();
   await analytics.insert('play_logs', [
     {
@@ -140,8 +136,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await procs?.stopAll();
-  await rm(dataDir, { recursive: true, force: true });
+  await procs?.dispose();
 });
 
 const post = async (body: unknown, who: Principal | null) =>

@@ -2,14 +2,10 @@
  * REST list paging headers: RFC 8288 `Link` (first, prev, next) and `X-Total-Count` when the total
  * is known, beside the reference's bare-array bodies (demo data: eight devices).
  */
-import { startHarness, type Harness } from './harness.js';
+import { harnessForTests } from './harness.js';
 import { otherAccountKey } from './other-account.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(() => h.stop());
+const h = harnessForTests();
 
 const get = (path: string) => fetch(`${h.baseUrl}${path}`, { headers: { 'x-service-apikey': h.key } });
 

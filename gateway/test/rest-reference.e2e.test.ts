@@ -5,13 +5,9 @@
  * GroupRequest, JSON Patch against reference names, PascalCase list parameters) and reads the
  * reference's response types (tags a string, nested objects never null, reference statuses).
  */
-import { startHarness, type Harness } from './harness.js';
+import { harnessForTests } from './harness.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(() => h.stop());
+const h = harnessForTests();
 
 type Json = Record<string, any>;
 

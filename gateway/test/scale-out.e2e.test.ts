@@ -10,9 +10,6 @@
  * Needs Redis (REDIS_URL or the local default); under CI its absence fails the suite.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createAccount, createApiKey, createUser } from '@pylon/identity';
 import { freePort, Processes, REDIS_URL, redisAnswers, seedIdentity } from './processes.js';
 
@@ -24,7 +21,6 @@ const secret = randomBytes(32).toString('hex');
 const ACCOUNT = `scale-${randomBytes(4).toString('hex')}`;
 const START_MS = 90_000;
 let procs: Processes;
-let dataDir: string;
 let key: string;
 let spare: { id: string; value: string };
 const gw = { a: '', b: '' };
@@ -32,9 +28,8 @@ const dev = { a: '', b: '' };
 
 (redis ? describe : describe.skip)('two gateways and two devices replicas over shared Redis', () => {
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'pylon-scale-'));
-    procs = new Processes({ secret, dataDir, logLevel: 'warn' });
-    await seedIdentity(dataDir, secret, async ({ repo }) => {
+    procs = await Processes.inTempDir('scale', { secret, logLevel: 'warn' });
+    await seedIdentity(procs.dataDir, secret, async ({ repo }) => {
       await createAccount(repo, { id: ACCOUNT, name: 'Scale-out', timezone: 'UTC' });
       await createUser(repo, { accountId: ACCOUNT, id: 'owner', username: `owner-${ACCOUNT}`, roles: ['Owner', 'API'] });
       key = (await createApiKey(repo, { accountId: ACCOUNT, userId: 'owner', name: 'main' })).value;
@@ -76,8 +71,7 @@ const dev = { a: '', b: '' };
   }, 240_000);
 
   afterAll(async () => {
-    await procs?.stopAll();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await procs?.dispose();
   });
 
   async function gql(gateway: string, query: string, variables: Json = {}, apiKey = key): Promise<{ status: number; body: Json }> {

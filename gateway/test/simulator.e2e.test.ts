@@ -1,11 +1,7 @@
 /** `npm start`'s demo with the built-in player simulator: online devices, live ping data, an alert, commands acknowledged. */
-import { startHarness, type Harness } from './harness.js';
+import { harnessForTests } from './harness.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ SIGNAGE_SIMULATOR: 'true', SIGNAGE_SIMULATOR_SECONDS: '1' });
-}, 60_000);
-afterAll(() => h.stop());
+const h = harnessForTests({ SIGNAGE_SIMULATOR: 'true', SIGNAGE_SIMULATOR_SECONDS: '1' });
 
 const until = async <T>(probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> => {
   const deadline = Date.now() + ms;

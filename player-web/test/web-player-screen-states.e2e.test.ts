@@ -11,12 +11,11 @@
  * legibly. The idle card names the screen as the operator named it.
  * Waits poll for conditions with generous limits (a busy 2-core machine).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { browserTest as chromiumTest, CHROMIUM, haveChromium } from '../../gateway/test/chromium.js';
-import { freePort, Processes } from '../../gateway/test/processes.js';
+import { startAllInOneProcess, type Processes } from '../../gateway/test/processes.js';
 import { apiClient, png, SCREEN_ARGS, until } from './support/player-browser.js';
 
 const KEY = 'screen-states-key-0123456789abcdef';
@@ -80,15 +79,7 @@ beforeAll(async () => {
   // Made before any request: an 8K PNG takes seconds of this thread to deflate, and a kept-alive
   // socket the server closed meanwhile would fail the next request ('other side closed').
   images = COLOURS.map((rgb) => png(rgb, ...IMAGE_SIZE));
-  dir = await mkdtemp(join(tmpdir(), 'pylon-screen-states-'));
-  procs = new Processes({ secret: 's'.repeat(64), dataDir: join(dir, 'data') });
-  const [port, legacyPort] = await Promise.all([freePort(), freePort()]);
-  baseUrl = await procs.start(
-    'launcher/src/all-in-one.main.ts',
-    { LEGACY_PORT: String(legacyPort), SIGNAGE_BOOTSTRAP_API_KEY: KEY, SIGNAGE_SIMULATOR: 'false', NODE_ENV: 'development' },
-    port,
-    90_000,
-  );
+  ({ dir, procs, baseUrl } = await startAllInOneProcess('screen-states', KEY, { SIGNAGE_SIMULATOR: 'false' }, 90_000));
   context = await chromium.launchPersistentContext(join(dir, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,

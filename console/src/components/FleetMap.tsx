@@ -64,7 +64,7 @@ function Marker({ state, x, y, r }: { state: ScreenState; x: number; y: number; 
   return <circle className="m-online" cx={x} cy={y} r={r} />;
 }
 
-export function FleetMap({ screens, alerting, total }: { screens: MapScreen[]; alerting: Set<string>; total: number }) {
+export function FleetMap({ screens, alerting, total }: { screens: readonly MapScreen[]; alerting: Set<string>; total: number }) {
   const located = screens.filter((s) => typeof s.location?.latitude === 'number' && typeof s.location?.longitude === 'number');
   const missing = screens.length - located.length;
   // Screens at one address share a point: spread them on a small ring so each dot can be seen and clicked.

@@ -9,13 +9,17 @@ import { accepted, useAction } from '../lib/use-action';
 import { groupLabel, type MediaGroup } from './media-groups';
 import { ErrorState } from './states';
 
-/** JSON Patch on one file: the move here, the validity (startDate/endDate) on the Media page. */
+/** JSON Patch on one file: the move here, the tags (media-tags), the validity (startDate/endDate) on the Media page. */
 export const PatchMedia = graphql(`
   mutation PatchMedia($id: ID!, $operations: [JsonPatchOperationInput!]!) {
     patchMedia(id: $id, operations: $operations) {
       success
       error
       errorField
+      media {
+        id
+        tags
+      }
     }
   }
 `);

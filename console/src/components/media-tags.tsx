@@ -3,25 +3,11 @@
  * one tag at a time, each change saved at once (patchMedia replacing /tags: only the tags change).
  */
 import { useState } from 'react';
-import { graphql } from '../gql';
 import { gql } from '../lib/api';
 import { accepted, handleSubmit, useAction } from '../lib/use-action';
 import { Chips } from './chips';
+import { PatchMedia } from './media-move';
 import { ErrorState } from './states';
-
-const PatchMediaTags = graphql(`
-  mutation PatchMediaTags($id: ID!, $operations: [JsonPatchOperationInput!]!) {
-    patchMedia(id: $id, operations: $operations) {
-      success
-      error
-      errorField
-      media {
-        id
-        tags
-      }
-    }
-  }
-`);
 
 export function TagChips({ tags }: { tags: readonly string[] }) {
   if (!tags.length) return null;
@@ -38,7 +24,7 @@ export function TagEditor(props: { id: string; name: string; tags: readonly stri
   const { busy, error, run } = useAction();
   const save = (next: string[]) =>
     run(async () => {
-      const p = accepted((await gql(PatchMediaTags, { id: props.id, operations: [{ op: 'replace', path: '/tags', value: next }] })).patchMedia, 'the tags');
+      const p = accepted((await gql(PatchMedia, { id: props.id, operations: [{ op: 'replace', path: '/tags', value: next }] })).patchMedia, 'the tags');
       setTags(p.media?.tags ?? next);
       props.onSaved();
     });

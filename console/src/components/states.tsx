@@ -36,14 +36,38 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
   );
 }
 
+/** What Async shows: a useQuery answer. */
+interface Query<T> {
+  data: T | undefined;
+  error: Error | undefined;
+  loading: boolean;
+  reload: () => void;
+}
+
 /** Renders `children(data)` once loaded; the matching state before that. */
-export function Async<T>(props: {
-  q: { data: T | undefined; error: Error | undefined; loading: boolean; reload: () => void };
-  what: string;
-  children: (data: T) => ReactNode;
-}) {
+export function Async<T>(props: { q: Query<T>; what: string; children: (data: T) => ReactNode }) {
   const { q, what, children } = props;
   if (q.error) return <ErrorState error={q.error} retry={q.reload} />;
   if (q.data === undefined) return <Loading what={what} />;
   return <>{children(q.data)}</>;
+}
+
+/** Async for a list: `children(items, data)` when the list `of(data)` has items; else Empty titled `empty`, with the `hint`. */
+export function AsyncList<T, I>(props: {
+  q: Query<T>;
+  what: string;
+  of: (data: T) => readonly I[] | null | undefined;
+  empty: string;
+  hint?: ReactNode;
+  children: (items: readonly I[], data: T) => ReactNode;
+}) {
+  const { of, empty, hint, children, ...rest } = props;
+  return (
+    <Async {...rest}>
+      {(data) => {
+        const items = of(data);
+        return items?.length ? children(items, data) : <Empty title={empty}>{hint && <p>{hint}</p>}</Empty>;
+      }}
+    </Async>
+  );
 }

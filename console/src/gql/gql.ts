@@ -22,8 +22,7 @@ type Documents = {
     "\n  mutation RenameMediaGroup($id: ID!, $input: ContentGroupInput!) {\n    updateMediaGroup(id: $id, input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n": typeof types.RenameMediaGroupDocument,
     "\n  mutation DeleteMediaGroup($id: ID!) {\n    deleteMediaGroup(id: $id) {\n      success\n      error\n      errorField\n      movedItems\n    }\n  }\n": typeof types.DeleteMediaGroupDocument,
     "\n  mutation CreateMediaFromUrl($input: CreateMediaFromUrlInput!) {\n    createMediaFromUrl(input: $input) {\n      success\n      error\n      errorField\n      media {\n        id\n        name\n      }\n    }\n  }\n": typeof types.CreateMediaFromUrlDocument,
-    "\n  mutation PatchMedia($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n    }\n  }\n": typeof types.PatchMediaDocument,
-    "\n  mutation PatchMediaTags($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n      media {\n        id\n        tags\n      }\n    }\n  }\n": typeof types.PatchMediaTagsDocument,
+    "\n  mutation PatchMedia($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n      media {\n        id\n        tags\n      }\n    }\n  }\n": typeof types.PatchMediaDocument,
     "\n  fragment JobProgressFields on Job {\n    id\n    state\n    error\n    progress {\n      rowsDone\n      rowsTotal\n      rowsFailed\n    }\n  }\n": typeof types.JobProgressFieldsFragmentDoc,
     "\n  query Permissions {\n    permissions {\n      isAdministrator\n      permissions {\n        resource\n        canView\n        canEdit\n        canDelete\n      }\n    }\n  }\n": typeof types.PermissionsDocument,
     "\n  query AdminUsers {\n    userCount\n    user(limit: 200, order: [{ username: ASC }]) {\n      id\n      username\n      firstName\n      lastName\n      roles\n      lastActivity\n      disabled\n    }\n  }\n": typeof types.AdminUsersDocument,
@@ -93,8 +92,7 @@ const documents: Documents = {
     "\n  mutation RenameMediaGroup($id: ID!, $input: ContentGroupInput!) {\n    updateMediaGroup(id: $id, input: $input) {\n      success\n      error\n      errorField\n    }\n  }\n": types.RenameMediaGroupDocument,
     "\n  mutation DeleteMediaGroup($id: ID!) {\n    deleteMediaGroup(id: $id) {\n      success\n      error\n      errorField\n      movedItems\n    }\n  }\n": types.DeleteMediaGroupDocument,
     "\n  mutation CreateMediaFromUrl($input: CreateMediaFromUrlInput!) {\n    createMediaFromUrl(input: $input) {\n      success\n      error\n      errorField\n      media {\n        id\n        name\n      }\n    }\n  }\n": types.CreateMediaFromUrlDocument,
-    "\n  mutation PatchMedia($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n    }\n  }\n": types.PatchMediaDocument,
-    "\n  mutation PatchMediaTags($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n      media {\n        id\n        tags\n      }\n    }\n  }\n": types.PatchMediaTagsDocument,
+    "\n  mutation PatchMedia($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n      media {\n        id\n        tags\n      }\n    }\n  }\n": types.PatchMediaDocument,
     "\n  fragment JobProgressFields on Job {\n    id\n    state\n    error\n    progress {\n      rowsDone\n      rowsTotal\n      rowsFailed\n    }\n  }\n": types.JobProgressFieldsFragmentDoc,
     "\n  query Permissions {\n    permissions {\n      isAdministrator\n      permissions {\n        resource\n        canView\n        canEdit\n        canDelete\n      }\n    }\n  }\n": types.PermissionsDocument,
     "\n  query AdminUsers {\n    userCount\n    user(limit: 200, order: [{ username: ASC }]) {\n      id\n      username\n      firstName\n      lastName\n      roles\n      lastActivity\n      disabled\n    }\n  }\n": types.AdminUsersDocument,
@@ -182,11 +180,7 @@ export function graphql(source: "\n  mutation CreateMediaFromUrl($input: CreateM
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation PatchMedia($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n    }\n  }\n"): typeof import('./graphql').PatchMediaDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation PatchMediaTags($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n      media {\n        id\n        tags\n      }\n    }\n  }\n"): typeof import('./graphql').PatchMediaTagsDocument;
+export function graphql(source: "\n  mutation PatchMedia($id: ID!, $operations: [JsonPatchOperationInput!]!) {\n    patchMedia(id: $id, operations: $operations) {\n      success\n      error\n      errorField\n      media {\n        id\n        tags\n      }\n    }\n  }\n"): typeof import('./graphql').PatchMediaDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -661,15 +661,7 @@ export type PatchMediaMutationVariables = Exact<{
 }>;
 
 
-export type PatchMediaMutation = { patchMedia: { success: boolean, error: string | null, errorField: string | null } | null };
-
-export type PatchMediaTagsMutationVariables = Exact<{
-  id: string | number;
-  operations: Array<JsonPatchOperationInput> | JsonPatchOperationInput;
-}>;
-
-
-export type PatchMediaTagsMutation = { patchMedia: { success: boolean, error: string | null, errorField: string | null, media: { id: string, tags: Array<string> } | null } | null };
+export type PatchMediaMutation = { patchMedia: { success: boolean, error: string | null, errorField: string | null, media: { id: string, tags: Array<string> } | null } | null };
 
 export type JobProgressFieldsFragment = { id: string, state: JobState, error: string | null, progress: { rowsDone: number, rowsTotal: number | null, rowsFailed: number } };
 
@@ -1127,8 +1119,7 @@ export const CreateMediaGroupDocument = new TypedDocumentString(`mutation Create
 export const RenameMediaGroupDocument = new TypedDocumentString(`mutation RenameMediaGroup($id:ID!$input:ContentGroupInput!){updateMediaGroup(id:$id input:$input){success error errorField}}`) as unknown as TypedDocumentString<RenameMediaGroupMutation, RenameMediaGroupMutationVariables>;
 export const DeleteMediaGroupDocument = new TypedDocumentString(`mutation DeleteMediaGroup($id:ID!){deleteMediaGroup(id:$id){success error errorField movedItems}}`) as unknown as TypedDocumentString<DeleteMediaGroupMutation, DeleteMediaGroupMutationVariables>;
 export const CreateMediaFromUrlDocument = new TypedDocumentString(`mutation CreateMediaFromUrl($input:CreateMediaFromUrlInput!){createMediaFromUrl(input:$input){success error errorField media{id name}}}`) as unknown as TypedDocumentString<CreateMediaFromUrlMutation, CreateMediaFromUrlMutationVariables>;
-export const PatchMediaDocument = new TypedDocumentString(`mutation PatchMedia($id:ID!$operations:[JsonPatchOperationInput!]!){patchMedia(id:$id operations:$operations){success error errorField}}`) as unknown as TypedDocumentString<PatchMediaMutation, PatchMediaMutationVariables>;
-export const PatchMediaTagsDocument = new TypedDocumentString(`mutation PatchMediaTags($id:ID!$operations:[JsonPatchOperationInput!]!){patchMedia(id:$id operations:$operations){success error errorField media{id tags}}}`) as unknown as TypedDocumentString<PatchMediaTagsMutation, PatchMediaTagsMutationVariables>;
+export const PatchMediaDocument = new TypedDocumentString(`mutation PatchMedia($id:ID!$operations:[JsonPatchOperationInput!]!){patchMedia(id:$id operations:$operations){success error errorField media{id tags}}}`) as unknown as TypedDocumentString<PatchMediaMutation, PatchMediaMutationVariables>;
 export const PermissionsDocument = new TypedDocumentString(`query Permissions{permissions{isAdministrator permissions{resource canView canEdit canDelete}}}`) as unknown as TypedDocumentString<PermissionsQuery, PermissionsQueryVariables>;
 export const AdminUsersDocument = new TypedDocumentString(`query AdminUsers{userCount user(limit:200 order:[{username:ASC}]){id username firstName lastName roles lastActivity disabled}}`) as unknown as TypedDocumentString<AdminUsersQuery, AdminUsersQueryVariables>;
 export const AdminUpdateUserDocument = new TypedDocumentString(`mutation AdminUpdateUser($id:String!$input:UpdateUserInput!){updateUser(id:$id input:$input){success error errorField}}`) as unknown as TypedDocumentString<AdminUpdateUserMutation, AdminUpdateUserMutationVariables>;

@@ -5,7 +5,7 @@
  * policies allow it (Users, ApiKeys, Webhooks, AuditEvents in the `permissions` answer).
  */
 import { useState, type ReactNode } from 'react';
-import { Async, Empty, ErrorState } from '../components/states';
+import { Async, AsyncList, Empty, ErrorState } from '../components/states';
 import { graphql } from '../gql';
 import type { AuditEventFilterInput } from '../gql/graphql';
 import { gql } from '../lib/api';
@@ -230,47 +230,43 @@ function UsersSection() {
         </form>
       )}
       {row.error && <ErrorState error={row.error} />}
-      <Async q={q} what="users">
-        {(d) =>
-          !d.user?.length ? (
-            <Empty title="No users" />
-          ) : (
-            <RecordTable caption={plural(d.userCount, 'user')} columns={['User', 'Name', 'Roles', 'Last active', canEdit && 'Change']}>
-              {d.user.map((u) => (
-                <tr key={u.id}>
+      <AsyncList q={q} what="users" of={(d) => d.user} empty="No users">
+        {(users, d) => (
+          <RecordTable caption={plural(d.userCount, 'user')} columns={['User', 'Name', 'Roles', 'Last active', canEdit && 'Change']}>
+            {users.map((u) => (
+              <tr key={u.id}>
+                <td>
+                  {u.username}
+                  {u.disabled && <span className="tag">disabled</span>}
+                </td>
+                <td>{[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}</td>
+                <td>
+                  <Chips items={u.roles} />
+                </td>
+                <td>{when(u.lastActivity)}</td>
+                {canEdit && (
                   <td>
-                    {u.username}
-                    {u.disabled && <span className="tag">disabled</span>}
+                    <select
+                      aria-label={`Role of ${u.username}`}
+                      value={MAIN_ROLES.find((r) => u.roles.includes(r)) ?? ''}
+                      disabled={row.busy}
+                      onChange={(e) => change(u.id, { roles: [e.target.value, ...u.roles.filter((r) => r === 'API')] })}
+                    >
+                      {MAIN_ROLES.map((r) => (
+                        <option key={r}>{r}</option>
+                      ))}
+                    </select>{' '}
+                    <button type="button" disabled={row.busy} onClick={() => change(u.id, { disabled: !u.disabled })}>
+                      {u.disabled ? 'Enable' : 'Disable'}
+                      <span className="visually-hidden"> {u.username}</span>
+                    </button>
                   </td>
-                  <td>{[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}</td>
-                  <td>
-                    <Chips items={u.roles} />
-                  </td>
-                  <td>{when(u.lastActivity)}</td>
-                  {canEdit && (
-                    <td>
-                      <select
-                        aria-label={`Role of ${u.username}`}
-                        value={MAIN_ROLES.find((r) => u.roles.includes(r)) ?? ''}
-                        disabled={row.busy}
-                        onChange={(e) => change(u.id, { roles: [e.target.value, ...u.roles.filter((r) => r === 'API')] })}
-                      >
-                        {MAIN_ROLES.map((r) => (
-                          <option key={r}>{r}</option>
-                        ))}
-                      </select>{' '}
-                      <button type="button" disabled={row.busy} onClick={() => change(u.id, { disabled: !u.disabled })}>
-                        {u.disabled ? 'Enable' : 'Disable'}
-                        <span className="visually-hidden"> {u.username}</span>
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </RecordTable>
-          )
-        }
-      </Async>
+                )}
+              </tr>
+            ))}
+          </RecordTable>
+        )}
+      </AsyncList>
     </>
   );
 }
@@ -358,51 +354,51 @@ function DeliveryLog({ endpointId, canEdit }: { endpointId: string; canEdit: boo
       </div>
       {a.error && <ErrorState error={a.error} />}
       {note && <p role="status">{note}</p>}
-      <Async q={q} what="deliveries">
-        {(d) =>
-          !d.webhookDeliveries?.length ? (
-            <Empty title="Nothing delivered yet">
-              <p>Send a test event, or wait for an event this endpoint subscribes to.</p>
-            </Empty>
-          ) : (
-            <RecordTable
-              caption={theLast(d.webhookDeliveries.length, 'delivery', 'deliveries')}
-              columns={['Event', 'State', 'Attempts', 'Last answer', 'Created', ROW_ACTIONS]}
-              testId="deliveries"
-            >
-              {d.webhookDeliveries.map((w) => {
-                const last = w.attempts[w.attempts.length - 1];
-                return (
-                  <tr key={w.id}>
-                    <td>{w.eventType}</td>
-                    <td>{w.status.toLowerCase()}</td>
-                    <td>{w.attemptCount}</td>
-                    <td>{last ? `${last.statusCode ?? 'no answer'} in ${last.latencyMs} ms` : '—'}</td>
-                    <td>{when(w.createdOn)}</td>
-                    <td>
-                      {canEdit && (
-                        <button
-                          type="button"
-                          disabled={a.busy}
-                          onClick={() =>
-                            void a.run(async () => {
-                              const r = accepted((await gql(Redeliver, { id: endpointId, eventId: w.eventId })).redeliverWebhookEvents);
-                              setNote(`Queued ${plural(r.count ?? 0, 'redelivery', 'redeliveries')}.`);
-                              q.reload();
-                            })
-                          }
-                        >
-                          Redeliver
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </RecordTable>
-          )
-        }
-      </Async>
+      <AsyncList
+        q={q}
+        what="deliveries"
+        of={(d) => d.webhookDeliveries}
+        empty="Nothing delivered yet"
+        hint="Send a test event, or wait for an event this endpoint subscribes to."
+      >
+        {(deliveries) => (
+          <RecordTable
+            caption={theLast(deliveries.length, 'delivery', 'deliveries')}
+            columns={['Event', 'State', 'Attempts', 'Last answer', 'Created', ROW_ACTIONS]}
+            testId="deliveries"
+          >
+            {deliveries.map((w) => {
+              const last = w.attempts[w.attempts.length - 1];
+              return (
+                <tr key={w.id}>
+                  <td>{w.eventType}</td>
+                  <td>{w.status.toLowerCase()}</td>
+                  <td>{w.attemptCount}</td>
+                  <td>{last ? `${last.statusCode ?? 'no answer'} in ${last.latencyMs} ms` : '—'}</td>
+                  <td>{when(w.createdOn)}</td>
+                  <td>
+                    {canEdit && (
+                      <button
+                        type="button"
+                        disabled={a.busy}
+                        onClick={() =>
+                          void a.run(async () => {
+                            const r = accepted((await gql(Redeliver, { id: endpointId, eventId: w.eventId })).redeliverWebhookEvents);
+                            setNote(`Queued ${plural(r.count ?? 0, 'redelivery', 'redeliveries')}.`);
+                            q.reload();
+                          })
+                        }
+                      >
+                        Redeliver
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </RecordTable>
+        )}
+      </AsyncList>
     </div>
   );
 }
@@ -456,55 +452,55 @@ function WebhooksSection() {
       )}
       {a.error && <ErrorState error={a.error} />}
       {secret && <ShownOnce label="The endpoint's signing secret" value={secret} />}
-      <Async q={q} what="webhook endpoints">
-        {(d) =>
-          !d.webhookEndpoints?.length ? (
-            <Empty title="No webhook endpoints yet">
-              <p>{canEdit ? 'Add one above: Pylon then posts signed events to it.' : 'An administrator can add one.'}</p>
-            </Empty>
-          ) : (
-            <ul className="endpoints">
-              {d.webhookEndpoints.map((w) => (
-                <li key={w.id} className="card">
-                  <div className="title-row">
-                    <h3>
-                      <code>{w.url}</code>
-                    </h3>
-                    <span className={`badge ${w.enabled ? 'live-live' : ''}`}>
-                      {w.enabled ? 'enabled' : `disabled${w.disabledReason ? `: ${w.disabledReason}` : ''}`}
-                    </span>
-                  </div>
-                  <p className="muted">
-                    {w.description ? `${w.description} · ` : ''}
-                    {w.eventTypes.length ? w.eventTypes.join(', ') : 'all event types'}
-                    {w.consecutiveFailures ? ` · ${plural(w.consecutiveFailures, 'failure')} in a row` : ''}
-                  </p>
-                  <div className="actions">
-                    {canEdit && (
-                      <button
-                        type="button"
-                        disabled={a.busy}
-                        onClick={() =>
-                          void a.run(async () => {
-                            accepted((await gql(TestEndpoint, { id: w.id })).sendTestWebhookEvent);
-                            setOpen(w.id);
-                          })
-                        }
-                      >
-                        Send a test event
-                      </button>
-                    )}
-                    <button type="button" aria-expanded={open === w.id} onClick={() => setOpen(open === w.id ? undefined : w.id)}>
-                      {open === w.id ? 'Hide deliveries' : 'Show deliveries'}
+      <AsyncList
+        q={q}
+        what="webhook endpoints"
+        of={(d) => d.webhookEndpoints}
+        empty="No webhook endpoints yet"
+        hint={canEdit ? 'Add one above: Pylon then posts signed events to it.' : 'An administrator can add one.'}
+      >
+        {(endpoints) => (
+          <ul className="endpoints">
+            {endpoints.map((w) => (
+              <li key={w.id} className="card">
+                <div className="title-row">
+                  <h3>
+                    <code>{w.url}</code>
+                  </h3>
+                  <span className={`badge ${w.enabled ? 'live-live' : ''}`}>
+                    {w.enabled ? 'enabled' : `disabled${w.disabledReason ? `: ${w.disabledReason}` : ''}`}
+                  </span>
+                </div>
+                <p className="muted">
+                  {w.description ? `${w.description} · ` : ''}
+                  {w.eventTypes.length ? w.eventTypes.join(', ') : 'all event types'}
+                  {w.consecutiveFailures ? ` · ${plural(w.consecutiveFailures, 'failure')} in a row` : ''}
+                </p>
+                <div className="actions">
+                  {canEdit && (
+                    <button
+                      type="button"
+                      disabled={a.busy}
+                      onClick={() =>
+                        void a.run(async () => {
+                          accepted((await gql(TestEndpoint, { id: w.id })).sendTestWebhookEvent);
+                          setOpen(w.id);
+                        })
+                      }
+                    >
+                      Send a test event
                     </button>
-                  </div>
-                  {open === w.id && <DeliveryLog key={`${w.id}-${a.busy}`} endpointId={w.id} canEdit={canEdit} />}
-                </li>
-              ))}
-            </ul>
-          )
-        }
-      </Async>
+                  )}
+                  <button type="button" aria-expanded={open === w.id} onClick={() => setOpen(open === w.id ? undefined : w.id)}>
+                    {open === w.id ? 'Hide deliveries' : 'Show deliveries'}
+                  </button>
+                </div>
+                {open === w.id && <DeliveryLog key={`${w.id}-${a.busy}`} endpointId={w.id} canEdit={canEdit} />}
+              </li>
+            ))}
+          </ul>
+        )}
+      </AsyncList>
     </>
   );
 }
@@ -552,34 +548,25 @@ function AuditSection() {
         </label>
         <button type="submit">Apply</button>
       </form>
-      <Async q={q} what="the audit log">
-        {(d) =>
-          !d.auditEvent?.length ? (
-            <Empty title="No audit events match">
-              <p>Widen the dates or clear a filter.</p>
-            </Empty>
-          ) : (
-            <RecordTable
-              caption={theLast(d.auditEvent.length, 'event', 'events', 'The newest')}
-              columns={['When', 'User', 'Via', 'Area', 'Action', 'Answer', 'From']}
-            >
-              {d.auditEvent.map((e) => (
-                <tr key={e.eventId}>
-                  <td>{when(e.timestamp)}</td>
-                  <td>{e.userName ?? '—'}</td>
-                  <td>
-                    {e.interface} {e.httpMethod}
-                  </td>
-                  <td>{e.controllerName}</td>
-                  <td>{e.actionName}</td>
-                  <td className={e.responseCode >= 400 ? 'bad' : undefined}>{e.responseCode}</td>
-                  <td>{e.ipAddress ?? '—'}</td>
-                </tr>
-              ))}
-            </RecordTable>
-          )
-        }
-      </Async>
+      <AsyncList q={q} what="the audit log" of={(d) => d.auditEvent} empty="No audit events match" hint="Widen the dates or clear a filter.">
+        {(events) => (
+          <RecordTable caption={theLast(events.length, 'event', 'events', 'The newest')} columns={['When', 'User', 'Via', 'Area', 'Action', 'Answer', 'From']}>
+            {events.map((e) => (
+              <tr key={e.eventId}>
+                <td>{when(e.timestamp)}</td>
+                <td>{e.userName ?? '—'}</td>
+                <td>
+                  {e.interface} {e.httpMethod}
+                </td>
+                <td>{e.controllerName}</td>
+                <td>{e.actionName}</td>
+                <td className={e.responseCode >= 400 ? 'bad' : undefined}>{e.responseCode}</td>
+                <td>{e.ipAddress ?? '—'}</td>
+              </tr>
+            ))}
+          </RecordTable>
+        )}
+      </AsyncList>
     </>
   );
 }

@@ -6,7 +6,7 @@
  * tags): the feed only narrows which screens it may take. Configuring needs Overrides_Edit.
  */
 import { useState } from 'react';
-import { Async, Empty, ErrorState } from '../components/states';
+import { AsyncList, ErrorState } from '../components/states';
 import { graphql } from '../gql';
 import type { CapFeedInput, CapSeverity } from '../gql/graphql';
 import { gql } from '../lib/api';
@@ -196,76 +196,76 @@ export function CapFeeds({ canEdit }: { canEdit: boolean }) {
         </form>
       )}
       {error && <ErrorState error={error} />}
-      <Async q={q} what="CAP feeds">
-        {(d) =>
-          !d.capFeeds.length ? (
-            <Empty title="No CAP feeds">
-              <p>{canEdit ? 'Add your warning system’s feed above to take screens over for its alerts.' : 'An owner or administrator can add one.'}</p>
-            </Empty>
-          ) : (
-            d.capFeeds.map((f) => (
-              <section key={f.id} className="card" aria-labelledby={`cap-${f.id}`}>
-                <div className="title-row">
-                  <h3 id={`cap-${f.id}`}>{f.name}</h3>
-                  <span className={`verdict ${f.lastError ? 'v-active' : f.enabled ? 'v-playing' : ''}`}>
-                    {f.lastError ? 'failing' : f.enabled ? 'polling' : 'disabled'}
-                  </span>
-                  {canEdit && (
-                    <>
-                      <button type="button" disabled={busy} onClick={() => void act(async () => (await gql(PollCapFeed, { id: f.id })).pollCapFeed)}>
-                        Poll {f.name} now
-                      </button>
-                      <button type="button" disabled={busy} onClick={() => edit(f)}>
-                        Edit {f.name}
-                      </button>
-                      <button
-                        type="button"
-                        className="danger"
-                        disabled={busy}
-                        onClick={() => void act(async () => (await gql(DeleteCapFeed, { id: f.id })).deleteCapFeed)}
-                      >
-                        Remove {f.name}
-                      </button>
-                    </>
-                  )}
-                </div>
-                <p className="meta">
-                  <code>{f.url}</code> · {f.severities.join(', ')}
-                  {f.events.length ? ` · events ${f.events.join(', ')}` : ''} · screens{' '}
-                  {!f.target || f.target.all
-                    ? 'every screen'
-                    : [
-                        f.target.tags.length && `tagged ${f.target.tags.join(', ')}`,
-                        f.target.groupIds.length && plural(f.target.groupIds.length, 'group'),
-                        f.target.deviceIds.length && plural(f.target.deviceIds.length, 'chosen screen'),
-                      ]
-                        .filter(Boolean)
-                        .join(', ')}{' '}
-                  · every {f.pollSeconds} s · acts as {f.configuredBy}
-                </p>
-                <p data-testid="cap-last-poll">
-                  {f.lastPolledAt ? `Last poll ${when(f.lastPolledAt)}: ${f.lastError ? `failed: ${f.lastError}` : 'read'}` : 'Not polled yet'}
-                </p>
-                {f.alerts.length > 0 && (
-                  <RecordTable caption={<>{theLast(f.alerts.length, 'alert')} it read</>} columns={['Received', 'Alert', 'Severity', 'What it did']}>
-                    {f.alerts.map((a) => (
-                      <tr key={a.identifier}>
-                        <td>{when(a.receivedAt)}</td>
-                        <td>{a.headline || a.event}</td>
-                        <td>{a.severity}</td>
-                        <td>
-                          {a.outcome.toLowerCase().replace(/_/g, ' ')}
-                          {a.detail ? `: ${a.detail}` : ''}
-                        </td>
-                      </tr>
-                    ))}
-                  </RecordTable>
+      <AsyncList
+        q={q}
+        what="CAP feeds"
+        of={(d) => d.capFeeds}
+        empty="No CAP feeds"
+        hint={canEdit ? 'Add your warning system’s feed above to take screens over for its alerts.' : 'An owner or administrator can add one.'}
+      >
+        {(feeds) =>
+          feeds.map((f) => (
+            <section key={f.id} className="card" aria-labelledby={`cap-${f.id}`}>
+              <div className="title-row">
+                <h3 id={`cap-${f.id}`}>{f.name}</h3>
+                <span className={`verdict ${f.lastError ? 'v-active' : f.enabled ? 'v-playing' : ''}`}>
+                  {f.lastError ? 'failing' : f.enabled ? 'polling' : 'disabled'}
+                </span>
+                {canEdit && (
+                  <>
+                    <button type="button" disabled={busy} onClick={() => void act(async () => (await gql(PollCapFeed, { id: f.id })).pollCapFeed)}>
+                      Poll {f.name} now
+                    </button>
+                    <button type="button" disabled={busy} onClick={() => edit(f)}>
+                      Edit {f.name}
+                    </button>
+                    <button
+                      type="button"
+                      className="danger"
+                      disabled={busy}
+                      onClick={() => void act(async () => (await gql(DeleteCapFeed, { id: f.id })).deleteCapFeed)}
+                    >
+                      Remove {f.name}
+                    </button>
+                  </>
                 )}
-              </section>
-            ))
-          )
+              </div>
+              <p className="meta">
+                <code>{f.url}</code> · {f.severities.join(', ')}
+                {f.events.length ? ` · events ${f.events.join(', ')}` : ''} · screens{' '}
+                {!f.target || f.target.all
+                  ? 'every screen'
+                  : [
+                      f.target.tags.length && `tagged ${f.target.tags.join(', ')}`,
+                      f.target.groupIds.length && plural(f.target.groupIds.length, 'group'),
+                      f.target.deviceIds.length && plural(f.target.deviceIds.length, 'chosen screen'),
+                    ]
+                      .filter(Boolean)
+                      .join(', ')}{' '}
+                · every {f.pollSeconds} s · acts as {f.configuredBy}
+              </p>
+              <p data-testid="cap-last-poll">
+                {f.lastPolledAt ? `Last poll ${when(f.lastPolledAt)}: ${f.lastError ? `failed: ${f.lastError}` : 'read'}` : 'Not polled yet'}
+              </p>
+              {f.alerts.length > 0 && (
+                <RecordTable caption={<>{theLast(f.alerts.length, 'alert')} it read</>} columns={['Received', 'Alert', 'Severity', 'What it did']}>
+                  {f.alerts.map((a) => (
+                    <tr key={a.identifier}>
+                      <td>{when(a.receivedAt)}</td>
+                      <td>{a.headline || a.event}</td>
+                      <td>{a.severity}</td>
+                      <td>
+                        {a.outcome.toLowerCase().replace(/_/g, ' ')}
+                        {a.detail ? `: ${a.detail}` : ''}
+                      </td>
+                    </tr>
+                  ))}
+                </RecordTable>
+              )}
+            </section>
+          ))
         }
-      </Async>
+      </AsyncList>
     </section>
   );
 }

@@ -6,7 +6,7 @@
  * carries the row version read, so a concurrent edit is refused, not overwritten.
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { Async, Empty, ErrorState } from '../components/states';
+import { Async, AsyncList, Empty, ErrorState } from '../components/states';
 import { graphql } from '../gql';
 import type { DataTablePageQuery } from '../gql/graphql';
 import { authHeaders, gql } from '../lib/api';
@@ -230,37 +230,30 @@ function History({
         </button>
       </div>
       {error && <ErrorState error={error} />}
-      <Async q={q} what="the row's versions">
-        {(d) =>
-          !d.dataTableRowVersions?.length ? (
-            <Empty title="No versions recorded" />
-          ) : (
-            <RecordTable
-              caption={<>{plural(d.dataTableRowVersions.length, 'version')}, newest first</>}
-              columns={['Version', 'Change', 'When', 'Data', ROW_ACTIONS]}
-            >
-              {d.dataTableRowVersions.map((v) => (
-                <tr key={v.version}>
-                  <td>{v.version}</td>
-                  <td>{v.change.toLowerCase()}</td>
-                  <td>{when(v.updatedAt)}</td>
-                  <td>
-                    <code>{JSON.stringify(v.data)}</code>
-                  </td>
-                  <td>
-                    {canEdit && v.version !== row.version && (
-                      <button type="button" onClick={() => void rollback(v.version)}>
-                        Roll back to version {v.version}
-                      </button>
-                    )}
-                    {v.version === row.version && <span className="muted">current</span>}
-                  </td>
-                </tr>
-              ))}
-            </RecordTable>
-          )
-        }
-      </Async>
+      <AsyncList q={q} what="the row's versions" of={(d) => d.dataTableRowVersions} empty="No versions recorded">
+        {(versions) => (
+          <RecordTable caption={<>{plural(versions.length, 'version')}, newest first</>} columns={['Version', 'Change', 'When', 'Data', ROW_ACTIONS]}>
+            {versions.map((v) => (
+              <tr key={v.version}>
+                <td>{v.version}</td>
+                <td>{v.change.toLowerCase()}</td>
+                <td>{when(v.updatedAt)}</td>
+                <td>
+                  <code>{JSON.stringify(v.data)}</code>
+                </td>
+                <td>
+                  {canEdit && v.version !== row.version && (
+                    <button type="button" onClick={() => void rollback(v.version)}>
+                      Roll back to version {v.version}
+                    </button>
+                  )}
+                  {v.version === row.version && <span className="muted">current</span>}
+                </td>
+              </tr>
+            ))}
+          </RecordTable>
+        )}
+      </AsyncList>
     </section>
   );
 }

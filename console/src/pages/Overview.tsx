@@ -1,7 +1,7 @@
 /** The fleet at a glance: online/offline/alerting counts, a map of the screens, open alerts, events as they happen. */
 import { useEffect, useState } from 'react';
 import { FleetMap } from '../components/FleetMap';
-import { Async, Empty } from '../components/states';
+import { Async, AsyncList, Empty } from '../components/states';
 import { graphql } from '../gql';
 import { gql } from '../lib/api';
 import { followEvents, type PylonEvent, type StreamStatus } from '../lib/events';
@@ -126,46 +126,32 @@ export function OverviewPage() {
       </Async>
       <section aria-labelledby="map-h">
         <h2 id="map-h">Map</h2>
-        <Async q={mapScreens} what="the map">
-          {(m) =>
-            !m.device?.length ? (
-              <Empty title="No screens to place">
-                <p>Paired screens with a location appear here.</p>
-              </Empty>
-            ) : (
-              <FleetMap screens={m.device} alerting={alertingIds} total={m.deviceCount} />
-            )
-          }
-        </Async>
+        <AsyncList q={mapScreens} what="the map" of={(m) => m.device} empty="No screens to place" hint="Paired screens with a location appear here.">
+          {(screens, m) => <FleetMap screens={screens} alerting={alertingIds} total={m.deviceCount} />}
+        </AsyncList>
       </section>
       <div className="columns">
         {rights.can('Alerts') && (
           <section aria-labelledby="alerts-h">
             <h2 id="alerts-h">Open alerts</h2>
-            <Async q={alerts} what="alerts">
-              {(a) =>
-                !a?.alert?.length ? (
-                  <Empty title="No open alerts">
-                    <p>Every screen is within its alert rules.</p>
-                  </Empty>
-                ) : (
-                  <ul className="alerts">
-                    {a.alert.slice(0, 10).map((al) => (
-                      <li key={al.id}>
-                        <strong>{al.reason ?? 'alert'}</strong> on{' '}
-                        {al.devices.map((d, i) => (
-                          <span key={d.id}>
-                            {i > 0 && ', '}
-                            <Link to={`/screens/${d.id}`}>{d.name}</Link>
-                          </span>
-                        ))}{' '}
-                        <time dateTime={al.createdOn}>since {new Date(al.createdOn).toLocaleString()}</time>
-                      </li>
-                    ))}
-                  </ul>
-                )
-              }
-            </Async>
+            <AsyncList q={alerts} what="alerts" of={(a) => a?.alert} empty="No open alerts" hint="Every screen is within its alert rules.">
+              {(open) => (
+                <ul className="alerts">
+                  {open.slice(0, 10).map((al) => (
+                    <li key={al.id}>
+                      <strong>{al.reason ?? 'alert'}</strong> on{' '}
+                      {al.devices.map((d, i) => (
+                        <span key={d.id}>
+                          {i > 0 && ', '}
+                          <Link to={`/screens/${d.id}`}>{d.name}</Link>
+                        </span>
+                      ))}{' '}
+                      <time dateTime={al.createdOn}>since {new Date(al.createdOn).toLocaleString()}</time>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </AsyncList>
           </section>
         )}
         <LiveEvents />

@@ -7,7 +7,7 @@
  * Playlists edit rights; each carries the version read, so a concurrent edit is refused, not lost.
  */
 import { useEffect, useState, type DragEvent, type KeyboardEvent } from 'react';
-import { Async, Empty, ErrorState } from '../components/states';
+import { Async, AsyncList, Empty, ErrorState } from '../components/states';
 import { effective, ValidityBadge, ValidityEditor } from '../components/validity';
 import { graphql } from '../gql';
 import type { PlaylistEditorQuery } from '../gql/graphql';
@@ -391,49 +391,49 @@ function Templates() {
   return (
     <section aria-labelledby="tpl-h" className="card">
       <h2 id="tpl-h">Templates</h2>
-      <Async q={q} what="templates">
-        {(d) =>
-          !d.template?.length ? (
-            <Empty title="No templates yet">
-              <p>Create one through the API (createTemplate); it shows here with its zones.</p>
-            </Empty>
-          ) : (
-            <ul className="templates">
-              {d.template.map((t) => {
-                const w = t.width || 1920;
-                const h = t.height || 1080;
-                return (
-                  <li key={t.id}>
-                    <h3>{t.name}</h3>
-                    <div
-                      className="zones"
-                      style={{ aspectRatio: `${w} / ${h}` }}
-                      role="img"
-                      aria-label={`${t.name}: ${plural(t.modules.length, 'zone')}, ${w}×${h}`}
-                    >
-                      {t.modules.map((m) => (
-                        <div
-                          key={m.id}
-                          className="zone"
-                          style={{
-                            left: `${(m.left / w) * 100}%`,
-                            top: `${(m.top / h) * 100}%`,
-                            width: `${(m.width / w) * 100}%`,
-                            height: `${(m.height / h) * 100}%`,
-                          }}
-                        >
-                          {m.name ?? 'zone'}
-                          <small>{m.playlist?.name ?? (m.dataTableId ? 'data table' : 'empty')}</small>
-                        </div>
-                      ))}
-                    </div>
-                  </li>
-                );
-              })}
-            </ul>
-          )
-        }
-      </Async>
+      <AsyncList
+        q={q}
+        what="templates"
+        of={(d) => d.template}
+        empty="No templates yet"
+        hint="Create one through the API (createTemplate); it shows here with its zones."
+      >
+        {(templates) => (
+          <ul className="templates">
+            {templates.map((t) => {
+              const w = t.width || 1920;
+              const h = t.height || 1080;
+              return (
+                <li key={t.id}>
+                  <h3>{t.name}</h3>
+                  <div
+                    className="zones"
+                    style={{ aspectRatio: `${w} / ${h}` }}
+                    role="img"
+                    aria-label={`${t.name}: ${plural(t.modules.length, 'zone')}, ${w}×${h}`}
+                  >
+                    {t.modules.map((m) => (
+                      <div
+                        key={m.id}
+                        className="zone"
+                        style={{
+                          left: `${(m.left / w) * 100}%`,
+                          top: `${(m.top / h) * 100}%`,
+                          width: `${(m.width / w) * 100}%`,
+                          height: `${(m.height / h) * 100}%`,
+                        }}
+                      >
+                        {m.name ?? 'zone'}
+                        <small>{m.playlist?.name ?? (m.dataTableId ? 'data table' : 'empty')}</small>
+                      </div>
+                    ))}
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </AsyncList>
     </section>
   );
 }
@@ -480,28 +480,28 @@ export function PlaylistsPage() {
             </form>
           )}
           {error && <ErrorState error={error} />}
-          <Async q={q} what="playlists">
-            {(d) =>
-              !d.playlist?.length ? (
-                <Empty title="No playlists yet">
-                  <p>{rights.can('Playlists', 'edit') ? 'Create one above, then add media to it.' : 'An editor can create one.'}</p>
-                </Empty>
-              ) : (
-                <ul className="picklist" aria-label="Playlists">
-                  {d.playlist.map((p) => (
-                    <li key={p.id}>
-                      <button type="button" aria-pressed={p.id === current} onClick={() => setSelected(p.id)}>
-                        {p.name}{' '}
-                        <span className="muted">
-                          ({plural(p.sources.length, 'source')}, {seconds(p.calculatedDuration)})
-                        </span>
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              )
-            }
-          </Async>
+          <AsyncList
+            q={q}
+            what="playlists"
+            of={(d) => d.playlist}
+            empty="No playlists yet"
+            hint={rights.can('Playlists', 'edit') ? 'Create one above, then add media to it.' : 'An editor can create one.'}
+          >
+            {(playlists) => (
+              <ul className="picklist" aria-label="Playlists">
+                {playlists.map((p) => (
+                  <li key={p.id}>
+                    <button type="button" aria-pressed={p.id === current} onClick={() => setSelected(p.id)}>
+                      {p.name}{' '}
+                      <span className="muted">
+                        ({plural(p.sources.length, 'source')}, {seconds(p.calculatedDuration)})
+                      </span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </AsyncList>
         </section>
         <section aria-label="Playlist editor" className="card">
           {current ? <Editor id={current} onChanged={q.reload} /> : <Empty title="Pick a playlist to edit it" />}

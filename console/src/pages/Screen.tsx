@@ -4,7 +4,7 @@
  * screenshot, and commands with their delivery state (sending needs Devices edit rights).
  */
 import { useEffect, useState } from 'react';
-import { Async, Empty, ErrorState } from '../components/states';
+import { Async, AsyncList, Empty, ErrorState } from '../components/states';
 import { graphql } from '../gql';
 import { gql } from '../lib/api';
 import { useRights } from '../lib/permissions';
@@ -229,30 +229,26 @@ function Commands({ id }: { id: string }) {
         </div>
       )}
       {error && <ErrorState error={error} />}
-      <Async q={q} what="commands">
-        {(d) =>
-          !d.deviceCommands?.length ? (
-            <Empty title="No commands sent to this screen yet" />
-          ) : (
-            <RecordTable caption={theLast(d.deviceCommands.length, 'command')} columns={['Command', 'State', 'Queued', 'Completed']}>
-              {d.deviceCommands.map((c) => (
-                <tr key={c.id}>
-                  <td>
-                    {c.command}
-                    {c.arg ? ` ${c.arg}` : ''}
-                  </td>
-                  <td>
-                    {c.status.toLowerCase()}
-                    {c.error ? `: ${c.error}` : ''}
-                  </td>
-                  <td>{when(c.queuedOn)}</td>
-                  <td>{when(c.completedOn)}</td>
-                </tr>
-              ))}
-            </RecordTable>
-          )
-        }
-      </Async>
+      <AsyncList q={q} what="commands" of={(d) => d.deviceCommands} empty="No commands sent to this screen yet">
+        {(commands) => (
+          <RecordTable caption={theLast(commands.length, 'command')} columns={['Command', 'State', 'Queued', 'Completed']}>
+            {commands.map((c) => (
+              <tr key={c.id}>
+                <td>
+                  {c.command}
+                  {c.arg ? ` ${c.arg}` : ''}
+                </td>
+                <td>
+                  {c.status.toLowerCase()}
+                  {c.error ? `: ${c.error}` : ''}
+                </td>
+                <td>{when(c.queuedOn)}</td>
+                <td>{when(c.completedOn)}</td>
+              </tr>
+            ))}
+          </RecordTable>
+        )}
+      </AsyncList>
     </section>
   );
 }

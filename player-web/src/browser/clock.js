@@ -38,3 +38,28 @@ export function until(at, signal) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const CHECK_EVERY_MS = 250;
+
+/**
+ * A layer's check of a manifest value against serverNow, repeated four times a second while the
+ * value needs watching, so the layer flips at the value's instants without a reload or a ping.
+ */
+export class ClockCheck {
+  constructor(check) {
+    this.check = check;
+    this.timer = null;
+  }
+
+  /** Checks now, and from now on every quarter second while `watching` (a new value replaces the old one's ticks). */
+  restart(watching) {
+    this.stop();
+    if (watching) this.timer = setInterval(this.check, CHECK_EVERY_MS);
+    this.check();
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.timer = null;
+  }
+}

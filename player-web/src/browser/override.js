@@ -5,10 +5,9 @@
 // The screen acknowledges SHOWING once the content is on the glass (a message painted, a playlist's
 // first item shown) and ENDED once it took it off; an acknowledgement that fails is retried until the
 // server records it (or answers that the override is not this screen's).
-import { serverNow } from './clock.js';
+import { ClockCheck, serverNow } from './clock.js';
 import { Zone } from './zone.js';
 
-const CHECK_EVERY_MS = 250;
 const ACK_RETRY_MS = 2000;
 
 const instant = (iso) => (iso ? Date.parse(iso) : null);
@@ -24,7 +23,7 @@ export class OverrideLayer {
     this.wanted = null; // the manifest's override
     this.shown = null; // { id, zone, el }
     this.acks = new Map(); // `${id}:${state}` -> { id, state } not yet recorded
-    this.timer = null;
+    this.clock = new ClockCheck(() => this.check());
     this.ackTimer = null;
   }
 
@@ -36,9 +35,7 @@ export class OverrideLayer {
   /** Takes the manifest's override (or null: none) and shows or hides it by the clock. */
   apply(override) {
     this.wanted = override || null;
-    clearInterval(this.timer);
-    this.timer = this.wanted ? setInterval(() => this.check(), CHECK_EVERY_MS) : null;
-    this.check();
+    this.clock.restart(this.wanted);
   }
 
   check() {
@@ -49,8 +46,7 @@ export class OverrideLayer {
     if (live && !this.shown) this.show(o);
     if (o && o.ends_at !== null && now >= instant(o.ends_at)) {
       // Over by the clock: nothing left to watch for in this manifest.
-      clearInterval(this.timer);
-      this.timer = null;
+      this.clock.stop();
     }
   }
 

@@ -4,9 +4,7 @@
 // serverNow), checked often, so the screen wakes at the edge without a reload or a ping, offline too.
 // Past `until` (a manifest days old) the display stays on: a screen never stays dark on stale data.
 // An emergency override still shows while the display is off (it covers this layer).
-import { serverNow } from './clock.js';
-
-const CHECK_EVERY_MS = 250;
+import { ClockCheck, serverNow } from './clock.js';
 
 export class PowerLayer {
   /** @param onChange (off) => void, called when the display goes off (true) or on (false) */
@@ -14,7 +12,7 @@ export class PowerLayer {
     this.onChange = onChange;
     this.power = null;
     this.isOff = false;
-    this.timer = null;
+    this.clock = new ClockCheck(() => this.check());
     this.el = document.createElement('div');
     this.el.id = 'power-off';
     this.el.hidden = true;
@@ -31,9 +29,7 @@ export class PowerLayer {
   /** Takes the manifest's power schedule (or null: none, always on). */
   apply(power) {
     this.power = power || null;
-    clearInterval(this.timer);
-    this.timer = this.power ? setInterval(() => this.check(), CHECK_EVERY_MS) : null;
-    this.check();
+    this.clock.restart(this.power);
   }
 
   check() {

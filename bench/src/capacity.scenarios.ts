@@ -321,7 +321,7 @@ function cpuTicksMs(pids: number[]): number {
 
 async function allInOne(env: Record<string, string>): Promise<Topology> {
   const p = await startAllInOneProcess(env);
-  return { baseUrl: p.baseUrl, playerUrls: [p.baseUrl], pids: [p.pid], stop: () => p.stop() };
+  return { baseUrl: p.baseUrl, playerUrls: [p.baseUrl], pids: [p.pid], takeWarnings: () => p.takeWarnings(), stop: () => p.stop() };
 }
 
 const pct = (xs: number[], p: number) => {
@@ -400,6 +400,8 @@ export async function capacityScenario(o: CapacityOptions): Promise<CapacityStep
       };
       steps.push(step);
       if (errors) console.log(`  errors by kind: ${[...fleet.kinds].map(([k, c]) => `${k} x${c}`).join('; ')}`);
+      const warned = server.takeWarnings();
+      if (warned.size) console.log(`  server warnings: ${[...warned].map(([k, c]) => `${k} x${c}`).join('; ')}`);
       if (fleet.resent) console.log(`  requests sent again on a new connection (a kept-alive one closed under them): ${fleet.resent}`);
       fleet.kinds.clear();
       fleet.resent = 0;

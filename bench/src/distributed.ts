@@ -27,7 +27,16 @@ export interface Topology {
   baseUrl: string;
   playerUrls: string[];
   pids: number[];
+  /** The server processes' warnings and errors since the last call, counted by `logger: message: error`. */
+  takeWarnings(): Map<string, number>;
   stop(): Promise<void>;
+}
+
+/** The processes' warnings, added up. */
+export function warningsOf(processes: StartedProcess[]): Map<string, number> {
+  const all = new Map<string, number>();
+  for (const p of processes) for (const [k, n] of p.takeWarnings()) all.set(k, (all.get(k) ?? 0) + n);
+  return all;
 }
 
 export const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -84,7 +93,7 @@ export async function startDistributed(o: { devices: number; env: Record<string,
       dataDir,
     );
     started.push(gateway);
-    return { baseUrl: gateway.baseUrl, playerUrls: devicesUrls, pids: started.map((p) => p.pid), stop };
+    return { baseUrl: gateway.baseUrl, playerUrls: devicesUrls, pids: started.map((p) => p.pid), takeWarnings: () => warningsOf(started), stop };
   } catch (e) {
     await stop();
     throw e;

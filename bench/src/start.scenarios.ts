@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { userShellEnv } from '@pylon/kit/testing';
@@ -76,7 +77,21 @@ export interface StartedProcess {
   baseUrl: string;
   /** Milliseconds from spawn until /readyz answered 200. */
   readyMs: number;
+  /** The warnings and errors it logged since the last call, counted by `logger: message: error` (then forgotten). */
+  takeWarnings(): Map<string, number>;
   stop(): Promise<void>;
+}
+
+/** A JSON log line's `logger: message: error` when it is a warning or worse; hex runs of key length masked (the bench's output is committed). */
+function warningOf(line: string): string | null {
+  let r: { level?: number; name?: string; msg?: string; err?: { message?: string } };
+  try {
+    r = JSON.parse(line) as typeof r;
+  } catch {
+    return null;
+  }
+  if (typeof r.level !== 'number' || r.level < 40) return null;
+  return `${r.name ?? 'server'}: ${r.msg ?? ''}${r.err?.message ? `: ${r.err.message}` : ''}`.replace(/[0-9a-f]{32,}/gi, '<hex>').slice(0, 240);
 }
 
 /**
@@ -98,8 +113,19 @@ export async function spawnReady(cmd: string[], env: Record<string, string>, rea
       SIGNAGE_INTERNAL_SECRET: 's'.repeat(64),
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // Its log (warn and above: LOG_LEVEL), read line by line so the pipe never fills.
+  const warnings = new Map<string, number>();
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    const w = warningOf(line);
+    if (w) warnings.set(w, (warnings.get(w) ?? 0) + 1);
+  });
+  const takeWarnings = () => {
+    const taken = new Map(warnings);
+    warnings.clear();
+    return taken;
+  };
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
@@ -119,7 +145,7 @@ export async function spawnReady(cmd: string[], env: Record<string, string>, rea
       (r) => r.ok,
       () => false,
     );
-    if (ok) return { pid: child.pid!, baseUrl, readyMs: performance.now() - started, stop };
+    if (ok) return { pid: child.pid!, baseUrl, readyMs: performance.now() - started, takeWarnings, stop };
     await new Promise((r) => setTimeout(r, 10));
   }
   await stop();

@@ -118,12 +118,17 @@ async function bareUploadServer(dir: string): Promise<{ url: string; close(): Pr
         res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sha512: hash.digest('hex') }));
         await rm(path);
       })
-      .catch(() => res.writeHead(500).end());
+      .catch(async () => {
+        // Not writeHead once the 201 went (a failed rm): that would throw again, unhandled.
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+        await rm(path, { force: true });
+      });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () => new Promise<void>((r) => server.close(() => r()).closeAllConnections()),
   };
 }
 
@@ -143,21 +148,26 @@ export async function uploadScenario(o: { baseUrl: string; key: string; dir: str
   const floor = await bareUploadServer(o.dir);
   const rounds: { copyMbs: number; floorMbs: number; uploadMbs: number; ratio: number }[] = [];
   let peakAboveIdle = 0;
-  for (let r = 0; r < (o.rounds ?? 3); r++) {
-    const copy = await copyMbs(src, join(o.dir, 'bench-copy.pdf'), size);
-    const bare = await (await uploader(floor.url, o.key, src, size)).send();
-    if (bare.status !== 201) throw new Error(`the floor answered ${bare.status}`);
-    const client = await uploader(`${o.baseUrl}/media/${groupId}/bench-${r}.pdf`, o.key, src, size);
-    const rss = await watchRss({ everyMs: 10, settleMs: 200 });
-    const { status, ms } = await client.send();
-    const seen = rss.stop();
-    if (status !== 201) throw new Error(`upload answered ${status}`);
-    peakAboveIdle = Math.max(peakAboveIdle, seen.peak - seen.idle);
-    const uploadMbs = sizeMb / (ms / 1000);
-    rounds.push({ copyMbs: copy, floorMbs: sizeMb / (bare.ms / 1000), uploadMbs, ratio: uploadMbs / copy });
+  try {
+    for (let r = 0; r < (o.rounds ?? 3); r++) {
+      const copy = await copyMbs(src, join(o.dir, 'bench-copy.pdf'), size);
+      const bare = await (await uploader(floor.url, o.key, src, size)).send();
+      if (bare.status !== 201) throw new Error(`the floor answered ${bare.status}`);
+      const client = await uploader(`${o.baseUrl}/media/${groupId}/bench-${r}.pdf`, o.key, src, size);
+      const rss = await watchRss({ everyMs: 10, settleMs: 200 });
+      // Stopped on a failed send too (its timer keeps the process alive); stop() answers the same figures again.
+      const { status, ms } = await client.send().finally(() => rss.stop());
+      const seen = rss.stop();
+      if (status !== 201) throw new Error(`upload answered ${status}`);
+      peakAboveIdle = Math.max(peakAboveIdle, seen.peak - seen.idle);
+      const uploadMbs = sizeMb / (ms / 1000);
+      rounds.push({ copyMbs: copy, floorMbs: sizeMb / (bare.ms / 1000), uploadMbs, ratio: uploadMbs / copy });
+    }
+  } finally {
+    // A failed round leaves neither the floor listening nor the 200 MB source on the disk.
+    await floor.close();
+    await rm(src, { force: true });
   }
-  await floor.close();
-  await rm(src);
   const mid = rounds.find((r) => r.ratio === median(rounds.map((x) => x.ratio)))!;
   return {
     sizeMb,

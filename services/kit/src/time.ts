@@ -23,7 +23,13 @@ export function parseInstant(value: unknown): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
+/**
+ * Zone formats kept, by the name asked for. Bounded: Intl takes a zone name in any letter case
+ * (`europe/berlin`, `EUROPE/Berlin`), so callers' input could otherwise add entries without end;
+ * the IANA names and their aliases (about 600) all fit, and past the bound the oldest goes.
+ */
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+const MAX_ZONE_FORMATS = 1024;
 
 /** The zone's wall-clock format, built once per zone (an Intl.DateTimeFormat costs about 0.3 ms); throws on a zone the runtime does not know. */
 function zoneFormat(zone: string): Intl.DateTimeFormat {
@@ -39,10 +45,14 @@ function zoneFormat(zone: string): Intl.DateTimeFormat {
       minute: 'numeric',
       second: 'numeric',
     });
+    if (zoneFormats.size >= MAX_ZONE_FORMATS) zoneFormats.delete(zoneFormats.keys().next().value!);
     zoneFormats.set(zone, f);
   }
   return f;
 }
+
+/** How many zone formats are kept (at most MAX_ZONE_FORMATS); for tests. */
+export const zoneFormatsKept = (): number => zoneFormats.size;
 
 /** True when the runtime knows `zone` as an IANA time zone (its format is then kept for wallAt). */
 export function isKnownZone(zone: string): boolean {

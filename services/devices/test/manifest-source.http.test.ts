@@ -1,7 +1,7 @@
 /**
  * The devices process's link to scheduling (distributed mode) against a scripted scheduling over
- * real HTTP: an answer, a 404 (no such device: null), and the three ways it fails (a 5xx, a time
- * limit, a dropped connection), each an UNAVAILABLE the ping can retry whose cause (logged, never
+ * real HTTP: an answer, a 404 (no such device: null), and the ways it fails (a 5xx, an empty 200,
+ * a time limit, a dropped connection), each an UNAVAILABLE the ping can retry whose cause (logged, never
  * answered) says which.
  */
 import { createServer, type Server } from 'node:http';
@@ -43,9 +43,12 @@ test('an answer, and a 404 as null', async () => {
   expect(await source().manifest(device)).toBeNull();
 });
 
-test('a 5xx, a time limit and a dropped connection: UNAVAILABLE, with what failed as its cause', async () => {
+test('a 5xx, an empty answer, a time limit and a dropped connection: UNAVAILABLE, with what failed as its cause', async () => {
   script = (_path, res) => res.writeHead(503).end('{}');
   expect(await failure(source().version(device))).toEqual({ code: 'UNAVAILABLE', cause: 'scheduling answered 503' });
+
+  script = (_path, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('null');
+  expect(await failure(source().version(device))).toEqual({ code: 'UNAVAILABLE', cause: 'scheduling answered 200 without a body' });
 
   script = () => undefined; // never answers
   expect(await failure(source().version(device))).toEqual({ code: 'UNAVAILABLE', cause: expect.stringMatching(/timeout|aborted/i) });

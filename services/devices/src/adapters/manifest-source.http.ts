@@ -17,9 +17,13 @@ export function createHttpManifestSource(o: { schedulingUrl: string; tokens: Int
       headers: { [INTERNAL_TOKEN_HEADER]: await o.tokens.sign(devicePrincipal(d.accountId, d.id)) },
       signal: AbortSignal.timeout(o.timeoutMs ?? 5000),
     }).catch((e: unknown) => ((failure = e), null));
+    if (res && !res.ok) await res.body?.cancel().catch(() => undefined); // frees the connection now, not at GC
     if (res?.status === 404) return null;
     const body = res?.ok ? ((await res.json().catch((e: unknown) => ((failure = e), null))) as T | null) : null;
-    if (!body) throw unavailable('the manifest could not be resolved now; retry', failure ?? new Error(`scheduling answered ${res?.status}`));
+    if (!body) {
+      const why = failure ?? new Error(res?.ok ? `scheduling answered ${res.status} without a body` : `scheduling answered ${res?.status}`);
+      throw unavailable('the manifest could not be resolved now; retry', why);
+    }
     return body;
   }
 

@@ -63,8 +63,9 @@ export class ContentDueRepository {
     if (held?.at === record.at && (held.announced || held.dueAt === record.dueAt)) return;
     const set = { $set: { ...record, announced: false } };
     if (held && (await this.entries.update(SYSTEM_TENANT, id, set))) return;
+    const inserted = await insertUnlessPresent(this.entries, SYSTEM_TENANT, { id, ...record, announced: false });
     // null: another writer inserted it between the two calls: replace theirs (the later write wins, as for the record).
-    if (!(await insertUnlessPresent(this.entries, SYSTEM_TENANT, { id, ...record, announced: false }))) await this.entries.update(SYSTEM_TENANT, id, set);
+    if (!inserted) await this.entries.update(SYSTEM_TENANT, id, set);
   }
 
   /** Removes the target's entry, if any (its instant was lifted). */

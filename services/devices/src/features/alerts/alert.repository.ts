@@ -213,9 +213,9 @@ export class AlertRepository {
     if (change.commands && change.alertRules === undefined && this.knownCommandAccounts.has(tenant)) return;
     const existing = await this.accounts.findById(SYSTEM_TENANT, tenant);
     if (!existing) {
-      // A concurrent first registration won: apply the change on top of it.
-      if (!(await insertUnlessPresent(this.accounts, SYSTEM_TENANT, { id: tenant, alertRules: false, commands: false, ...change })))
-        await this.accounts.update(SYSTEM_TENANT, tenant, { $set: change });
+      const inserted = await insertUnlessPresent(this.accounts, SYSTEM_TENANT, { id: tenant, alertRules: false, commands: false, ...change });
+      // null: a concurrent first registration won: apply the change on top of it.
+      if (!inserted) await this.accounts.update(SYSTEM_TENANT, tenant, { $set: change });
     } else if (Object.entries(change).some(([k, v]) => existing[k as keyof FleetAccountRecord] !== v)) {
       await this.accounts.update(SYSTEM_TENANT, tenant, { $set: change });
     }

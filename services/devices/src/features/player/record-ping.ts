@@ -154,7 +154,10 @@ export async function recordPing(rt: RecordPingDeps, input: PingInput): Promise<
       const held = parsed.data.meta?.manifest_version;
       if (input.inlineManifest && result.manifest_version && result.manifest_version !== held) {
         // The same answer the GET would give; one that cannot be read now leaves the screen to that GET.
-        const answer = await rt.manifests.manifest({ accountId: tenant, id: device.id }).catch(() => null);
+        const answer = await rt.manifests.manifest({ accountId: tenant, id: device.id }).catch((e: unknown) => {
+          rt.logger.warn({ err: e, deviceId: device.id }, 'manifest unavailable for a ping');
+          return null;
+        });
         if (answer) Object.assign(result, { manifest: answer.body, manifest_etag: answer.etag });
       }
     }

@@ -27,8 +27,9 @@ export class DeviceSilenceRepository {
   async watch(account: string, deviceId: string, dueAt: number): Promise<void> {
     const moved = await this.entries.update(SYSTEM_TENANT, deviceId, { $set: { account, dueAt } });
     if (moved) return;
-    if (!(await insertUnlessPresent(this.entries, SYSTEM_TENANT, { id: deviceId, account, dueAt })))
-      await this.entries.update(SYSTEM_TENANT, deviceId, { $set: { account, dueAt } });
+    const inserted = await insertUnlessPresent(this.entries, SYSTEM_TENANT, { id: deviceId, account, dueAt });
+    // null: a concurrent first watch inserted it between the two calls: move theirs.
+    if (!inserted) await this.entries.update(SYSTEM_TENANT, deviceId, { $set: { account, dueAt } });
   }
 
   /** Entries due at `now`, earliest first (an index walk that stops past `now`). */

@@ -344,7 +344,11 @@ export function createPlayerApi(rt: DevicesRuntime, options: PlayerApiOptions): 
     }
     if (isAppError(err)) {
       if (err.code === 'RATE_LIMITED') return sendError(res, err.code, err.message, undefined, Number(err.details.retryAfter) || 1);
-      if (err.code === 'UNAVAILABLE') return sendError(res, err.code, err.message, undefined, Number(err.details.retryAfter) || 5);
+      if (err.code === 'UNAVAILABLE') {
+        // The screen retries; the log says why (a backend's cause: a time limit, a connection, a status).
+        rt.logger.warn({ err }, 'player API request unavailable');
+        return sendError(res, err.code, err.message, undefined, Number(err.details.retryAfter) || 5);
+      }
       if (err.code === 'INTERNAL') rt.logger.error({ err }, 'player API request failed');
       return sendError(res, err.code, err.message, typeof err.details.field === 'string' ? err.details.field : undefined);
     }

@@ -99,10 +99,13 @@ describe.each(OVERLAYS)('k8s/%s', (overlay) => {
   });
 
   test('every role that spools pushed records keeps /data on a claim that survives a reschedule (a StatefulSet claim template)', () => {
-    // Which roles spool is read from their composition roots: a push-event producer, an audit sink
-    // or a facade process (whose audit sink spools) writes SIGNAGE_DATA_DIR/spool.
+    // Which roles spool is read from their composition roots: a push-event producer (created
+    // directly or by composition's closingPushEvents), an audit sink or a facade process (whose
+    // audit sink spools) writes SIGNAGE_DATA_DIR/spool.
     const spools = (r: (typeof ROLES)[number]) =>
-      /createPushEventProducer|createAuditSink|runFacadeProcess|BufferedPublisher/.test(readFileSync(join(ROOT, roleEntry(r, false)), 'utf8'));
+      /createPushEventProducer|closingPushEvents|createAuditSink|runFacadeProcess|BufferedPublisher/.test(
+        readFileSync(join(ROOT, roleEntry(r, false)), 'utf8'),
+      );
     const spooling = ROLES.filter((r) => ['subgraph', 'edge', 'worker'].includes(r.kind) && spools(r)).map((r) => r.name);
     expect(spooling.sort()).toEqual(['content', 'datatables', 'devices', 'gateway', 'identity', 'legacy', 'rest', 'scheduling', 'webhook-worker']);
     for (const d of servers(docs)) {

@@ -77,7 +77,7 @@ const PRINT_WIDTH = 160;
  * committed as written: an array of numbers, strings, booleans or nulls stands on one line when
  * that line fits the print width (JSON.stringify puts one element a line).
  */
-export function formatJson(value: unknown): string {
+function formatJson(value: unknown): string {
   const scalar = String.raw`(?:-?\d[\d.eE+-]*|"(?:[^"\\]|\\.)*"|true|false|null)`;
   const array = new RegExp(String.raw`^( *)((?:"(?:[^"\\]|\\.)*": )?)\[\n((?: *${scalar},?\n)+) *\]`, 'gm');
   return JSON.stringify(value, null, 2).replace(array, (whole, indent: string, key: string, items: string, offset: number, text: string) => {

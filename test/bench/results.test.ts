@@ -57,7 +57,7 @@ test('a result file is written as the formatter writes it, so a full run commits
   };
   const dir = mkdtempSync(join(tmpdir(), 'bench-history-'));
   try {
-    const text = readFileSync(writeResult(dir, current as BenchResult), 'utf8');
+    const text = readFileSync(writeResult(dir, current as unknown as BenchResult), 'utf8');
     expect(text).toContain('"rounds": [0.4, 0.45, 0.56]');
     expect(text).toBe(await prettier.format(text, options));
   } finally {

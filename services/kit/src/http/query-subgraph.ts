@@ -6,6 +6,7 @@
  */
 import { AppError } from '../errors.js';
 import { INTERNAL_TOKEN_HEADER, type InternalTokens, type Principal } from '../auth/principal.js';
+import { coalesce } from '../coalesce.js';
 
 export interface SubgraphTarget {
   /** The subgraph's base URL; /graphql is appended. */
@@ -24,4 +25,21 @@ export async function querySubgraphAs<T>(t: SubgraphTarget, caller: Principal, q
   const body = res?.ok ? ((await res.json().catch(() => null)) as { data?: T } | null) : null;
   if (!body?.data) throw new AppError('UNAVAILABLE', `${what} could not be checked; retry`);
   return body.data;
+}
+
+export type SubgraphQuery = <T>(t: SubgraphTarget, caller: Principal, query: string, variables: Record<string, unknown>, what: string) => Promise<T>;
+
+/**
+ * querySubgraphAs for reads whose answer depends on the caller's account and policies only, not on
+ * who asks (a screen's content, an account's time zone): identical reads of one account in flight at
+ * once share one request (coalesce: each caller's answer was fetched after it asked). After an edit
+ * every screen of the account computes its manifest at once; this makes that one content request
+ * per wave instead of one per screen (issue 39, the distributed capacity scenario).
+ */
+export function sharedSubgraphQuery(): SubgraphQuery {
+  const shared = coalesce<unknown>();
+  return <T>(t: SubgraphTarget, caller: Principal, query: string, variables: Record<string, unknown>, what: string) => {
+    const key = JSON.stringify([t.url, caller.accountId, [...caller.policies].sort(), [...caller.roles].sort(), caller.isOwner, caller.via, query, variables]);
+    return shared(key, () => querySubgraphAs<T>(t, caller, query, variables, what)) as Promise<T>;
+  };
 }

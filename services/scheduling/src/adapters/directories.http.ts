@@ -1,8 +1,19 @@
 /**
  * The directory ports over the other subgraphs' GraphQL (distributed mode), each request signed as
- * the caller so the other subgraph answers from the caller's account only.
+ * the caller so the other subgraph answers from the caller's account only. The reads every screen's
+ * manifest makes (its content, its media, the account's time zone) are shared between identical
+ * calls of one account in flight at once (sharedSubgraphQuery): after an edit, the account's screens
+ * compute their manifests together.
  */
-import { devicePrincipal, effectiveWindow, mapTemplateLayout, querySubgraphAs, type SubgraphTarget, type TemplateLayout } from '@pylon/kit';
+import {
+  devicePrincipal,
+  effectiveWindow,
+  mapTemplateLayout,
+  querySubgraphAs,
+  sharedSubgraphQuery,
+  type SubgraphTarget,
+  type TemplateLayout,
+} from '@pylon/kit';
 import type { AccountDirectory } from '../ports/account-directory.js';
 import type { FleetDevice } from '../domain/override.js';
 import type { ContentDirectory, ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
@@ -83,9 +94,10 @@ interface RemoteFleetDevice {
 }
 
 export function createHttpAccountDirectory(t: Target): AccountDirectory {
+  const shared = sharedSubgraphQuery();
   return {
     async timeZone(caller) {
-      const data = await ask<{ account: { timezone: string } | null }>(t, caller, '{ account { timezone } }', {}, 'the account');
+      const data = await shared<{ account: { timezone: string } | null }>(t, caller, '{ account { timezone } }', {}, 'the account');
       return data.account?.timezone ?? 'UTC';
     },
     async hasOrganization(caller, orgId) {
@@ -102,6 +114,7 @@ export function createHttpAccountDirectory(t: Target): AccountDirectory {
 }
 
 export function createHttpContentDirectory(t: Target): ContentDirectory {
+  const shared = sharedSubgraphQuery();
   return {
     async existing(caller, kind, ids) {
       if (!ids.length) return new Set();
@@ -113,7 +126,7 @@ export function createHttpContentDirectory(t: Target): ContentDirectory {
       const playlists = new Map<string, ManifestPlaylist>();
       const templates = new Map<string, ManifestTemplate>();
       if (!refs.playlistIds.length && !refs.templateIds.length) return { playlists, templates };
-      const data = await ask<{ playlist: RemotePlaylist[] | null; template: RemoteTemplate[] | null }>(
+      const data = await shared<{ playlist: RemotePlaylist[] | null; template: RemoteTemplate[] | null }>(
         t,
         caller,
         PLAYER_CONTENT_QUERY,
@@ -134,7 +147,7 @@ export function createHttpContentDirectory(t: Target): ContentDirectory {
     },
     async playerMedia(caller, ids) {
       if (!ids.length) return new Map();
-      const data = await ask<{ media: RemoteMedia[] | null }>(
+      const data = await shared<{ media: RemoteMedia[] | null }>(
         t,
         caller,
         'query($ids: [String], $limit: Int) { media(where: { id: { in: $ids } }, limit: $limit) { id name mimeType fileUrl fileSize sha512 } }',
